@@ -1,0 +1,33 @@
+"""cellgraph: a graph-mode compiler for MindSpore-style nn.Cell programs.
+
+`import cellgraph as ms` gives the MindSpore names: Tensor, Parameter, ParameterTuple, dtypes,
+context/set_context, nn, ops, grad, value_and_grad, jit and numpy.
+"""
+from cellgraph import runtime as _runtime  # noqa: F401  (registers the eager runtime)
+from cellgraph.ops import dtype
+from cellgraph.ops.dtype import (bool_, double, float16, float32, float64, float_, half, int8,
+                                 int16, int32, int64, int_, single, uint8)
+from cellgraph.ops.errors import CellgraphError, CompileError  # noqa: F401
+from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
+
+from . import context, nn, ops
+from .autograd import GradOperation, get_grad, grad, value_and_grad
+from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
+from .inspect_ir import dump_ir
+from .jit import jit, ms_function
+
+# The differentiation APIs belong to `ops` in MindSpore but need the compiler, which sits above
+# the ops package; they join its namespace here, once everything is importable.
+ops.GradOperation = GradOperation
+ops.grad = grad
+ops.value_and_grad = value_and_grad
+ops.get_grad = get_grad
+ops.functional.grad = grad
+ops.functional.value_and_grad = value_and_grad
+
+__version__ = "0.1.0"
+__all__ = ["Tensor", "Parameter", "ParameterTuple", "dtype", "context", "set_context",
+           "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "nn", "ops", "grad", "value_and_grad",
+           "get_grad", "GradOperation", "jit", "ms_function", "dump_ir", "float16", "float32",
+           "float64", "int8", "int16", "int32", "int64", "uint8", "bool_", "half", "single",
+           "double", "float_", "int_"]

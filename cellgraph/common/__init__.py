@@ -1,0 +1,1 @@
+"""cellgraph.common: initializers and shared helpers."""

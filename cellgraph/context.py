@@ -1,0 +1,69 @@
+"""Execution context: mode, device target, graph dumps (`set_context(mode=GRAPH_MODE, ...)`)."""
+from __future__ import annotations
+
+import warnings
+
+from cellgraph.ops.errors import ArgumentError
+
+GRAPH_MODE = 0
+PYNATIVE_MODE = 1
+
+_DEVICE_BACKENDS = {"CPU": ("numpy",), "GPU": ("torch", "cupy"), "Ascend": ()}
+_state = {"mode": GRAPH_MODE, "device_target": "CPU", "save_graphs": False,
+          "save_graphs_path": ".", "device_id": 0, "backend": "numpy"}
+_warned: set = set()
+
+
+def set_context(**kwargs) -> None:
+    """Set mode, device_target, save_graphs, save_graphs_path (others are accepted and kept)."""
+    for key, value in kwargs.items():
+        if key == "mode":
+            if value not in (GRAPH_MODE, PYNATIVE_MODE):
+                raise ArgumentError(f"set_context: mode must be GRAPH_MODE (0) or PYNATIVE_MODE "
+                                    f"(1), got {value!r}")
+        elif key == "device_target":
+            _select_device(value)
+            continue
+        elif key == "save_graphs":
+            value = bool(value)
+        _state[key] = value
+
+
+def get_context(key: str):
+    if key not in _state:
+        raise ArgumentError(f"get_context: unknown key {key!r}; known keys: "
+                            + ", ".join(sorted(_state)))
+    return _state[key]
+
+
+def _select_device(target: str) -> None:
+    from cellgraph.runtime import backend as rb
+    from cellgraph.runtime import gpu
+
+    if target not in _DEVICE_BACKENDS:
+        raise ArgumentError(f"set_context: device_target must be one of CPU, GPU, Ascend, "
+                            f"got {target!r}")
+    _state["device_target"] = target
+    if target == "CPU":
+        rb.set_backend("numpy")
+        _state["backend"] = "numpy"
+        return
+    name, reason = gpu.find_gpu_backend()
+    if name is None:
+        if target not in _warned:
+            _warned.add(target)
+            warnings.warn(f"device_target={target!r}: {reason}; running on the CPU with NumPy",
+                          RuntimeWarning, stacklevel=3)
+        rb.set_backend("numpy")
+        _state["backend"] = "numpy"
+    else:
+        rb.set_backend(name)
+        _state["backend"] = name
+
+
+def is_graph_mode() -> bool:
+    return _state["mode"] == GRAPH_MODE
+
+
+def dump_dir() -> str | None:
+    return _state["save_graphs_path"] if _state["save_graphs"] else None

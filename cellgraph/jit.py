@@ -1,0 +1,72 @@
+"""`cellgraph.jit`: compile a function (or a Cell's construct) in graph mode."""
+from __future__ import annotations
+
+import functools
+
+from cellgraph import context
+from cellgraph.compiler.builder import current_builder
+from cellgraph.compiler.frontend import trace_call
+from cellgraph.runtime.executor import GraphCache, run_cached
+
+
+class JitFunction:
+    """A function compiled once per input signature; inlined when called inside a graph."""
+
+    def __init__(self, fn):
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self._cache = GraphCache()
+
+    def __call__(self, *args, **kwargs):
+        if current_builder() is not None:
+            return trace_call(self.fn, args, kwargs)
+        if kwargs:
+            args = _bind_kwargs(self.fn, args, kwargs)
+        return run_cached(self._cache, self.fn, tuple(args), context.dump_dir())
+
+    def __get__(self, obj, objtype=None):
+        if obj is None:
+            return self
+        bound = obj.__dict__.get(f"_jit_{self.fn.__name__}")
+        if bound is None:
+            bound = _BoundJit(self, obj)
+            obj.__dict__[f"_jit_{self.fn.__name__}"] = bound
+        return bound
+
+
+class _BoundJit:
+    """`@jit` on a method: the instance is a compile-time constant of the graph."""
+
+    def __init__(self, jit_fn: JitFunction, obj):
+        self.jit_fn, self.obj = jit_fn, obj
+        self._cache = GraphCache()
+        self.__wrapped__ = jit_fn.fn
+
+    def __call__(self, *args):
+        fn = self.jit_fn.fn
+        if current_builder() is not None:
+            return trace_call(fn, (self.obj,) + args)
+        return run_cached(self._cache, functools.partial(_call_method, fn, self.obj), args,
+                          context.dump_dir(), fn.__name__)
+
+
+def _call_method(fn, obj, *args):
+    return trace_call(fn, (obj,) + args)
+
+
+def _bind_kwargs(fn, args, kwargs):
+    import inspect
+
+    bound = inspect.signature(fn).bind(*args, **kwargs)
+    bound.apply_defaults()
+    return tuple(bound.arguments.values())
+
+
+def jit(fn=None, *, mode="PSJit", input_signature=None, jit_config=None, **kwargs):
+    """Decorator: `@jit def f(x): ...` or `@jit(...)`."""
+    if fn is None:
+        return lambda f: JitFunction(f)
+    return JitFunction(fn)
+
+
+ms_function = jit

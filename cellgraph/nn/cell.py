@@ -1,0 +1,137 @@
+"""nn.Cell: the unit users subclass; `construct` is compiled in graph mode."""
+from __future__ import annotations
+
+from cellgraph import context
+from cellgraph.compiler.builder import current_builder
+from cellgraph.compiler.frontend import Interpreter
+from cellgraph.ops.errors import ArgumentError
+from cellgraph.runtime.executor import GraphCache, run_cached
+from cellgraph.runtime.tensor import Parameter
+
+
+def _construct_function(cell):
+    fn = type(cell).construct
+    return getattr(fn, "__wrapped__", fn)
+
+
+class Cell:
+    """Base class for networks. Parameters and sub-Cells are found in attribute order."""
+
+    _cellgraph_cell = True
+
+    def __init__(self, auto_prefix=True, flags=None):
+        object.__setattr__(self, "training", False)
+        object.__setattr__(self, "_graph_cache", GraphCache())
+
+    def __setattr__(self, name, value):
+        if "_graph_cache" not in self.__dict__:
+            Cell.__init__(self)  # a subclass that forgot super().__init__()
+        if isinstance(value, Parameter) and value.name in (None, "Parameter"):
+            value.name = name
+        object.__setattr__(self, name, value)
+
+    def __call__(self, *args, **kwargs):
+        if current_builder() is not None:
+            return self._graph_call(args, kwargs)
+        if not context.is_graph_mode():
+            return self.construct(*args, **kwargs)
+        if kwargs:
+            raise ArgumentError(f"{type(self).__name__}: keyword arguments to a Cell in graph "
+                                f"mode are not supported; pass them by position")
+        return run_cached(self._graph_cache, self, args, context.dump_dir())
+
+    def construct(self, *args, **kwargs):
+        raise NotImplementedError(f"{type(self).__name__} must define construct()")
+
+    def _graph_call(self, args, kwargs):
+        """Inline this Cell into the graph being built (custom bprop handled by autograd)."""
+        from cellgraph.autograd import custom_bprop_call
+
+        if "bprop" in type(self).__dict__ or any("bprop" in c.__dict__ for c in type(
+                self).__mro__[1:] if c is not Cell and issubclass(c, Cell)):
+            return custom_bprop_call(self, args, kwargs)
+        return Interpreter.call_function(_construct_function(self), (self,) + tuple(args),
+                                         kwargs)
+
+    # -- discovery --------------------------------------------------------------------------
+    def name_cells(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if isinstance(v, Cell)}
+
+    def cells(self):
+        return list(self.name_cells().values())
+
+    def cells_and_names(self, cells=None, name_prefix=""):
+        """Yield (name, cell) for this Cell and every Cell below it, each once."""
+        seen = set()
+
+        def walk(cell, prefix):
+            if id(cell) in seen:
+                return
+            seen.add(id(cell))
+            yield prefix, cell
+            for name, child in cell._children():
+                yield from walk(child, f"{prefix}.{name}" if prefix else name)
+
+        yield from walk(self, name_prefix)
+
+    def _children(self):
+        for name, value in self.__dict__.items():
+            if isinstance(value, Cell):
+                yield name, value
+            elif isinstance(value, (list, tuple)) and value and all(
+                    isinstance(v, Cell) for v in value):
+                for i, v in enumerate(value):
+                    yield f"{name}.{i}", v
+
+    def parameters_and_names(self, name_prefix="", expand=True):
+        """Yield (hierarchical name, Parameter), each Parameter once, in attribute order."""
+        seen = set()
+        for prefix, cell in self.cells_and_names(name_prefix=name_prefix):
+            for name, value in cell.__dict__.items():
+                if isinstance(value, Parameter) and id(value) not in seen:
+                    seen.add(id(value))
+                    yield (f"{prefix}.{name}" if prefix else name), value
+            if not expand:
+                break
+
+    def get_parameters(self, expand=True):
+        for _, p in self.parameters_and_names(expand=expand):
+            yield p
+
+    def trainable_params(self, recurse=True) -> list:
+        params = []
+        for name, p in self.parameters_and_names(expand=recurse):
+            if p.requires_grad:
+                if p.name is None or p.name == name.rsplit(".", 1)[-1]:
+                    p.name = name
+                params.append(p)
+        return params
+
+    def untrainable_params(self, recurse=True) -> list:
+        return [p for _, p in self.parameters_and_names(expand=recurse) if not p.requires_grad]
+
+    def insert_child_to_cell(self, child_name, child_cell):
+        setattr(self, child_name, child_cell)
+
+    def insert_param_to_cell(self, param_name, param, check_name_contain_dot=True):
+        setattr(self, param_name, param)
+
+    def set_train(self, mode=True):
+        for _, cell in self.cells_and_names():
+            object.__setattr__(cell, "training", mode)
+        return self
+
+    def set_grad(self, requires_grad=True):
+        return self
+
+    def to_float(self, dst_type):
+        return self
+
+    def extend_repr(self) -> str:
+        return ""
+
+    def __repr__(self) -> str:
+        children = [f"  ({name}): " + repr(c).replace("\n", "\n  ")
+                    for name, c in self._children()]
+        head = f"{type(self).__name__}<{self.extend_repr()}>"
+        return head + ("\n" + "\n".join(children) if children else "")

@@ -1,0 +1,188 @@
+"""Reverse-mode automatic differentiation as a graph transform.
+
+A `grad` node marks "differentiate this graph here":
+
+    %1, %2 = grad(%x, %y, %z) {graph=@construct, wrt=(0,)}   # forward output, d/dx
+
+`expand_grad` replaces it by the forward nodes of @construct followed by their adjoints. Each
+primitive's bprop rule is written with ops and runs under the graph builder, so the adjoint is
+made of ordinary primitives and a `grad` node around it expands the same way: that is how second,
+third and fourth order come for free. Nested `grad` nodes are expanded innermost first.
+
+Worked example. For `out = matmul(x * z, y)` with respect to x, the expansion emits
+
+    %1 = mul(%x, %z)                                  # forward
+    %2 = matmul(%1, %y)
+    %3 = ones_like(%2)                                # seed (no sens given)
+    %4 = matmul(%3, %y) {transpose_b=True}            # bprop of matmul, for %1
+    %5 = mul(%4, %z)                                  # bprop of mul, for x
+    %6 = reduce_sum(%5, ...) / reshape                # only when z broadcast x
+
+J(g) is thus closure-converted at transform time: the "bprop closure" of the textbook J is the
+second half of this straight-line code, reading forward values directly, so no closures or tuple
+packing are left for the optimiser to remove. Gradients that no output reaches stay symbolic
+zeros (absent from the adjoint map) and cost nothing; a requested gradient that is zero is
+materialised once, at the end.
+"""
+from __future__ import annotations
+
+from cellgraph.ops import functional as F
+from cellgraph.ops.core import Primitive, TensorType
+from cellgraph.ops.errors import ArgumentError, CompileError
+
+from .builder import Builder, current_builder
+from .ir import Apply, Constant, Graph, Var
+
+
+def _grad_type(*avals, graph: Graph, wrt: tuple, has_sens: bool):
+    n_in = len(graph.params)
+    inputs, sens = avals[:n_in], avals[n_in:]
+    if len(inputs) != n_in:
+        raise ArgumentError(f"expected {n_in} inputs for {graph!r}, got {len(inputs)}")
+    for p, a in zip(graph.params, inputs):
+        if p.aval.shape != a.shape:
+            raise ArgumentError(f"input of shape {a.shape} where {graph!r} takes {p.aval}")
+    if has_sens:
+        if len(sens) != len(graph.outputs):
+            raise ArgumentError(f"expected {len(graph.outputs)} sens values (one per output of "
+                                f"{graph!r}), got {len(sens)}")
+        for o, s in zip(graph.outputs, sens):
+            if o.aval.shape != s.shape:
+                raise ArgumentError(f"sens of shape {s.shape} for an output of shape "
+                                    f"{o.aval.shape}")
+    return tuple(graph.out_avals()) + tuple(graph.params[i].aval for i in wrt)
+
+
+grad_p = Primitive("grad", _grad_type, label="Grad", multiple_results=True)
+
+
+def emit_grad(graph: Graph, inputs: list, wrt: tuple, sens: list | None):
+    """Emit a grad node in the current builder; returns (forward outputs, gradients)."""
+    outs = grad_p(*inputs, *(sens or ()), graph=graph, wrt=tuple(wrt),
+                  has_sens=sens is not None)
+    n_out = len(graph.outputs)
+    return list(outs[:n_out]), list(outs[n_out:])
+
+
+# ----- expansion -------------------------------------------------------------------------------
+
+_expanded: dict[int, tuple[Graph, Graph]] = {}
+
+
+def expand_grad(graph: Graph) -> Graph:
+    """Replace every grad node (in this graph and the graphs nested in it) by its expansion.
+
+    Before:  %1, %2 = grad(%x) {graph=@f, wrt=(0,)}      @f: %1 = sin(%x); return %1
+    After:   %1 = sin(%x); %2 = ones_like(%1); %3 = cos(%x); %4 = mul(%2, %3)
+    """
+    hit = _expanded.get(id(graph))
+    if hit is not None and hit[0] is graph:
+        return hit[1]
+    if not _has_grad(graph):
+        return graph
+    builder = Builder(graph.name, graph.loc)
+    with builder.active():
+        args = [builder.add_param(p.aval, p.hint) for p in graph.params]
+        outs = inline(graph, args)
+        new, captured = builder.finish(list(outs))
+    assert not captured
+    new.params = new.params[:len(graph.params)]  # weights stay ordinary parameters here
+    new.weights, new.out_tree = graph.weights, graph.out_tree
+    _keep_param_order(new, graph)
+    _expanded[id(graph)] = (graph, new)
+    return new
+
+
+def _keep_param_order(new: Graph, old: Graph) -> None:
+    assert len(new.params) == len(old.params)
+
+
+def _has_grad(graph: Graph) -> bool:
+    return any(n.callee is grad_p or any(_has_grad(g) for g in n.subgraphs())
+               for n in graph.nodes)
+
+
+def _read(env: dict, atom):
+    return atom.value if isinstance(atom, Constant) else env[id(atom)]
+
+
+def inline(graph: Graph, args: list) -> list:
+    """Replay `graph` into the current builder on `args`, expanding grad nodes on the way."""
+    env = {id(p): a for p, a in zip(graph.params, args)}
+    builder = current_builder()
+    for node in graph.nodes:
+        ins = [_read(env, a) for a in node.inputs]
+        with builder.at(node.loc):
+            if node.callee is grad_p:
+                outs = _expand_grad_node(node, ins)
+            else:
+                params = {k: expand_grad(v) if isinstance(v, Graph) else v
+                          for k, v in node.params.items()}
+                res = node.callee(*ins, **params)
+                outs = list(res) if node.callee.multiple_results else [res]
+        for o, v in zip(node.outputs, outs):
+            env[id(o)] = v
+    return [_read(env, o) for o in graph.outputs]
+
+
+def _expand_grad_node(node: Apply, ins: list) -> list:
+    graph, wrt = node.params["graph"], node.params["wrt"]
+    n_in = len(graph.params)
+    sens = ins[n_in:] if node.params["has_sens"] else None
+    outs, grads = vjp(expand_grad(graph), ins[:n_in], wrt, sens)
+    return outs + grads
+
+
+def vjp(graph: Graph, args: list, wrt: tuple, sens: list | None) -> tuple[list, list]:
+    """Forward outputs of `graph` on `args` and the gradients for params `wrt`, emitted into
+    the current builder. Without `sens` every output is seeded with ones."""
+    env = {id(p): a for p, a in zip(graph.params, args)}
+    active = {id(graph.params[i]) for i in wrt}
+    builder = current_builder()
+    for node in graph.nodes:
+        ins = [_read(env, a) for a in node.inputs]
+        with builder.at(node.loc):
+            res = node.callee(*ins, **node.params)
+        outs = list(res) if node.callee.multiple_results else [res]
+        for o, v in zip(node.outputs, outs):
+            env[id(o)] = v
+        if not node.callee.nondifferentiable and any(
+                isinstance(a, Var) and id(a) in active for a in node.inputs):
+            active.update(id(o) for o in node.outputs if o.aval.dtype.is_float)
+    outputs = [_read(env, o) for o in graph.outputs]
+
+    adjoint: dict[int, object] = {}
+
+    def accumulate(var, g):
+        key = id(var)
+        adjoint[key] = g if key not in adjoint else F.add(adjoint[key], g)
+
+    for i, (o, value) in enumerate(zip(graph.outputs, outputs)):
+        if isinstance(o, Var) and id(o) in active:
+            accumulate(o, sens[i] if sens is not None else F.ones_like(value))
+    for node in reversed(graph.nodes):
+        douts = [adjoint.get(id(o)) for o in node.outputs]
+        if all(d is None for d in douts) or node.callee.nondifferentiable:
+            continue
+        rule = node.callee.bprop_rule
+        if rule is None:
+            raise CompileError(f"{node.callee.label} has no gradient rule", node.loc)
+        ins = [_read(env, a) for a in node.inputs]
+        outs = [env[id(o)] for o in node.outputs]
+        with builder.at(node.loc):
+            if node.callee.multiple_results:
+                dins = rule(*ins, out=tuple(outs), dout=tuple(douts), **node.params)
+            else:
+                dins = rule(*ins, out=outs[0], dout=douts[0], **node.params)
+        for a, d in zip(node.inputs, dins):
+            if d is not None and isinstance(a, Var) and id(a) in active:
+                accumulate(a, d)
+    grads = []
+    for i in wrt:
+        g = adjoint.get(id(graph.params[i]))
+        grads.append(g if g is not None else F.zeros_like(args[i]))
+    return outputs, grads
+
+
+def zero_of(aval: TensorType):
+    return F.fill(aval.dtype, aval.shape, 0)

@@ -1,0 +1,187 @@
+"""Building graphs by tracing: a Builder is the trace that `bind` talks to while a graph is
+being built, and a Tracer is the value user code holds in place of a Tensor meanwhile.
+
+Values from an enclosing builder are captured as extra parameters (closure conversion at trace
+time), and Parameters (weights) become trailing graph parameters, so every graph is closed.
+"""
+from __future__ import annotations
+
+import contextlib
+import numbers
+
+import numpy as np
+
+from cellgraph.ops.core import Trace, TensorType, abstract_of, pop_trace, push_trace
+from cellgraph.ops.errors import CellgraphError, CompileError, DTypeError, SourceLoc
+from cellgraph.ops.tensor_methods import TensorMethods
+
+from .ir import Apply, Constant, Graph, Var
+from .pytree import Tree, flatten
+
+
+class Tracer(TensorMethods):
+    """A symbolic tensor inside the graph its builder is making."""
+
+    __slots__ = ("builder", "var")
+
+    def __init__(self, builder: "Builder", var: Var):
+        self.builder = builder
+        self.var = var
+
+    @property
+    def aval(self) -> TensorType:
+        return self.var.aval
+
+    def __bool__(self):
+        raise CompileError(
+            "the truth value of a Tensor is known only at run time; use it as the condition of "
+            "an `if`/`while` in construct, or ops.select(cond, x, y)", self.builder.loc)
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def __array__(self, *a, **k):
+        raise DTypeError("a graph Tensor cannot be converted to a NumPy array while compiling; "
+                         "NumPy functions cannot take it, use cellgraph.ops instead",
+                         self.builder.loc)
+
+    def asnumpy(self):
+        raise DTypeError("asnumpy() is not available on a Tensor inside a graph",
+                         self.builder.loc)
+
+    def __repr__(self) -> str:
+        return f"Tracer({self.aval})"
+
+
+def is_parameter(x) -> bool:
+    return getattr(x, "requires_grad", None) is not None and hasattr(x, "set_data")
+
+
+def is_tensor_like(x) -> bool:
+    """A leaf that becomes a graph value: a Tracer, a Tensor or a NumPy array."""
+    return isinstance(x, (Tracer, np.ndarray)) or hasattr(x, "_data") and hasattr(x, "aval")
+
+
+class Builder(Trace):
+    """Records primitive applications into a new Graph."""
+
+    def __init__(self, name: str, loc: SourceLoc | None = None):
+        self.graph = Graph(name, [], loc=loc)
+        self.loc = loc
+        self.outer: Builder | None = None
+        self.captured: dict[int, tuple[Tracer, Var]] = {}
+        self.weight_vars: dict[int, tuple[object, Var]] = {}
+        self.explicit: list[Var] = []
+
+    # -- entering and leaving ---------------------------------------------------------------
+    @contextlib.contextmanager
+    def active(self):
+        from cellgraph.ops.core import _trace_stack
+
+        self.outer = next((t for t in reversed(_trace_stack) if isinstance(t, Builder)), None)
+        push_trace(self)
+        try:
+            yield self
+        finally:
+            pop_trace(self)
+
+    @contextlib.contextmanager
+    def at(self, loc: SourceLoc | None):
+        """Stamp nodes made inside the block with `loc`."""
+        saved, self.loc = self.loc, loc or self.loc
+        try:
+            yield
+        finally:
+            self.loc = saved
+
+    # -- values -----------------------------------------------------------------------------
+    def add_param(self, aval: TensorType, hint: str | None = None) -> Tracer:
+        var = Var(aval.strong(), hint)
+        self.explicit.append(var)
+        return Tracer(self, var)
+
+    def atom(self, x):
+        """The graph value for an operand: a var, a capture, a weight or a constant."""
+        if isinstance(x, Tracer):
+            if x.builder is self:
+                return x.var
+            return self._capture(x)
+        if is_parameter(x):
+            entry = self.weight_vars.get(id(x))
+            if entry is None:
+                entry = (x, Var(x.aval, x.name.replace(".", "_") if x.name else "w"))
+                self.weight_vars[id(x)] = entry
+            return entry[1]
+        if isinstance(x, bool | numbers.Number | np.ndarray | np.generic):
+            value = x.item() if isinstance(x, np.generic) else x
+            return Constant(value, abstract_of(value))
+        if hasattr(x, "_data") and hasattr(x, "aval"):
+            return Constant(x.asnumpy(), x.aval)
+        raise DTypeError(f"expected a Tensor, got {type(x).__name__} {x!r:.60}")
+
+    def _capture(self, tracer: Tracer) -> Var:
+        entry = self.captured.get(id(tracer.var))
+        if entry is None:
+            entry = (tracer, Var(tracer.aval, tracer.var.hint))
+            self.captured[id(tracer.var)] = entry
+        return entry[1]
+
+    def process(self, prim, args, params):
+        atoms = [self.atom(a) for a in args]
+        try:
+            out_type = prim.abstract_eval([a.aval for a in atoms], params)
+        except CellgraphError as e:
+            raise e.with_loc(self.loc)
+        if not prim.multiple_results and all(
+                isinstance(a, Constant) and a.aval.weak for a in atoms) and atoms:
+            return _fold_scalars(prim, atoms, params)
+        types = list(out_type) if prim.multiple_results else [out_type]
+        outputs = [Var(t) for t in types]
+        self.graph.nodes.append(Apply(prim, atoms, params, outputs, self.loc))
+        tracers = tuple(Tracer(self, v) for v in outputs)
+        return tracers if prim.multiple_results else tracers[0]
+
+    # -- finishing --------------------------------------------------------------------------
+    def finish(self, result) -> tuple[Graph, list]:
+        """Close the graph over `result`; returns it and the outer values its captures need.
+
+        Parameters are ordered: explicit inputs, captured outer values, weights.
+        """
+        leaves, tree = flatten(result, is_tensor_like)
+        outputs = [self.atom(leaf) for leaf in leaves]
+        g = self.graph
+        g.outputs = outputs
+        g.out_tree = tree
+        caps = list(self.captured.values())
+        g.params = self.explicit + [v for _, v in caps] + [v for _, v in self.weight_vars.values()]
+        g.weights = [p for p, _ in self.weight_vars.values()]
+        return g, [t for t, _ in caps]
+
+
+def _fold_scalars(prim, atoms, params):
+    """Arithmetic on Python numbers alone (as in a bprop rule's `y - 1`) stays a Python number."""
+    from cellgraph.ops.core import _trace_stack
+
+    out = _trace_stack[0].process(prim, [a.value for a in atoms], params)
+    return out.asnumpy().item()
+
+
+def build_graph(name: str, fn, avals, hints=None, loc=None) -> tuple[Graph, list]:
+    """Trace `fn(*tracers)` into a new graph; returns the graph and its captured outer values."""
+    builder = Builder(name, loc)
+    with builder.active():
+        args = [builder.add_param(a, h) for a, h in zip(avals, hints or [None] * len(avals))]
+        result = fn(*args)
+        return builder.finish(result)
+
+
+def current_builder() -> Builder | None:
+    from cellgraph.ops.core import _trace_stack
+
+    top = _trace_stack[-1] if _trace_stack else None
+    return top if isinstance(top, Builder) else None
+
+
+def out_structure(graph: Graph) -> Tree:
+    return graph.out_tree

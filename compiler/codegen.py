@@ -1,0 +1,139 @@
+"""Code generation: each graph becomes one Python function with one line per node.
+
+    def construct(x, y, z):
+        v1 = k_mul(x, z)
+        v2 = k_matmul(v1, y)
+        del v1
+        return (v2,)
+
+Kernels are bound as globals of the generated module, by name; a node with parameters gets its
+own pre-bound kernel. Values are released after their last use. Structured nodes (`switch`,
+`while_loop`) generate `if`/`while` statements over the functions of their graphs, through the
+CODEGEN_RULES table.
+"""
+from __future__ import annotations
+
+import keyword
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from .ir import Apply, Constant, Graph, all_graphs
+
+# primitive name -> fn(ctx, node, input_exprs, output_names) -> list of source lines
+CODEGEN_RULES: dict[str, Callable] = {}
+
+
+@dataclass
+class Module:
+    """Generated source and the objects its globals must be bound to."""
+
+    source: str
+    entry: str
+    kernels: dict = field(default_factory=dict)  # global name -> (primitive name, params)
+    constants: dict = field(default_factory=dict)  # global name -> value
+
+
+class _Context:
+    def __init__(self, names: dict[int, str]):
+        self.graph_names = names
+        self.kernels: dict = {}
+        self.kernel_keys: dict = {}
+        self.constants: dict = {}
+
+    def kernel(self, node: Apply) -> str:
+        params = {k: v for k, v in node.params.items() if not isinstance(v, Graph)}
+        key = (node.callee.name, repr(sorted(params.items())))
+        name = self.kernel_keys.get(key)
+        if name is None:
+            name = f"k_{node.callee.name}" + (f"_{len(self.kernels)}" if params else "")
+            while name in self.kernels:
+                name += "_"
+            self.kernels[name] = (node.callee.name, params)
+            self.kernel_keys[key] = name
+        return name
+
+    def constant(self, c: Constant) -> str:
+        v = c.value
+        if isinstance(v, bool) or isinstance(v, (int, float)) and np.isfinite(v):
+            return repr(v)
+        name = f"c{len(self.constants)}"
+        self.constants[name] = v
+        return name
+
+    def graph(self, g: Graph) -> str:
+        return self.graph_names[id(g)]
+
+
+def _safe(hint: str | None, used: set, fallback: str) -> str:
+    base = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in (hint or fallback))
+    if not base or base[0].isdigit() or keyword.iskeyword(base):
+        base = "a_" + base
+    name, k = base, 1
+    while name in used:
+        k += 1
+        name = f"{base}_{k}"
+    used.add(name)
+    return name
+
+
+def generate(graph: Graph) -> Module:
+    graphs = all_graphs(graph)
+    names, used_names = {}, set()
+    for g in graphs:
+        names[id(g)] = _safe(g.name, used_names, "graph")
+    ctx = _Context(names)
+    chunks = [_function(g, ctx) for g in reversed(graphs)]
+    return Module("\n\n".join(chunks) + "\n", names[id(graph)], ctx.kernels, ctx.constants)
+
+
+def _function(graph: Graph, ctx: _Context) -> str:
+    used: set = set()
+    local: dict[int, str] = {}
+    params = []
+    for p in graph.params:
+        local[id(p)] = _safe(p.hint, used, "arg")
+        params.append(local[id(p)])
+    last_use = _last_uses(graph)
+    keep = {id(o) for o in graph.outputs}
+
+    def ref(a) -> str:
+        return ctx.constant(a) if isinstance(a, Constant) else local[id(a)]
+
+    lines = [f"def {ctx.graph(graph)}({', '.join(params)}):"]
+    counter = 0
+    for i, node in enumerate(graph.nodes):
+        outs = []
+        for o in node.outputs:
+            counter += 1
+            local[id(o)] = f"v{counter}"
+            outs.append(local[id(o)])
+        args = [ref(a) for a in node.inputs]
+        rule = CODEGEN_RULES.get(node.callee.name)
+        if rule is not None:
+            body = rule(ctx, node, args, outs)
+        else:
+            lhs = ", ".join(outs) + ("," if len(outs) == 1 and node.callee.multiple_results
+                                     else "")
+            body = [f"{lhs} = {ctx.kernel(node)}({', '.join(args)})"]
+        lines += ["    " + line for line in body]
+        dead = [local[k] for k in last_use.get(i, ()) if k not in keep and k in local
+                and local[k].startswith("v")]
+        if dead:
+            lines.append(f"    del {', '.join(dead)}")
+    rets = [ref(o) for o in graph.outputs]
+    lines.append(f"    return ({', '.join(rets)}{',' if len(rets) == 1 else ''})")
+    return "\n".join(lines)
+
+
+def _last_uses(graph: Graph) -> dict[int, list[int]]:
+    last: dict[int, int] = {}
+    for i, node in enumerate(graph.nodes):
+        for a in node.inputs:
+            if not isinstance(a, Constant):
+                last[id(a)] = i
+    by_node: dict[int, list[int]] = {}
+    for key, i in last.items():
+        by_node.setdefault(i, []).append(key)
+    return by_node

@@ -1,0 +1,588 @@
+"""The front end: a partial evaluator over the gast AST of `construct` and what it calls.
+
+Python-level values (constants, attributes of `self`, sub-Cells, tuples, lists, dicts,
+functions, closures) are evaluated at compile time; only Tensor computations reach the graph,
+through `bind`. So resolving names, inlining helpers, unrolling static loops and folding
+constant `if`s all happen while parsing, and the graph that comes out is specialised to the
+argument types. `if`/`while` on a Tensor become `switch`/`while_loop` nodes (control_flow.py).
+
+One visitor method per supported construct; what is not supported is listed in UNSUPPORTED
+with the message the user reads.
+"""
+from __future__ import annotations
+
+import builtins
+import inspect
+import operator
+import sys
+from dataclasses import dataclass, field
+
+import gast
+
+from cellgraph.ops.errors import (ArgumentError, CellgraphError, CompileError, DTypeError,
+                                  ShapeError, SourceLoc)
+
+from . import control_flow
+from .builder import Builder, Tracer, current_builder
+from .source import SourceInfo, function_ast
+
+UNSUPPORTED = {
+    gast.Try: "`try` statements are not supported in graph mode; handle errors outside "
+              "construct, or run the Cell in PYNATIVE_MODE",
+    gast.With: "`with` statements are not supported in graph mode; move the context manager "
+               "outside construct",
+    gast.Delete: "`del` is not supported in graph mode; rebind the name instead",
+    gast.Global: "`global` is not supported in graph mode; pass the value as an argument or "
+                 "store it on self in __init__",
+    gast.Nonlocal: "`nonlocal` is not supported in graph mode; return the new value instead",
+    gast.Yield: "generators (`yield`) are not supported in graph mode; build a tuple or list",
+    gast.YieldFrom: "generators (`yield from`) are not supported in graph mode",
+    gast.Await: "`await` is not supported in graph mode",
+    gast.AsyncFunctionDef: "async functions are not supported in graph mode",
+    gast.ClassDef: "class definitions are not supported inside construct; define the class "
+                   "at module level",
+    gast.Import: "`import` is not supported inside construct; import at module level",
+    gast.ImportFrom: "`import` is not supported inside construct; import at module level",
+    gast.GeneratorExp: "generator expressions are not supported in graph mode; use a list "
+                       "comprehension or a tuple",
+    gast.SetComp: "set comprehensions are not supported in graph mode",
+    gast.Set: "sets are not supported in graph mode; use a tuple",
+}
+
+BINOPS = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul,
+          gast.Div: operator.truediv, gast.FloorDiv: operator.floordiv, gast.Mod: operator.mod,
+          gast.Pow: operator.pow, gast.MatMult: operator.matmul, gast.BitAnd: operator.and_,
+          gast.BitOr: operator.or_, gast.BitXor: operator.xor, gast.LShift: operator.lshift,
+          gast.RShift: operator.rshift}
+CMPOPS = {gast.Eq: operator.eq, gast.NotEq: operator.ne, gast.Lt: operator.lt,
+          gast.LtE: operator.le, gast.Gt: operator.gt, gast.GtE: operator.ge,
+          gast.Is: operator.is_, gast.IsNot: operator.is_not,
+          gast.In: lambda a, b: a in b, gast.NotIn: lambda a, b: a not in b}
+MAX_INLINE_DEPTH = 200
+MAX_STATIC_ITERATIONS = 100_000
+
+
+class ReturnSignal(Exception):
+    def __init__(self, value):
+        self.value = value
+
+
+class BreakSignal(Exception):
+    pass
+
+
+class ContinueSignal(Exception):
+    pass
+
+
+@dataclass(eq=False)
+class Closure:
+    """A function defined inside construct (def or lambda), closing over its defining scope."""
+
+    node: object
+    scope: "Scope"
+    info: SourceInfo
+    defaults: list
+    kw_defaults: dict
+    name: str
+
+    def __call__(self, *args, **kwargs):
+        return Interpreter.call(self, args, kwargs)
+
+
+@dataclass(eq=False)
+class Scope:
+    """Local names, falling back to the enclosing scope, then globals and builtins."""
+
+    vars: dict
+    parent: "Scope | None" = None
+    globals: dict = field(default_factory=dict)
+
+    def lookup(self, name: str):
+        scope = self
+        while scope is not None:
+            if name in scope.vars:
+                return scope.vars[name]
+            scope = scope.parent
+        if name in self.globals:
+            return self.globals[name]
+        if hasattr(builtins, name):
+            return getattr(builtins, name)
+        raise KeyError(name)
+
+
+# ----- compile context: guards read by the executor's cache ------------------------------------
+
+_guards: list[list] = []
+
+
+def record_guard(obj, attr: str, value) -> None:
+    if _guards:
+        _guards[-1].append((obj, attr, value))
+
+
+def collect_guards():
+    """Context: every `self.attr` read while parsing is recorded as (obj, attr, value)."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def ctx():
+        _guards.append([])
+        try:
+            yield _guards[-1]
+        finally:
+            _guards.pop()
+
+    return ctx()
+
+
+# ----- what gets interpreted -------------------------------------------------------------------
+
+_LIBRARY_ROOTS = {"cellgraph", "numpy", "gast", "astunparse", "builtins"}
+
+
+def is_cell(obj) -> bool:
+    return getattr(type(obj), "_cellgraph_cell", False)
+
+
+def is_user_function(fn) -> bool:
+    """Python functions written by the user are parsed; library functions are called."""
+    if not inspect.isfunction(fn):
+        return False
+    root = (fn.__module__ or "").split(".")[0]
+    if root in _LIBRARY_ROOTS or root in sys.stdlib_module_names:
+        return False
+    filename = fn.__code__.co_filename
+    return "site-packages" not in filename and not filename.startswith("<")
+
+
+class Interpreter:
+    """Runs one function body over compile-time values and tracers."""
+
+    depth = 0
+
+    def __init__(self, scope: Scope, info: SourceInfo, name: str):
+        self.scope = scope
+        self.info = info
+        self.name = name
+
+    # -- calling ----------------------------------------------------------------------------
+    @staticmethod
+    def call(fn, args, kwargs):
+        """Call `fn` from graph code: interpret what we parse, call everything else."""
+        if isinstance(fn, Closure):
+            return Interpreter._run(fn.node, fn.info, fn.scope, fn.name, args, kwargs,
+                                    fn.defaults, fn.kw_defaults)
+        if is_cell(fn):
+            return fn._graph_call(args, kwargs)
+        if inspect.ismethod(fn) and is_user_function(fn.__func__):
+            return Interpreter.call_function(fn.__func__, (fn.__self__,) + tuple(args), kwargs)
+        if is_user_function(fn):
+            return Interpreter.call_function(fn, args, kwargs)
+        return fn(*args, **kwargs)
+
+    @staticmethod
+    def call_function(fn, args, kwargs):
+        node, info = function_ast(fn)
+        cells = fn.__closure__ or ()
+        free = {}
+        for name, cell in zip(fn.__code__.co_freevars, cells):
+            try:
+                free[name] = cell.cell_contents
+            except ValueError:
+                pass
+        scope = Scope(free, None, fn.__globals__)
+        defaults = list(fn.__defaults__ or ())
+        return Interpreter._run(node, info, scope, fn.__qualname__, args, kwargs, defaults,
+                                dict(fn.__kwdefaults__ or {}))
+
+    @staticmethod
+    def _run(node, info, parent, name, args, kwargs, defaults, kw_defaults):
+        if Interpreter.depth > MAX_INLINE_DEPTH:
+            raise CompileError(f"calls nested more than {MAX_INLINE_DEPTH} deep while inlining "
+                               f"{name}; recursion on Tensor values is not supported",
+                               info.loc(node))
+        local = _bind_arguments(node.args, name, args, kwargs, defaults, kw_defaults)
+        interp = Interpreter(Scope(local, parent, parent.globals if parent else {}), info, name)
+        Interpreter.depth += 1
+        try:
+            if isinstance(node, gast.Lambda):
+                return interp.eval(node.body)
+            try:
+                interp.exec_block(node.body)
+            except ReturnSignal as r:
+                return r.value
+            return None
+        finally:
+            Interpreter.depth -= 1
+
+    # -- statements -------------------------------------------------------------------------
+    def exec_block(self, stmts) -> None:
+        for i, stmt in enumerate(stmts):
+            if isinstance(stmt, gast.If):
+                if self.exec_stmt(stmt, rest=stmts[i + 1:]):
+                    return  # the branches took the rest of the block with them
+            else:
+                self.exec_stmt(stmt)
+
+    def exec_stmt(self, node, rest=()):
+        visitor = getattr(self, "stmt_" + type(node).__name__, None)
+        loc = self.info.loc(node)
+        if visitor is None:
+            raise CompileError(UNSUPPORTED.get(type(node), f"{type(node).__name__} statements "
+                                               "are not supported in graph mode"), loc)
+        builder = current_builder()
+        call = (lambda: visitor(node, rest)) if isinstance(node, gast.If) else (
+            lambda: visitor(node))
+        try:
+            if builder is None:
+                return call()
+            with builder.at(loc):
+                return call()
+        except (ReturnSignal, BreakSignal, ContinueSignal):
+            raise
+        except CellgraphError as e:
+            raise e.with_loc(loc)
+        except (TypeError, ValueError, IndexError, KeyError, AttributeError,
+                ZeroDivisionError) as e:
+            raise _user_error(e, loc) from e
+
+    def stmt_Expr(self, node):
+        self.eval(node.value)
+
+    def stmt_Pass(self, node):
+        pass
+
+    def stmt_Return(self, node):
+        raise ReturnSignal(None if node.value is None else self.eval(node.value))
+
+    def stmt_Break(self, node):
+        raise BreakSignal()
+
+    def stmt_Continue(self, node):
+        raise ContinueSignal()
+
+    def stmt_Assign(self, node):
+        value = self.eval(node.value)
+        for target in node.targets:
+            self.assign(target, value)
+
+    def stmt_AnnAssign(self, node):
+        if node.value is not None:
+            self.assign(node.target, self.eval(node.value))
+
+    def stmt_AugAssign(self, node):
+        target = node.target
+        current = self.eval(_as_load(target))
+        self.assign(target, BINOPS[type(node.op)](current, self.eval(node.value)))
+
+    def stmt_FunctionDef(self, node):
+        if node.decorator_list:
+            raise CompileError("decorators on functions inside construct are not supported",
+                               self.info.loc(node))
+        self.scope.vars[node.name] = self._closure(node, node.name)
+
+    def stmt_If(self, node, rest=()) -> bool:
+        """Returns True when the statements after the `if` were run inside its branches."""
+        test = self.eval(node.test)
+        if isinstance(test, Tracer):
+            return control_flow.tensor_if(self, node, test, rest)
+        self.exec_block(node.body if control_flow.truth(test) else node.orelse)
+        return False
+
+    def stmt_For(self, node):
+        iterable = self.eval(node.iter)
+        if isinstance(iterable, Tracer):
+            iterable = [iterable[i] for i in range(iterable.shape[0])]
+        for count, item in enumerate(iterable):
+            if count > MAX_STATIC_ITERATIONS:
+                raise CompileError("a for loop unrolled past 100000 iterations",
+                                   self.info.loc(node))
+            self.assign(node.target, item)
+            try:
+                self.exec_block(node.body)
+            except BreakSignal:
+                return
+            except ContinueSignal:
+                continue
+        self.exec_block(node.orelse)
+
+    def stmt_While(self, node):
+        test = self.eval(node.test)
+        count = 0
+        while not isinstance(test, Tracer):
+            if not control_flow.truth(test):
+                self.exec_block(node.orelse)
+                return
+            count += 1
+            if count > MAX_STATIC_ITERATIONS:
+                raise CompileError("a while loop on Python values ran past 100000 iterations "
+                                   "while compiling", self.info.loc(node))
+            try:
+                self.exec_block(node.body)
+            except BreakSignal:
+                return
+            except ContinueSignal:
+                pass
+            test = self.eval(node.test)
+        control_flow.tensor_while(self, node)
+
+    def stmt_Assert(self, node):
+        test = self.eval(node.test)
+        if isinstance(test, Tracer):
+            raise CompileError("assert on a Tensor value is not supported in graph mode; assert "
+                               "on shapes or Python values", self.info.loc(node))
+        if not test:
+            msg = self.eval(node.msg) if node.msg is not None else ""
+            raise AssertionError(f"{msg}\n{self.info.loc(node).render()}")
+
+    def stmt_Raise(self, node):
+        exc = self.eval(node.exc) if node.exc is not None else RuntimeError("re-raise")
+        raise exc
+
+    # -- assignment targets -----------------------------------------------------------------
+    def assign(self, target, value) -> None:
+        if isinstance(target, gast.Name):
+            self.scope.vars[target.id] = value
+        elif isinstance(target, (gast.Tuple, gast.List)):
+            items = _unpack(value, len(target.elts), self.info.loc(target))
+            for t, v in zip(target.elts, items):
+                self.assign(t, v)
+        elif isinstance(target, gast.Subscript):
+            container = self.eval(target.value)
+            if isinstance(container, Tracer):
+                raise CompileError("item assignment to a Tensor is not supported in graph mode; "
+                                   "build the value with ops.select or concat",
+                                   self.info.loc(target))
+            container[self.eval(target.slice)] = value
+        elif isinstance(target, gast.Attribute):
+            raise CompileError(f"assigning to attribute `{target.attr}` in graph mode is not "
+                               f"supported; set it in __init__ or return the value",
+                               self.info.loc(target))
+        else:
+            raise CompileError(f"cannot assign to {type(target).__name__}", self.info.loc(target))
+
+    # -- expressions ------------------------------------------------------------------------
+    def eval(self, node):
+        visitor = getattr(self, "expr_" + type(node).__name__, None)
+        if visitor is None:
+            raise CompileError(UNSUPPORTED.get(type(node), f"{type(node).__name__} expressions "
+                                               "are not supported in graph mode"),
+                               self.info.loc(node))
+        return visitor(node)
+
+    def expr_Constant(self, node):
+        return node.value
+
+    def expr_Name(self, node):
+        try:
+            return self.scope.lookup(node.id)
+        except KeyError:
+            raise CompileError(f"name '{node.id}' is not defined", self.info.loc(node)) from None
+
+    def expr_Attribute(self, node):
+        obj = self.eval(node.value)
+        try:
+            value = getattr(obj, node.attr)
+        except AttributeError:
+            raise CompileError(f"'{type(obj).__name__}' object has no attribute '{node.attr}'",
+                               self.info.loc(node)) from None
+        if is_cell(obj):
+            record_guard(obj, node.attr, value)
+        return value
+
+    def expr_Subscript(self, node):
+        return self.eval(node.value)[self.eval(node.slice)]
+
+    def expr_Slice(self, node):
+        part = lambda n: None if n is None else self.eval(n)  # noqa: E731
+        return slice(part(node.lower), part(node.upper), part(node.step))
+
+    def expr_Tuple(self, node):
+        return tuple(self._elements(node.elts))
+
+    def expr_List(self, node):
+        return list(self._elements(node.elts))
+
+    def expr_Dict(self, node):
+        out = {}
+        for k, v in zip(node.keys, node.values):
+            if k is None:
+                out.update(self.eval(v))
+            else:
+                out[self.eval(k)] = self.eval(v)
+        return out
+
+    def _elements(self, elts):
+        for e in elts:
+            if isinstance(e, gast.Starred):
+                yield from self.eval(e.value)
+            else:
+                yield self.eval(e)
+
+    def expr_BinOp(self, node):
+        return BINOPS[type(node.op)](self.eval(node.left), self.eval(node.right))
+
+    def expr_UnaryOp(self, node):
+        value = self.eval(node.operand)
+        if isinstance(node.op, gast.Not):
+            return control_flow.logical_not(value)
+        return {gast.USub: operator.neg, gast.UAdd: operator.pos,
+                gast.Invert: operator.invert}[type(node.op)](value)
+
+    def expr_BoolOp(self, node):
+        return control_flow.bool_op(self, node)
+
+    def expr_Compare(self, node):
+        left, result = self.eval(node.left), None
+        for op, comparator in zip(node.ops, node.comparators):
+            right = self.eval(comparator)
+            step = CMPOPS[type(op)](left, right)
+            result = step if result is None else control_flow.logical_and(result, step)
+            left = right
+        return result
+
+    def expr_IfExp(self, node):
+        return control_flow.if_expression(self, node)
+
+    def expr_Call(self, node):
+        fn = self.eval(node.func)
+        args = list(self._elements(node.args))
+        kwargs = {}
+        for kw in node.keywords:
+            if kw.arg is None:
+                kwargs.update(self.eval(kw.value))
+            else:
+                kwargs[kw.arg] = self.eval(kw.value)
+        if fn is builtins.print:
+            return control_flow.graph_print(args, kwargs)
+        if fn is builtins.super and not args:
+            return self._zero_arg_super()
+        return Interpreter.call(fn, args, kwargs)
+
+    def expr_Lambda(self, node):
+        return self._closure(node, "<lambda>")
+
+    def expr_ListComp(self, node):
+        out = []
+        self._comprehension(node.generators, lambda: out.append(self.eval(node.elt)))
+        return out
+
+    def expr_DictComp(self, node):
+        out = {}
+
+        def add():
+            out[self.eval(node.key)] = self.eval(node.value)
+
+        self._comprehension(node.generators, add)
+        return out
+
+    def _comprehension(self, generators, emit):
+        if not generators:
+            emit()
+            return
+        gen = generators[0]
+        iterable = self.eval(gen.iter)
+        for item in iterable:
+            self.assign(gen.target, item)
+            if all(control_flow.truth(self.eval(cond)) for cond in gen.ifs):
+                self._comprehension(generators[1:], emit)
+
+    def expr_JoinedStr(self, node):
+        return "".join(str(self.eval(v)) for v in node.values)
+
+    def expr_FormattedValue(self, node):
+        value = self.eval(node.value)
+        spec = self.eval(node.format_spec) if node.format_spec is not None else ""
+        return format(value, spec)
+
+    def expr_Starred(self, node):
+        raise CompileError("a starred expression is allowed only in a call or a tuple",
+                           self.info.loc(node))
+
+    # -- helpers ----------------------------------------------------------------------------
+    def _closure(self, node, name):
+        defaults = [self.eval(d) for d in node.args.defaults]
+        kw_defaults = {a.id: self.eval(d) for a, d in zip(node.args.kwonlyargs,
+                                                           node.args.kw_defaults) if d is not None}
+        return Closure(node, self.scope, self.info, defaults, kw_defaults, name)
+
+    def _zero_arg_super(self):
+        this = self.scope.vars.get("self")
+        owner = self.scope.lookup("__class__") if "__class__" in self.scope.vars else None
+        if this is None:
+            raise CompileError("super() without arguments needs `self`; write "
+                               "super(ClassName, self)")
+        qual = self.name.rsplit(".", 1)[0]
+        cls = owner or next((c for c in type(this).__mro__ if c.__qualname__ == qual), None)
+        if cls is None:
+            raise CompileError("cannot resolve super(); write super(ClassName, self)")
+        return builtins.super(cls, this)
+
+    def loc(self, node) -> SourceLoc | None:
+        return self.info.loc(node)
+
+
+def _as_load(target):
+    """An expression that reads what an AugAssign target writes."""
+    if isinstance(target, gast.Name):
+        return gast.Name(target.id, gast.Load(), None, None)
+    if isinstance(target, gast.Subscript):
+        node = gast.Subscript(target.value, target.slice, gast.Load())
+        return gast.copy_location(node, target)
+    if isinstance(target, gast.Attribute):
+        return gast.copy_location(gast.Attribute(target.value, target.attr, gast.Load()), target)
+    raise CompileError(f"cannot augment-assign to {type(target).__name__}")
+
+
+def _unpack(value, count, loc):
+    items = list(value) if not isinstance(value, Tracer) else [value[i] for i in range(
+        value.shape[0] if value.shape else 0)]
+    if len(items) != count:
+        raise ShapeError(f"cannot unpack {len(items)} values into {count} names", loc)
+    return items
+
+
+def _bind_arguments(args_node, name, args, kwargs, defaults, kw_defaults) -> dict:
+    """Python's argument binding for a parsed def/lambda, with MindSpore-style messages."""
+    params = [inspect.Parameter(a.id, inspect.Parameter.POSITIONAL_ONLY)
+              for a in args_node.posonlyargs]
+    params += [inspect.Parameter(a.id, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+               for a in args_node.args]
+    if defaults:
+        for i, d in enumerate(defaults, len(params) - len(defaults)):
+            params[i] = params[i].replace(default=d)
+    if args_node.vararg is not None:
+        params.append(inspect.Parameter(args_node.vararg.id, inspect.Parameter.VAR_POSITIONAL))
+    for a in args_node.kwonlyargs:
+        params.append(inspect.Parameter(a.id, inspect.Parameter.KEYWORD_ONLY,
+                                        default=kw_defaults.get(a.id, inspect.Parameter.empty)))
+    if args_node.kwarg is not None:
+        params.append(inspect.Parameter(args_node.kwarg.id, inspect.Parameter.VAR_KEYWORD))
+    try:
+        bound = inspect.Signature(params).bind(*args, **kwargs)
+    except TypeError as e:
+        shown = name.split(".")[-1]
+        n_expected = len([p for p in params if p.kind <= 1])
+        raise ArgumentError(f"{shown}() {e} (it takes {n_expected} positional arguments, "
+                            f"got {len(args)})") from None
+    bound.apply_defaults()
+    return dict(bound.arguments)
+
+
+def _user_error(e: Exception, loc) -> CellgraphError:
+    cls = {TypeError: ArgumentError, AttributeError: CompileError}.get(type(e), ShapeError)
+    if isinstance(e, TypeError):
+        cls = DTypeError if "Tensor" in str(e) else ArgumentError
+    return cls(f"{type(e).__name__}: {e}", loc)
+
+
+# ----- entry points ----------------------------------------------------------------------------
+
+def trace_call(fn, args, kwargs=None):
+    """Call `fn` on graph values in the current builder (inlining what we parse)."""
+    return Interpreter.call(fn, list(args), kwargs or {})
+
+
+def make_builder(name: str, loc: SourceLoc | None = None) -> Builder:
+    return Builder(name, loc)

@@ -1,0 +1,199 @@
+"""The IR: closed, flat graphs of primitive applications (A-normal form).
+
+A `Graph` has parameters, a list of `Apply` nodes in execution order and outputs. A value is a
+`Var` (a parameter or the result of an Apply) or a `Constant`. Control flow and differentiation
+are primitives whose parameters hold graphs (`switch` has a graph per branch, `while_loop` a
+condition and a body graph, `grad` the graph it differentiates): graphs are values, and every
+graph is closed, so passes and code generation never chase free variables.
+
+Printed form (the golden-test format; numbering is assigned at print time):
+
+    graph @construct(%x: f32[2,3], %y: f32[3,3], %z: f32[1]) -> f32[2,3] {   # net.py:19
+      %1 = mul(%x, %z)  : f32[2,3]   # net.py:20  x = x * self.z
+      %2 = matmul(%1, %y)  : f32[2,3]   # net.py:21  out = self.matmul(x, y)
+      return %2
+    }
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+import numpy as np
+
+from cellgraph.ops.core import Primitive, TensorType
+from cellgraph.ops.errors import SourceLoc
+
+
+@dataclass(slots=True, eq=False)
+class Var:
+    """A value produced inside a graph; `hint` is a readable name for the printer."""
+
+    aval: TensorType
+    hint: str | None = None
+
+
+@dataclass(slots=True, eq=False)
+class Constant:
+    """A literal: a NumPy array or a Python scalar, with its abstract value."""
+
+    value: Any
+    aval: TensorType
+
+
+Atom = Union[Var, Constant]
+
+
+@dataclass(slots=True, eq=False)
+class Apply:
+    """outputs = callee(*inputs, **params); graph-valued params make it a higher-order node."""
+
+    callee: Primitive
+    inputs: list
+    params: dict
+    outputs: list
+    loc: SourceLoc | None = None
+
+    def subgraphs(self) -> list["Graph"]:
+        return [v for v in self.params.values() if isinstance(v, Graph)]
+
+
+@dataclass(slots=True, eq=False)
+class Graph:
+    """A closed function. `weights` are the Parameter objects bound to the trailing params."""
+
+    name: str
+    params: list
+    nodes: list = field(default_factory=list)
+    outputs: list = field(default_factory=list)
+    loc: SourceLoc | None = None
+    weights: list = field(default_factory=list)
+    out_tree: Any = None  # how the flat outputs nest into tuples, for the caller
+
+    @property
+    def n_inputs(self) -> int:
+        return len(self.params) - len(self.weights)
+
+    def out_avals(self) -> list[TensorType]:
+        return [o.aval for o in self.outputs]
+
+    def __repr__(self) -> str:
+        return f"@{self.name}"
+
+
+def all_graphs(graph: Graph) -> list[Graph]:
+    """`graph` and every graph nested in its nodes' params, each once, outermost first."""
+    seen, order, todo = set(), [], [graph]
+    while todo:
+        g = todo.pop(0)
+        if id(g) in seen:
+            continue
+        seen.add(id(g))
+        order.append(g)
+        for node in g.nodes:
+            todo.extend(node.subgraphs())
+    return order
+
+
+# ----- printing --------------------------------------------------------------------------------
+
+def _fmt_param(value, names) -> str:
+    if isinstance(value, Graph):
+        return names[id(value)]
+    if isinstance(value, tuple):
+        inner = ", ".join(_fmt_param(v, names) for v in value)
+        return f"({inner}{',' if len(value) == 1 else ''})"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value) if not isinstance(value, str) else repr(value)
+
+
+def _fmt_constant(c: Constant) -> str:
+    v = c.value
+    if isinstance(v, (bool, int, float, np.generic)) or (isinstance(v, np.ndarray) and v.ndim == 0):
+        return repr(v.item() if hasattr(v, "item") else v)
+    arr = np.asarray(v)
+    if arr.size <= 6:
+        return f"const({np.array2string(arr, separator=', ').replace(chr(10), '')}: {c.aval})"
+    return f"const(<{c.aval}>)"
+
+
+def print_graph(graph: Graph) -> str:
+    """Text for `graph` and the graphs nested in it, with deterministic numbering."""
+    graphs = all_graphs(graph)
+    names: dict[int, str] = {}
+    used: set[str] = set()
+    for g in graphs:
+        name, k = "@" + g.name, 1
+        while name in used:
+            k += 1
+            name = f"@{g.name}.{k}"
+        used.add(name)
+        names[id(g)] = name
+    return "\n\n".join(_print_one(g, names) for g in graphs) + "\n"
+
+
+def _print_one(graph: Graph, names: dict) -> str:
+    ids: dict[int, str] = {}
+    used: set[str] = set()
+    for p in graph.params:
+        base = p.hint or "arg"
+        name, k = base, 1
+        while name in used:
+            k += 1
+            name = f"{base}.{k}"
+        used.add(name)
+        ids[id(p)] = "%" + name
+    counter = 0
+
+    def ref(a) -> str:
+        return _fmt_constant(a) if isinstance(a, Constant) else ids.get(id(a), "%<undefined>")
+
+    sig = ", ".join(f"{ids[id(p)]}: {p.aval}" for p in graph.params)
+    outs = ", ".join(str(o.aval) for o in graph.outputs)
+    outs = outs if len(graph.outputs) == 1 else f"({outs})"
+    lines = [f"graph {names[id(graph)]}({sig}) -> {outs} {{" + _loc_comment(graph.loc, False)]
+    for node in graph.nodes:
+        for o in node.outputs:
+            counter += 1
+            ids[id(o)] = f"%{counter}"
+        lhs = ", ".join(ids[id(o)] for o in node.outputs)
+        args = ", ".join(ref(a) for a in node.inputs)
+        params = ", ".join(f"{k}={_fmt_param(v, names)}" for k, v in node.params.items())
+        call = f"{node.callee.name}({args})" + (f" {{{params}}}" if params else "")
+        types = ", ".join(str(o.aval) for o in node.outputs)
+        lines.append(f"  {lhs} = {call}  : {types}" + _loc_comment(node.loc, True))
+    ret = ", ".join(ref(o) for o in graph.outputs)
+    lines.append(f"  return {ret if len(graph.outputs) == 1 else '(' + ret + ')'}")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def _loc_comment(loc: SourceLoc | None, with_text: bool) -> str:
+    if loc is None:
+        return ""
+    text = f"  {loc.text.strip()}" if with_text and loc.text else ""
+    return f"   # {loc.short()}{text}"
+
+
+# ----- verification ----------------------------------------------------------------------------
+
+def verify(graph: Graph) -> None:
+    """Check the invariants every pass must keep; raises AssertionError naming the node."""
+    for g in all_graphs(graph):
+        defined = {id(p) for p in g.params}
+        for node in g.nodes:
+            for a in node.inputs:
+                assert isinstance(a, Constant) or id(a) in defined, (
+                    f"{g!r}: {node.callee.name} uses a value before it is defined")
+            avals = [a.aval for a in node.inputs]
+            expected = node.callee.abstract_eval(avals, node.params)
+            expected = list(expected) if node.callee.multiple_results else [expected]
+            got = [o.aval for o in node.outputs]
+            assert [e.strong() for e in expected] == [o.strong() for o in got], (
+                f"{g!r}: {node.callee.name} outputs {got}, its type rule says {expected}")
+            for o in node.outputs:
+                assert id(o) not in defined, f"{g!r}: a value is defined twice"
+                defined.add(id(o))
+        for o in g.outputs:
+            assert isinstance(o, Constant) or id(o) in defined, f"{g!r}: undefined output"

@@ -1,0 +1,121 @@
+"""The compile pipeline: named stages from a Python callable to generated code.
+
+    parse (front end: resolve, inline, unroll, specialise) -> expand_grad (AD) -> optimize
+    -> verify -> codegen
+
+Each stage's IR can be dumped as text (`00_parse.ir`, `01_expand_grad.ir`, `02_optimize.ir`,
+`03_codegen.py`).
+"""
+from __future__ import annotations
+
+import inspect
+import os
+from dataclasses import dataclass, field
+
+from cellgraph.ops.core import abstract_of
+from cellgraph.ops.errors import CompileError
+
+from . import codegen
+from .autodiff import expand_grad
+from .builder import Builder, is_tensor_like
+from .frontend import collect_guards, is_cell, trace_call
+from .ir import Graph, print_graph, verify
+from .optimize import optimize
+from .pytree import Tree, flatten, unflatten
+
+STAGES = ("parse", "expand_grad", "optimize", "codegen")
+
+
+@dataclass
+class Compiled:
+    """Everything one specialisation produced."""
+
+    graph: Graph
+    module: codegen.Module
+    stages: dict = field(default_factory=dict)  # stage name -> text
+    guards: list = field(default_factory=list)
+    in_tree: Tree | None = None
+
+
+def _user_callable(fn):
+    """The function the user wrote, under wrappers that set `__wrapped__` (grad, jit)."""
+    while getattr(fn, "__wrapped__", None) is not None:
+        fn = fn.__wrapped__
+    return type(fn).construct if is_cell(fn) else fn
+
+
+def arg_hints(fn, count: int) -> list[str | None]:
+    """Parameter names for the printer, from the callable's signature."""
+    target = _user_callable(fn)
+    try:
+        names = [p.name for p in inspect.signature(target).parameters.values()
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        names = []
+    if names and names[0] == "self":
+        names = names[1:]
+    return (names + [None] * count)[:count]
+
+
+def graph_name(fn) -> str:
+    if is_cell(fn):
+        return "construct"
+    return getattr(fn, "__name__", None) or type(fn).__name__
+
+
+def parse(fn, args: tuple, name: str | None = None) -> tuple[Graph, list, list, Tree]:
+    """Trace `fn(*args)` into a graph: Tensor leaves of `args` become parameters, everything
+    else is a compile-time constant. Returns (graph, captured outer values, leaves, in_tree)."""
+    leaves, tree = flatten(tuple(args), is_tensor_like)
+    hints = arg_hints(fn, len(args)) if all(
+        is_tensor_like(a) for a in args) and len(leaves) == len(args) else [None] * len(leaves)
+    builder = Builder(name or graph_name(fn), _definition_loc(fn))
+    with builder.active():
+        tracers = [builder.add_param(abstract_of(leaf), h) for leaf, h in zip(leaves, hints)]
+        result = trace_call(fn, unflatten(tree, tracers))
+        graph, captured = builder.finish(result)
+    return graph, captured, leaves, tree
+
+
+def _definition_loc(fn):
+    from .source import function_ast
+
+    target = _user_callable(fn)
+    try:
+        node, info = function_ast(getattr(target, "__wrapped__", target))
+        return info.loc(node)
+    except (CompileError, AttributeError, TypeError):
+        return None
+
+
+def compile_callable(fn, args: tuple, dump_dir: str | None = None,
+                     name: str | None = None) -> Compiled:
+    """Run the whole pipeline on `fn` specialised to `args`."""
+    stages = {}
+    with collect_guards() as guards:
+        graph, captured, _, in_tree = parse(fn, args, name)
+    if captured:
+        raise CompileError("a top-level graph cannot read values of another graph")
+    stages["parse"] = print_graph(graph)
+    graph = expand_grad(graph)
+    stages["expand_grad"] = print_graph(graph)
+    graph = optimize(graph)
+    verify(graph)
+    stages["optimize"] = print_graph(graph)
+    module = codegen.generate(graph)
+    stages["codegen"] = module.source
+    if dump_dir:
+        write_stages(stages, dump_dir, graph.name)
+    return Compiled(graph, module, stages, guards, in_tree)
+
+
+def write_stages(stages: dict, directory: str, name: str) -> list[str]:
+    os.makedirs(directory, exist_ok=True)
+    paths = []
+    for i, stage in enumerate(STAGES):
+        ext = "py" if stage == "codegen" else "ir"
+        path = os.path.join(directory, f"{i:02d}_{stage}_{name}.{ext}")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(stages[stage])
+        paths.append(path)
+    return paths

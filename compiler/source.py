@@ -1,0 +1,70 @@
+"""Getting a function's AST (with gast) and turning AST positions into SourceLocs."""
+from __future__ import annotations
+
+import inspect
+import linecache
+import textwrap
+from dataclasses import dataclass
+
+import gast
+
+from cellgraph.ops.errors import CompileError, SourceLoc
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    """Where a parsed function lives: file, the line its snippet starts on, the indent removed."""
+
+    filename: str
+    first_line: int
+    indent: int
+
+    def loc(self, node) -> SourceLoc | None:
+        lineno = getattr(node, "lineno", None)
+        if lineno is None:
+            return None
+        line = self.first_line + lineno - 1
+        text = linecache.getline(self.filename, line).rstrip("\n")
+        return SourceLoc(self.filename, line, getattr(node, "col_offset", 0) + self.indent, text)
+
+
+_AST_CACHE: dict = {}
+
+
+def function_ast(fn) -> tuple:
+    """(gast FunctionDef or Lambda, SourceInfo) for a Python function, cached per code object."""
+    code = fn.__code__
+    hit = _AST_CACHE.get(code)
+    if hit is not None:
+        return hit
+    try:
+        lines, start = inspect.getsourcelines(fn)
+        filename = inspect.getsourcefile(fn) or code.co_filename
+    except (OSError, TypeError) as e:
+        raise CompileError(f"cannot compile {fn.__qualname__} in graph mode: its source code is "
+                           f"not available ({e}); define it in a file, not interactively") from None
+    first = lines[0]
+    indent = len(first) - len(first.lstrip())
+    src = textwrap.dedent("".join(lines))
+    if code.co_name == "<lambda>":
+        node = _find_lambda(src, code)
+    else:
+        node = gast.parse(src).body[0]
+        if not isinstance(node, (gast.FunctionDef,)):
+            raise CompileError(f"cannot find the definition of {fn.__qualname__}")
+    info = SourceInfo(filename, start, indent)
+    _AST_CACHE[code] = (node, info)
+    return node, info
+
+
+def _find_lambda(src: str, code):
+    for candidate in (src, "(" + src.strip().rstrip(",") + ")", src.split("=", 1)[-1].strip()):
+        try:
+            tree = gast.parse(textwrap.dedent(candidate))
+        except SyntaxError:
+            continue
+        names = list(code.co_varnames[:code.co_argcount])
+        for node in gast.walk(tree):
+            if isinstance(node, gast.Lambda) and [a.id for a in node.args.args] == names:
+                return node
+    raise CompileError("cannot find the source of a lambda; write it as a named def instead")

@@ -1,0 +1,12 @@
+"""cellgraph.ops: primitives, the functional API and MindSpore's primitive classes.
+
+The differentiation APIs (`GradOperation`, `grad`, `jvp`, `vjp`, `vmap`, ...) live in the
+`cellgraph` package, which adds them to this namespace when it is imported (they need the
+compiler, which sits above this package).
+"""
+from . import array_ops, core, dtype, errors, functional, math_ops, nn_ops  # noqa: F401
+from .classes import *  # noqa: F401,F403
+from .classes import PrimitiveClass  # noqa: F401
+from .core import PRIMITIVES, Primitive, TensorType, bind  # noqa: F401
+from .functional import *  # noqa: F401,F403
+from .functional import abs, pow, sum  # noqa: F401  (shadow builtins on purpose, as MindSpore)

@@ -1,0 +1,70 @@
+"""The exceptions a user can see. Each message names the operation, the values and the location."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SourceLoc:
+    """Where a node came from: file, line, column and the text of that line."""
+
+    filename: str
+    line: int
+    col: int = 0
+    text: str = ""
+
+    def short(self) -> str:
+        import os
+
+        return f"{os.path.basename(self.filename)}:{self.line}"
+
+    def render(self) -> str:
+        """`file:line` followed by the source line and a caret under the column."""
+        head = f'  File "{self.filename}", line {self.line}'
+        if not self.text:
+            return head
+        stripped = self.text.lstrip()
+        caret = " " * max(self.col - (len(self.text) - len(stripped)), 0) + "^"
+        return f"{head}\n    {stripped}\n    {caret}"
+
+
+class CellgraphError(Exception):
+    """Base class; `loc` is the user's source location when known."""
+
+    def __init__(self, message: str, loc: SourceLoc | None = None):
+        self.message = message
+        self.loc = loc
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        return self.message if self.loc is None else f"{self.message}\n{self.loc.render()}"
+
+    def with_loc(self, loc: SourceLoc | None):
+        """Attach a location if none is known yet; returns self for `raise e.with_loc(...)`."""
+        if self.loc is None and loc is not None:
+            self.loc = loc
+            self.args = (self._text(),)
+        return self
+
+
+class CompileError(CellgraphError, SyntaxError):
+    """Source that graph mode cannot compile (unsupported syntax, undefined names)."""
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+class ShapeError(CellgraphError, ValueError):
+    """Operands whose shapes do not fit the operation."""
+
+
+class DTypeError(CellgraphError, TypeError):
+    """Operands of the wrong type: a non-Tensor where a Tensor is needed, a bad dtype."""
+
+
+class ArgumentError(CellgraphError, TypeError):
+    """A call with the wrong number or kind of arguments."""
+
+
+class GradValueError(CellgraphError, ValueError):
+    """A gradient API called with an impossible combination of values."""

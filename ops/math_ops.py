@@ -1,0 +1,212 @@
+"""Elementwise arithmetic, transcendental functions, comparisons and matmul.
+
+Each primitive is one declaration: its type rule and its bprop, written with the functional ops
+below so that the gradient graph is made of ordinary primitives and can be differentiated again.
+"""
+from __future__ import annotations
+
+from . import dtype as dt
+from .core import (Primitive, TensorType, abstract_of, broadcast_shapes, fmt_shape,
+                   result_dtype)
+from .errors import DTypeError, ShapeError
+
+
+# ----- type rules ------------------------------------------------------------------------------
+
+def same_type(x: TensorType) -> TensorType:
+    return x.strong()
+
+
+def float_type(x: TensorType) -> TensorType:
+    return TensorType(x.shape, dt.to_float(x.dtype))
+
+
+def bool_type(x: TensorType) -> TensorType:
+    return TensorType(x.shape, dt.bool_)
+
+
+def arith_type(x: TensorType, y: TensorType) -> TensorType:
+    return TensorType(broadcast_shapes(x.shape, y.shape), result_dtype(x, y),
+                      weak=x.weak and y.weak)
+
+
+def div_type(x: TensorType, y: TensorType) -> TensorType:
+    out = arith_type(x, y)
+    return TensorType(out.shape, dt.to_float(out.dtype), out.weak)
+
+
+def compare_type(x: TensorType, y: TensorType) -> TensorType:
+    return TensorType(broadcast_shapes(x.shape, y.shape), dt.bool_)
+
+
+def select_type(cond: TensorType, x: TensorType, y: TensorType) -> TensorType:
+    out = arith_type(x, y)
+    return TensorType(broadcast_shapes(cond.shape, out.shape), out.dtype)
+
+
+def matmul_type(x: TensorType, y: TensorType, transpose_a=False, transpose_b=False):
+    if x.ndim < 2 or y.ndim < 2:
+        raise ShapeError(f"expected tensors of rank >= 2, got shapes {fmt_shape(x.shape)} "
+                         f"and {fmt_shape(y.shape)}")
+    if not (x.dtype.is_float or x.dtype.is_int) or x.dtype != y.dtype and not (x.weak or y.weak):
+        if x.dtype != y.dtype:
+            raise DTypeError(f"expected operands of one dtype, got {x.dtype} and {y.dtype}")
+    m, k1 = (x.shape[-1], x.shape[-2]) if transpose_a else x.shape[-2:]
+    k2, n = (y.shape[-1], y.shape[-2]) if transpose_b else y.shape[-2:]
+    if k1 is not None and k2 is not None and k1 != k2:
+        flags = f" (transpose_a={transpose_a}, transpose_b={transpose_b})" if (
+            transpose_a or transpose_b) else ""
+        raise ShapeError(f"shapes {fmt_shape(x.shape)} and {fmt_shape(y.shape)} do not match "
+                         f"for matrix product{flags}: inner dimensions {k1} and {k2} differ")
+    batch = broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    return TensorType(batch + (m, n), result_dtype(x, y))
+
+
+# ----- declarations ----------------------------------------------------------------------------
+
+def _unary(name, rule=float_type, label=None, **kw):
+    return Primitive(name, rule, label=label, **kw)
+
+
+neg = _unary("neg", same_type, label="Neg")
+square = _unary("square", same_type)
+sqrt = _unary("sqrt")
+rsqrt = _unary("rsqrt")
+reciprocal = _unary("reciprocal", lambda x: TensorType(x.shape, dt.to_float(x.dtype)))
+exp = _unary("exp")
+log = _unary("log")
+sin = _unary("sin")
+cos = _unary("cos")
+tan = _unary("tan")
+sinh = _unary("sinh")
+cosh = _unary("cosh")
+tanh = _unary("tanh")
+asin = _unary("asin")
+acos = _unary("acos")
+atan = _unary("atan")
+asinh = _unary("asinh")
+acosh = _unary("acosh")
+atanh = _unary("atanh")
+abs_ = _unary("abs", same_type)
+sign = _unary("sign", same_type, nondifferentiable=True)
+
+add = Primitive("add", arith_type)
+sub = Primitive("sub", arith_type)
+mul = Primitive("mul", arith_type)
+div = Primitive("div", div_type, label="Div")
+pow_ = Primitive("pow", arith_type)
+maximum = Primitive("maximum", arith_type)
+minimum = Primitive("minimum", arith_type)
+select = Primitive("select", select_type)
+
+equal = Primitive("equal", compare_type, nondifferentiable=True)
+not_equal = Primitive("not_equal", compare_type, nondifferentiable=True)
+less = Primitive("less", compare_type, nondifferentiable=True)
+less_equal = Primitive("less_equal", compare_type, nondifferentiable=True)
+greater = Primitive("greater", compare_type, nondifferentiable=True)
+greater_equal = Primitive("greater_equal", compare_type, nondifferentiable=True)
+logical_and = Primitive("logical_and", compare_type, nondifferentiable=True)
+logical_or = Primitive("logical_or", compare_type, nondifferentiable=True)
+logical_not = Primitive("logical_not", bool_type, nondifferentiable=True)
+
+matmul = Primitive("matmul", matmul_type, label="MatMul")
+
+
+# ----- gradient helpers ------------------------------------------------------------------------
+
+def sum_to(g, shape):
+    """Sum `g` down to `shape`: the adjoint of broadcasting a `shape` tensor to g's shape."""
+    from .array_ops import reduce_sum, reshape
+
+    gshape = abstract_of(g).shape
+    shape = tuple(shape)
+    if gshape == shape:
+        return g
+    lead = len(gshape) - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1)
+    if axes:
+        g = reduce_sum(g, axis=axes, keep_dims=True)
+    return reshape(g, shape=shape) if abstract_of(g).shape != shape else g
+
+
+def grad_like(g, x):
+    """`g` reduced to the shape of input `x` (which took part in a broadcast)."""
+    return sum_to(g, abstract_of(x).shape)
+
+
+def _cast_like(mask, x):
+    from .array_ops import cast
+
+    return cast(mask, dtype=result_dtype(abstract_of(x)))
+
+
+# ----- bprop rules (with ops, so they differentiate again) -------------------------------------
+
+neg.def_bprop(lambda x, out, dout: (neg(dout),))
+square.def_bprop(lambda x, out, dout: (mul(dout, mul(x, 2)),))
+sqrt.def_bprop(lambda x, out, dout: (div(mul(dout, 0.5), out),))
+rsqrt.def_bprop(lambda x, out, dout: (mul(dout, mul(-0.5, mul(out, mul(out, out)))),))
+reciprocal.def_bprop(lambda x, out, dout: (neg(mul(dout, mul(out, out))),))
+exp.def_bprop(lambda x, out, dout: (mul(dout, out),))
+log.def_bprop(lambda x, out, dout: (div(dout, x),))
+sin.def_bprop(lambda x, out, dout: (mul(dout, cos(x)),))
+cos.def_bprop(lambda x, out, dout: (neg(mul(dout, sin(x))),))
+tan.def_bprop(lambda x, out, dout: (mul(dout, add(1, mul(out, out))),))
+sinh.def_bprop(lambda x, out, dout: (mul(dout, cosh(x)),))
+cosh.def_bprop(lambda x, out, dout: (mul(dout, sinh(x)),))
+tanh.def_bprop(lambda x, out, dout: (mul(dout, sub(1, mul(out, out))),))
+asin.def_bprop(lambda x, out, dout: (mul(dout, rsqrt(sub(1, mul(x, x)))),))
+acos.def_bprop(lambda x, out, dout: (neg(mul(dout, rsqrt(sub(1, mul(x, x))))),))
+atan.def_bprop(lambda x, out, dout: (div(dout, add(1, mul(x, x))),))
+asinh.def_bprop(lambda x, out, dout: (mul(dout, rsqrt(add(mul(x, x), 1))),))
+acosh.def_bprop(lambda x, out, dout: (mul(dout, rsqrt(sub(mul(x, x), 1))),))
+atanh.def_bprop(lambda x, out, dout: (div(dout, sub(1, mul(x, x))),))
+abs_.def_bprop(lambda x, out, dout: (mul(dout, sign(x)),))
+
+add.def_bprop(lambda x, y, out, dout: (grad_like(dout, x), grad_like(dout, y)))
+sub.def_bprop(lambda x, y, out, dout: (grad_like(dout, x), grad_like(neg(dout), y)))
+mul.def_bprop(lambda x, y, out, dout: (grad_like(mul(dout, y), x), grad_like(mul(dout, x), y)))
+div.def_bprop(lambda x, y, out, dout: (grad_like(div(dout, y), x),
+                                       grad_like(neg(mul(dout, div(out, y))), y)))
+
+
+@pow_.def_bprop
+def _pow_bprop(x, y, out, dout):
+    dx = mul(dout, mul(y, pow_(x, sub(y, 1))))
+    # d/dy x**y = x**y log x; define it as 0 where x <= 0 (the limit at x = 0 for y > 0).
+    safe_x = select(greater(x, 0), x, 1)
+    dy = mul(dout, mul(out, log(safe_x)))
+    return grad_like(dx, x), grad_like(dy, y)
+
+
+@maximum.def_bprop
+def _maximum_bprop(x, y, out, dout):
+    x_wins = _cast_like(greater_equal(x, y), dout)
+    return grad_like(mul(dout, x_wins), x), grad_like(mul(dout, sub(1, x_wins)), y)
+
+
+@minimum.def_bprop
+def _minimum_bprop(x, y, out, dout):
+    x_wins = _cast_like(less_equal(x, y), dout)
+    return grad_like(mul(dout, x_wins), x), grad_like(mul(dout, sub(1, x_wins)), y)
+
+
+@select.def_bprop
+def _select_bprop(cond, x, y, out, dout):
+    zero = mul(dout, 0)
+    return None, grad_like(select(cond, dout, zero), x), grad_like(select(cond, zero, dout), y)
+
+
+@matmul.def_bprop
+def _matmul_bprop(x, y, out, dout, transpose_a=False, transpose_b=False):
+    if not transpose_a and not transpose_b:
+        dx, dy = matmul(dout, y, transpose_b=True), matmul(x, dout, transpose_a=True)
+    elif not transpose_a and transpose_b:
+        dx, dy = matmul(dout, y), matmul(dout, x, transpose_a=True)
+    elif transpose_a and not transpose_b:
+        dx, dy = matmul(y, dout, transpose_b=True), matmul(x, dout)
+    else:
+        dx = matmul(y, dout, transpose_a=True, transpose_b=True)
+        dy = matmul(dout, x, transpose_a=True, transpose_b=True)
+    return grad_like(dx, x), grad_like(dy, y)

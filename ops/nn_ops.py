@@ -1,0 +1,33 @@
+"""Activation functions and the softmax family."""
+from __future__ import annotations
+
+from .array_ops import cast, reduce_sum
+from .core import Primitive, abstract_of, normalize_axis
+from .math_ops import exp, float_type, greater, mul, sub
+
+relu = Primitive("relu", lambda x: x.strong(), label="ReLU")
+sigmoid = Primitive("sigmoid", float_type)
+softmax = Primitive("softmax", lambda x, axis=-1: float_type(x) if normalize_axis(
+    axis, x.ndim) is not None else None)
+log_softmax = Primitive("log_softmax", lambda x, axis=-1: float_type(x) if normalize_axis(
+    axis, x.ndim) is not None else None, label="LogSoftmax")
+
+
+@relu.def_bprop
+def _relu_bprop(x, out, dout):
+    return (mul(dout, cast(greater(x, 0), dtype=abstract_of(dout).dtype)),)
+
+
+sigmoid.def_bprop(lambda x, out, dout: (mul(dout, mul(out, sub(1, out))),))
+
+
+@softmax.def_bprop
+def _softmax_bprop(x, out, dout, axis=-1):
+    inner = reduce_sum(mul(dout, out), axis=(axis,), keep_dims=True)
+    return (mul(out, sub(dout, inner)),)
+
+
+@log_softmax.def_bprop
+def _log_softmax_bprop(x, out, dout, axis=-1):
+    total = reduce_sum(dout, axis=(axis,), keep_dims=True)
+    return (sub(dout, mul(exp(out), total)),)

@@ -1,0 +1,132 @@
+"""Operators and methods shared by eager Tensors and graph tracers, written with functional ops.
+
+Both kinds of value expose `aval`; everything here dispatches through `bind`, so the same
+`x * y` runs a kernel eagerly or emits a node while a graph is being built.
+"""
+from __future__ import annotations
+
+from . import functional as F
+from .core import normalize_axes
+
+
+def _flat_args(args):
+    """`t.reshape(2, 3)` and `t.reshape((2, 3))` both mean shape (2, 3)."""
+    return tuple(args[0]) if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+
+
+class TensorMethods:
+    __slots__ = ()
+    __hash__ = object.__hash__
+    __array_priority__ = 1000  # so that numpy_array * tensor calls our __rmul__
+
+    @property
+    def shape(self) -> tuple:
+        return self.aval.shape
+
+    @property
+    def dtype(self):
+        return self.aval.dtype
+
+    @property
+    def ndim(self) -> int:
+        return self.aval.ndim
+
+    @property
+    def size(self) -> int:
+        return self.aval.size
+
+    def dim(self) -> int:
+        return self.aval.ndim
+
+    def __len__(self) -> int:
+        if not self.aval.shape:
+            raise TypeError("len() of a 0-d Tensor")
+        return self.aval.shape[0]
+
+    def __add__(self, o): return F.add(self, o)
+    def __radd__(self, o): return F.add(o, self)
+    def __sub__(self, o): return F.sub(self, o)
+    def __rsub__(self, o): return F.sub(o, self)
+    def __mul__(self, o): return F.mul(self, o)
+    def __rmul__(self, o): return F.mul(o, self)
+    def __truediv__(self, o): return F.div(self, o)
+    def __rtruediv__(self, o): return F.div(o, self)
+    def __pow__(self, o): return F.pow(self, o)
+    def __rpow__(self, o): return F.pow(o, self)
+    def __matmul__(self, o): return F.matmul(self, o)
+    def __rmatmul__(self, o): return F.matmul(o, self)
+    def __neg__(self): return F.neg(self)
+    def __pos__(self): return self
+    def __abs__(self): return F.abs(self)
+    def __invert__(self): return F.logical_not(self)
+    def __and__(self, o): return F.logical_and(self, o)
+    def __or__(self, o): return F.logical_or(self, o)
+    def __lt__(self, o): return F.less(self, o)
+    def __le__(self, o): return F.less_equal(self, o)
+    def __gt__(self, o): return F.greater(self, o)
+    def __ge__(self, o): return F.greater_equal(self, o)
+    def __eq__(self, o): return F.equal(self, o)
+    def __ne__(self, o): return F.not_equal(self, o)
+    def __getitem__(self, index): return F.getitem(self, index)
+
+    def sum(self, axis=None, keepdims=False, dtype=None):
+        out = F.reduce_sum(self, axis, keepdims)
+        return out if dtype is None else F.cast(out, dtype)
+
+    def mean(self, axis=None, keep_dims=False):
+        return F.reduce_mean(self, axis, keep_dims)
+
+    def max(self, axis=None, keepdims=False):
+        return F.reduce_max(self, axis, keepdims)
+
+    def min(self, axis=None, keepdims=False):
+        return F.reduce_min(self, axis, keepdims)
+
+    def reshape(self, *shape):
+        return F.reshape(self, _flat_args(shape))
+
+    def view(self, *shape):
+        return F.reshape(self, _flat_args(shape))
+
+    def flatten(self):
+        return F.reshape(self, (-1,))
+
+    def transpose(self, *axes):
+        axes = _flat_args(axes)
+        return F.transpose(self, axes or tuple(reversed(range(self.ndim))))
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def squeeze(self, axis=None):
+        return F.squeeze(self, axis)
+
+    def expand_dims(self, axis):
+        return F.expand_dims(self, axis)
+
+    def unsqueeze(self, dim):
+        return F.expand_dims(self, dim)
+
+    def astype(self, dtype):
+        return F.cast(self, dtype)
+
+    def broadcast_to(self, shape):
+        return F.broadcast_to(self, shape)
+
+    def abs(self): return F.abs(self)
+    def exp(self): return F.exp(self)
+    def log(self): return F.log(self)
+    def sqrt(self): return F.sqrt(self)
+    def square(self): return F.square(self)
+    def tanh(self): return F.tanh(self)
+    def sin(self): return F.sin(self)
+    def cos(self): return F.cos(self)
+    def sigmoid(self): return F.sigmoid(self)
+    def relu(self): return F.relu(self)
+
+    def softmax(self, axis=-1):
+        return F.softmax(self, axis)
+
+    def normalized_axes(self, axis) -> tuple:
+        return normalize_axes(axis, self.ndim)

@@ -1,0 +1,4 @@
+"""cellgraph.runtime: Tensor storage, backends and their kernels, the executor."""
+from . import numpy_backend  # noqa: F401  (registers the reference backend)
+from . import eager  # noqa: F401  (installs the eager trace under `bind`)
+from .tensor import Parameter, ParameterTuple, Tensor  # noqa: F401

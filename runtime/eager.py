@@ -1,0 +1,49 @@
+"""The eager trace: at the bottom of the trace stack, `bind` runs the backend kernel at once."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from cellgraph.ops.core import Trace, abstract_of, set_eager_trace
+from cellgraph.ops.errors import DTypeError
+
+from .backend import get_backend
+from .tensor import Tensor
+
+
+def _raw(x):
+    if isinstance(x, Tensor):
+        return x._data
+    if isinstance(x, (numbers.Number, np.ndarray, np.generic)):
+        return x
+    raise DTypeError(f"expected a Tensor, got {type(x).__name__}: a graph value used outside "
+                     f"the graph that made it" if hasattr(x, "aval") else
+                     f"expected a Tensor, got {type(x).__name__} {x!r:.60}")
+
+
+class EagerTrace(Trace):
+    """Type-check, run the kernel, wrap the result; PyNative mode and `__init__` code use it."""
+
+    def process(self, prim, args, params):
+        out_type = prim.abstract_eval([abstract_of(a) for a in args], params)
+        backend = get_backend()
+        result = backend.kernel(prim.name)(*[_raw(a) for a in args], **params)
+        if prim.multiple_results:
+            return tuple(_wrap(r, t, backend) for r, t in zip(result, out_type))
+        return _wrap(result, out_type, backend)
+
+
+def _wrap(result, out_type, backend):
+    if getattr(result, "dtype", None) != out_type.dtype.np or not hasattr(result, "shape"):
+        result = backend.xp.asarray(result, dtype=out_type.dtype.np)
+    return Tensor._wrap(result, out_type.dtype)
+
+
+def eager_eval(prim, args, params):
+    """Run one primitive on concrete values (used by constant folding)."""
+    return EAGER.process(prim, args, params)
+
+
+EAGER = EagerTrace()
+set_eager_trace(EAGER)

@@ -1,0 +1,30 @@
+"""Finding a GPU backend: PyTorch or CuPy, when installed and a device is visible."""
+from __future__ import annotations
+
+
+def find_gpu_backend() -> tuple[str | None, str]:
+    """(backend name, "") when one is usable, else (None, what is missing)."""
+    reasons = []
+    try:
+        import torch  # noqa: F401
+
+        if torch.cuda.is_available():
+            from . import torch_backend  # noqa: F401
+
+            return "torch", ""
+        reasons.append("PyTorch is installed but sees no CUDA device")
+    except ImportError:
+        reasons.append("PyTorch is not installed")
+    try:
+        import cupy
+
+        if cupy.cuda.runtime.getDeviceCount() > 0:
+            from . import cupy_backend  # noqa: F401
+
+            return "cupy", ""
+        reasons.append("CuPy sees no CUDA device")
+    except ImportError:
+        reasons.append("CuPy is not installed")
+    except Exception as e:  # CuPy raises its own runtime errors when no driver is present
+        reasons.append(f"CuPy cannot reach a device ({type(e).__name__})")
+    return None, "no GPU backend is available (" + "; ".join(reasons) + ")"

@@ -1,0 +1,201 @@
+"""Tensor and Parameter: a backend array plus its dtype, printed the way MindSpore prints."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from cellgraph.ops import dtype as dt
+from cellgraph.ops.core import TensorType
+from cellgraph.ops.errors import DTypeError
+from cellgraph.ops.tensor_methods import TensorMethods
+
+from .backend import get_backend
+
+
+def _infer_dtype(data) -> dt.DType:
+    """MindSpore's defaults: Python floats -> float32, ints -> int64, bools -> bool."""
+    if isinstance(data, np.ndarray | np.generic):
+        return dt.from_numpy(data.dtype)
+    arr = np.asarray(data)
+    if arr.dtype.kind == "f":
+        return dt.float32
+    if arr.dtype.kind in "iu":
+        return dt.int64
+    if arr.dtype.kind == "b":
+        return dt.bool_
+    raise DTypeError(f"Tensor: cannot make a tensor from {type(data).__name__} {data!r:.60}")
+
+
+class Tensor(TensorMethods):
+    """An n-dimensional array on a backend. `Tensor(data, dtype=None)`; data is a list, a
+    NumPy array, a scalar or another Tensor."""
+
+    __slots__ = ("_data", "_dtype", "__weakref__")
+
+    def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False):
+        if internal:  # fast path for results: input_data is already a backend array
+            self._data, self._dtype = input_data, dtype
+            return
+        if input_data is None and shape is not None:
+            input_data = np.zeros(shape, (dt.as_dtype(dtype) if dtype else dt.float32).np)
+        if isinstance(input_data, Tensor):
+            input_data = input_data.asnumpy()
+        if input_data is None:
+            raise DTypeError("Tensor: expected data (a list, NumPy array or number), got None")
+        if not isinstance(input_data, (np.ndarray, np.generic, numbers.Number, list, tuple)):
+            raise DTypeError(f"Tensor: cannot make a tensor from {type(input_data).__name__}")
+        dtype = dt.as_dtype(dtype) if dtype is not None else _infer_dtype(input_data)
+        host = np.array(input_data, dtype=dtype.np)
+        self._data = get_backend().from_host(host)
+        self._dtype = dtype
+
+    @classmethod
+    def _wrap(cls, data, dtype: dt.DType) -> "Tensor":
+        t = object.__new__(Tensor)
+        t._data, t._dtype = data, dtype
+        return t
+
+    @property
+    def aval(self) -> TensorType:
+        return TensorType(tuple(self._data.shape), self._dtype)
+
+    @property
+    def shape(self) -> tuple:
+        return tuple(self._data.shape)
+
+    @property
+    def dtype(self) -> dt.DType:
+        return self._dtype
+
+    def asnumpy(self) -> np.ndarray:
+        return np.asarray(get_backend().to_host(self._data))
+
+    def numpy(self) -> np.ndarray:
+        return self.asnumpy()
+
+    def item(self):
+        return self.asnumpy().item()
+
+    def tolist(self):
+        return self.asnumpy().tolist()
+
+    def __array__(self, dtype=None, copy=None):
+        arr = self.asnumpy()
+        return arr if dtype is None else arr.astype(dtype)
+
+    def __bool__(self) -> bool:
+        return bool(self.asnumpy())
+
+    def __float__(self) -> float:
+        return float(self.asnumpy())
+
+    def __int__(self) -> int:
+        return int(self.asnumpy())
+
+    def __index__(self) -> int:
+        return int(self.asnumpy())
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    def __setitem__(self, index, value):
+        """In-place assignment outside graphs, with NumPy indexing rules."""
+        host = self.asnumpy().copy()
+        host[_host_index(index)] = value.asnumpy() if isinstance(value, Tensor) else value
+        self._data = get_backend().from_host(host)
+
+    def __repr__(self) -> str:
+        return format_repr(self.asnumpy(), self._dtype)
+
+    def __str__(self) -> str:
+        return format_print(self.asnumpy())
+
+    def __format__(self, spec):
+        return format(self.asnumpy().item(), spec) if spec else str(self)
+
+    def copy(self) -> "Tensor":
+        return Tensor(self.asnumpy().copy(), self._dtype)
+
+    def set_dtype(self, dtype):
+        self._dtype = dt.as_dtype(dtype)
+        self._data = get_backend().from_host(self.asnumpy().astype(self._dtype.np))
+
+
+def _host_index(index):
+    if isinstance(index, tuple):
+        return tuple(_host_index(i) for i in index)
+    return index.asnumpy() if isinstance(index, Tensor) else index
+
+
+class Parameter(Tensor):
+    """A trainable (or frozen) tensor owned by a Cell; graphs read it as an input."""
+
+    __slots__ = ("name", "requires_grad", "_version")
+
+    def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False):
+        data = default_input
+        if isinstance(data, numbers.Number):
+            data = np.asarray(data, np.float32)
+        super().__init__(data, dtype=default_input.dtype if isinstance(default_input, Tensor)
+                         else None)
+        self.name = name
+        self.requires_grad = requires_grad
+        self._version = 0
+
+    def set_data(self, data, slice_shape=False):
+        """Replace the value (a Tensor, array or number); returns self."""
+        src = data.asnumpy() if isinstance(data, Tensor) else np.asarray(data)
+        self._data = get_backend().from_host(np.array(src, dtype=self._dtype.np))
+        self._version += 1
+        return self
+
+    def assign_value(self, value):
+        return self.set_data(value)
+
+    @property
+    def data(self):
+        return self
+
+    def __repr__(self) -> str:
+        return f"Parameter (name={self.name}, shape={list(self.shape)}, dtype={self._dtype}, " \
+               f"requires_grad={self.requires_grad})"
+
+
+class ParameterTuple(tuple):
+    """A tuple of Parameters (`ParameterTuple(net.trainable_params())`)."""
+
+    def __new__(cls, iterable=()):
+        items = tuple(iterable)
+        for p in items:
+            if not isinstance(p, Parameter):
+                raise DTypeError(f"ParameterTuple: expected Parameters, got {type(p).__name__}")
+        return super().__new__(cls, items)
+
+
+# ----- MindSpore's text formats ----------------------------------------------------------------
+
+def format_print(arr: np.ndarray) -> str:
+    """`print(t)`: NumPy's str of the values."""
+    return str(arr)
+
+
+def _fmt_scalar(v) -> str:
+    if isinstance(v, (np.floating, float)):
+        return "% .8e" % v
+    if isinstance(v, (np.bool_, bool)):
+        return " True" if v else "False"
+    return str(v)
+
+
+def format_repr(arr: np.ndarray, dtype: dt.DType) -> str:
+    """`repr(t)`: `Tensor(shape=[2], dtype=Float32, value= [ 1.00000000e+00, ...])`."""
+    shape = "[" + ", ".join(str(d) for d in arr.shape) + "]"
+    if arr.ndim == 0:
+        body = _fmt_scalar(arr[()])
+    else:
+        body = np.array2string(arr, separator=", ", max_line_width=10**6, threshold=1000,
+                               formatter={"all": _fmt_scalar})
+    sep = "\n" if arr.ndim >= 2 else " "
+    return f"Tensor(shape={shape}, dtype={dtype.label}, value={sep}{body})"
