@@ -1,0 +1,34 @@
+# cellgraph developer commands. `make install` then `make test` on a fresh machine.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+
+.PHONY: install test test-all slow bench golden lint seeds clean
+
+install:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+
+test:
+	$(PY) -m pytest -q
+
+slow:
+	$(PY) -m pytest -q -m slow
+
+test-all: test slow
+
+seeds:
+	$(PY) ../shared/tools/check_seed_examples.py --python $(abspath $(PY))
+
+bench:
+	$(PY) -m bench
+
+golden:
+	$(PY) -m tests.golden.regenerate
+
+lint:
+	$(PY) -m ruff check cellgraph compiler ops runtime tests bench samples
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache
