@@ -121,6 +121,12 @@ def _fmt_constant(c: Constant) -> str:
 def print_graph(graph: Graph) -> str:
     """Text for `graph` and the graphs nested in it, with deterministic numbering."""
     graphs = all_graphs(graph)
+    names = graph_names(graphs)
+    return "\n\n".join(_print_one(g, names) for g in graphs) + "\n"
+
+
+def graph_names(graphs: list[Graph]) -> dict[int, str]:
+    """`@name` for each graph by id; graphs that share a name become `@name.2`, `@name.3`."""
     names: dict[int, str] = {}
     used: set[str] = set()
     for g in graphs:
@@ -130,7 +136,7 @@ def print_graph(graph: Graph) -> str:
             name = f"@{g.name}.{k}"
         used.add(name)
         names[id(g)] = name
-    return "\n\n".join(_print_one(g, names) for g in graphs) + "\n"
+    return names
 
 
 def _print_one(graph: Graph, names: dict) -> str:
