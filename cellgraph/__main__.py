@@ -1,0 +1,4 @@
+"""`python -m cellgraph ...`: the same program as the `cellgraph` console script."""
+from cellgraph.cli import main
+
+raise SystemExit(main())
