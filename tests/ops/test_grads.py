@@ -1,0 +1,284 @@
+"""Every differentiable primitive: derivatives against finite differences at orders 1 and 2.
+
+CASES is keyed by primitive name; each entry lists calls of the primitive (operands inside its
+domain, canonical params) that `check_grads` differentiates in float64. A differentiable
+primitive without a case fails `test_every_differentiable_primitive_has_a_case`, so a new
+primitive cannot land without its gradient being checked.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+
+import cellgraph
+from cellgraph import Tensor, ops
+from cellgraph.ops.array_ops import Slice
+from cellgraph.ops.core import PRIMITIVES
+from cellgraph.testing import check_grads
+
+# Primitives whose params hold graphs: differentiated through their own tests
+# (tests/compiler/test_autodiff.py, the control-flow tests, tests/cellgraph/test_custom_bprop.py).
+STRUCTURAL = {"grad", "switch", "while_loop", "custom_vjp"}
+# Differentiable on purpose with a zero gradient: finite differences cannot agree with it.
+ZERO_GRADIENT = {"stop_gradient"}
+
+_rng = np.random.default_rng(1234)
+ALL = slice(None)
+
+
+def uniform(lo, hi, shape=(2, 3)):
+    return Tensor(_rng.uniform(lo, hi, shape))
+
+
+def normal(shape=(2, 3)):
+    return Tensor(_rng.standard_normal(shape))
+
+
+def away_from_zero(shape=(2, 3), margin=0.2):
+    mag = _rng.uniform(margin, 1.5, shape)
+    return Tensor(mag * _rng.choice([-1.0, 1.0], shape))
+
+
+def distinct(shape=(2, 3)):
+    """Values at least 0.05 apart, so max/min have no ties within eps."""
+    n = int(np.prod(shape))
+    return Tensor(_rng.permutation(np.arange(n) * 0.1 + 0.05).reshape(shape) - n * 0.05)
+
+
+def ints(values):
+    return Tensor(np.asarray(values, np.int64))
+
+
+@dataclass
+class Case:
+    """One call of a primitive: positional operands and static params."""
+
+    args: tuple
+    params: dict = field(default_factory=dict)
+    tol: dict = field(default_factory=dict)  # eps / rtol / atol overrides
+
+
+def case(*args, tol=None, **params):
+    return Case(args, params, tol or {})
+
+
+def _pair_apart(shape_x=(2, 3), shape_y=(2, 3)):
+    """x and y whose broadcast elements differ by at least 0.1 (no ties for max/min)."""
+    x = _rng.uniform(-1, 1, shape_x)
+    gap = _rng.uniform(0.1, 0.8, np.broadcast_shapes(shape_x, shape_y)) * _rng.choice(
+        [-1.0, 1.0], np.broadcast_shapes(shape_x, shape_y))
+    y = np.broadcast_to(x, gap.shape) + gap
+    # reduce y to its own shape by taking the first slice along broadcast axes
+    index = tuple(slice(None) if d != 1 else slice(0, 1) for d in
+                  (1,) * (gap.ndim - len(shape_y)) + tuple(shape_y))
+    y = y[index].reshape(shape_y)
+    return Tensor(x), Tensor(y)
+
+
+def _unary_cases(make):
+    return [case(make()), case(make((4,)))]
+
+
+def _binary_cases(left, right):
+    return [
+        case(left((2, 3)), right((2, 3))),
+        case(left((2, 3)), right((3,))),            # trailing broadcast
+        case(left((2, 1)), right((1, 3))),          # both sides broadcast
+        case(left(()), right((2, 3))),              # a 0-d tensor
+    ]
+
+
+CASES: dict[str, list[Case]] = {
+    "neg": _unary_cases(normal),
+    "square": _unary_cases(normal),
+    "sqrt": _unary_cases(lambda s=(2, 3): uniform(0.3, 2.0, s)),
+    "rsqrt": _unary_cases(lambda s=(2, 3): uniform(0.3, 2.0, s)),
+    "reciprocal": _unary_cases(away_from_zero),
+    "exp": _unary_cases(normal),
+    "log": _unary_cases(lambda s=(2, 3): uniform(0.2, 3.0, s)),
+    "sin": _unary_cases(normal),
+    "cos": _unary_cases(normal),
+    "tan": _unary_cases(lambda s=(2, 3): uniform(-1.0, 1.0, s)),
+    "sinh": _unary_cases(normal),
+    "cosh": _unary_cases(normal),
+    "tanh": _unary_cases(normal),
+    "asin": _unary_cases(lambda s=(2, 3): uniform(-0.8, 0.8, s)),
+    "acos": _unary_cases(lambda s=(2, 3): uniform(-0.8, 0.8, s)),
+    "atan": _unary_cases(normal),
+    "asinh": _unary_cases(normal),
+    "acosh": _unary_cases(lambda s=(2, 3): uniform(1.2, 3.0, s)),
+    "atanh": _unary_cases(lambda s=(2, 3): uniform(-0.8, 0.8, s)),
+    "abs": _unary_cases(away_from_zero),
+    "add": _binary_cases(normal, normal) + [case(normal(), 2.5), case(1.5, normal())],
+    "sub": _binary_cases(normal, normal) + [case(normal(), 2.5), case(1.5, normal())],
+    "mul": _binary_cases(normal, normal) + [case(normal(), 2.5), case(-1.5, normal())],
+    "div": _binary_cases(normal, away_from_zero) + [case(normal(), 2.5),
+                                                    case(1.5, away_from_zero())],
+    "pow": _binary_cases(lambda s: uniform(0.5, 2.0, s), lambda s: uniform(-1.5, 1.5, s)) + [
+        case(away_from_zero(), 3),                  # negative base, integer exponent
+        case(uniform(0.5, 2.0), 0.5),
+        case(2.0, normal()),                        # Python-number base
+    ],
+    "maximum": [case(*_pair_apart()), case(*_pair_apart((2, 3), (3,))),
+                case(*_pair_apart((2, 1), (1, 3)))],
+    "minimum": [case(*_pair_apart()), case(*_pair_apart((2, 3), (3,))),
+                case(*_pair_apart((2, 1), (1, 3)))],
+    "select": [
+        case(Tensor(_rng.uniform(size=(2, 3)) > 0.5), normal(), normal()),
+        case(Tensor(np.array([[True], [False]])), normal((2, 3)), normal((3,))),
+        case(Tensor(np.array([True, False, True])), normal((2, 3)), normal((2, 1))),
+    ],
+    "matmul": [
+        case(normal((2, 3)), normal((3, 4))),
+        case(normal((3, 2)), normal((3, 4)), transpose_a=True),
+        case(normal((2, 3)), normal((4, 3)), transpose_b=True),
+        case(normal((3, 2)), normal((4, 3)), transpose_a=True, transpose_b=True),
+        case(normal((2, 2, 3)), normal((2, 3, 4))),           # batched
+        case(normal((2, 2, 3)), normal((3, 4))),              # batch broadcast
+        case(normal((2, 3, 2)), normal((1, 4, 3)), transpose_a=True, transpose_b=True),
+    ],
+    "reduce_sum": [
+        case(normal((2, 3)), axis=(), keep_dims=False),
+        case(normal((2, 3)), axis=(1,), keep_dims=False),
+        case(normal((2, 3)), axis=(0,), keep_dims=True),
+        case(normal((2, 3, 4)), axis=(0, 2), keep_dims=False),
+        case(normal((2, 3, 4)), axis=(), keep_dims=True),
+    ],
+    "reduce_mean": [
+        case(normal((2, 3)), axis=(), keep_dims=False),
+        case(normal((2, 3)), axis=(1,), keep_dims=True),
+        case(normal((2, 3, 4)), axis=(0, 2), keep_dims=False),
+    ],
+    "reduce_max": [
+        case(distinct((2, 3)), axis=(), keep_dims=False),
+        case(distinct((2, 3)), axis=(1,), keep_dims=False),
+        case(distinct((2, 3, 4)), axis=(0, 2), keep_dims=True),
+    ],
+    "reduce_min": [
+        case(distinct((2, 3)), axis=(), keep_dims=False),
+        case(distinct((2, 3)), axis=(0,), keep_dims=True),
+        case(distinct((2, 3, 4)), axis=(1, 2), keep_dims=False),
+    ],
+    "reshape": [case(normal((2, 3)), shape=(3, 2)), case(normal((2, 3)), shape=(6,)),
+                case(normal((6,)), shape=(1, 2, 3))],
+    "transpose": [case(normal((2, 3)), perm=(1, 0)), case(normal((2, 3, 4)), perm=(2, 0, 1))],
+    "broadcast_to": [case(normal((3,)), shape=(2, 3)), case(normal((2, 1)), shape=(2, 4)),
+                     case(normal(()), shape=(2, 2)), case(normal((1, 3)), shape=(2, 2, 3))],
+    "expand_dims": [case(normal((2, 3)), axis=0), case(normal((2, 3)), axis=2)],
+    "squeeze": [case(normal((2, 1, 3)), axis=(1,)), case(normal((1, 3, 1)), axis=())],
+    "cast": [
+        case(normal(), dtype=cellgraph.float64),
+        # through float32 and back: the forward rounds, so the differences need a larger step
+        case(normal(), dtype=cellgraph.float32, tol=dict(eps=1e-2, rtol=1e-4, atol=1e-4)),
+    ],
+    "getitem": [
+        case(normal((3, 4)), index=(1,)),
+        case(normal((3, 4)), index=(Slice(0, 2, None), 1)),
+        case(normal((3, 4)), index=(None, Slice(None, None, -1))),
+        case(normal((2, 3, 4)), index=(Ellipsis, Slice(1, 3, None))),
+        case(normal((3, 4)), index=(Slice(None, None, 2), None, Slice(1, None, None))),
+    ],
+    "getitem_grad": [
+        case(normal((2,)), index=(Slice(0, 2, None), 1), shape=(3, 4)),
+        case(normal((4,)), index=(1,), shape=(3, 4)),
+    ],
+    "gather": [
+        case(normal((4, 3)), ints([[0, 2], [3, 0]]), axis=0),   # a repeated index adds up
+        case(normal((2, 4)), ints([3, 1, 1]), axis=1),
+    ],
+    "gather_grad": [
+        case(normal((2, 2, 3)), ints([[0, 2], [3, 0]]), axis=0, shape=(4, 3)),
+        case(normal((2, 3)), ints([3, 1, 1]), axis=1, shape=(2, 4)),
+    ],
+    "concat": [case(normal((2, 3)), normal((1, 3)), axis=0),
+               case(normal((2, 1)), normal((2, 2)), normal((2, 3)), axis=1)],
+    "stack": [case(normal((2, 3)), normal((2, 3)), axis=0),
+              case(normal((3,)), normal((3,)), normal((3,)), axis=1)],
+    "relu": _unary_cases(away_from_zero),
+    "sigmoid": _unary_cases(normal),
+    "softmax": [case(normal((2, 3)), axis=1), case(normal((3, 2)), axis=0),
+                case(normal((4,)), axis=0)],
+    "log_softmax": [case(normal((2, 3)), axis=1), case(normal((3, 2)), axis=0)],
+}
+
+
+def differentiable_primitives() -> set[str]:
+    return {name for name, p in PRIMITIVES.items() if not p.nondifferentiable}
+
+
+def _params():
+    for name in sorted(CASES):
+        for i, c in enumerate(CASES[name]):
+            yield pytest.param(name, c, id=f"{name}-{i}")
+
+
+def _call(name, params):
+    return functools.partial(PRIMITIVES[name], **params)
+
+
+def test_every_differentiable_primitive_has_a_case():
+    missing = differentiable_primitives() - set(CASES) - STRUCTURAL - ZERO_GRADIENT
+    assert not missing, (f"differentiable primitives without a gradient case in "
+                         f"tests/ops/test_grads.py: {sorted(missing)}")
+    unknown = set(CASES) - set(PRIMITIVES)
+    assert not unknown, f"cases for primitives that do not exist: {sorted(unknown)}"
+
+
+def test_every_differentiable_primitive_has_a_bprop():
+    without = sorted(name for name in differentiable_primitives() - STRUCTURAL
+                     if PRIMITIVES[name].bprop_rule is None)
+    assert not without, (f"primitives neither marked nondifferentiable nor given a bprop: "
+                         f"{without}")
+
+
+@pytest.mark.parametrize("name, c", list(_params()))
+@pytest.mark.parametrize("order", [1, 2])
+def test_primitive_grad(name, c, order):
+    check_grads(_call(name, c.params), c.args, order=order, **c.tol)
+
+
+def test_stop_gradient_blocks_every_order():
+    x = Tensor(np.array([0.5, -1.0, 2.0]))
+
+    def f(x):
+        return ops.stop_gradient(x * x) * x + ops.stop_gradient(ops.sin(x))
+
+    first = cellgraph.grad(f)
+    np.testing.assert_allclose(first(x).asnumpy(), x.asnumpy() ** 2)
+    np.testing.assert_allclose(cellgraph.grad(first)(x).asnumpy(), np.zeros(3))
+    only = cellgraph.grad(lambda x: ops.stop_gradient(x))
+    np.testing.assert_allclose(only(x).asnumpy(), np.zeros(3))
+
+
+def test_check_grads_catches_a_wrong_rule():
+    """The checker itself: a primitive whose bprop is off by a factor fails, naming the order."""
+    from cellgraph.testing import GradCheckError
+
+    x = Tensor(np.array([0.3, 0.9]))
+    prim = PRIMITIVES["sin"]
+    rule = prim.bprop_rule
+    prim.bprop_rule = lambda x, out, dout: (ops.mul(rule(x, out=out, dout=dout)[0], 1.01),)
+    try:
+        with pytest.raises(GradCheckError, match="order-1 derivative of .* w.r.t. argument 0"):
+            check_grads(ops.sin, (x,), order=1)
+    finally:
+        prim.bprop_rule = rule
+
+
+def test_check_grads_catches_a_wrong_second_order_rule():
+    """cos's rule is used only at order 2 by sin: an error there passes order 1, fails order 2."""
+    from cellgraph.testing import GradCheckError
+
+    x = Tensor(np.array([0.3, 0.9]))
+    prim = PRIMITIVES["cos"]
+    rule = prim.bprop_rule
+    prim.bprop_rule = lambda x, out, dout: (ops.mul(dout, ops.sin(x)),)  # sign flipped
+    try:
+        check_grads(ops.sin, (x,), order=1)
+        with pytest.raises(GradCheckError, match="order-2"):
+            check_grads(ops.sin, (x,), order=2)
+    finally:
+        prim.bprop_rule = rule
