@@ -18,13 +18,10 @@ from pathlib import Path
 
 import cellgraph
 from cellgraph import context
-from cellgraph.compiler.autodiff import expand_grad
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.dot import to_dot
-from cellgraph.compiler.frontend import collect_guards
-from cellgraph.compiler.ir import verify
-from cellgraph.compiler.optimize import optimize
-from cellgraph.compiler.pipeline import STAGES, parse
+from cellgraph.compiler.pipeline import STAGES
+from cellgraph.inspect_ir import GRAPH_STAGES, graph_at_stage
 from cellgraph.nn import Cell
 from cellgraph.runtime.tensor import Tensor
 
@@ -139,23 +136,9 @@ def _arg_types(args: tuple) -> str:
     return "(" + ", ".join(type(a).__name__ for a in args) + ")"
 
 
-# stage -> the passes that follow `parse` up to it (codegen's output is source, not a graph)
-GRAPH_STAGES = {"parse": (), "expand_grad": (expand_grad,), "optimize": (expand_grad, optimize)}
-
-
-def graph_at_stage(fn, args: tuple, stage: str):
-    """The Graph that `dump_ir(fn, *args, stage=stage)` prints."""
-    with collect_guards():
-        graph = parse(fn, args, getattr(fn, "__name__", None))[0]
-    for compiler_pass in GRAPH_STAGES[stage]:
-        graph = compiler_pass(graph)
-    verify(graph)
-    return graph
-
-
 def _ir_text(fn, args: tuple, stage: str, dot: bool) -> str:
     if dot:
-        return to_dot(graph_at_stage(fn, args, stage))
+        return to_dot(graph_at_stage(fn, *args, stage=stage))
     return cellgraph.dump_ir(fn, *args, stage=stage)
 
 

@@ -1,7 +1,12 @@
-"""`cellgraph.dump_ir(fn_or_cell, *args, stage=...)`: the IR text after a pipeline stage."""
+"""`cellgraph.dump_ir(fn_or_cell, *args, stage=...)`: the IR text after a pipeline stage;
+`graph_at_stage`: the Graph itself (for the dot export)."""
 from __future__ import annotations
 
-from cellgraph.compiler.pipeline import STAGES, compile_callable
+from cellgraph.compiler.autodiff import expand_grad
+from cellgraph.compiler.frontend import collect_guards
+from cellgraph.compiler.ir import Graph, verify
+from cellgraph.compiler.optimize import optimize
+from cellgraph.compiler.pipeline import STAGES, compile_callable, parse
 from cellgraph.ops.errors import ArgumentError
 
 
@@ -11,3 +16,20 @@ def dump_ir(fn, *args, stage: str = "optimize") -> str:
     if stage not in STAGES:
         raise ArgumentError(f"dump_ir: unknown stage {stage!r}; stages are {', '.join(STAGES)}")
     return compile_callable(fn, args, name=getattr(fn, "__name__", None)).stages[stage]
+
+
+# stage -> the passes that follow `parse` up to it (codegen's output is source, not a graph)
+GRAPH_STAGES = {"parse": (), "expand_grad": (expand_grad,), "optimize": (expand_grad, optimize)}
+
+
+def graph_at_stage(fn, *args, stage: str = "optimize") -> Graph:
+    """The Graph whose text `dump_ir(fn, *args, stage=stage)` returns (not for codegen)."""
+    if stage not in GRAPH_STAGES:
+        raise ArgumentError(f"graph_at_stage: stage {stage!r} has no graph; stages with one are "
+                            f"{', '.join(GRAPH_STAGES)}")
+    with collect_guards():
+        graph = parse(fn, args, getattr(fn, "__name__", None))[0]
+    for compiler_pass in GRAPH_STAGES[stage]:
+        graph = compiler_pass(graph)
+    verify(graph)
+    return graph
