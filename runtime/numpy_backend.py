@@ -32,6 +32,23 @@ for _name, _fn in {
     K[_name] = _fn
 
 
+def _weak_float(fn, first=0):
+    """A Python float with an integer or bool tensor computes in float32 (MindSpore's rule),
+    where NumPy would give float64. Operands before `first` (select's condition) are kept."""
+    def kernel(*args):
+        if any(type(a) is float for a in args):
+            args = args[:first] + tuple(
+                np.asarray(a, np.float32) if type(a) is not float and np.asarray(
+                    a).dtype.kind in "biu" else a for a in args[first:])
+        return fn(*args)
+    return kernel
+
+
+for _name in ("add", "sub", "mul", "maximum", "minimum"):
+    K[_name] = _weak_float(K[_name])
+K["select"] = _weak_float(np.where, first=1)
+
+
 def _float_unary(fn):
     def kernel(x):
         x = np.asarray(x)
@@ -50,6 +67,7 @@ K["sigmoid"] = _float_unary(lambda x: 0.5 * (np.tanh(0.5 * x) + 1))
 
 
 @numpy_backend.register("div")
+@_weak_float
 def _div(x, y):
     out = np.true_divide(x, y)
     if out.dtype == np.float64 and not (np.result_type(x).kind == "f" or
@@ -59,6 +77,7 @@ def _div(x, y):
 
 
 @numpy_backend.register("pow")
+@_weak_float
 def _pow(x, y):
     return np.power(x, y)
 
