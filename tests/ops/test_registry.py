@@ -1,0 +1,61 @@
+"""The primitive table is complete: every primitive has a type rule, a NumPy kernel under its own
+name, and a bprop rule or an explicit `nondifferentiable` mark."""
+from __future__ import annotations
+
+import inspect
+import re
+
+import pytest
+
+import cellgraph  # noqa: F401  (registers every primitive and the NumPy backend)
+from cellgraph.ops.core import PRIMITIVES
+from cellgraph.runtime.numpy_backend import K
+
+from .test_kernels import is_structural
+
+ORDINARY = [name for name, prim in PRIMITIVES.items() if not is_structural(prim)]
+
+
+def test_registry_is_populated():
+    for name in ("add", "matmul", "reduce_sum", "getitem", "relu", "grad"):
+        assert name in PRIMITIVES
+    assert is_structural(PRIMITIVES["grad"])
+    assert not is_structural(PRIMITIVES["matmul"])
+
+
+@pytest.mark.parametrize("name", sorted(PRIMITIVES))
+def test_names_and_type_rules(name):
+    prim = PRIMITIVES[name]
+    assert prim.name == name
+    assert re.fullmatch(r"[a-z][a-z0-9_]*", name), f"{name}: names are snake_case"
+    assert prim.label and prim.label[0].isupper(), f"{name}: label {prim.label!r}"
+    assert callable(prim.abstract_rule), f"{name} has no type rule"
+
+
+def test_every_primitive_has_a_numpy_kernel():
+    missing = [name for name in ORDINARY if name not in K]
+    assert not missing, f"primitives without a NumPy kernel in runtime/numpy_backend.py: {missing}"
+
+
+def test_every_kernel_belongs_to_a_primitive():
+    orphans = sorted(set(K) - set(PRIMITIVES))
+    assert not orphans, f"NumPy kernels under names no primitive has: {orphans}"
+
+
+def test_every_primitive_is_differentiable_or_marked():
+    missing = [name for name in ORDINARY
+               if PRIMITIVES[name].bprop_rule is None and not PRIMITIVES[name].nondifferentiable]
+    assert not missing, ("primitives with neither a bprop rule nor nondifferentiable=True: "
+                         f"{missing}")
+
+
+def test_nondifferentiable_primitives_have_no_bprop():
+    both = [name for name, p in PRIMITIVES.items() if p.nondifferentiable and p.bprop_rule]
+    assert not both, f"marked nondifferentiable yet given a bprop rule: {both}"
+
+
+@pytest.mark.parametrize("name", [n for n in ORDINARY if PRIMITIVES[n].bprop_rule is not None])
+def test_bprop_rules_take_out_and_dout(name):
+    params = inspect.signature(PRIMITIVES[name].bprop_rule).parameters
+    assert "out" in params and "dout" in params, (
+        f"{name}: bprop rule must be rule(*inputs, out=, dout=, **params), got {list(params)}")
