@@ -1,0 +1,165 @@
+"""Programs whose IR is kept as golden text (`tests/golden/<program>.<stage>.ir`).
+
+The printed IR names this file and its line numbers, so edits here change every golden file
+below the edit: append new programs at the end, then run `make golden` and review the diff.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+import cellgraph
+from cellgraph import Parameter, ParameterTuple, Tensor, nn, ops
+from cellgraph import dtype as mstype
+
+FORWARD_STAGES = ("parse", "optimize")
+GRAD_STAGES = ("parse", "expand_grad", "optimize")
+
+
+@dataclass(frozen=True)
+class Program:
+    """A callable (function, Cell or gradient function), its example inputs and the stages
+    whose IR is kept."""
+
+    name: str
+    build: object  # () -> (callable, args); built fresh for each use
+    stages: tuple = FORWARD_STAGES
+
+
+def tensor(shape, start=0.1, step=0.1, dtype=np.float32) -> Tensor:
+    """A deterministic example input: start, start + step, ... in `shape`."""
+    count = int(np.prod(shape))
+    return Tensor((start + step * np.arange(count)).reshape(shape).astype(dtype))
+
+
+# ----- a Cell containing a Cell with Parameters ------------------------------------------------
+
+class Affine(nn.Cell):
+    def __init__(self, n_in, n_out):
+        super().__init__()
+        self.weight = Parameter(tensor((n_in, n_out), 0.01, 0.01), name="weight")
+        self.bias = Parameter(tensor((n_out,), 0.5, 0.0), name="bias")
+
+    def construct(self, x):
+        return ops.matmul(x, self.weight) + self.bias
+
+
+class Scaled(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.inner = Affine(3, 2)
+        self.scale = Parameter(Tensor(np.array([2.0], np.float32)), name="scale")
+
+    def construct(self, x):
+        return self.inner(x) * self.scale
+
+
+# ----- a helper function called from construct -----------------------------------------------
+
+def squash(x, shift):
+    return ops.tanh(x - shift)
+
+
+class WithHelper(nn.Cell):
+    def construct(self, x, y):
+        a = squash(x, 1.0)
+        return squash(a * y, 0.5)
+
+
+# ----- a tuple return ---------------------------------------------------------------------------
+
+class SumAndDiff(nn.Cell):
+    def construct(self, x, y):
+        return x + y, x - y, x * y
+
+
+# ----- indexing and slicing -------------------------------------------------------------------
+
+def indexing(x, idx):
+    row = x[1]
+    middle = x[1:3]
+    column = x[..., 2]
+    expanded = x[None, :, 0]
+    gathered = x[idx]
+    return row, middle, column, expanded, gathered
+
+
+# ----- functional ops ---------------------------------------------------------------------------
+
+def functional(x):
+    e = ops.exp(x)
+    total = ops.reduce_sum(e, 1)
+    mean = ops.reduce_mean(ops.square(x), (0, 1))
+    return ops.log(total) - mean
+
+
+# ----- the seed MatMul net (seed_examples/s01_grad_wrt_input.py) ---------------------------------
+
+class SeedNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.matmul = ops.MatMul()
+        self.z = Parameter(Tensor(np.array([1.0], np.float32)), name="z")
+
+    def construct(self, x, y):
+        x = x * self.z
+        out = self.matmul(x, y)
+        return out
+
+
+class GradNetWrtX(nn.Cell):
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+        self.grad_op = ops.GradOperation()
+
+    def construct(self, x, y):
+        gradient_function = self.grad_op(self.net)
+        return gradient_function(x, y)
+
+
+def seed_inputs():
+    x = Tensor([[0.8, 0.6, 0.2], [1.8, 1.3, 1.1]], dtype=mstype.float32)
+    y = Tensor([[0.11, 3.3, 1.1], [1.1, 0.2, 1.4], [1.1, 2.2, 0.3]], dtype=mstype.float32)
+    return x, y
+
+
+# ----- a two-layer MLP ----------------------------------------------------------------------------
+
+class MLP(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w1 = Parameter(tensor((4, 8), -0.3, 0.02), name="w1")
+        self.b1 = Parameter(tensor((8,), 0.0, 0.01), name="b1")
+        self.w2 = Parameter(tensor((8, 2), 0.2, -0.02), name="w2")
+        self.b2 = Parameter(tensor((2,), 0.1, 0.0), name="b2")
+
+    def construct(self, x):
+        hidden = ops.tanh(ops.matmul(x, self.w1) + self.b1)
+        return ops.tanh(ops.matmul(hidden, self.w2) + self.b2)
+
+
+def mlp_weight_grad():
+    net = MLP()
+    weights = ParameterTuple(net.trainable_params())
+    return cellgraph.grad(net, grad_position=None, weights=weights), (tensor((3, 4)),)
+
+
+PROGRAMS = (
+    Program("sub_cell_params", lambda: (Scaled(), (tensor((4, 3)),))),
+    Program("helper_function", lambda: (WithHelper(), (tensor((2, 3)), tensor((2, 3), 1.0)))),
+    Program("tuple_return", lambda: (SumAndDiff(), (tensor((2, 2)), tensor((2, 2), 2.0)))),
+    Program("indexing", lambda: (indexing, (tensor((4, 3)),
+                                            Tensor(np.array([3, 0], np.int32))))),
+    Program("functional_ops", lambda: (functional, (tensor((2, 3)),))),
+    Program("seed_matmul", lambda: (SeedNet(), seed_inputs())),
+    Program("seed_matmul_grad_x", lambda: (GradNetWrtX(SeedNet()), seed_inputs()), GRAD_STAGES),
+    Program("mlp", lambda: (MLP(), (tensor((3, 4)),))),
+    Program("mlp_grad_weights", mlp_weight_grad, GRAD_STAGES),
+)
+
+
+def golden_cases():
+    """(program, stage) for every golden file."""
+    return [(program, stage) for program in PROGRAMS for stage in program.stages]
