@@ -123,6 +123,11 @@ class GradFunction:
         inputs = list(leaves) + list(captured) + list(graph.weights)
         outs, grads = emit_grad(graph, inputs, tuple(wrt), self._sens(graph, sens))
         assert n_explicit + len(captured) + len(graph.weights) == len(graph.params)
+        if graph.updates:  # Parameters that fn assigned: the enclosing graph takes the updates
+            n_results = len(outs) - len(graph.updates)
+            for param, value in zip(graph.updates, outs[n_results:]):
+                current_builder().record_update(param, value)
+            outs = outs[:n_results]
         return self._result(graph, outs, grads, slots, weight_slots, args)
 
     def _check_positions(self, args):
@@ -134,10 +139,13 @@ class GradFunction:
     def _sens(self, graph, sens):
         if sens is not None:
             flat, _ = flatten(sens, is_tensor_like)
-            if len(flat) != len(graph.outputs):
+            n_results = len(graph.outputs) - len(graph.updates)
+            if len(flat) != n_results:
                 raise ArgumentError(f"{self.api}: the sens value must match the output: "
-                                    f"{len(graph.outputs)} tensors, got {len(flat)}")
-            return flat
+                                    f"{n_results} tensors, got {len(flat)}")
+            # Parameter updates are stop_gradient values: their sens is never read
+            return flat + [F.fill(o.aval.dtype, o.aval.shape, 0)
+                           for o in graph.outputs[n_results:]]
         if self.has_aux:
             tree = graph.out_tree
             if tree.kind not in ("tuple", "list") or len(tree.children) < 2:

@@ -87,7 +87,7 @@ def expand_grad(graph: Graph) -> Graph:
         new, captured = builder.finish(list(outs))
     assert not captured
     new.params = new.params[:len(graph.params)]  # weights stay ordinary parameters here
-    new.weights, new.out_tree = graph.weights, graph.out_tree
+    new.weights, new.out_tree, new.updates = graph.weights, graph.out_tree, graph.updates
     _keep_param_order(new, graph)
     _expanded[id(graph)] = (graph, new)
     return new

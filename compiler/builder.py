@@ -73,6 +73,10 @@ class Builder(Trace):
         self.captured: dict[int, tuple[Tracer, Var]] = {}
         self.weight_vars: dict[int, tuple[object, Var]] = {}
         self.explicit: list[Var] = []
+        # Parameter updates (ops.assign): id -> (Parameter, its new value). Only builders whose
+        # graph's caller writes the values back (pipeline.parse) accept them.
+        self.updates: dict[int, tuple[object, object]] = {}
+        self.accepts_updates = False
 
     # -- entering and leaving ---------------------------------------------------------------
     @contextlib.contextmanager
@@ -108,6 +112,8 @@ class Builder(Trace):
                 return x.var
             return self._capture(x)
         if is_parameter(x):
+            if id(x) in self.updates:
+                return self.updates[id(x)][1]  # a read after `assign` sees the new value
             entry = self.weight_vars.get(id(x))
             if entry is None:
                 entry = (x, Var(x.aval, x.name.replace(".", "_") if x.name else "w"))
@@ -142,16 +148,27 @@ class Builder(Trace):
         tracers = tuple(Tracer(self, v) for v in outputs)
         return tracers if prim.multiple_results else tracers[0]
 
+    def record_update(self, param, value) -> None:
+        """`param = value` from here on: later reads of `param` in this graph see `value`, and
+        finish() appends it to the outputs so that the executor writes it back after the run."""
+        if not self.accepts_updates:
+            raise CompileError(f"Assign: Parameter '{param.name}' cannot be updated inside a "
+                               f"branch or loop body that depends on a Tensor; compute the new "
+                               f"value there and assign it after the `if`/`while`", self.loc)
+        self.updates[id(param)] = (param, self.atom(value))
+
     # -- finishing --------------------------------------------------------------------------
     def finish(self, result) -> tuple[Graph, list]:
         """Close the graph over `result`; returns it and the outer values its captures need.
 
-        Parameters are ordered: explicit inputs, captured outer values, weights.
+        Parameters are ordered: explicit inputs, captured outer values, weights. Outputs are the
+        leaves of `result`, then the new values of the Parameters in `g.updates`.
         """
         leaves, tree = flatten(result, is_tensor_like)
         outputs = [self.atom(leaf) for leaf in leaves]
         g = self.graph
-        g.outputs = outputs
+        g.outputs = outputs + [value for _, value in self.updates.values()]
+        g.updates = [param for param, _ in self.updates.values()]
         g.out_tree = tree
         caps = list(self.captured.values())
         g.params = self.explicit + [v for _, v in caps] + [v for _, v in self.weight_vars.values()]

@@ -69,6 +69,7 @@ class Graph:
     loc: SourceLoc | None = None
     weights: list = field(default_factory=list)
     out_tree: Any = None  # how the flat outputs nest into tuples, for the caller
+    updates: list = field(default_factory=list)  # Parameters set to the last len(updates) outputs
 
     @property
     def n_inputs(self) -> int:

@@ -70,6 +70,7 @@ def parse(fn, args: tuple, name: str | None = None) -> tuple[Graph, list, list, 
     hints = arg_hints(fn, len(args)) if all(
         is_tensor_like(a) for a in args) and len(leaves) == len(args) else [None] * len(leaves)
     builder = Builder(name or graph_name(fn), _definition_loc(fn))
+    builder.accepts_updates = True  # the executor (or an enclosing grad) applies graph.updates
     with builder.active():
         tracers = [builder.add_param(abstract_of(leaf), h) for leaf, h in zip(leaves, hints)]
         result = trace_call(fn, unflatten(tree, tracers))

@@ -41,6 +41,7 @@ class Executable:
         self.compiled = compiled
         graph = compiled.graph
         self.weights = list(graph.weights)
+        self.updates = list(graph.updates)  # Parameters the last len(updates) outputs replace
         self.out_dtypes = [o.aval.dtype for o in graph.outputs]
         self.out_tree = graph.out_tree
         self.guards = [(weakref.ref(obj), attr, value) for obj, attr, value in compiled.guards]
@@ -59,6 +60,12 @@ class Executable:
         raw += [w._data for w in self.weights]
         outs = self.fn(*raw)
         xp = self.backend.xp
+        if self.updates:
+            n_results = len(outs) - len(self.updates)
+            for param, value in zip(self.updates, outs[n_results:]):
+                param._data = xp.asarray(value, dtype=param.dtype.np)  # in place, as ops.assign
+                param._version += 1
+            outs = outs[:n_results]
         wrapped = []
         for r, dtype in zip(outs, self.out_dtypes):
             if type(r) is not np.ndarray or r.dtype != dtype.np:

@@ -6,7 +6,7 @@ from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.frontend import Interpreter
 from cellgraph.ops.errors import ArgumentError
 from cellgraph.runtime.executor import GraphCache, run_cached
-from cellgraph.runtime.tensor import Parameter
+from cellgraph.runtime.tensor import Parameter, ParameterTuple
 
 
 def _construct_function(cell):
@@ -22,13 +22,25 @@ class Cell:
     def __init__(self, auto_prefix=True, flags=None):
         object.__setattr__(self, "training", False)
         object.__setattr__(self, "_graph_cache", GraphCache())
+        object.__setattr__(self, "_auto_prefix", auto_prefix)
 
     def __setattr__(self, name, value):
         if "_graph_cache" not in self.__dict__:
             Cell.__init__(self)  # a subclass that forgot super().__init__()
         if isinstance(value, Parameter) and value.name in (None, "Parameter"):
             value.name = name
+        elif isinstance(value, Cell) and self._auto_prefix:
+            value._prefix_parameter_names(name)
         object.__setattr__(self, name, value)
+
+    def _prefix_parameter_names(self, prefix: str) -> None:
+        """Names become hierarchical as Cells are attached, as in MindSpore: "fc1.weight"."""
+        seen = set()
+        for _, cell in self.cells_and_names():
+            for param in cell.__dict__.values():
+                if isinstance(param, Parameter) and param.name and id(param) not in seen:
+                    seen.add(id(param))
+                    param.name = f"{prefix}.{param.name}"
 
     def __call__(self, *args, **kwargs):
         if current_builder() is not None:
@@ -70,7 +82,9 @@ class Cell:
             seen.add(id(cell))
             yield prefix, cell
             for name, child in cell._children():
-                yield from walk(child, f"{prefix}.{name}" if prefix else name)
+                if not cell.__dict__.get("_auto_prefix", True):
+                    name = ""  # wrappers (WithLossCell, TrainOneStepCell) keep inner names
+                yield from walk(child, ".".join(p for p in (prefix, name) if p))
 
         yield from walk(self, name_prefix)
 
@@ -91,6 +105,11 @@ class Cell:
                 if isinstance(value, Parameter) and id(value) not in seen:
                     seen.add(id(value))
                     yield (f"{prefix}.{name}" if prefix else name), value
+                elif isinstance(value, ParameterTuple):  # optimizer state: named by itself
+                    for i, param in enumerate(value):
+                        if id(param) not in seen:
+                            seen.add(id(param))
+                            yield param.name or f"{prefix}.{name}.{i}".lstrip("."), param
             if not expand:
                 break
 
