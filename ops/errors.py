@@ -68,3 +68,8 @@ class ArgumentError(CellgraphError, TypeError):
 
 class GradValueError(CellgraphError, ValueError):
     """A gradient API called with an impossible combination of values."""
+
+
+class ArgumentValueError(CellgraphError, ValueError):
+    """An argument of the right type but an impossible value (a negative size, an unknown
+    name, a probability outside [0, 1])."""
