@@ -1,0 +1,87 @@
+"""Graph dumps (`save_graphs`) and what a compiled Cell notices when its state changes."""
+import numpy as np
+
+import cellgraph
+from cellgraph import Parameter, Tensor, nn, ops
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.matmul = ops.MatMul()
+        self.z = Parameter(Tensor(np.array([2.0], np.float32)), name="z")
+
+    def construct(self, x, y):
+        x = x * self.z
+        return self.matmul(x, y)
+
+
+class Scaled(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.scale = 2.0
+        self.w = Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="w")
+
+    def construct(self, x):
+        return x * self.w * self.scale
+
+
+X = Tensor(np.array([[1.0, 2.0], [3.0, 4.0]], np.float32))
+
+
+def only_entry(cell):
+    """The one compiled specialisation in the Cell's cache."""
+    entries = list(cell._graph_cache.entries.values())
+    assert len(entries) == 1
+    return entries[0]
+
+
+def test_save_graphs_writes_one_file_per_stage(tmp_path):
+    cellgraph.set_context(save_graphs=True, save_graphs_path=str(tmp_path))
+    Net()(X, X)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "00_parse_construct.ir", "01_expand_grad_construct.ir", "02_optimize_construct.ir",
+        "03_codegen_construct.py"]
+    parsed = (tmp_path / "00_parse_construct.ir").read_text()
+    assert parsed.startswith("graph @construct(%x: f32[2,2], %y: f32[2,2], %z: f32[1]) -> "
+                             "f32[2,2] {   # test_dumps.py:14\n")
+    assert "  %1 = mul(%x, %z)  : f32[2,2]   # test_dumps.py:15  x = x * self.z\n" in parsed
+    assert (tmp_path / "02_optimize_construct.ir").read_text() == parsed
+    code = (tmp_path / "03_codegen_construct.py").read_text()
+    assert code.startswith("def construct(x, y, z):\n    v1 = k_mul(x, z)\n")
+
+
+def test_save_graphs_names_gradient_graphs_after_the_function(tmp_path):
+    cellgraph.set_context(save_graphs=True, save_graphs_path=str(tmp_path))
+    cellgraph.grad(Net())(X, X)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "00_parse_grad_construct.ir", "01_expand_grad_grad_construct.ir",
+        "02_optimize_grad_construct.ir", "03_codegen_grad_construct.py"]
+    expanded = (tmp_path / "01_expand_grad_grad_construct.ir").read_text()
+    assert "grad(" not in expanded and "matmul(%3, %y) {transpose_b=True}" in expanded
+    assert "grad(%x, %y, %z) {graph=@construct, wrt=(0,)" in (
+        tmp_path / "00_parse_grad_construct.ir").read_text()
+
+
+def test_no_files_without_save_graphs(tmp_path):
+    cellgraph.set_context(save_graphs_path=str(tmp_path))
+    Net()(X, X)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_changed_attribute_is_read_by_the_next_call():
+    net = Scaled()
+    np.testing.assert_allclose(net(X).asnumpy(), [[2.0, 8.0], [6.0, 16.0]])
+    first = only_entry(net)
+    net.scale = 3.0
+    np.testing.assert_allclose(net(X).asnumpy(), [[3.0, 12.0], [9.0, 24.0]])
+    assert only_entry(net) is not first  # recompiled: the constant 2.0 was baked in
+
+
+def test_changed_parameter_value_is_seen_without_recompiling():
+    net = Scaled()
+    np.testing.assert_allclose(net(X).asnumpy(), [[2.0, 8.0], [6.0, 16.0]])
+    first = only_entry(net)
+    net.w.set_data(Tensor(np.array([-1.0, 0.5], np.float32)))
+    np.testing.assert_allclose(net(X).asnumpy(), [[-2.0, 2.0], [-6.0, 4.0]])
+    assert only_entry(net) is first
