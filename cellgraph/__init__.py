@@ -10,9 +10,10 @@ from cellgraph.ops.dtype import (bool_, double, float16, float32, float64, float
 from cellgraph.ops.errors import CellgraphError, CompileError  # noqa: F401
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
-from . import context, nn, ops
+from . import context, nn, numpy, ops
 from .autograd import GradOperation, get_grad, grad, value_and_grad
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
+from .forward import jvp, vjp
 from .inspect_ir import dump_ir
 from .jit import jit, ms_function
 
@@ -24,10 +25,12 @@ ops.value_and_grad = value_and_grad
 ops.get_grad = get_grad
 ops.functional.grad = grad
 ops.functional.value_and_grad = value_and_grad
+ops.jvp = ops.functional.jvp = jvp
+ops.vjp = ops.functional.vjp = vjp
 
 __version__ = "0.1.0"
 __all__ = ["Tensor", "Parameter", "ParameterTuple", "dtype", "context", "set_context",
            "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "nn", "ops", "grad", "value_and_grad",
-           "get_grad", "GradOperation", "jit", "ms_function", "dump_ir", "float16", "float32",
-           "float64", "int8", "int16", "int32", "int64", "uint8", "bool_", "half", "single",
-           "double", "float_", "int_"]
+           "get_grad", "GradOperation", "jvp", "vjp", "numpy", "jit", "ms_function", "dump_ir",
+           "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
+           "half", "single", "double", "float_", "int_"]
