@@ -11,6 +11,7 @@ from cellgraph.ops.errors import DTypeError
 from cellgraph.ops.tensor_methods import TensorMethods
 
 from .backend import get_backend
+from .tensor_format import format_print, format_repr  # noqa: F401  (format_print: kernels)
 
 
 def _infer_dtype(data) -> dt.DType:
@@ -107,7 +108,7 @@ class Tensor(TensorMethods):
         self._data = get_backend().from_host(host)
 
     def __repr__(self) -> str:
-        return format_repr(self.asnumpy(), self._dtype)
+        return format_repr(self.asnumpy(), self._dtype.label)
 
     def __str__(self) -> str:
         return format_print(self.asnumpy())
@@ -159,8 +160,10 @@ class Parameter(Tensor):
         return self
 
     def __repr__(self) -> str:
-        return f"Parameter (name={self.name}, shape={list(self.shape)}, dtype={self._dtype}, " \
+        return f"Parameter (name={self.name}, shape={self.shape}, dtype={self._dtype}, " \
                f"requires_grad={self.requires_grad})"
+
+    __str__ = __repr__  # print(p) shows the description too, as in MindSpore
 
 
 class ParameterTuple(tuple):
@@ -172,30 +175,3 @@ class ParameterTuple(tuple):
             if not isinstance(p, Parameter):
                 raise DTypeError(f"ParameterTuple: expected Parameters, got {type(p).__name__}")
         return super().__new__(cls, items)
-
-
-# ----- MindSpore's text formats ----------------------------------------------------------------
-
-def format_print(arr: np.ndarray) -> str:
-    """`print(t)`: NumPy's str of the values."""
-    return str(arr)
-
-
-def _fmt_scalar(v) -> str:
-    if isinstance(v, (np.floating, float)):
-        return "% .8e" % v
-    if isinstance(v, (np.bool_, bool)):
-        return " True" if v else "False"
-    return str(v)
-
-
-def format_repr(arr: np.ndarray, dtype: dt.DType) -> str:
-    """`repr(t)`: `Tensor(shape=[2], dtype=Float32, value= [ 1.00000000e+00, ...])`."""
-    shape = "[" + ", ".join(str(d) for d in arr.shape) + "]"
-    if arr.ndim == 0:
-        body = _fmt_scalar(arr[()])
-    else:
-        body = np.array2string(arr, separator=", ", max_line_width=10**6, threshold=1000,
-                               formatter={"all": _fmt_scalar})
-    sep = "\n" if arr.ndim >= 2 else " "
-    return f"Tensor(shape={shape}, dtype={dtype.label}, value={sep}{body})"

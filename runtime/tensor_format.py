@@ -1,0 +1,116 @@
+"""MindSpore's text formats for Tensors.
+
+`print(t)` shows NumPy's str of the values. `repr(t)` (and a Tensor inside a printed tuple)
+follows MindSpore's C++ stringifier:
+
+    Tensor(shape=[2], dtype=Float32, value= [ 0.00000000e+00,  6.00000000e+00])
+    Tensor(shape=[2, 2], dtype=Int64, value=
+    [[ 1, 20],
+     [-3,  4]])
+    Tensor(shape=[], dtype=Float32, value= 2.5)
+
+Floats are `%15.8e` (float16: `%11.4e`), booleans are right-aligned in 5 columns, integers are
+right-aligned to the widest one shown; a 0-d tensor shows its value like C++'s `<<` (`%g`).
+Rows are separated by `,` and a newline indented by the depth, without NumPy's blank lines;
+an axis longer than 6 (1000 for a vector) shows its first and last 3 entries around `...`, and
+a vector longer than 3 breaks its line every 12 floats or booleans, or every 24 integers.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+EDGE = 3  # entries kept at each end of a summarised axis
+SUMMARY_THRESHOLD = 6
+SUMMARY_THRESHOLD_1D = 1000
+LINE_ITEMS = {"f": 12, "b": 12}  # vector entries per line; integers: 24
+PAD = "\0"  # marks integer padding, resolved once the widest integer is known
+_PAD_RUN = re.compile(PAD + "+")
+
+
+def format_print(arr: np.ndarray) -> str:
+    """`print(t)`: NumPy's str of the values."""
+    return str(arr)
+
+
+def format_repr(arr: np.ndarray, label: str) -> str:
+    """`repr(t)` for the values `arr` of a tensor whose dtype MindSpore names `label`."""
+    shape = "[" + ", ".join(str(d) for d in arr.shape) + "]"
+    if arr.ndim == 0:
+        body = _scalar_text(arr[()])
+    elif arr.size == 0:
+        body = ""
+    else:
+        parts: list[str] = []
+        _append_axis(arr, 0, arr.ndim, _item_formatter(arr.dtype), parts)
+        body = _resolve_padding("".join(parts))
+    return f"Tensor(shape={shape}, dtype={label}, value={chr(10) if arr.ndim > 1 else ' '}{body})"
+
+
+def _scalar_text(value) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return "True" if value else "False"
+    if isinstance(value, (float, np.floating)):
+        return "%g" % float(value)
+    return str(int(value))
+
+
+def _item_formatter(dtype: np.dtype):
+    if dtype.kind == "f":
+        spec = "%11.4e" if dtype == np.float16 else "%15.8e"
+        return lambda v: spec % float(v)
+    if dtype.kind == "b":
+        return lambda v: "%5s" % ("True" if v else "False")
+
+    def integer(v):
+        text = str(int(v))
+        return PAD * len(text) + text
+
+    return integer
+
+
+def _append_axis(a: np.ndarray, depth: int, ndim: int, fmt, out: list) -> None:
+    out.append("[")
+    n = a.shape[0]
+    if depth == ndim - 1:
+        if (n > SUMMARY_THRESHOLD and ndim > 1) or (n > SUMMARY_THRESHOLD_1D and ndim == 1):
+            _append_items(a[:EDGE], ndim, fmt, out)
+            out.append(" ... ")
+            _append_items(a[n - EDGE:], ndim, fmt, out)
+        else:
+            _append_items(a, ndim, fmt, out)
+    else:
+        newline = "\n" + " " * (depth + 1)
+        for i in range(min(EDGE, n)):
+            if i > 0:
+                out.append("," + newline)
+            _append_axis(a[i], depth + 1, ndim, fmt, out)
+        if n > SUMMARY_THRESHOLD:
+            out.append("," + newline + "...")
+        tail = min(n - EDGE, EDGE) if n > EDGE else 0
+        for i in range(tail):
+            # no comma straight after the "..." line, as MindSpore prints it
+            out.append(("," if i != 0 or n <= SUMMARY_THRESHOLD else "") + newline)
+            _append_axis(a[n - tail + i], depth + 1, ndim, fmt, out)
+    out.append("]")
+
+
+def _append_items(items: np.ndarray, ndim: int, fmt, out: list) -> None:
+    per_line = LINE_ITEMS.get(items.dtype.kind, 24)
+    count = len(items)
+    for i, v in enumerate(items):
+        out.append(fmt(v))
+        if i != count - 1:
+            out.append(", ")
+        if ndim == 1 and count > EDGE and (i + 1) % per_line == 0:
+            out.append("\n ")
+
+
+def _resolve_padding(text: str) -> str:
+    """Right-align integers: each run of PAD stands for a number of that many digits."""
+    runs = _PAD_RUN.findall(text)
+    if not runs:
+        return text
+    widest = max(len(r) for r in runs)
+    return _PAD_RUN.sub(lambda m: " " * (widest - len(m.group())), text)

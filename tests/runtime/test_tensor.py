@@ -1,0 +1,365 @@
+"""Tensor, Parameter and ParameterTuple outside graphs: construction, conversion, operators,
+methods, indexing, item assignment, and MindSpore's print/repr formats."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Parameter, ParameterTuple, Tensor
+from cellgraph.ops.errors import DTypeError, ShapeError
+
+F32 = dict(rtol=1e-6, atol=1e-7)
+
+
+def assert_tensor(t, expected, dtype):
+    assert isinstance(t, Tensor)
+    assert t.dtype == dtype, f"dtype {t.dtype}, expected {dtype}"
+    expected = np.asarray(expected)
+    assert t.shape == expected.shape
+    tol = F32 if dtype.is_float else dict(rtol=0, atol=0)
+    np.testing.assert_allclose(t.asnumpy(), expected, **tol)
+
+
+# ----- construction ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("data, dtype", [
+    ([1.0, 2.5], ms.float32), ([[1.0], [2.0]], ms.float32), ([1, 2.5], ms.float32),
+    ([1, 2], ms.int64), ([True, False], ms.bool_), (1.5, ms.float32), (3, ms.int64),
+    (True, ms.bool_), ((1, 2, 3), ms.int64),
+])
+def test_python_data_takes_mindspore_default_dtypes(data, dtype):
+    t = Tensor(data)
+    assert t.dtype == dtype
+    np.testing.assert_array_equal(t.asnumpy(), np.asarray(data, dtype=dtype.np))
+    assert t.asnumpy().dtype == dtype.np
+
+
+@pytest.mark.parametrize("np_dtype, dtype", [
+    (np.float16, ms.float16), (np.float32, ms.float32), (np.float64, ms.float64),
+    (np.int8, ms.int8), (np.int16, ms.int16), (np.int32, ms.int32), (np.int64, ms.int64),
+    (np.uint8, ms.uint8), (np.bool_, ms.bool_),
+])
+def test_numpy_arrays_keep_their_dtype(np_dtype, dtype):
+    host = np.array([[0, 1, 2], [3, 4, 5]]).astype(np_dtype)
+    t = Tensor(host)
+    assert t.dtype == dtype
+    np.testing.assert_array_equal(t.asnumpy(), host)
+    assert Tensor(np_dtype(1)).dtype == dtype  # a NumPy scalar too
+
+
+def test_dtype_argument_converts():
+    t = Tensor([1, 2, 3], dtype=ms.float32)
+    assert_tensor(t, [1.0, 2.0, 3.0], ms.float32)
+    assert_tensor(Tensor(np.array([1.7, -2.2]), dtype=ms.int32), [1, -2], ms.int32)
+    assert_tensor(Tensor(2.0, ms.float64), 2.0, ms.float64)
+    assert_tensor(Tensor([0.0, 3.0], dtype="bool_"), [False, True], ms.bool_)
+    assert_tensor(Tensor(t), [1.0, 2.0, 3.0], ms.float32)  # from another Tensor
+    assert_tensor(Tensor(shape=(2, 1), dtype=ms.int32), [[0], [0]], ms.int32)
+
+
+def test_asnumpy_is_a_copy_of_the_values():
+    host = np.array([1.0, 2.0], np.float32)
+    t = Tensor(host)
+    host[0] = 100.0
+    out = t.asnumpy()
+    np.testing.assert_array_equal(out, [1.0, 2.0])
+    assert isinstance(out, np.ndarray) and out.dtype == np.float32
+
+
+def test_shape_dtype_ndim_size():
+    t = Tensor(np.zeros((2, 3, 4), np.float32))
+    assert (t.shape, t.dtype, t.ndim, t.size) == ((2, 3, 4), ms.float32, 3, 24)
+    s = Tensor(5.0)
+    assert (s.shape, s.ndim, s.size) == ((), 0, 1)
+    assert isinstance(t.shape, tuple) and isinstance(t.size, int)
+    assert len(t) == 2
+
+
+def test_python_conversions():
+    assert float(Tensor(2.5)) == 2.5
+    assert int(Tensor(7)) == 7
+    assert bool(Tensor(True)) is True
+    assert Tensor([[3.5]]).item() == 3.5
+    assert Tensor([[1, 2]]).tolist() == [[1, 2]]
+    np.testing.assert_array_equal(np.asarray(Tensor([1, 2])), [1, 2])
+    rows = list(Tensor([[1, 2], [3, 4]]))
+    assert len(rows) == 2
+    assert_tensor(rows[1], [3, 4], ms.int64)
+
+
+def test_bad_data_is_a_dtype_error():
+    with pytest.raises(DTypeError, match="Tensor: cannot make a tensor from str"):
+        Tensor("abc")
+    with pytest.raises(DTypeError, match="expected data .* got None"):
+        Tensor(None)
+    with pytest.raises(TypeError, match="unsupported tensor dtype"):
+        Tensor(np.array([1 + 2j]))
+
+
+# ----- operators ------------------------------------------------------------------------------
+
+X = np.array([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]], np.float32)
+V = np.array([0.5, 2.0, -1.0], np.float32)
+
+
+@pytest.mark.parametrize("op, ref", [
+    (lambda a, b: a + b, np.add), (lambda a, b: a - b, np.subtract),
+    (lambda a, b: a * b, np.multiply), (lambda a, b: a / b, np.divide),
+    (lambda a, b: a ** 2, lambda a, b: a ** 2), (lambda a, b: a > b, np.greater),
+    (lambda a, b: a <= b, np.less_equal), (lambda a, b: a == b, np.equal),
+    (lambda a, b: a != b, np.not_equal), (lambda a, b: a < b, np.less),
+    (lambda a, b: a >= b, np.greater_equal),
+])
+def test_binary_operators_broadcast(op, ref):
+    out = op(Tensor(X), Tensor(V))
+    expected = ref(X, V)
+    assert_tensor(out, expected, ms.bool_ if expected.dtype == bool else ms.float32)
+
+
+def test_operators_with_python_scalars():
+    t = Tensor(X)
+    assert_tensor(t + 1, X + 1, ms.float32)
+    assert_tensor(2 * t, 2 * X, ms.float32)
+    assert_tensor(1 - t, 1 - X, ms.float32)
+    assert_tensor(3 / t, 3 / X, ms.float32)
+    assert_tensor(2.0 ** Tensor(V), 2.0 ** V, ms.float32)
+    assert_tensor(-t, -X, ms.float32)
+    assert_tensor(abs(t), np.abs(X), ms.float32)
+    assert_tensor(t > 0.5, X > 0.5, ms.bool_)
+    ints = Tensor(np.array([1, 2, 3], np.int32))
+    assert_tensor(ints + 1, [2, 3, 4], ms.int32)
+    assert_tensor(ints * 0.5, [0.5, 1.0, 1.5], ms.float32)  # float scalar: float32, not float64
+    assert_tensor(ints / 2, [0.5, 1.0, 1.5], ms.float32)
+
+
+def test_matmul_and_logical_operators():
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    assert_tensor(Tensor(a) @ Tensor(a.T), a @ a.T, ms.float32)
+    p = Tensor(np.array([True, False, True]))
+    q = Tensor(np.array([True, True, False]))
+    assert_tensor(p & q, [True, False, False], ms.bool_)
+    assert_tensor(p | q, [True, True, True], ms.bool_)
+    assert_tensor(~p, [False, True, False], ms.bool_)
+
+
+def test_operator_shape_mismatch_names_the_op_and_shapes():
+    with pytest.raises(ShapeError, match=r"Add: shapes \(2, 3\), \(4,\) cannot be broadcast"):
+        Tensor(X) + Tensor(np.ones(4, np.float32))
+
+
+# ----- methods --------------------------------------------------------------------------------
+
+def test_reductions():
+    t = Tensor(X)
+    assert_tensor(t.sum(), X.sum(), ms.float32)
+    assert_tensor(t.sum(axis=1), X.sum(axis=1), ms.float32)
+    assert_tensor(t.sum(axis=(0, 1), keepdims=True), X.sum(keepdims=True), ms.float32)
+    assert_tensor(t.mean(), X.mean(), ms.float32)
+    assert_tensor(t.mean(0), X.mean(0), ms.float32)
+    assert_tensor(t.mean(axis=-1, keep_dims=True), X.mean(-1, keepdims=True), ms.float32)
+    assert_tensor(Tensor(np.array([1, 2], np.int32)).mean(), 1.5, ms.float32)
+    assert_tensor(t.max(axis=0), X.max(0), ms.float32)
+    assert_tensor(t.min(), X.min(), ms.float32)
+
+
+def test_shape_methods():
+    t = Tensor(X)
+    assert_tensor(t.reshape(3, 2), X.reshape(3, 2), ms.float32)
+    assert_tensor(t.reshape((6,)), X.reshape(6), ms.float32)
+    assert_tensor(t.reshape(-1, 2), X.reshape(-1, 2), ms.float32)
+    assert_tensor(t.transpose(), X.T, ms.float32)
+    assert_tensor(t.transpose(1, 0), X.T, ms.float32)
+    assert_tensor(t.T, X.T, ms.float32)
+    y = Tensor(np.arange(24, dtype=np.float64).reshape(2, 3, 4))
+    assert_tensor(y.transpose((2, 0, 1)), np.arange(24.0).reshape(2, 3, 4).transpose(2, 0, 1),
+                  ms.float64)
+    assert_tensor(t.expand_dims(0), X[None], ms.float32)
+    assert_tensor(t.expand_dims(-1), X[..., None], ms.float32)
+    assert_tensor(t.expand_dims(1).squeeze(), X, ms.float32)
+    assert_tensor(Tensor(np.ones((1, 3, 1))).squeeze(0), np.ones((3, 1)), ms.float64)
+    assert_tensor(t.flatten(), X.ravel(), ms.float32)
+
+
+def test_astype():
+    t = Tensor(X)
+    assert_tensor(t.astype(ms.int32), X.astype(np.int32), ms.int32)
+    assert_tensor(t.astype(ms.float64), X.astype(np.float64), ms.float64)
+    assert_tensor(t.astype(np.float16), X.astype(np.float16), ms.float16)
+    assert_tensor(t.astype("bool_"), X.astype(bool), ms.bool_)
+    assert t.astype(ms.float32) is t  # no copy when the dtype already matches
+
+
+def test_reshape_errors_name_shapes():
+    with pytest.raises(ShapeError, match=r"Reshape: cannot reshape a tensor of shape \(2, 3\) "
+                                         r"\(6 elements\) into shape \(4,\)"):
+        Tensor(X).reshape(4)
+    with pytest.raises(ShapeError, match=r"Squeeze: cannot squeeze axis 0 of size 2"):
+        Tensor(X).squeeze(0)
+
+
+# ----- indexing -------------------------------------------------------------------------------
+
+A = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+
+
+@pytest.mark.parametrize("index", [
+    0, -1, (1, 2), (1, 2, 3), slice(None, 1), (slice(None), 1), (Ellipsis, 2),
+    (None, 0), (0, None, slice(1, None, 2)), (slice(None, None, -1), Ellipsis, 0),
+    (Ellipsis,), (0, Ellipsis, None),
+], ids=repr)
+def test_static_indexing(index):
+    assert_tensor(Tensor(A)[index], A[index], ms.float32)
+
+
+def test_tensor_index_gathers():
+    rows = Tensor(np.array([1, 0, 1], np.int32))
+    assert_tensor(Tensor(A)[rows], A[[1, 0, 1]], ms.float32)
+    cols = Tensor(np.array([[3, 0], [1, 1]]))
+    assert_tensor(Tensor(A)[:, :, cols], A[:, :, np.array([[3, 0], [1, 1]])], ms.float32)
+    assert_tensor(Tensor(A)[Tensor(1)], A[1], ms.float32)
+
+
+def test_index_errors():
+    with pytest.raises(ShapeError, match=r"GetItem: index \(5,\) does not fit a tensor of shape "
+                                         r"\(2, 3, 4\)"):
+        Tensor(A)[5]
+    with pytest.raises(DTypeError, match="GetItem: a boolean mask index"):
+        Tensor(A)[Tensor(np.array([True, False]))]
+    with pytest.raises(DTypeError, match="GetItem: expected an integer index tensor, got Float32"):
+        Tensor(A)[Tensor([0.0])]
+
+
+def test_setitem_with_int_slice_and_tensor_indices():
+    host = np.zeros((3, 4), np.float32)
+    t = Tensor(host.copy())
+    t[1] = 5.0
+    host[1] = 5.0
+    t[:, 2] = Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+    host[:, 2] = [1.0, 2.0, 3.0]
+    t[0, 1:3] = 7
+    host[0, 1:3] = 7
+    t[Tensor(np.array([2, 0]))] = Tensor(np.full(4, -1.0, np.float32))
+    host[[2, 0]] = -1.0
+    t[Tensor(2), Tensor(3)] = 9.5
+    host[2, 3] = 9.5
+    assert_tensor(t, host, ms.float32)
+
+
+def test_setitem_keeps_dtype_and_is_seen_through_every_reference():
+    t = Tensor(np.array([1, 2, 3], np.int32))
+    alias = t
+    t[0] = 7.9  # stored in the tensor's own dtype, as NumPy assignment does
+    assert_tensor(alias, [7, 2, 3], ms.int32)
+
+
+# ----- print and repr -------------------------------------------------------------------------
+
+def test_print_is_numpy_str(capsys):
+    t = Tensor(np.array([[4.5099998, 2.7, 3.6000001], [4.5099998, 2.7, 3.6000001]], np.float32))
+    print(t)
+    print(Tensor([10.0]), Tensor([8.0]))
+    print(Tensor(2.5), Tensor([1, 2]), Tensor([True, False]))
+    assert capsys.readouterr().out == (
+        "[[4.5099998 2.7       3.6000001]\n"
+        " [4.5099998 2.7       3.6000001]]\n"
+        "[10.] [8.]\n"
+        "2.5 [1 2] [ True False]\n")
+
+
+def test_repr_of_a_vector_and_a_tuple_of_tensors():
+    pair = (Tensor(np.array([0.0, 6.0], np.float32)), Tensor(np.array([-2.0, 6.0], np.float32)))
+    assert repr(pair[0]) == "Tensor(shape=[2], dtype=Float32, value= [ 0.00000000e+00,  6.00000000e+00])"
+    assert str(pair) == (
+        "(Tensor(shape=[2], dtype=Float32, value= [ 0.00000000e+00,  6.00000000e+00]), "
+        "Tensor(shape=[2], dtype=Float32, value= [-2.00000000e+00,  6.00000000e+00]))")
+    nested = ((1, pair[0]),)
+    assert str(nested) == (
+        "((1, Tensor(shape=[2], dtype=Float32, value= [ 0.00000000e+00,  6.00000000e+00])),)")
+
+
+def test_repr_from_rank_two_starts_on_a_new_line():
+    t = Tensor(np.array([[0, 6], [15, -4]], np.float32))
+    assert repr(t) == ("Tensor(shape=[2, 2], dtype=Float32, value=\n"
+                       "[[ 0.00000000e+00,  6.00000000e+00],\n"
+                       " [ 1.50000000e+01, -4.00000000e+00]])")
+    cube = Tensor(np.arange(8, dtype=np.float64).reshape(2, 2, 2))
+    assert repr(cube) == ("Tensor(shape=[2, 2, 2], dtype=Float64, value=\n"
+                          "[[[ 0.00000000e+00,  1.00000000e+00],\n"
+                          "  [ 2.00000000e+00,  3.00000000e+00]],\n"
+                          " [[ 4.00000000e+00,  5.00000000e+00],\n"
+                          "  [ 6.00000000e+00,  7.00000000e+00]]])")
+
+
+def test_repr_of_ints_bools_and_float16():
+    assert repr(Tensor(np.array([[1, 20], [-3, 4]]))) == (
+        "Tensor(shape=[2, 2], dtype=Int64, value=\n[[ 1, 20],\n [-3,  4]])")
+    assert repr(Tensor(np.array([1, 2], np.uint8))) == "Tensor(shape=[2], dtype=UInt8, value= [1, 2])"
+    assert repr(Tensor([True, False])) == "Tensor(shape=[2], dtype=Bool, value= [ True, False])"
+    assert repr(Tensor(np.array([1.5, -2], np.float16))) == (
+        "Tensor(shape=[2], dtype=Float16, value= [ 1.5000e+00, -2.0000e+00])")
+
+
+def test_repr_of_0d_tensors():
+    assert repr(Tensor(2.5)) == "Tensor(shape=[], dtype=Float32, value= 2.5)"
+    assert repr(Tensor(3.0)) == "Tensor(shape=[], dtype=Float32, value= 3)"
+    assert repr(Tensor(np.float64(1e-7))) == "Tensor(shape=[], dtype=Float64, value= 1e-07)"
+    assert repr(Tensor(-4)) == "Tensor(shape=[], dtype=Int64, value= -4)"
+    assert repr(Tensor(False)) == "Tensor(shape=[], dtype=Bool, value= False)"
+
+
+def test_repr_summarises_long_axes():
+    t = Tensor(np.arange(64).reshape(8, 8))
+    assert repr(t) == ("Tensor(shape=[8, 8], dtype=Int64, value=\n"
+                       "[[ 0,  1,  2 ...  5,  6,  7],\n"
+                       " [ 8,  9, 10 ... 13, 14, 15],\n"
+                       " [16, 17, 18 ... 21, 22, 23],\n"
+                       " ...\n"
+                       " [40, 41, 42 ... 45, 46, 47],\n"
+                       " [48, 49, 50 ... 53, 54, 55],\n"
+                       " [56, 57, 58 ... 61, 62, 63]])")
+    long = Tensor(np.arange(1001, dtype=np.int32))
+    assert repr(long) == "Tensor(shape=[1001], dtype=Int32, value= [   0,    1,    2 ...  998,  999, 1000])"
+
+
+def test_repr_breaks_long_vectors_every_12_floats():
+    t = Tensor(np.arange(13, dtype=np.float32))
+    items = [f"{v:15.8e}" for v in range(13)]
+    assert repr(t) == ("Tensor(shape=[13], dtype=Float32, value= ["
+                       + ", ".join(items[:12]) + ", \n " + items[12] + "])")
+
+
+# ----- Parameter and ParameterTuple -----------------------------------------------------------
+
+def test_parameter_name_requires_grad_and_repr(capsys):
+    w = Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="w")
+    assert (w.name, w.requires_grad, w.shape, w.dtype) == ("w", True, (2,), ms.float32)
+    assert isinstance(w, Tensor)
+    frozen = Parameter(Tensor(np.zeros((2, 3), np.float64)), name="b", requires_grad=False)
+    assert frozen.requires_grad is False and frozen.dtype == ms.float64
+    assert repr(w) == "Parameter (name=w, shape=(2,), dtype=Float32, requires_grad=True)"
+    print(frozen)
+    assert capsys.readouterr().out == (
+        "Parameter (name=b, shape=(2, 3), dtype=Float64, requires_grad=False)\n")
+    assert_tensor(w * 2, [2.0, 4.0], ms.float32)  # a Parameter is a Tensor in arithmetic
+
+
+def test_parameter_set_data_keeps_dtype():
+    w = Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="w")
+    same = w.set_data(Tensor(np.array([3.0, 4.0], np.float64)))
+    assert same is w
+    assert_tensor(w, [3.0, 4.0], ms.float32)
+    w.set_data(np.array([5, 6]))
+    assert_tensor(w, [5.0, 6.0], ms.float32)
+    assert Parameter(0.5, name="s").dtype == ms.float32
+
+
+def test_parameter_tuple():
+    a = Parameter(Tensor(np.ones(2, np.float32)), name="a")
+    b = Parameter(Tensor(np.zeros(3, np.float32)), name="b")
+    params = ParameterTuple([a, b])
+    assert isinstance(params, tuple) and len(params) == 2
+    assert params[0] is a and params[1] is b
+    assert [p.name for p in params] == ["a", "b"]
+    with pytest.raises(DTypeError, match="ParameterTuple: expected Parameters, got Tensor"):
+        ParameterTuple([a, Tensor([1.0])])
