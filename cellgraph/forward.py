@@ -210,12 +210,12 @@ def _check_like(transform: _Transform, values: tuple, avals: list, what: str, of
         raise transform.error(ArgumentError, f"expected {len(avals)} Tensors in `{what}`, one "
                               f"per {of}, got {len(values)}")
     for i, (value, aval) in enumerate(zip(values, avals)):
+        name = f"`{what}`" if len(values) == 1 else f"`{what}[{i}]`"
         if not _is_tensor(value):
-            raise transform.error(DTypeError, f"`{what}`[{i}] must be a Tensor, got "
-                                  f"{_fmt(value)}")
+            raise transform.error(DTypeError, f"{name} must be a Tensor, got {_fmt(value)}")
         if tuple(value.shape) != tuple(aval.shape) or value.dtype != aval.dtype:
-            raise transform.error(ShapeError, f"`{what}`[{i}] must match the {of} it belongs "
-                                  f"to, a Tensor of shape {fmt_shape(aval.shape)} and dtype "
+            raise transform.error(ShapeError, f"{name} must match the {of} it belongs to, a "
+                                  f"Tensor of shape {fmt_shape(aval.shape)} and dtype "
                                   f"{aval.dtype}; got {_fmt(value)}")
     return list(values)
 
@@ -304,7 +304,7 @@ class JvpFunction(_Transform):
         if single != (not isinstance(v, (tuple, list))):
             raise self.error(ArgumentError, f"`v` must have the structure of `inputs` "
                              f"({'one Tensor' if single else f'a tuple of {len(xs)}'}), "
-                             f"got {_fmt(v) if single else _fmt_struct(v)}")
+                             f"got {_fmt_struct(v)}")
         tangents = _check_like(self, (v,) if single else tuple(v),
                                [x.aval.strong() for x in xs], "v", "input")
         traced = _Traced(self, xs, self.has_aux)

@@ -292,10 +292,19 @@ def _binary(op_fn, name: str):
     def fn(x1, x2, dtype=None):
         a = x1 if isinstance(x1, numbers.Number) else asarray(x1)
         b = x2 if isinstance(x2, numbers.Number) else asarray(x2)
-        return _cast(op_fn(a, b), _dtype(dtype, name))
+        return _cast(op_fn(*_int_to_float(a, b)), _dtype(dtype, name))
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Elementwise {name} with broadcasting; `dtype` casts the result."
     return fn
+
+
+def _int_to_float(a, b) -> tuple:
+    """MindSpore's rule for an int Tensor with a float Tensor: the float dtype (NumPy would
+    widen int32 with float32 to float64)."""
+    if _is_tensor(a) and _is_tensor(b) and a.dtype.is_float != b.dtype.is_float:
+        target = a.dtype if a.dtype.is_float else b.dtype
+        return _cast(a, target), _cast(b, target)
+    return a, b
 
 
 add, subtract = _binary(F.add, "add"), _binary(F.sub, "subtract")
