@@ -26,8 +26,10 @@ materialised once, at the end.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from cellgraph.ops import functional as F
-from cellgraph.ops.core import Primitive, TensorType
+from cellgraph.ops.core import Primitive, TensorType, abstract_of, fmt_shape
 from cellgraph.ops.errors import ArgumentError, CompileError
 
 from .builder import Builder, current_builder
@@ -66,19 +68,29 @@ def emit_grad(graph: Graph, inputs: list, wrt: tuple, sens: list | None):
 
 # ----- expansion -------------------------------------------------------------------------------
 
-_expanded: dict[int, tuple[Graph, Graph]] = {}
+# How to replace a structural node by ordinary ones when it is not differentiated (a custom_vjp
+# node becomes the inlined forward graph): primitive -> rule(*inputs, **params) -> outputs.
+EXPAND_RULES: dict[Primitive, Callable] = {}
+
+# True while expanding a graph that is about to be differentiated: its EXPAND_RULES nodes must
+# stay, so that vjp sees them (and uses their own bprop rule instead of their expansion).
+_keep_structural: list[bool] = [False]
+
+_expanded: dict[tuple[int, bool], tuple[Graph, Graph]] = {}
 
 
 def expand_grad(graph: Graph) -> Graph:
-    """Replace every grad node (in this graph and the graphs nested in it) by its expansion.
+    """Replace every grad node (in this graph and the graphs nested in it) by its expansion, and
+    every node with an EXPAND_RULES entry by its expansion (unless about to be differentiated).
 
     Before:  %1, %2 = grad(%x) {graph=@f, wrt=(0,)}      @f: %1 = sin(%x); return %1
     After:   %1 = sin(%x); %2 = ones_like(%1); %3 = cos(%x); %4 = mul(%2, %3)
     """
-    hit = _expanded.get(id(graph))
+    keep = _keep_structural[-1]
+    hit = _expanded.get((id(graph), keep))
     if hit is not None and hit[0] is graph:
         return hit[1]
-    if not _has_grad(graph):
+    if not _needs_expansion(graph, keep):
         return graph
     builder = Builder(graph.name, graph.loc)
     with builder.active():
@@ -89,7 +101,7 @@ def expand_grad(graph: Graph) -> Graph:
     new.params = new.params[:len(graph.params)]  # weights stay ordinary parameters here
     new.weights, new.out_tree, new.updates = graph.weights, graph.out_tree, graph.updates
     _keep_param_order(new, graph)
-    _expanded[id(graph)] = (graph, new)
+    _expanded[(id(graph), keep)] = (graph, new)
     return new
 
 
@@ -97,13 +109,26 @@ def _keep_param_order(new: Graph, old: Graph) -> None:
     assert len(new.params) == len(old.params)
 
 
-def _has_grad(graph: Graph) -> bool:
-    return any(n.callee is grad_p or any(_has_grad(g) for g in n.subgraphs())
-               for n in graph.nodes)
+def _needs_expansion(graph: Graph, keep: bool) -> bool:
+    return any(n.callee is grad_p or (not keep and n.callee in EXPAND_RULES)
+               or any(_needs_expansion(g, keep) for g in n.subgraphs()) for n in graph.nodes)
 
 
 def _read(env: dict, atom):
     return atom.value if isinstance(atom, Constant) else env[id(atom)]
+
+
+def replay(node: Apply, ins: list) -> list:
+    """Emit `node` on `ins` into the current builder, expanding it if it is a grad node (or has
+    an EXPAND_RULES entry and is not about to be differentiated); returns its output values."""
+    if node.callee is grad_p:
+        return _expand_grad_node(node, ins)
+    expand = EXPAND_RULES.get(node.callee)
+    if expand is not None and not _keep_structural[-1]:
+        return list(expand(*ins, **node.params))
+    params = {k: expand_grad(v) if isinstance(v, Graph) else v for k, v in node.params.items()}
+    res = node.callee(*ins, **params)
+    return list(res) if node.callee.multiple_results else [res]
 
 
 def inline(graph: Graph, args: list) -> list:
@@ -113,13 +138,7 @@ def inline(graph: Graph, args: list) -> list:
     for node in graph.nodes:
         ins = [_read(env, a) for a in node.inputs]
         with builder.at(node.loc):
-            if node.callee is grad_p:
-                outs = _expand_grad_node(node, ins)
-            else:
-                params = {k: expand_grad(v) if isinstance(v, Graph) else v
-                          for k, v in node.params.items()}
-                res = node.callee(*ins, **params)
-                outs = list(res) if node.callee.multiple_results else [res]
+            outs = replay(node, ins)
         for o, v in zip(node.outputs, outs):
             env[id(o)] = v
     return [_read(env, o) for o in graph.outputs]
@@ -129,7 +148,12 @@ def _expand_grad_node(node: Apply, ins: list) -> list:
     graph, wrt = node.params["graph"], node.params["wrt"]
     n_in = len(graph.params)
     sens = ins[n_in:] if node.params["has_sens"] else None
-    outs, grads = vjp(expand_grad(graph), ins[:n_in], wrt, sens)
+    _keep_structural.append(True)
+    try:
+        target = expand_grad(graph)
+    finally:
+        _keep_structural.pop()
+    outs, grads = vjp(target, ins[:n_in], wrt, sens)
     return outs + grads
 
 
@@ -142,13 +166,13 @@ def vjp(graph: Graph, args: list, wrt: tuple, sens: list | None) -> tuple[list, 
     for node in graph.nodes:
         ins = [_read(env, a) for a in node.inputs]
         with builder.at(node.loc):
-            res = node.callee(*ins, **node.params)
-        outs = list(res) if node.callee.multiple_results else [res]
+            outs = replay(node, ins)
         for o, v in zip(node.outputs, outs):
             env[id(o)] = v
         if not node.callee.nondifferentiable and any(
                 isinstance(a, Var) and id(a) in active for a in node.inputs):
-            active.update(id(o) for o in node.outputs if o.aval.dtype.is_float)
+            # integer values carry gradients too (MindSpore differentiates integer networks)
+            active.update(id(o) for o in node.outputs if not o.aval.dtype.is_bool)
     outputs = [_read(env, o) for o in graph.outputs]
 
     adjoint: dict[int, object] = {}
@@ -176,12 +200,24 @@ def vjp(graph: Graph, args: list, wrt: tuple, sens: list | None) -> tuple[list, 
                 dins = rule(*ins, out=outs[0], dout=douts[0], **node.params)
         for a, d in zip(node.inputs, dins):
             if d is not None and isinstance(a, Var) and id(a) in active:
-                accumulate(a, d)
+                accumulate(a, _conform(d, a, node))
     grads = []
     for i in wrt:
         g = adjoint.get(id(graph.params[i]))
         grads.append(g if g is not None else F.zeros_like(args[i]))
     return outputs, grads
+
+
+def _conform(grad, var: Var, node: Apply):
+    """A gradient in its primal's dtype (promotion in the forward pass, e.g. an f32 input times
+    an f64 constant, must not leak into the input's gradient); a shape mismatch is a bug in the
+    primitive's bprop rule."""
+    aval = abstract_of(grad)
+    if aval.shape != var.aval.shape:
+        raise CompileError(f"the bprop rule of {node.callee.label} returned a gradient of shape "
+                           f"{fmt_shape(aval.shape)} for an input of shape "
+                           f"{fmt_shape(var.aval.shape)}", node.loc)
+    return grad if aval.dtype == var.aval.dtype else F.cast(grad, var.aval.dtype)
 
 
 def zero_of(aval: TensorType):
