@@ -110,8 +110,12 @@ def asfarray(a, dtype=float32):
 
 def full(shape, fill_value, dtype=None):
     """A Tensor of `shape` filled with `fill_value` (a number or a Tensor broadcast to it)."""
-    shape = _shape(shape, "full")
-    dtype = _dtype(dtype, "full")
+    return _full(shape, fill_value, dtype, "full")
+
+
+def _full(shape, fill_value, dtype, op: str):
+    shape = _shape(shape, op)
+    dtype = _dtype(dtype, op)
     if _is_tensor(fill_value):
         return F.broadcast_to(_cast(fill_value, dtype), shape)
     if dtype is None:
@@ -120,33 +124,37 @@ def full(shape, fill_value, dtype=None):
 
 
 def zeros(shape, dtype=float32):
-    return full(shape, 0, dtype)
+    return _full(shape, 0, dtype, "zeros")
 
 
 def ones(shape, dtype=float32):
-    return full(shape, 1, dtype)
+    return _full(shape, 1, dtype, "ones")
 
 
 def empty(shape, dtype=float32):
-    return full(shape, 0, dtype)
+    return _full(shape, 0, dtype, "empty")
+
+
+def _full_like(a, fill_value, dtype, shape, op: str):
+    a = asarray(a)
+    dtype = _dtype(dtype, op) or a.dtype
+    return _full(a.shape if shape is None else shape, fill_value, dtype, op)
 
 
 def full_like(a, fill_value, dtype=None, shape=None):
-    a = asarray(a)
-    dtype = _dtype(dtype, "full_like") or a.dtype
-    return full(a.shape if shape is None else shape, fill_value, dtype)
+    return _full_like(a, fill_value, dtype, shape, "full_like")
 
 
 def zeros_like(a, dtype=None, shape=None):
-    return full_like(a, 0, dtype, shape)
+    return _full_like(a, 0, dtype, shape, "zeros_like")
 
 
 def ones_like(a, dtype=None, shape=None):
-    return full_like(a, 1, dtype, shape)
+    return _full_like(a, 1, dtype, shape, "ones_like")
 
 
 def empty_like(a, dtype=None, shape=None):
-    return full_like(a, 0, dtype, shape)
+    return _full_like(a, 0, dtype, shape, "empty_like")
 
 
 def arange(start, stop=None, step=None, dtype=None):
