@@ -345,9 +345,9 @@ class Interpreter:
         if isinstance(target, gast.Name):
             self.scope.vars[target.id] = value
         elif isinstance(target, (gast.Tuple, gast.List)):
-            items = _unpack(value, len(target.elts), self.info.loc(target))
+            items = _unpack(value, target.elts, self.info.loc(target))
             for t, v in zip(target.elts, items):
-                self.assign(t, v)
+                self.assign(t.value if isinstance(t, gast.Starred) else t, v)
         elif isinstance(target, gast.Subscript):
             container = self.eval(target.value)
             if isinstance(container, Tracer):
@@ -535,12 +535,20 @@ def _as_load(target):
     raise CompileError(f"cannot augment-assign to {type(target).__name__}")
 
 
-def _unpack(value, count, loc):
+def _unpack(value, targets, loc):
+    """One value per target; a `*name` target takes a list of what the others leave."""
     items = list(value) if not isinstance(value, Tracer) else [value[i] for i in range(
         value.shape[0] if value.shape else 0)]
-    if len(items) != count:
-        raise ShapeError(f"cannot unpack {len(items)} values into {count} names", loc)
-    return items
+    star = next((i for i, t in enumerate(targets) if isinstance(t, gast.Starred)), None)
+    if star is None:
+        if len(items) != len(targets):
+            raise ShapeError(f"cannot unpack {len(items)} values into {len(targets)} names", loc)
+        return items
+    if len(items) < len(targets) - 1:
+        raise ShapeError(f"cannot unpack {len(items)} values into {len(targets) - 1} or more "
+                         f"names", loc)
+    end = len(items) - (len(targets) - star - 1)
+    return items[:star] + [items[star:end]] + items[end:]
 
 
 def _bind_arguments(args_node, name, args, kwargs, defaults, kw_defaults) -> dict:
