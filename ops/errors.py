@@ -70,6 +70,10 @@ class GradValueError(CellgraphError, ValueError):
     """A gradient API called with an impossible combination of values."""
 
 
+class GradPositionError(GradValueError, IndexError):
+    """A grad_position beyond the call's inputs (MindSpore raises IndexError for it)."""
+
+
 class ArgumentValueError(CellgraphError, ValueError):
     """An argument of the right type but an impossible value (a negative size, an unknown
     name, a probability outside [0, 1])."""
