@@ -16,6 +16,7 @@ from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
 from .forward import jvp, vjp
 from .inspect_ir import dump_ir
 from .jit import jit, ms_function
+from .vmap import hessian, jacfwd, jacrev, vmap
 
 # The differentiation APIs belong to `ops` in MindSpore but need the compiler, which sits above
 # the ops package; they join its namespace here, once everything is importable.
@@ -27,10 +28,15 @@ ops.functional.grad = grad
 ops.functional.value_and_grad = value_and_grad
 ops.jvp = ops.functional.jvp = jvp
 ops.vjp = ops.functional.vjp = vjp
+ops.vmap = ops.functional.vmap = vmap
+ops.jacrev = ops.functional.jacrev = jacrev
+ops.jacfwd = ops.functional.jacfwd = jacfwd
+ops.hessian = ops.functional.hessian = hessian
 
 __version__ = "0.1.0"
 __all__ = ["Tensor", "Parameter", "ParameterTuple", "dtype", "context", "set_context",
            "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "nn", "ops", "grad", "value_and_grad",
-           "get_grad", "GradOperation", "jvp", "vjp", "numpy", "jit", "ms_function", "dump_ir",
+           "get_grad", "GradOperation", "jvp", "vjp", "vmap", "jacrev", "jacfwd", "hessian",
+           "numpy", "jit", "ms_function", "dump_ir",
            "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
            "half", "single", "double", "float_", "int_"]

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import dtype as dt
+from .batching import (batch_size, batched_front, example_shape, insert_ones, move_axis,
+                       reduction_rule, same_shape_rule, to_front)
 from .core import (Primitive, TensorType, abstract_of, broadcast_shapes, fmt_shape,
                    normalize_axes, normalize_axis)
 from .errors import DTypeError, ShapeError
@@ -235,3 +237,128 @@ def _stack_bprop(*xs, out, dout, axis=0):
     ndim = abstract_of(out).ndim
     axis = normalize_axis(axis, ndim)
     return tuple(getitem(dout, index=_axis_slice(ndim, axis, i)) for i in range(len(xs)))
+
+
+# ----- batching rules (vmap) -------------------------------------------------------------------
+
+for _prim in (reduce_sum, reduce_mean, reduce_max, reduce_min):
+    _prim.def_batch(reduction_rule(_prim))
+for _prim in (cast, zeros_like, ones_like, stop_gradient):
+    _prim.def_batch(same_shape_rule(_prim))
+_FULL = Slice(None, None, None)
+
+
+@reshape.def_batch
+def _reshape_batch(args, dims, shape):
+    (x,), (d,) = args, dims
+    size = abstract_of(x).shape[d]
+    if example_shape(x, d)[:d] == tuple(shape[:d]):  # the axes before the batch axis stay
+        return reshape(x, shape=tuple(shape[:d]) + (size,) + tuple(shape[d:])), d
+    return reshape(to_front(x, d), shape=(size,) + tuple(shape)), 0
+
+
+@transpose.def_batch
+def _transpose_batch(args, dims, perm):
+    (x,), (d,) = args, dims
+    return transpose(x, perm=(d,) + tuple(p if p < d else p + 1 for p in perm)), 0
+
+
+@broadcast_to.def_batch
+def _broadcast_to_batch(args, dims, shape):
+    (x,), (d,) = args, dims
+    size = abstract_of(x).shape[d]
+    x = insert_ones(to_front(x, d), 1, len(shape) - len(example_shape(x, d)))
+    return broadcast_to(x, shape=(size,) + tuple(shape)), 0
+
+
+@expand_dims.def_batch
+def _expand_dims_batch(args, dims, axis):
+    (x,), (d,) = args, dims
+    if axis < d:
+        return expand_dims(x, axis=axis), d + 1
+    return expand_dims(x, axis=axis + 1), d
+
+
+@squeeze.def_batch
+def _squeeze_batch(args, dims, axis=()):
+    (x,), (d,) = args, dims
+    example = example_shape(x, d)
+    axes = normalize_axes(axis, len(example)) if axis != () else tuple(
+        i for i, n in enumerate(example) if n == 1)
+    if not axes:
+        return x, d
+    return squeeze(x, axis=tuple(a if a < d else a + 1 for a in axes)), d - sum(a < d for a in axes)
+
+
+@getitem.def_batch
+def _getitem_batch(args, dims, index):
+    (x,), (d,) = args, dims
+    return getitem(to_front(x, d), index=(_FULL,) + tuple(index)), 0
+
+
+@getitem_grad.def_batch
+def _getitem_grad_batch(args, dims, index, shape):
+    (g,), (d,) = args, dims
+    g = to_front(g, d)
+    size = abstract_of(g).shape[0]
+    return getitem_grad(g, index=(_FULL,) + tuple(index), shape=(size,) + tuple(shape)), 0
+
+
+def _offset_indices(indices, d, size: int, stride: int):
+    """Batched indices (batch axis first) into `size` stacked blocks of `stride` rows each."""
+    indices = to_front(indices, d)
+    it = abstract_of(indices)
+    offsets = (np.arange(size) * stride).astype(it.dtype.np).reshape((size,) + (1,) * (it.ndim - 1))
+    from .math_ops import add
+
+    return add(indices, offsets)
+
+
+@gather.def_batch
+def _gather_batch(args, dims, axis=0):
+    """Per-example indices into per-example tables: flatten the tables into one and offset each
+    example's indices by its block."""
+    (x, indices), (dx, di) = args, dims
+    if di is None:
+        return gather(to_front(x, dx), indices, axis=axis + 1), 0
+    if dx is None:
+        return gather(x, indices, axis=axis), axis + di
+    x = move_axis(to_front(x, dx), axis + 1, 1)  # (B, N, pre..., post...)
+    size, rows = abstract_of(x).shape[:2]
+    table = reshape(x, shape=(size * rows,) + abstract_of(x).shape[2:])
+    out = gather(table, _offset_indices(indices, di, size, rows), axis=0)  # (B, I..., pre..., post...)
+    n_index = abstract_of(indices).ndim - 1
+    perm = (0,) + tuple(range(1 + n_index, 1 + n_index + axis)) + tuple(range(1, 1 + n_index))
+    perm += tuple(range(len(perm), abstract_of(out).ndim))
+    return transpose(out, perm=perm), 0
+
+
+@gather_grad.def_batch
+def _gather_grad_batch(args, dims, axis, shape):
+    (g, indices), (dg, di) = args, dims
+    if di is None:
+        g = to_front(g, dg)
+        size = abstract_of(g).shape[0]
+        return gather_grad(g, indices, axis=axis + 1, shape=(size,) + tuple(shape)), 0
+    size = batch_size(args, dims)
+    g = batched_front(g, dg, size)  # (B, pre..., I..., post...)
+    n_index = abstract_of(indices).ndim - 1
+    perm = (0,) + tuple(range(1 + axis, 1 + axis + n_index)) + tuple(range(1, 1 + axis))
+    perm += tuple(range(len(perm), abstract_of(g).ndim))
+    rows = shape[axis]
+    rest = tuple(shape[:axis]) + tuple(shape[axis + 1:])
+    flat = gather_grad(transpose(g, perm=perm), _offset_indices(indices, di, size, rows),
+                       axis=0, shape=(size * rows,) + rest)
+    return move_axis(reshape(flat, shape=(size, rows) + rest), 1, axis + 1), 0
+
+
+@concat.def_batch
+def _concat_batch(args, dims, axis=0):
+    size = batch_size(args, dims)
+    return concat(*[batched_front(x, d, size) for x, d in zip(args, dims)], axis=axis + 1), 0
+
+
+@stack.def_batch
+def _stack_batch(args, dims, axis=0):
+    size = batch_size(args, dims)
+    return stack(*[batched_front(x, d, size) for x, d in zip(args, dims)], axis=axis + 1), 0

@@ -6,6 +6,7 @@ below so that the gradient graph is made of ordinary primitives and can be diffe
 from __future__ import annotations
 
 from . import dtype as dt
+from .batching import broadcasting_rule, insert_ones, move_axis, ndim, same_shape_rule, to_front
 from .core import (Primitive, TensorType, abstract_of, broadcast_shapes, fmt_shape,
                    result_dtype)
 from .errors import DTypeError, ShapeError
@@ -210,3 +211,52 @@ def _matmul_bprop(x, y, out, dout, transpose_a=False, transpose_b=False):
         dx = matmul(y, dout, transpose_a=True, transpose_b=True)
         dy = matmul(dout, x, transpose_a=True, transpose_b=True)
     return grad_like(dx, x), grad_like(dy, y)
+
+
+# ----- batching rules (vmap) -------------------------------------------------------------------
+
+for _prim in (neg, square, sqrt, rsqrt, reciprocal, exp, log, sin, cos, tan, sinh, cosh, tanh,
+              asin, acos, atan, asinh, acosh, atanh, abs_, sign, logical_not):
+    _prim.def_batch(same_shape_rule(_prim))
+for _prim in (add, sub, mul, div, pow_, maximum, minimum, select, equal, not_equal, less,
+              less_equal, greater, greater_equal, logical_and, logical_or):
+    _prim.def_batch(broadcasting_rule(_prim))
+
+
+def _mm(x, y, transpose_a, transpose_b):
+    flags = {k: True for k, v in (("transpose_a", transpose_a), ("transpose_b", transpose_b)) if v}
+    return matmul(x, y, **flags)
+
+
+@matmul.def_batch
+def _matmul_batch(args, dims, transpose_a=False, transpose_b=False):
+    """Matrix examples against one shared matrix become a single larger product (one GEMM);
+    anything else is a batched matmul over a leading batch axis."""
+    from .array_ops import reshape
+
+    (x, y), (dx, dy) = args, dims
+    rank_x, rank_y = ndim(x) - (dx is not None), ndim(y) - (dy is not None)
+    if rank_x == 2 and rank_y == 2 and dy is None:  # stack x's examples into the rows
+        if transpose_a:  # each example is (k, m): lay them out as (k, B*m)
+            xs = move_axis(x, dx, 1)
+            k, size, m = abstract_of(xs).shape
+            rows = _mm(reshape(xs, shape=(k, size * m)), y, True, transpose_b)
+        else:
+            xs = to_front(x, dx)
+            size, m, k = abstract_of(xs).shape
+            rows = _mm(reshape(xs, shape=(size * m, k)), y, False, transpose_b)
+        return reshape(rows, shape=(size, m, abstract_of(rows).shape[1])), 0
+    if rank_x == 2 and rank_y == 2 and dx is None:  # stack y's examples into the columns
+        if transpose_b:  # each example is (n, k): lay them out as (B*n, k)
+            ys = to_front(y, dy)
+            size, n, k = abstract_of(ys).shape
+            cols = _mm(x, reshape(ys, shape=(size * n, k)), transpose_a, True)
+        else:
+            ys = move_axis(y, dy, 1)
+            k, size, n = abstract_of(ys).shape
+            cols = _mm(x, reshape(ys, shape=(k, size * n)), transpose_a, False)
+        return reshape(cols, shape=(abstract_of(cols).shape[0], size, n)), 1
+    rank = max(rank_x, rank_y)
+    xs = x if dx is None else insert_ones(to_front(x, dx), 1, rank - rank_x)
+    ys = y if dy is None else insert_ones(to_front(y, dy), 1, rank - rank_y)
+    return _mm(xs, ys, transpose_a, transpose_b), 0

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .array_ops import cast, reduce_sum
+from .batching import axis_rule, same_shape_rule
 from .core import Primitive, abstract_of, normalize_axis
 from .math_ops import exp, float_type, greater, mul, sub
 
@@ -31,3 +32,11 @@ def _softmax_bprop(x, out, dout, axis=-1):
 def _log_softmax_bprop(x, out, dout, axis=-1):
     total = reduce_sum(dout, axis=(axis,), keep_dims=True)
     return (sub(dout, mul(exp(out), total)),)
+
+
+# ----- batching rules (vmap) -------------------------------------------------------------------
+
+relu.def_batch(same_shape_rule(relu))
+sigmoid.def_batch(same_shape_rule(sigmoid))
+softmax.def_batch(axis_rule(softmax))
+log_softmax.def_batch(axis_rule(log_softmax))

@@ -1,0 +1,385 @@
+"""vmap, jacrev, jacfwd and hessian.
+
+`vmap(fn, in_axes, out_axes)` traces fn's graph and replays it on batched values through each
+primitive's batching rule (compiler/batching.py). The Jacobians are vmaps too, computed in one
+batched pass over a standard basis, never one row per call:
+
+* `jacrev`: the VJP of fn, batched over the basis of each output: row i is e_i^T J.
+* `jacfwd`: the JVP of fn, batched over the basis of each input: column j is J e_j. The JVP is
+  the transpose of the VJP: u -> vjp(u) = J^T u is linear, so its own VJP with cotangent v is
+  J v, and reverse mode applied twice gives forward mode.
+* `hessian = jacfwd(jacrev(fn))`.
+
+Inside a graph each API emits its nodes into the current builder; called from Python it compiles
+a graph that does the same, cached per input signature, and runs it.
+"""
+from __future__ import annotations
+
+import linecache
+import numbers
+import os
+import sys
+
+import numpy as np
+
+from cellgraph.compiler.autodiff import expand_grad, inline, vjp, zero_of
+from cellgraph.compiler.batching import Basis, batch_graph, move_batch
+from cellgraph.compiler.builder import build_graph, current_builder, is_tensor_like
+from cellgraph.compiler.ir import Graph
+from cellgraph.compiler.pipeline import graph_name, parse
+from cellgraph.compiler.pytree import count_leaves, flatten, unflatten
+from cellgraph.ops import array_ops as A
+from cellgraph.ops.core import abstract_of, fmt_shape
+from cellgraph.ops.errors import (ArgumentError, CompileError, DTypeError, GradValueError,
+                                  ShapeError, SourceLoc)
+from cellgraph.runtime.executor import GraphCache, run_cached
+
+from .autograd import _leaf_ranges, _normalize_positions
+
+_CACHES: dict = {}
+_PACKAGE_DIRS = tuple(
+    os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), d) + os.sep
+    for d in ("cellgraph", "compiler", "ops", "runtime"))
+
+
+def _caller_loc() -> SourceLoc | None:
+    """The user's line that called into cellgraph, for errors raised before any graph exists."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIRS):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    name, line = frame.f_code.co_filename, frame.f_lineno
+    return SourceLoc(name, line, 0, linecache.getline(name, line).rstrip("\n"))
+
+
+def _here() -> SourceLoc | None:
+    builder = current_builder()
+    return builder.loc if builder is not None else _caller_loc()
+
+
+def _run(kind: str, transform, key: tuple, args: tuple):
+    """Compile `transform` for `args` (once per signature) and run it."""
+    from cellgraph import context
+
+    entry = _CACHES.get((kind,) + key)
+    if entry is None or entry[0] is not transform.fn:
+        entry = _CACHES[(kind,) + key] = (transform.fn, GraphCache())
+    return run_cached(entry[1], transform, args, context.dump_dir(), transform.__name__)
+
+
+def _freeze(spec):
+    return tuple(_freeze(s) for s in spec) if isinstance(spec, (tuple, list)) else spec
+
+
+def _no_updates(graph: Graph, api: str) -> None:
+    if graph.updates:
+        names = ", ".join(repr(p.name) for p in graph.updates)
+        raise CompileError(f"{api}: the function assigns Parameters ({names}); a transformed "
+                           f"function must be pure, so return the new values instead",
+                           current_builder().loc)
+
+
+# ----- vmap ------------------------------------------------------------------------------------
+
+def _check_axes_spec(spec, what: str) -> None:
+    if spec is None or isinstance(spec, numbers.Integral) and not isinstance(spec, bool):
+        return
+    if isinstance(spec, (tuple, list)):
+        for s in spec:
+            _check_axes_spec(s, what)
+        return
+    raise DTypeError(f"vmap: `{what}` must be an int, None, or a tuple of them, got "
+                     f"{type(spec).__name__} {spec!r}", _caller_loc())
+
+
+def _leaf_dims(args: tuple, in_axes, loc) -> tuple[list, int]:
+    """The batch axis of every Tensor leaf of `args` and the batch size, checked."""
+    if isinstance(in_axes, (tuple, list)):
+        if len(in_axes) != len(args):
+            raise ArgumentError(f"vmap: in_axes has {len(in_axes)} entries but the function "
+                                f"got {len(args)} arguments; give one entry (an int or None) "
+                                f"per argument", loc)
+        specs = tuple(in_axes)
+    else:
+        specs = (in_axes,) * len(args)
+    dims, sizes = [], []
+
+    def walk(value, spec, where):
+        if is_tensor_like(value):
+            if isinstance(spec, (tuple, list)):
+                raise ArgumentError(f"vmap: in_axes gives a tuple {spec} for {where}, which is "
+                                    f"a single Tensor; give an int or None", loc)
+            if spec is None:
+                dims.append(None)
+                return
+            shape = abstract_of(value).shape
+            if not -len(shape) <= spec < len(shape):
+                raise ShapeError(f"vmap: in_axes {spec} is out of range for {where} of shape "
+                                 f"{fmt_shape(shape)}", loc)
+            dims.append(spec % len(shape))
+            sizes.append((where, shape[spec], spec % len(shape)))
+        elif isinstance(value, (tuple, list)):
+            if isinstance(spec, (tuple, list)) and len(spec) != len(value):
+                raise ArgumentError(f"vmap: in_axes gives {len(spec)} entries for {where}, "
+                                    f"which holds {len(value)} values", loc)
+            for i, item in enumerate(value):
+                walk(item, spec[i] if isinstance(spec, (tuple, list)) else spec,
+                     f"{where}[{i}]")
+        elif spec is not None:
+            raise ArgumentError(f"vmap: in_axes asks to map {where} along axis {spec}, but it "
+                                f"is {type(value).__name__} {value!r:.40}, not a Tensor; give "
+                                f"None for it", loc)
+
+    for i, (arg, spec) in enumerate(zip(args, specs)):
+        walk(arg, spec, f"argument {i}")
+    if not sizes:
+        raise ArgumentError("vmap: in_axes maps no Tensor argument; at least one entry must be "
+                            "an int", loc)
+    if len({n for _, n, _ in sizes}) > 1:
+        listed = ", ".join(f"{w} has {n} along axis {a}" for w, n, a in sizes)
+        raise ShapeError(f"vmap: the mapped axes must have one size, got: {listed}", loc)
+    if sizes[0][1] == 0:
+        raise ShapeError(f"vmap: cannot map over an axis of size 0 ({sizes[0][0]}, axis "
+                         f"{sizes[0][2]})", loc)
+    return dims, sizes[0][1]
+
+
+class VmapFunction:
+    """The function `vmap(fn, in_axes, out_axes)` returns."""
+
+    def __init__(self, fn, in_axes=0, out_axes=0):
+        if not callable(fn):
+            raise DTypeError(f"vmap: `fn` must be a Cell or a function, got "
+                             f"{type(fn).__name__}", _caller_loc())
+        _check_axes_spec(in_axes, "in_axes")
+        _check_axes_spec(out_axes, "out_axes")
+        self.fn, self.in_axes, self.out_axes = fn, in_axes, out_axes
+        self.__name__ = f"vmap_{graph_name(fn)}"
+        self.__wrapped__ = fn  # for parameter names and locations in the IR
+
+    def __call__(self, *args):
+        if current_builder() is not None:
+            return self.emit(*args)
+        _leaf_dims(args, self.in_axes, _caller_loc())
+        key = (id(self.fn), _freeze(self.in_axes), _freeze(self.out_axes))
+        return _run("vmap", self, key, args)
+
+    def emit(self, *args):
+        """Emit fn batched over `args` into the current builder."""
+        dims, size = _leaf_dims(args, self.in_axes, current_builder().loc)
+        leaves, in_tree = flatten(tuple(args), is_tensor_like)
+        examples = unflatten(in_tree, [x if d is None else _example_of(x, d)
+                                       for x, d in zip(leaves, dims)])
+        graph, captured, _, _ = parse(self.fn, examples, graph_name(self.fn))
+        _no_updates(graph, "vmap")
+        inputs = [(leaf, d) for leaf, d in zip(leaves, dims)]
+        inputs += [(value, None) for value in list(captured) + list(graph.weights)]
+        outs = batch_graph(graph, inputs)
+        axes = self._out_axes(graph, outs)
+        return unflatten(graph.out_tree, [move_batch(e, size, a) for e, a in zip(outs, axes)])
+
+    def _out_axes(self, graph: Graph, outs: list) -> list[int]:
+        tree = graph.out_tree
+        if isinstance(self.out_axes, (tuple, list)):
+            if tree.kind not in ("tuple", "list") or len(tree.children) != len(self.out_axes):
+                n = len(tree.children) if tree.kind in ("tuple", "list") else 1
+                raise ArgumentError(f"vmap: out_axes has {len(self.out_axes)} entries but the "
+                                    f"function returns {n} outputs", current_builder().loc)
+            per_leaf = [a for child, a in zip(tree.children, self.out_axes)
+                        for _ in range(count_leaves(child))]
+        else:
+            per_leaf = [self.out_axes] * len(outs)
+        axes = []
+        for i, (entry, axis) in enumerate(zip(outs, per_leaf)):
+            if axis is None or isinstance(axis, (tuple, list)):
+                raise ArgumentError(f"vmap: out_axes must give an int for every output, got "
+                                    f"{axis!r} for output {i}", current_builder().loc)
+            rank = len(_example_shape(entry)) + 1
+            if not -rank <= axis < rank:
+                raise ShapeError(f"vmap: out_axes {axis} is out of range for output {i}, whose "
+                                 f"batched result has rank {rank}", current_builder().loc)
+            axes.append(axis % rank)
+        return axes
+
+
+def _example_of(x, dim: int) -> np.ndarray:
+    """A stand-in for one example of `x` to trace with: the right shape and dtype, no data."""
+    aval = abstract_of(x)
+    shape = aval.shape[:dim] + aval.shape[dim + 1:]
+    return np.lib.stride_tricks.as_strided(np.zeros(1, aval.dtype.np), shape, (0,) * len(shape))
+
+
+def _example_shape(entry) -> tuple:
+    if isinstance(entry, Basis):
+        return entry.shape
+    value, dim = entry
+    shape = abstract_of(value).shape
+    return shape if dim is None else shape[:dim] + shape[dim + 1:]
+
+
+def vmap(fn, in_axes=0, out_axes=0):
+    """Vectorise `fn` over the axes `in_axes` of its inputs; results stacked along `out_axes`."""
+    return VmapFunction(fn, in_axes, out_axes)
+
+
+# ----- Jacobians -------------------------------------------------------------------------------
+
+def _reshape(x, shape):
+    return x if abstract_of(x).shape == tuple(shape) else A.reshape(x, shape=tuple(shape))
+
+
+def _only_outputs(graph: Graph, indices) -> Graph:
+    """A view of `graph` that returns only the outputs at `indices`."""
+    return Graph(graph.name, graph.params, graph.nodes, [graph.outputs[i] for i in indices],
+                 graph.loc)
+
+
+def jacobian_rows(graph: Graph, inputs: list, wrt: list[int], out: int) -> list:
+    """d out / d inputs[w] for each w in `wrt`, by reverse mode: the VJP of `graph` batched over
+    the standard basis of output `out`. Each result has shape out.shape + input.shape."""
+    target = _only_outputs(graph, [out])
+    out_aval = target.outputs[0].aval
+    n = len(inputs)
+
+    def vjp_rows(*values):
+        return vjp(target, list(values[:n]), tuple(wrt), [values[n]])[1]
+
+    avals = [abstract_of(x).strong() for x in inputs] + [out_aval]
+    vjp_graph, captured = build_graph(f"{graph.name}_vjp", vjp_rows, avals)
+    assert not captured
+    basis = Basis(out_aval.shape, 1, out_aval.dtype)
+    entries = batch_graph(vjp_graph, [(x, None) for x in inputs] + [basis])
+    return [_reshape(move_batch(e, basis.size, 0), out_aval.shape + abstract_of(inputs[w]).shape)
+            for w, e in zip(wrt, entries)]
+
+
+def jacobian_columns(graph: Graph, inputs: list, w: int, outs: list[int]) -> list:
+    """d outputs[o] / d inputs[w] for each o in `outs`, by forward mode: the JVP (the VJP of the
+    VJP) batched over the standard basis of input `w`. Shapes: out.shape + input.shape."""
+    target = _only_outputs(graph, outs)
+    out_avals = target.out_avals()
+    in_aval = abstract_of(inputs[w]).strong()
+    avals = [abstract_of(x).strong() for x in inputs]
+    n = len(inputs)
+
+    def cotangent_map(*values):  # (primals..., cotangents...) -> J^T cotangents, linear in them
+        return vjp(target, list(values[:n]), (w,), list(values[n:]))[1]
+
+    linear, captured = build_graph(f"{graph.name}_vjp", cotangent_map, avals + out_avals)
+    assert not captured
+
+    def tangents(*values):  # (primals..., v) -> J v for every output
+        at = list(values[:n]) + [zero_of(a) for a in out_avals]
+        return vjp(linear, at, tuple(range(n, n + len(out_avals))), [values[n]])[1]
+
+    jvp_graph, captured = build_graph(f"{graph.name}_jvp", tangents, avals + [in_aval])
+    assert not captured
+    basis = Basis(in_aval.shape, 1, in_aval.dtype)
+    entries = batch_graph(jvp_graph, [(x, None) for x in inputs] + [basis])
+    return [_reshape(move_batch(e, basis.size, len(a.shape)), a.shape + in_aval.shape)
+            for a, e in zip(out_avals, entries)]
+
+
+class JacobianFunction:
+    """The function `jacrev(fn, ...)` or `jacfwd(fn, ...)` returns."""
+
+    def __init__(self, fn, grad_position, has_aux, api: str):
+        if not callable(fn):
+            raise DTypeError(f"{api}: `fn` must be a Cell or a function, got "
+                             f"{type(fn).__name__}", _caller_loc())
+        if not isinstance(has_aux, bool):
+            raise DTypeError(f"{api}: `has_aux` must be a bool, got {has_aux!r}", _caller_loc())
+        self.positions = _normalize_positions(grad_position, api)
+        if self.positions is None:
+            raise GradValueError(f"{api}: `grad_position` must be an int or a tuple of ints, "
+                                 f"got None", _caller_loc())
+        self.fn, self.has_aux, self.api = fn, has_aux, api
+        self.single = isinstance(grad_position, numbers.Integral)
+        self.__name__ = f"{api}_{graph_name(fn)}"
+        self.__wrapped__ = fn
+
+    def __call__(self, *args):
+        if current_builder() is not None:
+            return self.emit(*args)
+        self._check_positions(args, _caller_loc())
+        return _run(self.api, self, (id(self.fn), self.positions, self.has_aux, self.single),
+                    args)
+
+    def _check_positions(self, args, loc) -> None:
+        for p in self.positions:
+            if p >= len(args):
+                raise GradValueError(f"{self.api}: grad_position {p} is out of range for a call "
+                                     f"with {len(args)} inputs", loc)
+            leaves, _ = flatten(args[p], is_tensor_like)
+            if not leaves:
+                raise DTypeError(f"{self.api}: the input at grad_position {p} must be a Tensor, "
+                                 f"got {type(args[p]).__name__} {args[p]!r:.40}", loc)
+            for leaf in leaves:
+                dtype = abstract_of(leaf).dtype
+                if not dtype.is_float:
+                    raise DTypeError(f"{self.api}: expected a floating-point Tensor at "
+                                     f"grad_position {p}, got {dtype}", loc)
+
+    def emit(self, *args):
+        """Emit the Jacobian of fn at `args` into the current builder."""
+        loc = current_builder().loc
+        self._check_positions(args, loc)
+        graph, captured, leaves, in_tree = parse(self.fn, args, graph_name(self.fn))
+        _no_updates(graph, self.api)
+        graph = expand_grad(graph)
+        inputs = list(leaves) + list(captured) + list(graph.weights)
+        out_tree, outs = self._differentiated_outputs(graph, loc)
+        ranges = _leaf_ranges(in_tree)
+        wrt = [w for p in self.positions for w in range(*ranges[p])]
+        jac = {}
+        if self.api == "jacrev":
+            for o in outs:
+                for w, block in zip(wrt, jacobian_rows(graph, inputs, wrt, o)):
+                    jac[o, w] = block
+        else:
+            for w in wrt:
+                for o, block in zip(outs, jacobian_columns(graph, inputs, w, outs)):
+                    jac[o, w] = block
+        per_output = []
+        for o in outs:
+            per_position = [unflatten(flatten(args[p], is_tensor_like)[1],
+                                      [jac[o, w] for w in range(*ranges[p])])
+                            for p in self.positions]
+            per_output.append(per_position[0] if self.single else tuple(per_position))
+        result = unflatten(out_tree, per_output)
+        if not self.has_aux:
+            return result
+        aux = unflatten(graph.out_tree, inline(graph, inputs))[1:]
+        return result, aux[0] if len(aux) == 1 else tuple(aux)
+
+    def _differentiated_outputs(self, graph: Graph, loc):
+        """The structure and indices of the outputs to differentiate (the first with has_aux)."""
+        tree = graph.out_tree
+        outs = list(range(len(graph.outputs)))
+        if self.has_aux:
+            if tree.kind not in ("tuple", "list") or len(tree.children) < 2:
+                raise GradValueError(f"{self.api}: has_aux=True needs `fn` to return a tuple of "
+                                     f"at least two outputs (the value, then the aux data)", loc)
+            tree, outs = tree.children[0], outs[:count_leaves(tree.children[0])]
+        for o in outs:
+            dtype = graph.outputs[o].aval.dtype
+            if not dtype.is_float:
+                raise DTypeError(f"{self.api}: expected `fn` to return floating-point Tensors, "
+                                 f"got {dtype} for output {o}", loc)
+        return tree, outs
+
+
+def jacrev(fn, grad_position=0, has_aux=False):
+    """The Jacobian of `fn` w.r.t. the inputs at `grad_position`, by batched reverse mode."""
+    return JacobianFunction(fn, grad_position, has_aux, "jacrev")
+
+
+def jacfwd(fn, grad_position=0, has_aux=False):
+    """The Jacobian of `fn` w.r.t. the inputs at `grad_position`, by batched forward mode."""
+    return JacobianFunction(fn, grad_position, has_aux, "jacfwd")
+
+
+def hessian(fn, grad_position=0, has_aux=False):
+    """Second derivatives of a scalar `fn`: jacfwd(jacrev(fn)), shape in.shape + in.shape."""
+    return jacfwd(jacrev(fn, grad_position, has_aux), grad_position, has_aux)

@@ -1,0 +1,152 @@
+"""Helpers for batching rules (vmap), shared by the declarations in the `*_ops.py` modules.
+
+A batching rule is `rule(args, dims, **params) -> (out, out_dim)`: `dims[i]` is the axis of
+`args[i]` that the batch runs along (None: the operand is the same for every example), and the
+result holds the per-example results stacked along `out_dim`. A primitive with several results
+returns a tuple of outputs and a tuple of dims. Rules are written with ops, so the batched
+program is made of ordinary primitives: it runs inside graphs, differentiates and batches again.
+
+    per example:   y = reduce_sum(x) {axis=(0,)}           x: f32[3]
+    batched:       y = reduce_sum(xs) {axis=(1,)}          xs: f32[8,3] (dim 0) -> y: f32[8] (dim 0)
+
+`loop_rule(prim)` is the fallback for a primitive without a rule: it unrolls the batch into one
+call per example and stacks the results (the transform marks those nodes in the IR).
+"""
+from __future__ import annotations
+
+from .core import Primitive, TensorType, abstract_of, normalize_axes, normalize_axis
+
+
+def ndim(x) -> int:
+    return abstract_of(x).ndim
+
+
+def example_shape(x, dim) -> tuple:
+    """The shape of one example of `x` (batched along `dim`, or not batched at all)."""
+    shape = abstract_of(x).shape
+    return shape if dim is None else shape[:dim] + shape[dim + 1:]
+
+
+def batch_size(args, dims) -> int:
+    for x, d in zip(args, dims):
+        if d is not None:
+            return abstract_of(x).shape[d]
+    raise AssertionError("a batching rule was called with no batched operand")
+
+
+def move_axis(x, src: int, dst: int):
+    """`x` with axis `src` moved to position `dst` (the others keep their order)."""
+    from .array_ops import transpose
+
+    if src == dst:
+        return x
+    perm = list(range(ndim(x)))
+    perm.insert(dst, perm.pop(src))
+    return transpose(x, perm=tuple(perm))
+
+
+def to_front(x, dim):
+    """A batched `x` with its batch axis first."""
+    return x if dim is None or dim == 0 else move_axis(x, dim, 0)
+
+
+def batched_front(x, dim, size: int):
+    """`x` batched along axis 0, broadcasting it first when it is not batched."""
+    from .array_ops import broadcast_to
+
+    if dim is not None:
+        return to_front(x, dim)
+    xt = abstract_of(x)
+    return broadcast_to(x, shape=(size,) + xt.shape)
+
+
+def insert_ones(x, pos: int, count: int = 1):
+    """`x` reshaped with `count` size-1 axes inserted before axis `pos`."""
+    from .array_ops import reshape
+
+    if count == 0:
+        return x
+    shape = abstract_of(x).shape
+    return reshape(x, shape=shape[:pos] + (1,) * count + shape[pos:])
+
+
+def same_shape_rule(prim: Primitive):
+    """Elementwise on one operand (exp, cast, relu, ...): the batch axis stays where it is."""
+    def rule(args, dims, **params):
+        return prim(*args, **params), dims[0]
+    return rule
+
+
+def broadcasting_rule(prim: Primitive):
+    """Elementwise with NumPy broadcasting (add, select, ...).
+
+    Operands batched along one axis, all of the full rank, keep that axis; an unbatched operand
+    that reaches across it gets a size-1 axis there. Otherwise every batched operand moves its
+    batch axis to the front and is padded to the common rank with size-1 axes after it.
+    """
+    def rule(args, dims, **params):
+        ranks = [ndim(x) - (d is not None) for x, d in zip(args, dims)]
+        rank = max(ranks)
+        batched = [i for i, d in enumerate(dims) if d is not None]
+        first = dims[batched[0]]
+        if all(dims[i] == first and ranks[i] == rank for i in batched):
+            operands = []
+            for x, d, r in zip(args, dims, ranks):
+                pos = r - (rank - first)  # where the batch axis falls among x's own axes
+                operands.append(insert_ones(x, pos) if d is None and pos > 0 else x)
+            return prim(*operands, **params), first
+        operands = []
+        for x, d, r in zip(args, dims, ranks):
+            if d is not None:
+                x = insert_ones(to_front(x, d), 1, rank - r)
+            operands.append(x)
+        return prim(*operands, **params), 0
+    return rule
+
+
+def reduction_rule(prim: Primitive):
+    """reduce_sum and friends: the reduced axes shift past the batch axis."""
+    def rule(args, dims, axis=(), keep_dims=False):
+        (x,), (d,) = args, dims
+        rank = ndim(x) - 1
+        axes = tuple(a for a in normalize_axes(axis, rank) if a < rank)
+        if not axes:  # nothing to reduce in one example: the value, in the result's dtype
+            from .array_ops import cast
+
+            example = TensorType(example_shape(x, d), abstract_of(x).dtype)
+            out_dtype = prim.abstract_eval([example], {"axis": axis, "keep_dims": keep_dims}).dtype
+            return (x if out_dtype == example.dtype else cast(x, dtype=out_dtype)), d
+        moved = tuple(a if a < d else a + 1 for a in axes)
+        out_dim = d if keep_dims else d - sum(a < d for a in axes)
+        return prim(x, axis=moved, keep_dims=keep_dims), out_dim
+    return rule
+
+
+def axis_rule(prim: Primitive):
+    """An op along one axis of one operand (softmax): the axis shifts past the batch axis."""
+    def rule(args, dims, axis=-1, **params):
+        (x,), (d,) = args, dims
+        a = normalize_axis(axis, ndim(x) - 1)
+        return prim(x, axis=a if a < d else a + 1, **params), d
+    return rule
+
+
+def loop_rule(prim: Primitive):
+    """The fallback: one call per example, results stacked along axis 0."""
+    from .array_ops import Slice, getitem, stack
+
+    def rule(args, dims, **params):
+        size = batch_size(args, dims)
+        full = Slice(None, None, None)
+        results = []
+        for i in range(size):
+            example = [x if d is None else getitem(x, index=(full,) * d + (i,))
+                       for x, d in zip(args, dims)]
+            results.append(prim(*example, **params))
+        if not prim.multiple_results:
+            return stack(*results, axis=0), 0
+        outs = tuple(stack(*[r[k] for r in results], axis=0) for k in range(len(results[0])))
+        return outs, (0,) * len(outs)
+
+    rule.unrolled = True
+    return rule
