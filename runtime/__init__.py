@@ -1,4 +1,5 @@
 """cellgraph.runtime: Tensor storage, backends and their kernels, the executor."""
 from . import numpy_backend  # noqa: F401  (registers the reference backend)
+from . import numpy_nn_kernels  # noqa: F401  (conv, pooling, normalisation, ... kernels)
 from . import eager  # noqa: F401  (installs the eager trace under `bind`)
 from .tensor import Parameter, ParameterTuple, Tensor  # noqa: F401

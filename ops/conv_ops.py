@@ -1,0 +1,206 @@
+"""Convolution and pooling over NCHW images, with their gradient primitives.
+
+conv2d and its two gradients are the three partial derivatives of one trilinear form
+T(x, w, y) = <conv2d(x, w), y>:
+
+    conv2d(x, w)                  = dT/dy
+    conv2d_backprop_input(y, w)   = dT/dx      {x_shape=...}
+    conv2d_backprop_filter(x, y)  = dT/dw      {w_shape=...}
+
+so the bprop of each is made of the other two and derivatives of every order close over these
+three primitives. Pooling is the same story in miniature: avg_pool2d and avg_pool2d_grad are
+each other's transpose; max_pool2d_grad (scatter to each window's argmax) and
+max_pool2d_grad_grad (gather from it) are each other's transpose and piecewise constant in x.
+
+Parameters are canonical: `stride=(sh, sw)`, `pad=(top, bottom, left, right)`,
+`dilation=(dh, dw)`, `kernel=(kh, kw)`; the functional wrappers turn MindSpore's pad_mode
+("same", "valid", "pad") into explicit padding, so kernels see one form.
+"""
+from __future__ import annotations
+
+from .core import Primitive, TensorType, abstract_of, fmt_shape
+from .errors import DTypeError, ShapeError
+
+# ----- shape arithmetic shared with the functional wrappers -------------------------------------
+
+
+def conv_out_size(size: int | None, kernel: int, stride: int, dilation: int,
+                  pad_before: int, pad_after: int) -> int | None:
+    """Output length of a strided, dilated window over a padded axis (may be <= 0)."""
+    if size is None:
+        return None
+    span = dilation * (kernel - 1) + 1
+    return (size + pad_before + pad_after - span) // stride + 1
+
+
+def same_padding(size: int, kernel: int, stride: int, dilation: int = 1) -> tuple[int, int]:
+    """(before, after) padding for pad_mode "same": output length ceil(size / stride), the
+    extra element (if any) padded after, as MindSpore and TensorFlow do."""
+    out = -(-size // stride)
+    need = max(0, (out - 1) * stride + dilation * (kernel - 1) + 1 - size)
+    return need // 2, need - need // 2
+
+
+def _check_rank4(x: TensorType, what: str) -> None:
+    if x.ndim != 4:
+        raise ShapeError(f"expected {what} of rank 4 (N, C, H, W), got shape "
+                         f"{fmt_shape(x.shape)}")
+
+
+def _check_float(*avals: TensorType) -> None:
+    for a in avals:
+        if not a.dtype.is_float:
+            raise DTypeError(f"expected float tensors, got {a.dtype}")
+    strong = {a.dtype for a in avals if not a.weak}
+    if len(strong) > 1:
+        raise DTypeError("expected operands of one dtype, got "
+                         + " and ".join(str(a.dtype) for a in avals))
+
+
+def _spatial_out(x_shape: tuple, kernel, stride, pad, dilation, what: str) -> tuple:
+    ho = conv_out_size(x_shape[2], kernel[0], stride[0], dilation[0], pad[0], pad[1])
+    wo = conv_out_size(x_shape[3], kernel[1], stride[1], dilation[1], pad[2], pad[3])
+    if (ho is not None and ho <= 0) or (wo is not None and wo <= 0):
+        raise ShapeError(f"{what} {tuple(kernel)} (dilation {tuple(dilation)}) does not fit the "
+                         f"input of shape {fmt_shape(x_shape)} padded by {tuple(pad)} "
+                         f"(top, bottom, left, right)")
+    return ho, wo
+
+
+def _check_params(stride, pad, dilation=(1, 1)) -> None:
+    if any(s < 1 for s in stride) or any(d < 1 for d in dilation) or any(p < 0 for p in pad):
+        raise ShapeError(f"expected positive strides and dilations and non-negative padding, "
+                         f"got stride={stride}, dilation={dilation}, pad={pad}")
+
+
+def _conv2d_type(x: TensorType, w: TensorType, stride, pad, dilation, group) -> TensorType:
+    _check_rank4(x, "an input x")
+    _check_rank4(w, "a weight")
+    _check_float(x, w)
+    _check_params(stride, pad, dilation)
+    out_ch, in_per_group = w.shape[0], w.shape[1]
+    if out_ch is not None and out_ch % group:
+        raise ShapeError(f"weight of shape {fmt_shape(w.shape)} has {out_ch} output channels, "
+                         f"which group={group} does not divide")
+    if None not in (x.shape[1], in_per_group) and x.shape[1] != in_per_group * group:
+        raise ShapeError(f"input of shape {fmt_shape(x.shape)} has {x.shape[1]} channels but "
+                         f"the weight of shape {fmt_shape(w.shape)} with group={group} expects "
+                         f"{in_per_group * group}")
+    ho, wo = _spatial_out(x.shape, w.shape[2:], stride, pad, dilation, "kernel")
+    return TensorType((x.shape[0], out_ch, ho, wo), x.dtype)
+
+
+def _expect_shape(got: TensorType, want: tuple, what: str) -> None:
+    if len(got.shape) != len(want) or any(
+            g is not None and w is not None and g != w for g, w in zip(got.shape, want)):
+        raise ShapeError(f"expected {what} of shape {fmt_shape(want)}, got "
+                         f"{fmt_shape(got.shape)}")
+
+
+def _backprop_input_type(dout, w, x_shape, stride, pad, dilation, group) -> TensorType:
+    x = TensorType(tuple(x_shape), dout.dtype)
+    _expect_shape(dout, _conv2d_type(x, w, stride, pad, dilation, group).shape,
+                  "the output gradient")
+    return x
+
+
+def _backprop_filter_type(x, dout, w_shape, stride, pad, dilation, group) -> TensorType:
+    w = TensorType(tuple(w_shape), dout.dtype)
+    _expect_shape(dout, _conv2d_type(x, w, stride, pad, dilation, group).shape,
+                  "the output gradient")
+    return w
+
+
+def _pool_type(x: TensorType, kernel, stride, pad, **_) -> TensorType:
+    _check_rank4(x, "an input x")
+    _check_float(x)
+    _check_params(stride, pad)
+    if any(k < 1 for k in kernel):
+        raise ShapeError(f"expected a positive kernel_size, got {tuple(kernel)}")
+    if pad[0] >= kernel[0] or pad[1] >= kernel[0] or pad[2] >= kernel[1] or pad[3] >= kernel[1]:
+        raise ShapeError(f"padding {tuple(pad)} must be smaller than kernel_size "
+                         f"{tuple(kernel)} on each side")
+    ho, wo = _spatial_out(x.shape, kernel, stride, pad, (1, 1), "kernel_size")
+    return TensorType(x.shape[:2] + (ho, wo), x.dtype)
+
+
+def _max_pool_grad_type(x, g, kernel, stride, pad) -> TensorType:
+    _expect_shape(g, _pool_type(x, kernel, stride, pad).shape, "the output gradient")
+    return x.strong()
+
+
+def _max_pool_grad_grad_type(x, g, kernel, stride, pad) -> TensorType:
+    _expect_shape(g, x.shape, "a gradient of the input's shape")
+    return _pool_type(x, kernel, stride, pad)
+
+
+def _avg_pool_grad_type(g, x_shape, kernel, stride, pad, count_include_pad) -> TensorType:
+    x = TensorType(tuple(x_shape), g.dtype)
+    _expect_shape(g, _pool_type(x, kernel, stride, pad).shape, "the output gradient")
+    return x
+
+
+# ----- declarations ----------------------------------------------------------------------------
+
+conv2d = Primitive("conv2d", _conv2d_type, label="Conv2D")
+conv2d_backprop_input = Primitive("conv2d_backprop_input", _backprop_input_type,
+                                  label="Conv2DBackpropInput")
+conv2d_backprop_filter = Primitive("conv2d_backprop_filter", _backprop_filter_type,
+                                   label="Conv2DBackpropFilter")
+max_pool2d = Primitive("max_pool2d", _pool_type, label="MaxPool")
+max_pool2d_grad = Primitive("max_pool2d_grad", _max_pool_grad_type, label="MaxPoolGrad")
+max_pool2d_grad_grad = Primitive("max_pool2d_grad_grad", _max_pool_grad_grad_type,
+                                 label="MaxPoolGradGrad")
+avg_pool2d = Primitive("avg_pool2d", _pool_type, label="AvgPool")
+avg_pool2d_grad = Primitive("avg_pool2d_grad", _avg_pool_grad_type, label="AvgPoolGrad")
+
+
+def _shape(x) -> tuple:
+    return abstract_of(x).shape
+
+
+# ----- bprop rules: each primitive's adjoint is another primitive of this family ----------------
+
+@conv2d.def_bprop
+def _conv2d_bprop(x, w, out, dout, **conv):
+    return (conv2d_backprop_input(dout, w, x_shape=_shape(x), **conv),
+            conv2d_backprop_filter(x, dout, w_shape=_shape(w), **conv))
+
+
+@conv2d_backprop_input.def_bprop
+def _conv2d_backprop_input_bprop(y, w, out, dout, x_shape, **conv):
+    # <dout, dT/dx(y, w)> = T(dout, w, y): its partials in y and w.
+    return (conv2d(dout, w, **conv),
+            conv2d_backprop_filter(dout, y, w_shape=_shape(w), **conv))
+
+
+@conv2d_backprop_filter.def_bprop
+def _conv2d_backprop_filter_bprop(x, y, out, dout, w_shape, **conv):
+    # <dout, dT/dw(x, y)> = T(x, dout, y): its partials in x and y.
+    return (conv2d_backprop_input(y, dout, x_shape=_shape(x), **conv),
+            conv2d(x, dout, **conv))
+
+
+max_pool2d.def_bprop(lambda x, out, dout, **pool: (max_pool2d_grad(x, dout, **pool),))
+# The argmax positions are piecewise constant in x, so x gets no gradient (almost everywhere).
+max_pool2d_grad.def_bprop(lambda x, g, out, dout, **pool: (
+    None, max_pool2d_grad_grad(x, dout, **pool)))
+max_pool2d_grad_grad.def_bprop(lambda x, g, out, dout, **pool: (
+    None, max_pool2d_grad(x, dout, **pool)))
+
+avg_pool2d.def_bprop(lambda x, out, dout, **pool: (
+    avg_pool2d_grad(dout, x_shape=_shape(x), **pool),))
+avg_pool2d_grad.def_bprop(lambda g, out, dout, x_shape, **pool: (avg_pool2d(dout, **pool),))
+
+__all__ = [
+    "avg_pool2d",
+    "avg_pool2d_grad",
+    "conv2d",
+    "conv2d_backprop_filter",
+    "conv2d_backprop_input",
+    "conv_out_size",
+    "max_pool2d",
+    "max_pool2d_grad",
+    "max_pool2d_grad_grad",
+    "same_padding",
+]

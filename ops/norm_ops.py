@@ -1,0 +1,141 @@
+"""Layer and batch normalisation: each returns the output and the statistics it used.
+
+    layer_norm(x, gamma, beta) -> (y, mean, var)             mean, var: x.shape[:k] + (1,) * ...
+    batch_norm(x, scale, bias, mean, variance) -> (y, batch_mean, batch_var)     shape (C,)
+
+The statistics are outputs (MindSpore's LayerNorm returns them too; a BatchNorm layer needs the
+batch ones to update its running averages), so the bprops take a gradient for each of them as
+well: a second-order gradient flows back through the statistics the first-order bprop read.
+Variances are biased (divided by the element count), the ones normalisation uses.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .array_ops import broadcast_to, reduce_mean, reduce_sum, reshape
+from .core import Primitive, TensorType, abstract_of, fmt_shape, normalize_axis
+from .errors import DTypeError, ShapeError
+from .math_ops import add, div, mul, neg, rsqrt, sub, sum_to
+
+
+def _check_floats(x: TensorType, named: dict) -> None:
+    if not x.dtype.is_float:
+        raise DTypeError(f"expected a float tensor x, got {x.dtype}")
+    for name, p in named.items():
+        if p.dtype != x.dtype:
+            raise DTypeError(f"expected {name} of dtype {x.dtype} (as x), got {p.dtype}")
+
+
+def _layer_norm_type(x, gamma, beta, begin_norm_axis, begin_params_axis, epsilon):
+    norm_axis = normalize_axis(begin_norm_axis, x.ndim)
+    params_axis = normalize_axis(begin_params_axis, x.ndim)
+    want = x.shape[params_axis:]
+    for name, p in (("gamma", gamma), ("beta", beta)):
+        if p.shape != want:
+            raise ShapeError(f"expected {name} of shape {fmt_shape(want)} (the axes of x from "
+                             f"begin_params_axis={begin_params_axis} on, x of shape "
+                             f"{fmt_shape(x.shape)}), got {fmt_shape(p.shape)}")
+    _check_floats(x, {"gamma": gamma, "beta": beta})
+    stats = TensorType(x.shape[:norm_axis] + (1,) * (x.ndim - norm_axis), x.dtype)
+    return x.strong(), stats, stats
+
+
+def _batch_norm_type(x, scale, bias, mean, variance, is_training, epsilon):
+    if x.ndim < 2:
+        raise ShapeError(f"expected x of rank >= 2 with channels on axis 1, got shape "
+                         f"{fmt_shape(x.shape)}")
+    channels = (x.shape[1],)
+    named = {"scale": scale, "bias": bias, "mean": mean, "variance": variance}
+    for name, p in named.items():
+        if p.shape != channels:
+            raise ShapeError(f"expected {name} of shape {fmt_shape(channels)} (the channels of "
+                             f"x of shape {fmt_shape(x.shape)}), got {fmt_shape(p.shape)}")
+    _check_floats(x, named)
+    stats = TensorType(channels, x.dtype)
+    return x.strong(), stats, stats
+
+
+layer_norm = Primitive("layer_norm", _layer_norm_type, label="LayerNorm", multiple_results=True)
+batch_norm = Primitive("batch_norm", _batch_norm_type, label="BatchNorm", multiple_results=True)
+
+
+# ----- bprop rules -----------------------------------------------------------------------------
+
+def _plus(total, term):
+    """Accumulate gradient terms, None standing for zero."""
+    if term is None:
+        return total
+    return term if total is None else add(total, term)
+
+
+def _stats_grad(x, xmu, rstd, xhat, axes, dxhat, dmean, dvar):
+    """dx when xhat = (x - mean) * rstd with mean and var x's own statistics over `axes`.
+
+    `dxhat` is the gradient reaching xhat, `dmean`/`dvar` those reaching the statistics as
+    outputs (all broadcastable to x, None for zero).
+    """
+    count = int(np.prod([abstract_of(x).shape[a] for a in axes]))
+    dx = None
+    if dxhat is not None:
+        mean_dxhat = reduce_mean(dxhat, axis=axes, keep_dims=True)
+        mean_dxhat_xhat = reduce_mean(mul(dxhat, xhat), axis=axes, keep_dims=True)
+        dx = mul(rstd, sub(sub(dxhat, mean_dxhat), mul(xhat, mean_dxhat_xhat)))
+    if dmean is not None:
+        dx = _plus(dx, broadcast_to(div(dmean, count), shape=abstract_of(x).shape))
+    if dvar is not None:
+        dx = _plus(dx, mul(xmu, mul(dvar, 2.0 / count)))
+    return dx
+
+
+@layer_norm.def_bprop
+def _layer_norm_bprop(x, gamma, beta, out, dout, begin_norm_axis, begin_params_axis, epsilon):
+    _, mean, var = out
+    dy, dmean, dvar = dout
+    ndim = abstract_of(x).ndim
+    axes = tuple(range(normalize_axis(begin_norm_axis, ndim), ndim))
+    xmu = sub(x, mean)
+    rstd = rsqrt(add(var, epsilon))
+    xhat = mul(xmu, rstd)
+    dgamma = dbeta = dxhat = None
+    if dy is not None:
+        dgamma = sum_to(mul(dy, xhat), abstract_of(gamma).shape)
+        dbeta = sum_to(dy, abstract_of(beta).shape)
+        dxhat = mul(dy, gamma)
+    return _stats_grad(x, xmu, rstd, xhat, axes, dxhat, dmean, dvar), dgamma, dbeta
+
+
+def _per_channel(v, ndim: int):
+    """A (C,) tensor reshaped to broadcast along axis 1 of a rank-`ndim` tensor."""
+    return reshape(v, shape=(1, abstract_of(v).shape[0]) + (1,) * (ndim - 2))
+
+
+@batch_norm.def_bprop
+def _batch_norm_bprop(x, scale, bias, mean, variance, out, dout, is_training, epsilon):
+    _, stat_mean, stat_var = out
+    dy, dmean, dvar = dout
+    ndim = abstract_of(x).ndim
+    axes = (0,) + tuple(range(2, ndim))
+    xmu = sub(x, _per_channel(stat_mean, ndim))
+    rstd = rsqrt(add(_per_channel(stat_var, ndim), epsilon))
+    xhat = mul(xmu, rstd)
+    dscale = dbias = dxhat = None
+    if dy is not None:
+        dscale = reduce_sum(mul(dy, xhat), axis=axes)
+        dbias = reduce_sum(dy, axis=axes)
+        dxhat = mul(dy, _per_channel(scale, ndim))
+    if is_training:
+        dmean_b = None if dmean is None else _per_channel(dmean, ndim)
+        dvar_b = None if dvar is None else _per_channel(dvar, ndim)
+        dx = _stats_grad(x, xmu, rstd, xhat, axes, dxhat, dmean_b, dvar_b)
+        return dx, dscale, dbias, None, None
+    # Inference: mean and variance are inputs, and the stats outputs pass them through.
+    dx = dmean_in = dvar_in = None
+    if dxhat is not None:
+        dx = mul(dxhat, rstd)
+        dmean_in = neg(reduce_sum(dx, axis=axes))
+        dvar_in = reduce_sum(mul(mul(dxhat, xmu), mul(mul(rstd, mul(rstd, rstd)), -0.5)),
+                             axis=axes)
+    return dx, dscale, dbias, _plus(dmean_in, dmean), _plus(dvar_in, dvar)
+
+
+__all__ = ["batch_norm", "layer_norm"]

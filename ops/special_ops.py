@@ -1,0 +1,177 @@
+"""Special functions, clipping, cumulative sums and products, and dropout.
+
+Every bprop is written with ops (erf's uses exp, gelu's uses erf, cumsum's is a cumsum in the
+other direction), so the gradient graphs differentiate again.
+"""
+from __future__ import annotations
+
+import math
+
+from . import dtype as dt
+from .array_ops import _reduce_type, cast, reduce_sum, reshape
+from .core import (
+    Primitive,
+    TensorType,
+    abstract_of,
+    broadcast_shapes,
+    fmt_shape,
+    normalize_axes,
+    normalize_axis,
+    result_dtype,
+)
+from .errors import DTypeError, ShapeError
+from .math_ops import (
+    add,
+    div,
+    equal,
+    exp,
+    float_type,
+    grad_like,
+    greater_equal,
+    less_equal,
+    maximum,
+    mul,
+    neg,
+    select,
+    sub,
+)
+from .nn_ops import sigmoid
+
+_SQRT1_2 = 1 / math.sqrt(2)
+_INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
+_TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
+
+
+def _float_unary_type(x: TensorType) -> TensorType:
+    if x.dtype.is_bool:
+        raise DTypeError(f"expected a float or integer tensor, got {x.dtype}")
+    return float_type(x)
+
+
+erf = Primitive("erf", _float_unary_type, label="Erf")
+gelu = Primitive("gelu", _float_unary_type, label="GeLU")
+log1p = Primitive("log1p", _float_unary_type, label="Log1p")
+expm1 = Primitive("expm1", _float_unary_type, label="Expm1")
+softplus = Primitive("softplus", _float_unary_type, label="Softplus")
+
+
+def _normal_cdf(x):
+    return mul(add(erf(mul(x, _SQRT1_2)), 1), 0.5)
+
+
+erf.def_bprop(lambda x, out, dout: (mul(dout, mul(exp(neg(mul(x, x))), _TWO_OVER_SQRT_PI)),))
+log1p.def_bprop(lambda x, out, dout: (div(dout, add(x, 1)),))
+expm1.def_bprop(lambda x, out, dout: (mul(dout, add(out, 1)),))
+softplus.def_bprop(lambda x, out, dout: (mul(dout, sigmoid(x)),))
+
+
+@gelu.def_bprop
+def _gelu_bprop(x, out, dout):
+    # d/dx x * Phi(x) = Phi(x) + x * phi(x), with phi the standard normal density.
+    density = mul(exp(mul(mul(x, x), -0.5)), _INV_SQRT_2PI)
+    return (mul(dout, add(_normal_cdf(x), mul(x, density))),)
+
+
+# ----- clip_by_value = minimum(maximum(x, lo), hi) ---------------------------------------------
+
+def _clip_type(x: TensorType, lo: TensorType, hi: TensorType) -> TensorType:
+    if x.dtype.is_bool:
+        raise DTypeError(f"expected a numeric tensor x, got {x.dtype}")
+    shape = broadcast_shapes(x.shape, lo.shape, hi.shape)
+    return TensorType(shape, result_dtype(x, lo, hi), weak=x.weak and lo.weak and hi.weak)
+
+
+clip_by_value = Primitive("clip_by_value", _clip_type, label="ClipByValue")
+
+
+@clip_by_value.def_bprop
+def _clip_bprop(x, lo, hi, out, dout):
+    # Gradient passes to x inside [lo, hi] (bounds included), to lo below it, to hi above it.
+    raised = maximum(x, lo)
+    below_hi = cast(less_equal(raised, hi), dtype=abstract_of(dout).dtype)
+    d_raised = mul(dout, below_hi)
+    x_wins = cast(greater_equal(x, lo), dtype=abstract_of(dout).dtype)
+    return (grad_like(mul(d_raised, x_wins), x),
+            grad_like(sub(d_raised, mul(d_raised, x_wins)), lo),
+            grad_like(sub(dout, d_raised), hi))
+
+
+# ----- cumsum ----------------------------------------------------------------------------------
+
+def _cumsum_type(x: TensorType, axis: int, exclusive: bool, reverse: bool) -> TensorType:
+    normalize_axis(axis, x.ndim)
+    if x.dtype.is_bool:
+        raise DTypeError(f"expected a numeric tensor, got {x.dtype}")
+    return x.strong()
+
+
+cumsum = Primitive("cumsum", _cumsum_type, label="CumSum")
+# The adjoint of a running sum is the running sum in the other direction.
+cumsum.def_bprop(lambda x, out, dout, axis, exclusive, reverse: (
+    cumsum(dout, axis=axis, exclusive=exclusive, reverse=not reverse),))
+
+
+# ----- reduce_prod -----------------------------------------------------------------------------
+
+def _prod_type(x: TensorType, axis=(), keep_dims=False) -> TensorType:
+    if x.dtype.is_bool:
+        raise DTypeError(f"expected a numeric tensor, got {x.dtype}")
+    return _reduce_type(x, axis, keep_dims)
+
+
+reduce_prod = Primitive("reduce_prod", _prod_type, label="ReduceProd")
+
+
+@reduce_prod.def_bprop
+def _reduce_prod_bprop(x, out, dout, axis=(), keep_dims=False):
+    """d prod / dx_i = the product of the other elements, computed without dividing by zero.
+
+    Write x = s * t with s = x off the zeros (1 on them) and t = x on the zeros (1 off them).
+    The product of the others is (prod s / s_i) * w_i, where w_i = prod t (0 when the slice has
+    a zero, else 1) off the zeros, and at a zero 1 if it is the slice's only zero, else 0. Only
+    the never-zero s is divided by, and prod t keeps the zero's own value in the graph, so the
+    rule differentiates again: first derivatives are exact everywhere, second derivatives
+    wherever a slice holds at most one zero.
+    """
+    xt = abstract_of(x)
+    axes = normalize_axes(axis, xt.ndim)
+    kept = tuple(1 if i in axes else d for i, d in enumerate(xt.shape))
+    is_zero = equal(x, 0)
+    s = select(is_zero, 1, x)
+    t = select(is_zero, x, 1)
+    zero_count = reduce_sum(cast(is_zero, dtype=dt.int32), axis=axes, keep_dims=True)
+    lone_zero = cast(equal(zero_count, 1), dtype=xt.dtype)
+    w = select(is_zero, lone_zero, reduce_prod(t, axis=axes, keep_dims=True))
+    others = mul(div(reduce_prod(s, axis=axes, keep_dims=True), s), w)
+    g = dout if keep_dims else reshape(dout, shape=kept)
+    return (mul(g, others),)
+
+
+# ----- dropout: the mask is an input, drawn by the caller -------------------------------------
+
+def _dropout_type(x: TensorType, mask: TensorType, keep_prob: float) -> TensorType:
+    if not x.dtype.is_float:
+        raise DTypeError(f"expected a float tensor x, got {x.dtype}")
+    if not 0 < keep_prob <= 1:
+        raise ShapeError(f"expected keep_prob in (0, 1], got {keep_prob}")
+    if broadcast_shapes(x.shape, mask.shape) != x.shape:
+        raise ShapeError(f"mask of shape {fmt_shape(mask.shape)} does not fit x of shape "
+                         f"{fmt_shape(x.shape)}")
+    return x.strong()
+
+
+dropout = Primitive("dropout", _dropout_type, label="Dropout")
+dropout.def_bprop(lambda x, mask, out, dout, keep_prob: (
+    dropout(dout, mask, keep_prob=keep_prob), None))
+
+__all__ = [
+    "clip_by_value",
+    "cumsum",
+    "dropout",
+    "erf",
+    "expm1",
+    "gelu",
+    "log1p",
+    "reduce_prod",
+    "softplus",
+]
