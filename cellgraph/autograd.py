@@ -6,110 +6,149 @@ that does the same and runs it, cached per input signature.
 """
 from __future__ import annotations
 
+import linecache
 import numbers
+import os
+import sys
 
 from cellgraph.compiler.autodiff import emit_grad
 from cellgraph.compiler.builder import current_builder, is_tensor_like
+from cellgraph.compiler.custom import custom_vjp_call
 from cellgraph.compiler.pipeline import graph_name, parse
 from cellgraph.compiler.pytree import Tree, count_leaves, flatten, unflatten
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import abstract_of
-from cellgraph.ops.errors import ArgumentError, DTypeError, GradValueError
+from cellgraph.ops.errors import (ArgumentError, DTypeError, GradPositionError,
+                                  GradValueError, SourceLoc)
 from cellgraph.runtime.executor import GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple
 
 _CACHES: dict = {}
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _check_bool(name: str, value) -> bool:
+def _user_loc() -> SourceLoc | None:
+    """Where the user called in: the statement being compiled inside a graph, else the first
+    Python frame outside cellgraph."""
+    builder = current_builder()
+    if builder is not None and builder.loc is not None:
+        return builder.loc
+    frame = sys._getframe(1)
+    while frame is not None and (frame.f_code.co_filename.startswith(_PACKAGE_DIR)
+                                 or frame.f_code.co_filename.startswith("<")):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    name, line = frame.f_code.co_filename, frame.f_lineno
+    return SourceLoc(name, line, 0, linecache.getline(name, line).rstrip("\n"))
+
+
+def _check_bool(name: str, value, api: str = "GradOperation") -> bool:
     if not isinstance(value, bool):
-        raise DTypeError(f"GradOperation: `{name}` must be a bool, got "
-                         f"{type(value).__name__} {value!r}")
+        raise DTypeError(f"{api}: `{name}` must be a bool, got {type(value).__name__} "
+                         f"{value!r}", _user_loc())
     return value
 
 
 def _normalize_weights(weights, api: str) -> tuple | None:
+    """None, or the Parameters as a tuple (from a Parameter, a list, a tuple, a ParameterTuple
+    or net.trainable_params())."""
     if weights is None:
         return None
     if isinstance(weights, Parameter):
         return (weights,)
     if isinstance(weights, (list, tuple, ParameterTuple)):
-        for w in weights:
+        for i, w in enumerate(weights):
             if not isinstance(w, Parameter):
                 raise DTypeError(f"{api}: `weights` must hold Parameters, got "
-                                 f"{type(w).__name__}")
+                                 f"{type(w).__name__} {w!r:.60} at index {i}", _user_loc())
         return tuple(weights)
     raise DTypeError(f"{api}: `weights` must be a Parameter, a list or tuple of Parameters or "
-                     f"a ParameterTuple, got {type(weights).__name__}")
+                     f"a ParameterTuple, got {type(weights).__name__} {weights!r:.60}",
+                     _user_loc())
 
 
 def _normalize_positions(grad_position, api: str):
+    """None, or the positions as a tuple of distinct non-negative ints."""
     if grad_position is None:
         return None
     if isinstance(grad_position, bool) or not isinstance(grad_position, (int, tuple, list)):
         raise DTypeError(f"{api}: `grad_position` must be an int, a tuple of ints or None, got "
-                         f"{type(grad_position).__name__} {grad_position!r}")
+                         f"{type(grad_position).__name__} {grad_position!r}", _user_loc())
     positions = (grad_position,) if isinstance(grad_position, int) else tuple(grad_position)
     if not positions:
         raise GradValueError(f"{api}: `grad_position` is an empty tuple; give at least one "
-                             f"position")
+                             f"position", _user_loc())
     for p in positions:
         if isinstance(p, bool) or not isinstance(p, int):
-            raise DTypeError(f"{api}: `grad_position` entries must be ints, got {p!r}")
+            raise DTypeError(f"{api}: `grad_position` entries must be ints, got "
+                             f"{type(p).__name__} {p!r} in {grad_position!r}", _user_loc())
         if p < 0:
-            raise GradValueError(f"{api}: `grad_position` entries must be >= 0, got {p}")
+            raise GradValueError(f"{api}: `grad_position` entries must be >= 0, got {p} in "
+                                 f"{grad_position!r}", _user_loc())
     if len(set(positions)) != len(positions):
-        raise GradValueError(f"{api}: `grad_position` {positions} repeats a position")
+        raise GradValueError(f"{api}: `grad_position` {grad_position!r} repeats a position",
+                             _user_loc())
     return positions
 
 
 class GradFunction:
-    """The function `grad(fn, ...)` returns. `single` marks a bare-int grad_position."""
+    """The function `grad(fn, ...)` returns.
+
+    `single`: grad_position was a bare int, so that input's gradient comes back bare;
+    `single_weight`: weights was one Parameter, so its gradient comes back bare.
+    """
 
     def __init__(self, fn, positions, weights, sens_param=False, has_aux=False,
-                 return_ids=False, single=False, with_value=False, api="grad"):
+                 return_ids=False, single=False, with_value=False, api="grad",
+                 single_weight=False):
         if not callable(fn):
             raise DTypeError(f"{api}: `fn` must be a Cell or a function, got "
-                             f"{type(fn).__name__}")
+                             f"{type(fn).__name__} {fn!r:.60}", _user_loc())
         self.fn, self.positions, self.weights = fn, positions, weights
         self.sens_param, self.has_aux, self.return_ids = sens_param, has_aux, return_ids
         self.single, self.with_value, self.api = single, with_value, api
+        self.single_weight = single_weight
+        self._python_loc = None  # the user's line, while a call from Python compiles
         self.__name__ = f"grad_{graph_name(fn)}"
         self.__wrapped__ = fn  # for parameter names and locations in the IR
 
     def _key(self):
-        return (id(self.fn), self.positions, tuple(id(w) for w in self.weights or ()),
-                self.sens_param, self.has_aux, self.return_ids, self.single, self.with_value)
+        return (type(self), id(self.fn), self.positions,
+                tuple(id(w) for w in self.weights or ()), self.weights is None,
+                self.sens_param, self.has_aux, self.return_ids, self.single, self.with_value,
+                self.single_weight)
 
     def __call__(self, *args):
         if current_builder() is not None:
             return self.emit(*args)
         from cellgraph import context
 
-        key = self._key()
-        entry = _CACHES.get(key)
-        if entry is None or entry[0] is not self.fn:
-            entry = _CACHES[key] = (self.fn, GraphCache())
-        return run_cached(entry[1], self, args, context.dump_dir(), self.__name__)
+        self._python_loc = _user_loc()
+        try:
+            self._split_sens(args)  # argument errors before compiling
+            key = self._key()
+            entry = _CACHES.get(key)
+            if entry is None or entry[0] is not self.fn:
+                entry = _CACHES[key] = (self.fn, GraphCache())
+            return run_cached(entry[1], self, args, context.dump_dir(), self.__name__)
+        finally:
+            self._python_loc = None
+
+    def _loc(self) -> SourceLoc | None:
+        return self._python_loc or _user_loc()
 
     # -- the graph ------------------------------------------------------------------------------
     def emit(self, *args):
         """Emit the grad node for `fn(*args)` into the current builder and shape the result."""
-        args = tuple(args)
-        sens = None
-        if self.sens_param:
-            if not args:
-                raise ArgumentError(f"{self.api}: sens_param=True needs the sens value as the "
-                                    f"last argument")
-            args, sens = args[:-1], args[-1]
-        self._check_positions(args)
+        args, sens, positions = self._split_sens(args)
         graph, captured, leaves, in_tree = parse(self.fn, args, graph_name(self.fn))
         n_explicit = len(leaves)
         leaf_ranges = _leaf_ranges(in_tree)
         wrt, slots = [], []
-        for pos in self.positions or ():
+        for pos in positions or ():
             start, stop = leaf_ranges[pos]
-            slots.append(("input", pos, len(wrt), stop - start))
+            slots.append((pos, len(wrt), stop - start))
             wrt.extend(range(start, stop))
         first_weight = len(graph.params) - len(graph.weights)
         weight_slots = []
@@ -128,21 +167,42 @@ class GradFunction:
             for param, value in zip(graph.updates, outs[n_results:]):
                 current_builder().record_update(param, value)
             outs = outs[:n_results]
-        return self._result(graph, outs, grads, slots, weight_slots, args)
+        return self._result(graph, outs, grads, slots, weight_slots, args, positions)
 
-    def _check_positions(self, args):
-        for p in self.positions or ():
+    def _split_sens(self, args):
+        """(inputs, sens or None, the positions to differentiate) for a call with `args`."""
+        args, sens = tuple(args), None
+        if self.sens_param:
+            if not args:
+                raise ArgumentError(f"{self.api}: sens_param=True needs the sens value as the "
+                                    f"last argument, got a call without arguments",
+                                    self._loc())
+            args, sens = args[:-1], args[-1]
+        positions = self._positions(args)
+        for p in positions or ():
             if p >= len(args):
-                raise GradValueError(f"{self.api}: grad_position {p} is out of range for a "
-                                     f"call with {len(args)} inputs")
+                raise GradPositionError(f"{self.api}: grad_position {p} is out of range for a "
+                                        f"call with {len(args)} inputs", self._loc())
+        return args, sens, positions
+
+    def _positions(self, args):
+        return self.positions
 
     def _sens(self, graph, sens):
         if sens is not None:
             flat, _ = flatten(sens, is_tensor_like)
             n_results = len(graph.outputs) - len(graph.updates)
             if len(flat) != n_results:
-                raise ArgumentError(f"{self.api}: the sens value must match the output: "
-                                    f"{n_results} tensors, got {len(flat)}")
+                raise ArgumentError(f"{self.api}: the sens value must match the output of "
+                                    f"{graph_name(self.fn)}: {n_results} tensors "
+                                    f"({', '.join(str(o.aval) for o in graph.outputs)}), got "
+                                    f"{_describe(sens)}", self._loc())
+            for i, (s, o) in enumerate(zip(flat, graph.outputs)):
+                if abstract_of(s).shape != o.aval.shape:
+                    raise ArgumentError(f"{self.api}: sens {i} has shape "
+                                        f"{abstract_of(s).shape}, but output {i} of "
+                                        f"{graph_name(self.fn)} has shape {o.aval.shape}",
+                                        self._loc())
             # Parameter updates are stop_gradient values: their sens is never read
             return flat + [F.fill(o.aval.dtype, o.aval.shape, 0)
                            for o in graph.outputs[n_results:]]
@@ -150,15 +210,16 @@ class GradFunction:
             tree = graph.out_tree
             if tree.kind not in ("tuple", "list") or len(tree.children) < 2:
                 raise GradValueError(f"{self.api}: has_aux=True needs `fn` to return a tuple of "
-                                     f"at least two outputs")
+                                     f"at least two outputs, got {_describe_tree(graph)}",
+                                     self._loc())
             n_first = count_leaves(tree.children[0])
             return [F.fill(o.aval.dtype, o.aval.shape, 1 if i < n_first else 0)
                     for i, o in enumerate(graph.outputs)]
         return None
 
-    def _result(self, graph, outs, grads, slots, weight_slots, args):
+    def _result(self, graph, outs, grads, slots, weight_slots, args, positions):
         input_grads = []
-        for kind, pos, start, count in slots:
+        for pos, start, count in slots:
             if not is_tensor_like(args[pos]) and not isinstance(args[pos], (tuple, list)):
                 continue  # Python numbers get no gradient
             _, sub_tree = flatten(args[pos], is_tensor_like)
@@ -168,23 +229,39 @@ class GradFunction:
         for w, slot in zip(self.weights or (), weight_slots):
             g = grads[slot] if slot is not None else F.zeros_like(w)
             weight_grads.append((w.name, g) if self.return_ids else g)
-        if self.positions is None:
-            result = tuple(weight_grads)
+        weights_result = (weight_grads[0] if self.single_weight and len(weight_grads) == 1
+                          else tuple(weight_grads))
+        if positions is None:
+            result = weights_result
         elif self.single and len(input_grads) == 1:
             result = input_grads[0]
         else:
             result = tuple(input_grads)
-        if self.weights is not None and self.positions is not None:
-            result = (result, tuple(weight_grads))
+        if self.weights is not None and positions is not None:
+            result = (result, weights_result)
         value = unflatten(graph.out_tree, outs)
-        if self.has_aux:
-            aux = tuple(value[1:])
-            if self.with_value:
-                return (value[0], aux), result
-            return result, aux
         if self.with_value:
             return value, result
+        if self.has_aux:
+            return result, tuple(value[1:])
         return result
+
+
+def _describe(value) -> str:
+    """What the user passed, for messages: `Tensor f32[2,3]`, `(Tensor f32[1], 2)`."""
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(_describe(v) for v in value)
+        return f"({inner}{',' if len(value) == 1 else ''})"
+    if is_tensor_like(value):
+        return f"Tensor {abstract_of(value)}"
+    return f"{type(value).__name__} {value!r:.40}"
+
+
+def _describe_tree(graph) -> str:
+    tree = graph.out_tree
+    if tree.kind in ("tuple", "list"):
+        return f"a {tree.kind} of {len(tree.children)}"
+    return "a single Tensor" if tree.kind == "leaf" else f"{tree.static!r:.40}"
 
 
 def _leaf_ranges(in_tree: Tree) -> list[tuple[int, int]]:
@@ -197,7 +274,12 @@ def _leaf_ranges(in_tree: Tree) -> list[tuple[int, int]]:
 
 
 class GradOperation:
-    """`GradOperation(get_all=False, get_by_list=False, sens_param=False)(fn[, weights])`."""
+    """`GradOperation(get_all=False, get_by_list=False, sens_param=False)(fn[, weights])`.
+
+    The gradient function returns the first input's gradient; with get_all, a tuple over every
+    input; with get_by_list, the gradients of `weights` (bare for one Parameter, else a tuple);
+    with both, (inputs' gradients, weights' gradients).
+    """
 
     def __init__(self, get_all=False, get_by_list=False, sens_param=False):
         self.get_all = _check_bool("get_all", get_all)
@@ -205,30 +287,32 @@ class GradOperation:
         self.sens_param = _check_bool("sens_param", sens_param)
 
     def __call__(self, fn, weights=None):
-        if self.get_by_list and weights is None:
-            raise GradValueError("GradOperation(get_by_list=True) needs weights: "
-                                 "grad_op(net, weights)")
-        weights = _normalize_weights(weights, "GradOperation") if self.get_by_list else None
-        positions = "all" if self.get_all else (0,)
-        if self.get_by_list and not self.get_all:
-            positions = None
-        return _AllInputsGrad(fn, positions, weights, self.sens_param)
+        single_weight = False
+        if self.get_by_list:
+            single_weight = isinstance(weights, Parameter)
+            weights = _normalize_weights(weights, "GradOperation") or ()
+        else:
+            weights = None
+        positions = None if self.get_by_list and not self.get_all else (0,)
+        return _OperationGrad(fn, positions, weights, self.sens_param, self.get_all,
+                              single_weight)
 
 
-class _AllInputsGrad(GradFunction):
-    """GradOperation's result: `get_all` means every input, known only at call time."""
+class _OperationGrad(GradFunction):
+    """GradOperation's gradient function: `get_all` means every input, known only at call
+    time; without it, the first input, and () for a call without inputs."""
 
-    def __init__(self, fn, positions, weights, sens_param):
-        self.all_inputs = positions == "all"
-        super().__init__(fn, None if self.all_inputs else positions, weights, sens_param,
-                         single=not self.all_inputs and positions is not None,
-                         api="GradOperation")
+    def __init__(self, fn, positions, weights, sens_param, all_inputs, single_weight):
+        self.all_inputs = all_inputs
+        super().__init__(fn, positions, weights, sens_param, single=not all_inputs,
+                         api="GradOperation", single_weight=single_weight)
 
-    def emit(self, *args):
+    def _positions(self, args):
+        if self.positions is None:
+            return None
         if self.all_inputs:
-            n = len(args) - (1 if self.sens_param else 0)
-            self.positions = tuple(range(n))
-        return super().emit(*args)
+            return tuple(range(len(args)))
+        return (0,) if args else ()
 
     def _key(self):
         return super()._key() + (self.all_inputs,)
@@ -237,20 +321,22 @@ class _AllInputsGrad(GradFunction):
 def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sens_param=False):
     """Gradient of `fn` w.r.t. the inputs at `grad_position` and/or `weights`."""
     positions = _normalize_positions(grad_position, "grad")
+    single_weight = isinstance(weights, Parameter)
     weights = _normalize_weights(weights, "grad")
     if positions is None and weights is None:
         raise GradValueError("grad: `grad_position` and `weights` cannot both be None; say "
-                             "which inputs or Parameters to differentiate")
+                             "which inputs or Parameters to differentiate", _user_loc())
     for name, flag in (("has_aux", has_aux), ("return_ids", return_ids),
                        ("sens_param", sens_param)):
-        if not isinstance(flag, bool):
-            raise DTypeError(f"grad: `{name}` must be a bool, got {flag!r}")
+        _check_bool(name, flag, "grad")
     return GradFunction(fn, positions, weights, sens_param, has_aux, return_ids,
-                        single=isinstance(grad_position, numbers.Integral))
+                        single=isinstance(grad_position, numbers.Integral),
+                        single_weight=single_weight)
 
 
 def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
-    """Like grad, returning (fn's output, gradients)."""
+    """Like grad, returning (fn's output, gradients); with has_aux the output is whole (the
+    auxiliary outputs are in it) and only its first element is differentiated."""
     g = grad(fn, grad_position, weights, has_aux, return_ids)
     g.with_value = True
     return g
@@ -258,29 +344,37 @@ def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=
 
 def get_grad(gradients, identifier):
     """Find one gradient in the output of grad(..., return_ids=True) by position or Parameter."""
-    key = identifier.name if isinstance(identifier, Parameter) else identifier
+    if isinstance(identifier, Parameter):
+        key = identifier.name
+    elif isinstance(identifier, int) and not isinstance(identifier, bool):
+        key = identifier
+    else:
+        raise DTypeError(f"get_grad: `identifier` must be an input position (int) or a "
+                         f"Parameter, got {type(identifier).__name__} {identifier!r:.60}",
+                         _user_loc())
 
     def search(item):
-        if isinstance(item, tuple) and len(item) == 2 and not isinstance(item[0], tuple) and (
-                item[0] == key if isinstance(key, (int, str)) else False):
+        if not isinstance(item, tuple):
+            return None
+        if len(item) == 2 and type(item[0]) is type(key) and item[0] == key:
             return item[1]
-        if isinstance(item, tuple):
-            for sub in item:
-                found = search(sub)
-                if found is not None:
-                    return found
+        for sub in item:
+            found = search(sub)
+            if found is not None:
+                return found
         return None
 
     found = search(gradients)
     if found is None:
-        raise GradValueError(f"get_grad: no gradient for {identifier!r} in the given gradients")
+        raise GradValueError(f"get_grad: no gradient for {identifier!r} in the given "
+                             f"gradients; pass the output of grad(..., return_ids=True)",
+                             _user_loc())
     return found
 
 
 def custom_bprop_call(cell, args, kwargs):
-    from cellgraph.compiler.custom import custom_vjp_call
-
-    return custom_vjp_call(cell, args)
+    """A Cell that defines `bprop`, called inside a graph: a custom_vjp node."""
+    return custom_vjp_call(cell, args, kwargs)
 
 
 def stop_gradient(x):
