@@ -11,7 +11,8 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops.core import Trace, TensorType, abstract_of, pop_trace, push_trace
+from cellgraph.ops.core import (Trace, TensorType, abstract_of, operand_error, pop_trace,
+                                push_trace)
 from cellgraph.ops.errors import CellgraphError, CompileError, DTypeError, SourceLoc
 from cellgraph.ops.tensor_methods import TensorMethods
 
@@ -134,7 +135,12 @@ class Builder(Trace):
         return entry[1]
 
     def process(self, prim, args, params):
-        atoms = [self.atom(a) for a in args]
+        atoms = []
+        for i, a in enumerate(args):
+            try:
+                atoms.append(self.atom(a))
+            except DTypeError:
+                raise operand_error(prim, i, a).with_loc(self.loc) from None
         try:
             out_type = prim.abstract_eval([a.aval for a in atoms], params)
         except CellgraphError as e:

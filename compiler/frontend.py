@@ -202,7 +202,10 @@ class Interpreter:
             raise CompileError(f"calls nested more than {MAX_INLINE_DEPTH} deep while inlining "
                                f"{name}; recursion on Tensor values is not supported",
                                info.loc(node))
-        local = _bind_arguments(node.args, name, args, kwargs, defaults, kw_defaults)
+        try:
+            local = _bind_arguments(node.args, name, args, kwargs, defaults, kw_defaults)
+        except ArgumentError as e:  # the entry point has no caller in the source: show its def
+            raise e.with_loc(info.loc(node) if Interpreter.depth == 0 else None)
         interp = Interpreter(Scope(local, parent, parent.globals if parent else {}), info, name)
         Interpreter.depth += 1
         try:
@@ -392,7 +395,8 @@ class Interpreter:
         return value
 
     def expr_Subscript(self, node):
-        return self.eval(node.value)[self.eval(node.slice)]
+        container, index = self.eval(node.value), self.eval(node.slice)
+        return self.at_node(node, lambda: container[index])
 
     def expr_Slice(self, node):
         part = lambda n: None if n is None else self.eval(n)  # noqa: E731
@@ -421,7 +425,8 @@ class Interpreter:
                 yield self.eval(e)
 
     def expr_BinOp(self, node):
-        return BINOPS[type(node.op)](self.eval(node.left), self.eval(node.right))
+        left, right = self.eval(node.left), self.eval(node.right)
+        return self.at_node(node, lambda: BINOPS[type(node.op)](left, right))
 
     def expr_UnaryOp(self, node):
         value = self.eval(node.operand)
@@ -458,7 +463,7 @@ class Interpreter:
             return control_flow.graph_print(args, kwargs)
         if fn is builtins.super and not args:
             return self._zero_arg_super()
-        return Interpreter.call(fn, args, kwargs)
+        return self.at_node(node, lambda: Interpreter.call(fn, args, kwargs))
 
     def expr_Lambda(self, node):
         return self._closure(node, "<lambda>")
@@ -522,6 +527,19 @@ class Interpreter:
     def loc(self, node) -> SourceLoc | None:
         return self.info.loc(node)
 
+    def at_node(self, node, compute):
+        """`compute()` with `node`'s location on the nodes it emits and on its errors, so a
+        caret points at the call or operator that failed, not at the start of the statement."""
+        loc = self.info.loc(node)
+        builder = current_builder()
+        try:
+            if builder is None:
+                return compute()
+            with builder.at(loc):
+                return compute()
+        except CellgraphError as e:
+            raise e.with_loc(loc)
+
 
 def _as_load(target):
     """An expression that reads what an AugAssign target writes."""
@@ -570,10 +588,16 @@ def _bind_arguments(args_node, name, args, kwargs, defaults, kw_defaults) -> dic
     try:
         bound = inspect.Signature(params).bind(*args, **kwargs)
     except TypeError as e:
-        shown = name.split(".")[-1]
-        n_expected = len([p for p in params if p.kind <= 1])
-        raise ArgumentError(f"{shown}() {e} (it takes {n_expected} positional arguments, "
-                            f"got {len(args)})") from None
+        shown = name.split("<locals>.")[-1]
+        positional = [p for p in params if p.kind <= inspect.Parameter.POSITIONAL_OR_KEYWORD]
+        given = len(args)
+        if positional and positional[0].name == "self":  # a method: self is not the user's
+            positional, given = positional[1:], given - 1
+        names = ", ".join(p.name if p.default is p.empty else f"{p.name}={p.default!r:.20}"
+                          for p in positional)
+        raise ArgumentError(f"{shown}() {e}; expected {len(positional)} positional argument"
+                            f"{'' if len(positional) == 1 else 's'} ({names}), got {given}"
+                            ) from None
     bound.apply_defaults()
     return dict(bound.arguments)
 

@@ -5,7 +5,7 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops.core import Trace, abstract_of, set_eager_trace
+from cellgraph.ops.core import Trace, abstract_of, is_value, operand_error, set_eager_trace
 from cellgraph.ops.errors import DTypeError
 
 from .backend import get_backend
@@ -26,7 +26,12 @@ class EagerTrace(Trace):
     """Type-check, run the kernel, wrap the result; PyNative mode and `__init__` code use it."""
 
     def process(self, prim, args, params):
-        out_type = prim.abstract_eval([abstract_of(a) for a in args], params)
+        try:
+            avals = [abstract_of(a) for a in args]
+        except DTypeError:
+            bad = next(i for i, a in enumerate(args) if not is_value(a))
+            raise operand_error(prim, bad, args[bad]) from None
+        out_type = prim.abstract_eval(avals, params)
         backend = get_backend()
         result = backend.kernel(prim.name)(*[_raw(a) for a in args], **params)
         if prim.multiple_results:

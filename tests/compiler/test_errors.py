@@ -1,0 +1,337 @@
+"""User errors in graph mode: the exception type, the whole message, and where it points (this
+file, the line, the source text and a caret under the failing construct)."""
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Tensor, nn, ops
+from cellgraph.ops.errors import (ArgumentError, CellgraphError, CompileError, DTypeError,
+                                  ShapeError)
+
+X = Tensor(np.ones((2, 3), np.float32))
+Y = Tensor(np.ones((4, 3), np.float32))
+
+
+def expect_error(exc_type, call, message, owner, line_snippet, caret_at=None):
+    """`call()` raises `exc_type` whose text is `message` and then the location of the line of
+    `owner`'s source containing `line_snippet`, with the caret under `caret_at`."""
+    with pytest.raises(exc_type) as info:
+        call()
+    err = info.value
+    assert isinstance(err, CellgraphError)
+    lines, first = inspect.getsourcelines(owner)
+    index = next(i for i, text in enumerate(lines) if line_snippet in text)
+    stripped = lines[index].strip()
+    col = stripped.index(caret_at if caret_at is not None else stripped)
+    where = (f'  File "{__file__}", line {first + index}\n'
+             f"    {stripped}\n"
+             f"    {' ' * col}^")
+    assert str(err) == f"{message}\n{where}"
+    assert (err.loc.filename, err.loc.line) == (__file__, first + index)
+    return err
+
+
+# ----- unsupported syntax ---------------------------------------------------------------------
+
+class WithTry(nn.Cell):
+    def construct(self, x):
+        try:
+            y = x + 1
+        except ValueError:
+            y = x
+        return y
+
+
+class WithYield(nn.Cell):
+    def construct(self, x):
+        yield x
+
+
+class WithDel(nn.Cell):
+    def construct(self, x):
+        y = x * 2
+        del y
+        return x
+
+
+class WithGlobal(nn.Cell):
+    def construct(self, x):
+        global X
+        return x
+
+
+class WithWith(nn.Cell):
+    def construct(self, x):
+        with open(__file__):
+            x = x + 1
+        return x
+
+
+class WithImport(nn.Cell):
+    def construct(self, x):
+        import math
+        return x * math.pi
+
+
+class WithAttributeAssignment(nn.Cell):
+    def construct(self, x):
+        self.cache = x
+        return x
+
+
+class WithGenerator(nn.Cell):
+    def construct(self, x):
+        return tuple(v * 2 for v in (x, x))
+
+
+@pytest.mark.parametrize("cell, snippet, message", [
+    (WithTry, "try:", "`try` statements are not supported in graph mode; handle errors outside "
+                      "construct, or run the Cell in PYNATIVE_MODE"),
+    (WithYield, "yield x", "generators (`yield`) are not supported in graph mode; build a tuple "
+                           "or list"),
+    (WithDel, "del y", "`del` is not supported in graph mode; rebind the name instead"),
+    (WithGlobal, "global X", "`global` is not supported in graph mode; pass the value as an "
+                             "argument or store it on self in __init__"),
+    (WithWith, "with open", "`with` statements are not supported in graph mode; move the context "
+                            "manager outside construct"),
+    (WithImport, "import math", "`import` is not supported inside construct; import at module "
+                                "level"),
+], ids=lambda v: v.__name__ if isinstance(v, type) else "")
+def test_unsupported_statements(cell, snippet, message):
+    err = expect_error(CompileError, lambda: cell()(X), message, cell, snippet)
+    assert isinstance(err, SyntaxError)
+
+
+def test_assignment_to_attribute_is_a_compile_error():
+    expect_error(CompileError, lambda: WithAttributeAssignment()(X),
+                 "assigning to attribute `cache` in graph mode is not supported; set it in "
+                 "__init__ or return the value", WithAttributeAssignment, "self.cache = x")
+
+
+def test_generator_expression_points_at_the_expression():
+    expect_error(CompileError, lambda: WithGenerator()(X),
+                 "generator expressions are not supported in graph mode; use a list "
+                 "comprehension or a tuple", WithGenerator, "return tuple(", "(v * 2 for")
+
+
+def test_pynative_mode_runs_what_graph_mode_rejects():
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_allclose(WithTry()(X).asnumpy(), np.full((2, 3), 2.0, np.float32))
+
+
+# ----- names and arguments --------------------------------------------------------------------
+
+class UndefinedName(nn.Cell):
+    def construct(self, x):
+        return x + undefined_scale  # noqa: F821
+
+
+def test_undefined_name():
+    err = expect_error(CompileError, lambda: UndefinedName()(X),
+                       "name 'undefined_scale' is not defined", UndefinedName,
+                       "undefined_scale", "undefined_scale")
+    assert isinstance(err, SyntaxError)
+
+
+class TwoInputs(nn.Cell):
+    def construct(self, x, y):
+        return x + y
+
+
+def test_wrong_number_of_arguments_to_construct():
+    expect_error(ArgumentError, lambda: TwoInputs()(X),
+                 "TwoInputs.construct() missing a required argument: 'y'; expected 2 positional "
+                 "arguments (x, y), got 1", TwoInputs, "def construct")
+    err = expect_error(ArgumentError, lambda: TwoInputs()(X, X, X),
+                       "TwoInputs.construct() too many positional arguments; expected 2 "
+                       "positional arguments (x, y), got 3", TwoInputs, "def construct")
+    assert isinstance(err, TypeError)
+
+
+def affine(x, w, b=0.0, *, scale=1.0):
+    return (x * w + b) * scale
+
+
+class HelperMissingArgument(nn.Cell):
+    def construct(self, x):
+        return affine(x)
+
+
+class HelperTooMany(nn.Cell):
+    def construct(self, x):
+        return x - affine(x, 2.0, 1.0, 3.0)
+
+
+class HelperBadKeyword(nn.Cell):
+    def construct(self, x):
+        return affine(x, 2.0, shift=1.0)
+
+
+class MethodMissingArgument(nn.Cell):
+    def scaled(self, x, factor):
+        return x * factor
+
+    def construct(self, x):
+        return self.scaled(x)
+
+
+@pytest.mark.parametrize("cell, message, snippet, caret_at", [
+    (HelperMissingArgument, "affine() missing a required argument: 'w'; expected 3 positional "
+                            "arguments (x, w, b=0.0), got 1", "return affine(x)", "affine("),
+    (HelperTooMany, "affine() too many positional arguments; expected 3 positional arguments "
+                    "(x, w, b=0.0), got 4", "affine(x, 2.0, 1.0, 3.0)", "affine("),
+    (HelperBadKeyword, "affine() got an unexpected keyword argument 'shift'; expected 3 "
+                       "positional arguments (x, w, b=0.0), got 2", "shift=1.0", "affine("),
+    (MethodMissingArgument, "MethodMissingArgument.scaled() missing a required argument: "
+                            "'factor'; expected 2 positional arguments (x, factor), got 1",
+     "return self.scaled(x)", "self.scaled"),
+], ids=lambda v: v.__name__ if isinstance(v, type) else "")
+def test_wrong_arguments_to_a_helper_point_at_the_call(cell, message, snippet, caret_at):
+    expect_error(ArgumentError, lambda: cell()(X), message, cell, snippet, caret_at)
+
+
+# ----- shapes ---------------------------------------------------------------------------------
+
+class MatMulNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.matmul = ops.MatMul()
+
+    def construct(self, x, y):
+        x = x * 2
+        out = self.matmul(x, y)
+        return out
+
+
+MATMUL_MESSAGE = ("MatMul: shapes (2, 3) and (4, 3) do not match for matrix product: inner "
+                  "dimensions 3 and 4 differ")
+
+
+def test_matmul_shape_mismatch_at_compile_time():
+    err = expect_error(ShapeError, lambda: MatMulNet()(X, Y), MATMUL_MESSAGE, MatMulNet,
+                       "out = self.matmul(x, y)", "self.matmul")
+    assert isinstance(err, ValueError)
+    # the type rules find it while compiling: no kernel has to run
+    expect_error(ShapeError, lambda: ms.dump_ir(MatMulNet(), X, Y, stage="parse"),
+                 MATMUL_MESSAGE, MatMulNet, "out = self.matmul(x, y)", "self.matmul")
+
+
+def test_matmul_shape_mismatch_with_transpose_flag_says_so():
+    class Transposed(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.matmul = ops.MatMul(transpose_b=True)
+
+        def construct(self, x, y):
+            return self.matmul(x, y)
+
+    expect_error(ShapeError, lambda: Transposed()(X, X.T),
+                 "MatMul: shapes (2, 3) and (3, 2) do not match for matrix product "
+                 "(transpose_a=False, transpose_b=True): inner dimensions 3 and 2 differ",
+                 Transposed, "return self.matmul(x, y)", "self.matmul")
+
+
+class BroadcastNet(nn.Cell):
+    def construct(self, x, y):
+        z = ops.exp(x)
+        return z * 2 + y
+
+
+class ReshapeNet(nn.Cell):
+    def construct(self, x):
+        return ops.reshape(x, (4, 4))
+
+
+class IndexNet(nn.Cell):
+    def construct(self, x):
+        row = x[5]
+        return row
+
+
+@pytest.mark.parametrize("cell, args, message, snippet, caret_at", [
+    (BroadcastNet, (X, Y), "Add: shapes (2, 3), (4, 3) cannot be broadcast together",
+     "return z * 2 + y", "z * 2 + y"),
+    (ReshapeNet, (X,), "Reshape: cannot reshape a tensor of shape (2, 3) (6 elements) into shape "
+                       "(4, 4)", "ops.reshape(x, (4, 4))", "ops.reshape"),
+    (IndexNet, (X,), "GetItem: index (5,) does not fit a tensor of shape (2, 3): index 5 is out "
+                     "of bounds for axis 0 with size 2", "row = x[5]", "x[5]"),
+], ids=lambda v: v.__name__ if isinstance(v, type) else "")
+def test_shape_errors_name_the_op_and_shapes(cell, args, message, snippet, caret_at):
+    expect_error(ShapeError, lambda: cell()(*args), message, cell, snippet, caret_at)
+
+
+def inner_helper(x, y):
+    scaled = x * 3
+    return ops.matmul(scaled, y)
+
+
+class ErrorInHelper(nn.Cell):
+    def construct(self, x, y):
+        return inner_helper(x, y) + 1
+
+
+def test_error_inside_a_helper_points_into_the_helper():
+    expect_error(ShapeError, lambda: ErrorInHelper()(X, Y), MATMUL_MESSAGE, inner_helper,
+                 "return ops.matmul(scaled, y)", "ops.matmul")
+
+
+class Outer(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.inner = MatMulNet()
+
+    def construct(self, x, y):
+        return self.inner(x, y)
+
+
+def test_error_inside_a_sub_cell_points_into_the_sub_cell():
+    expect_error(ShapeError, lambda: Outer()(X, Y), MATMUL_MESSAGE, MatMulNet,
+                 "out = self.matmul(x, y)", "self.matmul")
+
+
+# ----- non-Tensor operands --------------------------------------------------------------------
+
+class ExpOfString(nn.Cell):
+    def construct(self, x):
+        return ops.exp("a")
+
+
+class MatMulWithNone(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.matmul = ops.MatMul()
+
+    def construct(self, x):
+        return self.matmul(x, None)
+
+
+class AddList(nn.Cell):
+    def construct(self, x):
+        return ops.add(x, [1.0, "b"])
+
+
+@pytest.mark.parametrize("cell, message, snippet, caret_at", [
+    (ExpOfString, "Exp: expected a Tensor or a number for input 1, got str 'a'",
+     'ops.exp("a")', "ops.exp"),
+    (MatMulWithNone, "MatMul: expected a Tensor or a number for input 2, got NoneType None",
+     "self.matmul(x, None)", "self.matmul"),
+    (AddList, "Add: expected a Tensor or a number for input 2, got list [1.0, 'b']",
+     "ops.add(x, [1.0", "ops.add"),
+], ids=lambda v: v.__name__ if isinstance(v, type) else "")
+def test_non_tensor_operands(cell, message, snippet, caret_at):
+    err = expect_error(DTypeError, lambda: cell()(X), message, cell, snippet, caret_at)
+    assert isinstance(err, TypeError)
+
+
+def test_non_tensor_operands_in_pynative_mode_name_the_op():
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    with pytest.raises(DTypeError) as info:
+        ops.exp("a")
+    assert str(info.value) == "Exp: expected a Tensor or a number for input 1, got str 'a'"
+    with pytest.raises(DTypeError) as info:
+        ops.MatMul()(X, None)
+    assert str(info.value) == "MatMul: expected a Tensor or a number for input 2, got NoneType None"
