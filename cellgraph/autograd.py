@@ -24,7 +24,9 @@ from cellgraph.runtime.executor import GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple
 
 _CACHES: dict = {}
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_PACKAGE_DIRS = tuple(  # the layers' folders (the repository root also holds user code: tests)
+    os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), d) + os.sep
+    for d in ("cellgraph", "compiler", "ops", "runtime"))
 
 
 def _user_loc() -> SourceLoc | None:
@@ -34,7 +36,7 @@ def _user_loc() -> SourceLoc | None:
     if builder is not None and builder.loc is not None:
         return builder.loc
     frame = sys._getframe(1)
-    while frame is not None and (frame.f_code.co_filename.startswith(_PACKAGE_DIR)
+    while frame is not None and (frame.f_code.co_filename.startswith(_PACKAGE_DIRS)
                                  or frame.f_code.co_filename.startswith("<")):
         frame = frame.f_back
     if frame is None:

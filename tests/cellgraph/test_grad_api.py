@@ -1,0 +1,356 @@
+"""The gradient APIs' MindSpore semantics: what GradOperation, grad, value_and_grad and get_grad
+return (shapes of the result, order, Python numbers, has_aux, sens), inside construct and from
+Python, and the errors they raise for impossible or wrongly typed arguments."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cellgraph
+from cellgraph import Parameter, ParameterTuple, Tensor, nn, ops
+from cellgraph.ops.errors import GradPositionError
+
+f32 = cellgraph.float32
+
+
+def T(*values):
+    return Tensor(np.array(values, np.float32))
+
+
+class Affine(nn.Cell):
+    """w * x + b * y with w = 6, b = 2."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(T(6.0), name="w")
+        self.b = Parameter(T(2.0), name="b")
+
+    def construct(self, x, y):
+        return self.w * x + self.b * y
+
+
+class XYZ(nn.Cell):
+    def construct(self, x, y, z):
+        return x * y * z
+
+
+def fn_xyz(x, y, z):
+    return x * y * z
+
+
+X, Y, Z = T(1, 2), T(-2, 3), T(0, 3)
+
+
+def values(result):
+    """Nested tuples of Tensors -> nested tuples of lists, for comparisons."""
+    if isinstance(result, tuple):
+        return tuple(values(r) for r in result)
+    if isinstance(result, (str, int)):
+        return result
+    return result.asnumpy().tolist()
+
+
+class InGraph(nn.Cell):
+    """Calls a gradient function inside construct, to check that the result shape is the same
+    in a graph as from Python."""
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def construct(self, *args):
+        return self.make()(*args)
+
+
+def both(make, *args):
+    """The result from Python and from inside a graph, after checking they agree."""
+    outside = make()(*args)
+    inside = InGraph(make)(*args)
+    assert values(outside) == values(inside)
+    return outside
+
+
+# ----- GradOperation --------------------------------------------------------------------------
+
+def test_grad_operation_default_is_the_first_input_bare():
+    net = Affine()
+    out = both(lambda: ops.GradOperation()(net), T(10), T(20))
+    assert isinstance(out, Tensor) and values(out) == [6.0]
+
+
+def test_grad_operation_get_all_is_a_tuple_over_inputs():
+    net = Affine()
+    assert values(both(lambda: ops.GradOperation(get_all=True)(net), T(10), T(20))) == (
+        [6.0], [2.0])
+
+
+def test_grad_operation_get_by_list_with_a_parameter_tuple_or_one_parameter():
+    net = Affine()
+    params = ParameterTuple(net.trainable_params())
+    by_tuple = both(lambda: ops.GradOperation(get_by_list=True)(net, params), T(10), T(20))
+    assert values(by_tuple) == ([10.0], [20.0])
+    single = both(lambda: ops.GradOperation(get_by_list=True)(net, net.w), T(10), T(20))
+    assert isinstance(single, Tensor) and values(single) == [10.0]
+
+
+def test_grad_operation_get_all_and_get_by_list():
+    net = Affine()
+    params = ParameterTuple(net.trainable_params())
+    op = ops.GradOperation(get_all=True, get_by_list=True)
+    assert values(both(lambda: op(net, params), T(10), T(20))) == (([6.0], [2.0]),
+                                                                   ([10.0], [20.0]))
+    assert values(both(lambda: op(net, net.b), T(10), T(20))) == (([6.0], [2.0]), [20.0])
+    assert values(both(lambda: op(net, None), T(10), T(20))) == (([6.0], [2.0]), ())
+
+
+class NoInputs(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(T(6.0), name="w")
+
+    def construct(self):
+        return self.w * 3.0
+
+
+def test_grad_operation_without_inputs_or_weights_returns_empty_tuples():
+    net = NoInputs()
+    assert ops.GradOperation()(net)() == ()
+    assert ops.GradOperation(get_all=True)(net)() == ()
+    result = ops.GradOperation(get_all=True, get_by_list=True)(net, net.trainable_params())()
+    assert values(result) == ((), ([3.0],))
+
+
+def test_grad_operation_sens_param_scales_the_output():
+    net = Affine()
+    out = ops.GradOperation(get_all=True, sens_param=True)(net)(T(10), T(20), T(0.5))
+    assert values(out) == ([3.0], [1.0])
+
+
+# ----- grad -----------------------------------------------------------------------------------
+
+def test_grad_position_tuple_in_the_requested_order():
+    assert values(both(lambda: cellgraph.grad(XYZ(), grad_position=(1, 2)), X, Y, Z)) == (
+        [0.0, 6.0], [-2.0, 6.0])
+    assert values(both(lambda: cellgraph.grad(XYZ(), grad_position=(2, 0)), X, Y, Z)) == (
+        [-2.0, 6.0], [-0.0, 9.0])
+    bare = both(lambda: cellgraph.grad(fn_xyz, grad_position=1), X, Y, Z)
+    assert isinstance(bare, Tensor) and values(bare) == [0.0, 6.0]
+    one = cellgraph.grad(fn_xyz, grad_position=(1,))(X, Y, Z)
+    assert isinstance(one, tuple) and values(one) == ([0.0, 6.0],)
+
+
+def test_grad_with_weights_in_every_form():
+    net = Affine()
+    x, y = T(10), T(20)
+    for weights in (net.trainable_params(), list(net.trainable_params()),
+                    ParameterTuple(net.trainable_params()), tuple(net.trainable_params())):
+        assert values(cellgraph.grad(net, None, weights)(x, y)) == ([10.0], [20.0])
+        assert values(cellgraph.grad(net, 0, weights)(x, y)) == ([6.0], ([10.0], [20.0]))
+        assert values(cellgraph.grad(net, (0, 1), weights)(x, y)) == (([6.0], [2.0]),
+                                                                       ([10.0], [20.0]))
+    single = cellgraph.grad(net, None, net.w)(x, y)
+    assert isinstance(single, Tensor) and values(single) == [10.0]
+    assert values(cellgraph.grad(net, 1, net.b)(x, y)) == ([2.0], [20.0])
+    assert cellgraph.grad(XYZ(), None, XYZ().trainable_params())(X, Y, Z) == ()
+
+
+def test_grad_of_a_weight_the_function_never_reads_is_zero():
+    net = Affine()
+    other = Parameter(T(1.0, 2.0, 3.0), name="other")
+    gw, go = cellgraph.grad(net, None, [net.w, other])(T(10), T(20))
+    assert values(gw) == [10.0] and values(go) == [0.0, 0.0, 0.0]
+
+
+def test_sens_param_one_x_call_form():
+    """1.x: grad(net, grad_position, sens_param=True)(*inputs, sens)."""
+    class TwoOut(nn.Cell):
+        def construct(self, x, y, z):
+            return x ** 2 + y ** 2 + z ** 2, x * y * z
+
+    x = Tensor(np.array([[1, 2], [3, 4]], np.float32))
+    y = Tensor(np.array([[-2, 3], [-1, 2]], np.float32))
+    z = Tensor(np.array([[0, 3], [5, -1]], np.float32))
+    v = Tensor(np.array([[-1, 3], [2, 1]], np.float32))
+    out = both(lambda: cellgraph.grad(TwoOut(), grad_position=(1, 2), sens_param=True),
+               x, y, z, (v, v))
+    assert values(out) == ([[4.0, 36.0], [26.0, 0.0]], [[2.0, 36.0], [14.0, 6.0]])
+
+
+def two_outputs(x, y):
+    return x * y, x + y
+
+
+def test_without_sens_every_output_is_seeded_with_ones():
+    out = cellgraph.grad(two_outputs, (0, 1))(T(3), T(5))
+    assert values(out) == ([6.0], [4.0])  # d(xy + x + y): y + 1, x + 1
+
+
+def test_with_sens_a_tuple_output_takes_a_tuple_of_sens():
+    grad_fn = cellgraph.grad(two_outputs, (0, 1), sens_param=True)
+    assert values(grad_fn(T(3), T(5), (T(1), T(0)))) == ([5.0], [3.0])
+    assert values(grad_fn(T(3), T(5), (T(0), T(2)))) == ([2.0], [2.0])
+
+
+def aux_fn(x, y, z):
+    return x * ops.exp(y) * ops.pow(z, 2), z
+
+
+def test_has_aux_outputs_get_no_gradient_and_come_back_as_a_tuple():
+    x, y, z = T(3, 3), T(0, 0), T(5, 5)
+    gradient, aux = both(lambda: cellgraph.grad(aux_fn, (1, 2), None, True), x, y, z)
+    assert values(gradient) == ([75.0, 75.0], [30.0, 30.0])
+    assert isinstance(aux, tuple) and values(aux) == ([5.0, 5.0],)
+
+
+def test_return_ids_pairs_gradients_with_positions_and_parameter_names():
+    net = Affine()
+    x, y = T(10), T(20)
+    assert values(cellgraph.grad(net, 0, return_ids=True)(x, y)) == (0, [6.0])
+    assert values(cellgraph.grad(net, (0, 1), return_ids=True)(x, y)) == ((0, [6.0]),
+                                                                          (1, [2.0]))
+    assert values(cellgraph.grad(net, 0, net.w, return_ids=True)(x, y)) == ((0, [6.0]),
+                                                                           ("w", [10.0]))
+    assert values(cellgraph.grad(net, 0, net.trainable_params(), return_ids=True)(x, y)) == (
+        (0, [6.0]), (("w", [10.0]), ("b", [20.0])))
+
+
+def test_python_numbers_get_no_gradient_and_are_skipped():
+    def add(x, y):
+        return x * y
+
+    assert cellgraph.grad(add, (0, 1))(2.0, 3) == ()
+    out = cellgraph.grad(add, (0, 1))(T(1, 2), 3.0)
+    assert isinstance(out, tuple) and values(out) == ([3.0, 3.0],)
+    assert values(cellgraph.grad(add, (0, 1))(4, T(2))) == ([4.0],)
+
+
+def test_fn_as_plain_function_with_functional_ops_and_nested_tuples():
+    def loss(pair, w):
+        a, b = pair
+        return ops.reduce_sum(ops.tanh(a) * w + ops.square(b))
+
+    a, b, w = T(0.5, -1.0), T(2.0, 3.0), T(1.5, 2.0)
+    (ga, gb), gw = cellgraph.grad(loss, (0, 1))((a, b), w)
+    t = np.tanh(a.asnumpy())
+    np.testing.assert_allclose(ga.asnumpy(), (1 - t * t) * w.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(gb.asnumpy(), 2 * b.asnumpy())
+    np.testing.assert_allclose(gw.asnumpy(), t, rtol=1e-6)
+
+
+# ----- value_and_grad and get_grad ------------------------------------------------------------
+
+def test_value_and_grad():
+    net = Affine()
+    value, grads = cellgraph.value_and_grad(net, (0, 1), net.trainable_params())(T(10), T(20))
+    assert values(value) == [100.0]
+    assert values(grads) == (([6.0], [2.0]), ([10.0], [20.0]))
+    value, gradient = both(lambda: cellgraph.value_and_grad(aux_fn, (1, 2), None, True),
+                           T(3, 3), T(0, 0), T(5, 5))
+    assert values(value) == ([75.0, 75.0], [5.0, 5.0])  # the whole output, aux included
+    assert values(gradient) == ([75.0, 75.0], [30.0, 30.0])
+
+
+class WithOutputs(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(T(2.0, 2.0), name="w")
+
+    def construct(self, x, y):
+        return x * y * self.w, x, self.w
+
+
+class GetGradNet(nn.Cell):
+    def __init__(self, net, identifier):
+        super().__init__()
+        self.net = net
+        self.weights = net.trainable_params()
+        self.identifier = identifier
+
+    def construct(self, x, y):
+        res = cellgraph.grad(self.net, 0, self.weights, return_ids=True)(x, y)
+        return cellgraph.get_grad(res, self.identifier)
+
+
+def test_get_grad_by_position_and_by_parameter():
+    x, y = T(1, 2), T(3, 3)
+    net = WithOutputs()
+    np.testing.assert_allclose(GetGradNet(net, 0)(x, y).asnumpy(), [7, 7])
+    np.testing.assert_allclose(GetGradNet(net, net.w)(x, y).asnumpy(), [4, 7])
+    res = cellgraph.grad(XYZ(), (1, 2), return_ids=True)(X, Y, Z)
+    assert values(cellgraph.get_grad(res, 2)) == [-2.0, 6.0]
+    with pytest.raises(ValueError, match="get_grad: no gradient for 0"):
+        cellgraph.get_grad(res, 0)
+    with pytest.raises(TypeError, match="got str 'x'"):
+        cellgraph.get_grad(res, "x")
+
+
+# ----- errors ---------------------------------------------------------------------------------
+
+def test_both_none_is_a_value_error():
+    with pytest.raises(ValueError, match="`grad_position` and `weights` cannot both be None"):
+        cellgraph.grad(XYZ(), grad_position=None, weights=None)
+
+
+@pytest.mark.parametrize("position, message", [
+    (-1, r"entries must be >= 0, got -1"),
+    ((0, 0), r"\(0, 0\) repeats a position"),
+    ((), r"empty tuple"),
+])
+def test_bad_positions_are_value_errors(position, message):
+    with pytest.raises(ValueError, match=message):
+        cellgraph.grad(XYZ(), grad_position=position)
+
+
+def test_position_out_of_range_names_the_call_and_the_line():
+    with pytest.raises(ValueError, match="grad_position 3 is out of range for a call with 3 "
+                                         "inputs") as info:
+        cellgraph.grad(XYZ(), grad_position=(0, 3))(X, Y, Z)
+    assert isinstance(info.value, GradPositionError) and isinstance(info.value, IndexError)
+    assert "test_grad_api.py" in str(info.value)
+
+
+class BadPositionInGraph(nn.Cell):
+    def construct(self, x):
+        return cellgraph.grad(fn_xyz, grad_position=4)(x, x, x)
+
+
+def test_errors_inside_construct_point_at_the_users_line():
+    with pytest.raises(ValueError) as info:
+        BadPositionInGraph()(X)
+    text = str(info.value)
+    assert "grad_position 4 is out of range" in text
+    assert "return cellgraph.grad(fn_xyz, grad_position=4)(x, x, x)" in text
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: cellgraph.grad(XYZ(), grad_position="0"), r"must be an int, a tuple of ints or "
+                                                       r"None, got str '0'"),
+    (lambda: cellgraph.grad(XYZ(), grad_position=(0, 1.5)), r"entries must be ints, got "
+                                                            r"float 1.5"),
+    (lambda: cellgraph.grad(XYZ(), weights=5), r"`weights` must be a Parameter.*got int 5"),
+    (lambda: cellgraph.grad(XYZ(), weights=[T(1)]), r"must hold Parameters, got Tensor"),
+    (lambda: cellgraph.grad(5), r"`fn` must be a Cell or a function, got int 5"),
+    (lambda: cellgraph.grad(XYZ(), has_aux="yes"), r"`has_aux` must be a bool, got str 'yes'"),
+    (lambda: cellgraph.grad(XYZ(), return_ids=1), r"`return_ids` must be a bool, got int 1"),
+    (lambda: ops.GradOperation(get_all=1), r"`get_all` must be a bool, got int 1"),
+    (lambda: ops.GradOperation(get_by_list=True)(XYZ(), "w"), r"got str 'w'"),
+])
+def test_wrongly_typed_arguments_are_type_errors(call, message):
+    with pytest.raises(TypeError, match=message):
+        call()
+
+
+def test_sens_errors_say_what_was_passed():
+    grad_fn = cellgraph.grad(two_outputs, (0, 1), sens_param=True)
+    with pytest.raises(TypeError, match=r"2 tensors \(f32\[1\], f32\[1\]\), got Tensor f32\[1\]"):
+        grad_fn(T(3), T(5), T(1))
+    with pytest.raises(TypeError, match=r"sens 1 has shape \(2,\), but output 1"):
+        grad_fn(T(3), T(5), (T(1), T(1, 2)))
+    with pytest.raises(TypeError, match="needs the sens value as the last argument"):
+        cellgraph.grad(two_outputs, 0, sens_param=True)()
+
+
+def test_has_aux_needs_several_outputs():
+    with pytest.raises(ValueError, match="has_aux=True needs `fn` to return a tuple of at least "
+                                         "two outputs, got a single Tensor"):
+        cellgraph.grad(fn_xyz, 0, has_aux=True)(X, Y, Z)
