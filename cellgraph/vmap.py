@@ -30,8 +30,14 @@ from cellgraph.compiler.pipeline import graph_name, parse
 from cellgraph.compiler.pytree import count_leaves, flatten, unflatten
 from cellgraph.ops import array_ops as A
 from cellgraph.ops.core import abstract_of, fmt_shape
-from cellgraph.ops.errors import (ArgumentError, CompileError, DTypeError, GradValueError,
-                                  ShapeError, SourceLoc)
+from cellgraph.ops.errors import (
+    ArgumentError,
+    CompileError,
+    DTypeError,
+    GradValueError,
+    ShapeError,
+    SourceLoc,
+)
 from cellgraph.runtime.executor import GraphCache, run_cached
 
 from .autograd import _leaf_ranges, _normalize_positions

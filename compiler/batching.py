@@ -4,8 +4,9 @@
 builder. Each value travels with the axis its batch runs along (None: the same for every
 example). A node whose operands are all unbatched is emitted as it is, once; otherwise its
 primitive's batching rule (`prim.def_batch`, in ops/) emits the batched computation. A primitive
-without a rule (a structural one such as `switch`, or a new one) is unrolled: one call per
-example, results stacked, and every node of the unrolled loop carries a comment saying so.
+without a rule (a structural one such as `switch`, or a new one) is unrolled (ops.batching's
+loop_rule): one call per example, results stacked, and every node of the unrolled loop carries
+a note in its source comment, `[vmap: loop fallback, switch unrolled over 8 examples]`.
 
     @f(%x: f32[3]) -> f32[]:              vmap(f) on xs: f32[8,3] (batch axis 0)
       %1 = sin(%x)        : f32[3]          %1 = sin(%xs)                      : f32[8,3]
@@ -30,12 +31,10 @@ from cellgraph.ops import array_ops as A
 from cellgraph.ops import math_ops as M
 from cellgraph.ops.batching import loop_rule, move_axis, to_front
 from cellgraph.ops.core import Primitive, TensorType, abstract_of, broadcast_shapes
-from cellgraph.ops.errors import SourceLoc
 
 from .autodiff import expand_grad
 from .builder import current_builder
 from .ir import Constant, Graph
-
 
 # ----- the symbolic standard basis --------------------------------------------------------------
 
@@ -199,13 +198,13 @@ def batch_graph(graph: Graph, inputs: list) -> list:
     for node in graph.nodes:
         ins = [(a.value, None) if isinstance(a, Constant) else env[id(a)] for a in node.inputs]
         with builder.at(node.loc):
-            outs = apply_batched(node.callee, ins, node.params, node.loc)
+            outs = apply_batched(node.callee, ins, node.params)
         for o, entry in zip(node.outputs, outs):
             env[id(o)] = entry
     return [(o.value, None) if isinstance(o, Constant) else env[id(o)] for o in graph.outputs]
 
 
-def apply_batched(prim: Primitive, ins: list, params: dict, loc: SourceLoc | None) -> list:
+def apply_batched(prim: Primitive, ins: list, params: dict) -> list:
     """One node on batched operands; returns one entry per output."""
     if any(isinstance(e, Basis) for e in ins):
         rule = BASIS_RULES.get(prim.name)
@@ -218,24 +217,11 @@ def apply_batched(prim: Primitive, ins: list, params: dict, loc: SourceLoc | Non
     if all(d is None for d in dims):
         out = prim(*values, **params)
         return [(o, None) for o in out] if prim.multiple_results else [(out, None)]
-    rule = prim.batch_rule
-    if rule is None or getattr(rule, "unrolled", False):
-        rule = rule or loop_rule(prim)
-        size = next(abstract_of(v).shape[d] for v, d in zip(values, dims) if d is not None)
-        with current_builder().at(_unrolled_loc(loc, prim, size)):
-            out, out_dim = rule(values, dims, **params)
-    else:
-        out, out_dim = rule(values, dims, **params)
+    rule = prim.batch_rule or loop_rule(prim)
+    out, out_dim = rule(values, dims, **params)
     if prim.multiple_results:
         return list(zip(out, out_dim))
     return [(out, out_dim)]
-
-
-def _unrolled_loc(loc: SourceLoc | None, prim: Primitive, size: int) -> SourceLoc:
-    note = f"[vmap: {prim.name} has no batching rule, unrolled over {size} examples]"
-    if loc is None:
-        return SourceLoc("<vmap>", 0, 0, note)
-    return dataclasses.replace(loc, text=f"{loc.text.rstrip()}  {note}")
 
 
 def move_batch(entry, size: int, axis: int):
@@ -250,5 +236,12 @@ def move_batch(entry, size: int, axis: int):
     return move_axis(value, dim, axis)
 
 
-__all__ = ["Basis", "BASIS_RULES", "apply_batched", "batch_graph", "dense", "move_batch",
-           "to_front"]
+__all__ = [
+    "BASIS_RULES",
+    "Basis",
+    "apply_batched",
+    "batch_graph",
+    "dense",
+    "move_batch",
+    "to_front",
+]

@@ -10,11 +10,16 @@ program is made of ordinary primitives: it runs inside graphs, differentiates an
     batched:       y = reduce_sum(xs) {axis=(1,)}          xs: f32[8,3] (dim 0) -> y: f32[8] (dim 0)
 
 `loop_rule(prim)` is the fallback for a primitive without a rule: it unrolls the batch into one
-call per example and stacks the results (the transform marks those nodes in the IR).
+call per example and stacks the results (the transform marks those nodes in the IR). A
+primitive may also declare it explicitly, for the cases its own rule does not cover.
 """
 from __future__ import annotations
 
-from .core import Primitive, TensorType, abstract_of, normalize_axes, normalize_axis
+import contextlib
+import dataclasses
+
+from .core import Primitive, TensorType, abstract_of, current_trace, normalize_axes, normalize_axis
+from .errors import SourceLoc
 
 
 def ndim(x) -> int:
@@ -132,21 +137,68 @@ def axis_rule(prim: Primitive):
 
 
 def loop_rule(prim: Primitive):
-    """The fallback: one call per example, results stacked along axis 0."""
-    from .array_ops import Slice, getitem, stack
+    """The fallback: one call per example, results stacked along axis 0. Inside a graph, every
+    node it emits carries a note in its source comment, so the IR shows the loop."""
+    from .array_ops import Slice, getitem
 
     def rule(args, dims, **params):
         size = batch_size(args, dims)
         full = Slice(None, None, None)
         results = []
-        for i in range(size):
-            example = [x if d is None else getitem(x, index=(full,) * d + (i,))
-                       for x, d in zip(args, dims)]
-            results.append(prim(*example, **params))
-        if not prim.multiple_results:
-            return stack(*results, axis=0), 0
-        outs = tuple(stack(*[r[k] for r in results], axis=0) for k in range(len(results[0])))
-        return outs, (0,) * len(outs)
+        with _noted(f"[vmap: loop fallback, {prim.name} unrolled over {size} examples]"):
+            for i in range(size):
+                example = [x if d is None else getitem(x, index=(full,) * d + (i,))
+                           for x, d in zip(args, dims)]
+                results.append(prim(*example, **params))
+            return _stacked(prim, results)
 
     rule.unrolled = True
+    return rule
+
+
+def _stacked(prim: Primitive, results: list):
+    from .array_ops import stack
+
+    if not prim.multiple_results:
+        return stack(*results, axis=0), 0
+    outs = tuple(stack(*[r[k] for r in results], axis=0) for k in range(len(results[0])))
+    return outs, (0,) * len(outs)
+
+
+def _noted(note: str):
+    """Stamp the nodes a graph builder emits in this block with `note` after the source line."""
+    trace = current_trace()
+    if not hasattr(trace, "at"):
+        return contextlib.nullcontext()
+    loc = trace.loc
+    if loc is None:
+        return trace.at(SourceLoc("<vmap>", 0, 0, note))
+    return trace.at(dataclasses.replace(loc, text=f"{loc.text.rstrip()}  {note}"))
+
+
+def merge_rule(prim: Primitive, per_sample: tuple[int, ...], shape_params: tuple[str, ...] = ()):
+    """For ops that treat axis 0 of the operands at `per_sample` as independent samples (NCHW
+    convolution and pooling): fold the batch into that axis, run once, split it out again.
+    `shape_params` name params that hold such a shape (their axis 0 grows by the batch). If an
+    operand outside `per_sample` (a filter) is batched, it falls back to the loop."""
+    from .array_ops import reshape
+
+    fallback = loop_rule(prim)
+
+    def rule(args, dims, **params):
+        if any(d is not None for i, d in enumerate(dims) if i not in per_sample):
+            return fallback(args, dims, **params)
+        size = batch_size(args, dims)
+        operands = list(args)
+        for i in per_sample:
+            x = batched_front(args[i], dims[i], size)
+            shape = abstract_of(x).shape
+            operands[i] = reshape(x, shape=(size * shape[1],) + shape[2:])
+        for name in shape_params:
+            shape = tuple(params[name])
+            params = {**params, name: (size * shape[0],) + shape[1:]}
+        out = prim(*operands, **params)
+        shape = abstract_of(out).shape
+        return reshape(out, shape=(size, shape[0] // size) + shape[1:]), 0
+
     return rule

@@ -18,6 +18,10 @@ Parameters are canonical: `stride=(sh, sw)`, `pad=(top, bottom, left, right)`,
 """
 from __future__ import annotations
 
+from .batching import (
+    loop_rule,
+    merge_rule,
+)
 from .core import Primitive, TensorType, abstract_of, fmt_shape
 from .errors import DTypeError, ShapeError
 
@@ -191,6 +195,22 @@ max_pool2d_grad_grad.def_bprop(lambda x, g, out, dout, **pool: (
 avg_pool2d.def_bprop(lambda x, out, dout, **pool: (
     avg_pool2d_grad(dout, x_shape=_shape(x), **pool),))
 avg_pool2d_grad.def_bprop(lambda g, out, dout, x_shape, **pool: (avg_pool2d(dout, **pool),))
+
+
+# ----- batching rules (vmap) -------------------------------------------------------------------
+# The samples of axis N are independent, so a batch folds into N (a batched filter is unrolled).
+# The filter gradient sums over N, so per-example filter gradients need the loop.
+
+conv2d.def_batch(merge_rule(conv2d, per_sample=(0,)))
+conv2d_backprop_input.def_batch(merge_rule(conv2d_backprop_input, per_sample=(0,),
+                                           shape_params=("x_shape",)))
+conv2d_backprop_filter.def_batch(loop_rule(conv2d_backprop_filter))
+for _prim in (max_pool2d, avg_pool2d):
+    _prim.def_batch(merge_rule(_prim, per_sample=(0,)))
+for _prim in (max_pool2d_grad, max_pool2d_grad_grad):
+    _prim.def_batch(merge_rule(_prim, per_sample=(0, 1)))
+avg_pool2d_grad.def_batch(merge_rule(avg_pool2d_grad, per_sample=(0,), shape_params=("x_shape",)))
+
 
 __all__ = [
     "avg_pool2d",

@@ -13,6 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from .array_ops import broadcast_to, reduce_mean, reduce_sum, reshape
+from .batching import (
+    loop_rule,
+    to_front,
+)
 from .core import Primitive, TensorType, abstract_of, fmt_shape, normalize_axis
 from .errors import DTypeError, ShapeError
 from .math_ops import add, div, mul, neg, rsqrt, sub, sum_to
@@ -136,6 +140,30 @@ def _batch_norm_bprop(x, scale, bias, mean, variance, out, dout, is_training, ep
         dvar_in = reduce_sum(mul(mul(dxhat, xmu), mul(mul(rstd, mul(rstd, rstd)), -0.5)),
                              axis=axes)
     return dx, dscale, dbias, _plus(dmean_in, dmean), _plus(dvar_in, dvar)
+
+
+
+# ----- batching rules (vmap) -------------------------------------------------------------------
+
+_layer_norm_loop = loop_rule(layer_norm)
+
+
+@layer_norm.def_batch
+def _layer_norm_batch(args, dims, begin_norm_axis, begin_params_axis, epsilon):
+    (x, gamma, beta), (d, dg, db) = args, dims
+    if dg is not None or db is not None:
+        return _layer_norm_loop(args, dims, begin_norm_axis=begin_norm_axis,
+                                begin_params_axis=begin_params_axis, epsilon=epsilon)
+    rank = abstract_of(x).ndim - 1
+    outs = layer_norm(to_front(x, d), gamma, beta,
+                      begin_norm_axis=normalize_axis(begin_norm_axis, rank) + 1,
+                      begin_params_axis=normalize_axis(begin_params_axis, rank) + 1,
+                      epsilon=epsilon)
+    return outs, (0, 0, 0)
+
+
+# Statistics over the samples of axis 0 would mix the examples: one call per example.
+batch_norm.def_batch(loop_rule(batch_norm))
 
 
 __all__ = ["batch_norm", "layer_norm"]

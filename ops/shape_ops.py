@@ -7,6 +7,13 @@ from __future__ import annotations
 
 from . import dtype as dt
 from .array_ops import Slice, concat, fill, getitem, reduce_sum, reshape
+from .batching import (
+    batch_size,
+    batched_front,
+    insert_ones,
+    loop_rule,
+    to_front,
+)
 from .core import Primitive, TensorType, abstract_of, fmt_shape, normalize_axis, result_dtype
 from .errors import DTypeError, ShapeError
 
@@ -142,6 +149,68 @@ def _pad_bprop(x, out, dout, paddings, value=0):
     shape = abstract_of(x).shape
     index = tuple(Slice(b, b + d, None) for (b, _), d in zip(paddings, shape))
     return (getitem(dout, index=index),)
+
+
+
+# ----- batching rules (vmap) -------------------------------------------------------------------
+
+@bias_add.def_batch
+def _bias_add_batch(args, dims, axis=1):
+    from .math_ops import add
+
+    (x, b), (dx, db) = args, dims
+    size = batch_size(args, dims)
+    rank = abstract_of(x).ndim - (dx is not None)
+    axis = normalize_axis(axis, rank)
+    x = batched_front(x, dx, size)
+    if db is None:
+        return bias_add(x, b, axis=axis + 1), 0
+    b = to_front(b, db)  # one bias per example: (B, C), laid along the channel axis
+    b = reshape(b, shape=(size,) + (1,) * axis + abstract_of(b).shape[1:] + (1,) * (
+        rank - axis - 1))
+    return add(x, b), 0
+
+
+_one_hot_loop = loop_rule(one_hot)
+
+
+@one_hot.def_batch
+def _one_hot_batch(args, dims, depth, axis=-1):
+    (indices, _, _), (d, d_on, d_off) = args, dims
+    if d_on is not None or d_off is not None:
+        return _one_hot_loop(args, dims, depth=depth, axis=axis)
+    axis = normalize_axis(axis, abstract_of(indices).ndim)  # one example's rank + 1
+    return one_hot(to_front(indices, d), *args[1:], depth=depth, axis=axis + 1), 0
+
+
+@argmax.def_batch
+def _argmax_batch(args, dims, axis, **params):
+    (x,), (d,) = args, dims
+    axis = normalize_axis(axis, abstract_of(x).ndim - 1)
+    out = argmax(x, axis=axis if axis < d else axis + 1, **params)
+    return out, d if params.get("keep_dims", False) or axis >= d else d - 1
+
+
+@tile.def_batch
+def _tile_batch(args, dims, multiples):
+    (x,), (d,) = args, dims
+    x = insert_ones(to_front(x, d), 1, len(multiples) - (abstract_of(x).ndim - 1))
+    return tile(x, multiples=(1,) + tuple(multiples)), 0
+
+
+@split.def_batch
+def _split_batch(args, dims, axis, sizes):
+    (x,), (d,) = args, dims
+    axis = normalize_axis(axis, abstract_of(x).ndim - 1)
+    outs = split(x, axis=axis if axis < d else axis + 1, sizes=sizes)
+    return outs, (d,) * len(outs)
+
+
+@pad.def_batch
+def _pad_batch(args, dims, paddings, **params):
+    (x,), (d,) = args, dims
+    paddings = tuple(paddings)
+    return pad(x, paddings=paddings[:d] + ((0, 0),) + paddings[d:], **params), d
 
 
 __all__ = ["argmax", "bias_add", "one_hot", "pad", "split", "tile"]

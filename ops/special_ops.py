@@ -9,6 +9,16 @@ import math
 
 from . import dtype as dt
 from .array_ops import _reduce_type, cast, reduce_sum, reshape
+from .batching import (
+    axis_rule,
+    batch_size,
+    batched_front,
+    broadcasting_rule,
+    insert_ones,
+    reduction_rule,
+    same_shape_rule,
+    to_front,
+)
 from .core import (
     Primitive,
     TensorType,
@@ -163,6 +173,27 @@ def _dropout_type(x: TensorType, mask: TensorType, keep_prob: float) -> TensorTy
 dropout = Primitive("dropout", _dropout_type, label="Dropout")
 dropout.def_bprop(lambda x, mask, out, dout, keep_prob: (
     dropout(dout, mask, keep_prob=keep_prob), None))
+
+
+# ----- batching rules (vmap) -------------------------------------------------------------------
+
+for _prim in (erf, gelu, log1p, expm1, softplus):
+    _prim.def_batch(same_shape_rule(_prim))
+clip_by_value.def_batch(broadcasting_rule(clip_by_value))
+cumsum.def_batch(axis_rule(cumsum))
+reduce_prod.def_batch(reduction_rule(reduce_prod))
+
+
+@dropout.def_batch
+def _dropout_batch(args, dims, keep_prob):
+    (x, mask), (dx, dm) = args, dims
+    if dm is None:  # the mask broadcasts against one example's axes
+        return dropout(to_front(x, dx), mask, keep_prob=keep_prob), 0
+    size = batch_size(args, dims)
+    rank = abstract_of(x).ndim - (dx is not None)
+    mask = insert_ones(to_front(mask, dm), 1, rank - (abstract_of(mask).ndim - 1))
+    return dropout(batched_front(x, dx, size), mask, keep_prob=keep_prob), 0
+
 
 __all__ = [
     "clip_by_value",
