@@ -1,8 +1,9 @@
 """Every primitive's NumPy kernel against an independent NumPy reference.
 
-One table, `CASES`, maps a primitive name to the cases that exercise it: operands (NumPy arrays,
-0-d arrays and Python scalars, over several shapes and dtypes, with broadcasting), the static
-params, a float64 NumPy reference and the dtype MindSpore gives. Each case runs three ways:
+One table, `CASES` (tests/ops/kernel_cases*.py), maps a primitive name to the cases that exercise
+it: operands (NumPy arrays, 0-d arrays and Python scalars, over several shapes and dtypes, with
+broadcasting), the static params, a float64 NumPy reference and the dtype MindSpore gives (a
+tuple of them for a primitive with several results). Each case runs three ways:
 
 * the kernel called directly: its real output shape/dtype must equal the type rule's
   (`prim.abstract_eval`), since neither the eager runtime nor generated code may paper over it;
@@ -15,18 +16,22 @@ from __future__ import annotations
 
 import functools
 import inspect
-from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 import pytest
 
 import cellgraph
-from cellgraph import Tensor, ops
+from cellgraph import Tensor
 from cellgraph.ops import dtype as dt
-from cellgraph.ops.array_ops import Slice
 from cellgraph.ops.core import PRIMITIVES, abstract_of
 from cellgraph.runtime.numpy_backend import K
+
+from .kernel_cases import CASES as CORE_CASES
+from .kernel_cases import EXACT, TOL, Case, f32
+from .kernel_cases_nn import NN_CASES
+
+CASES: dict[str, list[Case]] = {**CORE_CASES, **NN_CASES}
 
 # Primitives whose params hold graphs (a `grad` node differentiates its `graph` param, `switch`
 # and `while_loop` run their branch/body graphs): they are expanded or generated as code before
@@ -47,376 +52,13 @@ def is_structural(prim) -> bool:
     return any("Graph" in str(p.annotation) for p in params)
 
 
-TOL = {dt.float16: dict(rtol=2e-3, atol=2e-3), dt.float32: dict(rtol=2e-6, atol=1e-6),
-       dt.float64: dict(rtol=1e-13, atol=1e-13)}
-EXACT = dict(rtol=0, atol=0)
-
-f16, f32, f64 = dt.float16, dt.float32, dt.float64
-i32, i64, u8, b = dt.int32, dt.int64, dt.uint8, dt.bool_
-RNG = np.random.default_rng(1234)
-
-
-@dataclass
-class Case:
-    """One call: `prim(*operands, **params)`, expected `ref(*operands)` as `out_dtype`."""
-
-    operands: tuple
-    ref: Callable
-    out_dtype: dt.DType
-    params: dict = field(default_factory=dict)
-    call: Callable | None = None  # the public op on Tensors; default: the primitive itself
-
-    def __str__(self) -> str:
-        def show(x):
-            if isinstance(x, np.ndarray):
-                return f"{dt.from_numpy(x.dtype).short}{list(x.shape)}"
-            return repr(x)
-
-        return f"({', '.join(show(o) for o in self.operands)}) {self.params}"
-
-
-def arr(shape, dtype, low=-2.0, high=2.0):
-    """A NumPy array (0-d for shape ()) of random `dtype` values in [low, high)."""
-    npd = dtype.np
-    if dtype.is_bool:
-        return np.asarray(RNG.random(shape) < 0.5)
-    if dtype.is_int:
-        return np.asarray(RNG.integers(int(low), int(high), size=shape), dtype=npd)
-    return np.asarray(RNG.uniform(low, high, size=shape), dtype=npd)
-
-
-def f64_of(x):
-    return np.asarray(x, dtype=np.float64) if not isinstance(x, np.ndarray) or x.dtype.kind in (
-        "f", "i", "u") else x
-
-
-SHAPES_1 = [(), (3,), (2, 3)]
-SHAPE_PAIRS = [((2, 3), (2, 3)), ((2, 3), (3,)), ((), (2, 3)), ((2, 1), (1, 3)), ((), ())]
-
-
-def unary_float(np_fn, low=-2.0, high=2.0, ints=(-2, 3), dtypes=(f32, f64)):
-    """exp, sin, ...: float in, same float out; an integer tensor computes in float32."""
-    cases = [Case((arr(s, d, low, high),), lambda x: np_fn(f64_of(x)), d)
-             for d in dtypes for s in SHAPES_1]
-    if ints is not None:
-        cases.append(Case((arr((2, 3), i32, *ints),), lambda x: np_fn(f64_of(x)), f32))
-    cases.append(Case((arr((4,), f16, max(low, -1), min(high, 1.5)),),
-                      lambda x: np_fn(f64_of(x)), f16))
-    return cases
-
-
-def unary_same(np_fn, dtypes=(f32, f64, i32, i64)):
-    return [Case((arr(s, d, -3, 4),), np_fn, d) for d in dtypes for s in SHAPES_1]
-
-
-def weak_dtype(strong: np.ndarray, scalar) -> dt.DType:
-    """A Python scalar takes the tensor's dtype; a float scalar makes an int tensor float32."""
-    d = dt.from_numpy(strong.dtype)
-    if isinstance(scalar, bool):
-        return d
-    if isinstance(scalar, float) and not d.is_float:
-        return f32
-    if isinstance(scalar, int) and d.is_bool:
-        return i64
-    return d
-
-
-def binary(np_fn, dtypes=(f32, f64, i32, i64), low=-3, high=4, y_low=None, y_high=None,
-           scalars=(2.5, 3), mixed=True, result=None):
-    """Tensor-tensor over broadcasting shape pairs, plus Python-scalar operands on either side."""
-    y_low = low if y_low is None else y_low
-    y_high = high if y_high is None else y_high
-    result = result or (lambda d: d)
-    ref = lambda x, y: np_fn(f64_of(x), f64_of(y))  # noqa: E731
-    cases = [Case((arr(sx, d, low, high), arr(sy, d, y_low, y_high)), ref, result(d))
-             for d in dtypes for sx, sy in SHAPE_PAIRS]
-    if mixed:  # float32 with float64 promotes to float64
-        cases.append(Case((arr((2, 3), f32, low, high), arr((3,), f64, y_low, y_high)), ref,
-                          result(f64)))
-    for d in (f32, i32):
-        x = arr((2, 3), d, low, high)
-        for s in scalars:
-            cases.append(Case((x, s), ref, result(weak_dtype(x, s))))
-            cases.append(Case((s, arr((3,), d, y_low, y_high)), ref, result(weak_dtype(x, s))))
-    return cases
-
-
-def compare(np_fn):
-    cases = [Case((arr(sx, d, -2, 3), arr(sy, d, -2, 3)), np_fn, b)
-             for d in (f32, i32, i64) for sx, sy in SHAPE_PAIRS]
-    cases += [Case((arr((2, 3), f32, -2, 3), 0.5), np_fn, b),
-              Case((1, arr((4,), i32, -2, 3)), np_fn, b),
-              Case((arr((2, 3), f32, -2, 3), arr((3,), f64, -2, 3)), np_fn, b)]
-    return cases
-
-
-def logical(np_fn):
-    return [Case((arr(sx, b), arr(sy, b)), np_fn, b) for sx, sy in SHAPE_PAIRS]
-
-
-def reduction(np_fn, op, dtypes=(f32, f64, i32, i64), result=None):
-    result = result or (lambda d: d)
-    cases = []
-    for d in dtypes:
-        for shape, axis in [((2, 3, 4), ()), ((2, 3, 4), (0,)), ((2, 3, 4), (1, 2)),
-                            ((3,), (0,)), ((), ())]:
-            for keep in (False, True):
-                params = dict(axis=axis, keep_dims=keep)
-                cases.append(Case(
-                    (arr(shape, d, -5, 6),),
-                    lambda x, axis, keep_dims: np_fn(f64_of(x), axis=axis or None,
-                                                     keepdims=keep_dims),
-                    result(d), params,
-                    call=functools.partial(op, axis=axis, keep_dims=keep)))
-    return cases
-
-
-def _softmax_ref(x, axis):
-    e = np.exp(f64_of(x) - np.max(x, axis=axis, keepdims=True))
-    return e / e.sum(axis=axis, keepdims=True)
-
-
-def _getitem_grad_ref(g, index, shape):
-    out = np.zeros(shape)
-    out[tuple(i.to_slice() if isinstance(i, Slice) else i for i in index)] = g
-    return out
-
-
-def _gather_grad_ref(g, indices, axis, shape):
-    out = np.zeros(shape)
-    for pos in np.ndindex(*np.shape(indices)):
-        dst = (slice(None),) * axis + (int(np.asarray(indices)[pos]),)
-        src = (slice(None),) * axis + pos
-        out[dst] += g[src]
-    return out
-
-
-def _concat_first_axis(*xs):
-    return ops.concat(xs, 0)
-
-
-def _concat_last_axis(*xs):
-    return ops.concat(xs, -1)
-
-
-def _stack_first_axis(*xs):
-    return ops.stack(xs, 0)
-
-
-def _stack_last_axis(*xs):
-    return ops.stack(xs, -1)
-
-
-def _array_cases() -> dict[str, list[Case]]:
-    x234, x23 = arr((2, 3, 4), f32), arr((2, 3), f64)
-    ix = arr((2, 3), i32, -9, 9)
-    S = Slice
-    getitem_cases = [
-        ((3, 4), (1,)), ((3, 4), (-1,)), ((3, 4), (S(0, 2, None),)),
-        ((3, 4), (S(None, None, -1), 2)), ((3, 4), (None, Ellipsis, 1)),
-        ((2, 3, 4), (Ellipsis, S(1, None, 2))), ((2, 3, 4), (0, None, S(None, 2, None), -1)),
-        ((), ()), ((), (None,)),
-    ]
-    cases = {
-        "reshape": [Case((x234,), lambda x, shape: np.reshape(x, shape), f32, dict(shape=(6, 4)),
-                         call=functools.partial(ops.reshape, shape=(6, -1))),
-                    Case((ix,), lambda x, shape: np.reshape(x, shape), i32, dict(shape=(6,))),
-                    Case((np.array(2.5, np.float64),), lambda x, shape: np.reshape(x, shape),
-                         f64, dict(shape=(1, 1))),
-                    Case((np.array([7], np.int64),), lambda x, shape: np.reshape(x, shape), i64,
-                         dict(shape=()))],
-        "transpose": [Case((x234,), lambda x, perm: np.transpose(x, perm), f32,
-                           dict(perm=(2, 0, 1)),
-                           call=functools.partial(ops.transpose, input_perm=(-1, 0, 1))),
-                      Case((ix,), lambda x, perm: np.transpose(x, perm), i32, dict(perm=(1, 0))),
-                      Case((np.array(1.5, np.float32),), lambda x, perm: x, f32, dict(perm=()))],
-        "broadcast_to": [
-            Case((arr((3,), f32),), np.broadcast_to, f32, dict(shape=(2, 3)),
-                 call=functools.partial(ops.broadcast_to, shape=(2, -1))),
-            Case((arr((1, 3), i64, -3, 3),), np.broadcast_to, i64, dict(shape=(4, 2, 3))),
-            Case((np.array(3.0, np.float64),), np.broadcast_to, f64, dict(shape=(2, 2)))],
-        "expand_dims": [Case((x23,), np.expand_dims, f64, dict(axis=a),
-                             call=functools.partial(ops.expand_dims, axis=a - 3))
-                        for a in (0, 1, 2)]
-        + [Case((np.array(4, np.int32),), np.expand_dims, i32, dict(axis=0))],
-        "squeeze": [
-            Case((arr((1, 3, 1), f32),), lambda x, axis: np.squeeze(x, axis or None), f32,
-                 dict(axis=()), call=ops.squeeze),
-            Case((arr((1, 3, 1), i32, -3, 3),), lambda x, axis: np.squeeze(x, axis), i32,
-                 dict(axis=(2,)), call=functools.partial(ops.squeeze, axis=-1)),
-            Case((np.array(2.0, np.float32),), lambda x, axis: x, f32, dict(axis=()))],
-        "getitem": [Case((arr(shape, f32),),
-                         lambda x, index: x[tuple(i.to_slice() if isinstance(i, Slice) else i
-                                                  for i in index)], f32, dict(index=index))
-                    for shape, index in getitem_cases]
-        + [Case((ix,), lambda x, index: x[:, ::2], i32, dict(index=(S(None, None, None),
-                                                                     S(None, None, 2))))],
-        "getitem_grad": [
-            Case((arr((4,), f32),), _getitem_grad_ref, f32, dict(index=(1,), shape=(3, 4))),
-            Case((arr((2, 2), f64),), _getitem_grad_ref, f64,
-                 dict(index=(S(None, None, 2), S(1, 3, None)), shape=(3, 4))),
-            Case((arr((1, 3, 4), f32),), _getitem_grad_ref, f32,
-                 dict(index=(None, Ellipsis), shape=(3, 4))),
-            Case((np.array(5.0, np.float32),), _getitem_grad_ref, f32,
-                 dict(index=(2,), shape=(3,)))],
-        "gather": [
-            Case((arr((4, 3), f32), np.array([3, 0, 3], np.int64)),
-                 lambda x, i, axis: np.take(x, i, axis=axis), f32, dict(axis=0),
-                 call=functools.partial(ops.gather, axis=0)),
-            Case((arr((4, 3), i32, -5, 5), np.array([[2, 0], [1, 1]], np.int32)),
-                 lambda x, i, axis: np.take(x, i, axis=axis), i32, dict(axis=1),
-                 call=functools.partial(ops.gather, axis=-1)),
-            Case((arr((4, 3), f64), np.array(2, np.int64)),
-                 lambda x, i, axis: np.take(x, i, axis=axis), f64, dict(axis=0))],
-        "gather_grad": [
-            Case((arr((3, 3), f32), np.array([3, 0, 3], np.int64)), _gather_grad_ref, f32,
-                 dict(axis=0, shape=(4, 3))),
-            Case((arr((4, 2, 2), f64), np.array([[2, 0], [2, 2]], np.int32)), _gather_grad_ref,
-                 f64, dict(axis=1, shape=(4, 3))),
-            Case((arr((3,), f32), np.array(1, np.int64)), _gather_grad_ref, f32,
-                 dict(axis=0, shape=(4, 3)))],
-        "concat": [
-            Case((arr((2, 3), f32), arr((1, 3), f32)), lambda *xs, axis: np.concatenate(
-                xs, axis), f32, dict(axis=0), call=_concat_first_axis),
-            Case((arr((2, 1), i32, -3, 3), arr((2, 2), i32, -3, 3), arr((2, 3), i32, -3, 3)),
-                 lambda *xs, axis: np.concatenate(xs, axis), i32, dict(axis=1),
-                 call=_concat_last_axis),
-            Case((arr((2,), f32), arr((3,), f64)), lambda *xs, axis: np.concatenate(
-                [f64_of(x) for x in xs], axis), f64, dict(axis=0))],
-        "stack": [
-            Case((arr((2, 3), f32), arr((2, 3), f32)), lambda *xs, axis: np.stack(xs, axis),
-                 f32, dict(axis=0), call=_stack_first_axis),
-            Case((arr((2, 3), i64, -3, 3),) * 3, lambda *xs, axis: np.stack(xs, axis), i64,
-                 dict(axis=2), call=_stack_last_axis),
-            Case((np.array(1.0, np.float64), np.array(2.0, np.float64)),
-                 lambda *xs, axis: np.stack(xs, axis), f64, dict(axis=0))],
-        "cast": [Case((arr((2, 3), src, -3, 3),), lambda x, dtype: x.astype(dtype.np), dst,
-                      dict(dtype=dst), call=functools.partial(ops.cast, dtype=dst))
-                 for src, dst in [(f32, i32), (f32, f64), (i32, f32), (b, f32), (f32, b),
-                                  (i64, b), (f64, f16), (i64, u8), (f32, f32)]]
-        + [Case((np.array(2.75, np.float32),), lambda x, dtype: x.astype(dtype.np), i64,
-                dict(dtype=i64))],
-        "zeros_like": [Case((arr(s, d),), np.zeros_like, d) for s, d in
-                       [((2, 3), f32), ((3,), i32), ((), f64), ((2,), b)]],
-        "ones_like": [Case((arr(s, d),), np.ones_like, d) for s, d in
-                      [((2, 3), f32), ((3,), i32), ((), f64), ((2,), b)]],
-        "fill": [Case((), lambda dtype, shape, value: np.full(shape, value), d,
-                      dict(dtype=d, shape=s, value=v), call=functools.partial(
-                          ops.fill, d, s, v))
-                 for d, s, v in [(f32, (2, 3), 1.5), (i32, (4,), 7), (b, (2,), True),
-                                 (f64, (), -2.0)]],
-        "stop_gradient": [Case((arr(s, d),), lambda x: x, d) for s, d in
-                          [((2, 3), f32), ((), f64), ((3,), i32)]],
-        "select": [
-            Case((arr((2, 3), b), arr((2, 3), f32), arr((2, 3), f32)), np.where, f32),
-            Case((arr((2, 3), b), arr((2, 3), f64), arr((3,), f64)), np.where, f64,
-                 call=ops.where),
-            Case((arr((3,), b), arr((2, 3), i32, -3, 3), arr((2, 1), i32, -3, 3)), np.where,
-                 i32),
-            Case((np.array(True), arr((2,), f32), arr((2,), f32)), np.where, f32),
-            Case((arr((2, 3), b), arr((2, 3), f32), 0.0), np.where, f32),
-            Case((arr((2, 3), b), arr((2, 3), i32, -3, 3), 1), np.where, i32),
-            Case((arr((2, 3), b), 0.5, arr((3,), i32, -3, 3)), np.where, f32)],
-        "matmul": [
-            Case((arr((2, 3), d, -3, 3), arr((3, 4), d, -3, 3)),
-                 lambda x, y: f64_of(x) @ f64_of(y), d, call=ops.matmul)
-            for d in (f32, f64, i32)]
-        + [Case((arr(sx, f32), arr(sy, f32)), _matmul_ref, f32,
-                dict(transpose_a=ta, transpose_b=tb),
-                call=functools.partial(ops.mm, transpose_a=ta, transpose_b=tb))
-           for sx, sy, ta, tb in [((3, 2), (3, 4), True, False), ((2, 3), (4, 3), False, True),
-                                  ((3, 2), (4, 3), True, True),
-                                  ((2, 2, 3), (3, 4), False, False),
-                                  ((2, 1, 2, 3), (3, 3, 4), False, False),
-                                  ((3, 2, 3), (3, 4, 3), False, True)]],
-        "softmax": [Case((arr(s, d),), lambda x, axis: _softmax_ref(x, axis), d, dict(axis=a),
-                         call=functools.partial(ops.softmax, axis=a - len(s)))
-                    for s, a, d in [((2, 3), 1, f32), ((2, 3), 0, f64), ((4,), 0, f32)]],
-        "log_softmax": [Case((arr(s, d),), lambda x, axis: np.log(_softmax_ref(x, axis)), d,
-                             dict(axis=a),
-                             call=functools.partial(ops.log_softmax, axis=a - len(s)))
-                        for s, a, d in [((2, 3), 1, f32), ((2, 3), 0, f64), ((4,), 0, f32)]],
-    }
-    return cases
-
-
-def _matmul_ref(x, y, transpose_a=False, transpose_b=False):
-    x, y = f64_of(x), f64_of(y)
-    return np.matmul(np.swapaxes(x, -1, -2) if transpose_a else x,
-                     np.swapaxes(y, -1, -2) if transpose_b else y)
-
-
-def _relu(x):
-    return np.maximum(x, 0)
-
-
-def _sigmoid(x):
-    return 1 / (1 + np.exp(-x))
-
-
-def _rsqrt(x):
-    return 1 / np.sqrt(x)
-
-
-def _reciprocal(x):
-    return 1 / x
-
-
-CASES: dict[str, list[Case]] = {
-    "neg": unary_same(np.negative),
-    "square": unary_same(np.square),
-    "abs": unary_same(np.abs),
-    "sign": unary_same(np.sign),
-    "relu": unary_same(_relu, dtypes=(f32, f64, i32)),
-    "sqrt": unary_float(np.sqrt, 0.1, 4.0, ints=(0, 9)),
-    "rsqrt": unary_float(_rsqrt, 0.1, 4.0, ints=(1, 9)),
-    "reciprocal": unary_float(_reciprocal, 0.5, 3.0, ints=(1, 9)),
-    "exp": unary_float(np.exp),
-    "log": unary_float(np.log, 0.1, 4.0, ints=(1, 9)),
-    "sin": unary_float(np.sin),
-    "cos": unary_float(np.cos),
-    "tan": unary_float(np.tan, -1.2, 1.2, ints=(-1, 2)),
-    "sinh": unary_float(np.sinh),
-    "cosh": unary_float(np.cosh),
-    "tanh": unary_float(np.tanh),
-    "asin": unary_float(np.arcsin, -0.95, 0.95, ints=(-1, 2)),
-    "acos": unary_float(np.arccos, -0.95, 0.95, ints=(-1, 2)),
-    "atan": unary_float(np.arctan),
-    "asinh": unary_float(np.arcsinh),
-    "acosh": unary_float(np.arccosh, 1.05, 4.0, ints=(1, 9)),
-    "atanh": unary_float(np.arctanh, -0.95, 0.95, ints=(0, 1)),
-    "sigmoid": unary_float(_sigmoid),
-    "add": binary(np.add),
-    "sub": binary(np.subtract),
-    "mul": binary(np.multiply),
-    "maximum": binary(np.maximum),
-    "minimum": binary(np.minimum),
-    "div": binary(np.true_divide, y_low=1, y_high=5, scalars=(2.5, 4),
-                  result=lambda d: dt.to_float(d)),
-    "pow": binary(np.power, low=1, high=4, y_low=0, y_high=3, scalars=(0.5, 2)),
-    "equal": compare(np.equal),
-    "not_equal": compare(np.not_equal),
-    "less": compare(np.less),
-    "less_equal": compare(np.less_equal),
-    "greater": compare(np.greater),
-    "greater_equal": compare(np.greater_equal),
-    "logical_and": logical(np.logical_and),
-    "logical_or": logical(np.logical_or),
-    "logical_not": [Case((arr(s, b),), np.logical_not, b) for s in SHAPES_1],
-    "reduce_sum": reduction(np.sum, ops.reduce_sum),
-    "reduce_mean": reduction(np.mean, ops.reduce_mean, result=dt.to_float),
-    "reduce_max": reduction(np.amax, ops.reduce_max),
-    "reduce_min": reduction(np.amin, ops.reduce_min),
-    **_array_cases(),
-}
-
-
 def _primitives():
     return [name for name, prim in PRIMITIVES.items() if not is_structural(prim)]
 
 
-# Primitives whose kernel returns no tensor, checked by their own test below.
-EFFECT_TESTS = {"print": "test_print_kernel_writes_values"}
+# Primitives whose kernels have effects (printing, random draws), checked by their own tests.
+EFFECT_TESTS = {"print": "test_print_kernel_writes_values",
+                "uniform_real": "tests/cellgraph/test_layers.py::test_uniform_real_*"}
 
 
 def test_every_primitive_has_a_case():
@@ -429,20 +71,30 @@ def test_cases_name_registered_primitives():
     assert not unknown, f"CASES has entries for unregistered primitives: {unknown}"
 
 
-def _expected(case: Case) -> np.ndarray:
-    return np.asarray(case.ref(*case.operands, **case.params)).astype(case.out_dtype.np)
+def _results(value, multiple: bool) -> list:
+    return list(value) if multiple else [value]
+
+
+def _expected(case: Case) -> list[np.ndarray]:
+    dtypes = case.out_dtype if isinstance(case.out_dtype, tuple) else (case.out_dtype,)
+    refs = _results(case.ref(*case.operands, **case.params), isinstance(case.out_dtype, tuple))
+    assert len(refs) == len(dtypes)
+    return [np.asarray(r).astype(d.np) for r, d in zip(refs, dtypes)]
 
 
 def _check(out, case: Case, how: str):
-    expected = _expected(case)
-    got = out.asnumpy() if isinstance(out, Tensor) else np.asarray(out)
-    assert isinstance(out, Tensor), f"{how} {case}: returned {type(out).__name__}, not a Tensor"
-    assert out.dtype == case.out_dtype, f"{how} {case}: dtype {out.dtype}, " \
-                                        f"expected {case.out_dtype}"
-    assert got.shape == expected.shape, f"{how} {case}: shape {got.shape}, " \
-                                        f"expected {expected.shape}"
-    tol = TOL.get(case.out_dtype, EXACT)
-    np.testing.assert_allclose(got, expected, err_msg=f"{how} {case}", **tol)
+    multiple = isinstance(case.out_dtype, tuple)
+    dtypes = case.out_dtype if multiple else (case.out_dtype,)
+    outs = _results(out, multiple)
+    assert len(outs) == len(dtypes), f"{how} {case}: {len(outs)} results, expected {len(dtypes)}"
+    for k, (got, expected, dtype) in enumerate(zip(outs, _expected(case), dtypes)):
+        what = f"{how} {case}" + (f" result {k}" if multiple else "")
+        assert isinstance(got, Tensor), f"{what}: returned {type(got).__name__}, not a Tensor"
+        assert got.dtype == dtype, f"{what}: dtype {got.dtype}, expected {dtype}"
+        assert got.shape == expected.shape, f"{what}: shape {got.shape}, expected " \
+                                            f"{expected.shape}"
+        np.testing.assert_allclose(got.asnumpy(), expected, err_msg=what,
+                                   **(case.tol or TOL.get(dtype, EXACT)))
 
 
 def _tensors(case: Case) -> list:
@@ -463,14 +115,18 @@ def _case_params():
 def test_type_rule_matches_kernel_output(name):
     prim = PRIMITIVES[name]
     for case in CASES[name]:
-        rule = prim.abstract_eval([abstract_of(o) for o in case.operands], case.params)
+        rules = _results(prim.abstract_eval([abstract_of(o) for o in case.operands],
+                                            case.params), prim.multiple_results)
         with np.errstate(all="ignore"):
-            raw = np.asarray(K[name](*case.operands, **case.params))
-        assert (raw.shape, dt.from_numpy(raw.dtype)) == (rule.shape, rule.dtype), (
-            f"{name}{case}: kernel gives {dt.from_numpy(raw.dtype).short}{list(raw.shape)}, "
-            f"type rule says {rule}")
-        assert rule.dtype == case.out_dtype, f"{name}{case}: rule dtype {rule.dtype}, " \
-                                             f"expected {case.out_dtype}"
+            raws = _results(K[name](*case.operands, **case.params), prim.multiple_results)
+        dtypes = case.out_dtype if isinstance(case.out_dtype, tuple) else (case.out_dtype,)
+        assert len(raws) == len(rules) == len(dtypes), f"{name}{case}: result counts differ"
+        for raw, rule, dtype in zip(raws, rules, dtypes):
+            raw = np.asarray(raw)
+            assert (raw.shape, dt.from_numpy(raw.dtype)) == (rule.shape, rule.dtype), (
+                f"{name}{case}: kernel gives {dt.from_numpy(raw.dtype).short}"
+                f"{list(raw.shape)}, type rule says {rule}")
+            assert rule.dtype == dtype, f"{name}{case}: rule dtype {rule.dtype}, expected {dtype}"
 
 
 @pytest.mark.parametrize("name", _case_params())

@@ -1,0 +1,374 @@
+"""Kernel test cases for the nn primitives: convolution and pooling (with their gradient
+primitives), normalisation, shape ops, special functions. The references are direct loops over
+output positions in float64, written from the definitions, not from the kernels' im2col."""
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from cellgraph import ops
+from cellgraph.ops import dtype as dt
+
+from .kernel_cases import Case, arr, f16, f32, f64, f64_of, i32, i64
+
+BOOL = dt.bool_
+MASK = np.random.default_rng(7).random(4) > 0.5
+
+# ----- convolution ----------------------------------------------------------------------------
+
+
+def _pad4(x, pad, value=0.0):
+    top, bottom, left, right = pad
+    return np.pad(f64_of(x), ((0, 0), (0, 0), (top, bottom), (left, right)),
+                  constant_values=value)
+
+
+def _out_hw(hw, kernel, stride, pad, dilation=(1, 1)):
+    return tuple((hw[i] + pad[2 * i] + pad[2 * i + 1] - dilation[i] * (kernel[i] - 1) - 1)
+                 // stride[i] + 1 for i in range(2))
+
+
+def _window(xp, i, j, kernel, stride, dilation):
+    """xp[..., rows, cols] of output position (i, j): shape (..., kh, kw)."""
+    rows = i * stride[0] + dilation[0] * np.arange(kernel[0])
+    cols = j * stride[1] + dilation[1] * np.arange(kernel[1])
+    return xp[..., rows[:, None], cols[None, :]]
+
+
+def conv2d_ref(x, w, stride, pad, dilation, group):
+    xp, w = _pad4(x, pad), f64_of(w)
+    n, o, cg = x.shape[0], w.shape[0], w.shape[1]
+    ho, wo = _out_hw(x.shape[2:], w.shape[2:], stride, pad, dilation)
+    out = np.zeros((n, o, ho, wo))
+    per_group = o // group
+    for i in range(ho):
+        for j in range(wo):
+            win = _window(xp, i, j, w.shape[2:], stride, dilation)  # (N, C, kh, kw)
+            for oc in range(o):
+                g = oc // per_group
+                out[:, oc, i, j] = np.einsum("ncab,cab->n", win[:, g * cg:(g + 1) * cg], w[oc])
+    return out
+
+
+def conv2d_backprop_input_ref(dout, w, x_shape, stride, pad, dilation, group):
+    dout, w = f64_of(dout), f64_of(w)
+    n, c, h, wd = x_shape
+    o, cg, kh, kw = w.shape
+    dxp = np.zeros((n, c, h + pad[0] + pad[1], wd + pad[2] + pad[3]))
+    per_group = o // group
+    for i in range(dout.shape[2]):
+        for j in range(dout.shape[3]):
+            rows = i * stride[0] + dilation[0] * np.arange(kh)
+            cols = j * stride[1] + dilation[1] * np.arange(kw)
+            for oc in range(o):
+                g = oc // per_group
+                contribution = dout[:, oc, i, j][:, None, None, None] * w[oc][None]
+                dxp[:, g * cg:(g + 1) * cg, rows[:, None], cols[None, :]] += contribution
+    return dxp[:, :, pad[0]:pad[0] + h, pad[2]:pad[2] + wd]
+
+
+def conv2d_backprop_filter_ref(x, dout, w_shape, stride, pad, dilation, group):
+    xp, dout = _pad4(x, pad), f64_of(dout)
+    o, cg, kh, kw = w_shape
+    dw = np.zeros(w_shape)
+    per_group = o // group
+    for i in range(dout.shape[2]):
+        for j in range(dout.shape[3]):
+            win = _window(xp, i, j, (kh, kw), stride, dilation)
+            for oc in range(o):
+                g = oc // per_group
+                dw[oc] += np.einsum("n,ncab->cab", dout[:, oc, i, j], win[:, g * cg:(g + 1) * cg])
+    return dw
+
+
+CONV_SETTINGS = [  # x shape, w shape, stride, pad, dilation, group
+    ((2, 3, 5, 5), (4, 3, 3, 3), (1, 1), (0, 0, 0, 0), (1, 1), 1),
+    ((1, 4, 6, 5), (6, 2, 2, 3), (2, 1), (1, 0, 2, 1), (1, 1), 2),
+    ((2, 2, 7, 7), (3, 2, 3, 2), (2, 3), (1, 1, 1, 1), (2, 1), 1),
+]
+
+
+def _conv_cases():
+    conv, back_in, back_w = [], [], []
+    for k, (xs, ws, stride, pad, dilation, group) in enumerate(CONV_SETTINGS):
+        dtype = f64 if k == 1 else f32
+        params = dict(stride=stride, pad=pad, dilation=dilation, group=group)
+        x, w = arr(xs, dtype), arr(ws, dtype)
+        ys = (xs[0], ws[0]) + _out_hw(xs[2:], ws[2:], stride, pad, dilation)
+        dout = arr(ys, dtype)
+        conv.append(Case((x, w), conv2d_ref, dtype, params))
+        back_in.append(Case((dout, w), conv2d_backprop_input_ref, dtype,
+                            dict(params, x_shape=xs)))
+        back_w.append(Case((x, dout), conv2d_backprop_filter_ref, dtype,
+                           dict(params, w_shape=ws)))
+    conv.append(Case((arr((1, 2, 4, 4), f32), arr((2, 2, 3, 3), f32)), conv2d_ref, f32,
+                     dict(stride=(1, 1), pad=(1, 1, 1, 1), dilation=(1, 1), group=1),
+                     call=functools.partial(ops.conv2d, pad_mode="same")))
+    return {"conv2d": conv, "conv2d_backprop_input": back_in,
+            "conv2d_backprop_filter": back_w}
+
+
+# ----- pooling --------------------------------------------------------------------------------
+
+def _argmax_positions(x, kernel, stride, pad):
+    """{(n, c, i, j): (row, col) in the padded input of the window's first maximum}."""
+    xp = _pad4(x, pad, -np.inf)
+    ho, wo = _out_hw(x.shape[2:], kernel, stride, pad)
+    where = {}
+    for n, c, i, j in np.ndindex(x.shape[0], x.shape[1], ho, wo):
+        win = _window(xp[n, c], i, j, kernel, stride, (1, 1))
+        a, bb = np.unravel_index(np.argmax(win), win.shape)
+        where[n, c, i, j] = (i * stride[0] + a, j * stride[1] + bb)
+    return where, xp.shape
+
+
+def max_pool_ref(x, kernel, stride, pad):
+    xp = _pad4(x, pad, -np.inf)
+    ho, wo = _out_hw(x.shape[2:], kernel, stride, pad)
+    out = np.empty(x.shape[:2] + (ho, wo))
+    for i, j in np.ndindex(ho, wo):
+        out[:, :, i, j] = _window(xp, i, j, kernel, stride, (1, 1)).max(axis=(-2, -1))
+    return out
+
+
+def max_pool_grad_ref(x, g, kernel, stride, pad):
+    where, padded = _argmax_positions(x, kernel, stride, pad)
+    dxp = np.zeros(padded)
+    for (n, c, i, j), (r, q) in where.items():
+        dxp[n, c, r, q] += g[n, c, i, j]
+    return dxp[:, :, pad[0]:pad[0] + x.shape[2], pad[2]:pad[2] + x.shape[3]]
+
+
+def max_pool_grad_grad_ref(x, g, kernel, stride, pad):
+    where, _ = _argmax_positions(x, kernel, stride, pad)
+    gp = _pad4(g, pad)
+    out = np.empty(x.shape[:2] + _out_hw(x.shape[2:], kernel, stride, pad))
+    for (n, c, i, j), (r, q) in where.items():
+        out[n, c, i, j] = gp[n, c, r, q]
+    return out
+
+
+def _counts(hw, kernel, stride, pad, count_include_pad):
+    inside = _pad4(np.ones((1, 1) + tuple(hw)), pad)
+    ho, wo = _out_hw(hw, kernel, stride, pad)
+    counts = np.empty((ho, wo))
+    for i, j in np.ndindex(ho, wo):
+        counts[i, j] = kernel[0] * kernel[1] if count_include_pad else _window(
+            inside[0, 0], i, j, kernel, stride, (1, 1)).sum()
+    return counts
+
+
+def avg_pool_ref(x, kernel, stride, pad, count_include_pad):
+    xp = _pad4(x, pad)
+    counts = _counts(x.shape[2:], kernel, stride, pad, count_include_pad)
+    out = np.empty(x.shape[:2] + counts.shape)
+    for i, j in np.ndindex(*counts.shape):
+        out[:, :, i, j] = _window(xp, i, j, kernel, stride, (1, 1)).sum(axis=(-2, -1)) / counts[
+            i, j]
+    return out
+
+
+def avg_pool_grad_ref(g, x_shape, kernel, stride, pad, count_include_pad):
+    counts = _counts(x_shape[2:], kernel, stride, pad, count_include_pad)
+    dxp = np.zeros(tuple(x_shape[:2]) + (x_shape[2] + pad[0] + pad[1],
+                                         x_shape[3] + pad[2] + pad[3]))
+    for i, j in np.ndindex(*counts.shape):
+        rows = i * stride[0] + np.arange(kernel[0])
+        cols = j * stride[1] + np.arange(kernel[1])
+        dxp[:, :, rows[:, None], cols[None, :]] += (f64_of(g)[:, :, i, j] / counts[i, j])[
+            :, :, None, None]
+    return dxp[:, :, pad[0]:pad[0] + x_shape[2], pad[2]:pad[2] + x_shape[3]]
+
+
+POOL_SETTINGS = [  # x shape, kernel, stride, pad
+    ((2, 3, 4, 4), (2, 2), (2, 2), (0, 0, 0, 0)),
+    ((1, 2, 5, 6), (3, 2), (1, 2), (1, 1, 0, 1)),
+    ((1, 1, 5, 5), (3, 3), (2, 2), (1, 1, 1, 1)),
+]
+
+
+def _pool_cases():
+    table = {name: [] for name in ("max_pool2d", "max_pool2d_grad", "max_pool2d_grad_grad",
+                                   "avg_pool2d", "avg_pool2d_grad")}
+    for k, (xs, kernel, stride, pad) in enumerate(POOL_SETTINGS):
+        dtype = f64 if k == 1 else f32
+        x = arr(xs, dtype)
+        pool = dict(kernel=kernel, stride=stride, pad=pad)
+        ys = xs[:2] + _out_hw(xs[2:], kernel, stride, pad)
+        table["max_pool2d"].append(Case((x,), max_pool_ref, dtype, pool))
+        table["max_pool2d_grad"].append(Case((x, arr(ys, dtype)), max_pool_grad_ref, dtype, pool))
+        table["max_pool2d_grad_grad"].append(Case((x, arr(xs, dtype)), max_pool_grad_grad_ref,
+                                                  dtype, pool))
+        for include in (True, False):
+            avg = dict(pool, count_include_pad=include)
+            table["avg_pool2d"].append(Case((x,), avg_pool_ref, dtype, avg))
+            table["avg_pool2d_grad"].append(Case((arr(ys, dtype),), avg_pool_grad_ref, dtype,
+                                                 dict(avg, x_shape=xs)))
+    table["max_pool2d"].append(Case((arr((1, 2, 4, 4), f32),), max_pool_ref, f32,
+                                    dict(kernel=(2, 2), stride=(2, 2), pad=(0, 0, 0, 0)),
+                                    call=functools.partial(ops.max_pool2d, kernel_size=2,
+                                                           stride=2)))
+    return table
+
+
+# ----- normalisation --------------------------------------------------------------------------
+
+def layer_norm_ref(x, gamma, beta, begin_norm_axis, begin_params_axis, epsilon):
+    x = f64_of(x)
+    axes = tuple(range(begin_norm_axis % x.ndim, x.ndim))
+    mean = x.mean(axis=axes, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=axes, keepdims=True)
+    return (x - mean) / np.sqrt(var + epsilon) * gamma + beta, mean, var
+
+
+def batch_norm_ref(x, scale, bias, mean, variance, is_training, epsilon):
+    x = f64_of(x)
+    axes = (0,) + tuple(range(2, x.ndim))
+    if is_training:
+        mean, variance = x.mean(axis=axes), x.var(axis=axes)
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    y = (x - np.reshape(mean, shape)) / np.sqrt(np.reshape(variance, shape) + epsilon)
+    return y * np.reshape(scale, shape) + np.reshape(bias, shape), mean, variance
+
+
+def _norm_cases():
+    layer = []
+    for xs, norm_axis, params_axis, dtype in [((2, 3, 4), 1, 1, f32), ((4, 5), -1, -1, f64),
+                                              ((2, 3, 4), 2, 1, f32)]:
+        pshape = xs[params_axis % len(xs):]
+        layer.append(Case((arr(xs, dtype), arr(pshape, dtype, 0.5, 1.5), arr(pshape, dtype)),
+                          layer_norm_ref, (dtype, dtype, dtype),
+                          dict(begin_norm_axis=norm_axis, begin_params_axis=params_axis,
+                               epsilon=1e-5)))
+    batch = []
+    for xs, training, dtype in [((4, 3), True, f32), ((2, 3, 4, 4), True, f64),
+                                ((2, 3, 2, 2), False, f32)]:
+        c = xs[1]
+        batch.append(Case((arr(xs, dtype), arr((c,), dtype, 0.5, 1.5), arr((c,), dtype),
+                           arr((c,), dtype), arr((c,), dtype, 0.5, 2.0)),
+                          batch_norm_ref, (dtype, dtype, dtype),
+                          dict(is_training=training, epsilon=1e-3)))
+    return {"layer_norm": layer, "batch_norm": batch}
+
+
+# ----- shape ops and special functions --------------------------------------------------------
+
+def _one_hot_ref(indices, on_value, off_value, depth, axis):
+    hot = np.moveaxis(np.eye(depth)[indices], -1, axis % (indices.ndim + 1))
+    return np.where(hot == 1, on_value, off_value)
+
+
+def _split_ref(x, axis, sizes):
+    bounds = np.concatenate([[0], np.cumsum(sizes)])
+    return tuple(np.take(x, np.arange(lo, hi), axis=axis) for lo, hi in zip(bounds, bounds[1:]))
+
+
+def _cumsum_ref(x, axis, exclusive, reverse):
+    x = np.moveaxis(f64_of(x), axis, 0)
+    n = x.shape[0]
+    out = np.zeros_like(x)
+    for k in range(n):
+        if reverse:
+            span = range(k + 1 if exclusive else k, n)
+        else:
+            span = range(0, k if exclusive else k + 1)
+        for m in span:
+            out[k] += x[m]
+    return np.moveaxis(out, 0, axis)
+
+
+_erf = np.vectorize(math.erf, otypes=[float])
+
+
+def _float_unary_cases(fn, low=-2.0, high=2.0):
+    return ([Case((arr(s, d, low, high),), lambda x: fn(f64_of(x)), d)
+             for s, d in [((), f32), ((2, 3), f32), ((4,), f64)]]
+            + [Case((arr((3,), i32, max(low, 0), high + 1),), lambda x: fn(f64_of(x)), f32),
+               Case((arr((3,), f16, low, high),), lambda x: fn(f64_of(x)), f16)])
+
+
+def _clip_functional(x, lo, hi):
+    return ops.clip_by_value(x, clip_value_min=lo, clip_value_max=hi)
+
+
+def _shape_cases():
+    idx = np.array([[0, 2], [1, 3]], np.int64)
+    x234 = arr((2, 3, 4), f32)
+    return {
+        "bias_add": [Case((arr((2, 3), f32), arr((3,), f32)), lambda x, b, axis: x + b, f32,
+                          dict(axis=1)),
+                     Case((arr((2, 3, 2, 2), f64), arr((3,), f64)),
+                          lambda x, b, axis: x + b[:, None, None], f64, dict(axis=1),
+                          call=ops.bias_add),
+                     Case((arr((2, 4), i32, -5, 5), arr((2,), i32, -5, 5)),
+                          lambda x, b, axis: x + b[:, None], i32, dict(axis=0))],
+        "one_hot": [Case((idx, np.array(1.0, np.float32), np.array(0.0, np.float32)),
+                         _one_hot_ref, f32, dict(depth=4, axis=-1)),
+                    Case((np.array([2, 0, 1], np.int32), np.array(5, np.int64),
+                          np.array(-1, np.int64)), _one_hot_ref, i64, dict(depth=3, axis=0)),
+                    Case((idx, np.array(1.0, np.float64), np.array(0.0, np.float64)),
+                         _one_hot_ref, f64, dict(depth=5, axis=1))],
+        "argmax": [Case((x234,), lambda x, axis, keep_dims, dtype: np.argmax(
+                       x, axis=axis, keepdims=keep_dims), d, dict(axis=a, keep_dims=k, dtype=d))
+                   for a, k, d in [(0, False, i32), (2, True, i64), (1, False, i64)]]
+        + [Case((arr((5,), i32, -9, 9),), lambda x, axis, keep_dims, dtype: np.argmax(x), i32,
+                dict(axis=0, keep_dims=False, dtype=i32))],
+        "tile": [Case((arr((2, 3), f32),), lambda x, multiples: np.block(
+                     [[x] * multiples[1]] * multiples[0]), f32, dict(multiples=(2, 3)),
+                      call=functools.partial(ops.tile, multiples=(2, 3))),
+                 Case((arr((3,), i64, -5, 5),), lambda x, multiples: np.concatenate(
+                     [x] * multiples[1])[None].repeat(multiples[0], 0), i64,
+                      dict(multiples=(2, 2))),
+                 Case((np.array(1.5, np.float64),), lambda x, multiples: np.full(multiples, x),
+                      f64, dict(multiples=(2,)))],
+        "split": [Case((x234,), _split_ref, (f32, f32), dict(axis=1, sizes=(1, 2))),
+                  Case((arr((6,), i32, -5, 5),), _split_ref, (i32, i32, i32),
+                       dict(axis=0, sizes=(2, 2, 2))),
+                  Case((x234,), _split_ref, (f32, f32, f32), dict(axis=2, sizes=(1, 0, 3)))],
+        "pad": [Case((arr((2, 3), f32),), lambda x, paddings, value: np.pad(
+                    x, paddings, constant_values=value), f32,
+                     dict(paddings=((1, 0), (2, 1)), value=0)),
+                Case((arr((3,), i32, -5, 5),), lambda x, paddings, value: np.concatenate(
+                    [[value] * 2, x, [value]]), i32, dict(paddings=((2, 1),), value=7)),
+                Case((x234,), lambda x, paddings, value: np.pad(
+                    x, paddings, constant_values=value), f32,
+                     dict(paddings=((0, 0), (1, 1), (0, 2)), value=-1.5))],
+        "clip_by_value": [
+            Case((arr((2, 3), f32), np.array(-0.5, np.float32), np.array(0.5, np.float32)),
+                 lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi), f32),
+            Case((arr((2, 3), f64), arr((3,), f64, -2, 0), arr((2, 1), f64, 0, 2)),
+                 lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi), f64),
+            Case((arr((4,), i32, -5, 5), -2, 3), lambda x, lo, hi: np.clip(x, lo, hi), i32),
+            Case((arr((4,), f32), -1.0, 1.0), lambda x, lo, hi: np.clip(x, lo, hi), f32,
+                 call=_clip_functional)],
+        "cumsum": [Case((arr(s, d, -3, 4),), _cumsum_ref, d,
+                        dict(axis=a, exclusive=e, reverse=r))
+                   for s, d, a, e, r in [((5,), f32, 0, False, False), ((2, 4), i32, 1, True, False),
+                                         ((3, 2), f64, 0, False, True), ((2, 3, 2), f32, 1, True,
+                                                                         True)]],
+        "reduce_prod": [Case((arr(s, d, lo, hi),), lambda x, axis, keep_dims: np.prod(
+                            f64_of(x), axis=axis or None, keepdims=keep_dims), d,
+                             dict(axis=a, keep_dims=k))
+                        for s, d, a, k, lo, hi in [((2, 3), f32, (), False, 0.5, 1.5),
+                                                   ((2, 3, 2), f64, (1,), True, -2, 2),
+                                                   ((3, 2), i32, (0,), False, -3, 4),
+                                                   ((), f32, (), False, -2, 2)]],
+        "dropout": [Case((arr((2, 3), f32), arr((2, 3), BOOL)),
+                         lambda x, mask, keep_prob: x * mask / keep_prob, f32,
+                         dict(keep_prob=0.8)),
+                    Case((arr((4,), f64), MASK.astype(np.float64)),
+                         lambda x, mask, keep_prob: x * mask / keep_prob, f64,
+                         dict(keep_prob=0.5)),
+                    Case((arr((2, 3), f32), arr((3,), BOOL)),
+                         lambda x, mask, keep_prob: x * mask / keep_prob, f32,
+                         dict(keep_prob=1.0))],
+        "erf": _float_unary_cases(_erf),
+        "gelu": _float_unary_cases(lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2)))),
+        "log1p": _float_unary_cases(np.log1p, -0.5, 3.0),
+        "expm1": _float_unary_cases(np.expm1),
+        "softplus": _float_unary_cases(lambda x: np.log(1 + np.exp(x)), -3.0, 3.0),
+    }
+
+NN_CASES = {**_conv_cases(), **_pool_cases(), **_norm_cases(), **_shape_cases()}
