@@ -1,0 +1,390 @@
+"""The nn primitives: convolution and pooling (with their gradient primitives), special
+functions, normalisation and dropout.
+
+Forward results against NumPy references, eagerly and compiled; first, second and some third
+derivatives against central finite differences in float64 (`check_grads`); MindSpore's
+functional and class forms.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import cellgraph
+from cellgraph import Tensor, ops
+from cellgraph.ops.core import PRIMITIVES
+from cellgraph.ops.errors import ArgumentValueError
+from cellgraph.testing import check_grads
+
+from .nn_helpers import F32, F64, assert_both, distinct, normal
+from .nn_helpers import rng as _rng
+
+# ----- NumPy references ------------------------------------------------------------------------
+
+def conv2d_ref(x, w, stride=(1, 1), pad=(0, 0, 0, 0), dilation=(1, 1), group=1):
+    """Direct convolution, one output position at a time."""
+    xp = np.pad(x, ((0, 0), (0, 0), pad[:2], pad[2:]))
+    n, _, hp, wp = xp.shape
+    o, cg, kh, kw = w.shape
+    ho = (hp - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    wo = (wp - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    og = o // group
+    out = np.zeros((n, o, ho, wo))
+    for g in range(group):
+        for i in range(ho):
+            rows = i * stride[0] + dilation[0] * np.arange(kh)
+            for j in range(wo):
+                cols = j * stride[1] + dilation[1] * np.arange(kw)
+                patch = xp[:, g * cg:(g + 1) * cg][:, :, rows][:, :, :, cols]
+                out[:, g * og:(g + 1) * og, i, j] = np.einsum(
+                    "nchw,ochw->no", patch, w[g * og:(g + 1) * og])
+    return out
+
+
+def pool_ref(x, kernel, stride, pad, reduce, count_include_pad=True):
+    fill = -np.inf if reduce is np.max else 0.0
+    xp = np.pad(x, ((0, 0), (0, 0), pad[:2], pad[2:]), constant_values=fill)
+    inside = np.pad(np.ones(x.shape[2:]), (pad[:2], pad[2:]))
+    ho = (xp.shape[2] - kernel[0]) // stride[0] + 1
+    wo = (xp.shape[3] - kernel[1]) // stride[1] + 1
+    out = np.zeros(x.shape[:2] + (ho, wo))
+    for i in range(ho):
+        for j in range(wo):
+            window = (slice(i * stride[0], i * stride[0] + kernel[0]),
+                      slice(j * stride[1], j * stride[1] + kernel[1]))
+            values = xp[(Ellipsis,) + window]
+            if reduce is np.max:
+                out[:, :, i, j] = values.max(axis=(2, 3))
+            else:
+                count = kernel[0] * kernel[1] if count_include_pad else inside[window].sum()
+                out[:, :, i, j] = values.sum(axis=(2, 3)) / count
+    return out
+
+
+# ----- convolution -----------------------------------------------------------------------------
+
+CONV_CONFIGS = [
+    # (x shape, w shape, functional kwargs, explicit (stride, pad, dilation, group))
+    ((2, 3, 7, 6), (4, 3, 3, 3), {}, ((1, 1), (0, 0, 0, 0), (1, 1), 1)),
+    ((2, 3, 7, 6), (4, 3, 3, 2), {"stride": 2, "pad_mode": "pad", "padding": (1, 0, 2, 1),
+                                      "dilation": (1, 2)}, ((2, 2), (1, 0, 2, 1), (1, 2), 1)),
+    # "same" with stride 2 on 7 rows: 4 outputs, padding (1, 1); on 6 columns: 3, padding (0, 1)
+    ((1, 2, 7, 6), (3, 2, 3, 3), {"stride": 2, "pad_mode": "same"},
+     ((2, 2), (1, 1, 0, 1), (1, 1), 1)),
+    ((2, 4, 5, 5), (6, 2, 3, 3), {"groups": 2, "padding": 1, "pad_mode": "pad"},
+     ((1, 1), (1, 1, 1, 1), (1, 1), 2)),
+]
+
+
+@pytest.mark.parametrize("xs, ws, kwargs, explicit", CONV_CONFIGS)
+def test_conv2d_forward(xs, ws, kwargs, explicit):
+    x, w = normal(*xs, dtype=np.float32), normal(*ws, dtype=np.float32)
+    stride, pad, dilation, group = explicit
+    expected = conv2d_ref(x, w, stride, pad, dilation, group)
+    assert_both(lambda x, w: ops.conv2d(x, w, **kwargs), (x, w), expected)
+    assert ops.conv2d(Tensor(x), Tensor(w), **kwargs).dtype == cellgraph.float32
+
+
+def test_conv2d_class_and_bias():
+    x, w, b = normal(2, 3, 6, 6), normal(5, 3, 3, 3), normal(5)
+    expected = conv2d_ref(x, w, pad=(1, 1, 1, 1)) + b[:, None, None]
+    conv = ops.Conv2D(5, 3, pad_mode="same")
+    assert_both(lambda x, w, b: ops.bias_add(conv(x, w), b), (x, w, b), expected, **F64)
+    assert_both(lambda x, w, b: ops.conv2d(x, w, b, padding="same"), (x, w, b), expected, **F64)
+
+
+@pytest.mark.parametrize("xs, ws, kwargs, explicit", CONV_CONFIGS)
+def test_conv2d_grads(xs, ws, kwargs, explicit):
+    check_grads(lambda x, w: ops.conv2d(x, w, **kwargs), (normal(*xs), normal(*ws)), order=2)
+
+
+@pytest.mark.parametrize("xs, ws, kwargs, explicit", CONV_CONFIGS[1:])
+def test_conv2d_gradient_primitives_grads(xs, ws, kwargs, explicit):
+    stride, pad, dilation, group = explicit
+    conv = {"stride": stride, "pad": pad, "dilation": dilation, "group": group}
+    ys = PRIMITIVES["conv2d"].abstract_eval(
+        [Tensor(normal(*xs)).aval, Tensor(normal(*ws)).aval], conv).shape
+    backprop_input = PRIMITIVES["conv2d_backprop_input"]
+    backprop_filter = PRIMITIVES["conv2d_backprop_filter"]
+    check_grads(lambda y, w: backprop_input(y, w, x_shape=xs, **conv),
+                (normal(*ys), normal(*ws)), order=2)
+    check_grads(lambda x, y: backprop_filter(x, y, w_shape=ws, **conv),
+                (normal(*xs), normal(*ys)), order=2)
+
+
+def test_conv2d_gradients_are_adjoint():
+    """<conv2d(x, w), y> = <x, backprop_input(y, w)> = <w, backprop_filter(x, y)>."""
+    conv = {"stride": (2, 1), "pad": (1, 0, 0, 2), "dilation": (1, 2), "group": 1}
+    x, w = normal(2, 3, 7, 6), normal(4, 3, 2, 3)
+    y = normal(*ops.conv2d(Tensor(x), Tensor(w), stride=(2, 1), pad_mode="pad",
+                           padding=(1, 0, 0, 2), dilation=(1, 2)).shape)
+    t = np.sum(conv2d_ref(x, w, **conv) * y)
+    dx = PRIMITIVES["conv2d_backprop_input"](Tensor(y), Tensor(w), x_shape=x.shape, **conv)
+    dw = PRIMITIVES["conv2d_backprop_filter"](Tensor(x), Tensor(y), w_shape=w.shape, **conv)
+    np.testing.assert_allclose(np.sum(dx.asnumpy() * x), t, rtol=1e-12)
+    np.testing.assert_allclose(np.sum(dw.asnumpy() * w), t, rtol=1e-12)
+
+
+# ----- pooling ---------------------------------------------------------------------------------
+
+POOLS = [
+    # (x shape, kernel, stride, padding) in explicit form
+    ((2, 3, 6, 6), (2, 2), (2, 2), (0, 0, 0, 0)),
+    ((1, 2, 7, 5), (3, 3), (2, 2), (1, 1, 1, 1)),
+    ((1, 2, 5, 6), (3, 2), (1, 2), (1, 0, 1, 0)),
+]
+
+
+@pytest.mark.parametrize("xs, kernel, stride, pad", POOLS)
+def test_max_pool2d_forward_and_grads(xs, kernel, stride, pad):
+    x = distinct(*xs)
+    sym = (pad[0], pad[2]) if pad[0] == pad[1] and pad[2] == pad[3] else pad
+    fn = lambda x: ops.max_pool2d(x, kernel, stride, sym)
+    assert_both(fn, (x,), pool_ref(x, kernel, stride, pad, np.max), **F64)
+    check_grads(fn, (x,), order=2)
+
+
+@pytest.mark.parametrize("xs, kernel, stride, pad", POOLS)
+@pytest.mark.parametrize("count_include_pad", [True, False])
+def test_avg_pool2d_forward_and_grads(xs, kernel, stride, pad, count_include_pad):
+    x = normal(*xs)
+    fn = lambda x: ops.avg_pool2d(x, kernel, stride, pad,
+                                  count_include_pad=count_include_pad)
+    assert_both(fn, (x,), pool_ref(x, kernel, stride, pad, np.mean, count_include_pad), **F64)
+    check_grads(fn, (x,), order=2)
+
+
+def test_pool_classes_same_padding():
+    x = distinct(2, 3, 7, 6)
+    # "same", kernel 3, stride 2: rows padded (1, 1), columns (0, 1); AvgPool ignores padding
+    assert_both(lambda x: ops.MaxPool(3, 2, "same")(x), (x,),
+                pool_ref(x, (3, 3), (2, 2), (1, 1, 0, 1), np.max), **F64)
+    assert_both(lambda x: ops.AvgPool(3, 2, "same")(x), (x,),
+                pool_ref(x, (3, 3), (2, 2), (1, 1, 0, 1), np.mean, False), **F64)
+    assert ops.MaxPool(kernel_size=2, strides=2)(Tensor(x)).shape == (2, 3, 3, 3)
+
+
+def test_max_pool_gradient_primitives():
+    """grad scatters to each window's argmax, grad_grad gathers from it: they are transposes,
+    and gathering x itself gives the pooled maxima."""
+    pool = {"kernel": (3, 3), "stride": (2, 2), "pad": (1, 1, 1, 1)}
+    x = distinct(2, 2, 5, 5)
+    g, h = normal(2, 2, 3, 3), normal(2, 2, 5, 5)
+    grad = PRIMITIVES["max_pool2d_grad"](Tensor(x), Tensor(g), **pool).asnumpy()
+    grad_grad = PRIMITIVES["max_pool2d_grad_grad"](Tensor(x), Tensor(h), **pool).asnumpy()
+    np.testing.assert_allclose(np.sum(grad * h), np.sum(g * grad_grad), rtol=1e-12)
+    np.testing.assert_allclose(
+        PRIMITIVES["max_pool2d_grad_grad"](Tensor(x), Tensor(x), **pool).asnumpy(),
+        pool_ref(x, (3, 3), (2, 2), (1, 1, 1, 1), np.max))
+    # overlapping windows that share a maximum add their gradients there
+    ones = PRIMITIVES["max_pool2d_grad"](Tensor(x), Tensor(np.ones((2, 2, 3, 3))), **pool)
+    assert ones.asnumpy().sum() == 2 * 2 * 9
+    for name, args in (("max_pool2d_grad", (x, g)), ("max_pool2d_grad_grad", (x, h))):
+        check_grads(lambda x, v, _p=PRIMITIVES[name]: _p(x, v, **pool), args, order=2)
+    check_grads(lambda g: PRIMITIVES["avg_pool2d_grad"](
+        g, x_shape=(2, 2, 5, 5), count_include_pad=False, **pool), (g,), order=2)
+
+
+# ----- special functions -----------------------------------------------------------------------
+
+_erf = np.vectorize(math.erf)
+
+SPECIAL = [
+    (ops.erf, _erf, lambda: normal(3, 4)),
+    (ops.gelu, lambda x: 0.5 * x * (1 + _erf(x / math.sqrt(2))), lambda: normal(3, 4)),
+    (ops.log1p, np.log1p, lambda: _rng.uniform(-0.5, 2.0, (3, 4))),
+    (ops.expm1, np.expm1, lambda: normal(3, 4)),
+    (ops.softplus, lambda x: np.log1p(np.exp(x)), lambda: normal(3, 4) * 3),
+]
+
+
+@pytest.mark.parametrize("fn, ref, make", SPECIAL, ids=lambda v: getattr(v, "__name__", ""))
+def test_special_functions(fn, ref, make):
+    x = make()
+    assert_both(fn, (x,), ref(x), **F64)
+    x32 = x.astype(np.float32)
+    out = fn(Tensor(x32))
+    assert out.dtype == cellgraph.float32
+    np.testing.assert_allclose(out.asnumpy(), ref(x), **F32)
+    check_grads(fn, (x,), order=2)
+
+
+def test_special_function_forms():
+    x = normal(2, 5)
+    tanh_gelu = 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+    assert_both(lambda x: ops.gelu(x, approximate="tanh"), (x,), tanh_gelu, **F64)
+    assert_both(lambda x: ops.softplus(x, beta=2), (x,), np.log1p(np.exp(2 * x)) / 2, **F64)
+    for cls, fn in ((ops.GeLU, ops.gelu), (ops.Erf, ops.erf), (ops.Softplus, ops.softplus)):
+        np.testing.assert_allclose(cls()(Tensor(x)).asnumpy(), fn(Tensor(x)).asnumpy())
+    big = ops.softplus(Tensor(np.array([800.0, -800.0]))).asnumpy()
+    np.testing.assert_allclose(big, [800.0, 0.0])  # no overflow
+    assert ops.erf(Tensor(np.array([1, 2], np.int32))).dtype == cellgraph.float32
+
+
+def test_clip_by_value():
+    x = np.array([[-2.0, -0.5, 0.3, 0.9, 1.7]])
+    hi = np.array([1.0, 1.0, 1.0, 0.5, 2.0])
+    expected = np.minimum(np.maximum(x, -1.0), hi)
+    assert_both(lambda x, hi: ops.clip_by_value(x, -1.0, hi), (x, hi), expected, **F64)
+    dx, dhi = cellgraph.grad(lambda x, hi: ops.reduce_sum(ops.clip_by_value(x, -1.0, hi)),
+                             grad_position=(0, 1))(Tensor(x), Tensor(hi))
+    np.testing.assert_array_equal(dx.asnumpy(), [[0, 1, 1, 0, 1]])  # passes inside the range
+    np.testing.assert_array_equal(dhi.asnumpy(), [0, 0, 0, 1, 0])  # to the bound above it
+    assert_both(lambda x: ops.clip_by_value(x, clip_value_max=0.0), (x,), np.minimum(x, 0))
+    check_grads(lambda x, lo, hi: ops.clip_by_value(x, lo, hi),
+                (normal(3, 4), np.full((4,), -0.3), np.full((3, 1), 0.5)), order=2)
+    with pytest.raises(ArgumentValueError, match="ClipByValue"):
+        ops.clip_by_value(Tensor(x))
+
+
+@pytest.mark.parametrize("exclusive", [False, True])
+@pytest.mark.parametrize("reverse", [False, True])
+def test_cumsum(exclusive, reverse):
+    x = normal(3, 4)
+    flipped = x[:, ::-1] if reverse else x
+    ref = np.cumsum(flipped, axis=1) - (flipped if exclusive else 0)
+    ref = ref[:, ::-1] if reverse else ref
+    op = ops.CumSum(exclusive=exclusive, reverse=reverse)
+    assert_both(lambda x: op(x, -1), (x,), ref, **F64)
+    check_grads(lambda x: op(x, 1), (x,), order=2)
+    ints = Tensor(np.arange(6, dtype=np.int32).reshape(2, 3))
+    assert ops.cumsum(ints, 0).dtype == cellgraph.int32
+
+
+def test_reduce_prod_forward():
+    x = normal(2, 3, 4)
+    assert_both(lambda x: ops.reduce_prod(x, (0, 2)), (x,), np.prod(x, axis=(0, 2)), **F64)
+    assert_both(lambda x: ops.ReduceProd(keep_dims=True)(x, 1), (x,),
+                np.prod(x, axis=1, keepdims=True), **F64)
+    assert_both(lambda x: ops.prod(x), (x,), np.prod(x), **F64)
+
+
+def test_reduce_prod_grads_with_zeros():
+    x = np.array([[1.5, 0.0, 2.0], [0.5, -3.0, 0.7], [0.0, 0.0, 4.0]])
+    grad = cellgraph.grad(lambda x: ops.reduce_sum(ops.reduce_prod(x, 1)))(Tensor(x)).asnumpy()
+    np.testing.assert_allclose(grad, [[0.0, 3.0, 0.0], [-2.1, 0.35, -1.5], [0.0, 0.0, 0.0]])
+    check_grads(lambda x: ops.reduce_prod(x, 1), (normal(3, 4),), order=2)
+    check_grads(lambda x: ops.reduce_prod(x, 1), (x[:2],), order=2)  # at most one zero a row
+    check_grads(lambda x: ops.reduce_prod(x, 1, keep_dims=True), (x,), order=1)
+    check_grads(lambda x: ops.reduce_prod(x), (_rng.uniform(0.5, 1.5, (2, 3)),), order=2)
+
+
+# ----- normalisation and dropout ---------------------------------------------------------------
+
+def _layer_norm_ref(x, gamma, beta, axis, eps):
+    axes = tuple(range(axis, x.ndim))
+    mean = x.mean(axis=axes, keepdims=True)
+    var = x.var(axis=axes, keepdims=True)
+    return (x - mean) / np.sqrt(var + eps) * gamma + beta, mean, var
+
+
+@pytest.mark.parametrize("norm_axis, params_axis", [(1, 1), (2, 2), (-1, -1), (2, 1)])
+def test_layer_norm(norm_axis, params_axis):
+    x = normal(2, 3, 4)
+    gamma, beta = normal(*x.shape[params_axis:]), normal(*x.shape[params_axis:])
+    op = ops.LayerNorm(norm_axis, params_axis, 1e-5)
+    expected = _layer_norm_ref(x, gamma, beta, norm_axis % 3, 1e-5)
+    assert_both(op, (x, gamma, beta), expected, **F64)
+    check_grads(op, (x, gamma, beta), order=2)
+
+
+def test_layer_norm_functional():
+    x, w, b = normal(4, 6), normal(6), normal(6)
+    assert_both(lambda x, w, b: ops.layer_norm(x, (6,), w, b), (x, w, b),
+                _layer_norm_ref(x, w, b, 1, 1e-5)[0], **F64)
+    assert_both(lambda x: ops.layer_norm(x, (6,)), (x,),
+                _layer_norm_ref(x, 1.0, 0.0, 1, 1e-5)[0], **F64)
+
+
+def _batch_norm_args(shape=(4, 3, 2, 2)):
+    c = shape[1]
+    return normal(*shape), normal(c), normal(c), normal(c), _rng.uniform(0.5, 1.5, c)
+
+
+@pytest.mark.parametrize("shape", [(4, 3, 2, 2), (5, 3)])
+def test_batch_norm_training(shape):
+    x, scale, bias, mean, var = _batch_norm_args(shape)
+    axes = (0,) + tuple(range(2, len(shape)))
+    per_channel = (1, shape[1]) + (1,) * (len(shape) - 2)
+    bm, bv = x.mean(axis=axes), x.var(axis=axes)
+    y = (x - bm.reshape(per_channel)) / np.sqrt(bv.reshape(per_channel) + 1e-5) * \
+        scale.reshape(per_channel) + bias.reshape(per_channel)
+    count = x.size // shape[1]
+    op = ops.BatchNorm(is_training=True, momentum=0.1)
+    expected = (y, bm, bv, 0.9 * mean + 0.1 * bm, 0.9 * var + 0.1 * bv * count / (count - 1))
+    assert_both(op, (x, scale, bias, mean, var), expected, **F64)
+    assert_both(lambda *a: ops.batch_norm(*a, training=True),
+                (x, mean, var, scale, bias), y, **F64)
+    check_grads(lambda x, s, b: op(x, s, b, Tensor(mean), Tensor(var))[:3], (x, scale, bias),
+                order=2)
+
+
+def test_batch_norm_inference():
+    x, scale, bias, mean, var = _batch_norm_args()
+    r = lambda v: v.reshape(1, 3, 1, 1)
+    y = (x - r(mean)) / np.sqrt(r(var) + 1e-3) * r(scale) + r(bias)
+    op = ops.BatchNorm(epsilon=1e-3)
+    assert_both(op, (x, scale, bias, mean, var), (y, mean, var, mean, var), **F64)
+    check_grads(lambda *a: op(*a)[:3], (x, scale, bias, mean, var), order=2)
+
+
+def test_dropout():
+    x = normal(4, 5)
+    mask = (_rng.random((4, 5)) < 0.6).astype(np.float64)
+    assert_both(lambda x, m: ops.dropout(x, 0.4, mask=m), (x, mask), x * mask / 0.6, **F64)
+    check_grads(lambda x: ops.dropout(x, 0.4, mask=Tensor(mask)), (x,), order=2)
+    np.testing.assert_array_equal(ops.dropout(Tensor(x), 0.4, training=False).asnumpy(), x)
+
+
+def test_dropout_draws_its_mask_when_none_is_given():
+    big = Tensor(np.ones((200, 50), np.float32))
+    first = ops.dropout(big, 0.25).asnumpy()
+    assert set(np.unique(first)) == {0.0, np.float32(1 / 0.75)}
+    assert abs((first == 0).mean() - 0.25) < 0.02
+    compiled = cellgraph.jit(lambda x: ops.dropout(x, 0.25))
+    assert not np.array_equal(compiled(big).asnumpy(), compiled(big).asnumpy())  # drawn per run
+    set_seed = getattr(cellgraph, "set_seed", None)
+    if set_seed is None:
+        pytest.skip("cellgraph.set_seed is not available")
+    set_seed(3)
+    first = compiled(big).asnumpy()
+    set_seed(3)
+    np.testing.assert_array_equal(compiled(big).asnumpy(), first)
+
+
+# ----- a small network: every layer's second derivative at once ----------------------------------
+
+def test_conv_net_second_order():
+    def net(x, w1, w2, b, gamma, beta):
+        h = ops.gelu(ops.bias_add(ops.conv2d(x, w1, padding=1, pad_mode="pad"), b))
+        h = ops.max_pool2d(h, 2, 2)
+        h = ops.LayerNorm(1, 1, 1e-5)(h, gamma, beta)[0]
+        h = ops.avg_pool2d(ops.conv2d(h, w2, stride=2, pad_mode="same"), 2)
+        return ops.softplus(ops.reshape(h, (2, -1)))
+
+    args = (normal(2, 1, 8, 8), normal(3, 1, 3, 3), normal(4, 3, 3, 3), normal(3),
+            1 + 0.1 * normal(3, 4, 4), normal(3, 4, 4))
+    check_grads(net, args, order=2)
+
+
+def _gelu_erf_softplus(x):
+    return ops.gelu(x) * ops.erf(x) + ops.softplus(x) * ops.expm1(x) + ops.log1p(x * x)
+
+
+def _normalised(x, gamma, beta):
+    y = ops.LayerNorm(1, 1, 1e-5)(x, gamma, beta)[0]
+    z = ops.BatchNorm(True)(ops.reshape(x, (3, 4, 1, 1)), gamma, beta, beta, gamma)[0]
+    return y * ops.reshape(z, (3, 4))
+
+
+def _product(x):
+    return ops.reduce_prod(x, 1) + ops.cumsum(x * x, 1, reverse=True)[:, 0]
+
+
+@pytest.mark.parametrize("fn, shapes", [(_gelu_erf_softplus, [(3, 4)]),
+                                        (_normalised, [(3, 4), (4,), (4,)]),
+                                        (_product, [(3, 4)])])
+def test_third_order(fn, shapes):
+    check_grads(fn, tuple(normal(*s) + (1.5 if len(s) == 1 else 0) for s in shapes), order=3)

@@ -1,0 +1,158 @@
+"""The nn library's shape operations (bias_add, one_hot, argmax, tile, split, strided_slice,
+slice, pad) against NumPy, with their gradients; and the nn primitives' error messages, which
+name the op (its MindSpore class name), the shapes and the user's line."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import cellgraph
+from cellgraph import Tensor, ops
+from cellgraph.ops.core import PRIMITIVES
+from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.testing import check_grads
+
+from .nn_helpers import F64, assert_both, distinct, normal
+
+THIS_FILE = os.path.basename(__file__)
+
+
+# ----- shape operations ------------------------------------------------------------------------
+
+def test_bias_add():
+    x, b = normal(2, 3, 4, 5), normal(3)
+    assert_both(ops.bias_add, (x, b), x + b[:, None, None], **F64)
+    c = normal(5)
+    assert_both(lambda x, c: ops.BiasAdd(data_format="NHWC")(x, c), (x, c), x + c, **F64)
+    check_grads(ops.bias_add, (x, b), order=2)
+
+
+def test_one_hot_and_argmax():
+    idx = np.array([[0, 2], [3, 1]], np.int32)
+    on, off = np.float32(5.0), np.float32(-1.0)
+    expected = np.where(np.eye(4)[idx] > 0, 5.0, -1.0)
+    assert_both(lambda i, a, b: ops.OneHot()(i, 4, a, b), (idx, np.asarray(on), np.asarray(off)),
+                expected)
+    out0 = ops.one_hot(Tensor(idx), 4, 1.0, 0.0, axis=0)
+    assert out0.shape == (4, 2, 2) and out0.dtype == cellgraph.float32
+    np.testing.assert_array_equal(out0.asnumpy(), np.moveaxis(np.eye(4)[idx], -1, 0))
+    x = distinct(3, 4)
+    assert_both(lambda x: ops.Argmax(axis=1)(x), (x,), np.argmax(x, 1))
+    assert ops.Argmax()(Tensor(x)).dtype == cellgraph.int32
+    assert ops.argmax(Tensor(x)).asnumpy() == np.argmax(x)
+    assert ops.argmax(Tensor(x), 0, keepdim=True).shape == (1, 4)
+    assert PRIMITIVES["one_hot"].nondifferentiable and PRIMITIVES["argmax"].nondifferentiable
+
+    def picked(x):  # an argmax-built selector inside a differentiated function
+        hot = ops.one_hot(ops.argmax(x, 1), 4, 1.0, 0.0)
+        return ops.reduce_sum(ops.cast(hot, x.dtype) * x * x)
+
+    grad = cellgraph.grad(picked)(Tensor(x)).asnumpy()
+    np.testing.assert_allclose(grad, 2 * x * np.eye(4)[np.argmax(x, 1)])
+
+
+def test_tile():
+    x = normal(2, 3)
+    assert_both(lambda x: ops.tile(x, (2, 1, 3)), (x,), np.tile(x, (2, 1, 3)), **F64)
+    assert_both(lambda x: ops.Tile()(x, (3,)), (x,), np.tile(x, (1, 3)), **F64)
+    check_grads(lambda x: ops.tile(x, (2, 2, 3)), (x,), order=2)
+
+
+def test_split():
+    x = normal(3, 7)
+    assert_both(lambda x: ops.split(x, 3, axis=1), (x,), tuple(np.split(x, [3, 6], axis=1)),
+                **F64)
+    assert_both(lambda x: ops.split(x, [2, 5], axis=-1), (x,), tuple(np.split(x, [2], axis=1)),
+                **F64)
+    assert_both(lambda x: ops.Split(0, 3)(x), (x,), tuple(np.split(x, 3)), **F64)
+    check_grads(lambda x: ops.split(x, (2, 4, 1), axis=1), (x,), order=2)
+    # only one piece used: the others' gradients are zeros
+    check_grads(lambda x: ops.sin(ops.split(x, (2, 5), axis=1)[1]), (x,), order=2)
+    with pytest.raises(ShapeError, match=r"Split: axis 1 of x of shape \(3, 7\)"):
+        ops.Split(1, 2)(Tensor(x))
+
+
+def test_strided_slice_and_slice():
+    x = normal(4, 5, 6)
+    cases = [
+        ({"begin": (1, 0, 2), "end": (4, 5, 6), "strides": (2, 1, 2)}, x[1:4:2, 0:5, 2:6:2]),
+        ({"begin": (3, 1), "end": (0, 4), "strides": (-1, 1), "end_mask": 0b01}, x[3::-1, 1:4]),
+        ({"begin": (0, 2), "end": (0, 3), "strides": (1, 1), "begin_mask": 0b01, "end_mask": 0b01,
+              "shrink_axis_mask": 0b10}, x[:, 2]),
+        ({"begin": (0, 1), "end": (0, 3), "strides": (1, 1), "ellipsis_mask": 0b01}, x[..., 1:3]),
+        ({"begin": (1, 0, 0), "end": (2, 0, 3), "strides": (1, 1, 1), "new_axis_mask": 0b10,
+              "shrink_axis_mask": 0b01}, x[1, None, 0:3]),
+    ]
+    for kw, expected in cases:
+        assert_both(lambda x, kw=kw: ops.strided_slice(x, **kw), (x,), expected, **F64)
+    op = ops.StridedSlice(end_mask=0b100)
+    assert_both(lambda x: op(x, (0, 1, 1), (2, 3, 0), (1, 1, 2)), (x,), x[0:2, 1:3, 1::2], **F64)
+    assert_both(lambda x: ops.Slice()(x, (1, 0, 2), (2, -1, 3)), (x,), x[1:3, :, 2:5], **F64)
+    check_grads(lambda x: ops.strided_slice(x, (3, 1), (0, 4), (-2, 2)), (x,), order=2)
+    with pytest.raises(ShapeError, match=r"Slice: begin 4 with size 3 does not fit axis 2"):
+        ops.slice(Tensor(x), (0, 0, 4), (1, 1, 3))
+    with pytest.raises(ShapeError, match="StridedSlice: index 7 .* axis 1"):
+        ops.strided_slice(Tensor(x), (0, 7), (1, 8), (1, 1), shrink_axis_mask=0b10)
+
+
+def test_pad():
+    x = normal(2, 3, 4)
+    assert_both(lambda x: ops.pad(x, (1, 2)), (x,), np.pad(x, ((0, 0), (0, 0), (1, 2))), **F64)
+    assert_both(lambda x: ops.pad(x, (0, 1, 2, 0), value=1.5), (x,),
+                np.pad(x, ((0, 0), (2, 0), (0, 1)), constant_values=1.5), **F64)
+    assert_both(lambda x: ops.pad(x, (-1, 2, 1, -1)), (x,),
+                np.pad(x, ((0, 0), (1, 0), (0, 2)))[:, :3, 1:], **F64)
+    assert_both(lambda x: ops.Pad(((1, 0), (0, 0), (2, 2)))(x), (x,),
+                np.pad(x, ((1, 0), (0, 0), (2, 2))), **F64)
+    check_grads(lambda x: ops.pad(x, (1, 2, 0, 1)), (x,), order=2)
+    with pytest.raises(ArgumentValueError, match="Pad: only mode='constant'"):
+        ops.pad(Tensor(x), (1, 1), mode="reflect")
+
+
+# ----- errors name the op, the shapes and the user's line ---------------------------------------
+
+def _compile_error(fn, *arrays):
+    with pytest.raises((ShapeError, DTypeError)) as info:
+        cellgraph.jit(fn)(*[Tensor(a) for a in arrays])
+    return str(info.value)
+
+
+def test_conv2d_channel_mismatch_message():
+    def bad_conv(x, w):
+        return ops.conv2d(x, w)
+
+    msg = _compile_error(bad_conv, np.zeros((1, 3, 8, 8), np.float32),
+                         np.zeros((4, 2, 3, 3), np.float32))
+    assert msg.startswith("Conv2D: input of shape (1, 3, 8, 8) has 3 channels but the weight of "
+                          "shape (4, 2, 3, 3) with group=1 expects 2")
+    assert "return ops.conv2d(x, w)" in msg and THIS_FILE in msg
+
+
+@pytest.mark.parametrize("fn, arrays, expected", [
+    (lambda x: ops.max_pool2d(x, 5), [np.zeros((1, 1, 3, 3))],
+     "MaxPool: kernel_size (5, 5) (dilation (1, 1)) does not fit the input of shape (1, 1, 3, 3)"),
+    (lambda x: ops.avg_pool2d(x, 2), [np.zeros((3, 3))],
+     "AvgPool: expected an input x of rank 4 (N, C, H, W), got shape (3, 3)"),
+    (lambda x, b: ops.bias_add(x, b), [np.zeros((2, 3, 4)), np.zeros((4,))],
+     "BiasAdd: expected bias of shape (3,) for x of shape (2, 3, 4) (channels on axis 1)"),
+    (lambda x, g: ops.LayerNorm(1, 1)(x, g, g), [np.zeros((2, 3)), np.zeros((2,))],
+     "LayerNorm: expected gamma of shape (3,)"),
+    (lambda x, s: ops.BatchNorm()(x, s, s, s, s), [np.zeros((2, 3, 4, 4)), np.zeros((4,))],
+     "BatchNorm: expected scale of shape (3,) (the channels of x of shape (2, 3, 4, 4))"),
+    (lambda i: ops.one_hot(i, 3), [np.zeros((2,))],
+     "OneHot: expected integer indices, got Float64"),
+    (lambda x: ops.tile(x, (2, -1)), [np.zeros((2, 3))],
+     "Tile: expected non-negative multiples, got (2, -1)"),
+    (lambda x: ops.split(x, (2, 2)), [np.zeros((5,))],
+     "Split: sizes (2, 2) do not add up to axis 0 of x of shape (5,)"),
+    (lambda x, w: ops.Conv2D(4, 3)(x, w), [np.zeros((1, 1, 5, 5)), np.zeros((4, 1, 2, 2))],
+     "Conv2D: weight of shape (4, 1, 2, 2) does not match out_channel=4 and kernel_size=(3, 3)"),
+    (lambda x: ops.conv2d(x, x), [np.zeros((1, 1, 5, 5), np.int32)],
+     "Conv2D: expected float tensors, got Int32"),
+])
+def test_error_messages(fn, arrays, expected):
+    msg = _compile_error(fn, *arrays)
+    assert msg.startswith(expected), msg
+    assert THIS_FILE in msg  # the user's line
