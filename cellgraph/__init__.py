@@ -17,6 +17,9 @@ from .forward import jvp, vjp
 from .inspect_ir import dump_ir
 from .jit import jit, ms_function
 from .vmap import hessian, jacfwd, jacrev, vmap
+from .common import assign as _assign
+from .common.seed import get_seed, set_seed
+from .train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 
 # The differentiation APIs belong to `ops` in MindSpore but need the compiler, which sits above
 # the ops package; they join its namespace here, once everything is importable.
@@ -32,11 +35,17 @@ ops.vmap = ops.functional.vmap = vmap
 ops.jacrev = ops.functional.jacrev = jacrev
 ops.jacfwd = ops.functional.jacfwd = jacfwd
 ops.hessian = ops.functional.hessian = hessian
+# Parameter updates need the graph builder too (an assignment inside a graph is recorded there).
+for _name in _assign.__all__:
+    setattr(ops, _name, getattr(_assign, _name))
+    setattr(ops.functional, _name, getattr(_assign, _name))
+del _name
 
 __version__ = "0.1.0"
 __all__ = ["Tensor", "Parameter", "ParameterTuple", "dtype", "context", "set_context",
            "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "nn", "ops", "grad", "value_and_grad",
            "get_grad", "GradOperation", "jvp", "vjp", "vmap", "jacrev", "jacfwd", "hessian",
-           "numpy", "jit", "ms_function", "dump_ir",
+           "numpy", "jit", "ms_function", "dump_ir", "set_seed", "get_seed", "save_checkpoint",
+           "load_checkpoint", "load_param_into_net",
            "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
            "half", "single", "double", "float_", "int_"]

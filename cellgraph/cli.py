@@ -97,7 +97,7 @@ def report_error(error: BaseException) -> None:
     if frames:
         print("Traceback (most recent call last):", file=sys.stderr)
         print("".join(traceback.format_list(frames)), end="", file=sys.stderr)
-    print(f"{type(error).__name__}: {error}", file=sys.stderr)
+    print(f"{type(error).__qualname__}: {error}", file=sys.stderr)
 
 
 # ----- cellgraph ir ----------------------------------------------------------------------------

@@ -10,5 +10,6 @@ from .classes import PrimitiveClass  # noqa: F401
 from .core import PRIMITIVES, Primitive, TensorType, bind  # noqa: F401
 from .functional import *  # noqa: F401,F403
 from .functional import abs, pow, sum  # noqa: F401  (shadow builtins on purpose, as MindSpore)
+from .random_ops import UniformReal, rand, rand_like  # noqa: F401
 from .nn_classes import *  # noqa: F401,F403
 from .nn_functional import *  # noqa: F401,F403

@@ -77,3 +77,13 @@ class GradPositionError(GradValueError, IndexError):
 class ArgumentValueError(CellgraphError, ValueError):
     """An argument of the right type but an impossible value (a negative size, an unknown
     name, a probability outside [0, 1])."""
+
+
+# A program that prints `type(e).__name__` sees MindSpore's builtin names ("ValueError",
+# "TypeError"), as it would under MindSpore; tracebacks (which use __qualname__) still show the
+# precise class, and `except ShapeError` still tells the kinds apart.
+for _cls in (ShapeError, GradValueError, ArgumentValueError):
+    _cls.__name__ = "ValueError"
+for _cls in (DTypeError, ArgumentError):
+    _cls.__name__ = "TypeError"
+del _cls

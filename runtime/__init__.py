@@ -2,4 +2,5 @@
 from . import numpy_backend  # noqa: F401  (registers the reference backend)
 from . import numpy_nn_kernels  # noqa: F401  (conv, pooling, normalisation, ... kernels)
 from . import eager  # noqa: F401  (installs the eager trace under `bind`)
+from . import rng  # noqa: F401  (the global generator and the random kernels)
 from .tensor import Parameter, ParameterTuple, Tensor  # noqa: F401

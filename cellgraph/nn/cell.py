@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from cellgraph import context
 from cellgraph.compiler.builder import current_builder
-from cellgraph.compiler.frontend import Interpreter
+from cellgraph.compiler.frontend import Interpreter, is_user_function
 from cellgraph.ops.errors import ArgumentError
 from cellgraph.runtime.executor import GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple
@@ -62,8 +62,12 @@ class Cell:
         if "bprop" in type(self).__dict__ or any("bprop" in c.__dict__ for c in type(
                 self).__mro__[1:] if c is not Cell and issubclass(c, Cell)):
             return custom_bprop_call(self, args, kwargs)
-        return Interpreter.call_function(_construct_function(self), (self,) + tuple(args),
-                                         kwargs)
+        construct = _construct_function(self)
+        if not is_user_function(construct):
+            # Library Cells (nn.Dense, nn.TrainOneStepCell) run as Python over graph values, as
+            # library functions do, so their errors point at the user's line that called them.
+            return construct(self, *args, **kwargs)
+        return Interpreter.call_function(construct, (self,) + tuple(args), kwargs)
 
     # -- discovery --------------------------------------------------------------------------
     def name_cells(self) -> dict:
@@ -121,7 +125,7 @@ class Cell:
         params = []
         for name, p in self.parameters_and_names(expand=recurse):
             if p.requires_grad:
-                if p.name is None or p.name == name.rsplit(".", 1)[-1]:
+                if p.name is None or name.endswith("." + p.name):  # complete a partial name
                     p.name = name
                 params.append(p)
         return params

@@ -1,0 +1,228 @@
+"""Parameter initializers, as `mindspore.common.initializer`.
+
+`initializer(init, shape, dtype)` returns a Tensor filled by `init`: an Initializer instance
+(`Normal(0.02)`, `HeUniform()`), its name (`"normal"`, `"zeros"`, `"xavier_uniform"`), a
+number, or a Tensor/array of the right shape. Random initializers draw from the global
+generator, so `cellgraph.set_seed(n)` makes them reproducible.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from cellgraph.ops import dtype as dt
+from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.runtime.tensor import Tensor
+
+from .seed import global_rng
+
+__all__ = ["initializer", "Initializer", "Zero", "One", "Constant", "Normal", "Uniform",
+           "TruncatedNormal", "XavierUniform", "XavierNormal", "HeUniform", "HeNormal",
+           "compute_fans"]
+
+
+def compute_fans(shape: tuple) -> tuple[int, int]:
+    """(fan_in, fan_out) of a weight of `shape` = (out, in, *kernel), as MindSpore counts."""
+    if len(shape) < 2:
+        raise ShapeError(f"initializer: fan in and fan out need a shape of rank >= 2, got "
+                         f"{tuple(shape)}")
+    receptive = int(np.prod(shape[2:])) if len(shape) > 2 else 1
+    return shape[1] * receptive, shape[0] * receptive
+
+
+def _gain(nonlinearity: str, param=None) -> float:
+    """The recommended gain of He/Xavier initialisation for an activation (torch's table)."""
+    linear = {"linear", "conv1d", "conv2d", "conv3d", "sigmoid", "conv_transpose1d",
+              "conv_transpose2d", "conv_transpose3d"}
+    if nonlinearity in linear:
+        return 1.0
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        slope = 0.01 if param is None else float(param)
+        return math.sqrt(2.0 / (1 + slope ** 2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ArgumentValueError(f"initializer: unknown nonlinearity {nonlinearity!r}; expected "
+                             f"one of linear, sigmoid, tanh, relu, leaky_relu, selu")
+
+
+class Initializer:
+    """Base class: `generate(shape, rng)` returns a float64 NumPy array of `shape`."""
+
+    def generate(self, shape: tuple, rng: np.random.Generator) -> np.ndarray:
+        raise NotImplementedError
+
+    def __call__(self, arr: np.ndarray) -> None:
+        """MindSpore's protocol: fill a NumPy array in place."""
+        arr[...] = self.generate(arr.shape, global_rng())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        return f"{type(self).__name__}({fields})"
+
+
+class Constant(Initializer):
+    def __init__(self, value):
+        if isinstance(value, bool) or not isinstance(value, numbers.Number):
+            raise DTypeError(f"Constant: `value` must be a number, got {type(value).__name__}")
+        self.value = value
+
+    def generate(self, shape, rng):
+        return np.full(shape, self.value, np.float64)
+
+
+class Zero(Constant):
+    def __init__(self):
+        super().__init__(0)
+
+
+class One(Constant):
+    def __init__(self):
+        super().__init__(1)
+
+
+class Normal(Initializer):
+    """N(mean, sigma^2)."""
+
+    def __init__(self, sigma=0.01, mean=0.0):
+        self.sigma, self.mean = float(sigma), float(mean)
+
+    def generate(self, shape, rng):
+        return rng.normal(self.mean, self.sigma, shape)
+
+
+class Uniform(Initializer):
+    """U(-scale, scale)."""
+
+    def __init__(self, scale=0.07):
+        self.scale = float(scale)
+
+    def generate(self, shape, rng):
+        return rng.uniform(-self.scale, self.scale, shape)
+
+
+class TruncatedNormal(Initializer):
+    """N(mean, sigma^2) redrawn until every value lies in [a, b]."""
+
+    def __init__(self, sigma=0.01, mean=0.0, a=-2.0, b=2.0):
+        self.sigma, self.mean, self.a, self.b = float(sigma), float(mean), float(a), float(b)
+        if not self.a < self.b:
+            raise ArgumentValueError(f"TruncatedNormal: expected a < b, got a={a}, b={b}")
+
+    def generate(self, shape, rng):
+        out = rng.normal(self.mean, self.sigma, shape)
+        for _ in range(1000):
+            bad = (out < self.a) | (out > self.b)
+            if not bad.any():
+                return out
+            out[bad] = rng.normal(self.mean, self.sigma, int(bad.sum()))
+        return np.clip(out, self.a, self.b)
+
+
+class XavierUniform(Initializer):
+    """U(-b, b) with b = gain * sqrt(6 / (fan_in + fan_out))."""
+
+    def __init__(self, gain=1):
+        self.gain = float(gain)
+
+    def generate(self, shape, rng):
+        fan_in, fan_out = compute_fans(shape)
+        bound = self.gain * math.sqrt(6.0 / (fan_in + fan_out))
+        return rng.uniform(-bound, bound, shape)
+
+
+class XavierNormal(Initializer):
+    """N(0, s^2) with s = gain * sqrt(2 / (fan_in + fan_out))."""
+
+    def __init__(self, gain=1):
+        self.gain = float(gain)
+
+    def generate(self, shape, rng):
+        fan_in, fan_out = compute_fans(shape)
+        return rng.normal(0.0, self.gain * math.sqrt(2.0 / (fan_in + fan_out)), shape)
+
+
+class _He(Initializer):
+    def __init__(self, negative_slope=0, mode="fan_in", nonlinearity="leaky_relu"):
+        if mode not in ("fan_in", "fan_out"):
+            raise ArgumentValueError(f"{type(self).__name__}: `mode` must be 'fan_in' or "
+                                     f"'fan_out', got {mode!r}")
+        self.negative_slope, self.mode, self.nonlinearity = negative_slope, mode, nonlinearity
+
+    def std(self, shape) -> float:
+        fan_in, fan_out = compute_fans(shape)
+        fan = fan_in if self.mode == "fan_in" else fan_out
+        return _gain(self.nonlinearity, self.negative_slope) / math.sqrt(fan)
+
+
+class HeUniform(_He):
+    """U(-b, b) with b = sqrt(3) * gain / sqrt(fan) (Kaiming uniform)."""
+
+    def generate(self, shape, rng):
+        bound = math.sqrt(3.0) * self.std(shape)
+        return rng.uniform(-bound, bound, shape)
+
+
+class HeNormal(_He):
+    """N(0, (gain / sqrt(fan))^2) (Kaiming normal)."""
+
+    def generate(self, shape, rng):
+        return rng.normal(0.0, self.std(shape), shape)
+
+
+_NAMES = {"zeros": Zero, "zero": Zero, "ones": One, "one": One, "normal": Normal,
+          "uniform": Uniform, "truncatednormal": TruncatedNormal,
+          "truncated_normal": TruncatedNormal, "xavier_uniform": XavierUniform,
+          "xavieruniform": XavierUniform, "xavier_normal": XavierNormal,
+          "xaviernormal": XavierNormal, "he_uniform": HeUniform, "heuniform": HeUniform,
+          "he_normal": HeNormal, "henormal": HeNormal}
+
+
+def _shape(shape) -> tuple:
+    if shape is None:
+        return None
+    if isinstance(shape, numbers.Integral):
+        shape = (shape,)
+    try:
+        shape = tuple(int(s) for s in shape)
+    except (TypeError, ValueError):
+        raise DTypeError(f"initializer: `shape` must be an int or a tuple of ints, got "
+                         f"{shape!r}") from None
+    if any(s < 0 for s in shape):
+        raise ArgumentValueError(f"initializer: `shape` {shape} has a negative dimension")
+    return shape
+
+
+def initializer(init, shape=None, dtype=dt.float32) -> Tensor:
+    """A Tensor of `shape` and `dtype` filled by `init` (an Initializer, its name, a number,
+    or a Tensor/array whose shape matches)."""
+    dtype = dt.as_dtype(dtype)
+    shape = _shape(shape)
+    if isinstance(init, (Tensor, np.ndarray)):
+        data = init.asnumpy() if isinstance(init, Tensor) else init
+        if shape is not None and tuple(data.shape) != shape:
+            raise ShapeError(f"initializer: the given Tensor has shape {tuple(data.shape)}, "
+                             f"expected {shape}")
+        return Tensor(np.array(data, dtype=dtype.np), dtype)
+    if shape is None:
+        raise ArgumentValueError(f"initializer: `shape` is needed for init={init!r}")
+    if isinstance(init, str):
+        cls = _NAMES.get(init.lower())
+        if cls is None:
+            raise ArgumentValueError(f"initializer: unknown initializer name {init!r}; known "
+                                     f"names: {', '.join(sorted(set(_NAMES)))}")
+        init = cls()
+    elif isinstance(init, numbers.Number) and not isinstance(init, bool):
+        init = Constant(init)
+    elif isinstance(init, type) and issubclass(init, Initializer):
+        init = init()
+    if not isinstance(init, Initializer):
+        raise DTypeError(f"initializer: `init` must be an Initializer, a name, a number or a "
+                         f"Tensor, got {type(init).__name__}")
+    values = init.generate(shape, global_rng())
+    return Tensor(np.asarray(values).astype(dtype.np), dtype)

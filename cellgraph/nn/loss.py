@@ -1,0 +1,187 @@
+"""Losses: MSELoss, L1Loss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits, BCEWithLogitsLoss,
+NLLLoss, CrossEntropyLoss. Each takes `reduction` = "mean", "sum" or "none" (MindSpore's
+defaults differ per loss and are kept)."""
+from __future__ import annotations
+
+import numbers
+
+from cellgraph.ops import functional as F
+from cellgraph.ops import nn_functional as NF
+from cellgraph.ops.core import fmt_shape
+from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+
+from .cell import Cell
+
+__all__ = ["LossBase", "MSELoss", "L1Loss", "SmoothL1Loss", "SoftmaxCrossEntropyWithLogits",
+           "BCEWithLogitsLoss", "NLLLoss", "CrossEntropyLoss"]
+
+REDUCTIONS = ("mean", "sum", "none")
+
+
+class LossBase(Cell):
+    """Base of the losses: `get_loss(x, weights)` weights and reduces elementwise losses."""
+
+    def __init__(self, reduction="mean"):
+        super().__init__()
+        if reduction not in REDUCTIONS:
+            raise ArgumentValueError(f"{type(self).__name__}: `reduction` must be 'mean', 'sum' "
+                                     f"or 'none', got {reduction!r}")
+        self.reduction = reduction
+
+    def get_loss(self, x, weights=1.0):
+        if not (isinstance(weights, numbers.Number) and weights == 1.0):
+            x = F.mul(x, weights)
+        if self.reduction == "mean":
+            return F.reduce_mean(x)
+        if self.reduction == "sum":
+            return F.reduce_sum(x)
+        return x
+
+    def extend_repr(self) -> str:
+        return f"reduction={self.reduction}"
+
+
+def _check_float(op: str, *values) -> None:
+    for v in values:
+        if not v.dtype.is_float:
+            raise DTypeError(f"{op}: expected float logits and labels, got {v.dtype}")
+
+
+def _check_same_shape(op: str, logits, labels) -> None:
+    if logits.shape != labels.shape:
+        raise ShapeError(f"{op}: logits of shape {fmt_shape(logits.shape)} and labels of shape "
+                         f"{fmt_shape(labels.shape)} must have one shape")
+
+
+class MSELoss(LossBase):
+    """(logits - labels)^2, broadcasting."""
+
+    def construct(self, logits, labels):
+        _check_float("MSELoss", logits, labels)
+        return self.get_loss(F.square(F.sub(logits, labels)))
+
+
+class L1Loss(LossBase):
+    """|logits - labels|, broadcasting."""
+
+    def construct(self, logits, labels):
+        _check_float("L1Loss", logits, labels)
+        return self.get_loss(F.abs(F.sub(logits, labels)))
+
+
+class SmoothL1Loss(LossBase):
+    """0.5 d^2 / beta where |d| < beta, |d| - 0.5 beta elsewhere (d = logits - labels)."""
+
+    def __init__(self, beta=1.0, reduction="none"):
+        super().__init__(reduction)
+        if isinstance(beta, bool) or not isinstance(beta, numbers.Real) or beta <= 0:
+            raise ArgumentValueError(f"SmoothL1Loss: `beta` must be a float > 0, got {beta!r}")
+        self.beta = float(beta)
+
+    def construct(self, logits, labels):
+        _check_float("SmoothL1Loss", logits, labels)
+        _check_same_shape("SmoothL1Loss", logits, labels)
+        diff = F.sub(logits, labels)
+        size = F.abs(diff)
+        quadratic = F.mul(F.square(diff), 0.5 / self.beta)
+        linear = F.sub(size, 0.5 * self.beta)
+        return self.get_loss(F.select(F.less(size, self.beta), quadratic, linear))
+
+
+def _class_axis_one_hot(op: str, labels, logits, axis: int = 1):
+    """One-hot rows of `labels` (ints) over the classes of `logits` (on `axis`), in logits'
+    dtype; labels outside [0, C) give all-zero rows."""
+    if not labels.dtype.is_int:
+        raise DTypeError(f"{op}: expected integer class labels, got {labels.dtype}")
+    want = tuple(logits.shape[:axis]) + tuple(logits.shape[axis + 1:])
+    if tuple(labels.shape) != want:
+        raise ShapeError(f"{op}: labels of shape {fmt_shape(labels.shape)} do not fit logits of "
+                         f"shape {fmt_shape(logits.shape)}; expected labels of shape "
+                         f"{fmt_shape(want)}")
+    classes = logits.shape[axis]
+    valid = F.logical_and(F.greater_equal(labels, 0), F.less(labels, classes))
+    safe = F.select(valid, labels, F.zeros_like(labels))
+    one_hot = F.cast(NF.one_hot(safe, classes, 1, 0, axis=axis), logits.dtype)
+    return F.mul(one_hot, F.cast(F.expand_dims(valid, axis), logits.dtype))
+
+
+class SoftmaxCrossEntropyWithLogits(LossBase):
+    """-sum(labels * log_softmax(logits)) over the last axis; `sparse` labels are class ids."""
+
+    def __init__(self, sparse=False, reduction="none"):
+        super().__init__(reduction)
+        self.sparse = bool(sparse)
+
+    def construct(self, logits, labels):
+        op = "SoftmaxCrossEntropyWithLogits"
+        if not logits.dtype.is_float:
+            raise DTypeError(f"{op}: expected float logits, got {logits.dtype}")
+        if self.sparse:
+            labels = _class_axis_one_hot(op, labels, logits, axis=len(logits.shape) - 1)
+        else:
+            _check_float(op, labels)
+            _check_same_shape(op, logits, labels)
+        per_row = F.neg(F.reduce_sum(F.mul(labels, F.log_softmax(logits, -1)), -1))
+        return self.get_loss(per_row)
+
+    def extend_repr(self) -> str:
+        return f"sparse={self.sparse}, reduction={self.reduction}"
+
+
+class BCEWithLogitsLoss(LossBase):
+    """Binary cross entropy on logits, computed stably:
+    (1 - y) x + (1 + (pos_weight - 1) y) softplus(-x), times `weight`."""
+
+    def __init__(self, reduction="mean", weight=None, pos_weight=None):
+        super().__init__(reduction)
+        self.weight, self.pos_weight = weight, pos_weight
+
+    def construct(self, logits, labels):
+        _check_float("BCEWithLogitsLoss", logits, labels)
+        _check_same_shape("BCEWithLogitsLoss", logits, labels)
+        log_term = NF.softplus(F.neg(logits))
+        if self.pos_weight is not None:
+            log_term = F.mul(log_term, F.add(F.mul(F.sub(self.pos_weight, 1), labels), 1))
+        loss = F.add(F.mul(F.sub(1, labels), logits), log_term)
+        return self.get_loss(loss, 1.0 if self.weight is None else self.weight)
+
+
+class NLLLoss(LossBase):
+    """-weight[y] * logits[y] for log-probability logits of shape (N, C, ...) and class ids y of
+    shape (N, ...); 'mean' divides by the summed weights of the labels not ignored."""
+
+    def __init__(self, weight=None, ignore_index=-100, reduction="mean"):
+        super().__init__(reduction)
+        self.weight, self.ignore_index = weight, int(ignore_index)
+
+    def construct(self, logits, labels):
+        if not logits.dtype.is_float or len(logits.shape) < 2:
+            raise ShapeError(f"NLLLoss: expected float logits of shape (N, C, ...), got "
+                             f"{logits.dtype} of shape {fmt_shape(logits.shape)}")
+        kept = F.cast(F.not_equal(labels, self.ignore_index), logits.dtype)
+        picks = F.mul(_class_axis_one_hot("NLLLoss", labels, logits), F.expand_dims(kept, 1))
+        if self.weight is not None:
+            shape = (1, logits.shape[1]) + (1,) * (len(logits.shape) - 2)
+            picks = F.mul(picks, F.reshape(F.cast(self.weight, logits.dtype), shape))
+        loss = F.neg(F.reduce_sum(F.mul(picks, logits), 1))
+        if self.reduction == "none":
+            return loss
+        total = F.reduce_sum(loss)
+        if self.reduction == "sum":
+            return total
+        return F.div(total, F.reduce_sum(picks))
+
+
+class CrossEntropyLoss(NLLLoss):
+    """NLLLoss of log_softmax(logits) over the class axis 1."""
+
+    def __init__(self, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+        super().__init__(weight, ignore_index, reduction)
+        if label_smoothing != 0.0:
+            raise ArgumentValueError("CrossEntropyLoss: label_smoothing is not supported")
+
+    def construct(self, logits, labels):
+        if not logits.dtype.is_float or len(logits.shape) < 2:
+            raise ShapeError(f"CrossEntropyLoss: expected float logits of shape (N, C, ...), "
+                             f"got {logits.dtype} of shape {fmt_shape(logits.shape)}")
+        return NLLLoss.construct(self, F.log_softmax(logits, 1), labels)

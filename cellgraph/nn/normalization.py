@@ -1,0 +1,137 @@
+"""Normalisation layers: BatchNorm1d, BatchNorm2d, LayerNorm.
+
+BatchNorm in training normalises with the batch's statistics and updates its running averages
+in place (`ops.assign`), inside the compiled graph: MindSpore's convention,
+moving = momentum * moving + (1 - momentum) * batch, with the unbiased batch variance. In
+evaluation it normalises with the running averages.
+"""
+from __future__ import annotations
+
+import numbers
+
+from cellgraph.common.assign import assign
+from cellgraph.common.initializer import initializer
+from cellgraph.ops import dtype as dt
+from cellgraph.ops import norm_ops
+from cellgraph.ops.core import fmt_shape
+from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.runtime.tensor import Parameter
+
+from .cell import Cell
+from .layers import check_input, guarded, positive_int
+
+__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm"]
+
+
+def _float_in(value, low, high, op: str, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise DTypeError(f"{op}: `{name}` must be a float, got {type(value).__name__}")
+    if not low <= value <= high:
+        raise ArgumentValueError(f"{op}: `{name}` must be in [{low}, {high}], got {value}")
+    return float(value)
+
+
+class _BatchNorm(Cell):
+    op = ""
+    ranks: tuple = ()
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones",
+                 beta_init="zeros", moving_mean_init="zeros", moving_var_init="ones",
+                 use_batch_statistics=None, data_format="NCHW", dtype=dt.float32):
+        super().__init__()
+        self.num_features = positive_int(num_features, self.op, "num_features")
+        self.eps = _float_in(eps, 0.0, float("inf"), self.op, "eps")
+        if self.eps == 0.0:
+            raise ArgumentValueError(f"{self.op}: `eps` must be > 0, got {eps}")
+        self.momentum = _float_in(momentum, 0.0, 1.0, self.op, "momentum")
+        if data_format != "NCHW":
+            raise ArgumentValueError(f"{self.op}: only data_format='NCHW' is supported, got "
+                                     f"{data_format!r}")
+        if use_batch_statistics not in (None, True, False):
+            raise DTypeError(f"{self.op}: `use_batch_statistics` must be None or a bool, got "
+                             f"{use_batch_statistics!r}")
+        self.use_batch_statistics = use_batch_statistics
+        shape = (self.num_features,)
+        self.affine = bool(affine)
+        self.gamma = Parameter(initializer(gamma_init, shape, dtype), requires_grad=self.affine)
+        self.beta = Parameter(initializer(beta_init, shape, dtype), requires_grad=self.affine)
+        self.moving_mean = Parameter(initializer(moving_mean_init, shape, dtype),
+                                     requires_grad=False)
+        self.moving_variance = Parameter(initializer(moving_var_init, shape, dtype),
+                                         requires_grad=False)
+
+    def construct(self, x):
+        check_input(self.op, x, rank=self.ranks, channels=self.num_features,
+                    dtype=self.gamma.dtype)
+        use_batch = self.use_batch_statistics
+        if use_batch is None:
+            use_batch = guarded(self, "training")
+        y, batch_mean, batch_var = norm_ops.batch_norm(
+            x, self.gamma, self.beta, self.moving_mean, self.moving_variance,
+            is_training=bool(use_batch), epsilon=self.eps)
+        if use_batch:
+            count = x.size // self.num_features
+            unbiased = batch_var * (count / max(count - 1, 1))
+            assign(self.moving_mean, self.moving_mean * self.momentum
+                   + batch_mean * (1 - self.momentum))
+            assign(self.moving_variance, self.moving_variance * self.momentum
+                   + unbiased * (1 - self.momentum))
+        return y
+
+    def extend_repr(self) -> str:
+        return f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, " \
+               f"gamma={self.gamma}, beta={self.beta}, moving_mean={self.moving_mean}, " \
+               f"moving_variance={self.moving_variance}"
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalisation of (N, C) or (N, C, L) inputs over all axes but C."""
+
+    op = "BatchNorm1d"
+    ranks = (2, 3)
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalisation of (N, C, H, W) inputs over N, H and W."""
+
+    op = "BatchNorm2d"
+    ranks = (4,)
+
+
+class LayerNorm(Cell):
+    """Normalise over the axes from `begin_norm_axis` on, then scale by gamma and shift by
+    beta, both of shape `normalized_shape` (the axes from `begin_params_axis` on)."""
+
+    def __init__(self, normalized_shape, begin_norm_axis=-1, begin_params_axis=-1,
+                 gamma_init="ones", beta_init="zeros", epsilon=1e-7, dtype=dt.float32):
+        super().__init__()
+        if isinstance(normalized_shape, numbers.Integral):
+            normalized_shape = (normalized_shape,)
+        if not isinstance(normalized_shape, (tuple, list)):
+            raise DTypeError(f"LayerNorm: `normalized_shape` must be a tuple of ints, got "
+                             f"{type(normalized_shape).__name__}")
+        self.normalized_shape = tuple(int(d) for d in normalized_shape)
+        self.begin_norm_axis, self.begin_params_axis = begin_norm_axis, begin_params_axis
+        self.epsilon = float(epsilon)
+        self.gamma = Parameter(initializer(gamma_init, self.normalized_shape, dtype))
+        self.beta = Parameter(initializer(beta_init, self.normalized_shape, dtype))
+
+    def construct(self, x):
+        ndim = len(x.shape)
+        norm_axis, params_axis = self.begin_norm_axis, self.begin_params_axis
+        if not (-ndim <= norm_axis < ndim and -ndim <= params_axis < ndim):
+            raise ShapeError(f"LayerNorm: begin_norm_axis={norm_axis} and begin_params_axis="
+                             f"{params_axis} do not fit an input of shape {fmt_shape(x.shape)}")
+        if tuple(x.shape[params_axis % ndim:]) != self.normalized_shape:
+            raise ShapeError(f"LayerNorm: expected the input's axes from begin_params_axis="
+                             f"{params_axis} on to be normalized_shape="
+                             f"{self.normalized_shape}, got input shape {fmt_shape(x.shape)}")
+        check_input("LayerNorm", x, dtype=self.gamma.dtype)
+        return norm_ops.layer_norm(x, self.gamma, self.beta, begin_norm_axis=norm_axis % ndim,
+                                   begin_params_axis=params_axis % ndim,
+                                   epsilon=self.epsilon)[0]
+
+    def extend_repr(self) -> str:
+        return f"normalized_shape={self.normalized_shape}, begin_norm_axis=" \
+               f"{self.begin_norm_axis}, begin_params_axis={self.begin_params_axis}, " \
+               f"gamma={self.gamma}, beta={self.beta}"

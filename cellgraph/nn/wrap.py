@@ -1,0 +1,91 @@
+"""Wrappers for training: WithLossCell, WithEvalCell, TrainOneStepCell.
+
+TrainOneStepCell compiles the whole step into one graph: the loss and the gradients come from
+one `value_and_grad` node (so the forward pass runs once, and layers with running statistics
+update them once), then the optimizer's construct is traced into the same graph, and the
+parameter updates it assigns are written back when the graph has run.
+"""
+from __future__ import annotations
+
+import numbers
+
+from cellgraph.autograd import value_and_grad
+from cellgraph.ops import functional as F
+from cellgraph.ops.errors import DTypeError
+
+from .cell import Cell
+from .optim import Optimizer
+
+__all__ = ["WithLossCell", "WithEvalCell", "TrainOneStepCell"]
+
+
+def _check_cell(value, op: str, name: str) -> None:
+    if not isinstance(value, Cell):
+        raise DTypeError(f"{op}: `{name}` must be a Cell, got {type(value).__name__}")
+
+
+class WithLossCell(Cell):
+    """loss_fn(backbone(data), label)."""
+
+    def __init__(self, backbone, loss_fn):
+        super().__init__(auto_prefix=False)
+        _check_cell(backbone, "WithLossCell", "backbone")
+        _check_cell(loss_fn, "WithLossCell", "loss_fn")
+        self._backbone = backbone
+        self._loss_fn = loss_fn
+
+    def construct(self, data, label):
+        return self._loss_fn(self._backbone(data), label)
+
+    @property
+    def backbone_network(self):
+        return self._backbone
+
+
+class WithEvalCell(Cell):
+    """(loss, outputs, label) for evaluation."""
+
+    def __init__(self, network, loss_fn, add_cast_fp32=False):
+        super().__init__(auto_prefix=False)
+        _check_cell(network, "WithEvalCell", "network")
+        self._network = network
+        self._loss_fn = loss_fn
+        self.add_cast_fp32 = bool(add_cast_fp32)
+
+    def construct(self, data, label):
+        outputs = self._network(data)
+        if self.add_cast_fp32:
+            outputs = F.cast(outputs, "float32")
+            label = F.cast(label, "float32")
+        return self._loss_fn(outputs, label), outputs, label
+
+
+class TrainOneStepCell(Cell):
+    """One training step of `network` (which returns the loss): gradients of the loss (times
+    `sens`) with respect to the optimizer's parameters, then the optimizer's update. Returns the
+    loss."""
+
+    def __init__(self, network, optimizer, sens=None, return_grad=False):
+        super().__init__(auto_prefix=False)
+        _check_cell(network, "TrainOneStepCell", "network")
+        if not isinstance(optimizer, Optimizer):
+            raise DTypeError(f"TrainOneStepCell: `optimizer` must be an nn.Optimizer, got "
+                             f"{type(optimizer).__name__}")
+        if sens is not None and (isinstance(sens, bool) or not isinstance(sens, numbers.Real)):
+            raise DTypeError(f"TrainOneStepCell: `sens` must be a number, got {sens!r}")
+        self.network = network
+        self.network.set_grad()
+        self.optimizer = optimizer
+        self.weights = optimizer.parameters
+        self.sens = 1.0 if sens is None else float(sens)
+        self.return_grad = bool(return_grad)
+        self.grad_fn = value_and_grad(network, grad_position=None, weights=self.weights)
+
+    def construct(self, *inputs):
+        loss, grads = self.grad_fn(*inputs)
+        if self.sens != 1.0:
+            grads = tuple(F.mul(g, self.sens) for g in grads)
+        self.optimizer(grads)
+        if self.return_grad:
+            return loss, grads
+        return loss

@@ -1,0 +1,3 @@
+"""cellgraph.train: checkpoints (save_checkpoint, load_checkpoint, load_param_into_net)."""
+from .serialization import (CheckpointError, load_checkpoint, load_param_into_net,  # noqa: F401
+                            save_checkpoint)

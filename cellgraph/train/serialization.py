@@ -1,0 +1,215 @@
+"""Checkpoints: save_checkpoint, load_checkpoint, load_param_into_net.
+
+The file is a NumPy .npz archive (a zip of .npy arrays) read with allow_pickle=False, so loading
+a checkpoint never runs code. Each parameter is stored under its hierarchical name
+("fc1.weight"); a marker entry identifies the format and its version.
+"""
+from __future__ import annotations
+
+import numbers
+import os
+import tempfile
+import warnings
+import zipfile
+
+import numpy as np
+
+from cellgraph.ops import dtype as dt
+from cellgraph.ops.errors import CellgraphError, DTypeError, ShapeError
+from cellgraph.runtime.tensor import Parameter, Tensor
+
+__all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "CheckpointError"]
+
+MARKER = "__cellgraph_checkpoint__"
+VERSION = 1
+
+
+class CheckpointError(CellgraphError, ValueError):
+    """A checkpoint file that cannot be read, or that does not fit the network."""
+
+
+def _named_values(save_obj, api: str) -> list[tuple[str, np.ndarray]]:
+    """(name, array) pairs from a Cell, a list of {"name", "data"} dicts or a dict."""
+    if hasattr(save_obj, "parameters_and_names"):
+        items = list(save_obj.parameters_and_names())
+    elif isinstance(save_obj, dict):
+        items = list(save_obj.items())
+    elif isinstance(save_obj, (list, tuple)):
+        items = []
+        for entry in save_obj:
+            if not isinstance(entry, dict) or set(entry) < {"name", "data"}:
+                raise DTypeError(f"{api}: a list to save must hold dicts with 'name' and 'data', "
+                                 f"got {entry!r:.80}")
+            items.append((entry["name"], entry["data"]))
+    else:
+        raise DTypeError(f"{api}: expected a Cell, a dict or a list of {{'name', 'data'}} "
+                         f"dicts, got {type(save_obj).__name__}")
+    return [(name, _as_array(value, name, api)) for name, value in items]
+
+
+def _as_array(value, name, api: str) -> np.ndarray:
+    if not isinstance(name, str) or not name or name.startswith("__"):
+        raise DTypeError(f"{api}: parameter names must be non-empty strings not starting with "
+                         f"'__', got {name!r}")
+    if isinstance(value, Tensor):
+        return value.asnumpy()
+    if isinstance(value, (np.ndarray, np.generic, numbers.Number)):
+        return np.asarray(value)
+    raise DTypeError(f"{api}: cannot save {name!r}: expected a Tensor, array or number, got "
+                     f"{type(value).__name__}")
+
+
+def _supported(array: np.ndarray) -> bool:
+    try:
+        dt.from_numpy(array.dtype)
+        return True
+    except TypeError:
+        return False
+
+
+def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=False,
+                    append_dict=None, **kwargs) -> None:
+    """Write the parameters of `save_obj` (a Cell, a dict name -> Tensor, or MindSpore's list of
+    {"name", "data"} dicts) plus `append_dict` entries to `ckpt_file_name`."""
+    api = "save_checkpoint"
+    if not isinstance(ckpt_file_name, (str, os.PathLike)):
+        raise DTypeError(f"{api}: `ckpt_file_name` must be a path, got "
+                         f"{type(ckpt_file_name).__name__}")
+    named = _named_values(save_obj, api)
+    if append_dict:
+        named += _named_values(dict(append_dict), api)
+    arrays = {}
+    for name, array in named:
+        if name in arrays:
+            raise CheckpointError(f"{api}: two parameters are named {name!r}; give them "
+                                  f"distinct names")
+        if not _supported(array):
+            raise DTypeError(f"{api}: {name!r} has dtype {array.dtype}, which a checkpoint "
+                             f"cannot hold")
+        arrays[name] = array
+    arrays[MARKER] = np.array(VERSION, np.int64)
+    path = os.fspath(ckpt_file_name)
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, **arrays)
+        os.replace(tmp, path)  # a crash never leaves a half-written checkpoint behind
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+def _read_arrays(path: str) -> dict:
+    api = "load_checkpoint"
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            names = list(archive.files)
+            if MARKER not in names:
+                raise CheckpointError(f"{api}: {path!r} is a NumPy archive but not a cellgraph "
+                                      f"checkpoint (no {MARKER} entry)")
+            return {name: archive[name] for name in names}
+    except CheckpointError:
+        raise
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError, KeyError) as e:
+        raise CheckpointError(f"{api}: {path!r} is not a valid checkpoint file (corrupted or "
+                              f"truncated): {type(e).__name__}: {e}") from None
+
+
+def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=None,
+                    dec_key=None, dec_mode="AES-GCM", specify_prefix=None,
+                    choice_func=None) -> dict:
+    """The checkpoint's parameters as a dict name -> Parameter (and loaded into `net` if
+    given). `filter_prefix` drops names starting with it; `specify_prefix` keeps only those."""
+    api = "load_checkpoint"
+    if not isinstance(ckpt_file_name, (str, os.PathLike)):
+        raise DTypeError(f"{api}: `ckpt_file_name` must be a path, got "
+                         f"{type(ckpt_file_name).__name__}")
+    path = os.fspath(ckpt_file_name)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"{api}: no checkpoint file at {path!r}")
+    arrays = _read_arrays(path)
+    version = arrays.pop(MARKER)
+    if version.shape != () or int(version) > VERSION:
+        raise CheckpointError(f"{api}: {path!r} has format version {version}, newer than this "
+                              f"cellgraph reads ({VERSION})")
+    drop = _prefixes(filter_prefix, api, "filter_prefix")
+    keep = _prefixes(specify_prefix, api, "specify_prefix")
+    params = {}
+    for name, array in arrays.items():
+        if drop and name.startswith(drop) or keep and not name.startswith(keep):
+            continue
+        if choice_func is not None and not choice_func(name):
+            continue
+        if not _supported(array):
+            raise CheckpointError(f"{api}: entry {name!r} of {path!r} has dtype {array.dtype}, "
+                                  f"which no parameter has")
+        params[name] = Parameter(Tensor(array, dt.from_numpy(array.dtype)), name=name)
+    if net is not None:
+        load_param_into_net(net, params, strict_load)
+    return params
+
+
+def _prefixes(value, api: str, name: str) -> tuple:
+    if value is None:
+        return ()
+    items = (value,) if isinstance(value, str) else tuple(value)
+    if not all(isinstance(v, str) and v for v in items):
+        raise DTypeError(f"{api}: `{name}` must be a string or a list of strings, got {value!r}")
+    return items
+
+
+def _converted(param, value, strict: bool, name: str) -> np.ndarray:
+    """The checkpoint value as the parameter's dtype, or an error for a mismatch."""
+    array = value.asnumpy() if isinstance(value, Tensor) else np.asarray(value)
+    if tuple(array.shape) != tuple(param.shape):
+        raise ShapeError(f"load_param_into_net: Parameter {name!r} has shape "
+                         f"{tuple(param.shape)} in the network but {tuple(array.shape)} in "
+                         f"the checkpoint")
+    want = param.dtype.np
+    if array.dtype != want:
+        same_kind = array.dtype.kind == np.dtype(want).kind or (
+            array.dtype.kind in "iu" and np.dtype(want).kind in "iu")
+        if strict or not same_kind:
+            raise DTypeError(f"load_param_into_net: Parameter {name!r} has dtype {param.dtype} "
+                             f"in the network but {dt.from_numpy(array.dtype)} in the "
+                             f"checkpoint" + ("" if strict else "; only conversions within "
+                                              "floats or within integers are made"))
+        array = array.astype(want)
+    return array
+
+
+def load_param_into_net(net, parameter_dict, strict_load=False) -> tuple[list, list]:
+    """Copy `parameter_dict` (name -> Parameter/Tensor) into the network's parameters of the
+    same names. Returns (network parameters not loaded, checkpoint entries not used).
+
+    A shape mismatch is an error; a dtype mismatch is converted within floats or within
+    integers unless `strict_load`, which also makes a missing parameter an error. Nothing is
+    changed unless every check passes."""
+    api = "load_param_into_net"
+    if not hasattr(net, "parameters_and_names"):
+        raise DTypeError(f"{api}: `net` must be a Cell, got {type(net).__name__}")
+    if not isinstance(parameter_dict, dict):
+        raise DTypeError(f"{api}: `parameter_dict` must be a dict, got "
+                         f"{type(parameter_dict).__name__}")
+    updates, missing = [], []
+    for name, param in net.parameters_and_names():
+        if name not in parameter_dict:
+            missing.append(name)
+            continue
+        updates.append((param, _converted(param, parameter_dict[name], strict_load, name)))
+    if missing and strict_load:
+        raise CheckpointError(f"{api}: the checkpoint has no value for "
+                              f"{len(missing)} parameter(s) of the network: "
+                              f"{', '.join(missing[:10])}" + (" ..." if len(missing) > 10
+                                                             else ""))
+    for param, array in updates:
+        param.set_data(array)
+    used = {name for name, _ in net.parameters_and_names()}
+    unused = [name for name in parameter_dict if name not in used]
+    if missing:
+        warnings.warn(f"{api}: {len(missing)} parameter(s) of the network were not loaded: "
+                      f"{', '.join(missing[:10])}", stacklevel=2)
+    return missing, unused
