@@ -18,8 +18,13 @@ from cellgraph.compiler.pipeline import graph_name, parse
 from cellgraph.compiler.pytree import Tree, count_leaves, flatten, unflatten
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import abstract_of
-from cellgraph.ops.errors import (ArgumentError, DTypeError, GradPositionError,
-                                  GradValueError, SourceLoc)
+from cellgraph.ops.errors import (
+    ArgumentError,
+    DTypeError,
+    GradPositionError,
+    GradValueError,
+    SourceLoc,
+)
 from cellgraph.runtime.executor import GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple
 

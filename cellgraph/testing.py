@@ -32,7 +32,7 @@ from cellgraph.runtime.tensor import Tensor
 from .autograd import grad, value_and_grad
 from .jit import jit
 
-__all__ = ["check_grads", "numerical_grad", "GradCheckError"]
+__all__ = ["GradCheckError", "check_grads", "numerical_grad"]
 
 
 class GradCheckError(AssertionError):

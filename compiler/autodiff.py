@@ -26,7 +26,7 @@ materialised once, at the end.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import Primitive, TensorType, abstract_of, fmt_shape

@@ -29,8 +29,15 @@ import gast
 
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import Primitive, abstract_of, fmt_shape
-from cellgraph.ops.errors import (ArgumentError, CellgraphError, CompileError, DTypeError,
-                                  GradValueError, ShapeError, SourceLoc)
+from cellgraph.ops.errors import (
+    ArgumentError,
+    CellgraphError,
+    CompileError,
+    DTypeError,
+    GradValueError,
+    ShapeError,
+    SourceLoc,
+)
 
 from .autodiff import EXPAND_RULES, inline
 from .builder import Builder, current_builder, is_tensor_like

@@ -320,8 +320,8 @@ class NotATuple(nn.Cell):
 
 @pytest.mark.parametrize("cell, error, message, line", [
     (WrongCount(), ValueError,
-     r"WrongCount.bprop returned 1 gradient \(Tensor f32\[2,2\],\), expected 2 gradients "
-     r"\(one per input of construct: \(Tensor f32\[2,2\], Tensor f32\[2,2\]\)\)",
+     (r"WrongCount.bprop returned 1 gradient \(Tensor f32\[2,2\],\), expected 2 gradients "
+     r"\(one per input of construct: \(Tensor f32\[2,2\], Tensor f32\[2,2\]\)\)"),
      "return (2 * dout,)"),
     (WrongShape(), ValueError,
      r"WrongShape.bprop returned a gradient of shape \(2,\) for input 1 of shape \(2, 2\)",

@@ -323,10 +323,10 @@ def test_errors_inside_construct_point_at_the_users_line():
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: cellgraph.grad(XYZ(), grad_position="0"), r"must be an int, a tuple of ints or "
-                                                       r"None, got str '0'"),
-    (lambda: cellgraph.grad(XYZ(), grad_position=(0, 1.5)), r"entries must be ints, got "
-                                                            r"float 1.5"),
+    (lambda: cellgraph.grad(XYZ(), grad_position="0"), (r"must be an int, a tuple of ints or "
+                                                       r"None, got str '0'")),
+    (lambda: cellgraph.grad(XYZ(), grad_position=(0, 1.5)), (r"entries must be ints, got "
+                                                            r"float 1.5")),
     (lambda: cellgraph.grad(XYZ(), weights=5), r"`weights` must be a Parameter.*got int 5"),
     (lambda: cellgraph.grad(XYZ(), weights=[T(1)]), r"must hold Parameters, got Tensor"),
     (lambda: cellgraph.grad(5), r"`fn` must be a Cell or a function, got int 5"),

@@ -78,6 +78,12 @@ def _pair_apart(shape_x=(2, 3), shape_y=(2, 3)):
     return Tensor(x), Tensor(y)
 
 
+CONV = {"stride": (1, 1), "pad": (0, 0, 0, 0), "dilation": (1, 1), "group": 1}
+CONV_STRIDED = {"stride": (2, 1), "pad": (1, 0, 2, 1), "dilation": (1, 1), "group": 2}
+POOL = {"kernel": (2, 2), "stride": (2, 2), "pad": (0, 0, 0, 0)}
+POOL_PAD = {"kernel": (3, 3), "stride": (2, 2), "pad": (1, 1, 1, 1)}
+
+
 def _unary_cases(make):
     return [case(make()), case(make((4,)))]
 
@@ -172,7 +178,7 @@ CASES: dict[str, list[Case]] = {
     "cast": [
         case(normal(), dtype=cellgraph.float64),
         # through float32 and back: the forward rounds, so the differences need a larger step
-        case(normal(), dtype=cellgraph.float32, tol=dict(eps=1e-2, rtol=1e-4, atol=1e-4)),
+        case(normal(), dtype=cellgraph.float32, tol={"eps": 1e-2, "rtol": 1e-4, "atol": 1e-4}),
     ],
     "getitem": [
         case(normal((3, 4)), index=(1,)),
@@ -202,6 +208,64 @@ CASES: dict[str, list[Case]] = {
     "softmax": [case(normal((2, 3)), axis=1), case(normal((3, 2)), axis=0),
                 case(normal((4,)), axis=0)],
     "log_softmax": [case(normal((2, 3)), axis=1), case(normal((3, 2)), axis=0)],
+    # special functions, shape ops, normalisation
+    "erf": _unary_cases(normal),
+    "expm1": _unary_cases(normal),
+    "gelu": _unary_cases(normal),
+    "softplus": _unary_cases(normal),
+    "log1p": _unary_cases(lambda s=(2, 3): uniform(-0.5, 2.0, s)),
+    "bias_add": [case(normal((2, 3)), normal((3,)), axis=1),
+                 case(normal((2, 3, 2, 2)), normal((3,)), axis=1)],
+    "clip_by_value": [
+        case(Tensor(np.array([[-1.2, -0.8, -0.2], [0.1, 0.3, 0.9]])), Tensor(np.array(-0.5)),
+             Tensor(np.array(0.5))),
+        case(Tensor(np.array([[-1.2, 0.0, 1.4], [0.3, -0.4, 2.0]])),
+             Tensor(np.array([-0.6, -0.2, 0.5])), Tensor(np.array([[0.2], [1.0]]))),
+    ],
+    "cumsum": [case(normal((5,)), axis=0, exclusive=False, reverse=False),
+               case(normal((2, 4)), axis=1, exclusive=True, reverse=True)],
+    "dropout": [case(normal(), Tensor(_rng.uniform(size=(2, 3)) > 0.3), keep_prob=0.8)],
+    "pad": [case(normal((2, 3)), paddings=((1, 0), (2, 1)), value=0),
+            case(normal((3,)), paddings=((2, 1),), value=1.5)],
+    "reduce_prod": [case(uniform(0.5, 1.5, (2, 3)), axis=(), keep_dims=False),
+                    case(away_from_zero((2, 3, 2)), axis=(1,), keep_dims=True)],
+    "split": [case(normal((2, 3, 4)), axis=1, sizes=(1, 2)),
+              case(normal((6,)), axis=0, sizes=(2, 1, 3))],
+    "tile": [case(normal((2, 3)), multiples=(2, 3)), case(normal((3,)), multiples=(2, 2))],
+    "layer_norm": [
+        case(normal((2, 3, 4)), uniform(0.5, 1.5, (3, 4)), normal((3, 4)), begin_norm_axis=1,
+             begin_params_axis=1, epsilon=1e-5),
+        case(normal((4, 5)), uniform(0.5, 1.5, (5,)), normal((5,)), begin_norm_axis=-1,
+             begin_params_axis=-1, epsilon=1e-5),
+    ],
+    "batch_norm": [
+        case(normal((4, 3)), uniform(0.5, 1.5, (3,)), normal((3,)), normal((3,)),
+             uniform(0.5, 2.0, (3,)), is_training=True, epsilon=1e-3),
+        case(normal((2, 3, 2, 2)), uniform(0.5, 1.5, (3,)), normal((3,)), normal((3,)),
+             uniform(0.5, 2.0, (3,)), is_training=False, epsilon=1e-3),
+    ],
+    # convolution and pooling, with their gradient primitives
+    "conv2d": [
+        case(normal((1, 2, 5, 5)), normal((3, 2, 3, 3)), **CONV),
+        case(normal((1, 4, 6, 5)), normal((6, 2, 2, 3)), **CONV_STRIDED),
+    ],
+    "conv2d_backprop_input": [
+        case(normal((1, 3, 3, 3)), normal((3, 2, 3, 3)), x_shape=(1, 2, 5, 5), **CONV),
+        case(normal((1, 6, 3, 6)), normal((6, 2, 2, 3)), x_shape=(1, 4, 6, 5), **CONV_STRIDED),
+    ],
+    "conv2d_backprop_filter": [
+        case(normal((1, 2, 5, 5)), normal((1, 3, 3, 3)), w_shape=(3, 2, 3, 3), **CONV),
+        case(normal((1, 4, 6, 5)), normal((1, 6, 3, 6)), w_shape=(6, 2, 2, 3), **CONV_STRIDED),
+    ],
+    "max_pool2d": [case(distinct((1, 2, 4, 4)), **POOL), case(distinct((1, 1, 5, 5)), **POOL_PAD)],
+    "max_pool2d_grad": [case(distinct((1, 2, 4, 4)), normal((1, 2, 2, 2)), **POOL)],
+    "max_pool2d_grad_grad": [case(distinct((1, 2, 4, 4)), normal((1, 2, 4, 4)), **POOL)],
+    "avg_pool2d": [case(normal((1, 2, 4, 4)), count_include_pad=True, **POOL),
+                   case(normal((1, 1, 5, 5)), count_include_pad=False, **POOL_PAD)],
+    "avg_pool2d_grad": [case(normal((1, 2, 2, 2)), x_shape=(1, 2, 4, 4), count_include_pad=True,
+                             **POOL),
+                        case(normal((1, 1, 3, 3)), x_shape=(1, 1, 5, 5),
+                             count_include_pad=False, **POOL_PAD)],
 }
 
 
