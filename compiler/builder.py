@@ -11,8 +11,7 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops.core import (Trace, TensorType, abstract_of, operand_error, pop_trace,
-                                push_trace)
+from cellgraph.ops.core import TensorType, Trace, abstract_of, operand_error, pop_trace, push_trace
 from cellgraph.ops.errors import CellgraphError, CompileError, DTypeError, SourceLoc
 from cellgraph.ops.tensor_methods import TensorMethods
 

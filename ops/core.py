@@ -73,7 +73,7 @@ def abstract_of(value) -> TensorType:
     raise DTypeError(f"expected a Tensor or a number, got {type(value).__name__} {value!r:.60}")
 
 
-def operand_error(prim: "Primitive", index: int, value) -> DTypeError:
+def operand_error(prim: Primitive, index: int, value) -> DTypeError:
     """The error for a non-Tensor operand: names the op, the operand and what it got."""
     return DTypeError(f"{prim.label}: expected a Tensor or a number for input {index + 1}, got "
                       f"{type(value).__name__} {value!r:.60}")

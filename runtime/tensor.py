@@ -11,7 +11,7 @@ from cellgraph.ops.errors import DTypeError
 from cellgraph.ops.tensor_methods import TensorMethods
 
 from .backend import get_backend
-from .tensor_format import format_print, format_repr  # noqa: F401  (format_print: kernels)
+from .tensor_format import format_print, format_repr
 
 
 def _infer_dtype(data) -> dt.DType:

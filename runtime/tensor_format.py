@@ -52,16 +52,16 @@ def _scalar_text(value) -> str:
     if isinstance(value, (bool, np.bool_)):
         return "True" if value else "False"
     if isinstance(value, (float, np.floating)):
-        return "%g" % float(value)
+        return f"{float(value):g}"
     return str(int(value))
 
 
 def _item_formatter(dtype: np.dtype):
     if dtype.kind == "f":
-        spec = "%11.4e" if dtype == np.float16 else "%15.8e"
-        return lambda v: spec % float(v)
+        spec = "11.4e" if dtype == np.float16 else "15.8e"
+        return lambda v: format(float(v), spec)
     if dtype.kind == "b":
-        return lambda v: "%5s" % ("True" if v else "False")
+        return lambda v: "True".rjust(5) if v else "False"
 
     def integer(v):
         text = str(int(v))

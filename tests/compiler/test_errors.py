@@ -9,8 +9,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, nn, ops
-from cellgraph.ops.errors import (ArgumentError, CellgraphError, CompileError, DTypeError,
-                                  ShapeError)
+from cellgraph.ops.errors import ArgumentError, CellgraphError, CompileError, DTypeError, ShapeError
 
 X = Tensor(np.ones((2, 3), np.float32))
 Y = Tensor(np.ones((4, 3), np.float32))
@@ -60,7 +59,7 @@ class WithDel(nn.Cell):
 
 class WithGlobal(nn.Cell):
     def construct(self, x):
-        global X
+        global X  # noqa: PLW0602
         return x
 
 
@@ -89,17 +88,17 @@ class WithGenerator(nn.Cell):
 
 
 @pytest.mark.parametrize("cell, snippet, message", [
-    (WithTry, "try:", "`try` statements are not supported in graph mode; handle errors outside "
-                      "construct, or run the Cell in PYNATIVE_MODE"),
-    (WithYield, "yield x", "generators (`yield`) are not supported in graph mode; build a tuple "
-                           "or list"),
+    (WithTry, "try:", ("`try` statements are not supported in graph mode; handle errors outside "
+                       "construct, or run the Cell in PYNATIVE_MODE")),
+    (WithYield, "yield x", ("generators (`yield`) are not supported in graph mode; build a tuple "
+                            "or list")),
     (WithDel, "del y", "`del` is not supported in graph mode; rebind the name instead"),
-    (WithGlobal, "global X", "`global` is not supported in graph mode; pass the value as an "
-                             "argument or store it on self in __init__"),
-    (WithWith, "with open", "`with` statements are not supported in graph mode; move the context "
-                            "manager outside construct"),
-    (WithImport, "import math", "`import` is not supported inside construct; import at module "
-                                "level"),
+    (WithGlobal, "global X", ("`global` is not supported in graph mode; pass the value as an "
+                              "argument or store it on self in __init__")),
+    (WithWith, "with open", ("`with` statements are not supported in graph mode; move the context "
+                             "manager outside construct")),
+    (WithImport, "import math", ("`import` is not supported inside construct; import at module "
+                                 "level")),
 ], ids=lambda v: v.__name__ if isinstance(v, type) else "")
 def test_unsupported_statements(cell, snippet, message):
     err = expect_error(CompileError, lambda: cell()(X), message, cell, snippet)
@@ -180,14 +179,14 @@ class MethodMissingArgument(nn.Cell):
 
 
 @pytest.mark.parametrize("cell, message, snippet, caret_at", [
-    (HelperMissingArgument, "affine() missing a required argument: 'w'; expected 3 positional "
-                            "arguments (x, w, b=0.0), got 1", "return affine(x)", "affine("),
-    (HelperTooMany, "affine() too many positional arguments; expected 3 positional arguments "
-                    "(x, w, b=0.0), got 4", "affine(x, 2.0, 1.0, 3.0)", "affine("),
-    (HelperBadKeyword, "affine() got an unexpected keyword argument 'shift'; expected 3 "
-                       "positional arguments (x, w, b=0.0), got 2", "shift=1.0", "affine("),
-    (MethodMissingArgument, "MethodMissingArgument.scaled() missing a required argument: "
-                            "'factor'; expected 2 positional arguments (x, factor), got 1",
+    (HelperMissingArgument, ("affine() missing a required argument: 'w'; expected 3 positional "
+                             "arguments (x, w, b=0.0), got 1"), "return affine(x)", "affine("),
+    (HelperTooMany, ("affine() too many positional arguments; expected 3 positional arguments "
+                     "(x, w, b=0.0), got 4"), "affine(x, 2.0, 1.0, 3.0)", "affine("),
+    (HelperBadKeyword, ("affine() got an unexpected keyword argument 'shift'; expected 3 "
+                        "positional arguments (x, w, b=0.0), got 2"), "shift=1.0", "affine("),
+    (MethodMissingArgument, ("MethodMissingArgument.scaled() missing a required argument: "
+                             "'factor'; expected 2 positional arguments (x, factor), got 1"),
      "return self.scaled(x)", "self.scaled"),
 ], ids=lambda v: v.__name__ if isinstance(v, type) else "")
 def test_wrong_arguments_to_a_helper_point_at_the_call(cell, message, snippet, caret_at):
@@ -255,10 +254,10 @@ class IndexNet(nn.Cell):
 @pytest.mark.parametrize("cell, args, message, snippet, caret_at", [
     (BroadcastNet, (X, Y), "Add: shapes (2, 3), (4, 3) cannot be broadcast together",
      "return z * 2 + y", "z * 2 + y"),
-    (ReshapeNet, (X,), "Reshape: cannot reshape a tensor of shape (2, 3) (6 elements) into shape "
-                       "(4, 4)", "ops.reshape(x, (4, 4))", "ops.reshape"),
-    (IndexNet, (X,), "GetItem: index (5,) does not fit a tensor of shape (2, 3): index 5 is out "
-                     "of bounds for axis 0 with size 2", "row = x[5]", "x[5]"),
+    (ReshapeNet, (X,), ("Reshape: cannot reshape a tensor of shape (2, 3) (6 elements) into shape "
+                        "(4, 4)"), "ops.reshape(x, (4, 4))", "ops.reshape"),
+    (IndexNet, (X,), ("GetItem: index (5,) does not fit a tensor of shape (2, 3): index 5 is out "
+                      "of bounds for axis 0 with size 2"), "row = x[5]", "x[5]"),
 ], ids=lambda v: v.__name__ if isinstance(v, type) else "")
 def test_shape_errors_name_the_op_and_shapes(cell, args, message, snippet, caret_at):
     expect_error(ShapeError, lambda: cell()(*args), message, cell, snippet, caret_at)

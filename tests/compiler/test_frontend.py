@@ -8,8 +8,8 @@ import pytest
 import cellgraph as ms
 from cellgraph import Parameter, Tensor, nn, ops
 
-TOL = {np.dtype(np.float32): dict(rtol=1e-6, atol=1e-6),
-       np.dtype(np.float64): dict(rtol=1e-12, atol=1e-12)}
+TOL = {np.dtype(np.float32): {"rtol": 1e-6, "atol": 1e-6},
+       np.dtype(np.float64): {"rtol": 1e-12, "atol": 1e-12}}
 
 X = np.array([[0.5, 1.5, -1.0], [2.0, 0.1, 0.3]], np.float32)
 Y = np.array([[1.0, 0.5, 2.0], [-1.0, 0.1, 3.0]], np.float32)
@@ -32,7 +32,7 @@ def assert_tree(got, expected, where="out"):
                                                       f"{expected.dtype}"
         assert got.shape == expected.shape, f"{where}: shape {got.shape} != {expected.shape}"
         np.testing.assert_allclose(got.asnumpy(), expected, err_msg=where,
-                                   **TOL.get(expected.dtype, dict(rtol=0, atol=0)))
+                                   **TOL.get(expected.dtype, {"rtol": 0, "atol": 0}))
     else:
         assert got == expected and type(got) is type(expected), f"{where}: {got!r} != {expected!r}"
 
@@ -115,13 +115,14 @@ class Comparisons(nn.Cell):
         mask = (x > y) & (x <= 1.0) | ~(y == x)
         flags = (0 < self.n < 5, self.n >= 4 and self.n != 3, not self.n, self.n or 7,
                  self.name == "net", self.name is None, "e" in self.name)
-        return x < y, x >= y, x != y, x == x, mask, flags
+        return x < y, x >= y, x != y, x == x, mask, flags  # noqa: PLR0124
 
 
 def test_comparison_and_boolean_operators():
     mask = (X > Y) & (X <= 1.0) | ~(Y == X)
     flags = (True, True, False, 4, True, False, True)
-    check_both_modes(Comparisons(), (X, Y), (X < Y, X >= Y, X != Y, X == X, mask, flags))
+    check_both_modes(Comparisons(), (X, Y), (X < Y, X >= Y, X != Y, np.ones_like(X, bool), mask,
+                                            flags))
 
 
 # ----- calls ----------------------------------------------------------------------------------
@@ -191,7 +192,7 @@ class Helpers(nn.Cell):
         def offset(v, by=1.0):
             return v + by
 
-        twice = lambda v: v * 2  # noqa: E731
+        twice = lambda v: v * 2
         return (scale_add(x, y), scale_add(x, y, 3.0), scale_add(x, y, shift=1.0),
                 scale_add(y=y, x=x, scale=0.5), self.power(x), self.power(x, n=3),
                 offset(x), offset(x, by=-2.0), twice(y), count_calls(x, y, z=x))

@@ -4,8 +4,8 @@ them. Each reference computes in float64 with NumPy, independently of the kernel
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -13,9 +13,9 @@ from cellgraph import ops
 from cellgraph.ops import dtype as dt
 from cellgraph.ops.array_ops import Slice
 
-TOL = {dt.float16: dict(rtol=2e-3, atol=2e-3), dt.float32: dict(rtol=2e-6, atol=1e-6),
-       dt.float64: dict(rtol=1e-13, atol=1e-13)}
-EXACT = dict(rtol=0, atol=0)
+TOL = {dt.float16: {"rtol": 2e-3, "atol": 2e-3}, dt.float32: {"rtol": 2e-6, "atol": 1e-6},
+       dt.float64: {"rtol": 1e-13, "atol": 1e-13}}
+EXACT = {"rtol": 0, "atol": 0}
 
 f16, f32, f64 = dt.float16, dt.float32, dt.float64
 i32, i64, u8, b = dt.int32, dt.int64, dt.uint8, dt.bool_
@@ -95,7 +95,7 @@ def binary(np_fn, dtypes=(f32, f64, i32, i64), low=-3, high=4, y_low=None, y_hig
     y_low = low if y_low is None else y_low
     y_high = high if y_high is None else y_high
     result = result or (lambda d: d)
-    ref = lambda x, y: np_fn(f64_of(x), f64_of(y))  # noqa: E731
+    ref = lambda x, y: np_fn(f64_of(x), f64_of(y))
     cases = [Case((arr(sx, d, low, high), arr(sy, d, y_low, y_high)), ref, result(d))
              for d in dtypes for sx, sy in SHAPE_PAIRS]
     if mixed:  # float32 with float64 promotes to float64
@@ -129,7 +129,7 @@ def reduction(np_fn, op, dtypes=(f32, f64, i32, i64), result=None):
         for shape, axis in [((2, 3, 4), ()), ((2, 3, 4), (0,)), ((2, 3, 4), (1, 2)),
                             ((3,), (0,)), ((), ())]:
             for keep in (False, True):
-                params = dict(axis=axis, keep_dims=keep)
+                params = {"axis": axis, "keep_dims": keep}
                 cases.append(Case(
                     (arr(shape, d, -5, 6),),
                     lambda x, axis, keep_dims: np_fn(f64_of(x), axis=axis or None,
@@ -186,90 +186,90 @@ def _array_cases() -> dict[str, list[Case]]:
         ((), ()), ((), (None,)),
     ]
     cases = {
-        "reshape": [Case((x234,), lambda x, shape: np.reshape(x, shape), f32, dict(shape=(6, 4)),
+        "reshape": [Case((x234,), lambda x, shape: np.reshape(x, shape), f32, {"shape": (6, 4)},
                          call=functools.partial(ops.reshape, shape=(6, -1))),
-                    Case((ix,), lambda x, shape: np.reshape(x, shape), i32, dict(shape=(6,))),
+                    Case((ix,), lambda x, shape: np.reshape(x, shape), i32, {"shape": (6,)}),
                     Case((np.array(2.5, np.float64),), lambda x, shape: np.reshape(x, shape),
-                         f64, dict(shape=(1, 1))),
+                         f64, {"shape": (1, 1)}),
                     Case((np.array([7], np.int64),), lambda x, shape: np.reshape(x, shape), i64,
-                         dict(shape=()))],
+                         {"shape": ()})],
         "transpose": [Case((x234,), lambda x, perm: np.transpose(x, perm), f32,
-                           dict(perm=(2, 0, 1)),
+                           {"perm": (2, 0, 1)},
                            call=functools.partial(ops.transpose, input_perm=(-1, 0, 1))),
-                      Case((ix,), lambda x, perm: np.transpose(x, perm), i32, dict(perm=(1, 0))),
-                      Case((np.array(1.5, np.float32),), lambda x, perm: x, f32, dict(perm=()))],
+                      Case((ix,), lambda x, perm: np.transpose(x, perm), i32, {"perm": (1, 0)}),
+                      Case((np.array(1.5, np.float32),), lambda x, perm: x, f32, {"perm": ()})],
         "broadcast_to": [
-            Case((arr((3,), f32),), np.broadcast_to, f32, dict(shape=(2, 3)),
+            Case((arr((3,), f32),), np.broadcast_to, f32, {"shape": (2, 3)},
                  call=functools.partial(ops.broadcast_to, shape=(2, -1))),
-            Case((arr((1, 3), i64, -3, 3),), np.broadcast_to, i64, dict(shape=(4, 2, 3))),
-            Case((np.array(3.0, np.float64),), np.broadcast_to, f64, dict(shape=(2, 2)))],
-        "expand_dims": [Case((x23,), np.expand_dims, f64, dict(axis=a),
+            Case((arr((1, 3), i64, -3, 3),), np.broadcast_to, i64, {"shape": (4, 2, 3)}),
+            Case((np.array(3.0, np.float64),), np.broadcast_to, f64, {"shape": (2, 2)})],
+        "expand_dims": [Case((x23,), np.expand_dims, f64, {"axis": a},
                              call=functools.partial(ops.expand_dims, axis=a - 3))
                         for a in (0, 1, 2)]
-        + [Case((np.array(4, np.int32),), np.expand_dims, i32, dict(axis=0))],
+        + [Case((np.array(4, np.int32),), np.expand_dims, i32, {"axis": 0})],
         "squeeze": [
             Case((arr((1, 3, 1), f32),), lambda x, axis: np.squeeze(x, axis or None), f32,
-                 dict(axis=()), call=ops.squeeze),
+                 {"axis": ()}, call=ops.squeeze),
             Case((arr((1, 3, 1), i32, -3, 3),), lambda x, axis: np.squeeze(x, axis), i32,
-                 dict(axis=(2,)), call=functools.partial(ops.squeeze, axis=-1)),
-            Case((np.array(2.0, np.float32),), lambda x, axis: x, f32, dict(axis=()))],
+                 {"axis": (2,)}, call=functools.partial(ops.squeeze, axis=-1)),
+            Case((np.array(2.0, np.float32),), lambda x, axis: x, f32, {"axis": ()})],
         "getitem": [Case((arr(shape, f32),),
                          lambda x, index: x[tuple(i.to_slice() if isinstance(i, Slice) else i
-                                                  for i in index)], f32, dict(index=index))
+                                                  for i in index)], f32, {"index": index})
                     for shape, index in getitem_cases]
-        + [Case((ix,), lambda x, index: x[:, ::2], i32, dict(index=(S(None, None, None),
-                                                                     S(None, None, 2))))],
+        + [Case((ix,), lambda x, index: x[:, ::2], i32, {"index": (S(None, None, None),
+                                                                     S(None, None, 2))})],
         "getitem_grad": [
-            Case((arr((4,), f32),), _getitem_grad_ref, f32, dict(index=(1,), shape=(3, 4))),
+            Case((arr((4,), f32),), _getitem_grad_ref, f32, {"index": (1,), "shape": (3, 4)}),
             Case((arr((2, 2), f64),), _getitem_grad_ref, f64,
-                 dict(index=(S(None, None, 2), S(1, 3, None)), shape=(3, 4))),
+                 {"index": (S(None, None, 2), S(1, 3, None)), "shape": (3, 4)}),
             Case((arr((1, 3, 4), f32),), _getitem_grad_ref, f32,
-                 dict(index=(None, Ellipsis), shape=(3, 4))),
+                 {"index": (None, Ellipsis), "shape": (3, 4)}),
             Case((np.array(5.0, np.float32),), _getitem_grad_ref, f32,
-                 dict(index=(2,), shape=(3,)))],
+                 {"index": (2,), "shape": (3,)})],
         "gather": [
             Case((arr((4, 3), f32), np.array([3, 0, 3], np.int64)),
-                 lambda x, i, axis: np.take(x, i, axis=axis), f32, dict(axis=0),
+                 lambda x, i, axis: np.take(x, i, axis=axis), f32, {"axis": 0},
                  call=functools.partial(ops.gather, axis=0)),
             Case((arr((4, 3), i32, -5, 5), np.array([[2, 0], [1, 1]], np.int32)),
-                 lambda x, i, axis: np.take(x, i, axis=axis), i32, dict(axis=1),
+                 lambda x, i, axis: np.take(x, i, axis=axis), i32, {"axis": 1},
                  call=functools.partial(ops.gather, axis=-1)),
             Case((arr((4, 3), f64), np.array(2, np.int64)),
-                 lambda x, i, axis: np.take(x, i, axis=axis), f64, dict(axis=0))],
+                 lambda x, i, axis: np.take(x, i, axis=axis), f64, {"axis": 0})],
         "gather_grad": [
             Case((arr((3, 3), f32), np.array([3, 0, 3], np.int64)), _gather_grad_ref, f32,
-                 dict(axis=0, shape=(4, 3))),
+                 {"axis": 0, "shape": (4, 3)}),
             Case((arr((4, 2, 2), f64), np.array([[2, 0], [2, 2]], np.int32)), _gather_grad_ref,
-                 f64, dict(axis=1, shape=(4, 3))),
+                 f64, {"axis": 1, "shape": (4, 3)}),
             Case((arr((3,), f32), np.array(1, np.int64)), _gather_grad_ref, f32,
-                 dict(axis=0, shape=(4, 3)))],
+                 {"axis": 0, "shape": (4, 3)})],
         "concat": [
             Case((arr((2, 3), f32), arr((1, 3), f32)), lambda *xs, axis: np.concatenate(
-                xs, axis), f32, dict(axis=0), call=_concat_first_axis),
+                xs, axis), f32, {"axis": 0}, call=_concat_first_axis),
             Case((arr((2, 1), i32, -3, 3), arr((2, 2), i32, -3, 3), arr((2, 3), i32, -3, 3)),
-                 lambda *xs, axis: np.concatenate(xs, axis), i32, dict(axis=1),
+                 lambda *xs, axis: np.concatenate(xs, axis), i32, {"axis": 1},
                  call=_concat_last_axis),
             Case((arr((2,), f32), arr((3,), f64)), lambda *xs, axis: np.concatenate(
-                [f64_of(x) for x in xs], axis), f64, dict(axis=0))],
+                [f64_of(x) for x in xs], axis), f64, {"axis": 0})],
         "stack": [
             Case((arr((2, 3), f32), arr((2, 3), f32)), lambda *xs, axis: np.stack(xs, axis),
-                 f32, dict(axis=0), call=_stack_first_axis),
+                 f32, {"axis": 0}, call=_stack_first_axis),
             Case((arr((2, 3), i64, -3, 3),) * 3, lambda *xs, axis: np.stack(xs, axis), i64,
-                 dict(axis=2), call=_stack_last_axis),
+                 {"axis": 2}, call=_stack_last_axis),
             Case((np.array(1.0, np.float64), np.array(2.0, np.float64)),
-                 lambda *xs, axis: np.stack(xs, axis), f64, dict(axis=0))],
+                 lambda *xs, axis: np.stack(xs, axis), f64, {"axis": 0})],
         "cast": [Case((arr((2, 3), src, -3, 3),), lambda x, dtype: x.astype(dtype.np), dst,
-                      dict(dtype=dst), call=functools.partial(ops.cast, dtype=dst))
+                      {"dtype": dst}, call=functools.partial(ops.cast, dtype=dst))
                  for src, dst in [(f32, i32), (f32, f64), (i32, f32), (b, f32), (f32, b),
                                   (i64, b), (f64, f16), (i64, u8), (f32, f32)]]
         + [Case((np.array(2.75, np.float32),), lambda x, dtype: x.astype(dtype.np), i64,
-                dict(dtype=i64))],
+                {"dtype": i64})],
         "zeros_like": [Case((arr(s, d),), np.zeros_like, d) for s, d in
                        [((2, 3), f32), ((3,), i32), ((), f64), ((2,), b)]],
         "ones_like": [Case((arr(s, d),), np.ones_like, d) for s, d in
                       [((2, 3), f32), ((3,), i32), ((), f64), ((2,), b)]],
         "fill": [Case((), lambda dtype, shape, value: np.full(shape, value), d,
-                      dict(dtype=d, shape=s, value=v), call=functools.partial(
+                      {"dtype": d, "shape": s, "value": v}, call=functools.partial(
                           ops.fill, d, s, v))
                  for d, s, v in [(f32, (2, 3), 1.5), (i32, (4,), 7), (b, (2,), True),
                                  (f64, (), -2.0)]],
@@ -290,18 +290,18 @@ def _array_cases() -> dict[str, list[Case]]:
                  lambda x, y: f64_of(x) @ f64_of(y), d, call=ops.matmul)
             for d in (f32, f64, i32)]
         + [Case((arr(sx, f32), arr(sy, f32)), _matmul_ref, f32,
-                dict(transpose_a=ta, transpose_b=tb),
+                {"transpose_a": ta, "transpose_b": tb},
                 call=functools.partial(ops.mm, transpose_a=ta, transpose_b=tb))
            for sx, sy, ta, tb in [((3, 2), (3, 4), True, False), ((2, 3), (4, 3), False, True),
                                   ((3, 2), (4, 3), True, True),
                                   ((2, 2, 3), (3, 4), False, False),
                                   ((2, 1, 2, 3), (3, 3, 4), False, False),
                                   ((3, 2, 3), (3, 4, 3), False, True)]],
-        "softmax": [Case((arr(s, d),), lambda x, axis: _softmax_ref(x, axis), d, dict(axis=a),
+        "softmax": [Case((arr(s, d),), lambda x, axis: _softmax_ref(x, axis), d, {"axis": a},
                          call=functools.partial(ops.softmax, axis=a - len(s)))
                     for s, a, d in [((2, 3), 1, f32), ((2, 3), 0, f64), ((4,), 0, f32)]],
         "log_softmax": [Case((arr(s, d),), lambda x, axis: np.log(_softmax_ref(x, axis)), d,
-                             dict(axis=a),
+                             {"axis": a},
                              call=functools.partial(ops.log_softmax, axis=a - len(s)))
                         for s, a, d in [((2, 3), 1, f32), ((2, 3), 0, f64), ((4,), 0, f32)]],
     }

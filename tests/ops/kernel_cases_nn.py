@@ -4,6 +4,7 @@ output positions in float64, written from the definitions, not from the kernels'
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 
 import numpy as np
@@ -94,7 +95,7 @@ def _conv_cases():
     conv, back_in, back_w = [], [], []
     for k, (xs, ws, stride, pad, dilation, group) in enumerate(CONV_SETTINGS):
         dtype = f64 if k == 1 else f32
-        params = dict(stride=stride, pad=pad, dilation=dilation, group=group)
+        params = {"stride": stride, "pad": pad, "dilation": dilation, "group": group}
         x, w = arr(xs, dtype), arr(ws, dtype)
         ys = (xs[0], ws[0]) + _out_hw(xs[2:], ws[2:], stride, pad, dilation)
         dout = arr(ys, dtype)
@@ -104,7 +105,7 @@ def _conv_cases():
         back_w.append(Case((x, dout), conv2d_backprop_filter_ref, dtype,
                            dict(params, w_shape=ws)))
     conv.append(Case((arr((1, 2, 4, 4), f32), arr((2, 2, 3, 3), f32)), conv2d_ref, f32,
-                     dict(stride=(1, 1), pad=(1, 1, 1, 1), dilation=(1, 1), group=1),
+                     {"stride": (1, 1), "pad": (1, 1, 1, 1), "dilation": (1, 1), "group": 1},
                      call=functools.partial(ops.conv2d, pad_mode="same")))
     return {"conv2d": conv, "conv2d_backprop_input": back_in,
             "conv2d_backprop_filter": back_w}
@@ -195,7 +196,7 @@ def _pool_cases():
     for k, (xs, kernel, stride, pad) in enumerate(POOL_SETTINGS):
         dtype = f64 if k == 1 else f32
         x = arr(xs, dtype)
-        pool = dict(kernel=kernel, stride=stride, pad=pad)
+        pool = {"kernel": kernel, "stride": stride, "pad": pad}
         ys = xs[:2] + _out_hw(xs[2:], kernel, stride, pad)
         table["max_pool2d"].append(Case((x,), max_pool_ref, dtype, pool))
         table["max_pool2d_grad"].append(Case((x, arr(ys, dtype)), max_pool_grad_ref, dtype, pool))
@@ -207,7 +208,7 @@ def _pool_cases():
             table["avg_pool2d_grad"].append(Case((arr(ys, dtype),), avg_pool_grad_ref, dtype,
                                                  dict(avg, x_shape=xs)))
     table["max_pool2d"].append(Case((arr((1, 2, 4, 4), f32),), max_pool_ref, f32,
-                                    dict(kernel=(2, 2), stride=(2, 2), pad=(0, 0, 0, 0)),
+                                    {"kernel": (2, 2), "stride": (2, 2), "pad": (0, 0, 0, 0)},
                                     call=functools.partial(ops.max_pool2d, kernel_size=2,
                                                            stride=2)))
     return table
@@ -240,8 +241,8 @@ def _norm_cases():
         pshape = xs[params_axis % len(xs):]
         layer.append(Case((arr(xs, dtype), arr(pshape, dtype, 0.5, 1.5), arr(pshape, dtype)),
                           layer_norm_ref, (dtype, dtype, dtype),
-                          dict(begin_norm_axis=norm_axis, begin_params_axis=params_axis,
-                               epsilon=1e-5)))
+                          {"begin_norm_axis": norm_axis, "begin_params_axis": params_axis,
+                               "epsilon": 1e-5}))
     batch = []
     for xs, training, dtype in [((4, 3), True, f32), ((2, 3, 4, 4), True, f64),
                                 ((2, 3, 2, 2), False, f32)]:
@@ -249,7 +250,7 @@ def _norm_cases():
         batch.append(Case((arr(xs, dtype), arr((c,), dtype, 0.5, 1.5), arr((c,), dtype),
                            arr((c,), dtype), arr((c,), dtype, 0.5, 2.0)),
                           batch_norm_ref, (dtype, dtype, dtype),
-                          dict(is_training=training, epsilon=1e-3)))
+                          {"is_training": training, "epsilon": 1e-3}))
     return {"layer_norm": layer, "batch_norm": batch}
 
 
@@ -262,7 +263,7 @@ def _one_hot_ref(indices, on_value, off_value, depth, axis):
 
 def _split_ref(x, axis, sizes):
     bounds = np.concatenate([[0], np.cumsum(sizes)])
-    return tuple(np.take(x, np.arange(lo, hi), axis=axis) for lo, hi in zip(bounds, bounds[1:]))
+    return tuple(np.take(x, np.arange(lo, hi), axis=axis) for lo, hi in itertools.pairwise(bounds))
 
 
 def _cumsum_ref(x, axis, exclusive, reverse):
@@ -273,7 +274,7 @@ def _cumsum_ref(x, axis, exclusive, reverse):
         if reverse:
             span = range(k + 1 if exclusive else k, n)
         else:
-            span = range(0, k if exclusive else k + 1)
+            span = range(k if exclusive else k + 1)
         for m in span:
             out[k] += x[m]
     return np.moveaxis(out, 0, axis)
@@ -298,43 +299,44 @@ def _shape_cases():
     x234 = arr((2, 3, 4), f32)
     return {
         "bias_add": [Case((arr((2, 3), f32), arr((3,), f32)), lambda x, b, axis: x + b, f32,
-                          dict(axis=1)),
+                          {"axis": 1}),
                      Case((arr((2, 3, 2, 2), f64), arr((3,), f64)),
-                          lambda x, b, axis: x + b[:, None, None], f64, dict(axis=1),
+                          lambda x, b, axis: x + b[:, None, None], f64, {"axis": 1},
                           call=ops.bias_add),
                      Case((arr((2, 4), i32, -5, 5), arr((2,), i32, -5, 5)),
-                          lambda x, b, axis: x + b[:, None], i32, dict(axis=0))],
+                          lambda x, b, axis: x + b[:, None], i32, {"axis": 0})],
         "one_hot": [Case((idx, np.array(1.0, np.float32), np.array(0.0, np.float32)),
-                         _one_hot_ref, f32, dict(depth=4, axis=-1)),
+                         _one_hot_ref, f32, {"depth": 4, "axis": -1}),
                     Case((np.array([2, 0, 1], np.int32), np.array(5, np.int64),
-                          np.array(-1, np.int64)), _one_hot_ref, i64, dict(depth=3, axis=0)),
+                          np.array(-1, np.int64)), _one_hot_ref, i64, {"depth": 3, "axis": 0}),
                     Case((idx, np.array(1.0, np.float64), np.array(0.0, np.float64)),
-                         _one_hot_ref, f64, dict(depth=5, axis=1))],
+                         _one_hot_ref, f64, {"depth": 5, "axis": 1})],
         "argmax": [Case((x234,), lambda x, axis, keep_dims, dtype: np.argmax(
-                       x, axis=axis, keepdims=keep_dims), d, dict(axis=a, keep_dims=k, dtype=d))
+                       x, axis=axis, keepdims=keep_dims), d,
+                        {"axis": a, "keep_dims": k, "dtype": d})
                    for a, k, d in [(0, False, i32), (2, True, i64), (1, False, i64)]]
         + [Case((arr((5,), i32, -9, 9),), lambda x, axis, keep_dims, dtype: np.argmax(x), i32,
-                dict(axis=0, keep_dims=False, dtype=i32))],
+                {"axis": 0, "keep_dims": False, "dtype": i32})],
         "tile": [Case((arr((2, 3), f32),), lambda x, multiples: np.block(
-                     [[x] * multiples[1]] * multiples[0]), f32, dict(multiples=(2, 3)),
+                     [[x] * multiples[1]] * multiples[0]), f32, {"multiples": (2, 3)},
                       call=functools.partial(ops.tile, multiples=(2, 3))),
                  Case((arr((3,), i64, -5, 5),), lambda x, multiples: np.concatenate(
                      [x] * multiples[1])[None].repeat(multiples[0], 0), i64,
-                      dict(multiples=(2, 2))),
+                      {"multiples": (2, 2)}),
                  Case((np.array(1.5, np.float64),), lambda x, multiples: np.full(multiples, x),
-                      f64, dict(multiples=(2,)))],
-        "split": [Case((x234,), _split_ref, (f32, f32), dict(axis=1, sizes=(1, 2))),
+                      f64, {"multiples": (2,)})],
+        "split": [Case((x234,), _split_ref, (f32, f32), {"axis": 1, "sizes": (1, 2)}),
                   Case((arr((6,), i32, -5, 5),), _split_ref, (i32, i32, i32),
-                       dict(axis=0, sizes=(2, 2, 2))),
-                  Case((x234,), _split_ref, (f32, f32, f32), dict(axis=2, sizes=(1, 0, 3)))],
+                       {"axis": 0, "sizes": (2, 2, 2)}),
+                  Case((x234,), _split_ref, (f32, f32, f32), {"axis": 2, "sizes": (1, 0, 3)})],
         "pad": [Case((arr((2, 3), f32),), lambda x, paddings, value: np.pad(
                     x, paddings, constant_values=value), f32,
-                     dict(paddings=((1, 0), (2, 1)), value=0)),
+                     {"paddings": ((1, 0), (2, 1)), "value": 0}),
                 Case((arr((3,), i32, -5, 5),), lambda x, paddings, value: np.concatenate(
-                    [[value] * 2, x, [value]]), i32, dict(paddings=((2, 1),), value=7)),
+                    [[value] * 2, x, [value]]), i32, {"paddings": ((2, 1),), "value": 7}),
                 Case((x234,), lambda x, paddings, value: np.pad(
                     x, paddings, constant_values=value), f32,
-                     dict(paddings=((0, 0), (1, 1), (0, 2)), value=-1.5))],
+                     {"paddings": ((0, 0), (1, 1), (0, 2)), "value": -1.5})],
         "clip_by_value": [
             Case((arr((2, 3), f32), np.array(-0.5, np.float32), np.array(0.5, np.float32)),
                  lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi), f32),
@@ -344,26 +346,27 @@ def _shape_cases():
             Case((arr((4,), f32), -1.0, 1.0), lambda x, lo, hi: np.clip(x, lo, hi), f32,
                  call=_clip_functional)],
         "cumsum": [Case((arr(s, d, -3, 4),), _cumsum_ref, d,
-                        dict(axis=a, exclusive=e, reverse=r))
-                   for s, d, a, e, r in [((5,), f32, 0, False, False), ((2, 4), i32, 1, True, False),
-                                         ((3, 2), f64, 0, False, True), ((2, 3, 2), f32, 1, True,
-                                                                         True)]],
+                        {"axis": a, "exclusive": e, "reverse": r})
+                   for s, d, a, e, r in [((5,), f32, 0, False, False),
+                                         ((2, 4), i32, 1, True, False),
+                                         ((3, 2), f64, 0, False, True),
+                                         ((2, 3, 2), f32, 1, True, True)]],
         "reduce_prod": [Case((arr(s, d, lo, hi),), lambda x, axis, keep_dims: np.prod(
                             f64_of(x), axis=axis or None, keepdims=keep_dims), d,
-                             dict(axis=a, keep_dims=k))
+                             {"axis": a, "keep_dims": k})
                         for s, d, a, k, lo, hi in [((2, 3), f32, (), False, 0.5, 1.5),
                                                    ((2, 3, 2), f64, (1,), True, -2, 2),
                                                    ((3, 2), i32, (0,), False, -3, 4),
                                                    ((), f32, (), False, -2, 2)]],
         "dropout": [Case((arr((2, 3), f32), arr((2, 3), BOOL)),
                          lambda x, mask, keep_prob: x * mask / keep_prob, f32,
-                         dict(keep_prob=0.8)),
+                         {"keep_prob": 0.8}),
                     Case((arr((4,), f64), MASK.astype(np.float64)),
                          lambda x, mask, keep_prob: x * mask / keep_prob, f64,
-                         dict(keep_prob=0.5)),
+                         {"keep_prob": 0.5}),
                     Case((arr((2, 3), f32), arr((3,), BOOL)),
                          lambda x, mask, keep_prob: x * mask / keep_prob, f32,
-                         dict(keep_prob=1.0))],
+                         {"keep_prob": 1.0})],
         "erf": _float_unary_cases(_erf),
         "gelu": _float_unary_cases(lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2)))),
         "log1p": _float_unary_cases(np.log1p, -0.5, 3.0),

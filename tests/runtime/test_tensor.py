@@ -9,7 +9,7 @@ import cellgraph as ms
 from cellgraph import Parameter, ParameterTuple, Tensor
 from cellgraph.ops.errors import DTypeError, ShapeError
 
-F32 = dict(rtol=1e-6, atol=1e-7)
+F32 = {"rtol": 1e-6, "atol": 1e-7}
 
 
 def assert_tensor(t, expected, dtype):
@@ -17,7 +17,7 @@ def assert_tensor(t, expected, dtype):
     assert t.dtype == dtype, f"dtype {t.dtype}, expected {dtype}"
     expected = np.asarray(expected)
     assert t.shape == expected.shape
-    tol = F32 if dtype.is_float else dict(rtol=0, atol=0)
+    tol = F32 if dtype.is_float else {"rtol": 0, "atol": 0}
     np.testing.assert_allclose(t.asnumpy(), expected, **tol)
 
 
@@ -269,7 +269,8 @@ def test_print_is_numpy_str(capsys):
 
 def test_repr_of_a_vector_and_a_tuple_of_tensors():
     pair = (Tensor(np.array([0.0, 6.0], np.float32)), Tensor(np.array([-2.0, 6.0], np.float32)))
-    assert repr(pair[0]) == "Tensor(shape=[2], dtype=Float32, value= [ 0.00000000e+00,  6.00000000e+00])"
+    assert repr(pair[0]) == (
+        "Tensor(shape=[2], dtype=Float32, value= [ 0.00000000e+00,  6.00000000e+00])")
     assert str(pair) == (
         "(Tensor(shape=[2], dtype=Float32, value= [ 0.00000000e+00,  6.00000000e+00]), "
         "Tensor(shape=[2], dtype=Float32, value= [-2.00000000e+00,  6.00000000e+00]))")
@@ -294,7 +295,8 @@ def test_repr_from_rank_two_starts_on_a_new_line():
 def test_repr_of_ints_bools_and_float16():
     assert repr(Tensor(np.array([[1, 20], [-3, 4]]))) == (
         "Tensor(shape=[2, 2], dtype=Int64, value=\n[[ 1, 20],\n [-3,  4]])")
-    assert repr(Tensor(np.array([1, 2], np.uint8))) == "Tensor(shape=[2], dtype=UInt8, value= [1, 2])"
+    assert repr(Tensor(np.array([1, 2], np.uint8))) == (
+        "Tensor(shape=[2], dtype=UInt8, value= [1, 2])")
     assert repr(Tensor([True, False])) == "Tensor(shape=[2], dtype=Bool, value= [ True, False])"
     assert repr(Tensor(np.array([1.5, -2], np.float16))) == (
         "Tensor(shape=[2], dtype=Float16, value= [ 1.5000e+00, -2.0000e+00])")
@@ -319,7 +321,8 @@ def test_repr_summarises_long_axes():
                        " [48, 49, 50 ... 53, 54, 55],\n"
                        " [56, 57, 58 ... 61, 62, 63]])")
     long = Tensor(np.arange(1001, dtype=np.int32))
-    assert repr(long) == "Tensor(shape=[1001], dtype=Int32, value= [   0,    1,    2 ...  998,  999, 1000])"
+    assert repr(long) == (
+        "Tensor(shape=[1001], dtype=Int32, value= [   0,    1,    2 ...  998,  999, 1000])")
 
 
 def test_repr_breaks_long_vectors_every_12_floats():
