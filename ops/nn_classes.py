@@ -14,6 +14,7 @@ from . import norm_ops as N
 from .classes import PrimitiveClass
 from .core import abstract_of, fmt_shape, normalize_axis
 from .errors import ArgumentValueError, ShapeError
+from .random_ops import rand_like
 
 
 def _init(**defaults) -> tuple:
@@ -107,6 +108,21 @@ class Expm1(_Unary):
 
 
 GELU = GeLU
+
+
+class Dropout(PrimitiveClass):
+    """`ops.Dropout(keep_prob=0.5, Seed0=0, Seed1=0)(x)` -> (output, mask): the mask (0/1, x's
+    dtype) is drawn on every run from the global generator that `cellgraph.set_seed` seeds,
+    which stands in for the per-op seeds."""
+
+    _init_names, _defaults = _init(keep_prob=0.5, Seed0=0, Seed1=0)
+
+    def __call__(self, x):
+        if not 0 < self.keep_prob <= 1:
+            raise ArgumentValueError(f"Dropout: `keep_prob` must be in (0, 1], got "
+                                     f"{self.keep_prob}")
+        mask = A.cast(M.less(rand_like(x), self.keep_prob), dtype=abstract_of(x).dtype)
+        return NF.dropout(x, 1.0 - self.keep_prob, mask=mask), mask
 
 
 class OneHot(PrimitiveClass):
@@ -240,6 +256,6 @@ class BatchNorm(PrimitiveClass):
         return y, batch_mean, batch_var, new_mean, new_var
 
 
-__all__ = ["GELU", "Argmax", "AvgPool", "BatchNorm", "BiasAdd", "Conv2D", "CumSum", "Erf",
-           "Expm1", "GeLU", "LayerNorm", "Log1p", "MaxPool", "OneHot", "Pad", "ReduceProd",
+__all__ = ["GELU", "Argmax", "AvgPool", "BatchNorm", "BiasAdd", "Conv2D", "CumSum", "Dropout",
+           "Erf", "Expm1", "GeLU", "LayerNorm", "Log1p", "MaxPool", "OneHot", "Pad", "ReduceProd",
            "Slice", "Softplus", "Split", "StridedSlice", "Tile"]

@@ -23,6 +23,7 @@ from . import special_ops as SP
 from .array_ops import Slice
 from .core import abstract_of, normalize_axes, normalize_axis
 from .errors import ArgumentError, ArgumentValueError, ShapeError
+from .random_ops import rand_like
 
 # ----- argument normalisation ------------------------------------------------------------------
 
@@ -254,8 +255,6 @@ def dropout(input, p=0.5, training=True, seed=None, *, mask=None):
     if not training or p == 0:
         return input
     if mask is None:
-        from .random_ops import rand_like
-
         mask = M.greater_equal(rand_like(input), p)
     return SP.dropout(input, mask, keep_prob=1.0 - p)
 

@@ -345,13 +345,18 @@ def test_dropout_draws_its_mask_when_none_is_given():
     assert abs((first == 0).mean() - 0.25) < 0.02
     compiled = cellgraph.jit(lambda x: ops.dropout(x, 0.25))
     assert not np.array_equal(compiled(big).asnumpy(), compiled(big).asnumpy())  # drawn per run
-    set_seed = getattr(cellgraph, "set_seed", None)
-    if set_seed is None:
-        pytest.skip("cellgraph.set_seed is not available")
-    set_seed(3)
+    cellgraph.set_seed(3)
     first = compiled(big).asnumpy()
-    set_seed(3)
+    cellgraph.set_seed(3)
     np.testing.assert_array_equal(compiled(big).asnumpy(), first)
+
+
+def test_dropout_class_returns_its_mask():
+    x = normal(100, 40)
+    out, mask = cellgraph.jit(lambda x: ops.Dropout(keep_prob=0.8)(x))(Tensor(x))
+    mask = mask.asnumpy()
+    assert set(np.unique(mask)) == {0.0, 1.0} and abs(mask.mean() - 0.8) < 0.03
+    np.testing.assert_allclose(out.asnumpy(), x * mask / 0.8, **F64)
 
 
 # ----- a small network: every layer's second derivative at once ----------------------------------
