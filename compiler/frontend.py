@@ -165,6 +165,7 @@ class Interpreter:
         self.scope = scope
         self.info = info
         self.name = name
+        self.loop_depth = 0  # static loops around the statement being run
 
     # -- calling ----------------------------------------------------------------------------
     @staticmethod
@@ -297,17 +298,21 @@ class Interpreter:
         iterable = self.eval(node.iter)
         if isinstance(iterable, Tracer):
             iterable = [iterable[i] for i in range(iterable.shape[0])]
-        for count, item in enumerate(iterable):
-            if count > MAX_STATIC_ITERATIONS:
-                raise CompileError("a for loop unrolled past 100000 iterations",
-                                   self.info.loc(node))
-            self.assign(node.target, item)
-            try:
-                self.exec_block(node.body)
-            except BreakSignal:
-                return
-            except ContinueSignal:
-                continue
+        self.loop_depth += 1
+        try:
+            for count, item in enumerate(iterable):
+                if count > MAX_STATIC_ITERATIONS:
+                    raise CompileError("a for loop unrolled past 100000 iterations",
+                                       self.info.loc(node))
+                self.assign(node.target, item)
+                try:
+                    self.exec_block(node.body)
+                except BreakSignal:
+                    return
+                except ContinueSignal:
+                    continue
+        finally:
+            self.loop_depth -= 1
         self.exec_block(node.orelse)
 
     def stmt_While(self, node):
@@ -321,12 +326,15 @@ class Interpreter:
             if count > MAX_STATIC_ITERATIONS:
                 raise CompileError("a while loop on Python values ran past 100000 iterations "
                                    "while compiling", self.info.loc(node))
+            self.loop_depth += 1
             try:
                 self.exec_block(node.body)
             except BreakSignal:
                 return
             except ContinueSignal:
                 pass
+            finally:
+                self.loop_depth -= 1
             test = self.eval(node.test)
         control_flow.tensor_while(self, node)
 
@@ -463,6 +471,8 @@ class Interpreter:
             return control_flow.graph_print(args, kwargs)
         if fn is builtins.super and not args:
             return self._zero_arg_super()
+        if fn is builtins.isinstance and len(args) == 2 and isinstance(args[0], Tracer):
+            return _tracer_isinstance(args[1])
         return self.at_node(node, lambda: Interpreter.call(fn, args, kwargs))
 
     def expr_Lambda(self, node):
@@ -539,6 +549,12 @@ class Interpreter:
                 return compute()
         except CellgraphError as e:
             raise e.with_loc(loc)
+
+
+def _tracer_isinstance(classinfo) -> bool:
+    """`isinstance(x, Tensor)` holds for a graph value that stands for a Tensor."""
+    classes = classinfo if isinstance(classinfo, tuple) else (classinfo,)
+    return any(getattr(c, "_is_tensor_class", False) or c is Tracer for c in classes)
 
 
 def _as_load(target):

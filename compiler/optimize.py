@@ -92,8 +92,9 @@ REWRITES: dict[str, list[Callable]] = {
 
 
 def _foldable(node: Apply) -> bool:
-    if node.subgraphs() or node.callee.multiple_results:
-        return False
+    if node.subgraphs() or node.callee.multiple_results or getattr(node.callee, "effectful",
+                                                                      False):
+        return False  # effects (printing, random draws) happen when the graph runs
     out = node.outputs[0].aval
     return out.size is not None and out.size <= FOLD_LIMIT and all(
         isinstance(a, Constant) for a in node.inputs)
@@ -149,6 +150,9 @@ def simplify(graph: Graph) -> bool:
         if replacement is not None:
             subst[id(node.outputs[0])] = replacement
             changed = True
+            continue
+        if getattr(node.callee, "effectful", False):
+            kept.append(node)  # effects (printing) are never merged or dropped
             continue
         key = (node.callee.name, tuple(_atom_key(a) for a in node.inputs),
                tuple(sorted((k, _param_key(v)) for k, v in node.params.items())))

@@ -167,4 +167,13 @@ def _log_softmax(x, axis=-1):
     return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
 
 
+@numpy_backend.register("print")
+def _print(*values, template, sep=" ", end="\n"):
+    from .tensor import format_print
+
+    parts = [format_print(np.asarray(values[t])) if isinstance(t, int) else t for t in template]
+    print(*parts, sep=sep, end=end)
+    return ()
+
+
 register_backend(numpy_backend)

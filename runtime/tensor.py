@@ -33,6 +33,7 @@ class Tensor(TensorMethods):
     NumPy array, a scalar or another Tensor."""
 
     __slots__ = ("_data", "_dtype", "__weakref__")
+    _is_tensor_class = True
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False):
         if internal:  # fast path for results: input_data is already a backend array
