@@ -46,7 +46,10 @@ def function_ast(fn) -> tuple:
     first = lines[0]
     indent = len(first) - len(first.lstrip())
     src = textwrap.dedent("".join(lines))
-    if code.co_name == "<lambda>":
+    in_file = _lambda_in_file(filename, code) if code.co_name == "<lambda>" else None
+    if in_file is not None:
+        node, start, indent = in_file, 1, 0
+    elif code.co_name == "<lambda>":
         node = _find_lambda(src, code)
     else:
         node = gast.parse(src).body[0]
@@ -55,6 +58,30 @@ def function_ast(fn) -> tuple:
     info = SourceInfo(filename, start, indent)
     _AST_CACHE[code] = (node, info)
     return node, info
+
+
+def _lambda_in_file(filename: str, code):
+    """The Lambda node of `code`, found in its whole file: a lambda inside a multi-line
+    expression has no parsable snippet of its own, and two lambdas on one line with the same
+    parameters are told apart by where the code's instructions are. None if not found."""
+    try:
+        tree = gast.parse("".join(linecache.getlines(filename)))
+    except (SyntaxError, ValueError):
+        return None
+    names = list(code.co_varnames[:code.co_argcount])
+    found = [node for node in gast.walk(tree) if isinstance(node, gast.Lambda)
+             and node.lineno == code.co_firstlineno and [a.id for a in node.args.args] == names]
+    if len(found) <= 1:
+        return found[0] if found else None
+    spots = [(line, col) for line, _, col, _ in code.co_positions()
+             if line is not None and col is not None]
+
+    def fit(node):  # most instructions inside, then the innermost lambda
+        span = ((node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset))
+        inside = sum(span[0] <= spot < span[1] for spot in spots)
+        return inside, node.lineno - node.end_lineno, node.col_offset - node.end_col_offset
+
+    return max(found, key=fit)
 
 
 def _find_lambda(src: str, code):

@@ -378,3 +378,23 @@ def test_if_on_python_constants_is_folded(use_bias, mode, expected):
     assert "switch" not in text and "select" not in text
     nodes = [line for line in text.splitlines() if line.startswith("  %")]
     assert len(nodes) == 1 + (mode in ("square", "neg")), text
+
+
+# ----- lambdas --------------------------------------------------------------------------------
+
+LAMBDAS = {
+    "square": lambda v: v * v,
+    "shifted": lambda v, by=2.0: (
+        v + by),
+}
+minus_one = lambda v: v - 1; times_ten = lambda v: v * 10
+nested = lambda v: (lambda v: v * 2)(v) + 100  # noqa: PLC3002
+
+
+@pytest.mark.parametrize("fn, expected", [
+    (LAMBDAS["square"], X * X), (LAMBDAS["shifted"], X + 2.0), (minus_one, X - 1),
+    (times_ten, X * 10), (nested, X * 2 + 100),
+], ids=["in-a-dict", "multi-line", "first-on-a-line", "second-on-a-line", "nested"])
+def test_lambdas_anywhere_in_the_source(fn, expected):
+    assert_tree(ms.jit(fn)(Tensor(X)), expected, "graph")
+    assert_tree(fn(Tensor(X)), expected, "pynative")
