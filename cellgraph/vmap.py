@@ -15,6 +15,8 @@ a graph that does the same, cached per input signature, and runs it.
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import linecache
 import numbers
 import os
@@ -32,6 +34,7 @@ from cellgraph.ops import array_ops as A
 from cellgraph.ops.core import abstract_of, fmt_shape
 from cellgraph.ops.errors import (
     ArgumentError,
+    CellgraphError,
     CompileError,
     DTypeError,
     GradValueError,
@@ -45,7 +48,7 @@ from .autograd import _leaf_ranges, _normalize_positions
 _CACHES: dict = {}
 _PACKAGE_DIRS = tuple(
     os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), d) + os.sep
-    for d in ("cellgraph", "compiler", "ops", "runtime"))
+    for d in ("cellgraph", "compiler", "ops", "runtime")) + (contextlib.__file__,)
 
 
 def _caller_loc() -> SourceLoc | None:
@@ -59,31 +62,44 @@ def _caller_loc() -> SourceLoc | None:
     return SourceLoc(name, line, 0, linecache.getline(name, line).rstrip("\n"))
 
 
-def _here() -> SourceLoc | None:
-    builder = current_builder()
-    return builder.loc if builder is not None else _caller_loc()
+# The transform being compiled for a call from Python: its argument errors have no graph line
+# to point at, so they go up without one and get the user's calling line on the way out.
+_PYTHON_CALL: contextvars.ContextVar = contextvars.ContextVar("python_call", default=None)
 
 
-def _run(kind: str, transform, key: tuple, args: tuple):
+def _from_python(kind: str, transform, key: tuple, args: tuple):
     """Compile `transform` for `args` (once per signature) and run it."""
     from cellgraph import context
 
     entry = _CACHES.get((kind,) + key)
     if entry is None or entry[0] is not transform.fn:
         entry = _CACHES[(kind,) + key] = (transform.fn, GraphCache())
-    return run_cached(entry[1], transform, args, context.dump_dir(), transform.__name__)
+    token = _PYTHON_CALL.set(transform)
+    try:
+        return run_cached(entry[1], transform, args, context.dump_dir(), transform.__name__)
+    except CellgraphError as e:
+        raise e.with_loc(_caller_loc()) from None
+    finally:
+        _PYTHON_CALL.reset(token)
+
+
+def _graph_loc(transform) -> SourceLoc | None:
+    """The user's line for an error while emitting `transform` (None: the Python caller's)."""
+    builder = current_builder()
+    if _PYTHON_CALL.get() is transform and builder.outer is None:
+        return None
+    return builder.loc
 
 
 def _freeze(spec):
     return tuple(_freeze(s) for s in spec) if isinstance(spec, (tuple, list)) else spec
 
 
-def _no_updates(graph: Graph, api: str) -> None:
+def _no_updates(graph: Graph, api: str, loc) -> None:
     if graph.updates:
         names = ", ".join(repr(p.name) for p in graph.updates)
         raise CompileError(f"{api}: the function assigns Parameters ({names}); a transformed "
-                           f"function must be pure, so return the new values instead",
-                           current_builder().loc)
+                           f"function must be pure, so return the new values instead", loc)
 
 
 # ----- vmap ------------------------------------------------------------------------------------
@@ -167,31 +183,31 @@ class VmapFunction:
     def __call__(self, *args):
         if current_builder() is not None:
             return self.emit(*args)
-        _leaf_dims(args, self.in_axes, _caller_loc())
         key = (id(self.fn), _freeze(self.in_axes), _freeze(self.out_axes))
-        return _run("vmap", self, key, args)
+        return _from_python("vmap", self, key, args)
 
     def emit(self, *args):
         """Emit fn batched over `args` into the current builder."""
-        dims, size = _leaf_dims(args, self.in_axes, current_builder().loc)
+        loc = _graph_loc(self)
+        dims, size = _leaf_dims(args, self.in_axes, loc)
         leaves, in_tree = flatten(tuple(args), is_tensor_like)
         examples = unflatten(in_tree, [x if d is None else _example_of(x, d)
                                        for x, d in zip(leaves, dims)])
         graph, captured, _, _ = parse(self.fn, examples, graph_name(self.fn))
-        _no_updates(graph, "vmap")
+        _no_updates(graph, "vmap", loc)
         inputs = [(leaf, d) for leaf, d in zip(leaves, dims)]
         inputs += [(value, None) for value in list(captured) + list(graph.weights)]
         outs = batch_graph(graph, inputs)
-        axes = self._out_axes(graph, outs)
+        axes = self._out_axes(graph, outs, loc)
         return unflatten(graph.out_tree, [move_batch(e, size, a) for e, a in zip(outs, axes)])
 
-    def _out_axes(self, graph: Graph, outs: list) -> list[int]:
+    def _out_axes(self, graph: Graph, outs: list, loc) -> list[int]:
         tree = graph.out_tree
         if isinstance(self.out_axes, (tuple, list)):
             if tree.kind not in ("tuple", "list") or len(tree.children) != len(self.out_axes):
                 n = len(tree.children) if tree.kind in ("tuple", "list") else 1
                 raise ArgumentError(f"vmap: out_axes has {len(self.out_axes)} entries but the "
-                                    f"function returns {n} outputs", current_builder().loc)
+                                    f"function returns {n} outputs", loc)
             per_leaf = [a for child, a in zip(tree.children, self.out_axes)
                         for _ in range(count_leaves(child))]
         else:
@@ -200,11 +216,11 @@ class VmapFunction:
         for i, (entry, axis) in enumerate(zip(outs, per_leaf)):
             if axis is None or isinstance(axis, (tuple, list)):
                 raise ArgumentError(f"vmap: out_axes must give an int for every output, got "
-                                    f"{axis!r} for output {i}", current_builder().loc)
+                                    f"{axis!r} for output {i}", loc)
             rank = len(_example_shape(entry)) + 1
             if not -rank <= axis < rank:
                 raise ShapeError(f"vmap: out_axes {axis} is out of range for output {i}, whose "
-                                 f"batched result has rank {rank}", current_builder().loc)
+                                 f"batched result has rank {rank}", loc)
             axes.append(axis % rank)
         return axes
 
@@ -308,9 +324,8 @@ class JacobianFunction:
     def __call__(self, *args):
         if current_builder() is not None:
             return self.emit(*args)
-        self._check_positions(args, _caller_loc())
-        return _run(self.api, self, (id(self.fn), self.positions, self.has_aux, self.single),
-                    args)
+        key = (id(self.fn), self.positions, self.has_aux, self.single)
+        return _from_python(self.api, self, key, args)
 
     def _check_positions(self, args, loc) -> None:
         for p in self.positions:
@@ -329,10 +344,10 @@ class JacobianFunction:
 
     def emit(self, *args):
         """Emit the Jacobian of fn at `args` into the current builder."""
-        loc = current_builder().loc
+        loc = _graph_loc(self)
         self._check_positions(args, loc)
         graph, captured, leaves, in_tree = parse(self.fn, args, graph_name(self.fn))
-        _no_updates(graph, self.api)
+        _no_updates(graph, self.api, loc)
         graph = expand_grad(graph)
         inputs = list(leaves) + list(captured) + list(graph.weights)
         out_tree, outs = self._differentiated_outputs(graph, loc)

@@ -116,32 +116,55 @@ def _conv_loss(x, w):
     return (ops.max_pool2d(y, 2, 2) ** 2).sum() + ops.avg_pool2d(y, 2, 2).sum()
 
 
+def _special(x, lo):
+    return (ops.erf(x) + ops.gelu(x) + ops.log1p(x + 1.5) + ops.expm1(x) + ops.softplus(x)
+            + ops.clip_by_value(x, lo, 0.5))
+
+
+def _cumsum_prod(x):
+    return ops.cumsum(x, 1) + ops.prod(x, 0, keep_dims=True)
+
+
+def _dropout(x, mask):
+    return ops.dropout(x, p=0.5, mask=mask)
+
+
+def _one_hot_argmax(i, x):
+    hot = ops.one_hot(i, 4, Tensor(1.0), Tensor(0.0), axis=0)
+    return hot * ops.argmax(x, 1, keepdim=True).astype(ms.float32)
+
+
+def _tile_split_pad(x):
+    return ops.split(ops.tile(x, (2, 1)), 2, 0)[1] + ops.pad(x, (0, 0, 1, 1))[1:-1]
+
+
+def _layer_norm(x):
+    return ops.layer_norm(x, (4,))
+
+
+def _batch_norm(x, m, v, w, b):
+    return ops.batch_norm(x, m, v, w, b, training=True)
+
+
+_W2 = Tensor(np.stack([_W.asnumpy(), 2 * _W.asnumpy()]))  # one filter per example
+
 # (function, arguments, in_axes): the nn primitives, their gradients and loop fallbacks
 NN_CASES = {
-    "special": (lambda x, lo: ops.erf(x) + ops.gelu(x) + ops.log1p(x + 1.5) + ops.expm1(x)
-                + ops.softplus(x) + ops.clip_by_value(x, lo, 0.5), (_f32(3, 4), _f32(3, 1)),
-                (1, 0)),
-    "cumsum_prod": (lambda x: ops.cumsum(x, 1) + ops.prod(x, 0, keep_dims=True),
-                    (_f32(3, 2, 4),), (2,)),
-    "dropout": (lambda x, m: ops.dropout(x, p=0.5, mask=m), (_f32(3, 4), Tensor(
-        (RNG.random((4, 3)) < 0.5).astype(np.float32))), (0, 1)),
-    "bias_add": (lambda x, b: ops.bias_add(x, b), (_f32(3, 2, 5), _f32(3, 5)), (0, 0)),
-    "one_hot_argmax": (lambda i, x: ops.one_hot(i, 4, Tensor(1.0), Tensor(0.0), axis=0)
-                       * ops.argmax(x, 1, keepdims=True).astype(ms.float32),
-                       (Tensor(np.array([[0, 3], [1, 2], [3, 3]], np.int32)), _f32(2, 3, 4)),
-                       (0, 1)),
-    "tile_split_pad": (lambda x: ops.split(ops.tile(x, (2, 1)), 1, 2)[1]
-                       + ops.pad(x, ((1, 1), (0, 0)))[1:-1], (_f32(2, 3, 4),), (2,)),
-    "layer_norm": (lambda x: ops.layer_norm(x, (4,)), (_f32(3, 2, 4),), (0,)),
-    "batch_norm": (lambda x, m, v, w, b: ops.batch_norm(x, m, v, w, b, training=True),
-                   (_f32(3, 4, 2), _f32(2), _f32(2, low=0.5), _f32(2), _f32(2)),
+    "special": (_special, (_f32(3, 4), _f32(4, 1)), (1, 0)),
+    "cumsum_prod": (_cumsum_prod, (_f32(3, 2, 4),), (2,)),
+    "dropout": (_dropout, (_f32(3, 4), Tensor((RNG.random((4, 3)) < 0.5).astype(np.float32))),
+                (0, 1)),
+    "bias_add": (ops.bias_add, (_f32(3, 2, 5), _f32(3, 5)), (0, 0)),
+    "one_hot_argmax": (_one_hot_argmax, (Tensor(np.array([[0, 3], [1, 2], [3, 3]], np.int32)),
+                                         _f32(4, 3, 2)), (0, 1)),
+    "tile_split_pad": (_tile_split_pad, (_f32(2, 3, 4),), (2,)),
+    "layer_norm": (_layer_norm, (_f32(3, 2, 4),), (0,)),
+    "batch_norm": (_batch_norm, (_f32(3, 4, 2), _f32(2), _f32(2, low=0.5), _f32(2), _f32(2)),
                    (0, None, None, None, None)),
     "conv_pool": (_conv_loss, (_f32(2, 1, 2, 6, 6), _W), (0, None)),
     "conv_pool_grad": (ops.grad(_conv_loss), (_f32(2, 1, 2, 6, 6), _W), (0, None)),
     "conv_filter_grad": (ops.grad(_conv_loss, 1), (_f32(2, 1, 2, 6, 6), _W), (0, None)),
-    "conv_batched_filter": (ops.grad(_conv_loss, (0, 1)),
-                            (_f32(1, 2, 6, 6), Tensor(np.stack([_W.asnumpy()] * 2) * [[[[[1]]]], [[[[2]]]]])),
-                            (None, 0)),
+    "conv_batched_filter": (ops.grad(_conv_loss, (0, 1)), (_f32(1, 2, 6, 6), _W2), (None, 0)),
 }
 
 
