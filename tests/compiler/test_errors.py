@@ -334,3 +334,15 @@ def test_non_tensor_operands_in_pynative_mode_name_the_op():
     with pytest.raises(DTypeError) as info:
         ops.MatMul()(X, None)
     assert str(info.value) == "MatMul: expected a Tensor or a number for input 2, got NoneType None"
+
+
+class ItemAssignment(nn.Cell):
+    def construct(self, x):
+        x[0] = 1.0
+        return x
+
+
+def test_item_assignment_to_a_tensor_in_a_graph():
+    expect_error(CompileError, lambda: ItemAssignment()(X),
+                 "item assignment to a Tensor is not supported in graph mode; build the value "
+                 "with ops.select or concat", ItemAssignment, "x[0] = 1.0", "x[0]")
