@@ -273,9 +273,12 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
     return S.one_hot(indices, on_value, off_value, depth=depth, axis=axis)
 
 
-def argmax(input, dim=None, keepdim=False, output_type=dt.int64):
-    """Index of the largest element along `dim` (of the flattened input when None)."""
+def argmax(input, dim=None, keepdim=False, output_type=dt.int64, *, axis=None, keepdims=None):
+    """Index of the largest element along `dim` (of the flattened input when None); `axis` and
+    `keepdims` are MindSpore 2.0's names for the same arguments."""
     F._check_value(input, "Argmax", "input")
+    dim = axis if axis is not None else dim
+    keepdim = keepdims if keepdims is not None else keepdim
     if dim is None:
         input, dim = F.reshape(input, (-1,)), 0
     axis = normalize_axis(_ints(dim, "Argmax", "dim")[0], abstract_of(input).ndim)
@@ -291,10 +294,13 @@ def tile(input, multiples):
     return S.tile(input, multiples=multiples)
 
 
-def split(tensor, split_size_or_sections, axis=0):
+def split(tensor, split_size_or_sections=None, axis=0, *, output_num=None):
     """Pieces of `split_size_or_sections` elements along `axis` (an int: equal pieces, the
-    last one shorter; a list: those sizes)."""
+    last one shorter; a list: those sizes). MindSpore 1.x's `split(x, axis=a, output_num=n)`
+    (keywords) gives n equal pieces."""
     F._check_value(tensor, "Split", "tensor")
+    if output_num is not None:
+        return split_equal(tensor, axis, output_num)
     xt = abstract_of(tensor)
     axis = normalize_axis(axis, xt.ndim)
     size = xt.shape[axis]
