@@ -1,0 +1,423 @@
+"""Control flow in construct: folded on constants, real branches and loops on Tensors, and
+differentiable at orders 1-3 (checked against finite differences)."""
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Parameter, Tensor, nn, ops
+from cellgraph.compiler.pipeline import compile_callable
+from cellgraph.testing import check_grads
+
+
+def t(*values):
+    return Tensor(np.array(values if len(values) > 1 else values[0], np.float64))
+
+
+def _node_names(fn, *args):
+    graph = compile_callable(fn, args).graph
+    return [n.callee.name for n in graph.nodes]
+
+
+class IfSquareOrNeg(nn.Cell):
+    def construct(self, x):
+        if x > 0:
+            y = x * x
+        else:
+            y = -x
+        return y
+
+
+class ElifChain(nn.Cell):
+    def construct(self, x):
+        if x > 1:
+            if x > 2:
+                y = ops.sin(x)
+            else:
+                y = ops.exp(x)
+        elif x > -1:
+            y = x * x * x
+        else:
+            y = ops.cos(x) * 2
+        return y
+
+
+class StaticFlag(nn.Cell):
+    def __init__(self, flag):
+        super().__init__()
+        self.flag = flag
+
+    def construct(self, x):
+        if self.flag:
+            return x * 2
+        return x * 3
+
+
+@pytest.mark.parametrize("x", [1.5, -0.7])
+def test_if_on_tensor_takes_one_branch(x):
+    net = IfSquareOrNeg()
+    expected = x * x if x > 0 else -x
+    np.testing.assert_allclose(net(t(x)).asnumpy(), expected)
+    for order in (1, 2, 3):
+        check_grads(net, (t(x),), order=order)
+
+
+@pytest.mark.parametrize("x", [2.5, 1.5, 0.3, -2.0])
+def test_if_elif_else_nested(x):
+    net = ElifChain()
+    ref = np.sin(x) if x > 2 else np.exp(x) if x > 1 else x ** 3 if x > -1 else 2 * np.cos(x)
+    np.testing.assert_allclose(net(t(x)).asnumpy(), ref)
+    for order in (1, 2, 3):
+        check_grads(net, (t(x),), order=order)
+
+
+def test_if_on_constant_is_folded():
+    x = t(1.0, 2.0)
+    assert "switch" not in _node_names(StaticFlag(True), x)
+    np.testing.assert_allclose(StaticFlag(True)(x).asnumpy(), [2.0, 4.0])
+    np.testing.assert_allclose(StaticFlag(False)(x).asnumpy(), [3.0, 6.0])
+
+
+def test_generated_code_runs_one_branch():
+    source = compile_callable(IfSquareOrNeg(), (t(1.0),)).module.source
+    assert "if " in source and "else:" in source
+    main = source.split("def construct(")[1]
+    assert "k_mul" not in main and "k_neg" not in main  # each arm's work is in its own function
+
+
+class ReturnInBranch(nn.Cell):
+    def construct(self, x):
+        if x > 1:
+            return x * 3
+        y = x + 1
+        return y * y
+
+
+@pytest.mark.parametrize("x", [3.0, 0.5])
+def test_return_inside_branch(x):
+    net = ReturnInBranch()
+    np.testing.assert_allclose(net(t(x)).asnumpy(), 3 * x if x > 1 else (x + 1) ** 2)
+    for order in (1, 2, 3):
+        check_grads(net, (t(x),), order=order)
+
+
+class ConditionalExpression(nn.Cell):
+    def construct(self, x):
+        y = ops.sqrt(x) if x > 0 else x * 0.0
+        return y + (x if x < 3 else 3.0 * x)
+
+
+def test_conditional_expression_on_tensor():
+    net = ConditionalExpression()
+    np.testing.assert_allclose(net(t(4.0)).asnumpy(), 2.0 + 12.0)
+    np.testing.assert_allclose(net(t(-1.0)).asnumpy(), -1.0)
+    check_grads(net, (t(4.0),), order=2)
+    # only the taken side runs: sqrt's gradient at a negative x would be NaN
+    assert np.isfinite(ms.grad(net)(t(-1.0)).asnumpy()).all()
+
+
+class BoolOps(nn.Cell):
+    def construct(self, x):
+        if (x > 0) and (x < 2) or not (x > -5):
+            return x * 10
+        return x
+
+
+def test_and_or_not_on_tensors():
+    net = BoolOps()
+    np.testing.assert_allclose(net(t(1.0)).asnumpy(), 10.0)
+    np.testing.assert_allclose(net(t(3.0)).asnumpy(), 3.0)
+    np.testing.assert_allclose(net(t(-6.0)).asnumpy(), -60.0)
+
+
+class RangeLoop(nn.Cell):
+    def construct(self, x, y):
+        for i in range(3):
+            x = x * y
+        return x
+
+
+def test_for_range_unrolled():
+    x, y = t(1.5, -0.5), t(0.8, 1.2)
+    np.testing.assert_allclose(RangeLoop()(x, y).asnumpy(), x.asnumpy() * y.asnumpy() ** 3)
+    for order in (1, 2, 3):
+        check_grads(RangeLoop(), (x, y), order=order)
+
+
+class Scale(nn.Cell):
+    def __init__(self, value):
+        super().__init__()
+        self.w = Parameter(Tensor(np.array([value], np.float64)), name="w")
+
+    def construct(self, x):
+        return ops.tanh(x * self.w)
+
+
+class LoopOverCells(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layers = (Scale(0.5), Scale(-1.5), Scale(2.0))
+
+    def construct(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+def test_loop_over_sub_cells():
+    net, x = LoopOverCells(), t(0.3, -0.8)
+    ref = x.asnumpy()
+    for w in (0.5, -1.5, 2.0):
+        ref = np.tanh(ref * w)
+    np.testing.assert_allclose(net(x).asnumpy(), ref)
+    for order in (1, 2, 3):
+        check_grads(net, (x,), order=order)
+    weights = ms.grad(net, grad_position=None, weights=net.trainable_params())(x)
+    assert len(weights) == 3
+
+
+class Doubling(nn.Cell):
+    def construct(self, x):
+        while x < 10:
+            x = x * 2
+        return x
+
+
+class Squaring(nn.Cell):
+    def construct(self, x):
+        while x < 10:
+            x = x * x
+        return x
+
+
+def test_while_doubling_value_and_gradient():
+    net = Doubling()
+    np.testing.assert_allclose(net(t(3.0)).asnumpy(), 12.0)
+    np.testing.assert_allclose(net(t(0.7)).asnumpy(), 11.2)
+    np.testing.assert_allclose(ms.grad(net)(t(3.0)).asnumpy(), 4.0)
+    np.testing.assert_allclose(ms.grad(net)(t(0.7)).asnumpy(), 16.0)
+    assert "while_loop" in _node_names(net, t(3.0))  # a real loop, not unrolled
+
+
+@pytest.mark.parametrize("x, trips", [(1.5, 3), (2.0, 2), (11.0, 0)])
+def test_while_trip_count_depends_on_input(x, trips):
+    net = Squaring()
+    power = 2 ** trips
+    np.testing.assert_allclose(net(t(x)).asnumpy(), x ** power)
+    np.testing.assert_allclose(ms.grad(net)(t(x)).asnumpy(), power * x ** (power - 1))
+    for order in (1, 2, 3):
+        check_grads(net, (t(x),), order=order, rtol=1e-4)
+
+
+class WhileWithCounter(nn.Cell):
+    def construct(self, x, w):
+        i = 0
+        while i < 3:
+            x = ops.sin(x * w)
+            i = i + 1
+        return x
+
+
+def test_while_on_python_counter_is_unrolled_and_differentiable():
+    x, w = t(0.4, 0.9), t(1.3, -0.6)
+    ref = x.asnumpy()
+    for _ in range(3):
+        ref = np.sin(ref * w.asnumpy())
+    np.testing.assert_allclose(WhileWithCounter()(x, w).asnumpy(), ref)
+    check_grads(WhileWithCounter(), (x, w), order=2)
+
+
+class TensorCounterLoop(nn.Cell):
+    def construct(self, x, n):
+        i = 0
+        while i < n:
+            x = ops.sin(x) * 2
+            i = i + 1
+        return x
+
+
+def test_while_with_tensor_bound_carries_python_counter():
+    x, n = t(0.4, 1.1), Tensor(np.array(3, np.int64))
+    ref = x.asnumpy()
+    for _ in range(3):
+        ref = np.sin(ref) * 2
+    np.testing.assert_allclose(TensorCounterLoop()(x, n).asnumpy(), ref)
+    check_grads(TensorCounterLoop(), (x, n), order=2)
+
+
+class BranchInLoop(nn.Cell):
+    def construct(self, x):
+        for i in range(3):
+            if x.sum() > 1:
+                x = x * 0.5
+            else:
+                x = x * x + 1
+        return x
+
+
+def test_branch_inside_loop():
+    x = t(0.3, 0.2)
+    ref = x.asnumpy()
+    for _ in range(3):
+        ref = ref * 0.5 if ref.sum() > 1 else ref * ref + 1
+    np.testing.assert_allclose(BranchInLoop()(x).asnumpy(), ref)
+    for order in (1, 2, 3):
+        check_grads(BranchInLoop(), (x,), order=order)
+
+
+class RNN(nn.Cell):
+    def __init__(self, rng):
+        super().__init__()
+        self.w = Parameter(Tensor(rng.normal(size=(3, 3)) * 0.5), name="w")
+        self.u = Parameter(Tensor(rng.normal(size=(3, 2)) * 0.5), name="u")
+
+    def construct(self, xs, h):
+        for step in range(3):
+            h = ops.tanh(ops.matmul(self.w, h) + ops.matmul(self.u, xs[step]))
+        return h
+
+
+def test_rnn_three_steps(rng):
+    net = RNN(rng)
+    xs, h = Tensor(rng.normal(size=(3, 2))), Tensor(rng.normal(size=(3,)))
+    ref = h.asnumpy()
+    for step in range(3):
+        ref = np.tanh(net.w.asnumpy() @ ref + net.u.asnumpy() @ xs.asnumpy()[step])
+    np.testing.assert_allclose(net(xs, h).asnumpy(), ref)
+    for order in (1, 2, 3):
+        check_grads(net, (xs, h), order=order)
+
+
+class Closures(nn.Cell):
+    def construct(self, x, y):
+        def scaled(v):
+            return v * y  # y is a free variable
+
+        def make_power(k):
+            return lambda v: v ** k
+
+        cube = make_power(3)
+        return scaled(x) + cube(x)
+
+
+def test_closures_and_returned_closures():
+    x, y = t(0.5, -1.2), t(2.0, 0.3)
+    ref = x.asnumpy() * y.asnumpy() + x.asnumpy() ** 3
+    np.testing.assert_allclose(Closures()(x, y).asnumpy(), ref)
+    for order in (1, 2, 3):
+        check_grads(Closures(), (x, y), order=order)
+
+
+def apply(f, v):
+    return f(v) * f(v + 1)
+
+
+class HigherOrderHelper(nn.Cell):
+    def construct(self, x):
+        return apply(ops.sin, x) + apply(lambda v: v * v, x)
+
+
+def test_higher_order_helper():
+    x = t(0.3, 1.7)
+    a = x.asnumpy()
+    np.testing.assert_allclose(HigherOrderHelper()(x).asnumpy(),
+                               np.sin(a) * np.sin(a + 1) + a * a * (a + 1) ** 2)
+    for order in (1, 2, 3):
+        check_grads(HigherOrderHelper(), (x,), order=order)
+
+
+def helper_with_defaults(v, scale=2.0, *, shift=1.0):
+    return v * scale + shift
+
+
+class ListsAndDicts(nn.Cell):
+    def construct(self, x):
+        parts = []
+        for i in range(3):
+            parts.append(x * (i + 1))
+        table = {"a": parts[0], "b": parts[-1]}
+        total = table["a"] + table["b"] + helper_with_defaults(x, shift=0.5)
+        assert len(parts) == 3, "three parts"
+        for p in parts[1:]:
+            total = total + p
+        return total * min(2, 3) + isinstance(x, Tensor) * max(1.0, 0.5)
+
+
+def test_lists_dicts_builtins():
+    x = t(1.0, 2.0)
+    a = x.asnumpy()
+    ref = (a + 3 * a + 2 * a + 0.5 + 2 * a + 3 * a) * 2 + 1.0
+    np.testing.assert_allclose(ListsAndDicts()(x).asnumpy(), ref)
+    check_grads(ListsAndDicts(), (x,), order=2)
+
+
+class PrintInGraph(nn.Cell):
+    def construct(self, x):
+        y = x * 2
+        print("y is", y)
+        return y
+
+
+def test_print_runs_when_the_graph_runs(capsys):
+    net = PrintInGraph()
+    net(t(1.0, 2.0))
+    net(t(3.0, 4.0))
+    out = capsys.readouterr().out
+    assert "y is [2. 4.]" in out and "y is [6. 8.]" in out
+
+
+class ShapeChangingLoop(nn.Cell):
+    def construct(self, x):
+        while x.sum() < 10:
+            x = ops.concat((x, x))
+        return x
+
+
+def test_loop_carried_shape_change_is_a_clear_error():
+    with pytest.raises(TypeError, match="loop-carried variable `x` changes from f64\\[2\\] to "
+                                        "f64\\[4\\]") as info:
+        ShapeChangingLoop()(t(1.0, 2.0))
+    assert "x = ops.concat((x, x))" in str(info.value) or "while x.sum() < 10" in str(info.value)
+
+
+class BranchTypesDiffer(nn.Cell):
+    def construct(self, x):
+        if x.sum() > 0:
+            y = x
+        else:
+            y = x.sum()
+        return y
+
+
+def test_branches_with_different_shapes_are_a_clear_error():
+    with pytest.raises(TypeError, match="variable `y` is f64\\[2\\] in one branch"):
+        BranchTypesDiffer()(t(1.0, 2.0))
+
+
+class BreakUnderTensorIf(nn.Cell):
+    def construct(self, x):
+        for i in range(3):
+            if x.sum() > 2:
+                break
+            x = x * 2
+        return x
+
+
+def test_unsupported_break_under_tensor_if_names_the_line():
+    with pytest.raises(SyntaxError, match="break") as info:
+        BreakUnderTensorIf()(t(1.0, 2.0))
+    assert "if x.sum() > 2:" in str(info.value)
+
+
+def test_nested_grad_operation_through_if():
+    class Grad(nn.Cell):
+        def __init__(self, net):
+            super().__init__()
+            self.net = net
+            self.grad = ops.GradOperation()
+
+        def construct(self, x):
+            return self.grad(self.net)(x)
+
+    second = Grad(Grad(IfSquareOrNeg()))
+    np.testing.assert_allclose(second(t(1.5)).asnumpy(), 2.0)
+    np.testing.assert_allclose(second(t(-1.5)).asnumpy(), 0.0)
