@@ -121,10 +121,17 @@ def _trip_count(init, consts, cond_graph, body_graph):
     def body(*v):
         return inline(body_graph, list(v[:m]) + list(v[m + 1:])) + [v[m] + 1]
 
+    hints = _hints(body_graph, m, ["trips"])
     outs = while_p(*init, _int_scalar(0), *consts, n_carried=m + 1,
-                   cond_graph=loop_graph("count_cond", cond, avals),
-                   body_graph=loop_graph("count_body", body, avals))
+                   cond_graph=loop_graph("count_cond", cond, avals, hints),
+                   body_graph=loop_graph("count_body", body, avals, hints))
     return outs[m]
+
+
+def _hints(graph: Graph, m: int, extra: list) -> list:
+    """Readable parameter names for a derived loop graph: the loop's own, plus `extra`."""
+    names = [p.hint for p in graph.params]
+    return names[:m] + extra + names[m:]
 
 
 def _state_at(k, init, consts, body_graph):
@@ -139,9 +146,10 @@ def _state_at(k, init, consts, body_graph):
     def body(j, *v):
         return [j + 1] + inline(body_graph, list(v[:m]) + list(v[m + 1:]))
 
+    hints = ["j"] + _hints(body_graph, m, ["k"])
     outs = while_p(_int_scalar(0), *init, k, *consts, n_carried=m + 1,
-                   cond_graph=loop_graph("replay_cond", cond, avals),
-                   body_graph=loop_graph("replay_body", body, avals))
+                   cond_graph=loop_graph("replay_cond", cond, avals, hints),
+                   body_graph=loop_graph("replay_body", body, avals, hints))
     return list(outs[1:])
 
 
@@ -174,9 +182,11 @@ def _while_bprop(*ins, out, dout, cond_graph, body_graph, n_carried):
 
     d_state = [dout[i] if dout[i] is not None else F.zeros_like(out[i]) for i in fs]
     d_const = [F.zeros_like(consts[j]) for j in fc]
+    names = [p.hint for p in body_graph.params]
+    hints = ["k"] + [f"d{names[i]}" for i in fs] + [f"d{names[m + j]}" for j in fc] + names
     outs = while_p(n - 1, *d_state, *d_const, *ins, n_carried=1 + n_s + n_c,
-                   cond_graph=loop_graph("while_bprop_cond", cond, avals),
-                   body_graph=loop_graph("while_bprop_body", body, avals))
+                   cond_graph=loop_graph("while_bprop_cond", cond, avals, hints),
+                   body_graph=loop_graph("while_bprop_body", body, avals, hints))
     result = [None] * len(ins)
     for slot, i in enumerate(fs):
         result[i] = outs[1 + slot]

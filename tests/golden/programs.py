@@ -146,6 +146,28 @@ def mlp_weight_grad():
     return cellgraph.grad(net, grad_position=None, weights=weights), (tensor((3, 4)),)
 
 
+# ----- control flow on Tensors ---------------------------------------------------------------------
+
+class TensorIf(nn.Cell):
+    def construct(self, x):
+        if x.sum() > 0:
+            y = x * x
+        else:
+            y = -x
+        return y
+
+
+class TensorWhile(nn.Cell):
+    def construct(self, x):
+        while x.sum() < 10:
+            x = x * 2
+        return x
+
+
+def scalar(value) -> Tensor:
+    return Tensor(np.array([value], np.float32))
+
+
 PROGRAMS = (
     Program("sub_cell_params", lambda: (Scaled(), (tensor((4, 3)),))),
     Program("helper_function", lambda: (WithHelper(), (tensor((2, 3)), tensor((2, 3), 1.0)))),
@@ -157,6 +179,11 @@ PROGRAMS = (
     Program("seed_matmul_grad_x", lambda: (GradNetWrtX(SeedNet()), seed_inputs()), GRAD_STAGES),
     Program("mlp", lambda: (MLP(), (tensor((3, 4)),))),
     Program("mlp_grad_weights", mlp_weight_grad, GRAD_STAGES),
+    Program("tensor_if", lambda: (TensorIf(), (scalar(1.5),))),
+    Program("tensor_if_grad", lambda: (cellgraph.grad(TensorIf()), (scalar(1.5),)), GRAD_STAGES),
+    Program("tensor_while", lambda: (TensorWhile(), (scalar(1.5),))),
+    Program("tensor_while_grad", lambda: (cellgraph.grad(TensorWhile()), (scalar(1.5),)),
+            GRAD_STAGES),
 )
 
 
