@@ -65,9 +65,9 @@ def _spatial_out(x_shape: tuple, kernel, stride, pad, dilation, what: str) -> tu
     ho = conv_out_size(x_shape[2], kernel[0], stride[0], dilation[0], pad[0], pad[1])
     wo = conv_out_size(x_shape[3], kernel[1], stride[1], dilation[1], pad[2], pad[3])
     if (ho is not None and ho <= 0) or (wo is not None and wo <= 0):
-        raise ShapeError(f"{what} {tuple(kernel)} (dilation {tuple(dilation)}) does not fit the "
-                         f"input of shape {fmt_shape(x_shape)} padded by {tuple(pad)} "
-                         f"(top, bottom, left, right)")
+        dilated = f" (dilation {tuple(dilation)})" if tuple(dilation) != (1, 1) else ""
+        raise ShapeError(f"{what} {tuple(kernel)}{dilated} does not fit the input of shape "
+                         f"{fmt_shape(x_shape)} padded by {tuple(pad)} (top, bottom, left, right)")
     return ho, wo
 
 
@@ -115,7 +115,8 @@ def _backprop_filter_type(x, dout, w_shape, stride, pad, dilation, group) -> Ten
     return w
 
 
-def _pool_type(x: TensorType, kernel, stride, pad, **_) -> TensorType:
+def _pool_type(x: TensorType, kernel, stride, pad, count_include_pad: bool = True) -> TensorType:
+    """The rule of max_pool2d and avg_pool2d (count_include_pad, avg only, leaves the shape)."""
     _check_rank4(x, "an input x")
     _check_float(x)
     _check_params(stride, pad)
