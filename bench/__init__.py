@@ -1,0 +1,1 @@
+"""cellgraph's benchmarks: `python -m bench` (see bench/README.md)."""

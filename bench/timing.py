@@ -1,0 +1,94 @@
+"""Timing helpers shared by the workloads: interleaved medians and the optional comparisons.
+
+The machines this runs on are shared and noisy, so every implementation of a workload is timed
+in small batches, the batches of all implementations interleaved (A B C A B C ...), and the
+median batch time reported: a slow spell then hits every column alike instead of one.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import statistics
+import time
+from collections.abc import Callable
+
+MIN_BATCH_S = 0.005  # a batch runs the function at least this long, to dwarf timer overhead
+
+
+def calibrate(fn: Callable[[], object], min_batch_s: float = MIN_BATCH_S) -> int:
+    """How many calls of `fn` make one batch of at least `min_batch_s` seconds."""
+    fn()  # warm: compile caches, allocator, lazy imports
+    number = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_batch_s or number >= 1 << 20:
+            return number
+        number = max(number * 2, int(number * min_batch_s / max(elapsed, 1e-9)) + 1)
+
+
+def compare(fns: dict[str, Callable[[], object]], repeats: int,
+            interleaved: tuple[str, ...] = ("cellgraph", "numpy")) -> dict[str, float]:
+    """Median seconds per call of each function.
+
+    The `interleaved` ones (cellgraph and its NumPy reference) are timed in alternating batches.
+    The others (JAX, PyTorch) run afterwards, one library at a time: their thread pools keep
+    spinning for a while after each call, and on a small machine that would slow whichever
+    NumPy call came next. A value of None in `fns` (a library that is not installed) gives None.
+    """
+    live = {name: fn for name, fn in fns.items() if fn is not None}
+    groups = [[n for n in live if n in interleaved]] + [[n] for n in live if n not in interleaved]
+    result: dict[str, float | None] = {name: None for name in fns}
+    for group in groups:
+        numbers = {name: calibrate(live[name]) for name in group}
+        samples: dict[str, list[float]] = {name: [] for name in group}
+        for _ in range(max(repeats, 1)):
+            for name in group:
+                fn, number = live[name], numbers[name]
+                start = time.perf_counter()
+                for _ in range(number):
+                    fn()
+                samples[name].append((time.perf_counter() - start) / number)
+        result.update((name, statistics.median(samples[name])) for name in group)
+    return result
+
+
+def median_of(values) -> float:
+    return statistics.median(values)
+
+
+def optional(module: str):
+    """The module if it is installed (and not switched off by BENCH_NO_<NAME>=1), else None.
+
+    JAX and PyTorch are comparisons only, never dependencies of cellgraph.
+    """
+    if os.environ.get(f"BENCH_NO_{module.upper()}"):
+        return None
+    try:
+        return importlib.import_module(module)
+    except Exception:  # noqa: BLE001 - a broken install counts as absent
+        return None
+
+
+def jax_numpy():
+    """(jax, jax.numpy) configured for CPU float32, or (None, None) when JAX is absent."""
+    jax = optional("jax")
+    if jax is None:
+        return None, None
+    jax.config.update("jax_platforms", "cpu")
+    import jax.numpy as jnp
+
+    return jax, jnp
+
+
+def block(value):
+    """Wait for a JAX result (asynchronous dispatch), so timings cover the work itself."""
+    ready = getattr(value, "block_until_ready", None)
+    if ready is not None:
+        return ready()
+    if isinstance(value, (tuple, list)):
+        for v in value:
+            block(v)
+    return value

@@ -1,0 +1,78 @@
+"""W5: cold compile time of the W2 and W3 gradients.
+
+Each sample is a fresh interpreter (`python -m bench.w5_compile_time CHILD MODULE`) that builds
+the workload, times the first call (parse, AD, optimise, codegen and one run) and the steady
+call, and prints both; the compile time is their difference. With JAX installed, the same is
+measured for `jax.jit` of the same gradient.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+import time
+
+from bench.timing import median_of
+
+WORKLOAD = "W5"
+DESCRIPTION = "cold compile time of W2 and W3 (first call minus steady call, fresh process)"
+
+CASES = (("W2 MLP grad", "bench.w2_mlp_grad", 0.100),
+         ("W3 d2u/dx2", "bench.w3_pinn_second_derivative", 0.150))
+STEADY_CALLS = 15
+
+
+def _first_and_steady(fn) -> dict:
+    start = time.perf_counter()
+    fn()
+    first = time.perf_counter() - start
+    steady = []
+    for _ in range(STEADY_CALLS):
+        start = time.perf_counter()
+        fn()
+        steady.append(time.perf_counter() - start)
+    return {"first": first, "steady": median_of(steady)}
+
+
+def child(module_name: str) -> dict:
+    """Runs in the fresh interpreter: first and steady call times of cellgraph (and JAX)."""
+    module = importlib.import_module(module_name)
+    fn, args = module.make_cellgraph()
+    out = {"cellgraph": _first_and_steady(lambda: fn(*args))}
+    jax_fn = module.make_jax()
+    if jax_fn is not None:
+        out["jax"] = _first_and_steady(jax_fn)
+    return out
+
+
+def _sample(module_name: str) -> dict:
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    proc = subprocess.run([sys.executable, "-m", "bench.w5_compile_time", "child", module_name],
+                          cwd=root, capture_output=True, text=True, check=True)
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def run(repeats: int) -> list[dict]:
+    rows = []
+    samples = max(3, min(repeats, 7))
+    for name, module_name, target in CASES:
+        results = [_sample(module_name) for _ in range(samples)]
+        compile_s = median_of([r["cellgraph"]["first"] - r["cellgraph"]["steady"]
+                               for r in results])
+        first = median_of([r["cellgraph"]["first"] for r in results])
+        jax_s = (median_of([r["jax"]["first"] - r["jax"]["steady"] for r in results])
+                 if all("jax" in r for r in results) else None)
+        rows.append({"name": f"compile {name}", "cellgraph_s": compile_s, "numpy_s": None,
+                     "jax_s": jax_s, "target_s": target,
+                     "note": f"first call {first * 1e3:.0f} ms; median of {samples} processes"})
+    return rows
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "child":
+        print(json.dumps(child(sys.argv[2])))
+    else:
+        print("usage: python -m bench.w5_compile_time child MODULE", file=sys.stderr)
+        sys.exit(2)
