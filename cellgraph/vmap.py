@@ -15,12 +15,8 @@ a graph that does the same, cached per input signature, and runs it.
 """
 from __future__ import annotations
 
-import contextlib
 import contextvars
-import linecache
 import numbers
-import os
-import sys
 
 import numpy as np
 
@@ -43,23 +39,9 @@ from cellgraph.ops.errors import (
 )
 from cellgraph.runtime.executor import GraphCache, run_cached
 
-from .autograd import _leaf_ranges, _normalize_positions
+from .autograd import _leaf_ranges, _normalize_positions, _user_loc
 
 _CACHES: dict = {}
-_PACKAGE_DIRS = tuple(
-    os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), d) + os.sep
-    for d in ("cellgraph", "compiler", "ops", "runtime")) + (contextlib.__file__,)
-
-
-def _caller_loc() -> SourceLoc | None:
-    """The user's line that called into cellgraph, for errors raised before any graph exists."""
-    frame = sys._getframe(1)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIRS):
-        frame = frame.f_back
-    if frame is None:
-        return None
-    name, line = frame.f_code.co_filename, frame.f_lineno
-    return SourceLoc(name, line, 0, linecache.getline(name, line).rstrip("\n"))
 
 
 # The transform being compiled for a call from Python: its argument errors have no graph line
@@ -78,7 +60,7 @@ def _from_python(kind: str, transform, key: tuple, args: tuple):
     try:
         return run_cached(entry[1], transform, args, context.dump_dir(), transform.__name__)
     except CellgraphError as e:
-        raise e.with_loc(_caller_loc()) from None
+        raise e.with_loc(_user_loc()) from None
     finally:
         _PYTHON_CALL.reset(token)
 
@@ -112,7 +94,7 @@ def _check_axes_spec(spec, what: str) -> None:
             _check_axes_spec(s, what)
         return
     raise DTypeError(f"vmap: `{what}` must be an int, None, or a tuple of them, got "
-                     f"{type(spec).__name__} {spec!r}", _caller_loc())
+                     f"{type(spec).__name__} {spec!r}", _user_loc())
 
 
 def _leaf_dims(args: tuple, in_axes, loc) -> tuple[list, int]:
@@ -173,7 +155,7 @@ class VmapFunction:
     def __init__(self, fn, in_axes=0, out_axes=0):
         if not callable(fn):
             raise DTypeError(f"vmap: `fn` must be a Cell or a function, got "
-                             f"{type(fn).__name__}", _caller_loc())
+                             f"{type(fn).__name__}", _user_loc())
         _check_axes_spec(in_axes, "in_axes")
         _check_axes_spec(out_axes, "out_axes")
         self.fn, self.in_axes, self.out_axes = fn, in_axes, out_axes
@@ -309,13 +291,13 @@ class JacobianFunction:
     def __init__(self, fn, grad_position, has_aux, api: str):
         if not callable(fn):
             raise DTypeError(f"{api}: `fn` must be a Cell or a function, got "
-                             f"{type(fn).__name__}", _caller_loc())
+                             f"{type(fn).__name__}", _user_loc())
         if not isinstance(has_aux, bool):
-            raise DTypeError(f"{api}: `has_aux` must be a bool, got {has_aux!r}", _caller_loc())
+            raise DTypeError(f"{api}: `has_aux` must be a bool, got {has_aux!r}", _user_loc())
         self.positions = _normalize_positions(grad_position, api)
         if self.positions is None:
             raise GradValueError(f"{api}: `grad_position` must be an int or a tuple of ints, "
-                                 f"got None", _caller_loc())
+                                 f"got None", _user_loc())
         self.fn, self.has_aux, self.api = fn, has_aux, api
         self.single = isinstance(grad_position, numbers.Integral)
         self.__name__ = f"{api}_{graph_name(fn)}"

@@ -29,7 +29,7 @@ import numpy as np
 
 from cellgraph.ops import array_ops as A
 from cellgraph.ops import math_ops as M
-from cellgraph.ops.batching import loop_rule, move_axis, to_front
+from cellgraph.ops.batching import loop_rule, move_axis
 from cellgraph.ops.core import Primitive, TensorType, abstract_of, broadcast_shapes
 
 from .autodiff import expand_grad
@@ -41,11 +41,13 @@ from .ir import Constant, Graph
 @dataclasses.dataclass
 class Basis:
     """A batch of `size(shape)` examples of `shape`: example i is zero except at flat index i,
-    where it holds `scale` (broadcast to `shape`) at i. The batch axis is 0 once made dense."""
+    where it holds scale.flat[i] (`scale` broadcast to `shape`; a number scales them all
+    alike). Made dense, the batch axis is 0."""
 
     shape: tuple
     scale: object  # a Python number, or a tensor that broadcasts to `shape`
     dtype: object
+    _dense: object = dataclasses.field(default=None, repr=False, compare=False)
 
     @property
     def size(self) -> int:
@@ -61,11 +63,11 @@ class Basis:
         return A.reshape(s, shape=tuple(shape)) if tuple(shape) != self.shape else s
 
     def dense(self):
-        """The batch as one tensor, batch axis first."""
-        eye = np.eye(self.size, dtype=self.dtype.np).reshape((self.size,) + self.shape)
-        if isinstance(self.scale, (int, float)) and self.scale == 1:
-            return eye
-        return M.mul(eye, self.scale)
+        """The batch as one tensor, batch axis first (made once, however many nodes read it)."""
+        if self._dense is None:
+            eye = np.eye(self.size, dtype=self.dtype.np).reshape((self.size,) + self.shape)
+            self._dense = eye if _is_one(self.scale) else M.mul(eye, self.scale)
+        return self._dense
 
 
 def _scaled(basis: Basis, shape, scale) -> Basis:
@@ -243,5 +245,4 @@ __all__ = [
     "batch_graph",
     "dense",
     "move_batch",
-    "to_front",
 ]
