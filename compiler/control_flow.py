@@ -356,3 +356,85 @@ def graph_print(args, kwargs):
         return emit_print(args, kwargs)
     print(*args, **kwargs)
 
+
+
+# ----- break / continue as flags ---------------------------------------------------------------
+
+_LOWERED: dict = {}
+
+
+def _name(ident: str, store: bool, where):
+    ctx = gast.Store() if store else gast.Load()
+    return gast.copy_location(gast.Name(ident, ctx, None, None), where)
+
+
+def _set(ident: str, value: bool, where):
+    node = gast.Assign([_name(ident, True, where)], gast.Constant(value, None), None)
+    return gast.copy_location(node, where)
+
+
+def _not_any(idents, where):
+    names = [_name(i, False, where) for i in idents]
+    test = names[0] if len(names) == 1 else gast.BoolOp(gast.Or(), names)
+    return gast.copy_location(gast.UnaryOp(gast.Not(), test), where)
+
+
+def _guarded(stmts, idents, where):
+    return gast.copy_location(gast.If(_not_any(idents, where), stmts, []), where)
+
+
+def _lower_block(stmts, brk: str, cont: str) -> list:
+    """Replace break/continue by flag assignments; what follows an exit runs under a guard."""
+    out = []
+    for i, stmt in enumerate(stmts):
+        if isinstance(stmt, gast.Break):
+            return out + [_set(brk, True, stmt)]
+        if isinstance(stmt, gast.Continue):
+            return out + [_set(cont, True, stmt)]
+        if isinstance(stmt, gast.If) and _contains([stmt], (gast.Break, gast.Continue)):
+            lowered = gast.If(stmt.test, _lower_block(stmt.body, brk, cont),
+                              _lower_block(stmt.orelse, brk, cont))
+            out.append(gast.copy_location(lowered, stmt))
+            rest = stmts[i + 1:]
+            if rest:
+                out.append(_guarded(_lower_block(rest, brk, cont), (brk, cont), rest[0]))
+            return out
+        out.append(stmt)
+    return out
+
+
+def lower_loop_exits(node):
+    """A loop whose `break`/`continue` sit under an `if` becomes a loop over flags:
+
+        for i in xs:                 brk = False
+            A                        for i in xs:
+            if c:                        cont = False
+                break          ->        if not brk:
+            B                                A
+                                             if c: brk = True
+                                             if not (brk or cont): B
+
+    On Python conditions the flags stay Python bools and everything folds away; on Tensor
+    conditions they become Tensors and the guards become switches. Returns (loop, flag names
+    to set to False before it) — the loop itself when there is nothing to lower.
+    """
+    hit = _LOWERED.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1], hit[2]
+    exits_under_if = any(isinstance(s, gast.If) and _contains([s], (gast.Break, gast.Continue))
+                         for s in node.body)
+    if not exits_under_if:
+        _LOWERED[id(node)] = (node, node, ())
+        return node, ()
+    line = getattr(node, "lineno", 0)
+    brk, cont = f"_break_{line}", f"_continue_{line}"
+    body = [_set(cont, False, node)] + _lower_block(node.body, brk, cont)
+    orelse = [_guarded(node.orelse, (brk,), node)] if node.orelse else []
+    if isinstance(node, gast.For):
+        loop = gast.For(node.target, node.iter, [_guarded(body, (brk,), node)], orelse, None)
+    else:
+        test = gast.BoolOp(gast.And(), [node.test, _not_any((brk,), node)])
+        loop = gast.While(gast.copy_location(test, node.test), body, orelse)
+    loop = gast.copy_location(loop, node)
+    _LOWERED[id(node)] = (node, loop, (brk,))
+    return loop, (brk,)

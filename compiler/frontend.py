@@ -295,6 +295,8 @@ class Interpreter:
         return False
 
     def stmt_For(self, node):
+        node, flags = control_flow.lower_loop_exits(node)
+        self.scope.vars.update(dict.fromkeys(flags, False))
         iterable = self.eval(node.iter)
         if isinstance(iterable, Tracer):
             iterable = [iterable[i] for i in range(iterable.shape[0])]
@@ -316,6 +318,8 @@ class Interpreter:
         self.exec_block(node.orelse)
 
     def stmt_While(self, node):
+        node, flags = control_flow.lower_loop_exits(node)
+        self.scope.vars.update(dict.fromkeys(flags, False))
         test = self.eval(node.test)
         count = 0
         while not isinstance(test, Tracer):

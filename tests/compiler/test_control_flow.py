@@ -395,16 +395,95 @@ def test_branches_with_different_shapes_are_a_clear_error():
 
 class BreakUnderTensorIf(nn.Cell):
     def construct(self, x):
-        for i in range(3):
-            if x.sum() > 2:
+        for i in range(5):
+            if x.sum() > 20:
                 break
             x = x * 2
         return x
 
 
-def test_unsupported_break_under_tensor_if_names_the_line():
-    with pytest.raises(SyntaxError, match="break") as info:
-        BreakUnderTensorIf()(t(1.0, 2.0))
+class ContinueUnderTensorIf(nn.Cell):
+    def construct(self, x):
+        for i in range(4):
+            if x.sum() > 3:
+                x = x + 1
+                continue
+            x = ops.sin(x) * 3
+        return x
+
+
+class BreakInTensorWhile(nn.Cell):
+    def construct(self, x, n):
+        i = 0
+        while i < n:
+            i = i + 1
+            if x.sum() > 100:
+                break
+            x = x * x
+        return x
+
+
+def _reference_loops(x, n=5):
+    a = x.copy()
+    for _ in range(5):
+        if a.sum() > 20:
+            break
+        a = a * 2
+    b = x.copy()
+    for _ in range(4):
+        if b.sum() > 3:
+            b = b + 1
+            continue
+        b = np.sin(b) * 3
+    c, i = x.copy(), 0
+    while i < n:
+        i += 1
+        if c.sum() > 100:
+            break
+        c = c * c
+    return a, b, c
+
+
+@pytest.mark.parametrize("v", [0.5, 3.0])
+def test_break_and_continue_on_tensor_conditions(v):
+    x, n = t(v, 1.0), Tensor(np.array(5, np.int64))
+    ref_break, ref_continue, ref_while = _reference_loops(x.asnumpy())
+    np.testing.assert_allclose(BreakUnderTensorIf()(x).asnumpy(), ref_break)
+    np.testing.assert_allclose(ContinueUnderTensorIf()(x).asnumpy(), ref_continue)
+    np.testing.assert_allclose(BreakInTensorWhile()(x, n).asnumpy(), ref_while)
+    for order in (1, 2):
+        check_grads(BreakUnderTensorIf(), (x,), order=order)
+        check_grads(ContinueUnderTensorIf(), (x,), order=order)
+        check_grads(BreakInTensorWhile(), (x, n), order=order, rtol=1e-4)
+
+
+class StaticBreak(nn.Cell):
+    def construct(self, x):
+        for i in range(10):
+            if i == 2:
+                break
+            x = x * 2
+        return x
+
+
+def test_break_on_python_condition_folds_away():
+    x = t(1.0, 2.0)
+    np.testing.assert_allclose(StaticBreak()(x).asnumpy(), [4.0, 8.0])
+    assert _node_names(StaticBreak(), x) == ["mul", "mul"]
+
+
+class ReturnInLoopUnderTensorIf(nn.Cell):
+    def construct(self, x):
+        for i in range(3):
+            if x.sum() > 2:
+                return x
+            x = x * 2
+        return -x
+
+
+def test_return_under_tensor_if_in_a_loop_names_the_line():
+    with pytest.raises(SyntaxError, match="return") as info:
+        ReturnInLoopUnderTensorIf()(t(1.0, 2.0))
     assert "if x.sum() > 2:" in str(info.value)
 
 
