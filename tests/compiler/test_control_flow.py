@@ -500,3 +500,46 @@ def test_nested_grad_operation_through_if():
     second = Grad(Grad(IfSquareOrNeg()))
     np.testing.assert_allclose(second(t(1.5)).asnumpy(), 2.0)
     np.testing.assert_allclose(second(t(-1.5)).asnumpy(), 0.0)
+
+
+class IterationForms(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.cells = nn.CellList([Scale(0.5), Scale(-1.0)])
+
+    def construct(self, xs, ys, m):
+        total = 0.0
+        for i, (a, b) in enumerate(zip(xs, ys)):
+            total = total + a * b * (i + 1)
+        for row in m:  # a Tensor's first dimension, unrolled
+            total = total + row.sum()
+        for k, layer in enumerate(self.cells):
+            total = layer(total) * (k + 2)
+        return total
+
+
+def test_enumerate_zip_tensor_rows_and_cell_list():
+    xs, ys = (t(1.0), t(2.0), t(3.0)), (t(0.5), t(-1.0), t(2.0))
+    m = t([[1.0, 2.0], [3.0, 4.0]])
+    net = IterationForms()
+    total = 0.5 * 1 - 2.0 * 2 + 6.0 * 3 + 10.0
+    total = np.tanh(np.tanh(total * 0.5) * 2 * -1.0) * 3
+    np.testing.assert_allclose(net(xs, ys, m).asnumpy(), total)
+    check_grads(net, (xs, ys, m), order=2)
+
+
+class RaiseOnConstant(nn.Cell):
+    def __init__(self, mode):
+        super().__init__()
+        self.mode = mode
+
+    def construct(self, x):
+        if self.mode not in ("double", "square"):
+            raise ValueError(f"unknown mode {self.mode}")
+        return x * 2 if self.mode == "double" else x * x
+
+
+def test_raise_on_constant_runs_at_compile_time():
+    np.testing.assert_allclose(RaiseOnConstant("square")(t(3.0)).asnumpy(), 9.0)
+    with pytest.raises(ValueError, match="unknown mode cube"):
+        RaiseOnConstant("cube")(t(3.0))
