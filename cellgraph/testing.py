@@ -14,6 +14,8 @@ D_{k-1} is differenced numerically, so the error stays that of one central diffe
 
 Float Tensor (or NumPy float array) arguments are converted to float64 and differentiated;
 everything else (integer index tensors, boolean masks, Python numbers) is passed through as is.
+A Cell's own Parameters are not converted: give them float64 values, or the float32 rounding of
+the forward pass swamps the differences.
 """
 from __future__ import annotations
 

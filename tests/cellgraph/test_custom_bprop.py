@@ -356,3 +356,26 @@ def test_python_number_inputs_take_any_gradient():
 
     (dx,) = grad_all(Scale())(ones(2), 3.0)
     np.testing.assert_allclose(dx.asnumpy(), [3.0, 3.0])
+
+
+class Branchy(nn.Cell):
+    """A custom Cell inside a Tensor-dependent `if`."""
+
+    def __init__(self):
+        super().__init__()
+        self.cube = Cube()
+
+    def construct(self, x):
+        if ops.reduce_sum(x) > 0:
+            y = self.cube(x)
+        else:
+            y = x * 2.0
+        return ops.reduce_sum(y)
+
+
+def test_custom_cell_inside_a_tensor_if():
+    x = Tensor(np.array([0.5, 1.0]))
+    assert float(Branchy()(x)) == pytest.approx(1.125)
+    np.testing.assert_allclose(cellgraph.grad(Branchy())(x).asnumpy(), [0.75, 3.0])
+    np.testing.assert_allclose(cellgraph.grad(cellgraph.grad(Branchy()))(x).asnumpy(), [3, 6])
+    np.testing.assert_allclose(cellgraph.grad(Branchy())(-x).asnumpy(), [2.0, 2.0])
