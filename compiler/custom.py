@@ -91,10 +91,11 @@ def custom_vjp_call(cell, args, kwargs=None):
         return _call(construct, (cell, *unflatten(in_tree, tracers)))
 
     fwd, fwd_captured = _trace(f"{name}_construct", forward, [abstract_of(x) for x in leaves],
-                               hints, _def_loc(construct))
+                               hints, _def_loc(construct), accepts_updates=True)
     if fwd.updates:
         raise CompileError(f"{name}: a Cell that defines bprop cannot assign Parameters in "
-                           f"construct", current_builder().loc)
+                           f"construct (it assigns {', '.join(p.name for p in fwd.updates)}); "
+                           f"assign them in the Cell that calls it", current_builder().loc)
     bprop, bprop_captured = _trace_bprop(cell, name, args, leaves, in_tree, hints, fwd)
     operands = [*leaves, *fwd_captured, *fwd.weights, *bprop_captured, *bprop.weights]
     outs = custom_vjp_p(*operands, fwd=fwd, bprop=bprop, n_in=len(leaves), cell=name)
@@ -110,8 +111,9 @@ def _call(fn, args: tuple):
     return fn(*args)
 
 
-def _trace(name, fn, avals, hints, loc) -> tuple[Graph, list]:
+def _trace(name, fn, avals, hints, loc, accepts_updates=False) -> tuple[Graph, list]:
     builder = Builder(name, loc)
+    builder.accepts_updates = accepts_updates  # to say below why assignments are refused
     with builder.active():
         tracers = [builder.add_param(a, h) for a, h in zip(avals, hints)]
         return builder.finish(fn(*tracers))

@@ -379,3 +379,22 @@ def test_custom_cell_inside_a_tensor_if():
     np.testing.assert_allclose(cellgraph.grad(Branchy())(x).asnumpy(), [0.75, 3.0])
     np.testing.assert_allclose(cellgraph.grad(cellgraph.grad(Branchy()))(x).asnumpy(), [3, 6])
     np.testing.assert_allclose(cellgraph.grad(Branchy())(-x).asnumpy(), [2.0, 2.0])
+
+
+class Assigns(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.count = Parameter(Tensor(np.array([0.0], np.float32)), name="count")
+
+    def construct(self, x):
+        ops.assign(self.count, self.count + 1)
+        return x * 2
+
+    def bprop(self, x, out, dout):
+        return (dout * 2,)
+
+
+def test_assigning_parameters_in_a_custom_cell_is_refused_clearly():
+    with pytest.raises(SyntaxError, match=r"Assigns: a Cell that defines bprop cannot assign "
+                                          r"Parameters in construct \(it assigns count\)"):
+        Assigns()(ones(2))
