@@ -12,14 +12,14 @@ from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
 from . import context, nn, numpy, ops
 from .autograd import GradOperation, get_grad, grad, value_and_grad
+from .common import assign as _assign
+from .common.seed import get_seed, set_seed
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
 from .forward import jvp, vjp
 from .inspect_ir import dump_ir
 from .jit import jit, ms_function
-from .vmap import hessian, jacfwd, jacrev, vmap
-from .common import assign as _assign
-from .common.seed import get_seed, set_seed
 from .train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
+from .vmap import hessian, jacfwd, jacrev, vmap
 
 # The differentiation APIs belong to `ops` in MindSpore but need the compiler, which sits above
 # the ops package; they join its namespace here, once everything is importable.

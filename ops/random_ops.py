@@ -60,4 +60,4 @@ class UniformReal:
         return f"UniformReal(seed={self.seed}, seed2={self.seed2})"
 
 
-__all__ = ["rand", "rand_like", "UniformReal"]
+__all__ = ["UniformReal", "rand", "rand_like"]

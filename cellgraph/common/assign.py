@@ -18,8 +18,16 @@ from cellgraph.ops import functional as F
 from cellgraph.ops.core import abstract_of, broadcast_shapes, fmt_shape, is_value
 from cellgraph.ops.errors import CellgraphError, DTypeError, ShapeError
 
-__all__ = ["assign", "assign_add", "assign_sub", "depend", "Assign", "AssignAdd", "AssignSub",
-           "Depend"]
+__all__ = [
+    "Assign",
+    "AssignAdd",
+    "AssignSub",
+    "Depend",
+    "assign",
+    "assign_add",
+    "assign_sub",
+    "depend",
+]
 
 
 def _checked_value(op: str, variable, value):

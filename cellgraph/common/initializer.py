@@ -18,9 +18,21 @@ from cellgraph.runtime.tensor import Tensor
 
 from .seed import global_rng
 
-__all__ = ["initializer", "Initializer", "Zero", "One", "Constant", "Normal", "Uniform",
-           "TruncatedNormal", "XavierUniform", "XavierNormal", "HeUniform", "HeNormal",
-           "compute_fans"]
+__all__ = [
+    "Constant",
+    "HeNormal",
+    "HeUniform",
+    "Initializer",
+    "Normal",
+    "One",
+    "TruncatedNormal",
+    "Uniform",
+    "XavierNormal",
+    "XavierUniform",
+    "Zero",
+    "compute_fans",
+    "initializer",
+]
 
 
 def compute_fans(shape: tuple) -> tuple[int, int]:

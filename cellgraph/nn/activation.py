@@ -7,8 +7,19 @@ from cellgraph.ops.errors import ArgumentValueError, DTypeError
 
 from .cell import Cell
 
-__all__ = ["ReLU", "ReLU6", "LeakyReLU", "Sigmoid", "Tanh", "GELU", "SiLU", "Softplus",
-           "Softmax", "LogSoftmax", "get_activation"]
+__all__ = [
+    "GELU",
+    "LeakyReLU",
+    "LogSoftmax",
+    "ReLU",
+    "ReLU6",
+    "SiLU",
+    "Sigmoid",
+    "Softmax",
+    "Softplus",
+    "Tanh",
+    "get_activation",
+]
 
 
 class ReLU(Cell):

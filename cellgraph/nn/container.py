@@ -10,7 +10,7 @@ from cellgraph.ops.errors import DTypeError
 from .cell import Cell
 from .layers import guarded
 
-__all__ = ["SequentialCell", "CellList"]
+__all__ = ["CellList", "SequentialCell"]
 
 
 def _check_cell(value, op: str) -> Cell:
@@ -98,7 +98,7 @@ class SequentialCell(_CellContainer):
         for i, cell in enumerate(cells):
             self._add(str(i), cell)
 
-    def append(self, cell) -> "SequentialCell":
+    def append(self, cell) -> SequentialCell:
         self._add(str(len(self._names)), cell)
         return self
 
@@ -118,11 +118,11 @@ class CellList(_CellContainer):
         cells = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
         self.extend(cells)
 
-    def append(self, cell) -> "CellList":
+    def append(self, cell) -> CellList:
         self._add(str(len(self._names)), cell)
         return self
 
-    def extend(self, cells) -> "CellList":
+    def extend(self, cells) -> CellList:
         for cell in cells:
             self.append(cell)
         return self

@@ -14,7 +14,7 @@ from cellgraph.runtime.tensor import Parameter
 from .cell import Cell
 from .layers import check_input, positive_int
 
-__all__ = ["Conv2d", "MaxPool2d", "AvgPool2d"]
+__all__ = ["AvgPool2d", "Conv2d", "MaxPool2d"]
 
 _PAD_MODES = ("same", "valid", "pad")
 

@@ -23,7 +23,7 @@ from cellgraph.runtime.tensor import Parameter
 from .activation import get_activation
 from .cell import Cell
 
-__all__ = ["Dense", "Flatten", "Dropout", "Embedding", "Identity"]
+__all__ = ["Dense", "Dropout", "Embedding", "Flatten", "Identity"]
 
 
 def guarded(cell: Cell, attr: str):

@@ -11,8 +11,13 @@ from cellgraph.ops.errors import ArgumentValueError, DTypeError
 
 from .cell import Cell
 
-__all__ = ["LearningRateSchedule", "ExponentialDecayLR", "CosineDecayLR", "PolynomialDecayLR",
-           "WarmUpLR"]
+__all__ = [
+    "CosineDecayLR",
+    "ExponentialDecayLR",
+    "LearningRateSchedule",
+    "PolynomialDecayLR",
+    "WarmUpLR",
+]
 
 
 def _number(value, op: str, name: str, positive=False) -> float:

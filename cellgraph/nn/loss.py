@@ -12,8 +12,16 @@ from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
 
 from .cell import Cell
 
-__all__ = ["LossBase", "MSELoss", "L1Loss", "SmoothL1Loss", "SoftmaxCrossEntropyWithLogits",
-           "BCEWithLogitsLoss", "NLLLoss", "CrossEntropyLoss"]
+__all__ = [
+    "BCEWithLogitsLoss",
+    "CrossEntropyLoss",
+    "L1Loss",
+    "LossBase",
+    "MSELoss",
+    "NLLLoss",
+    "SmoothL1Loss",
+    "SoftmaxCrossEntropyWithLogits",
+]
 
 REDUCTIONS = ("mean", "sum", "none")
 

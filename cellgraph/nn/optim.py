@@ -19,7 +19,6 @@ import numpy as np
 from cellgraph.common.assign import assign
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.frontend import trace_call
-from cellgraph.ops import dtype as dt
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import fmt_shape
 from cellgraph.ops.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
@@ -27,7 +26,7 @@ from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
 from .cell import Cell
 
-__all__ = ["Optimizer", "SGD", "Momentum", "Adam", "AdamW", "AdamWeightDecay"]
+__all__ = ["SGD", "Adam", "AdamW", "AdamWeightDecay", "Momentum", "Optimizer"]
 
 
 def _real(value, op: str, name: str, low=None, high=None, low_open=False, high_open=False):

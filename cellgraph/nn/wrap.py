@@ -16,7 +16,7 @@ from cellgraph.ops.errors import DTypeError
 from .cell import Cell
 from .optim import Optimizer
 
-__all__ = ["WithLossCell", "WithEvalCell", "TrainOneStepCell"]
+__all__ = ["TrainOneStepCell", "WithEvalCell", "WithLossCell"]
 
 
 def _check_cell(value, op: str, name: str) -> None:

@@ -18,7 +18,7 @@ from cellgraph.ops import dtype as dt
 from cellgraph.ops.errors import CellgraphError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Parameter, Tensor
 
-__all__ = ["save_checkpoint", "load_checkpoint", "load_param_into_net", "CheckpointError"]
+__all__ = ["CheckpointError", "load_checkpoint", "load_param_into_net", "save_checkpoint"]
 
 MARKER = "__cellgraph_checkpoint__"
 VERSION = 1

@@ -1,0 +1,162 @@
+"""Checkpoints: a round trip restores identical outputs (and optimizer state); missing,
+corrupted and mismatched checkpoints give errors that name the file or the parameter."""
+from __future__ import annotations
+
+import zipfile
+
+import numpy as np
+import pytest
+
+import cellgraph
+from cellgraph import Tensor, nn
+from cellgraph.ops.errors import DTypeError, ShapeError
+from cellgraph.train import CheckpointError
+
+f32, f64 = cellgraph.float32, cellgraph.float64
+
+
+class Net(nn.Cell):
+    def __init__(self, hidden=4):
+        super().__init__()
+        self.fc1 = nn.Dense(3, hidden, activation="relu")
+        self.bn = nn.BatchNorm1d(hidden)
+        self.fc2 = nn.Dense(hidden, 2)
+
+    def construct(self, x):
+        return self.fc2(self.bn(self.fc1(x)))
+
+
+def _x(rng):
+    return Tensor(rng.standard_normal((5, 3)).astype(np.float32))
+
+
+def test_round_trip_restores_identical_outputs(rng, tmp_path):
+    cellgraph.set_seed(1)
+    net = Net()
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                                nn.Adam(net.trainable_params(), 0.01))
+    train.set_train()
+    x, y = _x(rng), Tensor(np.ones((5, 2), np.float32))
+    for _ in range(2):
+        train(x, y)
+    path = tmp_path / "net.ckpt"
+    cellgraph.save_checkpoint(train, str(path))
+    net.set_train(False)
+    expected = net(x).asnumpy()
+
+    cellgraph.set_seed(2)  # a different initialisation ...
+    other = Net()
+    other_train = nn.TrainOneStepCell(nn.WithLossCell(other, nn.MSELoss()),
+                                      nn.Adam(other.trainable_params(), 0.01))
+    params = cellgraph.load_checkpoint(str(path))
+    assert {"fc1.weight", "bn.moving_mean", "moment1.fc2.bias", "global_step"} <= set(params)
+    assert isinstance(params["fc1.weight"], cellgraph.Parameter)
+    not_loaded, unused = cellgraph.load_param_into_net(other_train, params)
+    assert not_loaded == [] and unused == []
+    other.set_train(False)
+    np.testing.assert_array_equal(other(x).asnumpy(), expected)  # ... fully restored
+    assert int(other_train.optimizer.global_step.asnumpy()) == 2
+    np.testing.assert_array_equal(other_train.optimizer.moment2[0].asnumpy(),
+                                  train.optimizer.moment2[0].asnumpy())
+
+
+def test_load_into_the_bare_network_and_load_checkpoint_with_net(rng, tmp_path):
+    net = Net()
+    path = str(tmp_path / "bare.ckpt")
+    cellgraph.save_checkpoint(net, path)
+    fresh = Net()
+    cellgraph.load_checkpoint(path, net=fresh)
+    x = _x(rng)
+    np.testing.assert_array_equal(fresh(x).asnumpy(), net(x).asnumpy())
+
+
+def test_save_list_of_dicts_dict_and_append_dict(tmp_path):
+    path = str(tmp_path / "items.ckpt")
+    cellgraph.save_checkpoint([{"name": "a", "data": Tensor(np.arange(3, dtype=np.int32))},
+                               {"name": "b", "data": Tensor(np.ones((2, 2)))}], path,
+                              append_dict={"epoch": 7, "lr": 0.5})
+    params = cellgraph.load_checkpoint(path)
+    assert params["a"].dtype == cellgraph.int32 and params["b"].dtype == f64
+    assert int(params["epoch"].asnumpy()) == 7 and float(params["lr"].asnumpy()) == 0.5
+    only_a = cellgraph.load_checkpoint(path, specify_prefix="a")
+    assert list(only_a) == ["a"]
+    assert "a" not in cellgraph.load_checkpoint(path, filter_prefix=["a", "ep"])
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(FileNotFoundError, match="load_checkpoint: no checkpoint file at"):
+        cellgraph.load_checkpoint(str(tmp_path / "nope.ckpt"))
+
+
+def _saved(tmp_path, name="net.ckpt"):
+    path = tmp_path / name
+    cellgraph.save_checkpoint(Net(), str(path))
+    return path
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "flipped"])
+def test_corrupted_files_name_the_file(tmp_path, damage):
+    path = _saved(tmp_path)
+    data = path.read_bytes()
+    if damage == "garbage":
+        path.write_bytes(b"this is not a checkpoint" * 10)
+    elif damage == "truncated":
+        path.write_bytes(data[:len(data) // 2])
+    else:  # a byte flipped inside an array: the zip CRC check catches it
+        with zipfile.ZipFile(path) as z:
+            info = z.getinfo("fc1.weight.npy")
+        spot = info.header_offset + 30 + len(info.filename) + info.file_size - 3
+        path.write_bytes(data[:spot] + bytes([data[spot] ^ 0xFF]) + data[spot + 1:])
+    with pytest.raises(CheckpointError, match="is not a valid checkpoint file"):
+        cellgraph.load_checkpoint(str(path))
+
+
+def test_pickled_objects_are_refused(tmp_path):
+    path = tmp_path / "evil.ckpt"
+    np.savez(path.open("wb"), __cellgraph_checkpoint__=np.array(1),
+             payload=np.array([{"a": 1}], dtype=object))
+    with pytest.raises(CheckpointError, match="not a valid checkpoint file"):
+        cellgraph.load_checkpoint(str(path))
+
+
+def test_a_plain_npz_is_not_a_checkpoint(tmp_path):
+    path = tmp_path / "plain.npz"
+    np.savez(path, x=np.ones(3))
+    with pytest.raises(CheckpointError, match="not a cellgraph checkpoint"):
+        cellgraph.load_checkpoint(str(path))
+
+
+def test_shape_mismatch_names_the_parameter_and_changes_nothing(tmp_path):
+    params = cellgraph.load_checkpoint(str(_saved(tmp_path)))
+    wide = Net(hidden=5)
+    before = wide.fc1.weight.asnumpy().copy()
+    with pytest.raises(ShapeError, match=r"Parameter 'fc1.weight' has shape \(5, 3\) in the "
+                                         r"network but \(4, 3\) in the checkpoint"):
+        cellgraph.load_param_into_net(wide, params)
+    np.testing.assert_array_equal(wide.fc1.weight.asnumpy(), before)
+
+
+def test_dtype_mismatch_converts_within_floats_unless_strict(tmp_path):
+    params = cellgraph.load_checkpoint(str(_saved(tmp_path)))
+    params["fc1.weight"] = Tensor(params["fc1.weight"].asnumpy().astype(np.float64))
+    net = Net()
+    cellgraph.load_param_into_net(net, params)
+    assert net.fc1.weight.dtype == f32
+    np.testing.assert_allclose(net.fc1.weight.asnumpy(), params["fc1.weight"].asnumpy())
+    with pytest.raises(DTypeError, match="'fc1.weight' has dtype Float32 in the network but "
+                                         "Float64 in the checkpoint"):
+        cellgraph.load_param_into_net(net, params, strict_load=True)
+    params["fc1.weight"] = Tensor(np.ones((4, 3), np.int32))
+    with pytest.raises(DTypeError, match="only conversions within floats"):
+        cellgraph.load_param_into_net(net, params)
+
+
+def test_missing_parameters_warn_or_fail_when_strict(tmp_path):
+    params = cellgraph.load_checkpoint(str(_saved(tmp_path)))
+    del params["fc2.bias"]
+    params["extra"] = Tensor(np.ones(2, np.float32))
+    with pytest.warns(UserWarning, match="not loaded: fc2.bias"):
+        not_loaded, unused = cellgraph.load_param_into_net(Net(), params)
+    assert not_loaded == ["fc2.bias"] and unused == ["extra"]
+    with pytest.raises(CheckpointError, match="no value for 1 parameter.* fc2.bias"):
+        cellgraph.load_param_into_net(Net(), params, strict_load=True)

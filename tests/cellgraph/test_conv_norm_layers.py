@@ -1,0 +1,209 @@
+"""Conv2d, MaxPool2d, AvgPool2d, BatchNorm1d/2d and LayerNorm against direct NumPy
+references (forward) and finite differences (gradients, float64)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cellgraph
+from cellgraph import Tensor, nn
+from cellgraph.ops.errors import ArgumentValueError, ShapeError
+
+from .nn_checks import check_cell_grads, t64, to_float64
+
+f32 = cellgraph.float32
+
+
+def same_pad(size, kernel, stride, dilation=1):
+    out = -(-size // stride)
+    need = max((out - 1) * stride + dilation * (kernel - 1) + 1 - size, 0)
+    return need // 2, need - need // 2
+
+
+def np_conv2d(x, w, stride=(1, 1), pad=(0, 0, 0, 0), dilation=(1, 1), groups=1):
+    """Direct NCHW/OIHW convolution: a sum over kernel offsets of strided input slices."""
+    x = np.pad(x, ((0, 0), (0, 0), pad[:2], pad[2:]))
+    n, _, h, width = x.shape
+    o, cg, kh, kw = w.shape
+    ho = (h - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    wo = (width - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    out = np.zeros((n, o, ho, wo))
+    og = o // groups
+    for g in range(groups):
+        xs = x[:, g * cg:(g + 1) * cg]
+        for i in range(kh):
+            for j in range(kw):
+                r0, c0 = i * dilation[0], j * dilation[1]
+                patch = xs[:, :, r0:r0 + stride[0] * (ho - 1) + 1:stride[0],
+                           c0:c0 + stride[1] * (wo - 1) + 1:stride[1]]
+                out[:, g * og:(g + 1) * og] += np.einsum("nchw,oc->nohw", patch,
+                                                         w[g * og:(g + 1) * og, :, i, j])
+    return out
+
+
+def np_pool(x, kernel, stride, pad, kind, count_include_pad=True):
+    fill = -np.inf if kind == "max" else 0.0
+    xp = np.pad(x, ((0, 0), (0, 0), pad[:2], pad[2:]), constant_values=fill)
+    ones = np.pad(np.ones_like(x), ((0, 0), (0, 0), pad[:2], pad[2:]))
+    ho = (xp.shape[2] - kernel[0]) // stride[0] + 1
+    wo = (xp.shape[3] - kernel[1]) // stride[1] + 1
+    out = np.zeros(x.shape[:2] + (ho, wo))
+    for r in range(ho):
+        for c in range(wo):
+            window = (slice(None), slice(None), slice(r * stride[0], r * stride[0] + kernel[0]),
+                      slice(c * stride[1], c * stride[1] + kernel[1]))
+            if kind == "max":
+                out[:, :, r, c] = xp[window].max(axis=(2, 3))
+            else:
+                count = kernel[0] * kernel[1] if count_include_pad else ones[window].sum((2, 3))
+                out[:, :, r, c] = xp[window].sum(axis=(2, 3)) / count
+    return out
+
+
+CONV_CASES = [
+    {"kernel_size": 3, "pad_mode": "same"},
+    {"kernel_size": 3, "pad_mode": "valid", "stride": 2},
+    {"kernel_size": (2, 3), "pad_mode": "pad", "padding": (1, 0, 2, 1), "has_bias": True},
+    {"kernel_size": 2, "pad_mode": "same", "stride": 2, "dilation": 2},
+    {"kernel_size": 3, "pad_mode": "pad", "padding": 1, "group": 2, "has_bias": True},
+]
+
+
+def _conv_ref(conv, x):
+    w = conv.weight.asnumpy().astype(np.float64)
+    kh, kw = conv.kernel_size
+    if conv.pad_mode == "same":
+        pad = same_pad(x.shape[2], kh, conv.stride[0], conv.dilation[0]) + same_pad(
+            x.shape[3], kw, conv.stride[1], conv.dilation[1])
+    elif conv.pad_mode == "pad":
+        p = conv.padding
+        pad = (p,) * 4 if isinstance(p, int) else tuple(p)
+    else:
+        pad = (0, 0, 0, 0)
+    out = np_conv2d(x, w, conv.stride, pad, conv.dilation, conv.group)
+    if conv.has_bias:
+        out += conv.bias.asnumpy().reshape(1, -1, 1, 1)
+    return out
+
+
+@pytest.mark.parametrize("kwargs", CONV_CASES, ids=lambda k: "-".join(
+    f"{a}={b}" for a, b in k.items()))
+def test_conv2d_forward_and_gradients(rng, kwargs):
+    conv = nn.Conv2d(4, 6, **kwargs)
+    x = rng.standard_normal((2, 4, 7, 6))
+    got = conv(Tensor(x, f32)).asnumpy()
+    np.testing.assert_allclose(got, _conv_ref(conv, x), rtol=1e-4, atol=1e-4)
+    check_cell_grads(to_float64(conv), (t64(x[:1]),))
+
+
+def test_conv2d_errors():
+    conv = nn.Conv2d(3, 4, 3)
+    with pytest.raises(ShapeError, match=r"Conv2d: expected 3 channels on axis 1 of the input, "
+                                         r"got shape \(1, 2, 5, 5\)"):
+        conv(Tensor(np.ones((1, 2, 5, 5), np.float32)))
+    with pytest.raises(ShapeError, match="Conv2d: expected an input of rank 4"):
+        conv(Tensor(np.ones((3, 5, 5), np.float32)))
+    with pytest.raises(ArgumentValueError, match="pad_mode"):
+        nn.Conv2d(3, 4, 3, pad_mode="full")
+    with pytest.raises(ArgumentValueError, match="needs pad_mode='pad'"):
+        nn.Conv2d(3, 4, 3, padding=1)
+    with pytest.raises(ArgumentValueError, match="group=2 must divide"):
+        nn.Conv2d(3, 4, 3, group=2)
+
+
+POOL_CASES = [
+    {"kernel_size": 2, "stride": 2},
+    {"kernel_size": 3, "stride": 1, "pad_mode": "same"},
+    {"kernel_size": (3, 2), "stride": (2, 1), "pad_mode": "pad", "padding": 1},
+]
+
+
+def _pool_pad(pool, x):
+    if pool.pad_mode == "same":
+        return same_pad(x.shape[2], pool.kernel_size[0], pool.stride[0]) + same_pad(
+            x.shape[3], pool.kernel_size[1], pool.stride[1])
+    if pool.pad_mode == "pad":
+        return (pool.padding,) * 4
+    return (0, 0, 0, 0)
+
+
+@pytest.mark.parametrize("kwargs", POOL_CASES, ids=str)
+@pytest.mark.parametrize("cls, kind", [(nn.MaxPool2d, "max"), (nn.AvgPool2d, "avg")],
+                         ids=["max", "avg"])
+def test_pooling_forward_and_gradients(rng, cls, kind, kwargs):
+    pool = cls(**kwargs)
+    x = rng.permutation(2 * 3 * 6 * 5).reshape(2, 3, 6, 5) / 10.0  # distinct: no max ties
+    include = kind == "avg" and pool.pad_mode == "pad"
+    ref = np_pool(x, pool.kernel_size, pool.stride, _pool_pad(pool, x), kind, include)
+    np.testing.assert_allclose(pool(Tensor(x, f32)).asnumpy(), ref, rtol=1e-5, atol=1e-5)
+    check_cell_grads(pool, (t64(x),), weights=False)
+
+
+# ----- normalisation ---------------------------------------------------------------------------
+
+def np_batch_norm(x, gamma, beta, mean, var, eps):
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    return (x - mean.reshape(shape)) / np.sqrt(var.reshape(shape) + eps) * gamma.reshape(
+        shape) + beta.reshape(shape)
+
+
+@pytest.mark.parametrize("cls, shape", [(nn.BatchNorm1d, (6, 3)), (nn.BatchNorm1d, (4, 3, 5)),
+                                        (nn.BatchNorm2d, (2, 3, 4, 5))],
+                         ids=["1d-NC", "1d-NCL", "2d"])
+def test_batch_norm_train_uses_batch_stats_and_updates_running_stats(rng, cls, shape):
+    gamma, beta = rng.standard_normal(3), rng.standard_normal(3)
+    bn = cls(3, momentum=0.8, gamma_init=Tensor(gamma, f32), beta_init=Tensor(beta, f32))
+    x = rng.standard_normal(shape) * 2 + 1
+    axes = (0,) + tuple(range(2, len(shape)))
+    mean, var = x.mean(axes), x.var(axes)
+    bn.set_train()
+    got = bn(Tensor(x, f32)).asnumpy()
+    np.testing.assert_allclose(got, np_batch_norm(x, gamma, beta, mean, var, 1e-5), rtol=1e-4,
+                               atol=1e-4)
+    count = x.size // 3
+    np.testing.assert_allclose(bn.moving_mean.asnumpy(), 0.2 * mean, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(bn.moving_variance.asnumpy(),
+                               0.8 + 0.2 * var * count / (count - 1), rtol=1e-5)
+    bn.set_train(False)  # evaluation: the running statistics
+    ref = np_batch_norm(x, gamma, beta, bn.moving_mean.asnumpy(),
+                        bn.moving_variance.asnumpy(), 1e-5)
+    np.testing.assert_allclose(bn(Tensor(x, f32)).asnumpy(), ref, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("train", [True, False], ids=["train", "eval"])
+def test_batch_norm_gradients(rng, train):
+    bn = to_float64(nn.BatchNorm2d(2, gamma_init="normal", beta_init="normal"))
+    bn.moving_mean.set_data(rng.standard_normal(2))
+    bn.set_train(train)
+    check_cell_grads(bn, (t64(rng.standard_normal((3, 2, 2, 3))),))
+
+
+def test_batch_norm_errors():
+    with pytest.raises(ShapeError, match=r"BatchNorm2d: expected an input of rank 4, got shape "
+                                         r"\(2, 3\)"):
+        nn.BatchNorm2d(3)(Tensor(np.ones((2, 3), np.float32)))
+    with pytest.raises(ShapeError, match="BatchNorm1d: expected 4 channels"):
+        nn.BatchNorm1d(4)(Tensor(np.ones((2, 3), np.float32)))
+    with pytest.raises(ArgumentValueError, match="momentum"):
+        nn.BatchNorm1d(4, momentum=1.5)
+
+
+@pytest.mark.parametrize("shape, begin", [((4, 6), -1), ((2, 3, 4), 1)])
+def test_layer_norm_forward_and_gradients(rng, shape, begin):
+    normalized = shape[begin % len(shape):]
+    gamma, beta = rng.standard_normal(normalized), rng.standard_normal(normalized)
+    ln = nn.LayerNorm(normalized, begin_norm_axis=begin, begin_params_axis=begin,
+                      gamma_init=Tensor(gamma, f32), beta_init=Tensor(beta, f32), epsilon=1e-5)
+    x = rng.standard_normal(shape)
+    axes = tuple(range(begin % len(shape), len(shape)))
+    ref = (x - x.mean(axes, keepdims=True)) / np.sqrt(x.var(axes, keepdims=True) + 1e-5)
+    np.testing.assert_allclose(ln(Tensor(x, f32)).asnumpy(), ref * gamma + beta, rtol=1e-4,
+                               atol=1e-4)
+    check_cell_grads(to_float64(ln), (t64(x),))
+
+
+def test_layer_norm_shape_error():
+    ln = nn.LayerNorm((5,))
+    with pytest.raises(ShapeError, match=r"LayerNorm: expected the input's axes from "
+                                         r"begin_params_axis=-1 on to be normalized_shape=\(5,\)"):
+        ln(Tensor(np.ones((2, 4), np.float32)))

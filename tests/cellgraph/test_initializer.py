@@ -1,0 +1,94 @@
+"""cellgraph.common.initializer: the distributions and their bounds, names, reproducibility
+from set_seed, and errors."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import cellgraph
+from cellgraph import Tensor, nn
+from cellgraph.common.initializer import (
+    Constant,
+    HeNormal,
+    HeUniform,
+    Normal,
+    One,
+    TruncatedNormal,
+    Uniform,
+    XavierNormal,
+    XavierUniform,
+    Zero,
+    initializer,
+)
+from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+
+SHAPE = (200, 300)  # fan_in 300, fan_out 200
+
+
+def _values(init, shape=SHAPE, dtype=cellgraph.float32):
+    t = initializer(init, shape, dtype)
+    assert isinstance(t, Tensor) and t.shape == shape and t.dtype == dtype
+    return t.asnumpy().astype(np.float64)
+
+
+@pytest.mark.parametrize("init, low, high", [
+    (Uniform(0.3), -0.3, 0.3),
+    ("uniform", -0.07, 0.07),
+    (XavierUniform(), -math.sqrt(6 / 500), math.sqrt(6 / 500)),
+    ("xavier_uniform", -math.sqrt(6 / 500), math.sqrt(6 / 500)),
+    (HeUniform(), -math.sqrt(6 / 300), math.sqrt(6 / 300)),
+    (HeUniform(math.sqrt(5)), -1 / math.sqrt(300), 1 / math.sqrt(300)),
+    ("he_uniform", -math.sqrt(6 / 300), math.sqrt(6 / 300)),
+    (TruncatedNormal(0.5, a=-0.4, b=0.6), -0.4, 0.6),
+])
+def test_uniform_families_fill_their_bounds(init, low, high):
+    v = _values(init)
+    assert v.min() >= low - 1e-7 and v.max() <= high + 1e-7
+    assert v.min() < low + 0.05 * (high - low) and v.max() > high - 0.05 * (high - low)
+
+
+@pytest.mark.parametrize("init, mean, std", [
+    (Normal(0.02, 1.0), 1.0, 0.02),
+    ("normal", 0.0, 0.01),
+    (XavierNormal(2.0), 0.0, 2 * math.sqrt(2 / 500)),
+    (HeNormal(mode="fan_out", nonlinearity="relu"), 0.0, math.sqrt(2 / 200)),
+])
+def test_normal_families_have_their_moments(init, mean, std):
+    v = _values(init)
+    assert abs(v.mean() - mean) < 5 * std / math.sqrt(v.size)
+    assert abs(v.std() / std - 1) < 0.02
+
+
+def test_constants_tensors_and_dtypes():
+    np.testing.assert_array_equal(_values("zeros", (2, 3)), np.zeros((2, 3)))
+    np.testing.assert_array_equal(_values(One(), (4,)), np.ones(4))
+    np.testing.assert_array_equal(_values(Zero(), (1,)), [0.0])
+    np.testing.assert_array_equal(_values(Constant(2.5), (2,), cellgraph.float64), [2.5, 2.5])
+    np.testing.assert_array_equal(_values(3, (2,), cellgraph.int32), [3, 3])
+    given = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(_values(Tensor(given), (2, 3)), given)
+
+
+def test_set_seed_makes_initialisation_reproducible():
+    cellgraph.set_seed(11)
+    first = nn.Dense(5, 4).weight.asnumpy()
+    cellgraph.set_seed(11)
+    np.testing.assert_array_equal(nn.Dense(5, 4).weight.asnumpy(), first)
+    assert cellgraph.get_seed() == 11
+    assert not np.array_equal(nn.Dense(5, 4).weight.asnumpy(), first)
+
+
+def test_initializer_errors():
+    with pytest.raises(ArgumentValueError, match="unknown initializer name 'glorot'"):
+        initializer("glorot", (2, 2))
+    with pytest.raises(ShapeError, match=r"the given Tensor has shape \(2, 2\), expected "
+                                         r"\(3, 2\)"):
+        initializer(Tensor(np.ones((2, 2))), (3, 2))
+    with pytest.raises(ShapeError, match="fan in and fan out need a shape of rank >= 2"):
+        initializer(XavierUniform(), (5,))
+    with pytest.raises(DTypeError, match="`init` must be an Initializer"):
+        initializer([1, 2], (2,))
+    with pytest.raises(ArgumentValueError, match="set_seed: `seed` must be >= 0"):
+        cellgraph.set_seed(-1)

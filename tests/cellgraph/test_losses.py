@@ -1,0 +1,133 @@
+"""Losses against NumPy references for every reduction, and their gradients against finite
+differences (float64)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cellgraph
+from cellgraph import Tensor, nn
+from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.testing import check_grads
+
+f32 = cellgraph.float32
+REDUCE = {"mean": np.mean, "sum": np.sum, "none": lambda v: v}
+
+
+def np_log_softmax(x, axis=-1):
+    shifted = x - x.max(axis=axis, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+
+
+def np_smooth_l1(x, y, beta):
+    d = np.abs(x - y)
+    return np.where(d < beta, 0.5 * d ** 2 / beta, d - 0.5 * beta)
+
+
+def np_bce(x, y, weight=1.0, pos_weight=1.0):
+    log_sig, log_one_minus = -np.log1p(np.exp(-x)), -np.log1p(np.exp(x))
+    return -weight * (pos_weight * y * log_sig + (1 - y) * log_one_minus)
+
+
+def _pair(rng, shape=(4, 3)):
+    return rng.standard_normal(shape), rng.standard_normal(shape)
+
+
+@pytest.mark.parametrize("reduction", list(REDUCE))
+def test_elementwise_losses(rng, reduction):
+    x, y = _pair(rng)
+    y[0, 0] = x[0, 0] + 0.3  # inside SmoothL1's quadratic zone
+    cases = [(nn.MSELoss(reduction), (x - y) ** 2),
+             (nn.L1Loss(reduction), np.abs(x - y)),
+             (nn.SmoothL1Loss(beta=0.5, reduction=reduction), np_smooth_l1(x, y, 0.5))]
+    for loss, elementwise in cases:
+        got = loss(Tensor(x, f32), Tensor(y, f32)).asnumpy()
+        np.testing.assert_allclose(got, REDUCE[reduction](elementwise), rtol=1e-5, atol=1e-6,
+                                   err_msg=type(loss).__name__)
+        check_grads(loss, (x, y))
+
+
+def test_mse_broadcasts_and_defaults(rng):
+    x, y = rng.standard_normal((4, 3)), rng.standard_normal((1, 3))
+    got = nn.MSELoss()(Tensor(x, f32), Tensor(y, f32)).asnumpy()
+    np.testing.assert_allclose(got, np.mean((x - y) ** 2), rtol=1e-5)
+    assert nn.SmoothL1Loss().reduction == "none"
+    assert nn.SoftmaxCrossEntropyWithLogits().reduction == "none"
+
+
+@pytest.mark.parametrize("reduction", list(REDUCE))
+def test_softmax_cross_entropy_dense_and_sparse(rng, reduction):
+    logits = rng.standard_normal((5, 4))
+    ids = np.array([0, 3, 1, 1, 2], np.int32)
+    dense = np.eye(4)[ids] * 0.8 + 0.05  # soft labels
+    per_row = {"dense": -(dense * np_log_softmax(logits)).sum(-1),
+               "sparse": -np_log_softmax(logits)[np.arange(5), ids]}
+    for kind, labels in (("dense", Tensor(dense, f32)), ("sparse", Tensor(ids))):
+        loss = nn.SoftmaxCrossEntropyWithLogits(sparse=kind == "sparse", reduction=reduction)
+        got = loss(Tensor(logits, f32), labels).asnumpy()
+        np.testing.assert_allclose(got, REDUCE[reduction](per_row[kind]), rtol=1e-5,
+                                   atol=1e-6, err_msg=kind)
+        check_grads(loss, (logits, labels.asnumpy() if kind == "dense" else labels))
+
+
+@pytest.mark.parametrize("reduction", list(REDUCE))
+def test_bce_with_logits(rng, reduction):
+    x = rng.standard_normal((3, 4)) * 3
+    y = rng.uniform(size=(3, 4))
+    weight, pos_weight = rng.uniform(0.5, 2, size=(4,)), rng.uniform(0.5, 2, size=(4,))
+    plain = nn.BCEWithLogitsLoss(reduction)
+    np.testing.assert_allclose(plain(Tensor(x, f32), Tensor(y, f32)).asnumpy(),
+                               REDUCE[reduction](np_bce(x, y)), rtol=1e-5, atol=1e-6)
+    weighted = nn.BCEWithLogitsLoss(reduction, weight=Tensor(weight), pos_weight=Tensor(
+        pos_weight))
+    np.testing.assert_allclose(weighted(Tensor(x), Tensor(y)).asnumpy(),
+                               REDUCE[reduction](np_bce(x, y, weight, pos_weight)), rtol=1e-10)
+    check_grads(weighted, (x, y))
+
+
+def test_bce_with_logits_is_stable_for_large_logits():
+    x = Tensor(np.array([-200.0, 200.0], np.float32))
+    y = Tensor(np.array([1.0, 0.0], np.float32))
+    np.testing.assert_allclose(nn.BCEWithLogitsLoss("none")(x, y).asnumpy(), [200.0, 200.0])
+
+
+@pytest.mark.parametrize("reduction", list(REDUCE))
+def test_nll_loss_with_weights_and_ignore_index(rng, reduction):
+    log_probs = np_log_softmax(rng.standard_normal((6, 4)))
+    labels = np.array([0, 3, -100, 1, 2, 3], np.int32)
+    weight = np.array([0.5, 1.0, 2.0, 1.5])
+    keep = labels != -100
+    safe = np.where(keep, labels, 0)
+    w = weight[safe] * keep
+    per_row = -w * log_probs[np.arange(6), safe]
+    ref = {"none": per_row, "sum": per_row.sum(), "mean": per_row.sum() / w.sum()}[reduction]
+    loss = nn.NLLLoss(weight=Tensor(weight), reduction=reduction)
+    np.testing.assert_allclose(loss(Tensor(log_probs), Tensor(labels)).asnumpy(), ref,
+                               rtol=1e-10)
+    check_grads(loss, (log_probs, Tensor(labels)))
+
+
+def test_nll_and_cross_entropy_over_extra_axes(rng):
+    logits = rng.standard_normal((2, 3, 4))  # (N, C, d)
+    labels = rng.integers(0, 3, size=(2, 4)).astype(np.int64)
+    log_probs = np_log_softmax(logits, axis=1)
+    picked = np.take_along_axis(log_probs, labels[:, None], axis=1)[:, 0]
+    got = nn.CrossEntropyLoss()(Tensor(logits), Tensor(labels)).asnumpy()
+    np.testing.assert_allclose(got, -picked.mean(), rtol=1e-10)
+    check_grads(nn.CrossEntropyLoss(), (logits, Tensor(labels)))
+
+
+def test_loss_errors_name_the_loss_and_values():
+    with pytest.raises(ArgumentValueError, match="MSELoss: `reduction` must be 'mean', 'sum' "
+                                                 "or 'none', got 'avg'"):
+        nn.MSELoss("avg")
+    x = Tensor(np.ones((4, 3), np.float32))
+    with pytest.raises(ShapeError, match=r"SmoothL1Loss: logits of shape \(4, 3\) and labels of "
+                                         r"shape \(4, 1\) must have one shape"):
+        nn.SmoothL1Loss()(x, Tensor(np.ones((4, 1), np.float32)))
+    sparse = nn.SoftmaxCrossEntropyWithLogits(sparse=True)
+    with pytest.raises(DTypeError, match="expected integer class labels, got Float32"):
+        sparse(x, Tensor(np.ones(4, np.float32)))
+    with pytest.raises(ShapeError, match=r"labels of shape \(3,\) do not fit logits of shape "
+                                         r"\(4, 3\)"):
+        sparse(x, Tensor(np.ones(3, np.int32)))

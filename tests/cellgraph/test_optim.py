@@ -1,0 +1,207 @@
+"""TrainOneStepCell with each optimizer against a hand-written NumPy training loop (3 steps,
+float64), learning-rate schedules, state names, one compiled graph per step, and errors."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cellgraph
+from cellgraph import Tensor, nn
+from cellgraph.ops.errors import ArgumentError, ArgumentValueError, ShapeError
+
+f64 = cellgraph.float64
+STEPS = 3
+
+
+def np_grads(w, b, x, y):
+    """Gradients of mean((x w^T + b - y)^2)."""
+    dout = 2 * (x @ w.T + b - y) / y.size
+    return dout.T @ x, dout.sum(0)
+
+
+def np_update(kind, hp, p, g, state, t, lr):
+    """One update of parameter `p` (state: a dict of this parameter's buffers), step t >= 0."""
+    wd = hp.get("weight_decay", 0.0)
+    if kind in ("SGD", "Momentum", "Adam"):
+        g = g + wd * p
+    if kind == "SGD":
+        mom, damp = hp.get("momentum", 0.0), hp.get("dampening", 0.0)
+        if mom == 0:
+            return p - lr * g
+        v = state["v"] = g if t == 0 else mom * state["v"] + (1 - damp) * g
+        return p - lr * (g + mom * v if hp.get("nesterov") else v)
+    if kind == "Momentum":
+        mom = hp["momentum"]
+        v = state["v"] = mom * state.get("v", 0) + g
+        return p - lr * (g + mom * v if hp.get("use_nesterov") else v)
+    b1, b2 = hp.get("beta1", 0.9), hp.get("beta2", 0.999)
+    eps = hp.get("eps", 1e-6 if kind == "AdamWeightDecay" else 1e-8)
+    m = state["m"] = b1 * state.get("m", 0) + (1 - b1) * g
+    v = state["v"] = b2 * state.get("v", 0) + (1 - b2) * g * g
+    n = t + 1
+    if kind == "Adam":
+        lr_t = lr * np.sqrt(1 - b2 ** n) / (1 - b1 ** n)
+        return p - lr_t * m / (np.sqrt(v) + eps)
+    if kind == "AdamW":
+        wd = hp.get("weight_decay", 1e-2)
+        m_hat, v_hat = m / (1 - b1 ** n), v / (1 - b2 ** n)
+        return p * (1 - lr * wd) - lr * m_hat / (np.sqrt(v_hat) + eps)
+    return p - lr * (m / (np.sqrt(v) + eps) + wd * p)  # AdamWeightDecay
+
+
+def np_train(kind, hp, w, b, x, y, lrs):
+    states = ({}, {})
+    losses = []
+    for t in range(STEPS):
+        losses.append(np.mean((x @ w.T + b - y) ** 2))
+        gw, gb = np_grads(w, b, x, y)
+        w = np_update(kind, hp, w, gw, states[0], t, lrs[t])
+        b = np_update(kind, hp, b, gb, states[1], t, lrs[t])
+    return w, b, losses
+
+
+class Net(nn.Cell):
+    def __init__(self, w, b):
+        super().__init__()
+        self.fc = nn.Dense(3, 2, weight_init=Tensor(w), bias_init=Tensor(b), dtype=f64)
+
+    def construct(self, x):
+        return self.fc(x)
+
+
+OPTIMIZERS = [
+    ("SGD", {}),
+    ("SGD", {"momentum": 0.9, "dampening": 0.2, "weight_decay": 0.05}),
+    ("SGD", {"momentum": 0.8, "nesterov": True}),
+    ("Momentum", {"momentum": 0.9}),
+    ("Momentum", {"momentum": 0.7, "weight_decay": 0.1, "use_nesterov": True}),
+    ("Adam", {}),
+    ("Adam", {"beta1": 0.8, "beta2": 0.95, "eps": 1e-6, "weight_decay": 0.05}),
+    ("AdamW", {"weight_decay": 0.1}),
+    ("AdamWeightDecay", {"weight_decay": 0.1}),
+]
+
+
+def _data(rng):
+    return (rng.standard_normal((2, 3)), rng.standard_normal(2), rng.standard_normal((5, 3)),
+            rng.standard_normal((5, 2)))
+
+
+def _run(kind, hp, lr, rng):
+    w, b, x, y = _data(rng)
+    net = Net(w, b)
+    opt = getattr(nn, kind)(net.trainable_params(), learning_rate=lr, **hp)
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), opt)
+    losses = [float(train(Tensor(x), Tensor(y)).asnumpy()) for _ in range(STEPS)]
+    return (w, b, x, y), net, train, losses
+
+
+@pytest.mark.parametrize("kind, hp", OPTIMIZERS, ids=lambda v: v if isinstance(v, str) else
+                         "-".join(f"{k}={a}" for k, a in v.items()) or "default")
+def test_train_one_step_matches_numpy(rng, kind, hp):
+    lr = 0.05
+    (w, b, x, y), net, train, losses = _run(kind, hp, lr, rng)
+    lrs = [float(np.float32(lr))] * STEPS  # the learning-rate Parameter is float32
+    w_ref, b_ref, loss_ref = np_train(kind, hp, w, b, x, y, lrs)
+    np.testing.assert_allclose(losses, loss_ref, rtol=1e-12)
+    np.testing.assert_allclose(net.fc.weight.asnumpy(), w_ref, rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(net.fc.bias.asnumpy(), b_ref, rtol=1e-10, atol=1e-12)
+    assert int(train.optimizer.global_step.asnumpy()) == STEPS
+    assert len(train._graph_cache.entries) == 1, "one graph, compiled once, for every step"
+
+
+def test_whole_step_is_one_graph_with_the_updates_as_outputs(rng):
+    _, _, train, _ = _run("Adam", {}, 0.01, rng)
+    (entry,) = train._graph_cache.entries.values()
+    graph = entry.compiled.graph
+    names = sorted(p.name for p in graph.updates)
+    assert names == ["fc.bias", "fc.weight", "global_step", "moment1.fc.bias",
+                     "moment1.fc.weight", "moment2.fc.bias", "moment2.fc.weight"]
+    assert not any(n.callee.name == "grad" for n in graph.nodes)
+
+
+SCHEDULES = [
+    ("callable", lambda step: 0.1 * 0.5 ** step, [0.1, 0.05, 0.025]),
+    ("list", [0.1, 0.03], [0.1, 0.03, 0.03]),  # the last rate is kept
+    ("ExponentialDecayLR", nn.ExponentialDecayLR(0.1, 0.5, 2, is_stair=True), [0.1, 0.1, 0.05]),
+    ("CosineDecayLR", nn.CosineDecayLR(0.01, 0.1, 2), [0.1, 0.055, 0.01]),
+    ("PolynomialDecayLR", nn.PolynomialDecayLR(0.1, 0.01, 2, 2.0), [0.1, 0.0325, 0.01]),
+    ("WarmUpLR", nn.WarmUpLR(0.1, 2), [0.0, 0.05, 0.1]),
+]
+
+
+@pytest.mark.parametrize("name, schedule, rates", SCHEDULES, ids=[s[0] for s in SCHEDULES])
+@pytest.mark.parametrize("kind", ["SGD", "Adam"])
+def test_learning_rate_schedules(rng, kind, name, schedule, rates):
+    (w, b, x, y), net, _, losses = _run(kind, {}, schedule, rng)
+    w_ref, _b_ref, loss_ref = np_train(kind, {}, w, b, x, y, rates)
+    np.testing.assert_allclose(losses, loss_ref, rtol=1e-6)
+    np.testing.assert_allclose(net.fc.weight.asnumpy(), w_ref, rtol=1e-6, atol=1e-9)
+
+
+def test_pynative_training_matches_graph_mode(rng):
+    seed_state = np.random.default_rng(5)
+    _, graph_net, _, graph_losses = _run("Momentum", {"momentum": 0.9}, 0.1, seed_state)
+    cellgraph.set_context(mode=cellgraph.PYNATIVE_MODE)
+    _, eager_net, _, eager_losses = _run("Momentum", {"momentum": 0.9}, 0.1,
+                                         np.random.default_rng(5))
+    np.testing.assert_allclose(eager_losses, graph_losses, rtol=1e-12)
+    np.testing.assert_allclose(eager_net.fc.weight.asnumpy(), graph_net.fc.weight.asnumpy(),
+                               rtol=1e-12)
+
+
+def test_batch_norm_running_stats_update_once_per_training_step(rng):
+    cellgraph.set_seed(0)
+    net = nn.SequentialCell(nn.Dense(3, 4), nn.BatchNorm1d(4), nn.ReLU(), nn.Dense(4, 1))
+    x, y = rng.standard_normal((8, 3)).astype(np.float32), rng.standard_normal((8, 1))
+    w, b = net[0].weight.asnumpy(), net[0].bias.asnumpy()
+    hidden = x @ w.T + b
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                                nn.SGD(net.trainable_params(), 0.1))
+    train.set_train()
+    train(Tensor(x), Tensor(y.astype(np.float32)))
+    np.testing.assert_allclose(net[1].moving_mean.asnumpy(), 0.1 * hidden.mean(0), rtol=1e-5,
+                               atol=1e-6)
+    np.testing.assert_allclose(net[1].moving_variance.asnumpy(),
+                               0.9 + 0.1 * hidden.var(0, ddof=1), rtol=1e-5)
+    assert not np.allclose(net[0].weight.asnumpy(), w), "the weights were trained"
+
+
+def test_sens_scales_the_gradients(rng):
+    w, b, x, y = _data(rng)
+    net = Net(w, b)
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                                nn.SGD(net.trainable_params(), 0.1), sens=4.0)
+    train(Tensor(x), Tensor(y))
+    gw, _ = np_grads(w, b, x, y)
+    np.testing.assert_allclose(net.fc.weight.asnumpy(), w - np.float32(0.1) * 4.0 * gw,
+                               rtol=1e-12)
+
+
+def test_state_parameters_are_named_like_mindspore(rng):
+    _, _, train, _ = _run("Adam", {}, 0.01, rng)
+    names = [n for n, _ in train.parameters_and_names()]
+    assert names == ["fc.weight", "fc.bias", "learning_rate", "global_step",
+                     "moment1.fc.weight", "moment1.fc.bias", "moment2.fc.weight",
+                     "moment2.fc.bias"]
+    assert [p.name for p in train.trainable_params()] == ["fc.weight", "fc.bias"]
+
+
+def test_optimizer_errors(rng):
+    net = Net(*_data(rng)[:2])
+    params = net.trainable_params()
+    with pytest.raises(ArgumentValueError, match="SGD: `learning_rate` must be >= 0.0, got -1"):
+        nn.SGD(params, learning_rate=-1.0)
+    with pytest.raises(ArgumentValueError, match="Adam: `params` is empty"):
+        nn.Adam([])
+    with pytest.raises(ArgumentValueError, match="Adam: `beta1` must be in"):
+        nn.Adam(params, beta1=1.0)
+    with pytest.raises(ArgumentValueError, match="nesterov=True needs momentum > 0"):
+        nn.SGD(params, nesterov=True)
+    opt = nn.Adam(params)
+    with pytest.raises(ArgumentError, match="Adam: expected 2 gradients, one per parameter, "
+                                            "got 1"):
+        opt((Tensor(np.ones((2, 3))),))
+    with pytest.raises(ShapeError, match=r"the gradient for Parameter 'fc.bias' has shape "
+                                         r"\(3,\), expected \(2,\)"):
+        opt((Tensor(np.ones((2, 3))), Tensor(np.ones(3))))
