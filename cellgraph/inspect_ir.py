@@ -15,7 +15,8 @@ def dump_ir(fn, *args, stage: str = "optimize") -> str:
     codegen)."""
     if stage not in STAGES:
         raise ArgumentError(f"dump_ir: unknown stage {stage!r}; stages are {', '.join(STAGES)}")
-    return compile_callable(fn, args, name=getattr(fn, "__name__", None)).stages[stage]
+    return compile_callable(fn, args, name=getattr(fn, "__name__", None),
+                            keep_stages=True).stages[stage]
 
 
 # stage -> the passes that follow `parse` up to it (codegen's output is source, not a graph)

@@ -89,20 +89,33 @@ def _definition_loc(fn):
         return None
 
 
+# Tests set this so that the verifier runs after every stage, not only the last one.
+VERIFY_EVERY_STAGE = False
+
+
 def compile_callable(fn, args: tuple, dump_dir: str | None = None,
-                     name: str | None = None) -> Compiled:
-    """Run the whole pipeline on `fn` specialised to `args`."""
+                     name: str | None = None, keep_stages: bool = False) -> Compiled:
+    """Run the whole pipeline on `fn` specialised to `args`. The text of every stage is kept
+    when `keep_stages` is set or `dump_dir` is given (printing is not free)."""
     stages = {}
+    keep = keep_stages or bool(dump_dir)
+
+    def record(stage: str, graph: Graph) -> None:
+        if VERIFY_EVERY_STAGE:
+            verify(graph)
+        if keep:
+            stages[stage] = print_graph(graph)
+
     with collect_guards() as guards:
         graph, captured, _, in_tree = parse(fn, args, name)
     if captured:
         raise CompileError("a top-level graph cannot read values of another graph")
-    stages["parse"] = print_graph(graph)
+    record("parse", graph)
     graph = expand_grad(graph)
-    stages["expand_grad"] = print_graph(graph)
+    record("expand_grad", graph)
     graph = optimize(graph)
     verify(graph)
-    stages["optimize"] = print_graph(graph)
+    record("optimize", graph)
     module = codegen.generate(graph)
     stages["codegen"] = module.source
     if dump_dir:

@@ -4,6 +4,9 @@ import pytest
 
 import cellgraph
 from cellgraph import context
+from cellgraph.compiler import pipeline
+
+pipeline.VERIFY_EVERY_STAGE = True  # the verifier checks the IR after every stage in tests
 
 
 @pytest.fixture(autouse=True)
