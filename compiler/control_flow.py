@@ -19,8 +19,8 @@ from cellgraph.ops.errors import CompileError, DTypeError
 
 from .builder import Builder, Tracer, is_tensor_like
 from .control_prims import switch_p, while_p
-from .print_op import emit_print
 from .ir import Var
+from .print_op import emit_print
 from .pytree import flatten, unflatten
 
 _MISSING = object()
@@ -350,8 +350,6 @@ def _carried_leaves(names, trees, new_values, avals, loc):
 
 def graph_print(args, kwargs):
     """`print` inside construct: Tensors print when the graph runs, constants print now."""
-    from .print_op import emit_print
-
     if any(isinstance(a, Tracer) for a in args):
         return emit_print(args, kwargs)
     print(*args, **kwargs)

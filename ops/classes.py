@@ -59,7 +59,7 @@ for _name, _fn in {
 }.items():
     _define(_name, _fn)
 
-Acos = ACos
+Acos = globals()["ACos"]  # same class under both MindSpore spellings
 _define("MatMul", F.mm, {"transpose_a": False, "transpose_b": False})
 _define("BatchMatMul", F.batch_matmul, {"transpose_a": False, "transpose_b": False})
 for _name, _fn in {"ReduceSum": F.reduce_sum, "ReduceMean": F.reduce_mean,
