@@ -172,6 +172,9 @@ def _print_one(graph: Graph, names: dict) -> str:
         lines.append(f"  {lhs} = {call}  : {types}" + _loc_comment(node.loc, True))
     ret = ", ".join(ref(o) for o in graph.outputs)
     lines.append(f"  return {ret if len(graph.outputs) == 1 else '(' + ret + ')'}")
+    if graph.updates:  # which Parameters the trailing outputs are written back into
+        names = ", ".join(p.name or "?" for p in graph.updates)
+        lines.append(f"  # the last {len(graph.updates)} outputs update {names}")
     lines.append("}")
     return "\n".join(lines)
 
