@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, field
 
 from cellgraph.ops.core import abstract_of
-from cellgraph.ops.errors import CompileError
+from cellgraph.ops.errors import CellgraphError, CompileError
 
 from . import codegen
 from .autodiff import expand_grad
@@ -97,6 +97,15 @@ def compile_callable(fn, args: tuple, dump_dir: str | None = None,
                      name: str | None = None, keep_stages: bool = False) -> Compiled:
     """Run the whole pipeline on `fn` specialised to `args`. The text of every stage is kept
     when `keep_stages` is set or `dump_dir` is given (printing is not free)."""
+    try:
+        return _compile(fn, args, dump_dir, name, keep_stages)
+    except CellgraphError as e:
+        # The message carries the user's file, line and caret; the compiler's own frames
+        # would only bury it, so the traceback ends here.
+        raise e.with_traceback(None) from None
+
+
+def _compile(fn, args, dump_dir, name, keep_stages) -> Compiled:
     stages = {}
     keep = keep_stages or bool(dump_dir)
 
