@@ -63,7 +63,9 @@ class _CellContainer(Cell):
     def __getitem__(self, index):
         cells = self._cells_list()
         if isinstance(index, slice):
-            return type(self)(cells[index])
+            part = type(self)()
+            part._reindex(cells[index])  # a view: the cells keep their parameter names
+            return part
         if not isinstance(index, int) or isinstance(index, bool):
             raise DTypeError(f"{self.op}: index must be an int or a slice, got "
                              f"{type(index).__name__}")

@@ -58,6 +58,12 @@ def _parameter_list(parameters, op: str) -> list:
             raise DTypeError(f"{op}: `params` must hold Parameters, got {type(p).__name__}")
     if len({id(p) for p in params}) != len(params):
         raise ArgumentValueError(f"{op}: `params` lists a Parameter twice")
+    names = [p.name for p in params]
+    twice = sorted({str(n) for n in names if names.count(n) > 1})
+    if twice:
+        raise ArgumentValueError(f"{op}: several Parameters are named {', '.join(twice)}; the "
+                                 f"optimizer names its state after them, so pass "
+                                 f"net.trainable_params(), which names them by their path")
     return params
 
 

@@ -218,7 +218,11 @@ def test_sequential_cell_runs_in_order_and_indexes(rng):
     x = Tensor(rng.standard_normal((5, 3)).astype(np.float32))
     ref = seq[2](seq[1](seq[0](x)))  # each layer on its own (eagerly compiled)
     np.testing.assert_allclose(seq(x).asnumpy(), ref.asnumpy(), rtol=1e-6)
-    assert len(seq[0:2]) == 2
+    names = [p.name for p in seq.trainable_params()]
+    head = seq[0:2]
+    assert len(head) == 2 and head[0] is seq[0]
+    assert [p.name for p in seq.trainable_params()] == names == [
+        "0.weight", "0.bias", "2.weight", "2.bias"]
     with pytest.raises(IndexError, match="index 3 is out of range for 3 cells"):
         seq[3]
 

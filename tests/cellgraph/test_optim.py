@@ -196,6 +196,9 @@ def test_optimizer_errors(rng):
         nn.Adam([])
     with pytest.raises(ArgumentValueError, match="Adam: `beta1` must be in"):
         nn.Adam(params, beta1=1.0)
+    twins = [nn.Dense(2, 2).weight, nn.Dense(2, 2).weight]
+    with pytest.raises(ArgumentValueError, match="several Parameters are named weight"):
+        nn.Momentum(twins, 0.1, 0.9)
     with pytest.raises(ArgumentValueError, match="nesterov=True needs momentum > 0"):
         nn.SGD(params, nesterov=True)
     opt = nn.Adam(params)
