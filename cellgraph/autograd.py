@@ -12,7 +12,7 @@ import os
 import sys
 
 from cellgraph.compiler.autodiff import emit_grad
-from cellgraph.compiler.builder import current_builder, is_tensor_like
+from cellgraph.compiler.builder import current_builder, describe_value, is_tensor_like
 from cellgraph.compiler.custom import custom_vjp_call
 from cellgraph.compiler.pipeline import graph_name, parse
 from cellgraph.compiler.pytree import Tree, count_leaves, flatten, unflatten
@@ -203,7 +203,7 @@ class GradFunction:
                 raise ArgumentError(f"{self.api}: the sens value must match the output of "
                                     f"{graph_name(self.fn)}: {n_results} tensors "
                                     f"({', '.join(str(o.aval) for o in graph.outputs)}), got "
-                                    f"{_describe(sens)}", self._loc())
+                                    f"{describe_value(sens)}", self._loc())
             for i, (s, o) in enumerate(zip(flat, graph.outputs)):
                 if abstract_of(s).shape != o.aval.shape:
                     raise ArgumentError(f"{self.api}: sens {i} has shape "
@@ -252,16 +252,6 @@ class GradFunction:
         if self.has_aux:
             return result, tuple(value[1:])
         return result
-
-
-def _describe(value) -> str:
-    """What the user passed, for messages: `Tensor f32[2,3]`, `(Tensor f32[1], 2)`."""
-    if isinstance(value, (tuple, list)):
-        inner = ", ".join(_describe(v) for v in value)
-        return f"({inner}{',' if len(value) == 1 else ''})"
-    if is_tensor_like(value):
-        return f"Tensor {abstract_of(value)}"
-    return f"{type(value).__name__} {value!r:.40}"
 
 
 def _describe_tree(graph) -> str:

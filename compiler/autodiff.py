@@ -138,8 +138,8 @@ def replay(node: Apply, ins: list) -> list:
     return list(res) if node.callee.multiple_results else [res]
 
 
-def inline(graph: Graph, args: list) -> list:
-    """Replay `graph` into the current builder on `args`, expanding grad nodes on the way."""
+def _replay_nodes(graph: Graph, args: list, after_node=None) -> dict:
+    """Replay `graph`'s nodes into the current builder; returns the value of every var."""
     env = {id(p): a for p, a in zip(graph.params, args)}
     builder = current_builder()
     for node in graph.nodes:
@@ -148,6 +148,14 @@ def inline(graph: Graph, args: list) -> list:
             outs = replay(node, ins)
         for o, v in zip(node.outputs, outs):
             env[id(o)] = v
+        if after_node is not None:
+            after_node(node)
+    return env
+
+
+def inline(graph: Graph, args: list) -> list:
+    """Replay `graph` into the current builder on `args`, expanding grad nodes on the way."""
+    env = _replay_nodes(graph, args)
     return [_read(env, o) for o in graph.outputs]
 
 
@@ -167,19 +175,16 @@ def _expand_grad_node(node: Apply, ins: list) -> list:
 def vjp(graph: Graph, args: list, wrt: tuple, sens: list | None) -> tuple[list, list]:
     """Forward outputs of `graph` on `args` and the gradients for params `wrt`, emitted into
     the current builder. Without `sens` every output is seeded with ones."""
-    env = {id(p): a for p, a in zip(graph.params, args)}
     active = {id(graph.params[i]) for i in wrt}
-    builder = current_builder()
-    for node in graph.nodes:
-        ins = [_read(env, a) for a in node.inputs]
-        with builder.at(node.loc):
-            outs = replay(node, ins)
-        for o, v in zip(node.outputs, outs):
-            env[id(o)] = v
+
+    def mark_active(node):
         if not node.callee.nondifferentiable and any(
                 isinstance(a, Var) and id(a) in active for a in node.inputs):
             # integer values carry gradients too (MindSpore differentiates integer networks)
             active.update(id(o) for o in node.outputs if not o.aval.dtype.is_bool)
+
+    env = _replay_nodes(graph, args, mark_active)
+    builder = current_builder()
     outputs = [_read(env, o) for o in graph.outputs]
 
     adjoint: dict[int, object] = {}

@@ -11,7 +11,8 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops.core import TensorType, Trace, abstract_of, operand_error, pop_trace, push_trace
+from cellgraph.ops.core import (TensorType, Trace, _trace_stack, abstract_of, operand_error,
+                               pop_trace, push_trace)
 from cellgraph.ops.errors import CellgraphError, CompileError, DTypeError, SourceLoc
 from cellgraph.ops.tensor_methods import TensorMethods
 

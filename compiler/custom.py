@@ -40,7 +40,7 @@ from cellgraph.ops.errors import (
 )
 
 from .autodiff import EXPAND_RULES, inline
-from .builder import Builder, current_builder, is_tensor_like
+from .builder import Builder, current_builder, describe_value, is_tensor_like
 from .ir import Graph
 from .pytree import Tree, flatten, unflatten
 from .source import function_ast
@@ -146,13 +146,13 @@ def _check_returned(name, args, in_tree: Tree, returned, loc) -> list:
     if n_args == 1 and not isinstance(returned, (tuple, list)):
         returned = (returned,)
     expected = f"{n_args} gradient{'s' if n_args != 1 else ''} (one per input of construct: " \
-               f"{_describe(args)})"
+               f"{describe_value(args)})"
     if not isinstance(returned, (tuple, list)):
         raise DTypeError(f"{name}.bprop must return a tuple of gradients, got "
-                         f"{_describe(returned)}; expected {expected}", loc)
+                         f"{describe_value(returned)}; expected {expected}", loc)
     if len(returned) != n_args:
         raise GradValueError(f"{name}.bprop returned {len(returned)} gradient"
-                             f"{'s' if len(returned) != 1 else ''} {_describe(returned)}, "
+                             f"{'s' if len(returned) != 1 else ''} {describe_value(returned)}, "
                              f"expected {expected}", loc)
     grads: list = []
     for i, (arg, tree, g) in enumerate(zip(args, in_tree.children, returned)):
@@ -166,14 +166,14 @@ def _collect(name, i, arg, tree: Tree, g, grads: list, loc) -> None:
         return  # a Python value: its gradient, whatever bprop says, is not used
     if tree.kind in ("tuple", "list"):
         if not isinstance(g, (tuple, list)) or len(g) != len(tree.children):
-            raise DTypeError(f"{name}.bprop returned {_describe(g)} as the gradient of input "
-                             f"{i}, expected a tuple matching {_describe(arg)}", loc)
+            raise DTypeError(f"{name}.bprop returned {describe_value(g)} as the gradient of input "
+                             f"{i}, expected a tuple matching {describe_value(arg)}", loc)
         for sub_arg, sub_tree, sub_g in zip(arg, tree.children, g):
             _collect(name, i, sub_arg, sub_tree, sub_g, grads, loc)
         return
     want = abstract_of(arg)
     if not is_tensor_like(g):
-        raise DTypeError(f"{name}.bprop returned {_describe(g)} as the gradient of input {i}, "
+        raise DTypeError(f"{name}.bprop returned {describe_value(g)} as the gradient of input {i}, "
                          f"expected a Tensor {want} like the input", loc)
     got = abstract_of(g)
     if got.shape != want.shape:
@@ -184,15 +184,6 @@ def _collect(name, i, arg, tree: Tree, g, grads: list, loc) -> None:
         raise DTypeError(f"{name}.bprop returned a gradient of dtype {got.dtype} for input {i} "
                          f"of dtype {want.dtype}; expected the input's dtype", loc)
     grads.append(g)
-
-
-def _describe(value) -> str:
-    if isinstance(value, (tuple, list)):
-        inner = ", ".join(_describe(v) for v in value)
-        return f"({inner}{',' if len(value) == 1 else ''})"
-    if is_tensor_like(value):
-        return f"Tensor {abstract_of(value)}"
-    return f"{type(value).__name__} {value!r:.40}"
 
 
 # ----- source helpers --------------------------------------------------------------------------
