@@ -48,6 +48,7 @@ from cellgraph.ops.core import TensorType, fmt_shape
 from cellgraph.ops.errors import (
     ArgumentError,
     CellgraphError,
+    CompileError,
     DTypeError,
     GradValueError,
     ShapeError,
@@ -139,6 +140,11 @@ class _Traced:
     def __init__(self, transform: _Transform, inputs: tuple, has_aux: bool):
         fn = transform.fn
         graph, captured, leaves, _ = parse(fn, inputs, graph_name(fn))
+        if graph.updates:  # as vmap: the transformed maps have no place for Parameter updates
+            names = ", ".join(repr(p.name) for p in graph.updates)
+            raise transform.error(CompileError, f"the function assigns Parameters ({names}); a "
+                                  f"transformed function must be pure, so return the new "
+                                  f"values instead")
         self.graph = graph
         self.operands = list(leaves) + list(captured) + list(graph.weights)
         self.n_inputs = len(leaves)

@@ -207,3 +207,25 @@ def test_layer_norm_shape_error():
     with pytest.raises(ShapeError, match=r"LayerNorm: expected the input's axes from "
                                          r"begin_params_axis=-1 on to be normalized_shape=\(5,\)"):
         ln(Tensor(np.ones((2, 4), np.float32)))
+
+
+def test_batch_norm_under_grad_updates_running_stats_once(rng):
+    bn = nn.BatchNorm1d(3).set_train()
+    x = rng.standard_normal((6, 3)).astype(np.float32)
+
+    def loss(x):
+        return (bn(x) ** 2).sum()
+
+    cellgraph.grad(loss)(Tensor(x))
+    np.testing.assert_allclose(bn.moving_mean.asnumpy(), 0.1 * x.mean(0), rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("transform", ["jvp", "vjp", "vmap"])
+def test_transforms_that_cannot_carry_updates_refuse_them(rng, transform):
+    bn = nn.BatchNorm1d(3).set_train()
+    x = Tensor(rng.standard_normal((4, 3)).astype(np.float32))
+    call = {"jvp": lambda: cellgraph.jvp(bn, x, x), "vjp": lambda: cellgraph.vjp(bn, x, x),
+            "vmap": lambda: cellgraph.vmap(bn)(Tensor(np.ones((2, 4, 3), np.float32)))}
+    with pytest.raises(cellgraph.CompileError, match=f"{transform}: the function assigns "
+                                                     f"Parameters .'moving_mean'"):
+        call[transform]()
