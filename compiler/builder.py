@@ -64,6 +64,16 @@ def is_tensor_like(x) -> bool:
     return isinstance(x, (Tracer, np.ndarray)) or hasattr(x, "_data") and hasattr(x, "aval")
 
 
+def describe_value(value) -> str:
+    """What a user passed, for error messages: `Tensor f32[2,3]`, `(Tensor f32[1], int 2)`."""
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(describe_value(v) for v in value)
+        return f"({inner}{',' if len(value) == 1 else ''})"
+    if is_tensor_like(value):
+        return f"Tensor {abstract_of(value)}"
+    return f"{type(value).__name__} {value!r:.40}"
+
+
 class Builder(Trace):
     """Records primitive applications into a new Graph."""
 
@@ -200,8 +210,6 @@ def build_graph(name: str, fn, avals, hints=None, loc=None) -> tuple[Graph, list
 
 
 def current_builder() -> Builder | None:
-    from cellgraph.ops.core import _trace_stack
-
     top = _trace_stack[-1] if _trace_stack else None
     return top if isinstance(top, Builder) else None
 
