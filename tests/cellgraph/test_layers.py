@@ -303,3 +303,24 @@ def test_assign_eagerly_and_shape_errors():
 
     with pytest.raises(ShapeError, match="bad assign"):
         Bad()(Tensor(np.ones(3, np.float32)))
+
+
+def test_assign_add_sub_and_depend_in_graph_and_eagerly():
+    p = Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="acc")
+
+    @cellgraph.jit
+    def step(x):
+        ops.assign_add(p, x)
+        ops.AssignSub()(p, 0.5)
+        return ops.depend(p * 1, x)
+
+    np.testing.assert_allclose(step(Tensor(np.array([1.0, 1.0], np.float32))).asnumpy(),
+                               [1.5, 2.5])
+    np.testing.assert_allclose(p.asnumpy(), [1.5, 2.5])
+    ops.assign_sub(p, Tensor(np.array([0.5, 0.5], np.float32)))
+    np.testing.assert_allclose(p.asnumpy(), [1.0, 2.0])
+    with pytest.raises(DTypeError, match="Assign: expected a Parameter as `variable`, got Tensor"):
+        ops.assign(Tensor(np.ones(2, np.float32)), 1.0)
+    counter = Parameter(Tensor(np.zeros((), np.int32)), name="count")
+    with pytest.raises(DTypeError, match="cannot assign a Float32 value to Parameter 'count'"):
+        ops.assign(counter, Tensor(np.float32(1.5)))
