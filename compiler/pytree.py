@@ -18,31 +18,34 @@ LEAF = Tree("leaf")
 def flatten(value, is_leaf: Callable[[Any], bool]) -> tuple[list, Tree]:
     """Leaves in order, and the Tree that `unflatten` needs; non-leaf scalars stay static."""
     leaves: list = []
+    return leaves, _walk(value, is_leaf, leaves)
 
-    def walk(v) -> Tree:
-        if isinstance(v, (tuple, list)) and not is_leaf(v):
-            return Tree(type(v).__name__ if type(v) in (tuple, list) else "tuple",
-                        tuple(walk(c) for c in v))
-        if is_leaf(v):
-            leaves.append(v)
-            return LEAF
-        return Tree("static", static=v)
 
-    return leaves, walk(value)
+def _walk(v, is_leaf, leaves: list) -> Tree:
+    # Module-level for the same reason as _build: no self-referencing closure holding values.
+    if isinstance(v, (tuple, list)) and not is_leaf(v):
+        return Tree(type(v).__name__ if type(v) in (tuple, list) else "tuple",
+                    tuple(_walk(c, is_leaf, leaves) for c in v))
+    if is_leaf(v):
+        leaves.append(v)
+        return LEAF
+    return Tree("static", static=v)
 
 
 def unflatten(tree: Tree, leaves) -> Any:
-    it = iter(leaves)
+    return _build(tree, iter(leaves))
 
-    def build(t: Tree):
-        if t.kind == "leaf":
-            return next(it)
-        if t.kind == "static":
-            return t.static
-        items = [build(c) for c in t.children]
-        return tuple(items) if t.kind == "tuple" else items
 
-    return build(tree)
+def _build(t: Tree, it):
+    # Module-level, not a closure: a closure that calls itself is a reference cycle, which kept
+    # the leaves (a compiled call's result arrays) alive until the cyclic GC ran, so every call
+    # allocated its outputs from fresh pages.
+    if t.kind == "leaf":
+        return next(it)
+    if t.kind == "static":
+        return t.static
+    items = [_build(c, it) for c in t.children]
+    return tuple(items) if t.kind == "tuple" else items
 
 
 def count_leaves(tree: Tree) -> int:
