@@ -10,8 +10,10 @@ program is made of ordinary primitives: it runs inside graphs, differentiates an
     batched:       y = reduce_sum(xs) {axis=(1,)}          xs: f32[8,3] (dim 0) -> y: f32[8] (dim 0)
 
 `loop_rule(prim)` is the fallback for a primitive without a rule: it unrolls the batch into one
-call per example and stacks the results (the transform marks those nodes in the IR). A
-primitive may also declare it explicitly, for the cases its own rule does not cover.
+call per example and stacks the results, and every node it emits says so in its source comment
+(`[vmap: loop fallback, conv2d_backprop_filter unrolled over 8 examples]`). A primitive may
+declare it explicitly, alone or for the cases its own rule does not cover (`merge_rule`, for
+NCHW ops, folds the batch into the sample axis unless a filter is batched).
 """
 from __future__ import annotations
 
