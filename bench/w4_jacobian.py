@@ -7,6 +7,8 @@ product with an identity matrix. `python -m bench.w4_jacobian` runs it alone.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from bench.timing import block, compare, jax_numpy, optional
@@ -71,12 +73,13 @@ def run(repeats: int) -> list[dict]:
     for kind in ("jacrev", "jacfwd"):
         jac, args = make_cellgraph(kind)
         np.testing.assert_allclose(jac(*args).asnumpy(), expected, rtol=1e-5, atol=1e-6)
-        times = compare({"cellgraph": lambda: jac(*args), "numpy": lambda: closed_form(a, x),
+        times = compare({"cellgraph": functools.partial(jac, *args),
+                         "numpy": functools.partial(closed_form, a, x),
                          "jax": make_jax(kind), "torch": make_torch(kind)}, repeats)
-        rows.append(dict(name=f"{kind}, {N}x{N}", cellgraph_s=times["cellgraph"],
-                         numpy_s=times["numpy"], jax_s=times["jax"], torch_s=times["torch"],
-                         target_ratio=TARGET_RATIO,
-                         note="NumPy column: the closed form (1 - tanh^2)[:, None] * A"))
+        rows.append({"name": f"{kind}, {N}x{N}", "cellgraph_s": times["cellgraph"],
+                     "numpy_s": times["numpy"], "jax_s": times["jax"],
+                     "torch_s": times["torch"], "target_ratio": TARGET_RATIO,
+                     "note": "NumPy column: the closed form (1 - tanh^2)[:, None] * A"})
     return rows
 
 
