@@ -1,5 +1,24 @@
 """Running compiled graphs: a compile cache keyed by the input signature, guards on the
-attributes the graph read, and the generated module bound to a backend's kernels."""
+attributes the graph read, and the generated module bound to a backend's kernels.
+
+The common call (every argument a Tensor) takes a short path: a key made of the arguments'
+shapes and dtype names finds the Executable, whose generated entry function checks the guards,
+unwraps the Tensors, runs the graph and wraps the results in one Python frame:
+
+    def run(a0, a1, _check=True):
+        if _check:
+            o = guard_0()
+            if o is None or o.__dict__.get('net', MISSING) is not value_0_0:
+                return STALE
+        outs = graph_fn(a0._data, a1._data, weight_0._data)
+        r0, = outs
+        if r0.__class__ is not ndarray or r0.dtype is not np_dtype_0:
+            r0 = fix(r0, np_dtype_0)
+        return wrap(r0, dtype_0)
+
+Anything else (nested tuples, Python numbers, NumPy arrays) goes through `signature`, which
+looks at every value, and then runs the same entry on the Tensor leaves.
+"""
 from __future__ import annotations
 
 import functools
@@ -9,12 +28,13 @@ import weakref
 import numpy as np
 
 from cellgraph.compiler.pipeline import Compiled, compile_callable
-from cellgraph.compiler.pytree import unflatten
+from cellgraph.compiler.pytree import Tree
 
 from .backend import Backend, get_backend
-from .tensor import Tensor
+from .tensor import Parameter, Tensor
 
 MISSING = object()
+STALE = object()  # what an entry returns when a guard failed: recompile
 
 
 def signature(value):
@@ -34,44 +54,153 @@ def signature(value):
         return (type(value), id(value))
 
 
+def flat_key(args: tuple):
+    """The short-path key when every argument is a Tensor (or Parameter), else None."""
+    key = []
+    for a in args:
+        if a.__class__ is not Tensor and a.__class__ is not Parameter:
+            return None
+        key.append(a._data.shape)
+        key.append(a._dtype.name)
+    return tuple(key)
+
+
 class Executable:
-    """One specialisation, ready to run on raw arrays."""
+    """One specialisation: `run(*tensor_leaves)` checks its guards, runs, wraps the results."""
 
     def __init__(self, compiled: Compiled, backend: Backend):
         self.compiled = compiled
         graph = compiled.graph
         self.weights = list(graph.weights)
-        self.updates = list(graph.updates)  # Parameters the last len(updates) outputs replace
+        self.updates = list(getattr(graph, "updates", ()))  # Parameters the last outputs replace
         self.out_dtypes = [o.aval.dtype for o in graph.outputs]
         self.out_tree = graph.out_tree
-        self.guards = [(weakref.ref(obj), attr, value) for obj, attr, value in compiled.guards]
+        self.guards = guard_table(compiled.guards)
         self.fn = bind_module(compiled.module, backend)
         self.backend = backend
+        self.entry_source, self.run = make_entry(self, graph.n_inputs)
 
     def guards_hold(self) -> bool:
-        for ref, attr, value in self.guards:
-            obj = ref()
-            if obj is None or obj.__dict__.get(attr, MISSING) is not value:
-                return False
-        return True
+        return all(_guard_holds(g) for g in self.guards)
 
     def __call__(self, leaves):
-        raw = [leaf._data if isinstance(leaf, Tensor) else leaf for leaf in leaves]
-        raw += [w._data for w in self.weights]
-        outs = self.fn(*raw)
-        xp = self.backend.xp
-        if self.updates:
-            n_results = len(outs) - len(self.updates)
-            for param, value in zip(self.updates, outs[n_results:]):
-                param._data = xp.asarray(value, dtype=param.dtype.np)  # in place, as ops.assign
-                param._version += 1
-            outs = outs[:n_results]
-        wrapped = []
-        for r, dtype in zip(outs, self.out_dtypes):
-            if type(r) is not np.ndarray or r.dtype != dtype.np:
-                r = xp.asarray(r, dtype=dtype.np)
-            wrapped.append(Tensor._wrap(r, dtype))
-        return unflatten(self.out_tree, wrapped)
+        return self.run(*leaves, _check=False)
+
+
+# ----- guards ----------------------------------------------------------------------------------
+
+def guard_table(recorded) -> list[tuple]:
+    """One guard per (object, attribute) read: (weakref, attr, value, class dicts or None).
+
+    An attribute found in the object's own `__dict__` must still be the same object there. One
+    that came from a class (a method, a class constant) must still be absent from the instance
+    and from the classes before the one that defined it, and the same object in that one.
+    """
+    guards, seen = [], set()
+    for obj, attr, _ in recorded:
+        if (id(obj), attr) in seen:
+            continue
+        seen.add((id(obj), attr))
+        own = getattr(obj, "__dict__", {})
+        if attr in own:
+            guards.append((weakref.ref(obj), attr, own[attr], None))
+            continue
+        classes = []
+        for cls in type(obj).__mro__:
+            classes.append(cls.__dict__)
+            if attr in cls.__dict__:
+                guards.append((weakref.ref(obj), attr, cls.__dict__[attr], tuple(classes)))
+                break
+    return guards
+
+
+def _guard_holds(guard) -> bool:
+    ref, attr, value, classes = guard
+    obj = ref()
+    if obj is None:
+        return False
+    if classes is None:
+        return obj.__dict__.get(attr, MISSING) is value
+    return (attr not in obj.__dict__ and not any(attr in c for c in classes[:-1])
+            and classes[-1].get(attr, MISSING) is value)
+
+
+# ----- the entry function ----------------------------------------------------------------------
+
+def make_entry(ex: Executable, n_inputs: int):
+    """Generate `run(*leaves, _check=True)` for this Executable; returns (source, function)."""
+    env = {"graph_fn": ex.fn, "MISSING": MISSING, "STALE": STALE, "ndarray": np.ndarray,
+           "wrap": Tensor._wrap, "fix": functools.partial(_fix, ex.backend.xp)}
+    args = [f"a{i}" for i in range(n_inputs)]
+    lines = [f"def run({''.join(a + ', ' for a in args)}_check=True):"]
+    lines += ["    " + line for line in _guard_lines(ex.guards, env)]
+    for i, w in enumerate(ex.weights):
+        env[f"weight_{i}"] = w
+    raw = [f"{a}._data" for a in args] + [f"weight_{i}._data" for i in range(len(ex.weights))]
+    lines.append(f"    outs = graph_fn({', '.join(raw)})")
+    n_results = len(ex.out_dtypes) - len(ex.updates)
+    results = [f"r{i}" for i in range(len(ex.out_dtypes))]
+    if results:
+        lines.append(f"    {', '.join(results)}, = outs")
+    for i, param in enumerate(ex.updates):
+        env[f"param_{i}"], env[f"param_dtype_{i}"] = param, param.dtype.np
+        lines += [f"    param_{i}._data = fix({results[n_results + i]}, param_dtype_{i})",
+                  f"    param_{i}._version += 1"]
+    for i, dtype in enumerate(ex.out_dtypes[:n_results]):
+        env[f"np_dtype_{i}"], env[f"dtype_{i}"] = dtype.np, dtype
+        lines += [f"    if r{i}.__class__ is not ndarray or r{i}.dtype is not np_dtype_{i}:",
+                  f"        r{i} = fix(r{i}, np_dtype_{i})"]
+    wrapped = [f"wrap(r{i}, dtype_{i})" for i in range(n_results)]
+    lines.append(f"    return {_tree_expr(ex.out_tree, iter(wrapped), env)}")
+    source = "\n".join(lines) + "\n"
+    exec(compile(source, "<cellgraph:entry>", "exec"), env)  # noqa: S102 - generated above
+    return source, env["run"]
+
+
+def _fix(xp, value, np_dtype):
+    """A kernel result as a backend array of the promised dtype."""
+    if isinstance(value, np.ndarray) and value.dtype == np_dtype:
+        return value
+    return xp.asarray(value, dtype=np_dtype)
+
+
+def _guard_lines(guards, env) -> list[str]:
+    """Source that returns STALE when a guard fails, each object dereferenced once."""
+    by_object: dict[int, list] = {}
+    for ref, attr, value, classes in guards:
+        by_object.setdefault(id(ref), [ref, []])[1].append((attr, value, classes))
+    if not by_object:
+        return []
+    lines = ["if _check:"]
+    for k, (ref, attrs) in enumerate(by_object.values()):
+        env[f"guard_{k}"] = ref
+        tests = ["o is None"]
+        for j, (attr, value, classes) in enumerate(attrs):
+            env[f"value_{k}_{j}"] = value
+            if classes is None:
+                tests.append(f"o.__dict__.get({attr!r}, MISSING) is not value_{k}_{j}")
+                continue
+            tests.append(f"{attr!r} in o.__dict__")
+            for c, class_dict in enumerate(classes):
+                env[f"class_{k}_{j}_{c}"] = class_dict
+                tests.append(f"{attr!r} in class_{k}_{j}_{c}" if c < len(classes) - 1 else
+                             f"class_{k}_{j}_{c}.get({attr!r}, MISSING) is not value_{k}_{j}")
+        lines += [f"    o = guard_{k}()", f"    if {' or '.join(tests)}:", "        return STALE"]
+    return lines
+
+
+def _tree_expr(tree: Tree | None, leaves, env) -> str:
+    """A Python expression that nests the wrapped results as `tree` says."""
+    if tree is None or tree.kind == "leaf":
+        return next(leaves, "None")
+    if tree.kind == "static":
+        name = f"static_{len(env)}"
+        env[name] = tree.static
+        return name
+    items = [_tree_expr(child, leaves, env) for child in tree.children]
+    if tree.kind == "list":
+        return f"[{', '.join(items)}]"
+    return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
 
 
 def bind_module(module, backend: Backend):
@@ -87,19 +216,41 @@ def bind_module(module, backend: Backend):
     return namespace[module.entry]
 
 
+# ----- the cache -------------------------------------------------------------------------------
+
 class GraphCache:
     """Compiled specialisations of one callable, by signature; stale entries recompile."""
 
     def __init__(self):
-        self.entries: dict = {}
+        self.entries: dict = {}  # (backend name, signature(args)) -> Executable
+        self.flat: dict = {}  # (backend name, *flat_key(args)) -> Executable: the short path
+
+    def call(self, fn, args: tuple, dump_dir=None, name=None, key=None):
+        """Run `fn(*args)`, compiling it for this signature first when needed."""
+        backend = get_backend()
+        sig = (backend.name, signature(args))
+        leaves = tensor_leaves(args)
+        entry = self.entries.get(sig)
+        if entry is not None:
+            out = entry.run(*leaves)
+            if out is not STALE:
+                if key is not None:
+                    self.flat[key] = entry
+                return out
+        entry = Executable(compile_callable(fn, args, dump_dir, name), backend)
+        self.entries[sig] = entry
+        if key is not None:
+            self.flat[key] = entry
+        return entry.run(*leaves, _check=False)
 
     def lookup(self, fn, args: tuple, dump_dir=None, name=None) -> Executable:
+        """The Executable for `args`, compiled if missing or stale (without running it)."""
         backend = get_backend()
-        key = (backend.name, signature(args))
-        entry = self.entries.get(key)
-        if entry is None or (entry.guards and not entry.guards_hold()):
+        sig = (backend.name, signature(args))
+        entry = self.entries.get(sig)
+        if entry is None or not entry.guards_hold():
             entry = Executable(compile_callable(fn, args, dump_dir, name), backend)
-            self.entries[key] = entry
+            self.entries[sig] = entry
         return entry
 
 
@@ -117,8 +268,15 @@ def tensor_leaves(args) -> list:
 
 def run_cached(cache: GraphCache, fn, args: tuple, dump_dir=None, name=None):
     """Compile `fn` for `args` once per signature, then run it."""
-    entry = cache.lookup(fn, args, dump_dir, name)
-    return entry(tensor_leaves(args))
+    key = flat_key(args)
+    if key is not None:
+        key = (get_backend().name, *key)
+        entry = cache.flat.get(key)
+        if entry is not None:
+            out = entry.run(*args)
+            if out is not STALE:
+                return out
+    return cache.call(fn, args, dump_dir, name, key)
 
 
 def is_number(x) -> bool:

@@ -1,0 +1,116 @@
+"""The executor: one compile per signature, guards that notice changed attributes (and only
+those), the short path for Tensor arguments and the general path for everything else."""
+import numpy as np
+import pytest
+
+import cellgraph
+from cellgraph import Parameter, Tensor, nn, ops
+from cellgraph.runtime import executor
+
+
+@pytest.fixture
+def compiles(monkeypatch):
+    """Counts calls of the compile pipeline."""
+    count = [0]
+    real = executor.compile_callable
+
+    def counting(*args, **kwargs):
+        count[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(executor, "compile_callable", counting)
+    return count
+
+
+class Scaled(nn.Cell):
+    factor = 2.0  # a class constant read in construct
+
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(np.array([3.0], np.float32)), name="w")
+        self.relu = ops.ReLU()
+
+    def helper(self, x):
+        return x * self.factor
+
+    def construct(self, x):
+        return self.relu(self.helper(x) * self.w)
+
+
+X = Tensor(np.array([1.0, -2.0, 3.0], np.float32))
+
+
+def test_methods_and_class_constants_do_not_recompile_every_call(compiles):
+    net = Scaled()
+    for _ in range(3):
+        np.testing.assert_allclose(net(X).asnumpy(), [6.0, 0.0, 18.0])
+    assert compiles[0] == 1
+
+
+def test_changed_instance_attribute_recompiles(compiles):
+    net = Scaled()
+    net(X)
+    net.relu = ops.Abs()
+    np.testing.assert_allclose(net(X).asnumpy(), [6.0, 12.0, 18.0])
+    assert compiles[0] == 2
+
+
+def test_class_attribute_changed_or_shadowed_recompiles(compiles):
+    class Local(Scaled):
+        pass
+
+    net = Local()
+    net(X)
+    Local.factor = 3.0
+    np.testing.assert_allclose(net(X).asnumpy(), [9.0, 0.0, 27.0])
+    net.factor = 1.0  # now an instance attribute, shadowing the class one
+    np.testing.assert_allclose(net(X).asnumpy(), [3.0, 0.0, 9.0])
+    assert compiles[0] == 3
+
+
+def test_parameter_values_are_read_at_every_call(compiles):
+    net = Scaled()
+    net(X)
+    net.w.set_data(np.array([-1.0], np.float32))
+    np.testing.assert_allclose(net(X).asnumpy(), [0.0, 4.0, 0.0])
+    assert compiles[0] == 1
+
+
+def test_a_new_shape_or_dtype_compiles_a_new_specialisation(compiles):
+    net = Scaled()
+    net(X)
+    net(Tensor(np.ones((2, 2), np.float32)))
+    net(Tensor(np.ones(3, np.float64)))
+    net(X)
+    assert compiles[0] == 3
+
+
+def test_general_path_for_nested_and_static_arguments(compiles):
+    @cellgraph.jit
+    def f(pair, k):
+        a, b = pair
+        return (a * k, [b + k])
+
+    for _ in range(2):
+        out = f((X, X), 2)
+        np.testing.assert_allclose(out[0].asnumpy(), [2.0, -4.0, 6.0])
+        assert isinstance(out[1], list)
+        np.testing.assert_allclose(out[1][0].asnumpy(), [3.0, 0.0, 5.0])
+    f((X, X), 3)
+    assert compiles[0] == 2
+
+
+def test_the_entry_function_is_viewable():
+    net = Scaled()
+    net(X)
+    (entry,) = net._graph_cache.entries.values()
+    assert entry.entry_source.startswith("def run(a0, _check=True):")
+    assert "graph_fn(a0._data, weight_0._data)" in entry.entry_source
+
+
+def test_cache_lookup_without_running():
+    net = Scaled()
+    cache = executor.GraphCache()
+    entry = cache.lookup(net, (X,))
+    assert cache.lookup(net, (X,)) is entry
+    np.testing.assert_allclose(entry([X]).asnumpy(), [6.0, 0.0, 18.0])
