@@ -223,3 +223,98 @@ def _while_code(ctx, node, args, outs):
 
 codegen.CODEGEN_RULES["switch"] = _switch_code
 codegen.CODEGEN_RULES["while_loop"] = _while_code
+
+
+# ----- batching (vmap) -------------------------------------------------------------------------
+
+def _batched_graph(graph: Graph, in_dims: list, size: int, name: str, finish) -> Graph:
+    """`graph` batched over inputs whose batch axes are `in_dims` (0 or None); `finish` turns
+    the batched output entries into the new graph's outputs."""
+    from .batching import batch_graph
+
+    def body(*values):
+        return finish(batch_graph(graph, list(zip(values, in_dims))), values)
+
+    avals = [p.aval for p in graph.params]
+    avals = [TensorType((size,) + a.shape, a.dtype) if d == 0 else a
+             for a, d in zip(avals, in_dims)]
+    return loop_graph(name, body, avals, [p.hint for p in graph.params])
+
+
+def _to_front_all(args, dims):
+    from cellgraph.ops.batching import to_front
+
+    return [to_front(v, d) for v, d in zip(args, dims)], [None if d is None else 0 for d in dims]
+
+
+def _front_outputs(size):
+    from .batching import move_batch
+
+    return lambda entries, values: [move_batch(e, size, 0) for e in entries]
+
+
+def _per_example(pred, size: int, example_ndim: int):
+    """A batched scalar condition shaped to broadcast against a batch-first example."""
+    return F.reshape(pred, (size,) + (1,) * example_ndim)
+
+
+@switch_p.def_batch
+def _switch_batch(args, dims, then_graph, else_graph):
+    """An unbatched condition stays one switch over batched branches; a batched condition
+    runs both branches batched and selects per example (as any vectorised `where` does)."""
+    from cellgraph.ops.batching import batch_size, to_front
+
+    from .batching import batch_graph, move_batch
+
+    size = batch_size(args, dims)
+    values, in_dims = _to_front_all(args[1:], dims[1:])
+    if dims[0] is None:
+        finish = _front_outputs(size)
+        outs = switch_p(args[0], *values,
+                        then_graph=_batched_graph(then_graph, in_dims, size,
+                                                  then_graph.name + "_vmap", finish),
+                        else_graph=_batched_graph(else_graph, in_dims, size,
+                                                  else_graph.name + "_vmap", finish))
+        return tuple(outs), (0,) * len(outs)
+    entries = list(zip(values, in_dims))
+    then_outs = batch_graph(then_graph, entries)
+    else_outs = batch_graph(else_graph, entries)
+    pred = F.reshape(to_front(args[0], dims[0]), (size,))
+    results = []
+    for t, e, o in zip(then_outs, else_outs, then_graph.outputs):
+        cond = _per_example(pred, size, o.aval.ndim)
+        results.append(F.select(cond, move_batch(t, size, 0), move_batch(e, size, 0)))
+    return tuple(results), (0,) * len(results)
+
+
+@while_p.def_batch
+def _while_batch(args, dims, cond_graph, body_graph, n_carried):
+    """Every example runs until its own condition fails: the loop goes on while any example's
+    holds, and an example whose condition failed keeps its state."""
+    from cellgraph.ops.batching import batch_size
+
+    from .batching import batch_graph, move_batch
+
+    m, size = n_carried, batch_size(args, dims)
+    carry = [move_batch((v, d), size, 0) for v, d in zip(args[:m], dims[:m])]
+    consts, const_dims = _to_front_all(args[m:], dims[m:])
+    in_dims = [0] * m + const_dims
+
+    def pred_of(values):
+        entry = batch_graph(cond_graph, list(zip(values, in_dims)))[0]
+        return F.reshape(move_batch(entry, size, 0), (size,))
+
+    def any_example(entries, values):
+        return [F.greater(F.reduce_max(F.cast(pred_of(values), _I64)), 0)]
+
+    def step_running(entries, values):
+        pred = pred_of(values)
+        return [F.select(_per_example(pred, size, o.aval.ndim), move_batch(e, size, 0), old)
+                for e, old, o in zip(entries, values[:m], body_graph.outputs)]
+
+    outs = while_p(*carry, *consts, n_carried=m,
+                   cond_graph=_batched_graph(cond_graph, in_dims, size, "while_cond_vmap",
+                                             any_example),
+                   body_graph=_batched_graph(body_graph, in_dims, size, "while_body_vmap",
+                                             step_running))
+    return tuple(outs), (0,) * m

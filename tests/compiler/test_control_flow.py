@@ -543,3 +543,45 @@ def test_raise_on_constant_runs_at_compile_time():
     np.testing.assert_allclose(RaiseOnConstant("square")(t(3.0)).asnumpy(), 9.0)
     with pytest.raises(ValueError, match="unknown mode cube"):
         RaiseOnConstant("cube")(t(3.0))
+
+
+def _branchy(x):
+    if x.sum() > 0:
+        y = x * x
+    else:
+        y = -x
+    return y
+
+
+def _doubling(x):
+    while x.sum() < 10:
+        x = x * 2
+    return x
+
+
+def test_vmap_of_tensor_if_selects_per_example():
+    xs = t([[1.0, 2.0], [-1.0, -3.0], [0.5, 0.1]])
+    expected = np.stack([_branchy(x) for x in xs.asnumpy()])
+    np.testing.assert_allclose(ms.vmap(_branchy)(xs).asnumpy(), expected)
+    assert "loop fallback" not in ms.dump_ir(ms.vmap(_branchy), xs)
+
+
+def test_vmap_of_tensor_if_with_unbatched_condition_keeps_the_switch():
+    def scaled(flag, x):
+        if flag > 0:
+            return x * 2
+        return x * 3
+
+    xs = t([[1.0, 2.0], [3.0, 4.0]])
+    vm = ms.vmap(scaled, in_axes=(None, 0))
+    np.testing.assert_allclose(vm(t(1.0), xs).asnumpy(), xs.asnumpy() * 2)
+    np.testing.assert_allclose(vm(t(-1.0), xs).asnumpy(), xs.asnumpy() * 3)
+    assert "switch" in ms.dump_ir(vm, t(1.0), xs)
+
+
+def test_vmap_of_while_runs_each_example_its_own_trip_count():
+    xs = t([[1.0, 2.0], [3.0, 4.5], [0.1, 0.2]])
+    expected = np.stack([_doubling(x) for x in xs.asnumpy()])
+    np.testing.assert_allclose(ms.vmap(_doubling)(xs).asnumpy(), expected)
+    per_example = ms.vmap(ms.grad(lambda x: _doubling(x).sum()))(xs)
+    np.testing.assert_allclose(per_example.asnumpy(), [[4.0, 4.0], [2.0, 2.0], [64.0, 64.0]])
