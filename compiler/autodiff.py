@@ -205,14 +205,14 @@ def vjp(graph: Graph, args: list, wrt: tuple, sens: list | None) -> tuple[list, 
             raise CompileError(f"{node.callee.label} has no gradient rule", node.loc)
         ins = [_read(env, a) for a in node.inputs]
         outs = [env[id(o)] for o in node.outputs]
-        with builder.at(node.loc):
+        with builder.at(node.loc):  # adjoint nodes, sums included, point at the forward op
             if node.callee.multiple_results:
                 dins = rule(*ins, out=tuple(outs), dout=tuple(douts), **node.params)
             else:
                 dins = rule(*ins, out=outs[0], dout=douts[0], **node.params)
-        for a, d in zip(node.inputs, dins):
-            if d is not None and isinstance(a, Var) and id(a) in active:
-                accumulate(a, _conform(d, a, node))
+            for a, d in zip(node.inputs, dins):
+                if d is not None and isinstance(a, Var) and id(a) in active:
+                    accumulate(a, _conform(d, a, node))
     grads = []
     for i in wrt:
         g = adjoint.get(id(graph.params[i]))
