@@ -6,8 +6,9 @@
         del v1
         return (v2,)
 
-Kernels are bound as globals of the generated module, by name; a node with parameters gets its
-own pre-bound kernel. Values are released after their last use. Structured nodes (`switch`,
+Kernels are bound as globals of the generated module, by name; a node's parameters are keyword
+arguments, written as literals (`k_matmul(v1, y, transpose_b=True)`) or, for values without
+one (dtypes, index objects), read from module globals. Values are released after their last use. Structured nodes (`switch`,
 `while_loop`) generate `if`/`while` statements over the functions of their graphs, through the
 CODEGEN_RULES table.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import keyword
 from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -54,9 +55,25 @@ class _Context:
             self.kernel_keys[key] = name
         return name
 
+    def call(self, node: Apply, args: list[str]) -> str:
+        """`k_name(args, param=literal, ...)`: params as keywords, no pre-bound partial."""
+        name = f"k_{node.callee.name}"
+        self.kernels[name] = (node.callee.name, {})
+        params = [f"{k}={self.literal(v)}" for k, v in node.params.items()
+                  if not isinstance(v, Graph)]
+        return f"{name}({', '.join(args + params)})"
+
+    def literal(self, value) -> str:
+        """Python source for a parameter value; other objects become module globals."""
+        if _is_literal(value):
+            return repr(value)
+        name = f"p{len(self.constants)}"
+        self.constants[name] = value
+        return name
+
     def constant(self, c: Constant) -> str:
         v = c.value
-        if isinstance(v, bool) or isinstance(v, (int, float)) and np.isfinite(v):
+        if type(v) in (bool, int) or type(v) is float and np.isfinite(v):
             return repr(v)
         name = f"c{len(self.constants)}"
         self.constants[name] = v
@@ -64,6 +81,17 @@ class _Context:
 
     def graph(self, g: Graph) -> str:
         return self.graph_names[id(g)]
+
+
+def _is_literal(value) -> bool:
+    """True when repr(value) evaluates back to an equal value of the same type."""
+    if value is None or type(value) in (bool, int, str):
+        return True
+    if type(value) is float:
+        return bool(np.isfinite(value))
+    if type(value) is tuple:
+        return all(_is_literal(v) for v in value)
+    return False
 
 
 def _safe(hint: str | None, used: set, fallback: str) -> str:
@@ -116,7 +144,7 @@ def _function(graph: Graph, ctx: _Context) -> str:
         else:
             lhs = ", ".join(outs) + ("," if len(outs) == 1 and node.callee.multiple_results
                                      else "")
-            body = [f"{lhs} = {ctx.kernel(node)}({', '.join(args)})"]
+            body = [f"{lhs} = {ctx.call(node, args)}"]
         lines += ["    " + line for line in body]
         dead = [local[k] for k in last_use.get(i, ()) if k not in keep and k in local
                 and local[k].startswith("v")]

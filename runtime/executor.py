@@ -1,12 +1,19 @@
 """Running compiled graphs: a compile cache keyed by the input signature, guards on the
 attributes the graph read, and the generated module bound to a backend's kernels.
 
-The common call (every argument a Tensor) takes a short path: a key made of the arguments'
-shapes and dtype names finds the Executable, whose generated entry function checks the guards,
-unwraps the Tensors, runs the graph and wraps the results in one Python frame:
+The common call (every argument a Tensor) takes a short path: the Executable of the last such
+call (or the one a key of shapes and dtype names finds) runs its generated entry function,
+which checks the signature and the guards, unwraps the Tensors, runs the graph and wraps the
+results in one Python frame (the entry is `Executable.entry_source`):
 
-    def run(a0, a1, _check=True):
-        if _check:
+    def run(leaves, check=2):
+        if check == 2 and (len(leaves) != 2 or current_backend() is not backend):
+            return STALE
+        a0, a1, = leaves
+        if check == 2 and ((a0.__class__ is not Tensor and a0.__class__ is not Parameter
+                            or a0._data.shape != shape_0 or ...) or ...):
+            return STALE
+        if check:
             o = guard_0()
             if o is None or o.__dict__.get('net', MISSING) is not value_0_0:
                 return STALE
@@ -14,7 +21,9 @@ unwraps the Tensors, runs the graph and wraps the results in one Python frame:
         r0, = outs
         if r0.__class__ is not ndarray or r0.dtype is not np_dtype_0:
             r0 = fix(r0, np_dtype_0)
-        return wrap(r0, dtype_0)
+        t0 = new(Tensor)
+        ...
+        return t0
 
 Anything else (nested tuples, Python numbers, NumPy arrays) goes through `signature`, which
 looks at every value, and then runs the same entry on the Tensor leaves.
@@ -84,7 +93,7 @@ class Executable:
         return all(_guard_holds(g) for g in self.guards)
 
     def __call__(self, leaves):
-        return self.run(*leaves, _check=False)
+        return self.run(leaves, CHECK_NOTHING)
 
 
 # ----- guards ----------------------------------------------------------------------------------
@@ -127,12 +136,28 @@ def _guard_holds(guard) -> bool:
 
 # ----- the entry function ----------------------------------------------------------------------
 
+CHECK_ALL, CHECK_GUARDS, CHECK_NOTHING = 2, 1, 0
+
+
 def make_entry(ex: Executable, n_inputs: int):
-    """Generate `run(*leaves, _check=True)` for this Executable; returns (source, function)."""
+    """Generate `run(leaves, check=CHECK_ALL)` for this Executable; returns (source, function).
+
+    CHECK_ALL: `leaves` are a call's arguments, which must be Tensors of this specialisation's
+    shapes and dtypes on its backend; CHECK_GUARDS: only the guards (the caller matched the
+    signature); CHECK_NOTHING: just compiled. A failed check returns STALE.
+    """
     env = {"graph_fn": ex.fn, "MISSING": MISSING, "STALE": STALE, "ndarray": np.ndarray,
-           "wrap": Tensor._wrap, "fix": functools.partial(_fix, ex.backend.xp)}
+           "Tensor": Tensor, "Parameter": Parameter, "new": object.__new__,
+           "current_backend": get_backend, "backend": ex.backend,
+           "fix": functools.partial(_fix, ex.backend.asarray)}
     args = [f"a{i}" for i in range(n_inputs)]
-    lines = [f"def run({''.join(a + ', ' for a in args)}_check=True):"]
+    unpack = f"    {''.join(a + ', ' for a in args)}= leaves" if args else None
+    lines = [f"def run(leaves, check={CHECK_ALL}):",
+             (f"    if check == {CHECK_ALL} and (len(leaves) != {n_inputs} or "
+              "current_backend() is not backend):"),
+             "        return STALE"]
+    lines += [unpack] if unpack else []
+    lines += ["    " + line for line in _signature_lines(ex.compiled.graph, args, env)]
     lines += ["    " + line for line in _guard_lines(ex.guards, env)]
     for i, w in enumerate(ex.weights):
         env[f"weight_{i}"] = w
@@ -147,21 +172,37 @@ def make_entry(ex: Executable, n_inputs: int):
         lines += [f"    param_{i}._data = fix({results[n_results + i]}, param_dtype_{i})",
                   f"    param_{i}._version += 1"]
     for i, dtype in enumerate(ex.out_dtypes[:n_results]):
+        # Tensor._wrap, inlined: a new Tensor around the result, in the promised dtype
         env[f"np_dtype_{i}"], env[f"dtype_{i}"] = dtype.np, dtype
         lines += [f"    if r{i}.__class__ is not ndarray or r{i}.dtype is not np_dtype_{i}:",
-                  f"        r{i} = fix(r{i}, np_dtype_{i})"]
-    wrapped = [f"wrap(r{i}, dtype_{i})" for i in range(n_results)]
+                  f"        r{i} = fix(r{i}, np_dtype_{i})",
+                  f"    t{i} = new(Tensor)",
+                  f"    t{i}._data = r{i}",
+                  f"    t{i}._dtype = dtype_{i}"]
+    wrapped = [f"t{i}" for i in range(n_results)]
     lines.append(f"    return {_tree_expr(ex.out_tree, iter(wrapped), env)}")
     source = "\n".join(lines) + "\n"
     exec(compile(source, "<cellgraph:entry>", "exec"), env)  # noqa: S102 - generated above
     return source, env["run"]
 
 
-def _fix(xp, value, np_dtype):
+def _signature_lines(graph, args, env) -> list[str]:
+    """Source that returns STALE unless every argument is a Tensor of the compiled type."""
+    if not args:
+        return []
+    tests = []
+    for i, (a, p) in enumerate(zip(args, graph.params)):
+        env[f"shape_{i}"], env[f"dtype_name_{i}"] = p.aval.shape, p.aval.dtype.name
+        tests.append(f"({a}.__class__ is not Tensor and {a}.__class__ is not Parameter "
+                     f"or {a}._data.shape != shape_{i} or {a}._dtype.name != dtype_name_{i})")
+    return [f"if check == {CHECK_ALL} and ({' or '.join(tests)}):", "    return STALE"]
+
+
+def _fix(asarray, value, np_dtype):
     """A kernel result as a backend array of the promised dtype."""
     if isinstance(value, np.ndarray) and value.dtype == np_dtype:
         return value
-    return xp.asarray(value, dtype=np_dtype)
+    return asarray(value, np_dtype)  # Backend.asarray: also torch tensors, Python numbers
 
 
 def _guard_lines(guards, env) -> list[str]:
@@ -171,7 +212,7 @@ def _guard_lines(guards, env) -> list[str]:
         by_object.setdefault(id(ref), [ref, []])[1].append((attr, value, classes))
     if not by_object:
         return []
-    lines = ["if _check:"]
+    lines = ["if check:"]
     for k, (ref, attrs) in enumerate(by_object.values()):
         env[f"guard_{k}"] = ref
         tests = ["o is None"]
@@ -223,7 +264,8 @@ class GraphCache:
 
     def __init__(self):
         self.entries: dict = {}  # (backend name, signature(args)) -> Executable
-        self.flat: dict = {}  # (backend name, *flat_key(args)) -> Executable: the short path
+        self.flat: dict = {}  # flat_key(args) -> Executable, for all-Tensor calls
+        self.last: Executable | None = None  # the last all-Tensor call's: tried first
 
     def call(self, fn, args: tuple, dump_dir=None, name=None, key=None):
         """Run `fn(*args)`, compiling it for this signature first when needed."""
@@ -231,17 +273,14 @@ class GraphCache:
         sig = (backend.name, signature(args))
         leaves = tensor_leaves(args)
         entry = self.entries.get(sig)
-        if entry is not None:
-            out = entry.run(*leaves)
-            if out is not STALE:
-                if key is not None:
-                    self.flat[key] = entry
-                return out
-        entry = Executable(compile_callable(fn, args, dump_dir, name), backend)
-        self.entries[sig] = entry
+        out = STALE if entry is None else entry.run(leaves, CHECK_GUARDS)
+        if out is STALE:
+            entry = Executable(compile_callable(fn, args, dump_dir, name), backend)
+            self.entries[sig] = entry
+            out = entry.run(leaves, CHECK_NOTHING)
         if key is not None:
-            self.flat[key] = entry
-        return entry.run(*leaves, _check=False)
+            self.flat[key] = self.last = entry
+        return out
 
     def lookup(self, fn, args: tuple, dump_dir=None, name=None) -> Executable:
         """The Executable for `args`, compiled if missing or stale (without running it)."""
@@ -267,14 +306,23 @@ def tensor_leaves(args) -> list:
 
 
 def run_cached(cache: GraphCache, fn, args: tuple, dump_dir=None, name=None):
-    """Compile `fn` for `args` once per signature, then run it."""
+    """Compile `fn` for `args` once per signature, then run it.
+
+    All-Tensor calls try the last such call's Executable (its entry checks the signature
+    itself), then the one for these shapes and dtypes; anything else takes `GraphCache.call`.
+    """
+    entry = cache.last
+    if entry is not None:
+        out = entry.run(args)
+        if out is not STALE:
+            return out
     key = flat_key(args)
     if key is not None:
-        key = (get_backend().name, *key)
         entry = cache.flat.get(key)
         if entry is not None:
-            out = entry.run(*args)
+            out = entry.run(args)
             if out is not STALE:
+                cache.last = entry
                 return out
     return cache.call(fn, args, dump_dir, name, key)
 

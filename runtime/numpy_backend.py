@@ -36,7 +36,7 @@ def _weak_float(fn, first=0):
     """A Python float with an integer or bool tensor computes in float32 (MindSpore's rule),
     where NumPy would give float64. Operands before `first` (select's condition) are kept."""
     def kernel(*args):
-        if any(type(a) is float for a in args):
+        if float in map(type, args):  # no generator frame: this runs on every call
             args = args[:first] + tuple(
                 np.asarray(a, np.float32) if type(a) is not float and np.asarray(
                     a).dtype.kind in "biu" else a for a in args[first:])
@@ -85,9 +85,9 @@ def _pow(x, y):
 @numpy_backend.register("matmul")
 def _matmul(x, y, transpose_a=False, transpose_b=False):
     if transpose_a:
-        x = np.swapaxes(x, -1, -2)
+        x = x.swapaxes(-1, -2)  # the method: np.swapaxes costs a dispatch layer per call
     if transpose_b:
-        y = np.swapaxes(y, -1, -2)
+        y = y.swapaxes(-1, -2)
     return np.matmul(x, y)
 
 

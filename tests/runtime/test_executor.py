@@ -104,8 +104,28 @@ def test_the_entry_function_is_viewable():
     net = Scaled()
     net(X)
     (entry,) = net._graph_cache.entries.values()
-    assert entry.entry_source.startswith("def run(a0, _check=True):")
+    assert entry.entry_source.startswith("def run(leaves, check=2):")
     assert "graph_fn(a0._data, weight_0._data)" in entry.entry_source
+
+
+def test_a_tensor_subclass_argument_takes_the_general_path(compiles):
+    class MyTensor(Tensor):
+        pass
+
+    net = Scaled()
+    for _ in range(2):
+        np.testing.assert_allclose(net(MyTensor(X.asnumpy())).asnumpy(), [6.0, 0.0, 18.0])
+    net(X)
+    assert compiles[0] == 1
+
+
+def test_switching_between_shapes_keeps_both_specialisations(compiles):
+    net = Scaled()
+    other = Tensor(np.ones((2, 2), np.float32))
+    for _ in range(3):
+        net(X)
+        np.testing.assert_allclose(net(other).asnumpy(), np.full((2, 2), 6.0))
+    assert compiles[0] == 2
 
 
 def test_cache_lookup_without_running():
@@ -114,3 +134,5 @@ def test_cache_lookup_without_running():
     entry = cache.lookup(net, (X,))
     assert cache.lookup(net, (X,)) is entry
     np.testing.assert_allclose(entry([X]).asnumpy(), [6.0, 0.0, 18.0])
+    np.testing.assert_allclose(entry.run((X,)).asnumpy(), [6.0, 0.0, 18.0])
+    assert entry.run((X, X)) is executor.STALE  # a call with other arguments is not its own
