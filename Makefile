@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 install:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[dev,samples]'
 
 test:
 	$(PY) -m pytest -q
