@@ -6,7 +6,7 @@ convolution + pooling stages, two dense layers) is trained with softmax cross en
 Momentum optimizer. TrainOneStepCell compiles the forward pass, the backward pass and the
 parameter update into one graph, compiled once for the batch shape and rerun for every batch.
 It reaches about 98 % accuracy on the held-out images in a few seconds on a laptop CPU; when
-matplotlib is installed it also saves the loss curves as a PNG.
+matplotlib is installed it also saves the loss curves in lenet_digits_loss.png.
 """
 import sys
 

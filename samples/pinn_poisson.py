@@ -9,7 +9,8 @@ u'' comes from differentiating the network twice with respect to its input,
 `ops.grad(ops.grad(u))`, inside the loss Cell. TrainOneStepCell then differentiates that loss
 with respect to the weights, so the training graph holds a third derivative of the MLP:
 cellgraph expands the innermost gradient first, differentiates the result twice more, and
-compiles the whole step (forward, u'', weight gradients, Adam update) into one graph.
+compiles the whole step (forward, u'', weight gradients, Adam update) into one graph. With
+matplotlib installed the loss curve goes to pinn_poisson_loss.png.
 """
 import math
 
