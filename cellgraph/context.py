@@ -1,4 +1,9 @@
-"""Execution context: mode, device target, graph dumps (`set_context(mode=GRAPH_MODE, ...)`)."""
+"""Execution context: mode, device target, backend, graph dumps (`set_context(mode=GRAPH_MODE)`).
+
+`device_target="GPU"` picks a GPU backend that is installed and sees a device (PyTorch on CUDA,
+then CuPy); without one it warns once, naming what is missing, and runs on the CPU with NumPy.
+`backend=` names one directly: "numpy", "torch" (PyTorch on the CPU), "torch_cuda", "cupy".
+"""
 from __future__ import annotations
 
 import warnings
@@ -15,7 +20,9 @@ _warned: set = set()
 
 
 def set_context(**kwargs) -> None:
-    """Set mode, device_target, save_graphs, save_graphs_path (others are accepted and kept)."""
+    """Set mode, device_target, backend, save_graphs, save_graphs_path (others are kept)."""
+    if "device_target" in kwargs and "backend" in kwargs:  # the backend decides, so it goes last
+        kwargs = dict(kwargs, backend=kwargs.pop("backend"))
     for key, value in kwargs.items():
         if key == "mode":
             if value not in (GRAPH_MODE, PYNATIVE_MODE):
@@ -23,6 +30,9 @@ def set_context(**kwargs) -> None:
                                     f"(1), got {value!r}")
         elif key == "device_target":
             _select_device(value)
+            continue
+        elif key == "backend":
+            _select_backend(value, kwargs.get("device_target"))
             continue
         elif key == "save_graphs":
             value = bool(value)
@@ -59,6 +69,20 @@ def _select_device(target: str) -> None:
     else:
         rb.set_backend(name)
         _state["backend"] = name
+
+
+def _select_backend(name: str, device_target: str | None) -> None:
+    from cellgraph.runtime import backend as rb
+
+    try:
+        backend = rb.set_backend(name)
+    except (KeyError, ImportError) as e:
+        raise ArgumentError(f"set_context: backend {name!r} cannot run: {e.args[0]}") from None
+    if device_target is not None and device_target != backend.device:
+        rb.set_backend(_state["backend"])
+        raise ArgumentError(f"set_context: backend {name!r} runs on {backend.device}, got "
+                            f"device_target={device_target!r}")
+    _state["backend"], _state["device_target"] = name, backend.device
 
 
 def is_graph_mode() -> bool:

@@ -1,10 +1,13 @@
 """The backend protocol: a name, an array module, a kernel table and transfers.
 
 A kernel is `fn(*arrays, **params) -> array` registered under the primitive's name. The NumPy
-backend is the reference; others (PyTorch, CuPy) plug in with the same table keys.
+backend is the reference; others (PyTorch, CuPy) plug in with the same table keys. The optional
+ones register themselves when their module is imported, which `get_backend`/`set_backend` do on
+first use of their names (see `runtime/torch_backend.py`, `runtime/cupy_backend.py`).
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -17,6 +20,14 @@ class Backend:
     to_host: Callable = lambda a: a  # backend array -> numpy.ndarray
     from_host: Callable = lambda a: a  # numpy.ndarray -> backend array
     device: str = "CPU"
+    # (value, NumPy dtype) -> a backend array of that dtype: how results the type rules promise
+    # are made from what a kernel returned (a Python number, another dtype); default xp.asarray
+    asarray: Callable | None = None
+
+    def __post_init__(self):
+        if self.asarray is None:
+            xp = self.xp
+            self.asarray = lambda value, dtype: xp.asarray(value, dtype=dtype)
 
     def kernel(self, name: str) -> Callable:
         try:
@@ -32,8 +43,21 @@ class Backend:
         return deco
 
 
+def host_fallback(name: str, to_host: Callable, from_host: Callable) -> Callable:
+    """A kernel that runs the NumPy kernel `name` on the host: array operands are copied there
+    and array results back. For the few primitives a backend declares as host fallbacks."""
+    def kernel(*args, **params):
+        out = get_backend("numpy").kernel(name)(
+            *[a if isinstance(a, (bool, int, float)) else to_host(a) for a in args], **params)
+        return tuple(from_host(o) for o in out) if isinstance(out, tuple) else from_host(out)
+    kernel.host_fallback = name
+    return kernel
+
+
 _BACKENDS: dict[str, Backend] = {}
 _current: list[Backend] = []
+# backend name -> the module that registers it on import (optional dependencies)
+_OPTIONAL = {"torch": "torch_backend", "torch_cuda": "torch_backend", "cupy": "cupy_backend"}
 
 
 def register_backend(backend: Backend) -> None:
@@ -43,11 +67,20 @@ def register_backend(backend: Backend) -> None:
 def get_backend(name: str | None = None) -> Backend:
     if name is None:
         return _current[-1] if _current else _BACKENDS["numpy"]
-    return _BACKENDS[name]
+    if name not in _BACKENDS and name in _OPTIONAL:
+        importlib.import_module(f"{__package__}.{_OPTIONAL[name]}")  # ImportError: not installed
+        if name not in _BACKENDS:
+            raise KeyError(f"backend {name!r} is installed but sees no device")
+    try:
+        return _BACKENDS[name]
+    except KeyError:
+        known = sorted(set(_BACKENDS) | set(_OPTIONAL))
+        raise KeyError(f"unknown backend {name!r}; expected one of {', '.join(known)}") from None
 
 
 def set_backend(name: str) -> Backend:
-    backend = _BACKENDS[name]
+    """Run later eager ops and compiled calls on backend `name` (`numpy`, `torch`, ...)."""
+    backend = get_backend(name)
     _current[:] = [backend]
     return backend
 

@@ -41,7 +41,7 @@ class EagerTrace(Trace):
 
 def _wrap(result, out_type, backend):
     if getattr(result, "dtype", None) != out_type.dtype.np or not hasattr(result, "shape"):
-        result = backend.xp.asarray(result, dtype=out_type.dtype.np)
+        result = backend.asarray(result, out_type.dtype.np)
     return Tensor._wrap(result, out_type.dtype)
 
 

@@ -6,21 +6,19 @@ def find_gpu_backend() -> tuple[str | None, str]:
     """(backend name, "") when one is usable, else (None, what is missing)."""
     reasons = []
     try:
-        import torch  # noqa: F401
+        import torch
 
         if torch.cuda.is_available():
-            from . import torch_backend  # noqa: F401
-
-            return "torch", ""
+            return "torch_cuda", ""
         reasons.append("PyTorch is installed but sees no CUDA device")
     except ImportError:
         reasons.append("PyTorch is not installed")
+    except Exception as e:  # a broken install (missing CUDA libraries) fails at import
+        reasons.append(f"PyTorch cannot be imported ({type(e).__name__})")
     try:
         import cupy
 
         if cupy.cuda.runtime.getDeviceCount() > 0:
-            from . import cupy_backend  # noqa: F401
-
             return "cupy", ""
         reasons.append("CuPy sees no CUDA device")
     except ImportError:
