@@ -48,7 +48,7 @@ def host_fallback(name: str, to_host: Callable, from_host: Callable) -> Callable
     and array results back. For the few primitives a backend declares as host fallbacks."""
     def kernel(*args, **params):
         out = get_backend("numpy").kernel(name)(
-            *[a if isinstance(a, (bool, int, float)) else to_host(a) for a in args], **params)
+            *[to_host(a) if hasattr(a, "shape") else a for a in args], **params)
         return tuple(from_host(o) for o in out) if isinstance(out, tuple) else from_host(out)
     kernel.host_fallback = name
     return kernel

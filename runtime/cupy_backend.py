@@ -24,7 +24,7 @@ from .cupy_kernels import make_backend
 
 try:
     _HAS_DEVICE = cupy.cuda.runtime.getDeviceCount() > 0
-except Exception:  # CuPy raises its own runtime errors when no driver is present
+except Exception:  # noqa: BLE001 - CuPy raises its own errors when no driver is present
     _HAS_DEVICE = False
 
 if _HAS_DEVICE:

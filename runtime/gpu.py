@@ -13,7 +13,7 @@ def find_gpu_backend() -> tuple[str | None, str]:
         reasons.append("PyTorch is installed but sees no CUDA device")
     except ImportError:
         reasons.append("PyTorch is not installed")
-    except Exception as e:  # a broken install (missing CUDA libraries) fails at import
+    except Exception as e:  # noqa: BLE001 - a broken install (no CUDA libraries) fails here
         reasons.append(f"PyTorch cannot be imported ({type(e).__name__})")
     try:
         import cupy
@@ -23,6 +23,6 @@ def find_gpu_backend() -> tuple[str | None, str]:
         reasons.append("CuPy sees no CUDA device")
     except ImportError:
         reasons.append("CuPy is not installed")
-    except Exception as e:  # CuPy raises its own runtime errors when no driver is present
+    except Exception as e:  # noqa: BLE001 - CuPy's own errors when no driver is present
         reasons.append(f"CuPy cannot reach a device ({type(e).__name__})")
     return None, "no GPU backend is available (" + "; ".join(reasons) + ")"
