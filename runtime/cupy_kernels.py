@@ -205,12 +205,12 @@ def _reduce_mean(xp, x, axis=(), keep_dims=False):
 
 @kernel("reduce_max")
 def _reduce_max(xp, x, axis=(), keep_dims=False):
-    return xp.max(array(x, xp), axis=_axis(axis), keepdims=keep_dims)
+    return xp.amax(array(x, xp), axis=_axis(axis), keepdims=keep_dims)
 
 
 @kernel("reduce_min")
 def _reduce_min(xp, x, axis=(), keep_dims=False):
-    return xp.min(array(x, xp), axis=_axis(axis), keepdims=keep_dims)
+    return xp.amin(array(x, xp), axis=_axis(axis), keepdims=keep_dims)
 
 
 @kernel("reduce_prod")
@@ -242,12 +242,11 @@ def _getitem_grad(xp, g, index, shape):
 
 
 def scatter_add(xp, target, index, values) -> None:
-    """`target[index] += values`, repeated indices accumulating (`ufunc.at`, or on CuPy
-    releases without it, `cupyx.scatter_add`)."""
-    at = getattr(xp.add, "at", None)
-    if at is not None:
-        at(target, index, values)
-    else:
+    """`target[index] += values`, repeated indices accumulating: `ufunc.at` (CuPy has it since
+    v13), else `cupyx.scatter_add`."""
+    try:
+        xp.add.at(target, index, values)
+    except (AttributeError, NotImplementedError):
         import cupyx
 
         cupyx.scatter_add(target, index, values)
@@ -273,12 +272,12 @@ def _gather_grad(xp, g, indices, axis, shape):
 @kernel("softmax")
 def _softmax(xp, x, axis=-1):
     x = array(x, xp)
-    e = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
+    e = xp.exp(x - xp.amax(x, axis=axis, keepdims=True))
     return e / xp.sum(e, axis=axis, keepdims=True)
 
 
 @kernel("log_softmax")
 def _log_softmax(xp, x, axis=-1):
     x = array(x, xp)
-    shifted = x - xp.max(x, axis=axis, keepdims=True)
+    shifted = x - xp.amax(x, axis=axis, keepdims=True)
     return shifted - xp.log(xp.sum(xp.exp(shifted), axis=axis, keepdims=True))

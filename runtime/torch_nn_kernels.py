@@ -2,12 +2,14 @@
 
 Convolution runs on `torch.nn.functional.conv2d` and its gradients on `torch.nn.grad`, over an
 explicitly padded input (the pad param is (top, bottom, left, right) and may be asymmetric,
-which torch's `padding` is not). Pooling gradients find each window's maximum the way the NumPy
+which torch's `padding` is not), with cuDNN's TF32 mode off for the call: PyTorch allows TF32
+(a 10-bit mantissa) in float32 convolutions by default, and float32 must mean float32 here. Pooling gradients find each window's maximum the way the NumPy
 kernel does, with `Tensor.unfold` windows and `argmax` (the first maximum of a window wins), so
 that ties send the gradient to the same element on every backend.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 
 import torch
@@ -43,25 +45,39 @@ def _padded_shape(x_shape, pad) -> tuple:
     return tuple(x_shape[:2]) + (x_shape[2] + pad[0] + pad[1], x_shape[3] + pad[2] + pad[3])
 
 
+@contextlib.contextmanager
+def _full_float32():
+    """cuDNN without TF32 for the duration (the flag is global: restored afterwards)."""
+    allowed = torch.backends.cudnn.allow_tf32
+    torch.backends.cudnn.allow_tf32 = False
+    try:
+        yield
+    finally:
+        torch.backends.cudnn.allow_tf32 = allowed
+
+
 @kernel("conv2d")
 def _conv2d(dev, x, w, stride, pad, dilation, group):
     x, w = promote_tensors(dev, x, w)
-    return F.conv2d(_pad_nchw(x, pad), w, stride=stride, dilation=dilation, groups=group)
+    with _full_float32():
+        return F.conv2d(_pad_nchw(x, pad), w, stride=stride, dilation=dilation, groups=group)
 
 
 @kernel("conv2d_backprop_input")
 def _conv2d_backprop_input(dev, dout, w, x_shape, stride, pad, dilation, group):
     dout, w = promote_tensors(dev, dout, w)
-    dxp = conv_grad.conv2d_input(_padded_shape(x_shape, pad), w, dout, stride=stride,
-                                 padding=0, dilation=dilation, groups=group)
+    with _full_float32():
+        dxp = conv_grad.conv2d_input(_padded_shape(x_shape, pad), w, dout, stride=stride,
+                                     padding=0, dilation=dilation, groups=group)
     return _crop(dxp, pad, x_shape[2:])
 
 
 @kernel("conv2d_backprop_filter")
 def _conv2d_backprop_filter(dev, x, dout, w_shape, stride, pad, dilation, group):
     x, dout = promote_tensors(dev, x, dout)
-    return conv_grad.conv2d_weight(_pad_nchw(x, pad), tuple(w_shape), dout, stride=stride,
-                                   padding=0, dilation=dilation, groups=group)
+    with _full_float32():
+        return conv_grad.conv2d_weight(_pad_nchw(x, pad), tuple(w_shape), dout, stride=stride,
+                                       padding=0, dilation=dilation, groups=group)
 
 
 # ----- max pooling -----------------------------------------------------------------------------
