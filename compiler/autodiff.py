@@ -41,6 +41,7 @@ from cellgraph.ops.errors import ArgumentError, CompileError
 
 from .builder import Builder, current_builder
 from .ir import Apply, Constant, Graph, Var
+from .optimize import optimize
 
 
 def _grad_type(*avals, graph: Graph, wrt: tuple, has_sens: bool):
@@ -168,6 +169,8 @@ def _expand_grad_node(node: Apply, ins: list) -> list:
         target = expand_grad(graph)
     finally:
         _keep_structural.pop()
+    if target is not graph:
+        optimize(target, differentiable=True)  # simplified before it is differentiated again
     outs, grads = vjp(target, ins[:n_in], wrt, sens)
     return outs + grads
 

@@ -15,8 +15,8 @@ CODEGEN_RULES table.
 from __future__ import annotations
 
 import keyword
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 

@@ -1,25 +1,88 @@
 """The optimiser: local rewrites as data, constant folding, CSE and DCE, run to a fixpoint.
 
 A rewrite is one entry in REWRITES: the primitive it applies to and a function from the node
-(inputs already substituted) to a replacement value, or None to leave it. Replacements are
-existing values or constants, so a rewrite only ever removes work.
+(inputs already substituted) to a replacement, or None to leave it. A replacement is an existing
+value, a constant, or an `Expr` built from existing values (`E("mul", x, 2.0)`), whose new nodes
+go through the same rewrites, folding and CSE before they are kept. A replacement must have the
+node's shape and dtype, or it is not taken. Rules look at the nodes that made their inputs with
+`producer(atom)` and read uniform constants as numbers with `scalar(atom)`.
 
     Before:  %1 = ones_like(%x); %2 = mul(%1, %y); %3 = reshape(%2) {shape=(2, 3)}
     After:   (%2 is %y, %3 is %y when %y already has shape (2, 3))
+
+    Before:  %2 = neg(%1); %3 = add(%2, %2); %4 = mul(%3, %t)
+    After:   %5 = mul(%1, %t); %6 = mul(%5, -2.0)
+
+The arithmetic rules bring products and negations into one form, `mul(x, c)` with the constant
+last and signs folded into it, so that the n-th derivative of a function (where each order
+multiplies the last by -1, 2 and the like) stays polynomial in size. They reassociate constant
+factors (`(x * a) * y` becomes `(x * y) * a`), which can change the last bit of a float result,
+as any compiler's fast-math reassociation would; they never turn `x - x` into 0 or `x * 0` into
+anything but zeros of x's type, so infinities and NaNs in the inputs stay where the program
+put them except through `mul` by an exact zero.
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
+
+from cellgraph.ops.core import PRIMITIVES, abstract_of
 
 from .ir import Apply, Constant, Graph, Var
 
 FOLD_LIMIT = 1 << 16  # fold constant expressions up to this many elements
+# Primitives that are the identity on values but not on derivatives: kept (not rewritten) in a
+# graph that is optimised before it is differentiated again.
+GRADIENT_BARRIERS = frozenset({"stop_gradient"})
+MAX_DEPTH = 16  # how deep the replacement of a replacement may nest within one sweep
 
 
-def _const(atom):
-    return atom.value if isinstance(atom, Constant) else None
+@dataclass(eq=False)
+class Expr:
+    """A replacement to build: `prim(*inputs, **params)`; inputs are atoms or other Exprs."""
+
+    prim: str
+    inputs: tuple
+    params: dict = field(default_factory=dict)
+
+
+def E(prim: str, *inputs, **params) -> Expr:
+    return Expr(prim, inputs, params)
+
+
+# ----- what rules may ask ----------------------------------------------------------------------
+
+_sweeps: list = []  # the sweep running now (rules read its producers and constants)
+
+
+def producer(atom) -> Apply | None:
+    """The node (kept in this sweep) whose output `atom` is, or None for params and constants."""
+    return _sweeps[-1].producers.get(id(atom)) if isinstance(atom, Var) and _sweeps else None
+
+
+def produced_by(atom, prim: str) -> Apply | None:
+    """producer(atom) when it is a `prim` node, else None."""
+    node = producer(atom)
+    return node if node is not None and node.callee.name == prim else None
+
+
+def scalar(atom):
+    """The number a constant holds in every element (a Python int or float), else None."""
+    if not isinstance(atom, Constant):
+        return None
+    v = atom.value
+    if type(v) in (int, float):
+        return v
+    if not isinstance(v, (np.ndarray, np.generic)) or v.dtype.kind not in "iuf" or v.size == 0:
+        return None
+    cache = _sweeps[-1].scalars if _sweeps else {}
+    hit = cache.get(id(v))
+    if hit is None:
+        first = v.flat[0] if isinstance(v, np.ndarray) else v
+        hit = cache[id(v)] = (v, first.item() if bool(np.all(v == first)) else None)
+    return hit[1]  # the entry holds v, so its id is not reused while the sweep runs
 
 
 def _is_all(atom, number) -> bool:
@@ -32,16 +95,29 @@ def _is_all(atom, number) -> bool:
     return arr.size > 0 and bool(np.all(arr == number))
 
 
+def _out(node: Apply):
+    return node.outputs[0].aval
+
+
+def _same_type(a, b) -> bool:
+    return a.shape == b.shape and a.dtype == b.dtype
+
+
 def _passes_through(node: Apply, atom):
     """`atom` if the node's output is exactly it (same type), else None."""
-    out = node.outputs[0].aval
-    return atom if atom.aval.shape == out.shape and atom.aval.dtype == out.dtype else None
+    return atom if _same_type(atom.aval, _out(node)) else None
 
 
 def _zeros(node: Apply):
-    out = node.outputs[0].aval
+    out = _out(node)
     return Constant(np.zeros(out.shape, out.dtype.np), out)
 
+
+def _is_float(node: Apply) -> bool:
+    return _out(node).dtype.is_float
+
+
+# ----- rules -----------------------------------------------------------------------------------
 
 def _binary_identity(unit: float, sides: tuple[int, ...]):
     def rule(node: Apply):
@@ -64,19 +140,137 @@ def _same_shape(node: Apply):
 
 def _filled(number):
     def rule(node: Apply):
-        out = node.outputs[0].aval
+        out = _out(node)
         if out.size is None or out.size > FOLD_LIMIT:
             return None
         return Constant(np.full(out.shape, number, out.dtype.np), out)
     return rule
 
 
+def _number(node: Apply, atom):
+    """`atom` as a Python number when it is a uniform constant and the node's result is a
+    float (the constant then only scales), else None."""
+    value = scalar(atom)
+    return value if value is not None and _is_float(node) else None
+
+
+def _scaled(atom):
+    """(x, c) when `atom` is mul(x, c) with a constant number c, else (atom, None)."""
+    node = produced_by(atom, "mul")
+    if node is not None and isinstance(node.inputs[1], Constant):
+        c = _number(node, node.inputs[1])
+        if c is not None and _same_type(node.inputs[0].aval, _out(node)):
+            return node.inputs[0], c
+    return atom, None
+
+
+def _mul_constant_last(node: Apply):
+    """mul(c, x) -> mul(x, c); a uniform constant array becomes a number."""
+    x, y = node.inputs
+    if isinstance(x, Constant) and not isinstance(y, Constant):
+        c = _number(node, x)
+        return E("mul", y, c if c is not None and _same_type(y.aval, _out(node)) else x)
+    if isinstance(y, Constant) and isinstance(y.value, (np.ndarray, np.generic)):
+        c = _number(node, y)
+        if c is not None and _same_type(x.aval, _out(node)):
+            return E("mul", x, c)
+    return None
+
+
+def _mul_by_constant(node: Apply):
+    """mul(x, -1) -> neg(x); mul(mul(x, a), b) -> mul(x, a*b); mul(neg(x), c) -> mul(x, -c)."""
+    x, c = node.inputs
+    if not isinstance(c, Constant) or type(c.value) not in (int, float) or not _is_float(node):
+        return None
+    inner, a = _scaled(x)
+    if a is not None:
+        return E("mul", inner, a * c.value)
+    negated = produced_by(x, "neg")
+    if negated is not None:
+        return E("mul", negated.inputs[0], -c.value)
+    if c.value == -1:
+        return E("neg", x)
+    return None
+
+
+def _mul_pull_out(node: Apply):
+    """Signs and constant factors move out of products, where they fold together:
+    mul(neg(x), neg(y)) -> mul(x, y); mul(neg(x), y) -> neg(mul(x, y));
+    mul(mul(x, a), y) -> mul(mul(x, y), a)."""
+    x, y = node.inputs
+    if isinstance(x, Constant) or isinstance(y, Constant):
+        return None
+    nx, ny = produced_by(x, "neg"), produced_by(y, "neg")
+    if nx is not None and ny is not None:
+        return E("mul", nx.inputs[0], ny.inputs[0])
+    if nx is not None:
+        return E("neg", E("mul", nx.inputs[0], y))
+    if ny is not None:
+        return E("neg", E("mul", x, ny.inputs[0]))
+    (x0, a), (y0, b) = _scaled(x), _scaled(y)
+    if a is not None or b is not None:
+        return E("mul", E("mul", x0, y0), (1 if a is None else a) * (1 if b is None else b))
+    return None
+
+
+def _neg_fold(node: Apply):
+    """neg(neg(x)) -> x; neg(mul(x, c)) -> mul(x, -c); neg(sub(x, y)) -> sub(y, x)."""
+    (x,) = node.inputs
+    inner = producer(x)
+    if inner is None:
+        return None
+    name = inner.callee.name
+    if name == "neg":
+        return inner.inputs[0]
+    if name == "mul":
+        base, a = _scaled(x)
+        return E("mul", base, -a) if a is not None else None
+    if name == "sub" and _is_float(node):
+        return E("sub", inner.inputs[1], inner.inputs[0])
+    return None
+
+
+def _add_collect(node: Apply):
+    """add(c, x) -> add(x, c); add(x, x) -> mul(x, 2); add(x * a, x * b) -> mul(x, a + b);
+    add(x, neg(y)) -> sub(x, y); add(neg(x), y) -> sub(y, x)."""
+    x, y = node.inputs
+    if isinstance(x, Constant) and not isinstance(y, Constant):
+        return E("add", y, x)
+    if isinstance(y, Constant) or not _is_float(node):
+        return None
+    (x0, a), (y0, b) = _scaled(x), _scaled(y)
+    if x0 is y0 and _same_type(x0.aval, _out(node)):
+        total = (1 if a is None else a) + (1 if b is None else b)
+        return E("mul", x0, total) if total != 0 else None  # x - x stays: inf - inf is nan
+    ny, nx = produced_by(y, "neg"), produced_by(x, "neg")
+    if ny is not None:
+        return E("sub", x, ny.inputs[0])
+    if nx is not None:
+        return E("sub", y, nx.inputs[0])
+    return None
+
+
+def _sub_fold(node: Apply):
+    """sub(x, neg(y)) -> add(x, y); sub(neg(x), y) -> neg(add(x, y))."""
+    x, y = node.inputs
+    if not _is_float(node):
+        return None
+    ny = produced_by(y, "neg")
+    if ny is not None:
+        return E("add", x, ny.inputs[0])
+    nx = produced_by(x, "neg")
+    if nx is not None and not isinstance(y, Constant):
+        return E("neg", E("add", nx.inputs[0], y))
+    return None
+
+
 REWRITES: dict[str, list[Callable]] = {
     "ones_like": [_filled(1)],
     "zeros_like": [_filled(0)],
-    "add": [_binary_identity(0, (0, 1))],
-    "sub": [_binary_identity(0, (1,))],
-    "mul": [_mul_zero],
+    "add": [_binary_identity(0, (0, 1)), _add_collect],
+    "sub": [_binary_identity(0, (1,)), _sub_fold],
+    "mul": [_mul_zero, _mul_constant_last, _mul_by_constant, _mul_pull_out],
+    "neg": [_neg_fold],
     "div": [_binary_identity(1, (1,))],
     "reshape": [_same_shape],
     "broadcast_to": [_same_shape],
@@ -91,11 +285,13 @@ REWRITES: dict[str, list[Callable]] = {
 }
 
 
+# ----- the driver ------------------------------------------------------------------------------
+
 def _foldable(node: Apply) -> bool:
     if node.subgraphs() or node.callee.multiple_results or getattr(node.callee, "effectful",
                                                                       False):
         return False  # effects (printing, random draws) happen when the graph runs
-    out = node.outputs[0].aval
+    out = _out(node)
     return out.size is not None and out.size <= FOLD_LIMIT and all(
         isinstance(a, Constant) for a in node.inputs)
 
@@ -105,7 +301,7 @@ def _fold(node: Apply):
 
     result = _trace_stack[0].process(node.callee, [a.value for a in node.inputs], node.params)
     value = result.asnumpy()
-    return Constant(value, node.outputs[0].aval)
+    return Constant(value, _out(node))
 
 
 def _param_key(value):
@@ -129,44 +325,110 @@ def _atom_key(atom):
     return id(atom)
 
 
-def simplify(graph: Graph) -> bool:
-    """One sweep of rewrites, folding and CSE; returns True when anything changed."""
-    subst: dict[int, object] = {}
-    seen: dict[tuple, Apply] = {}
-    kept: list[Apply] = []
-    changed = False
-    for node in graph.nodes:
-        new_inputs = [subst.get(id(a), a) for a in node.inputs]
-        if any(n is not o for n, o in zip(new_inputs, node.inputs)):
-            node.inputs = new_inputs
-        replacement = None
-        if _foldable(node):
-            replacement = _fold(node)
-        else:
-            for rule in REWRITES.get(node.callee.name, ()):
-                replacement = rule(node)
-                if replacement is not None:
-                    break
+def _expr_type(expr):
+    """The abstract value `expr` would have, or None when a type rule rejects it."""
+    if not isinstance(expr, Expr):
+        return _as_atom(expr).aval
+    avals = [_expr_type(a) for a in expr.inputs]
+    if any(a is None for a in avals):
+        return None
+    prim = PRIMITIVES[expr.prim]
+    try:
+        return prim.abstract_eval(avals, expr.params)
+    except Exception:  # noqa: BLE001 - a rule proposed something ill-typed: not taken
+        return None
+
+
+def _as_atom(value):
+    """Rules may write numbers where they mean constants: E("mul", x, 2.0)."""
+    if isinstance(value, (Var, Constant, Expr)):
+        return value
+    return Constant(value, abstract_of(value))
+
+
+class _Sweep:
+    """One pass over a graph's nodes: substitute, fold, rewrite, CSE; new nodes are visited
+    as they are made, so a rewrite's result is simplified in the same sweep."""
+
+    def __init__(self, differentiable: bool = False):
+        self.differentiable = differentiable
+        self.subst: dict[int, object] = {}
+        self.seen: dict[tuple, Apply] = {}
+        self.kept: list[Apply] = []
+        self.producers: dict[int, Apply] = {}
+        self.scalars: dict[int, tuple] = {}
+        self.made: list[Apply] = []  # every node built here stays alive: the maps key on ids
+        self.changed = False
+
+    def visit(self, node: Apply, depth: int = 0):
+        """Simplify `node` and keep it (or what replaces it); returns its output's value."""
+        inputs = [self.subst.get(id(a), a) for a in node.inputs]
+        if any(n is not o for n, o in zip(inputs, node.inputs)):
+            node.inputs = inputs
+        replacement = self.replacement(node, depth)
         if replacement is not None:
-            subst[id(node.outputs[0])] = replacement
-            changed = True
-            continue
-        if getattr(node.callee, "effectful", False):
-            kept.append(node)  # effects (printing) are never merged or dropped
-            continue
+            self.subst[id(node.outputs[0])] = replacement
+            self.changed = True
+            return replacement
+        if getattr(node.callee, "effectful", False) or not node.outputs:
+            self.kept.append(node)  # effects (printing) are never merged or dropped
+            return node.outputs[0] if node.outputs else None
         key = (node.callee.name, tuple(_atom_key(a) for a in node.inputs),
                tuple(sorted((k, _param_key(v)) for k, v in node.params.items())))
-        twin = seen.get(key)
+        twin = self.seen.get(key)
         if twin is not None:
             for o, t in zip(node.outputs, twin.outputs):
-                subst[id(o)] = t
-            changed = True
-            continue
-        seen[key] = node
-        kept.append(node)
-    graph.nodes = kept
-    graph.outputs = [subst.get(id(o), o) for o in graph.outputs]
-    return changed
+                self.subst[id(o)] = t
+            self.changed = True
+            return twin.outputs[0]
+        self.seen[key] = node
+        self.kept.append(node)
+        for o in node.outputs:
+            self.producers[id(o)] = node
+        return node.outputs[0]
+
+    def replacement(self, node: Apply, depth: int):
+        if _foldable(node):
+            return _fold(node)
+        if depth > MAX_DEPTH or self.differentiable and node.callee.name in GRADIENT_BARRIERS:
+            return None
+        for rule in REWRITES.get(node.callee.name, ()):
+            found = rule(node)
+            if found is None:
+                continue
+            if isinstance(found, Expr):
+                aval = _expr_type(found)
+                if aval is None or not _same_type(aval, _out(node)):
+                    continue
+                return self.build(found, node, depth + 1)
+            return found
+        return None
+
+    def build(self, expr, origin: Apply, depth: int):
+        """Make the nodes of `expr` (stamped with the origin's location) and visit them."""
+        if not isinstance(expr, Expr):
+            return expr
+        inputs = [self.build(_as_atom(a), origin, depth) for a in expr.inputs]
+        prim = PRIMITIVES[expr.prim]
+        aval = prim.abstract_eval([a.aval for a in inputs], expr.params)
+        node = Apply(prim, inputs, dict(expr.params), [Var(aval)], origin.loc)
+        self.made.append(node)
+        return self.visit(node, depth)
+
+
+def simplify(graph: Graph, differentiable: bool = False) -> bool:
+    """One sweep of rewrites, folding and CSE; returns True when anything changed.
+    `differentiable`: the graph will be differentiated again (GRADIENT_BARRIERS stay)."""
+    sweep = _Sweep(differentiable)
+    _sweeps.append(sweep)
+    try:
+        for node in list(graph.nodes):
+            sweep.visit(node)
+    finally:
+        _sweeps.pop()
+    graph.nodes = sweep.kept
+    graph.outputs = [sweep.subst.get(id(o), o) for o in graph.outputs]
+    return sweep.changed
 
 
 def dce(graph: Graph) -> bool:
@@ -182,13 +444,15 @@ def dce(graph: Graph) -> bool:
     return changed
 
 
-def optimize(graph: Graph, max_rounds: int = 50) -> Graph:
-    """Rewrites, folding, CSE and DCE to a fixpoint, in this graph and every nested graph."""
+def optimize(graph: Graph, max_rounds: int = 50, differentiable: bool = False) -> Graph:
+    """Rewrites, folding, CSE and DCE to a fixpoint, in this graph and every nested graph.
+    `differentiable`: the graph will be differentiated again, so stop_gradient and the like stay.
+    """
     from .ir import all_graphs
 
     for g in all_graphs(graph):
         for _ in range(max_rounds):
-            if not (simplify(g) | dce(g)):
+            if not (simplify(g, differentiable) | dce(g)):
                 break
     return graph
 
@@ -197,4 +461,3 @@ def node_count(graph: Graph) -> int:
     from .ir import all_graphs
 
     return sum(len(g.nodes) for g in all_graphs(graph))
-

@@ -1,0 +1,116 @@
+"""The optimiser's arithmetic rewrites: what they fold, what they must leave alone, and the size
+of higher-order derivative graphs they keep small."""
+import numpy as np
+import pytest
+
+import cellgraph
+from cellgraph import Tensor, ops
+from cellgraph.compiler.ir import verify
+from cellgraph.compiler.optimize import node_count
+from cellgraph.compiler.pipeline import compile_callable
+
+X = Tensor(np.array([0.5, -1.25, 2.0], np.float32))
+
+
+def optimised(fn, *args):
+    graph = compile_callable(fn, args).graph
+    verify(graph)
+    return graph
+
+
+def names(graph) -> list[str]:
+    return [n.callee.name for n in graph.nodes]
+
+
+def test_double_negation_and_sign_in_a_product_fold_away():
+    def f(x):
+        return ops.neg(-x) * -(x * 3.0) * -2.0
+
+    graph = optimised(f, X)
+    assert names(graph) == ["mul", "mul"]  # (x * x) * 6.0
+    np.testing.assert_allclose(cellgraph.jit(f)(X).asnumpy(), X.asnumpy() ** 2 * 6.0,
+                               rtol=1e-6)
+
+
+def test_like_terms_are_collected():
+    def f(x):
+        y = ops.sin(x)
+        return y + y * 2.0 + -y * 0.5 - (-y)
+
+    graph = optimised(f, X)
+    assert names(graph) == ["sin", "mul"]  # sin(x) * 3.5
+    np.testing.assert_allclose(cellgraph.jit(f)(X).asnumpy(), np.sin(X.asnumpy()) * 3.5,
+                               rtol=1e-6)
+
+
+def test_x_minus_x_is_not_folded_to_zero():
+    def f(x):
+        return x * 2.0 + x * -2.0  # inf and nan inputs must still give nan
+
+    x = Tensor(np.array([np.inf, np.nan, 1.0], np.float32))
+    with np.errstate(invalid="ignore"):
+        out = cellgraph.jit(f)(x).asnumpy()
+    assert np.isnan(out[0]) and np.isnan(out[1]) and out[2] == 0.0
+
+
+def test_a_broadcasting_constant_is_not_turned_into_a_number():
+    c = np.full((2, 3), 2.0, np.float32)
+
+    def f(x):
+        return x * Tensor(c)
+
+    graph = optimised(f, X)
+    assert graph.outputs[0].aval.shape == (2, 3)
+    np.testing.assert_allclose(cellgraph.jit(f)(X).asnumpy(), c * X.asnumpy())
+
+
+def test_integer_products_keep_their_dtype():
+    def f(x):
+        return ops.neg(-x) * 2 * 3
+
+    n = Tensor(np.array([1, 2, 3], np.int32))
+    out = cellgraph.jit(f)(n)
+    assert out.dtype == cellgraph.int32
+    np.testing.assert_array_equal(out.asnumpy(), [6, 12, 18])
+
+
+def nth_grad(fn, n):
+    for _ in range(n):
+        fn = cellgraph.grad(fn)
+    return fn
+
+
+def tanh_derivative(x, n):
+    p = np.polynomial.Polynomial([0.0, 1.0])
+    for _ in range(n):
+        p = p.deriv() * np.polynomial.Polynomial([1.0, 0.0, -1.0])
+    return p(np.tanh(x))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
+def test_nth_derivative_of_tanh_is_small_and_right(n):
+    def f(x):
+        return ops.tanh(x)
+
+    x = Tensor(np.linspace(-2, 2, 9))
+    grad_n = nth_grad(f, n)
+    np.testing.assert_allclose(grad_n(x).asnumpy(), tanh_derivative(x.asnumpy(), n),
+                               rtol=1e-9, atol=1e-9)
+    assert node_count(optimised(grad_n, x)) <= [3, 5, 8, 13, 24][n - 1]
+
+
+def test_nth_derivative_of_sin_folds_to_one_function_and_a_sign():
+    def f(x):
+        return ops.sin(x)
+
+    for n in range(1, 7):
+        graph = optimised(nth_grad(f, n), X)
+        assert node_count(graph) <= 2, (n, names(graph))
+
+
+def test_stop_gradient_survives_the_inner_optimisation():
+    def f(x):
+        return ops.stop_gradient(x * x) * x
+
+    x = Tensor(np.array([0.5, -1.0]))
+    np.testing.assert_allclose(nth_grad(f, 2)(x).asnumpy(), [0.0, 0.0])
