@@ -75,11 +75,11 @@ def result_dtype(args, float_with_int=F32) -> np.dtype:
     `float_with_int`."""
     strong, weak = None, ""
     for a in args:
-        if isinstance(a, bool):
+        if type(a) is bool:
             weak += "b"
-        elif isinstance(a, int):
+        elif type(a) is int:
             weak += "i"
-        elif isinstance(a, float):  # np.float64 too: the type rules take it for a Python float
+        elif type(a) is float:  # not np.float64: a 0-d NumPy result is strong
             weak += "f"
         else:
             d = np.dtype(a.dtype) if hasattr(a, "dtype") else np.asarray(a).dtype

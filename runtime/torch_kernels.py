@@ -85,13 +85,13 @@ def result_dtype(args, float_with_int=F32) -> np.dtype:
     for a in args:
         if isinstance(a, torch.Tensor):
             d = NUMPY_DTYPES[a.dtype]
-        elif isinstance(a, bool):
+        elif type(a) is bool:
             weak += "b"
             continue
-        elif isinstance(a, int):
+        elif type(a) is int:
             weak += "i"
             continue
-        elif isinstance(a, float):  # np.float64 too: the type rules take it for a Python float
+        elif type(a) is float:  # not np.float64: a 0-d NumPy result is strong
             weak += "f"
             continue
         else:

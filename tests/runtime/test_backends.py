@@ -157,6 +157,21 @@ def test_eager_and_graph_match_reference(backend, name):
                 assert _is_native(backend, t._data), f"{how} {name}: {type(t._data)} data"
 
 
+@pytest.mark.parametrize("name", ["add", "mul", "maximum", "less", "select"])
+def test_numpy_scalars_are_strong_operands(backend, name):
+    """NumPy hands 0-d results over as NumPy scalars; the next kernel must keep their dtype
+    (np.float64 subclasses float, but only a Python float is weak)."""
+    x = backend.from_host(np.array([0.25, 1.5], np.float32))
+    operands = (x, np.float64(0.5))
+    if name == "select":
+        operands = (backend.from_host(np.array([True, False])),) + operands
+    out = np.asarray(backend.to_host(backend.kernel(name)(*operands)))
+    expected = NUMPY_KERNELS[name](*[np.asarray(backend.to_host(o)) if hasattr(o, "shape") and
+                                     not isinstance(o, np.generic) else o for o in operands])
+    assert out.dtype == np.asarray(expected).dtype == (bool if name == "less" else np.float64)
+    np.testing.assert_array_equal(out, expected)
+
+
 # ----- host fallbacks --------------------------------------------------------------------------
 
 def _host_fallbacks(backend) -> set:
