@@ -186,6 +186,19 @@ def test_host_fallbacks_are_declared(backend):
     assert _host_fallbacks(backend) == set(EFFECT_TESTS) == {"uniform_real", "print"}
 
 
+@pytest.mark.parametrize("np_dtype", [np.int32, np.int64])
+def test_integer_matmul_wraps_as_numpy_does(backend, np_dtype):
+    """Integer products that overflow wrap around as NumPy's do (torch_cuda, which has no
+    integer matmul, runs this one on the host: see runtime/torch_backend.py)."""
+    big = np.full((2, 3), 50_000 if np_dtype is np.int32 else 3 * 10**9, np_dtype)
+    with np.errstate(all="ignore"):
+        expected = np.matmul(big, big.T)
+    out = backend.kernel("matmul")(backend.from_host(big), backend.from_host(big),
+                                   transpose_b=True)
+    assert _is_native(backend, out)
+    np.testing.assert_array_equal(np.asarray(backend.to_host(out)), expected)
+
+
 def test_uniform_real_draws_the_numpy_numbers(backend):
     cellgraph.set_seed(5)
     draws = backend.kernel("uniform_real")((2, 3), dt.float32)
