@@ -242,6 +242,8 @@ def _add_collect(node: Apply):
     if x0 is y0 and _same_type(x0.aval, _out(node)):
         total = (1 if a is None else a) + (1 if b is None else b)
         return E("mul", x0, total) if total != 0 else None  # x - x stays: inf - inf is nan
+    if a is not None and a == b:
+        return E("mul", E("add", x0, y0), a)  # x * a + y * a -> (x + y) * a
     ny, nx = produced_by(y, "neg"), produced_by(x, "neg")
     if ny is not None:
         return E("sub", x, ny.inputs[0])
@@ -264,14 +266,68 @@ def _sub_fold(node: Apply):
     return None
 
 
+def _mul_broadcast_constant(node: Apply):
+    """mul(y, c) with c uniform, where c only broadcasts y -> broadcast_to(mul(y, c), shape):
+    a view of the smaller product instead of a full-size one (ones(m, 1) @ w gives this)."""
+    y, c = node.inputs
+    if isinstance(y, Constant) or not isinstance(c, Constant) or _same_type(y.aval, _out(node)):
+        return None
+    value = _number(node, c)
+    if value is None or y.aval.dtype != _out(node).dtype:
+        return None
+    return E("broadcast_to", E("mul", y, value), shape=_out(node).shape)
+
+
+def _unbroadcast(node: Apply):
+    """op(broadcast_to(r), y) -> op(r, y) when y alone has the output's shape: the operation
+    broadcasts r itself, without the view."""
+    for side in (0, 1):
+        b = produced_by(node.inputs[side], "broadcast_to")
+        other = node.inputs[1 - side]
+        if b is not None and _same_type(other.aval, _out(node)):
+            inputs = [None, None]
+            inputs[side], inputs[1 - side] = b.inputs[0], other
+            return E(node.callee.name, *inputs, **node.params)
+    return None
+
+
+def _matmul_outer(node: Apply):
+    """matmul(x, y) over an inner dimension of 1 is an outer product: mul(x as (m, 1), y as
+    (1, n)), which broadcasts instead of calling BLAS (and folds when one side is ones)."""
+    x, y = node.inputs
+    if x.aval.ndim != 2 or y.aval.ndim != 2 or not _is_float(node):
+        return None
+    k = x.aval.shape[0] if node.params.get("transpose_a", False) else x.aval.shape[1]
+    if k != 1:
+        return None
+    m, n = _out(node).shape
+    return E("mul", E("reshape", x, shape=(m, 1)), E("reshape", y, shape=(1, n)))
+
+
+def _matmul_scaled(node: Apply):
+    """matmul(mul(x, a), y) -> mul(matmul(x, y), a): constant factors leave the product,
+    where they meet (and fold with) the others."""
+    x, y = node.inputs
+    (x0, a), (y0, b) = _scaled(x), _scaled(y)
+    if a is None and b is None:
+        return None
+    out_size = _out(node).size
+    if out_size is None or out_size > (x.aval.size if a is not None else y.aval.size):
+        return None  # scaling the product would cost more than scaling the operand
+    scale = (1 if a is None else a) * (1 if b is None else b)
+    return E("mul", E("matmul", x0, y0, **node.params), scale)
+
+
 REWRITES: dict[str, list[Callable]] = {
     "ones_like": [_filled(1)],
     "zeros_like": [_filled(0)],
-    "add": [_binary_identity(0, (0, 1)), _add_collect],
-    "sub": [_binary_identity(0, (1,)), _sub_fold],
-    "mul": [_mul_zero, _mul_constant_last, _mul_by_constant, _mul_pull_out],
+    "add": [_binary_identity(0, (0, 1)), _add_collect, _unbroadcast],
+    "sub": [_binary_identity(0, (1,)), _sub_fold, _unbroadcast],
+    "mul": [_mul_zero, _mul_constant_last, _mul_by_constant, _mul_pull_out,
+            _mul_broadcast_constant, _unbroadcast],
     "neg": [_neg_fold],
-    "div": [_binary_identity(1, (1,))],
+    "div": [_binary_identity(1, (1,)), _unbroadcast],
+    "matmul": [_matmul_outer, _matmul_scaled],
     "reshape": [_same_shape],
     "broadcast_to": [_same_shape],
     "cast": [_same_shape],

@@ -114,3 +114,29 @@ def test_stop_gradient_survives_the_inner_optimisation():
 
     x = Tensor(np.array([0.5, -1.0]))
     np.testing.assert_allclose(nth_grad(f, 2)(x).asnumpy(), [0.0, 0.0])
+
+
+def test_inner_dimension_one_matmul_becomes_a_broadcast_product():
+    w = Tensor(np.array([[1.0, -2.0, 0.5]], np.float32))
+    col = Tensor(np.array([[2.0], [3.0]], np.float32))
+
+    def f(x):
+        return ops.matmul(x, w) * 2.0
+
+    graph = optimised(f, col)
+    assert "matmul" not in names(graph)
+    np.testing.assert_allclose(cellgraph.jit(f)(col).asnumpy(), col.asnumpy() @ w.asnumpy() * 2)
+
+
+def test_ones_matmul_in_a_gradient_stays_a_row():
+    w = Tensor(np.array([[1.0, -2.0, 0.5]], np.float32))
+
+    def f(x):
+        return ops.reduce_sum(ops.tanh(ops.matmul(x, w)))
+
+    x = Tensor(np.linspace(-1, 1, 8, dtype=np.float32).reshape(8, 1))
+    graph = optimised(cellgraph.grad(f), x)
+    assert all(n.outputs[0].aval.size <= 24 for n in graph.nodes)
+    t = np.tanh(x.asnumpy() @ w.asnumpy())
+    np.testing.assert_allclose(cellgraph.grad(f)(x).asnumpy(),
+                               ((1 - t * t) * w.asnumpy()).sum(1, keepdims=True), rtol=1e-5)
