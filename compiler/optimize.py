@@ -266,6 +266,18 @@ def _sub_fold(node: Apply):
     return None
 
 
+def _mul_mask(node: Apply):
+    """mul(x, cast(mask)) -> mul(x, mask) for a bool mask cast to x's own dtype: the product
+    reads the mask as 0/1 itself (relu's gradient), without making the float copy."""
+    for side in (0, 1):
+        cast = produced_by(node.inputs[side], "cast")
+        other = node.inputs[1 - side]
+        if (cast is not None and cast.inputs[0].aval.dtype.is_bool
+                and other.aval.dtype == _out(node).dtype and not isinstance(other, Constant)):
+            return E("mul", other, cast.inputs[0])
+    return None
+
+
 def _mul_broadcast_constant(node: Apply):
     """mul(y, c) with c uniform, where c only broadcasts y -> broadcast_to(mul(y, c), shape):
     a view of the smaller product instead of a full-size one (ones(m, 1) @ w gives this)."""
@@ -318,16 +330,42 @@ def _matmul_scaled(node: Apply):
     return E("mul", E("matmul", x0, y0, **node.params), scale)
 
 
+def _reduce_scaled(node: Apply):
+    """reduce_sum(mul(x, c)) -> mul(reduce_sum(x), c): the factor scales the smaller result."""
+    x, c = _scaled(node.inputs[0])
+    if c is None or not _same_type(x.aval, node.inputs[0].aval):
+        return None
+    return E("mul", E(node.callee.name, x, **node.params), c)
+
+
+def _reduce_dot(node: Apply):
+    """reduce_sum(mul(a, r), axis=(1,), keep_dims=True), r a row broadcast over a's rows, is
+    the matrix-vector product matmul(a, r, transpose_b=True): one BLAS pass, no temporary."""
+    prod = produced_by(node.inputs[0], "mul")
+    if prod is None or node.params.get("axis") != (1,) or not node.params.get("keep_dims"):
+        return None
+    if not _is_float(node) or _out(node).ndim != 2:
+        return None
+    m, n = prod.outputs[0].aval.shape
+    for a, r in (prod.inputs, prod.inputs[::-1]):
+        if (isinstance(a, Var) and isinstance(r, Var) and a.aval.shape == (m, n)
+                and r.aval.shape in ((1, n), (n,)) and a.aval.dtype == r.aval.dtype):
+            return E("matmul", a, E("reshape", r, shape=(1, n)), transpose_b=True)
+    return None
+
+
 REWRITES: dict[str, list[Callable]] = {
     "ones_like": [_filled(1)],
     "zeros_like": [_filled(0)],
     "add": [_binary_identity(0, (0, 1)), _add_collect, _unbroadcast],
     "sub": [_binary_identity(0, (1,)), _sub_fold, _unbroadcast],
     "mul": [_mul_zero, _mul_constant_last, _mul_by_constant, _mul_pull_out,
-            _mul_broadcast_constant, _unbroadcast],
+            _mul_broadcast_constant, _mul_mask, _unbroadcast],
     "neg": [_neg_fold],
     "div": [_binary_identity(1, (1,)), _unbroadcast],
     "matmul": [_matmul_outer, _matmul_scaled],
+    "reduce_sum": [_reduce_scaled, _reduce_dot],
+    "reduce_mean": [_reduce_scaled],
     "reshape": [_same_shape],
     "broadcast_to": [_same_shape],
     "cast": [_same_shape],

@@ -140,3 +140,26 @@ def test_ones_matmul_in_a_gradient_stays_a_row():
     t = np.tanh(x.asnumpy() @ w.asnumpy())
     np.testing.assert_allclose(cellgraph.grad(f)(x).asnumpy(),
                                ((1 - t * t) * w.asnumpy()).sum(1, keepdims=True), rtol=1e-5)
+
+
+def test_a_reduction_of_a_row_product_is_a_matrix_vector_product():
+    a = Tensor(np.arange(6, dtype=np.float32).reshape(3, 2))
+    r = Tensor(np.array([[0.5, -1.0]], np.float32))
+
+    def f(a, r):
+        return ops.reduce_sum(a * r * 3.0, axis=1, keep_dims=True)
+
+    graph = optimised(f, a, r)
+    assert names(graph) == ["matmul", "mul"]  # the factor scales the (3, 1) result
+    np.testing.assert_allclose(cellgraph.jit(f)(a, r).asnumpy(),
+                               (a.asnumpy() * r.asnumpy() * 3).sum(1, keepdims=True))
+
+
+def test_relu_mask_multiplies_without_a_float_copy():
+    def f(x, y):
+        return ops.reduce_sum(ops.relu(x) * y)
+
+    y = Tensor(np.array([2.0, 3.0, -4.0], np.float32))
+    graph = optimised(cellgraph.grad(f), X, y)
+    assert names(graph) == ["greater", "mul"]
+    np.testing.assert_allclose(cellgraph.grad(f)(X, y).asnumpy(), [2.0, 0.0, -4.0])
