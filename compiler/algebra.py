@@ -1,0 +1,289 @@
+"""Arithmetic rewrites: signs and constant factors into one form (`mul(x, c)`, the number
+last), like terms collected, products of broadcast operands kept small, matmuls over an inner
+dimension of 1 turned into broadcasts. Each function is one entry of optimize.REWRITES.
+
+They reassociate constant factors (`(x * a) * y` becomes `(x * y) * a`) and sums, which can
+change the last bits of a float result, as a compiler's fast-math reassociation would; they
+never turn `x - x` into 0 (terms that cancel are left as written), so infinities and NaNs in the
+inputs stay where the program put them, except through `mul` by an exact zero (optimize's own
+rule, which gives zeros).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .ir import Apply, Constant, Var
+from .rewrite import (
+    E,
+    is_float,
+    number,
+    out_type,
+    produced_by,
+    producer,
+    same_type,
+    scalar,
+    scaled,
+    uses,
+)
+
+
+def mul_constant_last(node: Apply):
+    """mul(c, x) -> mul(x, c); a uniform constant array becomes a number."""
+    x, y = node.inputs
+    if isinstance(x, Constant) and not isinstance(y, Constant):
+        c = number(node, x)
+        return E("mul", y, c if c is not None and same_type(y.aval, out_type(node)) else x)
+    if isinstance(y, Constant) and isinstance(y.value, (np.ndarray, np.generic)):
+        c = number(node, y)
+        if c is not None and same_type(x.aval, out_type(node)):
+            return E("mul", x, c)
+    return None
+
+
+def mul_by_constant(node: Apply):
+    """mul(x, -1) -> neg(x); mul(mul(x, a), b) -> mul(x, a*b); mul(neg(x), c) -> mul(x, -c)."""
+    x, c = node.inputs
+    if not isinstance(c, Constant) or type(c.value) not in (int, float) or not is_float(node):
+        return None
+    inner, a = scaled(x)
+    if a is not None:
+        return E("mul", inner, a * c.value)
+    negated = produced_by(x, "neg")
+    if negated is not None:
+        return E("mul", negated.inputs[0], -c.value)
+    if c.value == -1:
+        return E("neg", x)
+    return None
+
+
+def mul_pull_out(node: Apply):
+    """Signs and constant factors move out of products, where they fold together:
+    mul(neg(x), neg(y)) -> mul(x, y); mul(neg(x), y) -> neg(mul(x, y));
+    mul(mul(x, a), y) -> mul(mul(x, y), a)."""
+    x, y = node.inputs
+    if isinstance(x, Constant) or isinstance(y, Constant):
+        return None
+    nx, ny = produced_by(x, "neg"), produced_by(y, "neg")
+    if nx is not None and ny is not None:
+        return E("mul", nx.inputs[0], ny.inputs[0])
+    if nx is not None:
+        return E("neg", E("mul", nx.inputs[0], y))
+    if ny is not None:
+        return E("neg", E("mul", x, ny.inputs[0]))
+    (x0, a), (y0, b) = scaled(x), scaled(y)
+    if a is not None or b is not None:
+        return E("mul", E("mul", x0, y0), (1 if a is None else a) * (1 if b is None else b))
+    return None
+
+
+def neg_fold(node: Apply):
+    """neg(neg(x)) -> x; neg(mul(x, c)) -> mul(x, -c); neg(sub(x, y)) -> sub(y, x)."""
+    (x,) = node.inputs
+    inner = producer(x)
+    if inner is None:
+        return None
+    name = inner.callee.name
+    if name == "neg":
+        return inner.inputs[0]
+    if name == "mul":
+        base, a = scaled(x)
+        return E("mul", base, -a) if a is not None else None
+    if name == "sub" and is_float(node):
+        return E("sub", inner.inputs[1], inner.inputs[0])
+    return None
+
+
+def add_collect(node: Apply):
+    """add(c, x) -> add(x, c); add(x, x) -> mul(x, 2); add(x * a, x * b) -> mul(x, a + b);
+    add(x, neg(y)) -> sub(x, y); add(neg(x), y) -> sub(y, x)."""
+    x, y = node.inputs
+    if isinstance(x, Constant) and not isinstance(y, Constant):
+        return E("add", y, x)
+    if isinstance(y, Constant) or not is_float(node):
+        return None
+    (x0, a), (y0, b) = scaled(x), scaled(y)
+    if x0 is y0 and same_type(x0.aval, out_type(node)):
+        total = (1 if a is None else a) + (1 if b is None else b)
+        return E("mul", x0, total) if total != 0 else None  # x - x stays: inf - inf is nan
+    if a is not None and a == b:
+        return E("mul", E("add", x0, y0), a)  # x * a + y * a -> (x + y) * a
+    ny, nx = produced_by(y, "neg"), produced_by(x, "neg")
+    if ny is not None:
+        return E("sub", x, ny.inputs[0])
+    if nx is not None:
+        return E("sub", y, nx.inputs[0])
+    return None
+
+
+LINEAR_TERMS = 12  # a sum is gathered over at most this many nodes
+
+
+def _gather_linear(atom, coeff, terms: dict, out, budget: list):
+    """Add coeff * atom to `terms` (id -> [atom, coefficient]) and the constant part to
+    terms[None], looking through add, sub, neg and mul-by-a-number nodes read only here."""
+    value = scalar(atom)
+    if value is not None and isinstance(atom, Constant) and type(atom.value) in (int, float):
+        terms.setdefault(None, [None, 0])[1] += coeff * value
+        return
+    node = producer(atom)
+    name = node.callee.name if node is not None else None
+    if (name in ("add", "sub", "neg", "mul") and budget[0] > 0 and uses(atom) == 1
+            and same_type(atom.aval, out)):
+        if name == "mul":
+            base, c = scaled(atom)
+            if c is not None:
+                budget[0] -= 1
+                _gather_linear(base, coeff * c, terms, out, budget)
+                return
+        else:
+            budget[0] -= 1
+            signs = {"add": (1, 1), "sub": (1, -1), "neg": (-1,)}[name]
+            for a, sign in zip(node.inputs, signs):
+                _gather_linear(a, coeff * sign, terms, out, budget)
+            return
+    entry = terms.setdefault(id(atom), [atom, 0])
+    entry[1] += coeff
+
+
+def linear_combination(node: Apply):
+    """A sum of scaled terms read nowhere else is rebuilt with each term once:
+    (2a - b) + (b + 4a) - a -> mul(a, 5.0). Only when it needs fewer nodes, and never when
+    terms cancel (x - x stays, for inf and nan)."""
+    out = out_type(node)
+    if not out.dtype.is_float:
+        return None
+    terms: dict = {}
+    budget = [LINEAR_TERMS]
+    signs = {"add": (1, 1), "sub": (1, -1)}[node.callee.name]
+    for a, sign in zip(node.inputs, signs):
+        _gather_linear(a, sign, terms, out, budget)
+    constant = terms.pop(None, [None, 0])[1]
+    items = [(a, c) for a, c in terms.values()]
+    if not items or any(c == 0 for _, c in items):
+        return None
+    # Terms with the same coefficient (up to sign) are summed before one multiplication.
+    groups: dict = {}
+    for a, c in items:
+        groups.setdefault(abs(c), [[], []])[c < 0].append(a)
+    cost = len(items) - 1 + (constant != 0) + sum(
+        (k != 1) * (1 + (bool(pos) and bool(neg))) for k, (pos, neg) in groups.items())
+    if constant == 0 and all(not pos for pos, _ in groups.values()):
+        cost += 1  # a leading neg
+    if cost >= LINEAR_TERMS - budget[0] + 1:
+        return None  # no fewer nodes than the tree it replaces
+    acc = constant if constant != 0 else None
+    for k, (pos, neg) in sorted(groups.items(), key=lambda g: not g[1][0]):
+        for sign, members in ((1, pos), (-1, neg)):
+            if not members:
+                continue
+            total = members[0]
+            for a in members[1:]:
+                total = E("add", total, a)
+            scaled = total if k == 1 else E("mul", total, k)
+            if acc is None:
+                acc = scaled if sign > 0 else E("neg", scaled)
+            else:
+                acc = E("add" if sign > 0 else "sub", acc, scaled)
+    return acc
+
+
+def sub_fold(node: Apply):
+    """sub(x, neg(y)) -> add(x, y); sub(neg(x), y) -> neg(add(x, y))."""
+    x, y = node.inputs
+    if not is_float(node):
+        return None
+    ny = produced_by(y, "neg")
+    if ny is not None:
+        return E("add", x, ny.inputs[0])
+    nx = produced_by(x, "neg")
+    if nx is not None and not isinstance(y, Constant):
+        return E("neg", E("add", nx.inputs[0], y))
+    return None
+
+
+def mul_mask(node: Apply):
+    """mul(x, cast(mask)) -> mul(x, mask) for a bool mask cast to x's own dtype: the product
+    reads the mask as 0/1 itself (relu's gradient), without making the float copy."""
+    for side in (0, 1):
+        cast = produced_by(node.inputs[side], "cast")
+        other = node.inputs[1 - side]
+        if (cast is not None and cast.inputs[0].aval.dtype.is_bool
+                and other.aval.dtype == out_type(node).dtype and not isinstance(other, Constant)):
+            return E("mul", other, cast.inputs[0])
+    return None
+
+
+def mul_broadcast_constant(node: Apply):
+    """mul(y, c) with c uniform, where c only broadcasts y -> broadcast_to(mul(y, c), shape):
+    a view of the smaller product instead of a full-size one (ones(m, 1) @ w gives this)."""
+    y, c = node.inputs
+    if isinstance(y, Constant) or not isinstance(c, Constant) or same_type(y.aval, out_type(node)):
+        return None
+    value = number(node, c)
+    if value is None or y.aval.dtype != out_type(node).dtype:
+        return None
+    return E("broadcast_to", E("mul", y, value), shape=out_type(node).shape)
+
+
+def unbroadcast(node: Apply):
+    """op(broadcast_to(r), y) -> op(r, y) when y alone has the output's shape: the operation
+    broadcasts r itself, without the view."""
+    for side in (0, 1):
+        b = produced_by(node.inputs[side], "broadcast_to")
+        other = node.inputs[1 - side]
+        if b is not None and same_type(other.aval, out_type(node)):
+            inputs = [None, None]
+            inputs[side], inputs[1 - side] = b.inputs[0], other
+            return E(node.callee.name, *inputs, **node.params)
+    return None
+
+
+def matmul_outer(node: Apply):
+    """matmul(x, y) over an inner dimension of 1 is an outer product: mul(x as (m, 1), y as
+    (1, n)), which broadcasts instead of calling BLAS (and folds when one side is ones)."""
+    x, y = node.inputs
+    if x.aval.ndim != 2 or y.aval.ndim != 2 or not is_float(node):
+        return None
+    k = x.aval.shape[0] if node.params.get("transpose_a", False) else x.aval.shape[1]
+    if k != 1:
+        return None
+    m, n = out_type(node).shape
+    return E("mul", E("reshape", x, shape=(m, 1)), E("reshape", y, shape=(1, n)))
+
+
+def matmul_scaled(node: Apply):
+    """matmul(mul(x, a), y) -> mul(matmul(x, y), a): constant factors leave the product,
+    where they meet (and fold with) the others."""
+    x, y = node.inputs
+    (x0, a), (y0, b) = scaled(x), scaled(y)
+    if a is None and b is None:
+        return None
+    out_size = out_type(node).size
+    if out_size is None or out_size > (x.aval.size if a is not None else y.aval.size):
+        return None  # scaling the product would cost more than scaling the operand
+    scale = (1 if a is None else a) * (1 if b is None else b)
+    return E("mul", E("matmul", x0, y0, **node.params), scale)
+
+
+def reduce_scaled(node: Apply):
+    """reduce_sum(mul(x, c)) -> mul(reduce_sum(x), c): the factor scales the smaller result."""
+    x, c = scaled(node.inputs[0])
+    if c is None or not same_type(x.aval, node.inputs[0].aval):
+        return None
+    return E("mul", E(node.callee.name, x, **node.params), c)
+
+
+def reduce_dot(node: Apply):
+    """reduce_sum(mul(a, r), axis=(1,), keep_dims=True), r a row broadcast over a's rows, is
+    the matrix-vector product matmul(a, r, transpose_b=True): one BLAS pass, no temporary."""
+    prod = produced_by(node.inputs[0], "mul")
+    if prod is None or node.params.get("axis") != (1,) or not node.params.get("keep_dims"):
+        return None
+    if not is_float(node) or out_type(node).ndim != 2:
+        return None
+    m, n = prod.outputs[0].aval.shape
+    for a, r in (prod.inputs, prod.inputs[::-1]):
+        if (isinstance(a, Var) and isinstance(r, Var) and a.aval.shape == (m, n)
+                and r.aval.shape in ((1, n), (n,)) and a.aval.dtype == r.aval.dtype):
+            return E("matmul", a, E("reshape", r, shape=(1, n)), transpose_b=True)
+    return None
