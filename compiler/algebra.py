@@ -161,7 +161,15 @@ def linear_combination(node: Apply):
     items = [(a, c) for a, c in terms.values()]
     if not items or any(c == 0 for _, c in items):
         return None
-    # Terms with the same coefficient (up to sign) are summed before one multiplication.
+    expr, cost = _weighted_sum(items, constant)
+    if cost >= LINEAR_TERMS - budget[0] + 1:
+        return None  # no fewer nodes than the tree it replaces
+    return expr
+
+
+def _weighted_sum(items: list, constant) -> tuple:
+    """(Expr for constant + sum of c * term, how many nodes it makes): terms with the same
+    coefficient (up to sign) are summed before one multiplication."""
     groups: dict = {}
     for a, c in items:
         groups.setdefault(abs(c), [[], []])[c < 0].append(a)
@@ -169,8 +177,6 @@ def linear_combination(node: Apply):
         (k != 1) * (1 + (bool(pos) and bool(neg))) for k, (pos, neg) in groups.items())
     if constant == 0 and all(not pos for pos, _ in groups.values()):
         cost += 1  # a leading neg
-    if cost >= LINEAR_TERMS - budget[0] + 1:
-        return None  # no fewer nodes than the tree it replaces
     acc = constant if constant != 0 else None
     for k, (pos, neg) in sorted(groups.items(), key=lambda g: not g[1][0]):
         for sign, members in ((1, pos), (-1, neg)):
@@ -179,12 +185,12 @@ def linear_combination(node: Apply):
             total = members[0]
             for a in members[1:]:
                 total = E("add", total, a)
-            scaled = total if k == 1 else E("mul", total, k)
+            term = total if k == 1 else E("mul", total, k)
             if acc is None:
-                acc = scaled if sign > 0 else E("neg", scaled)
+                acc = term if sign > 0 else E("neg", term)
             else:
-                acc = E("add" if sign > 0 else "sub", acc, scaled)
-    return acc
+                acc = E("add" if sign > 0 else "sub", acc, term)
+    return acc, cost
 
 
 def sub_fold(node: Apply):

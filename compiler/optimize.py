@@ -72,8 +72,10 @@ def _filled(number):
 REWRITES: dict[str, list[Callable]] = {
     "ones_like": [_filled(1)],
     "zeros_like": [_filled(0)],
-    "add": [_binary_identity(0, (0, 1)), algebra.add_collect, algebra.linear_combination, algebra.unbroadcast],
-    "sub": [_binary_identity(0, (1,)), algebra.sub_fold, algebra.linear_combination, algebra.unbroadcast],
+    "add": [_binary_identity(0, (0, 1)), algebra.add_collect, algebra.linear_combination,
+            algebra.unbroadcast],
+    "sub": [_binary_identity(0, (1,)), algebra.sub_fold, algebra.linear_combination,
+            algebra.unbroadcast],
     "mul": [_mul_zero, algebra.mul_constant_last, algebra.mul_by_constant, algebra.mul_pull_out,
             algebra.mul_broadcast_constant, algebra.mul_mask, algebra.unbroadcast],
     "neg": [algebra.neg_fold],
