@@ -311,6 +311,15 @@ def run_cached(cache: GraphCache, fn, args: tuple, dump_dir=None, name=None):
     All-Tensor calls try the last such call's Executable (its entry checks the signature
     itself), then the one for these shapes and dtypes; anything else takes `GraphCache.call`.
     """
+    out = run_compiled(cache, args)
+    if out is not STALE:
+        return out
+    return cache.call(fn, args, dump_dir, name, flat_key(args))
+
+
+def run_compiled(cache: GraphCache, args: tuple):
+    """The short path alone: run an all-Tensor call that an earlier call compiled, else STALE.
+    Callers that do work before compiling (argument checks, error locations) try it first."""
     entry = cache.last
     if entry is not None:
         out = entry.run(args)
@@ -324,7 +333,7 @@ def run_cached(cache: GraphCache, fn, args: tuple, dump_dir=None, name=None):
             if out is not STALE:
                 cache.last = entry
                 return out
-    return cache.call(fn, args, dump_dir, name, key)
+    return STALE
 
 
 def is_number(x) -> bool:
