@@ -39,10 +39,10 @@ import sys
 
 from cellgraph.compiler.autodiff import emit_grad, inline
 from cellgraph.compiler.builder import Builder, Tracer, current_builder
-from cellgraph.compiler.frontend import is_cell
 from cellgraph.compiler.ir import Graph
 from cellgraph.compiler.pipeline import graph_name, parse
 from cellgraph.compiler.pytree import count_leaves, flatten, unflatten
+from cellgraph.compiler.scope import is_cell
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import TensorType, fmt_shape
 from cellgraph.ops.errors import (

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from cellgraph.compiler.autodiff import expand_grad
-from cellgraph.compiler.frontend import collect_guards
 from cellgraph.compiler.ir import Graph, verify
 from cellgraph.compiler.optimize import optimize
 from cellgraph.compiler.pipeline import STAGES, compile_callable, parse
+from cellgraph.compiler.scope import collect_guards
 from cellgraph.ops.errors import ArgumentError
 
 

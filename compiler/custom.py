@@ -104,7 +104,8 @@ def custom_vjp_call(cell, args, kwargs=None):
 
 def _call(fn, args: tuple):
     """Parse and inline a user's method; library code runs as Python over graph values."""
-    from .frontend import Interpreter, is_user_function
+    from .frontend import Interpreter
+    from .scope import is_user_function
 
     if is_user_function(fn):
         return Interpreter.call_function(fn, args, {})

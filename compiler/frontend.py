@@ -14,16 +14,23 @@ from __future__ import annotations
 import builtins
 import inspect
 import operator
-import sys
-from dataclasses import dataclass, field
 
 import gast
 
-from cellgraph.ops.errors import (ArgumentError, CellgraphError, CompileError, DTypeError,
-                                  ShapeError, SourceLoc)
+from cellgraph.ops.errors import ArgumentError, CellgraphError, CompileError, ShapeError, SourceLoc
 
 from . import control_flow
 from .builder import Builder, Tracer, current_builder
+from .scope import (
+    Closure,
+    Scope,
+    bind_arguments,
+    is_cell,
+    is_user_function,
+    record_guard,
+    tracer_isinstance,
+    user_error,
+)
 from .source import SourceInfo, function_ast
 
 UNSUPPORTED = {
@@ -75,87 +82,6 @@ class ContinueSignal(Exception):
     pass
 
 
-@dataclass(eq=False)
-class Closure:
-    """A function defined inside construct (def or lambda), closing over its defining scope."""
-
-    node: object
-    scope: "Scope"
-    info: SourceInfo
-    defaults: list
-    kw_defaults: dict
-    name: str
-
-    def __call__(self, *args, **kwargs):
-        return Interpreter.call(self, args, kwargs)
-
-
-@dataclass(eq=False)
-class Scope:
-    """Local names, falling back to the enclosing scope, then globals and builtins."""
-
-    vars: dict
-    parent: "Scope | None" = None
-    globals: dict = field(default_factory=dict)
-
-    def lookup(self, name: str):
-        scope = self
-        while scope is not None:
-            if name in scope.vars:
-                return scope.vars[name]
-            scope = scope.parent
-        if name in self.globals:
-            return self.globals[name]
-        if hasattr(builtins, name):
-            return getattr(builtins, name)
-        raise KeyError(name)
-
-
-# ----- compile context: guards read by the executor's cache ------------------------------------
-
-_guards: list[list] = []
-
-
-def record_guard(obj, attr: str, value) -> None:
-    if _guards:
-        _guards[-1].append((obj, attr, value))
-
-
-def collect_guards():
-    """Context: every `self.attr` read while parsing is recorded as (obj, attr, value)."""
-    import contextlib
-
-    @contextlib.contextmanager
-    def ctx():
-        _guards.append([])
-        try:
-            yield _guards[-1]
-        finally:
-            _guards.pop()
-
-    return ctx()
-
-
-# ----- what gets interpreted -------------------------------------------------------------------
-
-_LIBRARY_ROOTS = {"cellgraph", "numpy", "gast", "astunparse", "builtins"}
-
-
-def is_cell(obj) -> bool:
-    return getattr(type(obj), "_cellgraph_cell", False)
-
-
-def is_user_function(fn) -> bool:
-    """Python functions written by the user are parsed; library functions are called."""
-    if not inspect.isfunction(fn):
-        return False
-    root = (fn.__module__ or "").split(".")[0]
-    if root in _LIBRARY_ROOTS or root in sys.stdlib_module_names:
-        return False
-    filename = fn.__code__.co_filename
-    return "site-packages" not in filename and not filename.startswith("<")
-
-
 class Interpreter:
     """Runs one function body over compile-time values and tracers."""
 
@@ -204,7 +130,7 @@ class Interpreter:
                                f"{name}; recursion on Tensor values is not supported",
                                info.loc(node))
         try:
-            local = _bind_arguments(node.args, name, args, kwargs, defaults, kw_defaults)
+            local = bind_arguments(node.args, name, args, kwargs, defaults, kw_defaults)
         except ArgumentError as e:  # the entry point has no caller in the source: show its def
             raise e.with_loc(info.loc(node) if Interpreter.depth == 0 else None)
         interp = Interpreter(Scope(local, parent, parent.globals if parent else {}), info, name)
@@ -249,7 +175,7 @@ class Interpreter:
             raise e.with_loc(loc)
         except (TypeError, ValueError, IndexError, KeyError, AttributeError,
                 ZeroDivisionError) as e:
-            raise _user_error(e, loc) from e
+            raise user_error(e, loc) from e
 
     def stmt_Expr(self, node):
         self.eval(node.value)
@@ -411,7 +337,7 @@ class Interpreter:
         return self.at_node(node, lambda: container[index])
 
     def expr_Slice(self, node):
-        part = lambda n: None if n is None else self.eval(n)  # noqa: E731
+        part = lambda n: None if n is None else self.eval(n)
         return slice(part(node.lower), part(node.upper), part(node.step))
 
     def expr_Tuple(self, node):
@@ -476,7 +402,7 @@ class Interpreter:
         if fn is builtins.super and not args:
             return self._zero_arg_super()
         if fn is builtins.isinstance and len(args) == 2 and isinstance(args[0], Tracer):
-            return _tracer_isinstance(args[1])
+            return tracer_isinstance(args[1])
         return self.at_node(node, lambda: Interpreter.call(fn, args, kwargs))
 
     def expr_Lambda(self, node):
@@ -555,12 +481,6 @@ class Interpreter:
             raise e.with_loc(loc)
 
 
-def _tracer_isinstance(classinfo) -> bool:
-    """`isinstance(x, Tensor)` holds for a graph value that stands for a Tensor."""
-    classes = classinfo if isinstance(classinfo, tuple) else (classinfo,)
-    return any(getattr(c, "_is_tensor_class", False) or c is Tracer for c in classes)
-
-
 def _as_load(target):
     """An expression that reads what an AugAssign target writes."""
     if isinstance(target, gast.Name):
@@ -587,46 +507,6 @@ def _unpack(value, targets, loc):
                          f"names", loc)
     end = len(items) - (len(targets) - star - 1)
     return items[:star] + [items[star:end]] + items[end:]
-
-
-def _bind_arguments(args_node, name, args, kwargs, defaults, kw_defaults) -> dict:
-    """Python's argument binding for a parsed def/lambda, with MindSpore-style messages."""
-    params = [inspect.Parameter(a.id, inspect.Parameter.POSITIONAL_ONLY)
-              for a in args_node.posonlyargs]
-    params += [inspect.Parameter(a.id, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-               for a in args_node.args]
-    if defaults:
-        for i, d in enumerate(defaults, len(params) - len(defaults)):
-            params[i] = params[i].replace(default=d)
-    if args_node.vararg is not None:
-        params.append(inspect.Parameter(args_node.vararg.id, inspect.Parameter.VAR_POSITIONAL))
-    for a in args_node.kwonlyargs:
-        params.append(inspect.Parameter(a.id, inspect.Parameter.KEYWORD_ONLY,
-                                        default=kw_defaults.get(a.id, inspect.Parameter.empty)))
-    if args_node.kwarg is not None:
-        params.append(inspect.Parameter(args_node.kwarg.id, inspect.Parameter.VAR_KEYWORD))
-    try:
-        bound = inspect.Signature(params).bind(*args, **kwargs)
-    except TypeError as e:
-        shown = name.split("<locals>.")[-1]
-        positional = [p for p in params if p.kind <= inspect.Parameter.POSITIONAL_OR_KEYWORD]
-        given = len(args)
-        if positional and positional[0].name == "self":  # a method: self is not the user's
-            positional, given = positional[1:], given - 1
-        names = ", ".join(p.name if p.default is p.empty else f"{p.name}={p.default!r:.20}"
-                          for p in positional)
-        raise ArgumentError(f"{shown}() {e}; expected {len(positional)} positional argument"
-                            f"{'' if len(positional) == 1 else 's'} ({names}), got {given}"
-                            ) from None
-    bound.apply_defaults()
-    return dict(bound.arguments)
-
-
-def _user_error(e: Exception, loc) -> CellgraphError:
-    cls = {TypeError: ArgumentError, AttributeError: CompileError}.get(type(e), ShapeError)
-    if isinstance(e, TypeError):
-        cls = DTypeError if "Tensor" in str(e) else ArgumentError
-    return cls(f"{type(e).__name__}: {e}", loc)
 
 
 # ----- entry points ----------------------------------------------------------------------------

@@ -18,10 +18,11 @@ from cellgraph.ops.errors import CellgraphError, CompileError
 from . import codegen
 from .autodiff import expand_grad
 from .builder import Builder, is_tensor_like
-from .frontend import collect_guards, is_cell, trace_call
+from .frontend import trace_call
 from .ir import Graph, print_graph, verify
 from .optimize import optimize
 from .pytree import Tree, flatten, unflatten
+from .scope import collect_guards, is_cell
 
 STAGES = ("parse", "expand_grad", "optimize", "codegen")
 

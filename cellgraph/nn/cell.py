@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from cellgraph import context
 from cellgraph.compiler.builder import current_builder
-from cellgraph.compiler.frontend import Interpreter, is_user_function
+from cellgraph.compiler.frontend import Interpreter
+from cellgraph.compiler.scope import is_user_function
 from cellgraph.ops.errors import ArgumentError
 from cellgraph.runtime.executor import GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple

@@ -1,0 +1,139 @@
+"""Names, closures and calls for the front end: scopes, closures made inside construct,
+Python's argument binding with MindSpore-style messages, which functions are parsed and which
+are called, and the guards the executor checks before reusing a compiled graph."""
+from __future__ import annotations
+
+import builtins
+import contextlib
+import inspect
+import sys
+from dataclasses import dataclass, field
+
+from cellgraph.ops.errors import ArgumentError, CellgraphError, CompileError, DTypeError, ShapeError
+
+from .builder import Tracer
+from .source import SourceInfo
+
+
+@dataclass(eq=False)
+class Closure:
+    """A function defined inside construct (def or lambda), closing over its defining scope."""
+
+    node: object
+    scope: Scope
+    info: SourceInfo
+    defaults: list
+    kw_defaults: dict
+    name: str
+
+    def __call__(self, *args, **kwargs):
+        from .frontend import Interpreter
+
+        return Interpreter.call(self, args, kwargs)
+
+
+@dataclass(eq=False)
+class Scope:
+    """Local names, falling back to the enclosing scope, then globals and builtins."""
+
+    vars: dict
+    parent: Scope | None = None
+    globals: dict = field(default_factory=dict)
+
+    def lookup(self, name: str):
+        scope = self
+        while scope is not None:
+            if name in scope.vars:
+                return scope.vars[name]
+            scope = scope.parent
+        if name in self.globals:
+            return self.globals[name]
+        if hasattr(builtins, name):
+            return getattr(builtins, name)
+        raise KeyError(name)
+
+
+# ----- compile context: guards read by the executor's cache ------------------------------------
+
+_guards: list[list] = []
+
+
+def record_guard(obj, attr: str, value) -> None:
+    if _guards:
+        _guards[-1].append((obj, attr, value))
+
+
+@contextlib.contextmanager
+def collect_guards():
+    """Context: every `self.attr` read while parsing is recorded as (obj, attr, value)."""
+    _guards.append([])
+    try:
+        yield _guards[-1]
+    finally:
+        _guards.pop()
+
+
+# ----- what gets interpreted -------------------------------------------------------------------
+
+_LIBRARY_ROOTS = {"cellgraph", "numpy", "gast", "astunparse", "builtins"}
+
+
+def is_cell(obj) -> bool:
+    return getattr(type(obj), "_cellgraph_cell", False)
+
+
+def is_user_function(fn) -> bool:
+    """Python functions written by the user are parsed; library functions are called."""
+    if not inspect.isfunction(fn):
+        return False
+    root = (fn.__module__ or "").split(".")[0]
+    if root in _LIBRARY_ROOTS or root in sys.stdlib_module_names:
+        return False
+    filename = fn.__code__.co_filename
+    return "site-packages" not in filename and not filename.startswith("<")
+
+
+def tracer_isinstance(classinfo) -> bool:
+    """`isinstance(x, Tensor)` holds for a graph value that stands for a Tensor."""
+    classes = classinfo if isinstance(classinfo, tuple) else (classinfo,)
+    return any(getattr(c, "_is_tensor_class", False) or c is Tracer for c in classes)
+
+
+def bind_arguments(args_node, name, args, kwargs, defaults, kw_defaults) -> dict:
+    """Python's argument binding for a parsed def/lambda, with MindSpore-style messages."""
+    params = [inspect.Parameter(a.id, inspect.Parameter.POSITIONAL_ONLY)
+              for a in args_node.posonlyargs]
+    params += [inspect.Parameter(a.id, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+               for a in args_node.args]
+    if defaults:
+        for i, d in enumerate(defaults, len(params) - len(defaults)):
+            params[i] = params[i].replace(default=d)
+    if args_node.vararg is not None:
+        params.append(inspect.Parameter(args_node.vararg.id, inspect.Parameter.VAR_POSITIONAL))
+    for a in args_node.kwonlyargs:
+        params.append(inspect.Parameter(a.id, inspect.Parameter.KEYWORD_ONLY,
+                                        default=kw_defaults.get(a.id, inspect.Parameter.empty)))
+    if args_node.kwarg is not None:
+        params.append(inspect.Parameter(args_node.kwarg.id, inspect.Parameter.VAR_KEYWORD))
+    try:
+        bound = inspect.Signature(params).bind(*args, **kwargs)
+    except TypeError as e:
+        shown = name.split("<locals>.")[-1]
+        positional = [p for p in params if p.kind <= inspect.Parameter.POSITIONAL_OR_KEYWORD]
+        given = len(args)
+        if positional and positional[0].name == "self":  # a method: self is not the user's
+            positional, given = positional[1:], given - 1
+        names = ", ".join(p.name if p.default is p.empty else f"{p.name}={p.default!r:.20}"
+                          for p in positional)
+        raise ArgumentError(f"{shown}() {e}; expected {len(positional)} positional argument"
+                            f"{'' if len(positional) == 1 else 's'} ({names}), got {given}"
+                            ) from None
+    bound.apply_defaults()
+    return dict(bound.arguments)
+
+
+def user_error(e: Exception, loc) -> CellgraphError:
+    cls = {TypeError: ArgumentError, AttributeError: CompileError}.get(type(e), ShapeError)
+    if isinstance(e, TypeError):
+        cls = DTypeError if "Tensor" in str(e) else ArgumentError
+    return cls(f"{type(e).__name__}: {e}", loc)
