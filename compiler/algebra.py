@@ -15,6 +15,8 @@ import numpy as np
 from .ir import Apply, Constant, Var
 from .rewrite import (
     E,
+    differentiating,
+    existing_product,
     is_float,
     number,
     out_type,
@@ -204,6 +206,48 @@ def sub_fold(node: Apply):
     nx = produced_by(x, "neg")
     if nx is not None and not isinstance(y, Constant):
         return E("neg", E("add", nx.inputs[0], y))
+    return None
+
+
+REUSE_FACTORS = 5  # a product chain is searched for a computed pair among this many factors
+
+
+def _factors(atom, out, found: list, inner: set, depth: int) -> None:
+    """The factors of a chain of products read once (no constants), in order; `inner` gets
+    the ids of the chain's own products."""
+    node = produced_by(atom, "mul")
+    if (node is not None and depth > 0 and uses(atom) == 1 and same_type(atom.aval, out)
+            and not any(isinstance(a, Constant) for a in node.inputs)):
+        inner.add(id(atom))
+        for a in node.inputs:
+            _factors(a, out, found, inner, depth - 1)
+    else:
+        found.append(atom)
+
+
+def mul_reuse(node: Apply):
+    """A chain of products reuses a product of two of its factors that is already computed:
+    ((a * b) * c) * d with b * d in the graph -> ((b * d) * a) * c, one multiplication less.
+    Not in a graph about to be differentiated: its reordered chains have larger adjoints."""
+    if not is_float(node) or differentiating() or any(
+            isinstance(a, Constant) for a in node.inputs):
+        return None
+    factors: list = []
+    inner = {id(node.outputs[0])}
+    for a in node.inputs:
+        _factors(a, out_type(node), factors, inner, REUSE_FACTORS - 2)
+    if not 3 <= len(factors) <= REUSE_FACTORS:
+        return None
+    for i in range(len(factors)):
+        for j in range(i + 1, len(factors)):
+            pair = existing_product(factors[i], factors[j])
+            if pair is None or id(pair) in inner or not same_type(pair.aval, out_type(node)):
+                continue
+            acc = pair
+            for k, f in enumerate(factors):
+                if k not in (i, j):
+                    acc = E("mul", acc, f)
+            return acc
     return None
 
 

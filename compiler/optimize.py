@@ -77,7 +77,8 @@ REWRITES: dict[str, list[Callable]] = {
     "sub": [_binary_identity(0, (1,)), algebra.sub_fold, algebra.linear_combination,
             algebra.unbroadcast],
     "mul": [_mul_zero, algebra.mul_constant_last, algebra.mul_by_constant, algebra.mul_pull_out,
-            algebra.mul_broadcast_constant, algebra.mul_mask, algebra.unbroadcast],
+            algebra.mul_broadcast_constant, algebra.mul_mask, algebra.mul_reuse,
+            algebra.unbroadcast],
     "neg": [algebra.neg_fold],
     "div": [_binary_identity(1, (1,)), algebra.unbroadcast],
     "matmul": [algebra.matmul_outer, algebra.matmul_scaled],
@@ -198,6 +199,13 @@ class _Sweep:
         for o in node.outputs:
             self.producers[id(o)] = node
         return node.outputs[0]
+
+    def lookup(self, prim: str, inputs, params=None):
+        """The output of the kept node that computes prim(*inputs, **params), else None."""
+        key = (prim, tuple(_atom_key(a) for a in inputs),
+               tuple(sorted((k, _param_key(v)) for k, v in (params or {}).items())))
+        twin = self.seen.get(key)
+        return twin.outputs[0] if twin is not None else None
 
     def replacement(self, node: Apply, depth: int):
         if _foldable(node):

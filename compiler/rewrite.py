@@ -39,6 +39,18 @@ def uses(atom) -> int:
     return _sweeps[-1].uses.get(id(atom), 1) if _sweeps else 2
 
 
+def differentiating() -> bool:
+    """True while optimising a graph that is to be differentiated again."""
+    return bool(_sweeps) and _sweeps[-1].differentiable
+
+
+def existing_product(a, b):
+    """The output of a kept node that computes mul(a, b) or mul(b, a), else None."""
+    if not _sweeps:
+        return None
+    return _sweeps[-1].lookup("mul", (a, b)) or _sweeps[-1].lookup("mul", (b, a))
+
+
 def produced_by(atom, prim: str) -> Apply | None:
     """producer(atom) when it is a `prim` node, else None."""
     node = producer(atom)

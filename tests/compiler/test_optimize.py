@@ -163,3 +163,15 @@ def test_relu_mask_multiplies_without_a_float_copy():
     graph = optimised(cellgraph.grad(f), X, y)
     assert names(graph) == ["greater", "mul"]
     np.testing.assert_allclose(cellgraph.grad(f)(X, y).asnumpy(), [2.0, 0.0, -4.0])
+
+
+def test_a_product_chain_reuses_a_product_already_computed():
+    def f(a, b, c):
+        shared = a * c
+        return shared + a * b * c  # (a * b) * c -> (a * c) * b
+
+    args = [Tensor(np.array([1.5, -2.0], np.float32)) for _ in range(3)]
+    graph = optimised(f, *args)
+    assert names(graph) == ["mul", "mul", "add"]
+    a, b, c = (t.asnumpy() for t in args)
+    np.testing.assert_allclose(cellgraph.jit(f)(*args).asnumpy(), a * c + a * b * c)
