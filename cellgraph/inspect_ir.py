@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from cellgraph.compiler.autodiff import expand_grad
 from cellgraph.compiler.ir import Graph, verify
-from cellgraph.compiler.optimize import optimize
-from cellgraph.compiler.pipeline import STAGES, compile_callable, parse
+from cellgraph.compiler.pipeline import STAGES, compile_callable, optimize_stage, parse
 from cellgraph.compiler.scope import collect_guards
 from cellgraph.ops.errors import ArgumentError
 
@@ -20,7 +19,8 @@ def dump_ir(fn, *args, stage: str = "optimize") -> str:
 
 
 # stage -> the passes that follow `parse` up to it (codegen's output is source, not a graph)
-GRAPH_STAGES = {"parse": (), "expand_grad": (expand_grad,), "optimize": (expand_grad, optimize)}
+GRAPH_STAGES = {"parse": (), "expand_grad": (expand_grad,),
+                "optimize": (expand_grad, optimize_stage)}
 
 
 def graph_at_stage(fn, *args, stage: str = "optimize") -> Graph:

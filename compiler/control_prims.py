@@ -318,3 +318,65 @@ def _while_batch(args, dims, cond_graph, body_graph, n_carried):
                    body_graph=_batched_graph(body_graph, in_dims, size, "while_body_vmap",
                                              step_running))
     return tuple(outs), (0,) * m
+
+
+# ----- unused inputs ---------------------------------------------------------------------------
+
+def _used(graph: Graph) -> set:
+    used = {id(a) for node in graph.nodes for a in node.inputs}
+    return used | {id(o) for o in graph.outputs}
+
+
+def _drop_inputs(node, graphs, first: int) -> bool:
+    """Drop inputs (from position `first` on) that no graph of the node reads."""
+    keep = [i for i in range(len(node.inputs)) if i < first or any(
+        id(g.params[i - (len(node.inputs) - len(g.params))]) in _used(g) for g in graphs)]
+    if len(keep) == len(node.inputs):
+        return False
+    offset = len(node.inputs) - len(graphs[0].params)
+    for g in graphs:
+        g.params = [g.params[i - offset] for i in keep if i >= offset]
+    node.inputs = [node.inputs[i] for i in keep]
+    return True
+
+
+def _drop_outputs(node, graphs, used: set) -> bool:
+    """Drop the outputs of a switch that nothing after it reads (from every branch)."""
+    keep = [i for i, o in enumerate(node.outputs) if id(o) in used]
+    if len(keep) == len(node.outputs) or not keep:
+        return False
+    node.outputs = [node.outputs[i] for i in keep]
+    for g in graphs:
+        g.outputs = [g.outputs[i] for i in keep]
+    return True
+
+
+def prune_unused_inputs(graph: Graph) -> bool:
+    """Remove the inputs of switch and while_loop nodes that none of their graphs reads, and
+    the outputs of switch nodes that nothing reads.
+
+    Before:  %3 = switch(%p, %x, %y) {then_graph=@t, else_graph=@e}   (@t, @e never read %y)
+    After:   %3 = switch(%p, %x)     {then_graph=@t, else_graph=@e}
+    Loop-carried values stay (they are outputs too); loop-invariant ones can go.
+    """
+    from .ir import all_graphs
+
+    graphs_of = {}
+    for g in all_graphs(graph):
+        for node in g.nodes:
+            for sub in node.subgraphs():
+                graphs_of[id(sub)] = graphs_of.get(id(sub), 0) + 1
+    changed = False
+    for g in all_graphs(graph):
+        used = _used(g)
+        for node in g.nodes:
+            if any(graphs_of[id(sub)] > 1 for sub in node.subgraphs()):
+                continue  # a graph another node also runs must keep its signature
+            if node.callee is switch_p:
+                graphs = [node.params["then_graph"], node.params["else_graph"]]
+                changed |= _drop_outputs(node, graphs, used)
+                changed |= _drop_inputs(node, graphs, 1)
+            elif node.callee is while_p:
+                graphs = [node.params["cond_graph"], node.params["body_graph"]]
+                changed |= _drop_inputs(node, graphs, node.params["n_carried"])
+    return changed

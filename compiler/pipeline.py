@@ -17,6 +17,7 @@ from cellgraph.ops.errors import CellgraphError, CompileError
 
 from . import codegen
 from .autodiff import expand_grad
+from .control_prims import prune_unused_inputs
 from .builder import Builder, is_tensor_like
 from .frontend import trace_call
 from .ir import Graph, print_graph, verify
@@ -90,6 +91,15 @@ def _definition_loc(fn):
         return None
 
 
+def optimize_stage(graph: Graph) -> Graph:
+    """The `optimize` stage: the optimiser to a fixpoint, then the inputs and outputs of
+    branches and loops that nothing reads any more, then the optimiser again if that helped."""
+    graph = optimize(graph)
+    if prune_unused_inputs(graph):
+        graph = optimize(graph)
+    return graph
+
+
 # Tests set this so that the verifier runs after every stage, not only the last one.
 VERIFY_EVERY_STAGE = False
 
@@ -123,7 +133,7 @@ def _compile(fn, args, dump_dir, name, keep_stages) -> Compiled:
     record("parse", graph)
     graph = expand_grad(graph)
     record("expand_grad", graph)
-    graph = optimize(graph)
+    graph = optimize_stage(graph)
     verify(graph)
     record("optimize", graph)
     module = codegen.generate(graph)

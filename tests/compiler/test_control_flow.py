@@ -585,3 +585,26 @@ def test_vmap_of_while_runs_each_example_its_own_trip_count():
     np.testing.assert_allclose(ms.vmap(_doubling)(xs).asnumpy(), expected)
     per_example = ms.vmap(ms.grad(lambda x: _doubling(x).sum()))(xs)
     np.testing.assert_allclose(per_example.asnumpy(), [[4.0, 4.0], [2.0, 2.0], [64.0, 64.0]])
+
+
+class UnusedBranchInputs(nn.Cell):
+    def construct(self, x, y, z):
+        if x.sum() > 0:
+            a = x * 2
+        else:
+            a = x + y
+        w = z
+        while w.sum() < 10:
+            w = w * 2
+        return a + w
+
+
+def test_branch_and_loop_inputs_nothing_reads_are_pruned():
+    args = (t(1.0, 2.0), t(3.0, 4.0), t(0.5, 0.5))
+    graph = compile_callable(ms.grad(UnusedBranchInputs()), args).graph
+    (switch,) = [n for n in graph.nodes if n.callee.name == "switch"]
+    assert len(switch.inputs) == 2 and len(switch.outputs) == 1  # condition + sens; d/dx only
+    assert "while_loop" not in [n.callee.name for n in graph.nodes]  # no gradient flows there
+    np.testing.assert_allclose(ms.grad(UnusedBranchInputs())(*args).asnumpy(), [2.0, 2.0])
+    np.testing.assert_allclose(ms.grad(UnusedBranchInputs())(-args[0], *args[1:]).asnumpy(),
+                               [1.0, 1.0])
