@@ -17,8 +17,8 @@ from cellgraph.ops.errors import CellgraphError, CompileError
 
 from . import codegen
 from .autodiff import expand_grad
-from .control_prims import prune_unused_inputs
 from .builder import Builder, is_tensor_like
+from .control_prims import prune_unused_inputs
 from .frontend import trace_call
 from .ir import Graph, print_graph, verify
 from .optimize import optimize
