@@ -171,28 +171,29 @@ def linear_combination(node: Apply):
 
 def _weighted_sum(items: list, constant) -> tuple:
     """(Expr for constant + sum of c * term, how many nodes it makes): terms with the same
-    coefficient (up to sign) are summed before one multiplication."""
+    coefficient up to sign are added and subtracted first, then multiplied once."""
     groups: dict = {}
     for a, c in items:
         groups.setdefault(abs(c), [[], []])[c < 0].append(a)
-    cost = len(items) - 1 + (constant != 0) + sum(
-        (k != 1) * (1 + (bool(pos) and bool(neg))) for k, (pos, neg) in groups.items())
-    if constant == 0 and all(not pos for pos, _ in groups.values()):
-        cost += 1  # a leading neg
+    parts, cost = [], 0
+    for k, (pos, neg) in groups.items():
+        members, sign = (pos, 1) if pos else (neg, -1)
+        inner = members[0]
+        for a in members[1:]:
+            inner = E("add", inner, a)
+        for a in (neg if pos else ()):
+            inner = E("sub", inner, a)
+        cost += len(pos) + len(neg) - 1 + (k != 1)
+        parts.append((inner if k == 1 else E("mul", inner, k), sign))
+    parts.sort(key=lambda part: part[1] < 0)  # start from a positive part: no leading neg
     acc = constant if constant != 0 else None
-    for k, (pos, neg) in sorted(groups.items(), key=lambda g: not g[1][0]):
-        for sign, members in ((1, pos), (-1, neg)):
-            if not members:
-                continue
-            total = members[0]
-            for a in members[1:]:
-                total = E("add", total, a)
-            term = total if k == 1 else E("mul", total, k)
-            if acc is None:
-                acc = term if sign > 0 else E("neg", term)
-            else:
-                acc = E("add" if sign > 0 else "sub", acc, term)
-    return acc, cost
+    for term, sign in parts:
+        if acc is None:
+            acc = term if sign > 0 else E("neg", term)
+        else:
+            acc = E("add" if sign > 0 else "sub", acc, term)
+        cost += 1
+    return acc, cost - (constant == 0 and parts[0][1] > 0)
 
 
 def sub_fold(node: Apply):
