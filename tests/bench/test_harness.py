@@ -1,0 +1,33 @@
+"""The benchmark harness's contract (bench/README.md): workloads are found by name and declare
+what the table needs; the table shows medians, ratios and targets. No workload is timed here."""
+import bench.timing
+from bench.__main__ import discover, table, verdict
+
+
+def test_every_workload_declares_its_label_description_and_run():
+    modules = discover()
+    labels = [m.WORKLOAD for m in modules]
+    assert {"W1", "W2", "W3", "W5", "W6"} <= set(labels)
+    assert labels == sorted(labels, key=lambda w: int(w[1:]))
+    for module in modules:
+        assert isinstance(module.DESCRIPTION, str) and module.DESCRIPTION
+        assert callable(module.run)
+
+
+def test_table_shows_ratios_and_targets_and_skips_missing_columns():
+    rows = [("W1", {"name": "tiny", "cellgraph_s": 3e-6, "numpy_s": 2e-6, "jax_s": None,
+                    "target_ratio": 1.5}),
+            ("W5", {"name": "compile", "cellgraph_s": 0.2, "numpy_s": None, "target_s": 0.1,
+                    "note": "first call"})]
+    text = table(rows, [("numpy_s", "NumPy")])
+    assert "JAX" not in text
+    assert "1.50x" in text and "3 us" in text and "200 ms" in text and "first call" in text
+    assert verdict(rows[0][1]) == "met" and verdict(rows[1][1]) == "MISSED"
+    assert verdict({"cellgraph_s": 1.0, "numpy_s": 1.0}) == ""
+
+
+def test_compare_reports_none_for_an_absent_library():
+    calls = []
+    result = bench.timing.compare({"cellgraph": lambda: calls.append(1), "numpy": lambda: None,
+                                   "torch": None}, repeats=2)
+    assert result["torch"] is None and result["cellgraph"] > 0 and calls
