@@ -6,6 +6,8 @@ form in NumPy (sin(x + n pi/2); for tanh, a polynomial in t = tanh(x), P' (1 - t
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 import cellgraph
@@ -18,6 +20,7 @@ WORKLOAD = "W6"
 DESCRIPTION = "n-th derivative of sin(x) and tanh(x), n = 1..5: optimised node count, time"
 
 ORDERS = range(1, 6)
+GROWTH_ORDERS = range(1, 9)  # node counts only, to see how the size grows
 POINTS = 1024
 TANH_NODES_AT_5 = 26  # target: the 5th derivative of tanh in at most this many nodes
 
@@ -116,4 +119,22 @@ def run(repeats: int) -> list[dict]:
                 row["target_met"] = nodes <= TANH_NODES_AT_5
                 row["note"] += f", target <= {TANH_NODES_AT_5} nodes"
             rows.append(row)
+    rows.append(growth_row(xt))
     return rows
+
+
+def growth_row(xt) -> dict:
+    """Node counts of tanh's derivatives up to GROWTH_ORDERS, with the compile time of the
+    last; polynomial growth shows as successive ratios falling towards 1."""
+    import time
+
+    counts, seconds = [], 0.0
+    for n in GROWTH_ORDERS:
+        start = time.perf_counter()
+        counts.append(node_count(compile_callable(nth_grad(tanh_fn, n), (xt,)).graph))
+        seconds = time.perf_counter() - start
+    ratios = [b / a for a, b in itertools.pairwise(counts)]
+    return {"name": f"tanh nodes, n=1..{GROWTH_ORDERS[-1]}", "cellgraph_s": seconds,
+            "numpy_s": None, "target_met": ratios[-1] <= 1.5,
+            "note": f"compile time of n={GROWTH_ORDERS[-1]}; nodes {counts}; last ratio "
+                    f"x{ratios[-1]:.2f} (polynomial growth: ratios falling to 1)"}
