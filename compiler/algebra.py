@@ -10,6 +10,8 @@ rule, which gives zeros).
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from .ir import Apply, Constant, Var
@@ -18,10 +20,12 @@ from .rewrite import (
     differentiating,
     existing_product,
     is_float,
+    is_root,
     number,
     out_type,
     produced_by,
     producer,
+    rank,
     same_type,
     scalar,
     scaled,
@@ -194,6 +198,131 @@ def _weighted_sum(items: list, constant) -> tuple:
             acc = E("add" if sign > 0 else "sub", acc, term)
         cost += 1
     return acc, cost - (constant == 0 and parts[0][1] > 0)
+
+
+POLY_BASES = 3  # over more values a polynomial could have exponentially many monomials
+POLY_NODES = 160  # it is gathered over at most this many distinct values
+POLY_TERMS = 64  # and has at most this many monomials
+_ARITHMETIC = ("mul", "add", "sub", "neg")
+
+
+class _Polynomial:
+    """The polynomial an arithmetic expression computes over its bases: {monomial:
+    coefficient}, a monomial being the sorted tuple of its bases' ranks (with repeats). Bases
+    are the values that are not add, sub, neg or mul of the output's type, and sums holding a
+    constant (1 - t^2 stays whole: expanding it would cancel in floating point)."""
+
+    def __init__(self, out):
+        self.out, self.bases, self.memo, self.expanded = out, {}, {}, {}
+
+    def of(self, atom) -> dict | None:
+        key = id(atom)
+        if key not in self.memo:
+            self.memo[key] = None  # a budget stop reads as "not a polynomial"
+            self.memo[key] = self._of(atom)
+        return self.memo[key]
+
+    def _of(self, atom) -> dict | None:
+        if isinstance(atom, Constant):
+            value = scalar(atom)
+            fits = atom.aval.shape == () or same_type(atom.aval, self.out)
+            return {(): value} if value is not None and fits else None
+        node = producer(atom)
+        name = node.callee.name if node is not None else None
+        if name in _ARITHMETIC and len(self.memo) < POLY_NODES and same_type(
+                atom.aval, self.out) and (name == "mul" or not any(
+                    isinstance(a, Constant) for a in node.inputs)):
+            found = self.apply(name, node.inputs)
+            if found is not None:
+                self.expanded[id(atom)] = node
+                return found
+        r = rank(atom)
+        if r is None or len(self.bases) >= POLY_BASES and r not in self.bases:
+            return None
+        self.bases[r] = atom
+        return {(r,): 1}
+
+    def apply(self, name: str, inputs) -> dict | None:
+        parts = [self.of(a) for a in inputs]
+        if any(p is None for p in parts):
+            return None
+        if name == "neg":
+            return {m: -c for m, c in parts[0].items()}
+        out: dict = {}
+        if name == "mul":
+            for m1, c1 in parts[0].items():
+                for m2, c2 in parts[1].items():
+                    m = tuple(sorted(m1 + m2))
+                    out[m] = out.get(m, 0) + c1 * c2
+        else:
+            out = dict(parts[0])
+            for m, c in parts[1].items():
+                out[m] = out.get(m, 0) + (c if name == "add" else -c)
+        return out if len(out) <= POLY_TERMS else None
+
+    def dying(self, inputs) -> int:
+        """How many nodes the expression under these inputs has. Those read elsewhere too are
+        counted as if they went away: the canonical form is worth recomputing them, CSE then
+        shares its monomials instead (this is what keeps derivative sizes polynomial)."""
+        seen, todo, count = set(), list(inputs), 0
+        while todo:
+            atom = todo.pop()
+            node = self.expanded.get(id(atom))
+            if node is None or id(atom) in seen:
+                continue
+            seen.add(id(atom))
+            count += 1
+            todo.extend(node.inputs)
+        return count
+
+    def monomial(self, m: tuple) -> tuple:
+        """(value or Expr for the product of m's bases, how many nodes it adds): it starts
+        from a product of two of them already computed, if there is one."""
+        rest, acc, best = list(m), None, None
+        for i, j in itertools.combinations(range(len(rest)), 2):
+            found = existing_product(self.bases[rest[i]], self.bases[rest[j]])
+            if found is not None and (best is None or uses(found) > uses(acc)):
+                acc, best = found, (i, j)  # the most read one: it stays in any case
+        if acc is None:
+            acc = self.bases[rest.pop(0)]
+        else:
+            del rest[best[1]], rest[best[0]]
+        cost = 0
+        for r in rest:
+            found = None if cost else existing_product(acc, self.bases[r])
+            if found is None:
+                acc, cost = E("mul", acc, self.bases[r]), cost + 1
+            else:
+                acc = found
+        return acc, cost
+
+
+def polynomial(node: Apply):
+    """The arithmetic expression that ends at this node, over at most POLY_BASES values, is
+    rebuilt as its polynomial in them when that takes fewer nodes. Reverse mode over reverse
+    mode writes the same products of t = tanh(x) and s = 1 - t^2 as ever more sums of
+    products (the n-th derivative doubles in size per order); collected, each order's
+    derivative is one polynomial in t and s, whose monomials CSE shares, and the size grows
+    linearly. Sums holding a constant stay whole, so no new cancellation is introduced; when
+    monomials cancel, the expression stays as written (inf and nan stay)."""
+    if not is_float(node) or not is_root(node.outputs[0], _ARITHMETIC):
+        return None
+    if any(isinstance(a, Constant) for a in node.inputs):
+        return None
+    poly = _Polynomial(out_type(node))
+    terms = poly.apply(node.callee.name, node.inputs)
+    if terms is None or any(c == 0 for c in terms.values()):
+        return None
+    constant = terms.pop((), 0)
+    if not terms:
+        return None
+    items, cost = [], 0
+    for m in sorted(terms, key=lambda m: (len(m), m)):
+        value, new = poly.monomial(m)
+        items.append((value, terms[m]))
+        cost += new
+    expr, sum_cost = _weighted_sum(items, constant)
+    return expr if cost + sum_cost < poly.dying(node.inputs) + 1 else None
 
 
 def sub_fold(node: Apply):

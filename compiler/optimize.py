@@ -73,12 +73,12 @@ REWRITES: dict[str, list[Callable]] = {
     "ones_like": [_filled(1)],
     "zeros_like": [_filled(0)],
     "add": [_binary_identity(0, (0, 1)), algebra.add_collect, algebra.linear_combination,
-            algebra.unbroadcast],
+            algebra.polynomial, algebra.unbroadcast],
     "sub": [_binary_identity(0, (1,)), algebra.sub_fold, algebra.linear_combination,
-            algebra.unbroadcast],
+            algebra.polynomial, algebra.unbroadcast],
     "mul": [_mul_zero, algebra.mul_constant_last, algebra.mul_by_constant, algebra.mul_pull_out,
             algebra.mul_broadcast_constant, algebra.mul_mask, algebra.mul_reuse,
-            algebra.unbroadcast],
+            algebra.polynomial, algebra.unbroadcast],
     "neg": [algebra.neg_fold],
     "div": [_binary_identity(1, (1,)), algebra.unbroadcast],
     "matmul": [algebra.matmul_outer, algebra.matmul_scaled],
@@ -170,6 +170,8 @@ class _Sweep:
         self.producers: dict[int, Apply] = {}
         self.scalars: dict[int, tuple] = {}
         self.uses: dict[int, int] = {}
+        self.readers: dict[int, list] = {}  # value -> names of the nodes reading it ("" = output)
+        self.ranks: dict[int, int] = {}
         self.made: list[Apply] = []  # every node built here stays alive: the maps key on ids
         self.changed = False
 
@@ -181,7 +183,12 @@ class _Sweep:
         replacement = self.replacement(node, depth)
         if replacement is not None:
             self.subst[id(node.outputs[0])] = replacement
-            self.changed = True
+            # A rewrite that rebuilt the node as it was (a canonical form already reached)
+            # changes nothing; nodes built for a rewrite are judged by the rewrite they serve.
+            self.changed |= depth == 0 and not self._rebuilt_as_is(node, replacement)
+            if isinstance(replacement, Var):  # its readers now read the replacement
+                self.uses[id(replacement)] = self.uses.get(id(replacement), 0) + self.uses.get(
+                    id(node.outputs[0]), 1)
             return replacement
         if getattr(node.callee, "effectful", False) or not node.outputs:
             self.kept.append(node)  # effects (printing) are never merged or dropped
@@ -192,13 +199,21 @@ class _Sweep:
         if twin is not None:
             for o, t in zip(node.outputs, twin.outputs):
                 self.subst[id(o)] = t
-            self.changed = True
+            self.changed |= depth == 0
             return twin.outputs[0]
         self.seen[key] = node
         self.kept.append(node)
         for o in node.outputs:
             self.producers[id(o)] = node
+            self.ranks[id(o)] = len(self.ranks)
         return node.outputs[0]
+
+    def _rebuilt_as_is(self, node: Apply, replacement) -> bool:
+        twin = self.producers.get(id(replacement)) if isinstance(replacement, Var) else None
+        return (twin is not None and twin is not node and twin.callee is node.callee
+                and len(twin.inputs) == len(node.inputs)
+                and all(a is b for a, b in zip(twin.inputs, node.inputs))
+                and twin.params == node.params)
 
     def lookup(self, prim: str, inputs, params=None):
         """The output of the kept node that computes prim(*inputs, **params), else None."""
@@ -233,6 +248,9 @@ class _Sweep:
         aval = prim.abstract_eval([a.aval for a in inputs], expr.params)
         node = Apply(prim, inputs, dict(expr.params), [Var(aval)], origin.loc)
         self.made.append(node)
+        for a in inputs:  # existing values gain a reader
+            if isinstance(a, Var) and id(a) in self.uses:
+                self.uses[id(a)] += 1
         return self.visit(node, depth)
 
 
@@ -243,8 +261,12 @@ def simplify(graph: Graph, differentiable: bool = False) -> bool:
     for node in graph.nodes:
         for a in node.inputs:
             sweep.uses[id(a)] = sweep.uses.get(id(a), 0) + 1
+            sweep.readers.setdefault(id(a), []).append(node.callee.name)
     for o in graph.outputs:
         sweep.uses[id(o)] = sweep.uses.get(id(o), 0) + 1
+        sweep.readers.setdefault(id(o), []).append("")
+    for p in graph.params:
+        sweep.ranks[id(p)] = len(sweep.ranks)
     _sweeps.append(sweep)
     try:
         for node in list(graph.nodes):

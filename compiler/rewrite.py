@@ -44,6 +44,20 @@ def differentiating() -> bool:
     return bool(_sweeps) and _sweeps[-1].differentiable
 
 
+def rank(atom) -> int | None:
+    """A stable order of values: params first, then node outputs as the sweep keeps them."""
+    return _sweeps[-1].ranks.get(id(atom)) if _sweeps else None
+
+
+def is_root(atom, kinds: tuple) -> bool:
+    """False when `atom` is read once, by a node of one of `kinds` (it is inside a larger
+    expression of them) or was made in this sweep; True otherwise."""
+    if not _sweeps:
+        return False
+    readers = _sweeps[-1].readers.get(id(atom))
+    return readers is not None and not (len(readers) == 1 and readers[0] in kinds)
+
+
 def existing_product(a, b):
     """The output of a kept node that computes mul(a, b) or mul(b, a), else None."""
     if not _sweeps:
