@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 @dataclass(frozen=True)
 class Tree:
-    kind: str  # "leaf", "tuple", "list", "static"
+    kind: str  # "leaf", "tuple", "list", "dict" (static: its keys), "static"
     children: tuple = ()
     static: Any = None
 
@@ -26,6 +26,9 @@ def _walk(v, is_leaf, leaves: list) -> Tree:
     if isinstance(v, (tuple, list)) and not is_leaf(v):
         return Tree(type(v).__name__ if type(v) in (tuple, list) else "tuple",
                     tuple(_walk(c, is_leaf, leaves) for c in v))
+    if type(v) is dict:
+        return Tree("dict", tuple(_walk(c, is_leaf, leaves) for c in v.values()),
+                    static=tuple(v))
     if is_leaf(v):
         leaves.append(v)
         return LEAF
@@ -45,6 +48,8 @@ def _build(t: Tree, it):
     if t.kind == "static":
         return t.static
     items = [_build(c, it) for c in t.children]
+    if t.kind == "dict":
+        return dict(zip(t.static, items))
     return tuple(items) if t.kind == "tuple" else items
 
 

@@ -52,10 +52,10 @@ def signature(value):
         return (value._data.shape, value._dtype)
     if isinstance(value, (tuple, list)):
         return (type(value),) + tuple(signature(v) for v in value)
-    if isinstance(value, dict):
-        return (dict,) + tuple((k, signature(v)) for k, v in sorted(value.items()))
-    if isinstance(value, np.ndarray):
-        return ("nd", value.shape, value.dtype.str, value.tobytes())
+    if type(value) is dict:
+        return (dict,) + tuple((k, signature(v)) for k, v in value.items())
+    if isinstance(value, np.ndarray):  # a graph input like a Tensor: its type, not its values
+        return ("nd", value.shape, value.dtype.str)
     try:
         hash(value)
         return (type(value), value)
@@ -300,6 +300,8 @@ def tensor_leaves(args) -> list:
             out.append(a)
         elif isinstance(a, (tuple, list)):
             out.extend(tensor_leaves(a))
+        elif type(a) is dict:
+            out.extend(tensor_leaves(tuple(a.values())))
         elif isinstance(a, np.ndarray):
             out.append(Tensor(a))
     return out

@@ -136,3 +136,19 @@ def test_cache_lookup_without_running():
     np.testing.assert_allclose(entry([X]).asnumpy(), [6.0, 0.0, 18.0])
     np.testing.assert_allclose(entry.run((X,)).asnumpy(), [6.0, 0.0, 18.0])
     assert entry.run((X, X)) is executor.STALE  # a call with other arguments is not its own
+
+
+def test_numpy_array_and_dict_arguments_are_inputs_not_constants():
+    calls = []
+
+    @cellgraph.jit
+    def weighted(x, parts):
+        calls.append(1)
+        return x * parts["scale"] + parts["shift"]
+
+    a = np.array([1.0, 2.0], np.float32)
+    parts = {"scale": cellgraph.Tensor(np.float32(2.0)), "shift": cellgraph.Tensor(np.float32(1.0))}
+    np.testing.assert_allclose(weighted(a, parts).asnumpy(), [3.0, 5.0])
+    parts2 = {"scale": cellgraph.Tensor(np.float32(3.0)), "shift": cellgraph.Tensor(np.float32(0.0))}
+    np.testing.assert_allclose(weighted(a + 1, parts2).asnumpy(), [6.0, 9.0])
+    assert len(calls) == 1  # new values, same types: compiled once
