@@ -5,8 +5,22 @@ context/set_context, nn, ops, grad, value_and_grad, jit and numpy.
 """
 from cellgraph import runtime as _runtime  # noqa: F401  (registers the eager runtime)
 from cellgraph.ops import dtype
-from cellgraph.ops.dtype import (bool_, double, float16, float32, float64, float_, half, int8,
-                                 int16, int32, int64, int_, single, uint8)
+from cellgraph.ops.dtype import (
+    bool_,
+    double,
+    float16,
+    float32,
+    float64,
+    float_,
+    half,
+    int8,
+    int16,
+    int32,
+    int64,
+    int_,
+    single,
+    uint8,
+)
 from cellgraph.ops.errors import CellgraphError, CompileError  # noqa: F401
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
@@ -42,10 +56,49 @@ for _name in _assign.__all__:
 del _name
 
 __version__ = "0.1.0"
-__all__ = ["Tensor", "Parameter", "ParameterTuple", "dtype", "context", "set_context",
-           "get_context", "GRAPH_MODE", "PYNATIVE_MODE", "nn", "ops", "grad", "value_and_grad",
-           "get_grad", "GradOperation", "jvp", "vjp", "vmap", "jacrev", "jacfwd", "hessian",
-           "numpy", "jit", "ms_function", "dump_ir", "set_seed", "get_seed", "save_checkpoint",
-           "load_checkpoint", "load_param_into_net",
-           "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
-           "half", "single", "double", "float_", "int_"]
+__all__ = [
+    "GRAPH_MODE",
+    "PYNATIVE_MODE",
+    "GradOperation",
+    "Parameter",
+    "ParameterTuple",
+    "Tensor",
+    "bool_",
+    "context",
+    "double",
+    "dtype",
+    "dump_ir",
+    "float16",
+    "float32",
+    "float64",
+    "float_",
+    "get_context",
+    "get_grad",
+    "get_seed",
+    "grad",
+    "half",
+    "hessian",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "int_",
+    "jacfwd",
+    "jacrev",
+    "jit",
+    "jvp",
+    "load_checkpoint",
+    "load_param_into_net",
+    "ms_function",
+    "nn",
+    "numpy",
+    "ops",
+    "save_checkpoint",
+    "set_context",
+    "set_seed",
+    "single",
+    "uint8",
+    "value_and_grad",
+    "vjp",
+    "vmap",
+]

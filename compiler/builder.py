@@ -11,8 +11,15 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops.core import (TensorType, Trace, _trace_stack, abstract_of, operand_error,
-                               pop_trace, push_trace)
+from cellgraph.ops.core import (
+    TensorType,
+    Trace,
+    _trace_stack,
+    abstract_of,
+    operand_error,
+    pop_trace,
+    push_trace,
+)
 from cellgraph.ops.errors import CellgraphError, CompileError, DTypeError, SourceLoc
 from cellgraph.ops.tensor_methods import TensorMethods
 
@@ -25,7 +32,7 @@ class Tracer(TensorMethods):
 
     __slots__ = ("builder", "var")
 
-    def __init__(self, builder: "Builder", var: Var):
+    def __init__(self, builder: Builder, var: Var):
         self.builder = builder
         self.var = var
 

@@ -17,7 +17,7 @@ Printed form (the golden-test format; numbering is assigned at print time):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -41,7 +41,7 @@ class Constant:
     aval: TensorType
 
 
-Atom = Union[Var, Constant]
+Atom = Var | Constant
 
 
 @dataclass(slots=True, eq=False)
@@ -54,7 +54,7 @@ class Apply:
     outputs: list
     loc: SourceLoc | None = None
 
-    def subgraphs(self) -> list["Graph"]:
+    def subgraphs(self) -> list[Graph]:
         return [v for v in self.params.values() if isinstance(v, Graph)]
 
 

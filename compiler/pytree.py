@@ -1,8 +1,9 @@
 """Nested tuples/lists of values <-> a flat list of leaves plus a structure description."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,11 @@ The differentiation APIs (`GradOperation`, `grad`, `jvp`, `vjp`, `vmap`, ...) li
 compiler, which sits above this package).
 """
 from . import array_ops, core, dtype, errors, functional, math_ops, nn_ops  # noqa: F401
-from .classes import *  # noqa: F401,F403
+from .classes import *
 from .classes import PrimitiveClass  # noqa: F401
 from .core import PRIMITIVES, Primitive, TensorType, bind  # noqa: F401
-from .functional import *  # noqa: F401,F403
+from .functional import *
 from .functional import abs, pow, sum  # noqa: F401  (shadow builtins on purpose, as MindSpore)
+from .nn_classes import *
+from .nn_functional import *
 from .random_ops import UniformReal, rand, rand_like  # noqa: F401
-from .nn_classes import *  # noqa: F401,F403
-from .nn_functional import *  # noqa: F401,F403

@@ -6,10 +6,25 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import dtype as dt
-from .batching import (batch_size, batched_front, example_shape, insert_ones, move_axis,
-                       reduction_rule, same_shape_rule, to_front)
-from .core import (Primitive, TensorType, abstract_of, broadcast_shapes, fmt_shape,
-                   normalize_axes, normalize_axis)
+from .batching import (
+    batch_size,
+    batched_front,
+    example_shape,
+    insert_ones,
+    move_axis,
+    reduction_rule,
+    same_shape_rule,
+    to_front,
+)
+from .core import (
+    Primitive,
+    TensorType,
+    abstract_of,
+    broadcast_shapes,
+    fmt_shape,
+    normalize_axes,
+    normalize_axis,
+)
 from .errors import DTypeError, ShapeError
 from .math_ops import div, equal, mul, sum_to
 

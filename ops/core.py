@@ -8,8 +8,9 @@ This is the pattern of JAX's autodidax, and it keeps this package free of import
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from . import dtype as dt
 from .errors import CellgraphError, DTypeError, ShapeError
@@ -47,7 +48,7 @@ class TensorType:
             n *= d
         return n
 
-    def strong(self) -> "TensorType":
+    def strong(self) -> TensorType:
         return TensorType(self.shape, self.dtype) if self.weak else self
 
     def __str__(self) -> str:

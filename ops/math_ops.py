@@ -7,10 +7,8 @@ from __future__ import annotations
 
 from . import dtype as dt
 from .batching import broadcasting_rule, insert_ones, move_axis, ndim, same_shape_rule, to_front
-from .core import (Primitive, TensorType, abstract_of, broadcast_shapes, fmt_shape,
-                   result_dtype)
+from .core import Primitive, TensorType, abstract_of, broadcast_shapes, fmt_shape, result_dtype
 from .errors import DTypeError, ShapeError
-
 
 # ----- type rules ------------------------------------------------------------------------------
 
@@ -49,9 +47,8 @@ def matmul_type(x: TensorType, y: TensorType, transpose_a=False, transpose_b=Fal
     if x.ndim < 2 or y.ndim < 2:
         raise ShapeError(f"expected tensors of rank >= 2, got shapes {fmt_shape(x.shape)} "
                          f"and {fmt_shape(y.shape)}")
-    if not (x.dtype.is_float or x.dtype.is_int) or x.dtype != y.dtype and not (x.weak or y.weak):
-        if x.dtype != y.dtype:
-            raise DTypeError(f"expected operands of one dtype, got {x.dtype} and {y.dtype}")
+    if x.dtype != y.dtype and not (x.weak or y.weak):
+        raise DTypeError(f"expected operands of one dtype, got {x.dtype} and {y.dtype}")
     m, k1 = (x.shape[-1], x.shape[-2]) if transpose_a else x.shape[-2:]
     k2, n = (y.shape[-1], y.shape[-2]) if transpose_b else y.shape[-2:]
     if k1 is not None and k2 is not None and k1 != k2:

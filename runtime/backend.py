@@ -8,8 +8,9 @@ first use of their names (see `runtime/torch_backend.py`, `runtime/cupy_backend.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass

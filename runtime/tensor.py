@@ -32,7 +32,7 @@ class Tensor(TensorMethods):
     """An n-dimensional array on a backend. `Tensor(data, dtype=None)`; data is a list, a
     NumPy array, a scalar or another Tensor."""
 
-    __slots__ = ("_data", "_dtype", "__weakref__")
+    __slots__ = ("__weakref__", "_data", "_dtype")
     _is_tensor_class = True
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False):
@@ -53,7 +53,7 @@ class Tensor(TensorMethods):
         self._dtype = dtype
 
     @classmethod
-    def _wrap(cls, data, dtype: dt.DType) -> "Tensor":
+    def _wrap(cls, data, dtype: dt.DType) -> Tensor:
         t = object.__new__(Tensor)
         t._data, t._dtype = data, dtype
         return t
@@ -117,7 +117,7 @@ class Tensor(TensorMethods):
     def __format__(self, spec):
         return format(self.asnumpy().item(), spec) if spec else str(self)
 
-    def copy(self) -> "Tensor":
+    def copy(self) -> Tensor:
         return Tensor(self.asnumpy().copy(), self._dtype)
 
     def set_dtype(self, dtype):
@@ -134,7 +134,7 @@ def _host_index(index):
 class Parameter(Tensor):
     """A trainable (or frozen) tensor owned by a Cell; graphs read it as an input."""
 
-    __slots__ = ("name", "requires_grad", "_version")
+    __slots__ = ("_version", "name", "requires_grad")
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False):
         data = default_input

@@ -10,7 +10,7 @@ MAPPED = {"cellgraph": "cellgraph", "ops": "cellgraph.ops", "compiler": "cellgra
 
 def _listed_packages() -> set:
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    block = re.search(r"^packages\s*=\s*\[(.*?)\]", text, re.S | re.M).group(1)
+    block = re.search(r"^packages\s*=\s*\[(.*?)\]", text, re.DOTALL | re.MULTILINE).group(1)
     return set(re.findall(r'"([^"]+)"', block))
 
 

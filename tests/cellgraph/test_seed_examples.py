@@ -16,5 +16,5 @@ NAMES = sorted(n[:-3] for n in os.listdir(EXAMPLES) if n.endswith(".py")) if os.
 @pytest.mark.parametrize("name", NAMES)
 def test_seed_example(name):
     proc = subprocess.run([sys.executable, CHECKER, "--python", sys.executable, "-k", name],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
