@@ -21,10 +21,11 @@ import numpy as np
 
 from cellgraph.ops.array_ops import to_numpy_index
 
+from . import promotion
 from .backend import Backend, host_fallback
+from .promotion import BOOL, F32, F64
 
 TABLE: dict[str, Callable] = {}  # primitive name -> fn(xp, *operands, **params)
-F32, F64, I64, BOOL = np.dtype("float32"), np.dtype("float64"), np.dtype("int64"), np.dtype(bool)
 HOST_FALLBACKS = {
     "uniform_real": "draws from the global NumPy generator, so set_seed gives the same numbers "
                     "on every backend",
@@ -69,28 +70,13 @@ def floating(x, xp):
     return x if x.dtype.kind == "f" else x.astype(F32)
 
 
+def _dtype_of(a) -> np.dtype:
+    return np.dtype(a.dtype) if hasattr(a, "dtype") else np.asarray(a).dtype
+
+
 def result_dtype(args, float_with_int=F32) -> np.dtype:
-    """The dtype an elementwise op gives (`cellgraph.ops.core.result_dtype`, on values): arrays
-    promote as NumPy does, Python scalars are weak, a Python float with integers gives
-    `float_with_int`."""
-    strong, weak = None, ""
-    for a in args:
-        if type(a) is bool:
-            weak += "b"
-        elif type(a) is int:
-            weak += "i"
-        elif type(a) is float:  # not np.float64: a 0-d NumPy result is strong
-            weak += "f"
-        else:
-            d = np.dtype(a.dtype) if hasattr(a, "dtype") else np.asarray(a).dtype
-            strong = d if strong is None or strong == d else np.promote_types(strong, d)
-    if strong is None:
-        return F32 if "f" in weak else I64 if "i" in weak else BOOL
-    if strong.kind in "biu" and "f" in weak:
-        return float_with_int
-    if strong.kind == "b" and "i" in weak:
-        return I64
-    return strong
+    """The NumPy dtype an elementwise op gives (see runtime.promotion)."""
+    return promotion.result_dtype(args, _dtype_of, float_with_int)
 
 
 def promote(xp, *args, float_with_int=F32) -> tuple[list, np.dtype]:

@@ -25,12 +25,14 @@ import torch
 
 from cellgraph.ops.array_ops import Slice, to_numpy_index
 
+from . import promotion
+from .promotion import F32, F64
+
 TABLE: dict[str, Callable] = {}  # primitive name -> fn(dev, *operands, **params)
 
 TORCH_DTYPES = {np.dtype(name): getattr(torch, name) for name in (
     "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")}
 NUMPY_DTYPES = {t: n for n, t in TORCH_DTYPES.items()}
-F32, F64, I64, BOOL = np.dtype("float32"), np.dtype("float64"), np.dtype("int64"), np.dtype(bool)
 
 
 def kernel(*names: str):
@@ -76,34 +78,13 @@ def floating(x, dev) -> torch.Tensor:
     return x if x.is_floating_point() else x.to(torch.float32)
 
 
-def result_dtype(args, float_with_int=F32) -> np.dtype:
-    """The NumPy dtype an elementwise op gives (`cellgraph.ops.core.result_dtype`, on values).
+def _dtype_of(a) -> np.dtype:
+    return NUMPY_DTYPES[a.dtype] if isinstance(a, torch.Tensor) else np.asarray(a).dtype
 
-    Tensors and NumPy arrays are strong and promote as NumPy does; Python scalars are weak. An
-    integer or bool tensor with a Python float gives `float_with_int`."""
-    strong, weak = None, ""
-    for a in args:
-        if isinstance(a, torch.Tensor):
-            d = NUMPY_DTYPES[a.dtype]
-        elif type(a) is bool:
-            weak += "b"
-            continue
-        elif type(a) is int:
-            weak += "i"
-            continue
-        elif type(a) is float:  # not np.float64: a 0-d NumPy result is strong
-            weak += "f"
-            continue
-        else:
-            d = np.asarray(a).dtype
-        strong = d if strong is None or strong == d else np.promote_types(strong, d)
-    if strong is None:
-        return F32 if "f" in weak else I64 if "i" in weak else BOOL
-    if strong.kind in "biu" and "f" in weak:
-        return float_with_int
-    if strong.kind == "b" and "i" in weak:
-        return I64
-    return strong
+
+def result_dtype(args, float_with_int=F32) -> np.dtype:
+    """The NumPy dtype an elementwise op gives (see runtime.promotion)."""
+    return promotion.result_dtype(args, _dtype_of, float_with_int)
 
 
 def promote(dev, *args, float_with_int=F32) -> list:
