@@ -30,15 +30,15 @@ from .pytree import Tree, flatten
 class Tracer(TensorMethods):
     """A symbolic tensor inside the graph its builder is making."""
 
-    __slots__ = ("builder", "var")
+    __slots__ = ("builder", "ir_var")
 
     def __init__(self, builder: Builder, var: Var):
         self.builder = builder
-        self.var = var
+        self.ir_var = var  # not `var`: Tensor.var() is a method users call
 
     @property
     def aval(self) -> TensorType:
-        return self.var.aval
+        return self.ir_var.aval
 
     def __bool__(self):
         raise CompileError(
@@ -127,7 +127,7 @@ class Builder(Trace):
         """The graph value for an operand: a var, a capture, a weight or a constant."""
         if isinstance(x, Tracer):
             if x.builder is self:
-                return x.var
+                return x.ir_var
             return self._capture(x)
         if is_parameter(x):
             if id(x) in self.updates:
@@ -145,10 +145,10 @@ class Builder(Trace):
         raise DTypeError(f"expected a Tensor, got {type(x).__name__} {x!r:.60}")
 
     def _capture(self, tracer: Tracer) -> Var:
-        entry = self.captured.get(id(tracer.var))
+        entry = self.captured.get(id(tracer.ir_var))
         if entry is None:
-            entry = (tracer, Var(tracer.aval, tracer.var.hint))
-            self.captured[id(tracer.var)] = entry
+            entry = (tracer, Var(tracer.aval, tracer.ir_var.hint))
+            self.captured[id(tracer.ir_var)] = entry
         return entry[1]
 
     def process(self, prim, args, params):

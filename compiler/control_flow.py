@@ -151,7 +151,7 @@ def unify_params(closed: list, n_explicit: int) -> list:
     keys, externals = [], []
     for graph, captured in closed:
         for value in list(captured) + list(graph.weights):
-            key = id(value.var) if isinstance(value, Tracer) else id(value)
+            key = id(value.ir_var) if isinstance(value, Tracer) else id(value)
             if key not in keys:
                 keys.append(key)
                 externals.append(value)
@@ -159,7 +159,7 @@ def unify_params(closed: list, n_explicit: int) -> list:
         own = {}
         outer = list(captured) + list(graph.weights)
         for value, var in zip(outer, graph.params[n_explicit:]):
-            own[id(value.var) if isinstance(value, Tracer) else id(value)] = var
+            own[id(value.ir_var) if isinstance(value, Tracer) else id(value)] = var
         extra = [own.get(k) or Var(abstract_of(v).strong(), "unused")
                  for k, v in zip(keys, externals)]
         graph.params = graph.params[:n_explicit] + extra

@@ -14,6 +14,13 @@ def _flat_args(args):
     return tuple(args[0]) if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
 
 
+def _count(shape, axis) -> int:
+    count = 1
+    for a in normalize_axes(axis, len(shape)):
+        count *= shape[a]
+    return count
+
+
 class TensorMethods:
     __slots__ = ()
     __hash__ = object.__hash__
@@ -127,6 +134,83 @@ class TensorMethods:
 
     def softmax(self, axis=-1):
         return F.softmax(self, axis)
+
+    def argmax(self, axis=None, keepdims=False):
+        from .nn_functional import argmax
+
+        return argmax(self, axis, keepdims)
+
+    def argmin(self, axis=None, keepdims=False):
+        from .nn_functional import argmax
+
+        return argmax(F.neg(self), axis, keepdims)
+
+    def clip(self, xmin=None, xmax=None):
+        from .nn_functional import clip_by_value
+
+        return clip_by_value(self, xmin, xmax)
+
+    clamp = clip
+
+    def all(self, axis=None, keep_dims=False):
+        return F.reduce_min(F.cast(self, "bool_"), axis, keep_dims)
+
+    def any(self, axis=None, keep_dims=False):
+        return F.reduce_max(F.cast(self, "bool_"), axis, keep_dims)
+
+    def permute(self, *dims):
+        return F.transpose(self, _flat_args(dims))
+
+    def swapaxes(self, axis0, axis1):
+        perm = list(range(self.ndim))
+        perm[axis0], perm[axis1] = perm[axis1], perm[axis0]
+        return F.transpose(self, tuple(perm))
+
+    def float(self):
+        return F.cast(self, "float32")
+
+    def half(self):
+        return F.cast(self, "float16")
+
+    def int(self):
+        return F.cast(self, "int32")
+
+    def numel(self) -> int:
+        return self.aval.size
+
+    def pow(self, exponent):
+        return F.pow(self, exponent)
+
+    def matmul(self, other):
+        return F.matmul(self, other)
+
+    def var(self, axis=None, ddof=0, keepdims=False):
+        centred = self - F.reduce_mean(self, axis, True)
+        count = self.aval.size if axis is None else _count(self.aval.shape, axis)
+        return F.reduce_sum(centred * centred, axis, keepdims) / (count - ddof)
+
+    def std(self, axis=None, ddof=0, keepdims=False):
+        return F.sqrt(self.var(axis, ddof, keepdims))
+
+    def log1p(self):
+        from .nn_functional import log1p
+
+        return log1p(self)
+
+    def cumsum(self, axis=0):
+        from .nn_functional import cumsum
+
+        return cumsum(self, axis)
+
+    def prod(self, axis=(), keep_dims=False):
+        from .nn_functional import reduce_prod
+
+        return reduce_prod(self, () if axis is None else axis, keep_dims)
+
+    def tile(self, multiples):
+        from .nn_functional import tile
+
+        return tile(self, multiples)
 
     def normalized_axes(self, axis) -> tuple:
         return normalize_axes(axis, self.ndim)

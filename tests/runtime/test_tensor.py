@@ -366,3 +366,22 @@ def test_parameter_tuple():
     assert [p.name for p in params] == ["a", "b"]
     with pytest.raises(DTypeError, match="ParameterTuple: expected Parameters, got Tensor"):
         ParameterTuple([a, Tensor([1.0])])
+
+
+def test_more_tensor_methods_eager_and_in_graph():
+    import cellgraph
+
+    a = np.array([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]], np.float32)
+
+    def methods(x):
+        return (x.argmax(1), x.argmin(axis=0), x.clip(-1.0, 2.0), (x > 0).all(1), (x > 3).any(),
+                x.permute(1, 0), x.swapaxes(0, 1), x.int(), x.pow(2), x.matmul(x.T),
+                x.var(1), x.std(), x.cumsum(1), x.prod(0), x.tile((1, 2)), x.abs().log1p())
+
+    expected = (a.argmax(1), a.argmin(0), a.clip(-1, 2), (a > 0).all(1), (a > 3).any(), a.T,
+                a.T, a.astype(np.int32), a ** 2, a @ a.T, a.var(1), a.std(), a.cumsum(1),
+                a.prod(0), np.tile(a, (1, 2)), np.log1p(np.abs(a)))
+    for got in (methods(Tensor(a)), cellgraph.jit(methods)(Tensor(a))):
+        for g, e in zip(got, expected):
+            np.testing.assert_allclose(g.asnumpy(), e, rtol=1e-6, atol=1e-6)
+    assert Tensor(a).numel() == 6
