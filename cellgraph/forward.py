@@ -9,7 +9,7 @@ cotangent v at any u (we use u = 0), is (Jᵀ)ᵀv = J·v. Both steps are ordina
     @vjp_f(%x, %u):  %y, %ju = grad(%x, %u) {graph=@f, wrt=(0,), has_sens=True}
                      return %y, %ju
 
-We chose this over per-primitive tangent rules (`Primitive.def_jvp`) because
+We chose this over per-primitive tangent rules (a second rule table, for forward mode) because
 * every primitive with a bprop rule gets forward mode at once, and so does every primitive added
   later: there is one table of derivative rules to keep right, not two;
 * the result is made of grad nodes, so it composes with reverse mode (forward-over-reverse

@@ -108,13 +108,10 @@ def expand_grad(graph: Graph) -> Graph:
     assert not captured
     new.params = new.params[:len(graph.params)]  # weights stay ordinary parameters here
     new.weights, new.out_tree, new.updates = graph.weights, graph.out_tree, graph.updates
-    _keep_param_order(new, graph)
+    assert len(new.params) == len(graph.params)
     _expanded[(id(graph), keep)] = (graph, new)
     return new
 
-
-def _keep_param_order(new: Graph, old: Graph) -> None:
-    assert len(new.params) == len(old.params)
 
 
 def _needs_expansion(graph: Graph, keep: bool) -> bool:

@@ -24,7 +24,7 @@ from cellgraph.ops.errors import CellgraphError, CompileError, DTypeError, Sourc
 from cellgraph.ops.tensor_methods import TensorMethods
 
 from .ir import Apply, Constant, Graph, Var
-from .pytree import Tree, flatten
+from .pytree import flatten
 
 
 class Tracer(TensorMethods):
@@ -220,6 +220,3 @@ def current_builder() -> Builder | None:
     top = _trace_stack[-1] if _trace_stack else None
     return top if isinstance(top, Builder) else None
 
-
-def out_structure(graph: Graph) -> Tree:
-    return graph.out_tree

@@ -20,7 +20,7 @@ import gast
 from cellgraph.ops.errors import ArgumentError, CellgraphError, CompileError, ShapeError, SourceLoc
 
 from . import control_flow
-from .builder import Builder, Tracer, current_builder
+from .builder import Tracer, current_builder
 from .scope import (
     Closure,
     Scope,
@@ -515,6 +515,3 @@ def trace_call(fn, args, kwargs=None):
     """Call `fn` on graph values in the current builder (inlining what we parse)."""
     return Interpreter.call(fn, list(args), kwargs or {})
 
-
-def make_builder(name: str, loc: SourceLoc | None = None) -> Builder:
-    return Builder(name, loc)

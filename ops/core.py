@@ -96,7 +96,6 @@ class Primitive:
         self.label = label or "".join(p.capitalize() for p in name.split("_"))
         self.abstract_rule = abstract
         self.bprop_rule: Callable | None = None
-        self.jvp_rule: Callable | None = None
         self.batch_rule: Callable | None = None
         self.nondifferentiable = nondifferentiable
         self.multiple_results = multiple_results
@@ -112,11 +111,6 @@ class Primitive:
     def def_bprop(self, rule: Callable) -> Callable:
         """rule(*inputs, out=..., dout=..., **params) -> one gradient per input (None: zero)."""
         self.bprop_rule = rule
-        return rule
-
-    def def_jvp(self, rule: Callable) -> Callable:
-        """rule(primals, tangents, out=..., **params) -> output tangent (None: zero)."""
-        self.jvp_rule = rule
         return rule
 
     def def_batch(self, rule: Callable) -> Callable:

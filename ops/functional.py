@@ -2,7 +2,6 @@
 normalisation in front of the primitives, so that nodes carry canonical parameters."""
 from __future__ import annotations
 
-import builtins
 import numbers
 
 import numpy as np
@@ -250,10 +249,7 @@ def gather(input_params, input_indices, axis, batch_dims=0):
         axis, abstract_of(input_params).ndim))
 
 
-def round_shape(shape) -> tuple:
-    return tuple(builtins.int(s) for s in shape)
-
 
 __all__ = [n for n, v in list(globals().items()) if not n.startswith("_") and callable(v)
            and not isinstance(v, type) and n not in {
-               "abstract_of", "is_value", "normalize_axes", "normalize_axis", "round_shape"}]
+               "abstract_of", "is_value", "normalize_axes", "normalize_axis"}]

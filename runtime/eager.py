@@ -45,10 +45,6 @@ def _wrap(result, out_type, backend):
     return Tensor._wrap(result, out_type.dtype)
 
 
-def eager_eval(prim, args, params):
-    """Run one primitive on concrete values (used by constant folding)."""
-    return EAGER.process(prim, args, params)
-
 
 EAGER = EagerTrace()
 set_eager_trace(EAGER)

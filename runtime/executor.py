@@ -31,7 +31,6 @@ looks at every value, and then runs the same entry on the Tensor leaves.
 from __future__ import annotations
 
 import functools
-import numbers
 import weakref
 
 import numpy as np
@@ -337,6 +336,3 @@ def run_compiled(cache: GraphCache, args: tuple):
                 return out
     return STALE
 
-
-def is_number(x) -> bool:
-    return isinstance(x, numbers.Number)
