@@ -329,11 +329,12 @@ def _used(graph: Graph) -> set:
 
 def _drop_inputs(node, graphs, first: int) -> bool:
     """Drop inputs (from position `first` on) that no graph of the node reads."""
+    offset = len(node.inputs) - len(graphs[0].params)  # the switch's condition has no param
+    read = [_used(g) for g in graphs]
     keep = [i for i in range(len(node.inputs)) if i < first or any(
-        id(g.params[i - (len(node.inputs) - len(g.params))]) in _used(g) for g in graphs)]
+        id(g.params[i - offset]) in used for g, used in zip(graphs, read))]
     if len(keep) == len(node.inputs):
         return False
-    offset = len(node.inputs) - len(graphs[0].params)
     for g in graphs:
         g.params = [g.params[i - offset] for i in keep if i >= offset]
     node.inputs = [node.inputs[i] for i in keep]
