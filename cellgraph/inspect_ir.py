@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from cellgraph.compiler.autodiff import expand_grad
+from cellgraph.compiler.guards import collect_guards
 from cellgraph.compiler.ir import Graph, verify
 from cellgraph.compiler.pipeline import STAGES, compile_callable, optimize_stage, parse
-from cellgraph.compiler.scope import collect_guards
 from cellgraph.ops.errors import ArgumentError
 
 

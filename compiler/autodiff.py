@@ -33,10 +33,11 @@ its rule; everywhere else `expand_grad` replaces it by ordinary nodes.
 """
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 from cellgraph.ops import functional as F
-from cellgraph.ops.core import Primitive, TensorType, abstract_of, fmt_shape
+from cellgraph.ops.core import Primitive, TensorType, ThreadLocalStack, abstract_of, fmt_shape
 from cellgraph.ops.errors import ArgumentError, CompileError
 
 from .builder import Builder, current_builder
@@ -82,9 +83,10 @@ EXPAND_RULES: dict[Primitive, Callable] = {}
 
 # True while expanding a graph that is about to be differentiated: its EXPAND_RULES nodes must
 # stay, so that vjp sees them (and uses their own bprop rule instead of their expansion).
-_keep_structural: list[bool] = [False]
+_keep_structural = ThreadLocalStack(False)
 
-_expanded: dict[tuple[int, bool], tuple[Graph, Graph]] = {}
+# graph -> {keep_structural: its expansion}; held by the graph, freed with it
+_expanded: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def expand_grad(graph: Graph) -> Graph:
@@ -95,9 +97,9 @@ def expand_grad(graph: Graph) -> Graph:
     After:   %1 = sin(%x); %2 = ones_like(%1); %3 = cos(%x); %4 = mul(%2, %3)
     """
     keep = _keep_structural[-1]
-    hit = _expanded.get((id(graph), keep))
-    if hit is not None and hit[0] is graph:
-        return hit[1]
+    hit = _expanded.get(graph, {}).get(keep)
+    if hit is not None:
+        return hit
     if not _needs_expansion(graph, keep):
         return graph
     builder = Builder(graph.name, graph.loc)
@@ -109,7 +111,7 @@ def expand_grad(graph: Graph) -> Graph:
     new.params = new.params[:len(graph.params)]  # weights stay ordinary parameters here
     new.weights, new.out_tree, new.updates = graph.weights, graph.out_tree, graph.updates
     assert len(new.params) == len(graph.params)
-    _expanded[(id(graph), keep)] = (graph, new)
+    _expanded.setdefault(graph, {})[keep] = new
     return new
 
 

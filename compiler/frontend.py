@@ -21,13 +21,14 @@ from cellgraph.ops.errors import ArgumentError, CellgraphError, CompileError, Sh
 
 from . import control_flow
 from .builder import Tracer, current_builder
+from .guards import STATE, record_function, record_guard
 from .scope import (
     Closure,
     Scope,
     bind_arguments,
     is_cell,
+    is_guarded_owner,
     is_user_function,
-    record_guard,
     tracer_isinstance,
     user_error,
 )
@@ -85,8 +86,6 @@ class ContinueSignal(Exception):
 class Interpreter:
     """Runs one function body over compile-time values and tracers."""
 
-    depth = 0
-
     def __init__(self, scope: Scope, info: SourceInfo, name: str):
         self.scope = scope
         self.info = info
@@ -118,6 +117,7 @@ class Interpreter:
                 free[name] = cell.cell_contents
             except ValueError:
                 pass
+        record_function(fn)
         scope = Scope(free, None, fn.__globals__)
         defaults = list(fn.__defaults__ or ())
         return Interpreter._run(node, info, scope, fn.__qualname__, args, kwargs, defaults,
@@ -125,16 +125,16 @@ class Interpreter:
 
     @staticmethod
     def _run(node, info, parent, name, args, kwargs, defaults, kw_defaults):
-        if Interpreter.depth > MAX_INLINE_DEPTH:
+        if STATE.inline_depth > MAX_INLINE_DEPTH:
             raise CompileError(f"calls nested more than {MAX_INLINE_DEPTH} deep while inlining "
                                f"{name}; recursion on Tensor values is not supported",
                                info.loc(node))
         try:
             local = bind_arguments(node.args, name, args, kwargs, defaults, kw_defaults)
         except ArgumentError as e:  # the entry point has no caller in the source: show its def
-            raise e.with_loc(info.loc(node) if Interpreter.depth == 0 else None)
+            raise e.with_loc(info.loc(node) if STATE.inline_depth == 0 else None)
         interp = Interpreter(Scope(local, parent, parent.globals if parent else {}), info, name)
-        Interpreter.depth += 1
+        STATE.inline_depth += 1
         try:
             if isinstance(node, gast.Lambda):
                 return interp.eval(node.body)
@@ -144,7 +144,7 @@ class Interpreter:
                 return r.value
             return None
         finally:
-            Interpreter.depth -= 1
+            STATE.inline_depth -= 1
 
     # -- statements -------------------------------------------------------------------------
     def exec_block(self, stmts) -> None:
@@ -328,7 +328,7 @@ class Interpreter:
         except AttributeError:
             raise CompileError(f"'{type(obj).__name__}' object has no attribute '{node.attr}'",
                                self.info.loc(node)) from None
-        if is_cell(obj):
+        if is_guarded_owner(obj):
             record_guard(obj, node.attr, value)
         return value
 

@@ -58,7 +58,7 @@ class Apply:
         return [v for v in self.params.values() if isinstance(v, Graph)]
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, weakref_slot=True)
 class Graph:
     """A closed function. `weights` are the Parameter objects bound to the trailing params."""
 

@@ -20,10 +20,11 @@ from .autodiff import expand_grad
 from .builder import Builder, is_tensor_like
 from .control_prims import prune_unused_inputs
 from .frontend import trace_call
+from .guards import collect_guards, unique
 from .ir import Graph, print_graph, verify
 from .optimize import optimize
 from .pytree import Tree, flatten, unflatten
-from .scope import collect_guards, is_cell
+from .scope import is_cell
 
 STAGES = ("parse", "expand_grad", "optimize", "codegen")
 
@@ -35,7 +36,7 @@ class Compiled:
     graph: Graph
     module: codegen.Module
     stages: dict = field(default_factory=dict)  # stage name -> text
-    guards: list = field(default_factory=list)
+    guards: list = field(default_factory=list)  # guards.Guard: what the graph read
     in_tree: Tree | None = None
 
 
@@ -140,7 +141,7 @@ def _compile(fn, args, dump_dir, name, keep_stages) -> Compiled:
     stages["codegen"] = module.source
     if dump_dir:
         write_stages(stages, dump_dir, graph.name)
-    return Compiled(graph, module, stages, guards, in_tree)
+    return Compiled(graph, module, stages, unique(guards), in_tree)
 
 
 def write_stages(stages: dict, directory: str, name: str) -> list[str]:

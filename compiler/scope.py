@@ -1,17 +1,18 @@
 """Names, closures and calls for the front end: scopes, closures made inside construct,
 Python's argument binding with MindSpore-style messages, which functions are parsed and which
-are called, and the guards the executor checks before reusing a compiled graph."""
+are called."""
 from __future__ import annotations
 
 import builtins
-import contextlib
 import inspect
 import sys
+import types
 from dataclasses import dataclass, field
 
 from cellgraph.ops.errors import ArgumentError, CellgraphError, CompileError, DTypeError, ShapeError
 
 from .builder import Tracer
+from .guards import record_global
 from .source import SourceInfo
 
 
@@ -47,30 +48,11 @@ class Scope:
                 return scope.vars[name]
             scope = scope.parent
         if name in self.globals:
+            record_global(self.globals, name)
             return self.globals[name]
         if hasattr(builtins, name):
             return getattr(builtins, name)
         raise KeyError(name)
-
-
-# ----- compile context: guards read by the executor's cache ------------------------------------
-
-_guards: list[list] = []
-
-
-def record_guard(obj, attr: str, value) -> None:
-    if _guards:
-        _guards[-1].append((obj, attr, value))
-
-
-@contextlib.contextmanager
-def collect_guards():
-    """Context: every `self.attr` read while parsing is recorded as (obj, attr, value)."""
-    _guards.append([])
-    try:
-        yield _guards[-1]
-    finally:
-        _guards.pop()
 
 
 # ----- what gets interpreted -------------------------------------------------------------------
@@ -80,6 +62,21 @@ _LIBRARY_ROOTS = {"cellgraph", "numpy", "gast", "astunparse", "builtins"}
 
 def is_cell(obj) -> bool:
     return getattr(type(obj), "_cellgraph_cell", False)
+
+
+def _is_user_module(name: str | None) -> bool:
+    root = (name or "").split(".")[0]
+    return bool(root) and root not in _LIBRARY_ROOTS and root not in sys.stdlib_module_names
+
+
+def is_guarded_owner(obj) -> bool:
+    """Objects whose attributes are guarded when a graph reads them: Cells, and user-defined
+    classes, their instances and user modules. Library objects are taken as fixed."""
+    if is_cell(obj):
+        return True
+    if isinstance(obj, types.ModuleType):
+        return _is_user_module(obj.__name__)
+    return _is_user_module((obj if isinstance(obj, type) else type(obj)).__module__)
 
 
 def is_user_function(fn) -> bool:

@@ -8,6 +8,7 @@ This is the pattern of JAX's autodidax, and it keeps this package free of import
 """
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -139,35 +140,76 @@ class Trace:
         raise NotImplementedError
 
 
-_trace_stack: list[Trace] = []
+class ThreadLocalStack(threading.local):
+    """A list-like stack whose contents belong to the calling thread: compiler state that must
+    never leak between threads compiling at once. `initial` seeds every thread's stack."""
+
+    def __init__(self, *initial):
+        self.items = list(initial)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, index):
+        return self.items[index]
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __reversed__(self):
+        return reversed(self.items)
+
+    def append(self, item) -> None:
+        self.items.append(item)
+
+    def pop(self):
+        return self.items.pop()
+
+
+class _ThreadTraceStack(ThreadLocalStack):
+    """The listening traces, per thread: a graph being built in one thread never receives
+    another thread's operations. Every thread's stack starts with the eager trace."""
+
+    bottom: Trace | None = None  # the eager trace, shared by all threads (it holds no state)
+
+    def __init__(self):
+        super().__init__(*([] if self.bottom is None else [self.bottom]))
+
+
+_trace_stack = _ThreadTraceStack()
 
 
 def bind(prim: Primitive, *args, **params):
     """Apply `prim` to `args` through the innermost listening trace."""
-    if not _trace_stack:
+    stack = _trace_stack.items
+    if not stack:
         raise RuntimeError("no eager runtime registered; import cellgraph first")
-    return _trace_stack[-1].process(prim, args, params)
+    return stack[-1].process(prim, args, params)
 
 
 def push_trace(trace: Trace) -> None:
-    _trace_stack.append(trace)
+    _trace_stack.items.append(trace)
 
 
 def pop_trace(trace: Trace) -> None:
-    assert _trace_stack and _trace_stack[-1] is trace, "trace stack out of order"
-    _trace_stack.pop()
+    stack = _trace_stack.items
+    if not stack or stack[-1] is not trace:
+        raise RuntimeError("trace stack out of order: a graph was left while another was open")
+    stack.pop()
 
 
 def current_trace() -> Trace:
-    return _trace_stack[-1]
+    return _trace_stack.items[-1]
 
 
 def set_eager_trace(trace: Trace) -> None:
-    """Install the bottom of the stack (called once by the runtime)."""
-    if _trace_stack:
-        _trace_stack[0] = trace
+    """Install the bottom of every thread's stack (called once by the runtime)."""
+    _ThreadTraceStack.bottom = trace
+    stack = _trace_stack.items
+    if stack:
+        stack[0] = trace
     else:
-        _trace_stack.append(trace)
+        stack.append(trace)
 
 
 # ----- shape-rule helpers shared by the primitive declarations --------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 from cellgraph import context
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.frontend import Interpreter
+from cellgraph.compiler.guards import record_all_attributes
 from cellgraph.compiler.scope import is_user_function
 from cellgraph.ops.errors import ArgumentError
 from cellgraph.runtime.executor import GraphCache, run_cached
@@ -67,6 +68,8 @@ class Cell:
         if not is_user_function(construct):
             # Library Cells (nn.Dense, nn.TrainOneStepCell) run as Python over graph values, as
             # library functions do, so their errors point at the user's line that called them.
+            # Their code may read any attribute: the graph is rebuilt when one is replaced.
+            record_all_attributes(self, skip=("_graph_cache",))
             return construct(self, *args, **kwargs)
         return Interpreter.call_function(construct, (self,) + tuple(args), kwargs)
 
