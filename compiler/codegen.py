@@ -1,10 +1,13 @@
 """Code generation: each graph becomes one Python function with one line per node.
 
     def construct(x, y, z):
-        v1 = k_mul(x, z)
-        v2 = k_matmul(v1, y)
-        del v1
-        return (v2,)
+        _v1 = _k_mul(x, z)
+        _v2 = _k_matmul(_v1, y)
+        del _v1
+        return (_v2,)
+
+Names from the user (graphs, parameters) never start with `_`; every name the generator makes
+(values `_v1`, kernels `_k_mul`, constants `_c0`/`_p0`) does, so the two cannot collide.
 
 Kernels are bound as globals of the generated module, by name; a node's parameters are keyword
 arguments, written as literals (`k_matmul(v1, y, transpose_b=True)`) or, for values without
@@ -48,7 +51,7 @@ class _Context:
         key = (node.callee.name, repr(sorted(params.items())))
         name = self.kernel_keys.get(key)
         if name is None:
-            name = f"k_{node.callee.name}" + (f"_{len(self.kernels)}" if params else "")
+            name = f"_k_{node.callee.name}" + (f"_{len(self.kernels)}" if params else "")
             while name in self.kernels:
                 name += "_"
             self.kernels[name] = (node.callee.name, params)
@@ -57,7 +60,7 @@ class _Context:
 
     def call(self, node: Apply, args: list[str]) -> str:
         """`k_name(args, param=literal, ...)`: params as keywords, no pre-bound partial."""
-        name = f"k_{node.callee.name}"
+        name = f"_k_{node.callee.name}"
         self.kernels[name] = (node.callee.name, {})
         params = [f"{k}={self.literal(v)}" for k, v in node.params.items()
                   if not isinstance(v, Graph)]
@@ -67,7 +70,7 @@ class _Context:
         """Python source for a parameter value; other objects become module globals."""
         if _is_literal(value):
             return repr(value)
-        name = f"p{len(self.constants)}"
+        name = f"_p{len(self.constants)}"
         self.constants[name] = value
         return name
 
@@ -75,7 +78,7 @@ class _Context:
         v = c.value
         if type(v) in (bool, int) or type(v) is float and np.isfinite(v):
             return repr(v)
-        name = f"c{len(self.constants)}"
+        name = f"_c{len(self.constants)}"
         self.constants[name] = v
         return name
 
@@ -95,8 +98,10 @@ def _is_literal(value) -> bool:
 
 
 def _safe(hint: str | None, used: set, fallback: str) -> str:
+    """A Python name for a user-given name (a graph's or a parameter's), unique in `used`.
+    It never starts with `_`: those names are the generated code's own (see the module doc)."""
     base = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in (hint or fallback))
-    if not base or base[0].isdigit() or keyword.iskeyword(base):
+    if not base or base[0].isdigit() or base[0] == "_" or keyword.iskeyword(base):
         base = "a_" + base
     name, k = base, 1
     while name in used:
@@ -117,7 +122,7 @@ def generate(graph: Graph) -> Module:
 
 
 def _function(graph: Graph, ctx: _Context) -> str:
-    used: set = set()
+    used: set = set(ctx.graph_names.values())  # a parameter never hides a graph's function
     local: dict[int, str] = {}
     params = []
     for p in graph.params:
@@ -135,7 +140,7 @@ def _function(graph: Graph, ctx: _Context) -> str:
         outs = []
         for o in node.outputs:
             counter += 1
-            local[id(o)] = f"v{counter}"
+            local[id(o)] = f"_v{counter}"
             outs.append(local[id(o)])
         args = [ref(a) for a in node.inputs]
         rule = CODEGEN_RULES.get(node.callee.name)
@@ -147,7 +152,7 @@ def _function(graph: Graph, ctx: _Context) -> str:
             body = [f"{lhs} = {ctx.call(node, args)}"]
         lines += ["    " + line for line in body]
         dead = [local[k] for k in last_use.get(i, ()) if k not in keep and k in local
-                and local[k].startswith("v")]
+                and local[k].startswith("_v")]
         if dead:
             lines.append(f"    del {', '.join(dead)}")
     rets = [ref(o) for o in graph.outputs]

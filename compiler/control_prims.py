@@ -212,7 +212,7 @@ def _switch_code(ctx, node, args, outs):
 
 def _while_code(ctx, node, args, outs):
     m = node.params["n_carried"]
-    state = f"state_{outs[0]}"
+    state = f"_state{outs[0]}"
     consts = "".join(", " + a for a in args[m:])
     cond_fn, body_fn = ctx.graph(node.params["cond_graph"]), ctx.graph(node.params["body_graph"])
     return [f"{state} = ({_unpack(args[:m])})",

@@ -48,7 +48,7 @@ def test_save_graphs_writes_one_file_per_stage(tmp_path):
     assert "  %1 = mul(%x, %z)  : f32[2,2]   # test_dumps.py:15  x = x * self.z\n" in parsed
     assert (tmp_path / "02_optimize_construct.ir").read_text() == parsed
     code = (tmp_path / "03_codegen_construct.py").read_text()
-    assert code.startswith("def construct(x, y, z):\n    v1 = k_mul(x, z)\n")
+    assert code.startswith("def construct(x, y, z):\n    _v1 = _k_mul(x, z)\n")
 
 
 def test_save_graphs_names_gradient_graphs_after_the_function(tmp_path):
