@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextvars
 import inspect
 import linecache
-import os
 import sys
 import threading
 import weakref
@@ -19,13 +18,10 @@ import weakref
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.pipeline import graph_name
 from cellgraph.compiler.pytree import Tree, count_leaves
+from cellgraph.compiler.scope import PACKAGE_DIRS
 from cellgraph.ops.errors import CellgraphError, DTypeError, GradValueError, SourceLoc
 from cellgraph.runtime.executor import STALE, GraphCache, run_cached, run_compiled
 from cellgraph.runtime.tensor import Parameter, ParameterTuple
-
-PACKAGE_DIRS = tuple(  # the layers' folders (the repository root also holds user code: tests)
-    os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), d) + os.sep
-    for d in ("cellgraph", "compiler", "ops", "runtime"))
 
 
 def caller_loc() -> SourceLoc | None:

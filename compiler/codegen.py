@@ -37,6 +37,9 @@ class Module:
     entry: str
     kernels: dict = field(default_factory=dict)  # global name -> (primitive name, params)
     constants: dict = field(default_factory=dict)  # global name -> value
+    # source line (1-based) -> (the node it runs, its input expressions, its graph's name):
+    # how a run-time error is traced back to the node and the user's line
+    line_nodes: dict = field(default_factory=dict)
 
 
 class _Context:
@@ -45,6 +48,7 @@ class _Context:
         self.kernels: dict = {}
         self.kernel_keys: dict = {}
         self.constants: dict = {}
+        self.line_nodes: dict = {}
 
     def kernel(self, node: Apply) -> str:
         params = {k: v for k, v in node.params.items() if not isinstance(v, Graph)}
@@ -117,11 +121,17 @@ def generate(graph: Graph) -> Module:
     for g in graphs:
         names[id(g)] = _safe(g.name, used_names, "graph")
     ctx = _Context(names)
-    chunks = [_function(g, ctx) for g in reversed(graphs)]
-    return Module("\n\n".join(chunks) + "\n", names[id(graph)], ctx.kernels, ctx.constants)
+    lines: list[str] = []
+    for g in reversed(graphs):
+        if lines:
+            lines.append("")
+        _function(g, ctx, lines)
+    return Module("\n".join(lines) + "\n", names[id(graph)], ctx.kernels, ctx.constants,
+                  ctx.line_nodes)
 
 
-def _function(graph: Graph, ctx: _Context) -> str:
+def _function(graph: Graph, ctx: _Context, lines: list[str]) -> None:
+    """Append the source of `graph`'s function to `lines`, noting which node each line runs."""
     used: set = set(ctx.graph_names.values())  # a parameter never hides a graph's function
     local: dict[int, str] = {}
     params = []
@@ -134,7 +144,7 @@ def _function(graph: Graph, ctx: _Context) -> str:
     def ref(a) -> str:
         return ctx.constant(a) if isinstance(a, Constant) else local[id(a)]
 
-    lines = [f"def {ctx.graph(graph)}({', '.join(params)}):"]
+    lines.append(f"def {ctx.graph(graph)}({', '.join(params)}):")
     counter = 0
     for i, node in enumerate(graph.nodes):
         outs = []
@@ -150,14 +160,15 @@ def _function(graph: Graph, ctx: _Context) -> str:
             lhs = ", ".join(outs) + ("," if len(outs) == 1 and node.callee.multiple_results
                                      else "")
             body = [f"{lhs} = {ctx.call(node, args)}"]
-        lines += ["    " + line for line in body]
+        for line in body:
+            lines.append("    " + line)
+            ctx.line_nodes[len(lines)] = (node, tuple(args), graph.name)
         dead = [local[k] for k in last_use.get(i, ()) if k not in keep and k in local
                 and local[k].startswith("_v")]
         if dead:
             lines.append(f"    del {', '.join(dead)}")
     rets = [ref(o) for o in graph.outputs]
     lines.append(f"    return ({', '.join(rets)}{',' if len(rets) == 1 else ''})")
-    return "\n".join(lines)
 
 
 def _last_uses(graph: Graph) -> dict[int, list[int]]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import builtins
 import inspect
 import operator
+import sys
 
 import gast
 
@@ -143,6 +144,14 @@ class Interpreter:
             except ReturnSignal as r:
                 return r.value
             return None
+        except RecursionError:
+            # Python's stack ran out while inlining: the user's recursion, not a compiler fault.
+            # Building the error may itself need stack; a level nearer the top then tries again.
+            raise CompileError(f"calls nested too deep while inlining {name} (depth "
+                               f"{STATE.inline_depth}, Python's recursion limit "
+                               f"{sys.getrecursionlimit()}); recursion in graph code must end "
+                               f"within a few levels, or run it in PYNATIVE_MODE",
+                               _caller_loc(info.loc(node))) from None
         finally:
             STATE.inline_depth -= 1
 
@@ -479,6 +488,12 @@ class Interpreter:
                 return compute()
         except CellgraphError as e:
             raise e.with_loc(loc)
+
+
+def _caller_loc(fallback):
+    """The statement being compiled (the call that went too deep), else `fallback`."""
+    builder = current_builder()
+    return builder.loc if builder is not None and builder.loc is not None else fallback
 
 
 def _as_load(target):

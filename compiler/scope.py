@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import inspect
+import os
 import sys
 import types
 from dataclasses import dataclass, field
@@ -129,7 +130,36 @@ def bind_arguments(args_node, name, args, kwargs, defaults, kw_defaults) -> dict
     return dict(bound.arguments)
 
 
+# The package's folders (installed under cellgraph/ by the package-dir mapping), to tell the
+# package's own frames from the user's.
+PACKAGE_DIRS = tuple(
+    os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), d) + os.sep
+    for d in ("cellgraph", "compiler", "ops", "runtime"))
+# Where the front end evaluates the user's own operations (indexing, arithmetic on values).
+_EVALUATORS = tuple(os.path.join(PACKAGE_DIRS[1], f) for f in ("frontend.py", "scope.py"))
+
+
+def raised_inside_package(e: BaseException) -> str | None:
+    """`file:line` of the package frame that raised `e` (its innermost frame), else None."""
+    tb = e.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return None
+    filename = tb.tb_frame.f_code.co_filename
+    if filename.startswith(PACKAGE_DIRS) and not filename.startswith(_EVALUATORS):
+        return f"{os.path.relpath(filename, os.path.dirname(PACKAGE_DIRS[0]))}:{tb.tb_lineno}"
+    return None
+
+
 def user_error(e: Exception, loc) -> CellgraphError:
+    """The error for a Python exception while compiling the statement at `loc`. One raised by
+    the package's own code is a fault of cellgraph's (or a check it lacks), and says so."""
+    where = raised_inside_package(e)
+    if where is not None:
+        return CompileError(f"internal error in cellgraph while compiling this statement: "
+                            f"{type(e).__name__}: {e} (raised at {where}); please report it",
+                            loc)
     cls = {TypeError: ArgumentError, AttributeError: CompileError}.get(type(e), ShapeError)
     if isinstance(e, TypeError):
         cls = DTypeError if "Tensor" in str(e) else ArgumentError

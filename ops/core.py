@@ -264,8 +264,9 @@ def normalize_axis(axis: int, ndim: int, op: str = "") -> int:
 
 
 def normalize_axes(axis, ndim: int) -> tuple[int, ...]:
-    """None -> all axes; int or tuple -> sorted non-negative tuple."""
-    if axis is None or axis == ():
+    """None -> all axes; int or tuple -> sorted non-negative tuple. A 0-d tensor has no axes:
+    axis 0 or -1 of it (accepted, as in MindSpore) is no axis."""
+    if axis is None or axis == () or ndim == 0:
         return tuple(range(ndim))
     if isinstance(axis, int):
         axis = (axis,)

@@ -41,6 +41,7 @@ from cellgraph.compiler.pipeline import Compiled, compile_callable
 from cellgraph.compiler.pytree import Tree
 
 from .backend import Backend, get_backend
+from .run_errors import located_error
 from .tensor import Parameter, Tensor
 
 STALE = object()  # what an entry returns when a guard failed: recompile
@@ -88,7 +89,7 @@ class Executable:
         self.out_tree = graph.out_tree
         self.guards = compiled.guards
         self._guards_stale = None  # made on first use: most entries are checked by `run`
-        self.fn = bind_module(compiled.module, backend)
+        self.fn, self.namespace = bind_module(compiled.module, backend)
         self.backend = backend
         self.entry_source, self.run = make_entry(self, graph.n_inputs)
 
@@ -130,7 +131,15 @@ def make_entry(ex: Executable, n_inputs: int):
     for i, w in enumerate(ex.weights):
         env[f"weight_{i}"] = w
     raw = [f"{a}._data" for a in args] + [f"weight_{i}._data" for i in range(len(ex.weights))]
-    lines.append(f"    outs = graph_fn({', '.join(raw)})")
+    env["located"] = functools.partial(located_error, module=ex.compiled.module,
+                                       namespace=ex.namespace)
+    lines += ["    try:",
+              f"        outs = graph_fn({', '.join(raw)})",
+              "    except Exception as e:  # a kernel failed: name the node and the user's line",
+              "        error = located(e)",
+              "        if error is e:",
+              "            raise",
+              "        raise error from None"]
     n_results = len(ex.out_dtypes) - len(ex.updates)
     results = [f"r{i}" for i in range(len(ex.out_dtypes))]
     if results:
@@ -188,7 +197,8 @@ def _tree_expr(tree: Tree | None, leaves, env) -> str:
 
 
 def bind_module(module, backend: Backend):
-    """exec the generated source with kernels and constants as its globals."""
+    """exec the generated source with kernels and constants as its globals; returns the entry
+    function and the globals (the frames of the generated code are found by them)."""
     namespace = {"__builtins__": __builtins__}
     for name, (prim_name, params) in module.kernels.items():
         kernel = backend.kernel(prim_name)
@@ -197,7 +207,7 @@ def bind_module(module, backend: Backend):
         namespace[name] = backend.from_host(value) if isinstance(value, np.ndarray) else value
     code = compile(module.source, f"<cellgraph:{module.entry}>", "exec")
     exec(code, namespace)  # noqa: S102 - our own generated source
-    return namespace[module.entry]
+    return namespace[module.entry], namespace
 
 
 # ----- the cache -------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.frontend import Interpreter
 from cellgraph.compiler.guards import record_all_attributes
 from cellgraph.compiler.scope import is_user_function
-from cellgraph.ops.errors import ArgumentError
+from cellgraph.ops.errors import ArgumentError, DTypeError
 from cellgraph.runtime.executor import GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple
 
@@ -70,6 +70,10 @@ class Cell:
             # library functions do, so their errors point at the user's line that called them.
             # Their code may read any attribute: the graph is rebuilt when one is replaced.
             record_all_attributes(self, skip=("_graph_cache",))
+            for i, a in enumerate(args):
+                if a is None:
+                    raise DTypeError(f"{type(self).__name__}: expected a Tensor for input "
+                                     f"{i + 1}, got None")
             return construct(self, *args, **kwargs)
         return Interpreter.call_function(construct, (self,) + tuple(args), kwargs)
 

@@ -52,27 +52,28 @@ def _race(work, n_threads=N_THREADS):
     return problems
 
 
+def _forward_and_grad_work(net, grad_net, scale):
+    """work(k) for _race: forward and grad over 5 shapes; returns what came out wrong."""
+    def work(k):
+        wrong = []
+        for r in range(15):
+            x = np.linspace(0, 1, 1 + (k + r) % 5).astype(np.float32)
+            y, dy = net(Tensor(x)), grad_net(Tensor(x))
+            if type(y) is not Tensor or type(dy) is not Tensor:
+                wrong.append(f"got {type(y).__name__}, {type(dy).__name__}")
+                continue
+            if not np.allclose(y.asnumpy(), scale * np.sin(x).sum(), rtol=1e-5):
+                wrong.append(f"forward {y} at n={x.size}")
+            if not np.allclose(dy.asnumpy(), scale * np.cos(x), rtol=1e-5):
+                wrong.append(f"grad {dy} at n={x.size}")
+        return wrong
+    return work
+
+
 def test_threads_racing_first_compiles_of_forward_and_grad_get_right_values(fast_switching):
     for trial in range(3):
         net = SinNet(1.0 + trial)
-        grad_net = cg.grad(net)
-        scale = 1.0 + trial
-
-        def work(k):
-            wrong = []
-            for r in range(15):
-                x = np.linspace(0, 1, 1 + (k + r) % 5).astype(np.float32)
-                y, dy = net(Tensor(x)), grad_net(Tensor(x))
-                if type(y) is not Tensor or type(dy) is not Tensor:
-                    wrong.append(f"got {type(y).__name__}, {type(dy).__name__}")
-                    continue
-                if not np.allclose(y.asnumpy(), scale * np.sin(x).sum(), rtol=1e-5):
-                    wrong.append(f"forward {y} at n={x.size}")
-                if not np.allclose(dy.asnumpy(), scale * np.cos(x), rtol=1e-5):
-                    wrong.append(f"grad {dy} at n={x.size}")
-            return wrong
-
-        assert _race(work) == []
+        assert _race(_forward_and_grad_work(net, cg.grad(net), 1.0 + trial)) == []
         assert len(net._graph_cache.entries) == 5  # one compile per signature, races or not
     # eager operations in this thread still run eagerly
     assert type(ops.sin(Tensor(np.float32([1.0])))) is Tensor
