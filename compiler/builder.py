@@ -200,10 +200,12 @@ class Builder(Trace):
 
 
 def _fold_scalars(prim, atoms, params):
-    """Arithmetic on Python numbers alone (as in a bprop rule's `y - 1`) stays a Python number."""
+    """Arithmetic on Python numbers alone (as in a bprop rule's `y - 1`) stays a Python number,
+    computed as Python computes it: floats in double precision, whatever the program's dtype."""
     from cellgraph.ops.core import _trace_stack
 
-    out = _trace_stack[0].process(prim, [a.value for a in atoms], params)
+    values = [np.array(a.value, np.float64) if type(a.value) is float else a.value for a in atoms]
+    out = _trace_stack[0].process(prim, values, params)
     return out.asnumpy().item()
 
 
