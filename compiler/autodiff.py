@@ -41,7 +41,7 @@ from cellgraph.ops.core import Primitive, TensorType, ThreadLocalStack, abstract
 from cellgraph.ops.errors import ArgumentError, CompileError
 
 from .builder import Builder, current_builder
-from .ir import Apply, Constant, Graph, Var
+from .ir import Apply, Constant, Graph, Var, copy_graph
 from .optimize import optimize
 
 
@@ -168,10 +168,19 @@ def _expand_grad_node(node: Apply, ins: list) -> list:
         target = expand_grad(graph)
     finally:
         _keep_structural.pop()
-    if target is not graph:
-        optimize(target, differentiable=True)  # simplified before it is differentiated again
+    if target is not graph:  # simplified before it is differentiated again
+        target = _optimized(graph, target)
     outs, grads = vjp(target, ins[:n_in], wrt, sens)
     return outs + grads
+
+
+def _optimized(graph: Graph, expanded: Graph) -> Graph:
+    """`expanded` (graph's expansion) optimised for differentiation, once per graph: on a copy,
+    so the expansion kept for `graph` stays as it was built."""
+    cached = _expanded.setdefault(graph, {})
+    if "optimized" not in cached:
+        cached["optimized"] = optimize(copy_graph(expanded), differentiable=True)
+    return cached["optimized"]
 
 
 def vjp(graph: Graph, args: list, wrt: tuple, sens: list | None) -> tuple[list, list]:
