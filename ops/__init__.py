@@ -4,7 +4,7 @@ The differentiation APIs (`GradOperation`, `grad`, `jvp`, `vjp`, `vmap`, ...) li
 `cellgraph` package, which adds them to this namespace when it is imported (they need the
 compiler, which sits above this package).
 """
-from . import array_ops, core, dtype, errors, functional, math_ops, nn_ops  # noqa: F401
+from . import array_ops, check_ops, core, dtype, errors, functional, math_ops, nn_ops  # noqa: F401
 from .classes import *
 from .classes import PrimitiveClass  # noqa: F401
 from .core import PRIMITIVES, Primitive, TensorType, bind  # noqa: F401

@@ -20,6 +20,7 @@ from collections.abc import Callable
 import numpy as np
 
 from cellgraph.ops.array_ops import to_numpy_index
+from cellgraph.ops.check_ops import range_message
 
 from . import promotion
 from .backend import Backend, host_fallback
@@ -150,6 +151,14 @@ for _prim, _fn in {"sqrt": "sqrt", "exp": "exp", "log": "log", "sin": "sin", "co
                    "acosh": "arccosh", "atanh": "arctanh"}.items():
     TABLE[_prim] = _unary(_fn, floating)
 TABLE["stop_gradient"] = lambda xp, x: array(x, xp)
+
+
+@kernel("check_range")
+def _check_range(xp, x, low, high, what, op=None):
+    x = array(x, xp)
+    if bool(((x < low) | (x >= high)).any()):
+        raise IndexError(range_message(getattr(xp, "asnumpy", np.asarray)(x), low, high, what))
+    return x
 
 
 @kernel("relu")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from cellgraph.ops.array_ops import to_numpy_index
+from cellgraph.ops.check_ops import range_message
 
 from .backend import Backend, register_backend
 
@@ -134,6 +135,14 @@ K["gather"] = lambda x, indices, axis=0: np.take(x, indices, axis=axis)
 K["concat"] = lambda *xs, axis=0: np.concatenate(xs, axis=axis)
 K["stack"] = lambda *xs, axis=0: np.stack(xs, axis=axis)
 K["fill"] = lambda dtype, shape, value: np.full(shape, value, dtype=dtype.np)
+
+
+@numpy_backend.register("check_range")
+def _check_range(x, low, high, what, op=None):
+    message = range_message(np.asarray(x), low, high, what)
+    if message is not None:
+        raise IndexError(message)
+    return x
 
 
 @numpy_backend.register("getitem_grad")

@@ -35,9 +35,10 @@ def located_error(exc: BaseException, module, namespace: dict) -> BaseException:
     cls = next((ERROR_CLASSES[c] for c in type(exc).__mro__ if c in ERROR_CLASSES), RunError)
     described = ", ".join(_describe(name, frame.f_locals, frame.f_globals) for name in inputs)
     params = {k: v for k, v in node.params.items() if not hasattr(v, "nodes")}
+    op = params.get("op") or node.callee.label  # a check node names the operation it is for
     shown_params = (" {" + ", ".join(f"{k}={v!r:.40}" for k, v in params.items()) + "}"
                     if params else "")
-    message = (f"{node.callee.label}: {type(exc).__name__}: {exc}\n"
+    message = (f"{op}: {type(exc).__name__}: {exc}\n"
                f"  while running node {node.callee.name}({', '.join(inputs)}){shown_params} "
                f"of graph @{graph_name}\n  inputs: {described or 'none'}")
     return cls(message, node.loc)

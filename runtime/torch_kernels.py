@@ -24,6 +24,7 @@ import numpy as np
 import torch
 
 from cellgraph.ops.array_ops import Slice, to_numpy_index
+from cellgraph.ops.check_ops import range_message
 
 from . import promotion
 from .promotion import F32, F64
@@ -170,6 +171,14 @@ def _logical_and(dev, x, y):
 @kernel("logical_or")
 def _logical_or(dev, x, y):
     return torch.logical_or(tensor(x, dev), tensor(y, dev))
+
+
+@kernel("check_range")
+def _check_range(dev, x, low, high, what, op=None):
+    x = tensor(x, dev)
+    if bool(((x < low) | (x >= high)).any()):
+        raise IndexError(range_message(to_host(x), low, high, what))
+    return x
 
 
 @kernel("logical_not")

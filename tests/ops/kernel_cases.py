@@ -275,6 +275,9 @@ def _array_cases() -> dict[str, list[Case]]:
                                  (f64, (), -2.0)]],
         "stop_gradient": [Case((arr(s, d),), lambda x: x, d) for s, d in
                           [((2, 3), f32), ((), f64), ((3,), i32)]],
+        "check_range": [Case((arr(s, d, 0, 4),), lambda x, **checks: x, d,
+                             {"low": 0, "high": 4, "what": "label", "op": "Check"})
+                        for s, d in [((2, 3), i32), ((), i64), ((4,), u8)]],
         "select": [
             Case((arr((2, 3), b), arr((2, 3), f32), arr((2, 3), f32)), np.where, f32),
             Case((arr((2, 3), b), arr((2, 3), f64), arr((3,), f64)), np.where, f64,

@@ -124,3 +124,21 @@ def test_recursion_too_deep_is_a_compile_error_at_the_users_line():
     msg = _raises(CompileError, DeepNet(), Tensor(np.float32([1.0])))
     assert "calls nested too deep while inlining deep" in msg
     assert "return deep(x + 1.0, n - 1)" in msg
+
+
+class SparseLoss(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True)
+
+    def construct(self, logits, labels):
+        return self.loss(logits, labels)
+
+
+def test_sparse_softmax_cross_entropy_label_out_of_range():
+    logits = Tensor(np.zeros((3, 4), np.float32))
+    msg = _raises(RuntimeError, SparseLoss(), logits, Tensor(np.array([0, 4, -1], np.int32)))
+    _assert_located(msg, "return self.loss(logits, labels)", "SoftmaxCrossEntropyWithLogits")
+    assert "label 4, -1 out of range [0, 4)" in msg
+    loss = SparseLoss()(logits, Tensor(np.array([0, 3, 1], np.int32)))
+    np.testing.assert_allclose(loss.asnumpy(), np.full(3, np.log(4.0)), rtol=1e-6)
