@@ -148,7 +148,8 @@ def raised_inside_package(e: BaseException) -> str | None:
         return None
     filename = tb.tb_frame.f_code.co_filename
     if filename.startswith(PACKAGE_DIRS) and not filename.startswith(_EVALUATORS):
-        return f"{os.path.relpath(filename, os.path.dirname(PACKAGE_DIRS[0]))}:{tb.tb_lineno}"
+        root = os.path.dirname(PACKAGE_DIRS[0].rstrip(os.sep))
+        return f"{os.path.relpath(filename, root)}:{tb.tb_lineno}"
     return None
 
 

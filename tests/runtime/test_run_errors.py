@@ -142,3 +142,18 @@ def test_sparse_softmax_cross_entropy_label_out_of_range():
     assert "label 4, -1 out of range [0, 4)" in msg
     loss = SparseLoss()(logits, Tensor(np.array([0, 3, 1], np.int32)))
     np.testing.assert_allclose(loss.asnumpy(), np.full(3, np.log(4.0)), rtol=1e-6)
+
+
+class SinNet(nn.Cell):
+    def construct(self, x):
+        return ops.sin(x)
+
+
+def test_an_exception_inside_the_package_is_reported_as_internal(monkeypatch):
+    from cellgraph.compiler import ir
+
+    monkeypatch.setattr(ops, "sin", ir.verify)  # fails inside ir.py on a graph value
+    msg = _raises(CompileError, SinNet(), Tensor(np.float32([1.0])))
+    assert msg.startswith("internal error in cellgraph while compiling this statement: ")
+    assert "raised at compiler/ir.py:" in msg and "please report it" in msg
+    assert "return ops.sin(x)" in msg
