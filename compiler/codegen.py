@@ -107,6 +107,11 @@ def _safe(hint: str | None, used: set, fallback: str) -> str:
     base = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in (hint or fallback))
     if not base or base[0].isdigit() or base[0] == "_" or keyword.iskeyword(base):
         base = "a_" + base
+    return fresh_name(base, used)
+
+
+def fresh_name(base: str, used: set) -> str:
+    """`base`, or `base_2`, `base_3`...: the first not in `used`, which it is added to."""
     name, k = base, 1
     while name in used:
         k += 1

@@ -191,13 +191,7 @@ def check_dump_dir(directory: str) -> str:
 def _unique_name(directory: str, name: str) -> str:
     """`name`, or `name_2`, `name_3`...: each graph dumped into a folder gets its own files."""
     with _WRITTEN_LOCK:
-        taken = _WRITTEN.setdefault(os.path.realpath(directory), set())
-        unique_name, k = name, 1
-        while unique_name in taken:
-            k += 1
-            unique_name = f"{name}_{k}"
-        taken.add(unique_name)
-        return unique_name
+        return codegen.fresh_name(name, _WRITTEN.setdefault(os.path.realpath(directory), set()))
 
 
 def write_stages(stages: dict, directory: str, name: str) -> list[str]:
