@@ -219,6 +219,7 @@ def build_graph(name: str, fn, avals, hints=None, loc=None) -> tuple[Graph, list
 
 
 def current_builder() -> Builder | None:
-    top = _trace_stack[-1] if _trace_stack else None
+    stack = _trace_stack.items  # this thread's traces (every call of a Cell asks: keep it fast)
+    top = stack[-1] if stack else None
     return top if isinstance(top, Builder) else None
 
