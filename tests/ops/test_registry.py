@@ -9,6 +9,7 @@ import pytest
 
 import cellgraph  # noqa: F401  (registers every primitive and the NumPy backend)
 from cellgraph.ops.core import PRIMITIVES
+from cellgraph.runtime.kernels import TABLE
 from cellgraph.runtime.numpy_backend import K
 
 from .test_kernels import is_structural
@@ -34,7 +35,20 @@ def test_names_and_type_rules(name):
 
 def test_every_primitive_has_a_numpy_kernel():
     missing = [name for name in ORDINARY if name not in K]
-    assert not missing, f"primitives without a NumPy kernel in runtime/numpy_backend.py: {missing}"
+    assert not missing, ("primitives without a kernel (an `array_api=` function in the "
+                         f"declaration or an entry in runtime/kernels.py): {missing}")
+
+
+def test_a_kernel_is_written_once():
+    """A primitive named after an array-API function needs no table entry (and has none)."""
+    both = [name for name, p in PRIMITIVES.items() if p.array_api and name in TABLE]
+    assert not both, f"kernels both declared (array_api=) and in runtime/kernels.py: {both}"
+
+
+def test_structural_and_effectful_are_declared_traits():
+    assert {n for n, p in PRIMITIVES.items() if p.structural} >= {"grad", "switch",
+                                                                  "while_loop", "custom_vjp"}
+    assert {n for n, p in PRIMITIVES.items() if p.effectful} == {"uniform_real", "print"}
 
 
 def test_every_kernel_belongs_to_a_primitive():

@@ -43,6 +43,7 @@ from tests.ops.test_kernels import (
     _expected,
     _results,
     _tensors,
+    kernel_operands,
 )
 
 
@@ -132,8 +133,9 @@ def test_kernel_matches_type_rule_and_reference(backend, name):
         rules = _results(prim.abstract_eval([abstract_of(o) for o in case.operands],
                                             case.params), prim.multiple_results)
         with np.errstate(all="ignore"):
+            operands = kernel_operands(prim, case.operands)
             raws = _results(backend.kernel(name)(
-                *[_raw_operand(backend, o) for o in case.operands], **case.params),
+                *[_raw_operand(backend, o) for o in operands], **case.params),
                 prim.multiple_results)
         assert len(raws) == len(rules), f"{backend.name} {name}{case}: result counts differ"
         for k, (raw, rule, expected) in enumerate(zip(raws, rules, _expected(case))):
@@ -158,18 +160,18 @@ def test_eager_and_graph_match_reference(backend, name):
 
 
 @pytest.mark.parametrize("name", ["add", "mul", "maximum", "less", "select"])
-def test_numpy_scalars_are_strong_operands(backend, name):
-    """NumPy hands 0-d results over as NumPy scalars; the next kernel must keep their dtype
-    (np.float64 subclasses float, but only a Python float is weak)."""
-    x = backend.from_host(np.array([0.25, 1.5], np.float32))
+def test_numpy_scalars_are_weak_operands(backend, name):
+    """A NumPy scalar operand counts as a Python number, eagerly as in a graph (where it is a
+    constant): it takes the tensor's dtype, so no cast reaches the kernel."""
+    x = Tensor(np.array([0.25, 1.5], np.float32))
     operands = (x, np.float64(0.5))
     if name == "select":
-        operands = (backend.from_host(np.array([True, False])),) + operands
-    out = np.asarray(backend.to_host(backend.kernel(name)(*operands)))
-    expected = NUMPY_KERNELS[name](*[np.asarray(backend.to_host(o)) if hasattr(o, "shape") and
-                                     not isinstance(o, np.generic) else o for o in operands])
-    assert out.dtype == np.asarray(expected).dtype == (bool if name == "less" else np.float64)
-    np.testing.assert_array_equal(out, expected)
+        operands = (Tensor(np.array([True, False])),) + operands
+    fn = getattr(ops, name)
+    for how, run in (("eager", fn), ("graph", _compiled(fn))):
+        out = run(*operands)
+        assert out.dtype == (dt.bool_ if name == "less" else dt.float32), f"{how} {name}"
+        assert _is_native(backend, out._data), f"{how} {name}: {type(out._data)} data"
 
 
 # ----- host fallbacks --------------------------------------------------------------------------
