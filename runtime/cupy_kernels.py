@@ -12,6 +12,7 @@ import numpy as np
 
 from .backend import Backend, with_host_fallbacks
 from .kernels import bind_kernels, namespace
+from .numpy_backend import numpy_erf
 from .strided_kernels import bind_overrides
 
 
@@ -24,8 +25,6 @@ def _cupy_erf(x):
 def array_namespace(module):
     """The array-API namespace of `module` (NumPy's main namespace is one), with `erf`."""
     if module is np:
-        from .numpy_backend import numpy_erf
-
         return namespace(np, erf=numpy_erf)
     import array_api_compat.cupy as xp
 
