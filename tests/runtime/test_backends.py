@@ -18,6 +18,7 @@ run with NumPy as its array module, so that its code is checked on machines with
 from __future__ import annotations
 
 import importlib
+import subprocess
 import sys
 import warnings
 
@@ -172,6 +173,29 @@ def test_numpy_scalars_are_weak_operands(backend, name):
         out = run(*operands)
         assert out.dtype == (dt.bool_ if name == "less" else dt.float32), f"{how} {name}"
         assert _is_native(backend, out._data), f"{how} {name}: {type(out._data)} data"
+
+
+def test_erf_and_gelu_without_scipy_on_0d_inputs(monkeypatch):
+    """scipy is optional: erf falls back to the math module, 0-d arrays included."""
+    from cellgraph.runtime import numpy_backend
+
+    monkeypatch.setitem(sys.modules, "scipy.special", None)
+    monkeypatch.setattr(numpy_backend, "_erf_f64", [])
+    x = np.array(0.5, np.float32)
+    assert NUMPY_KERNELS["erf"](x).dtype == np.float32
+    np.testing.assert_allclose(NUMPY_KERNELS["erf"](x), 0.5204998778, rtol=1e-6)
+    np.testing.assert_allclose(ops.gelu(Tensor(x)).asnumpy(), 0.3457312306, rtol=1e-6)
+    np.testing.assert_allclose(ops.erf(Tensor(np.array([0.0, -1.0]))).asnumpy(),
+                               [0.0, -0.8427007929], rtol=1e-9)
+
+
+def test_importing_cellgraph_imports_no_optional_library():
+    code = ("import sys, cellgraph; "
+            "print(sorted(m for m in ('scipy', 'torch', 'cupy', 'array_api_compat') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
 
 
 # ----- host fallbacks --------------------------------------------------------------------------
