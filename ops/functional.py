@@ -170,12 +170,7 @@ def ones(size, dtype=None):
     return fill(dtype or dt.float32, size, 1)
 
 
-def select(cond, x, y):
-    return M.select(cond, x, y)
-
-
-def where(condition, x, y):
-    return M.select(condition, x, y)
+where = M.select
 
 
 def softmax(x, axis=-1):

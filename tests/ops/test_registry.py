@@ -12,7 +12,7 @@ from cellgraph.ops.core import PRIMITIVES
 from cellgraph.runtime.kernels import TABLE
 from cellgraph.runtime.numpy_backend import K
 
-from .test_kernels import is_structural
+from .test_kernels import CASES, is_structural
 
 ORDINARY = [name for name, prim in PRIMITIVES.items() if not is_structural(prim)]
 
@@ -73,3 +73,31 @@ def test_bprop_rules_take_out_and_dout(name):
     params = inspect.signature(PRIMITIVES[name].bprop_rule).parameters
     assert "out" in params and "dout" in params, (
         f"{name}: bprop rule must be rule(*inputs, out=, dout=, **params), got {list(params)}")
+
+
+@pytest.mark.parametrize("name", sorted(n for n, p in PRIMITIVES.items() if p.public))
+def test_public_declarations_give_op_class_and_method(name):
+    """`ops.name`, `ops.Label()` (also in `cellgraph.ops.operations`) and `Tensor.name`
+    come from the declaration alone, and all three compute the same."""
+    import numpy as np
+
+    from cellgraph import Tensor, ops
+    from cellgraph.ops import operations
+
+    prim = PRIMITIVES[name]
+    assert getattr(ops, name) is prim
+    cls = getattr(ops, prim.label)
+    assert cls is getattr(operations, prim.label)
+    for alias in prim.aliases:
+        assert getattr(ops, alias) is cls
+    assert (getattr(Tensor, name, None) is not None) == prim.method
+    cases = CASES.get(name)
+    if not cases:
+        return
+    case = cases[0]
+    operands = [Tensor(o) if isinstance(o, np.ndarray) else o for o in case.operands]
+    expected = prim(*operands, **case.params).asnumpy()
+    np.testing.assert_array_equal(cls(**case.params)(*operands).asnumpy(), expected)
+    if prim.method:
+        method = getattr(operands[0], name)
+        np.testing.assert_array_equal(method(*operands[1:], **case.params).asnumpy(), expected)
