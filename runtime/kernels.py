@@ -24,13 +24,18 @@ from cellgraph.ops.core import PRIMITIVES, to_numpy_index
 TABLE: dict[str, Callable] = {}  # primitive name -> fn(xp, *operands, **params)
 
 
-def kernel(*names: str):
-    """Register `fn(xp, *operands, **params)` as the kernel of each primitive named."""
-    def deco(fn):
-        for name in names:
-            TABLE[name] = fn
-        return fn
-    return deco
+def registrar(table: dict):
+    """`@kernel("name", ...)` for `table`: registers a function as each named primitive's."""
+    def kernel(*names: str):
+        def deco(fn):
+            for name in names:
+                table[name] = fn
+            return fn
+        return deco
+    return kernel
+
+
+kernel = registrar(TABLE)
 
 
 def namespace(xp, **extras) -> types.SimpleNamespace:

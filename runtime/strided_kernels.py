@@ -17,15 +17,10 @@ import numpy as np
 
 from cellgraph.ops.core import to_numpy_index
 
+from .kernels import registrar
+
 TABLE: dict[str, Callable] = {}  # primitive name -> fn(module, *operands, **params)
-
-
-def kernel(*names: str):
-    def deco(fn):
-        for name in names:
-            TABLE[name] = fn
-        return fn
-    return deco
+kernel = registrar(TABLE)
 
 
 def bind_overrides(module) -> dict[str, Callable]:

@@ -25,19 +25,14 @@ from torch.nn import grad as conv_grad
 
 from cellgraph.ops.core import Slice, to_numpy_index
 
+from .kernels import registrar
+
 TABLE: dict[str, Callable] = {}  # primitive name -> fn(dev, *operands, **params)
+
+kernel = registrar(TABLE)
 
 TORCH_DTYPES = {np.dtype(name): getattr(torch, name) for name in (
     "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")}
-
-
-def kernel(*names: str):
-    """Register `fn(dev, *operands, **params)` as the torch kernel of each primitive named."""
-    def deco(fn):
-        for name in names:
-            TABLE[name] = fn
-        return fn
-    return deco
 
 
 def from_host(array, dev) -> torch.Tensor:
