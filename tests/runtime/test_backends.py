@@ -1,7 +1,8 @@
 """Backend conformance: every backend gives the NumPy reference's numbers.
 
-Backends under test: `numpy` (the reference), `xp_numpy` (the CuPy backend's array-module table
-run with NumPy as its array module, so that its code is checked on machines without a GPU),
+Backends under test: `numpy` (the reference), `xp_numpy` (the CuPy backend's kernels, the shared
+table plus the strided overrides, run with NumPy as the module, so that the composition is
+checked on machines without a GPU),
 `torch` when PyTorch is installed, and `torch_cuda` / `cupy` when they see a device.
 
 * Kernels: the case tables of tests/ops (`kernel_cases.CASES`, `kernel_cases_nn.NN_CASES`) run
