@@ -15,6 +15,7 @@ from cellgraph.ops.core import (
     TensorType,
     Trace,
     abstract_of,
+    current_trace,
     evaluate,
     innermost,
     operand_error,
@@ -213,6 +214,6 @@ def build_graph(name: str, fn, avals, hints=None, loc=None) -> tuple[Graph, list
 
 
 def current_builder() -> Builder | None:
-    top = innermost(Trace)
+    top = current_trace()
     return top if isinstance(top, Builder) else None
 

@@ -255,8 +255,9 @@ def pop_trace(trace: Trace) -> None:
     _trace_stack.pop()
 
 
-def current_trace() -> Trace:
-    return _trace_stack[-1]
+def current_trace() -> Trace | None:
+    """The trace `bind` talks to now (None before the runtime is imported)."""
+    return _trace_stack[-1] if _trace_stack else None
 
 
 def innermost(kind: type) -> Trace | None:
