@@ -111,6 +111,7 @@ sub = _elementwise("sub", arith_type, promote=SAME, array_api="subtract")
 mul = _elementwise("mul", arith_type, promote=SAME, array_api="multiply")
 div = _elementwise("div", div_type, promote=FLOAT, array_api="divide", aliases=("RealDiv",))
 pow_ = _elementwise("pow", arith_type, promote=SAME)
+atan2 = _elementwise("atan2", div_type, promote=FLOAT)
 maximum = _elementwise("maximum", arith_type, promote=SAME)
 minimum = _elementwise("minimum", arith_type, promote=SAME)
 select = _elementwise("select", select_type, promote=Promote(first=1), array_api="where",
@@ -189,6 +190,12 @@ div.def_bprop(lambda x, y, out, dout: (grad_like(div(dout, y), x),
                                        grad_like(neg(mul(dout, div(out, y))), y)))
 
 
+@atan2.def_bprop
+def _atan2_bprop(y, x, out, dout):
+    scale = div(dout, add(mul(x, x), mul(y, y)))  # d atan2(y, x) = (x dy - y dx) / (x² + y²)
+    return grad_like(mul(scale, x), y), grad_like(neg(mul(scale, y)), x)
+
+
 @pow_.def_bprop
 def _pow_bprop(x, y, out, dout):
     dx = mul(dout, mul(y, pow_(x, sub(y, 1))))
@@ -235,7 +242,7 @@ def _matmul_bprop(x, y, out, dout, transpose_a=False, transpose_b=False):
 for _prim in (neg, square, sqrt, rsqrt, reciprocal, exp, log, sin, cos, tan, sinh, cosh, tanh,
               asin, acos, atan, asinh, acosh, atanh, abs_, sign, logical_not):
     _prim.def_batch(same_shape_rule(_prim))
-for _prim in (add, sub, mul, div, pow_, maximum, minimum, select, equal, not_equal, less,
+for _prim in (add, sub, mul, div, pow_, atan2, maximum, minimum, select, equal, not_equal, less,
               less_equal, greater, greater_equal, logical_and, logical_or):
     _prim.def_batch(broadcasting_rule(_prim))
 

@@ -388,6 +388,8 @@ CASES: dict[str, list[Case]] = seeded({
     "minimum": lambda: binary(np.minimum),
     "div": lambda: binary(np.true_divide, y_low=1, y_high=5, scalars=(2.5, 4),
                   result=lambda d: dt.to_float(d)),
+    "atan2": lambda: binary(np.arctan2, dtypes=(f32, f64), low=-2, high=2, y_low=0.5, y_high=3,
+                            result=dt.to_float),
     "pow": lambda: binary(np.power, low=1, high=4, y_low=0, y_high=3, scalars=(0.5, 2)),
     "equal": lambda: compare(np.equal),
     "not_equal": lambda: compare(np.not_equal),
