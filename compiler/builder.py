@@ -14,8 +14,10 @@ import numpy as np
 from cellgraph.ops.core import (
     TensorType,
     Trace,
-    _trace_stack,
     abstract_of,
+    current_trace,
+    evaluate,
+    innermost,
     operand_error,
     pop_trace,
     push_trace,
@@ -99,9 +101,7 @@ class Builder(Trace):
     # -- entering and leaving ---------------------------------------------------------------
     @contextlib.contextmanager
     def active(self):
-        from cellgraph.ops.core import _trace_stack
-
-        self.outer = next((t for t in reversed(_trace_stack) if isinstance(t, Builder)), None)
+        self.outer = innermost(Builder)
         push_trace(self)
         try:
             yield self
@@ -202,11 +202,8 @@ class Builder(Trace):
 def _fold_scalars(prim, atoms, params):
     """Arithmetic on Python numbers alone (as in a bprop rule's `y - 1`) stays a Python number,
     computed as Python computes it: floats in double precision, whatever the program's dtype."""
-    from cellgraph.ops.core import _trace_stack
-
     values = [np.array(a.value, np.float64) if type(a.value) is float else a.value for a in atoms]
-    out = _trace_stack[0].process(prim, values, params)
-    return out.asnumpy().item()
+    return evaluate(prim, *values, **params).asnumpy().item()
 
 
 def build_graph(name: str, fn, avals, hints=None, loc=None) -> tuple[Graph, list]:
@@ -219,7 +216,6 @@ def build_graph(name: str, fn, avals, hints=None, loc=None) -> tuple[Graph, list
 
 
 def current_builder() -> Builder | None:
-    stack = _trace_stack.items  # this thread's traces (every call of a Cell asks: keep it fast)
-    top = stack[-1] if stack else None
+    top = current_trace()
     return top if isinstance(top, Builder) else None
 

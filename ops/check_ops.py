@@ -21,17 +21,12 @@ def _check_range_type(x: TensorType, low, high, what, op) -> TensorType:
 
 
 check_range = Primitive("check_range", _check_range_type, label="CheckRange",
-                        nondifferentiable=True)
-check_range.effectful = True
+                        nondifferentiable=True, effectful=True)
 check_range.def_batch(same_shape_rule(check_range))
 
 
-def range_message(values, low: int, high: int, what: str) -> str | None:
-    """The error text for `values` (a host array) outside [low, high), else None."""
-    bad = (values < low) | (values >= high)
-    if not bad.any():
-        return None
-    offending = values[bad]
-    shown = ", ".join(str(v) for v in offending.ravel()[:5].tolist())
-    more = f" (and {offending.size - 5} more)" if offending.size > 5 else ""
+def range_message(offending: list, count: int, low: int, high: int, what: str) -> str:
+    """The error text for `count` values outside [low, high), the first of them `offending`."""
+    shown = ", ".join(str(v) for v in offending)
+    more = f" (and {count - len(offending)} more)" if count > len(offending) else ""
     return f"{what} {shown}{more} out of range [{low}, {high})"
