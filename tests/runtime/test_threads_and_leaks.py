@@ -137,3 +137,22 @@ def test_negative_zero_is_not_zero():
     with np.errstate(divide="ignore"):
         assert (net(x, 0.0).asnumpy() == np.inf).all()
         assert (net(x, -0.0).asnumpy() == -np.inf).all()
+
+
+def test_threads_racing_first_compiles_of_jacobians_and_vmap(fast_switching):
+    net = SinNet(2.0)
+    jac, batched = cg.jacrev(net), cg.vmap(net)
+
+    def work(k):
+        wrong = []
+        for r in range(6):
+            x = np.linspace(0, 1, 2 + (k + r) % 3).astype(np.float32)
+            j = jac(Tensor(x)).asnumpy()
+            if not np.allclose(j, 2 * np.cos(x), rtol=1e-5):
+                wrong.append(f"jacrev {j} at n={x.size}")
+            rows = batched(Tensor(np.stack([x, 2 * x]))).asnumpy()
+            if not np.allclose(rows, [2 * np.sin(x).sum(), 2 * np.sin(2 * x).sum()], rtol=1e-5):
+                wrong.append(f"vmap {rows} at n={x.size}")
+        return wrong
+
+    assert _race(work) == []
