@@ -17,6 +17,7 @@ CODEGEN_RULES table.
 """
 from __future__ import annotations
 
+import functools
 import keyword
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -40,6 +41,17 @@ class Module:
     # source line (1-based) -> (the node it runs, its input expressions, its graph's name):
     # how a run-time error is traced back to the node and the user's line
     line_nodes: dict = field(default_factory=dict)
+    # function name -> (start, stop): its lines are source.splitlines()[start:stop]
+    functions: dict = field(default_factory=dict)
+
+    @functools.cached_property
+    def lines(self) -> list[str]:
+        return self.source.splitlines()
+
+    def function_source(self, name: str) -> tuple[str, int]:
+        """The source of one generated function and the line (1-based) it starts at."""
+        start, stop = self.functions[name]
+        return "\n".join(self.lines[start:stop]) + "\n", start + 1
 
 
 class _Context:
@@ -127,12 +139,15 @@ def generate(graph: Graph) -> Module:
         names[id(g)] = _safe(g.name, used_names, "graph")
     ctx = _Context(names)
     lines: list[str] = []
+    functions = {}
     for g in reversed(graphs):
         if lines:
             lines.append("")
+        first = len(lines)
         _function(g, ctx, lines)
+        functions[names[id(g)]] = (first, len(lines))
     return Module("\n".join(lines) + "\n", names[id(graph)], ctx.kernels, ctx.constants,
-                  ctx.line_nodes)
+                  ctx.line_nodes, functions)
 
 
 def _function(graph: Graph, ctx: _Context, lines: list[str]) -> None:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import types
 from collections import OrderedDict
 
 import numpy as np
@@ -200,17 +201,48 @@ def _tree_expr(tree: Tree | None, leaves, env) -> str:
 
 
 def bind_module(module, backend: Backend):
-    """exec the generated source with kernels and constants as its globals; returns the entry
-    function and the globals (the frames of the generated code are found by them)."""
+    """Bind the generated functions to the kernels and constants (their globals); returns the
+    entry function and the globals (the frames of the generated code are found by them).
+
+    Only the entry function is compiled now. The others (branches, loop bodies, the graphs of
+    a gradient's backward loop) compile when first called, so a large program pays Python's
+    compile() only for the code that runs, one function at a time."""
     namespace = {"__builtins__": __builtins__}
     for name, (prim_name, params) in module.kernels.items():
         kernel = backend.kernel(prim_name)
         namespace[name] = functools.partial(kernel, **params) if params else kernel
     for name, value in module.constants.items():
         namespace[name] = backend.from_host(value) if isinstance(value, np.ndarray) else value
-    code = compile(module.source, f"<cellgraph:{module.entry}>", "exec")
-    exec(code, namespace)  # noqa: S102 - our own generated source
-    return namespace[module.entry], namespace
+    filename = f"<cellgraph:{module.entry}>"
+    for name in module.functions:
+        if name != module.entry:
+            namespace[name] = _CompileOnCall(module, name, filename, namespace)
+    entry = compile_function(module, module.entry, filename, namespace)
+    namespace[module.entry] = entry
+    return entry, namespace
+
+
+def compile_function(module, name: str, filename: str, namespace: dict):
+    """One generated function, compiled alone but numbered as in `module.source` (tracebacks
+    and run-time errors find their line there)."""
+    source, first_line = module.function_source(name)
+    code = compile(source, filename, "exec")
+    body = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    body = body.replace(co_firstlineno=body.co_firstlineno + first_line - 1)
+    return types.FunctionType(body, namespace, name)
+
+
+class _CompileOnCall:
+    """Stands for a generated function until its first call, which compiles it and puts it in
+    the globals in its place (threads racing here both compile it; either result is right)."""
+
+    def __init__(self, module, name: str, filename: str, namespace: dict):
+        self.module, self.name, self.filename, self.namespace = module, name, filename, namespace
+
+    def __call__(self, *args):
+        fn = compile_function(self.module, self.name, self.filename, self.namespace)
+        self.namespace[self.name] = fn
+        return fn(*args)
 
 
 # ----- the cache -------------------------------------------------------------------------------
