@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from cellgraph.ops.core import abstract_of
 from cellgraph.ops.errors import CellgraphError, CompileError
 
-from . import codegen
+from . import codegen, loop_prims  # noqa: F401  (loop_prims: the loops' rules and code)
 from .autodiff import expand_grad
 from .builder import Builder, is_tensor_like
 from .control_prims import prune_unused_inputs

@@ -1,0 +1,468 @@
+"""Loops: the `scan` primitive, reverse mode of `while_loop` and `scan` in O(n), checkpointing,
+and the code loops run as.
+
+    %4 = while_loop(%x, %w) {cond_graph=@cond, body_graph=@body, n_carried=1}
+    %5, %6 = scan(%n, %dx, %xs, %w) {body_graph=@step, n_carry=1, n_xs=1, reverse=True}
+
+`scan(length, carry..., xs..., consts...)` runs `carry, y = body(carry, xs[k], consts)` for
+k in range(length) (from the last k down when `reverse`) and stacks y into ys[k]; it returns
+the last carry, then ys. A while_loop whose body returns values beyond the carried ones stacks
+them the same way over its trips, and outputs the trip count before the stacks (compiler/
+control_prims.py has its type rule).
+
+Reverse mode is a tape. In the forward half of a VJP a while_loop runs in its recording form
+(autodiff.RECORDING_RULES): its body also returns the state it started from, so the loop
+stacks the state before every trip into a buffer that doubles when full. The bprop is a
+reverse scan over those stacks: step k applies the body's VJP at state k (which recomputes that
+one trip's forward values) to the cotangent of state k+1, and sums the gradients of the
+loop-invariant inputs. n trips cost n stacked states and about three body evaluations per trip,
+never n²/2. A scan's VJP is built the same way (a recording forward scan, a backward scan the
+other way that emits the gradients of xs as its ys), and every rule emits only while_loop, scan
+and ordinary primitives, so orders 2 and 3 come from the same two rules.
+
+Checkpointing (`set_context(loop_checkpoint=s)`, s > 1) trades time for memory on long loops:
+the loop is recorded as an outer loop over segments of at most s trips, each an inner
+while_loop, so only the n/s segment starts are stacked; the backward step of a segment replays
+it once, recording its s states, and walks them back. Memory falls from n states to n/s + s
+(least at s = sqrt(n)); the body runs once more per trip.
+"""
+from __future__ import annotations
+
+from cellgraph.ops import functional as F
+from cellgraph.ops.core import Primitive, TensorType, abstract_of
+from cellgraph.ops import dtype as dt
+from cellgraph.ops.dtype import int64 as _I64
+from cellgraph.ops.errors import DTypeError
+
+from . import codegen
+from .autodiff import RECORDING_RULES, expand_grad, inline, vjp
+from .control_prims import _check_inputs, _is_float, loop_graph, while_p
+from .ir import Graph
+from .scope import record_guard
+
+
+class LoopSettings:
+    """Compile-time loop options; `cellgraph.set_context(loop_checkpoint=s)` sets them. A graph
+    compiled under one setting is recompiled when it changes (a guard on the attribute)."""
+
+    def __init__(self):
+        self.checkpoint = 0  # record every trip; s > 1: segments of s trips
+
+
+LOOP_SETTINGS = LoopSettings()
+
+
+def loop_options() -> dict:
+    """The params a new while_loop node takes from the settings (none by default)."""
+    record_guard(LOOP_SETTINGS, "checkpoint", LOOP_SETTINGS.checkpoint)
+    s = LOOP_SETTINGS.checkpoint
+    return {"checkpoint": s} if s else {}
+
+
+# ----- scan ------------------------------------------------------------------------------------
+
+def _scan_type(length, *args, body_graph: Graph, n_carry: int, n_xs: int, reverse: bool):
+    if length.shape != () or not length.dtype.is_int:
+        raise DTypeError(f"the length of a scan must be an integer scalar, got {length}")
+    carry, xs = args[:n_carry], args[n_carry:n_carry + n_xs]
+    slices = [TensorType(x.shape[1:], x.dtype) for x in xs]
+    _check_inputs(body_graph, [c.strong() for c in carry] + slices + list(args[n_carry + n_xs:]),
+                  "the scan body")
+    steps = xs[0].shape[0] if xs else None
+    return tuple(c.strong() for c in carry) + tuple(
+        TensorType((steps,) + y.aval.shape, y.aval.dtype) for y in body_graph.outputs[n_carry:])
+
+
+scan_p = Primitive("scan", _scan_type, label="Scan", multiple_results=True)
+
+
+def scan(length, carry: list, xs: list, consts: list, body_graph: Graph, reverse=False) -> list:
+    """Emit a scan node; returns the last carry, then the stacked per-step outputs."""
+    return list(scan_p(length, *carry, *xs, *consts, body_graph=body_graph,
+                       n_carry=len(carry), n_xs=len(xs), reverse=reverse))
+
+
+def _strong(values) -> list:
+    return [abstract_of(v).strong() for v in values]
+
+
+def _slice_types(stacks) -> list:
+    return [TensorType(a.shape[1:], a.dtype) for a in _strong(stacks)]
+
+
+# ----- recording forms -------------------------------------------------------------------------
+
+def _recording_body(body_graph: Graph, n_state: int) -> Graph:
+    """`body_graph`, also returning its first `n_state` inputs (the state a step starts from)."""
+    def body(*values):
+        return inline(body_graph, list(values)) + list(values[:n_state])
+
+    return loop_graph(body_graph.name + "_record", body, [p.aval for p in body_graph.params],
+                      [p.hint for p in body_graph.params])
+
+
+def _segmented(cond_graph: Graph, body_graph: Graph, m: int, segment: int) -> Graph:
+    """An outer-loop body that runs up to `segment` trips of the loop as an inner while_loop."""
+    avals = [p.aval for p in body_graph.params]
+    hints = [p.hint for p in body_graph.params]
+    inner_avals = avals[:m] + [TensorType((), _I64)] + avals[m:]
+    inner_hints = hints[:m] + ["trip"] + hints[m:]
+
+    def cond(*v):
+        (go,) = inline(cond_graph, list(v[:m]) + list(v[m + 1:]))
+        go = go if abstract_of(go).dtype.is_bool else F.cast(go, dt.bool_)
+        return [F.logical_and(go, F.less(v[m], segment))]
+
+    def body(*v):
+        return inline(body_graph, list(v[:m]) + list(v[m + 1:])) + [v[m] + 1]
+
+    inner_cond = loop_graph(cond_graph.name + "_segment", cond, inner_avals, inner_hints)
+    inner_body = loop_graph(body_graph.name + "_segment", body, inner_avals, inner_hints)
+
+    def outer(*v):
+        outs = while_p(*v[:m], _int64(0), *v[m:], cond_graph=inner_cond, body_graph=inner_body,
+                       n_carried=m + 1)
+        return list(outs[:m])
+
+    return loop_graph(body_graph.name + "_segments", outer, avals, hints)
+
+
+def _int64(value: int):
+    import numpy as np
+
+    return np.asarray(value, np.int64)
+
+
+def _record_while(*ins, cond_graph, body_graph, n_carried, checkpoint=0):
+    """The forward loop of a VJP: the loop, stacking its state before every trip (or, with
+    checkpointing, before every segment). Residuals: (trip count, state stacks, the body the
+    stacks are the inputs of)."""
+    m, k = n_carried, len(body_graph.outputs) - n_carried
+    body = body_graph
+    if checkpoint > 1 and k == 0:
+        body = _segmented(cond_graph, body_graph, m, checkpoint)
+    outs = while_p(*ins, cond_graph=cond_graph, body_graph=_recording_body(body, m),
+                   n_carried=m)
+    n_own = m + (1 + k if k else 0)
+    return outs[:n_own], (outs[m], list(outs[m + 1 + k:]), body)
+
+
+def _record_scan(length, *ins, body_graph, n_carry, n_xs, reverse):
+    """The forward scan of a VJP, also stacking the carry each step starts from."""
+    outs = scan_p(length, *ins, body_graph=_recording_body(body_graph, n_carry), n_carry=n_carry,
+                  n_xs=n_xs, reverse=reverse)
+    n_own = len(body_graph.outputs)
+    return outs[:n_own], list(outs[n_own:])
+
+
+RECORDING_RULES[while_p] = _record_while
+RECORDING_RULES[scan_p] = _record_scan
+
+
+# ----- gradients -------------------------------------------------------------------------------
+
+def _floats(values) -> list[int]:
+    return [i for i, v in enumerate(values) if _is_float(v)]
+
+
+def _sens(douts, outs) -> list:
+    return [d if d is not None else F.zeros_like(o) for d, o in zip(douts, outs)]
+
+
+def _step_vjp(body: Graph, wrt: tuple, name: str, carry_avals: list, slice_avals: list,
+              const_avals: list, split):
+    """The graph of one backward step: (grad carry..., slices..., consts...) -> new carry + ys.
+    `split(carry, slices, consts)` -> (body inputs, {output index: sens}, finish) where
+    finish(grads) gives the step's outputs."""
+    def step(*values):
+        nc, ns = len(carry_avals), len(slice_avals)
+        carry, slices, consts = values[:nc], values[nc:nc + ns], values[nc + ns:]
+        inputs, sens_of, finish = split(list(carry), list(slices), list(consts))
+        sens = [sens_of[i] if i in sens_of else F.fill(o.aval.dtype, o.aval.shape, 0)
+                for i, o in enumerate(body.outputs)]
+        _, grads = vjp(expand_grad(body), inputs, wrt, sens)
+        return finish(grads)
+
+    return loop_graph(name, step, carry_avals + slice_avals + const_avals)
+
+
+@while_p.def_bprop
+def _while_bprop(*ins, out, dout, cond_graph, body_graph, n_carried, checkpoint=0,
+                 residuals=None):
+    m = n_carried
+    init, consts = list(ins[:m]), list(ins[m:])
+    fs, fc = _floats(init), _floats(consts)
+    if not fs and not fc:
+        return (None,) * len(ins)
+    trips, states, body = residuals
+    k = len(body.outputs) - m
+    stacks_out = list(out[m + 1:]) if k else []
+    dys = [j for j in range(k) if dout[m + 1 + j] is not None and _is_float(stacks_out[j])]
+    wrt = tuple(fs) + tuple(m + j for j in fc)
+    n_s = len(fs)
+
+    def split(carry, slices, cs):
+        ds, dc = carry[:n_s], carry[n_s:]
+        state, dy = slices[:m], slices[m:]
+        sens_of = {i: d for i, d in zip(fs, ds)}
+        sens_of.update({m + j: d for j, d in zip(dys, dy)})
+
+        def finish(grads):
+            return grads[:n_s] + [F.add(a, b) for a, b in zip(dc, grads[n_s:])]
+        return state + cs, sens_of, finish
+
+    carry0 = _sens([dout[i] for i in fs], [out[i] for i in fs]) + [
+        F.zeros_like(consts[j]) for j in fc]
+    xs = states + [dout[m + 1 + j] for j in dys]
+    step = _step_vjp(body, wrt, body.name + "_bprop", _strong(carry0), _slice_types(xs),
+                     _strong(consts), split)
+    outs = scan(trips, carry0, xs, consts, step, reverse=True)
+    result = [None] * len(ins)
+    for slot, i in enumerate(fs):
+        result[i] = outs[slot]
+    for slot, j in enumerate(fc):
+        result[m + j] = outs[n_s + slot]
+    return tuple(result)
+
+
+@scan_p.def_bprop
+def _scan_bprop(length, *ins, out, dout, body_graph, n_carry, n_xs, reverse, residuals=None):
+    nc, nx = n_carry, n_xs
+    carry, xs, consts = list(ins[:nc]), list(ins[nc:nc + nx]), list(ins[nc + nx:])
+    fcar, fx, fk = _floats(carry), _floats(xs), _floats(consts)
+    if not (fcar or fx or fk):
+        return (None,) * (len(ins) + 1)
+    ys_out = list(out[nc:])
+    dys = [j for j, y in enumerate(ys_out) if dout[nc + j] is not None and _is_float(y)]
+    wrt = tuple(fcar) + tuple(nc + i for i in fx) + tuple(nc + nx + i for i in fk)
+    n_c, n_x = len(fcar), len(fx)
+
+    def split(grad_carry, slices, cs):
+        dc, dk = grad_carry[:n_c], grad_carry[n_c:]
+        state, x, dy = slices[:nc], slices[nc:nc + nx], slices[nc + nx:]
+        sens_of = {i: d for i, d in zip(fcar, dc)}
+        sens_of.update({nc + j: d for j, d in zip(dys, dy)})
+
+        def finish(grads):
+            return (grads[:n_c] + [F.add(a, b) for a, b in zip(dk, grads[n_c + n_x:])]
+                    + grads[n_c:n_c + n_x])
+        return state + x + cs, sens_of, finish
+
+    carry0 = _sens([dout[i] for i in fcar], [out[i] for i in fcar]) + [
+        F.zeros_like(consts[i]) for i in fk]
+    stacks = residuals + xs + [dout[nc + j] for j in dys]
+    step = _step_vjp(body_graph, wrt, body_graph.name + "_bprop", _strong(carry0),
+                     _slice_types(stacks), _strong(consts), split)
+    outs = scan(length, carry0, stacks, consts, step, reverse=not reverse)
+    result = [None] * (len(ins) + 1)
+    for slot, i in enumerate(fcar):
+        result[1 + i] = outs[slot]
+    for slot, i in enumerate(fk):
+        result[1 + nc + nx + i] = outs[n_c + slot]
+    for slot, i in enumerate(fx):
+        result[1 + nc + i] = outs[n_c + len(fk) + slot]
+    return tuple(result)
+
+
+# ----- code generation -------------------------------------------------------------------------
+# Loop bodies are inlined into the function that runs the loop: the state lives in locals, a
+# trip costs no call and builds no tuple, and a comparison that ends the loop is a Python
+# comparison on the operands, not a kernel call that makes a 0-d array.
+
+STACK_CAPACITY = 16  # first capacity of a per-trip stack; it doubles when full
+_COMPARISONS = {"less": "<", "less_equal": "<=", "greater": ">", "greater_equal": ">=",
+                "equal": "==", "not_equal": "!="}
+
+
+def _tuple(names) -> str:
+    return ", ".join(names) + ("," if len(names) == 1 else "")
+
+
+def _indent(lines) -> list[str]:
+    return ["    " + line for line in lines]
+
+
+def _alloc(ctx, aval: TensorType, steps: str) -> str:
+    """A zero-filled stack of `steps` values of type `aval`."""
+    shape = f"({steps},) + {tuple(aval.shape)!r}"
+    return (f"{ctx.kernel_fn('fill')}(dtype={ctx.literal(aval.dtype)}, shape={shape}, "
+            f"value=0)")
+
+
+def _exit_test(ctx, cond: Graph, args: list) -> list[str]:
+    """Lines that leave the loop when the condition graph says false."""
+    last = cond.nodes[-1] if cond.nodes else None
+    op = _COMPARISONS.get(last.callee.name) if last is not None else None
+    if op is None or last.outputs[0] is not cond.outputs[0] or any(
+            a.aval.size != 1 for a in last.inputs):
+        lines, (pred,) = ctx.inline(cond, args)
+        return lines + [f"if not {pred}:", "    break"]
+    head = Graph(cond.name, cond.params, cond.nodes[:-1], list(last.inputs))
+    lines, (a, b) = ctx.inline(head, args)
+    return lines + [f"if not ({a} {op} {b}):", "    break"]
+
+
+def _while_code(ctx, node, args, outs):
+    m = node.params["n_carried"]
+    cond, body = node.params["cond_graph"], node.params["body_graph"]
+    per_trip = body.outputs[m:]
+    state, consts = outs[:m], args[m:]
+    lines = [f"{_tuple(state)} = {_tuple(args[:m])}"]
+    trips, cap = ctx.fresh(), ctx.fresh()
+    stacks = [ctx.fresh() for _ in per_trip]
+    if per_trip:
+        lines += [f"{trips} = 0", f"{cap} = {STACK_CAPACITY}"]
+        lines += [f"{s} = {_alloc(ctx, y.aval, cap)}" for s, y in zip(stacks, per_trip)]
+    body_lines, new = ctx.inline(body, state + consts)
+    lines.append("while True:")
+    lines += _indent(_exit_test(ctx, cond, state + consts) + body_lines)
+    if per_trip:
+        lines += [f"    if {trips} == {cap}:", f"        {cap} *= 2"]
+        for s, y in zip(stacks, per_trip):
+            grown = ctx.fresh()
+            lines += [f"        {grown} = {_alloc(ctx, y.aval, cap)}",
+                      f"        {grown}[:{trips}] = {s}", f"        {s} = {grown}"]
+        lines += [f"    {s}[{trips}] = {v}" for s, v in zip(stacks, new[m:])]
+        lines.append(f"    {trips} += 1")
+    lines.append(f"    {_tuple(state)} = {_tuple(new[:m])}")
+    if per_trip:
+        lines.append(f"{outs[m]} = {ctx.kernel_fn('fill')}(dtype={ctx.literal(_I64)}, "
+                     f"shape=(), value={trips})")
+        lines += [f"{o} = {s}[:{trips}]" for o, s in zip(outs[m + 1:], stacks)]
+    return lines
+
+
+def _scan_code(ctx, node, args, outs):
+    nc, nx = node.params["n_carry"], node.params["n_xs"]
+    body = node.params["body_graph"]
+    state, xs, consts = outs[:nc], args[1 + nc:1 + nc + nx], args[1 + nc + nx:]
+    steps, k = ctx.fresh(), ctx.fresh()
+    lines = [f"{steps} = int({args[0]})"]
+    if nc:
+        lines.append(f"{_tuple(state)} = {_tuple(args[1:1 + nc])}")
+    lines += [f"{o} = {_alloc(ctx, y.aval, steps)}" for o, y in zip(outs[nc:],
+                                                                   body.outputs[nc:])]
+    order = f"range({steps} - 1, -1, -1)" if node.params["reverse"] else f"range({steps})"
+    slices = [ctx.fresh() for _ in xs]
+    body_lines, new = ctx.inline(body, state + slices + consts)
+    lines.append(f"for {k} in {order}:")
+    lines += [f"    {s} = {x}[{k}]" for s, x in zip(slices, xs)]
+    lines += _indent(body_lines)
+    lines += [f"    {o}[{k}] = {y}" for o, y in zip(outs[nc:], new[nc:])]
+    if nc:
+        lines.append(f"    {_tuple(state)} = {_tuple(new[:nc])}")
+    return lines
+
+
+codegen.CODEGEN_RULES["while_loop"] = _while_code
+codegen.CODEGEN_RULES["scan"] = _scan_code
+
+
+# ----- batching (vmap) -------------------------------------------------------------------------
+# Examples run in one loop: a while_loop goes on while any example's condition holds, and an
+# example whose condition failed keeps its state and stops counting its trips; a scan whose
+# length differs per example runs the longest and keeps each example's carry past its length.
+
+def _batched_types(avals, in_dims, size: int) -> list:
+    return [TensorType((size,) + a.shape, a.dtype) if d == 0 else a
+            for a, d in zip(avals, in_dims)]
+
+
+def _per_example(mask, size: int, example_ndim: int):
+    return F.reshape(mask, (size,) + (1,) * example_ndim)
+
+
+def _keep_where(mask, new, old, size: int) -> list:
+    """Per example: `new` where `mask` holds, else `old` (all batched along axis 0)."""
+    return [F.select(_per_example(mask, size, abstract_of(o).ndim - 1), n, o)
+            for n, o in zip(new, old)]
+
+
+def _front_all(args, dims):
+    from cellgraph.ops.batching import to_front
+
+    return [to_front(v, d) for v, d in zip(args, dims)], [None if d is None else 0 for d in dims]
+
+
+@while_p.def_batch
+def _while_batch(args, dims, cond_graph, body_graph, n_carried, checkpoint=0):
+    from cellgraph.ops.batching import batch_size
+
+    from .batching import batch_graph, move_batch
+
+    m, size = n_carried, batch_size(args, dims)
+    k = len(body_graph.outputs) - m
+    carry = [move_batch((v, d), size, 0) for v, d in zip(args[:m], dims[:m])]
+    consts, const_dims = _front_all(args[m:], dims[m:])
+    in_dims = [0] * m + const_dims
+    n_count = 1 if k else 0  # per-example trip counts, when the trips are stacked
+    avals = _batched_types([p.aval for p in body_graph.params], in_dims, size)
+    avals = avals[:m] + [TensorType((size,), _I64)] * n_count + avals[m:]
+    hints = [p.hint for p in body_graph.params]
+    hints = hints[:m] + ["trips"] * n_count + hints[m:]
+
+    def running(values):
+        state, cs = list(values[:m]), list(values[m + n_count:])
+        entry = batch_graph(cond_graph, list(zip(state + cs, in_dims)))[0]
+        return F.reshape(move_batch(entry, size, 0), (size,))
+
+    def cond(*values):
+        return [F.greater(F.reduce_max(F.cast(running(values), _I64)), 0)]
+
+    def body(*values):
+        go = running(values)
+        state, cs = list(values[:m]), list(values[m + n_count:])
+        entries = batch_graph(body_graph, list(zip(state + cs, in_dims)))
+        new = _keep_where(go, [move_batch(e, size, 0) for e in entries[:m]], state, size)
+        counts = [F.add(values[m], F.cast(go, _I64))] if n_count else []
+        return new + counts + [move_batch(e, size, 0) for e in entries[m:]]
+
+    outs = while_p(*carry, *[F.zeros((size,), _I64)] * n_count, *consts,
+                   cond_graph=loop_graph("while_cond_vmap", cond, avals, hints),
+                   body_graph=loop_graph("while_body_vmap", body, avals, hints),
+                   n_carried=m + n_count)
+    if not k:
+        return tuple(outs), (0,) * m
+    return tuple(outs[:m + 1]) + tuple(outs[m + 2:]), (0,) * (m + 1) + (1,) * k
+
+
+@scan_p.def_batch
+def _scan_batch(args, dims, body_graph, n_carry, n_xs, reverse):
+    from cellgraph.ops.batching import batch_size, move_axis
+
+    from .batching import batch_graph, move_batch
+
+    nc, nx, size = n_carry, n_xs, batch_size(args, dims)
+    length, per_example = args[0], dims[0] is not None
+    carry = [move_batch((v, d), size, 0) for v, d in zip(args[1:1 + nc], dims[1:1 + nc])]
+    xs = [x if d is None else move_axis(x, d, 1) for x, d in zip(args[1 + nc:1 + nc + nx],
+                                                                 dims[1 + nc:1 + nc + nx])]
+    x_dims = [None if d is None else 0 for d in dims[1 + nc:1 + nc + nx]]
+    consts, const_dims = _front_all(args[1 + nc + nx:], dims[1 + nc + nx:])
+    in_dims = [0] * nc + x_dims + const_dims
+    avals = _batched_types([p.aval for p in body_graph.params], in_dims, size)
+    extra = [TensorType((), _I64), TensorType((size,), _I64)] if per_example else []
+
+    def step(*values):
+        state, rest = list(values[:nc]), list(values[nc + len(extra):])
+        entries = batch_graph(body_graph, list(zip(state + rest, in_dims)))
+        new = [move_batch(e, size, 0) for e in entries]
+        if not per_example:
+            return new
+        k, lengths = values[nc], values[nc + 1]
+        valid = F.less(k, lengths)
+        ys = [F.select(_per_example(valid, size, abstract_of(y).ndim - 1), y, F.zeros_like(y))
+              for y in new[nc:]]
+        nxt = F.sub(k, 1) if reverse else F.add(k, 1)
+        return _keep_where(valid, new[:nc], state, size) + [nxt, lengths] + ys
+
+    body = loop_graph(body_graph.name + "_vmap", step, avals[:nc] + extra + avals[nc:])
+    if per_example:
+        lengths = F.cast(F.reshape(move_batch((length, dims[0]), size, 0), (size,)), _I64)
+        steps = F.reduce_max(lengths)
+        start = F.sub(steps, 1) if reverse else F.zeros((), _I64)
+        outs = scan(steps, carry + [start, lengths], xs, consts, body, reverse)
+        outs = outs[:nc] + outs[nc + 2:]
+    else:
+        outs = scan(length, carry, xs, consts, body, reverse)
+    return tuple(outs), (0,) * nc + (1,) * (len(outs) - nc)
