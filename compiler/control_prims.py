@@ -239,6 +239,11 @@ def _drop_stacks(node, body: Graph, used: set) -> bool:
     return True
 
 
+# primitive -> rule(node, used ids) -> bool: how other structural nodes (scan, loop_prims.py)
+# drop what nothing reads
+PRUNE_RULES: dict = {}
+
+
 def prune_unused_inputs(graph: Graph) -> bool:
     """Remove the inputs of switch and while_loop nodes that none of their graphs reads, and
     the outputs of switch nodes that nothing reads.
@@ -268,4 +273,6 @@ def prune_unused_inputs(graph: Graph) -> bool:
                 graphs = [node.params["cond_graph"], node.params["body_graph"]]
                 changed |= _drop_stacks(node, graphs[1], used)
                 changed |= _drop_inputs(node, graphs, node.params["n_carried"])
+            elif node.callee in PRUNE_RULES:
+                changed |= PRUNE_RULES[node.callee](node, used)
     return changed

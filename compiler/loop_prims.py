@@ -36,7 +36,7 @@ from cellgraph.ops.errors import DTypeError
 
 from . import codegen
 from .autodiff import RECORDING_RULES, expand_grad, inline, vjp
-from .control_prims import _check_inputs, _is_float, loop_graph, while_p
+from .control_prims import PRUNE_RULES, _check_inputs, _is_float, loop_graph, while_p
 from .ir import Graph
 from .scope import record_guard
 
@@ -170,7 +170,7 @@ def _sens(douts, outs) -> list:
 
 
 def _step_vjp(body: Graph, wrt: tuple, name: str, carry_avals: list, slice_avals: list,
-              const_avals: list, split):
+              const_avals: list, split, hints: list):
     """The graph of one backward step: (grad carry..., slices..., consts...) -> new carry + ys.
     `split(carry, slices, consts)` -> (body inputs, {output index: sens}, finish) where
     finish(grads) gives the step's outputs."""
@@ -183,7 +183,7 @@ def _step_vjp(body: Graph, wrt: tuple, name: str, carry_avals: list, slice_avals
         _, grads = vjp(expand_grad(body), inputs, wrt, sens)
         return finish(grads)
 
-    return loop_graph(name, step, carry_avals + slice_avals + const_avals)
+    return loop_graph(name, step, carry_avals + slice_avals + const_avals, hints)
 
 
 @while_p.def_bprop
@@ -214,8 +214,11 @@ def _while_bprop(*ins, out, dout, cond_graph, body_graph, n_carried, checkpoint=
     carry0 = _sens([dout[i] for i in fs], [out[i] for i in fs]) + [
         F.zeros_like(consts[j]) for j in fc]
     xs = states + [dout[m + 1 + j] for j in dys]
+    names = [p.hint or "v" for p in body.params]
+    hints = ([f"d{names[i]}" for i in fs] + [f"d{names[m + j]}" for j in fc] + names[:m]
+             + [f"dy{j}" for j in dys] + names[m:])
     step = _step_vjp(body, wrt, body.name + "_bprop", _strong(carry0), _slice_types(xs),
-                     _strong(consts), split)
+                     _strong(consts), split, hints)
     outs = scan(trips, carry0, xs, consts, step, reverse=True)
     result = [None] * len(ins)
     for slot, i in enumerate(fs):
@@ -251,8 +254,11 @@ def _scan_bprop(length, *ins, out, dout, body_graph, n_carry, n_xs, reverse, res
     carry0 = _sens([dout[i] for i in fcar], [out[i] for i in fcar]) + [
         F.zeros_like(consts[i]) for i in fk]
     stacks = residuals + xs + [dout[nc + j] for j in dys]
+    names = [p.hint or "v" for p in body_graph.params]
+    hints = ([f"d{names[i]}" for i in fcar] + [f"d{names[nc + nx + i]}" for i in fk]
+             + names[:nc + nx] + [f"dy{j}" for j in dys] + names[nc + nx:])
     step = _step_vjp(body_graph, wrt, body_graph.name + "_bprop", _strong(carry0),
-                     _slice_types(stacks), _strong(consts), split)
+                     _slice_types(stacks), _strong(consts), split, hints)
     outs = scan(length, carry0, stacks, consts, step, reverse=not reverse)
     result = [None] * (len(ins) + 1)
     for slot, i in enumerate(fcar):
@@ -466,3 +472,57 @@ def _scan_batch(args, dims, body_graph, n_carry, n_xs, reverse):
     else:
         outs = scan(length, carry, xs, consts, body, reverse)
     return tuple(outs), (0,) * nc + (1,) * (len(outs) - nc)
+
+
+# ----- pruning ---------------------------------------------------------------------------------
+
+def _dependencies(graph: Graph) -> list[set]:
+    """For each output of `graph`, the indices of the params it is computed from."""
+    deps = {id(p): {i} for i, p in enumerate(graph.params)}
+    for node in graph.nodes:
+        found = set().union(*(deps.get(id(a), set()) for a in node.inputs))
+        for o in node.outputs:
+            deps[id(o)] = found
+    return [deps.get(id(o), set()) for o in graph.outputs]
+
+
+def _prune_scan(node, used: set) -> bool:
+    """Drop a scan's carries whose last value nothing reads and that nothing kept is computed
+    from (the gradient of an input nobody asked for), its unread ys, and the xs and consts its
+    body no longer reads.
+
+    Before:  %5, %6 = scan(%n, %dw, %dxs, %xs, %w) {...}   (%6 unread; @step's dw needs no dxs)
+    After:   %5 = scan(%n, %dw, %xs, %w) {...}
+    """
+    from .optimize import dce
+
+    nc, nx = node.params["n_carry"], node.params["n_xs"]
+    body = node.params["body_graph"]
+    read = [id(o) in used for o in node.outputs]
+    deps = _dependencies(body)
+    dropped = {j for j in range(nc) if not read[j]}
+    while True:
+        needed = set().union(*(deps[i] for i in range(len(read))
+                               if (read[i] if i >= nc else i not in dropped)))
+        if not dropped & needed:
+            break
+        dropped -= needed
+    keep_out = [i for i in range(len(read)) if (i not in dropped if i < nc else read[i])]
+    body.outputs = [body.outputs[i] for i in keep_out]
+    dce(body)
+    reads = {id(a) for n in body.nodes for a in n.inputs} | {id(o) for o in body.outputs}
+    ys_kept = any(i >= nc for i in keep_out)
+    keep_in = [i for i in range(nc) if i not in dropped] + [
+        i for i in range(nc, len(body.params)) if id(body.params[i]) in reads
+        or i == nc < nc + nx and ys_kept]  # the first xs gives the ys their length
+    if len(keep_out) == len(read) and len(keep_in) == len(body.params):
+        return False
+    node.outputs = [node.outputs[i] for i in keep_out]
+    node.inputs = [node.inputs[0]] + [node.inputs[1 + i] for i in keep_in]
+    body.params = [body.params[i] for i in keep_in]
+    node.params["n_carry"] = sum(1 for i in keep_in if i < nc)
+    node.params["n_xs"] = sum(1 for i in keep_in if nc <= i < nc + nx)
+    return True
+
+
+PRUNE_RULES[scan_p] = _prune_scan
