@@ -199,12 +199,14 @@ def _scan_graph(loop_func, init, elements: list):
         for column, leaf in zip(columns, leaves):
             column.append(_strong(leaf))
     stacked = [F.stack(column) for column in columns]
+    if not stacked:  # the steps' indices: the stacked ys take their (static) length from them
+        stacked = [np.arange(len(elements), dtype=np.int64)]
     y_trees = []
 
     def step(*values):
         n = len(state.avals)
         carry = state.rebuild(values[:n])
-        x = unflatten(x_tree, list(values[n:n + len(stacked)]))
+        x = unflatten(x_tree, list(values[n:n + len(x_leaves)]))
         new, y = _pair(_call(loop_func, carry, x))
         y_leaves, y_tree = flatten(y, _is_leaf)
         y_trees.append(y_tree)
