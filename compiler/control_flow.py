@@ -19,8 +19,8 @@ from cellgraph.ops.errors import CompileError, DTypeError
 
 from .builder import Builder, Tracer, is_tensor_like
 from .control_prims import switch_p, while_p
-from .loop_prims import loop_options
 from .ir import Var
+from .loop_prims import loop_options
 from .print_op import emit_print
 from .pytree import flatten, unflatten
 

@@ -13,15 +13,13 @@ its branch's forward values), so it differentiates again.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import Primitive, TensorType, abstract_of, fmt_shape
 from cellgraph.ops.dtype import int64 as _I64
 from cellgraph.ops.errors import DTypeError, ShapeError
 
 from . import codegen
-from .autodiff import expand_grad, inline, vjp
+from .autodiff import expand_grad, vjp
 from .builder import build_graph
 from .ir import Graph
 

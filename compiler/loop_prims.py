@@ -1,5 +1,5 @@
 """Loops: the `scan` primitive, reverse mode of `while_loop` and `scan` in O(n), checkpointing,
-and the code loops run as.
+batching and pruning (the code loops run as is in loop_codegen.py).
 
     %4 = while_loop(%x, %w) {cond_graph=@cond, body_graph=@body, n_carried=1}
     %5, %6 = scan(%n, %dx, %xs, %w) {body_graph=@step, n_carry=1, n_xs=1, reverse=True}
@@ -25,18 +25,30 @@ the loop is recorded as an outer loop over segments of at most s trips, each an 
 while_loop, so only the n/s segment starts are stacked; the backward step of a segment replays
 it once, recording its s states, and walks them back. Memory falls from n states to n/s + s
 (least at s = sqrt(n)); the body runs once more per trip.
+
+A JAX backend can lower `scan` to `lax.scan` (its length a static int or a `fori_loop` bound)
+and a while_loop without stacks to `lax.while_loop`; a stacking while_loop has no static shape
+there and would need a trip bound, or the loop rewritten as a scan when its count is known.
 """
 from __future__ import annotations
 
+from cellgraph.ops import dtype as dt
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import Primitive, TensorType, abstract_of
-from cellgraph.ops import dtype as dt
 from cellgraph.ops.dtype import int64 as _I64
 from cellgraph.ops.errors import DTypeError
 
-from . import codegen
+from . import loop_codegen  # noqa: F401  (how loops run: registered with codegen)
 from .autodiff import RECORDING_RULES, expand_grad, inline, vjp
-from .control_prims import PRUNE_RULES, _check_inputs, _is_float, loop_graph, while_p
+from .control_prims import (
+    PRUNE_RULES,
+    _check_inputs,
+    _is_float,
+    _per_example,
+    _to_front_all,
+    loop_graph,
+    while_p,
+)
 from .ir import Graph
 from .scope import record_guard
 
@@ -194,6 +206,9 @@ def _while_bprop(*ins, out, dout, cond_graph, body_graph, n_carried, checkpoint=
     fs, fc = _floats(init), _floats(consts)
     if not fs and not fc:
         return (None,) * len(ins)
+    if residuals is None:  # the rule called outside a VJP's forward half: record now
+        out, residuals = _record_while(*ins, cond_graph=cond_graph, body_graph=body_graph,
+                                       n_carried=m, checkpoint=checkpoint)
     trips, states, body = residuals
     k = len(body.outputs) - m
     stacks_out = list(out[m + 1:]) if k else []
@@ -235,6 +250,9 @@ def _scan_bprop(length, *ins, out, dout, body_graph, n_carry, n_xs, reverse, res
     fcar, fx, fk = _floats(carry), _floats(xs), _floats(consts)
     if not (fcar or fx or fk):
         return (None,) * (len(ins) + 1)
+    if residuals is None:  # the rule called outside a VJP's forward half: record now
+        out, residuals = _record_scan(length, *ins, body_graph=body_graph, n_carry=nc,
+                                      n_xs=nx, reverse=reverse)
     ys_out = list(out[nc:])
     dys = [j for j, y in enumerate(ys_out) if dout[nc + j] is not None and _is_float(y)]
     wrt = tuple(fcar) + tuple(nc + i for i in fx) + tuple(nc + nx + i for i in fk)
@@ -270,100 +288,6 @@ def _scan_bprop(length, *ins, out, dout, body_graph, n_carry, n_xs, reverse, res
     return tuple(result)
 
 
-# ----- code generation -------------------------------------------------------------------------
-# Loop bodies are inlined into the function that runs the loop: the state lives in locals, a
-# trip costs no call and builds no tuple, and a comparison that ends the loop is a Python
-# comparison on the operands, not a kernel call that makes a 0-d array.
-
-STACK_CAPACITY = 16  # first capacity of a per-trip stack; it doubles when full
-_COMPARISONS = {"less": "<", "less_equal": "<=", "greater": ">", "greater_equal": ">=",
-                "equal": "==", "not_equal": "!="}
-
-
-def _tuple(names) -> str:
-    return ", ".join(names) + ("," if len(names) == 1 else "")
-
-
-def _indent(lines) -> list[str]:
-    return ["    " + line for line in lines]
-
-
-def _alloc(ctx, aval: TensorType, steps: str) -> str:
-    """A zero-filled stack of `steps` values of type `aval`."""
-    shape = f"({steps},) + {tuple(aval.shape)!r}"
-    return (f"{ctx.kernel_fn('fill')}(dtype={ctx.literal(aval.dtype)}, shape={shape}, "
-            f"value=0)")
-
-
-def _exit_test(ctx, cond: Graph, args: list) -> list[str]:
-    """Lines that leave the loop when the condition graph says false."""
-    last = cond.nodes[-1] if cond.nodes else None
-    op = _COMPARISONS.get(last.callee.name) if last is not None else None
-    if op is None or last.outputs[0] is not cond.outputs[0] or any(
-            a.aval.size != 1 for a in last.inputs):
-        lines, (pred,) = ctx.inline(cond, args)
-        return lines + [f"if not {pred}:", "    break"]
-    head = Graph(cond.name, cond.params, cond.nodes[:-1], list(last.inputs))
-    lines, (a, b) = ctx.inline(head, args)
-    return lines + [f"if not ({a} {op} {b}):", "    break"]
-
-
-def _while_code(ctx, node, args, outs):
-    m = node.params["n_carried"]
-    cond, body = node.params["cond_graph"], node.params["body_graph"]
-    per_trip = body.outputs[m:]
-    state, consts = outs[:m], args[m:]
-    lines = [f"{_tuple(state)} = {_tuple(args[:m])}"]
-    trips, cap = ctx.fresh(), ctx.fresh()
-    stacks = [ctx.fresh() for _ in per_trip]
-    if per_trip:
-        lines += [f"{trips} = 0", f"{cap} = {STACK_CAPACITY}"]
-        lines += [f"{s} = {_alloc(ctx, y.aval, cap)}" for s, y in zip(stacks, per_trip)]
-    body_lines, new = ctx.inline(body, state + consts)
-    lines.append("while True:")
-    lines += _indent(_exit_test(ctx, cond, state + consts) + body_lines)
-    if per_trip:
-        lines += [f"    if {trips} == {cap}:", f"        {cap} *= 2"]
-        for s, y in zip(stacks, per_trip):
-            grown = ctx.fresh()
-            lines += [f"        {grown} = {_alloc(ctx, y.aval, cap)}",
-                      f"        {grown}[:{trips}] = {s}", f"        {s} = {grown}"]
-        lines += [f"    {s}[{trips}] = {v}" for s, v in zip(stacks, new[m:])]
-        lines.append(f"    {trips} += 1")
-    lines.append(f"    {_tuple(state)} = {_tuple(new[:m])}")
-    if per_trip:
-        lines.append(f"{outs[m]} = {ctx.kernel_fn('fill')}(dtype={ctx.literal(_I64)}, "
-                     f"shape=(), value={trips})")
-        lines += [f"{o} = {s}[:{trips}]" for o, s in zip(outs[m + 1:], stacks)]
-    return lines
-
-
-def _scan_code(ctx, node, args, outs):
-    nc, nx = node.params["n_carry"], node.params["n_xs"]
-    body = node.params["body_graph"]
-    state, xs, consts = outs[:nc], args[1 + nc:1 + nc + nx], args[1 + nc + nx:]
-    steps, k = ctx.fresh(), ctx.fresh()
-    lines = [f"{steps} = int({args[0]})"]
-    if nc:
-        lines.append(f"{_tuple(state)} = {_tuple(args[1:1 + nc])}")
-    lines += [f"{o} = {_alloc(ctx, y.aval, steps)}" for o, y in zip(outs[nc:],
-                                                                   body.outputs[nc:])]
-    order = f"range({steps} - 1, -1, -1)" if node.params["reverse"] else f"range({steps})"
-    slices = [ctx.fresh() for _ in xs]
-    body_lines, new = ctx.inline(body, state + slices + consts)
-    lines.append(f"for {k} in {order}:")
-    lines += [f"    {s} = {x}[{k}]" for s, x in zip(slices, xs)]
-    lines += _indent(body_lines)
-    lines += [f"    {o}[{k}] = {y}" for o, y in zip(outs[nc:], new[nc:])]
-    if nc:
-        lines.append(f"    {_tuple(state)} = {_tuple(new[:nc])}")
-    return lines
-
-
-codegen.CODEGEN_RULES["while_loop"] = _while_code
-codegen.CODEGEN_RULES["scan"] = _scan_code
-
-
 # ----- batching (vmap) -------------------------------------------------------------------------
 # Examples run in one loop: a while_loop goes on while any example's condition holds, and an
 # example whose condition failed keeps its state and stops counting its trips; a scan whose
@@ -374,20 +298,10 @@ def _batched_types(avals, in_dims, size: int) -> list:
             for a, d in zip(avals, in_dims)]
 
 
-def _per_example(mask, size: int, example_ndim: int):
-    return F.reshape(mask, (size,) + (1,) * example_ndim)
-
-
 def _keep_where(mask, new, old, size: int) -> list:
     """Per example: `new` where `mask` holds, else `old` (all batched along axis 0)."""
     return [F.select(_per_example(mask, size, abstract_of(o).ndim - 1), n, o)
             for n, o in zip(new, old)]
-
-
-def _front_all(args, dims):
-    from cellgraph.ops.batching import to_front
-
-    return [to_front(v, d) for v, d in zip(args, dims)], [None if d is None else 0 for d in dims]
 
 
 @while_p.def_batch
@@ -399,7 +313,7 @@ def _while_batch(args, dims, cond_graph, body_graph, n_carried, checkpoint=0):
     m, size = n_carried, batch_size(args, dims)
     k = len(body_graph.outputs) - m
     carry = [move_batch((v, d), size, 0) for v, d in zip(args[:m], dims[:m])]
-    consts, const_dims = _front_all(args[m:], dims[m:])
+    consts, const_dims = _to_front_all(args[m:], dims[m:])
     in_dims = [0] * m + const_dims
     n_count = 1 if k else 0  # per-example trip counts, when the trips are stacked
     avals = _batched_types([p.aval for p in body_graph.params], in_dims, size)
@@ -444,7 +358,7 @@ def _scan_batch(args, dims, body_graph, n_carry, n_xs, reverse):
     xs = [x if d is None else move_axis(x, d, 1) for x, d in zip(args[1 + nc:1 + nc + nx],
                                                                  dims[1 + nc:1 + nc + nx])]
     x_dims = [None if d is None else 0 for d in dims[1 + nc:1 + nc + nx]]
-    consts, const_dims = _front_all(args[1 + nc + nx:], dims[1 + nc + nx:])
+    consts, const_dims = _to_front_all(args[1 + nc + nx:], dims[1 + nc + nx:])
     in_dims = [0] * nc + x_dims + const_dims
     avals = _batched_types([p.aval for p in body_graph.params], in_dims, size)
     extra = [TensorType((), _I64), TensorType((size,), _I64)] if per_example else []

@@ -180,3 +180,23 @@ def test_loop_bodies_are_inlined_and_the_exit_test_is_a_comparison(rng):
     assert source.count("def ") == 1  # no function per loop body or condition
     assert "while True:" in source and "if not (" in source and " < n)" in source
     assert "for " in source and "range(" in source  # the backward scan
+
+
+def test_forward_mode_and_hessian_through_a_loop(rng):
+    x, w, n = t(rng.normal(size=3) * 0.5), t(rng.normal(size=3)), count(4)
+
+    def loss(x, w):
+        return SinLoop()(x, w, n)
+
+    eps, direction = 1e-6, rng.normal(size=3)
+    numeric = (loss(t(x.asnumpy() + eps * direction), w).asnumpy()
+               - loss(t(x.asnumpy() - eps * direction), w).asnumpy()) / (2 * eps)
+    _, tangent = ms.jvp(loss, (x, w), (t(direction), t(np.zeros(3))))
+    np.testing.assert_allclose(tangent.asnumpy(), numeric, rtol=1e-6)
+    hessian = ms.hessian(loss)(x, w).asnumpy()
+    grad_at = ms.grad(loss)
+    for i in range(3):
+        step = np.eye(3)[i] * eps
+        column = (grad_at(t(x.asnumpy() + step), w).asnumpy()
+                  - grad_at(t(x.asnumpy() - step), w).asnumpy()) / (2 * eps)
+        np.testing.assert_allclose(hessian[:, i], column, rtol=1e-5, atol=1e-8)

@@ -21,7 +21,7 @@ from cellgraph.testing import check_grads
 
 # Primitives whose params hold graphs: differentiated through their own tests
 # (tests/compiler/test_autodiff.py, the control-flow tests, tests/cellgraph/test_custom_bprop.py).
-STRUCTURAL = {"grad", "switch", "while_loop", "custom_vjp"}
+STRUCTURAL = {"grad", "switch", "while_loop", "scan", "custom_vjp"}  # checked in tests/compiler
 # Differentiable on purpose with a zero gradient: finite differences cannot agree with it.
 ZERO_GRADIENT = {"stop_gradient"}
 
