@@ -13,7 +13,9 @@ import math
 
 import numpy as np
 
+import cellgraph
 from bench.timing import block, compare, jax_numpy, optional
+from cellgraph import nn, ops
 
 WORKLOAD = "W7"
 DESCRIPTION = "grad through a Tensor while loop, x = sin(x)*w + 0.5*x, 64 wide, n = 10..10,000"
@@ -44,20 +46,19 @@ def numpy_grad(x, w, n: int):
     return dx, dw
 
 
+class SinLoop(nn.Cell):
+    """sum(x_n) after n trips of the body; n is a Tensor, so the loop is a real loop."""
+
+    def construct(self, x, w, n):
+        i = 0
+        while i < n:
+            x = ops.sin(x) * w + 0.5 * x
+            i = i + 1
+        return x.sum()
+
+
 def make_cellgraph():
-    import cellgraph
-    from cellgraph import nn, ops
-
     cellgraph.set_context(mode=cellgraph.GRAPH_MODE, device_target="CPU")
-
-    class SinLoop(nn.Cell):
-        def construct(self, x, w, n):
-            i = 0
-            while i < n:
-                x = ops.sin(x) * w + 0.5 * x
-                i = i + 1
-            return x.sum()
-
     return cellgraph.grad(SinLoop(), grad_position=(0, 1))
 
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import cellgraph as ms
+from bench.w7_while_loop_grad import SinLoop, numpy_grad
 from cellgraph import Tensor, nn, ops
 from cellgraph.compiler.ir import all_graphs
 from cellgraph.compiler.pipeline import compile_callable
@@ -28,28 +29,6 @@ def count(n: int) -> Tensor:
     return Tensor(np.array(n, np.int64))
 
 
-class SinLoop(nn.Cell):
-    def construct(self, x, w, n):
-        i = 0
-        while i < n:
-            x = ops.sin(x) * w + 0.5 * x
-            i = i + 1
-        return x.sum()
-
-
-def sin_loop_grads(x, w, n):
-    """d/dx and d/dw of SinLoop by hand: forward keeping the states, then backward."""
-    states = []
-    for _ in range(n):
-        states.append(x)
-        x = np.sin(x) * w + 0.5 * x
-    dx, dw = np.ones_like(x), np.zeros_like(w)
-    for s in reversed(states):
-        dw = dw + dx * np.sin(s)
-        dx = dx * (np.cos(s) * w + 0.5)
-    return dx, dw
-
-
 def _nodes(graph, name):
     return [n for g in all_graphs(graph) for n in g.nodes if n.callee.name == name]
 
@@ -63,7 +42,7 @@ def test_gradient_is_one_recording_loop_and_one_backward_scan(rng):
     assert len(_nodes(graph, "while_loop")) == 1 and len(_nodes(graph, "scan")) == 1
     for n in (0, 1, 57):
         dx, dw = grad(x, w, count(n))
-        ref = sin_loop_grads(x.asnumpy(), w.asnumpy(), n)
+        ref = numpy_grad(x.asnumpy(), w.asnumpy(), n)
         np.testing.assert_allclose(dx.asnumpy(), ref[0], rtol=1e-10)
         np.testing.assert_allclose(dw.asnumpy(), ref[1], rtol=1e-10, atol=1e-12)
 
@@ -135,7 +114,7 @@ def test_vmap_of_loop_gradient_with_per_example_trip_counts(rng):
     ns = Tensor(np.array([0, 3, 7], np.int64))
     per_example = ms.vmap(ms.grad(SinLoop(), grad_position=(0, 1)))(xs, ws, ns)
     for b in range(3):
-        ref = sin_loop_grads(xs.asnumpy()[b], ws.asnumpy()[b], int(ns.asnumpy()[b]))
+        ref = numpy_grad(xs.asnumpy()[b], ws.asnumpy()[b], int(ns.asnumpy()[b]))
         np.testing.assert_allclose(per_example[0].asnumpy()[b], ref[0], rtol=1e-10)
         np.testing.assert_allclose(per_example[1].asnumpy()[b], ref[1], rtol=1e-10, atol=1e-12)
 
