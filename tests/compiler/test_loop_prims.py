@@ -179,3 +179,35 @@ def test_forward_mode_and_hessian_through_a_loop(rng):
         column = (grad_at(t(x.asnumpy() + step), w).asnumpy()
                   - grad_at(t(x.asnumpy() - step), w).asnumpy()) / (2 * eps)
         np.testing.assert_allclose(hessian[:, i], column, rtol=1e-5, atol=1e-8)
+
+
+class NestedLoops(nn.Cell):
+    def construct(self, x, n):
+        i = 0
+        while i < n:
+            j = 0
+            while j < i + 1:
+                x = ops.sin(x) * 1.1
+                j = j + 1
+            i = i + 1
+        return x.sum()
+
+
+class LoopInBranch(nn.Cell):
+    def construct(self, x):
+        if x.sum() > 0:
+            while x.sum() < 5:
+                x = x * 1.7
+        else:
+            x = x * 3
+        return x
+
+
+@pytest.mark.parametrize("segment", [0, 2])
+def test_nested_loops_and_loops_in_branches_orders_one_to_three(segment, checkpoint):
+    checkpoint(segment)
+    x = t([0.3, 0.2])
+    for order in (1, 2, 3):
+        check_grads(NestedLoops(), (x, count(3)), order=order, rtol=1e-4)
+        check_grads(LoopInBranch(), (x,), order=order, rtol=1e-4)
+        check_grads(LoopInBranch(), (-x,), order=order, rtol=1e-4)
