@@ -11,14 +11,15 @@ them the same way over its trips, and outputs the trip count before the stacks (
 control_prims.py has its type rule).
 
 Reverse mode is a tape. In the forward half of a VJP a while_loop runs in its recording form
-(autodiff.RECORDING_RULES): its body also returns the state it started from, so the loop
-stacks the state before every trip into a buffer that doubles when full. The bprop is a
-reverse scan over those stacks: step k applies the body's VJP at state k (which recomputes that
-one trip's forward values) to the cotangent of state k+1, and sums the gradients of the
-loop-invariant inputs. n trips cost n stacked states and about three body evaluations per trip,
-never n²/2. A scan's VJP is built the same way (a recording forward scan, a backward scan the
-other way that emits the gradients of xs as its ys), and every rule emits only while_loop, scan
-and ordinary primitives, so orders 2 and 3 come from the same two rules.
+(autodiff.RECORDING_RULES): its body also returns what the backward step will read of that
+trip (the residuals: `sin(x)` and `cos(x)` for `x = sin(x) * w`, or the state itself; see
+loop_tape.py), so the loop stacks them per trip into buffers that double when full. The bprop
+is a reverse scan over those stacks: step k applies the rest of the body's VJP to the cotangent
+of state k+1 and sums the gradients of the loop-invariant inputs. n trips cost n stacked
+residuals and no more body evaluations than the forward and backward pass need, never n²/2.
+A scan's VJP is built the same way, recording its carries (a recording forward scan, a backward
+scan the other way that emits the gradients of xs as its ys), and every rule emits only
+while_loop, scan and ordinary primitives, so orders 2 and 3 come from the same rules.
 
 Checkpointing (`set_context(loop_checkpoint=s)`, s > 1) trades time for memory on long loops:
 the loop is recorded as an outer loop over segments of at most s trips, each an inner
@@ -50,6 +51,7 @@ from .control_prims import (
     while_p,
 )
 from .ir import Graph
+from .loop_tape import residual_tape, state_tape, step_graph
 from .scope import record_guard
 
 
@@ -145,18 +147,38 @@ def _int64(value: int):
     return np.asarray(value, np.int64)
 
 
+def _layout(ins, body_graph: Graph, m: int):
+    """Which carried values (fs), consts (fc) and per-trip outputs (fy) are floats."""
+    return (_floats(ins[:m]), _floats(ins[m:]),
+            [j for j, y in enumerate(body_graph.outputs[m:]) if y.aval.dtype.is_float])
+
+
+def _while_tape(cond_graph, body_graph, m: int, layout, checkpoint: int):
+    """(the body a trip of the recording loop runs, the tape it records)."""
+    fs, fc, fy = layout
+    n_front = len(fs) + len(fc)
+    if checkpoint > 1 and len(body_graph.outputs) == m:  # a trip is a segment of the loop
+        segments = _segmented(cond_graph, body_graph, m, checkpoint)
+        return segments, state_tape(step_graph(segments, m, fs, fc, []), n_front, m)
+    step = step_graph(body_graph, m, fs, fc, fy)
+    return body_graph, residual_tape(step, n_front, m, len(fy)) or state_tape(step, n_front, m)
+
+
 def _record_while(*ins, cond_graph, body_graph, n_carried, checkpoint=0):
-    """The forward loop of a VJP: the loop, stacking its state before every trip (or, with
-    checkpointing, before every segment). Residuals: (trip count, state stacks, the body the
-    stacks are the inputs of)."""
+    """The forward loop of a VJP: the loop, also stacking per trip what the backward step
+    reads (loop_tape.py). Residuals: (trip count, the stacks, the backward step graph)."""
     m, k = n_carried, len(body_graph.outputs) - n_carried
-    body = body_graph
-    if checkpoint > 1 and k == 0:
-        body = _segmented(cond_graph, body_graph, m, checkpoint)
-    outs = while_p(*ins, cond_graph=cond_graph, body_graph=_recording_body(body, m),
-                   n_carried=m)
+    layout = _layout(ins, body_graph, m)
+    trip, tape = _while_tape(cond_graph, body_graph, m, layout, checkpoint)
+
+    def body(*values):
+        return inline(trip, list(values)) + inline(tape.record, list(values))
+
+    recording = loop_graph(trip.name + "_record", body, [p.aval for p in trip.params],
+                           [p.hint for p in trip.params])
+    outs = while_p(*ins, cond_graph=cond_graph, body_graph=recording, n_carried=m)
     n_own = m + (1 + k if k else 0)
-    return outs[:n_own], (outs[m], list(outs[m + 1 + k:]), body)
+    return outs[:n_own], (outs[m], list(outs[m + 1 + k:]), tape.step)
 
 
 def _record_scan(length, *ins, body_graph, n_carry, n_xs, reverse):
@@ -202,44 +224,23 @@ def _step_vjp(body: Graph, wrt: tuple, name: str, carry_avals: list, slice_avals
 def _while_bprop(*ins, out, dout, cond_graph, body_graph, n_carried, checkpoint=0,
                  residuals=None):
     m = n_carried
-    init, consts = list(ins[:m]), list(ins[m:])
-    fs, fc = _floats(init), _floats(consts)
+    fs, fc, fy = _layout(ins, body_graph, m)
     if not fs and not fc:
         return (None,) * len(ins)
     if residuals is None:  # the rule called outside a VJP's forward half: record now
         out, residuals = _record_while(*ins, cond_graph=cond_graph, body_graph=body_graph,
                                        n_carried=m, checkpoint=checkpoint)
-    trips, states, body = residuals
-    k = len(body.outputs) - m
-    stacks_out = list(out[m + 1:]) if k else []
-    dys = [j for j in range(k) if dout[m + 1 + j] is not None and _is_float(stacks_out[j])]
-    wrt = tuple(fs) + tuple(m + j for j in fc)
-    n_s = len(fs)
-
-    def split(carry, slices, cs):
-        ds, dc = carry[:n_s], carry[n_s:]
-        state, dy = slices[:m], slices[m:]
-        sens_of = {i: d for i, d in zip(fs, ds)}
-        sens_of.update({m + j: d for j, d in zip(dys, dy)})
-
-        def finish(grads):
-            return grads[:n_s] + [F.add(a, b) for a, b in zip(dc, grads[n_s:])]
-        return state + cs, sens_of, finish
-
+    trips, stacks, step = residuals
+    consts = list(ins[m:])
     carry0 = _sens([dout[i] for i in fs], [out[i] for i in fs]) + [
         F.zeros_like(consts[j]) for j in fc]
-    xs = states + [dout[m + 1 + j] for j in dys]
-    names = [p.hint or "v" for p in body.params]
-    hints = ([f"d{names[i]}" for i in fs] + [f"d{names[m + j]}" for j in fc] + names[:m]
-             + [f"dy{j}" for j in dys] + names[m:])
-    step = _step_vjp(body, wrt, body.name + "_bprop", _strong(carry0), _slice_types(xs),
-                     _strong(consts), split, hints)
-    outs = scan(trips, carry0, xs, consts, step, reverse=True)
+    dys = _sens([dout[m + 1 + j] for j in fy], [out[m + 1 + j] for j in fy])
+    outs = scan(trips, carry0, stacks + dys, consts, step, reverse=True)
     result = [None] * len(ins)
     for slot, i in enumerate(fs):
         result[i] = outs[slot]
     for slot, j in enumerate(fc):
-        result[m + j] = outs[n_s + slot]
+        result[m + j] = outs[len(fs) + slot]
     return tuple(result)
 
 

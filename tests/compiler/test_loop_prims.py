@@ -39,6 +39,8 @@ def test_gradient_is_one_recording_loop_and_one_backward_scan(rng):
     graph = compile_callable(grad, (x, w, count(3))).graph
     loops = [n.callee.name for n in graph.nodes if n.subgraphs()]
     assert loops == ["while_loop", "scan"]
+    (backward,) = _nodes(graph, "scan")  # reads the stacked residuals, recomputes no sin(x)
+    assert "sin" not in [n.callee.name for n in backward.params["body_graph"].nodes]
     assert len(_nodes(graph, "while_loop")) == 1 and len(_nodes(graph, "scan")) == 1
     for n in (0, 1, 57):
         dx, dw = grad(x, w, count(n))
@@ -96,15 +98,24 @@ def _peak_bytes(fn, *args) -> int:
         tracemalloc.stop()
 
 
-def test_gradient_of_a_long_loop_holds_one_state_per_trip(checkpoint, rng):
+def _bytes_per_trip(graph) -> int:
+    """What the recording loop of `graph` stacks per trip, in bytes."""
+    (loop,) = _nodes(graph, "while_loop")
+    stacks = loop.outputs[loop.params["n_carried"] + 1:]
+    return sum(np.dtype(o.aval.dtype.np).itemsize * int(np.prod(o.aval.shape[1:]))
+               for o in stacks)
+
+
+def test_gradient_of_a_long_loop_holds_its_residuals_per_trip(checkpoint, rng):
     n, width = 10_000, 64
     x, w = t(rng.normal(size=width)), t(rng.normal(size=width))
     grad = ms.grad(SinLoop(), grad_position=(0, 1))
-    state_bytes = width * 8
+    per_trip = _bytes_per_trip(compile_callable(grad, (x, w, count(n))).graph)
+    assert per_trip == 2 * width * 8  # sin(x) and cos(x): what the backward step reads
     recorded = _peak_bytes(grad, x, w, count(n))
-    # the stack doubles when full: at most 2n states, and both buffers live while copying
-    assert n * state_bytes <= recorded <= 4 * n * state_bytes
-    checkpoint(100)  # ~sqrt(n): 100 segment starts, then 100 states per replayed segment
+    # the stacks double when full: at most 2n trips, and both buffers live while copying
+    assert n * per_trip <= recorded <= 4 * n * per_trip
+    checkpoint(100)  # ~sqrt(n): 100 segment starts, then 100 trips per replayed segment
     segmented = _peak_bytes(ms.grad(SinLoop(), grad_position=(0, 1)), x, w, count(n))
     assert segmented < recorded / 10
 
