@@ -33,6 +33,8 @@ there and would need a trip bound, or the loop rewritten as a scan when its coun
 """
 from __future__ import annotations
 
+import numpy as np
+
 from cellgraph.ops import dtype as dt
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import Primitive, TensorType, abstract_of
@@ -40,7 +42,7 @@ from cellgraph.ops.dtype import int64 as _I64
 from cellgraph.ops.errors import DTypeError
 
 from . import loop_codegen  # noqa: F401  (how loops run: registered with codegen)
-from .autodiff import RECORDING_RULES, expand_grad, inline, vjp
+from .autodiff import RECORDING_RULES, inline
 from .control_prims import (
     PRUNE_RULES,
     _check_inputs,
@@ -51,7 +53,7 @@ from .control_prims import (
     while_p,
 )
 from .ir import Graph
-from .loop_tape import residual_tape, state_tape, step_graph
+from .loop_tape import state_tape, step_graph, tape_of
 from .scope import record_guard
 
 
@@ -96,24 +98,7 @@ def scan(length, carry: list, xs: list, consts: list, body_graph: Graph, reverse
                        n_carry=len(carry), n_xs=len(xs), reverse=reverse))
 
 
-def _strong(values) -> list:
-    return [abstract_of(v).strong() for v in values]
-
-
-def _slice_types(stacks) -> list:
-    return [TensorType(a.shape[1:], a.dtype) for a in _strong(stacks)]
-
-
 # ----- recording forms -------------------------------------------------------------------------
-
-def _recording_body(body_graph: Graph, n_state: int) -> Graph:
-    """`body_graph`, also returning its first `n_state` inputs (the state a step starts from)."""
-    def body(*values):
-        return inline(body_graph, list(values)) + list(values[:n_state])
-
-    return loop_graph(body_graph.name + "_record", body, [p.aval for p in body_graph.params],
-                      [p.hint for p in body_graph.params])
-
 
 def _segmented(cond_graph: Graph, body_graph: Graph, m: int, segment: int) -> Graph:
     """An outer-loop body that runs up to `segment` trips of the loop as an inner while_loop."""
@@ -134,17 +119,20 @@ def _segmented(cond_graph: Graph, body_graph: Graph, m: int, segment: int) -> Gr
     inner_body = loop_graph(body_graph.name + "_segment", body, inner_avals, inner_hints)
 
     def outer(*v):
-        outs = while_p(*v[:m], _int64(0), *v[m:], cond_graph=inner_cond, body_graph=inner_body,
+        outs = while_p(*v[:m], np.asarray(0, np.int64), *v[m:], cond_graph=inner_cond, body_graph=inner_body,
                        n_carried=m + 1)
         return list(outs[:m])
 
     return loop_graph(body_graph.name + "_segments", outer, avals, hints)
 
 
-def _int64(value: int):
-    import numpy as np
+def _recording(body_graph: Graph, tape) -> Graph:
+    """`body_graph` also returning what `tape` records of the step (stacked by the loop)."""
+    def body(*values):
+        return inline(body_graph, list(values)) + inline(tape.record, list(values))
 
-    return np.asarray(value, np.int64)
+    return loop_graph(body_graph.name + "_record", body, [p.aval for p in body_graph.params],
+                      [p.hint for p in body_graph.params])
 
 
 def _layout(ins, body_graph: Graph, m: int):
@@ -159,9 +147,9 @@ def _while_tape(cond_graph, body_graph, m: int, layout, checkpoint: int):
     n_front = len(fs) + len(fc)
     if checkpoint > 1 and len(body_graph.outputs) == m:  # a trip is a segment of the loop
         segments = _segmented(cond_graph, body_graph, m, checkpoint)
-        return segments, state_tape(step_graph(segments, m, fs, fc, []), n_front, m)
-    step = step_graph(body_graph, m, fs, fc, fy)
-    return body_graph, residual_tape(step, n_front, m, len(fy)) or state_tape(step, n_front, m)
+        return segments, state_tape(step_graph(segments, m, m, fs, [], fc, []), n_front, m)
+    step = step_graph(body_graph, m, m, fs, [], fc, fy)
+    return body_graph, tape_of(step, n_front, m, len(fy))
 
 
 def _record_while(*ins, cond_graph, body_graph, n_carried, checkpoint=0):
@@ -170,23 +158,29 @@ def _record_while(*ins, cond_graph, body_graph, n_carried, checkpoint=0):
     m, k = n_carried, len(body_graph.outputs) - n_carried
     layout = _layout(ins, body_graph, m)
     trip, tape = _while_tape(cond_graph, body_graph, m, layout, checkpoint)
-
-    def body(*values):
-        return inline(trip, list(values)) + inline(tape.record, list(values))
-
-    recording = loop_graph(trip.name + "_record", body, [p.aval for p in trip.params],
-                           [p.hint for p in trip.params])
-    outs = while_p(*ins, cond_graph=cond_graph, body_graph=recording, n_carried=m)
+    outs = while_p(*ins, cond_graph=cond_graph, body_graph=_recording(trip, tape),
+                   n_carried=m)
     n_own = m + (1 + k if k else 0)
     return outs[:n_own], (outs[m], list(outs[m + 1 + k:]), tape.step)
 
 
+def _scan_layout(ins, body_graph: Graph, nc: int, nx: int):
+    """Float carries (fs), slices of xs (fx), consts (fc) and per-step outputs (fy)."""
+    return (_floats(ins[:nc]), _floats(ins[nc:nc + nx]), _floats(ins[nc + nx:]),
+            [j for j, y in enumerate(body_graph.outputs[nc:]) if y.aval.dtype.is_float])
+
+
 def _record_scan(length, *ins, body_graph, n_carry, n_xs, reverse):
-    """The forward scan of a VJP, also stacking the carry each step starts from."""
-    outs = scan_p(length, *ins, body_graph=_recording_body(body_graph, n_carry), n_carry=n_carry,
-                  n_xs=n_xs, reverse=reverse)
+    """The forward scan of a VJP, also stacking per step what the backward step reads.
+    Residuals: (the stacks, the backward step graph)."""
+    nc, nx = n_carry, n_xs
+    fs, fx, fc, fy = _scan_layout(ins, body_graph, nc, nx)
+    step = step_graph(body_graph, nc + nx, nc, fs, fx, fc, fy)
+    tape = tape_of(step, len(fs) + len(fc), nc + nx, len(fy))
+    outs = scan_p(length, *ins, body_graph=_recording(body_graph, tape), n_carry=nc, n_xs=nx,
+                  reverse=reverse)
     n_own = len(body_graph.outputs)
-    return outs[:n_own], list(outs[n_own:])
+    return outs[:n_own], (list(outs[n_own:]), tape.step)
 
 
 RECORDING_RULES[while_p] = _record_while
@@ -201,23 +195,6 @@ def _floats(values) -> list[int]:
 
 def _sens(douts, outs) -> list:
     return [d if d is not None else F.zeros_like(o) for d, o in zip(douts, outs)]
-
-
-def _step_vjp(body: Graph, wrt: tuple, name: str, carry_avals: list, slice_avals: list,
-              const_avals: list, split, hints: list):
-    """The graph of one backward step: (grad carry..., slices..., consts...) -> new carry + ys.
-    `split(carry, slices, consts)` -> (body inputs, {output index: sens}, finish) where
-    finish(grads) gives the step's outputs."""
-    def step(*values):
-        nc, ns = len(carry_avals), len(slice_avals)
-        carry, slices, consts = values[:nc], values[nc:nc + ns], values[nc + ns:]
-        inputs, sens_of, finish = split(list(carry), list(slices), list(consts))
-        sens = [sens_of[i] if i in sens_of else F.fill(o.aval.dtype, o.aval.shape, 0)
-                for i, o in enumerate(body.outputs)]
-        _, grads = vjp(expand_grad(body), inputs, wrt, sens)
-        return finish(grads)
-
-    return loop_graph(name, step, carry_avals + slice_avals + const_avals, hints)
 
 
 @while_p.def_bprop
@@ -247,45 +224,25 @@ def _while_bprop(*ins, out, dout, cond_graph, body_graph, n_carried, checkpoint=
 @scan_p.def_bprop
 def _scan_bprop(length, *ins, out, dout, body_graph, n_carry, n_xs, reverse, residuals=None):
     nc, nx = n_carry, n_xs
-    carry, xs, consts = list(ins[:nc]), list(ins[nc:nc + nx]), list(ins[nc + nx:])
-    fcar, fx, fk = _floats(carry), _floats(xs), _floats(consts)
-    if not (fcar or fx or fk):
+    fs, fx, fc, fy = _scan_layout(ins, body_graph, nc, nx)
+    if not (fs or fx or fc):
         return (None,) * (len(ins) + 1)
     if residuals is None:  # the rule called outside a VJP's forward half: record now
         out, residuals = _record_scan(length, *ins, body_graph=body_graph, n_carry=nc,
                                       n_xs=nx, reverse=reverse)
-    ys_out = list(out[nc:])
-    dys = [j for j, y in enumerate(ys_out) if dout[nc + j] is not None and _is_float(y)]
-    wrt = tuple(fcar) + tuple(nc + i for i in fx) + tuple(nc + nx + i for i in fk)
-    n_c, n_x = len(fcar), len(fx)
-
-    def split(grad_carry, slices, cs):
-        dc, dk = grad_carry[:n_c], grad_carry[n_c:]
-        state, x, dy = slices[:nc], slices[nc:nc + nx], slices[nc + nx:]
-        sens_of = {i: d for i, d in zip(fcar, dc)}
-        sens_of.update({nc + j: d for j, d in zip(dys, dy)})
-
-        def finish(grads):
-            return (grads[:n_c] + [F.add(a, b) for a, b in zip(dk, grads[n_c + n_x:])]
-                    + grads[n_c:n_c + n_x])
-        return state + x + cs, sens_of, finish
-
-    carry0 = _sens([dout[i] for i in fcar], [out[i] for i in fcar]) + [
-        F.zeros_like(consts[i]) for i in fk]
-    stacks = residuals + xs + [dout[nc + j] for j in dys]
-    names = [p.hint or "v" for p in body_graph.params]
-    hints = ([f"d{names[i]}" for i in fcar] + [f"d{names[nc + nx + i]}" for i in fk]
-             + names[:nc + nx] + [f"dy{j}" for j in dys] + names[nc + nx:])
-    step = _step_vjp(body_graph, wrt, body_graph.name + "_bprop", _strong(carry0),
-                     _slice_types(stacks), _strong(consts), split, hints)
-    outs = scan(length, carry0, stacks, consts, step, reverse=not reverse)
+    stacks, step = residuals
+    consts = list(ins[nc + nx:])
+    carry0 = _sens([dout[i] for i in fs], [out[i] for i in fs]) + [
+        F.zeros_like(consts[j]) for j in fc]
+    dys = _sens([dout[nc + j] for j in fy], [out[nc + j] for j in fy])
+    outs = scan(length, carry0, stacks + dys, consts, step, reverse=not reverse)
     result = [None] * (len(ins) + 1)
-    for slot, i in enumerate(fcar):
+    for slot, i in enumerate(fs):
         result[1 + i] = outs[slot]
-    for slot, i in enumerate(fk):
-        result[1 + nc + nx + i] = outs[n_c + slot]
+    for slot, j in enumerate(fc):
+        result[1 + nc + nx + j] = outs[len(fs) + slot]
     for slot, i in enumerate(fx):
-        result[1 + nc + i] = outs[n_c + len(fk) + slot]
+        result[1 + nc + i] = outs[len(fs) + len(fc) + slot]
     return tuple(result)
 
 

@@ -38,33 +38,47 @@ class Tape:
     step: Graph
 
 
-def step_graph(body: Graph, m: int, fs: list, fc: list, fy: list) -> Graph:
-    """The backward step of a loop whose body is `body` (m carried values): the VJP at the
-    trip's state for the float carried values `fs` and consts `fc`, given the cotangents of the
-    carried values `fs` and of the per-trip outputs `fy`; the consts' gradients accumulate."""
+def step_graph(body: Graph, n_state: int, n_carry: int, fs: list, fx: list, fc: list,
+               fy: list) -> Graph:
+    """The backward step of a loop whose body takes `n_state` per-step inputs (the carried
+    values, then for a scan the slices of xs) and then the consts: the VJP at one step's inputs,
+    given the cotangents of the float carried values `fs` and per-step outputs `fy`, for the
+    carried values `fs`, the slices `fx` and the consts `fc`. The consts' gradients accumulate:
+
+        (d carried fs..., d consts fc..., state..., dy fy..., consts...)
+            -> (d carried fs..., d consts fc..., d slices fx...)
+    """
     params = body.params
-    n_s, n_c = len(fs), len(fc)
-    avals = ([params[i].aval for i in fs] + [params[m + j].aval for j in fc]
-             + [p.aval for p in params[:m]] + [body.outputs[m + j].aval for j in fy]
-             + [p.aval for p in params[m:]])
+    n_s, n_c, n_y = len(fs), len(fc), len(fy)
+    avals = ([params[i].aval for i in fs] + [params[n_state + j].aval for j in fc]
+             + [p.aval for p in params[:n_state]]
+             + [body.outputs[n_carry + j].aval for j in fy]
+             + [p.aval for p in params[n_state:]])
     names = [p.hint or "v" for p in params]
-    hints = ([f"d{names[i]}" for i in fs] + [f"d{names[m + j]}" for j in fc] + names[:m]
-             + [f"dy{j}" for j in fy] + names[m:])
-    wrt = tuple(fs) + tuple(m + j for j in fc)
+    hints = ([f"d{names[i]}" for i in fs] + [f"d{names[n_state + j]}" for j in fc]
+             + names[:n_state] + [f"dy{j}" for j in fy] + names[n_state:])
+    wrt = tuple(fs) + tuple(n_carry + i for i in fx) + tuple(n_state + j for j in fc)
 
     def step(*values):
         ds, dc = values[:n_s], values[n_s:n_s + n_c]
-        state, dy = values[n_s + n_c:n_s + n_c + m], values[n_s + n_c + m:n_s + n_c + m + len(fy)]
-        consts = values[n_s + n_c + m + len(fy):]
+        rest = values[n_s + n_c:]
+        state, dy, consts = rest[:n_state], rest[n_state:n_state + n_y], rest[n_state + n_y:]
         sens = [F.fill(o.aval.dtype, o.aval.shape, 0) for o in body.outputs]
         for i, d in zip(fs, ds):
             sens[i] = d
         for j, d in zip(fy, dy):
-            sens[m + j] = d
+            sens[n_carry + j] = d
         _, grads = vjp(expand_grad(body), list(state) + list(consts), wrt, sens)
-        return grads[:n_s] + [F.add(a, b) for a, b in zip(dc, grads[n_s:])]
+        n_x = len(fx)
+        return (grads[:n_s] + [F.add(a, b) for a, b in zip(dc, grads[n_s + n_x:])]
+                + grads[n_s:n_s + n_x])
 
     return optimize(loop_graph(body.name + "_bprop", step, avals, hints), differentiable=True)
+
+
+def tape_of(step: Graph, n_front: int, n_state: int, n_dy: int) -> Tape:
+    """The residual tape of `step`, or the state tape where residuals cannot be stacked."""
+    return residual_tape(step, n_front, n_state, n_dy) or state_tape(step, n_front, n_state)
 
 
 def state_tape(step: Graph, n_front: int, m: int) -> Tape:
