@@ -89,7 +89,7 @@ def _scan_type(length, *args, body_graph: Graph, n_carry: int, n_xs: int, revers
         TensorType((steps,) + y.aval.shape, y.aval.dtype) for y in body_graph.outputs[n_carry:])
 
 
-scan_p = Primitive("scan", _scan_type, label="Scan", multiple_results=True)
+scan_p = Primitive("scan", _scan_type, label="Scan", multiple_results=True, structural=True)
 
 
 def scan(length, carry: list, xs: list, consts: list, body_graph: Graph, reverse=False) -> list:
