@@ -8,6 +8,9 @@
 
 Names from the user (graphs, parameters) never start with `_`; every name the generator makes
 (values `_v1`, kernels `_k_mul`, constants `_c0`/`_p0`) does, so the two cannot collide.
+`Module.line_nodes` says which node each line runs (how a run-time error finds the node and
+the user's line) and `Module.functions` where each function's lines are (the executor compiles
+each function when it is first called).
 
 Kernels are bound as globals of the generated module, by name; a node's parameters are keyword
 arguments, written as literals (`k_matmul(v1, y, transpose_b=True)`) or, for values without
@@ -60,7 +63,26 @@ class _Context:
         self.kernels: dict = {}
         self.kernel_keys: dict = {}
         self.constants: dict = {}
-        self.line_nodes: dict = {}
+        self.counter = 0  # the last `vN` local of the function being generated
+        self.pending: list[Graph] = []  # graphs whose functions a generated line calls
+        self.marked: list[tuple] = []  # (node, input expressions, graph name) per line marker
+
+    def fresh(self) -> str:
+        """A new local name in the function being generated."""
+        self.counter += 1
+        return f"_v{self.counter}"
+
+    def inline(self, graph: Graph, args: list[str]) -> tuple[list[str], list[str]]:
+        """The lines that compute `graph` on the expressions `args` inside the function being
+        generated, and the expressions of its outputs. Loop bodies are inlined: a trip then
+        costs no call, no argument tuple and no result tuple. Nothing is released inside (each
+        trip overwrites the same locals)."""
+        local = {id(p): a for p, a in zip(graph.params, args)}
+        lines = _node_lines(graph, self, local, None)
+        return lines, [self.ref(local, o) for o in graph.outputs]
+
+    def ref(self, local: dict, atom) -> str:
+        return self.constant(atom) if isinstance(atom, Constant) else local[id(atom)]
 
     def kernel(self, node: Apply) -> str:
         params = {k: v for k, v in node.params.items() if not isinstance(v, Graph)}
@@ -74,10 +96,15 @@ class _Context:
             self.kernel_keys[key] = name
         return name
 
+    def kernel_fn(self, prim_name: str) -> str:
+        """The global bound to the kernel of `prim_name`, called with params as keywords."""
+        name = f"_k_{prim_name}"
+        self.kernels[name] = (prim_name, {})
+        return name
+
     def call(self, node: Apply, args: list[str]) -> str:
         """`k_name(args, param=literal, ...)`: params as keywords, no pre-bound partial."""
-        name = f"_k_{node.callee.name}"
-        self.kernels[name] = (node.callee.name, {})
+        name = self.kernel_fn(node.callee.name)
         params = [f"{k}={self.literal(v)}" for k, v in node.params.items()
                   if not isinstance(v, Graph)]
         return f"{name}({', '.join(args + params)})"
@@ -99,6 +126,8 @@ class _Context:
         return name
 
     def graph(self, g: Graph) -> str:
+        """The name of the function that runs `g` (generated too)."""
+        self.pending.append(g)
         return self.graph_names[id(g)]
 
 
@@ -133,46 +162,65 @@ def fresh_name(base: str, used: set) -> str:
 
 
 def generate(graph: Graph) -> Module:
-    graphs = all_graphs(graph)
+    """The module of `graph`: its function and those of the graphs its nodes call (graphs that
+    are inlined, as loop bodies are, get no function of their own)."""
     names, used_names = {}, set()
-    for g in graphs:
+    for g in all_graphs(graph):
         names[id(g)] = _safe(g.name, used_names, "graph")
     ctx = _Context(names)
+    chunks, done = [], set()
+    ctx.pending.append(graph)
+    while ctx.pending:
+        g = ctx.pending.pop()
+        if id(g) not in done:
+            done.add(id(g))
+            chunks.append((names[id(g)], _function(g, ctx)))
+    module = Module("", names[id(graph)], ctx.kernels, ctx.constants)
     lines: list[str] = []
-    functions = {}
-    for g in reversed(graphs):
+    for name, chunk in reversed(chunks):
         if lines:
             lines.append("")
-        first = len(lines)
-        _function(g, ctx, lines)
-        functions[names[id(g)]] = (first, len(lines))
-    return Module("\n".join(lines) + "\n", names[id(graph)], ctx.kernels, ctx.constants,
-                  ctx.line_nodes, functions)
+        start = len(lines)
+        for line in chunk:
+            head, marker, index = line.rpartition(_MARKER)
+            if marker:
+                module.line_nodes[len(lines) + 1] = ctx.marked[int(index)]
+                line = head
+            lines.append(line)
+        module.functions[name] = (start, len(lines))
+    module.source = "\n".join(lines) + "\n"
+    return module
 
 
-def _function(graph: Graph, ctx: _Context, lines: list[str]) -> None:
-    """Append the source of `graph`'s function to `lines`, noting which node each line runs."""
+# Appended to each generated line while a module is built, naming its node; taken off again.
+_MARKER = "  #@node:"
+
+
+def _function(graph: Graph, ctx: _Context) -> list[str]:
     used: set = set(ctx.graph_names.values())  # a parameter never hides a graph's function
     local: dict[int, str] = {}
     params = []
     for p in graph.params:
         local[id(p)] = _safe(p.hint, used, "arg")
         params.append(local[id(p)])
-    last_use = _last_uses(graph)
+    ctx.counter = 0
+    lines = [f"def {ctx.graph(graph)}({', '.join(params)}):"]
+    lines += ["    " + line for line in _node_lines(graph, ctx, local, _last_uses(graph))]
+    rets = [ctx.ref(local, o) for o in graph.outputs]
+    lines.append(f"    return ({', '.join(rets)}{',' if len(rets) == 1 else ''})")
+    return lines
+
+
+def _node_lines(graph: Graph, ctx: _Context, local: dict, last_use: dict | None) -> list[str]:
+    """One or more lines per node; with `last_use`, values are deleted after their last use."""
     keep = {id(o) for o in graph.outputs}
-
-    def ref(a) -> str:
-        return ctx.constant(a) if isinstance(a, Constant) else local[id(a)]
-
-    lines.append(f"def {ctx.graph(graph)}({', '.join(params)}):")
-    counter = 0
+    lines = []
     for i, node in enumerate(graph.nodes):
         outs = []
         for o in node.outputs:
-            counter += 1
-            local[id(o)] = f"_v{counter}"
+            local[id(o)] = ctx.fresh()
             outs.append(local[id(o)])
-        args = [ref(a) for a in node.inputs]
+        args = [ctx.ref(local, a) for a in node.inputs]
         rule = CODEGEN_RULES.get(node.callee.name)
         if rule is not None:
             body = rule(ctx, node, args, outs)
@@ -180,15 +228,17 @@ def _function(graph: Graph, ctx: _Context, lines: list[str]) -> None:
             lhs = ", ".join(outs) + ("," if len(outs) == 1 and node.callee.multiple_results
                                      else "")
             body = [f"{lhs} = {ctx.call(node, args)}"]
-        for line in body:
-            lines.append("    " + line)
-            ctx.line_nodes[len(lines)] = (node, tuple(args), graph.name)
+        marker = f"{_MARKER}{len(ctx.marked)}"
+        ctx.marked.append((node, tuple(args), graph.name))
+        # lines of an inlined graph carry their own nodes' markers already
+        lines += [line if _MARKER in line else line + marker for line in body]
+        if last_use is None:
+            continue
         dead = [local[k] for k in last_use.get(i, ()) if k not in keep and k in local
                 and local[k].startswith("_v")]
         if dead:
-            lines.append(f"    del {', '.join(dead)}")
-    rets = [ref(o) for o in graph.outputs]
-    lines.append(f"    return ({', '.join(rets)}{',' if len(rets) == 1 else ''})")
+            lines.append(f"del {', '.join(dead)}")
+    return lines
 
 
 def _last_uses(graph: Graph) -> dict[int, list[int]]:
