@@ -6,6 +6,7 @@ context/set_context, nn, ops, grad, value_and_grad, jit and numpy.
 from cellgraph import runtime as _runtime  # noqa: F401  (registers the eager runtime)
 from cellgraph.ops import dtype
 from cellgraph.ops.dtype import (
+    bfloat16,
     bool_,
     double,
     float16,
@@ -63,6 +64,7 @@ __all__ = [
     "Parameter",
     "ParameterTuple",
     "Tensor",
+    "bfloat16",
     "bool_",
     "context",
     "double",

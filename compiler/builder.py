@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import contextlib
 import numbers
+import threading
 
 import numpy as np
 
+from cellgraph.ops.array_ops import cast as cast_prim
 from cellgraph.ops.core import (
     TensorType,
     Trace,
@@ -25,6 +27,33 @@ from cellgraph.ops.tensor_methods import TensorMethods
 
 from .ir import Apply, Constant, Graph, Var
 from .pytree import flatten
+
+
+class _ParamCast(threading.local):
+    def __init__(self):
+        self.dtypes: list = []
+
+
+_param_cast = _ParamCast()
+
+
+@contextlib.contextmanager
+def parameters_cast_to(dtype):
+    """Mixed precision (`Cell.to_float`): float Parameters that operations traced inside the
+    block read are cast to `dtype` first, so those operations compute in `dtype` while the
+    Parameters themselves (the master weights the optimizer updates) keep their own dtype.
+    `None` turns casting off inside the block."""
+    _param_cast.dtypes.append(dtype)
+    try:
+        yield
+    finally:
+        _param_cast.dtypes.pop()
+
+
+def parameter_read_dtype(dtype):
+    """The dtype a float Parameter of `dtype` is read in where the block above is active."""
+    cast_to = _param_cast.dtypes[-1] if _param_cast.dtypes else None
+    return cast_to if cast_to is not None and dtype.is_float else dtype
 
 
 class Tracer(TensorMethods):
@@ -153,7 +182,11 @@ class Builder(Trace):
 
     def process(self, prim, args, params):
         atoms = []
+        cast_to = _param_cast.dtypes[-1] if _param_cast.dtypes else None
         for i, a in enumerate(args):
+            if cast_to is not None and is_parameter(a) and prim is not cast_prim and (
+                    a.aval.dtype.is_float and a.aval.dtype != cast_to):
+                a = self.process(cast_prim, [a], {"dtype": cast_to})
             try:
                 atoms.append(self.atom(a))
             except DTypeError:

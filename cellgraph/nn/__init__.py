@@ -6,6 +6,7 @@ from . import (
     layers,
     learning_rate_schedule,
     loss,
+    loss_scale,
     normalization,
     optim,
     wrap,
@@ -18,10 +19,11 @@ from .grad_cells import Jvp, Vjp
 from .layers import *
 from .learning_rate_schedule import *
 from .loss import *
+from .loss_scale import *
 from .normalization import *
 from .optim import *
 from .wrap import *
 
 __all__ = ["Cell", "Jvp", "Vjp"] + [
-    name for module in (activation, container, conv, layers, learning_rate_schedule, loss,
+    name for module in (activation, container, conv, layers, learning_rate_schedule, loss, loss_scale,
                         normalization, optim, wrap) for name in module.__all__]

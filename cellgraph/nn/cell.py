@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 from cellgraph import context
-from cellgraph.compiler.builder import current_builder
+from cellgraph.compiler.builder import current_builder, parameters_cast_to
 from cellgraph.compiler.frontend import Interpreter
-from cellgraph.compiler.scope import is_user_function
-from cellgraph.ops.errors import ArgumentError
+from cellgraph.compiler.scope import is_user_function, record_guard
+from cellgraph.ops import dtype as dt
+from cellgraph.ops import functional as F
+from cellgraph.ops.core import abstract_of
+from cellgraph.ops.errors import ArgumentError, DTypeError
 from cellgraph.runtime.executor import GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple
 
@@ -15,6 +18,15 @@ def _construct_function(cell):
     return getattr(fn, "__wrapped__", fn)
 
 
+def _cast_float(value, dtype):
+    """A float Tensor argument of a Cell run in mixed precision, cast to its compute dtype."""
+    if hasattr(value, "aval") and abstract_of(value).dtype.is_float:
+        return F.cast(value, dtype)
+    if isinstance(value, tuple):
+        return tuple(_cast_float(v, dtype) for v in value)
+    return value
+
+
 class Cell:
     """Base class for networks. Parameters and sub-Cells are found in attribute order."""
 
@@ -22,6 +34,8 @@ class Cell:
 
     def __init__(self, auto_prefix=True, flags=None):
         object.__setattr__(self, "training", False)
+        object.__setattr__(self, "_mixed_precision_type", None)
+        object.__setattr__(self, "_output_cast_type", None)  # amp: outputs cast back to this
         object.__setattr__(self, "_graph_cache", GraphCache())
         object.__setattr__(self, "_auto_prefix", auto_prefix)
 
@@ -63,6 +77,19 @@ class Cell:
         if "bprop" in type(self).__dict__ or any("bprop" in c.__dict__ for c in type(
                 self).__mro__[1:] if c is not Cell and issubclass(c, Cell)):
             return custom_bprop_call(self, args, kwargs)
+        compute_dtype = self.__dict__.get("_mixed_precision_type")
+        output_dtype = self.__dict__.get("_output_cast_type")
+        record_guard(self, "_mixed_precision_type", compute_dtype)
+        record_guard(self, "_output_cast_type", output_dtype)
+        if compute_dtype is None:
+            result = self._construct_call(args, kwargs)
+        else:
+            args = tuple(_cast_float(a, compute_dtype) for a in args)
+            with parameters_cast_to(compute_dtype):
+                result = self._construct_call(args, kwargs)
+        return result if output_dtype is None else _cast_float(result, output_dtype)
+
+    def _construct_call(self, args, kwargs):
         construct = _construct_function(self)
         if not is_user_function(construct):
             # Library Cells (nn.Dense, nn.TrainOneStepCell) run as Python over graph values, as
@@ -149,6 +176,15 @@ class Cell:
         return self
 
     def to_float(self, dst_type):
+        """Run this Cell and every Cell below it in `dst_type` (float16, bfloat16 or float32):
+        float inputs are cast on entry, and the float Parameters its operations read are cast
+        where they are read, so the Parameters stay the optimizer's full-precision copy."""
+        dtype = dt.as_dtype(dst_type) if not isinstance(dst_type, dt.DType) else dst_type
+        if dtype not in (dt.float16, dt.bfloat16, dt.float32):
+            raise DTypeError(f"{type(self).__name__}.to_float: `dst_type` must be float16, "
+                             f"bfloat16 or float32, got {dtype}")
+        for _, cell in self.cells_and_names():
+            object.__setattr__(cell, "_mixed_precision_type", dtype)
         return self
 
     def extend_repr(self) -> str:
