@@ -56,9 +56,13 @@ int16 = DType("int16", "Int16", "int16")
 int32 = DType("int32", "Int32", "int32")
 int64 = DType("int64", "Int64", "int64")
 uint8 = DType("uint8", "UInt8", "uint8")
+uint16 = DType("uint16", "UInt16", "uint16")
+uint32 = DType("uint32", "UInt32", "uint32")  # MnistDataset's and Cifar10Dataset's labels
+uint64 = DType("uint64", "UInt64", "uint64")
 bool_ = DType("bool_", "Bool", "bool")
 
-ALL = (float16, bfloat16, float32, float64, int8, int16, int32, int64, uint8, bool_)
+ALL = (float16, bfloat16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32,
+       uint64, bool_)
 # bfloat16 is left out: NumPy has no bfloat16, and its dtype comes from the optional
 # `ml_dtypes` package, imported only when a bfloat16 value is made.
 _BY_NP = {d.np: d for d in ALL if d is not bfloat16}

@@ -1,0 +1,5 @@
+"""cellgraph.dataset.transforms: TypeCast, OneHot, Compose (also under `c_transforms`)."""
+from . import c_transforms, transforms
+from .transforms import Compose, OneHot, TensorOperation, TypeCast
+
+__all__ = ["Compose", "OneHot", "TypeCast", "TensorOperation", "c_transforms", "transforms"]
