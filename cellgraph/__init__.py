@@ -33,7 +33,24 @@ from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
 from .forward import jvp, vjp
 from .inspect_ir import dump_ir
 from .jit import jit, ms_function
+from .train import (
+    Callback,
+    CheckpointConfig,
+    DynamicLossScaleManager,
+    EarlyStopping,
+    FixedLossScaleManager,
+    History,
+    LambdaCallback,
+    LossMonitor,
+    LossScaleManager,
+    Model,
+    ModelCheckpoint,
+    RunContext,
+    TimeMonitor,
+    data_sink,
+)
 from .train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
+from . import amp, dataset, train  # noqa: E402  (after train's names: amp builds on them)
 from .vmap import hessian, jacfwd, jacrev, vmap
 
 # The differentiation APIs belong to `ops` in MindSpore but need the compiler, which sits above
@@ -58,6 +75,23 @@ del _name
 
 __version__ = "0.1.0"
 __all__ = [
+    "Callback",
+    "CheckpointConfig",
+    "DynamicLossScaleManager",
+    "EarlyStopping",
+    "FixedLossScaleManager",
+    "History",
+    "LambdaCallback",
+    "LossMonitor",
+    "LossScaleManager",
+    "Model",
+    "ModelCheckpoint",
+    "RunContext",
+    "TimeMonitor",
+    "amp",
+    "data_sink",
+    "dataset",
+    "train",
     "GRAPH_MODE",
     "PYNATIVE_MODE",
     "GradOperation",

@@ -125,13 +125,28 @@ def _names_for(column_names, count: int | None, op: str) -> list[str]:
     return [f"column_{i}" for i in range(count)]
 
 
-def GeneratorDataset(source, column_names=None, column_types=None, schema=None,  # noqa: N802
-                     num_samples=None, num_parallel_workers=1, shuffle=None, sampler=None,
-                     num_shards=None, shard_id=None, python_multiprocessing=True,
-                     max_rowsize=6):
+class GeneratorDataset(Dataset):
     """A dataset from Python: a generator function, an iterable, or an object with
     `__getitem__` and `__len__` (random access: shuffled by default, and samplers and
     sharding apply)."""
+
+    def __init__(self, source, column_names=None, column_types=None, schema=None,
+                 num_samples=None, num_parallel_workers=1, shuffle=None, sampler=None,
+                 num_shards=None, shard_id=None, python_multiprocessing=True, max_rowsize=6):
+        super().__init__([_generator_source(source, column_names, num_samples, shuffle,
+                                            sampler, num_shards, shard_id)])
+
+    def rows(self, state):
+        return self.children[0].rows(state)
+
+    def split(self, sizes, randomize=True):
+        if isinstance(self.children[0], MappableSource):
+            return self.children[0].split(sizes, randomize)
+        return super().split(sizes, randomize)
+
+
+def _generator_source(source, column_names, num_samples, shuffle, sampler, num_shards,
+                      shard_id):
     op = "GeneratorDataset"
     names = _names_for(column_names, None, op)
     random_access = hasattr(source, "__getitem__") and hasattr(source, "__len__")
