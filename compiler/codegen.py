@@ -144,7 +144,7 @@ def _function(graph: Graph, ctx: _Context) -> str:
         else:
             lhs = ", ".join(outs) + ("," if len(outs) == 1 and node.callee.multiple_results
                                      else "")
-            body = [f"{lhs} = {ctx.call(node, args)}"]
+            body = [f"{lhs} = {ctx.call(node, args)}"] + _stored_as_declared(ctx, node, outs)
         lines += ["    " + line for line in body]
         dead = [local[k] for k in last_use.get(i, ()) if k not in keep and k in local
                 and local[k].startswith("v")]
@@ -153,6 +153,16 @@ def _function(graph: Graph, ctx: _Context) -> str:
     rets = [ref(o) for o in graph.outputs]
     lines.append(f"    return ({', '.join(rets)}{',' if len(rets) == 1 else ''})")
     return "\n".join(lines)
+
+
+def _stored_as_declared(ctx: _Context, node: Apply, outs: list[str]) -> list[str]:
+    """NumPy computes bfloat16 arithmetic in float32 (ml_dtypes' promotion), so a bfloat16
+    result is cast to the dtype its type rule promised; other dtypes need nothing."""
+    if node.callee.name == "cast" or len(outs) != 1 or \
+            node.outputs[0].aval.dtype.name != "bfloat16":
+        return []
+    ctx.kernels["k_cast"] = ("cast", {})
+    return [f"{outs[0]} = k_cast({outs[0]}, dtype={ctx.literal(node.outputs[0].aval.dtype)})"]
 
 
 def _last_uses(graph: Graph) -> dict[int, list[int]]:
