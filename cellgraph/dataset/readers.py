@@ -84,11 +84,12 @@ class MnistDataset(_ArraySource):
 
     def load(self):
         parts = ("train", "test") if self.usage == "all" else (self.usage,)
+        if self.usage == "all":  # the parts whose files are there (a folder may hold one)
+            parts = [p for p in parts if self._find(p, "images-idx3-ubyte", required=False)]
         images, labels = [], []
-        for part in parts:
-            prefix = os.path.join(self.dataset_dir, self._FILES[part])
-            image_file, label_file = self._find(prefix, "images-idx3-ubyte"), self._find(
-                prefix, "labels-idx1-ubyte")
+        for part in parts or ("train",):
+            image_file = self._find(part, "images-idx3-ubyte")
+            label_file = self._find(part, "labels-idx1-ubyte")
             images.append(read_idx(image_file)[..., None])
             labels.append(read_idx(label_file).astype(np.uint32))
             if len(images[-1]) != len(labels[-1]):
@@ -96,12 +97,16 @@ class MnistDataset(_ArraySource):
                                  f"but {label_file!r} has {len(labels[-1])} labels")
         return [np.concatenate(images), np.concatenate(labels)]
 
-    def _find(self, prefix: str, suffix: str) -> str:
+    def _find(self, part: str, suffix: str, required=True) -> str | None:
+        prefix = os.path.join(self.dataset_dir, self._FILES[part])
         for sep in ("-", "."):
             path = f"{prefix}{sep}{suffix}"
             if os.path.isfile(path):
                 return path
-        raise ValueError(f"{self.op}: no file {prefix}-{suffix} in {self.dataset_dir!r}")
+        if not required:
+            return None
+        raise ValueError(f"{self.op}: no file {self._FILES[part]}-{suffix} in "
+                         f"{self.dataset_dir!r}")
 
 
 class _CifarDataset(_ArraySource):

@@ -56,7 +56,8 @@ class WithEvalCell(Cell):
         outputs = self._network(data)
         if self.add_cast_fp32:
             outputs = F.cast(outputs, "float32")
-            label = F.cast(label, "float32")
+            if label.dtype.is_float:  # MindSpore's mixed_precision_cast leaves integers alone
+                label = F.cast(label, "float32")
         return self._loss_fn(outputs, label), outputs, label
 
 

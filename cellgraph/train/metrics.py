@@ -302,7 +302,7 @@ class Top5CategoricalAccuracy(TopKCategoricalAccuracy):
         super().__init__(5)
 
 
-_METRICS = {"accuracy": Accuracy, "loss": Loss, "mae": MAE, "mse": MSE,
+_METRICS = {"accuracy": Accuracy, "acc": Accuracy, "loss": Loss, "mae": MAE, "mse": MSE,
             "precision": Precision, "recall": Recall, "F1": F1,
             "top_1_accuracy": Top1CategoricalAccuracy, "top_5_accuracy": Top5CategoricalAccuracy}
 
