@@ -25,7 +25,7 @@ from cellgraph.ops.dtype import (
 from cellgraph.ops.errors import CellgraphError, CompileError  # noqa: F401
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
-from . import context, nn, numpy, ops
+from . import amp, context, dataset, nn, numpy, ops, train
 from .autograd import GradOperation, get_grad, grad, value_and_grad
 from .common import assign as _assign
 from .common.seed import get_seed, set_seed
@@ -50,7 +50,6 @@ from .train import (
     data_sink,
 )
 from .train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
-from . import amp, dataset, train  # noqa: E402  (after train's names: amp builds on them)
 from .vmap import hessian, jacfwd, jacrev, vmap
 
 # The differentiation APIs belong to `ops` in MindSpore but need the compiler, which sits above
@@ -75,32 +74,31 @@ del _name
 
 __version__ = "0.1.0"
 __all__ = [
+    "GRAPH_MODE",
+    "PYNATIVE_MODE",
     "Callback",
     "CheckpointConfig",
     "DynamicLossScaleManager",
     "EarlyStopping",
     "FixedLossScaleManager",
+    "GradOperation",
     "History",
     "LambdaCallback",
     "LossMonitor",
     "LossScaleManager",
     "Model",
     "ModelCheckpoint",
-    "RunContext",
-    "TimeMonitor",
-    "amp",
-    "data_sink",
-    "dataset",
-    "train",
-    "GRAPH_MODE",
-    "PYNATIVE_MODE",
-    "GradOperation",
     "Parameter",
     "ParameterTuple",
+    "RunContext",
     "Tensor",
+    "TimeMonitor",
+    "amp",
     "bfloat16",
     "bool_",
     "context",
+    "data_sink",
+    "dataset",
     "double",
     "dtype",
     "dump_ir",
@@ -133,6 +131,7 @@ __all__ = [
     "set_context",
     "set_seed",
     "single",
+    "train",
     "uint8",
     "value_and_grad",
     "vjp",

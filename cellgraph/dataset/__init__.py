@@ -26,8 +26,8 @@ from .sources import GeneratorDataset, NumpySlicesDataset
 
 __all__ = [
     "BatchInfo",
-    "Cifar100Dataset",
     "Cifar10Dataset",
+    "Cifar100Dataset",
     "Dataset",
     "DistributedSampler",
     "GeneratorDataset",

@@ -8,7 +8,7 @@ worker thread that prepares the next rows while the training step computes.
 """
 from __future__ import annotations
 
-import bisect
+import itertools
 import numbers
 from collections.abc import Iterator
 
@@ -143,7 +143,7 @@ class Dataset:
         counts = _split_counts(sizes, total)
         order = config.new_rng().permutation(total) if randomize else np.arange(total)
         bounds = np.cumsum([0] + counts)
-        return [SubsetNode(self, np.sort(order[lo:hi])) for lo, hi in zip(bounds, bounds[1:])]
+        return [SubsetNode(self, np.sort(order[lo:hi])) for lo, hi in itertools.pairwise(bounds)]
 
     # -- facts --------------------------------------------------------------------------------
     def get_col_names(self) -> list[str]:
@@ -217,7 +217,7 @@ def _split_counts(sizes, total: int) -> list[int]:
     if not all(isinstance(s, numbers.Real) and 0 < s < 1 for s in sizes) or \
             abs(sum(sizes) - 1) > 1e-6:
         raise ValueError(f"split: fractions must lie in (0, 1) and sum to 1, got {sizes}")
-    counts = [int(round(s * total)) for s in sizes]
+    counts = [round(s * total) for s in sizes]
     counts[-1] += total - sum(counts)  # rounding leftovers go to the last split
     if min(counts) <= 0:
         raise ValueError(f"split: {sizes} of {total} rows leaves a split empty")
@@ -230,8 +230,3 @@ def find_column(names: list[str], column: str, op: str) -> int:
     except ValueError:
         raise ValueError(f"{op}: no column named {column!r}; the columns are {names}") from None
 
-
-def locate(boundaries: list[int], index: int) -> tuple[int, int]:
-    """(which part, index inside it) for parts whose cumulative ends are `boundaries`."""
-    part = bisect.bisect_right(boundaries, index)
-    return part, index - (boundaries[part - 1] if part else 0)

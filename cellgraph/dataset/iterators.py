@@ -37,7 +37,7 @@ class _Producer(threading.Thread):
                 if not self._put(self.convert(row)):
                     return
             self._put(_END)
-        except BaseException as error:  # handed to the consumer, raised there
+        except BaseException as error:  # noqa: BLE001  (handed to the consumer, raised there)
             self._put(_Failure(error))
 
     def _put(self, item) -> bool:

@@ -4,12 +4,13 @@ uint8, labels uint32 (int32 for ImageFolderDataset)."""
 from __future__ import annotations
 
 import os
+from typing import ClassVar
 
 import numpy as np
 
 from .sources import MappableSource
 
-__all__ = ["Cifar100Dataset", "Cifar10Dataset", "ImageFolderDataset", "MnistDataset"]
+__all__ = ["Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset", "MnistDataset"]
 
 _IDX_DTYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4",
                0x0E: ">f8"}
@@ -72,15 +73,15 @@ class MnistDataset(_ArraySource):
     """MNIST (or Fashion-MNIST) IDX files: columns image (28, 28, 1) uint8 and label uint32."""
 
     op = "MnistDataset"
-    _FILES = {"train": "train", "test": "t10k"}
+    _FILES: ClassVar[dict] = {"train": "train", "test": "t10k"}
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
         self.dataset_dir = _directory(dataset_dir, self.op)
         self.usage = _usage(usage, ("train", "test", "all"), self.op)
-        super().__init__(["image", "label"], dict(
-            num_samples=num_samples, shuffle=shuffle, sampler=sampler, num_shards=num_shards,
-            shard_id=shard_id))
+        super().__init__(["image", "label"], {
+            "num_samples": num_samples, "shuffle": shuffle, "sampler": sampler,
+            "num_shards": num_shards, "shard_id": shard_id})
 
     def load(self):
         parts = ("train", "test") if self.usage == "all" else (self.usage,)
@@ -114,7 +115,7 @@ class _CifarDataset(_ArraySource):
     channel-major order, given out as HWC."""
 
     label_bytes = 1
-    files: dict = {}
+    files: ClassVar[dict] = {}
 
     def __init__(self, dataset_dir, usage, names, sampling):
         self.dataset_dir = _directory(dataset_dir, self.op)
@@ -145,13 +146,14 @@ class Cifar10Dataset(_CifarDataset):
     """CIFAR-10 binary version: columns image (32, 32, 3) uint8 and label uint32."""
 
     op = "Cifar10Dataset"
-    files = {"train": [f"data_batch_{i}.bin" for i in range(1, 6)], "test": ["test_batch.bin"]}
+    files: ClassVar[dict] = {"train": [f"data_batch_{i}.bin" for i in range(1, 6)],
+                             "test": ["test_batch.bin"]}
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
-        super().__init__(dataset_dir, usage, ["image", "label"], dict(
-            num_samples=num_samples, shuffle=shuffle, sampler=sampler, num_shards=num_shards,
-            shard_id=shard_id))
+        super().__init__(dataset_dir, usage, ["image", "label"], {
+            "num_samples": num_samples, "shuffle": shuffle, "sampler": sampler,
+            "num_shards": num_shards, "shard_id": shard_id})
 
 
 class Cifar100Dataset(_CifarDataset):
@@ -159,13 +161,13 @@ class Cifar100Dataset(_CifarDataset):
 
     op = "Cifar100Dataset"
     label_bytes = 2
-    files = {"train": ["train.bin"], "test": ["test.bin"]}
+    files: ClassVar[dict] = {"train": ["train.bin"], "test": ["test.bin"]}
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
-        super().__init__(dataset_dir, usage, ["image", "coarse_label", "fine_label"], dict(
-            num_samples=num_samples, shuffle=shuffle, sampler=sampler, num_shards=num_shards,
-            shard_id=shard_id))
+        super().__init__(dataset_dir, usage, ["image", "coarse_label", "fine_label"], {
+            "num_samples": num_samples, "shuffle": shuffle, "sampler": sampler,
+            "num_shards": num_shards, "shard_id": shard_id})
 
 
 _IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".gif", ".ppm",

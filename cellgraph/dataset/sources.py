@@ -65,7 +65,7 @@ class MappableSource(Dataset):
             np.arange(self.num_rows)
         bounds = np.cumsum([0] + counts)
         parts = []
-        for lo, hi in zip(bounds, bounds[1:]):
+        for lo, hi in itertools.pairwise(bounds):
             part = object.__new__(type(self))
             part.__dict__.update(self.__dict__)
             sampler = SubsetRandomSampler if randomize else SubsetSampler

@@ -1,5 +1,5 @@
 """cellgraph.train: Model, callbacks, metrics, loss-scale managers and checkpoints."""
-from . import callback, loss_scale_manager, metrics
+from . import callback, loss_scale_manager, metrics  # noqa: F401  (the submodule paths)
 from .callback import (
     Callback,
     CheckpointConfig,

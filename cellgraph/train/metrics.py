@@ -52,7 +52,7 @@ class Metric:
     def set_indexes(self, indexes):
         """Which of the inputs `update` receives (Model.eval passes loss, outputs, label)."""
         if not isinstance(indexes, list) or not all(isinstance(i, int) for i in indexes):
-            raise ValueError(f"set_indexes: expected a list of ints, got {indexes!r}")
+            raise TypeError(f"set_indexes: expected a list of ints, got {indexes!r}")
         self._indexes = indexes
         return self
 
@@ -216,8 +216,9 @@ class _ClassCounts(Metric):
         self._actual = self._actual + truth.sum(axis=0)
 
     def _counted(self):
-        if isinstance(self._actual, int):
-            raise RuntimeError(f"{type(self).__name__}: no samples yet; call update first")
+        if isinstance(self._actual, int):  # no update yet: MindSpore's RuntimeError
+            name = type(self).__name__
+            raise RuntimeError(f"{name}: no samples yet; call update first")  # noqa: TRY004
 
 
 class Precision(_ClassCounts):

@@ -2,4 +2,4 @@
 from . import c_transforms, transforms
 from .transforms import Compose, OneHot, TensorOperation, TypeCast
 
-__all__ = ["Compose", "OneHot", "TypeCast", "TensorOperation", "c_transforms", "transforms"]
+__all__ = ["Compose", "OneHot", "TensorOperation", "TypeCast", "c_transforms", "transforms"]

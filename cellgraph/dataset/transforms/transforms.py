@@ -5,7 +5,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["Compose", "OneHot", "TypeCast", "TensorOperation"]
+__all__ = ["Compose", "OneHot", "TensorOperation", "TypeCast"]
 
 
 class TensorOperation:

@@ -1,10 +1,10 @@
 """cellgraph.dataset.vision: image transforms on NumPy HWC arrays and Pillow images."""
 from . import c_transforms, transforms
 from .transforms import (
+    HWC2CHW,
     Border,
     CenterCrop,
     Decode,
-    HWC2CHW,
     Inter,
     Normalize,
     RandomCrop,
@@ -14,6 +14,18 @@ from .transforms import (
     ToTensor,
 )
 
-__all__ = ["Border", "CenterCrop", "Decode", "HWC2CHW", "Inter", "Normalize", "RandomCrop",
-           "RandomHorizontalFlip", "Rescale", "Resize", "ToTensor", "c_transforms",
-           "transforms"]
+__all__ = [
+    "HWC2CHW",
+    "Border",
+    "CenterCrop",
+    "Decode",
+    "Inter",
+    "Normalize",
+    "RandomCrop",
+    "RandomHorizontalFlip",
+    "Rescale",
+    "Resize",
+    "ToTensor",
+    "c_transforms",
+    "transforms",
+]

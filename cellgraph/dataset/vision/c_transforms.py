@@ -1,8 +1,8 @@
 """The 1.x module path of the image transforms (mindspore.dataset.vision.c_transforms)."""
 from .transforms import (
+    HWC2CHW,
     CenterCrop,
     Decode,
-    HWC2CHW,
     Normalize,
     RandomCrop,
     RandomHorizontalFlip,
@@ -10,5 +10,13 @@ from .transforms import (
     Resize,
 )
 
-__all__ = ["CenterCrop", "Decode", "HWC2CHW", "Normalize", "RandomCrop", "RandomHorizontalFlip",
-           "Rescale", "Resize"]
+__all__ = [
+    "HWC2CHW",
+    "CenterCrop",
+    "Decode",
+    "Normalize",
+    "RandomCrop",
+    "RandomHorizontalFlip",
+    "Rescale",
+    "Resize",
+]

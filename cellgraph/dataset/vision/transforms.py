@@ -15,16 +15,29 @@ import numpy as np
 from cellgraph.dataset import config
 from cellgraph.dataset.transforms.transforms import TensorOperation
 
-__all__ = ["Border", "CenterCrop", "Decode", "HWC2CHW", "Inter", "Normalize", "RandomCrop",
-           "RandomHorizontalFlip", "Rescale", "Resize", "ToTensor"]
+__all__ = [
+    "HWC2CHW",
+    "Border",
+    "CenterCrop",
+    "Decode",
+    "Inter",
+    "Normalize",
+    "RandomCrop",
+    "RandomHorizontalFlip",
+    "Rescale",
+    "Resize",
+    "ToTensor",
+]
 
 
 class Inter(Enum):
+    """Interpolation modes; the aliases (BILINEAR, BICUBIC) are MindSpore's too."""
+
     NEAREST = 0
     LINEAR = 1
-    BILINEAR = 1
+    BILINEAR = 1  # noqa: PIE796  (an alias of LINEAR, as in MindSpore)
     CUBIC = 2
-    BICUBIC = 2
+    BICUBIC = 2  # noqa: PIE796  (an alias of CUBIC)
     AREA = 3
     PILCUBIC = 4
     ANTIALIAS = 5
@@ -177,7 +190,7 @@ class CenterCrop(TensorOperation):
         height, width = self.size
         image = _pad_to(image, height, width, 0, Border.CONSTANT)
         in_h, in_w = _hw(image)
-        return _crop(image, int(round((in_h - height) / 2)), int(round((in_w - width) / 2)),
+        return _crop(image, round((in_h - height) / 2), round((in_w - width) / 2),
                      height, width)
 
 

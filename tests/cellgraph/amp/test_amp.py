@@ -124,7 +124,10 @@ def test_static_loss_scaler():
 
 def test_dynamic_loss_scaler_halves_on_overflow_and_grows_after_the_window():
     scaler = amp.DynamicLossScaler(scale_value=2 ** 10, scale_factor=2, scale_window=3)
-    scale = lambda: float(scaler.scale_value.asnumpy())  # noqa: E731
+
+    def scale():
+        return float(scaler.scale_value.asnumpy())
+
     scaler.adjust(Tensor(np.array(False)))
     assert scale() == 2 ** 9
     for _ in range(2):
@@ -153,7 +156,7 @@ def test_dynamic_loss_scaler_in_a_graph():
         return scaler.unscale(loss), finite
 
     y = Tensor(np.zeros((3, 1), np.float32))
-    loss, finite = step(X, y)
+    _, finite = step(X, y)
     assert bool(finite.asnumpy())
     step(X, y)
     assert float(scaler.scale_value.asnumpy()) == 2 ** 9
@@ -179,19 +182,19 @@ def test_injected_overflow_skips_the_update_and_lowers_the_scale():
     before = _state(net, opt)
     poisoned = X.asnumpy().copy()
     poisoned[0, 0] = np.inf
-    loss, overflow, scale = step(Tensor(poisoned), y)
+    _, overflow, _ = step(Tensor(poisoned), y)
     assert bool(overflow.asnumpy())
     for old, new in zip(before, _state(net, opt)):  # weights, moments and step counter
         np.testing.assert_array_equal(old, new)
     assert float(step.scale_sense.asnumpy()) == 2 ** 11
-    loss, overflow, _ = step(X, y)
+    _, overflow, _ = step(X, y)
     assert not bool(overflow.asnumpy())
     assert not np.array_equal(before[0], net.weight.asnumpy())
     assert int(opt.global_step.asnumpy()) == 1
 
 
 def test_loss_scaled_step_matches_the_unscaled_step():
-    net, opt, step = _loss_scale_step(Tensor(np.array(64.0, np.float32)))
+    net, _, step = _loss_scale_step(Tensor(np.array(64.0, np.float32)))
     reference = nn.Dense(4, 1)
     for p, q in zip(reference.get_parameters(), net.get_parameters()):
         p.set_data(q.asnumpy())

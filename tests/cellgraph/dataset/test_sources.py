@@ -90,7 +90,7 @@ def test_shards_are_disjoint_equal_and_cover_the_data(shuffle):
     shards = [_column(ds.NumpySlicesDataset(np.arange(10), ["a"], shuffle=shuffle,
                                             num_shards=3, shard_id=k)) for k in range(3)]
     assert [len(s) for s in shards] == [4, 4, 4]  # ceil(10 / 3), padded by wrapping around
-    assert set(sum(shards, [])) == set(range(10))
+    assert set().union(*shards) == set(range(10))
     if not shuffle:
         assert shards[1] == [1, 4, 7, 0]
 

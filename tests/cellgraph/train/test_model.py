@@ -123,7 +123,7 @@ def test_history_and_fit_with_evaluation(capsys):
 
 
 def test_early_stopping_with_restored_weights():
-    net, model = _model(metrics={"loss": train.Loss()})
+    _, model = _model(metrics={"loss": train.Loss()})
     data = _regression()
     # a learning rate so large that the loss soon grows
     model._optimizer.learning_rate.set_data(np.array(1.5, np.float32))

@@ -72,7 +72,7 @@ def create_dataset(data_path, batch_size=32, repeat_size=1, num_parallel_workers
 
 class LeNet5(nn.Cell):
     def __init__(self, num_class=10, num_channel=1):
-        super(LeNet5, self).__init__()
+        super(LeNet5, self).__init__()  # noqa: UP008  (as the tutorial writes it)
         self.conv1 = nn.Conv2d(num_channel, 6, 5, pad_mode='valid')
         self.conv2 = nn.Conv2d(6, 16, 5, pad_mode='valid')
         self.fc1 = nn.Dense(16 * 5 * 5, 120, weight_init=Normal(0.02))
@@ -146,7 +146,7 @@ def create_regression_dataset(num_data, batch_size=16, repeat_size=1):
 
 class LinearNet(nn.Cell):
     def __init__(self):
-        super(LinearNet, self).__init__()
+        super(LinearNet, self).__init__()  # noqa: UP008  (as the tutorial writes it)
         self.fc = nn.Dense(1, 1, Normal(0.02), Normal(0.02))
 
     def construct(self, x):
