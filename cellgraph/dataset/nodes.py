@@ -46,15 +46,25 @@ class MapNode(Dataset):
             self._names_order = column_list(column_order, "map", "column_order")
         else:
             self._names_order = None
+        one_to_one = len(self.inputs) == len(self.outputs) == 1 and self._names_order is None
+        self._one_to_one = self.input_index[0] if one_to_one else None
 
     @property
     def column_names(self):
         return list(self._names_order or self._names)
 
     def transform(self, row: tuple) -> tuple:
-        values = tuple(row[i] for i in self.input_index)
-        for op in self.operations:
-            values = _as_tuple(op(*values))
+        if self._one_to_one is not None:  # the common case, kept lean: it runs once per row
+            value = row[self._one_to_one]
+            for op in self.operations:
+                value = op(value)
+            if type(value) is not tuple:
+                return row[:self._one_to_one] + (value,) + row[self._one_to_one + 1:]
+            values = value
+        else:
+            values = tuple(row[i] for i in self.input_index)
+            for op in self.operations:
+                values = _as_tuple(op(*values))
         if len(values) != len(self.outputs):
             raise ValueError(f"map: the operations returned {len(values)} value(s) for the "
                              f"output columns {self.outputs}")
@@ -151,12 +161,15 @@ class ShuffleNode(Dataset):
 
     def rows(self, state):
         rng = state.rng(self)
-        buffer = []
+        buffer, picks = [], iter(())
         for row in self.children[0].rows(state):
             if len(buffer) < self.buffer_size:
                 buffer.append(row)
                 continue
-            pick = int(rng.integers(len(buffer)))
+            pick = next(picks, None)
+            if pick is None:  # drawn in blocks: one draw per row costs more than the row
+                picks = iter(rng.integers(self.buffer_size, size=256).tolist())
+                pick = next(picks)
             yield buffer[pick]
             buffer[pick] = row
         for pick in rng.permutation(len(buffer)):

@@ -296,17 +296,21 @@ class Normalize(TensorOperation):
         if (self.std <= 0).any():
             raise ValueError(f"Normalize: `std` must be positive, got {list(self.std)}")
         self.is_hwc = bool(is_hwc)
+        shape = (1, 1, -1) if self.is_hwc else (-1, 1, 1)
+        self._shift = -self.mean.reshape(shape)
+        self._scale = (1 / self.std).reshape(shape)
 
     def __call__(self, image):
         array = np.asarray(image, np.float32)
         if array.ndim == 2:
             return (array - self.mean[0]) / self.std[0]
-        shape = (1, 1, -1) if self.is_hwc else (-1, 1, 1)
         channels = array.shape[2 if self.is_hwc else 0]
         if channels != len(self.mean):
             raise RuntimeError(f"Normalize: the image has {channels} channels but `mean` has "
                                f"{len(self.mean)} values")
-        return (array - self.mean.reshape(shape)) / self.std.reshape(shape)
+        out = array + self._shift  # a new array: the input is never written
+        out *= self._scale
+        return out
 
 
 class HWC2CHW(TensorOperation):
@@ -316,7 +320,7 @@ class HWC2CHW(TensorOperation):
         array = _image_array(image, "HWC2CHW")
         if array.ndim == 2:
             return array[None]
-        return np.ascontiguousarray(array.transpose(2, 0, 1))
+        return array.transpose(2, 0, 1)  # a view: batching copies it into place anyway
 
 
 class ToTensor(TensorOperation):
