@@ -335,3 +335,50 @@ def test_float16_round_trips_through_a_checkpoint(tmp_path):
     loaded = ms.load_checkpoint(str(tmp_path / "f16.ckpt"))
     assert loaded["weight"].dtype == ms.float16
     np.testing.assert_array_equal(loaded["weight"].asnumpy(), weight)
+
+
+def test_the_functional_mixed_precision_tutorial_loop():
+    """MindSpore 2.x's own pattern: scale, unscale, `if is_finite:` around the optimizer."""
+    from cellgraph import ops
+    from cellgraph.amp import DynamicLossScaler, all_finite, auto_mixed_precision
+
+    model = nn.SequentialCell([nn.Dense(4, 16), nn.ReLU(), nn.Dense(16, 3)])
+    model = auto_mixed_precision(model, "O2")
+    loss_fn = nn.CrossEntropyLoss()
+    optimizer = nn.SGD(model.trainable_params(), 1e-1)
+    loss_scaler = DynamicLossScaler(scale_value=2 ** 40, scale_factor=2, scale_window=50)
+
+    def forward_fn(data, label):
+        logits = model(data)
+        loss = loss_fn(logits, label)
+        loss = loss_scaler.scale(loss)
+        return loss, logits
+
+    grad_fn = ms.value_and_grad(forward_fn, None, model.trainable_params(), has_aux=True)
+
+    @ms.jit
+    def train_step(data, label):
+        (loss, _), grads = grad_fn(data, label)
+        loss = loss_scaler.unscale(loss)
+        is_finite = all_finite(grads)
+        if is_finite:
+            grads = loss_scaler.unscale(grads)
+            loss = ops.depend(loss, optimizer(grads))
+        loss_scaler.adjust(is_finite)
+        return loss
+
+    x = np.random.default_rng(0).normal(size=(32, 4)).astype(np.float32)
+    y = Tensor(x[:, :3].argmax(1).astype(np.int32))
+    first = model[0].weight.asnumpy().copy()
+    losses, scales, steps = [], [], []
+    for _ in range(40):
+        losses.append(float(train_step(Tensor(x), y).asnumpy()))
+        scales.append(float(loss_scaler.scale_value.asnumpy()))
+        steps.append(int(optimizer.global_step.asnumpy()))
+    # 2**40 overflows float16: those steps are skipped (no update, no step counted) and the
+    # scale halves each time until the gradients fit
+    assert steps[0] == 0 and scales[0] == 2 ** 39
+    skipped = steps.count(0)
+    assert not np.array_equal(model[0].weight.asnumpy(), first)
+    assert scales[skipped - 1] == 2 ** (40 - skipped) and steps[-1] == 40 - skipped > 0
+    assert losses[-1] < losses[skipped]
