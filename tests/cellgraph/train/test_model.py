@@ -222,3 +222,18 @@ def test_module_paths():
     assert ms.LossMonitor is callback.LossMonitor is train.LossMonitor
     assert ms.FixedLossScaleManager is ms.amp.FixedLossScaleManager
     assert ms.train.loss_scale_manager.DynamicLossScaleManager is ms.DynamicLossScaleManager
+
+
+def test_an_evaluation_inside_training_returns_to_training_mode():
+    net = nn.SequentialCell([nn.Dense(3, 4), nn.BatchNorm1d(4), nn.Dense(4, 1)])
+    model = Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.01),
+                  metrics={"loss": train.Loss()})
+    data = _regression(16, 8)
+    modes = []
+
+    def evaluate(run_context):
+        model.eval(data)
+        modes.append(net[1].training)
+
+    model.train(2, data, callbacks=train.LambdaCallback(on_train_epoch_end=evaluate))
+    assert modes == [True, True]
