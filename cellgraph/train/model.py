@@ -198,7 +198,7 @@ class Model:
                                    cur_epoch_num=1, epoch_num=1, mode="eval", net_outputs=None,
                                    metrics=None)
         run_context, cbs = RunContext(cb_params), CallbackList(callbacks)
-        was_training = self._eval_network.training  # an evaluation inside train() returns
+        was_training = self._network.training  # an evaluation inside train() returns to it
         self._eval_network.set_train(False)
         cbs.on_eval_begin(run_context)
         cbs.on_eval_epoch_begin(run_context)
@@ -213,7 +213,7 @@ class Model:
         cb_params.metrics = results
         cbs.on_eval_epoch_end(run_context)
         cbs.on_eval_end(run_context)
-        self._eval_network.set_train(was_training)
+        self._network.set_train(was_training)
         return results
 
     def _update_metrics(self, outputs):
