@@ -110,10 +110,6 @@ class _ScaledLoss(Cell):
         return F.mul(loss, F.cast(scale, loss.dtype)), loss
 
 
-def _identity(grads):
-    return grads
-
-
 class TrainOneStepWithLossScaleCell(TrainOneStepCell):
     """One training step with loss scaling. `scale_sense` is a Tensor (a fixed scale, changed
     with `set_sense_scale`) or an update Cell (DynamicLossScaleUpdateCell,
@@ -134,7 +130,6 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
             raise DTypeError(f"TrainOneStepWithLossScaleCell: `scale_sense` must be a Cell or "
                              f"a Tensor, got {type(scale_sense).__name__}")
         self.scale_sense = Parameter(Tensor(value), name="scale_sense", requires_grad=False)
-        self.grad_reducer = _identity  # data parallelism puts its gradient all-reduce here
         self.grad_fn = value_and_grad(_ScaledLoss(network), grad_position=None,
                                       weights=self.weights, has_aux=True)
 

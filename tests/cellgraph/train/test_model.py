@@ -237,3 +237,24 @@ def test_an_evaluation_inside_training_returns_to_training_mode():
 
     model.train(2, data, callbacks=train.LambdaCallback(on_train_epoch_end=evaluate))
     assert modes == [True, True]
+
+
+def test_the_training_step_is_built_in_one_overridable_place():
+    from cellgraph.ops import functional as F
+
+    class HalvedGradients(Model):
+        """What a data-parallel Model does: wrap the step's gradients (here: halve them)."""
+
+        def _build_train_network(self):
+            step = super()._build_train_network()
+            step.grad_reducer = lambda grads: tuple(F.mul(g, 0.5) for g in grads)
+            return step
+
+    nets = [nn.Dense(3, 1), nn.Dense(3, 1)]
+    for p, q in zip(nets[1].get_parameters(), nets[0].get_parameters()):
+        p.set_data(q.asnumpy())
+    HalvedGradients(nets[0], nn.MSELoss(), nn.SGD(nets[0].trainable_params(), 0.1)).train(
+        1, _regression(8, 8))
+    Model(nets[1], nn.MSELoss(), nn.SGD(nets[1].trainable_params(), 0.05)).train(
+        1, _regression(8, 8))
+    np.testing.assert_allclose(nets[0].weight.asnumpy(), nets[1].weight.asnumpy(), rtol=1e-6)
