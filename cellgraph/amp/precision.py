@@ -45,7 +45,7 @@ def _low_precision(dtype) -> dt.DType:
 
 
 def _set_output_cast(cell, dtype) -> None:
-    object.__setattr__(cell, "_output_cast_type", dtype)
+    cell._cast_outputs_to(dtype)
 
 
 def _white_list_to(network, white_list, dtype) -> None:

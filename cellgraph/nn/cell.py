@@ -34,8 +34,9 @@ class Cell:
 
     def __init__(self, auto_prefix=True, flags=None):
         object.__setattr__(self, "training", False)
-        object.__setattr__(self, "_mixed_precision_type", None)
-        object.__setattr__(self, "_output_cast_type", None)  # amp: outputs cast back to this
+        # Mixed precision: None, or (compute dtype or None, dtype the outputs are cast to or
+        # None); one attribute, so that graphs guard on one read per Cell
+        object.__setattr__(self, "_amp_types", None)
         object.__setattr__(self, "_graph_cache", GraphCache())
         object.__setattr__(self, "_auto_prefix", auto_prefix)
 
@@ -77,10 +78,9 @@ class Cell:
         if "bprop" in type(self).__dict__ or any("bprop" in c.__dict__ for c in type(
                 self).__mro__[1:] if c is not Cell and issubclass(c, Cell)):
             return custom_bprop_call(self, args, kwargs)
-        compute_dtype = self.__dict__.get("_mixed_precision_type")
-        output_dtype = self.__dict__.get("_output_cast_type")
-        record_guard(self, "_mixed_precision_type", compute_dtype)
-        record_guard(self, "_output_cast_type", output_dtype)
+        amp_types = self.__dict__.get("_amp_types")
+        record_guard(self, "_amp_types", amp_types)
+        compute_dtype, output_dtype = amp_types or (None, None)
         if compute_dtype is None:
             result = self._construct_call(args, kwargs)
         else:
@@ -184,8 +184,14 @@ class Cell:
             raise DTypeError(f"{type(self).__name__}.to_float: `dst_type` must be float16, "
                              f"bfloat16 or float32, got {dtype}")
         for _, cell in self.cells_and_names():
-            object.__setattr__(cell, "_mixed_precision_type", dtype)
+            output = (cell.__dict__.get("_amp_types") or (None, None))[1]
+            object.__setattr__(cell, "_amp_types", (dtype, output))
         return self
+
+    def _cast_outputs_to(self, dtype) -> None:
+        """Mixed precision (amp): cast this Cell's float outputs to `dtype`."""
+        compute = (self.__dict__.get("_amp_types") or (None, None))[0]
+        object.__setattr__(self, "_amp_types", (compute, dtype))
 
     def extend_repr(self) -> str:
         return ""
