@@ -7,10 +7,8 @@ go into a `Model`, and `model.train` runs the epochs while callbacks report: Los
 ModelCheckpoint saves the parameters after every epoch. `model.eval` gives the test accuracy
 (about 98 %). Needs scikit-learn for the data: `pip install 'cellgraph[samples]'`.
 """
-import sys
-
 import numpy as np
-from lenet_digits import LeNet
+from lenet_digits import LeNet, load_digits_data
 
 import cellgraph as ms
 import cellgraph.dataset as ds
@@ -26,19 +24,15 @@ from cellgraph.train import (
 )
 
 
-def load_digit_images(test_fraction=0.2, seed=0):
-    """The digits as HWC uint8 images with values 0..16 and their labels, split in two."""
-    try:
-        from sklearn.datasets import load_digits
-    except ImportError:
-        sys.exit("this sample needs scikit-learn for the digits data set; install the samples "
-                 "extra: pip install 'cellgraph[samples]' (or pip install scikit-learn)")
-    digits = load_digits()
-    images = digits.images.astype(np.uint8)[..., None]  # (N, 8, 8, 1)
-    order = np.random.default_rng(seed).permutation(len(images))
-    n_test = int(len(images) * test_fraction)
-    test, train = order[:n_test], order[n_test:]
-    return (images[train], digits.target[train]), (images[test], digits.target[test])
+def load_digit_images(seed=0):
+    """The digits as HWC uint8 images with values 0..16 (as scikit-learn stores them) and
+    their labels, split into a training and a test set."""
+    x_train, y_train, x_test, y_test = load_digits_data(seed=seed)
+
+    def as_images(x):  # float NCHW in [0, 1] -> the stored integer pixels, HWC
+        return np.rint(x * 16).astype(np.uint8).transpose(0, 2, 3, 1)
+
+    return (as_images(x_train), y_train), (as_images(x_test), y_test)
 
 
 def create_dataset(images, labels, batch_size, training):

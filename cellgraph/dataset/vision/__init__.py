@@ -1,31 +1,4 @@
-"""cellgraph.dataset.vision: image transforms on NumPy HWC arrays and Pillow images."""
-from . import c_transforms, transforms
-from .transforms import (
-    HWC2CHW,
-    Border,
-    CenterCrop,
-    Decode,
-    Inter,
-    Normalize,
-    RandomCrop,
-    RandomHorizontalFlip,
-    Rescale,
-    Resize,
-    ToTensor,
-)
-
-__all__ = [
-    "HWC2CHW",
-    "Border",
-    "CenterCrop",
-    "Decode",
-    "Inter",
-    "Normalize",
-    "RandomCrop",
-    "RandomHorizontalFlip",
-    "Rescale",
-    "Resize",
-    "ToTensor",
-    "c_transforms",
-    "transforms",
-]
+"""cellgraph.dataset.vision: image transforms on NumPy HWC arrays and Pillow images (the
+names of vision/transforms.py, and the 1.x module path `c_transforms`)."""
+from . import c_transforms, transforms  # noqa: F401
+from .transforms import *

@@ -104,6 +104,7 @@ def test_loss_monitor_and_time_monitor_print_as_mindspore(capsys):
         r"Train epoch time: \d+\.\d{3} ms, per step time: \d+\.\d{3} ms$", times[0])
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the loss overflows on purpose
 def test_loss_monitor_stops_on_a_nan_loss():
     net = nn.Dense(3, 1)
     model = Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 1e30))

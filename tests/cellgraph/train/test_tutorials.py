@@ -235,6 +235,7 @@ def test_cnn_on_cifar10_files_with_vision_transforms(tmp_path):
 
 # ----- O2 mixed precision with dynamic loss scaling ----------------------------------------------
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # float16 overflows at 2**24
 def test_o2_mixed_precision_with_dynamic_loss_scale(capsys):
     rng = np.random.default_rng(0)
     x = rng.normal(size=(256, 8)).astype(np.float32)
