@@ -180,13 +180,19 @@ class Builder(Trace):
             self.captured[id(tracer.ir_var)] = entry
         return entry[1]
 
+    def read_operands(self, args: tuple) -> tuple:
+        """Under `parameters_cast_to`, float Parameters are read as a cast to its dtype."""
+        cast_to = _param_cast.dtypes[-1] if _param_cast.dtypes else None
+        if cast_to is None:
+            return args
+        return tuple(self.process(cast_prim, [a], {"dtype": cast_to}) if is_parameter(a) and (
+            a.aval.dtype.is_float and a.aval.dtype != cast_to) else a for a in args)
+
     def process(self, prim, args, params):
         atoms = []
-        cast_to = _param_cast.dtypes[-1] if _param_cast.dtypes else None
+        if prim is not cast_prim:
+            args = self.read_operands(args)
         for i, a in enumerate(args):
-            if cast_to is not None and is_parameter(a) and prim is not cast_prim and (
-                    a.aval.dtype.is_float and a.aval.dtype != cast_to):
-                a = self.process(cast_prim, [a], {"dtype": cast_to})
             try:
                 atoms.append(self.atom(a))
             except DTypeError:
