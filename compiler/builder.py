@@ -52,6 +52,11 @@ def parameters_cast_to(dtype):
         _param_cast.dtypes.pop()
 
 
+def parameter_cast_dtype():
+    """The dtype float Parameters are read in here (None: their own)."""
+    return _param_cast.dtypes[-1] if _param_cast.dtypes else None
+
+
 def parameter_read_dtype(dtype):
     """The dtype a float Parameter of `dtype` is read in where the block above is active."""
     cast_to = _param_cast.dtypes[-1] if _param_cast.dtypes else None

@@ -27,6 +27,18 @@ def _cast_float(value, dtype):
     return value
 
 
+def _in_precision(amp_types, args, call):
+    """`call(args)` in mixed precision: float arguments cast to the compute dtype, float
+    Parameters read in it, float results cast to the output dtype."""
+    compute_dtype, output_dtype = amp_types
+    if compute_dtype is None:
+        result = call(args)
+    else:
+        with parameters_cast_to(compute_dtype):
+            result = call(tuple(_cast_float(a, compute_dtype) for a in args))
+    return result if output_dtype is None else _cast_float(result, output_dtype)
+
+
 class Cell:
     """Base class for networks. Parameters and sub-Cells are found in attribute order."""
 
@@ -62,7 +74,10 @@ class Cell:
         if current_builder() is not None:
             return self._graph_call(args, kwargs)
         if not context.is_graph_mode():
-            return self.construct(*args, **kwargs)
+            amp_types = self.__dict__.get("_amp_types")
+            if amp_types is None:
+                return self.construct(*args, **kwargs)
+            return _in_precision(amp_types, args, lambda a: self.construct(*a, **kwargs))
         if kwargs:
             raise ArgumentError(f"{type(self).__name__}: keyword arguments to a Cell in graph "
                                 f"mode are not supported; pass them by position")
@@ -80,14 +95,9 @@ class Cell:
             return custom_bprop_call(self, args, kwargs)
         amp_types = self.__dict__.get("_amp_types")
         record_guard(self, "_amp_types", amp_types)
-        compute_dtype, output_dtype = amp_types or (None, None)
-        if compute_dtype is None:
-            result = self._construct_call(args, kwargs)
-        else:
-            args = tuple(_cast_float(a, compute_dtype) for a in args)
-            with parameters_cast_to(compute_dtype):
-                result = self._construct_call(args, kwargs)
-        return result if output_dtype is None else _cast_float(result, output_dtype)
+        if amp_types is None:
+            return self._construct_call(args, kwargs)
+        return _in_precision(amp_types, args, lambda a: self._construct_call(a, kwargs))
 
     def _construct_call(self, args, kwargs):
         construct = _construct_function(self)

@@ -385,3 +385,18 @@ def test_the_functional_mixed_precision_tutorial_loop():
     assert not np.array_equal(model[0].weight.asnumpy(), first)
     assert scales[skipped - 1] == 2 ** (40 - skipped) and steps[-1] == 40 - skipped > 0
     assert losses[-1] < losses[skipped]
+
+
+def test_mixed_precision_in_pynative_mode():
+    net = amp.auto_mixed_precision(_net(), "O2")
+    graph_out = net(X).asnumpy()
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    try:
+        assert net[0](X).dtype == ms.float16  # Dense computes in float16
+        assert net[1](net[0](X)).dtype == ms.float16  # BatchNorm in float32, cast back
+        out = net(X)
+        assert out.dtype == ms.float32
+        np.testing.assert_allclose(out.asnumpy(), graph_out, rtol=1e-3, atol=1e-3)
+        assert all(p.dtype == ms.float32 for p in net.trainable_params())
+    finally:
+        ms.set_context(mode=ms.GRAPH_MODE)
