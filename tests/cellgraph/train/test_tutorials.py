@@ -261,3 +261,102 @@ def test_o2_mixed_precision_with_dynamic_loss_scale(capsys):
     first, last = float(lines[0].split()[-1]), float(lines[-1].split()[-1])
     assert last < 0.6 * first
     assert model.eval(data)["accuracy"] > 0.85
+
+
+# ----- quick start (2.x): MnistDataset pipeline, a functional training loop -------------------
+
+def test_quick_start_2x_functional_loop(tmp_path, capsys):
+    import cellgraph
+    from cellgraph.dataset import MnistDataset, transforms, vision
+
+    rng = np.random.default_rng(1)
+    train_images, train_labels = _digit_like(256, rng)
+    test_images, test_labels = _digit_like(64, rng)
+    write_mnist(tmp_path / "train", {"train": train_images}, {"train": train_labels})
+    write_mnist(tmp_path / "test", {"test": test_images}, {"test": test_labels})
+    train_dataset = MnistDataset(str(tmp_path / "train"))
+    test_dataset = MnistDataset(str(tmp_path / "test"))
+
+    def datapipe(dataset, batch_size):
+        image_transforms = [
+            vision.Rescale(1.0 / 255.0, 0),
+            vision.Normalize(mean=(0.1307,), std=(0.3081,)),
+            vision.HWC2CHW()
+        ]
+        label_transform = transforms.TypeCast(cellgraph.int32)
+
+        dataset = dataset.map(image_transforms, 'image')
+        dataset = dataset.map(label_transform, 'label')
+        dataset = dataset.batch(batch_size)
+        return dataset
+
+    train_dataset = datapipe(train_dataset, 64)
+    test_dataset = datapipe(test_dataset, 64)
+    for image, label in test_dataset.create_tuple_iterator():
+        print(f"Shape of image [N, C, H, W]: {image.shape} {image.dtype}")
+        print(f"Shape of label: {label.shape} {label.dtype}")
+        break
+
+    class Network(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.flatten = nn.Flatten()
+            self.dense_relu_sequential = nn.SequentialCell(
+                nn.Dense(28*28, 128),
+                nn.ReLU(),
+                nn.Dense(128, 10)
+            )
+
+        def construct(self, x):
+            x = self.flatten(x)
+            logits = self.dense_relu_sequential(x)
+            return logits
+
+    model = Network()
+    loss_fn = nn.CrossEntropyLoss()
+    optimizer = nn.SGD(model.trainable_params(), 1e-2)
+
+    def forward_fn(data, label):
+        logits = model(data)
+        loss = loss_fn(logits, label)
+        return loss, logits
+
+    grad_fn = cellgraph.value_and_grad(forward_fn, None, optimizer.parameters, has_aux=True)
+
+    def train_step(data, label):
+        (loss, _), grads = grad_fn(data, label)
+        optimizer(grads)
+        return loss
+
+    def train(model, dataset):
+        size = dataset.get_dataset_size()
+        model.set_train()
+        for batch, (data, label) in enumerate(dataset.create_tuple_iterator()):
+            loss = train_step(data, label)
+            if batch % 2 == 0:
+                loss, current = loss.asnumpy(), batch
+                print(f"loss: {loss:>7f}  [{current:>3d}/{size:>3d}]")
+
+    def test(model, dataset, loss_fn):
+        num_batches = dataset.get_dataset_size()
+        model.set_train(False)
+        total, test_loss, correct = 0, 0, 0
+        for data, label in dataset.create_tuple_iterator():
+            pred = model(data)
+            total += len(data)
+            test_loss += loss_fn(pred, label).asnumpy()
+            correct += (pred.argmax(1) == label).asnumpy().sum()
+        test_loss /= num_batches
+        correct /= total
+        print(f"Test: \n Accuracy: {(100*correct):>0.1f}%, Avg loss: {test_loss:>8f} \n")
+        return correct
+
+    for t in range(3):
+        print(f"Epoch {t+1}\n-------------------------------")
+        train(model, train_dataset)
+        accuracy = test(model, test_dataset, loss_fn)
+    printed = capsys.readouterr().out
+    assert "Shape of image [N, C, H, W]: (64, 1, 28, 28) Float32" in printed
+    assert "Shape of label: (64,) Int32" in printed
+    assert re.search(r"loss: \d\.\d{6}  \[  2/  4\]", printed)
+    assert accuracy >= 0.9, printed
