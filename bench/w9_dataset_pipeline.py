@@ -1,4 +1,4 @@
-"""W7: the input pipeline is not the bottleneck. A small CNN trained by `Model.train` over a
+"""W9: the input pipeline is not the bottleneck. A small CNN trained by `Model.train` over a
 `dataset` pipeline (NumpySlicesDataset of uint8 CIFAR-sized images -> Rescale, Normalize,
 HWC2CHW, TypeCast -> shuffle -> batch, prefetched in a worker thread) against the same
 training step called in a plain loop over batches prepared beforehand as NumPy arrays.
@@ -9,7 +9,7 @@ import numpy as np
 
 from bench.timing import compare
 
-WORKLOAD = "W7"
+WORKLOAD = "W9"
 DESCRIPTION = "small CNN: Model.train over a dataset pipeline vs a loop over pre-built batches"
 
 IMAGES, BATCH, CLASSES = 256, 32, 10
