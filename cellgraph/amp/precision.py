@@ -4,12 +4,15 @@
 entry, float Parameters cast where they are read: the Parameters stay float32 master weights),
 keeps the black-list Cells (batch and layer normalisation) in float32 with their outputs cast
 back to float16, and casts the network's outputs to float32. "O1" runs only the white-list
-Cells (convolutions, Dense, recurrent cells) in float16, each output cast back to float32; "O3"
-runs everything in float16. The lists are MindSpore's, restricted to the Cells cellgraph has.
+Cells (convolutions, Dense, recurrent cells) in float16, each output cast back to float32, and
+puts the same casts around the white-list primitives a Cell holds (`self.matmul =
+ops.MatMul()`); "O3" runs everything in float16. The lists are MindSpore's, restricted to the
+classes cellgraph has.
 """
 from __future__ import annotations
 
-from cellgraph import nn
+from cellgraph import nn, ops
+from cellgraph.nn.cell import cast_float
 from cellgraph.ops import dtype as dt
 from cellgraph.ops.errors import ArgumentValueError, DTypeError
 
@@ -18,6 +21,8 @@ __all__ = ["auto_mixed_precision", "custom_mixed_precision", "get_black_list",
 
 _WHITE_NAMES = ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose",
                 "Conv3dTranspose", "Dense", "LSTMCell", "RNNCell", "GRUCell")
+_WHITE_PRIMITIVE_NAMES = ("Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspose",
+                          "Conv2DBackpropInput", "MatMul", "BatchMatMul", "PReLU", "ReLU", "Ger")
 _BLACK_NAMES = ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm")
 LEVELS = ("O0", "O1", "O2", "O3", "auto")
 
@@ -27,8 +32,29 @@ def _existing(names) -> list:
 
 
 def get_white_list() -> list:
-    """The Cell classes that level "O1" runs in low precision."""
-    return _existing(_WHITE_NAMES)
+    """The Cell and primitive classes that level "O1" runs in low precision."""
+    return _existing(_WHITE_NAMES) + _white_primitives()
+
+
+def _white_primitives() -> list:
+    return [getattr(ops, name) for name in _WHITE_PRIMITIVE_NAMES if hasattr(ops, name)]
+
+
+class CastAround:
+    """A white-list primitive under level "O1": its float inputs are cast to `dtype` and its
+    float outputs back to float32, the casts MindSpore's rewrite puts around the call."""
+
+    def __init__(self, primitive, dtype):
+        self.primitive, self.dtype = primitive, dtype
+
+    def __call__(self, *args):
+        return cast_float(self.primitive(*cast_float(args, self.dtype)), dt.float32)
+
+    def __getattr__(self, name):
+        return getattr(self.primitive, name)
+
+    def __repr__(self) -> str:
+        return f"CastAround({self.primitive!r}, {self.dtype})"
 
 
 def get_black_list() -> list:
@@ -49,10 +75,16 @@ def _set_output_cast(cell, dtype) -> None:
 
 
 def _white_list_to(network, white_list, dtype) -> None:
+    cells = tuple(c for c in white_list if isinstance(c, type) and issubclass(c, nn.Cell))
+    primitives = tuple(c for c in white_list if c not in cells)
     for _, cell in network.cells_and_names():
-        if isinstance(cell, tuple(white_list)):
+        if isinstance(cell, cells):
             cell.to_float(dtype)
             _set_output_cast(cell, dt.float32)
+        elif primitives and cell.__dict__.get("_amp_types") is None:
+            for name, value in list(cell.__dict__.items()):
+                if isinstance(value, primitives):  # `self.matmul = ops.MatMul()`
+                    object.__setattr__(cell, name, CastAround(value, dtype))
 
 
 def _black_list_to(network, black_list, dtype) -> None:

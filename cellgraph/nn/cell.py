@@ -18,12 +18,13 @@ def _construct_function(cell):
     return getattr(fn, "__wrapped__", fn)
 
 
-def _cast_float(value, dtype):
-    """A float Tensor argument of a Cell run in mixed precision, cast to its compute dtype."""
+def cast_float(value, dtype):
+    """Mixed precision: the float Tensors in `value` (a Tensor or a tuple) cast to `dtype`,
+    everything else as it is."""
     if hasattr(value, "aval") and abstract_of(value).dtype.is_float:
         return F.cast(value, dtype)
     if isinstance(value, tuple):
-        return tuple(_cast_float(v, dtype) for v in value)
+        return tuple(cast_float(v, dtype) for v in value)
     return value
 
 
@@ -35,8 +36,8 @@ def _in_precision(amp_types, args, call):
         result = call(args)
     else:
         with parameters_cast_to(compute_dtype):
-            result = call(tuple(_cast_float(a, compute_dtype) for a in args))
-    return result if output_dtype is None else _cast_float(result, output_dtype)
+            result = call(tuple(cast_float(a, compute_dtype) for a in args))
+    return result if output_dtype is None else cast_float(result, output_dtype)
 
 
 class Cell:

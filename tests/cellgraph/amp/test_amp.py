@@ -73,8 +73,35 @@ def test_levels_are_checked():
 
 
 def test_white_and_black_lists_are_mindspores():
-    assert nn.Dense in amp.get_white_list() and nn.Conv2d in amp.get_white_list()
+    assert {nn.Dense, nn.Conv2d, ms.ops.MatMul, ms.ops.ReLU} <= set(amp.get_white_list())
     assert set(amp.get_black_list()) >= {nn.BatchNorm1d, nn.BatchNorm2d, nn.LayerNorm}
+
+
+class _PrimitiveNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = ms.Parameter(Tensor(np.linspace(-1, 1, 8).reshape(4, 2).astype(np.float32)),
+                              name="w")
+        self.matmul = ms.ops.MatMul()
+        self.exp = ms.ops.Exp()
+
+    def construct(self, x):
+        return self.exp(self.matmul(x, self.w))
+
+
+def test_o1_casts_around_white_list_primitives():
+    net = amp.auto_mixed_precision(_PrimitiveNet(), "O1")
+    lines = _types(net, X).splitlines()
+    assert ": f16[3,2]" in next(line for line in lines if " = matmul(" in line)
+    assert ": f32[3,2]" in next(line for line in lines if " = exp(" in line)  # not white-listed
+    out = net(X)
+    assert out.dtype == ms.float32
+    x16, w16 = X.asnumpy().astype(np.float16), net.w.asnumpy().astype(np.float16)
+    np.testing.assert_allclose(out.asnumpy(), np.exp((x16 @ w16).astype(np.float32)),
+                               rtol=1e-6)
+    grads = ms.grad(net, grad_position=None, weights=net.trainable_params())(X)
+    assert grads[0].dtype == ms.float32
+    assert "MatMul" in repr(net.matmul) and net.matmul.transpose_a is False
 
 
 def test_custom_mixed_precision():
