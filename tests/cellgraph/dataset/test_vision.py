@@ -141,3 +141,20 @@ def test_vision_pipeline_gives_chw_float_batches():
     assert batch[0].shape == (3, 3, 4, 4) and batch[0].dtype == np.float32
     expected = (vision.Resize((4, 4))(images[2]) / 255 - 0.5) / 0.25
     np.testing.assert_allclose(batch[0][2], expected.transpose(2, 0, 1), rtol=1e-5, atol=1e-5)
+
+
+def test_1x_python_transforms_on_pillow_images():
+    pytest.importorskip("PIL.Image")
+    from cellgraph.dataset.transforms import py_transforms
+    from cellgraph.dataset.vision import py_transforms as py_vision
+
+    image = _image(6, 4)
+    pipeline = py_transforms.Compose([py_vision.ToPIL(), py_vision.Resize((12, 8)),
+                                      py_vision.ToTensor(),
+                                      py_vision.Normalize([0.5] * 3, [0.5] * 3)])
+    out = pipeline(image)
+    assert out.shape == (3, 12, 8) and out.dtype == np.float32
+    resized = np.asarray(vision.Resize((12, 8))(py_vision.ToPIL()(image)))
+    np.testing.assert_allclose(out, (resized.transpose(2, 0, 1) / 255 - 0.5) / 0.5, rtol=1e-5,
+                               atol=1e-5)
+    np.testing.assert_array_equal(py_transforms.OneHotOp(3)(np.array(2)), [0, 0, 1])
