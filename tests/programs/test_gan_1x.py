@@ -5,9 +5,7 @@ import numpy as np
 import pytest
 
 import cellgraph as ms
-import cellgraph.nn as nn
-import cellgraph.ops as ops
-from cellgraph import Parameter, ParameterTuple, Tensor
+from cellgraph import Parameter, ParameterTuple, Tensor, nn, ops
 from cellgraph import dtype as mstype
 
 
@@ -35,7 +33,7 @@ class Discriminator(nn.Cell):
 
 class WithLossCellD(nn.Cell):
     def __init__(self, netD, netG, loss_fn):
-        super(WithLossCellD, self).__init__(auto_prefix=True)
+        super().__init__(auto_prefix=True)
         self.netD = netD
         self.netG = netG
         self._loss_fn = loss_fn
@@ -56,7 +54,7 @@ class WithLossCellD(nn.Cell):
 
 class WithLossCellG(nn.Cell):
     def __init__(self, netD, netG, loss_fn):
-        super(WithLossCellG, self).__init__(auto_prefix=True)
+        super().__init__(auto_prefix=True)
         self.netD = netD
         self.netG = netG
         self._loss_fn = loss_fn
@@ -70,7 +68,7 @@ class WithLossCellG(nn.Cell):
 
 class TrainOneStepGAN(nn.Cell):
     def __init__(self, netD, netG, optimizerD, optimizerG, sens=1.0):
-        super(TrainOneStepGAN, self).__init__(auto_prefix=True)
+        super().__init__(auto_prefix=True)
         self.optimizerD = optimizerD
         self.optimizerG = optimizerG
         self.netD = netD

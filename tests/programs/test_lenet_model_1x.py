@@ -5,8 +5,7 @@ import numpy as np
 import cellgraph.dataset as ds
 import cellgraph.dataset.transforms.c_transforms as C
 import cellgraph.dataset.vision.c_transforms as CV
-import cellgraph.nn as nn
-from cellgraph import Model, context
+from cellgraph import Model, context, nn
 from cellgraph import dtype as mstype
 from cellgraph.common.initializer import Normal
 from cellgraph.train.callback import LossMonitor
@@ -31,7 +30,7 @@ def create_dataset(images, labels, batch_size=16, repeat_size=1):
 
 class LeNet5(nn.Cell):
     def __init__(self, num_class=10, num_channel=1):
-        super(LeNet5, self).__init__()
+        super().__init__()
         self.conv1 = nn.Conv2d(num_channel, 6, 5, pad_mode='valid')
         self.conv2 = nn.Conv2d(6, 16, 5, pad_mode='valid')
         self.fc1 = nn.Dense(16 * 5 * 5, 120, weight_init=Normal(0.02))

@@ -30,7 +30,7 @@ def create_dataset(num_data, batch_size=16, repeat_size=1):
 
 class LinearNet(nn.Cell):
     def __init__(self):
-        super(LinearNet, self).__init__()
+        super().__init__()
         self.fc = nn.Dense(1, 1, ms.common.initializer.Normal(0.02),
                            ms.common.initializer.Normal(0.02))
 

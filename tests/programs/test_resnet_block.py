@@ -3,9 +3,7 @@ in __init__, BatchNorm2d whose running statistics move in training, TrainOneStep
 import numpy as np
 
 import cellgraph as ms
-import cellgraph.nn as nn
-import cellgraph.ops as ops
-from cellgraph import Tensor
+from cellgraph import Tensor, nn, ops
 
 
 def conv3x3(in_channel, out_channel, stride=1):
@@ -17,7 +15,7 @@ class ResidualBlock(nn.Cell):
     expansion = 1
 
     def __init__(self, in_channel, out_channel, stride=1):
-        super(ResidualBlock, self).__init__()
+        super().__init__()
         self.conv1 = conv3x3(in_channel, out_channel, stride)
         self.bn1 = nn.BatchNorm2d(out_channel, momentum=0.9)
         self.conv2 = conv3x3(out_channel, out_channel)
