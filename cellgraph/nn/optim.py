@@ -51,9 +51,6 @@ def _parameter_list(parameters, op: str) -> list:
     if not params:
         raise ArgumentValueError(f"{op}: `params` is empty; pass net.trainable_params()")
     for p in params:
-        if isinstance(p, dict):
-            raise ArgumentValueError(f"{op}: parameter groups (dicts) are not supported; pass "
-                                     f"a list of Parameters")
         if not isinstance(p, Parameter):
             raise DTypeError(f"{op}: `params` must hold Parameters, got {type(p).__name__}")
     if len({id(p) for p in params}) != len(params):
@@ -67,49 +64,148 @@ def _parameter_list(parameters, op: str) -> list:
     return params
 
 
+def _default_decay_filter(param) -> bool:
+    """MindSpore's filter without groups: no weight decay for normalisation scales/shifts."""
+    return "beta" not in (param.name or "") and "gamma" not in (param.name or "")
+
+
+def _rate_source(learning_rate, op: str, name: str) -> tuple:
+    """(kind, value) for a learning rate: "fixed" and a scalar Parameter, "list" and a 1-D
+    Parameter of per-step rates, or "schedule" and a callable of the step."""
+    if isinstance(learning_rate, Cell) or (callable(learning_rate) and not isinstance(
+            learning_rate, (Tensor, np.ndarray))):
+        return "schedule", learning_rate
+    if isinstance(learning_rate, (list, tuple, np.ndarray, Tensor)):
+        rates = np.asarray(learning_rate.asnumpy() if isinstance(learning_rate, Tensor)
+                           else learning_rate, np.float32)
+        if rates.ndim > 1 or rates.size == 0:
+            raise ShapeError(f"{op}: a learning-rate list must be 1-D and non-empty, got "
+                             f"shape {rates.shape}")
+        if (rates < 0).any():
+            raise ArgumentValueError(f"{op}: learning rates must be >= 0")
+        if rates.ndim == 1:
+            return "list", Parameter(Tensor(rates), name=name, requires_grad=False)
+        learning_rate = float(rates)
+    rate = _real(learning_rate, op, "learning_rate", low=0.0)
+    return "fixed", Parameter(Tensor(np.array(rate, np.float32)), name=name, requires_grad=False)
+
+
+def _rate_at(kind: str, value, step):
+    """The learning rate a source gives at `step`."""
+    if kind == "fixed":
+        return value
+    if kind == "list":
+        return F.gather(value, F.minimum(step, value.shape[0] - 1), 0)
+    if current_builder() is not None:
+        return trace_call(value, (step,))
+    return value(step)
+
+
+_GROUP_KEYS = ("params", "lr", "weight_decay", "grad_centralization")
+
+
+def _checked_groups(parameters, op: str):
+    """The parameter groups (dicts) and the order_params list, or None when `parameters` is a
+    plain list of Parameters."""
+    if isinstance(parameters, Parameter) or parameters is None:
+        return None
+    parameters = list(parameters)
+    if not any(isinstance(p, dict) for p in parameters):
+        return None
+    if not all(isinstance(p, dict) for p in parameters):
+        raise DTypeError(f"{op}: `params` must be all Parameters or all dicts (parameter "
+                         f"groups), got a mixture")
+    groups, order = [], None
+    for group in parameters:
+        if "order_params" in group:
+            if len(group) > 1:
+                raise ArgumentValueError(f"{op}: the dict holding 'order_params' must hold "
+                                         f"nothing else, got keys {sorted(group)}")
+            order = list(group["order_params"])
+            continue
+        unknown = sorted(set(group) - set(_GROUP_KEYS))
+        if unknown or "params" not in group:
+            raise ArgumentValueError(f"{op}: a parameter group takes the keys "
+                                     f"{', '.join(_GROUP_KEYS)} ('params' required), got "
+                                     f"{sorted(group)}")
+        groups.append(group)
+    return groups, order
+
+
 class Optimizer(Cell):
-    """Base class. Subclasses define `update(index, param, grad, lr, step)`."""
+    """Base class. Subclasses define `update(index, param, grad, lr, step)`.
+
+    `parameters` is a list of Parameters or of parameter groups: dicts with "params" and,
+    optionally, the group's own "lr", "weight_decay" and "grad_centralization", plus at most
+    one {"order_params": [...]} that orders the parameters (and so the gradients) as listed.
+    Without groups, weight decay skips normalisation scales and shifts ("beta"/"gamma" in the
+    name); a group's weight_decay applies to every parameter in it, as in MindSpore.
+    """
 
     decoupled_weight_decay = False  # AdamW decays the weights itself, not through the gradient
 
     def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
         super().__init__(auto_prefix=False)
         op = type(self).__name__
-        params = _parameter_list(parameters, op)
-        self.parameters = ParameterTuple(params)
         self.weight_decay = _real(weight_decay, op, "weight_decay", low=0.0)
         self.loss_scale = _real(loss_scale, op, "loss_scale", low=0.0, low_open=True)
-        # MindSpore's default decay filter: no weight decay for normalisation scales/shifts.
-        self.decay_flags = tuple("beta" not in (p.name or "") and "gamma" not in (p.name or "")
-                                 for p in params)
-        self._init_learning_rate(learning_rate, op)
+        self.lr_kind, self.learning_rate = _rate_source(learning_rate, op, "learning_rate")
+        grouped = _checked_groups(parameters, op)
+        self.is_group = grouped is not None
+        if grouped is None:
+            params = _parameter_list(parameters, op)
+            self.decay_flags = tuple(_default_decay_filter(p) for p in params)
+            self.weight_decays = tuple(self.weight_decay if flag else 0.0
+                                       for flag in self.decay_flags)
+            self.centralize, self.group_rates = (False,) * len(params), None
+        else:
+            params = self._init_groups(*grouped, op)
+            self.decay_flags = tuple(decay > 0 for decay in self.weight_decays)
+        self.parameters = ParameterTuple(params)
+        self.is_group_lr = self.group_rates is not None
         self.global_step = Parameter(Tensor(np.array(0, np.int32)), name="global_step",
                                      requires_grad=False)
 
-    def _init_learning_rate(self, learning_rate, op: str) -> None:
-        self.lr_kind = "fixed"
-        if isinstance(learning_rate, (Cell,)) or (callable(learning_rate) and not isinstance(
-                learning_rate, (Tensor, np.ndarray))):
-            self.lr_kind = "schedule"
-            self.learning_rate = learning_rate
-            return
-        if isinstance(learning_rate, (list, tuple, np.ndarray, Tensor)):
-            rates = np.asarray(learning_rate.asnumpy() if isinstance(learning_rate, Tensor)
-                               else learning_rate, np.float32)
-            if rates.ndim > 1 or rates.size == 0:
-                raise ShapeError(f"{op}: a learning-rate list must be 1-D and non-empty, got "
-                                 f"shape {rates.shape}")
-            if (rates < 0).any():
-                raise ArgumentValueError(f"{op}: learning rates must be >= 0")
-            if rates.ndim == 1:
-                self.lr_kind = "list"
-                self.learning_rate = Parameter(Tensor(rates), name="learning_rate",
-                                               requires_grad=False)
-                return
-            learning_rate = float(rates)
-        rate = _real(learning_rate, op, "learning_rate", low=0.0)
-        self.learning_rate = Parameter(Tensor(np.array(rate, np.float32)), name="learning_rate",
-                                       requires_grad=False)
+    def _init_groups(self, groups, order, op: str) -> list:
+        """Flatten the groups into per-parameter weight decays, gradient centralisation flags
+        and (when a group sets "lr") learning-rate sources; returns the parameters."""
+        params, decays, centralize, rates, group_lrs = [], [], [], [], []
+        default_rate = (self.lr_kind, self.learning_rate)
+        for number, group in enumerate(groups):
+            members = [group["params"]] if isinstance(group["params"], Parameter) \
+                else list(group["params"])
+            decay = _real(group.get("weight_decay", self.weight_decay), op, "weight_decay",
+                          low=0.0)
+            rate = default_rate
+            if "lr" in group:
+                rate = _rate_source(group["lr"], op, f"learning_rate_group_{number}")
+                group_lrs.append(rate[1])
+            params += members
+            decays += [decay] * len(members)
+            centralize += [bool(group.get("grad_centralization", False))] * len(members)
+            rates += [rate] * len(members)
+        params = _parameter_list(params, op)
+        if order is not None:
+            position = self._order_positions(params, order, op)
+            params, decays, centralize, rates = ([values[i] for i in position] for values in
+                                                 (params, decays, centralize, rates))
+        self.weight_decays, self.centralize = tuple(decays), tuple(centralize)
+        self.group_rates = tuple(rates) if group_lrs else None
+        self.group_learning_rates = ParameterTuple(
+            r for r in group_lrs if isinstance(r, Parameter))
+        return params
+
+    @staticmethod
+    def _order_positions(params, order, op: str) -> list:
+        """For each Parameter of `order`, its index in the groups' flattened list."""
+        index = {id(p): i for i, p in enumerate(params)}
+        missing = [getattr(p, "name", p) for p in order if id(p) not in index]
+        if missing or len(order) != len(params):
+            raise ArgumentValueError(
+                f"{op}: 'order_params' must list exactly the grouped parameters, got "
+                f"{len(order)} for {len(params)}"
+                + (f"; not in any group: {', '.join(map(str, missing))}" if missing else ""))
+        return [index[id(p)] for p in order]
 
     # -- state ------------------------------------------------------------------------------
     def clone_state(self, prefix: str, init=0.0) -> ParameterTuple:
@@ -121,16 +217,30 @@ class Optimizer(Cell):
 
     # -- one step -----------------------------------------------------------------------------
     def get_lr(self, step=None):
-        """The learning rate for `step` (the current step when None)."""
+        """The learning rate for `step` (the current step when None); with groups that set
+        "lr", a tuple of rates, one per parameter."""
         step = self.global_step if step is None else step
-        if self.lr_kind == "fixed":
-            return self.learning_rate
-        if self.lr_kind == "list":
-            last = self.learning_rate.shape[0] - 1
-            return F.gather(self.learning_rate, F.minimum(step, last), 0)
-        if current_builder() is not None:
-            return trace_call(self.learning_rate, (step,))
-        return self.learning_rate(step)
+        if self.group_rates is None:
+            return _rate_at(self.lr_kind, self.learning_rate, step)
+        at_step = {}  # each source once, however many parameters share it
+        for kind, value in self.group_rates:
+            if id(value) not in at_step:
+                at_step[id(value)] = _rate_at(kind, value, step)
+        return tuple(at_step[id(value)] for _, value in self.group_rates)
+
+    def get_lr_parameter(self, param):
+        """The learning-rate Parameter (or schedule) that updates `param` (or each of a list
+        of Parameters)."""
+        params = param if isinstance(param, list) else [param]
+        index = {id(p): i for i, p in enumerate(self.parameters)}
+        for p in params:
+            if id(p) not in index:
+                raise ArgumentValueError(f"{type(self).__name__}.get_lr_parameter: Parameter "
+                                         f"{getattr(p, 'name', p)!r} is not updated by this "
+                                         f"optimizer")
+        rates = [self.group_rates[index[id(p)]][1] if self.group_rates is not None
+                 else self.learning_rate for p in params]
+        return rates if isinstance(param, list) else rates[0]
 
     def construct(self, gradients):
         gradients = self._checked_gradients(gradients)
@@ -139,10 +249,12 @@ class Optimizer(Cell):
         for index, (param, grad) in enumerate(zip(self.parameters, gradients)):
             if self.loss_scale != 1.0:
                 grad = F.div(grad, self.loss_scale)
-            if self.weight_decay and self.decay_flags[index] and not \
-                    self.decoupled_weight_decay:
-                grad = F.add(grad, F.mul(param, self.weight_decay))
-            self.update(index, param, grad, lr, step)
+            decay = self.weight_decays[index]
+            if decay and not self.decoupled_weight_decay:
+                grad = F.add(grad, F.mul(param, decay))
+            if self.centralize[index]:
+                grad = _centralized(grad)
+            self.update(index, param, grad, lr[index] if self.is_group_lr else lr, step)
         assign(self.global_step, F.add(step, 1))
         return True
 
@@ -163,6 +275,15 @@ class Optimizer(Cell):
                                  f"{fmt_shape(tuple(g.shape))}, expected "
                                  f"{fmt_shape(tuple(p.shape))}")
         return tuple(gradients)
+
+
+def _centralized(grad):
+    """Gradient centralisation (Yong et al. 2020): a weight's gradient minus its mean over all
+    axes but the first. As MindSpore's kernel, it leaves vectors and scalars alone, and weights
+    whose second dimension is not a multiple of 16."""
+    if len(grad.shape) < 2 or grad.shape[1] % 16 != 0:
+        return grad
+    return F.sub(grad, F.reduce_mean(grad, tuple(range(1, len(grad.shape))), True))
 
 
 def _lr_like(lr, param):
@@ -280,9 +401,9 @@ class AdamW(_AdamBase):
         t = self.count(step, param)
         m_hat = F.div(m, F.sub(1, F.pow(self.beta1, t)))
         v_hat = F.div(v, F.sub(1, F.pow(self.beta2, t)))
-        decayed = param
-        if self.weight_decay and self.decay_flags[index]:
-            decayed = F.mul(param, F.sub(1, F.mul(lr, self.weight_decay)))
+        decayed, decay = param, self.weight_decays[index]
+        if decay:
+            decayed = F.mul(param, F.sub(1, F.mul(lr, decay)))
         step_size = F.div(m_hat, F.add(F.sqrt(v_hat), self.eps))
         assign(param, F.sub(decayed, F.mul(lr, step_size)))
 
@@ -300,6 +421,6 @@ class AdamWeightDecay(_AdamBase):
     def update(self, index, param, grad, lr, step):
         m, v = self.moments(index, grad)
         direction = F.div(m, F.add(F.sqrt(v), self.eps))
-        if self.weight_decay and self.decay_flags[index]:
-            direction = F.add(direction, F.mul(param, self.weight_decay))
+        if self.weight_decays[index]:
+            direction = F.add(direction, F.mul(param, self.weight_decays[index]))
         assign(param, F.sub(param, F.mul(_lr_like(lr, param), direction)))
