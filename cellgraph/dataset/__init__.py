@@ -12,7 +12,7 @@ ImageFolderDataset) feed a chain of lazy pipeline nodes; iterators run it in a p
 """
 from . import config, transforms, vision
 from .engine import Dataset
-from .nodes import BatchInfo
+from .nodes import BatchInfo, ZipNode
 from .readers import Cifar10Dataset, Cifar100Dataset, ImageFolderDataset, MnistDataset
 from .samplers import (
     DistributedSampler,
@@ -23,6 +23,12 @@ from .samplers import (
     SubsetSampler,
 )
 from .sources import GeneratorDataset, NumpySlicesDataset
+
+
+def zip(datasets):  # MindSpore's name; the builtin is not used in this module
+    """The columns of `datasets` (a tuple) side by side, row by row: `ds.zip((images, labels))`."""
+    return ZipNode(datasets)
+
 
 __all__ = [
     "BatchInfo",
@@ -42,4 +48,5 @@ __all__ = [
     "config",
     "transforms",
     "vision",
+    "zip",
 ]

@@ -145,6 +145,22 @@ class Dataset:
         bounds = np.cumsum([0] + counts)
         return [SubsetNode(self, np.sort(order[lo:hi])) for lo, hi in itertools.pairwise(bounds)]
 
+    def zip(self, datasets):
+        """This dataset's columns followed by those of `datasets` (one or a tuple), row by
+        row, as long as the shortest lasts."""
+        from .nodes import ZipNode, _dataset_tuple
+
+        return ZipNode((self,) + _dataset_tuple(datasets, "zip"))
+
+    def concat(self, datasets):
+        """This dataset's rows, then those of `datasets` (one or a list); columns must match."""
+        from .nodes import ConcatNode, _dataset_tuple
+
+        return ConcatNode((self,) + _dataset_tuple(datasets, "concat"))
+
+    def __add__(self, other):
+        return self.concat(other)
+
     # -- facts --------------------------------------------------------------------------------
     def get_col_names(self) -> list[str]:
         return list(self.column_names)

@@ -261,3 +261,60 @@ class SubsetNode(Dataset):
         for i, row in enumerate(self.children[0].rows(state)):
             if i in self._wanted:
                 yield row
+
+
+def _dataset_tuple(datasets, op: str) -> tuple:
+    datasets = (datasets,) if isinstance(datasets, Dataset) else tuple(datasets)
+    for d in datasets:
+        if not isinstance(d, Dataset):
+            raise TypeError(f"{op}: expected Datasets, got {type(d).__name__}")
+    if not datasets:
+        raise ValueError(f"{op}: expected at least one Dataset, got none")
+    return datasets
+
+
+class ZipNode(Dataset):
+    """The columns of several datasets side by side, row by row; the shortest one ends it."""
+
+    def __init__(self, datasets):
+        datasets = _dataset_tuple(datasets, "zip")
+        super().__init__(datasets)
+        names = [c for d in datasets for c in d.column_names]
+        twice = sorted({c for c in names if names.count(c) > 1})
+        if twice:
+            raise ValueError(f"zip: column names must be unique across the datasets, got "
+                             f"{', '.join(twice)} more than once; rename them first")
+        self._names = names
+
+    @property
+    def column_names(self):
+        return list(self._names)
+
+    def count(self):
+        counts = [d.count() for d in self.children]
+        return None if None in counts else min(counts)
+
+    def rows(self, state):
+        for parts in zip(*(d.rows(state) for d in self.children)):
+            yield tuple(value for part in parts for value in part)
+
+
+class ConcatNode(Dataset):
+    """The rows of several datasets with the same columns, one dataset after the other."""
+
+    def __init__(self, datasets):
+        datasets = _dataset_tuple(datasets, "concat")
+        super().__init__(datasets)
+        names = datasets[0].column_names
+        for d in datasets[1:]:
+            if d.column_names != names:
+                raise ValueError(f"concat: expected the columns {names} in every dataset, "
+                                 f"got {d.column_names}")
+
+    def count(self):
+        counts = [d.count() for d in self.children]
+        return None if None in counts else sum(counts)
+
+    def rows(self, state):
+        for d in self.children:
+            yield from d.rows(state)

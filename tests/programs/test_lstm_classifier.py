@@ -6,7 +6,7 @@ import pytest
 import cellgraph as ms
 from cellgraph import Tensor, nn, ops
 
-pytestmark = pytest.mark.xfail(strict=False, reason="nn.LSTM and nn.Embedding are missing")
+pytestmark = pytest.mark.xfail(strict=False, reason="nn.LSTM and nn.GRU are missing")
 
 
 class RNNClassifier(nn.Cell):

@@ -180,3 +180,28 @@ def test_config_values():
     ds.config.set_num_parallel_workers(2)
     assert ds.config.get_num_parallel_workers() == 2
     assert ds.config.get_prefetch_size() == 16
+
+
+def test_zip_puts_columns_side_by_side_until_the_shortest_ends():
+    letters = ds.NumpySlicesDataset({"c": np.arange(4) + 100}, shuffle=False)
+    zipped = ds.zip((_numbers(), letters))
+    assert zipped.get_col_names() == ["a", "b", "c"]
+    assert zipped.get_dataset_size() == 4
+    assert _values(zipped, 2) == [100, 101, 102, 103]
+    assert _values(zipped, 1) == [0, 10, 20, 30]
+    assert _values(letters.zip(_numbers().project("a")), 1) == [0, 1, 2, 3]
+    with pytest.raises(ValueError, match="zip: column names must be unique across the "
+                                         "datasets, got a, b more than once"):
+        ds.zip((_numbers(), _numbers()))
+    with pytest.raises(TypeError, match="zip: expected Datasets, got list"):
+        ds.zip((_numbers(), [1, 2]))
+
+
+def test_concat_chains_rows_of_the_same_columns():
+    both = _numbers(3).concat(_numbers(2))
+    assert both.get_dataset_size() == 5
+    assert _values(both) == [0, 1, 2, 0, 1]
+    assert _values(_numbers(2) + _numbers(1) + _numbers(2), 1) == [0, 10, 0, 0, 10]
+    with pytest.raises(ValueError, match=r"concat: expected the columns \['a', 'b'\] in every "
+                                         r"dataset, got \['a'\]"):
+        _numbers().concat(_numbers().project("a"))
