@@ -321,6 +321,12 @@ def current_trace() -> Trace | None:
     return stack[-1] if stack else None
 
 
+def running_eagerly() -> bool:
+    """True when operations run at once on the eager runtime (no graph is being built in this
+    thread), so every Tensor's value is known now."""
+    return current_trace() is _ThreadTraceStack.bottom
+
+
 def innermost(kind: type) -> Trace | None:
     """This thread's innermost listening trace that is a `kind` (a graph Builder), or None."""
     return next((t for t in reversed(_trace_stack.items) if isinstance(t, kind)), None)

@@ -11,7 +11,7 @@ from . import dtype as dt
 from . import math_ops as M
 from . import nn_ops as N
 from .array_ops import Slice
-from .core import abstract_of, is_value, normalize_axes, normalize_axis
+from .core import abstract_of, is_value, normalize_axes, normalize_axis, running_eagerly
 from .errors import DTypeError, ShapeError
 
 # Elementwise primitives are functional ops themselves: `exp`, `add`, ... join this module from
@@ -223,11 +223,27 @@ def _gather_index(x, items, tensor_positions):
         index = np.asarray(index)
     it = abstract_of(index)
     if it.dtype.is_bool:
-        raise DTypeError("GetItem: a boolean mask index gives a shape known only at run time; "
-                         "use ops.select(mask, x, y) instead")
+        return _masked_read(x, index, pos)
     if not it.dtype.is_int:
         raise DTypeError(f"GetItem: expected an integer index tensor, got {it.dtype}")
     return A.gather(x, index, axis=pos)
+
+
+def _masked_read(x, mask, pos: int):
+    """`x[mask]` (or `x[:, mask]`): the entries where a boolean mask covering the axes from
+    `pos` on is True, in row-major order. The result's length is the mask's count, so the mask
+    must be known now: a NumPy mask, or any mask outside a graph."""
+    if not (isinstance(mask, np.ndarray) or running_eagerly()):
+        raise DTypeError("GetItem: a boolean mask index inside a graph gives a shape known only "
+                         "at run time; use ops.select(mask, x, y) instead")
+    mask = np.asarray(mask)
+    shape = abstract_of(x).shape
+    covered = tuple(shape[pos:pos + mask.ndim])
+    if covered != mask.shape:
+        raise ShapeError(f"GetItem: the boolean mask of shape {mask.shape} does not match the "
+                         f"indexed axes of shape {covered}")
+    merged = reshape(x, shape[:pos] + (-1,) + shape[pos + mask.ndim:])
+    return A.gather(merged, np.flatnonzero(mask).astype(np.int64), axis=pos)
 
 
 def gather(input_params, input_indices, axis, batch_dims=0):

@@ -6,8 +6,7 @@ import numpy as np
 
 import cellgraph as ms
 import cellgraph.dataset as ds
-import cellgraph.dataset.transforms as transforms
-import cellgraph.dataset.vision as vision
+from cellgraph.dataset import transforms, vision
 
 
 def generator(n=40):

@@ -5,9 +5,7 @@ import numpy as np
 import pytest
 
 import cellgraph as ms
-import cellgraph.nn as nn
-import cellgraph.ops as ops
-from cellgraph import Tensor
+from cellgraph import Tensor, nn, ops
 
 
 class Encoder(nn.Cell):

@@ -220,12 +220,37 @@ def test_tensor_index_gathers():
     assert_tensor(Tensor(A)[Tensor(1)], A[1], ms.float32)
 
 
+def test_boolean_mask_reads_outside_graphs_and_with_numpy_masks():
+    """The mask's count is the result's length: known for eager Tensors and NumPy masks (as in
+    MindSpore's PyNative mode); a graph Tensor mask has no static shape and is refused."""
+    assert_tensor(Tensor(A)[Tensor(A) > 5], A[A > 5], ms.float32)
+    assert_tensor(Tensor(A)[Tensor(np.array([False, True]))], A[[1]], ms.float32)
+    cols = np.array([True, False, True])
+    assert_tensor(Tensor(A)[:, cols], A[:, cols], ms.float32)
+    assert_tensor(Tensor(A)[Tensor(A) > 100], A[A > 100], ms.float32)
+
+    @ms.jit
+    def positive_sum(x):
+        return x[cols].sum()
+
+    np.testing.assert_allclose(ms.grad(positive_sum)(Tensor(A[0])).asnumpy(),
+                               np.repeat(cols[:, None], 4, axis=1) * 1.0)
+
+    @ms.jit
+    def graph_mask(x):
+        return x[x > 0]
+
+    with pytest.raises(DTypeError, match="GetItem: a boolean mask index inside a graph"):
+        graph_mask(Tensor(A))
+
+
 def test_index_errors():
     with pytest.raises(ShapeError, match=r"GetItem: index \(5,\) does not fit a tensor of shape "
                                          r"\(2, 3, 4\)"):
         Tensor(A)[5]
-    with pytest.raises(DTypeError, match="GetItem: a boolean mask index"):
-        Tensor(A)[Tensor(np.array([True, False]))]
+    with pytest.raises(ShapeError, match=r"GetItem: the boolean mask of shape \(3,\) does not "
+                                         r"match the indexed axes of shape \(2,\)"):
+        Tensor(A)[Tensor(np.array([True, False, True]))]
     with pytest.raises(DTypeError, match="GetItem: expected an integer index tensor, got Float32"):
         Tensor(A)[Tensor([0.0])]
 
