@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numbers
 
-from cellgraph.autograd import value_and_grad
+from cellgraph.autograd import GradOperation, value_and_grad
 from cellgraph.ops import functional as F
 from cellgraph.ops.errors import DTypeError
 
@@ -85,6 +85,9 @@ class TrainOneStepCell(Cell):
         self.sens = 1.0 if sens is None else float(sens)
         self.return_grad = bool(return_grad)
         self.grad_fn = value_and_grad(network, grad_position=None, weights=self.weights)
+        # what subclasses that write their own construct call, as MindSpore's model zoo does:
+        # self.grad(self.network, self.weights)(*inputs, sens)
+        self.grad = GradOperation(get_by_list=True, sens_param=True)
         self.grad_reducer = _identity  # data parallelism puts its gradient all-reduce here
 
     def construct(self, *inputs):

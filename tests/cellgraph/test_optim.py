@@ -178,6 +178,31 @@ def test_sens_scales_the_gradients(rng):
                                rtol=1e-12)
 
 
+class _HalvedStep(nn.TrainOneStepCell):
+    """A subclass with its own construct, built from the attributes MindSpore's has."""
+
+    def construct(self, *inputs):
+        loss = self.network(*inputs)
+        sens = cellgraph.ops.fill(loss.dtype, loss.shape, self.sens)
+        grads = self.grad(self.network, self.weights)(*inputs, sens)
+        grads = self.grad_reducer(grads)
+        return cellgraph.ops.depend(loss, self.optimizer(tuple([g * 0.5 for g in grads])))
+
+
+def test_subclass_construct_uses_grad_weights_and_sens(rng):
+    w, b, x, y = _data(rng)
+    net = Net(w, b)
+    train = _HalvedStep(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params(), 0.1),
+                        sens=4.0)
+    loss = train(Tensor(x), Tensor(y))
+    np.testing.assert_allclose(loss.asnumpy(), np.mean((x @ w.T + b - y) ** 2), rtol=1e-12)
+    gw, gb = np_grads(w, b, x, y)
+    np.testing.assert_allclose(net.fc.weight.asnumpy(), w - np.float32(0.1) * 2.0 * gw,
+                               rtol=1e-12)
+    np.testing.assert_allclose(net.fc.bias.asnumpy(), b - np.float32(0.1) * 2.0 * gb,
+                               rtol=1e-12)
+
+
 def test_state_parameters_are_named_like_mindspore(rng):
     _, _, train, _ = _run("Adam", {}, 0.01, rng)
     names = [n for n, _ in train.parameters_and_names()]
