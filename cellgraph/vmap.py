@@ -69,8 +69,10 @@ def _check_axes_spec(spec, what: str) -> None:
                      f"{type(spec).__name__} {spec!r}", user_loc())
 
 
-def _leaf_dims(args: tuple, in_axes, loc) -> tuple[list, int]:
-    """The batch axis of every Tensor leaf of `args` and the batch size, checked."""
+def _leaf_dims(args: tuple, in_axes, loc, ensemble_size=None) -> tuple[list, int]:
+    """The batch axis of every Tensor leaf of `args` and the batch size, checked (with a
+    CellList of `ensemble_size` cells, the cells are the batch and no argument need be
+    mapped)."""
     if isinstance(in_axes, (tuple, list)):
         if len(in_axes) != len(args):
             raise ArgumentError(f"vmap: in_axes has {len(in_axes)} entries but the function "
@@ -109,6 +111,8 @@ def _leaf_dims(args: tuple, in_axes, loc) -> tuple[list, int]:
 
     for i, (arg, spec) in enumerate(zip(args, specs)):
         walk(arg, spec, f"argument {i}")
+    if ensemble_size is not None:
+        sizes.insert(0, ("the CellList", ensemble_size, 0))
     if not sizes:
         raise ArgumentError("vmap: in_axes maps no Tensor argument; at least one entry must be "
                             "an int", loc)
@@ -138,14 +142,18 @@ class VmapFunction(Transform):
     def emit(self, *args):
         """Emit fn batched over `args` into the current builder."""
         loc = _graph_loc(self)
-        dims, size = _leaf_dims(args, self.in_axes, loc)
+        cells = _ensemble_cells(self.fn, loc)
+        dims, size = _leaf_dims(args, self.in_axes, loc, cells and len(cells))
         leaves, in_tree = flatten(tuple(args), is_tensor_like)
         examples = unflatten(in_tree, [x if d is None else _example_of(x, d)
                                        for x, d in zip(leaves, dims)])
-        graph, captured, _, _ = parse(self.fn, examples, graph_name(self.fn))
+        fn = cells[0] if cells else self.fn
+        graph, captured, _, _ = parse(fn, examples, graph_name(fn))
         _no_updates(graph, "vmap", loc)
         inputs = [(leaf, d) for leaf, d in zip(leaves, dims)]
-        inputs += [(value, None) for value in list(captured) + list(graph.weights)]
+        inputs += [(value, None) for value in captured]
+        inputs += _stacked_weights(cells, graph.weights) if cells else \
+            [(weight, None) for weight in graph.weights]
         outs = batch_graph(graph, inputs)
         axes = self._out_axes(graph, outs, loc)
         return unflatten(graph.out_tree, [move_batch(e, size, a) for e, a in zip(outs, axes)])
@@ -172,6 +180,44 @@ class VmapFunction(Transform):
                                  f"batched result has rank {rank}", loc)
             axes.append(axis % rank)
         return axes
+
+
+def _ensemble_cells(fn, loc) -> list | None:
+    """The cells of a CellList given to vmap (model ensembling: the cells, alike in structure,
+    run as one batch whose i-th member uses the i-th cell's parameters), else None."""
+    from cellgraph.nn import CellList
+
+    if not isinstance(fn, CellList):
+        return None
+    cells = list(fn)
+    if not cells:
+        raise ArgumentError("vmap: the CellList is empty; model ensembling needs at least one "
+                            "cell", loc)
+    first = [(type(c), tuple(p.shape), p.dtype) for c in [cells[0]] for p in c.get_parameters()]
+    for i, cell in enumerate(cells[1:], 1):
+        layout = [(type(cell), tuple(p.shape), p.dtype) for p in cell.get_parameters()]
+        if type(cell) is not type(cells[0]) or layout != first:
+            raise ArgumentError(f"vmap: the cells of a CellList must have one structure (the "
+                                f"same class and parameter shapes), but cell {i} "
+                                f"({type(cell).__name__}) differs from cell 0 "
+                                f"({type(cells[0]).__name__})", loc)
+    return cells
+
+
+def _stacked_weights(cells: list, weights) -> list:
+    """(value, batch axis) for each weight the first cell's graph reads: a Parameter of that
+    cell becomes the stack of the matching Parameter of every cell, batched along axis 0; any
+    other Parameter is shared."""
+    per_cell = [list(cell.get_parameters()) for cell in cells]
+    position = {id(p): i for i, p in enumerate(per_cell[0])}
+    inputs = []
+    for weight in weights:
+        i = position.get(id(weight))
+        if i is None:
+            inputs.append((weight, None))
+        else:
+            inputs.append((A.stack(*[params[i] for params in per_cell], axis=0), 0))
+    return inputs
 
 
 def _example_of(x, dim: int) -> np.ndarray:

@@ -11,7 +11,7 @@ from cellgraph.train import Model
 
 class MAELoss(nn.LossBase):
     def __init__(self, reduction="mean"):
-        super(MAELoss, self).__init__(reduction)
+        super().__init__(reduction)
         self.abs = ops.Abs()
 
     def construct(self, base, target):
@@ -36,7 +36,7 @@ class TwoHeads(nn.Cell):
 
 class MAELossForMultiLabel(nn.LossBase):
     def __init__(self, reduction="mean"):
-        super(MAELossForMultiLabel, self).__init__(reduction)
+        super().__init__(reduction)
         self.abs = ops.Abs()
 
     def construct(self, base1, base2, target1, target2):
@@ -47,7 +47,7 @@ class MAELossForMultiLabel(nn.LossBase):
 
 class CustomWithLossCell(nn.Cell):
     def __init__(self, backbone, loss_fn):
-        super(CustomWithLossCell, self).__init__(auto_prefix=False)
+        super().__init__(auto_prefix=False)
         self._backbone = backbone
         self._loss_fn = loss_fn
 
@@ -58,7 +58,7 @@ class CustomWithLossCell(nn.Cell):
 
 class MyMAE(nn.Metric):
     def __init__(self):
-        super(MyMAE, self).__init__()
+        super().__init__()
         self.clear()
 
     def clear(self):
