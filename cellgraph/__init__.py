@@ -22,16 +22,19 @@ from cellgraph.ops.dtype import (
     uint8,
 )
 from cellgraph.ops.errors import CellgraphError, CompileError  # noqa: F401
-from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
+from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor, tensor
 
-from . import context, nn, numpy, ops
+from . import common, context, log, nn, numpy, ops
 from .autograd import GradOperation, get_grad, grad, value_and_grad
 from .common import assign as _assign
-from .common.seed import get_seed, set_seed
+from .common.mutable import mutable
+from .common.seed import get_rng_state, get_seed, manual_seed, set_rng_state, set_seed
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
 from .forward import jvp, vjp
+from .device import export, get_current_device, load, set_device
 from .inspect_ir import dump_ir
-from .jit import jit, ms_function
+from .jit import jit, jit_class, ms_class, ms_function
+from .jit import JitConfig, lazy_inline
 from .train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 from .vmap import hessian, jacfwd, jacrev, vmap
 
@@ -54,26 +57,39 @@ for _name in _assign.__all__:
     setattr(ops, _name, getattr(_assign, _name))
     setattr(ops.functional, _name, getattr(_assign, _name))
 del _name
+# ops.composite, ops.function and the composite functional names (HyperMap, partial, ...) sit
+# above the compiler for the same reason; ops_surface mounts them into the ops namespace.
+from . import ops_surface as _ops_surface  # noqa: E402
+
+_ops_surface.mount()
+Type = dtype.DType
+from_numpy = Tensor.from_numpy
 
 __version__ = "0.1.0"
 __all__ = [
     "GRAPH_MODE",
     "PYNATIVE_MODE",
     "GradOperation",
+    "JitConfig",
     "Parameter",
     "ParameterTuple",
     "Tensor",
     "bool_",
+    "common",
     "context",
     "double",
     "dtype",
     "dump_ir",
+    "export",
+    "from_numpy",
     "float16",
     "float32",
     "float64",
     "float_",
     "get_context",
+    "get_current_device",
     "get_grad",
+    "get_rng_state",
     "get_seed",
     "grad",
     "half",
@@ -86,17 +102,27 @@ __all__ = [
     "jacfwd",
     "jacrev",
     "jit",
+    "jit_class",
     "jvp",
+    "lazy_inline",
+    "load",
     "load_checkpoint",
     "load_param_into_net",
+    "log",
+    "manual_seed",
+    "ms_class",
     "ms_function",
+    "mutable",
     "nn",
     "numpy",
     "ops",
     "save_checkpoint",
     "set_context",
+    "set_device",
+    "set_rng_state",
     "set_seed",
     "single",
+    "tensor",
     "uint8",
     "value_and_grad",
     "vjp",

@@ -26,7 +26,10 @@ from .scope import (
     Scope,
     bind_arguments,
     is_cell,
+    is_compile_time_object,
+    is_jit_class,
     is_user_function,
+    mark_compile_time_object,
     record_guard,
     tracer_isinstance,
     user_error,
@@ -102,11 +105,28 @@ class Interpreter:
                                     fn.defaults, fn.kw_defaults)
         if is_cell(fn):
             return fn._graph_call(args, kwargs)
+        if is_jit_class(fn):
+            return Interpreter.new_instance(fn, args, kwargs)
+        if is_jit_class(type(fn)) and is_user_function(getattr(type(fn), "__call__", None)):
+            return Interpreter.call_function(type(fn).__call__, (fn,) + tuple(args), kwargs)
         if inspect.ismethod(fn) and is_user_function(fn.__func__):
             return Interpreter.call_function(fn.__func__, (fn.__self__,) + tuple(args), kwargs)
         if is_user_function(fn):
             return Interpreter.call_function(fn, args, kwargs)
         return fn(*args, **kwargs)
+
+    @staticmethod
+    def new_instance(cls, args, kwargs):
+        """`Cls(...)` of a jit_class inside construct: __init__ is parsed like any method, and
+        the new object's attributes may be assigned while it is being built."""
+        obj = cls.__new__(cls)
+        mark_compile_time_object(obj)
+        init = cls.__init__
+        if is_user_function(init):
+            Interpreter.call_function(init, (obj,) + tuple(args), kwargs)
+        else:
+            init(obj, *args, **kwargs)
+        return obj
 
     @staticmethod
     def call_function(fn, args, kwargs):
@@ -296,6 +316,9 @@ class Interpreter:
                                    "build the value with ops.select or concat",
                                    self.info.loc(target))
             container[self.eval(target.slice)] = value
+        elif isinstance(target, gast.Attribute) and is_compile_time_object(
+                owner := self.eval(target.value)):
+            setattr(owner, target.attr, value)
         elif isinstance(target, gast.Attribute):
             raise CompileError(f"assigning to attribute `{target.attr}` in graph mode is not "
                                f"supported; set it in __init__ or return the value",

@@ -8,6 +8,7 @@ import numpy as np
 from cellgraph.ops import dtype as dt
 from cellgraph.ops.core import TensorType
 from cellgraph.ops.errors import DTypeError
+from cellgraph.ops.tensor_attributes import TensorAttributes
 from cellgraph.ops.tensor_methods import TensorMethods
 
 from .backend import get_backend
@@ -28,7 +29,7 @@ def _infer_dtype(data) -> dt.DType:
     raise DTypeError(f"Tensor: cannot make a tensor from {type(data).__name__} {data!r:.60}")
 
 
-class Tensor(TensorMethods):
+class Tensor(TensorMethods, TensorAttributes):
     """An n-dimensional array on a backend. `Tensor(data, dtype=None)`; data is a list, a
     NumPy array, a scalar or another Tensor."""
 
@@ -51,6 +52,21 @@ class Tensor(TensorMethods):
         host = np.array(input_data, dtype=dtype.np)
         self._data = get_backend().from_host(host)
         self._dtype = dtype
+
+    @staticmethod
+    def from_numpy(array) -> Tensor:
+        """A Tensor holding `array`'s values and dtype."""
+        if not isinstance(array, np.ndarray):
+            raise DTypeError(f"Tensor.from_numpy: expected a numpy.ndarray, got "
+                             f"{type(array).__name__}")
+        return Tensor(array)
+
+    def init_data(self, slice_index=None, shape=None, opt_shard_group=None) -> Tensor:
+        """The data is always materialised here (no lazy initialisation): returns self."""
+        return self
+
+    def has_init(self) -> bool:
+        return False
 
     @classmethod
     def _wrap(cls, data, dtype: dt.DType) -> Tensor:
@@ -120,6 +136,15 @@ class Tensor(TensorMethods):
     def copy(self) -> Tensor:
         return Tensor(self.asnumpy().copy(), self._dtype)
 
+    def clone(self) -> Tensor:
+        return self.copy()
+
+    def assign_value(self, value) -> Tensor:
+        """Replace this tensor's data by `value`'s (same shape), in place; returns self."""
+        src = value.asnumpy() if isinstance(value, Tensor) else np.asarray(value)
+        self._data = get_backend().from_host(np.array(src, dtype=self._dtype.np))
+        return self
+
     def set_dtype(self, dtype):
         self._dtype = dt.as_dtype(dtype)
         self._data = get_backend().from_host(self.asnumpy().astype(self._dtype.np))
@@ -134,9 +159,11 @@ def _host_index(index):
 class Parameter(Tensor):
     """A trainable (or frozen) tensor owned by a Cell; graphs read it as an input."""
 
-    __slots__ = ("_version", "name", "requires_grad")
+    __slots__ = ("_version", "layerwise_parallel", "name", "parallel_optimizer",
+                 "requires_grad")
 
-    def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False):
+    def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
+                 parallel_optimizer=True, storage_format="", device=None):
         data = default_input
         if isinstance(data, numbers.Number):
             data = np.asarray(data, np.float32)
@@ -144,7 +171,30 @@ class Parameter(Tensor):
                          else None)
         self.name = name
         self.requires_grad = requires_grad
+        self.layerwise_parallel = layerwise_parallel
+        self.parallel_optimizer = parallel_optimizer
         self._version = 0
+
+    def value(self):
+        """The parameter's current value as a Tensor (inside a graph: the graph's value of it,
+        which sees earlier assignments)."""
+        from cellgraph.compiler.builder import current_builder
+
+        if current_builder() is not None:
+            return self
+        return Tensor._wrap(self._data, self._dtype)
+
+    def clone(self, init="same") -> Parameter:
+        """A new Parameter with the same name, dtype and flags; its data is a copy of this one's
+        (`init="same"`) or filled by `init` (an initializer, its name, or a number)."""
+        if isinstance(init, str) and init == "same":
+            data = self.asnumpy().copy()
+        else:
+            from cellgraph.common.initializer import initializer
+
+            data = initializer(init, self.shape, self._dtype)
+        return Parameter(Tensor(data, self._dtype), self.name, self.requires_grad,
+                         self.layerwise_parallel, self.parallel_optimizer)
 
     def set_data(self, data, slice_shape=False):
         """Replace the value (a Tensor, array or number); returns self."""
@@ -176,3 +226,21 @@ class ParameterTuple(tuple):
             if not isinstance(p, Parameter):
                 raise DTypeError(f"ParameterTuple: expected Parameters, got {type(p).__name__}")
         return super().__new__(cls, items)
+
+    def clone(self, prefix: str, init="same") -> ParameterTuple:
+        """Copies of every Parameter, named `prefix + "." + name` (optimizer moments are made
+        this way: `self.moments = self.parameters.clone(prefix="moments", init="zeros")`)."""
+        if not isinstance(prefix, str) or not prefix:
+            raise DTypeError(f"ParameterTuple.clone: `prefix` must be a non-empty str, got "
+                             f"{prefix!r}")
+        copies = []
+        for param in self:
+            copy = param.clone(init)
+            copy.name = f"{prefix}.{param.name}"
+            copies.append(copy)
+        return ParameterTuple(copies)
+
+
+def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
+    """`mindspore.tensor(data, dtype)`: a new Tensor, as `Tensor(data, dtype)` makes it."""
+    return Tensor(input_data, dtype, shape, init)
