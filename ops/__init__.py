@@ -12,4 +12,5 @@ from .functional import *
 from .functional import abs, pow, sum  # noqa: F401  (shadow builtins on purpose, as MindSpore)
 from .nn_classes import *
 from .nn_functional import *
+from .composite_conv import *
 from .random_ops import UniformReal, rand, rand_like  # noqa: F401

@@ -1,6 +1,8 @@
 """nn.Cell: the unit users subclass; `construct` is compiled in graph mode."""
 from __future__ import annotations
 
+import inspect
+
 from cellgraph import context
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.frontend import Interpreter
@@ -49,9 +51,22 @@ class Cell:
         if not context.is_graph_mode():
             return self.construct(*args, **kwargs)
         if kwargs:
-            raise ArgumentError(f"{type(self).__name__}: keyword arguments to a Cell in graph "
-                                f"mode are not supported; pass them by position")
+            args = self._positional(args, kwargs)
         return run_cached(self._graph_cache, self, args, context.dump_dir())
+
+    def _positional(self, args, kwargs) -> tuple:
+        """Keyword arguments to construct, placed by its signature (defaults filled in)."""
+        try:
+            bound = inspect.signature(self.construct).bind(*args, **kwargs)
+        except TypeError as e:
+            raise ArgumentError(f"{type(self).__name__}.construct: {e}") from None
+        bound.apply_defaults()
+        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+               for p in bound.signature.parameters.values()):
+            raise ArgumentError(f"{type(self).__name__}: keyword arguments to a construct "
+                                f"with *args or **kwargs are not supported in graph mode; "
+                                f"pass them by position")
+        return tuple(bound.arguments.values())
 
     def construct(self, *args, **kwargs):
         raise NotImplementedError(f"{type(self).__name__} must define construct()")
