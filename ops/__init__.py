@@ -5,6 +5,7 @@ The differentiation APIs (`GradOperation`, `grad`, `jvp`, `vjp`, `vmap`, ...) li
 compiler, which sits above this package).
 """
 from . import array_ops, core, dtype, errors, functional, math_ops, nn_ops  # noqa: F401
+from .composite_ops import *  # first: a primitive of the same name, imported below, wins
 from .classes import *
 from .classes import PrimitiveClass  # noqa: F401
 from .core import PRIMITIVES, Primitive, TensorType, bind  # noqa: F401

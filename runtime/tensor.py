@@ -36,6 +36,12 @@ class Tensor(TensorMethods, TensorAttributes):
     __slots__ = ("__weakref__", "_data", "_dtype")
     _is_tensor_class = True
 
+    def __new__(cls, input_data=None, dtype=None, shape=None, *args, **kwargs):
+        if input_data is None and shape is not None and not isinstance(shape, int) and any(
+                d is None or d == -1 for d in shape):
+            return object.__new__(SignatureTensor)
+        return object.__new__(cls)
+
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False):
         if internal:  # fast path for results: input_data is already a backend array
             self._data, self._dtype = input_data, dtype
@@ -148,6 +154,31 @@ class Tensor(TensorMethods, TensorAttributes):
     def set_dtype(self, dtype):
         self._dtype = dt.as_dtype(dtype)
         self._data = get_backend().from_host(self.asnumpy().astype(self._dtype.np))
+
+
+class SignatureTensor(Tensor):
+    """`Tensor(shape=[None, 3], dtype=float32)`: a shape with unknown sizes and a dtype, no
+    data; what `Cell.set_inputs` takes to describe the inputs it will be called with."""
+
+    __slots__ = ("_signature_shape",)
+
+    def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False):
+        self._signature_shape = tuple(None if d is None or d == -1 else int(d) for d in shape)
+        self._dtype = dt.as_dtype(dtype) if dtype is not None else dt.float32
+        self._data = None
+
+    @property
+    def shape(self) -> tuple:
+        return self._signature_shape
+
+    def asnumpy(self):
+        raise DTypeError(f"a Tensor of shape {self._signature_shape} (unknown sizes) has no "
+                         f"data; it only describes inputs (Cell.set_inputs)")
+
+    def __repr__(self) -> str:
+        return f"Tensor(shape={list(self._signature_shape)}, dtype={self._dtype.label})"
+
+    __str__ = __repr__
 
 
 def _host_index(index):

@@ -17,6 +17,20 @@ def _construct_function(cell):
     return getattr(fn, "__wrapped__", fn)
 
 
+def _check_declared(op: str, declared, args) -> None:
+    """Arguments must fit the signature given to set_inputs (None: any size on that axis)."""
+    for i, (want, got) in enumerate(zip(declared, args)):
+        want_shape, got_shape = getattr(want, "shape", None), getattr(got, "shape", None)
+        if want_shape is None or got_shape is None:
+            continue
+        if len(want_shape) != len(got_shape) or any(
+                w not in (None, -1, g) for w, g in zip(want_shape, got_shape)) or \
+                want.dtype != got.dtype:
+            raise ArgumentError(f"{op}: input {i} of shape {tuple(got_shape)} and dtype "
+                                f"{got.dtype} does not fit the set_inputs signature "
+                                f"{tuple(want_shape)} {want.dtype}")
+
+
 class Cell:
     """Base class for networks. Parameters and sub-Cells are found in attribute order."""
 
@@ -52,6 +66,8 @@ class Cell:
             return self.construct(*args, **kwargs)
         if kwargs:
             args = self._positional(args, kwargs)
+        if "_declared_inputs" in self.__dict__:
+            _check_declared(type(self).__name__, self.__dict__["_declared_inputs"], args)
         return run_cached(self._graph_cache, self, args, context.dump_dir())
 
     def _positional(self, args, kwargs) -> tuple:
@@ -162,6 +178,82 @@ class Cell:
 
     def set_grad(self, requires_grad=True):
         return self
+
+    # -- what MindSpore programs call on Cells ------------------------------------------------
+    @property
+    def cls_name(self) -> str:
+        return type(self).__name__
+
+    @property
+    def _cells(self) -> dict:
+        """The direct sub-Cells by attribute name (MindSpore's `cell._cells`)."""
+        return dict(self._children())
+
+    def parameters_dict(self, recurse=True) -> dict:
+        """{hierarchical name: Parameter}, in attribute order."""
+        return dict(self.parameters_and_names(expand=recurse))
+
+    def update_parameters_name(self, prefix="", recurse=True) -> None:
+        """Prepend `prefix` to the name of every Parameter (of sub-Cells too, if `recurse`)."""
+        if not isinstance(prefix, str):
+            raise ArgumentError(f"update_parameters_name: `prefix` must be a str, got "
+                                f"{type(prefix).__name__}")
+        for _, param in self.parameters_and_names(expand=recurse):
+            param.name = prefix + (param.name or "")
+
+    def init_parameters_data(self, auto_parallel_mode=False) -> dict:
+        """Parameters are filled when created here, so this returns {Parameter: Parameter}
+        for every Parameter, as MindSpore's does once initialisation has run."""
+        return {p: p.init_data() for _, p in self.parameters_and_names()}
+
+    def set_inputs(self, *inputs, **kwargs) -> None:
+        """Record the input signature MindSpore compiles a dynamic-shape graph for (dims may be
+        None). Graphs here are specialised to each call's shapes, so the record serves to check
+        that later calls fit it (`get_inputs` returns it)."""
+        object.__setattr__(self, "_declared_inputs", inputs)
+
+    def get_inputs(self):
+        return self.__dict__.get("_declared_inputs")
+
+    def compile(self, *args, **kwargs) -> None:
+        """Compile construct for these arguments without running it (the next call with
+        arguments of the same shapes and dtypes reuses the result)."""
+        if kwargs:
+            args = self._positional(args, kwargs)
+        self._graph_cache.lookup(self, tuple(args), context.dump_dir())
+
+    def apply(self, fn):
+        """Call fn(cell) on every Cell below this one and on this one; returns self."""
+        for _, cell in list(self.cells_and_names())[::-1]:
+            fn(cell)
+        return self
+
+    def add_flags(self, **flags):
+        self.__dict__.setdefault("_flags", {}).update(flags)
+        return self
+
+    def add_flags_recursive(self, **flags):
+        for _, cell in self.cells_and_names():
+            cell.add_flags(**flags)
+        return self
+
+    def get_flags(self) -> dict:
+        return dict(self.__dict__.get("_flags", {}))
+
+    def set_jit_config(self, jit_config) -> None:
+        """Keep a JitConfig for inspection (`jit_config_dict`); compilation is the same."""
+        object.__setattr__(self, "_jit_config", jit_config)
+
+    @property
+    def jit_config_dict(self) -> dict:
+        config = self.__dict__.get("_jit_config")
+        return dict(getattr(config, "jit_config_dict", {}))
+
+    def recompute(self, **kwargs):
+        """MindSpore's activation recomputation trades memory for time in the backward pass;
+        results are identical. Reverse mode here keeps the forward values it needs, so the
+        request is recorded (`get_flags()["recompute"]`) and memory use is unchanged."""
+        return self.add_flags_recursive(recompute=True)
 
     def to_float(self, dst_type):
         return self
