@@ -62,6 +62,7 @@ del _name
 from . import ops_surface as _ops_surface  # noqa: E402
 
 _ops_surface.mount()
+from . import mint  # noqa: E402  (uses the mounted ops names)
 Type = dtype.DType
 from_numpy = Tensor.from_numpy
 
@@ -110,6 +111,7 @@ __all__ = [
     "load_param_into_net",
     "log",
     "manual_seed",
+    "mint",
     "ms_class",
     "ms_function",
     "mutable",

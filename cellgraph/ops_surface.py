@@ -9,7 +9,7 @@ import functools
 import sys
 import types
 
-from cellgraph import composite, ops
+from cellgraph import composite, loss_functions, ops
 from cellgraph.compiler.builder import Tracer
 from cellgraph.ops import functional
 
@@ -96,6 +96,7 @@ SURFACE = {
     "constexpr": constexpr, "identity": identity, "shape": shape, "dtype": dtype,
     "tuple_len": tuple_len, "Identity": Identity, "Shape": Shape, "DType": DType,
     "TensorShape": TensorShape,
+    **{name: getattr(loss_functions, name) for name in loss_functions.__all__},
 }
 _FUNCTIONAL_ONLY = ("dtype",)  # F.dtype(x); `ops.dtype` stays the dtype module
 
