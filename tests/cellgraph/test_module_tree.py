@@ -1,0 +1,133 @@
+"""MindSpore's module paths and small top-level APIs: cellgraph.common, tensor(), Tensor and
+Parameter attributes in graph and eager mode, set_device, log, names that cannot be honoured."""
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Parameter, ParameterTuple, Tensor, nn, ops
+
+
+def test_common_paths():
+    from cellgraph.common import dtype as mstype
+    from cellgraph.common.api import jit, jit_class
+    from cellgraph.common.initializer import Normal, initializer
+    from cellgraph.common.parameter import Parameter as P2
+    from cellgraph.common.tensor import Tensor as T2
+
+    assert mstype.float32 is ms.float32 and ms.common.float16 is ms.float16
+    assert P2 is Parameter and T2 is Tensor and jit is ms.jit and jit_class is ms.jit_class
+    assert mstype.dtype_to_nptype(mstype.int32) is np.int32
+    assert mstype.pytype_to_dtype(float) is ms.float32 and mstype.dtype_to_pytype(ms.int8) is int
+    assert initializer(Normal(0.1), (2, 2)).shape == (2, 2)
+    assert ms.common.set_seed is ms.set_seed and ms.common.mutable is ms.mutable
+
+
+def test_tensor_function_and_attributes():
+    t = ms.tensor([[1, 2, 3], [4, 5, 6]], ms.float32)
+    assert (t.itemsize, t.nbytes, t.strides) == (4, 24, (12, 4))
+    assert Tensor.from_numpy(np.ones(3, np.int16)).dtype == ms.int16
+    assert ms.from_numpy(np.zeros(2)).dtype == ms.float64
+    with pytest.raises(TypeError):
+        Tensor.from_numpy([1, 2])
+
+    class Sizes(nn.Cell):
+        def construct(self, x):
+            return x * x.itemsize + x.nbytes + x.strides[0]
+
+    out = Sizes()(Tensor(np.ones((2, 2), np.float64)))
+    np.testing.assert_allclose(out.asnumpy(), 1 * 8 + 32 + 16)
+
+
+def test_parameter_value_clone_and_tuple_clone():
+    w = Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="w")
+    v = w.value()
+    assert type(v) is Tensor
+    np.testing.assert_array_equal(v.asnumpy(), [1.0, 2.0])
+    copy = w.clone()
+    copy.set_data(Tensor(np.zeros(2, np.float32)))
+    np.testing.assert_array_equal(w.asnumpy(), [1.0, 2.0])  # a copy, not a view
+    assert copy.name == "w"
+    moments = ParameterTuple([w]).clone(prefix="moments", init="zeros")
+    assert moments[0].name == "moments.w"
+    np.testing.assert_array_equal(moments[0].asnumpy(), [0.0, 0.0])
+    with pytest.raises(TypeError):
+        ParameterTuple([w]).clone(prefix="")
+
+    class UsesValue(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = Parameter(Tensor(np.array([3.0], np.float32)), name="w")
+
+        def construct(self, x):
+            ops.assign(self.w, self.w * 2)
+            return self.w.value() * x  # sees the assignment
+
+    net = UsesValue()
+    np.testing.assert_allclose(net(Tensor(np.array([1.0], np.float32))).asnumpy(), [6.0])
+    g = ms.grad(lambda x: (net.w.value() * x).sum(), grad_position=None,
+                weights=[net.w])(Tensor(np.array([2.0], np.float32)))
+    np.testing.assert_allclose(g[0].asnumpy(), [2.0])
+
+
+def test_cell_methods():
+    net = nn.SequentialCell([nn.Dense(3, 2), nn.ReLU(), nn.Dense(2, 1)])
+    assert list(net.parameters_dict()) == ["0.weight", "0.bias", "2.weight", "2.bias"]
+    net.update_parameters_name("model.")
+    assert net.trainable_params()[0].name.startswith("model.")
+    assert set(net.init_parameters_data()) == set(net.trainable_params())
+    seen = []
+    net.apply(lambda c: seen.append(type(c).__name__))
+    assert seen[-1] == "SequentialCell" and len(seen) == 4
+    net.set_inputs(Tensor(shape=[None, 3], dtype=ms.float32))
+    assert net.get_inputs()[0].shape == (None, 3)
+    assert net(Tensor(np.ones((5, 3), np.float32))).shape == (5, 1)
+    with pytest.raises(TypeError, match="set_inputs"):
+        net(Tensor(np.ones((5, 4), np.float32)))
+    net.compile(Tensor(np.ones((2, 3), np.float32)))
+    assert net.cls_name == "SequentialCell" and set(net._cells) == {"0", "1", "2"}
+    assert net.add_flags(defer_inline=True).get_flags() == {"defer_inline": True}
+
+
+def test_cell_keyword_arguments_in_graph_mode():
+    class Scale(nn.Cell):
+        def construct(self, x, scale=2.0, shift=None):
+            out = x * scale
+            return out if shift is None else out + shift
+
+    x = Tensor(np.ones(2, np.float32))
+    np.testing.assert_allclose(Scale()(x, shift=Tensor(np.ones(2, np.float32))).asnumpy(), 3.0)
+    np.testing.assert_allclose(Scale()(x=x).asnumpy(), 2.0)
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        Scale()(x, bias=1.0)
+
+
+def test_set_device_log_and_rng_state(caplog):
+    ms.set_device("CPU")
+    assert ms.get_context("device_target") == "CPU"
+    assert ms.get_current_device() == ("CPU", 0)
+    with caplog.at_level("INFO", logger="cellgraph"):
+        ms.log.info("hello %d", 3)
+    assert "hello 3" in caplog.text
+    ms.set_seed(3)
+    state = ms.get_rng_state()
+    first = ops.rand(3).asnumpy()
+    ms.set_rng_state(state)
+    np.testing.assert_array_equal(ops.rand(3).asnumpy(), first)
+
+
+def test_unhonourable_names_raise_clearly():
+    with pytest.raises(NotImplementedError, match="MindIR"):
+        ms.export(nn.Dense(2, 2), Tensor(np.ones((1, 2), np.float32)), file_name="net")
+    with pytest.raises(NotImplementedError, match="MindIR"):
+        ms.load("net.mindir")
+    assert ms.lazy_inline(len) is len  # a compile hint: the function comes back unchanged
+    assert ms.JitConfig(jit_level="O1").jit_config_dict["jit_level"] == "O1"
+
+
+def test_functional_namespace_and_function_module():
+    from cellgraph.ops import function
+    from cellgraph.ops import functional as F
+
+    assert F.partial is ops.partial and F.shape(Tensor(np.ones((2, 3)))) == (2, 3)
+    assert function.matmul is ops.matmul and F.mse_loss is ops.mse_loss
+    assert ops.Identity()(3) == 3 and ops.Shape()(Tensor(np.ones((4, 1)))) == (4, 1)
