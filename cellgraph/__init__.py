@@ -30,11 +30,10 @@ from .common import assign as _assign
 from .common.mutable import mutable
 from .common.seed import get_rng_state, get_seed, manual_seed, set_rng_state, set_seed
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
-from .forward import jvp, vjp
 from .device import export, get_current_device, load, set_device
+from .forward import jvp, vjp
 from .inspect_ir import dump_ir
-from .jit import jit, jit_class, ms_class, ms_function
-from .jit import JitConfig, lazy_inline
+from .jit import JitConfig, jit, jit_class, lazy_inline, ms_class, ms_function
 from .train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 from .vmap import hessian, jacfwd, jacrev, vmap
 
@@ -59,10 +58,11 @@ for _name in _assign.__all__:
 del _name
 # ops.composite, ops.function and the composite functional names (HyperMap, partial, ...) sit
 # above the compiler for the same reason; ops_surface mounts them into the ops namespace.
-from . import ops_surface as _ops_surface  # noqa: E402
+from . import ops_surface as _ops_surface
 
 _ops_surface.mount()
-from . import mint  # noqa: E402  (uses the mounted ops names)
+from . import mint
+
 Type = dtype.DType
 from_numpy = Tensor.from_numpy
 
@@ -82,11 +82,11 @@ __all__ = [
     "dtype",
     "dump_ir",
     "export",
-    "from_numpy",
     "float16",
     "float32",
     "float64",
     "float_",
+    "from_numpy",
     "get_context",
     "get_current_device",
     "get_grad",

@@ -107,8 +107,8 @@ class Interpreter:
             return fn._graph_call(args, kwargs)
         if is_jit_class(fn):
             return Interpreter.new_instance(fn, args, kwargs)
-        if is_jit_class(type(fn)) and is_user_function(getattr(type(fn), "__call__", None)):
-            return Interpreter.call_function(type(fn).__call__, (fn,) + tuple(args), kwargs)
+        if is_jit_class(type(fn)) and is_user_function(call := type(fn).__dict__.get("__call__")):
+            return Interpreter.call_function(call, (fn,) + tuple(args), kwargs)
         if inspect.ismethod(fn) and is_user_function(fn.__func__):
             return Interpreter.call_function(fn.__func__, (fn.__self__,) + tuple(args), kwargs)
         if is_user_function(fn):
@@ -116,12 +116,12 @@ class Interpreter:
         return fn(*args, **kwargs)
 
     @staticmethod
-    def new_instance(cls, args, kwargs):
+    def new_instance(user_class, args, kwargs):
         """`Cls(...)` of a jit_class inside construct: __init__ is parsed like any method, and
         the new object's attributes may be assigned while it is being built."""
-        obj = cls.__new__(cls)
+        obj = user_class.__new__(user_class)
         mark_compile_time_object(obj)
-        init = cls.__init__
+        init = user_class.__init__
         if is_user_function(init):
             Interpreter.call_function(init, (obj,) + tuple(args), kwargs)
         else:

@@ -5,13 +5,13 @@ The differentiation APIs (`GradOperation`, `grad`, `jvp`, `vjp`, `vmap`, ...) li
 compiler, which sits above this package).
 """
 from . import array_ops, core, dtype, errors, functional, math_ops, nn_ops  # noqa: F401
-from .composite_ops import *  # first: a primitive of the same name, imported below, wins
 from .classes import *
 from .classes import PrimitiveClass  # noqa: F401
+from .composite_conv import *
+from .composite_ops import *  # first: a primitive of the same name, imported below, wins
 from .core import PRIMITIVES, Primitive, TensorType, bind  # noqa: F401
 from .functional import *
 from .functional import abs, pow, sum  # noqa: F401  (shadow builtins on purpose, as MindSpore)
 from .nn_classes import *
 from .nn_functional import *
-from .composite_conv import *
 from .random_ops import UniformReal, rand, rand_like  # noqa: F401

@@ -114,7 +114,7 @@ def conv_transpose2d(input, weight, bias=None, stride=1, pad_mode="same", paddin
     """The adjoint of conv2d: (N, C_in, H, W) with a (C_in, C_out/groups, kh, kw) weight gives
     (N, C_out, H', W'), H' by MindSpore's Conv2dTranspose rules for `pad_mode`."""
     n, _, height, width = _check_rank(input, 4, "Conv2dTranspose", "N, C, H, W")
-    c_in, c_out_per_group, kh, kw = abstract_of(weight).shape
+    _, c_out_per_group, kh, kw = abstract_of(weight).shape
     stride = _ints(stride, 2, "Conv2dTranspose", "stride")
     dilation = _ints(dilation, 2, "Conv2dTranspose", "dilation")
     explicit = _ints(padding, 4, "Conv2dTranspose", "padding") if pad_mode == "pad" \

@@ -21,12 +21,50 @@ from .functional import gather
 from .nn_functional import argmax, clip_by_value
 from .random_ops import rand
 
-__all__ = ["arange", "bmm", "chunk", "deg2rad", "eye", "flatten", "flip", "index_select",
-           "isclose", "isfinite", "isinf", "isnan", "linspace", "logsumexp", "masked_fill",
-           "max", "meshgrid", "min", "norm", "normal", "outer", "permute", "rad2deg", "randint",
-           "randn", "randn_like", "repeat_elements", "roll", "silu", "standard_normal",
-           "swapaxes", "tensor_dot", "unbind", "uniform", "unsqueeze", "unstack", "vector_norm",
-           "Eye", "L2Normalize", "Ones", "StandardNormal", "Zeros"]
+__all__ = [
+    "Eye",
+    "L2Normalize",
+    "Ones",
+    "StandardNormal",
+    "Zeros",
+    "arange",
+    "bmm",
+    "chunk",
+    "deg2rad",
+    "eye",
+    "flatten",
+    "flip",
+    "index_select",
+    "isclose",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "linspace",
+    "logsumexp",
+    "masked_fill",
+    "max",
+    "meshgrid",
+    "min",
+    "norm",
+    "normal",
+    "outer",
+    "permute",
+    "rad2deg",
+    "randint",
+    "randn",
+    "randn_like",
+    "repeat_elements",
+    "roll",
+    "silu",
+    "standard_normal",
+    "swapaxes",
+    "tensor_dot",
+    "unbind",
+    "uniform",
+    "unsqueeze",
+    "unstack",
+    "vector_norm",
+]
 
 
 def _const(values: np.ndarray, dtype):
@@ -339,7 +377,7 @@ def _size(size) -> tuple:
 
 def standard_normal(shape, seed=0, seed2=0):
     """N(0, 1) float32 samples by the Box-Muller transform of two uniform draws."""
-    shape = _size((shape,)) if isinstance(shape, (tuple, list)) else _size((shape,))
+    shape = _size((shape,))
     u1 = F.sub(1.0, rand(shape))  # (0, 1]: log is finite
     u2 = rand(shape)
     return F.mul(F.sqrt(F.mul(F.log(u1), -2.0)), F.cos(F.mul(u2, 2 * math.pi)))

@@ -16,7 +16,7 @@ USAGE = Path(__file__).resolve().parents[2] / "shared" / "mindspore_api_usage.ts
 def read_usage(path: Path) -> list[tuple[int, str]]:
     rows = []
     for line in path.read_text().splitlines():
-        if line.startswith("#") or line.startswith("files\t") or not line.strip():
+        if line.startswith(("#", "files\t")) or not line.strip():
             continue
         count, name = line.split("\t")
         rows.append((int(count), name))
@@ -35,7 +35,7 @@ class Resolver:
                 with contextlib.redirect_stdout(io.StringIO()), \
                         contextlib.redirect_stderr(io.StringIO()):
                     self.modules[name] = importlib.import_module(name)
-            except Exception:  # a missing module is what is being measured
+            except (ImportError, AttributeError, TypeError, ValueError):  # what is measured
                 self.modules[name] = None
         return self.modules[name]
 

@@ -3,9 +3,10 @@ from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
 from . import dtype, initializer, parameter, tensor
 from .api import jit, jit_class, ms_class, ms_function
-from .dtype import *  # noqa: F403  (float32, int64, ... as `mindspore.common.float32`)
+from .dtype import *
 from .mutable import mutable
 from .seed import get_seed, set_seed
 
 __all__ = ["Parameter", "ParameterTuple", "Tensor", "dtype", "get_seed", "initializer", "jit",
-           "jit_class", "ms_class", "ms_function", "mutable", "parameter", "set_seed"]
+           "jit_class", "ms_class", "ms_function", "mutable", "parameter", "set_seed",
+           "tensor"]

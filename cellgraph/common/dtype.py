@@ -7,13 +7,13 @@ import numbers
 import numpy as np
 
 from cellgraph.ops import dtype as _dtype_module
-from cellgraph.ops.dtype import DType, as_dtype, from_numpy  # noqa: F401
+from cellgraph.ops.dtype import DType, as_dtype, from_numpy
 
 # Every DType the ops layer defines (float32, int64, bool_, ...) and its aliases (half, float_).
 _DTYPES = {name: value for name, value in vars(_dtype_module).items()
            if isinstance(value, DType)}
 globals().update(_DTYPES)
-__all__ = sorted(_DTYPES)  # what `from cellgraph.common.dtype import *` gives
+__all__ = sorted(_DTYPES)  # noqa: PLE0605  (the dtypes ops.dtype defines, whatever they are)
 
 Type = DType
 number_type = tuple(d for d in _dtype_module.ALL if not d.is_bool)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cellgraph.ops as _ops
 from cellgraph.ops import functional as _F
 
-from . import linalg, nn, optim
+from . import linalg, nn, optim  # noqa: F401  (mint.nn, mint.optim, mint.linalg)
 
 abs, exp, log, sqrt, rsqrt, sin, cos, tan, tanh, sigmoid = (
     _ops.abs, _ops.exp, _ops.log, _ops.sqrt, _ops.rsqrt, _ops.sin, _ops.cos, _ops.tan,
@@ -167,4 +167,4 @@ def rand(*size, generator=None, dtype=None):
     return _ops.rand(*size, dtype=dtype)
 
 
-__all__ = sorted(n for n in dir() if not n.startswith("_") and n not in ("annotations",))
+__all__ = sorted(n for n in dir() if not n.startswith("_") and n != "annotations")  # noqa: PLE0605

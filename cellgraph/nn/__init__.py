@@ -15,7 +15,7 @@ from . import (
     optim,
     optim_adaptive,
     rnn,
-    utils,
+    utils,  # noqa: F401  (nn.utils)
     wrap,
 )
 from .activation import *
@@ -41,6 +41,6 @@ __all__ = ["Cell", "Jvp", "Vjp"] + [
                         wrap)
     for name in module.__all__]
 
-from . import module_paths as _module_paths  # noqa: E402  (needs every module above)
+from . import module_paths as _module_paths
 
 _module_paths.mount(sys.modules[__name__])

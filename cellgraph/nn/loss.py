@@ -24,10 +24,10 @@ __all__ = [
     "LossBase",
     "MAELoss",
     "MSELoss",
-    "RMSELoss",
-    "SoftMarginLoss",
     "NLLLoss",
+    "RMSELoss",
     "SmoothL1Loss",
+    "SoftMarginLoss",
     "SoftmaxCrossEntropyWithLogits",
 ]
 

@@ -16,15 +16,15 @@ import math
 
 import numpy as np
 
-from cellgraph.common.seed import global_rng
 import cellgraph.ops as F
+from cellgraph.common.seed import global_rng
 from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
 from .cell import Cell
 from .layers import Dropout, guarded, positive_int
 
-__all__ = ["GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "RNNCell"]
+__all__ = ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNCell"]
 
 
 def _linear(x, weight, bias):

@@ -5,7 +5,7 @@ gradients with vmap. Each asserts numbers: losses fall, gradients match closed f
 import numpy as np
 
 import cellgraph as ms
-from cellgraph import Parameter, ParameterTuple, Tensor, nn, ops
+from cellgraph import Parameter, Tensor, nn, ops
 from cellgraph.common import dtype as mstype
 from cellgraph.common.initializer import Normal
 from cellgraph.ops import composite as C

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cellgraph import nn as _nn
 
-from . import functional
+from . import functional  # noqa: F401  (mint.nn.functional)
 
 ReLU, GELU, SiLU, Sigmoid, Tanh, Identity = (_nn.ReLU, _nn.GELU, _nn.SiLU, _nn.Sigmoid,
                                              _nn.Tanh, _nn.Identity)
@@ -115,4 +115,4 @@ class AvgPool2d(_nn.AvgPool2d):
                          padding, ceil_mode, count_include_pad, divisor_override)
 
 
-__all__ = sorted(n for n in dir() if not n.startswith("_") and n != "annotations")
+__all__ = sorted(n for n in dir() if not n.startswith("_") and n != "annotations")  # noqa: PLE0605

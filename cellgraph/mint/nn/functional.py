@@ -51,4 +51,4 @@ def normalize(input, p=2.0, dim=1, eps=1e-12):
     return input / _ops.maximum(_ops.vector_norm(input, p, dim, True), eps)
 
 
-__all__ = sorted(n for n in dir() if not n.startswith("_") and n != "annotations")
+__all__ = sorted(n for n in dir() if not n.startswith("_") and n != "annotations")  # noqa: PLE0605
