@@ -414,7 +414,7 @@ __all__ = [n for n, v in list(globals().items()) if not n.startswith("_") and (
         "Tensor", "Tracer", "current_builder", "caller_loc", "fmt_shape", "normalize_axis",
         "annotations", "numbers"}]
 
-from .numpy_more import *  # noqa: E402, F403  (the rest of the module's functions)
-from .numpy_more import __all__ as _more  # noqa: E402
+from .numpy_more import *
+from .numpy_more import __all__ as _more
 
-__all__ += _more
+__all__ += _more  # noqa: PLE0605

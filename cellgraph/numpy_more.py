@@ -3,6 +3,7 @@ isclose, ...); `cellgraph.numpy` re-exports everything here. Elementwise functio
 module's rules: integer input to a float function is computed in float32."""
 from __future__ import annotations
 
+import itertools
 import numbers
 
 import numpy as onp
@@ -15,12 +16,54 @@ from cellgraph.ops.core import normalize_axis
 from .numpy import _binary, _cast, _dtype, _float_unary, _unary, asarray, float32, int32
 
 __all__ = [
-    "arcsin", "arccos", "arctan", "arctan2", "arcsinh", "arccosh", "arctanh", "average",
-    "clip", "cosh", "count_nonzero", "cross", "diag", "equal", "expm1", "flip", "greater",
-    "greater_equal", "hstack", "isclose", "isnan", "less", "less_equal", "logaddexp",
-    "logical_and", "logical_not", "logical_or", "logical_xor", "meshgrid", "moveaxis", "norm",
-    "not_equal", "pad", "randn", "reciprocal", "roll", "sign", "sinh", "split", "swapaxes",
-    "take", "take_along_axis", "tensordot", "tile", "trace", "tril", "triu", "vstack",
+    "arccos",
+    "arccosh",
+    "arcsin",
+    "arcsinh",
+    "arctan",
+    "arctan2",
+    "arctanh",
+    "average",
+    "clip",
+    "cosh",
+    "count_nonzero",
+    "cross",
+    "diag",
+    "equal",
+    "expm1",
+    "flip",
+    "greater",
+    "greater_equal",
+    "hstack",
+    "isclose",
+    "isnan",
+    "less",
+    "less_equal",
+    "logaddexp",
+    "logical_and",
+    "logical_not",
+    "logical_or",
+    "logical_xor",
+    "meshgrid",
+    "moveaxis",
+    "norm",
+    "not_equal",
+    "pad",
+    "randn",
+    "reciprocal",
+    "roll",
+    "sign",
+    "sinh",
+    "split",
+    "swapaxes",
+    "take",
+    "take_along_axis",
+    "tensordot",
+    "tile",
+    "trace",
+    "tril",
+    "triu",
+    "vstack",
 ]
 
 arcsin, arccos, arctan = (_float_unary(F.asin, "arcsin"), _float_unary(F.acos, "arccos"),
@@ -118,7 +161,7 @@ def split(x, indices_or_sections, axis=0):
     if isinstance(indices_or_sections, numbers.Integral):
         return tuple(P.split(x, axis=axis, output_num=int(indices_or_sections)))
     cuts = [0, *indices_or_sections, size]
-    return tuple(P.split(x, [b - a for a, b in zip(cuts, cuts[1:])], axis))
+    return tuple(P.split(x, [b - a for a, b in itertools.pairwise(cuts)], axis))
 
 
 def hstack(tup):
