@@ -131,3 +131,19 @@ def test_functional_namespace_and_function_module():
     assert F.partial is ops.partial and F.shape(Tensor(np.ones((2, 3)))) == (2, 3)
     assert function.matmul is ops.matmul and F.mse_loss is ops.mse_loss
     assert ops.Identity()(3) == 3 and ops.Shape()(Tensor(np.ones((4, 1)))) == (4, 1)
+
+
+def test_context_options_that_change_nothing_warn_once():
+    from cellgraph import context
+
+    context._warned.discard("max_device_memory")
+    with pytest.warns(RuntimeWarning, match="max_device_memory"):
+        ms.set_context(max_device_memory="4GB")
+    assert ms.get_context("max_device_memory") == "4GB"
+    assert ms.get_context("max_call_depth") == 1000
+    context._warned.discard("Ascend")
+    with pytest.warns(RuntimeWarning, match="no Ascend back end"):
+        ms.set_context(device_target="Ascend")
+    assert ms.get_context("backend") == "numpy"
+    np.testing.assert_allclose(nn.Dense(2, 1, weight_init="ones", has_bias=False)(
+        Tensor(np.ones((1, 2), np.float32))).asnumpy(), [[2.0]])
