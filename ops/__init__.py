@@ -9,6 +9,7 @@ from .classes import *
 from .classes import PrimitiveClass  # noqa: F401
 from .composite_conv import *
 from .composite_ops import *  # first: a primitive of the same name, imported below, wins
+from .composite_resize import *
 from .core import PRIMITIVES, Primitive, TensorType, bind  # noqa: F401
 from .functional import *
 from .functional import abs, pow, sum  # noqa: F401  (shadow builtins on purpose, as MindSpore)

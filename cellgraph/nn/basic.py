@@ -1,9 +1,9 @@
 """Small layers over existing ops: OneHot, Pad, Norm, ClipByNorm, Triu, Tril,
-ReduceLogSumExp, Upsample (nearest), AdaptiveAvgPool1d/2d.
+ReduceLogSumExp, Upsample, AdaptiveAvgPool1d/2d.
 
-Adaptive average pooling and nearest upsampling are linear maps with constant matrices along
-each spatial axis (built with NumPy when the graph is compiled), so they are matmuls and
-gathers, and their gradients are those ops'.
+Adaptive average pooling and upsampling are linear maps with constant matrices along each
+spatial axis (built with NumPy when the graph is compiled; ops.apply_along), so they are
+matmuls and their gradients are matmul's.
 """
 from __future__ import annotations
 
@@ -150,14 +150,6 @@ def _average_matrix(size_in: int, size_out: int) -> np.ndarray:
     return rows
 
 
-def _along(x, matrix: np.ndarray, axis: int):
-    """Apply `matrix` (out, in) to axis `axis` of x."""
-    last = len(x.shape) - 1
-    moved = x.swapaxes(axis, last) if axis != last else x
-    out = P.matmul(moved, Tensor(matrix.T.astype(x.dtype.np), x.dtype))
-    return out.swapaxes(axis, last) if axis != last else out
-
-
 class AdaptiveAvgPool1d(Cell):
     """Average (N, C, L) over `output_size` adaptive bins."""
 
@@ -167,7 +159,7 @@ class AdaptiveAvgPool1d(Cell):
 
     def construct(self, x):
         check_input("AdaptiveAvgPool1d", x, rank=3)
-        return _along(x, _average_matrix(x.shape[-1], self.output_size), 2)
+        return P.apply_along(x, _average_matrix(x.shape[-1], self.output_size), 2)
 
 
 class AdaptiveAvgPool2d(Cell):
@@ -182,35 +174,21 @@ class AdaptiveAvgPool2d(Cell):
         check_input("AdaptiveAvgPool2d", x, rank=(3, 4))
         for offset, size in zip((-2, -1), self.output_size):
             axis = len(x.shape) + offset
-            x = _along(x, _average_matrix(x.shape[axis], size or x.shape[axis]), axis)
+            x = P.apply_along(x, _average_matrix(x.shape[axis], size or x.shape[axis]), axis)
         return x
 
 
 class Upsample(Cell):
-    """Nearest-neighbour resizing of the spatial axes (after N, C) to `size` or by
-    `scale_factor`; source index floor(i * in / out), as MindSpore's nearest mode."""
+    """Resize the spatial axes (after N, C) to `size` or by `scale_factor`: "nearest"
+    (source index floor(i * in / out)) or "linear"/"bilinear"/"trilinear" (ops.interpolate)."""
 
     def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
                  recompute_scale_factor=None):
         super().__init__()
-        if mode != "nearest":
-            raise ArgumentValueError(f"Upsample: only mode='nearest' is supported, got {mode!r}")
         if (size is None) == (scale_factor is None):
             raise ArgumentValueError("Upsample: give exactly one of `size` and `scale_factor`")
-        self.size, self.scale_factor, self.mode = size, scale_factor, mode
-
-    def _out_sizes(self, spatial: tuple) -> tuple:
-        if self.size is not None:
-            size = self.size if isinstance(self.size, (tuple, list)) else (self.size,) * len(
-                spatial)
-            return tuple(int(s) for s in size)
-        scale = self.scale_factor if isinstance(self.scale_factor, (tuple, list)) else (
-            self.scale_factor,) * len(spatial)
-        return tuple(int(np.floor(n * s)) for n, s in zip(spatial, scale))
+        self.size, self.scale_factor = size, scale_factor
+        self.mode, self.align_corners = mode, align_corners
 
     def construct(self, x):
-        spatial = tuple(x.shape[2:])
-        for axis, (n_in, n_out) in enumerate(zip(spatial, self._out_sizes(spatial)), 2):
-            index = np.minimum(np.floor(np.arange(n_out) * n_in / n_out), n_in - 1)
-            x = P.gather(x, Tensor(index.astype(np.int64)), axis)
-        return x
+        return P.interpolate(x, self.size, self.scale_factor, self.mode, self.align_corners)
