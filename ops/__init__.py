@@ -4,12 +4,18 @@ The differentiation APIs (`GradOperation`, `grad`, `jvp`, `vjp`, `vmap`, ...) li
 `cellgraph` package, which adds them to this namespace when it is imported (they need the
 compiler, which sits above this package).
 """
+# Names composed of other operations come first, so that a primitive of the same name imported
+# below replaces the composition.
+from .composite_classes import *
+from .composite_classes import all, any  # noqa: F401  (shadow builtins on purpose, as MindSpore)
+from .composite_conv import *
+from .composite_ops import *
+from .composite_resize import *
+
+# isort: split
 from . import array_ops, core, dtype, errors, functional, math_ops, nn_ops  # noqa: F401
 from .classes import *
 from .classes import PrimitiveClass  # noqa: F401
-from .composite_conv import *
-from .composite_ops import *  # first: a primitive of the same name, imported below, wins
-from .composite_resize import *
 from .core import PRIMITIVES, Primitive, TensorType, bind  # noqa: F401
 from .functional import *
 from .functional import abs, pow, sum  # noqa: F401  (shadow builtins on purpose, as MindSpore)

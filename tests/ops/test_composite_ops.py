@@ -104,3 +104,65 @@ def test_functional_losses_match_the_cells(rng):
     np.testing.assert_allclose(soft, -(probs * np.log(probs)).sum(1).mean(), rtol=1e-5)
     np.testing.assert_allclose(ops.mse_loss(t32(logits), t32(logits * 0), "sum").asnumpy(),
                                (logits ** 2).sum(), rtol=1e-5)
+
+
+def np_bilinear_half_pixel(x, out_h, out_w):
+    """Reference: sample at pixel centres, clamp at the borders (PyTorch's align_corners=False)."""
+    def weights(n_in, n_out):
+        src = np.maximum((np.arange(n_out) + 0.5) * n_in / n_out - 0.5, 0)
+        low = np.minimum(np.floor(src).astype(int), n_in - 1)
+        return low, np.minimum(low + 1, n_in - 1), src - low
+
+    (r0, r1, fr), (c0, c1, fc) = weights(x.shape[2], out_h), weights(x.shape[3], out_w)
+    rows = x[:, :, r0] * (1 - fr)[:, None] + x[:, :, r1] * fr[:, None]
+    return rows[..., c0] * (1 - fc) + rows[..., c1] * fc
+
+
+def test_interpolate_and_resize(rng):
+    x = rng.standard_normal((1, 2, 3, 4))
+    out = ops.interpolate(t32(x), size=(5, 7), mode="bilinear").asnumpy()
+    np.testing.assert_allclose(out, np_bilinear_half_pixel(x, 5, 7), rtol=1e-5, atol=1e-5)
+    corners = ops.interpolate(t32(x), size=(5, 7), mode="bilinear", align_corners=True)
+    np.testing.assert_allclose(corners.asnumpy()[..., [0, -1], :][..., [0, -1]],
+                               x[..., [0, -1], :][..., [0, -1]], rtol=1e-5, atol=1e-6)
+    nearest = ops.ResizeNearestNeighbor((6, 8))(t32(x)).asnumpy()
+    np.testing.assert_array_equal(nearest, x.astype(np.float32).repeat(2, 2).repeat(2, 3))
+    legacy = ops.ResizeBilinearV2()(t32(x), (6, 8)).asnumpy()
+    np.testing.assert_allclose(legacy[..., ::2, ::2], x, rtol=1e-5, atol=1e-6)
+    check_grads(lambda v: ops.interpolate(v, scale_factor=2.0, mode="bilinear"), (x,), order=2)
+
+
+def test_gather_elements_atan2_diff(rng):
+    x = rng.standard_normal((3, 4))
+    index = np.array([[0, 3], [2, 2], [1, 0]])
+    np.testing.assert_allclose(ops.gather_elements(t32(x), 1, Tensor(index)).asnumpy(),
+                               np.take_along_axis(x, index, 1), rtol=1e-6)
+    rows = np.array([[0, 2], [2, 1]])
+    np.testing.assert_allclose(ops.GatherD()(t32(x), 0, Tensor(rows)).asnumpy(),
+                               np.take_along_axis(x[:, :2], rows, 0), rtol=1e-6)
+    check_grads(lambda v: ops.gather_elements(v, 1, Tensor(index)), (x,), order=2)
+    y = rng.standard_normal((3, 4))
+    np.testing.assert_allclose(ops.atan2(t32(x), t32(y)).asnumpy(), np.arctan2(x, y), rtol=1e-5,
+                               atol=1e-6)
+    check_grads(ops.atan2, (x, y), order=2, rtol=1e-4)
+    np.testing.assert_allclose(ops.diff(t32(x), 2).asnumpy(), np.diff(x, 2), rtol=1e-5,
+                               atol=1e-6)
+
+
+def test_small_classes():
+    x = t32([[1.0, -2.0, 3.0], [0.0, 5.0, -1.0]])
+    assert ops.Flatten()(Tensor(np.ones((2, 3, 4)))).shape == (2, 12)
+    np.testing.assert_array_equal(ops.ReduceAll(keep_dims=True)(x > -3, 1).asnumpy(),
+                                  [[True], [True]])
+    assert not bool(ops.all(x).asnumpy()) and bool(ops.any(x > 4).asnumpy())
+    index, value = ops.ArgMaxWithValue(1)(x)
+    np.testing.assert_array_equal(index.asnumpy(), [2, 1])
+    np.testing.assert_array_equal(value.asnumpy(), [3.0, 5.0])
+    np.testing.assert_array_equal(ops.ArgMinWithValue(1)(x)[0].asnumpy(), [1, 2])
+    np.testing.assert_array_equal(ops.AddN()((x, x)).asnumpy(), 2 * x.asnumpy())
+    assert ops.Size()(x) == 6
+    np.testing.assert_array_equal(ops.ReverseV2((1,))(x).asnumpy(), x.asnumpy()[:, ::-1])
+    np.testing.assert_array_equal(ops.tuple_to_array((1, 2)).asnumpy(), [1, 2])
+    assert ops.scalar_to_tensor(2, ms.int32).dtype == ms.int32
+    draws = ops.UniformInt()((1000,), Tensor(1, ms.int32), Tensor(4, ms.int32)).asnumpy()
+    assert set(np.unique(draws)) == {1, 2, 3}
