@@ -21,14 +21,14 @@ from cellgraph.ops.core import (
     push_trace,
 )
 from cellgraph.ops.errors import CellgraphError, CompileError, DTypeError, SourceLoc
-from cellgraph.ops.tensor_attributes import TensorAttributes
+from cellgraph.ops.tensor_extras import TensorExtras
 from cellgraph.ops.tensor_methods import TensorMethods
 
 from .ir import Apply, Constant, Graph, Var
 from .pytree import flatten
 
 
-class Tracer(TensorMethods, TensorAttributes):
+class Tracer(TensorMethods, TensorExtras):
     """A symbolic tensor inside the graph its builder is making."""
 
     __slots__ = ("builder", "ir_var")

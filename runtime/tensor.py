@@ -8,7 +8,7 @@ import numpy as np
 from cellgraph.ops import dtype as dt
 from cellgraph.ops.core import TensorType
 from cellgraph.ops.errors import DTypeError
-from cellgraph.ops.tensor_attributes import TensorAttributes
+from cellgraph.ops.tensor_extras import TensorExtras
 from cellgraph.ops.tensor_methods import TensorMethods
 
 from .backend import get_backend
@@ -29,7 +29,7 @@ def _infer_dtype(data) -> dt.DType:
     raise DTypeError(f"Tensor: cannot make a tensor from {type(data).__name__} {data!r:.60}")
 
 
-class Tensor(TensorMethods, TensorAttributes):
+class Tensor(TensorMethods, TensorExtras):
     """An n-dimensional array on a backend. `Tensor(data, dtype=None)`; data is a list, a
     NumPy array, a scalar or another Tensor."""
 

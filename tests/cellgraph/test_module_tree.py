@@ -147,3 +147,33 @@ def test_context_options_that_change_nothing_warn_once():
     assert ms.get_context("backend") == "numpy"
     np.testing.assert_allclose(nn.Dense(2, 1, weight_init="ones", has_bias=False)(
         Tensor(np.ones((1, 2), np.float32))).asnumpy(), [[2.0]])
+
+
+def _methods(x):
+    return (x.add(1.0, alpha=2), x.sub(x).neg(), x.flip(1), x.roll(1, 1), x.repeat(2, 1),
+            x.narrow(1, 1, 2), x.tril(), x.triu(1), x.mT, x.expand_as(ops.ones((2, 2, 3))),
+            x.view_as(ops.ones(6)), x.long(), x.double(), x.to(ms.float16), x.norm(),
+            x.logsumexp(1), x.lerp(x * 3, 0.5), x.index_select(1, Tensor(np.array([2, 0]))),
+            x.masked_fill(x > 2, 0.0), x.chunk(3, 1)[2], x.amax(0), x.log2(), x.gt(2.0),
+            x.new_ones((2,)), x.ravel(), x.unbind(0)[1])
+
+
+def _expected(a):
+    return (a + 2, -(a - a), a[:, ::-1], np.roll(a, 1, 1), a.repeat(2, 1), a[:, 1:3],
+            np.tril(a), np.triu(a, 1), a.T, np.broadcast_to(a, (2, 2, 3)), a.ravel(),
+            a.astype(np.int64), a.astype(np.float64), a.astype(np.float16), np.linalg.norm(a),
+            np.log(np.exp(a).sum(1)), 2 * a, a[:, [2, 0]], np.where(a > 2, 0, a), a[:, 2:],
+            a.max(0), np.log2(a), a > 2, np.ones(2), a.ravel(), a[1])
+
+
+def test_tensor_methods_in_eager_and_graph_mode():
+    a = np.arange(1.0, 7.0, dtype=np.float32).reshape(2, 3)
+
+    class Methods(nn.Cell):
+        def construct(self, x):
+            return _methods(x)
+
+    for results in (_methods(Tensor(a)), Methods()(Tensor(a))):
+        for got, want in zip(results, _expected(a)):
+            np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-3, atol=1e-5)
+        assert results[11].dtype == ms.int64 and results[13].dtype == ms.float16
