@@ -6,15 +6,11 @@ exist so that programs reach them, and raise `UnsupportedError` saying what to u
 """
 from __future__ import annotations
 
-from cellgraph.ops.errors import CellgraphError
+from cellgraph.ops.errors import UnsupportedError
 
 from . import context
 
 __all__ = ["UnsupportedError", "export", "get_current_device", "load", "set_device"]
-
-
-class UnsupportedError(CellgraphError, NotImplementedError):
-    """A MindSpore feature that cellgraph cannot provide on this platform."""
 
 
 def set_device(device_target, device_id=None) -> None:

@@ -87,3 +87,8 @@ for _cls in (ShapeError, GradValueError, ArgumentValueError):
 for _cls in (DTypeError, ArgumentError):
     _cls.__name__ = "TypeError"
 del _cls
+
+
+class UnsupportedError(CellgraphError, NotImplementedError):
+    """A MindSpore feature that cellgraph cannot provide on this platform (MindIR export,
+    Ascend-only kernels); the message says what to use instead."""

@@ -7,9 +7,11 @@ from cellgraph import context
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.frontend import Interpreter
 from cellgraph.compiler.scope import is_user_function
-from cellgraph.ops.errors import ArgumentError
+from cellgraph.ops.errors import ArgumentError, UnsupportedError
 from cellgraph.runtime.executor import GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple
+
+from . import hooks
 
 
 def _construct_function(cell):
@@ -35,6 +37,8 @@ class Cell:
     """Base class for networks. Parameters and sub-Cells are found in attribute order."""
 
     _cellgraph_cell = True
+    _forward_pre_hooks = None  # {key: hook}; replaced, never mutated, so graphs can guard it
+    _forward_hooks = None
 
     def __init__(self, auto_prefix=True, flags=None):
         object.__setattr__(self, "training", False)
@@ -63,6 +67,9 @@ class Cell:
         if current_builder() is not None:
             return self._graph_call(args, kwargs)
         if not context.is_graph_mode():
+            if self._forward_pre_hooks or self._forward_hooks:
+                return hooks.call_with_hooks(self, lambda a, k: self.construct(*a, **k), args,
+                                             kwargs)
             return self.construct(*args, **kwargs)
         if kwargs:
             args = self._positional(args, kwargs)
@@ -88,7 +95,11 @@ class Cell:
         raise NotImplementedError(f"{type(self).__name__} must define construct()")
 
     def _graph_call(self, args, kwargs):
-        """Inline this Cell into the graph being built (custom bprop handled by autograd)."""
+        """Inline this Cell into the graph being built, between its forward hooks."""
+        return hooks.call_with_hooks(self, self._inline, args, kwargs)
+
+    def _inline(self, args, kwargs):
+        """construct's graph (a custom bprop is handled by autograd)."""
         from cellgraph.autograd import custom_bprop_call
 
         if "bprop" in type(self).__dict__ or any("bprop" in c.__dict__ for c in type(
@@ -178,6 +189,20 @@ class Cell:
 
     def set_grad(self, requires_grad=True):
         return self
+
+    def register_forward_pre_hook(self, hook_fn):
+        """hook_fn(cell, inputs) runs before construct; a non-None result replaces inputs."""
+        return hooks.register(self, "_forward_pre_hooks", hook_fn)
+
+    def register_forward_hook(self, hook_fn):
+        """hook_fn(cell, inputs, output) runs after construct; a non-None result replaces
+        the output."""
+        return hooks.register(self, "_forward_hooks", hook_fn)
+
+    def register_backward_hook(self, hook_fn):
+        raise UnsupportedError(f"{type(self).__name__}.register_backward_hook: gradient hooks "
+                               f"on Cells are not supported; define a `bprop` method on the "
+                               f"Cell to change its gradients")
 
     # -- what MindSpore programs call on Cells ------------------------------------------------
     @property

@@ -177,3 +177,37 @@ def test_tensor_methods_in_eager_and_graph_mode():
         for got, want in zip(results, _expected(a)):
             np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-3, atol=1e-5)
         assert results[11].dtype == ms.int64 and results[13].dtype == ms.float16
+
+
+def test_forward_hooks_in_both_modes():
+    net = nn.Dense(2, 2, weight_init="ones", bias_init="zeros")
+    x = Tensor(np.array([[1.0, 2.0]], np.float32))
+    np.testing.assert_allclose(net(x).asnumpy(), [[3.0, 3.0]])
+    seen = []
+
+    def double_input(cell, inputs):
+        return (inputs[0] * 2,)
+
+    def add_one(cell, inputs, output):
+        seen.append(type(cell).__name__)
+        return output + 1
+
+    pre = net.register_forward_pre_hook(double_input)
+    post = net.register_forward_hook(add_one)
+    for mode in (ms.GRAPH_MODE, ms.PYNATIVE_MODE):
+        ms.set_context(mode=mode)
+        np.testing.assert_allclose(net(x).asnumpy(), [[7.0, 7.0]])  # the graph was rebuilt
+    ms.set_context(mode=ms.GRAPH_MODE)
+    assert seen and seen[0] == "Dense"
+    pre.remove()
+    post.remove()
+    np.testing.assert_allclose(net(x).asnumpy(), [[3.0, 3.0]])
+
+    outer = nn.SequentialCell([net, nn.ReLU()])
+    handle = net.register_forward_hook(lambda cell, inputs, output: -output)
+    np.testing.assert_allclose(outer(x).asnumpy(), [[0.0, 0.0]])  # inner hooks run in graphs
+    grads = ms.grad(outer, grad_position=None, weights=outer.trainable_params())(x)
+    np.testing.assert_allclose(grads[0].asnumpy(), 0.0)
+    handle.remove()
+    with pytest.raises(NotImplementedError, match="bprop"):
+        net.register_backward_hook(lambda *a: None)
