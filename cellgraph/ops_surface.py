@@ -10,7 +10,7 @@ import sys
 import types
 
 from cellgraph import composite, loss_functions, ops
-from cellgraph.compiler.builder import Tracer
+from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.ops import functional
 
 
@@ -79,6 +79,22 @@ class DType(_Stateless):
     fn = staticmethod(dtype)
 
 
+class Print:
+    """`ops.Print()(*values)`: Tensors inside a graph print when the graph runs (an effectful
+    node), everything else prints at once."""
+
+    def __call__(self, *args):
+        from cellgraph.compiler.control_flow import graph_print
+
+        if current_builder() is not None:
+            return graph_print(args, {})
+        print(*args)
+        return None
+
+    def __repr__(self) -> str:
+        return "Print()"
+
+
 class TensorShape(_Stateless):
     """The shape as a 1-d int64 Tensor."""
 
@@ -95,7 +111,7 @@ SURFACE = {
     "partial": composite.partial, "clip_by_global_norm": composite.clip_by_global_norm,
     "constexpr": constexpr, "identity": identity, "shape": shape, "dtype": dtype,
     "tuple_len": tuple_len, "Identity": Identity, "Shape": Shape, "DType": DType,
-    "TensorShape": TensorShape,
+    "TensorShape": TensorShape, "Print": Print,
     **{name: getattr(loss_functions, name) for name in loss_functions.__all__},
 }
 _FUNCTIONAL_ONLY = ("dtype",)  # F.dtype(x); `ops.dtype` stays the dtype module
@@ -130,5 +146,11 @@ def mount() -> None:
             setattr(functional, name, value)
     sys.modules["cellgraph.ops.composite"] = composite
     ops.composite = composite
+    from cellgraph import primitive_api  # it imports constexpr from here
+
+    sys.modules["cellgraph.ops.primitive"] = primitive_api
+    ops.primitive = primitive_api
+    if not hasattr(ops, "Custom"):
+        ops.Custom = primitive_api.Custom
     ops.function = _module("cellgraph.ops.function", "mindspore.ops.function: the functional "
                            "operations", _public(functional))

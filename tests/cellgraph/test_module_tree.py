@@ -211,3 +211,33 @@ def test_forward_hooks_in_both_modes():
     handle.remove()
     with pytest.raises(NotImplementedError, match="bprop"):
         net.register_backward_hook(lambda *a: None)
+
+
+def test_print_primitive_base_and_custom(capsys):
+    from cellgraph.ops.primitive import PrimitiveWithInfer, constexpr, prim_attr_register
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.print = ops.Print()
+
+        def construct(self, x):
+            self.print("value:", x)
+            return x * 2
+
+    np.testing.assert_allclose(Net()(Tensor(np.array([1.0, 2.0], np.float32))).asnumpy(),
+                               [2.0, 4.0])
+    assert "value: [1. 2.]" in capsys.readouterr().out  # printed when the graph ran
+
+    class Scale(PrimitiveWithInfer):
+        @prim_attr_register
+        def __init__(self, factor=2.0):
+            pass
+
+    scale = Scale(factor=3.0)
+    assert scale.attrs == {"factor": 3.0}
+    with pytest.raises(NotImplementedError, match="cellgraph.ops"):
+        scale(Tensor(np.ones(2, np.float32)))
+    with pytest.raises(NotImplementedError, match="Custom"):
+        ops.Custom(lambda x: x, func_type="pyfunc")(Tensor(np.ones(2, np.float32)))
+    assert constexpr is ops.constexpr
