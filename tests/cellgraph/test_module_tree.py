@@ -241,3 +241,17 @@ def test_print_primitive_base_and_custom(capsys):
     with pytest.raises(NotImplementedError, match="Custom"):
         ops.Custom(lambda x: x, func_type="pyfunc")(Tensor(np.ones(2, np.float32)))
     assert constexpr is ops.constexpr
+
+
+def test_runtime_device_functions_on_the_cpu():
+    from cellgraph import runtime
+
+    runtime.synchronize()  # host kernels have finished when they return
+    assert runtime.memory_allocated() == 0 and runtime.memory_reserved() == 0
+    assert set(runtime.memory_stats()) >= {"total_allocated_memory", "max_reserved_memory"}
+    stream = runtime.Stream()
+    with runtime.StreamCtx(stream):
+        assert stream.query() is True
+    assert runtime.current_stream() is runtime.current_stream()
+    with pytest.warns(RuntimeWarning, match="allocator"):
+        runtime.set_memory(max_size="8GB")
