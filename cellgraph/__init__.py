@@ -61,7 +61,7 @@ del _name
 from . import ops_surface as _ops_surface
 
 _ops_surface.mount()
-from . import mint
+from . import experimental, mint
 
 Type = dtype.DType
 from_numpy = Tensor.from_numpy
@@ -81,6 +81,7 @@ __all__ = [
     "double",
     "dtype",
     "dump_ir",
+    "experimental",
     "export",
     "float16",
     "float32",
