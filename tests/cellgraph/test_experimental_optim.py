@@ -96,7 +96,7 @@ def test_parameter_groups_have_their_own_rates():
 
 
 def test_schedulers_change_rates_without_recompiling():
-    w, b, step = _train(lambda p: optim.SGD(p, lr=0.1), steps=1)
+    _, _, step = _train(lambda p: optim.SGD(p, lr=0.1), steps=1)
     opt = step.optimizer
     sched = lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
     rates = []
