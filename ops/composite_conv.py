@@ -4,19 +4,25 @@ derivatives of every order come from conv2d's):
 * `conv1d`: an NCW input is an NC1W image convolved with an O,I,1,K weight;
 * `conv3d`: one conv2d per kernel depth tap over depth slices folded into the batch, summed;
 * `conv_transpose2d`: conv2d_backprop_input, the adjoint of conv2d, with the output size
-  chosen by MindSpore's rules for pad_mode "same", "valid" and "pad".
+  chosen by MindSpore's rules for pad_mode "same", "valid" and "pad";
+* `conv_transpose3d`, `max_pool3d`, `avg_pool3d`: the 2-D operation per depth tap over depth
+  slices folded into the batch, combined across taps (placed by a 0/1 matrix, max, mean).
 """
 from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from . import functional as F
+from .composite_resize import apply_along
 from .conv_ops import conv2d_backprop_input, conv_out_size, same_padding
 from .core import abstract_of
 from .errors import ArgumentValueError, DTypeError, ShapeError
-from .nn_functional import bias_add, conv2d, pad
+from .nn_functional import avg_pool2d, bias_add, conv2d, max_pool2d, pad
 
-__all__ = ["conv1d", "conv3d", "conv_transpose2d"]
+__all__ = ["avg_pool3d", "conv1d", "conv3d", "conv_transpose2d", "conv_transpose3d",
+           "max_pool3d"]
 
 
 def _ints(value, n: int, op: str, name: str) -> tuple:
@@ -128,3 +134,105 @@ def conv_transpose2d(input, weight, bias=None, stride=1, pad_mode="same", paddin
     out = conv2d_backprop_input(input, weight, x_shape=x_shape, stride=stride, pad=explicit,
                                 dilation=dilation, group=groups)
     return out if bias is None else bias_add(out, bias)
+
+
+def _fold_depth(x):
+    """(N, C, D, H, W) -> (N * D, C, H, W)."""
+    n, c, d, h, w = abstract_of(x).shape
+    return F.reshape(F.transpose(x, (0, 2, 1, 3, 4)), (n * d, c, h, w))
+
+
+def _unfold_depth(y, n: int):
+    """(N * D, C, H, W) -> (N, C, D, H, W)."""
+    nd, c, h, w = abstract_of(y).shape
+    return F.transpose(F.reshape(y, (n, nd // n, c, h, w)), (0, 2, 1, 3, 4))
+
+
+def _transposed_depth(size, kernel, stride, dilation, pad_mode, pads, output_padding):
+    """(output length, first kept index of the full transposed depth axis)."""
+    if pad_mode == "same":
+        out = size * stride
+        return out, same_padding(out, kernel, stride, dilation)[0]
+    if pad_mode == "valid":
+        return _transposed_size(size, kernel, stride, dilation, "valid", 0, 0), 0
+    span = dilation * (kernel - 1) + 1
+    return (size - 1) * stride - pads[0] - pads[1] + span + output_padding, pads[0]
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, pad_mode="same", padding=0,
+                     dilation=1, groups=1, output_padding=0):
+    """The adjoint of conv3d: (N, C_in, D, H, W) with a (C_in, C_out/groups, kd, kh, kw)
+    weight. Each depth tap is a conv_transpose2d over depth slices folded into the batch,
+    placed along the output depth by a constant 0/1 matrix."""
+    n, _, depth, _, _ = _check_rank(input, 5, "Conv3dTranspose", "N, C, D, H, W")
+    kd = abstract_of(weight).shape[2]
+    stride = _ints(stride, 3, "Conv3dTranspose", "stride")
+    dilation = _ints(dilation, 3, "Conv3dTranspose", "dilation")
+    pads = _pad3d(padding, "Conv3dTranspose") if pad_mode == "pad" else (0,) * 6
+    out_depth, start = _transposed_depth(depth, kd, stride[0], dilation[0], pad_mode, pads[:2],
+                                         output_padding)
+    folded = _fold_depth(input)
+    total = None
+    for tap in range(kd):
+        plane = conv_transpose2d(folded, weight[:, :, tap], None, stride[1:], pad_mode,
+                                 pads[2:], dilation[1:], groups)
+        place = np.zeros((out_depth, depth))
+        for d in range(depth):
+            row = d * stride[0] + tap * dilation[0] - start
+            if 0 <= row < out_depth:
+                place[row, d] = 1.0
+        part = apply_along(_unfold_depth(plane, n), place, 2)
+        total = part if total is None else total + part
+    return total if bias is None else bias_add(total, bias, "NCDHW")
+
+
+def _pool3d(pool2d, op, x, kernel_size, stride, padding, combine, depth_fill):
+    n, _, depth, _, _ = _check_rank(x, 5, op, "N, C, D, H, W")
+    kernel = _ints(kernel_size, 3, op, "kernel_size")
+    stride = kernel if stride is None else _ints(stride, 3, op, "stride")
+    pads = _pad3d(padding, op)
+    if pads[0] or pads[1]:
+        x = pad(x, (0, 0, 0, 0, pads[0], pads[1]), value=depth_fill)
+    out_depth = conv_out_size(depth, kernel[0], stride[0], 1, pads[0], pads[1])
+    if out_depth < 1:
+        raise ShapeError(f"{op}: kernel depth {kernel[0]} does not fit the input depth {depth}")
+    taps = []
+    for tap in range(kernel[0]):
+        slab = x[:, :, tap:tap + stride[0] * (out_depth - 1) + 1:stride[0]]
+        taps.append(pool2d(_fold_depth(slab), kernel[1:], stride[1:],
+                           (pads[2], pads[3], pads[4], pads[5])))
+    return _unfold_depth(combine(taps), n)
+
+
+def max_pool3d(x, kernel_size, stride=None, padding=0):
+    """The maximum over each (kd, kh, kw) window of (N, C, D, H, W); padding counts as -inf."""
+    def combine(taps):
+        out = taps[0]
+        for t in taps[1:]:
+            out = F.maximum(out, t)
+        return out
+
+    return _pool3d(lambda v, k, s, p: max_pool2d(v, k, s, _pool_pad(p)), "MaxPool3d", x,
+                   kernel_size, stride, padding, combine, float("-inf"))
+
+
+def avg_pool3d(x, kernel_size, stride=None, padding=0):
+    """The mean over each (kd, kh, kw) window of (N, C, D, H, W), padded zeros counted."""
+    def combine(taps):
+        return F.div(addn_list(taps), float(len(taps)))
+
+    return _pool3d(lambda v, k, s, p: avg_pool2d(v, k, s, _pool_pad(p)), "AvgPool3d", x,
+                   kernel_size, stride, padding, combine, 0.0)
+
+
+def _pool_pad(pads):
+    """(top, bottom, left, right) -> the (ph, pw) the 2-D pooling functions take; MindSpore's
+    3-D pooling pads each axis symmetrically."""
+    return (pads[0], pads[2])
+
+
+def addn_list(items):
+    total = items[0]
+    for item in items[1:]:
+        total = F.add(total, item)
+    return total

@@ -16,7 +16,8 @@ from .cell import Cell
 from .conv import AvgPool2d, MaxPool2d, _pad_mode
 from .layers import check_input, positive_int
 
-__all__ = ["AvgPool1d", "Conv1d", "Conv1dTranspose", "Conv2dTranspose", "Conv3d", "MaxPool1d"]
+__all__ = ["AvgPool1d", "AvgPool3d", "Conv1d", "Conv1dTranspose", "Conv2dTranspose", "Conv3d",
+           "Conv3dTranspose", "MaxPool1d", "MaxPool3d"]
 
 
 def _tuple(value, n: int, op: str, name: str) -> tuple:
@@ -183,3 +184,59 @@ class AvgPool1d(_Pool1d):
     """The mean over each window of an (N, C, W) input."""
 
     pool2d = AvgPool2d
+
+
+class Conv3dTranspose(_ConvNd):
+    """3-D transposed convolution (the adjoint of Conv3d) over (N, C, D, H, W)."""
+
+    op, rank, transposed = "Conv3dTranspose", 3, True
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
+                 padding=0, dilation=1, group=1, output_padding=0, has_bias=False,
+                 weight_init=None, bias_init=None, data_format="NCDHW", dtype=dt.float32):
+        if data_format != "NCDHW":
+            raise ArgumentValueError(f"Conv3dTranspose: only data_format='NCDHW' is supported, "
+                                     f"got {data_format!r}")
+        super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding,
+                         dilation, group, has_bias, weight_init, bias_init, dtype)
+        self.output_padding = output_padding
+
+    def construct(self, x):
+        check_input(self.op, x, rank=5, channels=self.in_channels, dtype=self.weight.dtype)
+        return P.conv_transpose3d(x, self.weight, self.bias, self.stride, self.pad_mode,
+                                  self.padding, self.dilation, self.group, self.output_padding)
+
+
+class _Pool3d(Cell):
+    fn = staticmethod(P.max_pool3d)
+
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1,
+                 ceil_mode=False, return_indices=False, count_include_pad=True,
+                 divisor_override=None, data_format="NCDHW"):
+        super().__init__()
+        op = type(self).__name__
+        if ceil_mode or return_indices or dilation != 1 or not count_include_pad or \
+                divisor_override is not None or data_format != "NCDHW":
+            raise ArgumentValueError(f"{op}: dilation, ceil_mode, return_indices, "
+                                     f"count_include_pad=False, divisor_override and layouts "
+                                     f"other than NCDHW are not supported")
+        if str(pad_mode).lower() == "same":
+            raise ArgumentValueError(f"{op}: pad_mode='same' is not supported; give `padding` "
+                                     f"with pad_mode='pad'")
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+
+    def construct(self, x):
+        check_input(type(self).__name__, x, rank=5)
+        return type(self).fn(x, self.kernel_size, self.stride, self.padding)
+
+
+class MaxPool3d(_Pool3d):
+    """The maximum over each window of (N, C, D, H, W) (padding counts as -inf)."""
+
+    fn = staticmethod(P.max_pool3d)
+
+
+class AvgPool3d(_Pool3d):
+    """The mean over each window of (N, C, D, H, W) (padded zeros counted)."""
+
+    fn = staticmethod(P.avg_pool3d)

@@ -261,3 +261,64 @@ def test_module_paths_resolve():
     opt = MyOpt(nn.Dense(2, 2).trainable_params(), learning_rate=0.5)
     assert opt.init_args["learning_rate"] == 0.5
     assert ops.composite.HyperMap is ops.HyperMap
+
+
+def np_conv_transpose_nd(x, w, stride, start, out_shape):
+    """Scatter every input element times the kernel, then keep out_shape from `start`."""
+    spatial = x.shape[2:]
+    kernel = w.shape[2:]
+    full = np.zeros((x.shape[0], w.shape[1]) + tuple(
+        (s - 1) * st + k + max(0, o + b - ((s - 1) * st + k))
+        for s, st, k, o, b in zip(spatial, stride, kernel, out_shape, start)))
+    for index in np.ndindex(*spatial):
+        corner = tuple(i * st for i, st in zip(index, stride))
+        window = tuple(slice(c, c + k) for c, k in zip(corner, kernel))
+        full[(slice(None), slice(None)) + window] += np.einsum(
+            "nc,co...->no...", x[(slice(None), slice(None)) + index], w)
+    keep = tuple(slice(b, b + o) for b, o in zip(start, out_shape))
+    return full[(slice(None), slice(None)) + keep]
+
+
+@pytest.mark.parametrize("pad_mode,padding,stride,out,start", [
+    ("valid", 0, (2, 1, 2), (4, 5, 7), (0, 0, 0)),
+    ("same", 0, 2, (4, 6, 6), (0, 0, 0)),
+    ("pad", 1, (1, 2, 1), (1, 5, 3), (1, 1, 1)),
+])
+def test_conv3d_transpose_matches_numpy(pad_mode, padding, stride, out, start, rng):
+    conv = nn.Conv3dTranspose(2, 3, (2, 3, 3), stride=stride, pad_mode=pad_mode,
+                              padding=padding)
+    assert conv.weight.shape == (2, 3, 2, 3, 3)
+    x = rng.standard_normal((1, 2, 2, 3, 3)).astype(np.float32)
+    got = conv(Tensor(x)).asnumpy()
+    s = (stride,) * 3 if isinstance(stride, int) else stride
+    if pad_mode == "same":  # the forward conv's "same" padding before each axis
+        start = tuple(max(0, (-(-o // st) - 1) * st + k - o) // 2
+                      for o, st, k in zip(out, s, (2, 3, 3)))
+    assert got.shape == (1, 3) + out
+    ref = np_conv_transpose_nd(x.astype(np.float64), conv.weight.asnumpy().astype(np.float64), s,
+                               start, out)
+    np.testing.assert_allclose(got, ref, rtol=1e-4, atol=1e-4)
+
+
+def test_conv3d_transpose_gradients(rng):
+    conv = to_float64(nn.Conv3dTranspose(2, 2, 2, stride=2, has_bias=True))
+    x = rng.standard_normal((1, 2, 2, 2, 2))
+    check_grads(conv, (x,), order=2, rtol=1e-4)
+    check_weight_grads(conv, (t64(x),))
+
+
+def test_pool3d(rng):
+    x = rng.standard_normal((2, 3, 4, 4, 6))
+    out = nn.MaxPool3d(2, 2)(Tensor(x.astype(np.float32))).asnumpy()
+    np.testing.assert_allclose(out, x.reshape(2, 3, 2, 2, 2, 2, 3, 2).max(axis=(3, 5, 7)),
+                               rtol=1e-6)
+    avg = nn.AvgPool3d((2, 2, 3), (2, 2, 3))(Tensor(x.astype(np.float32))).asnumpy()
+    np.testing.assert_allclose(avg, x.reshape(2, 3, 2, 2, 2, 2, 2, 3).mean(axis=(3, 5, 7)),
+                               rtol=1e-5, atol=1e-6)
+    padded = nn.AvgPool3d(3, 1, pad_mode="pad", padding=1)(Tensor(x.astype(np.float32)))
+    full = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1), (1, 1)))
+    np.testing.assert_allclose(padded.asnumpy()[0, 0, 1, 1, 1],
+                               full[0, 0, 1:4, 1:4, 1:4].mean(), rtol=1e-5)
+    check_grads(nn.AvgPool3d(2, 2), (x,), order=2)
+    with pytest.raises(ValueError, match="return_indices"):
+        nn.MaxPool3d(2, return_indices=True)
