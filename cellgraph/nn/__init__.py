@@ -15,6 +15,7 @@ from . import (
     optim,
     optim_adaptive,
     rnn,
+    transformer,
     utils,  # noqa: F401  (nn.utils)
     wrap,
 )
@@ -33,12 +34,13 @@ from .normalization import *
 from .optim import *
 from .optim_adaptive import *
 from .rnn import *
+from .transformer import *
 from .wrap import *
 
 __all__ = ["Cell", "Jvp", "Vjp"] + [
     name for module in (activation, basic, container, conv, conv_nd, dynamic_lr, layers,
                         learning_rate_schedule, loss, normalization, optim, optim_adaptive, rnn,
-                        wrap)
+                        transformer, wrap)
     for name in module.__all__]
 
 from . import module_paths as _module_paths

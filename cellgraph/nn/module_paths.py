@@ -21,6 +21,7 @@ from . import (
     optim,
     optim_adaptive,
     rnn,
+    transformer,
     wrap,
 )
 
@@ -37,7 +38,9 @@ PATHS = {
     "layer.math": (basic,),
     "layer.rnns": (rnn,),
     "layer.rnn_cells": (rnn,),
-    "layer": (activation, layers, basic, container, conv, conv_nd, normalization, rnn),
+    "layer.transformer": (transformer,),
+    "layer": (activation, layers, basic, container, conv, conv_nd, normalization, rnn,
+              transformer),
     "loss.loss": (loss,),
     "optim.optimizer": (optim,),
     "optim.sgd": (optim,),
