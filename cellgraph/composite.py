@@ -22,6 +22,7 @@ from cellgraph.compiler.frontend import trace_call
 from cellgraph.forward import jvp, vjp
 from cellgraph.ops import clip_by_value, ones_like, zeros_like
 from cellgraph.ops import functional as F
+from cellgraph.ops.dtype import DType
 from cellgraph.ops.errors import ArgumentError
 from cellgraph.vmap import vmap
 
@@ -61,12 +62,18 @@ _TYPE_TESTS = {
     "cootensor": _is_tensor,
     "csrtensor": _is_tensor,
 }
+# Scalars by MindSpore's type names: a Python int is an Int64 and a float a Float32 to MindSpore's
+# graph compiler, so every integer name matches Python ints and every float name Python floats.
+_TYPE_TESTS.update({f"{kind}{bits}": _TYPE_TESTS["int" if kind != "float" else "float"]
+                    for kind in ("int", "uint", "float") for bits in (8, 16, 32, 64)})
 _GENERIC = {"number", "function"}  # a specific match (Int, Tensor) wins over these
 
 
 def _type_test(type_name):
     if isinstance(type_name, type):
         return lambda v: isinstance(v, type_name)
+    if isinstance(type_name, DType):  # mstype.int64, mstype.float32, ...
+        type_name = type_name.name.rstrip("_")
     name = str(type_name).lower()
     if name not in _TYPE_TESTS:
         raise ArgumentError(f"MultitypeFuncGraph.register: unknown type name {type_name!r}; "

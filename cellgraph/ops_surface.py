@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import builtins
 import functools
+import operator
 import sys
 import types
 
-from cellgraph import composite, loss_functions, ops
+from cellgraph import composite, loops, loss_functions, ops
 from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.ops import functional
 
@@ -113,8 +114,20 @@ SURFACE = {
     "tuple_len": tuple_len, "Identity": Identity, "Shape": Shape, "DType": DType,
     "TensorShape": TensorShape, "Print": Print,
     **{name: getattr(loss_functions, name) for name in loss_functions.__all__},
+    **{name: getattr(loops, name) for name in loops.__all__},
 }
-_FUNCTIONAL_ONLY = ("dtype",)  # F.dtype(x); `ops.dtype` stays the dtype module
+# F.scalar_add(2, 3) and friends: arithmetic on Python numbers, done when the graph is built.
+SCALAR_OPS = {"scalar_add": operator.add, "scalar_sub": operator.sub,
+              "scalar_mul": operator.mul, "scalar_div": operator.truediv,
+              "scalar_floordiv": operator.floordiv, "scalar_mod": operator.mod,
+              "scalar_pow": operator.pow, "scalar_usub": operator.neg,
+              "scalar_lt": operator.lt, "scalar_gt": operator.gt, "scalar_le": operator.le,
+              "scalar_ge": operator.ge, "scalar_eq": operator.eq, "scalar_ne": operator.ne,
+              "bool_not": operator.not_, "bool_and": operator.and_, "bool_or": operator.or_}
+SURFACE.update(SCALAR_OPS)
+# F.dtype(x) and the scalar operations live in ops.functional only (`ops.dtype` stays the dtype
+# module).
+_FUNCTIONAL_ONLY = ("dtype", *SCALAR_OPS)
 
 
 def _module(name: str, doc: str, names: dict) -> types.ModuleType:

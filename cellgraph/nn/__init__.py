@@ -26,7 +26,7 @@ from .container import *
 from .conv import *
 from .conv_nd import *
 from .dynamic_lr import *
-from .grad_cells import Jvp, Vjp
+from .grad_cells import ForwardValueAndGrad, Jvp, Vjp
 from .layers import *
 from .learning_rate_schedule import *
 from .loss import *
@@ -37,7 +37,7 @@ from .rnn import *
 from .transformer import *
 from .wrap import *
 
-__all__ = ["Cell", "Jvp", "Vjp"] + [
+__all__ = ["Cell", "ForwardValueAndGrad", "Jvp", "Vjp"] + [
     name for module in (activation, basic, container, conv, conv_nd, dynamic_lr, layers,
                         learning_rate_schedule, loss, normalization, optim, optim_adaptive, rnn,
                         transformer, wrap)

@@ -49,7 +49,7 @@ PATHS = {
     "optim.rmsprop": (optim_adaptive,),
     "optim.ada_grad": (optim_adaptive,),
     "optim.adadelta": (optim_adaptive,),
-    "wrap.cell_wrapper": (wrap,),
+    "wrap.cell_wrapper": (wrap, grad_cells),
     "grad": (grad_cells,),
     "grad.cell_grad": (grad_cells,),
     "learning_rate_schedule": (learning_rate_schedule,),

@@ -198,3 +198,95 @@ def test_clip_by_global_norm():
     np.testing.assert_allclose(out[1].asnumpy(), b / 5, rtol=1e-6)
     out = ops.clip_by_global_norm((Tensor(a),), 10.0)
     np.testing.assert_allclose(out[0].asnumpy(), a, rtol=1e-6)
+
+
+def test_multitype_mindspore_type_names():
+    scalar_add = C.MultitypeFuncGraph("scalar_add")
+
+    @scalar_add.register("Int64", "Int64")
+    def _ints(x, y):
+        return F.scalar_add(x, y)
+
+    @scalar_add.register(ms.float32, ms.float32)
+    def _floats(x, y):
+        return F.scalar_mul(x, y)
+
+    assert scalar_add(2, 3) == 5 and scalar_add(2.0, 3.0) == 6.0
+
+    @ms.jit
+    def both(x):
+        return x * F.partial(scalar_add, 1)(2) + F.partial(scalar_add, 1.5)(2.0)
+
+    np.testing.assert_allclose(both(Tensor(np.ones(2, np.float32))).asnumpy(), 6.0)
+
+
+def test_while_loop_on_a_tensor_is_a_graph_loop_with_gradients():
+    def cond(v):
+        return v.sum() < 100
+
+    def body(v):
+        return v * 2 + 1
+
+    @ms.jit
+    def run(x):
+        return ops.WhileLoop()(cond, body, x)
+
+    np.testing.assert_allclose(run(Tensor(np.array([1.0, 2.0], np.float32))).asnumpy(),
+                               [63.0, 95.0])
+    assert ops.WhileLoop()(lambda v: v < 100, lambda v: v + 7, 0) == 105  # Python values
+
+    def total(x):
+        return ops.WhileLoop()(cond, lambda v: v * 2, x).sum()
+
+    np.testing.assert_allclose(ms.grad(total)(Tensor(np.array([1.0, 2.0], np.float32))
+                                              ).asnumpy(), [64.0, 64.0])
+
+    class Net(nn.Cell):
+        def construct(self, init):
+            def relu_step(state):
+                tensor, count = state
+                return [ops.relu(tensor) - 0.5, count + 1]
+
+            return ops.WhileLoop()(lambda s: s[-1] < 10, relu_step, init)
+
+    out = Net()([Tensor(np.ones((2, 2), np.float32)), 0])
+    assert int(out[-1]) == 10  # the count started as a Python number: an unrolled loop
+    np.testing.assert_allclose(out[0].asnumpy(), -0.5)  # 1, 0.5, 0, -0.5, -0.5, ...
+
+
+def test_fori_loop_and_scan():
+    @ms.jit
+    def fori(x):
+        return ops.ForiLoop()(0, 10, lambda i, v: v + i, x)
+
+    assert int(fori(Tensor(0)).asnumpy()) == 45
+
+    @ms.jit
+    def fori_tensor_bound(n, x):
+        return ops.ForiLoop()(0, n, lambda i, v: v * 2.0, x)
+
+    np.testing.assert_allclose(fori_tensor_bound(Tensor(3), Tensor(1.5)).asnumpy(), 12.0)
+
+    @ms.jit
+    def cumulative(x):
+        return ops.Scan()(lambda c, e: (c + e, c + e), x, [1, 2, 3, 4])
+
+    carry, ys = cumulative(Tensor(0))
+    assert int(carry.asnumpy()) == 10 and [int(y.asnumpy()) for y in ys] == [1, 3, 6, 10]
+    carry, ys = ops.Scan()(lambda c, row: (c + row.sum(), row * 2), Tensor(0.0),
+                           Tensor(np.arange(6.0, dtype=np.float32).reshape(3, 2)))
+    np.testing.assert_allclose(carry.asnumpy(), 15.0)
+    np.testing.assert_allclose(ys[2].asnumpy(), [8.0, 10.0])
+
+
+def test_forward_value_and_grad():
+    net = nn.Dense(2, 1, weight_init="ones", bias_init="zeros")
+    x = Tensor(np.array([[1.0, 2.0]], np.float32))
+    loss, (input_grads, weight_grads) = nn.ForwardValueAndGrad(
+        net, net.trainable_params(), get_all=True, get_by_list=True)(x)
+    np.testing.assert_allclose(loss.asnumpy(), [[3.0]])
+    np.testing.assert_allclose(input_grads[0].asnumpy(), [[1.0, 1.0]])
+    np.testing.assert_allclose(weight_grads[0].asnumpy(), [[1.0, 2.0]])
+    _, sens_grad = nn.ForwardValueAndGrad(net, sens_param=True)(x, Tensor(np.array([[2.0]],
+                                                                                   np.float32)))
+    np.testing.assert_allclose(sens_grad.asnumpy(), [[2.0, 2.0]])

@@ -608,3 +608,22 @@ def test_branch_and_loop_inputs_nothing_reads_are_pruned():
     np.testing.assert_allclose(ms.grad(UnusedBranchInputs())(*args).asnumpy(), [2.0, 2.0])
     np.testing.assert_allclose(ms.grad(UnusedBranchInputs())(-args[0], *args[1:]).asnumpy(),
                                [1.0, 1.0])
+
+
+class _NamesLikeGeneratedCode(nn.Cell):
+    """Loop variables named like the generated code's own values and constants (v1, c0)."""
+
+    def construct(self, x, n):
+        i = x * 0
+        v1 = x
+        c0 = x + 1
+        while i < n:
+            v1 = v1 * 2.0 + i
+            c0 = c0 + 0.5
+            i = i + 1
+        return v1 + c0
+
+
+def test_loop_variables_named_like_generated_values():
+    out = _NamesLikeGeneratedCode()(Tensor(np.float32(1.5)), Tensor(np.float32(3.0)))
+    np.testing.assert_allclose(out.asnumpy(), 16.0 + 4.0)
