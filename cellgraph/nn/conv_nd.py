@@ -34,9 +34,11 @@ class _ConvNd(Cell):
     op = ""
     rank = 2  # spatial dimensions of the input
     transposed = False
+    kernel_prefix: tuple = ()  # 1-D layers keep MindSpore's (out, in, 1, k) weights
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride, pad_mode, padding,
-                 dilation, group, has_bias, weight_init, bias_init, dtype, kernel_rank=None):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
+                 padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
+                 bias_init=None, dtype=dt.float32, kernel_rank=None):
         super().__init__()
         op = self.op
         self.in_channels = positive_int(in_channels, op, "in_channels")
@@ -55,7 +57,7 @@ class _ConvNd(Cell):
         self.has_bias = bool(has_bias)
         lead = (self.in_channels, self.out_channels // self.group) if self.transposed else (
             self.out_channels, self.in_channels // self.group)
-        shape = lead + self.weight_kernel_shape()
+        shape = lead + self.kernel_prefix + self.kernel_size
         self.weight = Parameter(initializer(weight_init or HeUniform(math.sqrt(5)), shape, dtype),
                                 name="weight")
         self.bias = None
@@ -63,9 +65,6 @@ class _ConvNd(Cell):
             bound = 1 / math.sqrt(compute_fans(shape)[0])
             self.bias = Parameter(initializer(bias_init or Uniform(bound), (self.out_channels,),
                                               dtype), name="bias")
-
-    def weight_kernel_shape(self) -> tuple:
-        return self.kernel_size
 
     def extend_repr(self) -> str:
         return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
@@ -77,16 +76,7 @@ class _ConvNd(Cell):
 class Conv1d(_ConvNd):
     """1-D convolution over (N, C, W)."""
 
-    op, rank = "Conv1d", 1
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
-                 padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
-                 bias_init=None, dtype=dt.float32):
-        super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding,
-                         dilation, group, has_bias, weight_init, bias_init, dtype)
-
-    def weight_kernel_shape(self) -> tuple:
-        return (1,) + self.kernel_size
+    op, rank, kernel_prefix = "Conv1d", 1, (1,)
 
     def construct(self, x):
         check_input(self.op, x, rank=3, channels=self.in_channels, dtype=self.weight.dtype)
@@ -141,16 +131,7 @@ def _four(padding):
 class Conv1dTranspose(_ConvNd):
     """1-D transposed convolution over (N, C, W)."""
 
-    op, rank, transposed = "Conv1dTranspose", 1, True
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
-                 padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
-                 bias_init=None, dtype=dt.float32):
-        super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding,
-                         dilation, group, has_bias, weight_init, bias_init, dtype)
-
-    def weight_kernel_shape(self) -> tuple:
-        return (1,) + self.kernel_size
+    op, rank, transposed, kernel_prefix = "Conv1dTranspose", 1, True, (1,)
 
     def construct(self, x):
         check_input(self.op, x, rank=3, channels=self.in_channels, dtype=self.weight.dtype)

@@ -3,31 +3,18 @@ to an optimizer as `learning_rate`. The epoch of step i is floor(i / step_per_ep
 from __future__ import annotations
 
 import math
-import numbers
 
 from cellgraph.ops.errors import ArgumentValueError, DTypeError
+
+from .learning_rate_schedule import _number, _steps
 
 __all__ = ["cosine_decay_lr", "exponential_decay_lr", "inverse_decay_lr",
            "natural_exp_decay_lr", "piecewise_constant_lr", "polynomial_decay_lr", "warmup_lr"]
 
 
-def _positive_int(value, op: str, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value <= 0:
-        raise DTypeError(f"{op}: `{name}` must be a positive int, got {value!r}")
-    return int(value)
-
-
-def _number(value, op: str, name: str, positive=True) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise DTypeError(f"{op}: `{name}` must be a float, got {type(value).__name__}")
-    if positive and value <= 0:
-        raise ArgumentValueError(f"{op}: `{name}` must be > 0, got {value}")
-    return float(value)
-
-
 def _epochs(op, total_step, step_per_epoch):
-    total_step = _positive_int(total_step, op, "total_step")
-    step_per_epoch = _positive_int(step_per_epoch, op, "step_per_epoch")
+    total_step = _steps(total_step, op, "total_step")
+    step_per_epoch = _steps(step_per_epoch, op, "step_per_epoch")
     return [i // step_per_epoch for i in range(total_step)]
 
 
@@ -41,7 +28,7 @@ def piecewise_constant_lr(milestone, learning_rates) -> list:
                                  f"{len(milestone)} milestones and {len(learning_rates)} rates")
     rates, last = [], 0
     for step, rate in zip(milestone, learning_rates):
-        step = _positive_int(step, op, "milestone")
+        step = _steps(step, op, "milestone")
         if step <= last:
             raise ArgumentValueError(f"{op}: `milestone` must increase, got {list(milestone)}")
         rates += [_number(rate, op, "learning_rates", positive=False)] * (step - last)
@@ -51,9 +38,9 @@ def piecewise_constant_lr(milestone, learning_rates) -> list:
 
 def _decayed(op, learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair,
              rule) -> list:
-    learning_rate = _number(learning_rate, op, "learning_rate")
-    decay_rate = _number(decay_rate, op, "decay_rate")
-    decay_epoch = _positive_int(decay_epoch, op, "decay_epoch")
+    learning_rate = _number(learning_rate, op, "learning_rate", positive=True)
+    decay_rate = _number(decay_rate, op, "decay_rate", positive=True)
+    decay_epoch = _steps(decay_epoch, op, "decay_epoch")
     if not isinstance(is_stair, bool):
         raise DTypeError(f"{op}: `is_stair` must be a bool, got {is_stair!r}")
     progress = (lambda e: math.floor(e / decay_epoch)) if is_stair else (
@@ -88,10 +75,10 @@ def cosine_decay_lr(min_lr, max_lr, total_step, step_per_epoch, decay_epoch) -> 
     """min_lr + (max_lr - min_lr) (1 + cos(pi * min(epoch, decay_epoch) / decay_epoch)) / 2."""
     op = "cosine_decay_lr"
     min_lr = _number(min_lr, op, "min_lr", positive=False)
-    max_lr = _number(max_lr, op, "max_lr")
+    max_lr = _number(max_lr, op, "max_lr", positive=True)
     if min_lr < 0 or min_lr >= max_lr:
         raise ArgumentValueError(f"{op}: expected 0 <= min_lr < max_lr, got {min_lr}, {max_lr}")
-    decay_epoch = _positive_int(decay_epoch, op, "decay_epoch")
+    decay_epoch = _steps(decay_epoch, op, "decay_epoch")
     half = 0.5 * (max_lr - min_lr)
     return [min_lr + half * (1 + math.cos(math.pi * min(e, decay_epoch) / decay_epoch))
             for e in _epochs(op, total_step, step_per_epoch)]
@@ -102,10 +89,10 @@ def polynomial_decay_lr(learning_rate, end_learning_rate, total_step, step_per_e
     """(lr - end) (1 - epoch / decay_epoch) ^ power + end, the epoch capped at decay_epoch
     (or decay_epoch raised to the next multiple past the epoch, with update_decay_epoch)."""
     op = "polynomial_decay_lr"
-    learning_rate = _number(learning_rate, op, "learning_rate")
+    learning_rate = _number(learning_rate, op, "learning_rate", positive=True)
     end = _number(end_learning_rate, op, "end_learning_rate", positive=False)
-    decay_epoch = _positive_int(decay_epoch, op, "decay_epoch")
-    power = _number(power, op, "power")
+    decay_epoch = _steps(decay_epoch, op, "decay_epoch")
+    power = _number(power, op, "power", positive=True)
     rates = []
     for epoch in _epochs(op, total_step, step_per_epoch):
         if update_decay_epoch:
@@ -119,7 +106,7 @@ def polynomial_decay_lr(learning_rate, end_learning_rate, total_step, step_per_e
 def warmup_lr(learning_rate, total_step, step_per_epoch, warmup_epoch) -> list:
     """lr * min(epoch, warmup_epoch) / warmup_epoch."""
     op = "warmup_lr"
-    learning_rate = _number(learning_rate, op, "learning_rate")
-    warmup_epoch = _positive_int(warmup_epoch, op, "warmup_epoch")
+    learning_rate = _number(learning_rate, op, "learning_rate", positive=True)
+    warmup_epoch = _steps(warmup_epoch, op, "warmup_epoch")
     return [learning_rate * min(e, warmup_epoch) / warmup_epoch
             for e in _epochs(op, total_step, step_per_epoch)]
