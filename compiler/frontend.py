@@ -316,15 +316,25 @@ class Interpreter:
                                    "build the value with ops.select or concat",
                                    self.info.loc(target))
             container[self.eval(target.slice)] = value
-        elif isinstance(target, gast.Attribute) and is_compile_time_object(
-                owner := self.eval(target.value)):
-            setattr(owner, target.attr, value)
         elif isinstance(target, gast.Attribute):
-            raise CompileError(f"assigning to attribute `{target.attr}` in graph mode is not "
-                               f"supported; set it in __init__ or return the value",
-                               self.info.loc(target))
+            self.assign_attribute(target, value)
         else:
             raise CompileError(f"cannot assign to {type(target).__name__}", self.info.loc(target))
+
+    def assign_attribute(self, target, value) -> None:
+        """`obj.attr = value`: objects made during this compile take it; an object with a
+        `_graph_setattr` hook (a Cell assigning one of its Parameters) handles it."""
+        owner = self.eval(target.value)
+        if is_compile_time_object(owner):
+            setattr(owner, target.attr, value)
+            return
+        setter = getattr(owner, "_graph_setattr", None)
+        handled = setter is not None and self.at_node(target, lambda: setter(target.attr,
+                                                                              value))
+        if not handled:
+            raise CompileError(f"assigning to attribute `{target.attr}` in graph mode is only "
+                               f"supported for Parameters of a Cell; set it in __init__ or "
+                               f"return the value", self.info.loc(target))
 
     # -- expressions ------------------------------------------------------------------------
     def eval(self, node):

@@ -9,7 +9,7 @@ from cellgraph.compiler.frontend import Interpreter
 from cellgraph.compiler.scope import is_user_function
 from cellgraph.ops.errors import ArgumentError, UnsupportedError
 from cellgraph.runtime.executor import GraphCache, run_cached
-from cellgraph.runtime.tensor import Parameter, ParameterTuple
+from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
 from . import hooks
 
@@ -52,6 +52,9 @@ class Cell:
             value.name = name
         elif isinstance(value, Cell) and self._auto_prefix:
             value._prefix_parameter_names(name)
+        elif isinstance(value, Tensor) and isinstance(self.__dict__.get(name), Parameter):
+            self.__dict__[name].set_data(value)  # PyNative `self.w = 2 * self.w`: new data
+            return
         object.__setattr__(self, name, value)
 
     def _prefix_parameter_names(self, prefix: str) -> None:
@@ -76,6 +79,17 @@ class Cell:
         if "_declared_inputs" in self.__dict__:
             _check_declared(type(self).__name__, self.__dict__["_declared_inputs"], args)
         return run_cached(self._graph_cache, self, args, context.dump_dir())
+
+    def _graph_setattr(self, name: str, value) -> bool:
+        """`self.name = value` in construct: a Parameter attribute takes the value (as
+        ops.assign does, MindSpore's meaning); anything else is refused (returns False)."""
+        current = self.__dict__.get(name)
+        if not isinstance(current, Parameter):
+            return False
+        from cellgraph.common.assign import assign
+
+        assign(current, value)
+        return True
 
     def _positional(self, args, kwargs) -> tuple:
         """Keyword arguments to construct, placed by its signature (defaults filled in)."""

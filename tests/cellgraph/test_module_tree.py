@@ -255,3 +255,38 @@ def test_runtime_device_functions_on_the_cpu():
     assert runtime.current_stream() is runtime.current_stream()
     with pytest.warns(RuntimeWarning, match="allocator"):
         runtime.set_memory(max_size="8GB")
+
+
+class _AssignsAttributes(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.count = Parameter(Tensor(np.array([2], np.int32)), name="count")
+        self.w = Parameter(Tensor(np.array([3.0], np.float32)), name="w")
+
+    def construct(self, x):
+        for _ in range(3):
+            self.count = self.count + 1
+        self.w = 2 * self.w
+        return x * self.w + self.count
+
+
+def test_assigning_a_parameter_attribute_in_construct_updates_it():
+    for mode in (ms.GRAPH_MODE, ms.PYNATIVE_MODE):
+        ms.set_context(mode=mode)
+        net = _AssignsAttributes()
+        np.testing.assert_allclose(net(Tensor(np.array([1.0], np.float32))).asnumpy(), [11.0])
+        np.testing.assert_allclose(net(Tensor(np.array([1.0], np.float32))).asnumpy(), [20.0])
+        assert isinstance(net.w, Parameter) and net.count.asnumpy()[0] == 8
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+    class NotAParameter(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.scale = 2.0
+
+        def construct(self, x):
+            self.scale = 3.0
+            return x
+
+    with pytest.raises(SyntaxError, match="only supported for Parameters"):
+        NotAParameter()(Tensor(np.ones(1, np.float32)))

@@ -107,8 +107,9 @@ def test_unsupported_statements(cell, snippet, message):
 
 def test_assignment_to_attribute_is_a_compile_error():
     expect_error(CompileError, lambda: WithAttributeAssignment()(X),
-                 "assigning to attribute `cache` in graph mode is not supported; set it in "
-                 "__init__ or return the value", WithAttributeAssignment, "self.cache = x")
+                 "assigning to attribute `cache` in graph mode is only supported for "
+                 "Parameters of a Cell; set it in __init__ or return the value",
+                 WithAttributeAssignment, "self.cache = x")
 
 
 def test_generator_expression_points_at_the_expression():
