@@ -27,7 +27,7 @@ from cellgraph.ops.errors import ArgumentError
 from cellgraph.vmap import vmap
 
 __all__ = ["GradOperation", "HyperMap", "Map", "MultitypeFuncGraph", "Partial", "add_flags",
-           "clip_by_global_norm", "clip_by_value", "grad", "jvp", "ones_like", "partial",
+           "clip_by_global_norm", "clip_by_value", "grad", "jvp", "ones_like", "partial", "tail",
            "value_and_grad", "vjp", "vmap", "zeros_like"]
 
 
@@ -213,3 +213,10 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
         use_norm = F.sqrt(total)
     scale = clip_norm / F.maximum(use_norm, clip_norm)
     return tuple(F.cast(t * scale, t.dtype) for t in x)
+
+
+def tail(x):
+    """A tuple without its first element."""
+    if not _is_sequence(x) or not x:
+        raise TypeError(f"tail: expected a non-empty tuple or list, got {x!r:.60}")
+    return tuple(x[1:])
