@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import inspect
 
-from . import parse  # noqa: F401
+from . import parse
 
 __all__ = ["cell_attr_register", "parse"]
 
