@@ -301,3 +301,56 @@ def test_per_sample_gradients_with_vmap():
     pre = np.tanh(xs.asnumpy() @ w.asnumpy())
     closed = (2 * (pre - ys.asnumpy()) * (1 - pre ** 2))[:, None] * xs.asnumpy()
     np.testing.assert_allclose(per_sample, closed, rtol=1e-4, atol=1e-5)
+
+
+def test_dcgan_generator_and_discriminator_step():
+    """The DCGAN tutorial's layers: transposed convolutions with Normal(0.02) weights,
+    BatchNorm with Normal(0.02, 1) scales, LeakyReLU, standard_normal noise, BCELoss."""
+    ms.set_seed(6)
+    nz, ngf, ndf = 8, 4, 4
+
+    class Generator(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            weight_init, gamma_init = Normal(mean=0, sigma=0.02), Normal(mean=1, sigma=0.02)
+            self.generator = nn.SequentialCell(
+                nn.Conv2dTranspose(nz, ngf * 2, 4, 1, "valid", weight_init=weight_init),
+                nn.BatchNorm2d(ngf * 2, gamma_init=gamma_init), nn.ReLU(),
+                nn.Conv2dTranspose(ngf * 2, 1, 4, 2, "pad", 1, weight_init=weight_init),
+                nn.Tanh())
+
+        def construct(self, x):
+            return self.generator(x)
+
+    class Discriminator(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            weight_init = Normal(mean=0, sigma=0.02)
+            self.discriminator = nn.SequentialCell(
+                nn.Conv2d(1, ndf, 4, 2, "pad", 1, weight_init=weight_init), nn.LeakyReLU(0.2),
+                nn.Conv2d(ndf, 1, 4, 1, "valid", weight_init=weight_init))
+            self.adv_layer = nn.Sigmoid()
+
+        def construct(self, x):
+            return self.adv_layer(self.discriminator(x).reshape(-1))
+
+    generator, discriminator = Generator(), Discriminator()
+    noise = ops.standard_normal((5, nz, 1, 1))
+    fake = generator(noise)
+    assert fake.shape == (5, 1, 8, 8) and float(ops.abs(fake).max().asnumpy()) <= 1.0
+    loss_fn = nn.BCELoss(reduction="mean")
+    optimizer_d = nn.Adam(discriminator.trainable_params(), learning_rate=0.0002, beta1=0.5)
+
+    def discriminator_forward(real, fake):
+        real_out, fake_out = discriminator(real), discriminator(fake)
+        return loss_fn(real_out, ops.ones_like(real_out)) + loss_fn(fake_out,
+                                                                     ops.zeros_like(fake_out))
+
+    grad_d = ms.value_and_grad(discriminator_forward, None, optimizer_d.parameters)
+    real = Tensor(np.random.default_rng(0).uniform(-1, 1, (5, 1, 8, 8)).astype(np.float32))
+    losses = []
+    for _ in range(20):
+        loss, grads = grad_d(real, ops.stop_gradient(fake))
+        optimizer_d(grads)
+        losses.append(float(loss.asnumpy()))
+    assert losses[-1] < losses[0]
