@@ -48,6 +48,11 @@ class Tensor(TensorMethods, TensorExtras):
             return
         if input_data is None and shape is not None:
             input_data = np.zeros(shape, (dt.as_dtype(dtype) if dtype else dt.float32).np)
+            if init is not None:  # an Initializer fills a NumPy array in place (its protocol)
+                if not callable(init):
+                    raise DTypeError(f"Tensor: `init` must be an Initializer such as Normal(), "
+                                     f"got {type(init).__name__} {init!r:.40}")
+                init(input_data)
         if isinstance(input_data, Tensor):
             input_data = input_data.asnumpy()
         if input_data is None:

@@ -290,3 +290,15 @@ def test_assigning_a_parameter_attribute_in_construct_updates_it():
 
     with pytest.raises(SyntaxError, match="only supported for Parameters"):
         NotAParameter()(Tensor(np.ones(1, np.float32)))
+
+
+def test_tensor_with_an_initializer():
+    from cellgraph.common.initializer import Normal, One
+
+    np.testing.assert_array_equal(Tensor(shape=(2, 3), dtype=ms.float32, init=One()).asnumpy(),
+                                  np.ones((2, 3)))
+    ms.set_seed(1)
+    drawn = Tensor(shape=(4000,), dtype=ms.float32, init=Normal(0.5)).init_data()
+    assert abs(float(drawn.asnumpy().std()) - 0.5) < 0.02
+    with pytest.raises(TypeError, match="Initializer"):
+        Tensor(shape=(2,), dtype=ms.float32, init=3)
