@@ -76,7 +76,9 @@ class Tensor(TensorMethods, TensorExtras):
         """The data is always materialised here (no lazy initialisation): returns self."""
         return self
 
+    @property
     def has_init(self) -> bool:
+        """Whether the data waits for init_data() (never: data is filled at creation)."""
         return False
 
     @classmethod
