@@ -20,6 +20,9 @@ from cellgraph.ops.dtype import (
     int_,
     single,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from cellgraph.ops.errors import CellgraphError, CompileError  # noqa: F401
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor, tensor
@@ -127,6 +130,9 @@ __all__ = [
     "single",
     "tensor",
     "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
     "value_and_grad",
     "vjp",
     "vmap",

@@ -302,3 +302,12 @@ def test_tensor_with_an_initializer():
     assert abs(float(drawn.asnumpy().std()) - 0.5) < 0.02
     with pytest.raises(TypeError, match="Initializer"):
         Tensor(shape=(2,), dtype=ms.float32, init=3)
+
+
+def test_unsigned_dtypes():
+    for dtype, np_dtype in ((ms.uint16, np.uint16), (ms.uint32, np.uint32),
+                            (ms.uint64, np.uint64)):
+        t = Tensor(np.array([1, 2], np_dtype))
+        assert t.dtype == dtype and (t + t).asnumpy().dtype == np_dtype
+        assert Tensor([3], dtype).asnumpy().dtype == np_dtype
+    assert ms.common.dtype.uint32 is ms.uint32
