@@ -9,6 +9,7 @@ compiler, which sits above this package).
 from .composite_classes import *
 from .composite_classes import all, any  # noqa: F401  (shadow builtins on purpose, as MindSpore)
 from .composite_conv import *
+from .composite_einsum import *
 from .composite_ops import *
 from .composite_resize import *
 

@@ -166,3 +166,22 @@ def test_small_classes():
     assert ops.scalar_to_tensor(2, ms.int32).dtype == ms.int32
     draws = ops.UniformInt()((1000,), Tensor(1, ms.int32), Tensor(4, ms.int32)).asnumpy()
     assert set(np.unique(draws)) == {1, 2, 3}
+
+
+@pytest.mark.parametrize("equation,shapes", [
+    ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]),
+    ("ijk->kj", [(2, 3, 4)]),
+    ("bij,bjk,k->bi", [(2, 3, 4), (2, 4, 5), (5,)]),
+    ("ij,ij->", [(3, 4), (3, 4)]),
+    ("ij,jk", [(3, 4), (4, 2)]),
+    ("i,j->ij", [(3,), (2,)]),
+])
+def test_einsum(equation, shapes, rng):
+    operands = [rng.standard_normal(s) for s in shapes]
+    np.testing.assert_allclose(ops.einsum(equation, *[t32(x) for x in operands]).asnumpy(),
+                               np.einsum(equation, *operands), rtol=1e-4, atol=1e-5)
+    check_grads(lambda *xs: ops.einsum(equation, *xs), tuple(operands), order=2, rtol=1e-4)
+    assert np.allclose(ops.Einsum(equation)([t32(x) for x in operands]).asnumpy(),
+                       np.einsum(equation, *operands), rtol=1e-4, atol=1e-5)
+    with pytest.raises(ValueError, match="repeated"):
+        ops.einsum("ii->i", t32(np.eye(2)))
