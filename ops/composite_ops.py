@@ -18,7 +18,7 @@ from . import functional as F
 from .core import abstract_of, normalize_axis
 from .errors import ArgumentValueError, DTypeError
 from .functional import gather
-from .nn_functional import argmax, clip_by_value
+from .nn_functional import argmax, clip_by_value, cumsum, reduce_prod
 from .random_ops import rand
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "arange",
     "bmm",
     "chunk",
+    "cumprod",
     "deg2rad",
     "eye",
     "flatten",
@@ -45,6 +46,7 @@ __all__ = [
     "max",
     "meshgrid",
     "min",
+    "multinomial",
     "norm",
     "normal",
     "outer",
@@ -274,6 +276,34 @@ def tensor_dot(x1, x2, axes):
     right = F.reshape(F.transpose(x2, a2 + free2), (int(np.prod([s2[a] for a in a2])), -1))
     return F.reshape(F.matmul(left, right), tuple(s1[a] for a in free1) +
                      tuple(s2[a] for a in free2))
+
+
+def cumprod(input, dim, dtype=None):
+    """Running products along `dim`: prefix i multiplies elements 0..i (each prefix one
+    reduce_prod over a masked copy, so zeros and signs need no special care)."""
+    if dtype is not None:
+        input = F.cast(input, dtype)
+    dim = normalize_axis(dim, _ndim(input))
+    moved = swapaxes(input, dim, -1)
+    size = _shape(moved)[-1]
+    expanded = F.broadcast_to(F.expand_dims(moved, -2), _shape(moved)[:-1] + (size, size))
+    lower = _const(np.tril(np.ones((size, size), bool)), dt.bool_)
+    prefixes = F.select(F.broadcast_to(lower, _shape(expanded)), expanded,
+                        F.ones_like(expanded))
+    return swapaxes(reduce_prod(prefixes, -1), dim, -1)
+
+
+def multinomial(input, num_samples, replacement=True, seed=None):
+    """Category indices drawn with the (unnormalised) weights of each row of `input`: the
+    number of cumulative probabilities below a uniform draw (with replacement)."""
+    if not replacement and num_samples > 1:
+        raise ArgumentValueError("multinomial: replacement=False is not supported")
+    weights = input if _ndim(input) == 2 else F.expand_dims(input, 0)
+    cdf = cumsum(F.div(weights, F.reduce_sum(weights, -1, True)), -1)
+    draws = rand(_shape(weights)[:1] + (num_samples, 1))
+    below = F.less(F.expand_dims(cdf, 1), draws)  # (N, samples, C)
+    index = F.minimum(F.reduce_sum(F.cast(below, dt.int64), -1), _shape(weights)[-1] - 1)
+    return index if _ndim(input) == 2 else F.squeeze(index, 0)
 
 
 def deg2rad(x):

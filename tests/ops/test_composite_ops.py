@@ -185,3 +185,18 @@ def test_einsum(equation, shapes, rng):
                        np.einsum(equation, *operands), rtol=1e-4, atol=1e-5)
     with pytest.raises(ValueError, match="repeated"):
         ops.einsum("ii->i", t32(np.eye(2)))
+
+
+def test_cumprod_and_multinomial(rng):
+    x = rng.standard_normal((2, 4))
+    x[0, 2] = 0.0
+    np.testing.assert_allclose(ops.cumprod(t32(x), 1).asnumpy(), np.cumprod(x, 1), rtol=1e-5,
+                               atol=1e-6)
+    smooth = rng.uniform(0.5, 1.5, (2, 3)) * np.sign(rng.standard_normal((2, 3)))
+    check_grads(lambda v: ops.cumprod(v, 0), (smooth,), order=2, rtol=1e-4)
+    ms.set_seed(0)
+    draws = ops.multinomial(t32([[0.1, 0.0, 0.9], [1.0, 1.0, 2.0]]), 4000).asnumpy()
+    np.testing.assert_allclose(np.bincount(draws[0], minlength=3) / 4000, [0.1, 0.0, 0.9],
+                               atol=0.03)
+    np.testing.assert_allclose(np.bincount(draws[1], minlength=3) / 4000, [0.25, 0.25, 0.5],
+                               atol=0.03)
