@@ -14,6 +14,7 @@ from . import (
     normalization,
     optim,
     optim_adaptive,
+    probability,  # noqa: F401  (nn.probability)
     rnn,
     transformer,
     utils,  # noqa: F401  (nn.utils)
