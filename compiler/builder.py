@@ -59,6 +59,10 @@ class Tracer(TensorMethods, TensorExtras):
         raise DTypeError("asnumpy() is not available on a Tensor inside a graph",
                          self.builder.loc)
 
+    def value(self):
+        """`param.value()` on a graph value that stands for a Parameter (a loop's state)."""
+        return self
+
     def __repr__(self) -> str:
         return f"Tracer({self.aval})"
 

@@ -367,6 +367,9 @@ class Interpreter:
 
     def expr_Subscript(self, node):
         container, index = self.eval(node.value), self.eval(node.slice)
+        if isinstance(index, Tracer) and _is_static_sequence(container):
+            return self.at_node(node, lambda: control_flow.index_by_tensor(list(container),
+                                                                             index))
         return self.at_node(node, lambda: container[index])
 
     def expr_Slice(self, node):
@@ -512,6 +515,11 @@ class Interpreter:
                 return compute()
         except CellgraphError as e:
             raise e.with_loc(loc)
+
+
+def _is_static_sequence(value) -> bool:
+    """A tuple, list or container Cell (CellList, SequentialCell), which a Tensor may index."""
+    return isinstance(value, (tuple, list)) or (is_cell(value) and hasattr(value, "__iter__"))
 
 
 def _as_load(target):

@@ -627,3 +627,29 @@ class _NamesLikeGeneratedCode(nn.Cell):
 def test_loop_variables_named_like_generated_values():
     out = _NamesLikeGeneratedCode()(Tensor(np.float32(1.5)), Tensor(np.float32(3.0)))
     np.testing.assert_allclose(out.asnumpy(), 16.0 + 4.0)
+
+
+class _SwitchLayer(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layers = (nn.ReLU(), nn.Softmax(), lambda x: x * 2)
+        self.cells = nn.CellList([nn.Dense(2, 2, weight_init="ones", bias_init="zeros"),
+                                  nn.Dense(2, 2, weight_init="zeros", bias_init="ones")])
+        self.values = (Tensor(np.float32(1.0)), Tensor(np.float32(5.0)))
+
+    def construct(self, x, i, j):
+        return self.layers[i](x) + self.cells[j](x) + self.values[j]
+
+
+def test_sequences_indexed_by_a_tensor():
+    net = _SwitchLayer()
+    x = np.array([[-1.0, 2.0]], np.float32)
+    softmax = np.exp(x) / np.exp(x).sum()
+    firsts = (np.maximum(x, 0), softmax, 2 * x)
+    seconds = (x @ np.ones((2, 2)) + 1.0, np.ones((1, 2)) + 5.0)
+    for i, first in enumerate(firsts):
+        for j, second in enumerate(seconds):
+            out = net(Tensor(x), Tensor(np.int32(i)), Tensor(np.int32(j)))
+            np.testing.assert_allclose(out.asnumpy(), first + second, rtol=1e-5)
+    grad = ms.grad(net)(Tensor(x), Tensor(np.int32(2)), Tensor(np.int32(0)))
+    np.testing.assert_allclose(grad.asnumpy(), [[4.0, 4.0]])  # only the chosen items count
