@@ -17,10 +17,11 @@ import operator
 
 import gast
 
+from cellgraph.ops.composite_setitem import tensor_setitem
 from cellgraph.ops.errors import ArgumentError, CellgraphError, CompileError, ShapeError, SourceLoc
 
 from . import control_flow
-from .builder import Tracer, current_builder
+from .builder import Tracer, current_builder, is_tensor_like
 from .scope import (
     Closure,
     Scope,
@@ -311,11 +312,14 @@ class Interpreter:
                 self.assign(t.value if isinstance(t, gast.Starred) else t, v)
         elif isinstance(target, gast.Subscript):
             container = self.eval(target.value)
-            if isinstance(container, Tracer):
-                raise CompileError("item assignment to a Tensor is not supported in graph mode; "
-                                   "build the value with ops.select or concat",
-                                   self.info.loc(target))
-            container[self.eval(target.slice)] = value
+            index = self.eval(target.slice)
+            if isinstance(container, Tracer) or is_tensor_like(container):
+                # `x[i] = v` makes a new tensor and rebinds what `x` names (a variable, a
+                # Parameter attribute, or an item of an enclosing tensor)
+                updated = self.at_node(target, lambda: tensor_setitem(container, index, value))
+                self.assign(target.value, updated)
+            else:
+                container[index] = value
         elif isinstance(target, gast.Attribute):
             self.assign_attribute(target, value)
         else:

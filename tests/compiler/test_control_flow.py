@@ -653,3 +653,35 @@ def test_sequences_indexed_by_a_tensor():
             np.testing.assert_allclose(out.asnumpy(), first + second, rtol=1e-5)
     grad = ms.grad(net)(Tensor(x), Tensor(np.int32(2)), Tensor(np.int32(0)))
     np.testing.assert_allclose(grad.asnumpy(), [[4.0, 4.0]])  # only the chosen items count
+
+
+class _SetItems(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.p = Parameter(Tensor(np.zeros((2, 3), np.float32)), name="p")
+
+    def construct(self, x, v):
+        y = x * 1.0
+        y[0] = v
+        y[:, 2] = 7.0
+        y[1, [0, 1]] = v[:2] * 10
+        self.p[1, 1] = 5.0
+        return y
+
+
+def test_item_assignment_makes_a_new_tensor():
+    net = _SetItems()
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    v = Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+    np.testing.assert_allclose(net(x, v).asnumpy(), [[1, 2, 7], [10, 20, 7]])
+    np.testing.assert_allclose(net.p.asnumpy(), [[0, 0, 0], [0, 5, 0]])
+    dx, dv = ms.grad(net, grad_position=(0, 1))(x, v)
+    np.testing.assert_allclose(dx.asnumpy(), 0.0)  # every element was overwritten
+    np.testing.assert_allclose(dv.asnumpy(), [11.0, 11.0, 0.0])
+    check_grads(lambda a: _set_corner(a), (np.arange(4.0).reshape(2, 2),), order=2)
+
+
+def _set_corner(a):
+    b = a * a
+    b[0, 0] = a[1, 1] * 3.0
+    return b
