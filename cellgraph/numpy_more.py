@@ -13,7 +13,7 @@ from cellgraph.ops import dtype as dt
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import normalize_axis
 
-from .numpy import _binary, _cast, _dtype, _float_unary, _unary, asarray, float32, int32
+from .numpy import _binary, _cast, _dtype, _unary, asarray, float32, int32
 
 __all__ = [
     "arccos",
@@ -66,13 +66,13 @@ __all__ = [
     "vstack",
 ]
 
-arcsin, arccos, arctan = (_float_unary(F.asin, "arcsin"), _float_unary(F.acos, "arccos"),
-                          _float_unary(F.atan, "arctan"))
-arcsinh, arccosh, arctanh = (_float_unary(F.asinh, "arcsinh"), _float_unary(F.acosh, "arccosh"),
-                             _float_unary(F.atanh, "arctanh"))
-sinh, cosh, expm1 = (_float_unary(F.sinh, "sinh"), _float_unary(F.cosh, "cosh"),
-                     _float_unary(P.expm1, "expm1"))
-reciprocal = _float_unary(F.reciprocal, "reciprocal")
+arcsin, arccos, arctan = (_unary(F.asin, "arcsin"), _unary(F.acos, "arccos"),
+                          _unary(F.atan, "arctan"))
+arcsinh, arccosh, arctanh = (_unary(F.asinh, "arcsinh"), _unary(F.acosh, "arccosh"),
+                             _unary(F.atanh, "arctanh"))
+sinh, cosh, expm1 = (_unary(F.sinh, "sinh"), _unary(F.cosh, "cosh"),
+                     _unary(P.expm1, "expm1"))
+reciprocal = _unary(F.reciprocal, "reciprocal")
 sign = _unary(F.sign, "sign")
 equal, not_equal = _binary(F.equal, "equal"), _binary(F.not_equal, "not_equal")
 less, less_equal = _binary(F.less, "less"), _binary(F.less_equal, "less_equal")
@@ -99,18 +99,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     return P.isclose(asarray(a), asarray(b), rtol, atol, equal_nan)
 
 
-def arctan2(x1, x2, dtype=None):
-    """The angle of (x2, x1): atan(x1 / x2) moved to the right quadrant."""
-    y, x = asarray(x1), asarray(x2)
-    if not y.dtype.is_float:
-        y, x = F.cast(y, float32), F.cast(x, float32)
-    safe_x = F.select(F.equal(x, 0), F.ones_like(x), x)
-    base = F.atan(F.div(y, safe_x))
-    half_turn = F.select(F.greater_equal(y, 0), F.fill(y.dtype, y.shape, onp.pi),
-                         F.fill(y.dtype, y.shape, -onp.pi))
-    angle = F.select(F.less(x, 0), F.add(base, half_turn), base)
-    on_axis = F.mul(F.sign(y), onp.pi / 2)
-    return _cast(F.select(F.equal(x, 0), on_axis, angle), _dtype(dtype, "arctan2"))
+arctan2 = _binary(P.atan2, "arctan2")
 
 
 def logaddexp(x1, x2, dtype=None):

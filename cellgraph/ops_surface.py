@@ -157,6 +157,10 @@ def mount() -> None:
         if name[0].islower() and callable(value) and not hasattr(functional, name) \
                 and not hasattr(builtins, name):
             setattr(functional, name, value)
+    operations = ops.operations  # P.Zeros(), P.HyperMap(): every class-like name of ops
+    for name, value in _public(ops).items():
+        if name[0].isupper() and isinstance(value, type) and not hasattr(operations, name):
+            setattr(operations, name, value)
     sys.modules["cellgraph.ops.composite"] = composite
     ops.composite = composite
     from cellgraph import primitive_api  # it imports constexpr from here

@@ -1,9 +1,8 @@
 """MindSpore primitive classes and small functions whose meaning is a composition of existing
-operations (`ops.Flatten()`, `ops.ReduceAll()`, `ops.AddN()`, `ops.atan2`, ...). A class is
+operations (`ops.Flatten()`, `ops.ReduceAll()`, `ops.AddN()`, `ops.diff`, ...). A class is
 configured in `__init__` and applied in `__call__`, like the classes in classes.py."""
 from __future__ import annotations
 
-import math
 import numbers
 
 import numpy as np
@@ -17,9 +16,9 @@ from .core import abstract_of, normalize_axis
 from .errors import DTypeError
 from .nn_functional import argmax
 
-__all__ = ["AddN", "ArgMaxWithValue", "ArgMinWithValue", "Atan2", "Flatten", "GatherD", "IsFinite",
+__all__ = ["AddN", "ArgMaxWithValue", "ArgMinWithValue", "Flatten", "GatherD", "IsFinite",
            "IsInf", "IsNan", "MaskedFill", "ReduceAll", "ReduceAny", "ReverseV2", "Size",
-           "UniformInt", "addn", "all", "any", "atan2", "diff", "pows", "scalar_to_tensor",
+           "UniformInt", "addn", "all", "any", "diff", "pows", "scalar_to_tensor",
            "tuple_to_array"]
 
 
@@ -39,17 +38,6 @@ def addn(x):
     for item in x[1:]:
         total = F.add(total, item)
     return total
-
-
-def atan2(input, other):
-    """The angle of the point (other, input), in (-pi, pi]."""
-    safe = F.select(F.equal(other, 0), F.ones_like(other), other)
-    base = F.atan(F.div(input, safe))
-    turn = F.select(F.greater_equal(input, 0), F.fill(abstract_of(base).dtype,
-                                                        abstract_of(base).shape, math.pi),
-                    F.fill(abstract_of(base).dtype, abstract_of(base).shape, -math.pi))
-    angle = F.select(F.less(other, 0), F.add(base, turn), base)
-    return F.select(F.equal(other, 0), F.mul(F.sign(input), math.pi / 2), angle)
 
 
 def diff(x, n=1, axis=-1, prepend=None, append=None):
@@ -151,11 +139,6 @@ class Size(_Unary):
 class MaskedFill(_Class):
     def __call__(self, input, mask, value):
         return masked_fill(input, mask, value)
-
-
-class Atan2(_Class):
-    def __call__(self, x, y):
-        return atan2(x, y)
 
 
 class ReverseV2(_Class):
