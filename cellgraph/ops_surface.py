@@ -13,6 +13,7 @@ import types
 from cellgraph import composite, loops, loss_functions, ops
 from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.ops import functional
+from cellgraph.ops.composite_classes import function_class
 
 
 class _ConstexprFunction:
@@ -56,28 +57,9 @@ def tuple_len(data) -> int:
     return len(data)
 
 
-class _Stateless:
-    """A primitive class without attributes whose call is a plain function."""
-
-    fn = staticmethod(identity)
-
-    def __call__(self, *args):
-        return type(self).fn(*args)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
-
-
-class Identity(_Stateless):
-    fn = staticmethod(identity)
-
-
-class Shape(_Stateless):
-    fn = staticmethod(shape)
-
-
-class DType(_Stateless):
-    fn = staticmethod(dtype)
+Identity = function_class("Identity", identity)
+Shape = function_class("Shape", shape)
+DType = function_class("DType", dtype)
 
 
 class Print:
@@ -96,14 +78,14 @@ class Print:
         return "Print()"
 
 
-class TensorShape(_Stateless):
+def _tensor_shape(input_x):
     """The shape as a 1-d int64 Tensor."""
+    from cellgraph.runtime.tensor import Tensor
 
-    @staticmethod
-    def fn(input_x):
-        from cellgraph.runtime.tensor import Tensor
+    return Tensor(list(input_x.shape), "int64")
 
-        return Tensor(list(input_x.shape), "int64")
+
+TensorShape = function_class("TensorShape", _tensor_shape)
 
 
 SURFACE = {

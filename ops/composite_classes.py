@@ -16,7 +16,8 @@ from .core import abstract_of, normalize_axis
 from .errors import DTypeError
 from .nn_functional import argmax
 
-__all__ = ["AddN", "ArgMaxWithValue", "ArgMinWithValue", "Flatten", "GatherD", "IsFinite",
+__all__ = ["AddN", "ArgMaxWithValue", "ArgMinWithValue", "Flatten", "FunctionClass", "GatherD",
+           "IsFinite",
            "IsInf", "IsNan", "MaskedFill", "ReduceAll", "ReduceAny", "ReverseV2", "Size",
            "UniformInt", "addn", "all", "any", "diff", "pows", "scalar_to_tensor",
            "tuple_to_array"]
@@ -105,40 +106,35 @@ class ReduceAny(_Reduce):
     fn = staticmethod(any)
 
 
-class _Unary(_Class):
-    fn = staticmethod(isnan)
+class FunctionClass:
+    """A primitive class without attributes: `Cls()(*args)` is `Cls.fn(*args)`."""
 
-    def __call__(self, x):
-        return type(self).fn(x)
+    fn = None
 
+    def __call__(self, *args):
+        return type(self).fn(*args)
 
-class IsNan(_Unary):
-    fn = staticmethod(isnan)
-
-
-class IsInf(_Unary):
-    fn = staticmethod(isinf)
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
 
 
-class IsFinite(_Unary):
-    fn = staticmethod(isfinite)
+def function_class(name: str, fn, doc: str | None = None) -> type:
+    """The primitive class `name` whose instances call `fn`."""
+    return type(name, (FunctionClass,), {"fn": staticmethod(fn), "__module__": __name__,
+                                         "__doc__": doc or f"`ops.{name}()(...)`"})
 
 
-class AddN(_Unary):
-    fn = staticmethod(addn)
+def _size(x) -> int:
+    return int(np.prod(abstract_of(x).shape))
 
 
-class Size(_Unary):
-    """The number of elements, a Python int."""
-
-    @staticmethod
-    def fn(x):
-        return int(np.prod(abstract_of(x).shape))
-
-
-class MaskedFill(_Class):
-    def __call__(self, input, mask, value):
-        return masked_fill(input, mask, value)
+IsNan = function_class("IsNan", isnan)
+IsInf = function_class("IsInf", isinf)
+IsFinite = function_class("IsFinite", isfinite)
+AddN = function_class("AddN", addn)
+Size = function_class("Size", _size, "The number of elements, a Python int.")
+MaskedFill = function_class("MaskedFill", masked_fill)
+GatherD = function_class("GatherD", gather_elements)
 
 
 class ReverseV2(_Class):
@@ -147,11 +143,6 @@ class ReverseV2(_Class):
 
     def __call__(self, x):
         return flip(x, self.axis)
-
-
-class GatherD(_Class):
-    def __call__(self, x, dim, index):
-        return gather_elements(x, dim, index)
 
 
 class _ArgWithValue(_Class):
