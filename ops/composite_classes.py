@@ -10,17 +10,38 @@ import numpy as np
 from . import array_ops as A
 from . import dtype as dt
 from . import functional as F
+from .composite_conv import max_pool3d
 from .composite_ops import flip, isfinite, isinf, isnan, masked_fill, randint
 from .composite_resize import gather_elements
 from .core import abstract_of, normalize_axis
-from .errors import DTypeError
+from .errors import ArgumentValueError, DTypeError
 from .nn_functional import argmax
 
-__all__ = ["AddN", "ArgMaxWithValue", "ArgMinWithValue", "Flatten", "FunctionClass", "GatherD",
-           "IsFinite",
-           "IsInf", "IsNan", "MaskedFill", "ReduceAll", "ReduceAny", "ReverseV2", "Size",
-           "UniformInt", "addn", "all", "any", "diff", "pows", "scalar_to_tensor",
-           "tuple_to_array"]
+__all__ = [
+    "AddN",
+    "ArgMaxWithValue",
+    "ArgMinWithValue",
+    "Flatten",
+    "FunctionClass",
+    "GatherD",
+    "IsFinite",
+    "IsInf",
+    "IsNan",
+    "MaskedFill",
+    "MaxPool3D",
+    "ReduceAll",
+    "ReduceAny",
+    "ReverseV2",
+    "Size",
+    "UniformInt",
+    "addn",
+    "all",
+    "any",
+    "diff",
+    "pows",
+    "scalar_to_tensor",
+    "tuple_to_array",
+]
 
 
 def all(input, axis=None, keep_dims=False):
@@ -143,6 +164,20 @@ class ReverseV2(_Class):
 
     def __call__(self, x):
         return flip(x, self.axis)
+
+
+class MaxPool3D(_Class):
+    """`ops.MaxPool3D(kernel_size, strides, pad_mode, pad_list)(x)` over (N, C, D, H, W)."""
+
+    def __init__(self, kernel_size=1, strides=1, pad_mode="VALID", pad_list=0, ceil_mode=None,
+                 data_format="NCDHW"):
+        if str(pad_mode).upper() not in ("VALID", "PAD") or ceil_mode or data_format != "NCDHW":
+            raise ArgumentValueError(f"MaxPool3D: pad_mode {pad_mode!r}, ceil_mode and layouts "
+                                     f"other than NCDHW are not supported (use 'VALID' or 'PAD')")
+        self.kernel_size, self.strides, self.pad_list = kernel_size, strides, pad_list
+
+    def __call__(self, x):
+        return max_pool3d(x, self.kernel_size, self.strides, self.pad_list)
 
 
 class _ArgWithValue(_Class):

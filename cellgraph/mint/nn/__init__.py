@@ -13,12 +13,7 @@ MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss = (
 GroupNorm, Mish, ELU, Hardtanh = _nn.GroupNorm, _nn.Mish, _nn.ELU, _nn.Hardtanh
 
 
-class Linear(_nn.Dense):
-    """y = x W^T + b, W of shape (out_features, in_features)."""
-
-    def __init__(self, in_features, out_features, bias=True, weight_init=None, bias_init=None,
-                 dtype=None):
-        super().__init__(in_features, out_features, weight_init, bias_init, has_bias=bias)
+Linear = _nn.Linear
 
 
 def _conv_padding(padding):
