@@ -10,7 +10,7 @@ import operator
 import sys
 import types
 
-from cellgraph import composite, loops, loss_functions, ops
+from cellgraph import composite, loss_functions, ops
 from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.ops import functional
 from cellgraph.ops.composite_classes import function_class
@@ -96,7 +96,6 @@ SURFACE = {
     "tuple_len": tuple_len, "Identity": Identity, "Shape": Shape, "DType": DType,
     "TensorShape": TensorShape, "Print": Print,
     **{name: getattr(loss_functions, name) for name in loss_functions.__all__},
-    **{name: getattr(loops, name) for name in loops.__all__},
 }
 # F.scalar_add(2, 3) and friends: arithmetic on Python numbers, done when the graph is built.
 SCALAR_OPS = {"scalar_add": operator.add, "scalar_sub": operator.sub,

@@ -4,7 +4,7 @@
 the variables the branches assign become the switch's outputs. A branch that returns takes the
 rest of the function with it (both branches then end in a return). `while` on a Tensor becomes a
 `while_loop` node over the variables the body assigns (the loop-carried values). The primitives
-themselves (type rules, gradients, code generation) are in control_prims.py.
+themselves (type rules, gradients, code generation) are in control_prims.py and loop_prims.py.
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from cellgraph.ops.errors import CompileError, DTypeError
 from .builder import Builder, Tracer, is_tensor_like
 from .control_prims import switch_p, while_p
 from .ir import Var
+from .loop_prims import loop_options
 from .print_op import emit_print
 from .pytree import flatten, unflatten
 from .scope import ReturnSignal
@@ -310,7 +311,7 @@ def tensor_while(interp, node):
     body_graph, body_caps = _close(body_branch, new_leaves)
     externals = unify_params([(cond_graph, cond_caps), (body_graph, body_caps)], len(avals))
     outs = while_p(*init_leaves, *externals, cond_graph=cond_graph, body_graph=body_graph,
-                   n_carried=len(avals))
+                   n_carried=len(avals), **loop_options())
     bind_state(list(outs))
     interp.exec_block(node.orelse)
 
@@ -433,35 +434,6 @@ def lower_loop_exits(node):
     loop = gast.copy_location(loop, node)
     _LOWERED[id(node)] = (node, loop, (brk,))
     return loop, (brk,)
-
-
-# ----- the functional loop (ops.WhileLoop) -----------------------------------------------------
-
-def function_while(cond_fn, body_fn, init_value, loc=None):
-    """`while cond_fn(v): v = body_fn(v)` as one while_loop node; `v` is a tree of Tensors and
-    numbers (numbers become 0-d Tensors, other objects stay constants of the tree)."""
-    from .frontend import trace_call
-
-    leaves, tree = flatten(init_value, _is_leaf)
-    init_leaves = [_as_array(v) if isinstance(v, numbers.Number) else v for v in leaves]
-    avals = [abstract_of(v).strong() for v in init_leaves]
-    hints = [f"carry{i}" for i in range(len(avals))]  # codegen names its values v<N>
-
-    def traced(name, fn):
-        branch = Builder(name, loc)
-        with branch.active():
-            state = unflatten(tree, [branch.add_param(a, h) for a, h in zip(avals, hints)])
-            result = trace_call(fn, (state,))
-            leaves_out = [result] if name == "while_cond" else _carried_leaves(
-                ["the loop value"], [(tree, len(leaves))], [result], avals, loc)
-            return branch.finish(leaves_out)
-
-    cond_graph, cond_caps = traced("while_cond", cond_fn)
-    body_graph, body_caps = traced("while_body", body_fn)
-    externals = unify_params([(cond_graph, cond_caps), (body_graph, body_caps)], len(avals))
-    outs = while_p(*init_leaves, *externals, cond_graph=cond_graph, body_graph=body_graph,
-                   n_carried=len(avals))
-    return unflatten(tree, list(outs))
 
 
 # ----- a sequence indexed by a Tensor (MindSpore's switch_layer) -------------------------------
