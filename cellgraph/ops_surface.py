@@ -14,6 +14,7 @@ from cellgraph import composite, loss_functions, ops
 from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.ops import functional
 from cellgraph.ops.composite_classes import function_class
+from cellgraph.ops.errors import DTypeError
 
 
 class _ConstexprFunction:
@@ -26,7 +27,7 @@ class _ConstexprFunction:
     def __call__(self, *args, **kwargs):
         for value in list(args) + list(kwargs.values()):
             if isinstance(value, Tracer):
-                raise TypeError(f"constexpr function {self.fn.__name__}: expected compile-time "
+                raise DTypeError(f"constexpr function {self.fn.__name__}: expected compile-time "
                                 f"constants, got a Tensor computed in the graph")
         return self.fn(*args, **kwargs)
 

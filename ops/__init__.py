@@ -17,6 +17,7 @@ from .composite_scatter import *
 # isort: split
 from . import (  # noqa: F401  (each module declares its primitives)
     array_ops,
+    check_ops,
     conv_ops,
     core,
     derive,

@@ -1,12 +1,14 @@
 """nn.Cell: the unit users subclass; `construct` is compiled in graph mode."""
 from __future__ import annotations
 
+import copy
 import inspect
 
 from cellgraph import context
 from cellgraph.compiler.builder import current_builder, parameters_cast_to
 from cellgraph.compiler.frontend import Interpreter
-from cellgraph.compiler.scope import is_user_function, record_guard
+from cellgraph.compiler.guards import record_all_attributes, record_guard
+from cellgraph.compiler.scope import is_user_function
 from cellgraph.ops import dtype as dt
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import abstract_of
@@ -58,6 +60,14 @@ def _in_precision(amp_types, args, call):
     return result if output_dtype is None else cast_float(result, output_dtype)
 
 
+def _optional_input(construct, index: int) -> bool:
+    """Whether input `index` of a library construct may be None (its default is None, as for
+    LSTM's `hx` or an attention mask)."""
+    params = list(inspect.signature(construct).parameters.values())[1:]  # after self
+    return index < len(params) and params[index].kind <= inspect.Parameter.POSITIONAL_OR_KEYWORD \
+        and params[index].default is None
+
+
 class Cell:
     """Base class for networks. Parameters and sub-Cells are found in attribute order."""
 
@@ -84,6 +94,16 @@ class Cell:
             self.__dict__[name].set_data(value)  # PyNative `self.w = 2 * self.w`: new data
             return
         object.__setattr__(self, name, value)
+
+    def __deepcopy__(self, memo):
+        """A copy with its own Parameters and sub-Cells and an empty compile cache (compiled
+        graphs and their locks belong to the original)."""
+        clone = type(self).__new__(type(self))
+        memo[id(self)] = clone
+        for name, value in self.__dict__.items():
+            fresh = GraphCache() if isinstance(value, GraphCache) else copy.deepcopy(value, memo)
+            object.__setattr__(clone, name, fresh)
+        return clone
 
     def _prefix_parameter_names(self, prefix: str) -> None:
         """Names become hierarchical as Cells are attached, as in MindSpore: "fc1.weight"."""
@@ -163,6 +183,12 @@ class Cell:
         if not is_user_function(construct):
             # Library Cells (nn.Dense, nn.TrainOneStepCell) run as Python over graph values, as
             # library functions do, so their errors point at the user's line that called them.
+            # Their code may read any attribute: the graph is rebuilt when one is replaced.
+            record_all_attributes(self, skip=("_graph_cache",))
+            for i, a in enumerate(args):
+                if a is None and not _optional_input(construct, i):
+                    raise DTypeError(f"{type(self).__name__}: expected a Tensor for input "
+                                     f"{i + 1}, got None")
             return construct(self, *args, **kwargs)
         return Interpreter.call_function(construct, (self,) + tuple(args), kwargs)
 
