@@ -12,12 +12,16 @@ from . import (  # noqa: F401  (each module declares its primitives)
     dtype,
     errors,
     functional,
+    linalg_ops,
     math_ops,
     nn_ops,
     norm_ops,
     operations,
     random_ops,
+    rounding_ops,
+    scatter_ops,
     shape_ops,
+    sort_ops,
     special_ops,
 )
 from .core import PRIMITIVES, Primitive, TensorType, bind  # noqa: F401

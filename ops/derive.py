@@ -84,3 +84,26 @@ def install(prim: Primitive) -> None:
         _add(operations, name, cls)
     if prim.method and not hasattr(TensorMethods, prim.name):
         setattr(TensorMethods, prim.name, _method(prim))
+
+
+def export(fn, *, method: bool = False, name: str | None = None):
+    """A hand-written functional op (one with MindSpore's positional signature in front of a
+    primitive's keyword params) as `ops.name` and, with `method=True`, as `Tensor.name`; it
+    takes precedence over what a declaration of the same name would derive."""
+    from .tensor_methods import TensorMethods
+
+    name = name or fn.__name__
+    _add(sys.modules[f"{__package__}.functional"], name, fn)
+    if method and not hasattr(TensorMethods, name):
+        setattr(TensorMethods, name, fn)
+    return fn
+
+
+def export_class(name: str, fn, init: dict | None = None) -> type:
+    """MindSpore's primitive class `name` (`ops.Name`, `ops.operations.Name`) over the
+    functional op `fn`, configured by `init`'s params and defaults."""
+    from . import operations
+
+    cls = define_class(name, fn, init, operations.__name__)
+    _add(operations, name, cls)
+    return cls

@@ -221,3 +221,64 @@ def _batch_norm(xp, x, scale, bias, mean, variance, is_training, epsilon):
     y = _normalise(xp, x, xp.reshape(mean, per_channel), xp.reshape(variance, per_channel),
                    epsilon)
     return y * xp.reshape(scale, per_channel) + xp.reshape(bias, per_channel), mean, variance
+
+
+# ----- sorting and selection --------------------------------------------------------------------
+
+def _stable_order(xp, x, axis, descending):
+    """The indices that sort `x` along `axis`, equal elements lowest index first either way.
+
+    Descending: a stable ascending sort of the reversed axis, read backwards, lists equal
+    elements in increasing original position (no negation, so unsigned ints work too)."""
+    if not descending:
+        return xp.argsort(x, axis=axis, stable=True)
+    n = x.shape[axis]
+    backwards = xp.flip(xp.argsort(xp.flip(x, axis=axis), axis=axis, stable=True), axis=axis)
+    return (n - 1) - backwards
+
+
+@kernel("sort")
+def _sort(xp, x, axis=-1, descending=False):
+    order = _stable_order(xp, x, axis, descending)
+    return xp.take_along_axis(x, order, axis=axis), xp.astype(order, xp.int32)
+
+
+@kernel("topk")
+def _topk(xp, x, k, axis=-1, largest=True, sorted=True):
+    axis = axis % x.ndim
+    order = _stable_order(xp, x, axis, largest)[(slice(None),) * axis + (slice(0, k),)]
+    return xp.take_along_axis(x, order, axis=axis), xp.astype(order, xp.int32)
+
+
+TABLE["take_along_axis"] = lambda xp, x, indices, axis: xp.take_along_axis(
+    x, xp.astype(indices, xp.int64), axis=axis)  # torch takes only int64 indices
+
+
+@kernel("gather_nd")
+def _gather_nd(xp, x, indices):
+    coords = xp.astype(indices, xp.int64)
+    return x[tuple(coords[..., k] for k in range(indices.shape[-1]))]
+
+
+# ----- linear algebra (stacks of matrices in the last two axes) ---------------------------------
+
+TABLE["matrix_inverse"] = lambda xp, x, adjoint=False: xp.linalg.inv(x.mT if adjoint else x)
+TABLE["matrix_determinant"] = lambda xp, x: xp.linalg.det(x)
+# The factor of the symmetric part (what a symmetric input is anyway), so that the gradient,
+# symmetric by construction, is the derivative of the function computed.
+TABLE["cholesky"] = lambda xp, x, upper=False: xp.linalg.cholesky((x + x.mT) / 2, upper=upper)
+TABLE["matrix_solve"] = lambda xp, a, b, adjoint=False: xp.linalg.solve(
+    a.mT if adjoint else a, b)
+
+
+# ----- rounding and special functions -----------------------------------------------------------
+
+TABLE["erfc"] = lambda xp, x: 1 - xp.erf(x)
+
+
+@kernel("round")
+def _round(xp, x, decimals=0):
+    if decimals == 0 or not xp.isdtype(x.dtype, "real floating"):
+        return xp.round(x)
+    scale = 10.0 ** decimals
+    return xp.round(x * scale) / scale

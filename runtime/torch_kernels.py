@@ -244,3 +244,33 @@ def _avg_pool2d_grad(dev, g, x_shape, kernel, stride, pad, count_include_pad):
     share = g / _window_counts(x_shape[2:], kernel, stride, pad, count_include_pad, g.dtype, dev)
     cols = share[..., None, None].expand(tuple(share.shape) + tuple(kernel))
     return _crop(_col2im(cols, _padded_shape(x_shape, pad), kernel, stride), pad, x_shape[2:])
+
+
+# ----- scatters ---------------------------------------------------------------------------------
+
+def _coordinates(indices: torch.Tensor) -> tuple:
+    coords = indices.long()
+    return tuple(coords[..., k] for k in range(coords.shape[-1]))
+
+
+@kernel("tensor_scatter_update")
+def _tensor_scatter_update(dev, x, indices, updates):
+    return x.clone().index_put_(_coordinates(indices), updates)
+
+
+@kernel("tensor_scatter_add")
+def _tensor_scatter_add(dev, x, indices, updates):
+    return x.clone().index_put_(_coordinates(indices), updates, accumulate=True)
+
+
+@kernel("tensor_scatter_sub")
+def _tensor_scatter_sub(dev, x, indices, updates):
+    return x.clone().index_put_(_coordinates(indices), -updates, accumulate=True)
+
+
+@kernel("tensor_scatter_elements")
+def _tensor_scatter_elements(dev, x, indices, updates, axis=0, reduction="none"):
+    axis %= x.ndim
+    if reduction == "add":
+        return x.clone().scatter_add_(axis, indices.long(), updates)
+    return x.clone().scatter_(axis, indices.long(), updates)

@@ -30,8 +30,9 @@ from cellgraph.runtime.numpy_backend import K
 from .kernel_cases import CASES as CORE_CASES
 from .kernel_cases import EXACT, TOL, Case, f32
 from .kernel_cases_nn import NN_CASES
+from .kernel_cases_select import SELECT_CASES
 
-CASES: dict[str, list[Case]] = {**CORE_CASES, **NN_CASES}
+CASES: dict[str, list[Case]] = {**CORE_CASES, **NN_CASES, **SELECT_CASES}
 
 def is_structural(prim) -> bool:
     """Params hold graphs (`grad`, `switch`, `while_loop`, `custom_vjp`): expanded or generated

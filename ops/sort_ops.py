@@ -1,0 +1,194 @@
+"""Sorting and selection along an axis (sort, argsort, topk) and the gather and scatter along an
+axis their gradients are made of (`take_along_axis`, MindSpore's TensorScatterElements).
+
+A sort's values are a permutation of its input, so its gradient scatters the values' gradient
+back through the indices; the scatter's own gradient is the gather along the same indices, and
+the gather's is the scatter again, so every rule differentiates again.
+"""
+from __future__ import annotations
+
+import numbers
+
+from . import dtype as dt
+from .array_ops import zeros_like
+from .batching import batch_size, batched_front, ndim
+from .core import Primitive, TensorType, fmt_shape, normalize_axis
+from .derive import export, export_class
+from .errors import ArgumentValueError, DTypeError, ShapeError
+
+_REDUCTIONS = ("none", "add")
+
+
+def _sortable(x: TensorType, axis: int) -> int:
+    """`axis` as a non-negative int, once `x` is known to be sortable along it."""
+    if x.dtype.is_bool:
+        raise DTypeError(f"expected a numeric tensor, got {x.dtype}")
+    if x.ndim == 0:
+        raise ShapeError("expected a tensor of rank >= 1, got a scalar")
+    return normalize_axis(axis, x.ndim)
+
+
+def _sort_type(x: TensorType, axis=-1, descending=False):
+    _sortable(x, axis)
+    return x.strong(), TensorType(x.shape, dt.int32)
+
+
+def _topk_type(x: TensorType, k: int, axis=-1, largest=True, sorted=True):
+    axis = _sortable(x, axis)
+    if not 0 <= k <= x.shape[axis]:
+        raise ShapeError(f"expected k in [0, {x.shape[axis]}] for axis {axis} of shape "
+                         f"{fmt_shape(x.shape)}, got {k}")
+    shape = x.shape[:axis] + (k,) + x.shape[axis + 1:]
+    return TensorType(shape, x.strong().dtype), TensorType(shape, dt.int32)
+
+
+def _indices_along(x: TensorType, indices: TensorType, axis: int) -> int:
+    axis = normalize_axis(axis, x.ndim)
+    if not indices.dtype.is_int:
+        raise DTypeError(f"expected integer indices, got {indices.dtype}")
+    if indices.ndim != x.ndim:
+        raise ShapeError(f"expected indices of rank {x.ndim} like the input, got shape "
+                         f"{fmt_shape(indices.shape)}")
+    return axis
+
+
+def _take_along_axis_type(x: TensorType, indices: TensorType, axis: int) -> TensorType:
+    _indices_along(x, indices, axis)
+    return TensorType(indices.shape, x.strong().dtype)
+
+
+def _scatter_elements_type(x: TensorType, indices: TensorType, updates: TensorType, axis=0,
+                           reduction="none") -> TensorType:
+    _indices_along(x, indices, axis)
+    if updates.shape != indices.shape:
+        raise ShapeError(f"expected updates of the indices' shape {fmt_shape(indices.shape)}, "
+                         f"got {fmt_shape(updates.shape)}")
+    if updates.dtype != x.dtype and not updates.weak:
+        raise DTypeError(f"expected updates of the input's dtype {x.dtype}, got {updates.dtype}")
+    if reduction not in _REDUCTIONS:
+        raise ArgumentValueError(f"expected reduction in {_REDUCTIONS}, got {reduction!r}")
+    return x.strong()
+
+
+sort_p = Primitive("sort", _sort_type, params={"axis": -1, "descending": False}, public=True,
+                 multiple_results=True)
+topk = Primitive("topk", _topk_type, label="TopK",
+                 params={"axis": -1, "largest": True, "sorted": True}, multiple_results=True)
+take_along_axis = Primitive("take_along_axis", _take_along_axis_type, label="GatherD")
+tensor_scatter_elements = Primitive(
+    "tensor_scatter_elements", _scatter_elements_type, params={"axis": 0, "reduction": "none"},
+    public=True)
+
+
+def _scatter_back(x, indices, dvalues, axis):
+    """The gradient of values gathered from `x` at `indices` along `axis`."""
+    if dvalues is None:
+        return None
+    return tensor_scatter_elements(zeros_like(x), indices, dvalues, axis=axis, reduction="add")
+
+
+sort_p.def_bprop(lambda x, out, dout, axis, descending: (
+    _scatter_back(x, out[1], dout[0], axis),))
+topk.def_bprop(lambda x, out, dout, k, axis, largest, sorted: (
+    _scatter_back(x, out[1], dout[0], axis),))
+take_along_axis.def_bprop(lambda x, indices, out, dout, axis: (
+    _scatter_back(x, indices, dout, axis), None))
+
+
+@tensor_scatter_elements.def_bprop
+def _scatter_elements_bprop(x, indices, updates, out, dout, axis, reduction):
+    dupdates = take_along_axis(dout, indices, axis=axis)
+    if reduction == "add":
+        return dout, None, dupdates
+    # the scattered positions of x were overwritten: no gradient flows to them
+    dx = tensor_scatter_elements(dout, indices, zeros_like(updates), axis=axis)
+    return dx, None, dupdates
+
+
+# ----- batching: the batch axis goes in front, the op's axis shifts past it ---------------------
+
+def _sort_batch(prim):
+    def rule(args, dims, axis, **params):
+        (x,), (d,) = args, dims
+        a = normalize_axis(axis, ndim(x) - 1)
+        return prim(x, axis=a if a < d else a + 1, **params), (d, d)
+    return rule
+
+
+def _along_axis_batch(prim):
+    def rule(args, dims, axis, **params):
+        size = batch_size(args, dims)
+        operands = [batched_front(x, d, size) for x, d in zip(args, dims)]
+        a = normalize_axis(axis, ndim(operands[0]) - 1)
+        return prim(*operands, axis=a + 1, **params), 0
+    return rule
+
+
+sort_p.def_batch(_sort_batch(sort_p))
+topk.def_batch(_sort_batch(topk))
+take_along_axis.def_batch(_along_axis_batch(take_along_axis))
+tensor_scatter_elements.def_batch(_along_axis_batch(tensor_scatter_elements))
+
+
+# ----- MindSpore's functional ops, classes and Tensor methods ---------------------------------
+
+def _static_int(value, what: str, op: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise DTypeError(f"{op}: expected an int `{what}`, got {type(value).__name__} {value!r}")
+    return int(value)
+
+
+def _static_bool(value, what: str, op: str) -> bool:
+    if not isinstance(value, bool):
+        raise DTypeError(f"{op}: expected a bool `{what}`, got {type(value).__name__} {value!r}")
+    return value
+
+
+def sort(input_x, axis=-1, descending=False):
+    """(sorted values, their int32 indices in `input_x`) along `axis`; ties keep input order."""
+    return sort_p(input_x, axis=_static_int(axis, "axis", "Sort"),
+                  descending=_static_bool(descending, "descending", "Sort"))
+
+
+def argsort(input, axis=-1, descending=False):
+    """The int32 indices that sort `input` along `axis`."""
+    return sort(input, axis, descending)[1]
+
+
+def _topk(input, k, dim, largest, sorted, op):
+    k = _static_int(k, "k", op)
+    axis = -1 if dim is None else _static_int(dim, "dim", op)
+    return topk(input, k=k, axis=axis, largest=_static_bool(largest, "largest", op),
+                sorted=_static_bool(sorted, "sorted", op))
+
+
+def topk_(input, k, dim=None, largest=True, sorted=True):
+    """The `k` largest (or, with `largest=False`, smallest) elements along `dim` (the last axis
+    by default) and their int32 indices; equal elements come lowest index first."""
+    return _topk(input, k, dim, largest, sorted, "topk")
+
+
+def top_k(input_x, k, sorted=True):
+    """The `k` largest elements along the last axis and their int32 indices."""
+    return _topk(input_x, k, None, True, sorted, "TopK")
+
+
+export(sort, method=True)
+export(argsort, method=True)
+export(topk_, method=True, name="topk")
+export(top_k)
+export_class("TopK", top_k, {"sorted": True})
+
+
+def tensor_scatter_elements_(input_x, indices, updates, axis=0, reduction="none"):
+    """`input_x` with `updates` written (reduction "none") or added ("add") along `axis` at
+    `indices`."""
+    return tensor_scatter_elements(input_x, indices, updates,
+                                   axis=_static_int(axis, "axis", "TensorScatterElements"),
+                                   reduction=reduction)
+
+
+export(tensor_scatter_elements_, name="tensor_scatter_elements")
+
+__all__ = ["argsort", "sort", "sort_p", "take_along_axis", "tensor_scatter_elements", "top_k",
+           "topk"]

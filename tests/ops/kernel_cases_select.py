@@ -1,0 +1,256 @@
+"""Kernel test cases for sorting and selection, gathers and scatters, linear algebra, rounding,
+integer division and bitwise primitives. References are loops or NumPy routines other than the
+ones the kernels use (a stable argsort of the negated input for a descending sort, a
+Cholesky-Banachiewicz loop, solve-against-identity for the inverse).
+
+Index operands take values valid on every axis they could address, so the batching test's
+reordered examples stay in range; the first cases of `cholesky` are 1x1 stacks and a 2x2 matrix
+that stay positive definite in any of the test's orders."""
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from cellgraph import ops
+from cellgraph.ops import dtype as dt
+
+from .kernel_cases import Case, arr, each, f32, f64, f64_of, i32, i64, seeded, unary_same
+
+u8, b = dt.uint8, dt.bool_
+
+
+# ----- sorting ----------------------------------------------------------------------------------
+
+def _order(x, axis, descending):
+    x = f64_of(x)
+    return np.argsort(-x if descending else x, axis=axis, kind="stable")
+
+
+def _sort_ref(x, axis=-1, descending=False):
+    order = _order(x, axis, descending)
+    return np.take_along_axis(x, order, axis), order
+
+
+def _topk_ref(x, k, axis=-1, largest=True, sorted=True):
+    order = np.moveaxis(np.moveaxis(_order(x, axis, largest), axis, 0)[:k], 0, axis)
+    return np.take_along_axis(x, order, axis), order
+
+
+def _sort_cases():
+    ties = np.array([[3, 1, 3, 0], [2, 2, -1, 2]], np.int32)
+    cases = [Case((arr(s, d),), _sort_ref, (d, i32), {"axis": a, "descending": desc})
+             for s, a, d, desc in [((5,), -1, f32, False), ((3, 4), 0, f64, True),
+                                   ((2, 3, 4), 1, f32, False), ((2, 3), -1, f64, True)]]
+    cases += [Case((ties,), _sort_ref, (i32, i32), {"axis": -1, "descending": desc},
+                   call=functools.partial(ops.sort, axis=-1, descending=desc))
+              for desc in (False, True)]
+    return cases
+
+
+def _topk_cases():
+    ties = np.array([[3, 1, 3, 0], [2, 2, -1, 2]], np.int64)
+    return [Case((arr(s, d),), _topk_ref, (d, i32), {"k": k, "axis": a, "largest": big},
+                 call=functools.partial(ops.topk, k=k, dim=a, largest=big))
+            for s, k, a, d, big in [((5,), 2, -1, f32, True), ((3, 4), 2, 0, f64, False),
+                                    ((2, 3, 4), 3, 2, f32, True)]] + [
+        Case((ties,), _topk_ref, (i64, i32), {"k": 3, "axis": -1},
+             call=functools.partial(ops.top_k, k=3))]
+
+
+# ----- gathers and scatters along an axis -------------------------------------------------------
+
+def _scatter_elements_ref(x, indices, updates, axis=0, reduction="none"):
+    out, axis = f64_of(x).copy(), axis % x.ndim
+    for pos in np.ndindex(*indices.shape):
+        dst = pos[:axis] + (int(indices[pos]),) + pos[axis + 1:]
+        out[dst] = out[dst] + updates[pos] if reduction == "add" else updates[pos]
+    return out
+
+
+def _along_axis_cases():
+    take = [Case((arr((3, 3), f32), arr((2, 3), i64, 0, 3)),
+                 lambda x, i, axis: np.take_along_axis(x, i, axis), f32, {"axis": 0}),
+            Case((arr((2, 4), f64), arr((2, 3), i32, 0, 2)),
+                 lambda x, i, axis: np.take_along_axis(x, i, axis), f64, {"axis": 1}),
+            Case((arr((3, 3), i32, -5, 5), arr((3, 2), i64, 0, 3)),
+                 lambda x, i, axis: np.take_along_axis(x, i, axis), i32, {"axis": -1})]
+    distinct = np.array([[2, 0, 1], [1, 2, 0]], np.int64)  # no repeats along axis 1 per row
+    scatter = [
+        Case((arr((3, 3), f32), arr((2, 3), i64, 0, 3), arr((2, 3), f32)),
+             _scatter_elements_ref, f32, {"axis": 0, "reduction": "add"}),
+        Case((arr((2, 3), f64), distinct, arr((2, 3), f64)), _scatter_elements_ref, f64,
+             {"axis": 1, "reduction": "none"},
+             call=functools.partial(ops.tensor_scatter_elements, axis=1)),
+        Case((arr((3, 4), i32, -5, 5), arr((2, 2), i32, 0, 2), arr((2, 2), i32, -5, 5)),
+             _scatter_elements_ref, i32, {"axis": -1, "reduction": "add"}),
+        Case((arr((3, 3), f32), np.array([[0, 2, 1]], np.int64), arr((1, 3), f32)),
+             _scatter_elements_ref, f32, {"axis": 0, "reduction": "none"})]
+    return {"take_along_axis": take, "tensor_scatter_elements": scatter}
+
+
+# ----- n-dimensional gathers and scatters --------------------------------------------------------
+
+def _slices(indices):
+    for pos in np.ndindex(*indices.shape[:-1]):
+        yield pos, tuple(int(i) for i in indices[pos])
+
+
+def _gather_nd_ref(x, indices):
+    out = np.zeros(indices.shape[:-1] + x.shape[indices.shape[-1]:])
+    for pos, coords in _slices(indices):
+        out[pos] = x[coords]
+    return out
+
+
+def _scatter_ref(combine):
+    def ref(x, indices, updates):
+        out = f64_of(x).copy()
+        for pos, coords in _slices(indices):
+            out[coords] = combine(out[coords], updates[pos])
+        return out
+    return ref
+
+
+def _nd_cases():
+    rows = np.array([[0, 2], [1, 1], [2, 0]], np.int64)  # (3, 2): three rows of two coordinates
+    firsts = np.array([[2], [0]], np.int32)             # (2, 1): two slices along axis 0
+    repeated = np.array([[1, 1], [1, 1], [0, 2]], np.int64)
+    gather = [Case((arr((3, 3), f32), rows), _gather_nd_ref, f32),
+              Case((arr((3, 3, 2), f64), firsts), _gather_nd_ref, f64),
+              Case((arr((3, 3), i32, -5, 5), rows[None]), _gather_nd_ref, i32)]
+
+    def scatters(combine, dtypes=(f32, f64), with_repeats=True):
+        ref = _scatter_ref(combine)
+        cases = [Case((arr((3, 3), dtypes[0]), rows, arr((3,), dtypes[0])), ref, dtypes[0]),
+                 Case((arr((3, 3, 2), dtypes[1]), firsts, arr((2, 3, 2), dtypes[1])), ref,
+                      dtypes[1]),
+                 Case((arr((3, 3), i32, -5, 5), rows, arr((3,), i32, -5, 5)), ref, i32)]
+        if with_repeats:
+            cases.append(Case((arr((3, 3), f64), repeated, arr((3,), f64)), ref, f64))
+        return cases
+
+    return {"gather_nd": gather,
+            "tensor_scatter_update": scatters(lambda old, new: new, with_repeats=False),
+            "tensor_scatter_add": scatters(np.add),
+            "tensor_scatter_sub": scatters(np.subtract)}
+
+
+# ----- linear algebra ----------------------------------------------------------------------------
+
+def _well_conditioned(shape, dtype):
+    n = shape[-1]
+    return (arr(shape, dtype, -1, 1) + 3 * np.eye(n)).astype(dtype.np)
+
+
+def _spd(shape, dtype):
+    a = arr(shape, dtype, -1, 1).astype(np.float64)
+    return (a @ np.swapaxes(a, -1, -2) + shape[-1] * np.eye(shape[-1])).astype(dtype.np)
+
+
+def _cholesky_ref(a, upper=False):
+    a = f64_of(a)
+    out = np.zeros_like(a)
+    for idx in np.ndindex(*a.shape[:-2]):
+        m, low = a[idx], out[idx]
+        for i in range(m.shape[0]):
+            for j in range(i + 1):
+                rest = m[i, j] - np.dot(low[i, :j], low[j, :j])
+                low[i, j] = math.sqrt(rest) if i == j else rest / low[j, j]
+    return np.swapaxes(out, -1, -2) if upper else out
+
+
+def _inverse_ref(a, adjoint=False):
+    a = f64_of(a)
+    eye = np.broadcast_to(np.eye(a.shape[-1]), a.shape)
+    return np.linalg.solve(np.swapaxes(a, -1, -2) if adjoint else a, eye)
+
+
+def _solve_ref(a, rhs, adjoint=False):
+    a = f64_of(a)
+    return np.linalg.inv(np.swapaxes(a, -1, -2) if adjoint else a) @ f64_of(rhs)
+
+
+def _linalg_cases():
+    hand = np.array([[4.0, 7.0], [2.0, 6.0]])  # det 10, inverse [[0.6, -0.7], [-0.2, 0.4]]
+    inverse = [Case((hand,), lambda a, adjoint: np.array([[0.6, -0.7], [-0.2, 0.4]]), f64,
+                    {"adjoint": False}, call=ops.inverse)]
+    inverse += [Case((_well_conditioned(s, d),), _inverse_ref, d, {"adjoint": adj})
+                for s, d, adj in [((3, 3), f32, False), ((2, 3, 3), f64, True)]]
+    det = [Case((hand,), lambda a: np.array(10.0), f64, call=ops.det)]
+    det += [Case((_well_conditioned(s, d),), lambda a: np.prod(np.linalg.eigvals(f64_of(a)),
+                                                                 axis=-1).real, d)
+            for s, d in [((3, 3), f32), ((2, 4, 4), f64)]]
+    ones = [Case((arr(s, d, 0.5, 3),), _cholesky_ref, d, {"upper": up})
+            for s, d, up in [((1, 1), f32, False), ((3, 1, 1), f64, True), ((2, 1, 1), f32,
+                                                                              False)]]
+    cholesky = ones + [
+        Case((np.array([[4.0, 2.0], [2.0, 10.0]]),), lambda a, upper: np.array(
+            [[2.0, 0.0], [1.0, 3.0]]), f64, {"upper": False}, call=ops.cholesky),
+        Case((_spd((3, 3), f32),), _cholesky_ref, f32, {"upper": False}, tol={
+            "rtol": 1e-5, "atol": 1e-5}),
+        Case((_spd((2, 3, 3), f64),), _cholesky_ref, f64, {"upper": True})]
+    solve = [Case((_well_conditioned(sa, d), arr(sb, d)), _solve_ref, d, {"adjoint": adj})
+             for sa, sb, d, adj in [((3, 3), (3, 2), f64, False), ((2, 2, 2), (2, 2, 1), f32,
+                                                                    True)]]
+    return {"matrix_inverse": inverse, "matrix_determinant": det, "cholesky": cholesky,
+            "matrix_solve": solve}
+
+
+# ----- rounding, integer division, bitwise --------------------------------------------------------
+
+def _round_ref(x, decimals=0):
+    return np.round(f64_of(x), decimals)
+
+
+def _float_unary(np_fn, low, high):
+    return [Case((arr(s, d, low, high),), lambda x: np_fn(f64_of(x)), d)
+            for d in (f32, f64) for s in ((), (3,), (2, 3))] + [
+        Case((arr((2, 3), i32, max(low, 1), high),), lambda x: np_fn(f64_of(x)), f32)]
+
+
+def _binary_int(np_fn, dtypes, low=0, high=8, y_low=0, y_high=4):
+    cases = [Case((arr(sx, d, low, high), arr(sy, d, y_low, y_high)), np_fn, d)
+             for d in dtypes for sx, sy in [((2, 3), (2, 3)), ((2, 3), (3,)), ((), (4,))]]
+    x = arr((2, 3), dtypes[0], low, high)
+    return cases + [Case((x, 3), np_fn, dtypes[0])]
+
+
+def _division_cases(np_fn):
+    return [Case((arr((2, 3), d, -6, 7), arr(s, d, 1, 4) * sign), np_fn, d)
+            for d in (f32, f64, i32) for s, sign in [((2, 3), 1), ((3,), -1)]]
+
+
+def _bitwise(np_fn):
+    return _binary_int(np_fn, (i32, i64, u8), 0, 16, 0, 16) + [
+        Case((arr((4,), b), arr((4,), b)), np_fn, b)]
+
+
+SELECT_CASES = seeded({
+    "sort": _sort_cases,
+    "topk": _topk_cases,
+    **each(_along_axis_cases, ("take_along_axis", "tensor_scatter_elements")),
+    **each(_nd_cases, ("gather_nd", "tensor_scatter_update", "tensor_scatter_add",
+                       "tensor_scatter_sub")),
+    **each(_linalg_cases, ("matrix_inverse", "matrix_determinant", "cholesky", "matrix_solve")),
+    "floor": lambda: unary_same(np.floor, dtypes=(f32, f64)) + unary_same(np.floor, (i32,)),
+    "ceil": lambda: unary_same(np.ceil, dtypes=(f32, f64, i64)),
+    "trunc": lambda: unary_same(np.trunc, dtypes=(f32, f64)),
+    "round": lambda: [Case((arr((2, 3), d, -3, 3),), _round_ref, d, {"decimals": k},
+                           call=functools.partial(ops.round, decimals=k))
+                      for d in (f32, f64) for k in (0, 2)]
+    + [Case((np.array([0.5, 1.5, 2.5, -0.5], np.float64),), lambda x, decimals: np.array(
+        [0.0, 2.0, 2.0, -0.0]), f64, {"decimals": 0}),  # half to even
+       Case((arr((3,), i32, -3, 3),), _round_ref, i32, {"decimals": 0})],
+    "log2": lambda: _float_unary(np.log2, 0.1, 4.0),
+    "log10": lambda: _float_unary(np.log10, 0.1, 4.0),
+    "erfc": lambda: _float_unary(lambda x: np.vectorize(math.erfc)(x), -2.0, 2.0),
+    "floor_div": lambda: _division_cases(np.floor_divide),
+    "floor_mod": lambda: _division_cases(np.mod),
+    "bitwise_and": lambda: _bitwise(np.bitwise_and),
+    "bitwise_or": lambda: _bitwise(np.bitwise_or),
+    "bitwise_xor": lambda: _bitwise(np.bitwise_xor),
+    "bitwise_left_shift": lambda: _binary_int(np.left_shift, (i32, i64, u8), 0, 16, 0, 4),
+    "bitwise_right_shift": lambda: _binary_int(np.right_shift, (i32, i64, u8), 0, 64, 0, 4),
+})
