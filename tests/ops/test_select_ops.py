@@ -1,0 +1,173 @@
+"""MindSpore's spellings of the sorting, scatter, linear-algebra, rounding and bitwise
+primitives (functional ops with positional arguments, primitive classes, Tensor methods) with
+hand-written expected values, in PyNative and graph mode; and their argument errors. The
+kernels, gradients and batching rules themselves are checked from tests/ops/kernel_cases_select.py.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cellgraph
+from cellgraph import Tensor, nn, ops
+from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+
+from .nn_helpers import assert_both
+
+I32 = np.int32
+DOC = np.array([[8, 2, 1], [5, 9, 3], [4, 6, 7]], np.float32)  # MindSpore's Sort example
+
+
+def test_sort_example_and_spellings():
+    values = np.array([[1, 2, 8], [3, 5, 9], [4, 6, 7]], np.float32)
+    indices = np.array([[2, 1, 0], [2, 0, 1], [0, 1, 2]], I32)
+    assert_both(lambda x: ops.Sort()(x), (DOC,), (values, indices))
+    assert_both(lambda x: ops.sort(x, -1, False), (DOC,), (values, indices))
+    assert_both(lambda x: x.sort(), (DOC,), (values, indices))
+    down = np.array([[8, 9, 7], [5, 6, 3], [4, 2, 1]], np.float32), np.array(
+        [[0, 1, 2], [1, 2, 1], [2, 0, 0]], I32)
+    assert_both(lambda x: ops.Sort(axis=0, descending=True)(x), (DOC,), down)
+    out = ops.Sort()(Tensor(DOC))[1]
+    assert out.dtype == cellgraph.int32
+
+
+def test_argsort_keeps_equal_elements_in_input_order():
+    x = np.array([2.0, 1.0, 2.0, 1.0], np.float32)
+    assert_both(lambda x: ops.argsort(x), (x,), np.array([1, 3, 0, 2]))
+    assert_both(lambda x: ops.argsort(x, descending=True), (x,), np.array([0, 2, 1, 3]))
+    assert_both(lambda x: x.argsort(0, True), (x,), np.array([0, 2, 1, 3]))
+
+
+def test_topk_example_and_spellings():
+    x = np.array([[0.5368, 0.2447, 0.4302, 0.9673],
+                  [0.4388, 0.6525, 0.4685, 0.1868],
+                  [0.3563, 0.5152, 0.9675, 0.8230]], np.float32)
+    expected = (np.array([[0.9673, 0.5368], [0.6525, 0.4685], [0.9675, 0.8230]], np.float32),
+                np.array([[3, 0], [1, 2], [2, 3]], I32))
+    assert_both(lambda x: ops.topk(x, 2, dim=1), (x,), expected)
+    assert_both(lambda x: ops.TopK(sorted=True)(x, 2), (x,), expected)
+    assert_both(lambda x: ops.top_k(x, 2), (x,), expected)
+    assert_both(lambda x: x.topk(2), (x,), expected)
+    smallest = (np.array([[0.3563, 0.2447, 0.4302, 0.1868]], np.float32),
+                np.array([[2, 0, 0, 1]], I32))
+    assert_both(lambda x: ops.topk(x, 1, 0, False), (x,), smallest)
+
+
+def test_sort_gradient_follows_the_permutation():
+    x = Tensor(np.array([3.0, 1.0, 2.0]))
+    weights = Tensor(np.array([10.0, 20.0, 30.0]))
+    grad = cellgraph.grad(lambda x: (ops.sort(x)[0] * weights).sum())(x)
+    np.testing.assert_allclose(grad.asnumpy(), [30.0, 10.0, 20.0])
+    top = cellgraph.grad(lambda x: (ops.topk(x, 2)[0] * weights[:2]).sum())(x)
+    np.testing.assert_allclose(top.asnumpy(), [10.0, 0.0, 20.0])
+
+
+def test_gather_nd_and_scatters():
+    x = np.array([[-0.1, 0.3, 3.6], [0.4, 0.5, -3.2]], np.float32)
+    idx = np.array([[0, 0], [1, 1]], I32)
+    assert_both(lambda x, i: ops.gather_nd(x, i), (x, idx), np.array([-0.1, 0.5], np.float32))
+    assert_both(lambda x, i: ops.GatherNd()(x, i), (x, idx), np.array([-0.1, 0.5], np.float32))
+    upd = np.array([1.0, 2.0], np.float32)
+    assert_both(lambda x, i, u: ops.tensor_scatter_update(x, i, u), (x, idx, upd),
+                np.array([[1.0, 0.3, 3.6], [0.4, 2.0, -3.2]], np.float32))
+    twice = np.array([[0, 0], [0, 0]], I32)
+    assert_both(lambda x, i, u: ops.TensorScatterAdd()(x, i, u), (x, twice, upd),
+                np.array([[2.9, 0.3, 3.6], [0.4, 0.5, -3.2]], np.float32))
+    assert_both(lambda x, i, u: ops.tensor_scatter_sub(x, i, u), (x, twice, upd),
+                np.array([[-3.1, 0.3, 3.6], [0.4, 0.5, -3.2]], np.float32))
+    rows = np.array([[4], [3], [1], [7]], I32)
+    assert_both(lambda i, u: ops.scatter_nd(i, u, (8,)), (rows, np.arange(9, 13, dtype=I32)),
+                np.array([0, 11, 0, 10, 9, 0, 0, 12]))
+    assert_both(lambda i, u: ops.ScatterNd()(i, u, (8,)), (rows, np.ones(4, np.float32)),
+                np.array([0, 1, 0, 1, 1, 0, 0, 1], np.float32))
+
+
+def test_tensor_scatter_elements():
+    x = np.array([[1, 2, 3, 4, 5]], np.float32)
+    idx = np.array([[2, 4]], I32)
+    upd = np.array([[8, 8]], np.float32)
+    assert_both(lambda x, i, u: ops.tensor_scatter_elements(x, i, u, 1, "none"), (x, idx, upd),
+                np.array([[1, 2, 8, 4, 8]], np.float32))
+    assert_both(lambda x, i, u: ops.TensorScatterElements(axis=1, reduction="add")(x, i, u),
+                (x, idx, upd), np.array([[1, 2, 11, 4, 13]], np.float32))
+
+
+def test_linalg_hand_values():
+    a = np.array([[4.0, 7.0], [2.0, 6.0]])
+    assert_both(ops.inverse, (a,), np.array([[0.6, -0.7], [-0.2, 0.4]]))
+    assert_both(lambda a: ops.MatrixInverse(adjoint=True)(a), (a,),
+                np.array([[0.6, -0.2], [-0.7, 0.4]]))
+    assert_both(ops.det, (a,), np.array(10.0))
+    assert_both(lambda a: a.det(), (a,), np.array(10.0))
+    assert_both(lambda a, b: ops.matrix_solve(a, b), (a, np.array([[11.0], [8.0]])),
+                np.array([[1.0], [1.0]]))
+    spd = np.array([[4.0, 2.0], [2.0, 10.0]])
+    assert_both(ops.cholesky, (spd,), np.array([[2.0, 0.0], [1.0, 3.0]]))
+    assert_both(lambda a: ops.Cholesky(upper=True)(a), (spd,), np.array([[2.0, 1.0], [0.0, 3.0]]))
+
+
+def test_cholesky_vmap_matches_per_example_loop():
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((4, 3, 3))
+    spd = a @ np.swapaxes(a, -1, -2) + 3 * np.eye(3)
+    batched = cellgraph.vmap(ops.cholesky)(Tensor(spd)).asnumpy()
+    for k in range(4):
+        np.testing.assert_allclose(batched[k], np.linalg.cholesky(spd[k]), rtol=1e-12)
+
+
+def test_rounding_and_bitwise():
+    x = np.array([-1.5, -0.5, 0.5, 1.5, 2.7], np.float32)
+    assert_both(ops.floor, (x,), np.array([-2, -1, 0, 1, 2], np.float32))
+    assert_both(lambda x: ops.Ceil()(x), (x,), np.array([-1, -0.0, 1, 2, 3], np.float32))
+    assert_both(lambda x: x.round(), (x,), np.array([-2, -0.0, 0, 2, 3], np.float32))
+    assert_both(lambda x: ops.round(x, decimals=1), (np.array([1.26, -0.04]),), [1.3, -0.0])
+    a, b = np.array([7, -7], I32), np.array([2, 2], I32)
+    assert_both(ops.floor_div, (a, b), np.array([3, -4]))
+    assert_both(lambda a, b: ops.FloorMod()(a, b), (a, b), np.array([1, 1]))
+    assert_both(lambda a, b: ops.RightShift()(a, b), (np.array([8, 5], I32), b), [2, 1])
+    assert_both(ops.bitwise_xor, (np.array([12], I32), np.array([10], I32)), [6])
+    assert_both(ops.log10, (np.array([1000.0, 0.01]),), [3.0, -2.0])
+    assert_both(ops.log2, (np.array([8.0, 0.5]),), [3.0, -1.0])
+    assert_both(ops.erfc, (np.array([0.0]),), [1.0])
+
+
+class _TopKCell(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.topk = ops.TopK()
+        self.sort = ops.Sort(descending=True)
+
+    def construct(self, x):
+        values, _ = self.topk(x, 2)
+        ordered, order = self.sort(x)
+        return values.sum() + ordered[0], order
+
+
+def test_primitive_classes_inside_construct():
+    out, order = _TopKCell()(Tensor(np.array([1.0, 5.0, 3.0], np.float32)))
+    assert float(out.asnumpy()) == 13.0
+    np.testing.assert_array_equal(order.asnumpy(), [1, 2, 0])
+
+
+@pytest.mark.parametrize("fn, args, error, message", [
+    (lambda x: ops.topk(x, 4), [np.zeros(3)], ShapeError, "TopK: expected k in [0, 3]"),
+    (lambda x: ops.topk(x, 1.5), [np.zeros(3)], DTypeError, "topk: expected an int `k`"),
+    (lambda x: ops.sort(x, descending=1), [np.zeros(3)], DTypeError, "expected a bool"),
+    (lambda x: ops.sort(x), [np.zeros(3, bool)], DTypeError, "Sort: expected a numeric tensor"),
+    (lambda x: ops.sort(x, 2), [np.zeros((2, 2))], ShapeError, "axis 2 is out of range"),
+    (lambda x: ops.gather_nd(x, np.zeros((2, 3), I32)), [np.zeros((2, 2))], ShapeError,
+     "GatherNd: indices address 3 axes"),
+    (lambda x: ops.tensor_scatter_update(x, np.zeros((2, 1), I32), np.zeros((3,))),
+     [np.zeros((2, 2))], ShapeError, "expected updates of shape (2, 2)"),
+    (lambda x: ops.tensor_scatter_elements(x, np.zeros((1, 1), I32), np.zeros((1, 1)), 0,
+                                           "mul"),
+     [np.zeros((2, 2))], ArgumentValueError, "expected reduction in ('none', 'add')"),
+    (ops.inverse, [np.zeros((2, 3))], ShapeError, "expected square matrices"),
+    (ops.det, [np.zeros((2, 2), I32)], DTypeError, "MatrixDeterminant: expected a float input, got Int32"),
+    (lambda a, b: ops.bitwise_and(a, b), [np.zeros(2), np.zeros(2)], DTypeError,
+     "BitwiseAnd: expected integer or bool tensors"),
+])
+def test_argument_errors(fn, args, error, message):
+    with pytest.raises(error) as info:
+        fn(*[Tensor(a) for a in args])
+    assert message in str(info.value)
