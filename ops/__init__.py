@@ -10,6 +10,7 @@ from . import (  # noqa: F401  (each module declares its primitives)
     core,
     derive,
     dtype,
+    dynamic_ops,
     errors,
     functional,
     linalg_ops,

@@ -282,3 +282,20 @@ def _round(xp, x, decimals=0):
         return xp.round(x)
     scale = 10.0 ** decimals
     return xp.round(x * scale) / scale
+
+
+# ----- results sized by the values ----------------------------------------------------------------
+
+TABLE["nonzero"] = lambda xp, x: xp.astype(xp.stack(xp.nonzero(x), axis=-1), xp.int64)
+
+
+@kernel("masked_select")
+def _masked_select(xp, x, mask):
+    x, mask = xp.broadcast_arrays(x, mask)
+    return x[mask]
+
+
+@kernel("unique")
+def _unique(xp, x):
+    values, inverse = xp.unique_inverse(xp.reshape(x, (-1,)))
+    return values, xp.astype(xp.reshape(inverse, x.shape), xp.int32)

@@ -227,7 +227,41 @@ def _bitwise(np_fn):
         Case((arr((4,), b), arr((4,), b)), np_fn, b)]
 
 
+# ----- results sized by the values -----------------------------------------------------------------
+
+def _nonzero_ref(x):
+    return np.array([pos for pos in np.ndindex(*x.shape) if x[pos] != 0],
+                    np.int64).reshape(-1, x.ndim)
+
+
+def _masked_select_ref(x, mask):
+    x, mask = np.broadcast_arrays(f64_of(x), mask)
+    return np.array([x[pos] for pos in np.ndindex(*x.shape) if mask[pos]])
+
+
+def _unique_ref(x):
+    values = sorted(set(x.reshape(-1).tolist()))
+    return np.array(values), np.vectorize(values.index)(x)
+
+
+def _dynamic_cases():
+    sparse = np.array([[0, 1.5, 0], [2.0, 0, -1.0]], np.float32)
+    nonzero = [Case((sparse,), _nonzero_ref, i64),
+               Case((np.array([0, 3, 0, 0, 7], np.int32),), _nonzero_ref, i64),
+               Case((np.array([[[True, False]], [[True, True]]]),), _nonzero_ref, i64),
+               Case((np.zeros((2, 2), np.float64),), _nonzero_ref, i64)]
+    mask = np.array([[True, False, True], [False, False, True]])
+    masked = [Case((arr((2, 3), f32), mask), _masked_select_ref, f32),
+              Case((arr((2, 3), f64), np.array([False, True, True])), _masked_select_ref, f64),
+              Case((arr((3,), i32, -5, 5), mask), _masked_select_ref, i32)]
+    unique = [Case((np.array([1, 2, 5, 2], np.int32),), _unique_ref, (i32, i32)),
+              Case((np.array([[2.5, -1.0], [2.5, 0.0]], np.float32),), _unique_ref, (f32, i32)),
+              Case((arr((3, 4), i64, 0, 4),), _unique_ref, (i64, i32))]
+    return {"nonzero": nonzero, "masked_select": masked, "unique": unique}
+
+
 SELECT_CASES = seeded({
+    **each(_dynamic_cases, ("nonzero", "masked_select", "unique")),
     "sort": _sort_cases,
     "topk": _topk_cases,
     **each(_along_axis_cases, ("take_along_axis", "tensor_scatter_elements")),

@@ -218,6 +218,11 @@ CASES: dict[str, list[Case]] = {
         case(normal((3, 3)), ints([[0, 2, 1]]), normal((1, 3)), axis=0),
         case(normal((2, 4)), ints([[3, 1], [0, 0]]), normal((2, 2)), axis=1, reduction="add"),
     ],
+    "masked_select": [
+        case(normal((2, 3)), Tensor(np.array([[True, False, True], [False, True, True]]))),
+        case(normal((2, 3)), Tensor(np.array([False, True, True]))),  # broadcast mask
+        case(normal((3,)), Tensor(np.array([[True, False, True], [True, True, False]]))),
+    ],
     "concat": [case(normal((2, 3)), normal((1, 3)), axis=0),
                case(normal((2, 1)), normal((2, 2)), normal((2, 3)), axis=1)],
     "stack": [case(normal((2, 3)), normal((2, 3)), axis=0),

@@ -131,6 +131,23 @@ def test_rounding_and_bitwise():
     assert_both(ops.erfc, (np.array([0.0]),), [1.0])
 
 
+def test_results_sized_by_the_values():
+    x = np.array([[1.0, 0.0], [-2.0, 3.0]], np.float32)
+    assert_both(ops.nonzero, (x,), np.array([[0, 0], [1, 0], [1, 1]]))
+    assert_both(lambda x: ops.nonzero(x, as_tuple=True), (x,), (np.array([0, 1, 1]),
+                                                               np.array([0, 0, 1])))
+    mask = np.array([False, True])
+    assert_both(lambda x, m: ops.masked_select(x, m), (x, mask), np.array([0.0, 3.0]))
+    assert_both(lambda x, m: x.masked_select(m), (x, mask), np.array([0.0, 3.0]))
+    assert_both(lambda x: ops.Unique()(x), (np.array([1, 2, 5, 2], I32),),
+                (np.array([1, 2, 5]), np.array([0, 1, 2, 1])))
+    grad = cellgraph.grad(lambda x: (ops.masked_select(x, Tensor(mask)) * 3.0).sum())
+    np.testing.assert_allclose(grad(Tensor(x)).asnumpy(), [[0, 3], [0, 3]])
+    mean = cellgraph.grad(lambda x: ops.masked_select(x, Tensor(mask)).mean())
+    np.testing.assert_allclose(mean(Tensor(x)).asnumpy(), [[0, 0.5], [0, 0.5]])
+    assert_both(lambda x: ops.cast(ops.nonzero(x), cellgraph.float32).sum(0), (x,), [2, 1])
+
+
 class _TopKCell(nn.Cell):
     def __init__(self):
         super().__init__()
