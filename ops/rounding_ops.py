@@ -10,8 +10,9 @@ import math
 
 from .batching import broadcasting_rule, same_shape_rule
 from .core import FLOAT, SAME, Primitive, TensorType
+from .derive import export, export_class
 from .errors import DTypeError
-from .math_ops import arith_type, div, exp, float_type, grad_like, mul, neg
+from .math_ops import arith_type, div, exp, float_type, grad_like, mul, neg, reciprocal
 
 _LN2, _LN10 = math.log(2), math.log(10)
 
@@ -93,6 +94,15 @@ for _prim in (floor_div, floor_mod, bitwise_and, bitwise_or, bitwise_xor, bitwis
               bitwise_right_shift):
     _prim.def_batch(broadcasting_rule(_prim))
 
+def inv(x):
+    """MindSpore's `ops.inv`: the elementwise reciprocal 1 / x (`ops.inverse` is the matrix
+    inverse)."""
+    return reciprocal(x)
+
+
+export(inv)
+export_class("Inv", inv)
+
 __all__ = [
     "bitwise_and",
     "bitwise_left_shift",
@@ -104,6 +114,7 @@ __all__ = [
     "floor",
     "floor_div",
     "floor_mod",
+    "inv",
     "log2",
     "log10",
     "round_",

@@ -9,12 +9,25 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from . import dtype as dt
-from .array_ops import zeros_like
+from .array_ops import (
+    Slice,
+    cast,
+    expand_dims,
+    getitem,
+    reduce_sum,
+    reshape,
+    squeeze,
+    zeros_like,
+)
 from .batching import batch_size, batched_front, ndim
-from .core import Primitive, TensorType, fmt_shape, normalize_axis
+from .core import Primitive, TensorType, abstract_of, fmt_shape, normalize_axis
 from .derive import export, export_class
 from .errors import ArgumentValueError, DTypeError, ShapeError
+from .math_ops import less, less_equal
+from .shape_ops import _argmax_type, index_reduction_rule
 
 _REDUCTIONS = ("none", "add")
 
@@ -70,14 +83,14 @@ def _scatter_elements_type(x: TensorType, indices: TensorType, updates: TensorTy
     return x.strong()
 
 
-sort_p = Primitive("sort", _sort_type, params={"axis": -1, "descending": False}, public=True,
-                 multiple_results=True)
+argmin = Primitive("argmin", _argmax_type, label="Argmin", nondifferentiable=True)
+sort_p = Primitive("sort", _sort_type, params={"axis": -1, "descending": False},
+                   multiple_results=True)
 topk = Primitive("topk", _topk_type, label="TopK",
                  params={"axis": -1, "largest": True, "sorted": True}, multiple_results=True)
 take_along_axis = Primitive("take_along_axis", _take_along_axis_type, label="GatherD")
 tensor_scatter_elements = Primitive(
-    "tensor_scatter_elements", _scatter_elements_type, params={"axis": 0, "reduction": "none"},
-    public=True)
+    "tensor_scatter_elements", _scatter_elements_type, params={"axis": 0, "reduction": "none"})
 
 
 def _scatter_back(x, indices, dvalues, axis):
@@ -124,6 +137,7 @@ def _along_axis_batch(prim):
     return rule
 
 
+argmin.def_batch(index_reduction_rule(argmin))
 sort_p.def_batch(_sort_batch(sort_p))
 topk.def_batch(_sort_batch(topk))
 take_along_axis.def_batch(_along_axis_batch(take_along_axis))
@@ -174,9 +188,28 @@ def top_k(input_x, k, sorted=True):
 
 
 export(sort, method=True)
+export_class("Sort", sort, {"axis": -1, "descending": False})
 export(argsort, method=True)
 export(topk_, method=True, name="topk")
 export(top_k)
+
+
+def argmin_(input, axis=None, keepdims=False):
+    """The int32 index of the smallest element along `axis` (of the flattened input when
+    None); the first one among equals."""
+    if axis is None:
+        size = abstract_of(input).size
+        input, axis = reshape(input, shape=(size,)), 0
+    return argmin(input, axis=_static_int(axis, "axis", "Argmin"),
+                  keep_dims=_static_bool(keepdims, "keepdims", "Argmin"), dtype=dt.int32)
+
+
+def _argmin_class(x, axis=-1, output_type=dt.int32):
+    return argmin(x, axis=_static_int(axis, "axis", "Argmin"), dtype=dt.as_dtype(output_type))
+
+
+export(argmin_, name="argmin")
+export_class("Argmin", _argmin_class, {"axis": -1, "output_type": dt.int32})
 export_class("TopK", top_k, {"sorted": True})
 
 
@@ -189,6 +222,57 @@ def tensor_scatter_elements_(input_x, indices, updates, axis=0, reduction="none"
 
 
 export(tensor_scatter_elements_, name="tensor_scatter_elements")
+export_class("TensorScatterElements", tensor_scatter_elements_, {"axis": 0, "reduction": "none"})
+
+# ----- searching a sorted sequence, median: compositions of the above ---------------------------
+
+def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None,
+                 sorter=None):
+    """For each value, the number of elements of `sorted_sequence` (along its last axis) that
+    are less than it (or, with `right=True` / `side="right"`, not greater): the position that
+    keeps the sequence sorted. An N-D sequence's leading axes pair with those of `values`."""
+    if side not in (None, "left", "right"):
+        raise ArgumentValueError(f"SearchSorted: expected side 'left' or 'right', got {side!r}")
+    right = side == "right" if side is not None else _static_bool(right, "right", "SearchSorted")
+    if sorter is not None:
+        sorted_sequence = take_along_axis(sorted_sequence, sorter, axis=-1)
+    seq, vals = abstract_of(sorted_sequence), abstract_of(values)
+    # compare every value with every element: [..., values, 1] against [..., 1, elements]
+    seq_rows = sorted_sequence if seq.ndim == 1 else expand_dims(sorted_sequence, axis=seq.ndim - 1)
+    passed = (less_equal if right else less)(seq_rows, expand_dims(values, axis=vals.ndim))
+    dtype = dt.int32 if _static_bool(out_int32, "out_int32", "SearchSorted") else dt.int64
+    return reduce_sum(cast(passed, dtype=dtype), axis=(vals.ndim,))
+
+
+def bucketize(input, boundaries, *, right=False):
+    """The int32 index of each element's bucket among the ascending `boundaries` (a list):
+    boundaries[i-1] < x <= boundaries[i], or with `right=True` boundaries[i-1] <= x <
+    boundaries[i]."""
+    if not isinstance(boundaries, (list, tuple)):
+        raise DTypeError(f"Bucketize: expected a list of boundaries, got "
+                         f"{type(boundaries).__name__}")
+    return searchsorted(np.asarray(boundaries, np.float64), input, out_int32=True, right=right)
+
+
+def _bucketize_class(input, boundaries):
+    return bucketize(input, list(boundaries), right=True)
+
+
+def median(input, axis=-1, keepdims=False):
+    """(the median along `axis`, the lower of the two middle elements for an even count; its
+    int32 index in `input`)."""
+    axis = normalize_axis(_static_int(axis, "axis", "Median"), abstract_of(input).ndim)
+    values, indices = sort(input, axis)
+    middle = (abstract_of(input).shape[axis] - 1) // 2
+    index = (Slice(None, None, None),) * axis + (Slice(middle, middle + 1, None),)
+    picked = getitem(values, index=index), getitem(indices, index=index)
+    return picked if keepdims else tuple(squeeze(p, axis=(axis,)) for p in picked)
+
+
+export(searchsorted)
+export(bucketize)
+export_class("Bucketize", _bucketize_class, {"boundaries": ()})
+export(median, method=True)
 
 __all__ = ["argsort", "sort", "sort_p", "take_along_axis", "tensor_scatter_elements", "top_k",
            "topk"]

@@ -299,3 +299,8 @@ def _masked_select(xp, x, mask):
 def _unique(xp, x):
     values, inverse = xp.unique_inverse(xp.reshape(x, (-1,)))
     return values, xp.astype(xp.reshape(inverse, x.shape), xp.int32)
+
+
+@kernel("argmin")
+def _argmin(xp, x, axis, keep_dims=False, dtype=None):
+    return xp.astype(xp.argmin(x, axis=axis, keepdims=keep_dims), dtype_of(xp, dtype))

@@ -59,6 +59,24 @@ def _topk_cases():
              call=functools.partial(ops.top_k, k=3))]
 
 
+def _argmin_ref(x, axis, keep_dims=False, dtype=None):
+    first = np.take(np.argsort(x, axis=axis, kind="stable"), [0], axis=axis)
+    return first if keep_dims else np.squeeze(first, axis)
+
+
+def _argmin_cases():
+    ties = np.array([[3, 1, 1], [0, 5, 0]], np.uint8)
+    return [Case((arr(s, d, -5, 5),), _argmin_ref, i32, {"axis": a, "keep_dims": k,
+                                                          "dtype": i32})
+            for s, a, k, d in [((5,), 0, False, f32), ((3, 4), 1, True, f64),
+                               ((2, 3, 4), 0, False, i64)]] + [
+        Case((ties,), _argmin_ref, i32, {"axis": 1, "keep_dims": False, "dtype": i32},
+             call=functools.partial(ops.argmin, axis=1)),
+        Case((ties.reshape(6),), lambda x, axis, keep_dims, dtype: np.array([3]), i32,
+             {"axis": 0, "keep_dims": True, "dtype": i32},
+             call=lambda x: ops.argmin(x, 0, True))]
+
+
 # ----- gathers and scatters along an axis -------------------------------------------------------
 
 def _scatter_elements_ref(x, indices, updates, axis=0, reduction="none"):
@@ -264,6 +282,7 @@ SELECT_CASES = seeded({
     **each(_dynamic_cases, ("nonzero", "masked_select", "unique")),
     "sort": _sort_cases,
     "topk": _topk_cases,
+    "argmin": _argmin_cases,
     **each(_along_axis_cases, ("take_along_axis", "tensor_scatter_elements")),
     **each(_nd_cases, ("gather_nd", "tensor_scatter_update", "tensor_scatter_add",
                        "tensor_scatter_sub")),

@@ -38,6 +38,13 @@ def test_argsort_keeps_equal_elements_in_input_order():
     assert_both(lambda x: x.argsort(0, True), (x,), np.array([0, 2, 1, 3]))
 
 
+def test_argmin_flattens_without_axis_and_handles_unsigned():
+    x = np.array([[3, 1, 1], [0, 5, 0]], np.uint8)
+    assert_both(ops.argmin, (x,), np.array(3))
+    assert_both(lambda x: ops.Argmin()(x), (x,), np.array([1, 0]))
+    assert_both(lambda x: ops.Argmin(axis=0)(x), (x,), np.array([1, 0, 1]))
+
+
 def test_topk_example_and_spellings():
     x = np.array([[0.5368, 0.2447, 0.4302, 0.9673],
                   [0.4388, 0.6525, 0.4685, 0.1868],
@@ -51,6 +58,32 @@ def test_topk_example_and_spellings():
     smallest = (np.array([[0.3563, 0.2447, 0.4302, 0.1868]], np.float32),
                 np.array([[2, 0, 0, 1]], I32))
     assert_both(lambda x: ops.topk(x, 1, 0, False), (x,), smallest)
+
+
+def test_searchsorted_bucketize_median():
+    seq = np.array([[0, 1, 3, 5, 7], [2, 4, 6, 8, 10]], np.float32)
+    values = np.array([[3, 6, 9], [3, 6, 9]], np.float32)
+    assert_both(ops.searchsorted, (seq, values), np.array([[2, 4, 5], [1, 2, 4]]))
+    assert_both(lambda s, v: ops.searchsorted(s, v, right=True, out_int32=True), (seq, values),
+                np.array([[3, 4, 5], [1, 3, 4]]))
+    assert_both(lambda s, v: ops.searchsorted(s, v, side="right"), (seq[0], values[:1]),
+                np.array([[3, 4, 5]]))
+    ints = np.array([[3, 6, 9], [3, 6, 9]], np.int64)
+    assert_both(lambda x: ops.bucketize(x, [1.0, 3.0, 5.0, 7.0, 9.0], right=True), (ints,),
+                np.array([[2, 3, 5], [2, 3, 5]]))
+    assert_both(lambda x: ops.bucketize(x, [1.0, 3.0, 5.0, 7.0, 9.0]), (ints,),
+                np.array([[1, 3, 4], [1, 3, 4]]))
+    assert_both(lambda x: ops.Bucketize(boundaries=[1.0, 3.0, 5.0, 7.0, 9.0])(x), (ints,),
+                np.array([[2, 3, 5], [2, 3, 5]]))
+    x = np.array([[0.57, 0.11, 0.21], [0.38, 0.50, 0.57], [0.36, 0.16, 0.44]], np.float32)
+    assert_both(lambda x: ops.median(x, axis=0), (x,),
+                (np.array([0.38, 0.16, 0.44], np.float32), np.array([1, 2, 2])))
+    assert_both(lambda x: x.median(1, True), (x,),
+                (np.array([[0.21], [0.50], [0.36]], np.float32), np.array([[2], [1], [0]])))
+    grad = cellgraph.grad(lambda x: ops.median(x, 0)[0].sum())(Tensor(x))
+    np.testing.assert_allclose(grad.asnumpy(), [[0, 0, 0], [1, 0, 0], [0, 1, 1]])
+    assert_both(ops.inv, (np.array([0.5, -4.0]),), np.array([2.0, -0.25]))
+    assert_both(lambda x: ops.Inv()(x), (np.array([0.5, -4.0]),), np.array([2.0, -0.25]))
 
 
 def test_sort_gradient_follows_the_permutation():
