@@ -1,5 +1,5 @@
 """N-dimensional gathers and scatters: gather_nd and the tensor_scatter family (update, add,
-sub), with scatter_nd over them.
+sub, max, min, mul, div), with scatter_nd over them.
 
 `indices` has shape (..., K): each row of K ints addresses a slice x[i0, ..., iK-1] of the
 input. gather_nd reads those slices; tensor_scatter_* writes `updates` (shape
@@ -13,12 +13,12 @@ import numbers
 
 import numpy as np
 
-from .array_ops import broadcast_to, concat, zeros_like
+from .array_ops import broadcast_to, cast, concat, zeros_like
 from .batching import batch_size, batched_front
 from .core import Primitive, TensorType, abstract_of, fmt_shape
 from .derive import export, export_class
 from .errors import DTypeError, ShapeError
-from .math_ops import neg
+from .math_ops import div, equal, mul, neg
 
 
 def _slice_shape(x: TensorType, indices: TensorType) -> tuple:
@@ -49,10 +49,20 @@ def _scatter_type(x: TensorType, indices: TensorType, updates: TensorType) -> Te
     return x.strong()
 
 
+def _float_scatter_type(x: TensorType, indices: TensorType, updates: TensorType) -> TensorType:
+    if not x.dtype.is_float:
+        raise DTypeError(f"expected a float input, got {x.dtype}")
+    return _scatter_type(x, indices, updates)
+
+
 gather_nd = Primitive("gather_nd", _gather_nd_type, label="GatherNd", public=True)
 tensor_scatter_update = Primitive("tensor_scatter_update", _scatter_type, public=True)
 tensor_scatter_add = Primitive("tensor_scatter_add", _scatter_type, public=True)
 tensor_scatter_sub = Primitive("tensor_scatter_sub", _scatter_type, public=True)
+tensor_scatter_max = Primitive("tensor_scatter_max", _scatter_type, public=True)
+tensor_scatter_min = Primitive("tensor_scatter_min", _scatter_type, public=True)
+tensor_scatter_mul = Primitive("tensor_scatter_mul", _scatter_type, public=True)
+tensor_scatter_div = Primitive("tensor_scatter_div", _float_scatter_type, public=True)
 
 gather_nd.def_bprop(lambda x, indices, out, dout: (
     tensor_scatter_add(zeros_like(x), indices, dout), None))
@@ -63,6 +73,27 @@ tensor_scatter_sub.def_bprop(lambda x, indices, updates, out, dout: (
 # the overwritten slices of the input get no gradient
 tensor_scatter_update.def_bprop(lambda x, indices, updates, out, dout: (
     tensor_scatter_update(dout, indices, zeros_like(updates)), None, gather_nd(dout, indices)))
+
+
+
+
+def _extremum_bprop(x, indices, updates, out, dout):
+    # the gradient goes to whichever of x and the updates is the result (to each, on a tie)
+    dtype = abstract_of(dout).dtype
+    x_wins = cast(equal(x, out), dtype=dtype)
+    update_wins = cast(equal(updates, gather_nd(out, indices)), dtype=dtype)
+    return mul(dout, x_wins), None, mul(gather_nd(dout, indices), update_wins)
+
+
+tensor_scatter_max.def_bprop(_extremum_bprop)
+tensor_scatter_min.def_bprop(_extremum_bprop)
+# out = x * (product of the updates at a slice): d/du = out / u there
+tensor_scatter_mul.def_bprop(lambda x, indices, updates, out, dout: (
+    tensor_scatter_mul(dout, indices, updates), None,
+    div(gather_nd(mul(dout, out), indices), updates)))
+tensor_scatter_div.def_bprop(lambda x, indices, updates, out, dout: (
+    tensor_scatter_div(dout, indices, updates), None,
+    neg(div(gather_nd(mul(dout, out), indices), updates))))
 
 
 # ----- batching: one more leading coordinate, the example's number -----------------------------
@@ -83,7 +114,8 @@ def _nd_rule(prim):
     return rule
 
 
-for _prim in (gather_nd, tensor_scatter_update, tensor_scatter_add, tensor_scatter_sub):
+for _prim in (gather_nd, tensor_scatter_update, tensor_scatter_add, tensor_scatter_sub,
+              tensor_scatter_max, tensor_scatter_min, tensor_scatter_mul, tensor_scatter_div):
     _prim.def_batch(_nd_rule(_prim))
 
 
@@ -105,5 +137,6 @@ def scatter_nd(indices, updates, shape):
 export(scatter_nd)
 export_class("ScatterNd", scatter_nd)
 
-__all__ = ["gather_nd", "scatter_nd", "tensor_scatter_add", "tensor_scatter_sub",
+__all__ = ["gather_nd", "scatter_nd", "tensor_scatter_add", "tensor_scatter_div",
+           "tensor_scatter_max", "tensor_scatter_min", "tensor_scatter_mul", "tensor_scatter_sub",
            "tensor_scatter_update"]

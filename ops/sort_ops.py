@@ -221,7 +221,14 @@ def tensor_scatter_elements_(input_x, indices, updates, axis=0, reduction="none"
                                    reduction=reduction)
 
 
+def scatter(input, axis, index, src):
+    """`input` with the elements of `src` written along `axis` at `index` (the
+    tensor_scatter_elements of PyTorch's argument order)."""
+    return tensor_scatter_elements_(input, index, src, axis)
+
+
 export(tensor_scatter_elements_, name="tensor_scatter_elements")
+export(scatter)
 export_class("TensorScatterElements", tensor_scatter_elements_, {"axis": 0, "reduction": "none"})
 
 # ----- searching a sorted sequence, median: compositions of the above ---------------------------

@@ -233,6 +233,20 @@ def _tensor_scatter_sub(xp, x, indices, updates):
     return out
 
 
+def _scatter_with(ufunc: str):
+    """A scatter that combines each slice with its updates by `ufunc.at` (repeats compose)."""
+    def scatter(xp, x, indices, updates):
+        out = xp.array(x, copy=True)
+        getattr(xp, ufunc).at(out, _coordinates(xp, indices), updates)
+        return out
+    return scatter
+
+
+for _name, _ufunc in {"tensor_scatter_max": "maximum", "tensor_scatter_min": "minimum",
+                      "tensor_scatter_mul": "multiply", "tensor_scatter_div": "divide"}.items():
+    TABLE[_name] = _scatter_with(_ufunc)
+
+
 @kernel("tensor_scatter_elements")
 def _tensor_scatter_elements(xp, x, indices, updates, axis=0, reduction="none"):
     """Element (i, j, ...) of `updates` goes to `x` at the same position but for `indices`'s

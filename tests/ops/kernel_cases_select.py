@@ -139,20 +139,24 @@ def _nd_cases():
               Case((arr((3, 3, 2), f64), firsts), _gather_nd_ref, f64),
               Case((arr((3, 3), i32, -5, 5), rows[None]), _gather_nd_ref, i32)]
 
-    def scatters(combine, dtypes=(f32, f64), with_repeats=True):
+    def scatters(combine, with_repeats=True, ints=True, low=-2.0):
         ref = _scatter_ref(combine)
-        cases = [Case((arr((3, 3), dtypes[0]), rows, arr((3,), dtypes[0])), ref, dtypes[0]),
-                 Case((arr((3, 3, 2), dtypes[1]), firsts, arr((2, 3, 2), dtypes[1])), ref,
-                      dtypes[1]),
-                 Case((arr((3, 3), i32, -5, 5), rows, arr((3,), i32, -5, 5)), ref, i32)]
+        cases = [Case((arr((3, 3), f32, low), rows, arr((3,), f32, low)), ref, f32),
+                 Case((arr((3, 3, 2), f64, low), firsts, arr((2, 3, 2), f64, low)), ref, f64)]
+        if ints:
+            cases.append(Case((arr((3, 3), i32, -5, 5), rows, arr((3,), i32, -5, 5)), ref, i32))
         if with_repeats:
-            cases.append(Case((arr((3, 3), f64), repeated, arr((3,), f64)), ref, f64))
+            cases.append(Case((arr((3, 3), f64, low), repeated, arr((3,), f64, low)), ref, f64))
         return cases
 
     return {"gather_nd": gather,
             "tensor_scatter_update": scatters(lambda old, new: new, with_repeats=False),
             "tensor_scatter_add": scatters(np.add),
-            "tensor_scatter_sub": scatters(np.subtract)}
+            "tensor_scatter_sub": scatters(np.subtract),
+            "tensor_scatter_max": scatters(np.maximum),
+            "tensor_scatter_min": scatters(np.minimum),
+            "tensor_scatter_mul": scatters(np.multiply, low=0.5),
+            "tensor_scatter_div": scatters(np.divide, ints=False, low=0.5)}
 
 
 # ----- linear algebra ----------------------------------------------------------------------------
@@ -285,7 +289,8 @@ SELECT_CASES = seeded({
     "argmin": _argmin_cases,
     **each(_along_axis_cases, ("take_along_axis", "tensor_scatter_elements")),
     **each(_nd_cases, ("gather_nd", "tensor_scatter_update", "tensor_scatter_add",
-                       "tensor_scatter_sub")),
+                       "tensor_scatter_sub", "tensor_scatter_max", "tensor_scatter_min",
+                       "tensor_scatter_mul", "tensor_scatter_div")),
     **each(_linalg_cases, ("matrix_inverse", "matrix_determinant", "cholesky", "matrix_solve")),
     "floor": lambda: unary_same(np.floor, dtypes=(f32, f64)) + unary_same(np.floor, (i32,)),
     "ceil": lambda: unary_same(np.ceil, dtypes=(f32, f64, i64)),

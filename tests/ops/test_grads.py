@@ -208,6 +208,12 @@ CASES: dict[str, list[Case]] = {
     ],
     "tensor_scatter_add": [case(normal((3, 3)), ints([[0, 2], [1, 1], [0, 2]]), normal((3,)))],
     "tensor_scatter_sub": [case(normal((3, 2)), ints([[2], [0]]), normal((2, 2)))],
+    "tensor_scatter_max": [case(normal((3, 3)), ints([[0, 2], [1, 1], [0, 2]]), normal((3,)))],
+    "tensor_scatter_min": [case(normal((3, 2)), ints([[2], [0], [2]]), normal((3, 2)))],
+    "tensor_scatter_mul": [case(away_from_zero((3, 3)), ints([[0, 2], [1, 1], [0, 2]]),
+                                away_from_zero((3,)))],
+    "tensor_scatter_div": [case(away_from_zero((3, 2)), ints([[2], [0], [2]]),
+                                away_from_zero((3, 2)))],
     "tensor_scatter_update": [case(normal((3, 3)), ints([[0, 2], [1, 1]]), normal((2,))),
                               case(normal((3, 2)), ints([[2]]), normal((1, 2)))],
     "take_along_axis": [

@@ -123,6 +123,19 @@ def test_tensor_scatter_elements():
                 np.array([[1, 2, 8, 4, 8]], np.float32))
     assert_both(lambda x, i, u: ops.TensorScatterElements(axis=1, reduction="add")(x, i, u),
                 (x, idx, upd), np.array([[1, 2, 11, 4, 13]], np.float32))
+    assert_both(lambda x, i, u: ops.scatter(x, 1, i, u), (x, idx, upd),
+                np.array([[1, 2, 8, 4, 8]], np.float32))
+
+
+def test_tensor_scatter_reductions():
+    x = np.array([[1.0, 2.0], [3.0, 4.0]], np.float32)
+    idx = np.array([[0, 1], [0, 1], [1, 0]], I32)
+    upd = np.array([5.0, 0.5, 2.0], np.float32)
+    assert_both(lambda x, i, u: ops.TensorScatterMax()(x, i, u), (x, idx, upd), [[1, 5], [3, 4]])
+    assert_both(ops.tensor_scatter_min, (x, idx, upd), [[1, 0.5], [2, 4]])
+    assert_both(ops.tensor_scatter_mul, (x, idx, upd), [[1, 5], [6, 4]])
+    assert_both(lambda x, i, u: ops.TensorScatterDiv()(x, i, u), (x, idx, upd),
+                [[1, 0.8], [1.5, 4]])
 
 
 def test_linalg_hand_values():
