@@ -1,5 +1,5 @@
 """Linear algebra on stacks of matrices (the last two axes; the leading ones are a batch):
-inverse, determinant, Cholesky factor, linear solve.
+inverse, determinant, Cholesky factor, linear solve, singular value decomposition.
 
 The gradients are the classical matrix-calculus ones written with matmul, inverse and
 elementwise ops, so they differentiate again:
@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .array_ops import reshape, transpose
+from .array_ops import expand_dims, reshape, transpose, zeros_like
 from .batching import batch_size, batched_front
 from .core import Primitive, TensorType, abstract_of, fmt_shape
 from .derive import export, export_class
-from .errors import DTypeError, ShapeError
-from .math_ops import add, matmul, mul, neg
+from .errors import CompileError, DTypeError, ShapeError
+from .math_ops import add, div, matmul, mul, neg, sub
 
 
 def _square_stack(a: TensorType, what: str = "input") -> TensorType:
@@ -94,7 +94,59 @@ def _cholesky_bprop(a, out, dout, upper):
     return (mul(add(s, _mT(s)), 0.5),)
 
 
+def _svd_type(a: TensorType, full_matrices=False):
+    if not a.dtype.is_float:
+        raise DTypeError(f"expected a float input, got {a.dtype}")
+    if a.ndim < 2:
+        raise ShapeError(f"expected matrices (shape [..., M, N]), got {fmt_shape(a.shape)}")
+    *batch, m, n = a.shape
+    k = min(m, n)
+    cols_u, rows_v = (m, n) if full_matrices else (k, k)
+    batch = tuple(batch)
+    return (TensorType(batch + (k,), a.dtype), TensorType(batch + (m, cols_u), a.dtype),
+            TensorType(batch + (n, rows_v), a.dtype))
+
+
+svd_p = Primitive("svd", _svd_type, label="Svd", params={"full_matrices": False},
+                  multiple_results=True)
+
+
+def _svd_bprop(a, out, dout, full_matrices):
+    """The reduced real SVD's adjoint (distinct singular values): with E_ij = s_j^2 - s_i^2,
+    dA = U [skew(U^T dU)/E S + S skew(V^T dV)/E + diag(ds)] V^T
+         + (I - U U^T) dU S^-1 V^T + U S^-1 dV^T (I - V V^T)."""
+    s, u, v = out
+    *_, m, n = abstract_of(a).shape
+    k = min(m, n)
+    if full_matrices and m != n:
+        raise CompileError("Svd: the gradient of full_matrices=True for a non-square input is "
+                           "not defined (the extra singular vectors are arbitrary); use "
+                           "full_matrices=False")
+    ds, du, dv = (d if d is not None else zeros_like(x) for d, x in zip(dout, out))
+    eye = np.eye(k, dtype=abstract_of(a).dtype.np)
+    s2 = mul(s, s)
+    gaps = add(sub(expand_dims(s2, axis=_new_axis(s2, -2)), expand_dims(s2, axis=_new_axis(s2, -1))),
+               eye)  # s_j^2 - s_i^2 off the diagonal, 1 on it (where skew parts vanish)
+    s_row, s_col = expand_dims(s, axis=_new_axis(s, -2)), expand_dims(s, axis=_new_axis(s, -1))
+    utdu, vtdv = matmul(u, du, transpose_a=True), matmul(v, dv, transpose_a=True)
+    inner = add(add(mul(div(sub(utdu, _mT(utdu)), gaps), s_row),
+                    mul(s_col, div(sub(vtdv, _mT(vtdv)), gaps))),
+                mul(expand_dims(ds, axis=_new_axis(ds, -1)), eye))
+    grad = matmul(matmul(u, inner), v, transpose_b=True)
+    if m > k:
+        grad = add(grad, matmul(div(sub(du, matmul(u, utdu)), s_row), v, transpose_b=True))
+    if n > k:
+        grad = add(grad, matmul(u, _mT(div(sub(dv, matmul(v, vtdv)), s_row))))
+    return (grad,)
+
+
+def _new_axis(x, axis: int) -> int:
+    """Where `expand_dims` puts a new axis that is `axis` from the end of the result."""
+    return abstract_of(x).ndim + 1 + axis
+
+
 matrix_inverse.def_bprop(_inverse_bprop)
+svd_p.def_bprop(_svd_bprop)
 matrix_determinant.def_bprop(_det_bprop)
 matrix_solve.def_bprop(_solve_bprop)
 cholesky_p.def_bprop(_cholesky_bprop)
@@ -104,11 +156,12 @@ def _stack_rule(prim):
     """Leading axes are already a batch of matrices: put the vmap axis in front of them."""
     def rule(args, dims, **params):
         size = batch_size(args, dims)
-        return prim(*[batched_front(x, d, size) for x, d in zip(args, dims)], **params), 0
+        out = prim(*[batched_front(x, d, size) for x, d in zip(args, dims)], **params)
+        return out, (0,) * len(out) if prim.multiple_results else 0
     return rule
 
 
-for _prim in (matrix_inverse, matrix_determinant, cholesky_p, matrix_solve):
+for _prim in (matrix_inverse, matrix_determinant, cholesky_p, matrix_solve, svd_p):
     _prim.def_batch(_stack_rule(_prim))
 
 
@@ -140,6 +193,19 @@ def cholesky(input_x, upper=False):
     return cholesky_p(input_x, upper=_static_bool(upper, "upper", "Cholesky"))
 
 
+def svd(input, full_matrices=False, compute_uv=True):
+    """The singular value decomposition input = U diag(S) V^T of each matrix: (S descending,
+    U, V), or S alone with `compute_uv=False`."""
+    s, u, v = svd_p(input, full_matrices=_static_bool(full_matrices, "full_matrices", "Svd"))
+    return (s, u, v) if _static_bool(compute_uv, "compute_uv", "Svd") else s
+
+
+def _svd_class(a, full_matrices=False, compute_uv=True):
+    return svd(a, full_matrices, compute_uv)
+
+
+export(svd, method=True)
+export_class("Svd", _svd_class, {"full_matrices": False, "compute_uv": True})
 export(inverse, method=True)
 export(det, method=True)
 export(cholesky, method=True)
@@ -147,4 +213,4 @@ export_class("MatrixInverse", matrix_inverse_, {"adjoint": False})
 export_class("Cholesky", cholesky, {"upper": False})
 
 __all__ = ["cholesky", "det", "inverse", "matrix_determinant", "matrix_inverse",
-           "matrix_solve"]
+           "matrix_solve", "svd"]

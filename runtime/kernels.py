@@ -304,3 +304,9 @@ def _unique(xp, x):
 @kernel("argmin")
 def _argmin(xp, x, axis, keep_dims=False, dtype=None):
     return xp.astype(xp.argmin(x, axis=axis, keepdims=keep_dims), dtype_of(xp, dtype))
+
+
+@kernel("svd")
+def _svd(xp, x, full_matrices=False):
+    u, s, vh = xp.linalg.svd(x, full_matrices=full_matrices)
+    return s, u, vh.mT

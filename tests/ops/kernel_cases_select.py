@@ -216,8 +216,19 @@ def _linalg_cases():
     solve = [Case((_well_conditioned(sa, d), arr(sb, d)), _solve_ref, d, {"adjoint": adj})
              for sa, sb, d, adj in [((3, 3), (3, 2), f64, False), ((2, 2, 2), (2, 2, 1), f32,
                                                                     True)]]
+    # diagonal-like matrices, whose singular vectors are signed permutations written by hand
+    svd = [Case((np.diag([3.0, 2.0]).astype(np.float32),), lambda a, full_matrices: (
+                np.array([3.0, 2.0]), np.eye(2), np.eye(2)), (f32, f32, f32),
+                {"full_matrices": False}),
+           Case((np.array([[3.0, 0], [0, 2], [0, 0]]),), lambda a, full_matrices: (
+               np.array([3.0, 2.0]), np.eye(3, 2), np.eye(2)), (f64, f64, f64),
+                {"full_matrices": False}),
+           Case((np.array([[2.0, 0, 0], [0, 5, 0]]),), lambda a, full_matrices: (
+               np.array([5.0, 2.0]), np.array([[0, 1.0], [1, 0]]),
+               np.array([[0, 1.0], [1, 0], [0, 0]])), (f64, f64, f64),
+                {"full_matrices": False}, call=ops.svd)]
     return {"matrix_inverse": inverse, "matrix_determinant": det, "cholesky": cholesky,
-            "matrix_solve": solve}
+            "matrix_solve": solve, "svd": svd}
 
 
 # ----- rounding, integer division, bitwise --------------------------------------------------------
@@ -291,7 +302,8 @@ SELECT_CASES = seeded({
     **each(_nd_cases, ("gather_nd", "tensor_scatter_update", "tensor_scatter_add",
                        "tensor_scatter_sub", "tensor_scatter_max", "tensor_scatter_min",
                        "tensor_scatter_mul", "tensor_scatter_div")),
-    **each(_linalg_cases, ("matrix_inverse", "matrix_determinant", "cholesky", "matrix_solve")),
+    **each(_linalg_cases, ("matrix_inverse", "matrix_determinant", "cholesky", "matrix_solve",
+                           "svd")),
     "floor": lambda: unary_same(np.floor, dtypes=(f32, f64)) + unary_same(np.floor, (i32,)),
     "ceil": lambda: unary_same(np.ceil, dtypes=(f32, f64, i64)),
     "trunc": lambda: unary_same(np.trunc, dtypes=(f32, f64)),

@@ -229,6 +229,8 @@ CASES: dict[str, list[Case]] = {
         case(normal((2, 3)), Tensor(np.array([False, True, True]))),  # broadcast mask
         case(normal((3,)), Tensor(np.array([[True, False, True], [True, True, False]]))),
     ],
+    # distinct singular values (the adjoint divides by their squared gaps)
+    "svd": [case(normal((3, 3))), case(normal((4, 2))), case(normal((2, 2, 3)))],
     "concat": [case(normal((2, 3)), normal((1, 3)), axis=0),
                case(normal((2, 1)), normal((2, 2)), normal((2, 3)), axis=1)],
     "stack": [case(normal((2, 3)), normal((2, 3)), axis=0),

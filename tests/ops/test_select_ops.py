@@ -152,6 +152,23 @@ def test_linalg_hand_values():
     assert_both(lambda a: ops.Cholesky(upper=True)(a), (spd,), np.array([[2.0, 1.0], [0.0, 3.0]]))
 
 
+def test_svd_reconstructs_and_orders_singular_values():
+    a = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    s, u, v = (t.asnumpy() for t in ops.svd(Tensor(a)))
+    np.testing.assert_allclose((u * s) @ v.T, a, atol=1e-12)
+    np.testing.assert_allclose(u.T @ u, np.eye(2), atol=1e-12)
+    # the singular values of a are the square roots of the eigenvalues of a^T a = [[35, 44],
+    # [44, 56]]: (91 +- sqrt(91^2 - 4 * 24)) / 2
+    root = np.sqrt(91.0 ** 2 - 96.0)
+    expected = np.sqrt([(91.0 + root) / 2, (91.0 - root) / 2])
+    assert_both(lambda a: ops.svd(a, compute_uv=False), (a,), expected, rtol=1e-12)
+    assert_both(lambda a: ops.Svd(compute_uv=False)(a), (a,), expected, rtol=1e-12)
+    full = ops.svd(Tensor(a), full_matrices=True)
+    assert full[1].shape == (3, 3) and full[2].shape == (2, 2)
+    with pytest.raises(cellgraph.ops.errors.CompileError, match="full_matrices=True"):
+        cellgraph.grad(lambda a: ops.svd(a, full_matrices=True)[1].sum())(Tensor(a))
+
+
 def test_cholesky_vmap_matches_per_example_loop():
     rng = np.random.default_rng(3)
     a = rng.standard_normal((4, 3, 3))
