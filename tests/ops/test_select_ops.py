@@ -251,3 +251,20 @@ def test_argument_errors(fn, args, error, message):
     with pytest.raises(error) as info:
         fn(*[Tensor(a) for a in args])
     assert message in str(info.value)
+
+
+def test_random_permutations_follow_the_seed():
+    cellgraph.set_seed(5)
+    first = ops.randperm(7).asnumpy()
+    cellgraph.set_seed(5)
+    np.testing.assert_array_equal(ops.randperm(7).asnumpy(), first)
+    np.testing.assert_array_equal(np.sort(first), np.arange(7))
+    assert ops.randperm(3, dtype=cellgraph.int32).dtype == cellgraph.int32
+    rows = np.arange(12.0).reshape(6, 2)
+    shuffled = cellgraph.jit(lambda x: ops.shuffle(x))(Tensor(rows)).asnumpy()
+    np.testing.assert_array_equal(shuffled[np.argsort(shuffled[:, 0])], rows)
+    padded = ops.Randperm(max_length=5, pad=-1)(Tensor(np.array([3], I32))).asnumpy()
+    np.testing.assert_array_equal(np.sort(padded[:3]), [0, 1, 2])
+    np.testing.assert_array_equal(padded[3:], [-1, -1])
+    grad = cellgraph.grad(lambda x: (ops.shuffle(x) * 2.0).sum())(Tensor(rows))
+    np.testing.assert_allclose(grad.asnumpy(), np.full((6, 2), 2.0))
