@@ -13,6 +13,7 @@ from . import (  # noqa: F401  (each module declares its primitives)
     dynamic_ops,
     errors,
     functional,
+    gamma_ops,
     linalg_ops,
     math_ops,
     nn_ops,

@@ -310,3 +310,73 @@ def _argmin(xp, x, axis, keep_dims=False, dtype=None):
 def _svd(xp, x, full_matrices=False):
     u, s, vh = xp.linalg.svd(x, full_matrices=full_matrices)
     return s, u, vh.mT
+
+
+# ----- the gamma family and erfinv (array-API arithmetic only, so every backend agrees) ---------
+# Shift the argument up by SHIFT with the recurrences (lgamma(x+1) = lgamma(x) + log x,
+# psi(x+1) = psi(x) + 1/x, and their derivatives), then use the asymptotic series in Bernoulli
+# numbers, which is exact to rounding for arguments >= SHIFT. Left of 1/2, reflect.
+
+SHIFT = 10
+BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6)  # B_2 .. B_14
+
+
+def _lgamma_right(xp, x):
+    """lgamma for x >= 1/2."""
+    z = x + SHIFT
+    series = sum(b / ((2 * k + 2) * (2 * k + 1) * z ** (2 * k + 1))
+                 for k, b in enumerate(BERNOULLI))
+    stirling = (z - 0.5) * xp.log(z) - z + 0.5 * math.log(2 * math.pi) + series
+    return stirling - sum(xp.log(x + k) for k in range(SHIFT))
+
+
+def _digamma_right(xp, x):
+    """digamma for x >= 1/2."""
+    z = x + SHIFT
+    series = sum(b / ((2 * k + 2) * z ** (2 * k + 2)) for k, b in enumerate(BERNOULLI))
+    return xp.log(z) - 0.5 / z - series - sum(1 / (x + k) for k in range(SHIFT))
+
+
+@kernel("lgamma")
+def _lgamma(xp, x):
+    left = x < 0.5
+    safe_left = xp.where(left, x, 0.25)  # the reflection's arguments, kept away from poles
+    reflected = (math.log(math.pi) - xp.log(xp.abs(xp.sin(math.pi * safe_left)))
+                 - _lgamma_right(xp, 1 - safe_left))
+    return xp.where(left, reflected, _lgamma_right(xp, xp.where(left, 1.0, x)))
+
+
+@kernel("digamma")
+def _digamma(xp, x):
+    left = x < 0.5
+    safe_left = xp.where(left, x, 0.25)
+    reflected = _digamma_right(xp, 1 - safe_left) - math.pi / xp.tan(math.pi * safe_left)
+    return xp.where(left, reflected, _digamma_right(xp, xp.where(left, 1.0, x)))
+
+
+@kernel("polygamma")
+def _polygamma(xp, x, n):
+    """psi^(n)(x), n >= 1: (-1)^(n+1) [sum_k<m n!/(x+k)^(n+1) + the series (n-1)!/z^n +
+    n!/(2 z^(n+1)) + sum_k B_2k (2k+n-1)!/((2k)! z^(2k+n)) at z = x + m], with m large enough
+    to bring every element of x past SHIFT (negative x included; the poles give inf)."""
+    lowest = float(xp.min(x)) if math.prod(x.shape) else 0.0
+    m = SHIFT + max(0, math.ceil(-lowest))
+    z = x + m
+    series = (math.factorial(n - 1) / z ** n + math.factorial(n) / (2 * z ** (n + 1))
+              + sum(b * math.factorial(2 * k + n + 1) / math.factorial(2 * k + 2)
+                    / z ** (2 * k + 2 + n) for k, b in enumerate(BERNOULLI)))
+    near = sum(math.factorial(n) / (x + k) ** (n + 1) for k in range(m))
+    return (-1) ** (n + 1) * (near + series)
+
+
+@kernel("erfinv")
+def _erfinv(xp, y):
+    """Winitzki's closed-form estimate (relative error ~2e-3), then Newton steps on erf, each
+    of which squares the error; |y| = 1 gives +-inf."""
+    log_term = xp.log(xp.maximum(1 - y * y, 1e-300 if y.dtype == xp.float64 else 1e-38))
+    a = 0.147
+    lead = 2 / (math.pi * a) + log_term / 2
+    x = xp.sign(y) * xp.sqrt(xp.sqrt(lead * lead - log_term / a) - lead)
+    for _ in range(4):
+        x = x - (xp.erf(x) - y) / (2 / math.sqrt(math.pi) * xp.exp(-x * x))
+    return xp.where(xp.abs(y) == 1, xp.copysign(xp.full_like(x, math.inf), y), x)

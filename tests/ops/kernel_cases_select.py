@@ -293,7 +293,50 @@ def _dynamic_cases():
     return {"nonzero": nonzero, "masked_select": masked, "unique": unique}
 
 
+# ----- the gamma family and erfinv: values written from their closed forms -------------------------
+
+EULER = 0.5772156649015329
+ZETA3 = 1.2020569031595942
+# x, digamma(x), trigamma(x), tetragamma(x)
+GAMMA_TABLE = [(1.0, -EULER, math.pi ** 2 / 6, -2 * ZETA3),
+               (0.5, -EULER - 2 * math.log(2), math.pi ** 2 / 2, -14 * ZETA3),
+               (2.0, 1 - EULER, math.pi ** 2 / 6 - 1, -2 * ZETA3 + 2),
+               (4.0, 1 + 1 / 2 + 1 / 3 - EULER, math.pi ** 2 / 6 - 1 - 1 / 4 - 1 / 9,
+                -2 * ZETA3 + 2 + 2 / 8 + 2 / 27)]
+GAMMA_X = np.array([row[0] for row in GAMMA_TABLE])
+
+
+def _gamma_column(k):
+    values = np.array([row[k] for row in GAMMA_TABLE])
+    return lambda x, **params: values
+
+
+def _gamma_cases():
+    lgamma_ref = np.vectorize(math.lgamma)
+    lgamma = [Case((arr(s, d, low, high),), lambda x: lgamma_ref(f64_of(x)), d)
+              for s, d, low, high in [((2, 3), f64, 0.1, 8.0), ((4,), f32, 0.5, 20.0),
+                                      ((3,), f64, -2.9, -2.1)]]  # reflection at negative x
+    digamma = [Case((GAMMA_X,), _gamma_column(1), f64),
+               Case((np.array([-0.5, 1.5]),), lambda x: np.full(2, 2 - EULER - 2 * math.log(2)),
+                    f64),
+               Case((GAMMA_X.astype(np.float32),), _gamma_column(1), f32)]
+    polygamma = [Case((GAMMA_X,), _gamma_column(n + 1), f64, {"n": n},
+                      call=functools.partial(ops.polygamma, n)) for n in (1, 2)]
+    polygamma.append(Case((GAMMA_X.astype(np.float32),), _gamma_column(2), f32, {"n": 1}))
+    # trigamma(x) = trigamma(x + 1) + 1 / x^2: trigamma(-0.5) = pi^2 / 2 + 4
+    polygamma.append(Case((np.array([-0.5]),), lambda x, n: np.array([math.pi ** 2 / 2 + 4]), f64,
+                          {"n": 1}))
+    erf = np.vectorize(math.erf)
+    points = np.array([-1.1, -0.3, 0.0, 0.6, 1.2])  # erfinv(erf(t)) = t
+    erfinv = [Case((erf(points),), lambda y: points, f64),
+              Case((erf(points[1:4]).astype(np.float32),), lambda y: points[1:4], f32,
+                   tol={"rtol": 1e-5, "atol": 1e-6}),
+              Case((np.array([1.0, -1.0]),), lambda y: np.array([np.inf, -np.inf]), f64)]
+    return {"lgamma": lgamma, "digamma": digamma, "polygamma": polygamma, "erfinv": erfinv}
+
+
 SELECT_CASES = seeded({
+    **each(_gamma_cases, ("lgamma", "digamma", "polygamma", "erfinv")),
     **each(_dynamic_cases, ("nonzero", "masked_select", "unique")),
     "sort": _sort_cases,
     "topk": _topk_cases,

@@ -268,3 +268,15 @@ def test_random_permutations_follow_the_seed():
     np.testing.assert_array_equal(padded[3:], [-1, -1])
     grad = cellgraph.grad(lambda x: (ops.shuffle(x) * 2.0).sum())(Tensor(rows))
     np.testing.assert_allclose(grad.asnumpy(), np.full((6, 2), 2.0))
+
+
+def test_gamma_family_spellings():
+    x = np.array([1.0, 2.0, 4.0])
+    assert_both(lambda x: ops.Lgamma()(x), (x,), np.log([1.0, 1.0, 6.0]), atol=1e-14)
+    assert_both(lambda x: x.digamma(), (x,), np.array([0.0, 1.0, 1.5 + 1 / 3]) - 0.5772156649015329)
+    assert_both(lambda x: ops.Polygamma()(1, x), (x[:1],), np.array([np.pi ** 2 / 6]))
+    assert_both(ops.erfinv, (np.array([0.0, 0.5204998778130465]),), np.array([0.0, 0.5]))
+    grad2 = cellgraph.grad(cellgraph.grad(lambda x: ops.lgamma(x).sum()))(Tensor(x[:1]))
+    np.testing.assert_allclose(grad2.asnumpy(), [np.pi ** 2 / 6])
+    with pytest.raises(DTypeError, match="Polygamma: expected an int order"):
+        ops.polygamma(1.5, Tensor(x))
