@@ -1,5 +1,5 @@
 """Linear algebra on stacks of matrices (the last two axes; the leading ones are a batch):
-inverse, determinant, Cholesky factor, linear solve, singular value decomposition.
+inverse, determinant, Cholesky factor, linear solve, singular value and QR decompositions.
 
 The gradients are the classical matrix-calculus ones written with matmul, inverse and
 elementwise ops, so they differentiate again:
@@ -19,7 +19,7 @@ from .array_ops import expand_dims, reshape, transpose, zeros_like
 from .batching import batch_size, batched_front
 from .core import Primitive, TensorType, abstract_of, fmt_shape
 from .derive import export, export_class
-from .errors import CompileError, DTypeError, ShapeError
+from .errors import ArgumentValueError, CompileError, DTypeError, ShapeError
 from .math_ops import add, div, matmul, mul, neg, sub
 
 
@@ -140,6 +140,42 @@ def _svd_bprop(a, out, dout, full_matrices):
     return (grad,)
 
 
+def _qr_type(a: TensorType, mode="reduced"):
+    if not a.dtype.is_float:
+        raise DTypeError(f"expected a float input, got {a.dtype}")
+    if a.ndim < 2:
+        raise ShapeError(f"expected matrices (shape [..., M, N]), got {fmt_shape(a.shape)}")
+    if mode not in ("reduced", "complete"):
+        raise ArgumentValueError(f"expected mode 'reduced' or 'complete', got {mode!r}")
+    *batch, m, n = a.shape
+    k = m if mode == "complete" else min(m, n)
+    batch = tuple(batch)
+    return TensorType(batch + (m, k), a.dtype), TensorType(batch + (k, n), a.dtype)
+
+
+qr_p = Primitive("qr", _qr_type, label="Qr", params={"mode": "reduced"}, multiple_results=True)
+
+
+def _qr_bprop(a, out, dout, mode):
+    """A = QR with M rows >= N columns (reduced): with M_ = R dR^T - dQ^T Q and copyltu(M_) its
+    lower triangle mirrored upward, dA = (dQ + Q copyltu(M_)) R^-T."""
+    q, r = out
+    *_, m, n = abstract_of(a).shape
+    if m < n:
+        raise CompileError(f"Qr: the gradient is defined here for inputs with rows >= columns, "
+                           f"got shape {fmt_shape(abstract_of(a).shape)}")
+    if mode == "complete" and m != n:
+        raise CompileError("Qr: the gradient of mode='complete' for a non-square input is not "
+                           "defined (the extra columns of Q are arbitrary); use mode='reduced'")
+    dq = dout[0] if dout[0] is not None else zeros_like(q)
+    dr = dout[1] if dout[1] is not None else zeros_like(r)
+    middle = sub(matmul(r, dr, transpose_b=True), matmul(dq, q, transpose_a=True))
+    lower = np.tril(np.ones((n, n)), -1).astype(abstract_of(a).dtype.np)
+    mirrored = add(mul(middle, add(lower, np.eye(n, dtype=lower.dtype))),
+                   _mT(mul(middle, lower)))
+    return (matmul(add(dq, matmul(q, mirrored)), _mT(matrix_inverse(r))),)
+
+
 def _new_axis(x, axis: int) -> int:
     """Where `expand_dims` puts a new axis that is `axis` from the end of the result."""
     return abstract_of(x).ndim + 1 + axis
@@ -147,6 +183,7 @@ def _new_axis(x, axis: int) -> int:
 
 matrix_inverse.def_bprop(_inverse_bprop)
 svd_p.def_bprop(_svd_bprop)
+qr_p.def_bprop(_qr_bprop)
 matrix_determinant.def_bprop(_det_bprop)
 matrix_solve.def_bprop(_solve_bprop)
 cholesky_p.def_bprop(_cholesky_bprop)
@@ -161,7 +198,7 @@ def _stack_rule(prim):
     return rule
 
 
-for _prim in (matrix_inverse, matrix_determinant, cholesky_p, matrix_solve, svd_p):
+for _prim in (matrix_inverse, matrix_determinant, cholesky_p, matrix_solve, svd_p, qr_p):
     _prim.def_batch(_stack_rule(_prim))
 
 
@@ -204,7 +241,19 @@ def _svd_class(a, full_matrices=False, compute_uv=True):
     return svd(a, full_matrices, compute_uv)
 
 
+def qr(input, mode="reduced"):
+    """The QR decomposition input = Q R of each matrix: (Q with orthonormal columns, R upper
+    triangular); `mode` "reduced" (K = min(M, N) columns of Q) or "complete" (Q square)."""
+    return qr_p(input, mode=mode)
+
+
+def _qr_class(x, full_matrices=False):
+    return qr(x, "complete" if _static_bool(full_matrices, "full_matrices", "Qr") else "reduced")
+
+
 export(svd, method=True)
+export(qr, method=True)
+export_class("Qr", _qr_class, {"full_matrices": False})
 export_class("Svd", _svd_class, {"full_matrices": False, "compute_uv": True})
 export(inverse, method=True)
 export(det, method=True)
@@ -213,4 +262,4 @@ export_class("MatrixInverse", matrix_inverse_, {"adjoint": False})
 export_class("Cholesky", cholesky, {"upper": False})
 
 __all__ = ["cholesky", "det", "inverse", "matrix_determinant", "matrix_inverse",
-           "matrix_solve", "svd"]
+           "matrix_solve", "qr", "svd"]

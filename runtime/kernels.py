@@ -380,3 +380,9 @@ def _erfinv(xp, y):
     for _ in range(4):
         x = x - (xp.erf(x) - y) / (2 / math.sqrt(math.pi) * xp.exp(-x * x))
     return xp.where(xp.abs(y) == 1, xp.copysign(xp.full_like(x, math.inf), y), x)
+
+
+@kernel("qr")
+def _qr(xp, x, mode="reduced"):
+    q, r = xp.linalg.qr(x, mode=mode)
+    return q, r

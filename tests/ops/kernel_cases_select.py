@@ -227,8 +227,15 @@ def _linalg_cases():
                np.array([5.0, 2.0]), np.array([[0, 1.0], [1, 0]]),
                np.array([[0, 1.0], [1, 0], [0, 0]])), (f64, f64, f64),
                 {"full_matrices": False}, call=ops.svd)]
+    # upper triangular inputs with a positive diagonal are their own R, with Q the identity
+    qr = [Case((np.array([[2.0, 1.0], [0.0, 3.0]]),), lambda a, mode: (np.eye(2), a), (f64, f64),
+               {"mode": "reduced"}, call=ops.qr),
+          Case((np.array([[3.0, 0], [0, 2], [0, 0]], np.float32),), lambda a, mode: (
+              np.eye(3, 2), a[:2]), (f32, f32), {"mode": "reduced"}),
+          Case((np.array([[3.0, 0], [0, 2], [0, 0]]),), lambda a, mode: (np.eye(3), a),
+               (f64, f64), {"mode": "complete"})]
     return {"matrix_inverse": inverse, "matrix_determinant": det, "cholesky": cholesky,
-            "matrix_solve": solve, "svd": svd}
+            "matrix_solve": solve, "svd": svd, "qr": qr}
 
 
 # ----- rounding, integer division, bitwise --------------------------------------------------------
@@ -346,7 +353,7 @@ SELECT_CASES = seeded({
                        "tensor_scatter_sub", "tensor_scatter_max", "tensor_scatter_min",
                        "tensor_scatter_mul", "tensor_scatter_div")),
     **each(_linalg_cases, ("matrix_inverse", "matrix_determinant", "cholesky", "matrix_solve",
-                           "svd")),
+                           "svd", "qr")),
     "floor": lambda: unary_same(np.floor, dtypes=(f32, f64)) + unary_same(np.floor, (i32,)),
     "ceil": lambda: unary_same(np.ceil, dtypes=(f32, f64, i64)),
     "trunc": lambda: unary_same(np.trunc, dtypes=(f32, f64)),

@@ -231,6 +231,8 @@ CASES: dict[str, list[Case]] = {
     ],
     # distinct singular values (the adjoint divides by their squared gaps)
     "svd": [case(normal((3, 3))), case(normal((4, 2))), case(normal((2, 2, 3)))],
+    "qr": [case(normal((3, 3))), case(normal((4, 2))), case(normal((2, 3, 2))),
+           case(normal((3, 3)), mode="complete")],
     "erfinv": [case(uniform(-0.9, 0.9, (2, 3))), case(uniform(-0.5, 0.5, (3,)))],  # not at +-1
     "concat": [case(normal((2, 3)), normal((1, 3)), axis=0),
                case(normal((2, 1)), normal((2, 2)), normal((2, 3)), axis=1)],

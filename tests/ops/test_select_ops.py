@@ -169,6 +169,18 @@ def test_svd_reconstructs_and_orders_singular_values():
         cellgraph.grad(lambda a: ops.svd(a, full_matrices=True)[1].sum())(Tensor(a))
 
 
+def test_qr_reconstructs():
+    a = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    q, r = (t.asnumpy() for t in ops.qr(Tensor(a)))
+    np.testing.assert_allclose(q @ r, a, atol=1e-12)
+    np.testing.assert_allclose(q.T @ q, np.eye(2), atol=1e-12)
+    np.testing.assert_allclose(np.tril(r, -1), 0)
+    full_q, full_r = ops.Qr(full_matrices=True)(Tensor(a))
+    assert full_q.shape == (3, 3) and full_r.shape == (3, 2)
+    with pytest.raises(cellgraph.ops.errors.CompileError, match="rows >= columns"):
+        cellgraph.grad(lambda a: ops.qr(a)[1].sum())(Tensor(a.T))
+
+
 def test_cholesky_vmap_matches_per_example_loop():
     rng = np.random.default_rng(3)
     a = rng.standard_normal((4, 3, 3))
