@@ -1,4 +1,5 @@
-"""Operations whose result size depends on the input's values: nonzero, masked_select, unique.
+"""Operations whose result size depends on the input's values: nonzero, masked_select, unique,
+bincount.
 
 Their type rules give that axis the size None (known only at run time); the kernels return
 arrays of the actual size and later operations take it from them. Under vmap they run once
@@ -7,7 +8,7 @@ per example and the results are stacked, which needs every example to give the s
 from __future__ import annotations
 
 from . import dtype as dt
-from .array_ops import broadcast_to, squeeze, transpose, zeros_like
+from .array_ops import broadcast_to, cast, gather, ones_like, squeeze, transpose, zeros_like
 from .batching import loop_rule
 from .core import Primitive, TensorType, abstract_of, broadcast_shapes
 from .derive import export, export_class
@@ -34,6 +35,18 @@ def _unique_type(x: TensorType):
     return TensorType((None,), x.strong().dtype), TensorType(x.shape, dt.int32)
 
 
+def _bincount_type(x: TensorType, weights: TensorType, minlength=0) -> TensorType:
+    if not x.dtype.is_int or x.ndim != 1:
+        raise DTypeError(f"expected a 1-D integer input, got {x.dtype} of shape "
+                         f"{x.shape}")
+    if weights.shape != x.shape:
+        raise ShapeError(f"expected weights of the input's shape {x.shape}, got {weights.shape}")
+    if minlength < 0:
+        raise ShapeError(f"expected minlength >= 0, got {minlength}")
+    return TensorType((None,), weights.strong().dtype)
+
+
+bincount_p = Primitive("bincount", _bincount_type, label="Bincount", params={"minlength": 0})
 nonzero_p = Primitive("nonzero", _nonzero_type, label="NonZero", nondifferentiable=True)
 masked_select = Primitive("masked_select", _masked_select_type, public=True, method=True)
 # Unique's values are a selection of the input, but MindSpore programs use it on labels and
@@ -50,7 +63,11 @@ def _masked_select_bprop(x, mask, out, dout):
     return grad_like(full, x), None
 
 
-for _prim in (nonzero_p, masked_select, unique_p):
+# each weight lands in the bin its index names
+bincount_p.def_bprop(lambda x, weights, out, dout, minlength: (
+    None, gather(dout, x, axis=0)))
+
+for _prim in (nonzero_p, masked_select, unique_p, bincount_p):
     _prim.def_batch(loop_rule(_prim))
 
 
@@ -71,8 +88,19 @@ def unique(input):
     return unique_p(input)
 
 
+def bincount(input, weights=None, minlength=0):
+    """How often each value 0 .. max(input) occurs in the 1-D non-negative int `input` (at least
+    `minlength` bins): int64 counts, or the sums of `weights` (of the input's shape) per bin."""
+    if isinstance(minlength, bool) or not isinstance(minlength, int):
+        raise DTypeError(f"Bincount: expected an int minlength, got {minlength!r}")
+    if weights is None:
+        weights = ones_like(cast(input, dtype=dt.int64))
+    return bincount_p(input, weights, minlength=minlength)
+
+
 export(nonzero, method=True)
+export(bincount, method=True)
 export(unique)
 export_class("Unique", unique)
 
-__all__ = ["masked_select", "nonzero", "unique"]
+__all__ = ["bincount", "masked_select", "nonzero", "unique"]

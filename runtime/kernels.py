@@ -386,3 +386,13 @@ def _erfinv(xp, y):
 def _qr(xp, x, mode="reduced"):
     q, r = xp.linalg.qr(x, mode=mode)
     return q, r
+
+
+@kernel("bincount")
+def _bincount(xp, x, weights, minlength=0):
+    """Each bin sums the weights of the elements equal to its number (one comparison per
+    element and bin)."""
+    size = max(int(xp.max(x)) + 1 if math.prod(x.shape) else 0, minlength)
+    hits = xp.reshape(x, (-1, 1)) == xp.reshape(xp.arange(size, dtype=x.dtype), (1, -1))
+    return xp.sum(xp.where(hits, xp.reshape(weights, (-1, 1)), xp.zeros((), dtype=weights.dtype)),
+                  axis=0, dtype=weights.dtype)

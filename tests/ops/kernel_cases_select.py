@@ -297,7 +297,23 @@ def _dynamic_cases():
     unique = [Case((np.array([1, 2, 5, 2], np.int32),), _unique_ref, (i32, i32)),
               Case((np.array([[2.5, -1.0], [2.5, 0.0]], np.float32),), _unique_ref, (f32, i32)),
               Case((arr((3, 4), i64, 0, 4),), _unique_ref, (i64, i32))]
-    return {"nonzero": nonzero, "masked_select": masked, "unique": unique}
+    def bincount_ref(x, w, minlength=0):
+        out = np.zeros(max(int(x.max()) + 1 if x.size else 0, minlength), w.dtype)
+        for value, weight in zip(x, w):
+            out[value] += weight
+        return out
+
+    values = np.array([2, 4, 1, 0, 0, 10], np.int64)
+    bincount = [Case((values, np.ones(6, np.int64)), bincount_ref, i64, {"minlength": 0},
+                     call=lambda x, w: ops.bincount(x)),
+                Case((values.astype(np.int32), arr((6,), f32)), bincount_ref, f32,
+                     {"minlength": 12}, call=lambda x, w: ops.bincount(x, w, 12)),
+                Case((np.array([3, 3, 1], np.int32), arr((3,), f64)), bincount_ref, f64,
+                     {"minlength": 2}),
+                Case((np.zeros(0, np.int64), np.zeros(0, np.float64)), bincount_ref, f64,
+                     {"minlength": 3})]
+    return {"nonzero": nonzero, "masked_select": masked, "unique": unique,
+            "bincount": bincount}
 
 
 # ----- the gamma family and erfinv: values written from their closed forms -------------------------
@@ -344,7 +360,7 @@ def _gamma_cases():
 
 SELECT_CASES = seeded({
     **each(_gamma_cases, ("lgamma", "digamma", "polygamma", "erfinv")),
-    **each(_dynamic_cases, ("nonzero", "masked_select", "unique")),
+    **each(_dynamic_cases, ("nonzero", "masked_select", "unique", "bincount")),
     "sort": _sort_cases,
     "topk": _topk_cases,
     "argmin": _argmin_cases,

@@ -218,6 +218,10 @@ def test_results_sized_by_the_values():
                 (np.array([1, 2, 5]), np.array([0, 1, 2, 1])))
     grad = cellgraph.grad(lambda x: (ops.masked_select(x, Tensor(mask)) * 3.0).sum())
     np.testing.assert_allclose(grad(Tensor(x)).asnumpy(), [[0, 3], [0, 3]])
+    ids = np.array([2, 4, 1, 0, 0, 10])
+    assert_both(ops.bincount, (ids,), np.array([2, 1, 1, 0, 1, 0, 0, 0, 0, 0, 1]))
+    assert_both(lambda i, w: i.bincount(w, 12), (ids, np.arange(6.0)),
+                np.array([7.0, 2, 0, 0, 1, 0, 0, 0, 0, 0, 5, 0]))
     mean = cellgraph.grad(lambda x: ops.masked_select(x, Tensor(mask)).mean())
     np.testing.assert_allclose(mean(Tensor(x)).asnumpy(), [[0, 0.5], [0, 0.5]])
     assert_both(lambda x: ops.cast(ops.nonzero(x), cellgraph.float32).sum(0), (x,), [2, 1])
