@@ -20,7 +20,7 @@ from .batching import batch_size, batched_front
 from .core import Primitive, TensorType, abstract_of, fmt_shape
 from .derive import export, export_class
 from .errors import ArgumentValueError, CompileError, DTypeError, ShapeError
-from .math_ops import add, div, matmul, mul, neg, sub
+from .math_ops import add, div, log, matmul, mul, neg, sub
 
 
 def _square_stack(a: TensorType, what: str = "input") -> TensorType:
@@ -224,6 +224,11 @@ def det(input):
     return matrix_determinant(input)
 
 
+def logdet(input):
+    """The natural log of each square matrix's determinant (NaN where it is negative)."""
+    return log(matrix_determinant(input))
+
+
 def cholesky(input_x, upper=False):
     """The Cholesky factor of each symmetric positive-definite matrix: lower triangular L with
     A = L L^T, or with `upper=True` U = L^T."""
@@ -257,9 +262,10 @@ export_class("Qr", _qr_class, {"full_matrices": False})
 export_class("Svd", _svd_class, {"full_matrices": False, "compute_uv": True})
 export(inverse, method=True)
 export(det, method=True)
+export(logdet, method=True)
 export(cholesky, method=True)
 export_class("MatrixInverse", matrix_inverse_, {"adjoint": False})
 export_class("Cholesky", cholesky, {"upper": False})
 
-__all__ = ["cholesky", "det", "inverse", "matrix_determinant", "matrix_inverse",
+__all__ = ["cholesky", "det", "inverse", "logdet", "matrix_determinant", "matrix_inverse",
            "matrix_solve", "qr", "svd"]

@@ -145,6 +145,7 @@ def test_linalg_hand_values():
                 np.array([[0.6, -0.2], [-0.7, 0.4]]))
     assert_both(ops.det, (a,), np.array(10.0))
     assert_both(lambda a: a.det(), (a,), np.array(10.0))
+    assert_both(ops.logdet, (a,), np.log(10.0))
     assert_both(lambda a, b: ops.matrix_solve(a, b), (a, np.array([[11.0], [8.0]])),
                 np.array([[1.0], [1.0]]))
     spd = np.array([[4.0, 2.0], [2.0, 10.0]])
