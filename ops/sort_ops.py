@@ -83,6 +83,14 @@ def _scatter_elements_type(x: TensorType, indices: TensorType, updates: TensorTy
     return x.strong()
 
 
+def _cumulative_extremum_type(x: TensorType, axis: int):
+    _sortable(x, axis)
+    return x.strong(), TensorType(x.shape, dt.int64)
+
+
+# running maximum / minimum along an axis and where each was reached (the latest of equals)
+cummax = Primitive("cummax", _cumulative_extremum_type, multiple_results=True)
+cummin = Primitive("cummin", _cumulative_extremum_type, multiple_results=True)
 argmin = Primitive("argmin", _argmax_type, label="Argmin", nondifferentiable=True)
 sort_p = Primitive("sort", _sort_type, params={"axis": -1, "descending": False},
                    multiple_results=True)
@@ -104,6 +112,8 @@ sort_p.def_bprop(lambda x, out, dout, axis, descending: (
     _scatter_back(x, out[1], dout[0], axis),))
 topk.def_bprop(lambda x, out, dout, k, axis, largest, sorted: (
     _scatter_back(x, out[1], dout[0], axis),))
+cummax.def_bprop(lambda x, out, dout, axis: (_scatter_back(x, out[1], dout[0], axis),))
+cummin.def_bprop(lambda x, out, dout, axis: (_scatter_back(x, out[1], dout[0], axis),))
 take_along_axis.def_bprop(lambda x, indices, out, dout, axis: (
     _scatter_back(x, indices, dout, axis), None))
 
@@ -140,6 +150,8 @@ def _along_axis_batch(prim):
 argmin.def_batch(index_reduction_rule(argmin))
 sort_p.def_batch(_sort_batch(sort_p))
 topk.def_batch(_sort_batch(topk))
+cummax.def_batch(_sort_batch(cummax))
+cummin.def_batch(_sort_batch(cummin))
 take_along_axis.def_batch(_along_axis_batch(take_along_axis))
 tensor_scatter_elements.def_batch(_along_axis_batch(tensor_scatter_elements))
 
@@ -192,6 +204,22 @@ export_class("Sort", sort, {"axis": -1, "descending": False})
 export(argsort, method=True)
 export(topk_, method=True, name="topk")
 export(top_k)
+
+
+def cummax_(input, axis):
+    """(the running maximum of `input` along `axis`, the int64 index where each was reached)."""
+    return cummax(input, axis=_static_int(axis, "axis", "Cummax"))
+
+
+def cummin_(input, axis):
+    """(the running minimum of `input` along `axis`, the int64 index where each was reached)."""
+    return cummin(input, axis=_static_int(axis, "axis", "Cummin"))
+
+
+export(cummax_, name="cummax", method=True)
+export(cummin_, name="cummin", method=True)
+export_class("Cummax", cummax_, {"axis": 0})
+export_class("Cummin", cummin_, {"axis": 0})
 
 
 def argmin_(input, axis=None, keepdims=False):

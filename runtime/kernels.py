@@ -396,3 +396,27 @@ def _bincount(xp, x, weights, minlength=0):
     hits = xp.reshape(x, (-1, 1)) == xp.reshape(xp.arange(size, dtype=x.dtype), (1, -1))
     return xp.sum(xp.where(hits, xp.reshape(weights, (-1, 1)), xp.zeros((), dtype=weights.dtype)),
                   axis=0, dtype=weights.dtype)
+
+
+def _running_extremum(better):
+    """cummax / cummin by doubling (Hillis-Steele): after the step with shift s, each position
+    holds the extremum of the 2s elements ending there; an earlier run replaces the current one
+    only when strictly `better`, so equal values keep the latest index."""
+    def kernel(xp, x, axis):
+        values = xp.moveaxis(x, axis, -1)
+        n = values.shape[-1]
+        index = xp.broadcast_to(xp.arange(n, dtype=xp.int64), values.shape)
+        shift = 1
+        while shift < n:
+            # positions before `shift` compare with themselves, which is never strictly better
+            earlier_v = xp.concat([values[..., :shift], values[..., :-shift]], axis=-1)
+            earlier_i = xp.concat([index[..., :shift], index[..., :-shift]], axis=-1)
+            take = better(earlier_v, values)
+            values, index = xp.where(take, earlier_v, values), xp.where(take, earlier_i, index)
+            shift *= 2
+        return xp.moveaxis(values, -1, axis), xp.moveaxis(index, -1, axis)
+    return kernel
+
+
+TABLE["cummax"] = _running_extremum(lambda a, b: a > b)
+TABLE["cummin"] = _running_extremum(lambda a, b: a < b)

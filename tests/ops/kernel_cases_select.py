@@ -59,6 +59,29 @@ def _topk_cases():
              call=functools.partial(ops.top_k, k=3))]
 
 
+def _running_ref(better):
+    def ref(x, axis):
+        values, index = np.moveaxis(f64_of(x).copy(), axis, -1), None
+        index = np.zeros(values.shape, np.int64)
+        for pos in np.ndindex(*values.shape[:-1]):
+            best = 0
+            for i in range(values.shape[-1]):
+                if not better(values[pos][best], values[pos][i]):  # ties: the later index
+                    best = i
+                index[pos + (i,)] = best
+                values[pos + (i,)] = values[pos][best]
+        return np.moveaxis(values, -1, axis), np.moveaxis(index, -1, axis)
+    return ref
+
+
+def _running_cases(better, call):
+    ties = np.array([[1, 1, 0, 2, 2], [3, 0, 3, 0, 3]], np.int32)
+    return [Case((arr(s, d),), _running_ref(better), (d, i64), {"axis": a})
+            for s, a, d in [((5,), 0, f32), ((3, 4), 1, f64), ((4, 3, 2), 0, f32)]] + [
+        Case((ties,), _running_ref(better), (i32, i64), {"axis": 1},
+             call=functools.partial(call, axis=-1))]
+
+
 def _argmin_ref(x, axis, keep_dims=False, dtype=None):
     first = np.take(np.argsort(x, axis=axis, kind="stable"), [0], axis=axis)
     return first if keep_dims else np.squeeze(first, axis)
@@ -364,6 +387,8 @@ SELECT_CASES = seeded({
     "sort": _sort_cases,
     "topk": _topk_cases,
     "argmin": _argmin_cases,
+    "cummax": lambda: _running_cases(lambda best, new: best > new, ops.cummax),
+    "cummin": lambda: _running_cases(lambda best, new: best < new, ops.cummin),
     **each(_along_axis_cases, ("take_along_axis", "tensor_scatter_elements")),
     **each(_nd_cases, ("gather_nd", "tensor_scatter_update", "tensor_scatter_add",
                        "tensor_scatter_sub", "tensor_scatter_max", "tensor_scatter_min",

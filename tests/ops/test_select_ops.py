@@ -38,6 +38,18 @@ def test_argsort_keeps_equal_elements_in_input_order():
     assert_both(lambda x: x.argsort(0, True), (x,), np.array([0, 2, 1, 3]))
 
 
+def test_cummax_example_and_cummin():
+    x = np.array([[3, 4, 6, 10], [1, 6, 7, 9], [4, 3, 8, 7], [1, 3, 7, 9]], np.float32)
+    expected = (np.array([[3, 4, 6, 10], [3, 6, 7, 10], [4, 6, 8, 10], [4, 6, 8, 10]]),
+                np.array([[0, 0, 0, 0], [0, 1, 1, 0], [2, 1, 2, 0], [2, 1, 2, 0]]))
+    assert_both(lambda x: ops.cummax(x, axis=0), (x,), expected)
+    assert_both(lambda x: ops.Cummax(axis=0)(x), (x,), expected)
+    assert_both(lambda x: x.cummin(1), (x[:2],), (np.array([[3, 3, 3, 3], [1, 1, 1, 1]]),
+                                                   np.zeros((2, 4))))
+    grad = cellgraph.grad(lambda x: ops.cummax(x, 0)[0].sum())(Tensor(x[:, :1]))
+    np.testing.assert_allclose(grad.asnumpy(), [[2], [0], [2], [0]])
+
+
 def test_argmin_flattens_without_axis_and_handles_unsigned():
     x = np.array([[3, 1, 1], [0, 5, 0]], np.uint8)
     assert_both(ops.argmin, (x,), np.array(3))
