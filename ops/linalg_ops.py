@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import dtype as dt
 from .array_ops import expand_dims, reshape, transpose, zeros_like
 from .batching import batch_size, batched_front
 from .core import Primitive, TensorType, abstract_of, fmt_shape
@@ -23,9 +24,14 @@ from .errors import ArgumentValueError, CompileError, DTypeError, ShapeError
 from .math_ops import add, div, log, matmul, mul, neg, sub
 
 
+def _check_dtype(a: TensorType, what: str = "input") -> None:
+    """LAPACK's real types: float32 and float64 (no half-precision routines)."""
+    if a.dtype not in (dt.float32, dt.float64):
+        raise DTypeError(f"expected a float32 or float64 {what}, got {a.dtype}")
+
+
 def _square_stack(a: TensorType, what: str = "input") -> TensorType:
-    if not a.dtype.is_float:
-        raise DTypeError(f"expected a float {what}, got {a.dtype}")
+    _check_dtype(a, what)
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ShapeError(f"expected square matrices (shape [..., N, N]) as {what}, got "
                          f"{fmt_shape(a.shape)}")
@@ -95,8 +101,7 @@ def _cholesky_bprop(a, out, dout, upper):
 
 
 def _svd_type(a: TensorType, full_matrices=False):
-    if not a.dtype.is_float:
-        raise DTypeError(f"expected a float input, got {a.dtype}")
+    _check_dtype(a)
     if a.ndim < 2:
         raise ShapeError(f"expected matrices (shape [..., M, N]), got {fmt_shape(a.shape)}")
     *batch, m, n = a.shape
@@ -141,8 +146,7 @@ def _svd_bprop(a, out, dout, full_matrices):
 
 
 def _qr_type(a: TensorType, mode="reduced"):
-    if not a.dtype.is_float:
-        raise DTypeError(f"expected a float input, got {a.dtype}")
+    _check_dtype(a)
     if a.ndim < 2:
         raise ShapeError(f"expected matrices (shape [..., M, N]), got {fmt_shape(a.shape)}")
     if mode not in ("reduced", "complete"):

@@ -280,10 +280,10 @@ TABLE["erfc"] = lambda xp, x: 1 - xp.erf(x)
 
 @kernel("round")
 def _round(xp, x, decimals=0):
-    if decimals == 0 or not xp.isdtype(x.dtype, "real floating"):
+    if decimals == 0:
         return xp.round(x)
-    scale = 10.0 ** decimals
-    return xp.round(x * scale) / scale
+    scale = 10.0 ** decimals  # in x's own dtype again afterwards (integers stay integers)
+    return xp.astype(xp.round(x * scale) / scale, x.dtype)
 
 
 # ----- results sized by the values ----------------------------------------------------------------
