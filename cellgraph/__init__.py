@@ -24,7 +24,13 @@ from cellgraph.ops.dtype import (
 from cellgraph.ops.errors import CellgraphError, CompileError  # noqa: F401
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
-from . import context, nn, numpy, ops
+from . import communication, context, nn, numpy, ops
+from .auto_parallel import (
+    ParallelMode,
+    get_auto_parallel_context,
+    reset_auto_parallel_context,
+    set_auto_parallel_context,
+)
 from .autograd import GradOperation, get_grad, grad, value_and_grad
 from .common import assign as _assign
 from .common.seed import get_seed, set_seed
@@ -60,6 +66,7 @@ __all__ = [
     "GRAPH_MODE",
     "PYNATIVE_MODE",
     "GradOperation",
+    "ParallelMode",
     "Parameter",
     "ParameterTuple",
     "Tensor",
@@ -72,6 +79,8 @@ __all__ = [
     "float32",
     "float64",
     "float_",
+    "communication",
+    "get_auto_parallel_context",
     "get_context",
     "get_grad",
     "get_seed",
@@ -93,7 +102,9 @@ __all__ = [
     "nn",
     "numpy",
     "ops",
+    "reset_auto_parallel_context",
     "save_checkpoint",
+    "set_auto_parallel_context",
     "set_context",
     "set_seed",
     "single",

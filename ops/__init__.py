@@ -4,9 +4,10 @@ The differentiation APIs (`GradOperation`, `grad`, `jvp`, `vjp`, `vmap`, ...) li
 `cellgraph` package, which adds them to this namespace when it is imported (they need the
 compiler, which sits above this package).
 """
-from . import array_ops, core, dtype, errors, functional, math_ops, nn_ops  # noqa: F401
+from . import array_ops, comm_ops, core, dtype, errors, functional, math_ops, nn_ops  # noqa: F401
 from .classes import *
 from .classes import PrimitiveClass  # noqa: F401
+from .comm_ops import *
 from .core import PRIMITIVES, Primitive, TensorType, bind  # noqa: F401
 from .functional import *
 from .functional import abs, pow, sum  # noqa: F401  (shadow builtins on purpose, as MindSpore)

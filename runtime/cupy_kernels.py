@@ -21,7 +21,7 @@ import numpy as np
 
 from cellgraph.ops.array_ops import to_numpy_index
 
-from . import promotion
+from . import collective_kernels, promotion
 from .backend import Backend, host_fallback
 from .promotion import BOOL, F32, F64
 
@@ -50,6 +50,7 @@ def make_backend(xp, name: str = "cupy", device: str = "GPU") -> Backend:
     kernels = {prim: functools.partial(fn, xp) for prim, fn in TABLE.items()}
     for prim in HOST_FALLBACKS:
         kernels[prim] = host_fallback(prim, to_host, xp.asarray)
+    kernels.update(collective_kernels.KERNELS)  # they take CuPy arrays through DLPack
     return Backend(name, xp, kernels, to_host=to_host, from_host=xp.asarray, device=device)
 
 

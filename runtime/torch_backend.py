@@ -29,9 +29,9 @@ except ImportError as e:  # the backend is optional
 
 import numpy as np
 
-from . import torch_nn_kernels  # noqa: F401  (registers the nn kernels in TABLE)
+from . import collective_kernels, torch_nn_kernels  # noqa: F401  (nn kernels join TABLE)
 from .backend import Backend, host_fallback, register_backend
-from .torch_kernels import TABLE, TORCH_DTYPES, from_host, to_host
+from .torch_kernels import TABLE, TORCH_DTYPES, from_host, tensor, to_host
 
 HOST_FALLBACKS = {
     "uniform_real": "draws from the global NumPy generator, so set_seed gives the same numbers "
@@ -52,6 +52,14 @@ def _asarray(dev: torch.device):
     return asarray
 
 
+def _on_device(collective, dev: torch.device):
+    """A collective kernel whose operands are first made tensors on `dev` (NCCL reads device
+    memory; Tensors made before the backend was selected hold NumPy arrays)."""
+    def kernel(*xs, **params):
+        return collective(*[tensor(x, dev) for x in xs], **params)
+    return kernel
+
+
 def make_backend(device: str = "cpu") -> Backend:
     """A torch backend on `device` ("cpu", "cuda", "cuda:1"); named `torch` on the CPU and
     `torch_cuda` (or `torch_cuda:1`) on a GPU."""
@@ -61,6 +69,8 @@ def make_backend(device: str = "cpu") -> Backend:
     to_device = functools.partial(from_host, dev=dev)
     for prim in HOST_FALLBACKS:
         kernels[prim] = host_fallback(prim, to_host, to_device)
+    for prim, fn in collective_kernels.KERNELS.items():
+        kernels[prim] = _on_device(fn, dev)
     return Backend(name, torch, kernels, to_host=to_host, from_host=to_device,
                    device="CPU" if dev.type == "cpu" else "GPU", asarray=_asarray(dev))
 

@@ -15,6 +15,7 @@ from .cell import Cell
 from .container import *
 from .conv import *
 from .grad_cells import Jvp, Vjp
+from .grad_reducer import DistributedGradReducer
 from .layers import *
 from .learning_rate_schedule import *
 from .loss import *
@@ -22,6 +23,6 @@ from .normalization import *
 from .optim import *
 from .wrap import *
 
-__all__ = ["Cell", "Jvp", "Vjp"] + [
+__all__ = ["Cell", "DistributedGradReducer", "Jvp", "Vjp"] + [
     name for module in (activation, container, conv, layers, learning_rate_schedule, loss,
                         normalization, optim, wrap) for name in module.__all__]

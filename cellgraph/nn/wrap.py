@@ -1,7 +1,7 @@
 """Wrappers for training: WithLossCell, WithEvalCell, TrainOneStepCell.
 
 TrainOneStepCell compiles the whole step into one graph: the loss and the gradients come from
-one `value_and_grad` node (so the forward pass runs once, and layers with running statistics
+one `value_and_grad` node (all-reduced across processes in DATA_PARALLEL mode) (so the forward pass runs once, and layers with running statistics
 update them once), then the optimizer's construct is traced into the same graph, and the
 parameter updates it assigns are written back when the graph has run.
 """
@@ -14,6 +14,7 @@ from cellgraph.ops import functional as F
 from cellgraph.ops.errors import DTypeError
 
 from .cell import Cell
+from .grad_reducer import data_parallel_reducer
 from .optim import Optimizer
 
 __all__ = ["TrainOneStepCell", "WithEvalCell", "WithLossCell"]
@@ -80,9 +81,13 @@ class TrainOneStepCell(Cell):
         self.sens = 1.0 if sens is None else float(sens)
         self.return_grad = bool(return_grad)
         self.grad_fn = value_and_grad(network, grad_position=None, weights=self.weights)
+        # DATA_PARALLEL: the gradients are all-reduced (averaged when gradients_mean)
+        self.grad_reducer = data_parallel_reducer(self.weights)
 
     def construct(self, *inputs):
         loss, grads = self.grad_fn(*inputs)
+        if self.grad_reducer is not None:
+            grads = self.grad_reducer(grads)
         if self.sens != 1.0:
             grads = tuple(F.mul(g, self.sens) for g in grads)
         self.optimizer(grads)

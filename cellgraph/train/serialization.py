@@ -14,8 +14,11 @@ import zipfile
 
 import numpy as np
 
+from cellgraph.auto_parallel import is_data_parallel
 from cellgraph.ops import dtype as dt
+from cellgraph.ops.comm_ops import WORLD_COMM_GROUP, barrier
 from cellgraph.ops.errors import CellgraphError, DTypeError, ShapeError
+from cellgraph.runtime import distributed
 from cellgraph.runtime.tensor import Parameter, Tensor
 
 __all__ = ["CheckpointError", "load_checkpoint", "load_param_into_net", "save_checkpoint"]
@@ -88,7 +91,21 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
                              f"cannot hold")
         arrays[name] = array
     arrays[MARKER] = np.array(VERSION, np.int64)
-    path = os.fspath(ckpt_file_name)
+    rank = _data_parallel_rank()
+    if rank in (None, 0):  # data-parallel ranks hold the same parameters: rank 0 writes them
+        _write(os.fspath(ckpt_file_name), arrays)
+    if rank is not None:  # the file is complete on every rank's return
+        barrier(group=WORLD_COMM_GROUP)
+
+
+def _data_parallel_rank() -> int | None:
+    """This process's rank in a data-parallel job, None outside one."""
+    if not (is_data_parallel() and distributed.is_initialized()):
+        return None
+    return distributed.group_rank_and_size(WORLD_COMM_GROUP)[0]
+
+
+def _write(path: str, arrays: dict) -> None:
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
