@@ -11,8 +11,9 @@ merges, drops or reorders them, and the IR shows them where the program calls th
 packed into one buffer), which is how gradient buckets cost one message each. Their
 derivatives (a rank's loss is a sum over all ranks, so each output's cotangent on every rank
 flows back to every input) are collectives too: AllReduce-sum's is AllReduce-sum, AllGather's
-is ReduceScatter-sum, ReduceScatter-sum's is AllGather, Broadcast's is a sum delivered to the
-root. The kernels live in cellgraph.runtime (collective_kernels.py, over torch.distributed);
+is ReduceScatter-sum, ReduceScatter-sum's is AllGather, Broadcast's is Reduce (a sum delivered
+to the root, zeros elsewhere) and Reduce's is Broadcast. No rule depends on which rank builds
+the graph, so every rank's derivative meets the same collectives in the same order. The kernels live in cellgraph.runtime (collective_kernels.py, over torch.distributed);
 this module only says what the operations mean. Shapes that depend on the group's size
 (AllGather, ReduceScatter) carry it as the static param `rank_size`.
 """
@@ -115,6 +116,15 @@ def _broadcast_type(*xs, root_rank=0, group=WORLD_COMM_GROUP, rank_size=1):
     return tuple(x.strong() for x in xs)
 
 
+def _reduce_type(x, dst=0, op="sum", group=WORLD_COMM_GROUP, rank_size=1):
+    _check_reduce_op("Reduce", op)
+    _check_group("Reduce", group)
+    if not isinstance(dst, int) or not 0 <= dst < rank_size:
+        raise ArgumentValueError(f"Reduce: `dst` must be a rank of the group (0 to "
+                                 f"{rank_size - 1}), got {dst!r}")
+    return _numeric("Reduce", x)
+
+
 def _barrier_type(group=WORLD_COMM_GROUP):
     _check_group("Barrier", group)
     return ()
@@ -125,9 +135,10 @@ all_reduce = Primitive("all_reduce", _all_reduce_type, label="AllReduce",
 all_gather = Primitive("all_gather", _all_gather_type, label="AllGather")
 reduce_scatter = Primitive("reduce_scatter", _reduce_scatter_type, label="ReduceScatter")
 broadcast = Primitive("broadcast", _broadcast_type, label="Broadcast", multiple_results=True)
+reduce = Primitive("reduce", _reduce_type, label="Reduce")  # to rank `dst`; zeros elsewhere
 barrier = Primitive("barrier", _barrier_type, label="Barrier", multiple_results=True,
                     nondifferentiable=True)
-COLLECTIVES = (all_reduce, all_gather, reduce_scatter, broadcast, barrier)
+COLLECTIVES = (all_reduce, all_gather, reduce_scatter, broadcast, reduce, barrier)
 for _prim in COLLECTIVES:
     _prim.effectful = True  # the ranks must meet every collective, in the same order
 
@@ -177,17 +188,19 @@ def _reduce_scatter_bprop(x, out, dout, op="sum", group=WORLD_COMM_GROUP, rank_s
 
 @broadcast.def_bprop
 def _broadcast_bprop(*xs, out, dout, root_rank=0, group=WORLD_COMM_GROUP, rank_size=1):
-    # every rank's output is the root's input, so the root's gradient is the ranks' sum; the
-    # other ranks' inputs were never read. All ranks take part in the sum (no rank may skip a
-    # collective), the non-root ones then drop it.
-    live = [i for i, d in enumerate(dout) if d is not None]
-    if not live:
-        return (None,) * len(xs)
-    totals = dict(zip(live, all_reduce(*[dout[i] for i in live], op=ReduceOp.SUM,
-                                       group=group)))
-    is_root = group_rank_and_size(group)[0] == root_rank
-    return tuple((totals[i] if is_root else zeros_like(totals[i])) if i in totals else None
-                 for i in range(len(xs)))
+    # every rank's output is the root's input: the root's gradient is the ranks' sum, the other
+    # ranks' inputs were never read. A reduction to the root says so without the graph
+    # depending on which rank builds it (every rank must meet the same collectives).
+    return tuple(None if d is None else reduce(d, dst=root_rank, op=ReduceOp.SUM, group=group,
+                                               rank_size=rank_size) for d in dout)
+
+
+@reduce.def_bprop
+def _reduce_bprop(x, out, dout, dst=0, op="sum", group=WORLD_COMM_GROUP, rank_size=1):
+    # only the root's output depends on the inputs, so the root's cotangent reaches them all
+    if op != ReduceOp.SUM:
+        raise ArgumentValueError(f"Reduce: only op='sum' has a gradient, got {op!r}")
+    return broadcast(dout, root_rank=dst, group=group, rank_size=rank_size)
 
 
 # ----- batching rules (vmap): collectives act elementwise across ranks -------------------------
@@ -208,6 +221,7 @@ def _axis0_batch(prim):
 
 all_reduce.def_batch(_elementwise_batch(all_reduce))
 broadcast.def_batch(_elementwise_batch(broadcast))
+reduce.def_batch(lambda args, dims, **params: (reduce(*args, **params), dims[0]))
 all_gather.def_batch(_axis0_batch(all_gather))
 reduce_scatter.def_batch(_axis0_batch(reduce_scatter))
 

@@ -75,8 +75,8 @@ def _reduce_op(op: str):
 
 def all_reduce(*xs, op="sum", group=distributed.WORLD_NAMES[0]):
     """One collective per dtype over the packed inputs; outputs are views of the result."""
+    handle = distributed.group(group).handle  # before init: says to call init
     torch, dist = _torch(), distributed.torch_distributed()
-    handle = distributed.group(group).handle
     tensors = [as_torch(x) for x in xs]
     outs: list = [None] * len(xs)
     by_dtype: dict = {}
@@ -93,30 +93,32 @@ def all_reduce(*xs, op="sum", group=distributed.WORLD_NAMES[0]):
 
 
 def all_gather(x, group=distributed.WORLD_NAMES[0], rank_size=1):
+    handle = distributed.group(group).handle
     torch, dist = _torch(), distributed.torch_distributed()
     t = as_torch(x).contiguous()
     out = torch.empty((t.shape[0] * rank_size,) + tuple(t.shape[1:]), dtype=t.dtype,
                       device=t.device)
     gather = getattr(dist, "all_gather_single", None) or dist.all_gather_into_tensor
     with _reporting("AllGather", group):
-        gather(out, t, group=distributed.group(group).handle)
+        gather(out, t, group=handle)
     return like(out, x)
 
 
 def reduce_scatter(x, op="sum", group=distributed.WORLD_NAMES[0], rank_size=1):
+    handle = distributed.group(group).handle
     torch, dist = _torch(), distributed.torch_distributed()
     t = as_torch(x).contiguous()
     out = torch.empty((t.shape[0] // rank_size,) + tuple(t.shape[1:]), dtype=t.dtype,
                       device=t.device)
     scatter = getattr(dist, "reduce_scatter_single", None) or dist.reduce_scatter_tensor
     with _reporting("ReduceScatter", group):
-        scatter(out, t, op=_reduce_op(op), group=distributed.group(group).handle)
+        scatter(out, t, op=_reduce_op(op), group=handle)
     return like(out, x)
 
 
 def broadcast(*xs, root_rank=0, group=distributed.WORLD_NAMES[0], rank_size=1):
-    torch, dist = _torch(), distributed.torch_distributed()
     g = distributed.group(group)
+    torch, dist = _torch(), distributed.torch_distributed()
     tensors = [as_torch(x) for x in xs]
     outs = []
     for t, x in zip(tensors, xs):
@@ -127,12 +129,26 @@ def broadcast(*xs, root_rank=0, group=distributed.WORLD_NAMES[0], rank_size=1):
     return tuple(outs)
 
 
+def reduce(x, dst=0, op="sum", group=distributed.WORLD_NAMES[0], rank_size=1):
+    """The reduction on group rank `dst`; zeros on the other ranks."""
+    g = distributed.group(group)
+    torch, dist = _torch(), distributed.torch_distributed()
+    buf = as_torch(x).clone(memory_format=torch.contiguous_format)
+    with _reporting("Reduce", group):
+        dist.reduce(buf, dst=g.ranks[dst], op=_reduce_op(op), group=g.handle)
+    if distributed.group_rank_and_size(group)[0] != dst:
+        buf.zero_()  # what the other ranks' buffers hold after a reduce is unspecified
+    return like(buf, x)
+
+
 def barrier(group=distributed.WORLD_NAMES[0]):
+    handle = distributed.group(group).handle
     with _reporting("Barrier", group):
-        distributed.torch_distributed().barrier(group=distributed.group(group).handle)
+        distributed.torch_distributed().barrier(group=handle)
     return ()
 
 
 KERNELS = {"all_reduce": all_reduce, "all_gather": all_gather,
-           "reduce_scatter": reduce_scatter, "broadcast": broadcast, "barrier": barrier}
+           "reduce_scatter": reduce_scatter, "broadcast": broadcast, "reduce": reduce,
+           "barrier": barrier}
 numpy_backend.kernels.update(KERNELS)

@@ -11,6 +11,7 @@ Groups are named as in MindSpore; the world group answers to each of MindSpore's
 """
 from __future__ import annotations
 
+import atexit
 import datetime
 import os
 from dataclasses import dataclass
@@ -100,6 +101,7 @@ def init_world(backend_name: str | None = None) -> str:
     _state.update(backend=backend, timeout_s=timeout_s,
                   groups={name: Group(name, world, None) for name in WORLD_NAMES})
     comm_ops.set_group_info(group_rank_and_size)
+    atexit.register(release)  # torch aborts a process that exits holding a process group
     return backend
 
 

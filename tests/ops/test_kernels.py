@@ -62,7 +62,8 @@ EFFECT_TESTS = {"print": "test_print_kernel_writes_values",
 
 # Collectives need a group of processes: tests/cellgraph/test_communication.py runs them on
 # one and on two processes, against their definitions.
-COLLECTIVE_TESTS = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "barrier"}
+COLLECTIVE_TESTS = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",
+                    "barrier"}
 
 
 def test_every_primitive_has_a_case():
