@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .array_ops import cast, zeros_like
+from .array_ops import cast
 from .batching import move_axis
 from .core import Primitive, TensorType, abstract_of, fmt_shape
 from .errors import ArgumentValueError, CommunicationError, DTypeError, ShapeError

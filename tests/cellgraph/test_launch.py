@@ -36,7 +36,7 @@ def _job(*argv):
 
 def _launch(*argv, **kwargs):
     return subprocess.run([sys.executable, "-m", "cellgraph", "launch", *argv],
-                          capture_output=True, text=True, **kwargs)
+                          check=False, capture_output=True, text=True, **kwargs)
 
 
 @pytest.fixture
