@@ -13,8 +13,9 @@ derivatives (a rank's loss is a sum over all ranks, so each output's cotangent o
 flows back to every input) are collectives too: AllReduce-sum's is AllReduce-sum, AllGather's
 is ReduceScatter-sum, ReduceScatter-sum's is AllGather, Broadcast's is Reduce (a sum delivered
 to the root, zeros elsewhere) and Reduce's is Broadcast. No rule depends on which rank builds
-the graph, so every rank's derivative meets the same collectives in the same order. The kernels live in cellgraph.runtime (collective_kernels.py, over torch.distributed);
-this module only says what the operations mean. Shapes that depend on the group's size
+the graph, so every rank's derivative meets the same collectives in the same order. The kernels
+live in cellgraph.runtime (collective_kernels.py, over torch.distributed); this module only says
+what the operations mean. Shapes that depend on the group's size
 (AllGather, ReduceScatter) carry it as the static param `rank_size`.
 """
 from __future__ import annotations
