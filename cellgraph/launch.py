@@ -12,7 +12,8 @@ every rank connects to, on this machine or another. With --log-dir each worker's
 LOG_DIR/worker_RANK.log, as msrun writes it; without, workers share this terminal.
 
 A worker that fails stops the job: the launcher terminates the others (SIGTERM, then SIGKILL
-after --grace seconds), says which rank failed and how, and exits non-zero. Workers on other
+after --grace seconds), says which rank failed and how, and exits non-zero; so does SIGINT or
+SIGTERM sent to the launcher. Workers on other
 machines see their collectives fail (the peer's connections close) and exit with an error too.
 """
 from __future__ import annotations
@@ -165,6 +166,7 @@ def run_job(job: Job, poll_s: float = 0.1) -> int:
         job.log_dir.mkdir(parents=True, exist_ok=True)
     started = [_start(job, local) for local in range(job.nproc)]
     procs = [p for p, _ in started]
+    previous = signal.signal(signal.SIGTERM, _interrupt)  # a scheduler stopping the job
     try:
         while True:
             codes = [p.poll() for p in procs]
@@ -177,6 +179,12 @@ def run_job(job: Job, poll_s: float = 0.1) -> int:
     except KeyboardInterrupt:
         _stop(procs, job.grace_s)
         return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
 
 
 def _fail(job: Job, started: list, local: int, code: int) -> int:

@@ -46,12 +46,12 @@ WORLD_COMM_GROUP = "hccl_world_group"
 
 # ----- the group table, filled in by the runtime ----------------------------------------------
 
-def _not_initialized(group: str) -> tuple[int, int]:
+def not_initialized(group: str) -> tuple[int, int]:
     raise CommunicationError("communication is not initialized: call "
                              "cellgraph.communication.init() first")
 
 
-_group_info: list[Callable[[str], tuple[int, int]]] = [_not_initialized]
+_group_info: list[Callable[[str], tuple[int, int]]] = [not_initialized]
 
 
 def set_group_info(fn: Callable[[str], tuple[int, int]]) -> None:

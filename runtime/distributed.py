@@ -111,12 +111,12 @@ def release() -> None:
         return
     torch_distributed().destroy_process_group()
     _state["groups"] = {}
-    comm_ops.set_group_info(comm_ops._not_initialized)
+    comm_ops.set_group_info(comm_ops.not_initialized)
 
 
 def group(name: str) -> Group:
     if not is_initialized():
-        comm_ops._not_initialized(name)
+        comm_ops.not_initialized(name)
     try:
         return _state["groups"][name]
     except KeyError:

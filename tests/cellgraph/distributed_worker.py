@@ -6,8 +6,8 @@ torchrun's environment variables). `python distributed_worker.py TASK OUT_DIR`:
   the global batch; saves the initial and final parameters to OUT_DIR/TASK_rankR.npz. Also
   saves a checkpoint (only rank 0 may write it) and reads it back on every rank.
 * `collectives`: every collective's forward, gradient and gradient of order 2 against its
-  definition (the global loss is the sum of the ranks' losses), written to
-  OUT_DIR/collectives_rankR.json as {check: max abs error}.
+  definition (the global loss is the sum of the ranks' losses), a bucket of two dtypes, and
+  parameter_broadcast, written to OUT_DIR/collectives_rankR.json as {check: error}.
 * `train_forever`: trains until killed, after writing OUT_DIR/pid_rankR.
 
 The models and data are functions here, so the test can run the same model on one process.
@@ -219,8 +219,23 @@ def check_barrier_and_bucket(rank: int, size: int) -> dict:
             "bucket/int": _err(both[1], size * np.arange(2) + size * (size - 1) / 2)}
 
 
+def check_parameter_broadcast(rank: int, size: int) -> dict:
+    """parameter_broadcast=True: TrainOneStepCell starts every rank from rank 0's values."""
+    ms.set_seed(rank)  # different initial parameters on each rank
+    net = mlp()
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL,
+                                 parameter_broadcast=True)
+    nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params()))
+    ms.reset_auto_parallel_context()
+    ms.set_seed(0)
+    expected = params_of(mlp())
+    return {"parameter_broadcast": max(float(np.max(np.abs(p.asnumpy() - expected[p.name])))
+                                       for p in net.trainable_params())}
+
+
 def task_collectives(out: Path, rank: int, size: int) -> None:
     errors = check_barrier_and_bucket(rank, size)
+    errors.update(check_parameter_broadcast(rank, size))
     for name in COLLECTIVES:
         errors.update(check_collective(name, rank, size))
     (out / f"collectives_rank{rank}.json").write_text(json.dumps(errors))

@@ -35,7 +35,7 @@ def two_ranks(tmp_path_factory):
     return [json.loads((out / f"collectives_rank{r}.json").read_text()) for r in range(2)]
 
 
-@pytest.mark.parametrize("check", CHECKS + ["bucket/float", "bucket/int"])
+@pytest.mark.parametrize("check", CHECKS + ["bucket/float", "bucket/int", "parameter_broadcast"])
 def test_collective_matches_its_definition_on_two_ranks(two_ranks, check):
     for rank, errors in enumerate(two_ranks):
         assert errors[check] < 1e-7, f"rank {rank} {check}: relative error {errors[check]}"

@@ -94,6 +94,23 @@ def test_a_failing_worker_stops_the_job(script):
     assert time.monotonic() - start < 30  # rank 0 was stopped, not waited for
 
 
+def test_stopping_the_launcher_stops_its_workers(script, tmp_path):
+    job = script("import os, pathlib, sys, time\n"
+                 "pathlib.Path(sys.argv[1], 'pid' + os.environ['RANK']).write_text(str(os.getpid()))"
+                 "\ntime.sleep(120)\n")
+    launcher = subprocess.Popen([sys.executable, "-m", "cellgraph", "launch", "--nproc", "2",
+                                 job, str(tmp_path)])
+    try:
+        pids = _wait_for([tmp_path / f"pid{r}" for r in range(2)])
+        launcher.send_signal(signal.SIGTERM)
+        assert launcher.wait(timeout=30) == 130
+    finally:
+        launcher.kill()
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
 def _wait_for(paths, timeout=120):
     deadline = time.monotonic() + timeout
     while not all(p.exists() and p.read_text() for p in paths):
