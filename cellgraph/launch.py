@@ -107,8 +107,9 @@ def job_from_args(ns) -> Job:
     if not script.is_file():
         raise LaunchError(f"no such file: {ns.script}")
     port = ns.master_port or (_free_port(ns.master_addr) if nnodes == 1 else MSRUN_DEFAULT_PORT)
-    return Job(script.resolve(), list(ns.script_args), nproc, nnodes, node_rank, ns.master_addr, port,
-               Path(ns.log_dir) if ns.log_dir else None, ns.grace)
+    log_dir = Path(ns.log_dir) if ns.log_dir else None
+    return Job(script.resolve(), list(ns.script_args), nproc, nnodes, node_rank, ns.master_addr,
+               port, log_dir, ns.grace)
 
 
 def worker_env(job: Job, local_rank: int) -> dict:

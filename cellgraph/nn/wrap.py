@@ -1,9 +1,10 @@
 """Wrappers for training: WithLossCell, WithEvalCell, TrainOneStepCell.
 
 TrainOneStepCell compiles the whole step into one graph: the loss and the gradients come from
-one `value_and_grad` node (all-reduced across processes in DATA_PARALLEL mode) (so the forward pass runs once, and layers with running statistics
+one `value_and_grad` node (so the forward pass runs once, and layers with running statistics
 update them once), then the optimizer's construct is traced into the same graph, and the
-parameter updates it assigns are written back when the graph has run.
+parameter updates it assigns are written back when the graph has run. In DATA_PARALLEL mode
+the gradients are all-reduced across the processes (nn.DistributedGradReducer) before the update.
 """
 from __future__ import annotations
 

@@ -96,8 +96,9 @@ def test_a_failing_worker_stops_the_job(script):
 
 def test_stopping_the_launcher_stops_its_workers(script, tmp_path):
     job = script("import os, pathlib, sys, time\n"
-                 "pathlib.Path(sys.argv[1], 'pid' + os.environ['RANK']).write_text(str(os.getpid()))"
-                 "\ntime.sleep(120)\n")
+                 "pid_file = pathlib.Path(sys.argv[1], 'pid' + os.environ['RANK'])\n"
+                 "pid_file.write_text(str(os.getpid()))\n"
+                 "time.sleep(120)\n")
     launcher = subprocess.Popen([sys.executable, "-m", "cellgraph", "launch", "--nproc", "2",
                                  job, str(tmp_path)])
     try:
