@@ -25,7 +25,7 @@ SUPPORTED_MODES = (ParallelMode.STAND_ALONE, ParallelMode.DATA_PARALLEL)
 DEFAULT_BUCKET_MB = 25.0
 _DEFAULTS = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False,
              "device_num": None, "global_rank": None, "parameter_broadcast": False,
-             "comm_fusion": None}
+             "comm_fusion": None, "all_reduce_fusion_config": []}
 _state = dict(_DEFAULTS)
 
 
@@ -72,14 +72,26 @@ def _comm_fusion(value):
     return value
 
 
+def _split_indices(value):
+    """all_reduce_fusion_config: ascending parameter indices where a new bucket starts."""
+    if not isinstance(value, (list, tuple)) or not all(
+            isinstance(i, int) and not isinstance(i, bool) and i > 0 for i in value) or list(
+            value) != sorted(set(value)):
+        raise ArgumentValueError(f"set_auto_parallel_context: all_reduce_fusion_config must be "
+                                 f"ascending positive parameter indices, got {value!r}")
+    return list(value)
+
+
 _CHECKS = {"parallel_mode": _parallel_mode, "gradients_mean": _flag("gradients_mean"),
            "device_num": _count("device_num", 1), "global_rank": _count("global_rank", 0),
-           "parameter_broadcast": _flag("parameter_broadcast"), "comm_fusion": _comm_fusion}
+           "parameter_broadcast": _flag("parameter_broadcast"), "comm_fusion": _comm_fusion,
+           "all_reduce_fusion_config": _split_indices}
 
 
 def set_auto_parallel_context(**kwargs) -> None:
-    """Set parallel_mode, gradients_mean, device_num, global_rank, parameter_broadcast and
-    comm_fusion; MindSpore's other keys configure modes cellgraph does not run."""
+    """Set parallel_mode, gradients_mean, device_num, global_rank, parameter_broadcast,
+    comm_fusion (bucket size) and all_reduce_fusion_config (bucket boundaries); MindSpore's
+    other keys configure modes cellgraph does not run."""
     for key in kwargs:
         if key not in _CHECKS:
             raise ArgumentValueError(f"set_auto_parallel_context: {key!r} is not supported; "

@@ -3,7 +3,8 @@
 Each process computes the gradients of its share of the global batch; the reducer sums them
 across the processes (and divides by their number when `mean`), so every process applies the
 same update and the parameters stay identical. The gradients travel in buckets of about 25 MB
-(`set_auto_parallel_context(comm_fusion={"allreduce": {"mode": "size", "config": MB}})`): one
+(`set_auto_parallel_context(comm_fusion={"allreduce": {"mode": "size", "config": MB}})`, and
+closed before the parameter indices in `all_reduce_fusion_config`): one
 `all_reduce` node per bucket, whose kernel packs the bucket into one buffer, so a network with
 hundreds of parameters costs a handful of messages, not hundreds:
 
@@ -27,11 +28,15 @@ from .cell import Cell
 __all__ = ["DistributedGradReducer"]
 
 
-def plan_buckets(params, limit_bytes: int) -> tuple:
+def plan_buckets(params, limit_bytes: int, splits=()) -> tuple:
     """Parameter indices grouped into buckets of one dtype and at most `limit_bytes` (a
-    parameter larger than that is a bucket of its own), in parameter order."""
+    parameter larger than that is a bucket of its own), in parameter order; a bucket also
+    closes before each index in `splits` (all_reduce_fusion_config)."""
     buckets, open_bucket = [], {}  # dtype -> (indices, bytes)
     for i, p in enumerate(params):
+        if i in splits:
+            buckets += [tuple(indices) for indices, _ in open_bucket.values()]
+            open_bucket = {}
         nbytes = int(np.prod(p.shape, dtype=np.int64)) * p.dtype.np.itemsize
         indices, size = open_bucket.get(p.dtype, ([], 0))
         if indices and size + nbytes > limit_bytes:
@@ -69,7 +74,8 @@ class DistributedGradReducer(Cell):
         self.group = group
         self.degree = _degree(degree, group)
         self.fusion_type = fusion_type
-        self.buckets = plan_buckets(params, bucket_bytes())
+        self.buckets = plan_buckets(params, bucket_bytes(),
+                                    get_auto_parallel_context("all_reduce_fusion_config"))
         self.n_params = len(params)
 
     def construct(self, grads):

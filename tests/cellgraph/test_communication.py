@@ -121,6 +121,7 @@ def test_bucket_plan_keeps_dtypes_apart_and_sizes_bounded():
          (50, np.float32)])]
     assert plan_buckets(params, 800) == ((0, 1), (2,), (3,), (4,))
     assert plan_buckets(params, 10**6) == ((0, 1, 3, 4), (2,))
+    assert plan_buckets(params, 10**6, splits=[3]) == ((0, 1), (2,), (3, 4))
 
 
 def test_auto_parallel_context():
@@ -137,6 +138,10 @@ def test_auto_parallel_context():
             ms.set_auto_parallel_context(parallel_mode=mode)
     with pytest.raises(ValueError, match="'pipeline_stages' is not supported"):
         ms.set_auto_parallel_context(pipeline_stages=2)
+    ms.set_auto_parallel_context(all_reduce_fusion_config=[2, 5])
+    assert ms.get_auto_parallel_context("all_reduce_fusion_config") == [2, 5]
+    with pytest.raises(ValueError, match="ascending positive parameter indices"):
+        ms.set_auto_parallel_context(all_reduce_fusion_config=[5, 2])
     with pytest.raises(TypeError, match="gradients_mean must be a bool"):
         ms.set_auto_parallel_context(gradients_mean=1)
     assert ms.get_auto_parallel_context("parallel_mode") == "stand_alone"
