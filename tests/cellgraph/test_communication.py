@@ -162,3 +162,39 @@ def test_collectives_before_init_say_to_call_init():
         communication.get_rank()
     with pytest.raises(CommunicationError, match="init"):
         ops.AllReduce()(x)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "xp_numpy", "torch"])
+def test_collective_kernels_keep_each_backends_arrays(world_of_one, backend):
+    """The one kernel table serves every backend: NumPy arrays and torch tensors go to
+    torch.distributed without a copy and come back as the backend's own arrays."""
+    from cellgraph.runtime import backend as rb
+    from cellgraph.runtime import cupy_kernels
+
+    if backend == "xp_numpy" and "xp_numpy" not in rb.available_backends():
+        rb.register_backend(cupy_kernels.make_backend(np, "xp_numpy", device="CPU"))
+    active = rb.set_backend(backend)
+    try:
+        x = Tensor(np.arange(6, dtype=np.float32).reshape(3, 2))
+        outs = [ops.AllReduce()(x), ops.AllGather()(x), ops.ReduceScatter()(x),
+                ops.Broadcast(0)((x,))[0]]
+        for out in outs:
+            assert type(out._data) is type(active.from_host(np.zeros(1)))
+            np.testing.assert_array_equal(out.asnumpy(), x.asnumpy())
+    finally:
+        rb.set_backend("numpy")
+
+
+def test_arrays_reach_torch_without_a_copy():
+    pytest.importorskip("torch")
+    from cellgraph.runtime.collective_kernels import as_torch, like
+
+    array = np.arange(6, dtype=np.float32).reshape(2, 3)
+    shared = as_torch(array)
+    shared[0, 0] = 9.0
+    assert array[0, 0] == 9.0  # the same memory
+    assert np.shares_memory(like(shared, array), array)
+    strided = array[:, ::2]  # no contiguous layout to share: copied
+    copied = as_torch(strided)
+    copied[0, 0] = -1.0
+    assert strided[0, 0] == 9.0
