@@ -1,4 +1,4 @@
-"""A worker of W7 (started by `cellgraph launch`): `python data_parallel_worker.py KIND BATCH
+"""A worker of W11 (started by `cellgraph launch`): `python data_parallel_worker.py KIND BATCH
 STEPS REPEATS`, KIND one of
 
 * `step`: the W2 MLP's SGD training step (TrainOneStepCell) on BATCH examples per process,

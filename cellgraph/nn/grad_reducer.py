@@ -102,11 +102,17 @@ def broadcast_parameters(params, root_rank: int = 0, group: str = WORLD_COMM_GRO
         p.set_data(value)
 
 
+def keep_gradients(grads):
+    """The reducer of a stand-alone process: the gradients as they are."""
+    return grads
+
+
 def data_parallel_reducer(weights):
-    """The reducer TrainOneStepCell applies in DATA_PARALLEL mode (None otherwise); it first
-    broadcasts the weights from rank 0 when parameter_broadcast is set."""
+    """The reducer a training cell applies to its gradients: a DistributedGradReducer in
+    DATA_PARALLEL mode (after broadcasting the weights from rank 0 when parameter_broadcast is
+    set), else `keep_gradients`."""
     if get_auto_parallel_context("parallel_mode") != "data_parallel":
-        return None
+        return keep_gradients
     if get_auto_parallel_context("parameter_broadcast"):
         broadcast_parameters(weights)
     return DistributedGradReducer(weights, get_auto_parallel_context("gradients_mean"),

@@ -87,8 +87,7 @@ class TrainOneStepCell(Cell):
 
     def construct(self, *inputs):
         loss, grads = self.grad_fn(*inputs)
-        if self.grad_reducer is not None:
-            grads = self.grad_reducer(grads)
+        grads = self.grad_reducer(grads)
         if self.sens != 1.0:
             grads = tuple(F.mul(g, self.sens) for g in grads)
         self.optimizer(grads)

@@ -1,4 +1,4 @@
-"""W7: data-parallel scaling on the CPU: the W2 MLP's training step on 1 and 2 processes, and
+"""W11: data-parallel scaling on the CPU: the W2 MLP's training step on 1 and 2 processes, and
 the all-reduce's cost per MB (Gloo over loopback).
 
 Strong scaling keeps the global batch at 128 (64 per process on 2); weak scaling keeps 128 per
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from bench.timing import optional
 
-WORKLOAD = "W7"
+WORKLOAD = "W11"
 DESCRIPTION = "data parallel: W2 MLP train step on 1 vs 2 processes; all-reduce time per MB"
 
 WORKER = Path(__file__).with_name("data_parallel_worker.py")
@@ -34,13 +34,13 @@ def launch(nproc: int, *args) -> dict:
     done = subprocess.run(cmd, check=False, capture_output=True, text=True, env=env,
                           timeout=900)
     if done.returncode:
-        raise RuntimeError(f"W7 worker failed:\n{done.stdout}\n{done.stderr}")
+        raise RuntimeError(f"W11 worker failed:\n{done.stdout}\n{done.stderr}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def run(repeats: int) -> list[dict]:
     if optional("torch") is None:
-        print("    W7 needs PyTorch (pip install 'cellgraph[distributed]'); skipped",
+        print("    W11 needs PyTorch (pip install 'cellgraph[distributed]'); skipped",
               file=sys.stderr)
         return []
     steps, batches = 5, max(repeats // 2, 3)
