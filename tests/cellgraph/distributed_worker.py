@@ -9,6 +9,7 @@ torchrun's environment variables). `python distributed_worker.py TASK OUT_DIR`:
   definition (the global loss is the sum of the ranks' losses), a bucket of two dtypes, and
   parameter_broadcast, written to OUT_DIR/collectives_rankR.json as {check: error}.
 * `train_forever`: trains until killed, after writing OUT_DIR/pid_rankR.
+* `stall`: rank 1 never reaches the all-reduce rank 0 waits in.
 
 The models and data are functions here, so the test can run the same model on one process.
 """
@@ -18,6 +19,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -263,8 +265,15 @@ def launch(task: str, out: Path, nproc: int = 2, timeout: float = 240) -> None:
     assert done.returncode == 0, f"{done.stderr}\n{logs[-4000:]}"
 
 
+def task_stall(out: Path, rank: int, size: int) -> None:
+    """Rank 1 stops answering (alive, but never reaching the collective) until it is killed."""
+    if rank == 1:
+        time.sleep(600)
+    ops.AllReduce()(Tensor(np.ones(3, np.float32)))
+
+
 TASKS = {"train": task_train, "collectives": task_collectives,
-         "train_forever": task_train_forever}
+         "train_forever": task_train_forever, "stall": task_stall}
 
 
 def main() -> None:

@@ -140,19 +140,25 @@ def test_killing_a_worker_mid_run_ends_the_job(tmp_path):
         os.kill(pids[0], 0)  # rank 0 is gone too
 
 
+def _start_workers(task: str, out: Path, **env_vars) -> list:
+    """Two workers started as on two machines: torchrun's variables, no launcher."""
+    port = _job("--nproc", "2", worker.__file__).master_port
+    workers = []
+    for rank in range(2):
+        env = dict(os.environ, RANK=str(rank), WORLD_SIZE="2", LOCAL_RANK=str(rank),
+                   MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), **env_vars)
+        workers.append(subprocess.Popen([sys.executable, worker.__file__, task, str(out)],
+                                        env=env, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True))
+    return workers
+
+
 @pytest.mark.slow
 def test_a_worker_whose_peer_dies_exits_with_an_error(tmp_path):
     """Without a launcher (workers on different machines): the surviving worker's collective
     fails as the dead peer's connections close, and it exits non-zero, naming the cause."""
     pytest.importorskip("torch.distributed")
-    port = _job("--nproc", "2", worker.__file__).master_port
-    workers = []
-    for rank in range(2):
-        env = dict(os.environ, RANK=str(rank), WORLD_SIZE="2", LOCAL_RANK=str(rank),
-                   MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
-        workers.append(subprocess.Popen(
-            [sys.executable, worker.__file__, "train_forever", str(tmp_path)], env=env,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+    workers = _start_workers("train_forever", tmp_path)
     try:
         pids = _wait_for([tmp_path / f"pid_rank{r}" for r in range(2)])
         os.kill(pids[1], signal.SIGKILL)
@@ -162,3 +168,19 @@ def test_a_worker_whose_peer_dies_exits_with_an_error(tmp_path):
             w.kill()
     assert workers[0].returncode not in (0, None)
     assert "CommunicationError" in stderr and "failed on rank 0" in stderr
+
+
+@pytest.mark.slow
+def test_a_worker_whose_peer_stops_answering_times_out(tmp_path):
+    """A peer that is alive but never reaches the collective: the wait ends after
+    CELLGRAPH_COMM_TIMEOUT seconds with an error, not a hang."""
+    pytest.importorskip("torch.distributed")
+    workers = _start_workers("stall", tmp_path, CELLGRAPH_COMM_TIMEOUT="3")
+    try:
+        _, stderr = workers[0].communicate(timeout=90)
+    finally:
+        for w in workers:
+            w.kill()
+    assert workers[0].returncode not in (0, None)
+    assert "CommunicationError: AllReduce on group 'hccl_world_group' failed on rank 0" in stderr
+    assert "did not answer within 3 s" in stderr
