@@ -184,3 +184,28 @@ def test_a_worker_whose_peer_stops_answering_times_out(tmp_path):
     assert workers[0].returncode not in (0, None)
     assert "CommunicationError: AllReduce on group 'hccl_world_group' failed on rank 0" in stderr
     assert "did not answer within 3 s" in stderr
+
+
+@pytest.mark.slow
+def test_two_launchers_make_one_job_as_on_two_machines(script, tmp_path):
+    """--nnodes 2: each launcher starts its node's workers; together they are one world."""
+    pytest.importorskip("torch.distributed")
+    job = script("import numpy as np\n"
+                 "from cellgraph import Tensor, ops\n"
+                 "from cellgraph.communication import get_group_size, get_rank, init\n"
+                 "init()\n"
+                 "total = ops.AllReduce()(Tensor(np.array([get_rank() + 1.0])))\n"
+                 "print(f'rank {get_rank()} of {get_group_size()}: {total.asnumpy()[0]:g}')\n")
+    port = str(_job("--nproc", "1", job).master_port)
+    nodes = [subprocess.Popen([sys.executable, "-m", "cellgraph", "launch", "--nproc", "2",
+                               "--nnodes", "2", "--node-rank", str(node), "--master-port", port,
+                               "--log-dir", str(tmp_path / f"node{node}"), job])
+             for node in range(2)]
+    try:
+        assert [n.wait(timeout=120) for n in nodes] == [0, 0]
+    finally:
+        for n in nodes:
+            n.kill()
+    for rank in range(4):
+        log = tmp_path / f"node{rank // 2}" / f"worker_{rank}.log"
+        assert log.read_text().strip().endswith(f"rank {rank} of 4: 10")
