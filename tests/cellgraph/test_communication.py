@@ -198,3 +198,12 @@ def test_arrays_reach_torch_without_a_copy():
     copied = as_torch(strided)
     copied[0, 0] = -1.0
     assert strided[0, 0] == 9.0
+
+
+def test_collectives_batch_under_vmap(world_of_one):
+    xs = Tensor(np.arange(24, dtype=np.float32).reshape(4, 3, 2))
+    for collective in (ops.AllReduce(), ops.AllGather(), ops.ReduceScatter()):
+        out = ms.vmap(collective, in_axes=0, out_axes=0)(xs)
+        np.testing.assert_array_equal(out.asnumpy(), xs.asnumpy())
+    out = ms.vmap(ops.AllGather(), in_axes=1, out_axes=1)(xs)
+    np.testing.assert_array_equal(out.asnumpy(), xs.asnumpy())
