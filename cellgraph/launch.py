@@ -5,6 +5,9 @@
     cellgraph launch --worker_num 16 --local_worker_num 8 --node_rank 1 \\
         --master_addr 10.0.0.1 --master_port 8118 --log_dir logs train.py                 # msrun's
 
+Across machines without --node-rank, nodes are numbered as msrun numbers them: the machine of
+--master-addr is node 0, the others 1, 2, ... in the order their launchers arrive.
+
 Each worker runs `python script.py ARGS` with torchrun's rendezvous variables (RANK,
 WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT, plus MindSpore's RANK_ID,
 RANK_SIZE and DEVICE_ID), which `communication.init()` reads: global rank 0 hosts the store that
@@ -19,6 +22,7 @@ machines see their collectives fail (the peer's connections close) and exit with
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
 import signal
 import socket
@@ -100,9 +104,9 @@ def _free_port(addr: str) -> int:
 def job_from_args(ns) -> Job:
     nproc, nnodes = _sizes(ns)
     node_rank = ns.node_rank if nnodes > 1 else 0
-    if not 0 <= node_rank < nnodes:
-        raise LaunchError(f"a job on {nnodes} machines needs --node-rank in 0..{nnodes - 1} on "
-                          f"each, got {ns.node_rank}")
+    if not -1 <= node_rank < nnodes:
+        raise LaunchError(f"a job on {nnodes} machines takes --node-rank in 0..{nnodes - 1} "
+                          f"(or none: ranks by arrival), got {ns.node_rank}")
     script = Path(ns.script)
     if not script.is_file():
         raise LaunchError(f"no such file: {ns.script}")
@@ -198,5 +202,43 @@ def _fail(job: Job, started: list, local: int, code: int) -> int:
     return code if code > 0 else 128 - code
 
 
+def _is_local(addr: str) -> bool:
+    """Whether `addr` is an address of this machine (one a socket can bind)."""
+    try:
+        with socket.socket() as s:
+            s.bind((addr, 0))
+        return True
+    except OSError:
+        return False
+
+
+def assign_node_rank(job: Job, timeout_s: float = 300.0):
+    """msrun's automatic node ranks (a multi-machine job without --node-rank): the launcher on
+    the master's machine is node 0 and serves a small store on MASTER_PORT + 1; the others take
+    1, 2, ... in the order they reach it. Returns the store, which must live as long as the job."""
+    from cellgraph.runtime.distributed import torch_distributed
+
+    dist = torch_distributed()  # the store is torch.distributed's TCPStore
+    timeout = datetime.timedelta(seconds=timeout_s)
+    port = job.master_port + 1
+    if _is_local(job.master_addr):
+        try:
+            job.node_rank = 0
+            return dist.TCPStore(job.master_addr, port, is_master=True, timeout=timeout,
+                                 wait_for_workers=False)
+        except (RuntimeError, OSError):
+            pass  # another launcher on this machine serves it already
+    store = dist.TCPStore(job.master_addr, port, is_master=False, timeout=timeout)
+    job.node_rank = int(store.add("cellgraph_launch_nodes", 1))
+    if job.node_rank >= job.nnodes:
+        raise LaunchError(f"{job.node_rank + 1} machines joined a job of --nnodes {job.nnodes}")
+    return store
+
+
 def command_launch(ns) -> int:
-    return run_job(job_from_args(ns))
+    job = job_from_args(ns)
+    store = assign_node_rank(job) if job.node_rank < 0 else None
+    try:
+        return run_job(job)
+    finally:
+        del store  # node 0's store served the other launchers until the job ended

@@ -67,7 +67,7 @@ def test_torchrun_options(script):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--nproc", "2", "--nnodes", "2"], "needs --node-rank in 0..1"),
+    (["--nproc", "2", "--nnodes", "2", "--node-rank", "2"], "takes --node-rank in 0..1"),
     (["--worker_num", "5", "--local_worker_num", "2"], "--worker_num 5 must equal"),
     (["--nproc", "0"], "at least one worker"),
 ])
@@ -186,26 +186,48 @@ def test_a_worker_whose_peer_stops_answering_times_out(tmp_path):
     assert "did not answer within 3 s" in stderr
 
 
-@pytest.mark.slow
-def test_two_launchers_make_one_job_as_on_two_machines(script, tmp_path):
-    """--nnodes 2: each launcher starts its node's workers; together they are one world."""
-    pytest.importorskip("torch.distributed")
-    job = script("import numpy as np\n"
-                 "from cellgraph import Tensor, ops\n"
-                 "from cellgraph.communication import get_group_size, get_rank, init\n"
-                 "init()\n"
-                 "total = ops.AllReduce()(Tensor(np.array([get_rank() + 1.0])))\n"
-                 "print(f'rank {get_rank()} of {get_group_size()}: {total.asnumpy()[0]:g}')\n")
+ALL_REDUCE_SCRIPT = """
+import numpy as np
+from cellgraph import Tensor, ops
+from cellgraph.communication import get_group_size, get_rank, init
+init()
+total = ops.AllReduce()(Tensor(np.array([get_rank() + 1.0])))
+print(f"rank {get_rank()} of {get_group_size()}: {total.asnumpy()[0]:g}")
+"""
+
+
+def _two_launchers(job: str, out: Path, node_ranks) -> None:
+    """Two launchers of 2 workers each, as on two machines (both on loopback here)."""
     port = str(_job("--nproc", "1", job).master_port)
     nodes = [subprocess.Popen([sys.executable, "-m", "cellgraph", "launch", "--nproc", "2",
-                               "--nnodes", "2", "--node-rank", str(node), "--master-port", port,
-                               "--log-dir", str(tmp_path / f"node{node}"), job])
-             for node in range(2)]
+                               "--nnodes", "2", *node_rank, "--master-port", port,
+                               "--log-dir", str(out / f"launcher{i}"), job])
+             for i, node_rank in enumerate(node_ranks)]
     try:
         assert [n.wait(timeout=120) for n in nodes] == [0, 0]
     finally:
         for n in nodes:
             n.kill()
+
+
+@pytest.mark.slow
+def test_two_launchers_make_one_job_as_on_two_machines(script, tmp_path):
+    """--nnodes 2: each launcher starts its node's workers; together they are one world."""
+    pytest.importorskip("torch.distributed")
+    _two_launchers(script(ALL_REDUCE_SCRIPT), tmp_path, [["--node-rank", "0"],
+                                                         ["--node-rank", "1"]])
     for rank in range(4):
-        log = tmp_path / f"node{rank // 2}" / f"worker_{rank}.log"
+        log = tmp_path / f"launcher{rank // 2}" / f"worker_{rank}.log"
+        assert log.read_text().strip().endswith(f"rank {rank} of 4: 10")
+
+
+@pytest.mark.slow
+def test_without_node_ranks_the_launchers_number_the_machines(script, tmp_path):
+    """msrun's default: no --node-rank; the launchers agree on node 0 and node 1."""
+    pytest.importorskip("torch.distributed")
+    _two_launchers(script(ALL_REDUCE_SCRIPT), tmp_path, [[], []])
+    logs = sorted(p.name for p in tmp_path.glob("launcher*/worker_*.log"))
+    assert logs == [f"worker_{r}.log" for r in range(4)]
+    for log in tmp_path.glob("launcher*/worker_*.log"):
+        rank = int(log.stem.split("_")[1])
         assert log.read_text().strip().endswith(f"rank {rank} of 4: 10")
