@@ -1,9 +1,7 @@
 """cellgraph.runtime: Tensor storage, backends and their kernels, the executor."""
 from . import (
-    collective_kernels,  # noqa: F401  (collectives over torch.distributed, imported lazily)
     eager,  # noqa: F401  (installs the eager trace under `bind`)
     numpy_backend,  # noqa: F401  (registers the reference backend)
-    numpy_nn_kernels,  # noqa: F401  (conv, pooling, normalisation, ... kernels)
     rng,  # noqa: F401  (the global generator and the random kernels)
 )
 from .tensor import Parameter, ParameterTuple, Tensor  # noqa: F401

@@ -1,7 +1,8 @@
 """Kernels of the collective primitives (ops/comm_ops.py), over torch.distributed.
 
-One table serves every backend: a kernel takes NumPy arrays, torch tensors or CuPy arrays and
-hands them to torch without copying where their memory allows (`torch.from_numpy` for
+They join the shared kernel table (runtime/kernels.py), so every backend has them: a kernel
+takes the backend's arrays (NumPy arrays, torch tensors or CuPy arrays; the namespace `xp`
+makes any other operand one) and hands them to torch without copying where their memory allows (`torch.from_numpy` for
 contiguous NumPy arrays, DLPack for CuPy); the results come back as the same kind of array,
 again without a copy. The one copy a collective makes is its output buffer: `all_reduce` packs
 its inputs into one flat buffer (per dtype), reduces it in place with one collective and hands
@@ -19,7 +20,7 @@ import numpy as np
 from cellgraph.ops.errors import CommunicationError
 
 from . import distributed
-from .numpy_backend import numpy_backend
+from .kernels import kernel
 
 _TORCH_OPS = {"sum": "SUM", "max": "MAX", "min": "MIN", "prod": "PRODUCT"}
 
@@ -73,8 +74,10 @@ def _reduce_op(op: str):
     return getattr(distributed.torch_distributed().ReduceOp, _TORCH_OPS[op])
 
 
-def all_reduce(*xs, op="sum", group=distributed.WORLD_NAMES[0]):
+@kernel("all_reduce")
+def all_reduce(xp, *xs, op="sum", group=distributed.WORLD_NAMES[0]):
     """One collective per dtype over the packed inputs; outputs are views of the result."""
+    xs = [xp.asarray(x) for x in xs]
     handle = distributed.group(group).handle  # before init: says to call init
     torch, dist = _torch(), distributed.torch_distributed()
     tensors = [as_torch(x) for x in xs]
@@ -92,7 +95,9 @@ def all_reduce(*xs, op="sum", group=distributed.WORLD_NAMES[0]):
     return tuple(outs)
 
 
-def all_gather(x, group=distributed.WORLD_NAMES[0], rank_size=1):
+@kernel("all_gather")
+def all_gather(xp, x, group=distributed.WORLD_NAMES[0], rank_size=1):
+    x = xp.asarray(x)
     handle = distributed.group(group).handle
     torch, dist = _torch(), distributed.torch_distributed()
     t = as_torch(x).contiguous()
@@ -104,7 +109,9 @@ def all_gather(x, group=distributed.WORLD_NAMES[0], rank_size=1):
     return like(out, x)
 
 
-def reduce_scatter(x, op="sum", group=distributed.WORLD_NAMES[0], rank_size=1):
+@kernel("reduce_scatter")
+def reduce_scatter(xp, x, op="sum", group=distributed.WORLD_NAMES[0], rank_size=1):
+    x = xp.asarray(x)
     handle = distributed.group(group).handle
     torch, dist = _torch(), distributed.torch_distributed()
     t = as_torch(x).contiguous()
@@ -116,7 +123,9 @@ def reduce_scatter(x, op="sum", group=distributed.WORLD_NAMES[0], rank_size=1):
     return like(out, x)
 
 
-def broadcast(*xs, root_rank=0, group=distributed.WORLD_NAMES[0], rank_size=1):
+@kernel("broadcast")
+def broadcast(xp, *xs, root_rank=0, group=distributed.WORLD_NAMES[0], rank_size=1):
+    xs = [xp.asarray(x) for x in xs]
     g = distributed.group(group)
     torch, dist = _torch(), distributed.torch_distributed()
     tensors = [as_torch(x) for x in xs]
@@ -129,8 +138,10 @@ def broadcast(*xs, root_rank=0, group=distributed.WORLD_NAMES[0], rank_size=1):
     return tuple(outs)
 
 
-def reduce(x, dst=0, op="sum", group=distributed.WORLD_NAMES[0], rank_size=1):
+@kernel("reduce")
+def reduce(xp, x, dst=0, op="sum", group=distributed.WORLD_NAMES[0], rank_size=1):
     """The reduction on group rank `dst`; zeros on the other ranks."""
+    x = xp.asarray(x)
     g = distributed.group(group)
     torch, dist = _torch(), distributed.torch_distributed()
     buf = as_torch(x).clone(memory_format=torch.contiguous_format)
@@ -141,14 +152,9 @@ def reduce(x, dst=0, op="sum", group=distributed.WORLD_NAMES[0], rank_size=1):
     return like(buf, x)
 
 
-def barrier(group=distributed.WORLD_NAMES[0]):
+@kernel("barrier")
+def barrier(xp, group=distributed.WORLD_NAMES[0]):
     handle = distributed.group(group).handle
     with _reporting("Barrier", group):
         distributed.torch_distributed().barrier(group=handle)
     return ()
-
-
-KERNELS = {"all_reduce": all_reduce, "all_gather": all_gather,
-           "reduce_scatter": reduce_scatter, "broadcast": broadcast, "reduce": reduce,
-           "barrier": barrier}
-numpy_backend.kernels.update(KERNELS)
