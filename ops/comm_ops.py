@@ -131,17 +131,19 @@ def _barrier_type(group=WORLD_COMM_GROUP):
     return ()
 
 
+# effectful: the ranks must meet every collective, in the same order
 all_reduce = Primitive("all_reduce", _all_reduce_type, label="AllReduce",
-                       multiple_results=True)
-all_gather = Primitive("all_gather", _all_gather_type, label="AllGather")
-reduce_scatter = Primitive("reduce_scatter", _reduce_scatter_type, label="ReduceScatter")
-broadcast = Primitive("broadcast", _broadcast_type, label="Broadcast", multiple_results=True)
-reduce = Primitive("reduce", _reduce_type, label="Reduce")  # to rank `dst`; zeros elsewhere
+                       multiple_results=True, effectful=True)
+all_gather = Primitive("all_gather", _all_gather_type, label="AllGather", effectful=True)
+reduce_scatter = Primitive("reduce_scatter", _reduce_scatter_type, label="ReduceScatter",
+                           effectful=True)
+broadcast = Primitive("broadcast", _broadcast_type, label="Broadcast", multiple_results=True,
+                      effectful=True)
+reduce = Primitive("reduce", _reduce_type, label="Reduce",  # to rank `dst`; zeros elsewhere
+                   effectful=True)
 barrier = Primitive("barrier", _barrier_type, label="Barrier", multiple_results=True,
-                    nondifferentiable=True)
+                    nondifferentiable=True, effectful=True)
 COLLECTIVES = (all_reduce, all_gather, reduce_scatter, broadcast, reduce, barrier)
-for _prim in COLLECTIVES:
-    _prim.effectful = True  # the ranks must meet every collective, in the same order
 
 
 # ----- derivatives -----------------------------------------------------------------------------
