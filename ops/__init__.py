@@ -31,5 +31,4 @@ from .functional import abs, pow, sum  # noqa: F401  (shadow builtins, as MindSp
 from .nn_functional import *
 from .operations import *
 from .operations import PrimitiveClass  # noqa: F401
-from .comm_ops import *
 from .random_ops import UniformReal, rand, rand_like  # noqa: F401
