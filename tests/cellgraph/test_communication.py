@@ -207,3 +207,36 @@ def test_collectives_batch_under_vmap(world_of_one):
         np.testing.assert_array_equal(out.asnumpy(), xs.asnumpy())
     out = ms.vmap(ops.AllGather(), in_axes=1, out_axes=1)(xs)
     np.testing.assert_array_equal(out.asnumpy(), xs.asnumpy())
+
+
+class LoopAllReduce(nn.Cell):
+    """An all-reduce inside a Tensor `while` loop and a Tensor `if`."""
+
+    def __init__(self):
+        super().__init__()
+        self.all_reduce = ops.AllReduce()
+
+    def construct(self, x, n):
+        i = 0
+        while i < n:
+            x = self.all_reduce(ops.sin(x)) * 0.5 + x
+            i += 1
+        if x.sum() > 0:
+            x = self.all_reduce(x * x)
+        return x.sum()
+
+
+def test_collectives_in_loops_and_branches_differentiate(world_of_one):
+    """In a world of one each all-reduce is the identity: the derivative is the loop's own."""
+    x, n = Tensor(np.array([0.3, -0.2, 0.9], np.float64)), Tensor(np.array(3))
+
+    def reference(v):
+        for _ in range(3):
+            v = np.sin(v) * 0.5 + v
+        return (v * v).sum()
+
+    np.testing.assert_allclose(LoopAllReduce()(x, n).asnumpy(), reference(x.asnumpy()))
+    step = 1e-6
+    expected = [(reference(x.asnumpy() + step * e) - reference(x.asnumpy() - step * e)) /
+                (2 * step) for e in np.eye(3)]
+    np.testing.assert_allclose(ms.grad(LoopAllReduce())(x, n).asnumpy(), expected, rtol=1e-6)
