@@ -93,6 +93,11 @@ def get_group_rank_from_world_rank(world_rank_id: int, group: str) -> int:
     return ranks.index(world_rank_id)
 
 
+def get_process_group_ranks(group: str = WORLD_COMM_GROUP) -> list[int]:
+    """The world ranks of the processes in `group`, in group-rank order."""
+    return list(distributed.group(_check_group("get_process_group_ranks", group)).ranks)
+
+
 def create_group(group: str, rank_ids: list[int]) -> None:
     """A group of world ranks named `group`; every process of the job calls it, in the same
     order (torch.distributed builds groups collectively)."""

@@ -64,6 +64,7 @@ def test_groups(world_of_one):
     assert communication.get_group_size("solo") == 1
     assert communication.get_world_rank_from_group_rank("solo", 0) == 0
     assert communication.get_group_rank_from_world_rank(0, "solo") == 0
+    assert communication.get_process_group_ranks("solo") == [0]
     x = Tensor(np.arange(3, dtype=np.float32))
     np.testing.assert_array_equal(ops.AllReduce(group="solo")(x).asnumpy(), x.asnumpy())
     communication.destroy_group("solo")
