@@ -58,7 +58,8 @@ class WithEvalCell(Cell):
         outputs = self._network(data)
         if self.add_cast_fp32:
             outputs = F.cast(outputs, "float32")
-            label = F.cast(label, "float32")
+            if label.dtype.is_float:  # MindSpore's mixed_precision_cast leaves integers alone
+                label = F.cast(label, "float32")
         return self._loss_fn(outputs, label), outputs, label
 
 
@@ -90,6 +91,7 @@ class TrainOneStepCell(Cell):
         grads = self.grad_reducer(grads)
         if self.sens != 1.0:
             grads = tuple(F.mul(g, self.sens) for g in grads)
+        grads = self.grad_reducer(grads)
         self.optimizer(grads)
         if self.return_grad:
             return loss, grads
