@@ -16,7 +16,7 @@ import numpy as np
 
 from cellgraph.auto_parallel import is_data_parallel
 from cellgraph.ops import dtype as dt
-from cellgraph.ops.comm_ops import WORLD_COMM_GROUP, barrier
+from cellgraph.ops.comm_ops import WORLD_COMM_GROUP
 from cellgraph.ops.errors import CellgraphError, DTypeError, ShapeError
 from cellgraph.runtime import distributed
 from cellgraph.runtime.tensor import Parameter, Tensor
@@ -95,18 +95,18 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
         arrays[name] = array
     arrays = _encode_bfloat16(arrays)
     arrays[MARKER] = np.array(VERSION, np.int64)
-    rank = _data_parallel_rank()
-    if rank in (None, 0):  # data-parallel ranks hold the same parameters: rank 0 writes them
+    if writes_checkpoints():
         _write(os.fspath(ckpt_file_name), arrays)
-    if rank is not None:  # the file is complete on every rank's return
-        barrier(group=WORLD_COMM_GROUP)
 
 
-def _data_parallel_rank() -> int | None:
-    """This process's rank in a data-parallel job, None outside one."""
+def writes_checkpoints() -> bool:
+    """False on the ranks of a data-parallel job other than rank 0: they hold the same
+    parameters, so rank 0 alone writes them (a rank that reads the file should wait for it,
+    `ops.Barrier()` after the save, as no collective happens here: the common
+    `if get_rank() == 0: save_checkpoint(...)` must not wait for the other ranks)."""
     if not (is_data_parallel() and distributed.is_initialized()):
-        return None
-    return distributed.group_rank_and_size(WORLD_COMM_GROUP)[0]
+        return True
+    return distributed.group_rank_and_size(WORLD_COMM_GROUP)[0] == 0
 
 
 def _write(path: str, arrays: dict) -> None:

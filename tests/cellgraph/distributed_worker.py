@@ -1,9 +1,9 @@
 """A worker of the multi-process tests (started by `cellgraph launch`, or directly with
 torchrun's environment variables). `python distributed_worker.py TASK OUT_DIR`:
 
-* `train`: 10 data-parallel steps of an MLP and of a small CNN (TrainOneStepCell), and of the
-  MLP through a value_and_grad loop with nn.DistributedGradReducer, each on this rank's shard of
-  the global batch; saves the initial and final parameters to OUT_DIR/TASK_rankR.npz. Also
+* `train`: 10 data-parallel steps of an MLP and of a small CNN (TrainOneStepCell), of the MLP
+  through a value_and_grad loop with nn.DistributedGradReducer and through Model.train over a
+  dataset sharded by rank, each on this rank's shard of the global batch; saves the initial and final parameters to OUT_DIR/TASK_rankR.npz. Also
   saves a checkpoint (only rank 0 may write it) and reads it back on every rank.
 * `collectives`: every collective's forward, gradient and gradient of order 2 against its
   definition (the global loss is the sum of the ranks' losses), a bucket of two dtypes, and
@@ -102,6 +102,22 @@ def train_value_and_grad(rank: int, size: int) -> dict:
     return params_of(net)
 
 
+def train_model(rank: int = 0, size: int = 1) -> dict:
+    """Model.train for one epoch over the STEPS global batches, through a dataset pipeline
+    sharded by rank (every size-th row), so that each global batch is split across ranks."""
+    from cellgraph.dataset import NumpySlicesDataset
+    from cellgraph.train import Model
+
+    x, y = (np.concatenate(column) for column in zip(*batches("mlp")))
+    shards = {"num_shards": size, "shard_id": rank} if size > 1 else {}
+    data = NumpySlicesDataset((x, y), ["x", "y"], shuffle=False, **shards)
+    ms.set_seed(1)
+    net = mlp()
+    model = Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    model.train(1, data.batch(GLOBAL_BATCH // size))
+    return params_of(net)
+
+
 def task_train(out: Path, rank: int, size: int) -> None:
     ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL,
                                  gradients_mean=True)
@@ -111,10 +127,12 @@ def task_train(out: Path, rank: int, size: int) -> None:
         arrays.update({f"{kind}/first/{k}": v for k, v in first.items()})
         arrays.update({f"{kind}/last/{k}": v for k, v in last.items()})
     arrays.update({f"loop/last/{k}": v for k, v in train_value_and_grad(rank, size).items()})
+    arrays.update({f"model/last/{k}": v for k, v in train_model(rank, size).items()})
     net = mlp()
     ckpt = out / f"ckpt_rank{rank}.ckpt"
     ms.save_checkpoint(net, str(ckpt))
-    loaded = ms.load_checkpoint(str(out / "ckpt_rank0.ckpt"))  # complete once save returned
+    ops.Barrier()()  # rank 0 has written its file
+    loaded = ms.load_checkpoint(str(out / "ckpt_rank0.ckpt"))
     arrays.update({f"ckpt/{k}": v.asnumpy() for k, v in loaded.items()})
     np.savez(out / f"train_rank{rank}.npz", **arrays)
 

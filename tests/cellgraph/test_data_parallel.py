@@ -1,7 +1,8 @@
 """Data-parallel training on 2 processes (Gloo on loopback) gives the parameters one process
 gets on the concatenated global batch: TrainOneStepCell in DATA_PARALLEL mode on an MLP and a
-CNN, and the value_and_grad + DistributedGradReducer loop; set_seed gives every rank the same
-initial parameters; only rank 0 writes a checkpoint, which every rank can read on return."""
+CNN, the value_and_grad + DistributedGradReducer loop, and Model.train over a dataset sharded by
+rank (num_shards/shard_id); set_seed gives every rank the same
+initial parameters; only rank 0 writes a checkpoint, which every rank can then read."""
 from __future__ import annotations
 
 import numpy as np
@@ -39,6 +40,17 @@ def test_value_and_grad_loop_with_reducer_matches_one_process(ranks):
                                        err_msg=f"rank {r} {name}")
 
 
+def test_model_train_over_a_sharded_dataset_matches_one_process(ranks):
+    results, _ = ranks
+    expected = worker.train_model()  # one process, the whole dataset in global batches
+    _, last = worker.train_one_step("mlp")
+    for name, value in expected.items():
+        np.testing.assert_allclose(value, last[name], rtol=0, atol=1e-6)  # same training
+        for r, arrays in enumerate(results):
+            np.testing.assert_allclose(arrays[f"model/last/{name}"], value, rtol=0, atol=1e-6,
+                                       err_msg=f"rank {r} {name}")
+
+
 def test_set_seed_gives_every_rank_the_same_initial_parameters(ranks):
     results, _ = ranks
     for key in results[0]:
@@ -51,5 +63,5 @@ def test_only_rank_zero_writes_checkpoints(ranks):
     assert (out / "ckpt_rank0.ckpt").exists()
     assert not (out / "ckpt_rank1.ckpt").exists()
     for key in results[0]:
-        if key.startswith("ckpt/"):  # rank 1 read rank 0's file right after save returned
+        if key.startswith("ckpt/"):  # rank 1 read rank 0's file
             np.testing.assert_array_equal(results[0][key], results[1][key], err_msg=key)
