@@ -88,7 +88,6 @@ class TrainOneStepCell(Cell):
 
     def construct(self, *inputs):
         loss, grads = self.grad_fn(*inputs)
-        grads = self.grad_reducer(grads)
         if self.sens != 1.0:
             grads = tuple(F.mul(g, self.sens) for g in grads)
         grads = self.grad_reducer(grads)

@@ -24,6 +24,13 @@ from cellgraph.runtime import distributed
 
 from . import distributed_worker as worker
 
+
+@pytest.fixture(autouse=True)
+def _stand_alone_after():
+    yield
+    ms.reset_auto_parallel_context()  # no test leaves another in DATA_PARALLEL
+
+
 CHECKS = [f"{name}/{what}" for name in worker.COLLECTIVES for what in ("forward", "grad", "grad2")]
 
 
