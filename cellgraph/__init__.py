@@ -28,8 +28,14 @@ from cellgraph.ops.dtype import (
 from cellgraph.ops.errors import CellgraphError, CompileError  # noqa: F401
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor, tensor
 
-from . import amp, common, context, dataset, log, nn, numpy, ops, train
+from . import amp, common, communication, context, dataset, log, nn, numpy, ops, train
 from . import loops as _loops
+from .auto_parallel import (
+    ParallelMode,
+    get_auto_parallel_context,
+    reset_auto_parallel_context,
+    set_auto_parallel_context,
+)
 from .autograd import GradOperation, get_grad, grad, value_and_grad
 from .common import assign as _assign
 from .common.mutable import mutable
@@ -106,6 +112,7 @@ __all__ = [
     "LossScaleManager",
     "Model",
     "ModelCheckpoint",
+    "ParallelMode",
     "Parameter",
     "ParameterTuple",
     "RunContext",
@@ -115,6 +122,7 @@ __all__ = [
     "bfloat16",
     "bool_",
     "common",
+    "communication",
     "context",
     "data_sink",
     "dataset",
@@ -128,6 +136,7 @@ __all__ = [
     "float64",
     "float_",
     "from_numpy",
+    "get_auto_parallel_context",
     "get_context",
     "get_current_device",
     "get_grad",
@@ -159,7 +168,9 @@ __all__ = [
     "nn",
     "numpy",
     "ops",
+    "reset_auto_parallel_context",
     "save_checkpoint",
+    "set_auto_parallel_context",
     "set_context",
     "set_device",
     "set_rng_state",

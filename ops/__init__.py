@@ -18,6 +18,7 @@ from .composite_scatter import *
 from . import (  # noqa: F401  (each module declares its primitives)
     array_ops,
     check_ops,
+    comm_ops,
     conv_ops,
     core,
     derive,

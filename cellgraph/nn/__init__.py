@@ -29,6 +29,7 @@ from .conv import *
 from .conv_nd import *
 from .dynamic_lr import *
 from .grad_cells import ForwardValueAndGrad, Jvp, Vjp
+from .grad_reducer import DistributedGradReducer
 from .layers import *
 from .learning_rate_schedule import *
 from .loss import *
@@ -40,7 +41,7 @@ from .rnn import *
 from .transformer import *
 from .wrap import *
 
-__all__ = ["Cell", "ForwardValueAndGrad", "Jvp", "Vjp"] + [
+__all__ = ["Cell", "DistributedGradReducer", "ForwardValueAndGrad", "Jvp", "Vjp"] + [
     name for module in (activation, basic, container, conv, conv_nd, dynamic_lr, layers,
                         learning_rate_schedule, loss, loss_scale, normalization, optim,
                         optim_adaptive, rnn, transformer, wrap)
