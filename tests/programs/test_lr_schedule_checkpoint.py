@@ -3,7 +3,6 @@ during Model.train, and resuming: load_checkpoint + load_param_into_net into a n
 import os
 
 import numpy as np
-import pytest
 
 import cellgraph as ms
 import cellgraph.dataset as ds
@@ -38,8 +37,6 @@ class LinearNet(nn.Cell):
         return self.fc(x)
 
 
-@pytest.mark.xfail(strict=False, reason="the dynamic learning-rate lists "
-                   "(nn.piecewise_constant_lr, nn.exponential_decay_lr, nn.cosine_decay_lr) are missing")
 def test_piecewise_and_exponential_schedules():
     milestone = [2, 5, 10]
     learning_rates = [0.1, 0.05, 0.01]
@@ -48,15 +45,13 @@ def test_piecewise_and_exponential_schedules():
     decayed = nn.exponential_decay_lr(0.1, 0.9, total_step=6, step_per_epoch=2, decay_epoch=1)
     np.testing.assert_allclose(decayed, [0.1, 0.1, 0.09, 0.09, 0.081, 0.081], rtol=1e-6)
     cosine = nn.cosine_decay_lr(0.01, 0.1, total_step=6, step_per_epoch=2, decay_epoch=3)
-    assert cosine[0] == 0.1 and abs(cosine[-1] - 0.055) < 1e-6
+    assert cosine[0] == 0.1 and abs(cosine[-1] - 0.0325) < 1e-6  # epoch 2 of 3
     schedule = nn.ExponentialDecayLR(0.1, 0.9, decay_steps=4, is_stair=True)
     np.testing.assert_allclose(schedule(Tensor(5, ms.int32)).asnumpy(), 0.09, rtol=1e-6)
     poly = nn.PolynomialDecayLR(0.1, 0.01, decay_steps=4, power=1.0)
     np.testing.assert_allclose(poly(Tensor(2, ms.int32)).asnumpy(), 0.055, rtol=1e-6)
 
 
-@pytest.mark.xfail(strict=False, reason="the dynamic learning-rate lists "
-                   "(nn.piecewise_constant_lr, nn.exponential_decay_lr, nn.cosine_decay_lr) are missing")
 def test_optimizer_steps_through_a_list_of_rates():
     net = LinearNet()
     lr = nn.piecewise_constant_lr([2, 4], [0.5, 0.0])

@@ -1,12 +1,9 @@
 """A sentiment-style text classifier: nn.Embedding, a bidirectional nn.LSTM(batch_first=True)
 whose final hidden states feed a Dense head, trained with a functional step."""
 import numpy as np
-import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, nn, ops
-
-pytestmark = pytest.mark.xfail(strict=False, reason="nn.LSTM and nn.GRU are missing")
 
 
 class RNNClassifier(nn.Cell):

@@ -28,7 +28,6 @@ def test_construction_and_default_dtypes():
     np.testing.assert_array_equal(initializer(One(), (2,), ms.float32).asnumpy(), [1.0, 1.0])
 
 
-@pytest.mark.xfail(strict=False, reason="Tensor.from_numpy and Tensor.norm are missing")
 def test_from_numpy_and_norm():
     t = Tensor.from_numpy(M)
     np.testing.assert_array_equal(t.asnumpy(), M)
