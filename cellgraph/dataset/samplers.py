@@ -26,23 +26,46 @@ def _optional_count(value, op: str, name: str):
 
 
 class Sampler:
-    """Base: `indices(num_rows, state)` for one epoch."""
+    """Base: `indices(num_rows, state)` for one epoch.
+
+    A user-defined sampler, as MindSpore has them written, subclasses Sampler and defines
+    `__iter__`, yielding row indices; it may read `self.dataset_size`, the source's row count,
+    which is set before every epoch."""
 
     def __init__(self, num_samples=None):
         self.num_samples = _optional_count(num_samples, type(self).__name__, "num_samples")
 
     def _limit(self, indices: np.ndarray) -> np.ndarray:
-        return indices if self.num_samples is None else indices[:self.num_samples]
+        limit = getattr(self, "num_samples", None)  # a subclass may skip __init__
+        return indices if limit is None else indices[:limit]
 
     def indices(self, num_rows: int, state) -> np.ndarray:
-        raise NotImplementedError
+        op = type(self).__name__
+        self.dataset_size = num_rows
+        try:
+            iterator = iter(self)
+        except TypeError:
+            raise TypeError(f"{op}: a user-defined sampler must define __iter__, yielding row "
+                            f"indices") from None
+        return _checked_indices(np.fromiter(iterator, dtype=np.int64), num_rows, op,
+                                self._limit)
 
     def count(self, num_rows: int) -> int:
         full = self._full_count(num_rows)
-        return full if self.num_samples is None else min(full, self.num_samples)
+        limit = getattr(self, "num_samples", None)
+        return full if limit is None else min(full, limit)
 
     def _full_count(self, num_rows: int) -> int:
+        if type(self).indices is Sampler.indices:  # user-defined: its own length, or a pass
+            self.dataset_size = num_rows
+            return len(self) if hasattr(self, "__len__") else sum(1 for _ in iter(self))
         return num_rows
+
+
+def _checked_indices(indices: np.ndarray, num_rows: int, op: str, limit) -> np.ndarray:
+    if len(indices) and (indices.max() >= num_rows or indices.min() < 0):
+        raise ValueError(f"{op}: an index lies outside the {num_rows} rows of the dataset")
+    return limit(indices)
 
 
 class SequentialSampler(Sampler):
@@ -77,10 +100,7 @@ class SubsetSampler(Sampler):
         self.subset = np.asarray(list(indices), dtype=np.int64)
 
     def indices(self, num_rows, state):
-        if len(self.subset) and (self.subset.max() >= num_rows or self.subset.min() < 0):
-            raise ValueError(f"{type(self).__name__}: an index lies outside the {num_rows} "
-                             f"rows of the dataset")
-        return self._limit(self.subset)
+        return _checked_indices(self.subset, num_rows, type(self).__name__, self._limit)
 
     def _full_count(self, num_rows):
         return len(self.subset)
@@ -130,9 +150,11 @@ def choose_sampler(op: str, shuffle, sampler, num_samples, num_shards, shard_id)
         if shuffle is not None or num_shards is not None:
             raise RuntimeError(f"{op}: `sampler` cannot be combined with `shuffle` or "
                                f"`num_shards`/`shard_id`")
+        if isinstance(sampler, (list, tuple, range, np.ndarray)):
+            return SubsetSampler(sampler)  # an iterable of row indices, in that order
         if not isinstance(sampler, Sampler):
-            raise TypeError(f"{op}: `sampler` must be a dataset sampler, got "
-                            f"{type(sampler).__name__}")
+            raise TypeError(f"{op}: `sampler` must be a dataset sampler or a list of row "
+                            f"indices, got {type(sampler).__name__}")
         return sampler
     if (num_shards is None) != (shard_id is None):
         raise RuntimeError(f"{op}: give both `num_shards` and `shard_id`, or neither")

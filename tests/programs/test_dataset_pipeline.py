@@ -79,3 +79,30 @@ def test_batch_with_per_batch_map_and_padding():
     batches = [b[0] for b in data.create_tuple_iterator(output_numpy=True)]
     np.testing.assert_array_equal(batches[0], [[1, 0, 0], [1, 2, 3]])
     np.testing.assert_array_equal(batches[1], [[1, 2, 0, 0], [1, 2, 3, 4]])
+
+
+class BalancedSampler(ds.Sampler):
+    """A user-defined sampler: as many rows of each label, interleaved (reads the labels the
+    script hands it and self.dataset_size, which the pipeline sets)."""
+
+    def __init__(self, labels, per_class):
+        super().__init__()
+        self.labels = np.asarray(labels)
+        self.per_class = per_class
+
+    def __iter__(self):
+        assert self.dataset_size == len(self.labels)
+        groups = [np.flatnonzero(self.labels == c)[:self.per_class]
+                  for c in np.unique(self.labels)]
+        for row in zip(*groups):
+            yield from row
+
+
+def test_user_defined_sampler_balances_classes():
+    labels = np.array([0, 0, 0, 0, 0, 1, 1, 2, 2, 2])
+    data = ds.NumpySlicesDataset({"label": labels, "index": np.arange(10)},
+                                 sampler=BalancedSampler(labels, 2))
+    assert data.get_dataset_size() == 6
+    rows = [(int(r[0]), int(r[1])) for r in data.create_tuple_iterator(output_numpy=True)]
+    assert [label for label, _ in rows] == [0, 1, 2, 0, 1, 2]
+    assert [index for _, index in rows] == [0, 5, 7, 1, 6, 8]

@@ -126,6 +126,37 @@ def test_subset_and_sequential_samplers():
     assert sorted(picked) == [0, 2, 5]
 
 
+class _EveryOther(ds.Sampler):
+    """MindSpore's user-defined sampler: __iter__ over self.dataset_size."""
+
+    def __iter__(self):
+        yield from range(0, self.dataset_size, 2)
+
+
+class _Reversed(ds.Sampler):
+    def __init__(self):  # skips the base __init__, as some user samplers do
+        pass
+
+    def __iter__(self):
+        return iter(range(self.dataset_size - 1, -1, -1))
+
+
+def test_user_defined_samplers_and_index_lists():
+    data = ds.NumpySlicesDataset(np.arange(7) * 10, ["a"], sampler=_EveryOther())
+    assert _column(data) == [0, 20, 40, 60]
+    assert data.get_dataset_size() == 4
+    limited = ds.NumpySlicesDataset(np.arange(7), ["a"], sampler=_EveryOther(num_samples=2))
+    assert _column(limited) == [0, 2] and limited.get_dataset_size() == 2
+    assert _column(ds.NumpySlicesDataset(np.arange(3), ["a"], sampler=_Reversed())) == [2, 1, 0]
+    assert _column(ds.NumpySlicesDataset(np.arange(5), ["a"], sampler=[4, 0, 2])) == [4, 0, 2]
+    with pytest.raises(ValueError, match="an index lies outside the 5 rows"):
+        _column(ds.NumpySlicesDataset(np.arange(5), ["a"], sampler=[9]))
+    with pytest.raises(TypeError, match="a user-defined sampler must define __iter__"):
+        _column(ds.NumpySlicesDataset(np.arange(5), ["a"], sampler=ds.Sampler()))
+    with pytest.raises(TypeError, match="a dataset sampler or a list of row indices, got str"):
+        ds.NumpySlicesDataset(np.arange(5), ["a"], sampler="all")
+
+
 # ----- on-disk formats -------------------------------------------------------------------------
 
 def test_mnist_idx_files(tmp_path):
