@@ -142,8 +142,23 @@ def _decode_bfloat16(arrays: dict) -> dict:
     return arrays
 
 
+def _looks_like_mindspore_protobuf(path: str) -> bool:
+    """MindSpore's .ckpt is a protobuf `Checkpoint` whose first field (repeated `value`, a
+    length-delimited message) starts with the byte 0x0a; a cellgraph checkpoint is a zip."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(1)
+    except OSError:
+        return False
+    return head == b"\x0a" and not zipfile.is_zipfile(path)
+
+
 def _read_arrays(path: str) -> dict:
     api = "load_checkpoint"
+    if _looks_like_mindspore_protobuf(path):
+        raise CheckpointError(f"{api}: {path!r} looks like a checkpoint saved by MindSpore (a "
+                              f"protobuf file), which cellgraph does not read; only files "
+                              f"written by cellgraph.save_checkpoint (NumPy archives) load")
     try:
         with np.load(path, allow_pickle=False) as archive:
             names = list(archive.files)

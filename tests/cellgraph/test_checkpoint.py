@@ -183,3 +183,11 @@ def test_missing_parameters_warn_or_fail_when_strict(tmp_path):
     assert not_loaded == ["fc2.bias"] and unused == ["extra"]
     with pytest.raises(CheckpointError, match="no value for 1 parameter.* fc2.bias"):
         cellgraph.load_param_into_net(Net(), params, strict_load=True)
+
+
+def test_mindspore_protobuf_checkpoint_is_named_as_such(tmp_path):
+    # the start of a MindSpore Checkpoint message: value { tag: "fc.w" tensor { ... } }
+    path = tmp_path / "zoo.ckpt"
+    path.write_bytes(b"\x0a\x10\x0a\x04fc.w\x12\x08\x0a\x01\x02\x12\x03F32")
+    with pytest.raises(CheckpointError, match="looks like a checkpoint saved by MindSpore"):
+        cellgraph.load_checkpoint(str(path))
