@@ -17,9 +17,11 @@ from cellgraph.ops import functional as F
 from cellgraph.ops.core import abstract_of
 from cellgraph.ops.errors import CompileError, DTypeError
 
-from .builder import Builder, Tracer, is_tensor_like
+from .builder import Builder, Tracer, current_builder, is_tensor_like
 from .control_prims import switch_p, while_p
+from .effects import RaiseSignal
 from .ir import Var
+from .loop_exits import UNBOUND, has_exit, has_return
 from .print_op import emit_print
 from .pytree import flatten, unflatten
 
@@ -64,8 +66,11 @@ class _Branch:
 
     def __init__(self, name: str, loc):
         self.builder = Builder(name, loc)
+        self.builder.accepts_updates = True  # the switch or loop carries them out
+        self.builder.runs_conditionally = True
         self.vars: dict = {}
         self.returned = _NO_RETURN
+        self.raised = False
 
     def run(self, interp, fn):
         """Run fn() with this branch's builder listening and a private copy of the locals."""
@@ -79,9 +84,42 @@ class _Branch:
                     return fn()
                 except ReturnSignal as r:
                     self.returned = r.value
+                except RaiseSignal:
+                    self.raised = True  # the rest of this branch is dead code
         finally:
             self.vars = interp.scope.vars
             interp.scope.vars = saved
+
+    def take_update(self, param):
+        """The value `param` has at the end of this branch; forgets the branch's update (the
+        node that merges the branches carries it on)."""
+        entry = self.builder.updates.pop(id(param), None)
+        if entry is None:
+            return param
+        var = entry[1]
+        return Tracer(self.builder, var) if isinstance(var, Var) else var.value
+
+
+def _updated_params(*branches) -> list:
+    """The Parameters any of `branches` assigned, in order of first assignment."""
+    seen: dict = {}
+    for branch in branches:
+        for param, _ in branch.builder.updates.values():
+            seen.setdefault(id(param), param)
+    return list(seen.values())
+
+
+def zeros_like_value(value):
+    """`value` with every Tensor replaced by zeros of its type (a value that is never read)."""
+    leaves, tree = flatten(value, _is_leaf)
+    zeros = []
+    for leaf in leaves:
+        if isinstance(leaf, numbers.Number):
+            zeros.append(type(leaf)(0))
+        else:
+            aval = abstract_of(leaf)
+            zeros.append(np.zeros(aval.shape, aval.dtype.np))
+    return unflatten(tree, zeros)
 
 
 def _is_leaf(x) -> bool:
@@ -102,6 +140,8 @@ def _pair_leaves(labels, then_values, else_values, loc):
     structure of each value, and the static leaves kept as they are."""
     trees, pairs = [], []
     for label, vt, ve in zip(labels, then_values, else_values):
+        if (vt is UNBOUND) != (ve is UNBOUND):  # the side that never set it is never read
+            vt, ve = (zeros_like_value(ve), ve) if vt is UNBOUND else (vt, zeros_like_value(vt))
         lt, tt = flatten(vt, _is_leaf)
         le, te = flatten(ve, _is_leaf)
         if tt != te or len(lt) != len(le):
@@ -168,7 +208,13 @@ def unify_params(closed: list, n_explicit: int) -> list:
 
 
 def emit_switch(interp, test, labels, then_branch, then_values, else_branch, else_values, loc):
-    """Emit the switch node that merges the branches' values; returns the merged values."""
+    """Emit the switch node that merges the branches' values; returns the merged values.
+    Parameters a branch assigned are merged too, and assigned their merged value after it."""
+    params = _updated_params(then_branch, else_branch)
+    n_values = len(labels)
+    labels = list(labels) + [f"Parameter '{p.name}'" for p in params]
+    then_values = list(then_values) + [then_branch.take_update(p) for p in params]
+    else_values = list(else_values) + [else_branch.take_update(p) for p in params]
     pairs, trees = _pair_leaves(labels, then_values, else_values, loc)
     unified = [_unify_leaf(label, a, b, loc) for label, a, b in pairs]
     then_graph, then_caps = _close(then_branch, [a for a, _ in unified])
@@ -179,38 +225,19 @@ def emit_switch(interp, test, labels, then_branch, then_values, else_branch, els
     for tree, leaves in trees:
         values = [value if kind == "static" else outs[value] for kind, value in leaves]
         merged.append(unflatten(tree, values))
-    return merged
+    for param, value in zip(params, merged[n_values:]):
+        current_builder().record_update(param, value)
+    return merged[:n_values]
 
 
 # ----- if --------------------------------------------------------------------------------------
 
-def _contains(nodes, kinds) -> bool:
-    """Whether any statement in `nodes` is of `kinds`, not looking into nested defs/lambdas."""
-    stack = list(nodes)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, kinds):
-            return True
-        if isinstance(node, (gast.FunctionDef, gast.Lambda)):
-            continue
-        if isinstance(node, (gast.For, gast.While)) and kinds == (gast.Break, gast.Continue):
-            stack.extend(node.orelse)  # a break inside a nested loop belongs to that loop
-            continue
-        stack.extend(gast.iter_child_nodes(node))
-    return False
-
-
 def tensor_if(interp, node, test, rest) -> bool:
     """`if` on a Tensor. Returns True when the rest of the block was run inside the branches."""
     loc = interp.loc(node)
-    if _contains([node], (gast.Break, gast.Continue)):
-        raise CompileError("`break`/`continue` under an `if` on a Tensor is not supported; "
-                           "use a Tensor `while` condition instead", loc)
+    assert not has_exit([node]), "loop exits are lowered to flags first (loop_exits.py)"
     name = f"{interp.name.rsplit('.', 1)[-1]}_if{loc.line if loc else ''}"
-    if _contains([node], (gast.Return,)):
-        if getattr(interp, "loop_depth", 0):
-            raise CompileError("`return` under an `if` on a Tensor inside a loop is not "
-                               "supported; assign the result and return after the loop", loc)
+    if has_return([node]):
         _if_with_return(interp, node, test, list(rest), name, loc)
     then_branch, else_branch = _Branch(name + "_then", loc), _Branch(name + "_else", loc)
     before = interp.scope.vars
@@ -222,14 +249,23 @@ def tensor_if(interp, node, test, rest) -> bool:
         old = before.get(n, _MISSING)
         if n in names or (vt is old and ve is old):
             continue
-        if vt is _MISSING or ve is _MISSING:
+        if (vt is _MISSING and not then_branch.raised) or (
+                ve is _MISSING and not else_branch.raised):
             continue  # defined on one side only: undefined after the `if`, as in Python
         names.append(n)
     merged = emit_switch(interp, test, [f"variable `{n}`" for n in names], then_branch,
-                         [then_branch.vars[n] for n in names], else_branch,
-                         [else_branch.vars[n] for n in names], loc)
+                         _values_after(then_branch, names), else_branch,
+                         _values_after(else_branch, names), loc)
     interp.scope.vars.update(zip(names, merged))
+    if then_branch.raised and else_branch.raised and current_builder().runs_conditionally:
+        raise RaiseSignal()
     return False
+
+
+def _values_after(branch: _Branch, names: list) -> list:
+    """The branch's values of `names`; a branch that raised never continues, so what it left
+    unset is UNBOUND."""
+    return [branch.vars.get(n, UNBOUND) for n in names]
 
 
 def _if_with_return(interp, node, test, rest, name, loc):
@@ -239,8 +275,8 @@ def _if_with_return(interp, node, test, rest, name, loc):
     then_branch, else_branch = _Branch(name + "_then", loc), _Branch(name + "_else", loc)
     then_branch.run(interp, lambda: interp.exec_block(list(node.body) + rest))
     else_branch.run(interp, lambda: interp.exec_block(list(node.orelse) + rest))
-    values = [None if b.returned is _NO_RETURN else b.returned for b in (then_branch,
-                                                                         else_branch)]
+    values = [(UNBOUND if b.raised else None) if b.returned is _NO_RETURN else b.returned
+              for b in (then_branch, else_branch)]
     merged = emit_switch(interp, test, ["the return value"], then_branch, [values[0]],
                          else_branch, [values[1]], loc)
     raise ReturnSignal(merged[0])
@@ -272,50 +308,88 @@ def _assigned_names(stmts) -> list:
 
 
 def tensor_while(interp, node):
-    """`while` on a Tensor: a while_loop node over the loop-carried variables."""
-    loc = interp.loc(node)
-    if _contains(node.body, (gast.Break, gast.Continue, gast.Return)):
-        raise CompileError("`break`, `continue` and `return` inside a `while` on a Tensor are "
-                           "not supported; fold the exit into the loop condition", loc)
-    names = [n for n in _assigned_names(node.body) if n in interp.scope.vars]
-    init_leaves, trees = [], []
-    for n in names:
-        leaves, tree = flatten(interp.scope.vars[n], _is_leaf)
-        trees.append((tree, len(leaves)))
-        init_leaves += [_as_array(v) if isinstance(v, numbers.Number) else v for v in leaves]
-    avals = [abstract_of(v).strong() for v in init_leaves]
+    """`while` on a Tensor: a while_loop node over the loop-carried values: the variables the
+    body assigns that exist before it, and the Parameters it assigns.
 
-    def bind_state(values):
+    Which Parameters the body assigns, and the type of a variable that is UNBOUND before the
+    loop (a lowered `return` value), are known only once the body has been traced; the body is
+    traced again with them carried until nothing new turns up."""
+    loc = interp.loc(node)
+    assert not has_exit(node.body) and not has_return(node.body), "lowered in loop_exits.py"
+    names = [n for n in _assigned_names(node.body) if n in interp.scope.vars]
+    init = {n: interp.scope.vars[n] for n in names}
+    params: list = []
+    while True:
+        loop = _LoopTrace(interp, node, init, params, loc)
+        new_params = [p for p in loop.updated if all(p is not q for q in params)]
+        if not new_params and not loop.resolved:
+            break
+        params += new_params
+        init.update(loop.resolved)
+    outs = loop.emit()
+    loop.bind_state(interp.scope.vars, outs[:len(outs) - len(params)])
+    for param, value in zip(params, outs[len(outs) - len(params):]):
+        current_builder().record_update(param, value)
+    interp.exec_block(node.orelse)
+
+
+class _LoopTrace:
+    """One tracing of a Tensor `while`'s condition and body over the carried values."""
+
+    def __init__(self, interp, node, init: dict, params: list, loc):
+        self.names, self.params, self.loc = list(init), params, loc
+        self.trees, init_leaves = [], []
+        for n in self.names:
+            leaves, tree = flatten(init[n], _is_leaf)
+            self.trees.append((tree, len(leaves)))
+            init_leaves += [_as_array(v) if isinstance(v, numbers.Number) else v for v in leaves]
+        self.init_leaves = init_leaves + list(params)
+        self.avals = [abstract_of(v).strong() for v in self.init_leaves]
+        self.hints = _hints(self.names, self.trees) + [p.name or "param" for p in params]
+        self.cond = _Branch("while_cond", loc)
+        self.body = _Branch("while_body", loc)
+        self.pred = self.cond.run(interp, lambda: self._enter(interp, self.cond) or
+                                  interp.eval(node.test))
+
+        def trace_body():
+            self._enter(interp, self.body)
+            interp.exec_block(node.body)
+            return [interp.scope.vars[n] for n in self.names]
+
+        self.new_values = self.body.run(interp, trace_body)
+        if self.body.raised:
+            self.new_values = [self.body.vars.get(n, UNBOUND) for n in self.names]
+        self.updated = _updated_params(self.body)
+        self.resolved = {n: zeros_like_value(v) for n, v in zip(self.names, self.new_values)
+                         if init[n] is UNBOUND and v is not UNBOUND}
+
+    def _enter(self, interp, branch: _Branch) -> None:
+        """Bind the carried values to the branch's parameters."""
+        values = [branch.builder.add_param(a, h) for a, h in zip(self.avals, self.hints)]
+        n_vars = len(values) - len(self.params)
+        self.bind_state(interp.scope.vars, values[:n_vars])
+        for param, value in zip(self.params, values[n_vars:]):
+            branch.builder.record_update(param, value)
+
+    def bind_state(self, scope_vars: dict, values) -> None:
         start = 0
-        for n, (tree, count) in zip(names, trees):
-            interp.scope.vars[n] = unflatten(tree, values[start:start + count])
+        for n, (tree, count) in zip(self.names, self.trees):
+            scope_vars[n] = unflatten(tree, values[start:start + count])
             start += count
 
-    cond_branch = _Branch("while_cond", loc)
-
-    def trace_cond():
-        bind_state([cond_branch.builder.add_param(a, h) for a, h in zip(avals, _hints(names,
-                                                                                      trees))])
-        return interp.eval(node.test)
-
-    pred = cond_branch.run(interp, trace_cond)
-    body_branch = _Branch("while_body", loc)
-
-    def trace_body():
-        bind_state([body_branch.builder.add_param(a, h) for a, h in zip(avals, _hints(names,
-                                                                                      trees))])
-        interp.exec_block(node.body)
-        return [interp.scope.vars[n] for n in names]
-
-    new_values = body_branch.run(interp, trace_body)
-    new_leaves = _carried_leaves(names, trees, new_values, avals, loc)
-    cond_graph, cond_caps = _close(cond_branch, [pred])
-    body_graph, body_caps = _close(body_branch, new_leaves)
-    externals = unify_params([(cond_graph, cond_caps), (body_graph, body_caps)], len(avals))
-    outs = while_p(*init_leaves, *externals, cond_graph=cond_graph, body_graph=body_graph,
-                   n_carried=len(avals))
-    bind_state(list(outs))
-    interp.exec_block(node.orelse)
+    def emit(self):
+        """The while_loop node; returns its outputs (the variables' leaves, then the params)."""
+        new_leaves = _carried_leaves(self.names, self.trees, self.new_values, self.avals,
+                                     self.loc)
+        new_leaves += [self.body.take_update(p) for p in self.params]
+        for p in self.params:
+            self.cond.take_update(p)
+        cond_graph, cond_caps = _close(self.cond, [self.pred])
+        body_graph, body_caps = _close(self.body, new_leaves)
+        externals = unify_params([(cond_graph, cond_caps), (body_graph, body_caps)],
+                                 len(self.avals))
+        return list(while_p(*self.init_leaves, *externals, cond_graph=cond_graph,
+                            body_graph=body_graph, n_carried=len(self.avals)))
 
 
 def _hints(names, trees):
@@ -353,86 +427,3 @@ def graph_print(args, kwargs):
     if any(isinstance(a, Tracer) for a in args):
         return emit_print(args, kwargs)
     print(*args, **kwargs)
-
-
-
-# ----- break / continue as flags ---------------------------------------------------------------
-
-_LOWERED: dict = {}
-
-
-def _name(ident: str, store: bool, where):
-    ctx = gast.Store() if store else gast.Load()
-    return gast.copy_location(gast.Name(ident, ctx, None, None), where)
-
-
-def _set(ident: str, value: bool, where):
-    node = gast.Assign([_name(ident, True, where)], gast.Constant(value, None), None)
-    return gast.copy_location(node, where)
-
-
-def _not_any(idents, where):
-    names = [_name(i, False, where) for i in idents]
-    test = names[0] if len(names) == 1 else gast.BoolOp(gast.Or(), names)
-    return gast.copy_location(gast.UnaryOp(gast.Not(), test), where)
-
-
-def _guarded(stmts, idents, where):
-    return gast.copy_location(gast.If(_not_any(idents, where), stmts, []), where)
-
-
-def _lower_block(stmts, brk: str, cont: str) -> list:
-    """Replace break/continue by flag assignments; what follows an exit runs under a guard."""
-    out = []
-    for i, stmt in enumerate(stmts):
-        if isinstance(stmt, gast.Break):
-            return out + [_set(brk, True, stmt)]
-        if isinstance(stmt, gast.Continue):
-            return out + [_set(cont, True, stmt)]
-        if isinstance(stmt, gast.If) and _contains([stmt], (gast.Break, gast.Continue)):
-            lowered = gast.If(stmt.test, _lower_block(stmt.body, brk, cont),
-                              _lower_block(stmt.orelse, brk, cont))
-            out.append(gast.copy_location(lowered, stmt))
-            rest = stmts[i + 1:]
-            if rest:
-                out.append(_guarded(_lower_block(rest, brk, cont), (brk, cont), rest[0]))
-            return out
-        out.append(stmt)
-    return out
-
-
-def lower_loop_exits(node):
-    """A loop whose `break`/`continue` sit under an `if` becomes a loop over flags:
-
-        for i in xs:                 brk = False
-            A                        for i in xs:
-            if c:                        cont = False
-                break          ->        if not brk:
-            B                                A
-                                             if c: brk = True
-                                             if not (brk or cont): B
-
-    On Python conditions the flags stay Python bools and everything folds away; on Tensor
-    conditions they become Tensors and the guards become switches. Returns (loop, flag names
-    to set to False before it) — the loop itself when there is nothing to lower.
-    """
-    hit = _LOWERED.get(id(node))
-    if hit is not None and hit[0] is node:
-        return hit[1], hit[2]
-    exits_under_if = any(isinstance(s, gast.If) and _contains([s], (gast.Break, gast.Continue))
-                         for s in node.body)
-    if not exits_under_if:
-        _LOWERED[id(node)] = (node, node, ())
-        return node, ()
-    line = getattr(node, "lineno", 0)
-    brk, cont = f"_break_{line}", f"_continue_{line}"
-    body = [_set(cont, False, node)] + _lower_block(node.body, brk, cont)
-    orelse = [_guarded(node.orelse, (brk,), node)] if node.orelse else []
-    if isinstance(node, gast.For):
-        loop = gast.For(node.target, node.iter, [_guarded(body, (brk,), node)], orelse, None)
-    else:
-        test = gast.BoolOp(gast.And(), [node.test, _not_any((brk,), node)])
-        loop = gast.While(gast.copy_location(test, node.test), body, orelse)
-    loop = gast.copy_location(loop, node)
-    _LOWERED[id(node)] = (node, loop, (brk,))
-    return loop, (brk,)

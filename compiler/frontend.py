@@ -19,8 +19,8 @@ import gast
 
 from cellgraph.ops.errors import ArgumentError, CellgraphError, CompileError, ShapeError, SourceLoc
 
-from . import control_flow
-from .builder import Tracer, current_builder
+from . import control_flow, effects, loop_exits
+from .builder import Tracer, current_builder, is_parameter
 from .scope import (
     Closure,
     Scope,
@@ -148,6 +148,7 @@ class Interpreter:
 
     # -- statements -------------------------------------------------------------------------
     def exec_block(self, stmts) -> None:
+        stmts = loop_exits.lower_block(stmts)
         for i, stmt in enumerate(stmts):
             if isinstance(stmt, gast.If):
                 if self.exec_stmt(stmt, rest=stmts[i + 1:]):
@@ -169,7 +170,7 @@ class Interpreter:
                 return call()
             with builder.at(loc):
                 return call()
-        except (ReturnSignal, BreakSignal, ContinueSignal):
+        except (ReturnSignal, BreakSignal, ContinueSignal, effects.RaiseSignal):
             raise
         except CellgraphError as e:
             raise e.with_loc(loc)
@@ -221,7 +222,7 @@ class Interpreter:
         return False
 
     def stmt_For(self, node):
-        node, flags = control_flow.lower_loop_exits(node)
+        node, flags = loop_exits.lower_loop_exits(node)
         self.scope.vars.update(dict.fromkeys(flags, False))
         iterable = self.eval(node.iter)
         if isinstance(iterable, Tracer):
@@ -244,7 +245,7 @@ class Interpreter:
         self.exec_block(node.orelse)
 
     def stmt_While(self, node):
-        node, flags = control_flow.lower_loop_exits(node)
+        node, flags = loop_exits.lower_loop_exits(node)
         self.scope.vars.update(dict.fromkeys(flags, False))
         test = self.eval(node.test)
         count = 0
@@ -279,6 +280,12 @@ class Interpreter:
 
     def stmt_Raise(self, node):
         exc = self.eval(node.exc) if node.exc is not None else RuntimeError("re-raise")
+        if isinstance(exc, type) and issubclass(exc, BaseException):
+            exc = exc()
+        builder = current_builder()
+        if builder is not None and builder.runs_conditionally:
+            effects.emit_raise(exc)  # whether it is reached is known only at run time
+            raise effects.RaiseSignal()
         raise exc
 
     # -- assignment targets -----------------------------------------------------------------
@@ -297,11 +304,19 @@ class Interpreter:
                                    self.info.loc(target))
             container[self.eval(target.slice)] = value
         elif isinstance(target, gast.Attribute):
+            self._assign_attribute(target, value)
+        else:
+            raise CompileError(f"cannot assign to {type(target).__name__}", self.info.loc(target))
+
+    def _assign_attribute(self, target, value) -> None:
+        """`obj.name = value` is a Parameter update when `obj.name` is a Parameter (as in
+        MindSpore's graph mode, an Assign); any other attribute is fixed at compile time."""
+        current = getattr(self.eval(target.value), target.attr, None)
+        if not is_parameter(current):
             raise CompileError(f"assigning to attribute `{target.attr}` in graph mode is not "
                                f"supported; set it in __init__ or return the value",
                                self.info.loc(target))
-        else:
-            raise CompileError(f"cannot assign to {type(target).__name__}", self.info.loc(target))
+        effects.assign_in_graph(current, value)
 
     # -- expressions ------------------------------------------------------------------------
     def eval(self, node):

@@ -58,6 +58,15 @@ class Apply:
         return [v for v in self.params.values() if isinstance(v, Graph)]
 
 
+def has_effects(node: Apply) -> bool:
+    """Whether running `node` does something besides computing its outputs (printing, raising,
+    drawing random numbers), itself or inside one of its graphs: such nodes are never folded,
+    merged or dropped."""
+    if getattr(node.callee, "effectful", False):
+        return True
+    return any(has_effects(inner) for g in node.subgraphs() for inner in g.nodes)
+
+
 @dataclass(slots=True, eq=False)
 class Graph:
     """A closed function. `weights` are the Parameter objects bound to the trailing params."""

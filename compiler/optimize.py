@@ -27,7 +27,7 @@ import numpy as np
 from cellgraph.ops.core import PRIMITIVES, abstract_of
 
 from . import algebra
-from .ir import Apply, Constant, Graph, Var
+from .ir import Apply, Constant, Graph, Var, has_effects
 from .rewrite import E, Expr, _sweeps, is_all, out_type, passes_through, same_type, zeros_of
 
 __all__ = ["REWRITES", "E", "Expr", "dce", "node_count", "optimize", "simplify"]
@@ -100,8 +100,7 @@ REWRITES: dict[str, list[Callable]] = {
 # ----- the driver ------------------------------------------------------------------------------
 
 def _foldable(node: Apply) -> bool:
-    if node.subgraphs() or node.callee.multiple_results or getattr(node.callee, "effectful",
-                                                                      False):
+    if node.subgraphs() or node.callee.multiple_results or has_effects(node):
         return False  # effects (printing, random draws) happen when the graph runs
     out = out_type(node)
     return out.size is not None and out.size <= FOLD_LIMIT and all(
@@ -190,7 +189,7 @@ class _Sweep:
                 self.uses[id(replacement)] = self.uses.get(id(replacement), 0) + self.uses.get(
                     id(node.outputs[0]), 1)
             return replacement
-        if getattr(node.callee, "effectful", False) or not node.outputs:
+        if has_effects(node) or not node.outputs:
             self.kept.append(node)  # effects (printing) are never merged or dropped
             return node.outputs[0] if node.outputs else None
         key = (node.callee.name, tuple(_atom_key(a) for a in node.inputs),
@@ -283,7 +282,7 @@ def dce(graph: Graph) -> bool:
     live = {id(o) for o in graph.outputs if isinstance(o, Var)}
     kept = []
     for node in reversed(graph.nodes):
-        if any(id(o) in live for o in node.outputs) or getattr(node.callee, "effectful", False):
+        if any(id(o) in live for o in node.outputs) or has_effects(node):
             kept.append(node)
             live.update(id(a) for a in node.inputs if isinstance(a, Var))
     changed = len(kept) != len(graph.nodes)
