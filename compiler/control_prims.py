@@ -66,6 +66,11 @@ def _is_float(value) -> bool:
     return abstract_of(value).dtype.is_float
 
 
+def _carries_grad(value) -> bool:
+    """Integers carry gradients too (MindSpore differentiates integer networks); bools not."""
+    return not abstract_of(value).dtype.is_bool
+
+
 def _vjp_graph(graph: Graph, wrt: tuple, name: str) -> Graph:
     """A closed graph (inputs..., sens...) -> gradients of inputs `wrt`."""
     n = len(graph.params)
@@ -87,7 +92,7 @@ def _zeros_for(douts, outs) -> list:
 
 @switch_p.def_bprop
 def _switch_bprop(pred, *args, out, dout, then_graph, else_graph):
-    wrt = tuple(i for i, a in enumerate(args) if _is_float(a))
+    wrt = tuple(i for i, a in enumerate(args) if _carries_grad(a))
     if not wrt:
         return (None,) * (len(args) + 1)
     grads = switch_p(pred, *args, *_zeros_for(dout, out),

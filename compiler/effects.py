@@ -37,6 +37,9 @@ def checked_assign_value(op: str, variable, value):
                          f"{type(value).__name__} {value!r:.60}")
     target, given = variable.aval, abstract_of(value)
     name = variable.name or "Parameter"
+    if given.shape == (1,) and target.shape == ():  # MindSpore's Assign takes [1] for a scalar
+        value = F.reshape(value, ())
+        given = abstract_of(value)
     try:
         fits = broadcast_shapes(given.shape, target.shape) == target.shape
     except CellgraphError:
