@@ -209,10 +209,10 @@ def _unpack(outs) -> str:
 
 def _switch_code(ctx, node, args, outs):
     pred, rest = args[0], ", ".join(args[1:])
-    lhs = _unpack(outs)
+    lhs = _unpack(outs) + " = " if outs else ""  # no outputs: a branch run for its effects
     then_fn, else_fn = ctx.graph(node.params["then_graph"]), ctx.graph(node.params["else_graph"])
-    return [f"if {pred}:", f"    {lhs} = {then_fn}({rest})",
-            "else:", f"    {lhs} = {else_fn}({rest})"]
+    return [f"if {pred}:", f"    {lhs}{then_fn}({rest})",
+            "else:", f"    {lhs}{else_fn}({rest})"]
 
 
 def _while_code(ctx, node, args, outs):

@@ -47,8 +47,9 @@ class CellgraphError(Exception):
         return self
 
 
-class CompileError(CellgraphError, SyntaxError):
-    """Source that graph mode cannot compile (unsupported syntax, undefined names)."""
+class CompileError(CellgraphError, SyntaxError, RuntimeError):
+    """Source that graph mode cannot compile (unsupported syntax, undefined names). MindSpore
+    raises RuntimeError for these; it is a SyntaxError too, as the source is what is wrong."""
 
     def __str__(self) -> str:
         return self.args[0]
