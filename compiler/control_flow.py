@@ -61,7 +61,7 @@ def bool_op(interp, node):
 
 # ----- tracing a branch ------------------------------------------------------------------------
 
-class _Branch:
+class Branch:
     """One side of a Tensor `if` (or a loop part): its builder and what it left behind."""
 
     def __init__(self, name: str, loc):
@@ -73,11 +73,14 @@ class _Branch:
         self.raised = False
 
     def run(self, interp, fn):
-        """Run fn() with this branch's builder listening and a private copy of the locals."""
+        """Run fn() with this branch's builder listening and (given an interpreter) a private
+        copy of its locals."""
         from .frontend import ReturnSignal
 
-        saved = interp.scope.vars
-        interp.scope.vars = dict(saved)
+        scope = interp.scope if interp is not None else None
+        saved = scope.vars if scope is not None else {}
+        if scope is not None:
+            scope.vars = dict(saved)
         try:
             with self.builder.active():
                 try:
@@ -87,8 +90,8 @@ class _Branch:
                 except RaiseSignal:
                     self.raised = True  # the rest of this branch is dead code
         finally:
-            self.vars = interp.scope.vars
-            interp.scope.vars = saved
+            if scope is not None:
+                self.vars, scope.vars = scope.vars, saved
 
     def take_update(self, param):
         """The value `param` has at the end of this branch; forgets the branch's update (the
@@ -180,7 +183,7 @@ def _unify_leaf(label, a, b, loc):
     return a, b
 
 
-def _close(branch: _Branch, leaves: list):
+def _close(branch: Branch, leaves: list):
     with branch.builder.active():
         return branch.builder.finish(list(leaves))
 
@@ -207,7 +210,7 @@ def unify_params(closed: list, n_explicit: int) -> list:
     return externals
 
 
-def emit_switch(interp, test, labels, then_branch, then_values, else_branch, else_values, loc):
+def emit_switch(test, labels, then_branch, then_values, else_branch, else_values, loc):
     """Emit the switch node that merges the branches' values; returns the merged values.
     Parameters a branch assigned are merged too, and assigned their merged value after it."""
     params = _updated_params(then_branch, else_branch)
@@ -239,7 +242,7 @@ def tensor_if(interp, node, test, rest) -> bool:
     name = f"{interp.name.rsplit('.', 1)[-1]}_if{loc.line if loc else ''}"
     if has_return([node]):
         _if_with_return(interp, node, test, list(rest), name, loc)
-    then_branch, else_branch = _Branch(name + "_then", loc), _Branch(name + "_else", loc)
+    then_branch, else_branch = Branch(name + "_then", loc), Branch(name + "_else", loc)
     before = interp.scope.vars
     then_branch.run(interp, lambda: interp.exec_block(node.body))
     else_branch.run(interp, lambda: interp.exec_block(node.orelse))
@@ -253,7 +256,7 @@ def tensor_if(interp, node, test, rest) -> bool:
                 ve is _MISSING and not else_branch.raised):
             continue  # defined on one side only: undefined after the `if`, as in Python
         names.append(n)
-    merged = emit_switch(interp, test, [f"variable `{n}`" for n in names], then_branch,
+    merged = emit_switch(test, [f"variable `{n}`" for n in names], then_branch,
                          _values_after(then_branch, names), else_branch,
                          _values_after(else_branch, names), loc)
     interp.scope.vars.update(zip(names, merged))
@@ -262,7 +265,7 @@ def tensor_if(interp, node, test, rest) -> bool:
     return False
 
 
-def _values_after(branch: _Branch, names: list) -> list:
+def _values_after(branch: Branch, names: list) -> list:
     """The branch's values of `names`; a branch that raised never continues, so what it left
     unset is UNBOUND."""
     return [branch.vars.get(n, UNBOUND) for n in names]
@@ -272,12 +275,12 @@ def _if_with_return(interp, node, test, rest, name, loc):
     """Both branches continue with the rest of the function, so both end in a return."""
     from .frontend import ReturnSignal
 
-    then_branch, else_branch = _Branch(name + "_then", loc), _Branch(name + "_else", loc)
+    then_branch, else_branch = Branch(name + "_then", loc), Branch(name + "_else", loc)
     then_branch.run(interp, lambda: interp.exec_block(list(node.body) + rest))
     else_branch.run(interp, lambda: interp.exec_block(list(node.orelse) + rest))
     values = [(UNBOUND if b.raised else None) if b.returned is _NO_RETURN else b.returned
               for b in (then_branch, else_branch)]
-    merged = emit_switch(interp, test, ["the return value"], then_branch, [values[0]],
+    merged = emit_switch(test, ["the return value"], then_branch, [values[0]],
                          else_branch, [values[1]], loc)
     raise ReturnSignal(merged[0])
 
@@ -288,10 +291,10 @@ def if_expression(interp, node):
     if not isinstance(test, Tracer):
         return interp.eval(node.body if truth(test) else node.orelse)
     loc = interp.loc(node)
-    then_branch, else_branch = _Branch("ifexp_then", loc), _Branch("ifexp_else", loc)
+    then_branch, else_branch = Branch("ifexp_then", loc), Branch("ifexp_else", loc)
     vt = then_branch.run(interp, lambda: interp.eval(node.body))
     ve = else_branch.run(interp, lambda: interp.eval(node.orelse))
-    return emit_switch(interp, test, ["the conditional expression"], then_branch, [vt],
+    return emit_switch(test, ["the conditional expression"], then_branch, [vt],
                        else_branch, [ve], loc)[0]
 
 
@@ -346,8 +349,8 @@ class _LoopTrace:
         self.init_leaves = init_leaves + list(params)
         self.avals = [abstract_of(v).strong() for v in self.init_leaves]
         self.hints = _hints(self.names, self.trees) + [p.name or "param" for p in params]
-        self.cond = _Branch("while_cond", loc)
-        self.body = _Branch("while_body", loc)
+        self.cond = Branch("while_cond", loc)
+        self.body = Branch("while_body", loc)
         self.pred = self.cond.run(interp, lambda: self._enter(interp, self.cond) or
                                   interp.eval(node.test))
 
@@ -363,7 +366,7 @@ class _LoopTrace:
         self.resolved = {n: zeros_like_value(v) for n, v in zip(self.names, self.new_values)
                          if init[n] is UNBOUND and v is not UNBOUND}
 
-    def _enter(self, interp, branch: _Branch) -> None:
+    def _enter(self, interp, branch: Branch) -> None:
         """Bind the carried values to the branch's parameters."""
         values = [branch.builder.add_param(a, h) for a, h in zip(self.avals, self.hints)]
         n_vars = len(values) - len(self.params)

@@ -19,7 +19,7 @@ import gast
 
 from cellgraph.ops.errors import ArgumentError, CellgraphError, CompileError, ShapeError, SourceLoc
 
-from . import control_flow, effects, loop_exits
+from . import choice, control_flow, effects, loop_exits
 from .builder import Tracer, current_builder, is_parameter
 from .scope import (
     Closure,
@@ -64,7 +64,8 @@ BINOPS = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mu
 CMPOPS = {gast.Eq: operator.eq, gast.NotEq: operator.ne, gast.Lt: operator.lt,
           gast.LtE: operator.le, gast.Gt: operator.gt, gast.GtE: operator.ge,
           gast.Is: operator.is_, gast.IsNot: operator.is_not,
-          gast.In: lambda a, b: a in b, gast.NotIn: lambda a, b: a not in b}
+          gast.In: choice.contains,
+          gast.NotIn: lambda a, b: control_flow.logical_not(choice.contains(a, b))}
 MAX_INLINE_DEPTH = 200
 MAX_STATIC_ITERATIONS = 100_000
 
@@ -349,6 +350,9 @@ class Interpreter:
 
     def expr_Subscript(self, node):
         container, index = self.eval(node.value), self.eval(node.slice)
+        if isinstance(index, Tracer) and choice.is_sequence(container):
+            return self.at_node(node, lambda: choice.index_sequence(container, index,
+                                                                     self.info.loc(node)))
         return self.at_node(node, lambda: container[index])
 
     def expr_Slice(self, node):
