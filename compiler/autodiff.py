@@ -114,9 +114,12 @@ def expand_grad(graph: Graph) -> Graph:
 
 
 
-def _needs_expansion(graph: Graph, keep: bool) -> bool:
+def _needs_expansion(graph: Graph, keep: bool, seen: set | None = None) -> bool:
+    seen = set() if seen is None else seen
+    seen.add(id(graph))  # a recursive graph calls itself
     return any(n.callee is grad_p or (not keep and n.callee in EXPAND_RULES)
-               or any(_needs_expansion(g, keep) for g in n.subgraphs()) for n in graph.nodes)
+               or any(_needs_expansion(g, keep, seen) for g in n.subgraphs()
+                      if id(g) not in seen) for n in graph.nodes)
 
 
 def _read(env: dict, atom):

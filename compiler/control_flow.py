@@ -260,8 +260,7 @@ def tensor_if(interp, node, test, rest) -> bool:
                          _values_after(then_branch, names), else_branch,
                          _values_after(else_branch, names), loc)
     interp.scope.vars.update(zip(names, merged))
-    if then_branch.raised and else_branch.raised and current_builder().runs_conditionally:
-        raise RaiseSignal()
+    _raise_if_both_raised(then_branch, else_branch)
     return False
 
 
@@ -282,7 +281,14 @@ def _if_with_return(interp, node, test, rest, name, loc):
               for b in (then_branch, else_branch)]
     merged = emit_switch(test, ["the return value"], then_branch, [values[0]],
                          else_branch, [values[1]], loc)
-    raise ReturnSignal(merged[0])
+    _raise_if_both_raised(then_branch, else_branch)
+    raise ReturnSignal(None if merged[0] is UNBOUND else merged[0])
+
+
+def _raise_if_both_raised(then_branch: Branch, else_branch: Branch) -> None:
+    """Neither side continues: in a branch or loop body, neither does the code around it."""
+    if then_branch.raised and else_branch.raised and current_builder().runs_conditionally:
+        raise RaiseSignal()
 
 
 def if_expression(interp, node):

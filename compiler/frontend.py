@@ -17,9 +17,16 @@ import operator
 
 import gast
 
-from cellgraph.ops.errors import ArgumentError, CellgraphError, CompileError, ShapeError, SourceLoc
+from cellgraph.ops.errors import (
+    ArgumentError,
+    CellgraphError,
+    CompileError,
+    ShapeError,
+    SourceLoc,
+    UndefinedNameError,
+)
 
-from . import choice, control_flow, effects, loop_exits
+from . import choice, control_flow, effects, loop_exits, recursion
 from .builder import Tracer, current_builder, is_parameter
 from .scope import (
     Closure,
@@ -128,8 +135,17 @@ class Interpreter:
     def _run(node, info, parent, name, args, kwargs, defaults, kw_defaults):
         if Interpreter.depth > MAX_INLINE_DEPTH:
             raise CompileError(f"calls nested more than {MAX_INLINE_DEPTH} deep while inlining "
-                               f"{name}; recursion on Tensor values is not supported",
+                               f"{name}; a recursion on Python values that does not end?",
                                info.loc(node))
+
+        def run_body(args, kwargs):
+            return Interpreter._run_body(node, info, parent, name, args, kwargs, defaults,
+                                         kw_defaults)
+
+        return recursion.call(node, name, args, kwargs, run_body)
+
+    @staticmethod
+    def _run_body(node, info, parent, name, args, kwargs, defaults, kw_defaults):
         try:
             local = bind_arguments(node.args, name, args, kwargs, defaults, kw_defaults)
         except ArgumentError as e:  # the entry point has no caller in the source: show its def
@@ -335,7 +351,8 @@ class Interpreter:
         try:
             return self.scope.lookup(node.id)
         except KeyError:
-            raise CompileError(f"name '{node.id}' is not defined", self.info.loc(node)) from None
+            raise UndefinedNameError(f"name '{node.id}' is not defined",
+                                     self.info.loc(node)) from None
 
     def expr_Attribute(self, node):
         obj = self.eval(node.value)

@@ -62,9 +62,15 @@ def has_effects(node: Apply) -> bool:
     """Whether running `node` does something besides computing its outputs (printing, raising,
     drawing random numbers), itself or inside one of its graphs: such nodes are never folded,
     merged or dropped."""
+    return _has_effects(node, set())
+
+
+def _has_effects(node: Apply, seen: set) -> bool:
     if getattr(node.callee, "effectful", False):
         return True
-    return any(has_effects(inner) for g in node.subgraphs() for inner in g.nodes)
+    todo = [g for g in node.subgraphs() if id(g) not in seen]  # a recursive graph calls itself
+    seen.update(id(g) for g in todo)
+    return any(_has_effects(inner, seen) for g in todo for inner in g.nodes)
 
 
 @dataclass(slots=True, eq=False)

@@ -55,6 +55,10 @@ class CompileError(CellgraphError, SyntaxError, RuntimeError):
         return self.args[0]
 
 
+class UndefinedNameError(CellgraphError, NameError):
+    """A name construct reads that is defined nowhere (MindSpore raises NameError)."""
+
+
 class ShapeError(CellgraphError, ValueError):
     """Operands whose shapes do not fit the operation."""
 
@@ -87,4 +91,5 @@ for _cls in (ShapeError, GradValueError, ArgumentValueError):
     _cls.__name__ = "ValueError"
 for _cls in (DTypeError, ArgumentError):
     _cls.__name__ = "TypeError"
+UndefinedNameError.__name__ = "NameError"
 del _cls
