@@ -93,10 +93,9 @@ class Branch:
             if scope is not None:
                 self.vars, scope.vars = scope.vars, saved
 
-    def take_update(self, param):
-        """The value `param` has at the end of this branch; forgets the branch's update (the
-        node that merges the branches carries it on)."""
-        entry = self.builder.updates.pop(id(param), None)
+    def final_value(self, param):
+        """The value `param` has at the end of this branch."""
+        entry = self.builder.updates.get(id(param))
         if entry is None:
             return param
         var = entry[1]
@@ -184,8 +183,14 @@ def _unify_leaf(label, a, b, loc):
 
 
 def _close(branch: Branch, leaves: list):
+    """The branch's graph, returning `leaves`. A Parameter among them reads its value at the end
+    of the branch (a name bound to a Parameter follows its updates, as in MindSpore); the
+    branch's updates themselves leave through `leaves` too, so none trail the outputs."""
     with branch.builder.active():
-        return branch.builder.finish(list(leaves))
+        graph, captured = branch.builder.finish(list(leaves))
+    graph.outputs = graph.outputs[:len(graph.outputs) - len(graph.updates)]
+    graph.updates = []
+    return graph, captured
 
 
 def unify_params(closed: list, n_explicit: int) -> list:
@@ -216,8 +221,8 @@ def emit_switch(test, labels, then_branch, then_values, else_branch, else_values
     params = _updated_params(then_branch, else_branch)
     n_values = len(labels)
     labels = list(labels) + [f"Parameter '{p.name}'" for p in params]
-    then_values = list(then_values) + [then_branch.take_update(p) for p in params]
-    else_values = list(else_values) + [else_branch.take_update(p) for p in params]
+    then_values = list(then_values) + [then_branch.final_value(p) for p in params]
+    else_values = list(else_values) + [else_branch.final_value(p) for p in params]
     pairs, trees = _pair_leaves(labels, then_values, else_values, loc)
     unified = [_unify_leaf(label, a, b, loc) for label, a, b in pairs]
     then_graph, then_caps = _close(then_branch, [a for a, _ in unified])
@@ -390,9 +395,7 @@ class _LoopTrace:
         """The while_loop node; returns its outputs (the variables' leaves, then the params)."""
         new_leaves = _carried_leaves(self.names, self.trees, self.new_values, self.avals,
                                      self.loc)
-        new_leaves += [self.body.take_update(p) for p in self.params]
-        for p in self.params:
-            self.cond.take_update(p)
+        new_leaves += [self.body.final_value(p) for p in self.params]
         cond_graph, cond_caps = _close(self.cond, [self.pred])
         body_graph, body_caps = _close(self.body, new_leaves)
         externals = unify_params([(cond_graph, cond_caps), (body_graph, body_caps)],

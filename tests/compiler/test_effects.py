@@ -168,3 +168,21 @@ def test_unsupported_syntax_is_a_runtime_error():
     ms.set_context(mode=ms.GRAPH_MODE)
     with pytest.raises(RuntimeError, match="`try` statements are not supported"):
         WithTry()(t(1.0))
+
+
+def test_a_name_bound_to_a_parameter_follows_its_updates_in_a_branch():
+    class Alias(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = Parameter(Tensor(np.array([4.0])), name="w")
+
+        def construct(self, x, y):
+            if y > 0:
+                x = self.w  # x names the Parameter, not a copy of its value
+                self.w = self.w - 1
+            return x + y
+
+    net = Alias()
+    np.testing.assert_allclose(net(t(2.0), t(3.0)).asnumpy(), [6.0])
+    np.testing.assert_allclose(net(t(2.0), t(-3.0)).asnumpy(), [-1.0])
+    np.testing.assert_allclose(net.w.asnumpy(), [3.0])
