@@ -183,6 +183,6 @@ def test_a_name_bound_to_a_parameter_follows_its_updates_in_a_branch():
             return x + y
 
     net = Alias()
-    np.testing.assert_allclose(net(t(2.0), t(3.0)).asnumpy(), [6.0])
-    np.testing.assert_allclose(net(t(2.0), t(-3.0)).asnumpy(), [-1.0])
+    np.testing.assert_allclose(net(t([2.0]), t(3.0)).asnumpy(), [6.0])
+    np.testing.assert_allclose(net(t([2.0]), t(-3.0)).asnumpy(), [-1.0])
     np.testing.assert_allclose(net.w.asnumpy(), [3.0])
