@@ -347,6 +347,14 @@ def tensor_while(interp, node):
     interp.exec_block(node.orelse)
 
 
+def _widens(initial, value) -> bool:
+    """A Python number before the loop that the body turns into a 0-d Tensor of another dtype."""
+    if not isinstance(initial, numbers.Number) or not is_tensor_like(value):
+        return False
+    aval = abstract_of(value)
+    return aval.shape == () and aval.dtype != abstract_of(_as_array(initial)).dtype
+
+
 class _LoopTrace:
     """One tracing of a Tensor `while`'s condition and body over the carried values."""
 
@@ -374,8 +382,12 @@ class _LoopTrace:
         if self.body.raised:
             self.new_values = [self.body.vars.get(n, UNBOUND) for n in self.names]
         self.updated = _updated_params(self.body)
-        self.resolved = {n: zeros_like_value(v) for n, v in zip(self.names, self.new_values)
-                         if init[n] is UNBOUND and v is not UNBOUND}
+        self.resolved = {}
+        for n, value in zip(self.names, self.new_values):
+            if init[n] is UNBOUND and value is not UNBOUND:
+                self.resolved[n] = zeros_like_value(value)
+            elif _widens(init[n], value):  # a Python number takes the Tensor's dtype
+                self.resolved[n] = np.asarray(init[n], abstract_of(value).dtype.np)
 
     def _enter(self, interp, branch: Branch) -> None:
         """Bind the carried values to the branch's parameters."""

@@ -3,6 +3,7 @@ Python run of the same function, gradients against finite differences at order 2
 import numpy as np
 import pytest
 
+import cellgraph as ms
 from cellgraph import Tensor, nn, ops
 from cellgraph.testing import check_grads
 
@@ -177,3 +178,17 @@ def test_integer_loop_with_exits_counts_like_python():
     for n in (1, 6, 9, 30):
         got = StepsDown()(Tensor(np.array(n, np.int32)))
         assert tuple(int(v.asnumpy()) for v in got) == steps_down(n)
+
+
+def test_a_python_number_before_a_tensor_loop_takes_the_dtype_the_body_gives_it():
+    class Widen(nn.Cell):
+        def construct(self, x, n):
+            y = 1
+            while n > 0:
+                y = y * x + 0.5
+                n = n - 1
+            return y
+
+    out = Widen()(t(2.0), Tensor(np.array(3, np.int32)))
+    assert out.dtype == ms.float64
+    np.testing.assert_allclose(out.asnumpy(), ((1 * 2 + 0.5) * 2 + 0.5) * 2 + 0.5)
