@@ -15,8 +15,9 @@ import numpy as np
 
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import abstract_of
-from cellgraph.ops.errors import CompileError, DTypeError
+from cellgraph.ops.errors import CompileError, DTypeError, ShapeError
 
+from . import dynamic_dims
 from .builder import Builder, Tracer, current_builder, is_tensor_like
 from .control_prims import switch_p, while_p
 from .effects import RaiseSignal
@@ -167,8 +168,9 @@ def _describe(value) -> str:
     return type(value).__name__ if not isinstance(value, numbers.Number) else repr(value)
 
 
-def _unify_leaf(label, a, b, loc):
-    """Make a pair of branch results the same type: numbers take the other side's dtype."""
+def _unify_leaf(label, a, b, loc, then_branch, else_branch):
+    """Make a pair of branch results the same type: numbers take the other side's dtype, and
+    dims that differ become dims known only at run time (dynamic_dims.py)."""
     if isinstance(a, numbers.Number) and not isinstance(b, numbers.Number):
         a = _as_array(a, b)
     elif isinstance(b, numbers.Number) and not isinstance(a, numbers.Number):
@@ -176,10 +178,24 @@ def _unify_leaf(label, a, b, loc):
     elif isinstance(a, numbers.Number):
         a, b = _as_array(a), _as_array(b, _as_array(a))
     ta, tb = abstract_of(a).strong(), abstract_of(b).strong()
-    if ta != tb:
-        raise DTypeError(f"{label} is {ta} in one branch of the Tensor `if` and {tb} in the "
-                         f"other; both branches must give the same shape and dtype", loc)
+    if ta == tb:
+        return a, b
+    joined = dynamic_dims.join(ta, tb)
+    if joined is None:
+        raise _join_error(f"{label} is {ta} in one branch of the Tensor `if` and {tb} in the "
+                          f"other", ta, tb, loc)
+    with then_branch.builder.active():
+        a = dynamic_dims.with_type(a, joined)
+    with else_branch.builder.active():
+        b = dynamic_dims.with_type(b, joined)
     return a, b
+
+
+def _join_error(what: str, ta, tb, loc):
+    if ta.dtype != tb.dtype:
+        return DTypeError(f"{what}; both must have the same dtype", loc)
+    return ShapeError(f"{what}; their ranks differ, so the shapes do not join (Join Failed)",
+                      loc)
 
 
 def _close(branch: Branch, leaves: list):
@@ -224,7 +240,8 @@ def emit_switch(test, labels, then_branch, then_values, else_branch, else_values
     then_values = list(then_values) + [then_branch.final_value(p) for p in params]
     else_values = list(else_values) + [else_branch.final_value(p) for p in params]
     pairs, trees = _pair_leaves(labels, then_values, else_values, loc)
-    unified = [_unify_leaf(label, a, b, loc) for label, a, b in pairs]
+    unified = [_unify_leaf(label, a, b, loc, then_branch, else_branch)
+               for label, a, b in pairs]
     then_graph, then_caps = _close(then_branch, [a for a, _ in unified])
     else_graph, else_caps = _close(else_branch, [b for _, b in unified])
     externals = unify_params([(then_graph, then_caps), (else_graph, else_caps)], 0)
@@ -388,6 +405,8 @@ class _LoopTrace:
                 self.resolved[n] = zeros_like_value(value)
             elif _widens(init[n], value):  # a Python number takes the Tensor's dtype
                 self.resolved[n] = np.asarray(init[n], abstract_of(value).dtype.np)
+            elif (retyped := _loop_join(init[n], value)) is not None:
+                self.resolved[n] = retyped
 
     def _enter(self, interp, branch: Branch) -> None:
         """Bind the carried values to the branch's parameters."""
@@ -406,7 +425,7 @@ class _LoopTrace:
     def emit(self):
         """The while_loop node; returns its outputs (the variables' leaves, then the params)."""
         new_leaves = _carried_leaves(self.names, self.trees, self.new_values, self.avals,
-                                     self.loc)
+                                     self.body, self.loc)
         new_leaves += [self.body.final_value(p) for p in self.params]
         cond_graph, cond_caps = _close(self.cond, [self.pred])
         body_graph, body_caps = _close(self.body, new_leaves)
@@ -423,7 +442,7 @@ def _hints(names, trees):
     return hints
 
 
-def _carried_leaves(names, trees, new_values, avals, loc):
+def _carried_leaves(names, trees, new_values, avals, body: Branch, loc):
     leaves = []
     for n, (tree, count), value in zip(names, trees, new_values):
         new, new_tree = flatten(value, _is_leaf)
@@ -437,11 +456,33 @@ def _carried_leaves(names, trees, new_values, avals, loc):
             value = np.asarray(value, aval.dtype.np)
         got = abstract_of(value).strong()
         if got != aval:
-            raise DTypeError(f"loop-carried variable `{n}` changes from {aval} to {got} across "
-                             f"iterations of the `while` loop; it must keep its shape and dtype",
-                             loc)
+            if dynamic_dims.join(got, aval) != aval:
+                raise _join_error(f"loop-carried variable `{n}` changes from {aval} to {got} "
+                                  f"across iterations of the `while` loop", aval, got, loc)
+            with body.builder.active():
+                value = dynamic_dims.with_type(value, aval)
         out.append(value)
     return out
+
+
+def _loop_join(initial, value):
+    """`initial` retyped so that it can also hold `value` (the dims that differ become dynamic),
+    or None when it already can, or cannot at all (the loop reports that when it is emitted)."""
+    init_leaves, tree = flatten(initial, _is_leaf)
+    new_leaves, new_tree = flatten(value, _is_leaf)
+    if tree != new_tree:
+        return None
+    out, changed = [], False
+    for a, b in zip(init_leaves, new_leaves):
+        joined = None
+        if is_tensor_like(a) and is_tensor_like(b):
+            joined = dynamic_dims.join(abstract_of(a), abstract_of(b))
+        if joined is None or joined == abstract_of(a).strong():
+            out.append(a)
+        else:
+            out.append(dynamic_dims.with_type(a, joined))
+            changed = True
+    return unflatten(tree, out) if changed else None
 
 
 # ----- print -----------------------------------------------------------------------------------

@@ -372,11 +372,9 @@ class ShapeChangingLoop(nn.Cell):
         return x
 
 
-def test_loop_carried_shape_change_is_a_clear_error():
-    with pytest.raises(TypeError, match="loop-carried variable `x` changes from f64\\[2\\] to "
-                                        "f64\\[4\\]") as info:
-        ShapeChangingLoop()(t(1.0, 2.0))
-    assert "x = ops.concat((x, x))" in str(info.value) or "while x.sum() < 10" in str(info.value)
+def test_loop_carried_shape_change_becomes_a_dynamic_dim():
+    out = ShapeChangingLoop()(t(1.0, 2.0))
+    np.testing.assert_allclose(out.asnumpy(), [1.0, 2.0] * 4)
 
 
 class BranchTypesDiffer(nn.Cell):
@@ -388,8 +386,10 @@ class BranchTypesDiffer(nn.Cell):
         return y
 
 
-def test_branches_with_different_shapes_are_a_clear_error():
-    with pytest.raises(TypeError, match="variable `y` is f64\\[2\\] in one branch"):
+def test_branches_with_different_ranks_are_a_clear_error():
+    with pytest.raises(ValueError, match="variable `y` is f64\\[2\\] in one branch of the "
+                                         "Tensor `if` and f64\\[\\] in the other; their ranks "
+                                         "differ"):
         BranchTypesDiffer()(t(1.0, 2.0))
 
 

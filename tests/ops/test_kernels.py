@@ -36,9 +36,10 @@ CASES: dict[str, list[Case]] = {**CORE_CASES, **NN_CASES}
 # Primitives whose params hold graphs (a `grad` node differentiates its `graph` param, `switch`
 # and `while_loop` run their branch/body graphs): they are expanded or generated as code before
 # kernels run, so they have no kernel of their own. Their own tests live with autodiff and
-# control flow. `raise` is control flow too: generated as a `raise` statement.
+# control flow. `raise` is control flow too (a `raise` statement), and `set_dims`, the identity
+# that types a value with dims known only at run time, an assignment.
 STRUCTURAL = {"grad", "switch", "while_loop", "custom_vjp", "custom_bprop", "call_graph", "jvp",
-              "vmap", "partial", "raise"}
+              "vmap", "partial", "raise", "set_dims"}
 
 
 def is_structural(prim) -> bool:
