@@ -41,6 +41,13 @@ def _call_type(*avals, graph: Graph, out_types: tuple):
 call_graph_p = Primitive("call_graph", _call_type, label="Call", multiple_results=True)
 
 
+@call_graph_p.def_bprop
+def _call_graph_bprop(*args, out, dout, graph, out_types):
+    raise CompileError(f"differentiating `{graph.name}`, a function that calls itself under a "
+                       f"Tensor condition, is not supported; write the recursion as a `while` "
+                       f"loop to differentiate it")
+
+
 def _call_code(ctx, node, args, outs):
     call = f"{ctx.graph(node.params['graph'])}({', '.join(args)})"
     if not outs:

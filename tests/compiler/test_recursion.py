@@ -88,3 +88,10 @@ def test_an_undefined_name_is_a_name_error():
 
     with pytest.raises(NameError, match="not_defined_anywhere"):
         jit(broken)(i32(2))
+
+
+def test_differentiating_a_recursion_is_a_clear_error():
+    from cellgraph import ops
+
+    with pytest.raises(RuntimeError, match="calls itself under a Tensor condition"):
+        ops.GradOperation()(jit(steps_to_zero))(Tensor(np.array(3.0)))

@@ -20,8 +20,10 @@ from cellgraph.ops.core import PRIMITIVES
 from cellgraph.testing import check_grads
 
 # Primitives whose params hold graphs: differentiated through their own tests
-# (tests/compiler/test_autodiff.py, the control-flow tests, tests/cellgraph/test_custom_bprop.py).
-STRUCTURAL = {"grad", "switch", "while_loop", "custom_vjp"}
+# (tests/compiler/test_autodiff.py, the control-flow tests, tests/cellgraph/test_custom_bprop.py,
+# tests/compiler/test_recursion.py, whose `call_graph` refuses to be differentiated), and
+# `set_dims`, which exists only in generated code (tests/compiler/test_dynamic_dims.py).
+STRUCTURAL = {"grad", "switch", "while_loop", "custom_vjp", "call_graph", "set_dims"}
 # Differentiable on purpose with a zero gradient: finite differences cannot agree with it.
 ZERO_GRADIENT = {"stop_gradient"}
 
