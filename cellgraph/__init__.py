@@ -4,6 +4,7 @@
 context/set_context, nn, ops, grad, value_and_grad, jit and numpy.
 """
 from cellgraph import runtime as _runtime  # noqa: F401  (registers the eager runtime)
+from cellgraph.compiler import choice as _choice
 from cellgraph.ops import dtype
 from cellgraph.ops.dtype import (
     bool_,
@@ -49,6 +50,7 @@ ops.vmap = ops.functional.vmap = vmap
 ops.jacrev = ops.functional.jacrev = jacrev
 ops.jacfwd = ops.functional.jacfwd = jacfwd
 ops.hessian = ops.functional.hessian = hessian
+ops.switch = ops.functional.switch = _choice.switch  # a run-time choice needs the compiler
 # Parameter updates need the graph builder too (an assignment inside a graph is recorded there).
 for _name in _assign.__all__:
     setattr(ops, _name, getattr(_assign, _name))

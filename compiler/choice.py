@@ -13,6 +13,7 @@ end takes the last item.
 """
 from __future__ import annotations
 
+from cellgraph.ops import dtype as dt
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import abstract_of
 
@@ -61,8 +62,24 @@ class Choice:
         return emit_switch(F.equal(self.index, k), ["the chosen item's result"], then_branch,
                            [then_value], else_branch, [else_value], self.loc)[0]
 
+    def value(self):
+        """The chosen item itself (the items are values, not callables)."""
+        return self._chain(0, lambda item: item)
+
     def __repr__(self) -> str:
         return f"Choice({len(self.items)} items)"
+
+
+def switch(cond, true_value, false_value):
+    """MindSpore's `F.switch`: `true_value` if `cond` holds, else `false_value`. On a condition
+    known only at run time the choice is made then: values are merged by a switch node, and
+    callables give a Choice that calls the one picked."""
+    if not isinstance(cond, Tracer):
+        return true_value if bool(cond) else false_value
+    pick = Choice([true_value, false_value], F.cast(F.logical_not(cond), dt.int32), None)
+    if callable(true_value) and callable(false_value) and not is_tensor_like(true_value):
+        return pick
+    return pick.value()
 
 
 def contains(value, sequence):

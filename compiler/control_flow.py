@@ -23,7 +23,7 @@ from .control_prims import switch_p, while_p
 from .effects import RaiseSignal
 from .ir import Var
 from .loop_exits import UNBOUND, has_exit, has_return
-from .print_op import emit_print
+from .print_op import RuntimeString, emit_print
 from .pytree import flatten, unflatten
 
 _MISSING = object()
@@ -489,6 +489,6 @@ def _loop_join(initial, value):
 
 def graph_print(args, kwargs):
     """`print` inside construct: Tensors print when the graph runs, constants print now."""
-    if any(isinstance(a, Tracer) for a in args):
+    if any(isinstance(a, Tracer | RuntimeString) for a in args):
         return emit_print(args, kwargs)
     print(*args, **kwargs)

@@ -26,7 +26,7 @@ from cellgraph.ops.errors import (
     UndefinedNameError,
 )
 
-from . import choice, control_flow, effects, loop_exits, recursion
+from . import choice, control_flow, effects, loop_exits, print_op, recursion
 from .builder import Tracer, current_builder, is_parameter
 from .scope import (
     Closure,
@@ -470,11 +470,18 @@ class Interpreter:
                 self._comprehension(generators[1:], emit)
 
     def expr_JoinedStr(self, node):
-        return "".join(str(self.eval(v)) for v in node.values)
+        parts = [self.eval(v) for v in node.values]
+        return print_op.joined_string([p if isinstance(p, Tracer) else str(p) for p in parts])
 
     def expr_FormattedValue(self, node):
         value = self.eval(node.value)
         spec = self.eval(node.format_spec) if node.format_spec is not None else ""
+        if isinstance(value, Tracer):
+            if spec or node.conversion not in (-1, None):
+                raise CompileError("a Tensor in an f-string prints as print(x) does; a format "
+                                   "spec or !r/!s on it is not supported in graph mode",
+                                   self.info.loc(node))
+            return value  # formatted when the graph runs
         return format(value, spec)
 
     def expr_Starred(self, node):

@@ -8,6 +8,7 @@ from . import array_ops, core, dtype, errors, functional, math_ops, nn_ops  # no
 from .classes import *
 from .classes import PrimitiveClass  # noqa: F401
 from .core import PRIMITIVES, Primitive, TensorType, bind  # noqa: F401
+from .floor_division import *
 from .functional import *
 from .functional import abs, pow, sum  # noqa: F401  (shadow builtins on purpose, as MindSpore)
 from .nn_classes import *

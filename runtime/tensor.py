@@ -156,6 +156,10 @@ class Parameter(Tensor):
     def assign_value(self, value):
         return self.set_data(value)
 
+    def value(self):
+        """The Parameter's current value (in a graph, a read of it after the updates so far)."""
+        return self
+
     @property
     def data(self):
         return self

@@ -49,9 +49,32 @@ class Cell:
         if not context.is_graph_mode():
             return self.construct(*args, **kwargs)
         if kwargs:
-            raise ArgumentError(f"{type(self).__name__}: keyword arguments to a Cell in graph "
-                                f"mode are not supported; pass them by position")
+            args = self._positional(args, kwargs)
         return run_cached(self._graph_cache, self, args, context.dump_dir())
+
+    def _positional(self, args, kwargs) -> tuple:
+        """Keyword arguments of a top-level call as construct's positional ones (defaults
+        filled in), so that a compiled graph serves both spellings of a call."""
+        import inspect
+
+        signature = inspect.signature(self.construct)
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise ArgumentError(f"{type(self).__name__}.construct(): {e}") from None
+        bound.apply_defaults()
+        positional = []
+        for name, param in signature.parameters.items():
+            if param.kind in (param.KEYWORD_ONLY, param.VAR_KEYWORD) and bound.arguments.get(
+                    name, param.default) not in (param.empty, {}):
+                raise ArgumentError(f"{type(self).__name__}: keyword-only argument `{name}` of "
+                                    f"construct is not supported in graph mode; make it "
+                                    f"positional")
+            if param.kind == param.VAR_POSITIONAL:
+                positional += list(bound.arguments.get(name, ()))
+            elif param.kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD):
+                positional.append(bound.arguments[name])
+        return tuple(positional)
 
     def construct(self, *args, **kwargs):
         raise NotImplementedError(f"{type(self).__name__} must define construct()")

@@ -92,3 +92,17 @@ def test_tensor_in_a_list_of_tensors():
     for value, expected in ((1, 10), (2, 1), (3, 30)):
         got = Member()(Tensor(np.array([value], np.int32)))
         assert int(got.asnumpy()[0]) == expected
+
+
+class SwitchValuesAndFunctions(nn.Cell):
+    def construct(self, x):
+        scaled = ops.switch(x > 0, x * 2, -x)  # a value chosen at run time
+        act = ops.switch(x > 1, ops.sin, ops.cos)  # a function chosen at run time
+        return scaled + act(x) + ops.switch(True, 1.0, 2.0)
+
+
+@pytest.mark.parametrize("x", [2.0, 0.5, -1.0])
+def test_ops_switch_chooses_values_and_functions_at_run_time(x):
+    expected = (2 * x if x > 0 else -x) + (np.sin(x) if x > 1 else np.cos(x)) + 1.0
+    np.testing.assert_allclose(SwitchValuesAndFunctions()(t(x)).asnumpy(), expected)
+    check_grads(SwitchValuesAndFunctions(), (t(x),), order=2)

@@ -186,3 +186,17 @@ def test_a_name_bound_to_a_parameter_follows_its_updates_in_a_branch():
     np.testing.assert_allclose(net(t([2.0]), t(3.0)).asnumpy(), [6.0])
     np.testing.assert_allclose(net(t([2.0]), t(-3.0)).asnumpy(), [-1.0])
     np.testing.assert_allclose(net.w.asnumpy(), [3.0])
+
+
+def test_an_f_string_with_a_tensor_prints_its_value_at_run_time(capsys):
+    class Report(nn.Cell):
+        def construct(self, x):
+            k = 2
+            print(f"x={x}, k={k}", "done")
+            return x * k
+
+    net = Report()
+    net(t([1.0, 2.0]))
+    net(t([3.0, 4.0]))
+    out = capsys.readouterr().out
+    assert "x=[1. 2.], k=2 done" in out and "x=[3. 4.], k=2 done" in out
