@@ -57,8 +57,6 @@ UNSUPPORTED = {
                    "at module level",
     gast.Import: "`import` is not supported inside construct; import at module level",
     gast.ImportFrom: "`import` is not supported inside construct; import at module level",
-    gast.GeneratorExp: "generator expressions are not supported in graph mode; use a list "
-                       "comprehension or a tuple",
     gast.SetComp: "set comprehensions are not supported in graph mode",
     gast.Set: "sets are not supported in graph mode; use a tuple",
 }
@@ -448,6 +446,10 @@ class Interpreter:
         out = []
         self._comprehension(node.generators, lambda: out.append(self.eval(node.elt)))
         return out
+
+    def expr_GeneratorExp(self, node):
+        """A generator expression is evaluated at once, to a list, as in MindSpore."""
+        return self.expr_ListComp(node)
 
     def expr_DictComp(self, node):
         out = {}

@@ -240,6 +240,10 @@ def _tree_expr(tree: Tree | None, leaves, env) -> str:
     items = [_tree_expr(child, leaves, env) for child in tree.children]
     if tree.kind == "list":
         return f"[{', '.join(items)}]"
+    if tree.kind == "dict":  # a construct that returns a dict gives the caller a dict
+        keys = f"keys_{len(env)}"
+        env[keys] = tree.static
+        return f"dict(zip({keys}, ({', '.join(items)}{',' if len(items) == 1 else ''})))"
     return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
 
 

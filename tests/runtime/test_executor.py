@@ -152,3 +152,14 @@ def test_numpy_array_and_dict_arguments_are_inputs_not_constants():
     parts2 = {"scale": cellgraph.Tensor(np.float32(3.0)), "shift": cellgraph.Tensor(np.float32(0.0))}
     np.testing.assert_allclose(weighted(a + 1, parts2).asnumpy(), [6.0, 9.0])
     assert len(calls) == 1  # new values, same types: compiled once
+
+
+def test_a_dict_returned_by_construct_reaches_the_caller_as_a_dict():
+    class Named(nn.Cell):
+        def construct(self, x):
+            return {"double": x * 2, "pair": (x, 3)}
+
+    out = Named()(Tensor(np.array([1.0, 2.0])))
+    assert isinstance(out, dict) and list(out) == ["double", "pair"]
+    np.testing.assert_allclose(out["double"].asnumpy(), [2.0, 4.0])
+    assert out["pair"][1] == 3
