@@ -329,10 +329,16 @@ def if_expression(interp, node):
 # ----- while -----------------------------------------------------------------------------------
 
 def _assigned_names(stmts) -> list:
+    """The names `stmts` bind, counting `x[i] = v` as binding x (Tensors are values)."""
     names = []
     for node in stmts:
         for sub in gast.walk(node):
-            if isinstance(sub, gast.Name) and isinstance(sub.ctx, gast.Store) and \
+            if isinstance(sub, gast.Subscript) and isinstance(sub.ctx, gast.Store):
+                while isinstance(sub, gast.Subscript):
+                    sub = sub.value
+                if isinstance(sub, gast.Name) and sub.id not in names:
+                    names.append(sub.id)
+            elif isinstance(sub, gast.Name) and isinstance(sub.ctx, gast.Store) and \
                     sub.id not in names:
                 names.append(sub.id)
     return names

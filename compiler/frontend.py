@@ -25,6 +25,7 @@ from cellgraph.ops.errors import (
     SourceLoc,
     UndefinedNameError,
 )
+from cellgraph.ops.setitem import tensor_setitem
 
 from . import choice, control_flow, effects, loop_exits, print_op, recursion
 from .builder import Tracer, current_builder, is_parameter
@@ -313,11 +314,13 @@ class Interpreter:
                 self.assign(t.value if isinstance(t, gast.Starred) else t, v)
         elif isinstance(target, gast.Subscript):
             container = self.eval(target.value)
-            if isinstance(container, Tracer):
-                raise CompileError("item assignment to a Tensor is not supported in graph mode; "
-                                   "build the value with ops.select or concat",
-                                   self.info.loc(target))
-            container[self.eval(target.slice)] = value
+            index = self.eval(target.slice)
+            if isinstance(container, Tracer) or is_parameter(container):
+                # Tensors are values: `x[i] = v` binds x (or assigns the Parameter) anew
+                updated = self.at_node(target, lambda: tensor_setitem(container, index, value))
+                self.assign(target.value, updated)
+            else:
+                container[index] = value
         elif isinstance(target, gast.Attribute):
             self._assign_attribute(target, value)
         else:
