@@ -15,6 +15,7 @@ CODEGEN_RULES table.
 from __future__ import annotations
 
 import keyword
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -94,9 +95,14 @@ def _is_literal(value) -> bool:
     return False
 
 
+# Names the generated code gives its own values (v7), constants (c0, p0) and kernels (k_add): a
+# parameter named after a user's variable must not take one of them.
+_GENERATED = re.compile(r"[vcp]\d+|k_\w*")
+
+
 def _safe(hint: str | None, used: set, fallback: str) -> str:
     base = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in (hint or fallback))
-    if not base or base[0].isdigit() or keyword.iskeyword(base):
+    if not base or base[0].isdigit() or keyword.iskeyword(base) or _GENERATED.fullmatch(base):
         base = "a_" + base
     name, k = base, 1
     while name in used:

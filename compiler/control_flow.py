@@ -431,7 +431,7 @@ class _LoopTrace:
     def emit(self):
         """The while_loop node; returns its outputs (the variables' leaves, then the params)."""
         new_leaves = _carried_leaves(self.names, self.trees, self.new_values, self.avals,
-                                     self.body, self.loc)
+                                     self.body.builder, self.loc)
         new_leaves += [self.body.final_value(p) for p in self.params]
         cond_graph, cond_caps = _close(self.cond, [self.pred])
         body_graph, body_caps = _close(self.body, new_leaves)
@@ -448,7 +448,7 @@ def _hints(names, trees):
     return hints
 
 
-def _carried_leaves(names, trees, new_values, avals, body: Branch, loc):
+def _carried_leaves(names, trees, new_values, avals, builder: Builder, loc):
     leaves = []
     for n, (tree, count), value in zip(names, trees, new_values):
         new, new_tree = flatten(value, _is_leaf)
@@ -465,7 +465,7 @@ def _carried_leaves(names, trees, new_values, avals, body: Branch, loc):
             if dynamic_dims.join(got, aval) != aval:
                 raise _join_error(f"loop-carried variable `{n}` changes from {aval} to {got} "
                                   f"across iterations of the `while` loop", aval, got, loc)
-            with body.builder.active():
+            with builder.active():
                 value = dynamic_dims.with_type(value, aval)
         out.append(value)
     return out
@@ -498,3 +498,33 @@ def graph_print(args, kwargs):
     if any(isinstance(a, Tracer | RuntimeString) for a in args):
         return emit_print(args, kwargs)
     print(*args, **kwargs)
+
+
+# ----- the functional loop (ops.WhileLoop) -----------------------------------------------------
+
+def function_while(cond_fn, body_fn, init_value, loc=None):
+    """`while cond_fn(v): v = body_fn(v)` as one while_loop node; `v` is a tree of Tensors and
+    numbers (numbers become 0-d Tensors, other objects stay constants of the tree)."""
+    from .frontend import trace_call
+
+    leaves, tree = flatten(init_value, _is_leaf)
+    init_leaves = [_as_array(v) if isinstance(v, numbers.Number) else v for v in leaves]
+    avals = [abstract_of(v).strong() for v in init_leaves]
+    hints = [f"carry{i}" for i in range(len(avals))]  # codegen names its values v<N>
+
+    def traced(name, fn):
+        branch = Builder(name, loc)
+        with branch.active():
+            state = unflatten(tree, [branch.add_param(a, h) for a, h in zip(avals, hints)])
+            result = trace_call(fn, (state,))
+            if name == "while_cond":
+                return branch.finish([result])
+            return branch.finish(_carried_leaves(["the loop value"], [(tree, len(leaves))],
+                                                 [result], avals, branch, loc))
+
+    cond_graph, cond_caps = traced("while_cond", cond_fn)
+    body_graph, body_caps = traced("while_body", body_fn)
+    externals = unify_params([(cond_graph, cond_caps), (body_graph, body_caps)], len(avals))
+    outs = while_p(*init_leaves, *externals, cond_graph=cond_graph, body_graph=body_graph,
+                   n_carried=len(avals))
+    return unflatten(tree, list(outs))

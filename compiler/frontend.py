@@ -17,6 +17,7 @@ import operator
 
 import gast
 
+from cellgraph.ops.composite_setitem import tensor_setitem
 from cellgraph.ops.errors import (
     ArgumentError,
     CellgraphError,
@@ -25,16 +26,18 @@ from cellgraph.ops.errors import (
     SourceLoc,
     UndefinedNameError,
 )
-from cellgraph.ops.setitem import tensor_setitem
 
 from . import choice, control_flow, effects, loop_exits, print_op, recursion
-from .builder import Tracer, current_builder, is_parameter
+from .builder import Tracer, current_builder, is_tensor_like
 from .scope import (
     Closure,
     Scope,
     bind_arguments,
     is_cell,
+    is_compile_time_object,
+    is_jit_class,
     is_user_function,
+    mark_compile_time_object,
     record_guard,
     tracer_isinstance,
     user_error,
@@ -109,11 +112,28 @@ class Interpreter:
                                     fn.defaults, fn.kw_defaults)
         if is_cell(fn):
             return fn._graph_call(args, kwargs)
+        if is_jit_class(fn):
+            return Interpreter.new_instance(fn, args, kwargs)
+        if is_jit_class(type(fn)) and is_user_function(call := type(fn).__dict__.get("__call__")):
+            return Interpreter.call_function(call, (fn,) + tuple(args), kwargs)
         if inspect.ismethod(fn) and is_user_function(fn.__func__):
             return Interpreter.call_function(fn.__func__, (fn.__self__,) + tuple(args), kwargs)
         if is_user_function(fn):
             return Interpreter.call_function(fn, args, kwargs)
         return fn(*args, **kwargs)
+
+    @staticmethod
+    def new_instance(user_class, args, kwargs):
+        """`Cls(...)` of a jit_class inside construct: __init__ is parsed like any method, and
+        the new object's attributes may be assigned while it is being built."""
+        obj = user_class.__new__(user_class)
+        mark_compile_time_object(obj)
+        init = user_class.__init__
+        if is_user_function(init):
+            Interpreter.call_function(init, (obj,) + tuple(args), kwargs)
+        else:
+            init(obj, *args, **kwargs)
+        return obj
 
     @staticmethod
     def call_function(fn, args, kwargs):
@@ -315,26 +335,32 @@ class Interpreter:
         elif isinstance(target, gast.Subscript):
             container = self.eval(target.value)
             index = self.eval(target.slice)
-            if isinstance(container, Tracer) or is_parameter(container):
-                # Tensors are values: `x[i] = v` binds x (or assigns the Parameter) anew
+            if isinstance(container, Tracer) or is_tensor_like(container):
+                # `x[i] = v` makes a new tensor and rebinds what `x` names (a variable, a
+                # Parameter attribute, or an item of an enclosing tensor)
                 updated = self.at_node(target, lambda: tensor_setitem(container, index, value))
                 self.assign(target.value, updated)
             else:
                 container[index] = value
         elif isinstance(target, gast.Attribute):
-            self._assign_attribute(target, value)
+            self.assign_attribute(target, value)
         else:
             raise CompileError(f"cannot assign to {type(target).__name__}", self.info.loc(target))
 
-    def _assign_attribute(self, target, value) -> None:
-        """`obj.name = value` is a Parameter update when `obj.name` is a Parameter (as in
-        MindSpore's graph mode, an Assign); any other attribute is fixed at compile time."""
-        current = getattr(self.eval(target.value), target.attr, None)
-        if not is_parameter(current):
-            raise CompileError(f"assigning to attribute `{target.attr}` in graph mode is not "
-                               f"supported; set it in __init__ or return the value",
-                               self.info.loc(target))
-        effects.assign_in_graph(current, value)
+    def assign_attribute(self, target, value) -> None:
+        """`obj.attr = value`: objects made during this compile take it; an object with a
+        `_graph_setattr` hook (a Cell assigning one of its Parameters) handles it."""
+        owner = self.eval(target.value)
+        if is_compile_time_object(owner):
+            setattr(owner, target.attr, value)
+            return
+        setter = getattr(owner, "_graph_setattr", None)
+        handled = setter is not None and self.at_node(target, lambda: setter(target.attr,
+                                                                              value))
+        if not handled:
+            raise CompileError(f"assigning to attribute `{target.attr}` in graph mode is only "
+                               f"supported for Parameters of a Cell; set it in __init__ or "
+                               f"return the value", self.info.loc(target))
 
     # -- expressions ------------------------------------------------------------------------
     def eval(self, node):

@@ -4,6 +4,16 @@ The differentiation APIs (`GradOperation`, `grad`, `jvp`, `vjp`, `vmap`, ...) li
 `cellgraph` package, which adds them to this namespace when it is imported (they need the
 compiler, which sits above this package).
 """
+# Names composed of other operations come first, so that a primitive of the same name imported
+# below replaces the composition.
+from .composite_classes import *
+from .composite_classes import all, any  # noqa: F401  (shadow builtins on purpose, as MindSpore)
+from .composite_conv import *
+from .composite_einsum import *
+from .composite_ops import *
+from .composite_resize import *
+
+# isort: split
 from . import array_ops, core, dtype, errors, functional, math_ops, nn_ops  # noqa: F401
 from .classes import *
 from .classes import PrimitiveClass  # noqa: F401

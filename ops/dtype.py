@@ -51,9 +51,12 @@ int16 = DType("int16", "Int16", "int16")
 int32 = DType("int32", "Int32", "int32")
 int64 = DType("int64", "Int64", "int64")
 uint8 = DType("uint8", "UInt8", "uint8")
+uint16 = DType("uint16", "UInt16", "uint16")
+uint32 = DType("uint32", "UInt32", "uint32")
+uint64 = DType("uint64", "UInt64", "uint64")
 bool_ = DType("bool_", "Bool", "bool")
 
-ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool_)
+ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool_)
 _BY_NP = {d.np: d for d in ALL}
 
 # MindSpore aliases.

@@ -93,3 +93,8 @@ for _cls in (DTypeError, ArgumentError):
     _cls.__name__ = "TypeError"
 UndefinedNameError.__name__ = "NameError"
 del _cls
+
+
+class UnsupportedError(CellgraphError, NotImplementedError):
+    """A MindSpore feature that cellgraph cannot provide on this platform (MindIR export,
+    Ascend-only kernels); the message says what to use instead."""

@@ -5,4 +5,5 @@ from . import (
     numpy_nn_kernels,  # noqa: F401  (conv, pooling, normalisation, ... kernels)
     rng,  # noqa: F401  (the global generator and the random kernels)
 )
+from .device_api import *
 from .tensor import Parameter, ParameterTuple, Tensor  # noqa: F401

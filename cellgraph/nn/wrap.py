@@ -68,8 +68,10 @@ class TrainOneStepCell(Cell):
     def __init__(self, network, optimizer, sens=None, return_grad=False):
         super().__init__(auto_prefix=False)
         _check_cell(network, "TrainOneStepCell", "network")
-        if not isinstance(optimizer, Optimizer):
-            raise DTypeError(f"TrainOneStepCell: `optimizer` must be an nn.Optimizer, got "
+        if not isinstance(optimizer, Optimizer) and not (
+                isinstance(optimizer, Cell) and hasattr(optimizer, "parameters")):
+            raise DTypeError(f"TrainOneStepCell: `optimizer` must be an nn.Optimizer (or an "
+                             f"optimizer Cell with `parameters`), got "
                              f"{type(optimizer).__name__}")
         if sens is not None and (isinstance(sens, bool) or not isinstance(sens, numbers.Real)):
             raise DTypeError(f"TrainOneStepCell: `sens` must be a number, got {sens!r}")

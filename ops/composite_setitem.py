@@ -1,0 +1,100 @@
+"""`x[index] = value` as a new tensor, from a gather and a select over constant index maps.
+
+The index must be static (ints, slices, None, Ellipsis, lists or arrays of ints): NumPy works out
+at compile time which flat positions it names, so the result is
+`select(mask, gather(value_flat, source), x)` with `mask` (the named positions) and `source`
+(for each position, which element of `value` lands there; the last write wins, as in NumPy)
+constants. Gradients flow to `x` (outside the region) and to `value` (inside it).
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import array_ops as A
+from . import dtype as dt
+from . import functional as F
+from .core import abstract_of, is_value
+from .errors import DTypeError
+
+__all__ = ["tensor_setitem"]
+
+
+def _static(index) -> bool:
+    """Whether NumPy can resolve `index` now (no Tensor in it, no Tensor slice bounds)."""
+    for item in index if isinstance(index, tuple) else (index,):
+        if isinstance(item, slice):
+            bounds = (item.start, item.stop, item.step)
+            if any(b is not None and not isinstance(b, numbers.Integral) for b in bounds):
+                return False
+        elif not (item is None or item is Ellipsis
+                  or isinstance(item, (numbers.Integral, list, np.ndarray))):
+            return False
+    return True
+
+
+def tensor_setitem(x, index, value):
+    """A copy of `x` with `x[index]` replaced by `value` (broadcast to the region)."""
+    if not _static(index):
+        return _tensor_index_setitem(x, index, value)
+    xt = abstract_of(x)
+    size = int(np.prod(xt.shape))
+    positions = np.arange(size).reshape(xt.shape)[index]
+    if positions.size == 0:
+        return x
+    source = np.zeros(size, np.int64)
+    mask = np.zeros(size, bool)
+    source[positions.ravel()] = np.arange(positions.size)
+    mask[positions.ravel()] = True
+    if isinstance(value, numbers.Number):
+        values = F.fill(xt.dtype, (positions.size,), value)
+    else:
+        values = F.reshape(F.broadcast_to(F.cast(value, xt.dtype), positions.shape), (-1,))
+    placed = F.gather(values, A.cast(source, dtype=dt.int64), 0)
+    flat = F.select(A.cast(mask, dtype=dt.bool_), placed, F.reshape(x, (-1,)))
+    return F.reshape(flat, xt.shape)
+
+
+# ----- an integer Tensor in the index ----------------------------------------------------------
+#
+#     x[i] = v   ->   x + gather_grad(broadcast(v) - x[i], i)
+#
+# gather_grad (the transpose of gather) puts a value of the indexed rows' shape back where the
+# index took it from, zeros elsewhere. An index that mixes the Tensor with slices
+# (`x[i, :, 0:2] = v`) is done in two steps: the rows `x[i]` get `[:, 0:2] = v`, then `x[i]`
+# gets the new rows.
+
+_FULL = slice(None)
+
+
+def _is_tensor_index(item) -> bool:
+    return is_value(item) and not isinstance(item, numbers.Number | list | np.ndarray)
+
+
+def _is_full(item) -> bool:
+    return isinstance(item, slice) and item == _FULL
+
+
+def _tensor_index_setitem(x, index, value):
+    items = index if isinstance(index, tuple) else (index,)
+    split = next((i for i, item in enumerate(items) if _is_tensor_index(item)), None)
+    if split is None or not all(_is_full(item) for item in items[:split]) or any(
+            _is_tensor_index(item) for item in items[split + 1:]):
+        raise DTypeError("SetItem: an item assignment in a graph takes one Tensor in its index, "
+                         "after `:` on the axes before it and with ints or slices after it")
+    lead = items[:split + 1]  # x[:, ..., i] picks the rows
+    if not all(_is_full(item) for item in items[split + 1:]):
+        # the rest of the index applies to the picked rows, past the axes the Tensor gave them
+        rows = F.getitem(x, lead)
+        kept = (_FULL,) * (split + abstract_of(items[split]).ndim)
+        value = tensor_setitem(rows, kept + items[split + 1:], value)
+    region = F.getitem(x, lead)
+    dtype = abstract_of(x).dtype
+    if isinstance(value, numbers.Number):
+        new = F.fill(dtype, abstract_of(region).shape, value)
+    else:
+        new = F.broadcast_to(F.cast(value, dtype), abstract_of(region).shape)
+    placed = A.gather_grad(F.sub(new, region), items[split], axis=split,
+                           shape=abstract_of(x).shape)
+    return F.add(x, placed)
