@@ -86,25 +86,20 @@ def return_from_tensor_while(x):
     return x + 1
 
 
-class ReturnFromUnrolledLoop(nn.Cell):
-    """A return under a Tensor `if` in a static `for`, inside a nested loop."""
-
-    def construct(self, x):
-        for i in range(3):
-            for j in range(2):
-                if x * (i + j) > 3:
-                    return x * (i + 10 * j)
-            x = x + 0.5
-        return -x
-
-
 def return_from_unrolled_loop(x):
+    """A return under an `if` in a static `for`, inside a nested loop: run as Python on floats,
+    compiled on Tensors."""
     for i in range(3):
         for j in range(2):
             if x * (i + j) > 3:
                 return x * (i + 10 * j)
         x = x + 0.5
     return -x
+
+
+class ReturnFromUnrolledLoop(nn.Cell):
+    def construct(self, x):
+        return return_from_unrolled_loop(x)
 
 
 @pytest.mark.parametrize("x,limit", [(1.1, 4.0), (1.3, 100.0), (5.0, 3.0)])
