@@ -1,6 +1,8 @@
 # cellgraph developer commands. `make install` then `make test` on a fresh machine.
 PYTHON ?= python3
 VENV ?= .venv
+# extras `make install` adds; CI also installs with EXTRAS=dev,cpu-all
+EXTRAS ?= dev,samples
 PY := $(VENV)/bin/python
 
 .PHONY: install test test-all slow bench golden lint seeds clean
@@ -8,7 +10,7 @@ PY := $(VENV)/bin/python
 install:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,samples]'
+	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
 
 test:
 	$(PY) -m pytest -q

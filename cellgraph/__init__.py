@@ -29,6 +29,7 @@ from cellgraph.ops.errors import CellgraphError, CompileError  # noqa: F401
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor, tensor
 
 from . import common, context, log, nn, numpy, ops
+from . import loops as _loops
 from .autograd import GradOperation, get_grad, grad, value_and_grad
 from .common import assign as _assign
 from .common.mutable import mutable
@@ -56,6 +57,8 @@ ops.jacrev = ops.functional.jacrev = jacrev
 ops.jacfwd = ops.functional.jacfwd = jacfwd
 ops.hessian = ops.functional.hessian = hessian
 ops.switch = ops.functional.switch = _choice.switch  # a run-time choice needs the compiler
+# So do MindSpore's functional loops, which trace their functions into loop graphs.
+ops.WhileLoop, ops.ForiLoop, ops.Scan = _loops.WhileLoop, _loops.ForiLoop, _loops.Scan
 # Parameter updates need the graph builder too (an assignment inside a graph is recorded there).
 for _name in _assign.__all__:
     setattr(ops, _name, getattr(_assign, _name))

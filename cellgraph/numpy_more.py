@@ -13,7 +13,7 @@ from cellgraph.ops import dtype as dt
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import normalize_axis
 
-from .numpy import _binary, _cast, _dtype, _float_unary, _unary, asarray, float32, int32
+from .numpy import _binary, _cast, _dtype, _unary, asarray, float32, int32
 
 __all__ = [
     "arccos",
@@ -66,13 +66,13 @@ __all__ = [
     "vstack",
 ]
 
-arcsin, arccos, arctan = (_float_unary(F.asin, "arcsin"), _float_unary(F.acos, "arccos"),
-                          _float_unary(F.atan, "arctan"))
-arcsinh, arccosh, arctanh = (_float_unary(F.asinh, "arcsinh"), _float_unary(F.acosh, "arccosh"),
-                             _float_unary(F.atanh, "arctanh"))
-sinh, cosh, expm1 = (_float_unary(F.sinh, "sinh"), _float_unary(F.cosh, "cosh"),
-                     _float_unary(P.expm1, "expm1"))
-reciprocal = _float_unary(F.reciprocal, "reciprocal")
+arcsin, arccos, arctan = (_unary(F.asin, "arcsin"), _unary(F.acos, "arccos"),
+                          _unary(F.atan, "arctan"))
+arcsinh, arccosh, arctanh = (_unary(F.asinh, "arcsinh"), _unary(F.acosh, "arccosh"),
+                             _unary(F.atanh, "arctanh"))
+sinh, cosh, expm1 = (_unary(F.sinh, "sinh"), _unary(F.cosh, "cosh"),
+                     _unary(P.expm1, "expm1"))
+reciprocal = _unary(F.reciprocal, "reciprocal")
 sign = _unary(F.sign, "sign")
 equal, not_equal = _binary(F.equal, "equal"), _binary(F.not_equal, "not_equal")
 less, less_equal = _binary(F.less, "less"), _binary(F.less_equal, "less_equal")

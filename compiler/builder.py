@@ -14,8 +14,10 @@ import numpy as np
 from cellgraph.ops.core import (
     TensorType,
     Trace,
-    _trace_stack,
     abstract_of,
+    current_trace,
+    evaluate,
+    innermost,
     operand_error,
     pop_trace,
     push_trace,
@@ -28,7 +30,7 @@ from .ir import Apply, Constant, Graph, Var
 from .pytree import flatten
 
 
-class Tracer(TensorMethods, TensorExtras):
+class Tracer(TensorExtras, TensorMethods):  # hand-written extras win over derived methods
     """A symbolic tensor inside the graph its builder is making."""
 
     __slots__ = ("builder", "ir_var")
@@ -107,9 +109,7 @@ class Builder(Trace):
     # -- entering and leaving ---------------------------------------------------------------
     @contextlib.contextmanager
     def active(self):
-        from cellgraph.ops.core import _trace_stack
-
-        self.outer = next((t for t in reversed(_trace_stack) if isinstance(t, Builder)), None)
+        self.outer = innermost(Builder)
         push_trace(self)
         try:
             yield self
@@ -209,10 +209,7 @@ class Builder(Trace):
 
 def _fold_scalars(prim, atoms, params):
     """Arithmetic on Python numbers alone (as in a bprop rule's `y - 1`) stays a Python number."""
-    from cellgraph.ops.core import _trace_stack
-
-    out = _trace_stack[0].process(prim, [a.value for a in atoms], params)
-    return out.asnumpy().item()
+    return evaluate(prim, *[a.value for a in atoms], **params).asnumpy().item()
 
 
 def build_graph(name: str, fn, avals, hints=None, loc=None) -> tuple[Graph, list]:
@@ -225,6 +222,6 @@ def build_graph(name: str, fn, avals, hints=None, loc=None) -> tuple[Graph, list
 
 
 def current_builder() -> Builder | None:
-    top = _trace_stack[-1] if _trace_stack else None
+    top = current_trace()
     return top if isinstance(top, Builder) else None
 

@@ -4,7 +4,7 @@
 the variables the branches assign become the switch's outputs. A branch that returns takes the
 rest of the function with it (both branches then end in a return). `while` on a Tensor becomes a
 `while_loop` node over the variables the body assigns (the loop-carried values). The primitives
-themselves (type rules, gradients, code generation) are in control_prims.py.
+themselves (type rules, gradients, code generation) are in control_prims.py and loop_prims.py.
 """
 from __future__ import annotations
 
@@ -23,8 +23,10 @@ from .control_prims import switch_p, while_p
 from .effects import RaiseSignal
 from .ir import Var
 from .loop_exits import UNBOUND, has_exit, has_return
+from .loop_prims import loop_options
 from .print_op import RuntimeString, emit_print
 from .pytree import flatten, unflatten
+from .scope import ReturnSignal
 
 _MISSING = object()
 _NO_RETURN = object()
@@ -76,8 +78,6 @@ class Branch:
     def run(self, interp, fn):
         """Run fn() with this branch's builder listening and (given an interpreter) a private
         copy of its locals."""
-        from .frontend import ReturnSignal
-
         scope = interp.scope if interp is not None else None
         saved = scope.vars if scope is not None else {}
         if scope is not None:
@@ -294,8 +294,6 @@ def _values_after(branch: Branch, names: list) -> list:
 
 def _if_with_return(interp, node, test, rest, name, loc):
     """Both branches continue with the rest of the function, so both end in a return."""
-    from .frontend import ReturnSignal
-
     then_branch, else_branch = Branch(name + "_then", loc), Branch(name + "_else", loc)
     then_branch.run(interp, lambda: interp.exec_block(list(node.body) + rest))
     else_branch.run(interp, lambda: interp.exec_block(list(node.orelse) + rest))
@@ -438,7 +436,7 @@ class _LoopTrace:
         externals = unify_params([(cond_graph, cond_caps), (body_graph, body_caps)],
                                  len(self.avals))
         return list(while_p(*self.init_leaves, *externals, cond_graph=cond_graph,
-                            body_graph=body_graph, n_carried=len(self.avals)))
+                            body_graph=body_graph, n_carried=len(self.avals), **loop_options()))
 
 
 def _hints(names, trees):
@@ -498,33 +496,3 @@ def graph_print(args, kwargs):
     if any(isinstance(a, Tracer | RuntimeString) for a in args):
         return emit_print(args, kwargs)
     print(*args, **kwargs)
-
-
-# ----- the functional loop (ops.WhileLoop) -----------------------------------------------------
-
-def function_while(cond_fn, body_fn, init_value, loc=None):
-    """`while cond_fn(v): v = body_fn(v)` as one while_loop node; `v` is a tree of Tensors and
-    numbers (numbers become 0-d Tensors, other objects stay constants of the tree)."""
-    from .frontend import trace_call
-
-    leaves, tree = flatten(init_value, _is_leaf)
-    init_leaves = [_as_array(v) if isinstance(v, numbers.Number) else v for v in leaves]
-    avals = [abstract_of(v).strong() for v in init_leaves]
-    hints = [f"carry{i}" for i in range(len(avals))]  # codegen names its values v<N>
-
-    def traced(name, fn):
-        branch = Builder(name, loc)
-        with branch.active():
-            state = unflatten(tree, [branch.add_param(a, h) for a, h in zip(avals, hints)])
-            result = trace_call(fn, (state,))
-            if name == "while_cond":
-                return branch.finish([result])
-            return branch.finish(_carried_leaves(["the loop value"], [(tree, len(leaves))],
-                                                 [result], avals, branch, loc))
-
-    cond_graph, cond_caps = traced("while_cond", cond_fn)
-    body_graph, body_caps = traced("while_body", body_fn)
-    externals = unify_params([(cond_graph, cond_caps), (body_graph, body_caps)], len(avals))
-    outs = while_p(*init_leaves, *externals, cond_graph=cond_graph, body_graph=body_graph,
-                   n_carried=len(avals))
-    return unflatten(tree, list(outs))

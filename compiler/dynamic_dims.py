@@ -28,7 +28,8 @@ def _set_dims_type(x: TensorType, shape: tuple) -> TensorType:
     return TensorType(tuple(shape), x.dtype)
 
 
-set_dims_p = Primitive("set_dims", _set_dims_type, label="SetDims")
+set_dims_p = Primitive("set_dims", _set_dims_type, label="SetDims",
+                       structural=True)  # generated as an assignment, no kernel
 set_dims_p.def_bprop(lambda x, out, dout, shape: (set_dims_p(dout, shape=abstract_of(x).shape),))
 
 

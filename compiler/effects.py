@@ -68,8 +68,8 @@ def assign_in_graph(variable, value):
 # ----- raise -----------------------------------------------------------------------------------
 
 raise_p = Primitive("raise", lambda *avals, exc_type, args: (), label="Raise",
-                    multiple_results=True, nondifferentiable=True)
-raise_p.effectful = True
+                    multiple_results=True, nondifferentiable=True, effectful=True,
+                    structural=True)  # generated as a `raise` statement, no kernel
 
 
 class RaiseSignal(Exception):

@@ -30,7 +30,10 @@ from cellgraph.ops.errors import (
 from . import choice, control_flow, effects, loop_exits, print_op, recursion
 from .builder import Tracer, current_builder, is_tensor_like
 from .scope import (
+    BreakSignal,
     Closure,
+    ContinueSignal,
+    ReturnSignal,
     Scope,
     bind_arguments,
     is_cell,
@@ -77,19 +80,6 @@ CMPOPS = {gast.Eq: operator.eq, gast.NotEq: operator.ne, gast.Lt: operator.lt,
           gast.NotIn: lambda a, b: control_flow.logical_not(choice.contains(a, b))}
 MAX_INLINE_DEPTH = 200
 MAX_STATIC_ITERATIONS = 100_000
-
-
-class ReturnSignal(Exception):
-    def __init__(self, value):
-        self.value = value
-
-
-class BreakSignal(Exception):
-    pass
-
-
-class ContinueSignal(Exception):
-    pass
 
 
 class Interpreter:
@@ -524,7 +514,7 @@ class Interpreter:
         defaults = [self.eval(d) for d in node.args.defaults]
         kw_defaults = {a.id: self.eval(d) for a, d in zip(node.args.kwonlyargs,
                                                            node.args.kw_defaults) if d is not None}
-        return Closure(node, self.scope, self.info, defaults, kw_defaults, name)
+        return Closure(node, self.scope, self.info, defaults, kw_defaults, name, Interpreter.call)
 
     def _zero_arg_super(self):
         this = self.scope.vars.get("self")

@@ -66,7 +66,7 @@ def has_effects(node: Apply) -> bool:
 
 
 def _has_effects(node: Apply, seen: set) -> bool:
-    if getattr(node.callee, "effectful", False):
+    if node.callee.effectful:
         return True
     todo = [g for g in node.subgraphs() if id(g) not in seen]  # a recursive graph calls itself
     seen.update(id(g) for g in todo)

@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from cellgraph.ops.core import PRIMITIVES, abstract_of
+from cellgraph.ops.core import PRIMITIVES, abstract_of, evaluate
 
 from . import algebra
 from .ir import Apply, Constant, Graph, Var, has_effects
@@ -108,10 +108,7 @@ def _foldable(node: Apply) -> bool:
 
 
 def _fold(node: Apply):
-    from cellgraph.ops.core import _trace_stack
-
-    result = _trace_stack[0].process(node.callee, [a.value for a in node.inputs], node.params)
-    value = result.asnumpy()
+    value = evaluate(node.callee, *[a.value for a in node.inputs], **node.params).asnumpy()
     return Constant(value, out_type(node))
 
 

@@ -38,7 +38,8 @@ def _call_type(*avals, graph: Graph, out_types: tuple):
     return out_types
 
 
-call_graph_p = Primitive("call_graph", _call_type, label="Call", multiple_results=True)
+call_graph_p = Primitive("call_graph", _call_type, label="Call", multiple_results=True,
+                         structural=True)
 
 
 @call_graph_p.def_bprop

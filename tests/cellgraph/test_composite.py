@@ -273,8 +273,8 @@ def test_fori_loop_and_scan():
 
     carry, ys = cumulative(Tensor(0))
     assert int(carry.asnumpy()) == 10 and [int(y.asnumpy()) for y in ys] == [1, 3, 6, 10]
-    carry, ys = ops.Scan()(lambda c, row: (c + row.sum(), row * 2), Tensor(0.0),
-                           Tensor(np.arange(6.0, dtype=np.float32).reshape(3, 2)))
+    rows = [Tensor(np.arange(6.0, dtype=np.float32).reshape(3, 2)[i]) for i in range(3)]
+    carry, ys = ops.Scan()(lambda c, row: (c + row.sum(), row * 2), Tensor(0.0), rows)
     np.testing.assert_allclose(carry.asnumpy(), 15.0)
     np.testing.assert_allclose(ys[2].asnumpy(), [8.0, 10.0])
 
