@@ -69,6 +69,12 @@ del _name
 from . import ops_surface as _ops_surface
 
 _ops_surface.mount()
+# MindSpore's `ops.operations` (`P.Assign()`, `P.AddN()`) holds every primitive class `ops` has,
+# wherever it is defined (declarations, composites, the state and loop operations above).
+for _name, _value in list(vars(ops).items()):
+    if _name[:1].isupper() and isinstance(_value, type) and not hasattr(ops.operations, _name):
+        setattr(ops.operations, _name, _value)
+del _name, _value
 from . import experimental, mint
 
 Type = dtype.DType

@@ -66,10 +66,6 @@ while_p = Primitive("while_loop", _while_type, label="While", multiple_results=T
 
 # ----- gradients -------------------------------------------------------------------------------
 
-def _is_float(value) -> bool:
-    return abstract_of(value).dtype.is_float
-
-
 def _carries_grad(value) -> bool:
     """Integers carry gradients too (MindSpore differentiates integer networks); bools not."""
     return not abstract_of(value).dtype.is_bool
