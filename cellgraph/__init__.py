@@ -7,6 +7,7 @@ from cellgraph import runtime as _runtime  # noqa: F401  (registers the eager ru
 from cellgraph.compiler import choice as _choice
 from cellgraph.ops import dtype
 from cellgraph.ops.dtype import (
+    bfloat16,
     bool_,
     double,
     float16,
@@ -28,7 +29,7 @@ from cellgraph.ops.dtype import (
 from cellgraph.ops.errors import CellgraphError, CompileError  # noqa: F401
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor, tensor
 
-from . import common, context, log, nn, numpy, ops
+from . import amp, common, context, dataset, log, nn, numpy, ops, train
 from . import loops as _loops
 from .autograd import GradOperation, get_grad, grad, value_and_grad
 from .common import assign as _assign
@@ -39,6 +40,22 @@ from .device import export, get_current_device, load, set_device
 from .forward import jvp, vjp
 from .inspect_ir import dump_ir
 from .jit import JitConfig, jit, jit_class, lazy_inline, ms_class, ms_function
+from .train import (
+    Callback,
+    CheckpointConfig,
+    DynamicLossScaleManager,
+    EarlyStopping,
+    FixedLossScaleManager,
+    History,
+    LambdaCallback,
+    LossMonitor,
+    LossScaleManager,
+    Model,
+    ModelCheckpoint,
+    RunContext,
+    TimeMonitor,
+    data_sink,
+)
 from .train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 from .vmap import hessian, jacfwd, jacrev, vmap
 
@@ -84,14 +101,31 @@ __version__ = "0.1.0"
 __all__ = [
     "GRAPH_MODE",
     "PYNATIVE_MODE",
+    "Callback",
+    "CheckpointConfig",
+    "DynamicLossScaleManager",
+    "EarlyStopping",
+    "FixedLossScaleManager",
     "GradOperation",
+    "History",
     "JitConfig",
+    "LambdaCallback",
+    "LossMonitor",
+    "LossScaleManager",
+    "Model",
+    "ModelCheckpoint",
     "Parameter",
     "ParameterTuple",
+    "RunContext",
     "Tensor",
+    "TimeMonitor",
+    "amp",
+    "bfloat16",
     "bool_",
     "common",
     "context",
+    "data_sink",
+    "dataset",
     "double",
     "dtype",
     "dump_ir",
@@ -140,6 +174,7 @@ __all__ = [
     "set_seed",
     "single",
     "tensor",
+    "train",
     "uint8",
     "uint16",
     "uint32",

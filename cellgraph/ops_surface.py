@@ -13,6 +13,7 @@ import types
 from cellgraph import composite, loops, loss_functions, ops
 from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.ops import functional
+from cellgraph.ops.errors import DTypeError
 
 
 class _ConstexprFunction:
@@ -25,7 +26,7 @@ class _ConstexprFunction:
     def __call__(self, *args, **kwargs):
         for value in list(args) + list(kwargs.values()):
             if isinstance(value, Tracer):
-                raise TypeError(f"constexpr function {self.fn.__name__}: expected compile-time "
+                raise DTypeError(f"constexpr function {self.fn.__name__}: expected compile-time "
                                 f"constants, got a Tensor computed in the graph")
         return self.fn(*args, **kwargs)
 

@@ -24,10 +24,15 @@ other side gives it (it is never read there).
 """
 from __future__ import annotations
 
+import weakref
+
 import gast
 
-_LOWERED: dict = {}
-_BLOCKS: dict = {}
+# loop node -> (lowered loop or None for the loop itself, flag names); held by the (cached)
+# AST, freed with it
+_LOWERED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# loop node -> the statements that replace it (None: itself), for returns inside loops
+_RETURNS_LOWERED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class _Unbound:
@@ -94,17 +99,15 @@ def _guarded(stmts, idents, where):
 
 def lower_block(stmts: list) -> list:
     """`stmts` with every loop that contains a `return` rewritten over a return flag."""
-    key = id(stmts)
-    hit = _BLOCKS.get(key)
-    if hit is not None and hit[0] is stmts:
-        return hit[1]
     out = []
     for stmt in stmts:
-        if isinstance(stmt, (gast.For, gast.While)) and has_return(stmt.body):
-            out += _lower_loop_returns(stmt)
-        else:
+        if not isinstance(stmt, (gast.For, gast.While)):
             out.append(stmt)
-    _BLOCKS[key] = (stmts, out)
+            continue
+        if stmt not in _RETURNS_LOWERED:
+            _RETURNS_LOWERED[stmt] = _lower_loop_returns(stmt) if has_return(stmt.body) else None
+        replacement = _RETURNS_LOWERED[stmt]
+        out += [stmt] if replacement is None else replacement
     return out
 
 
@@ -172,11 +175,11 @@ def lower_loop_exits(node):
     Returns (loop, flag names to set to False before it): the loop itself when there is
     nothing to lower.
     """
-    hit = _LOWERED.get(id(node))
-    if hit is not None and hit[0] is node:
-        return hit[1], hit[2]
+    hit = _LOWERED.get(node)
+    if hit is not None:
+        return (hit[0] or node), hit[1]
     if not has_exit(node.body):
-        _LOWERED[id(node)] = (node, node, ())
+        _LOWERED[node] = (None, ())  # None: the loop itself (a value must not hold its key)
         return node, ()
     line = getattr(node, "lineno", 0)
     brk, cont = f"_break_{line}", f"_continue_{line}"
@@ -188,5 +191,5 @@ def lower_loop_exits(node):
         test = gast.BoolOp(gast.And(), [node.test, _not_any((brk,), node)])
         loop = gast.While(gast.copy_location(test, node.test), body, orelse)
     loop = gast.copy_location(loop, node)
-    _LOWERED[id(node)] = (node, loop, (brk,))
+    _LOWERED[node] = (loop, (brk,))
     return loop, (brk,)

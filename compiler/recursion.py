@@ -22,6 +22,7 @@ is an error at compile time, as in MindSpore.
 from __future__ import annotations
 
 import contextlib
+import threading
 from dataclasses import dataclass
 
 from cellgraph.ops.core import Primitive, abstract_of
@@ -77,16 +78,23 @@ class _Frame:
     out_tree: object = None
 
 
-_frames: list[_Frame] = []
+class _Frames(threading.local):
+    """The calls being inlined or traced, innermost last; per thread, as all compile state."""
+
+    def __init__(self):
+        self.stack: list[_Frame] = []
+
+
+_FRAMES = _Frames()
 
 
 @contextlib.contextmanager
 def _frame(frame: _Frame):
-    _frames.append(frame)
+    _FRAMES.stack.append(frame)
     try:
         yield frame
     finally:
-        _frames.pop()
+        _FRAMES.stack.pop()
 
 
 def _signature(node, args, kwargs):
@@ -103,7 +111,7 @@ def _signature(node, args, kwargs):
 def call(node, name: str, args, kwargs, run_body):
     """`run_body(args, kwargs)`, the function `node` interpreted; see the module docstring."""
     key = _signature(node, args, kwargs)
-    active = next((f for f in reversed(_frames) if f.key == key), None) if key else None
+    active = next((f for f in reversed(_FRAMES.stack) if f.key == key), None) if key else None
     if active is not None:
         if active.mode == "probe":
             raise RaiseSignal()  # this path recurses: it gives no result type

@@ -16,6 +16,7 @@ from .composite_resize import *
 # isort: split
 from . import (  # noqa: F401  (each module declares its primitives)
     array_ops,
+    check_ops,
     conv_ops,
     core,
     derive,

@@ -84,6 +84,16 @@ class ArgumentValueError(CellgraphError, ValueError):
     name, a probability outside [0, 1])."""
 
 
+class IndexRangeError(CellgraphError, IndexError, RuntimeError):
+    """An index or a label outside the axis it indexes, found while the graph ran. Python
+    raises IndexError for it; MindSpore's CPU and GPU kernels raise RuntimeError."""
+
+
+class RunError(CellgraphError, RuntimeError):
+    """An operation that failed while the compiled graph ran, for a reason no other class
+    names (the message says which operation, on which values, at which line)."""
+
+
 # A program that prints `type(e).__name__` sees MindSpore's builtin names ("ValueError",
 # "TypeError"), as it would under MindSpore; tracebacks (which use __qualname__) still show the
 # precise class, and `except ShapeError` still tells the kinds apart.
@@ -92,6 +102,8 @@ for _cls in (ShapeError, GradValueError, ArgumentValueError):
 for _cls in (DTypeError, ArgumentError):
     _cls.__name__ = "TypeError"
 UndefinedNameError.__name__ = "NameError"
+IndexRangeError.__name__ = "IndexError"
+RunError.__name__ = "RuntimeError"
 del _cls
 
 

@@ -11,6 +11,7 @@ from . import (
     layers,
     learning_rate_schedule,
     loss,
+    loss_scale,
     normalization,
     optim,
     optim_adaptive,
@@ -31,6 +32,7 @@ from .grad_cells import ForwardValueAndGrad, Jvp, Vjp
 from .layers import *
 from .learning_rate_schedule import *
 from .loss import *
+from .loss_scale import *
 from .normalization import *
 from .optim import *
 from .optim_adaptive import *
@@ -40,10 +42,23 @@ from .wrap import *
 
 __all__ = ["Cell", "ForwardValueAndGrad", "Jvp", "Vjp"] + [
     name for module in (activation, basic, container, conv, conv_nd, dynamic_lr, layers,
-                        learning_rate_schedule, loss, normalization, optim, optim_adaptive, rnn,
-                        transformer, wrap)
+                        learning_rate_schedule, loss, loss_scale, normalization, optim,
+                        optim_adaptive, rnn, transformer, wrap)
     for name in module.__all__]
 
 from . import module_paths as _module_paths
 
 _module_paths.mount(sys.modules[__name__])
+# The metrics live in cellgraph.train (MindSpore 2.x); the 1.x spelling nn.Accuracy reaches
+# them on first use, since cellgraph.train imports nn.
+_METRIC_NAMES = ("Accuracy", "F1", "Fbeta", "Loss", "MAE", "MSE", "Metric", "Precision",
+                 "Recall", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
+                 "TopKCategoricalAccuracy", "get_metric_fn", "names", "rearrange_inputs")
+
+
+def __getattr__(name):
+    if name in _METRIC_NAMES:
+        from cellgraph.train import metrics
+
+        return getattr(metrics, name)
+    raise AttributeError(f"module 'cellgraph.nn' has no attribute {name!r}")

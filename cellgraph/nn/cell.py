@@ -4,10 +4,14 @@ from __future__ import annotations
 import inspect
 
 from cellgraph import context
-from cellgraph.compiler.builder import current_builder
+from cellgraph.compiler.builder import current_builder, parameters_cast_to
 from cellgraph.compiler.frontend import Interpreter
+from cellgraph.compiler.guards import record_all_attributes, record_guard
 from cellgraph.compiler.scope import is_user_function
-from cellgraph.ops.errors import ArgumentError, UnsupportedError
+from cellgraph.ops import dtype as dt
+from cellgraph.ops import functional as F
+from cellgraph.ops.core import abstract_of
+from cellgraph.ops.errors import ArgumentError, DTypeError, UnsupportedError
 from cellgraph.runtime.executor import GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
@@ -33,6 +37,28 @@ def _check_declared(op: str, declared, args) -> None:
                                 f"{tuple(want_shape)} {want.dtype}")
 
 
+def cast_float(value, dtype):
+    """Mixed precision: the float Tensors in `value` (a Tensor or a tuple) cast to `dtype`,
+    everything else as it is."""
+    if hasattr(value, "aval") and abstract_of(value).dtype.is_float:
+        return F.cast(value, dtype)
+    if isinstance(value, tuple):
+        return tuple(cast_float(v, dtype) for v in value)
+    return value
+
+
+def _in_precision(amp_types, args, call):
+    """`call(args)` in mixed precision: float arguments cast to the compute dtype, float
+    Parameters read in it, float results cast to the output dtype."""
+    compute_dtype, output_dtype = amp_types
+    if compute_dtype is None:
+        result = call(args)
+    else:
+        with parameters_cast_to(compute_dtype):
+            result = call(tuple(cast_float(a, compute_dtype) for a in args))
+    return result if output_dtype is None else cast_float(result, output_dtype)
+
+
 class Cell:
     """Base class for networks. Parameters and sub-Cells are found in attribute order."""
 
@@ -42,6 +68,9 @@ class Cell:
 
     def __init__(self, auto_prefix=True, flags=None):
         object.__setattr__(self, "training", False)
+        # Mixed precision: None, or (compute dtype or None, dtype the outputs are cast to or
+        # None); one attribute, so that graphs guard on one read per Cell
+        object.__setattr__(self, "_amp_types", None)
         object.__setattr__(self, "_graph_cache", GraphCache())
         object.__setattr__(self, "_auto_prefix", auto_prefix)
 
@@ -70,15 +99,33 @@ class Cell:
         if current_builder() is not None:
             return self._graph_call(args, kwargs)
         if not context.is_graph_mode():
+            amp_types = self.__dict__.get("_amp_types")
+
+            def run(a, k):
+                if amp_types is None:
+                    return self.construct(*a, **k)
+                return _in_precision(amp_types, a, lambda b: self.construct(*b, **k))
+
             if self._forward_pre_hooks or self._forward_hooks:
-                return hooks.call_with_hooks(self, lambda a, k: self.construct(*a, **k), args,
-                                             kwargs)
-            return self.construct(*args, **kwargs)
+                return hooks.call_with_hooks(self, run, args, kwargs)
+            return run(args, kwargs)
         if kwargs:
             args = self._positional(args, kwargs)
         if "_declared_inputs" in self.__dict__:
             _check_declared(type(self).__name__, self.__dict__["_declared_inputs"], args)
         return run_cached(self._graph_cache, self, args, context.dump_dir())
+
+    def __deepcopy__(self, memo):
+        """A copy with its own Parameters and sub-Cells and an empty compile cache (compiled
+        graphs belong to the Cell they were compiled for)."""
+        import copy
+
+        new = type(self).__new__(type(self))
+        memo[id(self)] = new
+        for name, value in self.__dict__.items():
+            object.__setattr__(new, name, GraphCache() if name == "_graph_cache"
+                               else copy.deepcopy(value, memo))
+        return new
 
     def _graph_setattr(self, name: str, value) -> bool:
         """`self.name = value` in construct: a Parameter attribute takes the value (as
@@ -99,19 +146,21 @@ class Cell:
             bound = signature.bind(*args, **kwargs)
         except TypeError as e:
             raise ArgumentError(f"{type(self).__name__}.construct(): {e}") from None
+        given = bound.arguments
         bound.apply_defaults()
-        positional = []
+        positional, provided = [], 0
         for name, param in signature.parameters.items():
-            if param.kind in (param.KEYWORD_ONLY, param.VAR_KEYWORD) and bound.arguments.get(
-                    name, param.default) not in (param.empty, {}):
+            if param.kind in (param.KEYWORD_ONLY, param.VAR_KEYWORD) and name in given:
                 raise ArgumentError(f"{type(self).__name__}: keyword-only argument `{name}` of "
                                     f"construct is not supported in graph mode; make it "
                                     f"positional")
             if param.kind == param.VAR_POSITIONAL:
                 positional += list(bound.arguments.get(name, ()))
+                provided = len(positional)
             elif param.kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD):
                 positional.append(bound.arguments[name])
-        return tuple(positional)
+                provided = len(positional) if name in given else provided
+        return tuple(positional[:provided])  # defaults after the last argument given stay off
 
     def construct(self, *args, **kwargs):
         raise NotImplementedError(f"{type(self).__name__} must define construct()")
@@ -127,10 +176,25 @@ class Cell:
         if "bprop" in type(self).__dict__ or any("bprop" in c.__dict__ for c in type(
                 self).__mro__[1:] if c is not Cell and issubclass(c, Cell)):
             return custom_bprop_call(self, args, kwargs)
+        amp_types = self.__dict__.get("_amp_types")
+        record_guard(self, "_amp_types", amp_types)
+        if amp_types is None:
+            return self._construct_call(args, kwargs)
+        return _in_precision(amp_types, args, lambda a: self._construct_call(a, kwargs))
+
+    def _construct_call(self, args, kwargs):
         construct = _construct_function(self)
         if not is_user_function(construct):
             # Library Cells (nn.Dense, nn.TrainOneStepCell) run as Python over graph values, as
             # library functions do, so their errors point at the user's line that called them.
+            # Their code may read any attribute: the graph is rebuilt when one is replaced.
+            record_all_attributes(self, skip=("_graph_cache",))
+            params = list(inspect.signature(construct).parameters.values())[1:]
+            for i, a in enumerate(args):
+                optional = i < len(params) and params[i].default is None
+                if a is None and not optional:
+                    raise DTypeError(f"{type(self).__name__}: expected a Tensor for input "
+                                     f"{i + 1}, got None")
             return construct(self, *args, **kwargs)
         return Interpreter.call_function(construct, (self,) + tuple(args), kwargs)
 
@@ -303,7 +367,22 @@ class Cell:
         return self.add_flags_recursive(recompute=True)
 
     def to_float(self, dst_type):
+        """Run this Cell and every Cell below it in `dst_type` (float16, bfloat16 or float32):
+        float inputs are cast on entry, and the float Parameters its operations read are cast
+        where they are read, so the Parameters stay the optimizer's full-precision copy."""
+        dtype = dt.as_dtype(dst_type) if not isinstance(dst_type, dt.DType) else dst_type
+        if dtype not in (dt.float16, dt.bfloat16, dt.float32):
+            raise DTypeError(f"{type(self).__name__}.to_float: `dst_type` must be float16, "
+                             f"bfloat16 or float32, got {dtype}")
+        for _, cell in self.cells_and_names():
+            output = (cell.__dict__.get("_amp_types") or (None, None))[1]
+            object.__setattr__(cell, "_amp_types", (dtype, output))
         return self
+
+    def _cast_outputs_to(self, dtype) -> None:
+        """Mixed precision (amp): cast this Cell's float outputs to `dtype`."""
+        compute = (self.__dict__.get("_amp_types") or (None, None))[0]
+        object.__setattr__(self, "_amp_types", (compute, dtype))
 
     def extend_repr(self) -> str:
         return ""

@@ -11,7 +11,7 @@ import itertools
 
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.frontend import trace_call
-from cellgraph.compiler.scope import record_guard
+from cellgraph.compiler.guards import record_guard
 
 _ids = itertools.count()
 

@@ -22,6 +22,9 @@ __all__ = ["CheckpointError", "load_checkpoint", "load_param_into_net", "save_ch
 
 MARKER = "__cellgraph_checkpoint__"
 VERSION = 1
+# The .npy format has no bfloat16 (ml_dtypes' type is stored as raw void bytes): such entries
+# are written as their uint16 bit patterns, and this entry lists their names.
+BFLOAT16_NAMES = "__cellgraph_bfloat16__"
 
 
 class CheckpointError(CellgraphError, ValueError):
@@ -87,6 +90,7 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
             raise DTypeError(f"{api}: {name!r} has dtype {array.dtype}, which a checkpoint "
                              f"cannot hold")
         arrays[name] = array
+    arrays = _encode_bfloat16(arrays)
     arrays[MARKER] = np.array(VERSION, np.int64)
     path = os.fspath(ckpt_file_name)
     directory = os.path.dirname(os.path.abspath(path))
@@ -100,6 +104,25 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
         if os.path.exists(tmp):
             os.remove(tmp)
         raise
+
+
+def _encode_bfloat16(arrays: dict) -> dict:
+    names = [name for name, a in arrays.items() if a.dtype.name == "bfloat16"]
+    if not names:
+        return arrays
+    arrays = {name: a.view(np.uint16) if name in names else a for name, a in arrays.items()}
+    arrays[BFLOAT16_NAMES] = np.array(names)
+    return arrays
+
+
+def _decode_bfloat16(arrays: dict) -> dict:
+    names = arrays.pop(BFLOAT16_NAMES, None)
+    if names is None:
+        return arrays
+    bfloat16 = dt.bfloat16.np  # needs ml_dtypes, as the network that saved them did
+    for name in names.tolist():
+        arrays[name] = arrays[name].view(bfloat16)
+    return arrays
 
 
 def _read_arrays(path: str) -> dict:
@@ -130,7 +153,7 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     path = os.fspath(ckpt_file_name)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"{api}: no checkpoint file at {path!r}")
-    arrays = _read_arrays(path)
+    arrays = _decode_bfloat16(_read_arrays(path))
     version = arrays.pop(MARKER)
     if version.shape != () or int(version) > VERSION:
         raise CheckpointError(f"{api}: {path!r} has format version {version}, newer than this "
@@ -170,15 +193,31 @@ def _converted(param, value, strict: bool, name: str) -> np.ndarray:
                          f"the checkpoint")
     want = param.dtype.np
     if array.dtype != want:
-        same_kind = array.dtype.kind == np.dtype(want).kind or (
-            array.dtype.kind in "iu" and np.dtype(want).kind in "iu")
+        have = dt.from_numpy(array.dtype)  # bfloat16 is a float though NumPy calls it void
+        same_kind = (have.is_float and param.dtype.is_float) or (
+            have.is_int and param.dtype.is_int) or (have.is_bool and param.dtype.is_bool)
         if strict or not same_kind:
             raise DTypeError(f"load_param_into_net: Parameter {name!r} has dtype {param.dtype} "
                              f"in the network but {dt.from_numpy(array.dtype)} in the "
                              f"checkpoint" + ("" if strict else "; only conversions within "
                                               "floats or within integers are made"))
-        array = array.astype(want)
+        converted = array.astype(want)
+        if not np.array_equal(converted.astype(array.dtype), array, equal_nan=same_kind
+                              and array.dtype.kind == "f"):
+            raise DTypeError(f"load_param_into_net: Parameter {name!r} is {param.dtype} in the "
+                             f"network but {dt.from_numpy(array.dtype)} in the checkpoint, and "
+                             f"converting would change values ({_first_change(array, converted)})"
+                             f"; convert the checkpoint's values yourself if that is intended")
+        array = converted
     return array
+
+
+def _first_change(array: np.ndarray, converted: np.ndarray) -> str:
+    back = converted.astype(array.dtype)
+    changed = np.flatnonzero(~((back == array) | (np.isnan(back) & np.isnan(array))
+                               if array.dtype.kind == "f" else back == array))
+    i = int(changed[0])
+    return f"{array.flat[i].item()!r} would become {converted.flat[i].item()!r}"
 
 
 def load_param_into_net(net, parameter_dict, strict_load=False) -> tuple[list, list]:
@@ -186,7 +225,9 @@ def load_param_into_net(net, parameter_dict, strict_load=False) -> tuple[list, l
     same names. Returns (network parameters not loaded, checkpoint entries not used).
 
     A shape mismatch is an error; a dtype mismatch is converted within floats or within
-    integers unless `strict_load`, which also makes a missing parameter an error. Nothing is
+    integers when no value changes (300 never becomes an int8 44, 0.1 never a float32) unless
+    `strict_load`, which also makes a missing parameter an error. Network parameters not loaded
+    and checkpoint entries not used are reported (a warning each) and returned. Nothing is
     changed unless every check passes."""
     api = "load_param_into_net"
     if not hasattr(net, "parameters_and_names"):
@@ -212,4 +253,8 @@ def load_param_into_net(net, parameter_dict, strict_load=False) -> tuple[list, l
     if missing:
         warnings.warn(f"{api}: {len(missing)} parameter(s) of the network were not loaded: "
                       f"{', '.join(missing[:10])}", stacklevel=2)
+    if unused:
+        warnings.warn(f"{api}: {len(unused)} checkpoint entr{'y' if len(unused) == 1 else 'ies'}"
+                      f" named no parameter of the network: {', '.join(unused[:10])}",
+                      stacklevel=2)
     return missing, unused
