@@ -29,8 +29,14 @@ from cellgraph.ops.dtype import (
 from cellgraph.ops.errors import CellgraphError, CompileError  # noqa: F401
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor, tensor
 
-from . import amp, common, context, dataset, log, nn, numpy, ops, train
+from . import amp, common, communication, context, dataset, log, nn, numpy, ops, train
 from . import loops as _loops
+from .auto_parallel import (
+    ParallelMode,
+    get_auto_parallel_context,
+    reset_auto_parallel_context,
+    set_auto_parallel_context,
+)
 from .autograd import GradOperation, get_grad, grad, value_and_grad
 from .common import assign as _assign
 from .common.mutable import mutable
@@ -114,6 +120,7 @@ __all__ = [
     "LossScaleManager",
     "Model",
     "ModelCheckpoint",
+    "ParallelMode",
     "Parameter",
     "ParameterTuple",
     "RunContext",
@@ -123,6 +130,7 @@ __all__ = [
     "bfloat16",
     "bool_",
     "common",
+    "communication",
     "context",
     "data_sink",
     "dataset",
@@ -136,6 +144,7 @@ __all__ = [
     "float64",
     "float_",
     "from_numpy",
+    "get_auto_parallel_context",
     "get_context",
     "get_current_device",
     "get_grad",
@@ -167,7 +176,9 @@ __all__ = [
     "nn",
     "numpy",
     "ops",
+    "reset_auto_parallel_context",
     "save_checkpoint",
+    "set_auto_parallel_context",
     "set_context",
     "set_device",
     "set_rng_state",

@@ -23,7 +23,7 @@ from cellgraph.forward import jvp, vjp
 from cellgraph.ops import clip_by_value, ones_like, zeros_like
 from cellgraph.ops import functional as F
 from cellgraph.ops.dtype import DType
-from cellgraph.ops.errors import ArgumentError
+from cellgraph.ops.errors import ArgumentError, DTypeError
 from cellgraph.vmap import vmap
 
 __all__ = ["GradOperation", "HyperMap", "Map", "MultitypeFuncGraph", "Partial", "add_flags",
@@ -105,7 +105,7 @@ class MultitypeFuncGraph:
                    if len(tests) == len(args) and all(t(a) for t, a in zip(tests, args))]
         if not matches:
             given = ", ".join("Tensor" if _is_tensor(a) else type(a).__name__ for a in args)
-            raise TypeError(f"MultitypeFuncGraph '{self.name}': no implementation registered "
+            raise DTypeError(f"MultitypeFuncGraph '{self.name}': no implementation registered "
                             f"for arguments ({given})")
         return apply(min(matches, key=lambda m: m[:2])[2], *args)
 
@@ -174,7 +174,7 @@ class _Partial:
 def partial(func, *args):
     """`ops.partial(fn, a)`: a function that calls `fn(a, *rest)`."""
     if not callable(func):
-        raise TypeError(f"partial: expected a callable, got {type(func).__name__}")
+        raise DTypeError(f"partial: expected a callable, got {type(func).__name__}")
     return _Partial(func, args)
 
 
@@ -203,7 +203,7 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
     """Scale every tensor of `x` by clip_norm / max(global_norm, clip_norm), where global_norm
     is the L2 norm of all of them together (gradient clipping)."""
     if not _is_sequence(x):
-        raise TypeError(f"clip_by_global_norm: expected a tuple or list of Tensors, got "
+        raise DTypeError(f"clip_by_global_norm: expected a tuple or list of Tensors, got "
                         f"{type(x).__name__}")
     if use_norm is None:
         squares = [F.reduce_sum(F.square(F.cast(t, "float32"))) for t in x]
@@ -218,5 +218,5 @@ def clip_by_global_norm(x, clip_norm=1.0, use_norm=None):
 def tail(x):
     """A tuple without its first element."""
     if not _is_sequence(x) or not x:
-        raise TypeError(f"tail: expected a non-empty tuple or list, got {x!r:.60}")
+        raise DTypeError(f"tail: expected a non-empty tuple or list, got {x!r:.60}")
     return tuple(x[1:])

@@ -10,6 +10,13 @@ import warnings
 
 from cellgraph.ops.errors import ArgumentError
 
+from .auto_parallel import (  # noqa: F401  (mindspore.context's names)
+    ParallelMode,
+    get_auto_parallel_context,
+    reset_auto_parallel_context,
+    set_auto_parallel_context,
+)
+
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
 

@@ -6,6 +6,7 @@ import functools
 from cellgraph import context
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.frontend import trace_call
+from cellgraph.ops.errors import DTypeError
 from cellgraph.runtime.executor import GraphCache, run_cached
 
 
@@ -78,9 +79,9 @@ def jit_class(cls):
     import inspect
 
     if not inspect.isclass(cls):
-        raise TypeError(f"jit_class: expected a class, got {type(cls).__name__} {cls!r:.60}")
+        raise DTypeError(f"jit_class: expected a class, got {type(cls).__name__} {cls!r:.60}")
     if getattr(cls, "_cellgraph_cell", False):
-        raise TypeError(f"jit_class: expected a plain class, got the nn.Cell subclass "
+        raise DTypeError(f"jit_class: expected a plain class, got the nn.Cell subclass "
                         f"{cls.__name__}; Cells are compiled already")
     cls._cellgraph_jit_class = True
     return cls

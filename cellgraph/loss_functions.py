@@ -6,7 +6,8 @@ from __future__ import annotations
 from cellgraph import nn
 from cellgraph.ops import functional as F
 
-__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy",
+__all__ = ["BinaryCrossEntropy", "NLLLoss", "binary_cross_entropy",
+           "binary_cross_entropy_with_logits", "cross_entropy",
            "kl_div", "l1_loss", "mse_loss", "nll_loss", "smooth_l1_loss"]
 
 
@@ -53,3 +54,27 @@ def kl_div(logits, labels, reduction="mean", log_target=False):
     if log_target:
         labels = F.exp(labels)
     return nn.KLDivLoss(reduction)(logits, labels)
+
+
+class BinaryCrossEntropy:
+    """`ops.BinaryCrossEntropy(reduction)(logits, labels, weight=None)` on probabilities."""
+
+    def __init__(self, reduction="mean"):
+        self.reduction = reduction
+
+    def __call__(self, logits, labels, weight=None):
+        return binary_cross_entropy(logits, labels, weight, self.reduction)
+
+
+class NLLLoss:
+    """`ops.NLLLoss(reduction, ignore_index)(logits, labels, weight)` -> (loss, total_weight),
+    total_weight being the summed class weights of the targets that count."""
+
+    def __init__(self, reduction="mean", ignore_index=-100):
+        self.reduction, self.ignore_index = reduction, ignore_index
+
+    def __call__(self, logits, labels, weight):
+        loss = nll_loss(logits, labels, weight, self.ignore_index, self.reduction)
+        counted = F.cast(F.not_equal(labels, self.ignore_index), weight.dtype)
+        safe = F.select(F.not_equal(labels, self.ignore_index), labels, F.zeros_like(labels))
+        return loss, F.reduce_sum(F.mul(F.gather(weight, safe, 0), counted))

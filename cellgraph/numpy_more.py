@@ -99,18 +99,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     return P.isclose(asarray(a), asarray(b), rtol, atol, equal_nan)
 
 
-def arctan2(x1, x2, dtype=None):
-    """The angle of (x2, x1): atan(x1 / x2) moved to the right quadrant."""
-    y, x = asarray(x1), asarray(x2)
-    if not y.dtype.is_float:
-        y, x = F.cast(y, float32), F.cast(x, float32)
-    safe_x = F.select(F.equal(x, 0), F.ones_like(x), x)
-    base = F.atan(F.div(y, safe_x))
-    half_turn = F.select(F.greater_equal(y, 0), F.fill(y.dtype, y.shape, onp.pi),
-                         F.fill(y.dtype, y.shape, -onp.pi))
-    angle = F.select(F.less(x, 0), F.add(base, half_turn), base)
-    on_axis = F.mul(F.sign(y), onp.pi / 2)
-    return _cast(F.select(F.equal(x, 0), on_axis, angle), _dtype(dtype, "arctan2"))
+arctan2 = _binary(P.atan2, "arctan2")
 
 
 def logaddexp(x1, x2, dtype=None):

@@ -10,9 +10,10 @@ import operator
 import sys
 import types
 
-from cellgraph import composite, loops, loss_functions, ops
+from cellgraph import composite, loss_functions, ops
 from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.ops import functional
+from cellgraph.ops.composite_classes import function_class
 from cellgraph.ops.errors import DTypeError
 
 
@@ -57,28 +58,9 @@ def tuple_len(data) -> int:
     return len(data)
 
 
-class _Stateless:
-    """A primitive class without attributes whose call is a plain function."""
-
-    fn = staticmethod(identity)
-
-    def __call__(self, *args):
-        return type(self).fn(*args)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
-
-
-class Identity(_Stateless):
-    fn = staticmethod(identity)
-
-
-class Shape(_Stateless):
-    fn = staticmethod(shape)
-
-
-class DType(_Stateless):
-    fn = staticmethod(dtype)
+Identity = function_class("Identity", identity)
+Shape = function_class("Shape", shape)
+DType = function_class("DType", dtype)
 
 
 class Print:
@@ -97,14 +79,14 @@ class Print:
         return "Print()"
 
 
-class TensorShape(_Stateless):
+def _tensor_shape(input_x):
     """The shape as a 1-d int64 Tensor."""
+    from cellgraph.runtime.tensor import Tensor
 
-    @staticmethod
-    def fn(input_x):
-        from cellgraph.runtime.tensor import Tensor
+    return Tensor(list(input_x.shape), "int64")
 
-        return Tensor(list(input_x.shape), "int64")
+
+TensorShape = function_class("TensorShape", _tensor_shape)
 
 
 SURFACE = {
@@ -115,7 +97,6 @@ SURFACE = {
     "tuple_len": tuple_len, "Identity": Identity, "Shape": Shape, "DType": DType,
     "TensorShape": TensorShape, "Print": Print,
     **{name: getattr(loss_functions, name) for name in loss_functions.__all__},
-    **{name: getattr(loops, name) for name in loops.__all__},
 }
 # F.scalar_add(2, 3) and friends: arithmetic on Python numbers, done when the graph is built.
 SCALAR_OPS = {"scalar_add": operator.add, "scalar_sub": operator.sub,
@@ -158,6 +139,10 @@ def mount() -> None:
         if name[0].islower() and callable(value) and not hasattr(functional, name) \
                 and not hasattr(builtins, name):
             setattr(functional, name, value)
+    operations = ops.operations  # P.Zeros(), P.HyperMap(): every class-like name of ops
+    for name, value in _public(ops).items():
+        if name[0].isupper() and isinstance(value, type) and not hasattr(operations, name):
+            setattr(operations, name, value)
     sys.modules["cellgraph.ops.composite"] = composite
     ops.composite = composite
     from cellgraph import primitive_api  # it imports constexpr from here

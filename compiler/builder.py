@@ -64,7 +64,7 @@ def parameter_read_dtype(dtype):
     return cast_to if cast_to is not None and dtype.is_float else dtype
 
 
-class Tracer(TensorExtras, TensorMethods):  # hand-written extras win over derived methods
+class Tracer(TensorMethods, TensorExtras):
     """A symbolic tensor inside the graph its builder is making."""
 
     __slots__ = ("builder", "ir_var")

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import functools
 import keyword
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -143,17 +142,11 @@ def _is_literal(value) -> bool:
     return False
 
 
-# Names the generated code gives its own values (v7), constants (c0, p0) and kernels (k_add): a
-# parameter named after a user's variable must not take one of them.
-_GENERATED = re.compile(r"[vcp]\d+|k_\w*")
-
-
 def _safe(hint: str | None, used: set, fallback: str) -> str:
     """A Python name for a user-given name (a graph's or a parameter's), unique in `used`.
     It never starts with `_`: those names are the generated code's own (see the module doc)."""
     base = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in (hint or fallback))
-    if (not base or base[0].isdigit() or base[0] == "_" or keyword.iskeyword(base)
-            or _GENERATED.fullmatch(base)):
+    if not base or base[0].isdigit() or base[0] == "_" or keyword.iskeyword(base):
         base = "a_" + base
     return fresh_name(base, used)
 
@@ -231,6 +224,8 @@ def _node_lines(graph: Graph, ctx: _Context, local: dict, last_use: dict | None)
         rule = CODEGEN_RULES.get(node.callee.name)
         if rule is not None:
             body = rule(ctx, node, args, outs)
+        elif not outs:  # an effect with no result (a barrier)
+            body = [ctx.call(node, args)]
         else:
             lhs = ", ".join(outs) + ("," if len(outs) == 1 and node.callee.multiple_results
                                      else "")

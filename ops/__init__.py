@@ -12,11 +12,13 @@ from .composite_conv import *
 from .composite_einsum import *
 from .composite_ops import *
 from .composite_resize import *
+from .composite_scatter import *
 
 # isort: split
 from . import (  # noqa: F401  (each module declares its primitives)
     array_ops,
     check_ops,
+    comm_ops,
     conv_ops,
     core,
     derive,

@@ -1,9 +1,8 @@
 """MindSpore primitive classes and small functions whose meaning is a composition of existing
-operations (`ops.Flatten()`, `ops.ReduceAll()`, `ops.AddN()`, `ops.atan2`, ...). A class is
+operations (`ops.Flatten()`, `ops.ReduceAll()`, `ops.AddN()`, `ops.diff`, ...). A class is
 configured in `__init__` and applied in `__call__`, like the classes in classes.py."""
 from __future__ import annotations
 
-import math
 import numbers
 
 import numpy as np
@@ -11,16 +10,38 @@ import numpy as np
 from . import array_ops as A
 from . import dtype as dt
 from . import functional as F
+from .composite_conv import max_pool3d
 from .composite_ops import flip, isfinite, isinf, isnan, masked_fill, randint
 from .composite_resize import gather_elements
 from .core import abstract_of, normalize_axis
-from .errors import DTypeError
+from .errors import ArgumentValueError, DTypeError
 from .nn_functional import argmax
 
-__all__ = ["AddN", "ArgMaxWithValue", "ArgMinWithValue", "Atan2", "Flatten", "GatherD", "IsFinite",
-           "IsInf", "IsNan", "MaskedFill", "ReduceAll", "ReduceAny", "ReverseV2", "Size",
-           "UniformInt", "addn", "all", "any", "atan2", "diff", "pows", "scalar_to_tensor",
-           "tuple_to_array"]
+__all__ = [
+    "AddN",
+    "ArgMaxWithValue",
+    "ArgMinWithValue",
+    "Flatten",
+    "FunctionClass",
+    "GatherD",
+    "IsFinite",
+    "IsInf",
+    "IsNan",
+    "MaskedFill",
+    "MaxPool3D",
+    "ReduceAll",
+    "ReduceAny",
+    "ReverseV2",
+    "Size",
+    "UniformInt",
+    "addn",
+    "all",
+    "any",
+    "diff",
+    "pows",
+    "scalar_to_tensor",
+    "tuple_to_array",
+]
 
 
 def all(input, axis=None, keep_dims=False):
@@ -39,17 +60,6 @@ def addn(x):
     for item in x[1:]:
         total = F.add(total, item)
     return total
-
-
-def atan2(input, other):
-    """The angle of the point (other, input), in (-pi, pi]."""
-    safe = F.select(F.equal(other, 0), F.ones_like(other), other)
-    base = F.atan(F.div(input, safe))
-    turn = F.select(F.greater_equal(input, 0), F.fill(abstract_of(base).dtype,
-                                                        abstract_of(base).shape, math.pi),
-                    F.fill(abstract_of(base).dtype, abstract_of(base).shape, -math.pi))
-    angle = F.select(F.less(other, 0), F.add(base, turn), base)
-    return F.select(F.equal(other, 0), F.mul(F.sign(input), math.pi / 2), angle)
 
 
 def diff(x, n=1, axis=-1, prepend=None, append=None):
@@ -117,45 +127,35 @@ class ReduceAny(_Reduce):
     fn = staticmethod(any)
 
 
-class _Unary(_Class):
-    fn = staticmethod(isnan)
+class FunctionClass:
+    """A primitive class without attributes: `Cls()(*args)` is `Cls.fn(*args)`."""
 
-    def __call__(self, x):
-        return type(self).fn(x)
+    fn = None
 
+    def __call__(self, *args):
+        return type(self).fn(*args)
 
-class IsNan(_Unary):
-    fn = staticmethod(isnan)
-
-
-class IsInf(_Unary):
-    fn = staticmethod(isinf)
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
 
 
-class IsFinite(_Unary):
-    fn = staticmethod(isfinite)
+def function_class(name: str, fn, doc: str | None = None) -> type:
+    """The primitive class `name` whose instances call `fn`."""
+    return type(name, (FunctionClass,), {"fn": staticmethod(fn), "__module__": __name__,
+                                         "__doc__": doc or f"`ops.{name}()(...)`"})
 
 
-class AddN(_Unary):
-    fn = staticmethod(addn)
+def _size(x) -> int:
+    return int(np.prod(abstract_of(x).shape))
 
 
-class Size(_Unary):
-    """The number of elements, a Python int."""
-
-    @staticmethod
-    def fn(x):
-        return int(np.prod(abstract_of(x).shape))
-
-
-class MaskedFill(_Class):
-    def __call__(self, input, mask, value):
-        return masked_fill(input, mask, value)
-
-
-class Atan2(_Class):
-    def __call__(self, x, y):
-        return atan2(x, y)
+IsNan = function_class("IsNan", isnan)
+IsInf = function_class("IsInf", isinf)
+IsFinite = function_class("IsFinite", isfinite)
+AddN = function_class("AddN", addn)
+Size = function_class("Size", _size, "The number of elements, a Python int.")
+MaskedFill = function_class("MaskedFill", masked_fill)
+GatherD = function_class("GatherD", gather_elements)
 
 
 class ReverseV2(_Class):
@@ -166,9 +166,18 @@ class ReverseV2(_Class):
         return flip(x, self.axis)
 
 
-class GatherD(_Class):
-    def __call__(self, x, dim, index):
-        return gather_elements(x, dim, index)
+class MaxPool3D(_Class):
+    """`ops.MaxPool3D(kernel_size, strides, pad_mode, pad_list)(x)` over (N, C, D, H, W)."""
+
+    def __init__(self, kernel_size=1, strides=1, pad_mode="VALID", pad_list=0, ceil_mode=None,
+                 data_format="NCDHW"):
+        if str(pad_mode).upper() not in ("VALID", "PAD") or ceil_mode or data_format != "NCDHW":
+            raise ArgumentValueError(f"MaxPool3D: pad_mode {pad_mode!r}, ceil_mode and layouts "
+                                     f"other than NCDHW are not supported (use 'VALID' or 'PAD')")
+        self.kernel_size, self.strides, self.pad_list = kernel_size, strides, pad_list
+
+    def __call__(self, x):
+        return max_pool3d(x, self.kernel_size, self.strides, self.pad_list)
 
 
 class _ArgWithValue(_Class):

@@ -80,52 +80,11 @@ class TensorExtras:
         return F.cast(self, other.dtype)
 
     # -- arithmetic by name -------------------------------------------------------------------
-    def add(self, other, *, alpha=1):
-        return F.add(self, other if alpha == 1 else F.mul(other, alpha))
-
-    def sub(self, other, *, alpha=1):
-        return F.sub(self, other if alpha == 1 else F.mul(other, alpha))
-
-    def mul(self, other):
-        return F.mul(self, other)
-
-    def div(self, other):
+    def true_divide(self, other):
         return F.div(self, other)
-
-    true_divide = div
-
-    def neg(self):
-        return F.neg(self)
-
-    def reciprocal(self):
-        return F.reciprocal(self)
-
-    def rsqrt(self):
-        return F.rsqrt(self)
-
-    def sign(self):
-        return F.sign(self)
-
-    def erf(self):
-        return _ops().erf(self)
-
-    def sinh(self):
-        return F.sinh(self)
-
-    def cosh(self):
-        return F.cosh(self)
 
     def exp2(self):
         return F.pow(2.0, self)
-
-    def maximum(self, other):
-        return F.maximum(self, other)
-
-    def minimum(self, other):
-        return F.minimum(self, other)
-
-    def atan2(self, other):
-        return _ops().atan2(self, other)
 
     def lerp(self, end, weight):
         return F.add(self, F.mul(weight, F.sub(end, self)))
@@ -149,8 +108,6 @@ class TensorExtras:
         return _ops().logsumexp(self, axis, keepdims)
 
     # -- comparisons by name ------------------------------------------------------------------
-    def equal(self, other):
-        return F.equal(self, other)
 
     def ne(self, other):
         return F.not_equal(self, other)

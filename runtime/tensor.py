@@ -29,7 +29,7 @@ def _infer_dtype(data) -> dt.DType:
     raise DTypeError(f"Tensor: cannot make a tensor from {type(data).__name__} {data!r:.60}")
 
 
-class Tensor(TensorExtras, TensorMethods):  # hand-written extras win over derived methods
+class Tensor(TensorMethods, TensorExtras):
     """An n-dimensional array on a backend. `Tensor(data, dtype=None)`; data is a list, a
     NumPy array, a scalar or another Tensor."""
 

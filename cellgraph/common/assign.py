@@ -14,6 +14,7 @@ import numpy as np
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.effects import assign_in_graph, checked_assign_value
 from cellgraph.ops import functional as F
+from cellgraph.ops.composite_classes import function_class
 
 __all__ = [
     "Assign",
@@ -53,29 +54,7 @@ def depend(value, expr):
     return value
 
 
-class _StateOp:
-    """Primitive-class form (`ops.Assign()(variable, value)`)."""
-
-    _fn = None
-
-    def __call__(self, *args):
-        return type(self)._fn(*args)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
-
-
-class Assign(_StateOp):
-    _fn = staticmethod(assign)
-
-
-class AssignAdd(_StateOp):
-    _fn = staticmethod(assign_add)
-
-
-class AssignSub(_StateOp):
-    _fn = staticmethod(assign_sub)
-
-
-class Depend(_StateOp):
-    _fn = staticmethod(depend)
+Assign = function_class("Assign", assign, "`ops.Assign()(variable, value)`")
+AssignAdd = function_class("AssignAdd", assign_add, "`ops.AssignAdd()(variable, value)`")
+AssignSub = function_class("AssignSub", assign_sub, "`ops.AssignSub()(variable, value)`")
+Depend = function_class("Depend", depend, "`ops.Depend()(value, expr)`")

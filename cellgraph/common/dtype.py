@@ -16,17 +16,11 @@ globals().update(_DTYPES)
 __all__ = sorted(_DTYPES)  # noqa: PLE0605  (the dtypes ops.dtype defines, whatever they are)
 
 Type = DType
-
-
-def _kind(d: DType) -> str:
-    """NumPy's kind letter; bfloat16 is a float whose NumPy dtype needs ml_dtypes."""
-    return "f" if d.np_name == "bfloat16" else d.np.kind
-
-
-number_type = tuple(d for d in _dtype_module.ALL if _kind(d) != "b")
-int_type = tuple(d for d in _dtype_module.ALL if _kind(d) == "i")
-uint_type = tuple(d for d in _dtype_module.ALL if _kind(d) == "u")
-float_type = tuple(d for d in _dtype_module.ALL if _kind(d) == "f")
+# By name: a dtype's NumPy storage may need an optional package (bfloat16 needs ml_dtypes).
+number_type = tuple(d for d in _dtype_module.ALL if d.name != "bool_")
+int_type = tuple(d for d in _dtype_module.ALL if d.name.startswith("int"))
+uint_type = tuple(d for d in _dtype_module.ALL if d.name.startswith("uint"))
+float_type = tuple(d for d in _dtype_module.ALL if "float" in d.name)
 all_types = tuple(_dtype_module.ALL)
 
 _PY_TYPES = {bool: _dtype_module.bool_, int: _dtype_module.int64, float: _dtype_module.float32}

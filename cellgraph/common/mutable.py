@@ -13,7 +13,7 @@ from __future__ import annotations
 import numbers
 
 from cellgraph.compiler.builder import Tracer
-from cellgraph.ops.errors import ArgumentValueError
+from cellgraph.ops.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
 
 __all__ = ["mutable"]
@@ -23,7 +23,7 @@ def mutable(input_data, dynamic_len=False):
     """`input_data` with every scalar made a graph input (see the module docstring)."""
     if dynamic_len:
         if not isinstance(input_data, (tuple, list)):
-            raise TypeError(f"mutable: dynamic_len=True needs a tuple or list, got "
+            raise DTypeError(f"mutable: dynamic_len=True needs a tuple or list, got "
                             f"{type(input_data).__name__}")
         _check_same_kind(input_data)
     return _as_variable(input_data)
@@ -38,7 +38,7 @@ def _as_variable(value):
         return type(value)(_as_variable(v) for v in value)
     if isinstance(value, dict):
         return {k: _as_variable(v) for k, v in value.items()}
-    raise TypeError(f"mutable: expected a Tensor, a scalar, or a tuple, list or dict of them, "
+    raise DTypeError(f"mutable: expected a Tensor, a scalar, or a tuple, list or dict of them, "
                     f"got {type(value).__name__} {value!r:.60}")
 
 

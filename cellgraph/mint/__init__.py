@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cellgraph.ops as _ops
 from cellgraph.ops import functional as _F
+from cellgraph.ops.errors import ArgumentValueError
 
 from . import linalg, nn, optim  # noqa: F401  (mint.nn, mint.optim, mint.linalg)
 
@@ -46,7 +47,7 @@ def mul(input, other):
 
 def div(input, other, *, rounding_mode=None):
     if rounding_mode is not None:
-        raise ValueError(f"mint.div: rounding_mode={rounding_mode!r} is not supported")
+        raise ArgumentValueError(f"mint.div: rounding_mode={rounding_mode!r} is not supported")
     return _F.div(input, other)
 
 

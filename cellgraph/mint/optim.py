@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from cellgraph import nn
+from cellgraph.ops.errors import ArgumentValueError
 
 __all__ = ["SGD", "Adam", "AdamW"]
 
@@ -16,7 +17,7 @@ class AdamW(nn.AdamW):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
                  amsgrad=False, *, maximize=False):
         if amsgrad or maximize:
-            raise ValueError("mint.optim.AdamW: amsgrad and maximize are not supported")
+            raise ArgumentValueError("mint.optim.AdamW: amsgrad and maximize are not supported")
         super().__init__(_params(params), lr, betas[0], betas[1], eps, weight_decay)
 
 
@@ -26,7 +27,7 @@ class Adam(nn.Adam):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0,
                  amsgrad=False, *, maximize=False):
         if maximize:
-            raise ValueError("mint.optim.Adam: maximize is not supported")
+            raise ArgumentValueError("mint.optim.Adam: maximize is not supported")
         super().__init__(_params(params), lr, betas[0], betas[1], eps,
                          weight_decay=weight_decay, use_amsgrad=amsgrad)
 
@@ -37,5 +38,5 @@ class SGD(nn.SGD):
     def __init__(self, params, lr, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
                  maximize=False):
         if maximize:
-            raise ValueError("mint.optim.SGD: maximize is not supported")
+            raise ArgumentValueError("mint.optim.SGD: maximize is not supported")
         super().__init__(_params(params), lr, momentum, dampening, weight_decay, nesterov)

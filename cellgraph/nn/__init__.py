@@ -29,6 +29,7 @@ from .conv import *
 from .conv_nd import *
 from .dynamic_lr import *
 from .grad_cells import ForwardValueAndGrad, Jvp, Vjp
+from .grad_reducer import DistributedGradReducer
 from .layers import *
 from .learning_rate_schedule import *
 from .loss import *
@@ -40,15 +41,12 @@ from .rnn import *
 from .transformer import *
 from .wrap import *
 
-__all__ = ["Cell", "ForwardValueAndGrad", "Jvp", "Vjp"] + [
+__all__ = ["Cell", "DistributedGradReducer", "ForwardValueAndGrad", "Jvp", "Vjp"] + [
     name for module in (activation, basic, container, conv, conv_nd, dynamic_lr, layers,
                         learning_rate_schedule, loss, loss_scale, normalization, optim,
                         optim_adaptive, rnn, transformer, wrap)
     for name in module.__all__]
 
-from . import module_paths as _module_paths
-
-_module_paths.mount(sys.modules[__name__])
 # The metrics live in cellgraph.train (MindSpore 2.x); the 1.x spelling nn.Accuracy reaches
 # them on first use, since cellgraph.train imports nn.
 _METRIC_NAMES = ("Accuracy", "F1", "Fbeta", "Loss", "MAE", "MSE", "Metric", "Precision",
@@ -62,3 +60,8 @@ def __getattr__(name):
 
         return getattr(metrics, name)
     raise AttributeError(f"module 'cellgraph.nn' has no attribute {name!r}")
+
+
+from . import module_paths as _module_paths
+
+_module_paths.mount(sys.modules[__name__])

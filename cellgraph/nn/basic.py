@@ -17,10 +17,19 @@ from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Tensor
 
 from .cell import Cell
-from .layers import check_input
+from .layers import Dense, check_input
 
-__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "ClipByNorm", "Norm", "OneHot", "Pad",
-           "ReduceLogSumExp", "Tril", "Triu", "Upsample"]
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "ClipByNorm", "Linear", "Norm", "OneHot",
+           "Pad", "ReduceLogSumExp", "Tril", "Triu", "Upsample"]
+
+
+class Linear(Dense):
+    """y = x W^T + b with PyTorch's arguments; W of shape (out_features, in_features)."""
+
+    def __init__(self, in_features, out_features, bias=True, weight_init=None, bias_init=None,
+                 dtype=dt.float32):
+        super().__init__(in_features, out_features, weight_init, bias_init, has_bias=bias,
+                         dtype=dtype)
 
 
 class OneHot(Cell):

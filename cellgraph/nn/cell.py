@@ -1,6 +1,7 @@
 """nn.Cell: the unit users subclass; `construct` is compiled in graph mode."""
 from __future__ import annotations
 
+import copy
 import inspect
 
 from cellgraph import context
@@ -59,6 +60,14 @@ def _in_precision(amp_types, args, call):
     return result if output_dtype is None else cast_float(result, output_dtype)
 
 
+def _optional_input(construct, index: int) -> bool:
+    """Whether input `index` of a library construct may be None (its default is None, as for
+    LSTM's `hx` or an attention mask)."""
+    params = list(inspect.signature(construct).parameters.values())[1:]  # after self
+    return index < len(params) and params[index].kind <= inspect.Parameter.POSITIONAL_OR_KEYWORD \
+        and params[index].default is None
+
+
 class Cell:
     """Base class for networks. Parameters and sub-Cells are found in attribute order."""
 
@@ -86,6 +95,16 @@ class Cell:
             return
         object.__setattr__(self, name, value)
 
+    def __deepcopy__(self, memo):
+        """A copy with its own Parameters and sub-Cells and an empty compile cache (compiled
+        graphs and their locks belong to the original)."""
+        clone = type(self).__new__(type(self))
+        memo[id(self)] = clone
+        for name, value in self.__dict__.items():
+            fresh = GraphCache() if isinstance(value, GraphCache) else copy.deepcopy(value, memo)
+            object.__setattr__(clone, name, fresh)
+        return clone
+
     def _prefix_parameter_names(self, prefix: str) -> None:
         """Names become hierarchical as Cells are attached, as in MindSpore: "fc1.weight"."""
         seen = set()
@@ -100,12 +119,11 @@ class Cell:
             return self._graph_call(args, kwargs)
         if not context.is_graph_mode():
             amp_types = self.__dict__.get("_amp_types")
-
-            def run(a, k):
-                if amp_types is None:
-                    return self.construct(*a, **k)
-                return _in_precision(amp_types, a, lambda b: self.construct(*b, **k))
-
+            if amp_types is None:
+                run = lambda a, k: self.construct(*a, **k)
+            else:
+                run = lambda a, k: _in_precision(amp_types, a,
+                                                 lambda b: self.construct(*b, **k))
             if self._forward_pre_hooks or self._forward_hooks:
                 return hooks.call_with_hooks(self, run, args, kwargs)
             return run(args, kwargs)
@@ -114,18 +132,6 @@ class Cell:
         if "_declared_inputs" in self.__dict__:
             _check_declared(type(self).__name__, self.__dict__["_declared_inputs"], args)
         return run_cached(self._graph_cache, self, args, context.dump_dir())
-
-    def __deepcopy__(self, memo):
-        """A copy with its own Parameters and sub-Cells and an empty compile cache (compiled
-        graphs belong to the Cell they were compiled for)."""
-        import copy
-
-        new = type(self).__new__(type(self))
-        memo[id(self)] = new
-        for name, value in self.__dict__.items():
-            object.__setattr__(new, name, GraphCache() if name == "_graph_cache"
-                               else copy.deepcopy(value, memo))
-        return new
 
     def _graph_setattr(self, name: str, value) -> bool:
         """`self.name = value` in construct: a Parameter attribute takes the value (as
@@ -139,14 +145,15 @@ class Cell:
         return True
 
     def _positional(self, args, kwargs) -> tuple:
-        """Keyword arguments of a top-level call as construct's positional ones (defaults
-        filled in), so that a compiled graph serves both spellings of a call."""
+        """Keyword arguments of a top-level call as construct's positional ones, so that a
+        compiled graph serves both spellings of a call; *args take what follows, and defaults
+        after the last argument given stay off (construct applies them)."""
         signature = inspect.signature(self.construct)
         try:
             bound = signature.bind(*args, **kwargs)
         except TypeError as e:
-            raise ArgumentError(f"{type(self).__name__}.construct(): {e}") from None
-        given = bound.arguments
+            raise ArgumentError(f"{type(self).__name__}.construct: {e}") from None
+        given = dict(bound.arguments)
         bound.apply_defaults()
         positional, provided = [], 0
         for name, param in signature.parameters.items():
@@ -160,7 +167,7 @@ class Cell:
             elif param.kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD):
                 positional.append(bound.arguments[name])
                 provided = len(positional) if name in given else provided
-        return tuple(positional[:provided])  # defaults after the last argument given stay off
+        return tuple(positional[:provided])
 
     def construct(self, *args, **kwargs):
         raise NotImplementedError(f"{type(self).__name__} must define construct()")
@@ -189,10 +196,8 @@ class Cell:
             # library functions do, so their errors point at the user's line that called them.
             # Their code may read any attribute: the graph is rebuilt when one is replaced.
             record_all_attributes(self, skip=("_graph_cache",))
-            params = list(inspect.signature(construct).parameters.values())[1:]
             for i, a in enumerate(args):
-                optional = i < len(params) and params[i].default is None
-                if a is None and not optional:
+                if a is None and not _optional_input(construct, i):
                     raise DTypeError(f"{type(self).__name__}: expected a Tensor for input "
                                      f"{i + 1}, got None")
             return construct(self, *args, **kwargs)

@@ -12,6 +12,7 @@ import itertools
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.frontend import trace_call
 from cellgraph.compiler.guards import record_guard
+from cellgraph.ops.errors import DTypeError
 
 _ids = itertools.count()
 
@@ -30,7 +31,7 @@ class HookHandle:
 
 def register(cell, table: str, hook_fn) -> HookHandle:
     if not callable(hook_fn):
-        raise TypeError(f"{type(cell).__name__}.register_*_hook: expected a function, got "
+        raise DTypeError(f"{type(cell).__name__}.register_*_hook: expected a function, got "
                         f"{type(hook_fn).__name__}")
     key = next(_ids)
     hooks = dict(getattr(cell, table) or {})

@@ -220,65 +220,6 @@ def test_multitype_mindspore_type_names():
     np.testing.assert_allclose(both(Tensor(np.ones(2, np.float32))).asnumpy(), 6.0)
 
 
-def test_while_loop_on_a_tensor_is_a_graph_loop_with_gradients():
-    def cond(v):
-        return v.sum() < 100
-
-    def body(v):
-        return v * 2 + 1
-
-    @ms.jit
-    def run(x):
-        return ops.WhileLoop()(cond, body, x)
-
-    np.testing.assert_allclose(run(Tensor(np.array([1.0, 2.0], np.float32))).asnumpy(),
-                               [63.0, 95.0])
-    assert ops.WhileLoop()(lambda v: v < 100, lambda v: v + 7, 0) == 105  # Python values
-
-    def total(x):
-        return ops.WhileLoop()(cond, lambda v: v * 2, x).sum()
-
-    np.testing.assert_allclose(ms.grad(total)(Tensor(np.array([1.0, 2.0], np.float32))
-                                              ).asnumpy(), [64.0, 64.0])
-
-    class Net(nn.Cell):
-        def construct(self, init):
-            def relu_step(state):
-                tensor, count = state
-                return [ops.relu(tensor) - 0.5, count + 1]
-
-            return ops.WhileLoop()(lambda s: s[-1] < 10, relu_step, init)
-
-    out = Net()([Tensor(np.ones((2, 2), np.float32)), 0])
-    assert int(out[-1]) == 10  # the count started as a Python number: an unrolled loop
-    np.testing.assert_allclose(out[0].asnumpy(), -0.5)  # 1, 0.5, 0, -0.5, -0.5, ...
-
-
-def test_fori_loop_and_scan():
-    @ms.jit
-    def fori(x):
-        return ops.ForiLoop()(0, 10, lambda i, v: v + i, x)
-
-    assert int(fori(Tensor(0)).asnumpy()) == 45
-
-    @ms.jit
-    def fori_tensor_bound(n, x):
-        return ops.ForiLoop()(0, n, lambda i, v: v * 2.0, x)
-
-    np.testing.assert_allclose(fori_tensor_bound(Tensor(3), Tensor(1.5)).asnumpy(), 12.0)
-
-    @ms.jit
-    def cumulative(x):
-        return ops.Scan()(lambda c, e: (c + e, c + e), x, [1, 2, 3, 4])
-
-    carry, ys = cumulative(Tensor(0))
-    assert int(carry.asnumpy()) == 10 and [int(y.asnumpy()) for y in ys] == [1, 3, 6, 10]
-    rows = [Tensor(np.arange(6.0, dtype=np.float32).reshape(3, 2)[i]) for i in range(3)]
-    carry, ys = ops.Scan()(lambda c, row: (c + row.sum(), row * 2), Tensor(0.0), rows)
-    np.testing.assert_allclose(carry.asnumpy(), 15.0)
-    np.testing.assert_allclose(ys[2].asnumpy(), [8.0, 10.0])
-
-
 def test_forward_value_and_grad():
     net = nn.Dense(2, 1, weight_init="ones", bias_init="zeros")
     x = Tensor(np.array([[1.0, 2.0]], np.float32))

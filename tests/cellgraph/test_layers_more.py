@@ -322,3 +322,14 @@ def test_pool3d(rng):
     check_grads(nn.AvgPool3d(2, 2), (x,), order=2)
     with pytest.raises(ValueError, match="return_indices"):
         nn.MaxPool3d(2, return_indices=True)
+
+
+def test_linear_and_maxpool3d_primitive(rng):
+    linear = nn.Linear(3, 2, bias=False)
+    assert [n for n, _ in linear.parameters_and_names()] == ["weight"]
+    x = rng.standard_normal((4, 3)).astype(np.float32)
+    np.testing.assert_allclose(linear(Tensor(x)).asnumpy(), x @ linear.weight.asnumpy().T,
+                               rtol=1e-5, atol=1e-6)
+    v = rng.standard_normal((1, 2, 4, 4, 4)).astype(np.float32)
+    np.testing.assert_allclose(ops.MaxPool3D(2, 2)(Tensor(v)).asnumpy(),
+                               v.reshape(1, 2, 2, 2, 2, 2, 2, 2).max(axis=(3, 5, 7)), rtol=1e-6)

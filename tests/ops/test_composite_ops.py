@@ -200,3 +200,38 @@ def test_cumprod_and_multinomial(rng):
                                atol=0.03)
     np.testing.assert_allclose(np.bincount(draws[1], minlength=3) / 4000, [0.25, 0.25, 0.5],
                                atol=0.03)
+
+
+def test_gather_nd_and_scatters(rng):
+    x = rng.standard_normal((2, 3, 4))
+    idx = np.array([[0, 1], [1, 2], [0, 1]])
+    np.testing.assert_allclose(ops.gather_nd(t32(x), Tensor(idx)).asnumpy(),
+                               x[idx[:, 0], idx[:, 1]], rtol=1e-6)
+    full = np.array([[1, 2, 3], [0, 1, 1]])
+    np.testing.assert_allclose(ops.gather_nd(t32(x), Tensor(full)).asnumpy(),
+                               [x[1, 2, 3], x[0, 1, 1]], rtol=1e-6)
+    updates = rng.standard_normal((3, 4))
+    added = x.copy()
+    np.add.at(added, (idx[:, 0], idx[:, 1]), updates)
+    np.testing.assert_allclose(ops.tensor_scatter_add(t32(x), Tensor(idx), t32(updates))
+                               .asnumpy(), added, rtol=1e-5, atol=1e-6)
+    once = idx[:2]
+    replaced = x.copy()
+    replaced[once[:, 0], once[:, 1]] = updates[:2]
+    np.testing.assert_allclose(ops.tensor_scatter_update(t32(x), Tensor(once), t32(updates[:2]))
+                               .asnumpy(), replaced, rtol=1e-5, atol=1e-6)
+    check_grads(lambda a, u: ops.tensor_scatter_update(a, Tensor(once), u), (x, updates[:2]),
+                order=2)
+    check_grads(lambda a: ops.gather_nd(a, Tensor(idx)), (x,), order=2)
+
+
+def test_loss_primitive_classes():
+    log_probs = np.log(np.array([[0.2, 0.8], [0.6, 0.4], [0.5, 0.5]], np.float32))
+    labels, weight = np.array([1, 0, 1], np.int32), np.array([1.0, 2.0], np.float32)
+    loss, total = ops.NLLLoss()(t32(log_probs), Tensor(labels), t32(weight))
+    picked = weight[labels]
+    np.testing.assert_allclose(loss.asnumpy(), -(picked * log_probs[np.arange(3), labels]).sum()
+                               / picked.sum(), rtol=1e-6)
+    np.testing.assert_allclose(total.asnumpy(), picked.sum())
+    bce = ops.operations.BinaryCrossEntropy("sum")(t32([0.2, 0.9]), t32([0.0, 1.0]))
+    np.testing.assert_allclose(bce.asnumpy(), -(np.log(0.8) + np.log(0.9)), rtol=1e-6)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from cellgraph import nn as _nn
+from cellgraph.ops.errors import ArgumentValueError
 
 from . import functional  # noqa: F401  (mint.nn.functional)
 
@@ -13,12 +14,7 @@ MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss = (
 GroupNorm, Mish, ELU, Hardtanh = _nn.GroupNorm, _nn.Mish, _nn.ELU, _nn.Hardtanh
 
 
-class Linear(_nn.Dense):
-    """y = x W^T + b, W of shape (out_features, in_features)."""
-
-    def __init__(self, in_features, out_features, bias=True, weight_init=None, bias_init=None,
-                 dtype=None):
-        super().__init__(in_features, out_features, weight_init, bias_init, has_bias=bias)
+Linear = _nn.Linear
 
 
 def _conv_padding(padding):
@@ -37,7 +33,7 @@ class Conv2d(_nn.Conv2d):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", dtype=None):
         if padding_mode != "zeros":
-            raise ValueError(f"mint.nn.Conv2d: only padding_mode='zeros' is supported, got "
+            raise ArgumentValueError(f"mint.nn.Conv2d: only padding_mode='zeros' is supported, got "
                              f"{padding_mode!r}")
         pad_mode, pads = _conv_padding(padding)
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, pads,
@@ -71,7 +67,7 @@ class Embedding(_nn.Embedding):
                  norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None,
                  _freeze=False, dtype=None):
         if max_norm is not None or scale_grad_by_freq or sparse:
-            raise ValueError("mint.nn.Embedding: max_norm, scale_grad_by_freq and sparse are "
+            raise ArgumentValueError("mint.nn.Embedding: max_norm, scale_grad_by_freq and sparse are "
                              "not supported")
         super().__init__(num_embeddings, embedding_dim, padding_idx=padding_idx,
                          embedding_table="normal" if _weight is None else _weight)
@@ -102,7 +98,7 @@ class MaxPool2d(_nn.MaxPool2d):
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
                  ceil_mode=False):
         if dilation != 1 or return_indices or ceil_mode:
-            raise ValueError("mint.nn.MaxPool2d: dilation, return_indices and ceil_mode are "
+            raise ArgumentValueError("mint.nn.MaxPool2d: dilation, return_indices and ceil_mode are "
                              "not supported")
         super().__init__(kernel_size, stride or kernel_size, "pad" if padding else "valid",
                          padding)
