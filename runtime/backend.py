@@ -1,7 +1,8 @@
 """The backend protocol: a name, an array module, a kernel table and transfers.
 
 A kernel is `fn(*arrays, **params) -> array` registered under the primitive's name. The NumPy
-backend is the reference; others (PyTorch, CuPy) plug in with the same table keys. The optional
+backend is the reference; others (PyTorch, CuPy, JAX) plug in with the same table keys. A
+compiling backend (JAX) also lowers whole graphs (`compile_graph`). The optional
 ones register themselves when their module is imported, which `get_backend`/`set_backend` do on
 first use of their names (see `runtime/torch_backend.py`, `runtime/cupy_backend.py`).
 """
@@ -24,6 +25,10 @@ class Backend:
     # (value, NumPy dtype) -> a backend array of that dtype: how results the type rules promise
     # are made from what a kernel returned (a Python number, another dtype); default xp.asarray
     asarray: Callable | None = None
+    # A compiling backend takes whole graphs: Graph -> fn(*input arrays, *weight arrays) ->
+    # tuple of output arrays, run instead of the generated Python (None: run that, kernel by
+    # kernel through `kernels`)
+    compile_graph: Callable | None = None
 
     def __post_init__(self):
         if self.asarray is None:
@@ -58,7 +63,8 @@ def host_fallback(name: str, to_host: Callable, from_host: Callable) -> Callable
 _BACKENDS: dict[str, Backend] = {}
 _current: list[Backend] = []
 # backend name -> the module that registers it on import (optional dependencies)
-_OPTIONAL = {"torch": "torch_backend", "torch_cuda": "torch_backend", "cupy": "cupy_backend"}
+_OPTIONAL = {"torch": "torch_backend", "torch_cuda": "torch_backend", "cupy": "cupy_backend",
+             "jax": "jax_backend"}
 
 
 def register_backend(backend: Backend) -> None:

@@ -1,0 +1,203 @@
+"""The JAX backend's kernels: the shared array-module table run with `xp = jax.numpy`, and the
+overrides where JAX has a better kernel or where the shared one writes into an array (JAX arrays
+are immutable).
+
+Overrides (`OVERRIDES`, same names and params as the NumPy table):
+* convolution: `lax.conv_general_dilated`; both gradients are its linear transposes
+  (`jax.linear_transpose`), which XLA lowers to transposed convolutions, no im2col;
+* pooling: the kh*kw strided slices of the padded input, stacked: max and average over them,
+  gradients added back slice by slice (`.at[].add`), ties going to the first maximum as in the
+  NumPy kernels;
+* scatter: `getitem_grad` and `gather_grad` through `.at[]`;
+* special functions: `erf` and `gelu` through `jax.scipy.special.erf`.
+`uniform_real` and `print` run on the host when called eagerly (the NumPy numbers and text); in
+a compiled graph the lowering draws from `jax.random` and prints through an ordered host
+callback (runtime/jax_lowering.py).
+"""
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from cellgraph.ops.array_ops import to_numpy_index
+
+from .cupy_kernels import TABLE as ARRAY_TABLE
+from .cupy_kernels import floating, promote_arrays
+
+OVERRIDES: dict[str, Callable] = {}  # primitive name -> fn(*operands, **params) over jax.numpy
+
+
+def override(name: str):
+    def deco(fn):
+        OVERRIDES[name] = fn
+        return fn
+    return deco
+
+
+def kernel_table() -> dict[str, Callable]:
+    """Every primitive's kernel: the array-module table bound to jax.numpy, then overrides."""
+    from . import cupy_nn_kernels  # noqa: F401  (registers the nn kernels in the shared table)
+
+    table = {name: functools.partial(fn, jnp) for name, fn in ARRAY_TABLE.items()}
+    table.update(OVERRIDES)
+    return table
+
+
+# ----- convolution -----------------------------------------------------------------------------
+
+_NCHW = ("NCHW", "OIHW", "NCHW")
+
+
+def _conv(x, w, stride, pad, dilation, group):
+    return lax.conv_general_dilated(x, w, tuple(stride), ((pad[0], pad[1]), (pad[2], pad[3])),
+                                    rhs_dilation=tuple(dilation), feature_group_count=group,
+                                    dimension_numbers=_NCHW)
+
+
+@override("conv2d")
+def _conv2d(x, w, stride, pad, dilation, group):
+    x, w = promote_arrays(jnp, x, w)
+    return _conv(x, w, stride, pad, dilation, group)
+
+
+@override("conv2d_backprop_input")
+def _conv2d_backprop_input(dout, w, x_shape, stride, pad, dilation, group):
+    dout, w = promote_arrays(jnp, dout, w)
+    like = jax.ShapeDtypeStruct(tuple(x_shape), dout.dtype)
+    transpose = jax.linear_transpose(lambda x: _conv(x, w, stride, pad, dilation, group), like)
+    return transpose(dout)[0]
+
+
+@override("conv2d_backprop_filter")
+def _conv2d_backprop_filter(x, dout, w_shape, stride, pad, dilation, group):
+    x, dout = promote_arrays(jnp, x, dout)
+    like = jax.ShapeDtypeStruct(tuple(w_shape), dout.dtype)
+    transpose = jax.linear_transpose(lambda w: _conv(x, w, stride, pad, dilation, group), like)
+    return transpose(dout)[0]
+
+
+# ----- pooling ---------------------------------------------------------------------------------
+
+def _out_hw(hw, kernel, stride, pad) -> tuple[int, int]:
+    return tuple((hw[i] + pad[2 * i] + pad[2 * i + 1] - kernel[i]) // stride[i] + 1
+                 for i in range(2))
+
+
+def _pad(x, pad, value=0.0):
+    if not any(pad):
+        return x
+    return jnp.pad(x, ((0, 0), (0, 0), (pad[0], pad[1]), (pad[2], pad[3])),
+                   constant_values=value)
+
+
+def _window_slices(hw, kernel, stride, pad) -> list[tuple]:
+    """For each (i, j) of the window, in row-major order, the strided (rows, cols) slices of
+    the padded input that window position reads for every output."""
+    ho, wo = _out_hw(hw, kernel, stride, pad)
+    return [(slice(i, i + stride[0] * (ho - 1) + 1, stride[0]),
+             slice(j, j + stride[1] * (wo - 1) + 1, stride[1]))
+            for i in range(kernel[0]) for j in range(kernel[1])]
+
+
+def _windows(x, kernel, stride, pad, value):
+    """(kh*kw, N, C, Ho, Wo): every window position's values."""
+    padded = _pad(x, pad, value)
+    return jnp.stack([padded[:, :, r, c] for r, c in _window_slices(x.shape[2:], kernel, stride,
+                                                                     pad)])
+
+
+def _add_windows(parts, x_shape, kernel, stride, pad):
+    """The transpose of `_windows`: add each position's (N, C, Ho, Wo) part back, then crop."""
+    padded = jnp.zeros(tuple(x_shape[:2]) + (x_shape[2] + pad[0] + pad[1],
+                                             x_shape[3] + pad[2] + pad[3]), parts[0].dtype)
+    for part, (r, c) in zip(parts, _window_slices(x_shape[2:], kernel, stride, pad)):
+        padded = padded.at[:, :, r, c].add(part)
+    return padded[:, :, pad[0]:pad[0] + x_shape[2], pad[2]:pad[2] + x_shape[3]]
+
+
+@override("max_pool2d")
+def _max_pool2d(x, kernel, stride, pad):
+    x = jnp.asarray(x)
+    return _windows(x, kernel, stride, pad, -math.inf).max(axis=0)
+
+
+def _first_max(x, kernel, stride, pad):
+    """One-hot masks (kh*kw, N, C, Ho, Wo) of each window's first maximum."""
+    win = _windows(x, kernel, stride, pad, -math.inf)
+    arg = jnp.argmax(win, axis=0)
+    return arg[None] == jnp.arange(win.shape[0]).reshape((-1, 1, 1, 1, 1))
+
+
+@override("max_pool2d_grad")
+def _max_pool2d_grad(x, g, kernel, stride, pad):
+    x = jnp.asarray(x)
+    g = jnp.asarray(g, x.dtype)
+    masks = _first_max(x, kernel, stride, pad)
+    return _add_windows(jnp.where(masks, g[None], 0), x.shape, kernel, stride, pad)
+
+
+@override("max_pool2d_grad_grad")
+def _max_pool2d_grad_grad(x, g, kernel, stride, pad):
+    x = jnp.asarray(x)
+    masks = _first_max(x, kernel, stride, pad)
+    return jnp.where(masks, _windows(jnp.asarray(g), kernel, stride, pad, 0.0), 0).sum(axis=0)
+
+
+def _window_counts(hw, kernel, stride, pad, count_include_pad, dtype):
+    if count_include_pad:
+        return jnp.asarray(kernel[0] * kernel[1], dtype)
+    ones = jnp.ones((1, 1) + tuple(hw), dtype)
+    return _windows(ones, kernel, stride, pad, 0.0).sum(axis=0)[0, 0]
+
+
+@override("avg_pool2d")
+def _avg_pool2d(x, kernel, stride, pad, count_include_pad):
+    x = jnp.asarray(x)
+    sums = _windows(x, kernel, stride, pad, 0.0).sum(axis=0)
+    return (sums / _window_counts(x.shape[2:], kernel, stride, pad, count_include_pad,
+                                  x.dtype)).astype(x.dtype)
+
+
+@override("avg_pool2d_grad")
+def _avg_pool2d_grad(g, x_shape, kernel, stride, pad, count_include_pad):
+    g = jnp.asarray(g)
+    share = g / _window_counts(x_shape[2:], kernel, stride, pad, count_include_pad, g.dtype)
+    return _add_windows([share] * (kernel[0] * kernel[1]), x_shape, kernel, stride, pad)
+
+
+# ----- scatter ---------------------------------------------------------------------------------
+
+@override("getitem_grad")
+def _getitem_grad(g, index, shape):
+    g = jnp.asarray(g)
+    return jnp.zeros(shape, g.dtype).at[to_numpy_index(index)].set(g)
+
+
+@override("gather_grad")
+def _gather_grad(g, indices, axis, shape):
+    g, indices = jnp.asarray(g), jnp.asarray(indices)
+    moved_shape = (shape[axis],) + tuple(d for i, d in enumerate(shape) if i != axis)
+    rows = jnp.moveaxis(g, tuple(range(axis, axis + indices.ndim)), tuple(range(indices.ndim)))
+    moved = jnp.zeros(moved_shape, g.dtype).at[indices.reshape(-1)].add(
+        rows.reshape((indices.size,) + moved_shape[1:]))
+    return jnp.moveaxis(moved, 0, axis)
+
+
+# ----- special functions -----------------------------------------------------------------------
+
+@override("erf")
+def _erf(x):
+    return jax.scipy.special.erf(floating(x, jnp))
+
+
+@override("gelu")
+def _gelu(x):
+    x = floating(x, jnp)
+    return (0.5 * x * (1 + jax.scipy.special.erf(x * np.asarray(math.sqrt(0.5), x.dtype)))
+            ).astype(x.dtype)
