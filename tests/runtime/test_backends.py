@@ -77,7 +77,9 @@ def _cupy_device() -> bool:
         return False
 
 
-def _backend_params(reference: bool = True) -> list:
+def _backend_params(reference: bool = True, slow_jax: bool = False) -> list:
+    """The backends under test; `slow_jax`: the jax one only with the slow tests (each kernel
+    case compiles its own XLA programs, eagerly and in a graph: minutes for the table)."""
     params = [pytest.param("numpy")] if reference else []
     params += [
         pytest.param("xp_numpy"),
@@ -87,13 +89,20 @@ def _backend_params(reference: bool = True) -> list:
             not _torch_cuda(), reason="PyTorch sees no CUDA device")),
         pytest.param("cupy", marks=pytest.mark.skipif(
             not _cupy_device(), reason="CuPy is not installed or sees no device")),
-        pytest.param("jax", marks=pytest.mark.skipif(not HAVE_JAX, reason="JAX is not installed")),
+        pytest.param("jax", marks=[pytest.mark.skipif(not HAVE_JAX, reason="JAX is not installed")]
+                     + ([pytest.mark.slow] if slow_jax else [])),
     ]
     return params
 
 
 @pytest.fixture(params=_backend_params())
 def backend(request):
+    yield rb.set_backend(request.param)
+    rb.set_backend("numpy")
+
+
+@pytest.fixture(params=_backend_params(slow_jax=True))
+def kernel_backend(request):
     yield rb.set_backend(request.param)
     rb.set_backend("numpy")
 
@@ -126,8 +135,9 @@ def _raw_operand(backend, x):
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, id=n) for n in CASES])
-def test_kernel_matches_type_rule_and_reference(backend, name):
+def test_kernel_matches_type_rule_and_reference(kernel_backend, name):
     """The kernel called on backend arrays: shape and dtype of the type rule, reference values."""
+    backend = kernel_backend
     prim = PRIMITIVES[name]
     for case in CASES[name]:
         rules = _results(prim.abstract_eval([abstract_of(o) for o in case.operands],
@@ -149,7 +159,8 @@ def test_kernel_matches_type_rule_and_reference(backend, name):
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, id=n) for n in CASES])
-def test_eager_and_graph_match_reference(backend, name):
+def test_eager_and_graph_match_reference(kernel_backend, name):
+    backend = kernel_backend
     for case in CASES[name]:
         for how, fn in (("eager", _call(name, case)), ("graph", _compiled(_call(name, case)))):
             out = fn(*_tensors(case))

@@ -1,0 +1,125 @@
+"""The jax backend's own behaviour: one XLA program per compiled graph (branches and loops as
+lax control flow), random draws through explicit keys, printing and Parameter updates.
+Agreement with NumPy on the kernel cases and programs is tests/runtime/test_backends.py's."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cellgraph
+from cellgraph import Parameter, Tensor, nn, ops
+from cellgraph.runtime import backend as rb
+from tests.golden.programs import TensorIf, TensorWhile, scalar
+
+jax = pytest.importorskip("jax")
+
+from cellgraph.runtime import jax_lowering  # noqa: E402  (needs JAX)
+
+
+@pytest.fixture(autouse=True)
+def on_jax():
+    rb.set_backend("jax")
+    yield
+    rb.set_backend("numpy")
+
+
+def _graph(fn, *args):
+    from cellgraph.compiler.pipeline import compile_callable
+
+    return compile_callable(fn, args).graph
+
+
+def _jaxpr_text(fn, *args) -> str:
+    graph = _graph(fn, *args)
+    lowering = jax_lowering.Lowering(rb.get_backend().kernels)
+    arrays = [a._data for a in args] + [w._data for w in graph.weights]
+    return str(jax.make_jaxpr(lambda *xs: lowering.run(graph, list(xs))[0])(*arrays))
+
+
+def test_branches_and_loops_lower_to_lax_control_flow():
+    assert "cond[" in _jaxpr_text(TensorIf(), scalar(0.7))
+    assert "while[" in _jaxpr_text(TensorWhile(), scalar(1.5))
+    grad_text = _jaxpr_text(cellgraph.grad(TensorWhile()), scalar(1.5))
+    assert grad_text.count("while[") >= 2  # the trip count and the backward loop
+
+
+def test_tensor_while_and_its_gradient_run_compiled():
+    x = scalar(1.5)
+    for fn in (TensorWhile(), cellgraph.grad(TensorWhile())):
+        got = fn(x).asnumpy()
+        rb.set_backend("numpy")
+        want = fn(x).asnumpy()
+        rb.set_backend("jax")
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+class Dropout(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dropout = nn.Dropout(keep_prob=0.6)
+
+    def construct(self, x):
+        return self.dropout(x)
+
+
+def test_dropout_draws_from_keys_reproducibly_after_set_seed():
+    net = Dropout()
+    net.set_train()
+    x = Tensor(np.ones((50, 40), np.float32))
+    cellgraph.set_seed(7)
+    first, second = net(x).asnumpy(), net(x).asnumpy()
+    cellgraph.set_seed(7)
+    np.testing.assert_array_equal(net(x).asnumpy(), first)
+    assert not np.array_equal(first, second)  # a new key on every call
+    kept = first != 0
+    np.testing.assert_allclose(first[kept], 1 / 0.6, rtol=1e-6)
+    assert 0.5 < kept.mean() < 0.7
+
+
+def test_draws_inside_a_loop_differ_per_trip():
+    def fill_rows(x):
+        i = Tensor(0, cellgraph.int64)
+        while i < 3:
+            x = ops.concat((x[1:], ops.expand_dims(ops.rand(4), 0)), 0)  # a new last row
+            i = i + 1
+        return x
+
+    out = cellgraph.jit(fill_rows)(Tensor(np.zeros((3, 4), np.float32))).asnumpy()
+    assert len({tuple(row) for row in out}) == 3 and (out > 0).all() and (out < 1).all()
+
+
+def test_print_runs_on_every_call_through_a_host_callback(capsys):
+    def show(x):
+        print("x:", x)
+        return x * 2
+
+    fn = cellgraph.jit(show)
+    fn(Tensor(np.array([1.5, 2.0], np.float32)))
+    fn(Tensor(np.array([-1.5, 0.0], np.float32)))
+    jax.effects_barrier()
+    assert capsys.readouterr().out == "x: [1.5 2. ]\nx: [-1.5  0. ]\n"
+
+
+def test_training_step_updates_parameters_through_donated_buffers():
+    w = Parameter(Tensor(np.ones((3, 2), np.float32)), name="w")
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = w
+
+        def construct(self, x):
+            return ops.reduce_sum(ops.matmul(x, self.w))
+
+    net = Net()
+    step = nn.TrainOneStepCell(net, nn.SGD(net.trainable_params(), learning_rate=0.5))
+    x = Tensor(np.full((4, 3), 0.25, np.float32))
+    graph = _graph(step, x)
+    donated = jax_lowering.donated_positions(graph)
+    weight_ids = [id(p) for p in graph.weights]
+    assert graph.n_inputs + weight_ids.index(id(w)) in donated
+    assert {weight_ids[i - graph.n_inputs] for i in donated} == {id(p) for p in graph.updates}
+    for k in range(1, 3):
+        step(x)
+        assert isinstance(w._data, jax.Array)
+        np.testing.assert_allclose(w.asnumpy(), np.full((3, 2), 1 - 0.5 * k))
