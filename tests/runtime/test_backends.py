@@ -393,6 +393,7 @@ def test_gpu_target_without_a_device_warns_once_and_runs_on_numpy(fresh_warnings
     assert ("PyTorch is installed but sees no CUDA device" if HAVE_TORCH
             else "PyTorch is not installed") in message
     assert ("CuPy is not installed" in message) == (not HAVE_CUPY)
+    assert ("JAX sees no GPU" if HAVE_JAX else "JAX is not installed") in message
     assert rb.get_backend().name == "numpy"
     assert cellgraph.get_context("device_target") == "GPU"
     assert cellgraph.get_context("backend") == "numpy"
@@ -405,11 +406,24 @@ def test_gpu_target_without_a_device_warns_once_and_runs_on_numpy(fresh_warnings
 def test_gpu_target_names_missing_packages(fresh_warnings, monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", None)  # import torch -> ImportError
     monkeypatch.setitem(sys.modules, "cupy", None)
+    monkeypatch.setitem(sys.modules, "jax", None)
     with pytest.warns(RuntimeWarning) as record:
         cellgraph.set_context(device_target="GPU")
     assert str(record[0].message) == (
         "device_target='GPU': no GPU backend is available (PyTorch is not installed; CuPy is "
-        "not installed); running on the CPU with NumPy")
+        "not installed; JAX is not installed); running on the CPU with NumPy")
+
+
+def test_gpu_target_picks_jax_when_it_is_the_one_that_sees_a_gpu(monkeypatch):
+    class Device:
+        platform = "gpu"
+
+    fake_jax = type(sys)("jax")
+    fake_jax.devices = lambda: [Device()]
+    monkeypatch.setitem(sys.modules, "torch", None)
+    monkeypatch.setitem(sys.modules, "cupy", None)
+    monkeypatch.setitem(sys.modules, "jax", fake_jax)
+    assert gpu.find_gpu_backend() == ("jax", "")
 
 
 @pytest.mark.skipif(not HAVE_TORCH, reason="PyTorch is not installed")
@@ -463,7 +477,8 @@ def test_set_context_backend_errors():
 
 def test_optional_backend_modules_import_cleanly_without_their_package(monkeypatch):
     for package, module in (("cupy", "cellgraph.runtime.cupy_backend"),
-                            ("torch", "cellgraph.runtime.torch_backend")):
+                            ("torch", "cellgraph.runtime.torch_backend"),
+                            ("jax", "cellgraph.runtime.jax_backend")):
         monkeypatch.setitem(sys.modules, package, None)
         monkeypatch.delitem(sys.modules, module, raising=False)
         with pytest.raises(ImportError, match=f"the {package} backend needs"):
