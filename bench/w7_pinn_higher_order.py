@@ -128,13 +128,13 @@ def numpy_derivative(x, weights, order: int):
 # ----- peers ------------------------------------------------------------------------------------
 
 def make_jax(order: int = 2):
+    """`jax.jit` of nested `jax.grad`, the weights passed as arguments (see W3)."""
     jax, jnp = jax_numpy()
     if jax is None:
         return None
     x, weights = data()
-    params = [jnp.asarray(w) for w in weights]
 
-    def u(x):
+    def u(x, params):
         h = x
         for w, b in zip(params[:-2:2], params[1:-2:2]):
             h = jnp.tanh(h @ w + b)
@@ -142,10 +142,10 @@ def make_jax(order: int = 2):
 
     fn = u
     for _ in range(order):
-        fn = jax.grad(lambda x, f=fn: jnp.sum(f(x)))
+        fn = jax.grad(lambda x, params, f=fn: jnp.sum(f(x, params)))
     compiled = jax.jit(fn)
-    x = jnp.asarray(x)
-    return lambda: block(compiled(x))
+    x, params = jnp.asarray(x), [jnp.asarray(w) for w in weights]
+    return lambda: block(compiled(x, params))
 
 
 def make_torch(order: int = 2):
