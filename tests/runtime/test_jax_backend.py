@@ -13,7 +13,7 @@ from tests.golden.programs import TensorIf, TensorWhile, scalar
 
 jax = pytest.importorskip("jax")
 
-from cellgraph.runtime import jax_lowering  # noqa: E402  (needs JAX)
+from cellgraph.runtime import jax_lowering  # (needs JAX: after the importorskip)
 
 
 @pytest.fixture(autouse=True)
