@@ -3,9 +3,10 @@
 Convolution runs on `torch.nn.functional.conv2d` and its gradients on `torch.nn.grad`, over an
 explicitly padded input (the pad param is (top, bottom, left, right) and may be asymmetric,
 which torch's `padding` is not), with cuDNN's TF32 mode off for the call: PyTorch allows TF32
-(a 10-bit mantissa) in float32 convolutions by default, and float32 must mean float32 here. Pooling gradients find each window's maximum the way the NumPy
-kernel does, with `Tensor.unfold` windows and `argmax` (the first maximum of a window wins), so
-that ties send the gradient to the same element on every backend.
+(a 10-bit mantissa) in float32 convolutions by default, and float32 must mean float32 here.
+Max-pooling gradients go through PyTorch's pooling indices, which point at each window's first
+maximum, as the NumPy kernel's argmax does: ties send the gradient to the same element on every
+backend.
 """
 from __future__ import annotations
 
@@ -83,15 +84,11 @@ def _conv2d_backprop_filter(dev, x, dout, w_shape, stride, pad, dilation, group)
 # ----- max pooling -----------------------------------------------------------------------------
 
 def _argmax_positions(x: torch.Tensor, kernel_hw, stride, pad):
-    """Indices into each -inf-padded (Hp * Wp) plane of each window's first maximum."""
-    n, c, h, w = x.shape
-    ho, wo = _out_hw((h, w), kernel_hw, stride, pad)
+    """The -inf-padded input and, per window, the index into its (Hp * Wp) plane of the first
+    maximum (PyTorch's own max pooling picks the first, as the NumPy kernel does)."""
     xp = _pad_nchw(x, pad, -math.inf)
-    hp, wp = xp.shape[2:]
-    arg = torch.argmax(_windows(xp, kernel_hw, stride, (ho, wo)).reshape(n, c, ho, wo, -1), -1)
-    rows = torch.arange(ho, device=x.device)[:, None] * stride[0] + arg // kernel_hw[1]
-    cols = torch.arange(wo, device=x.device)[None, :] * stride[1] + arg % kernel_hw[1]
-    return (rows * wp + cols).reshape(n, c, -1), (n, c, hp, wp)
+    _, indices = F.max_pool2d(xp, kernel_hw, stride, return_indices=True)
+    return xp, indices
 
 
 @kernel("max_pool2d")
@@ -101,22 +98,24 @@ def _max_pool2d(dev, x, kernel, stride, pad):
 
 @kernel("max_pool2d_grad")
 def _max_pool2d_grad(dev, x, g, kernel, stride, pad):
-    """Scatter each output gradient to its window's argmax (summing where windows overlap)."""
+    """Each output gradient added at its window's argmax (summing where windows overlap), by
+    PyTorch's pooling backward over the indices: no window copies, no argmax pass."""
     x = tensor(x, dev)
-    flat, (n, c, hp, wp) = _argmax_positions(x, kernel, stride, pad)
-    dxp = torch.zeros((n, c, hp * wp), dtype=x.dtype, device=dev)
-    dxp.scatter_add_(2, flat, tensor(g, dev).to(x.dtype).reshape(n, c, -1))
-    return _crop(dxp.reshape(n, c, hp, wp), pad, x.shape[2:])
+    xp, indices = _argmax_positions(x, kernel, stride, pad)
+    dxp = torch.ops.aten.max_pool2d_with_indices_backward(
+        tensor(g, dev).to(x.dtype), xp, list(kernel), list(stride), [0, 0], [1, 1], False,
+        indices)
+    return _crop(dxp, pad, x.shape[2:])
 
 
 @kernel("max_pool2d_grad_grad")
 def _max_pool2d_grad_grad(dev, x, g, kernel, stride, pad):
     """Gather an input-shaped tensor at each window's argmax: the transpose of the above."""
     x = tensor(x, dev)
-    flat, (n, c, _, _) = _argmax_positions(x, kernel, stride, pad)
-    ho, wo = _out_hw(x.shape[2:], kernel, stride, pad)
+    _, indices = _argmax_positions(x, kernel, stride, pad)
+    n, c, ho, wo = indices.shape
     g = _pad_nchw(tensor(g, dev), pad).reshape(n, c, -1)
-    return torch.gather(g, 2, flat).reshape(n, c, ho, wo)
+    return torch.gather(g, 2, indices.reshape(n, c, -1)).reshape(n, c, ho, wo)
 
 
 # ----- average pooling -------------------------------------------------------------------------
