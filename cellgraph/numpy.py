@@ -278,20 +278,10 @@ def _unary(op_fn, name: str):
     return fn
 
 
-def _float_unary(op_fn, name: str):
-    def fn(x, dtype=None):
-        x = asarray(x)
-        if not x.dtype.is_float:
-            x = F.cast(x, float32)
-        return _cast(op_fn(x), _dtype(dtype, name))
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"Elementwise {name} (float32 for integer input); `dtype` casts the result."
-    return fn
-
-
-tanh, exp, log, sqrt = (_float_unary(F.tanh, "tanh"), _float_unary(F.exp, "exp"),
-                        _float_unary(F.log, "log"), _float_unary(F.sqrt, "sqrt"))
-sin, cos, tan = _float_unary(F.sin, "sin"), _float_unary(F.cos, "cos"), _float_unary(F.tan, "tan")
+# float functions: the primitives compute integer input in float32 (their declared promotion)
+tanh, exp, log, sqrt = (_unary(F.tanh, "tanh"), _unary(F.exp, "exp"), _unary(F.log, "log"),
+                        _unary(F.sqrt, "sqrt"))
+sin, cos, tan = _unary(F.sin, "sin"), _unary(F.cos, "cos"), _unary(F.tan, "tan")
 square, negative = _unary(F.square, "square"), _unary(F.neg, "negative")
 absolute = abs = _unary(F.abs, "absolute")
 

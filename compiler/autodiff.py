@@ -63,7 +63,7 @@ def _grad_type(*avals, graph: Graph, wrt: tuple, has_sens: bool):
     return tuple(graph.out_avals()) + tuple(graph.params[i].aval for i in wrt)
 
 
-grad_p = Primitive("grad", _grad_type, label="Grad", multiple_results=True)
+grad_p = Primitive("grad", _grad_type, label="Grad", multiple_results=True, structural=True)
 
 
 def emit_grad(graph: Graph, inputs: list, wrt: tuple, sens: list | None):

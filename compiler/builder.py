@@ -14,8 +14,10 @@ import numpy as np
 from cellgraph.ops.core import (
     TensorType,
     Trace,
-    _trace_stack,
     abstract_of,
+    current_trace,
+    evaluate,
+    innermost,
     operand_error,
     pop_trace,
     push_trace,
@@ -99,9 +101,7 @@ class Builder(Trace):
     # -- entering and leaving ---------------------------------------------------------------
     @contextlib.contextmanager
     def active(self):
-        from cellgraph.ops.core import _trace_stack
-
-        self.outer = next((t for t in reversed(_trace_stack) if isinstance(t, Builder)), None)
+        self.outer = innermost(Builder)
         push_trace(self)
         try:
             yield self
@@ -201,10 +201,7 @@ class Builder(Trace):
 
 def _fold_scalars(prim, atoms, params):
     """Arithmetic on Python numbers alone (as in a bprop rule's `y - 1`) stays a Python number."""
-    from cellgraph.ops.core import _trace_stack
-
-    out = _trace_stack[0].process(prim, [a.value for a in atoms], params)
-    return out.asnumpy().item()
+    return evaluate(prim, *[a.value for a in atoms], **params).asnumpy().item()
 
 
 def build_graph(name: str, fn, avals, hints=None, loc=None) -> tuple[Graph, list]:
@@ -217,6 +214,6 @@ def build_graph(name: str, fn, avals, hints=None, loc=None) -> tuple[Graph, list
 
 
 def current_builder() -> Builder | None:
-    top = _trace_stack[-1] if _trace_stack else None
+    top = current_trace()
     return top if isinstance(top, Builder) else None
 

@@ -22,6 +22,7 @@ from .control_prims import switch_p, while_p
 from .ir import Var
 from .print_op import emit_print
 from .pytree import flatten, unflatten
+from .scope import ReturnSignal
 
 _MISSING = object()
 _NO_RETURN = object()
@@ -69,8 +70,6 @@ class _Branch:
 
     def run(self, interp, fn):
         """Run fn() with this branch's builder listening and a private copy of the locals."""
-        from .frontend import ReturnSignal
-
         saved = interp.scope.vars
         interp.scope.vars = dict(saved)
         try:
@@ -234,8 +233,6 @@ def tensor_if(interp, node, test, rest) -> bool:
 
 def _if_with_return(interp, node, test, rest, name, loc):
     """Both branches continue with the rest of the function, so both end in a return."""
-    from .frontend import ReturnSignal
-
     then_branch, else_branch = _Branch(name + "_then", loc), _Branch(name + "_else", loc)
     then_branch.run(interp, lambda: interp.exec_block(list(node.body) + rest))
     else_branch.run(interp, lambda: interp.exec_block(list(node.orelse) + rest))

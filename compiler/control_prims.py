@@ -56,8 +56,10 @@ def _while_type(*args, cond_graph: Graph, body_graph: Graph, n_carried: int):
     return tuple(a.strong() for a in args[:n_carried])
 
 
-switch_p = Primitive("switch", _switch_type, label="Switch", multiple_results=True)
-while_p = Primitive("while_loop", _while_type, label="While", multiple_results=True)
+switch_p = Primitive("switch", _switch_type, label="Switch", multiple_results=True,
+                     structural=True)
+while_p = Primitive("while_loop", _while_type, label="While", multiple_results=True,
+                    structural=True)
 
 
 # ----- gradients -------------------------------------------------------------------------------

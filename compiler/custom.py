@@ -58,7 +58,7 @@ def _custom_vjp_type(*avals, fwd: Graph, bprop: Graph, n_in: int, cell: str):
 
 
 custom_vjp_p = Primitive("custom_vjp", _custom_vjp_type, label="CustomVjp",
-                         multiple_results=True)
+                         multiple_results=True, structural=True)
 
 
 @custom_vjp_p.def_bprop

@@ -22,7 +22,10 @@ from cellgraph.ops.errors import ArgumentError, CellgraphError, CompileError, Sh
 from . import control_flow
 from .builder import Tracer, current_builder
 from .scope import (
+    BreakSignal,
     Closure,
+    ContinueSignal,
+    ReturnSignal,
     Scope,
     bind_arguments,
     is_cell,
@@ -67,19 +70,6 @@ CMPOPS = {gast.Eq: operator.eq, gast.NotEq: operator.ne, gast.Lt: operator.lt,
           gast.In: lambda a, b: a in b, gast.NotIn: lambda a, b: a not in b}
 MAX_INLINE_DEPTH = 200
 MAX_STATIC_ITERATIONS = 100_000
-
-
-class ReturnSignal(Exception):
-    def __init__(self, value):
-        self.value = value
-
-
-class BreakSignal(Exception):
-    pass
-
-
-class ContinueSignal(Exception):
-    pass
 
 
 class Interpreter:
@@ -450,7 +440,7 @@ class Interpreter:
         defaults = [self.eval(d) for d in node.args.defaults]
         kw_defaults = {a.id: self.eval(d) for a, d in zip(node.args.kwonlyargs,
                                                            node.args.kw_defaults) if d is not None}
-        return Closure(node, self.scope, self.info, defaults, kw_defaults, name)
+        return Closure(node, self.scope, self.info, defaults, kw_defaults, name, Interpreter.call)
 
     def _zero_arg_super(self):
         this = self.scope.vars.get("self")

@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from cellgraph.ops.core import PRIMITIVES, abstract_of
+from cellgraph.ops.core import PRIMITIVES, abstract_of, evaluate
 
 from . import algebra
 from .ir import Apply, Constant, Graph, Var
@@ -103,8 +103,7 @@ REWRITES: dict[str, list[Callable]] = {
 # ----- the driver ------------------------------------------------------------------------------
 
 def _foldable(node: Apply) -> bool:
-    if node.subgraphs() or node.callee.multiple_results or getattr(node.callee, "effectful",
-                                                                      False):
+    if node.subgraphs() or node.callee.multiple_results or node.callee.effectful:
         return False  # effects (printing, random draws) happen when the graph runs
     out = out_type(node)
     return out.size is not None and out.size <= FOLD_LIMIT and all(
@@ -112,10 +111,7 @@ def _foldable(node: Apply) -> bool:
 
 
 def _fold(node: Apply):
-    from cellgraph.ops.core import _trace_stack
-
-    result = _trace_stack[0].process(node.callee, [a.value for a in node.inputs], node.params)
-    value = result.asnumpy()
+    value = evaluate(node.callee, *[a.value for a in node.inputs], **node.params).asnumpy()
     return Constant(value, out_type(node))
 
 
@@ -193,7 +189,7 @@ class _Sweep:
                 self.uses[id(replacement)] = self.uses.get(id(replacement), 0) + self.uses.get(
                     id(node.outputs[0]), 1)
             return replacement
-        if getattr(node.callee, "effectful", False) or not node.outputs:
+        if node.callee.effectful or not node.outputs:
             self.kept.append(node)  # effects (printing) are never merged or dropped
             return node.outputs[0] if node.outputs else None
         key = (node.callee.name, tuple(_atom_key(a) for a in node.inputs),
@@ -286,7 +282,7 @@ def dce(graph: Graph) -> bool:
     live = {id(o) for o in graph.outputs if isinstance(o, Var)}
     kept = []
     for node in reversed(graph.nodes):
-        if any(id(o) in live for o in node.outputs) or getattr(node.callee, "effectful", False):
+        if any(id(o) in live for o in node.outputs) or node.callee.effectful:
             kept.append(node)
             live.update(id(a) for a in node.inputs if isinstance(a, Var))
     changed = len(kept) != len(graph.nodes)

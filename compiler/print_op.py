@@ -10,8 +10,8 @@ from . import codegen
 from .builder import Tracer, is_tensor_like
 
 print_p = Primitive("print", lambda *avals, template, sep=" ", end="\n": (),
-                    label="Print", multiple_results=True, nondifferentiable=True)
-print_p.effectful = True
+                    label="Print", multiple_results=True, nondifferentiable=True,
+                    effectful=True)
 
 
 def emit_print(args, kwargs):

@@ -7,12 +7,28 @@ import builtins
 import contextlib
 import inspect
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cellgraph.ops.errors import ArgumentError, CellgraphError, CompileError, DTypeError, ShapeError
 
 from .builder import Tracer
 from .source import SourceInfo
+
+
+# Control leaving a block early, raised by the front end's visitors and caught where the
+# statement it leaves is interpreted.
+class ReturnSignal(Exception):
+    def __init__(self, value):
+        self.value = value
+
+
+class BreakSignal(Exception):
+    pass
+
+
+class ContinueSignal(Exception):
+    pass
 
 
 @dataclass(eq=False)
@@ -25,11 +41,10 @@ class Closure:
     defaults: list
     kw_defaults: dict
     name: str
+    interpret: Callable  # (closure, args, kwargs) -> result: the front end's call
 
     def __call__(self, *args, **kwargs):
-        from .frontend import Interpreter
-
-        return Interpreter.call(self, args, kwargs)
+        return self.interpret(self, args, kwargs)
 
 
 @dataclass(eq=False)

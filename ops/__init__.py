@@ -4,12 +4,30 @@ The differentiation APIs (`GradOperation`, `grad`, `jvp`, `vjp`, `vmap`, ...) li
 `cellgraph` package, which adds them to this namespace when it is imported (they need the
 compiler, which sits above this package).
 """
-from . import array_ops, core, dtype, errors, functional, math_ops, nn_ops  # noqa: F401
-from .classes import *
-from .classes import PrimitiveClass  # noqa: F401
+from . import (  # noqa: F401  (each module declares its primitives)
+    array_ops,
+    conv_ops,
+    core,
+    derive,
+    dtype,
+    errors,
+    functional,
+    math_ops,
+    nn_ops,
+    norm_ops,
+    operations,
+    random_ops,
+    shape_ops,
+    special_ops,
+)
 from .core import PRIMITIVES, Primitive, TensorType, bind  # noqa: F401
+
+for _prim in list(PRIMITIVES.values()):
+    derive.install(_prim)  # ops.exp, ops.Exp, Tensor.exp from the declarations
+
 from .functional import *
-from .functional import abs, pow, sum  # noqa: F401  (shadow builtins on purpose, as MindSpore)
-from .nn_classes import *
+from .functional import abs, pow, sum  # noqa: F401  (shadow builtins, as MindSpore does)
 from .nn_functional import *
+from .operations import *
+from .operations import PrimitiveClass  # noqa: F401
 from .random_ops import UniformReal, rand, rand_like  # noqa: F401

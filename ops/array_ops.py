@@ -1,8 +1,6 @@
 """Shape manipulation, reductions, casts, indexing and tensor creation."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from . import dtype as dt
@@ -17,16 +15,20 @@ from .batching import (
     to_front,
 )
 from .core import (
+    FLOAT,
+    SAME,
     Primitive,
+    Slice,
     TensorType,
     abstract_of,
     broadcast_shapes,
     fmt_shape,
     normalize_axes,
     normalize_axis,
+    to_numpy_index,
 )
 from .errors import DTypeError, ShapeError
-from .math_ops import div, equal, mul, sum_to
+from .math_ops import add, div, equal, mul, sum_to
 
 
 def _reduce_type(x: TensorType, axis=(), keep_dims=False) -> TensorType:
@@ -76,27 +78,6 @@ def _squeeze_type(x: TensorType, axis=()) -> TensorType:
             raise ShapeError(f"cannot squeeze axis {a} of size {x.shape[a]} "
                              f"(shape {fmt_shape(x.shape)})")
     return TensorType(tuple(d for i, d in enumerate(x.shape) if i not in axes), x.dtype)
-
-
-@dataclass(frozen=True)
-class Slice:
-    """A hashable slice, for static indices stored as node parameters."""
-
-    start: int | None
-    stop: int | None
-    step: int | None
-
-    def to_slice(self) -> slice:
-        return slice(self.start, self.stop, self.step)
-
-    def __repr__(self) -> str:
-        text = ("" if self.start is None else str(self.start)) + ":" + (
-            "" if self.stop is None else str(self.stop))
-        return text + ("" if self.step is None else f":{self.step}")
-
-
-def to_numpy_index(index: tuple) -> tuple:
-    return tuple(i.to_slice() if isinstance(i, Slice) else i for i in index)
 
 
 def _dummy(shape):
@@ -153,12 +134,12 @@ def _stack_type(*xs: TensorType, axis: int = 0) -> TensorType:
 
 
 reduce_sum = Primitive("reduce_sum", _reduce_type)
-reduce_mean = Primitive("reduce_mean", _mean_type)
+reduce_mean = Primitive("reduce_mean", _mean_type, promote=FLOAT)
 reduce_max = Primitive("reduce_max", _reduce_type)
 reduce_min = Primitive("reduce_min", _reduce_type)
-reshape = Primitive("reshape", _reshape_type)
+reshape = Primitive("reshape", _reshape_type, array_api="reshape")
 transpose = Primitive("transpose", _transpose_type)
-broadcast_to = Primitive("broadcast_to", _broadcast_to_type)
+broadcast_to = Primitive("broadcast_to", _broadcast_to_type, array_api="broadcast_to")
 expand_dims = Primitive("expand_dims", _expand_dims_type)
 squeeze = Primitive("squeeze", _squeeze_type)
 cast = Primitive("cast", lambda x, dtype: TensorType(x.shape, dtype))
@@ -166,13 +147,15 @@ getitem = Primitive("getitem", _getitem_type, label="GetItem")
 getitem_grad = Primitive("getitem_grad", _getitem_grad_type)
 gather = Primitive("gather", _gather_type)
 gather_grad = Primitive("gather_grad", _gather_grad_type)
-concat = Primitive("concat", _concat_type)
-stack = Primitive("stack", _stack_type)
-zeros_like = Primitive("zeros_like", lambda x: x.strong(), nondifferentiable=True)
-ones_like = Primitive("ones_like", lambda x: x.strong(), nondifferentiable=True)
+concat = Primitive("concat", _concat_type, promote=SAME)
+stack = Primitive("stack", _stack_type, promote=SAME)
+zeros_like = Primitive("zeros_like", lambda x: x.strong(), nondifferentiable=True,
+                       array_api="zeros_like", public=True)
+ones_like = Primitive("ones_like", lambda x: x.strong(), nondifferentiable=True,
+                      array_api="ones_like", public=True)
 fill = Primitive("fill", lambda dtype, shape, value: TensorType(tuple(shape), dtype),
                  nondifferentiable=True)
-stop_gradient = Primitive("stop_gradient", lambda x: x.strong())
+stop_gradient = Primitive("stop_gradient", lambda x: x.strong(), public=True)
 
 
 # ----- bprop rules -----------------------------------------------------------------------------
@@ -324,8 +307,6 @@ def _offset_indices(indices, d, size: int, stride: int):
     indices = to_front(indices, d)
     it = abstract_of(indices)
     offsets = (np.arange(size) * stride).astype(it.dtype.np).reshape((size,) + (1,) * (it.ndim - 1))
-    from .math_ops import add
-
     return add(indices, offsets)
 
 

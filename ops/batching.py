@@ -20,7 +20,16 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 
-from .core import Primitive, TensorType, abstract_of, current_trace, normalize_axes, normalize_axis
+from .core import (
+    Primitive,
+    Slice,
+    TensorType,
+    abstract_of,
+    current_trace,
+    normalize_axes,
+    normalize_axis,
+    prims,
+)
 from .errors import SourceLoc
 
 
@@ -43,13 +52,11 @@ def batch_size(args, dims) -> int:
 
 def move_axis(x, src: int, dst: int):
     """`x` with axis `src` moved to position `dst` (the others keep their order)."""
-    from .array_ops import transpose
-
     if src == dst:
         return x
     perm = list(range(ndim(x)))
     perm.insert(dst, perm.pop(src))
-    return transpose(x, perm=tuple(perm))
+    return prims.transpose(x, perm=tuple(perm))
 
 
 def to_front(x, dim):
@@ -59,22 +66,18 @@ def to_front(x, dim):
 
 def batched_front(x, dim, size: int):
     """`x` batched along axis 0, broadcasting it first when it is not batched."""
-    from .array_ops import broadcast_to
-
     if dim is not None:
         return to_front(x, dim)
     xt = abstract_of(x)
-    return broadcast_to(x, shape=(size,) + xt.shape)
+    return prims.broadcast_to(x, shape=(size,) + xt.shape)
 
 
 def insert_ones(x, pos: int, count: int = 1):
     """`x` reshaped with `count` size-1 axes inserted before axis `pos`."""
-    from .array_ops import reshape
-
     if count == 0:
         return x
     shape = abstract_of(x).shape
-    return reshape(x, shape=shape[:pos] + (1,) * count + shape[pos:])
+    return prims.reshape(x, shape=shape[:pos] + (1,) * count + shape[pos:])
 
 
 def same_shape_rule(prim: Primitive):
@@ -118,11 +121,9 @@ def reduction_rule(prim: Primitive):
         rank = ndim(x) - 1
         axes = tuple(a for a in normalize_axes(axis, rank) if a < rank)
         if not axes:  # nothing to reduce in one example: the value, in the result's dtype
-            from .array_ops import cast
-
             example = TensorType(example_shape(x, d), abstract_of(x).dtype)
             out_dtype = prim.abstract_eval([example], {"axis": axis, "keep_dims": keep_dims}).dtype
-            return (x if out_dtype == example.dtype else cast(x, dtype=out_dtype)), d
+            return (x if out_dtype == example.dtype else prims.cast(x, dtype=out_dtype)), d
         moved = tuple(a if a < d else a + 1 for a in axes)
         out_dim = d if keep_dims else d - sum(a < d for a in axes)
         return prim(x, axis=moved, keep_dims=keep_dims), out_dim
@@ -141,15 +142,13 @@ def axis_rule(prim: Primitive):
 def loop_rule(prim: Primitive):
     """The fallback: one call per example, results stacked along axis 0. Inside a graph, every
     node it emits carries a note in its source comment, so the IR shows the loop."""
-    from .array_ops import Slice, getitem
-
     def rule(args, dims, **params):
         size = batch_size(args, dims)
         full = Slice(None, None, None)
         results = []
         with _noted(f"[vmap: loop fallback, {prim.name} unrolled over {size} examples]"):
             for i in range(size):
-                example = [x if d is None else getitem(x, index=(full,) * d + (i,))
+                example = [x if d is None else prims.getitem(x, index=(full,) * d + (i,))
                            for x, d in zip(args, dims)]
                 results.append(prim(*example, **params))
             return _stacked(prim, results)
@@ -159,11 +158,9 @@ def loop_rule(prim: Primitive):
 
 
 def _stacked(prim: Primitive, results: list):
-    from .array_ops import stack
-
     if not prim.multiple_results:
-        return stack(*results, axis=0), 0
-    outs = tuple(stack(*[r[k] for r in results], axis=0) for k in range(len(results[0])))
+        return prims.stack(*results, axis=0), 0
+    outs = tuple(prims.stack(*[r[k] for r in results], axis=0) for k in range(len(results[0])))
     return outs, (0,) * len(outs)
 
 
@@ -183,8 +180,6 @@ def merge_rule(prim: Primitive, per_sample: tuple[int, ...], shape_params: tuple
     convolution and pooling): fold the batch into that axis, run once, split it out again.
     `shape_params` name params that hold such a shape (their axis 0 grows by the batch). If an
     operand outside `per_sample` (a filter) is batched, it falls back to the loop."""
-    from .array_ops import reshape
-
     fallback = loop_rule(prim)
 
     def rule(args, dims, **params):
@@ -195,12 +190,12 @@ def merge_rule(prim: Primitive, per_sample: tuple[int, ...], shape_params: tuple
         for i in per_sample:
             x = batched_front(args[i], dims[i], size)
             shape = abstract_of(x).shape
-            operands[i] = reshape(x, shape=(size * shape[1],) + shape[2:])
+            operands[i] = prims.reshape(x, shape=(size * shape[1],) + shape[2:])
         for name in shape_params:
             shape = tuple(params[name])
             params = {**params, name: (size * shape[0],) + shape[1:]}
         out = prim(*operands, **params)
         shape = abstract_of(out).shape
-        return reshape(out, shape=(size, shape[0] // size) + shape[1:]), 0
+        return prims.reshape(out, shape=(size, shape[0] // size) + shape[1:]), 0
 
     return rule

@@ -87,18 +87,61 @@ def is_value(x) -> bool:
     return (hasattr(x, "aval") or isinstance(x, (bool, int, float, np.ndarray, np.generic)))
 
 
+@dataclass(frozen=True)
+class Promote:
+    """How a primitive's operands meet in one dtype, decided when the call is made (so the graph
+    holds explicit `cast` nodes and every kernel sees operands of the result dtype).
+
+    The operands from index `first` on are cast to `result_dtype` of them (Python scalars stay
+    scalars: they are weak and take the tensors' dtype); `to_float` sends integer and bool
+    results to float32, for float-only math (sqrt, div, mean).
+    """
+
+    first: int = 0
+    to_float: bool = False
+
+
+SAME = Promote()
+FLOAT = Promote(to_float=True)
+
+
 class Primitive:
-    """One operation: its name (snake_case, as in the IR and the kernel tables) and its rules."""
+    """One operation, declared once: everything else (the functional op `ops.name`, the
+    MindSpore class `ops.Label`, the `Tensor.name` method, the kernels' dispatch) derives from it.
+
+    name       snake_case, as in the IR and the kernel tables
+    abstract   the type rule: (*operand types, **params) -> output type(s)
+    label      MindSpore's name (errors; the class name when `public`)
+    params     static parameters with their defaults (keywords; the class's `__init__` args)
+    promote    SAME or FLOAT: the operands are cast to one dtype at the call (see Promote)
+    array_api  the array-API function that is its kernel, when there is one (e.g. "atan2")
+    public     the primitive is itself MindSpore's functional op and class: `ops.name`,
+               `ops.Label` (and `ops.operations.Label`), plus `aliases`, other class names
+    method     `Tensor.name` calls it
+    traits     nondifferentiable, multiple_results, effectful (never folded, merged or
+               dropped: random draws, printing), structural (params hold graphs; expanded or
+               generated as code, no kernel)
+    """
 
     def __init__(self, name: str, abstract: Callable, *, label: str | None = None,
-                 nondifferentiable: bool = False, multiple_results: bool = False):
+                 params: dict | None = None, promote: Promote | None = None,
+                 array_api: str | None = None, public: bool = False, method: bool = False,
+                 aliases: tuple = (), nondifferentiable: bool = False,
+                 multiple_results: bool = False, effectful: bool = False,
+                 structural: bool = False):
         self.name = name
         self.label = label or "".join(p.capitalize() for p in name.split("_"))
         self.abstract_rule = abstract
+        self.params = dict(params or {})
+        self.promote = promote
+        self.array_api = array_api
+        self.public, self.method, self.aliases = public, method, tuple(aliases)
         self.bprop_rule: Callable | None = None
         self.batch_rule: Callable | None = None
         self.nondifferentiable = nondifferentiable
         self.multiple_results = multiple_results
+        self.effectful = effectful
+        self.structural = structural
         assert name not in PRIMITIVES, f"primitive {name} declared twice"
         PRIMITIVES[name] = self
 
@@ -106,6 +149,11 @@ class Primitive:
         return self.name
 
     def __call__(self, *args, **params):
+        """The functional op: static params filled in from their defaults, operands promoted."""
+        if self.params:
+            params = {**self.params, **params}
+        if self.promote is not None:
+            args = promote_operands(self, args, params)
         return bind(self, *args, **params)
 
     def def_bprop(self, rule: Callable) -> Callable:
@@ -127,6 +175,55 @@ class Primitive:
                 e.message = f"{self.label}: {e.message}"
                 e.args = (e._text(),)
             raise
+
+
+def promote_operands(prim: Primitive, args: tuple, params: dict) -> tuple:
+    """`args` with `cast` applied where `prim.promote` says the operands meet in another dtype.
+
+    The type rule sees the operands as the user gave them first, so that what it refuses (erf
+    of a bool tensor) is reported rather than cast. NumPy scalars count as Python numbers
+    (weak), as they do once they are graph constants.
+    """
+    import numpy as np
+
+    first = prim.promote.first
+    args = tuple(a.item() if isinstance(a, np.generic) else a for a in args)
+    if not all(is_value(a) for a in args[first:]):
+        return args  # bind reports the bad operand
+    avals = [abstract_of(a) for a in args[first:]]
+    target = promoted_dtype(prim, avals)
+    if target is None:
+        return args
+    prim.abstract_eval([abstract_of(a) for a in args], params)
+    cast = PRIMITIVES["cast"]
+    return args[:first] + tuple(
+        a if aval.weak or aval.dtype == target else cast(a, dtype=target)
+        for a, aval in zip(args[first:], avals))
+
+
+def promoted_dtype(prim: Primitive, avals: list) -> dt.DType | None:
+    """The dtype the promoted operands (types `avals`) are cast to; None when none needs a
+    cast. Python numbers alone stay numbers (their arithmetic is folded)."""
+    if all(a.weak for a in avals):
+        return None
+    target = result_dtype(*avals)
+    if prim.promote.to_float:
+        target = dt.to_float(target)
+    return None if all(a.weak or a.dtype == target for a in avals) else target
+
+
+class _Registry:
+    """`prims.mul(x, y)`: a primitive looked up by name when the rule runs, so that modules
+    whose rules use each other's primitives need not import each other."""
+
+    def __getattr__(self, name: str) -> Primitive:
+        try:
+            return PRIMITIVES[name]
+        except KeyError:
+            raise AttributeError(f"no primitive named {name!r}") from None
+
+
+prims = _Registry()
 
 
 PRIMITIVES: dict[str, Primitive] = {}
@@ -158,8 +255,19 @@ def pop_trace(trace: Trace) -> None:
     _trace_stack.pop()
 
 
-def current_trace() -> Trace:
-    return _trace_stack[-1]
+def current_trace() -> Trace | None:
+    """The trace `bind` talks to now (None before the runtime is imported)."""
+    return _trace_stack[-1] if _trace_stack else None
+
+
+def innermost(kind: type) -> Trace | None:
+    """The innermost listening trace that is a `kind` (a graph Builder), or None."""
+    return next((t for t in reversed(_trace_stack) if isinstance(t, kind)), None)
+
+
+def evaluate(prim: Primitive, *args, **params):
+    """Run `prim` now on the eager runtime (constant folding), whoever is listening to `bind`."""
+    return _trace_stack[0].process(prim, args, params)
 
 
 def set_eager_trace(trace: Trace) -> None:
@@ -228,3 +336,26 @@ def normalize_axes(axis, ndim: int) -> tuple[int, ...]:
     if isinstance(axis, int):
         axis = (axis,)
     return tuple(sorted({normalize_axis(a, ndim) for a in axis}))
+
+
+# ----- static indices ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Slice:
+    """A hashable slice, for static indices stored as node parameters."""
+
+    start: int | None
+    stop: int | None
+    step: int | None
+
+    def to_slice(self) -> slice:
+        return slice(self.start, self.stop, self.step)
+
+    def __repr__(self) -> str:
+        text = ("" if self.start is None else str(self.start)) + ":" + (
+            "" if self.stop is None else str(self.stop))
+        return text + ("" if self.step is None else f":{self.step}")
+
+
+def to_numpy_index(index: tuple) -> tuple:
+    return tuple(i.to_slice() if isinstance(i, Slice) else i for i in index)

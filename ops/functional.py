@@ -14,22 +14,13 @@ from .array_ops import Slice
 from .core import abstract_of, is_value, normalize_axes, normalize_axis
 from .errors import DTypeError, ShapeError
 
-# Elementwise operations pass straight through to their primitive.
-neg, square, sqrt, rsqrt, reciprocal = M.neg, M.square, M.sqrt, M.rsqrt, M.reciprocal
-exp, log, sin, cos, tan = M.exp, M.log, M.sin, M.cos, M.tan
-sinh, cosh, tanh, asin, acos, atan = M.sinh, M.cosh, M.tanh, M.asin, M.acos, M.atan
-asinh, acosh, atanh, abs, sign = M.asinh, M.acosh, M.atanh, M.abs_, M.sign
-add, sub, mul, div, pow = M.add, M.sub, M.mul, M.div, M.pow_
-maximum, minimum = M.maximum, M.minimum
-equal, not_equal, less, less_equal = M.equal, M.not_equal, M.less, M.less_equal
-greater, greater_equal = M.greater, M.greater_equal
-logical_and, logical_or, logical_not = M.logical_and, M.logical_or, M.logical_not
-relu, sigmoid = N.relu, N.sigmoid
-zeros_like, ones_like, stop_gradient = A.zeros_like, A.ones_like, A.stop_gradient
-negative, subtract, multiply, true_divide, divide = neg, sub, mul, div, div
-arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
-absolute, lt, le, gt, ge, eq, ne = abs, less, less_equal, greater, greater_equal, equal, not_equal
-realdiv = div
+# Elementwise primitives are functional ops themselves: `exp`, `add`, ... join this module from
+# their declarations (ops/derive.py). NumPy-style and short spellings of them:
+negative, subtract, multiply, true_divide, divide = M.neg, M.sub, M.mul, M.div, M.div
+arcsin, arccos, arctan = M.asin, M.acos, M.atan
+arcsinh, arccosh, arctanh = M.asinh, M.acosh, M.atanh
+absolute, lt, le, gt, ge = M.abs_, M.less, M.less_equal, M.greater, M.greater_equal
+eq, ne, realdiv = M.equal, M.not_equal, M.div
 
 
 def _check_value(x, op: str, what: str = "x"):
@@ -179,12 +170,7 @@ def ones(size, dtype=None):
     return fill(dtype or dt.float32, size, 1)
 
 
-def select(cond, x, y):
-    return M.select(cond, x, y)
-
-
-def where(condition, x, y):
-    return M.select(condition, x, y)
+where = M.select
 
 
 def softmax(x, axis=-1):
@@ -196,7 +182,7 @@ def log_softmax(logits, axis=-1):
 
 
 def clamp_min(x, value):
-    return maximum(x, value)
+    return M.maximum(x, value)
 
 
 def getitem(x, index):

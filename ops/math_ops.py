@@ -7,7 +7,18 @@ from __future__ import annotations
 
 from . import dtype as dt
 from .batching import broadcasting_rule, insert_ones, move_axis, ndim, same_shape_rule, to_front
-from .core import Primitive, TensorType, abstract_of, broadcast_shapes, fmt_shape, result_dtype
+from .core import (
+    FLOAT,
+    SAME,
+    Primitive,
+    Promote,
+    TensorType,
+    abstract_of,
+    broadcast_shapes,
+    fmt_shape,
+    prims,
+    result_dtype,
+)
 from .errors import DTypeError, ShapeError
 
 # ----- type rules ------------------------------------------------------------------------------
@@ -61,51 +72,65 @@ def matmul_type(x: TensorType, y: TensorType, transpose_a=False, transpose_b=Fal
 
 
 # ----- declarations ----------------------------------------------------------------------------
+# Elementwise primitives are MindSpore's functional ops themselves (`public`): `ops.exp`,
+# `ops.Exp()`, and `Tensor.exp` where MindSpore has the method.
 
-def _unary(name, rule=float_type, label=None, **kw):
-    return Primitive(name, rule, label=label, **kw)
+def _elementwise(name, rule, label=None, promote=None, array_api=None, method=True, **kw):
+    return Primitive(name, rule, label=label, promote=promote, array_api=array_api or name,
+                     public=True, method=method, **kw)
 
 
-neg = _unary("neg", same_type, label="Neg")
-square = _unary("square", same_type)
-sqrt = _unary("sqrt")
-rsqrt = _unary("rsqrt")
-reciprocal = _unary("reciprocal", lambda x: TensorType(x.shape, dt.to_float(x.dtype)))
-exp = _unary("exp")
-log = _unary("log")
-sin = _unary("sin")
-cos = _unary("cos")
-tan = _unary("tan")
-sinh = _unary("sinh")
-cosh = _unary("cosh")
-tanh = _unary("tanh")
-asin = _unary("asin")
-acos = _unary("acos")
-atan = _unary("atan")
-asinh = _unary("asinh")
-acosh = _unary("acosh")
-atanh = _unary("atanh")
-abs_ = _unary("abs", same_type)
-sign = _unary("sign", same_type, nondifferentiable=True)
+def _float_math(name, label=None, array_api=None, **kw):
+    return _elementwise(name, float_type, label, FLOAT, array_api, **kw)
 
-add = Primitive("add", arith_type)
-sub = Primitive("sub", arith_type)
-mul = Primitive("mul", arith_type)
-div = Primitive("div", div_type, label="Div")
-pow_ = Primitive("pow", arith_type)
-maximum = Primitive("maximum", arith_type)
-minimum = Primitive("minimum", arith_type)
-select = Primitive("select", select_type)
 
-equal = Primitive("equal", compare_type, nondifferentiable=True)
-not_equal = Primitive("not_equal", compare_type, nondifferentiable=True)
-less = Primitive("less", compare_type, nondifferentiable=True)
-less_equal = Primitive("less_equal", compare_type, nondifferentiable=True)
-greater = Primitive("greater", compare_type, nondifferentiable=True)
-greater_equal = Primitive("greater_equal", compare_type, nondifferentiable=True)
-logical_and = Primitive("logical_and", compare_type, nondifferentiable=True)
-logical_or = Primitive("logical_or", compare_type, nondifferentiable=True)
-logical_not = Primitive("logical_not", bool_type, nondifferentiable=True)
+neg = _elementwise("neg", same_type, array_api="negative")
+square = _elementwise("square", same_type)
+sqrt = _float_math("sqrt")
+rsqrt = Primitive("rsqrt", float_type, promote=FLOAT, public=True, method=True)
+reciprocal = Primitive("reciprocal", float_type, promote=FLOAT, public=True, method=True)
+exp = _float_math("exp")
+log = _float_math("log")
+sin = _float_math("sin")
+cos = _float_math("cos")
+tan = _float_math("tan")
+sinh = _float_math("sinh")
+cosh = _float_math("cosh")
+tanh = _float_math("tanh")
+asin = _float_math("asin")
+acos = _float_math("acos", label="ACos", aliases=("Acos",))
+atan = _float_math("atan")
+asinh = _float_math("asinh")
+acosh = _float_math("acosh")
+atanh = _float_math("atanh")
+abs_ = _elementwise("abs", same_type)
+sign = _elementwise("sign", same_type, nondifferentiable=True)
+
+add = _elementwise("add", arith_type, promote=SAME)
+sub = _elementwise("sub", arith_type, promote=SAME, array_api="subtract")
+mul = _elementwise("mul", arith_type, promote=SAME, array_api="multiply")
+div = _elementwise("div", div_type, promote=FLOAT, array_api="divide", aliases=("RealDiv",))
+pow_ = _elementwise("pow", arith_type, promote=SAME)
+atan2 = _elementwise("atan2", div_type, promote=FLOAT)
+maximum = _elementwise("maximum", arith_type, promote=SAME)
+minimum = _elementwise("minimum", arith_type, promote=SAME)
+select = _elementwise("select", select_type, promote=Promote(first=1), array_api="where",
+                      method=False)
+
+
+def _compare(name, label=None, promote=SAME):
+    return _elementwise(name, compare_type, label, promote, nondifferentiable=True)
+
+
+equal = _compare("equal")
+not_equal = _compare("not_equal")
+less = _compare("less")
+less_equal = _compare("less_equal")
+greater = _compare("greater")
+greater_equal = _compare("greater_equal")
+logical_and = _compare("logical_and", promote=None)
+logical_or = _compare("logical_or", promote=None)
+logical_not = _elementwise("logical_not", bool_type, nondifferentiable=True)
 
 matmul = Primitive("matmul", matmul_type, label="MatMul")
 
@@ -114,8 +139,6 @@ matmul = Primitive("matmul", matmul_type, label="MatMul")
 
 def sum_to(g, shape):
     """Sum `g` down to `shape`: the adjoint of broadcasting a `shape` tensor to g's shape."""
-    from .array_ops import reduce_sum, reshape
-
     gshape = abstract_of(g).shape
     shape = tuple(shape)
     if gshape == shape:
@@ -124,8 +147,8 @@ def sum_to(g, shape):
     axes = tuple(range(lead)) + tuple(
         i + lead for i, d in enumerate(shape) if d == 1 and gshape[i + lead] != 1)
     if axes:
-        g = reduce_sum(g, axis=axes, keep_dims=True)
-    return reshape(g, shape=shape) if abstract_of(g).shape != shape else g
+        g = prims.reduce_sum(g, axis=axes, keep_dims=True)
+    return prims.reshape(g, shape=shape) if abstract_of(g).shape != shape else g
 
 
 def grad_like(g, x):
@@ -134,9 +157,7 @@ def grad_like(g, x):
 
 
 def _cast_like(mask, x):
-    from .array_ops import cast
-
-    return cast(mask, dtype=result_dtype(abstract_of(x)))
+    return prims.cast(mask, dtype=result_dtype(abstract_of(x)))
 
 
 # ----- bprop rules (with ops, so they differentiate again) -------------------------------------
@@ -167,6 +188,12 @@ sub.def_bprop(lambda x, y, out, dout: (grad_like(dout, x), grad_like(neg(dout), 
 mul.def_bprop(lambda x, y, out, dout: (grad_like(mul(dout, y), x), grad_like(mul(dout, x), y)))
 div.def_bprop(lambda x, y, out, dout: (grad_like(div(dout, y), x),
                                        grad_like(neg(mul(dout, div(out, y))), y)))
+
+
+@atan2.def_bprop
+def _atan2_bprop(y, x, out, dout):
+    scale = div(dout, add(mul(x, x), mul(y, y)))  # d atan2(y, x) = (x dy - y dx) / (x² + y²)
+    return grad_like(mul(scale, x), y), grad_like(neg(mul(scale, y)), x)
 
 
 @pow_.def_bprop
@@ -215,7 +242,7 @@ def _matmul_bprop(x, y, out, dout, transpose_a=False, transpose_b=False):
 for _prim in (neg, square, sqrt, rsqrt, reciprocal, exp, log, sin, cos, tan, sinh, cosh, tanh,
               asin, acos, atan, asinh, acosh, atanh, abs_, sign, logical_not):
     _prim.def_batch(same_shape_rule(_prim))
-for _prim in (add, sub, mul, div, pow_, maximum, minimum, select, equal, not_equal, less,
+for _prim in (add, sub, mul, div, pow_, atan2, maximum, minimum, select, equal, not_equal, less,
               less_equal, greater, greater_equal, logical_and, logical_or):
     _prim.def_batch(broadcasting_rule(_prim))
 
@@ -229,8 +256,7 @@ def _mm(x, y, transpose_a, transpose_b):
 def _matmul_batch(args, dims, transpose_a=False, transpose_b=False):
     """Matrix examples against one shared matrix become a single larger product (one GEMM);
     anything else is a batched matmul over a leading batch axis."""
-    from .array_ops import reshape
-
+    reshape = prims.reshape
     (x, y), (dx, dy) = args, dims
     rank_x, rank_y = ndim(x) - (dx is not None), ndim(y) - (dy is not None)
     if rank_x == 2 and rank_y == 2 and dy is None:  # stack x's examples into the rows

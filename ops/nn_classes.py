@@ -11,8 +11,8 @@ from . import dtype as dt
 from . import math_ops as M
 from . import nn_functional as NF
 from . import norm_ops as N
-from .classes import PrimitiveClass
 from .core import abstract_of, fmt_shape, normalize_axis
+from .derive import PrimitiveClass, define_class
 from .errors import ArgumentValueError, ShapeError
 from .random_ops import rand_like
 
@@ -77,37 +77,8 @@ class BiasAdd(PrimitiveClass):
         return NF.bias_add(x, bias, self.data_format)
 
 
-class _Unary(PrimitiveClass):
-    _init_names, _defaults = _init()
-    _fn = None
-
-    def __call__(self, x):
-        return type(self)._fn(x)
-
-
-class GeLU(_Unary):
-    """`ops.GeLU()(x)`: x * Phi(x), the erf form."""
-
-    _fn = staticmethod(NF.gelu)
-
-
-class Erf(_Unary):
-    _fn = staticmethod(NF.erf)
-
-
-class Softplus(_Unary):
-    _fn = staticmethod(NF.softplus)
-
-
-class Log1p(_Unary):
-    _fn = staticmethod(NF.log1p)
-
-
-class Expm1(_Unary):
-    _fn = staticmethod(NF.expm1)
-
-
-GELU = GeLU
+GeLU = GELU = define_class("GeLU", NF.gelu, module=__name__)  # x * Phi(x), the erf form
+Softplus = define_class("Softplus", NF.softplus, module=__name__)
 
 
 class Dropout(PrimitiveClass):
@@ -257,5 +228,5 @@ class BatchNorm(PrimitiveClass):
 
 
 __all__ = ["GELU", "Argmax", "AvgPool", "BatchNorm", "BiasAdd", "Conv2D", "CumSum", "Dropout",
-           "Erf", "Expm1", "GeLU", "LayerNorm", "Log1p", "MaxPool", "OneHot", "Pad", "ReduceProd",
+           "GeLU", "LayerNorm", "MaxPool", "OneHot", "Pad", "ReduceProd",
            "Slice", "Softplus", "Split", "StridedSlice", "Tile"]

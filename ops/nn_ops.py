@@ -3,15 +3,15 @@ from __future__ import annotations
 
 from .array_ops import cast, reduce_sum
 from .batching import axis_rule, same_shape_rule
-from .core import Primitive, abstract_of, normalize_axis
+from .core import FLOAT, Primitive, abstract_of, normalize_axis
 from .math_ops import exp, float_type, greater, mul, sub
 
-relu = Primitive("relu", lambda x: x.strong(), label="ReLU")
-sigmoid = Primitive("sigmoid", float_type)
+relu = Primitive("relu", lambda x: x.strong(), label="ReLU", public=True, method=True)
+sigmoid = Primitive("sigmoid", float_type, promote=FLOAT, public=True, method=True)
 softmax = Primitive("softmax", lambda x, axis=-1: float_type(x) if normalize_axis(
-    axis, x.ndim) is not None else None)
+    axis, x.ndim) is not None else None, promote=FLOAT)
 log_softmax = Primitive("log_softmax", lambda x, axis=-1: float_type(x) if normalize_axis(
-    axis, x.ndim) is not None else None, label="LogSoftmax")
+    axis, x.ndim) is not None else None, label="LogSoftmax", promote=FLOAT)
 
 
 @relu.def_bprop

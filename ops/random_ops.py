@@ -19,8 +19,7 @@ def _uniform_real_type(shape, dtype) -> TensorType:
 
 
 uniform_real = Primitive("uniform_real", _uniform_real_type, label="UniformReal",
-                         nondifferentiable=True)
-uniform_real.effectful = True
+                         nondifferentiable=True, effectful=True)
 
 
 def _shape(shape, op: str) -> tuple:

@@ -14,8 +14,17 @@ from .batching import (
     loop_rule,
     to_front,
 )
-from .core import Primitive, TensorType, abstract_of, fmt_shape, normalize_axis, result_dtype
+from .core import (
+    Primitive,
+    Promote,
+    TensorType,
+    abstract_of,
+    fmt_shape,
+    normalize_axis,
+    result_dtype,
+)
 from .errors import DTypeError, ShapeError
+from .math_ops import add
 
 # ----- bias_add --------------------------------------------------------------------------------
 
@@ -75,7 +84,8 @@ def _argmax_type(x: TensorType, axis: int, keep_dims: bool = False,
     return TensorType(shape, dtype)
 
 
-one_hot = Primitive("one_hot", _one_hot_type, label="OneHot", nondifferentiable=True)
+one_hot = Primitive("one_hot", _one_hot_type, label="OneHot", nondifferentiable=True,
+                    promote=Promote(first=1))
 argmax = Primitive("argmax", _argmax_type, label="Argmax", nondifferentiable=True)
 
 
@@ -156,8 +166,6 @@ def _pad_bprop(x, out, dout, paddings, value=0):
 
 @bias_add.def_batch
 def _bias_add_batch(args, dims, axis=1):
-    from .math_ops import add
-
     (x, b), (dx, db) = args, dims
     size = batch_size(args, dims)
     rank = abstract_of(x).ndim - (dx is not None)

@@ -20,6 +20,8 @@ from .batching import (
     to_front,
 )
 from .core import (
+    FLOAT,
+    SAME,
     Primitive,
     TensorType,
     abstract_of,
@@ -58,11 +60,13 @@ def _float_unary_type(x: TensorType) -> TensorType:
     return float_type(x)
 
 
-erf = Primitive("erf", _float_unary_type, label="Erf")
-gelu = Primitive("gelu", _float_unary_type, label="GeLU")
-log1p = Primitive("log1p", _float_unary_type, label="Log1p")
-expm1 = Primitive("expm1", _float_unary_type, label="Expm1")
-softplus = Primitive("softplus", _float_unary_type, label="Softplus")
+erf = Primitive("erf", _float_unary_type, promote=FLOAT, public=True, method=True)
+gelu = Primitive("gelu", _float_unary_type, label="GeLU", promote=FLOAT)
+log1p = Primitive("log1p", _float_unary_type, promote=FLOAT, array_api="log1p", public=True,
+                  method=True)
+expm1 = Primitive("expm1", _float_unary_type, promote=FLOAT, array_api="expm1", public=True,
+                  method=True)
+softplus = Primitive("softplus", _float_unary_type, promote=FLOAT)
 
 
 def _normal_cdf(x):
@@ -91,7 +95,7 @@ def _clip_type(x: TensorType, lo: TensorType, hi: TensorType) -> TensorType:
     return TensorType(shape, result_dtype(x, lo, hi), weak=x.weak and lo.weak and hi.weak)
 
 
-clip_by_value = Primitive("clip_by_value", _clip_type, label="ClipByValue")
+clip_by_value = Primitive("clip_by_value", _clip_type, promote=SAME)
 
 
 @clip_by_value.def_bprop

@@ -6,6 +6,7 @@ Both kinds of value expose `aval`; everything here dispatches through `bind`, so
 from __future__ import annotations
 
 from . import functional as F
+from . import nn_functional as NF
 from .core import normalize_axes
 
 
@@ -121,34 +122,17 @@ class TensorMethods:
     def broadcast_to(self, shape):
         return F.broadcast_to(self, shape)
 
-    def abs(self): return F.abs(self)
-    def exp(self): return F.exp(self)
-    def log(self): return F.log(self)
-    def sqrt(self): return F.sqrt(self)
-    def square(self): return F.square(self)
-    def tanh(self): return F.tanh(self)
-    def sin(self): return F.sin(self)
-    def cos(self): return F.cos(self)
-    def sigmoid(self): return F.sigmoid(self)
-    def relu(self): return F.relu(self)
-
     def softmax(self, axis=-1):
         return F.softmax(self, axis)
 
     def argmax(self, axis=None, keepdims=False):
-        from .nn_functional import argmax
-
-        return argmax(self, axis, keepdims)
+        return NF.argmax(self, axis, keepdims)
 
     def argmin(self, axis=None, keepdims=False):
-        from .nn_functional import argmax
-
-        return argmax(F.neg(self), axis, keepdims)
+        return NF.argmax(F.neg(self), axis, keepdims)
 
     def clip(self, xmin=None, xmax=None):
-        from .nn_functional import clip_by_value
-
-        return clip_by_value(self, xmin, xmax)
+        return NF.clip_by_value(self, xmin, xmax)
 
     clamp = clip
 
@@ -178,9 +162,6 @@ class TensorMethods:
     def numel(self) -> int:
         return self.aval.size
 
-    def pow(self, exponent):
-        return F.pow(self, exponent)
-
     def matmul(self, other):
         return F.matmul(self, other)
 
@@ -192,25 +173,14 @@ class TensorMethods:
     def std(self, axis=None, ddof=0, keepdims=False):
         return F.sqrt(self.var(axis, ddof, keepdims))
 
-    def log1p(self):
-        from .nn_functional import log1p
-
-        return log1p(self)
-
     def cumsum(self, axis=0):
-        from .nn_functional import cumsum
-
-        return cumsum(self, axis)
+        return NF.cumsum(self, axis)
 
     def prod(self, axis=(), keep_dims=False):
-        from .nn_functional import reduce_prod
-
-        return reduce_prod(self, () if axis is None else axis, keep_dims)
+        return NF.reduce_prod(self, () if axis is None else axis, keep_dims)
 
     def tile(self, multiples):
-        from .nn_functional import tile
-
-        return tile(self, multiples)
+        return NF.tile(self, multiples)
 
     def normalized_axes(self, axis) -> tuple:
         return normalize_axes(axis, self.ndim)

@@ -2,7 +2,6 @@
 from . import (
     eager,  # noqa: F401  (installs the eager trace under `bind`)
     numpy_backend,  # noqa: F401  (registers the reference backend)
-    numpy_nn_kernels,  # noqa: F401  (conv, pooling, normalisation, ... kernels)
     rng,  # noqa: F401  (the global generator and the random kernels)
 )
 from .tensor import Parameter, ParameterTuple, Tensor  # noqa: F401

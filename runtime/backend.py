@@ -1,10 +1,12 @@
 """The backend protocol: a name, an array module, a kernel table and transfers.
 
-A kernel is `fn(*arrays, **params) -> array` registered under the primitive's name. The NumPy
-backend is the reference; others (PyTorch, CuPy, JAX) plug in with the same table keys. A
-compiling backend (JAX) also lowers whole graphs (`compile_graph`). The optional
-ones register themselves when their module is imported, which `get_backend`/`set_backend` do on
-first use of their names (see `runtime/torch_backend.py`, `runtime/cupy_backend.py`).
+A kernel is `fn(*arrays, **params) -> array` registered under the primitive's name: the shared
+array-API table (runtime/kernels.py) bound to the backend's namespace, plus the backend's
+override table. The NumPy backend is the reference; others (PyTorch, CuPy, JAX) plug in with
+the same keys, and a compiling backend (JAX) also lowers whole graphs (`compile_graph`). The
+optional ones register themselves when their module is imported, which `get_backend` /
+`set_backend` do on first use of their names (see `runtime/torch_backend.py`,
+`runtime/cupy_backend.py`, `runtime/jax_backend.py`).
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ class Backend:
     # (value, NumPy dtype) -> a backend array of that dtype: how results the type rules promise
     # are made from what a kernel returned (a Python number, another dtype); default xp.asarray
     asarray: Callable | None = None
+    array_type: type | None = None  # the class of its arrays (default: xp.ndarray)
     # A compiling backend takes whole graphs: Graph -> fn(*input arrays, *weight arrays) ->
     # tuple of output arrays, run instead of the generated Python (None: run that, kernel by
     # kernel through `kernels`)
@@ -34,6 +37,15 @@ class Backend:
         if self.asarray is None:
             xp = self.xp
             self.asarray = lambda value, dtype: xp.asarray(value, dtype=dtype)
+        if self.array_type is None:
+            self.array_type = self.xp.ndarray
+
+    def native(self, value):
+        """`value` as this backend's array: an array of another backend (a Tensor made before
+        a switch, a NumPy constant) is copied over; Python numbers stay numbers."""
+        if isinstance(value, self.array_type) or type(value) in (bool, int, float):
+            return value
+        return self.from_host(self.to_host(value) if hasattr(value, "shape") else value)
 
     def kernel(self, name: str) -> Callable:
         try:
@@ -47,6 +59,21 @@ class Backend:
             self.kernels[name] = fn
             return fn
         return deco
+
+
+# primitives every non-NumPy backend runs through the NumPy kernel, and why
+HOST_FALLBACKS = {
+    "uniform_real": "draws from the global NumPy generator, so set_seed gives the same numbers "
+                    "on every backend",
+    "print": "formats values on the host",
+}
+
+
+def with_host_fallbacks(kernels: dict, to_host: Callable, from_host: Callable) -> dict:
+    """`kernels` with the HOST_FALLBACKS running on the host."""
+    for name in HOST_FALLBACKS:
+        kernels[name] = host_fallback(name, to_host, from_host)
+    return kernels
 
 
 def host_fallback(name: str, to_host: Callable, from_host: Callable) -> Callable:

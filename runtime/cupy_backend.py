@@ -1,5 +1,4 @@
-"""The CuPy backend (`cupy`): the array-module kernel table (`cupy_kernels`, `cupy_nn_kernels`)
-on the current CUDA device.
+"""The CuPy backend (`cupy`): the kernels of `cupy_kernels` on the current CUDA device.
 
 Selecting it (CuPy is an optional extra: `pip install cellgraph[cupy]`):
 
@@ -8,9 +7,6 @@ Selecting it (CuPy is an optional extra: `pip install cellgraph[cupy]`):
 
 `set_context(backend=...)` calls `cellgraph.runtime.backend.set_backend`, which imports this
 module on first use; importing it without CuPy raises ImportError, and nothing else imports it.
-The table has an entry for every primitive of the NumPy table. Host fallbacks
-(`cupy_kernels.HOST_FALLBACKS`) run the NumPy kernel on copies of their operands:
-`uniform_real`, so that `set_seed` gives the same random draws on every backend, and `print`.
 """
 from __future__ import annotations
 

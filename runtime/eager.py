@@ -12,14 +12,25 @@ from .backend import get_backend
 from .tensor import Tensor
 
 
-def _raw(x):
+def _raw(x, backend):
     if isinstance(x, Tensor):
-        return x._data
-    if isinstance(x, (numbers.Number, np.ndarray, np.generic)):
+        return backend.native(x._data)
+    if isinstance(x, (np.ndarray, np.generic)):
+        return backend.native(x)
+    if isinstance(x, numbers.Number):
         return x
     raise DTypeError(f"expected a Tensor, got {type(x).__name__}: a graph value used outside "
                      f"the graph that made it" if hasattr(x, "aval") else
                      f"expected a Tensor, got {type(x).__name__} {x!r:.60}")
+
+
+def _operands(args, avals, backend) -> list:
+    """Backend arrays for `args`; Python numbers stay numbers unless all of them are, when the
+    first becomes a 0-d array (array-API functions want at least one array)."""
+    raw = [_raw(a, backend) for a in args]
+    if raw and all(a.weak for a in avals):
+        raw[0] = backend.asarray(raw[0], avals[0].dtype.np)
+    return raw
 
 
 class EagerTrace(Trace):
@@ -33,7 +44,7 @@ class EagerTrace(Trace):
             raise operand_error(prim, bad, args[bad]) from None
         out_type = prim.abstract_eval(avals, params)
         backend = get_backend()
-        result = backend.kernel(prim.name)(*[_raw(a) for a in args], **params)
+        result = backend.kernel(prim.name)(*_operands(args, avals, backend), **params)
         if prim.multiple_results:
             return tuple(_wrap(r, t, backend) for r, t in zip(result, out_type))
         return _wrap(result, out_type, backend)
@@ -43,7 +54,6 @@ def _wrap(result, out_type, backend):
     if getattr(result, "dtype", None) != out_type.dtype.np or not hasattr(result, "shape"):
         result = backend.asarray(result, out_type.dtype.np)
     return Tensor._wrap(result, out_type.dtype)
-
 
 
 EAGER = EagerTrace()

@@ -162,6 +162,9 @@ def make_entry(ex: Executable, n_inputs: int):
     for i, w in enumerate(ex.weights):
         env[f"weight_{i}"] = w
     raw = [f"{a}._data" for a in args] + [f"weight_{i}._data" for i in range(len(ex.weights))]
+    if ex.backend.array_type is not np.ndarray:  # Tensors made before a backend switch
+        env["native"] = ex.backend.native
+        raw = [f"native({r})" for r in raw]
     lines.append(f"    outs = graph_fn({', '.join(raw)})")
     n_results = len(ex.out_dtypes) - len(ex.updates)
     results = [f"r{i}" for i in range(len(ex.out_dtypes))]

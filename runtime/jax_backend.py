@@ -14,9 +14,10 @@ array-module table over `jax.numpy` plus the overrides in runtime/jax_kernels.py
 The backend lives on JAX's default device (a GPU when JAX has one; set `JAX_PLATFORMS=cpu` to
 keep it on the CPU). MindSpore's int64 and float64 need JAX's 64-bit mode, which importing this
 module turns on (`jax_enable_x64`); float32 programs are unaffected. Host fallbacks, as on the
-other backends: `uniform_real` (eagerly, the NumPy generator's numbers) and `print`. In compiled
-graphs, random draws come from `jax.random` with keys made from cellgraph's global generator:
-reproducible after `set_seed`, but not the NumPy backend's numbers.
+other backends (backend.HOST_FALLBACKS): `uniform_real` (eagerly, the NumPy generator's numbers)
+and `print`. In compiled graphs, random draws come from `jax.random` with keys made from
+cellgraph's global generator: reproducible after `set_seed`, but not the NumPy backend's
+numbers.
 """
 from __future__ import annotations
 
@@ -28,17 +29,11 @@ except ImportError as e:  # the backend is optional
 import jax.numpy as jnp
 import numpy as np
 
-from .backend import Backend, host_fallback, register_backend
+from .backend import Backend, register_backend, with_host_fallbacks
 from .jax_kernels import kernel_table
 from .jax_lowering import compile_graph
 
 jax.config.update("jax_enable_x64", True)
-
-HOST_FALLBACKS = {
-    "uniform_real": "eager draws come from the global NumPy generator, so set_seed gives the "
-                    "same numbers on every backend (compiled graphs use jax.random keys)",
-    "print": "formats values on the host",
-}
 
 
 def make_backend(device) -> Backend:
@@ -54,12 +49,10 @@ def make_backend(device) -> Backend:
             return value if value.dtype == dtype else value.astype(dtype)
         return from_host(np.asarray(value, dtype=dtype))
 
-    kernels = kernel_table()
-    for prim in HOST_FALLBACKS:
-        kernels[prim] = host_fallback(prim, to_host, from_host)
+    kernels = with_host_fallbacks(kernel_table(), to_host, from_host)
     return Backend("jax", jnp, kernels, to_host=to_host, from_host=from_host,
                    device="GPU" if device.platform == "gpu" else "CPU", asarray=asarray,
-                   compile_graph=lambda graph: compile_graph(graph, kernels))
+                   array_type=jax.Array, compile_graph=lambda graph: compile_graph(graph, kernels))
 
 
 register_backend(make_backend(jax.devices()[0]))

@@ -1,22 +1,23 @@
-"""The JAX backend's kernels: the shared array-module table run with `xp = jax.numpy`, and the
-overrides where JAX has a better kernel or where the shared one writes into an array (JAX arrays
-are immutable).
+"""The JAX backend's kernels: the shared array-API table (runtime/kernels.py) bound to
+`jax.numpy`, and JAX's override table, for the primitives the NumPy-like backends write into
+arrays for (runtime/strided_kernels.py; JAX arrays are immutable) and where JAX has the better
+kernel.
 
-Overrides (`OVERRIDES`, same names and params as the NumPy table):
+Overrides (`OVERRIDES`, same names and params as the shared table):
 * convolution: `lax.conv_general_dilated`; both gradients are its linear transposes
   (`jax.linear_transpose`), which XLA lowers to transposed convolutions, no im2col;
 * pooling: the kh*kw strided slices of the padded input, stacked: max and average over them,
   gradients added back slice by slice (`.at[].add`), ties going to the first maximum as in the
   NumPy kernels;
-* scatter: `getitem_grad` and `gather_grad` through `.at[]`;
-* special functions: `erf` and `gelu` through `jax.scipy.special.erf`.
+* scatter: `getitem_grad` and `gather_grad` through `.at[]`.
+`erf`, which the array API lacks, is `jax.scipy.special.erf` in the namespace the table is bound
+to.
 `uniform_real` and `print` run on the host when called eagerly (the NumPy numbers and text); in
 a compiled graph the lowering draws from `jax.random` and prints through an ordered host
 callback (runtime/jax_lowering.py).
 """
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Callable
 
@@ -25,10 +26,9 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from cellgraph.ops.array_ops import to_numpy_index
+from cellgraph.ops.core import to_numpy_index
 
-from .cupy_kernels import TABLE as ARRAY_TABLE
-from .cupy_kernels import floating, promote_arrays
+from .kernels import bind_kernels, namespace
 
 OVERRIDES: dict[str, Callable] = {}  # primitive name -> fn(*operands, **params) over jax.numpy
 
@@ -41,10 +41,8 @@ def override(name: str):
 
 
 def kernel_table() -> dict[str, Callable]:
-    """Every primitive's kernel: the array-module table bound to jax.numpy, then overrides."""
-    from . import cupy_nn_kernels  # noqa: F401  (registers the nn kernels in the shared table)
-
-    table = {name: functools.partial(fn, jnp) for name, fn in ARRAY_TABLE.items()}
+    """Every primitive's kernel: the shared table bound to jax.numpy, then the overrides."""
+    table = bind_kernels(namespace(jnp, erf=jax.scipy.special.erf))
     table.update(OVERRIDES)
     return table
 
@@ -62,13 +60,11 @@ def _conv(x, w, stride, pad, dilation, group):
 
 @override("conv2d")
 def _conv2d(x, w, stride, pad, dilation, group):
-    x, w = promote_arrays(jnp, x, w)
     return _conv(x, w, stride, pad, dilation, group)
 
 
 @override("conv2d_backprop_input")
 def _conv2d_backprop_input(dout, w, x_shape, stride, pad, dilation, group):
-    dout, w = promote_arrays(jnp, dout, w)
     like = jax.ShapeDtypeStruct(tuple(x_shape), dout.dtype)
     transpose = jax.linear_transpose(lambda x: _conv(x, w, stride, pad, dilation, group), like)
     return transpose(dout)[0]
@@ -76,7 +72,6 @@ def _conv2d_backprop_input(dout, w, x_shape, stride, pad, dilation, group):
 
 @override("conv2d_backprop_filter")
 def _conv2d_backprop_filter(x, dout, w_shape, stride, pad, dilation, group):
-    x, dout = promote_arrays(jnp, x, dout)
     like = jax.ShapeDtypeStruct(tuple(w_shape), dout.dtype)
     transpose = jax.linear_transpose(lambda w: _conv(x, w, stride, pad, dilation, group), like)
     return transpose(dout)[0]
@@ -187,17 +182,3 @@ def _gather_grad(g, indices, axis, shape):
     moved = jnp.zeros(moved_shape, g.dtype).at[indices.reshape(-1)].add(
         rows.reshape((indices.size,) + moved_shape[1:]))
     return jnp.moveaxis(moved, 0, axis)
-
-
-# ----- special functions -----------------------------------------------------------------------
-
-@override("erf")
-def _erf(x):
-    return jax.scipy.special.erf(floating(x, jnp))
-
-
-@override("gelu")
-def _gelu(x):
-    x = floating(x, jnp)
-    return (0.5 * x * (1 + jax.scipy.special.erf(x * np.asarray(math.sqrt(0.5), x.dtype)))
-            ).astype(x.dtype)

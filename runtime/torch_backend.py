@@ -8,15 +8,12 @@ Selecting it (PyTorch is an optional extra: `pip install cellgraph[torch]`):
                                                  # else CuPy, else NumPy with a warning
 
 `set_context(backend=...)` calls `cellgraph.runtime.backend.set_backend`, which imports this
-module on first use. Tensors made while a backend is selected hold its arrays; kernels also take
-NumPy arrays (Tensors made before the switch) and move them to the device.
+module on first use. Tensors made while a backend is selected hold its arrays; NumPy arrays
+(Tensors made before the switch) are moved to the device when a call reaches the runtime.
 
-The kernel table (`torch_kernels.TABLE` plus `torch_nn_kernels`) has an entry for every
-primitive of the NumPy table, with the NumPy table's dtypes and params; see `torch_kernels` for
-where that differs from PyTorch's own rules. Host fallbacks (`HOST_FALLBACKS`) run the NumPy
-kernel on copies of their operands: `uniform_real`, so that `set_seed` gives the same random
-draws (dropout masks) on every backend, and `print`, which formats on the host anyway. On CUDA,
-integer `matmul` also runs on the host: CUDA has no integer matrix product.
+The kernels are the shared array-API table (runtime/kernels.py) on `array_api_compat.torch`
+(a dependency of the `torch` extra), plus torch's override table (`torch_kernels.TABLE`) and
+the host fallbacks of `backend.HOST_FALLBACKS`.
 """
 from __future__ import annotations
 
@@ -29,15 +26,9 @@ except ImportError as e:  # the backend is optional
 
 import numpy as np
 
-from . import torch_nn_kernels  # noqa: F401  (registers the nn kernels in TABLE)
-from .backend import Backend, host_fallback, register_backend
+from .backend import Backend, register_backend, with_host_fallbacks
+from .kernels import bind_kernels, namespace
 from .torch_kernels import TABLE, TORCH_DTYPES, from_host, to_host
-
-HOST_FALLBACKS = {
-    "uniform_real": "draws from the global NumPy generator, so set_seed gives the same numbers "
-                    "on every backend",
-    "print": "formats values on the host",
-}
 
 
 def _asarray(dev: torch.device):
@@ -52,17 +43,27 @@ def _asarray(dev: torch.device):
     return asarray
 
 
+def array_namespace(dev: torch.device):
+    """array_api_compat's torch namespace, creating arrays on `dev`, with `erf`."""
+    import array_api_compat.torch as xp
+
+    on_dev = {name: functools.partial(getattr(xp, name), device=dev)
+              for name in ("arange", "full", "zeros", "ones", "asarray")}
+    return namespace(xp, erf=torch.erf, **on_dev)
+
+
 def make_backend(device: str = "cpu") -> Backend:
     """A torch backend on `device` ("cpu", "cuda", "cuda:1"); named `torch` on the CPU and
     `torch_cuda` (or `torch_cuda:1`) on a GPU."""
     dev = torch.device(device)
     name = "torch" if dev.type == "cpu" else "torch_" + str(dev)
-    kernels = {prim: functools.partial(fn, dev) for prim, fn in TABLE.items()}
+    kernels = bind_kernels(array_namespace(dev))
+    kernels.update({prim: functools.partial(fn, dev) for prim, fn in TABLE.items()})
     to_device = functools.partial(from_host, dev=dev)
-    for prim in HOST_FALLBACKS:
-        kernels[prim] = host_fallback(prim, to_host, to_device)
+    with_host_fallbacks(kernels, to_host, to_device)
     return Backend(name, torch, kernels, to_host=to_host, from_host=to_device,
-                   device="CPU" if dev.type == "cpu" else "GPU", asarray=_asarray(dev))
+                   device="CPU" if dev.type == "cpu" else "GPU", asarray=_asarray(dev),
+                   array_type=torch.Tensor)
 
 
 register_backend(make_backend("cpu"))

@@ -1,50 +1,39 @@
-"""PyTorch kernels for the core primitives, with the NumPy table's semantics (not torch's).
+"""PyTorch's override table: the kernels the shared array-API table (runtime/kernels.py) does
+not serve well on torch, each `fn(dev, *operands, **params)` with `dev` bound by
+`torch_backend.make_backend`.
 
-Every kernel is `fn(dev, *operands, **params)`; `torch_backend.make_backend` binds `dev` (a
-`torch.device`) once with `functools.partial`, so generated code calls it like a NumPy kernel.
-Where PyTorch's defaults differ from the reference, the kernels follow the reference:
-
-* dtypes: operands of elementwise ops are promoted with NumPy's rules (torch keeps float32 for
-  float32 + 0-d float64 and gives float32 for int32 + float32; NumPy gives float64); Python
-  scalars are weak, and a Python float with an integer or bool tensor gives float32 (MindSpore);
-  integer division gives float32; sums and products keep the input dtype (torch widens int32 to
-  int64); comparisons of integers with a Python float compare in float64, as NumPy does.
-* `axis=()` reduces over every axis; negative-step slices, which torch lacks, become
-  positive-step slices plus a flip.
-* operands that are not yet torch tensors (a NumPy array of a Tensor made under another backend,
-  a NumPy scalar constant) are moved to `dev`; Python scalars stay scalars where torch takes
-  them, so that a constant like `x * 2.0` costs no transfer to the GPU.
+* Convolution runs on `torch.nn.functional.conv2d` and its gradients on `torch.nn.grad`, over
+  an explicitly padded input (the pad param is (top, bottom, left, right) and may be
+  asymmetric, which torch's `padding` is not), with cuDNN's TF32 mode off for the call: float32
+  must mean float32. Max-pooling gradients go through PyTorch's pooling indices, which point at
+  each window's first maximum as the NumPy kernel's argmax does, so ties agree across backends.
+* `getitem` and `getitem_grad`: torch has no negative-step slices; they become positive-step
+  slices plus a flip. `gather_grad` is an `index_add_`.
+* On CUDA, integer `matmul` runs on the host: CUDA has no integer matrix product.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
+import math
 from collections.abc import Callable
 
 import numpy as np
 import torch
+import torch.nn.functional as F
+from torch.nn import grad as conv_grad
 
-from cellgraph.ops.array_ops import Slice, to_numpy_index
+from cellgraph.ops.core import Slice, to_numpy_index
 
-from . import promotion
-from .promotion import F32, F64
+from .kernels import registrar
 
 TABLE: dict[str, Callable] = {}  # primitive name -> fn(dev, *operands, **params)
 
+kernel = registrar(TABLE)
+
 TORCH_DTYPES = {np.dtype(name): getattr(torch, name) for name in (
     "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")}
-NUMPY_DTYPES = {t: n for n, t in TORCH_DTYPES.items()}
 
-
-def kernel(*names: str):
-    """Register `fn(dev, *operands, **params)` as the torch kernel of each primitive named."""
-    def deco(fn):
-        for name in names:
-            TABLE[name] = fn
-        return fn
-    return deco
-
-
-# ----- operands --------------------------------------------------------------------------------
 
 def from_host(array, dev) -> torch.Tensor:
     """A NumPy array (or scalar) as a torch tensor on `dev`."""
@@ -61,228 +50,16 @@ def to_host(value) -> np.ndarray:
     return np.asarray(value)
 
 
-def tensor(x, dev) -> torch.Tensor:
-    """An operand as a tensor on `dev`; a Python float becomes float32, as the type rules say."""
-    if type(x) is torch.Tensor:
-        return x
-    if isinstance(x, torch.Tensor):
-        return x.to(dev)
-    if type(x) is float:
-        return torch.tensor(x, dtype=torch.float32, device=dev)
-    return from_host(x, dev)
-
-
-def floating(x, dev) -> torch.Tensor:
-    """A tensor operand of a float function: integers and bools compute in float32."""
-    x = tensor(x, dev)
-    return x if x.is_floating_point() else x.to(torch.float32)
-
-
-def _dtype_of(a) -> np.dtype:
-    return NUMPY_DTYPES[a.dtype] if isinstance(a, torch.Tensor) else np.asarray(a).dtype
-
-
-def result_dtype(args, float_with_int=F32) -> np.dtype:
-    """The NumPy dtype an elementwise op gives (see runtime.promotion)."""
-    return promotion.result_dtype(args, _dtype_of, float_with_int)
-
-
-def promote(dev, *args, float_with_int=F32) -> list:
-    """Operands of an elementwise op: tensors on `dev` cast to the result dtype; Python scalars
-    stay (torch keeps a tensor's dtype for a scalar of its kind); with no tensor among them,
-    the first becomes one."""
-    tdt = TORCH_DTYPES[result_dtype(args, float_with_int)]
-    out = [a if type(a) in (bool, int, float) else _cast(tensor(a, dev), tdt) for a in args]
-    if not any(isinstance(a, torch.Tensor) for a in out):
-        out[0] = torch.tensor(out[0], dtype=tdt, device=dev)
-    return out
-
-
-def _cast(x: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
-    return x if x.dtype is dtype else x.to(dtype)  # `is` first: `to` costs a microsecond
-
-
-def promote_tensors(dev, *args) -> list[torch.Tensor]:
-    """All operands as tensors of the result dtype (for ops that take no Python scalars)."""
-    dtype = TORCH_DTYPES[result_dtype(args)]
-    return [torch.tensor(a, dtype=dtype, device=dev) if type(a) in (bool, int, float) else
-            _cast(tensor(a, dev), dtype) for a in args]
-
-
-# ----- elementwise -----------------------------------------------------------------------------
-
-def _elementwise(fn, float_with_int=F32):
-    def run(dev, x, y):
-        if type(x) is torch.Tensor and type(y) is torch.Tensor and x.dtype is y.dtype:
-            return fn(x, y)
-        return fn(*promote(dev, x, y, float_with_int=float_with_int))
-    return run
-
-
-for _name, _fn in {"add": lambda x, y: x + y, "sub": lambda x, y: x - y,
-                   "mul": lambda x, y: x * y, "pow": lambda x, y: x ** y}.items():
-    TABLE[_name] = _elementwise(_fn)
-for _name, _fn in {"equal": lambda x, y: x == y, "not_equal": lambda x, y: x != y,
-                   "less": lambda x, y: x < y, "less_equal": lambda x, y: x <= y,
-                   "greater": lambda x, y: x > y,
-                   "greater_equal": lambda x, y: x >= y}.items():
-    TABLE[_name] = _elementwise(_fn, float_with_int=F64)  # as NumPy compares ints with floats
-
-
-def _extremum(tensors_fn, scalar_fn):
-    """maximum/minimum: torch.maximum takes tensors only; a Python scalar bound is a clamp."""
-    def run(dev, x, y):
-        x, y = promote(dev, x, y)
-        if not isinstance(y, torch.Tensor):
-            return scalar_fn(x, y)
-        if not isinstance(x, torch.Tensor):
-            return scalar_fn(y, x)
-        return tensors_fn(x, y)
-    return run
-
-
-TABLE["maximum"] = _extremum(torch.maximum, torch.clamp_min)
-TABLE["minimum"] = _extremum(torch.minimum, torch.clamp_max)
-
-
-@kernel("div")
-def _div(dev, x, y):
-    x, y = promote(dev, x, y)
-    dtype = (x if isinstance(x, torch.Tensor) else y).dtype
-    if dtype.is_floating_point:
-        return x / y
-    # integer division computes in float64 and gives float32, as the NumPy kernel does
-    x, y = (a.double() if isinstance(a, torch.Tensor) else a for a in (x, y))
-    return (x / y).to(torch.float32)
-
-
-@kernel("select")
-def _select(dev, cond, x, y):
-    x, y = promote(dev, x, y)
-    return torch.where(tensor(cond, dev), x, y)
-
-
-@kernel("logical_and")
-def _logical_and(dev, x, y):
-    return torch.logical_and(tensor(x, dev), tensor(y, dev))
-
-
-@kernel("logical_or")
-def _logical_or(dev, x, y):
-    return torch.logical_or(tensor(x, dev), tensor(y, dev))
-
-
-@kernel("logical_not")
-def _logical_not(dev, x):
-    return torch.logical_not(tensor(x, dev))
-
-
-for _name, _fn in {"neg": torch.neg, "abs": torch.abs, "sign": torch.sign,
-                   "square": lambda x: x * x, "relu": torch.relu,
-                   "zeros_like": torch.zeros_like, "ones_like": torch.ones_like,
-                   "stop_gradient": lambda x: x}.items():
-    TABLE[_name] = lambda dev, x, _fn=_fn: _fn(tensor(x, dev))
-
-for _name, _fn in {"sqrt": torch.sqrt, "exp": torch.exp, "log": torch.log, "sin": torch.sin,
-                   "cos": torch.cos, "tan": torch.tan, "sinh": torch.sinh, "cosh": torch.cosh,
-                   "tanh": torch.tanh, "asin": torch.asin, "acos": torch.acos,
-                   "atan": torch.atan, "asinh": torch.asinh, "acosh": torch.acosh,
-                   "atanh": torch.atanh, "rsqrt": torch.rsqrt, "reciprocal": torch.reciprocal,
-                   "sigmoid": torch.sigmoid}.items():
-    TABLE[_name] = lambda dev, x, _fn=_fn: _fn(floating(x, dev))
-
-
 @kernel("matmul")
 def _matmul(dev, x, y, transpose_a=False, transpose_b=False):
-    if not (type(x) is torch.Tensor and type(y) is torch.Tensor and x.dtype is y.dtype):
-        x, y = promote_tensors(dev, x, y)
-    if transpose_a:
-        x = x.transpose(-1, -2)
-    if transpose_b:
-        y = y.transpose(-1, -2)
+    x, y = (x.mT if transpose_a else x), (y.mT if transpose_b else y)
     if not x.dtype.is_floating_point and dev.type == "cuda":
-        # Host fallback: CUDA has no integer matmul; NumPy's wraps on overflow as the CPU's does
+        # Host fallback: NumPy's integer product wraps on overflow as the CPU's does
         return from_host(np.matmul(to_host(x), to_host(y)), dev)
     return torch.matmul(x, y)
 
 
-# ----- reductions ------------------------------------------------------------------------------
-
-def _dims(x: torch.Tensor, axis) -> tuple:
-    """The reduced dims: `axis=()` means all of them."""
-    return tuple(range(x.ndim)) if axis == () else tuple(axis)
-
-
-@kernel("reduce_sum")
-def _reduce_sum(dev, x, axis=(), keep_dims=False):
-    x = tensor(x, dev)
-    dims = _dims(x, axis)
-    if not dims:
-        return x.clone()
-    if x.dtype == torch.bool:  # NumPy's bool sum in dtype bool: any
-        return torch.any(x, dim=dims, keepdim=keep_dims)
-    return torch.sum(x, dim=dims, keepdim=keep_dims, dtype=x.dtype)
-
-
-@kernel("reduce_mean")
-def _reduce_mean(dev, x, axis=(), keep_dims=False):
-    x = floating(x, dev)
-    dims = _dims(x, axis)
-    return torch.mean(x, dim=dims, keepdim=keep_dims) if dims else x.clone()
-
-
-@kernel("reduce_max")
-def _reduce_max(dev, x, axis=(), keep_dims=False):
-    x = tensor(x, dev)
-    dims = _dims(x, axis)
-    return torch.amax(x, dim=dims, keepdim=keep_dims) if dims else x.clone()
-
-
-@kernel("reduce_min")
-def _reduce_min(dev, x, axis=(), keep_dims=False):
-    x = tensor(x, dev)
-    dims = _dims(x, axis)
-    return torch.amin(x, dim=dims, keepdim=keep_dims) if dims else x.clone()
-
-
-@kernel("reduce_prod")
-def _reduce_prod(dev, x, axis=(), keep_dims=False):
-    x = tensor(x, dev)
-    out = x
-    for d in sorted((d % max(x.ndim, 1) for d in _dims(x, axis)), reverse=True):
-        out = torch.prod(out, dim=d, keepdim=keep_dims, dtype=x.dtype)  # one dim at a time
-    return out.clone() if out is x else out
-
-
-# ----- shapes and indexing ---------------------------------------------------------------------
-
-TABLE["reshape"] = lambda dev, x, shape: tensor(x, dev).reshape(shape)
-TABLE["transpose"] = lambda dev, x, perm: tensor(x, dev).permute(perm)
-TABLE["broadcast_to"] = lambda dev, x, shape: torch.broadcast_to(tensor(x, dev), shape)
-TABLE["expand_dims"] = lambda dev, x, axis: torch.unsqueeze(tensor(x, dev), axis)
-TABLE["cast"] = lambda dev, x, dtype: tensor(x, dev).to(TORCH_DTYPES[dtype.np])
-
-
-@kernel("squeeze")
-def _squeeze(dev, x, axis=()):
-    x = tensor(x, dev)
-    return torch.squeeze(x) if axis == () else torch.squeeze(x, dim=tuple(axis))
-
-
-@kernel("fill")
-def _fill(dev, dtype, shape, value):
-    return torch.full(tuple(shape), value, dtype=TORCH_DTYPES[dtype.np], device=dev)
-
-
-@kernel("concat")
-def _concat(dev, *xs, axis=0):
-    return torch.cat(promote_tensors(dev, *xs), dim=axis)
-
-
-@kernel("stack")
-def _stack(dev, *xs, axis=0):
-    return torch.stack(promote_tensors(dev, *xs), dim=axis)
-
+# ----- indexing --------------------------------------------------------------------------------
 
 @functools.lru_cache(maxsize=4096)
 def torch_index(index: tuple, shape: tuple) -> tuple[tuple, tuple]:
@@ -313,7 +90,6 @@ def torch_index(index: tuple, shape: tuple) -> tuple[tuple, tuple]:
 
 @kernel("getitem")
 def _getitem(dev, x, index):
-    x = tensor(x, dev)
     idx, flips = torch_index(index, tuple(x.shape))
     out = x[idx]
     return out.flip(flips) if flips else out
@@ -321,38 +97,147 @@ def _getitem(dev, x, index):
 
 @kernel("getitem_grad")
 def _getitem_grad(dev, g, index, shape):
-    g = tensor(g, dev)
     out = torch.zeros(tuple(shape), dtype=g.dtype, device=dev)
     idx, flips = torch_index(index, tuple(shape))
     out[idx] = g.flip(flips) if flips else g
     return out
 
 
-def _indices(indices, size: int, dev) -> torch.Tensor:
-    """Integer indices as int64, negative ones counted from the end (as np.take does)."""
-    ind = tensor(indices, dev).long()
-    return torch.where(ind < 0, ind + size, ind)
-
-
-@kernel("gather")
-def _gather(dev, x, indices, axis=0):
-    x = tensor(x, dev)
-    axis %= x.ndim
-    ind = _indices(indices, x.shape[axis], dev)
-    out = torch.index_select(x, axis, ind.reshape(-1))
-    return out.reshape(x.shape[:axis] + ind.shape + x.shape[axis + 1:])
-
-
 @kernel("gather_grad")
 def _gather_grad(dev, g, indices, axis, shape):
-    g = tensor(g, dev)
     shape = tuple(shape)
-    ind = _indices(indices, shape[axis], dev).reshape(-1)
+    ind = indices.long().reshape(-1)
+    ind = torch.where(ind < 0, ind + shape[axis], ind)
     rows = g.reshape(shape[:axis] + (ind.numel(),) + shape[axis + 1:])
     return torch.zeros(shape, dtype=g.dtype, device=dev).index_add_(axis, ind, rows)
 
 
-# ----- softmax ---------------------------------------------------------------------------------
+# ----- convolution and pooling -----------------------------------------------------------------
 
-TABLE["softmax"] = lambda dev, x, axis=-1: torch.softmax(tensor(x, dev), dim=axis)
-TABLE["log_softmax"] = lambda dev, x, axis=-1: torch.log_softmax(tensor(x, dev), dim=axis)
+def _pad_nchw(x: torch.Tensor, pad, value=0.0) -> torch.Tensor:
+    top, bottom, left, right = pad
+    if not any(pad):
+        return x
+    return F.pad(x, (left, right, top, bottom), value=value)
+
+
+def _out_hw(hw, kernel_hw, stride, pad, dilation=(1, 1)) -> tuple[int, int]:
+    return tuple((hw[i] + pad[2 * i] + pad[2 * i + 1] - dilation[i] * (kernel_hw[i] - 1) - 1)
+                 // stride[i] + 1 for i in range(2))
+
+
+def _windows(xp: torch.Tensor, kernel_hw, stride, out_hw) -> torch.Tensor:
+    """A (N, C, Ho, Wo, kh, kw) view of the windows of padded `xp` (no copy)."""
+    win = xp.unfold(2, kernel_hw[0], stride[0]).unfold(3, kernel_hw[1], stride[1])
+    return win[:, :, :out_hw[0], :out_hw[1]]
+
+
+def _crop(xp: torch.Tensor, pad, hw) -> torch.Tensor:
+    return xp[:, :, pad[0]:pad[0] + hw[0], pad[2]:pad[2] + hw[1]]
+
+
+def _padded_shape(x_shape, pad) -> tuple:
+    return tuple(x_shape[:2]) + (x_shape[2] + pad[0] + pad[1], x_shape[3] + pad[2] + pad[3])
+
+
+@contextlib.contextmanager
+def _full_float32():
+    """cuDNN without TF32 for the duration (the flag is global: restored afterwards)."""
+    allowed = torch.backends.cudnn.allow_tf32
+    torch.backends.cudnn.allow_tf32 = False
+    try:
+        yield
+    finally:
+        torch.backends.cudnn.allow_tf32 = allowed
+
+
+@kernel("conv2d")
+def _conv2d(dev, x, w, stride, pad, dilation, group):
+    with _full_float32():
+        return F.conv2d(_pad_nchw(x, pad), w, stride=stride, dilation=dilation, groups=group)
+
+
+@kernel("conv2d_backprop_input")
+def _conv2d_backprop_input(dev, dout, w, x_shape, stride, pad, dilation, group):
+    with _full_float32():
+        dxp = conv_grad.conv2d_input(_padded_shape(x_shape, pad), w, dout, stride=stride,
+                                     padding=0, dilation=dilation, groups=group)
+    return _crop(dxp, pad, x_shape[2:])
+
+
+@kernel("conv2d_backprop_filter")
+def _conv2d_backprop_filter(dev, x, dout, w_shape, stride, pad, dilation, group):
+    with _full_float32():
+        return conv_grad.conv2d_weight(_pad_nchw(x, pad), tuple(w_shape), dout, stride=stride,
+                                       padding=0, dilation=dilation, groups=group)
+
+
+# ----- max pooling -----------------------------------------------------------------------------
+
+def _argmax_positions(x: torch.Tensor, kernel_hw, stride, pad):
+    """The -inf-padded input and, per window, the index into its (Hp * Wp) plane of the first
+    maximum (PyTorch's own max pooling picks the first, as the NumPy kernel does)."""
+    xp = _pad_nchw(x, pad, -math.inf)
+    _, indices = F.max_pool2d(xp, kernel_hw, stride, return_indices=True)
+    return xp, indices
+
+
+@kernel("max_pool2d")
+def _max_pool2d(dev, x, kernel, stride, pad):
+    return F.max_pool2d(_pad_nchw(x, pad, -math.inf), kernel, stride)
+
+
+@kernel("max_pool2d_grad")
+def _max_pool2d_grad(dev, x, g, kernel, stride, pad):
+    """Each output gradient added at its window's argmax (summing where windows overlap), by
+    PyTorch's pooling backward over the indices: no window copies, no argmax pass."""
+    xp, indices = _argmax_positions(x, kernel, stride, pad)
+    dxp = torch.ops.aten.max_pool2d_with_indices_backward(
+        g, xp, list(kernel), list(stride), [0, 0], [1, 1], False, indices)
+    return _crop(dxp, pad, x.shape[2:])
+
+
+@kernel("max_pool2d_grad_grad")
+def _max_pool2d_grad_grad(dev, x, g, kernel, stride, pad):
+    """Gather an input-shaped tensor at each window's argmax: the transpose of the above."""
+    _, indices = _argmax_positions(x, kernel, stride, pad)
+    n, c, ho, wo = indices.shape
+    g = _pad_nchw(g, pad).reshape(n, c, -1)
+    return torch.gather(g, 2, indices.reshape(n, c, -1)).reshape(n, c, ho, wo)
+
+
+# ----- average pooling -------------------------------------------------------------------------
+
+def _window_counts(hw, kernel_hw, stride, pad, count_include_pad, dtype, dev) -> torch.Tensor:
+    """How many elements each window divides by: (Ho, Wo)."""
+    ho, wo = _out_hw(hw, kernel_hw, stride, pad)
+    if count_include_pad:
+        return torch.full((ho, wo), kernel_hw[0] * kernel_hw[1], dtype=dtype, device=dev)
+    ones = _pad_nchw(torch.ones((1, 1) + tuple(hw), dtype=dtype, device=dev), pad)
+    return _windows(ones, kernel_hw, stride, (ho, wo)).sum(dim=(-2, -1))[0, 0]
+
+
+def _col2im(cols: torch.Tensor, padded_shape, kernel_hw, stride) -> torch.Tensor:
+    """Sum (N, C, Ho, Wo, kh, kw) window values back into a zero (N, C, Hp, Wp) tensor."""
+    out = torch.zeros(padded_shape, dtype=cols.dtype, device=cols.device)
+    ho, wo = cols.shape[2:4]
+    for i in range(kernel_hw[0]):
+        rows = slice(i, i + stride[0] * (ho - 1) + 1, stride[0])
+        for j in range(kernel_hw[1]):
+            out[:, :, rows, j:j + stride[1] * (wo - 1) + 1:stride[1]] += cols[..., i, j]
+    return out
+
+
+@kernel("avg_pool2d")
+def _avg_pool2d(dev, x, kernel, stride, pad, count_include_pad):
+    ho, wo = _out_hw(x.shape[2:], kernel, stride, pad)
+    sums = _windows(_pad_nchw(x, pad), kernel, stride, (ho, wo)).sum(dim=(-2, -1))
+    counts = _window_counts(x.shape[2:], kernel, stride, pad, count_include_pad, x.dtype, dev)
+    return (sums / counts).to(x.dtype)
+
+
+@kernel("avg_pool2d_grad")
+def _avg_pool2d_grad(dev, g, x_shape, kernel, stride, pad, count_include_pad):
+    share = g / _window_counts(x_shape[2:], kernel, stride, pad, count_include_pad, g.dtype, dev)
+    cols = share[..., None, None].expand(tuple(share.shape) + tuple(kernel))
+    return _crop(_col2im(cols, _padded_shape(x_shape, pad), kernel, stride), pad, x_shape[2:])

@@ -1,9 +1,15 @@
 """The table of kernel test cases for the core primitives (elementwise, reductions, shape
 and indexing ops, matmul, softmax), keyed by primitive name; `tests/ops/test_kernels.py` runs
-them. Each reference computes in float64 with NumPy, independently of the kernel under test."""
+them. Each reference is written here and computes in float64 with NumPy, independently of the
+kernel table under test. Each primitive's inputs come from a generator seeded by its name
+(`seeded`), so adding a case never changes another primitive's inputs.
+
+A new primitive needs only its entry here: the kernel, gradient (orders 1 and 2, from its float
+cases, tests/ops/test_grads.py) and batching (tests/compiler/test_batching.py) tests read it."""
 from __future__ import annotations
 
 import functools
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -19,7 +25,22 @@ EXACT = {"rtol": 0, "atol": 0}
 
 f16, f32, f64 = dt.float16, dt.float32, dt.float64
 i32, i64, u8, b = dt.int32, dt.int64, dt.uint8, dt.bool_
-RNG = np.random.default_rng(1234)
+_rng = [np.random.default_rng(0)]  # the generator of the primitive whose cases are being built
+
+
+def seeded(builders: dict) -> dict:
+    """{name: build() -> cases}, each built with inputs from a generator seeded by its name."""
+    cases = {}
+    for name, build in builders.items():
+        _rng[0] = np.random.default_rng(zlib.crc32(name.encode()))
+        cases[name] = build()
+    return cases
+
+
+def each(build_group, names) -> dict:
+    """Builders for the primitives a group builder makes cases for together (conv2d and its
+    gradients): each runs the group under its own seed and keeps its own cases."""
+    return {name: functools.partial(lambda n: build_group()[n], name) for name in names}
 
 
 @dataclass
@@ -47,10 +68,10 @@ def arr(shape, dtype, low=-2.0, high=2.0):
     """A NumPy array (0-d for shape ()) of random `dtype` values in [low, high)."""
     npd = dtype.np
     if dtype.is_bool:
-        return np.asarray(RNG.random(shape) < 0.5)
+        return np.asarray(_rng[0].random(shape) < 0.5)
     if dtype.is_int:
-        return np.asarray(RNG.integers(int(low), int(high), size=shape), dtype=npd)
-    return np.asarray(RNG.uniform(low, high, size=shape), dtype=npd)
+        return np.asarray(_rng[0].integers(int(low), int(high), size=shape), dtype=npd)
+    return np.asarray(_rng[0].uniform(low, high, size=shape), dtype=npd)
 
 
 def f64_of(x):
@@ -308,6 +329,12 @@ def _array_cases() -> dict[str, list[Case]]:
     return cases
 
 
+_ARRAY_PRIMITIVES = ("reshape", "transpose", "broadcast_to", "expand_dims", "squeeze", "getitem",
+                     "getitem_grad", "gather", "gather_grad", "concat", "stack", "cast",
+                     "zeros_like", "ones_like", "fill", "stop_gradient", "select", "matmul",
+                     "softmax", "log_softmax")
+
+
 def _matmul_ref(x, y, transpose_a=False, transpose_b=False):
     x, y = f64_of(x), f64_of(y)
     return np.matmul(np.swapaxes(x, -1, -2) if transpose_a else x,
@@ -330,50 +357,52 @@ def _reciprocal(x):
     return 1 / x
 
 
-CASES: dict[str, list[Case]] = {
-    "neg": unary_same(np.negative),
-    "square": unary_same(np.square),
-    "abs": unary_same(np.abs),
-    "sign": unary_same(np.sign),
-    "relu": unary_same(_relu, dtypes=(f32, f64, i32)),
-    "sqrt": unary_float(np.sqrt, 0.1, 4.0, ints=(0, 9)),
-    "rsqrt": unary_float(_rsqrt, 0.1, 4.0, ints=(1, 9)),
-    "reciprocal": unary_float(_reciprocal, 0.5, 3.0, ints=(1, 9)),
-    "exp": unary_float(np.exp),
-    "log": unary_float(np.log, 0.1, 4.0, ints=(1, 9)),
-    "sin": unary_float(np.sin),
-    "cos": unary_float(np.cos),
-    "tan": unary_float(np.tan, -1.2, 1.2, ints=(-1, 2)),
-    "sinh": unary_float(np.sinh),
-    "cosh": unary_float(np.cosh),
-    "tanh": unary_float(np.tanh),
-    "asin": unary_float(np.arcsin, -0.95, 0.95, ints=(-1, 2)),
-    "acos": unary_float(np.arccos, -0.95, 0.95, ints=(-1, 2)),
-    "atan": unary_float(np.arctan),
-    "asinh": unary_float(np.arcsinh),
-    "acosh": unary_float(np.arccosh, 1.05, 4.0, ints=(1, 9)),
-    "atanh": unary_float(np.arctanh, -0.95, 0.95, ints=(0, 1)),
-    "sigmoid": unary_float(_sigmoid),
-    "add": binary(np.add),
-    "sub": binary(np.subtract),
-    "mul": binary(np.multiply),
-    "maximum": binary(np.maximum),
-    "minimum": binary(np.minimum),
-    "div": binary(np.true_divide, y_low=1, y_high=5, scalars=(2.5, 4),
+CASES: dict[str, list[Case]] = seeded({
+    "neg": lambda: unary_same(np.negative),
+    "square": lambda: unary_same(np.square),
+    "abs": lambda: unary_same(np.abs),
+    "sign": lambda: unary_same(np.sign),
+    "relu": lambda: unary_same(_relu, dtypes=(f32, f64, i32)),
+    "sqrt": lambda: unary_float(np.sqrt, 0.1, 4.0, ints=(0, 9)),
+    "rsqrt": lambda: unary_float(_rsqrt, 0.1, 4.0, ints=(1, 9)),
+    "reciprocal": lambda: unary_float(_reciprocal, 0.5, 3.0, ints=(1, 9)),
+    "exp": lambda: unary_float(np.exp),
+    "log": lambda: unary_float(np.log, 0.1, 4.0, ints=(1, 9)),
+    "sin": lambda: unary_float(np.sin),
+    "cos": lambda: unary_float(np.cos),
+    "tan": lambda: unary_float(np.tan, -1.2, 1.2, ints=(-1, 2)),
+    "sinh": lambda: unary_float(np.sinh),
+    "cosh": lambda: unary_float(np.cosh),
+    "tanh": lambda: unary_float(np.tanh),
+    "asin": lambda: unary_float(np.arcsin, -0.95, 0.95, ints=(-1, 2)),
+    "acos": lambda: unary_float(np.arccos, -0.95, 0.95, ints=(-1, 2)),
+    "atan": lambda: unary_float(np.arctan),
+    "asinh": lambda: unary_float(np.arcsinh),
+    "acosh": lambda: unary_float(np.arccosh, 1.05, 4.0, ints=(1, 9)),
+    "atanh": lambda: unary_float(np.arctanh, -0.95, 0.95, ints=(0, 1)),
+    "sigmoid": lambda: unary_float(_sigmoid),
+    "add": lambda: binary(np.add),
+    "sub": lambda: binary(np.subtract),
+    "mul": lambda: binary(np.multiply),
+    "maximum": lambda: binary(np.maximum),
+    "minimum": lambda: binary(np.minimum),
+    "div": lambda: binary(np.true_divide, y_low=1, y_high=5, scalars=(2.5, 4),
                   result=lambda d: dt.to_float(d)),
-    "pow": binary(np.power, low=1, high=4, y_low=0, y_high=3, scalars=(0.5, 2)),
-    "equal": compare(np.equal),
-    "not_equal": compare(np.not_equal),
-    "less": compare(np.less),
-    "less_equal": compare(np.less_equal),
-    "greater": compare(np.greater),
-    "greater_equal": compare(np.greater_equal),
-    "logical_and": logical(np.logical_and),
-    "logical_or": logical(np.logical_or),
-    "logical_not": [Case((arr(s, b),), np.logical_not, b) for s in SHAPES_1],
-    "reduce_sum": reduction(np.sum, ops.reduce_sum),
-    "reduce_mean": reduction(np.mean, ops.reduce_mean, result=dt.to_float),
-    "reduce_max": reduction(np.amax, ops.reduce_max),
-    "reduce_min": reduction(np.amin, ops.reduce_min),
-    **_array_cases(),
-}
+    "atan2": lambda: binary(np.arctan2, dtypes=(f32, f64), low=-2, high=2, y_low=0.5, y_high=3,
+                            result=dt.to_float),
+    "pow": lambda: binary(np.power, low=1, high=4, y_low=0, y_high=3, scalars=(0.5, 2)),
+    "equal": lambda: compare(np.equal),
+    "not_equal": lambda: compare(np.not_equal),
+    "less": lambda: compare(np.less),
+    "less_equal": lambda: compare(np.less_equal),
+    "greater": lambda: compare(np.greater),
+    "greater_equal": lambda: compare(np.greater_equal),
+    "logical_and": lambda: logical(np.logical_and),
+    "logical_or": lambda: logical(np.logical_or),
+    "logical_not": lambda: [Case((arr(s, b),), np.logical_not, b) for s in SHAPES_1],
+    "reduce_sum": lambda: reduction(np.sum, ops.reduce_sum),
+    "reduce_mean": lambda: reduction(np.mean, ops.reduce_mean, result=dt.to_float),
+    "reduce_max": lambda: reduction(np.amax, ops.reduce_max),
+    "reduce_min": lambda: reduction(np.amin, ops.reduce_min),
+    **each(_array_cases, _ARRAY_PRIMITIVES),
+})

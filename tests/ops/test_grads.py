@@ -1,9 +1,10 @@
 """Every differentiable primitive: derivatives against finite differences at orders 1 and 2.
 
 CASES is keyed by primitive name; each entry lists calls of the primitive (operands inside its
-domain, canonical params) that `check_grads` differentiates in float64. A differentiable
-primitive without a case fails `test_every_differentiable_primitive_has_a_case`, so a new
-primitive cannot land without its gradient being checked.
+domain, canonical params) that `check_grads` differentiates in float64. A primitive without an
+entry here is checked on its kernel cases (tests/ops/kernel_cases*.py) whose operands are all
+floats, in float64; one with neither fails `test_every_differentiable_primitive_has_a_case`,
+so a new primitive cannot land without its gradient being checked.
 """
 from __future__ import annotations
 
@@ -19,9 +20,11 @@ from cellgraph.ops.array_ops import Slice
 from cellgraph.ops.core import PRIMITIVES
 from cellgraph.testing import check_grads
 
+from .test_kernels import CASES as KERNEL_CASES
+
 # Primitives whose params hold graphs: differentiated through their own tests
 # (tests/compiler/test_autodiff.py, the control-flow tests, tests/cellgraph/test_custom_bprop.py).
-STRUCTURAL = {"grad", "switch", "while_loop", "custom_vjp"}
+STRUCTURAL = {name for name, p in PRIMITIVES.items() if p.structural}
 # Differentiable on purpose with a zero gradient: finite differences cannot agree with it.
 ZERO_GRADIENT = {"stop_gradient"}
 
@@ -273,9 +276,30 @@ def differentiable_primitives() -> set[str]:
     return {name for name, p in PRIMITIVES.items() if not p.nondifferentiable}
 
 
+def _float_operand(x) -> bool:
+    return type(x) is float or isinstance(x, np.ndarray) and x.dtype.kind == "f"
+
+
+def from_kernel_cases(name: str, limit: int = 3) -> list[Case]:
+    """Gradient cases from `name`'s kernel cases whose operands are all floats (in float64)."""
+    cases = [case(*[Tensor(o.astype(np.float64)) if isinstance(o, np.ndarray) else o
+                    for o in kc.operands], **kc.params)
+             for kc in KERNEL_CASES.get(name, ())
+             if all(map(_float_operand, kc.operands)) and any(
+                 isinstance(o, np.ndarray) for o in kc.operands)]
+    return cases[:limit]
+
+
+def grad_cases() -> dict[str, list[Case]]:
+    derived = {name: from_kernel_cases(name) for name in differentiable_primitives()
+               if name not in CASES and name not in STRUCTURAL | ZERO_GRADIENT}
+    return {**{n: c for n, c in derived.items() if c}, **CASES}
+
+
 def _params():
-    for name in sorted(CASES):
-        for i, c in enumerate(CASES[name]):
+    cases = grad_cases()
+    for name in sorted(cases):
+        for i, c in enumerate(cases[name]):
             yield pytest.param(name, c, id=f"{name}-{i}")
 
 
@@ -284,9 +308,9 @@ def _call(name, params):
 
 
 def test_every_differentiable_primitive_has_a_case():
-    missing = differentiable_primitives() - set(CASES) - STRUCTURAL - ZERO_GRADIENT
+    missing = differentiable_primitives() - set(grad_cases()) - STRUCTURAL - ZERO_GRADIENT
     assert not missing, (f"differentiable primitives without a gradient case in "
-                         f"tests/ops/test_grads.py: {sorted(missing)}")
+                         f"tests/ops/test_grads.py or a float kernel case: {sorted(missing)}")
     unknown = set(CASES) - set(PRIMITIVES)
     assert not unknown, f"cases for primitives that do not exist: {sorted(unknown)}"
 

@@ -5,7 +5,8 @@ it: operands (NumPy arrays, 0-d arrays and Python scalars, over several shapes a
 broadcasting), the static params, a float64 NumPy reference and the dtype MindSpore gives (a
 tuple of them for a primitive with several results). Each case runs three ways:
 
-* the kernel called directly: its real output shape/dtype must equal the type rule's
+* the kernel called directly, on the operands as a graph hands them over (cast to the dtype
+  the primitive's promotion decides): its real output shape/dtype must equal the type rule's
   (`prim.abstract_eval`), since neither the eager runtime nor generated code may paper over it;
 * eagerly, through the functional op on Tensors;
 * inside a compiled graph (`cellgraph.jit`).
@@ -15,7 +16,6 @@ A primitive in the registry without a case fails `test_every_primitive_has_a_cas
 from __future__ import annotations
 
 import functools
-import inspect
 from collections.abc import Callable
 
 import numpy as np
@@ -24,7 +24,7 @@ import pytest
 import cellgraph
 from cellgraph import Tensor
 from cellgraph.ops import dtype as dt
-from cellgraph.ops.core import PRIMITIVES, abstract_of
+from cellgraph.ops.core import PRIMITIVES, abstract_of, promoted_dtype
 from cellgraph.runtime.numpy_backend import K
 
 from .kernel_cases import CASES as CORE_CASES
@@ -33,23 +33,11 @@ from .kernel_cases_nn import NN_CASES
 
 CASES: dict[str, list[Case]] = {**CORE_CASES, **NN_CASES}
 
-# Primitives whose params hold graphs (a `grad` node differentiates its `graph` param, `switch`
-# and `while_loop` run their branch/body graphs): they are expanded or generated as code before
-# kernels run, so they have no kernel of their own. Their own tests live with autodiff and
-# control flow.
-STRUCTURAL = {"grad", "switch", "while_loop", "custom_vjp", "custom_bprop", "call_graph", "jvp",
-              "vmap", "partial"}
-
-
 def is_structural(prim) -> bool:
-    """Listed above, or its type rule takes a Graph-valued param."""
-    if prim.name in STRUCTURAL:
-        return True
-    try:
-        params = inspect.signature(prim.abstract_rule).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    return any("Graph" in str(p.annotation) for p in params)
+    """Params hold graphs (`grad`, `switch`, `while_loop`, `custom_vjp`): expanded or generated
+    as code before kernels run, so no kernel of their own; tested with autodiff and control
+    flow."""
+    return prim.structural
 
 
 def _primitives():
@@ -107,6 +95,18 @@ def _call(name: str, case: Case) -> Callable:
     return functools.partial(PRIMITIVES[name], **case.params)
 
 
+def kernel_operands(prim, operands: tuple) -> tuple:
+    """`operands` as the kernel receives them: arrays cast where the graph holds a `cast`."""
+    if prim.promote is None:
+        return operands
+    first = prim.promote.first
+    target = promoted_dtype(prim, [abstract_of(o) for o in operands[first:]])
+    if target is None:
+        return operands
+    return operands[:first] + tuple(o.astype(target.np) if isinstance(o, np.ndarray) else o
+                                    for o in operands[first:])
+
+
 def _case_params():
     return [pytest.param(name, id=name) for name in CASES]
 
@@ -118,7 +118,8 @@ def test_type_rule_matches_kernel_output(name):
         rules = _results(prim.abstract_eval([abstract_of(o) for o in case.operands],
                                             case.params), prim.multiple_results)
         with np.errstate(all="ignore"):
-            raws = _results(K[name](*case.operands, **case.params), prim.multiple_results)
+            raws = _results(K[name](*kernel_operands(prim, case.operands), **case.params),
+                            prim.multiple_results)
         dtypes = case.out_dtype if isinstance(case.out_dtype, tuple) else (case.out_dtype,)
         assert len(raws) == len(rules) == len(dtypes), f"{name}{case}: result counts differ"
         for raw, rule, dtype in zip(raws, rules, dtypes):

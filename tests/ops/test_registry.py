@@ -9,9 +9,10 @@ import pytest
 
 import cellgraph  # noqa: F401  (registers every primitive and the NumPy backend)
 from cellgraph.ops.core import PRIMITIVES
+from cellgraph.runtime.kernels import TABLE
 from cellgraph.runtime.numpy_backend import K
 
-from .test_kernels import is_structural
+from .test_kernels import CASES, is_structural
 
 ORDINARY = [name for name, prim in PRIMITIVES.items() if not is_structural(prim)]
 
@@ -34,7 +35,20 @@ def test_names_and_type_rules(name):
 
 def test_every_primitive_has_a_numpy_kernel():
     missing = [name for name in ORDINARY if name not in K]
-    assert not missing, f"primitives without a NumPy kernel in runtime/numpy_backend.py: {missing}"
+    assert not missing, ("primitives without a kernel (an `array_api=` function in the "
+                         f"declaration or an entry in runtime/kernels.py): {missing}")
+
+
+def test_a_kernel_is_written_once():
+    """A primitive named after an array-API function needs no table entry (and has none)."""
+    both = [name for name, p in PRIMITIVES.items() if p.array_api and name in TABLE]
+    assert not both, f"kernels both declared (array_api=) and in runtime/kernels.py: {both}"
+
+
+def test_structural_and_effectful_are_declared_traits():
+    assert {n for n, p in PRIMITIVES.items() if p.structural} >= {"grad", "switch",
+                                                                  "while_loop", "custom_vjp"}
+    assert {n for n, p in PRIMITIVES.items() if p.effectful} == {"uniform_real", "print"}
 
 
 def test_every_kernel_belongs_to_a_primitive():
@@ -59,3 +73,62 @@ def test_bprop_rules_take_out_and_dout(name):
     params = inspect.signature(PRIMITIVES[name].bprop_rule).parameters
     assert "out" in params and "dout" in params, (
         f"{name}: bprop rule must be rule(*inputs, out=, dout=, **params), got {list(params)}")
+
+
+@pytest.mark.parametrize("name", sorted(n for n, p in PRIMITIVES.items() if p.public))
+def test_public_declarations_give_op_class_and_method(name):
+    """`ops.name`, `ops.Label()` (also in `cellgraph.ops.operations`) and `Tensor.name`
+    come from the declaration alone, and all three compute the same."""
+    import numpy as np
+
+    from cellgraph import Tensor, ops
+    from cellgraph.ops import operations
+
+    prim = PRIMITIVES[name]
+    assert getattr(ops, name) is prim
+    cls = getattr(ops, prim.label)
+    assert cls is getattr(operations, prim.label)
+    for alias in prim.aliases:
+        assert getattr(ops, alias) is cls
+    assert (getattr(Tensor, name, None) is not None) == prim.method
+    cases = CASES.get(name)
+    if not cases:
+        return
+    case = cases[0]
+    operands = [Tensor(o) if isinstance(o, np.ndarray) else o for o in case.operands]
+    expected = prim(*operands, **case.params).asnumpy()
+    np.testing.assert_array_equal(cls(**case.params)(*operands).asnumpy(), expected)
+    if prim.method:
+        method = getattr(operands[0], name)
+        np.testing.assert_array_equal(method(*operands[1:], **case.params).asnumpy(), expected)
+
+
+def test_declared_params_are_the_class_arguments_and_the_defaults(monkeypatch):
+    """A public declaration with static params: `ops.Name(param=...)` configures the call and
+    the functional op fills in the defaults."""
+    import numpy as np
+
+    from cellgraph import Tensor, ops
+    from cellgraph.ops import derive, functional, operations
+    from cellgraph.ops.core import Primitive
+    from cellgraph.runtime.numpy_backend import numpy_backend
+
+    monkeypatch.setattr(functional, "__all__", list(functional.__all__))
+    monkeypatch.setattr(operations, "__all__", list(operations.__all__))
+    prim = Primitive("scaled_probe", lambda x, scale: x.strong(), params={"scale": 2.0},
+                     public=True)
+    try:
+        numpy_backend.kernels["scaled_probe"] = lambda x, scale: x * np.float32(scale)
+        derive.install(prim)
+        x = Tensor(np.array([1.0, -3.0], np.float32))
+        np.testing.assert_array_equal(functional.scaled_probe(x).asnumpy(), [2.0, -6.0])
+        probe = operations.ScaledProbe(0.5)
+        assert repr(probe) == "ScaledProbe(scale=0.5)"
+        np.testing.assert_array_equal(probe(x).asnumpy(), [0.5, -1.5])
+        with pytest.raises(TypeError, match="unexpected keyword argument 'shift'"):
+            operations.ScaledProbe(shift=1)
+    finally:
+        del PRIMITIVES["scaled_probe"], numpy_backend.kernels["scaled_probe"]
+        for module, name in ((functional, "scaled_probe"), (operations, "ScaledProbe")):
+            vars(module).pop(name, None)
+    assert not hasattr(ops, "ScaledProbe")

@@ -1,7 +1,8 @@
 """Backend conformance: every backend gives the NumPy reference's numbers.
 
-Backends under test: `numpy` (the reference), `xp_numpy` (the CuPy backend's array-module table
-run with NumPy as its array module, so that its code is checked on machines without a GPU),
+Backends under test: `numpy` (the reference), `xp_numpy` (the CuPy backend's kernels, the shared
+table plus the strided overrides, run with NumPy as the module, so that the composition is
+checked on machines without a GPU),
 `torch` when PyTorch is installed, and `torch_cuda` / `cupy` when they see a device.
 
 * Kernels: the case tables of tests/ops (`kernel_cases.CASES`, `kernel_cases_nn.NN_CASES`) run
@@ -18,6 +19,7 @@ run with NumPy as its array module, so that its code is checked on machines with
 from __future__ import annotations
 
 import importlib
+import subprocess
 import sys
 import warnings
 
@@ -43,6 +45,7 @@ from tests.ops.test_kernels import (
     _expected,
     _results,
     _tensors,
+    kernel_operands,
 )
 
 
@@ -143,8 +146,9 @@ def test_kernel_matches_type_rule_and_reference(kernel_backend, name):
         rules = _results(prim.abstract_eval([abstract_of(o) for o in case.operands],
                                             case.params), prim.multiple_results)
         with np.errstate(all="ignore"):
+            operands = kernel_operands(prim, case.operands)
             raws = _results(backend.kernel(name)(
-                *[_raw_operand(backend, o) for o in case.operands], **case.params),
+                *[_raw_operand(backend, o) for o in operands], **case.params),
                 prim.multiple_results)
         assert len(raws) == len(rules), f"{backend.name} {name}{case}: result counts differ"
         for k, (raw, rule, expected) in enumerate(zip(raws, rules, _expected(case))):
@@ -170,18 +174,41 @@ def test_eager_and_graph_match_reference(kernel_backend, name):
 
 
 @pytest.mark.parametrize("name", ["add", "mul", "maximum", "less", "select"])
-def test_numpy_scalars_are_strong_operands(backend, name):
-    """NumPy hands 0-d results over as NumPy scalars; the next kernel must keep their dtype
-    (np.float64 subclasses float, but only a Python float is weak)."""
-    x = backend.from_host(np.array([0.25, 1.5], np.float32))
+def test_numpy_scalars_are_weak_operands(backend, name):
+    """A NumPy scalar operand counts as a Python number, eagerly as in a graph (where it is a
+    constant): it takes the tensor's dtype, so no cast reaches the kernel."""
+    x = Tensor(np.array([0.25, 1.5], np.float32))
     operands = (x, np.float64(0.5))
     if name == "select":
-        operands = (backend.from_host(np.array([True, False])),) + operands
-    out = np.asarray(backend.to_host(backend.kernel(name)(*operands)))
-    expected = NUMPY_KERNELS[name](*[np.asarray(backend.to_host(o)) if hasattr(o, "shape") and
-                                     not isinstance(o, np.generic) else o for o in operands])
-    assert out.dtype == np.asarray(expected).dtype == (bool if name == "less" else np.float64)
-    np.testing.assert_array_equal(out, expected)
+        operands = (Tensor(np.array([True, False])),) + operands
+    fn = getattr(ops, name)
+    for how, run in (("eager", fn), ("graph", _compiled(fn))):
+        out = run(*operands)
+        assert out.dtype == (dt.bool_ if name == "less" else dt.float32), f"{how} {name}"
+        assert _is_native(backend, out._data), f"{how} {name}: {type(out._data)} data"
+
+
+def test_erf_and_gelu_without_scipy_on_0d_inputs(monkeypatch):
+    """scipy is optional: erf falls back to the math module, 0-d arrays included."""
+    from cellgraph.runtime import numpy_backend
+
+    monkeypatch.setitem(sys.modules, "scipy.special", None)
+    monkeypatch.setattr(numpy_backend, "_erf_f64", [])
+    x = np.array(0.5, np.float32)
+    assert NUMPY_KERNELS["erf"](x).dtype == np.float32
+    np.testing.assert_allclose(NUMPY_KERNELS["erf"](x), 0.5204998778, rtol=1e-6)
+    np.testing.assert_allclose(ops.gelu(Tensor(x)).asnumpy(), 0.3457312306, rtol=1e-6)
+    np.testing.assert_allclose(ops.erf(Tensor(np.array([0.0, -1.0]))).asnumpy(),
+                               [0.0, -0.8427007929], rtol=1e-9)
+
+
+def test_importing_cellgraph_imports_no_optional_library():
+    code = ("import sys, cellgraph; "
+            "print(sorted(m for m in ('scipy', 'torch', 'cupy', 'array_api_compat') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
 
 
 # ----- host fallbacks --------------------------------------------------------------------------

@@ -1,0 +1,223 @@
+"""The kernel table: one kernel per primitive, written once over the array API.
+
+A kernel is `fn(xp, *operands, **params)`, `xp` an array-API namespace: NumPy's main namespace
+(NumPy >= 2 follows the standard), or `array_api_compat.torch` / `array_api_compat.cupy`. A
+backend binds the table to its namespace once (`bind_kernels`), so generated code calls
+`k_mul(x, y)` with no namespace argument; a primitive whose declaration names its array-API
+function (`array_api="atan2"`) needs no entry here: that function is its kernel, bound directly.
+
+Kernels trust their operands: the type rules checked them, and promotion happened in the graph
+(`cast` nodes, see ops/core.Promote), so the operands of an elementwise kernel already have the
+result dtype (Python scalars may stand for weak operands). Kernels are functional (no writes
+into arrays), so that the table also serves namespaces without in-place updates (`jax.numpy`);
+a kernel that is better written with one lives in its backend's override table.
+"""
+from __future__ import annotations
+
+import functools
+import math
+import types
+from collections.abc import Callable
+
+from cellgraph.ops.core import PRIMITIVES, to_numpy_index
+
+TABLE: dict[str, Callable] = {}  # primitive name -> fn(xp, *operands, **params)
+
+
+def registrar(table: dict):
+    """`@kernel("name", ...)` for `table`: registers a function as each named primitive's."""
+    def kernel(*names: str):
+        def deco(fn):
+            for name in names:
+                table[name] = fn
+            return fn
+        return deco
+    return kernel
+
+
+kernel = registrar(TABLE)
+
+
+def namespace(xp, **extras) -> types.SimpleNamespace:
+    """`xp`'s functions plus `extras`, for what its array-API namespace lacks (`erf`).
+
+    A flat copy rather than a wrapper with `__getattr__`, so a kernel's `xp.exp` costs one
+    dictionary lookup, as it does on a module."""
+    names = {k: getattr(xp, k) for k in dir(xp) if not k.startswith("__")}
+    return types.SimpleNamespace(**{**names, **extras})
+
+
+def bind_kernel(xp, name: str) -> Callable | None:
+    """The kernel of primitive `name` on namespace `xp`, or None if the table has none."""
+    fn = TABLE.get(name)
+    if fn is not None:
+        return functools.partial(fn, xp)
+    prim = PRIMITIVES.get(name)
+    if prim is not None and prim.array_api is not None:
+        return getattr(xp, prim.array_api)
+    return None
+
+
+def bind_kernels(xp) -> dict[str, Callable]:
+    """Every kernel of the table (and of the declarations' array-API functions) on `xp`."""
+    names = set(TABLE) | {p.name for p in PRIMITIVES.values() if p.array_api is not None}
+    return {name: bind_kernel(xp, name) for name in sorted(names)}
+
+
+def dtype_of(xp, dtype):
+    """The namespace's dtype object for a cellgraph DType."""
+    return getattr(xp, dtype.np.name)
+
+
+def _axes(axis):
+    return None if axis == () else axis  # `axis=()` means every axis
+
+
+# ----- elementwise without an array-API function of their own -----------------------------------
+
+TABLE["rsqrt"] = lambda xp, x: 1 / xp.sqrt(x)
+TABLE["reciprocal"] = lambda xp, x: 1 / x
+TABLE["sigmoid"] = lambda xp, x: 0.5 * (xp.tanh(0.5 * x) + 1)  # no overflow for large -x
+TABLE["relu"] = lambda xp, x: xp.maximum(x, 0)
+TABLE["stop_gradient"] = lambda xp, x: x
+TABLE["erf"] = lambda xp, x: xp.erf(x)
+TABLE["gelu"] = lambda xp, x: 0.5 * x * (1 + xp.erf(x * math.sqrt(0.5)))
+TABLE["softplus"] = lambda xp, x: xp.logaddexp(xp.zeros_like(x), x)
+TABLE["clip_by_value"] = lambda xp, x, lo, hi: xp.minimum(xp.maximum(x, lo), hi)
+TABLE["cast"] = lambda xp, x, dtype: xp.asarray(x, dtype=dtype_of(xp, dtype))
+TABLE["fill"] = lambda xp, dtype, shape, value: xp.full(shape, value, dtype=dtype_of(xp, dtype))
+TABLE["dropout"] = lambda xp, x, mask, keep_prob: (
+    x * xp.astype(mask, x.dtype) * (1 / keep_prob))
+
+
+@kernel("matmul")
+def _matmul(xp, x, y, transpose_a=False, transpose_b=False):
+    return xp.matmul(x.mT if transpose_a else x, y.mT if transpose_b else y)
+
+
+# ----- reductions -------------------------------------------------------------------------------
+
+TABLE["reduce_sum"] = lambda xp, x, axis=(), keep_dims=False: xp.sum(
+    x, axis=_axes(axis), keepdims=keep_dims, dtype=x.dtype)
+TABLE["reduce_prod"] = lambda xp, x, axis=(), keep_dims=False: xp.prod(
+    x, axis=_axes(axis), keepdims=keep_dims, dtype=x.dtype)
+TABLE["reduce_mean"] = lambda xp, x, axis=(), keep_dims=False: xp.mean(
+    x, axis=_axes(axis), keepdims=keep_dims)
+TABLE["reduce_max"] = lambda xp, x, axis=(), keep_dims=False: xp.max(
+    x, axis=_axes(axis), keepdims=keep_dims)
+TABLE["reduce_min"] = lambda xp, x, axis=(), keep_dims=False: xp.min(
+    x, axis=_axes(axis), keepdims=keep_dims)
+
+
+@kernel("argmax")
+def _argmax(xp, x, axis, keep_dims=False, dtype=None):
+    return xp.astype(xp.argmax(x, axis=axis, keepdims=keep_dims), dtype_of(xp, dtype))
+
+
+@kernel("softmax")
+def _softmax(xp, x, axis=-1):
+    e = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
+    return e / xp.sum(e, axis=axis, keepdims=True)
+
+
+@kernel("log_softmax")
+def _log_softmax(xp, x, axis=-1):
+    shifted = x - xp.max(x, axis=axis, keepdims=True)
+    return shifted - xp.log(xp.sum(xp.exp(shifted), axis=axis, keepdims=True))
+
+
+@kernel("cumsum")
+def _cumsum(xp, x, axis, exclusive, reverse):
+    if reverse:
+        x = xp.flip(x, axis=axis)
+    out = xp.cumulative_sum(x, axis=axis, dtype=x.dtype, include_initial=exclusive)
+    if exclusive:  # the running sum before each element: drop the last
+        out = out[(slice(None),) * axis + (slice(0, -1),)]
+    return xp.flip(out, axis=axis) if reverse else out
+
+
+# ----- shapes and indexing ----------------------------------------------------------------------
+
+TABLE["transpose"] = lambda xp, x, perm: xp.permute_dims(x, perm)
+TABLE["expand_dims"] = lambda xp, x, axis: xp.expand_dims(x, axis=axis)
+TABLE["getitem"] = lambda xp, x, index: x[to_numpy_index(index)]
+TABLE["concat"] = lambda xp, *xs, axis=0: xp.concat(xs, axis=axis)
+TABLE["stack"] = lambda xp, *xs, axis=0: xp.stack(xs, axis=axis)
+TABLE["tile"] = lambda xp, x, multiples: xp.tile(x, tuple(multiples))
+
+
+@kernel("squeeze")
+def _squeeze(xp, x, axis=()):
+    axis = axis or tuple(i for i, d in enumerate(x.shape) if d == 1)
+    return xp.squeeze(x, axis=axis) if axis else x
+
+
+@kernel("gather")
+def _gather(xp, x, indices, axis=0):
+    flat = xp.reshape(indices, (-1,))
+    flat = xp.where(flat < 0, flat + x.shape[axis], flat)  # counted from the end, as np.take
+    out = xp.take(x, flat, axis=axis)
+    return xp.reshape(out, tuple(x.shape[:axis]) + tuple(indices.shape)
+                      + tuple(x.shape[axis + 1:]))
+
+
+@kernel("split")
+def _split(xp, x, axis, sizes):
+    head, start, pieces = (slice(None),) * axis, 0, []
+    for size in sizes:
+        pieces.append(x[head + (slice(start, start + size),)])
+        start += size
+    return tuple(pieces)
+
+
+@kernel("pad")
+def _pad(xp, x, paddings, value=0):
+    """Constant padding, one axis at a time: the input between two filled blocks."""
+    for axis, (before, after) in enumerate(paddings):
+        blocks = []
+        for size in (before, after):
+            shape = tuple(x.shape[:axis]) + (size,) + tuple(x.shape[axis + 1:])
+            blocks.append(xp.full(shape, value, dtype=x.dtype) if size else None)
+        if before or after:
+            x = xp.concat([b for b in (blocks[0], x, blocks[1]) if b is not None], axis=axis)
+    return x
+
+
+@kernel("bias_add")
+def _bias_add(xp, x, b, axis=1):
+    return x + xp.reshape(b, (-1,) + (1,) * (x.ndim - 1 - axis % x.ndim))
+
+
+@kernel("one_hot")
+def _one_hot(xp, indices, on_value, off_value, depth, axis=-1):
+    axis = axis % (indices.ndim + 1)
+    positions = xp.reshape(xp.arange(depth), (-1,) + (1,) * (indices.ndim - axis))
+    return xp.where(xp.expand_dims(indices, axis=axis) == positions, on_value, off_value)
+
+
+# ----- normalisation ----------------------------------------------------------------------------
+
+def _normalise(xp, x, mean, var, epsilon):
+    return (x - mean) / xp.sqrt(var + epsilon)
+
+
+@kernel("layer_norm")
+def _layer_norm(xp, x, gamma, beta, begin_norm_axis, begin_params_axis, epsilon):
+    axes = tuple(range(begin_norm_axis % x.ndim, x.ndim))
+    mean = xp.mean(x, axis=axes, keepdims=True)
+    var = xp.mean(xp.square(x - mean), axis=axes, keepdims=True)
+    return _normalise(xp, x, mean, var, epsilon) * gamma + beta, mean, var
+
+
+@kernel("batch_norm")
+def _batch_norm(xp, x, scale, bias, mean, variance, is_training, epsilon):
+    axes = (0,) + tuple(range(2, x.ndim))
+    per_channel = (1, x.shape[1]) + (1,) * (x.ndim - 2)
+    if is_training:
+        mean = xp.mean(x, axis=axes)
+        variance = xp.mean(xp.square(x - xp.reshape(mean, per_channel)), axis=axes)
+    else:  # the statistics outputs are new arrays, not the inputs themselves
+        mean, variance = xp.asarray(mean, copy=True), xp.asarray(variance, copy=True)
+    y = _normalise(xp, x, xp.reshape(mean, per_channel), xp.reshape(variance, per_channel),
+                   epsilon)
+    return y * xp.reshape(scale, per_channel) + xp.reshape(bias, per_channel), mean, variance
