@@ -23,7 +23,6 @@ from collections.abc import Callable
 
 import jax
 import jax.numpy as jnp
-import numpy as np
 from jax import lax
 
 from cellgraph.ops.core import to_numpy_index
