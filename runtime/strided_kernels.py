@@ -213,11 +213,25 @@ def _argmax_positions(xp, x, kernel_hw, stride, pad):
     return planes + rows * wp + cols, (n, c, hp, wp)
 
 
+def _window_slices(kernel_hw, stride, out_hw):
+    """For each window position (i, j), row-major, the strided (rows, cols) slices of the padded
+    input it reads for every output."""
+    return [(slice(i, i + stride[0] * (out_hw[0] - 1) + 1, stride[0]),
+             slice(j, j + stride[1] * (out_hw[1] - 1) + 1, stride[1]))
+            for i in range(kernel_hw[0]) for j in range(kernel_hw[1])]
+
+
 @kernel("max_pool2d")
 def _max_pool2d(xp, x, kernel, stride, pad):
+    """The maximum of kh * kw strided slices, one vectorised pass each (a reduction over the
+    small trailing window axes of a strided view is several times slower)."""
     ho, wo = _out_hw(x.shape[2:], kernel, stride, pad)
-    win = _windows(xp, _pad_nchw(xp, x, pad, -math.inf), kernel, stride, (1, 1), (ho, wo))
-    return win.max(axis=(-2, -1))
+    padded = _pad_nchw(xp, x, pad, -math.inf)
+    (rows, cols), *rest = _window_slices(kernel, stride, (ho, wo))
+    out = padded[:, :, rows, cols].copy()
+    for rows, cols in rest:
+        xp.maximum(out, padded[:, :, rows, cols], out=out)
+    return out
 
 
 @kernel("max_pool2d_grad")
@@ -226,14 +240,10 @@ def _max_pool2d_grad(xp, x, g, kernel, stride, pad):
     (i, j), one strided slice addition of the gradients whose maximum sits there (kh * kw
     passes over the output, instead of a scatter with repeated indices)."""
     arg = _first_max(xp, x, kernel, stride, pad)
-    ho, wo = arg.shape[2:]
     dxp = xp.zeros(_padded_shape(x.shape, pad), dtype=x.dtype)
     zero = xp.zeros((), dtype=x.dtype)
-    for i in range(kernel[0]):
-        rows = slice(i, i + stride[0] * (ho - 1) + 1, stride[0])
-        for j in range(kernel[1]):
-            cols = slice(j, j + stride[1] * (wo - 1) + 1, stride[1])
-            dxp[:, :, rows, cols] += xp.where(arg == i * kernel[1] + j, g, zero)
+    for k, (rows, cols) in enumerate(_window_slices(kernel, stride, arg.shape[2:])):
+        dxp[:, :, rows, cols] += xp.where(arg == k, g, zero)
     return _crop(dxp, pad, x.shape[2:])
 
 
