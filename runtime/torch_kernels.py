@@ -2,11 +2,11 @@
 not serve well on torch, each `fn(dev, *operands, **params)` with `dev` bound by
 `torch_backend.make_backend`.
 
-* Convolution runs on `torch.nn.functional.conv2d` and its gradients on `torch.nn.grad`, over
-  an explicitly padded input (the pad param is (top, bottom, left, right) and may be
-  asymmetric, which torch's `padding` is not), with cuDNN's TF32 mode off for the call: float32
-  must mean float32. Max-pooling gradients go through PyTorch's pooling indices, which point at
-  each window's first maximum as the NumPy kernel's argmax does, so ties agree across backends.
+* Convolution runs on `torch.nn.functional.conv2d` and its gradients on `torch.nn.grad`: a
+  symmetric pad param (top, bottom, left, right) goes to torch's `padding`, an asymmetric one
+  pads the input explicitly; cuDNN's TF32 mode is off for the call on CUDA: float32 must mean
+  float32. Max-pooling gradients go through PyTorch's pooling indices, which point at each
+  window's first maximum as the NumPy kernel's argmax does, so ties agree across backends.
 * `getitem` and `getitem_grad`: torch has no negative-step slices; they become positive-step
   slices plus a flip. `gather_grad` is an `index_add_`.
 * On CUDA, integer `matmul` runs on the host: CUDA has no integer matrix product.
@@ -141,8 +141,12 @@ def _padded_shape(x_shape, pad) -> tuple:
 
 
 @contextlib.contextmanager
-def _full_float32():
-    """cuDNN without TF32 for the duration (the flag is global: restored afterwards)."""
+def _full_float32(dev: torch.device):
+    """cuDNN without TF32 for the duration (the flag is global: restored afterwards); nothing
+    to do on the CPU."""
+    if dev.type != "cuda":
+        yield
+        return
     allowed = torch.backends.cudnn.allow_tf32
     torch.backends.cudnn.allow_tf32 = False
     try:
@@ -151,15 +155,30 @@ def _full_float32():
         torch.backends.cudnn.allow_tf32 = allowed
 
 
+def _torch_padding(pad):
+    """torch's own `padding` (rows, cols) when `pad` is symmetric, else None (pad explicitly):
+    torch then pads inside the convolution, without a padded copy of the input."""
+    top, bottom, left, right = pad
+    return (top, left) if top == bottom and left == right else None
+
+
 @kernel("conv2d")
 def _conv2d(dev, x, w, stride, pad, dilation, group):
-    with _full_float32():
+    padding = _torch_padding(pad)
+    with _full_float32(dev):
+        if padding is not None:
+            return F.conv2d(x, w, stride=stride, padding=padding, dilation=dilation,
+                            groups=group)
         return F.conv2d(_pad_nchw(x, pad), w, stride=stride, dilation=dilation, groups=group)
 
 
 @kernel("conv2d_backprop_input")
 def _conv2d_backprop_input(dev, dout, w, x_shape, stride, pad, dilation, group):
-    with _full_float32():
+    padding = _torch_padding(pad)
+    with _full_float32(dev):
+        if padding is not None:
+            return conv_grad.conv2d_input(tuple(x_shape), w, dout, stride=stride,
+                                          padding=padding, dilation=dilation, groups=group)
         dxp = conv_grad.conv2d_input(_padded_shape(x_shape, pad), w, dout, stride=stride,
                                      padding=0, dilation=dilation, groups=group)
     return _crop(dxp, pad, x_shape[2:])
@@ -167,7 +186,11 @@ def _conv2d_backprop_input(dev, dout, w, x_shape, stride, pad, dilation, group):
 
 @kernel("conv2d_backprop_filter")
 def _conv2d_backprop_filter(dev, x, dout, w_shape, stride, pad, dilation, group):
-    with _full_float32():
+    padding = _torch_padding(pad)
+    with _full_float32(dev):
+        if padding is not None:
+            return conv_grad.conv2d_weight(x, tuple(w_shape), dout, stride=stride,
+                                           padding=padding, dilation=dilation, groups=group)
         return conv_grad.conv2d_weight(_pad_nchw(x, pad), tuple(w_shape), dout, stride=stride,
                                        padding=0, dilation=dilation, groups=group)
 
