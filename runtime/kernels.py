@@ -221,3 +221,19 @@ def _batch_norm(xp, x, scale, bias, mean, variance, is_training, epsilon):
     y = _normalise(xp, x, xp.reshape(mean, per_channel), xp.reshape(variance, per_channel),
                    epsilon)
     return y * xp.reshape(scale, per_channel) + xp.reshape(bias, per_channel), mean, variance
+
+
+@kernel("batch_norm_grad")
+def _batch_norm_grad(xp, x, dy, scale, mean, variance, epsilon):
+    """dx, dscale, dbias of training-mode BatchNorm: with xhat = (x - mean) * rstd,
+    dx = scale * rstd * (dy - mean(dy) - xhat * mean(dy * xhat)) over the non-channel axes."""
+    axes = (0,) + tuple(range(2, x.ndim))
+    per_channel = (1, x.shape[1]) + (1,) * (x.ndim - 2)
+    count = x.size // x.shape[1]
+    rstd = 1 / xp.sqrt(variance + epsilon)
+    xhat = (x - xp.reshape(mean, per_channel)) * xp.reshape(rstd, per_channel)
+    dbias = xp.sum(dy, axis=axes)
+    dscale = xp.sum(dy * xhat, axis=axes)
+    dx = (dy - xp.reshape(dbias / count, per_channel)) - xhat * xp.reshape(dscale / count,
+                                                                        per_channel)
+    return dx * xp.reshape(scale * rstd, per_channel), dscale, dbias

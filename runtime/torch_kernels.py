@@ -195,6 +195,14 @@ def _conv2d_backprop_filter(dev, x, dout, w_shape, stride, pad, dilation, group)
                                        padding=0, dilation=dilation, groups=group)
 
 
+@kernel("batch_norm_grad")
+def _batch_norm_grad(dev, x, dy, scale, mean, variance, epsilon):
+    """PyTorch's own fused BatchNorm backward (training mode, from the batch statistics)."""
+    rstd = torch.rsqrt(variance + epsilon)
+    return tuple(torch.ops.aten.native_batch_norm_backward(
+        dy, x, scale, None, None, mean, rstd, True, epsilon, [True, True, True]))
+
+
 # ----- max pooling -----------------------------------------------------------------------------
 
 def _argmax_positions(x: torch.Tensor, kernel_hw, stride, pad):
