@@ -195,6 +195,17 @@ def _conv2d_backprop_filter(dev, x, dout, w_shape, stride, pad, dilation, group)
                                        padding=0, dilation=dilation, groups=group)
 
 
+@kernel("batch_norm")
+def _batch_norm(dev, x, scale, bias, mean, variance, is_training, epsilon):
+    """PyTorch's fused BatchNorm: in training, one call gives the output, the batch mean and
+    1 / sqrt(var + epsilon), from which the (biased) batch variance follows."""
+    if is_training:
+        y, mean, rstd = torch.native_batch_norm(x, scale, bias, None, None, True, 0.0, epsilon)
+        return y, mean, torch.reciprocal(rstd * rstd) - epsilon
+    y = F.batch_norm(x, mean, variance, scale, bias, training=False, eps=epsilon)
+    return y, mean.clone(), variance.clone()  # the statistics outputs are new tensors
+
+
 @kernel("batch_norm_grad")
 def _batch_norm_grad(dev, x, dy, scale, mean, variance, epsilon):
     """PyTorch's own fused BatchNorm backward (training mode, from the batch statistics)."""
