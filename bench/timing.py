@@ -14,16 +14,27 @@ from collections.abc import Callable
 
 MIN_BATCH_S = 0.005  # a batch runs the function at least this long, to dwarf timer overhead
 
+# What a sample measures: wall time, or with `python -m bench --clock cpu` the process's CPU
+# time (all its threads), which a machine shared with other work disturbs far less: time spent
+# descheduled is not charged. Compile-time rows (W5) always measure wall time.
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+_clock = [time.perf_counter]
+
+
+def set_clock(name: str) -> None:
+    _clock[0] = CLOCKS[name]
+
 
 def calibrate(fn: Callable[[], object], min_batch_s: float = MIN_BATCH_S) -> int:
     """How many calls of `fn` make one batch of at least `min_batch_s` seconds."""
     fn()  # warm: compile caches, allocator, lazy imports
     number = 1
     while True:
-        start = time.perf_counter()
+        clock = _clock[0]
+        start = clock()
         for _ in range(number):
             fn()
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if elapsed >= min_batch_s or number >= 1 << 20:
             return number
         number = max(number * 2, int(number * min_batch_s / max(elapsed, 1e-9)) + 1)
@@ -47,10 +58,10 @@ def compare(fns: dict[str, Callable[[], object]], repeats: int,
         for _ in range(max(repeats, 1)):
             for name in group:
                 fn, number = live[name], numbers[name]
-                start = time.perf_counter()
+                start = _clock[0]()
                 for _ in range(number):
                     fn()
-                samples[name].append((time.perf_counter() - start) / number)
+                samples[name].append((_clock[0]() - start) / number)
         result.update((name, statistics.median(samples[name])) for name in group)
     return result
 

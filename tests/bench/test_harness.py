@@ -45,3 +45,13 @@ def test_cellgraph_backends_lists_numpy_first_and_skips_switched_off_ones(monkey
     monkeypatch.setenv("BENCH_NO_TORCH", "1")
     monkeypatch.setenv("BENCH_NO_JAX", "1")
     assert bench.timing.cellgraph_backends() == ["numpy"]
+
+
+def test_the_clock_can_be_cpu_time():
+    bench.timing.set_clock("cpu")
+    try:
+        result = bench.timing.compare({"cellgraph": lambda: sum(range(1000)),
+                                       "numpy": lambda: None}, repeats=2)
+        assert result["cellgraph"] > 0
+    finally:
+        bench.timing.set_clock("wall")
