@@ -66,6 +66,18 @@ def _batch_norm_type(x, scale, bias, mean, variance, is_training, epsilon):
     return x.strong(), stats, stats
 
 
+def _layer_norm_grad_type(x, dy, gamma, mean, var, begin_norm_axis, begin_params_axis,
+                          epsilon):
+    _, stats, _ = _layer_norm_type(x, gamma, gamma, begin_norm_axis, begin_params_axis, epsilon)
+    if dy.shape != x.shape or dy.dtype != x.dtype:
+        raise ShapeError(f"expected dy of x's type {x}, got {dy}")
+    for name, s in (("mean", mean), ("var", var)):
+        if s.shape != stats.shape:
+            raise ShapeError(f"expected {name} of shape {fmt_shape(stats.shape)}, got "
+                             f"{fmt_shape(s.shape)}")
+    return x.strong(), gamma.strong(), gamma.strong()
+
+
 def _batch_norm_grad_type(x, dy, scale, mean, variance, epsilon):
     _batch_norm_type(x, scale, scale, mean, variance, True, epsilon)
     if dy.shape != x.shape or dy.dtype != x.dtype:
@@ -76,6 +88,12 @@ def _batch_norm_grad_type(x, dy, scale, mean, variance, epsilon):
 
 layer_norm = Primitive("layer_norm", _layer_norm_type, label="LayerNorm", multiple_results=True)
 batch_norm = Primitive("batch_norm", _batch_norm_type, label="BatchNorm", multiple_results=True)
+# LayerNorm's backward pass for the output gradient, fused: (dx, dgamma, dbeta) from dy and the
+# statistics the forward pass returned.
+layer_norm_grad = Primitive("layer_norm_grad", _layer_norm_grad_type, label="LayerNormGrad",
+                            multiple_results=True,
+                            params={"begin_norm_axis": -1, "begin_params_axis": -1,
+                                    "epsilon": 1e-7})
 # Training-mode BatchNorm's backward pass, fused: (dx, dscale, dbias) from the output gradient
 # dy and the batch statistics, in a few passes over x instead of some twenty elementwise ops.
 batch_norm_grad = Primitive("batch_norm_grad", _batch_norm_grad_type, label="BatchNormGrad",
@@ -118,12 +136,28 @@ def _layer_norm_bprop(x, gamma, beta, out, dout, begin_norm_axis, begin_params_a
     xmu = sub(x, mean)
     rstd = rsqrt(add(var, epsilon))
     xhat = mul(xmu, rstd)
-    dgamma = dbeta = dxhat = None
     if dy is not None:
-        dgamma = sum_to(mul(dy, xhat), abstract_of(gamma).shape)
-        dbeta = sum_to(dy, abstract_of(beta).shape)
-        dxhat = mul(dy, gamma)
-    return _stats_grad(x, xmu, rstd, xhat, axes, dxhat, dmean, dvar), dgamma, dbeta
+        dx, dgamma, dbeta = layer_norm_grad(x, dy, gamma, mean, var,
+                                            begin_norm_axis=begin_norm_axis,
+                                            begin_params_axis=begin_params_axis, epsilon=epsilon)
+        return _stats_grad(x, xmu, rstd, xhat, axes, None, dmean, dvar, dx), dgamma, dbeta
+    return _stats_grad(x, xmu, rstd, xhat, axes, None, dmean, dvar), None, None
+
+
+def _layer_norm_grad_decomposed(x, dy, gamma, mean, var, begin_norm_axis, begin_params_axis,
+                                epsilon):
+    """What layer_norm_grad computes, in ordinary primitives (its bprop differentiates this)."""
+    ndim = abstract_of(x).ndim
+    axes = tuple(range(normalize_axis(begin_norm_axis, ndim), ndim))
+    xmu = sub(x, mean)
+    rstd = rsqrt(add(var, epsilon))
+    xhat = mul(xmu, rstd)
+    dx = _stats_grad(x, xmu, rstd, xhat, axes, mul(dy, gamma), None, None)
+    shape = abstract_of(gamma).shape
+    return dx, sum_to(mul(dy, xhat), shape), sum_to(dy, shape)
+
+
+layer_norm_grad.def_bprop(bprop_by_decomposition(_layer_norm_grad_decomposed))
 
 
 def _per_channel(v, ndim: int):
@@ -185,6 +219,7 @@ batch_norm_grad.def_bprop(bprop_by_decomposition(_batch_norm_grad_decomposed))
 
 _layer_norm_loop = loop_rule(layer_norm)
 batch_norm_grad.def_batch(loop_rule(batch_norm_grad))
+layer_norm_grad.def_batch(loop_rule(layer_norm_grad))
 
 
 @layer_norm.def_batch

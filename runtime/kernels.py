@@ -237,3 +237,18 @@ def _batch_norm_grad(xp, x, dy, scale, mean, variance, epsilon):
     dx = (dy - xp.reshape(dbias / count, per_channel)) - xhat * xp.reshape(dscale / count,
                                                                         per_channel)
     return dx * xp.reshape(scale * rstd, per_channel), dscale, dbias
+
+
+@kernel("layer_norm_grad")
+def _layer_norm_grad(xp, x, dy, gamma, mean, var, begin_norm_axis, begin_params_axis,
+                     epsilon):
+    """dx, dgamma, dbeta of LayerNorm: with xhat = (x - mean) * rstd and g = dy * gamma,
+    dx = rstd * (g - mean(g) - xhat * mean(g * xhat)) over the normalised axes."""
+    axes = tuple(range(begin_norm_axis % x.ndim, x.ndim))
+    leading = tuple(range(begin_params_axis % x.ndim))
+    rstd = 1 / xp.sqrt(var + epsilon)
+    xhat = (x - mean) * rstd
+    g = dy * gamma
+    dx = (g - xp.mean(g, axis=axes, keepdims=True)) - xhat * xp.mean(g * xhat, axis=axes,
+                                                                     keepdims=True)
+    return dx * rstd, xp.sum(dy * xhat, axis=leading), xp.sum(dy, axis=leading)

@@ -25,6 +25,7 @@ from torch.nn import grad as conv_grad
 
 from cellgraph.ops.core import Slice, to_numpy_index
 
+from .kernels import TABLE as SHARED_TABLE
 from .kernels import registrar
 
 TABLE: dict[str, Callable] = {}  # primitive name -> fn(dev, *operands, **params)
@@ -193,6 +194,23 @@ def _conv2d_backprop_filter(dev, x, dout, w_shape, stride, pad, dilation, group)
                                            padding=padding, dilation=dilation, groups=group)
         return conv_grad.conv2d_weight(_pad_nchw(x, pad), tuple(w_shape), dout, stride=stride,
                                        padding=0, dilation=dilation, groups=group)
+
+
+@kernel("layer_norm_grad")
+def _layer_norm_grad(dev, x, dy, gamma, mean, var, begin_norm_axis, begin_params_axis,
+                     epsilon):
+    """PyTorch's own fused LayerNorm backward where gamma covers exactly the normalised axes;
+    otherwise the shared kernel."""
+    axis = begin_norm_axis % x.ndim
+    if axis != begin_params_axis % x.ndim:
+        from .torch_backend import array_namespace
+
+        return SHARED_TABLE["layer_norm_grad"](
+            array_namespace(dev), x, dy, gamma, mean, var, begin_norm_axis=begin_norm_axis,
+            begin_params_axis=begin_params_axis, epsilon=epsilon)
+    return tuple(torch.ops.aten.native_layer_norm_backward(
+        dy, x, list(x.shape[axis:]), mean, torch.rsqrt(var + epsilon), gamma, gamma,
+        [True, True, True]))
 
 
 @kernel("batch_norm")
