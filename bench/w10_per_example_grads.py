@@ -9,40 +9,22 @@ are `jax.jit(jax.vmap(jax.grad(...)))` and `torch.func.vmap(torch.func.grad(...)
 """
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
 import cellgraph
-from bench.timing import (
-    block,
-    cellgraph_backends,
-    compare,
-    jax_numpy,
-    on_backend,
-    optional,
-    peer_target,
-)
+from bench import timing
+from bench.common import classification_data, jax_mlp_logits, numpy_mlp_backward
 from cellgraph import Tensor, ops
 
 WORKLOAD = "W10"
 DESCRIPTION = "per-example grads of a 64-128-128-10 MLP, batch 256, by vmap of grad"
 
-SIZES = (64, 128, 128, 10)
-BATCH = 256
+SIZES, BATCH = (64, 128, 128, 10), 256
 
 
-def data(seed: int = 0):
-    """(x, one-hot labels, [w1, b1, w2, b2, w3, b3]) as float32 NumPy arrays."""
-    rng = np.random.default_rng(seed)
-    weights = []
-    for fan_in, fan_out in itertools.pairwise(SIZES):
-        weights.append((rng.standard_normal((fan_in, fan_out)) / np.sqrt(fan_in))
-                       .astype(np.float32))
-        weights.append((0.1 * rng.standard_normal(fan_out)).astype(np.float32))
-    x = rng.standard_normal((BATCH, SIZES[0])).astype(np.float32)
-    onehot = np.eye(SIZES[-1], dtype=np.float32)[rng.integers(0, SIZES[-1], BATCH)]
-    return x, onehot, weights
+def data():
+    """(x, one-hot labels, the six weights and biases), as W2 makes them for its own sizes."""
+    return classification_data(0, SIZES, BATCH)
 
 
 def loss(w1, b1, w2, b2, w3, b3, x, label):
@@ -60,41 +42,30 @@ def make_cellgraph():
     return per_example, tuple(Tensor(w) for w in weights) + (Tensor(x), Tensor(onehot))
 
 
-def numpy_per_example(x, onehot, w1, b1, w2, b2, w3, b3):
-    z1 = x @ w1 + b1
-    h1 = np.maximum(z1, 0)
-    z2 = h1 @ w2 + b2
-    h2 = np.maximum(z2, 0)
-    logits = h2 @ w3 + b3
-    e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    d3 = e / e.sum(axis=1, keepdims=True) - onehot
-    d2 = (d3 @ w3.T) * (z2 > 0)
-    d1 = (d2 @ w2.T) * (z1 > 0)
+def numpy_per_example(x, onehot, *weights):
+    (x, h1, h2), (d1, d2, d3) = numpy_mlp_backward(x, onehot, *weights)
     outer = "bi,bj->bij"
     return (np.einsum(outer, x, d1), d1, np.einsum(outer, h1, d2), d2, np.einsum(outer, h2, d3),
             d3)
 
 
 def make_jax():
-    jax, jnp = jax_numpy()
+    jax, jnp = timing.jax_numpy()
     if jax is None:
         return None
     x, onehot, weights = data()
 
     def example_loss(params, x, label):
-        w1, b1, w2, b2, w3, b3 = params
-        h = jax.nn.relu(x @ w1 + b1)
-        h = jax.nn.relu(h @ w2 + b2)
-        return -jnp.sum(label * jax.nn.log_softmax(h @ w3 + b3))
+        return -jnp.sum(label * jax.nn.log_softmax(jax_mlp_logits(jax, params, x)))
 
     grads = jax.jit(jax.vmap(jax.grad(example_loss), in_axes=(None, 0, 0)))
     params = [jnp.asarray(w) for w in weights]
     x, onehot = jnp.asarray(x), jnp.asarray(onehot)
-    return lambda: block(grads(params, x, onehot))
+    return lambda: timing.block(grads(params, x, onehot))
 
 
 def make_torch():
-    torch = optional("torch")
+    torch = timing.optional("torch")
     if torch is None:
         return None
     from torch.func import grad, vmap
@@ -117,18 +88,18 @@ def run(repeats: int) -> list[dict]:
     x, onehot, weights = data()
     expected = numpy_per_example(x, onehot, *weights)
     cells = {}
-    for backend in cellgraph_backends():
-        call = on_backend(backend, make_cellgraph)
+    for backend in timing.cellgraph_backends():
+        call = timing.on_backend(backend, make_cellgraph)
         for got, want in zip(call(), expected):
             np.testing.assert_allclose(got.asnumpy().reshape(want.shape), want, rtol=2e-4,
                                        atol=2e-5, err_msg=f"W10 on {backend}")
         cells[f"cellgraph {backend}"] = call
-    times = compare({**cells, "numpy": lambda: numpy_per_example(x, onehot, *weights),
+    times = timing.compare({**cells, "numpy": lambda: numpy_per_example(x, onehot, *weights),
                      "jax": make_jax(), "torch": make_torch()}, repeats,
                     interleaved=(*cells, "numpy"))
     cellgraph.set_context(device_target="CPU")
     rows = [{"name": f"per-example grads, batch {BATCH} [{name}]", "cellgraph_s": times[name],
              "numpy_s": times["numpy"], "jax_s": times["jax"], "torch_s": times["torch"]}
             for name in cells]
-    return [peer_target(row, 1.0, ("torch",)) if "torch]" in row["name"] else row
+    return [timing.peer_target(row, 1.0, ("torch",)) if "torch]" in row["name"] else row
             for row in rows]

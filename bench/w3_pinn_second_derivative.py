@@ -6,20 +6,11 @@ The NumPy reference is the closed form, written by hand.
 """
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
 import cellgraph
-from bench.timing import (
-    block,
-    cellgraph_backends,
-    compare,
-    jax_numpy,
-    on_backend,
-    optional,
-    peer_target,
-)
+from bench import timing
+from bench.common import pinn_data
 from cellgraph import Parameter, Tensor, nn, ops
 
 WORKLOAD = "W3"
@@ -30,15 +21,7 @@ POINTS, WIDTH = 1024, 64
 
 def data(seed: int = 0):
     """(x, [w1, b1, w2, b2, w3, b3]) as float32 NumPy arrays."""
-    rng = np.random.default_rng(seed)
-    sizes = (1, WIDTH, WIDTH, 1)
-    weights = []
-    for fan_in, fan_out in itertools.pairwise(sizes):
-        weights.append((rng.standard_normal((fan_in, fan_out)) / np.sqrt(fan_in))
-                       .astype(np.float32))
-        weights.append((0.1 * rng.standard_normal(fan_out)).astype(np.float32))
-    x = np.linspace(-2, 2, POINTS, dtype=np.float32).reshape(POINTS, 1)
-    return x, weights
+    return pinn_data(seed, (1, WIDTH, WIDTH, 1), POINTS)
 
 
 class MLP(nn.Cell):
@@ -99,7 +82,7 @@ def numpy_d2u(x, w1, b1, w2, b2, w3, b3):
 def make_jax():
     """`jax.jit` of nested `jax.grad`, the weights passed as arguments (as a training loop
     does: closed over, XLA would fold them in as constants and recompile for new ones)."""
-    jax, jnp = jax_numpy()
+    jax, jnp = timing.jax_numpy()
     if jax is None:
         return None
     x, weights = data()
@@ -113,11 +96,11 @@ def make_jax():
     du = jax.grad(lambda x, params: jnp.sum(u(x, params)))
     d2u = jax.jit(jax.grad(lambda x, params: jnp.sum(du(x, params))))
     x, params = jnp.asarray(x), [jnp.asarray(w) for w in weights]
-    return lambda: block(d2u(x, params))
+    return lambda: timing.block(d2u(x, params))
 
 
 def make_torch():
-    torch = optional("torch")
+    torch = timing.optional("torch")
     if torch is None:
         return None
     x0, weights = data()
@@ -141,19 +124,19 @@ def run(repeats: int) -> list[dict]:
     expected = numpy_d2u(x, *weights)
     cells = {}
     for backend in ("numpy", "jax"):
-        if backend not in cellgraph_backends():
+        if backend not in timing.cellgraph_backends():
             continue
-        call = on_backend(backend, make_cellgraph)
+        call = timing.on_backend(backend, make_cellgraph)
         np.testing.assert_allclose(call().asnumpy(), expected, rtol=2e-4, atol=2e-5,
                                    err_msg=f"W3 on {backend}")
         cells[backend] = call
-    times = compare({**cells, "numpy_ref": lambda: numpy_d2u(x, *weights),
+    times = timing.compare({**cells, "numpy_ref": lambda: numpy_d2u(x, *weights),
                      "jax": make_jax(), "torch": make_torch()}, repeats,
                     interleaved=(*cells, "numpy_ref"))
     peers = {"numpy_s": times["numpy_ref"], "jax_s": times["jax"], "torch_s": times["torch"]}
     rows = [{"name": "d2u/dx2, 1024 points", "cellgraph_s": times["numpy"], **peers,
              "target_ratio": 1.2}]
     if "jax" in cells:
-        rows.append(peer_target({"name": "d2u/dx2, 1024 points [cellgraph jax]",
+        rows.append(timing.peer_target({"name": "d2u/dx2, 1024 points [cellgraph jax]",
                                  "cellgraph_s": times["jax"], **peers}, 0.9, ("jax",)))
     return rows

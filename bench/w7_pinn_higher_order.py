@@ -11,20 +11,11 @@ are their own nested gradients (`jax.jit` of nested `jax.grad`; `torch.autograd.
 """
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
 import cellgraph
-from bench.timing import (
-    block,
-    cellgraph_backends,
-    compare,
-    jax_numpy,
-    on_backend,
-    optional,
-    peer_target,
-)
+from bench import timing
+from bench.common import pinn_data
 from cellgraph import Parameter, Tensor, nn, ops
 
 WORKLOAD = "W7"
@@ -36,15 +27,7 @@ ORDERS = (2, 4)
 
 def data(seed: int = 0):
     """(x, [w1, b1, ..., w4, b4]) as float32 NumPy arrays."""
-    rng = np.random.default_rng(seed)
-    sizes = (1,) + (WIDTH,) * DEPTH + (1,)
-    weights = []
-    for fan_in, fan_out in itertools.pairwise(sizes):
-        weights.append((rng.standard_normal((fan_in, fan_out)) / np.sqrt(fan_in))
-                       .astype(np.float32))
-        weights.append((0.1 * rng.standard_normal(fan_out)).astype(np.float32))
-    x = np.linspace(-2, 2, POINTS, dtype=np.float32).reshape(POINTS, 1)
-    return x, weights
+    return pinn_data(seed, (1,) + (WIDTH,) * DEPTH + (1,), POINTS)
 
 
 class MLP(nn.Cell):
@@ -129,7 +112,7 @@ def numpy_derivative(x, weights, order: int):
 
 def make_jax(order: int = 2):
     """`jax.jit` of nested `jax.grad`, the weights passed as arguments (see W3)."""
-    jax, jnp = jax_numpy()
+    jax, jnp = timing.jax_numpy()
     if jax is None:
         return None
     x, weights = data()
@@ -145,11 +128,11 @@ def make_jax(order: int = 2):
         fn = jax.grad(lambda x, params, f=fn: jnp.sum(f(x, params)))
     compiled = jax.jit(fn)
     x, params = jnp.asarray(x), [jnp.asarray(w) for w in weights]
-    return lambda: block(compiled(x, params))
+    return lambda: timing.block(compiled(x, params))
 
 
 def make_torch(order: int = 2):
-    torch = optional("torch")
+    torch = timing.optional("torch")
     if torch is None:
         return None
     x0, weights = data()
@@ -176,20 +159,20 @@ def run(repeats: int) -> list[dict]:
         expected = numpy_derivative(x.astype(np.float64), [w.astype(np.float64)
                                                           for w in weights], order)
         cells = {}
-        for backend in cellgraph_backends():
-            call = on_backend(backend, lambda o=order: make_cellgraph(o))
+        for backend in timing.cellgraph_backends():
+            call = timing.on_backend(backend, lambda o=order: make_cellgraph(o))
             out = call()
             np.testing.assert_allclose(np.asarray(out.asnumpy(), np.float64), expected,
                                        rtol=2e-3, atol=2e-3 * np.abs(expected).max(),
                                        err_msg=f"W7 order {order} on {backend}")
             cells[f"cellgraph {backend}"] = call
-        times = compare({**cells, "numpy": lambda o=order: numpy_derivative(x, weights, o),
+        times = timing.compare({**cells, "numpy": lambda o=order: numpy_derivative(x, weights, o),
                          "jax": make_jax(order), "torch": make_torch(order)}, repeats,
                         interleaved=(*cells, "numpy"))
         for name in cells:
             row = {"name": f"d{order}u/dx{order}, {POINTS} points [{name}]",
                    "cellgraph_s": times[name], "numpy_s": times["numpy"], "jax_s": times["jax"],
                    "torch_s": times["torch"]}
-            rows.append(peer_target(row, 0.9, ("jax",)) if name == "cellgraph jax" else row)
+            rows.append(timing.peer_target(row, 0.9, ("jax",)) if name == "cellgraph jax" else row)
     cellgraph.set_context(device_target="CPU")
     return rows

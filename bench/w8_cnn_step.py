@@ -18,15 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 import cellgraph
-from bench.timing import (
-    block,
-    cellgraph_backends,
-    compare,
-    jax_numpy,
-    on_backend,
-    optional,
-    peer_target,
-)
+from bench import timing
+from bench.common import check_step, jax_momentum_step
 from cellgraph import Tensor, nn, ops
 from cellgraph.runtime.backend import set_backend
 
@@ -133,7 +126,7 @@ def _torch_forward(torch, case, p, x, stats):
 
 def make_torch(case: str):
     """(step, params) of an eager PyTorch training step, or None without PyTorch."""
-    torch = optional("torch")
+    torch = timing.optional("torch")
     if torch is None:
         return None
     params = {k: torch.from_numpy(v.copy()).requires_grad_() for k, v in
@@ -188,7 +181,7 @@ def _jax_forward(jax, jnp, case, p, x):
 
 
 def make_jax(case: str):
-    jax, jnp = jax_numpy()
+    jax, jnp = timing.jax_numpy()
     if jax is None:
         return None
 
@@ -197,62 +190,32 @@ def make_jax(case: str):
         log_p = jax.nn.log_softmax(logits, -1)
         return -jnp.mean(jnp.take_along_axis(log_p, labels[:, None], 1))
 
-    def step(params, moments, x, labels):
-        loss, grads = jax.value_and_grad(loss_fn)(params, x, labels)
-        moments = jax.tree.map(lambda v, g: MOMENTUM * v + g, moments, grads)
-        params = jax.tree.map(lambda w, v: w - LR * v, params, moments)
-        return params, moments, loss
-
-    compiled = jax.jit(step, donate_argnums=(0, 1))
-    state = {"params": {k: jnp.asarray(v) for k, v in initial_weights(case).items()}}
-    state["moments"] = jax.tree.map(jnp.zeros_like, state["params"])
-    x, labels = (jnp.asarray(a) for a in data(case))
-
-    def run():
-        state["params"], state["moments"], loss = compiled(state["params"], state["moments"],
-                                                           x, labels)
-        return block(loss)
-
-    return run
-
-
-def _check(case: str, backend: str, step, args, net) -> None:
-    """One step on `backend` against one PyTorch step from the same weights."""
-    peer = make_torch(case)
-    if peer is None:
-        return
-    torch_step, torch_params = peer
-    want = float(torch_step().detach())
-    got = float(step(*args).asnumpy())
-    np.testing.assert_allclose(got, want, rtol=1e-4, err_msg=f"W8 {case} loss on {backend}")
-    for p in net.trainable_params():
-        np.testing.assert_allclose(p.asnumpy(), torch_params[p.name].detach().numpy(),
-                                   rtol=1e-3, atol=1e-5,
-                                   err_msg=f"W8 {case} {p.name} after a step on {backend}")
+    return jax_momentum_step(jax, loss_fn, initial_weights(case), data(case), LR, MOMENTUM)
 
 
 def run(repeats: int) -> list[dict]:
     rows = []
     for case, (title, _) in CASES.items():
         cells = {}
-        for backend in cellgraph_backends():
+        for backend in timing.cellgraph_backends():
             built = {}
 
             def build(case=case, built=built):
                 built["step"], built["args"], built["net"] = make_cellgraph(case)
                 return built["step"], built["args"]
 
-            call = on_backend(backend, build)
+            call = timing.on_backend(backend, build)
             set_backend(backend)
-            _check(case, backend, built["step"], built["args"], built["net"])
+            check_step(f"W8 {case} on {backend}", built["step"], built["args"],
+                       built["net"], make_torch(case))
             cells[f"cellgraph {backend}"] = call
         peer = make_torch(case)
-        times = compare({**cells, "jax": make_jax(case), "torch": peer and peer[0]}, repeats,
+        times = timing.compare({**cells, "jax": make_jax(case), "torch": peer and peer[0]}, repeats,
                         interleaved=tuple(cells))
         for name in cells:
             row = {"name": f"{title} [{name}]", "cellgraph_s": times[name], "numpy_s": None,
                    "jax_s": times["jax"], "torch_s": times["torch"]}
             bound = TARGETS.get(name)
-            rows.append(peer_target(row, bound, ("torch",)) if bound else row)
+            rows.append(timing.peer_target(row, bound, ("torch",)) if bound else row)
     cellgraph.set_context(device_target="CPU")
     return rows

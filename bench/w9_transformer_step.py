@@ -13,15 +13,8 @@ import math
 import numpy as np
 
 import cellgraph
-from bench.timing import (
-    block,
-    cellgraph_backends,
-    compare,
-    jax_numpy,
-    on_backend,
-    optional,
-    peer_target,
-)
+from bench import timing
+from bench.common import check_step, jax_momentum_step
 from cellgraph import Tensor, nn, ops
 from cellgraph.runtime.backend import set_backend
 
@@ -94,7 +87,7 @@ class _Lib:
 
 
 def make_torch():
-    torch = optional("torch")
+    torch = timing.optional("torch")
     if torch is None:
         return None
     f = torch.nn.functional
@@ -116,7 +109,7 @@ def make_torch():
 
 
 def make_jax():
-    jax, jnp = jax_numpy()
+    jax, jnp = timing.jax_numpy()
     if jax is None:
         return None
 
@@ -132,58 +125,28 @@ def make_jax():
     def loss_fn(params, x, target):
         return jnp.mean(jnp.square(_forward(lib, params, x) - target))
 
-    def step(params, moments, x, target):
-        loss, grads = jax.value_and_grad(loss_fn)(params, x, target)
-        moments = jax.tree.map(lambda v, g: MOMENTUM * v + g, moments, grads)
-        params = jax.tree.map(lambda w, v: w - LR * v, params, moments)
-        return params, moments, loss
-
-    compiled = jax.jit(step, donate_argnums=(0, 1))
-    state = {"params": {k: jnp.asarray(v) for k, v in initial_weights().items()}}
-    state["moments"] = jax.tree.map(jnp.zeros_like, state["params"])
-    x, target = (jnp.asarray(a) for a in data())
-
-    def run():
-        state["params"], state["moments"], loss = compiled(state["params"], state["moments"],
-                                                           x, target)
-        return block(loss)
-
-    return run
-
-
-def _check(backend: str, step, args, net) -> None:
-    """One step on `backend` against one PyTorch step from the same weights."""
-    peer = make_torch()
-    if peer is None:
-        return
-    torch_step, torch_params = peer
-    want = float(torch_step().detach())
-    got = float(step(*args).asnumpy())
-    np.testing.assert_allclose(got, want, rtol=1e-4, err_msg=f"W9 loss on {backend}")
-    for p in net.trainable_params():
-        np.testing.assert_allclose(p.asnumpy(), torch_params[p.name].detach().numpy(),
-                                   rtol=1e-3, atol=1e-5,
-                                   err_msg=f"W9 {p.name} after a step on {backend}")
+    return jax_momentum_step(jax, loss_fn, initial_weights(), data(), LR, MOMENTUM)
 
 
 def run(repeats: int) -> list[dict]:
     cells = {}
-    for backend in cellgraph_backends():
+    for backend in timing.cellgraph_backends():
         built = {}
 
         def build(built=built):
             built["step"], built["args"], built["net"] = make_cellgraph()
             return built["step"], built["args"]
 
-        call = on_backend(backend, build)
+        call = timing.on_backend(backend, build)
         set_backend(backend)
-        _check(backend, built["step"], built["args"], built["net"])
+        check_step(f"W9 on {backend}", built["step"], built["args"], built["net"],
+                   make_torch())
         cells[f"cellgraph {backend}"] = call
     peer = make_torch()
-    times = compare({**cells, "jax": make_jax(), "torch": peer and peer[0]}, repeats,
+    times = timing.compare({**cells, "jax": make_jax(), "torch": peer and peer[0]}, repeats,
                     interleaved=tuple(cells))
     cellgraph.set_context(device_target="CPU")
     rows = [{"name": f"encoder layer step [{name}]", "cellgraph_s": times[name], "numpy_s": None,
              "jax_s": times["jax"], "torch_s": times["torch"]} for name in cells]
-    return [peer_target(row, 1.2, ("jax", "torch")) if "numpy" in row["name"] else row
+    return [timing.peer_target(row, 1.2, ("jax", "torch")) if "numpy" in row["name"] else row
             for row in rows]
