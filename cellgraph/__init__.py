@@ -25,6 +25,7 @@ from cellgraph.ops.errors import CellgraphError, CompileError  # noqa: F401
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
 from . import context, nn, numpy, ops
+from . import loops as _loops
 from .autograd import GradOperation, get_grad, grad, value_and_grad
 from .common import assign as _assign
 from .common.seed import get_seed, set_seed
@@ -49,6 +50,8 @@ ops.vmap = ops.functional.vmap = vmap
 ops.jacrev = ops.functional.jacrev = jacrev
 ops.jacfwd = ops.functional.jacfwd = jacfwd
 ops.hessian = ops.functional.hessian = hessian
+# So do MindSpore's functional loops, which trace their functions into loop graphs.
+ops.WhileLoop, ops.ForiLoop, ops.Scan = _loops.WhileLoop, _loops.ForiLoop, _loops.Scan
 # Parameter updates need the graph builder too (an assignment inside a graph is recorded there).
 for _name in _assign.__all__:
     setattr(ops, _name, getattr(_assign, _name))

@@ -16,12 +16,14 @@ PYNATIVE_MODE = 1
 
 _DEVICE_BACKENDS = {"CPU": ("numpy",), "GPU": ("torch", "cupy", "jax"), "Ascend": ()}
 _state = {"mode": GRAPH_MODE, "device_target": "CPU", "save_graphs": False,
-          "save_graphs_path": ".", "device_id": 0, "backend": "numpy"}
+          "save_graphs_path": ".", "device_id": 0, "backend": "numpy",
+          "loop_checkpoint": 0}
 _warned: set = set()
 
 
 def set_context(**kwargs) -> None:
-    """Set mode, device_target, backend, save_graphs, save_graphs_path (others are kept)."""
+    """Set mode, device_target, backend, save_graphs, save_graphs_path, loop_checkpoint (others
+    are kept)."""
     if "device_target" in kwargs and "backend" in kwargs:  # the backend decides, so it goes last
         kwargs = dict(kwargs, backend=kwargs.pop("backend"))
     for key, value in kwargs.items():
@@ -37,7 +39,22 @@ def set_context(**kwargs) -> None:
             continue
         elif key == "save_graphs":
             value = bool(value)
+        elif key == "loop_checkpoint":
+            _set_loop_checkpoint(value)
         _state[key] = value
+
+
+def _set_loop_checkpoint(segment) -> None:
+    """Reverse mode through Tensor `while` loops stores the state of every trip (memory: n
+    states). With `loop_checkpoint=s` (s > 1) it stores one state per segment of s trips and
+    replays a segment while walking it back: memory n/s + s states (least at s = sqrt(n)), for
+    one more run of the loop body per trip. 0 turns it off. Graphs recompile when it changes."""
+    from cellgraph.compiler.loop_prims import LOOP_SETTINGS
+
+    if isinstance(segment, bool) or not isinstance(segment, int) or segment < 0:
+        raise ArgumentError(f"set_context: loop_checkpoint must be an int >= 0 (the trips per "
+                            f"recorded segment; 0 = record every trip), got {segment!r}")
+    LOOP_SETTINGS.checkpoint = segment if segment > 1 else 0
 
 
 def get_context(key: str):

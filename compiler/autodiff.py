@@ -86,6 +86,11 @@ def emit_grad(graph: Graph, inputs: list, wrt: tuple, sens: list | None):
 # node becomes the inlined forward graph): primitive -> rule(*inputs, **params) -> outputs.
 EXPAND_RULES: dict[Primitive, Callable] = {}
 
+# How a structural node runs in the forward half of a VJP when it must record residuals for
+# its bprop (a loop stacks what its backward loop reads): primitive ->
+# rule(*inputs, **params) -> (outputs, residuals); the bprop then gets `residuals=`.
+RECORDING_RULES: dict[Primitive, Callable] = {}
+
 # True while expanding a graph that is about to be differentiated: its EXPAND_RULES nodes must
 # stay, so that vjp sees them (and uses their own bprop rule instead of their expansion).
 _keep_structural: list[bool] = [False]
@@ -142,14 +147,14 @@ def replay(node: Apply, ins: list) -> list:
     return list(res) if node.callee.multiple_results else [res]
 
 
-def _replay_nodes(graph: Graph, args: list, after_node=None) -> dict:
+def _replay_nodes(graph: Graph, args: list, after_node=None, emit=replay) -> dict:
     """Replay `graph`'s nodes into the current builder; returns the value of every var."""
     env = {id(p): a for p, a in zip(graph.params, args)}
     builder = current_builder()
     for node in graph.nodes:
         ins = [_read(env, a) for a in node.inputs]
         with builder.at(node.loc):
-            outs = replay(node, ins)
+            outs = emit(node, ins)
         for o, v in zip(node.outputs, outs):
             env[id(o)] = v
         if after_node is not None:
@@ -189,7 +194,18 @@ def vjp(graph: Graph, args: list, wrt: tuple, sens: list | None) -> tuple[list, 
             # integer values carry gradients too (MindSpore differentiates integer networks)
             active.update(id(o) for o in node.outputs if not o.aval.dtype.is_bool)
 
-    env = _replay_nodes(graph, args, mark_active)
+    residuals: dict[int, object] = {}
+
+    def emit(node, ins):
+        record = RECORDING_RULES.get(node.callee)
+        if record is None or not any(isinstance(a, Var) and id(a) in active for a in node.inputs):
+            return replay(node, ins)
+        params = {k: expand_grad(v) if isinstance(v, Graph) else v
+                  for k, v in node.params.items()}
+        outs, residuals[id(node)] = record(*ins, **params)
+        return list(outs)
+
+    env = _replay_nodes(graph, args, mark_active, emit)
     builder = current_builder()
     outputs = [_read(env, o) for o in graph.outputs]
 
@@ -211,11 +227,14 @@ def vjp(graph: Graph, args: list, wrt: tuple, sens: list | None) -> tuple[list, 
             raise CompileError(f"{node.callee.label} has no gradient rule", node.loc)
         ins = [_read(env, a) for a in node.inputs]
         outs = [env[id(o)] for o in node.outputs]
+        params = dict(node.params)
+        if id(node) in residuals:
+            params["residuals"] = residuals[id(node)]
         with builder.at(node.loc):  # adjoint nodes, sums included, point at the forward op
             if node.callee.multiple_results:
-                dins = rule(*ins, out=tuple(outs), dout=tuple(douts), **node.params)
+                dins = rule(*ins, out=tuple(outs), dout=tuple(douts), **params)
             else:
-                dins = rule(*ins, out=outs[0], dout=douts[0], **node.params)
+                dins = rule(*ins, out=outs[0], dout=douts[0], **params)
             for a, d in zip(node.inputs, dins):
                 if d is not None and isinstance(a, Var) and id(a) in active:
                     accumulate(a, _conform(d, a, node))

@@ -42,6 +42,25 @@ class _Context:
         self.kernels: dict = {}
         self.kernel_keys: dict = {}
         self.constants: dict = {}
+        self.counter = 0  # the last `vN` local of the function being generated
+        self.pending: list[Graph] = []  # graphs whose functions a generated line calls
+
+    def fresh(self) -> str:
+        """A new local name in the function being generated."""
+        self.counter += 1
+        return f"v{self.counter}"
+
+    def inline(self, graph: Graph, args: list[str]) -> tuple[list[str], list[str]]:
+        """The lines that compute `graph` on the expressions `args` inside the function being
+        generated, and the expressions of its outputs. Loop bodies are inlined: a trip then
+        costs no call, no argument tuple and no result tuple. Nothing is released inside (each
+        trip overwrites the same locals)."""
+        local = {id(p): a for p, a in zip(graph.params, args)}
+        lines = _node_lines(graph, self, local, None)
+        return lines, [self.ref(local, o) for o in graph.outputs]
+
+    def ref(self, local: dict, atom) -> str:
+        return self.constant(atom) if isinstance(atom, Constant) else local[id(atom)]
 
     def kernel(self, node: Apply) -> str:
         params = {k: v for k, v in node.params.items() if not isinstance(v, Graph)}
@@ -55,10 +74,15 @@ class _Context:
             self.kernel_keys[key] = name
         return name
 
+    def kernel_fn(self, prim_name: str) -> str:
+        """The global bound to the kernel of `prim_name`, called with params as keywords."""
+        name = f"k_{prim_name}"
+        self.kernels[name] = (prim_name, {})
+        return name
+
     def call(self, node: Apply, args: list[str]) -> str:
         """`k_name(args, param=literal, ...)`: params as keywords, no pre-bound partial."""
-        name = f"k_{node.callee.name}"
-        self.kernels[name] = (node.callee.name, {})
+        name = self.kernel_fn(node.callee.name)
         params = [f"{k}={self.literal(v)}" for k, v in node.params.items()
                   if not isinstance(v, Graph)]
         return f"{name}({', '.join(args + params)})"
@@ -80,6 +104,8 @@ class _Context:
         return name
 
     def graph(self, g: Graph) -> str:
+        """The name of the function that runs `g` (generated too)."""
+        self.pending.append(g)
         return self.graph_names[id(g)]
 
 
@@ -107,13 +133,21 @@ def _safe(hint: str | None, used: set, fallback: str) -> str:
 
 
 def generate(graph: Graph) -> Module:
-    graphs = all_graphs(graph)
+    """The module of `graph`: its function and those of the graphs its nodes call (graphs that
+    are inlined, as loop bodies are, get no function of their own)."""
     names, used_names = {}, set()
-    for g in graphs:
+    for g in all_graphs(graph):
         names[id(g)] = _safe(g.name, used_names, "graph")
     ctx = _Context(names)
-    chunks = [_function(g, ctx) for g in reversed(graphs)]
-    return Module("\n\n".join(chunks) + "\n", names[id(graph)], ctx.kernels, ctx.constants)
+    chunks, done = [], set()
+    ctx.pending.append(graph)
+    while ctx.pending:
+        g = ctx.pending.pop()
+        if id(g) not in done:
+            done.add(id(g))
+            chunks.append(_function(g, ctx))
+    return Module("\n\n".join(reversed(chunks)) + "\n", names[id(graph)], ctx.kernels,
+                  ctx.constants)
 
 
 def _function(graph: Graph, ctx: _Context) -> str:
@@ -123,36 +157,38 @@ def _function(graph: Graph, ctx: _Context) -> str:
     for p in graph.params:
         local[id(p)] = _safe(p.hint, used, "arg")
         params.append(local[id(p)])
-    last_use = _last_uses(graph)
-    keep = {id(o) for o in graph.outputs}
-
-    def ref(a) -> str:
-        return ctx.constant(a) if isinstance(a, Constant) else local[id(a)]
-
+    ctx.counter = 0
     lines = [f"def {ctx.graph(graph)}({', '.join(params)}):"]
-    counter = 0
+    lines += ["    " + line for line in _node_lines(graph, ctx, local, _last_uses(graph))]
+    rets = [ctx.ref(local, o) for o in graph.outputs]
+    lines.append(f"    return ({', '.join(rets)}{',' if len(rets) == 1 else ''})")
+    return "\n".join(lines)
+
+
+def _node_lines(graph: Graph, ctx: _Context, local: dict, last_use: dict | None) -> list[str]:
+    """One or more lines per node; with `last_use`, values are deleted after their last use."""
+    keep = {id(o) for o in graph.outputs}
+    lines = []
     for i, node in enumerate(graph.nodes):
         outs = []
         for o in node.outputs:
-            counter += 1
-            local[id(o)] = f"v{counter}"
+            local[id(o)] = ctx.fresh()
             outs.append(local[id(o)])
-        args = [ref(a) for a in node.inputs]
+        args = [ctx.ref(local, a) for a in node.inputs]
         rule = CODEGEN_RULES.get(node.callee.name)
         if rule is not None:
-            body = rule(ctx, node, args, outs)
+            lines += rule(ctx, node, args, outs)
         else:
             lhs = ", ".join(outs) + ("," if len(outs) == 1 and node.callee.multiple_results
                                      else "")
-            body = [f"{lhs} = {ctx.call(node, args)}"]
-        lines += ["    " + line for line in body]
+            lines.append(f"{lhs} = {ctx.call(node, args)}")
+        if last_use is None:
+            continue
         dead = [local[k] for k in last_use.get(i, ()) if k not in keep and k in local
                 and local[k].startswith("v")]
         if dead:
-            lines.append(f"    del {', '.join(dead)}")
-    rets = [ref(o) for o in graph.outputs]
-    lines.append(f"    return ({', '.join(rets)}{',' if len(rets) == 1 else ''})")
-    return "\n".join(lines)
+            lines.append(f"del {', '.join(dead)}")
+    return lines
 
 
 def _last_uses(graph: Graph) -> dict[int, list[int]]:

@@ -4,7 +4,7 @@
 the variables the branches assign become the switch's outputs. A branch that returns takes the
 rest of the function with it (both branches then end in a return). `while` on a Tensor becomes a
 `while_loop` node over the variables the body assigns (the loop-carried values). The primitives
-themselves (type rules, gradients, code generation) are in control_prims.py.
+themselves (type rules, gradients, code generation) are in control_prims.py and loop_prims.py.
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from cellgraph.ops.errors import CompileError, DTypeError
 from .builder import Builder, Tracer, is_tensor_like
 from .control_prims import switch_p, while_p
 from .ir import Var
+from .loop_prims import loop_options
 from .print_op import emit_print
 from .pytree import flatten, unflatten
 from .scope import ReturnSignal
@@ -310,7 +311,7 @@ def tensor_while(interp, node):
     body_graph, body_caps = _close(body_branch, new_leaves)
     externals = unify_params([(cond_graph, cond_caps), (body_graph, body_caps)], len(avals))
     outs = while_p(*init_leaves, *externals, cond_graph=cond_graph, body_graph=body_graph,
-                   n_carried=len(avals))
+                   n_carried=len(avals), **loop_options())
     bind_state(list(outs))
     interp.exec_block(node.orelse)
 

@@ -1,21 +1,17 @@
-"""The structural primitives of control flow: `switch` and `while_loop`, with their type rules,
-gradient rules and code generation.
+"""The structural primitives of control flow: `switch` and `while_loop`, with their type rules;
+`switch`'s gradient, code generation and batching (the loops' are in loop_prims.py).
 
     %3 = switch(%p, %x, %y) {then_graph=@f_then, else_graph=@f_else}
     %4, %5 = while_loop(%i, %x, %w) {cond_graph=@loop_cond, body_graph=@loop_body, n_carried=2}
 
 Branch and loop graphs are closed: all take the same parameters (for `while_loop`: the
-carried values, then the loop-invariant ones).
+carried values, then the loop-invariant ones). A loop body may return values beyond the carried
+ones: the node then also outputs the trip count and those values stacked over the trips.
 
 Gradients. The bprop of `switch` is a `switch` over the branches' VJP graphs (each recomputes
-its branch's forward values), so it differentiates again. The bprop of `while_loop` counts the
-trip count n with a second loop, then runs a backward loop for k = n-1 .. 0 that recomputes the
-k-th state from the initial one and applies the body's VJP. That costs O(n²) body evaluations
-but uses only closed graphs of ordinary primitives, so second and third order work the same way.
+its branch's forward values), so it differentiates again.
 """
 from __future__ import annotations
-
-import numpy as np
 
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import Primitive, TensorType, abstract_of, fmt_shape
@@ -23,7 +19,7 @@ from cellgraph.ops.dtype import int64 as _I64
 from cellgraph.ops.errors import DTypeError, ShapeError
 
 from . import codegen
-from .autodiff import expand_grad, inline, vjp
+from .autodiff import expand_grad, vjp
 from .builder import build_graph
 from .ir import Graph
 
@@ -49,11 +45,17 @@ def _switch_type(pred, *args, then_graph: Graph, else_graph: Graph):
     return tuple(then_graph.out_avals())
 
 
-def _while_type(*args, cond_graph: Graph, body_graph: Graph, n_carried: int):
+def _while_type(*args, cond_graph: Graph, body_graph: Graph, n_carried: int,
+                checkpoint: int = 0):
     _check_inputs(cond_graph, args, "the loop condition")
     _check_inputs(body_graph, args, "the loop body")
     _check_condition(cond_graph.outputs[0].aval, "a `while`")
-    return tuple(a.strong() for a in args[:n_carried])
+    carried = tuple(a.strong() for a in args[:n_carried])
+    per_trip = body_graph.outputs[n_carried:]
+    if not per_trip:
+        return carried
+    return carried + (TensorType((), _I64),) + tuple(
+        TensorType((None,) + y.aval.shape, y.aval.dtype) for y in per_trip)
 
 
 switch_p = Primitive("switch", _switch_type, label="Switch", multiple_results=True,
@@ -107,97 +109,6 @@ def loop_graph(name, fn, avals, hints=None) -> Graph:
     return graph
 
 
-def _int_scalar(value: int):
-    return np.asarray(value, np.int64)
-
-
-def _trip_count(init, consts, cond_graph, body_graph):
-    """How many times the loop body runs, as an int64 scalar, by running the loop again."""
-    m = len(init)
-    avals = [abstract_of(v).strong() for v in init] + [TensorType((), _I64)] + [
-        abstract_of(c).strong() for c in consts]
-
-    def cond(*v):
-        return inline(cond_graph, list(v[:m]) + list(v[m + 1:]))
-
-    def body(*v):
-        return inline(body_graph, list(v[:m]) + list(v[m + 1:])) + [v[m] + 1]
-
-    hints = _hints(body_graph, m, ["trips"])
-    outs = while_p(*init, _int_scalar(0), *consts, n_carried=m + 1,
-                   cond_graph=loop_graph("count_cond", cond, avals, hints),
-                   body_graph=loop_graph("count_body", body, avals, hints))
-    return outs[m]
-
-
-def _hints(graph: Graph, m: int, extra: list) -> list:
-    """Readable parameter names for a derived loop graph: the loop's own, plus `extra`."""
-    names = [p.hint for p in graph.params]
-    return names[:m] + extra + names[m:]
-
-
-def _state_at(k, init, consts, body_graph):
-    """The loop state after k iterations, recomputed from the initial state."""
-    m = len(init)
-    avals = [TensorType((), _I64)] + [abstract_of(v).strong() for v in init] + [
-        TensorType((), _I64)] + [abstract_of(c).strong() for c in consts]
-
-    def cond(j, *v):
-        return [F.less(j, v[m])]
-
-    def body(j, *v):
-        return [j + 1] + inline(body_graph, list(v[:m]) + list(v[m + 1:]))
-
-    hints = ["j"] + _hints(body_graph, m, ["k"])
-    outs = while_p(_int_scalar(0), *init, k, *consts, n_carried=m + 1,
-                   cond_graph=loop_graph("replay_cond", cond, avals, hints),
-                   body_graph=loop_graph("replay_body", body, avals, hints))
-    return list(outs[1:])
-
-
-@while_p.def_bprop
-def _while_bprop(*ins, out, dout, cond_graph, body_graph, n_carried):
-    m = n_carried
-    init, consts = list(ins[:m]), list(ins[m:])
-    fs = [i for i in range(m) if _is_float(init[i])]
-    fc = [j for j in range(len(consts)) if _is_float(consts[j])]
-    if not fs and not fc:
-        return (None,) * len(ins)
-    n = _trip_count(init, consts, cond_graph, body_graph)
-    n_s, n_c = len(fs), len(fc)
-    wrt = tuple(fs) + tuple(m + j for j in fc)
-    avals = [TensorType((), _I64)] + [abstract_of(out[i]).strong() for i in fs] + [
-        abstract_of(consts[j]).strong() for j in fc] + [abstract_of(v).strong() for v in ins]
-
-    def cond(k, *v):
-        return [F.greater_equal(k, 0)]
-
-    def body(k, *v):
-        ds, dc = list(v[:n_s]), list(v[n_s:n_s + n_c])
-        start, rest = list(v[n_s + n_c:n_s + n_c + m]), list(v[n_s + n_c + m:])
-        state = _state_at(k, start, rest, body_graph)
-        sens = [F.zeros_like(s) for s in state]
-        for slot, i in enumerate(fs):
-            sens[i] = ds[slot]
-        _, grads = vjp(expand_grad(body_graph), state + rest, wrt, sens)
-        return [k - 1] + grads[:n_s] + [F.add(a, b) for a, b in zip(dc, grads[n_s:])]
-
-    d_state = [dout[i] if dout[i] is not None else F.zeros_like(out[i]) for i in fs]
-    d_const = [F.zeros_like(consts[j]) for j in fc]
-    names = [p.hint for p in body_graph.params]
-    hints = ["k"] + [f"d{names[i]}" for i in fs] + [f"d{names[m + j]}" for j in fc] + names
-    outs = while_p(n - 1, *d_state, *d_const, *ins, n_carried=1 + n_s + n_c,
-                   cond_graph=loop_graph("while_bprop_cond", cond, avals, hints),
-                   body_graph=loop_graph("while_bprop_body", body, avals, hints))
-    result = [None] * len(ins)
-    for slot, i in enumerate(fs):
-        result[i] = outs[1 + slot]
-    for slot, j in enumerate(fc):
-        result[m + j] = outs[1 + n_s + slot]
-    return tuple(result)
-
-
-
 # ----- code generation -------------------------------------------------------------------------
 
 def _unpack(outs) -> str:
@@ -212,19 +123,7 @@ def _switch_code(ctx, node, args, outs):
             "else:", f"    {lhs} = {else_fn}({rest})"]
 
 
-def _while_code(ctx, node, args, outs):
-    m = node.params["n_carried"]
-    state = f"state_{outs[0]}"
-    consts = "".join(", " + a for a in args[m:])
-    cond_fn, body_fn = ctx.graph(node.params["cond_graph"]), ctx.graph(node.params["body_graph"])
-    return [f"{state} = ({_unpack(args[:m])})",
-            f"while {cond_fn}(*{state}{consts})[0]:",
-            f"    {state} = {body_fn}(*{state}{consts})",
-            f"{_unpack(outs)} = {state}"]
-
-
 codegen.CODEGEN_RULES["switch"] = _switch_code
-codegen.CODEGEN_RULES["while_loop"] = _while_code
 
 
 # ----- batching (vmap) -------------------------------------------------------------------------
@@ -289,39 +188,6 @@ def _switch_batch(args, dims, then_graph, else_graph):
     return tuple(results), (0,) * len(results)
 
 
-@while_p.def_batch
-def _while_batch(args, dims, cond_graph, body_graph, n_carried):
-    """Every example runs until its own condition fails: the loop goes on while any example's
-    holds, and an example whose condition failed keeps its state."""
-    from cellgraph.ops.batching import batch_size
-
-    from .batching import batch_graph, move_batch
-
-    m, size = n_carried, batch_size(args, dims)
-    carry = [move_batch((v, d), size, 0) for v, d in zip(args[:m], dims[:m])]
-    consts, const_dims = _to_front_all(args[m:], dims[m:])
-    in_dims = [0] * m + const_dims
-
-    def pred_of(values):
-        entry = batch_graph(cond_graph, list(zip(values, in_dims)))[0]
-        return F.reshape(move_batch(entry, size, 0), (size,))
-
-    def any_example(entries, values):
-        return [F.greater(F.reduce_max(F.cast(pred_of(values), _I64)), 0)]
-
-    def step_running(entries, values):
-        pred = pred_of(values)
-        return [F.select(_per_example(pred, size, o.aval.ndim), move_batch(e, size, 0), old)
-                for e, old, o in zip(entries, values[:m], body_graph.outputs)]
-
-    outs = while_p(*carry, *consts, n_carried=m,
-                   cond_graph=_batched_graph(cond_graph, in_dims, size, "while_cond_vmap",
-                                             any_example),
-                   body_graph=_batched_graph(body_graph, in_dims, size, "while_body_vmap",
-                                             step_running))
-    return tuple(outs), (0,) * m
-
-
 # ----- unused inputs ---------------------------------------------------------------------------
 
 def _used(graph: Graph) -> set:
@@ -354,6 +220,30 @@ def _drop_outputs(node, graphs, used: set) -> bool:
     return True
 
 
+def _drop_stacks(node, body: Graph, used: set) -> bool:
+    """Drop the per-trip stacks of a while_loop that nothing reads (and the trip count with
+    the last of them, unless something reads it)."""
+    m = node.params["n_carried"]
+    stacks = node.outputs[m + 1:]
+    if not stacks:
+        return False
+    keep = [j for j, o in enumerate(stacks) if id(o) in used]
+    trips_read = id(node.outputs[m]) in used
+    if not keep and trips_read:
+        keep = [0]  # the trip count alone is read: one stack stays, it makes the count
+    if len(keep) == len(stacks):
+        return False
+    body.outputs = body.outputs[:m] + [body.outputs[m + j] for j in keep]
+    node.outputs = node.outputs[:m] + ([node.outputs[m]] if keep else []) + [
+        stacks[j] for j in keep]
+    return True
+
+
+# primitive -> rule(node, used ids) -> bool: how other structural nodes (scan, loop_prims.py)
+# drop what nothing reads
+PRUNE_RULES: dict = {}
+
+
 def prune_unused_inputs(graph: Graph) -> bool:
     """Remove the inputs of switch and while_loop nodes that none of their graphs reads, and
     the outputs of switch nodes that nothing reads.
@@ -381,5 +271,8 @@ def prune_unused_inputs(graph: Graph) -> bool:
                 changed |= _drop_inputs(node, graphs, 1)
             elif node.callee is while_p:
                 graphs = [node.params["cond_graph"], node.params["body_graph"]]
+                changed |= _drop_stacks(node, graphs[1], used)
                 changed |= _drop_inputs(node, graphs, node.params["n_carried"])
+            elif node.callee in PRUNE_RULES:
+                changed |= PRUNE_RULES[node.callee](node, used)
     return changed

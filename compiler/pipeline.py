@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from cellgraph.ops.core import abstract_of
 from cellgraph.ops.errors import CellgraphError, CompileError
 
-from . import codegen
+from . import codegen, loop_prims  # noqa: F401  (loop_prims: the loops' rules and code)
 from .autodiff import expand_grad
 from .builder import Builder, is_tensor_like
 from .control_prims import prune_unused_inputs
@@ -93,11 +93,17 @@ def _definition_loc(fn):
 
 def optimize_stage(graph: Graph) -> Graph:
     """The `optimize` stage: the optimiser to a fixpoint, then the inputs and outputs of
-    branches and loops that nothing reads any more, then the optimiser again if that helped."""
+    branches and loops that nothing reads any more, then the optimiser again if that helped
+    (a few rounds: what one loop stops reading can leave another's output unread)."""
     graph = optimize(graph)
-    if prune_unused_inputs(graph):
+    for _ in range(PRUNE_ROUNDS):
+        if not prune_unused_inputs(graph):
+            break
         graph = optimize(graph)
     return graph
+
+
+PRUNE_ROUNDS = 4
 
 
 # Tests set this so that the verifier runs after every stage, not only the last one.

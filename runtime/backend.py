@@ -28,9 +28,9 @@ class Backend:
     # are made from what a kernel returned (a Python number, another dtype); default xp.asarray
     asarray: Callable | None = None
     array_type: type | None = None  # the class of its arrays (default: xp.ndarray)
-    # A compiling backend takes whole graphs: Graph -> fn(*input arrays, *weight arrays) ->
-    # tuple of output arrays, run instead of the generated Python (None: run that, kernel by
-    # kernel through `kernels`)
+    # A compiling backend takes whole graphs: Compiled (the optimised graph, its generated
+    # module) -> fn(*input arrays, *weight arrays) -> tuple of output arrays, run instead of
+    # the generated Python (None: run that, kernel by kernel through `kernels`)
     compile_graph: Callable | None = None
 
     def __post_init__(self):

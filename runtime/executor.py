@@ -84,7 +84,7 @@ class Executable:
         self.out_dtypes = [o.aval.dtype for o in graph.outputs]
         self.out_tree = graph.out_tree
         self.guards = guard_table(compiled.guards)
-        self.fn = (backend.compile_graph(graph) if backend.compile_graph is not None
+        self.fn = (backend.compile_graph(compiled) if backend.compile_graph is not None
                    else bind_module(compiled.module, backend))
         self.backend = backend
         self.entry_source, self.run = make_entry(self, graph.n_inputs)

@@ -7,7 +7,10 @@ Selecting it (JAX is an optional extra: `pip install cellgraph[jax]`):
 
 Compiled calls (graph mode, grad, vmap, TrainOneStepCell) go through `Backend.compile_graph`:
 cellgraph's optimised graph is lowered to one `jax.jit` function (runtime/jax_lowering.py), so
-XLA fuses what cellgraph's generated Python would run as one NumPy pass per node. Eager calls
+XLA fuses what cellgraph's generated Python would run as one NumPy pass per node. XLA needs
+every shape before it runs; a graph with a value whose shape only the run decides (the per-trip
+stacks of a differentiated Tensor `while`) runs on the host instead, as the NumPy backend runs
+it. Eager calls
 (PyNative, `__init__` code) run the kernel table one primitive at a time: the shared
 array-module table over `jax.numpy` plus the overrides in runtime/jax_kernels.py.
 
@@ -29,7 +32,7 @@ except ImportError as e:  # the backend is optional
 import jax.numpy as jnp
 import numpy as np
 
-from .backend import Backend, register_backend, with_host_fallbacks
+from .backend import Backend, get_backend, register_backend, with_host_fallbacks
 from .jax_kernels import kernel_table
 from .jax_lowering import compile_graph
 
@@ -50,9 +53,26 @@ def make_backend(device) -> Backend:
         return from_host(np.asarray(value, dtype=dtype))
 
     kernels = with_host_fallbacks(kernel_table(), to_host, from_host)
+
+    def compile_executable(compiled):
+        return compile_graph(compiled.graph, kernels) or _on_the_host(compiled, from_host)
+
     return Backend("jax", jnp, kernels, to_host=to_host, from_host=from_host,
                    device="GPU" if device.platform == "gpu" else "CPU", asarray=asarray,
-                   array_type=jax.Array, compile_graph=lambda graph: compile_graph(graph, kernels))
+                   array_type=jax.Array, compile_graph=compile_executable)
+
+
+def _on_the_host(compiled, from_host):
+    """A graph XLA cannot take (a value whose shape is known only when it runs: the stacks a
+    differentiated Tensor `while` records per trip) runs as generated Python over the NumPy
+    kernels, its arguments copied to the host and its results back."""
+    from .executor import bind_module
+
+    run = bind_module(compiled.module, get_backend("numpy"))
+
+    def on_the_host(*arrays):
+        return tuple(from_host(np.asarray(o)) for o in run(*[np.asarray(a) for a in arrays]))
+    return on_the_host
 
 
 register_backend(make_backend(jax.devices()[0]))

@@ -7,7 +7,8 @@ one. The walk happens at trace time only; a call runs XLA's executable.
 
     %3 = switch(%p, %x) {then_graph=@t, else_graph=@e}     ->  lax.cond(p, t, e, x)
     %4, %5 = while_loop(%i, %x) {cond_graph, body_graph}   ->  lax.while_loop(cond, body, (i, x))
-    %6 = uniform_real() {shape, dtype}                      ->  jax.random.uniform(next key)
+    %6, %7 = scan(%n, %c, %xs) {body_graph, reverse}        ->  lax.scan(body, c, xs, reverse)
+    %8 = uniform_real() {shape, dtype}                      ->  jax.random.uniform(next key)
     print(%x) {template}                                   ->  io_callback(host print, ordered)
 
 Random numbers go through explicit keys: a compiled function that draws takes a key as an
@@ -28,7 +29,7 @@ import numpy as np
 from jax import lax
 from jax.experimental import io_callback
 
-from cellgraph.compiler.ir import Constant, Graph
+from cellgraph.compiler.ir import Constant, Graph, all_graphs
 
 from .numpy_backend import K as NUMPY_KERNELS
 from .rng import generator
@@ -138,6 +139,32 @@ def _while_loop(lowering, node, inputs, key):
     return list(values), new_key if with_key else key
 
 
+@rule("scan")
+def _scan(lowering, node, inputs, key):
+    """`lax.scan` over the xs (their length is static); without xs, only carries: a
+    `fori_loop` over the run-time length."""
+    nc, nx = node.params["n_carry"], node.params["n_xs"]
+    body_graph = node.params["body_graph"]
+    with_key = key is not None and lowering.draws(body_graph)
+    carry = tuple(typed(v, p.aval) for v, p in zip(inputs[1:1 + nc], body_graph.params))
+    xs = tuple(jnp.asarray(v) for v in inputs[1 + nc:1 + nc + nx])
+    consts = list(inputs[1 + nc + nx:])
+
+    def step(state, slices):
+        values, k = state
+        outs, k = lowering.run(body_graph, list(values) + list(slices) + consts, k)
+        return (tuple(outs[:nc]), k), tuple(outs[nc:])
+
+    state = (carry, key if with_key else None)
+    if nx:
+        (carry, new_key), ys = lax.scan(step, state, xs, reverse=node.params["reverse"])
+    else:
+        assert len(body_graph.outputs) == nc, "per-step outputs need xs for their length"
+        (carry, new_key), ys = lax.fori_loop(
+            0, jnp.reshape(inputs[0], ()), lambda i, st: step(st, ())[0], state), ()
+    return list(carry) + list(ys), new_key if with_key else key
+
+
 @rule("uniform_real")
 def _uniform_real(lowering, node, inputs, key):
     key, draw = jax.random.split(key)
@@ -167,9 +194,25 @@ def new_key() -> np.ndarray:
     return generator().integers(0, 2**32, size=2, dtype=np.uint32)
 
 
-def compile_graph(graph: Graph, kernels: dict[str, Callable]) -> Callable:
+def static_shapes(graph: Graph) -> bool:
+    """Whether every value of the graph (and of the graphs its nodes run) has a static shape,
+    as XLA needs: a while_loop's per-trip stacks do not."""
+    for g in all_graphs(graph):
+        values = list(g.params) + [o for node in g.nodes for o in node.outputs]
+        if any(None in v.aval.shape for v in values if v.aval is not None):
+            return False
+        if any(node.callee.name == "while_loop" and
+               len(node.outputs) > node.params["n_carried"] for node in g.nodes):
+            return False
+    return True
+
+
+def compile_graph(graph: Graph, kernels: dict[str, Callable]) -> Callable | None:
     """`fn(*arrays) -> tuple of arrays`: the graph as one jitted function (compiled for the
-    argument types on its first call). Takes the graph's inputs, then its weights."""
+    argument types on its first call). Takes the graph's inputs, then its weights. None when
+    XLA cannot take the graph (`static_shapes`)."""
+    if not static_shapes(graph):
+        return None
     lowering = Lowering(kernels)
     if not lowering.draws(graph):
         def whole(*args):
