@@ -72,7 +72,7 @@ def pinn_data(seed: int, sizes: tuple, points: int):
 
 
 def jax_mlp_logits(jax, params, x):
-    """The logits of W2's and W12's two-hidden-layer ReLU MLP, in JAX."""
+    """The logits of W2's and W19's two-hidden-layer ReLU MLP, in JAX."""
     w1, b1, w2, b2, w3, b3 = params
     h = jax.nn.relu(x @ w1 + b1)
     h = jax.nn.relu(h @ w2 + b2)
@@ -80,7 +80,7 @@ def jax_mlp_logits(jax, params, x):
 
 
 def numpy_mlp_backward(x, onehot, w1, b1, w2, b2, w3, b3, scale=None):
-    """W2's and W12's ReLU MLP by hand in NumPy: the activations (x, h1, h2) and the gradients
+    """W2's and W19's ReLU MLP by hand in NumPy: the activations (x, h1, h2) and the gradients
     of each example's softmax cross-entropy (times `scale`) w.r.t. the three pre-activations."""
     z1 = x @ w1 + b1
     h1 = np.maximum(z1, 0)

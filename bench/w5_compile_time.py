@@ -1,4 +1,4 @@
-"""W5: cold compile time of the W2 and W3 gradients, and of W3 and W9 on the jax backend.
+"""W5: cold compile time of the W2 and W3 gradients, and of W3 and W16 on the jax backend.
 
 Each sample is a fresh interpreter (`python -m bench.w5_compile_time child MODULE BACKEND
 KWARGS`) that builds the workload on cellgraph backend BACKEND, times the first call (parse, AD,
@@ -25,7 +25,7 @@ DESCRIPTION = "cold compile time of W2 and W3 (first call minus steady call, fre
 CASES = (("W2 MLP grad", "bench.w2_mlp_grad", "numpy", {}, 0.100),
          ("W3 d2u/dx2", "bench.w3_pinn_second_derivative", "numpy", {}, 0.150),
          ("W3 d2u/dx2 [jax backend]", "bench.w3_pinn_second_derivative", "jax", {}, None),
-         ("W9 d4u/dx4 [jax backend]", "bench.w9_pinn_higher_order", "jax", {"order": 4}, None))
+         ("W16 d4u/dx4 [jax backend]", "bench.w16_pinn_higher_order", "jax", {"order": 4}, None))
 STEADY_CALLS = 15
 
 

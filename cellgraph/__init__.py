@@ -6,6 +6,7 @@ context/set_context, nn, ops, grad, value_and_grad, jit and numpy.
 from cellgraph import runtime as _runtime  # noqa: F401  (registers the eager runtime)
 from cellgraph.ops import dtype
 from cellgraph.ops.dtype import (
+    bfloat16,
     bool_,
     double,
     float16,
@@ -24,7 +25,7 @@ from cellgraph.ops.dtype import (
 from cellgraph.ops.errors import CellgraphError, CompileError  # noqa: F401
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
-from . import context, nn, numpy, ops
+from . import amp, context, dataset, nn, numpy, ops, train
 from . import loops as _loops
 from .autograd import GradOperation, get_grad, grad, value_and_grad
 from .common import assign as _assign
@@ -33,6 +34,22 @@ from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
 from .forward import jvp, vjp
 from .inspect_ir import dump_ir
 from .jit import jit, ms_function
+from .train import (
+    Callback,
+    CheckpointConfig,
+    DynamicLossScaleManager,
+    EarlyStopping,
+    FixedLossScaleManager,
+    History,
+    LambdaCallback,
+    LossMonitor,
+    LossScaleManager,
+    Model,
+    ModelCheckpoint,
+    RunContext,
+    TimeMonitor,
+    data_sink,
+)
 from .train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 from .vmap import hessian, jacfwd, jacrev, vmap
 
@@ -62,12 +79,29 @@ __version__ = "0.1.0"
 __all__ = [
     "GRAPH_MODE",
     "PYNATIVE_MODE",
+    "Callback",
+    "CheckpointConfig",
+    "DynamicLossScaleManager",
+    "EarlyStopping",
+    "FixedLossScaleManager",
     "GradOperation",
+    "History",
+    "LambdaCallback",
+    "LossMonitor",
+    "LossScaleManager",
+    "Model",
+    "ModelCheckpoint",
     "Parameter",
     "ParameterTuple",
+    "RunContext",
     "Tensor",
+    "TimeMonitor",
+    "amp",
+    "bfloat16",
     "bool_",
     "context",
+    "data_sink",
+    "dataset",
     "double",
     "dtype",
     "dump_ir",
@@ -100,6 +134,7 @@ __all__ = [
     "set_context",
     "set_seed",
     "single",
+    "train",
     "uint8",
     "value_and_grad",
     "vjp",

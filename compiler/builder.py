@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import contextlib
 import numbers
+import threading
 
 import numpy as np
 
+from cellgraph.ops.array_ops import cast as cast_prim
 from cellgraph.ops.core import (
     TensorType,
     Trace,
@@ -27,6 +29,38 @@ from cellgraph.ops.tensor_methods import TensorMethods
 
 from .ir import Apply, Constant, Graph, Var
 from .pytree import flatten
+
+
+class _ParamCast(threading.local):
+    def __init__(self):
+        self.dtypes: list = []
+
+
+_param_cast = _ParamCast()
+
+
+@contextlib.contextmanager
+def parameters_cast_to(dtype):
+    """Mixed precision (`Cell.to_float`): float Parameters that operations traced inside the
+    block read are cast to `dtype` first, so those operations compute in `dtype` while the
+    Parameters themselves (the master weights the optimizer updates) keep their own dtype.
+    `None` turns casting off inside the block."""
+    _param_cast.dtypes.append(dtype)
+    try:
+        yield
+    finally:
+        _param_cast.dtypes.pop()
+
+
+def parameter_cast_dtype():
+    """The dtype float Parameters are read in here (None: their own)."""
+    return _param_cast.dtypes[-1] if _param_cast.dtypes else None
+
+
+def parameter_read_dtype(dtype):
+    """The dtype a float Parameter of `dtype` is read in where the block above is active."""
+    cast_to = _param_cast.dtypes[-1] if _param_cast.dtypes else None
+    return cast_to if cast_to is not None and dtype.is_float else dtype
 
 
 class Tracer(TensorMethods):
@@ -151,8 +185,18 @@ class Builder(Trace):
             self.captured[id(tracer.ir_var)] = entry
         return entry[1]
 
+    def read_operands(self, args: tuple) -> tuple:
+        """Under `parameters_cast_to`, float Parameters are read as a cast to its dtype."""
+        cast_to = _param_cast.dtypes[-1] if _param_cast.dtypes else None
+        if cast_to is None:
+            return args
+        return tuple(self.process(cast_prim, [a], {"dtype": cast_to}) if is_parameter(a) and (
+            a.aval.dtype.is_float and a.aval.dtype != cast_to) else a for a in args)
+
     def process(self, prim, args, params):
         atoms = []
+        if prim is not cast_prim:
+            args = self.read_operands(args)
         for i, a in enumerate(args):
             try:
                 atoms.append(self.atom(a))

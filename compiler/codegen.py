@@ -182,6 +182,7 @@ def _node_lines(graph: Graph, ctx: _Context, local: dict, last_use: dict | None)
             lhs = ", ".join(outs) + ("," if len(outs) == 1 and node.callee.multiple_results
                                      else "")
             lines.append(f"{lhs} = {ctx.call(node, args)}")
+            lines += _stored_as_declared(ctx, node, outs)
         if last_use is None:
             continue
         dead = [local[k] for k in last_use.get(i, ()) if k not in keep and k in local
@@ -189,6 +190,16 @@ def _node_lines(graph: Graph, ctx: _Context, local: dict, last_use: dict | None)
         if dead:
             lines.append(f"del {', '.join(dead)}")
     return lines
+
+
+def _stored_as_declared(ctx: _Context, node: Apply, outs: list[str]) -> list[str]:
+    """NumPy computes bfloat16 arithmetic in float32 (ml_dtypes' promotion), so a bfloat16
+    result is cast to the dtype its type rule promised; other dtypes need nothing."""
+    if node.callee.name == "cast" or len(outs) != 1 or \
+            node.outputs[0].aval.dtype.name != "bfloat16":
+        return []
+    ctx.kernels["k_cast"] = ("cast", {})
+    return [f"{outs[0]} = k_cast({outs[0]}, dtype={ctx.literal(node.outputs[0].aval.dtype)})"]
 
 
 def _last_uses(graph: Graph) -> dict[int, list[int]]:

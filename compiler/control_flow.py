@@ -17,9 +17,9 @@ from cellgraph.ops import functional as F
 from cellgraph.ops.core import abstract_of
 from cellgraph.ops.errors import CompileError, DTypeError
 
-from .builder import Builder, Tracer, is_tensor_like
+from .builder import Builder, Tracer, current_builder, is_tensor_like
 from .control_prims import switch_p, while_p
-from .ir import Var
+from .ir import Constant, Var
 from .loop_prims import loop_options
 from .print_op import emit_print
 from .pytree import flatten, unflatten
@@ -213,9 +213,13 @@ def tensor_if(interp, node, test, rest) -> bool:
                                "supported; assign the result and return after the loop", loc)
         _if_with_return(interp, node, test, list(rest), name, loc)
     then_branch, else_branch = _Branch(name + "_then", loc), _Branch(name + "_else", loc)
+    outer = current_builder()
+    seeded = [_share_updates(outer, b.builder) for b in (then_branch, else_branch)]
     before = interp.scope.vars
     then_branch.run(interp, lambda: interp.exec_block(node.body))
     else_branch.run(interp, lambda: interp.exec_block(node.orelse))
+    params, (then_new, else_new) = _branch_updates(
+        outer, [(then_branch.builder, seeded[0]), (else_branch.builder, seeded[1])])
     names = []
     for n in list(then_branch.vars) + list(else_branch.vars):
         vt, ve = then_branch.vars.get(n, _MISSING), else_branch.vars.get(n, _MISSING)
@@ -225,11 +229,55 @@ def tensor_if(interp, node, test, rest) -> bool:
         if vt is _MISSING or ve is _MISSING:
             continue  # defined on one side only: undefined after the `if`, as in Python
         names.append(n)
-    merged = emit_switch(interp, test, [f"variable `{n}`" for n in names], then_branch,
-                         [then_branch.vars[n] for n in names], else_branch,
-                         [else_branch.vars[n] for n in names], loc)
+    labels = [f"variable `{n}`" for n in names] + [f"Parameter '{p.name}'" for p in params]
+    merged = emit_switch(interp, test, labels, then_branch,
+                         [then_branch.vars[n] for n in names] + then_new, else_branch,
+                         [else_branch.vars[n] for n in names] + else_new, loc)
     interp.scope.vars.update(zip(names, merged))
+    for param, value in zip(params, merged[len(names):]):
+        outer.record_update(param, value)
     return False
+
+
+# ----- Parameter updates in a Tensor `if` ------------------------------------------------------
+
+def _share_updates(outer: Builder, branch: Builder) -> dict:
+    """A branch may assign Parameters when its enclosing graph may (the updates leave the `if`
+    as switch outputs), and reads there see the updates made before the `if`. Returns what
+    the branch started with."""
+    branch.accepts_updates = outer.accepts_updates
+    for key, (param, value) in outer.updates.items():
+        branch.updates[key] = (param, branch.atom(_value_of(outer, value)))
+    return {key: value for key, (_, value) in branch.updates.items()}
+
+
+def _value_of(builder: Builder, atom):
+    return atom.value if isinstance(atom, Constant) else Tracer(builder, atom)
+
+
+def _branch_updates(outer: Builder, branches: list) -> tuple[list, list]:
+    """The Parameters that any branch assigned, and per branch the value each ends with (its
+    own new value, or the value before the `if`). The branches' builders forget them: the
+    `if` hands them to the enclosing graph. `branches`: (builder, what it started with)."""
+    params: dict = {}
+    for builder, seeded in branches:
+        for key, (param, value) in builder.updates.items():
+            if seeded.get(key) is not value:
+                params.setdefault(key, param)
+    values = []
+    for builder, _ in branches:
+        ends = []
+        for key, param in params.items():
+            entry = builder.updates.get(key)
+            ends.append(_value_of(builder, entry[1]) if entry else _current(outer, param))
+        values.append(ends)
+        builder.updates.clear()
+    return list(params.values()), values
+
+
+def _current(outer: Builder, param):
+    entry = outer.updates.get(id(param))
+    return param if entry is None else _value_of(outer, entry[1])
 
 
 def _if_with_return(interp, node, test, rest, name, loc):

@@ -152,8 +152,8 @@ class Primitive:
         """The functional op: static params filled in from their defaults, operands promoted."""
         if self.params:
             params = {**self.params, **params}
-        if self.promote is not None:
-            args = promote_operands(self, args, params)
+        if self.promote is not None:  # promotion sees the operands as the trace will read them
+            args = promote_operands(self, _trace_stack[-1].read_operands(args), params)
         return bind(self, *args, **params)
 
     def def_bprop(self, rule: Callable) -> Callable:
@@ -234,6 +234,11 @@ class Trace:
 
     def process(self, prim: Primitive, args: tuple, params: dict) -> Any:
         raise NotImplementedError
+
+    def read_operands(self, args: tuple) -> tuple:
+        """The operands as this trace reads them (a graph builder reads Parameters in the
+        compute dtype of mixed precision)."""
+        return args
 
 
 _trace_stack: list[Trace] = []

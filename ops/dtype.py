@@ -16,11 +16,13 @@ class DType:
 
     @property
     def np(self) -> np.dtype:
+        if self.np_name == "bfloat16":
+            return _bfloat16_numpy()
         return np.dtype(self.np_name)
 
     @property
     def is_float(self) -> bool:
-        return self.np.kind == "f"
+        return self.np_name == "bfloat16" or self.np.kind == "f"
 
     @property
     def is_int(self) -> bool:
@@ -35,6 +37,8 @@ class DType:
         """The IR printer's spelling: f32, i64, u8, bool."""
         if self.is_bool:
             return "bool"
+        if self.np_name == "bfloat16":
+            return "bf16"
         return {"f": "f", "i": "i", "u": "u"}[self.np.kind] + str(self.np.itemsize * 8)
 
     def __repr__(self) -> str:
@@ -44,6 +48,7 @@ class DType:
 
 
 float16 = DType("float16", "Float16", "float16")
+bfloat16 = DType("bfloat16", "BFloat16", "bfloat16")
 float32 = DType("float32", "Float32", "float32")
 float64 = DType("float64", "Float64", "float64")
 int8 = DType("int8", "Int8", "int8")
@@ -51,10 +56,25 @@ int16 = DType("int16", "Int16", "int16")
 int32 = DType("int32", "Int32", "int32")
 int64 = DType("int64", "Int64", "int64")
 uint8 = DType("uint8", "UInt8", "uint8")
+uint16 = DType("uint16", "UInt16", "uint16")
+uint32 = DType("uint32", "UInt32", "uint32")  # MnistDataset's and Cifar10Dataset's labels
+uint64 = DType("uint64", "UInt64", "uint64")
 bool_ = DType("bool_", "Bool", "bool")
 
-ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool_)
-_BY_NP = {d.np: d for d in ALL}
+ALL = (float16, bfloat16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32,
+       uint64, bool_)
+# bfloat16 is left out: NumPy has no bfloat16, and its dtype comes from the optional
+# `ml_dtypes` package, imported only when a bfloat16 value is made.
+_BY_NP = {d.np: d for d in ALL if d is not bfloat16}
+
+
+def _bfloat16_numpy() -> np.dtype:
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise TypeError("bfloat16 needs the ml_dtypes package (NumPy has no bfloat16): "
+                        "pip install ml_dtypes") from None
+    return np.dtype(ml_dtypes.bfloat16)
 
 # MindSpore aliases.
 half, single, double = float16, float32, float64
@@ -64,7 +84,8 @@ float_, int_ = float32, int64
 def from_numpy(dt) -> DType:
     """The DType stored as NumPy dtype `dt`; raises TypeError for unsupported ones."""
     try:
-        return _BY_NP[np.dtype(dt)]
+        dt = np.dtype(dt)
+        return bfloat16 if dt.name == "bfloat16" else _BY_NP[dt]
     except (KeyError, TypeError):
         raise TypeError(f"unsupported tensor dtype {dt}; expected one of "
                         f"{', '.join(d.name for d in ALL)}") from None

@@ -5,11 +5,19 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops.core import Trace, abstract_of, is_value, operand_error, set_eager_trace
+from cellgraph.compiler.builder import parameter_cast_dtype
+from cellgraph.ops.core import (
+    PRIMITIVES,
+    Trace,
+    abstract_of,
+    is_value,
+    operand_error,
+    set_eager_trace,
+)
 from cellgraph.ops.errors import DTypeError
 
 from .backend import get_backend
-from .tensor import Tensor
+from .tensor import Parameter, Tensor
 
 
 def _raw(x, backend):
@@ -36,7 +44,17 @@ def _operands(args, avals, backend) -> list:
 class EagerTrace(Trace):
     """Type-check, run the kernel, wrap the result; PyNative mode and `__init__` code use it."""
 
+    def read_operands(self, args: tuple) -> tuple:
+        """In a Cell run in mixed precision (PyNative), float Parameters are read as casts."""
+        cast_to = parameter_cast_dtype()
+        if cast_to is None:
+            return args
+        return tuple(PRIMITIVES["cast"](a, dtype=cast_to) if isinstance(a, Parameter) and (
+            a.dtype.is_float and a.dtype != cast_to) else a for a in args)
+
     def process(self, prim, args, params):
+        if prim.name != "cast":
+            args = self.read_operands(args)
         try:
             avals = [abstract_of(a) for a in args]
         except DTypeError:

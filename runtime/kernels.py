@@ -65,8 +65,10 @@ def bind_kernels(xp) -> dict[str, Callable]:
 
 
 def dtype_of(xp, dtype):
-    """The namespace's dtype object for a cellgraph DType."""
-    return getattr(xp, dtype.np.name)
+    """The namespace's dtype object for a cellgraph DType (NumPy has no bfloat16: there it is
+    ml_dtypes' type, which NumPy arrays hold)."""
+    found = getattr(xp, dtype.np_name, None)
+    return dtype.np if found is None else found
 
 
 def _axes(axis):

@@ -7,6 +7,8 @@ Momentum optimizer. TrainOneStepCell compiles the forward pass, the backward pas
 parameter update into one graph, compiled once for the batch shape and rerun for every batch.
 It reaches about 98 % accuracy on the held-out images in a few seconds on a laptop CPU; when
 matplotlib is installed it also saves the loss curves in lenet_digits_loss.png.
+`main(amp_level="O2")` trains the same network in float16 mixed precision with dynamic loss
+scaling (samples/mixed_precision_digits.py does that through `Model`).
 """
 import sys
 
@@ -61,8 +63,19 @@ def evaluate(eval_net, images, labels):
     return float(loss.asnumpy()), accuracy
 
 
+def train_step_cell(net, loss_fn, optimizer, amp_level="O0"):
+    """One compiled training step. With amp_level="O2" the network computes in float16 (the
+    weights stay float32) and the loss is scaled dynamically, the step skipped on overflow."""
+    if amp_level == "O0":
+        return nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), optimizer)
+    ms.amp.auto_mixed_precision(net, amp_level)
+    scale = nn.DynamicLossScaleUpdateCell(loss_scale_value=2 ** 12, scale_factor=2,
+                                          scale_window=200)
+    return nn.TrainOneStepWithLossScaleCell(nn.WithLossCell(net, loss_fn), optimizer, scale)
+
+
 def main(epochs=20, batch_size=32, learning_rate=0.05, train_size=None, seed=0,
-         plot="lenet_digits_loss.png", verbose=True):
+         plot="lenet_digits_loss.png", verbose=True, amp_level="O0"):
     """Train and return {"test_accuracy", "train_loss", "test_loss", "seconds", "plot"}."""
     ms.set_context(mode=ms.GRAPH_MODE)
     ms.set_seed(seed)  # parameter initialisation
@@ -79,7 +92,7 @@ def main(epochs=20, batch_size=32, learning_rate=0.05, train_size=None, seed=0,
     # a Cell, evaluated on the optimizer's step counter inside the training graph.
     schedule = nn.CosineDecayLR(learning_rate / 100, learning_rate, epochs * batches)
     optimizer = nn.Momentum(net.trainable_params(), learning_rate=schedule, momentum=0.9)
-    train_step = nn.TrainOneStepCell(nn.WithLossCell(net, loss_fn), optimizer)
+    train_step = train_step_cell(net, loss_fn, optimizer, amp_level)
     eval_net = nn.WithEvalCell(net, loss_fn)
 
     progress = Progress(epochs, verbose=verbose)
@@ -89,7 +102,8 @@ def main(epochs=20, batch_size=32, learning_rate=0.05, train_size=None, seed=0,
         total = 0.0
         for b in range(batches):
             idx = order[b * batch_size:(b + 1) * batch_size]
-            total += float(train_step(Tensor(x_train[idx]), Tensor(y_train[idx])).asnumpy())
+            loss = train_step(Tensor(x_train[idx]), Tensor(y_train[idx]))
+            total += float((loss[0] if isinstance(loss, tuple) else loss).asnumpy())
         train_loss.append(total / batches)
         loss, accuracy = evaluate(eval_net, x_test, y_test)
         test_loss.append(loss)

@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 from cellgraph import context
-from cellgraph.compiler.builder import current_builder
+from cellgraph.compiler.builder import current_builder, parameters_cast_to
 from cellgraph.compiler.frontend import Interpreter
-from cellgraph.compiler.scope import is_user_function
-from cellgraph.ops.errors import ArgumentError
+from cellgraph.compiler.scope import is_user_function, record_guard
+from cellgraph.ops import dtype as dt
+from cellgraph.ops import functional as F
+from cellgraph.ops.core import abstract_of
+from cellgraph.ops.errors import ArgumentError, DTypeError
 from cellgraph.runtime.executor import GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple
 
@@ -15,6 +18,28 @@ def _construct_function(cell):
     return getattr(fn, "__wrapped__", fn)
 
 
+def cast_float(value, dtype):
+    """Mixed precision: the float Tensors in `value` (a Tensor or a tuple) cast to `dtype`,
+    everything else as it is."""
+    if hasattr(value, "aval") and abstract_of(value).dtype.is_float:
+        return F.cast(value, dtype)
+    if isinstance(value, tuple):
+        return tuple(cast_float(v, dtype) for v in value)
+    return value
+
+
+def _in_precision(amp_types, args, call):
+    """`call(args)` in mixed precision: float arguments cast to the compute dtype, float
+    Parameters read in it, float results cast to the output dtype."""
+    compute_dtype, output_dtype = amp_types
+    if compute_dtype is None:
+        result = call(args)
+    else:
+        with parameters_cast_to(compute_dtype):
+            result = call(tuple(cast_float(a, compute_dtype) for a in args))
+    return result if output_dtype is None else cast_float(result, output_dtype)
+
+
 class Cell:
     """Base class for networks. Parameters and sub-Cells are found in attribute order."""
 
@@ -22,6 +47,9 @@ class Cell:
 
     def __init__(self, auto_prefix=True, flags=None):
         object.__setattr__(self, "training", False)
+        # Mixed precision: None, or (compute dtype or None, dtype the outputs are cast to or
+        # None); one attribute, so that graphs guard on one read per Cell
+        object.__setattr__(self, "_amp_types", None)
         object.__setattr__(self, "_graph_cache", GraphCache())
         object.__setattr__(self, "_auto_prefix", auto_prefix)
 
@@ -47,7 +75,10 @@ class Cell:
         if current_builder() is not None:
             return self._graph_call(args, kwargs)
         if not context.is_graph_mode():
-            return self.construct(*args, **kwargs)
+            amp_types = self.__dict__.get("_amp_types")
+            if amp_types is None:
+                return self.construct(*args, **kwargs)
+            return _in_precision(amp_types, args, lambda a: self.construct(*a, **kwargs))
         if kwargs:
             raise ArgumentError(f"{type(self).__name__}: keyword arguments to a Cell in graph "
                                 f"mode are not supported; pass them by position")
@@ -63,6 +94,13 @@ class Cell:
         if "bprop" in type(self).__dict__ or any("bprop" in c.__dict__ for c in type(
                 self).__mro__[1:] if c is not Cell and issubclass(c, Cell)):
             return custom_bprop_call(self, args, kwargs)
+        amp_types = self.__dict__.get("_amp_types")
+        record_guard(self, "_amp_types", amp_types)
+        if amp_types is None:
+            return self._construct_call(args, kwargs)
+        return _in_precision(amp_types, args, lambda a: self._construct_call(a, kwargs))
+
+    def _construct_call(self, args, kwargs):
         construct = _construct_function(self)
         if not is_user_function(construct):
             # Library Cells (nn.Dense, nn.TrainOneStepCell) run as Python over graph values, as
@@ -149,7 +187,22 @@ class Cell:
         return self
 
     def to_float(self, dst_type):
+        """Run this Cell and every Cell below it in `dst_type` (float16, bfloat16 or float32):
+        float inputs are cast on entry, and the float Parameters its operations read are cast
+        where they are read, so the Parameters stay the optimizer's full-precision copy."""
+        dtype = dt.as_dtype(dst_type) if not isinstance(dst_type, dt.DType) else dst_type
+        if dtype not in (dt.float16, dt.bfloat16, dt.float32):
+            raise DTypeError(f"{type(self).__name__}.to_float: `dst_type` must be float16, "
+                             f"bfloat16 or float32, got {dtype}")
+        for _, cell in self.cells_and_names():
+            output = (cell.__dict__.get("_amp_types") or (None, None))[1]
+            object.__setattr__(cell, "_amp_types", (dtype, output))
         return self
+
+    def _cast_outputs_to(self, dtype) -> None:
+        """Mixed precision (amp): cast this Cell's float outputs to `dtype`."""
+        compute = (self.__dict__.get("_amp_types") or (None, None))[0]
+        object.__setattr__(self, "_amp_types", (compute, dtype))
 
     def extend_repr(self) -> str:
         return ""

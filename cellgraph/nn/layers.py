@@ -11,6 +11,7 @@ import math
 import numbers
 
 from cellgraph.common.initializer import HeUniform, Uniform, initializer
+from cellgraph.compiler.builder import parameter_read_dtype
 from cellgraph.compiler.scope import record_guard
 from cellgraph.ops import dtype as dt
 from cellgraph.ops import functional as F
@@ -51,6 +52,8 @@ def check_input(op: str, x, rank=None, channels=None, channel_axis=1, dtype=None
                                  or shape[channel_axis] != channels):
         raise ShapeError(f"{op}: expected {channels} channels on axis {channel_axis} of the "
                          f"input, got shape {fmt_shape(shape)}")
+    if dtype is not None:
+        dtype = parameter_read_dtype(dtype)  # under Cell.to_float, the compute dtype
     if dtype is not None and x.dtype != dtype:
         raise DTypeError(f"{op}: the input has dtype {x.dtype} but the layer's parameters are "
                          f"{dtype}; cast one to the other")

@@ -19,6 +19,10 @@ from .optim import Optimizer
 __all__ = ["TrainOneStepCell", "WithEvalCell", "WithLossCell"]
 
 
+def _identity(grads):
+    return grads
+
+
 def _check_cell(value, op: str, name: str) -> None:
     if not isinstance(value, Cell):
         raise DTypeError(f"{op}: `{name}` must be a Cell, got {type(value).__name__}")
@@ -56,7 +60,8 @@ class WithEvalCell(Cell):
         outputs = self._network(data)
         if self.add_cast_fp32:
             outputs = F.cast(outputs, "float32")
-            label = F.cast(label, "float32")
+            if label.dtype.is_float:  # MindSpore's mixed_precision_cast leaves integers alone
+                label = F.cast(label, "float32")
         return self._loss_fn(outputs, label), outputs, label
 
 
@@ -80,11 +85,13 @@ class TrainOneStepCell(Cell):
         self.sens = 1.0 if sens is None else float(sens)
         self.return_grad = bool(return_grad)
         self.grad_fn = value_and_grad(network, grad_position=None, weights=self.weights)
+        self.grad_reducer = _identity  # data parallelism puts its gradient all-reduce here
 
     def construct(self, *inputs):
         loss, grads = self.grad_fn(*inputs)
         if self.sens != 1.0:
             grads = tuple(F.mul(g, self.sens) for g in grads)
+        grads = self.grad_reducer(grads)
         self.optimizer(grads)
         if self.return_grad:
             return loss, grads

@@ -22,6 +22,9 @@ __all__ = ["CheckpointError", "load_checkpoint", "load_param_into_net", "save_ch
 
 MARKER = "__cellgraph_checkpoint__"
 VERSION = 1
+# The .npy format has no bfloat16 (ml_dtypes' type is stored as raw void bytes): such entries
+# are written as their uint16 bit patterns, and this entry lists their names.
+BFLOAT16_NAMES = "__cellgraph_bfloat16__"
 
 
 class CheckpointError(CellgraphError, ValueError):
@@ -87,6 +90,7 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
             raise DTypeError(f"{api}: {name!r} has dtype {array.dtype}, which a checkpoint "
                              f"cannot hold")
         arrays[name] = array
+    arrays = _encode_bfloat16(arrays)
     arrays[MARKER] = np.array(VERSION, np.int64)
     path = os.fspath(ckpt_file_name)
     directory = os.path.dirname(os.path.abspath(path))
@@ -100,6 +104,25 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
         if os.path.exists(tmp):
             os.remove(tmp)
         raise
+
+
+def _encode_bfloat16(arrays: dict) -> dict:
+    names = [name for name, a in arrays.items() if a.dtype.name == "bfloat16"]
+    if not names:
+        return arrays
+    arrays = {name: a.view(np.uint16) if name in names else a for name, a in arrays.items()}
+    arrays[BFLOAT16_NAMES] = np.array(names)
+    return arrays
+
+
+def _decode_bfloat16(arrays: dict) -> dict:
+    names = arrays.pop(BFLOAT16_NAMES, None)
+    if names is None:
+        return arrays
+    bfloat16 = dt.bfloat16.np  # needs ml_dtypes, as the network that saved them did
+    for name in names.tolist():
+        arrays[name] = arrays[name].view(bfloat16)
+    return arrays
 
 
 def _read_arrays(path: str) -> dict:
@@ -130,7 +153,7 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     path = os.fspath(ckpt_file_name)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"{api}: no checkpoint file at {path!r}")
-    arrays = _read_arrays(path)
+    arrays = _decode_bfloat16(_read_arrays(path))
     version = arrays.pop(MARKER)
     if version.shape != () or int(version) > VERSION:
         raise CheckpointError(f"{api}: {path!r} has format version {version}, newer than this "
@@ -170,8 +193,9 @@ def _converted(param, value, strict: bool, name: str) -> np.ndarray:
                          f"the checkpoint")
     want = param.dtype.np
     if array.dtype != want:
-        same_kind = array.dtype.kind == np.dtype(want).kind or (
-            array.dtype.kind in "iu" and np.dtype(want).kind in "iu")
+        have = dt.from_numpy(array.dtype)  # bfloat16 is a float though NumPy calls it void
+        same_kind = (have.is_float and param.dtype.is_float) or (
+            have.is_int and param.dtype.is_int) or (have.is_bool and param.dtype.is_bool)
         if strict or not same_kind:
             raise DTypeError(f"load_param_into_net: Parameter {name!r} has dtype {param.dtype} "
                              f"in the network but {dt.from_numpy(array.dtype)} in the "

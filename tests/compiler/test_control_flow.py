@@ -608,3 +608,69 @@ def test_branch_and_loop_inputs_nothing_reads_are_pruned():
     np.testing.assert_allclose(ms.grad(UnusedBranchInputs())(*args).asnumpy(), [2.0, 2.0])
     np.testing.assert_allclose(ms.grad(UnusedBranchInputs())(-args[0], *args[1:]).asnumpy(),
                                [1.0, 1.0])
+
+
+# ----- Parameter updates under a Tensor `if` ---------------------------------------------------
+
+class CountPositive(nn.Cell):
+    """Assigns in one branch, in both, and reads a value assigned before the `if`."""
+
+    def __init__(self):
+        super().__init__()
+        self.count = Parameter(Tensor(np.array(0.0)), name="count", requires_grad=False)
+        self.total = Parameter(Tensor(np.array(0.0)), name="total", requires_grad=False)
+        self.calls = Parameter(Tensor(np.array(0.0)), name="calls", requires_grad=False)
+
+    def construct(self, x):
+        ops.assign(self.calls, self.calls + 1)
+        if x > 0:
+            ops.assign(self.count, self.count + 1)
+            ops.assign(self.total, self.total + x * self.calls)
+        else:
+            ops.assign(self.total, self.total - 1)
+        return self.total * 1
+
+
+def test_parameter_updates_under_a_tensor_if_leave_as_switch_outputs():
+    net = CountPositive()
+    outs = [float(net(t(v)).asnumpy()) for v in (2.0, -1.0, 3.0)]
+    # calls 1: total 0 + 2*1 = 2; calls 2: 2 - 1 = 1; calls 3: 1 + 3*3 = 10
+    assert outs == [2.0, 1.0, 10.0]
+    assert float(net.count.asnumpy()) == 2.0 and float(net.calls.asnumpy()) == 3.0
+    assert "switch" in _node_names(net, t(1.0))
+
+
+def test_nested_tensor_ifs_carry_updates_out():
+    class Nested(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.p = Parameter(Tensor(np.array(0.0)), name="p", requires_grad=False)
+
+        def construct(self, x):
+            if x > 0:
+                if x > 10:
+                    ops.assign(self.p, self.p + 100)
+                else:
+                    ops.assign(self.p, self.p + 1)
+            return x
+
+    net = Nested()
+    for v in (5.0, 20.0, -3.0):
+        net(t(v))
+    assert float(net.p.asnumpy()) == 101.0
+
+
+def test_updates_under_a_tensor_while_are_still_refused():
+    class Loop(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.p = Parameter(Tensor(np.array(0.0)), name="p", requires_grad=False)
+
+        def construct(self, x):
+            while x > 0:
+                ops.assign(self.p, self.p + 1)
+                x = x - 1
+            return x
+
+    with pytest.raises(ms.CompileError, match="cannot be updated"):
+        Loop()(t(3.0))

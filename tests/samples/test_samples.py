@@ -13,7 +13,8 @@ from cellgraph.cli import SAMPLES_DIR, sample_summaries
 
 SEED_SAMPLES = ("grad_first_order", "grad_weights", "grad_sens", "stop_gradient",
                 "second_order", "jacobian", "jvp_vjp")
-TRAINING_SAMPLES = ("lenet_digits", "pinn_poisson", "newton", "md_forces")
+TRAINING_SAMPLES = ("lenet_digits", "pinn_poisson", "newton", "md_forces", "model_digits",
+                    "mixed_precision_digits")
 F32 = {"rtol": 1e-6, "atol": 1e-6}
 
 
@@ -106,6 +107,36 @@ def test_lenet_digits_small(tmp_path):
     assert out["test_loss"][-1] < out["test_loss"][0]
     assert out["test_accuracy"] > 0.2  # chance is 0.1
     _check_plot(out["plot"], plot)
+
+
+def test_lenet_digits_small_in_float16(tmp_path):
+    pytest.importorskip("sklearn")
+    out = load_sample("lenet_digits").main(epochs=4, train_size=384, batch_size=16, plot=None,
+                                           verbose=False, amp_level="O2")
+    assert out["train_loss"][-1] < out["train_loss"][0]
+    assert out["test_accuracy"] > 0.2
+
+
+def test_model_digits_small(tmp_path, capsys):
+    pytest.importorskip("sklearn")
+    out = load_sample("model_digits").main(epochs=4, train_size=384, batch_size=16,
+                                           checkpoint_dir=tmp_path)
+    printed = capsys.readouterr().out
+    assert "epoch: 4 step: 24, loss is " in printed and "Train epoch time:" in printed
+    assert f"test accuracy {100 * out['test_accuracy']:.2f}%" in printed
+    assert out["epoch_losses"][-1] < out["epoch_losses"][0]
+    assert out["test_accuracy"] > 0.2
+    assert out["checkpoint"] == str(tmp_path / "lenet-4_24.ckpt")
+    assert "fc2.weight" in ms.load_checkpoint(out["checkpoint"])
+
+
+def test_mixed_precision_digits_small(capsys):
+    pytest.importorskip("sklearn")
+    out = load_sample("mixed_precision_digits").main(epochs=4, train_size=384, batch_size=16)
+    printed = capsys.readouterr().out
+    assert "-- amp_level O2" in printed and "float16 (O2) accuracy" in printed
+    assert out["float32_accuracy"] > 0.2 and out["float16_accuracy"] > 0.2
+    assert 1 <= out["loss_scale"] <= 2 ** 16
 
 
 def test_lenet_digits_without_scikit_learn_names_the_extra(tmp_path):
@@ -236,6 +267,31 @@ def test_lenet_digits_reaches_95_percent(tmp_path):
     out = load_sample("lenet_digits").main(plot=tmp_path / "loss.png")
     assert out["test_accuracy"] >= 0.95
     assert out["train_loss"][-1] < 0.1 * out["train_loss"][0]
+
+
+@pytest.mark.slow
+def test_lenet_digits_float16_within_a_point_of_float32(tmp_path):
+    pytest.importorskip("sklearn")
+    lenet = load_sample("lenet_digits")
+    full = lenet.main(plot=None, verbose=False)["test_accuracy"]
+    half = lenet.main(plot=None, verbose=False, amp_level="O2")["test_accuracy"]
+    print(f"float32 accuracy {100 * full:.2f}%, float16 (O2) accuracy {100 * half:.2f}%")
+    assert half >= 0.95 and abs(full - half) <= 0.01
+
+
+@pytest.mark.slow
+def test_mixed_precision_sample_within_a_point_of_float32(tmp_path):
+    pytest.importorskip("sklearn")
+    out = load_sample("mixed_precision_digits").main(verbose=False)
+    assert out["float16_accuracy"] >= 0.95
+    assert abs(out["float32_accuracy"] - out["float16_accuracy"]) <= 0.01
+
+
+@pytest.mark.slow
+def test_model_digits_reaches_95_percent(tmp_path):
+    pytest.importorskip("sklearn")
+    out = load_sample("model_digits").main(checkpoint_dir=tmp_path, verbose=False)
+    assert out["test_accuracy"] >= 0.95
 
 
 @pytest.mark.slow

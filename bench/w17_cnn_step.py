@@ -1,4 +1,4 @@
-"""W10: convolutional training steps, where im2col, pooling and BatchNorm dominate.
+"""W17: convolutional training steps, where im2col, pooling and BatchNorm dominate.
 
 * LeNet-5 on 1x32x32 images, batch 64: conv 5x5 (6) - ReLU - max pool 2 - conv 5x5 (16) -
   ReLU - max pool 2 - dense 120 - 84 - 10;
@@ -23,7 +23,7 @@ from bench.common import check_step, jax_momentum_step
 from cellgraph import Tensor, nn, ops
 from cellgraph.runtime.backend import set_backend
 
-WORKLOAD = "W10"
+WORKLOAD = "W17"
 DESCRIPTION = "LeNet-5 (batch 64) and 2-block ResNet (16x32x32, batch 32) training steps"
 
 LR, MOMENTUM = 0.01, 0.9
@@ -206,7 +206,7 @@ def run(repeats: int) -> list[dict]:
 
             call = timing.on_backend(backend, build)
             set_backend(backend)
-            check_step(f"W10 {case} on {backend}", built["step"], built["args"],
+            check_step(f"W17 {case} on {backend}", built["step"], built["args"],
                        built["net"], make_torch(case))
             cells[f"cellgraph {backend}"] = call
         peer = make_torch(case)

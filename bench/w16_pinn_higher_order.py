@@ -1,4 +1,4 @@
-"""W9: second and fourth derivatives of a deeper MLP, as physics-informed networks need them.
+"""W16: second and fourth derivatives of a deeper MLP, as physics-informed networks need them.
 
 u(x) is a 1-64-64-64-1 tanh MLP at 4096 points (x of shape (4096, 1)); the n-th derivative at
 every point is n nested `cellgraph.grad`s of the sum (the points are independent). The NumPy
@@ -18,7 +18,7 @@ from bench import timing
 from bench.common import pinn_data
 from cellgraph import Parameter, Tensor, nn, ops
 
-WORKLOAD = "W9"
+WORKLOAD = "W16"
 DESCRIPTION = "d2u/dx2 and d4u/dx4 of a 1-64-64-64-1 tanh MLP at 4096 points, nested grad"
 
 POINTS, WIDTH, DEPTH = 4096, 64, 3
@@ -164,7 +164,7 @@ def run(repeats: int) -> list[dict]:
             out = call()
             np.testing.assert_allclose(np.asarray(out.asnumpy(), np.float64), expected,
                                        rtol=2e-3, atol=2e-3 * np.abs(expected).max(),
-                                       err_msg=f"W9 order {order} on {backend}")
+                                       err_msg=f"W16 order {order} on {backend}")
             cells[f"cellgraph {backend}"] = call
         times = timing.compare({**cells, "numpy": lambda o=order: numpy_derivative(x, weights, o),
                          "jax": make_jax(order), "torch": make_torch(order)}, repeats,

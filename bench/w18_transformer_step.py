@@ -1,4 +1,4 @@
-"""W11: a transformer encoder layer's training step: batched matmuls, softmax, LayerNorm, GELU.
+"""W18: a transformer encoder layer's training step: batched matmuls, softmax, LayerNorm, GELU.
 
 One post-norm encoder layer (sequence 64, model width 128, 4 heads, feed-forward 512 with erf
 GELU), batch 8, a mean-squared-error loss against a fixed target, one Momentum step (lr 0.01,
@@ -18,7 +18,7 @@ from bench.common import check_step, jax_momentum_step
 from cellgraph import Tensor, nn, ops
 from cellgraph.runtime.backend import set_backend
 
-WORKLOAD = "W11"
+WORKLOAD = "W18"
 DESCRIPTION = "transformer encoder layer step (batch 8, seq 64, d 128, 4 heads, ffn 512)"
 
 BATCH, SEQ, WIDTH, HEADS, FFN = 8, 64, 128, 4, 512
@@ -139,7 +139,7 @@ def run(repeats: int) -> list[dict]:
 
         call = timing.on_backend(backend, build)
         set_backend(backend)
-        check_step(f"W11 on {backend}", built["step"], built["args"], built["net"],
+        check_step(f"W18 on {backend}", built["step"], built["args"], built["net"],
                    make_torch())
         cells[f"cellgraph {backend}"] = call
     peer = make_torch()

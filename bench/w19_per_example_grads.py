@@ -1,4 +1,4 @@
-"""W12: per-example gradients by `vmap` of `grad`, as differential privacy and influence
+"""W19: per-example gradients by `vmap` of `grad`, as differential privacy and influence
 functions need them.
 
 A 64-128-128-10 ReLU MLP with softmax cross-entropy (one-hot labels); the gradient of one
@@ -16,7 +16,7 @@ from bench import timing
 from bench.common import classification_data, jax_mlp_logits, numpy_mlp_backward
 from cellgraph import Tensor, ops
 
-WORKLOAD = "W12"
+WORKLOAD = "W19"
 DESCRIPTION = "per-example grads of a 64-128-128-10 MLP, batch 256, by vmap of grad"
 
 SIZES, BATCH = (64, 128, 128, 10), 256
@@ -92,7 +92,7 @@ def run(repeats: int) -> list[dict]:
         call = timing.on_backend(backend, make_cellgraph)
         for got, want in zip(call(), expected):
             np.testing.assert_allclose(got.asnumpy().reshape(want.shape), want, rtol=2e-4,
-                                       atol=2e-5, err_msg=f"W12 on {backend}")
+                                       atol=2e-5, err_msg=f"W19 on {backend}")
         cells[f"cellgraph {backend}"] = call
     times = timing.compare({**cells, "numpy": lambda: numpy_per_example(x, onehot, *weights),
                      "jax": make_jax(), "torch": make_torch()}, repeats,

@@ -1,0 +1,30 @@
+"""cellgraph.amp: mixed precision (auto_mixed_precision), loss scaling and overflow checks."""
+from cellgraph.train.loss_scale_manager import (
+    DynamicLossScaleManager,
+    FixedLossScaleManager,
+    LossScaleManager,
+)
+
+from .build import build_train_network
+from .loss_scaler import DynamicLossScaler, LossScaler, StaticLossScaler, all_finite
+from .precision import (
+    auto_mixed_precision,
+    custom_mixed_precision,
+    get_black_list,
+    get_white_list,
+)
+
+__all__ = [
+    "DynamicLossScaleManager",
+    "DynamicLossScaler",
+    "FixedLossScaleManager",
+    "LossScaleManager",
+    "LossScaler",
+    "StaticLossScaler",
+    "all_finite",
+    "auto_mixed_precision",
+    "build_train_network",
+    "custom_mixed_precision",
+    "get_black_list",
+    "get_white_list",
+]

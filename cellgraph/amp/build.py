@@ -1,0 +1,80 @@
+"""build_train_network: a network, a loss and an optimizer made into one training-step Cell,
+with the mixed-precision level's casts and loss scaling (MindSpore's `amp.build_train_network`,
+which `Model` uses)."""
+from __future__ import annotations
+
+from cellgraph import nn
+from cellgraph.ops import dtype as dt
+from cellgraph.ops.errors import ArgumentValueError
+from cellgraph.train.loss_scale_manager import DynamicLossScaleManager
+
+from .precision import LEVELS, auto_mixed_precision
+
+__all__ = ["build_train_network"]
+
+_KWARGS = ("cast_model_type", "keep_batchnorm_fp32", "loss_scale_manager")
+
+
+def level_config(level: str) -> dict:
+    """MindSpore's defaults per level: the dtype the model runs in, whether normalisation
+    stays float32, and the loss-scale manager ("O2" scales dynamically)."""
+    return {
+        "O0": {"keep_batchnorm_fp32": False, "cast_model_type": dt.float32,
+               "loss_scale_manager": None},
+        "O1": {"keep_batchnorm_fp32": False, "cast_model_type": dt.float32,
+               "loss_scale_manager": None},
+        "O2": {"keep_batchnorm_fp32": True, "cast_model_type": dt.float16,
+               "loss_scale_manager": DynamicLossScaleManager()},
+        "O3": {"keep_batchnorm_fp32": False, "cast_model_type": dt.float16,
+               "loss_scale_manager": None},
+        "auto": {"keep_batchnorm_fp32": False, "cast_model_type": dt.float32,
+                 "loss_scale_manager": None},
+    }[level]
+
+
+def _configured(level: str, kwargs: dict) -> dict:
+    if level not in LEVELS:
+        raise ArgumentValueError(f"build_train_network: the amp level {level!r} is not "
+                                 f"supported; expected one of {', '.join(LEVELS)}")
+    unknown = sorted(set(kwargs) - set(_KWARGS))
+    if unknown:
+        raise ArgumentValueError(f"build_train_network: unsupported keyword(s) "
+                                 f"{', '.join(unknown)}; expected {', '.join(_KWARGS)}")
+    config = level_config(level)
+    config.update(kwargs)
+    return config
+
+
+def cast_network(network, level: str, config: dict):
+    """The network with the level's precision: "O1" by the white list; otherwise float16 when
+    `cast_model_type` asks for it, normalisation kept float32 if `keep_batchnorm_fp32`."""
+    low = config["cast_model_type"]
+    if level in ("O1", "auto"):
+        return auto_mixed_precision(network, "O1")
+    if dt.as_dtype(low) == dt.float32:
+        return network
+    return auto_mixed_precision(network, "O2" if config["keep_batchnorm_fp32"] else "O3", low)
+
+
+def train_step_cell(network, optimizer, loss_scale_manager):
+    """TrainOneStepCell, or TrainOneStepWithLossScaleCell when the manager drops updates on
+    overflow."""
+    if loss_scale_manager is None:
+        return nn.TrainOneStepCell(network, optimizer)
+    update_cell = loss_scale_manager.get_update_cell()
+    if loss_scale_manager.get_drop_overflow_update():
+        return nn.TrainOneStepWithLossScaleCell(network, optimizer, scale_sense=update_cell)
+    return nn.TrainOneStepCell(network, optimizer, sens=loss_scale_manager.get_loss_scale())
+
+
+def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_level="O0",
+                        **kwargs):
+    """One Cell that runs a training step of `network` (with `loss_fn`) and `optimizer` at the
+    mixed-precision `level`; keyword arguments override the level's cast_model_type,
+    keep_batchnorm_fp32 and loss_scale_manager."""
+    config = _configured(level, kwargs)
+    network = cast_network(network, level, config)
+    if loss_fn is not None:
+        network = nn.WithLossCell(network, loss_fn)
+    step = train_step_cell(network, optimizer, config["loss_scale_manager"])
+    return step.set_train()

@@ -1,0 +1,135 @@
+"""Automatic mixed precision: which Cells compute in float16 (or bfloat16).
+
+`auto_mixed_precision(net, "O2")` marks the network with `Cell.to_float(float16)` (inputs cast on
+entry, float Parameters cast where they are read: the Parameters stay float32 master weights),
+keeps the black-list Cells (batch and layer normalisation) in float32 with their outputs cast
+back to float16, and casts the network's outputs to float32. "O1" runs only the white-list
+Cells (convolutions, Dense, recurrent cells) in float16, each output cast back to float32, and
+puts the same casts around the white-list primitives a Cell holds (`self.matmul =
+ops.MatMul()`); "O3" runs everything in float16. The lists are MindSpore's, restricted to the
+classes cellgraph has.
+"""
+from __future__ import annotations
+
+from cellgraph import nn, ops
+from cellgraph.nn.cell import cast_float
+from cellgraph.ops import dtype as dt
+from cellgraph.ops.errors import ArgumentValueError, DTypeError
+
+__all__ = ["auto_mixed_precision", "custom_mixed_precision", "get_black_list",
+           "get_white_list"]
+
+_WHITE_NAMES = ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose",
+                "Conv3dTranspose", "Dense", "LSTMCell", "RNNCell", "GRUCell")
+_WHITE_PRIMITIVE_NAMES = ("Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspose",
+                          "Conv2DBackpropInput", "MatMul", "BatchMatMul", "PReLU", "ReLU", "Ger")
+_BLACK_NAMES = ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm")
+LEVELS = ("O0", "O1", "O2", "O3", "auto")
+
+
+def _existing(names) -> list:
+    return [getattr(nn, name) for name in names if hasattr(nn, name)]
+
+
+def get_white_list() -> list:
+    """The Cell and primitive classes that level "O1" runs in low precision."""
+    return _existing(_WHITE_NAMES) + _white_primitives()
+
+
+def _white_primitives() -> list:
+    return [getattr(ops, name) for name in _WHITE_PRIMITIVE_NAMES if hasattr(ops, name)]
+
+
+class CastAround:
+    """A white-list primitive under level "O1": its float inputs are cast to `dtype` and its
+    float outputs back to float32, the casts MindSpore's rewrite puts around the call."""
+
+    def __init__(self, primitive, dtype):
+        self.primitive, self.dtype = primitive, dtype
+
+    def __call__(self, *args):
+        return cast_float(self.primitive(*cast_float(args, self.dtype)), dt.float32)
+
+    def __getattr__(self, name):
+        return getattr(self.primitive, name)
+
+    def __repr__(self) -> str:
+        return f"CastAround({self.primitive!r}, {self.dtype})"
+
+
+def get_black_list() -> list:
+    """The Cell classes that level "O2" keeps in float32."""
+    return _existing(_BLACK_NAMES)
+
+
+def _low_precision(dtype) -> dt.DType:
+    dtype = dt.as_dtype(dtype)
+    if dtype not in (dt.float16, dt.bfloat16):
+        raise ArgumentValueError(f"auto_mixed_precision: `dtype` must be float16 or bfloat16, "
+                                 f"got {dtype}")
+    return dtype
+
+
+def _set_output_cast(cell, dtype) -> None:
+    cell._cast_outputs_to(dtype)
+
+
+def _white_list_to(network, white_list, dtype) -> None:
+    cells = tuple(c for c in white_list if isinstance(c, type) and issubclass(c, nn.Cell))
+    primitives = tuple(c for c in white_list if c not in cells)
+    for _, cell in network.cells_and_names():
+        if isinstance(cell, cells):
+            cell.to_float(dtype)
+            _set_output_cast(cell, dt.float32)
+        elif primitives and cell.__dict__.get("_amp_types") is None:
+            for name, value in list(cell.__dict__.items()):
+                if isinstance(value, primitives):  # `self.matmul = ops.MatMul()`
+                    object.__setattr__(cell, name, CastAround(value, dtype))
+
+
+def _black_list_to(network, black_list, dtype) -> None:
+    network.to_float(dtype)
+    for _, cell in network.cells_and_names():
+        if cell is not network and isinstance(cell, tuple(black_list)):
+            cell.to_float(dt.float32)
+            _set_output_cast(cell, dtype)
+
+
+def auto_mixed_precision(network, amp_level="O0", dtype=dt.float16):
+    """Mark `network` for mixed precision at `amp_level` ("O0" to "O3") and return it."""
+    if not isinstance(network, nn.Cell):
+        raise DTypeError(f"auto_mixed_precision: `network` must be a Cell, got "
+                         f"{type(network).__name__}")
+    if amp_level not in LEVELS:
+        raise ArgumentValueError(f"auto_mixed_precision: the amp level {amp_level!r} is not "
+                                 f"supported; expected one of {', '.join(LEVELS)}")
+    dtype = _low_precision(dtype)
+    if amp_level == "O0":
+        return network
+    if amp_level in ("O1", "auto"):
+        _white_list_to(network, get_white_list(), dtype)
+        return network
+    if amp_level == "O2":
+        _black_list_to(network, get_black_list(), dtype)
+    else:
+        network.to_float(dtype)
+    _set_output_cast(network, dt.float32)
+    return network
+
+
+def custom_mixed_precision(network, *, white_list=None, black_list=None, dtype=dt.float16):
+    """Mixed precision with your own list of Cell classes: those in `white_list` run in
+    `dtype`, or everything except those in `black_list` does."""
+    if not isinstance(network, nn.Cell):
+        raise DTypeError(f"custom_mixed_precision: `network` must be a Cell, got "
+                         f"{type(network).__name__}")
+    if (white_list is None) == (black_list is None):
+        raise ArgumentValueError("custom_mixed_precision: give exactly one of `white_list` and "
+                                 "`black_list`")
+    dtype = _low_precision(dtype)
+    if white_list is not None:
+        _white_list_to(network, list(white_list), dtype)
+    else:
+        _black_list_to(network, list(black_list), dtype)
+        _set_output_cast(network, dt.float32)
+    return network

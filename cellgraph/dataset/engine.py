@@ -1,0 +1,229 @@
+"""The dataset pipeline: a chain of nodes, each a lazy iterable of rows.
+
+A row is a tuple of column values (NumPy arrays). Every node knows its column names and, where
+that is cheap, how many rows one epoch holds. Iterating runs the chain for one epoch with an
+`EpochState` that gives each random node its own generator (seeded by `dataset.config`), so
+epochs reshuffle and seeded pipelines repeat. Iterators (iterators.py) run the chain in a
+worker thread that prepares the next rows while the training step computes.
+"""
+from __future__ import annotations
+
+import itertools
+import numbers
+from collections.abc import Iterator
+
+import numpy as np
+
+from . import config
+
+__all__ = ["Dataset"]
+
+
+class EpochState:
+    """What one pass over a pipeline shares: the epoch number and one generator per node."""
+
+    def __init__(self):
+        self.epoch = 0
+        self._rngs: dict[int, np.random.Generator] = {}
+
+    def rng(self, node) -> np.random.Generator:
+        gen = self._rngs.get(id(node))
+        if gen is None:
+            gen = self._rngs[id(node)] = config.new_rng()
+        return gen
+
+
+def _check_count(value, op: str, name: str, allow_all=False) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or (
+            value <= 0 and not (allow_all and value == -1)):
+        raise ValueError(f"{op}: `{name}` must be a positive int"
+                         f"{' or -1' if allow_all else ''}, got {value!r}")
+    return int(value)
+
+
+def column_list(columns, op: str, name: str) -> list[str] | None:
+    if columns is None:
+        return None
+    columns = [columns] if isinstance(columns, str) else list(columns)
+    if not columns or not all(isinstance(c, str) and c for c in columns):
+        raise ValueError(f"{op}: `{name}` must be a column name or a list of them, got "
+                         f"{columns!r}")
+    if len(set(columns)) != len(columns):
+        raise ValueError(f"{op}: `{name}` lists a column twice: {columns}")
+    return columns
+
+
+class Dataset:
+    """Base of every pipeline node: the pipeline methods and the iterators."""
+
+    def __init__(self, children=()):
+        self.children = tuple(children)
+
+    # -- what a node defines ------------------------------------------------------------------
+    @property
+    def column_names(self) -> list[str]:
+        return self.children[0].column_names
+
+    def rows(self, state: EpochState) -> Iterator[tuple]:
+        raise NotImplementedError
+
+    def count(self) -> int | None:
+        """Rows per epoch, or None when only iterating can tell."""
+        return self.children[0].count() if self.children else None
+
+    # -- pipeline methods ---------------------------------------------------------------------
+    def map(self, operations, input_columns=None, output_columns=None, column_order=None,
+            num_parallel_workers=None, python_multiprocessing=False, cache=None, callbacks=None,
+            max_rowsize=16, offload=None):
+        """Apply `operations` (a callable or a list, run in order) to `input_columns`; the
+        results become `output_columns` (default: the input columns' names)."""
+        from .nodes import MapNode
+
+        return MapNode(self, operations, input_columns, output_columns, column_order)
+
+    def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None,
+              per_batch_map=None, input_columns=None, output_columns=None, **kwargs):
+        """Stack `batch_size` rows into one; the last, smaller batch is dropped if
+        `drop_remainder`."""
+        from .nodes import BatchNode
+
+        return BatchNode(self, _check_count(batch_size, "batch", "batch_size"),
+                         bool(drop_remainder), per_batch_map, input_columns, output_columns)
+
+    def shuffle(self, buffer_size):
+        """Shuffle through a buffer of `buffer_size` rows (a full shuffle when it holds the
+        whole dataset); every epoch shuffles anew."""
+        from .nodes import ShuffleNode
+
+        if isinstance(buffer_size, bool) or not isinstance(buffer_size, numbers.Integral) or \
+                buffer_size < 2:
+            raise ValueError(f"shuffle: `buffer_size` must be an int >= 2, got {buffer_size!r}")
+        return ShuffleNode(self, int(buffer_size))
+
+    def repeat(self, count=None):
+        """The dataset `count` times over (None or -1: without end)."""
+        from .nodes import RepeatNode
+
+        if count is None or count == -1:
+            return RepeatNode(self, None)
+        return RepeatNode(self, _check_count(count, "repeat", "count"))
+
+    def project(self, columns):
+        """Keep only `columns`, in that order."""
+        from .nodes import ProjectNode
+
+        return ProjectNode(self, column_list(columns, "project", "columns"))
+
+    def rename(self, input_columns, output_columns):
+        from .nodes import RenameNode
+
+        return RenameNode(self, column_list(input_columns, "rename", "input_columns"),
+                          column_list(output_columns, "rename", "output_columns"))
+
+    def take(self, count=-1):
+        """The first `count` rows (-1: all)."""
+        from .nodes import SliceNode
+
+        count = _check_count(count, "take", "count", allow_all=True)
+        return self if count == -1 else SliceNode(self, 0, count)
+
+    def skip(self, count):
+        """All rows but the first `count`."""
+        from .nodes import SliceNode
+
+        if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count < 0:
+            raise ValueError(f"skip: `count` must be an int >= 0, got {count!r}")
+        return SliceNode(self, int(count), None)
+
+    def split(self, sizes, randomize=True):
+        """Disjoint datasets of the given sizes (row counts, or fractions that sum to 1)."""
+        from .nodes import SubsetNode
+
+        total = self.get_dataset_size()
+        counts = _split_counts(sizes, total)
+        order = config.new_rng().permutation(total) if randomize else np.arange(total)
+        bounds = np.cumsum([0] + counts)
+        return [SubsetNode(self, np.sort(order[lo:hi])) for lo, hi in itertools.pairwise(bounds)]
+
+    # -- facts --------------------------------------------------------------------------------
+    def get_col_names(self) -> list[str]:
+        return list(self.column_names)
+
+    def get_dataset_size(self) -> int:
+        """Rows (or batches, after `batch`) in one epoch."""
+        n = self.count()
+        if n is None:
+            n = sum(1 for _ in self.rows(EpochState()))
+        return n
+
+    def get_batch_size(self) -> int:
+        from .nodes import BatchNode
+
+        node = self
+        while node.children and not isinstance(node, BatchNode):
+            node = node.children[0]
+        return node.batch_size if isinstance(node, BatchNode) else 1
+
+    def get_repeat_count(self) -> int:
+        from .nodes import RepeatNode
+
+        node = self
+        while node.children and not isinstance(node, RepeatNode):
+            node = node.children[0]
+        if isinstance(node, RepeatNode):
+            return -1 if node.times is None else node.times
+        return 1
+
+    def output_shapes(self) -> list[list[int]]:
+        row = next(iter(self.rows(EpochState())))
+        return [list(np.shape(v)) for v in row]
+
+    def output_types(self) -> list[np.dtype]:
+        row = next(iter(self.rows(EpochState())))
+        return [np.asarray(v).dtype for v in row]
+
+    # -- iterators ----------------------------------------------------------------------------
+    def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False,
+                              do_copy=True):
+        """An iterator of lists of Tensors (NumPy arrays with `output_numpy`); each `for` over
+        it is one epoch."""
+        from .iterators import DatasetIterator
+
+        return DatasetIterator(self, column_list(columns, "create_tuple_iterator", "columns"),
+                               num_epochs, output_numpy, as_dict=False)
+
+    def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=True):
+        """An iterator of {column name: Tensor} dicts; each `for` over it is one epoch."""
+        from .iterators import DatasetIterator
+
+        return DatasetIterator(self, None, num_epochs, output_numpy, as_dict=True)
+
+    def __iter__(self):
+        return iter(self.create_tuple_iterator(num_epochs=1))
+
+
+def _split_counts(sizes, total: int) -> list[int]:
+    sizes = list(sizes)
+    if not sizes:
+        raise ValueError("split: `sizes` is empty")
+    if all(isinstance(s, numbers.Integral) and not isinstance(s, bool) for s in sizes):
+        if any(s <= 0 for s in sizes) or sum(sizes) != total:
+            raise ValueError(f"split: row counts must be positive and sum to the dataset size "
+                             f"{total}, got {sizes}")
+        return [int(s) for s in sizes]
+    if not all(isinstance(s, numbers.Real) and 0 < s < 1 for s in sizes) or \
+            abs(sum(sizes) - 1) > 1e-6:
+        raise ValueError(f"split: fractions must lie in (0, 1) and sum to 1, got {sizes}")
+    counts = [round(s * total) for s in sizes]
+    counts[-1] += total - sum(counts)  # rounding leftovers go to the last split
+    if min(counts) <= 0:
+        raise ValueError(f"split: {sizes} of {total} rows leaves a split empty")
+    return counts
+
+
+def find_column(names: list[str], column: str, op: str) -> int:
+    try:
+        return names.index(column)
+    except ValueError:
+        raise ValueError(f"{op}: no column named {column!r}; the columns are {names}") from None
+

@@ -1,0 +1,263 @@
+"""The pipeline operations as nodes: map, batch, shuffle, repeat, project, rename, take/skip
+and the subsets that split makes."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from .engine import Dataset, column_list, find_column
+
+
+def _as_tuple(value) -> tuple:
+    return value if isinstance(value, tuple) else (value,)
+
+
+def _operation_list(operations) -> list:
+    ops = list(operations) if isinstance(operations, (list, tuple)) else [operations]
+    for op in ops:
+        if not callable(op):
+            raise TypeError(f"map: `operations` must be callables (transforms or functions), "
+                            f"got {type(op).__name__} {op!r:.60}")
+    if not ops:
+        raise ValueError("map: `operations` is empty")
+    return ops
+
+
+class MapNode(Dataset):
+    """Each row's `input_columns` go through the operations; the results take their place."""
+
+    def __init__(self, child, operations, input_columns, output_columns, column_order):
+        super().__init__([child])
+        self.operations = _operation_list(operations)
+        names = child.column_names
+        self.inputs = column_list(input_columns, "map", "input_columns") or names[:1]
+        self.outputs = column_list(output_columns, "map", "output_columns") or self.inputs
+        self.input_index = [find_column(names, c, "map") for c in self.inputs]
+        first = min(self.input_index)
+        kept = [c for c in names if c not in self.inputs]
+        self._names = kept[:first] + self.outputs + kept[first:]
+        if len(set(self._names)) != len(self._names):
+            raise ValueError(f"map: output columns {self.outputs} clash with the columns "
+                             f"{kept} the map keeps")
+        self.kept_index = [names.index(c) for c in kept]
+        self.first = first
+        if column_order is not None:
+            self._names_order = column_list(column_order, "map", "column_order")
+        else:
+            self._names_order = None
+        one_to_one = len(self.inputs) == len(self.outputs) == 1 and self._names_order is None
+        self._one_to_one = self.input_index[0] if one_to_one else None
+
+    @property
+    def column_names(self):
+        return list(self._names_order or self._names)
+
+    def transform(self, row: tuple) -> tuple:
+        if self._one_to_one is not None:  # the common case, kept lean: it runs once per row
+            value = row[self._one_to_one]
+            for op in self.operations:
+                value = op(value)
+            if type(value) is not tuple:
+                return row[:self._one_to_one] + (value,) + row[self._one_to_one + 1:]
+            values = value
+        else:
+            values = tuple(row[i] for i in self.input_index)
+            for op in self.operations:
+                values = _as_tuple(op(*values))
+        if len(values) != len(self.outputs):
+            raise ValueError(f"map: the operations returned {len(values)} value(s) for the "
+                             f"output columns {self.outputs}")
+        kept = [row[i] for i in self.kept_index]
+        out = tuple(kept[:self.first]) + values + tuple(kept[self.first:])
+        if self._names_order is not None:
+            out = tuple(out[self._names.index(c)] for c in self._names_order)
+        return out
+
+    def rows(self, state):
+        return map(self.transform, self.children[0].rows(state))
+
+
+class BatchInfo:
+    """What `per_batch_map` learns about the batch it is given."""
+
+    def __init__(self, batch_num: int, epoch_num: int):
+        self._batch_num, self._epoch_num = batch_num, epoch_num
+
+    def get_batch_num(self) -> int:
+        return self._batch_num
+
+    def get_epoch_num(self) -> int:
+        return self._epoch_num
+
+
+def stack_column(values: list, column: str) -> np.ndarray:
+    try:
+        return np.stack([np.asarray(v) for v in values])
+    except ValueError:
+        shapes = sorted({np.shape(v) for v in values})
+        raise ValueError(f"batch: column {column!r} holds rows of different shapes {shapes}; "
+                         f"resize them to one shape before batching") from None
+
+
+class BatchNode(Dataset):
+    def __init__(self, child, batch_size, drop_remainder, per_batch_map, input_columns,
+                 output_columns):
+        super().__init__([child])
+        self.batch_size, self.drop_remainder = batch_size, drop_remainder
+        self.per_batch_map = per_batch_map
+        names = child.column_names
+        self.inputs = column_list(input_columns, "batch", "input_columns") or names
+        self.outputs = column_list(output_columns, "batch", "output_columns") or self.inputs
+        self.input_index = [find_column(names, c, "batch") for c in self.inputs]
+        if per_batch_map is not None and not callable(per_batch_map):
+            raise TypeError(f"batch: `per_batch_map` must be callable, got {per_batch_map!r}")
+
+    @property
+    def column_names(self):
+        names = self.children[0].column_names
+        if self.per_batch_map is None or self.outputs == self.inputs:
+            return names
+        return [c for c in names if c not in self.inputs] + self.outputs
+
+    def count(self):
+        n = self.children[0].count()
+        if n is None:
+            return None
+        return n // self.batch_size if self.drop_remainder else -(-n // self.batch_size)
+
+    def rows(self, state):
+        rows = self.children[0].rows(state)
+        for number in itertools.count():
+            chunk = list(itertools.islice(rows, self.batch_size))
+            if not chunk or (self.drop_remainder and len(chunk) < self.batch_size):
+                return
+            yield self._stack(chunk, number, state)
+
+    def _stack(self, chunk, number, state) -> tuple:
+        names = self.children[0].column_names
+        columns = [[row[i] for row in chunk] for i in range(len(names))]
+        if self.per_batch_map is not None:
+            mapped = self.per_batch_map(*(columns[i] for i in self.input_index),
+                                        BatchInfo(number, state.epoch))
+            mapped = _as_tuple(mapped)
+            kept = [c for i, c in enumerate(columns) if i not in self.input_index]
+            if self.outputs == self.inputs:
+                for i, values in zip(self.input_index, mapped):
+                    columns[i] = list(values)
+            else:
+                columns = kept + [list(v) for v in mapped]
+        return tuple(stack_column(values, name)
+                     for values, name in zip(columns, self.column_names))
+
+
+class ShuffleNode(Dataset):
+    """MindSpore's buffer shuffle: each row out is drawn at random from a buffer that the rows
+    coming in refill."""
+
+    def __init__(self, child, buffer_size):
+        super().__init__([child])
+        self.buffer_size = buffer_size
+
+    def rows(self, state):
+        rng = state.rng(self)
+        buffer, picks = [], iter(())
+        for row in self.children[0].rows(state):
+            if len(buffer) < self.buffer_size:
+                buffer.append(row)
+                continue
+            pick = next(picks, None)
+            if pick is None:  # drawn in blocks: one draw per row costs more than the row
+                picks = iter(rng.integers(self.buffer_size, size=256).tolist())
+                pick = next(picks)
+            yield buffer[pick]
+            buffer[pick] = row
+        for pick in rng.permutation(len(buffer)):
+            yield buffer[pick]
+
+
+class RepeatNode(Dataset):
+    def __init__(self, child, times):
+        super().__init__([child])
+        self.times = times
+
+    def count(self):
+        n = self.children[0].count()
+        return None if n is None or self.times is None else n * self.times
+
+    def rows(self, state):
+        passes = itertools.count() if self.times is None else range(self.times)
+        for _ in passes:
+            yield from self.children[0].rows(state)
+
+
+class ProjectNode(Dataset):
+    def __init__(self, child, columns):
+        super().__init__([child])
+        self.index = [find_column(child.column_names, c, "project") for c in columns]
+        self._names = columns
+
+    @property
+    def column_names(self):
+        return list(self._names)
+
+    def rows(self, state):
+        for row in self.children[0].rows(state):
+            yield tuple(row[i] for i in self.index)
+
+
+class RenameNode(Dataset):
+    def __init__(self, child, inputs, outputs):
+        super().__init__([child])
+        if len(inputs) != len(outputs):
+            raise ValueError(f"rename: {len(inputs)} input column(s) but {len(outputs)} "
+                             f"output column(s)")
+        names = child.column_names
+        for c in inputs:
+            find_column(names, c, "rename")
+        new = dict(zip(inputs, outputs))
+        self._names = [new.get(c, c) for c in names]
+        if len(set(self._names)) != len(self._names):
+            raise ValueError(f"rename: the new names {self._names} repeat a column")
+
+    @property
+    def column_names(self):
+        return list(self._names)
+
+    def rows(self, state):
+        return self.children[0].rows(state)
+
+
+class SliceNode(Dataset):
+    """Rows [start, stop) of each epoch: take and skip."""
+
+    def __init__(self, child, start, stop):
+        super().__init__([child])
+        self.start, self.stop = start, stop
+
+    def count(self):
+        n = self.children[0].count()
+        if n is None:
+            return None
+        stop = n if self.stop is None else min(n, self.stop)
+        return max(0, stop - self.start)
+
+    def rows(self, state):
+        return itertools.islice(self.children[0].rows(state), self.start, self.stop)
+
+
+class SubsetNode(Dataset):
+    """The rows at `indices` (sorted) of each epoch of the child: one part of a split."""
+
+    def __init__(self, child, indices):
+        super().__init__([child])
+        self.indices = np.asarray(indices)
+        self._wanted = set(self.indices.tolist())
+
+    def count(self):
+        return len(self.indices)
+
+    def rows(self, state):
+        for i, row in enumerate(self.children[0].rows(state)):
+            if i in self._wanted:
+                yield row

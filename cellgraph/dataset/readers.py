@@ -1,0 +1,218 @@
+"""Readers for the on-disk formats people point MindSpore at: MNIST's IDX files, CIFAR's binary
+batches and a folder of images per class. Columns and dtypes are MindSpore's: images HWC
+uint8, labels uint32 (int32 for ImageFolderDataset)."""
+from __future__ import annotations
+
+import os
+from typing import ClassVar
+
+import numpy as np
+
+from .sources import MappableSource
+
+__all__ = ["Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset", "MnistDataset"]
+
+_IDX_DTYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4",
+               0x0E: ">f8"}
+
+
+def read_idx(path: str) -> np.ndarray:
+    """An IDX file (MNIST's format): magic 0 0 <dtype code> <rank>, big-endian dims, data."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    if len(raw) < 4 or raw[0] or raw[1] or raw[2] not in _IDX_DTYPES:
+        raise ValueError(f"MnistDataset: {path!r} is not an IDX file (bad magic number)")
+    rank = raw[3]
+    dims = tuple(int(d) for d in np.frombuffer(raw, ">u4", rank, 4))
+    data = np.frombuffer(raw, _IDX_DTYPES[raw[2]], offset=4 + 4 * rank)
+    if data.size != int(np.prod(dims)):
+        raise ValueError(f"MnistDataset: {path!r} holds {data.size} values, its header says "
+                         f"{dims}")
+    return data.reshape(dims)
+
+
+def _usage(usage, allowed: tuple, op: str) -> str:
+    usage = "all" if usage is None else usage
+    if usage not in allowed:
+        raise ValueError(f"{op}: `usage` must be one of {', '.join(allowed)}, got {usage!r}")
+    return usage
+
+
+def _directory(path, op: str) -> str:
+    path = os.fspath(path)
+    if not os.path.isdir(path):
+        raise ValueError(f"{op}: `dataset_dir` {path!r} is not a directory")
+    return path
+
+
+class _ArraySource(MappableSource):
+    """A reader that loads its files into arrays, one per column, on first use."""
+
+    def __init__(self, names, sampling):
+        self._arrays = None
+        super().__init__(names, **sampling)
+
+    def load(self) -> list[np.ndarray]:
+        raise NotImplementedError
+
+    @property
+    def arrays(self):
+        if self._arrays is None:
+            self._arrays = self.load()
+        return self._arrays
+
+    @property
+    def num_rows(self):
+        return len(self.arrays[0])
+
+    def row_at(self, index):
+        return tuple(a[index] for a in self.arrays)
+
+
+class MnistDataset(_ArraySource):
+    """MNIST (or Fashion-MNIST) IDX files: columns image (28, 28, 1) uint8 and label uint32."""
+
+    op = "MnistDataset"
+    _FILES: ClassVar[dict] = {"train": "train", "test": "t10k"}
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        self.dataset_dir = _directory(dataset_dir, self.op)
+        self.usage = _usage(usage, ("train", "test", "all"), self.op)
+        super().__init__(["image", "label"], {
+            "num_samples": num_samples, "shuffle": shuffle, "sampler": sampler,
+            "num_shards": num_shards, "shard_id": shard_id})
+
+    def load(self):
+        parts = ("train", "test") if self.usage == "all" else (self.usage,)
+        if self.usage == "all":  # the parts whose files are there (a folder may hold one)
+            parts = [p for p in parts if self._find(p, "images-idx3-ubyte", required=False)]
+        images, labels = [], []
+        for part in parts or ("train",):
+            image_file = self._find(part, "images-idx3-ubyte")
+            label_file = self._find(part, "labels-idx1-ubyte")
+            images.append(read_idx(image_file)[..., None])
+            labels.append(read_idx(label_file).astype(np.uint32))
+            if len(images[-1]) != len(labels[-1]):
+                raise ValueError(f"{self.op}: {image_file!r} has {len(images[-1])} images "
+                                 f"but {label_file!r} has {len(labels[-1])} labels")
+        return [np.concatenate(images), np.concatenate(labels)]
+
+    def _find(self, part: str, suffix: str, required=True) -> str | None:
+        prefix = os.path.join(self.dataset_dir, self._FILES[part])
+        for sep in ("-", "."):
+            path = f"{prefix}{sep}{suffix}"
+            if os.path.isfile(path):
+                return path
+        if not required:
+            return None
+        raise ValueError(f"{self.op}: no file {self._FILES[part]}-{suffix} in "
+                         f"{self.dataset_dir!r}")
+
+
+class _CifarDataset(_ArraySource):
+    """CIFAR binary batches: per record the label byte(s), then 3072 bytes of 32x32 RGB in
+    channel-major order, given out as HWC."""
+
+    label_bytes = 1
+    files: ClassVar[dict] = {}
+
+    def __init__(self, dataset_dir, usage, names, sampling):
+        self.dataset_dir = _directory(dataset_dir, self.op)
+        self.usage = _usage(usage, ("train", "test", "all"), self.op)
+        super().__init__(names, sampling)
+
+    def load(self):
+        parts = ("train", "test") if self.usage == "all" else (self.usage,)
+        record = self.label_bytes + 3072
+        chunks = []
+        for part in parts:
+            for name in self.files[part]:
+                path = os.path.join(self.dataset_dir, name)
+                if not os.path.isfile(path):
+                    raise ValueError(f"{self.op}: no file {name} in {self.dataset_dir!r}")
+                raw = np.fromfile(path, np.uint8)
+                if raw.size % record:
+                    raise ValueError(f"{self.op}: {path!r} is {raw.size} bytes, not a whole "
+                                     f"number of {record}-byte records")
+                chunks.append(raw.reshape(-1, record))
+        records = np.concatenate(chunks)
+        images = records[:, self.label_bytes:].reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1)
+        labels = [records[:, i].astype(np.uint32) for i in range(self.label_bytes)]
+        return [np.ascontiguousarray(images)] + labels
+
+
+class Cifar10Dataset(_CifarDataset):
+    """CIFAR-10 binary version: columns image (32, 32, 3) uint8 and label uint32."""
+
+    op = "Cifar10Dataset"
+    files: ClassVar[dict] = {"train": [f"data_batch_{i}.bin" for i in range(1, 6)],
+                             "test": ["test_batch.bin"]}
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        super().__init__(dataset_dir, usage, ["image", "label"], {
+            "num_samples": num_samples, "shuffle": shuffle, "sampler": sampler,
+            "num_shards": num_shards, "shard_id": shard_id})
+
+
+class Cifar100Dataset(_CifarDataset):
+    """CIFAR-100 binary version: columns image, coarse_label and fine_label."""
+
+    op = "Cifar100Dataset"
+    label_bytes = 2
+    files: ClassVar[dict] = {"train": ["train.bin"], "test": ["test.bin"]}
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        super().__init__(dataset_dir, usage, ["image", "coarse_label", "fine_label"], {
+            "num_samples": num_samples, "shuffle": shuffle, "sampler": sampler,
+            "num_shards": num_shards, "shard_id": shard_id})
+
+
+_IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".gif", ".ppm",
+                     ".JPEG", ".JPG", ".PNG")
+
+
+class ImageFolderDataset(MappableSource):
+    """One sub-folder per class: columns image (the file's bytes, or the decoded HWC RGB image
+    with `decode=True`) and label int32 (sorted folder names, or `class_indexing`)."""
+
+    op = "ImageFolderDataset"
+
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, extensions=None, class_indexing=None, decode=False,
+                 num_shards=None, shard_id=None, cache=None, decrypt=None):
+        root = _directory(dataset_dir, self.op)
+        classes = sorted(d for d in os.listdir(root) if os.path.isdir(os.path.join(root, d)))
+        if class_indexing is None:
+            class_indexing = {name: i for i, name in enumerate(classes)}
+        self.class_indexing = dict(class_indexing)
+        suffixes = tuple(extensions) if extensions else _IMAGE_EXTENSIONS
+        self.files = []
+        for name in classes:
+            if name not in self.class_indexing:
+                continue
+            folder = os.path.join(root, name)
+            for file in sorted(os.listdir(folder)):
+                if file.endswith(suffixes):
+                    self.files.append((os.path.join(folder, file), self.class_indexing[name]))
+        self.decode = bool(decode)
+        super().__init__(["image", "label"], num_samples, shuffle, sampler, num_shards,
+                         shard_id)
+
+    @property
+    def num_rows(self):
+        return len(self.files)
+
+    def get_class_indexing(self) -> dict:
+        return dict(self.class_indexing)
+
+    def row_at(self, index):
+        path, label = self.files[index]
+        image = np.fromfile(path, np.uint8)
+        if self.decode:
+            from .vision.transforms import Decode
+
+            image = Decode()(image)
+        return image, np.array(label, np.int32)

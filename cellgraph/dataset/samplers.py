@@ -1,0 +1,144 @@
+"""Samplers: the order in which a source with random access hands out its rows each epoch.
+
+DistributedSampler gives each of `num_shards` processes its own slice: every shard draws the
+same permutation (seeded by the dataset seed and the epoch, not by the process), pads it by
+wrapping around to a multiple of `num_shards`, and takes every `num_shards`-th index from
+`shard_id` on, so the shards are disjoint and equally long.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import config
+
+__all__ = ["DistributedSampler", "RandomSampler", "Sampler", "SequentialSampler",
+           "SubsetRandomSampler", "SubsetSampler"]
+
+
+def _optional_count(value, op: str, name: str):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+        raise ValueError(f"{op}: `{name}` must be an int >= 0 or None, got {value!r}")
+    return int(value) or None  # MindSpore reads 0 as "all"
+
+
+class Sampler:
+    """Base: `indices(num_rows, state)` for one epoch."""
+
+    def __init__(self, num_samples=None):
+        self.num_samples = _optional_count(num_samples, type(self).__name__, "num_samples")
+
+    def _limit(self, indices: np.ndarray) -> np.ndarray:
+        return indices if self.num_samples is None else indices[:self.num_samples]
+
+    def indices(self, num_rows: int, state) -> np.ndarray:
+        raise NotImplementedError
+
+    def count(self, num_rows: int) -> int:
+        full = self._full_count(num_rows)
+        return full if self.num_samples is None else min(full, self.num_samples)
+
+    def _full_count(self, num_rows: int) -> int:
+        return num_rows
+
+
+class SequentialSampler(Sampler):
+    def __init__(self, start_index=None, num_samples=None):
+        super().__init__(num_samples)
+        self.start_index = int(start_index or 0)
+
+    def indices(self, num_rows, state):
+        return self._limit(np.arange(self.start_index, num_rows))
+
+    def _full_count(self, num_rows):
+        return max(0, num_rows - self.start_index)
+
+
+class RandomSampler(Sampler):
+    def __init__(self, replacement=False, num_samples=None):
+        super().__init__(num_samples)
+        self.replacement = bool(replacement)
+
+    def indices(self, num_rows, state):
+        rng = state.rng(self)
+        if self.replacement:
+            return rng.integers(0, num_rows, self.num_samples or num_rows)
+        return self._limit(rng.permutation(num_rows))
+
+
+class SubsetSampler(Sampler):
+    """The given row indices, in order."""
+
+    def __init__(self, indices, num_samples=None):
+        super().__init__(num_samples)
+        self.subset = np.asarray(list(indices), dtype=np.int64)
+
+    def indices(self, num_rows, state):
+        if len(self.subset) and (self.subset.max() >= num_rows or self.subset.min() < 0):
+            raise ValueError(f"{type(self).__name__}: an index lies outside the {num_rows} "
+                             f"rows of the dataset")
+        return self._limit(self.subset)
+
+    def _full_count(self, num_rows):
+        return len(self.subset)
+
+
+class SubsetRandomSampler(SubsetSampler):
+    """The given row indices, in a new random order each epoch."""
+
+    def indices(self, num_rows, state):
+        subset = super().indices(num_rows, state)
+        return subset[state.rng(self).permutation(len(subset))]
+
+
+class DistributedSampler(Sampler):
+    def __init__(self, num_shards, shard_id, shuffle=True, num_samples=None, offset=-1):
+        super().__init__(num_samples)
+        check_shard(num_shards, shard_id, "DistributedSampler")
+        self.num_shards, self.shard_id = int(num_shards), int(shard_id)
+        self.shuffle = bool(shuffle)
+
+    def indices(self, num_rows, state):
+        order = np.arange(num_rows)
+        if self.shuffle:  # the same permutation in every shard
+            order = np.random.default_rng([config.get_seed(), state.epoch]).permutation(
+                num_rows)
+        per_shard = -(-num_rows // self.num_shards)
+        padded = np.resize(order, per_shard * self.num_shards)  # wraps around
+        return self._limit(padded[self.shard_id::self.num_shards])
+
+    def _full_count(self, num_rows):
+        return -(-num_rows // self.num_shards)
+
+
+def check_shard(num_shards, shard_id, op: str) -> None:
+    for name, value in (("num_shards", num_shards), ("shard_id", shard_id)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"{op}: `{name}` must be an int, got {value!r}")
+    if num_shards < 1 or not 0 <= shard_id < num_shards:
+        raise ValueError(f"{op}: expected num_shards >= 1 and 0 <= shard_id < num_shards, got "
+                         f"num_shards={num_shards}, shard_id={shard_id}")
+
+
+def choose_sampler(op: str, shuffle, sampler, num_samples, num_shards, shard_id) -> Sampler:
+    """MindSpore's rule for a source's arguments: an explicit sampler, else a
+    DistributedSampler when sharded, else a random order unless shuffle=False."""
+    if sampler is not None:
+        if shuffle is not None or num_shards is not None:
+            raise RuntimeError(f"{op}: `sampler` cannot be combined with `shuffle` or "
+                               f"`num_shards`/`shard_id`")
+        if not isinstance(sampler, Sampler):
+            raise TypeError(f"{op}: `sampler` must be a dataset sampler, got "
+                            f"{type(sampler).__name__}")
+        return sampler
+    if (num_shards is None) != (shard_id is None):
+        raise RuntimeError(f"{op}: give both `num_shards` and `shard_id`, or neither")
+    if num_shards is not None:
+        return DistributedSampler(num_shards, shard_id, shuffle=shuffle is not False,
+                                  num_samples=num_samples)
+    if shuffle is False:
+        return SequentialSampler(num_samples=num_samples)
+    return RandomSampler(num_samples=num_samples)

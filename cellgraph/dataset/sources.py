@@ -1,0 +1,200 @@
+"""Sources built from Python data: GeneratorDataset and NumpySlicesDataset, and the base of
+every source with random access (`MappableSource`), which a sampler orders each epoch."""
+from __future__ import annotations
+
+import itertools
+import numbers
+
+import numpy as np
+
+from .engine import Dataset, column_list
+from .samplers import SubsetRandomSampler, SubsetSampler, check_shard, choose_sampler
+
+__all__ = ["GeneratorDataset", "NumpySlicesDataset"]
+
+
+def as_row(value, names: list[str], op: str) -> tuple:
+    """A source's item as a tuple of arrays, one per column."""
+    values = tuple(value) if isinstance(value, (tuple, list)) and len(names) > 1 or \
+        isinstance(value, tuple) else (value,)
+    if len(values) != len(names):
+        raise ValueError(f"{op}: the source gave {len(values)} value(s) per row but the "
+                         f"columns are {names}")
+    return tuple(np.asarray(v) for v in values)
+
+
+class MappableSource(Dataset):
+    """A source whose rows can be read by index; subclasses define `num_rows` and
+    `row_at(index)`."""
+
+    op = "dataset"
+
+    def __init__(self, names, num_samples=None, shuffle=None, sampler=None, num_shards=None,
+                 shard_id=None):
+        super().__init__()
+        self._names = list(names)
+        self.sampler = choose_sampler(self.op, shuffle, sampler, num_samples, num_shards,
+                                      shard_id)
+
+    @property
+    def column_names(self):
+        return list(self._names)
+
+    @property
+    def num_rows(self) -> int:
+        raise NotImplementedError
+
+    def row_at(self, index: int) -> tuple:
+        raise NotImplementedError
+
+    def count(self):
+        return self.sampler.count(self.num_rows)
+
+    def rows(self, state):
+        for index in self.sampler.indices(self.num_rows, state):
+            yield self.row_at(int(index))
+
+    def split(self, sizes, randomize=True):
+        """Splits of a source with random access keep their rows across epochs: each gets a
+        subset sampler over its own indices (shuffled each epoch when `randomize`)."""
+        from . import config
+        from .engine import _split_counts
+
+        counts = _split_counts(sizes, self.num_rows)
+        order = config.new_rng().permutation(self.num_rows) if randomize else \
+            np.arange(self.num_rows)
+        bounds = np.cumsum([0] + counts)
+        parts = []
+        for lo, hi in itertools.pairwise(bounds):
+            part = object.__new__(type(self))
+            part.__dict__.update(self.__dict__)
+            sampler = SubsetRandomSampler if randomize else SubsetSampler
+            part.sampler = sampler(np.sort(order[lo:hi]))
+            parts.append(part)
+        return parts
+
+
+class _Mapped(MappableSource):
+    op = "GeneratorDataset"
+
+    def __init__(self, source, names, **sampling):
+        self.source = source
+        super().__init__(names, **sampling)
+
+    @property
+    def num_rows(self):
+        return len(self.source)
+
+    def row_at(self, index):
+        return as_row(self.source[index], self._names, self.op)
+
+
+class _Iterated(Dataset):
+    """A source read front to back (a generator function or an iterable); sharding keeps
+    every num_shards-th row."""
+
+    def __init__(self, source, names, num_samples, num_shards, shard_id):
+        super().__init__()
+        self.source, self._names = source, list(names)
+        self.num_samples = num_samples
+        self.shard = None if num_shards is None else (num_shards, shard_id)
+
+    @property
+    def column_names(self):
+        return list(self._names)
+
+    def count(self):
+        return None
+
+    def rows(self, state):
+        items = self.source() if callable(self.source) else iter(self.source)
+        if self.shard is not None:
+            items = itertools.islice(items, self.shard[1], None, self.shard[0])
+        if self.num_samples:
+            items = itertools.islice(items, self.num_samples)
+        for item in items:
+            yield as_row(item, self._names, "GeneratorDataset")
+
+
+def _names_for(column_names, count: int | None, op: str) -> list[str]:
+    names = column_list(column_names, op, "column_names")
+    if names is not None:
+        return names
+    if count is None:
+        raise ValueError(f"{op}: give `column_names` (one name per value the source yields)")
+    return [f"column_{i}" for i in range(count)]
+
+
+class GeneratorDataset(Dataset):
+    """A dataset from Python: a generator function, an iterable, or an object with
+    `__getitem__` and `__len__` (random access: shuffled by default, and samplers and
+    sharding apply)."""
+
+    def __init__(self, source, column_names=None, column_types=None, schema=None,
+                 num_samples=None, num_parallel_workers=1, shuffle=None, sampler=None,
+                 num_shards=None, shard_id=None, python_multiprocessing=True, max_rowsize=6):
+        super().__init__([_generator_source(source, column_names, num_samples, shuffle,
+                                            sampler, num_shards, shard_id)])
+
+    def rows(self, state):
+        return self.children[0].rows(state)
+
+    def split(self, sizes, randomize=True):
+        if isinstance(self.children[0], MappableSource):
+            return self.children[0].split(sizes, randomize)
+        return super().split(sizes, randomize)
+
+
+def _generator_source(source, column_names, num_samples, shuffle, sampler, num_shards,
+                      shard_id):
+    op = "GeneratorDataset"
+    names = _names_for(column_names, None, op)
+    random_access = hasattr(source, "__getitem__") and hasattr(source, "__len__")
+    if random_access:
+        return _Mapped(source, names, num_samples=num_samples, shuffle=shuffle,
+                       sampler=sampler, num_shards=num_shards, shard_id=shard_id)
+    if not (callable(source) or hasattr(source, "__iter__")):
+        raise TypeError(f"{op}: `source` must be a generator function, an iterable or a "
+                        f"random-access object, got {type(source).__name__}")
+    if shuffle or sampler is not None:
+        raise ValueError(f"{op}: `shuffle` and `sampler` need a source with random access "
+                         f"(__getitem__ and __len__); shuffle the pipeline with .shuffle()")
+    if num_shards is not None or shard_id is not None:
+        check_shard(num_shards, shard_id, op)
+    if num_samples is not None and (isinstance(num_samples, bool) or not isinstance(
+            num_samples, numbers.Integral) or num_samples < 0):
+        raise ValueError(f"{op}: `num_samples` must be an int >= 0, got {num_samples!r}")
+    return _Iterated(source, names, num_samples, num_shards, shard_id)
+
+
+class NumpySlicesDataset(MappableSource):
+    """Rows sliced along the first axis of arrays: a list or array (one column), a tuple of
+    them (one column each) or a dict (column name -> values)."""
+
+    op = "NumpySlicesDataset"
+
+    def __init__(self, data, column_names=None, num_samples=None, num_parallel_workers=1,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None):
+        if isinstance(data, dict):
+            columns = [np.asarray(v) for v in data.values()]
+            names = column_list(column_names, self.op, "column_names") or list(data)
+        else:
+            columns = [np.asarray(v) for v in data] if isinstance(data, tuple) else \
+                [np.asarray(data)]
+            names = _names_for(column_names, len(columns), self.op)
+        if len(names) != len(columns):
+            raise ValueError(f"{self.op}: {len(columns)} column(s) of data but "
+                             f"{len(names)} column name(s) {names}")
+        lengths = {len(c) for c in columns}
+        if len(lengths) != 1:
+            raise ValueError(f"{self.op}: the columns have different lengths "
+                             f"{[len(c) for c in columns]}")
+        self.columns = columns
+        super().__init__(names, num_samples, shuffle, sampler, num_shards, shard_id)
+
+    @property
+    def num_rows(self):
+        return len(self.columns[0])
+
+    def row_at(self, index):
+        return tuple(c[index] for c in self.columns)

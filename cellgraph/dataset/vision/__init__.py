@@ -1,0 +1,4 @@
+"""cellgraph.dataset.vision: image transforms on NumPy HWC arrays and Pillow images (the
+names of vision/transforms.py, and the 1.x module paths `c_transforms` and `py_transforms`)."""
+from . import c_transforms, py_transforms, transforms  # noqa: F401
+from .transforms import *

@@ -1,0 +1,46 @@
+"""The 1.x Pillow-based image transforms (mindspore.dataset.vision.py_transforms): Decode
+gives a Pillow image, ToTensor makes a CHW float array in [0, 1], and Normalize then works on
+CHW arrays."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import transforms as _t
+from .transforms import HWC2CHW, CenterCrop, RandomCrop, RandomHorizontalFlip, Resize, ToTensor
+
+__all__ = [
+    "HWC2CHW",
+    "CenterCrop",
+    "Decode",
+    "Normalize",
+    "RandomCrop",
+    "RandomHorizontalFlip",
+    "Resize",
+    "ToPIL",
+    "ToTensor",
+]
+
+
+class Decode(_t.Decode):
+    """Encoded image bytes -> an RGB Pillow image."""
+
+    def __init__(self):
+        super().__init__(to_pil=True)
+
+
+class Normalize(_t.Normalize):
+    """(image - mean) / std per channel of a CHW float array (ToTensor's output)."""
+
+    def __init__(self, mean, std):
+        super().__init__(mean, std, is_hwc=False)
+
+
+class ToPIL(_t.TensorOperation):
+    """An HWC uint8 array -> a Pillow image."""
+
+    def __call__(self, image):
+        if _t._is_pil(image):
+            return image
+        array = np.asarray(image)
+        return _t._pil().fromarray(array[..., 0] if array.ndim == 3 and array.shape[2] == 1
+                                   else array)

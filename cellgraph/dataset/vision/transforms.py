@@ -1,0 +1,337 @@
+"""Image transforms (mindspore.dataset.vision) on NumPy HWC arrays and Pillow images.
+
+Geometric transforms keep their input's kind: a Pillow image stays one (Pillow does the
+resampling), a NumPy array stays one (resampled here, so no Pillow is needed). Decoding needs
+Pillow (the `vision` extra). Rescale, Normalize and HWC2CHW give NumPy arrays.
+"""
+from __future__ import annotations
+
+import io
+import numbers
+from enum import Enum
+
+import numpy as np
+
+from cellgraph.dataset import config
+from cellgraph.dataset.transforms.transforms import TensorOperation
+
+__all__ = [
+    "HWC2CHW",
+    "Border",
+    "CenterCrop",
+    "Decode",
+    "Inter",
+    "Normalize",
+    "RandomCrop",
+    "RandomHorizontalFlip",
+    "Rescale",
+    "Resize",
+    "ToTensor",
+]
+
+
+class Inter(Enum):
+    """Interpolation modes; the aliases (BILINEAR, BICUBIC) are MindSpore's too."""
+
+    NEAREST = 0
+    LINEAR = 1
+    BILINEAR = 1  # noqa: PIE796  (an alias of LINEAR, as in MindSpore)
+    CUBIC = 2
+    BICUBIC = 2  # noqa: PIE796  (an alias of CUBIC)
+    AREA = 3
+    PILCUBIC = 4
+    ANTIALIAS = 5
+
+
+class Border(Enum):
+    CONSTANT = "constant"
+    EDGE = "edge"
+    REFLECT = "reflect"
+    SYMMETRIC = "symmetric"
+
+
+def _pil():
+    try:
+        from PIL import Image
+    except ImportError:
+        raise ImportError("this image transform needs Pillow: pip install 'cellgraph[vision]' "
+                          "(or pip install Pillow)") from None
+    return Image
+
+
+def _is_pil(image) -> bool:
+    return type(image).__module__.startswith("PIL.")
+
+
+def _image_array(image, op: str) -> np.ndarray:
+    array = np.asarray(image)
+    if array.ndim not in (2, 3):
+        raise RuntimeError(f"{op}: expected an image of shape <H, W> or <H, W, C>, got shape "
+                           f"{array.shape}")
+    return array
+
+
+def _size_pair(size, op: str) -> tuple[int, int]:
+    if isinstance(size, numbers.Integral) and not isinstance(size, bool):
+        size = (size, size)
+    size = tuple(size)
+    if len(size) != 2 or not all(isinstance(s, numbers.Integral) and s > 0 for s in size):
+        raise ValueError(f"{op}: `size` must be a positive int or (height, width), got {size}")
+    return int(size[0]), int(size[1])
+
+
+class _RandomOp(TensorOperation):
+    _rng = None
+
+    @property
+    def rng(self) -> np.random.Generator:
+        if self._rng is None:
+            self._rng = config.new_rng()
+        return self._rng
+
+
+class Decode(TensorOperation):
+    """Encoded image bytes (JPEG, PNG, ...) -> an RGB image, HWC uint8 (a Pillow image with
+    `to_pil`)."""
+
+    def __init__(self, to_pil=False):
+        self.to_pil = bool(to_pil)
+
+    def __call__(self, data):
+        raw = bytes(np.asarray(data, np.uint8)) if not isinstance(data, bytes) else data
+        try:
+            image = _pil().open(io.BytesIO(raw)).convert("RGB")
+        except OSError as e:
+            raise RuntimeError(f"Decode: the data is not an image Pillow can read: {e}") from None
+        return image if self.to_pil else np.asarray(image)
+
+
+_PIL_FILTERS = {Inter.NEAREST: 0, Inter.LINEAR: 2, Inter.CUBIC: 3, Inter.PILCUBIC: 3,
+                Inter.AREA: 4, Inter.ANTIALIAS: 1}
+
+
+def _linear_axis(out_len: int, in_len: int):
+    """Source positions for half-pixel-centred linear resampling along one axis."""
+    pos = np.clip((np.arange(out_len) + 0.5) * in_len / out_len - 0.5, 0, in_len - 1)
+    low = np.floor(pos).astype(np.int64)
+    high = np.minimum(low + 1, in_len - 1)
+    return low, high, (pos - low).astype(np.float32)
+
+
+def resize_array(image: np.ndarray, height: int, width: int, interpolation: Inter):
+    in_h, in_w = image.shape[:2]
+    if interpolation is Inter.NEAREST:
+        rows = np.minimum(((np.arange(height) + 0.5) * in_h / height).astype(np.int64), in_h - 1)
+        cols = np.minimum(((np.arange(width) + 0.5) * in_w / width).astype(np.int64), in_w - 1)
+        return image[rows][:, cols]
+    if interpolation is not Inter.LINEAR:
+        pil = _pil().fromarray(image)
+        return np.asarray(pil.resize((width, height), _PIL_FILTERS[interpolation]))
+    top, bottom, wy = _linear_axis(height, in_h)
+    left, right, wx = _linear_axis(width, in_w)
+    data = image.astype(np.float32)
+    wy = wy.reshape((-1, 1) + (1,) * (image.ndim - 2))
+    rows = data[top] * (1 - wy) + data[bottom] * wy
+    wx = wx.reshape((1, -1) + (1,) * (image.ndim - 2))
+    out = rows[:, left] * (1 - wx) + rows[:, right] * wx
+    if image.dtype.kind in "iu":
+        info = np.iinfo(image.dtype)
+        out = np.clip(np.rint(out), info.min, info.max)
+    return out.astype(image.dtype)
+
+
+class Resize(TensorOperation):
+    """To `size`: (height, width), or an int for the shorter side (the aspect kept)."""
+
+    def __init__(self, size, interpolation=Inter.LINEAR):
+        if isinstance(size, numbers.Integral) and not isinstance(size, bool):
+            if size <= 0:
+                raise ValueError(f"Resize: `size` must be positive, got {size}")
+            self.size = int(size)
+        else:
+            self.size = _size_pair(size, "Resize")
+        if not isinstance(interpolation, Inter):
+            raise TypeError(f"Resize: `interpolation` must be an Inter, got {interpolation!r}")
+        self.interpolation = interpolation
+
+    def _target(self, height: int, width: int) -> tuple[int, int]:
+        if isinstance(self.size, tuple):
+            return self.size
+        if height <= width:
+            return self.size, int(self.size * width / height)
+        return int(self.size * height / width), self.size
+
+    def __call__(self, image):
+        if _is_pil(image):
+            height, width = self._target(image.height, image.width)
+            return image.resize((width, height), _PIL_FILTERS[self.interpolation])
+        array = _image_array(image, "Resize")
+        height, width = self._target(*array.shape[:2])
+        return resize_array(array, height, width, self.interpolation)
+
+
+def _crop(image, top: int, left: int, height: int, width: int):
+    if _is_pil(image):
+        return image.crop((left, top, left + width, top + height))
+    return image[top:top + height, left:left + width]
+
+
+def _hw(image) -> tuple[int, int]:
+    return (image.height, image.width) if _is_pil(image) else np.asarray(image).shape[:2]
+
+
+class CenterCrop(TensorOperation):
+    """The central `size` region (padded with zeros first where the image is smaller)."""
+
+    def __init__(self, size):
+        self.size = _size_pair(size, "CenterCrop")
+
+    def __call__(self, image):
+        height, width = self.size
+        image = _pad_to(image, height, width, 0, Border.CONSTANT)
+        in_h, in_w = _hw(image)
+        return _crop(image, round((in_h - height) / 2), round((in_w - width) / 2),
+                     height, width)
+
+
+def _pad(image, pad: tuple, fill, mode: Border):
+    """Pad (left, top, right, bottom) pixels."""
+    left, top, right, bottom = pad
+    was_pil = _is_pil(image)
+    array = np.asarray(image)
+    widths = [(top, bottom), (left, right)] + [(0, 0)] * (array.ndim - 2)
+    if mode is Border.CONSTANT:
+        out = np.pad(array, widths, constant_values=fill if np.isscalar(fill) else 0)
+        if not np.isscalar(fill) and array.ndim == 3:
+            mask = np.ones(out.shape[:2], bool)
+            mask[top:top + array.shape[0], left:left + array.shape[1]] = False
+            out[mask] = np.asarray(fill, array.dtype)
+    else:
+        out = np.pad(array, widths, mode=mode.value)
+    return _pil().fromarray(out) if was_pil else out
+
+
+def _pad_to(image, height, width, fill, mode):
+    in_h, in_w = _hw(image)
+    dh, dw = max(0, height - in_h), max(0, width - in_w)
+    if not dh and not dw:
+        return image
+    return _pad(image, (dw // 2, dh // 2, dw - dw // 2, dh - dh // 2), fill, mode)
+
+
+def _padding(padding) -> tuple | None:
+    if padding is None:
+        return None
+    if isinstance(padding, numbers.Integral):
+        return (int(padding),) * 4
+    padding = tuple(int(p) for p in padding)
+    if len(padding) == 2:
+        return padding * 2
+    if len(padding) != 4:
+        raise ValueError(f"RandomCrop: `padding` must have 1, 2 or 4 values, got {padding}")
+    return padding
+
+
+class RandomCrop(_RandomOp):
+    """A `size` region at a random place, after optional `padding` (left, top, right,
+    bottom) and, with `pad_if_needed`, padding up to `size`."""
+
+    def __init__(self, size, padding=None, pad_if_needed=False, fill_value=0,
+                 padding_mode=Border.CONSTANT):
+        self.size = _size_pair(size, "RandomCrop")
+        self.padding = _padding(padding)
+        self.pad_if_needed = bool(pad_if_needed)
+        self.fill_value, self.padding_mode = fill_value, padding_mode
+
+    def __call__(self, image):
+        if self.padding is not None:
+            image = _pad(image, self.padding, self.fill_value, self.padding_mode)
+        height, width = self.size
+        if self.pad_if_needed:
+            image = _pad_to(image, height, width, self.fill_value, self.padding_mode)
+        in_h, in_w = _hw(image)
+        if in_h < height or in_w < width:
+            raise RuntimeError(f"RandomCrop: the crop size {self.size} is larger than the image "
+                               f"({in_h}, {in_w}); set pad_if_needed=True")
+        top = int(self.rng.integers(in_h - height + 1))
+        left = int(self.rng.integers(in_w - width + 1))
+        return _crop(image, top, left, height, width)
+
+
+class RandomHorizontalFlip(_RandomOp):
+    """Mirror left-right with probability `prob`."""
+
+    def __init__(self, prob=0.5):
+        if not isinstance(prob, numbers.Real) or not 0 <= prob <= 1:
+            raise ValueError(f"RandomHorizontalFlip: `prob` must be in [0, 1], got {prob!r}")
+        self.prob = float(prob)
+
+    def __call__(self, image):
+        if self.rng.random() >= self.prob:
+            return image
+        if _is_pil(image):
+            return image.transpose(0)  # Image.FLIP_LEFT_RIGHT
+        return np.ascontiguousarray(np.asarray(image)[:, ::-1])
+
+
+class Rescale(TensorOperation):
+    """image * rescale + shift, as float32."""
+
+    def __init__(self, rescale, shift):
+        self.rescale, self.shift = float(rescale), float(shift)
+
+    def __call__(self, image):
+        return np.asarray(image, np.float32) * np.float32(self.rescale) + np.float32(self.shift)
+
+
+class Normalize(TensorOperation):
+    """(image - mean) / std per channel, as float32; channels last unless `is_hwc=False`."""
+
+    def __init__(self, mean, std, is_hwc=True):
+        self.mean = np.asarray(mean, np.float32)
+        self.std = np.asarray(std, np.float32)
+        if self.mean.shape != self.std.shape or self.mean.ndim != 1:
+            raise ValueError(f"Normalize: `mean` and `std` must be lists of one value per "
+                             f"channel, got {list(self.mean)} and {list(self.std)}")
+        if (self.std <= 0).any():
+            raise ValueError(f"Normalize: `std` must be positive, got {list(self.std)}")
+        self.is_hwc = bool(is_hwc)
+        shape = (1, 1, -1) if self.is_hwc else (-1, 1, 1)
+        self._shift = -self.mean.reshape(shape)
+        self._scale = (1 / self.std).reshape(shape)
+
+    def __call__(self, image):
+        array = np.asarray(image, np.float32)
+        if array.ndim == 2:
+            return (array - self.mean[0]) / self.std[0]
+        channels = array.shape[2 if self.is_hwc else 0]
+        if channels != len(self.mean):
+            raise RuntimeError(f"Normalize: the image has {channels} channels but `mean` has "
+                               f"{len(self.mean)} values")
+        out = array + self._shift  # a new array: the input is never written
+        out *= self._scale
+        return out
+
+
+class HWC2CHW(TensorOperation):
+    """<H, W, C> -> <C, H, W> (a 2-D image gains a channel axis first)."""
+
+    def __call__(self, image):
+        array = _image_array(image, "HWC2CHW")
+        if array.ndim == 2:
+            return array[None]
+        return array.transpose(2, 0, 1)  # a view: batching copies it into place anyway
+
+
+class ToTensor(TensorOperation):
+    """An HWC image with values 0..255 -> CHW `output_type` in [0, 1]."""
+
+    def __init__(self, output_type=np.float32):
+        from cellgraph.dataset.transforms.transforms import numpy_dtype
+
+        self.output_type = numpy_dtype(output_type)
+
+    def __call__(self, image):
+        array = _image_array(image, "ToTensor")
+        array = array[..., None] if array.ndim == 2 else array
+        return (array.transpose(2, 0, 1) / 255.0).astype(self.output_type)

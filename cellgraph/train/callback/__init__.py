@@ -1,0 +1,7 @@
+"""cellgraph.train.callback: hooks into Model.train, Model.fit and Model.eval."""
+from ._callback import Callback, CallbackParams, RunContext
+from ._checkpoint import CheckpointConfig, ModelCheckpoint
+from ._monitors import EarlyStopping, History, LambdaCallback, LossMonitor, TimeMonitor
+
+__all__ = ["Callback", "CallbackParams", "CheckpointConfig", "EarlyStopping", "History",
+           "LambdaCallback", "LossMonitor", "ModelCheckpoint", "RunContext", "TimeMonitor"]

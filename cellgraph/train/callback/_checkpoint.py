@@ -1,0 +1,130 @@
+"""ModelCheckpoint and CheckpointConfig: save the training network every N steps (or
+seconds), keep the newest few files, name them PREFIX-EPOCH_STEP.ckpt."""
+from __future__ import annotations
+
+import numbers
+import os
+import time
+
+from cellgraph.train.serialization import save_checkpoint
+
+from ._callback import Callback
+
+__all__ = ["CheckpointConfig", "ModelCheckpoint"]
+
+
+def _count(value, name: str) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+        raise ValueError(f"CheckpointConfig: `{name}` must be an int >= 0, got {value!r}")
+    return int(value)
+
+
+class CheckpointConfig:
+    """When and what to save: every `save_checkpoint_steps` steps or
+    `save_checkpoint_seconds` seconds, at most `keep_checkpoint_max` files kept."""
+
+    def __init__(self, save_checkpoint_steps=1, save_checkpoint_seconds=0,
+                 keep_checkpoint_max=5, keep_checkpoint_per_n_minutes=0, integrated_save=True,
+                 async_save=False, saved_network=None, append_info=None, enc_key=None,
+                 enc_mode="AES-GCM", exception_save=False, **kwargs):
+        self.save_checkpoint_steps = _count(save_checkpoint_steps, "save_checkpoint_steps")
+        self.save_checkpoint_seconds = _count(save_checkpoint_seconds,
+                                              "save_checkpoint_seconds")
+        if not self.save_checkpoint_steps and not self.save_checkpoint_seconds:
+            raise ValueError("CheckpointConfig: `save_checkpoint_steps` and "
+                             "`save_checkpoint_seconds` cannot both be 0")
+        self.keep_checkpoint_max = _count(keep_checkpoint_max, "keep_checkpoint_max")
+        self.keep_checkpoint_per_n_minutes = _count(keep_checkpoint_per_n_minutes,
+                                                    "keep_checkpoint_per_n_minutes")
+        self.integrated_save, self.async_save = integrated_save, async_save
+        self.saved_network = saved_network
+        self.append_info = list(append_info or [])
+        unknown = [a for a in self.append_info if not isinstance(a, dict) and a not in (
+            "epoch_num", "step_num")]
+        if unknown:
+            raise ValueError(f"CheckpointConfig: `append_info` holds 'epoch_num', 'step_num' "
+                             f"or a dict, got {unknown}")
+
+
+class ModelCheckpoint(Callback):
+    """Saves checkpoints during training as `directory/PREFIX-EPOCH_STEP.ckpt`; a prefix
+    already used in the directory gets a suffix (PREFIX_1) so earlier runs are kept."""
+
+    def __init__(self, prefix="CKP", directory=None, config=None):
+        if not isinstance(prefix, str) or not prefix or "/" in prefix:
+            raise ValueError(f"ModelCheckpoint: `prefix` must be a file-name prefix, got "
+                             f"{prefix!r}")
+        if config is not None and not isinstance(config, CheckpointConfig):
+            raise TypeError(f"ModelCheckpoint: `config` must be a CheckpointConfig, got "
+                            f"{type(config).__name__}")
+        self._config = config or CheckpointConfig()
+        self._directory = os.path.abspath(directory) if directory else os.getcwd()
+        self._base_prefix = prefix
+        self._prefix = prefix
+        self._saved: list[str] = []
+        self._last_step = -1
+        self._last_time = time.monotonic()
+        self._latest = None
+
+    @property
+    def latest_ckpt_file_name(self):
+        return self._latest
+
+    def on_train_begin(self, run_context):
+        os.makedirs(self._directory, exist_ok=True)
+        self._prefix = self._free_prefix()
+        self._last_time = time.monotonic()
+
+    def _free_prefix(self) -> str:
+        existing = os.listdir(self._directory)
+        prefix, n = self._base_prefix, 0
+        while any(f.startswith(prefix + "-") and f.endswith(".ckpt") for f in existing):
+            n += 1
+            prefix = f"{self._base_prefix}_{n}"
+        return prefix
+
+    def on_train_step_end(self, run_context):
+        cb_params = run_context.original_args()
+        step = cb_params.cur_step_num
+        config = self._config
+        due = config.save_checkpoint_steps and step % config.save_checkpoint_steps == 0
+        if config.save_checkpoint_seconds and \
+                time.monotonic() - self._last_time >= config.save_checkpoint_seconds:
+            due = True
+        if due:
+            self._save(cb_params)
+
+    def on_train_end(self, run_context):
+        cb_params = run_context.original_args()
+        if cb_params.cur_step_num != self._last_step:
+            self._save(cb_params)
+
+    def _save(self, cb_params):
+        step_in_epoch = (cb_params.cur_step_num - 1) % cb_params.batch_num + 1
+        path = os.path.join(self._directory, f"{self._prefix}-{cb_params.cur_epoch_num}_"
+                                             f"{step_in_epoch}.ckpt")
+        network = self._config.saved_network or cb_params.train_network
+        save_checkpoint(network, path, append_dict=self._append_dict(cb_params))
+        self._last_step, self._last_time, self._latest = cb_params.cur_step_num, \
+            time.monotonic(), path
+        if path in self._saved:
+            self._saved.remove(path)
+        self._saved.append(path)
+        keep = self._config.keep_checkpoint_max
+        while keep and len(self._saved) > keep:
+            old = self._saved.pop(0)
+            if os.path.exists(old):
+                os.remove(old)
+
+    def _append_dict(self, cb_params) -> dict:
+        extra = {}
+        for item in self._config.append_info:
+            if item == "epoch_num":
+                extra["epoch_num"] = cb_params.cur_epoch_num
+            elif item == "step_num":
+                extra["step_num"] = cb_params.cur_step_num
+            else:
+                extra.update(item)
+        return extra

@@ -1,0 +1,182 @@
+"""Pipeline methods, iterators, the prefetch thread and seeding."""
+import threading
+
+import numpy as np
+import pytest
+
+import cellgraph as ms
+import cellgraph.dataset as ds
+from cellgraph import Tensor
+
+
+@pytest.fixture(autouse=True)
+def _seeded():
+    ds.config.set_seed(7)
+
+
+def _numbers(n=10, **kwargs):
+    return ds.NumpySlicesDataset({"a": np.arange(n), "b": np.arange(n) * 10}, shuffle=False,
+                                 **kwargs)
+
+
+def _values(dataset, column=0):
+    return [r[column].tolist() for r in dataset.create_tuple_iterator(output_numpy=True)]
+
+
+def test_map_replaces_columns_in_place():
+    data = _numbers(3).map(lambda a: a + 100, input_columns="a")
+    assert data.get_col_names() == ["a", "b"]
+    assert _values(data) == [100, 101, 102]
+
+
+def test_map_with_several_operations_and_output_columns():
+    data = _numbers(3).map([lambda a: a * 2, lambda a: (a, a + 1)], input_columns=["a"],
+                           output_columns=["double", "double_plus_one"])
+    assert data.get_col_names() == ["double", "double_plus_one", "b"]
+    assert _values(data, 1) == [1, 3, 5]
+    merged = _numbers(3).map(lambda a, b: a + b, input_columns=["a", "b"],
+                             output_columns=["sum"])
+    assert merged.get_col_names() == ["sum"] and _values(merged) == [0, 11, 22]
+
+
+def test_map_errors_name_the_columns():
+    with pytest.raises(ValueError, match="no column named 'c'"):
+        _numbers().map(lambda c: c, input_columns="c")
+    bad = _numbers(2).map(lambda a: (a, a), input_columns="a")
+    with pytest.raises(ValueError, match="returned 2 value"):
+        list(bad)
+
+
+def test_batch_stacks_and_drops_the_remainder():
+    data = _numbers(10).batch(4)
+    assert data.get_dataset_size() == 3
+    batches = list(data.create_tuple_iterator(output_numpy=True))
+    assert [b[0].tolist() for b in batches] == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+    kept = _numbers(10).batch(4, drop_remainder=True)
+    assert kept.get_dataset_size() == 2 and len(list(kept)) == 2
+    assert kept.get_batch_size() == 4
+
+
+def test_batch_of_different_shapes_is_an_error():
+    ragged = ds.GeneratorDataset(lambda: (np.zeros(i + 1) for i in range(3)), ["x"]).batch(3)
+    with pytest.raises(ValueError, match="different shapes"):
+        list(ragged)
+
+
+def test_per_batch_map():
+    data = _numbers(4).batch(2, per_batch_map=lambda a, b, info: ([x * info.get_batch_num()
+                                                                   for x in a], b),
+                             input_columns=["a", "b"])
+    assert _values(data) == [[0, 0], [2, 3]]
+
+
+def test_shuffle_permutes_each_epoch_anew_and_repeats_after_set_seed():
+    data = _numbers(50).shuffle(buffer_size=50)
+    it = data.create_tuple_iterator(num_epochs=2, output_numpy=True)
+    first = [r[0].item() for r in it]
+    second = [r[0].item() for r in it]
+    assert sorted(first) == list(range(50)) and sorted(second) == list(range(50))
+    assert first != second and first != list(range(50))
+    ds.config.set_seed(7)
+    again = [r[0].item() for r in data.create_tuple_iterator(output_numpy=True)]
+    assert again == first
+
+
+def test_small_buffer_shuffle_never_runs_ahead_of_its_buffer():
+    order = _values(_numbers(100).shuffle(buffer_size=4))
+    assert sorted(order) == list(range(100)) and order != list(range(100))
+    # a row cannot come out before it was read: the buffer holds 4 rows ahead
+    assert all(value - position <= 3 for position, value in enumerate(order))
+
+
+def test_repeat_take_skip_project_rename():
+    assert _values(_numbers(3).repeat(2)) == [0, 1, 2, 0, 1, 2]
+    assert _numbers(3).repeat(2).get_dataset_size() == 6
+    assert _numbers(3).repeat(2).get_repeat_count() == 2
+    assert _values(_numbers(10).skip(7)) == [7, 8, 9]
+    assert _values(_numbers(10).take(2)) == [0, 1]
+    assert _numbers(10).skip(3).take(4).get_dataset_size() == 4
+    assert _numbers(3).project(["b"]).get_col_names() == ["b"]
+    assert _values(_numbers(3).project("b")) == [0, 10, 20]
+    renamed = _numbers(2).rename(["a"], ["alpha"])
+    assert renamed.get_col_names() == ["alpha", "b"]
+    assert list(renamed.create_dict_iterator(output_numpy=True))[1]["alpha"].item() == 1
+
+
+def test_split_is_disjoint_and_stable_across_epochs():
+    train, test = ds.NumpySlicesDataset(np.arange(20), ["a"]).split([0.75, 0.25])
+    assert (train.get_dataset_size(), test.get_dataset_size()) == (15, 5)
+    first = set(_values(test))
+    assert first == set(_values(test)) and not first & set(_values(train))
+    assert first | set(_values(train)) == set(range(20))
+    parts = _numbers(6).map(lambda a: a, input_columns="a").split([4, 2], randomize=False)
+    assert [_values(p) for p in parts] == [[0, 1, 2, 3], [4, 5]]
+    with pytest.raises(ValueError, match="sum"):
+        _numbers(6).split([4, 3])
+
+
+def test_iterators_give_tensors_dicts_and_columns():
+    data = _numbers(4).batch(2)
+    row = next(iter(data.create_tuple_iterator()))
+    assert isinstance(row, list) and isinstance(row[0], Tensor)
+    assert row[0].dtype == ms.int64 and row[0].shape == (2,)
+    item = next(iter(data.create_dict_iterator()))
+    assert set(item) == {"a", "b"} and isinstance(item["b"], Tensor)
+    only_b = next(iter(data.create_tuple_iterator(columns=["b"], output_numpy=True)))
+    assert len(only_b) == 1 and only_b[0].tolist() == [0, 10]
+    assert [r[0].asnumpy().tolist() for r in data] == [[0, 1], [2, 3]]
+
+
+def test_iterator_runs_the_number_of_epochs_it_was_made_for():
+    it = _numbers(2).create_tuple_iterator(num_epochs=1)
+    assert len(list(it)) == 2
+    with pytest.raises(RuntimeError, match="epoch"):
+        list(it)
+
+
+def test_rows_are_prepared_in_a_worker_thread():
+    threads = set()
+
+    def record(a):
+        threads.add(threading.current_thread().name)
+        return a
+
+    list(_numbers(5).map(record, input_columns="a").create_tuple_iterator())
+    assert threads == {"cellgraph-dataset-prefetch"}
+
+
+def test_prefetch_stays_ahead_by_at_most_the_prefetch_size():
+    produced = []
+    ds.config.set_prefetch_size(2)
+    try:
+        data = _numbers(50).map(lambda a: produced.append(a) or a, input_columns="a")
+        it = iter(data.create_tuple_iterator(output_numpy=True))
+        next(it)
+        for _ in range(100):  # let the worker fill its queue
+            if len(produced) >= 4:
+                break
+            threading.Event().wait(0.01)
+        assert 2 <= len(produced) <= 4  # one consumed, two queued, one waiting to be put
+        it.stop()
+    finally:
+        ds.config.set_prefetch_size(16)
+
+
+def test_errors_in_the_pipeline_reach_the_loop():
+    def broken(a):
+        if a == 3:
+            raise KeyError("row three")
+        return a
+
+    with pytest.raises(KeyError, match="row three"):
+        list(_numbers(5).map(broken, input_columns="a"))
+
+
+def test_config_values():
+    ds.config.set_seed(99)
+    assert ds.config.get_seed() == 99
+    with pytest.raises(ValueError):
+        ds.config.set_seed(-1)
+    ds.config.set_num_parallel_workers(2)
+    assert ds.config.get_num_parallel_workers() == 2
+    assert ds.config.get_prefetch_size() == 16

@@ -1,0 +1,204 @@
+"""Dataset sources: Python data, the on-disk formats (tiny files written here), samplers and
+sharding."""
+import os
+
+import numpy as np
+import pytest
+
+import cellgraph.dataset as ds
+from tests.cellgraph.dataset.formats import (
+    cifar_records,
+    random_images,
+    write_cifar10,
+    write_idx,
+    write_mnist,
+)
+
+
+def _column(dataset, index=0) -> list:
+    return [row[index].tolist() for row in dataset.create_tuple_iterator(output_numpy=True)]
+
+
+@pytest.fixture(autouse=True)
+def _seeded():
+    ds.config.set_seed(1234)
+
+
+# ----- Python sources ------------------------------------------------------------------------
+
+def test_generator_function_source_in_order():
+    def gen():
+        for i in range(5):
+            yield np.array([i, 2 * i], np.float32), np.array(i % 2, np.int32)
+
+    data = ds.GeneratorDataset(gen, column_names=["x", "y"])
+    assert data.get_col_names() == ["x", "y"]
+    assert data.get_dataset_size() == 5
+    rows = list(data.create_tuple_iterator(output_numpy=True))
+    np.testing.assert_array_equal(rows[3][0], [3, 6])
+    assert rows[3][0].dtype == np.float32 and rows[3][1].dtype == np.int32
+    assert [r[1].item() for r in rows] == [0, 1, 0, 1, 0]
+
+
+def test_random_access_source_is_shuffled_unless_told_not_to():
+    class Source:
+        def __getitem__(self, i):
+            return np.array(i), np.array(10 * i)
+
+        def __len__(self):
+            return 20
+
+    ordered = ds.GeneratorDataset(Source(), ["a", "b"], shuffle=False)
+    assert _column(ordered) == list(range(20))
+    assert _column(ordered, 1) == [10 * i for i in range(20)]
+    shuffled = _column(ds.GeneratorDataset(Source(), ["a", "b"]))
+    assert sorted(shuffled) == list(range(20)) and shuffled != list(range(20))
+
+
+def test_list_of_tuples_is_a_random_access_source():
+    data = ds.GeneratorDataset([(np.array([1.0]), np.array(1)), (np.array([2.0]), np.array(0))],
+                               column_names=["x", "y"], shuffle=False)
+    assert _column(data, 1) == [1, 0]
+
+
+def test_generator_source_rejects_shuffle():
+    with pytest.raises(ValueError, match="random access"):
+        ds.GeneratorDataset(lambda: iter([1, 2]), ["x"], shuffle=True)
+
+
+def test_numpy_slices_from_list_tuple_and_dict():
+    assert _column(ds.NumpySlicesDataset([4, 5, 6], ["a"], shuffle=False)) == [4, 5, 6]
+    pair = ds.NumpySlicesDataset((np.arange(3), np.arange(3) * 2.0), shuffle=False)
+    assert pair.get_col_names() == ["column_0", "column_1"]
+    assert _column(pair, 1) == [0.0, 2.0, 4.0]
+    table = ds.NumpySlicesDataset({"x": np.ones((4, 2)), "y": np.arange(4)}, shuffle=False)
+    assert table.get_col_names() == ["x", "y"]
+    assert [r["y"].item() for r in table.create_dict_iterator(output_numpy=True)] == [0, 1, 2, 3]
+
+
+def test_numpy_slices_checks_lengths_and_names():
+    with pytest.raises(ValueError, match="different lengths"):
+        ds.NumpySlicesDataset((np.arange(3), np.arange(4)))
+    with pytest.raises(ValueError, match="column name"):
+        ds.NumpySlicesDataset((np.arange(3), np.arange(3)), column_names=["only_one"])
+
+
+# ----- sharding and samplers -----------------------------------------------------------------
+
+@pytest.mark.parametrize("shuffle", [False, True])
+def test_shards_are_disjoint_equal_and_cover_the_data(shuffle):
+    shards = [_column(ds.NumpySlicesDataset(np.arange(10), ["a"], shuffle=shuffle,
+                                            num_shards=3, shard_id=k)) for k in range(3)]
+    assert [len(s) for s in shards] == [4, 4, 4]  # ceil(10 / 3), padded by wrapping around
+    assert set().union(*shards) == set(range(10))
+    if not shuffle:
+        assert shards[1] == [1, 4, 7, 0]
+
+
+def test_distributed_sampler_gives_every_rank_the_same_permutation():
+    per_rank = []
+    for rank in range(2):
+        data = ds.NumpySlicesDataset(np.arange(8), ["a"],
+                                     sampler=ds.DistributedSampler(2, rank, shuffle=True))
+        per_rank.append(_column(data))
+    assert sorted(per_rank[0] + per_rank[1]) == list(range(8))
+
+
+def test_generator_shards_take_every_nth_row():
+    data = ds.GeneratorDataset(lambda: (np.array(i) for i in range(7)), ["a"], num_shards=2,
+                               shard_id=1)
+    assert _column(data) == [1, 3, 5]
+
+
+def test_sampler_and_shuffle_together_is_an_error():
+    with pytest.raises(RuntimeError, match="sampler"):
+        ds.NumpySlicesDataset(np.arange(4), ["a"], shuffle=True,
+                              sampler=ds.SequentialSampler())
+
+
+def test_subset_and_sequential_samplers():
+    assert _column(ds.NumpySlicesDataset(np.arange(6) * 10, ["a"],
+                                         sampler=ds.SubsetSampler([4, 1]))) == [40, 10]
+    assert _column(ds.NumpySlicesDataset(np.arange(6), ["a"], sampler=ds.SequentialSampler(
+        start_index=2, num_samples=3))) == [2, 3, 4]
+    picked = _column(ds.NumpySlicesDataset(np.arange(6), ["a"],
+                                           sampler=ds.SubsetRandomSampler([0, 2, 5])))
+    assert sorted(picked) == [0, 2, 5]
+
+
+# ----- on-disk formats -------------------------------------------------------------------------
+
+def test_mnist_idx_files(tmp_path):
+    rng = np.random.default_rng(0)
+    train = rng.integers(0, 256, (5, 28, 28), dtype=np.uint8)
+    test = rng.integers(0, 256, (2, 28, 28), dtype=np.uint8)
+    write_mnist(tmp_path, {"train": train, "test": test},
+                {"train": np.array([3, 1, 4, 1, 5]), "test": np.array([9, 2])})
+    data = ds.MnistDataset(str(tmp_path), usage="train", shuffle=False)
+    assert data.get_col_names() == ["image", "label"] and data.get_dataset_size() == 5
+    rows = list(data.create_tuple_iterator(output_numpy=True))
+    assert rows[2][0].shape == (28, 28, 1) and rows[2][0].dtype == np.uint8
+    np.testing.assert_array_equal(rows[2][0][..., 0], train[2])
+    assert [r[1].item() for r in rows] == [3, 1, 4, 1, 5] and rows[0][1].dtype == np.uint32
+    assert ds.MnistDataset(str(tmp_path)).get_dataset_size() == 7
+    assert _column(ds.MnistDataset(str(tmp_path), "test", shuffle=False), 1) == [9, 2]
+
+
+def test_idx_header_is_checked(tmp_path):
+    (tmp_path / "train-images-idx3-ubyte").write_bytes(b"\x01\x02\x03\x04")
+    write_idx(tmp_path / "train-labels-idx1-ubyte", np.zeros(1))
+    with pytest.raises(ValueError, match="not an IDX file"):
+        ds.MnistDataset(str(tmp_path), "train").get_dataset_size()
+
+
+def test_cifar10_binary_batches_give_hwc_images(tmp_path):
+    rng = np.random.default_rng(1)
+    images, labels = random_images(rng, 10), rng.integers(0, 10, 10)
+    write_cifar10(tmp_path, images, labels, test=(images[:3], labels[:3]))
+    data = ds.Cifar10Dataset(str(tmp_path), usage="train", shuffle=False)
+    assert data.get_dataset_size() == 10
+    rows = list(data.create_tuple_iterator(output_numpy=True))
+    np.testing.assert_array_equal(np.stack([r[0] for r in rows]), images)
+    assert [r[1].item() for r in rows] == labels.tolist() and rows[0][1].dtype == np.uint32
+    assert ds.Cifar10Dataset(str(tmp_path), usage="test").get_dataset_size() == 3
+    assert ds.Cifar10Dataset(str(tmp_path)).get_dataset_size() == 13
+
+
+def test_cifar100_has_coarse_and_fine_labels(tmp_path):
+    rng = np.random.default_rng(2)
+    images = random_images(rng, 4)
+    (tmp_path / "train.bin").write_bytes(cifar_records(images, [1, 2, 3, 4], [50, 60, 70, 80]))
+    (tmp_path / "test.bin").write_bytes(b"")
+    data = ds.Cifar100Dataset(str(tmp_path), usage="train", shuffle=False)
+    assert data.get_col_names() == ["image", "coarse_label", "fine_label"]
+    rows = list(data.create_tuple_iterator(output_numpy=True))
+    np.testing.assert_array_equal(rows[1][0], images[1])
+    assert [(r[1].item(), r[2].item()) for r in rows] == [(1, 50), (2, 60), (3, 70), (4, 80)]
+
+
+def test_cifar_record_size_is_checked(tmp_path):
+    (tmp_path / "train.bin").write_bytes(b"\x00" * 100)
+    (tmp_path / "test.bin").write_bytes(b"")
+    with pytest.raises(ValueError, match="records"):
+        ds.Cifar100Dataset(str(tmp_path)).get_dataset_size()
+
+
+def test_image_folder_labels_by_sorted_folder(tmp_path):
+    image_mod = pytest.importorskip("PIL.Image")
+    rng = np.random.default_rng(3)
+    pixels = {}
+    for label, name in enumerate(["cat", "dog"]):
+        os.makedirs(tmp_path / name)
+        for k in range(2):
+            array = rng.integers(0, 256, (6, 5, 3), dtype=np.uint8)
+            image_mod.fromarray(array).save(tmp_path / name / f"{k}.png")
+            pixels[(label, k)] = array
+    (tmp_path / "dog" / "notes.txt").write_text("not an image")
+    data = ds.ImageFolderDataset(str(tmp_path), shuffle=False)
+    assert data.get_dataset_size() == 4 and data.get_class_indexing() == {"cat": 0, "dog": 1}
+    rows = list(data.create_tuple_iterator(output_numpy=True))
+    assert [r[1].item() for r in rows] == [0, 0, 1, 1] and rows[0][1].dtype == np.int32
+    assert rows[0][0].ndim == 1 and rows[0][0].dtype == np.uint8  # the encoded file
+    decoded = list(ds.ImageFolderDataset(str(tmp_path), shuffle=False, decode=True)
+                   .create_tuple_iterator(output_numpy=True))
+    np.testing.assert_array_equal(decoded[3][0], pixels[(1, 1)])

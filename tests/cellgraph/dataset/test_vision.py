@@ -1,0 +1,160 @@
+"""dataset.transforms and dataset.vision on NumPy arrays and Pillow images."""
+import io
+
+import numpy as np
+import pytest
+
+import cellgraph as ms
+import cellgraph.dataset as ds
+from cellgraph.dataset import transforms, vision
+from cellgraph.dataset.vision import Inter
+
+
+def _image(h=4, w=6, c=3, seed=0):
+    return np.random.default_rng(seed).integers(0, 256, (h, w, c), dtype=np.uint8)
+
+
+def test_type_cast_one_hot_compose():
+    np.testing.assert_array_equal(transforms.TypeCast(ms.int32)(np.array([1.7, 2.0])), [1, 2])
+    assert transforms.TypeCast(np.float16)(np.array(3)).dtype == np.float16
+    hot = transforms.OneHot(4)(np.array([1, 3]))
+    np.testing.assert_array_equal(hot, [[0, 1, 0, 0], [0, 0, 0, 1]])
+    assert hot.dtype == np.int64
+    smooth = transforms.OneHot(4, smoothing_rate=0.2)(np.array(2))
+    np.testing.assert_allclose(smooth, [0.05, 0.05, 0.85, 0.05], rtol=1e-6)
+    with pytest.raises(RuntimeError, match="integer labels"):
+        transforms.OneHot(3)(np.array([0.5]))
+    pipeline = transforms.Compose([vision.Rescale(0.5, 1.0), transforms.TypeCast(np.int32)])
+    np.testing.assert_array_equal(pipeline(np.array([[[4]]], np.uint8)), [[[3]]])
+
+
+def test_one_hot_in_a_pipeline_with_the_1x_module_path():
+    from cellgraph.dataset.transforms import c_transforms
+
+    data = ds.NumpySlicesDataset([1, 2], ["label"], shuffle=False).map(
+        c_transforms.OneHot(3), input_columns="label")
+    rows = list(data.create_dict_iterator(output_numpy=True))
+    np.testing.assert_array_equal(rows[1]["label"], [0, 0, 1])
+
+
+def _bilinear_reference(image, h, w):
+    """Half-pixel-centred bilinear resampling written out point by point."""
+    in_h, in_w = image.shape[:2]
+    out = np.zeros((h, w) + image.shape[2:])
+    for i in range(h):
+        for j in range(w):
+            y = min(max((i + 0.5) * in_h / h - 0.5, 0), in_h - 1)
+            x = min(max((j + 0.5) * in_w / w - 0.5, 0), in_w - 1)
+            y0, x0 = int(y), int(x)
+            y1, x1 = min(y0 + 1, in_h - 1), min(x0 + 1, in_w - 1)
+            dy, dx = y - y0, x - x0
+            out[i, j] = ((1 - dy) * (1 - dx) * image[y0, x0] + (1 - dy) * dx * image[y0, x1]
+                         + dy * (1 - dx) * image[y1, x0] + dy * dx * image[y1, x1])
+    return out
+
+
+def test_resize_linear_and_nearest_on_numpy():
+    image = _image().astype(np.float32)
+    np.testing.assert_allclose(vision.Resize((7, 9))(image), _bilinear_reference(image, 7, 9),
+                               rtol=1e-5, atol=1e-4)
+    as_uint8 = vision.Resize((3, 4))(_image())
+    assert as_uint8.dtype == np.uint8
+    np.testing.assert_array_equal(as_uint8, np.rint(_bilinear_reference(_image(), 3, 4)))
+    doubled = vision.Resize((8, 12), Inter.NEAREST)(_image())
+    np.testing.assert_array_equal(doubled, _image().repeat(2, axis=0).repeat(2, axis=1))
+    assert vision.Resize(2)(_image()).shape == (2, 3, 3)  # the shorter side, aspect kept
+
+
+def test_resize_on_pillow_matches_numpy_when_enlarging():
+    image_mod = pytest.importorskip("PIL.Image")
+    image = _image(6, 4)
+    for size in ((12, 8), (9, 7)):
+        pil = vision.Resize(size)(image_mod.fromarray(image))
+        assert pil.size == (size[1], size[0])
+        # the same half-pixel bilinear rule; Pillow rounds its fixed-point sums differently
+        diff = np.asarray(pil, np.int32) - vision.Resize(size)(image).astype(np.int32)
+        assert np.abs(diff).max() <= 1
+
+
+def test_crops_and_flip():
+    image = _image(6, 8)
+    np.testing.assert_array_equal(vision.CenterCrop((2, 4))(image), image[2:4, 2:6])
+    np.testing.assert_array_equal(vision.CenterCrop(10)(image)[2:8, 1:9], image)
+    crop = vision.RandomCrop((3, 3))
+    for _ in range(5):
+        out = crop(image)
+        hits = [(i, j) for i in range(4) for j in range(6)
+                if np.array_equal(image[i:i + 3, j:j + 3], out)]
+        assert hits, "a random crop must be a window of the image"
+    padded = vision.RandomCrop(8, padding=1, fill_value=7)(image)
+    assert padded.shape == (8, 8, 3)
+    flip = vision.RandomHorizontalFlip(prob=1.0)
+    np.testing.assert_array_equal(flip(image), image[:, ::-1])
+    np.testing.assert_array_equal(vision.RandomHorizontalFlip(prob=0.0)(image), image)
+
+
+def test_crop_and_flip_on_pillow():
+    image_mod = pytest.importorskip("PIL.Image")
+    image = _image(6, 8)
+    pil = image_mod.fromarray(image)
+    np.testing.assert_array_equal(np.asarray(vision.CenterCrop((2, 4))(pil)), image[2:4, 2:6])
+    np.testing.assert_array_equal(np.asarray(vision.RandomHorizontalFlip(1.0)(pil)),
+                                  image[:, ::-1])
+    assert vision.RandomCrop(4)(pil).size == (4, 4)
+
+
+def test_rescale_normalize_hwc2chw():
+    image = _image(2, 3)
+    rescaled = vision.Rescale(1 / 255, -0.5)(image)
+    assert rescaled.dtype == np.float32
+    np.testing.assert_allclose(rescaled, image / 255 - 0.5, rtol=1e-6, atol=1e-6)
+    mean, std = [10.0, 20.0, 30.0], [2.0, 4.0, 5.0]
+    normalized = vision.Normalize(mean, std)(image)
+    np.testing.assert_allclose(normalized, (image - np.array(mean)) / np.array(std), rtol=1e-6)
+    chw = vision.HWC2CHW()(image)
+    assert chw.shape == (3, 2, 3)
+    np.testing.assert_array_equal(chw[1], image[..., 1])
+    np.testing.assert_allclose(vision.Normalize(mean, std, is_hwc=False)(chw),
+                               normalized.transpose(2, 0, 1), rtol=1e-6)
+    with pytest.raises(RuntimeError, match="channels"):
+        vision.Normalize([0.0], [1.0])(image)
+
+
+def test_decode_png_bytes():
+    image_mod = pytest.importorskip("PIL.Image")
+    image = _image(5, 4)
+    buffer = io.BytesIO()
+    image_mod.fromarray(image).save(buffer, format="PNG")
+    raw = np.frombuffer(buffer.getvalue(), np.uint8)
+    np.testing.assert_array_equal(vision.Decode()(raw), image)
+    assert vision.Decode(to_pil=True)(raw).size == (4, 5)
+
+
+def test_vision_pipeline_gives_chw_float_batches():
+    images = np.stack([_image(8, 8, seed=s) for s in range(6)])
+    data = ds.NumpySlicesDataset({"image": images, "label": np.arange(6)}, shuffle=False)
+    data = data.map([vision.Resize((4, 4)), vision.Rescale(1 / 255, 0),
+                     vision.Normalize([0.5] * 3, [0.25] * 3), vision.HWC2CHW()],
+                    input_columns="image")
+    data = data.batch(3, drop_remainder=True)
+    batch = next(iter(data.create_tuple_iterator(output_numpy=True)))
+    assert batch[0].shape == (3, 3, 4, 4) and batch[0].dtype == np.float32
+    expected = (vision.Resize((4, 4))(images[2]) / 255 - 0.5) / 0.25
+    np.testing.assert_allclose(batch[0][2], expected.transpose(2, 0, 1), rtol=1e-5, atol=1e-5)
+
+
+def test_1x_python_transforms_on_pillow_images():
+    pytest.importorskip("PIL.Image")
+    from cellgraph.dataset.transforms import py_transforms
+    from cellgraph.dataset.vision import py_transforms as py_vision
+
+    image = _image(6, 4)
+    pipeline = py_transforms.Compose([py_vision.ToPIL(), py_vision.Resize((12, 8)),
+                                      py_vision.ToTensor(),
+                                      py_vision.Normalize([0.5] * 3, [0.5] * 3)])
+    out = pipeline(image)
+    assert out.shape == (3, 12, 8) and out.dtype == np.float32
+    resized = np.asarray(vision.Resize((12, 8))(py_vision.ToPIL()(image)))
+    np.testing.assert_allclose(out, (resized.transpose(2, 0, 1) / 255 - 0.5) / 0.5, rtol=1e-5,
+                               atol=1e-5)
+    np.testing.assert_array_equal(py_transforms.OneHotOp(3)(np.array(2)), [0, 0, 1])

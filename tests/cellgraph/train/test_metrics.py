@@ -1,0 +1,84 @@
+"""Metrics against numbers worked out by hand (the examples of MindSpore's documentation)."""
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Tensor, nn, train
+
+SCORES = np.array([[0.2, 0.5], [0.3, 0.1], [0.9, 0.6]], np.float32)
+LABELS = np.array([1, 0, 1], np.int32)
+
+
+def test_accuracy_classification_with_indices_and_one_hot():
+    metric = train.Accuracy("classification")
+    metric.clear()
+    metric.update(Tensor(SCORES), Tensor(LABELS))
+    assert metric.eval() == pytest.approx(2 / 3)
+    metric.update(SCORES, np.eye(2)[LABELS])  # one-hot labels, NumPy inputs
+    assert metric.eval() == pytest.approx(2 / 3)
+    with pytest.raises(RuntimeError, match="no samples"):
+        train.Accuracy().eval()
+
+
+def test_accuracy_multilabel():
+    metric = train.Accuracy("multilabel")
+    metric.update(np.array([[0.9, 0.2], [0.6, 0.7]]), np.array([[1, 0], [1, 0]]))
+    assert metric.eval() == 0.5
+
+
+def test_loss_mae_mse():
+    loss = train.Loss()
+    loss.update(Tensor(np.array(0.2, np.float32)))
+    loss.update(Tensor(np.array([0.1, 0.3], np.float32)))
+    assert loss.eval() == pytest.approx(0.2)
+    pred, true = np.array([0.1, 0.2, 0.6, 0.9]), np.array([0.1, 0.25, 0.7, 0.9])
+    mae = train.MAE()
+    mae.update(Tensor(pred.astype(np.float32)), Tensor(true.astype(np.float32)))
+    assert mae.eval() == pytest.approx(np.abs(pred - true).mean(), rel=1e-5)
+    mse = train.MSE()
+    mse.update(pred, true)
+    assert mse.eval() == pytest.approx(np.square(pred - true).mean())
+
+
+def test_precision_recall_f1_per_class():
+    pred = np.array([[0.2, 0.5], [0.3, 0.1], [0.9, 0.6]])  # argmax: 1, 0, 0
+    true = np.array([1, 0, 1])
+    precision, recall, f1 = train.Precision(), train.Recall(), train.F1()
+    for metric in (precision, recall, f1):
+        metric.update(pred, true)
+    np.testing.assert_allclose(precision.eval(), [0.5, 1.0])
+    np.testing.assert_allclose(recall.eval(), [1.0, 0.5])
+    np.testing.assert_allclose(f1.eval(), [2 / 3, 2 / 3])
+    assert precision.eval(average=True) == pytest.approx(0.75)
+    fbeta = train.Fbeta(2)
+    fbeta.update(pred, true)
+    p, r = np.array([0.5, 1.0]), np.array([1.0, 0.5])
+    np.testing.assert_allclose(fbeta.eval(), 5 * p * r / (4 * p + r))
+
+
+def test_top_k_accuracy():
+    scores = np.array([[0.2, 0.5, 0.0, 0.3], [0.1, 0.2, 0.3, 0.4], [0.9, 0.0, 0.05, 0.05]])
+    labels = np.array([3, 0, 0])
+    top2 = train.TopKCategoricalAccuracy(2)
+    top2.update(Tensor(scores.astype(np.float32)), Tensor(labels))
+    assert top2.eval() == pytest.approx(2 / 3)
+    top1 = train.Top1CategoricalAccuracy()
+    top1.update(scores, labels)
+    assert top1.eval() == pytest.approx(1 / 3)
+
+
+def test_set_indexes_picks_the_inputs():
+    metric = train.Accuracy().set_indexes([2, 1])
+    metric.update(Tensor(np.array(0.0)), Tensor(LABELS), Tensor(SCORES))
+    assert metric.eval() == pytest.approx(2 / 3)
+
+
+def test_names_and_paths():
+    assert isinstance(train.get_metric_fn("accuracy"), train.Accuracy)
+    assert "top_5_accuracy" in train.names()
+    from cellgraph.nn.metrics import Accuracy
+
+    assert nn.Accuracy is train.Accuracy is ms.train.metrics.Accuracy is Accuracy
+    assert issubclass(nn.TopKCategoricalAccuracy, nn.Metric)
+    with pytest.raises(KeyError, match="unknown metric"):
+        train.get_metric_fn("auc")
