@@ -6,16 +6,13 @@ that does the same and runs it, cached per input signature.
 """
 from __future__ import annotations
 
-import linecache
 import numbers
-import os
-import sys
 
 from cellgraph.compiler.autodiff import emit_grad
 from cellgraph.compiler.builder import current_builder, describe_value, is_tensor_like
 from cellgraph.compiler.custom import custom_vjp_call
 from cellgraph.compiler.pipeline import graph_name, parse
-from cellgraph.compiler.pytree import Tree, count_leaves, flatten, unflatten
+from cellgraph.compiler.pytree import count_leaves, flatten, unflatten
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import abstract_of
 from cellgraph.ops.errors import (
@@ -23,83 +20,26 @@ from cellgraph.ops.errors import (
     DTypeError,
     GradPositionError,
     GradValueError,
-    SourceLoc,
 )
-from cellgraph.runtime.executor import STALE, GraphCache, run_cached, run_compiled
-from cellgraph.runtime.tensor import Parameter, ParameterTuple
+from cellgraph.runtime.tensor import Parameter
 
-_CACHES: dict = {}
-_PACKAGE_DIRS = tuple(  # the layers' folders (the repository root also holds user code: tests)
-    os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), d) + os.sep
-    for d in ("cellgraph", "compiler", "ops", "runtime"))
-
-
-def _user_loc() -> SourceLoc | None:
-    """Where the user called in: the statement being compiled inside a graph, else the first
-    Python frame outside cellgraph."""
-    builder = current_builder()
-    if builder is not None and builder.loc is not None:
-        return builder.loc
-    frame = sys._getframe(1)
-    while frame is not None and (frame.f_code.co_filename.startswith(_PACKAGE_DIRS)
-                                 or frame.f_code.co_filename.startswith("<")):
-        frame = frame.f_back
-    if frame is None:
-        return None
-    name, line = frame.f_code.co_filename, frame.f_lineno
-    return SourceLoc(name, line, 0, linecache.getline(name, line).rstrip("\n"))
+from .transform import (
+    Transform,
+    leaf_ranges,
+    normalize_positions,
+    normalize_weights,
+    user_loc,
+)
 
 
 def _check_bool(name: str, value, api: str = "GradOperation") -> bool:
     if not isinstance(value, bool):
         raise DTypeError(f"{api}: `{name}` must be a bool, got {type(value).__name__} "
-                         f"{value!r}", _user_loc())
+                         f"{value!r}", user_loc())
     return value
 
 
-def _normalize_weights(weights, api: str) -> tuple | None:
-    """None, or the Parameters as a tuple (from a Parameter, a list, a tuple, a ParameterTuple
-    or net.trainable_params())."""
-    if weights is None:
-        return None
-    if isinstance(weights, Parameter):
-        return (weights,)
-    if isinstance(weights, (list, tuple, ParameterTuple)):
-        for i, w in enumerate(weights):
-            if not isinstance(w, Parameter):
-                raise DTypeError(f"{api}: `weights` must hold Parameters, got "
-                                 f"{type(w).__name__} {w!r:.60} at index {i}", _user_loc())
-        return tuple(weights)
-    raise DTypeError(f"{api}: `weights` must be a Parameter, a list or tuple of Parameters or "
-                     f"a ParameterTuple, got {type(weights).__name__} {weights!r:.60}",
-                     _user_loc())
-
-
-def _normalize_positions(grad_position, api: str):
-    """None, or the positions as a tuple of distinct non-negative ints."""
-    if grad_position is None:
-        return None
-    if isinstance(grad_position, bool) or not isinstance(grad_position, (int, tuple, list)):
-        raise DTypeError(f"{api}: `grad_position` must be an int, a tuple of ints or None, got "
-                         f"{type(grad_position).__name__} {grad_position!r}", _user_loc())
-    positions = (grad_position,) if isinstance(grad_position, int) else tuple(grad_position)
-    if not positions:
-        raise GradValueError(f"{api}: `grad_position` is an empty tuple; give at least one "
-                             f"position", _user_loc())
-    for p in positions:
-        if isinstance(p, bool) or not isinstance(p, int):
-            raise DTypeError(f"{api}: `grad_position` entries must be ints, got "
-                             f"{type(p).__name__} {p!r} in {grad_position!r}", _user_loc())
-        if p < 0:
-            raise GradValueError(f"{api}: `grad_position` entries must be >= 0, got {p} in "
-                                 f"{grad_position!r}", _user_loc())
-    if len(set(positions)) != len(positions):
-        raise GradValueError(f"{api}: `grad_position` {grad_position!r} repeats a position",
-                             _user_loc())
-    return positions
-
-
-class GradFunction:
+class GradFunction(Transform):
     """The function `grad(fn, ...)` returns.
 
     `single`: grad_position was a bare int, so that input's gradient comes back bare;
@@ -109,46 +49,20 @@ class GradFunction:
     def __init__(self, fn, positions, weights, sens_param=False, has_aux=False,
                  return_ids=False, single=False, with_value=False, api="grad",
                  single_weight=False):
-        if not callable(fn):
-            raise DTypeError(f"{api}: `fn` must be a Cell or a function, got "
-                             f"{type(fn).__name__} {fn!r:.60}", _user_loc())
-        self.fn, self.positions, self.weights = fn, positions, weights
+        super().__init__(fn, api)
+        self.positions, self.weights = positions, weights
         self.sens_param, self.has_aux, self.return_ids = sens_param, has_aux, return_ids
-        self.single, self.with_value, self.api = single, with_value, api
+        self.single, self.with_value = single, with_value
         self.single_weight = single_weight
-        self._python_loc = None  # the user's line, while a call from Python compiles
         self.__name__ = f"grad_{graph_name(fn)}"
-        self.__wrapped__ = fn  # for parameter names and locations in the IR
 
-    def _key(self):
-        return (type(self), id(self.fn), self.positions,
-                tuple(id(w) for w in self.weights or ()), self.weights is None,
+    def cache_key(self):
+        return (self.positions, tuple(id(w) for w in self.weights or ()), self.weights is None,
                 self.sens_param, self.has_aux, self.return_ids, self.single, self.with_value,
                 self.single_weight)
 
-    def __call__(self, *args):
-        if current_builder() is not None:
-            return self.emit(*args)
-        entry = _CACHES.get(self._key())
-        if entry is not None and entry[0] is self.fn:
-            out = run_compiled(entry[1], args)  # compiled for these Tensors: nothing to check
-            if out is not STALE:
-                return out
-        from cellgraph import context
-
-        self._python_loc = _user_loc()
-        try:
-            self._split_sens(args)  # argument errors before compiling
-            key = self._key()
-            entry = _CACHES.get(key)
-            if entry is None or entry[0] is not self.fn:
-                entry = _CACHES[key] = (self.fn, GraphCache())
-            return run_cached(entry[1], self, args, context.dump_dir(), self.__name__)
-        finally:
-            self._python_loc = None
-
-    def _loc(self) -> SourceLoc | None:
-        return self._python_loc or _user_loc()
+    def check_call(self, args):
+        self._split_sens(args)  # argument errors before compiling
 
     # -- the graph ------------------------------------------------------------------------------
     def emit(self, *args):
@@ -156,10 +70,10 @@ class GradFunction:
         args, sens, positions = self._split_sens(args)
         graph, captured, leaves, in_tree = parse(self.fn, args, graph_name(self.fn))
         n_explicit = len(leaves)
-        leaf_ranges = _leaf_ranges(in_tree)
+        ranges = leaf_ranges(in_tree)
         wrt, slots = [], []
         for pos in positions or ():
-            start, stop = leaf_ranges[pos]
+            start, stop = ranges[pos]
             slots.append((pos, len(wrt), stop - start))
             wrt.extend(range(start, stop))
         first_weight = len(graph.params) - len(graph.weights)
@@ -188,13 +102,13 @@ class GradFunction:
             if not args:
                 raise ArgumentError(f"{self.api}: sens_param=True needs the sens value as the "
                                     f"last argument, got a call without arguments",
-                                    self._loc())
+                                    self.loc())
             args, sens = args[:-1], args[-1]
         positions = self._positions(args)
         for p in positions or ():
             if p >= len(args):
                 raise GradPositionError(f"{self.api}: grad_position {p} is out of range for a "
-                                        f"call with {len(args)} inputs", self._loc())
+                                        f"call with {len(args)} inputs", self.loc())
         return args, sens, positions
 
     def _positions(self, args):
@@ -208,13 +122,13 @@ class GradFunction:
                 raise ArgumentError(f"{self.api}: the sens value must match the output of "
                                     f"{graph_name(self.fn)}: {n_results} tensors "
                                     f"({', '.join(str(o.aval) for o in graph.outputs)}), got "
-                                    f"{describe_value(sens)}", self._loc())
+                                    f"{describe_value(sens)}", self.loc())
             for i, (s, o) in enumerate(zip(flat, graph.outputs)):
                 if abstract_of(s).shape != o.aval.shape:
                     raise ArgumentError(f"{self.api}: sens {i} has shape "
                                         f"{abstract_of(s).shape}, but output {i} of "
                                         f"{graph_name(self.fn)} has shape {o.aval.shape}",
-                                        self._loc())
+                                        self.loc())
             # Parameter updates are stop_gradient values: their sens is never read
             return flat + [F.fill(o.aval.dtype, o.aval.shape, 0)
                            for o in graph.outputs[n_results:]]
@@ -223,7 +137,7 @@ class GradFunction:
             if tree.kind not in ("tuple", "list") or len(tree.children) < 2:
                 raise GradValueError(f"{self.api}: has_aux=True needs `fn` to return a tuple of "
                                      f"at least two outputs, got {_describe_tree(graph)}",
-                                     self._loc())
+                                     self.loc())
             n_first = count_leaves(tree.children[0])
             return [F.fill(o.aval.dtype, o.aval.shape, 1 if i < n_first else 0)
                     for i, o in enumerate(graph.outputs)]
@@ -266,15 +180,6 @@ def _describe_tree(graph) -> str:
     return "a single Tensor" if tree.kind == "leaf" else f"{tree.static!r:.40}"
 
 
-def _leaf_ranges(in_tree: Tree) -> list[tuple[int, int]]:
-    ranges, start = [], 0
-    for child in in_tree.children:
-        n = count_leaves(child) if child.kind != "static" else 0
-        ranges.append((start, start + n))
-        start += n
-    return ranges
-
-
 class GradOperation:
     """`GradOperation(get_all=False, get_by_list=False, sens_param=False)(fn[, weights])`.
 
@@ -292,7 +197,7 @@ class GradOperation:
         single_weight = False
         if self.get_by_list:
             single_weight = isinstance(weights, Parameter)
-            weights = _normalize_weights(weights, "GradOperation") or ()
+            weights = normalize_weights(weights, "GradOperation") or ()
         else:
             weights = None
         positions = None if self.get_by_list and not self.get_all else (0,)
@@ -316,18 +221,18 @@ class _OperationGrad(GradFunction):
             return tuple(range(len(args)))
         return (0,) if args else ()
 
-    def _key(self):
-        return super()._key() + (self.all_inputs,)
+    def cache_key(self):
+        return super().cache_key() + (self.all_inputs,)
 
 
 def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sens_param=False):
     """Gradient of `fn` w.r.t. the inputs at `grad_position` and/or `weights`."""
-    positions = _normalize_positions(grad_position, "grad")
+    positions = normalize_positions(grad_position, "grad")
     single_weight = isinstance(weights, Parameter)
-    weights = _normalize_weights(weights, "grad")
+    weights = normalize_weights(weights, "grad")
     if positions is None and weights is None:
         raise GradValueError("grad: `grad_position` and `weights` cannot both be None; say "
-                             "which inputs or Parameters to differentiate", _user_loc())
+                             "which inputs or Parameters to differentiate", user_loc())
     for name, flag in (("has_aux", has_aux), ("return_ids", return_ids),
                        ("sens_param", sens_param)):
         _check_bool(name, flag, "grad")
@@ -353,7 +258,7 @@ def get_grad(gradients, identifier):
     else:
         raise DTypeError(f"get_grad: `identifier` must be an input position (int) or a "
                          f"Parameter, got {type(identifier).__name__} {identifier!r:.60}",
-                         _user_loc())
+                         user_loc())
 
     def search(item):
         if not isinstance(item, tuple):
@@ -370,7 +275,7 @@ def get_grad(gradients, identifier):
     if found is None:
         raise GradValueError(f"get_grad: no gradient for {identifier!r} in the given "
                              f"gradients; pass the output of grad(..., return_ids=True)",
-                             _user_loc())
+                             user_loc())
     return found
 
 

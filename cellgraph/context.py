@@ -39,9 +39,23 @@ def set_context(**kwargs) -> None:
             continue
         elif key == "save_graphs":
             value = bool(value)
+        elif key == "save_graphs_path":
+            _check_dump_path(value)
         elif key == "loop_checkpoint":
             _set_loop_checkpoint(value)
         _state[key] = value
+
+
+def _check_dump_path(value) -> None:
+    """A bad dump folder fails here, not at the first compile."""
+    import os
+
+    from cellgraph.compiler.pipeline import check_dump_dir
+
+    if not isinstance(value, (str, os.PathLike)):
+        raise ArgumentError(f"set_context: save_graphs_path must be a path, got "
+                            f"{type(value).__name__} {value!r:.60}")
+    check_dump_dir(value)
 
 
 def _set_loop_checkpoint(segment) -> None:

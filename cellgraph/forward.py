@@ -33,9 +33,6 @@ it compiles a small graph doing the same, cached per input signature, and runs i
 from __future__ import annotations
 
 import inspect
-import linecache
-import os
-import sys
 
 from cellgraph.compiler.autodiff import emit_grad, inline
 from cellgraph.compiler.builder import Builder, Tracer, current_builder
@@ -47,88 +44,14 @@ from cellgraph.ops import functional as F
 from cellgraph.ops.core import TensorType, fmt_shape
 from cellgraph.ops.errors import (
     ArgumentError,
-    CellgraphError,
     CompileError,
     DTypeError,
     GradValueError,
     ShapeError,
-    SourceLoc,
 )
-from cellgraph.runtime.executor import GraphCache, run_cached
 from cellgraph.runtime.tensor import Tensor
 
-from .autograd import _normalize_weights
-
-_CACHES: dict = {}
-
-
-# ----- where a user error points ---------------------------------------------------------------
-
-def _library_dirs() -> tuple[str, ...]:
-    import cellgraph.compiler
-    import cellgraph.ops
-    import cellgraph.runtime
-
-    mods = (sys.modules["cellgraph"], cellgraph.compiler, cellgraph.ops, cellgraph.runtime)
-    return tuple(os.path.dirname(os.path.abspath(m.__file__)) + os.sep for m in mods)
-
-
-def caller_loc() -> SourceLoc | None:
-    """The first frame outside cellgraph: the user's line that called the API from Python."""
-    dirs = _library_dirs()
-    frame = sys._getframe(1)
-    while frame is not None:
-        filename = os.path.abspath(frame.f_code.co_filename)
-        if not filename.startswith(dirs) and not filename.startswith("<frozen"):
-            text = linecache.getline(filename, frame.f_lineno).rstrip("\n")
-            return SourceLoc(filename, frame.f_lineno, len(text) - len(text.lstrip()), text)
-        frame = frame.f_back
-    return None
-
-
-class _Transform:
-    """A callable that emits graph nodes inside a builder and compiles-and-runs from Python.
-
-    Subclasses define `emit(*args)` and `_key()`. Errors raised while emitting point at the
-    user's line: the graph statement being compiled, or the Python line that made the call.
-    """
-
-    api = "jvp"
-
-    def __init__(self, fn):
-        if not callable(fn):
-            raise DTypeError(f"{self.api}: `fn` must be a Cell or a function, got "
-                             f"{type(fn).__name__} {fn!r:.60}", caller_loc())
-        self.fn = fn
-        self.__name__ = f"{self.api}_{graph_name(fn)}"
-        self._python_loc: SourceLoc | None = None
-
-    def _key(self) -> tuple:
-        return (type(self).__name__, id(self.fn))
-
-    def __call__(self, *args):
-        if current_builder() is not None:
-            return self.emit(*args)
-        from cellgraph import context
-
-        key = self._key()
-        entry = _CACHES.get(key)
-        if entry is None or entry[0] is not self.fn:
-            entry = _CACHES[key] = (self.fn, GraphCache())
-        self._python_loc = caller_loc()
-        try:
-            return run_cached(entry[1], self, args, context.dump_dir(), self.__name__)
-        finally:
-            self._python_loc = None
-
-    def emit(self, *args):
-        raise NotImplementedError
-
-    def error(self, cls, message: str) -> CellgraphError:
-        builder = current_builder()
-        loc = self._python_loc or (builder.loc if builder is not None else None)
-        return cls(f"{self.api}: {message}", loc)
-
+from .transform import Transform, caller_loc, normalize_weights
 
 # ----- tracing the differentiated function -----------------------------------------------------
 
@@ -137,7 +60,7 @@ class _Traced:
     in the current builder, and which outputs are differentiated (all, or the first if has_aux).
     """
 
-    def __init__(self, transform: _Transform, inputs: tuple, has_aux: bool):
+    def __init__(self, transform: Transform, inputs: tuple, has_aux: bool):
         fn = transform.fn
         graph, captured, leaves, _ = parse(fn, inputs, graph_name(fn))
         if graph.updates:  # as vmap: the transformed maps have no place for Parameter updates
@@ -198,7 +121,7 @@ def _fmt(x) -> str:
     return f"{type(x).__name__} {x!r:.60}"
 
 
-def _as_inputs(transform: _Transform, inputs, what: str = "inputs") -> tuple:
+def _as_inputs(transform: Transform, inputs, what: str = "inputs") -> tuple:
     """`inputs` as a non-empty tuple of Tensors (a single Tensor is a 1-tuple)."""
     items = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
     if not items:
@@ -210,7 +133,7 @@ def _as_inputs(transform: _Transform, inputs, what: str = "inputs") -> tuple:
     return items
 
 
-def _check_like(transform: _Transform, values: tuple, avals: list, what: str, of: str) -> list:
+def _check_like(transform: Transform, values: tuple, avals: list, what: str, of: str) -> list:
     """Check `values` (Tensors) against the shapes and dtypes they must have, one by one."""
     if len(values) != len(avals):
         raise transform.error(ArgumentError, f"expected {len(avals)} Tensors in `{what}`, one "
@@ -269,7 +192,7 @@ def emit_vjp(traced: _Traced, cotangents: list, weights: tuple = ()) -> tuple[li
     return outs, grads[:traced.n_inputs], weight_grads
 
 
-def _flat_like(transform: _Transform, value, tree, what: str, of: str) -> tuple:
+def _flat_like(transform: Transform, value, tree, what: str, of: str) -> tuple:
     """The leaves of `value`, which must have the structure `tree` of fn's output."""
     leaves, value_tree = flatten(value, _is_tensor)
     if tree.kind == "leaf" and isinstance(value, (tuple, list)) and len(value) == 1:
@@ -292,15 +215,17 @@ def _tensor_tree(tree):
 
 # ----- jvp -------------------------------------------------------------------------------------
 
-class JvpFunction(_Transform):
+class JvpFunction(Transform):
     """`(inputs, v) -> (fn(*inputs), J·v[, aux])`; the callable behind `jvp` and `nn.Jvp`."""
+
+    api = "jvp"
 
     def __init__(self, fn, has_aux: bool = False):
         super().__init__(fn)
         self.has_aux = _check_flag(self, "has_aux", has_aux)
 
-    def _key(self):
-        return super()._key() + (self.has_aux,)
+    def cache_key(self):
+        return (self.has_aux,)
 
     def emit(self, inputs, v):
         xs = _as_inputs(self, inputs)
@@ -338,7 +263,7 @@ def jvp(fn, inputs, v, has_aux=False):
 
 # ----- vjp -------------------------------------------------------------------------------------
 
-class VjpFunction(_Transform):
+class VjpFunction(Transform):
     """`(inputs, v) -> (fn(*inputs), vᵀJ)`: the 1.x `vjp(fn, inputs, v)` and `nn.Vjp`.
 
     The cotangent is one Tensor when there is one input, else a tuple with one per input.
@@ -356,7 +281,7 @@ class VjpFunction(_Transform):
         return out, grads[0] if len(xs) == 1 else tuple(grads)
 
 
-class _Forward(_Transform):
+class _Forward(Transform):
     """fn(*inputs), split into (output, aux) when has_aux: the value the 2.x vjp returns."""
 
     api = "vjp"
@@ -364,10 +289,9 @@ class _Forward(_Transform):
     def __init__(self, fn, has_aux):
         super().__init__(fn)
         self.has_aux = has_aux
-        self.__wrapped__ = fn  # parameter names in the IR
 
-    def _key(self):
-        return super()._key() + (self.has_aux,)
+    def cache_key(self):
+        return (self.has_aux,)
 
     def emit(self, *inputs):
         traced = _Traced(self, inputs, self.has_aux)
@@ -375,7 +299,7 @@ class _Forward(_Transform):
         return (out, aux) if self.has_aux else out
 
 
-class _VjpApply(_Transform):
+class _VjpApply(Transform):
     """`(inputs, v) -> input cotangents[, weight cotangents]`: what a 2.x vjp_fn runs."""
 
     api = "vjp"
@@ -384,14 +308,14 @@ class _VjpApply(_Transform):
         super().__init__(fn)
         self.has_aux, self.weights = _check_flag(self, "has_aux", has_aux), weights
 
-    def _key(self):
-        return super()._key() + (self.has_aux, tuple(id(w) for w in self.weights or ()))
+    def cache_key(self):
+        return (self.has_aux, tuple(id(w) for w in self.weights or ()))
 
     def emit(self, inputs, v):
         return _apply_vjp(self, _Traced(self, tuple(inputs), self.has_aux), v, self.weights)
 
 
-def _apply_vjp(transform: _Transform, traced: _Traced, v, weights):
+def _apply_vjp(transform: Transform, traced: _Traced, v, weights):
     cotangents = _check_like(transform, _flat_like(transform, v, traced.primary_tree, "v",
                                                    "output of fn"),
                              traced.primary_avals, "v", "output of fn")
@@ -420,7 +344,7 @@ def vjp(fn, *args, weights=None, has_aux=False):
     `vjp(fn, *inputs, weights=None, has_aux=False) -> (out, vjp_fn[, aux])`."""
     if weights is None and has_aux is False and _is_legacy_vjp(fn, args):
         return VjpFunction(fn)(*args)
-    apply = _VjpApply(fn, has_aux, _normalize_weights(weights, "vjp"))
+    apply = _VjpApply(fn, has_aux, normalize_weights(weights, "vjp"))
     inputs = _as_inputs(apply, args)
     if current_builder() is not None:
         traced = _Traced(apply, inputs, has_aux)

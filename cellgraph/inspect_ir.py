@@ -2,10 +2,9 @@
 `graph_at_stage`: the Graph itself (for the dot export)."""
 from __future__ import annotations
 
-from cellgraph.compiler.autodiff import expand_grad
+from cellgraph.compiler.guards import collect_guards
 from cellgraph.compiler.ir import Graph, verify
-from cellgraph.compiler.pipeline import STAGES, compile_callable, optimize_stage, parse
-from cellgraph.compiler.scope import collect_guards
+from cellgraph.compiler.pipeline import STAGES, compile_callable, parse, run_passes
 from cellgraph.ops.errors import ArgumentError
 
 
@@ -18,9 +17,8 @@ def dump_ir(fn, *args, stage: str = "optimize") -> str:
                             keep_stages=True).stages[stage]
 
 
-# stage -> the passes that follow `parse` up to it (codegen's output is source, not a graph)
-GRAPH_STAGES = {"parse": (), "expand_grad": (expand_grad,),
-                "optimize": (expand_grad, optimize_stage)}
+# the stages whose result is a graph (codegen's is source)
+GRAPH_STAGES = STAGES[:-1]
 
 
 def graph_at_stage(fn, *args, stage: str = "optimize") -> Graph:
@@ -30,7 +28,7 @@ def graph_at_stage(fn, *args, stage: str = "optimize") -> Graph:
                             f"{', '.join(GRAPH_STAGES)}")
     with collect_guards():
         graph = parse(fn, args, getattr(fn, "__name__", None))[0]
-    for compiler_pass in GRAPH_STAGES[stage]:
-        graph = compiler_pass(graph)
-    verify(graph)
-    return graph
+    if stage == "parse":
+        verify(graph)
+        return graph
+    return run_passes(graph, until=stage)

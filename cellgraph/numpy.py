@@ -21,7 +21,7 @@ from cellgraph.ops.core import fmt_shape, normalize_axis
 from cellgraph.ops.errors import ArgumentError, CellgraphError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Tensor
 
-from .forward import caller_loc
+from .transform import caller_loc
 
 float16, float32, float64 = dt.float16, dt.float32, dt.float64
 int8, int16, int32, int64, uint8, bool_ = dt.int8, dt.int16, dt.int32, dt.int64, dt.uint8, dt.bool_

@@ -15,7 +15,6 @@ a graph that does the same, cached per input signature, and runs it.
 """
 from __future__ import annotations
 
-import contextvars
 import numbers
 
 import numpy as np
@@ -30,47 +29,20 @@ from cellgraph.ops import array_ops as A
 from cellgraph.ops.core import abstract_of, fmt_shape
 from cellgraph.ops.errors import (
     ArgumentError,
-    CellgraphError,
     CompileError,
     DTypeError,
     GradValueError,
     ShapeError,
     SourceLoc,
 )
-from cellgraph.runtime.executor import GraphCache, run_cached
 
-from .autograd import _leaf_ranges, _normalize_positions, _user_loc
-
-_CACHES: dict = {}
-
-
-# The transform being compiled for a call from Python: its argument errors have no graph line
-# to point at, so they go up without one and get the user's calling line on the way out.
-_PYTHON_CALL: contextvars.ContextVar = contextvars.ContextVar("python_call", default=None)
-
-
-def _from_python(kind: str, transform, key: tuple, args: tuple):
-    """Compile `transform` for `args` (once per signature) and run it."""
-    from cellgraph import context
-
-    entry = _CACHES.get((kind,) + key)
-    if entry is None or entry[0] is not transform.fn:
-        entry = _CACHES[(kind,) + key] = (transform.fn, GraphCache())
-    token = _PYTHON_CALL.set(transform)
-    try:
-        return run_cached(entry[1], transform, args, context.dump_dir(), transform.__name__)
-    except CellgraphError as e:
-        raise e.with_loc(_user_loc()) from None
-    finally:
-        _PYTHON_CALL.reset(token)
+from .transform import Transform, leaf_ranges, normalize_positions, user_loc
 
 
 def _graph_loc(transform) -> SourceLoc | None:
-    """The user's line for an error while emitting `transform` (None: the Python caller's)."""
-    builder = current_builder()
-    if _PYTHON_CALL.get() is transform and builder.outer is None:
-        return None
-    return builder.loc
+    """The user's line for an error while emitting `transform` (None: the Python caller's,
+    which the error gets on its way out of the call)."""
+    return None if transform.top_level() else current_builder().loc
 
 
 def _freeze(spec):
@@ -94,7 +66,7 @@ def _check_axes_spec(spec, what: str) -> None:
             _check_axes_spec(s, what)
         return
     raise DTypeError(f"vmap: `{what}` must be an int, None, or a tuple of them, got "
-                     f"{type(spec).__name__} {spec!r}", _user_loc())
+                     f"{type(spec).__name__} {spec!r}", user_loc())
 
 
 def _leaf_dims(args: tuple, in_axes, loc) -> tuple[list, int]:
@@ -149,24 +121,19 @@ def _leaf_dims(args: tuple, in_axes, loc) -> tuple[list, int]:
     return dims, sizes[0][1]
 
 
-class VmapFunction:
+class VmapFunction(Transform):
     """The function `vmap(fn, in_axes, out_axes)` returns."""
 
+    api = "vmap"
+
     def __init__(self, fn, in_axes=0, out_axes=0):
-        if not callable(fn):
-            raise DTypeError(f"vmap: `fn` must be a Cell or a function, got "
-                             f"{type(fn).__name__}", _user_loc())
+        super().__init__(fn)
         _check_axes_spec(in_axes, "in_axes")
         _check_axes_spec(out_axes, "out_axes")
-        self.fn, self.in_axes, self.out_axes = fn, in_axes, out_axes
-        self.__name__ = f"vmap_{graph_name(fn)}"
-        self.__wrapped__ = fn  # for parameter names and locations in the IR
+        self.in_axes, self.out_axes = in_axes, out_axes
 
-    def __call__(self, *args):
-        if current_builder() is not None:
-            return self.emit(*args)
-        key = (id(self.fn), _freeze(self.in_axes), _freeze(self.out_axes))
-        return _from_python("vmap", self, key, args)
+    def cache_key(self):
+        return (_freeze(self.in_axes), _freeze(self.out_axes))
 
     def emit(self, *args):
         """Emit fn batched over `args` into the current builder."""
@@ -285,29 +252,22 @@ def jacobian_columns(graph: Graph, inputs: list, w: int, outs: list[int]) -> lis
             for a, e in zip(out_avals, entries)]
 
 
-class JacobianFunction:
+class JacobianFunction(Transform):
     """The function `jacrev(fn, ...)` or `jacfwd(fn, ...)` returns."""
 
     def __init__(self, fn, grad_position, has_aux, api: str):
-        if not callable(fn):
-            raise DTypeError(f"{api}: `fn` must be a Cell or a function, got "
-                             f"{type(fn).__name__}", _user_loc())
+        super().__init__(fn, api)
         if not isinstance(has_aux, bool):
-            raise DTypeError(f"{api}: `has_aux` must be a bool, got {has_aux!r}", _user_loc())
-        self.positions = _normalize_positions(grad_position, api)
+            raise DTypeError(f"{api}: `has_aux` must be a bool, got {has_aux!r}", user_loc())
+        self.positions = normalize_positions(grad_position, api)
         if self.positions is None:
             raise GradValueError(f"{api}: `grad_position` must be an int or a tuple of ints, "
-                                 f"got None", _user_loc())
-        self.fn, self.has_aux, self.api = fn, has_aux, api
+                                 f"got None", user_loc())
+        self.has_aux = has_aux
         self.single = isinstance(grad_position, numbers.Integral)
-        self.__name__ = f"{api}_{graph_name(fn)}"
-        self.__wrapped__ = fn
 
-    def __call__(self, *args):
-        if current_builder() is not None:
-            return self.emit(*args)
-        key = (id(self.fn), self.positions, self.has_aux, self.single)
-        return _from_python(self.api, self, key, args)
+    def cache_key(self):
+        return (self.api, self.positions, self.has_aux, self.single)
 
     def _check_positions(self, args, loc) -> None:
         for p in self.positions:
@@ -333,7 +293,7 @@ class JacobianFunction:
         graph = expand_grad(graph)
         inputs = list(leaves) + list(captured) + list(graph.weights)
         out_tree, outs = self._differentiated_outputs(graph, loc)
-        ranges = _leaf_ranges(in_tree)
+        ranges = leaf_ranges(in_tree)
         wrt = [w for p in self.positions for w in range(*ranges[p])]
         jac = {}
         if self.api == "jacrev":

@@ -33,12 +33,14 @@ its rule; everywhere else `expand_grad` replaces it by ordinary nodes.
 """
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import (
     Primitive,
     TensorType,
+    ThreadLocalStack,
     abstract_of,
     fmt_shape,
     set_decomposition_vjp,
@@ -46,7 +48,7 @@ from cellgraph.ops.core import (
 from cellgraph.ops.errors import ArgumentError, CompileError
 
 from .builder import Builder, build_graph, current_builder
-from .ir import Apply, Constant, Graph, Var
+from .ir import Apply, Constant, Graph, Var, copy_graph
 from .optimize import optimize
 
 
@@ -93,9 +95,10 @@ RECORDING_RULES: dict[Primitive, Callable] = {}
 
 # True while expanding a graph that is about to be differentiated: its EXPAND_RULES nodes must
 # stay, so that vjp sees them (and uses their own bprop rule instead of their expansion).
-_keep_structural: list[bool] = [False]
+_keep_structural = ThreadLocalStack(False)
 
-_expanded: dict[tuple[int, bool], tuple[Graph, Graph]] = {}
+# graph -> {keep_structural: its expansion}; held by the graph, freed with it
+_expanded: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def expand_grad(graph: Graph) -> Graph:
@@ -106,9 +109,9 @@ def expand_grad(graph: Graph) -> Graph:
     After:   %1 = sin(%x); %2 = ones_like(%1); %3 = cos(%x); %4 = mul(%2, %3)
     """
     keep = _keep_structural[-1]
-    hit = _expanded.get((id(graph), keep))
-    if hit is not None and hit[0] is graph:
-        return hit[1]
+    hit = _expanded.get(graph, {}).get(keep)
+    if hit is not None:
+        return hit
     if not _needs_expansion(graph, keep):
         return graph
     builder = Builder(graph.name, graph.loc)
@@ -120,7 +123,7 @@ def expand_grad(graph: Graph) -> Graph:
     new.params = new.params[:len(graph.params)]  # weights stay ordinary parameters here
     new.weights, new.out_tree, new.updates = graph.weights, graph.out_tree, graph.updates
     assert len(new.params) == len(graph.params)
-    _expanded[(id(graph), keep)] = (graph, new)
+    _expanded.setdefault(graph, {})[keep] = new
     return new
 
 
@@ -177,10 +180,19 @@ def _expand_grad_node(node: Apply, ins: list) -> list:
         target = expand_grad(graph)
     finally:
         _keep_structural.pop()
-    if target is not graph:
-        optimize(target, differentiable=True)  # simplified before it is differentiated again
+    if target is not graph:  # simplified before it is differentiated again
+        target = _optimized(graph, target)
     outs, grads = vjp(target, ins[:n_in], wrt, sens)
     return outs + grads
+
+
+def _optimized(graph: Graph, expanded: Graph) -> Graph:
+    """`expanded` (graph's expansion) optimised for differentiation, once per graph: on a copy,
+    so the expansion kept for `graph` stays as it was built."""
+    cached = _expanded.setdefault(graph, {})
+    if "optimized" not in cached:
+        cached["optimized"] = optimize(copy_graph(expanded), differentiable=True)
+    return cached["optimized"]
 
 
 def vjp(graph: Graph, args: list, wrt: tuple, sens: list | None) -> tuple[list, list]:

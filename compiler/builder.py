@@ -244,8 +244,10 @@ class Builder(Trace):
 
 
 def _fold_scalars(prim, atoms, params):
-    """Arithmetic on Python numbers alone (as in a bprop rule's `y - 1`) stays a Python number."""
-    return evaluate(prim, *[a.value for a in atoms], **params).asnumpy().item()
+    """Arithmetic on Python numbers alone (as in a bprop rule's `y - 1`) stays a Python number,
+    computed as Python computes it: floats in double precision, whatever the program's dtype."""
+    values = [np.array(a.value, np.float64) if type(a.value) is float else a.value for a in atoms]
+    return evaluate(prim, *values, **params).asnumpy().item()
 
 
 def build_graph(name: str, fn, avals, hints=None, loc=None) -> tuple[Graph, list]:

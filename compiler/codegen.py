@@ -1,10 +1,16 @@
 """Code generation: each graph becomes one Python function with one line per node.
 
     def construct(x, y, z):
-        v1 = k_mul(x, z)
-        v2 = k_matmul(v1, y)
-        del v1
-        return (v2,)
+        _v1 = _k_mul(x, z)
+        _v2 = _k_matmul(_v1, y)
+        del _v1
+        return (_v2,)
+
+Names from the user (graphs, parameters) never start with `_`; every name the generator makes
+(values `_v1`, kernels `_k_mul`, constants `_c0`/`_p0`) does, so the two cannot collide.
+`Module.line_nodes` says which node each line runs (how a run-time error finds the node and
+the user's line) and `Module.functions` where each function's lines are (the executor compiles
+each function when it is first called).
 
 Kernels are bound as globals of the generated module, by name; a node's parameters are keyword
 arguments, written as literals (`k_matmul(v1, y, transpose_b=True)`) or, for values without
@@ -14,6 +20,7 @@ CODEGEN_RULES table.
 """
 from __future__ import annotations
 
+import functools
 import keyword
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -34,6 +41,20 @@ class Module:
     entry: str
     kernels: dict = field(default_factory=dict)  # global name -> (primitive name, params)
     constants: dict = field(default_factory=dict)  # global name -> value
+    # source line (1-based) -> (the node it runs, its input expressions, its graph's name):
+    # how a run-time error is traced back to the node and the user's line
+    line_nodes: dict = field(default_factory=dict)
+    # function name -> (start, stop): its lines are source.splitlines()[start:stop]
+    functions: dict = field(default_factory=dict)
+
+    @functools.cached_property
+    def lines(self) -> list[str]:
+        return self.source.splitlines()
+
+    def function_source(self, name: str) -> tuple[str, int]:
+        """The source of one generated function and the line (1-based) it starts at."""
+        start, stop = self.functions[name]
+        return "\n".join(self.lines[start:stop]) + "\n", start + 1
 
 
 class _Context:
@@ -44,11 +65,12 @@ class _Context:
         self.constants: dict = {}
         self.counter = 0  # the last `vN` local of the function being generated
         self.pending: list[Graph] = []  # graphs whose functions a generated line calls
+        self.marked: list[tuple] = []  # (node, input expressions, graph name) per line marker
 
     def fresh(self) -> str:
         """A new local name in the function being generated."""
         self.counter += 1
-        return f"v{self.counter}"
+        return f"_v{self.counter}"
 
     def inline(self, graph: Graph, args: list[str]) -> tuple[list[str], list[str]]:
         """The lines that compute `graph` on the expressions `args` inside the function being
@@ -67,7 +89,7 @@ class _Context:
         key = (node.callee.name, repr(sorted(params.items())))
         name = self.kernel_keys.get(key)
         if name is None:
-            name = f"k_{node.callee.name}" + (f"_{len(self.kernels)}" if params else "")
+            name = f"_k_{node.callee.name}" + (f"_{len(self.kernels)}" if params else "")
             while name in self.kernels:
                 name += "_"
             self.kernels[name] = (node.callee.name, params)
@@ -76,7 +98,7 @@ class _Context:
 
     def kernel_fn(self, prim_name: str) -> str:
         """The global bound to the kernel of `prim_name`, called with params as keywords."""
-        name = f"k_{prim_name}"
+        name = f"_k_{prim_name}"
         self.kernels[name] = (prim_name, {})
         return name
 
@@ -91,7 +113,7 @@ class _Context:
         """Python source for a parameter value; other objects become module globals."""
         if _is_literal(value):
             return repr(value)
-        name = f"p{len(self.constants)}"
+        name = f"_p{len(self.constants)}"
         self.constants[name] = value
         return name
 
@@ -99,7 +121,7 @@ class _Context:
         v = c.value
         if type(v) in (bool, int) or type(v) is float and np.isfinite(v):
             return repr(v)
-        name = f"c{len(self.constants)}"
+        name = f"_c{len(self.constants)}"
         self.constants[name] = v
         return name
 
@@ -121,9 +143,16 @@ def _is_literal(value) -> bool:
 
 
 def _safe(hint: str | None, used: set, fallback: str) -> str:
+    """A Python name for a user-given name (a graph's or a parameter's), unique in `used`.
+    It never starts with `_`: those names are the generated code's own (see the module doc)."""
     base = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in (hint or fallback))
-    if not base or base[0].isdigit() or keyword.iskeyword(base):
+    if not base or base[0].isdigit() or base[0] == "_" or keyword.iskeyword(base):
         base = "a_" + base
+    return fresh_name(base, used)
+
+
+def fresh_name(base: str, used: set) -> str:
+    """`base`, or `base_2`, `base_3`...: the first not in `used`, which it is added to."""
     name, k = base, 1
     while name in used:
         k += 1
@@ -145,13 +174,30 @@ def generate(graph: Graph) -> Module:
         g = ctx.pending.pop()
         if id(g) not in done:
             done.add(id(g))
-            chunks.append(_function(g, ctx))
-    return Module("\n\n".join(reversed(chunks)) + "\n", names[id(graph)], ctx.kernels,
-                  ctx.constants)
+            chunks.append((names[id(g)], _function(g, ctx)))
+    module = Module("", names[id(graph)], ctx.kernels, ctx.constants)
+    lines: list[str] = []
+    for name, chunk in reversed(chunks):
+        if lines:
+            lines.append("")
+        start = len(lines)
+        for line in chunk:
+            head, marker, index = line.rpartition(_MARKER)
+            if marker:
+                module.line_nodes[len(lines) + 1] = ctx.marked[int(index)]
+                line = head
+            lines.append(line)
+        module.functions[name] = (start, len(lines))
+    module.source = "\n".join(lines) + "\n"
+    return module
 
 
-def _function(graph: Graph, ctx: _Context) -> str:
-    used: set = set()
+# Appended to each generated line while a module is built, naming its node; taken off again.
+_MARKER = "  #@node:"
+
+
+def _function(graph: Graph, ctx: _Context) -> list[str]:
+    used: set = set(ctx.graph_names.values())  # a parameter never hides a graph's function
     local: dict[int, str] = {}
     params = []
     for p in graph.params:
@@ -162,7 +208,7 @@ def _function(graph: Graph, ctx: _Context) -> str:
     lines += ["    " + line for line in _node_lines(graph, ctx, local, _last_uses(graph))]
     rets = [ctx.ref(local, o) for o in graph.outputs]
     lines.append(f"    return ({', '.join(rets)}{',' if len(rets) == 1 else ''})")
-    return "\n".join(lines)
+    return lines
 
 
 def _node_lines(graph: Graph, ctx: _Context, local: dict, last_use: dict | None) -> list[str]:
@@ -177,16 +223,20 @@ def _node_lines(graph: Graph, ctx: _Context, local: dict, last_use: dict | None)
         args = [ctx.ref(local, a) for a in node.inputs]
         rule = CODEGEN_RULES.get(node.callee.name)
         if rule is not None:
-            lines += rule(ctx, node, args, outs)
+            body = rule(ctx, node, args, outs)
         else:
             lhs = ", ".join(outs) + ("," if len(outs) == 1 and node.callee.multiple_results
                                      else "")
-            lines.append(f"{lhs} = {ctx.call(node, args)}")
-            lines += _stored_as_declared(ctx, node, outs)
+            body = [f"{lhs} = {ctx.call(node, args)}"]
+            body += _stored_as_declared(ctx, node, outs)
+        marker = f"{_MARKER}{len(ctx.marked)}"
+        ctx.marked.append((node, tuple(args), graph.name))
+        # lines of an inlined graph carry their own nodes' markers already
+        lines += [line if _MARKER in line else line + marker for line in body]
         if last_use is None:
             continue
         dead = [local[k] for k in last_use.get(i, ()) if k not in keep and k in local
-                and local[k].startswith("v")]
+                and local[k].startswith("_v")]
         if dead:
             lines.append(f"del {', '.join(dead)}")
     return lines
@@ -198,8 +248,8 @@ def _stored_as_declared(ctx: _Context, node: Apply, outs: list[str]) -> list[str
     if node.callee.name == "cast" or len(outs) != 1 or \
             node.outputs[0].aval.dtype.name != "bfloat16":
         return []
-    ctx.kernels["k_cast"] = ("cast", {})
-    return [f"{outs[0]} = k_cast({outs[0]}, dtype={ctx.literal(node.outputs[0].aval.dtype)})"]
+    cast = ctx.kernel_fn("cast")
+    return [f"{outs[0]} = {cast}({outs[0]}, dtype={ctx.literal(node.outputs[0].aval.dtype)})"]
 
 
 def _last_uses(graph: Graph) -> dict[int, list[int]]:

@@ -9,6 +9,7 @@ themselves (type rules, gradients, code generation) are in control_prims.py and 
 from __future__ import annotations
 
 import numbers
+import weakref
 
 import gast
 import numpy as np
@@ -404,7 +405,8 @@ def graph_print(args, kwargs):
 
 # ----- break / continue as flags ---------------------------------------------------------------
 
-_LOWERED: dict = {}
+# loop node -> (lowered loop, flag names); held by the (cached) AST, freed with it
+_LOWERED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _name(ident: str, store: bool, where):
@@ -462,13 +464,13 @@ def lower_loop_exits(node):
     conditions they become Tensors and the guards become switches. Returns (loop, flag names
     to set to False before it) — the loop itself when there is nothing to lower.
     """
-    hit = _LOWERED.get(id(node))
-    if hit is not None and hit[0] is node:
-        return hit[1], hit[2]
+    hit = _LOWERED.get(node)
+    if hit is not None:
+        return (hit[0] or node), hit[1]
     exits_under_if = any(isinstance(s, gast.If) and _contains([s], (gast.Break, gast.Continue))
                          for s in node.body)
     if not exits_under_if:
-        _LOWERED[id(node)] = (node, node, ())
+        _LOWERED[node] = (None, ())  # None: the loop itself (a value must not hold its key)
         return node, ()
     line = getattr(node, "lineno", 0)
     brk, cont = f"_break_{line}", f"_continue_{line}"
@@ -480,5 +482,5 @@ def lower_loop_exits(node):
         test = gast.BoolOp(gast.And(), [node.test, _not_any((brk,), node)])
         loop = gast.While(gast.copy_location(test, node.test), body, orelse)
     loop = gast.copy_location(loop, node)
-    _LOWERED[id(node)] = (node, loop, (brk,))
+    _LOWERED[node] = (loop, (brk,))
     return loop, (brk,)

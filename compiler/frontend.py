@@ -14,6 +14,7 @@ from __future__ import annotations
 import builtins
 import inspect
 import operator
+import sys
 
 import gast
 
@@ -21,6 +22,7 @@ from cellgraph.ops.errors import ArgumentError, CellgraphError, CompileError, Sh
 
 from . import control_flow
 from .builder import Tracer, current_builder
+from .guards import STATE, record_function, record_guard
 from .scope import (
     BreakSignal,
     Closure,
@@ -29,8 +31,8 @@ from .scope import (
     Scope,
     bind_arguments,
     is_cell,
+    is_guarded_owner,
     is_user_function,
-    record_guard,
     tracer_isinstance,
     user_error,
 )
@@ -75,8 +77,6 @@ MAX_STATIC_ITERATIONS = 100_000
 class Interpreter:
     """Runs one function body over compile-time values and tracers."""
 
-    depth = 0
-
     def __init__(self, scope: Scope, info: SourceInfo, name: str):
         self.scope = scope
         self.info = info
@@ -108,6 +108,7 @@ class Interpreter:
                 free[name] = cell.cell_contents
             except ValueError:
                 pass
+        record_function(fn)
         scope = Scope(free, None, fn.__globals__)
         defaults = list(fn.__defaults__ or ())
         return Interpreter._run(node, info, scope, fn.__qualname__, args, kwargs, defaults,
@@ -115,16 +116,16 @@ class Interpreter:
 
     @staticmethod
     def _run(node, info, parent, name, args, kwargs, defaults, kw_defaults):
-        if Interpreter.depth > MAX_INLINE_DEPTH:
+        if STATE.inline_depth > MAX_INLINE_DEPTH:
             raise CompileError(f"calls nested more than {MAX_INLINE_DEPTH} deep while inlining "
                                f"{name}; recursion on Tensor values is not supported",
                                info.loc(node))
         try:
             local = bind_arguments(node.args, name, args, kwargs, defaults, kw_defaults)
         except ArgumentError as e:  # the entry point has no caller in the source: show its def
-            raise e.with_loc(info.loc(node) if Interpreter.depth == 0 else None)
+            raise e.with_loc(info.loc(node) if STATE.inline_depth == 0 else None)
         interp = Interpreter(Scope(local, parent, parent.globals if parent else {}), info, name)
-        Interpreter.depth += 1
+        STATE.inline_depth += 1
         try:
             if isinstance(node, gast.Lambda):
                 return interp.eval(node.body)
@@ -133,8 +134,16 @@ class Interpreter:
             except ReturnSignal as r:
                 return r.value
             return None
+        except RecursionError:
+            # Python's stack ran out while inlining: the user's recursion, not a compiler fault.
+            # Building the error may itself need stack; a level nearer the top then tries again.
+            raise CompileError(f"calls nested too deep while inlining {name} (depth "
+                               f"{STATE.inline_depth}, Python's recursion limit "
+                               f"{sys.getrecursionlimit()}); recursion in graph code must end "
+                               f"within a few levels, or run it in PYNATIVE_MODE",
+                               _caller_loc(info.loc(node))) from None
         finally:
-            Interpreter.depth -= 1
+            STATE.inline_depth -= 1
 
     # -- statements -------------------------------------------------------------------------
     def exec_block(self, stmts) -> None:
@@ -318,7 +327,7 @@ class Interpreter:
         except AttributeError:
             raise CompileError(f"'{type(obj).__name__}' object has no attribute '{node.attr}'",
                                self.info.loc(node)) from None
-        if is_cell(obj):
+        if is_guarded_owner(obj):
             record_guard(obj, node.attr, value)
         return value
 
@@ -469,6 +478,12 @@ class Interpreter:
                 return compute()
         except CellgraphError as e:
             raise e.with_loc(loc)
+
+
+def _caller_loc(fallback):
+    """The statement being compiled (the call that went too deep), else `fallback`."""
+    builder = current_builder()
+    return builder.loc if builder is not None and builder.loc is not None else fallback
 
 
 def _as_load(target):

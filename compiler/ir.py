@@ -58,7 +58,7 @@ class Apply:
         return [v for v in self.params.values() if isinstance(v, Graph)]
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(slots=True, eq=False, weakref_slot=True)
 class Graph:
     """A closed function. `weights` are the Parameter objects bound to the trailing params."""
 
@@ -94,6 +94,37 @@ def all_graphs(graph: Graph) -> list[Graph]:
         for node in g.nodes:
             todo.extend(node.subgraphs())
     return order
+
+
+def copy_graph(graph: Graph) -> Graph:
+    """A copy of `graph` and of every graph nested in it, with new values and nodes (a graph
+    two nodes share stays shared): a pass that rewrites in place works on a copy, so no cache
+    holding the original ever sees it change."""
+    copies: dict[int, Graph] = {}
+
+    def copy(g: Graph) -> Graph:
+        if id(g) in copies:
+            return copies[id(g)]
+        values: dict[int, Var] = {}
+
+        def value(a):
+            if isinstance(a, Constant):
+                return a
+            if id(a) not in values:
+                values[id(a)] = Var(a.aval, a.hint)
+            return values[id(a)]
+
+        new = Graph(g.name, [value(p) for p in g.params], [], [], g.loc, list(g.weights),
+                    g.out_tree, list(g.updates))
+        copies[id(g)] = new
+        for node in g.nodes:
+            params = {k: copy(v) if isinstance(v, Graph) else v for k, v in node.params.items()}
+            new.nodes.append(Apply(node.callee, [value(a) for a in node.inputs], params,
+                                   [value(o) for o in node.outputs], node.loc))
+        new.outputs = [value(o) for o in g.outputs]
+        return new
+
+    return copy(graph)
 
 
 # ----- printing --------------------------------------------------------------------------------

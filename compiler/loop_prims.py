@@ -52,9 +52,9 @@ from .control_prims import (
     loop_graph,
     while_p,
 )
+from .guards import record_guard
 from .ir import Graph
 from .loop_tape import state_tape, step_graph, tape_of
-from .scope import record_guard
 
 
 class LoopSettings:

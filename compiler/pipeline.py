@@ -1,31 +1,35 @@
 """The compile pipeline: named stages from a Python callable to generated code.
 
-    parse (front end: resolve, inline, unroll, specialise) -> expand_grad (AD) -> optimize
-    -> verify -> codegen
+    parse (front end: resolve, inline, unroll, specialise) -> PASSES -> codegen
 
-Each stage's IR can be dumped as text (`00_parse.ir`, `01_expand_grad.ir`, `02_optimize.ir`,
-`03_codegen.py`).
+`PASSES` is the list of Graph -> Graph passes (`expand_grad` (AD), then `optimize`), each pure:
+it returns a new graph and never changes its input, which caches (the expansions of grad
+graphs) may hold. `verify` checks the IR after every pass. Each stage's IR can be dumped as
+text, named after the stage (`00_parse_NAME.ir`, `01_expand_grad_NAME.ir`,
+`02_optimize_NAME.ir`, `03_codegen_NAME.py`).
 """
 from __future__ import annotations
 
 import inspect
 import os
+import tempfile
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cellgraph.ops.core import abstract_of
-from cellgraph.ops.errors import CellgraphError, CompileError
+from cellgraph.ops.errors import ArgumentValueError, CellgraphError, CompileError
 
 from . import codegen, loop_prims  # noqa: F401  (loop_prims: the loops' rules and code)
 from .autodiff import expand_grad
 from .builder import Builder, is_tensor_like
 from .control_prims import prune_unused_inputs
 from .frontend import trace_call
-from .ir import Graph, print_graph, verify
+from .guards import collect_guards, unique
+from .ir import Graph, copy_graph, print_graph, verify
 from .optimize import optimize
 from .pytree import Tree, flatten, unflatten
-from .scope import collect_guards, is_cell
-
-STAGES = ("parse", "expand_grad", "optimize", "codegen")
+from .scope import is_cell
 
 
 @dataclass
@@ -35,7 +39,7 @@ class Compiled:
     graph: Graph
     module: codegen.Module
     stages: dict = field(default_factory=dict)  # stage name -> text
-    guards: list = field(default_factory=list)
+    guards: list = field(default_factory=list)  # guards.Guard: what the graph read
     in_tree: Tree | None = None
 
 
@@ -94,8 +98,9 @@ def _definition_loc(fn):
 def optimize_stage(graph: Graph) -> Graph:
     """The `optimize` stage: the optimiser to a fixpoint, then the inputs and outputs of
     branches and loops that nothing reads any more, then the optimiser again if that helped
-    (a few rounds: what one loop stops reading can leave another's output unread)."""
-    graph = optimize(graph)
+    (a few rounds: what one loop stops reading can leave another's output unread). It rewrites
+    a copy: the graph it is given stays as it was."""
+    graph = optimize(copy_graph(graph))
     for _ in range(PRUNE_ROUNDS):
         if not prune_unused_inputs(graph):
             break
@@ -106,8 +111,33 @@ def optimize_stage(graph: Graph) -> Graph:
 PRUNE_ROUNDS = 4
 
 
+@dataclass(frozen=True)
+class Pass:
+    """A named Graph -> Graph function that leaves its input unchanged."""
+
+    name: str
+    run: Callable[[Graph], Graph]
+
+
+PASSES: tuple[Pass, ...] = (Pass("expand_grad", expand_grad), Pass("optimize", optimize_stage))
+STAGES = ("parse",) + tuple(p.name for p in PASSES) + ("codegen",)
+
 # Tests set this so that the verifier runs after every stage, not only the last one.
 VERIFY_EVERY_STAGE = False
+
+
+def run_passes(graph: Graph, until: str | None = None, record=None) -> Graph:
+    """`graph` through PASSES (up to and including `until`), verified after each;
+    `record(stage name, graph)` sees every result."""
+    for compiler_pass in PASSES:
+        graph = compiler_pass.run(graph)
+        if VERIFY_EVERY_STAGE or compiler_pass is PASSES[-1]:
+            verify(graph)
+        if record is not None:
+            record(compiler_pass.name, graph)
+        if compiler_pass.name == until:
+            break
+    return graph
 
 
 def compile_callable(fn, args: tuple, dump_dir: str | None = None,
@@ -127,8 +157,6 @@ def _compile(fn, args, dump_dir, name, keep_stages) -> Compiled:
     keep = keep_stages or bool(dump_dir)
 
     def record(stage: str, graph: Graph) -> None:
-        if VERIFY_EVERY_STAGE:
-            verify(graph)
         if keep:
             stages[stage] = print_graph(graph)
 
@@ -136,26 +164,61 @@ def _compile(fn, args, dump_dir, name, keep_stages) -> Compiled:
         graph, captured, _, in_tree = parse(fn, args, name)
     if captured:
         raise CompileError("a top-level graph cannot read values of another graph")
+    if VERIFY_EVERY_STAGE:
+        verify(graph)
     record("parse", graph)
-    graph = expand_grad(graph)
-    record("expand_grad", graph)
-    graph = optimize_stage(graph)
-    verify(graph)
-    record("optimize", graph)
+    graph = run_passes(graph, record=record)
     module = codegen.generate(graph)
     stages["codegen"] = module.source
     if dump_dir:
         write_stages(stages, dump_dir, graph.name)
-    return Compiled(graph, module, stages, guards, in_tree)
+    return Compiled(graph, module, stages, unique(guards), in_tree)
+
+
+_WRITTEN: dict[str, set] = {}  # dump folder -> graph names written there by this process
+_WRITTEN_LOCK = threading.Lock()
+
+
+def check_dump_dir(directory: str) -> str:
+    """`directory` if graphs can be dumped there: a writable folder, or a path one can be made
+    at. Raises ArgumentValueError naming the problem otherwise."""
+    path = os.path.abspath(os.fspath(directory))
+    existing = path
+    while not os.path.exists(existing):
+        existing = os.path.dirname(existing)
+    if not os.path.isdir(existing):
+        raise ArgumentValueError(f"save_graphs_path {directory!r}: {existing!r} is not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ArgumentValueError(f"save_graphs_path {directory!r}: the folder {existing!r} is "
+                                 f"not writable")
+    return path
+
+
+def _unique_name(directory: str, name: str) -> str:
+    """`name`, or `name_2`, `name_3`...: each graph dumped into a folder gets its own files."""
+    with _WRITTEN_LOCK:
+        return codegen.fresh_name(name, _WRITTEN.setdefault(os.path.realpath(directory), set()))
 
 
 def write_stages(stages: dict, directory: str, name: str) -> list[str]:
+    """Write every stage's text as `NN_stage_NAME.ir` (`.py` for codegen). A file is written
+    beside its final name and renamed over it, so a symbolic link there is replaced, never
+    followed."""
+    directory = check_dump_dir(directory)
     os.makedirs(directory, exist_ok=True)
+    name = _unique_name(directory, name)
     paths = []
     for i, stage in enumerate(STAGES):
         ext = "py" if stage == "codegen" else "ir"
         path = os.path.join(directory, f"{i:02d}_{stage}_{name}.{ext}")
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(stages[stage])
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{i:02d}_{stage}_", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(stages[stage])
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+            raise
         paths.append(path)
     return paths

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cellgraph.ops.core import ThreadLocalStack
+
 from .ir import Apply, Constant, Var
 
 
@@ -25,7 +27,8 @@ def E(prim: str, *inputs, **params) -> Expr:
 
 # ----- what rules may ask ----------------------------------------------------------------------
 
-_sweeps: list = []  # the sweep running now (rules read its producers and constants)
+# the sweep running now in this thread (rules read its producers and constants)
+_sweeps = ThreadLocalStack()
 
 
 def producer(atom) -> Apply | None:

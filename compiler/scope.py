@@ -1,18 +1,20 @@
 """Names, closures and calls for the front end: scopes, closures made inside construct,
 Python's argument binding with MindSpore-style messages, which functions are parsed and which
-are called, and the guards the executor checks before reusing a compiled graph."""
+are called."""
 from __future__ import annotations
 
 import builtins
-import contextlib
 import inspect
+import os
 import sys
+import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cellgraph.ops.errors import ArgumentError, CellgraphError, CompileError, DTypeError, ShapeError
 
 from .builder import Tracer
+from .guards import record_global
 from .source import SourceInfo
 
 
@@ -62,30 +64,11 @@ class Scope:
                 return scope.vars[name]
             scope = scope.parent
         if name in self.globals:
+            record_global(self.globals, name)
             return self.globals[name]
         if hasattr(builtins, name):
             return getattr(builtins, name)
         raise KeyError(name)
-
-
-# ----- compile context: guards read by the executor's cache ------------------------------------
-
-_guards: list[list] = []
-
-
-def record_guard(obj, attr: str, value) -> None:
-    if _guards:
-        _guards[-1].append((obj, attr, value))
-
-
-@contextlib.contextmanager
-def collect_guards():
-    """Context: every `self.attr` read while parsing is recorded as (obj, attr, value)."""
-    _guards.append([])
-    try:
-        yield _guards[-1]
-    finally:
-        _guards.pop()
 
 
 # ----- what gets interpreted -------------------------------------------------------------------
@@ -95,6 +78,21 @@ _LIBRARY_ROOTS = {"cellgraph", "numpy", "gast", "astunparse", "builtins"}
 
 def is_cell(obj) -> bool:
     return getattr(type(obj), "_cellgraph_cell", False)
+
+
+def _is_user_module(name: str | None) -> bool:
+    root = (name or "").split(".")[0]
+    return bool(root) and root not in _LIBRARY_ROOTS and root not in sys.stdlib_module_names
+
+
+def is_guarded_owner(obj) -> bool:
+    """Objects whose attributes are guarded when a graph reads them: Cells, and user-defined
+    classes, their instances and user modules. Library objects are taken as fixed."""
+    if is_cell(obj):
+        return True
+    if isinstance(obj, types.ModuleType):
+        return _is_user_module(obj.__name__)
+    return _is_user_module((obj if isinstance(obj, type) else type(obj)).__module__)
 
 
 def is_user_function(fn) -> bool:
@@ -147,7 +145,37 @@ def bind_arguments(args_node, name, args, kwargs, defaults, kw_defaults) -> dict
     return dict(bound.arguments)
 
 
+# The package's folders (installed under cellgraph/ by the package-dir mapping), to tell the
+# package's own frames from the user's.
+PACKAGE_DIRS = tuple(
+    os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), d) + os.sep
+    for d in ("cellgraph", "compiler", "ops", "runtime"))
+# Where the front end evaluates the user's own operations (indexing, arithmetic on values).
+_EVALUATORS = tuple(os.path.join(PACKAGE_DIRS[1], f) for f in ("frontend.py", "scope.py"))
+
+
+def raised_inside_package(e: BaseException) -> str | None:
+    """`file:line` of the package frame that raised `e` (its innermost frame), else None."""
+    tb = e.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return None
+    filename = tb.tb_frame.f_code.co_filename
+    if filename.startswith(PACKAGE_DIRS) and not filename.startswith(_EVALUATORS):
+        root = os.path.dirname(PACKAGE_DIRS[0].rstrip(os.sep))
+        return f"{os.path.relpath(filename, root)}:{tb.tb_lineno}"
+    return None
+
+
 def user_error(e: Exception, loc) -> CellgraphError:
+    """The error for a Python exception while compiling the statement at `loc`. One raised by
+    the package's own code is a fault of cellgraph's (or a check it lacks), and says so."""
+    where = raised_inside_package(e)
+    if where is not None:
+        return CompileError(f"internal error in cellgraph while compiling this statement: "
+                            f"{type(e).__name__}: {e} (raised at {where}); please report it",
+                            loc)
     cls = {TypeError: ArgumentError, AttributeError: CompileError}.get(type(e), ShapeError)
     if isinstance(e, TypeError):
         cls = DTypeError if "Tensor" in str(e) else ArgumentError

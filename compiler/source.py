@@ -4,6 +4,7 @@ from __future__ import annotations
 import inspect
 import linecache
 import textwrap
+import weakref
 from dataclasses import dataclass
 
 import gast
@@ -28,7 +29,8 @@ class SourceInfo:
         return SourceLoc(self.filename, line, getattr(node, "col_offset", 0) + self.indent, text)
 
 
-_AST_CACHE: dict = {}
+# code object -> (AST, SourceInfo); freed with the function's code
+_AST_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def function_ast(fn) -> tuple:

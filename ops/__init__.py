@@ -6,6 +6,7 @@ compiler, which sits above this package).
 """
 from . import (  # noqa: F401  (each module declares its primitives)
     array_ops,
+    check_ops,
     conv_ops,
     core,
     derive,

@@ -8,6 +8,7 @@ This is the pattern of JAX's autodidax, and it keeps this package free of import
 """
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -241,38 +242,93 @@ class Trace:
         return args
 
 
-_trace_stack: list[Trace] = []
+class ThreadLocalStack(threading.local):
+    """A list-like stack whose contents belong to the calling thread: compiler state that must
+    never leak between threads compiling at once. `initial` seeds every thread's stack."""
+
+    def __init__(self, *initial):
+        self.items = list(initial)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, index):
+        return self.items[index]
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __reversed__(self):
+        return reversed(self.items)
+
+    def append(self, item) -> None:
+        self.items.append(item)
+
+    def pop(self):
+        return self.items.pop()
+
+
+class _ThreadTraceStack(ThreadLocalStack):
+    """The listening traces, per thread: a graph being built in one thread never receives
+    another thread's operations. Every thread's stack starts with the eager trace."""
+
+    bottom: Trace | None = None  # the eager trace, shared by all threads (it holds no state)
+
+    def __init__(self):
+        super().__init__(*([] if self.bottom is None else [self.bottom]))
+
+
+_trace_stack = _ThreadTraceStack()
+# How many traces are pushed above the eager one, in all threads together. While it is 0 (no
+# graph is being built anywhere) `bind` and `current_trace` need not look up this thread's
+# stack, which keeps the eager path and every Cell call as fast as with a plain list.
+_pushed = 0
+_pushed_lock = threading.Lock()
 
 
 def bind(prim: Primitive, *args, **params):
     """Apply `prim` to `args` through the innermost listening trace."""
-    if not _trace_stack:
+    if not _pushed and _ThreadTraceStack.bottom is not None:
+        return _ThreadTraceStack.bottom.process(prim, args, params)
+    stack = _trace_stack.items
+    if not stack:
         raise RuntimeError("no eager runtime registered; import cellgraph first")
-    return _trace_stack[-1].process(prim, args, params)
+    return stack[-1].process(prim, args, params)
 
 
 def push_trace(trace: Trace) -> None:
-    _trace_stack.append(trace)
+    global _pushed
+    with _pushed_lock:
+        _pushed += 1
+    _trace_stack.items.append(trace)
 
 
 def pop_trace(trace: Trace) -> None:
-    assert _trace_stack and _trace_stack[-1] is trace, "trace stack out of order"
-    _trace_stack.pop()
+    global _pushed
+    stack = _trace_stack.items
+    if not stack or stack[-1] is not trace:
+        raise RuntimeError("trace stack out of order: a graph was left while another was open")
+    stack.pop()
+    with _pushed_lock:
+        _pushed -= 1
 
 
 def current_trace() -> Trace | None:
-    """The trace `bind` talks to now (None before the runtime is imported)."""
-    return _trace_stack[-1] if _trace_stack else None
+    """The trace `bind` talks to now in this thread (None before the runtime is imported)."""
+    if not _pushed:
+        return _ThreadTraceStack.bottom
+    stack = _trace_stack.items
+    return stack[-1] if stack else None
 
 
 def innermost(kind: type) -> Trace | None:
-    """The innermost listening trace that is a `kind` (a graph Builder), or None."""
-    return next((t for t in reversed(_trace_stack) if isinstance(t, kind)), None)
+    """This thread's innermost listening trace that is a `kind` (a graph Builder), or None."""
+    return next((t for t in reversed(_trace_stack.items) if isinstance(t, kind)), None)
 
 
 def evaluate(prim: Primitive, *args, **params):
     """Run `prim` now on the eager runtime (constant folding), whoever is listening to `bind`."""
-    return _trace_stack[0].process(prim, args, params)
+    return _trace_stack.items[0].process(prim, args, params)
 
 
 # The compiler's VJP of a decomposition (compiler/autodiff.py installs it): see
@@ -296,11 +352,13 @@ def bprop_by_decomposition(decompose: Callable) -> Callable:
 
 
 def set_eager_trace(trace: Trace) -> None:
-    """Install the bottom of the stack (called once by the runtime)."""
-    if _trace_stack:
-        _trace_stack[0] = trace
+    """Install the bottom of every thread's stack (called once by the runtime)."""
+    _ThreadTraceStack.bottom = trace
+    stack = _trace_stack.items
+    if stack:
+        stack[0] = trace
     else:
-        _trace_stack.append(trace)
+        stack.append(trace)
 
 
 # ----- shape-rule helpers shared by the primitive declarations --------------------------------
@@ -355,8 +413,9 @@ def normalize_axis(axis: int, ndim: int, op: str = "") -> int:
 
 
 def normalize_axes(axis, ndim: int) -> tuple[int, ...]:
-    """None -> all axes; int or tuple -> sorted non-negative tuple."""
-    if axis is None or axis == ():
+    """None -> all axes; int or tuple -> sorted non-negative tuple. A 0-d tensor has no axes:
+    axis 0 or -1 of it (accepted, as in MindSpore) is no axis."""
+    if axis is None or axis == () or ndim == 0:
         return tuple(range(ndim))
     if isinstance(axis, int):
         axis = (axis,)

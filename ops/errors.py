@@ -79,6 +79,16 @@ class ArgumentValueError(CellgraphError, ValueError):
     name, a probability outside [0, 1])."""
 
 
+class IndexRangeError(CellgraphError, IndexError, RuntimeError):
+    """An index or a label outside the axis it indexes, found while the graph ran. Python
+    raises IndexError for it; MindSpore's CPU and GPU kernels raise RuntimeError."""
+
+
+class RunError(CellgraphError, RuntimeError):
+    """An operation that failed while the compiled graph ran, for a reason no other class
+    names (the message says which operation, on which values, at which line)."""
+
+
 # A program that prints `type(e).__name__` sees MindSpore's builtin names ("ValueError",
 # "TypeError"), as it would under MindSpore; tracebacks (which use __qualname__) still show the
 # precise class, and `except ShapeError` still tells the kinds apart.
@@ -86,4 +96,6 @@ for _cls in (ShapeError, GradValueError, ArgumentValueError):
     _cls.__name__ = "ValueError"
 for _cls in (DTypeError, ArgumentError):
     _cls.__name__ = "TypeError"
+IndexRangeError.__name__ = "IndexError"
+RunError.__name__ = "RuntimeError"
 del _cls

@@ -31,17 +31,20 @@ looks at every value, and then runs the same entry on the Tensor leaves.
 from __future__ import annotations
 
 import functools
-import weakref
+import threading
+import types
+from collections import OrderedDict
 
 import numpy as np
 
+from cellgraph.compiler.guards import guard_source, stale_checker
 from cellgraph.compiler.pipeline import Compiled, compile_callable
 from cellgraph.compiler.pytree import Tree
 
 from .backend import Backend, get_backend
+from .run_errors import located_error
 from .tensor import Parameter, Tensor
 
-MISSING = object()
 STALE = object()  # what an entry returns when a guard failed: recompile
 
 
@@ -55,6 +58,8 @@ def signature(value):
         return (dict,) + tuple((k, signature(v)) for k, v in value.items())
     if isinstance(value, np.ndarray):  # a graph input like a Tensor: its type, not its values
         return ("nd", value.shape, value.dtype.str)
+    if isinstance(value, (float, np.floating)):  # by bits: -0.0 is not 0.0, NaN equals NaN
+        return (type(value), float(value).hex())
     try:
         hash(value)
         return (type(value), value)
@@ -83,55 +88,22 @@ class Executable:
         self.updates = list(getattr(graph, "updates", ()))  # Parameters the last outputs replace
         self.out_dtypes = [o.aval.dtype for o in graph.outputs]
         self.out_tree = graph.out_tree
-        self.guards = guard_table(compiled.guards)
-        self.fn = (backend.compile_graph(compiled) if backend.compile_graph is not None
-                   else bind_module(compiled.module, backend))
+        self.guards = compiled.guards
+        self._guards_stale = None  # made on first use: most entries are checked by `run`
+        if backend.compile_graph is not None:  # no generated frames to locate errors in
+            self.fn, self.namespace = backend.compile_graph(compiled), {}
+        else:
+            self.fn, self.namespace = bind_module(compiled.module, backend)
         self.backend = backend
         self.entry_source, self.run = make_entry(self, graph.n_inputs)
 
     def guards_hold(self) -> bool:
-        return all(_guard_holds(g) for g in self.guards)
+        if self._guards_stale is None:
+            self._guards_stale = stale_checker(self.guards)
+        return not self._guards_stale()
 
     def __call__(self, leaves):
         return self.run(leaves, CHECK_NOTHING)
-
-
-# ----- guards ----------------------------------------------------------------------------------
-
-def guard_table(recorded) -> list[tuple]:
-    """One guard per (object, attribute) read: (weakref, attr, value, class dicts or None).
-
-    An attribute found in the object's own `__dict__` must still be the same object there. One
-    that came from a class (a method, a class constant) must still be absent from the instance
-    and from the classes before the one that defined it, and the same object in that one.
-    """
-    guards, seen = [], set()
-    for obj, attr, _ in recorded:
-        if (id(obj), attr) in seen:
-            continue
-        seen.add((id(obj), attr))
-        own = getattr(obj, "__dict__", {})
-        if attr in own:
-            guards.append((weakref.ref(obj), attr, own[attr], None))
-            continue
-        classes = []
-        for cls in type(obj).__mro__:
-            classes.append(cls.__dict__)
-            if attr in cls.__dict__:
-                guards.append((weakref.ref(obj), attr, cls.__dict__[attr], tuple(classes)))
-                break
-    return guards
-
-
-def _guard_holds(guard) -> bool:
-    ref, attr, value, classes = guard
-    obj = ref()
-    if obj is None:
-        return False
-    if classes is None:
-        return obj.__dict__.get(attr, MISSING) is value
-    return (attr not in obj.__dict__ and not any(attr in c for c in classes[:-1])
-            and classes[-1].get(attr, MISSING) is value)
 
 
 # ----- the entry function ----------------------------------------------------------------------
@@ -146,7 +118,7 @@ def make_entry(ex: Executable, n_inputs: int):
     shapes and dtypes on its backend; CHECK_GUARDS: only the guards (the caller matched the
     signature); CHECK_NOTHING: just compiled. A failed check returns STALE.
     """
-    env = {"graph_fn": ex.fn, "MISSING": MISSING, "STALE": STALE, "ndarray": np.ndarray,
+    env = {"graph_fn": ex.fn, "STALE": STALE, "ndarray": np.ndarray,
            "Tensor": Tensor, "Parameter": Parameter, "new": object.__new__,
            "current_backend": get_backend, "backend": ex.backend,
            "fix": functools.partial(_fix, ex.backend.asarray)}
@@ -158,14 +130,23 @@ def make_entry(ex: Executable, n_inputs: int):
              "        return STALE"]
     lines += [unpack] if unpack else []
     lines += ["    " + line for line in _signature_lines(ex.compiled.graph, args, env)]
-    lines += ["    " + line for line in _guard_lines(ex.guards, env)]
+    if ex.guards:
+        lines += ["    if check:"] + guard_source(ex.guards, env, "        ")
     for i, w in enumerate(ex.weights):
         env[f"weight_{i}"] = w
     raw = [f"{a}._data" for a in args] + [f"weight_{i}._data" for i in range(len(ex.weights))]
     if ex.backend.array_type is not np.ndarray:  # Tensors made before a backend switch
         env["native"] = ex.backend.native
         raw = [f"native({r})" for r in raw]
-    lines.append(f"    outs = graph_fn({', '.join(raw)})")
+    env["located"] = functools.partial(located_error, module=ex.compiled.module,
+                                       namespace=ex.namespace)
+    lines += ["    try:",
+              f"        outs = graph_fn({', '.join(raw)})",
+              "    except Exception as e:  # a kernel failed: name the node and the user's line",
+              "        error = located(e)",
+              "        if error is e:",
+              "            raise",
+              "        raise error from None"]
     n_results = len(ex.out_dtypes) - len(ex.updates)
     results = [f"r{i}" for i in range(len(ex.out_dtypes))]
     if results:
@@ -208,31 +189,6 @@ def _fix(asarray, value, np_dtype):
     return asarray(value, np_dtype)  # Backend.asarray: also torch tensors, Python numbers
 
 
-def _guard_lines(guards, env) -> list[str]:
-    """Source that returns STALE when a guard fails, each object dereferenced once."""
-    by_object: dict[int, list] = {}
-    for ref, attr, value, classes in guards:
-        by_object.setdefault(id(ref), [ref, []])[1].append((attr, value, classes))
-    if not by_object:
-        return []
-    lines = ["if check:"]
-    for k, (ref, attrs) in enumerate(by_object.values()):
-        env[f"guard_{k}"] = ref
-        tests = ["o is None"]
-        for j, (attr, value, classes) in enumerate(attrs):
-            env[f"value_{k}_{j}"] = value
-            if classes is None:
-                tests.append(f"o.__dict__.get({attr!r}, MISSING) is not value_{k}_{j}")
-                continue
-            tests.append(f"{attr!r} in o.__dict__")
-            for c, class_dict in enumerate(classes):
-                env[f"class_{k}_{j}_{c}"] = class_dict
-                tests.append(f"{attr!r} in class_{k}_{j}_{c}" if c < len(classes) - 1 else
-                             f"class_{k}_{j}_{c}.get({attr!r}, MISSING) is not value_{k}_{j}")
-        lines += [f"    o = guard_{k}()", f"    if {' or '.join(tests)}:", "        return STALE"]
-    return lines
-
-
 def _tree_expr(tree: Tree | None, leaves, env) -> str:
     """A Python expression that nests the wrapped results as `tree` says."""
     if tree is None or tree.kind == "leaf":
@@ -248,38 +204,80 @@ def _tree_expr(tree: Tree | None, leaves, env) -> str:
 
 
 def bind_module(module, backend: Backend):
-    """exec the generated source with kernels and constants as its globals."""
+    """Bind the generated functions to the kernels and constants (their globals); returns the
+    entry function and the globals (the frames of the generated code are found by them).
+
+    Only the entry function is compiled now. The others (branches, loop bodies, the graphs of
+    a gradient's backward loop) compile when first called, so a large program pays Python's
+    compile() only for the code that runs, one function at a time."""
     namespace = {"__builtins__": __builtins__}
     for name, (prim_name, params) in module.kernels.items():
         kernel = backend.kernel(prim_name)
         namespace[name] = functools.partial(kernel, **params) if params else kernel
     for name, value in module.constants.items():
         namespace[name] = backend.from_host(value) if isinstance(value, np.ndarray) else value
-    code = compile(module.source, f"<cellgraph:{module.entry}>", "exec")
-    exec(code, namespace)  # noqa: S102 - our own generated source
-    return namespace[module.entry]
+    filename = f"<cellgraph:{module.entry}>"
+    for name in module.functions:
+        if name != module.entry:
+            namespace[name] = _CompileOnCall(module, name, filename, namespace)
+    entry = compile_function(module, module.entry, filename, namespace)
+    namespace[module.entry] = entry
+    return entry, namespace
+
+
+def compile_function(module, name: str, filename: str, namespace: dict):
+    """One generated function, compiled alone but numbered as in `module.source` (tracebacks
+    and run-time errors find their line there)."""
+    source, first_line = module.function_source(name)
+    code = compile(source, filename, "exec")
+    body = next(c for c in code.co_consts if isinstance(c, types.CodeType))
+    body = body.replace(co_firstlineno=body.co_firstlineno + first_line - 1)
+    return types.FunctionType(body, namespace, name)
+
+
+class _CompileOnCall:
+    """Stands for a generated function until its first call, which compiles it and puts it in
+    the globals in its place (threads racing here both compile it; either result is right)."""
+
+    def __init__(self, module, name: str, filename: str, namespace: dict):
+        self.module, self.name, self.filename, self.namespace = module, name, filename, namespace
+
+    def __call__(self, *args):
+        fn = compile_function(self.module, self.name, self.filename, self.namespace)
+        self.namespace[self.name] = fn
+        return fn(*args)
 
 
 # ----- the cache -------------------------------------------------------------------------------
 
-class GraphCache:
-    """Compiled specialisations of one callable, by signature; stale entries recompile."""
+# Specialisations kept per callable: a program that calls one Cell with ever new shapes keeps
+# the most recently used CACHE_SIZE graphs, not all of them.
+CACHE_SIZE = 64
 
-    def __init__(self):
-        self.entries: dict = {}  # (backend name, signature(args)) -> Executable
+
+class GraphCache:
+    """Compiled specialisations of one callable, by signature; stale entries recompile.
+
+    Safe to share between threads: running an entry reads it without a lock; compiling takes
+    the cache's lock and looks again, so one signature compiles once even when threads race
+    for it. At most `size` entries, the least recently compiled or looked up dropped first.
+    """
+
+    def __init__(self, size: int = CACHE_SIZE):
+        self.size = size
+        self.entries: OrderedDict = OrderedDict()  # (backend name, signature) -> Executable
         self.flat: dict = {}  # flat_key(args) -> Executable, for all-Tensor calls
         self.last: Executable | None = None  # the last all-Tensor call's: tried first
+        self.lock = threading.RLock()
 
     def call(self, fn, args: tuple, dump_dir=None, name=None, key=None):
         """Run `fn(*args)`, compiling it for this signature first when needed."""
-        backend = get_backend()
-        sig = (backend.name, signature(args))
+        sig = (get_backend().name, signature(args))
         leaves = tensor_leaves(args)
         entry = self.entries.get(sig)
         out = STALE if entry is None else entry.run(leaves, CHECK_GUARDS)
         if out is STALE:
-            entry = Executable(compile_callable(fn, args, dump_dir, name), backend)
-            self.entries[sig] = entry
+            entry = self._compile(fn, args, sig, dump_dir, name)
             out = entry.run(leaves, CHECK_NOTHING)
         if key is not None:
             self.flat[key] = self.last = entry
@@ -287,13 +285,37 @@ class GraphCache:
 
     def lookup(self, fn, args: tuple, dump_dir=None, name=None) -> Executable:
         """The Executable for `args`, compiled if missing or stale (without running it)."""
-        backend = get_backend()
-        sig = (backend.name, signature(args))
+        sig = (get_backend().name, signature(args))
         entry = self.entries.get(sig)
         if entry is None or not entry.guards_hold():
-            entry = Executable(compile_callable(fn, args, dump_dir, name), backend)
-            self.entries[sig] = entry
+            entry = self._compile(fn, args, sig, dump_dir, name)
         return entry
+
+    def _compile(self, fn, args, sig, dump_dir, name) -> Executable:
+        with self.lock:
+            entry = self.entries.get(sig)  # another thread may have compiled it meanwhile
+            if entry is not None and entry.guards_hold():
+                self.entries.move_to_end(sig)
+                return entry
+            entry = Executable(compile_callable(fn, args, dump_dir, name), get_backend())
+            self.entries[sig] = entry
+            self.entries.move_to_end(sig)
+            while len(self.entries) > self.size:
+                _, dropped = self.entries.popitem(last=False)
+                self._forget(dropped)
+            return entry
+
+    def _forget(self, entry: Executable) -> None:
+        for key in [k for k, e in list(self.flat.items()) if e is entry]:
+            self.flat.pop(key, None)
+        if self.last is entry:
+            self.last = None
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.flat.clear()
+            self.last = None
 
 
 def tensor_leaves(args) -> list:

@@ -68,7 +68,7 @@ def _on_the_host(compiled, from_host):
     kernels, its arguments copied to the host and its results back."""
     from .executor import bind_module
 
-    run = bind_module(compiled.module, get_backend("numpy"))
+    run, _ = bind_module(compiled.module, get_backend("numpy"))
 
     def on_the_host(*arrays):
         return tuple(from_host(np.asarray(o)) for o in run(*[np.asarray(a) for a in arrays]))

@@ -10,6 +10,7 @@ one. The walk happens at trace time only; a call runs XLA's executable.
     %6, %7 = scan(%n, %c, %xs) {body_graph, reverse}        ->  lax.scan(body, c, xs, reverse)
     %8 = uniform_real() {shape, dtype}                      ->  jax.random.uniform(next key)
     print(%x) {template}                                   ->  io_callback(host print, ordered)
+    %9 = check_range(%labels) {low, high}                  ->  io_callback(host check, ordered)
 
 Random numbers go through explicit keys: a compiled function that draws takes a key as an
 extra first argument, made on every call from cellgraph's global generator (so `set_seed` makes
@@ -62,6 +63,7 @@ class Lowering:
     def __init__(self, kernels: dict[str, Callable]):
         self.kernels = kernels
         self._draws: dict[int, bool] = {}
+        self.host_errors: list[Exception] = []  # raised by host callbacks (a failed check)
 
     def draws(self, graph: Graph) -> bool:
         """Whether running `graph` consumes random keys (itself or a graph it runs)."""
@@ -181,6 +183,20 @@ def _print(lowering, node, inputs, key):
     return [], key
 
 
+@rule("check_range")
+def _check_range(lowering, node, inputs, key):
+    """The check runs on the host, in program order (an ordered callback); the value passes."""
+    def host_check(x):
+        try:
+            NUMPY_KERNELS["check_range"](np.asarray(x), **node.params)
+        except Exception as e:  # XLA reports it as its own error: the call re-raises this one
+            lowering.host_errors.append(e)
+            raise
+
+    io_callback(host_check, None, inputs[0], ordered=True)
+    return [inputs[0]], key
+
+
 # ----- the compiled function -------------------------------------------------------------------
 
 def donated_positions(graph: Graph) -> tuple[int, ...]:
@@ -218,15 +234,23 @@ def compile_graph(graph: Graph, kernels: dict[str, Callable]) -> Callable | None
         def whole(*args):
             return tuple(lowering.run(graph, list(args))[0])
 
-        return jax.jit(whole, donate_argnums=donated_positions(graph))
+        jitted = jax.jit(whole, donate_argnums=donated_positions(graph))
+        return functools.partial(_run, lowering, jitted, None)
 
     def whole_with_key(key, *args):
         return tuple(lowering.run(graph, list(args), key)[0])
 
     donated = tuple(i + 1 for i in donated_positions(graph))
     jitted = jax.jit(whole_with_key, donate_argnums=donated)
-    return functools.partial(_with_new_key, jitted)
+    return functools.partial(_run, lowering, jitted, new_key)
 
 
-def _with_new_key(jitted, *args):
-    return jitted(new_key(), *args)
+def _run(lowering: Lowering, jitted, make_key, *args):
+    """One call: a fresh key first when the graph draws; an error a host callback raised (a
+    failed run-time check) surfaces as itself, not as XLA's report of it."""
+    try:
+        return jitted(make_key(), *args) if make_key is not None else jitted(*args)
+    except Exception:
+        if lowering.host_errors:
+            raise lowering.host_errors.pop() from None
+        raise

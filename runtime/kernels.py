@@ -19,6 +19,7 @@ import math
 import types
 from collections.abc import Callable
 
+from cellgraph.ops.check_ops import range_message
 from cellgraph.ops.core import PRIMITIVES, to_numpy_index
 
 TABLE: dict[str, Callable] = {}  # primitive name -> fn(xp, *operands, **params)
@@ -73,6 +74,16 @@ def dtype_of(xp, dtype):
 
 def _axes(axis):
     return None if axis == () else axis  # `axis=()` means every axis
+
+
+@kernel("check_range")
+def _check_range(xp, x, low, high, what, op=None):
+    """`x` itself, or IndexError naming the values outside [low, high) (ops/check_ops.py)."""
+    offending = x[(x < low) | (x >= high)]
+    count = int(offending.shape[0])
+    if count:
+        raise IndexError(range_message([int(v) for v in offending[:5]], count, low, high, what))
+    return x
 
 
 # ----- elementwise without an array-API function of their own -----------------------------------

@@ -147,8 +147,14 @@ class Parameter(Tensor):
         self._version = 0
 
     def set_data(self, data, slice_shape=False):
-        """Replace the value (a Tensor, array or number); returns self."""
+        """Replace the value (a Tensor, array or number); returns self. As in MindSpore, data of
+        a wider dtype than the Parameter's (float64 into float32, int64 into int32) is refused
+        rather than cast with a loss; Python numbers take the Parameter's dtype."""
         src = data.asnumpy() if isinstance(data, Tensor) else np.asarray(data)
+        if not isinstance(data, (bool, int, float)) and _narrows(src.dtype, self._dtype.np):
+            raise DTypeError(f"Parameter set_data: the data has dtype {src.dtype} but Parameter "
+                             f"{self.name!r} is {self._dtype}; the conversion could lose "
+                             f"values, so cast the data to {self._dtype} first")
         self._data = get_backend().from_host(np.array(src, dtype=self._dtype.np))
         self._version += 1
         return self
@@ -165,6 +171,17 @@ class Parameter(Tensor):
                f"requires_grad={self.requires_grad})"
 
     __str__ = __repr__  # print(p) shows the description too, as in MindSpore
+
+
+# MindSpore's implicit conversion order: data converts into a Parameter of a later dtype only
+_IMPLICIT_ORDER = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
+                   "uint64", "float16", "float32", "float64")
+
+
+def _narrows(src: np.dtype, dst: np.dtype) -> bool:
+    if src.name in _IMPLICIT_ORDER and dst.name in _IMPLICIT_ORDER:
+        return _IMPLICIT_ORDER.index(src.name) > _IMPLICIT_ORDER.index(dst.name)
+    return not np.can_cast(src, dst, casting="safe")
 
 
 class ParameterTuple(tuple):

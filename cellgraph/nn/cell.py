@@ -4,7 +4,8 @@ from __future__ import annotations
 from cellgraph import context
 from cellgraph.compiler.builder import current_builder, parameters_cast_to
 from cellgraph.compiler.frontend import Interpreter
-from cellgraph.compiler.scope import is_user_function, record_guard
+from cellgraph.compiler.guards import record_all_attributes, record_guard
+from cellgraph.compiler.scope import is_user_function
 from cellgraph.ops import dtype as dt
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import abstract_of
@@ -105,6 +106,12 @@ class Cell:
         if not is_user_function(construct):
             # Library Cells (nn.Dense, nn.TrainOneStepCell) run as Python over graph values, as
             # library functions do, so their errors point at the user's line that called them.
+            # Their code may read any attribute: the graph is rebuilt when one is replaced.
+            record_all_attributes(self, skip=("_graph_cache",))
+            for i, a in enumerate(args):
+                if a is None:
+                    raise DTypeError(f"{type(self).__name__}: expected a Tensor for input "
+                                     f"{i + 1}, got None")
             return construct(self, *args, **kwargs)
         return Interpreter.call_function(construct, (self,) + tuple(args), kwargs)
 

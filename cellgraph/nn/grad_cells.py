@@ -8,7 +8,7 @@ the vector (and, for Vjp, the cotangent returned) is a single Tensor.
 """
 from __future__ import annotations
 
-from cellgraph.compiler.scope import record_guard
+from cellgraph.compiler.guards import record_guard
 from cellgraph.forward import JvpFunction, VjpFunction
 from cellgraph.ops.errors import ArgumentError
 

@@ -12,7 +12,7 @@ import numbers
 
 from cellgraph.common.initializer import HeUniform, Uniform, initializer
 from cellgraph.compiler.builder import parameter_read_dtype
-from cellgraph.compiler.scope import record_guard
+from cellgraph.compiler.guards import record_guard
 from cellgraph.ops import dtype as dt
 from cellgraph.ops import functional as F
 from cellgraph.ops import nn_functional as NF

@@ -7,6 +7,7 @@ import numbers
 
 from cellgraph.ops import functional as F
 from cellgraph.ops import nn_functional as NF
+from cellgraph.ops.check_ops import check_range
 from cellgraph.ops.core import fmt_shape
 from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
 
@@ -125,7 +126,10 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
         if not logits.dtype.is_float:
             raise DTypeError(f"{op}: expected float logits, got {logits.dtype}")
         if self.sparse:
-            labels = _class_axis_one_hot(op, labels, logits, axis=len(logits.shape) - 1)
+            one_hot = _class_axis_one_hot(op, labels, logits, axis=len(logits.shape) - 1)
+            # MindSpore's kernel refuses a label outside [0, C) when it runs
+            check_range(labels, low=0, high=logits.shape[-1], what="label", op=op)
+            labels = one_hot
         else:
             _check_float(op, labels)
             _check_same_shape(op, logits, labels)

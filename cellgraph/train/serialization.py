@@ -201,8 +201,23 @@ def _converted(param, value, strict: bool, name: str) -> np.ndarray:
                              f"in the network but {dt.from_numpy(array.dtype)} in the "
                              f"checkpoint" + ("" if strict else "; only conversions within "
                                               "floats or within integers are made"))
-        array = array.astype(want)
+        converted = array.astype(want)
+        if not np.array_equal(converted.astype(array.dtype), array, equal_nan=same_kind
+                              and array.dtype.kind == "f"):
+            raise DTypeError(f"load_param_into_net: Parameter {name!r} is {param.dtype} in the "
+                             f"network but {dt.from_numpy(array.dtype)} in the checkpoint, and "
+                             f"converting would change values ({_first_change(array, converted)})"
+                             f"; convert the checkpoint's values yourself if that is intended")
+        array = converted
     return array
+
+
+def _first_change(array: np.ndarray, converted: np.ndarray) -> str:
+    back = converted.astype(array.dtype)
+    changed = np.flatnonzero(~((back == array) | (np.isnan(back) & np.isnan(array))
+                               if array.dtype.kind == "f" else back == array))
+    i = int(changed[0])
+    return f"{array.flat[i].item()!r} would become {converted.flat[i].item()!r}"
 
 
 def load_param_into_net(net, parameter_dict, strict_load=False) -> tuple[list, list]:
@@ -210,7 +225,9 @@ def load_param_into_net(net, parameter_dict, strict_load=False) -> tuple[list, l
     same names. Returns (network parameters not loaded, checkpoint entries not used).
 
     A shape mismatch is an error; a dtype mismatch is converted within floats or within
-    integers unless `strict_load`, which also makes a missing parameter an error. Nothing is
+    integers when no value changes (300 never becomes an int8 44, 0.1 never a float32) unless
+    `strict_load`, which also makes a missing parameter an error. Network parameters not loaded
+    and checkpoint entries not used are reported (a warning each) and returned. Nothing is
     changed unless every check passes."""
     api = "load_param_into_net"
     if not hasattr(net, "parameters_and_names"):
@@ -236,4 +253,8 @@ def load_param_into_net(net, parameter_dict, strict_load=False) -> tuple[list, l
     if missing:
         warnings.warn(f"{api}: {len(missing)} parameter(s) of the network were not loaded: "
                       f"{', '.join(missing[:10])}", stacklevel=2)
+    if unused:
+        warnings.warn(f"{api}: {len(unused)} checkpoint entr{'y' if len(unused) == 1 else 'ies'}"
+                      f" named no parameter of the network: {', '.join(unused[:10])}",
+                      stacklevel=2)
     return missing, unused

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import cellgraph
-from cellgraph import Tensor, nn
+from cellgraph import Parameter, Tensor, nn
 from cellgraph.ops.errors import DTypeError, ShapeError
 from cellgraph.train import CheckpointError
 
@@ -151,12 +151,35 @@ def test_dtype_mismatch_converts_within_floats_unless_strict(tmp_path):
         cellgraph.load_param_into_net(net, params)
 
 
+def test_lossy_conversions_are_refused(tmp_path):
+    params = cellgraph.load_checkpoint(str(_saved(tmp_path)))
+    net = Net()
+    before = net.fc1.weight.asnumpy().copy()
+    params["fc1.weight"] = Tensor(np.full((4, 3), 0.1, np.float64))
+    with pytest.raises(DTypeError, match=r"converting would change values \(0.1 would become"):
+        cellgraph.load_param_into_net(net, params)
+    np.testing.assert_array_equal(net.fc1.weight.asnumpy(), before)
+
+    class Counter(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.count = Parameter(Tensor(np.zeros(2, np.int8)), name="count")
+
+    with pytest.raises(DTypeError, match="300 would become 44"):
+        cellgraph.load_param_into_net(Counter(), {"count": Tensor(np.array([1, 300]))})
+    counter = Counter()
+    cellgraph.load_param_into_net(counter, {"count": Tensor(np.array([1, 100]))})
+    np.testing.assert_array_equal(counter.count.asnumpy(), [1, 100])
+
+
 def test_missing_parameters_warn_or_fail_when_strict(tmp_path):
     params = cellgraph.load_checkpoint(str(_saved(tmp_path)))
     del params["fc2.bias"]
     params["extra"] = Tensor(np.ones(2, np.float32))
-    with pytest.warns(UserWarning, match="not loaded: fc2.bias"):
+    with pytest.warns(UserWarning) as warned:
         not_loaded, unused = cellgraph.load_param_into_net(Net(), params)
+    assert "not loaded: fc2.bias" in str(warned[0].message)
+    assert "named no parameter of the network: extra" in str(warned[1].message)
     assert not_loaded == ["fc2.bias"] and unused == ["extra"]
     with pytest.raises(CheckpointError, match="no value for 1 parameter.* fc2.bias"):
         cellgraph.load_param_into_net(Net(), params, strict_load=True)

@@ -169,3 +169,14 @@ def test_errors_name_the_api_the_values_and_the_line():
         info.value)
     with pytest.raises(ValueError, match="jacrev: has_aux=True needs `fn` to return a tuple"):
         ops.jacrev(lambda x: x * 2, has_aux=True)(_t([1.0]))
+
+
+def test_float64_jacobians_keep_python_constants_in_double_precision():
+    x = Tensor(np.array([1.0, 2.0]))
+    third = np.eye(2) / 3.0
+    np.testing.assert_allclose(ms.jacrev(lambda x: x / 3.0)(x).asnumpy(), third,
+                               rtol=1e-15)
+    np.testing.assert_allclose(ms.jacfwd(lambda x: x / 3.0)(x).asnumpy(), third,
+                               rtol=1e-15)
+    hess = ms.hessian(lambda x: ops.reduce_sum(x * x * x * 0.1))(x).asnumpy()
+    np.testing.assert_allclose(hess, np.diag(0.6 * np.array([1.0, 2.0])), rtol=1e-15)

@@ -1,5 +1,6 @@
 """Graph dumps (`save_graphs`) and what a compiled Cell notices when its state changes."""
 import numpy as np
+import pytest
 
 import cellgraph
 from cellgraph import Parameter, Tensor, nn, ops
@@ -44,11 +45,11 @@ def test_save_graphs_writes_one_file_per_stage(tmp_path):
         "03_codegen_construct.py"]
     parsed = (tmp_path / "00_parse_construct.ir").read_text()
     assert parsed.startswith("graph @construct(%x: f32[2,2], %y: f32[2,2], %z: f32[1]) -> "
-                             "f32[2,2] {   # test_dumps.py:14\n")
-    assert "  %1 = mul(%x, %z)  : f32[2,2]   # test_dumps.py:15  x = x * self.z\n" in parsed
+                             "f32[2,2] {   # test_dumps.py:15\n")
+    assert "  %1 = mul(%x, %z)  : f32[2,2]   # test_dumps.py:16  x = x * self.z\n" in parsed
     assert (tmp_path / "02_optimize_construct.ir").read_text() == parsed
     code = (tmp_path / "03_codegen_construct.py").read_text()
-    assert code.startswith("def construct(x, y, z):\n    v1 = k_mul(x, z)\n")
+    assert code.startswith("def construct(x, y, z):\n    _v1 = _k_mul(x, z)\n")
 
 
 def test_save_graphs_names_gradient_graphs_after_the_function(tmp_path):
@@ -85,3 +86,33 @@ def test_changed_parameter_value_is_seen_without_recompiling():
     net.w.set_data(Tensor(np.array([-1.0, 0.5], np.float32)))
     np.testing.assert_allclose(net(X).asnumpy(), [[-2.0, 2.0], [-6.0, 4.0]])
     assert only_entry(net) is first
+
+
+def test_graphs_of_the_same_name_get_their_own_files(tmp_path):
+    cellgraph.set_context(save_graphs=True, save_graphs_path=str(tmp_path))
+    Net()(X, X)
+    Scaled()(X[0])
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert "00_parse_construct.ir" in names and "00_parse_construct_2.ir" in names
+    assert "x * self.w * self.scale" in (tmp_path / "00_parse_construct_2.ir").read_text()
+
+
+def test_dumps_replace_symbolic_links_instead_of_following_them(tmp_path):
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("keep me")
+    dumps = tmp_path / "dumps"
+    dumps.mkdir()
+    (dumps / "00_parse_construct.ir").symlink_to(target)
+    cellgraph.set_context(save_graphs=True, save_graphs_path=str(dumps))
+    Net()(X, X)
+    assert target.read_text() == "keep me"
+    link = dumps / "00_parse_construct.ir"
+    assert not link.is_symlink() and link.read_text().startswith("graph @construct")
+
+
+def test_a_bad_dump_path_fails_at_set_context(tmp_path):
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("")
+    with pytest.raises(ValueError, match="is not a folder"):
+        cellgraph.set_context(save_graphs=True, save_graphs_path=str(a_file / "graphs"))
+    assert cellgraph.get_context("save_graphs_path") != str(a_file / "graphs")

@@ -152,3 +152,26 @@ def test_numpy_array_and_dict_arguments_are_inputs_not_constants():
     parts2 = {"scale": cellgraph.Tensor(np.float32(3.0)), "shift": cellgraph.Tensor(np.float32(0.0))}
     np.testing.assert_allclose(weighted(a + 1, parts2).asnumpy(), [6.0, 9.0])
     assert len(calls) == 1  # new values, same types: compiled once
+
+
+class _Branchy(nn.Cell):
+    def construct(self, x):
+        if x.sum() > 0:
+            return ops.gather(x, Tensor(np.array([5, 0], np.int32)), 0)  # fails when it runs
+        return x * 2
+
+
+def test_generated_functions_compile_when_first_called():
+    net = _Branchy()
+    x = Tensor(np.float32([-1.0, -2.0]))
+    np.testing.assert_allclose(net(x).asnumpy(), [-2.0, -4.0])
+    (entry,) = net._graph_cache.entries.values()
+    module = entry.compiled.module
+    pending = [n for n in module.functions
+               if isinstance(entry.namespace[n], executor._CompileOnCall)]
+    assert len(pending) == 1 and len(module.functions) == 3  # the branch not taken
+    with pytest.raises(IndexError) as info:  # compiled now, its lines numbered as in the source
+        net(Tensor(np.float32([1.0, 2.0])))
+    assert "return ops.gather(x, Tensor(np.array([5, 0], np.int32)), 0)" in str(info.value)
+    assert not any(isinstance(entry.namespace[n], executor._CompileOnCall)
+                   for n in module.functions)

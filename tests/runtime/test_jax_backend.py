@@ -138,3 +138,13 @@ def test_training_step_updates_parameters_through_donated_buffers():
         step(x)
         assert isinstance(w._data, jax.Array)
         np.testing.assert_allclose(w.asnumpy(), np.full((3, 2), 1 - 0.5 * k))
+
+
+def test_a_failed_run_time_check_raises_its_own_error():
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    fn = cellgraph.jit(lambda x, y: loss(x, y))
+    x = Tensor(np.zeros((3, 4), np.float32))
+    np.testing.assert_allclose(fn(x, Tensor(np.array([0, 1, 3], np.int32))).asnumpy(),
+                               np.log(4.0), rtol=1e-6)
+    with pytest.raises(IndexError, match=r"label 7 out of range \[0, 4\)"):
+        fn(x, Tensor(np.array([0, 7, 3], np.int32)))

@@ -349,12 +349,24 @@ def test_parameter_name_requires_grad_and_repr(capsys):
 
 def test_parameter_set_data_keeps_dtype():
     w = Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="w")
-    same = w.set_data(Tensor(np.array([3.0, 4.0], np.float64)))
+    same = w.set_data(Tensor(np.array([3.0, 4.0], np.float16)))
     assert same is w
     assert_tensor(w, [3.0, 4.0], ms.float32)
     w.set_data(np.array([5, 6]))
     assert_tensor(w, [5.0, 6.0], ms.float32)
-    assert Parameter(0.5, name="s").dtype == ms.float32
+    scalar = Parameter(0.5, name="s")
+    assert scalar.dtype == ms.float32
+    assert_tensor(scalar.set_data(1.5), 1.5, ms.float32)  # a Python float takes its dtype
+
+
+def test_parameter_set_data_refuses_a_lossy_conversion():
+    w = Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="w")
+    with pytest.raises(TypeError, match="has dtype float64 but Parameter 'w' is Float32"):
+        w.set_data(Tensor(np.array([0.1, 0.2], np.float64)))
+    small = Parameter(Tensor(np.array([1], np.int8)), name="small")
+    with pytest.raises(TypeError, match="cast the data to Int8 first"):
+        small.set_data(np.array([300]))
+    assert_tensor(w, [1.0, 2.0], ms.float32)  # unchanged
 
 
 def test_parameter_tuple():

@@ -1,0 +1,202 @@
+"""What the function transforms share (grad and GradOperation, jvp and vjp, vmap, jacrev,
+jacfwd and hessian): one base class, one cache of compiled graphs, one finder of the user's line.
+
+`Transform(fn)` is a callable. Inside a graph being built it emits its nodes there (`emit`);
+called from Python it compiles a graph that does the same, once per input signature, and runs
+it. The compiled graphs are kept per transformed function, held weakly: when the function (a
+Cell, a user function, a bound method's object) is freed, so are its graphs.
+"""
+from __future__ import annotations
+
+import contextvars
+import inspect
+import linecache
+import sys
+import threading
+import weakref
+
+from cellgraph.compiler.builder import current_builder
+from cellgraph.compiler.pipeline import graph_name
+from cellgraph.compiler.pytree import Tree, count_leaves
+from cellgraph.compiler.scope import PACKAGE_DIRS
+from cellgraph.ops.errors import CellgraphError, DTypeError, GradValueError, SourceLoc
+from cellgraph.runtime.executor import STALE, GraphCache, run_cached, run_compiled
+from cellgraph.runtime.tensor import Parameter, ParameterTuple
+
+
+def caller_loc() -> SourceLoc | None:
+    """The first Python frame outside cellgraph: the user's line that called in."""
+    frame = sys._getframe(1)
+    while frame is not None and (frame.f_code.co_filename.startswith(PACKAGE_DIRS)
+                                 or frame.f_code.co_filename.startswith("<")):
+        frame = frame.f_back
+    if frame is None:
+        return None
+    name, line = frame.f_code.co_filename, frame.f_lineno
+    text = linecache.getline(name, line).rstrip("\n")
+    return SourceLoc(name, line, len(text) - len(text.lstrip()), text)
+
+
+def user_loc() -> SourceLoc | None:
+    """Where the user called in: the statement being compiled inside a graph, else the first
+    Python frame outside cellgraph."""
+    builder = current_builder()
+    if builder is not None and builder.loc is not None:
+        return builder.loc
+    return caller_loc()
+
+
+# ----- compiled graphs per transformed function ------------------------------------------------
+
+_BY_FUNCTION: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # owner -> {key: cache}
+_LOCK = threading.Lock()
+
+
+def graph_cache(fn, key: tuple, fallback) -> GraphCache:
+    """The GraphCache of transform settings `key` applied to `fn`. Held by `fn` weakly (a
+    bound method's by its object, which outlives the method); a function that cannot be
+    referenced weakly keeps its graphs on `fallback` (the transform object) instead."""
+    owner = fn
+    if inspect.ismethod(fn):
+        owner, key = fn.__self__, (fn.__func__,) + key
+    try:
+        per_owner = _BY_FUNCTION.get(owner)
+        if per_owner is None:
+            with _LOCK:
+                per_owner = _BY_FUNCTION.setdefault(owner, {})
+    except TypeError:  # not weakly referenceable or not hashable
+        per_owner = fallback.__dict__.setdefault("_graph_caches", {})
+    cache = per_owner.get(key)
+    if cache is None:
+        with _LOCK:
+            cache = per_owner.setdefault(key, GraphCache())
+    return cache
+
+
+# ----- the base class --------------------------------------------------------------------------
+
+# The transform compiling for a call from Python, and that call's line: errors in its arguments
+# have no graph statement to point at, so they point there. Per thread (a context variable).
+_PYTHON_CALL: contextvars.ContextVar = contextvars.ContextVar("python_call", default=None)
+
+
+class Transform:
+    """A function transform of `fn`. Subclasses define `emit(*args)` (the nodes, inside the
+    current builder), `cache_key()` (their settings, hashable, without `fn`) and, optionally,
+    `check_call(args)` (argument errors raised before anything compiles)."""
+
+    api = "transform"
+
+    def __init__(self, fn, api: str | None = None):
+        if api is not None:
+            self.api = api
+        if not callable(fn):
+            raise DTypeError(f"{self.api}: `fn` must be a Cell or a function, got "
+                             f"{type(fn).__name__} {fn!r:.60}", user_loc())
+        self.fn = fn
+        self.__name__ = f"{self.api}_{graph_name(fn)}"
+        self.__wrapped__ = fn  # for parameter names and locations in the IR
+
+    def cache_key(self) -> tuple:
+        return ()
+
+    def check_call(self, args: tuple) -> None:
+        """Raise the errors of a call with `args` that need no graph."""
+
+    def emit(self, *args):
+        raise NotImplementedError
+
+    def __call__(self, *args):
+        if current_builder() is not None:
+            return self.emit(*args)
+        cache = graph_cache(self.fn, (type(self),) + self.cache_key(), self)
+        out = run_compiled(cache, args)  # compiled for these Tensors: nothing to check
+        if out is not STALE:
+            return out
+        from cellgraph import context
+
+        loc = caller_loc()
+        token = _PYTHON_CALL.set((self, loc))
+        try:
+            self.check_call(args)
+            return run_cached(cache, self, args, context.dump_dir(), self.__name__)
+        except CellgraphError as e:
+            raise e.with_loc(loc) from None
+        finally:
+            _PYTHON_CALL.reset(token)
+
+    def python_call_loc(self) -> SourceLoc | None:
+        """The user's line while this transform compiles for a call from Python, else None."""
+        current = _PYTHON_CALL.get()
+        return current[1] if current is not None and current[0] is self else None
+
+    def top_level(self) -> bool:
+        """True while emitting into the graph compiled for a call from Python (not nested)."""
+        builder = current_builder()
+        return self.python_call_loc() is not None and (builder is None or builder.outer is None)
+
+    def loc(self) -> SourceLoc | None:
+        """Where an error in this transform's use points: the Python call that compiles it, or
+        the graph statement that uses it."""
+        return self.python_call_loc() or user_loc()
+
+    def error(self, cls, message: str) -> CellgraphError:
+        """`cls` with "api: message", at the Python call that compiles this transform or the
+        graph statement that uses it."""
+        builder = current_builder()
+        loc = self.python_call_loc() or (builder.loc if builder is not None else None)
+        return cls(f"{self.api}: {message}", loc)
+
+
+# ----- arguments the gradient transforms share -------------------------------------------------
+
+def normalize_weights(weights, api: str) -> tuple | None:
+    """None, or the Parameters as a tuple (from a Parameter, a list, a tuple, a ParameterTuple
+    or net.trainable_params())."""
+    if weights is None:
+        return None
+    if isinstance(weights, Parameter):
+        return (weights,)
+    if isinstance(weights, (list, tuple, ParameterTuple)):
+        for i, w in enumerate(weights):
+            if not isinstance(w, Parameter):
+                raise DTypeError(f"{api}: `weights` must hold Parameters, got "
+                                 f"{type(w).__name__} {w!r:.60} at index {i}", user_loc())
+        return tuple(weights)
+    raise DTypeError(f"{api}: `weights` must be a Parameter, a list or tuple of Parameters or "
+                     f"a ParameterTuple, got {type(weights).__name__} {weights!r:.60}",
+                     user_loc())
+
+
+def normalize_positions(grad_position, api: str):
+    """None, or the positions as a tuple of distinct non-negative ints."""
+    if grad_position is None:
+        return None
+    if isinstance(grad_position, bool) or not isinstance(grad_position, (int, tuple, list)):
+        raise DTypeError(f"{api}: `grad_position` must be an int, a tuple of ints or None, got "
+                         f"{type(grad_position).__name__} {grad_position!r}", user_loc())
+    positions = (grad_position,) if isinstance(grad_position, int) else tuple(grad_position)
+    if not positions:
+        raise GradValueError(f"{api}: `grad_position` is an empty tuple; give at least one "
+                             f"position", user_loc())
+    for p in positions:
+        if isinstance(p, bool) or not isinstance(p, int):
+            raise DTypeError(f"{api}: `grad_position` entries must be ints, got "
+                             f"{type(p).__name__} {p!r} in {grad_position!r}", user_loc())
+        if p < 0:
+            raise GradValueError(f"{api}: `grad_position` entries must be >= 0, got {p} in "
+                                 f"{grad_position!r}", user_loc())
+    if len(set(positions)) != len(positions):
+        raise GradValueError(f"{api}: `grad_position` {grad_position!r} repeats a position",
+                             user_loc())
+    return positions
+
+
+def leaf_ranges(in_tree: Tree) -> list[tuple[int, int]]:
+    """For each argument of a call, the range of its Tensor leaves in the flat inputs."""
+    ranges, start = [], 0
+    for child in in_tree.children:
+        n = count_leaves(child) if child.kind != "static" else 0
+        ranges.append((start, start + n))
+        start += n
+    return ranges

@@ -1,0 +1,178 @@
+"""Guards: what a compiled graph read at compile time, checked before the graph is reused.
+
+The front end evaluates Python values while it parses, so a graph is only valid while those
+values are the same objects. Every read that a later change could make stale is recorded here,
+per thread (`STATE`), while a compile runs:
+
+* an attribute of a Cell (user or library, at any depth of the Cell tree: a library Cell's
+  whole `__dict__` is recorded when it is called, since its Python code reads what it likes),
+  of an instance of a user-defined class, of a user class or of a user module;
+* a global name a parsed function reads (recorded on its module);
+* the closure cells of a parsed function and its default arguments.
+
+A guard holds its object weakly (the cache never keeps a Cell alive) and the value it read
+strongly; it is stale when the object is gone or the read would now give another object.
+Python numbers, strings and tuples read this way are compared by identity too: an equal value
+that is a new object only costs a recompile.
+"""
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+import weakref
+from dataclasses import dataclass
+
+MISSING = object()
+
+
+@dataclass(frozen=True)
+class Guard:
+    """One read: `stale` is a Python expression over `o` (the object, dereferenced from
+    `ref`) and `{0}`, `{1}`... (the objects in `values`) that is true when the read changed."""
+
+    ref: weakref.ref
+    stale: str
+    values: tuple
+
+
+class CompileState(threading.local):
+    """One thread's compilation: the guard lists being filled (one per compile in progress,
+    innermost last) and how deep user calls are inlined. Per thread, so that threads compiling
+    at once never see each other's reads."""
+
+    def __init__(self):
+        self.guards: list[list[Guard]] = []
+        self.inline_depth = 0
+
+
+STATE = CompileState()
+
+
+@contextlib.contextmanager
+def collect_guards():
+    """Context: the guards recorded while it is open are appended to the list it yields."""
+    STATE.guards.append([])
+    try:
+        yield STATE.guards[-1]
+    finally:
+        STATE.guards.pop()
+
+
+def _add(obj, stale: str, values: tuple) -> None:
+    guards = STATE.guards
+    if not guards:
+        return
+    try:
+        ref = weakref.ref(obj)
+    except TypeError:
+        return  # an object that cannot be referenced weakly is never guarded (builtins)
+    guards[-1].append(Guard(ref, stale, values))
+
+
+def record_guard(obj, attr: str, value=None) -> None:
+    """The graph read `obj.attr`. Found in the object's own `__dict__`: it must still be the
+    same object there. Found on a class (a method, a class constant): it must still be absent
+    from the instance and the classes before the one that defines it, and the same there."""
+    if not STATE.guards:
+        return
+    own = getattr(obj, "__dict__", None)
+    if own is None:
+        return
+    if attr in own:
+        _add(obj, f"o.__dict__.get({attr!r}, MISSING) is not {{0}}", (own[attr],))
+        return
+    if isinstance(obj, type):
+        return  # a class attribute inherited from a base class: not guarded
+    tests, values = [f"{attr!r} in o.__dict__"], []
+    for cls in type(obj).__mro__:
+        values.append(cls.__dict__)
+        if attr in cls.__dict__:
+            tests.append(f"{{{len(values) - 1}}}.get({attr!r}, MISSING) is not {{{len(values)}}}")
+            values.append(cls.__dict__[attr])
+            _add(obj, " or ".join(tests), tuple(values))
+            return
+        tests.append(f"{attr!r} in {{{len(values) - 1}}}")
+
+
+def record_all_attributes(obj, skip=()) -> None:
+    """The graph may read any attribute in `obj.__dict__` (a library Cell's Python code)."""
+    if STATE.guards:
+        for attr in list(obj.__dict__):
+            if attr not in skip:
+                record_guard(obj, attr)
+
+
+def record_global(globals_dict: dict, name: str) -> None:
+    """A parsed function read the global `name`: recorded on the module that owns the dict."""
+    if not STATE.guards:
+        return
+    module = sys.modules.get(globals_dict.get("__name__", ""))
+    if module is not None and getattr(module, "__dict__", None) is globals_dict:
+        record_guard(module, name)
+
+
+def record_function(fn) -> None:
+    """A parsed function's closure cells and default arguments."""
+    if not STATE.guards:
+        return
+    for i, cell in enumerate(fn.__closure__ or ()):
+        try:
+            value = cell.cell_contents
+        except ValueError:
+            continue  # not yet assigned: reading it fails at compile time anyway
+        _add(fn, f"cell_value(o, {i}) is not {{0}}", (value,))
+    if fn.__defaults__:
+        _add(fn, "o.__defaults__ is not {0}", (fn.__defaults__,))
+    for name, value in (fn.__kwdefaults__ or {}).items():
+        _add(fn, f"(o.__kwdefaults__ or {{{{}}}}).get({name!r}, MISSING) is not {{0}}", (value,))
+
+
+def cell_value(fn, index: int):
+    try:
+        return fn.__closure__[index].cell_contents
+    except (ValueError, IndexError, TypeError):
+        return MISSING
+
+
+def unique(guards: list[Guard]) -> list[Guard]:
+    """Each read once (the same attribute is often read many times while parsing)."""
+    seen, out = set(), []
+    for g in guards:
+        key = (id(g.ref()), g.stale)
+        if key not in seen:
+            seen.add(key)
+            out.append(g)
+    return out
+
+
+def guard_source(guards: list[Guard], env: dict, indent: str = "") -> list[str]:
+    """Source that returns True (the STALE marker of the caller) when a guard fails, each
+    object dereferenced once; the objects it names are put in `env`."""
+    env.setdefault("MISSING", MISSING)
+    env.setdefault("cell_value", cell_value)
+    by_object: dict[int, tuple] = {}
+    for g in guards:
+        by_object.setdefault(id(g.ref), (g.ref, []))[1].append(g)
+    lines = []
+    for k, (ref, group) in enumerate(by_object.values()):
+        env[f"guard_{k}"] = ref
+        tests = ["o is None"]
+        for j, g in enumerate(group):
+            names = []
+            for m, value in enumerate(g.values):
+                env[f"value_{k}_{j}_{m}"] = value
+                names.append(f"value_{k}_{j}_{m}")
+            tests.append("(" + g.stale.format(*names) + ")")
+        lines += [f"{indent}o = guard_{k}()", f"{indent}if {' or '.join(tests)}:"]
+        lines.append(f"{indent}    return STALE")
+    return lines
+
+
+def stale_checker(guards: list[Guard]):
+    """A function () -> bool: True when some guard no longer holds."""
+    env = {"STALE": True}
+    body = guard_source(guards, env, "    ")
+    source = "def stale():\n" + "".join(line + "\n" for line in body) + "    return False\n"
+    exec(compile(source, "<cellgraph:guards>", "exec"), env)  # noqa: S102 - generated above
+    return env["stale"]

@@ -1,0 +1,144 @@
+"""A compiled graph is rebuilt when anything it read at compile time changed."""
+import numpy as np
+
+from cellgraph import Parameter, Tensor, nn, ops
+
+SCALE = 2.0
+
+
+class Holder(nn.Cell):
+    def __init__(self, inner):
+        super().__init__()
+        self.fc = inner
+
+    def construct(self, x):
+        return self.fc(x)
+
+
+def _x(*shape):
+    return Tensor(np.arange(1, 1 + int(np.prod(shape)), dtype=np.float32).reshape(shape))
+
+
+def test_library_cell_weight_replaced_at_depth():
+    net = Holder(nn.Dense(3, 2))
+    net(_x(1, 3))
+    net.fc.weight = Parameter(Tensor(np.ones((2, 3), np.float32)), name="weight")
+    net.fc.bias = Parameter(Tensor(np.zeros(2, np.float32)), name="bias")
+    np.testing.assert_allclose(net(_x(1, 3)).asnumpy(), [[6.0, 6.0]])
+
+
+def test_library_cell_has_bias_switched_off():
+    fc = nn.Dense(3, 2, weight_init="ones", bias_init="ones")
+    net = Holder(fc)
+    np.testing.assert_allclose(net(_x(1, 3)).asnumpy(), [[7.0, 7.0]])
+    net.fc.has_bias = False
+    np.testing.assert_allclose(net(_x(1, 3)).asnumpy(), [[6.0, 6.0]])
+
+
+def test_dropout_keep_prob_changed():
+    drop = nn.Dropout(keep_prob=0.5)
+    net = Holder(drop)
+    net.set_train(True)
+    x = Tensor(np.ones((4, 64), np.float32))
+    assert (net(x).asnumpy() == 0).any()
+    drop.keep_prob = 1.0
+    np.testing.assert_array_equal(net(x).asnumpy(), x.asnumpy())
+
+
+def test_dense_activation_replaced():
+    fc = nn.Dense(1, 1, weight_init="ones", bias_init="zeros", activation="relu")
+    net = Holder(fc)
+    x = Tensor(np.float32([[-1.0]]))
+    np.testing.assert_allclose(net(x).asnumpy(), [[0.0]])
+    fc.activation = nn.Tanh()
+    np.testing.assert_allclose(net(x).asnumpy(), [[np.tanh(-1.0)]], rtol=1e-6)
+
+
+class GlobalScaled(nn.Cell):
+    def construct(self, x):
+        return x * SCALE
+
+
+def test_module_global_changed():
+    global SCALE
+    net = GlobalScaled()
+    np.testing.assert_allclose(net(_x(2)).asnumpy(), [2.0, 4.0])
+    SCALE = 3.0
+    try:
+        np.testing.assert_allclose(net(_x(2)).asnumpy(), [3.0, 6.0])
+    finally:
+        SCALE = 2.0
+
+
+def _closure_net():
+    factor = 2.0
+
+    def scaled(x):
+        return x * factor
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            return scaled(x)
+
+    def set_factor(value):
+        nonlocal factor
+        factor = value
+
+    return Net(), set_factor
+
+
+def test_closure_cell_changed():
+    net, set_factor = _closure_net()
+    np.testing.assert_allclose(net(_x(2)).asnumpy(), [2.0, 4.0])
+    set_factor(5.0)
+    np.testing.assert_allclose(net(_x(2)).asnumpy(), [5.0, 10.0])
+
+
+def offset(x, by=1.0, *, times=1.0):
+    return (x + by) * times
+
+
+class DefaultsNet(nn.Cell):
+    def construct(self, x):
+        return offset(x)
+
+
+def test_default_arguments_changed():
+    net = DefaultsNet()
+    np.testing.assert_allclose(net(_x(2)).asnumpy(), [2.0, 3.0])
+    saved = offset.__defaults__, offset.__kwdefaults__
+    try:
+        offset.__defaults__ = (10.0,)
+        np.testing.assert_allclose(net(_x(2)).asnumpy(), [11.0, 12.0])
+        offset.__kwdefaults__["times"] = 2.0
+        np.testing.assert_allclose(net(_x(2)).asnumpy(), [22.0, 24.0])
+    finally:
+        offset.__defaults__, offset.__kwdefaults__ = saved[0], {"times": 1.0}
+
+
+class Config:
+    def __init__(self):
+        self.scale = 2.0
+
+
+class ConfigNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.cfg = Config()
+
+    def construct(self, x):
+        return ops.mul(x, self.cfg.scale)
+
+
+def test_plain_object_attribute_changed():
+    net = ConfigNet()
+    np.testing.assert_allclose(net(_x(2)).asnumpy(), [2.0, 4.0])
+    net.cfg.scale = 4.0
+    np.testing.assert_allclose(net(_x(2)).asnumpy(), [4.0, 8.0])
+
+
+def test_unchanged_reads_do_not_recompile():
+    net = ConfigNet()
+    for _ in range(3):
+        net(_x(2))
+    assert len(net._graph_cache.entries) == 1
