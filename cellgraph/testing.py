@@ -27,7 +27,7 @@ from cellgraph.compiler.builder import is_tensor_like
 from cellgraph.compiler.frontend import trace_call
 from cellgraph.compiler.pytree import flatten
 from cellgraph.ops import functional as F
-from cellgraph.ops.core import abstract_of
+from cellgraph.ops.core import PRIMITIVES, abstract_of
 from cellgraph.ops.errors import ArgumentError
 from cellgraph.runtime.tensor import Tensor
 
@@ -71,11 +71,26 @@ def _prepare(args, api: str) -> _Prepared:
     return _Prepared(tuple(out), tuple(positions))
 
 
+def _positional_cotangent(leaf):
+    """A cotangent for an output whose size is known only at run time (masked_select), where
+    no random array can be drawn in advance: sin of a weighted sum of each element's
+    coordinates, computed in the graph from `ones_like` (which carries no gradient)."""
+    cumsum = PRIMITIVES["cumsum"]
+    ones = F.ones_like(leaf)
+    phase = 0.3
+    for axis, weight in zip(range(abstract_of(leaf).ndim), (1.7, 0.9, 2.3, 1.1, 0.5)):
+        coordinate = cumsum(ones, axis=axis, exclusive=False, reverse=False)
+        phase = F.add(F.mul(coordinate, weight), phase)
+    return F.sin(phase)
+
+
 def _inner(grads, directions):
-    """<grads, directions> summed over arguments, as a graph (or eager) scalar."""
+    """<grads, directions> summed over arguments, as a graph (or eager) scalar; a direction
+    None stands for the positional cotangent of its output."""
     total = None
     for g, d in zip(grads, directions):
-        term = F.reduce_sum(F.mul(g, Tensor(d)))
+        d = _positional_cotangent(g) if d is None else Tensor(d)
+        term = F.reduce_sum(F.mul(g, d))
         total = term if total is None else F.add(total, term)
     return total
 
@@ -94,7 +109,8 @@ class _Projection:
             raise ArgumentError(f"check_grads: {_name(self.fn)} returned no float Tensor "
                                 f"(got {len(leaves)} outputs); there is nothing to compare")
         if self.cotangents is None:
-            self.cotangents = [self.rng.standard_normal(abstract_of(leaf).shape)
+            self.cotangents = [None if None in abstract_of(leaf).shape else
+                               self.rng.standard_normal(abstract_of(leaf).shape)
                                for leaf in floats]
         return _inner(floats, self.cotangents)
 

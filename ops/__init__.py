@@ -11,18 +11,25 @@ from . import (  # noqa: F401  (each module declares its primitives)
     core,
     derive,
     dtype,
+    dynamic_ops,
     errors,
     functional,
+    gamma_ops,
+    linalg_ops,
     math_ops,
     nn_ops,
     norm_ops,
     operations,
     random_ops,
+    rounding_ops,
+    scatter_ops,
     shape_ops,
+    sort_ops,
     special_ops,
 )
 from .core import PRIMITIVES, Primitive, TensorType, bind  # noqa: F401
 
+derive.install_exports()  # hand-written wrappers first: they win over derived names
 for _prim in list(PRIMITIVES.values()):
     derive.install(_prim)  # ops.exp, ops.Exp, Tensor.exp from the declarations
 
@@ -31,4 +38,4 @@ from .functional import abs, pow, sum  # noqa: F401  (shadow builtins, as MindSp
 from .nn_functional import *
 from .operations import *
 from .operations import PrimitiveClass  # noqa: F401
-from .random_ops import UniformReal, rand, rand_like  # noqa: F401
+from .random_ops import Randperm, UniformReal, rand, rand_like, randperm, shuffle  # noqa: F401

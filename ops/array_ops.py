@@ -166,6 +166,8 @@ def _unreduce(dout, x, axis, keep_dims):
     if not keep_dims:
         axes = set(normalize_axes(axis, xt.ndim))
         dout = reshape(dout, shape=tuple(1 if i in axes else d for i, d in enumerate(xt.shape)))
+    if None in xt.shape:  # a size known only at run time: broadcast by arithmetic against x
+        return mul(dout, ones_like(x))
     return broadcast_to(dout, shape=xt.shape)
 
 
@@ -177,7 +179,10 @@ def _reduce_sum_bprop(x, out, dout, axis=(), keep_dims=False):
 @reduce_mean.def_bprop
 def _reduce_mean_bprop(x, out, dout, axis=(), keep_dims=False):
     xt = abstract_of(x)
-    count = int(np.prod([xt.shape[a] for a in normalize_axes(axis, xt.ndim)]))
+    axes = normalize_axes(axis, xt.ndim)
+    sizes = [xt.shape[a] for a in axes]
+    count = (int(np.prod(sizes)) if None not in sizes  # else counted when the graph runs
+             else reduce_sum(ones_like(x), axis=axes, keep_dims=True))
     return (div(_unreduce(dout, x, axis, keep_dims), count),)
 
 

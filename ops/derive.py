@@ -84,3 +84,38 @@ def install(prim: Primitive) -> None:
         _add(operations, name, cls)
     if prim.method and not hasattr(TensorMethods, prim.name):
         setattr(TensorMethods, prim.name, _method(prim))
+
+
+_EXPORTS: list = []  # (kind, name, value, method), installed once every module is loaded
+
+
+def export(fn, *, method: bool = False, name: str | None = None):
+    """A hand-written functional op (one with MindSpore's positional signature in front of a
+    primitive's keyword params) as `ops.name` and, with `method=True`, as `Tensor.name`; it
+    takes precedence over what a declaration of the same name would derive. Installed by
+    `install_exports` when `cellgraph.ops` has loaded, so declaring modules may import each
+    other in any order."""
+    _EXPORTS.append(("function", name or fn.__name__, fn, method))
+    return fn
+
+
+def export_class(name: str, fn, init: dict | None = None) -> None:
+    """MindSpore's primitive class `name` (`ops.Name`, `ops.operations.Name`) over the
+    functional op `fn`, configured by `init`'s params and defaults."""
+    _EXPORTS.append(("class", name, (fn, dict(init or {})), False))
+
+
+def install_exports() -> None:
+    """Put the exported functions and classes in place (before the derived names, so that
+    they win over a declaration of the same name)."""
+    from .tensor_methods import TensorMethods
+
+    functional = sys.modules[f"{__package__}.functional"]
+    operations = sys.modules[f"{__package__}.operations"]
+    for kind, name, value, method in _EXPORTS:
+        if kind == "class":
+            _add(operations, name, define_class(name, *value, operations.__name__))
+            continue
+        _add(functional, name, value)
+        if method and not hasattr(TensorMethods, name):
+            setattr(TensorMethods, name, value)

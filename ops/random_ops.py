@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from . import dtype as dt
+from .array_ops import cast, gather, reshape
 from .core import Primitive, TensorType, abstract_of
 from .errors import DTypeError, ShapeError
+from .math_ops import less, select
+from .sort_ops import argsort
 
 
 def _uniform_real_type(shape, dtype) -> TensorType:
@@ -59,4 +64,46 @@ class UniformReal:
         return f"UniformReal(seed={self.seed}, seed2={self.seed2})"
 
 
-__all__ = ["UniformReal", "rand", "rand_like"]
+# ----- permutations: the order that sorts independent uniform draws ---------------------------
+# Every order of n i.i.d. continuous draws is equally likely, so argsort of the draws is a
+# uniform random permutation; it reads the global generator like any other draw.
+
+def randperm(n, seed=0, offset=0, dtype=dt.int64):
+    """A random permutation of 0 .. n-1."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
+        raise DTypeError(f"randperm: expected a non-negative int n, got {n!r}")
+    order = argsort(uniform_real(shape=(int(n),), dtype=dt.float64))
+    return cast(order, dtype=dt.as_dtype(dtype))
+
+
+def shuffle(x, seed=None):
+    """`x` with its first axis in a random order."""
+    aval = abstract_of(x)
+    if aval.ndim == 0:
+        raise ShapeError("shuffle: expected a tensor of rank >= 1, got a scalar")
+    return gather(x, argsort(uniform_real(shape=aval.shape[:1], dtype=dt.float64)), axis=0)
+
+
+class Randperm:
+    """`ops.Randperm(max_length=1, pad=-1, dtype=int32)(n)`: a random permutation of
+    0 .. n-1 (n a Tensor read when the graph runs) followed by `pad` up to `max_length`."""
+
+    def __init__(self, max_length=1, pad=-1, dtype=dt.int32):
+        if isinstance(max_length, bool) or not isinstance(max_length, int) or max_length < 1:
+            raise DTypeError(f"Randperm: expected a positive int max_length, got {max_length!r}")
+        self.max_length, self.pad, self.dtype = max_length, pad, dt.as_dtype(dtype)
+
+    def __call__(self, n):
+        positions = np.arange(self.max_length)
+        n = reshape(n, shape=()) if abstract_of(n).ndim else n
+        in_range = less(positions, n)
+        # positions past n get keys above every draw, so they sort after the permutation
+        keys = select(in_range, uniform_real(shape=(self.max_length,), dtype=dt.float64), 2.0)
+        order = cast(argsort(keys), dtype=self.dtype)
+        return select(in_range, order, self.pad)
+
+    def __repr__(self) -> str:
+        return f"Randperm(max_length={self.max_length}, pad={self.pad}, dtype={self.dtype})"
+
+
+__all__ = ["Randperm", "UniformReal", "rand", "rand_like", "randperm", "shuffle"]

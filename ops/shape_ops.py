@@ -191,12 +191,17 @@ def _one_hot_batch(args, dims, depth, axis=-1):
     return one_hot(to_front(indices, d), *args[1:], depth=depth, axis=axis + 1), 0
 
 
-@argmax.def_batch
-def _argmax_batch(args, dims, axis, **params):
-    (x,), (d,) = args, dims
-    axis = normalize_axis(axis, abstract_of(x).ndim - 1)
-    out = argmax(x, axis=axis if axis < d else axis + 1, **params)
-    return out, d if params.get("keep_dims", False) or axis >= d else d - 1
+def index_reduction_rule(prim):
+    """argmax, argmin: the axis shifts past the batch axis, which moves down if it goes."""
+    def rule(args, dims, axis, **params):
+        (x,), (d,) = args, dims
+        axis = normalize_axis(axis, abstract_of(x).ndim - 1)
+        out = prim(x, axis=axis if axis < d else axis + 1, **params)
+        return out, d if params.get("keep_dims", False) or axis >= d else d - 1
+    return rule
+
+
+argmax.def_batch(index_reduction_rule(argmax))
 
 
 @tile.def_batch

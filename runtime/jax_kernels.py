@@ -9,7 +9,7 @@ Overrides (`OVERRIDES`, same names and params as the shared table):
 * pooling: the kh*kw strided slices of the padded input, stacked: max and average over them,
   gradients added back slice by slice (`.at[].add`), ties going to the first maximum as in the
   NumPy kernels;
-* scatter: `getitem_grad` and `gather_grad` through `.at[]`.
+* scatter: `getitem_grad`, `gather_grad` and the `tensor_scatter` family through `.at[]`.
 `erf`, which the array API lacks, is `jax.scipy.special.erf` in the namespace the table is bound
 to.
 `uniform_real` and `print` run on the host when called eagerly (the NumPy numbers and text); in
@@ -181,3 +181,37 @@ def _gather_grad(g, indices, axis, shape):
     moved = jnp.zeros(moved_shape, g.dtype).at[indices.reshape(-1)].add(
         rows.reshape((indices.size,) + moved_shape[1:]))
     return jnp.moveaxis(moved, 0, axis)
+
+
+# ----- the tensor_scatter family: `.at[]` updates of a copy --------------------------------------
+
+def _coordinates(indices):
+    """The last axis of `indices` as a tuple of index arrays, one per leading axis of x."""
+    indices = jnp.asarray(indices)
+    return tuple(indices[..., k] for k in range(indices.shape[-1]))
+
+
+def _scatter_with(method: str):
+    def scatter(x, indices, updates):
+        return getattr(jnp.asarray(x).at[_coordinates(indices)], method)(updates)
+    return scatter
+
+
+for _name, _method in {"tensor_scatter_update": "set", "tensor_scatter_add": "add",
+                       "tensor_scatter_max": "max", "tensor_scatter_min": "min",
+                       "tensor_scatter_mul": "multiply", "tensor_scatter_div": "divide"}.items():
+    OVERRIDES[_name] = _scatter_with(_method)
+OVERRIDES["tensor_scatter_sub"] = lambda x, indices, updates: _scatter_with("add")(
+    x, indices, -jnp.asarray(updates))
+
+
+@override("tensor_scatter_elements")
+def _tensor_scatter_elements(x, indices, updates, axis=0, reduction="none"):
+    """Element (i, j, ...) of `updates` goes to `x` at the same position but for `indices`'s
+    value along `axis`."""
+    x, indices = jnp.asarray(x), jnp.asarray(indices)
+    axis %= x.ndim
+    grid = list(jnp.indices(indices.shape, sparse=True))
+    grid[axis] = indices
+    at = x.at[tuple(grid)]
+    return at.add(updates) if reduction == "add" else at.set(updates)

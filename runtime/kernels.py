@@ -265,3 +265,202 @@ def _layer_norm_grad(xp, x, dy, gamma, mean, var, begin_norm_axis, begin_params_
     dx = (g - xp.mean(g, axis=axes, keepdims=True)) - xhat * xp.mean(g * xhat, axis=axes,
                                                                      keepdims=True)
     return dx * rstd, xp.sum(dy * xhat, axis=leading), xp.sum(dy, axis=leading)
+
+
+# ----- sorting and selection --------------------------------------------------------------------
+
+def _stable_order(xp, x, axis, descending):
+    """The indices that sort `x` along `axis`, equal elements lowest index first either way.
+
+    Descending: a stable ascending sort of the reversed axis, read backwards, lists equal
+    elements in increasing original position (no negation, so unsigned ints work too)."""
+    if not descending:
+        return xp.argsort(x, axis=axis, stable=True)
+    n = x.shape[axis]
+    backwards = xp.flip(xp.argsort(xp.flip(x, axis=axis), axis=axis, stable=True), axis=axis)
+    return (n - 1) - backwards
+
+
+@kernel("sort")
+def _sort(xp, x, axis=-1, descending=False):
+    order = _stable_order(xp, x, axis, descending)
+    return xp.take_along_axis(x, order, axis=axis), xp.astype(order, xp.int32)
+
+
+@kernel("topk")
+def _topk(xp, x, k, axis=-1, largest=True, sorted=True):
+    axis = axis % x.ndim
+    order = _stable_order(xp, x, axis, largest)[(slice(None),) * axis + (slice(0, k),)]
+    return xp.take_along_axis(x, order, axis=axis), xp.astype(order, xp.int32)
+
+
+TABLE["take_along_axis"] = lambda xp, x, indices, axis: xp.take_along_axis(
+    x, xp.astype(indices, xp.int64), axis=axis)  # torch takes only int64 indices
+
+
+@kernel("gather_nd")
+def _gather_nd(xp, x, indices):
+    coords = xp.astype(indices, xp.int64)
+    return x[tuple(coords[..., k] for k in range(indices.shape[-1]))]
+
+
+# ----- linear algebra (stacks of matrices in the last two axes) ---------------------------------
+
+TABLE["matrix_inverse"] = lambda xp, x, adjoint=False: xp.linalg.inv(x.mT if adjoint else x)
+TABLE["matrix_determinant"] = lambda xp, x: xp.linalg.det(x)
+# The factor of the symmetric part (what a symmetric input is anyway), so that the gradient,
+# symmetric by construction, is the derivative of the function computed.
+TABLE["cholesky"] = lambda xp, x, upper=False: xp.linalg.cholesky((x + x.mT) / 2, upper=upper)
+TABLE["matrix_solve"] = lambda xp, a, b, adjoint=False: xp.linalg.solve(
+    a.mT if adjoint else a, b)
+
+
+# ----- rounding and special functions -----------------------------------------------------------
+
+TABLE["erfc"] = lambda xp, x: 1 - xp.erf(x)
+
+
+@kernel("round")
+def _round(xp, x, decimals=0):
+    if decimals == 0:
+        return xp.round(x)
+    scale = 10.0 ** decimals  # in x's own dtype again afterwards (integers stay integers)
+    return xp.astype(xp.round(x * scale) / scale, x.dtype)
+
+
+# ----- results sized by the values ----------------------------------------------------------------
+
+TABLE["nonzero"] = lambda xp, x: xp.astype(xp.stack(xp.nonzero(x), axis=-1), xp.int64)
+
+
+@kernel("masked_select")
+def _masked_select(xp, x, mask):
+    x, mask = xp.broadcast_arrays(x, mask)
+    return x[mask]
+
+
+@kernel("unique")
+def _unique(xp, x):
+    values, inverse = xp.unique_inverse(xp.reshape(x, (-1,)))
+    return values, xp.astype(xp.reshape(inverse, x.shape), xp.int32)
+
+
+@kernel("argmin")
+def _argmin(xp, x, axis, keep_dims=False, dtype=None):
+    return xp.astype(xp.argmin(x, axis=axis, keepdims=keep_dims), dtype_of(xp, dtype))
+
+
+@kernel("svd")
+def _svd(xp, x, full_matrices=False):
+    u, s, vh = xp.linalg.svd(x, full_matrices=full_matrices)
+    return s, u, vh.mT
+
+
+# ----- the gamma family and erfinv (array-API arithmetic only, so every backend agrees) ---------
+# Shift the argument up by SHIFT with the recurrences (lgamma(x+1) = lgamma(x) + log x,
+# psi(x+1) = psi(x) + 1/x, and their derivatives), then use the asymptotic series in Bernoulli
+# numbers, which is exact to rounding for arguments >= SHIFT. Left of 1/2, reflect.
+
+SHIFT = 10
+BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6)  # B_2 .. B_14
+
+
+def _lgamma_right(xp, x):
+    """lgamma for x >= 1/2."""
+    z = x + SHIFT
+    series = sum(b / ((2 * k + 2) * (2 * k + 1) * z ** (2 * k + 1))
+                 for k, b in enumerate(BERNOULLI))
+    stirling = (z - 0.5) * xp.log(z) - z + 0.5 * math.log(2 * math.pi) + series
+    return stirling - sum(xp.log(x + k) for k in range(SHIFT))
+
+
+def _digamma_right(xp, x):
+    """digamma for x >= 1/2."""
+    z = x + SHIFT
+    series = sum(b / ((2 * k + 2) * z ** (2 * k + 2)) for k, b in enumerate(BERNOULLI))
+    return xp.log(z) - 0.5 / z - series - sum(1 / (x + k) for k in range(SHIFT))
+
+
+@kernel("lgamma")
+def _lgamma(xp, x):
+    left = x < 0.5
+    safe_left = xp.where(left, x, 0.25)  # the reflection's arguments, kept away from poles
+    reflected = (math.log(math.pi) - xp.log(xp.abs(xp.sin(math.pi * safe_left)))
+                 - _lgamma_right(xp, 1 - safe_left))
+    return xp.where(left, reflected, _lgamma_right(xp, xp.where(left, 1.0, x)))
+
+
+@kernel("digamma")
+def _digamma(xp, x):
+    left = x < 0.5
+    safe_left = xp.where(left, x, 0.25)
+    reflected = _digamma_right(xp, 1 - safe_left) - math.pi / xp.tan(math.pi * safe_left)
+    return xp.where(left, reflected, _digamma_right(xp, xp.where(left, 1.0, x)))
+
+
+@kernel("polygamma")
+def _polygamma(xp, x, n):
+    """psi^(n)(x), n >= 1: (-1)^(n+1) [sum_k<m n!/(x+k)^(n+1) + the series (n-1)!/z^n +
+    n!/(2 z^(n+1)) + sum_k B_2k (2k+n-1)!/((2k)! z^(2k+n)) at z = x + m], with m large enough
+    to bring every element of x past SHIFT (negative x included; the poles give inf)."""
+    lowest = float(xp.min(x)) if math.prod(x.shape) else 0.0
+    m = SHIFT + max(0, math.ceil(-lowest))
+    z = x + m
+    series = (math.factorial(n - 1) / z ** n + math.factorial(n) / (2 * z ** (n + 1))
+              + sum(b * math.factorial(2 * k + n + 1) / math.factorial(2 * k + 2)
+                    / z ** (2 * k + 2 + n) for k, b in enumerate(BERNOULLI)))
+    near = sum(math.factorial(n) / (x + k) ** (n + 1) for k in range(m))
+    return (-1) ** (n + 1) * (near + series)
+
+
+@kernel("erfinv")
+def _erfinv(xp, y):
+    """Winitzki's closed-form estimate (relative error ~2e-3), then Newton steps on erf, each
+    of which squares the error; |y| = 1 gives +-inf."""
+    log_term = xp.log(xp.maximum(1 - y * y, 1e-300 if y.dtype == xp.float64 else 1e-38))
+    a = 0.147
+    lead = 2 / (math.pi * a) + log_term / 2
+    x = xp.sign(y) * xp.sqrt(xp.sqrt(lead * lead - log_term / a) - lead)
+    for _ in range(4):
+        x = x - (xp.erf(x) - y) / (2 / math.sqrt(math.pi) * xp.exp(-x * x))
+    return xp.where(xp.abs(y) == 1, xp.copysign(xp.full_like(x, math.inf), y), x)
+
+
+@kernel("qr")
+def _qr(xp, x, mode="reduced"):
+    q, r = xp.linalg.qr(x, mode=mode)
+    return q, r
+
+
+@kernel("bincount")
+def _bincount(xp, x, weights, minlength=0):
+    """Each bin sums the weights of the elements equal to its number (one comparison per
+    element and bin)."""
+    size = max(int(xp.max(x)) + 1 if math.prod(x.shape) else 0, minlength)
+    hits = xp.reshape(x, (-1, 1)) == xp.reshape(xp.arange(size, dtype=x.dtype), (1, -1))
+    return xp.sum(xp.where(hits, xp.reshape(weights, (-1, 1)), xp.zeros((), dtype=weights.dtype)),
+                  axis=0, dtype=weights.dtype)
+
+
+def _running_extremum(better):
+    """cummax / cummin by doubling (Hillis-Steele): after the step with shift s, each position
+    holds the extremum of the 2s elements ending there; an earlier run replaces the current one
+    only when strictly `better`, so equal values keep the latest index."""
+    def kernel(xp, x, axis):
+        values = xp.moveaxis(x, axis, -1)
+        n = values.shape[-1]
+        index = xp.broadcast_to(xp.arange(n, dtype=xp.int64), values.shape)
+        shift = 1
+        while shift < n:
+            # positions before `shift` compare with themselves, which is never strictly better
+            earlier_v = xp.concat([values[..., :shift], values[..., :-shift]], axis=-1)
+            earlier_i = xp.concat([index[..., :shift], index[..., :-shift]], axis=-1)
+            take = better(earlier_v, values)
+            values, index = xp.where(take, earlier_v, values), xp.where(take, earlier_i, index)
+            shift *= 2
+        return xp.moveaxis(values, -1, axis), xp.moveaxis(index, -1, axis)
+    return kernel
+
+
+TABLE["cummax"] = _running_extremum(lambda a, b: a > b)
+TABLE["cummin"] = _running_extremum(lambda a, b: a < b)

@@ -280,3 +280,60 @@ def _avg_pool2d_grad(xp, g, x_shape, kernel, stride, pad, count_include_pad):
     cols = xp.broadcast_to(share[..., None, None], share.shape + tuple(kernel))
     dxp = _col2im(xp, cols, _padded_shape(x_shape, pad), kernel, stride, (1, 1))
     return _crop(dxp, pad, x_shape[2:])
+
+
+# ----- scatters ---------------------------------------------------------------------------------
+
+def _coordinates(xp, indices) -> tuple:
+    """gather_nd-style indices (..., K) as a tuple of K integer arrays."""
+    return tuple(indices[..., k] for k in range(indices.shape[-1]))
+
+
+@kernel("tensor_scatter_update")
+def _tensor_scatter_update(xp, x, indices, updates):
+    out = xp.array(x, copy=True)
+    out[_coordinates(xp, indices)] = updates
+    return out
+
+
+@kernel("tensor_scatter_add")
+def _tensor_scatter_add(xp, x, indices, updates):
+    out = xp.array(x, copy=True)
+    scatter_add(xp, out, _coordinates(xp, indices), updates)
+    return out
+
+
+@kernel("tensor_scatter_sub")
+def _tensor_scatter_sub(xp, x, indices, updates):
+    out = xp.array(x, copy=True)
+    scatter_add(xp, out, _coordinates(xp, indices), -updates)
+    return out
+
+
+def _scatter_with(ufunc: str):
+    """A scatter that combines each slice with its updates by `ufunc.at` (repeats compose)."""
+    def scatter(xp, x, indices, updates):
+        out = xp.array(x, copy=True)
+        getattr(xp, ufunc).at(out, _coordinates(xp, indices), updates)
+        return out
+    return scatter
+
+
+for _name, _ufunc in {"tensor_scatter_max": "maximum", "tensor_scatter_min": "minimum",
+                      "tensor_scatter_mul": "multiply", "tensor_scatter_div": "divide"}.items():
+    TABLE[_name] = _scatter_with(_ufunc)
+
+
+@kernel("tensor_scatter_elements")
+def _tensor_scatter_elements(xp, x, indices, updates, axis=0, reduction="none"):
+    """Element (i, j, ...) of `updates` goes to `x` at the same position but for `indices`'s
+    value along `axis`."""
+    axis %= x.ndim
+    grid = list(xp.ogrid[tuple(slice(0, n) for n in indices.shape)])
+    grid[axis] = indices
+    out = xp.array(x, copy=True)
+    if reduction == "add":
+        scatter_add(xp, out, tuple(grid), updates)
+    else:
+        out[tuple(grid)] = updates
+    return out

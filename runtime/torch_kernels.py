@@ -301,3 +301,53 @@ def _avg_pool2d_grad(dev, g, x_shape, kernel, stride, pad, count_include_pad):
     share = g / _window_counts(x_shape[2:], kernel, stride, pad, count_include_pad, g.dtype, dev)
     cols = share[..., None, None].expand(tuple(share.shape) + tuple(kernel))
     return _crop(_col2im(cols, _padded_shape(x_shape, pad), kernel, stride), pad, x_shape[2:])
+
+
+# ----- scatters ---------------------------------------------------------------------------------
+
+def _coordinates(indices: torch.Tensor) -> tuple:
+    coords = indices.long()
+    return tuple(coords[..., k] for k in range(coords.shape[-1]))
+
+
+@kernel("tensor_scatter_update")
+def _tensor_scatter_update(dev, x, indices, updates):
+    return x.clone().index_put_(_coordinates(indices), updates)
+
+
+@kernel("tensor_scatter_add")
+def _tensor_scatter_add(dev, x, indices, updates):
+    return x.clone().index_put_(_coordinates(indices), updates, accumulate=True)
+
+
+@kernel("tensor_scatter_sub")
+def _tensor_scatter_sub(dev, x, indices, updates):
+    return x.clone().index_put_(_coordinates(indices), -updates, accumulate=True)
+
+
+def _scatter_reduce(x, indices, updates, reduce: str):
+    """Combine each addressed slice of `x` with its updates by `reduce` ("amax", "prod", ...):
+    the slices are numbered in row-major order and `scatter_reduce_` runs over that axis."""
+    depth = indices.shape[-1]
+    lead, rest = tuple(x.shape[:depth]), tuple(x.shape[depth:])
+    strides = [math.prod(lead[k + 1:]) for k in range(depth)]
+    numbers = (indices.long() * torch.tensor(strides, device=x.device)).sum(-1).reshape(-1)
+    flat = x.reshape((-1,) + rest).clone()
+    rows = updates.reshape((-1,) + rest)
+    index = numbers.reshape((-1,) + (1,) * len(rest)).expand_as(rows)
+    return flat.scatter_reduce_(0, index, rows, reduce=reduce).reshape(x.shape)
+
+
+TABLE["tensor_scatter_max"] = lambda dev, x, i, u: _scatter_reduce(x, i, u, "amax")
+TABLE["tensor_scatter_min"] = lambda dev, x, i, u: _scatter_reduce(x, i, u, "amin")
+TABLE["tensor_scatter_mul"] = lambda dev, x, i, u: _scatter_reduce(x, i, u, "prod")
+TABLE["tensor_scatter_div"] = lambda dev, x, i, u: x / _scatter_reduce(
+    torch.ones_like(x), i, u, "prod")
+
+
+@kernel("tensor_scatter_elements")
+def _tensor_scatter_elements(dev, x, indices, updates, axis=0, reduction="none"):
+    axis %= x.ndim
+    if reduction == "add":
+        return x.clone().scatter_add_(axis, indices.long(), updates)
+    return x.clone().scatter_(axis, indices.long(), updates)

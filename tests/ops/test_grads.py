@@ -202,6 +202,40 @@ CASES: dict[str, list[Case]] = {
         case(normal((2, 2, 3)), ints([[0, 2], [3, 0]]), axis=0, shape=(4, 3)),
         case(normal((2, 3)), ints([3, 1, 1]), axis=1, shape=(2, 4)),
     ],
+    "gather_nd": [
+        case(normal((3, 3)), ints([[0, 2], [1, 1], [0, 2]])),  # a repeated row adds up
+        case(normal((3, 2, 2)), ints([[2], [0]])),
+    ],
+    "tensor_scatter_add": [case(normal((3, 3)), ints([[0, 2], [1, 1], [0, 2]]), normal((3,)))],
+    "tensor_scatter_sub": [case(normal((3, 2)), ints([[2], [0]]), normal((2, 2)))],
+    "tensor_scatter_max": [case(normal((3, 3)), ints([[0, 2], [1, 1], [0, 2]]), normal((3,)))],
+    "tensor_scatter_min": [case(normal((3, 2)), ints([[2], [0], [2]]), normal((3, 2)))],
+    "tensor_scatter_mul": [case(away_from_zero((3, 3)), ints([[0, 2], [1, 1], [0, 2]]),
+                                away_from_zero((3,)))],
+    "tensor_scatter_div": [case(away_from_zero((3, 2)), ints([[2], [0], [2]]),
+                                away_from_zero((3, 2)))],
+    "tensor_scatter_update": [case(normal((3, 3)), ints([[0, 2], [1, 1]]), normal((2,))),
+                              case(normal((3, 2)), ints([[2]]), normal((1, 2)))],
+    "take_along_axis": [
+        case(normal((3, 3)), ints([[0, 2, 2], [1, 0, 0]]), axis=0),  # repeats add up
+        case(normal((2, 4)), ints([[3, 1, 1], [0, 2, 3]]), axis=1),
+    ],
+    "tensor_scatter_elements": [
+        case(normal((3, 3)), ints([[0, 2, 1]]), normal((1, 3)), axis=0),
+        case(normal((2, 4)), ints([[3, 1], [0, 0]]), normal((2, 2)), axis=1, reduction="add"),
+    ],
+    "masked_select": [
+        case(normal((2, 3)), Tensor(np.array([[True, False, True], [False, True, True]]))),
+        case(normal((2, 3)), Tensor(np.array([False, True, True]))),  # broadcast mask
+        case(normal((3,)), Tensor(np.array([[True, False, True], [True, True, False]]))),
+    ],
+    # distinct singular values (the adjoint divides by their squared gaps)
+    "svd": [case(normal((3, 3))), case(normal((4, 2))), case(normal((2, 2, 3)))],
+    "qr": [case(normal((3, 3))), case(normal((4, 2))), case(normal((2, 3, 2))),
+           case(normal((3, 3)), mode="complete")],
+    "erfinv": [case(uniform(-0.9, 0.9, (2, 3))), case(uniform(-0.5, 0.5, (3,)))],  # not at +-1
+    "bincount": [case(ints([2, 4, 1, 0, 0, 2]), normal((6,))),
+                 case(ints([1, 1]), normal((2,)), minlength=4)],
     "concat": [case(normal((2, 3)), normal((1, 3)), axis=0),
                case(normal((2, 1)), normal((2, 2)), normal((2, 3)), axis=1)],
     "stack": [case(normal((2, 3)), normal((2, 3)), axis=0),

@@ -30,8 +30,9 @@ from cellgraph.runtime.numpy_backend import K
 from .kernel_cases import CASES as CORE_CASES
 from .kernel_cases import EXACT, TOL, Case, f32
 from .kernel_cases_nn import NN_CASES
+from .kernel_cases_select import SELECT_CASES
 
-CASES: dict[str, list[Case]] = {**CORE_CASES, **NN_CASES}
+CASES: dict[str, list[Case]] = {**CORE_CASES, **NN_CASES, **SELECT_CASES}
 
 def is_structural(prim) -> bool:
     """Params hold graphs (`grad`, `switch`, `while_loop`, `custom_vjp`): expanded or generated
@@ -57,6 +58,13 @@ def test_every_primitive_has_a_case():
 def test_cases_name_registered_primitives():
     unknown = sorted(set(CASES) - set(PRIMITIVES))
     assert not unknown, f"CASES has entries for unregistered primitives: {unknown}"
+
+
+def fits(shape: tuple, rule_shape: tuple) -> bool:
+    """A kernel result's shape against its type rule's, where None is a size known only at run
+    time (nonzero's row count) and fits any size."""
+    return len(shape) == len(rule_shape) and all(
+        r is None or r == d for d, r in zip(shape, rule_shape))
 
 
 def _results(value, multiple: bool) -> list:
@@ -124,7 +132,7 @@ def test_type_rule_matches_kernel_output(name):
         assert len(raws) == len(rules) == len(dtypes), f"{name}{case}: result counts differ"
         for raw, rule, dtype in zip(raws, rules, dtypes):
             raw = np.asarray(raw)
-            assert (raw.shape, dt.from_numpy(raw.dtype)) == (rule.shape, rule.dtype), (
+            assert fits(raw.shape, rule.shape) and dt.from_numpy(raw.dtype) == rule.dtype, (
                 f"{name}{case}: kernel gives {dt.from_numpy(raw.dtype).short}"
                 f"{list(raw.shape)}, type rule says {rule}")
             assert rule.dtype == dtype, f"{name}{case}: rule dtype {rule.dtype}, expected {dtype}"

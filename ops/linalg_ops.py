@@ -1,0 +1,275 @@
+"""Linear algebra on stacks of matrices (the last two axes; the leading ones are a batch):
+inverse, determinant, Cholesky factor, linear solve, singular value and QR decompositions.
+
+The gradients are the classical matrix-calculus ones written with matmul, inverse and
+elementwise ops, so they differentiate again:
+    d inv(A)   = -inv(A)^T dY inv(A)^T
+    d det(A)   = dy det(A) inv(A)^T
+    d solve    : dB = solve(A^T, dX), dA = -dB X^T
+    d cholesky : with P = L^T dL and Phi(P) its lower triangle with a halved diagonal,
+                 S = L^-T Phi(P) L^-1 and dA = (S + S^T) / 2.
+The Cholesky kernel factors the symmetric part (A + A^T) / 2, so that this symmetric gradient
+is the derivative of the function computed (a symmetric input is unchanged by it).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import dtype as dt
+from .array_ops import expand_dims, reshape, transpose, zeros_like
+from .batching import batch_size, batched_front
+from .core import Primitive, TensorType, abstract_of, fmt_shape
+from .derive import export, export_class
+from .errors import ArgumentValueError, CompileError, DTypeError, ShapeError
+from .math_ops import add, div, log, matmul, mul, neg, sub
+
+
+def _check_dtype(a: TensorType, what: str = "input") -> None:
+    """LAPACK's real types: float32 and float64 (no half-precision routines)."""
+    if a.dtype not in (dt.float32, dt.float64):
+        raise DTypeError(f"expected a float32 or float64 {what}, got {a.dtype}")
+
+
+def _square_stack(a: TensorType, what: str = "input") -> TensorType:
+    _check_dtype(a, what)
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ShapeError(f"expected square matrices (shape [..., N, N]) as {what}, got "
+                         f"{fmt_shape(a.shape)}")
+    return a.strong()
+
+
+def _det_type(a: TensorType) -> TensorType:
+    return TensorType(_square_stack(a).shape[:-2], a.dtype)
+
+
+def _solve_type(a: TensorType, b: TensorType, adjoint=False) -> TensorType:
+    _square_stack(a, "matrix")
+    if b.dtype != a.dtype:
+        raise DTypeError(f"expected rhs of the matrix's dtype {a.dtype}, got {b.dtype}")
+    if b.ndim != a.ndim or b.shape[:-2] != a.shape[:-2] or b.shape[-2] != a.shape[-1]:
+        raise ShapeError(f"expected rhs of shape {fmt_shape(a.shape[:-1])} + [K] for matrix "
+                         f"of shape {fmt_shape(a.shape)}, got {fmt_shape(b.shape)}")
+    return b.strong()
+
+
+def _cholesky_type(a: TensorType, upper=False) -> TensorType:
+    return _square_stack(a)
+
+
+def _inverse_type(a: TensorType, adjoint=False) -> TensorType:
+    return _square_stack(a)
+
+
+matrix_inverse = Primitive("matrix_inverse", _inverse_type, params={"adjoint": False})
+matrix_determinant = Primitive("matrix_determinant", _det_type, public=True)
+cholesky_p = Primitive("cholesky", _cholesky_type, params={"upper": False})
+matrix_solve = Primitive("matrix_solve", _solve_type, params={"adjoint": False}, public=True)
+
+
+def _mT(x):
+    n = abstract_of(x).ndim
+    perm = tuple(range(n - 2)) + (n - 1, n - 2)
+    return transpose(x, perm=perm)
+
+
+def _inverse_bprop(a, out, dout, adjoint):
+    # Y = inv(A) (or inv(A)^T): dA = -Y^T dY Y^T, transposed again for the adjoint
+    grad = neg(matmul(matmul(out, dout, transpose_a=True), out, transpose_b=True))
+    return (_mT(grad) if adjoint else grad,)
+
+
+def _det_bprop(a, out, dout):
+    scale = mul(dout, out)
+    shape = abstract_of(scale).shape + (1, 1)
+    return (mul(reshape(scale, shape=shape), _mT(matrix_inverse(a))),)
+
+
+def _solve_bprop(a, b, out, dout, adjoint):
+    db = matrix_solve(a, dout, adjoint=not adjoint)
+    da = neg(matmul(out, db, transpose_b=True) if adjoint else matmul(db, out, transpose_b=True))
+    return da, db
+
+
+def _cholesky_bprop(a, out, dout, upper):
+    lower, dlower = (_mT(out), _mT(dout)) if upper else (out, dout)
+    n = abstract_of(a).shape[-1]
+    phi_mask = np.tril(np.ones((n, n)), -1) + 0.5 * np.eye(n)
+    phi = mul(matmul(lower, dlower, transpose_a=True), phi_mask.astype(abstract_of(a).dtype.np))
+    inv_lower = matrix_inverse(lower)
+    s = matmul(matmul(inv_lower, phi, transpose_a=True), inv_lower)
+    return (mul(add(s, _mT(s)), 0.5),)
+
+
+def _svd_type(a: TensorType, full_matrices=False):
+    _check_dtype(a)
+    if a.ndim < 2:
+        raise ShapeError(f"expected matrices (shape [..., M, N]), got {fmt_shape(a.shape)}")
+    *batch, m, n = a.shape
+    k = min(m, n)
+    cols_u, rows_v = (m, n) if full_matrices else (k, k)
+    batch = tuple(batch)
+    return (TensorType(batch + (k,), a.dtype), TensorType(batch + (m, cols_u), a.dtype),
+            TensorType(batch + (n, rows_v), a.dtype))
+
+
+svd_p = Primitive("svd", _svd_type, label="Svd", params={"full_matrices": False},
+                  multiple_results=True)
+
+
+def _svd_bprop(a, out, dout, full_matrices):
+    """The reduced real SVD's adjoint (distinct singular values): with E_ij = s_j^2 - s_i^2,
+    dA = U [skew(U^T dU)/E S + S skew(V^T dV)/E + diag(ds)] V^T
+         + (I - U U^T) dU S^-1 V^T + U S^-1 dV^T (I - V V^T)."""
+    s, u, v = out
+    *_, m, n = abstract_of(a).shape
+    k = min(m, n)
+    if full_matrices and m != n:
+        raise CompileError("Svd: the gradient of full_matrices=True for a non-square input is "
+                           "not defined (the extra singular vectors are arbitrary); use "
+                           "full_matrices=False")
+    ds, du, dv = (d if d is not None else zeros_like(x) for d, x in zip(dout, out))
+    eye = np.eye(k, dtype=abstract_of(a).dtype.np)
+    s2 = mul(s, s)
+    gaps = add(sub(expand_dims(s2, axis=_new_axis(s2, -2)), expand_dims(s2, axis=_new_axis(s2, -1))),
+               eye)  # s_j^2 - s_i^2 off the diagonal, 1 on it (where skew parts vanish)
+    s_row, s_col = expand_dims(s, axis=_new_axis(s, -2)), expand_dims(s, axis=_new_axis(s, -1))
+    utdu, vtdv = matmul(u, du, transpose_a=True), matmul(v, dv, transpose_a=True)
+    inner = add(add(mul(div(sub(utdu, _mT(utdu)), gaps), s_row),
+                    mul(s_col, div(sub(vtdv, _mT(vtdv)), gaps))),
+                mul(expand_dims(ds, axis=_new_axis(ds, -1)), eye))
+    grad = matmul(matmul(u, inner), v, transpose_b=True)
+    if m > k:
+        grad = add(grad, matmul(div(sub(du, matmul(u, utdu)), s_row), v, transpose_b=True))
+    if n > k:
+        grad = add(grad, matmul(u, _mT(div(sub(dv, matmul(v, vtdv)), s_row))))
+    return (grad,)
+
+
+def _qr_type(a: TensorType, mode="reduced"):
+    _check_dtype(a)
+    if a.ndim < 2:
+        raise ShapeError(f"expected matrices (shape [..., M, N]), got {fmt_shape(a.shape)}")
+    if mode not in ("reduced", "complete"):
+        raise ArgumentValueError(f"expected mode 'reduced' or 'complete', got {mode!r}")
+    *batch, m, n = a.shape
+    k = m if mode == "complete" else min(m, n)
+    batch = tuple(batch)
+    return TensorType(batch + (m, k), a.dtype), TensorType(batch + (k, n), a.dtype)
+
+
+qr_p = Primitive("qr", _qr_type, label="Qr", params={"mode": "reduced"}, multiple_results=True)
+
+
+def _qr_bprop(a, out, dout, mode):
+    """A = QR with M rows >= N columns (reduced): with M_ = R dR^T - dQ^T Q and copyltu(M_) its
+    lower triangle mirrored upward, dA = (dQ + Q copyltu(M_)) R^-T."""
+    q, r = out
+    *_, m, n = abstract_of(a).shape
+    if m < n:
+        raise CompileError(f"Qr: the gradient is defined here for inputs with rows >= columns, "
+                           f"got shape {fmt_shape(abstract_of(a).shape)}")
+    if mode == "complete" and m != n:
+        raise CompileError("Qr: the gradient of mode='complete' for a non-square input is not "
+                           "defined (the extra columns of Q are arbitrary); use mode='reduced'")
+    dq = dout[0] if dout[0] is not None else zeros_like(q)
+    dr = dout[1] if dout[1] is not None else zeros_like(r)
+    middle = sub(matmul(r, dr, transpose_b=True), matmul(dq, q, transpose_a=True))
+    lower = np.tril(np.ones((n, n)), -1).astype(abstract_of(a).dtype.np)
+    mirrored = add(mul(middle, add(lower, np.eye(n, dtype=lower.dtype))),
+                   _mT(mul(middle, lower)))
+    return (matmul(add(dq, matmul(q, mirrored)), _mT(matrix_inverse(r))),)
+
+
+def _new_axis(x, axis: int) -> int:
+    """Where `expand_dims` puts a new axis that is `axis` from the end of the result."""
+    return abstract_of(x).ndim + 1 + axis
+
+
+matrix_inverse.def_bprop(_inverse_bprop)
+svd_p.def_bprop(_svd_bprop)
+qr_p.def_bprop(_qr_bprop)
+matrix_determinant.def_bprop(_det_bprop)
+matrix_solve.def_bprop(_solve_bprop)
+cholesky_p.def_bprop(_cholesky_bprop)
+
+
+def _stack_rule(prim):
+    """Leading axes are already a batch of matrices: put the vmap axis in front of them."""
+    def rule(args, dims, **params):
+        size = batch_size(args, dims)
+        out = prim(*[batched_front(x, d, size) for x, d in zip(args, dims)], **params)
+        return out, (0,) * len(out) if prim.multiple_results else 0
+    return rule
+
+
+for _prim in (matrix_inverse, matrix_determinant, cholesky_p, matrix_solve, svd_p, qr_p):
+    _prim.def_batch(_stack_rule(_prim))
+
+
+# ----- MindSpore's names ------------------------------------------------------------------------
+
+def _static_bool(value, what: str, op: str) -> bool:
+    if not isinstance(value, bool):
+        raise DTypeError(f"{op}: expected a bool `{what}`, got {type(value).__name__} {value!r}")
+    return value
+
+
+def inverse(input):
+    """The inverse of each square matrix in `input`."""
+    return matrix_inverse(input)
+
+
+def matrix_inverse_(x, adjoint=False):
+    return matrix_inverse(x, adjoint=_static_bool(adjoint, "adjoint", "MatrixInverse"))
+
+
+def det(input):
+    """The determinant of each square matrix in `input`."""
+    return matrix_determinant(input)
+
+
+def logdet(input):
+    """The natural log of each square matrix's determinant (NaN where it is negative)."""
+    return log(matrix_determinant(input))
+
+
+def cholesky(input_x, upper=False):
+    """The Cholesky factor of each symmetric positive-definite matrix: lower triangular L with
+    A = L L^T, or with `upper=True` U = L^T."""
+    return cholesky_p(input_x, upper=_static_bool(upper, "upper", "Cholesky"))
+
+
+def svd(input, full_matrices=False, compute_uv=True):
+    """The singular value decomposition input = U diag(S) V^T of each matrix: (S descending,
+    U, V), or S alone with `compute_uv=False`."""
+    s, u, v = svd_p(input, full_matrices=_static_bool(full_matrices, "full_matrices", "Svd"))
+    return (s, u, v) if _static_bool(compute_uv, "compute_uv", "Svd") else s
+
+
+def _svd_class(a, full_matrices=False, compute_uv=True):
+    return svd(a, full_matrices, compute_uv)
+
+
+def qr(input, mode="reduced"):
+    """The QR decomposition input = Q R of each matrix: (Q with orthonormal columns, R upper
+    triangular); `mode` "reduced" (K = min(M, N) columns of Q) or "complete" (Q square)."""
+    return qr_p(input, mode=mode)
+
+
+def _qr_class(x, full_matrices=False):
+    return qr(x, "complete" if _static_bool(full_matrices, "full_matrices", "Qr") else "reduced")
+
+
+export(svd, method=True)
+export(qr, method=True)
+export_class("Qr", _qr_class, {"full_matrices": False})
+export_class("Svd", _svd_class, {"full_matrices": False, "compute_uv": True})
+export(inverse, method=True)
+export(det, method=True)
+export(logdet, method=True)
+export(cholesky, method=True)
+export_class("MatrixInverse", matrix_inverse_, {"adjoint": False})
+export_class("Cholesky", cholesky, {"upper": False})
+
+__all__ = ["cholesky", "det", "inverse", "logdet", "matrix_determinant", "matrix_inverse",
+           "matrix_solve", "qr", "svd"]

@@ -1,0 +1,122 @@
+"""Elementwise rounding, integer division and bitwise operations, and the logarithms and erfc
+that have no primitive of their own elsewhere.
+
+Rounding, floor division and bitwise results are piecewise constant in their inputs, so they
+carry no gradient (as `sign`); floor_mod's is that of x - floor(x / y) * y.
+"""
+from __future__ import annotations
+
+import math
+
+from .batching import broadcasting_rule, same_shape_rule
+from .core import FLOAT, SAME, Primitive, TensorType
+from .derive import export, export_class
+from .errors import DTypeError
+from .math_ops import arith_type, div, exp, float_type, grad_like, mul, neg, reciprocal
+
+_LN2, _LN10 = math.log(2), math.log(10)
+
+
+def _numeric_type(x: TensorType, **params) -> TensorType:
+    if x.dtype.is_bool:
+        raise DTypeError(f"expected a numeric tensor, got {x.dtype}")
+    return x.strong()
+
+
+def _float_unary_type(x: TensorType) -> TensorType:
+    if x.dtype.is_bool:
+        raise DTypeError(f"expected a float or integer tensor, got {x.dtype}")
+    return float_type(x)
+
+
+def _numeric_arith_type(x: TensorType, y: TensorType) -> TensorType:
+    if x.dtype.is_bool or y.dtype.is_bool:
+        raise DTypeError(f"expected numeric tensors, got {x.dtype} and {y.dtype}")
+    return arith_type(x, y)
+
+
+def _bitwise_type(x: TensorType, y: TensorType) -> TensorType:
+    if x.dtype.is_float or y.dtype.is_float:
+        raise DTypeError(f"expected integer or bool tensors, got {x.dtype} and {y.dtype}")
+    return arith_type(x, y)
+
+
+def _shift_type(x: TensorType, y: TensorType) -> TensorType:
+    if not (x.dtype.is_int and y.dtype.is_int):
+        raise DTypeError(f"expected integer tensors, got {x.dtype} and {y.dtype}")
+    return arith_type(x, y)
+
+
+def _elementwise(name, rule, label=None, promote=None, array_api=None, **kw):
+    return Primitive(name, rule, label=label, promote=promote, array_api=array_api, public=True,
+                     method=True, **kw)
+
+
+floor = _elementwise("floor", _numeric_type, array_api="floor", nondifferentiable=True)
+ceil = _elementwise("ceil", _numeric_type, array_api="ceil", nondifferentiable=True)
+trunc = _elementwise("trunc", _numeric_type, array_api="trunc", nondifferentiable=True)
+round_ = _elementwise("round", _numeric_type, params={"decimals": 0}, nondifferentiable=True)
+log2 = _elementwise("log2", _float_unary_type, promote=FLOAT, array_api="log2")
+log10 = _elementwise("log10", _float_unary_type, promote=FLOAT, array_api="log10")
+erfc = _elementwise("erfc", _float_unary_type, promote=FLOAT)
+floor_div = _elementwise("floor_div", _numeric_arith_type, promote=SAME,
+                         array_api="floor_divide", nondifferentiable=True)
+floor_mod = _elementwise("floor_mod", _numeric_arith_type, promote=SAME, array_api="remainder")
+bitwise_and = _elementwise("bitwise_and", _bitwise_type, promote=SAME, array_api="bitwise_and",
+                           nondifferentiable=True)
+bitwise_or = _elementwise("bitwise_or", _bitwise_type, promote=SAME, array_api="bitwise_or",
+                          nondifferentiable=True)
+bitwise_xor = _elementwise("bitwise_xor", _bitwise_type, promote=SAME, array_api="bitwise_xor",
+                           nondifferentiable=True)
+bitwise_left_shift = _elementwise("bitwise_left_shift", _shift_type, label="LeftShift",
+                                  promote=SAME, array_api="bitwise_left_shift",
+                                  nondifferentiable=True)
+bitwise_right_shift = _elementwise("bitwise_right_shift", _shift_type, label="RightShift",
+                                   promote=SAME, array_api="bitwise_right_shift",
+                                   nondifferentiable=True)
+
+log2.def_bprop(lambda x, out, dout: (div(dout, mul(x, _LN2)),))
+log10.def_bprop(lambda x, out, dout: (div(dout, mul(x, _LN10)),))
+erfc.def_bprop(lambda x, out, dout: (
+    mul(dout, mul(exp(neg(mul(x, x))), -2 / math.sqrt(math.pi))),))
+
+
+@floor_mod.def_bprop
+def _floor_mod_bprop(x, y, out, dout):
+    # x mod y = x - floor(x / y) * y, with floor(x / y) piecewise constant
+    quotient = floor(div(x, y))
+    return grad_like(dout, x), grad_like(neg(mul(dout, quotient)), y)
+
+
+for _prim in (floor, ceil, trunc, round_, log2, log10, erfc):
+    _prim.def_batch(same_shape_rule(_prim))
+for _prim in (floor_div, floor_mod, bitwise_and, bitwise_or, bitwise_xor, bitwise_left_shift,
+              bitwise_right_shift):
+    _prim.def_batch(broadcasting_rule(_prim))
+
+def inv(x):
+    """MindSpore's `ops.inv`: the elementwise reciprocal 1 / x (`ops.inverse` is the matrix
+    inverse)."""
+    return reciprocal(x)
+
+
+export(inv)
+export_class("Inv", inv)
+
+__all__ = [
+    "bitwise_and",
+    "bitwise_left_shift",
+    "bitwise_or",
+    "bitwise_right_shift",
+    "bitwise_xor",
+    "ceil",
+    "erfc",
+    "floor",
+    "floor_div",
+    "floor_mod",
+    "inv",
+    "log2",
+    "log10",
+    "round_",
+    "trunc",
+]

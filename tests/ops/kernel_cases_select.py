@@ -1,0 +1,417 @@
+"""Kernel test cases for sorting and selection, gathers and scatters, linear algebra, rounding,
+integer division and bitwise primitives. References are loops or NumPy routines other than the
+ones the kernels use (a stable argsort of the negated input for a descending sort, a
+Cholesky-Banachiewicz loop, solve-against-identity for the inverse).
+
+Index operands take values valid on every axis they could address, so the batching test's
+reordered examples stay in range; the first cases of `cholesky` are 1x1 stacks and a 2x2 matrix
+that stay positive definite in any of the test's orders."""
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from cellgraph import ops
+from cellgraph.ops import dtype as dt
+
+from .kernel_cases import Case, arr, each, f32, f64, f64_of, i32, i64, seeded, unary_same
+
+u8, b = dt.uint8, dt.bool_
+
+
+# ----- sorting ----------------------------------------------------------------------------------
+
+def _order(x, axis, descending):
+    x = f64_of(x)
+    return np.argsort(-x if descending else x, axis=axis, kind="stable")
+
+
+def _sort_ref(x, axis=-1, descending=False):
+    order = _order(x, axis, descending)
+    return np.take_along_axis(x, order, axis), order
+
+
+def _topk_ref(x, k, axis=-1, largest=True, sorted=True):
+    order = np.moveaxis(np.moveaxis(_order(x, axis, largest), axis, 0)[:k], 0, axis)
+    return np.take_along_axis(x, order, axis), order
+
+
+def _sort_cases():
+    ties = np.array([[3, 1, 3, 0], [2, 2, -1, 2]], np.int32)
+    cases = [Case((arr(s, d),), _sort_ref, (d, i32), {"axis": a, "descending": desc})
+             for s, a, d, desc in [((5,), -1, f32, False), ((3, 4), 0, f64, True),
+                                   ((2, 3, 4), 1, f32, False), ((2, 3), -1, f64, True)]]
+    cases += [Case((ties,), _sort_ref, (i32, i32), {"axis": -1, "descending": desc},
+                   call=functools.partial(ops.sort, axis=-1, descending=desc))
+              for desc in (False, True)]
+    return cases
+
+
+def _topk_cases():
+    ties = np.array([[3, 1, 3, 0], [2, 2, -1, 2]], np.int64)
+    return [Case((arr(s, d),), _topk_ref, (d, i32), {"k": k, "axis": a, "largest": big},
+                 call=functools.partial(ops.topk, k=k, dim=a, largest=big))
+            for s, k, a, d, big in [((5,), 2, -1, f32, True), ((3, 4), 2, 0, f64, False),
+                                    ((2, 3, 4), 3, 2, f32, True)]] + [
+        Case((ties,), _topk_ref, (i64, i32), {"k": 3, "axis": -1},
+             call=functools.partial(ops.top_k, k=3))]
+
+
+def _running_ref(better):
+    def ref(x, axis):
+        values, index = np.moveaxis(f64_of(x).copy(), axis, -1), None
+        index = np.zeros(values.shape, np.int64)
+        for pos in np.ndindex(*values.shape[:-1]):
+            best = 0
+            for i in range(values.shape[-1]):
+                if not better(values[pos][best], values[pos][i]):  # ties: the later index
+                    best = i
+                index[pos + (i,)] = best
+                values[pos + (i,)] = values[pos][best]
+        return np.moveaxis(values, -1, axis), np.moveaxis(index, -1, axis)
+    return ref
+
+
+def _running_cases(better, call):
+    ties = np.array([[1, 1, 0, 2, 2], [3, 0, 3, 0, 3]], np.int32)
+    return [Case((arr(s, d),), _running_ref(better), (d, i64), {"axis": a})
+            for s, a, d in [((5,), 0, f32), ((3, 4), 1, f64), ((4, 3, 2), 0, f32)]] + [
+        Case((ties,), _running_ref(better), (i32, i64), {"axis": 1},
+             call=functools.partial(call, axis=-1))]
+
+
+def _argmin_ref(x, axis, keep_dims=False, dtype=None):
+    first = np.take(np.argsort(x, axis=axis, kind="stable"), [0], axis=axis)
+    return first if keep_dims else np.squeeze(first, axis)
+
+
+def _argmin_cases():
+    ties = np.array([[3, 1, 1], [0, 5, 0]], np.uint8)
+    return [Case((arr(s, d, -5, 5),), _argmin_ref, i32, {"axis": a, "keep_dims": k,
+                                                          "dtype": i32})
+            for s, a, k, d in [((5,), 0, False, f32), ((3, 4), 1, True, f64),
+                               ((2, 3, 4), 0, False, i64)]] + [
+        Case((ties,), _argmin_ref, i32, {"axis": 1, "keep_dims": False, "dtype": i32},
+             call=functools.partial(ops.argmin, axis=1)),
+        Case((ties.reshape(6),), lambda x, axis, keep_dims, dtype: np.array([3]), i32,
+             {"axis": 0, "keep_dims": True, "dtype": i32},
+             call=lambda x: ops.argmin(x, 0, True))]
+
+
+# ----- gathers and scatters along an axis -------------------------------------------------------
+
+def _scatter_elements_ref(x, indices, updates, axis=0, reduction="none"):
+    out, axis = f64_of(x).copy(), axis % x.ndim
+    for pos in np.ndindex(*indices.shape):
+        dst = pos[:axis] + (int(indices[pos]),) + pos[axis + 1:]
+        out[dst] = out[dst] + updates[pos] if reduction == "add" else updates[pos]
+    return out
+
+
+def _along_axis_cases():
+    take = [Case((arr((3, 3), f32), arr((2, 3), i64, 0, 3)),
+                 lambda x, i, axis: np.take_along_axis(x, i, axis), f32, {"axis": 0}),
+            Case((arr((2, 4), f64), arr((2, 3), i32, 0, 2)),
+                 lambda x, i, axis: np.take_along_axis(x, i, axis), f64, {"axis": 1}),
+            Case((arr((3, 3), i32, -5, 5), arr((3, 2), i64, 0, 3)),
+                 lambda x, i, axis: np.take_along_axis(x, i, axis), i32, {"axis": -1})]
+    distinct = np.array([[2, 0, 1], [1, 2, 0]], np.int64)  # no repeats along axis 1 per row
+    scatter = [
+        Case((arr((3, 3), f32), arr((2, 3), i64, 0, 3), arr((2, 3), f32)),
+             _scatter_elements_ref, f32, {"axis": 0, "reduction": "add"}),
+        Case((arr((2, 3), f64), distinct, arr((2, 3), f64)), _scatter_elements_ref, f64,
+             {"axis": 1, "reduction": "none"},
+             call=functools.partial(ops.tensor_scatter_elements, axis=1)),
+        Case((arr((3, 4), i32, -5, 5), arr((2, 2), i32, 0, 2), arr((2, 2), i32, -5, 5)),
+             _scatter_elements_ref, i32, {"axis": -1, "reduction": "add"}),
+        Case((arr((3, 3), f32), np.array([[0, 2, 1]], np.int64), arr((1, 3), f32)),
+             _scatter_elements_ref, f32, {"axis": 0, "reduction": "none"})]
+    return {"take_along_axis": take, "tensor_scatter_elements": scatter}
+
+
+# ----- n-dimensional gathers and scatters --------------------------------------------------------
+
+def _slices(indices):
+    for pos in np.ndindex(*indices.shape[:-1]):
+        yield pos, tuple(int(i) for i in indices[pos])
+
+
+def _gather_nd_ref(x, indices):
+    out = np.zeros(indices.shape[:-1] + x.shape[indices.shape[-1]:])
+    for pos, coords in _slices(indices):
+        out[pos] = x[coords]
+    return out
+
+
+def _scatter_ref(combine):
+    def ref(x, indices, updates):
+        out = f64_of(x).copy()
+        for pos, coords in _slices(indices):
+            out[coords] = combine(out[coords], updates[pos])
+        return out
+    return ref
+
+
+def _nd_cases():
+    rows = np.array([[0, 2], [1, 1], [2, 0]], np.int64)  # (3, 2): three rows of two coordinates
+    firsts = np.array([[2], [0]], np.int32)             # (2, 1): two slices along axis 0
+    repeated = np.array([[1, 1], [1, 1], [0, 2]], np.int64)
+    gather = [Case((arr((3, 3), f32), rows), _gather_nd_ref, f32),
+              Case((arr((3, 3, 2), f64), firsts), _gather_nd_ref, f64),
+              Case((arr((3, 3), i32, -5, 5), rows[None]), _gather_nd_ref, i32)]
+
+    def scatters(combine, with_repeats=True, ints=True, low=-2.0):
+        ref = _scatter_ref(combine)
+        cases = [Case((arr((3, 3), f32, low), rows, arr((3,), f32, low)), ref, f32),
+                 Case((arr((3, 3, 2), f64, low), firsts, arr((2, 3, 2), f64, low)), ref, f64)]
+        if ints:
+            cases.append(Case((arr((3, 3), i32, -5, 5), rows, arr((3,), i32, -5, 5)), ref, i32))
+        if with_repeats:
+            cases.append(Case((arr((3, 3), f64, low), repeated, arr((3,), f64, low)), ref, f64))
+        return cases
+
+    return {"gather_nd": gather,
+            "tensor_scatter_update": scatters(lambda old, new: new, with_repeats=False),
+            "tensor_scatter_add": scatters(np.add),
+            "tensor_scatter_sub": scatters(np.subtract),
+            "tensor_scatter_max": scatters(np.maximum),
+            "tensor_scatter_min": scatters(np.minimum),
+            "tensor_scatter_mul": scatters(np.multiply, low=0.5),
+            "tensor_scatter_div": scatters(np.divide, ints=False, low=0.5)}
+
+
+# ----- linear algebra ----------------------------------------------------------------------------
+
+def _well_conditioned(shape, dtype):
+    n = shape[-1]
+    return (arr(shape, dtype, -1, 1) + 3 * np.eye(n)).astype(dtype.np)
+
+
+def _spd(shape, dtype):
+    a = arr(shape, dtype, -1, 1).astype(np.float64)
+    return (a @ np.swapaxes(a, -1, -2) + shape[-1] * np.eye(shape[-1])).astype(dtype.np)
+
+
+def _cholesky_ref(a, upper=False):
+    a = f64_of(a)
+    out = np.zeros_like(a)
+    for idx in np.ndindex(*a.shape[:-2]):
+        m, low = a[idx], out[idx]
+        for i in range(m.shape[0]):
+            for j in range(i + 1):
+                rest = m[i, j] - np.dot(low[i, :j], low[j, :j])
+                low[i, j] = math.sqrt(rest) if i == j else rest / low[j, j]
+    return np.swapaxes(out, -1, -2) if upper else out
+
+
+def _inverse_ref(a, adjoint=False):
+    a = f64_of(a)
+    eye = np.broadcast_to(np.eye(a.shape[-1]), a.shape)
+    return np.linalg.solve(np.swapaxes(a, -1, -2) if adjoint else a, eye)
+
+
+def _solve_ref(a, rhs, adjoint=False):
+    a = f64_of(a)
+    return np.linalg.inv(np.swapaxes(a, -1, -2) if adjoint else a) @ f64_of(rhs)
+
+
+def _linalg_cases():
+    hand = np.array([[4.0, 7.0], [2.0, 6.0]])  # det 10, inverse [[0.6, -0.7], [-0.2, 0.4]]
+    inverse = [Case((hand,), lambda a, adjoint: np.array([[0.6, -0.7], [-0.2, 0.4]]), f64,
+                    {"adjoint": False}, call=ops.inverse)]
+    inverse += [Case((_well_conditioned(s, d),), _inverse_ref, d, {"adjoint": adj})
+                for s, d, adj in [((3, 3), f32, False), ((2, 3, 3), f64, True)]]
+    det = [Case((hand,), lambda a: np.array(10.0), f64, call=ops.det)]
+    det += [Case((_well_conditioned(s, d),), lambda a: np.prod(np.linalg.eigvals(f64_of(a)),
+                                                                 axis=-1).real, d)
+            for s, d in [((3, 3), f32), ((2, 4, 4), f64)]]
+    ones = [Case((arr(s, d, 0.5, 3),), _cholesky_ref, d, {"upper": up})
+            for s, d, up in [((1, 1), f32, False), ((3, 1, 1), f64, True), ((2, 1, 1), f32,
+                                                                              False)]]
+    cholesky = ones + [
+        Case((np.array([[4.0, 2.0], [2.0, 10.0]]),), lambda a, upper: np.array(
+            [[2.0, 0.0], [1.0, 3.0]]), f64, {"upper": False}, call=ops.cholesky),
+        Case((_spd((3, 3), f32),), _cholesky_ref, f32, {"upper": False}, tol={
+            "rtol": 1e-5, "atol": 1e-5}),
+        Case((_spd((2, 3, 3), f64),), _cholesky_ref, f64, {"upper": True})]
+    solve = [Case((_well_conditioned(sa, d), arr(sb, d)), _solve_ref, d, {"adjoint": adj})
+             for sa, sb, d, adj in [((3, 3), (3, 2), f64, False), ((2, 2, 2), (2, 2, 1), f32,
+                                                                    True)]]
+    # diagonal-like matrices, whose singular vectors are signed permutations written by hand
+    svd = [Case((np.diag([3.0, 2.0]).astype(np.float32),), lambda a, full_matrices: (
+                np.array([3.0, 2.0]), np.eye(2), np.eye(2)), (f32, f32, f32),
+                {"full_matrices": False}),
+           Case((np.array([[3.0, 0], [0, 2], [0, 0]]),), lambda a, full_matrices: (
+               np.array([3.0, 2.0]), np.eye(3, 2), np.eye(2)), (f64, f64, f64),
+                {"full_matrices": False}),
+           Case((np.array([[2.0, 0, 0], [0, 5, 0]]),), lambda a, full_matrices: (
+               np.array([5.0, 2.0]), np.array([[0, 1.0], [1, 0]]),
+               np.array([[0, 1.0], [1, 0], [0, 0]])), (f64, f64, f64),
+                {"full_matrices": False}, call=ops.svd)]
+    # upper triangular inputs with a positive diagonal are their own R, with Q the identity
+    qr = [Case((np.array([[2.0, 1.0], [0.0, 3.0]]),), lambda a, mode: (np.eye(2), a), (f64, f64),
+               {"mode": "reduced"}, call=ops.qr),
+          Case((np.array([[3.0, 0], [0, 2], [0, 0]], np.float32),), lambda a, mode: (
+              np.eye(3, 2), a[:2]), (f32, f32), {"mode": "reduced"}),
+          Case((np.array([[3.0, 0], [0, 2], [0, 0]]),), lambda a, mode: (np.eye(3), a),
+               (f64, f64), {"mode": "complete"})]
+    return {"matrix_inverse": inverse, "matrix_determinant": det, "cholesky": cholesky,
+            "matrix_solve": solve, "svd": svd, "qr": qr}
+
+
+# ----- rounding, integer division, bitwise --------------------------------------------------------
+
+def _round_ref(x, decimals=0):
+    return np.round(f64_of(x), decimals)
+
+
+def _float_unary(np_fn, low, high):
+    return [Case((arr(s, d, low, high),), lambda x: np_fn(f64_of(x)), d)
+            for d in (f32, f64) for s in ((), (3,), (2, 3))] + [
+        Case((arr((2, 3), i32, max(low, 1), high),), lambda x: np_fn(f64_of(x)), f32)]
+
+
+def _binary_int(np_fn, dtypes, low=0, high=8, y_low=0, y_high=4):
+    cases = [Case((arr(sx, d, low, high), arr(sy, d, y_low, y_high)), np_fn, d)
+             for d in dtypes for sx, sy in [((2, 3), (2, 3)), ((2, 3), (3,)), ((), (4,))]]
+    x = arr((2, 3), dtypes[0], low, high)
+    return cases + [Case((x, 3), np_fn, dtypes[0])]
+
+
+def _division_cases(np_fn):
+    return [Case((arr((2, 3), d, -6, 7), arr(s, d, 1, 4) * sign), np_fn, d)
+            for d in (f32, f64, i32) for s, sign in [((2, 3), 1), ((3,), -1)]]
+
+
+def _bitwise(np_fn):
+    return _binary_int(np_fn, (i32, i64, u8), 0, 16, 0, 16) + [
+        Case((arr((4,), b), arr((4,), b)), np_fn, b)]
+
+
+# ----- results sized by the values -----------------------------------------------------------------
+
+def _nonzero_ref(x):
+    return np.array([pos for pos in np.ndindex(*x.shape) if x[pos] != 0],
+                    np.int64).reshape(-1, x.ndim)
+
+
+def _masked_select_ref(x, mask):
+    x, mask = np.broadcast_arrays(f64_of(x), mask)
+    return np.array([x[pos] for pos in np.ndindex(*x.shape) if mask[pos]])
+
+
+def _unique_ref(x):
+    values = sorted(set(x.reshape(-1).tolist()))
+    return np.array(values), np.vectorize(values.index)(x)
+
+
+def _dynamic_cases():
+    sparse = np.array([[0, 1.5, 0], [2.0, 0, -1.0]], np.float32)
+    nonzero = [Case((sparse,), _nonzero_ref, i64),
+               Case((np.array([0, 3, 0, 0, 7], np.int32),), _nonzero_ref, i64),
+               Case((np.array([[[True, False]], [[True, True]]]),), _nonzero_ref, i64),
+               Case((np.zeros((2, 2), np.float64),), _nonzero_ref, i64)]
+    mask = np.array([[True, False, True], [False, False, True]])
+    masked = [Case((arr((2, 3), f32), mask), _masked_select_ref, f32),
+              Case((arr((2, 3), f64), np.array([False, True, True])), _masked_select_ref, f64),
+              Case((arr((3,), i32, -5, 5), mask), _masked_select_ref, i32)]
+    unique = [Case((np.array([1, 2, 5, 2], np.int32),), _unique_ref, (i32, i32)),
+              Case((np.array([[2.5, -1.0], [2.5, 0.0]], np.float32),), _unique_ref, (f32, i32)),
+              Case((arr((3, 4), i64, 0, 4),), _unique_ref, (i64, i32))]
+    def bincount_ref(x, w, minlength=0):
+        out = np.zeros(max(int(x.max()) + 1 if x.size else 0, minlength), w.dtype)
+        for value, weight in zip(x, w):
+            out[value] += weight
+        return out
+
+    values = np.array([2, 4, 1, 0, 0, 10], np.int64)
+    bincount = [Case((values, np.ones(6, np.int64)), bincount_ref, i64, {"minlength": 0},
+                     call=lambda x, w: ops.bincount(x)),
+                Case((values.astype(np.int32), arr((6,), f32)), bincount_ref, f32,
+                     {"minlength": 12}, call=lambda x, w: ops.bincount(x, w, 12)),
+                Case((np.array([3, 3, 1], np.int32), arr((3,), f64)), bincount_ref, f64,
+                     {"minlength": 2}),
+                Case((np.zeros(0, np.int64), np.zeros(0, np.float64)), bincount_ref, f64,
+                     {"minlength": 3})]
+    return {"nonzero": nonzero, "masked_select": masked, "unique": unique,
+            "bincount": bincount}
+
+
+# ----- the gamma family and erfinv: values written from their closed forms -------------------------
+
+EULER = 0.5772156649015329
+ZETA3 = 1.2020569031595942
+# x, digamma(x), trigamma(x), tetragamma(x)
+GAMMA_TABLE = [(1.0, -EULER, math.pi ** 2 / 6, -2 * ZETA3),
+               (0.5, -EULER - 2 * math.log(2), math.pi ** 2 / 2, -14 * ZETA3),
+               (2.0, 1 - EULER, math.pi ** 2 / 6 - 1, -2 * ZETA3 + 2),
+               (4.0, 1 + 1 / 2 + 1 / 3 - EULER, math.pi ** 2 / 6 - 1 - 1 / 4 - 1 / 9,
+                -2 * ZETA3 + 2 + 2 / 8 + 2 / 27)]
+GAMMA_X = np.array([row[0] for row in GAMMA_TABLE])
+
+
+def _gamma_column(k):
+    values = np.array([row[k] for row in GAMMA_TABLE])
+    return lambda x, **params: values
+
+
+def _gamma_cases():
+    lgamma_ref = np.vectorize(math.lgamma)
+    lgamma = [Case((arr(s, d, low, high),), lambda x: lgamma_ref(f64_of(x)), d)
+              for s, d, low, high in [((2, 3), f64, 0.1, 8.0), ((4,), f32, 0.5, 20.0),
+                                      ((3,), f64, -2.9, -2.1)]]  # reflection at negative x
+    digamma = [Case((GAMMA_X,), _gamma_column(1), f64),
+               Case((np.array([-0.5, 1.5]),), lambda x: np.full(2, 2 - EULER - 2 * math.log(2)),
+                    f64),
+               Case((GAMMA_X.astype(np.float32),), _gamma_column(1), f32)]
+    polygamma = [Case((GAMMA_X,), _gamma_column(n + 1), f64, {"n": n},
+                      call=functools.partial(ops.polygamma, n)) for n in (1, 2)]
+    polygamma.append(Case((GAMMA_X.astype(np.float32),), _gamma_column(2), f32, {"n": 1}))
+    # trigamma(x) = trigamma(x + 1) + 1 / x^2: trigamma(-0.5) = pi^2 / 2 + 4
+    polygamma.append(Case((np.array([-0.5]),), lambda x, n: np.array([math.pi ** 2 / 2 + 4]), f64,
+                          {"n": 1}))
+    erf = np.vectorize(math.erf)
+    points = np.array([-1.1, -0.3, 0.0, 0.6, 1.2])  # erfinv(erf(t)) = t
+    erfinv = [Case((erf(points),), lambda y: points, f64),
+              Case((erf(points[1:4]).astype(np.float32),), lambda y: points[1:4], f32,
+                   tol={"rtol": 1e-5, "atol": 1e-6}),
+              Case((np.array([1.0, -1.0]),), lambda y: np.array([np.inf, -np.inf]), f64)]
+    return {"lgamma": lgamma, "digamma": digamma, "polygamma": polygamma, "erfinv": erfinv}
+
+
+SELECT_CASES = seeded({
+    **each(_gamma_cases, ("lgamma", "digamma", "polygamma", "erfinv")),
+    **each(_dynamic_cases, ("nonzero", "masked_select", "unique", "bincount")),
+    "sort": _sort_cases,
+    "topk": _topk_cases,
+    "argmin": _argmin_cases,
+    "cummax": lambda: _running_cases(lambda best, new: best > new, ops.cummax),
+    "cummin": lambda: _running_cases(lambda best, new: best < new, ops.cummin),
+    **each(_along_axis_cases, ("take_along_axis", "tensor_scatter_elements")),
+    **each(_nd_cases, ("gather_nd", "tensor_scatter_update", "tensor_scatter_add",
+                       "tensor_scatter_sub", "tensor_scatter_max", "tensor_scatter_min",
+                       "tensor_scatter_mul", "tensor_scatter_div")),
+    **each(_linalg_cases, ("matrix_inverse", "matrix_determinant", "cholesky", "matrix_solve",
+                           "svd", "qr")),
+    "floor": lambda: unary_same(np.floor, dtypes=(f32, f64)) + unary_same(np.floor, (i32,)),
+    "ceil": lambda: unary_same(np.ceil, dtypes=(f32, f64, i64)),
+    "trunc": lambda: unary_same(np.trunc, dtypes=(f32, f64)),
+    "round": lambda: [Case((arr((2, 3), d, -3, 3),), _round_ref, d, {"decimals": k},
+                           call=functools.partial(ops.round, decimals=k))
+                      for d in (f32, f64) for k in (0, 2)]
+    + [Case((np.array([0.5, 1.5, 2.5, -0.5], np.float64),), lambda x, decimals: np.array(
+        [0.0, 2.0, 2.0, -0.0]), f64, {"decimals": 0}),  # half to even
+       Case((arr((3,), i32, -3, 3),), _round_ref, i32, {"decimals": 0})],
+    "log2": lambda: _float_unary(np.log2, 0.1, 4.0),
+    "log10": lambda: _float_unary(np.log10, 0.1, 4.0),
+    "erfc": lambda: _float_unary(lambda x: np.vectorize(math.erfc)(x), -2.0, 2.0),
+    "floor_div": lambda: _division_cases(np.floor_divide),
+    "floor_mod": lambda: _division_cases(np.mod),
+    "bitwise_and": lambda: _bitwise(np.bitwise_and),
+    "bitwise_or": lambda: _bitwise(np.bitwise_or),
+    "bitwise_xor": lambda: _bitwise(np.bitwise_xor),
+    "bitwise_left_shift": lambda: _binary_int(np.left_shift, (i32, i64, u8), 0, 16, 0, 4),
+    "bitwise_right_shift": lambda: _binary_int(np.right_shift, (i32, i64, u8), 0, 64, 0, 4),
+})
