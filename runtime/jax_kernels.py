@@ -10,6 +10,7 @@ Overrides (`OVERRIDES`, same names and params as the shared table):
   gradients added back slice by slice (`.at[].add`), ties going to the first maximum as in the
   NumPy kernels;
 * scatter: `getitem_grad`, `gather_grad` and the `tensor_scatter` family through `.at[]`.
+* `polygamma`: `jax.scipy.special.polygamma` (the shared kernel's shift depends on the data).
 `erf`, which the array API lacks, is `jax.scipy.special.erf` in the namespace the table is bound
 to.
 `uniform_real` and `print` run on the host when called eagerly (the NumPy numbers and text); in
@@ -215,3 +216,10 @@ def _tensor_scatter_elements(x, indices, updates, axis=0, reduction="none"):
     grid[axis] = indices
     at = x.at[tuple(grid)]
     return at.add(updates) if reduction == "add" else at.set(updates)
+
+
+# ----- special functions -------------------------------------------------------------------------
+
+# The shared polygamma shifts x by a count its smallest element decides, which a traced array
+# cannot tell: JAX's own.
+OVERRIDES["polygamma"] = lambda x, n: jax.scipy.special.polygamma(n, x).astype(x.dtype)
