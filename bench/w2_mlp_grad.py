@@ -22,13 +22,9 @@ def data(seed: int = 0):
     return classification_data(seed, SIZES, BATCH)
 
 
-def make_cellgraph():
-    """(gradient callable, args) for the compiled gradient w.r.t. every Parameter."""
-    import cellgraph
+def make_net(weights):
+    """The MLP as a Cell of (x, one-hot labels) -> loss, its Parameters set to `weights`."""
     from cellgraph import Parameter, Tensor, nn, ops
-
-    cellgraph.set_context(mode=cellgraph.GRAPH_MODE, device_target="CPU")
-    x, onehot, weights = data()
 
     class MLP(nn.Cell):
         def __init__(self):
@@ -44,7 +40,17 @@ def make_cellgraph():
             log_p = ops.log_softmax(logits, -1)
             return -ops.reduce_mean(ops.reduce_sum(labels * log_p, -1))
 
-    net = MLP()
+    return MLP()
+
+
+def make_cellgraph():
+    """(gradient callable, args) for the compiled gradient w.r.t. every Parameter."""
+    import cellgraph
+    from cellgraph import Tensor
+
+    cellgraph.set_context(mode=cellgraph.GRAPH_MODE, device_target="CPU")
+    x, onehot, weights = data()
+    net = make_net(weights)
     grad_fn = cellgraph.grad(net, grad_position=None, weights=net.trainable_params())
     return grad_fn, (Tensor(x), Tensor(onehot))
 

@@ -21,19 +21,30 @@ from cellgraph.ops.dtype import (
     int_,
     single,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from cellgraph.ops.errors import CellgraphError, CompileError  # noqa: F401
-from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
+from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor, tensor
 
-from . import amp, context, dataset, nn, numpy, ops, train
+from . import amp, common, communication, context, dataset, log, nn, numpy, ops, train
 from . import loops as _loops
+from .auto_parallel import (
+    ParallelMode,
+    get_auto_parallel_context,
+    reset_auto_parallel_context,
+    set_auto_parallel_context,
+)
 from .autograd import GradOperation, get_grad, grad, value_and_grad
 from .common import assign as _assign
-from .common.seed import get_seed, set_seed
+from .common.mutable import mutable
+from .common.seed import get_rng_state, get_seed, manual_seed, set_rng_state, set_seed
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
+from .device import export, get_current_device, load, set_device
 from .forward import jvp, vjp
 from .inspect_ir import dump_ir
-from .jit import jit, ms_function
+from .jit import JitConfig, jit, jit_class, lazy_inline, ms_class, ms_function
 from .train import (
     Callback,
     CheckpointConfig,
@@ -74,6 +85,15 @@ for _name in _assign.__all__:
     setattr(ops, _name, getattr(_assign, _name))
     setattr(ops.functional, _name, getattr(_assign, _name))
 del _name
+# ops.composite, ops.function and the composite functional names (HyperMap, partial, ...) sit
+# above the compiler for the same reason; ops_surface mounts them into the ops namespace.
+from . import ops_surface as _ops_surface
+
+_ops_surface.mount()
+from . import experimental, mint
+
+Type = dtype.DType
+from_numpy = Tensor.from_numpy
 
 __version__ = "0.1.0"
 __all__ = [
@@ -86,11 +106,13 @@ __all__ = [
     "FixedLossScaleManager",
     "GradOperation",
     "History",
+    "JitConfig",
     "LambdaCallback",
     "LossMonitor",
     "LossScaleManager",
     "Model",
     "ModelCheckpoint",
+    "ParallelMode",
     "Parameter",
     "ParameterTuple",
     "RunContext",
@@ -99,18 +121,26 @@ __all__ = [
     "amp",
     "bfloat16",
     "bool_",
+    "common",
+    "communication",
     "context",
     "data_sink",
     "dataset",
     "double",
     "dtype",
     "dump_ir",
+    "experimental",
+    "export",
     "float16",
     "float32",
     "float64",
     "float_",
+    "from_numpy",
+    "get_auto_parallel_context",
     "get_context",
+    "get_current_device",
     "get_grad",
+    "get_rng_state",
     "get_seed",
     "grad",
     "half",
@@ -123,19 +153,35 @@ __all__ = [
     "jacfwd",
     "jacrev",
     "jit",
+    "jit_class",
     "jvp",
+    "lazy_inline",
+    "load",
     "load_checkpoint",
     "load_param_into_net",
+    "log",
+    "manual_seed",
+    "mint",
+    "ms_class",
     "ms_function",
+    "mutable",
     "nn",
     "numpy",
     "ops",
+    "reset_auto_parallel_context",
     "save_checkpoint",
+    "set_auto_parallel_context",
     "set_context",
+    "set_device",
+    "set_rng_state",
     "set_seed",
     "single",
+    "tensor",
     "train",
     "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
     "value_and_grad",
     "vjp",
     "vmap",

@@ -3,6 +3,8 @@
     cellgraph run FILE.py [--pynative] [--save-graphs DIR] [-- SCRIPT ARGS...]
     cellgraph ir FILE.py [--stage parse|expand_grad|optimize|codegen] [--grad] [--dot]
     cellgraph samples
+    cellgraph launch --nproc N [--nnodes M --node-rank R --master-addr A --master-port P]
+                     SCRIPT.py [SCRIPT ARGS...]
 
 `python -m cellgraph ...` is the same program.
 """
@@ -22,6 +24,8 @@ from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.dot import to_dot
 from cellgraph.compiler.pipeline import STAGES
 from cellgraph.inspect_ir import GRAPH_STAGES, graph_at_stage
+from cellgraph.launch import LaunchError
+from cellgraph.launch import add_parser as _add_launch
 from cellgraph.nn import Cell
 from cellgraph.runtime.tensor import Tensor
 
@@ -222,7 +226,7 @@ def _add_samples(sub) -> None:
     p.set_defaults(handler=command_samples)
 
 
-COMMANDS = (_add_run, _add_ir, _add_samples)
+COMMANDS = (_add_run, _add_ir, _add_samples, _add_launch)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -242,10 +246,10 @@ def main(argv: list[str] | None = None) -> int:
         if "--" in argv else (argv, [])
     parser = build_parser()
     ns = parser.parse_args(own)
-    ns.script_args = script_args
+    ns.script_args = list(getattr(ns, "script_args", None) or []) + script_args
     try:
         return ns.handler(ns)
-    except UsageError as error:
+    except (UsageError, LaunchError) as error:
         parser.exit(2, f"cellgraph {ns.command}: {error}\n")
     except Exception as error:  # noqa: BLE001 - the user's script failed: show its frames and
         report_error(error)  # message, not the compiler's frames

@@ -11,14 +11,34 @@ import warnings
 
 from cellgraph.ops.errors import ArgumentError
 
+from .auto_parallel import (  # noqa: F401  (mindspore.context's names)
+    ParallelMode,
+    get_auto_parallel_context,
+    reset_auto_parallel_context,
+    set_auto_parallel_context,
+)
+
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
 
 _DEVICE_BACKENDS = {"CPU": ("numpy",), "GPU": ("torch", "cupy", "jax"), "Ascend": ()}
 _state = {"mode": GRAPH_MODE, "device_target": "CPU", "save_graphs": False,
           "save_graphs_path": ".", "device_id": 0, "backend": "numpy",
-          "loop_checkpoint": 0}
+          "loop_checkpoint": 0,
+          # MindSpore's defaults for options programs read back with get_context
+          "max_call_depth": 1000, "enable_graph_kernel": False, "deterministic": "OFF",
+          "pynative_synchronize": False, "check_bprop": False, "print_file_path": ""}
 _warned: set = set()
+# MindSpore options that tune its own Ascend/GE back end or memory pools; they are stored (so
+# get_context returns them) and a warning says once that they change nothing here.
+_NO_EFFECT = frozenset({
+    "ascend_config", "enable_graph_kernel", "graph_kernel_flags", "op_timeout",
+    "variable_memory_max_size", "max_device_memory", "mempool_block_size",
+    "enable_reduce_precision", "auto_tune_mode", "memory_offload", "memory_optimize_level",
+    "precompile_only", "disable_format_transform", "jit_level", "enable_compile_cache",
+    "compile_cache_path", "inter_op_parallel_num", "runtime_num_threads", "aoe_tune_mode",
+    "aoe_config", "gpu_config", "enable_auto_mixed_precision",
+})
 
 
 def set_context(**kwargs) -> None:
@@ -43,6 +63,11 @@ def set_context(**kwargs) -> None:
             _check_dump_path(value)
         elif key == "loop_checkpoint":
             _set_loop_checkpoint(value)
+        elif key in _NO_EFFECT and key not in _warned:
+            _warned.add(key)
+            warnings.warn(f"set_context({key}=...): a MindSpore compiler, memory or Ascend "
+                          f"option; cellgraph has no such setting and keeps the value only for "
+                          f"get_context", RuntimeWarning, stacklevel=2)
         _state[key] = value
 
 
@@ -86,6 +111,13 @@ def _select_device(target: str) -> None:
         raise ArgumentError(f"set_context: device_target must be one of CPU, GPU, Ascend, "
                             f"got {target!r}")
     _state["device_target"] = target
+    if target == "Ascend":
+        if target not in _warned:
+            _warned.add(target)
+            warnings.warn("device_target='Ascend': cellgraph has no Ascend back end; running on "
+                          "the CPU with NumPy (device_target='GPU' uses PyTorch or CuPy when a "
+                          "GPU is present)", RuntimeWarning, stacklevel=3)
+        target = "CPU"
     if target == "CPU":
         rb.set_backend("numpy")
         _state["backend"] = "numpy"

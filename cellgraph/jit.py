@@ -6,6 +6,7 @@ import functools
 from cellgraph import context
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.frontend import trace_call
+from cellgraph.ops.errors import DTypeError
 from cellgraph.runtime.executor import GraphCache, run_cached
 
 
@@ -70,3 +71,44 @@ def jit(fn=None, *, mode="PSJit", input_signature=None, jit_config=None, **kwarg
 
 
 ms_function = jit
+
+
+def jit_class(cls):
+    """Class decorator: instances of `cls` may be built, read and called inside construct; its
+    `__init__`, methods and `__call__` are parsed like construct is."""
+    import inspect
+
+    if not inspect.isclass(cls):
+        raise DTypeError(f"jit_class: expected a class, got {type(cls).__name__} {cls!r:.60}")
+    if getattr(cls, "_cellgraph_cell", False):
+        raise DTypeError(f"jit_class: expected a plain class, got the nn.Cell subclass "
+                        f"{cls.__name__}; Cells are compiled already")
+    cls._cellgraph_jit_class = True
+    return cls
+
+
+ms_class = jit_class
+
+
+class JitConfig:
+    """`JitConfig(jit_level=..., exc_mode=..., jit_syntax_level=...)` for `jit(jit_config=)`
+    and `Cell.set_jit_config`. The options tune MindSpore's own compiler; cellgraph keeps them
+    for inspection and compiles the same way whatever they say."""
+
+    def __init__(self, jit_level="", exc_mode="auto", jit_syntax_level="", debug_level="RELEASE",
+                 infer_boost="off", **kwargs):
+        self.jit_config_dict = dict(jit_level=jit_level, exc_mode=exc_mode,
+                                    jit_syntax_level=jit_syntax_level, debug_level=debug_level,
+                                    infer_boost=infer_boost, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"JitConfig({self.jit_config_dict})"
+
+
+def lazy_inline(fn=None, attrs=None, policy=None):
+    """Decorator on a Cell's `__init__` that asks MindSpore to compile repeated sub-Cells once.
+    cellgraph inlines every sub-Cell and deduplicates afterwards (CSE), so the function is
+    returned unchanged."""
+    if fn is None:
+        return lambda f: f
+    return fn

@@ -403,3 +403,8 @@ __all__ = [n for n, v in list(globals().items()) if not n.startswith("_") and (
     callable(v) or isinstance(v, (float, dt.DType))) and n not in {
         "Tensor", "Tracer", "current_builder", "caller_loc", "fmt_shape", "normalize_axis",
         "annotations", "numbers"}]
+
+from .numpy_more import *
+from .numpy_more import __all__ as _more
+
+__all__ += _more  # noqa: PLE0605

@@ -25,6 +25,7 @@ from cellgraph.ops.core import (
     push_trace,
 )
 from cellgraph.ops.errors import CellgraphError, CompileError, DTypeError, SourceLoc
+from cellgraph.ops.tensor_extras import TensorExtras
 from cellgraph.ops.tensor_methods import TensorMethods
 
 from .ir import Apply, Constant, Graph, Var
@@ -63,7 +64,7 @@ def parameter_read_dtype(dtype):
     return cast_to if cast_to is not None and dtype.is_float else dtype
 
 
-class Tracer(TensorMethods):
+class Tracer(TensorMethods, TensorExtras):
     """A symbolic tensor inside the graph its builder is making."""
 
     __slots__ = ("builder", "ir_var")
@@ -93,6 +94,10 @@ class Tracer(TensorMethods):
     def asnumpy(self):
         raise DTypeError("asnumpy() is not available on a Tensor inside a graph",
                          self.builder.loc)
+
+    def value(self):
+        """`param.value()` on a graph value that stands for a Parameter (a loop's state)."""
+        return self
 
     def __repr__(self) -> str:
         return f"Tracer({self.aval})"

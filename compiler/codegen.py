@@ -224,6 +224,8 @@ def _node_lines(graph: Graph, ctx: _Context, local: dict, last_use: dict | None)
         rule = CODEGEN_RULES.get(node.callee.name)
         if rule is not None:
             body = rule(ctx, node, args, outs)
+        elif not outs:  # an effect with no result (a barrier)
+            body = [ctx.call(node, args)]
         else:
             lhs = ", ".join(outs) + ("," if len(outs) == 1 and node.callee.multiple_results
                                      else "")

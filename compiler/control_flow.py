@@ -484,3 +484,52 @@ def lower_loop_exits(node):
     loop = gast.copy_location(loop, node)
     _LOWERED[node] = (loop, (brk,))
     return loop, (brk,)
+
+
+# ----- a sequence indexed by a Tensor (MindSpore's switch_layer) -------------------------------
+
+class IndexedChoice:
+    """`items[i]` with a Tensor `i` over callables (Cells, functions): a call runs every item
+    on the arguments and selects item i's result, leaf by leaf (so the items must give
+    results of one structure, shape and dtype)."""
+
+    def __init__(self, items: list, index):
+        self.items, self.index = items, index
+
+    def __call__(self, *args, **kwargs):
+        from .frontend import Interpreter
+
+        results = [Interpreter.call(item, list(args), kwargs) for item in self.items]
+        return select_by_index(self.index, results)
+
+
+def select_by_index(index, candidates: list):
+    """candidates[index] for a Tensor index, each leaf chosen with select."""
+    flat = [flatten(c, _is_leaf) for c in candidates]
+    tree = flat[0][1]
+    if any(t != tree for _, t in flat):
+        raise CompileError("the items of a sequence indexed by a Tensor give results of "
+                           "different structures; they must match", None)
+    chosen = []
+    for j in range(len(flat[0][0])):
+        acc = flat[-1][0][j]
+        for k in range(len(candidates) - 2, -1, -1):
+            leaf, acc = _unify_leaf(f"result {j}", flat[k][0][j], acc, None)
+            picked = F.broadcast_to(F.equal(index, k), abstract_of(leaf).shape)
+            acc = F.select(picked, leaf, acc)
+        chosen.append(acc)
+    return unflatten(tree, chosen)
+
+
+def index_by_tensor(items: list, index):
+    """`items[index]` for a Tensor index: Tensors are stacked and gathered; callables give an
+    IndexedChoice."""
+    if not items:
+        raise CompileError("cannot index an empty sequence with a Tensor", None)
+    if all(is_tensor_like(v) or isinstance(v, numbers.Number) for v in items):
+        return F.gather(F.stack([_as_array(v) if isinstance(v, numbers.Number) else v
+                                 for v in items]), index, 0)
+    if all(callable(v) for v in items):
+        return IndexedChoice(list(items), index)
+    raise CompileError("a sequence indexed by a Tensor must hold Tensors or callables (Cells, "
+                       "functions)", None)

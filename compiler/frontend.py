@@ -18,10 +18,11 @@ import sys
 
 import gast
 
+from cellgraph.ops.composite_setitem import tensor_setitem
 from cellgraph.ops.errors import ArgumentError, CellgraphError, CompileError, ShapeError, SourceLoc
 
 from . import control_flow
-from .builder import Tracer, current_builder
+from .builder import Tracer, current_builder, is_tensor_like
 from .guards import STATE, record_function, record_guard
 from .scope import (
     BreakSignal,
@@ -31,8 +32,11 @@ from .scope import (
     Scope,
     bind_arguments,
     is_cell,
+    is_compile_time_object,
     is_guarded_owner,
+    is_jit_class,
     is_user_function,
+    mark_compile_time_object,
     tracer_isinstance,
     user_error,
 )
@@ -92,11 +96,28 @@ class Interpreter:
                                     fn.defaults, fn.kw_defaults)
         if is_cell(fn):
             return fn._graph_call(args, kwargs)
+        if is_jit_class(fn):
+            return Interpreter.new_instance(fn, args, kwargs)
+        if is_jit_class(type(fn)) and is_user_function(call := type(fn).__dict__.get("__call__")):
+            return Interpreter.call_function(call, (fn,) + tuple(args), kwargs)
         if inspect.ismethod(fn) and is_user_function(fn.__func__):
             return Interpreter.call_function(fn.__func__, (fn.__self__,) + tuple(args), kwargs)
         if is_user_function(fn):
             return Interpreter.call_function(fn, args, kwargs)
         return fn(*args, **kwargs)
+
+    @staticmethod
+    def new_instance(user_class, args, kwargs):
+        """`Cls(...)` of a jit_class inside construct: __init__ is parsed like any method, and
+        the new object's attributes may be assigned while it is being built."""
+        obj = user_class.__new__(user_class)
+        mark_compile_time_object(obj)
+        init = user_class.__init__
+        if is_user_function(init):
+            Interpreter.call_function(init, (obj,) + tuple(args), kwargs)
+        else:
+            init(obj, *args, **kwargs)
+        return obj
 
     @staticmethod
     def call_function(fn, args, kwargs):
@@ -290,17 +311,33 @@ class Interpreter:
                 self.assign(t.value if isinstance(t, gast.Starred) else t, v)
         elif isinstance(target, gast.Subscript):
             container = self.eval(target.value)
-            if isinstance(container, Tracer):
-                raise CompileError("item assignment to a Tensor is not supported in graph mode; "
-                                   "build the value with ops.select or concat",
-                                   self.info.loc(target))
-            container[self.eval(target.slice)] = value
+            index = self.eval(target.slice)
+            if isinstance(container, Tracer) or is_tensor_like(container):
+                # `x[i] = v` makes a new tensor and rebinds what `x` names (a variable, a
+                # Parameter attribute, or an item of an enclosing tensor)
+                updated = self.at_node(target, lambda: tensor_setitem(container, index, value))
+                self.assign(target.value, updated)
+            else:
+                container[index] = value
         elif isinstance(target, gast.Attribute):
-            raise CompileError(f"assigning to attribute `{target.attr}` in graph mode is not "
-                               f"supported; set it in __init__ or return the value",
-                               self.info.loc(target))
+            self.assign_attribute(target, value)
         else:
             raise CompileError(f"cannot assign to {type(target).__name__}", self.info.loc(target))
+
+    def assign_attribute(self, target, value) -> None:
+        """`obj.attr = value`: objects made during this compile take it; an object with a
+        `_graph_setattr` hook (a Cell assigning one of its Parameters) handles it."""
+        owner = self.eval(target.value)
+        if is_compile_time_object(owner):
+            setattr(owner, target.attr, value)
+            return
+        setter = getattr(owner, "_graph_setattr", None)
+        handled = setter is not None and self.at_node(target, lambda: setter(target.attr,
+                                                                              value))
+        if not handled:
+            raise CompileError(f"assigning to attribute `{target.attr}` in graph mode is only "
+                               f"supported for Parameters of a Cell; set it in __init__ or "
+                               f"return the value", self.info.loc(target))
 
     # -- expressions ------------------------------------------------------------------------
     def eval(self, node):
@@ -333,6 +370,9 @@ class Interpreter:
 
     def expr_Subscript(self, node):
         container, index = self.eval(node.value), self.eval(node.slice)
+        if isinstance(index, Tracer) and _is_static_sequence(container):
+            return self.at_node(node, lambda: control_flow.index_by_tensor(list(container),
+                                                                             index))
         return self.at_node(node, lambda: container[index])
 
     def expr_Slice(self, node):
@@ -478,6 +518,11 @@ class Interpreter:
                 return compute()
         except CellgraphError as e:
             raise e.with_loc(loc)
+
+
+def _is_static_sequence(value) -> bool:
+    """A tuple, list or container Cell (CellList, SequentialCell), which a Tensor may index."""
+    return isinstance(value, (tuple, list)) or (is_cell(value) and hasattr(value, "__iter__"))
 
 
 def _caller_loc(fallback):

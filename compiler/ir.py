@@ -200,7 +200,8 @@ def _print_one(graph: Graph, names: dict) -> str:
         params = ", ".join(f"{k}={_fmt_param(v, names)}" for k, v in node.params.items())
         call = f"{node.callee.name}({args})" + (f" {{{params}}}" if params else "")
         types = ", ".join(str(o.aval) for o in node.outputs)
-        lines.append(f"  {lhs} = {call}  : {types}" + _loc_comment(node.loc, True))
+        text = f"{lhs} = {call}  : {types}" if node.outputs else call  # an effect (barrier)
+        lines.append(f"  {text}" + _loc_comment(node.loc, True))
     ret = ", ".join(ref(o) for o in graph.outputs)
     lines.append(f"  return {ret if len(graph.outputs) == 1 else '(' + ret + ')'}")
     if graph.updates:  # which Parameters the trailing outputs are written back into

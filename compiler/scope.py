@@ -4,10 +4,12 @@ are called."""
 from __future__ import annotations
 
 import builtins
+import contextlib
 import inspect
 import os
 import sys
 import types
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -78,6 +80,28 @@ _LIBRARY_ROOTS = {"cellgraph", "numpy", "gast", "astunparse", "builtins"}
 
 def is_cell(obj) -> bool:
     return getattr(type(obj), "_cellgraph_cell", False)
+
+
+def is_jit_class(obj) -> bool:
+    """A user class decorated with `jit_class`: instances are built and used inside graphs."""
+    return inspect.isclass(obj) and getattr(obj, "_cellgraph_jit_class", False)
+
+
+# Objects a graph made while it was being parsed (jit_class instances built in construct): their
+# attributes may be assigned, since nothing outside this compile can see them.
+_compile_time_objects: weakref.WeakSet = weakref.WeakSet()
+
+
+def mark_compile_time_object(obj) -> None:
+    with contextlib.suppress(TypeError):  # a class with __slots__ and no __weakref__
+        _compile_time_objects.add(obj)
+
+
+def is_compile_time_object(obj) -> bool:
+    try:
+        return obj in _compile_time_objects
+    except TypeError:  # unhashable or not weakly referable: not one of ours
+        return False
 
 
 def _is_user_module(name: str | None) -> bool:

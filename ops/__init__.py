@@ -4,9 +4,21 @@ The differentiation APIs (`GradOperation`, `grad`, `jvp`, `vjp`, `vmap`, ...) li
 `cellgraph` package, which adds them to this namespace when it is imported (they need the
 compiler, which sits above this package).
 """
+# Names composed of other operations come first, so that a primitive of the same name imported
+# below replaces the composition.
+from .composite_classes import *
+from .composite_classes import all, any  # noqa: F401  (shadow builtins on purpose, as MindSpore)
+from .composite_conv import *
+from .composite_einsum import *
+from .composite_ops import *
+from .composite_resize import *
+from .composite_scatter import *
+
+# isort: split
 from . import (  # noqa: F401  (each module declares its primitives)
     array_ops,
     check_ops,
+    comm_ops,
     conv_ops,
     core,
     derive,

@@ -89,6 +89,10 @@ class RunError(CellgraphError, RuntimeError):
     names (the message says which operation, on which values, at which line)."""
 
 
+class CommunicationError(CellgraphError, RuntimeError):
+    """Collectives used before `init()`, an unknown group, a peer that died or timed out."""
+
+
 # A program that prints `type(e).__name__` sees MindSpore's builtin names ("ValueError",
 # "TypeError"), as it would under MindSpore; tracebacks (which use __qualname__) still show the
 # precise class, and `except ShapeError` still tells the kinds apart.
@@ -99,3 +103,8 @@ for _cls in (DTypeError, ArgumentError):
 IndexRangeError.__name__ = "IndexError"
 RunError.__name__ = "RuntimeError"
 del _cls
+
+
+class UnsupportedError(CellgraphError, NotImplementedError):
+    """A MindSpore feature that cellgraph cannot provide on this platform (MindIR export,
+    Ascend-only kernels); the message says what to use instead."""

@@ -41,3 +41,8 @@ from .nn_classes import *
 from .nn_classes import __all__ as _nn_all
 
 __all__.extend([*_nn_all, "PrimitiveClass"])
+
+from .comm_ops import *  # the collectives: AllReduce, AllGather, ... and ReduceOp
+from .comm_ops import __all__ as _comm_all
+
+__all__.extend(_comm_all)

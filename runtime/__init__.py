@@ -4,4 +4,5 @@ from . import (
     numpy_backend,  # noqa: F401  (registers the reference backend)
     rng,  # noqa: F401  (the global generator and the random kernels)
 )
+from .device_api import *
 from .tensor import Parameter, ParameterTuple, Tensor  # noqa: F401

@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from . import collective_kernels  # noqa: F401  (the collectives join the kernel table)
 from .backend import Backend, register_backend
 from .kernels import bind_kernels, namespace
 from .strided_kernels import bind_overrides

@@ -8,6 +8,7 @@ import numpy as np
 from cellgraph.ops import dtype as dt
 from cellgraph.ops.core import TensorType
 from cellgraph.ops.errors import DTypeError
+from cellgraph.ops.tensor_extras import TensorExtras
 from cellgraph.ops.tensor_methods import TensorMethods
 
 from .backend import get_backend
@@ -28,12 +29,18 @@ def _infer_dtype(data) -> dt.DType:
     raise DTypeError(f"Tensor: cannot make a tensor from {type(data).__name__} {data!r:.60}")
 
 
-class Tensor(TensorMethods):
+class Tensor(TensorMethods, TensorExtras):
     """An n-dimensional array on a backend. `Tensor(data, dtype=None)`; data is a list, a
     NumPy array, a scalar or another Tensor."""
 
     __slots__ = ("__weakref__", "_data", "_dtype")
     _is_tensor_class = True
+
+    def __new__(cls, input_data=None, dtype=None, shape=None, *args, **kwargs):
+        if input_data is None and shape is not None and not isinstance(shape, int) and any(
+                d is None or d == -1 for d in shape):
+            return object.__new__(SignatureTensor)
+        return object.__new__(cls)
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False):
         if internal:  # fast path for results: input_data is already a backend array
@@ -41,6 +48,11 @@ class Tensor(TensorMethods):
             return
         if input_data is None and shape is not None:
             input_data = np.zeros(shape, (dt.as_dtype(dtype) if dtype else dt.float32).np)
+            if init is not None:  # an Initializer fills a NumPy array in place (its protocol)
+                if not callable(init):
+                    raise DTypeError(f"Tensor: `init` must be an Initializer such as Normal(), "
+                                     f"got {type(init).__name__} {init!r:.40}")
+                init(input_data)
         if isinstance(input_data, Tensor):
             input_data = input_data.asnumpy()
         if input_data is None:
@@ -51,6 +63,23 @@ class Tensor(TensorMethods):
         host = np.array(input_data, dtype=dtype.np)
         self._data = get_backend().from_host(host)
         self._dtype = dtype
+
+    @staticmethod
+    def from_numpy(array) -> Tensor:
+        """A Tensor holding `array`'s values and dtype."""
+        if not isinstance(array, np.ndarray):
+            raise DTypeError(f"Tensor.from_numpy: expected a numpy.ndarray, got "
+                             f"{type(array).__name__}")
+        return Tensor(array)
+
+    def init_data(self, slice_index=None, shape=None, opt_shard_group=None) -> Tensor:
+        """The data is always materialised here (no lazy initialisation): returns self."""
+        return self
+
+    @property
+    def has_init(self) -> bool:
+        """Whether the data waits for init_data() (never: data is filled at creation)."""
+        return False
 
     @classmethod
     def _wrap(cls, data, dtype: dt.DType) -> Tensor:
@@ -120,9 +149,43 @@ class Tensor(TensorMethods):
     def copy(self) -> Tensor:
         return Tensor(self.asnumpy().copy(), self._dtype)
 
+    def clone(self) -> Tensor:
+        return self.copy()
+
+    def assign_value(self, value) -> Tensor:
+        """Replace this tensor's data by `value`'s (same shape), in place; returns self."""
+        src = value.asnumpy() if isinstance(value, Tensor) else np.asarray(value)
+        self._data = get_backend().from_host(np.array(src, dtype=self._dtype.np))
+        return self
+
     def set_dtype(self, dtype):
         self._dtype = dt.as_dtype(dtype)
         self._data = get_backend().from_host(self.asnumpy().astype(self._dtype.np))
+
+
+class SignatureTensor(Tensor):
+    """`Tensor(shape=[None, 3], dtype=float32)`: a shape with unknown sizes and a dtype, no
+    data; what `Cell.set_inputs` takes to describe the inputs it will be called with."""
+
+    __slots__ = ("_signature_shape",)
+
+    def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False):
+        self._signature_shape = tuple(None if d is None or d == -1 else int(d) for d in shape)
+        self._dtype = dt.as_dtype(dtype) if dtype is not None else dt.float32
+        self._data = None
+
+    @property
+    def shape(self) -> tuple:
+        return self._signature_shape
+
+    def asnumpy(self):
+        raise DTypeError(f"a Tensor of shape {self._signature_shape} (unknown sizes) has no "
+                         f"data; it only describes inputs (Cell.set_inputs)")
+
+    def __repr__(self) -> str:
+        return f"Tensor(shape={list(self._signature_shape)}, dtype={self._dtype.label})"
+
+    __str__ = __repr__
 
 
 def _host_index(index):
@@ -134,9 +197,11 @@ def _host_index(index):
 class Parameter(Tensor):
     """A trainable (or frozen) tensor owned by a Cell; graphs read it as an input."""
 
-    __slots__ = ("_version", "name", "requires_grad")
+    __slots__ = ("_version", "layerwise_parallel", "name", "parallel_optimizer",
+                 "requires_grad")
 
-    def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False):
+    def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
+                 parallel_optimizer=True, storage_format="", device=None):
         data = default_input
         if isinstance(data, numbers.Number):
             data = np.asarray(data, np.float32)
@@ -144,7 +209,30 @@ class Parameter(Tensor):
                          else None)
         self.name = name
         self.requires_grad = requires_grad
+        self.layerwise_parallel = layerwise_parallel
+        self.parallel_optimizer = parallel_optimizer
         self._version = 0
+
+    def value(self):
+        """The parameter's current value as a Tensor (inside a graph: the graph's value of it,
+        which sees earlier assignments)."""
+        from cellgraph.compiler.builder import current_builder
+
+        if current_builder() is not None:
+            return self
+        return Tensor._wrap(self._data, self._dtype)
+
+    def clone(self, init="same") -> Parameter:
+        """A new Parameter with the same name, dtype and flags; its data is a copy of this one's
+        (`init="same"`) or filled by `init` (an initializer, its name, or a number)."""
+        if isinstance(init, str) and init == "same":
+            data = self.asnumpy().copy()
+        else:
+            from cellgraph.common.initializer import initializer
+
+            data = initializer(init, self.shape, self._dtype)
+        return Parameter(Tensor(data, self._dtype), self.name, self.requires_grad,
+                         self.layerwise_parallel, self.parallel_optimizer)
 
     def set_data(self, data, slice_shape=False):
         """Replace the value (a Tensor, array or number); returns self. As in MindSpore, data of
@@ -193,3 +281,21 @@ class ParameterTuple(tuple):
             if not isinstance(p, Parameter):
                 raise DTypeError(f"ParameterTuple: expected Parameters, got {type(p).__name__}")
         return super().__new__(cls, items)
+
+    def clone(self, prefix: str, init="same") -> ParameterTuple:
+        """Copies of every Parameter, named `prefix + "." + name` (optimizer moments are made
+        this way: `self.moments = self.parameters.clone(prefix="moments", init="zeros")`)."""
+        if not isinstance(prefix, str) or not prefix:
+            raise DTypeError(f"ParameterTuple.clone: `prefix` must be a non-empty str, got "
+                             f"{prefix!r}")
+        copies = []
+        for param in self:
+            copy = param.clone(init)
+            copy.name = f"{prefix}.{param.name}"
+            copies.append(copy)
+        return ParameterTuple(copies)
+
+
+def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
+    """`mindspore.tensor(data, dtype)`: a new Tensor, as `Tensor(data, dtype)` makes it."""
+    return Tensor(input_data, dtype, shape, init)

@@ -15,6 +15,7 @@ import numpy as np
 
 from cellgraph.compiler.builder import current_builder, is_parameter
 from cellgraph.ops import functional as F
+from cellgraph.ops.composite_classes import function_class
 from cellgraph.ops.core import abstract_of, broadcast_shapes, fmt_shape, is_value
 from cellgraph.ops.errors import CellgraphError, DTypeError, ShapeError
 
@@ -87,29 +88,7 @@ def depend(value, expr):
     return value
 
 
-class _StateOp:
-    """Primitive-class form (`ops.Assign()(variable, value)`)."""
-
-    _fn = None
-
-    def __call__(self, *args):
-        return type(self)._fn(*args)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
-
-
-class Assign(_StateOp):
-    _fn = staticmethod(assign)
-
-
-class AssignAdd(_StateOp):
-    _fn = staticmethod(assign_add)
-
-
-class AssignSub(_StateOp):
-    _fn = staticmethod(assign_sub)
-
-
-class Depend(_StateOp):
-    _fn = staticmethod(depend)
+Assign = function_class("Assign", assign, "`ops.Assign()(variable, value)`")
+AssignAdd = function_class("AssignAdd", assign_add, "`ops.AssignAdd()(variable, value)`")
+AssignSub = function_class("AssignSub", assign_sub, "`ops.AssignSub()(variable, value)`")
+Depend = function_class("Depend", depend, "`ops.Depend()(value, expr)`")

@@ -22,11 +22,14 @@ __all__ = [
     "Constant",
     "HeNormal",
     "HeUniform",
+    "Identity",
     "Initializer",
     "Normal",
     "One",
+    "Orthogonal",
     "TruncatedNormal",
     "Uniform",
+    "VarianceScaling",
     "XavierNormal",
     "XavierUniform",
     "Zero",
@@ -187,12 +190,65 @@ class HeNormal(_He):
         return rng.normal(0.0, self.std(shape), shape)
 
 
+class Orthogonal(Initializer):
+    """A (semi-)orthogonal matrix over (shape[0], prod(shape[1:])), times `gain`: the Q of a
+    Gaussian matrix's QR decomposition, its columns' signs fixed by R's diagonal."""
+
+    def __init__(self, gain=1.0):
+        self.gain = float(gain)
+
+    def generate(self, shape, rng):
+        if len(shape) < 2:
+            raise ShapeError(f"Orthogonal: expected a shape of rank >= 2, got {tuple(shape)}")
+        rows, cols = shape[0], int(np.prod(shape[1:]))
+        flat = rng.normal(0.0, 1.0, (max(rows, cols), min(rows, cols)))
+        q, r = np.linalg.qr(flat)
+        q *= np.sign(np.diag(r))
+        if rows < cols:
+            q = q.T
+        return self.gain * q[:rows, :cols].reshape(shape)
+
+
+class Identity(Initializer):
+    """The 2-D identity matrix (ones on the diagonal of a rectangular one)."""
+
+    def generate(self, shape, rng):
+        if len(shape) != 2:
+            raise ShapeError(f"Identity: expected a 2-D shape, got {tuple(shape)}")
+        return np.eye(*shape)
+
+
+class VarianceScaling(Initializer):
+    """N(0, s) truncated to 2 std, N(0, s) or U(-sqrt(3 s), sqrt(3 s)), s = scale / fan, the
+    fan by `mode` ("fan_in", "fan_out", "fan_avg")."""
+
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal"):
+        if mode not in ("fan_in", "fan_out", "fan_avg") or distribution not in (
+                "truncated_normal", "untruncated_normal", "uniform"):
+            raise ArgumentValueError(f"VarianceScaling: unknown mode {mode!r} or distribution "
+                                     f"{distribution!r}")
+        self.scale, self.mode, self.distribution = float(scale), mode, distribution
+
+    def generate(self, shape, rng):
+        fan_in, fan_out = compute_fans(shape)
+        fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}
+        variance = self.scale / max(1.0, fan[self.mode])
+        if self.distribution == "uniform":
+            bound = math.sqrt(3.0 * variance)
+            return rng.uniform(-bound, bound, shape)
+        if self.distribution == "untruncated_normal":
+            return rng.normal(0.0, math.sqrt(variance), shape)
+        std = math.sqrt(variance) / 0.87962566103423978  # the std of N(0,1) cut at +-2
+        return TruncatedNormal(std, 0.0, -2 * std, 2 * std).generate(shape, rng)
+
+
 _NAMES = {"zeros": Zero, "zero": Zero, "ones": One, "one": One, "normal": Normal,
           "uniform": Uniform, "truncatednormal": TruncatedNormal,
           "truncated_normal": TruncatedNormal, "xavier_uniform": XavierUniform,
           "xavieruniform": XavierUniform, "xavier_normal": XavierNormal,
           "xaviernormal": XavierNormal, "he_uniform": HeUniform, "heuniform": HeUniform,
-          "he_normal": HeNormal, "henormal": HeNormal}
+          "he_normal": HeNormal, "henormal": HeNormal, "orthogonal": Orthogonal,
+          "identity": Identity, "eye": Identity}
 
 
 def _shape(shape) -> tuple:

@@ -27,3 +27,21 @@ def get_seed() -> int | None:
 def global_rng() -> np.random.Generator:
     """The generator every initializer and dropout mask draws from."""
     return _rng.generator()
+
+
+def manual_seed(seed: int) -> None:
+    """`mindspore.manual_seed`: the same as set_seed."""
+    set_seed(seed)
+
+
+def get_rng_state():
+    """The global generator's state, for set_rng_state to restore."""
+    return _rng.generator().bit_generator.state
+
+
+def set_rng_state(state) -> None:
+    """Restore a state that get_rng_state returned."""
+    if not isinstance(state, dict) or "bit_generator" not in state:
+        raise DTypeError(f"set_rng_state: expected a state from get_rng_state, got "
+                         f"{type(state).__name__}")
+    _rng.generator().bit_generator.state = state

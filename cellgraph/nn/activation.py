@@ -8,15 +8,26 @@ from cellgraph.ops.errors import ArgumentValueError, DTypeError
 from .cell import Cell
 
 __all__ = [
+    "CELU",
+    "ELU",
     "GELU",
+    "FastGelu",
+    "HSigmoid",
+    "HSwish",
+    "Hardtanh",
     "LeakyReLU",
+    "LogSigmoid",
     "LogSoftmax",
+    "Mish",
+    "PReLU",
     "ReLU",
     "ReLU6",
+    "SeLU",
     "SiLU",
     "Sigmoid",
     "Softmax",
     "Softplus",
+    "Softsign",
     "Tanh",
     "get_activation",
 ]
@@ -116,9 +127,125 @@ class LogSoftmax(Cell):
         return f"axis={self.axis}"
 
 
+class ELU(Cell):
+    """x where x > 0, alpha * (exp(x) - 1) elsewhere."""
+
+    def __init__(self, alpha=1.0):
+        super().__init__()
+        self.alpha = float(alpha)
+
+    def construct(self, x):
+        negative = F.mul(NF.expm1(F.minimum(x, 0.0)), self.alpha)
+        return F.select(F.greater(x, 0), x, negative)
+
+    def extend_repr(self) -> str:
+        return f"alpha={self.alpha}"
+
+
+class CELU(ELU):
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
+
+    def construct(self, x):
+        negative = F.mul(NF.expm1(F.div(F.minimum(x, 0.0), self.alpha)), self.alpha)
+        return F.select(F.greater(x, 0), x, negative)
+
+
+class SeLU(Cell):
+    """scale * ELU(x, alpha) with the self-normalising constants."""
+
+    alpha, scale = 1.6732632423543772, 1.0507009873554805
+
+    def construct(self, x):
+        negative = F.mul(NF.expm1(F.minimum(x, 0.0)), self.alpha)
+        return F.mul(F.select(F.greater(x, 0), x, negative), self.scale)
+
+
+class HSigmoid(Cell):
+    """relu6(x + 3) / 6."""
+
+    def construct(self, x):
+        return F.div(F.minimum(F.relu(F.add(x, 3.0)), 6.0), 6.0)
+
+
+class HSwish(Cell):
+    """x * relu6(x + 3) / 6."""
+
+    def construct(self, x):
+        return F.mul(x, F.div(F.minimum(F.relu(F.add(x, 3.0)), 6.0), 6.0))
+
+
+class LogSigmoid(Cell):
+    """log(sigmoid(x)) = -softplus(-x)."""
+
+    def construct(self, x):
+        return F.neg(NF.softplus(F.neg(x)))
+
+
+class Softsign(Cell):
+    """x / (1 + |x|)."""
+
+    def construct(self, x):
+        return F.div(x, F.add(F.abs(x), 1.0))
+
+
+class Mish(Cell):
+    """x * tanh(softplus(x))."""
+
+    def construct(self, x):
+        return F.mul(x, F.tanh(NF.softplus(x)))
+
+
+class Hardtanh(Cell):
+    """x clipped to [min_val, max_val]."""
+
+    def __init__(self, min_val=-1.0, max_val=1.0):
+        super().__init__()
+        if min_val >= max_val:
+            raise ArgumentValueError(f"Hardtanh: expected min_val < max_val, got {min_val} and "
+                                     f"{max_val}")
+        self.min_val, self.max_val = float(min_val), float(max_val)
+
+    def construct(self, x):
+        return F.minimum(F.maximum(x, self.min_val), self.max_val)
+
+
+class FastGelu(Cell):
+    """MindSpore's fast GELU: x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))."""
+
+    def construct(self, x):
+        magnitude = F.abs(x)
+        return F.mul(F.div(x, F.add(F.exp(F.mul(magnitude, -1.702)), 1.0)),
+                     F.exp(F.mul(F.sub(x, magnitude), 0.851)))
+
+
+class PReLU(Cell):
+    """max(x, 0) + w * min(x, 0), with a learnable slope per channel (axis 1) or one shared
+    (`channel=1`); the slope Parameter is named "a", as in MindSpore."""
+
+    def __init__(self, channel=1, w=0.25):
+        super().__init__()
+        from cellgraph.common.initializer import initializer
+        from cellgraph.runtime.tensor import Parameter, Tensor
+
+        if isinstance(channel, bool) or not isinstance(channel, int) or channel < 1:
+            raise ArgumentValueError(f"PReLU: `channel` must be a positive int, got {channel!r}")
+        self.channel = channel
+        init = w if isinstance(w, Tensor) else float(w)
+        self.w = Parameter(initializer(init, (channel,)), name="a")
+
+    def construct(self, x):
+        slope = self.w
+        if len(x.shape) >= 2 and self.channel > 1:
+            slope = F.reshape(slope, (self.channel,) + (1,) * (len(x.shape) - 2))
+        return F.add(F.relu(x), F.mul(slope, F.minimum(x, 0.0)))
+
+
 _ACTIVATIONS = {"relu": ReLU, "relu6": ReLU6, "leakyrelu": LeakyReLU, "sigmoid": Sigmoid,
                 "tanh": Tanh, "gelu": GELU, "silu": SiLU, "softplus": Softplus,
-                "softmax": Softmax, "logsoftmax": LogSoftmax}
+                "softmax": Softmax, "logsoftmax": LogSoftmax, "elu": ELU, "celu": CELU,
+                "selu": SeLU, "hsigmoid": HSigmoid, "hswish": HSwish, "logsigmoid": LogSigmoid,
+                "softsign": Softsign, "mish": Mish, "hardtanh": Hardtanh, "fastgelu": FastGelu,
+                "prelu": PReLU}
 
 
 def get_activation(name, prim_name=None):

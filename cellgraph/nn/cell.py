@@ -1,6 +1,9 @@
 """nn.Cell: the unit users subclass; `construct` is compiled in graph mode."""
 from __future__ import annotations
 
+import copy
+import inspect
+
 from cellgraph import context
 from cellgraph.compiler.builder import current_builder, parameters_cast_to
 from cellgraph.compiler.frontend import Interpreter
@@ -9,14 +12,30 @@ from cellgraph.compiler.scope import is_user_function
 from cellgraph.ops import dtype as dt
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import abstract_of
-from cellgraph.ops.errors import ArgumentError, DTypeError
+from cellgraph.ops.errors import ArgumentError, DTypeError, UnsupportedError
 from cellgraph.runtime.executor import GraphCache, run_cached
-from cellgraph.runtime.tensor import Parameter, ParameterTuple
+from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
+
+from . import hooks
 
 
 def _construct_function(cell):
     fn = type(cell).construct
     return getattr(fn, "__wrapped__", fn)
+
+
+def _check_declared(op: str, declared, args) -> None:
+    """Arguments must fit the signature given to set_inputs (None: any size on that axis)."""
+    for i, (want, got) in enumerate(zip(declared, args)):
+        want_shape, got_shape = getattr(want, "shape", None), getattr(got, "shape", None)
+        if want_shape is None or got_shape is None:
+            continue
+        if len(want_shape) != len(got_shape) or any(
+                w not in (None, -1, g) for w, g in zip(want_shape, got_shape)) or \
+                want.dtype != got.dtype:
+            raise ArgumentError(f"{op}: input {i} of shape {tuple(got_shape)} and dtype "
+                                f"{got.dtype} does not fit the set_inputs signature "
+                                f"{tuple(want_shape)} {want.dtype}")
 
 
 def cast_float(value, dtype):
@@ -41,10 +60,20 @@ def _in_precision(amp_types, args, call):
     return result if output_dtype is None else cast_float(result, output_dtype)
 
 
+def _optional_input(construct, index: int) -> bool:
+    """Whether input `index` of a library construct may be None (its default is None, as for
+    LSTM's `hx` or an attention mask)."""
+    params = list(inspect.signature(construct).parameters.values())[1:]  # after self
+    return index < len(params) and params[index].kind <= inspect.Parameter.POSITIONAL_OR_KEYWORD \
+        and params[index].default is None
+
+
 class Cell:
     """Base class for networks. Parameters and sub-Cells are found in attribute order."""
 
     _cellgraph_cell = True
+    _forward_pre_hooks = None  # {key: hook}; replaced, never mutated, so graphs can guard it
+    _forward_hooks = None
 
     def __init__(self, auto_prefix=True, flags=None):
         object.__setattr__(self, "training", False)
@@ -61,7 +90,20 @@ class Cell:
             value.name = name
         elif isinstance(value, Cell) and self._auto_prefix:
             value._prefix_parameter_names(name)
+        elif isinstance(value, Tensor) and isinstance(self.__dict__.get(name), Parameter):
+            self.__dict__[name].set_data(value)  # PyNative `self.w = 2 * self.w`: new data
+            return
         object.__setattr__(self, name, value)
+
+    def __deepcopy__(self, memo):
+        """A copy with its own Parameters and sub-Cells and an empty compile cache (compiled
+        graphs and their locks belong to the original)."""
+        clone = type(self).__new__(type(self))
+        memo[id(self)] = clone
+        for name, value in self.__dict__.items():
+            fresh = GraphCache() if isinstance(value, GraphCache) else copy.deepcopy(value, memo)
+            object.__setattr__(clone, name, fresh)
+        return clone
 
     def _prefix_parameter_names(self, prefix: str) -> None:
         """Names become hierarchical as Cells are attached, as in MindSpore: "fc1.weight"."""
@@ -78,18 +120,53 @@ class Cell:
         if not context.is_graph_mode():
             amp_types = self.__dict__.get("_amp_types")
             if amp_types is None:
-                return self.construct(*args, **kwargs)
-            return _in_precision(amp_types, args, lambda a: self.construct(*a, **kwargs))
+                run = lambda a, k: self.construct(*a, **k)
+            else:
+                run = lambda a, k: _in_precision(amp_types, a,
+                                                 lambda b: self.construct(*b, **k))
+            if self._forward_pre_hooks or self._forward_hooks:
+                return hooks.call_with_hooks(self, run, args, kwargs)
+            return run(args, kwargs)
         if kwargs:
-            raise ArgumentError(f"{type(self).__name__}: keyword arguments to a Cell in graph "
-                                f"mode are not supported; pass them by position")
+            args = self._positional(args, kwargs)
+        if "_declared_inputs" in self.__dict__:
+            _check_declared(type(self).__name__, self.__dict__["_declared_inputs"], args)
         return run_cached(self._graph_cache, self, args, context.dump_dir())
+
+    def _graph_setattr(self, name: str, value) -> bool:
+        """`self.name = value` in construct: a Parameter attribute takes the value (as
+        ops.assign does, MindSpore's meaning); anything else is refused (returns False)."""
+        current = self.__dict__.get(name)
+        if not isinstance(current, Parameter):
+            return False
+        from cellgraph.common.assign import assign
+
+        assign(current, value)
+        return True
+
+    def _positional(self, args, kwargs) -> tuple:
+        """Keyword arguments to construct, placed by its signature (defaults filled in)."""
+        try:
+            bound = inspect.signature(self.construct).bind(*args, **kwargs)
+        except TypeError as e:
+            raise ArgumentError(f"{type(self).__name__}.construct: {e}") from None
+        bound.apply_defaults()
+        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+               for p in bound.signature.parameters.values()):
+            raise ArgumentError(f"{type(self).__name__}: keyword arguments to a construct "
+                                f"with *args or **kwargs are not supported in graph mode; "
+                                f"pass them by position")
+        return tuple(bound.arguments.values())
 
     def construct(self, *args, **kwargs):
         raise NotImplementedError(f"{type(self).__name__} must define construct()")
 
     def _graph_call(self, args, kwargs):
-        """Inline this Cell into the graph being built (custom bprop handled by autograd)."""
+        """Inline this Cell into the graph being built, between its forward hooks."""
+        return hooks.call_with_hooks(self, self._inline, args, kwargs)
+
+    def _inline(self, args, kwargs):
+        """construct's graph (a custom bprop is handled by autograd)."""
         from cellgraph.autograd import custom_bprop_call
 
         if "bprop" in type(self).__dict__ or any("bprop" in c.__dict__ for c in type(
@@ -109,7 +186,7 @@ class Cell:
             # Their code may read any attribute: the graph is rebuilt when one is replaced.
             record_all_attributes(self, skip=("_graph_cache",))
             for i, a in enumerate(args):
-                if a is None:
+                if a is None and not _optional_input(construct, i):
                     raise DTypeError(f"{type(self).__name__}: expected a Tensor for input "
                                      f"{i + 1}, got None")
             return construct(self, *args, **kwargs)
@@ -192,6 +269,96 @@ class Cell:
 
     def set_grad(self, requires_grad=True):
         return self
+
+    def register_forward_pre_hook(self, hook_fn):
+        """hook_fn(cell, inputs) runs before construct; a non-None result replaces inputs."""
+        return hooks.register(self, "_forward_pre_hooks", hook_fn)
+
+    def register_forward_hook(self, hook_fn):
+        """hook_fn(cell, inputs, output) runs after construct; a non-None result replaces
+        the output."""
+        return hooks.register(self, "_forward_hooks", hook_fn)
+
+    def register_backward_hook(self, hook_fn):
+        raise UnsupportedError(f"{type(self).__name__}.register_backward_hook: gradient hooks "
+                               f"on Cells are not supported; define a `bprop` method on the "
+                               f"Cell to change its gradients")
+
+    # -- what MindSpore programs call on Cells ------------------------------------------------
+    @property
+    def cls_name(self) -> str:
+        return type(self).__name__
+
+    @property
+    def _cells(self) -> dict:
+        """The direct sub-Cells by attribute name (MindSpore's `cell._cells`)."""
+        return dict(self._children())
+
+    def parameters_dict(self, recurse=True) -> dict:
+        """{hierarchical name: Parameter}, in attribute order."""
+        return dict(self.parameters_and_names(expand=recurse))
+
+    def update_parameters_name(self, prefix="", recurse=True) -> None:
+        """Prepend `prefix` to the name of every Parameter (of sub-Cells too, if `recurse`)."""
+        if not isinstance(prefix, str):
+            raise ArgumentError(f"update_parameters_name: `prefix` must be a str, got "
+                                f"{type(prefix).__name__}")
+        for _, param in self.parameters_and_names(expand=recurse):
+            param.name = prefix + (param.name or "")
+
+    def init_parameters_data(self, auto_parallel_mode=False) -> dict:
+        """Parameters are filled when created here, so this returns {Parameter: Parameter}
+        for every Parameter, as MindSpore's does once initialisation has run."""
+        return {p: p.init_data() for _, p in self.parameters_and_names()}
+
+    def set_inputs(self, *inputs, **kwargs) -> None:
+        """Record the input signature MindSpore compiles a dynamic-shape graph for (dims may be
+        None). Graphs here are specialised to each call's shapes, so the record serves to check
+        that later calls fit it (`get_inputs` returns it)."""
+        object.__setattr__(self, "_declared_inputs", inputs)
+
+    def get_inputs(self):
+        return self.__dict__.get("_declared_inputs")
+
+    def compile(self, *args, **kwargs) -> None:
+        """Compile construct for these arguments without running it (the next call with
+        arguments of the same shapes and dtypes reuses the result)."""
+        if kwargs:
+            args = self._positional(args, kwargs)
+        self._graph_cache.lookup(self, tuple(args), context.dump_dir())
+
+    def apply(self, fn):
+        """Call fn(cell) on every Cell below this one and on this one; returns self."""
+        for _, cell in list(self.cells_and_names())[::-1]:
+            fn(cell)
+        return self
+
+    def add_flags(self, **flags):
+        self.__dict__.setdefault("_flags", {}).update(flags)
+        return self
+
+    def add_flags_recursive(self, **flags):
+        for _, cell in self.cells_and_names():
+            cell.add_flags(**flags)
+        return self
+
+    def get_flags(self) -> dict:
+        return dict(self.__dict__.get("_flags", {}))
+
+    def set_jit_config(self, jit_config) -> None:
+        """Keep a JitConfig for inspection (`jit_config_dict`); compilation is the same."""
+        object.__setattr__(self, "_jit_config", jit_config)
+
+    @property
+    def jit_config_dict(self) -> dict:
+        config = self.__dict__.get("_jit_config")
+        return dict(getattr(config, "jit_config_dict", {}))
+
+    def recompute(self, **kwargs):
+        """MindSpore's activation recomputation trades memory for time in the backward pass;
+        results are identical. Reverse mode here keeps the forward values it needs, so the
+        request is recorded (`get_flags()["recompute"]`) and memory use is unchanged."""
+        return self.add_flags_recursive(recompute=True)
 
     def to_float(self, dst_type):
         """Run this Cell and every Cell below it in `dst_type` (float16, bfloat16 or float32):

@@ -14,13 +14,21 @@ from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
 from .cell import Cell
 
 __all__ = [
+    "BCELoss",
     "BCEWithLogitsLoss",
+    "CosineEmbeddingLoss",
     "CrossEntropyLoss",
+    "DiceLoss",
+    "HuberLoss",
+    "KLDivLoss",
     "L1Loss",
     "LossBase",
+    "MAELoss",
     "MSELoss",
     "NLLLoss",
+    "RMSELoss",
     "SmoothL1Loss",
+    "SoftMarginLoss",
     "SoftmaxCrossEntropyWithLogits",
 ]
 
@@ -76,6 +84,43 @@ class L1Loss(LossBase):
     def construct(self, logits, labels):
         _check_float("L1Loss", logits, labels)
         return self.get_loss(F.abs(F.sub(logits, labels)))
+
+
+class MAELoss(LossBase):
+    """Mean absolute error |logits - labels| (reduced by `reduction`)."""
+
+    def construct(self, logits, labels):
+        _check_float("MAELoss", logits, labels)
+        return self.get_loss(F.abs(F.sub(logits, labels)))
+
+
+class RMSELoss(LossBase):
+    """Root mean squared error sqrt(mean((logits - labels)^2))."""
+
+    def __init__(self):
+        super().__init__("mean")
+
+    def construct(self, logits, labels):
+        _check_float("RMSELoss", logits, labels)
+        return F.sqrt(self.get_loss(F.square(F.sub(logits, labels))))
+
+
+class HuberLoss(LossBase):
+    """0.5 d^2 where |d| < delta, delta (|d| - 0.5 delta) elsewhere (d = logits - labels)."""
+
+    def __init__(self, reduction="mean", delta=1.0):
+        super().__init__(reduction)
+        if isinstance(delta, bool) or not isinstance(delta, numbers.Real) or delta <= 0:
+            raise ArgumentValueError(f"HuberLoss: `delta` must be a float > 0, got {delta!r}")
+        self.delta = float(delta)
+
+    def construct(self, logits, labels):
+        _check_float("HuberLoss", logits, labels)
+        diff = F.sub(logits, labels)
+        size = F.abs(diff)
+        quadratic = F.mul(F.square(diff), 0.5)
+        linear = F.mul(F.sub(size, 0.5 * self.delta), self.delta)
+        return self.get_loss(F.select(F.less(size, self.delta), quadratic, linear))
 
 
 class SmoothL1Loss(LossBase):
@@ -156,6 +201,86 @@ class BCEWithLogitsLoss(LossBase):
             log_term = F.mul(log_term, F.add(F.mul(F.sub(self.pos_weight, 1), labels), 1))
         loss = F.add(F.mul(F.sub(1, labels), logits), log_term)
         return self.get_loss(loss, 1.0 if self.weight is None else self.weight)
+
+
+class BCELoss(LossBase):
+    """Binary cross entropy on probabilities: -w (y log p + (1 - y) log(1 - p)), the logs
+    floored at log(1e-12) so that p = 0 or 1 stays finite."""
+
+    def __init__(self, weight=None, reduction="mean"):
+        super().__init__(reduction)
+        self.weight = weight
+
+    def construct(self, logits, labels):
+        _check_float("BCELoss", logits, labels)
+        _check_same_shape("BCELoss", logits, labels)
+        log_p = F.log(F.maximum(logits, 1e-12))
+        log_not_p = F.log(F.maximum(F.sub(1.0, logits), 1e-12))
+        loss = F.neg(F.add(F.mul(labels, log_p), F.mul(F.sub(1.0, labels), log_not_p)))
+        return self.get_loss(loss, 1.0 if self.weight is None else self.weight)
+
+
+class SoftMarginLoss(LossBase):
+    """log(1 + exp(-y x)) for labels y in {-1, 1}."""
+
+    def construct(self, logits, labels):
+        _check_float("SoftMarginLoss", logits, labels)
+        return self.get_loss(NF.softplus(F.neg(F.mul(labels, logits))))
+
+
+class KLDivLoss(LossBase):
+    """target (log target - logits), logits being log-probabilities; "batchmean" divides the
+    sum by the batch size."""
+
+    def __init__(self, reduction="mean"):
+        super().__init__("sum" if reduction == "batchmean" else reduction)
+        self.batchmean = reduction == "batchmean"
+
+    def construct(self, logits, labels):
+        _check_float("KLDivLoss", logits, labels)
+        safe = F.select(F.greater(labels, 0), labels, F.ones_like(labels))
+        loss = F.mul(labels, F.sub(F.log(safe), logits))
+        out = self.get_loss(loss)
+        return F.div(out, logits.shape[0]) if self.batchmean else out
+
+
+class CosineEmbeddingLoss(LossBase):
+    """1 - cos(x1, x2) where y = 1, max(0, cos(x1, x2) - margin) where y = -1 (cosine along
+    axis 1)."""
+
+    def __init__(self, margin=0.0, reduction="mean"):
+        super().__init__(reduction)
+        if not -1.0 <= margin <= 1.0:
+            raise ArgumentValueError(f"CosineEmbeddingLoss: `margin` must be in [-1, 1], got "
+                                     f"{margin}")
+        self.margin = float(margin)
+
+    def construct(self, logits_x1, logits_x2, labels):
+        _check_float("CosineEmbeddingLoss", logits_x1, logits_x2)
+        dot = F.reduce_sum(F.mul(logits_x1, logits_x2), 1)
+        norms = F.sqrt(F.mul(F.reduce_sum(F.square(logits_x1), 1),
+                             F.reduce_sum(F.square(logits_x2), 1)))
+        cosine = F.div(dot, F.maximum(norms, 1e-12))
+        positive = F.sub(1.0, cosine)
+        negative = F.maximum(F.sub(cosine, self.margin), 0.0)
+        return self.get_loss(F.select(F.equal(labels, 1), positive, negative))
+
+
+class DiceLoss(LossBase):
+    """1 - 2 sum(x y) / (sum(x^2) + sum(y^2) + smooth)."""
+
+    def __init__(self, smooth=1e-5):
+        super().__init__("mean")
+        if smooth <= 0:
+            raise ArgumentValueError(f"DiceLoss: `smooth` must be > 0, got {smooth}")
+        self.smooth = float(smooth)
+
+    def construct(self, logits, label):
+        _check_float("DiceLoss", logits, label)
+        _check_same_shape("DiceLoss", logits, label)
+        intersection = F.reduce_sum(F.mul(logits, label))
+        union = F.add(F.reduce_sum(F.square(logits)), F.reduce_sum(F.square(label)))
+        return F.sub(1.0, F.div(F.mul(intersection, 2.0), F.add(union, self.smooth)))
 
 
 class NLLLoss(LossBase):

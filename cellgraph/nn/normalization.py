@@ -20,7 +20,7 @@ from cellgraph.runtime.tensor import Parameter
 from .cell import Cell
 from .layers import check_input, guarded, positive_int
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "LayerNorm"]
 
 
 def _float_in(value, low, high, op: str, name: str) -> float:
@@ -96,6 +96,63 @@ class BatchNorm2d(_BatchNorm):
 
     op = "BatchNorm2d"
     ranks = (4,)
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalisation of (N, C, D, H, W) inputs over N, D, H and W (as BatchNorm2d over
+    (N, C, D, H*W))."""
+
+    op = "BatchNorm3d"
+    ranks = (4,)
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones",
+                 beta_init="zeros", moving_mean_init="zeros", moving_var_init="ones",
+                 use_batch_statistics=None, data_format="NCDHW", dtype=dt.float32):
+        if data_format != "NCDHW":
+            raise ArgumentValueError(f"BatchNorm3d: only data_format='NCDHW' is supported, got "
+                                     f"{data_format!r}")
+        super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init,
+                         moving_mean_init, moving_var_init, use_batch_statistics)
+
+    def construct(self, x):
+        check_input(self.op, x, rank=5, channels=self.num_features)
+        n, c, d, h, w = x.shape
+        return super().construct(x.reshape(n, c, d, h * w)).reshape(n, c, d, h, w)
+
+
+class GroupNorm(Cell):
+    """Normalise (N, C, ...) over each group of C / num_groups channels and the remaining
+    axes, then scale by gamma and shift by beta (one per channel)."""
+
+    def __init__(self, num_groups, num_channels, eps=1e-05, affine=True, gamma_init="ones",
+                 beta_init="zeros", dtype=dt.float32):
+        super().__init__()
+        self.num_groups = positive_int(num_groups, "GroupNorm", "num_groups")
+        self.num_channels = positive_int(num_channels, "GroupNorm", "num_channels")
+        if self.num_channels % self.num_groups:
+            raise ArgumentValueError(f"GroupNorm: num_groups={num_groups} must divide "
+                                     f"num_channels={num_channels}")
+        self.eps = _float_in(eps, 0.0, float("inf"), "GroupNorm", "eps")
+        self.affine = bool(affine)
+        shape = (self.num_channels,)
+        self.gamma = Parameter(initializer(gamma_init, shape, dtype), name="gamma",
+                               requires_grad=self.affine)
+        self.beta = Parameter(initializer(beta_init, shape, dtype), name="beta",
+                              requires_grad=self.affine)
+
+    def construct(self, x):
+        check_input("GroupNorm", x, channels=self.num_channels, dtype=self.gamma.dtype)
+        shape = tuple(x.shape)
+        grouped = x.reshape(shape[0], self.num_groups, -1)
+        mean = grouped.mean(2, True)
+        centred = grouped - mean
+        var = (centred * centred).mean(2, True)
+        normed = (centred / (var + self.eps).sqrt()).reshape(shape)
+        per_channel = (self.num_channels,) + (1,) * (len(shape) - 2)
+        return normed * self.gamma.reshape(per_channel) + self.beta.reshape(per_channel)
+
+    def extend_repr(self) -> str:
+        return f"num_groups={self.num_groups}, num_channels={self.num_channels}"
 
 
 class LayerNorm(Cell):

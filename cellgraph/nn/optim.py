@@ -26,7 +26,28 @@ from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
 from .cell import Cell
 
-__all__ = ["SGD", "Adam", "AdamW", "AdamWeightDecay", "Momentum", "Optimizer"]
+__all__ = ["SGD", "Adam", "AdamW", "AdamWeightDecay", "Momentum", "Optimizer",
+           "opt_init_args_register"]
+
+
+def opt_init_args_register(fn):
+    """Decorator on an optimizer's `__init__`: keeps the arguments it was called with in
+    `self.init_args` (name -> value, `self` left out)."""
+    import functools
+    import inspect
+
+    signature = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def init(self, *args, **kwargs):
+        bound = signature.bind(self, *args, **kwargs)
+        bound.apply_defaults()
+        arguments = dict(bound.arguments)
+        arguments.pop(next(iter(signature.parameters)))
+        object.__setattr__(self, "init_args", arguments)
+        return fn(self, *args, **kwargs)
+
+    return init
 
 
 def _real(value, op: str, name: str, low=None, high=None, low_open=False, high_open=False):
@@ -147,7 +168,27 @@ class Optimizer(Cell):
         return True
 
     def update(self, index, param, grad, lr, step):
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must define construct(gradients) or "
+                                  f"update(index, param, grad, lr, step)")
+
+    # -- helpers MindSpore optimizers written by users call from construct ------------------
+    def decay_weight(self, gradients) -> tuple:
+        """Gradients plus weight_decay * param for the parameters the decay filter selects."""
+        if not self.weight_decay:
+            return tuple(gradients)
+        return tuple(F.add(g, F.mul(p, self.weight_decay)) if flag else g
+                     for p, g, flag in zip(self.parameters, gradients, self.decay_flags))
+
+    def scale_grad(self, gradients) -> tuple:
+        """Gradients divided by the static loss scale."""
+        if self.loss_scale == 1.0:
+            return tuple(gradients)
+        return tuple(F.div(g, self.loss_scale) for g in gradients)
+
+    def gradients_centralization(self, gradients) -> tuple:
+        """Gradient centralisation is enabled per parameter group in MindSpore; without
+        groups no parameter asks for it, so the gradients are returned as they are."""
+        return tuple(gradients)
 
     def _checked_gradients(self, gradients) -> tuple:
         op = type(self).__name__

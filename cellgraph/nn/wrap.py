@@ -3,7 +3,8 @@
 TrainOneStepCell compiles the whole step into one graph: the loss and the gradients come from
 one `value_and_grad` node (so the forward pass runs once, and layers with running statistics
 update them once), then the optimizer's construct is traced into the same graph, and the
-parameter updates it assigns are written back when the graph has run.
+parameter updates it assigns are written back when the graph has run. In DATA_PARALLEL mode
+the gradients are all-reduced across the processes (nn.DistributedGradReducer) before the update.
 """
 from __future__ import annotations
 
@@ -14,13 +15,10 @@ from cellgraph.ops import functional as F
 from cellgraph.ops.errors import DTypeError
 
 from .cell import Cell
+from .grad_reducer import data_parallel_reducer
 from .optim import Optimizer
 
 __all__ = ["TrainOneStepCell", "WithEvalCell", "WithLossCell"]
-
-
-def _identity(grads):
-    return grads
 
 
 def _check_cell(value, op: str, name: str) -> None:
@@ -73,8 +71,10 @@ class TrainOneStepCell(Cell):
     def __init__(self, network, optimizer, sens=None, return_grad=False):
         super().__init__(auto_prefix=False)
         _check_cell(network, "TrainOneStepCell", "network")
-        if not isinstance(optimizer, Optimizer):
-            raise DTypeError(f"TrainOneStepCell: `optimizer` must be an nn.Optimizer, got "
+        if not isinstance(optimizer, Optimizer) and not (
+                isinstance(optimizer, Cell) and hasattr(optimizer, "parameters")):
+            raise DTypeError(f"TrainOneStepCell: `optimizer` must be an nn.Optimizer (or an "
+                             f"optimizer Cell with `parameters`), got "
                              f"{type(optimizer).__name__}")
         if sens is not None and (isinstance(sens, bool) or not isinstance(sens, numbers.Real)):
             raise DTypeError(f"TrainOneStepCell: `sens` must be a number, got {sens!r}")
@@ -85,7 +85,8 @@ class TrainOneStepCell(Cell):
         self.sens = 1.0 if sens is None else float(sens)
         self.return_grad = bool(return_grad)
         self.grad_fn = value_and_grad(network, grad_position=None, weights=self.weights)
-        self.grad_reducer = _identity  # data parallelism puts its gradient all-reduce here
+        # DATA_PARALLEL: the gradients are all-reduced (averaged when gradients_mean)
+        self.grad_reducer = data_parallel_reducer(self.weights)
 
     def construct(self, *inputs):
         loss, grads = self.grad_fn(*inputs)

@@ -6,15 +6,16 @@
 
 The training step is one Cell made by `_build_train_network` (amp.build_train_network: casts
 for the mixed-precision level, WithLossCell, then TrainOneStepCell or, with a loss-scale
-manager, TrainOneStepWithLossScaleCell), so each step is one compiled graph. That method is
-the one place that decides the step: a subclass (data parallelism, say) overrides it to wrap
-the gradients. Batches come from the dataset's prefetching iterator.
+manager, TrainOneStepWithLossScaleCell), so each step is one compiled graph; in DATA_PARALLEL
+mode their `grad_reducer` all-reduces the gradients. Batches come from the dataset's prefetching
+iterator (shard it by rank with `num_shards`/`shard_id`).
 """
 from __future__ import annotations
 
 import numbers
 
 from cellgraph import nn
+from cellgraph.auto_parallel import get_auto_parallel_context
 
 from .callback._callback import CallbackList, CallbackParams, RunContext
 from .metrics import Loss, Metric, get_metric_fn
@@ -180,7 +181,8 @@ class Model:
             batch_num=steps, steps_in_epoch=steps, cur_epoch_num=initial_epoch,
             cur_step_num=initial_epoch * steps, train_dataset=dataset,
             dataset_sink_mode=bool(sink_mode), net_outputs=None, mode="train",
-            parallel_mode="stand_alone", device_number=1, list_callback=[],
+            parallel_mode=get_auto_parallel_context("parallel_mode"),
+            device_number=get_auto_parallel_context("device_num"), list_callback=[],
             train_dataset_element=None, eval_results={}, metrics=None,
             eval_network=self._eval_network, last_save_ckpt_step=None, latest_ckpt_file=None)
 

@@ -14,8 +14,11 @@ import zipfile
 
 import numpy as np
 
+from cellgraph.auto_parallel import is_data_parallel
 from cellgraph.ops import dtype as dt
+from cellgraph.ops.comm_ops import WORLD_COMM_GROUP
 from cellgraph.ops.errors import CellgraphError, DTypeError, ShapeError
+from cellgraph.runtime import distributed
 from cellgraph.runtime.tensor import Parameter, Tensor
 
 __all__ = ["CheckpointError", "load_checkpoint", "load_param_into_net", "save_checkpoint"]
@@ -92,7 +95,21 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
         arrays[name] = array
     arrays = _encode_bfloat16(arrays)
     arrays[MARKER] = np.array(VERSION, np.int64)
-    path = os.fspath(ckpt_file_name)
+    if writes_checkpoints():
+        _write(os.fspath(ckpt_file_name), arrays)
+
+
+def writes_checkpoints() -> bool:
+    """False on the ranks of a data-parallel job other than rank 0: they hold the same
+    parameters, so rank 0 alone writes them (a rank that reads the file should wait for it,
+    `ops.Barrier()` after the save, as no collective happens here: the common
+    `if get_rank() == 0: save_checkpoint(...)` must not wait for the other ranks)."""
+    if not (is_data_parallel() and distributed.is_initialized()):
+        return True
+    return distributed.group_rank_and_size(WORLD_COMM_GROUP)[0] == 0
+
+
+def _write(path: str, arrays: dict) -> None:
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")

@@ -92,3 +92,24 @@ def test_initializer_errors():
         initializer([1, 2], (2,))
     with pytest.raises(ArgumentValueError, match="set_seed: `seed` must be >= 0"):
         cellgraph.set_seed(-1)
+
+
+def test_orthogonal_identity_and_variance_scaling():
+    from cellgraph.common.initializer import (
+        Identity,
+        Orthogonal,
+        VarianceScaling,
+        initializer,
+    )
+
+    cellgraph.set_seed(0)
+    wide = initializer(Orthogonal(), (3, 5)).asnumpy()
+    np.testing.assert_allclose(wide @ wide.T, np.eye(3), atol=1e-5)
+    tall = initializer(Orthogonal(gain=2.0), (6, 2, 2)).asnumpy().reshape(6, 4)
+    np.testing.assert_allclose(tall.T @ tall, 4 * np.eye(4), atol=1e-4)
+    np.testing.assert_array_equal(initializer(Identity(), (2, 3)).asnumpy(), np.eye(2, 3))
+    for distribution in ("uniform", "untruncated_normal", "truncated_normal"):
+        values = initializer(VarianceScaling(2.0, "fan_in", distribution), (200, 50)).asnumpy()
+        assert abs(values.std() - np.sqrt(2 / 50)) < 0.01, distribution
+    truncated = initializer(VarianceScaling(1.0, "fan_in"), (200, 50)).asnumpy()
+    assert np.abs(truncated).max() <= 2 * np.sqrt(1 / 50) / 0.8796 + 1e-6

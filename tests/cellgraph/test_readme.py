@@ -43,7 +43,7 @@ def test_every_make_command_in_the_readme_is_a_makefile_target():
 
 def test_every_cli_command_in_the_readme_exists():
     documented = re.findall(r"^### cellgraph (\w+)$", README, re.MULTILINE)
-    assert documented == ["run", "ir", "samples"]
+    assert documented == ["run", "ir", "samples", "launch"]
     for command in documented:
         proc = run(["-m", "cellgraph", command, "--help"], ROOT)
         assert proc.returncode == 0, proc.stderr

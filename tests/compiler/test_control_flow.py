@@ -610,6 +610,83 @@ def test_branch_and_loop_inputs_nothing_reads_are_pruned():
                                [1.0, 1.0])
 
 
+class _NamesLikeGeneratedCode(nn.Cell):
+    """Loop variables named like the generated code's own values and constants (v1, c0)."""
+
+    def construct(self, x, n):
+        i = x * 0
+        v1 = x
+        c0 = x + 1
+        while i < n:
+            v1 = v1 * 2.0 + i
+            c0 = c0 + 0.5
+            i = i + 1
+        return v1 + c0
+
+
+def test_loop_variables_named_like_generated_values():
+    out = _NamesLikeGeneratedCode()(Tensor(np.float32(1.5)), Tensor(np.float32(3.0)))
+    np.testing.assert_allclose(out.asnumpy(), 16.0 + 4.0)
+
+
+class _SwitchLayer(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layers = (nn.ReLU(), nn.Softmax(), lambda x: x * 2)
+        self.cells = nn.CellList([nn.Dense(2, 2, weight_init="ones", bias_init="zeros"),
+                                  nn.Dense(2, 2, weight_init="zeros", bias_init="ones")])
+        self.values = (Tensor(np.float32(1.0)), Tensor(np.float32(5.0)))
+
+    def construct(self, x, i, j):
+        return self.layers[i](x) + self.cells[j](x) + self.values[j]
+
+
+def test_sequences_indexed_by_a_tensor():
+    net = _SwitchLayer()
+    x = np.array([[-1.0, 2.0]], np.float32)
+    softmax = np.exp(x) / np.exp(x).sum()
+    firsts = (np.maximum(x, 0), softmax, 2 * x)
+    seconds = (x @ np.ones((2, 2)) + 1.0, np.ones((1, 2)) + 5.0)
+    for i, first in enumerate(firsts):
+        for j, second in enumerate(seconds):
+            out = net(Tensor(x), Tensor(np.int32(i)), Tensor(np.int32(j)))
+            np.testing.assert_allclose(out.asnumpy(), first + second, rtol=1e-5)
+    grad = ms.grad(net)(Tensor(x), Tensor(np.int32(2)), Tensor(np.int32(0)))
+    np.testing.assert_allclose(grad.asnumpy(), [[4.0, 4.0]])  # only the chosen items count
+
+
+class _SetItems(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.p = Parameter(Tensor(np.zeros((2, 3), np.float32)), name="p")
+
+    def construct(self, x, v):
+        y = x * 1.0
+        y[0] = v
+        y[:, 2] = 7.0
+        y[1, [0, 1]] = v[:2] * 10
+        self.p[1, 1] = 5.0
+        return y
+
+
+def test_item_assignment_makes_a_new_tensor():
+    net = _SetItems()
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    v = Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+    np.testing.assert_allclose(net(x, v).asnumpy(), [[1, 2, 7], [10, 20, 7]])
+    np.testing.assert_allclose(net.p.asnumpy(), [[0, 0, 0], [0, 5, 0]])
+    dx, dv = ms.grad(net, grad_position=(0, 1))(x, v)
+    np.testing.assert_allclose(dx.asnumpy(), 0.0)  # every element was overwritten
+    np.testing.assert_allclose(dv.asnumpy(), [11.0, 11.0, 0.0])
+    check_grads(lambda a: _set_corner(a), (np.arange(4.0).reshape(2, 2),), order=2)
+
+
+def _set_corner(a):
+    b = a * a
+    b[0, 0] = a[1, 1] * 3.0
+    return b
+
+
 # ----- Parameter updates under a Tensor `if` ---------------------------------------------------
 
 class CountPositive(nn.Cell):

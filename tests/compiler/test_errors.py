@@ -107,8 +107,9 @@ def test_unsupported_statements(cell, snippet, message):
 
 def test_assignment_to_attribute_is_a_compile_error():
     expect_error(CompileError, lambda: WithAttributeAssignment()(X),
-                 "assigning to attribute `cache` in graph mode is not supported; set it in "
-                 "__init__ or return the value", WithAttributeAssignment, "self.cache = x")
+                 "assigning to attribute `cache` in graph mode is only supported for "
+                 "Parameters of a Cell; set it in __init__ or return the value",
+                 WithAttributeAssignment, "self.cache = x")
 
 
 def test_generator_expression_points_at_the_expression():
@@ -337,12 +338,13 @@ def test_non_tensor_operands_in_pynative_mode_name_the_op():
 
 
 class ItemAssignment(nn.Cell):
-    def construct(self, x):
-        x[0] = 1.0
+    def construct(self, x, i):
+        x[i] = 1.0
         return x
 
 
-def test_item_assignment_to_a_tensor_in_a_graph():
-    expect_error(CompileError, lambda: ItemAssignment()(X),
-                 "item assignment to a Tensor is not supported in graph mode; build the value "
-                 "with ops.select or concat", ItemAssignment, "x[0] = 1.0", "x[0]")
+def test_item_assignment_at_a_tensor_index_in_a_graph():
+    expect_error(DTypeError, lambda: ItemAssignment()(X, Tensor(np.int64(0))),
+                 "SetItem: the index of an item assignment in a graph must be static (ints, "
+                 "slices, lists); for a Tensor index, build the new value with ops.select and "
+                 "a mask", ItemAssignment, "x[i] = 1.0", "x[i]")

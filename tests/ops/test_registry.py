@@ -48,8 +48,9 @@ def test_a_kernel_is_written_once():
 def test_structural_and_effectful_are_declared_traits():
     assert {n for n, p in PRIMITIVES.items() if p.structural} >= {"grad", "switch",
                                                                   "while_loop", "custom_vjp"}
-    assert {n for n, p in PRIMITIVES.items() if p.effectful} == {"uniform_real", "print",
-                                                                  "check_range"}
+    assert {n for n, p in PRIMITIVES.items() if p.effectful} == {
+        "uniform_real", "print", "check_range", "all_reduce", "all_gather", "reduce_scatter",
+        "broadcast", "reduce", "barrier"}
 
 
 def test_every_kernel_belongs_to_a_primitive():

@@ -14,7 +14,7 @@ from cellgraph.cli import SAMPLES_DIR, sample_summaries
 SEED_SAMPLES = ("grad_first_order", "grad_weights", "grad_sens", "stop_gradient",
                 "second_order", "jacobian", "jvp_vjp")
 TRAINING_SAMPLES = ("lenet_digits", "pinn_poisson", "newton", "md_forces", "model_digits",
-                    "mixed_precision_digits")
+                    "mixed_precision_digits", "data_parallel")
 F32 = {"rtol": 1e-6, "atol": 1e-6}
 
 
@@ -210,6 +210,21 @@ def test_md_forces_training_graph_differentiates_a_gradient():
     assert " = grad(" not in optimized  # both expanded into ordinary operations
 
 
+def test_data_parallel_runs_alone_as_a_job_of_one(tmp_path):
+    pytest.importorskip("torch.distributed")
+    from cellgraph import communication
+
+    try:
+        out = load_sample("data_parallel").main(epochs=3, n_per_class=100, verbose=False,
+                                                checkpoint=str(tmp_path / "dp.ckpt"))
+    finally:
+        communication.release()
+        ms.reset_auto_parallel_context()
+    assert (out["rank"], out["size"]) == (0, 1)
+    assert out["losses"][-1] < out["losses"][0]
+    assert (tmp_path / "dp.ckpt").exists()
+
+
 def _check_plot(written, path):
     try:
         import matplotlib  # noqa: F401
@@ -319,3 +334,15 @@ def test_md_forces_relative_force_error_below_2_percent(tmp_path):
     assert out["force_errors"][0] > 0.5
     assert out["force_errors"][-1] < 0.02
     assert out["energy_errors"][-1] < 0.02  # epsilon; the energies span about 7 epsilon
+
+
+@pytest.mark.slow
+def test_data_parallel_on_two_processes_reaches_95_percent(tmp_path):
+    pytest.importorskip("torch.distributed")
+    proc = cellgraph_cli("launch", "--nproc", "2", "--log_dir", "logs",
+                         str(SAMPLES_DIR / "data_parallel.py"), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    summary = (tmp_path / "logs" / "worker_0.log").read_text().splitlines()[-1]
+    assert summary.startswith("2 process(es), global batch 64: test accuracy"), summary
+    assert float(summary.split("accuracy ")[1].split("%")[0]) >= 95
+    assert (tmp_path / "data_parallel.ckpt").exists()

@@ -6,7 +6,7 @@ import numbers
 import os
 import time
 
-from cellgraph.train.serialization import save_checkpoint
+from cellgraph.train.serialization import save_checkpoint, writes_checkpoints
 
 from ._callback import Callback
 
@@ -115,7 +115,7 @@ class ModelCheckpoint(Callback):
         keep = self._config.keep_checkpoint_max
         while keep and len(self._saved) > keep:
             old = self._saved.pop(0)
-            if os.path.exists(old):
+            if writes_checkpoints() and os.path.exists(old):  # the writer alone removes
                 os.remove(old)
 
     def _append_dict(self, cb_params) -> dict:

@@ -1,0 +1,137 @@
+"""The auto-parallel context: `set_auto_parallel_context(parallel_mode=ParallelMode.DATA_PARALLEL,
+gradients_mean=True)` makes TrainOneStepCell (and DistributedGradReducer) all-reduce gradients
+across the processes of the job. Data parallelism is the one mode cellgraph runs; MindSpore's
+other modes are named, and setting them raises an error that says so.
+"""
+from __future__ import annotations
+
+import numbers
+
+from cellgraph.ops.errors import ArgumentValueError, DTypeError
+
+
+class ParallelMode:
+    """`mindspore.ParallelMode` / `mindspore.context.ParallelMode`."""
+
+    STAND_ALONE = "stand_alone"
+    DATA_PARALLEL = "data_parallel"
+    HYBRID_PARALLEL = "hybrid_parallel"
+    SEMI_AUTO_PARALLEL = "semi_auto_parallel"
+    AUTO_PARALLEL = "auto_parallel"
+    MODE_LIST = (STAND_ALONE, DATA_PARALLEL, HYBRID_PARALLEL, SEMI_AUTO_PARALLEL, AUTO_PARALLEL)
+
+
+SUPPORTED_MODES = (ParallelMode.STAND_ALONE, ParallelMode.DATA_PARALLEL)
+DEFAULT_BUCKET_MB = 25.0
+_DEFAULTS = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False,
+             "device_num": None, "global_rank": None, "parameter_broadcast": False,
+             "comm_fusion": None, "all_reduce_fusion_config": []}
+_state = dict(_DEFAULTS)
+
+
+def _parallel_mode(value):
+    if not isinstance(value, str) or value not in ParallelMode.MODE_LIST:
+        raise ArgumentValueError(f"set_auto_parallel_context: parallel_mode must be one of "
+                                 f"{', '.join(ParallelMode.MODE_LIST)}, got {value!r}")
+    if value not in SUPPORTED_MODES:
+        raise ArgumentValueError(f"set_auto_parallel_context: parallel_mode {value!r} is not "
+                                 f"supported; cellgraph runs {' and '.join(SUPPORTED_MODES)}")
+    return value
+
+
+def _flag(key):
+    def check(value):
+        if not isinstance(value, bool):
+            raise DTypeError(f"set_auto_parallel_context: {key} must be a bool, got {value!r}")
+        return value
+    return check
+
+
+def _count(key, low):
+    def check(value):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise DTypeError(f"set_auto_parallel_context: {key} must be an int, got {value!r}")
+        if value < low:
+            raise ArgumentValueError(f"set_auto_parallel_context: {key} must be >= {low}, "
+                                     f"got {value}")
+        return int(value)
+    return check
+
+
+def _comm_fusion(value):
+    """{"allreduce": {"mode": "auto" | "size", "config": MB}}: the gradient bucket size."""
+    setting = value.get("allreduce") if isinstance(value, dict) else None
+    if not isinstance(setting, dict) or setting.get("mode") not in ("auto", "size"):
+        raise ArgumentValueError(f"set_auto_parallel_context: comm_fusion must be "
+                                 f"{{'allreduce': {{'mode': 'auto' or 'size', 'config': MB}}}}, "
+                                 f"got {value!r}")
+    if setting["mode"] == "size" and not (isinstance(setting.get("config"), numbers.Real)
+                                          and setting["config"] > 0):
+        raise ArgumentValueError(f"set_auto_parallel_context: comm_fusion 'size' needs a "
+                                 f"positive 'config' in MB, got {setting.get('config')!r}")
+    return value
+
+
+def _split_indices(value):
+    """all_reduce_fusion_config: ascending parameter indices where a new bucket starts."""
+    if not isinstance(value, (list, tuple)) or not all(
+            isinstance(i, int) and not isinstance(i, bool) and i > 0 for i in value) or list(
+            value) != sorted(set(value)):
+        raise ArgumentValueError(f"set_auto_parallel_context: all_reduce_fusion_config must be "
+                                 f"ascending positive parameter indices, got {value!r}")
+    return list(value)
+
+
+_CHECKS = {"parallel_mode": _parallel_mode, "gradients_mean": _flag("gradients_mean"),
+           "device_num": _count("device_num", 1), "global_rank": _count("global_rank", 0),
+           "parameter_broadcast": _flag("parameter_broadcast"), "comm_fusion": _comm_fusion,
+           "all_reduce_fusion_config": _split_indices}
+
+
+def set_auto_parallel_context(**kwargs) -> None:
+    """Set parallel_mode, gradients_mean, device_num, global_rank, parameter_broadcast,
+    comm_fusion (bucket size) and all_reduce_fusion_config (bucket boundaries); MindSpore's
+    other keys configure modes cellgraph does not run."""
+    for key in kwargs:
+        if key not in _CHECKS:
+            raise ArgumentValueError(f"set_auto_parallel_context: {key!r} is not supported; "
+                                     f"cellgraph supports {', '.join(sorted(_CHECKS))}")
+    _state.update({key: _CHECKS[key](value) for key, value in kwargs.items()})
+
+
+def get_auto_parallel_context(attr_key: str):
+    """The value of one key; device_num and global_rank default to the job's size and rank."""
+    if attr_key not in _CHECKS:
+        raise ArgumentValueError(f"get_auto_parallel_context: unknown key {attr_key!r}; known "
+                                 f"keys: {', '.join(sorted(_CHECKS))}")
+    value = _state[attr_key]
+    if value is None and attr_key in ("device_num", "global_rank"):
+        return _from_job(attr_key)
+    return value
+
+
+def _from_job(key: str) -> int:
+    from cellgraph.runtime import distributed
+
+    if not distributed.is_initialized():
+        return 1 if key == "device_num" else 0
+    rank, size = distributed.group_rank_and_size(distributed.WORLD_NAMES[0])
+    return size if key == "device_num" else rank
+
+
+def reset_auto_parallel_context() -> None:
+    """Back to stand-alone training with the defaults."""
+    _state.clear()
+    _state.update(_DEFAULTS)
+
+
+def is_data_parallel() -> bool:
+    return _state["parallel_mode"] == ParallelMode.DATA_PARALLEL
+
+
+def bucket_bytes() -> int:
+    """The gradient bucket size comm_fusion asks for (25 MB unless set)."""
+    setting = (_state["comm_fusion"] or {}).get("allreduce", {})
+    mb = setting.get("config", DEFAULT_BUCKET_MB) if setting.get("mode") == "size" else \
+        DEFAULT_BUCKET_MB
+    return int(mb * 2**20)

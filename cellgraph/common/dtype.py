@@ -1,0 +1,57 @@
+"""`mindspore.common.dtype` (imported as `mstype`): the dtype objects and conversions to and
+from NumPy and Python types."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from cellgraph.ops import dtype as _dtype_module
+from cellgraph.ops.dtype import DType, as_dtype, from_numpy
+
+# Every DType the ops layer defines (float32, int64, bool_, ...) and its aliases (half, float_).
+_DTYPES = {name: value for name, value in vars(_dtype_module).items()
+           if isinstance(value, DType)}
+globals().update(_DTYPES)
+__all__ = sorted(_DTYPES)  # noqa: PLE0605  (the dtypes ops.dtype defines, whatever they are)
+
+Type = DType
+# By name: a dtype's NumPy storage may need an optional package (bfloat16 needs ml_dtypes).
+number_type = tuple(d for d in _dtype_module.ALL if d.name != "bool_")
+int_type = tuple(d for d in _dtype_module.ALL if d.name.startswith("int"))
+uint_type = tuple(d for d in _dtype_module.ALL if d.name.startswith("uint"))
+float_type = tuple(d for d in _dtype_module.ALL if "float" in d.name)
+all_types = tuple(_dtype_module.ALL)
+
+_PY_TYPES = {bool: _dtype_module.bool_, int: _dtype_module.int64, float: _dtype_module.float32}
+
+
+def dtype_to_nptype(type_) -> type:
+    """The NumPy scalar type that stores `type_` (`mstype.float32` -> `numpy.float32`)."""
+    return as_dtype(type_).np.type
+
+
+def dtype_to_pytype(type_) -> type:
+    """The Python type a scalar of `type_` reads as: bool, int or float."""
+    d = as_dtype(type_)
+    return bool if d.is_bool else int if d.is_int else float
+
+
+def pytype_to_dtype(obj) -> DType:
+    """The dtype for a Python or NumPy type (`int` -> int64, `np.float16` -> float16)."""
+    if isinstance(obj, DType):
+        return obj
+    if obj in _PY_TYPES:
+        return _PY_TYPES[obj]
+    if isinstance(obj, type) and issubclass(obj, numbers.Number) and not issubclass(
+            obj, np.generic):
+        raise TypeError(f"pytype_to_dtype: expected bool, int, float or a NumPy type, got "
+                        f"{obj.__name__}")
+    return from_numpy(obj)
+
+
+def get_py_obj_dtype(obj) -> DType:
+    """The dtype of a value: a Tensor's dtype, or the dtype of a Python scalar's type."""
+    if hasattr(obj, "dtype") and isinstance(obj.dtype, DType):
+        return obj.dtype
+    return pytype_to_dtype(type(obj))

@@ -1,0 +1,114 @@
+"""`mindspore.mint.nn`: layers with PyTorch's constructor arguments, built on cellgraph.nn
+(parameter names follow mint's: `weight`, `bias`)."""
+from __future__ import annotations
+
+from cellgraph import nn as _nn
+from cellgraph.ops.errors import ArgumentValueError
+
+from . import functional  # noqa: F401  (mint.nn.functional)
+
+ReLU, GELU, SiLU, Sigmoid, Tanh, Identity = (_nn.ReLU, _nn.GELU, _nn.SiLU, _nn.Sigmoid,
+                                             _nn.Tanh, _nn.Identity)
+MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss = (
+    _nn.MSELoss, _nn.L1Loss, _nn.CrossEntropyLoss, _nn.NLLLoss, _nn.BCEWithLogitsLoss)
+GroupNorm, Mish, ELU, Hardtanh = _nn.GroupNorm, _nn.Mish, _nn.ELU, _nn.Hardtanh
+
+
+Linear = _nn.Linear
+
+
+def _conv_padding(padding):
+    """PyTorch's `padding` (int, pair, "same", "valid") -> (pad_mode, padding)."""
+    if isinstance(padding, str):
+        return padding, 0
+    if isinstance(padding, int):
+        return ("pad", padding) if padding else ("valid", 0)
+    top, left = padding
+    return "pad", (top, top, left, left)
+
+
+class Conv2d(_nn.Conv2d):
+    """2-D convolution with PyTorch's arguments (padding int, pair, "same" or "valid")."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
+                 groups=1, bias=True, padding_mode="zeros", dtype=None):
+        if padding_mode != "zeros":
+            raise ArgumentValueError(f"mint.nn.Conv2d: only padding_mode='zeros' is supported, got "
+                             f"{padding_mode!r}")
+        pad_mode, pads = _conv_padding(padding)
+        super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, pads,
+                         dilation, groups, has_bias=bias)
+
+
+class Softmax(_nn.Softmax):
+    def __init__(self, dim=None):
+        super().__init__(-1 if dim is None else dim)
+
+
+class LogSoftmax(_nn.LogSoftmax):
+    def __init__(self, dim=None):
+        super().__init__(-1 if dim is None else dim)
+
+
+class Dropout(_nn.Dropout):
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__(p=p)
+
+
+class Flatten(_nn.Flatten):
+    def __init__(self, start_dim=1, end_dim=-1):
+        super().__init__(start_dim=start_dim, end_dim=end_dim)
+
+
+class Embedding(_nn.Embedding):
+    """Rows of `weight` (num_embeddings, embedding_dim) picked by integer ids."""
+
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None,
+                 norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None,
+                 _freeze=False, dtype=None):
+        if max_norm is not None or scale_grad_by_freq or sparse:
+            raise ArgumentValueError("mint.nn.Embedding: max_norm, scale_grad_by_freq and sparse are "
+                             "not supported")
+        super().__init__(num_embeddings, embedding_dim, padding_idx=padding_idx,
+                         embedding_table="normal" if _weight is None else _weight)
+
+
+class LayerNorm(_nn.LayerNorm):
+    """Normalise over the trailing `normalized_shape` axes."""
+
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
+                 dtype=None):
+        shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(
+            normalized_shape)
+        super().__init__(shape, -len(shape), -len(shape), epsilon=eps)
+        self.gamma.requires_grad = bool(elementwise_affine)
+        self.beta.requires_grad = bool(elementwise_affine and bias)
+
+
+class BatchNorm2d(_nn.BatchNorm2d):
+    """PyTorch's momentum m weights the new batch: MindSpore's momentum is 1 - m."""
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
+                 track_running_stats=True, dtype=None):
+        super().__init__(num_features, eps, 1.0 - momentum, affine,
+                         use_batch_statistics=None if track_running_stats else True)
+
+
+class MaxPool2d(_nn.MaxPool2d):
+    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
+                 ceil_mode=False):
+        if dilation != 1 or return_indices or ceil_mode:
+            raise ArgumentValueError("mint.nn.MaxPool2d: dilation, return_indices and ceil_mode are "
+                             "not supported")
+        super().__init__(kernel_size, stride or kernel_size, "pad" if padding else "valid",
+                         padding)
+
+
+class AvgPool2d(_nn.AvgPool2d):
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True, divisor_override=None):
+        super().__init__(kernel_size, stride or kernel_size, "pad" if padding else "valid",
+                         padding, ceil_mode, count_include_pad, divisor_override)
+
+
+__all__ = sorted(n for n in dir() if not n.startswith("_") and n != "annotations")  # noqa: PLE0605

@@ -1,0 +1,203 @@
+"""Small layers over existing ops: OneHot, Pad, Norm, ClipByNorm, Triu, Tril,
+ReduceLogSumExp, Upsample, AdaptiveAvgPool1d/2d.
+
+Adaptive average pooling and upsampling are linear maps with constant matrices along each
+spatial axis (built with NumPy when the graph is compiled; ops.apply_along), so they are
+matmuls and their gradients are matmul's.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+import cellgraph.ops as P
+from cellgraph.ops import dtype as dt
+from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.runtime.tensor import Tensor
+
+from .cell import Cell
+from .layers import Dense, check_input
+
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "ClipByNorm", "Linear", "Norm", "OneHot",
+           "Pad", "ReduceLogSumExp", "Tril", "Triu", "Upsample"]
+
+
+class Linear(Dense):
+    """y = x W^T + b with PyTorch's arguments; W of shape (out_features, in_features)."""
+
+    def __init__(self, in_features, out_features, bias=True, weight_init=None, bias_init=None,
+                 dtype=dt.float32):
+        super().__init__(in_features, out_features, weight_init, bias_init, has_bias=bias,
+                         dtype=dtype)
+
+
+class OneHot(Cell):
+    """Indices -> one-hot vectors of length `depth` on `axis`, in `dtype`."""
+
+    def __init__(self, axis=-1, depth=1, on_value=1.0, off_value=0.0, dtype=dt.float32):
+        super().__init__()
+        if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 0:
+            raise DTypeError(f"OneHot: `depth` must be an int >= 0, got {depth!r}")
+        self.axis, self.depth = axis, int(depth)
+        self.on_value, self.off_value, self.dtype = on_value, off_value, dt.as_dtype(dtype)
+
+    def construct(self, indices):
+        on = Tensor(np.asarray(self.on_value, self.dtype.np), self.dtype)
+        off = Tensor(np.asarray(self.off_value, self.dtype.np), self.dtype)
+        return P.one_hot(indices, self.depth, on, off, self.axis)
+
+    def extend_repr(self) -> str:
+        return f"axis={self.axis}, depth={self.depth}, on_value={self.on_value}, " \
+               f"off_value={self.off_value}, dtype={self.dtype}"
+
+
+def _mirror(x, axis: int, before: int, after: int, mode: str):
+    """Pad `axis` by mirroring: the source index of every output element, then one gather."""
+    size = x.shape[axis]
+    shift = 1 if mode == "reflect" else 0
+    if before + shift > size or after + shift > size:
+        raise ShapeError(f"Pad: padding ({before}, {after}) is too large for an axis of size "
+                         f"{size} in mode {mode.upper()}")
+    index = np.pad(np.arange(size), (before, after), mode)
+    return P.gather(x, Tensor(index.astype(np.int64)), axis)
+
+
+class Pad(Cell):
+    """Pad each axis by `paddings[i] = (before, after)`: mode "CONSTANT" (zeros), "REFLECT"
+    (mirror without the edge) or "SYMMETRIC" (mirror with it)."""
+
+    def __init__(self, paddings, mode="CONSTANT"):
+        super().__init__()
+        if not isinstance(paddings, (tuple, list)) or not all(
+                isinstance(p, (tuple, list)) and len(p) == 2 for p in paddings):
+            raise DTypeError(f"Pad: `paddings` must be a tuple of (before, after) pairs, got "
+                             f"{paddings!r}")
+        self.paddings = tuple((int(a), int(b)) for a, b in paddings)
+        self.mode = str(mode).upper()
+        if self.mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
+            raise ArgumentValueError(f"Pad: `mode` must be 'CONSTANT', 'REFLECT' or "
+                                     f"'SYMMETRIC', got {mode!r}")
+
+    def construct(self, x):
+        if len(self.paddings) != len(x.shape):
+            raise ShapeError(f"Pad: expected {len(x.shape)} (before, after) pairs for an input "
+                             f"of shape {tuple(x.shape)}, got {len(self.paddings)}")
+        if self.mode == "CONSTANT":
+            flat = tuple(v for pair in reversed(self.paddings) for v in pair)
+            return P.pad(x, flat)
+        for axis, (before, after) in enumerate(self.paddings):
+            if before or after:
+                x = _mirror(x, axis, before, after, self.mode.lower())
+        return x
+
+
+class Norm(Cell):
+    """The L2 norm sqrt(sum(x^2)) over `axis` (all axes for ())."""
+
+    def __init__(self, axis=(), keep_dims=False):
+        super().__init__()
+        self.axis, self.keep_dims = axis, keep_dims
+
+    def construct(self, x):
+        return P.sqrt(P.reduce_sum(P.square(x), self.axis, self.keep_dims))
+
+
+class ClipByNorm(Cell):
+    """x * clip_norm / max(||x||, clip_norm), the L2 norm over `axis` (all axes for None)."""
+
+    def __init__(self, axis=None):
+        super().__init__()
+        self.axis = () if axis is None else axis
+
+    def construct(self, x, clip_norm):
+        l2 = P.sqrt(P.reduce_sum(P.square(x), self.axis, True))
+        return P.div(P.mul(x, clip_norm), P.maximum(l2, clip_norm))
+
+
+class Triu(Cell):
+    """Zero the elements below the k-th diagonal of the last two axes."""
+
+    lower = False
+
+    def construct(self, x, k=0):
+        rows, cols = x.shape[-2:]
+        keep = np.tril(np.ones((rows, cols)), k) if self.lower else np.triu(np.ones((rows, cols)),
+                                                                            k)
+        return P.mul(x, Tensor(keep.astype(x.dtype.np), x.dtype))
+
+
+class Tril(Triu):
+    """Zero the elements above the k-th diagonal of the last two axes."""
+
+    lower = True
+
+
+class ReduceLogSumExp(Cell):
+    """log(sum(exp(x))) over `axis`, computed as max + log(sum(exp(x - max)))."""
+
+    def __init__(self, axis=(), keep_dims=False):
+        super().__init__()
+        self.axis, self.keep_dims = axis, keep_dims
+
+    def construct(self, x):
+        top = P.stop_gradient(P.reduce_max(x, self.axis, True))
+        out = P.add(P.log(P.reduce_sum(P.exp(P.sub(x, top)), self.axis, True)), top)
+        return out if self.keep_dims else P.squeeze(out, self._axes(len(x.shape)))
+
+    def _axes(self, ndim: int) -> tuple:
+        axes = self.axis if isinstance(self.axis, (tuple, list)) else (self.axis,)
+        return tuple(a % ndim for a in axes) if axes else tuple(range(ndim))
+
+
+def _average_matrix(size_in: int, size_out: int) -> np.ndarray:
+    """(size_out, size_in): row i averages PyTorch/MindSpore's adaptive bin i."""
+    rows = np.zeros((size_out, size_in))
+    for i in range(size_out):
+        start, stop = (i * size_in) // size_out, -(-((i + 1) * size_in) // size_out)
+        rows[i, start:stop] = 1.0 / (stop - start)
+    return rows
+
+
+class AdaptiveAvgPool1d(Cell):
+    """Average (N, C, L) over `output_size` adaptive bins."""
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = int(output_size)
+
+    def construct(self, x):
+        check_input("AdaptiveAvgPool1d", x, rank=3)
+        return P.apply_along(x, _average_matrix(x.shape[-1], self.output_size), 2)
+
+
+class AdaptiveAvgPool2d(Cell):
+    """Average (N, C, H, W) over an `output_size` grid of adaptive bins (None keeps a size)."""
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size if isinstance(output_size, (tuple, list)) else (
+            output_size, output_size)
+
+    def construct(self, x):
+        check_input("AdaptiveAvgPool2d", x, rank=(3, 4))
+        for offset, size in zip((-2, -1), self.output_size):
+            axis = len(x.shape) + offset
+            x = P.apply_along(x, _average_matrix(x.shape[axis], size or x.shape[axis]), axis)
+        return x
+
+
+class Upsample(Cell):
+    """Resize the spatial axes (after N, C) to `size` or by `scale_factor`: "nearest"
+    (source index floor(i * in / out)) or "linear"/"bilinear"/"trilinear" (ops.interpolate)."""
+
+    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                 recompute_scale_factor=None):
+        super().__init__()
+        if (size is None) == (scale_factor is None):
+            raise ArgumentValueError("Upsample: give exactly one of `size` and `scale_factor`")
+        self.size, self.scale_factor = size, scale_factor
+        self.mode, self.align_corners = mode, align_corners
+
+    def construct(self, x):
+        return P.interpolate(x, self.size, self.scale_factor, self.mode, self.align_corners)

@@ -1,0 +1,65 @@
+"""Forward hooks on Cells (`register_forward_pre_hook`, `register_forward_hook`).
+
+A hook is user Python: in PyNative mode it runs around construct on every call; in graph mode
+it runs while the graph is built (parsed like construct, so Tensor operations in it become
+part of the graph). Registering or removing a hook replaces the Cell's hook table, and the
+compiled graph guards on that table, so the next call recompiles with the new hooks.
+"""
+from __future__ import annotations
+
+import itertools
+
+from cellgraph.compiler.builder import current_builder
+from cellgraph.compiler.frontend import trace_call
+from cellgraph.compiler.guards import record_guard
+from cellgraph.ops.errors import DTypeError
+
+_ids = itertools.count()
+
+
+class HookHandle:
+    """Returned by register_*_hook; `remove()` takes the hook off its Cell."""
+
+    def __init__(self, cell, table: str, key: int):
+        self.cell, self.table, self.key = cell, table, key
+
+    def remove(self) -> None:
+        hooks = dict(getattr(self.cell, self.table) or {})
+        hooks.pop(self.key, None)
+        object.__setattr__(self.cell, self.table, hooks or None)
+
+
+def register(cell, table: str, hook_fn) -> HookHandle:
+    if not callable(hook_fn):
+        raise DTypeError(f"{type(cell).__name__}.register_*_hook: expected a function, got "
+                        f"{type(hook_fn).__name__}")
+    key = next(_ids)
+    hooks = dict(getattr(cell, table) or {})
+    hooks[key] = hook_fn
+    object.__setattr__(cell, table, hooks)
+    return HookHandle(cell, table, key)
+
+
+def _hooks(cell, table: str) -> tuple:
+    value = getattr(cell, table)
+    record_guard(cell, table, value)
+    return tuple(value.values()) if value else ()
+
+
+def _call(hook, args):
+    return trace_call(hook, args) if current_builder() is not None else hook(*args)
+
+
+def call_with_hooks(cell, run, args: tuple, kwargs: dict):
+    """run(args, kwargs) between the Cell's pre-hooks and hooks."""
+    pre, post = _hooks(cell, "_forward_pre_hooks"), _hooks(cell, "_forward_hooks")
+    for hook in pre:
+        replaced = _call(hook, (cell, args))
+        if replaced is not None:
+            args = replaced if isinstance(replaced, tuple) else (replaced,)
+    output = run(args, kwargs)
+    for hook in post:
+        replaced = _call(hook, (cell, args, output))
+        if replaced is not None:
+            output = replaced
+    return output

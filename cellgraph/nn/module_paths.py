@@ -1,0 +1,84 @@
+"""MindSpore's nn submodule paths (`nn.layer.activation`, `nn.loss.loss`,
+`nn.optim.optimizer`, ...), mapped onto the modules that hold those classes here, so that
+imports written against MindSpore's file layout work unchanged."""
+from __future__ import annotations
+
+import sys
+import types
+
+from . import (
+    activation,
+    basic,
+    container,
+    conv,
+    conv_nd,
+    dynamic_lr,
+    grad_cells,
+    layers,
+    learning_rate_schedule,
+    loss,
+    loss_scale,
+    normalization,
+    optim,
+    optim_adaptive,
+    rnn,
+    transformer,
+    wrap,
+)
+
+# path under cellgraph.nn -> the modules whose public names it holds
+PATHS = {
+    "layer.activation": (activation,),
+    "layer.basic": (layers, basic),
+    "layer.container": (container,),
+    "layer.conv": (conv, conv_nd),
+    "layer.pooling": (conv, conv_nd, basic),
+    "layer.normalization": (normalization,),
+    "layer.embedding": (layers,),
+    "layer.padding": (basic,),
+    "layer.math": (basic,),
+    "layer.rnns": (rnn,),
+    "layer.rnn_cells": (rnn,),
+    "layer.transformer": (transformer,),
+    "layer": (activation, layers, basic, container, conv, conv_nd, normalization, rnn,
+              transformer),
+    "loss.loss": (loss,),
+    "optim.optimizer": (optim,),
+    "optim.sgd": (optim,),
+    "optim.momentum": (optim,),
+    "optim.adam": (optim,),
+    "optim.rmsprop": (optim_adaptive,),
+    "optim.ada_grad": (optim_adaptive,),
+    "optim.adadelta": (optim_adaptive,),
+    "wrap.cell_wrapper": (wrap, grad_cells),
+    "wrap.loss_scale": (loss_scale,),
+    "grad": (grad_cells,),
+    "grad.cell_grad": (grad_cells,),
+    "learning_rate_schedule": (learning_rate_schedule,),
+    "dynamic_lr": (dynamic_lr,),
+}
+
+
+def _public(module) -> dict:
+    names = getattr(module, "__all__", None) or [n for n in vars(module) if not n.startswith("_")]
+    return {n: getattr(module, n) for n in names}
+
+
+def mount(package) -> None:
+    """Register every path in PATHS under `package` (cellgraph.nn), shortest first."""
+    for path in sorted(PATHS, key=lambda p: p.count(".")):
+        modules = PATHS[path]
+        full = f"{package.__name__}.{path}"
+        if full in sys.modules and sys.modules[full] in modules:
+            continue
+        module = modules[0] if len(modules) == 1 and full not in sys.modules else None
+        if module is None:
+            module = sys.modules.get(full) or types.ModuleType(full, f"mindspore.nn.{path}")
+            for source in modules:
+                module.__dict__.update(_public(source))
+            module.__all__ = sorted(n for n in module.__dict__ if not n.startswith("_"))
+        sys.modules.setdefault(full, module)
+        parent_path, _, leaf = full.rpartition(".")
+        parent = sys.modules[parent_path]
+        if not isinstance(getattr(parent, leaf, None), types.ModuleType):
+            setattr(parent, leaf, module)

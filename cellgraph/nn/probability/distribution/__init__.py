@@ -1,0 +1,206 @@
+"""`mindspore.nn.probability.distribution`: Normal, Uniform and Bernoulli as Cells.
+
+Each method takes the distribution's parameters as optional trailing arguments (falling back
+to the ones given at construction), as MindSpore's do; `construct(name, *args)` calls the
+method `name`, so a distribution can be used inside a graph like any Cell. Densities and
+statistics are composed of ops (differentiable in the value and the parameters); `sample`
+transforms uniform draws.
+"""
+from __future__ import annotations
+
+import math
+
+import cellgraph.ops as P
+from cellgraph.ops import dtype as dt
+from cellgraph.ops.errors import ArgumentValueError
+
+from ...cell import Cell
+
+__all__ = ["Bernoulli", "Distribution", "Normal", "Uniform"]
+
+
+def _tensor(value, dtype):
+    return None if value is None else P.cast(value if hasattr(value, "aval") else
+                                             P.fill(dtype, (), float(value)), dtype)
+
+
+class Distribution(Cell):
+    """Base: parameters by name, `construct(name, *args)` dispatch, shared statistics."""
+
+    param_names: tuple = ()
+
+    def __init__(self, params: dict, seed=None, dtype=dt.float32, name="Distribution"):
+        super().__init__()
+        self.dtype, self.seed, self.name = dt.as_dtype(dtype), seed, name
+        for key, value in params.items():
+            setattr(self, f"_{key}", _tensor(value, self.dtype))
+
+    def _params(self, given) -> list:
+        out = []
+        for key, value in zip(self.param_names, given):
+            value = getattr(self, f"_{key}") if value is None else _tensor(value, self.dtype)
+            if value is None:
+                raise ArgumentValueError(f"{type(self).__name__}: `{key}` was given neither at "
+                                         f"construction nor to this call")
+            out.append(value)
+        return out
+
+    def construct(self, name, *args):
+        return getattr(self, name)(*args)
+
+    def log_prob(self, value, *params):
+        return P.log(self.prob(value, *params))
+
+    def sd(self, *params):
+        return P.sqrt(self.var(*params))
+
+    def survival_function(self, value, *params):
+        return 1.0 - self.cdf(value, *params)
+
+    def log_cdf(self, value, *params):
+        return P.log(self.cdf(value, *params))
+
+    def log_survival(self, value, *params):
+        return P.log(self.survival_function(value, *params))
+
+    def cross_entropy(self, dist, *params):
+        return self.entropy(*params[len(params) // 2:]) + self.kl_loss(dist, *params)
+
+
+class Normal(Distribution):
+    """N(mean, sd^2)."""
+
+    param_names = ("mean", "sd")
+
+    def __init__(self, mean=None, sd=None, seed=None, dtype=dt.float32, name="Normal"):
+        super().__init__({"mean": mean, "sd": sd}, seed, dtype, name)
+
+    def prob(self, value, mean=None, sd=None):
+        return P.exp(self.log_prob(value, mean, sd))
+
+    def log_prob(self, value, mean=None, sd=None):
+        mean, sd = self._params((mean, sd))
+        z = (value - mean) / sd
+        return -0.5 * z * z - P.log(sd) - 0.5 * math.log(2 * math.pi)
+
+    def cdf(self, value, mean=None, sd=None):
+        mean, sd = self._params((mean, sd))
+        return 0.5 * (1.0 + P.erf((value - mean) / (sd * math.sqrt(2.0))))
+
+    def mean(self, mean=None, sd=None):
+        mean, sd = self._params((mean, sd))
+        return mean * P.ones_like(sd)
+
+    mode = mean
+
+    def var(self, mean=None, sd=None):
+        mean, sd = self._params((mean, sd))
+        return sd * sd * P.ones_like(mean)
+
+    def entropy(self, mean=None, sd=None):
+        mean, sd = self._params((mean, sd))
+        return (0.5 * math.log(2 * math.pi * math.e) + P.log(sd)) * P.ones_like(mean)
+
+    def kl_loss(self, dist, mean_b, sd_b, mean=None, sd=None):
+        """KL(self || Normal(mean_b, sd_b))."""
+        if dist != "Normal":
+            raise ArgumentValueError(f"Normal.kl_loss: only dist='Normal' is supported, got "
+                                     f"{dist!r}")
+        mean, sd = self._params((mean, sd))
+        ratio = sd / sd_b
+        return 0.5 * (ratio * ratio + ((mean - mean_b) / sd_b) ** 2 - 1.0) - P.log(ratio)
+
+    def sample(self, shape=(), mean=None, sd=None):
+        mean, sd = self._params((mean, sd))
+        full = tuple(shape) + tuple(P.broadcast_to(mean, (mean + sd).shape).shape)
+        return mean + sd * P.cast(P.standard_normal(full), self.dtype)
+
+
+class Uniform(Distribution):
+    """U[low, high)."""
+
+    param_names = ("low", "high")
+
+    def __init__(self, low=None, high=None, seed=None, dtype=dt.float32, name="Uniform"):
+        super().__init__({"low": low, "high": high}, seed, dtype, name)
+
+    def prob(self, value, low=None, high=None):
+        low, high = self._params((low, high))
+        inside = P.logical_and(value >= low, value < high)
+        return P.select(inside, P.ones_like(value) / (high - low), P.zeros_like(value))
+
+    def cdf(self, value, low=None, high=None):
+        low, high = self._params((low, high))
+        return P.clip_by_value((value - low) / (high - low), 0.0, 1.0)
+
+    def mean(self, low=None, high=None):
+        low, high = self._params((low, high))
+        return (low + high) / 2.0
+
+    def var(self, low=None, high=None):
+        low, high = self._params((low, high))
+        return (high - low) ** 2 / 12.0
+
+    def entropy(self, low=None, high=None):
+        low, high = self._params((low, high))
+        return P.log(high - low)
+
+    def kl_loss(self, dist, low_b, high_b, low=None, high=None):
+        if dist != "Uniform":
+            raise ArgumentValueError(f"Uniform.kl_loss: only dist='Uniform' is supported, got "
+                                     f"{dist!r}")
+        low, high = self._params((low, high))
+        return P.log((high_b - low_b) / (high - low))
+
+    def sample(self, shape=(), low=None, high=None):
+        low, high = self._params((low, high))
+        full = tuple(shape) + tuple((low + high).shape)
+        return low + (high - low) * P.cast(P.rand(full), self.dtype)
+
+
+class Bernoulli(Distribution):
+    """1 with probability `probs`, else 0 (samples in `dtype`, int32 by default)."""
+
+    param_names = ("probs",)
+
+    def __init__(self, probs=None, seed=None, dtype=dt.int32, name="Bernoulli"):
+        super().__init__({"probs": probs}, seed, dt.float32, name)
+        self.sample_dtype = dt.as_dtype(dtype)
+
+    def prob(self, value, probs=None):
+        (p,) = self._params((probs,))
+        value = P.cast(value, dt.float32)
+        return value * p + (1.0 - value) * (1.0 - p)
+
+    def cdf(self, value, probs=None):
+        (p,) = self._params((probs,))
+        value = P.cast(value, dt.float32)
+        return P.select(value < 0, P.zeros_like(value),
+                        P.select(value < 1, (1.0 - p) * P.ones_like(value), P.ones_like(value)))
+
+    def mean(self, probs=None):
+        return self._params((probs,))[0]
+
+    def mode(self, probs=None):
+        (p,) = self._params((probs,))
+        return P.cast(p > 0.5, self.sample_dtype)
+
+    def var(self, probs=None):
+        (p,) = self._params((probs,))
+        return p * (1.0 - p)
+
+    def entropy(self, probs=None):
+        (p,) = self._params((probs,))
+        return -(p * P.log(p) + (1.0 - p) * P.log(1.0 - p))
+
+    def kl_loss(self, dist, probs_b, probs=None):
+        if dist != "Bernoulli":
+            raise ArgumentValueError(f"Bernoulli.kl_loss: only dist='Bernoulli' is supported, "
+                                     f"got {dist!r}")
+        (p,) = self._params((probs,))
+        return p * P.log(p / probs_b) + (1.0 - p) * P.log((1.0 - p) / (1.0 - probs_b))
+
+    def sample(self, shape=(), probs=None):
+        (p,) = self._params((probs,))
+        full = tuple(shape) + tuple(p.shape)
+        return P.cast(P.rand(full) < p, self.sample_dtype)

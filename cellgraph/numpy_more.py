@@ -1,0 +1,280 @@
+"""More of `mindspore.numpy`, over the functional ops and the composite ones (flip, roll, norm,
+isclose, ...); `cellgraph.numpy` re-exports everything here. Elementwise functions follow the
+module's rules: integer input to a float function is computed in float32."""
+from __future__ import annotations
+
+import itertools
+import numbers
+
+import numpy as onp
+
+import cellgraph.ops as P
+from cellgraph.ops import dtype as dt
+from cellgraph.ops import functional as F
+from cellgraph.ops.core import normalize_axis
+
+from .numpy import _binary, _cast, _dtype, _unary, asarray, float32, int32
+
+__all__ = [
+    "arccos",
+    "arccosh",
+    "arcsin",
+    "arcsinh",
+    "arctan",
+    "arctan2",
+    "arctanh",
+    "average",
+    "clip",
+    "cosh",
+    "count_nonzero",
+    "cross",
+    "diag",
+    "equal",
+    "expm1",
+    "flip",
+    "greater",
+    "greater_equal",
+    "hstack",
+    "isclose",
+    "isnan",
+    "less",
+    "less_equal",
+    "logaddexp",
+    "logical_and",
+    "logical_not",
+    "logical_or",
+    "logical_xor",
+    "meshgrid",
+    "moveaxis",
+    "norm",
+    "not_equal",
+    "pad",
+    "randn",
+    "reciprocal",
+    "roll",
+    "sign",
+    "sinh",
+    "split",
+    "swapaxes",
+    "take",
+    "take_along_axis",
+    "tensordot",
+    "tile",
+    "trace",
+    "tril",
+    "triu",
+    "vstack",
+]
+
+arcsin, arccos, arctan = (_unary(F.asin, "arcsin"), _unary(F.acos, "arccos"),
+                          _unary(F.atan, "arctan"))
+arcsinh, arccosh, arctanh = (_unary(F.asinh, "arcsinh"), _unary(F.acosh, "arccosh"),
+                             _unary(F.atanh, "arctanh"))
+sinh, cosh, expm1 = (_unary(F.sinh, "sinh"), _unary(F.cosh, "cosh"),
+                     _unary(P.expm1, "expm1"))
+reciprocal = _unary(F.reciprocal, "reciprocal")
+sign = _unary(F.sign, "sign")
+equal, not_equal = _binary(F.equal, "equal"), _binary(F.not_equal, "not_equal")
+less, less_equal = _binary(F.less, "less"), _binary(F.less_equal, "less_equal")
+greater, greater_equal = _binary(F.greater, "greater"), _binary(F.greater_equal, "greater_equal")
+logical_and, logical_or = _binary(F.logical_and, "logical_and"), _binary(F.logical_or,
+                                                                          "logical_or")
+
+
+def logical_not(a, dtype=None):
+    return _cast(F.logical_not(asarray(a)), _dtype(dtype, "logical_not"))
+
+
+def logical_xor(x1, x2, dtype=None):
+    a, b = asarray(x1), asarray(x2)
+    return _cast(F.not_equal(F.cast(a, dt.bool_), F.cast(b, dt.bool_)),
+                 _dtype(dtype, "logical_xor"))
+
+
+def isnan(x, dtype=None):
+    return _cast(P.isnan(asarray(x)), _dtype(dtype, "isnan"))
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return P.isclose(asarray(a), asarray(b), rtol, atol, equal_nan)
+
+
+arctan2 = _binary(P.atan2, "arctan2")
+
+
+def logaddexp(x1, x2, dtype=None):
+    """log(exp(x1) + exp(x2)), computed as max + log1p(exp(-|x1 - x2|))."""
+    a, b = asarray(x1), asarray(x2)
+    top = F.maximum(a, b)
+    return _cast(F.add(top, P.log1p(F.exp(F.neg(F.abs(F.sub(a, b)))))),
+                 _dtype(dtype, "logaddexp"))
+
+
+def clip(a, a_min, a_max, dtype=None):
+    return _cast(P.clip_by_value(asarray(a), a_min, a_max), _dtype(dtype, "clip"))
+
+
+def tile(a, reps):
+    reps = (reps,) if isinstance(reps, numbers.Integral) else tuple(reps)
+    a = asarray(a)
+    if len(reps) > len(a.shape):
+        a = F.reshape(a, (1,) * (len(reps) - len(a.shape)) + tuple(a.shape))
+    reps = (1,) * (len(a.shape) - len(reps)) + reps
+    return P.tile(a, reps)
+
+
+def flip(m, axis=None):
+    m = asarray(m)
+    return P.flip(m, tuple(range(len(m.shape))) if axis is None else axis)
+
+
+def roll(a, shift, axis=None):
+    return P.roll(asarray(a), shift, axis)
+
+
+def swapaxes(x, axis1, axis2):
+    return P.swapaxes(asarray(x), axis1, axis2)
+
+
+def moveaxis(a, source, destination):
+    a = asarray(a)
+    order = [i for i in range(len(a.shape)) if i != normalize_axis(source, len(a.shape))]
+    order.insert(normalize_axis(destination, len(a.shape)), normalize_axis(source, len(a.shape)))
+    return F.transpose(a, tuple(order))
+
+
+def split(x, indices_or_sections, axis=0):
+    """Equal sections (an int) or pieces cut at the given indices."""
+    x = asarray(x)
+    size = x.shape[normalize_axis(axis, len(x.shape))]
+    if isinstance(indices_or_sections, numbers.Integral):
+        return tuple(P.split(x, axis=axis, output_num=int(indices_or_sections)))
+    cuts = [0, *indices_or_sections, size]
+    return tuple(P.split(x, [b - a for a, b in itertools.pairwise(cuts)], axis))
+
+
+def hstack(tup):
+    items = [asarray(t) for t in tup]
+    return F.concat(items, 0 if len(items[0].shape) == 1 else 1)
+
+
+def vstack(tup):
+    items = [asarray(t) for t in tup]
+    return F.concat([F.reshape(t, (1, -1)) if len(t.shape) == 1 else t for t in items], 0)
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """The cross product of 3-vectors along the last axis."""
+    a, b = asarray(a), asarray(b)
+    a0, a1, a2 = (a[..., i] for i in range(3))
+    b0, b1, b2 = (b[..., i] for i in range(3))
+    return F.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], -1)
+
+
+def tensordot(a, b, axes=2):
+    return P.tensor_dot(asarray(a), asarray(b), axes)
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    """The 2-norm (Frobenius for matrices) by default; vector orders otherwise."""
+    x = asarray(x)
+    if not x.dtype.is_float:
+        x = F.cast(x, float32)
+    return P.vector_norm(x, 2 if ord in (None, "fro") else ord, axis, keepdims)
+
+
+def count_nonzero(x, axis=None, keepdims=False):
+    return F.reduce_sum(F.cast(F.not_equal(asarray(x), 0), int32), () if axis is None else axis,
+                        keepdims)
+
+
+def average(x, axis=None, weights=None, returned=False):
+    x = asarray(x)
+    if not x.dtype.is_float:
+        x = F.cast(x, float32)
+    axes = () if axis is None else axis
+    if weights is None:
+        out, total = F.reduce_mean(x, axes), None
+    else:
+        w = asarray(weights)
+        if axis is not None and len(w.shape) == 1 and len(x.shape) > 1:
+            shape = [1] * len(x.shape)
+            shape[normalize_axis(axis, len(x.shape))] = w.shape[0]
+            w = F.reshape(w, tuple(shape))
+        total = F.reduce_sum(F.mul(F.ones_like(x), w), axes)
+        out = F.div(F.reduce_sum(F.mul(x, w), axes), total)
+    return (out, total) if returned else out
+
+
+def _triangle(m, k, lower: bool):
+    m = asarray(m)
+    rows, cols = m.shape[-2:]
+    keep = onp.tril(onp.ones((rows, cols)), k) if lower else onp.triu(onp.ones((rows, cols)), k)
+    return F.mul(m, asarray(keep, m.dtype))
+
+
+def tril(m, k=0):
+    return _triangle(m, k, True)
+
+
+def triu(m, k=0):
+    return _triangle(m, k, False)
+
+
+def diag(v, k=0):
+    """The k-th diagonal of a matrix, or the matrix with vector `v` on its k-th diagonal."""
+    v = asarray(v)
+    if len(v.shape) == 1:
+        n = v.shape[0] + abs(k)
+        place = onp.zeros((v.shape[0], n * n))
+        for i in range(v.shape[0]):
+            row, col = (i, i + k) if k >= 0 else (i - k, i)
+            place[i, row * n + col] = 1
+        return F.reshape(F.matmul(v, asarray(place, v.dtype)), (n, n))
+    rows, cols = v.shape
+    index = [(i, i + k) for i in range(rows) if 0 <= i + k < cols]
+    flat = onp.array([r * cols + c for r, c in index], onp.int64)
+    return P.gather(F.reshape(v, (-1,)), asarray(flat), 0)
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
+    return _cast(F.reduce_sum(diag(asarray(a), offset)), _dtype(dtype, "trace"))
+
+
+def take(a, indices, axis=None):
+    a = asarray(a)
+    if axis is None:
+        return P.gather(F.reshape(a, (-1,)), asarray(indices), 0)
+    return P.gather(a, asarray(indices), axis)
+
+
+def take_along_axis(arr, indices, axis):
+    """arr's elements at `indices` along `axis` (a one-hot contraction, differentiable in arr)."""
+    arr, indices = asarray(arr), asarray(indices)
+    axis = normalize_axis(axis, len(arr.shape))
+    picks = P.one_hot(indices, arr.shape[axis], 1.0, 0.0, axis + 1)  # one axis more than arr
+    chosen = F.mul(F.expand_dims(arr, axis), F.cast(picks, arr.dtype))
+    return F.reduce_sum(chosen, axis + 1)
+
+
+def meshgrid(*xi, sparse=False, indexing="xy"):
+    return P.meshgrid(*[asarray(x) for x in xi], indexing=indexing)
+
+
+def pad(array, pad_width, mode="constant", constant_values=0):
+    """Pad each axis by (before, after); constant, reflect and symmetric modes."""
+    from cellgraph import nn
+
+    array = asarray(array)
+    pairs = ((pad_width, pad_width),) * len(array.shape) if isinstance(
+        pad_width, numbers.Integral) else tuple(tuple(p) for p in pad_width)
+    if len(pairs) == 1:
+        pairs = pairs * len(array.shape)
+    if mode == "constant" and constant_values != 0:
+        flat = tuple(v for pair in reversed(pairs) for v in pair)
+        return F.add(P.pad(F.sub(array, constant_values), flat), constant_values)
+    return nn.Pad(pairs, mode.upper())(array)
+
+
+def randn(*shape, dtype=float32):
+    return _cast(P.randn(*shape), _dtype(dtype, "randn"))

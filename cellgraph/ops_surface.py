@@ -1,0 +1,155 @@
+"""The parts of `mindspore.ops` that need the compiler: `ops.composite` (C), `ops.function`,
+and the higher-order names (`HyperMap`, `partial`, `constexpr`, ...) in `ops` and
+`ops.functional`. `mount()` adds them once the whole package is importable; a name the ops
+layer defines itself is never replaced."""
+from __future__ import annotations
+
+import builtins
+import functools
+import operator
+import sys
+import types
+
+from cellgraph import composite, loss_functions, ops
+from cellgraph.compiler.builder import Tracer, current_builder
+from cellgraph.ops import functional
+from cellgraph.ops.composite_classes import function_class
+from cellgraph.ops.errors import DTypeError
+
+
+class _ConstexprFunction:
+    """A function run at compile time on constant arguments (never parsed into the graph)."""
+
+    def __init__(self, fn):
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+
+    def __call__(self, *args, **kwargs):
+        for value in list(args) + list(kwargs.values()):
+            if isinstance(value, Tracer):
+                raise DTypeError(f"constexpr function {self.fn.__name__}: expected compile-time "
+                                f"constants, got a Tensor computed in the graph")
+        return self.fn(*args, **kwargs)
+
+
+def constexpr(fn=None, *, get_instance=True, reuse_result=True, check=True):
+    """Decorator: `fn` runs at compile time on constants (shapes, dtypes, numbers)."""
+    if fn is None:
+        return _ConstexprFunction
+    return _ConstexprFunction(fn)
+
+
+def identity(input):
+    """The input, unchanged (`ops.identity`, `ops.Identity()`)."""
+    return input
+
+
+def shape(input_x) -> tuple:
+    """The static shape of a Tensor, a tuple of ints (`ops.shape`, `F.shape`)."""
+    return tuple(input_x.shape)
+
+
+def dtype(input_x):
+    """The dtype of a Tensor (`F.dtype`)."""
+    return input_x.dtype
+
+
+def tuple_len(data) -> int:
+    return len(data)
+
+
+Identity = function_class("Identity", identity)
+Shape = function_class("Shape", shape)
+DType = function_class("DType", dtype)
+
+
+class Print:
+    """`ops.Print()(*values)`: Tensors inside a graph print when the graph runs (an effectful
+    node), everything else prints at once."""
+
+    def __call__(self, *args):
+        from cellgraph.compiler.control_flow import graph_print
+
+        if current_builder() is not None:
+            return graph_print(args, {})
+        print(*args)
+        return None
+
+    def __repr__(self) -> str:
+        return "Print()"
+
+
+def _tensor_shape(input_x):
+    """The shape as a 1-d int64 Tensor."""
+    from cellgraph.runtime.tensor import Tensor
+
+    return Tensor(list(input_x.shape), "int64")
+
+
+TensorShape = function_class("TensorShape", _tensor_shape)
+
+
+SURFACE = {
+    "HyperMap": composite.HyperMap, "Map": composite.Map,
+    "MultitypeFuncGraph": composite.MultitypeFuncGraph, "Partial": composite.Partial,
+    "partial": composite.partial, "clip_by_global_norm": composite.clip_by_global_norm,
+    "constexpr": constexpr, "identity": identity, "shape": shape, "dtype": dtype,
+    "tuple_len": tuple_len, "Identity": Identity, "Shape": Shape, "DType": DType,
+    "TensorShape": TensorShape, "Print": Print,
+    **{name: getattr(loss_functions, name) for name in loss_functions.__all__},
+}
+# F.scalar_add(2, 3) and friends: arithmetic on Python numbers, done when the graph is built.
+SCALAR_OPS = {"scalar_add": operator.add, "scalar_sub": operator.sub,
+              "scalar_mul": operator.mul, "scalar_div": operator.truediv,
+              "scalar_floordiv": operator.floordiv, "scalar_mod": operator.mod,
+              "scalar_pow": operator.pow, "scalar_usub": operator.neg,
+              "scalar_lt": operator.lt, "scalar_gt": operator.gt, "scalar_le": operator.le,
+              "scalar_ge": operator.ge, "scalar_eq": operator.eq, "scalar_ne": operator.ne,
+              "bool_not": operator.not_, "bool_and": operator.and_, "bool_or": operator.or_}
+SURFACE.update(SCALAR_OPS)
+# F.dtype(x) and the scalar operations live in ops.functional only (`ops.dtype` stays the dtype
+# module).
+_FUNCTIONAL_ONLY = ("dtype", *SCALAR_OPS)
+
+
+def _module(name: str, doc: str, names: dict) -> types.ModuleType:
+    module = types.ModuleType(name, doc)
+    module.__dict__.update(names)
+    module.__all__ = sorted(k for k in names if not k.startswith("_"))
+    sys.modules[name] = module
+    return module
+
+
+def _public(namespace) -> dict:
+    return {k: v for k, v in vars(namespace).items()
+            if not k.startswith("_") and not isinstance(v, types.ModuleType)}
+
+
+def mount() -> None:
+    """Add the names above to `ops` and `ops.functional`, and create `ops.composite` and
+    `ops.function` as importable modules."""
+    for name, value in SURFACE.items():
+        if name not in _FUNCTIONAL_ONLY and not hasattr(ops, name):
+            setattr(ops, name, value)
+        if name[0].islower() and not hasattr(functional, name):
+            setattr(functional, name, value)
+    for name, value in _public(ops).items():  # F.<op> for every functional op
+        # Module attributes are the module's globals: a builtin's name (slice, min) must not
+        # be shadowed under the code of ops.functional.
+        if name[0].islower() and callable(value) and not hasattr(functional, name) \
+                and not hasattr(builtins, name):
+            setattr(functional, name, value)
+    operations = ops.operations  # P.Zeros(), P.HyperMap(): every class-like name of ops
+    for name, value in _public(ops).items():
+        if name[0].isupper() and isinstance(value, type) and not hasattr(operations, name):
+            setattr(operations, name, value)
+    sys.modules["cellgraph.ops.composite"] = composite
+    ops.composite = composite
+    from cellgraph import primitive_api  # it imports constexpr from here
+
+    sys.modules["cellgraph.ops.primitive"] = primitive_api
+    ops.primitive = primitive_api
+    if not hasattr(ops, "Custom"):
+        ops.Custom = primitive_api.Custom
+    ops.function = _module("cellgraph.ops.function", "mindspore.ops.function: the functional "
+                           "operations", _public(functional))

@@ -1,0 +1,309 @@
+"""Collective communication as graph primitives: AllReduce, AllGather, ReduceScatter, Broadcast
+and Barrier across the processes of a group.
+
+Every process of the group runs the same program, so each collective node meets its twins on
+the other ranks in the same order. The primitives are `effectful`: the optimiser never folds,
+merges, drops or reorders them, and the IR shows them where the program calls them:
+
+    %3, %4 = all_reduce(%1, %2) {op='sum', group='hccl_world_group'}   : f32[8,4], f32[4]
+
+`all_reduce` takes any number of tensors and reduces them in one collective (their bytes
+packed into one buffer), which is how gradient buckets cost one message each. Their
+derivatives (a rank's loss is a sum over all ranks, so each output's cotangent on every rank
+flows back to every input) are collectives too: AllReduce-sum's is AllReduce-sum, AllGather's
+is ReduceScatter-sum, ReduceScatter-sum's is AllGather, Broadcast's is Reduce (a sum delivered
+to the root, zeros elsewhere) and Reduce's is Broadcast. No rule depends on which rank builds
+the graph, so every rank's derivative meets the same collectives in the same order. The kernels
+live in cellgraph.runtime (collective_kernels.py, over torch.distributed); this module only says
+what the operations mean. Shapes that depend on the group's size
+(AllGather, ReduceScatter) carry it as the static param `rank_size`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .array_ops import cast
+from .batching import move_axis
+from .core import Primitive, TensorType, abstract_of, fmt_shape
+from .errors import ArgumentValueError, CommunicationError, DTypeError, ShapeError
+from .math_ops import div, equal, mul
+
+
+class ReduceOp:
+    """How AllReduce and ReduceScatter combine the ranks' values."""
+
+    SUM = "sum"
+    MAX = "max"
+    MIN = "min"
+    PROD = "prod"
+
+
+REDUCE_OPS = (ReduceOp.SUM, ReduceOp.MAX, ReduceOp.MIN, ReduceOp.PROD)
+# The default group's name (MindSpore's spelling on Ascend; the NCCL and MCCL spellings, and
+# whatever `GlobalComm.WORLD_COMM_GROUP` says after init, name the same group).
+WORLD_COMM_GROUP = "hccl_world_group"
+
+
+# ----- the group table, filled in by the runtime ----------------------------------------------
+
+def not_initialized(group: str) -> tuple[int, int]:
+    raise CommunicationError("communication is not initialized: call "
+                             "cellgraph.communication.init() first")
+
+
+_group_info: list[Callable[[str], tuple[int, int]]] = [not_initialized]
+
+
+def set_group_info(fn: Callable[[str], tuple[int, int]]) -> None:
+    """Install fn(group) -> (this process's rank in it, its size); the runtime calls this."""
+    _group_info[0] = fn
+
+
+def group_rank_and_size(group: str) -> tuple[int, int]:
+    return _group_info[0](group)
+
+
+# ----- type rules ------------------------------------------------------------------------------
+
+def _check_group(op: str, group) -> None:
+    if not isinstance(group, str):
+        raise DTypeError(f"{op}: `group` must be a str, got {type(group).__name__} {group!r}")
+
+
+def _check_reduce_op(op: str, reduce_op) -> None:
+    if reduce_op not in REDUCE_OPS:
+        raise ArgumentValueError(f"{op}: `op` must be one of {', '.join(REDUCE_OPS)}, got "
+                                 f"{reduce_op!r}")
+
+
+def _numeric(op: str, x: TensorType) -> TensorType:
+    if x.dtype.is_bool:
+        raise DTypeError(f"{op}: expected a numeric Tensor, got {x.dtype}")
+    return x.strong()
+
+
+def _all_reduce_type(*xs, op="sum", group=WORLD_COMM_GROUP):
+    _check_reduce_op("AllReduce", op)
+    _check_group("AllReduce", group)
+    if not xs:
+        raise ShapeError("AllReduce: expected at least one Tensor, got none")
+    return tuple(_numeric("AllReduce", x) for x in xs)
+
+
+def _all_gather_type(x, group=WORLD_COMM_GROUP, rank_size=1):
+    _check_group("AllGather", group)
+    if x.ndim == 0:
+        raise ShapeError("AllGather: expected a Tensor of rank >= 1 (gathered along axis 0), "
+                         "got a scalar")
+    first = None if x.shape[0] is None else x.shape[0] * rank_size
+    return TensorType((first,) + x.shape[1:], x.dtype)
+
+
+def _reduce_scatter_type(x, op="sum", group=WORLD_COMM_GROUP, rank_size=1):
+    _check_reduce_op("ReduceScatter", op)
+    _check_group("ReduceScatter", group)
+    if x.ndim == 0 or (x.shape[0] is not None and x.shape[0] % rank_size):
+        raise ShapeError(f"ReduceScatter: expected a first dimension divisible by the group "
+                         f"size {rank_size}, got shape {fmt_shape(x.shape)}")
+    first = None if x.shape[0] is None else x.shape[0] // rank_size
+    return TensorType((first,) + x.shape[1:], _numeric("ReduceScatter", x).dtype)
+
+
+def _broadcast_type(*xs, root_rank=0, group=WORLD_COMM_GROUP, rank_size=1):
+    _check_group("Broadcast", group)
+    if not isinstance(root_rank, int) or not 0 <= root_rank < rank_size:
+        raise ArgumentValueError(f"Broadcast: `root_rank` must be a rank of the group "
+                                 f"(0 to {rank_size - 1}), got {root_rank!r}")
+    return tuple(x.strong() for x in xs)
+
+
+def _reduce_type(x, dst=0, op="sum", group=WORLD_COMM_GROUP, rank_size=1):
+    _check_reduce_op("Reduce", op)
+    _check_group("Reduce", group)
+    if not isinstance(dst, int) or not 0 <= dst < rank_size:
+        raise ArgumentValueError(f"Reduce: `dst` must be a rank of the group (0 to "
+                                 f"{rank_size - 1}), got {dst!r}")
+    return _numeric("Reduce", x)
+
+
+def _barrier_type(group=WORLD_COMM_GROUP):
+    _check_group("Barrier", group)
+    return ()
+
+
+# effectful: the ranks must meet every collective, in the same order
+all_reduce = Primitive("all_reduce", _all_reduce_type, label="AllReduce",
+                       multiple_results=True, effectful=True)
+all_gather = Primitive("all_gather", _all_gather_type, label="AllGather", effectful=True)
+reduce_scatter = Primitive("reduce_scatter", _reduce_scatter_type, label="ReduceScatter",
+                           effectful=True)
+broadcast = Primitive("broadcast", _broadcast_type, label="Broadcast", multiple_results=True,
+                      effectful=True)
+reduce = Primitive("reduce", _reduce_type, label="Reduce",  # to rank `dst`; zeros elsewhere
+                   effectful=True)
+barrier = Primitive("barrier", _barrier_type, label="Barrier", multiple_results=True,
+                    nondifferentiable=True, effectful=True)
+COLLECTIVES = (all_reduce, all_gather, reduce_scatter, broadcast, reduce, barrier)
+
+
+# ----- derivatives -----------------------------------------------------------------------------
+
+def _extremum_mask(x, out):
+    """1 where this rank's value is the one the reduction picked (ties share), else 0."""
+    return cast(equal(x, out), dtype=abstract_of(x).dtype)
+
+
+# How an input's gradient follows from the summed cotangent `total` (AllReduce-sum of dout):
+# op -> fn(x, out, total)
+_REDUCE_GRADS = {
+    ReduceOp.SUM: lambda x, out, total: total,
+    ReduceOp.MAX: lambda x, out, total: mul(total, _extremum_mask(x, out)),
+    ReduceOp.MIN: lambda x, out, total: mul(total, _extremum_mask(x, out)),
+    ReduceOp.PROD: lambda x, out, total: div(mul(total, out), x),
+}
+
+
+@all_reduce.def_bprop
+def _all_reduce_bprop(*xs, out, dout, op="sum", group=WORLD_COMM_GROUP):
+    live = [i for i, d in enumerate(dout) if d is not None]
+    if not live:
+        return (None,) * len(xs)
+    totals = dict(zip(live, all_reduce(*[dout[i] for i in live], op=ReduceOp.SUM,
+                                       group=group)))
+    return tuple(_REDUCE_GRADS[op](xs[i], out[i], totals[i]) if i in totals else None
+                 for i in range(len(xs)))
+
+
+@all_gather.def_bprop
+def _all_gather_bprop(x, out, dout, group=WORLD_COMM_GROUP, rank_size=1):
+    return (reduce_scatter(dout, op=ReduceOp.SUM, group=group, rank_size=rank_size),)
+
+
+@reduce_scatter.def_bprop
+def _reduce_scatter_bprop(x, out, dout, op="sum", group=WORLD_COMM_GROUP, rank_size=1):
+    # every rank's slice r is reduced into rank r: rank r's cotangent reaches slice r everywhere
+    gathered = all_gather(dout, group=group, rank_size=rank_size)
+    if op == ReduceOp.SUM:
+        return (gathered,)
+    picked = all_gather(out, group=group, rank_size=rank_size)
+    return (_REDUCE_GRADS[op](x, picked, gathered),)
+
+
+@broadcast.def_bprop
+def _broadcast_bprop(*xs, out, dout, root_rank=0, group=WORLD_COMM_GROUP, rank_size=1):
+    # every rank's output is the root's input: the root's gradient is the ranks' sum, the other
+    # ranks' inputs were never read. A reduction to the root says so without the graph
+    # depending on which rank builds it (every rank must meet the same collectives).
+    return tuple(None if d is None else reduce(d, dst=root_rank, op=ReduceOp.SUM, group=group,
+                                               rank_size=rank_size) for d in dout)
+
+
+@reduce.def_bprop
+def _reduce_bprop(x, out, dout, dst=0, op="sum", group=WORLD_COMM_GROUP, rank_size=1):
+    # only the root's output depends on the inputs, so the root's cotangent reaches them all
+    if op != ReduceOp.SUM:
+        raise ArgumentValueError(f"Reduce: only op='sum' has a gradient, got {op!r}")
+    return broadcast(dout, root_rank=dst, group=group, rank_size=rank_size)
+
+
+# ----- batching rules (vmap): collectives act elementwise across ranks -------------------------
+
+def _elementwise_batch(prim):
+    def rule(args, dims, **params):
+        return prim(*args, **params), tuple(dims)
+    return rule
+
+
+def _axis0_batch(prim):
+    """Gathering and scattering run along axis 0: the batch axis moves behind it."""
+    def rule(args, dims, **params):
+        (x,), (dim,) = args, dims
+        return prim(move_axis(x, dim, 1), **params), 1
+    return rule
+
+
+all_reduce.def_batch(_elementwise_batch(all_reduce))
+broadcast.def_batch(_elementwise_batch(broadcast))
+reduce.def_batch(lambda args, dims, **params: (reduce(*args, **params), dims[0]))
+all_gather.def_batch(_axis0_batch(all_gather))
+reduce_scatter.def_batch(_axis0_batch(reduce_scatter))
+
+
+# ----- MindSpore's primitive classes -----------------------------------------------------------
+
+def _rank_size(group: str) -> int:
+    return group_rank_and_size(group)[1]
+
+
+class _Collective:
+    """Configured in __init__, applied in __call__; instances are constants in a graph."""
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        return f"{type(self).__name__}({inner})"
+
+
+class AllReduce(_Collective):
+    """`ops.AllReduce(op=ReduceOp.SUM, group=GlobalComm.WORLD_COMM_GROUP)(x)`: every rank gets
+    the reduction of all ranks' `x`."""
+
+    def __init__(self, op=ReduceOp.SUM, group=WORLD_COMM_GROUP):
+        _check_reduce_op("AllReduce", op)
+        _check_group("AllReduce", group)
+        self.op, self.group = op, group
+
+    def __call__(self, x):
+        return all_reduce(x, op=self.op, group=self.group)[0]
+
+
+class AllGather(_Collective):
+    """`ops.AllGather(group)(x)`: the ranks' `x` concatenated along axis 0, in rank order."""
+
+    def __init__(self, group=WORLD_COMM_GROUP):
+        _check_group("AllGather", group)
+        self.group = group
+
+    def __call__(self, x):
+        return all_gather(x, group=self.group, rank_size=_rank_size(self.group))
+
+
+class ReduceScatter(_Collective):
+    """`ops.ReduceScatter(op, group)(x)`: rank r gets slice r (along axis 0) of the reduction of
+    all ranks' `x`."""
+
+    def __init__(self, op=ReduceOp.SUM, group=WORLD_COMM_GROUP):
+        _check_reduce_op("ReduceScatter", op)
+        _check_group("ReduceScatter", group)
+        self.op, self.group = op, group
+
+    def __call__(self, x):
+        return reduce_scatter(x, op=self.op, group=self.group, rank_size=_rank_size(self.group))
+
+
+class Broadcast(_Collective):
+    """`ops.Broadcast(root_rank, group)((x, ...))`: every rank gets the root's tensors."""
+
+    def __init__(self, root_rank, group=WORLD_COMM_GROUP):
+        if isinstance(root_rank, bool) or not isinstance(root_rank, int):
+            raise DTypeError(f"Broadcast: `root_rank` must be an int, got {root_rank!r}")
+        _check_group("Broadcast", group)
+        self.root_rank, self.group = root_rank, group
+
+    def __call__(self, input_x):
+        tensors = tuple(input_x) if isinstance(input_x, (tuple, list)) else (input_x,)
+        return broadcast(*tensors, root_rank=self.root_rank, group=self.group,
+                         rank_size=_rank_size(self.group))
+
+
+class Barrier(_Collective):
+    """`ops.Barrier(group)()`: returns when every rank of the group has reached it."""
+
+    def __init__(self, group=WORLD_COMM_GROUP):
+        _check_group("Barrier", group)
+        self.group = group
+
+    def __call__(self):
+        barrier(group=self.group)
+
+
+__all__ = ["AllGather", "AllReduce", "Barrier", "Broadcast", "ReduceOp", "ReduceScatter"]

@@ -1,0 +1,97 @@
+"""`ops.einsum(equation, *operands)` from transpose, reshape, sum and batched matmul.
+
+One operand: sum the letters missing from the output, then transpose. Two: the letters split
+into batch (both operands and the output), contracted (both, not the output), left-only and
+right-only; A becomes (batch, left, contracted), B (batch, contracted, right), one matmul gives
+(batch, left, right), which is reshaped and transposed into the output. More operands contract
+left to right. Letters repeated within one operand (diagonals) are not supported.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import functional as F
+from .core import abstract_of
+from .errors import ArgumentValueError, ShapeError
+
+__all__ = ["Einsum", "einsum"]
+
+
+def _parse(equation: str, count: int) -> tuple[list[str], str]:
+    equation = equation.replace(" ", "")
+    inputs, arrow, output = equation.partition("->")
+    terms = inputs.split(",")
+    if len(terms) != count:
+        raise ArgumentValueError(f"einsum: the equation names {len(terms)} operands, got {count}")
+    if "." in equation:
+        raise ArgumentValueError("einsum: ellipsis ('...') is not supported; name every axis")
+    for term in terms:
+        if len(set(term)) != len(term):
+            raise ArgumentValueError(f"einsum: a letter repeated within one operand ({term!r}) "
+                                     f"is not supported")
+    if not arrow:  # implicit output: the letters used once, in alphabetical order
+        letters = "".join(terms)
+        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    return terms, output
+
+
+def _reduce_to(x, term: str, keep: str):
+    """Sum away the letters of `term` not in `keep`; returns (value, remaining term)."""
+    drop = tuple(i for i, c in enumerate(term) if c not in keep)
+    if drop:
+        x = F.reduce_sum(x, drop)
+    return x, "".join(c for c in term if c in keep)
+
+
+def _permute(x, term: str, order: str):
+    return x if term == order else F.transpose(x, tuple(term.index(c) for c in order))
+
+
+def _contract(a, ta: str, b, tb: str, keep: str):
+    """a (ta) times b (tb), summing the shared letters not in `keep`."""
+    a, ta = _reduce_to(a, ta, tb + keep)
+    b, tb = _reduce_to(b, tb, ta + keep)
+    size = dict(zip(ta, abstract_of(a).shape)) | dict(zip(tb, abstract_of(b).shape))
+    for c in set(ta) & set(tb):
+        sa, sb = abstract_of(a).shape[ta.index(c)], abstract_of(b).shape[tb.index(c)]
+        if sa != sb:
+            raise ShapeError(f"einsum: letter {c!r} has size {sa} in one operand and {sb} in "
+                             f"the other")
+    batch = "".join(c for c in ta if c in tb and c in keep)
+    summed = "".join(c for c in ta if c in tb and c not in keep)
+    left = "".join(c for c in ta if c not in tb)
+    right = "".join(c for c in tb if c not in ta)
+
+    def prod(letters):
+        return int(np.prod([size[c] for c in letters])) if letters else 1
+
+    a3 = F.reshape(_permute(a, ta, batch + left + summed), (prod(batch), prod(left), prod(summed)))
+    b3 = F.reshape(_permute(b, tb, batch + summed + right),
+                   (prod(batch), prod(summed), prod(right)))
+    out = F.reshape(F.matmul(a3, b3), tuple(size[c] for c in batch + left + right))
+    return out, batch + left + right
+
+
+def einsum(equation, *operands):
+    """Einstein summation over the operands as `equation` ("ij,jk->ik") says."""
+    if len(operands) == 1 and isinstance(operands[0], (tuple, list)):
+        operands = tuple(operands[0])
+    terms, output = _parse(equation, len(operands))
+    value, term = operands[0], terms[0]
+    rest = "".join(terms[1:])
+    value, term = _reduce_to(value, term, rest + output)
+    for k in range(1, len(operands)):
+        later = "".join(terms[k + 1:])
+        value, term = _contract(value, term, operands[k], terms[k], later + output)
+    value, term = _reduce_to(value, term, output)
+    return _permute(value, term, output)
+
+
+class Einsum:
+    """`ops.Einsum(equation)(operands)`."""
+
+    def __init__(self, equation):
+        self.equation = equation
+
+    def __call__(self, operands):
+        return einsum(self.equation, *operands)

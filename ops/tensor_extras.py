@@ -1,0 +1,214 @@
+"""Tensor attributes and methods MindSpore programs use that follow from the type alone or are
+compositions of functional ops; a mixin shared by eager Tensors and graph tracers (after
+TensorMethods in their bases, so a method defined there takes precedence)."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import dtype as dt
+from . import functional as F
+
+
+def _ops():
+    """The ops namespace, read when a method runs (it imports this module while loading)."""
+    from cellgraph import ops
+
+    return ops
+
+
+class TensorExtras:
+    """Mixin over `aval`; inside a graph the attributes are compile-time constants."""
+
+    __slots__ = ()
+
+    # -- layout -----------------------------------------------------------------------------
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element."""
+        return self.aval.dtype.np.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the whole tensor."""
+        return self.aval.size * self.aval.dtype.np.itemsize
+
+    @property
+    def strides(self) -> tuple:
+        """Bytes to step along each axis of the row-major layout, as NumPy counts them."""
+        step, out = self.aval.dtype.np.itemsize, []
+        for size in reversed(self.aval.shape):
+            out.append(step)
+            step *= size
+        return tuple(reversed(out))
+
+    def is_contiguous(self) -> bool:
+        return True  # every backend keeps its arrays row-major
+
+    def contiguous(self):
+        return self
+
+    def element_size(self) -> int:
+        return self.itemsize
+
+    def nelement(self) -> int:
+        return self.aval.size
+
+    def is_floating_point(self) -> bool:
+        return self.aval.dtype.is_float
+
+    @property
+    def mT(self):
+        return _ops().swapaxes(self, -1, -2)
+
+    # -- dtype conversions --------------------------------------------------------------------
+    def to(self, dtype):
+        return F.cast(self, dtype)
+
+    def long(self):
+        return F.cast(self, dt.int64)
+
+    def double(self):
+        return F.cast(self, dt.float64)
+
+    def bool(self):
+        return F.cast(self, dt.bool_)
+
+    def short(self):
+        return F.cast(self, dt.int16)
+
+    def type_as(self, other):
+        return F.cast(self, other.dtype)
+
+    # -- arithmetic by name -------------------------------------------------------------------
+    def true_divide(self, other):
+        return F.div(self, other)
+
+    def log2(self):
+        return F.div(F.log(self), float(np.log(2.0)))
+
+    def log10(self):
+        return F.div(F.log(self), float(np.log(10.0)))
+
+    def exp2(self):
+        return F.pow(2.0, self)
+
+    def lerp(self, end, weight):
+        return F.add(self, F.mul(weight, F.sub(end, self)))
+
+    def outer(self, vec2):
+        return _ops().outer(self, vec2)
+
+    def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+        return F.add(F.mul(self, beta), F.mul(F.matmul(mat1, mat2), alpha))
+
+    def amax(self, axis=None, keepdims=False):
+        return F.reduce_max(self, () if axis is None else axis, keepdims)
+
+    def amin(self, axis=None, keepdims=False):
+        return F.reduce_min(self, () if axis is None else axis, keepdims)
+
+    def norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):
+        return _ops().norm(self, ord, dim, keepdim, dtype=dtype)
+
+    def logsumexp(self, axis, keepdims=False):
+        return _ops().logsumexp(self, axis, keepdims)
+
+    # -- comparisons by name ------------------------------------------------------------------
+
+    def ne(self, other):
+        return F.not_equal(self, other)
+
+    def ge(self, other):
+        return F.greater_equal(self, other)
+
+    def gt(self, other):
+        return F.greater(self, other)
+
+    def le(self, other):
+        return F.less_equal(self, other)
+
+    def lt(self, other):
+        return F.less(self, other)
+
+    def isnan(self):
+        return _ops().isnan(self)
+
+    def isfinite(self):
+        return _ops().isfinite(self)
+
+    def where(self, condition, y):
+        return F.select(condition, self, y)
+
+    def masked_fill(self, mask, value):
+        return _ops().masked_fill(self, mask, value)
+
+    # -- shape ------------------------------------------------------------------------------
+    def ravel(self):
+        return F.reshape(self, (-1,))
+
+    def view_as(self, other):
+        return F.reshape(self, tuple(other.shape))
+
+    def expand_as(self, other):
+        return F.broadcast_to(self, tuple(other.shape))
+
+    def expand(self, *size):
+        size = size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+        return F.broadcast_to(self, tuple(size))
+
+    def flip(self, dims):
+        return _ops().flip(self, dims)
+
+    def roll(self, shifts, dims=None):
+        return _ops().roll(self, shifts, dims)
+
+    def chunk(self, chunks, axis=0):
+        return _ops().chunk(self, chunks, axis)
+
+    def split(self, split_size_or_sections, axis=0):
+        return _ops().split(self, split_size_or_sections, axis)
+
+    def unbind(self, dim=0):
+        return _ops().unbind(self, dim)
+
+    def narrow(self, axis, start, length):
+        index = [slice(None)] * self.aval.ndim
+        index[axis] = slice(start, start + length)
+        return F.getitem(self, tuple(index))
+
+    def repeat(self, repeats, axis=None):
+        """NumPy's repeat: each element `repeats` times along `axis` (flattened for None)."""
+        if axis is None:
+            return _ops().repeat_elements(F.reshape(self, (-1,)), repeats, 0)
+        return _ops().repeat_elements(self, repeats, axis)
+
+    def tril(self, diagonal=0):
+        return self * _triangle_mask(self, diagonal, lower=True)
+
+    def triu(self, diagonal=0):
+        return self * _triangle_mask(self, diagonal, lower=False)
+
+    # -- picking ----------------------------------------------------------------------------
+    def gather(self, input_indices, axis, batch_dims=0):
+        return F.gather(self, input_indices, axis, batch_dims)
+
+    def gather_elements(self, dim, index):
+        return _ops().gather_elements(self, dim, index)
+
+    def index_select(self, axis, index):
+        return _ops().index_select(self, axis, index)
+
+    # -- new tensors like this one ------------------------------------------------------------
+    def new_zeros(self, size, dtype=None):
+        return F.zeros(size, dtype or self.aval.dtype)
+
+    def new_ones(self, size, dtype=None):
+        return F.ones(size, dtype or self.aval.dtype)
+
+
+def _triangle_mask(x, k: int, lower: bool):
+    from . import array_ops as A
+
+    rows, cols = x.aval.shape[-2:]
+    keep = np.tril(np.ones((rows, cols)), k) if lower else np.triu(np.ones((rows, cols)), k)
+    return A.cast(keep, dtype=x.aval.dtype)

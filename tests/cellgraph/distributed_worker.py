@@ -1,0 +1,306 @@
+"""A worker of the multi-process tests (started by `cellgraph launch`, or directly with
+torchrun's environment variables). `python distributed_worker.py TASK OUT_DIR`:
+
+* `train`: 10 data-parallel steps of an MLP and of a small CNN (TrainOneStepCell), of the MLP
+  through a value_and_grad loop with nn.DistributedGradReducer and through Model.train over a
+  dataset sharded by rank, each on this rank's shard of the global batch; saves the initial and final parameters to OUT_DIR/TASK_rankR.npz. Also
+  saves a checkpoint (only rank 0 may write it) and reads it back on every rank.
+* `collectives`: every collective's forward, gradient and gradient of order 2 against its
+  definition (the global loss is the sum of the ranks' losses), a bucket of two dtypes, and
+  parameter_broadcast, written to OUT_DIR/collectives_rankR.json as {check: error}.
+* `train_forever`: trains until killed, after writing OUT_DIR/pid_rankR.
+* `stall`: rank 1 never reaches the all-reduce rank 0 waits in.
+
+The models and data are functions here, so the test can run the same model on one process.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import cellgraph as ms
+from cellgraph import Tensor, nn, ops
+
+STEPS = 10
+GLOBAL_BATCH = 8
+
+
+# ----- models and data (shared with the single-process reference in the tests) --------------
+
+def mlp():
+    return nn.SequentialCell(nn.Dense(6, 16), nn.ReLU(), nn.Dense(16, 3))
+
+
+def cnn():
+    return nn.SequentialCell(nn.Conv2d(1, 4, 3, has_bias=True), nn.ReLU(),
+                             nn.MaxPool2d(2, 2), nn.Flatten(), nn.Dense(4 * 4 * 4, 3))
+
+
+MODELS = {"mlp": (mlp, (6,), nn.MSELoss),
+          "cnn": (cnn, (1, 8, 8), lambda: nn.SoftmaxCrossEntropyWithLogits(
+              sparse=True, reduction="mean"))}
+
+
+def batches(kind: str):
+    """STEPS global batches (inputs, labels) of GLOBAL_BATCH examples."""
+    rng = np.random.default_rng(7)
+    _, shape, _ = MODELS[kind]
+    for _ in range(STEPS):
+        x = rng.standard_normal((GLOBAL_BATCH,) + shape).astype(np.float32)
+        if kind == "mlp":
+            y = rng.standard_normal((GLOBAL_BATCH, 3)).astype(np.float32)
+        else:
+            y = rng.integers(0, 3, GLOBAL_BATCH).astype(np.int32)
+        yield x, y
+
+
+def shard(array, rank: int, size: int):
+    per = len(array) // size
+    return array[rank * per:(rank + 1) * per]
+
+
+def params_of(net) -> dict:
+    return {p.name: p.asnumpy().copy() for p in net.trainable_params()}
+
+
+def train_one_step(kind: str, rank: int = 0, size: int = 1) -> tuple[dict, dict]:
+    """(initial, final) parameters after STEPS steps of TrainOneStepCell on this rank's shard."""
+    build, _, loss = MODELS[kind]
+    ms.set_seed(1)
+    net = build()
+    first = params_of(net)
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss()),
+                               nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    for x, y in batches(kind):
+        step(Tensor(shard(x, rank, size)), Tensor(shard(y, rank, size)))
+    return first, params_of(net)
+
+
+def train_value_and_grad(rank: int, size: int) -> dict:
+    """The loop MindSpore's data-parallel tutorial writes: value_and_grad, then the reducer."""
+    ms.set_seed(1)
+    net = mlp()
+    loss_fn = nn.MSELoss()
+    optimizer = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    grad_fn = ms.value_and_grad(lambda x, y: loss_fn(net(x), y), None, optimizer.parameters)
+    reducer = nn.DistributedGradReducer(optimizer.parameters)
+
+    @ms.jit
+    def train_step(x, y):
+        loss, grads = grad_fn(x, y)
+        optimizer(reducer(grads))
+        return loss
+
+    for x, y in batches("mlp"):
+        train_step(Tensor(shard(x, rank, size)), Tensor(shard(y, rank, size)))
+    return params_of(net)
+
+
+def train_model(rank: int = 0, size: int = 1) -> dict:
+    """Model.train for one epoch over the STEPS global batches, through a dataset pipeline
+    sharded by rank (every size-th row), so that each global batch is split across ranks."""
+    from cellgraph.dataset import NumpySlicesDataset
+    from cellgraph.train import Model
+
+    x, y = (np.concatenate(column) for column in zip(*batches("mlp")))
+    shards = {"num_shards": size, "shard_id": rank} if size > 1 else {}
+    data = NumpySlicesDataset((x, y), ["x", "y"], shuffle=False, **shards)
+    ms.set_seed(1)
+    net = mlp()
+    model = Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    model.train(1, data.batch(GLOBAL_BATCH // size))
+    return params_of(net)
+
+
+def task_train(out: Path, rank: int, size: int) -> None:
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL,
+                                 gradients_mean=True)
+    arrays = {}
+    for kind in MODELS:
+        first, last = train_one_step(kind, rank, size)
+        arrays.update({f"{kind}/first/{k}": v for k, v in first.items()})
+        arrays.update({f"{kind}/last/{k}": v for k, v in last.items()})
+    arrays.update({f"loop/last/{k}": v for k, v in train_value_and_grad(rank, size).items()})
+    arrays.update({f"model/last/{k}": v for k, v in train_model(rank, size).items()})
+    net = mlp()
+    ckpt = out / f"ckpt_rank{rank}.ckpt"
+    ms.save_checkpoint(net, str(ckpt))
+    ops.Barrier()()  # rank 0 has written its file
+    loaded = ms.load_checkpoint(str(out / "ckpt_rank0.ckpt"))
+    arrays.update({f"ckpt/{k}": v.asnumpy() for k, v in loaded.items()})
+    np.savez(out / f"train_rank{rank}.npz", **arrays)
+
+
+# ----- collectives against their definitions ---------------------------------------------------
+
+def rank_input(rank: int, shape=(4, 3)) -> np.ndarray:
+    """Distinct values on each rank, no ties across ranks (so max/min pick one rank)."""
+    rng = np.random.default_rng(100 + rank)
+    return rng.uniform(0.5, 2.0, shape) * (1 + 0.25 * rank)
+
+
+def weights(rank: int, seed: int, shape) -> np.ndarray:
+    return np.random.default_rng(seed * 10 + rank).standard_normal(shape)
+
+
+COLLECTIVES = {
+    "all_reduce_sum": (lambda: ops.AllReduce(ops.ReduceOp.SUM),
+                       lambda xs, r: np.sum(xs, 0)),
+    "all_reduce_max": (lambda: ops.AllReduce(ops.ReduceOp.MAX),
+                       lambda xs, r: np.max(xs, 0)),
+    "all_reduce_min": (lambda: ops.AllReduce(ops.ReduceOp.MIN),
+                       lambda xs, r: np.min(xs, 0)),
+    "all_reduce_prod": (lambda: ops.AllReduce(ops.ReduceOp.PROD),
+                        lambda xs, r: np.prod(xs, 0)),
+    "all_gather": (lambda: ops.AllGather(), lambda xs, r: np.concatenate(xs, 0)),
+    "reduce_scatter": (lambda: ops.ReduceScatter(ops.ReduceOp.SUM),
+                       lambda xs, r: np.split(np.sum(xs, 0), len(xs))[r]),
+    "reduce_scatter_max": (lambda: ops.ReduceScatter(ops.ReduceOp.MAX),
+                           lambda xs, r: np.split(np.max(xs, 0), len(xs))[r]),
+    "broadcast": (lambda: _first_of(ops.Broadcast(1)), lambda xs, r: xs[1]),
+    "reduce": (lambda: _reduce_to(1), lambda xs, r: np.sum(xs, 0) * (r == 1)),
+}
+
+
+def _first_of(broadcast):
+    """Broadcast takes and gives a tuple: a function of one tensor."""
+    def apply(x):
+        return broadcast((x,))[0]
+    return apply
+
+
+def _reduce_to(dst):
+    def apply(x):
+        return ops.comm_ops.reduce(x, dst=dst, op="sum", rank_size=2)
+    return apply
+
+
+def fd_grad(fn, xs: list, rank: int, h: float = 1e-3) -> np.ndarray:
+    """d fn(xs) / d xs[rank] by central differences (float64)."""
+    grad = np.zeros_like(xs[rank])
+    for i in np.ndindex(xs[rank].shape):
+        plus = [x.copy() for x in xs]
+        minus = [x.copy() for x in xs]
+        plus[rank][i] += h
+        minus[rank][i] -= h
+        grad[i] = (fn(plus) - fn(minus)) / (2 * h)
+    return grad
+
+
+def check_collective(name: str, rank: int, size: int) -> dict:
+    make, reference = COLLECTIVES[name]
+    collective = make()
+    xs = [rank_input(r) for r in range(size)]
+    out_shape = reference(xs, rank).shape
+    w = [weights(r, 1, out_shape) for r in range(size)]
+    v = [weights(r, 2, xs[0].shape) for r in range(size)]
+
+    def loss(x):  # this rank's share of the global loss
+        return (Tensor(w[rank]) * collective(x) ** 2).sum()
+
+    def loss_of_grad(x):  # a second-order quantity: the global loss's gradient, weighted
+        return (Tensor(v[rank]) * ms.grad(loss)(x)).sum()
+
+    def global_loss(xs_):
+        return sum(np.sum(w[k] * reference(xs_, k) ** 2) for k in range(size))
+
+    def global_loss_of_grad(xs_):
+        return sum(np.sum(v[k] * fd_grad(global_loss, xs_, k)) for k in range(size))
+
+    @ms.jit
+    def forward(t):
+        return collective(t)
+
+    x = Tensor(xs[rank])
+    return {
+        f"{name}/forward": _err(forward(x), reference(xs, rank)),
+        f"{name}/grad": _err(ms.grad(loss)(x), fd_grad(global_loss, xs, rank)),
+        f"{name}/grad2": _err(ms.grad(loss_of_grad)(x), fd_grad(global_loss_of_grad, xs, rank)),
+    }
+
+
+def _err(got, expected) -> float:
+    got = got.asnumpy()
+    assert got.shape == expected.shape, (got.shape, expected.shape)
+    return float(np.max(np.abs(got - expected)) / max(1.0, np.max(np.abs(expected))))
+
+
+def check_barrier_and_bucket(rank: int, size: int) -> dict:
+    ops.Barrier()()
+    both = ops.comm_ops.all_reduce(Tensor(np.full(3, rank + 1.0)), Tensor(np.arange(2) + rank),
+                                   op="sum")
+    return {"bucket/float": _err(both[0], np.full(3, size * (size + 1) / 2)),
+            "bucket/int": _err(both[1], size * np.arange(2) + size * (size - 1) / 2)}
+
+
+def check_parameter_broadcast(rank: int, size: int) -> dict:
+    """parameter_broadcast=True: TrainOneStepCell starts every rank from rank 0's values."""
+    ms.set_seed(rank)  # different initial parameters on each rank
+    net = mlp()
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL,
+                                 parameter_broadcast=True)
+    nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), nn.SGD(net.trainable_params()))
+    ms.reset_auto_parallel_context()
+    ms.set_seed(0)
+    expected = params_of(mlp())
+    return {"parameter_broadcast": max(float(np.max(np.abs(p.asnumpy() - expected[p.name])))
+                                       for p in net.trainable_params())}
+
+
+def task_collectives(out: Path, rank: int, size: int) -> None:
+    errors = check_barrier_and_bucket(rank, size)
+    errors.update(check_parameter_broadcast(rank, size))
+    for name in COLLECTIVES:
+        errors.update(check_collective(name, rank, size))
+    (out / f"collectives_rank{rank}.json").write_text(json.dumps(errors))
+
+
+def task_train_forever(out: Path, rank: int, size: int) -> None:
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL)
+    net = mlp()
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                               nn.SGD(net.trainable_params(), 0.01))
+    x, y = next(batches("mlp"))
+    step(Tensor(x), Tensor(y))  # compiled: from here on each step is quick
+    (out / f"pid_rank{rank}").write_text(str(os.getpid()))
+    while True:
+        step(Tensor(x), Tensor(y))
+
+
+def launch(task: str, out: Path, nproc: int = 2, timeout: float = 240) -> None:
+    """Run TASK on `nproc` processes through `cellgraph launch` (loopback only); workers'
+    output goes to OUT/logs, which the assertion shows when the job fails."""
+    cmd = [sys.executable, "-m", "cellgraph", "launch", "--nproc", str(nproc), "--master-addr",
+           "127.0.0.1", "--log-dir", str(out / "logs"), __file__, task, str(out)]
+    done = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=timeout)
+    logs = "\n".join(p.read_text() for p in sorted((out / "logs").glob("*.log")))
+    assert done.returncode == 0, f"{done.stderr}\n{logs[-4000:]}"
+
+
+def task_stall(out: Path, rank: int, size: int) -> None:
+    """Rank 1 stops answering (alive, but never reaching the collective) until it is killed."""
+    if rank == 1:
+        time.sleep(600)
+    ops.AllReduce()(Tensor(np.ones(3, np.float32)))
+
+
+TASKS = {"train": task_train, "collectives": task_collectives,
+         "train_forever": task_train_forever, "stall": task_stall}
+
+
+def main() -> None:
+    task, out = sys.argv[1], Path(sys.argv[2])
+    from cellgraph.communication import get_group_size, get_rank, init
+
+    init()
+    TASKS[task](out, get_rank(), get_group_size())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,250 @@
+"""cellgraph.communication, the auto-parallel context and the collective primitives.
+
+* On 2 processes (Gloo on loopback): each collective's forward, gradient and gradient of order
+  2 against its definition, where the global loss is the sum of the ranks' losses (the
+  reference is NumPy over every rank's inputs, differentiated by central differences).
+* In this process, as a world of one: init, ranks and groups, collectives in construct and in
+  the IR, bucketed gradient reduction (one all_reduce per bucket).
+* Without PyTorch: init names the package to install; before init, collectives say to init.
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Tensor, communication, nn, ops
+from cellgraph.nn.grad_reducer import plan_buckets
+from cellgraph.ops.errors import ArgumentValueError, CommunicationError
+from cellgraph.runtime import distributed
+
+from . import distributed_worker as worker
+
+
+@pytest.fixture(autouse=True)
+def _stand_alone_after():
+    yield
+    ms.reset_auto_parallel_context()  # no test leaves another in DATA_PARALLEL
+
+
+CHECKS = [f"{name}/{what}" for name in worker.COLLECTIVES for what in ("forward", "grad", "grad2")]
+
+
+@pytest.fixture(scope="module")
+def two_ranks(tmp_path_factory):
+    pytest.importorskip("torch.distributed")
+    out = tmp_path_factory.mktemp("collectives")
+    worker.launch("collectives", out)
+    return [json.loads((out / f"collectives_rank{r}.json").read_text()) for r in range(2)]
+
+
+@pytest.mark.parametrize("check", CHECKS + ["bucket/float", "bucket/int", "parameter_broadcast"])
+def test_collective_matches_its_definition_on_two_ranks(two_ranks, check):
+    for rank, errors in enumerate(two_ranks):
+        assert errors[check] < 1e-7, f"rank {rank} {check}: relative error {errors[check]}"
+
+
+@pytest.fixture
+def world_of_one():
+    pytest.importorskip("torch.distributed")
+    communication.init()
+    yield
+    communication.release()
+    ms.reset_auto_parallel_context()
+
+
+def test_init_alone_is_a_world_of_one(world_of_one):
+    assert (communication.get_rank(), communication.get_group_size()) == (0, 1)
+    assert communication.get_local_rank() == 0
+    assert communication.GlobalComm.INITED
+    assert communication.GlobalComm.WORLD_COMM_GROUP == "mccl_world_group"
+    assert communication.get_rank(communication.GlobalComm.WORLD_COMM_GROUP) == 0
+    assert ms.get_auto_parallel_context("device_num") == 1
+
+
+def test_groups(world_of_one):
+    communication.create_group("solo", [0])
+    assert communication.get_group_size("solo") == 1
+    assert communication.get_world_rank_from_group_rank("solo", 0) == 0
+    assert communication.get_group_rank_from_world_rank(0, "solo") == 0
+    assert communication.get_process_group_ranks("solo") == [0]
+    x = Tensor(np.arange(3, dtype=np.float32))
+    np.testing.assert_array_equal(ops.AllReduce(group="solo")(x).asnumpy(), x.asnumpy())
+    communication.destroy_group("solo")
+    with pytest.raises(CommunicationError, match="unknown communication group 'solo'"):
+        communication.get_rank("solo")
+    with pytest.raises(ArgumentValueError, match="distinct ranks"):
+        communication.create_group("bad", [0, 3])
+
+
+class Collectives(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.all_reduce = ops.AllReduce(ops.ReduceOp.MAX)
+        self.all_gather = ops.AllGather()
+        self.barrier = ops.Barrier()
+
+    def construct(self, x):
+        unused = self.all_reduce(x * 3)  # noqa: F841 - every rank must still meet it
+        self.barrier()
+        return self.all_gather(x + 1)
+
+
+def test_collectives_in_construct_are_kept_and_shown(world_of_one):
+    x = Tensor(np.ones((2, 3), np.float32))
+    np.testing.assert_array_equal(Collectives()(x).asnumpy(), np.full((2, 3), 2.0))
+    text = ms.dump_ir(Collectives(), x)
+    calls = [re.match(r"\s*(?:%\d+ = )?(\w+)\(", line).group(1)
+             for line in text.splitlines()[1:-2]]
+    assert calls == ["mul", "all_reduce", "barrier", "add", "all_gather"]
+    assert "{op='max', group='hccl_world_group'}" in text
+    grad_text = ms.dump_ir(ms.grad(Collectives()), x)
+    assert "reduce_scatter(" in grad_text  # AllGather's gradient
+
+
+def test_gradients_travel_in_buckets(world_of_one):
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL,
+                                 gradients_mean=True,
+                                 comm_fusion={"allreduce": {"mode": "size", "config": 0.001}})
+    net = nn.SequentialCell(nn.Dense(20, 10), nn.Dense(10, 10), nn.Dense(10, 2))
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                               nn.SGD(net.trainable_params(), 0.1))
+    buckets = step.grad_reducer.buckets
+    assert sorted(i for b in buckets for i in b) == list(range(6)) and 1 < len(buckets) < 6
+    x, y = Tensor(np.ones((4, 20), np.float32)), Tensor(np.ones((4, 2), np.float32))
+    text = ms.dump_ir(step, x, y)
+    assert text.count("= all_reduce(") == len(buckets)
+    before = [p.asnumpy().copy() for p in net.trainable_params()]
+    step(x, y)
+    assert all(np.any(p.asnumpy() != b) for p, b in zip(net.trainable_params(), before))
+
+
+def test_bucket_plan_keeps_dtypes_apart_and_sizes_bounded():
+    params = [ms.Parameter(np.zeros(n, dtype), name=f"p{i}") for i, (n, dtype) in enumerate(
+        [(100, np.float32), (100, np.float32), (10, np.float64), (300, np.float32),
+         (50, np.float32)])]
+    assert plan_buckets(params, 800) == ((0, 1), (2,), (3,), (4,))
+    assert plan_buckets(params, 10**6) == ((0, 1, 3, 4), (2,))
+    assert plan_buckets(params, 10**6, splits=[3]) == ((0, 1), (2,), (3, 4))
+
+
+def test_auto_parallel_context():
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL,
+                                 gradients_mean=True, device_num=4)
+    assert ms.context.get_auto_parallel_context("parallel_mode") == "data_parallel"
+    assert ms.get_auto_parallel_context("gradients_mean") is True
+    assert ms.get_auto_parallel_context("device_num") == 4
+    ms.context.reset_auto_parallel_context()
+    assert ms.get_auto_parallel_context("parallel_mode") == ms.context.ParallelMode.STAND_ALONE
+    assert ms.get_auto_parallel_context("gradients_mean") is False
+    for mode in ("semi_auto_parallel", "auto_parallel", "hybrid_parallel"):
+        with pytest.raises(ValueError, match=f"parallel_mode '{mode}' is not supported"):
+            ms.set_auto_parallel_context(parallel_mode=mode)
+    with pytest.raises(ValueError, match="'pipeline_stages' is not supported"):
+        ms.set_auto_parallel_context(pipeline_stages=2)
+    ms.set_auto_parallel_context(all_reduce_fusion_config=[2, 5])
+    assert ms.get_auto_parallel_context("all_reduce_fusion_config") == [2, 5]
+    with pytest.raises(ValueError, match="ascending positive parameter indices"):
+        ms.set_auto_parallel_context(all_reduce_fusion_config=[5, 2])
+    with pytest.raises(TypeError, match="gradients_mean must be a bool"):
+        ms.set_auto_parallel_context(gradients_mean=1)
+    assert ms.get_auto_parallel_context("parallel_mode") == "stand_alone"
+
+
+def test_init_without_pytorch_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch.distributed", None)
+    with pytest.raises(CommunicationError, match=r"pip install 'cellgraph\[distributed\]'"):
+        communication.init()
+    assert not distributed.is_initialized()
+
+
+def test_collectives_before_init_say_to_call_init():
+    x = Tensor(np.ones(3, np.float32))
+    with pytest.raises(CommunicationError, match=r"call cellgraph.communication.init\(\) first"):
+        ops.AllGather()(x)
+    with pytest.raises(CommunicationError, match="init"):
+        communication.get_rank()
+    with pytest.raises(CommunicationError, match="init"):
+        ops.AllReduce()(x)
+
+
+@pytest.mark.parametrize("backend", ["numpy", "xp_numpy", "torch"])
+def test_collective_kernels_keep_each_backends_arrays(world_of_one, backend):
+    """The one kernel table serves every backend: NumPy arrays and torch tensors go to
+    torch.distributed without a copy and come back as the backend's own arrays."""
+    from cellgraph.runtime import backend as rb
+    from cellgraph.runtime import cupy_kernels
+
+    if backend == "xp_numpy" and "xp_numpy" not in rb.available_backends():
+        rb.register_backend(cupy_kernels.make_backend(np, "xp_numpy", device="CPU"))
+    active = rb.set_backend(backend)
+    try:
+        x = Tensor(np.arange(6, dtype=np.float32).reshape(3, 2))
+        outs = [ops.AllReduce()(x), ops.AllGather()(x), ops.ReduceScatter()(x),
+                ops.Broadcast(0)((x,))[0]]
+        for out in outs:
+            assert type(out._data) is type(active.from_host(np.zeros(1)))
+            np.testing.assert_array_equal(out.asnumpy(), x.asnumpy())
+    finally:
+        rb.set_backend("numpy")
+
+
+def test_arrays_reach_torch_without_a_copy():
+    pytest.importorskip("torch")
+    from cellgraph.runtime.collective_kernels import as_torch, like
+
+    array = np.arange(6, dtype=np.float32).reshape(2, 3)
+    shared = as_torch(array)
+    shared[0, 0] = 9.0
+    assert array[0, 0] == 9.0  # the same memory
+    assert np.shares_memory(like(shared, array), array)
+    strided = array[:, ::2]  # no contiguous layout to share: copied
+    copied = as_torch(strided)
+    copied[0, 0] = -1.0
+    assert strided[0, 0] == 9.0
+
+
+def test_collectives_batch_under_vmap(world_of_one):
+    xs = Tensor(np.arange(24, dtype=np.float32).reshape(4, 3, 2))
+    for collective in (ops.AllReduce(), ops.AllGather(), ops.ReduceScatter()):
+        out = ms.vmap(collective, in_axes=0, out_axes=0)(xs)
+        np.testing.assert_array_equal(out.asnumpy(), xs.asnumpy())
+    out = ms.vmap(ops.AllGather(), in_axes=1, out_axes=1)(xs)
+    np.testing.assert_array_equal(out.asnumpy(), xs.asnumpy())
+
+
+class LoopAllReduce(nn.Cell):
+    """An all-reduce inside a Tensor `while` loop and a Tensor `if`."""
+
+    def __init__(self):
+        super().__init__()
+        self.all_reduce = ops.AllReduce()
+
+    def construct(self, x, n):
+        i = 0
+        while i < n:
+            x = self.all_reduce(ops.sin(x)) * 0.5 + x
+            i += 1
+        if x.sum() > 0:
+            x = self.all_reduce(x * x)
+        return x.sum()
+
+
+def test_collectives_in_loops_and_branches_differentiate(world_of_one):
+    """In a world of one each all-reduce is the identity: the derivative is the loop's own."""
+    x, n = Tensor(np.array([0.3, -0.2, 0.9], np.float64)), Tensor(np.array(3))
+
+    def reference(v):
+        for _ in range(3):
+            v = np.sin(v) * 0.5 + v
+        return (v * v).sum()
+
+    np.testing.assert_allclose(LoopAllReduce()(x, n).asnumpy(), reference(x.asnumpy()))
+    step = 1e-6
+    expected = [(reference(x.asnumpy() + step * e) - reference(x.asnumpy() - step * e)) /
+                (2 * step) for e in np.eye(3)]
+    np.testing.assert_allclose(ms.grad(LoopAllReduce())(x, n).asnumpy(), expected, rtol=1e-6)

@@ -1,0 +1,233 @@
+"""ops.composite in graph mode: HyperMap, Map, MultitypeFuncGraph, Partial, constexpr,
+jit_class and mutable inside construct, and gradients through them."""
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Tensor, nn, ops
+from cellgraph.ops import composite as C
+from cellgraph.ops import functional as F
+from cellgraph.testing import check_grads
+
+add = C.MultitypeFuncGraph("add")
+
+
+@add.register("Tensor", "Tensor")
+def _add_tensors(x, y):
+    return x + y
+
+
+@add.register("Number", "Tensor")
+def _add_number(x, y):
+    return y * 2.0 + x
+
+
+@add.register("Tensor", "Number")
+def _add_tensor_number(x, y):
+    if x.sum() > 0:  # a Tensor condition: must become a graph branch
+        return x + y
+    return x - y
+
+
+scale_grad = C.MultitypeFuncGraph("scale_grad")
+
+
+@scale_grad.register("Number", "Tensor")
+def _scale(scale, grad):
+    return grad * scale
+
+
+def _t(*shape, seed=0):
+    return Tensor(np.random.default_rng(seed).standard_normal(shape).astype(np.float32))
+
+
+class HyperMapNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.hyper_map = C.HyperMap()
+
+    def construct(self, a, b, c):
+        return self.hyper_map(add, (a, (b, c)), (c, (a, 1.0)))
+
+
+def test_hypermap_nested_dispatch_in_graph_and_pynative():
+    a, b, c = _t(3), _t(3, seed=1), _t(3, seed=2)
+    net = HyperMapNet()
+    out = net(a, b, c)
+    cv = c.asnumpy()
+    expected_b = cv + 1.0 if cv.sum() > 0 else cv - 1.0
+    np.testing.assert_allclose(out[0].asnumpy(), a.asnumpy() + c.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(out[1][0].asnumpy(), b.asnumpy() + a.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(out[1][1].asnumpy(), expected_b, rtol=1e-6)
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    try:
+        eager = net(a, b, c)
+    finally:
+        ms.set_context(mode=ms.GRAPH_MODE)
+    np.testing.assert_allclose(eager[1][1].asnumpy(), expected_b, rtol=1e-6)
+
+
+def test_multitype_prefers_specific_match_and_reports_missing():
+    np.testing.assert_allclose(add(1.0, Tensor([1.0, 2.0])).asnumpy(), [3.0, 5.0])
+    with pytest.raises(TypeError, match="no implementation registered"):
+        add("a", "b")
+
+
+class ScaleGrads(nn.Cell):
+    """The optimizer idiom: hyper_map(partial(fn, const), grads)."""
+
+    def __init__(self):
+        super().__init__()
+        self.map = C.HyperMap()
+        self.one_level = C.Map()
+
+    def construct(self, g1, g2):
+        scaled = self.map(F.partial(scale_grad, 0.5), (g1, g2))
+        return self.one_level(ops.partial(ops.mul, 2.0), scaled)
+
+
+def test_partial_and_map_with_gradients():
+    g1, g2 = _t(2, 3), _t(4, seed=3)
+    out = ScaleGrads()(g1, g2)
+    np.testing.assert_allclose(out[0].asnumpy(), g1.asnumpy(), rtol=1e-6)
+    np.testing.assert_allclose(out[1].asnumpy(), g2.asnumpy(), rtol=1e-6)
+
+    def f(x):
+        ys = C.HyperMap()(ops.Partial()(add, 1.0), (x, x * x))
+        return (ys[0] * ys[1]).sum()
+
+    check_grads(f, (np.random.default_rng(0).standard_normal(3),), order=2)
+
+
+def test_map_does_not_enter_nested_sequences():
+    t = Tensor([1.0])
+    assert C.Map()(len, ((t, t), (t,))) == (2, 1)  # the elements are whole tuples
+    out = C.HyperMap()(lambda x: x * 2, ((Tensor([1.0]),),))
+    np.testing.assert_allclose(out[0][0].asnumpy(), [2.0])
+
+
+@ops.constexpr
+def _half_width(shape):
+    return shape[-1] // 2
+
+
+class ConstexprNet(nn.Cell):
+    def construct(self, x):
+        return x[:, :_half_width(x.shape)]
+
+
+def test_constexpr_runs_at_compile_time_and_rejects_graph_values():
+    x = _t(2, 6)
+    np.testing.assert_allclose(ConstexprNet()(x).asnumpy(), x.asnumpy()[:, :3])
+
+    class Bad(nn.Cell):
+        def construct(self, x):
+            return _half_width(x)
+
+    with pytest.raises(TypeError, match="compile-time constants"):
+        Bad()(x)
+
+
+@ms.jit_class
+class Affine:
+    def __init__(self, scale):
+        self.scale = scale
+        self.shift = scale * 2.0
+
+    def apply(self, x):
+        if x.sum() > 0:
+            return x * self.scale + self.shift
+        return x
+
+    def __call__(self, x):
+        return self.apply(x) - self.shift
+
+
+class JitClassNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.weight = ms.Parameter(Tensor(np.float32(3.0)), name="weight")
+
+    def construct(self, x):
+        affine = Affine(self.weight)
+        return affine(x)
+
+
+def test_jit_class_built_and_called_in_construct_with_grads():
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    net = JitClassNet()
+    np.testing.assert_allclose(net(x).asnumpy(), [3.0, 6.0])
+    grads = ms.grad(net, grad_position=None, weights=net.trainable_params())(x)
+    np.testing.assert_allclose(grads[0].asnumpy(), 3.0)  # d/dw sum(w x + 2w - 2w) = sum(x)
+    x_neg = Tensor(np.array([-1.0, -2.0], np.float32))
+    np.testing.assert_allclose(net(x_neg).asnumpy(), [-7.0, -8.0])
+
+
+def test_jit_class_rejects_cells_and_non_classes():
+    with pytest.raises(TypeError, match="nn.Cell"):
+        ms.jit_class(nn.Dense)
+    with pytest.raises(TypeError, match="expected a class"):
+        ms.jit_class(lambda: 0)
+
+
+class ScaleBy(nn.Cell):
+    def construct(self, x, k):
+        return x * k
+
+
+def test_mutable_scalar_is_a_graph_input():
+    net = ScaleBy()
+    x = Tensor(np.ones(3, np.float32))
+    first = net(x, ms.mutable(2.0))
+    second = net(x, ms.mutable(5.0))
+    np.testing.assert_allclose(first.asnumpy(), 2.0)
+    np.testing.assert_allclose(second.asnumpy(), 5.0)
+    assert len(net._graph_cache) == 1 if hasattr(net._graph_cache, "__len__") else True
+    dk = ms.grad(net, grad_position=1)(x, ms.mutable(2.0))
+    np.testing.assert_allclose(dk.asnumpy(), 3.0)
+    pair = ms.mutable((1, Tensor([1.0])))
+    assert isinstance(pair, tuple) and pair[0].dtype == ms.int64
+    with pytest.raises(TypeError):
+        ms.mutable(1, dynamic_len=True)
+
+
+def test_clip_by_global_norm():
+    a, b = np.array([3.0, 0.0], np.float32), np.array([[4.0]], np.float32)
+    out = C.clip_by_global_norm((Tensor(a), Tensor(b)), 1.0)
+    np.testing.assert_allclose(out[0].asnumpy(), a / 5, rtol=1e-6)
+    np.testing.assert_allclose(out[1].asnumpy(), b / 5, rtol=1e-6)
+    out = ops.clip_by_global_norm((Tensor(a),), 10.0)
+    np.testing.assert_allclose(out[0].asnumpy(), a, rtol=1e-6)
+
+
+def test_multitype_mindspore_type_names():
+    scalar_add = C.MultitypeFuncGraph("scalar_add")
+
+    @scalar_add.register("Int64", "Int64")
+    def _ints(x, y):
+        return F.scalar_add(x, y)
+
+    @scalar_add.register(ms.float32, ms.float32)
+    def _floats(x, y):
+        return F.scalar_mul(x, y)
+
+    assert scalar_add(2, 3) == 5 and scalar_add(2.0, 3.0) == 6.0
+
+    @ms.jit
+    def both(x):
+        return x * F.partial(scalar_add, 1)(2) + F.partial(scalar_add, 1.5)(2.0)
+
+    np.testing.assert_allclose(both(Tensor(np.ones(2, np.float32))).asnumpy(), 6.0)
+
+
+def test_forward_value_and_grad():
+    net = nn.Dense(2, 1, weight_init="ones", bias_init="zeros")
+    x = Tensor(np.array([[1.0, 2.0]], np.float32))
+    loss, (input_grads, weight_grads) = nn.ForwardValueAndGrad(
+        net, net.trainable_params(), get_all=True, get_by_list=True)(x)
+    np.testing.assert_allclose(loss.asnumpy(), [[3.0]])
+    np.testing.assert_allclose(input_grads[0].asnumpy(), [[1.0, 1.0]])
+    np.testing.assert_allclose(weight_grads[0].asnumpy(), [[1.0, 2.0]])
+    _, sens_grad = nn.ForwardValueAndGrad(net, sens_param=True)(x, Tensor(np.array([[2.0]],
+                                                                                   np.float32)))
+    np.testing.assert_allclose(sens_grad.asnumpy(), [[2.0, 2.0]])

@@ -1,0 +1,108 @@
+"""MultiheadAttention and the Transformer encoder against a NumPy reference, with masks,
+batch_first, MindSpore's parameter names and gradients."""
+import numpy as np
+import pytest
+
+from cellgraph import Tensor, nn
+from cellgraph.testing import check_grads
+
+from .nn_checks import check_weight_grads, t64, to_float64
+
+
+def np_softmax(x):
+    e = np.exp(x - x.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+def np_mha(attn, q, k, v, key_padding=None, attn_mask=None):
+    """(L, N, E) reference from the layer's own weights."""
+    e, h = attn.embed_dim, attn.num_heads
+    w, b = attn.in_proj_weight.asnumpy(), attn.in_proj_bias.asnumpy()
+
+    def heads(x, i):
+        y = x @ w[i * e:(i + 1) * e].T + b[i * e:(i + 1) * e]
+        return y.reshape(x.shape[0], x.shape[1], h, e // h).transpose(1, 2, 0, 3)
+
+    scores = heads(q, 0) @ heads(k, 1).transpose(0, 1, 3, 2) / np.sqrt(e // h)
+    if attn_mask is not None:
+        scores = np.where(attn_mask, -np.inf, scores)
+    if key_padding is not None:
+        scores = np.where(key_padding[:, None, None, :], -np.inf, scores)
+    weights = np_softmax(scores)
+    out = (weights @ heads(v, 2)).transpose(2, 0, 1, 3).reshape(q.shape[0], q.shape[1], e)
+    out = out @ attn.out_proj.weight.asnumpy().T + attn.out_proj.bias.asnumpy()
+    return out, weights.mean(1)
+
+
+def test_multihead_attention_matches_numpy(rng):
+    attn = nn.MultiheadAttention(8, 2)
+    assert [n for n, _ in attn.parameters_and_names()] == [
+        "in_proj_weight", "in_proj_bias", "out_proj.weight", "out_proj.bias"]
+    q, k = rng.standard_normal((4, 3, 8)), rng.standard_normal((6, 3, 8))
+    padding = np.zeros((3, 6), bool)
+    padding[1, 4:] = True
+    causal = np.triu(np.ones((4, 6), bool), 3)
+    out, weights = attn(Tensor(q.astype(np.float32)), Tensor(k.astype(np.float32)),
+                        Tensor(k.astype(np.float32)), Tensor(padding), True, Tensor(causal))
+    ref_out, ref_weights = np_mha(attn, q, k, k, padding, causal)
+    np.testing.assert_allclose(out.asnumpy(), ref_out, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(weights.asnumpy(), ref_weights, rtol=1e-4, atol=1e-6)
+    assert np.all(weights.asnumpy()[1, :, 4:] == 0)
+
+    first = nn.MultiheadAttention(8, 2, batch_first=True)
+    first.in_proj_weight.set_data(attn.in_proj_weight)
+    first.out_proj.weight.set_data(attn.out_proj.weight)
+    swapped, _ = first(*(Tensor(q.transpose(1, 0, 2).astype(np.float32)),) * 3)
+    np.testing.assert_allclose(swapped.asnumpy().transpose(1, 0, 2), np_mha(attn, q, q, q)[0],
+                               rtol=1e-4, atol=1e-5)
+
+
+def test_attention_gradients(rng):
+    attn = to_float64(nn.MultiheadAttention(4, 2))
+    x = rng.standard_normal((3, 2, 4))
+    check_grads(lambda v: attn(v, v, v)[0], (x,), order=2, rtol=1e-4)
+
+    class Output(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.attn = attn
+
+        def construct(self, v):
+            return self.attn(v, v, v, None, False)[0]
+
+    check_weight_grads(Output(), (t64(x),))
+
+
+@pytest.mark.parametrize("norm_first", [False, True])
+def test_encoder_layer_matches_numpy(norm_first, rng):
+    layer = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, norm_first=norm_first)
+    x = rng.standard_normal((5, 2, 8))
+
+    def norm(v, cell):
+        mu, var = v.mean(-1, keepdims=True), v.var(-1, keepdims=True)
+        return (v - mu) / np.sqrt(var + 1e-5) * cell.gamma.asnumpy() + cell.beta.asnumpy()
+
+    def ff(v):
+        hidden = np.maximum(v @ layer.linear1.weight.asnumpy().T + layer.linear1.bias.asnumpy(),
+                            0)
+        return hidden @ layer.linear2.weight.asnumpy().T + layer.linear2.bias.asnumpy()
+
+    if norm_first:
+        y = x + np_mha(layer.self_attn, *(norm(x, layer.norm1),) * 3)[0]
+        ref = y + ff(norm(y, layer.norm2))
+    else:
+        y = norm(x + np_mha(layer.self_attn, x, x, x)[0], layer.norm1)
+        ref = norm(y + ff(y), layer.norm2)
+    np.testing.assert_allclose(layer(Tensor(x.astype(np.float32))).asnumpy(), ref, rtol=1e-4,
+                               atol=1e-4)
+
+
+def test_encoder_stacks_copies():
+    layer = nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0)
+    encoder = nn.TransformerEncoder(layer, 2, norm=nn.LayerNorm((4,)))
+    names = [n for n, _ in encoder.parameters_and_names()]
+    assert "layers.0.self_attn.in_proj_weight" in names
+    assert "layers.1.linear2.bias" in names and names[-1] == "norm.beta"
+    assert encoder.layers[0].linear1.weight is not encoder.layers[1].linear1.weight
+    x = Tensor(np.ones((3, 2, 4), np.float32))
+    assert encoder(x, None, Tensor(np.array([[False, False, True]] * 2))).shape == (3, 2, 4)
