@@ -90,7 +90,10 @@ class Executable:
         self.out_tree = graph.out_tree
         self.guards = compiled.guards
         self._guards_stale = None  # made on first use: most entries are checked by `run`
-        self.fn, self.namespace = bind_module(compiled.module, backend)
+        if backend.compile_graph is not None:  # no generated frames to locate errors in
+            self.fn, self.namespace = backend.compile_graph(compiled), {}
+        else:
+            self.fn, self.namespace = bind_module(compiled.module, backend)
         self.backend = backend
         self.entry_source, self.run = make_entry(self, graph.n_inputs)
 
