@@ -100,10 +100,16 @@ def main(argv=None) -> int:
                         help="timed batches per implementation (the median is reported)")
     parser.add_argument("--only", default="", help="comma-separated workloads, e.g. W1,W3")
     parser.add_argument("--json", default=None, help="also write the rows to this file")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="time per call as wall time (default) or as the process's CPU "
+                             "time, steadier on a machine busy with other work")
     parser.add_argument("--threads", type=int, default=1,
                         help="threads for BLAS, OpenMP, XLA and PyTorch (default 1)")
     args = parser.parse_args(argv)
     limit_threads(args.threads)
+    from bench.timing import set_clock
+
+    set_clock(args.clock)
     only = {w.strip().upper() for w in args.only.split(",") if w.strip()}
     results = []
     for module in discover():

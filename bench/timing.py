@@ -14,16 +14,27 @@ from collections.abc import Callable
 
 MIN_BATCH_S = 0.005  # a batch runs the function at least this long, to dwarf timer overhead
 
+# What a sample measures: wall time, or with `python -m bench --clock cpu` the process's CPU
+# time (all its threads), which a machine shared with other work disturbs far less: time spent
+# descheduled is not charged. Compile-time rows (W5) always measure wall time.
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+_clock = [time.perf_counter]
+
+
+def set_clock(name: str) -> None:
+    _clock[0] = CLOCKS[name]
+
 
 def calibrate(fn: Callable[[], object], min_batch_s: float = MIN_BATCH_S) -> int:
     """How many calls of `fn` make one batch of at least `min_batch_s` seconds."""
     fn()  # warm: compile caches, allocator, lazy imports
     number = 1
     while True:
-        start = time.perf_counter()
+        clock = _clock[0]
+        start = clock()
         for _ in range(number):
             fn()
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if elapsed >= min_batch_s or number >= 1 << 20:
             return number
         number = max(number * 2, int(number * min_batch_s / max(elapsed, 1e-9)) + 1)
@@ -47,10 +58,10 @@ def compare(fns: dict[str, Callable[[], object]], repeats: int,
         for _ in range(max(repeats, 1)):
             for name in group:
                 fn, number = live[name], numbers[name]
-                start = time.perf_counter()
+                start = _clock[0]()
                 for _ in range(number):
                     fn()
-                samples[name].append((time.perf_counter() - start) / number)
+                samples[name].append((_clock[0]() - start) / number)
         result.update((name, statistics.median(samples[name])) for name in group)
     return result
 
@@ -84,7 +95,9 @@ def jax_numpy():
 
 
 def block(value):
-    """Wait for a JAX result (asynchronous dispatch), so timings cover the work itself."""
+    """Wait for a JAX result (asynchronous dispatch), so timings cover the work itself; a
+    cellgraph Tensor waits for the array it holds (the `jax` backend's are asynchronous too)."""
+    value = getattr(value, "_data", value)
     ready = getattr(value, "block_until_ready", None)
     if ready is not None:
         return ready()
@@ -92,3 +105,55 @@ def block(value):
         for v in value:
             block(v)
     return value
+
+
+CELLGRAPH_BACKENDS = ("numpy", "torch", "jax")
+
+
+def cellgraph_backends() -> list[str]:
+    """The cellgraph backends a workload times on this machine: `numpy`, and `torch` / `jax`
+    when their library is installed (and not switched off by BENCH_NO_<NAME>=1)."""
+    from cellgraph.runtime.backend import get_backend
+
+    names = []
+    for name in CELLGRAPH_BACKENDS:
+        if name != "numpy" and optional(name) is None:
+            continue
+        try:
+            get_backend(name)
+        except (ImportError, KeyError):
+            continue
+        names.append(name)
+    return names
+
+
+def on_backend(name: str, build: Callable[[], tuple]) -> Callable[[], object]:
+    """`build()` -> (fn, args) run with cellgraph backend `name` selected (its Parameters and
+    arguments are made there); returns a call that selects the backend, runs and waits."""
+    from cellgraph.runtime.backend import set_backend
+
+    set_backend(name)
+    try:
+        fn, args = build()
+    finally:
+        set_backend("numpy")
+
+    def call():
+        set_backend(name)
+        out = fn(*args)
+        block(out)
+        return out
+
+    return call
+
+
+def peer_target(row: dict, bound: float, peers: tuple[str, ...]) -> dict:
+    """`row` with a target of at most `bound` times the fastest of `peers` (`"jax"`,
+    `"torch"`): judged as `target_met` and described in the note. No peer timed: no target."""
+    times = [row.get(f"{p}_s") for p in peers]
+    times = [t for t in times if t is not None]
+    if not times:
+        return row
+    label = " / ".join({"jax": "JAX", "torch": "PyTorch"}[p] for p in peers)
+    return dict(row, target_met=row["cellgraph_s"] <= bound * min(times),
+                note=f"target <= {bound:g}x {label}")

@@ -5,10 +5,9 @@ over the batch of 128), float32, differentiated w.r.t. all weights and biases (P
 """
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
+from bench.common import classification_data, jax_mlp_logits, numpy_mlp_backward
 from bench.timing import block, compare, jax_numpy, optional
 
 WORKLOAD = "W2"
@@ -20,15 +19,7 @@ BATCH = 128
 
 def data(seed: int = 0):
     """(x, one-hot labels, [w1, b1, w2, b2, w3, b3]) as float32 NumPy arrays."""
-    rng = np.random.default_rng(seed)
-    weights = []
-    for fan_in, fan_out in itertools.pairwise(SIZES):
-        weights.append((rng.standard_normal((fan_in, fan_out)) / np.sqrt(fan_in))
-                       .astype(np.float32))
-        weights.append((0.1 * rng.standard_normal(fan_out)).astype(np.float32))
-    x = rng.standard_normal((BATCH, SIZES[0])).astype(np.float32)
-    onehot = np.eye(SIZES[-1], dtype=np.float32)[rng.integers(0, SIZES[-1], BATCH)]
-    return x, onehot, weights
+    return classification_data(seed, SIZES, BATCH)
 
 
 def make_net(weights):
@@ -64,18 +55,11 @@ def make_cellgraph():
     return grad_fn, (Tensor(x), Tensor(onehot))
 
 
-def numpy_grad(x, onehot, w1, b1, w2, b2, w3, b3):
-    """Forward and backward by hand, as one would write it in NumPy."""
-    z1 = x @ w1 + b1
-    h1 = np.maximum(z1, 0)
-    z2 = h1 @ w2 + b2
-    h2 = np.maximum(z2, 0)
-    logits = h2 @ w3 + b3
-    e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    dlogits = (e / e.sum(axis=1, keepdims=True) - onehot) / x.shape[0]
-    dz2 = (dlogits @ w3.T) * (z2 > 0)
-    dz1 = (dz2 @ w2.T) * (z1 > 0)
-    return (x.T @ dz1, dz1.sum(0), h1.T @ dz2, dz2.sum(0), h2.T @ dlogits, dlogits.sum(0))
+def numpy_grad(x, onehot, *weights):
+    """Forward and backward by hand, as one would write it in NumPy (the mean over the batch
+    scales each example's gradient by 1 / batch)."""
+    (x, h1, h2), (d1, d2, d3) = numpy_mlp_backward(x, onehot, *weights, scale=1 / x.shape[0])
+    return (x.T @ d1, d1.sum(0), h1.T @ d2, d2.sum(0), h2.T @ d3, d3.sum(0))
 
 
 def make_jax():
@@ -85,10 +69,8 @@ def make_jax():
     x, onehot, weights = data()
 
     def loss(params, x, onehot):
-        w1, b1, w2, b2, w3, b3 = params
-        h = jax.nn.relu(x @ w1 + b1)
-        h = jax.nn.relu(h @ w2 + b2)
-        return -jnp.mean(jnp.sum(onehot * jax.nn.log_softmax(h @ w3 + b3, -1), -1))
+        log_p = jax.nn.log_softmax(jax_mlp_logits(jax, params, x), -1)
+        return -jnp.mean(jnp.sum(onehot * log_p, -1))
 
     grad = jax.jit(jax.grad(loss))
     params = [jnp.asarray(w) for w in weights]

@@ -6,12 +6,11 @@ The NumPy reference is the closed form, written by hand.
 """
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
 import cellgraph
-from bench.timing import block, compare, jax_numpy, optional
+from bench import timing
+from bench.common import pinn_data
 from cellgraph import Parameter, Tensor, nn, ops
 
 WORKLOAD = "W3"
@@ -22,15 +21,7 @@ POINTS, WIDTH = 1024, 64
 
 def data(seed: int = 0):
     """(x, [w1, b1, w2, b2, w3, b3]) as float32 NumPy arrays."""
-    rng = np.random.default_rng(seed)
-    sizes = (1, WIDTH, WIDTH, 1)
-    weights = []
-    for fan_in, fan_out in itertools.pairwise(sizes):
-        weights.append((rng.standard_normal((fan_in, fan_out)) / np.sqrt(fan_in))
-                       .astype(np.float32))
-        weights.append((0.1 * rng.standard_normal(fan_out)).astype(np.float32))
-    x = np.linspace(-2, 2, POINTS, dtype=np.float32).reshape(POINTS, 1)
-    return x, weights
+    return pinn_data(seed, (1, WIDTH, WIDTH, 1), POINTS)
 
 
 class MLP(nn.Cell):
@@ -68,7 +59,7 @@ d2u_dx2 = cellgraph.grad(du_sum)
 def make_cellgraph():
     """(callable, args) for the compiled second derivative."""
     global _net
-    cellgraph.set_context(mode=cellgraph.GRAPH_MODE, device_target="CPU")
+    cellgraph.set_context(mode=cellgraph.GRAPH_MODE)
     x, weights = data()
     _net = MLP(weights)
     return d2u_dx2, (Tensor(x),)
@@ -89,25 +80,27 @@ def numpy_d2u(x, w1, b1, w2, b2, w3, b3):
 
 
 def make_jax():
-    jax, jnp = jax_numpy()
+    """`jax.jit` of nested `jax.grad`, the weights passed as arguments (as a training loop
+    does: closed over, XLA would fold them in as constants and recompile for new ones)."""
+    jax, jnp = timing.jax_numpy()
     if jax is None:
         return None
     x, weights = data()
-    w1, b1, w2, b2, w3, b3 = (jnp.asarray(w) for w in weights)
 
-    def u(x):
+    def u(x, params):
+        w1, b1, w2, b2, w3, b3 = params
         h = jnp.tanh(x @ w1 + b1)
         h = jnp.tanh(h @ w2 + b2)
         return h @ w3 + b3
 
-    du = jax.grad(lambda x: jnp.sum(u(x)))
-    d2u = jax.jit(jax.grad(lambda x: jnp.sum(du(x))))
-    x = jnp.asarray(x)
-    return lambda: block(d2u(x))
+    du = jax.grad(lambda x, params: jnp.sum(u(x, params)))
+    d2u = jax.jit(jax.grad(lambda x, params: jnp.sum(du(x, params))))
+    x, params = jnp.asarray(x), [jnp.asarray(w) for w in weights]
+    return lambda: timing.block(d2u(x, params))
 
 
 def make_torch():
-    torch = optional("torch")
+    torch = timing.optional("torch")
     if torch is None:
         return None
     x0, weights = data()
@@ -127,12 +120,23 @@ def make_torch():
 
 
 def run(repeats: int) -> list[dict]:
-    fn, args = make_cellgraph()
     x, weights = data()
-    np.testing.assert_allclose(fn(*args).asnumpy(), numpy_d2u(x, *weights), rtol=2e-4,
-                               atol=2e-5)
-    times = compare({"cellgraph": lambda: fn(*args), "numpy": lambda: numpy_d2u(x, *weights),
-                     "jax": make_jax(), "torch": make_torch()}, repeats)
-    return [{"name": "d2u/dx2, 1024 points", "cellgraph_s": times["cellgraph"],
-             "numpy_s": times["numpy"], "jax_s": times["jax"], "torch_s": times["torch"],
+    expected = numpy_d2u(x, *weights)
+    cells = {}
+    for backend in ("numpy", "jax"):
+        if backend not in timing.cellgraph_backends():
+            continue
+        call = timing.on_backend(backend, make_cellgraph)
+        np.testing.assert_allclose(call().asnumpy(), expected, rtol=2e-4, atol=2e-5,
+                                   err_msg=f"W3 on {backend}")
+        cells[backend] = call
+    times = timing.compare({**cells, "numpy_ref": lambda: numpy_d2u(x, *weights),
+                     "jax": make_jax(), "torch": make_torch()}, repeats,
+                    interleaved=(*cells, "numpy_ref"))
+    peers = {"numpy_s": times["numpy_ref"], "jax_s": times["jax"], "torch_s": times["torch"]}
+    rows = [{"name": "d2u/dx2, 1024 points", "cellgraph_s": times["numpy"], **peers,
              "target_ratio": 1.2}]
+    if "jax" in cells:
+        rows.append(timing.peer_target({"name": "d2u/dx2, 1024 points [cellgraph jax]",
+                                 "cellgraph_s": times["jax"], **peers}, 0.9, ("jax",)))
+    return rows

@@ -4,6 +4,7 @@
 context/set_context, nn, ops, grad, value_and_grad, jit and numpy.
 """
 from cellgraph import runtime as _runtime  # noqa: F401  (registers the eager runtime)
+from cellgraph.compiler import choice as _choice
 from cellgraph.ops import dtype
 from cellgraph.ops.dtype import (
     bfloat16,
@@ -78,6 +79,7 @@ ops.vmap = ops.functional.vmap = vmap
 ops.jacrev = ops.functional.jacrev = jacrev
 ops.jacfwd = ops.functional.jacfwd = jacfwd
 ops.hessian = ops.functional.hessian = hessian
+ops.switch = ops.functional.switch = _choice.switch  # a run-time choice needs the compiler
 # So do MindSpore's functional loops, which trace their functions into loop graphs.
 ops.WhileLoop, ops.ForiLoop, ops.Scan = _loops.WhileLoop, _loops.ForiLoop, _loops.Scan
 # Parameter updates need the graph builder too (an assignment inside a graph is recorded there).
@@ -90,6 +92,12 @@ del _name
 from . import ops_surface as _ops_surface
 
 _ops_surface.mount()
+# MindSpore's `ops.operations` (`P.Assign()`, `P.AddN()`) holds every primitive class `ops` has,
+# wherever it is defined (declarations, composites, the state and loop operations above).
+for _name, _value in list(vars(ops).items()):
+    if _name[:1].isupper() and isinstance(_value, type) and not hasattr(ops.operations, _name):
+        setattr(ops.operations, _name, _value)
+del _name, _value
 from . import experimental, mint
 
 Type = dtype.DType

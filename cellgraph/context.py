@@ -1,8 +1,9 @@
 """Execution context: mode, device target, backend, graph dumps (`set_context(mode=GRAPH_MODE)`).
 
 `device_target="GPU"` picks a GPU backend that is installed and sees a device (PyTorch on CUDA,
-then CuPy); without one it warns once, naming what is missing, and runs on the CPU with NumPy.
-`backend=` names one directly: "numpy", "torch" (PyTorch on the CPU), "torch_cuda", "cupy".
+then CuPy, then JAX); without one it warns once, naming what is missing, and runs on the CPU with
+NumPy. `backend=` names one directly: "numpy", "torch" (PyTorch on the CPU), "torch_cuda",
+"cupy", "jax" (each compiled graph as one XLA program, on JAX's default device).
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from .auto_parallel import (  # noqa: F401  (mindspore.context's names)
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
 
-_DEVICE_BACKENDS = {"CPU": ("numpy",), "GPU": ("torch", "cupy"), "Ascend": ()}
+_DEVICE_BACKENDS = {"CPU": ("numpy",), "GPU": ("torch", "cupy", "jax"), "Ascend": ()}
 _state = {"mode": GRAPH_MODE, "device_target": "CPU", "save_graphs": False,
           "save_graphs_path": ".", "device_id": 0, "backend": "numpy",
           "loop_checkpoint": 0,

@@ -72,14 +72,22 @@ def mul_pull_out(node: Apply):
     nx, ny = produced_by(x, "neg"), produced_by(y, "neg")
     if nx is not None and ny is not None:
         return E("mul", nx.inputs[0], ny.inputs[0])
-    if nx is not None:
+    # A sign or factor on an operand smaller than the product (an outer product, a row
+    # broadcast) stays there: moved out, it would cost a pass over the larger result.
+    if nx is not None and _as_large(x, node):
         return E("neg", E("mul", nx.inputs[0], y))
-    if ny is not None:
+    if ny is not None and _as_large(y, node):
         return E("neg", E("mul", x, ny.inputs[0]))
     (x0, a), (y0, b) = scaled(x), scaled(y)
-    if a is not None or b is not None:
+    if (a is not None and _as_large(x, node)) or (b is not None and _as_large(y, node)):
         return E("mul", E("mul", x0, y0), (1 if a is None else a) * (1 if b is None else b))
     return None
+
+
+def _as_large(operand, node: Apply) -> bool:
+    """Whether `operand` has as many elements as the node's result."""
+    size = out_type(node).size
+    return size is None or operand.aval.size is None or operand.aval.size >= size
 
 
 def neg_fold(node: Apply):
@@ -419,16 +427,21 @@ def unbroadcast(node: Apply):
 
 
 def matmul_outer(node: Apply):
-    """matmul(x, y) over an inner dimension of 1 is an outer product: mul(x as (m, 1), y as
-    (1, n)), which broadcasts instead of calling BLAS (and folds when one side is ones)."""
+    """matmul(x, y) over an inner dimension of 1 is an outer product: mul(x as (..., m, 1), y as
+    (..., 1, n)), which broadcasts instead of calling BLAS (and folds when one side is ones).
+    Batched too: vmap makes per-example outer products of this kind (a per-example weight
+    gradient), and a batch of tiny matrix products is far slower than one broadcast."""
     x, y = node.inputs
-    if x.aval.ndim != 2 or y.aval.ndim != 2 or not is_float(node):
+    if x.aval.ndim < 2 or y.aval.ndim < 2 or not is_float(node):
         return None
-    k = x.aval.shape[0] if node.params.get("transpose_a", False) else x.aval.shape[1]
-    if k != 1:
+    k = x.aval.shape[-2] if node.params.get("transpose_a", False) else x.aval.shape[-1]
+    if k != 1 or x.aval.dtype != y.aval.dtype:
         return None
-    m, n = out_type(node).shape
-    return E("mul", E("reshape", x, shape=(m, 1)), E("reshape", y, shape=(1, n)))
+    m, n = out_type(node).shape[-2:]
+    # with a dimension of 1, swapping the last two axes is a reshape
+    column = E("reshape", x, shape=tuple(x.aval.shape[:-2]) + (m, 1))
+    row = E("reshape", y, shape=tuple(y.aval.shape[:-2]) + (1, n))
+    return E("mul", column, row)
 
 
 def matmul_scaled(node: Apply):
@@ -467,3 +480,38 @@ def reduce_dot(node: Apply):
                 and r.aval.shape in ((1, n), (n,)) and a.aval.dtype == r.aval.dtype):
             return E("matmul", a, E("reshape", r, shape=(1, n)), transpose_b=True)
     return None
+
+
+def reduce_unit_axes(node: Apply):
+    """A reduction over axes of size 1 only changes the shape: reduce_sum(x) {axis=(1,)} of a
+    (256, 1, 10) x is x itself (keep_dims) or its reshape to (256, 10)."""
+    x = node.inputs[0]
+    ndim = x.aval.ndim
+    axes = node.params.get("axis", ()) or tuple(range(ndim))
+    if x.aval.size is None or any(x.aval.shape[a % ndim] != 1 for a in axes):
+        return None
+    if x.aval.dtype != out_type(node).dtype:
+        return None
+    if same_type(x.aval, out_type(node)):
+        return x
+    return E("reshape", x, shape=out_type(node).shape)
+
+
+def transpose_as_reshape(node: Apply):
+    """A transpose that only moves axes of size 1 keeps the elements in order: a reshape
+    (transpose(h) {perm=(0, 2, 1)} of a (4, 1, 5) h is h as (4, 5, 1))."""
+    x = node.inputs[0]
+    shape, perm = x.aval.shape, node.params["perm"]
+    if x.aval.size is None or perm == tuple(range(len(perm))):
+        return None
+    if [a for a in perm if shape[a] != 1] != [a for a in range(len(shape)) if shape[a] != 1]:
+        return None
+    return E("reshape", x, shape=out_type(node).shape)
+
+
+def reshape_of_reshape(node: Apply):
+    """reshape(reshape(x)) -> reshape(x): only the last shape matters."""
+    inner = produced_by(node.inputs[0], "reshape")
+    if inner is None:
+        return None
+    return E("reshape", inner.inputs[0], shape=out_type(node).shape)

@@ -37,10 +37,17 @@ import weakref
 from collections.abc import Callable
 
 from cellgraph.ops import functional as F
-from cellgraph.ops.core import Primitive, TensorType, ThreadLocalStack, abstract_of, fmt_shape
+from cellgraph.ops.core import (
+    Primitive,
+    TensorType,
+    ThreadLocalStack,
+    abstract_of,
+    fmt_shape,
+    set_decomposition_vjp,
+)
 from cellgraph.ops.errors import ArgumentError, CompileError
 
-from .builder import Builder, current_builder
+from .builder import Builder, build_graph, current_builder
 from .ir import Apply, Constant, Graph, Var, copy_graph
 from .optimize import optimize
 
@@ -121,9 +128,12 @@ def expand_grad(graph: Graph) -> Graph:
 
 
 
-def _needs_expansion(graph: Graph, keep: bool) -> bool:
+def _needs_expansion(graph: Graph, keep: bool, seen: set | None = None) -> bool:
+    seen = set() if seen is None else seen
+    seen.add(id(graph))  # a recursive graph calls itself
     return any(n.callee is grad_p or (not keep and n.callee in EXPAND_RULES)
-               or any(_needs_expansion(g, keep) for g in n.subgraphs()) for n in graph.nodes)
+               or any(_needs_expansion(g, keep, seen) for g in n.subgraphs()
+                      if id(g) not in seen) for n in graph.nodes)
 
 
 def _read(env: dict, atom):
@@ -264,3 +274,27 @@ def _conform(grad, var: Var, node: Apply):
 
 def zero_of(aval: TensorType):
     return F.fill(aval.dtype, aval.shape, 0)
+
+
+# ----- fused primitives ------------------------------------------------------------------------
+
+def _vjp_of_decomposition(decompose: Callable, inputs, out, dout, params) -> list:
+    """Input gradients of a fused primitive (ops.core.bprop_by_decomposition): its
+    decomposition traced into a graph over the inputs' types, then that graph's VJP emitted
+    here; float inputs only, absent output gradients as zeros."""
+    avals = [abstract_of(v).strong() for v in inputs]
+    graph, captured = build_graph("decomposition", lambda *v: list(decompose(*v, **params)),
+                                  avals)
+    assert not captured, "a decomposition reads only its inputs"
+    outs = out if isinstance(out, tuple) else (out,)
+    douts = dout if isinstance(dout, tuple) else (dout,)
+    sens = [d if d is not None else F.zeros_like(o) for d, o in zip(douts, outs)]
+    wrt = tuple(i for i, a in enumerate(avals) if a.dtype.is_float)
+    _, grads = vjp(expand_grad(graph), list(inputs), wrt, sens)
+    result = [None] * len(inputs)
+    for i, g in zip(wrt, grads):
+        result[i] = g
+    return result
+
+
+set_decomposition_vjp(_vjp_of_decomposition)

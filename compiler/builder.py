@@ -136,6 +136,9 @@ class Builder(Trace):
         # graph's caller writes the values back (pipeline.parse) accept them.
         self.updates: dict[int, tuple[object, object]] = {}
         self.accepts_updates = False
+        # A branch of a Tensor `if` or a Tensor loop's body: whether its code is reached is
+        # known only at run time (so a `raise` there becomes a node).
+        self.runs_conditionally = False
 
     # -- entering and leaving ---------------------------------------------------------------
     @contextlib.contextmanager
@@ -224,9 +227,9 @@ class Builder(Trace):
         """`param = value` from here on: later reads of `param` in this graph see `value`, and
         finish() appends it to the outputs so that the executor writes it back after the run."""
         if not self.accepts_updates:
-            raise CompileError(f"Assign: Parameter '{param.name}' cannot be updated inside a "
-                               f"branch or loop body that depends on a Tensor; compute the new "
-                               f"value there and assign it after the `if`/`while`", self.loc)
+            raise CompileError(f"Assign: Parameter '{param.name}' cannot be updated here (a "
+                               f"graph whose caller cannot write it back); compute the new value "
+                               f"and assign it in construct", self.loc)
         self.updates[id(param)] = (param, self.atom(value))
 
     # -- finishing --------------------------------------------------------------------------

@@ -9,20 +9,22 @@ themselves (type rules, gradients, code generation) are in control_prims.py and 
 from __future__ import annotations
 
 import numbers
-import weakref
 
 import gast
 import numpy as np
 
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import abstract_of
-from cellgraph.ops.errors import CompileError, DTypeError
+from cellgraph.ops.errors import CompileError, DTypeError, ShapeError
 
+from . import dynamic_dims
 from .builder import Builder, Tracer, current_builder, is_tensor_like
 from .control_prims import switch_p, while_p
-from .ir import Constant, Var
+from .effects import RaiseSignal
+from .ir import Var
+from .loop_exits import UNBOUND, has_exit, has_return
 from .loop_prims import loop_options
-from .print_op import emit_print
+from .print_op import RuntimeString, emit_print
 from .pytree import flatten, unflatten
 from .scope import ReturnSignal
 
@@ -62,27 +64,65 @@ def bool_op(interp, node):
 
 # ----- tracing a branch ------------------------------------------------------------------------
 
-class _Branch:
+class Branch:
     """One side of a Tensor `if` (or a loop part): its builder and what it left behind."""
 
     def __init__(self, name: str, loc):
         self.builder = Builder(name, loc)
+        self.builder.accepts_updates = True  # the switch or loop carries them out
+        self.builder.runs_conditionally = True
         self.vars: dict = {}
         self.returned = _NO_RETURN
+        self.raised = False
 
     def run(self, interp, fn):
-        """Run fn() with this branch's builder listening and a private copy of the locals."""
-        saved = interp.scope.vars
-        interp.scope.vars = dict(saved)
+        """Run fn() with this branch's builder listening and (given an interpreter) a private
+        copy of its locals."""
+        scope = interp.scope if interp is not None else None
+        saved = scope.vars if scope is not None else {}
+        if scope is not None:
+            scope.vars = dict(saved)
         try:
             with self.builder.active():
                 try:
                     return fn()
                 except ReturnSignal as r:
                     self.returned = r.value
+                except RaiseSignal:
+                    self.raised = True  # the rest of this branch is dead code
         finally:
-            self.vars = interp.scope.vars
-            interp.scope.vars = saved
+            if scope is not None:
+                self.vars, scope.vars = scope.vars, saved
+
+    def final_value(self, param):
+        """The value `param` has at the end of this branch."""
+        entry = self.builder.updates.get(id(param))
+        if entry is None:
+            return param
+        var = entry[1]
+        return Tracer(self.builder, var) if isinstance(var, Var) else var.value
+
+
+def _updated_params(*branches) -> list:
+    """The Parameters any of `branches` assigned, in order of first assignment."""
+    seen: dict = {}
+    for branch in branches:
+        for param, _ in branch.builder.updates.values():
+            seen.setdefault(id(param), param)
+    return list(seen.values())
+
+
+def zeros_like_value(value):
+    """`value` with every Tensor replaced by zeros of its type (a value that is never read)."""
+    leaves, tree = flatten(value, _is_leaf)
+    zeros = []
+    for leaf in leaves:
+        if isinstance(leaf, numbers.Number):
+            zeros.append(type(leaf)(0))
+        else:
+            aval = abstract_of(leaf)
+            zeros.append(np.zeros(aval.shape, aval.dtype.np))
+    return unflatten(tree, zeros)
 
 
 def _is_leaf(x) -> bool:
@@ -103,6 +143,8 @@ def _pair_leaves(labels, then_values, else_values, loc):
     structure of each value, and the static leaves kept as they are."""
     trees, pairs = [], []
     for label, vt, ve in zip(labels, then_values, else_values):
+        if (vt is UNBOUND) != (ve is UNBOUND):  # the side that never set it is never read
+            vt, ve = (zeros_like_value(ve), ve) if vt is UNBOUND else (vt, zeros_like_value(vt))
         lt, tt = flatten(vt, _is_leaf)
         le, te = flatten(ve, _is_leaf)
         if tt != te or len(lt) != len(le):
@@ -126,8 +168,9 @@ def _describe(value) -> str:
     return type(value).__name__ if not isinstance(value, numbers.Number) else repr(value)
 
 
-def _unify_leaf(label, a, b, loc):
-    """Make a pair of branch results the same type: numbers take the other side's dtype."""
+def _unify_leaf(label, a, b, loc, then_branch, else_branch):
+    """Make a pair of branch results the same type: numbers take the other side's dtype, and
+    dims that differ become dims known only at run time (dynamic_dims.py)."""
     if isinstance(a, numbers.Number) and not isinstance(b, numbers.Number):
         a = _as_array(a, b)
     elif isinstance(b, numbers.Number) and not isinstance(a, numbers.Number):
@@ -135,15 +178,35 @@ def _unify_leaf(label, a, b, loc):
     elif isinstance(a, numbers.Number):
         a, b = _as_array(a), _as_array(b, _as_array(a))
     ta, tb = abstract_of(a).strong(), abstract_of(b).strong()
-    if ta != tb:
-        raise DTypeError(f"{label} is {ta} in one branch of the Tensor `if` and {tb} in the "
-                         f"other; both branches must give the same shape and dtype", loc)
+    if ta == tb:
+        return a, b
+    joined = dynamic_dims.join(ta, tb)
+    if joined is None:
+        raise _join_error(f"{label} is {ta} in one branch of the Tensor `if` and {tb} in the "
+                          f"other", ta, tb, loc)
+    with then_branch.builder.active():
+        a = dynamic_dims.with_type(a, joined)
+    with else_branch.builder.active():
+        b = dynamic_dims.with_type(b, joined)
     return a, b
 
 
-def _close(branch: _Branch, leaves: list):
+def _join_error(what: str, ta, tb, loc):
+    if ta.dtype != tb.dtype:
+        return DTypeError(f"{what}; both must have the same dtype", loc)
+    return ShapeError(f"{what}; their ranks differ, so the shapes do not join (Join Failed)",
+                      loc)
+
+
+def _close(branch: Branch, leaves: list):
+    """The branch's graph, returning `leaves`. A Parameter among them reads its value at the end
+    of the branch (a name bound to a Parameter follows its updates, as in MindSpore); the
+    branch's updates themselves leave through `leaves` too, so none trail the outputs."""
     with branch.builder.active():
-        return branch.builder.finish(list(leaves))
+        graph, captured = branch.builder.finish(list(leaves))
+    graph.outputs = graph.outputs[:len(graph.outputs) - len(graph.updates)]
+    graph.updates = []
+    return graph, captured
 
 
 def unify_params(closed: list, n_explicit: int) -> list:
@@ -168,10 +231,17 @@ def unify_params(closed: list, n_explicit: int) -> list:
     return externals
 
 
-def emit_switch(interp, test, labels, then_branch, then_values, else_branch, else_values, loc):
-    """Emit the switch node that merges the branches' values; returns the merged values."""
+def emit_switch(test, labels, then_branch, then_values, else_branch, else_values, loc):
+    """Emit the switch node that merges the branches' values; returns the merged values.
+    Parameters a branch assigned are merged too, and assigned their merged value after it."""
+    params = _updated_params(then_branch, else_branch)
+    n_values = len(labels)
+    labels = list(labels) + [f"Parameter '{p.name}'" for p in params]
+    then_values = list(then_values) + [then_branch.final_value(p) for p in params]
+    else_values = list(else_values) + [else_branch.final_value(p) for p in params]
     pairs, trees = _pair_leaves(labels, then_values, else_values, loc)
-    unified = [_unify_leaf(label, a, b, loc) for label, a, b in pairs]
+    unified = [_unify_leaf(label, a, b, loc, then_branch, else_branch)
+               for label, a, b in pairs]
     then_graph, then_caps = _close(then_branch, [a for a, _ in unified])
     else_graph, else_caps = _close(else_branch, [b for _, b in unified])
     externals = unify_params([(then_graph, then_caps), (else_graph, else_caps)], 0)
@@ -180,117 +250,65 @@ def emit_switch(interp, test, labels, then_branch, then_values, else_branch, els
     for tree, leaves in trees:
         values = [value if kind == "static" else outs[value] for kind, value in leaves]
         merged.append(unflatten(tree, values))
-    return merged
+    for param, value in zip(params, merged[n_values:]):
+        current_builder().record_update(param, value)
+    return merged[:n_values]
 
 
 # ----- if --------------------------------------------------------------------------------------
 
-def _contains(nodes, kinds) -> bool:
-    """Whether any statement in `nodes` is of `kinds`, not looking into nested defs/lambdas."""
-    stack = list(nodes)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, kinds):
-            return True
-        if isinstance(node, (gast.FunctionDef, gast.Lambda)):
-            continue
-        if isinstance(node, (gast.For, gast.While)) and kinds == (gast.Break, gast.Continue):
-            stack.extend(node.orelse)  # a break inside a nested loop belongs to that loop
-            continue
-        stack.extend(gast.iter_child_nodes(node))
-    return False
-
-
 def tensor_if(interp, node, test, rest) -> bool:
     """`if` on a Tensor. Returns True when the rest of the block was run inside the branches."""
     loc = interp.loc(node)
-    if _contains([node], (gast.Break, gast.Continue)):
-        raise CompileError("`break`/`continue` under an `if` on a Tensor is not supported; "
-                           "use a Tensor `while` condition instead", loc)
+    assert not has_exit([node]), "loop exits are lowered to flags first (loop_exits.py)"
     name = f"{interp.name.rsplit('.', 1)[-1]}_if{loc.line if loc else ''}"
-    if _contains([node], (gast.Return,)):
-        if getattr(interp, "loop_depth", 0):
-            raise CompileError("`return` under an `if` on a Tensor inside a loop is not "
-                               "supported; assign the result and return after the loop", loc)
+    if has_return([node]):
         _if_with_return(interp, node, test, list(rest), name, loc)
-    then_branch, else_branch = _Branch(name + "_then", loc), _Branch(name + "_else", loc)
-    outer = current_builder()
-    seeded = [_share_updates(outer, b.builder) for b in (then_branch, else_branch)]
+    then_branch, else_branch = Branch(name + "_then", loc), Branch(name + "_else", loc)
     before = interp.scope.vars
     then_branch.run(interp, lambda: interp.exec_block(node.body))
     else_branch.run(interp, lambda: interp.exec_block(node.orelse))
-    params, (then_new, else_new) = _branch_updates(
-        outer, [(then_branch.builder, seeded[0]), (else_branch.builder, seeded[1])])
     names = []
     for n in list(then_branch.vars) + list(else_branch.vars):
         vt, ve = then_branch.vars.get(n, _MISSING), else_branch.vars.get(n, _MISSING)
         old = before.get(n, _MISSING)
         if n in names or (vt is old and ve is old):
             continue
-        if vt is _MISSING or ve is _MISSING:
+        if (vt is _MISSING and not then_branch.raised) or (
+                ve is _MISSING and not else_branch.raised):
             continue  # defined on one side only: undefined after the `if`, as in Python
         names.append(n)
-    labels = [f"variable `{n}`" for n in names] + [f"Parameter '{p.name}'" for p in params]
-    merged = emit_switch(interp, test, labels, then_branch,
-                         [then_branch.vars[n] for n in names] + then_new, else_branch,
-                         [else_branch.vars[n] for n in names] + else_new, loc)
+    merged = emit_switch(test, [f"variable `{n}`" for n in names], then_branch,
+                         _values_after(then_branch, names), else_branch,
+                         _values_after(else_branch, names), loc)
     interp.scope.vars.update(zip(names, merged))
-    for param, value in zip(params, merged[len(names):]):
-        outer.record_update(param, value)
+    _raise_if_both_raised(then_branch, else_branch)
     return False
 
 
-# ----- Parameter updates in a Tensor `if` ------------------------------------------------------
-
-def _share_updates(outer: Builder, branch: Builder) -> dict:
-    """A branch may assign Parameters when its enclosing graph may (the updates leave the `if`
-    as switch outputs), and reads there see the updates made before the `if`. Returns what
-    the branch started with."""
-    branch.accepts_updates = outer.accepts_updates
-    for key, (param, value) in outer.updates.items():
-        branch.updates[key] = (param, branch.atom(_value_of(outer, value)))
-    return {key: value for key, (_, value) in branch.updates.items()}
-
-
-def _value_of(builder: Builder, atom):
-    return atom.value if isinstance(atom, Constant) else Tracer(builder, atom)
-
-
-def _branch_updates(outer: Builder, branches: list) -> tuple[list, list]:
-    """The Parameters that any branch assigned, and per branch the value each ends with (its
-    own new value, or the value before the `if`). The branches' builders forget them: the
-    `if` hands them to the enclosing graph. `branches`: (builder, what it started with)."""
-    params: dict = {}
-    for builder, seeded in branches:
-        for key, (param, value) in builder.updates.items():
-            if seeded.get(key) is not value:
-                params.setdefault(key, param)
-    values = []
-    for builder, _ in branches:
-        ends = []
-        for key, param in params.items():
-            entry = builder.updates.get(key)
-            ends.append(_value_of(builder, entry[1]) if entry else _current(outer, param))
-        values.append(ends)
-        builder.updates.clear()
-    return list(params.values()), values
-
-
-def _current(outer: Builder, param):
-    entry = outer.updates.get(id(param))
-    return param if entry is None else _value_of(outer, entry[1])
+def _values_after(branch: Branch, names: list) -> list:
+    """The branch's values of `names`; a branch that raised never continues, so what it left
+    unset is UNBOUND."""
+    return [branch.vars.get(n, UNBOUND) for n in names]
 
 
 def _if_with_return(interp, node, test, rest, name, loc):
     """Both branches continue with the rest of the function, so both end in a return."""
-    then_branch, else_branch = _Branch(name + "_then", loc), _Branch(name + "_else", loc)
+    then_branch, else_branch = Branch(name + "_then", loc), Branch(name + "_else", loc)
     then_branch.run(interp, lambda: interp.exec_block(list(node.body) + rest))
     else_branch.run(interp, lambda: interp.exec_block(list(node.orelse) + rest))
-    values = [None if b.returned is _NO_RETURN else b.returned for b in (then_branch,
-                                                                         else_branch)]
-    merged = emit_switch(interp, test, ["the return value"], then_branch, [values[0]],
+    values = [(UNBOUND if b.raised else None) if b.returned is _NO_RETURN else b.returned
+              for b in (then_branch, else_branch)]
+    merged = emit_switch(test, ["the return value"], then_branch, [values[0]],
                          else_branch, [values[1]], loc)
-    raise ReturnSignal(merged[0])
+    _raise_if_both_raised(then_branch, else_branch)
+    raise ReturnSignal(None if merged[0] is UNBOUND else merged[0])
+
+
+def _raise_if_both_raised(then_branch: Branch, else_branch: Branch) -> None:
+    """Neither side continues: in a branch or loop body, neither does the code around it."""
+    if then_branch.raised and else_branch.raised and current_builder().runs_conditionally:
+        raise RaiseSignal()
 
 
 def if_expression(interp, node):
@@ -299,70 +317,126 @@ def if_expression(interp, node):
     if not isinstance(test, Tracer):
         return interp.eval(node.body if truth(test) else node.orelse)
     loc = interp.loc(node)
-    then_branch, else_branch = _Branch("ifexp_then", loc), _Branch("ifexp_else", loc)
+    then_branch, else_branch = Branch("ifexp_then", loc), Branch("ifexp_else", loc)
     vt = then_branch.run(interp, lambda: interp.eval(node.body))
     ve = else_branch.run(interp, lambda: interp.eval(node.orelse))
-    return emit_switch(interp, test, ["the conditional expression"], then_branch, [vt],
+    return emit_switch(test, ["the conditional expression"], then_branch, [vt],
                        else_branch, [ve], loc)[0]
 
 
 # ----- while -----------------------------------------------------------------------------------
 
 def _assigned_names(stmts) -> list:
+    """The names `stmts` bind, counting `x[i] = v` as binding x (Tensors are values)."""
     names = []
     for node in stmts:
         for sub in gast.walk(node):
-            if isinstance(sub, gast.Name) and isinstance(sub.ctx, gast.Store) and \
+            if isinstance(sub, gast.Subscript) and isinstance(sub.ctx, gast.Store):
+                while isinstance(sub, gast.Subscript):
+                    sub = sub.value
+                if isinstance(sub, gast.Name) and sub.id not in names:
+                    names.append(sub.id)
+            elif isinstance(sub, gast.Name) and isinstance(sub.ctx, gast.Store) and \
                     sub.id not in names:
                 names.append(sub.id)
     return names
 
 
 def tensor_while(interp, node):
-    """`while` on a Tensor: a while_loop node over the loop-carried variables."""
-    loc = interp.loc(node)
-    if _contains(node.body, (gast.Break, gast.Continue, gast.Return)):
-        raise CompileError("`break`, `continue` and `return` inside a `while` on a Tensor are "
-                           "not supported; fold the exit into the loop condition", loc)
-    names = [n for n in _assigned_names(node.body) if n in interp.scope.vars]
-    init_leaves, trees = [], []
-    for n in names:
-        leaves, tree = flatten(interp.scope.vars[n], _is_leaf)
-        trees.append((tree, len(leaves)))
-        init_leaves += [_as_array(v) if isinstance(v, numbers.Number) else v for v in leaves]
-    avals = [abstract_of(v).strong() for v in init_leaves]
+    """`while` on a Tensor: a while_loop node over the loop-carried values: the variables the
+    body assigns that exist before it, and the Parameters it assigns.
 
-    def bind_state(values):
+    Which Parameters the body assigns, and the type of a variable that is UNBOUND before the
+    loop (a lowered `return` value), are known only once the body has been traced; the body is
+    traced again with them carried until nothing new turns up."""
+    loc = interp.loc(node)
+    assert not has_exit(node.body) and not has_return(node.body), "lowered in loop_exits.py"
+    names = [n for n in _assigned_names(node.body) if n in interp.scope.vars]
+    init = {n: interp.scope.vars[n] for n in names}
+    params: list = []
+    while True:
+        loop = _LoopTrace(interp, node, init, params, loc)
+        new_params = [p for p in loop.updated if all(p is not q for q in params)]
+        if not new_params and not loop.resolved:
+            break
+        params += new_params
+        init.update(loop.resolved)
+    outs = loop.emit()
+    loop.bind_state(interp.scope.vars, outs[:len(outs) - len(params)])
+    for param, value in zip(params, outs[len(outs) - len(params):]):
+        current_builder().record_update(param, value)
+    interp.exec_block(node.orelse)
+
+
+def _widens(initial, value) -> bool:
+    """A Python number before the loop that the body turns into a 0-d Tensor of another dtype."""
+    if not isinstance(initial, numbers.Number) or not is_tensor_like(value):
+        return False
+    aval = abstract_of(value)
+    return aval.shape == () and aval.dtype != abstract_of(_as_array(initial)).dtype
+
+
+class _LoopTrace:
+    """One tracing of a Tensor `while`'s condition and body over the carried values."""
+
+    def __init__(self, interp, node, init: dict, params: list, loc):
+        self.names, self.params, self.loc = list(init), params, loc
+        self.trees, init_leaves = [], []
+        for n in self.names:
+            leaves, tree = flatten(init[n], _is_leaf)
+            self.trees.append((tree, len(leaves)))
+            init_leaves += [_as_array(v) if isinstance(v, numbers.Number) else v for v in leaves]
+        self.init_leaves = init_leaves + list(params)
+        self.avals = [abstract_of(v).strong() for v in self.init_leaves]
+        self.hints = _hints(self.names, self.trees) + [p.name or "param" for p in params]
+        self.cond = Branch("while_cond", loc)
+        self.body = Branch("while_body", loc)
+        self.pred = self.cond.run(interp, lambda: self._enter(interp, self.cond) or
+                                  interp.eval(node.test))
+
+        def trace_body():
+            self._enter(interp, self.body)
+            interp.exec_block(node.body)
+            return [interp.scope.vars[n] for n in self.names]
+
+        self.new_values = self.body.run(interp, trace_body)
+        if self.body.raised:
+            self.new_values = [self.body.vars.get(n, UNBOUND) for n in self.names]
+        self.updated = _updated_params(self.body)
+        self.resolved = {}
+        for n, value in zip(self.names, self.new_values):
+            if init[n] is UNBOUND and value is not UNBOUND:
+                self.resolved[n] = zeros_like_value(value)
+            elif _widens(init[n], value):  # a Python number takes the Tensor's dtype
+                self.resolved[n] = np.asarray(init[n], abstract_of(value).dtype.np)
+            elif (retyped := _loop_join(init[n], value)) is not None:
+                self.resolved[n] = retyped
+
+    def _enter(self, interp, branch: Branch) -> None:
+        """Bind the carried values to the branch's parameters."""
+        values = [branch.builder.add_param(a, h) for a, h in zip(self.avals, self.hints)]
+        n_vars = len(values) - len(self.params)
+        self.bind_state(interp.scope.vars, values[:n_vars])
+        for param, value in zip(self.params, values[n_vars:]):
+            branch.builder.record_update(param, value)
+
+    def bind_state(self, scope_vars: dict, values) -> None:
         start = 0
-        for n, (tree, count) in zip(names, trees):
-            interp.scope.vars[n] = unflatten(tree, values[start:start + count])
+        for n, (tree, count) in zip(self.names, self.trees):
+            scope_vars[n] = unflatten(tree, values[start:start + count])
             start += count
 
-    cond_branch = _Branch("while_cond", loc)
-
-    def trace_cond():
-        bind_state([cond_branch.builder.add_param(a, h) for a, h in zip(avals, _hints(names,
-                                                                                      trees))])
-        return interp.eval(node.test)
-
-    pred = cond_branch.run(interp, trace_cond)
-    body_branch = _Branch("while_body", loc)
-
-    def trace_body():
-        bind_state([body_branch.builder.add_param(a, h) for a, h in zip(avals, _hints(names,
-                                                                                      trees))])
-        interp.exec_block(node.body)
-        return [interp.scope.vars[n] for n in names]
-
-    new_values = body_branch.run(interp, trace_body)
-    new_leaves = _carried_leaves(names, trees, new_values, avals, loc)
-    cond_graph, cond_caps = _close(cond_branch, [pred])
-    body_graph, body_caps = _close(body_branch, new_leaves)
-    externals = unify_params([(cond_graph, cond_caps), (body_graph, body_caps)], len(avals))
-    outs = while_p(*init_leaves, *externals, cond_graph=cond_graph, body_graph=body_graph,
-                   n_carried=len(avals), **loop_options())
-    bind_state(list(outs))
-    interp.exec_block(node.orelse)
+    def emit(self):
+        """The while_loop node; returns its outputs (the variables' leaves, then the params)."""
+        new_leaves = _carried_leaves(self.names, self.trees, self.new_values, self.avals,
+                                     self.body.builder, self.loc)
+        new_leaves += [self.body.final_value(p) for p in self.params]
+        cond_graph, cond_caps = _close(self.cond, [self.pred])
+        body_graph, body_caps = _close(self.body, new_leaves)
+        externals = unify_params([(cond_graph, cond_caps), (body_graph, body_caps)],
+                                 len(self.avals))
+        return list(while_p(*self.init_leaves, *externals, cond_graph=cond_graph,
+                            body_graph=body_graph, n_carried=len(self.avals), **loop_options()))
 
 
 def _hints(names, trees):
@@ -372,7 +446,7 @@ def _hints(names, trees):
     return hints
 
 
-def _carried_leaves(names, trees, new_values, avals, loc):
+def _carried_leaves(names, trees, new_values, avals, builder: Builder, loc):
     leaves = []
     for n, (tree, count), value in zip(names, trees, new_values):
         new, new_tree = flatten(value, _is_leaf)
@@ -386,150 +460,39 @@ def _carried_leaves(names, trees, new_values, avals, loc):
             value = np.asarray(value, aval.dtype.np)
         got = abstract_of(value).strong()
         if got != aval:
-            raise DTypeError(f"loop-carried variable `{n}` changes from {aval} to {got} across "
-                             f"iterations of the `while` loop; it must keep its shape and dtype",
-                             loc)
+            if dynamic_dims.join(got, aval) != aval:
+                raise _join_error(f"loop-carried variable `{n}` changes from {aval} to {got} "
+                                  f"across iterations of the `while` loop", aval, got, loc)
+            with builder.active():
+                value = dynamic_dims.with_type(value, aval)
         out.append(value)
     return out
+
+
+def _loop_join(initial, value):
+    """`initial` retyped so that it can also hold `value` (the dims that differ become dynamic),
+    or None when it already can, or cannot at all (the loop reports that when it is emitted)."""
+    init_leaves, tree = flatten(initial, _is_leaf)
+    new_leaves, new_tree = flatten(value, _is_leaf)
+    if tree != new_tree:
+        return None
+    out, changed = [], False
+    for a, b in zip(init_leaves, new_leaves):
+        joined = None
+        if is_tensor_like(a) and is_tensor_like(b):
+            joined = dynamic_dims.join(abstract_of(a), abstract_of(b))
+        if joined is None or joined == abstract_of(a).strong():
+            out.append(a)
+        else:
+            out.append(dynamic_dims.with_type(a, joined))
+            changed = True
+    return unflatten(tree, out) if changed else None
 
 
 # ----- print -----------------------------------------------------------------------------------
 
 def graph_print(args, kwargs):
     """`print` inside construct: Tensors print when the graph runs, constants print now."""
-    if any(isinstance(a, Tracer) for a in args):
+    if any(isinstance(a, Tracer | RuntimeString) for a in args):
         return emit_print(args, kwargs)
     print(*args, **kwargs)
-
-
-
-# ----- break / continue as flags ---------------------------------------------------------------
-
-# loop node -> (lowered loop, flag names); held by the (cached) AST, freed with it
-_LOWERED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _name(ident: str, store: bool, where):
-    ctx = gast.Store() if store else gast.Load()
-    return gast.copy_location(gast.Name(ident, ctx, None, None), where)
-
-
-def _set(ident: str, value: bool, where):
-    node = gast.Assign([_name(ident, True, where)], gast.Constant(value, None), None)
-    return gast.copy_location(node, where)
-
-
-def _not_any(idents, where):
-    names = [_name(i, False, where) for i in idents]
-    test = names[0] if len(names) == 1 else gast.BoolOp(gast.Or(), names)
-    return gast.copy_location(gast.UnaryOp(gast.Not(), test), where)
-
-
-def _guarded(stmts, idents, where):
-    return gast.copy_location(gast.If(_not_any(idents, where), stmts, []), where)
-
-
-def _lower_block(stmts, brk: str, cont: str) -> list:
-    """Replace break/continue by flag assignments; what follows an exit runs under a guard."""
-    out = []
-    for i, stmt in enumerate(stmts):
-        if isinstance(stmt, gast.Break):
-            return out + [_set(brk, True, stmt)]
-        if isinstance(stmt, gast.Continue):
-            return out + [_set(cont, True, stmt)]
-        if isinstance(stmt, gast.If) and _contains([stmt], (gast.Break, gast.Continue)):
-            lowered = gast.If(stmt.test, _lower_block(stmt.body, brk, cont),
-                              _lower_block(stmt.orelse, brk, cont))
-            out.append(gast.copy_location(lowered, stmt))
-            rest = stmts[i + 1:]
-            if rest:
-                out.append(_guarded(_lower_block(rest, brk, cont), (brk, cont), rest[0]))
-            return out
-        out.append(stmt)
-    return out
-
-
-def lower_loop_exits(node):
-    """A loop whose `break`/`continue` sit under an `if` becomes a loop over flags:
-
-        for i in xs:                 brk = False
-            A                        for i in xs:
-            if c:                        cont = False
-                break          ->        if not brk:
-            B                                A
-                                             if c: brk = True
-                                             if not (brk or cont): B
-
-    On Python conditions the flags stay Python bools and everything folds away; on Tensor
-    conditions they become Tensors and the guards become switches. Returns (loop, flag names
-    to set to False before it) — the loop itself when there is nothing to lower.
-    """
-    hit = _LOWERED.get(node)
-    if hit is not None:
-        return (hit[0] or node), hit[1]
-    exits_under_if = any(isinstance(s, gast.If) and _contains([s], (gast.Break, gast.Continue))
-                         for s in node.body)
-    if not exits_under_if:
-        _LOWERED[node] = (None, ())  # None: the loop itself (a value must not hold its key)
-        return node, ()
-    line = getattr(node, "lineno", 0)
-    brk, cont = f"_break_{line}", f"_continue_{line}"
-    body = [_set(cont, False, node)] + _lower_block(node.body, brk, cont)
-    orelse = [_guarded(node.orelse, (brk,), node)] if node.orelse else []
-    if isinstance(node, gast.For):
-        loop = gast.For(node.target, node.iter, [_guarded(body, (brk,), node)], orelse, None)
-    else:
-        test = gast.BoolOp(gast.And(), [node.test, _not_any((brk,), node)])
-        loop = gast.While(gast.copy_location(test, node.test), body, orelse)
-    loop = gast.copy_location(loop, node)
-    _LOWERED[node] = (loop, (brk,))
-    return loop, (brk,)
-
-
-# ----- a sequence indexed by a Tensor (MindSpore's switch_layer) -------------------------------
-
-class IndexedChoice:
-    """`items[i]` with a Tensor `i` over callables (Cells, functions): a call runs every item
-    on the arguments and selects item i's result, leaf by leaf (so the items must give
-    results of one structure, shape and dtype)."""
-
-    def __init__(self, items: list, index):
-        self.items, self.index = items, index
-
-    def __call__(self, *args, **kwargs):
-        from .frontend import Interpreter
-
-        results = [Interpreter.call(item, list(args), kwargs) for item in self.items]
-        return select_by_index(self.index, results)
-
-
-def select_by_index(index, candidates: list):
-    """candidates[index] for a Tensor index, each leaf chosen with select."""
-    flat = [flatten(c, _is_leaf) for c in candidates]
-    tree = flat[0][1]
-    if any(t != tree for _, t in flat):
-        raise CompileError("the items of a sequence indexed by a Tensor give results of "
-                           "different structures; they must match", None)
-    chosen = []
-    for j in range(len(flat[0][0])):
-        acc = flat[-1][0][j]
-        for k in range(len(candidates) - 2, -1, -1):
-            leaf, acc = _unify_leaf(f"result {j}", flat[k][0][j], acc, None)
-            picked = F.broadcast_to(F.equal(index, k), abstract_of(leaf).shape)
-            acc = F.select(picked, leaf, acc)
-        chosen.append(acc)
-    return unflatten(tree, chosen)
-
-
-def index_by_tensor(items: list, index):
-    """`items[index]` for a Tensor index: Tensors are stacked and gathered; callables give an
-    IndexedChoice."""
-    if not items:
-        raise CompileError("cannot index an empty sequence with a Tensor", None)
-    if all(is_tensor_like(v) or isinstance(v, numbers.Number) for v in items):
-        return F.gather(F.stack([_as_array(v) if isinstance(v, numbers.Number) else v
-                                 for v in items]), index, 0)
-    if all(callable(v) for v in items):
-        return IndexedChoice(list(items), index)
-    raise CompileError("a sequence indexed by a Tensor must hold Tensors or callables (Cells, "
-                       "functions)", None)

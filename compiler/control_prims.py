@@ -66,8 +66,9 @@ while_p = Primitive("while_loop", _while_type, label="While", multiple_results=T
 
 # ----- gradients -------------------------------------------------------------------------------
 
-def _is_float(value) -> bool:
-    return abstract_of(value).dtype.is_float
+def _carries_grad(value) -> bool:
+    """Integers carry gradients too (MindSpore differentiates integer networks); bools not."""
+    return not abstract_of(value).dtype.is_bool
 
 
 def _vjp_graph(graph: Graph, wrt: tuple, name: str) -> Graph:
@@ -91,7 +92,7 @@ def _zeros_for(douts, outs) -> list:
 
 @switch_p.def_bprop
 def _switch_bprop(pred, *args, out, dout, then_graph, else_graph):
-    wrt = tuple(i for i, a in enumerate(args) if _is_float(a))
+    wrt = tuple(i for i, a in enumerate(args) if _carries_grad(a))
     if not wrt:
         return (None,) * (len(args) + 1)
     grads = switch_p(pred, *args, *_zeros_for(dout, out),
@@ -117,10 +118,10 @@ def _unpack(outs) -> str:
 
 def _switch_code(ctx, node, args, outs):
     pred, rest = args[0], ", ".join(args[1:])
-    lhs = _unpack(outs)
+    lhs = _unpack(outs) + " = " if outs else ""  # no outputs: a branch run for its effects
     then_fn, else_fn = ctx.graph(node.params["then_graph"]), ctx.graph(node.params["else_graph"])
-    return [f"if {pred}:", f"    {lhs} = {then_fn}({rest})",
-            "else:", f"    {lhs} = {else_fn}({rest})"]
+    return [f"if {pred}:", f"    {lhs}{then_fn}({rest})",
+            "else:", f"    {lhs}{else_fn}({rest})"]
 
 
 codegen.CODEGEN_RULES["switch"] = _switch_code

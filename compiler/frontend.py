@@ -19,9 +19,16 @@ import sys
 import gast
 
 from cellgraph.ops.composite_setitem import tensor_setitem
-from cellgraph.ops.errors import ArgumentError, CellgraphError, CompileError, ShapeError, SourceLoc
+from cellgraph.ops.errors import (
+    ArgumentError,
+    CellgraphError,
+    CompileError,
+    ShapeError,
+    SourceLoc,
+    UndefinedNameError,
+)
 
-from . import control_flow
+from . import choice, control_flow, effects, loop_exits, print_op, recursion
 from .builder import Tracer, current_builder, is_tensor_like
 from .guards import STATE, record_function, record_guard
 from .scope import (
@@ -59,8 +66,6 @@ UNSUPPORTED = {
                    "at module level",
     gast.Import: "`import` is not supported inside construct; import at module level",
     gast.ImportFrom: "`import` is not supported inside construct; import at module level",
-    gast.GeneratorExp: "generator expressions are not supported in graph mode; use a list "
-                       "comprehension or a tuple",
     gast.SetComp: "set comprehensions are not supported in graph mode",
     gast.Set: "sets are not supported in graph mode; use a tuple",
 }
@@ -73,7 +78,8 @@ BINOPS = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mu
 CMPOPS = {gast.Eq: operator.eq, gast.NotEq: operator.ne, gast.Lt: operator.lt,
           gast.LtE: operator.le, gast.Gt: operator.gt, gast.GtE: operator.ge,
           gast.Is: operator.is_, gast.IsNot: operator.is_not,
-          gast.In: lambda a, b: a in b, gast.NotIn: lambda a, b: a not in b}
+          gast.In: choice.contains,
+          gast.NotIn: lambda a, b: control_flow.logical_not(choice.contains(a, b))}
 MAX_INLINE_DEPTH = 200
 MAX_STATIC_ITERATIONS = 100_000
 
@@ -139,8 +145,17 @@ class Interpreter:
     def _run(node, info, parent, name, args, kwargs, defaults, kw_defaults):
         if STATE.inline_depth > MAX_INLINE_DEPTH:
             raise CompileError(f"calls nested more than {MAX_INLINE_DEPTH} deep while inlining "
-                               f"{name}; recursion on Tensor values is not supported",
+                               f"{name}; a recursion on Python values that does not end?",
                                info.loc(node))
+
+        def run_body(args, kwargs):
+            return Interpreter._run_body(node, info, parent, name, args, kwargs, defaults,
+                                         kw_defaults)
+
+        return recursion.call(node, name, args, kwargs, run_body)
+
+    @staticmethod
+    def _run_body(node, info, parent, name, args, kwargs, defaults, kw_defaults):
         try:
             local = bind_arguments(node.args, name, args, kwargs, defaults, kw_defaults)
         except ArgumentError as e:  # the entry point has no caller in the source: show its def
@@ -168,6 +183,7 @@ class Interpreter:
 
     # -- statements -------------------------------------------------------------------------
     def exec_block(self, stmts) -> None:
+        stmts = loop_exits.lower_block(stmts)
         for i, stmt in enumerate(stmts):
             if isinstance(stmt, gast.If):
                 if self.exec_stmt(stmt, rest=stmts[i + 1:]):
@@ -189,7 +205,7 @@ class Interpreter:
                 return call()
             with builder.at(loc):
                 return call()
-        except (ReturnSignal, BreakSignal, ContinueSignal):
+        except (ReturnSignal, BreakSignal, ContinueSignal, effects.RaiseSignal):
             raise
         except CellgraphError as e:
             raise e.with_loc(loc)
@@ -241,7 +257,7 @@ class Interpreter:
         return False
 
     def stmt_For(self, node):
-        node, flags = control_flow.lower_loop_exits(node)
+        node, flags = loop_exits.lower_loop_exits(node)
         self.scope.vars.update(dict.fromkeys(flags, False))
         iterable = self.eval(node.iter)
         if isinstance(iterable, Tracer):
@@ -264,7 +280,7 @@ class Interpreter:
         self.exec_block(node.orelse)
 
     def stmt_While(self, node):
-        node, flags = control_flow.lower_loop_exits(node)
+        node, flags = loop_exits.lower_loop_exits(node)
         self.scope.vars.update(dict.fromkeys(flags, False))
         test = self.eval(node.test)
         count = 0
@@ -299,6 +315,12 @@ class Interpreter:
 
     def stmt_Raise(self, node):
         exc = self.eval(node.exc) if node.exc is not None else RuntimeError("re-raise")
+        if isinstance(exc, type) and issubclass(exc, BaseException):
+            exc = exc()
+        builder = current_builder()
+        if builder is not None and builder.runs_conditionally:
+            effects.emit_raise(exc)  # whether it is reached is known only at run time
+            raise effects.RaiseSignal()
         raise exc
 
     # -- assignment targets -----------------------------------------------------------------
@@ -355,7 +377,8 @@ class Interpreter:
         try:
             return self.scope.lookup(node.id)
         except KeyError:
-            raise CompileError(f"name '{node.id}' is not defined", self.info.loc(node)) from None
+            raise UndefinedNameError(f"name '{node.id}' is not defined",
+                                     self.info.loc(node)) from None
 
     def expr_Attribute(self, node):
         obj = self.eval(node.value)
@@ -370,9 +393,9 @@ class Interpreter:
 
     def expr_Subscript(self, node):
         container, index = self.eval(node.value), self.eval(node.slice)
-        if isinstance(index, Tracer) and _is_static_sequence(container):
-            return self.at_node(node, lambda: control_flow.index_by_tensor(list(container),
-                                                                             index))
+        if isinstance(index, Tracer) and choice.is_sequence(container):
+            return self.at_node(node, lambda: choice.index_sequence(container, index,
+                                                                     self.info.loc(node)))
         return self.at_node(node, lambda: container[index])
 
     def expr_Slice(self, node):
@@ -452,6 +475,10 @@ class Interpreter:
         self._comprehension(node.generators, lambda: out.append(self.eval(node.elt)))
         return out
 
+    def expr_GeneratorExp(self, node):
+        """A generator expression is evaluated at once, to a list, as in MindSpore."""
+        return self.expr_ListComp(node)
+
     def expr_DictComp(self, node):
         out = {}
 
@@ -473,11 +500,18 @@ class Interpreter:
                 self._comprehension(generators[1:], emit)
 
     def expr_JoinedStr(self, node):
-        return "".join(str(self.eval(v)) for v in node.values)
+        parts = [self.eval(v) for v in node.values]
+        return print_op.joined_string([p if isinstance(p, Tracer) else str(p) for p in parts])
 
     def expr_FormattedValue(self, node):
         value = self.eval(node.value)
         spec = self.eval(node.format_spec) if node.format_spec is not None else ""
+        if isinstance(value, Tracer):
+            if spec or node.conversion not in (-1, None):
+                raise CompileError("a Tensor in an f-string prints as print(x) does; a format "
+                                   "spec or !r/!s on it is not supported in graph mode",
+                                   self.info.loc(node))
+            return value  # formatted when the graph runs
         return format(value, spec)
 
     def expr_Starred(self, node):
@@ -518,11 +552,6 @@ class Interpreter:
                 return compute()
         except CellgraphError as e:
             raise e.with_loc(loc)
-
-
-def _is_static_sequence(value) -> bool:
-    """A tuple, list or container Cell (CellList, SequentialCell), which a Tensor may index."""
-    return isinstance(value, (tuple, list)) or (is_cell(value) and hasattr(value, "__iter__"))
 
 
 def _caller_loc(fallback):

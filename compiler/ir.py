@@ -58,6 +58,21 @@ class Apply:
         return [v for v in self.params.values() if isinstance(v, Graph)]
 
 
+def has_effects(node: Apply) -> bool:
+    """Whether running `node` does something besides computing its outputs (printing, raising,
+    drawing random numbers), itself or inside one of its graphs: such nodes are never folded,
+    merged or dropped."""
+    return _has_effects(node, set())
+
+
+def _has_effects(node: Apply, seen: set) -> bool:
+    if node.callee.effectful:
+        return True
+    todo = [g for g in node.subgraphs() if id(g) not in seen]  # a recursive graph calls itself
+    seen.update(id(g) for g in todo)
+    return any(_has_effects(inner, seen) for g in todo for inner in g.nodes)
+
+
 @dataclass(slots=True, eq=False, weakref_slot=True)
 class Graph:
     """A closed function. `weights` are the Parameter objects bound to the trailing params."""

@@ -45,8 +45,8 @@ from . import loop_codegen  # noqa: F401  (how loops run: registered with codege
 from .autodiff import RECORDING_RULES, inline
 from .control_prims import (
     PRUNE_RULES,
+    _carries_grad,
     _check_inputs,
-    _is_float,
     _per_example,
     _to_front_all,
     loop_graph,
@@ -136,8 +136,9 @@ def _recording(body_graph: Graph, tape) -> Graph:
 
 
 def _layout(ins, body_graph: Graph, m: int):
-    """Which carried values (fs), consts (fc) and per-trip outputs (fy) are floats."""
-    return (_floats(ins[:m]), _floats(ins[m:]),
+    """Which carried values (fs) and consts (fc) carry gradients (integers too, as in
+    MindSpore), and which per-trip outputs (fy) are floats."""
+    return (_differentiable(ins[:m]), _differentiable(ins[m:]),
             [j for j, y in enumerate(body_graph.outputs[m:]) if y.aval.dtype.is_float])
 
 
@@ -165,8 +166,10 @@ def _record_while(*ins, cond_graph, body_graph, n_carried, checkpoint=0):
 
 
 def _scan_layout(ins, body_graph: Graph, nc: int, nx: int):
-    """Float carries (fs), slices of xs (fx), consts (fc) and per-step outputs (fy)."""
-    return (_floats(ins[:nc]), _floats(ins[nc:nc + nx]), _floats(ins[nc + nx:]),
+    """Differentiable carries (fs), slices of xs (fx), consts (fc) and float per-step outputs
+    (fy)."""
+    return (_differentiable(ins[:nc]), _differentiable(ins[nc:nc + nx]),
+            _differentiable(ins[nc + nx:]),
             [j for j, y in enumerate(body_graph.outputs[nc:]) if y.aval.dtype.is_float])
 
 
@@ -189,8 +192,8 @@ RECORDING_RULES[scan_p] = _record_scan
 
 # ----- gradients -------------------------------------------------------------------------------
 
-def _floats(values) -> list[int]:
-    return [i for i, v in enumerate(values) if _is_float(v)]
+def _differentiable(values) -> list[int]:
+    return [i for i, v in enumerate(values) if _carries_grad(v)]
 
 
 def _sens(douts, outs) -> list:

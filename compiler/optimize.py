@@ -27,7 +27,7 @@ import numpy as np
 from cellgraph.ops.core import PRIMITIVES, abstract_of, evaluate
 
 from . import algebra
-from .ir import Apply, Constant, Graph, Var
+from .ir import Apply, Constant, Graph, Var, has_effects
 from .rewrite import E, Expr, _sweeps, is_all, out_type, passes_through, same_type, zeros_of
 
 __all__ = ["REWRITES", "E", "Expr", "dce", "node_count", "optimize", "simplify"]
@@ -82,14 +82,17 @@ REWRITES: dict[str, list[Callable]] = {
     "neg": [algebra.neg_fold],
     "div": [_binary_identity(1, (1,)), algebra.unbroadcast],
     "matmul": [algebra.matmul_outer, algebra.matmul_scaled],
-    "reduce_sum": [algebra.reduce_scaled, algebra.reduce_dot],
-    "reduce_mean": [algebra.reduce_scaled],
-    "reshape": [_same_shape],
+    "reduce_sum": [algebra.reduce_unit_axes, algebra.reduce_scaled, algebra.reduce_dot],
+    "reduce_mean": [algebra.reduce_unit_axes, algebra.reduce_scaled],
+    "reduce_max": [algebra.reduce_unit_axes],
+    "reduce_min": [algebra.reduce_unit_axes],
+    "reduce_prod": [algebra.reduce_unit_axes],
+    "reshape": [_same_shape, algebra.reshape_of_reshape],
     "broadcast_to": [_same_shape],
     "cast": [_same_shape],
     "stop_gradient": [lambda n: n.inputs[0]],
     "transpose": [lambda n: n.inputs[0] if n.params["perm"] == tuple(range(len(
-        n.params["perm"]))) else None],
+        n.params["perm"]))) else None, algebra.transpose_as_reshape],
     "squeeze": [_same_shape],
     "expand_dims": [_same_shape],
     "select": [lambda n: n.inputs[1] if is_all(n.inputs[0], True) and passes_through(
@@ -100,7 +103,7 @@ REWRITES: dict[str, list[Callable]] = {
 # ----- the driver ------------------------------------------------------------------------------
 
 def _foldable(node: Apply) -> bool:
-    if node.subgraphs() or node.callee.multiple_results or node.callee.effectful:
+    if node.subgraphs() or node.callee.multiple_results or has_effects(node):
         return False  # effects (printing, random draws) happen when the graph runs
     out = out_type(node)
     return out.size is not None and out.size <= FOLD_LIMIT and all(
@@ -186,7 +189,7 @@ class _Sweep:
                 self.uses[id(replacement)] = self.uses.get(id(replacement), 0) + self.uses.get(
                     id(node.outputs[0]), 1)
             return replacement
-        if node.callee.effectful or not node.outputs:
+        if has_effects(node) or not node.outputs:
             self.kept.append(node)  # effects (printing) are never merged or dropped
             return node.outputs[0] if node.outputs else None
         key = (node.callee.name, tuple(_atom_key(a) for a in node.inputs),
@@ -279,7 +282,7 @@ def dce(graph: Graph) -> bool:
     live = {id(o) for o in graph.outputs if isinstance(o, Var)}
     kept = []
     for node in reversed(graph.nodes):
-        if any(id(o) in live for o in node.outputs) or node.callee.effectful:
+        if any(id(o) in live for o in node.outputs) or has_effects(node):
             kept.append(node)
             live.update(id(a) for a in node.inputs if isinstance(a, Var))
     changed = len(kept) != len(graph.nodes)

@@ -14,8 +14,34 @@ print_p = Primitive("print", lambda *avals, template, sep=" ", end="\n": (),
                     effectful=True)
 
 
+class RuntimeString:
+    """An f-string with Tensor parts: known only at run time, so it can be printed only there.
+
+    print(f"loss {x}")   ->   print(%x) {template=('loss ', 0), sep=''}
+    """
+
+    def __init__(self, parts: list):
+        self.parts = parts  # strings and graph values, in order
+
+    def __str__(self) -> str:
+        return "".join(p if isinstance(p, str) else f"<{type(p).__name__}>" for p in self.parts)
+
+
+def joined_string(parts: list):
+    """The value of an f-string whose formatted parts are `parts`."""
+    if any(not isinstance(p, str) for p in parts):
+        return RuntimeString(parts)
+    return "".join(parts)
+
+
 def emit_print(args, kwargs):
     """Text parts stay in the node's template; Tensor parts become its inputs."""
+    if any(isinstance(a, RuntimeString) for a in args):  # its parts print with no separator
+        sep = kwargs.get("sep", " ")
+        parts = []
+        for i, a in enumerate(args):
+            parts += ([sep] if i else []) + (a.parts if isinstance(a, RuntimeString) else [a])
+        args, kwargs = parts, {**kwargs, "sep": ""}
     template, values = [], []
     for a in args:
         if isinstance(a, Tracer) or is_tensor_like(a):

@@ -45,6 +45,7 @@ derive.install_exports()  # hand-written wrappers first: they win over derived n
 for _prim in list(PRIMITIVES.values()):
     derive.install(_prim)  # ops.exp, ops.Exp, Tensor.exp from the declarations
 
+from .floor_division import *
 from .functional import *
 from .functional import abs, pow, sum  # noqa: F401  (shadow builtins, as MindSpore does)
 from .nn_functional import *

@@ -15,7 +15,7 @@ import numpy as np
 from . import array_ops as A
 from . import dtype as dt
 from . import functional as F
-from .core import abstract_of
+from .core import abstract_of, is_value
 from .errors import DTypeError
 
 __all__ = ["tensor_setitem"]
@@ -37,9 +37,7 @@ def _static(index) -> bool:
 def tensor_setitem(x, index, value):
     """A copy of `x` with `x[index]` replaced by `value` (broadcast to the region)."""
     if not _static(index):
-        raise DTypeError("SetItem: the index of an item assignment in a graph must be static "
-                         "(ints, slices, lists); for a Tensor index, build the new value with "
-                         "ops.select and a mask")
+        return _tensor_index_setitem(x, index, value)
     xt = abstract_of(x)
     size = int(np.prod(xt.shape))
     positions = np.arange(size).reshape(xt.shape)[index]
@@ -56,3 +54,47 @@ def tensor_setitem(x, index, value):
     placed = F.gather(values, A.cast(source, dtype=dt.int64), 0)
     flat = F.select(A.cast(mask, dtype=dt.bool_), placed, F.reshape(x, (-1,)))
     return F.reshape(flat, xt.shape)
+
+
+# ----- an integer Tensor in the index ----------------------------------------------------------
+#
+#     x[i] = v   ->   x + gather_grad(broadcast(v) - x[i], i)
+#
+# gather_grad (the transpose of gather) puts a value of the indexed rows' shape back where the
+# index took it from, zeros elsewhere. An index that mixes the Tensor with slices
+# (`x[i, :, 0:2] = v`) is done in two steps: the rows `x[i]` get `[:, 0:2] = v`, then `x[i]`
+# gets the new rows.
+
+_FULL = slice(None)
+
+
+def _is_tensor_index(item) -> bool:
+    return is_value(item) and not isinstance(item, numbers.Number | list | np.ndarray)
+
+
+def _is_full(item) -> bool:
+    return isinstance(item, slice) and item == _FULL
+
+
+def _tensor_index_setitem(x, index, value):
+    items = index if isinstance(index, tuple) else (index,)
+    split = next((i for i, item in enumerate(items) if _is_tensor_index(item)), None)
+    if split is None or not all(_is_full(item) for item in items[:split]) or any(
+            _is_tensor_index(item) for item in items[split + 1:]):
+        raise DTypeError("SetItem: an item assignment in a graph takes one Tensor in its index, "
+                         "after `:` on the axes before it and with ints or slices after it")
+    lead = items[:split + 1]  # x[:, ..., i] picks the rows
+    if not all(_is_full(item) for item in items[split + 1:]):
+        # the rest of the index applies to the picked rows, past the axes the Tensor gave them
+        rows = F.getitem(x, lead)
+        kept = (_FULL,) * (split + abstract_of(items[split]).ndim)
+        value = tensor_setitem(rows, kept + items[split + 1:], value)
+    region = F.getitem(x, lead)
+    dtype = abstract_of(x).dtype
+    if isinstance(value, numbers.Number):
+        new = F.fill(dtype, abstract_of(region).shape, value)
+    else:
+        new = F.broadcast_to(F.cast(value, dtype), abstract_of(region).shape)
+    placed = A.gather_grad(F.sub(new, region), items[split], axis=split,
+                           shape=abstract_of(x).shape)
+    return F.add(x, placed)

@@ -337,6 +337,26 @@ def evaluate(prim: Primitive, *args, **params):
     return _trace_stack.items[0].process(prim, args, params)
 
 
+# The compiler's VJP of a decomposition (compiler/autodiff.py installs it): see
+# `bprop_by_decomposition`.
+_decomposition_vjp: list[Callable] = []
+
+
+def set_decomposition_vjp(fn: Callable) -> None:
+    """Install fn(decompose, inputs, out, dout, params) -> input gradients (the compiler)."""
+    _decomposition_vjp[:] = [fn]
+
+
+def bprop_by_decomposition(decompose: Callable) -> Callable:
+    """The bprop rule of a fused primitive: the VJP of `decompose(*inputs, **params)`, its
+    meaning written with other primitives. The fused kernel runs forward; differentiating it
+    differentiates the decomposition, so the optimiser sees through it at any order."""
+    def rule(*inputs, out, dout, **params):
+        return _decomposition_vjp[0](decompose, inputs, out, dout, params)
+    rule.decomposition = decompose
+    return rule
+
+
 def set_eager_trace(trace: Trace) -> None:
     """Install the bottom of every thread's stack (called once by the runtime)."""
     _ThreadTraceStack.bottom = trace

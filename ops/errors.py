@@ -47,11 +47,16 @@ class CellgraphError(Exception):
         return self
 
 
-class CompileError(CellgraphError, SyntaxError):
-    """Source that graph mode cannot compile (unsupported syntax, undefined names)."""
+class CompileError(CellgraphError, SyntaxError, RuntimeError):
+    """Source that graph mode cannot compile (unsupported syntax, undefined names). MindSpore
+    raises RuntimeError for these; it is a SyntaxError too, as the source is what is wrong."""
 
     def __str__(self) -> str:
         return self.args[0]
+
+
+class UndefinedNameError(CellgraphError, NameError):
+    """A name construct reads that is defined nowhere (MindSpore raises NameError)."""
 
 
 class ShapeError(CellgraphError, ValueError):
@@ -100,6 +105,7 @@ for _cls in (ShapeError, GradValueError, ArgumentValueError):
     _cls.__name__ = "ValueError"
 for _cls in (DTypeError, ArgumentError):
     _cls.__name__ = "TypeError"
+UndefinedNameError.__name__ = "NameError"
 IndexRangeError.__name__ = "IndexError"
 RunError.__name__ = "RuntimeError"
 del _cls

@@ -17,7 +17,14 @@ from .batching import (
     loop_rule,
     to_front,
 )
-from .core import Primitive, TensorType, abstract_of, fmt_shape, normalize_axis
+from .core import (
+    Primitive,
+    TensorType,
+    abstract_of,
+    bprop_by_decomposition,
+    fmt_shape,
+    normalize_axis,
+)
 from .errors import DTypeError, ShapeError
 from .math_ops import add, div, mul, neg, rsqrt, sub, sum_to
 
@@ -59,8 +66,38 @@ def _batch_norm_type(x, scale, bias, mean, variance, is_training, epsilon):
     return x.strong(), stats, stats
 
 
+def _layer_norm_grad_type(x, dy, gamma, mean, var, begin_norm_axis, begin_params_axis,
+                          epsilon):
+    _, stats, _ = _layer_norm_type(x, gamma, gamma, begin_norm_axis, begin_params_axis, epsilon)
+    if dy.shape != x.shape or dy.dtype != x.dtype:
+        raise ShapeError(f"expected dy of x's type {x}, got {dy}")
+    for name, s in (("mean", mean), ("var", var)):
+        if s.shape != stats.shape:
+            raise ShapeError(f"expected {name} of shape {fmt_shape(stats.shape)}, got "
+                             f"{fmt_shape(s.shape)}")
+    return x.strong(), gamma.strong(), gamma.strong()
+
+
+def _batch_norm_grad_type(x, dy, scale, mean, variance, epsilon):
+    _batch_norm_type(x, scale, scale, mean, variance, True, epsilon)
+    if dy.shape != x.shape or dy.dtype != x.dtype:
+        raise ShapeError(f"expected dy of x's type {x}, got {dy}")
+    stats = TensorType((x.shape[1],), x.dtype)
+    return x.strong(), stats, stats
+
+
 layer_norm = Primitive("layer_norm", _layer_norm_type, label="LayerNorm", multiple_results=True)
 batch_norm = Primitive("batch_norm", _batch_norm_type, label="BatchNorm", multiple_results=True)
+# LayerNorm's backward pass for the output gradient, fused: (dx, dgamma, dbeta) from dy and the
+# statistics the forward pass returned.
+layer_norm_grad = Primitive("layer_norm_grad", _layer_norm_grad_type, label="LayerNormGrad",
+                            multiple_results=True,
+                            params={"begin_norm_axis": -1, "begin_params_axis": -1,
+                                    "epsilon": 1e-7})
+# Training-mode BatchNorm's backward pass, fused: (dx, dscale, dbias) from the output gradient
+# dy and the batch statistics, in a few passes over x instead of some twenty elementwise ops.
+batch_norm_grad = Primitive("batch_norm_grad", _batch_norm_grad_type, label="BatchNormGrad",
+                            params={"epsilon": 1e-5}, multiple_results=True)
 
 
 # ----- bprop rules -----------------------------------------------------------------------------
@@ -72,18 +109,17 @@ def _plus(total, term):
     return term if total is None else add(total, term)
 
 
-def _stats_grad(x, xmu, rstd, xhat, axes, dxhat, dmean, dvar):
+def _stats_grad(x, xmu, rstd, xhat, axes, dxhat, dmean, dvar, dx=None):
     """dx when xhat = (x - mean) * rstd with mean and var x's own statistics over `axes`.
 
     `dxhat` is the gradient reaching xhat, `dmean`/`dvar` those reaching the statistics as
-    outputs (all broadcastable to x, None for zero).
+    outputs (all broadcastable to x, None for zero); `dx` a part already computed.
     """
     count = int(np.prod([abstract_of(x).shape[a] for a in axes]))
-    dx = None
     if dxhat is not None:
         mean_dxhat = reduce_mean(dxhat, axis=axes, keep_dims=True)
         mean_dxhat_xhat = reduce_mean(mul(dxhat, xhat), axis=axes, keep_dims=True)
-        dx = mul(rstd, sub(sub(dxhat, mean_dxhat), mul(xhat, mean_dxhat_xhat)))
+        dx = _plus(dx, mul(rstd, sub(sub(dxhat, mean_dxhat), mul(xhat, mean_dxhat_xhat))))
     if dmean is not None:
         dx = _plus(dx, broadcast_to(div(dmean, count), shape=abstract_of(x).shape))
     if dvar is not None:
@@ -100,12 +136,28 @@ def _layer_norm_bprop(x, gamma, beta, out, dout, begin_norm_axis, begin_params_a
     xmu = sub(x, mean)
     rstd = rsqrt(add(var, epsilon))
     xhat = mul(xmu, rstd)
-    dgamma = dbeta = dxhat = None
     if dy is not None:
-        dgamma = sum_to(mul(dy, xhat), abstract_of(gamma).shape)
-        dbeta = sum_to(dy, abstract_of(beta).shape)
-        dxhat = mul(dy, gamma)
-    return _stats_grad(x, xmu, rstd, xhat, axes, dxhat, dmean, dvar), dgamma, dbeta
+        dx, dgamma, dbeta = layer_norm_grad(x, dy, gamma, mean, var,
+                                            begin_norm_axis=begin_norm_axis,
+                                            begin_params_axis=begin_params_axis, epsilon=epsilon)
+        return _stats_grad(x, xmu, rstd, xhat, axes, None, dmean, dvar, dx), dgamma, dbeta
+    return _stats_grad(x, xmu, rstd, xhat, axes, None, dmean, dvar), None, None
+
+
+def _layer_norm_grad_decomposed(x, dy, gamma, mean, var, begin_norm_axis, begin_params_axis,
+                                epsilon):
+    """What layer_norm_grad computes, in ordinary primitives (its bprop differentiates this)."""
+    ndim = abstract_of(x).ndim
+    axes = tuple(range(normalize_axis(begin_norm_axis, ndim), ndim))
+    xmu = sub(x, mean)
+    rstd = rsqrt(add(var, epsilon))
+    xhat = mul(xmu, rstd)
+    dx = _stats_grad(x, xmu, rstd, xhat, axes, mul(dy, gamma), None, None)
+    shape = abstract_of(gamma).shape
+    return dx, sum_to(mul(dy, xhat), shape), sum_to(dy, shape)
+
+
+layer_norm_grad.def_bprop(bprop_by_decomposition(_layer_norm_grad_decomposed))
 
 
 def _per_channel(v, ndim: int):
@@ -130,6 +182,11 @@ def _batch_norm_bprop(x, scale, bias, mean, variance, out, dout, is_training, ep
     if is_training:
         dmean_b = None if dmean is None else _per_channel(dmean, ndim)
         dvar_b = None if dvar is None else _per_channel(dvar, ndim)
+        if dy is not None:
+            dx, dscale, dbias = batch_norm_grad(x, dy, scale, stat_mean, stat_var,
+                                                epsilon=epsilon)
+            return _stats_grad(x, xmu, rstd, xhat, axes, None, dmean_b, dvar_b, dx), dscale, \
+                dbias, None, None
         dx = _stats_grad(x, xmu, rstd, xhat, axes, dxhat, dmean_b, dvar_b)
         return dx, dscale, dbias, None, None
     # Inference: mean and variance are inputs, and the stats outputs pass them through.
@@ -143,9 +200,26 @@ def _batch_norm_bprop(x, scale, bias, mean, variance, out, dout, is_training, ep
 
 
 
+def _batch_norm_grad_decomposed(x, dy, scale, mean, variance, epsilon):
+    """What batch_norm_grad computes, in ordinary primitives (its bprop differentiates this)."""
+    ndim = abstract_of(x).ndim
+    axes = (0,) + tuple(range(2, ndim))
+    xmu = sub(x, _per_channel(mean, ndim))
+    rstd = rsqrt(add(_per_channel(variance, ndim), epsilon))
+    xhat = mul(xmu, rstd)
+    dxhat = mul(dy, _per_channel(scale, ndim))
+    dx = _stats_grad(x, xmu, rstd, xhat, axes, dxhat, None, None)
+    return dx, reduce_sum(mul(dy, xhat), axis=axes), reduce_sum(dy, axis=axes)
+
+
+batch_norm_grad.def_bprop(bprop_by_decomposition(_batch_norm_grad_decomposed))
+
+
 # ----- batching rules (vmap) -------------------------------------------------------------------
 
 _layer_norm_loop = loop_rule(layer_norm)
+batch_norm_grad.def_batch(loop_rule(batch_norm_grad))
+layer_norm_grad.def_batch(loop_rule(layer_norm_grad))
 
 
 @layer_norm.def_batch

@@ -83,12 +83,6 @@ class TensorExtras:
     def true_divide(self, other):
         return F.div(self, other)
 
-    def log2(self):
-        return F.div(F.log(self), float(np.log(2.0)))
-
-    def log10(self):
-        return F.div(F.log(self), float(np.log(10.0)))
-
     def exp2(self):
         return F.pow(2.0, self)
 

@@ -5,6 +5,7 @@ Both kinds of value expose `aval`; everything here dispatches through `bind`, so
 """
 from __future__ import annotations
 
+from . import floor_division
 from . import functional as F
 from . import nn_functional as NF
 from .core import normalize_axes
@@ -58,6 +59,10 @@ class TensorMethods:
     def __mul__(self, o): return F.mul(self, o)
     def __rmul__(self, o): return F.mul(o, self)
     def __truediv__(self, o): return F.div(self, o)
+    def __floordiv__(self, o): return floor_division.floor_div(self, o)
+    def __rfloordiv__(self, o): return floor_division.floor_div(o, self)
+    def __mod__(self, o): return floor_division.floor_mod(self, o)
+    def __rmod__(self, o): return floor_division.floor_mod(o, self)
     def __rtruediv__(self, o): return F.div(o, self)
     def __pow__(self, o): return F.pow(self, o)
     def __rpow__(self, o): return F.pow(o, self)

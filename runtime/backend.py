@@ -2,10 +2,11 @@
 
 A kernel is `fn(*arrays, **params) -> array` registered under the primitive's name: the shared
 array-API table (runtime/kernels.py) bound to the backend's namespace, plus the backend's
-override table. The NumPy backend is the reference; others (PyTorch, CuPy) plug in with the
-same keys. The optional
-ones register themselves when their module is imported, which `get_backend`/`set_backend` do on
-first use of their names (see `runtime/torch_backend.py`, `runtime/cupy_backend.py`).
+override table. The NumPy backend is the reference; others (PyTorch, CuPy, JAX) plug in with
+the same keys, and a compiling backend (JAX) also lowers whole graphs (`compile_graph`). The
+optional ones register themselves when their module is imported, which `get_backend` /
+`set_backend` do on first use of their names (see `runtime/torch_backend.py`,
+`runtime/cupy_backend.py`, `runtime/jax_backend.py`).
 """
 from __future__ import annotations
 
@@ -27,6 +28,10 @@ class Backend:
     # are made from what a kernel returned (a Python number, another dtype); default xp.asarray
     asarray: Callable | None = None
     array_type: type | None = None  # the class of its arrays (default: xp.ndarray)
+    # A compiling backend takes whole graphs: Compiled (the optimised graph, its generated
+    # module) -> fn(*input arrays, *weight arrays) -> tuple of output arrays, run instead of
+    # the generated Python (None: run that, kernel by kernel through `kernels`)
+    compile_graph: Callable | None = None
 
     def __post_init__(self):
         if self.asarray is None:
@@ -85,7 +90,8 @@ def host_fallback(name: str, to_host: Callable, from_host: Callable) -> Callable
 _BACKENDS: dict[str, Backend] = {}
 _current: list[Backend] = []
 # backend name -> the module that registers it on import (optional dependencies)
-_OPTIONAL = {"torch": "torch_backend", "torch_cuda": "torch_backend", "cupy": "cupy_backend"}
+_OPTIONAL = {"torch": "torch_backend", "torch_cuda": "torch_backend", "cupy": "cupy_backend",
+             "jax": "jax_backend"}
 
 
 def register_backend(backend: Backend) -> None:

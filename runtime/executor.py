@@ -90,7 +90,10 @@ class Executable:
         self.out_tree = graph.out_tree
         self.guards = compiled.guards
         self._guards_stale = None  # made on first use: most entries are checked by `run`
-        self.fn, self.namespace = bind_module(compiled.module, backend)
+        if backend.compile_graph is not None:  # no generated frames to locate errors in
+            self.fn, self.namespace = backend.compile_graph(compiled), {}
+        else:
+            self.fn, self.namespace = bind_module(compiled.module, backend)
         self.backend = backend
         self.entry_source, self.run = make_entry(self, graph.n_inputs)
 
@@ -197,6 +200,10 @@ def _tree_expr(tree: Tree | None, leaves, env) -> str:
     items = [_tree_expr(child, leaves, env) for child in tree.children]
     if tree.kind == "list":
         return f"[{', '.join(items)}]"
+    if tree.kind == "dict":  # a construct that returns a dict gives the caller a dict
+        keys = f"keys_{len(env)}"
+        env[keys] = tree.static
+        return f"dict(zip({keys}, ({', '.join(items)}{',' if len(items) == 1 else ''})))"
     return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
 
 

@@ -236,6 +236,37 @@ def _batch_norm(xp, x, scale, bias, mean, variance, is_training, epsilon):
     return y * xp.reshape(scale, per_channel) + xp.reshape(bias, per_channel), mean, variance
 
 
+@kernel("batch_norm_grad")
+def _batch_norm_grad(xp, x, dy, scale, mean, variance, epsilon):
+    """dx, dscale, dbias of training-mode BatchNorm: with xhat = (x - mean) * rstd,
+    dx = scale * rstd * (dy - mean(dy) - xhat * mean(dy * xhat)) over the non-channel axes."""
+    axes = (0,) + tuple(range(2, x.ndim))
+    per_channel = (1, x.shape[1]) + (1,) * (x.ndim - 2)
+    count = x.size // x.shape[1]
+    rstd = 1 / xp.sqrt(variance + epsilon)
+    xhat = (x - xp.reshape(mean, per_channel)) * xp.reshape(rstd, per_channel)
+    dbias = xp.sum(dy, axis=axes)
+    dscale = xp.sum(dy * xhat, axis=axes)
+    dx = (dy - xp.reshape(dbias / count, per_channel)) - xhat * xp.reshape(dscale / count,
+                                                                        per_channel)
+    return dx * xp.reshape(scale * rstd, per_channel), dscale, dbias
+
+
+@kernel("layer_norm_grad")
+def _layer_norm_grad(xp, x, dy, gamma, mean, var, begin_norm_axis, begin_params_axis,
+                     epsilon):
+    """dx, dgamma, dbeta of LayerNorm: with xhat = (x - mean) * rstd and g = dy * gamma,
+    dx = rstd * (g - mean(g) - xhat * mean(g * xhat)) over the normalised axes."""
+    axes = tuple(range(begin_norm_axis % x.ndim, x.ndim))
+    leading = tuple(range(begin_params_axis % x.ndim))
+    rstd = 1 / xp.sqrt(var + epsilon)
+    xhat = (x - mean) * rstd
+    g = dy * gamma
+    dx = (g - xp.mean(g, axis=axes, keepdims=True)) - xhat * xp.mean(g * xhat, axis=axes,
+                                                                     keepdims=True)
+    return dx * rstd, xp.sum(dy * xhat, axis=leading), xp.sum(dy, axis=leading)
+
+
 # ----- sorting and selection --------------------------------------------------------------------
 
 def _stable_order(xp, x, axis, descending):

@@ -2,9 +2,11 @@
 the override table of the `numpy` and `cupy` backends, over the module itself (`numpy` or
 `cupy`, which both have `lib.stride_tricks`, in-place slice assignment and `add.at`).
 
-Convolution is im2col + matmul: `as_strided` gives every (kh, kw) window of the padded input as
-a view, one copy lays the windows out as rows, and one (batched over groups) matmul does the
-rest. The input gradient is col2im: kh * kw strided slice additions. Pooling gradients scatter
+Convolution is im2col + matmul over a channels-last copy of the padded input: `as_strided` gives
+every (kh, kw) window as a view whose innermost axis is the contiguous channels, one copy lays
+the windows out as rows, and one (batched over groups) matmul does the rest. The input gradient
+of a stride-1 convolution is another convolution (flipped filter); otherwise col2im, kh * kw
+strided slice additions. Pooling gradients scatter
 to (and gather from) each window's first maximum, so ties resolve alike on every backend.
 """
 from __future__ import annotations
@@ -12,8 +14,6 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable
-
-import numpy as np
 
 from cellgraph.ops.core import to_numpy_index
 
@@ -100,74 +100,151 @@ def _padded_shape(x_shape, pad) -> tuple:
     return tuple(x_shape[:2]) + (x_shape[2] + pad[0] + pad[1], x_shape[3] + pad[2] + pad[3])
 
 
-def _im2col(xp, x, kh, kw, stride, pad, dilation, group):
-    """Rows of window values: (group, N*Ho*Wo, C/group*kh*kw), plus (N, Ho, Wo)."""
-    n, c = x.shape[:2]
-    ho, wo = _out_hw(x.shape[2:], (kh, kw), stride, pad, dilation)
-    win = _windows(xp, _pad_nchw(xp, x, pad), (kh, kw), stride, dilation, (ho, wo))
-    cols = win.transpose(0, 2, 3, 1, 4, 5).reshape(n * ho * wo, group, (c // group) * kh * kw)
-    return cols.transpose(1, 0, 2), (n, ho, wo)
+def _padded_nhwc(xp, x, pad):
+    """x (N, C, H, W) as a contiguous zero-padded (N, Hp, Wp, C) array, in one copy: windows
+    over it read runs of C contiguous values instead of single strided elements."""
+    n, c, h, w = x.shape
+    top, bottom, left, right = pad
+    out = xp.zeros((n, h + top + bottom, w + left + right, c), dtype=x.dtype)
+    out[:, top:top + h, left:left + w, :] = x.transpose(0, 2, 3, 1)
+    return out
+
+
+def _im2col(xp, x, kernel_hw, stride, pad, dilation, out_hw, group):
+    """Rows of window values (group, N*Ho*Wo, kh*kw*C/group), in (kh, kw, c) order."""
+    xh = _padded_nhwc(xp, x, pad)
+    n, _, _, c = xh.shape
+    s = xh.strides
+    win = xp.lib.stride_tricks.as_strided(
+        xh, (n, out_hw[0], out_hw[1], kernel_hw[0], kernel_hw[1], c),
+        (s[0], s[1] * stride[0], s[2] * stride[1], s[1] * dilation[0], s[2] * dilation[1], s[3]))
+    rows, taps = n * out_hw[0] * out_hw[1], kernel_hw[0] * kernel_hw[1]
+    cols = win.reshape(rows, taps * c)
+    if group == 1:
+        return cols[None]
+    cg = c // group
+    return cols.reshape(rows, taps, group, cg).transpose(2, 0, 1, 3).reshape(group, rows,
+                                                                             taps * cg)
+
+
+def _filter_matrix(w, group):
+    """(O, C/group, kh, kw) as (group, kh*kw*C/group, O/group), rows in `_im2col`'s order."""
+    o, cg, kh, kw = w.shape
+    return w.reshape(group, o // group, cg, kh, kw).transpose(0, 3, 4, 2, 1).reshape(
+        group, kh * kw * cg, o // group)
+
+
+def _rows_to_nchw(xp, out, n, ho, wo):
+    """(group, N*Ho*Wo, O/group) products as a contiguous (N, O, Ho, Wo) array."""
+    out = out.transpose(1, 0, 2).reshape(n, ho, wo, -1)
+    return xp.ascontiguousarray(out.transpose(0, 3, 1, 2))
+
+
+def _dout_rows(dout, group):
+    """(N, O, Ho, Wo) as (group, N*Ho*Wo, O/group)."""
+    n, o, ho, wo = dout.shape
+    return dout.transpose(0, 2, 3, 1).reshape(n * ho * wo, group, o // group).transpose(1, 0, 2)
 
 
 @kernel("conv2d")
 def _conv2d(xp, x, w, stride, pad, dilation, group):
-    o, cg, kh, kw = w.shape
-    cols, (n, ho, wo) = _im2col(xp, x, kh, kw, stride, pad, dilation, group)
-    wmat = w.reshape(group, o // group, cg * kh * kw).transpose(0, 2, 1)
-    out = xp.matmul(cols, wmat)  # (group, N*Ho*Wo, O/group)
-    return out.transpose(1, 0, 2).reshape(n, ho, wo, o).transpose(0, 3, 1, 2)
+    ho, wo = _out_hw(x.shape[2:], w.shape[2:], stride, pad, dilation)
+    cols = _im2col(xp, x, w.shape[2:], stride, pad, dilation, (ho, wo), group)
+    return _rows_to_nchw(xp, xp.matmul(cols, _filter_matrix(w, group)), x.shape[0], ho, wo)
 
 
 @kernel("conv2d_backprop_input")
 def _conv2d_backprop_input(xp, dout, w, x_shape, stride, pad, dilation, group):
+    """A stride-1 convolution's input gradient is the convolution of the output gradient with
+    the flipped, transposed filter: im2col and one matmul, the forward pass's cost. Where that
+    would need more columns than the filter has input channels, or strides, dilation or groups
+    rule it out, the output gradient's rows are multiplied out and summed back (col2im)."""
     o, cg, kh, kw = w.shape
+    top, bottom, left, right = pad
+    full = (kh - 1 - top, kh - 1 - bottom, kw - 1 - left, kw - 1 - right)
+    if (tuple(stride) == (1, 1) and tuple(dilation) == (1, 1) and group == 1 and min(full) >= 0
+            and o <= cg):
+        flipped = w[:, :, ::-1, ::-1].transpose(1, 0, 2, 3)
+        return _conv2d(xp, dout, flipped, (1, 1), full, (1, 1), 1)
     n, _, ho, wo = dout.shape
-    dmat = dout.transpose(0, 2, 3, 1).reshape(n * ho * wo, group, o // group).transpose(1, 0, 2)
-    dcols = xp.matmul(dmat, w.reshape(group, o // group, cg * kh * kw))
-    dcols = dcols.transpose(1, 0, 2).reshape(n, ho, wo, group * cg, kh, kw)
-    dxp = _col2im(xp, dcols.transpose(0, 3, 1, 2, 4, 5), _padded_shape(x_shape, pad), (kh, kw),
-                  stride, dilation)
-    return _crop(dxp, pad, x_shape[2:])
+    dcols = xp.matmul(_dout_rows(dout, group), _filter_matrix(w, group).transpose(0, 2, 1))
+    dcols = dcols.reshape(group, n, ho, wo, kh, kw, cg).transpose(1, 2, 3, 4, 5, 0, 6)
+    dxp = xp.zeros((n, x_shape[2] + top + bottom, x_shape[3] + left + right, group * cg),
+                   dtype=dout.dtype)
+    for i in range(kh):
+        r0 = i * dilation[0]
+        rows = slice(r0, r0 + stride[0] * (ho - 1) + 1, stride[0])
+        for j in range(kw):
+            c0 = j * dilation[1]
+            dxp[:, rows, c0:c0 + stride[1] * (wo - 1) + 1:stride[1], :] += dcols[
+                :, :, :, i, j].reshape(n, ho, wo, group * cg)
+    dx = dxp[:, top:top + x_shape[2], left:left + x_shape[3], :]
+    return xp.ascontiguousarray(dx.transpose(0, 3, 1, 2))
 
 
 @kernel("conv2d_backprop_filter")
 def _conv2d_backprop_filter(xp, x, dout, w_shape, stride, pad, dilation, group):
     o, cg, kh, kw = w_shape
-    cols, (n, ho, wo) = _im2col(xp, x, kh, kw, stride, pad, dilation, group)
-    dmat = dout.transpose(1, 0, 2, 3).reshape(group, o // group, n * ho * wo)
-    return xp.matmul(dmat, cols).reshape(o, cg, kh, kw)
+    cols = _im2col(xp, x, (kh, kw), stride, pad, dilation, dout.shape[2:], group)
+    dw = xp.matmul(_dout_rows(dout, group).transpose(0, 2, 1), cols)  # (group, O/g, kh*kw*cg)
+    return xp.ascontiguousarray(dw.reshape(o, kh, kw, cg).transpose(0, 3, 1, 2))
 
 
 # ----- max pooling -----------------------------------------------------------------------------
 
+def _first_max(xp, x, kernel_hw, stride, pad):
+    """Which window position (0 .. kh*kw-1, row-major) holds each window's first maximum,
+    over the -inf-padded input: (N, C, Ho, Wo)."""
+    n, c = x.shape[:2]
+    ho, wo = _out_hw(x.shape[2:], kernel_hw, stride, pad)
+    win = _windows(xp, _pad_nchw(xp, x, pad, -math.inf), kernel_hw, stride, (1, 1), (ho, wo))
+    return xp.argmax(win.reshape(n, c, ho, wo, -1), axis=-1)
+
+
 def _argmax_positions(xp, x, kernel_hw, stride, pad):
     """Flat indices into the -inf-padded input of each window's (first) maximum."""
     n, c, h, w = x.shape
-    ho, wo = _out_hw((h, w), kernel_hw, stride, pad)
-    xpad = _pad_nchw(xp, x, pad, -math.inf)
-    hp, wp = xpad.shape[2:]
-    win = _windows(xp, xpad, kernel_hw, stride, (1, 1), (ho, wo)).reshape(n, c, ho, wo, -1)
-    arg = xp.argmax(win, axis=-1)
+    hp, wp = h + pad[0] + pad[1], w + pad[2] + pad[3]
+    arg = _first_max(xp, x, kernel_hw, stride, pad)
+    ho, wo = arg.shape[2:]
     rows = xp.arange(ho)[:, None] * stride[0] + arg // kernel_hw[1]
     cols = xp.arange(wo)[None, :] * stride[1] + arg % kernel_hw[1]
     planes = xp.arange(n * c).reshape(n, c, 1, 1) * (hp * wp)
     return planes + rows * wp + cols, (n, c, hp, wp)
 
 
+def _window_slices(kernel_hw, stride, out_hw):
+    """For each window position (i, j), row-major, the strided (rows, cols) slices of the padded
+    input it reads for every output."""
+    return [(slice(i, i + stride[0] * (out_hw[0] - 1) + 1, stride[0]),
+             slice(j, j + stride[1] * (out_hw[1] - 1) + 1, stride[1]))
+            for i in range(kernel_hw[0]) for j in range(kernel_hw[1])]
+
+
 @kernel("max_pool2d")
 def _max_pool2d(xp, x, kernel, stride, pad):
+    """The maximum of kh * kw strided slices, one vectorised pass each (a reduction over the
+    small trailing window axes of a strided view is several times slower)."""
     ho, wo = _out_hw(x.shape[2:], kernel, stride, pad)
-    win = _windows(xp, _pad_nchw(xp, x, pad, -math.inf), kernel, stride, (1, 1), (ho, wo))
-    return win.max(axis=(-2, -1))
+    padded = _pad_nchw(xp, x, pad, -math.inf)
+    (rows, cols), *rest = _window_slices(kernel, stride, (ho, wo))
+    out = padded[:, :, rows, cols].copy()
+    for rows, cols in rest:
+        xp.maximum(out, padded[:, :, rows, cols], out=out)
+    return out
 
 
 @kernel("max_pool2d_grad")
 def _max_pool2d_grad(xp, x, g, kernel, stride, pad):
-    """Scatter each output gradient to its window's argmax (summing where windows overlap)."""
-    flat, padded_shape = _argmax_positions(xp, x, kernel, stride, pad)
-    dxp = xp.zeros(int(np.prod(padded_shape)), dtype=x.dtype)
-    scatter_add(xp, dxp, flat.ravel(), g.ravel())
-    return _crop(dxp.reshape(padded_shape), pad, x.shape[2:])
+    """Each output gradient added at its window's first maximum: for each window position
+    (i, j), one strided slice addition of the gradients whose maximum sits there (kh * kw
+    passes over the output, instead of a scatter with repeated indices)."""
+    arg = _first_max(xp, x, kernel, stride, pad)
+    dxp = xp.zeros(_padded_shape(x.shape, pad), dtype=x.dtype)
+    zero = xp.zeros((), dtype=x.dtype)
+    for k, (rows, cols) in enumerate(_window_slices(kernel, stride, arg.shape[2:])):
+        dxp[:, :, rows, cols] += xp.where(arg == k, g, zero)
+    return _crop(dxp, pad, x.shape[2:])
 
 
 @kernel("max_pool2d_grad_grad")

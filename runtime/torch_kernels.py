@@ -2,11 +2,11 @@
 not serve well on torch, each `fn(dev, *operands, **params)` with `dev` bound by
 `torch_backend.make_backend`.
 
-* Convolution runs on `torch.nn.functional.conv2d` and its gradients on `torch.nn.grad`, over
-  an explicitly padded input (the pad param is (top, bottom, left, right) and may be
-  asymmetric, which torch's `padding` is not), with cuDNN's TF32 mode off for the call: float32
-  must mean float32. Pooling gradients find each window's maximum as the NumPy kernel does
-  (`Tensor.unfold` windows, `argmax`: the first maximum wins), so ties agree across backends.
+* Convolution runs on `torch.nn.functional.conv2d` and its gradients on `torch.nn.grad`: a
+  symmetric pad param (top, bottom, left, right) goes to torch's `padding`, an asymmetric one
+  pads the input explicitly; cuDNN's TF32 mode is off for the call on CUDA: float32 must mean
+  float32. Max-pooling gradients go through PyTorch's pooling indices, which point at each
+  window's first maximum as the NumPy kernel's argmax does, so ties agree across backends.
 * `getitem` and `getitem_grad`: torch has no negative-step slices; they become positive-step
   slices plus a flip. `gather_grad` is an `index_add_`.
 * On CUDA, integer `matmul` runs on the host: CUDA has no integer matrix product.
@@ -25,6 +25,7 @@ from torch.nn import grad as conv_grad
 
 from cellgraph.ops.core import Slice, to_numpy_index
 
+from .kernels import TABLE as SHARED_TABLE
 from .kernels import registrar
 
 TABLE: dict[str, Callable] = {}  # primitive name -> fn(dev, *operands, **params)
@@ -141,8 +142,12 @@ def _padded_shape(x_shape, pad) -> tuple:
 
 
 @contextlib.contextmanager
-def _full_float32():
-    """cuDNN without TF32 for the duration (the flag is global: restored afterwards)."""
+def _full_float32(dev: torch.device):
+    """cuDNN without TF32 for the duration (the flag is global: restored afterwards); nothing
+    to do on the CPU."""
+    if dev.type != "cuda":
+        yield
+        return
     allowed = torch.backends.cudnn.allow_tf32
     torch.backends.cudnn.allow_tf32 = False
     try:
@@ -151,15 +156,30 @@ def _full_float32():
         torch.backends.cudnn.allow_tf32 = allowed
 
 
+def _torch_padding(pad):
+    """torch's own `padding` (rows, cols) when `pad` is symmetric, else None (pad explicitly):
+    torch then pads inside the convolution, without a padded copy of the input."""
+    top, bottom, left, right = pad
+    return (top, left) if top == bottom and left == right else None
+
+
 @kernel("conv2d")
 def _conv2d(dev, x, w, stride, pad, dilation, group):
-    with _full_float32():
+    padding = _torch_padding(pad)
+    with _full_float32(dev):
+        if padding is not None:
+            return F.conv2d(x, w, stride=stride, padding=padding, dilation=dilation,
+                            groups=group)
         return F.conv2d(_pad_nchw(x, pad), w, stride=stride, dilation=dilation, groups=group)
 
 
 @kernel("conv2d_backprop_input")
 def _conv2d_backprop_input(dev, dout, w, x_shape, stride, pad, dilation, group):
-    with _full_float32():
+    padding = _torch_padding(pad)
+    with _full_float32(dev):
+        if padding is not None:
+            return conv_grad.conv2d_input(tuple(x_shape), w, dout, stride=stride,
+                                          padding=padding, dilation=dilation, groups=group)
         dxp = conv_grad.conv2d_input(_padded_shape(x_shape, pad), w, dout, stride=stride,
                                      padding=0, dilation=dilation, groups=group)
     return _crop(dxp, pad, x_shape[2:])
@@ -167,23 +187,59 @@ def _conv2d_backprop_input(dev, dout, w, x_shape, stride, pad, dilation, group):
 
 @kernel("conv2d_backprop_filter")
 def _conv2d_backprop_filter(dev, x, dout, w_shape, stride, pad, dilation, group):
-    with _full_float32():
+    padding = _torch_padding(pad)
+    with _full_float32(dev):
+        if padding is not None:
+            return conv_grad.conv2d_weight(x, tuple(w_shape), dout, stride=stride,
+                                           padding=padding, dilation=dilation, groups=group)
         return conv_grad.conv2d_weight(_pad_nchw(x, pad), tuple(w_shape), dout, stride=stride,
                                        padding=0, dilation=dilation, groups=group)
+
+
+@kernel("layer_norm_grad")
+def _layer_norm_grad(dev, x, dy, gamma, mean, var, begin_norm_axis, begin_params_axis,
+                     epsilon):
+    """PyTorch's own fused LayerNorm backward where gamma covers exactly the normalised axes;
+    otherwise the shared kernel."""
+    axis = begin_norm_axis % x.ndim
+    if axis != begin_params_axis % x.ndim:
+        from .torch_backend import array_namespace
+
+        return SHARED_TABLE["layer_norm_grad"](
+            array_namespace(dev), x, dy, gamma, mean, var, begin_norm_axis=begin_norm_axis,
+            begin_params_axis=begin_params_axis, epsilon=epsilon)
+    return tuple(torch.ops.aten.native_layer_norm_backward(
+        dy, x, list(x.shape[axis:]), mean, torch.rsqrt(var + epsilon), gamma, gamma,
+        [True, True, True]))
+
+
+@kernel("batch_norm")
+def _batch_norm(dev, x, scale, bias, mean, variance, is_training, epsilon):
+    """PyTorch's fused BatchNorm: in training, one call gives the output, the batch mean and
+    1 / sqrt(var + epsilon), from which the (biased) batch variance follows."""
+    if is_training:
+        y, mean, rstd = torch.native_batch_norm(x, scale, bias, None, None, True, 0.0, epsilon)
+        return y, mean, torch.reciprocal(rstd * rstd) - epsilon
+    y = F.batch_norm(x, mean, variance, scale, bias, training=False, eps=epsilon)
+    return y, mean.clone(), variance.clone()  # the statistics outputs are new tensors
+
+
+@kernel("batch_norm_grad")
+def _batch_norm_grad(dev, x, dy, scale, mean, variance, epsilon):
+    """PyTorch's own fused BatchNorm backward (training mode, from the batch statistics)."""
+    rstd = torch.rsqrt(variance + epsilon)
+    return tuple(torch.ops.aten.native_batch_norm_backward(
+        dy, x, scale, None, None, mean, rstd, True, epsilon, [True, True, True]))
 
 
 # ----- max pooling -----------------------------------------------------------------------------
 
 def _argmax_positions(x: torch.Tensor, kernel_hw, stride, pad):
-    """Indices into each -inf-padded (Hp * Wp) plane of each window's first maximum."""
-    n, c, h, w = x.shape
-    ho, wo = _out_hw((h, w), kernel_hw, stride, pad)
+    """The -inf-padded input and, per window, the index into its (Hp * Wp) plane of the first
+    maximum (PyTorch's own max pooling picks the first, as the NumPy kernel does)."""
     xp = _pad_nchw(x, pad, -math.inf)
-    hp, wp = xp.shape[2:]
-    arg = torch.argmax(_windows(xp, kernel_hw, stride, (ho, wo)).reshape(n, c, ho, wo, -1), -1)
-    rows = torch.arange(ho, device=x.device)[:, None] * stride[0] + arg // kernel_hw[1]
-    cols = torch.arange(wo, device=x.device)[None, :] * stride[1] + arg % kernel_hw[1]
-    return (rows * wp + cols).reshape(n, c, -1), (n, c, hp, wp)
+    _, indices = F.max_pool2d(xp, kernel_hw, stride, return_indices=True)
+    return xp, indices
 
 
 @kernel("max_pool2d")
@@ -193,20 +249,21 @@ def _max_pool2d(dev, x, kernel, stride, pad):
 
 @kernel("max_pool2d_grad")
 def _max_pool2d_grad(dev, x, g, kernel, stride, pad):
-    """Scatter each output gradient to its window's argmax (summing where windows overlap)."""
-    flat, (n, c, hp, wp) = _argmax_positions(x, kernel, stride, pad)
-    dxp = torch.zeros((n, c, hp * wp), dtype=x.dtype, device=dev)
-    dxp.scatter_add_(2, flat, g.reshape(n, c, -1))
-    return _crop(dxp.reshape(n, c, hp, wp), pad, x.shape[2:])
+    """Each output gradient added at its window's argmax (summing where windows overlap), by
+    PyTorch's pooling backward over the indices: no window copies, no argmax pass."""
+    xp, indices = _argmax_positions(x, kernel, stride, pad)
+    dxp = torch.ops.aten.max_pool2d_with_indices_backward(
+        g, xp, list(kernel), list(stride), [0, 0], [1, 1], False, indices)
+    return _crop(dxp, pad, x.shape[2:])
 
 
 @kernel("max_pool2d_grad_grad")
 def _max_pool2d_grad_grad(dev, x, g, kernel, stride, pad):
     """Gather an input-shaped tensor at each window's argmax: the transpose of the above."""
-    flat, (n, c, _, _) = _argmax_positions(x, kernel, stride, pad)
-    ho, wo = _out_hw(x.shape[2:], kernel, stride, pad)
+    _, indices = _argmax_positions(x, kernel, stride, pad)
+    n, c, ho, wo = indices.shape
     g = _pad_nchw(g, pad).reshape(n, c, -1)
-    return torch.gather(g, 2, flat).reshape(n, c, ho, wo)
+    return torch.gather(g, 2, indices.reshape(n, c, -1)).reshape(n, c, ho, wo)
 
 
 # ----- average pooling -------------------------------------------------------------------------

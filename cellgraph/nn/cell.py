@@ -145,18 +145,29 @@ class Cell:
         return True
 
     def _positional(self, args, kwargs) -> tuple:
-        """Keyword arguments to construct, placed by its signature (defaults filled in)."""
+        """Keyword arguments of a top-level call as construct's positional ones, so that a
+        compiled graph serves both spellings of a call; *args take what follows, and defaults
+        after the last argument given stay off (construct applies them)."""
+        signature = inspect.signature(self.construct)
         try:
-            bound = inspect.signature(self.construct).bind(*args, **kwargs)
+            bound = signature.bind(*args, **kwargs)
         except TypeError as e:
             raise ArgumentError(f"{type(self).__name__}.construct: {e}") from None
+        given = dict(bound.arguments)
         bound.apply_defaults()
-        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-               for p in bound.signature.parameters.values()):
-            raise ArgumentError(f"{type(self).__name__}: keyword arguments to a construct "
-                                f"with *args or **kwargs are not supported in graph mode; "
-                                f"pass them by position")
-        return tuple(bound.arguments.values())
+        positional, provided = [], 0
+        for name, param in signature.parameters.items():
+            if param.kind in (param.KEYWORD_ONLY, param.VAR_KEYWORD) and name in given:
+                raise ArgumentError(f"{type(self).__name__}: keyword-only argument `{name}` of "
+                                    f"construct is not supported in graph mode; make it "
+                                    f"positional")
+            if param.kind == param.VAR_POSITIONAL:
+                positional += list(bound.arguments.get(name, ()))
+                provided = len(positional)
+            elif param.kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD):
+                positional.append(bound.arguments[name])
+                provided = len(positional) if name in given else provided
+        return tuple(positional[:provided])
 
     def construct(self, *args, **kwargs):
         raise NotImplementedError(f"{type(self).__name__} must define construct()")

@@ -7,7 +7,7 @@ from bench.__main__ import discover, table, verdict
 def test_every_workload_declares_its_label_description_and_run():
     modules = discover()
     labels = [m.WORKLOAD for m in modules]
-    assert {"W1", "W2", "W3", "W5", "W6"} <= set(labels)
+    assert {"W1", "W2", "W3", "W5", "W6", "W7", "W8", "W16", "W17", "W18", "W19"} <= set(labels)
     assert labels == sorted(labels, key=lambda w: int(w[1:]))
     for module in modules:
         assert isinstance(module.DESCRIPTION, str) and module.DESCRIPTION
@@ -31,3 +31,27 @@ def test_compare_reports_none_for_an_absent_library():
     result = bench.timing.compare({"cellgraph": lambda: calls.append(1), "numpy": lambda: None,
                                    "torch": None}, repeats=2)
     assert result["torch"] is None and result["cellgraph"] > 0 and calls
+
+
+def test_peer_target_judges_against_the_fastest_peer():
+    row = {"name": "step", "cellgraph_s": 2.0, "jax_s": 1.0, "torch_s": 1.8}
+    assert bench.timing.peer_target(row, 1.2, ("jax", "torch"))["target_met"] is False
+    judged = bench.timing.peer_target(row, 1.2, ("torch",))
+    assert judged["target_met"] is True and judged["note"] == "target <= 1.2x PyTorch"
+    assert "target_met" not in bench.timing.peer_target(dict(row, torch_s=None), 1, ("torch",))
+
+
+def test_cellgraph_backends_lists_numpy_first_and_skips_switched_off_ones(monkeypatch):
+    monkeypatch.setenv("BENCH_NO_TORCH", "1")
+    monkeypatch.setenv("BENCH_NO_JAX", "1")
+    assert bench.timing.cellgraph_backends() == ["numpy"]
+
+
+def test_the_clock_can_be_cpu_time():
+    bench.timing.set_clock("cpu")
+    try:
+        result = bench.timing.compare({"cellgraph": lambda: sum(range(1000)),
+                                       "numpy": lambda: None}, repeats=2)
+        assert result["cellgraph"] > 0
+    finally:
+        bench.timing.set_clock("wall")

@@ -311,3 +311,10 @@ def test_unsigned_dtypes():
         assert t.dtype == dtype and (t + t).asnumpy().dtype == np_dtype
         assert Tensor([3], dtype).asnumpy().dtype == np_dtype
     assert ms.common.dtype.uint32 is ms.uint32
+
+
+def test_ops_operations_holds_every_primitive_class_of_ops():
+    from cellgraph.ops import operations as P
+
+    for name in ("Assign", "AddN", "Depend", "FloorDiv", "FloorMod", "Print", "MatMul"):
+        assert getattr(P, name) is getattr(ops, name), name

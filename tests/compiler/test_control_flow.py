@@ -372,11 +372,9 @@ class ShapeChangingLoop(nn.Cell):
         return x
 
 
-def test_loop_carried_shape_change_is_a_clear_error():
-    with pytest.raises(TypeError, match="loop-carried variable `x` changes from f64\\[2\\] to "
-                                        "f64\\[4\\]") as info:
-        ShapeChangingLoop()(t(1.0, 2.0))
-    assert "x = ops.concat((x, x))" in str(info.value) or "while x.sum() < 10" in str(info.value)
+def test_loop_carried_shape_change_becomes_a_dynamic_dim():
+    out = ShapeChangingLoop()(t(1.0, 2.0))
+    np.testing.assert_allclose(out.asnumpy(), [1.0, 2.0] * 4)
 
 
 class BranchTypesDiffer(nn.Cell):
@@ -388,8 +386,10 @@ class BranchTypesDiffer(nn.Cell):
         return y
 
 
-def test_branches_with_different_shapes_are_a_clear_error():
-    with pytest.raises(TypeError, match="variable `y` is f64\\[2\\] in one branch"):
+def test_branches_with_different_ranks_are_a_clear_error():
+    with pytest.raises(ValueError, match="variable `y` is f64\\[2\\] in one branch of the "
+                                         "Tensor `if` and f64\\[\\] in the other; their ranks "
+                                         "differ"):
         BranchTypesDiffer()(t(1.0, 2.0))
 
 
@@ -481,10 +481,11 @@ class ReturnInLoopUnderTensorIf(nn.Cell):
         return -x
 
 
-def test_return_under_tensor_if_in_a_loop_names_the_line():
-    with pytest.raises(SyntaxError, match="return") as info:
-        ReturnInLoopUnderTensorIf()(t(1.0, 2.0))
-    assert "if x.sum() > 2:" in str(info.value)
+def test_return_under_tensor_if_in_an_unrolled_loop_leaves_at_run_time():
+    net = ReturnInLoopUnderTensorIf()
+    np.testing.assert_allclose(net(t(1.0, 2.0)).asnumpy(), [1.0, 2.0])  # the first trip
+    np.testing.assert_allclose(net(t(0.5, 0.5)).asnumpy(), [2.0, 2.0])  # the third trip
+    np.testing.assert_allclose(net(t(0.1, 0.1)).asnumpy(), [-0.8, -0.8])  # never: after it
 
 
 def test_nested_grad_operation_through_if():
@@ -737,7 +738,7 @@ def test_nested_tensor_ifs_carry_updates_out():
     assert float(net.p.asnumpy()) == 101.0
 
 
-def test_updates_under_a_tensor_while_are_still_refused():
+def test_updates_under_a_tensor_while_are_carried():
     class Loop(nn.Cell):
         def __init__(self):
             super().__init__()
@@ -749,5 +750,6 @@ def test_updates_under_a_tensor_while_are_still_refused():
                 x = x - 1
             return x
 
-    with pytest.raises(ms.CompileError, match="cannot be updated"):
-        Loop()(t(3.0))
+    net = Loop()
+    net(t(3.0))
+    assert float(net.p.asnumpy()) == 3.0

@@ -161,6 +161,37 @@ def test_inner_dimension_one_matmul_becomes_a_broadcast_product():
     np.testing.assert_allclose(cellgraph.jit(f)(col).asnumpy(), col.asnumpy() @ w.asnumpy() * 2)
 
 
+def test_batched_outer_products_become_broadcast_products_with_the_sign_on_the_small_side():
+    """Per-example weight gradients under vmap: a batch of (128, 1) @ (1, 10) products."""
+    rng = np.random.default_rng(0)
+    h = Tensor(rng.standard_normal((4, 1, 5)).astype(np.float32))
+    d = Tensor(rng.standard_normal((4, 1, 3)).astype(np.float32))
+
+    def f(h, d):
+        return ops.matmul(ops.transpose(h, (0, 2, 1)), -d)
+
+    graph = optimised(f, h, d)
+    assert "matmul" not in names(graph) and "transpose" not in names(graph)
+    neg = next(n for n in graph.nodes if n.callee.name == "neg")
+    assert neg.outputs[0].aval.shape == (4, 1, 3)  # not on the (4, 5, 3) product
+    np.testing.assert_allclose(cellgraph.jit(f)(h, d).asnumpy(),
+                               -h.asnumpy().transpose(0, 2, 1) @ d.asnumpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("reduce", [ops.reduce_sum, ops.reduce_mean, ops.reduce_max])
+def test_a_reduction_over_axes_of_size_one_is_a_reshape(reduce):
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 1, 3))
+
+    def f(x):
+        return reduce(x, 1) * 2.0, reduce(x, 1, keep_dims=True)
+
+    graph = optimised(f, x)
+    assert not any(name.startswith("reduce") for name in names(graph))
+    flat, kept = cellgraph.jit(f)(x)
+    np.testing.assert_allclose(flat.asnumpy(), x.asnumpy().reshape(2, 3) * 2)
+    np.testing.assert_allclose(kept.asnumpy(), x.asnumpy())
+
+
 def test_ones_matmul_in_a_gradient_stays_a_row():
     w = Tensor(np.array([[1.0, -2.0, 0.5]], np.float32))
 

@@ -237,6 +237,36 @@ def batch_norm_ref(x, scale, bias, mean, variance, is_training, epsilon):
     return y * np.reshape(scale, shape) + np.reshape(bias, shape), mean, variance
 
 
+def layer_norm_grad_ref(x, dy, gamma, mean, var, begin_norm_axis, begin_params_axis, epsilon):
+    """LayerNorm's backward pass from the textbook form, per normalised group of m elements:
+    dx = 1 / (m * sigma) * (m * g - sum(g) - xhat * sum(g * xhat)), g = dy * gamma."""
+    x, dy = f64_of(x), f64_of(dy)
+    axes = tuple(range(begin_norm_axis % x.ndim, x.ndim))
+    leading = tuple(range(begin_params_axis % x.ndim))
+    m = int(np.prod([x.shape[a] for a in axes]))
+    sigma = np.sqrt(f64_of(var) + epsilon)
+    xhat = (x - f64_of(mean)) / sigma
+    g = dy * f64_of(gamma)
+    dx = (m * g - g.sum(axis=axes, keepdims=True)
+          - xhat * (g * xhat).sum(axis=axes, keepdims=True)) / (m * sigma)
+    return dx, (dy * xhat).sum(axis=leading), dy.sum(axis=leading)
+
+
+def batch_norm_grad_ref(x, dy, scale, mean, variance, epsilon):
+    """Training-mode BatchNorm's backward pass from the textbook form
+    dx = scale / (m * sigma) * (m * dy - sum(dy) - xhat * sum(dy * xhat))."""
+    x, dy = f64_of(x), f64_of(dy)
+    axes = (0,) + tuple(range(2, x.ndim))
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    m = x.size // x.shape[1]
+    sigma = np.sqrt(np.reshape(variance, shape) + epsilon)
+    xhat = (x - np.reshape(mean, shape)) / sigma
+    sum_dy = dy.sum(axis=axes, keepdims=True)
+    sum_dy_xhat = (dy * xhat).sum(axis=axes, keepdims=True)
+    dx = np.reshape(scale, shape) / (m * sigma) * (m * dy - sum_dy - xhat * sum_dy_xhat)
+    return dx, sum_dy_xhat.reshape(-1), sum_dy.reshape(-1)
+
+
 def _norm_cases():
     layer = []
     for xs, norm_axis, params_axis, dtype in [((2, 3, 4), 1, 1, f32), ((4, 5), -1, -1, f64),
@@ -254,7 +284,24 @@ def _norm_cases():
                            arr((c,), dtype), arr((c,), dtype, 0.5, 2.0)),
                           batch_norm_ref, (dtype, dtype, dtype),
                           {"is_training": training, "epsilon": 1e-3}))
-    return {"layer_norm": layer, "batch_norm": batch}
+    layer_grad = []
+    for xs, norm_axis, params_axis, dtype in [((2, 3, 4), 1, 1, f32), ((4, 5), -1, -1, f64),
+                                              ((2, 3, 4), 2, 1, f32)]:
+        pshape, sshape = xs[params_axis % len(xs):], xs[:norm_axis % len(xs)]
+        sshape = sshape + (1,) * (len(xs) - len(sshape))
+        layer_grad.append(Case((arr(xs, dtype), arr(xs, dtype), arr(pshape, dtype, 0.5, 1.5),
+                                arr(sshape, dtype), arr(sshape, dtype, 0.5, 2.0)),
+                               layer_norm_grad_ref, (dtype, dtype, dtype),
+                               {"begin_norm_axis": norm_axis, "begin_params_axis": params_axis,
+                                "epsilon": 1e-5}))
+    batch_grad = []
+    for xs, dtype in [((4, 3), f32), ((2, 3, 4, 4), f64)]:
+        c = xs[1]
+        batch_grad.append(Case((arr(xs, dtype), arr(xs, dtype), arr((c,), dtype, 0.5, 1.5),
+                                arr((c,), dtype), arr((c,), dtype, 0.5, 2.0)),
+                               batch_norm_grad_ref, (dtype, dtype, dtype), {"epsilon": 1e-3}))
+    return {"layer_norm": layer, "batch_norm": batch, "batch_norm_grad": batch_grad,
+            "layer_norm_grad": layer_grad}
 
 
 # ----- shape ops and special functions --------------------------------------------------------
@@ -381,7 +428,7 @@ NN_CASES = seeded({
     **each(_conv_cases, ("conv2d", "conv2d_backprop_input", "conv2d_backprop_filter")),
     **each(_pool_cases, ("max_pool2d", "max_pool2d_grad", "max_pool2d_grad_grad", "avg_pool2d",
                          "avg_pool2d_grad")),
-    **each(_norm_cases, ("layer_norm", "batch_norm")),
+    **each(_norm_cases, ("layer_norm", "batch_norm", "batch_norm_grad", "layer_norm_grad")),
     **each(_shape_cases, ("bias_add", "one_hot", "argmax", "tile", "split", "pad",
                           "clip_by_value", "cumsum", "reduce_prod", "dropout", "erf", "gelu",
                           "log1p", "expm1", "softplus")),

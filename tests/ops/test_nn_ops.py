@@ -75,6 +75,11 @@ CONV_CONFIGS = [
      ((2, 2), (1, 1, 0, 1), (1, 1), 1)),
     ((2, 4, 5, 5), (6, 2, 3, 3), {"groups": 2, "padding": 1, "pad_mode": "pad"},
      ((1, 1), (1, 1, 1, 1), (1, 1), 2)),
+    # stride 1, no more output than input channels: the NumPy-like backends compute the input
+    # gradient as a convolution with the flipped filter (here over asymmetric padding)
+    ((2, 4, 6, 5), (3, 4, 3, 3), {"pad_mode": "same"}, ((1, 1), (1, 1, 1, 1), (1, 1), 1)),
+    ((2, 4, 6, 5), (4, 4, 3, 2), {"pad_mode": "pad", "padding": (0, 2, 1, 0)},
+     ((1, 1), (0, 2, 1, 0), (1, 1), 1)),
 ]
 
 

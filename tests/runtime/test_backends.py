@@ -58,7 +58,7 @@ def _importable(package: str) -> bool:
         return False
 
 
-HAVE_TORCH, HAVE_CUPY = _importable("torch"), _importable("cupy")
+HAVE_TORCH, HAVE_CUPY, HAVE_JAX = _importable("torch"), _importable("cupy"), _importable("jax")
 rb.register_backend(cupy_kernels.make_backend(np, "xp_numpy", device="CPU"))
 
 
@@ -81,7 +81,9 @@ def _cupy_device() -> bool:
         return False
 
 
-def _backend_params(reference: bool = True) -> list:
+def _backend_params(reference: bool = True, slow_jax: bool = False) -> list:
+    """The backends under test; `slow_jax`: the jax one only with the slow tests (each kernel
+    case compiles its own XLA programs, eagerly and in a graph: minutes for the table)."""
     params = [pytest.param("numpy")] if reference else []
     params += [
         pytest.param("xp_numpy"),
@@ -91,12 +93,20 @@ def _backend_params(reference: bool = True) -> list:
             not _torch_cuda(), reason="PyTorch sees no CUDA device")),
         pytest.param("cupy", marks=pytest.mark.skipif(
             not _cupy_device(), reason="CuPy is not installed or sees no device")),
+        pytest.param("jax", marks=[pytest.mark.skipif(not HAVE_JAX, reason="JAX is not installed")]
+                     + ([pytest.mark.slow] if slow_jax else [])),
     ]
     return params
 
 
 @pytest.fixture(params=_backend_params())
 def backend(request):
+    yield rb.set_backend(request.param)
+    rb.set_backend("numpy")
+
+
+@pytest.fixture(params=_backend_params(slow_jax=True))
+def kernel_backend(request):
     yield rb.set_backend(request.param)
     rb.set_backend("numpy")
 
@@ -129,8 +139,9 @@ def _raw_operand(backend, x):
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, id=n) for n in CASES])
-def test_kernel_matches_type_rule_and_reference(backend, name):
+def test_kernel_matches_type_rule_and_reference(kernel_backend, name):
     """The kernel called on backend arrays: shape and dtype of the type rule, reference values."""
+    backend = kernel_backend
     prim = PRIMITIVES[name]
     for case in CASES[name]:
         rules = _results(prim.abstract_eval([abstract_of(o) for o in case.operands],
@@ -153,7 +164,8 @@ def test_kernel_matches_type_rule_and_reference(backend, name):
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, id=n) for n in CASES])
-def test_eager_and_graph_match_reference(backend, name):
+def test_eager_and_graph_match_reference(kernel_backend, name):
+    backend = kernel_backend
     for case in CASES[name]:
         for how, fn in (("eager", _call(name, case)), ("graph", _compiled(_call(name, case)))):
             out = fn(*_tensors(case))
@@ -357,8 +369,15 @@ EXTRA_PROGRAMS = {"second_order": second_order, "while_second_order": while_seco
 ALL_PROGRAMS = {p.name: p.build for p in PROGRAMS} | EXTRA_PROGRAMS
 
 
+# Compiled graphs on the jax backend draw from jax.random (runtime/jax_lowering.py), so their
+# dropout masks are not the NumPy generator's; tests/runtime/test_jax_backend.py checks them.
+OWN_RANDOM_NUMBERS = {"jax": {"dropout_after_seed"}}
+
+
 @pytest.mark.parametrize("program", list(ALL_PROGRAMS))
 def test_program_matches_numpy(other_backend, program):
+    if program in OWN_RANDOM_NUMBERS.get(other_backend, ()):
+        pytest.skip(f"{other_backend} draws its own random numbers in compiled graphs")
     build = ALL_PROGRAMS[program]
     expected = _run(build, "numpy")
     _assert_same(_run(build, other_backend), expected, f"{other_backend} {program}")
@@ -402,6 +421,7 @@ def test_gpu_target_without_a_device_warns_once_and_runs_on_numpy(fresh_warnings
     assert ("PyTorch is installed but sees no CUDA device" if HAVE_TORCH
             else "PyTorch is not installed") in message
     assert ("CuPy is not installed" in message) == (not HAVE_CUPY)
+    assert ("JAX sees no GPU" if HAVE_JAX else "JAX is not installed") in message
     assert rb.get_backend().name == "numpy"
     assert cellgraph.get_context("device_target") == "GPU"
     assert cellgraph.get_context("backend") == "numpy"
@@ -414,11 +434,24 @@ def test_gpu_target_without_a_device_warns_once_and_runs_on_numpy(fresh_warnings
 def test_gpu_target_names_missing_packages(fresh_warnings, monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", None)  # import torch -> ImportError
     monkeypatch.setitem(sys.modules, "cupy", None)
+    monkeypatch.setitem(sys.modules, "jax", None)
     with pytest.warns(RuntimeWarning) as record:
         cellgraph.set_context(device_target="GPU")
     assert str(record[0].message) == (
         "device_target='GPU': no GPU backend is available (PyTorch is not installed; CuPy is "
-        "not installed); running on the CPU with NumPy")
+        "not installed; JAX is not installed); running on the CPU with NumPy")
+
+
+def test_gpu_target_picks_jax_when_it_is_the_one_that_sees_a_gpu(monkeypatch):
+    class Device:
+        platform = "gpu"
+
+    fake_jax = type(sys)("jax")
+    fake_jax.devices = lambda: [Device()]
+    monkeypatch.setitem(sys.modules, "torch", None)
+    monkeypatch.setitem(sys.modules, "cupy", None)
+    monkeypatch.setitem(sys.modules, "jax", fake_jax)
+    assert gpu.find_gpu_backend() == ("jax", "")
 
 
 @pytest.mark.skipif(not HAVE_TORCH, reason="PyTorch is not installed")
@@ -458,8 +491,8 @@ def test_set_context_backend_selects_torch():
 
 
 def test_set_context_backend_errors():
-    with pytest.raises(ArgumentError, match="backend 'jax' cannot run: unknown backend 'jax'"):
-        cellgraph.set_context(backend="jax")
+    with pytest.raises(ArgumentError, match="backend 'tpu' cannot run: unknown backend 'tpu'"):
+        cellgraph.set_context(backend="tpu")
     if not HAVE_CUPY:
         with pytest.raises(ArgumentError, match="the cupy backend needs CuPy"):
             cellgraph.set_context(backend="cupy")
@@ -472,7 +505,8 @@ def test_set_context_backend_errors():
 
 def test_optional_backend_modules_import_cleanly_without_their_package(monkeypatch):
     for package, module in (("cupy", "cellgraph.runtime.cupy_backend"),
-                            ("torch", "cellgraph.runtime.torch_backend")):
+                            ("torch", "cellgraph.runtime.torch_backend"),
+                            ("jax", "cellgraph.runtime.jax_backend")):
         monkeypatch.setitem(sys.modules, package, None)
         monkeypatch.delitem(sys.modules, module, raising=False)
         with pytest.raises(ImportError, match=f"the {package} backend needs"):

@@ -154,6 +154,17 @@ def test_numpy_array_and_dict_arguments_are_inputs_not_constants():
     assert len(calls) == 1  # new values, same types: compiled once
 
 
+def test_a_dict_returned_by_construct_reaches_the_caller_as_a_dict():
+    class Named(nn.Cell):
+        def construct(self, x):
+            return {"double": x * 2, "pair": (x, 3)}
+
+    out = Named()(Tensor(np.array([1.0, 2.0])))
+    assert isinstance(out, dict) and list(out) == ["double", "pair"]
+    np.testing.assert_allclose(out["double"].asnumpy(), [2.0, 4.0])
+    assert out["pair"][1] == 3
+
+
 class _Branchy(nn.Cell):
     def construct(self, x):
         if x.sum() > 0:

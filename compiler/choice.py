@@ -1,0 +1,93 @@
+"""A Python tuple or list indexed by a Tensor, and `tensor in sequence`.
+
+`layers[i](x)` with a Tensor `i` (MindSpore's switch_layer) picks the item at run time. Tensors
+of one type are stacked and gathered from; anything else (Cells, functions, primitives) becomes
+a `Choice`, which, when called, runs the call on every item in its own branch of a chain of
+switches on `i == k`:
+
+    layers[i](x)   ->   switch(i == 0, then: layers[0](x),
+                               else: switch(i == 1, then: layers[1](x), else: layers[2](x)))
+
+so only the chosen item runs, and gradients flow through the branch taken. An index past the
+end takes the last item.
+"""
+from __future__ import annotations
+
+from cellgraph.ops import dtype as dt
+from cellgraph.ops import functional as F
+from cellgraph.ops.core import abstract_of
+
+from .builder import Tracer, is_tensor_like
+
+
+def is_sequence(value) -> bool:
+    """A Python sequence of items (a tuple, a list, a CellList), not a Tensor or a dict."""
+    if is_tensor_like(value) or isinstance(value, (str, bytes, dict)):
+        return False
+    return isinstance(value, (tuple, list)) or (
+        hasattr(value, "__len__") and hasattr(value, "__iter__") and hasattr(value, "cells"))
+
+
+def index_sequence(items, index, loc=None):
+    """`items[index]` for a Tensor `index`."""
+    items = list(items)
+    if not items:
+        raise IndexError("cannot index an empty sequence with a Tensor")
+    if all(is_tensor_like(v) for v in items) and len({abstract_of(v).strong()
+                                                       for v in items}) == 1:
+        return F.stack(items)[F.reshape(index, ())]
+    return Choice(items, index, loc)
+
+
+class Choice:
+    """The item of `items` that a Tensor `index` picks, known at run time; call it."""
+
+    def __init__(self, items: list, index, loc):
+        self.items, self.index, self.loc = items, F.reshape(index, ()), loc
+
+    def __call__(self, *args, **kwargs):
+        from .frontend import Interpreter
+
+        return self._chain(0, lambda item: Interpreter.call(item, list(args), kwargs))
+
+    def _chain(self, k: int, use):
+        from .control_flow import Branch, emit_switch
+
+        if k == len(self.items) - 1:
+            return use(self.items[k])
+        then_branch = Branch(f"choice{k}", self.loc)
+        else_branch = Branch(f"choice{k}_rest", self.loc)
+        then_value = then_branch.run(None, lambda: use(self.items[k]))
+        else_value = else_branch.run(None, lambda: self._chain(k + 1, use))
+        return emit_switch(F.equal(self.index, k), ["the chosen item's result"], then_branch,
+                           [then_value], else_branch, [else_value], self.loc)[0]
+
+    def value(self):
+        """The chosen item itself (the items are values, not callables)."""
+        return self._chain(0, lambda item: item)
+
+    def __repr__(self) -> str:
+        return f"Choice({len(self.items)} items)"
+
+
+def switch(cond, true_value, false_value):
+    """MindSpore's `F.switch`: `true_value` if `cond` holds, else `false_value`. On a condition
+    known only at run time the choice is made then: values are merged by a switch node, and
+    callables give a Choice that calls the one picked."""
+    if not isinstance(cond, Tracer):
+        return true_value if bool(cond) else false_value
+    pick = Choice([true_value, false_value], F.cast(F.logical_not(cond), dt.int32), None)
+    if callable(true_value) and callable(false_value) and not is_tensor_like(true_value):
+        return pick
+    return pick.value()
+
+
+def contains(value, sequence):
+    """`value in sequence`: for a Tensor, whether it equals one of the items (a bool Tensor)."""
+    if not isinstance(value, Tracer) or not isinstance(sequence, (tuple, list)):
+        return value in sequence
+    found = None
+    for item in sequence:
+        hit = F.equal(value, item).all()
+        found = hit if found is None else F.logical_or(found, hit)
+    return found if found is not None else False

@@ -1,0 +1,91 @@
+"""Effects inside a graph: Parameter updates and `raise` under a Tensor condition.
+
+A Parameter update is state threaded through the program: the builder records the new value
+(later reads see it), a Tensor `if` or `while` that updates a Parameter carries it as one more
+output or loop-carried value (control_flow.py), and the outermost graph returns it for the
+executor to write back. So updates happen in program order inside branches and loops, and a
+gradient never flows through them (a Parameter is a leaf).
+
+`raise` where the front end cannot decide the condition (inside the branch of a Tensor `if`, or
+in a Tensor loop's body) becomes a `raise` node, an effectful node that raises when the graph
+reaches it, as MindSpore raises at run time there:
+
+    if x > 3:                         %1 = greater(%x, 3)
+        raise ValueError("big")  ->   switch(%1, ...) {then_graph=@f_if2_then, ...}
+                                      graph @f_if2_then(...) { raise() {exc_type=ValueError,
+                                                                        args=('big',)} ... }
+"""
+from __future__ import annotations
+
+import numbers
+
+from cellgraph.ops import functional as F
+from cellgraph.ops.core import Primitive, abstract_of, broadcast_shapes, fmt_shape, is_value
+from cellgraph.ops.errors import CellgraphError, DTypeError, ShapeError
+
+from . import codegen
+from .builder import current_builder, is_parameter
+
+
+def checked_assign_value(op: str, variable, value):
+    """`value` with the Parameter's shape and dtype, or an error naming both."""
+    if not is_parameter(variable):
+        raise DTypeError(f"{op}: expected a Parameter as `variable`, got "
+                         f"{type(variable).__name__}")
+    if not is_value(value):
+        raise DTypeError(f"{op}: expected a Tensor or a number as `value`, got "
+                         f"{type(value).__name__} {value!r:.60}")
+    target, given = variable.aval, abstract_of(value)
+    name = variable.name or "Parameter"
+    if given.shape == (1,) and target.shape == ():  # MindSpore's Assign takes [1] for a scalar
+        value = F.reshape(value, ())
+        given = abstract_of(value)
+    try:
+        fits = broadcast_shapes(given.shape, target.shape) == target.shape
+    except CellgraphError:
+        fits = False
+    if not fits:
+        raise ShapeError(f"{op}: cannot assign a value of shape {fmt_shape(given.shape)} to "
+                         f"Parameter '{name}' of shape {fmt_shape(target.shape)}")
+    if given.dtype.is_float and not target.dtype.is_float:
+        raise DTypeError(f"{op}: cannot assign a {given.dtype} value to Parameter '{name}' of "
+                         f"dtype {target.dtype}")
+    if isinstance(value, numbers.Number):
+        return F.fill(target.dtype, target.shape, value)
+    value = F.cast(value, target.dtype)
+    if given.shape != target.shape:
+        value = F.broadcast_to(value, target.shape)
+    return value
+
+
+def assign_in_graph(variable, value):
+    """Record `variable = value` in the graph being built; returns the new value."""
+    new = F.stop_gradient(checked_assign_value("Assign", variable, value))
+    current_builder().record_update(variable, new)
+    return new
+
+
+# ----- raise -----------------------------------------------------------------------------------
+
+raise_p = Primitive("raise", lambda *avals, exc_type, args: (), label="Raise",
+                    multiple_results=True, nondifferentiable=True, effectful=True,
+                    structural=True)  # generated as a `raise` statement, no kernel
+
+
+class RaiseSignal(Exception):
+    """The front end reached a `raise` that happens at run time: the rest of the block is dead."""
+
+
+def emit_raise(exc: BaseException) -> None:
+    """A `raise` node for `exc`; its message is the one known while compiling."""
+    exc_type = type(exc)
+    args = tuple(a if isinstance(a, str | int | float | bool) else str(a) for a in exc.args)
+    raise_p(exc_type=exc_type, args=args)
+
+
+def _raise_code(ctx, node, args, outs):
+    exc = ctx.literal(node.params["exc_type"])
+    return [f"raise {exc}(*{ctx.literal(node.params['args'])})"]
+
+
+codegen.CODEGEN_RULES["raise"] = _raise_code

@@ -1,0 +1,78 @@
+"""The JAX backend (`jax`): each compiled graph becomes one XLA program.
+
+Selecting it (JAX is an optional extra: `pip install cellgraph[jax]`):
+
+    cellgraph.set_context(backend="jax")         # on JAX's default device
+    cellgraph.set_context(device_target="GPU")   # JAX when it sees a GPU (after PyTorch, CuPy)
+
+Compiled calls (graph mode, grad, vmap, TrainOneStepCell) go through `Backend.compile_graph`:
+cellgraph's optimised graph is lowered to one `jax.jit` function (runtime/jax_lowering.py), so
+XLA fuses what cellgraph's generated Python would run as one NumPy pass per node. XLA needs
+every shape before it runs; a graph with a value whose shape only the run decides (the per-trip
+stacks of a differentiated Tensor `while`) runs on the host instead, as the NumPy backend runs
+it. Eager calls
+(PyNative, `__init__` code) run the kernel table one primitive at a time: the shared
+array-module table over `jax.numpy` plus the overrides in runtime/jax_kernels.py.
+
+The backend lives on JAX's default device (a GPU when JAX has one; set `JAX_PLATFORMS=cpu` to
+keep it on the CPU). MindSpore's int64 and float64 need JAX's 64-bit mode, which importing this
+module turns on (`jax_enable_x64`); float32 programs are unaffected. Host fallbacks, as on the
+other backends (backend.HOST_FALLBACKS): `uniform_real` (eagerly, the NumPy generator's numbers)
+and `print`. In compiled graphs, random draws come from `jax.random` with keys made from
+cellgraph's global generator: reproducible after `set_seed`, but not the NumPy backend's
+numbers.
+"""
+from __future__ import annotations
+
+try:
+    import jax
+except ImportError as e:  # the backend is optional
+    raise ImportError("the jax backend needs JAX: pip install 'cellgraph[jax]'") from e
+
+import jax.numpy as jnp
+import numpy as np
+
+from .backend import Backend, get_backend, register_backend, with_host_fallbacks
+from .jax_kernels import kernel_table
+from .jax_lowering import compile_graph
+
+jax.config.update("jax_enable_x64", True)
+
+
+def make_backend(device) -> Backend:
+    """A backend on JAX device `device`; `device` is "GPU" for a GPU, else "CPU"."""
+    def from_host(a):
+        return jax.device_put(a, device)
+
+    def to_host(a):
+        return np.asarray(a)
+
+    def asarray(value, dtype):
+        if isinstance(value, jax.Array):
+            return value if value.dtype == dtype else value.astype(dtype)
+        return from_host(np.asarray(value, dtype=dtype))
+
+    kernels = with_host_fallbacks(kernel_table(), to_host, from_host)
+
+    def compile_executable(compiled):
+        return compile_graph(compiled.graph, kernels) or _on_the_host(compiled, from_host)
+
+    return Backend("jax", jnp, kernels, to_host=to_host, from_host=from_host,
+                   device="GPU" if device.platform == "gpu" else "CPU", asarray=asarray,
+                   array_type=jax.Array, compile_graph=compile_executable)
+
+
+def _on_the_host(compiled, from_host):
+    """A graph XLA cannot take (a value whose shape is known only when it runs: the stacks a
+    differentiated Tensor `while` records per trip) runs as generated Python over the NumPy
+    kernels, its arguments copied to the host and its results back."""
+    from .executor import bind_module
+
+    run, _ = bind_module(compiled.module, get_backend("numpy"))
+
+    def on_the_host(*arrays):
+        return tuple(from_host(np.asarray(o)) for o in run(*[np.asarray(a) for a in arrays]))
+    return on_the_host
+
+
+register_backend(make_backend(jax.devices()[0]))

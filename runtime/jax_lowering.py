@@ -1,0 +1,256 @@
+"""Lowering an optimised graph to ONE `jax.jit` function, so that XLA sees the whole program.
+
+cellgraph's pipeline (parse, AD, optimise) runs first; its result is walked once, under JAX's
+tracing, node by node through the kernel table (kernels over `jax.numpy`), and the trace is
+compiled by XLA: elementwise chains fuse, and the same program compiles for a GPU when JAX sees
+one. The walk happens at trace time only; a call runs XLA's executable.
+
+    %3 = switch(%p, %x) {then_graph=@t, else_graph=@e}     ->  lax.cond(p, t, e, x)
+    %4, %5 = while_loop(%i, %x) {cond_graph, body_graph}   ->  lax.while_loop(cond, body, (i, x))
+    %6, %7 = scan(%n, %c, %xs) {body_graph, reverse}        ->  lax.scan(body, c, xs, reverse)
+    %8 = uniform_real() {shape, dtype}                      ->  jax.random.uniform(next key)
+    print(%x) {template}                                   ->  io_callback(host print, ordered)
+    %9 = check_range(%labels) {low, high}                  ->  io_callback(host check, ordered)
+
+Random numbers go through explicit keys: a compiled function that draws takes a key as an
+extra first argument, made on every call from cellgraph's global generator (so `set_seed` makes
+runs reproducible; the numbers are `jax.random`'s, not NumPy's), split once per draw and carried
+through branches and loops. Parameters a graph assigns are trailing outputs (`Graph.updates`);
+their input buffers are donated to XLA, so an optimiser step updates weights in place.
+"""
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Callable
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.experimental import io_callback
+
+from cellgraph.compiler.ir import Constant, Graph, all_graphs
+
+from .numpy_backend import K as NUMPY_KERNELS
+from .rng import generator
+
+# primitive name -> fn(lowering, node, inputs, key) -> (outputs, key)
+LOWERING_RULES: dict[str, Callable] = {}
+DRAWING = frozenset({"uniform_real"})  # primitives that consume a random key
+
+# Weights that are still NumPy arrays (made before the backend was selected) cannot be donated;
+# XLA copies them that once, and the results replace them.
+warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
+
+
+def rule(name: str):
+    def deco(fn):
+        LOWERING_RULES[name] = fn
+        return fn
+    return deco
+
+
+def typed(value, aval):
+    """A value as a JAX array of its IR type (kernels may hand back Python numbers or a weaker
+    dtype; `lax.cond` and `lax.while_loop` need both sides' types to agree exactly)."""
+    return jnp.asarray(value, dtype=aval.dtype.np)
+
+
+class Lowering:
+    """Runs graphs on traced values through `kernels`; one per compiled graph."""
+
+    def __init__(self, kernels: dict[str, Callable]):
+        self.kernels = kernels
+        self._draws: dict[int, bool] = {}
+        self.host_errors: list[Exception] = []  # raised by host callbacks (a failed check)
+
+    def draws(self, graph: Graph) -> bool:
+        """Whether running `graph` consumes random keys (itself or a graph it runs)."""
+        found = self._draws.get(id(graph))
+        if found is None:
+            found = any(node.callee.name in DRAWING or any(self.draws(g) for g in
+                                                           node.subgraphs())
+                        for node in graph.nodes)
+            self._draws[id(graph)] = found
+        return found
+
+    def run(self, graph: Graph, args: list, key=None) -> tuple[list, object]:
+        """`graph`'s outputs (typed) on `args`, and the key left after its draws."""
+        env = {id(p): a for p, a in zip(graph.params, args)}
+
+        def value(v):
+            return v.value if isinstance(v, Constant) else env[id(v)]
+
+        for node in graph.nodes:
+            inputs = [value(v) for v in node.inputs]
+            lower = LOWERING_RULES.get(node.callee.name)
+            if lower is not None:
+                outs, key = lower(self, node, inputs, key)
+            else:
+                params = {k: v for k, v in node.params.items() if not isinstance(v, Graph)}
+                result = self.kernels[node.callee.name](*inputs, **params)
+                outs = result if node.callee.multiple_results else (result,)
+            for out, v in zip(node.outputs, outs):
+                env[id(out)] = v
+        return [typed(value(o), o.aval) for o in graph.outputs], key
+
+
+# ----- structured nodes ------------------------------------------------------------------------
+
+def _branch(lowering: Lowering, graph: Graph, with_key: bool):
+    def branch(operands, key):
+        outs, key = lowering.run(graph, list(operands), key if with_key else None)
+        return tuple(outs), key
+    return branch
+
+
+@rule("switch")
+def _switch(lowering, node, inputs, key):
+    then_graph, else_graph = node.params["then_graph"], node.params["else_graph"]
+    with_key = key is not None and (lowering.draws(then_graph) or lowering.draws(else_graph))
+    operands = tuple(typed(v, p.aval) for v, p in zip(inputs[1:], then_graph.params))
+    pred = jnp.reshape(jnp.asarray(inputs[0]), ()).astype(bool)
+    outs, new_key = lax.cond(pred, _branch(lowering, then_graph, with_key),
+                             _branch(lowering, else_graph, with_key), operands,
+                             key if with_key else None)
+    return list(outs), new_key if with_key else key
+
+
+@rule("while_loop")
+def _while_loop(lowering, node, inputs, key):
+    m = node.params["n_carried"]
+    cond_graph, body_graph = node.params["cond_graph"], node.params["body_graph"]
+    with_key = key is not None and (lowering.draws(cond_graph) or lowering.draws(body_graph))
+    carried = tuple(typed(v, p.aval) for v, p in zip(inputs[:m], body_graph.params))
+    invariant = list(inputs[m:])
+
+    def cond(state):
+        values, k = state
+        (pred,), _ = lowering.run(cond_graph, list(values) + invariant, k)
+        return jnp.reshape(pred, ()).astype(bool)
+
+    def body(state):
+        values, k = state
+        if with_key:  # the condition's draws (if any) used k: move on before the body's
+            k = jax.random.split(k)[0]
+        outs, k = lowering.run(body_graph, list(values) + invariant, k)
+        return tuple(outs), k
+
+    values, new_key = lax.while_loop(cond, body, (carried, key if with_key else None))
+    return list(values), new_key if with_key else key
+
+
+@rule("scan")
+def _scan(lowering, node, inputs, key):
+    """`lax.scan` over the xs (their length is static); without xs, only carries: a
+    `fori_loop` over the run-time length."""
+    nc, nx = node.params["n_carry"], node.params["n_xs"]
+    body_graph = node.params["body_graph"]
+    with_key = key is not None and lowering.draws(body_graph)
+    carry = tuple(typed(v, p.aval) for v, p in zip(inputs[1:1 + nc], body_graph.params))
+    xs = tuple(jnp.asarray(v) for v in inputs[1 + nc:1 + nc + nx])
+    consts = list(inputs[1 + nc + nx:])
+
+    def step(state, slices):
+        values, k = state
+        outs, k = lowering.run(body_graph, list(values) + list(slices) + consts, k)
+        return (tuple(outs[:nc]), k), tuple(outs[nc:])
+
+    state = (carry, key if with_key else None)
+    if nx:
+        (carry, new_key), ys = lax.scan(step, state, xs, reverse=node.params["reverse"])
+    else:
+        assert len(body_graph.outputs) == nc, "per-step outputs need xs for their length"
+        (carry, new_key), ys = lax.fori_loop(
+            0, jnp.reshape(inputs[0], ()), lambda i, st: step(st, ())[0], state), ()
+    return list(carry) + list(ys), new_key if with_key else key
+
+
+@rule("uniform_real")
+def _uniform_real(lowering, node, inputs, key):
+    key, draw = jax.random.split(key)
+    dtype = node.params["dtype"].np
+    return [jax.random.uniform(draw, tuple(node.params["shape"]), dtype)], key
+
+
+@rule("print")
+def _print(lowering, node, inputs, key):
+    def host_print(*values):
+        NUMPY_KERNELS["print"](*[np.asarray(v) for v in values], **node.params)
+
+    io_callback(host_print, None, *inputs, ordered=True)
+    return [], key
+
+
+@rule("check_range")
+def _check_range(lowering, node, inputs, key):
+    """The check runs on the host, in program order (an ordered callback); the value passes."""
+    def host_check(x):
+        try:
+            NUMPY_KERNELS["check_range"](np.asarray(x), **node.params)
+        except Exception as e:  # XLA reports it as its own error: the call re-raises this one
+            lowering.host_errors.append(e)
+            raise
+
+    io_callback(host_check, None, inputs[0], ordered=True)
+    return [inputs[0]], key
+
+
+# ----- the compiled function -------------------------------------------------------------------
+
+def donated_positions(graph: Graph) -> tuple[int, ...]:
+    """Argument positions of the weights the graph assigns: their buffers can be reused."""
+    updated = {id(p) for p in graph.updates}
+    return tuple(graph.n_inputs + i for i, w in enumerate(graph.weights) if id(w) in updated)
+
+
+def new_key() -> np.ndarray:
+    """A raw jax.random key drawn from cellgraph's global generator (seeded by set_seed)."""
+    return generator().integers(0, 2**32, size=2, dtype=np.uint32)
+
+
+def static_shapes(graph: Graph) -> bool:
+    """Whether every value of the graph (and of the graphs its nodes run) has a static shape,
+    as XLA needs: a while_loop's per-trip stacks do not."""
+    for g in all_graphs(graph):
+        values = list(g.params) + [o for node in g.nodes for o in node.outputs]
+        if any(None in v.aval.shape for v in values if v.aval is not None):
+            return False
+        if any(node.callee.name == "while_loop" and
+               len(node.outputs) > node.params["n_carried"] for node in g.nodes):
+            return False
+    return True
+
+
+def compile_graph(graph: Graph, kernels: dict[str, Callable]) -> Callable | None:
+    """`fn(*arrays) -> tuple of arrays`: the graph as one jitted function (compiled for the
+    argument types on its first call). Takes the graph's inputs, then its weights. None when
+    XLA cannot take the graph (`static_shapes`)."""
+    if not static_shapes(graph):
+        return None
+    lowering = Lowering(kernels)
+    if not lowering.draws(graph):
+        def whole(*args):
+            return tuple(lowering.run(graph, list(args))[0])
+
+        jitted = jax.jit(whole, donate_argnums=donated_positions(graph))
+        return functools.partial(_run, lowering, jitted, None)
+
+    def whole_with_key(key, *args):
+        return tuple(lowering.run(graph, list(args), key)[0])
+
+    donated = tuple(i + 1 for i in donated_positions(graph))
+    jitted = jax.jit(whole_with_key, donate_argnums=donated)
+    return functools.partial(_run, lowering, jitted, new_key)
+
+
+def _run(lowering: Lowering, jitted, make_key, *args):
+    """One call: a fresh key first when the graph draws; an error a host callback raised (a
+    failed run-time check) surfaces as itself, not as XLA's report of it."""
+    try:
+        return jitted(make_key(), *args) if make_key is not None else jitted(*args)
+    except Exception:
+        if lowering.host_errors:
+            raise lowering.host_errors.pop() from None
+        raise

@@ -1,0 +1,80 @@
+"""Dims known only at run time: a Tensor `if` whose branches give different sizes, a Tensor
+`while` that changes a carried value's size."""
+import numpy as np
+import pytest
+
+from cellgraph import Tensor, nn, ops
+from cellgraph.compiler.dynamic_dims import join
+from cellgraph.compiler.pipeline import compile_callable
+from cellgraph.ops.core import TensorType
+from cellgraph.ops.dtype import float32, int32
+from cellgraph.testing import check_grads
+
+
+def t(*values):
+    return Tensor(np.array(values if len(values) > 1 else values[0], np.float64))
+
+
+def test_join_keeps_the_dims_that_agree():
+    assert join(TensorType((2, 3), float32), TensorType((4, 3), float32)) == TensorType(
+        (None, 3), float32)
+    assert join(TensorType((2,), float32), TensorType((2,), float32)) == TensorType((2,),
+                                                                                   float32)
+    assert join(TensorType((2,), float32), TensorType((2, 1), float32)) is None
+    assert join(TensorType((2,), float32), TensorType((2,), int32)) is None
+
+
+class Grow(nn.Cell):
+    """One branch doubles the length, the other keeps it."""
+
+    def construct(self, x):
+        if x.sum() > 0:
+            y = ops.concat((x, x * 2))
+        else:
+            y = x * 3
+        return (y * y).sum() + ops.sin(y).sum()
+
+
+def grow(x):
+    y = np.concatenate([x, 2 * x]) if x.sum() > 0 else 3 * x
+    return (y * y).sum() + np.sin(y).sum()
+
+
+@pytest.mark.parametrize("x", [[1.0, 2.0], [-1.0, 0.5]])
+def test_branches_of_different_lengths_join_to_a_dynamic_dim(x):
+    np.testing.assert_allclose(Grow()(t(*x)).asnumpy(), grow(np.array(x)))
+    check_grads(Grow(), (t(*x),), order=2)
+
+
+def test_the_merged_type_has_an_unknown_dim():
+    graph = compile_callable(Grow(), (t(1.0, 2.0),)).graph
+    switch = next(n for n in graph.nodes if n.callee.name == "switch")
+    assert switch.outputs[0].aval.shape == (None,)
+
+
+def test_a_loop_that_grows_a_value_carries_a_dynamic_dim():
+    class Doubling(nn.Cell):
+        def construct(self, x):
+            while x.sum() < 20:
+                x = ops.concat((x, x))
+            return x * 2
+
+    np.testing.assert_allclose(Doubling()(t(1.0, 2.0)).asnumpy(), [2.0, 4.0] * 8)
+    np.testing.assert_allclose(Doubling()(t(30.0, 2.0)).asnumpy(), [60.0, 4.0])
+
+
+def test_only_the_dims_that_differ_become_dynamic():
+    class Rows(nn.Cell):
+        def construct(self, x):
+            if x.sum() > 0:
+                y = ops.concat((x, x), axis=0)
+            else:
+                y = x
+            return y.sum(axis=1)
+
+    x = Tensor(np.arange(6.0).reshape(2, 3))
+    np.testing.assert_allclose(Rows()(x).asnumpy(), [3.0, 12.0, 3.0, 12.0])
+    np.testing.assert_allclose(Rows()(-x).asnumpy(), [-3.0, -12.0])
+    graph = compile_callable(Rows(), (x,)).graph
+    switch = next(n for n in graph.nodes if n.callee.name == "switch")
+    assert switch.outputs[0].aval.shape == (None, 3)

@@ -1,0 +1,150 @@
+"""The jax backend's own behaviour: one XLA program per compiled graph (branches and loops as
+lax control flow), random draws through explicit keys, printing and Parameter updates.
+Agreement with NumPy on the kernel cases and programs is tests/runtime/test_backends.py's."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cellgraph
+from cellgraph import Parameter, Tensor, nn, ops
+from cellgraph.runtime import backend as rb
+from tests.cellgraph.test_loops import ScanNet
+from tests.golden.programs import TensorIf, TensorWhile, scalar
+
+jax = pytest.importorskip("jax")
+
+from cellgraph.runtime import jax_lowering  # (needs JAX: after the importorskip)
+
+
+@pytest.fixture(autouse=True)
+def on_jax():
+    rb.set_backend("jax")
+    yield
+    rb.set_backend("numpy")
+
+
+def _graph(fn, *args):
+    from cellgraph.compiler.pipeline import compile_callable
+
+    return compile_callable(fn, args).graph
+
+
+def _jaxpr_text(fn, *args) -> str:
+    graph = _graph(fn, *args)
+    lowering = jax_lowering.Lowering(rb.get_backend().kernels)
+    arrays = [a._data for a in args] + [w._data for w in graph.weights]
+    return str(jax.make_jaxpr(lambda *xs: lowering.run(graph, list(xs))[0])(*arrays))
+
+
+def test_branches_and_loops_lower_to_lax_control_flow():
+    assert "cond[" in _jaxpr_text(TensorIf(), scalar(0.7))
+    assert "while[" in _jaxpr_text(TensorWhile(), scalar(1.5))
+    h, a, b = (Tensor(np.array(v, np.float32)) for v in ([0.1, 0.2], [0.5, -0.3], [1.2, 0.4]))
+    assert "scan[" in _jaxpr_text(ScanNet(False), h, a, b)
+    assert "scan[" in _jaxpr_text(cellgraph.grad(ScanNet(False)), h, a, b)
+
+
+def _on_numpy_too(fn, *args):
+    got = fn(*args).asnumpy()
+    rb.set_backend("numpy")
+    want = fn(*args).asnumpy()
+    rb.set_backend("jax")
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_loops_and_their_gradients_agree_with_numpy():
+    h, a, b = (Tensor(np.array(v, np.float32)) for v in ([0.1, 0.2], [0.5, -0.3], [1.2, 0.4]))
+    for fn in (ScanNet(False), cellgraph.grad(ScanNet(False))):
+        _on_numpy_too(fn, h, a, b)
+    _on_numpy_too(TensorWhile(), scalar(1.5))
+
+
+def test_a_graph_with_run_time_shapes_runs_on_the_host():
+    """A differentiated Tensor `while` stacks what each trip records: no static shape for XLA."""
+    grad_while = cellgraph.grad(TensorWhile())
+    assert not jax_lowering.static_shapes(_graph(grad_while, scalar(1.5)))
+    _on_numpy_too(grad_while, scalar(1.5))
+    assert isinstance(grad_while(scalar(1.5))._data, jax.Array)
+
+
+class Dropout(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dropout = nn.Dropout(keep_prob=0.6)
+
+    def construct(self, x):
+        return self.dropout(x)
+
+
+def test_dropout_draws_from_keys_reproducibly_after_set_seed():
+    net = Dropout()
+    net.set_train()
+    x = Tensor(np.ones((50, 40), np.float32))
+    cellgraph.set_seed(7)
+    first, second = net(x).asnumpy(), net(x).asnumpy()
+    cellgraph.set_seed(7)
+    np.testing.assert_array_equal(net(x).asnumpy(), first)
+    assert not np.array_equal(first, second)  # a new key on every call
+    kept = first != 0
+    np.testing.assert_allclose(first[kept], 1 / 0.6, rtol=1e-6)
+    assert 0.5 < kept.mean() < 0.7
+
+
+def test_draws_inside_a_loop_differ_per_trip():
+    def fill_rows(x):
+        i = Tensor(0, cellgraph.int64)
+        while i < 3:
+            x = ops.concat((x[1:], ops.expand_dims(ops.rand(4), 0)), 0)  # a new last row
+            i = i + 1
+        return x
+
+    out = cellgraph.jit(fill_rows)(Tensor(np.zeros((3, 4), np.float32))).asnumpy()
+    assert len({tuple(row) for row in out}) == 3 and (out > 0).all() and (out < 1).all()
+
+
+def test_print_runs_on_every_call_through_a_host_callback(capsys):
+    def show(x):
+        print("x:", x)
+        return x * 2
+
+    fn = cellgraph.jit(show)
+    fn(Tensor(np.array([1.5, 2.0], np.float32)))
+    fn(Tensor(np.array([-1.5, 0.0], np.float32)))
+    jax.effects_barrier()
+    assert capsys.readouterr().out == "x: [1.5 2. ]\nx: [-1.5  0. ]\n"
+
+
+def test_training_step_updates_parameters_through_donated_buffers():
+    w = Parameter(Tensor(np.ones((3, 2), np.float32)), name="w")
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = w
+
+        def construct(self, x):
+            return ops.reduce_sum(ops.matmul(x, self.w))
+
+    net = Net()
+    step = nn.TrainOneStepCell(net, nn.SGD(net.trainable_params(), learning_rate=0.5))
+    x = Tensor(np.full((4, 3), 0.25, np.float32))
+    graph = _graph(step, x)
+    donated = jax_lowering.donated_positions(graph)
+    weight_ids = [id(p) for p in graph.weights]
+    assert graph.n_inputs + weight_ids.index(id(w)) in donated
+    assert {weight_ids[i - graph.n_inputs] for i in donated} == {id(p) for p in graph.updates}
+    for k in range(1, 3):
+        step(x)
+        assert isinstance(w._data, jax.Array)
+        np.testing.assert_allclose(w.asnumpy(), np.full((3, 2), 1 - 0.5 * k))
+
+
+def test_a_failed_run_time_check_raises_its_own_error():
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    fn = cellgraph.jit(lambda x, y: loss(x, y))
+    x = Tensor(np.zeros((3, 4), np.float32))
+    np.testing.assert_allclose(fn(x, Tensor(np.array([0, 1, 3], np.int32))).asnumpy(),
+                               np.log(4.0), rtol=1e-6)
+    with pytest.raises(IndexError, match=r"label 7 out of range \[0, 4\)"):
+        fn(x, Tensor(np.array([0, 7, 3], np.int32)))
