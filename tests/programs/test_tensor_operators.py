@@ -58,15 +58,14 @@ def test_float_operators(mode):
     check(Arithmetic()(Tensor(X), Tensor(Y)), expected_arithmetic(X, Y))
 
 
-@pytest.mark.xfail(strict=False, reason="the operators //, %, ^, << and >> on Tensors are "
-                   "missing, and ~, &, | on integer Tensors are logical, not bitwise")
+@pytest.mark.xfail(strict=False, reason="the operators ^, << and >> on Tensors are missing, "
+                   "and ~, &, | on integer Tensors are logical, not bitwise")
 @pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
 def test_integer_operators(mode):
     ms.set_context(mode=mode)
     check(IntegerOps()(Tensor(A), Tensor(B)), expected_integer(A, B))
 
 
-@pytest.mark.xfail(strict=False, reason="the operators // and % on Tensors are missing")
 @pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
 def test_float_floor_division_and_modulo(mode):
     ms.set_context(mode=mode)
