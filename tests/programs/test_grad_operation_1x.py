@@ -12,12 +12,10 @@ class Net(nn.Cell):
     def __init__(self):
         super().__init__()
         self.matmul = ops.MatMul()
-        self.z = Parameter(Tensor(np.array([1.0], np.float32)), name='z')
+        self.scale = Parameter(Tensor(np.array([2.0], np.float32)), name='scale')
 
     def construct(self, x, y):
-        x = x * self.z
-        out = self.matmul(x, y)
-        return out
+        return self.matmul(x, y) * self.scale
 
 
 class GradNetWrtX(nn.Cell):
@@ -42,9 +40,9 @@ class GradWithSens(nn.Cell):
         return self.grad_op(self.net)(x, y, sens)
 
 
-class Cube(nn.Cell):
+class SinTimesX(nn.Cell):
     def construct(self, x):
-        return x * x * x
+        return ops.sin(x) * x
 
 
 class SecondGrad(nn.Cell):
@@ -72,10 +70,10 @@ Y = np.array([[0.11, 3.3, 1.1], [1.1, 0.2, 1.4], [1.1, 2.2, 0.3]], np.float32)
 
 
 def test_grad_wrt_inputs_and_weights():
-    (dx, dy), (dz,) = GradNetWrtX(Net())(Tensor(X), Tensor(Y))
-    np.testing.assert_allclose(dx.asnumpy(), np.ones((2, 3)) @ Y.T, rtol=1e-6)
-    np.testing.assert_allclose(dy.asnumpy(), X.T @ np.ones((2, 3)), rtol=1e-6)
-    np.testing.assert_allclose(dz.asnumpy(), [(X @ Y).sum()], rtol=1e-6)
+    (dx, dy), (dscale,) = GradNetWrtX(Net())(Tensor(X), Tensor(Y))
+    np.testing.assert_allclose(dx.asnumpy(), 2 * np.ones((2, 3)) @ Y.T, rtol=1e-6)
+    np.testing.assert_allclose(dy.asnumpy(), 2 * X.T @ np.ones((2, 3)), rtol=1e-6)
+    np.testing.assert_allclose(dscale.asnumpy(), [(X @ Y).sum()], rtol=1e-6)
     check_grads(lambda x, y: Net()(x, y), (Tensor(X, mstype.float64), Tensor(Y, mstype.float64)),
                 order=1)
 
@@ -83,11 +81,13 @@ def test_grad_wrt_inputs_and_weights():
 def test_sens_param_weights_the_output():
     sens = np.arange(6, dtype=np.float32).reshape(2, 3)
     dx = GradWithSens(Net())(Tensor(X), Tensor(Y), Tensor(sens))
-    np.testing.assert_allclose(dx.asnumpy(), sens @ Y.T, rtol=1e-6)
+    np.testing.assert_allclose(dx.asnumpy(), 2 * sens @ Y.T, rtol=1e-6)
 
 
 def test_nested_grad_operation_gives_second_derivative():
     x = Tensor(np.array([1.0, -2.0, 0.5], np.float32))
-    np.testing.assert_allclose(SecondGrad(Cube())(x).asnumpy(), 6 * x.asnumpy(), rtol=1e-6)
-    np.testing.assert_allclose(GradFirst(Cube())(x).asnumpy(), 3 * x.asnumpy() ** 2,
-                               rtol=1e-6)
+    xn = x.asnumpy()
+    np.testing.assert_allclose(SecondGrad(SinTimesX())(x).asnumpy(),
+                               2 * np.cos(xn) - xn * np.sin(xn), rtol=1e-5)
+    np.testing.assert_allclose(GradFirst(SinTimesX())(x).asnumpy(),
+                               np.sin(xn) + xn * np.cos(xn), rtol=1e-5)
