@@ -68,6 +68,8 @@ bitwise_or = _elementwise("bitwise_or", _bitwise_type, promote=SAME, array_api="
                           nondifferentiable=True)
 bitwise_xor = _elementwise("bitwise_xor", _bitwise_type, promote=SAME, array_api="bitwise_xor",
                            nondifferentiable=True)
+bitwise_invert = _elementwise("bitwise_invert", lambda x: _bitwise_type(x, x), label="Invert",
+                              array_api="bitwise_invert", nondifferentiable=True)
 bitwise_left_shift = _elementwise("bitwise_left_shift", _shift_type, label="LeftShift",
                                   promote=SAME, array_api="bitwise_left_shift",
                                   nondifferentiable=True)
@@ -88,7 +90,7 @@ def _floor_mod_bprop(x, y, out, dout):
     return grad_like(dout, x), grad_like(neg(mul(dout, quotient)), y)
 
 
-for _prim in (floor, ceil, trunc, round_, log2, log10, erfc):
+for _prim in (floor, ceil, trunc, round_, log2, log10, erfc, bitwise_invert):
     _prim.def_batch(same_shape_rule(_prim))
 for _prim in (floor_div, floor_mod, bitwise_and, bitwise_or, bitwise_xor, bitwise_left_shift,
               bitwise_right_shift):
@@ -105,6 +107,7 @@ export_class("Inv", inv)
 
 __all__ = [
     "bitwise_and",
+    "bitwise_invert",
     "bitwise_left_shift",
     "bitwise_or",
     "bitwise_right_shift",

@@ -8,6 +8,7 @@ from __future__ import annotations
 from . import floor_division
 from . import functional as F
 from . import nn_functional as NF
+from . import rounding_ops as _bitwise
 from .core import normalize_axes
 
 
@@ -71,9 +72,17 @@ class TensorMethods:
     def __neg__(self): return F.neg(self)
     def __pos__(self): return self
     def __abs__(self): return F.abs(self)
-    def __invert__(self): return F.logical_not(self)
-    def __and__(self, o): return F.logical_and(self, o)
-    def __or__(self, o): return F.logical_or(self, o)
+    def __invert__(self): return _bitwise.bitwise_invert(self)
+    def __and__(self, o): return _bitwise.bitwise_and(self, o)
+    def __rand__(self, o): return _bitwise.bitwise_and(o, self)
+    def __or__(self, o): return _bitwise.bitwise_or(self, o)
+    def __ror__(self, o): return _bitwise.bitwise_or(o, self)
+    def __xor__(self, o): return _bitwise.bitwise_xor(self, o)
+    def __rxor__(self, o): return _bitwise.bitwise_xor(o, self)
+    def __lshift__(self, o): return _bitwise.bitwise_left_shift(self, o)
+    def __rlshift__(self, o): return _bitwise.bitwise_left_shift(o, self)
+    def __rshift__(self, o): return _bitwise.bitwise_right_shift(self, o)
+    def __rrshift__(self, o): return _bitwise.bitwise_right_shift(o, self)
     def __lt__(self, o): return F.less(self, o)
     def __le__(self, o): return F.less_equal(self, o)
     def __gt__(self, o): return F.greater(self, o)

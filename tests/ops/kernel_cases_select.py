@@ -412,6 +412,11 @@ SELECT_CASES = seeded({
     "bitwise_and": lambda: _bitwise(np.bitwise_and),
     "bitwise_or": lambda: _bitwise(np.bitwise_or),
     "bitwise_xor": lambda: _bitwise(np.bitwise_xor),
+    "bitwise_invert": lambda: [
+        Case((np.array([0, 5, -6], d.np),), lambda x: np.array([-1, -6, 5], x.dtype), d)
+        for d in (i32, i64)] + [
+        Case((np.array([0, 5, 250], np.uint8),), lambda x: np.array([255, 250, 5], np.uint8), u8),
+        Case((np.array([True, False]),), lambda x: np.array([False, True]), b)],
     "bitwise_left_shift": lambda: _binary_int(np.left_shift, (i32, i64, u8), 0, 16, 0, 4),
     "bitwise_right_shift": lambda: _binary_int(np.right_shift, (i32, i64, u8), 0, 64, 0, 4),
 })

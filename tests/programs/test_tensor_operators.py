@@ -58,8 +58,6 @@ def test_float_operators(mode):
     check(Arithmetic()(Tensor(X), Tensor(Y)), expected_arithmetic(X, Y))
 
 
-@pytest.mark.xfail(strict=False, reason="the operators ^, << and >> on Tensors are missing, "
-                   "and ~, &, | on integer Tensors are logical, not bitwise")
 @pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
 def test_integer_operators(mode):
     ms.set_context(mode=mode)
@@ -82,7 +80,6 @@ def test_in_place_forms(mode):
     np.testing.assert_allclose(InPlace()(Tensor(X), Tensor(Y)).asnumpy(), expected, rtol=1e-5)
 
 
-@pytest.mark.xfail(strict=False, reason="the operator ^ on bool Tensors is missing")
 @pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
 def test_boolean_masks(mode):
     ms.set_context(mode=mode)
