@@ -9,7 +9,11 @@ from cellgraph.ops import dtype
 from cellgraph.ops.dtype import (
     bfloat16,
     bool_,
+    complex64,
+    complex128,
     double,
+    float8_e4m3fn,
+    float8_e5m2,
     float16,
     float32,
     float64,
@@ -38,14 +42,17 @@ from .auto_parallel import (
     set_auto_parallel_context,
 )
 from .autograd import GradOperation, get_grad, grad, value_and_grad
+from .common import apply_ops as _apply_ops
 from .common import assign as _assign
 from .common.mutable import mutable
 from .common.seed import get_rng_state, get_seed, manual_seed, set_rng_state, set_seed
-from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context
+from .context import COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT, get_context, set_context
 from .device import export, get_current_device, load, set_device
-from .forward import jvp, vjp
+from .forward import jvp, linearize, vjp
+from .gradient_hooks import HookBackward, InsertGradientOf
 from .inspect_ir import dump_ir
 from .jit import JitConfig, jit, jit_class, lazy_inline, ms_class, ms_function
+from .taylor import derivative, jet
 from .train import (
     Callback,
     CheckpointConfig,
@@ -54,14 +61,20 @@ from .train import (
     FixedLossScaleManager,
     History,
     LambdaCallback,
+    LearningRateScheduler,
     LossMonitor,
     LossScaleManager,
     Model,
     ModelCheckpoint,
+    ReduceLROnPlateau,
     RunContext,
+    SummaryCollector,
+    SummaryRecord,
     TimeMonitor,
     data_sink,
 )
+from .train.distributed_checkpoint import load_distributed_checkpoint
+from .train.safetensors import ckpt_to_safetensors, safetensors_to_ckpt
 from .train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
 from .vmap import hessian, jacfwd, jacrev, vmap
 
@@ -75,10 +88,14 @@ ops.functional.grad = grad
 ops.functional.value_and_grad = value_and_grad
 ops.jvp = ops.functional.jvp = jvp
 ops.vjp = ops.functional.vjp = vjp
+ops.linearize = ops.functional.linearize = linearize
+ops.jet = ops.functional.jet = jet
+ops.derivative = ops.functional.derivative = derivative
 ops.vmap = ops.functional.vmap = vmap
 ops.jacrev = ops.functional.jacrev = jacrev
 ops.jacfwd = ops.functional.jacfwd = jacfwd
 ops.hessian = ops.functional.hessian = hessian
+ops.InsertGradientOf, ops.HookBackward = InsertGradientOf, HookBackward
 ops.switch = ops.functional.switch = _choice.switch  # a run-time choice needs the compiler
 # So do MindSpore's functional loops, which trace their functions into loop graphs.
 ops.WhileLoop, ops.ForiLoop, ops.Scan = _loops.WhileLoop, _loops.ForiLoop, _loops.Scan
@@ -86,6 +103,13 @@ ops.WhileLoop, ops.ForiLoop, ops.Scan = _loops.WhileLoop, _loops.ForiLoop, _loop
 for _name in _assign.__all__:
     setattr(ops, _name, getattr(_assign, _name))
     setattr(ops.functional, _name, getattr(_assign, _name))
+for _name in _apply_ops.__all__:  # the in-place update classes: ops.ApplyMomentum(), ...
+    setattr(ops, _name, getattr(_apply_ops, _name))
+del _name
+# The summary operations keep values for train.SummaryRecord, which sits above the ops package.
+for _name in ("ScalarSummary", "TensorSummary", "ImageSummary", "HistogramSummary"):
+    setattr(ops, _name, getattr(train.summary, _name))
+    setattr(ops.operations, _name, getattr(train.summary, _name))
 del _name
 # ops.composite, ops.function and the composite functional names (HyperMap, partial, ...) sit
 # above the compiler for the same reason; ops_surface mounts them into the ops namespace.
@@ -98,15 +122,20 @@ for _name, _value in list(vars(ops).items()):
     if _name[:1].isupper() and isinstance(_value, type) and not hasattr(ops.operations, _name):
         setattr(ops.operations, _name, _value)
 del _name, _value
-from . import experimental, mint
+from . import experimental, hal, mindrecord, mint, parallel, profiler
+from .parallel import Layout
+from .profiler import Profiler
 
 Type = dtype.DType
 from_numpy = Tensor.from_numpy
 
 __version__ = "0.1.0"
 __all__ = [
+    "COMPATIBLE",
     "GRAPH_MODE",
+    "LAX",
     "PYNATIVE_MODE",
+    "STRICT",
     "Callback",
     "CheckpointConfig",
     "DynamicLossScaleManager",
@@ -116,6 +145,8 @@ __all__ = [
     "History",
     "JitConfig",
     "LambdaCallback",
+    "Layout",
+    "LearningRateScheduler",
     "LossMonitor",
     "LossScaleManager",
     "Model",
@@ -123,14 +154,21 @@ __all__ = [
     "ParallelMode",
     "Parameter",
     "ParameterTuple",
+    "Profiler",
+    "ReduceLROnPlateau",
     "RunContext",
+    "SummaryCollector",
+    "SummaryRecord",
     "Tensor",
     "TimeMonitor",
     "amp",
     "bfloat16",
     "bool_",
+    "ckpt_to_safetensors",
     "common",
     "communication",
+    "complex64",
+    "complex128",
     "context",
     "data_sink",
     "dataset",
@@ -139,6 +177,8 @@ __all__ = [
     "dump_ir",
     "experimental",
     "export",
+    "float8_e4m3fn",
+    "float8_e5m2",
     "float16",
     "float32",
     "float64",
@@ -151,6 +191,7 @@ __all__ = [
     "get_rng_state",
     "get_seed",
     "grad",
+    "hal",
     "half",
     "hessian",
     "int8",
@@ -166,9 +207,11 @@ __all__ = [
     "lazy_inline",
     "load",
     "load_checkpoint",
+    "load_distributed_checkpoint",
     "load_param_into_net",
     "log",
     "manual_seed",
+    "mindrecord",
     "mint",
     "ms_class",
     "ms_function",
@@ -176,7 +219,10 @@ __all__ = [
     "nn",
     "numpy",
     "ops",
+    "parallel",
+    "profiler",
     "reset_auto_parallel_context",
+    "safetensors_to_ckpt",
     "save_checkpoint",
     "set_auto_parallel_context",
     "set_context",

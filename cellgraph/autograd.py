@@ -6,6 +6,9 @@ that does the same and runs it, cached per input signature.
 """
 from __future__ import annotations
 
+import copy
+import functools
+import inspect
 import numbers
 
 from cellgraph.compiler.autodiff import emit_grad
@@ -13,6 +16,7 @@ from cellgraph.compiler.builder import current_builder, describe_value, is_tenso
 from cellgraph.compiler.custom import custom_vjp_call
 from cellgraph.compiler.pipeline import graph_name, parse
 from cellgraph.compiler.pytree import count_leaves, flatten, unflatten
+from cellgraph.compiler.scope import is_jit_class
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import abstract_of
 from cellgraph.ops.errors import (
@@ -33,10 +37,22 @@ from .transform import (
 
 
 def _check_bool(name: str, value, api: str = "GradOperation") -> bool:
-    if not isinstance(value, bool):
-        raise DTypeError(f"{api}: `{name}` must be a bool, got {type(value).__name__} "
-                         f"{value!r}", user_loc())
+    if not isinstance(value, bool):  # MindSpore's sentence, which programs match on, first
+        raise DTypeError(f"For '{api}', the '{name}' should be bool, but got "
+                         f"{type(value).__name__} {value!r}", user_loc())
     return value
+
+
+def _check_differentiable(fn, api: str) -> None:
+    """A jit_class instance is callable but, as in MindSpore, not something to differentiate:
+    its `__call__` may assign its attributes, which a gradient cannot see through."""
+    if is_jit_class(type(fn)):
+        raise DTypeError(f"For '{api}', the first argument must be a 'Function' or 'Cell' type "
+                         f"object, but got object with jit_class type "
+                         f"'{type(fn).__name__}'.", user_loc())
+
+
+_NO_FUNCTION = object()  # GradOperation called without the function to differentiate
 
 
 class GradFunction(Transform):
@@ -50,6 +66,7 @@ class GradFunction(Transform):
                  return_ids=False, single=False, with_value=False, api="grad",
                  single_weight=False):
         super().__init__(fn, api)
+        _check_differentiable(fn, api)
         self.positions, self.weights = positions, weights
         self.sens_param, self.has_aux, self.return_ids = sens_param, has_aux, return_ids
         self.single, self.with_value = single, with_value
@@ -63,6 +80,15 @@ class GradFunction(Transform):
 
     def check_call(self, args):
         self._split_sens(args)  # argument errors before compiling
+
+    def __call__(self, *args, **kwargs):
+        """Keyword arguments go to `fn` as they are and are not differentiated (as in
+        MindSpore): the gradient is that of `functools.partial(fn, **kwargs)`."""
+        if not kwargs:
+            return super().__call__(*args)
+        bound = copy.copy(self)
+        bound.fn = bound.__wrapped__ = functools.partial(self.fn, **kwargs)
+        return Transform.__call__(bound, *args)
 
     # -- the graph ------------------------------------------------------------------------------
     def emit(self, *args):
@@ -193,7 +219,11 @@ class GradOperation:
         self.get_by_list = _check_bool("get_by_list", get_by_list)
         self.sens_param = _check_bool("sens_param", sens_param)
 
-    def __call__(self, fn, weights=None):
+    def __call__(self, fn=_NO_FUNCTION, weights=None):
+        if fn is _NO_FUNCTION:
+            raise ArgumentError("'GradOperation' requires a forward network or function as an "
+                                "input, while the input is empty. Call it as "
+                                "GradOperation(...)(net) or (net, weights)", user_loc())
         single_weight = False
         if self.get_by_list:
             single_weight = isinstance(weights, Parameter)
@@ -281,7 +311,29 @@ def get_grad(gradients, identifier):
 
 def custom_bprop_call(cell, args, kwargs):
     """A Cell that defines `bprop`, called inside a graph: a custom_vjp node."""
+    _check_bprop_arity(cell, len(args) + len(kwargs or {}))
     return custom_vjp_call(cell, args, kwargs)
+
+
+def _check_bprop_arity(cell, n_inputs: int) -> None:
+    """bprop takes construct's inputs, then `out` and `dout`; MindSpore's wording first."""
+    try:
+        params = list(inspect.signature(type(cell).bprop).parameters.values())[1:]
+    except (TypeError, ValueError):
+        return
+    if any(p.kind is p.VAR_POSITIONAL for p in params):
+        return
+    names = ", ".join(p.name for p in params)
+    where = f"{type(cell).__name__}.bprop({names})"
+    if len(params) < 2:
+        raise ArgumentError(f"The function 'bprop' of Primitive or Cell requires at least 2 "
+                            f"params 'out' and 'dout', but got only {len(params)}: {where}",
+                            user_loc())
+    if len(params) != n_inputs + 2:
+        raise ArgumentError(f"The params of function 'bprop' of Primitive or Cell requires the "
+                            f"forward inputs as well as the 'out' and 'dout'. Expected "
+                            f"{n_inputs + 2} params (construct's {n_inputs} inputs, out, "
+                            f"dout), got {len(params)}: {where}", user_loc())
 
 
 def stop_gradient(x):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import warnings
 
-from cellgraph.ops.errors import ArgumentError
+from cellgraph.ops.errors import ArgumentError, ArgumentValueError
 
 from .auto_parallel import (  # noqa: F401  (mindspore.context's names)
     ParallelMode,
@@ -20,11 +20,17 @@ from .auto_parallel import (  # noqa: F401  (mindspore.context's names)
 
 GRAPH_MODE = 0
 PYNATIVE_MODE = 1
+# jit_syntax_level: how much Python MindSpore's graph compiler accepts (STRICT: its static
+# graph syntax only; COMPATIBLE: also its interpreted fallbacks; LAX: as much Python as it
+# can). cellgraph checks the value and keeps it; its front end compiles the same way at every
+# level (constant Python evaluated when the graph is built, Tensor operations traced).
+STRICT, COMPATIBLE, LAX = 0, 1, 2
+SYNTAX_LEVELS = {"STRICT": STRICT, "COMPATIBLE": COMPATIBLE, "LAX": LAX}
 
 _DEVICE_BACKENDS = {"CPU": ("numpy",), "GPU": ("torch", "cupy", "jax"), "Ascend": ()}
 _state = {"mode": GRAPH_MODE, "device_target": "CPU", "save_graphs": False,
           "save_graphs_path": ".", "device_id": 0, "backend": "numpy",
-          "loop_checkpoint": 0,
+          "loop_checkpoint": 0, "jit_syntax_level": LAX,
           # MindSpore's defaults for options programs read back with get_context
           "max_call_depth": 1000, "enable_graph_kernel": False, "deterministic": "OFF",
           "pynative_synchronize": False, "check_bprop": False, "print_file_path": ""}
@@ -63,12 +69,20 @@ def set_context(**kwargs) -> None:
             _check_dump_path(value)
         elif key == "loop_checkpoint":
             _set_loop_checkpoint(value)
+        elif key == "jit_syntax_level":
+            check_syntax_level(value, "set_context", SYNTAX_LEVELS.values())
         elif key in _NO_EFFECT and key not in _warned:
             _warned.add(key)
             warnings.warn(f"set_context({key}=...): a MindSpore compiler, memory or Ascend "
                           f"option; cellgraph has no such setting and keeps the value only for "
                           f"get_context", RuntimeWarning, stacklevel=2)
         _state[key] = value
+
+
+def check_syntax_level(value, where: str, allowed) -> None:
+    if isinstance(value, bool) or value not in tuple(allowed):
+        raise ArgumentValueError(f"{where}: jit_syntax_level must be one of "
+                                 f"{', '.join(map(repr, allowed))}, got {value!r}")
 
 
 def _check_dump_path(value) -> None:

@@ -261,6 +261,28 @@ def jvp(fn, inputs, v, has_aux=False):
     return JvpFunction(fn, has_aux)(inputs, v)
 
 
+class LinearizedFn:
+    """The `jvp_fn` of `linearize`: `jvp_fn(v)` is J·v at the inputs `linearize` was given, with
+    `v` structured like those inputs (a Tensor, or a tuple of one per input).
+
+    Each call is a forward-mode product at the stored inputs. Inside a graph the forward values
+    it needs are the ones `linearize` computed, shared by the optimiser (common subexpressions);
+    from Python each call runs the compiled product, which recomputes them."""
+
+    def __init__(self, fn, inputs):
+        self._jvp, self._inputs = JvpFunction(fn), inputs
+
+    def __call__(self, v):
+        return self._jvp(self._inputs, v)[1]
+
+
+def linearize(fn, inputs):
+    """`(fn(*inputs), jvp_fn)`: the output, and the linear map v -> J·v at `inputs`."""
+    forward = _Forward(fn, False)
+    items = _as_inputs(forward, inputs)
+    return forward(*items), LinearizedFn(fn, inputs)
+
+
 # ----- vjp -------------------------------------------------------------------------------------
 
 class VjpFunction(Transform):

@@ -97,6 +97,9 @@ class JitConfig:
 
     def __init__(self, jit_level="", exc_mode="auto", jit_syntax_level="", debug_level="RELEASE",
                  infer_boost="off", **kwargs):
+        from .context import SYNTAX_LEVELS, check_syntax_level
+
+        check_syntax_level(jit_syntax_level, "JitConfig", ("", *SYNTAX_LEVELS))
         self.jit_config_dict = dict(jit_level=jit_level, exc_mode=exc_mode,
                                     jit_syntax_level=jit_syntax_level, debug_level=debug_level,
                                     infer_boost=infer_boost, **kwargs)

@@ -8,7 +8,8 @@ from cellgraph.ops import functional as F
 
 __all__ = ["BinaryCrossEntropy", "NLLLoss", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "cross_entropy",
-           "kl_div", "l1_loss", "mse_loss", "nll_loss", "smooth_l1_loss"]
+           "kl_div", "l1_loss", "margin_ranking_loss", "mse_loss", "nll_loss", "smooth_l1_loss",
+           "triplet_margin_loss"]
 
 
 def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean",
@@ -16,6 +17,9 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     """Softmax cross entropy over the class axis 1; `target` holds class indices, or class
     probabilities of input's shape."""
     if target.dtype.is_float and tuple(target.shape) == tuple(input.shape):
+        if label_smoothing:
+            target = F.add(F.mul(target, 1.0 - label_smoothing),
+                           label_smoothing / input.shape[1])
         loss = F.neg(F.reduce_sum(F.mul(target, F.log_softmax(input, 1)), 1))
         return nn.LossBase(reduction).get_loss(loss)
     return nn.CrossEntropyLoss(weight, ignore_index, reduction, label_smoothing)(input, target)
@@ -27,6 +31,15 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean",
     if label_smoothing:
         return cross_entropy(inputs, target, weight, ignore_index, reduction, label_smoothing)
     return nn.NLLLoss(weight, ignore_index, reduction)(inputs, target)
+
+
+def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
+    return nn.MarginRankingLoss(margin, reduction)(input1, input2, target)
+
+
+def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False,
+                        reduction="mean"):
+    return nn.TripletMarginLoss(p, swap, eps, reduction, margin)(anchor, positive, negative)
 
 
 def mse_loss(input, target, reduction="mean"):

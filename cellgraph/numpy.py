@@ -408,3 +408,8 @@ from .numpy_more import *
 from .numpy_more import __all__ as _more
 
 __all__ += _more  # noqa: PLE0605
+
+from .numpy_extra import *
+from .numpy_extra import __all__ as _extra
+
+__all__ += _extra  # noqa: PLE0605

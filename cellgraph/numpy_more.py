@@ -24,6 +24,7 @@ __all__ = [
     "arctan2",
     "arctanh",
     "average",
+    "ceil",
     "clip",
     "cosh",
     "count_nonzero",
@@ -32,6 +33,7 @@ __all__ = [
     "equal",
     "expm1",
     "flip",
+    "floor",
     "greater",
     "greater_equal",
     "hstack",
@@ -73,6 +75,20 @@ arcsinh, arccosh, arctanh = (_unary(F.asinh, "arcsinh"), _unary(F.acosh, "arccos
 sinh, cosh, expm1 = (_unary(F.sinh, "sinh"), _unary(F.cosh, "cosh"),
                      _unary(P.expm1, "expm1"))
 reciprocal = _unary(F.reciprocal, "reciprocal")
+
+
+def _rounding(op_fn, name: str):
+    """floor/ceil: a float function (integer input is rounded in float32, as NumPy gives a
+    float for it)."""
+    def fn(x, dtype=None):
+        x = asarray(x)
+        return _cast(op_fn(x if x.dtype.is_float else F.cast(x, float32)), _dtype(dtype, name))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Elementwise {name}; integer input gives float32, `dtype` casts the result."
+    return fn
+
+
+floor, ceil = _rounding(P.floor, "floor"), _rounding(P.ceil, "ceil")
 sign = _unary(F.sign, "sign")
 equal, not_equal = _binary(F.equal, "equal"), _binary(F.not_equal, "not_equal")
 less, less_equal = _binary(F.less, "less"), _binary(F.less_equal, "less_equal")
@@ -266,10 +282,15 @@ def pad(array, pad_width, mode="constant", constant_values=0):
     from cellgraph import nn
 
     array = asarray(array)
-    pairs = ((pad_width, pad_width),) * len(array.shape) if isinstance(
-        pad_width, numbers.Integral) else tuple(tuple(p) for p in pad_width)
-    if len(pairs) == 1:
-        pairs = pairs * len(array.shape)
+    # NumPy's forms: n, (n,), (before, after) and ((before, after),) for every axis, or a pair
+    # per axis
+    widths = onp.asarray(pad_width, dtype=onp.int64)
+    if widths.ndim > 2 or (widths.ndim == 2 and widths.shape[1] != 2):
+        raise ValueError(f"pad: `pad_width` must be an int, a (before, after) pair or one pair "
+                         f"per axis, got {pad_width!r}")
+    pairs = tuple(tuple(int(v) for v in pair) for pair in onp.broadcast_to(
+        widths.reshape(-1, 2) if widths.size % 2 == 0 and widths.ndim else widths.reshape(-1, 1),
+        (len(array.shape), 2)))
     if mode == "constant" and constant_values != 0:
         flat = tuple(v for pair in reversed(pairs) for v in pair)
         return F.add(P.pad(F.sub(array, constant_values), flat), constant_values)

@@ -151,5 +151,32 @@ def mount() -> None:
     ops.primitive = primitive_api
     if not hasattr(ops, "Custom"):
         ops.Custom = primitive_api.Custom
-    ops.function = _module("cellgraph.ops.function", "mindspore.ops.function: the functional "
-                           "operations", _public(functional))
+    _mount_function_package()
+    from cellgraph import ops_auto_generate
+
+    ops_auto_generate.mount()
+
+
+# MindSpore's ops.function.grad.grad_func: the differentiation functions.
+GRAD_FUNC_NAMES = ("grad", "value_and_grad", "get_grad", "jvp", "vjp", "linearize", "jet",
+                   "derivative", "jacfwd", "jacrev", "stop_gradient")
+
+
+def _mount_function_package() -> None:
+    """`ops.function` as a package, with MindSpore's `ops.function.grad.grad_func` under it
+    (the gradient functions and `custom_vjp`); `ops.function` itself holds every functional
+    operation, the gradient functions among them."""
+    from cellgraph.custom_vjp import custom_vjp
+
+    grad_names = {name: getattr(ops, name) for name in GRAD_FUNC_NAMES}
+    grad_names["custom_vjp"] = custom_vjp
+    grad_func = _module("cellgraph.ops.function.grad.grad_func", "mindspore.ops.function.grad."
+                        "grad_func: the differentiation functions", grad_names)
+    grad = _module("cellgraph.ops.function.grad", "mindspore.ops.function.grad", grad_names)
+    grad.__path__, grad.grad_func = [], grad_func
+    function = _module("cellgraph.ops.function", "mindspore.ops.function: the functional "
+                       "operations", {**_public(functional), **grad_names})
+    # A package, so that its submodules import; its attribute `grad` stays the grad function
+    # (the submodule is reached by `import`/`from ... import`, through sys.modules).
+    function.__path__ = []
+    ops.function = function

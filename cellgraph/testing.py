@@ -12,7 +12,12 @@ Every D_j and the final gradient are built with `cellgraph.grad`, nested, so ord
 the bprop of the bprop ... of each primitive (the adjoint graphs are differentiated again). Only
 D_{k-1} is differenced numerically, so the error stays that of one central difference.
 
-Float Tensor (or NumPy float array) arguments are converted to float64 and differentiated;
+Complex arguments and outputs follow the convention of ops/complex_ops.py: <a, b> is the real
+inner product Re(sum(a * conj(b))) of C^n as R^2n, directions and cotangents have random real
+and imaginary parts, and a complex argument is perturbed along both.
+
+Float Tensor (or NumPy float array) arguments are converted to float64 (complex ones to
+complex128) and differentiated;
 everything else (integer index tensors, boolean masks, Python numbers) is passed through as is.
 A Cell's own Parameters are not converted: give them float64 values, or the float32 rounding of
 the forward pass swamps the differences.
@@ -49,8 +54,21 @@ class _Prepared:
 
 def _is_float_array(a) -> bool:
     if isinstance(a, Tensor):
-        return a.dtype.is_float
-    return isinstance(a, np.ndarray) and a.dtype.kind == "f"
+        return a.dtype.is_inexact
+    return isinstance(a, np.ndarray) and a.dtype.kind in "fc"
+
+
+def _wide(a) -> Tensor:
+    a = np.asarray(a.asnumpy() if isinstance(a, Tensor) else a)
+    return Tensor(a.astype(np.complex128 if a.dtype.kind == "c" else np.float64))
+
+
+def _normal(rng, like):
+    """A random array shaped like `like` (complex when `like` is)."""
+    shape = abstract_of(like).shape
+    if abstract_of(like).dtype.is_complex:
+        return rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+    return rng.standard_normal(shape)
 
 
 def _prepare(args, api: str) -> _Prepared:
@@ -60,8 +78,7 @@ def _prepare(args, api: str) -> _Prepared:
     out, positions = [], []
     for i, a in enumerate(args):
         if _is_float_array(a):
-            out.append(Tensor(np.asarray(a.asnumpy() if isinstance(a, Tensor) else a,
-                                         np.float64)))
+            out.append(_wide(a))
             positions.append(i)
         else:
             out.append(a)
@@ -89,8 +106,8 @@ def _inner(grads, directions):
     None stands for the positional cotangent of its output."""
     total = None
     for g, d in zip(grads, directions):
-        d = _positional_cotangent(g) if d is None else Tensor(d)
-        term = F.reduce_sum(F.mul(g, d))
+        d = _positional_cotangent(g) if d is None else Tensor(np.conj(d))
+        term = F.reduce_sum(F.real(F.mul(g, d)))
         total = term if total is None else F.add(total, term)
     return total
 
@@ -104,14 +121,13 @@ class _Projection:
 
     def __call__(self, *args):
         leaves, _ = flatten(trace_call(self.fn, args), is_tensor_like)
-        floats = [leaf for leaf in leaves if abstract_of(leaf).dtype.is_float]
+        floats = [leaf for leaf in leaves if abstract_of(leaf).dtype.is_inexact]
         if not floats:
             raise ArgumentError(f"check_grads: {_name(self.fn)} returned no float Tensor "
                                 f"(got {len(leaves)} outputs); there is nothing to compare")
         if self.cotangents is None:
             self.cotangents = [None if None in abstract_of(leaf).shape else
-                               self.rng.standard_normal(abstract_of(leaf).shape)
-                               for leaf in floats]
+                               _normal(self.rng, leaf) for leaf in floats]
         return _inner(floats, self.cotangents)
 
 
@@ -131,7 +147,7 @@ def _name(fn) -> str:
 
 
 def _random_like(rng, args, positions):
-    return [rng.standard_normal(args[i].shape) for i in positions]
+    return [_normal(rng, args[i]) for i in positions]
 
 
 def _shifted(args, position, delta):
@@ -166,7 +182,7 @@ def _check_order(fn, prepared, k, eps, rtol, atol, rng):
                 f"shape {g.shape} and dtype {g.dtype}, expected {args[pos].shape} and "
                 f"{args[pos].dtype}")
     for pos, g, u in zip(positions, grads, _random_like(rng, args, positions)):
-        analytic = float(np.sum(g.asnumpy() * u))
+        analytic = float(np.sum(np.real(g.asnumpy() * np.conj(u))))
         plus = float(top(*_shifted(args, pos, eps * u))[0].asnumpy())
         minus = float(top(*_shifted(args, pos, -eps * u))[0].asnumpy())
         numeric = (plus - minus) / (2 * eps)
@@ -191,11 +207,14 @@ def numerical_grad(fn, args, eps: float = 1e-5, cotangent=None) -> tuple:
     for pos in prepared.positions:
         x = prepared.args[pos].asnumpy()
         g = np.zeros_like(x)
+        # dL/dx + i dL/dy for a complex argument (ops/complex_ops.py's convention)
+        units = (1, 1j) if np.iscomplexobj(x) else (1,)
         for idx in np.ndindex(x.shape):
-            step = np.zeros_like(x)
-            step[idx] = eps
-            g[idx] = (value(_shifted(prepared.args, pos, step))
-                      - value(_shifted(prepared.args, pos, -step))) / (2 * eps)
+            for unit in units:
+                step = np.zeros_like(x)
+                step[idx] = eps * unit
+                g[idx] += unit * (value(_shifted(prepared.args, pos, step))
+                                  - value(_shifted(prepared.args, pos, -step))) / (2 * eps)
         out.append(g)
     return tuple(out)
 
@@ -209,10 +228,11 @@ class _Sum:
 
     def __call__(self, *args):
         leaves, _ = flatten(trace_call(self.fn, args), is_tensor_like)
-        floats = [leaf for leaf in leaves if abstract_of(leaf).dtype.is_float]
+        floats = [leaf for leaf in leaves if abstract_of(leaf).dtype.is_inexact]
         cots = self.cotangent
         if cots is None:
             cots = [np.ones(abstract_of(leaf).shape) for leaf in floats]
         elif not isinstance(cots, (tuple, list)):
             cots = [cots]
-        return _inner(floats, [np.asarray(c, np.float64) for c in cots])
+        return _inner(floats, [np.asarray(c, np.complex128 if np.iscomplexobj(c) else np.float64)
+                               for c in cots])

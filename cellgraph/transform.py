@@ -91,8 +91,8 @@ class Transform:
         if api is not None:
             self.api = api
         if not callable(fn):
-            raise DTypeError(f"{self.api}: `fn` must be a Cell or a function, got "
-                             f"{type(fn).__name__} {fn!r:.60}", user_loc())
+            raise DTypeError(f"For '{self.api}', the first argument must be a 'Function' or "
+                             f"'Cell', but got {type(fn).__name__} {fn!r:.60}", user_loc())
         self.fn = fn
         self.__name__ = f"{self.api}_{graph_name(fn)}"
         self.__wrapped__ = fn  # for parameter names and locations in the IR

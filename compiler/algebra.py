@@ -324,13 +324,43 @@ def polynomial(node: Apply):
     constant = terms.pop((), 0)
     if not terms:
         return None
+    common = _common_factor(terms) if constant == 0 and len(terms) > 1 else ()
+    if common and common not in terms:  # s*s*a + s*t*b -> s * (s*a + t*b): one product per
+        # monomial fewer (a monomial that is the factor itself would leave a sum with a constant)
+        terms = {_without(m, common): c for m, c in terms.items()}
+    else:
+        common = ()
     items, cost = [], 0
     for m in sorted(terms, key=lambda m: (len(m), m)):
         value, new = poly.monomial(m)
         items.append((value, terms[m]))
         cost += new
     expr, sum_cost = _weighted_sum(items, constant)
+    if common:
+        factor, new = poly.monomial(common)
+        expr, cost = E("mul", expr, factor), cost + new + 1
     return expr if cost + sum_cost < poly.dying(node.inputs) + 1 else None
+
+
+def _common_factor(terms: dict) -> tuple:
+    """The bases (with multiplicity) that divide every monomial of `terms`."""
+    monomials = iter(terms)
+    common = list(next(monomials))
+    for m in monomials:
+        rest, shared = list(m), []
+        for base in common:
+            if base in rest:
+                rest.remove(base)
+                shared.append(base)
+        common = shared
+    return tuple(common)
+
+
+def _without(monomial: tuple, factor: tuple) -> tuple:
+    rest = list(monomial)
+    for b in factor:
+        rest.remove(b)
+    return tuple(rest)
 
 
 def sub_fold(node: Apply):
@@ -442,6 +472,27 @@ def matmul_outer(node: Apply):
     column = E("reshape", x, shape=tuple(x.aval.shape[:-2]) + (m, 1))
     row = E("reshape", y, shape=tuple(y.aval.shape[:-2]) + (1, n))
     return E("mul", column, row)
+
+
+def mul_into_matmul(node: Apply):
+    """mul(matmul(x, y), c) -> matmul(mul(x, c), y) when x (or y) is smaller than the product,
+    which nothing else reads: the factor scales the smaller operand, as an attention layer's
+    1/sqrt(d) scales its queries rather than its scores (matmul_scaled keeps it there)."""
+    product, factor = node.inputs
+    c = number(node, factor)
+    matmul = produced_by(product, "matmul")
+    if c is None or matmul is None or uses(product) != 1:
+        return None
+    out_size = out_type(node).size
+    if out_size is None or not same_type(product.aval, out_type(node)):
+        return None
+    x, y = matmul.inputs
+    sizes = [a.aval.size for a in (x, y)]
+    if None in sizes or min(sizes) >= out_size:
+        return None
+    if sizes[0] <= sizes[1]:
+        return E("matmul", E("mul", x, c), y, **matmul.params)
+    return E("matmul", x, E("mul", y, c), **matmul.params)
 
 
 def matmul_scaled(node: Apply):

@@ -37,12 +37,14 @@ import weakref
 from collections.abc import Callable
 
 from cellgraph.ops import functional as F
+from cellgraph.ops import special_ops
 from cellgraph.ops.core import (
     Primitive,
     TensorType,
     ThreadLocalStack,
     abstract_of,
     fmt_shape,
+    prims,
     set_decomposition_vjp,
 )
 from cellgraph.ops.errors import ArgumentError, CompileError
@@ -50,6 +52,7 @@ from cellgraph.ops.errors import ArgumentError, CompileError
 from .builder import Builder, build_graph, current_builder
 from .ir import Apply, Constant, Graph, Var, copy_graph
 from .optimize import optimize
+from .separable import RowSplit, split_rows
 
 
 def _grad_type(*avals, graph: Graph, wrt: tuple, has_sens: bool):
@@ -89,7 +92,8 @@ def emit_grad(graph: Graph, inputs: list, wrt: tuple, sens: list | None):
 EXPAND_RULES: dict[Primitive, Callable] = {}
 
 # How a structural node runs in the forward half of a VJP when it must record residuals for
-# its bprop (a loop stacks what its backward loop reads): primitive ->
+# its bprop (a loop stacks what its backward loop reads; an ops primitive declares its own
+# with `def_recording`): primitive ->
 # rule(*inputs, **params) -> (outputs, residuals); the bprop then gets `residuals=`.
 RECORDING_RULES: dict[Primitive, Callable] = {}
 
@@ -185,7 +189,7 @@ def _expand_grad_node(node: Apply, ins: list) -> list:
         _keep_structural.pop()
     if target is not graph:  # simplified before it is differentiated again
         target = _optimized(graph, target)
-    outs, grads = vjp(target, ins[:n_in], wrt, sens)
+    outs, grads = gradient(target, ins[:n_in], wrt, sens)
     return outs + grads
 
 
@@ -212,7 +216,7 @@ def vjp(graph: Graph, args: list, wrt: tuple, sens: list | None) -> tuple[list, 
     residuals: dict[int, object] = {}
 
     def emit(node, ins):
-        record = RECORDING_RULES.get(node.callee)
+        record = RECORDING_RULES.get(node.callee) or node.callee.recording_rule
         if record is None or not any(isinstance(a, Var) and id(a) in active for a in node.inputs):
             return replay(node, ins)
         params = {k: expand_grad(v) if isinstance(v, Graph) else v
@@ -246,10 +250,7 @@ def vjp(graph: Graph, args: list, wrt: tuple, sens: list | None) -> tuple[list, 
         if id(node) in residuals:
             params["residuals"] = residuals[id(node)]
         with builder.at(node.loc):  # adjoint nodes, sums included, point at the forward op
-            if node.callee.multiple_results:
-                dins = rule(*ins, out=tuple(outs), dout=tuple(douts), **params)
-            else:
-                dins = rule(*ins, out=outs[0], dout=douts[0], **params)
+            dins = _apply_bprop(node, rule, ins, outs, douts, params)
             for a, d in zip(node.inputs, dins):
                 if d is not None and isinstance(a, Var) and id(a) in active:
                     accumulate(a, _conform(d, a, node))
@@ -258,6 +259,107 @@ def vjp(graph: Graph, args: list, wrt: tuple, sens: list | None) -> tuple[list, 
         g = adjoint.get(id(graph.params[i]))
         grads.append(g if g is not None else F.zeros_like(args[i]))
     return outputs, grads
+
+
+def _apply_bprop(node: Apply, rule, ins, outs, douts, params) -> tuple:
+    """The input gradients from `node`'s bprop rule. A rule written for real numbers gives
+    g * f'(z); on complex values the convention (ops/complex_ops.py) wants g * conj(f'(z)),
+    which is conj(rule(conj(g))): so the cotangents go in and the gradients come out
+    conjugated, unless the rule follows the convention itself: the complex primitives, and
+    rules made of VJPs (branches, loops, custom bprops, a fused primitive's decomposition)."""
+    callee = node.callee
+    own_convention = (callee.complex_bprop or callee.structural
+                      or hasattr(rule, "decomposition"))
+    conjugate = not own_convention and any(
+        v.aval.dtype.is_complex for v in (*node.inputs, *node.outputs) if isinstance(v, Var))
+    if conjugate:
+        douts = [None if d is None else _conj(d) for d in douts]
+    if node.callee.multiple_results:
+        dins = rule(*ins, out=tuple(outs), dout=tuple(douts), **params)
+    else:
+        dins = rule(*ins, out=outs[0], dout=douts[0], **params)
+    return tuple(None if d is None else _conj(d) for d in dins) if conjugate else dins
+
+
+def _conj(value):
+    return prims.conj(value) if abstract_of(value).dtype.is_complex else value
+
+
+def gradient(graph: Graph, args: list, wrt: tuple, sens: list | None) -> tuple[list, list]:
+    """What `vjp` returns, in forward mode where that is exact and no dearer: for one input
+    whose elements each sit in their own row, over the part of the graph that keeps the rows
+    apart (compiler/separable.py); reverse mode for the rest and everywhere else."""
+    split = split_rows(graph, wrt[0]) if len(wrt) == 1 else None
+    if split is None or not all(v.aval.dtype.is_float or v.aval.dtype.is_bool
+                                for v, _ in split.boundary):
+        return vjp(graph, args, wrt, sens)
+    return _row_separable_vjp(split, args, sens)
+
+
+def _row_separable_vjp(split: RowSplit, args: list, sens: list | None) -> tuple[list, list]:
+    """The gradient of a row-separable cut (see compiler/separable.py): the tangents T of the
+    boundary values along x' = 1 (forward mode over the separable nodes), their cotangents C
+    (reverse mode over the mixed nodes, seeded with `sens`), and the gradient as the sum over
+    each row of C * T. For u(x) = reduce_sum(tanh(x @ w)), x: f32[N,1], this emits
+
+        %t = matmul(ones, w) * (1 - tanh(x @ w)^2)      # T, forward mode
+        %c = ones                                       # C: the adjoint of the final sum
+        %g = reshape(reduce_sum(%c * %t, axis=(1,)))    # f32[N,1]
+    """
+    graph, index = split.graph, split.index
+    x = graph.params[index]
+    boundary = [(v, axis) for v, axis in split.boundary if v.aval.dtype.is_float]
+    separable = Graph(graph.name, graph.params, split.separable, [v for v, _ in boundary])
+    env = _replay_nodes(separable, args)
+    tangents = _forward_tangents(separable, args, index)
+    mixed_params = _free_values(split.mixed, graph.outputs)
+    mixed = Graph(graph.name, mixed_params, split.mixed, graph.outputs)
+    position = {id(v): i for i, v in enumerate(mixed_params)}
+    wrt = tuple(position[id(v)] for v, _ in boundary)
+    outs, cotangents = vjp(mixed, [env[id(v)] for v in mixed_params], wrt, sens)
+    total = None
+    for (value, axis), tangent, cotangent in zip(boundary, tangents, cotangents):
+        others = tuple(i for i in range(value.aval.ndim) if i != axis)
+        rows = F.mul(cotangent, tangent)
+        if others:
+            rows = F.reduce_sum(rows, others)
+        total = rows if total is None else F.add(total, rows)
+    if total is None:
+        total = F.zeros_like(args[index])
+    total = F.reshape(total, x.aval.shape)
+    dtype = abstract_of(total).dtype
+    return outs, [total if dtype == x.aval.dtype else F.cast(total, x.aval.dtype)]
+
+
+def _free_values(nodes: list, outputs: list) -> list:
+    """The Vars `nodes` read but do not compute, and the `outputs` none of them computes."""
+    made = {id(o) for n in nodes for o in n.outputs}
+    free, seen = [], set()
+    for atom in [a for n in nodes for a in n.inputs] + list(outputs):
+        if isinstance(atom, Var) and id(atom) not in made and id(atom) not in seen:
+            seen.add(id(atom))
+            free.append(atom)
+    return free
+
+
+def _forward_tangents(graph: Graph, args: list, index: int) -> list:
+    """J·1 for every output of `graph` with respect to params[index], by transposing reverse
+    mode as cellgraph.forward does: the VJP u -> Jᵀu is linear in u, and its own VJP with the
+    cotangent 1 (taken at u = 0) is J·1."""
+    n_params = len(graph.params)
+    out_avals = [o.aval.strong() for o in graph.outputs]
+
+    def pullback(*values):
+        _, grads = vjp(graph, list(values[:n_params]), (index,), list(values[n_params:]))
+        return grads
+
+    linear, captured = build_graph(f"{graph.name}_pullback", pullback,
+                                   [p.aval for p in graph.params] + out_avals)
+    assert not captured, "the pullback reads only its parameters"
+    zeros = [zero_of(a) for a in out_avals]
+    wrt = tuple(range(n_params, n_params + len(zeros)))
+    _, tangents = vjp(linear, list(args) + zeros, wrt, [F.ones_like(args[index])])
+    return tangents
 
 
 def _conform(grad, var: Var, node: Apply):
@@ -289,7 +391,7 @@ def _vjp_of_decomposition(decompose: Callable, inputs, out, dout, params) -> lis
     outs = out if isinstance(out, tuple) else (out,)
     douts = dout if isinstance(dout, tuple) else (dout,)
     sens = [d if d is not None else F.zeros_like(o) for d, o in zip(douts, outs)]
-    wrt = tuple(i for i, a in enumerate(avals) if a.dtype.is_float)
+    wrt = tuple(i for i, a in enumerate(avals) if a.dtype.is_inexact)
     _, grads = vjp(expand_grad(graph), list(inputs), wrt, sens)
     result = [None] * len(inputs)
     for i, g in zip(wrt, grads):
@@ -298,3 +400,15 @@ def _vjp_of_decomposition(decompose: Callable, inputs, out, dout, params) -> lis
 
 
 set_decomposition_vjp(_vjp_of_decomposition)
+
+
+# ----- primitives whose backward pass reuses a value of their forward pass -------------------
+
+def _record_gelu(x):
+    """GeLU in a VJP's forward half as x * Phi(x), keeping Phi for its bprop: the backward
+    pass is then an exp and a few products instead of a second erf."""
+    cdf = special_ops.normal_cdf(x)
+    return (F.mul(x, cdf),), cdf
+
+
+RECORDING_RULES[special_ops.gelu] = _record_gelu

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import numbers
 import threading
+import weakref
 
 import numpy as np
 
@@ -122,6 +123,36 @@ def describe_value(value) -> str:
     return f"{type(value).__name__} {value!r:.40}"
 
 
+class AttributeSlot:
+    """An attribute of a Python object that construct assigns a Tensor to (`self.total = x`,
+    no Parameter): an update target like a Parameter (the executor writes the value back after
+    the run, `write`), held weakly so that a compiled graph never keeps its Cell alive."""
+
+    __slots__ = ("attr", "owner_ref")
+
+    def __init__(self, owner, attr: str):
+        self.owner_ref, self.attr = weakref.ref(owner), attr
+
+    @property
+    def key(self) -> tuple[int, str]:
+        return id(self.owner_ref()), self.attr
+
+    @property
+    def name(self) -> str:
+        return f"{type(self.owner_ref()).__name__}.{self.attr}"
+
+    def write(self, value) -> None:
+        owner = self.owner_ref()
+        if owner is not None:
+            setattr(owner, self.attr, value)
+
+
+def update_key(target) -> object:
+    """The key of an update target in `Builder.updates`: a Parameter's id, an attribute's
+    (owner id, name)."""
+    return target.key if isinstance(target, AttributeSlot) else id(target)
+
+
 class Builder(Trace):
     """Records primitive applications into a new Graph."""
 
@@ -132,13 +163,17 @@ class Builder(Trace):
         self.captured: dict[int, tuple[Tracer, Var]] = {}
         self.weight_vars: dict[int, tuple[object, Var]] = {}
         self.explicit: list[Var] = []
-        # Parameter updates (ops.assign): id -> (Parameter, its new value). Only builders whose
-        # graph's caller writes the values back (pipeline.parse) accept them.
-        self.updates: dict[int, tuple[object, object]] = {}
+        # Parameter updates (ops.assign): id -> (Parameter, its new value), and attributes
+        # assigned a Tensor (update_key). Only builders whose graph's caller writes the values
+        # back (pipeline.parse) accept them.
+        self.updates: dict[object, tuple[object, object]] = {}
         self.accepts_updates = False
         # A branch of a Tensor `if` or a Tensor loop's body: whether its code is reached is
         # known only at run time (so a `raise` there becomes a node).
         self.runs_conditionally = False
+        # ids of the params that hold a Python number carried into a Tensor loop: an inner
+        # loop may still widen them, as it may the number itself (control_flow._widens)
+        self.number_vars: set[int] = set()
 
     # -- entering and leaving ---------------------------------------------------------------
     @contextlib.contextmanager
@@ -230,7 +265,18 @@ class Builder(Trace):
             raise CompileError(f"Assign: Parameter '{param.name}' cannot be updated here (a "
                                f"graph whose caller cannot write it back); compute the new value "
                                f"and assign it in construct", self.loc)
-        self.updates[id(param)] = (param, self.atom(value))
+        self.updates[update_key(param)] = (param, self.atom(value))
+
+    def assigned_attribute(self, owner, attr: str):
+        """The value construct assigned to `owner.attr` in this graph or one enclosing it (a
+        Tracer), or None."""
+        builder = self
+        while builder is not None:
+            entry = builder.updates.get((id(owner), attr))
+            if entry is not None:
+                return Tracer(builder, entry[1])
+            builder = builder.outer
+        return None
 
     # -- finishing --------------------------------------------------------------------------
     def finish(self, result) -> tuple[Graph, list]:

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cellgraph.ops.dtype import ML_DTYPES
+
 from .ir import Apply, Constant, Graph, all_graphs
 
 # primitive name -> fn(ctx, node, input_exprs, output_names) -> list of source lines
@@ -245,10 +247,10 @@ def _node_lines(graph: Graph, ctx: _Context, local: dict, last_use: dict | None)
 
 
 def _stored_as_declared(ctx: _Context, node: Apply, outs: list[str]) -> list[str]:
-    """NumPy computes bfloat16 arithmetic in float32 (ml_dtypes' promotion), so a bfloat16
-    result is cast to the dtype its type rule promised; other dtypes need nothing."""
+    """NumPy computes bfloat16 (and float8) arithmetic in float32 (ml_dtypes' promotion), so
+    such a result is cast to the dtype its type rule promised; other dtypes need nothing."""
     if node.callee.name == "cast" or len(outs) != 1 or \
-            node.outputs[0].aval.dtype.name != "bfloat16":
+            node.outputs[0].aval.dtype.name not in ML_DTYPES:
         return []
     cast = ctx.kernel_fn("cast")
     return [f"{outs[0]} = {cast}({outs[0]}, dtype={ctx.literal(node.outputs[0].aval.dtype)})"]

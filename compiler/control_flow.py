@@ -145,6 +145,7 @@ def _pair_leaves(labels, then_values, else_values, loc):
     for label, vt, ve in zip(labels, then_values, else_values):
         if (vt is UNBOUND) != (ve is UNBOUND):  # the side that never set it is never read
             vt, ve = (zeros_like_value(ve), ve) if vt is UNBOUND else (vt, zeros_like_value(vt))
+        vt, ve = _dynamic_length(vt, ve)
         lt, tt = flatten(vt, _is_leaf)
         le, te = flatten(ve, _is_leaf)
         if tt != te or len(lt) != len(le):
@@ -160,6 +161,22 @@ def _pair_leaves(labels, then_values, else_values, loc):
                 pairs.append((label, a, b))
         trees.append((tt, leaves))
     return pairs, trees
+
+
+def _dynamic_length(a, b):
+    """Two sequences of Python numbers of different lengths join as MindSpore's dynamic-length
+    list: each side becomes a 1-D Tensor (bool, int64 or float32, whichever holds both), whose
+    length the switch then leaves to run time."""
+    def numbers_only(v):
+        return isinstance(v, (tuple, list)) and all(
+            isinstance(x, numbers.Real) for x in v)
+
+    if not (numbers_only(a) and numbers_only(b)) or len(a) == len(b):
+        return a, b
+    items = [*a, *b]
+    dtype = (np.bool_ if all(isinstance(x, bool) for x in items) else
+             np.int64 if all(isinstance(x, numbers.Integral) for x in items) else np.float32)
+    return np.asarray(a, dtype), np.asarray(b, dtype)
 
 
 def _describe(value) -> str:
@@ -369,11 +386,21 @@ def tensor_while(interp, node):
 
 
 def _widens(initial, value) -> bool:
-    """A Python number before the loop that the body turns into a 0-d Tensor of another dtype."""
-    if not isinstance(initial, numbers.Number) or not is_tensor_like(value):
+    """A Python number before the loop that the body turns into a 0-d Tensor of another dtype
+    (or such a number as an enclosing loop carries it)."""
+    carried_number = isinstance(initial, Tracer) and id(initial.ir_var) in getattr(
+        initial.builder, "number_vars", ())
+    if not (isinstance(initial, numbers.Number) or carried_number) or not is_tensor_like(value):
         return False
     aval = abstract_of(value)
-    return aval.shape == () and aval.dtype != abstract_of(_as_array(initial)).dtype
+    initial_dtype = abstract_of(initial if carried_number else _as_array(initial)).dtype
+    return aval.shape == () and aval.dtype != initial_dtype
+
+
+def _widened(initial, dtype):
+    if isinstance(initial, Tracer):
+        return F.cast(initial, dtype)
+    return np.asarray(initial, dtype.np)
 
 
 class _LoopTrace:
@@ -381,10 +408,12 @@ class _LoopTrace:
 
     def __init__(self, interp, node, init: dict, params: list, loc):
         self.names, self.params, self.loc = list(init), params, loc
-        self.trees, init_leaves = [], []
+        self.trees, init_leaves, self.numbers = [], [], []
         for n in self.names:
             leaves, tree = flatten(init[n], _is_leaf)
             self.trees.append((tree, len(leaves)))
+            self.numbers += [isinstance(v, numbers.Number) and not isinstance(v, bool)
+                             for v in leaves]
             init_leaves += [_as_array(v) if isinstance(v, numbers.Number) else v for v in leaves]
         self.init_leaves = init_leaves + list(params)
         self.avals = [abstract_of(v).strong() for v in self.init_leaves]
@@ -408,13 +437,15 @@ class _LoopTrace:
             if init[n] is UNBOUND and value is not UNBOUND:
                 self.resolved[n] = zeros_like_value(value)
             elif _widens(init[n], value):  # a Python number takes the Tensor's dtype
-                self.resolved[n] = np.asarray(init[n], abstract_of(value).dtype.np)
+                self.resolved[n] = _widened(init[n], abstract_of(value).dtype)
             elif (retyped := _loop_join(init[n], value)) is not None:
                 self.resolved[n] = retyped
 
     def _enter(self, interp, branch: Branch) -> None:
         """Bind the carried values to the branch's parameters."""
         values = [branch.builder.add_param(a, h) for a, h in zip(self.avals, self.hints)]
+        branch.builder.number_vars.update(id(v.ir_var) for v, is_number in zip(values,
+                                          self.numbers) if is_number)
         n_vars = len(values) - len(self.params)
         self.bind_state(interp.scope.vars, values[:n_vars])
         for param, value in zip(self.params, values[n_vars:]):

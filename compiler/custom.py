@@ -81,22 +81,39 @@ EXPAND_RULES[custom_vjp_p] = _expand_forward
 
 def custom_vjp_call(cell, args, kwargs=None):
     """`cell(*args)` inside a graph, for a Cell that defines bprop: emit a custom_vjp node."""
-    name = type(cell).__name__
     construct = _unwrap(type(cell).construct)
-    args = _positional(construct, name, tuple(args), kwargs or {})
+    args = _positional(construct, type(cell).__name__, tuple(args), kwargs or {})
+    return emit_custom_vjp(type(cell).__name__, construct, _unwrap(type(cell).bprop), args,
+                           bound=(cell,))
+
+
+def custom_vjp_function_call(name, fn, bprop_fn, args, kwargs=None):
+    """`fn(*args)` inside a graph, for a function given a bprop (`ops.custom_vjp`): the same
+    custom_vjp node as for a Cell, with `bprop_fn(*inputs, out, dout)` as its backward."""
+    fn, bprop_fn = _unwrap(fn), _unwrap(bprop_fn)
+    args = _positional(fn, name, tuple(args), kwargs or {}, bound=())
+    return emit_custom_vjp(name, fn, bprop_fn, args, bound=())
+
+
+def emit_custom_vjp(name, forward_fn, bprop_fn, args: tuple, bound: tuple):
+    """Trace `forward_fn(*bound, *args)` and `bprop_fn(*bound, *args, out, dout)` and emit the
+    custom_vjp node joining them (`bound` is the Cell for methods, empty for functions)."""
     leaves, in_tree = flatten(args, is_tensor_like)
-    hints = _hints(construct, in_tree)
+    hints = _hints(forward_fn, in_tree, skip=len(bound))
 
     def forward(*tracers):
-        return _call(construct, (cell, *unflatten(in_tree, tracers)))
+        return _call(forward_fn, (*bound, *unflatten(in_tree, tracers)))
 
     fwd, fwd_captured = _trace(f"{name}_construct", forward, [abstract_of(x) for x in leaves],
-                               hints, _def_loc(construct), accepts_updates=True)
+                               hints, _def_loc(forward_fn), accepts_updates=True)
     if fwd.updates:
-        raise CompileError(f"{name}: a Cell that defines bprop cannot assign Parameters in "
-                           f"construct (it assigns {', '.join(p.name for p in fwd.updates)}); "
-                           f"assign them in the Cell that calls it", current_builder().loc)
-    bprop, bprop_captured = _trace_bprop(cell, name, args, leaves, in_tree, hints, fwd)
+        what = "a Cell that defines bprop" if bound else "a function given a bprop"
+        raise CompileError(f"{name}: {what} cannot assign Parameters in "
+                           f"{'construct' if bound else 'its body'} (it assigns "
+                           f"{', '.join(p.name for p in fwd.updates)}); assign them in the "
+                           f"caller", current_builder().loc)
+    bprop, bprop_captured = _trace_bprop(bprop_fn, bound, name, args, leaves, in_tree, hints,
+                                         fwd)
     operands = [*leaves, *fwd_captured, *fwd.weights, *bprop_captured, *bprop.weights]
     outs = custom_vjp_p(*operands, fwd=fwd, bprop=bprop, n_in=len(leaves), cell=name)
     return unflatten(fwd.out_tree, list(outs))
@@ -120,8 +137,7 @@ def _trace(name, fn, avals, hints, loc, accepts_updates=False) -> tuple[Graph, l
         return builder.finish(fn(*tracers))
 
 
-def _trace_bprop(cell, name, args, leaves, in_tree, hints, fwd: Graph):
-    bprop_fn = _unwrap(type(cell).bprop)
+def _trace_bprop(bprop_fn, bound, name, args, leaves, in_tree, hints, fwd: Graph):
     return_loc = _return_loc(bprop_fn)
     out_avals = fwd.out_avals()
     n_in, n_out = len(leaves), len(out_avals)
@@ -130,7 +146,7 @@ def _trace_bprop(cell, name, args, leaves, in_tree, hints, fwd: Graph):
         inputs = unflatten(in_tree, tracers[:n_in])
         out = unflatten(fwd.out_tree, tracers[n_in:n_in + n_out])
         dout = unflatten(fwd.out_tree, tracers[n_in + n_out:])
-        returned = _call(bprop_fn, (cell, *inputs, out, dout))
+        returned = _call(bprop_fn, (*bound, *inputs, out, dout))
         return _check_returned(name, args, in_tree, returned, return_loc)
 
     avals = [abstract_of(x) for x in leaves] + out_avals + out_avals
@@ -195,20 +211,21 @@ def _unwrap(fn):
     return fn
 
 
-def _positional(construct, name, args: tuple, kwargs: dict) -> tuple:
+def _positional(fn, name, args: tuple, kwargs: dict, bound: tuple = (None,)) -> tuple:
+    """`args` and `kwargs` as positional arguments of `fn` (after its `bound` ones: self)."""
     if not kwargs:
         return args
     try:
-        bound = inspect.signature(construct).bind(None, *args, **kwargs)
+        binding = inspect.signature(fn).bind(*bound, *args, **kwargs)
     except TypeError as e:
         raise ArgumentError(f"{name}: {e}", current_builder().loc) from None
-    bound.apply_defaults()
-    return tuple(bound.arguments.values())[1:]
+    binding.apply_defaults()
+    return tuple(binding.arguments.values())[len(bound):]
 
 
-def _hints(construct, in_tree: Tree) -> list:
+def _hints(fn, in_tree: Tree, skip: int) -> list:
     try:
-        names = list(inspect.signature(construct).parameters)[1:]
+        names = list(inspect.signature(fn).parameters)[skip:]
     except (TypeError, ValueError):
         names = []
     hints = []

@@ -1,4 +1,5 @@
-"""Effects inside a graph: Parameter updates and `raise` under a Tensor condition.
+"""Effects inside a graph: Parameter (and Tensor attribute) updates and `raise` under a Tensor
+condition.
 
 A Parameter update is state threaded through the program: the builder records the new value
 (later reads see it), a Tensor `if` or `while` that updates a Parameter carries it as one more
@@ -24,7 +25,21 @@ from cellgraph.ops.core import Primitive, abstract_of, broadcast_shapes, fmt_sha
 from cellgraph.ops.errors import CellgraphError, DTypeError, ShapeError
 
 from . import codegen
-from .builder import current_builder, is_parameter
+from .builder import AttributeSlot, current_builder, is_parameter, is_tensor_like
+
+
+def assign_attribute(owner, attr: str, value) -> bool:
+    """`owner.attr = value` in construct for an attribute that is no Parameter, with a Tensor
+    value: recorded as an update of an `AttributeSlot`, so later reads in the graph see the
+    value and the executor sets the attribute after the run. MindSpore runs such an assignment
+    as Python (PyExecute), which has no gradient: the value is read through stop_gradient.
+    Refused (False) under a Tensor condition or where nothing writes updates back."""
+    builder = current_builder()
+    if (builder is None or not builder.accepts_updates or builder.runs_conditionally
+            or not is_tensor_like(value)):
+        return False
+    builder.record_update(AttributeSlot(owner, attr), F.stop_gradient(value))
+    return True
 
 
 def checked_assign_value(op: str, variable, value):

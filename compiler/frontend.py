@@ -99,7 +99,7 @@ class Interpreter:
         """Call `fn` from graph code: interpret what we parse, call everything else."""
         if isinstance(fn, Closure):
             return Interpreter._run(fn.node, fn.info, fn.scope, fn.name, args, kwargs,
-                                    fn.defaults, fn.kw_defaults)
+                                    fn.defaults, fn.kw_defaults, id(fn.scope))
         if is_cell(fn):
             return fn._graph_call(args, kwargs)
         if is_jit_class(fn):
@@ -138,11 +138,12 @@ class Interpreter:
         record_function(fn)
         scope = Scope(free, None, fn.__globals__)
         defaults = list(fn.__defaults__ or ())
+        # the closure cells tell apart functions made by one `def` over different free values
         return Interpreter._run(node, info, scope, fn.__qualname__, args, kwargs, defaults,
-                                dict(fn.__kwdefaults__ or {}))
+                                dict(fn.__kwdefaults__ or {}), tuple(map(id, cells)))
 
     @staticmethod
-    def _run(node, info, parent, name, args, kwargs, defaults, kw_defaults):
+    def _run(node, info, parent, name, args, kwargs, defaults, kw_defaults, closure=()):
         if STATE.inline_depth > MAX_INLINE_DEPTH:
             raise CompileError(f"calls nested more than {MAX_INLINE_DEPTH} deep while inlining "
                                f"{name}; a recursion on Python values that does not end?",
@@ -152,7 +153,7 @@ class Interpreter:
             return Interpreter._run_body(node, info, parent, name, args, kwargs, defaults,
                                          kw_defaults)
 
-        return recursion.call(node, name, args, kwargs, run_body)
+        return recursion.call(node, closure, name, args, kwargs, run_body)
 
     @staticmethod
     def _run_body(node, info, parent, name, args, kwargs, defaults, kw_defaults):
@@ -356,10 +357,11 @@ class Interpreter:
         setter = getattr(owner, "_graph_setattr", None)
         handled = setter is not None and self.at_node(target, lambda: setter(target.attr,
                                                                               value))
-        if not handled:
+        if not handled and not effects.assign_attribute(owner, target.attr, value):
             raise CompileError(f"assigning to attribute `{target.attr}` in graph mode is only "
-                               f"supported for Parameters of a Cell; set it in __init__ or "
-                               f"return the value", self.info.loc(target))
+                               f"supported for Parameters, and for Tensor values outside a "
+                               f"Tensor-dependent branch or loop; set it in __init__ or return "
+                               f"the value", self.info.loc(target))
 
     # -- expressions ------------------------------------------------------------------------
     def eval(self, node):
@@ -382,6 +384,10 @@ class Interpreter:
 
     def expr_Attribute(self, node):
         obj = self.eval(node.value)
+        builder = current_builder()
+        assigned = builder and builder.assigned_attribute(obj, node.attr)
+        if assigned is not None:  # a read after `obj.attr = tensor` in this graph
+            return assigned
         try:
             value = getattr(obj, node.attr)
         except AttributeError:

@@ -162,6 +162,8 @@ def _record_while(*ins, cond_graph, body_graph, n_carried, checkpoint=0):
     outs = while_p(*ins, cond_graph=cond_graph, body_graph=_recording(trip, tape),
                    n_carried=m)
     n_own = m + (1 + k if k else 0)
+    if not k and not tape.record.outputs:  # nothing carried or stacked: no gradient to give
+        return outs[:n_own], None
     return outs[:n_own], (outs[m], list(outs[m + 1 + k:]), tape.step)
 
 

@@ -12,7 +12,8 @@ backward step is then the second kind alone:
     tape:  forward stacks sin(x), cos(x); backward step (dx, dw, sin_x, cos_x, w) -> ...
 
 Values that depend on neither (functions of the loop-invariant inputs alone) stay in the step,
-so they are not stacked once per trip. Where a residual has no static shape (a nested loop's
+so they are not stacked once per trip; the forward loop computes them as well, for its own
+nodes that read them (`param * 2` feeding a branch on the state). Where a residual has no static shape (a nested loop's
 stacks), where the step reads none (a linear body; the stacks also count the trips), or where
 checkpointing asks for it, the tape holds the states instead and the step recomputes the trip's
 forward values.
@@ -105,8 +106,9 @@ def residual_tape(step: Graph, n_front: int, m: int, n_dy: int) -> Tape | None:
         elif reads & states:
             states.update(id(o) for o in node.outputs)
             forward.append(node)
-        else:
-            backward.append(node)  # loop-invariant: recomputed, never stacked per trip
+        else:  # loop-invariant: never stacked per trip; the forward nodes may read it too
+            forward.append(node)
+            backward.append(node)
     read_back = [a for n in backward for a in n.inputs] + list(step.outputs)
     residuals, seen = [], set()
     for a in read_back:

@@ -28,7 +28,17 @@ from cellgraph.ops.core import PRIMITIVES, abstract_of, evaluate
 
 from . import algebra
 from .ir import Apply, Constant, Graph, Var, has_effects
-from .rewrite import E, Expr, _sweeps, is_all, out_type, passes_through, same_type, zeros_of
+from .rewrite import (
+    E,
+    Expr,
+    _sweeps,
+    is_all,
+    out_type,
+    passes_through,
+    producer,
+    same_type,
+    zeros_of,
+)
 
 __all__ = ["REWRITES", "E", "Expr", "dce", "node_count", "optimize", "simplify"]
 
@@ -69,6 +79,13 @@ def _filled(number):
     return rule
 
 
+def _conj_of_conj(node: Apply):
+    """conj(conj(x)) -> x: the complex convention (ops/complex_ops.py) conjugates a holomorphic
+    rule's cotangents and results, so adjacent rules meet in such pairs."""
+    inner = producer(node.inputs[0])
+    return inner.inputs[0] if inner is not None and inner.callee.name == "conj" else None
+
+
 REWRITES: dict[str, list[Callable]] = {
     "ones_like": [_filled(1)],
     "zeros_like": [_filled(0)],
@@ -78,8 +95,10 @@ REWRITES: dict[str, list[Callable]] = {
             algebra.polynomial, algebra.unbroadcast],
     "mul": [_mul_zero, algebra.mul_constant_last, algebra.mul_by_constant, algebra.mul_pull_out,
             algebra.mul_broadcast_constant, algebra.mul_mask, algebra.mul_reuse,
+            algebra.mul_into_matmul,
             algebra.polynomial, algebra.unbroadcast],
     "neg": [algebra.neg_fold],
+    "conj": [_conj_of_conj],
     "div": [_binary_identity(1, (1,)), algebra.unbroadcast],
     "matmul": [algebra.matmul_outer, algebra.matmul_scaled],
     "reduce_sum": [algebra.reduce_unit_axes, algebra.reduce_scaled, algebra.reduce_dot],
@@ -134,6 +153,20 @@ def _atom_key(atom):
             return ("c", type(v), v)
         return ("a", id(v))
     return id(atom)
+
+
+# Operations whose operands may swap places: CSE finds a*b where b*a was computed (forward mode
+# over forward mode meets the same products with their factors in either order).
+COMMUTATIVE = frozenset({"add", "mul", "maximum", "minimum", "equal", "not_equal",
+                         "logical_and", "logical_or"})
+
+
+def _node_key(prim: str, inputs, params: dict) -> tuple:
+    """What makes two nodes compute the same value (CSE)."""
+    operands = tuple(_atom_key(a) for a in inputs)
+    if prim in COMMUTATIVE:
+        operands = tuple(sorted(operands, key=repr))
+    return (prim, operands, tuple(sorted((k, _param_key(v)) for k, v in params.items())))
 
 
 def _expr_type(expr):
@@ -192,8 +225,7 @@ class _Sweep:
         if has_effects(node) or not node.outputs:
             self.kept.append(node)  # effects (printing) are never merged or dropped
             return node.outputs[0] if node.outputs else None
-        key = (node.callee.name, tuple(_atom_key(a) for a in node.inputs),
-               tuple(sorted((k, _param_key(v)) for k, v in node.params.items())))
+        key = _node_key(node.callee.name, node.inputs, node.params)
         twin = self.seen.get(key)
         if twin is not None:
             for o, t in zip(node.outputs, twin.outputs):
@@ -216,9 +248,7 @@ class _Sweep:
 
     def lookup(self, prim: str, inputs, params=None):
         """The output of the kept node that computes prim(*inputs, **params), else None."""
-        key = (prim, tuple(_atom_key(a) for a in inputs),
-               tuple(sorted((k, _param_key(v)) for k, v in (params or {}).items())))
-        twin = self.seen.get(key)
+        twin = self.seen.get(_node_key(prim, inputs, params or {}))
         return twin.outputs[0] if twin is not None else None
 
     def replacement(self, node: Apply, depth: int):
@@ -278,16 +308,34 @@ def simplify(graph: Graph, differentiable: bool = False) -> bool:
 
 
 def dce(graph: Graph) -> bool:
-    """Drop nodes whose outputs nothing uses (all primitives here are pure)."""
+    """Drop nodes whose outputs nothing uses (all primitives here are pure); a fused node with
+    one result read becomes that result's own primitive where it declares one (`def_narrow`).
+    """
     live = {id(o) for o in graph.outputs if isinstance(o, Var)}
-    kept = []
+    kept, narrowed = [], False
     for node in reversed(graph.nodes):
-        if any(id(o) in live for o in node.outputs) or has_effects(node):
+        read = tuple(id(o) in live for o in node.outputs)
+        if any(read) or has_effects(node):
+            if not all(read) and node.callee.narrow_rule is not None:
+                single = _narrowed(node, read)
+                narrowed |= single is not node
+                node = single
             kept.append(node)
             live.update(id(a) for a in node.inputs if isinstance(a, Var))
-    changed = len(kept) != len(graph.nodes)
+    changed = narrowed or len(kept) != len(graph.nodes)
     graph.nodes = kept[::-1]
     return changed
+
+
+def _narrowed(node: Apply, read: tuple) -> Apply:
+    """   (dx, dw) = conv2d_grad(x, w, y)   with dx unread
+    -> dw = conv2d_backprop_filter(x, y)"""
+    found = node.callee.narrow_rule(read, *[a.aval for a in node.inputs], **node.params)
+    if found is None:
+        return node
+    prim, positions, params = found
+    return Apply(prim, [node.inputs[i] for i in positions], params,
+                 [node.outputs[read.index(True)]], node.loc)
 
 
 def optimize(graph: Graph, max_rounds: int = 50, differentiable: bool = False) -> Graph:

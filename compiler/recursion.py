@@ -97,10 +97,11 @@ def _frame(frame: _Frame):
         _FRAMES.stack.pop()
 
 
-def _signature(node, args, kwargs):
-    """What makes two calls the same function on the same kind of values, or None."""
+def _signature(node, closure, args, kwargs):
+    """What makes two calls the same function (its code and its closure) on the same kind of
+    values, or None."""
     leaves, tree = flatten((tuple(args), dict(kwargs)), is_tensor_like)
-    key = (id(node), tree, tuple(abstract_of(v).strong() for v in leaves))
+    key = (id(node), closure, tree, tuple(abstract_of(v).strong() for v in leaves))
     try:
         hash(key)
     except TypeError:
@@ -108,9 +109,10 @@ def _signature(node, args, kwargs):
     return key
 
 
-def call(node, name: str, args, kwargs, run_body):
-    """`run_body(args, kwargs)`, the function `node` interpreted; see the module docstring."""
-    key = _signature(node, args, kwargs)
+def call(node, closure, name: str, args, kwargs, run_body):
+    """`run_body(args, kwargs)`, the function `node` (with free values `closure`, hashable)
+    interpreted; see the module docstring."""
+    key = _signature(node, closure, args, kwargs)
     active = next((f for f in reversed(_FRAMES.stack) if f.key == key), None) if key else None
     if active is not None:
         if active.mode == "probe":

@@ -10,7 +10,11 @@ from .composite_classes import *
 from .composite_classes import all, any  # noqa: F401  (shadow builtins on purpose, as MindSpore)
 from .composite_conv import *
 from .composite_einsum import *
+from .composite_losses import *
+from .composite_more import *
 from .composite_ops import *
+from .composite_pad import *
+from .composite_pool import *
 from .composite_resize import *
 from .composite_scatter import *
 
@@ -19,6 +23,8 @@ from . import (  # noqa: F401  (each module declares its primitives)
     array_ops,
     check_ops,
     comm_ops,
+    complex_ops,
+    composite_crop,
     conv_ops,
     core,
     derive,

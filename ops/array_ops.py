@@ -85,12 +85,21 @@ def _dummy(shape):
     return np.lib.stride_tricks.as_strided(np.zeros(1, np.int8), shape, [0] * len(shape))
 
 
+# Stand-in sizes for dims known only at run time: a result dim that differs between the two
+# is one such dim, passed through (an int index into one is checked by the kernel).
+_UNKNOWN_SIZES = (2**40 + 3, 2**40 + 5)
+
+
 def _getitem_type(x: TensorType, index: tuple) -> TensorType:
-    try:
-        shape = _dummy(x.shape)[to_numpy_index(index)].shape
-    except IndexError as e:
-        raise ShapeError(f"index {index} does not fit a tensor of shape "
-                         f"{fmt_shape(x.shape)}: {e}") from None
+    shapes = []
+    for size in _UNKNOWN_SIZES if None in x.shape else (None,):
+        stand_in = tuple(size if d is None else d for d in x.shape)
+        try:
+            shapes.append(_dummy(stand_in)[to_numpy_index(index)].shape)
+        except IndexError as e:
+            raise ShapeError(f"index {index} does not fit a tensor of shape "
+                             f"{fmt_shape(x.shape)}: {e}") from None
+    shape = tuple(a if a == b else None for a, b in zip(shapes[0], shapes[-1]))
     return TensorType(shape, x.dtype)
 
 
@@ -142,7 +151,7 @@ transpose = Primitive("transpose", _transpose_type)
 broadcast_to = Primitive("broadcast_to", _broadcast_to_type, array_api="broadcast_to")
 expand_dims = Primitive("expand_dims", _expand_dims_type)
 squeeze = Primitive("squeeze", _squeeze_type)
-cast = Primitive("cast", lambda x, dtype: TensorType(x.shape, dtype))
+cast = Primitive("cast", lambda x, dtype: TensorType(x.shape, dtype), complex_bprop=True)
 getitem = Primitive("getitem", _getitem_type, label="GetItem")
 getitem_grad = Primitive("getitem_grad", _getitem_grad_type)
 gather = Primitive("gather", _gather_type)
@@ -205,8 +214,10 @@ stop_gradient.def_bprop(lambda x, out, dout: (None,))
 
 @cast.def_bprop
 def _cast_bprop(x, out, dout, dtype):
+    # as MindSpore: integer inputs take the gradient too (an int Parameter times a float
+    # input gets its gradient back in its own dtype); only booleans stop it
     xt = abstract_of(x)
-    return (cast(dout, dtype=xt.dtype) if xt.dtype.is_float else None,)
+    return (None if xt.dtype.is_bool else cast(dout, dtype=xt.dtype),)
 
 
 getitem.def_bprop(lambda x, out, dout, index: (

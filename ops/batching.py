@@ -84,6 +84,7 @@ def same_shape_rule(prim: Primitive):
     """Elementwise on one operand (exp, cast, relu, ...): the batch axis stays where it is."""
     def rule(args, dims, **params):
         return prim(*args, **params), dims[0]
+    rule.kind = "elementwise"  # how the primitive treats its axes (compiler/separable.py)
     return rule
 
 
@@ -111,6 +112,7 @@ def broadcasting_rule(prim: Primitive):
                 x = insert_ones(to_front(x, d), 1, rank - r)
             operands.append(x)
         return prim(*operands, **params), 0
+    rule.kind = "broadcasting"
     return rule
 
 
@@ -127,6 +129,7 @@ def reduction_rule(prim: Primitive):
         moved = tuple(a if a < d else a + 1 for a in axes)
         out_dim = d if keep_dims else d - sum(a < d for a in axes)
         return prim(x, axis=moved, keep_dims=keep_dims), out_dim
+    rule.kind = "reduction"
     return rule
 
 
@@ -136,6 +139,18 @@ def axis_rule(prim: Primitive):
         (x,), (d,) = args, dims
         a = normalize_axis(axis, ndim(x) - 1)
         return prim(x, axis=a if a < d else a + 1, **params), d
+    rule.kind = "along_axis"
+    return rule
+
+
+def paired_axis_rule(prim: Primitive):
+    """An op along one axis of operands of one shape (softmax_grad): every operand batched
+    along axis 0 (broadcast there if it is not batched), the axis shifted past it."""
+    def rule(args, dims, axis=-1, **params):
+        size = batch_size(args, dims)
+        rank = next(ndim(x) - 1 for x, d in zip(args, dims) if d is not None)
+        operands = [batched_front(x, d, size) for x, d in zip(args, dims)]
+        return prim(*operands, axis=normalize_axis(axis, rank) + 1, **params), 0
     return rule
 
 
@@ -175,6 +190,12 @@ def _noted(note: str):
     return trace.at(dataclasses.replace(loc, text=f"{loc.text.rstrip()}  {note}"))
 
 
+def _split_front(out, size: int):
+    """(size * n, ...) as (size, n, ...)."""
+    shape = abstract_of(out).shape
+    return prims.reshape(out, shape=(size, shape[0] // size) + shape[1:])
+
+
 def merge_rule(prim: Primitive, per_sample: tuple[int, ...], shape_params: tuple[str, ...] = ()):
     """For ops that treat axis 0 of the operands at `per_sample` as independent samples (NCHW
     convolution and pooling): fold the batch into that axis, run once, split it out again.
@@ -195,7 +216,8 @@ def merge_rule(prim: Primitive, per_sample: tuple[int, ...], shape_params: tuple
             shape = tuple(params[name])
             params = {**params, name: (size * shape[0],) + shape[1:]}
         out = prim(*operands, **params)
-        shape = abstract_of(out).shape
-        return prims.reshape(out, shape=(size, shape[0] // size) + shape[1:]), 0
+        if prim.multiple_results:
+            return tuple(_split_front(o, size) for o in out), (0,) * len(out)
+        return _split_front(out, size), 0
 
     return rule

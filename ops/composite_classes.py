@@ -14,8 +14,9 @@ from .composite_conv import max_pool3d
 from .composite_ops import flip, isfinite, isinf, isnan, masked_fill, randint
 from .composite_resize import gather_elements
 from .core import abstract_of, normalize_axis
-from .errors import ArgumentValueError, DTypeError
+from .errors import ArgumentValueError, DTypeError, ShapeError
 from .nn_functional import argmax
+from .nn_ops import softmax_cross_entropy
 
 __all__ = [
     "AddN",
@@ -32,7 +33,10 @@ __all__ = [
     "ReduceAll",
     "ReduceAny",
     "ReverseV2",
+    "ScalarToTensor",
     "Size",
+    "SoftmaxCrossEntropyWithLogits",
+    "TupleToArray",
     "UniformInt",
     "addn",
     "all",
@@ -156,6 +160,8 @@ AddN = function_class("AddN", addn)
 Size = function_class("Size", _size, "The number of elements, a Python int.")
 MaskedFill = function_class("MaskedFill", masked_fill)
 GatherD = function_class("GatherD", gather_elements)
+ScalarToTensor = function_class("ScalarToTensor", scalar_to_tensor)
+TupleToArray = function_class("TupleToArray", tuple_to_array)
 
 
 class ReverseV2(_Class):
@@ -212,3 +218,23 @@ class UniformInt(_Class):
     def __call__(self, shape, minval, maxval):
         low, high = int(np.asarray(minval)), int(np.asarray(maxval))
         return randint(low, high, tuple(shape), dtype=dt.int32)
+
+
+def softmax_cross_entropy_with_logits(logits, labels):
+    """(loss, backprop): per row -sum(labels * log_softmax(logits)) and its gradient with
+    respect to the logits, softmax(logits) - labels, checked as MindSpore's primitive checks
+    them (float16/float32, one (N, C) shape) before the fused `softmax_cross_entropy`."""
+    op = "SoftmaxCrossEntropyWithLogits"
+    lt, yt = abstract_of(logits), abstract_of(labels)
+    for name, t in (("logits", lt), ("labels", yt)):
+        if t.dtype not in (dt.float16, dt.float32):
+            raise DTypeError(f"{op}: expected `{name}` of float16 or float32, got {t.dtype}")
+    if lt.ndim != 2 or lt.shape != yt.shape:
+        raise ShapeError(f"{op}: expected logits and labels of one shape (N, C), got "
+                         f"{lt.shape} and {yt.shape}")
+    return softmax_cross_entropy(logits, labels)
+
+
+SoftmaxCrossEntropyWithLogits = function_class(
+    "SoftmaxCrossEntropyWithLogits", softmax_cross_entropy_with_logits,
+    "`ops.SoftmaxCrossEntropyWithLogits()(logits, labels)` -> (loss (N,), backprop (N, C)).")

@@ -342,8 +342,9 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
         return F.reduce_min(size, axis, keepdim)
     if ord == 0:
         return F.reduce_sum(F.cast(F.not_equal(x, 0), abstract_of(x).dtype), axis, keepdim)
-    if ord == 2:
-        return F.sqrt(F.reduce_sum(F.square(x), axis, keepdim))
+    if ord == 2:  # x² for a real x (no kink at 0, as |x| has), |x|² for a complex one
+        squares = F.square(size if abstract_of(x).dtype.is_complex else x)
+        return F.sqrt(F.reduce_sum(squares, axis, keepdim))
     if ord == 1:
         return F.reduce_sum(size, axis, keepdim)
     return F.pow(F.reduce_sum(F.pow(size, ord), axis, keepdim), 1.0 / ord)

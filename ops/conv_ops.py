@@ -8,9 +8,21 @@ T(x, w, y) = <conv2d(x, w), y>:
     conv2d_backprop_filter(x, y)  = dT/dw      {w_shape=...}
 
 so the bprop of each is made of the other two and derivatives of every order close over these
-three primitives. Pooling is the same story in miniature: avg_pool2d and avg_pool2d_grad are
-each other's transpose; max_pool2d_grad (scatter to each window's argmax) and
+three primitives. conv2d's bprop emits the two backward passes as one fused primitive,
+
+    conv2d_grad(x, w, y)          = (dT/dx(y, w), dT/dw(x, y))
+
+whose kernel shares work between them (one im2col of y on NumPy, one convolution_backward on
+PyTorch); its own bprop is conv2d_grad again plus two conv2d, and where only one of its outputs
+is read the optimiser narrows it to that output's primitive (`def_narrow`).
+
+Pooling is the same story in miniature: avg_pool2d and avg_pool2d_grad are each other's
+transpose; max_pool2d_grad (scatter to each window's argmax) and
 max_pool2d_grad_grad (gather from it) are each other's transpose and piecewise constant in x.
+Under differentiation max_pool2d runs as max_pool2d_argmax, which also returns where each
+window's first maximum sits (as an index into its padded H*W plane), and its bprop scatters to
+those positions (max_pool2d_scatter; its transpose max_pool2d_gather) instead of finding them
+again.
 
 Parameters are canonical: `stride=(sh, sw)`, `pad=(top, bottom, left, right)`,
 `dilation=(dh, dw)`, `kernel=(kh, kw)`; the functional wrappers turn MindSpore's pad_mode
@@ -18,11 +30,12 @@ Parameters are canonical: `stride=(sh, sw)`, `pad=(top, bottom, left, right)`,
 """
 from __future__ import annotations
 
+from . import dtype as dtypes
 from .batching import (
     loop_rule,
     merge_rule,
 )
-from .core import Primitive, TensorType, abstract_of, fmt_shape
+from .core import Primitive, TensorType, abstract_of, fmt_shape, prims
 from .errors import DTypeError, ShapeError
 
 # ----- shape arithmetic shared with the functional wrappers -------------------------------------
@@ -115,6 +128,12 @@ def _backprop_filter_type(x, dout, w_shape, stride, pad, dilation, group) -> Ten
     return w
 
 
+def _conv2d_grad_type(x, w, dout, stride, pad, dilation, group) -> tuple:
+    _expect_shape(dout, _conv2d_type(x, w, stride, pad, dilation, group).shape,
+                  "the output gradient")
+    return x.strong(), w.strong()
+
+
 def _pool_type(x: TensorType, kernel, stride, pad, count_include_pad: bool = True) -> TensorType:
     """The rule of max_pool2d and avg_pool2d (count_include_pad, avg only, leaves the shape)."""
     _check_rank4(x, "an input x")
@@ -139,6 +158,24 @@ def _max_pool_grad_grad_type(x, g, kernel, stride, pad) -> TensorType:
     return _pool_type(x, kernel, stride, pad)
 
 
+def _pool_argmax_type(x, kernel, stride, pad) -> tuple:
+    y = _pool_type(x, kernel, stride, pad)
+    return y, TensorType(y.shape, dtypes.int32)
+
+
+def _pool_scatter_type(argmax, g, x_shape, kernel, stride, pad) -> TensorType:
+    x = TensorType(tuple(x_shape), g.dtype)
+    _expect_shape(g, _pool_type(x, kernel, stride, pad).shape, "the output gradient")
+    _expect_shape(argmax, g.shape, "an argmax of the output gradient's shape")
+    return x
+
+
+def _pool_gather_type(argmax, h, kernel, stride, pad) -> TensorType:
+    y = _pool_type(h, kernel, stride, pad)
+    _expect_shape(argmax, y.shape, "an argmax of the pooled shape")
+    return y
+
+
 def _avg_pool_grad_type(g, x_shape, kernel, stride, pad, count_include_pad) -> TensorType:
     x = TensorType(tuple(x_shape), g.dtype)
     _expect_shape(g, _pool_type(x, kernel, stride, pad).shape, "the output gradient")
@@ -152,10 +189,16 @@ conv2d_backprop_input = Primitive("conv2d_backprop_input", _backprop_input_type,
                                   label="Conv2DBackpropInput")
 conv2d_backprop_filter = Primitive("conv2d_backprop_filter", _backprop_filter_type,
                                    label="Conv2DBackpropFilter")
+conv2d_grad = Primitive("conv2d_grad", _conv2d_grad_type, label="Conv2DGrad",
+                        multiple_results=True)
 max_pool2d = Primitive("max_pool2d", _pool_type, label="MaxPool")
 max_pool2d_grad = Primitive("max_pool2d_grad", _max_pool_grad_type, label="MaxPoolGrad")
 max_pool2d_grad_grad = Primitive("max_pool2d_grad_grad", _max_pool_grad_grad_type,
                                  label="MaxPoolGradGrad")
+max_pool2d_argmax = Primitive("max_pool2d_argmax", _pool_argmax_type, label="MaxPoolArgmax",
+                              multiple_results=True)
+max_pool2d_scatter = Primitive("max_pool2d_scatter", _pool_scatter_type, label="MaxPoolScatter")
+max_pool2d_gather = Primitive("max_pool2d_gather", _pool_gather_type, label="MaxPoolGather")
 avg_pool2d = Primitive("avg_pool2d", _pool_type, label="AvgPool")
 avg_pool2d_grad = Primitive("avg_pool2d_grad", _avg_pool_grad_type, label="AvgPoolGrad")
 
@@ -168,8 +211,7 @@ def _shape(x) -> tuple:
 
 @conv2d.def_bprop
 def _conv2d_bprop(x, w, out, dout, **conv):
-    return (conv2d_backprop_input(dout, w, x_shape=_shape(x), **conv),
-            conv2d_backprop_filter(x, dout, w_shape=_shape(w), **conv))
+    return conv2d_grad(x, w, dout, **conv)
 
 
 @conv2d_backprop_input.def_bprop
@@ -186,7 +228,54 @@ def _conv2d_backprop_filter_bprop(x, y, out, dout, w_shape, **conv):
             conv2d(x, dout, **conv))
 
 
-max_pool2d.def_bprop(lambda x, out, dout, **pool: (max_pool2d_grad(x, dout, **pool),))
+@conv2d_grad.def_bprop
+def _conv2d_grad_bprop(x, w, y, out, dout, **conv):
+    # <(a, b), conv2d_grad(x, w, y)> = T(a, w, y) + T(x, b, y): its partials in x and w are
+    # conv2d_grad(a, b, y), those in y two convolutions.
+    a, b = dout
+    if a is not None and b is not None:
+        dx, dw = conv2d_grad(a, b, y, **conv)
+        return dx, dw, prims.add(conv2d(a, w, **conv), conv2d(x, b, **conv))
+    if a is not None:
+        return None, conv2d_backprop_filter(a, y, w_shape=_shape(w), **conv), conv2d(a, w, **conv)
+    return conv2d_backprop_input(y, b, x_shape=_shape(x), **conv), None, conv2d(x, b, **conv)
+
+
+@conv2d_grad.def_narrow
+def _conv2d_grad_narrow(live, x, w, y, **conv):
+    """One output read: the primitive of that backward pass alone (as (prim, operand
+    positions, params))."""
+    if live == (True, False):
+        return conv2d_backprop_input, (2, 1), {"x_shape": x.shape, **conv}
+    if live == (False, True):
+        return conv2d_backprop_filter, (0, 2), {"w_shape": w.shape, **conv}
+    return None
+
+
+@max_pool2d.def_recording
+def _max_pool2d_record(x, **pool):
+    y, argmax = max_pool2d_argmax(x, **pool)
+    return [y], argmax
+
+
+@max_pool2d.def_bprop
+def _max_pool2d_bprop(x, out, dout, residuals=None, **pool):
+    if residuals is None:  # the argmax was not recorded: found again from x
+        return (max_pool2d_grad(x, dout, **pool),)
+    return (max_pool2d_scatter(residuals, dout, x_shape=_shape(x), **pool),)
+
+
+@max_pool2d_argmax.def_bprop
+def _max_pool2d_argmax_bprop(x, out, dout, **pool):
+    dy = dout[0]
+    return (None if dy is None else max_pool2d_scatter(out[1], dy, x_shape=_shape(x), **pool),)
+
+
+# Linear in the gradient, piecewise constant in the positions: each other's transpose.
+max_pool2d_scatter.def_bprop(lambda argmax, g, out, dout, x_shape, **pool: (
+    None, max_pool2d_gather(argmax, dout, **pool)))
+max_pool2d_gather.def_bprop(lambda argmax, h, out, dout, **pool: (
+    None, max_pool2d_scatter(argmax, dout, x_shape=_shape(h), **pool)))
 # The argmax positions are piecewise constant in x, so x gets no gradient (almost everywhere).
 max_pool2d_grad.def_bprop(lambda x, g, out, dout, **pool: (
     None, max_pool2d_grad_grad(x, dout, **pool)))
@@ -206,9 +295,36 @@ conv2d.def_batch(merge_rule(conv2d, per_sample=(0,)))
 conv2d_backprop_input.def_batch(merge_rule(conv2d_backprop_input, per_sample=(0,),
                                            shape_params=("x_shape",)))
 conv2d_backprop_filter.def_batch(loop_rule(conv2d_backprop_filter))
+
+
+@conv2d_grad.def_batch
+def _conv2d_grad_batch(args, dims, **conv):
+    """The two backward passes' own rules (the input gradient folds the batch into N)."""
+    (x, w, y), (x_dim, w_dim, y_dim) = args, dims
+    dx, dx_dim = _batched(conv2d_backprop_input, (y, w), (y_dim, w_dim),
+                          x_shape=_example_shape(x, x_dim), **conv)
+    dw, dw_dim = _batched(conv2d_backprop_filter, (x, y), (x_dim, y_dim),
+                          w_shape=_example_shape(w, w_dim), **conv)
+    return (dx, dw), (dx_dim, dw_dim)
+
+
+def _batched(prim, args, dims, **params):
+    if all(d is None for d in dims):
+        return prim(*args, **params), None
+    return prim.batch_rule(args, dims, **params)
+
+
+def _example_shape(v, dim) -> tuple:
+    shape = _shape(v)
+    return shape if dim is None else shape[:dim] + shape[dim + 1:]
+
+
 for _prim in (max_pool2d, avg_pool2d):
     _prim.def_batch(merge_rule(_prim, per_sample=(0,)))
-for _prim in (max_pool2d_grad, max_pool2d_grad_grad):
+max_pool2d_argmax.def_batch(merge_rule(max_pool2d_argmax, per_sample=(0,)))
+max_pool2d_scatter.def_batch(merge_rule(max_pool2d_scatter, per_sample=(0, 1),
+                                        shape_params=("x_shape",)))
+for _prim in (max_pool2d_grad, max_pool2d_grad_grad, max_pool2d_gather):
     _prim.def_batch(merge_rule(_prim, per_sample=(0, 1)))
 avg_pool2d_grad.def_batch(merge_rule(avg_pool2d_grad, per_sample=(0,), shape_params=("x_shape",)))
 
@@ -219,9 +335,13 @@ __all__ = [
     "conv2d",
     "conv2d_backprop_filter",
     "conv2d_backprop_input",
+    "conv2d_grad",
     "conv_out_size",
     "max_pool2d",
+    "max_pool2d_argmax",
+    "max_pool2d_gather",
     "max_pool2d_grad",
     "max_pool2d_grad_grad",
+    "max_pool2d_scatter",
     "same_padding",
 ]

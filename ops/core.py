@@ -68,6 +68,8 @@ def abstract_of(value) -> TensorType:
         return TensorType((), dt.int64, weak=True)
     if isinstance(value, float):
         return TensorType((), dt.float32, weak=True)
+    if isinstance(value, complex):
+        return TensorType((), dt.complex64, weak=True)
     import numpy as np
 
     if isinstance(value, (np.ndarray, np.generic)):
@@ -85,7 +87,8 @@ def is_value(x) -> bool:
     """True for what an operation can take as an operand (tensor-like or number)."""
     import numpy as np
 
-    return (hasattr(x, "aval") or isinstance(x, (bool, int, float, np.ndarray, np.generic)))
+    return (hasattr(x, "aval") or isinstance(x, (bool, int, float, complex, np.ndarray,
+                                                 np.generic)))
 
 
 @dataclass(frozen=True)
@@ -121,7 +124,9 @@ class Primitive:
     method     `Tensor.name` calls it
     traits     nondifferentiable, multiple_results, effectful (never folded, merged or
                dropped: random draws, printing), structural (params hold graphs; expanded or
-               generated as code, no kernel)
+               generated as code, no kernel), complex_bprop (the bprop follows the
+               complex gradient convention itself; other rules are holomorphic formulas that
+               autodiff applies conjugated, see ops/complex_ops.py)
     """
 
     def __init__(self, name: str, abstract: Callable, *, label: str | None = None,
@@ -129,7 +134,7 @@ class Primitive:
                  array_api: str | None = None, public: bool = False, method: bool = False,
                  aliases: tuple = (), nondifferentiable: bool = False,
                  multiple_results: bool = False, effectful: bool = False,
-                 structural: bool = False):
+                 structural: bool = False, complex_bprop: bool = False):
         self.name = name
         self.label = label or "".join(p.capitalize() for p in name.split("_"))
         self.abstract_rule = abstract
@@ -139,10 +144,13 @@ class Primitive:
         self.public, self.method, self.aliases = public, method, tuple(aliases)
         self.bprop_rule: Callable | None = None
         self.batch_rule: Callable | None = None
+        self.narrow_rule: Callable | None = None
+        self.recording_rule: Callable | None = None
         self.nondifferentiable = nondifferentiable
         self.multiple_results = multiple_results
         self.effectful = effectful
         self.structural = structural
+        self.complex_bprop = complex_bprop
         assert name not in PRIMITIVES, f"primitive {name} declared twice"
         PRIMITIVES[name] = self
 
@@ -165,6 +173,20 @@ class Primitive:
     def def_batch(self, rule: Callable) -> Callable:
         """rule(args, dims, **params) -> (out, out_dim); dims[i] is None when unbatched."""
         self.batch_rule = rule
+        return rule
+
+    def def_recording(self, rule: Callable) -> Callable:
+        """rule(*inputs, **params) -> (outputs, residuals): how the primitive runs in the
+        forward half of a VJP when its bprop reads what the forward pass finds anyway (max
+        pooling's argmax); the bprop then gets `residuals=` (None where it runs without)."""
+        self.recording_rule = rule
+        return rule
+
+    def def_narrow(self, rule: Callable) -> Callable:
+        """For a fused primitive with several results: rule(live, *operand types, **params)
+        -> (primitive, operand positions, params) computing the one result `live` (a bool per
+        result) marks as read, or None; dead-code elimination swaps the node for it."""
+        self.narrow_rule = rule
         return rule
 
     def abstract_eval(self, avals, params) -> TensorType | tuple:
@@ -235,6 +257,11 @@ class Trace:
 
     def process(self, prim: Primitive, args: tuple, params: dict) -> Any:
         raise NotImplementedError
+
+    def fold(self, prim: Primitive, args: tuple, params: dict) -> Any:
+        """Run `prim` at compile time (constant folding); the eager runtime does it on the
+        host, whatever the backend."""
+        return self.process(prim, args, params)
 
     def read_operands(self, args: tuple) -> tuple:
         """The operands as this trace reads them (a graph builder reads Parameters in the
@@ -334,7 +361,7 @@ def innermost(kind: type) -> Trace | None:
 
 def evaluate(prim: Primitive, *args, **params):
     """Run `prim` now on the eager runtime (constant folding), whoever is listening to `bind`."""
-    return _trace_stack.items[0].process(prim, args, params)
+    return _trace_stack.items[0].fold(prim, args, params)
 
 
 # The compiler's VJP of a decomposition (compiler/autodiff.py installs it): see
@@ -398,11 +425,13 @@ def result_dtype(*avals: TensorType) -> dt.DType:
         weak_kinds = {a.dtype.np.kind for a in avals if a.weak}
         if out.is_bool and weak_kinds - {"b"}:
             out = dt.int64 if weak_kinds <= {"b", "i"} else dt.float32
-        if out.is_int and "f" in weak_kinds:
+        if out.is_int and weak_kinds & {"f", "c"}:
             out = dt.float32
+        if "c" in weak_kinds:  # a Python complex with a real tensor: complex of its width
+            out = dt.complex_of(out)
         return out
     kinds = [a.dtype for a in avals]
-    return max(kinds, key=lambda d: "bif".index(d.np.kind) if d.np.kind in "bif" else 0)
+    return max(kinds, key=dt.kind_rank)
 
 
 def _fmt_shape(shape: Shape) -> str:

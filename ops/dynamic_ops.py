@@ -1,5 +1,5 @@
 """Operations whose result size depends on the input's values: nonzero, masked_select, unique,
-bincount.
+bincount, take_first (the first n entries along an axis, n a Tensor: topk with a Tensor k).
 
 Their type rules give that axis the size None (known only at run time); the kernels return
 arrays of the actual size and later operations take it from them. Under vmap they run once
@@ -8,9 +8,18 @@ per example and the results are stacked, which needs every example to give the s
 from __future__ import annotations
 
 from . import dtype as dt
-from .array_ops import broadcast_to, cast, gather, ones_like, squeeze, transpose, zeros_like
+from .array_ops import (
+    broadcast_to,
+    cast,
+    gather,
+    getitem,
+    ones_like,
+    squeeze,
+    transpose,
+    zeros_like,
+)
 from .batching import loop_rule
-from .core import Primitive, TensorType, abstract_of, broadcast_shapes
+from .core import Primitive, Slice, TensorType, abstract_of, broadcast_shapes, normalize_axis
 from .derive import export, export_class
 from .errors import DTypeError, ShapeError
 from .math_ops import grad_like
@@ -46,6 +55,41 @@ def _bincount_type(x: TensorType, weights: TensorType, minlength=0) -> TensorTyp
     return TensorType((None,), weights.strong().dtype)
 
 
+def _count_operand(count: TensorType) -> None:
+    if not count.dtype.is_int or count.size != 1:
+        raise DTypeError(f"expected an integer count of one element, got {count.dtype} of "
+                         f"shape {count.shape}")
+
+
+def _take_first_type(x: TensorType, count: TensorType, axis=0) -> TensorType:
+    _count_operand(count)
+    axis = normalize_axis(axis, x.ndim)
+    return TensorType(x.shape[:axis] + (None,) + x.shape[axis + 1:], x.strong().dtype)
+
+
+def _take_first_grad_type(g: TensorType, count: TensorType, axis, size) -> TensorType:
+    _count_operand(count)
+    return TensorType(g.shape[:axis] + (size,) + g.shape[axis + 1:], g.dtype)
+
+
+# x[:count] along `axis`, count read at run time (so that axis's size is dynamic), and its
+# transpose, which puts the entries back in front of zeros up to the axis's static `size`.
+take_first = Primitive("take_first", _take_first_type, params={"axis": 0})
+take_first_grad = Primitive("take_first_grad", _take_first_grad_type)
+take_first.def_bprop(lambda x, count, out, dout, axis: (
+    take_first_grad(dout, count, axis=normalize_axis(axis, abstract_of(x).ndim),
+                    size=abstract_of(x).shape[normalize_axis(axis, abstract_of(x).ndim)]),
+    None))
+
+
+@take_first_grad.def_bprop
+def _take_first_grad_bprop(g, count, out, dout, axis, size):
+    kept = abstract_of(g).shape[axis]
+    if kept is None:
+        return take_first(dout, count, axis=axis), None
+    # g's size is static (count must equal it at run time): a static slice keeps its type
+    return getitem(dout, index=(Slice(None, None, None),) * axis + (Slice(0, kept, None),)), None
+
 bincount_p = Primitive("bincount", _bincount_type, label="Bincount", params={"minlength": 0})
 nonzero_p = Primitive("nonzero", _nonzero_type, label="NonZero", nondifferentiable=True)
 masked_select = Primitive("masked_select", _masked_select_type, public=True, method=True)
@@ -67,7 +111,7 @@ def _masked_select_bprop(x, mask, out, dout):
 bincount_p.def_bprop(lambda x, weights, out, dout, minlength: (
     None, gather(dout, x, axis=0)))
 
-for _prim in (nonzero_p, masked_select, unique_p, bincount_p):
+for _prim in (nonzero_p, masked_select, unique_p, bincount_p, take_first, take_first_grad):
     _prim.def_batch(loop_rule(_prim))
 
 

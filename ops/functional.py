@@ -10,6 +10,7 @@ from . import array_ops as A
 from . import dtype as dt
 from . import math_ops as M
 from . import nn_ops as N
+from .advanced_index import advanced_getitem
 from .array_ops import Slice
 from .core import abstract_of, is_value, normalize_axes, normalize_axis, running_eagerly
 from .errors import DTypeError, ShapeError
@@ -216,8 +217,10 @@ def _gather_index(x, items, tensor_positions):
     pos = tensor_positions[0]
     rest = [it for i, it in enumerate(items) if i != pos]
     if len(tensor_positions) > 1 or any(it != full for it in rest):
-        raise ShapeError("GetItem: a Tensor index is supported alone, or with `:` on the other "
-                         "axes (x[t], x[:, t]); split the indexing into steps")
+        if any(_is_bool_index(items[p]) for p in tensor_positions):
+            raise ShapeError("GetItem: a boolean mask index is supported alone, or with `:` on "
+                             "the other axes (x[mask], x[:, mask]); split the indexing into steps")
+        return advanced_getitem(x, items)
     index = items[pos]
     if isinstance(index, (list, np.ndarray)):
         index = np.asarray(index)
@@ -227,6 +230,12 @@ def _gather_index(x, items, tensor_positions):
     if not it.dtype.is_int:
         raise DTypeError(f"GetItem: expected an integer index tensor, got {it.dtype}")
     return A.gather(x, index, axis=pos)
+
+
+def _is_bool_index(item) -> bool:
+    if isinstance(item, (list, np.ndarray)):
+        return np.asarray(item).dtype == np.bool_
+    return abstract_of(item).dtype.is_bool
 
 
 def _masked_read(x, mask, pos: int):

@@ -49,6 +49,17 @@ def compare_type(x: TensorType, y: TensorType) -> TensorType:
     return TensorType(broadcast_shapes(x.shape, y.shape), dt.bool_)
 
 
+def real_operands(rule):
+    """`rule` for an operation on ordered values: complex operands have no order (NumPy's
+    lexicographic one is not MindSpore's), so they are refused."""
+    def checked(*avals, **params):
+        if any(a.dtype.is_complex for a in avals):
+            raise DTypeError(f"expected real operands, got "
+                             f"{', '.join(str(a.dtype) for a in avals)}")
+        return rule(*avals, **params)
+    return checked
+
+
 def select_type(cond: TensorType, x: TensorType, y: TensorType) -> TensorType:
     out = arith_type(x, y)
     return TensorType(broadcast_shapes(cond.shape, out.shape), out.dtype)
@@ -103,27 +114,30 @@ atan = _float_math("atan")
 asinh = _float_math("asinh")
 acosh = _float_math("acosh")
 atanh = _float_math("atanh")
-abs_ = _elementwise("abs", same_type)
+abs_ = _elementwise("abs", lambda x: TensorType(x.shape, dt.real_of(x.dtype)), complex_bprop=True)
 sign = _elementwise("sign", same_type, nondifferentiable=True)
 
-add = _elementwise("add", arith_type, promote=SAME)
+add = _elementwise("add", arith_type, promote=SAME, aliases=("TensorAdd",))  # its 1.x name
 sub = _elementwise("sub", arith_type, promote=SAME, array_api="subtract")
 mul = _elementwise("mul", arith_type, promote=SAME, array_api="multiply")
 div = _elementwise("div", div_type, promote=FLOAT, array_api="divide", aliases=("RealDiv",))
 pow_ = _elementwise("pow", arith_type, promote=SAME)
 atan2 = _elementwise("atan2", div_type, promote=FLOAT)
-maximum = _elementwise("maximum", arith_type, promote=SAME)
-minimum = _elementwise("minimum", arith_type, promote=SAME)
+maximum = _elementwise("maximum", real_operands(arith_type), promote=SAME)
+minimum = _elementwise("minimum", real_operands(arith_type), promote=SAME)
 select = _elementwise("select", select_type, promote=Promote(first=1), array_api="where",
                       method=False)
 
 
-def _compare(name, label=None, promote=SAME):
-    return _elementwise(name, compare_type, label, promote, nondifferentiable=True)
+_ordered_compare_type = real_operands(compare_type)
 
 
-equal = _compare("equal")
-not_equal = _compare("not_equal")
+def _compare(name, label=None, promote=SAME, rule=_ordered_compare_type):
+    return _elementwise(name, rule, label, promote, nondifferentiable=True)
+
+
+equal = _compare("equal", rule=compare_type)
+not_equal = _compare("not_equal", rule=compare_type)
 less = _compare("less")
 less_equal = _compare("less_equal")
 greater = _compare("greater")
@@ -149,6 +163,13 @@ def sum_to(g, shape):
     if axes:
         g = prims.reduce_sum(g, axis=axes, keep_dims=True)
     return prims.reshape(g, shape=shape) if abstract_of(g).shape != shape else g
+
+
+def add_terms(total, term):
+    """Accumulate gradient terms, None standing for zero."""
+    if term is None:
+        return total
+    return term if total is None else add(total, term)
 
 
 def grad_like(g, x):
@@ -181,7 +202,15 @@ atan.def_bprop(lambda x, out, dout: (div(dout, add(1, mul(x, x))),))
 asinh.def_bprop(lambda x, out, dout: (mul(dout, rsqrt(add(mul(x, x), 1))),))
 acosh.def_bprop(lambda x, out, dout: (mul(dout, rsqrt(sub(mul(x, x), 1))),))
 atanh.def_bprop(lambda x, out, dout: (div(dout, sub(1, mul(x, x))),))
-abs_.def_bprop(lambda x, out, dout: (mul(dout, sign(x)),))
+
+
+@abs_.def_bprop
+def _abs_bprop(x, out, dout):
+    if not abstract_of(x).dtype.is_complex:
+        return (mul(dout, sign(x)),)
+    # |z| = sqrt(x² + y²): dL/dx + i dL/dy = g z / |z|, taken as 0 at z = 0 (as sign(0) = 0)
+    scale = div(dout, select(equal(out, 0), 1, out))
+    return (mul(prims.cast(scale, dtype=abstract_of(x).dtype), x),)
 
 add.def_bprop(lambda x, y, out, dout: (grad_like(dout, x), grad_like(dout, y)))
 sub.def_bprop(lambda x, y, out, dout: (grad_like(dout, x), grad_like(neg(dout), y)))
@@ -199,8 +228,12 @@ def _atan2_bprop(y, x, out, dout):
 @pow_.def_bprop
 def _pow_bprop(x, y, out, dout):
     dx = mul(dout, mul(y, pow_(x, sub(y, 1))))
-    # d/dy x**y = x**y log x; define it as 0 where x <= 0 (the limit at x = 0 for y > 0).
-    safe_x = select(greater(x, 0), x, 1)
+    # d/dy x**y = x**y log x; define it as 0 where x <= 0 (the limit at x = 0 for y > 0), and
+    # at 0 only for a complex x, whose log is defined elsewhere.
+    if abstract_of(x).dtype.is_complex:
+        safe_x = select(equal(x, 0), 1, x)
+    else:
+        safe_x = select(greater(x, 0), x, 1)
     dy = mul(dout, mul(out, log(safe_x)))
     return grad_like(dx, x), grad_like(dy, y)
 

@@ -6,7 +6,6 @@ so that nodes carry canonical params, then binds the primitive.
 """
 from __future__ import annotations
 
-import math
 import numbers
 
 import numpy as np
@@ -161,9 +160,7 @@ def gelu(input_x, approximate="none"):
     if approximate != "tanh":
         raise ArgumentValueError(f"GeLU: `approximate` must be 'none' or 'tanh', got "
                                  f"{approximate!r}")
-    inner = M.mul(M.add(input_x, M.mul(M.mul(input_x, M.mul(input_x, input_x)), 0.044715)),
-                  math.sqrt(2 / math.pi))
-    return M.mul(M.mul(input_x, 0.5), M.add(M.tanh(inner), 1))
+    return SP.gelu_tanh(input_x)
 
 
 def softplus(input, beta=1, threshold=20):
@@ -324,23 +321,6 @@ def split_equal(x, axis=0, output_num=1):
     return S.split(x, axis=axis, sizes=(xt.shape[axis] // output_num,) * output_num)
 
 
-def pad(input_x, padding, mode="constant", value=None):
-    """Pad with a constant; `padding` pairs run from the last axis backwards, as in
-    (left, right, top, bottom). Negative amounts crop."""
-    F._check_value(input_x, "Pad", "input_x")
-    if mode != "constant":
-        raise ArgumentValueError(f"Pad: only mode='constant' is supported, got {mode!r}")
-    flat = _ints(padding, "Pad", "padding")
-    ndim = abstract_of(input_x).ndim
-    if len(flat) % 2 or len(flat) // 2 > ndim:
-        raise ShapeError(f"Pad: padding {flat} must hold one (before, after) pair per axis, for "
-                         f"at most the {ndim} axes of input_x")
-    pairs = [(0, 0)] * ndim
-    for i in range(len(flat) // 2):
-        pairs[ndim - 1 - i] = (flat[2 * i], flat[2 * i + 1])
-    return pad_pairs(input_x, tuple(pairs), 0 if value is None else value)
-
-
 def pad_pairs(x, paddings, value=0):
     """Pad axis i by paddings[i] = (before, after); negative amounts crop."""
     paddings = tuple(tuple(_ints(p, "Pad", "paddings")) for p in paddings)
@@ -373,7 +353,6 @@ __all__ = [
     "log1p",
     "max_pool2d",
     "one_hot",
-    "pad",
     "prod",
     "reduce_prod",
     "slice",

@@ -1,10 +1,27 @@
-"""Activation functions and the softmax family."""
+"""Activation functions and the softmax family.
+
+The softmax family's backward passes are fused primitives (`softmax_grad`, `log_softmax_grad`:
+one kernel from the forward output and the output gradient instead of four elementwise passes
+and a reduction); their own bprops differentiate the decomposition, so higher orders see
+through them. `softmax_cross_entropy` is the kernel of MindSpore's SoftmaxCrossEntropyWithLogits
+(the class, with MindSpore's checks, is in composite_classes.py): the per-row loss and its
+gradient for labels that sum to one, softmax(logits) - labels, from one kernel.
+"""
 from __future__ import annotations
 
-from .array_ops import cast, reduce_sum
-from .batching import axis_rule, same_shape_rule
-from .core import FLOAT, Primitive, abstract_of, normalize_axis
-from .math_ops import exp, float_type, greater, mul, sub
+from .array_ops import expand_dims, reduce_sum
+from .batching import axis_rule, batch_size, batched_front, paired_axis_rule, same_shape_rule
+from .core import (
+    FLOAT,
+    Primitive,
+    TensorType,
+    abstract_of,
+    bprop_by_decomposition,
+    fmt_shape,
+    normalize_axis,
+)
+from .errors import DTypeError, ShapeError
+from .math_ops import add, add_terms, exp, float_type, mul, neg, sub
 
 relu = Primitive("relu", lambda x: x.strong(), label="ReLU", public=True, method=True)
 sigmoid = Primitive("sigmoid", float_type, promote=FLOAT, public=True, method=True)
@@ -14,29 +31,117 @@ log_softmax = Primitive("log_softmax", lambda x, axis=-1: float_type(x) if norma
     axis, x.ndim) is not None else None, label="LogSoftmax", promote=FLOAT)
 
 
-@relu.def_bprop
-def _relu_bprop(x, out, dout):
-    return (mul(dout, cast(greater(x, 0), dtype=abstract_of(dout).dtype)),)
+def _relu_grad_type(x, dy):
+    if x.shape != dy.shape:
+        raise ShapeError(f"expected dy of x's shape {fmt_shape(x.shape)}, got "
+                         f"{fmt_shape(dy.shape)}")
+    return dy.strong()
+
+
+# ReLU's backward pass fused: dy where x > 0, else 0; one pass (PyTorch's threshold_backward)
+# instead of a comparison, a cast and a product. Linear in dy with a mask that is piecewise
+# constant in x, so its own bprop is itself.
+relu_grad = Primitive("relu_grad", _relu_grad_type, label="ReluGrad")
+relu.def_bprop(lambda x, out, dout: (relu_grad(x, dout),))
+relu_grad.def_bprop(lambda x, dy, out, dout: (None, relu_grad(x, dout)))
+
+
+def _softmax_grad_type(y, dy, axis=-1):
+    if y.shape != dy.shape:
+        raise ShapeError(f"expected the output gradient dy of the output's shape "
+                         f"{y.shape}, got {dy.shape}")
+    normalize_axis(axis, y.ndim)
+    return float_type(y)
+
+
+# softmax's backward pass, fused: y * (dy - sum(dy * y)) along the axis, y softmax's output.
+softmax_grad = Primitive("softmax_grad", _softmax_grad_type, label="SoftmaxGrad",
+                         promote=FLOAT)
+# log_softmax's backward pass, fused: dy - exp(y) * sum(dy) along the axis, y its output.
+log_softmax_grad = Primitive("log_softmax_grad", _softmax_grad_type, label="LogSoftmaxGrad",
+                             promote=FLOAT)
 
 
 sigmoid.def_bprop(lambda x, out, dout: (mul(dout, mul(out, sub(1, out))),))
 
 
-@softmax.def_bprop
-def _softmax_bprop(x, out, dout, axis=-1):
-    inner = reduce_sum(mul(dout, out), axis=(axis,), keep_dims=True)
-    return (mul(out, sub(dout, inner)),)
+def _softmax_cross_entropy_type(logits, labels):
+    op = "SoftmaxCrossEntropyWithLogits"
+    for name, t in (("logits", logits), ("labels", labels)):
+        if not t.dtype.is_float:
+            raise DTypeError(f"{op}: expected float {name}, got {t.dtype}")
+    if labels.dtype != logits.dtype:
+        raise DTypeError(f"{op}: expected labels of the logits' dtype {logits.dtype}, got "
+                         f"{labels.dtype}")
+    if logits.ndim < 1 or labels.shape != logits.shape:
+        raise ShapeError(f"{op}: expected logits and labels of one shape (..., classes), got "
+                         f"{fmt_shape(logits.shape)} and {fmt_shape(labels.shape)}")
+    return TensorType(logits.shape[:-1], logits.dtype), logits.strong()
 
 
-@log_softmax.def_bprop
-def _log_softmax_bprop(x, out, dout, axis=-1):
-    total = reduce_sum(dout, axis=(axis,), keep_dims=True)
-    return (sub(dout, mul(exp(out), total)),)
+# (loss, dlogits): loss = -sum(labels * log_softmax(logits)) over the last axis and
+# dlogits = softmax(logits) - labels, its gradient when every row of labels sums to one.
+softmax_cross_entropy = Primitive("softmax_cross_entropy", _softmax_cross_entropy_type,
+                                  label="SoftmaxCrossEntropyWithLogits", multiple_results=True)
+
+
+@softmax_cross_entropy.def_bprop
+def _softmax_cross_entropy_bprop(logits, labels, out, dout):
+    """The loss's gradient is sum(labels) * softmax - labels (dlogits when the labels sum to
+    one); dlogits's is softmax's backward pass."""
+    _, dlogits = out
+    dloss, ddlogits = dout
+    classes = abstract_of(logits).ndim - 1
+    probabilities = add(dlogits, labels)
+    dx = dy = None
+    if dloss is not None:
+        scale = expand_dims(dloss, axis=classes)
+        total = reduce_sum(labels, axis=(classes,), keep_dims=True)
+        dx = mul(scale, sub(mul(total, probabilities), labels))
+        dy = neg(mul(scale, log_softmax(logits, axis=classes)))
+    if ddlogits is not None:
+        dx = add_terms(dx, softmax_grad(probabilities, ddlogits, axis=classes))
+        dy = add_terms(dy, neg(ddlogits))
+    return dx, dy
+
+
+softmax.def_bprop(lambda x, out, dout, axis=-1: (softmax_grad(out, dout, axis=axis),))
+log_softmax.def_bprop(lambda x, out, dout, axis=-1: (log_softmax_grad(out, dout, axis=axis),))
+
+
+def _softmax_grad_decomposed(y, dy, axis=-1):
+    """What softmax_grad computes, in ordinary primitives (its bprop differentiates this)."""
+    inner = reduce_sum(mul(dy, y), axis=(axis,), keep_dims=True)
+    return (mul(y, sub(dy, inner)),)
+
+
+def _log_softmax_grad_decomposed(y, dy, axis=-1):
+    """What log_softmax_grad computes, in ordinary primitives."""
+    return (sub(dy, mul(exp(y), reduce_sum(dy, axis=(axis,), keep_dims=True))),)
+
+
+softmax_grad.def_bprop(bprop_by_decomposition(_softmax_grad_decomposed))
+log_softmax_grad.def_bprop(bprop_by_decomposition(_log_softmax_grad_decomposed))
 
 
 # ----- batching rules (vmap) -------------------------------------------------------------------
 
 relu.def_batch(same_shape_rule(relu))
+
+
+@relu_grad.def_batch
+def _relu_grad_batch(args, dims):
+    size = batch_size(args, dims)
+    return relu_grad(*(batched_front(a, d, size) for a, d in zip(args, dims))), 0
 sigmoid.def_batch(same_shape_rule(sigmoid))
 softmax.def_batch(axis_rule(softmax))
 log_softmax.def_batch(axis_rule(log_softmax))
+softmax_grad.def_batch(paired_axis_rule(softmax_grad))
+
+
+@softmax_cross_entropy.def_batch
+def _softmax_cross_entropy_batch(args, dims):
+    """Every row is independent: the batch axis goes in front of the class axis's rows."""
+    size = batch_size(args, dims)
+    return softmax_cross_entropy(*(batched_front(x, d, size) for x, d in zip(args, dims))), (0, 0)
+log_softmax_grad.def_batch(paired_axis_rule(log_softmax_grad))

@@ -26,7 +26,7 @@ from .core import (
     normalize_axis,
 )
 from .errors import DTypeError, ShapeError
-from .math_ops import add, div, mul, neg, rsqrt, sub, sum_to
+from .math_ops import add, add_terms, div, mul, neg, rsqrt, sub, sum_to
 
 
 def _check_floats(x: TensorType, named: dict) -> None:
@@ -102,13 +102,6 @@ batch_norm_grad = Primitive("batch_norm_grad", _batch_norm_grad_type, label="Bat
 
 # ----- bprop rules -----------------------------------------------------------------------------
 
-def _plus(total, term):
-    """Accumulate gradient terms, None standing for zero."""
-    if term is None:
-        return total
-    return term if total is None else add(total, term)
-
-
 def _stats_grad(x, xmu, rstd, xhat, axes, dxhat, dmean, dvar, dx=None):
     """dx when xhat = (x - mean) * rstd with mean and var x's own statistics over `axes`.
 
@@ -119,11 +112,11 @@ def _stats_grad(x, xmu, rstd, xhat, axes, dxhat, dmean, dvar, dx=None):
     if dxhat is not None:
         mean_dxhat = reduce_mean(dxhat, axis=axes, keep_dims=True)
         mean_dxhat_xhat = reduce_mean(mul(dxhat, xhat), axis=axes, keep_dims=True)
-        dx = _plus(dx, mul(rstd, sub(sub(dxhat, mean_dxhat), mul(xhat, mean_dxhat_xhat))))
+        dx = add_terms(dx, mul(rstd, sub(sub(dxhat, mean_dxhat), mul(xhat, mean_dxhat_xhat))))
     if dmean is not None:
-        dx = _plus(dx, broadcast_to(div(dmean, count), shape=abstract_of(x).shape))
+        dx = add_terms(dx, broadcast_to(div(dmean, count), shape=abstract_of(x).shape))
     if dvar is not None:
-        dx = _plus(dx, mul(xmu, mul(dvar, 2.0 / count)))
+        dx = add_terms(dx, mul(xmu, mul(dvar, 2.0 / count)))
     return dx
 
 
@@ -196,7 +189,7 @@ def _batch_norm_bprop(x, scale, bias, mean, variance, out, dout, is_training, ep
         dmean_in = neg(reduce_sum(dx, axis=axes))
         dvar_in = reduce_sum(mul(mul(dxhat, xmu), mul(mul(rstd, mul(rstd, rstd)), -0.5)),
                              axis=axes)
-    return dx, dscale, dbias, _plus(dmean_in, dmean), _plus(dvar_in, dvar)
+    return dx, dscale, dbias, add_terms(dmean_in, dmean), add_terms(dvar_in, dvar)
 
 
 

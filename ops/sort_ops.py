@@ -23,7 +23,7 @@ from .array_ops import (
     zeros_like,
 )
 from .batching import batch_size, batched_front, ndim
-from .core import Primitive, TensorType, abstract_of, fmt_shape, normalize_axis
+from .core import Primitive, TensorType, abstract_of, fmt_shape, normalize_axis, prims
 from .derive import export, export_class
 from .errors import ArgumentValueError, DTypeError, ShapeError
 from .math_ops import less, less_equal
@@ -34,8 +34,8 @@ _REDUCTIONS = ("none", "add")
 
 def _sortable(x: TensorType, axis: int) -> int:
     """`axis` as a non-negative int, once `x` is known to be sortable along it."""
-    if x.dtype.is_bool:
-        raise DTypeError(f"expected a numeric tensor, got {x.dtype}")
+    if x.dtype.is_bool or x.dtype.is_complex:
+        raise DTypeError(f"expected a real numeric tensor, got {x.dtype}")
     if x.ndim == 0:
         raise ShapeError("expected a tensor of rank >= 1, got a scalar")
     return normalize_axis(axis, x.ndim)
@@ -182,10 +182,14 @@ def argsort(input, axis=-1, descending=False):
 
 
 def _topk(input, k, dim, largest, sorted, op):
-    k = _static_int(k, "k", op)
     axis = -1 if dim is None else _static_int(dim, "dim", op)
-    return topk(input, k=k, axis=axis, largest=_static_bool(largest, "largest", op),
-                sorted=_static_bool(sorted, "sorted", op))
+    largest, sorted = _static_bool(largest, "largest", op), _static_bool(sorted, "sorted", op)
+    if hasattr(k, "_data") and abstract_of(k).size == 1:  # a Tensor whose value is known
+        k = k.asnumpy().reshape(-1)[0].item()
+    elif hasattr(k, "aval"):  # a graph value: sort, then keep the first k on a dynamic axis
+        values, indices = sort_p(input, axis=axis, descending=largest)
+        return (prims.take_first(values, k, axis=axis), prims.take_first(indices, k, axis=axis))
+    return topk(input, k=_static_int(k, "k", op), axis=axis, largest=largest, sorted=sorted)
 
 
 def topk_(input, k, dim=None, largest=True, sorted=True):

@@ -25,6 +25,7 @@ from .core import (
     Primitive,
     TensorType,
     abstract_of,
+    bprop_by_decomposition,
     broadcast_shapes,
     fmt_shape,
     normalize_axes,
@@ -46,6 +47,7 @@ from .math_ops import (
     neg,
     select,
     sub,
+    tanh,
 )
 from .nn_ops import sigmoid
 
@@ -60,19 +62,51 @@ def _float_unary_type(x: TensorType) -> TensorType:
     return float_type(x)
 
 
+def _float_binary_type(x: TensorType, y: TensorType) -> TensorType:
+    for name, t in (("x", x), ("dy", y)):
+        if not t.dtype.is_float:
+            raise DTypeError(f"expected a float tensor {name}, got {t.dtype}")
+    return TensorType(broadcast_shapes(x.shape, y.shape), result_dtype(x, y))
+
+
 erf = Primitive("erf", _float_unary_type, promote=FLOAT, public=True, method=True)
 gelu = Primitive("gelu", _float_unary_type, label="GeLU", promote=FLOAT)
+# GeLU's backward pass fused: dy * (Phi(x) + x * phi(x)) in one kernel (one erf, one exp)
+# instead of a dozen elementwise passes, each with its own temporary.
+gelu_grad = Primitive("gelu_grad", lambda x, dy: _float_binary_type(x, dy), label="GeLUGrad",
+                      promote=FLOAT)
+# GeLU's tanh approximation, 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), and its backward
+# pass, each one kernel (the composition is eight elementwise passes forward, fifteen back).
+gelu_tanh = Primitive("gelu_tanh", _float_unary_type, label="GeLUTanh", promote=FLOAT)
+gelu_tanh_grad = Primitive("gelu_tanh_grad", lambda x, dy: _float_binary_type(x, dy),
+                           label="GeLUTanhGrad", promote=FLOAT)
 log1p = Primitive("log1p", _float_unary_type, promote=FLOAT, array_api="log1p", public=True,
                   method=True)
 expm1 = Primitive("expm1", _float_unary_type, promote=FLOAT, array_api="expm1", public=True,
                   method=True)
 softplus = Primitive("softplus", _float_unary_type, promote=FLOAT)
+# Phi(x), the standard normal distribution function, and GeLU's backward pass given it:
+# dy * (Phi + x * phi(x)). A differentiated GeLU runs as x * normal_cdf(x) and keeps Phi for
+# its backward pass (compiler/autodiff.py, RECORDING_RULES), which then needs no second erf.
+normal_cdf = Primitive("normal_cdf", _float_unary_type, label="NormalCdf", promote=FLOAT)
 
 
-def _normal_cdf(x):
-    return mul(add(erf(mul(x, _SQRT1_2)), 1), 0.5)
+def _gelu_cdf_grad_type(x, cdf, dy):
+    for name, t in (("x", x), ("cdf", cdf), ("dy", dy)):
+        if not t.dtype.is_float:
+            raise DTypeError(f"expected a float tensor {name}, got {t.dtype}")
+    return TensorType(broadcast_shapes(x.shape, cdf.shape, dy.shape), result_dtype(x, cdf, dy))
 
 
+gelu_cdf_grad = Primitive("gelu_cdf_grad", _gelu_cdf_grad_type, label="GeLUCdfGrad",
+                          promote=FLOAT)
+
+
+def _normal_density(x):
+    return mul(exp(mul(mul(x, x), -0.5)), _INV_SQRT_2PI)
+
+
+normal_cdf.def_bprop(lambda x, out, dout: (mul(dout, _normal_density(x)),))
 erf.def_bprop(lambda x, out, dout: (mul(dout, mul(exp(neg(mul(x, x))), _TWO_OVER_SQRT_PI)),))
 log1p.def_bprop(lambda x, out, dout: (div(dout, add(x, 1)),))
 expm1.def_bprop(lambda x, out, dout: (mul(dout, add(out, 1)),))
@@ -80,10 +114,44 @@ softplus.def_bprop(lambda x, out, dout: (mul(dout, sigmoid(x)),))
 
 
 @gelu.def_bprop
-def _gelu_bprop(x, out, dout):
-    # d/dx x * Phi(x) = Phi(x) + x * phi(x), with phi the standard normal density.
-    density = mul(exp(mul(mul(x, x), -0.5)), _INV_SQRT_2PI)
-    return (mul(dout, add(_normal_cdf(x), mul(x, density))),)
+def _gelu_bprop(x, out, dout, residuals=None):
+    """gelu_grad, or from Phi(x) when the VJP's forward half kept it as `residuals`."""
+    if residuals is None:
+        return (gelu_grad(x, dout),)
+    return (gelu_cdf_grad(x, residuals, dout),)
+
+
+def _gelu_grad_decomposed(x, dy):
+    """What gelu_grad computes, in ordinary primitives (its bprop differentiates this):
+    d/dx x * Phi(x) = Phi(x) + x * phi(x), with phi the standard normal density. A tuple, as
+    a decomposition lists the primitive's outputs."""
+    return _gelu_cdf_grad_decomposed(x, normal_cdf(x), dy)
+
+
+def _gelu_cdf_grad_decomposed(x, cdf, dy):
+    """What gelu_cdf_grad computes, in ordinary primitives."""
+    return (mul(dy, add(cdf, mul(x, _normal_density(x)))),)
+
+
+gelu_grad.def_bprop(bprop_by_decomposition(_gelu_grad_decomposed))
+gelu_cdf_grad.def_bprop(bprop_by_decomposition(_gelu_cdf_grad_decomposed))
+gelu_tanh.def_bprop(lambda x, out, dout: (gelu_tanh_grad(x, dout),))
+
+_SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
+_GELU_CUBIC = 0.044715
+
+
+def _gelu_tanh_grad_decomposed(x, dy):
+    """What gelu_tanh_grad computes, in ordinary primitives: with t = tanh(u) and
+    u = sqrt(2/pi) (x + 0.044715 x^3), d/dx 0.5 x (1 + t) = 0.5 (1 + t) + 0.5 x (1 - t^2) u'."""
+    square = mul(x, x)
+    t = tanh(mul(mul(x, add(mul(square, _GELU_CUBIC), 1)), _SQRT_2_OVER_PI))
+    slope = mul(add(mul(square, 3 * _GELU_CUBIC), 1), _SQRT_2_OVER_PI)
+    local = add(add(t, 1), mul(mul(x, slope), sub(1, mul(t, t))))
+    return (mul(dy, mul(local, 0.5)),)
+
+
+gelu_tanh_grad.def_bprop(bprop_by_decomposition(_gelu_tanh_grad_decomposed))
 
 
 # ----- clip_by_value = minimum(maximum(x, lo), hi) ---------------------------------------------
@@ -181,9 +249,12 @@ dropout.def_bprop(lambda x, mask, out, dout, keep_prob: (
 
 # ----- batching rules (vmap) -------------------------------------------------------------------
 
-for _prim in (erf, gelu, log1p, expm1, softplus):
+for _prim in (erf, gelu, gelu_tanh, normal_cdf, log1p, expm1, softplus):
     _prim.def_batch(same_shape_rule(_prim))
 clip_by_value.def_batch(broadcasting_rule(clip_by_value))
+gelu_grad.def_batch(broadcasting_rule(gelu_grad))
+gelu_tanh_grad.def_batch(broadcasting_rule(gelu_tanh_grad))
+gelu_cdf_grad.def_batch(broadcasting_rule(gelu_cdf_grad))
 cumsum.def_batch(axis_rule(cumsum))
 reduce_prod.def_batch(reduction_rule(reduce_prod))
 

@@ -189,6 +189,25 @@ class TensorExtras:
     def gather_elements(self, dim, index):
         return _ops().gather_elements(self, dim, index)
 
+    def scatter(self, axis, index, src):
+        return _ops().scatter(self, axis, index, src)
+
+    def scatter_add(self, dim, index, src):
+        """self with src added at index along dim (repeated indices add up)."""
+        return _ops().tensor_scatter_elements(self, index, src, axis=dim, reduction="add")
+
+    def repeat_interleave(self, repeats, dim=None):
+        return _ops().repeat_interleave(self, repeats, dim)
+
+    def log_softmax(self, axis=-1):
+        return F.log_softmax(self, axis)
+
+    def isclose(self, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return _ops().isclose(self, x2, rtol, atol, equal_nan)
+
+    def diag(self):
+        return _ops().diag(self)
+
     def index_select(self, axis, index):
         return _ops().index_select(self, axis, index)
 

@@ -5,11 +5,12 @@ Both kinds of value expose `aval`; everything here dispatches through `bind`, so
 """
 from __future__ import annotations
 
+from . import dtype as dt
 from . import floor_division
 from . import functional as F
 from . import nn_functional as NF
 from . import rounding_ops as _bitwise
-from .core import normalize_axes
+from .core import abstract_of, normalize_axes
 
 
 def _flat_args(args):
@@ -91,8 +92,16 @@ class TensorMethods:
     def __ne__(self, o): return F.not_equal(self, o)
     def __getitem__(self, index): return F.getitem(self, index)
 
-    def sum(self, axis=None, keepdims=False, dtype=None):
-        out = F.reduce_sum(self, axis, keepdims)
+    def sum(self, axis=None, keepdims=False, dtype=None, initial=None, *, dim=None,
+            keepdim=None):
+        """1.x/NumPy's (axis, keepdims) or 2.x's (dim, keepdim) spelling."""
+        axis = dim if dim is not None else axis
+        keepdims = keepdim if keepdim is not None else keepdims
+        # bool counts, as MindSpore's Tensor.sum casts it to int32 first (NumPy counts too)
+        x = F.cast(self, dt.int32) if abstract_of(self).dtype.is_bool else self
+        out = F.reduce_sum(x, axis, keepdims)
+        if initial is not None:
+            out = out + initial
         return out if dtype is None else F.cast(out, dtype)
 
     def mean(self, axis=None, keep_dims=False):
@@ -139,14 +148,19 @@ class TensorMethods:
     def softmax(self, axis=-1):
         return F.softmax(self, axis)
 
-    def argmax(self, axis=None, keepdims=False):
-        return NF.argmax(self, axis, keepdims)
+    def argmax(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
+        return NF.argmax(self, dim if dim is not None else axis,
+                         keepdim if keepdim is not None else keepdims)
 
-    def argmin(self, axis=None, keepdims=False):
-        return NF.argmax(F.neg(self), axis, keepdims)
+    def argmin(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
+        return NF.argmax(F.neg(self), dim if dim is not None else axis,
+                         keepdim if keepdim is not None else keepdims)
 
-    def clip(self, xmin=None, xmax=None):
-        return NF.clip_by_value(self, xmin, xmax)
+    def clip(self, min=None, max=None, *, xmin=None, xmax=None):
+        """MindSpore 2.x's clip(min, max); 1.x code passes xmin/xmax."""
+        low = xmin if min is None else min
+        high = xmax if max is None else max
+        return NF.clip_by_value(self, low, high)
 
     clamp = clip
 

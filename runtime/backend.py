@@ -66,6 +66,7 @@ HOST_FALLBACKS = {
     "uniform_real": "draws from the global NumPy generator, so set_seed gives the same numbers "
                     "on every backend",
     "print": "formats values on the host",
+    "py_hook": "calls the user's Python function (HookBackward) on host values",
 }
 
 

@@ -60,12 +60,21 @@ class EagerTrace(Trace):
         except DTypeError:
             bad = next(i for i, a in enumerate(args) if not is_value(a))
             raise operand_error(prim, bad, args[bad]) from None
-        out_type = prim.abstract_eval(avals, params)
-        backend = get_backend()
-        result = backend.kernel(prim.name)(*_operands(args, avals, backend), **params)
-        if prim.multiple_results:
-            return tuple(_wrap(r, t, backend) for r, t in zip(result, out_type))
-        return _wrap(result, out_type, backend)
+        return _run(prim, args, avals, params, get_backend())
+
+    def fold(self, prim, args, params):
+        """Constant folding runs on the NumPy backend: a compiling backend (jax) would build and
+        compile a program for every folded value, and the result goes to the host anyway."""
+        avals = [abstract_of(a) for a in args]
+        return _run(prim, args, avals, params, get_backend("numpy"))
+
+
+def _run(prim, args, avals, params, backend):
+    out_type = prim.abstract_eval(avals, params)
+    result = backend.kernel(prim.name)(*_operands(args, avals, backend), **params)
+    if prim.multiple_results:
+        return tuple(_wrap(r, t, backend) for r, t in zip(result, out_type))
+    return _wrap(result, out_type, backend)
 
 
 def _wrap(result, out_type, backend):

@@ -37,6 +37,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from cellgraph.compiler.builder import AttributeSlot
 from cellgraph.compiler.guards import guard_source, stale_checker
 from cellgraph.compiler.pipeline import Compiled, compile_callable
 from cellgraph.compiler.pytree import Tree
@@ -152,6 +153,12 @@ def make_entry(ex: Executable, n_inputs: int):
     if results:
         lines.append(f"    {', '.join(results)}, = outs")
     for i, param in enumerate(ex.updates):
+        if isinstance(param, AttributeSlot):  # `self.attr = tensor` in construct
+            dtype = ex.out_dtypes[n_results + i]
+            env[f"param_{i}"], env[f"param_dtype_{i}"], env[f"dtype_u{i}"] = param, dtype.np, dtype
+            lines.append(f"    param_{i}.write(Tensor(fix({results[n_results + i]}, "
+                         f"param_dtype_{i}), dtype_u{i}, internal=True))")
+            continue
         env[f"param_{i}"], env[f"param_dtype_{i}"] = param, param.dtype.np
         lines += [f"    param_{i}._data = fix({results[n_results + i]}, param_dtype_{i})",
                   f"    param_{i}._version += 1"]

@@ -5,10 +5,12 @@ kernel.
 
 Overrides (`OVERRIDES`, same names and params as the shared table):
 * convolution: `lax.conv_general_dilated`; both gradients are its linear transposes
-  (`jax.linear_transpose`), which XLA lowers to transposed convolutions, no im2col;
+  (`jax.linear_transpose`, or one `jax.vjp` for the fused `conv2d_grad`), which XLA lowers to
+  transposed convolutions, no im2col;
 * pooling: the kh*kw strided slices of the padded input, stacked: max and average over them,
   gradients added back slice by slice (`.at[].add`), ties going to the first maximum as in the
-  NumPy kernels;
+  NumPy kernels; a recorded argmax (an index into the padded plane) becomes one-hot masks over
+  the window positions;
 * scatter: `getitem_grad`, `gather_grad` and the `tensor_scatter` family through `.at[]`.
 * `polygamma`: `jax.scipy.special.polygamma` (the shared kernel's shift depends on the data).
 `erf`, which the array API lacks, is `jax.scipy.special.erf` in the namespace the table is bound
@@ -47,6 +49,9 @@ def kernel_table() -> dict[str, Callable]:
     return table
 
 
+OVERRIDES["complex"] = lax.complex
+
+
 # ----- convolution -----------------------------------------------------------------------------
 
 _NCHW = ("NCHW", "OIHW", "NCHW")
@@ -75,6 +80,13 @@ def _conv2d_backprop_filter(x, dout, w_shape, stride, pad, dilation, group):
     like = jax.ShapeDtypeStruct(tuple(w_shape), dout.dtype)
     transpose = jax.linear_transpose(lambda w: _conv(x, w, stride, pad, dilation, group), like)
     return transpose(dout)[0]
+
+
+@override("conv2d_grad")
+def _conv2d_grad(x, w, dout, stride, pad, dilation, group):
+    """Both transposes from one VJP of the convolution: XLA lowers each to a convolution."""
+    _, pullback = jax.vjp(lambda x, w: _conv(x, w, stride, pad, dilation, group), x, w)
+    return pullback(dout)
 
 
 # ----- pooling ---------------------------------------------------------------------------------
@@ -142,6 +154,47 @@ def _max_pool2d_grad_grad(x, g, kernel, stride, pad):
     x = jnp.asarray(x)
     masks = _first_max(x, kernel, stride, pad)
     return jnp.where(masks, _windows(jnp.asarray(g), kernel, stride, pad, 0.0), 0).sum(axis=0)
+
+
+def _plane_offsets(kernel, padded_width):
+    """(kh*kw, 1, 1, 1, 1): each window position's offset in the padded H*W plane from the
+    window's first element."""
+    offsets = [i * padded_width + j for i in range(kernel[0]) for j in range(kernel[1])]
+    return jnp.asarray(offsets, jnp.int32).reshape((-1, 1, 1, 1, 1))
+
+
+def _window_origins(out_size, stride, padded_width):
+    """(Ho, Wo): each window's first element as an index into the padded H*W plane."""
+    rows = jnp.arange(out_size[0], dtype=jnp.int32) * (stride[0] * padded_width)
+    return rows[:, None] + jnp.arange(out_size[1], dtype=jnp.int32)[None, :] * stride[1]
+
+
+@override("max_pool2d_argmax")
+def _max_pool2d_argmax(x, kernel, stride, pad):
+    x = jnp.asarray(x)
+    win = _windows(x, kernel, stride, pad, -math.inf)
+    width = x.shape[3] + pad[2] + pad[3]
+    offset = jnp.take(_plane_offsets(kernel, width).reshape(-1), jnp.argmax(win, axis=0))
+    return win.max(axis=0), offset + _window_origins(win.shape[3:], stride, width)
+
+
+def _argmax_masks(argmax, kernel, stride, width):
+    """One-hot masks (kh*kw, N, C, Ho, Wo) of the window positions `argmax` points at."""
+    offset = argmax - _window_origins(argmax.shape[2:], stride, width)
+    return offset[None] == _plane_offsets(kernel, width)
+
+
+@override("max_pool2d_scatter")
+def _max_pool2d_scatter(argmax, g, x_shape, kernel, stride, pad):
+    masks = _argmax_masks(jnp.asarray(argmax), kernel, stride, x_shape[3] + pad[2] + pad[3])
+    return _add_windows(jnp.where(masks, jnp.asarray(g)[None], 0), x_shape, kernel, stride, pad)
+
+
+@override("max_pool2d_gather")
+def _max_pool2d_gather(argmax, h, kernel, stride, pad):
+    h = jnp.asarray(h)
+    masks = _argmax_masks(jnp.asarray(argmax), kernel, stride, h.shape[3] + pad[2] + pad[3])
+    return jnp.where(masks, _windows(h, kernel, stride, pad, 0.0), 0).sum(axis=0)
 
 
 def _window_counts(hw, kernel, stride, pad, count_include_pad, dtype):

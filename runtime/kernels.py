@@ -79,11 +79,12 @@ def _axes(axis):
 @kernel("check_range")
 def _check_range(xp, x, low, high, what, op=None):
     """`x` itself, or IndexError naming the values outside [low, high) (ops/check_ops.py)."""
-    offending = x[(x < low) | (x >= high)]
-    count = int(offending.shape[0])
-    if count:
-        raise IndexError(range_message([int(v) for v in offending[:5]], count, low, high, what))
-    return x
+    outside = (x < low) | (x >= high)
+    if not bool(xp.any(outside)):  # the common case, without boolean indexing's nonzero pass
+        return x
+    offending = x[outside]
+    raise IndexError(range_message([int(v) for v in offending[:5]], int(offending.shape[0]),
+                                   low, high, what))
 
 
 # ----- elementwise without an array-API function of their own -----------------------------------
@@ -92,12 +93,82 @@ TABLE["rsqrt"] = lambda xp, x: 1 / xp.sqrt(x)
 TABLE["reciprocal"] = lambda xp, x: 1 / x
 TABLE["sigmoid"] = lambda xp, x: 0.5 * (xp.tanh(0.5 * x) + 1)  # no overflow for large -x
 TABLE["relu"] = lambda xp, x: xp.maximum(x, 0)
+TABLE["relu_grad"] = lambda xp, x, dy: xp.where(x > 0, dy, xp.zeros_like(dy))
 TABLE["stop_gradient"] = lambda xp, x: x
 TABLE["erf"] = lambda xp, x: xp.erf(x)
 TABLE["gelu"] = lambda xp, x: 0.5 * x * (1 + xp.erf(x * math.sqrt(0.5)))
+
+
+@kernel("gelu_grad")
+def _gelu_grad(xp, x, dy):
+    """dy * (Phi(x) + x * phi(x)), Phi and phi the standard normal distribution and density."""
+    density = xp.exp(-0.5 * (x * x)) * (1 / math.sqrt(2 * math.pi))
+    return dy * (0.5 * (1 + xp.erf(x * math.sqrt(0.5))) + x * density)
+
+
+TABLE["normal_cdf"] = lambda xp, x: 0.5 * (1 + xp.erf(x * math.sqrt(0.5)))
+
+
+@kernel("gelu_cdf_grad")
+def _gelu_cdf_grad(xp, x, cdf, dy):
+    """dy * (cdf + x * phi(x)), phi the standard normal density."""
+    return dy * (cdf + x * xp.exp(-0.5 * (x * x)) * (1 / math.sqrt(2 * math.pi)))
+
+
+@kernel("gelu_tanh")
+def _gelu_tanh(xp, x):
+    return 0.5 * x * (1 + xp.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * (x * x * x))))
+
+
+@kernel("gelu_tanh_grad")
+def _gelu_tanh_grad(xp, x, dy):
+    """dy * (0.5 (1 + t) + 0.5 x (1 - t^2) u'), t = tanh(u), u = sqrt(2/pi) (x + 0.044715 x^3)."""
+    square = x * x
+    t = xp.tanh(math.sqrt(2 / math.pi) * x * (1 + 0.044715 * square))
+    slope = math.sqrt(2 / math.pi) * (1 + 3 * 0.044715 * square)
+    return dy * (0.5 * (1 + t + x * slope * (1 - t * t)))
+
+
 TABLE["softplus"] = lambda xp, x: xp.logaddexp(xp.zeros_like(x), x)
 TABLE["clip_by_value"] = lambda xp, x, lo, hi: xp.minimum(xp.maximum(x, lo), hi)
-TABLE["cast"] = lambda xp, x, dtype: xp.asarray(x, dtype=dtype_of(xp, dtype))
+
+
+def is_complex_array(x) -> bool:
+    """Whether an array of any backend holds complex numbers (torch.complex64 prints so)."""
+    return str(getattr(x, "dtype", "")).endswith(("complex64", "complex128"))
+
+
+@kernel("cast")
+def _cast(xp, x, dtype):
+    if is_complex_array(x) and not dtype.is_complex:  # MindSpore keeps the real part
+        x = xp.real(x)
+    return xp.asarray(x, dtype=dtype_of(xp, dtype))
+
+
+def _count(xp, count, size: int) -> int:
+    n = int(xp.reshape(count, (-1,))[0])
+    if not 0 <= n <= size:  # topk's k beyond the axis
+        raise ValueError(f"expected a count (topk's k) in [0, {size}], got {n}")
+    return n
+
+
+@kernel("take_first")
+def _take_first(xp, x, count, axis=0):
+    axis %= x.ndim
+    return x[(slice(None),) * axis + (slice(0, _count(xp, count, x.shape[axis])),)]
+
+
+@kernel("take_first_grad")
+def _take_first_grad(xp, g, count, axis, size):
+    zeros = list(g.shape)
+    zeros[axis] = size - g.shape[axis]
+    return xp.concat([g, xp.zeros(tuple(zeros), dtype=g.dtype)], axis=axis)
+
+
+# Generic spelling; backends whose complex arithmetic turns inf * 1j into nan override it.
+TABLE["complex"] = lambda xp, re, im: re + im * 1j
+TABLE["conj"] = lambda xp, x: xp.conj(x)
+TABLE["angle"] = lambda xp, x: xp.atan2(xp.imag(x), xp.real(x))
 TABLE["fill"] = lambda xp, dtype, shape, value: xp.full(shape, value, dtype=dtype_of(xp, dtype))
 TABLE["dropout"] = lambda xp, x, mask, keep_prob: (
     x * xp.astype(mask, x.dtype) * (1 / keep_prob))
@@ -137,6 +208,23 @@ def _softmax(xp, x, axis=-1):
 def _log_softmax(xp, x, axis=-1):
     shifted = x - xp.max(x, axis=axis, keepdims=True)
     return shifted - xp.log(xp.sum(xp.exp(shifted), axis=axis, keepdims=True))
+
+
+@kernel("softmax_grad")
+def _softmax_grad(xp, y, dy, axis=-1):
+    return y * (dy - xp.sum(dy * y, axis=axis, keepdims=True))
+
+
+@kernel("log_softmax_grad")
+def _log_softmax_grad(xp, y, dy, axis=-1):
+    return dy - xp.exp(y) * xp.sum(dy, axis=axis, keepdims=True)
+
+
+@kernel("softmax_cross_entropy")
+def _softmax_cross_entropy(xp, logits, labels):
+    shifted = logits - xp.max(logits, axis=-1, keepdims=True)
+    log_p = shifted - xp.log(xp.sum(xp.exp(shifted), axis=-1, keepdims=True))
+    return -xp.sum(labels * log_p, axis=-1), xp.exp(log_p) - labels
 
 
 @kernel("cumsum")

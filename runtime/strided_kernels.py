@@ -2,12 +2,10 @@
 the override table of the `numpy` and `cupy` backends, over the module itself (`numpy` or
 `cupy`, which both have `lib.stride_tricks`, in-place slice assignment and `add.at`).
 
-Convolution is im2col + matmul over a channels-last copy of the padded input: `as_strided` gives
-every (kh, kw) window as a view whose innermost axis is the contiguous channels, one copy lays
-the windows out as rows, and one (batched over groups) matmul does the rest. The input gradient
-of a stride-1 convolution is another convolution (flipped filter); otherwise col2im, kh * kw
-strided slice additions. Pooling gradients scatter
-to (and gather from) each window's first maximum, so ties resolve alike on every backend.
+Convolution (runtime/strided_conv.py) and BatchNorm (runtime/strided_norm.py) kernels join this
+table from their own modules. Max pooling finds each window's first maximum by strided slice
+comparisons, and its gradients scatter to (and gather from) those positions, so ties resolve
+alike on every backend.
 """
 from __future__ import annotations
 
@@ -17,9 +15,12 @@ from collections.abc import Callable
 
 from cellgraph.ops.core import to_numpy_index
 
+from . import strided_conv, strided_norm
 from .kernels import registrar
+from .strided_conv import out_hw as _out_hw
 
-TABLE: dict[str, Callable] = {}  # primitive name -> fn(module, *operands, **params)
+# primitive name -> fn(module, *operands, **params)
+TABLE: dict[str, Callable] = {**strided_conv.TABLE, **strided_norm.TABLE}
 kernel = registrar(TABLE)
 
 
@@ -39,6 +40,29 @@ def scatter_add(xp, target, index, values) -> None:
         cupyx.scatter_add(target, index, values)
 
 
+@kernel("complex")
+def _complex(xp, re, im):
+    """Parts written into a complex array (re + im * 1j would turn an infinite part into nan)."""
+    re, im = xp.broadcast_arrays(xp.asarray(re), xp.asarray(im))
+    out = xp.empty(re.shape, xp.result_type(re.dtype, xp.complex64))
+    out.real, out.imag = re, im
+    return out
+
+
+def masked(xp, values, mask):
+    """`values` where `mask`, else 0, as a select gives it (an infinite or NaN value outside
+    the mask gives 0): the values' bits ANDed with the mask widened to all ones. NumPy's
+    `where` branches per element and costs some fifteen times more on an irregular mask."""
+    bits = xp.dtype(f"uint{8 * values.dtype.itemsize}")
+    all_ones = mask.astype(bits) * xp.iinfo(bits).max
+    return (values.view(bits) & all_ones).view(values.dtype)
+
+
+@kernel("relu_grad")
+def _relu_grad(xp, x, dy):
+    return masked(xp, dy, x > 0)
+
+
 @kernel("getitem_grad")
 def _getitem_grad(xp, g, index, shape):
     out = xp.zeros(shape, dtype=g.dtype)
@@ -56,7 +80,7 @@ def _gather_grad(xp, g, indices, axis, shape):
     return out
 
 
-# ----- convolution -----------------------------------------------------------------------------
+# ----- windows (pooling) ---------------------------------------------------------------------
 
 def _pad_nchw(xp, x, pad, value=0.0):
     top, bottom, left, right = pad
@@ -64,10 +88,6 @@ def _pad_nchw(xp, x, pad, value=0.0):
         return x
     return xp.pad(x, ((0, 0), (0, 0), (top, bottom), (left, right)), constant_values=value)
 
-
-def _out_hw(hw, kernel_hw, stride, pad, dilation=(1, 1)) -> tuple[int, int]:
-    return tuple((hw[i] + pad[2 * i] + pad[2 * i + 1] - dilation[i] * (kernel_hw[i] - 1) - 1)
-                 // stride[i] + 1 for i in range(2))
 
 
 def _windows(xp, x, kernel_hw, stride, dilation, out_hw):
@@ -100,118 +120,7 @@ def _padded_shape(x_shape, pad) -> tuple:
     return tuple(x_shape[:2]) + (x_shape[2] + pad[0] + pad[1], x_shape[3] + pad[2] + pad[3])
 
 
-def _padded_nhwc(xp, x, pad):
-    """x (N, C, H, W) as a contiguous zero-padded (N, Hp, Wp, C) array, in one copy: windows
-    over it read runs of C contiguous values instead of single strided elements."""
-    n, c, h, w = x.shape
-    top, bottom, left, right = pad
-    out = xp.zeros((n, h + top + bottom, w + left + right, c), dtype=x.dtype)
-    out[:, top:top + h, left:left + w, :] = x.transpose(0, 2, 3, 1)
-    return out
-
-
-def _im2col(xp, x, kernel_hw, stride, pad, dilation, out_hw, group):
-    """Rows of window values (group, N*Ho*Wo, kh*kw*C/group), in (kh, kw, c) order."""
-    xh = _padded_nhwc(xp, x, pad)
-    n, _, _, c = xh.shape
-    s = xh.strides
-    win = xp.lib.stride_tricks.as_strided(
-        xh, (n, out_hw[0], out_hw[1], kernel_hw[0], kernel_hw[1], c),
-        (s[0], s[1] * stride[0], s[2] * stride[1], s[1] * dilation[0], s[2] * dilation[1], s[3]))
-    rows, taps = n * out_hw[0] * out_hw[1], kernel_hw[0] * kernel_hw[1]
-    cols = win.reshape(rows, taps * c)
-    if group == 1:
-        return cols[None]
-    cg = c // group
-    return cols.reshape(rows, taps, group, cg).transpose(2, 0, 1, 3).reshape(group, rows,
-                                                                             taps * cg)
-
-
-def _filter_matrix(w, group):
-    """(O, C/group, kh, kw) as (group, kh*kw*C/group, O/group), rows in `_im2col`'s order."""
-    o, cg, kh, kw = w.shape
-    return w.reshape(group, o // group, cg, kh, kw).transpose(0, 3, 4, 2, 1).reshape(
-        group, kh * kw * cg, o // group)
-
-
-def _rows_to_nchw(xp, out, n, ho, wo):
-    """(group, N*Ho*Wo, O/group) products as a contiguous (N, O, Ho, Wo) array."""
-    out = out.transpose(1, 0, 2).reshape(n, ho, wo, -1)
-    return xp.ascontiguousarray(out.transpose(0, 3, 1, 2))
-
-
-def _dout_rows(dout, group):
-    """(N, O, Ho, Wo) as (group, N*Ho*Wo, O/group)."""
-    n, o, ho, wo = dout.shape
-    return dout.transpose(0, 2, 3, 1).reshape(n * ho * wo, group, o // group).transpose(1, 0, 2)
-
-
-@kernel("conv2d")
-def _conv2d(xp, x, w, stride, pad, dilation, group):
-    ho, wo = _out_hw(x.shape[2:], w.shape[2:], stride, pad, dilation)
-    cols = _im2col(xp, x, w.shape[2:], stride, pad, dilation, (ho, wo), group)
-    return _rows_to_nchw(xp, xp.matmul(cols, _filter_matrix(w, group)), x.shape[0], ho, wo)
-
-
-@kernel("conv2d_backprop_input")
-def _conv2d_backprop_input(xp, dout, w, x_shape, stride, pad, dilation, group):
-    """A stride-1 convolution's input gradient is the convolution of the output gradient with
-    the flipped, transposed filter: im2col and one matmul, the forward pass's cost. Where that
-    would need more columns than the filter has input channels, or strides, dilation or groups
-    rule it out, the output gradient's rows are multiplied out and summed back (col2im)."""
-    o, cg, kh, kw = w.shape
-    top, bottom, left, right = pad
-    full = (kh - 1 - top, kh - 1 - bottom, kw - 1 - left, kw - 1 - right)
-    if (tuple(stride) == (1, 1) and tuple(dilation) == (1, 1) and group == 1 and min(full) >= 0
-            and o <= cg):
-        flipped = w[:, :, ::-1, ::-1].transpose(1, 0, 2, 3)
-        return _conv2d(xp, dout, flipped, (1, 1), full, (1, 1), 1)
-    n, _, ho, wo = dout.shape
-    dcols = xp.matmul(_dout_rows(dout, group), _filter_matrix(w, group).transpose(0, 2, 1))
-    dcols = dcols.reshape(group, n, ho, wo, kh, kw, cg).transpose(1, 2, 3, 4, 5, 0, 6)
-    dxp = xp.zeros((n, x_shape[2] + top + bottom, x_shape[3] + left + right, group * cg),
-                   dtype=dout.dtype)
-    for i in range(kh):
-        r0 = i * dilation[0]
-        rows = slice(r0, r0 + stride[0] * (ho - 1) + 1, stride[0])
-        for j in range(kw):
-            c0 = j * dilation[1]
-            dxp[:, rows, c0:c0 + stride[1] * (wo - 1) + 1:stride[1], :] += dcols[
-                :, :, :, i, j].reshape(n, ho, wo, group * cg)
-    dx = dxp[:, top:top + x_shape[2], left:left + x_shape[3], :]
-    return xp.ascontiguousarray(dx.transpose(0, 3, 1, 2))
-
-
-@kernel("conv2d_backprop_filter")
-def _conv2d_backprop_filter(xp, x, dout, w_shape, stride, pad, dilation, group):
-    o, cg, kh, kw = w_shape
-    cols = _im2col(xp, x, (kh, kw), stride, pad, dilation, dout.shape[2:], group)
-    dw = xp.matmul(_dout_rows(dout, group).transpose(0, 2, 1), cols)  # (group, O/g, kh*kw*cg)
-    return xp.ascontiguousarray(dw.reshape(o, kh, kw, cg).transpose(0, 3, 1, 2))
-
-
 # ----- max pooling -----------------------------------------------------------------------------
-
-def _first_max(xp, x, kernel_hw, stride, pad):
-    """Which window position (0 .. kh*kw-1, row-major) holds each window's first maximum,
-    over the -inf-padded input: (N, C, Ho, Wo)."""
-    n, c = x.shape[:2]
-    ho, wo = _out_hw(x.shape[2:], kernel_hw, stride, pad)
-    win = _windows(xp, _pad_nchw(xp, x, pad, -math.inf), kernel_hw, stride, (1, 1), (ho, wo))
-    return xp.argmax(win.reshape(n, c, ho, wo, -1), axis=-1)
-
-
-def _argmax_positions(xp, x, kernel_hw, stride, pad):
-    """Flat indices into the -inf-padded input of each window's (first) maximum."""
-    n, c, h, w = x.shape
-    hp, wp = h + pad[0] + pad[1], w + pad[2] + pad[3]
-    arg = _first_max(xp, x, kernel_hw, stride, pad)
-    ho, wo = arg.shape[2:]
-    rows = xp.arange(ho)[:, None] * stride[0] + arg // kernel_hw[1]
-    cols = xp.arange(wo)[None, :] * stride[1] + arg % kernel_hw[1]
-    planes = xp.arange(n * c).reshape(n, c, 1, 1) * (hp * wp)
-    return planes + rows * wp + cols, (n, c, hp, wp)
-
 
 def _window_slices(kernel_hw, stride, out_hw):
     """For each window position (i, j), row-major, the strided (rows, cols) slices of the padded
@@ -234,24 +143,76 @@ def _max_pool2d(xp, x, kernel, stride, pad):
     return out
 
 
+def _plane_offsets(kernel_hw, padded_width) -> list[int]:
+    """For each window position (i, j), row-major, its offset in the padded H*W plane from the
+    window's first element."""
+    return [i * padded_width + j for i in range(kernel_hw[0]) for j in range(kernel_hw[1])]
+
+
+def _window_origins(xp, out_size, stride, padded_width):
+    """(Ho, Wo): each window's first element as an index into the padded H*W plane."""
+    rows = xp.arange(out_size[0], dtype=xp.int32) * (stride[0] * padded_width)
+    return rows[:, None] + xp.arange(out_size[1], dtype=xp.int32)[None, :] * stride[1]
+
+
+@kernel("max_pool2d_argmax")
+def _max_pool2d_argmax(xp, x, kernel, stride, pad):
+    """The maximum over kh * kw strided slices, and where the first maximum sits: a window
+    position replaces the one found so far only when strictly greater. The replacement is
+    arithmetic (offset += (new - offset) * greater): NumPy's masked writes (`copyto(where=)`,
+    `where` with a scalar) branch per element and cost some fifty times more."""
+    size = _out_hw(x.shape[2:], kernel, stride, pad)
+    padded = _pad_nchw(xp, x, pad, -math.inf)
+    offsets = _plane_offsets(kernel, padded.shape[3])
+    (rows, cols), *rest = _window_slices(kernel, stride, size)
+    best = padded[:, :, rows, cols].copy()
+    offset = xp.zeros(best.shape, dtype=xp.int32)
+    for k, (rows, cols) in enumerate(rest, 1):
+        candidate = padded[:, :, rows, cols]
+        change = offsets[k] - offset
+        change *= candidate > best
+        offset += change
+        xp.maximum(best, candidate, out=best)
+    return best, offset + _window_origins(xp, size, stride, padded.shape[3])
+
+
+def _window_position_masks(xp, argmax, kernel, stride, padded_width):
+    """For each window position, row-major: where the argmax sits at it."""
+    offset = argmax - _window_origins(xp, argmax.shape[2:], stride, padded_width)
+    return [offset == k for k in _plane_offsets(kernel, padded_width)]
+
+
+@kernel("max_pool2d_scatter")
+def _max_pool2d_scatter(xp, argmax, g, x_shape, kernel, stride, pad):
+    """Each output gradient added at its window's recorded argmax: one strided slice addition
+    per window position (no scatter with repeated indices)."""
+    dxp = xp.zeros(_padded_shape(x_shape, pad), dtype=g.dtype)
+    masks = _window_position_masks(xp, argmax, kernel, stride, dxp.shape[3])
+    for mask, (rows, cols) in zip(masks, _window_slices(kernel, stride, g.shape[2:])):
+        dxp[:, :, rows, cols] += masked(xp, g, mask)
+    return _crop(dxp, pad, x_shape[2:])
+
+
+@kernel("max_pool2d_gather")
+def _max_pool2d_gather(xp, argmax, h, kernel, stride, pad):
+    """An input-shaped array read at each window's recorded argmax: the transpose of the
+    above."""
+    n, c = argmax.shape[:2]
+    planes = _pad_nchw(xp, h, pad).reshape(n, c, -1)
+    picked = xp.take_along_axis(planes, argmax.reshape(n, c, -1).astype(xp.int64), axis=2)
+    return picked.reshape(argmax.shape)
+
+
 @kernel("max_pool2d_grad")
 def _max_pool2d_grad(xp, x, g, kernel, stride, pad):
-    """Each output gradient added at its window's first maximum: for each window position
-    (i, j), one strided slice addition of the gradients whose maximum sits there (kh * kw
-    passes over the output, instead of a scatter with repeated indices)."""
-    arg = _first_max(xp, x, kernel, stride, pad)
-    dxp = xp.zeros(_padded_shape(x.shape, pad), dtype=x.dtype)
-    zero = xp.zeros((), dtype=x.dtype)
-    for k, (rows, cols) in enumerate(_window_slices(kernel, stride, arg.shape[2:])):
-        dxp[:, :, rows, cols] += xp.where(arg == k, g, zero)
-    return _crop(dxp, pad, x.shape[2:])
+    _, argmax = _max_pool2d_argmax(xp, x, kernel, stride, pad)
+    return _max_pool2d_scatter(xp, argmax, g, x.shape, kernel, stride, pad)
 
 
 @kernel("max_pool2d_grad_grad")
 def _max_pool2d_grad_grad(xp, x, g, kernel, stride, pad):
-    """Gather an input-shaped array at each window's argmax: the transpose of the above."""
-    flat, _ = _argmax_positions(xp, x, kernel, stride, pad)
-    return _pad_nchw(xp, g, pad).ravel()[flat]
+    _, argmax = _max_pool2d_argmax(xp, x, kernel, stride, pad)
+    return _max_pool2d_gather(xp, argmax, g, kernel, stride, pad)
 
 
 # ----- average pooling -------------------------------------------------------------------------

@@ -26,6 +26,8 @@ def _infer_dtype(data) -> dt.DType:
         return dt.int64
     if arr.dtype.kind == "b":
         return dt.bool_
+    if arr.dtype.kind == "c":  # Python complex numbers are complex128, as in NumPy
+        return dt.from_numpy(arr.dtype)
     raise DTypeError(f"Tensor: cannot make a tensor from {type(data).__name__} {data!r:.60}")
 
 
@@ -119,13 +121,27 @@ class Tensor(TensorMethods, TensorExtras):
         return bool(self.asnumpy())
 
     def __float__(self) -> float:
-        return float(self.asnumpy())
+        return float(self._one_element("Only one element tensors can be converted to Python "
+                                       "scalars"))
 
     def __int__(self) -> int:
-        return int(self.asnumpy())
+        return int(self._one_element("Only one element tensors can be converted to Python "
+                                     "scalars"))
 
     def __index__(self) -> int:
-        return int(self.asnumpy())
+        """An integer Tensor of shape () or (1,) indexes a Python list (`x1[Tensor([i])]`)."""
+        message = "Only integer tensors of a single element can be converted to an index"
+        if self.dtype.is_float or self.dtype.is_complex:
+            raise ValueError(f"{message}, got {self.dtype}")
+        return int(self._one_element(message))
+
+    def _one_element(self, message: str):
+        """The element of a Tensor of shape () or (1,), as MindSpore reads them; ValueError
+        for other shapes."""
+        data = self.asnumpy()
+        if data.shape not in ((), (1,)):
+            raise ValueError(f"{message}, got shape {data.shape}")
+        return data.reshape(())[()]
 
     def __iter__(self):
         for i in range(len(self)):

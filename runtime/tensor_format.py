@@ -53,6 +53,8 @@ def _scalar_text(value) -> str:
         return "True" if value else "False"
     if isinstance(value, (float, np.floating)):
         return f"{float(value):g}"
+    if isinstance(value, (complex, np.complexfloating)):
+        return str(complex(value))
     return str(int(value))
 
 
@@ -62,6 +64,8 @@ def _item_formatter(dtype: np.dtype):
         return lambda v: format(float(v), spec)
     if dtype.kind == "b":
         return lambda v: "True".rjust(5) if v else "False"
+    if dtype.kind == "c":  # Python's spelling, (1+2j), as NumPy prints a complex scalar
+        return lambda v: str(complex(v))
 
     def integer(v):
         text = str(int(v))

@@ -18,6 +18,7 @@ the host fallbacks of `backend.HOST_FALLBACKS`.
 from __future__ import annotations
 
 import functools
+import operator
 
 try:
     import torch
@@ -49,7 +50,15 @@ def array_namespace(dev: torch.device):
 
     on_dev = {name: functools.partial(getattr(xp, name), device=dev)
               for name in ("arange", "full", "zeros", "ones", "asarray")}
-    return namespace(xp, erf=torch.erf, **on_dev)
+    return namespace(xp, erf=torch.erf, **on_dev, **NATIVE_ARITHMETIC)
+
+
+# Tensor operators for the arithmetic primitives instead of array_api_compat's wrappers, which
+# re-derive the result dtype whenever an operand is 0-d (a learning rate, a constant): the
+# graph has already cast both operands to the result dtype, so torch's own rule agrees, and a
+# training step makes dozens of these calls.
+NATIVE_ARITHMETIC = {"add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
+                     "divide": operator.truediv}
 
 
 def make_backend(device: str = "cpu") -> Backend:

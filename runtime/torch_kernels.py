@@ -2,14 +2,18 @@
 not serve well on torch, each `fn(dev, *operands, **params)` with `dev` bound by
 `torch_backend.make_backend`.
 
-* Convolution runs on `torch.nn.functional.conv2d` and its gradients on `torch.nn.grad`: a
+* Convolution runs on `torch.nn.functional.conv2d`, its gradients on `torch.nn.grad` and the
+  fused pair on `aten.convolution_backward`: a
   symmetric pad param (top, bottom, left, right) goes to torch's `padding`, an asymmetric one
   pads the input explicitly; cuDNN's TF32 mode is off for the call on CUDA: float32 must mean
-  float32. Max-pooling gradients go through PyTorch's pooling indices, which point at each
+  float32. Max-pooling gradients go through PyTorch's pooling indices (under differentiation
+  the forward pass records them: `max_pool2d_argmax`), which point at each
   window's first maximum as the NumPy kernel's argmax does, so ties agree across backends.
 * `getitem` and `getitem_grad`: torch has no negative-step slices; they become positive-step
   slices plus a flip. `gather_grad` is an `index_add_`.
 * On CUDA, integer `matmul` runs on the host: CUDA has no integer matrix product.
+* The softmax family and GeLU (both forms), forward and backward, run on ATen's own fused
+  kernels (`_softmax_backward_data`, `gelu_backward`, ...).
 """
 from __future__ import annotations
 
@@ -33,7 +37,8 @@ TABLE: dict[str, Callable] = {}  # primitive name -> fn(dev, *operands, **params
 kernel = registrar(TABLE)
 
 TORCH_DTYPES = {np.dtype(name): getattr(torch, name) for name in (
-    "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")}
+    "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool",
+    "complex64", "complex128")}
 
 
 def from_host(array, dev) -> torch.Tensor:
@@ -49,6 +54,10 @@ def to_host(value) -> np.ndarray:
     if isinstance(value, torch.Tensor):
         return value.detach().cpu().numpy()
     return np.asarray(value)
+
+
+TABLE["complex"] = lambda dev, re, im: torch.complex(re, im)
+TABLE["conj"] = lambda dev, x: torch.conj_physical(x)  # torch.conj is a lazy view
 
 
 @kernel("matmul")
@@ -113,6 +122,35 @@ def _gather_grad(dev, g, indices, axis, shape):
     return torch.zeros(shape, dtype=g.dtype, device=dev).index_add_(axis, ind, rows)
 
 
+# ----- softmax family and GeLU: ATen's fused kernels ----------------------------------------
+
+TABLE["softmax"] = lambda dev, x, axis=-1: torch.softmax(x, axis)
+TABLE["log_softmax"] = lambda dev, x, axis=-1: torch.log_softmax(x, axis)
+TABLE["softmax_grad"] = lambda dev, y, dy, axis=-1: torch.ops.aten._softmax_backward_data(
+    dy, y, axis % y.ndim, y.dtype)
+TABLE["log_softmax_grad"] = lambda dev, y, dy, axis=-1: (
+    torch.ops.aten._log_softmax_backward_data(dy, y, axis % y.ndim, y.dtype))
+TABLE["gelu"] = lambda dev, x: F.gelu(x)
+TABLE["gelu_tanh"] = lambda dev, x: F.gelu(x, approximate="tanh")
+TABLE["normal_cdf"] = lambda dev, x: torch.special.ndtr(x)
+
+
+def _gelu_backward(approximate: str, name: str):
+    """aten.gelu_backward where x and dy have one shape; the shared kernel where they
+    broadcast."""
+    def grad(dev, x, dy):
+        if x.shape != dy.shape:
+            from .torch_backend import array_namespace
+
+            return SHARED_TABLE[name](array_namespace(dev), x, dy)
+        return torch.ops.aten.gelu_backward(dy, x, approximate=approximate)
+    return grad
+
+
+TABLE["gelu_grad"] = _gelu_backward("none", "gelu_grad")
+TABLE["gelu_tanh_grad"] = _gelu_backward("tanh", "gelu_tanh_grad")
+
+
 # ----- convolution and pooling -----------------------------------------------------------------
 
 def _pad_nchw(x: torch.Tensor, pad, value=0.0) -> torch.Tensor:
@@ -134,6 +172,8 @@ def _windows(xp: torch.Tensor, kernel_hw, stride, out_hw) -> torch.Tensor:
 
 
 def _crop(xp: torch.Tensor, pad, hw) -> torch.Tensor:
+    if not any(pad):
+        return xp
     return xp[:, :, pad[0]:pad[0] + hw[0], pad[2]:pad[2] + hw[1]]
 
 
@@ -194,6 +234,25 @@ def _conv2d_backprop_filter(dev, x, dout, w_shape, stride, pad, dilation, group)
                                            padding=padding, dilation=dilation, groups=group)
         return conv_grad.conv2d_weight(_pad_nchw(x, pad), tuple(w_shape), dout, stride=stride,
                                        padding=0, dilation=dilation, groups=group)
+
+
+@kernel("conv2d_grad")
+def _conv2d_grad(dev, x, w, dout, stride, pad, dilation, group):
+    """Both backward passes from one `aten.convolution_backward` call (the one autograd
+    makes), which shares its setup and layout conversions between them."""
+    padding = _torch_padding(pad)
+    padded = x if padding is not None else _pad_nchw(x, pad)
+    with _full_float32(dev):
+        dx, dw, _ = torch.ops.aten.convolution_backward(
+            dout, padded, w, None, list(stride), list(padding or (0, 0)), list(dilation), False,
+            [0, 0], group, [True, True, False])
+    return (dx if padding is not None else _crop(dx, pad, x.shape[2:])), dw
+
+
+@kernel("relu_grad")
+def _relu_grad(dev, x, dy):
+    """PyTorch's own ReLU backward: one pass, no mask tensor."""
+    return torch.ops.aten.threshold_backward(dy, x, 0)
 
 
 @kernel("layer_norm_grad")
@@ -264,6 +323,31 @@ def _max_pool2d_grad_grad(dev, x, g, kernel, stride, pad):
     n, c, ho, wo = indices.shape
     g = _pad_nchw(g, pad).reshape(n, c, -1)
     return torch.gather(g, 2, indices.reshape(n, c, -1)).reshape(n, c, ho, wo)
+
+
+@kernel("max_pool2d_argmax")
+def _max_pool2d_argmax(dev, x, kernel, stride, pad):
+    """PyTorch's pooling with its indices, which are the padded plane's: the argmax that the
+    backward pass reuses instead of pooling again."""
+    y, indices = F.max_pool2d(_pad_nchw(x, pad, -math.inf), kernel, stride, return_indices=True)
+    return y, indices.to(torch.int32)
+
+
+@kernel("max_pool2d_scatter")
+def _max_pool2d_scatter(dev, argmax, g, x_shape, kernel, stride, pad):
+    """PyTorch's pooling backward over recorded indices (it reads the input only for its
+    shape, so an uninitialised one of the padded shape stands in)."""
+    padded = g.new_empty(_padded_shape(x_shape, pad))
+    dxp = torch.ops.aten.max_pool2d_with_indices_backward(
+        g, padded, list(kernel), list(stride), [0, 0], [1, 1], False, argmax.long())
+    return _crop(dxp, pad, x_shape[2:])
+
+
+@kernel("max_pool2d_gather")
+def _max_pool2d_gather(dev, argmax, h, kernel, stride, pad):
+    n, c, ho, wo = argmax.shape
+    planes = _pad_nchw(h, pad).reshape(n, c, -1)
+    return torch.gather(planes, 2, argmax.long().reshape(n, c, -1)).reshape(n, c, ho, wo)
 
 
 # ----- average pooling -------------------------------------------------------------------------

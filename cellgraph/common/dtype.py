@@ -21,9 +21,11 @@ number_type = tuple(d for d in _dtype_module.ALL if d.name != "bool_")
 int_type = tuple(d for d in _dtype_module.ALL if d.name.startswith("int"))
 uint_type = tuple(d for d in _dtype_module.ALL if d.name.startswith("uint"))
 float_type = tuple(d for d in _dtype_module.ALL if "float" in d.name)
+complex_type = tuple(d for d in _dtype_module.ALL if d.is_complex)
 all_types = tuple(_dtype_module.ALL)
 
-_PY_TYPES = {bool: _dtype_module.bool_, int: _dtype_module.int64, float: _dtype_module.float32}
+_PY_TYPES = {bool: _dtype_module.bool_, int: _dtype_module.int64, float: _dtype_module.float32,
+             complex: _dtype_module.complex128}
 
 
 def dtype_to_nptype(type_) -> type:
@@ -32,9 +34,9 @@ def dtype_to_nptype(type_) -> type:
 
 
 def dtype_to_pytype(type_) -> type:
-    """The Python type a scalar of `type_` reads as: bool, int or float."""
+    """The Python type a scalar of `type_` reads as: bool, int, float or complex."""
     d = as_dtype(type_)
-    return bool if d.is_bool else int if d.is_int else float
+    return bool if d.is_bool else int if d.is_int else complex if d.is_complex else float
 
 
 def pytype_to_dtype(obj) -> DType:

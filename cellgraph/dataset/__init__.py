@@ -10,10 +10,17 @@
 Sources (GeneratorDataset, NumpySlicesDataset, MnistDataset, Cifar10Dataset, Cifar100Dataset,
 ImageFolderDataset) feed a chain of lazy pipeline nodes; iterators run it in a prefetch thread.
 """
-from . import config, transforms, vision
+from . import config, text, transforms, vision
 from .engine import Dataset
-from .nodes import BatchInfo, ZipNode
-from .readers import Cifar10Dataset, Cifar100Dataset, ImageFolderDataset, MnistDataset
+from .mindrecord_source import MindDataset
+from .nodes import BatchDataset, BatchInfo, ZipNode
+from .readers import (
+    Cifar10Dataset,
+    Cifar100Dataset,
+    FashionMnistDataset,
+    ImageFolderDataset,
+    MnistDataset,
+)
 from .samplers import (
     DistributedSampler,
     RandomSampler,
@@ -21,6 +28,7 @@ from .samplers import (
     SequentialSampler,
     SubsetRandomSampler,
     SubsetSampler,
+    WeightedRandomSampler,
 )
 from .sources import GeneratorDataset, NumpySlicesDataset
 
@@ -31,13 +39,16 @@ def zip(datasets):  # MindSpore's name; the builtin is not used in this module
 
 
 __all__ = [
+    "BatchDataset",
     "BatchInfo",
     "Cifar10Dataset",
     "Cifar100Dataset",
     "Dataset",
     "DistributedSampler",
+    "FashionMnistDataset",
     "GeneratorDataset",
     "ImageFolderDataset",
+    "MindDataset",
     "MnistDataset",
     "NumpySlicesDataset",
     "RandomSampler",
@@ -45,7 +56,9 @@ __all__ = [
     "SequentialSampler",
     "SubsetRandomSampler",
     "SubsetSampler",
+    "WeightedRandomSampler",
     "config",
+    "text",
     "transforms",
     "vision",
     "zip",

@@ -82,13 +82,36 @@ class Dataset:
         return MapNode(self, operations, input_columns, output_columns, column_order)
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None,
-              per_batch_map=None, input_columns=None, output_columns=None, **kwargs):
+              per_batch_map=None, input_columns=None, output_columns=None, column_order=None,
+              pad_info=None, python_multiprocessing=False, max_rowsize=None):
         """Stack `batch_size` rows into one; the last, smaller batch is dropped if
-        `drop_remainder`."""
-        from .nodes import BatchNode
+        `drop_remainder`. `pad_info` and `column_order` (MindSpore 1.x) pad as `padded_batch`
+        does and order the columns as `project` does."""
+        from .nodes import BatchDataset
 
-        return BatchNode(self, _check_count(batch_size, "batch", "batch_size"),
-                         bool(drop_remainder), per_batch_map, input_columns, output_columns)
+        batched = BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
+                               per_batch_map, input_columns, output_columns, pad_info,
+                               python_multiprocessing=python_multiprocessing,
+                               max_rowsize=max_rowsize)
+        return batched if column_order is None else batched.project(column_order)
+
+    def padded_batch(self, batch_size, drop_remainder=False, num_parallel_workers=None,
+                     pad_info=None):
+        """Batch rows of different shapes: each column in `pad_info` ({column: (shape,
+        value)}) is padded at the end to `shape` (None, or a None axis: the longest in the
+        batch) with `value` (None: 0), every other column to the longest with 0. Without
+        `pad_info` nothing is padded."""
+        from .nodes import BatchDataset
+
+        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
+                            pad_info=pad_info)
+
+    def filter(self, predicate, input_columns=None, num_parallel_workers=None):
+        """Keep the rows for which `predicate(*input_columns)` (all columns by default) is
+        true."""
+        from .nodes import FilterNode
+
+        return FilterNode(self, predicate, input_columns)
 
     def shuffle(self, buffer_size):
         """Shuffle through a buffer of `buffer_size` rows (a full shuffle when it holds the
@@ -173,12 +196,12 @@ class Dataset:
         return n
 
     def get_batch_size(self) -> int:
-        from .nodes import BatchNode
+        from .nodes import BatchDataset
 
         node = self
-        while node.children and not isinstance(node, BatchNode):
+        while node.children and not isinstance(node, BatchDataset):
             node = node.children[0]
-        return node.batch_size if isinstance(node, BatchNode) else 1
+        return node.batch_size if isinstance(node, BatchDataset) else 1
 
     def get_repeat_count(self) -> int:
         from .nodes import RepeatNode

@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 
-from .engine import Dataset, column_list, find_column
+from .engine import Dataset, _check_count, column_list, find_column
 
 
 def _as_tuple(value) -> tuple:
@@ -100,11 +100,45 @@ def stack_column(values: list, column: str) -> np.ndarray:
                          f"resize them to one shape before batching") from None
 
 
-class BatchNode(Dataset):
-    def __init__(self, child, batch_size, drop_remainder, per_batch_map, input_columns,
-                 output_columns):
-        super().__init__([child])
-        self.batch_size, self.drop_remainder = batch_size, drop_remainder
+def pad_column(values: list, column: str, pad) -> list:
+    """The column's arrays padded at the end of each axis to `pad` = (shape, value): a shape
+    of None, or a None axis in it, pads to the longest in the batch; value None is 0 ("" for
+    strings). An array longer than a fixed shape is an error, as in MindSpore."""
+    shape, value = pad
+    arrays = [np.asarray(v) for v in values]
+    ranks = {a.ndim for a in arrays}
+    if len(ranks) != 1:
+        raise ValueError(f"batch: column {column!r} holds rows of different ranks {sorted(ranks)}")
+    longest = np.max([a.shape for a in arrays], axis=0) if arrays[0].ndim else ()
+    shape = list(longest) if shape is None else list(shape)
+    if len(shape) != len(longest):
+        raise ValueError(f"batch: the pad shape {shape} of column {column!r} has {len(shape)} "
+                         f"axes, its rows have {len(longest)}")
+    target = tuple(int(n) if d is None else int(d) for n, d in zip(longest, shape))
+    out = []
+    for a in arrays:
+        if any(n > t for n, t in zip(a.shape, target)):
+            raise ValueError(f"batch: a row of column {column!r} of shape {a.shape} is longer "
+                             f"than the pad shape {list(target)}")
+        fill = value if value is not None else ("" if a.dtype.kind in "US" else 0)
+        padded = np.full(target, fill, dtype=a.dtype)
+        padded[tuple(slice(0, n) for n in a.shape)] = a
+        out.append(padded)
+    return out
+
+
+class BatchDataset(Dataset):
+    """`dataset.batch(...)`: `batch_size` rows stacked into one (MindSpore's BatchDataset);
+    with `pad_info`, rows of different shapes are padded first (`padded_batch`)."""
+
+    def __init__(self, input_dataset, batch_size, drop_remainder=False,
+                 num_parallel_workers=None, per_batch_map=None, input_columns=None,
+                 output_columns=None, pad_info=None, **kwargs):
+        super().__init__([input_dataset])
+        child = input_dataset
+        self.batch_size = _check_count(batch_size, "batch", "batch_size")
+        self.drop_remainder = bool(drop_remainder)
+        self.pad_info = _check_pad_info(pad_info, child.column_names)
         self.per_batch_map = per_batch_map
         names = child.column_names
         self.inputs = column_list(input_columns, "batch", "input_columns") or names
@@ -147,8 +181,47 @@ class BatchNode(Dataset):
                     columns[i] = list(values)
             else:
                 columns = kept + [list(v) for v in mapped]
+        if self.pad_info is not None:
+            columns = [pad_column(values, name, self.pad_info.get(name, (None, None)))
+                       for values, name in zip(columns, self.column_names)]
         return tuple(stack_column(values, name)
                      for values, name in zip(columns, self.column_names))
+
+
+def _check_pad_info(pad_info, names) -> dict | None:
+    if pad_info is None:
+        return None
+    if not isinstance(pad_info, dict):
+        raise TypeError(f"batch: `pad_info` must be a dict of column -> (shape, value), got "
+                        f"{type(pad_info).__name__}")
+    for column, pad in pad_info.items():
+        find_column(names, column, "batch")
+        if not isinstance(pad, (tuple, list)) or len(pad) != 2 or not (
+                pad[0] is None or isinstance(pad[0], (list, tuple))):
+            raise TypeError(f"batch: `pad_info[{column!r}]` must be (shape or None, value), "
+                            f"got {pad!r}")
+    return {column: tuple(pad) for column, pad in pad_info.items()}
+
+
+class FilterNode(Dataset):
+    """The rows for which `predicate(*input_columns)` is true."""
+
+    def __init__(self, child, predicate, input_columns):
+        super().__init__([child])
+        if not callable(predicate):
+            raise TypeError(f"filter: `predicate` must be callable, got {predicate!r}")
+        self.predicate = predicate
+        names = child.column_names
+        inputs = column_list(input_columns, "filter", "input_columns") or names
+        self.input_index = [find_column(names, c, "filter") for c in inputs]
+
+    def count(self):
+        return None
+
+    def rows(self, state):
+        for row in self.children[0].rows(state):
+            if bool(np.asarray(self.predicate(*(row[i] for i in self.input_index)))):
+                yield row
 
 
 class ShuffleNode(Dataset):

@@ -10,7 +10,8 @@ import numpy as np
 
 from .sources import MappableSource
 
-__all__ = ["Cifar10Dataset", "Cifar100Dataset", "ImageFolderDataset", "MnistDataset"]
+__all__ = ["Cifar10Dataset", "Cifar100Dataset", "FashionMnistDataset", "ImageFolderDataset",
+           "MnistDataset"]
 
 _IDX_DTYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4",
                0x0E: ">f8"}
@@ -108,6 +109,12 @@ class MnistDataset(_ArraySource):
             return None
         raise ValueError(f"{self.op}: no file {self._FILES[part]}-{suffix} in "
                          f"{self.dataset_dir!r}")
+
+
+class FashionMnistDataset(MnistDataset):
+    """Fashion-MNIST, which ships in MNIST's IDX files and names: the same columns."""
+
+    op = "FashionMnistDataset"
 
 
 class _CifarDataset(_ArraySource):

@@ -14,7 +14,7 @@ import numpy as np
 from . import config
 
 __all__ = ["DistributedSampler", "RandomSampler", "Sampler", "SequentialSampler",
-           "SubsetRandomSampler", "SubsetSampler"]
+           "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler"]
 
 
 def _optional_count(value, op: str, name: str):
@@ -112,6 +112,36 @@ class SubsetRandomSampler(SubsetSampler):
     def indices(self, num_rows, state):
         subset = super().indices(num_rows, state)
         return subset[state.rng(self).permutation(len(subset))]
+
+
+class WeightedRandomSampler(Sampler):
+    """`num_samples` row indices (default: one per weight) drawn from the first len(weights)
+    rows, each with probability weight / sum(weights), with or without replacement."""
+
+    def __init__(self, weights, num_samples=None, replacement=True):
+        super().__init__(num_samples)
+        self.weights = np.asarray(list(weights), dtype=np.float64)
+        if self.weights.ndim != 1 or not len(self.weights) or (self.weights < 0).any() or \
+                not self.weights.sum() > 0:
+            raise ValueError(f"WeightedRandomSampler: `weights` must be non-negative numbers "
+                             f"with a positive sum, got {weights!r}")
+        self.replacement = bool(replacement)
+        if not self.replacement and self.count(len(self.weights)) > np.count_nonzero(
+                self.weights):
+            raise ValueError("WeightedRandomSampler: without replacement, num_samples must not "
+                             "exceed the number of nonzero weights")
+
+    def indices(self, num_rows, state):
+        if len(self.weights) > num_rows:
+            raise ValueError(f"WeightedRandomSampler: {len(self.weights)} weights for a dataset "
+                             f"of {num_rows} rows")
+        return state.rng(self).choice(len(self.weights), self.count(num_rows),
+                                      replace=self.replacement,
+                                      p=self.weights / self.weights.sum())
+
+    def count(self, num_rows):
+        """num_samples draws (with replacement they may outnumber the weights)."""
+        return self.num_samples or len(self.weights)
 
 
 class DistributedSampler(Sampler):

@@ -8,6 +8,7 @@ from . import (
     conv,
     conv_nd,
     dynamic_lr,
+    image_layers,
     layers,
     learning_rate_schedule,
     loss,
@@ -30,6 +31,7 @@ from .conv_nd import *
 from .dynamic_lr import *
 from .grad_cells import ForwardValueAndGrad, Jvp, Vjp
 from .grad_reducer import DistributedGradReducer
+from .image_layers import *
 from .layers import *
 from .learning_rate_schedule import *
 from .loss import *
@@ -42,14 +44,14 @@ from .transformer import *
 from .wrap import *
 
 __all__ = ["Cell", "DistributedGradReducer", "ForwardValueAndGrad", "Jvp", "Vjp"] + [
-    name for module in (activation, basic, container, conv, conv_nd, dynamic_lr, layers,
-                        learning_rate_schedule, loss, loss_scale, normalization, optim,
+    name for module in (activation, basic, container, conv, conv_nd, dynamic_lr, image_layers,
+                        layers, learning_rate_schedule, loss, loss_scale, normalization, optim,
                         optim_adaptive, rnn, transformer, wrap)
     for name in module.__all__]
 
 # The metrics live in cellgraph.train (MindSpore 2.x); the 1.x spelling nn.Accuracy reaches
 # them on first use, since cellgraph.train imports nn.
-_METRIC_NAMES = ("Accuracy", "F1", "Fbeta", "Loss", "MAE", "MSE", "Metric", "Precision",
+_METRIC_NAMES = ("Accuracy", "ConfusionMatrix", "F1", "Fbeta", "Loss", "MAE", "MSE", "Metric", "Precision",
                  "Recall", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
                  "TopKCategoricalAccuracy", "get_metric_fn", "names", "rearrange_inputs")
 

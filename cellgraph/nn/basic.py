@@ -13,6 +13,7 @@ import numpy as np
 
 import cellgraph.ops as P
 from cellgraph.ops import dtype as dt
+from cellgraph.ops.composite_pad import pad_pairs_mode
 from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Tensor
 
@@ -52,17 +53,6 @@ class OneHot(Cell):
                f"off_value={self.off_value}, dtype={self.dtype}"
 
 
-def _mirror(x, axis: int, before: int, after: int, mode: str):
-    """Pad `axis` by mirroring: the source index of every output element, then one gather."""
-    size = x.shape[axis]
-    shift = 1 if mode == "reflect" else 0
-    if before + shift > size or after + shift > size:
-        raise ShapeError(f"Pad: padding ({before}, {after}) is too large for an axis of size "
-                         f"{size} in mode {mode.upper()}")
-    index = np.pad(np.arange(size), (before, after), mode)
-    return P.gather(x, Tensor(index.astype(np.int64)), axis)
-
-
 class Pad(Cell):
     """Pad each axis by `paddings[i] = (before, after)`: mode "CONSTANT" (zeros), "REFLECT"
     (mirror without the edge) or "SYMMETRIC" (mirror with it)."""
@@ -86,10 +76,7 @@ class Pad(Cell):
         if self.mode == "CONSTANT":
             flat = tuple(v for pair in reversed(self.paddings) for v in pair)
             return P.pad(x, flat)
-        for axis, (before, after) in enumerate(self.paddings):
-            if before or after:
-                x = _mirror(x, axis, before, after, self.mode.lower())
-        return x
+        return pad_pairs_mode(x, self.paddings, self.mode.lower())
 
 
 class Norm(Cell):

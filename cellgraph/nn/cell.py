@@ -60,6 +60,21 @@ def _in_precision(amp_types, args, call):
     return result if output_dtype is None else cast_float(result, output_dtype)
 
 
+def _parameter_sequence(value) -> bool:
+    """A tuple or list attribute of Parameters (not an optimizer's ParameterTuple): its
+    Parameters belong to the Cell, named by themselves and prefixed like the Cell's own."""
+    return (isinstance(value, (list, tuple)) and not isinstance(value, ParameterTuple)
+            and bool(value) and all(isinstance(v, Parameter) for v in value))
+
+
+def _own_parameters(cell):
+    for value in cell.__dict__.values():
+        if isinstance(value, Parameter):
+            yield value
+        elif _parameter_sequence(value):
+            yield from value
+
+
 def _optional_input(construct, index: int) -> bool:
     """Whether input `index` of a library construct may be None (its default is None, as for
     LSTM's `hx` or an attention mask)."""
@@ -88,6 +103,10 @@ class Cell:
             Cell.__init__(self)  # a subclass that forgot super().__init__()
         if isinstance(value, Parameter) and value.name in (None, "Parameter"):
             value.name = name
+        elif _parameter_sequence(value):
+            for i, param in enumerate(value):  # each keeps its own name, as in MindSpore
+                if param.name in (None, "Parameter"):
+                    param.name = f"{name}.{i}"
         elif isinstance(value, Cell) and self._auto_prefix:
             value._prefix_parameter_names(name)
         elif isinstance(value, Tensor) and isinstance(self.__dict__.get(name), Parameter):
@@ -109,8 +128,8 @@ class Cell:
         """Names become hierarchical as Cells are attached, as in MindSpore: "fc1.weight"."""
         seen = set()
         for _, cell in self.cells_and_names():
-            for param in cell.__dict__.values():
-                if isinstance(param, Parameter) and param.name and id(param) not in seen:
+            for param in _own_parameters(cell):
+                if param.name and id(param) not in seen:
                     seen.add(id(param))
                     param.name = f"{prefix}.{param.name}"
 
@@ -243,7 +262,8 @@ class Cell:
                 if isinstance(value, Parameter) and id(value) not in seen:
                     seen.add(id(value))
                     yield (f"{prefix}.{name}" if prefix else name), value
-                elif isinstance(value, ParameterTuple):  # optimizer state: named by itself
+                elif isinstance(value, ParameterTuple) or _parameter_sequence(value):
+                    # optimizer state or a tuple attribute: each Parameter named by itself
                     for i, param in enumerate(value):
                         if id(param) not in seen:
                             seen.add(id(param))

@@ -1,16 +1,17 @@
-"""Containers: SequentialCell (runs its cells in order) and CellList (a list of cells that a
-construct indexes or iterates). Children are stored under "0", "1", ... as MindSpore does, so
+"""Containers: SequentialCell (runs its cells in order), CellList (a list of cells that a
+construct indexes or iterates) and CellDict (cells by string key). Children are stored under "0", "1", ... as MindSpore does, so
 parameters are named "layers.0.weight". A compiled graph is rebuilt when the list changes."""
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Mapping
 
 from cellgraph.ops.errors import DTypeError
 
 from .cell import Cell
 from .layers import guarded
 
-__all__ = ["CellList", "SequentialCell"]
+__all__ = ["CellDict", "CellList", "SequentialCell"]
 
 
 def _check_cell(value, op: str) -> Cell:
@@ -83,6 +84,11 @@ class _CellContainer(Cell):
         del cells[index]
         self._reindex(cells)
 
+    def insert(self, index, cell) -> None:
+        cells = self._cells_list()
+        cells.insert(index, _check_cell(cell, self.op))
+        self._reindex(cells, cell)
+
 
 class SequentialCell(_CellContainer):
     """`SequentialCell([c1, c2, ...])` or `SequentialCell(OrderedDict(name=cell))`: construct
@@ -129,11 +135,107 @@ class CellList(_CellContainer):
             self.append(cell)
         return self
 
-    def insert(self, index, cell) -> None:
-        cells = self._cells_list()
-        cells.insert(index, _check_cell(cell, self.op))
-        self._reindex(cells, cell)
-
     def construct(self, *inputs):
         raise NotImplementedError("CellList has no construct; index or iterate it in the "
+                                  "construct of the Cell that owns it")
+
+
+class CellDict(_CellContainer):
+    """Cells under string keys, in insertion order, used like a dict (`heads[task]` with a
+    Python key in construct picks a cell at compile time). Parameters are named
+    "<dict name>.<key>.<name>". Keys must be non-empty, free of ".", and no attribute of Cell;
+    the values may not be containers themselves."""
+
+    op = "CellDict"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+        if len(args) > 1:
+            raise TypeError(f"CellDict: expected at most one iterable of (key, Cell) pairs, got "
+                            f"{len(args)} arguments")
+        if args:
+            self.update(args[0])
+
+    def _check_entry(self, key, cell) -> None:
+        if not isinstance(key, str):
+            raise TypeError(f"CellDict: keys must be str, got {type(key).__name__} {key!r}")
+        if not key or "." in key or hasattr(Cell, key):
+            raise KeyError(f"CellDict: the key {key!r} must be non-empty, contain no '.' and "
+                           f"not name an attribute of Cell")
+        if isinstance(cell, _CellContainer):
+            raise TypeError(f"CellDict: a value may not be a {type(cell).__name__}, got one "
+                            f"for key {key!r}")
+        if not isinstance(cell, Cell):
+            raise TypeError(f"CellDict: expected a Cell for key {key!r}, got "
+                            f"{type(cell).__name__}")
+
+    def __getitem__(self, key):
+        guarded(self, "_layout")  # a graph that picked a cell by key is rebuilt when it changes
+        if key not in self._names:
+            raise KeyError(f"CellDict: no cell under the key {key!r}; keys are "
+                           f"{list(self._names)}")
+        return self.__dict__[key]
+
+    def __setitem__(self, key, cell):
+        self._check_entry(key, cell)
+        if key in self._names:
+            self._names.remove(key)
+            object.__delattr__(self, key)
+        self._add(key, cell)
+
+    def __delitem__(self, key):
+        self.pop(key)
+
+    def __contains__(self, key) -> bool:
+        return key in self._names
+
+    def __iter__(self):
+        return iter(self.keys())
+
+    def __len__(self) -> int:
+        guarded(self, "_layout")
+        return len(self._names)
+
+    def keys(self):
+        guarded(self, "_layout")
+        return OrderedDict((name, None) for name in self._names).keys()
+
+    def values(self):
+        return [self[key] for key in self.keys()]
+
+    def items(self):
+        return [(key, self[key]) for key in self.keys()]
+
+    def pop(self, key):
+        cell = self[key]
+        self._names.remove(key)
+        object.__delattr__(self, key)
+        self._changed()
+        return cell
+
+    def clear(self):
+        for key in list(self._names):
+            self.pop(key)
+
+    def update(self, cells):
+        """Add or replace the cells of a mapping or an iterable of (key, Cell) pairs."""
+        if isinstance(cells, (Mapping, CellDict)):
+            pairs = list(cells.items())
+        else:
+            try:
+                pairs = list(cells)
+            except TypeError:
+                raise TypeError(f"CellDict.update: expected a mapping or an iterable of (key, "
+                                f"Cell) pairs, got {type(cells).__name__}") from None
+        for pair in pairs:
+            if not isinstance(pair, (tuple, list)):
+                raise TypeError(f"CellDict.update: expected (key, Cell) pairs, got "
+                                f"{type(pair).__name__}")
+            if len(pair) != 2:
+                raise ValueError(f"CellDict.update: expected (key, Cell) pairs of length 2, "
+                                 f"got one of length {len(pair)}")
+            self[pair[0]] = pair[1]
+
+    def construct(self, *inputs):
+        raise NotImplementedError("CellDict has no construct; pick a cell by key in the "
                                   "construct of the Cell that owns it")

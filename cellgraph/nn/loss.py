@@ -10,6 +10,7 @@ from cellgraph.ops import nn_functional as NF
 from cellgraph.ops.check_ops import check_range
 from cellgraph.ops.core import fmt_shape
 from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.ops.nn_ops import softmax_cross_entropy
 
 from .cell import Cell
 
@@ -25,11 +26,13 @@ __all__ = [
     "LossBase",
     "MAELoss",
     "MSELoss",
+    "MarginRankingLoss",
     "NLLLoss",
     "RMSELoss",
     "SmoothL1Loss",
     "SoftMarginLoss",
     "SoftmaxCrossEntropyWithLogits",
+    "TripletMarginLoss",
 ]
 
 REDUCTIONS = ("mean", "sum", "none")
@@ -178,8 +181,10 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
         else:
             _check_float(op, labels)
             _check_same_shape(op, logits, labels)
-        per_row = F.neg(F.reduce_sum(F.mul(labels, F.log_softmax(logits, -1)), -1))
-        return self.get_loss(per_row)
+        if labels.dtype != logits.dtype:  # mixed precisions meet in the wider one
+            per_row = F.neg(F.reduce_sum(F.mul(labels, F.log_softmax(logits, -1)), -1))
+            return self.get_loss(per_row)
+        return self.get_loss(softmax_cross_entropy(logits, labels)[0])
 
     def extend_repr(self) -> str:
         return f"sparse={self.sparse}, reduction={self.reduction}"
@@ -266,6 +271,54 @@ class CosineEmbeddingLoss(LossBase):
         return self.get_loss(F.select(F.equal(labels, 1), positive, negative))
 
 
+class MarginRankingLoss(LossBase):
+    """max(0, -target * (input1 - input2) + margin): target 1 ranks input1 first, -1 input2."""
+
+    def __init__(self, margin=0.0, reduction="mean"):
+        super().__init__(reduction)
+        if isinstance(margin, bool) or not isinstance(margin, numbers.Real):
+            raise DTypeError(f"MarginRankingLoss: `margin` must be a float, got {margin!r}")
+        self.margin = float(margin)
+
+    def construct(self, input1, input2, target):
+        _check_float("MarginRankingLoss", input1, input2)
+        gap = F.mul(F.neg(target), F.sub(input1, input2))
+        return self.get_loss(F.maximum(F.add(gap, self.margin), 0.0))
+
+
+class TripletMarginLoss(LossBase):
+    """max(d(x, positive) - d(x, negative) + margin, 0) per sample, d the p-norm of the
+    difference plus eps over the non-batch axes; with `swap`, d(x, negative) is replaced by
+    d(positive, negative) where that is smaller. `margin` given to the call overrides the one
+    given at construction."""
+
+    def __init__(self, p=2, swap=False, eps=1e-06, reduction="mean", margin=1.0):
+        super().__init__(reduction)
+        if isinstance(p, bool) or not isinstance(p, numbers.Integral) or p < 1:
+            raise DTypeError(f"TripletMarginLoss: `p` must be a positive int, got {p!r}")
+        if not isinstance(swap, bool):
+            raise DTypeError(f"TripletMarginLoss: `swap` must be a bool, got {swap!r}")
+        if not isinstance(eps, float):
+            raise DTypeError(f"TripletMarginLoss: `eps` must be a float, got {eps!r}")
+        self.p, self.swap, self.eps, self.margin = int(p), swap, eps, margin
+
+    def _distance(self, a, b):
+        diff = F.abs(F.add(F.sub(a, b), self.eps))
+        axes = tuple(range(1, len(diff.shape)))
+        if self.p == 1:
+            return F.reduce_sum(diff, axes)
+        return F.pow(F.reduce_sum(F.pow(diff, float(self.p)), axes), 1.0 / self.p)
+
+    def construct(self, x, positive, negative, margin=None):
+        _check_float("TripletMarginLoss", x, positive, negative)
+        margin = self.margin if margin is None else margin
+        d_pos = self._distance(x, positive)
+        d_neg = self._distance(x, negative)
+        if self.swap:
+            d_neg = F.minimum(d_neg, self._distance(positive, negative))
+        return self.get_loss(F.maximum(F.add(F.sub(d_pos, d_neg), margin), 0.0))
+
+
 class DiceLoss(LossBase):
     """1 - 2 sum(x y) / (sum(x^2) + sum(y^2) + smooth)."""
 
@@ -310,15 +363,45 @@ class NLLLoss(LossBase):
 
 
 class CrossEntropyLoss(NLLLoss):
-    """NLLLoss of log_softmax(logits) over the class axis 1."""
+    """NLLLoss of log_softmax(logits) over the class axis 1. With `label_smoothing` e, the
+    loss is (1 - e) * NLL + e * the mean over classes of -log p (weighted as the labels are),
+    reduced with the same denominator, as MindSpore and PyTorch do."""
 
     def __init__(self, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
         super().__init__(weight, ignore_index, reduction)
-        if label_smoothing != 0.0:
-            raise ArgumentValueError("CrossEntropyLoss: label_smoothing is not supported")
+        if isinstance(label_smoothing, bool) or not isinstance(label_smoothing, numbers.Real) \
+                or not 0.0 <= label_smoothing <= 1.0:
+            raise ArgumentValueError(f"CrossEntropyLoss: `label_smoothing` must be a float in "
+                                     f"[0.0, 1.0], got {label_smoothing!r}")
+        self.label_smoothing = float(label_smoothing)
 
     def construct(self, logits, labels):
         if not logits.dtype.is_float or len(logits.shape) < 2:
             raise ShapeError(f"CrossEntropyLoss: expected float logits of shape (N, C, ...), "
                              f"got {logits.dtype} of shape {fmt_shape(logits.shape)}")
-        return NLLLoss.construct(self, F.log_softmax(logits, 1), labels)
+        log_probs = F.log_softmax(logits, 1)
+        nll = NLLLoss.construct(self, log_probs, labels)
+        if not self.label_smoothing:
+            return nll
+        return F.add(F.mul(nll, 1.0 - self.label_smoothing),
+                     F.mul(self._smoothing_term(log_probs, labels), self.label_smoothing))
+
+    def _smoothing_term(self, log_probs, labels):
+        """The mean over classes of -weight * log p per element, ignored labels left out."""
+        classes = log_probs.shape[1]
+        per_class = F.neg(log_probs)
+        if self.weight is not None:
+            shape = (1, classes) + (1,) * (len(log_probs.shape) - 2)
+            per_class = F.mul(per_class, F.reshape(F.cast(self.weight, log_probs.dtype), shape))
+        kept = F.cast(F.not_equal(labels, self.ignore_index), log_probs.dtype)
+        smooth = F.mul(F.div(F.reduce_sum(per_class, 1), classes), kept)
+        if self.reduction == "none":
+            return smooth
+        if self.reduction == "sum":
+            return F.reduce_sum(smooth)
+        picks = _class_axis_one_hot("CrossEntropyLoss", labels, log_probs)
+        if self.weight is not None:
+            shape = (1, classes) + (1,) * (len(log_probs.shape) - 2)
+            picks = F.mul(picks, F.reshape(F.cast(self.weight, log_probs.dtype), shape))
+        picks = F.mul(picks, F.expand_dims(kept, 1))
+        return F.div(F.reduce_sum(smooth), F.reduce_sum(picks))

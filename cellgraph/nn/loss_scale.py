@@ -4,9 +4,11 @@ In float16 small gradients underflow to zero; multiplying the loss by a large sc
 differentiating keeps them representable, and the gradients are divided by the scale before the
 optimizer sees them. When a scaled gradient overflows (inf or nan), the step is skipped: the
 optimizer's update is computed in the same graph but every Parameter it assigns keeps its old
-value (a `select` on the overflow flag), because a Tensor-dependent `if` cannot hold updates.
-DynamicLossScaleUpdateCell then lowers the scale, and raises it again after `scale_window`
-steps without overflow.
+value (a `select` on the overflow flag). DynamicLossScaleUpdateCell then lowers the scale,
+and raises it again after `scale_window` steps without overflow. Subclasses that write their own
+construct, as the model zoo's BERT cells do, use start_overflow_check / get_overflow_status /
+process_loss_scale and may call the optimizer under `if not overflow:` (a Tensor `if`, whose
+Parameter updates are merged by the switch).
 """
 from __future__ import annotations
 
@@ -15,8 +17,10 @@ import numbers
 import numpy as np
 
 from cellgraph.autograd import value_and_grad
+from cellgraph.common.assign import depend
 from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.compiler.ir import Constant
+from cellgraph.composite import HyperMap
 from cellgraph.ops import dtype as dt
 from cellgraph.ops import functional as F
 from cellgraph.ops.errors import ArgumentValueError, DTypeError
@@ -132,11 +136,33 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
         self.scale_sense = Parameter(Tensor(value), name="scale_sense", requires_grad=False)
         self.grad_fn = value_and_grad(_ScaledLoss(network), grad_position=None,
                                       weights=self.weights, has_aux=True)
+        # what subclasses that write their own construct use (the model zoo's BERT cells)
+        self.hyper_map = HyperMap()
 
     def set_sense_scale(self, sens):
         """Set the loss scale (a Tensor of shape () or (1,))."""
         self.scale_sense.set_data(np.asarray(sens.asnumpy() if isinstance(sens, Tensor)
                                              else sens, np.float32).reshape(self.scale_sense.shape))
+
+    def start_overflow_check(self, pre_cond, compute_input):
+        """(status, compute_input): the status that get_overflow_status reads. Overflow is
+        found from the gradients themselves (no device flag register), so the status is a
+        placeholder ordered after `pre_cond`, and `compute_input` passes through."""
+        status = F.zeros((8,), dt.float32)
+        return depend(status, pre_cond), depend(compute_input, status)
+
+    def get_overflow_status(self, status, compute_output):
+        """A bool scalar: some element of the Tensors in `compute_output` is inf or nan."""
+        leaves = compute_output if isinstance(compute_output, (tuple, list)) else (
+            compute_output,)
+        return depend(F.logical_not(grads_finite(leaves)), status)
+
+    def process_loss_scale(self, overflow):
+        """The update Cell's verdict on `overflow` (it adjusts the scale); `overflow` itself
+        when the scale is a fixed Tensor."""
+        if self.loss_scaling_manager is None:
+            return overflow
+        return self.loss_scaling_manager(self.scale_sense, overflow)
 
     def construct(self, *inputs):
         scale = self.scale_sense

@@ -19,6 +19,7 @@ import numpy as np
 from cellgraph.common.assign import assign
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.frontend import trace_call
+from cellgraph.composite import HyperMap, Map
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import fmt_shape
 from cellgraph.ops.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
@@ -184,6 +185,8 @@ class Optimizer(Cell):
             self.decay_flags = tuple(decay > 0 for decay in self.weight_decays)
         self.parameters = ParameterTuple(params)
         self.is_group_lr = self.group_rates is not None
+        # what optimizers written by users call from construct, as MindSpore's base class has
+        self.hyper_map, self.map_ = HyperMap(), Map()
         self.global_step = Parameter(Tensor(np.array(0, np.int32)), name="global_step",
                                      requires_grad=False)
 

@@ -1,13 +1,15 @@
 """cellgraph.train: Model, callbacks, metrics, loss-scale managers and checkpoints."""
-from . import callback, loss_scale_manager, metrics  # noqa: F401  (the submodule paths)
+from . import callback, loss_scale_manager, metrics, summary  # noqa: F401  (the submodule paths)
 from .callback import (
     Callback,
     CheckpointConfig,
     EarlyStopping,
     History,
     LambdaCallback,
+    LearningRateScheduler,
     LossMonitor,
     ModelCheckpoint,
+    ReduceLROnPlateau,
     RunContext,
     TimeMonitor,
 )
@@ -18,6 +20,7 @@ from .metrics import (
     MAE,
     MSE,
     Accuracy,
+    ConfusionMatrix,
     Fbeta,
     Loss,
     Metric,
@@ -30,14 +33,48 @@ from .metrics import (
     names,
 )
 from .model import Model
+from .safetensors import ckpt_to_safetensors, safetensors_to_ckpt
 from .serialization import CheckpointError, load_checkpoint, load_param_into_net, save_checkpoint
+from .summary import SummaryCollector, SummaryRecord
 
 __all__ = [
-    "F1", "MAE", "MSE", "Accuracy", "Callback", "CheckpointConfig", "CheckpointError",
-    "DynamicLossScaleManager", "EarlyStopping", "Fbeta", "FixedLossScaleManager", "History",
-    "LambdaCallback", "Loss", "LossMonitor", "LossScaleManager", "Metric", "Model",
-    "ModelCheckpoint", "Precision", "Recall", "RunContext", "TimeMonitor",
-    "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "TopKCategoricalAccuracy",
-    "data_sink", "get_metric_fn", "load_checkpoint", "load_param_into_net", "names",
+    "F1",
+    "MAE",
+    "MSE",
+    "Accuracy",
+    "Callback",
+    "CheckpointConfig",
+    "CheckpointError",
+    "ConfusionMatrix",
+    "DynamicLossScaleManager",
+    "EarlyStopping",
+    "Fbeta",
+    "FixedLossScaleManager",
+    "History",
+    "LambdaCallback",
+    "LearningRateScheduler",
+    "Loss",
+    "LossMonitor",
+    "LossScaleManager",
+    "Metric",
+    "Model",
+    "ModelCheckpoint",
+    "Precision",
+    "Recall",
+    "ReduceLROnPlateau",
+    "RunContext",
+    "SummaryCollector",
+    "SummaryRecord",
+    "TimeMonitor",
+    "Top1CategoricalAccuracy",
+    "Top5CategoricalAccuracy",
+    "TopKCategoricalAccuracy",
+    "ckpt_to_safetensors",
+    "data_sink",
+    "get_metric_fn",
+    "load_checkpoint",
+    "load_param_into_net",
+    "names",
+    "safetensors_to_ckpt",
     "save_checkpoint",
 ]

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import numbers
 import sys
+import typing
 
 import numpy as np
 
-__all__ = ["F1", "MAE", "MSE", "Accuracy", "Fbeta", "Loss", "Metric", "Precision", "Recall",
+__all__ = ["F1", "MAE", "MSE", "Accuracy", "ConfusionMatrix", "Fbeta", "Loss", "Metric", "Precision", "Recall",
            "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "TopKCategoricalAccuracy",
            "get_metric_fn", "names", "rearrange_inputs"]
 
@@ -301,6 +302,61 @@ class Top1CategoricalAccuracy(TopKCategoricalAccuracy):
 class Top5CategoricalAccuracy(TopKCategoricalAccuracy):
     def __init__(self):
         super().__init__(5)
+
+
+class ConfusionMatrix(Metric):
+    """Counts of (true class, predicted class) pairs: rows are targets, columns predictions.
+    Scores of shape (N, C, ...) predict their argmax over axis 1; predictions of the labels'
+    shape are compared with `threshold` (binary). `normalize` divides by the row sums
+    ("target"), the column sums ("prediction") or the total ("all"); empty rows or columns
+    stay zero."""
+
+    _NORMALIZERS: typing.ClassVar[dict] = {"no_norm": None, "target": (1,), "prediction": (0,), "all": (0, 1)}
+
+    def __init__(self, num_classes, normalize="no_norm", threshold=0.5):
+        super().__init__()
+        if isinstance(num_classes, bool) or not isinstance(num_classes, numbers.Integral) \
+                or num_classes < 1:
+            raise ValueError(f"ConfusionMatrix: `num_classes` must be a positive int, got "
+                             f"{num_classes!r}")
+        if normalize not in self._NORMALIZERS:
+            raise ValueError(f"ConfusionMatrix: `normalize` must be one of "
+                             f"{', '.join(self._NORMALIZERS)}, got {normalize!r}")
+        self.num_classes, self.normalize = int(num_classes), normalize
+        self.threshold = float(threshold)
+        self.clear()
+
+    def clear(self):
+        self.confusion_matrix = np.zeros((self.num_classes, self.num_classes))
+        self._is_update = False
+
+    @rearrange_inputs
+    def update(self, *inputs):
+        _check_inputs("ConfusionMatrix", inputs, 2)
+        y_pred, y = self._convert_data(inputs[0]), self._convert_data(inputs[1])
+        if y_pred.ndim == y.ndim + 1:
+            y_pred = y_pred.argmax(axis=1)
+        elif y_pred.ndim == y.ndim:
+            y_pred = (y_pred > self.threshold).astype(np.int64)
+        else:
+            raise ValueError(f"ConfusionMatrix.update: expected predictions of rank "
+                             f"{y.ndim} or {y.ndim + 1} for labels of shape {y.shape}, got "
+                             f"shape {y_pred.shape}")
+        pairs = self.num_classes * y.astype(np.int64).reshape(-1) + y_pred.reshape(-1)
+        counts = np.bincount(pairs, minlength=self.num_classes ** 2)
+        self.confusion_matrix += counts[:self.num_classes ** 2].reshape(
+            self.num_classes, self.num_classes)
+        self._is_update = True
+
+    def eval(self):
+        if not self._is_update:
+            raise RuntimeError("ConfusionMatrix: no samples yet; call update first")
+        axis = self._NORMALIZERS[self.normalize]
+        if axis is None:
+            return self.confusion_matrix
+        totals = self.confusion_matrix.sum(axis=axis, keepdims=True)
+        return np.divide(self.confusion_matrix, totals,
+                         out=np.zeros_like(self.confusion_matrix), where=totals != 0)
 
 
 _METRICS = {"accuracy": Accuracy, "acc": Accuracy, "loss": Loss, "mae": MAE, "mse": MSE,

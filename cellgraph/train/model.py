@@ -63,6 +63,7 @@ class Model:
         self._amp_level, self._amp_kwargs = amp_level, kwargs
         self._metric_fns = _metric_dict(metrics)
         self._train_network = self._build_train_network()
+        _configure_parallel(network, self._train_network)
         self._eval_network, self._eval_indexes = self._build_eval_network(eval_network,
                                                                           eval_indexes)
         self._predict_network = network
@@ -262,3 +263,13 @@ class _Batches:
 
     def stop(self):
         self.iterator.stop()
+
+
+def _configure_parallel(network, train_network) -> None:
+    """A network wrapped in parallel.AutoParallel: the training cells Model built around it
+    all-reduce their gradients as its configuration says."""
+    from cellgraph.parallel.auto_parallel import AutoParallel, training_cells
+
+    if isinstance(network, AutoParallel) and not network._configured:
+        network.configure([cell for cell in training_cells(train_network)
+                           if cell not in training_cells(network.network)])

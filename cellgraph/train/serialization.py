@@ -21,13 +21,17 @@ from cellgraph.ops.errors import CellgraphError, DTypeError, ShapeError
 from cellgraph.runtime import distributed
 from cellgraph.runtime.tensor import Parameter, Tensor
 
+from . import safetensors
+
 __all__ = ["CheckpointError", "load_checkpoint", "load_param_into_net", "save_checkpoint"]
 
 MARKER = "__cellgraph_checkpoint__"
 VERSION = 1
-# The .npy format has no bfloat16 (ml_dtypes' type is stored as raw void bytes): such entries
-# are written as their uint16 bit patterns, and this entry lists their names.
-BFLOAT16_NAMES = "__cellgraph_bfloat16__"
+# The .npy format has no bfloat16 or float8 (ml_dtypes' types are stored as raw void bytes):
+# such entries are written as their unsigned bit patterns, and an entry named by this pattern
+# (for bfloat16: "__cellgraph_bfloat16__") lists them.
+ML_DTYPE_MARKER = "__cellgraph_{}__"
+FORMATS = ("ckpt", "safetensors")
 
 
 class CheckpointError(CellgraphError, ValueError):
@@ -74,10 +78,13 @@ def _supported(array: np.ndarray) -> bool:
 
 
 def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=False,
-                    append_dict=None, **kwargs) -> None:
+                    append_dict=None, enc_key=None, enc_mode="AES-GCM", choice_func=None,
+                    crc_check=False, format="ckpt", **kwargs) -> None:
     """Write the parameters of `save_obj` (a Cell, a dict name -> Tensor, or MindSpore's list of
-    {"name", "data"} dicts) plus `append_dict` entries to `ckpt_file_name`."""
+    {"name", "data"} dicts) plus `append_dict` entries to `ckpt_file_name`, as a cellgraph
+    checkpoint or, with format="safetensors", a safetensors file."""
     api = "save_checkpoint"
+    _check_format(format, api)
     if not isinstance(ckpt_file_name, (str, os.PathLike)):
         raise DTypeError(f"{api}: `ckpt_file_name` must be a path, got "
                          f"{type(ckpt_file_name).__name__}")
@@ -93,7 +100,11 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
             raise DTypeError(f"{api}: {name!r} has dtype {array.dtype}, which a checkpoint "
                              f"cannot hold")
         arrays[name] = array
-    arrays = _encode_bfloat16(arrays)
+    if format == "safetensors":
+        if writes_checkpoints():
+            safetensors.write(ckpt_file_name, arrays)
+        return
+    arrays = _encode_ml_dtypes(arrays)
     arrays[MARKER] = np.array(VERSION, np.int64)
     if writes_checkpoints():
         _write(os.fspath(ckpt_file_name), arrays)
@@ -123,22 +134,26 @@ def _write(path: str, arrays: dict) -> None:
         raise
 
 
-def _encode_bfloat16(arrays: dict) -> dict:
-    names = [name for name, a in arrays.items() if a.dtype.name == "bfloat16"]
-    if not names:
-        return arrays
-    arrays = {name: a.view(np.uint16) if name in names else a for name, a in arrays.items()}
-    arrays[BFLOAT16_NAMES] = np.array(names)
+def _encode_ml_dtypes(arrays: dict) -> dict:
+    """Entries NumPy's format cannot hold (bfloat16, float8) as their unsigned bit patterns,
+    listed per dtype in a marker entry."""
+    arrays = dict(arrays)
+    for dtype_name in dt.ML_DTYPES:
+        names = [name for name, a in arrays.items() if a.dtype.name == dtype_name]
+        for name in names:
+            arrays[name] = arrays[name].view(f"u{arrays[name].dtype.itemsize}")
+        if names:
+            arrays[ML_DTYPE_MARKER.format(dtype_name)] = np.array(names)
     return arrays
 
 
-def _decode_bfloat16(arrays: dict) -> dict:
-    names = arrays.pop(BFLOAT16_NAMES, None)
-    if names is None:
-        return arrays
-    bfloat16 = dt.bfloat16.np  # needs ml_dtypes, as the network that saved them did
-    for name in names.tolist():
-        arrays[name] = arrays[name].view(bfloat16)
+def _decode_ml_dtypes(arrays: dict) -> dict:
+    for dtype_name in dt.ML_DTYPES:
+        names = arrays.pop(ML_DTYPE_MARKER.format(dtype_name), None)
+        if names is not None:
+            np_dtype = dt.as_dtype(dtype_name).np  # needs ml_dtypes, as the saving program did
+            for name in names.tolist():
+                arrays[name] = arrays[name].view(np_dtype)
     return arrays
 
 
@@ -173,23 +188,45 @@ def _read_arrays(path: str) -> dict:
                               f"truncated): {type(e).__name__}: {e}") from None
 
 
+def read_checkpoint_arrays(path: str) -> dict:
+    """The entries of a cellgraph checkpoint file, name -> ndarray."""
+    arrays = _decode_ml_dtypes(_read_arrays(path))
+    version = arrays.pop(MARKER)
+    if version.shape != () or int(version) > VERSION:
+        raise CheckpointError(f"load_checkpoint: {path!r} has format version {version}, newer "
+                              f"than this cellgraph reads ({VERSION})")
+    return arrays
+
+
+def _check_format(format, api: str) -> None:
+    if format not in FORMATS:
+        raise ValueError(f"{api}: `format` must be 'ckpt' or 'safetensors', got {format!r}")
+
+
+def _read_safetensors(path: str) -> dict:
+    try:
+        return safetensors.read(path)[0]
+    except safetensors.SafetensorsError as e:
+        raise CheckpointError(f"load_checkpoint: {e}") from None
+
+
 def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=None,
                     dec_key=None, dec_mode="AES-GCM", specify_prefix=None,
-                    choice_func=None) -> dict:
-    """The checkpoint's parameters as a dict name -> Parameter (and loaded into `net` if
-    given). `filter_prefix` drops names starting with it; `specify_prefix` keeps only those."""
+                    choice_func=None, crc_check=False, remove_redundancy=False,
+                    format="ckpt") -> dict:
+    """The checkpoint's parameters (a cellgraph checkpoint, or a safetensors file with
+    format="safetensors") as a dict name -> Parameter (and loaded into `net` if given).
+    `filter_prefix` drops names starting with it; `specify_prefix` keeps only those."""
     api = "load_checkpoint"
+    _check_format(format, api)
     if not isinstance(ckpt_file_name, (str, os.PathLike)):
         raise DTypeError(f"{api}: `ckpt_file_name` must be a path, got "
                          f"{type(ckpt_file_name).__name__}")
     path = os.fspath(ckpt_file_name)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"{api}: no checkpoint file at {path!r}")
-    arrays = _decode_bfloat16(_read_arrays(path))
-    version = arrays.pop(MARKER)
-    if version.shape != () or int(version) > VERSION:
-        raise CheckpointError(f"{api}: {path!r} has format version {version}, newer than this "
-                              f"cellgraph reads ({VERSION})")
+    arrays = _read_safetensors(path) if format == "safetensors" else \
+        read_checkpoint_arrays(path)
     drop = _prefixes(filter_prefix, api, "filter_prefix")
     keep = _prefixes(specify_prefix, api, "specify_prefix")
     params = {}

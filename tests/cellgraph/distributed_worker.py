@@ -137,6 +137,40 @@ def task_train(out: Path, rank: int, size: int) -> None:
     np.savez(out / f"train_rank{rank}.npz", **arrays)
 
 
+def train_auto_parallel(rank: int, size: int) -> dict:
+    """TrainOneStepCell and Model.train, each wrapped in parallel.AutoParallel (semi_auto, no
+    strategies: data parallelism, gradients averaged), with no auto-parallel context set."""
+    from cellgraph.parallel import AutoParallel
+    from cellgraph.train import Model
+
+    arrays = {}
+    ms.set_seed(1)
+    net = mlp()
+    step = AutoParallel(nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                                            nn.Momentum(net.trainable_params(), 0.1, 0.9)))
+    step.enable_gradients_mean()
+    for x, y in batches("mlp"):
+        step(Tensor(shard(x, rank, size)), Tensor(shard(y, rank, size)))
+    arrays.update({f"auto_step/last/{k}": v for k, v in params_of(net).items()})
+    from cellgraph.dataset import NumpySlicesDataset
+
+    x, y = (np.concatenate(column) for column in zip(*batches("mlp")))
+    shards = {"num_shards": size, "shard_id": rank} if size > 1 else {}
+    data = NumpySlicesDataset((x, y), ["x", "y"], shuffle=False, **shards)
+    ms.set_seed(1)
+    net = mlp()
+    parallel_net = AutoParallel(net)
+    parallel_net.enable_gradients_mean()
+    model = Model(parallel_net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    model.train(1, data.batch(GLOBAL_BATCH // size))
+    arrays.update({f"auto_model/last/{k}": v for k, v in params_of(net).items()})
+    return arrays
+
+
+def task_auto_parallel(out: Path, rank: int, size: int) -> None:
+    np.savez(out / f"auto_parallel_rank{rank}.npz", **train_auto_parallel(rank, size))
+
+
 # ----- collectives against their definitions ---------------------------------------------------
 
 def rank_input(rank: int, shape=(4, 3)) -> np.ndarray:
@@ -290,7 +324,7 @@ def task_stall(out: Path, rank: int, size: int) -> None:
     ops.AllReduce()(Tensor(np.ones(3, np.float32)))
 
 
-TASKS = {"train": task_train, "collectives": task_collectives,
+TASKS = {"train": task_train, "auto_parallel": task_auto_parallel, "collectives": task_collectives,
          "train_forever": task_train_forever, "stall": task_stall}
 
 

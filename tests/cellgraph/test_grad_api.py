@@ -329,10 +329,15 @@ def test_errors_inside_construct_point_at_the_users_line():
                                                             r"float 1.5")),
     (lambda: cellgraph.grad(XYZ(), weights=5), r"`weights` must be a Parameter.*got int 5"),
     (lambda: cellgraph.grad(XYZ(), weights=[T(1)]), r"must hold Parameters, got Tensor"),
-    (lambda: cellgraph.grad(5), r"`fn` must be a Cell or a function, got int 5"),
-    (lambda: cellgraph.grad(XYZ(), has_aux="yes"), r"`has_aux` must be a bool, got str 'yes'"),
-    (lambda: cellgraph.grad(XYZ(), return_ids=1), r"`return_ids` must be a bool, got int 1"),
-    (lambda: ops.GradOperation(get_all=1), r"`get_all` must be a bool, got int 1"),
+    (lambda: cellgraph.grad(5), (r"the first argument must be a 'Function' or 'Cell', but got "
+                                r"int 5")),
+    (lambda: cellgraph.grad(XYZ(), has_aux="yes"), (r"the 'has_aux' should be bool, but got "
+                                                   r"str 'yes'")),
+    (lambda: cellgraph.grad(XYZ(), return_ids=1), (r"the 'return_ids' should be bool, but got "
+                                                  r"int 1")),
+    (lambda: ops.GradOperation(get_all=1), (r"For 'GradOperation', the 'get_all' should be "
+                                           r"bool, but got int 1")),
+    (lambda: ops.GradOperation()(), r"requires a forward network or function as an input"),
     (lambda: ops.GradOperation(get_by_list=True)(XYZ(), "w"), r"got str 'w'"),
 ])
 def test_wrongly_typed_arguments_are_type_errors(call, message):

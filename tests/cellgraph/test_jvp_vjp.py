@@ -344,3 +344,43 @@ def test_errors_name_the_op_and_the_line():
     with pytest.raises(ArgumentError) as err:
         Bad()(X, V)
     assert err.value.loc is not None and "# in-graph" in err.value.loc.text
+
+
+# ----- linearize -------------------------------------------------------------------------------
+
+def test_linearize_gives_the_output_and_the_tangent_map_at_the_inputs():
+    out, jvp_fn = ops.linearize(Cube(), (X, Y))
+    np.testing.assert_allclose(out.asnumpy(), xn ** 3 + yn, **RTOL)
+    for vx, vy in ((V, V), (V, X)):
+        np.testing.assert_allclose(jvp_fn((vx, vy)).asnumpy(),
+                                   3 * xn ** 2 * vx.asnumpy() + vy.asnumpy(), **RTOL)
+
+
+def test_linearize_of_one_input_and_two_outputs():
+    def two(x):
+        return ops.sin(x), 2 * x
+
+    (s, d), jvp_fn = ops.functional.linearize(two, X)
+    np.testing.assert_allclose(s.asnumpy(), np.sin(xn), **RTOL)
+    np.testing.assert_allclose(d.asnumpy(), 2 * xn, **RTOL)
+    ts, td = jvp_fn(V)
+    np.testing.assert_allclose(ts.asnumpy(), np.cos(xn) * vn, **RTOL)
+    np.testing.assert_allclose(td.asnumpy(), 2 * vn, **RTOL)
+
+
+def test_linearize_inside_a_graph_applies_the_map_to_several_tangents():
+    class Twice(nn.Cell):
+        def construct(self, x, v, w):
+            out, jvp_fn = ops.linearize(ops.exp, x)
+            return out, jvp_fn(v), jvp_fn(w)
+
+    out, tv, tw = Twice()(X, V, Y)
+    np.testing.assert_allclose(out.asnumpy(), np.exp(xn), rtol=1e-5)
+    np.testing.assert_allclose(tv.asnumpy(), np.exp(xn) * vn, rtol=1e-5)
+    np.testing.assert_allclose(tw.asnumpy(), np.exp(xn) * yn, rtol=1e-5)
+
+
+def test_linearize_refuses_a_tangent_of_the_wrong_shape():
+    _, jvp_fn = ops.linearize(Cube(), (X, Y))
+    with pytest.raises(ShapeError, match="must match the input"):
+        jvp_fn((V, t([1.0])))

@@ -131,3 +131,63 @@ def test_loss_errors_name_the_loss_and_values():
     with pytest.raises(ShapeError, match=r"labels of shape \(3,\) do not fit logits of shape "
                                          r"\(4, 3\)"):
         sparse(x, Tensor(np.ones(3, np.int32)))
+
+
+def test_ranking_losses_match_their_formulas_and_differentiate():
+    rng = np.random.default_rng(5)
+    a, p, n = (rng.normal(size=(4, 3, 2)) for _ in range(3))
+    d = {k: np.linalg.norm((u - v + 1e-6).reshape(4, -1), axis=1)
+         for k, (u, v) in {"ap": (a, p), "an": (a, n)}.items()}
+    loss = nn.TripletMarginLoss(margin=0.5, reduction="none")
+    np.testing.assert_allclose(loss(Tensor(a), Tensor(p), Tensor(n)).asnumpy(),
+                               np.maximum(d["ap"] - d["an"] + 0.5, 0), rtol=1e-6)
+    np.testing.assert_allclose(loss(Tensor(a), Tensor(p), Tensor(n), 2.0).asnumpy(),
+                               np.maximum(d["ap"] - d["an"] + 2.0, 0), rtol=1e-6)
+    l1 = nn.TripletMarginLoss(p=1, margin=3.0, reduction="sum")
+    expected = np.maximum(np.abs(a - p + 1e-6).sum((1, 2)) - np.abs(a - n + 1e-6).sum((1, 2))
+                          + 3.0, 0).sum()
+    np.testing.assert_allclose(l1(Tensor(a), Tensor(p), Tensor(n)).asnumpy(), expected,
+                               rtol=1e-6)
+    check_grads(lambda u, v, w: nn.TripletMarginLoss(margin=5.0)(u, v, w),
+                (Tensor(a), Tensor(p), Tensor(n)), rtol=1e-4)
+    x1, x2 = rng.normal(size=5), rng.normal(size=5)
+    y = np.array([1.0, -1.0, 1.0, 1.0, -1.0])
+    ranking = nn.MarginRankingLoss(0.2)
+    np.testing.assert_allclose(ranking(Tensor(x1), Tensor(x2), Tensor(y)).asnumpy(),
+                               np.maximum(-y * (x1 - x2) + 0.2, 0).mean())
+    with pytest.raises(TypeError):
+        nn.TripletMarginLoss(p=2.5)
+    with pytest.raises(ValueError):
+        nn.MarginRankingLoss(reduction="max")
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_cross_entropy_label_smoothing(reduction):
+    rng = np.random.default_rng(6)
+    logits = rng.normal(size=(5, 4))
+    labels = np.array([0, 3, -100, 1, 3])
+    weight = np.array([1.0, 2.0, 0.5, 1.5])
+    eps = 0.2
+    shifted = logits - logits.max(1, keepdims=True)
+    log_p = shifted - np.log(np.exp(shifted).sum(1, keepdims=True))
+    kept = labels != -100
+    safe = np.where(kept, labels, 0)
+    nll = -weight[safe] * log_p[np.arange(5), safe] * kept
+    smooth = -(log_p * weight).sum(1) / 4 * kept
+    if reduction == "mean":
+        expected = ((1 - eps) * nll.sum() + eps * smooth.sum()) / (weight[safe] * kept).sum()
+    else:
+        expected = (1 - eps) * nll + eps * smooth
+        expected = expected.sum() if reduction == "sum" else expected
+    loss = nn.CrossEntropyLoss(Tensor(weight), reduction=reduction, label_smoothing=eps)
+    np.testing.assert_allclose(loss(Tensor(logits), Tensor(labels)).asnumpy(), expected,
+                               rtol=1e-6)
+    check_grads(lambda x: loss(x, Tensor(labels)), (Tensor(logits),), rtol=1e-4)
+    dense = np.eye(4)[safe]
+    smoothed = dense * (1 - eps) + eps / 4
+    np.testing.assert_allclose(
+        cellgraph.ops.cross_entropy(Tensor(logits), Tensor(dense), reduction="none",
+                                    label_smoothing=eps).asnumpy(),
+        -(smoothed * log_p).sum(1), rtol=1e-6)
+    with pytest.raises(ValueError, match="label_smoothing"):
+        nn.CrossEntropyLoss(label_smoothing=1.5)

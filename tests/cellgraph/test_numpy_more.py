@@ -57,3 +57,14 @@ def test_predicates_and_counts():
                                               ).asnumpy(), [True])
     grid = mnp.meshgrid(mnp.asarray([1, 2, 3]), mnp.asarray([4, 5]))
     np.testing.assert_array_equal(grid[1].asnumpy(), np.meshgrid([1, 2, 3], [4, 5])[1])
+
+
+def test_floor_and_ceil_against_numpy():
+    x = np.array([[-2.5, -0.5, 0.0], [0.5, 1.49, 3.0]], np.float32)
+    np.testing.assert_array_equal(mnp.floor(mnp.asarray(x)).asnumpy(), np.floor(x))
+    np.testing.assert_array_equal(mnp.ceil(mnp.asarray(x)).asnumpy(), np.ceil(x))
+    ints = mnp.ceil(mnp.asarray(np.array([1, -2], np.int32)))
+    assert ints.dtype == mnp.float32
+    np.testing.assert_array_equal(ints.asnumpy(), [1.0, -2.0])
+    assert mnp.floor(mnp.asarray(x), dtype=mnp.int32).asnumpy().tolist() == [[-3, -1, 0],
+                                                                             [0, 1, 3]]

@@ -392,3 +392,16 @@ def test_derivative_program_size_per_order():
         sizes.append(len(_node_kinds(g, x)))
     for k in range(1, 5):
         assert sizes[k] <= 3 * sizes[k - 1], sizes
+
+
+def test_a_differentiated_gelu_keeps_phi_for_its_backward_pass():
+    x = Tensor(np.linspace(-3, 3, 12).reshape(3, 4))
+
+    def f(x):
+        return ops.reduce_sum(ops.gelu(x) * x)
+
+    graph = compile_callable(cellgraph.grad(f), (x,)).graph
+    called = [n.callee.name for n in graph.nodes]
+    assert called.count("normal_cdf") == 1 and "gelu_cdf_grad" in called
+    assert "gelu" not in called and "gelu_grad" not in called
+    check_grads(f, (x,), order=3)

@@ -200,3 +200,41 @@ def test_an_f_string_with_a_tensor_prints_its_value_at_run_time(capsys):
     net(t([3.0, 4.0]))
     out = capsys.readouterr().out
     assert "x=[1. 2.], k=2 done" in out and "x=[3. 4.], k=2 done" in out
+
+
+class _Accumulates(nn.Cell):
+    """Stores a Tensor on a plain attribute (no Parameter), as MindSpore runs in Python."""
+
+    def __init__(self):
+        super().__init__()
+        self.total = 4
+
+    def construct(self, x):
+        self.total = self.total + x
+        return self.total * 2
+
+
+def test_a_tensor_assigned_to_a_plain_attribute_is_set_after_the_run():
+    net = _Accumulates()
+    x = Tensor(np.array([2.0, 3.0], np.float32))
+    np.testing.assert_allclose(net(x).asnumpy(), [12, 14])
+    assert isinstance(net.total, Tensor) and net.total.dtype == ms.float32
+    np.testing.assert_allclose(net.total.asnumpy(), [6, 7])
+    # the graph read the old value: a changed attribute recompiles, and the next run adds on
+    np.testing.assert_allclose(net(x).asnumpy(), [16, 20])
+    np.testing.assert_allclose(net.total.asnumpy(), [8, 10])
+
+
+def test_a_value_read_back_from_a_plain_attribute_carries_no_gradient():
+    # MindSpore runs the assignment as Python (PyExecute), which has no gradient
+    x = Tensor(np.array([2.0, 3.0], np.float32))
+    np.testing.assert_array_equal(ms.grad(_Accumulates())(x).asnumpy(), [0, 0])
+
+    class UsesBoth(nn.Cell):
+        def construct(self, x):
+            self.seen = x * 3
+            return x * x + self.seen
+
+    net = UsesBoth()
+    np.testing.assert_allclose(ms.grad(net)(x).asnumpy(), [4, 6])  # d(x²)/dx only
+    np.testing.assert_allclose(net.seen.asnumpy(), [6, 9])  # set by the run under grad

@@ -78,7 +78,8 @@ class WithImport(nn.Cell):
 
 class WithAttributeAssignment(nn.Cell):
     def construct(self, x):
-        self.cache = x
+        if x.sum() > 0:
+            self.cache = x
         return x
 
 
@@ -108,7 +109,8 @@ def test_unsupported_statements(cell, snippet, message):
 def test_assignment_to_attribute_is_a_compile_error():
     expect_error(CompileError, lambda: WithAttributeAssignment()(X),
                  "assigning to attribute `cache` in graph mode is only supported for "
-                 "Parameters of a Cell; set it in __init__ or return the value",
+                 "Parameters, and for Tensor values outside a Tensor-dependent branch or loop; "
+                 "set it in __init__ or return the value",
                  WithAttributeAssignment, "self.cache = x")
 
 

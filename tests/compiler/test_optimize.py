@@ -1,6 +1,5 @@
 """The optimiser's arithmetic rewrites: what they fold, what they must leave alone, and the size
 of higher-order derivative graphs they keep small."""
-import itertools
 
 import numpy as np
 import pytest
@@ -32,6 +31,14 @@ def test_double_negation_and_sign_in_a_product_fold_away():
     assert names(graph) == ["mul", "mul"]  # (x * x) * 6.0
     np.testing.assert_allclose(cellgraph.jit(f)(X).asnumpy(), X.asnumpy() ** 2 * 6.0,
                                rtol=1e-6)
+
+
+def test_double_conjugation_folds_away_in_complex_gradients():
+    z = Tensor(np.array([1 + 2j, 0.5 - 1j]))
+    assert names(optimised(lambda a: ops.conj(ops.conj(a)) * a, z)) == ["mul"]
+    # a chain of holomorphic rules: the conjugations between them cancel
+    grad = cellgraph.grad(lambda a: ops.real(ops.exp(ops.sin(a) * a)).sum())
+    assert names(optimised(grad, z)).count("conj") <= 2
 
 
 def test_like_terms_are_collected():
@@ -102,14 +109,15 @@ def test_nth_derivative_of_tanh_is_small_and_right(n):
 
 
 def test_derivatives_of_tanh_grow_linearly():
-    """Collected into polynomials in tanh(x) and 1 - tanh(x)^2, the n-th derivative gains a few
-    nodes per order (it used to double)."""
+    """Collected into polynomials in tanh(x) and 1 - tanh(x)^2, the n-th derivative has a few
+    nodes per order (it used to double); which values the collector takes as its bases varies
+    with the order, so the bound is on the size, not on each step."""
     def f(x):
         return ops.tanh(x)
 
     x = Tensor(np.linspace(-2, 2, 5))
-    sizes = [node_count(optimised(nth_grad(f, n), x)) for n in range(5, 11)]
-    assert all(b - a <= 6 for a, b in itertools.pairwise(sizes)), sizes
+    sizes = {n: node_count(optimised(nth_grad(f, n), x)) for n in range(5, 11)}
+    assert all(size <= 3 * n for n, size in sizes.items()), sizes
     np.testing.assert_allclose(nth_grad(f, 8)(x).asnumpy(), tanh_derivative(x.asnumpy(), 8),
                                rtol=1e-8, atol=1e-8)
 
@@ -214,19 +222,22 @@ def test_a_reduction_of_a_row_product_is_a_matrix_vector_product():
         return ops.reduce_sum(a * r * 3.0, axis=1, keep_dims=True)
 
     graph = optimised(f, a, r)
-    assert names(graph) == ["matmul", "mul"]  # the factor scales the (3, 1) result
+    assert sorted(names(graph)) == ["matmul", "mul"]  # the factor scales the (1, 2) row
     np.testing.assert_allclose(cellgraph.jit(f)(a, r).asnumpy(),
                                (a.asnumpy() * r.asnumpy() * 3).sum(1, keepdims=True))
 
 
-def test_relu_mask_multiplies_without_a_float_copy():
+def test_relu_gradient_is_one_masked_pass():
     def f(x, y):
         return ops.reduce_sum(ops.relu(x) * y)
 
-    y = Tensor(np.array([2.0, 3.0, -4.0], np.float32))
-    graph = optimised(cellgraph.grad(f), X, y)
-    assert names(graph) == ["greater", "mul"]
-    np.testing.assert_allclose(cellgraph.grad(f)(X, y).asnumpy(), [2.0, 0.0, -4.0])
+    # two elements per row, so reverse mode (one element per row takes forward mode, whose
+    # tangent relu_grad(x, 1) is then weighted by y: see compiler/separable.py)
+    x = Tensor(np.array([[1.0, -2.0], [3.0, -0.5]], np.float32))
+    y = Tensor(np.array([[2.0, 3.0], [-4.0, 5.0]], np.float32))
+    graph = optimised(cellgraph.grad(f), x, y)
+    assert names(graph) == ["relu_grad"]
+    np.testing.assert_allclose(cellgraph.grad(f)(x, y).asnumpy(), [[2.0, 0.0], [-4.0, 0.0]])
 
 
 def test_a_product_chain_reuses_a_product_already_computed():
@@ -239,3 +250,58 @@ def test_a_product_chain_reuses_a_product_already_computed():
     assert names(graph) == ["mul", "mul", "add"]
     a, b, c = (t.asnumpy() for t in args)
     np.testing.assert_allclose(cellgraph.jit(f)(*args).asnumpy(), a * c + a * b * c)
+
+
+# ----- fused primitives narrowed to the result that is read -------------------------------------
+
+def _conv_loss(x, w):
+    return ops.reduce_sum(ops.conv2d(x, w, pad_mode="pad", padding=1) ** 2)
+
+
+@pytest.mark.parametrize("wrt, kept, dropped", [
+    ((0, 1), "conv2d_grad", "conv2d_backprop_filter"),
+    ((1,), "conv2d_backprop_filter", "conv2d_grad"),
+    ((0,), "conv2d_backprop_input", "conv2d_grad"),
+])
+def test_conv2d_grad_narrows_to_the_gradient_that_is_read(wrt, kept, dropped):
+    rng = np.random.default_rng(3)
+    x = Tensor(rng.standard_normal((2, 3, 5, 5)))
+    w = Tensor(rng.standard_normal((3, 3, 3, 3)))
+    grad_fn = cellgraph.grad(_conv_loss, grad_position=wrt)
+    kinds = names(optimised(grad_fn, x, w))
+    assert kept in kinds and dropped not in kinds, kinds
+    # the narrowed node computes what the fused one gives for that input
+    both = cellgraph.grad(_conv_loss, grad_position=(0, 1))(x, w)
+    grads = grad_fn(x, w)
+    grads = grads if isinstance(grads, tuple) else (grads,)
+    for position, g in zip(wrt, grads):
+        np.testing.assert_allclose(g.asnumpy(), both[position].asnumpy(), rtol=1e-12)
+
+
+def test_a_factor_on_a_product_scales_the_smaller_operand():
+    rng = np.random.default_rng(0)
+    q = Tensor(rng.standard_normal((2, 8, 4)).astype(np.float32))
+    k = Tensor(rng.standard_normal((2, 8, 4)).astype(np.float32))
+
+    def scores(q, k):
+        return ops.matmul(q, ops.transpose(k, (0, 2, 1))) * 0.5
+
+    graph = optimised(scores, q, k)
+    scaling = [n for n in graph.nodes if n.callee.name == "mul"]
+    assert len(scaling) == 1 and scaling[0].outputs[0].aval.shape == (2, 8, 4)
+    want = q.asnumpy() @ k.asnumpy().transpose(0, 2, 1) * 0.5
+    np.testing.assert_allclose(cellgraph.jit(scores)(q, k).asnumpy(), want, rtol=1e-6)
+
+
+def test_a_factor_stays_on_a_product_that_is_read_twice():
+    a = Tensor(np.arange(6, dtype=np.float32).reshape(3, 2))
+    b = Tensor(np.arange(8, dtype=np.float32).reshape(2, 4))
+
+    def f(a, b):
+        p = ops.matmul(a, b)
+        return p * 0.5 + ops.exp(p)
+
+    graph = optimised(f, a, b)
+    assert names(graph).count("matmul") == 1
+    p = a.asnumpy() @ b.asnumpy()
+    np.testing.assert_allclose(cellgraph.jit(f)(a, b).asnumpy(), p * 0.5 + np.exp(p), rtol=1e-6)

@@ -3,7 +3,7 @@ recursion on Python values still unrolls."""
 import numpy as np
 import pytest
 
-from cellgraph import Tensor, jit, nn
+from cellgraph import Tensor, grad, jit, nn, ops
 from cellgraph.compiler.pipeline import compile_callable
 
 
@@ -95,3 +95,18 @@ def test_differentiating_a_recursion_is_a_clear_error():
 
     with pytest.raises(RuntimeError, match="calls itself under a Tensor condition"):
         ops.GradOperation()(jit(steps_to_zero))(Tensor(np.array(3.0)))
+
+
+def _summed(fn):
+    def total(x):
+        return ops.reduce_sum(fn(x))
+    return total
+
+
+def test_closures_of_one_def_over_different_values_are_not_a_recursion():
+    """grad(total_2) calls total_1 inside: one `def`, two closures, the same argument types."""
+    third = ops.sin
+    for _ in range(3):
+        third = grad(_summed(third))
+    x = np.linspace(-1.0, 1.0, 5)
+    np.testing.assert_allclose(third(Tensor(x)).asnumpy(), -np.cos(x), rtol=1e-12)

@@ -20,7 +20,8 @@ from cellgraph.ops import dtype as dt
 from cellgraph.ops.array_ops import Slice
 
 TOL = {dt.float16: {"rtol": 2e-3, "atol": 2e-3}, dt.float32: {"rtol": 2e-6, "atol": 1e-6},
-       dt.float64: {"rtol": 1e-13, "atol": 1e-13}}
+       dt.float64: {"rtol": 1e-13, "atol": 1e-13}, dt.complex64: {"rtol": 2e-6, "atol": 1e-6},
+       dt.complex128: {"rtol": 1e-13, "atol": 1e-13}}
 EXACT = {"rtol": 0, "atol": 0}
 
 f16, f32, f64 = dt.float16, dt.float32, dt.float64
@@ -325,14 +326,47 @@ def _array_cases() -> dict[str, list[Case]]:
                              {"axis": a},
                              call=functools.partial(ops.log_softmax, axis=a - len(s)))
                         for s, a, d in [((2, 3), 1, f32), ((2, 3), 0, f64), ((4,), 0, f32)]],
+        "softmax_grad": [Case((arr(s, d, 0.0, 1.0), arr(s, d)), _softmax_grad_ref, d, {"axis": a})
+                         for s, a, d in _SOFTMAX_GRAD_SHAPES],
+        "log_softmax_grad": [Case((arr(s, d, -3.0, 0.0), arr(s, d)), _log_softmax_grad_ref, d,
+                                  {"axis": a})
+                             for s, a, d in _SOFTMAX_GRAD_SHAPES],
+        "softmax_cross_entropy": [
+            Case((arr(s, d, -3.0, 3.0), labels(s, d)), _softmax_cross_entropy_ref, (d, d))
+            for s, d in [((2, 5), f32), ((3, 4), f64), ((4,), f32), ((2, 3, 4), f32)]],
     }
     return cases
+
+
+def labels(shape, dtype):
+    """Rows of class probabilities (summing to one), as soft labels."""
+    weights = arr(shape, dtype, 0.1, 1.0)
+    return (weights / weights.sum(axis=-1, keepdims=True)).astype(dtype.np)
+
+
+def _softmax_cross_entropy_ref(logits, labels):
+    p = _softmax_ref(logits, -1)
+    return -(f64_of(labels) * np.log(p)).sum(axis=-1), p - f64_of(labels)
+
+
+_SOFTMAX_GRAD_SHAPES = [((2, 3), 1, f32), ((2, 3), 0, f64), ((4,), -1, f32), ((2, 3, 4), 1, f32)]
+
+
+def _softmax_grad_ref(y, dy, axis):
+    y, dy = f64_of(y), f64_of(dy)
+    return y * (dy - (dy * y).sum(axis=axis, keepdims=True))
+
+
+def _log_softmax_grad_ref(y, dy, axis):
+    y, dy = f64_of(y), f64_of(dy)
+    return dy - np.exp(y) * dy.sum(axis=axis, keepdims=True)
 
 
 _ARRAY_PRIMITIVES = ("reshape", "transpose", "broadcast_to", "expand_dims", "squeeze", "getitem",
                      "getitem_grad", "gather", "gather_grad", "concat", "stack", "cast",
                      "zeros_like", "ones_like", "fill", "stop_gradient", "select", "matmul",
-                     "softmax", "log_softmax")
+                     "softmax", "log_softmax", "softmax_grad", "log_softmax_grad",
+                     "softmax_cross_entropy")
 
 
 def _matmul_ref(x, y, transpose_a=False, transpose_b=False):
@@ -353,6 +387,10 @@ def _rsqrt(x):
     return 1 / np.sqrt(x)
 
 
+def _relu_grad(x, dy):
+    return np.where(x > 0, dy, 0).astype(dy.dtype)
+
+
 def _reciprocal(x):
     return 1 / x
 
@@ -366,6 +404,8 @@ CASES: dict[str, list[Case]] = seeded({
     "abs": lambda: unary_same(np.abs),
     "sign": lambda: unary_same(np.sign),
     "relu": lambda: unary_same(_relu, dtypes=(f32, f64, i32)),
+    "relu_grad": lambda: [Case((arr(s, d, -3, 4), arr(s, d, -3, 4)), _relu_grad, d)
+                          for d in (f32, f64, i32) for s in SHAPES_1],
     "sqrt": lambda: unary_float(np.sqrt, 0.1, 4.0, ints=(0, 9)),
     "rsqrt": lambda: unary_float(_rsqrt, 0.1, 4.0, ints=(1, 9)),
     "reciprocal": lambda: unary_float(_reciprocal, 0.5, 3.0, ints=(1, 9)),

@@ -86,17 +86,28 @@ def conv2d_backprop_filter_ref(x, dout, w_shape, stride, pad, dilation, group):
     return dw
 
 
+def conv2d_grad_ref(x, w, dout, stride, pad, dilation, group):
+    conv = {"stride": stride, "pad": pad, "dilation": dilation, "group": group}
+    return (conv2d_backprop_input_ref(dout, w, x.shape, **conv),
+            conv2d_backprop_filter_ref(x, dout, w.shape, **conv))
+
+
 CONV_SETTINGS = [  # x shape, w shape, stride, pad, dilation, group
     ((2, 3, 5, 5), (4, 3, 3, 3), (1, 1), (0, 0, 0, 0), (1, 1), 1),
     ((1, 4, 6, 5), (6, 2, 2, 3), (2, 1), (1, 0, 2, 1), (1, 1), 2),
     ((2, 2, 7, 7), (3, 2, 3, 2), (2, 3), (1, 1, 1, 1), (2, 1), 1),
+    # stride 1, no more output than input channels: the backward passes share one im2col
+    ((2, 4, 5, 6), (3, 4, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), 1),
+    ((3, 3, 6, 4), (2, 3, 3, 2), (1, 1), (2, 0, 0, 1), (1, 1), 1),
+    # stride 1 along H: windows copied along W only, one column range per kernel row
+    ((2, 3, 8, 7), (2, 3, 2, 3), (1, 2), (0, 1, 1, 0), (2, 1), 1),
 ]
 
 
 def _conv_cases():
-    conv, back_in, back_w = [], [], []
+    conv, back_in, back_w, both = [], [], [], []
     for k, (xs, ws, stride, pad, dilation, group) in enumerate(CONV_SETTINGS):
-        dtype = f64 if k == 1 else f32
+        dtype = f64 if k in (1, 4) else f32
         params = {"stride": stride, "pad": pad, "dilation": dilation, "group": group}
         tol = SUM_TOL if dtype is f32 else None
         x, w = arr(xs, dtype), arr(ws, dtype)
@@ -107,11 +118,12 @@ def _conv_cases():
                             dict(params, x_shape=xs), tol=tol))
         back_w.append(Case((x, dout), conv2d_backprop_filter_ref, dtype,
                            dict(params, w_shape=ws), tol=tol))
+        both.append(Case((x, w, dout), conv2d_grad_ref, (dtype, dtype), params, tol=tol))
     conv.append(Case((arr((1, 2, 4, 4), f32), arr((2, 2, 3, 3), f32)), conv2d_ref, f32,
                      {"stride": (1, 1), "pad": (1, 1, 1, 1), "dilation": (1, 1), "group": 1},
                      call=functools.partial(ops.conv2d, pad_mode="same"), tol=SUM_TOL))
     return {"conv2d": conv, "conv2d_backprop_input": back_in,
-            "conv2d_backprop_filter": back_w}
+            "conv2d_backprop_filter": back_w, "conv2d_grad": both}
 
 
 # ----- pooling --------------------------------------------------------------------------------
@@ -186,6 +198,31 @@ def avg_pool_grad_ref(g, x_shape, kernel, stride, pad, count_include_pad):
     return dxp[:, :, pad[0]:pad[0] + x_shape[2], pad[2]:pad[2] + x_shape[3]]
 
 
+def max_pool_argmax_ref(x, kernel, stride, pad):
+    """The pooled values and each window's first maximum as an index into the padded plane."""
+    where, padded = _argmax_positions(x, kernel, stride, pad)
+    argmax = np.empty(x.shape[:2] + _out_hw(x.shape[2:], kernel, stride, pad), np.int32)
+    for (n, c, i, j), (r, q) in where.items():
+        argmax[n, c, i, j] = r * padded[3] + q
+    return max_pool_ref(x, kernel, stride, pad), argmax
+
+
+def max_pool_scatter_ref(argmax, g, x_shape, kernel, stride, pad):
+    width = x_shape[3] + pad[2] + pad[3]
+    dxp = np.zeros(tuple(x_shape[:2]) + (x_shape[2] + pad[0] + pad[1], width))
+    for n, c, i, j in np.ndindex(argmax.shape):
+        dxp[(n, c) + divmod(int(argmax[n, c, i, j]), width)] += f64_of(g)[n, c, i, j]
+    return dxp[:, :, pad[0]:pad[0] + x_shape[2], pad[2]:pad[2] + x_shape[3]]
+
+
+def max_pool_gather_ref(argmax, h, kernel, stride, pad):
+    hp = _pad4(h, pad)
+    out = np.empty(argmax.shape)
+    for n, c, i, j in np.ndindex(argmax.shape):
+        out[n, c, i, j] = hp[(n, c) + divmod(int(argmax[n, c, i, j]), hp.shape[3])]
+    return out
+
+
 POOL_SETTINGS = [  # x shape, kernel, stride, pad
     ((2, 3, 4, 4), (2, 2), (2, 2), (0, 0, 0, 0)),
     ((1, 2, 5, 6), (3, 2), (1, 2), (1, 1, 0, 1)),
@@ -195,7 +232,8 @@ POOL_SETTINGS = [  # x shape, kernel, stride, pad
 
 def _pool_cases():
     table = {name: [] for name in ("max_pool2d", "max_pool2d_grad", "max_pool2d_grad_grad",
-                                   "avg_pool2d", "avg_pool2d_grad")}
+                                   "max_pool2d_argmax", "max_pool2d_scatter",
+                                   "max_pool2d_gather", "avg_pool2d", "avg_pool2d_grad")}
     for k, (xs, kernel, stride, pad) in enumerate(POOL_SETTINGS):
         dtype = f64 if k == 1 else f32
         x = arr(xs, dtype)
@@ -205,6 +243,12 @@ def _pool_cases():
         table["max_pool2d_grad"].append(Case((x, arr(ys, dtype)), max_pool_grad_ref, dtype, pool))
         table["max_pool2d_grad_grad"].append(Case((x, arr(xs, dtype)), max_pool_grad_grad_ref,
                                                   dtype, pool))
+        table["max_pool2d_argmax"].append(Case((x,), max_pool_argmax_ref, (dtype, i32), pool))
+        argmax = max_pool_argmax_ref(x, **pool)[1]
+        table["max_pool2d_scatter"].append(Case((argmax, arr(ys, dtype)), max_pool_scatter_ref,
+                                                dtype, dict(pool, x_shape=xs)))
+        table["max_pool2d_gather"].append(Case((argmax, arr(xs, dtype)), max_pool_gather_ref,
+                                               dtype, pool))
         for include in (True, False):
             avg = dict(pool, count_include_pad=include)
             table["avg_pool2d"].append(Case((x,), avg_pool_ref, dtype, avg))
@@ -340,6 +384,32 @@ def _float_unary_cases(fn, low=-2.0, high=2.0):
                Case((arr((3,), f16, low, high),), lambda x: fn(f64_of(x)), f16)])
 
 
+def _gelu_grad_ref(x, dy):
+    """d/dx x * Phi(x) = Phi(x) + x * phi(x), times dy."""
+    x = f64_of(x)
+    return f64_of(dy) * (0.5 * (1 + _erf(x / np.sqrt(2))) + x * np.exp(-x * x / 2)
+                         / np.sqrt(2 * np.pi))
+
+
+def _gelu_cdf_grad_ref(x, cdf, dy):
+    """dy * (cdf + x * phi(x)), cdf taken as given."""
+    x = f64_of(x)
+    return f64_of(dy) * (f64_of(cdf) + x * np.exp(-x * x / 2) / np.sqrt(2 * np.pi))
+
+
+def _gelu_tanh_ref(x):
+    x = f64_of(x)
+    return 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
+
+
+def _gelu_tanh_grad_ref(x, dy):
+    """The derivative of 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3), times dy."""
+    x = f64_of(x)
+    t = np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3))
+    slope = np.sqrt(2 / np.pi) * (1 + 3 * 0.044715 * x ** 2)
+    return f64_of(dy) * 0.5 * (1 + t + x * (1 - t * t) * slope)
+
+
 def _clip_functional(x, lo, hi):
     return ops.clip_by_value(x, clip_value_min=lo, clip_value_max=hi)
 
@@ -419,17 +489,32 @@ def _shape_cases():
                          {"keep_prob": 1.0})],
         "erf": _float_unary_cases(_erf),
         "gelu": _float_unary_cases(lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2)))),
+        "gelu_grad": [Case((arr(xs, d, -3.0, 3.0), arr(ys, d)), _gelu_grad_ref, d)
+                      for xs, ys, d in [((2, 3), (2, 3), f32), ((4,), (4,), f64),
+                                        ((2, 3), (3,), f32), ((), (), f16)]],
+        "normal_cdf": _float_unary_cases(lambda x: 0.5 * (1 + _erf(x / np.sqrt(2))), -3.0, 3.0),
+        "gelu_cdf_grad": [Case((arr(s, d, -3.0, 3.0), arr(s, d, 0.0, 1.0), arr(ys, d)),
+                               _gelu_cdf_grad_ref, d)
+                          for s, ys, d in [((2, 3), (2, 3), f32), ((4,), (4,), f64),
+                                           ((2, 3), (3,), f32), ((), (), f16)]],
+        "gelu_tanh": _float_unary_cases(_gelu_tanh_ref, -3.0, 3.0),
+        "gelu_tanh_grad": [Case((arr(xs, d, -3.0, 3.0), arr(ys, d)), _gelu_tanh_grad_ref, d)
+                           for xs, ys, d in [((2, 3), (2, 3), f32), ((4,), (4,), f64),
+                                             ((2, 3), (3,), f32), ((), (), f16)]],
         "log1p": _float_unary_cases(np.log1p, -0.5, 3.0),
         "expm1": _float_unary_cases(np.expm1),
         "softplus": _float_unary_cases(lambda x: np.log(1 + np.exp(x)), -3.0, 3.0),
     }
 
 NN_CASES = seeded({
-    **each(_conv_cases, ("conv2d", "conv2d_backprop_input", "conv2d_backprop_filter")),
-    **each(_pool_cases, ("max_pool2d", "max_pool2d_grad", "max_pool2d_grad_grad", "avg_pool2d",
-                         "avg_pool2d_grad")),
+    **each(_conv_cases, ("conv2d", "conv2d_backprop_input", "conv2d_backprop_filter",
+                         "conv2d_grad")),
+    **each(_pool_cases, ("max_pool2d", "max_pool2d_grad", "max_pool2d_grad_grad",
+                         "max_pool2d_argmax", "max_pool2d_scatter", "max_pool2d_gather",
+                         "avg_pool2d", "avg_pool2d_grad")),
     **each(_norm_cases, ("layer_norm", "batch_norm", "batch_norm_grad", "layer_norm_grad")),
     **each(_shape_cases, ("bias_add", "one_hot", "argmax", "tile", "split", "pad",
                           "clip_by_value", "cumsum", "reduce_prod", "dropout", "erf", "gelu",
-                          "log1p", "expm1", "softplus")),
+                          "gelu_grad", "gelu_tanh", "gelu_tanh_grad", "normal_cdf",
+                          "gelu_cdf_grad", "log1p", "expm1", "softplus")),
 })

@@ -335,8 +335,26 @@ def _dynamic_cases():
                      {"minlength": 2}),
                 Case((np.zeros(0, np.int64), np.zeros(0, np.float64)), bincount_ref, f64,
                      {"minlength": 3})]
+    def take_first_ref(x, count, axis=0):
+        return np.take(x, np.arange(int(np.reshape(count, -1)[0])), axis=axis)
+
+    def take_first_grad_ref(g, count, axis, size):
+        pad = [(0, 0)] * g.ndim
+        pad[axis] = (0, size - g.shape[axis])
+        return np.pad(g, pad)
+
+    take_first = [Case((arr((4,), f32), np.array([2], np.int64)), take_first_ref, f32),
+                  Case((arr((3, 4), f64), np.array(0, np.int32)), take_first_ref, f64,
+                       {"axis": 1}),
+                  Case((arr((3, 2), i32), np.array([3], np.int32)), take_first_ref, i32,
+                       {"axis": -2})]
+    take_first_grad = [
+        Case((arr((2,), f32), np.array([2], np.int64)), take_first_grad_ref, f32,
+             {"axis": 0, "size": 4}),
+        Case((arr((3, 1), f64), np.array(1, np.int32)), take_first_grad_ref, f64,
+             {"axis": 1, "size": 3})]
     return {"nonzero": nonzero, "masked_select": masked, "unique": unique,
-            "bincount": bincount}
+            "bincount": bincount, "take_first": take_first, "take_first_grad": take_first_grad}
 
 
 # ----- the gamma family and erfinv: values written from their closed forms -------------------------
@@ -383,7 +401,8 @@ def _gamma_cases():
 
 SELECT_CASES = seeded({
     **each(_gamma_cases, ("lgamma", "digamma", "polygamma", "erfinv")),
-    **each(_dynamic_cases, ("nonzero", "masked_select", "unique", "bincount")),
+    **each(_dynamic_cases, ("nonzero", "masked_select", "unique", "bincount", "take_first",
+                            "take_first_grad")),
     "sort": _sort_cases,
     "topk": _topk_cases,
     "argmin": _argmin_cases,

@@ -35,6 +35,10 @@ _rng = np.random.default_rng(1234)
 ALL = slice(None)
 
 
+def complex_normal(shape=(2, 3)):
+    return Tensor(_rng.standard_normal(shape) + 1j * _rng.standard_normal(shape))
+
+
 def uniform(lo, hi, shape=(2, 3)):
     return Tensor(_rng.uniform(lo, hi, shape))
 
@@ -86,6 +90,7 @@ def _pair_apart(shape_x=(2, 3), shape_y=(2, 3)):
 
 CONV = {"stride": (1, 1), "pad": (0, 0, 0, 0), "dilation": (1, 1), "group": 1}
 CONV_STRIDED = {"stride": (2, 1), "pad": (1, 0, 2, 1), "dilation": (1, 1), "group": 2}
+CONV_SAME = {"stride": (1, 1), "pad": (1, 1, 1, 1), "dilation": (1, 1), "group": 1}
 POOL = {"kernel": (2, 2), "stride": (2, 2), "pad": (0, 0, 0, 0)}
 POOL_PAD = {"kernel": (3, 3), "stride": (2, 2), "pad": (1, 1, 1, 1)}
 
@@ -124,6 +129,12 @@ CASES: dict[str, list[Case]] = {
     "acosh": _unary_cases(lambda s=(2, 3): uniform(1.2, 3.0, s)),
     "atanh": _unary_cases(lambda s=(2, 3): uniform(-0.8, 0.8, s)),
     "abs": _unary_cases(away_from_zero),
+    # complex primitives: perturbed along real and imaginary parts (cellgraph.testing)
+    "complex": _binary_cases(normal, normal),
+    "real": _unary_cases(complex_normal),
+    "imag": _unary_cases(complex_normal),
+    "conj": _unary_cases(complex_normal),
+    "angle": _unary_cases(complex_normal),
     "add": _binary_cases(normal, normal) + [case(normal(), 2.5), case(1.5, normal())],
     "sub": _binary_cases(normal, normal) + [case(normal(), 2.5), case(1.5, normal())],
     "mul": _binary_cases(normal, normal) + [case(normal(), 2.5), case(-1.5, normal())],
@@ -227,6 +238,9 @@ CASES: dict[str, list[Case]] = {
         case(normal((3, 3)), ints([[0, 2, 1]]), normal((1, 3)), axis=0),
         case(normal((2, 4)), ints([[3, 1], [0, 0]]), normal((2, 2)), axis=1, reduction="add"),
     ],
+    "take_first": [case(normal((4,)), ints([2])), case(normal((3, 4)), ints(3), axis=1)],
+    "take_first_grad": [case(normal((2,)), ints([2]), axis=0, size=4),
+                        case(normal((3, 1)), ints(1), axis=1, size=3)],
     "masked_select": [
         case(normal((2, 3)), Tensor(np.array([[True, False, True], [False, True, True]]))),
         case(normal((2, 3)), Tensor(np.array([False, True, True]))),  # broadcast mask
@@ -244,6 +258,8 @@ CASES: dict[str, list[Case]] = {
     "stack": [case(normal((2, 3)), normal((2, 3)), axis=0),
               case(normal((3,)), normal((3,)), normal((3,)), axis=1)],
     "relu": _unary_cases(away_from_zero),
+    "relu_grad": [case(away_from_zero((2, 3)), normal((2, 3))),
+                  case(away_from_zero((4,)), normal((4,)))],
     "sigmoid": _unary_cases(normal),
     "softmax": [case(normal((2, 3)), axis=1), case(normal((3, 2)), axis=0),
                 case(normal((4,)), axis=0)],
@@ -293,11 +309,26 @@ CASES: dict[str, list[Case]] = {
         case(normal((1, 3, 3, 3)), normal((3, 2, 3, 3)), x_shape=(1, 2, 5, 5), **CONV),
         case(normal((1, 6, 3, 6)), normal((6, 2, 2, 3)), x_shape=(1, 4, 6, 5), **CONV_STRIDED),
     ],
+    # (x, w, dout): the shared-im2col path (stride 1, O <= C) and the strided, grouped one
+    "conv2d_grad": [
+        case(normal((1, 3, 4, 4)), normal((2, 3, 3, 3)), normal((1, 2, 4, 4)), **CONV_SAME),
+        case(normal((1, 4, 6, 5)), normal((6, 2, 2, 3)), normal((1, 6, 3, 6)), **CONV_STRIDED),
+    ],
     "conv2d_backprop_filter": [
         case(normal((1, 2, 5, 5)), normal((1, 3, 3, 3)), w_shape=(3, 2, 3, 3), **CONV),
         case(normal((1, 4, 6, 5)), normal((1, 6, 3, 6)), w_shape=(6, 2, 2, 3), **CONV_STRIDED),
     ],
     "max_pool2d": [case(distinct((1, 2, 4, 4)), **POOL), case(distinct((1, 1, 5, 5)), **POOL_PAD)],
+    # argmax: positions in the padded 4x4 plane (POOL) and 7x7 plane (POOL_PAD) of each window
+    "max_pool2d_scatter": [
+        case(Tensor(np.array([[[[0, 3], [9, 14]]]], np.int32)), normal((1, 1, 2, 2)),
+             x_shape=(1, 1, 4, 4), **POOL),
+        case(Tensor(np.array([[[[8, 10, 12], [22, 24, 26], [36, 38, 40]]]], np.int32)),
+             normal((1, 1, 3, 3)), x_shape=(1, 1, 5, 5), **POOL_PAD),
+    ],
+    "max_pool2d_gather": [
+        case(Tensor(np.array([[[[0, 3], [9, 14]]]], np.int32)), normal((1, 1, 4, 4)), **POOL),
+    ],
     "max_pool2d_grad": [case(distinct((1, 2, 4, 4)), normal((1, 2, 2, 2)), **POOL)],
     "max_pool2d_grad_grad": [case(distinct((1, 2, 4, 4)), normal((1, 2, 4, 4)), **POOL)],
     "avg_pool2d": [case(normal((1, 2, 4, 4)), count_include_pad=True, **POOL),

@@ -29,10 +29,13 @@ from cellgraph.runtime.numpy_backend import K
 
 from .kernel_cases import CASES as CORE_CASES
 from .kernel_cases import EXACT, TOL, Case, f32
+from .kernel_cases_complex import COMPLEX_CASES
 from .kernel_cases_nn import NN_CASES
 from .kernel_cases_select import SELECT_CASES
 
 CASES: dict[str, list[Case]] = {**CORE_CASES, **NN_CASES, **SELECT_CASES}
+for _name, _cases in COMPLEX_CASES.items():  # complex operands join each primitive's cases
+    CASES[_name] = CASES.get(_name, []) + _cases
 
 def is_structural(prim) -> bool:
     """Params hold graphs (`grad`, `switch`, `while_loop`, `custom_vjp`): expanded or generated
@@ -47,7 +50,9 @@ def _primitives():
 
 # Primitives whose kernels have effects (printing, random draws), checked by their own tests.
 EFFECT_TESTS = {"print": "test_print_kernel_writes_values",
-                "uniform_real": "tests/cellgraph/test_layers.py::test_uniform_real_*"}
+                "uniform_real": "tests/cellgraph/test_layers.py::test_uniform_real_*",
+                "summary": "tests/cellgraph/train/test_summary.py",
+                "py_hook": "tests/cellgraph/test_gradient_hooks.py::test_hook_backward_*"}
 
 # Collectives need a group of processes: tests/cellgraph/test_communication.py runs them on
 # one and on two processes, against their definitions.

@@ -132,6 +132,30 @@ def test_conv2d_gradients_are_adjoint():
     np.testing.assert_allclose(np.sum(dw.asnumpy() * w), t, rtol=1e-12)
 
 
+@pytest.mark.parametrize("xs, ws, kwargs, explicit", [CONV_CONFIGS[1], CONV_CONFIGS[4]])
+def test_conv2d_float16_is_rounded_once(xs, ws, kwargs, explicit):
+    """float16 convolutions and their gradients accumulate in float32, as GPU ones do: each
+    result is the float64 result on the same float16 operands, rounded once."""
+    def within_an_ulp(f, *operands):
+        half = f(*[Tensor(a) for a in operands]).asnumpy()
+        exact = f(*[Tensor(a.astype(np.float64)) for a in operands]).asnumpy()
+        assert half.dtype == np.float16
+        ulp = np.spacing(np.abs(exact).astype(np.float16)).astype(np.float64)
+        assert np.all(np.abs(half - exact) <= ulp)
+
+    x, w = normal(*xs, dtype=np.float16), normal(*ws, dtype=np.float16)
+    within_an_ulp(lambda x, w: ops.conv2d(x, w, **kwargs), x, w)
+    y = normal(*ops.conv2d(Tensor(x), Tensor(w), **kwargs).shape, dtype=np.float16)
+    stride, pad, dilation, group = explicit
+    conv = {"stride": stride, "pad": pad, "dilation": dilation, "group": group}
+    within_an_ulp(lambda y, w: PRIMITIVES["conv2d_backprop_input"](y, w, x_shape=xs, **conv),
+                  y, w)
+    within_an_ulp(lambda x, y: PRIMITIVES["conv2d_backprop_filter"](x, y, w_shape=ws, **conv),
+                  x, y)
+    for i in range(2):
+        within_an_ulp(lambda x, w, y, i=i: PRIMITIVES["conv2d_grad"](x, w, y, **conv)[i], x, w, y)
+
+
 # ----- pooling ---------------------------------------------------------------------------------
 
 POOLS = [
@@ -398,3 +422,17 @@ def _product(x):
                                         (_product, [(3, 4)])])
 def test_third_order(fn, shapes):
     check_grads(fn, tuple(normal(*s) + (1.5 if len(s) == 1 else 0) for s in shapes), order=3)
+
+
+def test_masked_backward_passes_select_rather_than_multiply():
+    """relu_grad and max_pool2d_scatter keep a gradient only where the mask holds: an infinite
+    or NaN gradient elsewhere gives 0 (a product with the mask would give NaN)."""
+    relu_grad = PRIMITIVES["relu_grad"]
+    x = Tensor(np.array([1.0, -1.0, 0.0, 2.0], np.float32))
+    dy = Tensor(np.array([np.inf, np.inf, np.nan, -3.0], np.float32))
+    np.testing.assert_array_equal(relu_grad(x, dy).asnumpy(), [np.inf, 0.0, 0.0, -3.0])
+    scatter = PRIMITIVES["max_pool2d_scatter"]
+    argmax = Tensor(np.array([[[[3]]]], np.int32))  # (1, 1) of the one 2x2 window
+    g = Tensor(np.array([[[[np.inf]]]], np.float32))
+    dx = scatter(argmax, g, x_shape=(1, 1, 2, 2), kernel=(2, 2), stride=(2, 2), pad=(0, 0, 0, 0))
+    np.testing.assert_array_equal(dx.asnumpy(), [[[[0, 0], [0, np.inf]]]])

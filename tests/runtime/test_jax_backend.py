@@ -148,3 +148,18 @@ def test_a_failed_run_time_check_raises_its_own_error():
                                np.log(4.0), rtol=1e-6)
     with pytest.raises(IndexError, match=r"label 7 out of range \[0, 4\)"):
         fn(x, Tensor(np.array([0, 7, 3], np.int32)))
+
+
+class _ComplexNet(nn.Cell):
+    def construct(self, x, y):
+        z = ops.Complex()(x, y)
+        w = ops.exp(z) * ops.conj(z) + 1j
+        return ops.abs(w) + ops.angle(w / (z + 2)), ops.view_as_real(w * w)
+
+
+def test_complex_programs_and_their_gradients_agree_with_numpy():
+    x, y = (Tensor(np.array(v, np.float32)) for v in ([0.3, -1.2, 2.0], [1.1, 0.4, -0.7]))
+    _on_numpy_too(lambda a, b: _ComplexNet()(a, b)[0], x, y)
+    _on_numpy_too(lambda a, b: _ComplexNet()(a, b)[1], x, y)
+    for position in (0, 1):
+        _on_numpy_too(cellgraph.grad(lambda a, b: _ComplexNet()(a, b)[0].sum(), position), x, y)

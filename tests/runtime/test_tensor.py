@@ -88,13 +88,25 @@ def test_python_conversions():
     assert_tensor(rows[1], [3, 4], ms.int64)
 
 
+def test_one_element_tensors_as_python_numbers_and_list_indices():
+    assert int(Tensor([7])) == 7 and float(Tensor([2.5])) == 2.5
+    items = ["a", "b", "c"]
+    assert items[Tensor([1])] == "b" and items[Tensor(2, ms.int32)] == "c"
+    with pytest.raises(ValueError, match="single element"):
+        items[Tensor([0, 1])]
+    with pytest.raises(ValueError, match="integer tensors"):
+        items[Tensor([1.0])]
+    with pytest.raises(ValueError, match="one element"):
+        int(Tensor([1, 2]))
+
+
 def test_bad_data_is_a_dtype_error():
     with pytest.raises(DTypeError, match="Tensor: cannot make a tensor from str"):
         Tensor("abc")
     with pytest.raises(DTypeError, match="expected data .* got None"):
         Tensor(None)
     with pytest.raises(TypeError, match="unsupported tensor dtype"):
-        Tensor(np.array([1 + 2j]))
+        Tensor(np.array(["2020-01-01"], "datetime64[D]"))
 
 
 # ----- operators ------------------------------------------------------------------------------
@@ -422,3 +434,54 @@ def test_more_tensor_methods_eager_and_in_graph():
         for g, e in zip(got, expected):
             np.testing.assert_allclose(g.asnumpy(), e, rtol=1e-6, atol=1e-6)
     assert Tensor(a).numel() == 6
+
+
+def test_sum_of_a_bool_tensor_counts_and_takes_initial():
+    from cellgraph import nn
+
+    flags = Tensor(np.array([[True, False], [True, True]]))
+    assert flags.sum().dtype == ms.int32 and int(flags.sum().asnumpy()) == 3
+    np.testing.assert_array_equal(flags.sum(axis=0).asnumpy(), [2, 1])
+    np.testing.assert_allclose(Tensor(np.ones(3, np.float32)).sum(initial=2.0).asnumpy(), 5.0)
+
+    class Count(nn.Cell):
+        def construct(self, a, b):
+            return (a == b).sum()
+
+    assert int(Count()(Tensor(np.array([1, 2, 3])), Tensor(np.array([1, 0, 3]))).asnumpy()) == 2
+
+
+def test_clip_and_clamp_take_min_and_max_keywords():
+    x = Tensor(np.array([-2.0, 0.5, 3.0], np.float32))
+    np.testing.assert_array_equal(x.clamp(min=0, max=1).asnumpy(), [0.0, 0.5, 1.0])
+    np.testing.assert_array_equal(x.clip(max=1.0).asnumpy(), [-2.0, 0.5, 1.0])
+    np.testing.assert_array_equal(x.clip(xmin=-1.0, xmax=2.0).asnumpy(), [-1.0, 0.5, 2.0])
+    np.testing.assert_array_equal(x.clip(0.0, 2.0).asnumpy(), [0.0, 0.5, 2.0])
+
+
+def test_methods_scripts_call_with_2x_names_eager_and_in_graph():
+    from cellgraph import nn
+
+    x = np.array([[0.5, -1.0, 2.0], [3.0, 0.0, -2.0]], np.float32)
+
+    def use(t):
+        index = Tensor(np.array([[0, 0], [2, 1]], np.int64))
+        return (t.sum(dim=1, keepdim=True), t.argmax(dim=1), t.argmin(dim=0, keepdim=True),
+                t.log_softmax(1), t.repeat_interleave(2, 0), t.isclose(t),
+                t.scatter_add(1, index, Tensor(np.ones((2, 2), np.float32))),
+                t[0].diag())
+
+    class Graph(nn.Cell):
+        def construct(self, t):
+            return use(t)
+
+    shifted = x - x.max(1, keepdims=True)
+    scattered = x.copy()
+    scattered[0, 0] += 2
+    scattered[1, [2, 1]] += 1
+    expected = (x.sum(1, keepdims=True), x.argmax(1), x.argmin(0)[None],
+                shifted - np.log(np.exp(shifted).sum(1, keepdims=True)), np.repeat(x, 2, 0),
+                np.ones_like(x, bool), scattered, np.diag(x[0]))
+    for results in (use(Tensor(x)), Graph()(Tensor(x))):
+        for got, want in zip(results, expected):
+            np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-6)

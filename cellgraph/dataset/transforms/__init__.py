@@ -1,7 +1,19 @@
-"""cellgraph.dataset.transforms: TypeCast, OneHot, Compose (also under the 1.x module paths
-`c_transforms` and `py_transforms`)."""
+"""cellgraph.dataset.transforms: TypeCast, OneHot, Compose, PadEnd, Fill, Concatenate, Slice,
+Duplicate, Mask (also under the 1.x module paths `c_transforms` and `py_transforms`)."""
 from . import c_transforms, py_transforms, transforms
-from .transforms import Compose, OneHot, TensorOperation, TypeCast
+from .transforms import (
+    Compose,
+    Concatenate,
+    Duplicate,
+    Fill,
+    Mask,
+    OneHot,
+    PadEnd,
+    Relational,
+    Slice,
+    TensorOperation,
+    TypeCast,
+)
 
-__all__ = ["Compose", "OneHot", "TensorOperation", "TypeCast", "c_transforms", "py_transforms",
-           "transforms"]
+__all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd", "Relational",
+           "Slice", "TensorOperation", "TypeCast", "c_transforms", "py_transforms", "transforms"]

@@ -1,11 +1,15 @@
-"""General transforms (mindspore.dataset.transforms): TypeCast, OneHot, Compose."""
+"""General transforms (mindspore.dataset.transforms): TypeCast, OneHot, Compose, PadEnd, Fill,
+Concatenate, Slice, Duplicate, Mask."""
 from __future__ import annotations
 
+import enum
 import numbers
+import operator
 
 import numpy as np
 
-__all__ = ["Compose", "OneHot", "TensorOperation", "TypeCast"]
+__all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd", "Relational",
+           "Slice", "TensorOperation", "TypeCast"]
 
 
 class TensorOperation:
@@ -90,3 +94,121 @@ class Compose(TensorOperation):
             values = transform(*values)
             values = values if isinstance(values, tuple) else (values,)
         return values[0] if len(values) == 1 else values
+
+
+class PadEnd(TensorOperation):
+    """Pad at the end of each axis up to `pad_shape` (None keeps an axis) with `pad_value`
+    (0, or "" for strings); an axis already longer is cut to the length."""
+
+    def __init__(self, pad_shape, pad_value=None):
+        if not isinstance(pad_shape, (list, tuple)) or not all(
+                d is None or (isinstance(d, int) and not isinstance(d, bool) and d >= 0)
+                for d in pad_shape):
+            raise TypeError(f"PadEnd: `pad_shape` must be a list of non-negative ints (or "
+                            f"None), got {pad_shape!r}")
+        self.pad_shape, self.pad_value = list(pad_shape), pad_value
+
+    def __call__(self, x):
+        array = np.asarray(x)
+        if array.ndim != len(self.pad_shape):
+            raise RuntimeError(f"PadEnd: `pad_shape` {self.pad_shape} has {len(self.pad_shape)} "
+                               f"axes, the input has shape {array.shape}")
+        target = [n if d is None else d for n, d in zip(array.shape, self.pad_shape)]
+        fill = self.pad_value if self.pad_value is not None else (
+            "" if array.dtype.kind in "US" else 0)
+        out = np.full(target, fill, dtype=array.dtype)
+        kept = tuple(slice(0, min(n, t)) for n, t in zip(array.shape, target))
+        out[kept] = array[kept]
+        return out
+
+
+class Fill(TensorOperation):
+    """Every element set to `fill_value`, in the input's shape and dtype."""
+
+    def __init__(self, fill_value):
+        if not isinstance(fill_value, (str, bytes, bool, numbers.Number)):
+            raise TypeError(f"Fill: `fill_value` must be a number, str or bytes, got "
+                            f"{fill_value!r}")
+        self.fill_value = fill_value
+
+    def __call__(self, x):
+        array = np.asarray(x)
+        return np.full(array.shape, self.fill_value, dtype=array.dtype)
+
+
+class Concatenate(TensorOperation):
+    """The 1-D inputs (one or more columns) joined, with `prepend` before and `append` after."""
+
+    def __init__(self, axis=0, prepend=None, append=None):
+        if axis not in (0, -1):
+            raise ValueError(f"Concatenate: only 1-D inputs are supported, so `axis` must be 0 "
+                             f"or -1, got {axis!r}")
+        self.prepend = None if prepend is None else np.asarray(prepend)
+        self.append = None if append is None else np.asarray(append)
+
+    def __call__(self, *inputs):
+        parts = [np.asarray(x) for x in inputs]
+        if any(p.ndim != 1 for p in parts):
+            raise RuntimeError(f"Concatenate: expected 1-D inputs, got shapes "
+                               f"{[p.shape for p in parts]}")
+        edges = [e for e in (self.prepend, self.append) if e is not None]
+        if any(e.ndim != 1 for e in edges):
+            raise RuntimeError("Concatenate: `prepend` and `append` must be 1-D")
+        return np.concatenate(([self.prepend] if self.prepend is not None else []) + parts
+                              + ([self.append] if self.append is not None else []))
+
+
+class Slice(TensorOperation):
+    """x[slices]: one item per axis, an int, a list of ints, a Python slice, None (the whole
+    axis) or Ellipsis."""
+
+    def __init__(self, *slices):
+        for item in slices:
+            if not (item is None or item is Ellipsis or isinstance(item, (slice, list))
+                    or (isinstance(item, numbers.Integral) and not isinstance(item, bool))):
+                raise TypeError(f"Slice: each item must be an int, a list of ints, a slice, "
+                                f"None or Ellipsis, got {item!r}")
+        self.slices = tuple(slice(None) if item is None else item for item in slices)
+
+    def __call__(self, x):
+        array = np.asarray(x)
+        index = tuple([i] if isinstance(i, numbers.Integral) else i for i in self.slices)
+        if sum(1 for i in index if isinstance(i, list)) > 1:  # each axis on its own
+            for axis, item in enumerate(index):
+                array = np.take(array, item, axis=axis) if isinstance(item, list) else \
+                    array[(slice(None),) * axis + (item,)]
+            return array
+        return array[index]
+
+
+class Duplicate(TensorOperation):
+    """(x, a copy of x): two output columns."""
+
+    def __call__(self, x):
+        array = np.asarray(x)
+        return array, array.copy()
+
+
+class Relational(enum.Enum):
+    EQ = operator.eq
+    NE = operator.ne
+    GT = operator.gt
+    GE = operator.ge
+    LT = operator.lt
+    LE = operator.le
+
+
+class Mask(TensorOperation):
+    """x `operator` constant, elementwise, as `dtype` (bool by default)."""
+
+    def __init__(self, operator, constant, dtype=None):
+        if not isinstance(operator, Relational):
+            raise TypeError(f"Mask: `operator` must be a Relational, got {operator!r}")
+        if not isinstance(constant, (str, bytes, bool, numbers.Number)):
+            raise TypeError(f"Mask: `constant` must be a number, str or bytes, got "
+                            f"{constant!r}")
+        self.operator, self.constant = operator, constant
+        self.dtype = np.dtype(bool) if dtype is None else numpy_dtype(dtype)
+
+    def __call__(self, x):
+        return np.asarray(self.operator.value(np.asarray(x), self.constant)).astype(self.dtype)

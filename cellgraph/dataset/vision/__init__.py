@@ -1,4 +1,7 @@
 """cellgraph.dataset.vision: image transforms on NumPy HWC arrays and Pillow images (the
-names of vision/transforms.py, and the 1.x module paths `c_transforms` and `py_transforms`)."""
+names of vision/transforms.py, color.py and geometry.py, and the 1.x module paths
+`c_transforms` and `py_transforms`)."""
 from . import c_transforms, py_transforms, transforms  # noqa: F401
+from .color import *
+from .geometry import *
 from .transforms import *

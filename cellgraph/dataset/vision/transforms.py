@@ -258,20 +258,27 @@ class RandomCrop(_RandomOp):
         return _crop(image, top, left, height, width)
 
 
-class RandomHorizontalFlip(_RandomOp):
-    """Mirror left-right with probability `prob`."""
+class RandomFlip(_RandomOp):
+    """Mirror along `axis` (1: left-right, 0: top-bottom) with probability `prob`."""
+
+    axis = 1
+    pil_method = 0  # Image.FLIP_LEFT_RIGHT
 
     def __init__(self, prob=0.5):
         if not isinstance(prob, numbers.Real) or not 0 <= prob <= 1:
-            raise ValueError(f"RandomHorizontalFlip: `prob` must be in [0, 1], got {prob!r}")
+            raise ValueError(f"{type(self).__name__}: `prob` must be in [0, 1], got {prob!r}")
         self.prob = float(prob)
 
     def __call__(self, image):
         if self.rng.random() >= self.prob:
             return image
         if _is_pil(image):
-            return image.transpose(0)  # Image.FLIP_LEFT_RIGHT
-        return np.ascontiguousarray(np.asarray(image)[:, ::-1])
+            return image.transpose(self.pil_method)
+        return np.ascontiguousarray(np.flip(np.asarray(image), self.axis))
+
+
+class RandomHorizontalFlip(RandomFlip):
+    """Mirror left-right with probability `prob`."""
 
 
 class Rescale(TensorOperation):

@@ -1,7 +1,9 @@
 """cellgraph.train.callback: hooks into Model.train, Model.fit and Model.eval."""
 from ._callback import Callback, CallbackParams, RunContext
 from ._checkpoint import CheckpointConfig, ModelCheckpoint
+from ._lr_callbacks import LearningRateScheduler, ReduceLROnPlateau
 from ._monitors import EarlyStopping, History, LambdaCallback, LossMonitor, TimeMonitor
 
 __all__ = ["Callback", "CallbackParams", "CheckpointConfig", "EarlyStopping", "History",
-           "LambdaCallback", "LossMonitor", "ModelCheckpoint", "RunContext", "TimeMonitor"]
+           "LambdaCallback", "LearningRateScheduler", "LossMonitor", "ModelCheckpoint",
+           "ReduceLROnPlateau", "RunContext", "TimeMonitor"]

@@ -23,6 +23,18 @@ def loss_value(net_outputs) -> float | None:
     return None
 
 
+def monitored_value(cb_params, monitor: str) -> float | None:
+    """"loss" (the last step's), or an evaluation result of Model.fit ("eval_loss" and
+    "eval_acc" also find "loss" and "acc"); None when there is none yet."""
+    if monitor == "loss":
+        return loss_value(cb_params.get("net_outputs"))
+    results = cb_params.get("eval_results") or {}
+    for key in (monitor, monitor.removeprefix("eval_")):
+        if key in results:
+            return float(np.mean(results[key]))
+    return None
+
+
 def _step_in_epoch(cb_params) -> int:
     return (cb_params.cur_step_num - 1) % cb_params.batch_num + 1
 
@@ -150,13 +162,7 @@ class EarlyStopping(Callback):
         self.best_weights = None
 
     def _value(self, cb_params):
-        if self.monitor == "loss":
-            return loss_value(cb_params.get("net_outputs"))
-        results = cb_params.get("eval_results") or {}
-        for key in (self.monitor, self.monitor.removeprefix("eval_")):
-            if key in results:
-                return float(np.mean(results[key]))
-        return None
+        return monitored_value(cb_params, self.monitor)
 
     def on_train_epoch_end(self, run_context):
         cb_params = run_context.original_args()

@@ -204,6 +204,27 @@ def _state(net, opt):
         opt.get_parameters())]
 
 
+def test_overflow_check_methods_for_subclasses_that_write_construct():
+    manager = nn.DynamicLossScaleUpdateCell(loss_scale_value=8.0, scale_factor=2,
+                                            scale_window=1000)
+    _, _, step = _loss_scale_step(manager)
+    loss = Tensor(np.float32(1.0))
+    status, passed = step.start_overflow_check(loss, step.scale_sense)
+    assert status.shape == (8,) and float(passed.asnumpy()) == 8.0
+    finite = (Tensor(np.ones(2, np.float32)), Tensor(np.zeros((2, 2), np.float32)))
+    assert not bool(step.get_overflow_status(status, finite).asnumpy())
+    poisoned = (finite[0], Tensor(np.array([[0.0, np.nan], [1.0, 2.0]], np.float32)))
+    overflow = step.get_overflow_status(status, poisoned)
+    assert bool(overflow.asnumpy())
+
+    class Verdict(nn.Cell):  # as a subclass's construct calls it
+        def construct(self, overflow):
+            return step.process_loss_scale(overflow)
+
+    assert bool(Verdict()(overflow).asnumpy())
+    assert float(step.scale_sense.asnumpy()) == 4.0  # the update Cell halved the scale
+
+
 def test_injected_overflow_skips_the_update_and_lowers_the_scale():
     manager = nn.DynamicLossScaleUpdateCell(loss_scale_value=2 ** 12, scale_factor=2,
                                             scale_window=1000)

@@ -82,3 +82,23 @@ def test_names_and_paths():
     assert issubclass(nn.TopKCategoricalAccuracy, nn.Metric)
     with pytest.raises(KeyError, match="unknown metric"):
         train.get_metric_fn("auc")
+
+
+def test_confusion_matrix_binary_example_and_normalisations():
+    metric = train.ConfusionMatrix(num_classes=2, normalize="no_norm", threshold=0.5)
+    metric.clear()
+    metric.update(Tensor(np.array([1, 0, 1, 0])), Tensor(np.array([1, 0, 0, 1])))
+    np.testing.assert_array_equal(metric.eval(), [[1.0, 1.0], [1.0, 1.0]])
+    scores = np.array([[0.9, 0.1, 0.0], [0.2, 0.7, 0.1], [0.1, 0.8, 0.1], [0.6, 0.3, 0.1]])
+    labels = np.array([0, 1, 0, 0])
+    counts = np.array([[2, 1, 0], [0, 1, 0], [0, 0, 0]], np.float64)
+    for normalize, expected in (("target", counts / [[3], [1], [1]] * [[1], [1], [0]]),
+                                ("prediction", counts / [2, 2, 1] * [1, 1, 0]),
+                                ("all", counts / 4)):
+        metric = nn.ConfusionMatrix(3, normalize=normalize)
+        metric.update(Tensor(scores), Tensor(labels))
+        np.testing.assert_allclose(metric.eval(), expected)
+    with pytest.raises(ValueError, match="normalize"):
+        train.ConfusionMatrix(2, normalize="rows")
+    with pytest.raises(RuntimeError, match="update"):
+        train.ConfusionMatrix(2).eval()

@@ -1,0 +1,14 @@
+"""cellgraph.dataset.text: Vocab, Lookup, ToNumber and tokenizers on NumPy string arrays."""
+from . import transforms, utils
+from .transforms import (
+    Lookup,
+    PythonTokenizer,
+    ToNumber,
+    Truncate,
+    UnicodeCharTokenizer,
+    WhitespaceTokenizer,
+)
+from .utils import Vocab
+
+__all__ = ["Lookup", "PythonTokenizer", "ToNumber", "Truncate", "UnicodeCharTokenizer", "Vocab",
+           "WhitespaceTokenizer", "transforms", "utils"]

@@ -1,0 +1,91 @@
+"""`mindspore.dataset.text.Vocab`: words <-> ids, built from a list, a dict, a file or a
+dataset (most frequent first, ties in lexicographic order, as MindSpore orders them)."""
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+import numpy as np
+
+__all__ = ["Vocab", "as_words"]
+
+
+def as_words(array) -> list[str]:
+    """The strings of a str or bytes array (bytes decoded as UTF-8), flattened."""
+    array = np.asarray(array)
+    if array.dtype.kind not in "US":
+        raise RuntimeError(f"expected a string array, got dtype {array.dtype}")
+    return [w.decode("utf-8") if isinstance(w, bytes) else str(w) for w in array.reshape(-1)]
+
+
+def _with_specials(words: list, special_tokens, special_first: bool) -> list:
+    specials = list(special_tokens or [])
+    words = [w for w in words if w not in specials]
+    return specials + words if special_first else words + specials
+
+
+class Vocab:
+    """A word -> id map (ids from 0); unknown words are -1, unknown ids ""."""
+
+    def __init__(self, word_ids: dict | None = None):
+        self._ids = dict(word_ids or {})
+        self._words = {i: w for w, i in self._ids.items()}
+
+    @classmethod
+    def from_list(cls, word_list, special_tokens=None, special_first=True) -> Vocab:
+        words = list(word_list)
+        if len(set(words)) != len(words):
+            raise ValueError("Vocab.from_list: word_list holds duplicate words")
+        return cls({w: i for i, w in enumerate(_with_specials(words, special_tokens,
+                                                              special_first))})
+
+    @classmethod
+    def from_dict(cls, word_dict) -> Vocab:
+        if not all(isinstance(i, int) and i >= 0 for i in word_dict.values()):
+            raise ValueError("Vocab.from_dict: ids must be non-negative ints")
+        return cls(word_dict)
+
+    @classmethod
+    def from_file(cls, file_path, delimiter="", vocab_size=None, special_tokens=None,
+                  special_first=True) -> Vocab:
+        """One word per line (the part before `delimiter`, when given)."""
+        if not os.path.isfile(file_path):
+            raise ValueError(f"Vocab.from_file: {file_path!r} is not a file")
+        with open(file_path, encoding="utf-8") as f:
+            words = [line.rstrip("\n") for line in f if line.strip()]
+        if delimiter:
+            words = [w.split(delimiter)[0] for w in words]
+        words = list(dict.fromkeys(words))[:vocab_size]
+        return cls.from_list(words, special_tokens, special_first)
+
+    @classmethod
+    def from_dataset(cls, dataset, columns=None, freq_range=None, top_k=None,
+                     special_tokens=None, special_first=True) -> Vocab:
+        """The words of the dataset's string columns whose counts lie in freq_range, the
+        top_k most frequent (ties in lexicographic order)."""
+        columns = [columns] if isinstance(columns, str) else columns
+        counts = Counter()
+        for row in dataset.create_dict_iterator(output_numpy=True, num_epochs=1):
+            for name in columns or list(row):
+                counts.update(as_words(row[name]))
+        low, high = freq_range or (None, None)
+        low, high = low or 0, high if high is not None else sum(counts.values())
+        words = sorted((w for w, c in counts.items() if low <= c <= high),
+                       key=lambda w: (-counts[w], w))
+        return cls.from_list(words[:top_k], special_tokens, special_first)
+
+    def vocab(self) -> dict:
+        return dict(self._ids)
+
+    def tokens_to_ids(self, tokens):
+        if isinstance(tokens, str):
+            return self._ids.get(tokens, -1)
+        return [self._ids.get(t, -1) for t in as_words(tokens)]
+
+    def ids_to_tokens(self, ids):
+        if isinstance(ids, (int, np.integer)):
+            return self._words.get(int(ids), "")
+        return [self._words.get(int(i), "") for i in np.asarray(ids).reshape(-1)]
+
+    def __len__(self) -> int:
+        return len(self._ids)

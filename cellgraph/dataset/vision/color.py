@@ -1,0 +1,227 @@
+"""Colour transforms of mindspore.dataset.vision on RGB HWC images (NumPy arrays or Pillow
+images, given back as they came): RandomColorAdjust, RandomColor, Invert, AutoContrast,
+Equalize, RandomPosterize, Grayscale, RandomSolarize, RandomSharpness (Pillow). Adjustments blend with a reference image as Pillow's ImageEnhance
+does: out = reference + factor * (image - reference), clipped to the dtype's range."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .transforms import TensorOperation, _is_pil, _pil, _RandomOp
+
+__all__ = ["AutoContrast", "Equalize", "Grayscale", "Invert", "RandomColor",
+           "RandomColorAdjust", "RandomPosterize", "RandomSharpness", "RandomSolarize"]
+
+_LUMA = np.array([0.299, 0.587, 0.114], np.float32)  # ITU-R 601-2, Pillow's "L" conversion
+
+
+def _rgb(image, op: str) -> tuple[np.ndarray, bool]:
+    was_pil = _is_pil(image)
+    array = np.asarray(image.convert("RGB") if was_pil else image)
+    if array.ndim != 3 or array.shape[2] != 3:
+        raise RuntimeError(f"{op}: expected an RGB image of shape <H, W, 3>, got shape "
+                           f"{array.shape}")
+    return array, was_pil
+
+
+def _back(array: np.ndarray, was_pil: bool):
+    return _pil().fromarray(array) if was_pil else array
+
+
+def _blend(image: np.ndarray, reference, factor: float) -> np.ndarray:
+    out = reference + np.float32(factor) * (image.astype(np.float32) - reference)
+    if image.dtype == np.uint8:
+        return np.clip(np.rint(out), 0, 255).astype(np.uint8)
+    return out.astype(image.dtype)
+
+
+def gray(image: np.ndarray) -> np.ndarray:
+    return (image.astype(np.float32) @ _LUMA)[..., None]
+
+
+def adjust_brightness(image, factor):
+    return _blend(image, np.float32(0), factor)
+
+
+def adjust_contrast(image, factor):
+    return _blend(image, np.float32(gray(image).mean()), factor)
+
+
+def adjust_saturation(image, factor):
+    return _blend(image, gray(image), factor)
+
+
+def adjust_hue(image: np.ndarray, shift: float) -> np.ndarray:
+    """Rotate the hue by `shift` turns (in [-0.5, 0.5]) through HSV."""
+    scale = 255.0 if image.dtype == np.uint8 else 1.0
+    rgb = image.astype(np.float64) / scale
+    high, low = rgb.max(-1), rgb.min(-1)
+    span = high - low
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    safe = np.where(span == 0, 1, span)
+    hue = np.select([high == r, high == g], [(g - b) / safe % 6, (b - r) / safe + 2],
+                    (r - g) / safe + 4) / 6
+    hue = np.where(span == 0, 0, hue)
+    hue = (hue + shift) % 1.0
+    sat = np.where(high == 0, 0, span / np.where(high == 0, 1, high))
+    out = _hsv_to_rgb(hue, sat, high) * scale
+    if image.dtype == np.uint8:
+        return np.clip(np.rint(out), 0, 255).astype(np.uint8)
+    return out.astype(image.dtype)
+
+
+def _hsv_to_rgb(hue, sat, value):
+    sector = np.floor(hue * 6).astype(np.int64) % 6
+    frac = hue * 6 - np.floor(hue * 6)
+    p, q, t = value * (1 - sat), value * (1 - sat * frac), value * (1 - sat * (1 - frac))
+    table = [(value, t, p), (q, value, p), (p, value, t), (p, q, value), (t, p, value),
+             (value, p, q)]
+    channels = [np.choose(sector, [row[c] for row in table]) for c in range(3)]
+    return np.stack(channels, -1)
+
+
+def _factor_range(value, name: str, center: float, low: float, high: float) -> tuple:
+    """A number v gives [max(low, center - v), center + v]; a (min, max) pair is kept."""
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        if value < 0:
+            raise ValueError(f"RandomColorAdjust: `{name}` must be non-negative, got {value}")
+        value = (max(low, center - value), center + value)
+    pair = tuple(float(v) for v in value)
+    if len(pair) != 2 or not low <= pair[0] <= pair[1] <= high:
+        raise ValueError(f"RandomColorAdjust: `{name}` must be a number or (min, max) with "
+                         f"{low} <= min <= max <= {high}, got {value!r}")
+    return pair
+
+
+class RandomColorAdjust(_RandomOp):
+    """Brightness, contrast and saturation scaled, and hue shifted, by factors drawn uniformly
+    from their ranges (each a number v, meaning [1 - v, 1 + v] (hue: [-v, v]), or a pair)."""
+
+    def __init__(self, brightness=(1, 1), contrast=(1, 1), saturation=(1, 1), hue=(0, 0)):
+        inf = float("inf")
+        self.ranges = [(adjust_brightness, _factor_range(brightness, "brightness", 1, 0, inf)),
+                       (adjust_contrast, _factor_range(contrast, "contrast", 1, 0, inf)),
+                       (adjust_saturation, _factor_range(saturation, "saturation", 1, 0, inf)),
+                       (adjust_hue, _factor_range(hue, "hue", 0, -0.5, 0.5))]
+
+    def __call__(self, image):
+        array, was_pil = _rgb(image, "RandomColorAdjust")
+        for adjust, (low, high) in self.ranges:
+            identity = 0.0 if adjust is adjust_hue else 1.0
+            if (low, high) != (identity, identity):  # an identity range draws nothing
+                array = adjust(array, self.rng.uniform(low, high))
+        return _back(array, was_pil)
+
+
+class RandomColor(_RandomOp):
+    """Saturation scaled by a factor drawn uniformly from `degrees` (min, max)."""
+
+    def __init__(self, degrees=(0.1, 1.9)):
+        self.degrees = _factor_range(degrees, "degrees", 1, 0, float("inf"))
+
+    def __call__(self, image):
+        array, was_pil = _rgb(image, "RandomColor")
+        return _back(adjust_saturation(array, self.rng.uniform(*self.degrees)), was_pil)
+
+
+class Invert(TensorOperation):
+    """255 - pixel, for uint8 RGB images."""
+
+    def __call__(self, image):
+        array, was_pil = _rgb(image, "Invert")
+        return _back((255 - array.astype(np.int16)).astype(array.dtype), was_pil)
+
+
+class AutoContrast(TensorOperation):
+    """Stretch each channel to the full 0..255 range, after cutting `cutoff` percent of the
+    darkest and lightest pixels (Pillow's ImageOps.autocontrast)."""
+
+    def __init__(self, cutoff=0.0, ignore=None):
+        if not 0 <= cutoff < 50:
+            raise ValueError(f"AutoContrast: `cutoff` must be in [0, 50), got {cutoff}")
+        self.cutoff, self.ignore = cutoff, ignore
+
+    def __call__(self, image):
+        from PIL import ImageOps
+
+        array, was_pil = _rgb(image, "AutoContrast")
+        out = ImageOps.autocontrast(_pil().fromarray(array), self.cutoff, self.ignore)
+        return out if was_pil else np.asarray(out)
+
+
+class Equalize(TensorOperation):
+    """Equalise each channel's histogram (Pillow's ImageOps.equalize)."""
+
+    def __call__(self, image):
+        from PIL import ImageOps
+
+        array, was_pil = _rgb(image, "Equalize")
+        out = ImageOps.equalize(_pil().fromarray(array))
+        return out if was_pil else np.asarray(out)
+
+
+class RandomPosterize(_RandomOp):
+    """Keep only the top `bits` bits of each channel, `bits` drawn from [min, max] in 1..8."""
+
+    def __init__(self, bits=(8, 8)):
+        bits = (bits, bits) if isinstance(bits, int) else tuple(bits)
+        if len(bits) != 2 or not 1 <= bits[0] <= bits[1] <= 8:
+            raise ValueError(f"RandomPosterize: `bits` must be in [1, 8], got {bits!r}")
+        self.bits = bits
+
+    def __call__(self, image):
+        array, was_pil = _rgb(image, "RandomPosterize")
+        bits = int(self.rng.integers(self.bits[0], self.bits[1] + 1))
+        mask = np.uint8((0xFF << (8 - bits)) & 0xFF)
+        return _back(array & mask, was_pil)
+
+
+class Grayscale(TensorOperation):
+    """RGB -> luma (ITU-R 601-2, as Pillow's "L"), with 1 or 3 equal output channels."""
+
+    def __init__(self, num_output_channels=1):
+        if num_output_channels not in (1, 3):
+            raise ValueError(f"Grayscale: `num_output_channels` must be 1 or 3, got "
+                             f"{num_output_channels!r}")
+        self.channels = num_output_channels
+
+    def __call__(self, image):
+        array, was_pil = _rgb(image, "Grayscale")
+        luma = np.clip(np.rint(gray(array)), 0, 255).astype(array.dtype)
+        out = np.repeat(luma, self.channels, axis=2)
+        if was_pil:
+            return _pil().fromarray(out[..., 0] if self.channels == 1 else out)
+        return out
+
+
+class RandomSolarize(_RandomOp):
+    """Invert the pixels at or above a threshold drawn from `threshold` (min, max) in 0..255."""
+
+    def __init__(self, threshold=(0, 255)):
+        threshold = tuple(threshold)
+        if len(threshold) != 2 or not 0 <= threshold[0] <= threshold[1] <= 255:
+            raise ValueError(f"RandomSolarize: `threshold` must be (min, max) in [0, 255], got "
+                             f"{threshold!r}")
+        self.threshold = threshold
+
+    def __call__(self, image):
+        array, was_pil = _rgb(image, "RandomSolarize")
+        level = int(self.rng.integers(self.threshold[0], self.threshold[1] + 1))
+        return _back(np.where(array >= level, 255 - array, array).astype(array.dtype), was_pil)
+
+
+class RandomSharpness(_RandomOp):
+    """Sharpness scaled by a factor drawn from `degrees` (Pillow's ImageEnhance.Sharpness:
+    a blend with the image smoothed by a 3x3 kernel, borders kept)."""
+
+    def __init__(self, degrees=(0.1, 1.9)):
+        self.degrees = _factor_range(degrees, "degrees", 1, 0, float("inf"))
+
+    def __call__(self, image):
+        from PIL import ImageEnhance
+
+        array, was_pil = _rgb(image, "RandomSharpness")
+        factor = self.rng.uniform(*self.degrees)
+        out = ImageEnhance.Sharpness(_pil().fromarray(array)).enhance(factor)
+        return out if was_pil else np.asarray(out)

@@ -1,0 +1,194 @@
+"""Geometric transforms of mindspore.dataset.vision: Pad, RandomResizedCrop,
+RandomCropDecodeResize, RandomRotation, RandomVerticalFlip, ToPIL. Rotation needs Pillow."""
+from __future__ import annotations
+
+import math
+import numbers
+from enum import Enum
+
+import numpy as np
+
+from .transforms import (
+    _PIL_FILTERS,
+    Border,
+    Decode,
+    Inter,
+    RandomFlip,
+    Resize,
+    TensorOperation,
+    _crop,
+    _hw,
+    _is_pil,
+    _pad,
+    _pil,
+    _RandomOp,
+    _size_pair,
+)
+
+__all__ = ["Pad", "RandomCropDecodeResize", "RandomResizedCrop", "RandomRotation",
+           "RandomVerticalFlip", "SliceMode", "SlicePatches", "ToPIL"]
+
+
+def _pad_amounts(padding) -> tuple:
+    """int: every side; (x, y): left/right x, top/bottom y; (left, top, right, bottom)."""
+    if isinstance(padding, numbers.Integral) and not isinstance(padding, bool):
+        padding = (padding,)
+    padding = tuple(int(p) for p in padding)
+    if len(padding) not in (1, 2, 4) or min(padding) < 0:
+        raise ValueError(f"Pad: `padding` must be 1, 2 or 4 non-negative ints, got {padding}")
+    return padding * 4 if len(padding) == 1 else padding * 2 if len(padding) == 2 else padding
+
+
+class Pad(TensorOperation):
+    """Pad the borders: `padding` (left, top, right, bottom), with `fill_value` (a number or
+    one per channel) or by the border `padding_mode`."""
+
+    def __init__(self, padding, fill_value=0, padding_mode=Border.CONSTANT):
+        self.padding = _pad_amounts(padding)
+        if not isinstance(padding_mode, Border):
+            raise TypeError(f"Pad: `padding_mode` must be a Border, got {padding_mode!r}")
+        self.fill_value, self.padding_mode = fill_value, padding_mode
+
+    def __call__(self, image):
+        return _pad(image, self.padding, self.fill_value, self.padding_mode)
+
+
+def _range_pair(value, name: str, op: str) -> tuple[float, float]:
+    pair = tuple(float(v) for v in value)
+    if len(pair) != 2 or pair[0] > pair[1] or pair[0] < 0:
+        raise ValueError(f"{op}: `{name}` must be (min, max) with 0 <= min <= max, got "
+                         f"{value!r}")
+    return pair
+
+
+class RandomResizedCrop(_RandomOp):
+    """A random region of `scale` times the area and aspect ratio in `ratio`, resized to
+    `size` (Inception's crop); after `max_attempts` misses, the central crop of the clamped
+    ratio."""
+
+    def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4, 4.0 / 3),
+                 interpolation=Inter.BILINEAR, max_attempts=10):
+        op = type(self).__name__
+        self.size = _size_pair(size, op)
+        self.scale, self.ratio = _range_pair(scale, "scale", op), _range_pair(ratio, "ratio", op)
+        if self.ratio[0] == 0:
+            raise ValueError(f"{op}: `ratio` must be positive, got {ratio!r}")
+        self.resize = Resize(self.size, interpolation)
+        self.max_attempts = int(max_attempts)
+
+    def region(self, height: int, width: int) -> tuple[int, int, int, int]:
+        """(top, left, height, width) of the crop."""
+        area = height * width
+        log_ratio = (math.log(self.ratio[0]), math.log(self.ratio[1]))
+        for _ in range(self.max_attempts):
+            target = area * self.rng.uniform(*self.scale)
+            aspect = math.exp(self.rng.uniform(*log_ratio))
+            w = round(math.sqrt(target * aspect))
+            h = round(math.sqrt(target / aspect))
+            if 0 < w <= width and 0 < h <= height:
+                return (int(self.rng.integers(height - h + 1)),
+                        int(self.rng.integers(width - w + 1)), h, w)
+        aspect = width / height
+        if aspect < self.ratio[0]:
+            w, h = width, round(width / self.ratio[0])
+        elif aspect > self.ratio[1]:
+            h, w = height, round(height * self.ratio[1])
+        else:
+            h, w = height, width
+        return (height - h) // 2, (width - w) // 2, h, w
+
+    def __call__(self, image):
+        top, left, h, w = self.region(*_hw(image))
+        return self.resize(_crop(image, top, left, h, w))
+
+
+class RandomCropDecodeResize(RandomResizedCrop):
+    """Decode encoded image bytes, then RandomResizedCrop (RGB HWC uint8 out)."""
+
+    def __call__(self, data):
+        return super().__call__(Decode()(data))
+
+
+class RandomRotation(_RandomOp):
+    """Rotate counter-clockwise by an angle drawn from `degrees` ((min, max), or d for
+    [-d, d]) about `center` ((x, y), the image centre by default), filling with
+    `fill_value`; `expand` grows the output to hold the whole rotated image (Pillow)."""
+
+    def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None,
+                 fill_value=0):
+        if isinstance(degrees, numbers.Real):
+            if degrees < 0:
+                raise ValueError(f"RandomRotation: `degrees` must be non-negative, got "
+                                 f"{degrees}")
+            degrees = (-degrees, degrees)
+        self.degrees = tuple(float(d) for d in degrees)
+        if len(self.degrees) != 2 or self.degrees[0] > self.degrees[1]:
+            raise ValueError(f"RandomRotation: `degrees` must be (min, max), got {degrees!r}")
+        self.resample, self.expand, self.center = resample, bool(expand), center
+        self.fill_value = fill_value if isinstance(fill_value, numbers.Number) else \
+            tuple(fill_value)
+
+    def __call__(self, image):
+        angle = self.rng.uniform(*self.degrees)
+        was_pil = _is_pil(image)
+        pil = image if was_pil else _pil().fromarray(np.asarray(image))
+        out = pil.rotate(angle, _PIL_FILTERS[self.resample], self.expand, self.center,
+                         fillcolor=self.fill_value)
+        return out if was_pil else np.asarray(out)
+
+
+class RandomVerticalFlip(RandomFlip):
+    """Mirror top-bottom with probability `prob`."""
+
+    axis = 0
+    pil_method = 1  # Image.FLIP_TOP_BOTTOM
+
+
+class ToPIL(TensorOperation):
+    """A NumPy HWC (or HW) uint8 image -> a Pillow image."""
+
+    def __call__(self, image):
+        if _is_pil(image):
+            return image
+        array = np.asarray(image)
+        if array.ndim == 3 and array.shape[2] == 1:
+            array = array[..., 0]
+        return _pil().fromarray(array)
+
+
+class SliceMode(Enum):
+    PAD = "pad"
+    DROP = "drop"
+
+
+class SlicePatches(TensorOperation):
+    """An HWC image -> num_height * num_width patches (row by row), as separate outputs; with
+    SliceMode.PAD the image is first padded at the bottom and right with `fill_value` to a
+    multiple of the grid, with DROP the remainder is cut off."""
+
+    def __init__(self, num_height=1, num_width=1, slice_mode=None, fill_value=0):
+        for name, value in (("num_height", num_height), ("num_width", num_width)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"SlicePatches: `{name}` must be an int >= 1, got {value!r}")
+        self.grid = (num_height, num_width)
+        self.slice_mode = SliceMode.PAD if slice_mode is None else slice_mode
+        if not isinstance(self.slice_mode, SliceMode):
+            raise TypeError(f"SlicePatches: `slice_mode` must be a SliceMode, got {slice_mode!r}")
+        self.fill_value = fill_value
+
+    def __call__(self, image):
+        array = np.asarray(image)
+        if array.ndim not in (2, 3):
+            raise RuntimeError(f"SlicePatches: expected an image <H, W> or <H, W, C>, got shape "
+                               f"{array.shape}")
+        rows, cols = self.grid
+        height, width = array.shape[:2]
+        if self.slice_mode is SliceMode.PAD:
+            ph, pw = -(-height // rows), -(-width // cols)
+            array = _pad(array, (0, 0, pw * cols - width, ph * rows - height),
+                         self.fill_value, Border.CONSTANT)
+        else:
+            ph, pw = height // rows, width // cols
+        patches = tuple(array[r * ph:(r + 1) * ph, c * pw:(c + 1) * pw]
+                        for r in range(rows) for c in range(cols))
+        return patches if len(patches) > 1 else patches[0]

@@ -1,0 +1,137 @@
+"""Operations that act on the gradient flowing back through a value.
+
+`InsertGradientOf(fn)(x)` is `x` going forward; going back, the gradient that reaches it is
+replaced by `fn(gradient)` (gradient clipping, scaling, printing). Inside a graph it is a
+`custom_vjp` node (compiler/custom.py) whose forward graph is the identity and whose bprop graph
+is `fn` traced on the incoming gradient, so `fn` may use any op a graph can, and a second
+differentiation goes through it:
+
+    %2 = custom_vjp(%1) {fwd=@InsertGradientOf_forward, bprop=@InsertGradientOf_bprop, n_in=1}
+
+`HookBackward(hook_fn)(x)` is MindSpore's PyNative hook: the same node, but its bprop graph is
+one `py_hook` node, which calls `hook_fn` in Python on the gradient's value when the backward
+pass runs (so `hook_fn` may print, log or return a new gradient, and is never parsed). A
+gradient of that gradient does not go through the hook: `py_hook` is not differentiable. In
+GRAPH_MODE it is refused, as MindSpore refuses it.
+"""
+from __future__ import annotations
+
+from cellgraph.compiler.builder import Builder, current_builder, describe_value, is_tensor_like
+from cellgraph.compiler.custom import custom_vjp_p
+from cellgraph.compiler.scope import is_user_function
+from cellgraph.context import GRAPH_MODE, get_context
+from cellgraph.ops.core import Primitive, abstract_of
+from cellgraph.ops.errors import CompileError, DTypeError, ShapeError
+
+from .transform import user_loc
+
+# `fn(value) -> value of the same shape and dtype`, called on the host when the graph runs;
+# effectful, so it is never merged with another hook, dropped or moved out of order
+py_hook_p = Primitive("py_hook", lambda x, *, fn: x, label="PyHook", nondifferentiable=True,
+                      effectful=True)
+
+
+def _call_user(fn, *args):
+    """`fn(*args)` in the graph being built: parsed when it is the user's, else run."""
+    from cellgraph.compiler.frontend import Interpreter
+
+    if is_user_function(fn):
+        return Interpreter.call_function(fn, args, {})
+    return fn(*args)
+
+
+def _trace(name: str, fn, avals: list, hints: list):
+    builder = Builder(name, user_loc())
+    with builder.active():
+        tracers = [builder.add_param(a, h) for a, h in zip(avals, hints)]
+        return builder.finish(fn(*tracers))
+
+
+class InsertGradientOf:
+    """`InsertGradientOf(f)(x)`: x, whose gradient becomes `f(gradient)` on the way back."""
+
+    def __init__(self, f):
+        if not callable(f):
+            raise DTypeError(f"InsertGradientOf: expected a function of the gradient, got "
+                             f"{describe_value(f)}", user_loc())
+        self.f = f
+
+    def __call__(self, x):
+        if current_builder() is None:  # run eagerly: nothing flows back through it
+            return x
+        if not is_tensor_like(x):
+            raise DTypeError(f"InsertGradientOf: expected a Tensor, got {describe_value(x)}",
+                             user_loc())
+        aval = abstract_of(x).strong()
+        forward, forward_captured = _trace("InsertGradientOf_forward", lambda v: v, [aval],
+                                           ["x"])
+        backward, backward_captured = _trace("InsertGradientOf_bprop", self._backward,
+                                             [aval, aval, aval], ["x", "out", "dout"])
+        operands = [x, *forward_captured, *forward.weights, *backward_captured,
+                    *backward.weights]
+        (out,) = custom_vjp_p(*operands, fwd=forward, bprop=backward, n_in=1,
+                              cell="InsertGradientOf")
+        return out
+
+    def _backward(self, x, out, dout):
+        grad = _call_user(self.f, dout)
+        want, got = abstract_of(dout), abstract_of(grad) if is_tensor_like(grad) else None
+        if got is None or got.shape != want.shape:
+            raise ShapeError(f"InsertGradientOf: expected {self.f.__name__} to return a "
+                             f"gradient like the one it was given ({want}), got "
+                             f"{describe_value(grad)}", user_loc())
+        return [grad]
+
+
+class HookBackward:
+    """MindSpore's backward hook: `hook_fn(grad) -> new gradient or None`, run in Python on the
+    gradient of each input when the backward pass runs (PyNative mode only, as in MindSpore)."""
+
+    def __init__(self, hook_fn, cell_id=""):
+        if not callable(hook_fn):
+            raise DTypeError(f"HookBackward: expected a function, got {describe_value(hook_fn)}",
+                             user_loc())
+        self.hook_fn, self.cell_id = hook_fn, cell_id
+
+    def __call__(self, *inputs):
+        if current_builder() is None:  # run eagerly: nothing flows back through it
+            return inputs[0] if len(inputs) == 1 else inputs
+        if get_context("mode") == GRAPH_MODE:
+            raise CompileError("The Primitive 'HookBackward' is not supported in graph mode, "
+                               "which is only supported in pynative mode. Use "
+                               "ops.InsertGradientOf(fn) to act on the gradient in a graph",
+                               user_loc())
+        hooked = InsertGradientOf(self._emit_hook)
+        outs = tuple(hooked(x) for x in inputs)
+        return outs[0] if len(outs) == 1 else outs
+
+    def _emit_hook(self, grad):
+        return py_hook_p(grad, fn=_HostHook(self.hook_fn, user_loc()))
+
+
+class _HostHook:
+    """The host side of a `py_hook` node: the gradient as a 1-tuple of Tensors in, as MindSpore
+    passes it; a Tensor, a 1-tuple of one or None (keep the gradient) out."""
+
+    def __init__(self, hook_fn, loc):
+        self.hook_fn, self.loc = hook_fn, loc
+
+    def __repr__(self) -> str:  # kernels are shared by params' repr: two hooks never share one
+        return f"{getattr(self.hook_fn, '__qualname__', 'hook')}@{id(self.hook_fn):x}"
+
+    def __call__(self, grad):
+        import numpy as np
+
+        from cellgraph.runtime.tensor import Tensor
+
+        new = self.hook_fn((Tensor(np.asarray(grad)),))
+        if isinstance(new, (tuple, list)) and len(new) == 1:
+            new = new[0]
+        if new is None:
+            return grad
+        value = np.asarray(new.asnumpy() if isinstance(new, Tensor) else new)
+        if value.shape != np.shape(grad):
+            name = getattr(self.hook_fn, "__name__", "the hook")
+            raise ShapeError(f"HookBackward: expected {name} to return a gradient of shape "
+                             f"{np.shape(grad)} or None, got shape {value.shape}", self.loc)
+        return value.astype(np.asarray(grad).dtype, copy=False)

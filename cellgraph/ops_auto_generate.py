@@ -1,0 +1,107 @@
+"""`ops.auto_generate`: where MindSpore's generated operator definitions live, over cellgraph's
+own operations.
+
+* `gen_ops_prim`: the primitive classes (every class of `ops.operations`, the pooling classes
+  that return indices, and the `...Ext` classes of the `mint` interface), and `<name>_op`, an
+  instance of the class `<Name>` made with its defaults (`add_op = Add()` in MindSpore).
+* `gen_ops_def`: the functional operations (`ops.function`).
+* `pyboost_inner_prim`: `<name>_impl` callables taking every argument at call time, as the
+  classes' generated call functions do (`softmax_impl(input, axis)`).
+"""
+from __future__ import annotations
+
+from cellgraph import mint, ops
+from cellgraph.ops.composite_classes import function_class
+from cellgraph.ops_surface import _module
+
+
+def _max_dim(input, dim, keepdim=False):
+    return mint.max(input, dim, keepdim)
+
+
+def _min_dim(input, dim, keepdim=False):
+    return mint.min(input, dim, keepdim)
+
+
+# The mint-style classes: the call takes every argument (MatMulExt()(a, b), SumExt()(x, dim)).
+EXT_CLASSES = {
+    "MatMulExt": mint.matmul, "BatchMatMulExt": mint.bmm, "SumExt": mint.sum,
+    "MeanExt": mint.mean, "MaxDim": _max_dim, "MinDim": _min_dim, "SiLU": ops.silu,
+}
+
+
+def _argmax_with_value(input, axis=0, keep_dims=False):
+    return ops.ArgMaxWithValue(axis, keep_dims)(input)
+
+
+def _argmin_with_value(input, axis=0, keep_dims=False):
+    return ops.ArgMinWithValue(axis, keep_dims)(input)
+
+
+def _softmax(input, axis=(-1,)):
+    return ops.softmax(input, axis[0] if isinstance(axis, (tuple, list)) else axis)
+
+
+def _reduce_max(input, axis=(), keep_dims=False):
+    return ops.functional.reduce_max(input, axis, keep_dims)
+
+
+def _meshgrid(inputs, indexing="xy"):
+    return ops.meshgrid(*inputs, indexing=indexing)
+
+
+def _bce_with_logits(input, target, weight=None, posWeight=None, reduction="mean"):
+    return ops.binary_cross_entropy_with_logits(input, target, weight, posWeight, reduction)
+
+
+# <name>_impl: MindSpore's argument order, every argument at call time.
+IMPLS = {
+    "argmax_with_value_impl": _argmax_with_value, "argmin_with_value_impl": _argmin_with_value,
+    "concat_impl": ops.concat, "stack_ext_impl": ops.stack, "squeeze_impl": ops.squeeze,
+    "softmax_impl": _softmax, "reduce_all_impl": ops.all, "reduce_any_impl": ops.any,
+    "reduce_max_impl": _reduce_max, "reverse_v2_impl": ops.flip, "isclose_impl": ops.isclose,
+    "meshgrid_impl": _meshgrid, "roll_impl": ops.roll,
+    "binary_cross_entropy_with_logits_impl": _bce_with_logits,
+}
+
+
+def _primitive_classes() -> dict:
+    classes = {k: v for k, v in vars(ops.operations).items()
+               if k[0].isupper() and isinstance(v, type)}
+    classes.update({k: function_class(k, fn) for k, fn in EXT_CLASSES.items()})
+    classes["MaxPoolWithIndices"] = ops.MaxPoolWithIndices
+    classes["MaxPoolWithMask"] = ops.MaxPoolWithMask
+    return classes
+
+
+def _instance_getter(classes: dict):
+    """Module `__getattr__`: `<snake_name>_op` -> an instance of the class whose name, lower
+    case, is snake_name without underscores (`matmul_ext_op` -> MatMulExt())."""
+    by_key = {name.lower(): cls for name, cls in classes.items()}
+
+    def __getattr__(name: str):
+        cls = by_key.get(name[:-3].replace("_", "")) if name.endswith("_op") else None
+        if cls is None:
+            raise AttributeError(f"module 'ops.auto_generate.gen_ops_prim' has no attribute "
+                                 f"{name!r}")
+        return cls()
+
+    return __getattr__
+
+
+def mount() -> None:
+    """Create `ops.auto_generate` and its three modules."""
+    base = f"{ops.__name__}.auto_generate"
+    classes = _primitive_classes()
+    prim = _module(f"{base}.gen_ops_prim", "the primitive classes", classes)
+    prim.__getattr__ = _instance_getter(classes)
+    definitions = _module(f"{base}.gen_ops_def", "the functional operations",
+                          {k: v for k, v in vars(ops.function).items()
+                           if not k.startswith("_") and callable(v)})
+    inner = _module(f"{base}.pyboost_inner_prim", "call-time functions of the classes", IMPLS)
+    names = {k: getattr(definitions, k) for k in definitions.__all__}
+    package = _module(base, "MindSpore's generated operator definitions",
+                      {**names, **classes, "gen_ops_prim": prim, "gen_ops_def": definitions,
+                       "pyboost_inner_prim": inner})
+    package.__path__ = []
+    ops.auto_generate = package

@@ -1,0 +1,129 @@
+"""`mindspore.SummaryRecord`: scalars, tensors, images and histograms of a run, by step, in a
+file anything can read.
+
+MindSpore writes protobuf event files for MindInsight; cellgraph writes JSON lines instead,
+one value per line, to `log_dir/<file_prefix>.summary.<time>.<host><file_suffix>.jsonl`:
+
+    {"step": 10, "plugin": "scalar", "tag": "loss", "value": 0.25}
+    {"step": 10, "plugin": "tensor", "tag": "w", "dtype": "float32", "shape": [2], "value": [..]}
+    {"step": 10, "plugin": "histogram", "tag": "w", "bins": [...], "counts": [...], ...}
+
+`read_summary(path)` gives the lines back (tensors and images as NumPy arrays). MindSpore's
+graph and lineage plugins hold MindInsight protobufs and are refused.
+"""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+
+import numpy as np
+
+from .ops import take_latest
+
+PLUGINS = ("scalar", "tensor", "image", "histogram")
+_MINDINSIGHT_ONLY = ("graph", "train_lineage", "eval_lineage", "dataset_graph",
+                     "custom_lineage_data", "LANDSCAPE")
+
+
+def _host_array(value) -> np.ndarray:
+    return np.asarray(value.asnumpy() if hasattr(value, "asnumpy") else value)
+
+
+def encode(step: int, plugin: str, tag: str, value) -> dict:
+    """One JSON line's dict."""
+    array = _host_array(value)
+    entry = {"step": int(step), "plugin": plugin, "tag": tag}
+    if plugin == "scalar":
+        if array.size != 1:
+            raise ValueError(f"SummaryRecord: scalar {tag!r} must hold one value, got shape "
+                             f"{array.shape}")
+        entry["value"] = array.reshape(()).item()
+    elif plugin == "histogram":
+        finite = array[np.isfinite(array)].astype(np.float64)
+        counts, bins = np.histogram(finite) if finite.size else (np.zeros(0), np.zeros(0))
+        entry.update(bins=bins.tolist(), counts=counts.astype(int).tolist(),
+                     min=float(finite.min()) if finite.size else None,
+                     max=float(finite.max()) if finite.size else None, count=int(array.size))
+    else:
+        entry.update(dtype=str(array.dtype), shape=list(array.shape), value=array.tolist())
+    return entry
+
+
+def read_summary(path) -> list[dict]:
+    """The lines of a summary file; tensor and image values as NumPy arrays."""
+    entries = []
+    with open(path) as f:
+        for line in f:
+            entry = json.loads(line)
+            if entry["plugin"] in ("tensor", "image"):
+                entry["value"] = np.array(entry["value"], entry["dtype"]).reshape(entry["shape"])
+            entries.append(entry)
+    return entries
+
+
+class SummaryRecord:
+    """Write the values given to `add_value`, and those the network's summary operations kept,
+    at each `record(step)`."""
+
+    def __init__(self, log_dir, file_prefix="events", file_suffix="_MS", num_process=32,
+                 network=None, max_file_size=None, raise_exception=False, export_options=None):
+        if not isinstance(log_dir, (str, os.PathLike)):
+            raise TypeError(f"SummaryRecord: log_dir must be a str, got {log_dir!r}")
+        self.log_dir = os.path.realpath(os.fspath(log_dir))
+        os.makedirs(self.log_dir, exist_ok=True)
+        name = (f"{file_prefix}.summary.{int(time.time())}.{socket.gethostname()}"
+                f"{file_suffix}.jsonl")
+        self.path = os.path.join(self.log_dir, name)
+        self._file = open(self.path, "a")  # noqa: SIM115  (closed by close())
+        self._pending: list = []
+        self._mode = "train"
+        take_latest()  # values kept before this record started belong to no step of it
+
+    def set_mode(self, mode: str) -> None:
+        if mode not in ("train", "eval"):
+            raise ValueError(f"SummaryRecord.set_mode: mode must be 'train' or 'eval', got "
+                             f"{mode!r}")
+        self._mode = mode
+
+    def add_value(self, plugin: str, name: str, value) -> None:
+        """Queue `value` under `name` for the next record."""
+        if plugin in _MINDINSIGHT_ONLY:
+            raise ValueError(f"SummaryRecord.add_value: plugin {plugin!r} holds MindInsight "
+                             f"protobufs, which cellgraph does not write; use one of "
+                             f"{', '.join(PLUGINS)}")
+        if plugin not in PLUGINS:
+            raise ValueError(f"SummaryRecord.add_value: plugin must be one of "
+                             f"{', '.join(PLUGINS)}, got {plugin!r}")
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"SummaryRecord.add_value: name must be a non-empty str, got "
+                             f"{name!r}")
+        self._pending.append((plugin, name, _host_array(value)))
+
+    def record(self, step, train_network=None, plugin_filter=None) -> bool:
+        """Write the queued values and the summary operations' latest ones under `step`."""
+        if isinstance(step, bool) or not isinstance(step, int):
+            raise TypeError(f"SummaryRecord.record: step must be an int, got {step!r}")
+        if self._file.closed:
+            raise RuntimeError("SummaryRecord.record: the record was closed")
+        values = self._pending + [(kind, tag, value)
+                                  for (kind, tag), value in take_latest().items()]
+        self._pending = []
+        for plugin, tag, value in values:
+            if plugin_filter is None or plugin_filter(plugin):
+                self._file.write(json.dumps(encode(step, plugin, tag, value)) + "\n")
+        return True
+
+    def flush(self) -> None:
+        self._file.flush()
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self._file.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

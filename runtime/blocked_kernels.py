@@ -1,0 +1,365 @@
+"""NumPy kernels for the fused primitives, written to keep their temporaries few and small.
+
+The shared kernels (runtime/kernels.py) are functional: each operator makes a fresh array the
+size of the operands, so GeLU's erf form over a (512, 512) float32 activation is some thirty
+passes, each writing a new megabyte. Here the elementwise chains (GeLU in both forms and their
+backward passes, erf) run over blocks of `BLOCK` elements through a few block-sized scratch
+buffers, writing only the result; blocks are large, as a NumPy ufunc call costs about a
+microsecond before it touches an element, which small blocks would multiply by thirty passes.
+The row-wise kernels (softmax, log-softmax, LayerNorm, softmax cross-entropy and their backward
+passes) work in place in the one or two arrays they must allocate anyway, with their short sums
+as BLAS products for float32 and float64. The blocked paths take contiguous float32 operands of
+one shape, LayerNorm's float32 or float64 ones; others go to the shared kernels, whose results
+these match to rounding. The `numpy` backend puts this table over the shared one.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from . import kernels as shared
+from .kernels import registrar
+
+TABLE: dict[str, Callable] = {}  # primitive name -> fn(*operands, **params) over NumPy
+kernel = registrar(TABLE)
+
+BLOCK = 65536  # elements: five float32 buffers of this size (1.25 MiB) stay in L2 or L3
+_SQRT1_2 = math.sqrt(0.5)
+_INV_SQRT_2PI = 1 / math.sqrt(2 * math.pi)
+_SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
+_GELU_CUBIC = 0.044715
+
+# erf(x) = x * P(x^2) / Q(x^2) on |x| <= 4 (beyond, erf rounds to +-1 in float32): a rational
+# least-squares fit of erf(x) / x, relative error 4e-8 in exact arithmetic, at most 7 ulp when
+# evaluated in float32. All coefficients are positive, so Horner's rule does not cancel.
+ERF_P = (1.1283791562787497, 0.19103789885155917, 0.0527844751967024, 0.0037810427478577237,
+         0.00028314906217844285, 2.0166390821696467e-06)
+ERF_Q = (1.0, 0.5026357971240016, 0.11432698198137144, 0.015000010464661744,
+         0.0011625216760509875, 3.765785767834845e-05)
+
+
+def horner(coefficients, t, out):
+    """The polynomial at t, evaluated in place in `out`."""
+    total = np.multiply(t, coefficients[-1], out=out)
+    for c in coefficients[-2:0:-1]:
+        total += c
+        total *= t
+    total += coefficients[0]
+    return total
+
+
+def erf_into(z, out, square, denominator):
+    """out = erf(z) for float32 arrays of one shape; `z` is clipped to [-4, 4] in place, and
+    `square` and `denominator` are scratch buffers of the same shape."""
+    np.clip(z, -4.0, 4.0, out=z)
+    np.multiply(z, z, out=square)
+    horner(ERF_P, square, out)
+    out /= horner(ERF_Q, square, denominator)
+    out *= z
+    return out
+
+
+def _fast(*arrays) -> bool:
+    """Whether the blocked paths apply: contiguous float32 operands of one shape."""
+    first = arrays[0]
+    return all(isinstance(a, np.ndarray) and a.dtype == np.float32 and a.shape == first.shape
+               and a.flags.c_contiguous for a in arrays)
+
+
+def blockwise(body, n_scratch: int, *operands):
+    """A new float32 array of the operands' shape, `body(out, scratch, *operand blocks)` run
+    over corresponding blocks of the flattened operands and of `n_scratch` scratch buffers."""
+    flat = [a.reshape(-1) for a in operands]
+    out = np.empty(flat[0].shape, np.float32)
+    scratch = [np.empty(min(BLOCK, out.size), np.float32) for _ in range(n_scratch)]
+    for start in range(0, out.size, BLOCK):
+        stop = min(start + BLOCK, out.size)
+        size = stop - start
+        body(out[start:stop], [s[:size] for s in scratch], *(a[start:stop] for a in flat))
+    return out.reshape(operands[0].shape)
+
+
+def _erf_block(out, scratch, x):
+    z, square, denominator = scratch
+    np.copyto(z, x)
+    erf_into(z, out, square, denominator)
+
+
+def blocked_erf(x):
+    """erf of a float32 array, block by block."""
+    return blockwise(_erf_block, 3, np.asarray(x))
+
+
+def _gelu_block(out, scratch, x):
+    """0.5 * x * (1 + erf(x / sqrt 2))."""
+    z, square, denominator = scratch
+    np.multiply(x, _SQRT1_2, out=z)
+    erf_into(z, out, square, denominator)
+    out += 1
+    out *= x
+    out *= 0.5
+
+
+def _gelu_grad_block(out, scratch, x, dy):
+    """dy * (Phi(x) + x * phi(x)): Phi, phi the standard normal distribution and density."""
+    z, square, denominator, density = scratch
+    np.multiply(x, _SQRT1_2, out=z)
+    np.multiply(z, z, out=density)
+    np.negative(density, out=density)
+    np.exp(density, out=density)  # exp(-x^2 / 2)
+    density *= x
+    density *= _INV_SQRT_2PI
+    erf_into(z, out, square, denominator)
+    out += 1
+    out *= 0.5
+    out += density
+    out *= dy
+
+
+def _normal_cdf_block(out, scratch, x):
+    """0.5 * (1 + erf(x / sqrt 2))."""
+    z, square, denominator = scratch
+    np.multiply(x, _SQRT1_2, out=z)
+    erf_into(z, out, square, denominator)
+    out += 1
+    out *= 0.5
+
+
+def _gelu_cdf_grad_block(out, scratch, x, cdf, dy):
+    """dy * (cdf + x * phi(x))."""
+    np.multiply(x, x, out=out)
+    out *= -0.5
+    np.exp(out, out=out)
+    out *= x
+    out *= _INV_SQRT_2PI
+    out += cdf
+    out *= dy
+
+
+def _tanh_inner(z, x):
+    """z = sqrt(2 / pi) * (x + 0.044715 x^3), in place in z."""
+    np.multiply(x, x, out=z)
+    z *= _GELU_CUBIC
+    z += 1
+    z *= x
+    z *= _SQRT_2_OVER_PI
+    return z
+
+
+def _gelu_tanh_grad_block(out, scratch, x, dy):
+    """dy * (0.5 (1 + t) + 0.5 x (1 - t^2) u'), t = tanh(u), u = sqrt(2/pi) (x + c x^3),
+    u' = sqrt(2/pi) (1 + 3 c x^2)."""
+    (t, slope) = scratch
+    np.tanh(_tanh_inner(t, x), out=t)
+    np.multiply(x, x, out=slope)
+    slope *= 3 * _GELU_CUBIC * _SQRT_2_OVER_PI
+    slope += _SQRT_2_OVER_PI  # u'
+    slope *= x
+    np.multiply(t, t, out=out)
+    np.subtract(1, out, out=out)  # 1 - t^2
+    out *= slope
+    out += t
+    out += 1
+    out *= 0.5
+    out *= dy
+
+
+def _gelu_tanh_block(out, scratch, x):
+    """0.5 x (1 + tanh(u))."""
+    (inner,) = scratch
+    np.tanh(_tanh_inner(inner, x), out=out)
+    out += 1
+    out *= x
+    out *= 0.5
+
+
+def _blocked(name: str, body, n_scratch: int) -> None:
+    """Register `name`'s kernel: `body` over blocks where the operands allow, else the shared
+    kernel."""
+    def run(*operands):
+        if not _fast(*operands):
+            return shared.TABLE[name](_namespace(), *operands)
+        return blockwise(body, n_scratch, *operands)
+
+    TABLE[name] = run
+
+
+for _name, _body, _n_scratch in (("gelu", _gelu_block, 3), ("gelu_grad", _gelu_grad_block, 4),
+                                 ("gelu_tanh", _gelu_tanh_block, 1),
+                                 ("gelu_tanh_grad", _gelu_tanh_grad_block, 2),
+                                 ("normal_cdf", _normal_cdf_block, 3),
+                                 ("gelu_cdf_grad", _gelu_cdf_grad_block, 0)):
+    _blocked(_name, _body, _n_scratch)
+
+
+def _namespace():
+    from .numpy_backend import NAMESPACE
+
+    return NAMESPACE
+
+
+# ----- row-wise: softmax and LayerNorm, in place in the arrays they return ---------------------
+# Their sums are matrix-vector products with a vector of ones where the summed axes are the
+# contiguous trailing (or leading) ones: BLAS sums a short row four times faster than NumPy's
+# reduction, whose per-row set-up dominates rows of a hundred elements.
+
+_WIDE_ENOUGH = (np.float32, np.float64)
+# BLAS accumulates a dot product in a few running sums, NumPy pairwise: beyond a few thousand
+# terms BLAS's rounding error grows past pairwise summation's, so longer sums stay NumPy's.
+BLAS_SUM_MAX = 4096
+
+
+def _blas_ready(x, count: int) -> bool:
+    return (x.dtype in _WIDE_ENOUGH and x.flags.c_contiguous and 0 < count <= BLAS_SUM_MAX)
+
+
+def trailing_sum(x, axes: tuple):
+    """sum(x, axis=axes, keepdims=True), `axes` the last len(axes) axes of x."""
+    kept = x.shape[:x.ndim - len(axes)]
+    count = math.prod(x.shape[x.ndim - len(axes):])
+    if axes != tuple(range(len(kept), x.ndim)) or not _blas_ready(x, count):
+        return np.sum(x, axis=axes, keepdims=True)
+    return np.matmul(x.reshape(-1, count), np.ones(count, x.dtype)).reshape(
+        kept + (1,) * len(axes))
+
+
+def leading_sum(x, count_axes: int):
+    """sum(x, axis=(0, ..., count_axes - 1)): the first `count_axes` axes summed away."""
+    rows = math.prod(x.shape[:count_axes])
+    if not _blas_ready(x, rows) or x.ndim == count_axes:
+        return np.sum(x, axis=tuple(range(count_axes)))
+    return np.matmul(np.ones(rows, x.dtype), x.reshape(rows, -1)).reshape(x.shape[count_axes:])
+
+
+def _last_axis_max(x):
+    """max(x, axis=-1, keepdims=True) by halving the last axis: NumPy's own reduction pays a
+    set-up per row, which for rows of 64 costs more than the comparisons."""
+    while x.shape[-1] > 1:
+        n = x.shape[-1]
+        half = n // 2
+        folded = np.maximum(x[..., :half], x[..., half:2 * half])
+        if n % 2:
+            np.maximum(folded[..., :1], x[..., n - 1:], out=folded[..., :1])
+        x = folded
+    return x
+
+
+def _axis_max(x, axis: int):
+    if axis % x.ndim == x.ndim - 1 and x.shape[-1] > 0:
+        return _last_axis_max(x)
+    return np.max(x, axis=axis, keepdims=True)
+
+
+@kernel("reduce_sum")
+def _reduce_sum(x, axis=(), keep_dims=False):
+    """Sums over the leading or trailing axes of a contiguous array as BLAS products."""
+    if x.dtype not in _WIDE_ENOUGH:
+        return shared.TABLE["reduce_sum"](_namespace(), x, axis=axis, keep_dims=keep_dims)
+    axes = tuple(a % x.ndim for a in axis) if axis else tuple(range(x.ndim))
+    if axes and axes == tuple(range(len(axes))) and len(axes) < x.ndim:
+        out = leading_sum(x, len(axes))
+        return out.reshape((1,) * len(axes) + out.shape) if keep_dims else out
+    if axes and axes == tuple(range(x.ndim - len(axes), x.ndim)) and len(axes) < x.ndim:
+        out = trailing_sum(x, axes)
+        return out if keep_dims else out.reshape(out.shape[:x.ndim - len(axes)])
+    return np.sum(x, axis=axes, keepdims=keep_dims, dtype=x.dtype)
+
+
+def _axis_sum(x, axis: int):
+    return trailing_sum(x, (x.ndim - 1,)) if axis % x.ndim == x.ndim - 1 else np.sum(
+        x, axis=axis, keepdims=True)
+
+
+@kernel("softmax")
+def _softmax(x, axis=-1):
+    out = np.subtract(x, _axis_max(x, axis))
+    np.exp(out, out=out)
+    out *= 1 / _axis_sum(out, axis)
+    return out
+
+
+@kernel("log_softmax")
+def _log_softmax(x, axis=-1):
+    out = np.subtract(x, _axis_max(x, axis))
+    total = _axis_sum(np.exp(out), axis)
+    out -= np.log(total, out=total)
+    return out
+
+
+@kernel("softmax_cross_entropy")
+def _softmax_cross_entropy(logits, labels):
+    """(loss, softmax - labels) with two arrays of the logits' size."""
+    log_p = np.subtract(logits, _axis_max(logits, -1))
+    dlogits = np.exp(log_p)
+    total = trailing_sum(dlogits, (logits.ndim - 1,))
+    log_p -= np.log(total)
+    dlogits *= 1 / total
+    dlogits -= labels
+    log_p *= labels
+    return -trailing_sum(log_p, (logits.ndim - 1,)).reshape(logits.shape[:-1]), dlogits
+
+
+@kernel("softmax_grad")
+def _softmax_grad(y, dy, axis=-1):
+    """y * (dy - sum(dy * y)) along `axis`."""
+    out = np.multiply(dy, y)
+    inner = _axis_sum(out, axis)
+    np.subtract(dy, inner, out=out)
+    out *= y
+    return out
+
+
+@kernel("log_softmax_grad")
+def _log_softmax_grad(y, dy, axis=-1):
+    """dy - exp(y) * sum(dy) along `axis`."""
+    out = np.exp(y)
+    out *= _axis_sum(dy, axis)
+    np.subtract(dy, out, out=out)
+    return out
+
+
+@kernel("layer_norm")
+def _layer_norm(x, gamma, beta, begin_norm_axis, begin_params_axis, epsilon):
+    if x.dtype not in _WIDE_ENOUGH:  # np.mean accumulates float16 in float32; np.sum does not
+        return shared.TABLE["layer_norm"](_namespace(), x, gamma, beta, begin_norm_axis,
+                                          begin_params_axis, epsilon)
+    axes = tuple(range(begin_norm_axis % x.ndim, x.ndim))
+    count = math.prod(x.shape[axes[0]:]) if axes else 1
+    mean = trailing_sum(x, axes)
+    mean /= count
+    xmu = np.subtract(x, mean)
+    out = np.multiply(xmu, xmu)
+    var = trailing_sum(out, axes)
+    var /= count
+    rstd = np.sqrt(var + np.asarray(epsilon, var.dtype))
+    np.divide(1, rstd, out=rstd)
+    np.multiply(xmu, rstd, out=out)
+    out *= gamma
+    out += beta
+    return out, mean, var
+
+
+@kernel("layer_norm_grad")
+def _layer_norm_grad(x, dy, gamma, mean, var, begin_norm_axis, begin_params_axis, epsilon):
+    """dx = rstd * (g - mean(g) - xhat * mean(g * xhat)), g = dy * gamma, in three arrays."""
+    if x.dtype not in _WIDE_ENOUGH:
+        return shared.TABLE["layer_norm_grad"](_namespace(), x, dy, gamma, mean, var,
+                                               begin_norm_axis, begin_params_axis, epsilon)
+    axes = tuple(range(begin_norm_axis % x.ndim, x.ndim))
+    leading = begin_params_axis % x.ndim
+    inv_count = 1 / (math.prod(x.shape[axes[0]:]) if axes else 1)
+    rstd = np.sqrt(var + np.asarray(epsilon, var.dtype))
+    np.divide(1, rstd, out=rstd)
+    xhat = np.subtract(x, mean)
+    xhat *= rstd
+    product = np.multiply(dy, xhat)
+    dgamma, dbeta = leading_sum(product, leading), leading_sum(dy, leading)
+    g = np.multiply(dy, gamma)
+    np.multiply(g, xhat, out=product)
+    xhat *= trailing_sum(product, axes) * inv_count
+    g -= trailing_sum(g, axes) * inv_count
+    g -= xhat
+    g *= rstd
+    return g, dgamma, dbeta

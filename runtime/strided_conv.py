@@ -1,0 +1,261 @@
+"""Convolution kernels for the NumPy-like modules (NumPy, and CuPy on the GPU), joined into
+their override table by runtime/strided_kernels.py.
+
+Convolution is im2col + matmul over a channels-last copy of the padded input: `as_strided`
+gives every (kh, kw) window as a view whose innermost axis is the contiguous channels, a copy
+lays the windows out as rows, and a matmul (batched over images and groups) does the rest. On
+NumPy the window rows are copied a few images at a time into one buffer that stays in the CPU's
+cache, and each block's matmul reads them from there: the whole im2col matrix (kh * kw times
+the input) is never written to memory and read back. With stride 1 along H (and one group) only
+the windows along W are copied, and each kernel row's columns are the same buffer shifted by
+whole output rows: kh matmuls over a third of the copying (for 3x3). Per image, the products
+come out channel by plane, which is NCHW: no transpose after.
+
+The two backward passes of a stride-1 convolution share one im2col, of the output gradient
+padded to "full": with D its window rows,
+
+    dx = D @ flip(w)                    (the input gradient: a convolution with the flipped,
+                                         transposed filter)
+    dw[o, c, i, j] = (x_rows^T @ D)[c, (kh-1-i, kw-1-j, o)]
+
+so `conv2d_grad` copies windows once for both. Strides, dilation and groups rule that out (or
+a filter with more output than input channels, whose full-padded im2col would be the wider);
+then the input gradient multiplies the output gradient out into each window's share and adds
+the shares back (col2im), and the filter gradient reads the input's windows.
+
+Half-precision operands (float16, bfloat16) are convolved in float32 and the result rounded
+once, as GPU convolutions accumulate: the kernels add kh partial products (and a batch's
+blocks) together, and adding those in float16 loses a digit or more on every output.
+"""
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+
+TABLE: dict[str, Callable] = {}  # primitive name -> fn(module, *operands, **params)
+
+# Bytes of window rows per block: about what one core's L2 cache holds. Other modules (CuPy)
+# copy the whole batch at once: a GPU gains nothing from small blocks.
+CACHE_BLOCK_BYTES = {"numpy": 1 << 20}
+
+
+HALF_PRECISION = ("float16", "bfloat16")
+
+
+def _kernel(name: str):
+    """Registers `fn` in the table computing half-precision operands in float32; the module's
+    own calls between kernels go to `fn` unwrapped."""
+    def register(fn):
+        @functools.wraps(fn)
+        def in_float32(xp, *args, **params):
+            half = next((a.dtype for a in args if getattr(a, "dtype", None) is not None
+                         and a.dtype.name in HALF_PRECISION), None)
+            if half is None:
+                return fn(xp, *args, **params)
+            wide = [a.astype(xp.float32) if getattr(a, "dtype", None) == half else a
+                    for a in args]
+            out = fn(xp, *wide, **params)
+            return (tuple(o.astype(half) for o in out) if isinstance(out, tuple)
+                    else out.astype(half))
+        TABLE[name] = in_float32
+        return fn
+    return register
+
+
+def out_hw(hw, kernel_hw, stride, pad, dilation=(1, 1)) -> tuple[int, int]:
+    return tuple((hw[i] + pad[2 * i] + pad[2 * i + 1] - dilation[i] * (kernel_hw[i] - 1) - 1)
+                 // stride[i] + 1 for i in range(2))
+
+
+def _padded_nhwc(xp, x, pad):
+    """x (N, C, H, W) as a contiguous zero-padded (N, Hp, Wp, C) array, in one copy: windows
+    over it read runs of C contiguous values instead of single strided elements."""
+    n, c, h, w = x.shape
+    top, bottom, left, right = pad
+    out = xp.zeros((n, h + top + bottom, w + left + right, c), dtype=x.dtype)
+    out[:, top:top + h, left:left + w, :] = x.transpose(0, 2, 3, 1)
+    return out
+
+
+def _windows(xp, xh, kernel_hw, stride, dilation, out_size, group):
+    """(N, group, Ho, Wo, kh, kw, C/group) view of the windows of padded NHWC `xh`."""
+    n, _, _, c = xh.shape
+    s = xh.strides
+    shape = (n, group) + tuple(out_size) + tuple(kernel_hw) + (c // group,)
+    strides = (s[0], s[3] * (c // group), s[1] * stride[0], s[2] * stride[1],
+               s[1] * dilation[0], s[2] * dilation[1], s[3])
+    return xp.lib.stride_tricks.as_strided(xh, shape, strides)
+
+
+def _column_blocks(xp, x, kernel_hw, stride, pad, dilation, out_size, group):
+    """im2col, a block of images at a time: yields (images, taps), `images` a slice of the
+    batch and `taps` consecutive column ranges of their window rows, each (images, group,
+    Ho*Wo, columns), the columns of all ranges in (kh, kw, c) order. With stride 1 along H and
+    one group, windows are copied along W only (kw times the input instead of kh * kw) and
+    kernel row i's range is the same rows i * dh * Wo further on: one range per kernel row.
+    Otherwise one range, the whole matrix. The buffer is reused by the next block: read each
+    block before asking for the next."""
+    xh = _padded_nhwc(xp, x, pad)
+    by_row = stride[0] == 1 and group == 1
+    if by_row:
+        win = _row_windows(xp, xh, kernel_hw[1], stride[1], dilation[1], out_size[1])
+    else:
+        win = _windows(xp, xh, kernel_hw, stride, dilation, out_size, group)
+    blocks = _image_blocks(xp, x.shape[0], math.prod(win.shape[1:]) * x.dtype.itemsize)
+    buffer = xp.empty((blocks[0].stop,) + win.shape[1:], dtype=x.dtype)
+    rows = out_size[0] * out_size[1]
+    for images in blocks:
+        count = images.stop - images.start
+        block = buffer[:count]
+        xp.copyto(block, win[images])
+        if not by_row:
+            yield images, [block.reshape(count, group, rows, -1)]
+            continue
+        flat = block.reshape(count, 1, -1, block.shape[-2] * block.shape[-1])
+        step = dilation[0] * out_size[1]
+        yield images, [flat[:, :, i * step:i * step + rows] for i in range(kernel_hw[0])]
+
+
+def _row_windows(xp, xh, kw, stride_w, dilation_w, out_w):
+    """(N, Hp, Wo, kw, C) view of padded NHWC `xh`: every row's windows along W."""
+    n, hp, _, c = xh.shape
+    s = xh.strides
+    return xp.lib.stride_tricks.as_strided(
+        xh, (n, hp, out_w, kw, c), (s[0], s[1], s[2] * stride_w, s[2] * dilation_w, s[3]))
+
+
+def _split_columns(filters, parts: int) -> list:
+    """(..., K) as `parts` consecutive (..., K / parts) ranges, matching `_column_blocks`."""
+    width = filters.shape[-1] // parts
+    return [filters[..., p * width:(p + 1) * width] for p in range(parts)]
+
+
+def _product(xp, filters, taps, out=None):
+    """The sum over column ranges of filter range @ tap range^T: (images, group, O/g, Ho*Wo).
+    BLAS is faster with the many window rows as the output's wide axis than as its tall one,
+    and the product is channel-major: NCHW."""
+    parts = _split_columns(filters, len(taps))
+    out = xp.matmul(parts[0], taps[0].transpose(0, 1, 3, 2), out=out)
+    for part, tap in zip(parts[1:], taps[1:]):
+        out += xp.matmul(part, tap.transpose(0, 1, 3, 2))
+    return out
+
+
+def _filter_product(xp, rows, taps):
+    """rows (images, group, M, Ho*Wo) against every tap range, summed over the images and
+    joined along the columns: (group, M, K)."""
+    return xp.concatenate([xp.matmul(rows, tap).sum(axis=0) for tap in taps], axis=-1)
+
+
+def _image_blocks(xp, n: int, image_bytes: int) -> list[slice]:
+    """The batch as slices of images whose per-image work of `image_bytes` fits the cache
+    budget (one slice where there is none)."""
+    budget = CACHE_BLOCK_BYTES.get(xp.__name__)
+    step = n if budget is None else max(1, min(n, budget // max(image_bytes, 1)))
+    return [slice(start, min(n, start + step)) for start in range(0, n, step)]
+
+
+def _filter_rows(w, group):
+    """(O, C/group, kh, kw) as (group, O/group, kh*kw*C/group), columns in im2col's order."""
+    o, cg, kh, kw = w.shape
+    return w.reshape(group, o // group, cg, kh, kw).transpose(0, 1, 3, 4, 2).reshape(
+        group, o // group, kh * kw * cg)
+
+
+@_kernel("conv2d")
+def conv2d(xp, x, w, stride, pad, dilation, group):
+    n, o = x.shape[0], w.shape[0]
+    size = out_hw(x.shape[2:], w.shape[2:], stride, pad, dilation)
+    filters = _filter_rows(w, group)
+    out = xp.empty((n, group, o // group, size[0] * size[1]), dtype=x.dtype)
+    for images, taps in _column_blocks(xp, x, w.shape[2:], stride, pad, dilation, size, group):
+        _product(xp, filters, taps, out=out[images])
+    return out.reshape((n, o) + tuple(size))
+
+
+def _full_padding(w_shape, stride, pad, dilation, group):
+    """The padding under which the input gradient is a stride-1 convolution of the output
+    gradient with the flipped filter, or None where that does not apply or costs more."""
+    o, cg, kh, kw = w_shape
+    top, bottom, left, right = pad
+    full = (kh - 1 - top, kh - 1 - bottom, kw - 1 - left, kw - 1 - right)
+    if (tuple(stride) == (1, 1) and tuple(dilation) == (1, 1) and group == 1 and min(full) >= 0
+            and o <= cg):
+        return full
+    return None
+
+
+def _flipped(w):
+    """The filter of the input gradient's convolution: (C, O, kh, kw), spatially flipped."""
+    return w[:, :, ::-1, ::-1].transpose(1, 0, 2, 3)
+
+
+def _col2im_input_grad(xp, dout, w, x_shape, stride, pad, dilation, group):
+    """The filter's transpose times the output gradient gives, per image, every window's
+    share (C, kh, kw, Ho, Wo); each of the kh * kw planes of shares is added back where its
+    window position read (col2im), a block of images at a time so the shares stay in cache."""
+    o, cg, kh, kw = w.shape
+    n, _, ho, wo = dout.shape
+    shares_of = w.reshape(group, o // group, cg * kh * kw).transpose(0, 2, 1)
+    per_group = dout.reshape(n, group, o // group, ho * wo)
+    dxp = xp.zeros(_padded_shape(x_shape, pad), dtype=dout.dtype)
+    window_bytes = group * cg * kh * kw * ho * wo * dout.dtype.itemsize
+    for images in _image_blocks(xp, n, window_bytes):
+        shares = xp.matmul(shares_of, per_group[images]).reshape(
+            (-1, group * cg, kh, kw, ho, wo))
+        target = dxp[images]
+        for i in range(kh):
+            r0 = i * dilation[0]
+            row_slice = slice(r0, r0 + stride[0] * (ho - 1) + 1, stride[0])
+            for j in range(kw):
+                c0 = j * dilation[1]
+                target[:, :, row_slice, c0:c0 + stride[1] * (wo - 1) + 1:stride[1]] += shares[
+                    :, :, i, j]
+    return dxp[:, :, pad[0]:pad[0] + x_shape[2], pad[2]:pad[2] + x_shape[3]]
+
+
+def _padded_shape(x_shape, pad) -> tuple:
+    return tuple(x_shape[:2]) + (x_shape[2] + pad[0] + pad[1], x_shape[3] + pad[2] + pad[3])
+
+
+@_kernel("conv2d_backprop_input")
+def conv2d_backprop_input(xp, dout, w, x_shape, stride, pad, dilation, group):
+    full = _full_padding(w.shape, stride, pad, dilation, group)
+    if full is not None:
+        return conv2d(xp, dout, _flipped(w), (1, 1), full, (1, 1), 1)
+    return _col2im_input_grad(xp, dout, w, x_shape, stride, pad, dilation, group)
+
+
+@_kernel("conv2d_backprop_filter")
+def conv2d_backprop_filter(xp, x, dout, w_shape, stride, pad, dilation, group):
+    o, cg, kh, kw = w_shape
+    n, _, ho, wo = dout.shape
+    per_group = dout.reshape(n, group, o // group, ho * wo)
+    dw = None
+    for images, taps in _column_blocks(xp, x, (kh, kw), stride, pad, dilation, (ho, wo), group):
+        block = _filter_product(xp, per_group[images], taps)  # (group, O/group, kh*kw*cg)
+        dw = block if dw is None else dw + block
+    return xp.ascontiguousarray(dw.reshape(o, kh, kw, cg).transpose(0, 3, 1, 2))
+
+
+@_kernel("conv2d_grad")
+def conv2d_grad(xp, x, w, dout, stride, pad, dilation, group):
+    """(dx, dw) from one im2col of the output gradient where the module docstring's identity
+    holds; otherwise the two kernels above."""
+    full = _full_padding(w.shape, stride, pad, dilation, group)
+    if full is None:
+        return (conv2d_backprop_input(xp, dout, w, x.shape, stride, pad, dilation, group),
+                conv2d_backprop_filter(xp, x, dout, w.shape, stride, pad, dilation, group))
+    o, c, kh, kw = w.shape
+    n, _, h, wd = x.shape
+    flipped = _filter_rows(_flipped(w), 1)  # (1, C, kh*kw*O)
+    x_rows = x.reshape(n, 1, c, h * wd)
+    dx = xp.empty((n, 1, c, h * wd), dtype=x.dtype)
+    acc = None
+    for images, taps in _column_blocks(xp, dout, (kh, kw), (1, 1), full, (1, 1), (h, wd), 1):
+        _product(xp, flipped, taps, out=dx[images])
+        block = _filter_product(xp, x_rows[images], taps)  # (1, C, kh*kw*O)
+        acc = block if acc is None else acc + block
+    dw = acc.reshape(c, kh, kw, o)[:, ::-1, ::-1, :].transpose(3, 0, 1, 2)
+    return dx.reshape(x.shape), xp.ascontiguousarray(dw)

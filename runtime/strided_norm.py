@@ -1,0 +1,76 @@
+"""BatchNorm's kernels for the NumPy-like modules, joined into their override table by
+runtime/strided_kernels.py: the same formulas as the shared kernels (runtime/kernels.py), with
+the per-channel factors folded first and the elementwise work done in place, so a pass over x
+is a pass over memory and no more temporaries are made than results are returned.
+
+Over x as (N, C, L), channel statistics are sums over axes 0 and 2, and per-channel dot
+products a batched matmul, (N, C, 1, L) @ (N, C, L, 1), which reads both operands once and
+writes nothing of their size.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+TABLE: dict[str, Callable] = {}  # primitive name -> fn(module, *operands, **params)
+
+
+def _kernel(name: str):
+    def register(fn):
+        TABLE[name] = fn
+        return fn
+    return register
+
+
+def _channels(x):
+    """x (N, C, ...) as (N, C, L)."""
+    return x.reshape(x.shape[0], x.shape[1], -1)
+
+
+def _channel_dot(xp, a, b):
+    """Per channel, the sum over N and L of a * b: (C,)."""
+    n, c, length = a.shape
+    return xp.matmul(a.reshape(n, c, 1, length), b.reshape(n, c, length, 1)).sum(axis=0)[:, 0, 0]
+
+
+def _column(v):
+    """A (C,) array as (1, C, 1), to broadcast over (N, C, L)."""
+    return v.reshape(1, -1, 1)
+
+
+@_kernel("batch_norm")
+def batch_norm(xp, x, scale, bias, mean, variance, is_training, epsilon):
+    """y = (x - mean) * (scale * rstd) + bias, two in-place passes over the centred copy."""
+    x3 = _channels(x)
+    count = x3.shape[0] * x3.shape[2]
+    if is_training:
+        mean = x3.sum(axis=(0, 2)) / count
+    else:  # the statistics outputs are new arrays, not the inputs themselves
+        mean, variance = mean.copy(), variance.copy()
+    y = x3 - _column(mean)
+    if is_training:
+        variance = _channel_dot(xp, y, y) / count
+    factor = scale / xp.sqrt(variance + epsilon)
+    y *= _column(factor)
+    y += _column(bias)
+    return (y.reshape(x.shape), mean.astype(x.dtype, copy=False),
+            variance.astype(x.dtype, copy=False))
+
+
+@_kernel("batch_norm_grad")
+def batch_norm_grad(xp, x, dy, scale, mean, variance, epsilon):
+    """With xc = x - mean and k = scale * rstd:
+    dx = k * dy - k * rstd^2 * dscale_raw / count * xc - k * dbias / count,
+    dscale = rstd * sum(dy * xc), dbias = sum(dy) per channel."""
+    x3, dy3 = _channels(x), _channels(dy)
+    count = x3.shape[0] * x3.shape[2]
+    rstd = 1 / xp.sqrt(variance + epsilon)
+    factor = scale * rstd
+    centred = x3 - _column(mean)
+    dbias = dy3.sum(axis=(0, 2))
+    dscale = _channel_dot(xp, dy3, centred) * rstd
+    centred *= _column(-factor * rstd * dscale / count)
+    centred -= _column(factor * dbias / count)
+    dx = dy3 * _column(factor)
+    dx += centred
+    return dx.reshape(x.shape), dscale.astype(x.dtype, copy=False), dbias.astype(x.dtype,
+                                                                               copy=False)

@@ -1,0 +1,61 @@
+"""dataset.text: Vocab built every way, Lookup, ToNumber and the tokenizers, in a pipeline."""
+import numpy as np
+import pytest
+
+import cellgraph as ms
+import cellgraph.dataset as ds
+from cellgraph.dataset import text
+
+
+def test_vocab_from_list_dict_and_file(tmp_path):
+    vocab = text.Vocab.from_list(["a", "b"], special_tokens=["<pad>"], special_first=True)
+    assert vocab.vocab() == {"<pad>": 0, "a": 1, "b": 2}
+    assert vocab.tokens_to_ids(["b", "zz"]) == [2, -1] and vocab.tokens_to_ids("a") == 1
+    assert vocab.ids_to_tokens([0, 9]) == ["<pad>", ""]
+    assert text.Vocab.from_dict({"x": 5}).tokens_to_ids("x") == 5
+    path = tmp_path / "words.txt"
+    path.write_text("the,1\ncat,2\nthe,3\n")
+    from_file = text.Vocab.from_file(str(path), delimiter=",", special_tokens=["<unk>"],
+                                     special_first=False)
+    assert from_file.vocab() == {"the": 0, "cat": 1, "<unk>": 2}
+
+
+def test_vocab_from_dataset_orders_by_frequency_then_word():
+    corpus = {"Z": 4, "Y": 4, "X": 4, "W": 3, "U": 3, "V": 2, "T": 1}
+    rows = [(np.array([w] * n),) for w, n in corpus.items()]
+    data = ds.GeneratorDataset(lambda: iter(rows), ["words"])
+    vocab = text.Vocab.from_dataset(data, ["words"], freq_range=(1, 10), top_k=5,
+                                    special_tokens=["<pad>", "<unk>"])
+    assert list(vocab.vocab()) == ["<pad>", "<unk>", "X", "Y", "Z", "U", "W"]
+    assert [vocab.vocab()[w] for w in ("X", "W")] == [2, 6]
+
+
+def test_lookup_and_to_number_in_a_pipeline():
+    vocab = text.Vocab.from_list(["hello", "world", "<unk>"])
+    sentences = [np.array(["hello", "there", "world"]), np.array(["world", "world", "x"])]
+    data = ds.GeneratorDataset(lambda: iter([(s,) for s in sentences]), ["tokens"],
+                               shuffle=False)
+    data = data.map(text.Lookup(vocab, "<unk>", ms.int64), input_columns="tokens")
+    ids = [r[0] for r in data.create_tuple_iterator(output_numpy=True)]
+    np.testing.assert_array_equal(ids[0], [0, 2, 1])
+    assert ids[1].dtype == np.int64 and ids[1].tolist() == [1, 1, 2]
+    with pytest.raises(RuntimeError, match="not in the vocab"):
+        text.Lookup(vocab)(np.array(["nope"]))
+    np.testing.assert_array_equal(text.ToNumber(ms.float32)(np.array(["1.5", "-2"])),
+                                  [1.5, -2.0])
+    with pytest.raises(RuntimeError, match="out of the range"):
+        text.ToNumber(np.uint8)(np.array(["300"]))
+    with pytest.raises(RuntimeError, match="not a"):
+        text.ToNumber(np.int32)(np.array(["1.5x"]))
+
+
+def test_tokenizers_with_byte_offsets():
+    tokens, starts, limits = text.UnicodeCharTokenizer(with_offsets=True)(np.array("aé b"))
+    assert tokens.tolist() == ["a", "é", " ", "b"]
+    assert starts.tolist() == [0, 1, 3, 4] and limits.tolist() == [1, 3, 4, 5]
+    assert starts.dtype == np.uint32
+    words, starts, limits = text.WhitespaceTokenizer(True)(np.array("  hi  thère x"))
+    assert words.tolist() == ["hi", "thère", "x"]
+    assert starts.tolist() == [2, 6, 13] and limits.tolist() == [4, 12, 14]
+    assert text.PythonTokenizer(lambda s: s.split("-"))(np.array("a-b")).tolist() == ["a", "b"]
+

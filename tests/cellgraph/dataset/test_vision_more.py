@@ -1,0 +1,111 @@
+"""The colour and geometric vision transforms against Pillow and colorsys."""
+import colorsys
+import io
+
+import numpy as np
+import pytest
+
+import cellgraph.dataset as ds
+from cellgraph.dataset import vision
+
+PIL = pytest.importorskip("PIL")
+from PIL import Image, ImageEnhance, ImageOps
+
+
+def _image(h=5, w=7, seed=0):
+    return np.random.default_rng(seed).integers(0, 256, (h, w, 3), dtype=np.uint8)
+
+
+@pytest.mark.parametrize("name,enhancer", [("brightness", ImageEnhance.Brightness),
+                                           ("saturation", ImageEnhance.Color)])
+def test_color_adjust_with_a_fixed_factor_matches_pillow(name, enhancer):
+    image = _image()
+    out = vision.RandomColorAdjust(**{name: (0.6, 0.6)})(image)
+    expected = np.asarray(enhancer(Image.fromarray(image)).enhance(0.6))
+    assert np.abs(out.astype(int) - expected.astype(int)).max() <= 1
+
+
+def test_hue_shift_matches_colorsys():
+    image = _image()
+    out = vision.RandomColorAdjust(hue=(0.25, 0.25))(image)
+    for y, x in [(0, 0), (2, 3), (4, 6)]:
+        h, s, v = colorsys.rgb_to_hsv(*(image[y, x] / 255.0))
+        expected = np.array(colorsys.hsv_to_rgb((h + 0.25) % 1.0, s, v)) * 255
+        np.testing.assert_allclose(out[y, x], expected, atol=1)
+
+
+def test_color_adjust_draws_within_its_range():
+    image = np.full((2, 2, 3), 100, np.uint8)
+    ds.config.set_seed(3)
+    values = {int(vision.RandomColorAdjust(brightness=0.5)(image)[0, 0, 0]) for _ in range(20)}
+    assert len(values) > 5 and min(values) >= 50 and max(values) <= 150
+    with pytest.raises(ValueError, match="hue"):
+        vision.RandomColorAdjust(hue=0.7)
+
+
+def test_invert_autocontrast_equalize_posterize():
+    image = _image()
+    np.testing.assert_array_equal(vision.Invert()(image), 255 - image)
+    np.testing.assert_array_equal(vision.AutoContrast()(image),
+                                  np.asarray(ImageOps.autocontrast(Image.fromarray(image))))
+    np.testing.assert_array_equal(vision.Equalize()(image),
+                                  np.asarray(ImageOps.equalize(Image.fromarray(image))))
+    np.testing.assert_array_equal(vision.RandomPosterize(2)(image), image & 0xC0)
+
+
+def test_pad_and_vertical_flip_and_to_pil():
+    image = _image(2, 3)
+    padded = vision.Pad((1, 2), fill_value=9)(image)
+    assert padded.shape == (6, 5, 3)
+    np.testing.assert_array_equal(padded[2:4, 1:4], image)
+    assert (padded[0] == 9).all() and (padded[:, 0] == 9).all()
+    flipped = vision.RandomVerticalFlip(prob=1.0)(image)
+    np.testing.assert_array_equal(flipped, image[::-1])
+    pil = vision.ToPIL()(image)
+    assert pil.size == (3, 2)
+    np.testing.assert_array_equal(np.asarray(pil), image)
+
+
+def test_random_resized_crop_region_and_size():
+    crop = vision.RandomResizedCrop((4, 4), scale=(0.25, 0.5), ratio=(1.0, 1.0))
+    for _ in range(10):
+        top, left, h, w = crop.region(20, 20)
+        assert h == w and 100 <= h * w <= 200 + 2 * h and top + h <= 20 and left + w <= 20
+    assert crop(_image(20, 20)).shape == (4, 4, 3)
+    fallback = vision.RandomResizedCrop(4, scale=(2.0, 3.0), ratio=(1.0, 1.0))
+    assert fallback.region(10, 20) == (0, 5, 10, 10)  # central crop of the clamped ratio
+
+
+def test_random_crop_decode_resize_and_rotation():
+    buffer = io.BytesIO()
+    Image.fromarray(_image(8, 8)).save(buffer, format="PNG")
+    data = np.frombuffer(buffer.getvalue(), np.uint8)
+    out = vision.RandomCropDecodeResize((3, 5), scale=(1.0, 1.0), ratio=(1.0, 1.0))(data)
+    assert out.shape == (3, 5, 3) and out.dtype == np.uint8
+    image = np.zeros((3, 3, 3), np.uint8)
+    image[0, 1] = 255  # the top middle pixel, rotated 90 degrees counter-clockwise
+    rotated = vision.RandomRotation((90, 90))(image)
+    assert rotated[1, 0].tolist() == [255, 255, 255] and rotated.sum() == 255 * 3
+
+
+
+def test_slice_patches_pad_and_drop():
+    image = np.arange(5 * 7 * 3).reshape(5, 7, 3).astype(np.uint8)
+    patches = vision.SlicePatches(2, 3)(image)
+    assert len(patches) == 6 and all(p.shape == (3, 3, 3) for p in patches)
+    np.testing.assert_array_equal(patches[0], image[:3, :3])
+    np.testing.assert_array_equal(patches[5][:2, :1], image[3:, 6:])
+    assert (patches[5][2] == 0).all()  # padding below the image
+    dropped = vision.SlicePatches(2, 3, vision.SliceMode.DROP)(image)
+    np.testing.assert_array_equal(dropped[4], image[2:4, 2:4])
+
+
+def test_grayscale_solarize_sharpness():
+    image = _image()
+    luma = np.asarray(Image.fromarray(image).convert("L"))
+    assert np.abs(vision.Grayscale()(image)[..., 0].astype(int) - luma).max() <= 1
+    solarized = vision.RandomSolarize((128, 128))(image)
+    np.testing.assert_array_equal(solarized, np.where(image >= 128, 255 - image, image))
+    sharp = vision.RandomSharpness((1.5, 1.5))(image)
+    expected = ImageEnhance.Sharpness(Image.fromarray(image)).enhance(1.5)
+    np.testing.assert_array_equal(sharp, np.asarray(expected))

@@ -1,0 +1,102 @@
+"""The profiler times every kernel a Cell runs, per step and schedule, and writes readable
+statistics and traces; stopping restores the backend."""
+from __future__ import annotations
+
+import csv
+import json
+
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Tensor, nn
+from cellgraph.profiler import (
+    ProfilerAction,
+    ProfilerActivity,
+    mstx,
+    profile,
+    schedule,
+    tensorboard_trace_handler,
+)
+from cellgraph.runtime import backend as rb
+
+
+def mlp_and_input():
+    net = nn.SequentialCell(nn.Dense(4, 8), nn.ReLU(), nn.Dense(8, 2))
+    return net, Tensor(np.ones((3, 4), np.float32))
+
+
+def test_every_kernel_is_counted_and_the_files_are_written(tmp_path):
+    net, x = mlp_and_input()
+    expected = net(x).asnumpy()
+    prof = ms.Profiler(output_path=str(tmp_path))
+    assert rb.get_backend().name == "numpy+profiler"
+    for _ in range(3):
+        np.testing.assert_allclose(net(x).asnumpy(), expected, rtol=1e-6)
+    prof.stop()
+    assert rb.get_backend().name == "numpy"
+    counts = {s.op_type: s.count for s in prof.op_statistics()}
+    assert counts["matmul"] == 6 and counts["relu"] == 3  # two Dense layers, three calls
+    stats = prof.op_statistics()
+    assert sum(s.ratio_percent for s in stats) == pytest.approx(100.0)
+    assert json.loads(prof.op_analyse("relu"))["relu"]["count"] == 3
+    assert "matmul" in prof.table()
+    prof.analyse()
+    with open(tmp_path / "profiler" / "op_statistic.csv") as f:
+        rows = {r["op_type"]: r for r in csv.DictReader(f)}
+    assert int(rows["matmul"]["count"]) == 6
+    trace = json.loads((tmp_path / "profiler" / "trace_view.json").read_text())
+    assert len(trace["traceEvents"]) == len(prof.events)
+    net(x)
+    assert len(prof.events) == sum(counts.values())  # nothing recorded after stop
+
+
+def test_pynative_ops_are_timed_too():
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    try:
+        with profile() as prof:
+            a = Tensor(np.arange(4, dtype=np.float32))
+            (a * a + a).asnumpy()
+    finally:
+        ms.set_context(mode=ms.GRAPH_MODE)
+    assert {s.op_type: s.count for s in prof.op_statistics()} == {"mul": 1, "add": 1}
+
+
+def test_schedule_actions():
+    plan = schedule(wait=1, warmup=1, active=2, repeat=1, skip_first=1)
+    actions = [plan(step) for step in range(7)]
+    assert actions == [ProfilerAction.NONE, ProfilerAction.NONE, ProfilerAction.WARM_UP,
+                       ProfilerAction.RECORD, ProfilerAction.RECORD_AND_SAVE,
+                       ProfilerAction.NONE, ProfilerAction.NONE]
+
+
+def test_scheduled_cycles_go_to_the_trace_handler(tmp_path):
+    net, x = mlp_and_input()
+    handled = []
+    write = tensorboard_trace_handler(str(tmp_path), worker_name="w")
+
+    def on_ready(prof):
+        handled.append(sorted({e.step for e in prof.events}))
+        write(prof)
+
+    with profile(schedule=schedule(wait=1, active=2, repeat=2), on_trace_ready=on_ready) as p:
+        for _ in range(6):
+            net(x)
+            mstx.mark("step")
+            p.step()
+    assert handled == [[1, 2], [4, 5]]
+    trace = json.loads((tmp_path / "w_2" / "trace_view.json").read_text())
+    assert sum(e["cat"] == "mstx" for e in trace["traceEvents"]) == 2  # steps 1 and 2
+
+
+def test_mstx_range_and_unsupported_counters():
+    with pytest.warns(UserWarning, match="NPU"):
+        prof = ms.Profiler(activities=[ProfilerActivity.CPU, ProfilerActivity.NPU])
+    range_id = mstx.range_start("block")
+    Tensor(np.ones(2, np.float32)) + 1
+    mstx.range_end(range_id)
+    prof.stop()
+    assert [m[0] for m in prof.recording.markers] == ["block"]
+    assert prof.recording.markers[0][2] > 0
+    with pytest.raises(ValueError, match="no open range"):
+        mstx.range_end(range_id)

@@ -1,0 +1,82 @@
+"""CellDict (MindSpore's dict of cells: key rules, update order, pop/clear, graphs rebuilt
+when it changes), SequentialCell.insert, and Parameters held in a tuple attribute."""
+from collections import OrderedDict
+
+import numpy as np
+import pytest
+
+from cellgraph import Parameter, Tensor, nn
+
+
+def test_celldict_behaves_like_a_dict():
+    cells = nn.CellDict({"conv": nn.Conv2d(2, 3, 3), "relu": nn.ReLU()})
+    assert len(cells) == 2 and list(cells) == ["conv", "relu"]
+    cells.update(OrderedDict([("pool", nn.MaxPool2d(2, 2)), ("relu", nn.Tanh())]))
+    assert list(cells.keys()) == ["conv", "pool", "relu"]
+    assert isinstance(cells["relu"], nn.Tanh)
+    assert [name for name, _ in cells.items()] == ["conv", "pool", "relu"]
+    assert cells["conv"].weight.name == "conv.weight"
+    popped = cells.pop("conv")
+    assert isinstance(popped, nn.Conv2d) and "conv" not in cells
+    cells.clear()
+    assert len(cells) == 0
+
+
+def test_celldict_refuses_bad_keys_and_values():
+    cells = nn.CellDict()
+    with pytest.raises(TypeError, match="keys must be str"):
+        cells[1] = nn.ReLU()
+    for key in ("", "a.b", "construct"):
+        with pytest.raises(KeyError):
+            cells[key] = nn.ReLU()
+    with pytest.raises(TypeError, match="CellList"):
+        cells["list"] = nn.CellList([nn.ReLU()])
+    with pytest.raises(ValueError, match="length 2"):
+        cells.update([("a", nn.ReLU(), 3)])
+    with pytest.raises(KeyError, match="no cell"):
+        cells.pop("missing")
+
+
+def test_graph_picking_by_key_is_rebuilt_when_the_dict_changes():
+    class Pick(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.acts = nn.CellDict({"act": nn.ReLU()})
+
+        def construct(self, x):
+            return self.acts["act"](x)
+
+    net = Pick()
+    x = Tensor(np.array([-1.0, 2.0], np.float32))
+    np.testing.assert_allclose(net(x).asnumpy(), [0.0, 2.0])
+    net.acts["act"] = nn.Tanh()
+    np.testing.assert_allclose(net(x).asnumpy(), np.tanh([-1.0, 2.0]), rtol=1e-6)
+
+
+def test_sequential_insert_names_the_new_cell_by_its_index():
+    seq = nn.SequentialCell([nn.ReLU(), nn.Dense(2, 2)])
+    seq.insert(0, nn.Dense(2, 2))
+    assert [type(c).__name__ for c in seq] == ["Dense", "ReLU", "Dense"]
+    assert seq[0].weight.name == "0.weight"
+
+
+def test_parameters_in_a_tuple_attribute_belong_to_the_cell():
+    class Scales(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.scales = (Parameter(Tensor(2.0), name="a"), Parameter(Tensor(3.0)))
+
+        def construct(self, x):
+            return x * self.scales[0] * self.scales[1]
+
+    class Outer(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.inner = Scales()
+
+        def construct(self, x):
+            return self.inner(x)
+
+    net = Outer()
+    assert [p.name for p in net.trainable_params()] == ["inner.a", "inner.scales.1"]
+    np.testing.assert_allclose(net(Tensor(np.ones(2, np.float32))).asnumpy(), [6.0, 6.0])

@@ -1,0 +1,63 @@
+"""numpy_extra against NumPy, with gradients (orders 1 and 2) where the function is smooth."""
+import numpy as np
+import pytest
+
+import cellgraph.numpy as mnp
+from cellgraph.testing import check_grads
+
+
+@pytest.mark.parametrize("fn,ref", [
+    (lambda x: mnp.cumprod(x, 1), lambda x: np.cumprod(x, 1)),
+    (lambda x: mnp.multi_dot([x[0], x[1], x[0]]), lambda x: np.linalg.multi_dot([x[0], x[1],
+                                                                                   x[0]])),
+    (lambda x: mnp.hypot(x, x[::-1]), lambda x: np.hypot(x, x[::-1])),
+    (lambda x: mnp.logaddexp2(x, x[::-1]), lambda x: np.logaddexp2(x, x[::-1])),
+    (lambda x: mnp.var(x, 1, ddof=1), lambda x: np.var(x, 1, ddof=1)),
+    (lambda x: mnp.std(x, (0, 2), keepdims=True), lambda x: np.std(x, (0, 2), keepdims=True)),
+    (lambda x: mnp.var(x), lambda x: np.var(x)),
+    (lambda x: mnp.log1p(x * x), lambda x: np.log1p(x * x)),
+    (lambda x: mnp.append(x[0], x[1], 0), lambda x: np.append(x[0], x[1], 0)),
+    (lambda x: mnp.append(x, x[0]), lambda x: np.append(x, x[0])),
+    (lambda x: mnp.repeat(x, 2, 2), lambda x: np.repeat(x, 2, 2)),
+    (lambda x: mnp.array_split(x, 2, 2)[1], lambda x: np.array_split(x, 2, 2)[1]),
+    (lambda x: mnp.array_split(x, [1], 1)[1], lambda x: np.array_split(x, [1], 1)[1]),
+    (lambda x: mnp.diagonal(x, 1, 1, 2), lambda x: np.diagonal(x, 1, 1, 2)),
+    (lambda x: mnp.diagonal(x, -1, 0, 2), lambda x: np.diagonal(x, -1, 0, 2)),
+    (lambda x: mnp.diagflat(x[0, 0], 1), lambda x: np.diagflat(x[0, 0], 1)),
+    (lambda x: mnp.copy(x), lambda x: np.copy(x)),
+])
+def test_against_numpy_with_gradients(fn, ref, rng):
+    x = rng.uniform(0.5, 1.5, (2, 3, 3)) * np.sign(rng.standard_normal((2, 3, 3)))
+    got = fn(mnp.asarray(x.astype(np.float32))).asnumpy()
+    np.testing.assert_allclose(got, ref(x), rtol=1e-5, atol=1e-5)
+    check_grads(fn, (x,), order=2, rtol=1e-4)
+
+
+def test_index_and_integer_functions():
+    x = np.array([[3.0, 1.0, 2.0], [0.0, 5.0, -1.0]], np.float32)
+    t = mnp.asarray(x)
+    assert int(mnp.argmin(t)) == 5 and int(mnp.argmax(t)) == 4
+    np.testing.assert_array_equal(mnp.argmin(t, 1).asnumpy(), np.argmin(x, 1))
+    np.testing.assert_array_equal(mnp.cumprod(t).asnumpy(), np.cumprod(x))
+    for got, want in zip(mnp.unravel_index(mnp.asarray(np.array([5, 7, 0])), (2, 4)),
+                         np.unravel_index([5, 7, 0], (2, 4))):
+        np.testing.assert_array_equal(got.asnumpy(), want)
+    for got, want in zip(mnp.triu_indices(3, 1, 4), np.triu_indices(3, 1, 4)):
+        np.testing.assert_array_equal(got.asnumpy(), want)
+    np.testing.assert_array_equal(mnp.isin(t, [1, 5]).asnumpy(), np.isin(x, [1, 5]))
+    np.testing.assert_array_equal(mnp.isin(t, [1, 5], invert=True).asnumpy(),
+                                  np.isin(x, [1, 5], invert=True))
+    y = np.array([-7.5, 7.5, -3.0, 2.5], np.float32)
+    np.testing.assert_array_equal(mnp.fmod(mnp.asarray(y), 2.0).asnumpy(), np.fmod(y, 2.0))
+    np.testing.assert_array_equal(mnp.remainder(mnp.asarray(y), 2.0).asnumpy(),
+                                  np.remainder(y, 2.0))
+    np.testing.assert_array_equal(mnp.trunc(mnp.asarray(y)).asnumpy(), np.trunc(y))
+    np.testing.assert_allclose(mnp.round(mnp.asarray(np.array([1.256, -2.5], np.float32)),
+                                         2).asnumpy(), [1.26, -2.5], rtol=1e-6)
+    np.testing.assert_allclose(mnp.cbrt(mnp.asarray(np.array([-8.0, 27.0], np.float32)))
+                               .asnumpy(), [-2.0, 3.0], rtol=1e-5)
+    z = np.array([1.0, np.inf, -np.inf, np.nan], np.float32)
+    np.testing.assert_array_equal(mnp.isfinite(mnp.asarray(z)).asnumpy(), np.isfinite(z))
+    np.testing.assert_array_equal(mnp.isinf(mnp.asarray(z)).asnumpy(), np.isinf(z))
+    shapes = [a.shape for a in mnp.broadcast_arrays(t, mnp.asarray(np.ones(3, np.float32)))]
+    assert shapes == [(2, 3), (2, 3)]

@@ -1,0 +1,53 @@
+"""ops.auto_generate: MindSpore's generated-operator modules over cellgraph's operations."""
+import numpy as np
+import pytest
+
+import cellgraph
+from cellgraph import Tensor, ops
+
+
+def test_gen_ops_prim_classes_and_instances():
+    from cellgraph.ops.auto_generate import gen_ops_prim
+    from cellgraph.ops.auto_generate.gen_ops_prim import Add, MatMulExt, MaxDim, SumExt
+
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_allclose(Add()(Tensor(a), Tensor(a)).asnumpy(), 2 * a)
+    np.testing.assert_allclose(gen_ops_prim.add_op(Tensor(a), 1.0).asnumpy(), a + 1)
+    np.testing.assert_allclose(MatMulExt()(Tensor(a), Tensor(a.T)).asnumpy(), a @ a.T)
+    np.testing.assert_allclose(gen_ops_prim.matmul_ext_op(Tensor(a), Tensor(a.T)).asnumpy(),
+                               a @ a.T)
+    np.testing.assert_allclose(SumExt()(Tensor(a), 1).asnumpy(), a.sum(1))
+    values, index = MaxDim()(Tensor(a), 0)
+    np.testing.assert_allclose(values.asnumpy(), a.max(0))
+    np.testing.assert_array_equal(index.asnumpy(), [1, 1, 1])
+    with pytest.raises(AttributeError):
+        _ = gen_ops_prim.no_such_thing_op
+
+
+def test_gen_ops_def_and_pyboost_inner_prim_run_in_graphs():
+    from cellgraph.ops.auto_generate import gen_ops_def, pyboost_inner_prim
+
+    a = np.array([[1.0, 3.0, 2.0], [0.5, -1.0, 4.0]], np.float32)
+
+    @cellgraph.jit
+    def f(x):
+        probs = pyboost_inner_prim.softmax_impl(x, (-1,))
+        index, values = pyboost_inner_prim.argmax_with_value_impl(x, 1, False)
+        return gen_ops_def.exp(x), probs, index, values
+
+    exp, probs, index, values = f(Tensor(a))
+    np.testing.assert_allclose(exp.asnumpy(), np.exp(a), rtol=1e-6)
+    e = np.exp(a - a.max(1, keepdims=True))
+    np.testing.assert_allclose(probs.asnumpy(), e / e.sum(1, keepdims=True), rtol=1e-6)
+    np.testing.assert_array_equal(index.asnumpy(), [1, 2])
+    np.testing.assert_allclose(values.asnumpy(), [3.0, 4.0])
+    stacked = pyboost_inner_prim.stack_ext_impl([Tensor(a), Tensor(a)], 0)
+    assert stacked.shape == (2, 2, 3)
+
+
+def test_auto_generate_package_holds_both():
+    from cellgraph.ops import auto_generate
+
+    assert auto_generate.MaxPoolWithIndices is ops.MaxPoolWithIndices
+    assert auto_generate.gen_ops_prim.MaxPoolWithMask is ops.MaxPoolWithMask
+    assert ops.operations.MaxPoolWithIndices is ops.MaxPoolWithIndices

@@ -1,0 +1,92 @@
+"""SummaryRecord writes add_value's values and the summary operations' (run inside compiled
+networks) under their steps; read_summary reads them back; SummaryCollector records the loss."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Tensor, nn, ops
+from cellgraph.train.summary import read_summary
+
+
+class Summarised(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.scalar, self.tensor = ops.ScalarSummary(), ops.TensorSummary()
+        self.image, self.histogram = ops.ImageSummary(), ops.HistogramSummary()
+
+    def construct(self, x):
+        y = x * 2
+        self.scalar("total", y.sum())
+        self.tensor("y", y)
+        self.image("picture", y.reshape((1, 1, 2, 3)))
+        self.histogram("spread", y)
+        return y
+
+
+def test_summary_ops_in_a_graph_are_written_per_step(tmp_path):
+    net = Summarised()
+    with ms.SummaryRecord(str(tmp_path)) as record:
+        for step in (1, 2):
+            x = np.arange(6, dtype=np.float32) * step
+            net(Tensor(x))
+            record.add_value("scalar", "lr", Tensor(np.float32(0.5 / step)))
+            record.record(step)
+    entries = read_summary(record.path)
+    by_key = {(e["step"], e["tag"]): e for e in entries}
+    assert len(entries) == 10
+    assert by_key[(2, "total")]["value"] == pytest.approx(60.0)
+    assert by_key[(1, "lr")]["value"] == pytest.approx(0.5)
+    np.testing.assert_array_equal(by_key[(2, "y")]["value"], np.arange(6) * 4.0)
+    assert by_key[(1, "picture")]["value"].shape == (1, 1, 2, 3)
+    histogram = by_key[(1, "spread")]
+    assert sum(histogram["counts"]) == 6 and histogram["max"] == 10.0 and histogram["min"] == 0
+
+
+def test_checks(tmp_path):
+    record = ms.SummaryRecord(str(tmp_path))
+    with pytest.raises(ValueError, match="MindInsight"):
+        record.add_value("graph", "g", None)
+    with pytest.raises(ValueError, match="4-D"):
+        ops.ImageSummary()("img", Tensor(np.ones((2, 2), np.float32)))
+    record.add_value("scalar", "bad", Tensor(np.ones(3, np.float32)))
+    with pytest.raises(ValueError, match="one value"):
+        record.record(0)
+    record.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        record.record(1)
+
+
+def test_summary_collector_records_the_loss(tmp_path):
+    from cellgraph.dataset import NumpySlicesDataset
+
+    ms.set_seed(0)
+    net = nn.Dense(3, 1)
+    x = np.random.default_rng(0).standard_normal((8, 3)).astype(np.float32)
+    data = NumpySlicesDataset((x, x[:, :1]), ["x", "y"], shuffle=False).batch(2)
+    model = ms.Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.1))
+    history = ms.History()
+    collector = ms.SummaryCollector(str(tmp_path), collect_freq=2)
+    model.train(1, data, callbacks=[collector, history])
+    entries = read_summary(collector.record.path)
+    assert [e["step"] for e in entries] == [2, 4]
+    assert all(e["tag"] == "loss" and np.isfinite(e["value"]) for e in entries)
+
+
+def test_summary_ops_run_on_the_host_from_another_backend(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("array_api_compat")
+    from cellgraph.runtime import backend as rb
+
+    previous = rb.get_backend().name
+    rb.set_backend("torch")
+    try:
+        net = Summarised()
+        with ms.SummaryRecord(str(tmp_path)) as record:
+            net(Tensor(np.arange(6, dtype=np.float32)))
+            record.record(3)
+    finally:
+        rb.set_backend(previous)
+    by_tag = {e["tag"]: e for e in read_summary(record.path)}
+    assert by_tag["total"]["value"] == pytest.approx(30.0) and by_tag["total"]["step"] == 3

@@ -1,0 +1,73 @@
+"""Kernel cases over complex64/complex128: the complex primitives (complex, real, imag, conj,
+angle) and complex operands of the elementwise arithmetic, with NumPy references in
+complex128. `tests/ops/test_kernels.py` appends them to the case table."""
+from __future__ import annotations
+
+import numpy as np
+
+from cellgraph.ops import dtype as dt
+
+from .kernel_cases import SHAPE_PAIRS, SHAPES_1, Case, arr, seeded
+
+c64, c128, f32, f64, i32 = dt.complex64, dt.complex128, dt.float32, dt.float64, dt.int32
+
+
+def carr(shape, dtype, low=-2.0, high=2.0):
+    """Random complex values with both parts in [low, high)."""
+    part = dt.real_of(dtype)
+    return np.asarray(arr(shape, part, low, high) + 1j * arr(shape, part, low, high), dtype.np)
+
+
+def c128_of(x):
+    return np.asarray(x, np.complex128)
+
+
+def _parts():
+    return [Case((arr(sx, d), arr(sy, d)), lambda re, im: re + 1j * c128_of(im),
+                 dt.complex_of(d)) for d in (f32, f64) for sx, sy in SHAPE_PAIRS[:3]]
+
+
+def _unary(np_fn, result=lambda d: d):
+    return [Case((carr(s, d),), lambda x: np_fn(c128_of(x)), result(d))
+            for d in (c64, c128) for s in SHAPES_1]
+
+
+def _binary(np_fn):
+    ref = lambda x, y: np_fn(c128_of(x), c128_of(y))
+    cases = [Case((carr(sx, d), carr(sy, d, 0.5, 2.0)), ref, d)
+             for d in (c64, c128) for sx, sy in SHAPE_PAIRS[:3]]
+    # a real tensor meets a complex one in the complex dtype wide enough for both
+    cases += [Case((arr((2, 3), f32), carr((3,), c64, 0.5, 2.0)), ref, c64),
+              Case((arr((2, 3), f64), carr((3,), c64, 0.5, 2.0)), ref, c128),
+              Case((arr((2, 3), i32), carr((3,), c64, 0.5, 2.0)), ref, c64),
+              Case((carr((2, 3), c64), 2.5), ref, c64),
+              Case((arr((2, 3), f32), 1.5j), ref, c64),
+              Case((arr((2, 3), f64), 1.5j), ref, c128)]
+    return cases
+
+
+def _casts():
+    z = carr((2, 3), c64)
+    return [Case((z,), lambda x, dtype: np.real(x), f32, {"dtype": f32}),
+            Case((z,), lambda x, dtype: c128_of(x), c128, {"dtype": c128}),
+            Case((arr((2, 3), f64),), lambda x, dtype: c128_of(x), c64, {"dtype": c64})]
+
+
+COMPLEX_CASES = seeded({
+    "complex": _parts,
+    "real": lambda: _unary(np.real, dt.real_of),
+    "imag": lambda: _unary(np.imag, dt.real_of),
+    "conj": lambda: _unary(np.conj),
+    "angle": lambda: _unary(np.angle, dt.real_of),
+    "abs": lambda: _unary(np.abs, dt.real_of),
+    "neg": lambda: _unary(np.negative),
+    "exp": lambda: _unary(np.exp),
+    "sin": lambda: _unary(np.sin),
+    "tanh": lambda: _unary(np.tanh),
+    "sqrt": lambda: _unary(np.sqrt),
+    "add": lambda: _binary(np.add),
+    "sub": lambda: _binary(np.subtract),
+    "mul": lambda: _binary(np.multiply),
+    "div": lambda: _binary(np.divide),
+    "cast": _casts,
+})

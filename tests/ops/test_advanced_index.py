@@ -1,0 +1,49 @@
+"""`x[index]` with several integer Tensor items, or one mixed with ints, slices, None and
+Ellipsis: NumPy's advanced indexing (result dims in place when the advanced items are adjacent,
+first when they are not), eager and in a graph, differentiable."""
+import numpy as np
+import pytest
+
+from cellgraph import Tensor, nn, ops
+from cellgraph.testing import check_grads
+
+X = np.arange(2 * 3 * 4 * 5, dtype=np.float64).reshape(2, 3, 4, 5) / 10.0
+I = np.array([[0, 1], [1, 1]], np.int64)
+J = np.array([3, -1], np.int64)
+
+CASES = {
+    "two tensors": lambda x, i, j: x[0, i, j],
+    "adjacent after a slice": lambda x, i, j: x[:, i, j],
+    "separated by a slice": lambda x, i, j: x[i, :, j],
+    "int and tensor apart": lambda x, i, j: x[1, :, j],
+    "ellipsis and none": lambda x, i, j: x[..., None, i, 1:4],
+    "stepped slice before": lambda x, i, j: x[:, ::2, i, j],
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_matches_numpy_eager_and_in_graph(name):
+    index = CASES[name]
+
+    class Read(nn.Cell):
+        def construct(self, x, i, j):
+            return index(x, i, j)
+
+    expected = index(X, I, J)
+    args = (Tensor(X), Tensor(I), Tensor(J))
+    np.testing.assert_allclose(index(*args).asnumpy(), expected)
+    np.testing.assert_allclose(Read()(*args).asnumpy(), expected)
+
+
+def test_gradient_adds_repeated_entries():
+    i, j = Tensor(np.array([0, 0, 2])), Tensor(np.array([1, 1, 3]))
+    check_grads(lambda x: (x[1, i, j] ** 2).sum(), (Tensor(X),), order=2)
+    grad = ops.grad(lambda x: x[1, i, j].sum())(Tensor(X)).asnumpy()
+    assert grad[1, 0, 1, :].tolist() == [2.0] * 5 and grad.sum() == 15.0
+
+
+def test_float_index_and_bool_mix_are_refused():
+    with pytest.raises(TypeError, match="integer index"):
+        Tensor(X)[Tensor(I), Tensor(np.array([0.5, 1.0]))]
+    with pytest.raises(ValueError, match="boolean mask"):
+        Tensor(X)[0, Tensor(np.array([True, False, True]))]

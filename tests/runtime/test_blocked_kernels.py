@@ -1,0 +1,119 @@
+"""The NumPy backend's blocked and in-place kernels (runtime/blocked_kernels.py) against the
+shared functional kernels in float64, over arrays spanning several blocks and a partial last
+one, and on the operands that leave the blocked paths (other dtypes, broadcasting, views)."""
+import numpy as np
+import pytest
+
+from cellgraph.runtime import blocked_kernels
+from cellgraph.runtime.kernels import TABLE as SHARED
+from cellgraph.runtime.numpy_backend import NAMESPACE
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    monkeypatch.setattr(blocked_kernels, "BLOCK", 1000)
+
+
+def _reference(name, *operands, **params):
+    wide = [np.asarray(o, np.float64) for o in operands]
+    return SHARED[name](NAMESPACE, *wide, **params)
+
+
+@pytest.mark.parametrize("name", ["gelu", "gelu_tanh", "normal_cdf"])
+def test_unary_over_several_blocks(small_blocks, name):
+    x = np.random.default_rng(0).uniform(-6, 6, (7, 450)).astype(np.float32)
+    out = blocked_kernels.TABLE[name](x)
+    assert out.dtype == np.float32 and out.shape == x.shape
+    np.testing.assert_allclose(out, _reference(name, x), rtol=2e-6, atol=1e-5)
+
+
+@pytest.mark.parametrize("name", ["gelu_grad", "gelu_tanh_grad"])
+def test_grads_over_several_blocks(small_blocks, name):
+    rng = np.random.default_rng(1)
+    x = rng.uniform(-6, 6, (7, 450)).astype(np.float32)
+    dy = rng.standard_normal((7, 450)).astype(np.float32)
+    out = blocked_kernels.TABLE[name](x, dy)
+    assert out.dtype == np.float32 and out.shape == x.shape
+    np.testing.assert_allclose(out, _reference(name, x, dy), rtol=2e-5, atol=1e-5)
+
+
+def test_gelu_cdf_grad_over_several_blocks(small_blocks):
+    rng = np.random.default_rng(7)
+    x = rng.uniform(-6, 6, (7, 450)).astype(np.float32)
+    cdf = blocked_kernels.TABLE["normal_cdf"](x)
+    dy = rng.standard_normal((7, 450)).astype(np.float32)
+    out = blocked_kernels.TABLE["gelu_cdf_grad"](x, cdf, dy)
+    np.testing.assert_allclose(out, _reference("gelu_grad", x, dy), rtol=2e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("operands", [
+    lambda rng: (rng.standard_normal((3, 4)), rng.standard_normal((3, 4))),  # float64
+    lambda rng: (rng.standard_normal((3, 4)).astype(np.float32),
+                 rng.standard_normal((4,)).astype(np.float32)),  # broadcasting dy
+    lambda rng: (rng.standard_normal((4, 3)).astype(np.float32).T,
+                 rng.standard_normal((3, 4)).astype(np.float32)),  # a transposed view
+])
+def test_gelu_grad_off_the_blocked_path(operands):
+    x, dy = operands(np.random.default_rng(2))
+    out = blocked_kernels.TABLE["gelu_grad"](x, dy)
+    assert out.dtype == np.result_type(x, dy)
+    np.testing.assert_allclose(out, _reference("gelu_grad", x, dy), rtol=2e-5, atol=1e-6)
+
+
+def test_erf_keeps_shape_and_dtype():
+    for x in (np.float32(0.3), np.linspace(-5, 5, 2001, dtype=np.float16).reshape(3, 667)):
+        out = NAMESPACE.erf(np.asarray(x))
+        assert out.shape == np.shape(x) and out.dtype == np.asarray(x).dtype
+
+
+@pytest.mark.parametrize("axis", [-1, 0, 1])
+def test_softmax_family_in_place(axis):
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((5, 6, 7)).astype(np.float32)
+    dy = rng.standard_normal((5, 6, 7)).astype(np.float32)
+    table = blocked_kernels.TABLE
+    for name, args in [("softmax", (x,)), ("log_softmax", (x,)),
+                       ("softmax_grad", (table["softmax"](x, axis=axis), dy)),
+                       ("log_softmax_grad", (table["log_softmax"](x, axis=axis), dy))]:
+        out = table[name](*args, axis=axis)
+        assert out.dtype == np.float32
+        np.testing.assert_allclose(out, _reference(name, *args, axis=axis), rtol=1e-5,
+                                   atol=1e-6, err_msg=name)
+
+
+def test_layer_norm_and_its_grad_in_place():
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((4, 5, 6)).astype(np.float32)
+    dy = rng.standard_normal((4, 5, 6)).astype(np.float32)
+    gamma, beta = rng.standard_normal((2, 5, 6)).astype(np.float32)
+    params = {"begin_norm_axis": 1, "begin_params_axis": 1, "epsilon": 1e-5}
+    y, mean, var = blocked_kernels.TABLE["layer_norm"](x, gamma, beta, **params)
+    for got, want in zip((y, mean, var), _reference("layer_norm", x, gamma, beta, **params)):
+        assert got.dtype == np.float32
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    grads = blocked_kernels.TABLE["layer_norm_grad"](x, dy, gamma, mean, var, **params)
+    want = _reference("layer_norm_grad", x, dy, gamma, mean, var, **params)
+    for got, expected in zip(grads, want):
+        assert got.dtype == np.float32
+        np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("shape, axis, dtype", [
+    ((6, 5, 4), (0,), np.float32), ((6, 5, 4), (0, 1), np.float64), ((6, 5, 4), (2,), np.float32),
+    ((6, 5, 4), (1, 2), np.float32), ((6, 5, 4), (1,), np.float32), ((6, 5, 4), (), np.float32),
+    ((5000, 3), (0,), np.float32), ((6, 5), (0,), np.int32), ((3, 4), (-1,), np.float32)])
+@pytest.mark.parametrize("keep_dims", [False, True])
+def test_reduce_sum(shape, axis, dtype, keep_dims):
+    x = np.random.default_rng(5).uniform(-3, 3, shape).astype(dtype)
+    out = blocked_kernels.TABLE["reduce_sum"](x, axis=axis, keep_dims=keep_dims)
+    want = np.sum(x.astype(np.float64), axis=axis or None, keepdims=keep_dims)
+    assert out.dtype == x.dtype and out.shape == want.shape
+    np.testing.assert_allclose(out, want, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("n", [1, 7, 64, 100])
+def test_softmax_rows_of_any_length(n):
+    x = np.random.default_rng(6).standard_normal((3, n)).astype(np.float32) * 30
+    x[0, n // 2] = 1e4  # exp overflows unless the row's maximum is subtracted
+    out = blocked_kernels.TABLE["softmax"](x, axis=-1)
+    np.testing.assert_allclose(out, _reference("softmax", x, axis=-1), rtol=1e-5, atol=1e-7)
