@@ -107,8 +107,16 @@ class Tensor(TensorMethods, TensorExtras):
     def numpy(self) -> np.ndarray:
         return self.asnumpy()
 
-    def item(self):
-        return self.asnumpy().item()
+    def item(self, index=None):
+        """The element at flat `index` (an int) or at `index` (a tuple of ints) as a Python
+        scalar; without one the Tensor must hold exactly one element, as MindSpore's."""
+        arr = self.asnumpy()
+        if index is None:
+            if arr.size != 1:
+                raise ValueError(f"Tensor.item: only a Tensor of one element can be converted to "
+                                 f"a Python scalar without an index, got shape {arr.shape}")
+            return arr.item()
+        return arr.item(*index) if isinstance(index, tuple) else arr.item(index)
 
     def tolist(self):
         return self.asnumpy().tolist()
