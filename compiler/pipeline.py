@@ -54,8 +54,10 @@ def arg_hints(fn, count: int) -> list[str | None]:
     """Parameter names for the printer, from the callable's signature."""
     target = _user_callable(fn)
     try:
-        names = [p.name for p in inspect.signature(target).parameters.values()
-                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        params = inspect.signature(target).parameters.values()
+        # positional parameters, then keyword-only ones (a top-level call passes those last)
+        names = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        names += [p.name for p in params if p.kind == p.KEYWORD_ONLY]
     except (TypeError, ValueError):
         names = []
     if names and names[0] == "self":
