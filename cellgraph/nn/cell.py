@@ -338,8 +338,10 @@ class Cell:
         return dict(self._children())
 
     def parameters_dict(self, recurse=True) -> dict:
-        """{hierarchical name: Parameter}, in attribute order."""
-        return dict(self.parameters_and_names(expand=recurse))
+        """{Parameter name: Parameter}, in attribute order: keyed by each Parameter's own
+        name as MindSpore's is (the hierarchical name where it has none), so a renamed
+        Parameter (`update_parameters_name`) is found under its new name."""
+        return {p.name or name: p for name, p in self.parameters_and_names(expand=recurse)}
 
     def update_parameters_name(self, prefix="", recurse=True) -> None:
         """Prepend `prefix` to the name of every Parameter (of sub-Cells too, if `recurse`)."""
