@@ -262,6 +262,13 @@ class Parameter(Tensor):
         """Replace the value (a Tensor, array or number); returns self. As in MindSpore, data of
         a wider dtype than the Parameter's (float64 into float32, int64 into int32) is refused
         rather than cast with a loss; Python numbers take the Parameter's dtype."""
+        from cellgraph.compiler.builder import current_builder
+
+        if current_builder() is not None:  # in construct: an update the graph carries out
+            from cellgraph.compiler.effects import assign_in_graph
+
+            assign_in_graph(self, data)
+            return self
         src = data.asnumpy() if isinstance(data, Tensor) else np.asarray(data)
         if not isinstance(data, (bool, int, float)) and _narrows(src.dtype, self._dtype.np):
             raise DTypeError(f"Parameter set_data: the data has dtype {src.dtype} but Parameter "
