@@ -106,6 +106,7 @@ for _name in _assign.__all__:
 for _name in _apply_ops.__all__:  # the in-place update classes: ops.ApplyMomentum(), ...
     setattr(ops, _name, getattr(_apply_ops, _name))
 del _name
+ops.Tensor = Tensor  # MindSpore's ops package re-exports the Tensor class
 # The summary operations keep values for train.SummaryRecord, which sits above the ops package.
 for _name in ("ScalarSummary", "TensorSummary", "ImageSummary", "HistogramSummary"):
     setattr(ops, _name, getattr(train.summary, _name))

@@ -19,12 +19,15 @@ from . import functional as F
 from . import math_ops as M
 from . import nn_functional as NF
 from .composite_pad import pad
+from .composite_resize import apply_along
 from .core import abstract_of, is_value, normalize_axis
 from .derive import export, export_class
 from .errors import ArgumentValueError, DTypeError, ShapeError
 from .random_ops import rand
 
 __all__ = [
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
     "addcmul",
     "block_diag",
     "dense",
@@ -33,6 +36,7 @@ __all__ = [
     "hardshrink",
     "inner",
     "is_tensor",
+    "pairwise_distance",
     "rank",
     "size",
     "softshrink",
@@ -161,6 +165,48 @@ def hann_window(window_length, periodic=True, *, dtype=None):
     values = np.ones(window_length) if window_length == 1 else 0.5 - 0.5 * np.cos(
         2 * np.pi * np.arange(window_length) / n)
     return CO._const(values.astype(dtype.np), dtype)
+
+
+def _average_matrix(size_in: int, size_out: int) -> np.ndarray:
+    """(size_out, size_in): row i averages adaptive bin i, [floor(i in / out),
+    ceil((i + 1) in / out))."""
+    rows = np.zeros((size_out, size_in))
+    for i in range(size_out):
+        start, stop = (i * size_in) // size_out, -(-((i + 1) * size_in) // size_out)
+        rows[i, start:stop] = 1.0 / (stop - start)
+    return rows
+
+
+def _adaptive_avg_pool(input, output_size, rank: int, op: str):
+    x = _tensor(input, op)
+    if x.ndim not in (rank + 1, rank + 2):
+        raise ShapeError(f"{op}: expected a {rank + 1}-D or {rank + 2}-D Tensor, got shape "
+                         f"{x.shape}")
+    sizes = tuple(output_size) if isinstance(output_size, (tuple, list)) else (
+        output_size,) * rank
+    out = input
+    for axis, size in zip(range(x.ndim - rank, x.ndim), sizes):
+        if size is not None and (isinstance(size, bool) or size <= 0):
+            raise ArgumentValueError(f"{op}: output sizes must be positive, got {output_size}")
+        out = apply_along(out, _average_matrix(x.shape[axis], size or x.shape[axis]), axis)
+    return out
+
+
+def adaptive_avg_pool1d(input, output_size):
+    """Averages of (N, C, L) over `output_size` adaptive bins of L."""
+    return _adaptive_avg_pool(input, output_size, 1, "adaptive_avg_pool1d")
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """Averages of ([N,] C, H, W) over an `output_size` grid of adaptive bins (an int for
+    both, None to keep a size)."""
+    return _adaptive_avg_pool(input, output_size, 2, "adaptive_avg_pool2d")
+
+
+def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    """The p-norm of x1 - x2 + eps along the last axis."""
+    diff = M.add(M.sub(x1, x2), eps)
+    return _lp_norm(diff, -1, p, keepdim, 0.0)
 
 
 # ----- primitive classes over functional ops -----------------------------------------------
