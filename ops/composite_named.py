@@ -6,6 +6,7 @@ and methods work on eager Tensors and graph Tracers alike, so each serves both m
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import numbers
 
@@ -18,6 +19,7 @@ from . import dtype as dt
 from . import functional as F
 from . import math_ops as M
 from . import nn_functional as NF
+from . import rounding_ops as R
 from .composite_pad import pad
 from .composite_resize import apply_along
 from .core import abstract_of, is_value, normalize_axis
@@ -29,17 +31,47 @@ __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
     "addcmul",
+    "aminmax",
+    "argwhere",
     "block_diag",
+    "cartesian_prod",
+    "combinations",
+    "cross",
     "dense",
     "diag_embed",
+    "exp2",
+    "fliplr",
+    "flipud",
+    "float_power",
+    "fmod",
+    "frac",
     "hann_window",
     "hardshrink",
+    "heaviside",
+    "histc",
+    "hypot",
+    "index_fill",
     "inner",
     "is_tensor",
+    "isneginf",
+    "isposinf",
+    "kron",
+    "logcumsumexp",
+    "logical_xor",
+    "nansum",
     "pairwise_distance",
     "rank",
+    "remainder",
+    "rot90",
+    "sgn",
+    "signbit",
     "size",
     "softshrink",
+    "swapdims",
+    "t",
+    "tensor_split",
+    "tril_indices",
+    "triu_indices",
 ]
 
 
@@ -207,6 +239,262 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """The p-norm of x1 - x2 + eps along the last axis."""
     diff = M.add(M.sub(x1, x2), eps)
     return _lp_norm(diff, -1, p, keepdim, 0.0)
+
+
+# ----- elementwise -------------------------------------------------------------------------
+
+remainder = R.floor_mod  # the divisor's sign, as Python's %
+
+
+def fmod(input, other):
+    """The remainder of truncated division: the dividend's sign (C's fmod)."""
+    mod = R.floor_mod(input, other)
+    # floor_mod has the divisor's sign; where the signs differ (and mod is not 0), step back
+    differ = M.logical_and(M.not_equal(mod, 0), M.less(M.mul(mod, input), 0))
+    return M.select(differ, M.sub(mod, other), mod)
+
+
+def hypot(input, other):
+    """sqrt(input^2 + other^2)."""
+    return M.sqrt(M.add(M.mul(input, input), M.mul(other, other)))
+
+
+def logical_xor(input, other):
+    return M.not_equal(F.cast(input, dt.bool_), F.cast(other, dt.bool_))
+
+
+def frac(input):
+    """The fractional part, with the input's sign: x - trunc(x)."""
+    return M.sub(input, R.trunc(input))
+
+
+def exp2(input):
+    return M.pow_(2.0, _as_float(input))
+
+
+def float_power(input, exponent):
+    """input ** exponent computed in float64."""
+    return M.pow_(F.cast(input, dt.float64), F.cast(exponent, dt.float64) if is_tensor(
+        exponent) else float(exponent))
+
+
+def heaviside(input, values):
+    """0 below zero, 1 above, `values` at zero."""
+    ones, zeros = A.ones_like(input), A.zeros_like(input)
+    at_zero = F.broadcast_to(F.cast(values, abstract_of(input).dtype), abstract_of(input).shape)
+    return M.select(M.greater(input, 0), ones, M.select(M.less(input, 0), zeros, at_zero))
+
+
+def isposinf(input):
+    return M.logical_and(CO.isinf(input), M.greater(input, 0))
+
+
+def isneginf(input):
+    return M.logical_and(CO.isinf(input), M.less(input, 0))
+
+
+def signbit(input):
+    """Whether the sign bit is set: true for negative numbers and -0.0."""
+    if not abstract_of(input).dtype.is_float:
+        return M.less(input, 0)
+    # atan2(-0.0, -1) is -pi, atan2(0.0, -1) is pi: the sign of a zero, without dividing by it
+    negative_zero = M.logical_and(M.equal(input, 0),
+                                  M.less(M.atan2(input, F.fill(abstract_of(input).dtype,
+                                                               abstract_of(input).shape, -1)), 0))
+    return M.logical_or(M.less(input, 0), negative_zero)
+
+
+def sgn(input):
+    """sign(x) for real x; x / |x| (0 at 0) for complex x."""
+    if not abstract_of(input).dtype.is_complex:
+        return M.sign(input)
+    size = M.abs_(input)
+    safe = M.select(M.equal(size, 0), A.ones_like(size), size)
+    return M.select(M.equal(size, 0), A.zeros_like(input), M.div(input, F.cast(safe, abstract_of(
+        input).dtype)))
+
+
+def _as_float(x):
+    return x if abstract_of(x).dtype.is_float else F.cast(x, dt.float32)
+
+
+# ----- reductions and scans --------------------------------------------------------------
+
+def nansum(input, axis=None, keepdims=False, *, dtype=None):
+    """The sum with NaNs counted as zero."""
+    x = input if dtype is None else F.cast(input, dtype)
+    if abstract_of(x).dtype.is_float:
+        x = M.select(CO.isnan(x), A.zeros_like(x), x)
+    return F.reduce_sum(x, () if axis is None else axis, keepdims)
+
+
+def aminmax(input, *, axis=0, keepdims=False):
+    """(min, max) along `axis`."""
+    return F.reduce_min(input, axis, keepdims), F.reduce_max(input, axis, keepdims)
+
+
+def logcumsumexp(input, axis):
+    """log(cumsum(exp(input))) along `axis`, shifted by the maximum so it does not overflow."""
+    x = _as_float(input)
+    shift = F.stop_gradient(F.reduce_max(x, axis, True))
+    return M.add(M.log(F.cumsum(M.exp(M.sub(x, shift)), axis)), shift)
+
+
+def histc(input, bins=100, min=0.0, max=0.0):
+    """Counts of the elements in `bins` equal bins over [min, max] (the data's own range when
+    both are 0); elements outside are not counted."""
+    x = F.reshape(_as_float(input), (-1,))
+    if bins <= 0:
+        raise ArgumentValueError(f"histc: `bins` must be positive, got {bins}")
+    if min > max:
+        raise ArgumentValueError(f"histc: `min` ({min}) must not exceed `max` ({max})")
+    low, high = (F.reduce_min(x), F.reduce_max(x)) if min == max == 0 else (min, max)
+    width = M.sub(high, low)
+    width = M.select(M.equal(width, 0), A.ones_like(width), width) if is_tensor(width) else (
+        width or 1.0)
+    index = F.cast(R.floor(M.mul(M.div(M.sub(x, low), width), float(bins))), dt.int32)
+    index = M.select(M.equal(x, high), F.fill(dt.int32, abstract_of(index).shape, bins - 1), index)
+    inside = M.logical_and(M.greater_equal(x, low), M.less_equal(x, high))
+    counts = F.reduce_sum(M.mul(F.one_hot(index, bins, 1.0, 0.0),
+                                F.expand_dims(F.cast(inside, dt.float32), -1)), (0,), False)
+    return F.cast(counts, abstract_of(x).dtype)
+
+
+# ----- shapes and indices ----------------------------------------------------------------
+
+def t(input):
+    """The transpose of a 2-D tensor (a 0-D or 1-D one as it is)."""
+    if abstract_of(input).ndim > 2:
+        raise ShapeError(f"t: expected at most 2 dimensions, got shape {abstract_of(input).shape}")
+    return input if abstract_of(input).ndim < 2 else A.transpose(input, perm=(1, 0))
+
+
+def swapdims(input, dim0, dim1):
+    perm = list(range(abstract_of(input).ndim))
+    perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+    return A.transpose(input, perm=tuple(perm))
+
+
+def fliplr(input):
+    return F.flip(input, (1,))
+
+
+def flipud(input):
+    return F.flip(input, (0,))
+
+
+def rot90(input, k=1, dims=(0, 1)):
+    """Rotate by 90 degrees k times in the plane of `dims`, from the first toward the second."""
+    d0, d1 = (normalize_axis(d, abstract_of(input).ndim) for d in dims)
+    if d0 == d1:
+        raise ArgumentValueError(f"rot90: the two dims must differ, got {dims}")
+    k %= 4
+    if k == 0:
+        return input
+    if k == 2:
+        return F.flip(input, (d0, d1))
+    swapped = swapdims(input, d0, d1)
+    return F.flip(swapped, (d0,)) if k == 1 else swapdims(F.flip(input, (d0,)), d0, d1)
+
+
+def kron(input, other):
+    """The Kronecker product: every element of `input` times the whole of `other`."""
+    a, b = _tensor(input, "kron"), _tensor(other, "kron", "other")
+    n = max(a.ndim, b.ndim)
+    sa, sb = (1,) * (n - a.ndim) + tuple(a.shape), (1,) * (n - b.ndim) + tuple(b.shape)
+    x = F.reshape(input, tuple(d for s in sa for d in (s, 1)))
+    y = F.reshape(other, tuple(d for s in sb for d in (1, s)))
+    return F.reshape(M.mul(x, y), tuple(p * q for p, q in zip(sa, sb)))
+
+
+def tensor_split(input, indices_or_sections, axis=0):
+    """Pieces along `axis`: n nearly equal ones (the first len % n one longer), or cut at the
+    given indices."""
+    x = _tensor(input, "tensor_split")
+    axis = normalize_axis(axis, x.ndim)
+    length = x.shape[axis]
+    if isinstance(indices_or_sections, numbers.Integral):
+        n = int(indices_or_sections)
+        if n <= 0:
+            raise ArgumentValueError(f"tensor_split: sections must be positive, got {n}")
+        sizes = [length // n + (i < length % n) for i in range(n)]
+        bounds = [0] + list(np.cumsum(sizes))
+    else:
+        bounds = [0] + [builtin_min(int(i), length) for i in indices_or_sections] + [length]
+    lead = (slice(None),) * axis
+    return tuple(input[lead + (slice(int(lo), int(builtin_max(lo, hi))),)]
+                 for lo, hi in itertools.pairwise(bounds))
+
+
+builtin_min, builtin_max = min, max
+
+
+def argwhere(input):
+    """The indices of the non-zero elements, (count, ndim)."""
+    from .dynamic_ops import nonzero
+
+    return nonzero(input)
+
+
+def index_fill(x, axis, index, value):
+    """x with the positions `index` along `axis` set to `value`."""
+    shape = _tensor(x, "index_fill", "x").shape
+    axis = normalize_axis(axis, len(shape))
+    hits = F.reduce_sum(F.one_hot(F.reshape(index, (-1,)), shape[axis], 1, 0), (0,), False)
+    mask = F.reshape(M.greater(hits, 0), tuple(shape[axis] if i == axis else 1
+                                               for i in range(len(shape))))
+    fill = F.broadcast_to(F.cast(value, abstract_of(x).dtype), tuple(shape))
+    return M.select(F.broadcast_to(mask, tuple(shape)), fill, x)
+
+
+def _triangle_indices(row, col, offset, dtype, lower: bool):
+    rows, cols = (np.tril_indices if lower else np.triu_indices)(row, offset, col)
+    return CO._const(np.stack([rows, cols]).astype(dt.as_dtype(dtype).np), dt.as_dtype(dtype))
+
+
+def tril_indices(row, col, offset=0, *, dtype=dt.int64):
+    """(2, N): the row and column indices of the lower triangle (below diagonal `offset`)."""
+    return _triangle_indices(row, col, offset, dtype, True)
+
+
+def triu_indices(row, col, offset=0, *, dtype=dt.int64):
+    """(2, N): the row and column indices of the upper triangle."""
+    return _triangle_indices(row, col, offset, dtype, False)
+
+
+def cartesian_prod(*inputs):
+    """(N, len(inputs)): every combination of one element from each 1-D input."""
+    grids = CO.meshgrid(*inputs, indexing="ij")
+    return F.stack([F.reshape(g, (-1,)) for g in grids], 1)
+
+
+def combinations(input, r=2, with_replacement=False):
+    """(N, r): the length-r combinations of the elements of the 1-D `input`."""
+    import itertools
+
+    n = _tensor(input, "combinations").shape[0]
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    rows = np.array(list(pick(range(n), r)), np.int64).reshape(-1, r)
+    return F.reshape(F.gather(input, CO._const(rows.reshape(-1), dt.int64), 0), rows.shape)
+
+
+def cross(input, other, dim=None):
+    """The cross product of 3-vectors along `dim` (the first axis of size 3 when None)."""
+    shape = _tensor(input, "cross").shape
+    if dim is None:
+        dim = next((i for i, s in enumerate(shape) if s == 3), None)
+        if dim is None:
+            raise ShapeError(f"cross: no dimension of size 3 in shape {shape}")
+    dim = normalize_axis(dim, len(shape))
+    if shape[dim] != 3:
+        raise ShapeError(f"cross: dimension {dim} of shape {shape} must have size 3")
+    lead = (slice(None),) * dim
+    a = [input[lead + (slice(i, i + 1),)] for i in range(3)]
+    b = [other[lead + (slice(i, i + 1),)] for i in range(3)]
+    parts = [M.sub(M.mul(a[1], b[2]), M.mul(a[2], b[1])),
+             M.sub(M.mul(a[2], b[0]), M.mul(a[0], b[2])),
+             M.sub(M.mul(a[0], b[1]), M.mul(a[1], b[0]))]
+    return F.concat(parts, dim)
 
 
 # ----- primitive classes over functional ops -----------------------------------------------

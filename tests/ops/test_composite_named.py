@@ -151,3 +151,83 @@ def test_scatter_add_and_scatter_nd_add_update_the_parameter():
     np.testing.assert_allclose(out.asnumpy(), table.asnumpy())
     with pytest.raises(DTypeError, match="Parameter"):
         ops.scatter_add(Tensor(np.zeros((3, 2), np.float32)), Tensor(np.array([0])), updates[:1])
+
+
+def test_elementwise_compositions():
+    x = np.array([-3.5, -2.0, -0.5, 0.0, 0.5, 2.0, 3.5])
+    y = np.array([2.0, -1.5, 1.5, 2.0, -2.0, 1.5, -1.5])
+    assert_both(ops.fmod, (x, y), np.fmod(x, y), **F64)
+    assert_both(ops.remainder, (x, y), np.remainder(x, y), **F64)
+    ints = np.array([-7, -3, 0, 3, 7]), np.array([2, -2, 3, -3, 2])
+    assert_both(ops.fmod, ints, np.fmod(*ints))
+    assert_both(ops.hypot, (x, y), np.hypot(x, y), **F64)
+    assert_both(ops.frac, (x,), x - np.trunc(x), **F64)
+    assert_both(ops.exp2, (x,), np.exp2(x), **F64)
+    assert_both(ops.heaviside, (x, np.array(0.5)), np.heaviside(x, 0.5), **F64)
+    assert_both(ops.logical_xor, (x > 0, y > 0), np.logical_xor(x > 0, y > 0))
+    special = np.array([-np.inf, -0.0, 0.0, 1.0, np.inf])
+    assert_both(ops.isposinf, (special,), np.isposinf(special))
+    assert_both(ops.isneginf, (special,), np.isneginf(special))
+    assert_both(ops.signbit, (special,), np.signbit(special))
+    assert_both(ops.sgn, (x,), np.sign(x), **F64)
+    z = np.array([3 + 4j, 0j, -2j])
+    assert_both(ops.sgn, (z,), np.array([0.6 + 0.8j, 0, -1j]), **F64)
+    out = ops.float_power(Tensor(np.array([2, 3], np.int32)), 0.5)
+    assert out.dtype == ms.float64
+    np.testing.assert_allclose(out.asnumpy(), np.sqrt([2, 3]), rtol=1e-15)
+    check_grads(ops.hypot, (x + 5, y), order=2)
+    check_grads(ops.fmod, (x[x != 0] * 1.1, np.full(6, 1.3)), order=2)
+
+
+def test_reductions_and_scans():
+    x = normal(3, 4)
+    with_nan = x.copy()
+    with_nan[1, 2] = np.nan
+    assert_both(lambda v: ops.nansum(v, 1), (with_nan,), np.nansum(with_nan, 1), **F64)
+    low, high = ops.aminmax(Tensor(x), axis=1, keepdims=True)
+    np.testing.assert_allclose(low.asnumpy(), x.min(1, keepdims=True))
+    np.testing.assert_allclose(high.asnumpy(), x.max(1, keepdims=True))
+    big = x * 300
+    assert_both(lambda v: ops.logcumsumexp(v, 1), (big,), np.logaddexp.accumulate(big, 1),
+                rtol=1e-12, atol=1e-9)
+    check_grads(lambda v: ops.logcumsumexp(v, 0), (x,), order=2)
+    data = np.array([0.0, 0.1, 0.5, 0.99, 1.0, 1.7, -0.2])
+    np.testing.assert_allclose(ops.histc(Tensor(data), 4, 0.0, 1.0).asnumpy(),
+                               np.histogram(data[(data >= 0) & (data <= 1)], 4, (0, 1))[0])
+    np.testing.assert_allclose(ops.histc(Tensor(data), 3).asnumpy(),
+                               np.histogram(data, 3)[0])  # the data's own range
+
+
+def test_shape_and_index_compositions():
+    x = normal(2, 3, 4)
+    assert_both(ops.t, (x[0],), x[0].T, **F64)
+    assert_both(lambda v: ops.swapdims(v, 0, 2), (x,), np.swapaxes(x, 0, 2), **F64)
+    assert_both(ops.fliplr, (x,), np.fliplr(x), **F64)
+    assert_both(ops.flipud, (x,), np.flipud(x), **F64)
+    for k in range(-1, 4):
+        assert_both(lambda v, k=k: ops.rot90(v, k, (1, 2)), (x,), np.rot90(x, k, (1, 2)), **F64)
+    a, b = normal(2, 3), normal(3, 1, 2)
+    assert_both(ops.kron, (a, b), np.kron(a, b), **F64)
+    check_grads(ops.kron, (a, b[0]), order=2)
+    for sections in (3, [1, 3]):
+        pieces = ops.tensor_split(Tensor(x), sections, axis=2)
+        for got, want in zip(pieces, np.array_split(x, sections, axis=2)):
+            np.testing.assert_allclose(got.asnumpy(), want)
+    np.testing.assert_array_equal(ops.argwhere(Tensor(x > 0)).asnumpy(), np.argwhere(x > 0))
+    filled = ops.index_fill(Tensor(x), 2, Tensor(np.array([0, 3])), -1.0).asnumpy()
+    expected = x.copy()
+    expected[:, :, [0, 3]] = -1.0
+    np.testing.assert_allclose(filled, expected)
+    np.testing.assert_array_equal(ops.tril_indices(3, 4, 1).asnumpy(), np.tril_indices(3, 1, 4))
+    np.testing.assert_array_equal(ops.triu_indices(4, 3, -1).asnumpy(), np.triu_indices(4, -1, 3))
+    u, v = np.array([1.0, 2.0]), np.array([3.0, 4.0, 5.0])
+    np.testing.assert_allclose(ops.cartesian_prod(Tensor(u), Tensor(v)).asnumpy(),
+                               [[p, q] for p in u for q in v])
+    np.testing.assert_allclose(ops.combinations(Tensor(v)).asnumpy(), [[3, 4], [3, 5], [4, 5]])
+    assert ops.combinations(Tensor(v), 2, True).shape == (6, 2)
+    p, q = normal(4, 3), normal(4, 3)
+    assert_both(ops.cross, (p, q), np.cross(p, q), **F64)
+    assert_both(lambda p, q: ops.cross(p.T, q.T, 0), (p, q), np.cross(p, q).T, **F64)
+    check_grads(ops.cross, (p, q), order=2)
+    with pytest.raises(ShapeError, match="size 3"):
+        ops.cross(Tensor(normal(2, 2)), Tensor(normal(2, 2)))
