@@ -17,6 +17,8 @@ from .composite_ops import *
 from .composite_pad import *
 from .composite_pool import *
 from .composite_resize import *
+from .composite_attention import *
+from .composite_sampling import *
 from .composite_scatter import *
 
 # isort: split

@@ -1,0 +1,150 @@
+"""`ops.grid_sample`: sampling a 4-D or 5-D input at normalised grid positions, composed of
+existing operations (no kernel, no rule of its own).
+
+Every output position reads the 2**d input points around its unnormalised coordinate with one
+`take_along_axis` over the flattened spatial axes each; the bilinear (trilinear) weights are
+products of the fractional parts, so the gradient reaches the input through the gather's
+transpose (a scatter-add) and the grid through the weights, at any order. Out-of-range corners
+read a clipped index and are zeroed by a mask ('zeros'); 'border' clips the coordinate first,
+'reflection' folds it back into range first.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from . import array_ops as A
+from . import dtype as dt
+from . import functional as F
+from . import math_ops as M
+from . import rounding_ops as R
+from .core import abstract_of
+from .derive import export_class
+from .errors import ArgumentValueError, DTypeError, ShapeError
+from .sort_ops import take_along_axis
+
+__all__ = ["grid_sample"]
+
+_MODES = ("bilinear", "nearest")
+_PADDING = ("zeros", "border", "reflection")
+
+
+def _unnormalize(coord, size: int, align_corners: bool):
+    """[-1, 1] -> pixel coordinates: the corner pixels' centres, or their outer edges."""
+    if align_corners:
+        return (coord + 1.0) * (0.5 * (size - 1))
+    return ((coord + 1.0) * size - 1.0) * 0.5
+
+
+def _reflect(coord, low: float, high: float):
+    """Fold `coord` back into [low, high] by repeated reflection at its ends."""
+    span = high - low
+    if span <= 0:
+        return coord * 0.0
+    dist = M.abs_(coord - low)
+    flips = R.floor(dist / span)
+    extra = dist - flips * span
+    even = M.equal(R.floor_mod(flips, 2.0), 0.0)
+    return M.select(even, extra + low, (span - extra) + low)
+
+
+def _clip(coord, size: int):
+    return M.minimum(M.maximum(coord, 0.0), float(size - 1))
+
+
+def _source_coord(coord, size: int, padding_mode: str, align_corners: bool):
+    coord = _unnormalize(coord, size, align_corners)
+    if padding_mode == "border":
+        return _clip(coord, size)
+    if padding_mode == "reflection":
+        if align_corners:
+            return _reflect(coord, 0.0, float(size - 1))
+        return _clip(_reflect(coord, -0.5, size - 0.5), size)
+    return coord
+
+
+def _gather(flat, index, channels: int):
+    """flat (N, C, P), index (N, Q) int -> (N, C, Q)."""
+    n, q = abstract_of(index).shape
+    index = F.broadcast_to(F.reshape(index, (n, 1, q)), (n, channels, q))
+    return take_along_axis(flat, index, axis=2)
+
+
+def _corner_read(flat, corner, sizes, channels: int, padding_mode: str):
+    """Values at integer coordinates `corner` (one float Tensor (N, Q) per spatial axis, in
+    input axis order), zero where a coordinate is out of range under 'zeros'."""
+    index, valid, stride = None, None, 1
+    for coord, size in zip(reversed(corner), reversed(sizes)):
+        inside = M.logical_and(M.greater_equal(coord, 0.0), M.less_equal(coord, size - 1.0))
+        valid = inside if valid is None else M.logical_and(valid, inside)
+        term = F.cast(_clip(coord, size), dt.int64) * stride
+        index = term if index is None else index + term
+        stride *= size
+    values = _gather(flat, index, channels)
+    if padding_mode == "zeros":
+        values = values * F.expand_dims(F.cast(valid, abstract_of(flat).dtype), 1)
+    return values
+
+
+def _check(input, grid, mode, padding_mode, align_corners) -> int:
+    x, g = abstract_of(input), abstract_of(grid)
+    d = len(x.shape) - 2
+    if d not in (2, 3):
+        raise ShapeError(f"grid_sample: expected a 4-D or 5-D input, got shape {x.shape}")
+    if len(g.shape) != d + 2 or g.shape[0] != x.shape[0] or g.shape[-1] != d:
+        raise ShapeError(f"grid_sample: expected a grid of shape (N, ..., {d}) with N = "
+                         f"{x.shape[0]} and rank {d + 2} for input shape {x.shape}, got "
+                         f"{g.shape}")
+    if not x.dtype.is_float or g.dtype != x.dtype:
+        raise DTypeError(f"grid_sample: expected float input and a grid of the same dtype, "
+                         f"got {x.dtype} and {g.dtype}")
+    if mode not in _MODES:
+        raise ArgumentValueError(f"grid_sample: `mode` must be one of {_MODES}, got {mode!r}")
+    if padding_mode not in _PADDING:
+        raise ArgumentValueError(f"grid_sample: `padding_mode` must be one of {_PADDING}, got "
+                                 f"{padding_mode!r}")
+    if not isinstance(align_corners, bool):
+        raise ArgumentValueError(f"grid_sample: `align_corners` must be a bool, got "
+                                 f"{align_corners!r}")
+    return d
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=False):
+    """out[n, :, *p] = input[n, :] sampled at grid[n, *p] (x, y[, z] in [-1, 1])."""
+    d = _check(input, grid, mode, padding_mode, align_corners)
+    shape = abstract_of(input).shape
+    n, channels, sizes = shape[0], shape[1], tuple(shape[2:])
+    out_sizes = tuple(abstract_of(grid).shape[1:-1])
+    q = int(np.prod(out_sizes))
+    flat = F.reshape(input, (n, channels, int(np.prod(sizes))))
+    points = F.reshape(grid, (n, q, d))
+    # grid's last axis is (x, y[, z]): the reverse of the input's spatial axis order
+    coords = [_source_coord(F.getitem(points, (slice(None), slice(None), d - 1 - axis)),
+                            sizes[axis], padding_mode, align_corners) for axis in range(d)]
+    if mode == "nearest":
+        out = _corner_read(flat, [R.round_(c) for c in coords], sizes, channels, padding_mode)
+    else:
+        lows = [A.stop_gradient(R.floor(c)) for c in coords]
+        fracs = [c - low for c, low in zip(coords, lows)]
+        out = None
+        for corner in itertools.product((0, 1), repeat=d):
+            weight = None
+            for bit, frac in zip(corner, fracs):
+                w = frac if bit else 1.0 - frac
+                weight = w if weight is None else weight * w
+            term = _corner_read(flat, [low + bit for low, bit in zip(lows, corner)], sizes,
+                                channels, padding_mode) * F.expand_dims(weight, 1)
+            out = term if out is None else out + term
+    return F.reshape(out, (n, channels) + out_sizes)
+
+
+def _grid_sampler(input, grid, interpolation_mode="bilinear", padding_mode="zeros",
+                  align_corners=False):
+    return grid_sample(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+_SAMPLER_INIT = {"interpolation_mode": "bilinear", "padding_mode": "zeros",
+                 "align_corners": False}
+export_class("GridSampler2D", _grid_sampler, _SAMPLER_INIT)
+export_class("GridSampler3D", _grid_sampler, _SAMPLER_INIT)
