@@ -1,5 +1,5 @@
 """MindSpore's in-place update primitives, which hand-written optimizers call through HyperMap:
-ApplyMomentum, ApplyGradientDescent, Adam, ApplyRMSProp, and the scatter updates of a Parameter
+ApplyMomentum, ApplyGradientDescent, Adam, AdamWeightDecay, ApplyRMSProp, and the scatter updates of a Parameter
 (ScatterUpdate, ScatterAdd, ScatterNdUpdate, ScatterNdAdd, and the functional scatter_add and
 scatter_nd_add). Each computes the new values with functional ops
 and writes them with `ops.assign`, so in a graph the updates are recorded like any other
@@ -15,7 +15,7 @@ from cellgraph.ops.errors import DTypeError
 
 from .assign import assign
 
-__all__ = ["Adam", "ApplyGradientDescent", "ApplyMomentum", "ApplyRMSProp", "ScatterAdd",
+__all__ = ["Adam", "AdamWeightDecay", "ApplyGradientDescent", "ApplyMomentum", "ApplyRMSProp", "ScatterAdd",
            "ScatterNdAdd", "ScatterNdUpdate", "ScatterUpdate", "scatter_add", "scatter_nd_add"]
 
 
@@ -72,15 +72,32 @@ class Adam(_UpdateClass):
     def __call__(self, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon,
                  gradient):
         _parameters("Adam", var=var, m=m, v=v)
-        m_new = assign(m, F.add(F.mul(m, beta1), F.mul(gradient, F.sub(1.0, beta1))))
-        v_new = assign(v, F.add(F.mul(v, beta2),
-                                F.mul(F.square(gradient), F.sub(1.0, beta2))))
+        m_new, v_new = self.moments(m, v, beta1, beta2, gradient)
         lr_t = F.div(F.mul(lr, F.sqrt(F.sub(1.0, beta2_power))), F.sub(1.0, beta1_power))
         direction = m_new
         if self.use_nesterov:
             direction = F.add(F.mul(m_new, beta1), F.mul(gradient, F.sub(1.0, beta1)))
         step = F.div(F.mul(direction, lr_t), F.add(F.sqrt(v_new), epsilon))
         return assign(var, F.sub(var, step)), m_new, v_new
+
+    @staticmethod
+    def moments(m, v, beta1, beta2, gradient) -> tuple:
+        """Write and return the new first and second moments."""
+        m_new = assign(m, F.add(F.mul(m, beta1), F.mul(gradient, F.sub(1.0, beta1))))
+        v_new = assign(v, F.add(F.mul(v, beta2),
+                                F.mul(F.square(gradient), F.sub(1.0, beta2))))
+        return m_new, v_new
+
+
+class AdamWeightDecay(_UpdateClass):
+    """Adam without bias correction plus decoupled weight decay:
+    var -= lr * (m / (sqrt(v) + epsilon) + decay * var). Returns (var, m, v)."""
+
+    def __call__(self, var, m, v, lr, beta1, beta2, epsilon, decay, gradient):
+        _parameters("AdamWeightDecay", var=var, m=m, v=v)
+        m_new, v_new = Adam.moments(m, v, beta1, beta2, F.cast(gradient, var.dtype))
+        update = F.add(F.div(m_new, F.add(F.sqrt(v_new), epsilon)), F.mul(var, decay))
+        return assign(var, F.sub(var, F.mul(update, lr))), m_new, v_new
 
 
 class ApplyRMSProp(_UpdateClass):
