@@ -11,7 +11,9 @@ own operations.
 from __future__ import annotations
 
 from cellgraph import mint, ops
+from cellgraph.ops.composite_attention import flash_attention_score_impl
 from cellgraph.ops.composite_classes import function_class
+from cellgraph.ops.composite_sampling import grid_sampler_impl
 from cellgraph.ops_surface import _module
 
 
@@ -54,6 +56,37 @@ def _bce_with_logits(input, target, weight=None, posWeight=None, reduction="mean
     return ops.binary_cross_entropy_with_logits(input, target, weight, posWeight, reduction)
 
 
+def _nllloss(logits, labels, weight, reduction="mean", ignore_index=-100):
+    """NLLLoss's (loss, total_weight): total_weight sums the class weights of the targets
+    that are not ignored, the divisor of the mean."""
+    from cellgraph.loss_functions import nll_loss
+
+    loss = nll_loss(logits, labels, weight, ignore_index, reduction)
+    kept = ops.cast(ops.not_equal(labels, ignore_index), weight.dtype)
+    safe = ops.select(ops.not_equal(labels, ignore_index), labels, ops.zeros_like(labels))
+    return loss, ops.reduce_sum(ops.gather(weight, safe, 0) * kept)
+
+
+def _dropout_ext(input, p=0.5, seed=0, offset=0):
+    """DropoutExt's (output, mask): elements zeroed with probability p, the rest scaled by
+    1 / (1 - p); the mask is True where kept."""
+    keep = ops.rand(tuple(input.shape)) >= p
+    scale = 0.0 if p >= 1 else 1.0 / (1.0 - p)
+    return input * ops.cast(keep, input.dtype) * scale, keep
+
+
+def _randint(low, high, shape, seed=0, offset=0, dtype=None):
+    return ops.randint(low, high, tuple(shape), dtype=dtype)
+
+
+EXT_CLASSES.update({
+    "DropoutExt": _dropout_ext, "RandInt": _randint,
+    "BernoulliExt": lambda input, seed=0, offset=0: ops.bernoulli(ops.zeros_like(input), input),
+    "MultinomialExt": lambda input, num_samples, replacement=False, seed=0, offset=0:
+        ops.multinomial(input, num_samples, replacement),
+})
+
+
 # <name>_impl: MindSpore's argument order, every argument at call time.
 IMPLS = {
     "argmax_with_value_impl": _argmax_with_value, "argmin_with_value_impl": _argmin_with_value,
@@ -62,7 +95,14 @@ IMPLS = {
     "reduce_max_impl": _reduce_max, "reverse_v2_impl": ops.flip, "isclose_impl": ops.isclose,
     "meshgrid_impl": _meshgrid, "roll_impl": ops.roll,
     "binary_cross_entropy_with_logits_impl": _bce_with_logits,
+    "elu_ext_impl": lambda input, alpha=1.0: ops.elu(input, alpha),
+    "glu_impl": lambda x, axis=-1: ops.glu(x, axis),
+    "rms_norm_impl": lambda x, gamma, epsilon=1e-6: ops.RmsNorm(epsilon)(x, gamma),
+    "nllloss_impl": _nllloss,
+    "grid_sampler_2d_impl": grid_sampler_impl, "grid_sampler_3d_impl": grid_sampler_impl,
+    "flash_attention_score_impl": flash_attention_score_impl,
 }
+
 
 
 def _primitive_classes() -> dict:

@@ -181,3 +181,29 @@ def _mount_function_package() -> None:
     # (the submodule is reached by `import`/`from ... import`, through sys.modules).
     function.__path__ = []
     ops.function = function
+    from cellgraph.ops.composite_attention import multi_head_attention_forward
+
+    function.nn_func = _module("cellgraph.ops.function.nn_func", "mindspore.ops.function."
+                               "nn_func: the neural-network functional operations",
+                               {**_public(functional),
+                                "multi_head_attention_forward": multi_head_attention_forward})
+    _mount_nn_ops()
+
+
+# MindSpore's ops.operations.nn_ops classes that live here (where the package does not have
+# the module yet, the names below make one).
+NN_OPS_NAMES = ("Conv2DTranspose", "Conv2DBackpropInput", "Conv3D", "Im2Col", "CTCLossV2",
+                "RmsNorm", "AdamWeightDecay", "FlashAttentionScore", "Elu", "HSwish",
+                "KLDivLoss", "Dropout2D", "GridSampler2D", "GridSampler3D",
+                "ExtractImagePatches")
+
+
+def _mount_nn_ops() -> None:
+    operations = ops.operations
+    if hasattr(operations, "nn_ops"):
+        return
+    if not hasattr(operations, "__path__"):
+        operations.__path__ = []
+    operations.nn_ops = _module("cellgraph.ops.operations.nn_ops", "mindspore.ops.operations."
+                                "nn_ops: the neural-network primitive classes",
+                                {name: getattr(ops, name) for name in NN_OPS_NAMES})

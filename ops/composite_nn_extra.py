@@ -20,7 +20,7 @@ from .errors import ArgumentValueError, DTypeError, ShapeError
 from .nn_functional import argmax, conv2d, one_hot
 from .random_ops import rand
 
-__all__ = ["extract_patches", "gumbel_softmax", "rms_norm", "unfold"]
+__all__ = ["gumbel_softmax", "rms_norm", "unfold"]
 
 
 def _pair(value, op: str, name: str) -> tuple:
@@ -245,3 +245,7 @@ def _ctc_loss_v2(log_probs, targets, input_lengths, target_lengths, *, blank=0,
 
 export_class("CTCLossV2", _ctc_loss_v2, {"blank": 0, "reduction": "none",
                                          "zero_infinity": False})
+
+
+export_class("ExtractImagePatches", extract_patches,
+             {"ksizes": None, "strides": None, "rates": None, "padding": "valid"})

@@ -139,12 +139,12 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     return F.reshape(out, (n, channels) + out_sizes)
 
 
-def _grid_sampler(input, grid, interpolation_mode="bilinear", padding_mode="zeros",
+def grid_sampler_impl(input, grid, interpolation_mode="bilinear", padding_mode="zeros",
                   align_corners=False):
     return grid_sample(input, grid, interpolation_mode, padding_mode, align_corners)
 
 
 _SAMPLER_INIT = {"interpolation_mode": "bilinear", "padding_mode": "zeros",
                  "align_corners": False}
-export_class("GridSampler2D", _grid_sampler, _SAMPLER_INIT)
-export_class("GridSampler3D", _grid_sampler, _SAMPLER_INIT)
+export_class("GridSampler2D", grid_sampler_impl, _SAMPLER_INIT)
+export_class("GridSampler3D", grid_sampler_impl, _SAMPLER_INIT)

@@ -9,6 +9,7 @@ import numbers
 import cellgraph.ops as P
 from cellgraph.ops import dtype as dt
 from cellgraph.ops.errors import ArgumentValueError, DTypeError
+from cellgraph.ops.composite_nn_extra import extract_patches
 from cellgraph.ops.random_ops import rand
 
 from .cell import Cell
@@ -17,7 +18,7 @@ from .normalization import GroupNorm
 
 __all__ = ["ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Dropout2d", "Dropout3d",
            "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "PixelShuffle",
-           "PixelUnshuffle", "ReflectionPad1d", "ReflectionPad2d", "ZeroPad2d"]
+           "PixelUnshuffle", "ReflectionPad1d", "ReflectionPad2d", "Unfold", "ZeroPad2d"]
 
 
 class _PadNd(Cell):
@@ -177,3 +178,22 @@ class Dropout2d(Cell):
 
 class Dropout3d(Dropout2d):
     rank = 5
+
+
+class Unfold(Cell):
+    """Image patches: (N, C, H, W) -> (N, kh * kw * C, out_rows, out_cols), each window's
+    values with the channels of one position together; `ksizes`, `strides` and `rates` are
+    [1, row, col, 1] as in MindSpore."""
+
+    def __init__(self, ksizes, strides, rates, padding="valid"):
+        super().__init__()
+        for name, value in (("ksizes", ksizes), ("strides", strides), ("rates", rates)):
+            if not isinstance(value, (tuple, list)) or len(value) != 4 or value[0] != 1 \
+                    or value[3] != 1:
+                raise ArgumentValueError(f"Unfold: `{name}` must be [1, row, col, 1], got "
+                                         f"{value!r}")
+        self.ksizes, self.strides, self.rates = tuple(ksizes), tuple(strides), tuple(rates)
+        self.padding = padding
+
+    def construct(self, x):
+        return extract_patches(x, self.ksizes, self.strides, self.rates, self.padding)

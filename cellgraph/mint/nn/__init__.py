@@ -128,6 +128,21 @@ class Conv2d(_nn.Conv2d):
                          dilation, groups, has_bias=bias)
 
 
+class Conv3d(_nn.Conv3d):
+    """3-D convolution with PyTorch's arguments (padding an int, a triple, "same" or
+    "valid")."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
+                 groups=1, bias=True, padding_mode="zeros", dtype=None):
+        _zeros_padding("Conv3d", padding_mode)
+        if isinstance(padding, (tuple, list)):  # (d, h, w) -> both sides of each axis
+            pad_mode, pads = "pad", tuple(p for p in padding for _ in range(2))
+        else:
+            pad_mode, pads = _conv_padding(padding)
+        super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, pads,
+                         dilation, groups, has_bias=bias)
+
+
 class Softmax(_nn.Softmax):
     def __init__(self, dim=None):
         super().__init__(-1 if dim is None else dim)
