@@ -6,19 +6,19 @@ compiler, which sits above this package).
 """
 # Names composed of other operations come first, so that a primitive of the same name imported
 # below replaces the composition.
+from .composite_attention import *
 from .composite_classes import *
 from .composite_classes import all, any  # noqa: F401  (shadow builtins on purpose, as MindSpore)
 from .composite_conv import *
 from .composite_einsum import *
 from .composite_losses import *
 from .composite_more import *
-from .composite_nn_extra import *
 from .composite_named import *
+from .composite_nn_extra import *
 from .composite_ops import *
 from .composite_pad import *
 from .composite_pool import *
 from .composite_resize import *
-from .composite_attention import *
 from .composite_sampling import *
 from .composite_scatter import *
 

@@ -9,9 +9,9 @@ import math
 
 import numpy as np
 
+from . import array_ops as A
 from . import dtype as dt
 from . import functional as F
-from . import array_ops as A
 from . import math_ops as M
 from . import rounding_ops as R
 from .composite_more import repeat_interleave

@@ -8,8 +8,8 @@ import numbers
 
 import cellgraph.ops as P
 from cellgraph.ops import dtype as dt
-from cellgraph.ops.errors import ArgumentValueError, DTypeError
 from cellgraph.ops.composite_nn_extra import extract_patches
+from cellgraph.ops.errors import ArgumentValueError, DTypeError
 from cellgraph.ops.random_ops import rand
 
 from .cell import Cell
