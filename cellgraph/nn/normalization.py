@@ -20,7 +20,7 @@ from cellgraph.runtime.tensor import Parameter
 from .cell import Cell
 from .layers import check_input, guarded, positive_int
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "LayerNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "LayerNorm", "SyncBatchNorm"]
 
 
 def _float_in(value, low, high, op: str, name: str) -> float:
@@ -192,3 +192,75 @@ class LayerNorm(Cell):
         return f"normalized_shape={self.normalized_shape}, begin_norm_axis=" \
                f"{self.begin_norm_axis}, begin_params_axis={self.begin_params_axis}, " \
                f"gamma={self.gamma}, beta={self.beta}"
+
+
+def _sync_group(process_groups, op: str):
+    """The communication group SyncBatchNorm reduces over: the world, or the group of
+    `process_groups` (lists of world ranks) that holds this process, created on every rank in
+    the same order (as collectives need); None when no communication is initialised."""
+    from cellgraph.communication import management
+    from cellgraph.runtime import distributed
+
+    if not distributed.is_initialized():
+        if process_groups is not None:
+            raise ArgumentValueError(f"{op}: process_groups need communication initialised "
+                                     f"(communication.init()) first")
+        return None
+    if process_groups is None:
+        return management.GlobalComm.WORLD_COMM_GROUP
+    rank, mine = management.get_rank(), None
+    seen = sorted(r for ranks in process_groups for r in ranks)
+    if seen != list(range(management.get_group_size())):
+        raise ArgumentValueError(f"{op}: process_groups must split the world's ranks 0 to "
+                                 f"{management.get_group_size() - 1} once each, got "
+                                 f"{process_groups}")
+    for number, ranks in enumerate(process_groups):
+        name = f"sync_bn_group{number}"
+        management.create_group(name, list(ranks))
+        if rank in ranks:
+            mine = name
+    return mine
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalisation whose training statistics cover the batches of every process of a
+    group: each process all-reduces its per-channel count, sum and sum of squares, so all
+    normalise with the same mean and variance (and the gradient flows back through the
+    reduction). With no communication initialised it is BatchNorm on the local batch."""
+
+    op = "SyncBatchNorm"
+    ranks = (2, 3, 4)
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones",
+                 beta_init="zeros", moving_mean_init="zeros", moving_var_init="ones",
+                 use_batch_statistics=None, process_groups=None, dtype=dt.float32):
+        super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init,
+                         moving_mean_init, moving_var_init, use_batch_statistics, dtype=dtype)
+        self.group = _sync_group(process_groups, self.op)
+
+    def construct(self, x):
+        use_batch = self.use_batch_statistics
+        if use_batch is None:
+            use_batch = guarded(self, "training")
+        if not use_batch or self.group is None:
+            return super().construct(x)
+        from cellgraph import ops
+        from cellgraph.ops.comm_ops import all_reduce
+
+        check_input(self.op, x, rank=self.ranks, channels=self.num_features,
+                    dtype=self.gamma.dtype)
+        axes = (0,) + tuple(range(2, len(x.shape)))
+        local_count = ops.fill(x.dtype, (1,), x.size // self.num_features)
+        total, squares, count = all_reduce(ops.reduce_sum(x, axes),
+                                           ops.reduce_sum(x * x, axes), local_count,
+                                           op="sum", group=self.group)
+        mean = total / count
+        var = squares / count - mean * mean
+        shape = (1, self.num_features) + (1,) * (len(x.shape) - 2)
+        scale = self.gamma * ops.rsqrt(var + self.eps)
+        y = (x - mean.reshape(shape)) * scale.reshape(shape) + self.beta.reshape(shape)
+        unbiased = var * (count / ops.maximum(count - 1, 1))
+        assign(self.moving_mean, self.moving_mean * self.momentum + mean * (1 - self.momentum))
+        assign(self.moving_variance, self.moving_variance * self.momentum
+               + unbiased * (1 - self.momentum))
+        return y
