@@ -50,6 +50,8 @@ PATHS = {
     "optim.rmsprop": (optim_adaptive,),
     "optim.ada_grad": (optim_adaptive,),
     "optim.adadelta": (optim_adaptive,),
+    "optim.lamb": (optim_adaptive,),
+    "optim.adafactor": (optim_adaptive,),
     "wrap.cell_wrapper": (wrap, grad_cells),
     "wrap.loss_scale": (loss_scale,),
     "grad": (grad_cells,),
@@ -65,7 +67,10 @@ def _public(module) -> dict:
 
 
 def mount(package) -> None:
-    """Register every path in PATHS under `package` (cellgraph.nn), shortest first."""
+    """Register every path in PATHS under `package` (cellgraph.nn), shortest first; `nn.optim`
+    holds every optimizer, as MindSpore's package does."""
+    for name in optim_adaptive.__all__:
+        setattr(optim, name, getattr(optim_adaptive, name))
     for path in sorted(PATHS, key=lambda p: p.count(".")):
         modules = PATHS[path]
         full = f"{package.__name__}.{path}"
