@@ -9,6 +9,7 @@ from . import (
     conv_nd,
     dynamic_lr,
     image_layers,
+    image_metrics,
     layers,
     learning_rate_schedule,
     loss,
@@ -32,6 +33,7 @@ from .dynamic_lr import *
 from .grad_cells import ForwardValueAndGrad, Jvp, Vjp
 from .grad_reducer import DistributedGradReducer
 from .image_layers import *
+from .image_metrics import *
 from .layers import *
 from .learning_rate_schedule import *
 from .loss import *
@@ -45,7 +47,7 @@ from .wrap import *
 
 __all__ = ["Cell", "DistributedGradReducer", "ForwardValueAndGrad", "Jvp", "Vjp"] + [
     name for module in (activation, basic, container, conv, conv_nd, dynamic_lr, image_layers,
-                        layers, learning_rate_schedule, loss, loss_scale, normalization, optim,
+                        image_metrics, layers, learning_rate_schedule, loss, loss_scale, normalization, optim,
                         optim_adaptive, rnn, transformer, wrap)
     for name in module.__all__]
 
