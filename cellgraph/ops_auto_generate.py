@@ -14,6 +14,7 @@ from cellgraph import mint, ops
 from cellgraph.ops.composite_attention import flash_attention_score_impl
 from cellgraph.ops.composite_classes import function_class
 from cellgraph.ops.composite_sampling import grid_sampler_impl
+from cellgraph.ops.errors import UnsupportedError
 from cellgraph.ops_surface import _module
 
 
@@ -79,7 +80,34 @@ def _randint(low, high, shape, seed=0, offset=0, dtype=None):
     return ops.randint(low, high, tuple(shape), dtype=dtype)
 
 
+def _fill_in_place(op: str, input, draws):
+    """Write `draws` into `input`, MindSpore's in-place random fill: a Parameter is assigned
+    (eagerly or in a graph), a Tensor outside a graph has its data replaced."""
+    from cellgraph.common.assign import assign
+    from cellgraph.compiler.builder import current_builder, is_parameter
+
+    draws = ops.cast(draws, input.dtype)
+    if is_parameter(input):
+        return assign(input, draws)
+    if current_builder() is None:
+        return input.assign_value(draws)
+    raise UnsupportedError(f"{op}: in graph mode only a Parameter can be filled in place, got "
+                           f"a Tensor argument; fill it outside the graph or make it a "
+                           f"Parameter")
+
+
+def _inplace_normal(input, mean=0.0, std=1.0, seed=0, offset=0):
+    return _fill_in_place("InplaceNormal", input,
+                          ops.normal(tuple(input.shape), mean, std))
+
+
+def _inplace_uniform(input, from_=0.0, to=1.0, seed=0, offset=0):
+    return _fill_in_place("InplaceUniform", input,
+                          ops.uniform(tuple(input.shape), from_, to, dtype=input.dtype))
+
+
 EXT_CLASSES.update({
+    "InplaceNormal": _inplace_normal, "InplaceUniform": _inplace_uniform,
     "DropoutExt": _dropout_ext, "RandInt": _randint,
     "BernoulliExt": lambda input, seed=0, offset=0: ops.bernoulli(ops.zeros_like(input), input),
     "MultinomialExt": lambda input, num_samples, replacement=False, seed=0, offset=0:

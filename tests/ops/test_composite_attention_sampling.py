@@ -284,3 +284,32 @@ def test_auto_generate_internal_prims():
     assert ints.min() >= 2 and ints.max() < 5
     picks = gen_ops_prim.multinomial_ext_op(Tensor(np.array([[0.0, 1.0, 0.0]])), 3, True, 0, 0)
     assert (picks.asnumpy() == 1).all()
+
+
+def test_auto_generate_in_place_random_fills():
+    from cellgraph.ops.auto_generate import gen_ops_prim
+
+    ms.set_seed(5)
+    t = Tensor(np.zeros((2000,), np.float32))
+    assert gen_ops_prim.inplace_normal_op(t, 2.0, 0.5, 0, 0) is t
+    assert abs(t.asnumpy().mean() - 2.0) < 0.05 and abs(t.asnumpy().std() - 0.5) < 0.05
+    gen_ops_prim.inplace_uniform_op(t, -1.0, 3.0, 0, 0)
+    assert t.asnumpy().min() >= -1.0 and t.asnumpy().max() < 3.0 and t.asnumpy().std() > 1.0
+
+    class Fill(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.p = ms.Parameter(Tensor(np.zeros((500,), np.float32)), name="p")
+            self.fill = gen_ops_prim.InplaceUniform()
+
+        def construct(self):
+            self.fill(self.p, 1.0, 2.0, 0, 0)
+            return self.p.sum()
+
+    cell = Fill()
+    total = cell().asnumpy()  # graph mode: the Parameter is written after the run
+    values = cell.p.asnumpy()
+    assert values.min() >= 1.0 and values.max() < 2.0
+    np.testing.assert_allclose(total, values.sum(), rtol=1e-5)
+    with pytest.raises(UnsupportedError, match="InplaceNormal"):
+        ms.jit(lambda x: gen_ops_prim.inplace_normal_op(x, 0.0, 1.0, 0, 0))(t)
