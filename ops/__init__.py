@@ -21,6 +21,7 @@ from .composite_pool import *
 from .composite_resize import *
 from .composite_sampling import *
 from .composite_scatter import *
+from .composite_spectral import *
 
 # isort: split
 from . import (  # noqa: F401  (each module declares its primitives)

@@ -18,9 +18,10 @@ from .core import abstract_of
 from .derive import export, export_class
 from .errors import ArgumentValueError, DTypeError, ShapeError
 from .nn_functional import argmax, conv2d, one_hot
+from .composite_sampling import linear_read
 from .random_ops import rand
 
-__all__ = ["gumbel_softmax", "rms_norm", "unfold"]
+__all__ = ["deformable_conv2d", "gumbel_softmax", "rms_norm", "unfold"]
 
 
 def _pair(value, op: str, name: str) -> tuple:
@@ -249,3 +250,64 @@ export_class("CTCLossV2", _ctc_loss_v2, {"blank": 0, "reduction": "none",
 
 export_class("ExtractImagePatches", extract_patches,
              {"ksizes": None, "strides": None, "rates": None, "padding": "valid"})
+
+
+def deformable_conv2d(x, weight, offsets, kernel_size, strides, padding, bias=None,
+                      dilations=(1, 1, 1, 1), groups=1, deformable_groups=1, modulated=True):
+    """Modulated deformable convolution (v2): each kernel tap k of output p reads x at
+    p * stride - pad + k * dilation + (offset_y, offset_x) bilinearly (zero outside the image),
+    scales it by its mask, and the taps are contracted with the weight as in conv2d.
+    `offsets` (N, 3 * deformable_groups * kh * kw, H_out, W_out) holds the x offsets, then the
+    y offsets, then the masks."""
+    op = "deformable_conv2d"
+    if not modulated:
+        raise ArgumentValueError(f"{op}: only modulated=True (deformable convolution v2) "
+                                 f"exists, as in MindSpore")
+    n, c, h, w = _checked_rank(x, 4, op)
+    kh, kw = _ints(kernel_size, 2, op, "kernel_size")
+    stride, dilation = _ints4(strides, op, "strides")[2:], _ints4(dilations, op, "dilations")[2:]
+    top, bottom, left, right = _ints4(padding, op, "padding")
+    out_c = abstract_of(weight).shape[0]
+    if c % groups or c % deformable_groups or out_c % groups or \
+            tuple(abstract_of(weight).shape) != (out_c, c // groups, kh, kw):
+        raise ShapeError(f"{op}: weight {abstract_of(weight).shape} does not fit {c} input "
+                         f"channels, groups={groups} and kernel_size={(kh, kw)}, or the channels "
+                         f"do not split into deformable_groups={deformable_groups}")
+    out_h = (h + top + bottom - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    out_w = (w + left + right - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    taps, dg = kh * kw, deformable_groups
+    if tuple(abstract_of(offsets).shape) != (n, 3 * dg * taps, out_h, out_w):
+        raise ShapeError(f"{op}: expected offsets of shape {(n, 3 * dg * taps, out_h, out_w)}, "
+                         f"got {abstract_of(offsets).shape}")
+    # the undeformed sampling positions of every (tap, output row, output column)
+    rows = (np.arange(kh) * dilation[0])[:, None, None, None] \
+        + (np.arange(out_h) * stride[0] - top)[None, None, :, None]
+    cols = (np.arange(kw) * dilation[1])[None, :, None, None] \
+        + (np.arange(out_w) * stride[1] - left)[None, None, None, :]
+    dtype = abstract_of(x).dtype
+    base_y = A.cast(np.broadcast_to(rows, (kh, kw, out_h, out_w)).reshape(1, 1, -1), dtype=dtype)
+    base_x = A.cast(np.broadcast_to(cols, (kh, kw, out_h, out_w)).reshape(1, 1, -1), dtype=dtype)
+    parts = F.reshape(offsets, (n, 3, dg, taps * out_h * out_w))
+    dx, dy, mask = (F.getitem(parts, (slice(None), i)) for i in range(3))  # (N, dg, Q)
+    ys, xs = base_y + dy, base_x + dx
+    flat = F.reshape(x, (n, dg, c // dg, h * w))
+    sampled = [linear_read(F.getitem(flat, (slice(None), g)),
+                           [F.getitem(ys, (slice(None), g)), F.getitem(xs, (slice(None), g))],
+                           (h, w)) * F.expand_dims(F.getitem(mask, (slice(None), g)), 1)
+               for g in range(dg)]
+    columns = F.reshape(F.concat(sampled, 1) if dg > 1 else sampled[0],
+                        (n, groups, (c // groups) * taps, out_h * out_w))
+    kernel = F.reshape(weight, (groups, out_c // groups, (c // groups) * taps))
+    out = F.reshape(F.matmul(kernel, columns), (n, out_c, out_h, out_w))
+    return out if bias is None else out + F.reshape(bias, (1, out_c, 1, 1))
+
+
+def _ints4(value, op: str, name: str) -> tuple:
+    return _ints(value, 4, op, name)
+
+
+def _checked_rank(x, rank: int, op: str) -> tuple:
+    shape = abstract_of(x).shape
+    if len(shape) != rank:
+        raise ShapeError(f"{op}: expected a {rank}-D (N, C, H, W) input, got shape {shape}")
+    return tuple(shape)

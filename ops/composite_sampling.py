@@ -125,18 +125,26 @@ def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corner
     if mode == "nearest":
         out = _corner_read(flat, [R.round_(c) for c in coords], sizes, channels, padding_mode)
     else:
-        lows = [A.stop_gradient(R.floor(c)) for c in coords]
-        fracs = [c - low for c, low in zip(coords, lows)]
-        out = None
-        for corner in itertools.product((0, 1), repeat=d):
-            weight = None
-            for bit, frac in zip(corner, fracs):
-                w = frac if bit else 1.0 - frac
-                weight = w if weight is None else weight * w
-            term = _corner_read(flat, [low + bit for low, bit in zip(lows, corner)], sizes,
-                                channels, padding_mode) * F.expand_dims(weight, 1)
-            out = term if out is None else out + term
+        out = linear_read(flat, coords, sizes, padding_mode)
     return F.reshape(out, (n, channels) + out_sizes)
+
+
+def linear_read(flat, coords, sizes, padding_mode="zeros"):
+    """flat (N, C, P) read at fractional pixel coordinates (one (N, Q) Tensor per spatial
+    axis of `sizes`, in axis order), mixing the 2**d surrounding points -> (N, C, Q)."""
+    channels = abstract_of(flat).shape[1]
+    lows = [A.stop_gradient(R.floor(c)) for c in coords]
+    fracs = [c - low for c, low in zip(coords, lows)]
+    out = None
+    for corner in itertools.product((0, 1), repeat=len(coords)):
+        weight = None
+        for bit, frac in zip(corner, fracs):
+            w = frac if bit else 1.0 - frac
+            weight = w if weight is None else weight * w
+        term = _corner_read(flat, [low + bit for low, bit in zip(lows, corner)], sizes,
+                            channels, padding_mode) * F.expand_dims(weight, 1)
+        out = term if out is None else out + term
+    return out
 
 
 def grid_sampler_impl(input, grid, interpolation_mode="bilinear", padding_mode="zeros",

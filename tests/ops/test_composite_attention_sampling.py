@@ -313,3 +313,99 @@ def test_auto_generate_in_place_random_fills():
     np.testing.assert_allclose(total, values.sum(), rtol=1e-5)
     with pytest.raises(UnsupportedError, match="InplaceNormal"):
         ms.jit(lambda x: gen_ops_prim.inplace_normal_op(x, 0.0, 1.0, 0, 0))(t)
+
+
+def stft_ref(x, n_fft, hop, win, window, center=True, onesided=True, normalized=False):
+    if center:
+        x = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(n_fft // 2, n_fft // 2)], mode="reflect")
+    left = (n_fft - win) // 2
+    full = np.zeros(n_fft)
+    full[left:left + win] = np.ones(win) if window is None else window
+    count = 1 + (x.shape[-1] - n_fft) // hop
+    frames = np.stack([x[..., t * hop:t * hop + n_fft] * full for t in range(count)], -2)
+    spectra = np.fft.fft(frames, axis=-1)
+    if onesided:
+        spectra = spectra[..., :n_fft // 2 + 1]
+    if normalized:
+        spectra = spectra / np.sqrt(n_fft)
+    return np.swapaxes(spectra, -1, -2)
+
+
+def test_stft_matches_the_fft_of_windowed_frames():
+    x, w = normal(2, 40), rng.uniform(size=10)
+    got = ops.stft(Tensor(x), 16, 5, 10, Tensor(w), return_complex=True).asnumpy()
+    np.testing.assert_allclose(got, stft_ref(x, 16, 5, 10, w), atol=1e-12)
+    as_real = ms.jit(lambda x: ops.stft(x, 8, normalized=True, onesided=False,
+                                        return_complex=False))(Tensor(x[0])).asnumpy()
+    want = stft_ref(x[0], 8, 2, 8, None, onesided=False, normalized=True)
+    np.testing.assert_allclose(as_real, np.stack((want.real, want.imag), -1), atol=1e-12)
+    z = x + 1j * normal(2, 40)  # complex signals: two-sided and complex by default
+    np.testing.assert_allclose(ops.stft(Tensor(z), 8, 3).asnumpy(),
+                               stft_ref(z, 8, 3, 8, None, onesided=False), atol=1e-12)
+    primitive = ops.STFT(8, 3, 8, False, True, True)(Tensor(x), Tensor(np.hanning(8)))
+    np.testing.assert_allclose(primitive.asnumpy(),
+                               stft_ref(x, 8, 3, 8, np.hanning(8), center=False), atol=1e-12)
+    check_grads(lambda x, w: ops.stft(x, 8, 3, 6, w, return_complex=False),
+                (x[0, :20], w[:6]), order=2)
+
+
+def _bilinear_point(img, y, x):
+    y0, x0 = int(np.floor(y)), int(np.floor(x))
+    value = 0.0
+    for yy, xx in itertools.product((y0, y0 + 1), (x0, x0 + 1)):
+        if 0 <= yy < img.shape[0] and 0 <= xx < img.shape[1]:
+            value += (1 - abs(y - yy)) * (1 - abs(x - xx)) * img[yy, xx]
+    return value
+
+
+def deformable_ref(x, w, off, stride, pad, dilation, groups, dg):
+    _, c, _, _ = x.shape
+    out_c, c_per_group, kh, kw = w.shape
+    taps = kh * kw
+    out = np.zeros((x.shape[0], out_c) + off.shape[2:])
+    for b, o, i, j in itertools.product(range(x.shape[0]), range(out_c), *map(range,
+                                                                             off.shape[2:])):
+        for ci, a, e in itertools.product(range(c_per_group), range(kh), range(kw)):
+            channel = (o // (out_c // groups)) * c_per_group + ci
+            base = (channel // (c // dg)) * taps + a * kw + e
+            y = i * stride[0] - pad[0] + a * dilation[0] + off[b, dg * taps + base, i, j]
+            xx = j * stride[1] - pad[2] + e * dilation[1] + off[b, base, i, j]
+            out[b, o, i, j] += w[o, ci, a, e] * _bilinear_point(x[b, channel], y, xx) \
+                * off[b, 2 * dg * taps + base, i, j]
+    return out
+
+
+def test_deformable_conv2d():
+    x, w = normal(1, 4, 5, 6), normal(6, 2, 3, 2)
+    off = rng.uniform(-0.8, 0.8, (1, 3 * 2 * 6, 3, 3))
+    off[:, 24:] = rng.uniform(0.2, 1.0, (1, 12, 3, 3))
+    args = dict(kernel_size=(3, 2), strides=(1, 1, 1, 2), padding=(1, 1, 0, 1),
+                dilations=(1, 1, 2, 1), groups=2, deformable_groups=2)
+    assert_both(lambda x, w, o: ops.deformable_conv2d(x, w, o, **args), (x, w, off),
+                deformable_ref(x, w, off, (1, 2), (1, 1, 0, 1), (2, 1), 2, 2), **F64)
+    # zero offsets and unit masks: an ordinary convolution
+    plain = np.concatenate([np.zeros((1, 24, 3, 3)), np.ones((1, 12, 3, 3))], 1)
+    got = ops.deformable_conv2d(Tensor(x), Tensor(w), Tensor(plain), **args).asnumpy()
+    want = ops.conv2d(Tensor(x), Tensor(w), None, (1, 2), "pad", (1, 1, 0, 1), (2, 1),
+                      2).asnumpy()
+    np.testing.assert_allclose(got, want, **F64)
+    small = normal(1, 2, 4, 4), normal(2, 2, 2, 2)
+    offsets = rng.uniform(-0.4, 0.4, (1, 12, 3, 3)) + 0.13
+    check_grads(lambda x, w, o: ops.deformable_conv2d(x, w, o, (2, 2), (1, 1, 1, 1),
+                                                      (0, 0, 0, 0)), (*small, offsets), order=2)
+
+
+def test_vmap_of_the_compositions_matches_a_loop():
+    xs, grids = normal(3, 1, 2, 4, 4), rng.uniform(-1.2, 1.2, (3, 1, 2, 3, 2))
+    sample = ops.vmap(lambda x, g: ops.grid_sample(x, g, padding_mode="border"))
+    got = sample(Tensor(xs), Tensor(grids)).asnumpy()
+    for i in range(3):
+        np.testing.assert_allclose(got[i], ops.grid_sample(
+            Tensor(xs[i]), Tensor(grids[i]), padding_mode="border").asnumpy(), **F64)
+    q, k, v = normal(3, 1, 2, 3, 4), normal(3, 1, 2, 5, 4), normal(3, 1, 2, 5, 4)
+    attend = ops.vmap(lambda q, k, v: ops.flash_attention_score(
+        q, k, v, 2, scalar_value=0.5, input_layout="BNSD", sparse_mode=3))
+    got = attend(Tensor(q), Tensor(k), Tensor(v)).asnumpy()
+    for i in range(3):
+        np.testing.assert_allclose(got[i], attention_ref(
+            q[i], k[i], v[i], 0.5, np.triu(np.ones((3, 5), bool), 1 + 2)), **F64)
