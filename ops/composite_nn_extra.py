@@ -13,12 +13,12 @@ from . import functional as F
 from . import math_ops as M
 from .composite_conv import _ints, conv3d
 from .composite_ops import logsumexp
+from .composite_sampling import linear_read
 from .conv_ops import conv2d_backprop_input, same_padding
 from .core import abstract_of
 from .derive import export, export_class
 from .errors import ArgumentValueError, DTypeError, ShapeError
 from .nn_functional import argmax, conv2d, one_hot
-from .composite_sampling import linear_read
 from .random_ops import rand
 
 __all__ = ["deformable_conv2d", "gumbel_softmax", "rms_norm", "unfold"]

@@ -379,8 +379,8 @@ def test_deformable_conv2d():
     x, w = normal(1, 4, 5, 6), normal(6, 2, 3, 2)
     off = rng.uniform(-0.8, 0.8, (1, 3 * 2 * 6, 3, 3))
     off[:, 24:] = rng.uniform(0.2, 1.0, (1, 12, 3, 3))
-    args = dict(kernel_size=(3, 2), strides=(1, 1, 1, 2), padding=(1, 1, 0, 1),
-                dilations=(1, 1, 2, 1), groups=2, deformable_groups=2)
+    args = {"kernel_size": (3, 2), "strides": (1, 1, 1, 2), "padding": (1, 1, 0, 1),
+            "dilations": (1, 1, 2, 1), "groups": 2, "deformable_groups": 2}
     assert_both(lambda x, w, o: ops.deformable_conv2d(x, w, o, **args), (x, w, off),
                 deformable_ref(x, w, off, (1, 2), (1, 1, 0, 1), (2, 1), 2, 2), **F64)
     # zero offsets and unit masks: an ordinary convolution
