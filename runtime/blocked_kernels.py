@@ -272,10 +272,20 @@ def _axis_sum(x, axis: int):
         x, axis=axis, keepdims=True)
 
 
+# Softmax subtracts each row's maximum only so that exp cannot overflow (or every term of a row
+# underflow). Within +-EXP_SAFE no float32 exp overflows or underflows, nor does a row's sum of
+# up to e^24 terms, and the quotient is the same: two whole-array reductions then replace the
+# row maxima, which cost more than the exp itself for short rows.
+EXP_SAFE = 64.0
+
+
 @kernel("softmax")
 def _softmax(x, axis=-1):
-    out = np.subtract(x, _axis_max(x, axis))
-    np.exp(out, out=out)
+    if x.dtype in _WIDE_ENOUGH and x.size and -EXP_SAFE <= x.min() and x.max() <= EXP_SAFE:
+        out = np.exp(x)
+    else:
+        out = np.subtract(x, _axis_max(x, axis))
+        np.exp(out, out=out)
     out *= 1 / _axis_sum(out, axis)
     return out
 
