@@ -52,6 +52,7 @@ from .forward import jvp, linearize, vjp
 from .gradient_hooks import HookBackward, InsertGradientOf
 from .inspect_ir import dump_ir
 from .jit import JitConfig, jit, jit_class, lazy_inline, ms_class, ms_function
+from .sparse import COOTensor
 from .taylor import derivative, jet
 from .train import (
     Callback,
@@ -137,6 +138,7 @@ __all__ = [
     "LAX",
     "PYNATIVE_MODE",
     "STRICT",
+    "COOTensor",
     "Callback",
     "CheckpointConfig",
     "DynamicLossScaleManager",

@@ -3,7 +3,6 @@ and index helpers, over the functional ops (`cellgraph.numpy` re-exports them). 
 that depend only on shapes (tril_indices, unravel_index's strides) are computed on the host."""
 from __future__ import annotations
 
-import itertools
 import numbers
 
 import numpy as onp
@@ -127,19 +126,7 @@ def append(arr, values, axis=None):
 
 def array_split(x, indices_or_sections, axis=0):
     """Like split, but n sections need not divide the axis: the first len % n get one more."""
-    x = asarray(x)
-    axis = normalize_axis(axis, len(x.shape))
-    length = x.shape[axis]
-    if isinstance(indices_or_sections, numbers.Integral):
-        n = int(indices_or_sections)
-        if n <= 0:
-            raise ValueError(f"array_split: the number of sections must be > 0, got {n}")
-        sizes = [length // n + (i < length % n) for i in range(n)]
-        bounds = list(onp.cumsum([0] + sizes))
-    else:
-        bounds = [0] + [min(int(i), length) for i in indices_or_sections] + [length]
-    lead = (slice(None),) * axis
-    return [x[lead + (slice(int(a), int(max(a, b))),)] for a, b in itertools.pairwise(bounds)]
+    return list(P.tensor_split(asarray(x), indices_or_sections, axis))
 
 
 def broadcast_arrays(*args):

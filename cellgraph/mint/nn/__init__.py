@@ -38,15 +38,20 @@ def _zeros_padding(layer: str, padding_mode: str) -> None:
                                  f"{padding_mode!r}")
 
 
-class Conv1d(_nn.Conv1d):
-    """1-D convolution with PyTorch's arguments (padding an int, "same" or "valid")."""
+class _TorchConv:
+    """PyTorch's convolution arguments (padding an int, a pair, "same" or "valid") in front of
+    the nn convolution that follows this class in the MRO."""
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", dtype=None):
-        _zeros_padding("Conv1d", padding_mode)
+        _zeros_padding(type(self).__name__, padding_mode)
         pad_mode, pads = _conv_padding(padding)
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, pads,
                          dilation, groups, has_bias=bias)
+
+
+class Conv1d(_TorchConv, _nn.Conv1d):
+    """1-D convolution with PyTorch's arguments."""
 
 
 class ConvTranspose2d(_nn.Conv2dTranspose):
@@ -117,15 +122,8 @@ class ReplicationPad2d(_nn.Cell):
         return _ops.pad(input, self.padding, mode="replicate")
 
 
-class Conv2d(_nn.Conv2d):
-    """2-D convolution with PyTorch's arguments (padding int, pair, "same" or "valid")."""
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
-                 groups=1, bias=True, padding_mode="zeros", dtype=None):
-        _zeros_padding("Conv2d", padding_mode)
-        pad_mode, pads = _conv_padding(padding)
-        super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, pads,
-                         dilation, groups, has_bias=bias)
+class Conv2d(_TorchConv, _nn.Conv2d):
+    """2-D convolution with PyTorch's arguments."""
 
 
 class Conv3d(_nn.Conv3d):
