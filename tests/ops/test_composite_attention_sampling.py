@@ -217,6 +217,10 @@ def test_conv3d_and_conv2d_transpose_classes():
         want[0, :, i, j, k] = np.tensordot(w, patch, 4)
     np.testing.assert_allclose(out.asnumpy(), want, **F64)
     check_grads(lambda x, w: ops.Conv3D(3, (2, 3, 2))(x, w), (x, w), order=2)
+    layer = ms.mint.nn.Conv3d(2, 3, (2, 3, 2), stride=2, padding=(1, 1, 1), bias=False,
+                              dtype=ms.float64)
+    layer.weight.set_data(Tensor(w))
+    np.testing.assert_allclose(layer(Tensor(x)).asnumpy(), want, **F64)
     # Conv2DTranspose is the adjoint of Conv2D: <conv(x), dy> = <x, convT(dy)>
     x2, w2 = normal(2, 3, 6, 5), normal(4, 3, 3, 3)
     y = ops.Conv2D(4, 3, pad_mode="pad", pad=1, stride=2)(Tensor(x2), Tensor(w2)).asnumpy()

@@ -23,13 +23,13 @@ Linear = _nn.Linear
 
 
 def _conv_padding(padding):
-    """PyTorch's `padding` (int, pair, "same", "valid") -> (pad_mode, padding)."""
+    """PyTorch's `padding` (int, one per spatial axis, "same", "valid") -> (pad_mode, padding),
+    each axis padded on both sides."""
     if isinstance(padding, str):
         return padding, 0
     if isinstance(padding, int):
         return ("pad", padding) if padding else ("valid", 0)
-    top, left = padding
-    return "pad", (top, top, left, left)
+    return "pad", tuple(p for p in padding for _ in range(2))
 
 
 def _zeros_padding(layer: str, padding_mode: str) -> None:
@@ -39,15 +39,16 @@ def _zeros_padding(layer: str, padding_mode: str) -> None:
 
 
 class _TorchConv:
-    """PyTorch's convolution arguments (padding an int, a pair, "same" or "valid") in front of
-    the nn convolution that follows this class in the MRO."""
+    """PyTorch's convolution arguments (padding an int, one per axis, "same" or "valid") in
+    front of the nn convolution that follows this class in the MRO."""
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", dtype=None):
         _zeros_padding(type(self).__name__, padding_mode)
         pad_mode, pads = _conv_padding(padding)
+        kwargs = {} if dtype is None else {"dtype": dtype}  # the layer's own default otherwise
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, pads,
-                         dilation, groups, has_bias=bias)
+                         dilation, groups, has_bias=bias, **kwargs)
 
 
 class Conv1d(_TorchConv, _nn.Conv1d):
@@ -126,19 +127,8 @@ class Conv2d(_TorchConv, _nn.Conv2d):
     """2-D convolution with PyTorch's arguments."""
 
 
-class Conv3d(_nn.Conv3d):
-    """3-D convolution with PyTorch's arguments (padding an int, a triple, "same" or
-    "valid")."""
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
-                 groups=1, bias=True, padding_mode="zeros", dtype=None):
-        _zeros_padding("Conv3d", padding_mode)
-        if isinstance(padding, (tuple, list)):  # (d, h, w) -> both sides of each axis
-            pad_mode, pads = "pad", tuple(p for p in padding for _ in range(2))
-        else:
-            pad_mode, pads = _conv_padding(padding)
-        super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, pads,
-                         dilation, groups, has_bias=bias)
+class Conv3d(_TorchConv, _nn.Conv3d):
+    """3-D convolution with PyTorch's arguments."""
 
 
 class Softmax(_nn.Softmax):
