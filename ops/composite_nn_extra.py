@@ -201,8 +201,9 @@ def _ctc_loss_v2(log_probs, targets, input_lengths, target_lengths, *, blank=0,
     op = "CTCLossV2"
     t_len, batch, classes = abstract_of(log_probs).shape
     s_len = abstract_of(targets).shape[1]
-    if reduction != "none":
-        raise ArgumentValueError(f"{op}: reduction must be 'none', got {reduction!r}")
+    if reduction not in ("none", "mean", "sum"):
+        raise ArgumentValueError(f"{op}: reduction must be 'none', 'mean' or 'sum', got "
+                                 f"{reduction!r}")
     ext = 2 * s_len + 1
     labels = F.cast(targets, dt.int64)
     blanks = F.fill(dt.int64, (batch, ext), blank)
@@ -241,7 +242,21 @@ def _ctc_loss_v2(log_probs, targets, input_lengths, target_lengths, *, blank=0,
     loss = -logsumexp(M.select(ends, final, F.fill(dtype, (batch, ext), neg)), -1)
     if zero_infinity:
         loss = M.select(M.greater(loss, -neg / 2), F.zeros_like(loss), loss)
+    if reduction == "mean":  # each sequence's loss per target label, then the batch mean
+        lengths = M.maximum(F.cast(target_lengths, dtype), 1.0)
+        loss = F.reduce_mean(loss / lengths)
+    elif reduction == "sum":
+        loss = F.reduce_sum(loss)
     return loss, log_alpha
+
+
+@export
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean",
+             zero_infinity=False):
+    """(loss, log_alpha) of the CTC loss of log-probabilities (T, N, C) against padded
+    targets (N, S)."""
+    return _ctc_loss_v2(log_probs, targets, input_lengths, target_lengths, blank=blank,
+                        reduction=reduction, zero_infinity=zero_infinity)
 
 
 export_class("CTCLossV2", _ctc_loss_v2, {"blank": 0, "reduction": "none",

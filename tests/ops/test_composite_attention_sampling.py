@@ -259,6 +259,13 @@ def test_ctc_loss_v2():
             for b in range(batch)]
     np.testing.assert_allclose(loss.asnumpy(), want, rtol=1e-10)
     assert log_alpha.shape == (batch, t_len, 7)
+    mean, _ = ops.ctc_loss(Tensor(log_probs), Tensor(targets), Tensor(lengths),
+                           Tensor(target_lengths))
+    np.testing.assert_allclose(mean.asnumpy(), np.mean(np.array(want) / target_lengths),
+                               rtol=1e-10)
+    total, _ = ops.CTCLossV2(reduction="sum")(Tensor(log_probs), Tensor(targets),
+                                             Tensor(lengths), Tensor(target_lengths))
+    np.testing.assert_allclose(total.asnumpy(), np.sum(want), rtol=1e-10)
     check_grads(lambda lp: ops.CTCLossV2()(lp, Tensor(targets), Tensor(lengths),
                                            Tensor(target_lengths))[0], (log_probs,), order=2)
 
