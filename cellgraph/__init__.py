@@ -122,6 +122,10 @@ for _name, _value in list(vars(ops).items()):
     if _name[:1].isupper() and isinstance(_value, type) and not hasattr(ops.operations, _name):
         setattr(ops.operations, _name, _value)
 del _name, _value
+ops.Tensor = Tensor  # MindSpore's `ops.Tensor`, the class itself
+from . import ops_paths as _ops_paths
+
+_ops_paths.mount()  # ops.operations.math_ops, .array_ops, .nn_ops
 from . import experimental, hal, mindrecord, mint, parallel, profiler
 from .parallel import Layout
 from .profiler import Profiler

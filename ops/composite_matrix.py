@@ -19,7 +19,7 @@ from .composite_pad import pad
 from .core import abstract_of, normalize_axis
 from .errors import ArgumentValueError, DTypeError, ShapeError
 
-__all__ = ["Addcmul", "Cdist", "Eps", "LinSpace", "Logit", "LpNorm", "Range", "ReduceStd",
+__all__ = ["Addcmul", "Cdist", "Cross", "Eps", "LinSpace", "Logit", "LpNorm", "Range", "Rank", "ReduceStd",
            "Unstack", "addcmul", "batch_dot", "block_diag", "cross", "dense", "diag_embed",
            "eps", "hann_window", "inner", "matrix_diag", "numel", "rank", "size"]
 
@@ -389,6 +389,24 @@ class Logit(_Class):
 
     def __call__(self, x):
         return logit(x, None if self.eps < 0 else self.eps)
+
+
+class Cross(_Class):
+    """`ops.Cross(dim)(x1, x2)`: the cross product along `dim` (the default: the first axis of
+    size 3)."""
+
+    def __init__(self, dim=-65530):
+        self.dim = dim
+
+    def __call__(self, x1, x2):
+        return cross(x1, x2, self.dim)
+
+
+class Rank(_Class):
+    """`ops.Rank()(x)`: the number of axes, a Python int."""
+
+    def __call__(self, input_x):
+        return rank(input_x)
 
 
 class Eps(_Class):

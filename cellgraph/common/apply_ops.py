@@ -1,6 +1,7 @@
 """MindSpore's in-place update primitives, which hand-written optimizers call through HyperMap:
 ApplyMomentum, ApplyGradientDescent, Adam, ApplyRMSProp, and the scatter updates of a Parameter
-(ScatterUpdate, ScatterAdd, ScatterNdUpdate). Each computes the new values with functional ops
+(ScatterUpdate, ScatterAdd, ScatterNdUpdate, ScatterNdAdd; `ops.scatter_add` and
+`ops.scatter_nd_add` call the classes). Each computes the new values with functional ops
 and writes them with `ops.assign`, so in a graph the updates are recorded like any other
 assignment; each returns what MindSpore's primitive returns."""
 from __future__ import annotations
@@ -15,7 +16,7 @@ from cellgraph.runtime.tensor import Parameter
 from .assign import assign
 
 __all__ = ["Adam", "ApplyGradientDescent", "ApplyMomentum", "ApplyRMSProp", "ScatterAdd",
-           "ScatterNdUpdate", "ScatterUpdate"]
+           "ScatterNdAdd", "ScatterNdUpdate", "ScatterUpdate", "scatter_add", "scatter_nd_add"]
 
 
 def _parameters(op: str, **values) -> None:
@@ -135,3 +136,22 @@ class ScatterNdUpdate(_UpdateClass):
     def __call__(self, input_x, indices, updates):
         _parameters("ScatterNdUpdate", input_x=input_x)
         return assign(input_x, ops.tensor_scatter_update(input_x, indices, updates))
+
+
+class ScatterNdAdd(_UpdateClass):
+    """input_x at the index tuples of `indices` (..., K) plus `updates` (repeated indices add
+    up); returns the new input_x."""
+
+    def __call__(self, input_x, indices, updates):
+        _parameters("ScatterNdAdd", input_x=input_x)
+        return assign(input_x, ops.tensor_scatter_add(input_x, indices, updates))
+
+
+def scatter_add(input_x, indices, updates):
+    """`ops.scatter_add`: the Parameter input_x with updates added at rows `indices`."""
+    return ScatterAdd()(input_x, indices, updates)
+
+
+def scatter_nd_add(input_x, indices, updates, use_locking=False):
+    """`ops.scatter_nd_add`: the Parameter input_x with updates added at index tuples."""
+    return ScatterNdAdd(use_locking)(input_x, indices, updates)
