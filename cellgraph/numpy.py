@@ -413,8 +413,3 @@ from .numpy_extra import *
 from .numpy_extra import __all__ as _extra
 
 __all__ += _extra  # noqa: PLE0605
-
-from .numpy_stats import *
-from .numpy_stats import __all__ as _stats
-
-__all__ += _stats  # noqa: PLE0605

@@ -78,6 +78,11 @@ def _unique_consecutive(input, return_inverse=False, return_counts=False, dim=No
     return unique_consecutive_all(input, dim)
 
 
+def _cross(input, other, dim=-65530):
+    """-65530 is the generated call's "dim not given": the first axis of size 3."""
+    return ops.cross(input, other, None if dim == -65530 else dim)
+
+
 def _one_hot_ext(tensor, num_classes=-1):
     """int64 one-hot rows over a new last axis; num_classes=-1 takes max(tensor) + 1, which
     needs the tensor's values (an eager Tensor)."""
@@ -96,7 +101,7 @@ IMPLS = {
     "reduce_max_impl": _reduce_max, "reverse_v2_impl": ops.flip, "isclose_impl": ops.isclose,
     "meshgrid_impl": _meshgrid, "roll_impl": ops.roll,
     "binary_cross_entropy_with_logits_impl": _bce_with_logits,
-    "cross_impl": ops.cross, "triu_impl": ops.triu,
+    "cross_impl": _cross, "triu_impl": ops.triu,
     "unique_consecutive_impl": _unique_consecutive, "one_hot_ext_impl": _one_hot_ext,
 }
 

@@ -54,13 +54,6 @@ def dtype(input_x):
     return input_x.dtype
 
 
-def is_tensor(obj) -> bool:
-    """Whether `obj` is a Tensor (inside a graph, a Tensor value the graph computes)."""
-    from cellgraph.runtime.tensor import Tensor
-
-    return isinstance(obj, (Tensor, Tracer))
-
-
 def make_range(start=0, stop=None, step=1) -> tuple:
     """A tuple of ints like Python's range (`F.make_range(5)` is (0, 1, 2, 3, 4)), made when
     the graph is built."""
@@ -85,14 +78,15 @@ DType = function_class("DType", dtype)
 
 
 class Print:
-    """`ops.Print()(*values)`: Tensors inside a graph print when the graph runs (an effectful
-    node), everything else prints at once."""
+    """`ops.Print()(*values)`: inside a graph, an effectful node that prints every time the
+    graph runs, constants included (unlike the built-in `print` of constants in construct,
+    which prints once while compiling, as MindSpore's does); outside, it prints at once."""
 
     def __call__(self, *args):
-        from cellgraph.compiler.control_flow import graph_print
+        from cellgraph.compiler.print_op import emit_print
 
         if current_builder() is not None:
-            return graph_print(args, {})
+            return emit_print(args, {})
         print(*args)
         return None
 
@@ -115,7 +109,7 @@ SURFACE = {
     "MultitypeFuncGraph": composite.MultitypeFuncGraph, "Partial": composite.Partial,
     "partial": composite.partial, "clip_by_global_norm": composite.clip_by_global_norm,
     "constexpr": constexpr, "identity": identity, "shape": shape, "dtype": dtype,
-    "tuple_len": tuple_len, "is_tensor": is_tensor, "make_range": make_range,
+    "tuple_len": tuple_len, "make_range": make_range,
     "Identity": Identity, "Shape": Shape, "DType": DType,
     "TensorShape": TensorShape, "Print": Print,
     **{name: getattr(loss_functions, name) for name in loss_functions.__all__},

@@ -14,6 +14,7 @@ from .composite_gather import *
 from .composite_losses import *
 from .composite_matrix import *
 from .composite_more import *
+from .composite_named import *
 from .composite_ops import *
 from .composite_pad import *
 from .composite_pool import *

@@ -1,7 +1,7 @@
 """MindSpore's in-place update primitives, which hand-written optimizers call through HyperMap:
 ApplyMomentum, ApplyGradientDescent, Adam, ApplyRMSProp, and the scatter updates of a Parameter
-(ScatterUpdate, ScatterAdd, ScatterNdUpdate, ScatterNdAdd; `ops.scatter_add` and
-`ops.scatter_nd_add` call the classes). Each computes the new values with functional ops
+(ScatterUpdate, ScatterAdd, ScatterNdUpdate, ScatterNdAdd, and the functional scatter_add and
+scatter_nd_add). Each computes the new values with functional ops
 and writes them with `ops.assign`, so in a graph the updates are recorded like any other
 assignment; each returns what MindSpore's primitive returns."""
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 import numbers
 
 from cellgraph import ops
+from cellgraph.compiler.builder import is_parameter
 from cellgraph.ops import functional as F
 from cellgraph.ops.errors import DTypeError
-from cellgraph.runtime.tensor import Parameter
 
 from .assign import assign
 
@@ -21,7 +21,7 @@ __all__ = ["Adam", "ApplyGradientDescent", "ApplyMomentum", "ApplyRMSProp", "Sca
 
 def _parameters(op: str, **values) -> None:
     for name, value in values.items():
-        if not isinstance(value, Parameter):
+        if not is_parameter(value):  # an attribute, or a Parameter argument of the graph
             raise DTypeError(f"{op}: `{name}` must be a Parameter (it is updated in place), got "
                              f"{type(value).__name__}")
 
@@ -139,8 +139,8 @@ class ScatterNdUpdate(_UpdateClass):
 
 
 class ScatterNdAdd(_UpdateClass):
-    """input_x at the index tuples of `indices` (..., K) plus `updates` (repeated indices add
-    up); returns the new input_x."""
+    """input_x at the index tuples of `indices` (..., K) increased by `updates` (repeated
+    tuples add up); returns the new input_x."""
 
     def __call__(self, input_x, indices, updates):
         _parameters("ScatterNdAdd", input_x=input_x)
@@ -148,10 +148,10 @@ class ScatterNdAdd(_UpdateClass):
 
 
 def scatter_add(input_x, indices, updates):
-    """`ops.scatter_add`: the Parameter input_x with updates added at rows `indices`."""
+    """`ops.scatter_add`: ScatterAdd on the Parameter `input_x`, in place."""
     return ScatterAdd()(input_x, indices, updates)
 
 
 def scatter_nd_add(input_x, indices, updates, use_locking=False):
-    """`ops.scatter_nd_add`: the Parameter input_x with updates added at index tuples."""
+    """`ops.scatter_nd_add`: ScatterNdAdd on the Parameter `input_x`, in place."""
     return ScatterNdAdd(use_locking)(input_x, indices, updates)
