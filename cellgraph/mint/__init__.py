@@ -168,4 +168,28 @@ def rand(*size, generator=None, dtype=None):
     return _ops.rand(*size, dtype=dtype)
 
 
+# ----- names that are the ops.* function itself ---------------------------------------------------
+
+atan2 = arctan2 = _ops.atan2
+acos, acosh, asin, asinh, atan, atanh, cosh, sinh = (
+    _ops.acos, _ops.acosh, _ops.asin, _ops.asinh, _ops.atan, _ops.atanh, _ops.cosh, _ops.sinh)
+arccos, arccosh, arcsin, arcsinh, arctan, arctanh = acos, acosh, asin, asinh, atan, atanh
+ceil, floor, trunc, erfc, erfinv, log2, log10 = (
+    _ops.ceil, _ops.floor, _ops.trunc, _ops.erfc, _ops.erfinv, _ops.log2, _ops.log10)
+greater, greater_equal, less, less_equal = (
+    _ops.greater, _ops.greater_equal, _ops.less, _ops.less_equal)
+negative, xlogy, logaddexp, lerp, remainder = (
+    _ops.neg, _ops.xlogy, _ops.logaddexp, _ops.lerp, _ops.floor_mod)
+bitwise_and, bitwise_or, bitwise_xor = _ops.bitwise_and, _ops.bitwise_or, _ops.bitwise_xor
+masked_fill, masked_select, nan_to_num, searchsorted = (
+    _ops.masked_fill, _ops.masked_select, _ops.nan_to_num, _ops.searchsorted)
+einsum, inverse, trace, tril, triu, unbind, nonzero, swapaxes, narrow = (
+    _ops.einsum, _ops.inverse, _ops.trace, _ops.tril, _ops.triu, _ops.unbind, _ops.nonzero,
+    _ops.swapaxes, _ops.narrow)
+full_like, bincount, addmm = _ops.full_like, _ops.bincount, _ops.addmm
+divide, fix = div, _ops.trunc
+
+
+from ._tensor_ops import *  # the adapters whose arguments or results differ from ops'
+
 __all__ = sorted(n for n in dir() if not n.startswith("_") and n != "annotations")  # noqa: PLE0605
