@@ -13,6 +13,7 @@ MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss = (
     _nn.MSELoss, _nn.L1Loss, _nn.CrossEntropyLoss, _nn.NLLLoss, _nn.BCEWithLogitsLoss)
 GroupNorm, Mish, ELU, Hardtanh = _nn.GroupNorm, _nn.Mish, _nn.ELU, _nn.Hardtanh
 
+from ._layers import *  # the layers holding torch-named parameters or arguments
 
 Linear = _nn.Linear
 
@@ -85,15 +86,6 @@ class LayerNorm(_nn.LayerNorm):
         self.beta.requires_grad = bool(elementwise_affine and bias)
 
 
-class BatchNorm2d(_nn.BatchNorm2d):
-    """PyTorch's momentum m weights the new batch: MindSpore's momentum is 1 - m."""
-
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
-                 track_running_stats=True, dtype=None):
-        super().__init__(num_features, eps, 1.0 - momentum, affine,
-                         use_batch_statistics=None if track_running_stats else True)
-
-
 class MaxPool2d(_nn.MaxPool2d):
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
                  ceil_mode=False):
@@ -111,4 +103,5 @@ class AvgPool2d(_nn.AvgPool2d):
                          padding, ceil_mode, count_include_pad, divisor_override)
 
 
-__all__ = sorted(n for n in dir() if not n.startswith("_") and n != "annotations")  # noqa: PLE0605
+__all__ = sorted(n for n in dir() if not n.startswith("_")  # noqa: PLE0605
+                 and n not in ("annotations", "ArgumentValueError"))

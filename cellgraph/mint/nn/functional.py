@@ -14,15 +14,14 @@ from cellgraph.loss_functions import (  # noqa: F401
     l1_loss,
     mse_loss,
     nll_loss,
-    smooth_l1_loss,
 )
+from cellgraph.loss_functions import smooth_l1_loss as _smooth_l1_loss
 from cellgraph.nn.basic import _average_matrix
 from cellgraph.ops.errors import ArgumentValueError as _ArgumentValueError
 from cellgraph.ops.errors import ShapeError as _ShapeError
 from cellgraph.runtime.tensor import Tensor as _Tensor
 
-relu, sigmoid, tanh, silu, softplus = _ops.relu, _ops.sigmoid, _ops.tanh, _ops.silu, \
-    _ops.softplus
+relu, sigmoid, tanh, silu = _ops.relu, _ops.sigmoid, _ops.tanh, _ops.silu
 pad, one_hot = _ops.pad, _ops.one_hot
 logsigmoid, mish, glu, pixel_shuffle, pixel_unshuffle, interpolate, layer_norm = (
     _ops.logsigmoid, _ops.mish, _ops.glu, _ops.pixel_shuffle, _ops.pixel_unshuffle,
@@ -102,6 +101,32 @@ def softshrink(input, lambd=0.5):
 def hardshrink(input, lambd=0.5):
     """x where |x| > lambd, 0 elsewhere."""
     return _ops.select(_ops.abs(input) > lambd, input, _ops.zeros_like(input))
+
+
+def softplus(input, beta=1, threshold=20):
+    """log(1 + exp(beta x)) / beta, and x itself where beta x > threshold (as torch)."""
+    return _ops.select(input * beta > threshold, input, _ops.softplus(input, beta))
+
+
+def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
+    """Huber-style loss, torch's argument order (and `reduction="mean"` by default)."""
+    return _smooth_l1_loss(input, target, beta, reduction)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The transpose of conv2d, `weight` (in, out/groups, kh, kw); each output side is
+    (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1: the full
+    ("valid") transposed convolution less `padding` at each side, `output_padding` more (zeros
+    plus bias) at the end."""
+    pads, extra = _pair(padding), _pair(output_padding)
+    full = _ops.conv_transpose2d(input, weight, None, stride, "valid", 0, dilation, groups)
+    size = [full.shape[2 + i] - 2 * pads[i] + extra[i] for i in range(2)]
+    short = [max(pads[i] + size[i] - full.shape[2 + i], 0) for i in range(2)]
+    if any(short):
+        full = _ops.pad(full, (0, short[1], 0, short[0]))
+    out = full[:, :, pads[0]:pads[0] + size[0], pads[1]:pads[1] + size[1]]
+    return out if bias is None else out + _ops.reshape(bias, (-1, 1, 1))
 
 
 def _pair(value):
