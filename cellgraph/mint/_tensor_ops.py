@@ -1,10 +1,10 @@
 """The `mint` functions whose arguments or results differ from the `ops.*` function beneath them:
-PyTorch's names (`dim`, `keepdim`, `correction`), int64 indices from sorts and selections, and
-the few results torch defines differently (unique's optional outputs, median over all elements).
-Each is a few lines over existing operations; the maths lives in `ops`."""
+PyTorch's names (`dim`, `keepdim`), int64 indices from sorts and selections, Python bools from
+whole-tensor comparisons, and the few torch functions `ops` has no counterpart for (kthvalue,
+histc, unique_consecutive, multinomial without replacement). Each is a few lines over existing
+operations; the maths lives in `ops`."""
 from __future__ import annotations
 
-import builtins
 import math
 import numbers
 
@@ -37,13 +37,6 @@ def _float(input):
 
 # ----- reductions ---------------------------------------------------------------------------------
 
-def all(input, dim=None, keepdim=False):
-    return _ops.all(input, dim, keepdim)
-
-
-def any(input, dim=None, keepdim=False):
-    return _ops.any(input, dim, keepdim)
-
 
 def amax(input, dim=(), keepdim=False):
     return _ops.amax(input, None if dim == () else dim, keepdim)
@@ -51,30 +44,6 @@ def amax(input, dim=(), keepdim=False):
 
 def amin(input, dim=(), keepdim=False):
     return _ops.amin(input, None if dim == () else dim, keepdim)
-
-
-def std(input, dim=None, *, correction=1, keepdim=False):
-    """The standard deviation over `dim` with `correction` degrees of freedom removed
-    (Bessel's by default, as torch; `ops.std` defaults to none)."""
-    return _ops.std(input, dim, correction, keepdim)
-
-
-def var(input, dim=None, *, correction=1, keepdim=False):
-    return _ops.var(input, dim, correction, keepdim)
-
-
-def std_mean(input, dim=None, *, correction=1, keepdim=False):
-    """(std, mean) over `dim`."""
-    return _ops.std_mean(input, dim, correction, keepdim)
-
-
-def var_mean(input, dim=None, *, correction=1, keepdim=False):
-    """(var, mean) over `dim`."""
-    return _ops.var_mean(input, dim, correction, keepdim)
-
-
-def logsumexp(input, dim, keepdim=False):
-    return _ops.logsumexp(input, dim, keepdim)
 
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
@@ -91,15 +60,6 @@ def count_nonzero(input, dim=None):
 
 def cumprod(input, dim, dtype=None):
     return _ops.cumprod(input, dim, dtype)
-
-
-def cummax(input, dim):
-    """(running maximum along `dim`, int64 index where each was reached)."""
-    return _ops.cummax(input, dim)
-
-
-def cummin(input, dim):
-    return _ops.cummin(input, dim)
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -152,30 +112,15 @@ def median(input, dim=None, keepdim=False):
     return values, _int64(indices)
 
 
-def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    """The distinct elements of the flattened `input` (ascending), with the int64 position of
-    each input element among them and the int64 count of each, when asked."""
-    if dim is not None:
-        raise ArgumentValueError(f"mint.unique: only dim=None (the flattened input) is supported, "
-                                 f"got dim={dim!r}")
-    values, inverse = _ops.unique(_ops.reshape(input, (-1,)))
-    return _with_inverse_and_counts(input, values, _int64(inverse), return_inverse, return_counts)
-
-
 def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     """The flattened `input` with each run of equal consecutive elements reduced to one."""
     if dim is not None:
-        raise ArgumentValueError(f"mint.unique_consecutive: only dim=None (the flattened input) "
-                                 f"is supported, got dim={dim!r}")
+        raise ArgumentValueError(f"mint.unique_consecutive: `dim` is not supported (got "
+                                 f"{dim!r}); runs are taken over all elements")
     flat = _ops.reshape(input, (-1,))
     starts = _ops.concat((_ops.ones((1,), _dt.bool_), _ops.not_equal(flat[1:], flat[:-1])))
     inverse = _ops.cumsum(_ops.cast(starts, _dt.int64), 0) - 1  # the run each element is in
-    values = _ops.masked_select(flat, starts)
-    return _with_inverse_and_counts(input, values, inverse, return_inverse, return_counts)
-
-
-def _with_inverse_and_counts(input, values, inverse, return_inverse, return_counts):
-    out = (values,)
+    out = (_ops.masked_select(flat, starts),)
     if return_inverse:
         out += (_ops.reshape(inverse, input.shape),)
     if return_counts:
@@ -205,9 +150,6 @@ def histc(input, bins=100, min=0, max=0):
 
 
 # ----- indexing and shaping -----------------------------------------------------------------------
-
-def gather(input, dim, index):
-    return _ops.gather_d(input, dim, index)
 
 
 def _scatter_updates(index, src, dtype):
@@ -239,10 +181,6 @@ def select(input, dim, index):
     return _ops.squeeze(_ops.narrow(input, axis, index % input.shape[axis], 1), axis)
 
 
-def expand_as(input, other):
-    return _ops.broadcast_to(input, other.shape)
-
-
 def ravel(input):
     return _ops.reshape(input, (-1,))
 
@@ -254,50 +192,7 @@ def t(input):
     return input if input.ndim < 2 else _ops.swapaxes(input, 0, 1)
 
 
-def repeat_interleave(input, repeats, dim=None, *, output_size=None):
-    return _ops.repeat_interleave(input, repeats, dim)
-
-
-def diff(input, n=1, dim=-1, prepend=None, append=None):
-    return _ops.diff(input, n, dim, prepend, append)
-
-
-def diag(input, diagonal=0):
-    """The `diagonal`-th diagonal of a matrix, or the square matrix with vector `input` on it."""
-    if input.ndim == 2:
-        return _ops.diagonal(input, diagonal)
-    if input.ndim != 1:
-        raise ShapeError(f"mint.diag: expected a 1-D or 2-D tensor, got rank {input.ndim}")
-    k = builtins.abs(diagonal)  # pad diag(v) on the side the diagonal moves away from
-    pads = (k, 0, 0, k) if diagonal >= 0 else (0, k, k, 0)
-    return _ops.pad(_ops.diag(input), pads)
-
-
-def clone(input):
-    return _ops.identity(input)
-
-
-def empty_like(input, *, dtype=None, device=None):
-    """A tensor of `input`'s shape (zeros here, never uninitialised memory)."""
-    return _ops.zeros_like(input) if dtype is None else _ops.zeros(input.shape, dtype)
-
-
 # ----- elementwise --------------------------------------------------------------------------------
-
-def round(input, *, decimals=0):
-    """Round half to even, to `decimals` decimal places."""
-    if decimals == 0:
-        return _ops.round(input)
-    scale = 10.0 ** decimals
-    return _ops.round(input * scale) / scale
-
-
-def sinc(input):
-    """sin(pi x) / (pi x), 1 at 0 (the 0 is kept out of the division so gradients stay finite)."""
-    x = _float(input)
-    at_zero = _ops.equal(x, 0)
-    scaled = _ops.select(at_zero, _ops.ones_like(x), x) * math.pi
-    return _ops.select(at_zero, _ops.ones_like(x), _ops.sin(scaled) / scaled)
 
 
 def frac(input):
@@ -326,9 +221,6 @@ def addcmul(input, tensor1, tensor2, *, value=1):
 
 # ----- linear algebra -----------------------------------------------------------------------------
 
-def mm(input, mat2):
-    return _ops.mm(input, mat2)
-
 
 def mv(input, vec):
     """Matrix times vector."""
@@ -336,18 +228,6 @@ def mv(input, vec):
         raise ShapeError(f"mint.mv: expected a matrix and a vector, got ranks {input.ndim} and "
                          f"{vec.ndim}")
     return _ops.matmul(input, vec)
-
-
-def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
-    return _ops.baddbmm(input, batch1, batch2, beta, alpha)
-
-
-def dot(input, other):
-    """The inner product of two 1-D tensors of equal length."""
-    if input.ndim != 1 or other.ndim != 1 or input.shape != other.shape:
-        raise ShapeError(f"mint.dot: expected two 1-D tensors of equal length, got shapes "
-                         f"{input.shape} and {other.shape}")
-    return _ops.reduce_sum(input * other)
 
 
 def cross(input, other, dim=None):
@@ -373,18 +253,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     return _ops.cdist(x1, x2, p)
 
 
-def norm(input, p="fro", dim=None, keepdim=False, *, dtype=None):
-    """The p-norm over `dim` (all elements when None); "fro" is the 2-norm, "nuc" the nuclear."""
-    if p == "nuc":
-        return _ops.norm(input, "nuc", dim, keepdim, dtype=dtype)
-    return _ops.vector_norm(input, 2 if p == "fro" else p, dim, keepdim, dtype=dtype)
-
-
 # ----- random sampling ----------------------------------------------------------------------------
-
-def bernoulli(input, *, generator=None):
-    """Ones with the probabilities in `input`, zeros otherwise."""
-    return _ops.bernoulli(input, input)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None):
@@ -397,47 +266,6 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
                                  f"from {input.shape[-1]} categories without replacement")
     noise = -_ops.log(-_ops.log(_ops.rand_like(_float(input))))
     return topk(_ops.log(_float(input)) + noise, num_samples)[1]
-
-
-def normal(mean=0.0, std=1.0, size=None, *, generator=None):
-    """Normal draws: of shape `size` with float mean and std, else of the broadcast shape of
-    the Tensor mean and std."""
-    if size is not None:
-        return _ops.normal(tuple(size), mean, std)
-    tensors = [v for v in (mean, std) if hasattr(v, "shape")]
-    if not tensors:
-        raise ArgumentValueError("mint.normal: expected a Tensor mean or std, or a size")
-    zeros = [_ops.zeros_like(_float(v)) for v in tensors]  # their sum has the broadcast shape
-    return mean + std * _ops.randn_like(zeros[0] if len(zeros) == 1 else zeros[0] + zeros[1])
-
-
-def rand_like(input, *, dtype=None):
-    return _ops.rand_like(input, dtype=dtype)
-
-
-def randn_like(input, *, dtype=None):
-    return _ops.randn_like(input, dtype=dtype)
-
-
-def randint(*args, size=None, generator=None, dtype=None):
-    """Integers uniform in [low, high): randint(high, size) or randint(low, high, size)."""
-    args = args + ((size,) if size is not None else ())
-    if len(args) == 2:
-        args = (0,) + args
-    if len(args) != 3:
-        raise ArgumentValueError(f"mint.randint: expected (high, size) or (low, high, size), got "
-                                 f"{len(args)} arguments")
-    low, high, shape = args
-    return _ops.randint(low, high, tuple(shape), dtype=dtype or _dt.int64)
-
-
-def randint_like(input, *args, dtype=None):
-    """Integers uniform in [low, high) of `input`'s shape: (input, high) or (input, low, high)."""
-    return randint(*args, input.shape, dtype=dtype or input.dtype)
-
-
-def randperm(n, *, generator=None, dtype=_dt.int64):
-    return _ops.randperm(n, dtype=dtype)
 
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in (

@@ -28,17 +28,34 @@ def _conv_padding(padding):
     return "pad", (top, top, left, left)
 
 
-class Conv2d(_nn.Conv2d):
-    """2-D convolution with PyTorch's arguments (padding int, pair, "same" or "valid")."""
+def _zeros_padding(layer: str, padding_mode: str) -> None:
+    if padding_mode != "zeros":
+        raise ArgumentValueError(f"mint.nn.{layer}: only padding_mode='zeros' is supported, got "
+                                 f"{padding_mode!r}")
+
+
+class _TorchConv:
+    """PyTorch's convolution arguments (padding an int, a pair, "same" or "valid") in front of
+    the nn convolution that follows this class in the MRO."""
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", dtype=None):
-        if padding_mode != "zeros":
-            raise ArgumentValueError(f"mint.nn.Conv2d: only padding_mode='zeros' is supported, got "
-                             f"{padding_mode!r}")
+        _zeros_padding(type(self).__name__, padding_mode)
         pad_mode, pads = _conv_padding(padding)
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, pads,
                          dilation, groups, has_bias=bias)
+
+
+
+
+
+
+
+
+
+
+class Conv2d(_TorchConv, _nn.Conv2d):
+    """2-D convolution with PyTorch's arguments."""
 
 
 class Softmax(_nn.Softmax):

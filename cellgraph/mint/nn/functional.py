@@ -14,53 +14,61 @@ from cellgraph.loss_functions import (  # noqa: F401
     l1_loss,
     mse_loss,
     nll_loss,
+    triplet_margin_loss,
 )
 from cellgraph.loss_functions import smooth_l1_loss as _smooth_l1_loss
-from cellgraph.nn.basic import _average_matrix
-from cellgraph.ops.errors import ArgumentValueError as _ArgumentValueError
+from cellgraph.ops.errors import ArgumentValueError
 from cellgraph.ops.errors import ShapeError as _ShapeError
-from cellgraph.runtime.tensor import Tensor as _Tensor
+from cellgraph.runtime.tensor import Tensor
 
 relu, sigmoid, tanh, silu = _ops.relu, _ops.sigmoid, _ops.tanh, _ops.silu
 pad, one_hot = _ops.pad, _ops.one_hot
-logsigmoid, mish, glu, pixel_shuffle, pixel_unshuffle, interpolate, layer_norm = (
-    _ops.logsigmoid, _ops.mish, _ops.glu, _ops.pixel_shuffle, _ops.pixel_unshuffle,
-    _ops.interpolate, _ops.layer_norm)
-cosine_similarity, triplet_margin_loss, max_pool2d = (
-    _ops.cosine_similarity, _ops.triplet_margin_loss, _ops.max_pool2d)
+glu, logsigmoid, mish, pixel_unshuffle = _ops.glu, _ops.logsigmoid, _ops.mish, _ops.pixel_unshuffle
+softshrink, pixel_shuffle, cosine_similarity, pairwise_distance = (
+    _ops.softshrink, _ops.pixel_shuffle, _ops.cosine_similarity, _ops.pairwise_distance)
+adaptive_avg_pool1d, adaptive_avg_pool2d, interpolate, layer_norm, max_pool2d = (
+    _ops.adaptive_avg_pool1d, _ops.adaptive_avg_pool2d, _ops.interpolate, _ops.layer_norm,
+    _ops.max_pool2d)
 
 
-def gelu(input, approximate="none"):
-    return _ops.gelu(input, approximate)
+def elu(input, alpha=1.0, inplace=False):
+    return _ops.elu(input, alpha)
 
 
-def softmax(input, dim=None, dtype=None):
-    x = input if dtype is None else _ops.cast(input, dtype)
-    return _ops.softmax(x, -1 if dim is None else dim)
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False):
+    """Rows of `weight` picked by the integer ids in `input`; the row at `padding_idx` gets no
+    gradient."""
+    if max_norm is not None or scale_grad_by_freq:
+        raise ArgumentValueError("mint.nn.functional.embedding: max_norm and scale_grad_by_freq "
+                                 "are not supported")
+    if padding_idx is not None:
+        rows = weight.shape[0]
+        keep = _np.ones((rows, 1), _np.float32)
+        keep[padding_idx] = 0.0
+        keep = _ops.cast(Tensor(keep), weight.dtype)
+        weight = weight * keep + _ops.stop_gradient(weight * (1 - keep))
+    return _ops.gather(weight, input, 0)
 
 
-def log_softmax(input, dim=None, dtype=None):
-    x = input if dtype is None else _ops.cast(input, dtype)
-    return _ops.log_softmax(x, -1 if dim is None else dim)
-
-
-def linear(input, weight, bias=None):
-    """input @ weight^T + bias."""
-    out = _ops.matmul(input, _ops.swapaxes(weight, 0, 1))
-    return out if bias is None else out + bias
-
-
-def dropout(input, p=0.5, training=True, inplace=False):
-    return _ops.dropout(input, p, training)
-
-
-def leaky_relu(input, negative_slope=0.01, inplace=False):
-    return _ops.select(input >= 0, input, input * negative_slope)
-
-
-def normalize(input, p=2.0, dim=1, eps=1e-12):
-    """input / max(||input||_p along dim, eps)."""
-    return input / _ops.maximum(_ops.vector_norm(input, p, dim, True), eps)
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
+    """Normalise (N, C, ...) over each group of C / num_groups channels and the other axes."""
+    n, c = input.shape[0], input.shape[1]
+    if c % num_groups:
+        raise ArgumentValueError(f"group_norm: {c} channels cannot be split into {num_groups} "
+                                 f"groups")
+    grouped = _ops.reshape(input, (n, num_groups, -1))
+    mean = grouped.mean(axis=2, keep_dims=True)
+    centred = grouped - mean
+    var = (centred * centred).mean(axis=2, keep_dims=True)
+    out = _ops.reshape(centred / _ops.sqrt(var + eps), input.shape)
+    shape = (1, c) + (1,) * (len(input.shape) - 2)
+    if weight is not None:
+        out = out * _ops.reshape(weight, shape)
+    if bias is not None:
+        out = out + _ops.reshape(bias, shape)
+    return out
 
 
 def _in_place_free(name):
@@ -79,23 +87,12 @@ relu6, selu, hardsigmoid, hardswish = (_in_place_free(n) for n in (
     "relu6", "selu", "hardsigmoid", "hardswish"))
 
 
-def elu(input, alpha=1.0, inplace=False):
-    return _ops.elu(input, alpha)
-
-
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     return _ops.hardtanh(input, min_val, max_val)
 
 
 def prelu(input, weight):
     return _ops.prelu(input, weight)
-
-
-def softshrink(input, lambd=0.5):
-    """x - lambd above lambd, x + lambd below -lambd, 0 between."""
-    if lambd < 0:
-        raise _ArgumentValueError(f"softshrink: expected lambd >= 0, got {lambd}")
-    return input - _ops.clamp(input, -lambd, lambd)
 
 
 def hardshrink(input, lambd=0.5):
@@ -139,34 +136,11 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                            padding, ceil_mode, count_include_pad, divisor_override)
 
 
-def _adaptive_avg(input, output_size):
-    """Average the trailing len(output_size) axes over adaptive bins (None keeps a size)."""
-    for offset, size in zip(range(-len(output_size), 0), output_size):
-        axis = input.ndim + offset
-        input = _ops.apply_along(input, _average_matrix(input.shape[axis], size or
-                                                        input.shape[axis]), axis)
-    return input
-
-
-def adaptive_avg_pool1d(input, output_size):
-    if input.ndim not in (2, 3):
-        raise _ShapeError(f"adaptive_avg_pool1d: expected a 2-D or 3-D input, got rank {input.ndim}")
-    return _adaptive_avg(input, (output_size,))
-
-
-def adaptive_avg_pool2d(input, output_size):
-    if input.ndim not in (3, 4):
-        raise _ShapeError(f"adaptive_avg_pool2d: expected a 3-D or 4-D input, got rank {input.ndim}")
-    size = (output_size, output_size) if output_size is None or isinstance(
-        output_size, _numbers.Integral) else tuple(output_size)
-    return _adaptive_avg(input, size)
-
-
 def _conv_padding(padding, rank):
     """torch's `padding` (int, tuple, "same", "valid") -> ops' (pad_mode, padding)."""
     if isinstance(padding, str):
         if padding not in ("same", "valid"):
-            raise _ArgumentValueError(f"conv: expected padding 'same' or 'valid', got {padding!r}")
+            raise ArgumentValueError(f"conv: expected padding 'same' or 'valid', got {padding!r}")
         return padding, 0
     pads = (padding,) * rank if isinstance(padding, _numbers.Integral) else tuple(padding)
     if not any(pads):
@@ -195,49 +169,12 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                            eps)
 
 
-def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
-    """Normalise each of `num_groups` channel groups of each sample (N, C, *) by its own mean
-    and (biased) variance, then scale and shift per channel."""
-    n, channels = input.shape[:2]
-    if channels % num_groups:
-        raise _ShapeError(f"group_norm: expected channels ({channels}) divisible by num_groups "
-                         f"({num_groups})")
-    grouped = _ops.reshape(input, (n, num_groups, -1))
-    mean = _ops.mean(grouped, -1, True)
-    variance = _ops.mean(_ops.square(grouped - mean), -1, True)
-    out = _ops.reshape((grouped - mean) * _ops.rsqrt(variance + eps), input.shape)
-    per_channel = (channels,) + (1,) * (input.ndim - 2)
-    if weight is not None:
-        out = out * _ops.reshape(weight, per_channel)
-    return out if bias is None else out + _ops.reshape(bias, per_channel)
-
-
-def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
-              scale_grad_by_freq=False):
-    """The rows of `weight` picked by the ids in `input`; the `padding_idx` row gets no
-    gradient."""
-    if max_norm is not None or scale_grad_by_freq:
-        raise _ArgumentValueError("embedding: max_norm and scale_grad_by_freq are not supported "
-                                 "(max_norm rewrites the weight in place)")
-    if padding_idx is not None:
-        rows = weight.shape[0]
-        keep = _np.arange(rows) != padding_idx % rows
-        frozen = _ops.stop_gradient(weight)
-        weight = _ops.select(_ops.expand_dims(_Tensor(keep), 1), weight, frozen)
-    return _ops.gather(weight, input, 0)
-
-
-def pairwise_distance(x1, x2, p=2.0, eps=1e-06, keepdim=False):
-    """The p-norm of x1 - x2 + eps along the last axis."""
-    return _ops.vector_norm(x1 - x2 + eps, p, -1, keepdim)
-
-
 def _unfold_weight(channels, kernel, dtype):
     """(C*kh*kw, 1, kh, kw) one-hot kernels: output channel c*K + k copies position k of
     channel c, the order of torch's unfold."""
     count = kernel[0] * kernel[1]
     eye = _np.eye(count).reshape(count, 1, *kernel)
-    return _Tensor(_np.tile(eye, (channels, 1, 1, 1)), dtype)
+    return Tensor(_np.tile(eye, (channels, 1, 1, 1)), dtype)
 
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
@@ -278,4 +215,38 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     return out[:, :, pads[0]:pads[0] + size[0], pads[1]:pads[1] + size[1]]
 
 
-__all__ = sorted(n for n in dir() if not n.startswith("_") and n != "annotations")  # noqa: PLE0605
+def gelu(input, approximate="none"):
+    return _ops.gelu(input, approximate)
+
+
+def softmax(input, dim=None, dtype=None):
+    x = input if dtype is None else _ops.cast(input, dtype)
+    return _ops.softmax(x, -1 if dim is None else dim)
+
+
+def log_softmax(input, dim=None, dtype=None):
+    x = input if dtype is None else _ops.cast(input, dtype)
+    return _ops.log_softmax(x, -1 if dim is None else dim)
+
+
+def linear(input, weight, bias=None):
+    """input @ weight^T + bias."""
+    out = _ops.matmul(input, _ops.swapaxes(weight, 0, 1))
+    return out if bias is None else out + bias
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    return _ops.dropout(input, p, training)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    return _ops.select(input >= 0, input, input * negative_slope)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12):
+    """input / max(||input||_p along dim, eps)."""
+    return input / _ops.maximum(_ops.vector_norm(input, p, dim, True), eps)
+
+
+__all__ = sorted(n for n in dir() if not n.startswith("_")  # noqa: PLE0605
+                 and n not in ("annotations", "ArgumentValueError", "Tensor"))
