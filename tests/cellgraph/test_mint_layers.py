@@ -93,6 +93,31 @@ def test_batch_norm_running_statistics_follow_torch_momentum(mode):
         rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_norms_and_embedding_hold_mint_parameter_names(mode):
+    ln = nn.LayerNorm((5, 6), eps=1e-3)
+    assert _param_shapes(ln) == {"weight": (5, 6), "bias": (5, 6)}
+    assert _param_shapes(nn.LayerNorm(6, bias=False)) == {"weight": (6,)}
+    ln.weight.set_data(ms.Tensor(np.full((5, 6), 2.0, np.float32)))
+    flat = IMAGE.reshape(2, 4, -1)
+    want = (flat - flat.mean(-1, keepdims=True)) / np.sqrt(flat.var(-1, keepdims=True) + 1e-3)
+    np.testing.assert_allclose(_run(ln, IMAGE, mode=mode), 2 * want.reshape(IMAGE.shape),
+                               rtol=1e-4, atol=1e-4)
+    gn = nn.GroupNorm(2, 4)
+    assert _param_shapes(gn) == {"weight": (4,), "bias": (4,)}
+    grouped = IMAGE.reshape(2, 2, -1)
+    want = (grouped - grouped.mean(-1, keepdims=True)) / np.sqrt(
+        grouped.var(-1, keepdims=True) + 1e-5)
+    np.testing.assert_allclose(_run(gn, IMAGE, mode=mode), want.reshape(IMAGE.shape), rtol=1e-4,
+                               atol=1e-4)
+    emb = nn.Embedding(5, 3, padding_idx=2)
+    assert _param_shapes(emb) == {"weight": (5, 3)}
+    table = emb.weight.asnumpy()
+    assert not table[2].any() and 0.3 < table.std() < 3  # N(0, 1) rows, the padding row zero
+    ids = np.array([[0, 2], [4, 4]], np.int32)
+    np.testing.assert_allclose(_run(emb, ids, mode=mode), table[ids])
+
+
 def _softplus(x, beta, threshold):
     return np.where(beta * x > threshold, x, np.log1p(np.exp(beta * x)) / beta)
 

@@ -11,7 +11,7 @@ ReLU, GELU, SiLU, Sigmoid, Tanh, Identity = (_nn.ReLU, _nn.GELU, _nn.SiLU, _nn.S
                                              _nn.Tanh, _nn.Identity)
 MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss = (
     _nn.MSELoss, _nn.L1Loss, _nn.CrossEntropyLoss, _nn.NLLLoss, _nn.BCEWithLogitsLoss)
-GroupNorm, Mish, ELU, Hardtanh = _nn.GroupNorm, _nn.Mish, _nn.ELU, _nn.Hardtanh
+Mish, ELU, Hardtanh = _nn.Mish, _nn.ELU, _nn.Hardtanh
 
 from ._layers import *  # the layers holding torch-named parameters or arguments
 
@@ -78,29 +78,6 @@ class Flatten(_nn.Flatten):
         super().__init__(start_dim=start_dim, end_dim=end_dim)
 
 
-class Embedding(_nn.Embedding):
-    """Rows of `weight` (num_embeddings, embedding_dim) picked by integer ids."""
-
-    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None,
-                 norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None,
-                 _freeze=False, dtype=None):
-        if max_norm is not None or scale_grad_by_freq or sparse:
-            raise ArgumentValueError("mint.nn.Embedding: max_norm, scale_grad_by_freq and sparse are "
-                             "not supported")
-        super().__init__(num_embeddings, embedding_dim, padding_idx=padding_idx,
-                         embedding_table="normal" if _weight is None else _weight)
-
-
-class LayerNorm(_nn.LayerNorm):
-    """Normalise over the trailing `normalized_shape` axes."""
-
-    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
-                 dtype=None):
-        shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(
-            normalized_shape)
-        super().__init__(shape, -len(shape), -len(shape), epsilon=eps)
-        self.gamma.requires_grad = bool(elementwise_affine)
-        self.beta.requires_grad = bool(elementwise_affine and bias)
 
 
 class MaxPool2d(_nn.MaxPool2d):

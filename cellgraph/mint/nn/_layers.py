@@ -6,14 +6,16 @@ from __future__ import annotations
 import math
 import numbers
 
+import numpy as np
+
 from cellgraph import nn as _nn
 from cellgraph.common.assign import assign
-from cellgraph.common.initializer import HeUniform, Uniform, initializer
+from cellgraph.common.initializer import HeUniform, Normal, Uniform, initializer
 from cellgraph.nn.layers import check_input, guarded, positive_int
 from cellgraph.ops import dtype as _dt
 from cellgraph.ops import norm_ops
 from cellgraph.ops.errors import ArgumentValueError
-from cellgraph.runtime.tensor import Parameter
+from cellgraph.runtime.tensor import Parameter, Tensor
 
 from . import functional as F
 
@@ -133,6 +135,67 @@ class BatchNorm2d(_BatchNorm):
 
 class BatchNorm3d(_BatchNorm):
     op, ranks = "BatchNorm3d", (5,)
+
+
+# ----- embedding and the other normalisations ----------------------------------------------------
+
+class Embedding(_nn.Cell):
+    """Rows of `weight` (num_embeddings, embedding_dim), drawn from N(0, 1) with the
+    `padding_idx` row zero, picked by integer ids; the padding row gets no gradient."""
+
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None,
+                 norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None,
+                 _freeze=False, dtype=None):
+        super().__init__()
+        if max_norm is not None or scale_grad_by_freq or sparse:
+            raise ArgumentValueError("mint.nn.Embedding: max_norm, scale_grad_by_freq and sparse "
+                                     "are not supported")
+        shape = (num_embeddings, embedding_dim)
+        table = initializer(Normal(1.0), shape, dtype or _dt.float32).asnumpy() if _weight is None \
+            else np.asarray(_weight.asnumpy() if hasattr(_weight, "asnumpy") else _weight)
+        if padding_idx is not None and _weight is None:
+            table[padding_idx] = 0
+        self.weight = Parameter(Tensor(table, dtype or _dt.float32), requires_grad=not _freeze)
+        self.padding_idx = padding_idx
+
+    def construct(self, input):
+        return F.embedding(input, self.weight, self.padding_idx)
+
+
+class LayerNorm(_nn.Cell):
+    """Normalise over the trailing `normalized_shape` axes, then scale by `weight` and shift by
+    `bias` (elementwise over those axes)."""
+
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
+                 dtype=None):
+        super().__init__()
+        self.normalized_shape = _tuple(normalized_shape, 1)
+        self.eps, dtype = eps, dtype or _dt.float32
+        affine = bool(elementwise_affine)
+        self.weight = Parameter(initializer("ones", self.normalized_shape, dtype)) \
+            if affine else None
+        self.bias = Parameter(initializer("zeros", self.normalized_shape, dtype)) \
+            if affine and bias else None
+
+    def construct(self, input):
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+
+class GroupNorm(_nn.Cell):
+    """Normalise each of `num_groups` channel groups per sample, then scale and shift per
+    channel by `weight` and `bias`."""
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, dtype=None):
+        super().__init__()
+        if num_channels % num_groups:
+            raise ArgumentValueError(f"mint.nn.GroupNorm: {num_channels} channels cannot be split "
+                                     f"into {num_groups} groups")
+        self.num_groups, self.eps, dtype = num_groups, eps, dtype or _dt.float32
+        self.weight = Parameter(initializer("ones", (num_channels,), dtype)) if affine else None
+        self.bias = Parameter(initializer("zeros", (num_channels,), dtype)) if affine else None
+
+    def construct(self, input):
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
 
 # ----- activations with parameters or torch's arguments ------------------------------------------
@@ -299,4 +362,4 @@ globals().update(_pad_class(kind, mode, rank) for kind, mode in (
     ("Replication", "replicate")) for rank in (1, 2, 3))
 
 __all__ = sorted(n for n in globals() if n[0].isupper() and n not in (  # noqa: PLE0605
-    "ArgumentValueError", "F", "HeUniform", "Parameter", "Uniform"))
+    "ArgumentValueError", "F", "HeUniform", "Normal", "Parameter", "Tensor", "Uniform"))
