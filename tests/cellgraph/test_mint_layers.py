@@ -193,7 +193,11 @@ def test_layers_train_in_a_graph():
     net = nn.Conv1d(4, 2, 3, padding="same")
     loss_fn = nn.SmoothL1Loss()
     x, target = ms.Tensor(IMAGE[:, :, 0]), ms.Tensor(np.zeros((2, 2, 6), np.float32))
-    grad_fn = ms.value_and_grad(lambda x, t: loss_fn(net(x), t), None, net.trainable_params())
+
+    def forward(x, t):
+        return loss_fn(net(x), t)
+
+    grad_fn = ms.value_and_grad(forward, None, net.trainable_params())
     loss, grads = ms.jit(grad_fn)(x, target)
     assert float(loss.asnumpy()) > 0 and [g.shape for g in grads] == [(2, 4, 3), (2,)]
 
