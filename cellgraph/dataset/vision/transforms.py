@@ -12,7 +12,7 @@ from enum import Enum
 
 import numpy as np
 
-from cellgraph.dataset import config
+from cellgraph.dataset.transforms.transforms import RandomOperation as _RandomOp
 from cellgraph.dataset.transforms.transforms import TensorOperation
 
 __all__ = [
@@ -78,16 +78,6 @@ def _size_pair(size, op: str) -> tuple[int, int]:
     if len(size) != 2 or not all(isinstance(s, numbers.Integral) and s > 0 for s in size):
         raise ValueError(f"{op}: `size` must be a positive int or (height, width), got {size}")
     return int(size[0]), int(size[1])
-
-
-class _RandomOp(TensorOperation):
-    _rng = None
-
-    @property
-    def rng(self) -> np.random.Generator:
-        if self._rng is None:
-            self._rng = config.new_rng()
-        return self._rng
 
 
 class Decode(TensorOperation):
