@@ -57,7 +57,7 @@ class BassBiquad(TensorOperation):
     """A two-pole low-shelf filter: `gain` dB below about `central_freq` Hz, slope set by the
     quality factor `Q`."""
 
-    def __init__(self, sample_rate, gain, central_freq=100.0, Q=0.707):  # noqa: N803
+    def __init__(self, sample_rate, gain, central_freq=100.0, Q=0.707):
         op = "BassBiquad"
         self.sample_rate = _number(sample_rate, op, "sample_rate")
         if self.sample_rate == 0:

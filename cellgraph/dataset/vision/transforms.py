@@ -332,3 +332,14 @@ class ToTensor(TensorOperation):
         array = _image_array(image, "ToTensor")
         array = array[..., None] if array.ndim == 2 else array
         return (array.transpose(2, 0, 1) / 255.0).astype(self.output_type)
+
+
+def __getattr__(name: str):
+    """MindSpore keeps every image transform in this module; the ones written in color.py,
+    geometry.py and augment.py (which import this module) are found here too."""
+    from . import augment, color, geometry
+
+    for module in (color, geometry, augment):
+        if name in module.__all__:
+            return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
