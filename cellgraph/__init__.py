@@ -35,6 +35,7 @@ from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor, tensor
 
 from . import amp, common, communication, context, dataset, log, nn, numpy, ops, train
 from . import loops as _loops
+from .amp import build_train_network
 from .auto_parallel import (
     ParallelMode,
     get_auto_parallel_context,
@@ -164,6 +165,7 @@ __all__ = [
     "amp",
     "bfloat16",
     "bool_",
+    "build_train_network",
     "ckpt_to_safetensors",
     "common",
     "communication",
