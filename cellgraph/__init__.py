@@ -123,7 +123,7 @@ for _name, _value in list(vars(ops).items()):
     if _name[:1].isupper() and isinstance(_value, type) and not hasattr(ops.operations, _name):
         setattr(ops.operations, _name, _value)
 del _name, _value
-from . import experimental, hal, mindrecord, mint, parallel, profiler
+from . import boost, experimental, hal, mindrecord, mint, parallel, profiler
 from .parallel import Layout
 from .profiler import Profiler
 
@@ -165,6 +165,7 @@ __all__ = [
     "amp",
     "bfloat16",
     "bool_",
+    "boost",
     "build_train_network",
     "ckpt_to_safetensors",
     "common",
