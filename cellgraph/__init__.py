@@ -53,6 +53,7 @@ from .forward import jvp, linearize, vjp
 from .gradient_hooks import HookBackward, InsertGradientOf
 from .inspect_ir import dump_ir
 from .jit import JitConfig, jit, jit_class, lazy_inline, ms_class, ms_function
+from .sparse import COOTensor
 from .taylor import derivative, jet
 from .train import (
     Callback,
@@ -107,6 +108,7 @@ for _name in _assign.__all__:
 for _name in _apply_ops.__all__:  # the in-place update classes: ops.ApplyMomentum(), ...
     setattr(ops, _name, getattr(_apply_ops, _name))
 del _name
+ops.Tensor = Tensor  # MindSpore's ops package re-exports the Tensor class
 # The summary operations keep values for train.SummaryRecord, which sits above the ops package.
 for _name in ("ScalarSummary", "TensorSummary", "ImageSummary", "HistogramSummary"):
     setattr(ops, _name, getattr(train.summary, _name))
@@ -137,6 +139,7 @@ __all__ = [
     "LAX",
     "PYNATIVE_MODE",
     "STRICT",
+    "COOTensor",
     "Callback",
     "CheckpointConfig",
     "DynamicLossScaleManager",

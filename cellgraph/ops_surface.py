@@ -64,14 +64,15 @@ DType = function_class("DType", dtype)
 
 
 class Print:
-    """`ops.Print()(*values)`: Tensors inside a graph print when the graph runs (an effectful
-    node), everything else prints at once."""
+    """`ops.Print()(*values)`: inside a graph, an effectful node that prints every time the
+    graph runs, constants included (unlike the built-in `print` of constants in construct,
+    which prints once while compiling, as MindSpore's does); outside, it prints at once."""
 
     def __call__(self, *args):
-        from cellgraph.compiler.control_flow import graph_print
+        from cellgraph.compiler.print_op import emit_print
 
         if current_builder() is not None:
-            return graph_print(args, {})
+            return emit_print(args, {})
         print(*args)
         return None
 

@@ -104,8 +104,44 @@ class Tracer(TensorMethods, TensorExtras):
         return f"Tracer({self.aval})"
 
 
+class ParameterArgument(Tracer):
+    """A Parameter passed as an argument of a top-level call: a graph input that can be read
+    and assigned like a Parameter attribute (`ops.assign(param, v)`, `param.assign_value(v)`).
+    The update is keyed by this tracer (one per Parameter of the call), and the graph's
+    `updates` name the input's position (`ArgumentSlot`), where the executor writes the new
+    value back into the caller's Parameter. The Parameter itself is not held: a cached graph
+    never keeps it alive."""
+
+    __slots__ = ("name", "requires_grad")
+
+    def __init__(self, builder: Builder, var: Var, name: str | None, requires_grad: bool):
+        super().__init__(builder, var)
+        self.name, self.requires_grad = name, requires_grad
+
+    def assign_value(self, value):
+        from .effects import assign_in_graph
+
+        return assign_in_graph(self, value)
+
+    set_data = assign_value
+
+    def __repr__(self) -> str:
+        return f"Parameter(name={self.name}, {self.aval})"
+
+
+class ArgumentSlot:
+    """The update target of a ParameterArgument in a finished graph: the position of the
+    Tensor leaf among the call's arguments that receives the new value."""
+
+    __slots__ = ("index", "name")
+
+    def __init__(self, index: int, name: str | None):
+        self.index, self.name = index, name
+
+
 def is_parameter(x) -> bool:
-    return getattr(x, "requires_grad", None) is not None and hasattr(x, "set_data")
+    return isinstance(x, ParameterArgument) or (
+        getattr(x, "requires_grad", None) is not None and hasattr(x, "set_data"))
 
 
 def is_tensor_like(x) -> bool:
@@ -195,14 +231,19 @@ class Builder(Trace):
             self.loc = saved
 
     # -- values -----------------------------------------------------------------------------
-    def add_param(self, aval: TensorType, hint: str | None = None) -> Tracer:
+    def add_param(self, aval: TensorType, hint: str | None = None, parameter=None) -> Tracer:
+        """A new graph input; a ParameterArgument when it stands for `parameter`."""
         var = Var(aval.strong(), hint)
         self.explicit.append(var)
-        return Tracer(self, var)
+        if parameter is None:
+            return Tracer(self, var)
+        return ParameterArgument(self, var, parameter.name, bool(parameter.requires_grad))
 
     def atom(self, x):
         """The graph value for an operand: a var, a capture, a weight or a constant."""
         if isinstance(x, Tracer):
+            if id(x) in self.updates:
+                return self.updates[id(x)][1]  # a Parameter argument read after `assign`
             if x.builder is self:
                 return x.ir_var
             return self._capture(x)
@@ -289,7 +330,9 @@ class Builder(Trace):
         outputs = [self.atom(leaf) for leaf in leaves]
         g = self.graph
         g.outputs = outputs + [value for _, value in self.updates.values()]
-        g.updates = [param for param, _ in self.updates.values()]
+        g.updates = [ArgumentSlot(self.explicit.index(param.ir_var), param.name)
+                     if isinstance(param, ParameterArgument) and param.builder is self else param
+                     for param, _ in self.updates.values()]
         g.out_tree = tree
         caps = list(self.captured.values())
         g.params = self.explicit + [v for _, v in caps] + [v for _, v in self.weight_vars.values()]

@@ -22,7 +22,7 @@ from cellgraph.ops.errors import ArgumentValueError, CellgraphError, CompileErro
 
 from . import codegen, loop_prims  # noqa: F401  (loop_prims: the loops' rules and code)
 from .autodiff import expand_grad
-from .builder import Builder, is_tensor_like
+from .builder import Builder, is_parameter, is_tensor_like
 from .control_prims import prune_unused_inputs
 from .frontend import trace_call
 from .guards import collect_guards, unique
@@ -41,6 +41,9 @@ class Compiled:
     stages: dict = field(default_factory=dict)  # stage name -> text
     guards: list = field(default_factory=list)  # guards.Guard: what the graph read
     in_tree: Tree | None = None
+    # per graph input: None for a Tensor, else the Parameter's requires_grad (a Parameter
+    # argument, which the graph may assign and whose flag it may read)
+    input_kinds: tuple = ()
 
 
 def _user_callable(fn):
@@ -54,8 +57,10 @@ def arg_hints(fn, count: int) -> list[str | None]:
     """Parameter names for the printer, from the callable's signature."""
     target = _user_callable(fn)
     try:
-        names = [p.name for p in inspect.signature(target).parameters.values()
-                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        params = inspect.signature(target).parameters.values()
+        # positional parameters, then keyword-only ones (a top-level call passes those last)
+        names = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        names += [p.name for p in params if p.kind == p.KEYWORD_ONLY]
     except (TypeError, ValueError):
         names = []
     if names and names[0] == "self":
@@ -78,7 +83,12 @@ def parse(fn, args: tuple, name: str | None = None) -> tuple[Graph, list, list, 
     builder = Builder(name or graph_name(fn), _definition_loc(fn))
     builder.accepts_updates = True  # the executor (or an enclosing grad) applies graph.updates
     with builder.active():
-        tracers = [builder.add_param(abstract_of(leaf), h) for leaf, h in zip(leaves, hints)]
+        tracers, seen = [], {}
+        for leaf, hint in zip(leaves, hints):
+            parameter = leaf if is_parameter(leaf) else None
+            tracer = builder.add_param(abstract_of(leaf), hint, parameter)
+            # a Parameter passed twice is one value to read and assign
+            tracers.append(seen.setdefault(id(leaf), tracer) if parameter is not None else tracer)
         result = trace_call(fn, unflatten(tree, tracers))
         graph, captured = builder.finish(result)
     return graph, captured, leaves, tree
@@ -161,7 +171,7 @@ def _compile(fn, args, dump_dir, name, keep_stages) -> Compiled:
             stages[stage] = print_graph(graph)
 
     with collect_guards() as guards:
-        graph, captured, _, in_tree = parse(fn, args, name)
+        graph, captured, leaves, in_tree = parse(fn, args, name)
     if captured:
         raise CompileError("a top-level graph cannot read values of another graph")
     if VERIFY_EVERY_STAGE:
@@ -172,7 +182,8 @@ def _compile(fn, args, dump_dir, name, keep_stages) -> Compiled:
     stages["codegen"] = module.source
     if dump_dir:
         write_stages(stages, dump_dir, graph.name)
-    return Compiled(graph, module, stages, unique(guards), in_tree)
+    kinds = tuple(bool(leaf.requires_grad) if is_parameter(leaf) else None for leaf in leaves)
+    return Compiled(graph, module, stages, unique(guards), in_tree, kinds)
 
 
 _WRITTEN: dict[str, set] = {}  # dump folder -> graph names written there by this process

@@ -12,6 +12,7 @@ from .composite_conv import *
 from .composite_einsum import *
 from .composite_losses import *
 from .composite_more import *
+from .composite_named import *
 from .composite_ops import *
 from .composite_pad import *
 from .composite_pool import *

@@ -37,7 +37,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from cellgraph.compiler.builder import AttributeSlot
+from cellgraph.compiler.builder import ArgumentSlot, AttributeSlot
 from cellgraph.compiler.guards import guard_source, stale_checker
 from cellgraph.compiler.pipeline import Compiled, compile_callable
 from cellgraph.compiler.pytree import Tree
@@ -52,6 +52,8 @@ STALE = object()  # what an entry returns when a guard failed: recompile
 def signature(value):
     """A hashable key: shapes and dtypes of Tensors, values of everything else."""
     if isinstance(value, Tensor):
+        if value.__class__ is Parameter:  # an input the graph may assign, and may ask about
+            return (value._data.shape, value._dtype, Parameter, value.requires_grad)
         return (value._data.shape, value._dtype)
     if isinstance(value, (tuple, list)):
         return (type(value),) + tuple(signature(v) for v in value)
@@ -76,6 +78,8 @@ def flat_key(args: tuple):
             return None
         key.append(a._data.shape)
         key.append(a._dtype.name)
+        if a.__class__ is Parameter:
+            key.append(a.requires_grad)
     return tuple(key)
 
 
@@ -130,7 +134,7 @@ def make_entry(ex: Executable, n_inputs: int):
               "current_backend() is not backend):"),
              "        return STALE"]
     lines += [unpack] if unpack else []
-    lines += ["    " + line for line in _signature_lines(ex.compiled.graph, args, env)]
+    lines += ["    " + line for line in _signature_lines(ex.compiled, args, env)]
     if ex.guards:
         lines += ["    if check:"] + guard_source(ex.guards, env, "        ")
     for i, w in enumerate(ex.weights):
@@ -153,6 +157,13 @@ def make_entry(ex: Executable, n_inputs: int):
     if results:
         lines.append(f"    {', '.join(results)}, = outs")
     for i, param in enumerate(ex.updates):
+        if isinstance(param, ArgumentSlot):  # a Parameter argument: the caller's object
+            dtype = ex.out_dtypes[n_results + i]
+            env[f"param_dtype_{i}"] = dtype.np
+            target = args[param.index]
+            lines += [f"    {target}._data = fix({results[n_results + i]}, param_dtype_{i})",
+                      f"    {target}._version += 1"]
+            continue
         if isinstance(param, AttributeSlot):  # `self.attr = tensor` in construct
             dtype = ex.out_dtypes[n_results + i]
             env[f"param_{i}"], env[f"param_dtype_{i}"], env[f"dtype_u{i}"] = param, dtype.np, dtype
@@ -177,15 +188,19 @@ def make_entry(ex: Executable, n_inputs: int):
     return source, env["run"]
 
 
-def _signature_lines(graph, args, env) -> list[str]:
+def _signature_lines(compiled, args, env) -> list[str]:
     """Source that returns STALE unless every argument is a Tensor of the compiled type."""
     if not args:
         return []
     tests = []
-    for i, (a, p) in enumerate(zip(args, graph.params)):
+    kinds = compiled.input_kinds or (None,) * len(args)
+    for i, (a, p, kind) in enumerate(zip(args, compiled.graph.params, kinds)):
         env[f"shape_{i}"], env[f"dtype_name_{i}"] = p.aval.shape, p.aval.dtype.name
-        tests.append(f"({a}.__class__ is not Tensor and {a}.__class__ is not Parameter "
-                     f"or {a}._data.shape != shape_{i} or {a}._dtype.name != dtype_name_{i})")
+        # a Tensor input, or a Parameter one (the graph may assign it), as when compiled
+        test = (f"{a}.__class__ is not Tensor" if kind is None else
+                f"{a}.__class__ is not Parameter or {a}.requires_grad is not {kind}")
+        tests.append(f"({test} or {a}._data.shape != shape_{i} "
+                     f"or {a}._dtype.name != dtype_name_{i})")
     return [f"if check == {CHECK_ALL} and ({' or '.join(tests)}):", "    return STALE"]
 
 

@@ -137,15 +137,6 @@ class ReduceLogSumExp(Cell):
         return tuple(a % ndim for a in axes) if axes else tuple(range(ndim))
 
 
-def _average_matrix(size_in: int, size_out: int) -> np.ndarray:
-    """(size_out, size_in): row i averages PyTorch/MindSpore's adaptive bin i."""
-    rows = np.zeros((size_out, size_in))
-    for i in range(size_out):
-        start, stop = (i * size_in) // size_out, -(-((i + 1) * size_in) // size_out)
-        rows[i, start:stop] = 1.0 / (stop - start)
-    return rows
-
-
 class AdaptiveAvgPool1d(Cell):
     """Average (N, C, L) over `output_size` adaptive bins."""
 
@@ -155,7 +146,7 @@ class AdaptiveAvgPool1d(Cell):
 
     def construct(self, x):
         check_input("AdaptiveAvgPool1d", x, rank=3)
-        return P.apply_along(x, _average_matrix(x.shape[-1], self.output_size), 2)
+        return P.adaptive_avg_pool1d(x, self.output_size)
 
 
 class AdaptiveAvgPool2d(Cell):
@@ -168,10 +159,7 @@ class AdaptiveAvgPool2d(Cell):
 
     def construct(self, x):
         check_input("AdaptiveAvgPool2d", x, rank=(3, 4))
-        for offset, size in zip((-2, -1), self.output_size):
-            axis = len(x.shape) + offset
-            x = P.apply_along(x, _average_matrix(x.shape[axis], size or x.shape[axis]), axis)
-        return x
+        return P.adaptive_avg_pool2d(x, self.output_size)
 
 
 class Upsample(Cell):
