@@ -35,6 +35,7 @@ from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor, tensor
 
 from . import amp, common, communication, context, dataset, log, nn, numpy, ops, train
 from . import loops as _loops
+from .amp import build_train_network
 from .auto_parallel import (
     ParallelMode,
     get_auto_parallel_context,
@@ -124,7 +125,10 @@ for _name, _value in list(vars(ops).items()):
     if _name[:1].isupper() and isinstance(_value, type) and not hasattr(ops.operations, _name):
         setattr(ops.operations, _name, _value)
 del _name, _value
-from . import experimental, hal, mindrecord, mint, parallel, profiler
+from . import ops_paths as _ops_paths
+
+_ops_paths.mount()  # ops.operations.math_ops, .array_ops, .nn_ops
+from . import boost, experimental, hal, mindrecord, mint, parallel, profiler
 from .parallel import Layout
 from .profiler import Profiler
 
@@ -167,6 +171,8 @@ __all__ = [
     "amp",
     "bfloat16",
     "bool_",
+    "boost",
+    "build_train_network",
     "ckpt_to_safetensors",
     "common",
     "communication",

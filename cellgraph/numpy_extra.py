@@ -278,7 +278,8 @@ def interp(x, xp, fp, left=None, right=None):
 
 
 def unique(x, return_inverse=False):
-    """The sorted distinct values of the flattened `x` (and the indices rebuilding `x`)."""
+    """The sorted distinct values of the flattened `x` (and the indices of the flattened x's
+    elements among them), as MindSpore's, which ravels a multi-dimensional input first."""
     values, inverse = P.unique(F.reshape(asarray(x), (-1,)))
     return (values, inverse) if return_inverse else values
 

@@ -39,6 +39,7 @@ __all__ = [
     "cross",
     "dense",
     "diag_embed",
+    "eps",
     "exp2",
     "fliplr",
     "flipud",
@@ -524,12 +525,12 @@ def _lp_norm(input, axis, p=2, keep_dims=False, epsilon=1e-12):
     return M.maximum(out, epsilon)
 
 
-def _eps(x):
-    """The smallest positive normal number of x's dtype, in x's shape."""
+def eps(x):
+    """x's dtype's machine epsilon (the gap from 1 to the next number), in x's shape."""
     dtype = _tensor(x, "Eps", "x").dtype
     if not dtype.is_float:
         raise DTypeError(f"Eps: expected a float Tensor, got {dtype}")
-    return F.fill(dtype, abstract_of(x).shape, float(np.finfo(dtype.np).tiny))
+    return F.fill(dtype, abstract_of(x).shape, float(np.finfo(dtype.np).eps))
 
 
 def _range(start, limit, delta, maxlen=1000000):
@@ -563,11 +564,20 @@ export_class("Cdist", CM.cdist, {"p": 2.0})
 export_class("Addcmul", lambda input, x1, x2, value: addcmul(input, x1, x2, value))
 export_class("LinSpace", CO.linspace)
 export_class("Range", _range, {"maxlen": 1000000})
-export_class("Unstack", lambda input_x, axis=0, num=None: CO.unstack(input_x, axis),
-             {"axis": 0, "num": None})
+
+
+def _unstack(input_x, axis=0, num=None):
+    """The slices along `axis`; `num`, when given, must be that axis's length."""
+    length = abstract_of(input_x).shape[normalize_axis(axis, abstract_of(input_x).ndim)]
+    if num is not None and num != length:
+        raise ArgumentValueError(f"Unstack: num={num} but axis {axis} has length {length}")
+    return CO.unstack(input_x, axis)
+
+
+export_class("Unstack", _unstack, {"axis": 0, "num": None})
 export_class("ReduceStd", _reduce_std, {"axis": (), "unbiased": True, "keep_dims": False})
 export_class("LpNorm", _lp_norm, {"axis": None, "p": 2, "keep_dims": False, "epsilon": 1e-12})
-export_class("Eps", _eps)
+export_class("Eps", eps)
 export_class("Dropout2D", _dropout2d, {"keep_prob": 0.5})
 
 

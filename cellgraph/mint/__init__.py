@@ -180,14 +180,20 @@ def rand(*size, generator=None, dtype=None):
 ceil, floor, trunc, sinh, cosh, asinh, acosh, atanh, atan2, erfinv, lerp, xlogy = (
     _ops.ceil, _ops.floor, _ops.trunc, _ops.sinh, _ops.cosh, _ops.asinh, _ops.acosh,
     _ops.atanh, _ops.atan2, _ops.erfinv, _ops.lerp, _ops.xlogy)
-greater, greater_equal, less, less_equal, equal, not_equal = gt, ge, lt, le, eq, ne
+greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
 tril, triu, trace, nan_to_num, einsum, masked_fill, bincount, unbind = (
     _ops.tril, _ops.triu, _ops.trace, _ops.nan_to_num, _ops.einsum, _ops.masked_fill,
     _ops.bincount, _ops.unbind)
-cdist, addmm, baddbmm, inverse, full_like, searchsorted, nonzero = (
-    _ops.cdist, _ops.addmm, _ops.baddbmm, _ops.inverse, _ops.full_like, _ops.searchsorted,
-    _ops.nonzero)
+addmm, baddbmm, inverse, full_like, searchsorted, nonzero = (
+    _ops.addmm, _ops.baddbmm, _ops.inverse, _ops.full_like, _ops.searchsorted, _ops.nonzero)
 remainder = _ops.floor_mod
+arctan2, arcsinh, arccosh, arctanh = atan2, asinh, acosh, atanh
+acos, asin, atan, erfc, log2, log10 = (
+    _ops.acos, _ops.asin, _ops.atan, _ops.erfc, _ops.log2, _ops.log10)
+arccos, arcsin, arctan = acos, asin, atan
+negative, divide, fix, logaddexp, masked_select = (
+    neg, div, trunc, _ops.logaddexp, _ops.masked_select)
+bitwise_and, bitwise_or, bitwise_xor = _ops.bitwise_and, _ops.bitwise_or, _ops.bitwise_xor
 
 
 def all(input, dim=None, keepdim=False):
@@ -197,10 +203,6 @@ def all(input, dim=None, keepdim=False):
 def any(input, dim=None, keepdim=False):
     return _ops.any(input, dim, keepdim)
 
-
-def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
-    """Whether every element is close (a Python bool, as MindSpore's)."""
-    return bool(_ops.isclose(input, other, rtol, atol, equal_nan).all())
 
 
 def round(input, *, decimals=0):
@@ -226,10 +228,6 @@ def mm(input, mat2):
     return _F.mm(input, mat2)
 
 
-def t(input):
-    """The transpose of a matrix (a 0-D or 1-D tensor as it is)."""
-    return input if input.ndim < 2 else _ops.swapaxes(input, 0, 1)
-
 
 def swapaxes(input, axis0, axis1):
     return _ops.swapaxes(input, axis0, axis1)
@@ -252,19 +250,7 @@ def gather(input, dim, index):
     return _ops.gather_elements(input, dim, index)
 
 
-def scatter(input, dim, index, src):
-    return _ops.tensor_scatter_elements(input, index, _as_source(src, index, input), dim)
 
-
-def scatter_add(input, dim, index, src):
-    return _ops.tensor_scatter_elements(input, index, _as_source(src, index, input), dim, "add")
-
-
-def _as_source(src, index, input):
-    """A scalar source as a tensor of the index's shape in the input's dtype."""
-    if isinstance(src, (int, float, bool)):
-        return _F.fill(input.dtype, index.shape, src)
-    return src
 
 
 def diag(input, diagonal=0):
@@ -287,23 +273,8 @@ def cummin(input, dim):
     return _ops.cummin(input, dim)
 
 
-def argsort(input, dim=-1, descending=False, stable=False):
-    return _ops.argsort(input, dim, descending)
 
 
-def sort(input, *, dim=-1, descending=False, stable=False):
-    return _ops.sort(input, dim, descending)
-
-
-def topk(input, k, dim=-1, largest=True, sorted=True):
-    return _ops.topk(input, k, dim, largest, sorted)
-
-
-def median(input, dim=None, keepdim=False):
-    """The median of all elements (no dim), or (values, indices) along `dim`."""
-    if dim is None:
-        return _ops.median(_F.reshape(input, (-1,)), 0, False)[0]
-    return _ops.median(input, dim, keepdim)
 
 
 def log_softmax(input, dim=None, *, dtype=None):
@@ -366,12 +337,9 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     if return_inverse:
         out.append(_F.cast(inverse, _dt.int64))
     if return_counts:
-        out.append(_ops.bincount(_F.reshape(inverse, (-1,)), minlength=values.shape[0]))
+        out.append(_ops.bincount(_F.reshape(inverse, (-1,))))  # max(inverse) + 1 bins
     return values if len(out) == 1 else tuple(out)
 
-
-def multinomial(input, num_samples, replacement=False, *, generator=None):
-    return _ops.multinomial(input, num_samples, replacement)
 
 
 def normal(mean=0.0, std=1.0, size=None, generator=None):
@@ -386,7 +354,14 @@ def randint(low=0, high=None, size=None, *, generator=None, dtype=None):
     """Integers in [low, high) of shape `size`; `randint(high, size)` starts at 0."""
     if size is None:
         low, high, size = 0, low, high
+    elif high is None:  # randint(high, size=...)
+        low, high = 0, low
     return _ops.randint(low, high, tuple(size), dtype=dtype or _dt.int64)
+
+
+def randint_like(input, *args, dtype=None):
+    """Integers in [low, high) of `input`'s shape: (input, high) or (input, low, high)."""
+    return randint(*args, input.shape, dtype=dtype or input.dtype)
 
 
 def randperm(n, *, generator=None, dtype=None):
@@ -410,5 +385,7 @@ def bernoulli(input, *, generator=None):
     """1 with the probability each element of `input` gives, else 0, in input's dtype."""
     return _F.cast(_F.less(_ops.rand_like(input), input), input.dtype)
 
+
+from ._tensor_ops import *  # the adapters whose arguments or results differ from ops'
 
 __all__ = sorted(n for n in dir() if not n.startswith("_") and n != "annotations")  # noqa: PLE0605

@@ -20,7 +20,7 @@ from cellgraph.runtime.tensor import Tensor
 from .cell import Cell
 from .layers import Dense, check_input
 
-__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "ClipByNorm", "Linear", "Norm", "OneHot",
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "ClipByNorm", "Linear", "MatMul", "Norm", "OneHot",
            "Pad", "ReduceLogSumExp", "Tril", "Triu", "Upsample"]
 
 
@@ -31,6 +31,25 @@ class Linear(Dense):
                  dtype=dt.float32):
         super().__init__(in_features, out_features, weight_init, bias_init, has_bias=bias,
                          dtype=dtype)
+
+
+class MatMul(Cell):
+    """x1 @ x2 with NumPy's broadcasting of the leading axes; `transpose_x1`/`transpose_x2`
+    swap the last two axes of an operand of rank >= 2 first (a 1-D operand is a vector)."""
+
+    def __init__(self, transpose_x1=False, transpose_x2=False, dtype=dt.float32):
+        super().__init__()
+        for name, value in (("transpose_x1", transpose_x1), ("transpose_x2", transpose_x2)):
+            if not isinstance(value, bool):
+                raise DTypeError(f"MatMul: `{name}` must be a bool, got {value!r}")
+        self.transpose_x1, self.transpose_x2, self.dtype = transpose_x1, transpose_x2, dtype
+
+    def construct(self, x1, x2):
+        if self.transpose_x1 and x1.ndim > 1:
+            x1 = x1.swapaxes(-1, -2)
+        if self.transpose_x2 and x2.ndim > 1:
+            x2 = x2.swapaxes(-1, -2)
+        return P.matmul(x1, x2)
 
 
 class OneHot(Cell):

@@ -108,7 +108,10 @@ def test_primitive_classes():
     unstacked = ops.Unstack(axis=1)(Tensor(x))
     assert len(unstacked) == 4 and np.allclose(unstacked[2].asnumpy(), x[:, 2])
     eps = ops.Eps()(Tensor(x.astype(np.float16)))
-    assert eps.dtype == ms.float16 and eps.asnumpy()[0, 0] == np.finfo(np.float16).tiny
+    assert eps.dtype == ms.float16 and eps.asnumpy()[0, 0] == np.finfo(np.float16).eps
+    assert ops.eps(Tensor(x.astype(np.float32))).asnumpy()[0, 0] == np.float32(1.1920929e-07)
+    with pytest.raises(ArgumentValueError, match="num=3"):
+        ops.Unstack(axis=1, num=3)(Tensor(x))
     np.testing.assert_allclose(ops.LinSpace()(0.0, 1.0, 5).asnumpy(), np.linspace(0, 1, 5))
     assert ops.range(0, 5, 2).asnumpy().tolist() == [0, 2, 4]
     out = ops.Range()(Tensor(1), Tensor(8), Tensor(3))
