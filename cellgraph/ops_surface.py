@@ -202,23 +202,3 @@ def _mount_function_package() -> None:
                                "nn_func: the neural-network functional operations",
                                {**_public(functional),
                                 "multi_head_attention_forward": multi_head_attention_forward})
-    _mount_nn_ops()
-
-
-# MindSpore's ops.operations.nn_ops classes that live here (where the package does not have
-# the module yet, the names below make one).
-NN_OPS_NAMES = ("Conv2DTranspose", "Conv2DBackpropInput", "Conv3D", "Im2Col", "CTCLossV2",
-                "RmsNorm", "AdamWeightDecay", "FlashAttentionScore", "Elu", "HSwish",
-                "KLDivLoss", "Dropout2D", "GridSampler2D", "GridSampler3D",
-                "ExtractImagePatches")
-
-
-def _mount_nn_ops() -> None:
-    operations = ops.operations
-    if hasattr(operations, "nn_ops"):
-        return
-    if not hasattr(operations, "__path__"):
-        operations.__path__ = []
-    operations.nn_ops = _module("cellgraph.ops.operations.nn_ops", "mindspore.ops.operations."
-                                "nn_ops: the neural-network primitive classes",
-                                {name: getattr(ops, name) for name in NN_OPS_NAMES})
