@@ -135,17 +135,21 @@ def test_conv2d_gradients_are_adjoint():
 @pytest.mark.parametrize("xs, ws, kwargs, explicit", [CONV_CONFIGS[1], CONV_CONFIGS[4]])
 def test_conv2d_float16_is_rounded_once(xs, ws, kwargs, explicit):
     """float16 convolutions and their gradients accumulate in float32, as GPU ones do: each
-    result is the float64 result on the same float16 operands, rounded once."""
+    result is the float64 result on the same float16 operands rounded once, give or take the
+    float32 sum's own error (a few float32 ulps of the largest output, which matters only for
+    outputs that cancel to near zero). Accumulating in float16 misses by hundreds of ulps."""
     def within_an_ulp(f, *operands):
         half = f(*[Tensor(a) for a in operands]).asnumpy()
         exact = f(*[Tensor(a.astype(np.float64)) for a in operands]).asnumpy()
         assert half.dtype == np.float16
         ulp = np.spacing(np.abs(exact).astype(np.float16)).astype(np.float64)
-        assert np.all(np.abs(half - exact) <= ulp)
+        float32_sum = 8 * np.finfo(np.float32).eps * np.abs(exact).max()
+        assert np.all(np.abs(half - exact) <= ulp + float32_sum)
 
-    x, w = normal(*xs, dtype=np.float16), normal(*ws, dtype=np.float16)
+    rng = np.random.default_rng(11)  # its own draws: the same inputs in any test order
+    x, w = (rng.standard_normal(s).astype(np.float16) for s in (xs, ws))
     within_an_ulp(lambda x, w: ops.conv2d(x, w, **kwargs), x, w)
-    y = normal(*ops.conv2d(Tensor(x), Tensor(w), **kwargs).shape, dtype=np.float16)
+    y = rng.standard_normal(ops.conv2d(Tensor(x), Tensor(w), **kwargs).shape).astype(np.float16)
     stride, pad, dilation, group = explicit
     conv = {"stride": stride, "pad": pad, "dilation": dilation, "group": group}
     within_an_ulp(lambda y, w: PRIMITIVES["conv2d_backprop_input"](y, w, x_shape=xs, **conv),
