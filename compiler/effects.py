@@ -45,8 +45,8 @@ def assign_attribute(owner, attr: str, value) -> bool:
 def checked_assign_value(op: str, variable, value):
     """`value` with the Parameter's shape and dtype, or an error naming both."""
     if not is_parameter(variable):
-        raise DTypeError(f"{op}: expected a Parameter as `variable`, got "
-                         f"{type(variable).__name__}")
+        got = "Tensor" if is_tensor_like(variable) else type(variable).__name__
+        raise DTypeError(f"{op}: expected a Parameter as `variable`, got {got}")
     if not is_value(value):
         raise DTypeError(f"{op}: expected a Tensor or a number as `value`, got "
                          f"{type(value).__name__} {value!r:.60}")

@@ -22,7 +22,7 @@ from cellgraph.ops.errors import ArgumentValueError, CellgraphError, CompileErro
 
 from . import codegen, loop_prims  # noqa: F401  (loop_prims: the loops' rules and code)
 from .autodiff import expand_grad
-from .builder import Builder, is_tensor_like
+from .builder import Builder, ParameterTracer, is_parameter, is_tensor_like
 from .control_prims import prune_unused_inputs
 from .frontend import trace_call
 from .guards import collect_guards, unique
@@ -41,6 +41,18 @@ class Compiled:
     stages: dict = field(default_factory=dict)  # stage name -> text
     guards: list = field(default_factory=list)  # guards.Guard: what the graph read
     in_tree: Tree | None = None
+    arguments: ParameterArguments | None = None
+
+
+@dataclass
+class ParameterArguments:
+    """What a graph assumed of the Parameters among its flat inputs, which a later call must
+    match to reuse it: `first` maps each Parameter input's position to the first position
+    holding the same Parameter; `attributes` maps a position to the Parameter the graph also
+    read as an attribute (so that a call must pass that very Parameter there)."""
+
+    first: dict = field(default_factory=dict)
+    attributes: dict = field(default_factory=dict)
 
 
 def _user_callable(fn):
@@ -72,16 +84,26 @@ def graph_name(fn) -> str:
 def parse(fn, args: tuple, name: str | None = None) -> tuple[Graph, list, list, Tree]:
     """Trace `fn(*args)` into a graph: Tensor leaves of `args` become parameters, everything
     else is a compile-time constant. Returns (graph, captured outer values, leaves, in_tree)."""
+    return parse_arguments(fn, args, name)[:4]
+
+
+def parse_arguments(fn, args: tuple, name: str | None = None):
+    """`parse`, and the ParameterArguments of the graph last. Parameter leaves (and the
+    ParameterTracers of an enclosing graph) are traced as ParameterTracers, so that the graph
+    can assign them."""
     leaves, tree = flatten(tuple(args), is_tensor_like)
     hints = arg_hints(fn, len(args)) if all(
         is_tensor_like(a) for a in args) and len(leaves) == len(args) else [None] * len(leaves)
     builder = Builder(name or graph_name(fn), _definition_loc(fn))
     builder.accepts_updates = True  # the executor (or an enclosing grad) applies graph.updates
     with builder.active():
-        tracers = [builder.add_param(abstract_of(leaf), h) for leaf, h in zip(leaves, hints)]
+        tracers = [builder.add_parameter_argument(leaf, h) if is_parameter(leaf) else
+                   builder.add_param(abstract_of(leaf), h) for leaf, h in zip(leaves, hints)]
         result = trace_call(fn, unflatten(tree, tracers))
         graph, captured = builder.finish(result)
-    return graph, captured, leaves, tree
+    first = {i: t.index for i, t in enumerate(tracers) if isinstance(t, ParameterTracer)}
+    arguments = ParameterArguments(first, dict(builder.attribute_aliases))
+    return graph, captured, leaves, tree, arguments
 
 
 def _definition_loc(fn):
@@ -161,7 +183,7 @@ def _compile(fn, args, dump_dir, name, keep_stages) -> Compiled:
             stages[stage] = print_graph(graph)
 
     with collect_guards() as guards:
-        graph, captured, _, in_tree = parse(fn, args, name)
+        graph, captured, _, in_tree, arguments = parse_arguments(fn, args, name)
     if captured:
         raise CompileError("a top-level graph cannot read values of another graph")
     if VERIFY_EVERY_STAGE:
@@ -172,7 +194,7 @@ def _compile(fn, args, dump_dir, name, keep_stages) -> Compiled:
     stages["codegen"] = module.source
     if dump_dir:
         write_stages(stages, dump_dir, graph.name)
-    return Compiled(graph, module, stages, unique(guards), in_tree)
+    return Compiled(graph, module, stages, unique(guards), in_tree, arguments)
 
 
 _WRITTEN: dict[str, set] = {}  # dump folder -> graph names written there by this process

@@ -37,7 +37,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from cellgraph.compiler.builder import AttributeSlot
+from cellgraph.compiler.builder import ArgumentSlot, AttributeSlot
 from cellgraph.compiler.guards import guard_source, stale_checker
 from cellgraph.compiler.pipeline import Compiled, compile_callable
 from cellgraph.compiler.pytree import Tree
@@ -50,7 +50,10 @@ STALE = object()  # what an entry returns when a guard failed: recompile
 
 
 def signature(value):
-    """A hashable key: shapes and dtypes of Tensors, values of everything else."""
+    """A hashable key: shapes and dtypes of Tensors (and whether they are Parameters, which a
+    graph may assign), values of everything else."""
+    if isinstance(value, Parameter):
+        return (Parameter, value._data.shape, value._dtype)
     if isinstance(value, Tensor):
         return (value._data.shape, value._dtype)
     if isinstance(value, (tuple, list)):
@@ -74,9 +77,22 @@ def flat_key(args: tuple):
     for a in args:
         if a.__class__ is not Tensor and a.__class__ is not Parameter:
             return None
+        key.append(a.__class__)
         key.append(a._data.shape)
         key.append(a._dtype.name)
     return tuple(key)
+
+
+def repeated_parameters(leaves) -> tuple:
+    """Which Parameters a call passes more than once: (position, first position) pairs. A
+    graph that assigns a Parameter passed twice wrote one input, so this is part of its key."""
+    first, repeats = {}, []
+    for i, leaf in enumerate(leaves):
+        if leaf.__class__ is Parameter:
+            j = first.setdefault(id(leaf), i)
+            if j != i:
+                repeats.append((i, j))
+    return tuple(repeats)
 
 
 class Executable:
@@ -130,9 +146,14 @@ def make_entry(ex: Executable, n_inputs: int):
               "current_backend() is not backend):"),
              "        return STALE"]
     lines += [unpack] if unpack else []
-    lines += ["    " + line for line in _signature_lines(ex.compiled.graph, args, env)]
-    if ex.guards:
+    arguments = ex.compiled.arguments
+    lines += ["    " + line for line in _signature_lines(ex.compiled.graph, args, arguments,
+                                                          env)]
+    alias_tests = _alias_tests(ex, args, arguments, env)
+    if ex.guards or alias_tests:
         lines += ["    if check:"] + guard_source(ex.guards, env, "        ")
+    if alias_tests:
+        lines += [f"        if {' or '.join(alias_tests)}:", "            return STALE"]
     for i, w in enumerate(ex.weights):
         env[f"weight_{i}"] = w
     raw = [f"{a}._data" for a in args] + [f"weight_{i}._data" for i in range(len(ex.weights))]
@@ -153,6 +174,12 @@ def make_entry(ex: Executable, n_inputs: int):
     if results:
         lines.append(f"    {', '.join(results)}, = outs")
     for i, param in enumerate(ex.updates):
+        if isinstance(param, ArgumentSlot):  # a Parameter passed as an argument: that one
+            env[f"param_dtype_{i}"] = ex.out_dtypes[n_results + i].np
+            target = args[param.index]
+            lines += [f"    {target}._data = fix({results[n_results + i]}, param_dtype_{i})",
+                      f"    {target}._version += 1"]
+            continue
         if isinstance(param, AttributeSlot):  # `self.attr = tensor` in construct
             dtype = ex.out_dtypes[n_results + i]
             env[f"param_{i}"], env[f"param_dtype_{i}"], env[f"dtype_u{i}"] = param, dtype.np, dtype
@@ -177,16 +204,41 @@ def make_entry(ex: Executable, n_inputs: int):
     return source, env["run"]
 
 
-def _signature_lines(graph, args, env) -> list[str]:
-    """Source that returns STALE unless every argument is a Tensor of the compiled type."""
+def _signature_lines(graph, args, arguments, env) -> list[str]:
+    """Source that returns STALE unless every argument is a Tensor of the compiled type, a
+    Parameter where the graph had one (the same Parameter where it had the same one)."""
     if not args:
         return []
+    first = arguments.first if arguments is not None else {}
     tests = []
     for i, (a, p) in enumerate(zip(args, graph.params)):
         env[f"shape_{i}"], env[f"dtype_name_{i}"] = p.aval.shape, p.aval.dtype.name
-        tests.append(f"({a}.__class__ is not Tensor and {a}.__class__ is not Parameter "
-                     f"or {a}._data.shape != shape_{i} or {a}._dtype.name != dtype_name_{i})")
+        cls = "Parameter" if i in first else "Tensor"
+        tests.append(f"({a}.__class__ is not {cls} or {a}._data.shape != shape_{i} or "
+                     f"{a}._dtype.name != dtype_name_{i})")
+    distinct = sorted(set(first.values()))
+    tests += [f"{args[i]} is not {args[j]}" for i, j in first.items() if i != j]
+    if len(distinct) > 1:
+        tests.append(f"len({{{', '.join(f'id({args[i]})' for i in distinct)}}}) != "
+                     f"{len(distinct)}")
     return [f"if check == {CHECK_ALL} and ({' or '.join(tests)}):", "    return STALE"]
+
+
+def _alias_tests(ex: Executable, args, arguments, env) -> list[str]:
+    """Tests that are true when a call's Parameter arguments and the graph's weights overlap
+    otherwise than when it compiled: a Parameter the graph also read as an attribute must be
+    passed again, and no other may be one of its weights (it has a slot of its own)."""
+    if arguments is None or not arguments.first:
+        return []
+    tests = []
+    env["weight_ids"] = frozenset(id(w) for w in ex.weights)
+    for i in sorted(set(arguments.first.values())):
+        if i in arguments.attributes:
+            env[f"alias_{i}"] = arguments.attributes[i]
+            tests.append(f"{args[i]} is not alias_{i}")
+        elif ex.weights:
+            tests.append(f"id({args[i]}) in weight_ids")
+    return tests
 
 
 def _fix(asarray, value, np_dtype):
@@ -283,8 +335,8 @@ class GraphCache:
 
     def call(self, fn, args: tuple, dump_dir=None, name=None, key=None):
         """Run `fn(*args)`, compiling it for this signature first when needed."""
-        sig = (get_backend().name, signature(args))
         leaves = tensor_leaves(args)
+        sig = (get_backend().name, signature(args), repeated_parameters(leaves))
         entry = self.entries.get(sig)
         out = STALE if entry is None else entry.run(leaves, CHECK_GUARDS)
         if out is STALE:
@@ -296,7 +348,7 @@ class GraphCache:
 
     def lookup(self, fn, args: tuple, dump_dir=None, name=None) -> Executable:
         """The Executable for `args`, compiled if missing or stale (without running it)."""
-        sig = (get_backend().name, signature(args))
+        sig = (get_backend().name, signature(args), repeated_parameters(tensor_leaves(args)))
         entry = self.entries.get(sig)
         if entry is None or not entry.guards_hold():
             entry = self._compile(fn, args, sig, dump_dir, name)

@@ -264,6 +264,14 @@ class Parameter(Tensor):
         return self
 
     def assign_value(self, value):
+        """Replace the value; inside a graph this is `ops.assign(self, value)` (the graph's
+        later reads see it, and it is written back after the run)."""
+        from cellgraph.compiler.builder import current_builder
+
+        if current_builder() is not None:
+            from cellgraph.compiler.effects import assign_in_graph
+
+            return assign_in_graph(self, value)
         return self.set_data(value)
 
     @property
