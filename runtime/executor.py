@@ -107,6 +107,7 @@ class Executable:
         self.out_tree = graph.out_tree
         self.guards = compiled.guards
         self._guards_stale = None  # made on first use: most entries are checked by `run`
+        self._weight_ids = None  # ids of `weights`, made on first use by `aliases_hold`
         if backend.compile_graph is not None:  # no generated frames to locate errors in
             self.fn, self.namespace = backend.compile_graph(compiled), {}
         else:
@@ -118,6 +119,21 @@ class Executable:
         if self._guards_stale is None:
             self._guards_stale = stale_checker(self.guards)
         return not self._guards_stale()
+
+    def aliases_hold(self, leaves) -> bool:
+        """Whether the call's Parameter arguments overlap the graph's weights as when it
+        compiled: a Parameter the graph also read as an attribute is passed there again, and
+        no other Parameter argument is one of its weights (which has a slot of its own)."""
+        arguments = self.compiled.arguments
+        if arguments is None or not arguments.first:
+            return True
+        if self._weight_ids is None:
+            self._weight_ids = frozenset(id(w) for w in self.weights)
+        for i in set(arguments.first.values()):
+            alias = arguments.attributes.get(i)
+            if leaves[i] is not alias if alias is not None else id(leaves[i]) in self._weight_ids:
+                return False
+        return True
 
     def __call__(self, leaves):
         return self.run(leaves, CHECK_NOTHING)
@@ -149,11 +165,12 @@ def make_entry(ex: Executable, n_inputs: int):
     arguments = ex.compiled.arguments
     lines += ["    " + line for line in _signature_lines(ex.compiled.graph, args, arguments,
                                                           env)]
-    alias_tests = _alias_tests(ex, args, arguments, env)
-    if ex.guards or alias_tests:
+    checks_aliases = arguments is not None and bool(arguments.first)
+    if ex.guards or checks_aliases:
         lines += ["    if check:"] + guard_source(ex.guards, env, "        ")
-    if alias_tests:
-        lines += [f"        if {' or '.join(alias_tests)}:", "            return STALE"]
+    if checks_aliases:
+        env["aliases_hold"] = ex.aliases_hold
+        lines += ["        if not aliases_hold(leaves):", "            return STALE"]
     for i, w in enumerate(ex.weights):
         env[f"weight_{i}"] = w
     raw = [f"{a}._data" for a in args] + [f"weight_{i}._data" for i in range(len(ex.weights))]
@@ -222,23 +239,6 @@ def _signature_lines(graph, args, arguments, env) -> list[str]:
         tests.append(f"len({{{', '.join(f'id({args[i]})' for i in distinct)}}}) != "
                      f"{len(distinct)}")
     return [f"if check == {CHECK_ALL} and ({' or '.join(tests)}):", "    return STALE"]
-
-
-def _alias_tests(ex: Executable, args, arguments, env) -> list[str]:
-    """Tests that are true when a call's Parameter arguments and the graph's weights overlap
-    otherwise than when it compiled: a Parameter the graph also read as an attribute must be
-    passed again, and no other may be one of its weights (it has a slot of its own)."""
-    if arguments is None or not arguments.first:
-        return []
-    tests = []
-    env["weight_ids"] = frozenset(id(w) for w in ex.weights)
-    for i in sorted(set(arguments.first.values())):
-        if i in arguments.attributes:
-            env[f"alias_{i}"] = arguments.attributes[i]
-            tests.append(f"{args[i]} is not alias_{i}")
-        elif ex.weights:
-            tests.append(f"id({args[i]}) in weight_ids")
-    return tests
 
 
 def _fix(asarray, value, np_dtype):
@@ -340,7 +340,7 @@ class GraphCache:
         entry = self.entries.get(sig)
         out = STALE if entry is None else entry.run(leaves, CHECK_GUARDS)
         if out is STALE:
-            entry = self._compile(fn, args, sig, dump_dir, name)
+            entry = self._compile(fn, args, sig, dump_dir, name, leaves)
             out = entry.run(leaves, CHECK_NOTHING)
         if key is not None:
             self.flat[key] = self.last = entry
@@ -348,16 +348,17 @@ class GraphCache:
 
     def lookup(self, fn, args: tuple, dump_dir=None, name=None) -> Executable:
         """The Executable for `args`, compiled if missing or stale (without running it)."""
-        sig = (get_backend().name, signature(args), repeated_parameters(tensor_leaves(args)))
+        leaves = tensor_leaves(args)
+        sig = (get_backend().name, signature(args), repeated_parameters(leaves))
         entry = self.entries.get(sig)
-        if entry is None or not entry.guards_hold():
-            entry = self._compile(fn, args, sig, dump_dir, name)
+        if entry is None or not (entry.guards_hold() and entry.aliases_hold(leaves)):
+            entry = self._compile(fn, args, sig, dump_dir, name, leaves)
         return entry
 
-    def _compile(self, fn, args, sig, dump_dir, name) -> Executable:
+    def _compile(self, fn, args, sig, dump_dir, name, leaves) -> Executable:
         with self.lock:
             entry = self.entries.get(sig)  # another thread may have compiled it meanwhile
-            if entry is not None and entry.guards_hold():
+            if entry is not None and entry.guards_hold() and entry.aliases_hold(leaves):
                 self.entries.move_to_end(sig)
                 return entry
             entry = Executable(compile_callable(fn, args, dump_dir, name), get_backend())
