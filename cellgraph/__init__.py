@@ -35,6 +35,7 @@ from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor, tensor
 
 from . import amp, common, communication, context, dataset, log, nn, numpy, ops, train
 from . import loops as _loops
+from .amp import build_train_network
 from .auto_parallel import (
     ParallelMode,
     get_auto_parallel_context,
@@ -52,6 +53,7 @@ from .forward import jvp, linearize, vjp
 from .gradient_hooks import HookBackward, InsertGradientOf
 from .inspect_ir import dump_ir
 from .jit import JitConfig, jit, jit_class, lazy_inline, ms_class, ms_function
+from .sparse import COOTensor
 from .taylor import derivative, jet
 from .train import (
     Callback,
@@ -106,6 +108,7 @@ for _name in _assign.__all__:
 for _name in _apply_ops.__all__:  # the in-place update classes: ops.ApplyMomentum(), ...
     setattr(ops, _name, getattr(_apply_ops, _name))
 del _name
+ops.Tensor = Tensor  # MindSpore's ops package re-exports the Tensor class
 # The summary operations keep values for train.SummaryRecord, which sits above the ops package.
 for _name in ("ScalarSummary", "TensorSummary", "ImageSummary", "HistogramSummary"):
     setattr(ops, _name, getattr(train.summary, _name))
@@ -122,7 +125,10 @@ for _name, _value in list(vars(ops).items()):
     if _name[:1].isupper() and isinstance(_value, type) and not hasattr(ops.operations, _name):
         setattr(ops.operations, _name, _value)
 del _name, _value
-from . import experimental, hal, mindrecord, mint, parallel, profiler
+from . import ops_paths as _ops_paths
+
+_ops_paths.mount()  # ops.operations.math_ops, .array_ops, .nn_ops
+from . import boost, experimental, hal, mindrecord, mint, parallel, profiler
 from .parallel import Layout
 from .profiler import Profiler
 
@@ -136,6 +142,7 @@ __all__ = [
     "LAX",
     "PYNATIVE_MODE",
     "STRICT",
+    "COOTensor",
     "Callback",
     "CheckpointConfig",
     "DynamicLossScaleManager",
@@ -164,6 +171,8 @@ __all__ = [
     "amp",
     "bfloat16",
     "bool_",
+    "boost",
+    "build_train_network",
     "ckpt_to_safetensors",
     "common",
     "communication",

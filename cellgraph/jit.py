@@ -5,8 +5,8 @@ import functools
 
 from cellgraph import context
 from cellgraph.compiler.builder import current_builder
-from cellgraph.compiler.frontend import trace_call
-from cellgraph.ops.errors import DTypeError
+from cellgraph.compiler.frontend import KeywordOnlyCall, keyword_only_names, trace_call
+from cellgraph.ops.errors import ArgumentError, DTypeError
 from cellgraph.runtime.executor import GraphCache, run_cached
 
 
@@ -21,9 +21,12 @@ class JitFunction:
     def __call__(self, *args, **kwargs):
         if current_builder() is not None:
             return trace_call(self.fn, args, kwargs)
-        if kwargs:
-            args = _bind_kwargs(self.fn, args, kwargs)
-        return run_cached(self._cache, self.fn, tuple(args), context.dump_dir())
+        fn, names = self.fn, keyword_only_names(self.fn)
+        if kwargs or names:
+            args = _bind_kwargs(fn, args, kwargs)
+        if names:
+            fn = KeywordOnlyCall(fn, names)
+        return run_cached(self._cache, fn, tuple(args), context.dump_dir())
 
     def __get__(self, obj, objtype=None):
         if obj is None:
@@ -56,11 +59,26 @@ def _call_method(fn, obj, *args):
 
 
 def _bind_kwargs(fn, args, kwargs):
+    """Every argument of `fn` by position, defaults filled in: the positional parameters
+    (*args spread out), then the keyword-only ones in signature order."""
     import inspect
 
     bound = inspect.signature(fn).bind(*args, **kwargs)
     bound.apply_defaults()
-    return tuple(bound.arguments.values())
+    positional, keyword_only = [], []
+    for name, param in bound.signature.parameters.items():
+        value = bound.arguments.get(name)
+        if param.kind == param.VAR_POSITIONAL:
+            positional += list(value or ())
+        elif param.kind == param.KEYWORD_ONLY:
+            keyword_only.append(value)
+        elif param.kind == param.VAR_KEYWORD:
+            if value:
+                raise ArgumentError(f"{fn.__name__}: **{name} cannot take {sorted(value)} in "
+                                    f"a top-level graph-mode call; name them in the signature")
+        else:
+            positional.append(value)
+    return tuple(positional) + tuple(keyword_only)
 
 
 def jit(fn=None, *, mode="PSJit", input_signature=None, jit_config=None, **kwargs):

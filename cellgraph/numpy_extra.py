@@ -3,7 +3,6 @@ and index helpers, over the functional ops (`cellgraph.numpy` re-exports them). 
 that depend only on shapes (tril_indices, unravel_index's strides) are computed on the host."""
 from __future__ import annotations
 
-import itertools
 import numbers
 
 import numpy as onp
@@ -14,10 +13,12 @@ from cellgraph.ops.core import normalize_axis
 
 from .numpy import _binary, _cast, _dtype, _unary, asarray, float32, int32
 
-__all__ = ["append", "argmax", "argmin", "array_split", "broadcast_arrays", "cbrt", "copy",
-           "cumprod", "diagflat", "diagonal", "fmod", "hypot", "isfinite", "isin", "isinf",
-           "log1p", "logaddexp2", "mod", "multi_dot", "remainder", "repeat", "round", "std",
-           "tril_indices", "triu_indices", "trunc", "unravel_index", "var"]
+__all__ = ["append", "argmax", "argmin", "argwhere", "array_split", "bincount",
+           "broadcast_arrays", "cbrt", "copy", "corrcoef", "cov", "cumprod", "diagflat",
+           "diagonal", "digitize", "fmod", "hypot", "interp", "isfinite", "isin", "isinf",
+           "log1p", "logaddexp2", "mod", "multi_dot", "nonzero", "randint", "remainder", "repeat",
+           "round", "searchsorted", "std", "tril_indices", "triu_indices", "trunc", "unique",
+           "unravel_index", "var"]
 
 isfinite, isinf = _unary(P.isfinite, "isfinite"), _unary(P.isinf, "isinf")
 log1p, trunc = _unary(P.log1p, "log1p"), _unary(P.trunc, "trunc")
@@ -125,19 +126,7 @@ def append(arr, values, axis=None):
 
 def array_split(x, indices_or_sections, axis=0):
     """Like split, but n sections need not divide the axis: the first len % n get one more."""
-    x = asarray(x)
-    axis = normalize_axis(axis, len(x.shape))
-    length = x.shape[axis]
-    if isinstance(indices_or_sections, numbers.Integral):
-        n = int(indices_or_sections)
-        if n <= 0:
-            raise ValueError(f"array_split: the number of sections must be > 0, got {n}")
-        sizes = [length // n + (i < length % n) for i in range(n)]
-        bounds = list(onp.cumsum([0] + sizes))
-    else:
-        bounds = [0] + [min(int(i), length) for i in indices_or_sections] + [length]
-    lead = (slice(None),) * axis
-    return [x[lead + (slice(int(a), int(max(a, b))),)] for a, b in itertools.pairwise(bounds)]
+    return list(P.tensor_split(asarray(x), indices_or_sections, axis))
 
 
 def broadcast_arrays(*args):
@@ -204,3 +193,122 @@ def isin(element, test_elements, invert=False):
     element, tests = asarray(element), F.reshape(asarray(test_elements), (-1,))
     found = P.any(F.equal(F.expand_dims(element, -1), tests), -1)
     return F.logical_not(found) if invert else found
+
+
+def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None,
+        dtype=None):
+    """The covariance matrix of the variables in the rows of `m` (columns when not `rowvar`),
+    `y` adding more variables; observations weighted by `fweights` (counts) and `aweights`."""
+    x = _float(m)
+    x = F.reshape(x, (1, -1)) if len(x.shape) == 1 else x
+    if not rowvar and len(x.shape) == 2:
+        x = F.transpose(x, (1, 0))
+    if y is not None:
+        other = _float(y)
+        other = F.reshape(other, (1, -1)) if len(other.shape) == 1 else other
+        x = P.concat((x, other if rowvar else F.transpose(other, (1, 0))), 0)
+    ddof = (0 if bias else 1) if ddof is None else ddof
+    n = x.shape[1]
+    weights = None
+    for given in (fweights, aweights):
+        if given is not None:
+            given = _weights(given, x.dtype)
+            weights = given if weights is None else weights * given
+    if weights is None:
+        total, mean = n, x.mean(axis=1, keep_dims=True)
+        norm = n - ddof
+    else:
+        total = weights.sum()
+        mean = (x * weights).sum(axis=1, keepdims=True) / total
+        norm = total - ddof * ((weights * _weights(aweights, x.dtype)).sum() / total
+                               if aweights is not None else 1)
+    centred = x - mean
+    scaled = centred if weights is None else centred * weights
+    out = P.matmul(scaled, F.transpose(centred, (1, 0))) / norm
+    out = out if out.shape != (1, 1) else F.reshape(out, ())
+    return out if dtype is None else _cast(out, _dtype(dtype, "cov"))
+
+
+def _weights(values, dtype):
+    """Observation weights in the data's dtype (host arrays converted once, at full
+    precision)."""
+    if isinstance(values, (list, tuple, onp.ndarray)):
+        return asarray(onp.asarray(values, dtype.np), dtype)
+    return _cast(asarray(values), dtype)
+
+
+def corrcoef(x, y=None, rowvar=True, dtype=None):
+    """Pearson correlation coefficients: cov / (std_i std_j), clipped to [-1, 1]."""
+    c = cov(x, y, rowvar, dtype=dtype)
+    if len(c.shape) == 0:
+        return c / c
+    d = P.sqrt(P.diagonal(c))
+    out = c / F.expand_dims(d, 1) / F.expand_dims(d, 0)
+    return P.clip_by_value(out, -1.0, 1.0)
+
+
+def searchsorted(a, v, side="left", sorter=None):
+    """Indices where the values `v` would be inserted into the sorted 1-D `a`."""
+    if side not in ("left", "right"):
+        raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
+    a = asarray(a)
+    if sorter is not None:
+        a = P.gather(a, asarray(sorter), 0)
+    return P.searchsorted(a, asarray(v), side=side)
+
+
+def interp(x, xp, fp, left=None, right=None):
+    """Piecewise-linear interpolation of the points (xp, fp), xp increasing; `left`/`right`
+    (fp[0], fp[-1] by default) outside them."""
+    x, xp, fp = _float(x), _float(xp), _float(fp)
+    n = xp.shape[0]
+    if n == 1:
+        below, above = fp[0], fp[0]
+        return F.fill(fp.dtype, x.shape, 0) + fp[0] if left is None and right is None else \
+            P.select(x < xp[0], F.fill(fp.dtype, x.shape, below if left is None else left),
+                     F.fill(fp.dtype, x.shape, above if right is None else right))
+    idx = P.clip_by_value(P.searchsorted(xp, x, side="right") - 1, 0, n - 2)
+    x0, x1 = P.gather(xp, idx, 0), P.gather(xp, idx + 1, 0)
+    f0, f1 = P.gather(fp, idx, 0), P.gather(fp, idx + 1, 0)
+    out = f0 + (x - x0) / (x1 - x0) * (f1 - f0)
+    low = fp[0] if left is None else left
+    high = fp[n - 1] if right is None else right
+    out = P.select(x < xp[0], F.zeros_like(out) + low, out)
+    return P.select(x > xp[n - 1], F.zeros_like(out) + high, out)
+
+
+def unique(x, return_inverse=False):
+    """The sorted distinct values of the flattened `x` (and the indices of the flattened x's
+    elements among them), as MindSpore's, which ravels a multi-dimensional input first."""
+    values, inverse = P.unique(F.reshape(asarray(x), (-1,)))
+    return (values, inverse) if return_inverse else values
+
+
+def randint(minval, maxval=None, shape=None, dtype=int32):
+    """Integers uniformly drawn from [minval, maxval) (from [0, minval) with one bound)."""
+    if maxval is None:
+        minval, maxval = 0, minval
+    shape = () if shape is None else (shape,) if isinstance(shape, numbers.Integral) else \
+        tuple(shape)
+    return P.randint(minval, maxval, shape, dtype=_dtype(dtype, "randint"))
+
+
+def bincount(x, weights=None, minlength=0, length=None):
+    """Occurrences of each non-negative int in `x` (summed `weights` when given)."""
+    out = P.bincount(asarray(x), None if weights is None else asarray(weights), minlength)
+    return out if length is None else out[:length]
+
+
+def digitize(x, bins, right=False):
+    """The index of the bin each value falls in (bins increasing)."""
+    return P.searchsorted(asarray(bins), asarray(x), side="left" if right else "right")
+
+
+def nonzero(a):
+    """The indices of the non-zero elements, one Tensor per axis."""
+    return P.nonzero(asarray(a), as_tuple=True)
+
+
+def argwhere(a):
+    """The indices of the non-zero elements, (count, ndim)."""
+    return P.nonzero(asarray(a))

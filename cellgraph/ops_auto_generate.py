@@ -54,6 +54,45 @@ def _bce_with_logits(input, target, weight=None, posWeight=None, reduction="mean
     return ops.binary_cross_entropy_with_logits(input, target, weight, posWeight, reduction)
 
 
+def _clone(input):
+    """A new Tensor with input's values (a graph's values are never written in place, so
+    there the value itself serves)."""
+    from cellgraph.runtime.tensor import Tensor
+
+    if isinstance(input, Tensor):
+        return Tensor(input.asnumpy().copy(), input.dtype)
+    return input
+
+
+def _contiguous(input):
+    """The input itself: cellgraph's Tensors are always stored contiguously, which is when
+    MindSpore's Contiguous returns its input unchanged."""
+    return input
+
+
+def _unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """(values, inverse, counts) always, as MindSpore's primitive returns them; ops.
+    unique_consecutive picks from them."""
+    from cellgraph.ops.composite_gather import unique_consecutive_all
+
+    return unique_consecutive_all(input, dim)
+
+
+def _cross(input, other, dim=-65530):
+    """-65530 is the generated call's "dim not given": the first axis of size 3."""
+    return ops.cross(input, other, None if dim == -65530 else dim)
+
+
+def _one_hot_ext(tensor, num_classes=-1):
+    """int64 one-hot rows over a new last axis; num_classes=-1 takes max(tensor) + 1, which
+    needs the tensor's values (an eager Tensor)."""
+    from cellgraph.ops.composite_matrix import known
+
+    if num_classes == -1:
+        num_classes = int(known(tensor, "tensor", "one_hot").max()) + 1
+    return ops.one_hot(tensor, num_classes, 1, 0, -1)
+
+
 # <name>_impl: MindSpore's argument order, every argument at call time.
 IMPLS = {
     "argmax_with_value_impl": _argmax_with_value, "argmin_with_value_impl": _argmin_with_value,
@@ -62,6 +101,8 @@ IMPLS = {
     "reduce_max_impl": _reduce_max, "reverse_v2_impl": ops.flip, "isclose_impl": ops.isclose,
     "meshgrid_impl": _meshgrid, "roll_impl": ops.roll,
     "binary_cross_entropy_with_logits_impl": _bce_with_logits,
+    "cross_impl": _cross, "triu_impl": ops.triu,
+    "unique_consecutive_impl": _unique_consecutive, "one_hot_ext_impl": _one_hot_ext,
 }
 
 
@@ -69,6 +110,8 @@ def _primitive_classes() -> dict:
     classes = {k: v for k, v in vars(ops.operations).items()
                if k[0].isupper() and isinstance(v, type)}
     classes.update({k: function_class(k, fn) for k, fn in EXT_CLASSES.items()})
+    classes.update(Clone=function_class("Clone", _clone),
+                   Contiguous=function_class("Contiguous", _contiguous))
     classes["MaxPoolWithIndices"] = ops.MaxPoolWithIndices
     classes["MaxPoolWithMask"] = ops.MaxPoolWithMask
     return classes

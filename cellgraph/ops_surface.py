@@ -54,6 +54,20 @@ def dtype(input_x):
     return input_x.dtype
 
 
+def make_range(start=0, stop=None, step=1) -> tuple:
+    """A tuple of ints like Python's range (`F.make_range(5)` is (0, 1, 2, 3, 4)), made when
+    the graph is built."""
+    if stop is None:
+        start, stop = 0, start
+    for name, value in (("start", start), ("stop", stop), ("step", step)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise DTypeError(f"make_range: `{name}` must be an int, got "
+                             f"{type(value).__name__} {value!r}")
+    if step == 0:
+        raise ValueError("make_range: `step` must not be 0")
+    return tuple(range(start, stop, step))
+
+
 def tuple_len(data) -> int:
     return len(data)
 
@@ -64,14 +78,15 @@ DType = function_class("DType", dtype)
 
 
 class Print:
-    """`ops.Print()(*values)`: Tensors inside a graph print when the graph runs (an effectful
-    node), everything else prints at once."""
+    """`ops.Print()(*values)`: inside a graph, an effectful node that prints every time the
+    graph runs, constants included (unlike the built-in `print` of constants in construct,
+    which prints once while compiling, as MindSpore's does); outside, it prints at once."""
 
     def __call__(self, *args):
-        from cellgraph.compiler.control_flow import graph_print
+        from cellgraph.compiler.print_op import emit_print
 
         if current_builder() is not None:
-            return graph_print(args, {})
+            return emit_print(args, {})
         print(*args)
         return None
 
@@ -94,7 +109,8 @@ SURFACE = {
     "MultitypeFuncGraph": composite.MultitypeFuncGraph, "Partial": composite.Partial,
     "partial": composite.partial, "clip_by_global_norm": composite.clip_by_global_norm,
     "constexpr": constexpr, "identity": identity, "shape": shape, "dtype": dtype,
-    "tuple_len": tuple_len, "Identity": Identity, "Shape": Shape, "DType": DType,
+    "tuple_len": tuple_len, "make_range": make_range,
+    "Identity": Identity, "Shape": Shape, "DType": DType,
     "TensorShape": TensorShape, "Print": Print,
     **{name: getattr(loss_functions, name) for name in loss_functions.__all__},
 }
@@ -109,7 +125,7 @@ SCALAR_OPS = {"scalar_add": operator.add, "scalar_sub": operator.sub,
 SURFACE.update(SCALAR_OPS)
 # F.dtype(x) and the scalar operations live in ops.functional only (`ops.dtype` stays the dtype
 # module).
-_FUNCTIONAL_ONLY = ("dtype", *SCALAR_OPS)
+_FUNCTIONAL_ONLY = ("dtype", "make_range", *SCALAR_OPS)
 
 
 def _module(name: str, doc: str, names: dict) -> types.ModuleType:

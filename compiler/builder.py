@@ -4,7 +4,7 @@ being built, and a Tracer is the value user code holds in place of a Tensor mean
 Values from an enclosing builder are captured as extra parameters (closure conversion at trace
 time), and Parameters (weights) become trailing graph parameters, so every graph is closed.
 A Parameter passed as an argument stays an explicit input (a later call may pass another
-Parameter of the same type), traced as a `ParameterTracer`: it reads and assigns as a weight
+Parameter of the same type), traced as a `ParameterArgument`: it reads and assigns as a weight
 does, and its updates leave the graph as `ArgumentSlot`s that the caller writes back into
 whatever it passed at that position.
 """
@@ -108,25 +108,19 @@ class Tracer(TensorMethods, TensorExtras):
         return f"Tracer({self.aval})"
 
 
-class ParameterTracer(Tracer):
+class ParameterArgument(Tracer):
     """A Parameter the caller passed as an argument, inside the graph: an input that reads and
-    assigns like a Parameter attribute. `param` is what the caller passed (the Parameter, or
-    the enclosing graph's ParameterTracer), `index` its first position among the graph's flat
-    inputs; `ParameterTracer`s, not Parameters, key the builder's updates for it."""
+    assigns like a Parameter attribute (`ops.assign(param, v)`, `param.assign_value(v)`).
+    `index` is its first position among the graph's flat inputs; ParameterArguments, not
+    Parameters, key the builder's updates for it. It keeps the Parameter's name and
+    `requires_grad`, not the object: a cached graph never keeps the caller's Parameter alive."""
 
-    __slots__ = ("index", "param")
+    __slots__ = ("index", "name", "requires_grad")
 
     def __init__(self, builder: Builder, var: Var, param, index: int):
         super().__init__(builder, var)
-        self.param, self.index = param, index
-
-    @property
-    def name(self):
-        return self.param.name
-
-    @property
-    def requires_grad(self):
-        return self.param.requires_grad
+        self.name, self.requires_grad = param.name, bool(param.requires_grad)
+        self.index = index
 
     def assign_value(self, value):
         """`param.assign_value(value)` in a graph: `ops.assign(param, value)`."""
@@ -134,18 +128,15 @@ class ParameterTracer(Tracer):
 
         return assign_in_graph(self, value)
 
-    def set_data(self, data, slice_shape=False):
-        raise CompileError(f"Parameter '{self.name}': set_data() replaces the Parameter's data "
-                           f"from Python and is not available inside a graph; use "
-                           f"ops.assign(param, value) or param.assign_value(value)",
-                           self.builder.loc)
+    set_data = assign_value
 
     def __repr__(self) -> str:
-        return f"ParameterTracer({self.name}, {self.aval})"
+        return f"Parameter(name={self.name}, {self.aval})"
 
 
 def is_parameter(x) -> bool:
-    return getattr(x, "requires_grad", None) is not None and hasattr(x, "set_data")
+    return isinstance(x, ParameterArgument) or (
+        getattr(x, "requires_grad", None) is not None and hasattr(x, "set_data"))
 
 
 class ArgumentSlot:
@@ -222,10 +213,10 @@ class Builder(Trace):
         self.captured: dict[int, tuple[Tracer, Var]] = {}
         self.weight_vars: dict[int, tuple[object, Var]] = {}
         self.explicit: list[Var] = []
-        # Parameters passed as arguments: id(what the caller passed) -> its ParameterTracer; and
-        # those the graph also read as attributes (a weight that is an argument too):
-        # ParameterTracer.index -> the Parameter
-        self.param_args: dict[int, ParameterTracer] = {}
+        # Parameters passed as arguments: id(what the caller passed) -> its ParameterArgument;
+        # and those the graph also read as attributes (a weight that is an argument too):
+        # ParameterArgument.index -> the Parameter
+        self.param_args: dict[int, ParameterArgument] = {}
         self.attribute_aliases: dict[int, object] = {}
         # Parameter updates (ops.assign): id -> (Parameter, its new value), and attributes
         # assigned a Tensor (update_key). Only builders whose graph's caller writes the values
@@ -264,20 +255,20 @@ class Builder(Trace):
         self.explicit.append(var)
         return Tracer(self, var)
 
-    def add_parameter_argument(self, param, hint: str | None = None) -> ParameterTracer:
+    def add_parameter_argument(self, param, hint: str | None = None) -> ParameterArgument:
         """An explicit input for the Parameter `param` (a Parameter, or an enclosing graph's
-        ParameterTracer): the same object passed twice is one ParameterTracer, whose second
+        ParameterArgument): the same object passed twice is one ParameterArgument, whose second
         input is never read."""
         var = Var(param.aval.strong(), hint)
         self.explicit.append(var)
         tracer = self.param_args.get(id(param))
         if tracer is None:
-            tracer = ParameterTracer(self, var, param, len(self.explicit) - 1)
+            tracer = ParameterArgument(self, var, param, len(self.explicit) - 1)
             self.param_args[id(param)] = tracer
         return tracer
 
     def as_argument(self, param):
-        """`param` as this graph sees it: the ParameterTracer of the innermost graph it was
+        """`param` as this graph sees it: the ParameterArgument of the innermost graph it was
         passed to as an argument (in this builder's chain), else `param` itself."""
         chain, builder = [], self
         while builder is not None:
@@ -290,10 +281,11 @@ class Builder(Trace):
                     builder.attribute_aliases[argument.index] = param  # pass it there again
                 param = argument
         return param
+
     def atom(self, x):
         """The graph value for an operand: a var, a capture, a weight or a constant."""
         if isinstance(x, Tracer):
-            if isinstance(x, ParameterTracer):
+            if isinstance(x, ParameterArgument):
                 return self.parameter_atom(x)
             if x.builder is self:
                 return x.ir_var
@@ -308,7 +300,7 @@ class Builder(Trace):
         raise DTypeError(f"expected a Tensor, got {type(x).__name__} {x!r:.60}")
 
     def parameter_atom(self, param, assigned: bool = True):
-        """The graph value of a Parameter (or ParameterTracer): after this graph's assignments
+        """The graph value of a Parameter (or ParameterArgument): after this graph's assignments
         to it (a read after `assign` sees the new value), or as it came in (`assigned` False)."""
         param = self.as_argument(param)
         if assigned and id(param) in self.updates:
@@ -392,7 +384,7 @@ class Builder(Trace):
         outputs = [self.atom(leaf) for leaf in leaves]
         g = self.graph
         g.outputs = outputs + [value for _, value in self.updates.values()]
-        g.updates = [ArgumentSlot(param.index, param.name) if isinstance(param, ParameterTracer)
+        g.updates = [ArgumentSlot(param.index, param.name) if isinstance(param, ParameterArgument)
                      and param.builder is self else param for param, _ in self.updates.values()]
         g.out_tree = tree
         caps = list(self.captured.values())

@@ -45,8 +45,10 @@ def assign_attribute(owner, attr: str, value) -> bool:
 def checked_assign_value(op: str, variable, value):
     """`value` with the Parameter's shape and dtype, or an error naming both."""
     if not is_parameter(variable):
-        got = "Tensor" if is_tensor_like(variable) else type(variable).__name__
-        raise DTypeError(f"{op}: expected a Parameter as `variable`, got {got}")
+        given = "a Tensor" if is_tensor_like(variable) else type(variable).__name__
+        raise DTypeError(f"{op}: expected a Parameter as `variable`, got {given}; only a "
+                         f"Parameter (an attribute of a Cell, or a Parameter passed as an "
+                         f"argument) can be assigned")
     if not is_value(value):
         raise DTypeError(f"{op}: expected a Tensor or a number as `value`, got "
                          f"{type(value).__name__} {value!r:.60}")

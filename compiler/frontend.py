@@ -15,6 +15,7 @@ import builtins
 import inspect
 import operator
 import sys
+import weakref
 
 import gast
 
@@ -603,4 +604,37 @@ def _unpack(value, targets, loc):
 def trace_call(fn, args, kwargs=None):
     """Call `fn` on graph values in the current builder (inlining what we parse)."""
     return Interpreter.call(fn, list(args), kwargs or {})
+
+
+_KEYWORD_ONLY: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def keyword_only_names(fn) -> tuple[str, ...]:
+    """The names of `fn`'s keyword-only parameters, in signature order (remembered per
+    function, weakly: a call's fast path should not pay for `inspect.signature`)."""
+    names = _KEYWORD_ONLY.get(fn)
+    if names is None:
+        try:
+            params = inspect.signature(fn).parameters.values()
+        except (TypeError, ValueError):
+            params = ()
+        names = tuple(p.name for p in params if p.kind == p.KEYWORD_ONLY)
+        _KEYWORD_ONLY[fn] = names
+    return names
+
+
+class KeywordOnlyCall:
+    """`fn` for a top-level compile whose last arguments are the values of `fn`'s keyword-only
+    parameters `names`: a compiled graph takes every argument by position, and tracing passes
+    those back by name. The names are all of `fn`'s keyword-only parameters, so every call of
+    `fn` has the same layout and one graph cache serves them all."""
+
+    def __init__(self, fn, names: tuple[str, ...]):
+        self.__wrapped__, self.names = fn, names
+        self.__name__ = "construct" if is_cell(fn) else getattr(fn, "__name__",
+                                                                  type(fn).__name__)
+
+    def __call__(self, *args):
+        split = len(args) - len(self.names)
+        return trace_call(self.__wrapped__, args[:split], dict(zip(self.names, args[split:])))
 

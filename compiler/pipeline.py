@@ -22,7 +22,7 @@ from cellgraph.ops.errors import ArgumentValueError, CellgraphError, CompileErro
 
 from . import codegen, loop_prims  # noqa: F401  (loop_prims: the loops' rules and code)
 from .autodiff import expand_grad
-from .builder import Builder, ParameterTracer, is_parameter, is_tensor_like
+from .builder import Builder, ParameterArgument, is_parameter, is_tensor_like
 from .control_prims import prune_unused_inputs
 from .frontend import trace_call
 from .guards import collect_guards, unique
@@ -48,10 +48,12 @@ class Compiled:
 class ParameterArguments:
     """What a graph assumed of the Parameters among its flat inputs, which a later call must
     match to reuse it: `first` maps each Parameter input's position to the first position
-    holding the same Parameter; `attributes` maps a position to the Parameter the graph also
-    read as an attribute (so that a call must pass that very Parameter there)."""
+    holding the same Parameter, `requires_grad` to its flag then (the graph may read it);
+    `attributes` maps a position to the Parameter the graph also read as an attribute (so
+    that a call must pass that very Parameter there)."""
 
     first: dict = field(default_factory=dict)
+    requires_grad: dict = field(default_factory=dict)
     attributes: dict = field(default_factory=dict)
 
 
@@ -89,7 +91,7 @@ def parse(fn, args: tuple, name: str | None = None) -> tuple[Graph, list, list, 
 
 def parse_arguments(fn, args: tuple, name: str | None = None):
     """`parse`, and the ParameterArguments of the graph last. Parameter leaves (and the
-    ParameterTracers of an enclosing graph) are traced as ParameterTracers, so that the graph
+    ParameterArguments of an enclosing graph) are traced as ParameterArguments, so that the graph
     can assign them."""
     leaves, tree = flatten(tuple(args), is_tensor_like)
     hints = arg_hints(fn, len(args)) if all(
@@ -101,8 +103,10 @@ def parse_arguments(fn, args: tuple, name: str | None = None):
                    builder.add_param(abstract_of(leaf), h) for leaf, h in zip(leaves, hints)]
         result = trace_call(fn, unflatten(tree, tracers))
         graph, captured = builder.finish(result)
-    first = {i: t.index for i, t in enumerate(tracers) if isinstance(t, ParameterTracer)}
-    arguments = ParameterArguments(first, dict(builder.attribute_aliases))
+    arguments = ParameterArguments(attributes=dict(builder.attribute_aliases))
+    for i, tracer in enumerate(tracers):
+        if isinstance(tracer, ParameterArgument):
+            arguments.first[i], arguments.requires_grad[i] = tracer.index, tracer.requires_grad
     return graph, captured, leaves, tree, arguments
 
 

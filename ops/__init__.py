@@ -10,8 +10,11 @@ from .composite_classes import *
 from .composite_classes import all, any  # noqa: F401  (shadow builtins on purpose, as MindSpore)
 from .composite_conv import *
 from .composite_einsum import *
+from .composite_gather import *
 from .composite_losses import *
+from .composite_matrix import *
 from .composite_more import *
+from .composite_named import *
 from .composite_ops import *
 from .composite_pad import *
 from .composite_pool import *

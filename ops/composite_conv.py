@@ -117,17 +117,27 @@ def _transposed_size(size, kernel, stride, dilation, pad_mode, before, after) ->
 
 
 def conv_transpose2d(input, weight, bias=None, stride=1, pad_mode="same", padding=0,
-                     dilation=1, groups=1):
+                     dilation=1, groups=1, output_padding=0):
     """The adjoint of conv2d: (N, C_in, H, W) with a (C_in, C_out/groups, kh, kw) weight gives
-    (N, C_out, H', W'), H' by MindSpore's Conv2dTranspose rules for `pad_mode`."""
+    (N, C_out, H', W'), H' by MindSpore's Conv2dTranspose rules for `pad_mode`, plus
+    `output_padding` rows and columns at the bottom and right ("pad" mode: the sizes a strided
+    conv2d maps onto the same input, each less than the stride or the dilation)."""
     n, _, height, width = _check_rank(input, 4, "Conv2dTranspose", "N, C, H, W")
     _, c_out_per_group, kh, kw = abstract_of(weight).shape
     stride = _ints(stride, 2, "Conv2dTranspose", "stride")
     dilation = _ints(dilation, 2, "Conv2dTranspose", "dilation")
+    extra = _ints(output_padding, 2, "Conv2dTranspose", "output_padding")
+    if any(extra) and (pad_mode != "pad" or any(
+            e >= max(s, d) for e, s, d in zip(extra, stride, dilation))):
+        raise ArgumentValueError(f"Conv2dTranspose: output_padding={output_padding} needs "
+                                 f"pad_mode='pad' and each value below the stride or the "
+                                 f"dilation (stride {stride}, dilation {dilation})")
     explicit = _ints(padding, 4, "Conv2dTranspose", "padding") if pad_mode == "pad" \
         else (0, 0, 0, 0)
-    out_h = _transposed_size(height, kh, stride[0], dilation[0], pad_mode, *explicit[:2])
-    out_w = _transposed_size(width, kw, stride[1], dilation[1], pad_mode, *explicit[2:])
+    out_h = _transposed_size(height, kh, stride[0], dilation[0], pad_mode,
+                             *explicit[:2]) + extra[0]
+    out_w = _transposed_size(width, kw, stride[1], dilation[1], pad_mode,
+                             *explicit[2:]) + extra[1]
     if pad_mode == "same":
         explicit = same_padding(out_h, kh, stride[0], dilation[0]) + same_padding(
             out_w, kw, stride[1], dilation[1])

@@ -61,6 +61,32 @@ def erf_into(z, out, square, denominator):
     return out
 
 
+# Phi(x) = 0.5 + x * CDF_P(x^2) / CDF_Q(x^2): erf's fit above with z = x / sqrt 2 substituted
+# (coefficient k of P and Q scaled by 2^-k), 0.5 / sqrt 2 folded into P, and both divided by Q's
+# leading coefficient so that Horner's rule on Q starts with an add: three passes fewer than
+# 0.5 * (1 + erf(x / sqrt 2)) through erf_into.
+_CDF_LEAD = ERF_Q[-1] / 2 ** (len(ERF_Q) - 1)
+CDF_P = tuple(p / 2 ** k * (0.5 * _SQRT1_2) / _CDF_LEAD for k, p in enumerate(ERF_P))
+CDF_Q = tuple(q / 2 ** k / _CDF_LEAD for k, q in enumerate(ERF_Q))
+_CDF_CLIP = 4.0 / _SQRT1_2  # erf(4) rounds to 1 in float32
+
+
+def normal_cdf_into(x, out, square, denominator):
+    """out = Phi(x) for float32 arrays of one shape; `square` and `denominator` are scratch
+    buffers, and `out` must not be `x`."""
+    np.clip(x, -_CDF_CLIP, _CDF_CLIP, out=denominator)
+    np.multiply(denominator, denominator, out=square)
+    horner(CDF_P, square, out)
+    out *= denominator  # the clipped x
+    total = np.add(square, CDF_Q[-2], out=denominator)  # monic: Horner starts with an add
+    for c in CDF_Q[-3::-1]:
+        total *= square
+        total += c
+    out /= total
+    out += 0.5
+    return out
+
+
 def _fast(*arrays) -> bool:
     """Whether the blocked paths apply: contiguous float32 operands of one shape."""
     first = arrays[0]
@@ -93,38 +119,28 @@ def blocked_erf(x):
 
 
 def _gelu_block(out, scratch, x):
-    """0.5 * x * (1 + erf(x / sqrt 2))."""
-    z, square, denominator = scratch
-    np.multiply(x, _SQRT1_2, out=z)
-    erf_into(z, out, square, denominator)
-    out += 1
+    """x * Phi(x)."""
+    square, denominator = scratch[1:]
+    normal_cdf_into(x, out, square, denominator)
     out *= x
-    out *= 0.5
 
 
 def _gelu_grad_block(out, scratch, x, dy):
     """dy * (Phi(x) + x * phi(x)): Phi, phi the standard normal distribution and density."""
-    z, square, denominator, density = scratch
-    np.multiply(x, _SQRT1_2, out=z)
-    np.multiply(z, z, out=density)
-    np.negative(density, out=density)
+    _, square, denominator, density = scratch
+    np.multiply(x, x, out=density)
+    density *= -0.5
     np.exp(density, out=density)  # exp(-x^2 / 2)
     density *= x
     density *= _INV_SQRT_2PI
-    erf_into(z, out, square, denominator)
-    out += 1
-    out *= 0.5
+    normal_cdf_into(x, out, square, denominator)
     out += density
     out *= dy
 
 
 def _normal_cdf_block(out, scratch, x):
-    """0.5 * (1 + erf(x / sqrt 2))."""
-    z, square, denominator = scratch
-    np.multiply(x, _SQRT1_2, out=z)
-    erf_into(z, out, square, denominator)
-    out += 1
-    out *= 0.5
+    """Phi(x) = 0.5 * (1 + erf(x / sqrt 2))."""
+    normal_cdf_into(x, out, *scratch[1:])
 
 
 def _gelu_cdf_grad_block(out, scratch, x, cdf, dy):
@@ -272,10 +288,20 @@ def _axis_sum(x, axis: int):
         x, axis=axis, keepdims=True)
 
 
+# Softmax subtracts each row's maximum only so that exp cannot overflow (or every term of a row
+# underflow). Within +-EXP_SAFE no float32 exp overflows or underflows, nor does a row's sum of
+# up to e^24 terms, and the quotient is the same: two whole-array reductions then replace the
+# row maxima, which cost more than the exp itself for short rows.
+EXP_SAFE = 64.0
+
+
 @kernel("softmax")
 def _softmax(x, axis=-1):
-    out = np.subtract(x, _axis_max(x, axis))
-    np.exp(out, out=out)
+    if x.dtype in _WIDE_ENOUGH and x.size and -EXP_SAFE <= x.min() and x.max() <= EXP_SAFE:
+        out = np.exp(x)
+    else:
+        out = np.subtract(x, _axis_max(x, axis))
+        np.exp(out, out=out)
     out *= 1 / _axis_sum(out, axis)
     return out
 

@@ -52,8 +52,8 @@ STALE = object()  # what an entry returns when a guard failed: recompile
 def signature(value):
     """A hashable key: shapes and dtypes of Tensors (and whether they are Parameters, which a
     graph may assign), values of everything else."""
-    if isinstance(value, Parameter):
-        return (Parameter, value._data.shape, value._dtype)
+    if isinstance(value, Parameter):  # an input the graph may assign, and may ask about
+        return (Parameter, value._data.shape, value._dtype, bool(value.requires_grad))
     if isinstance(value, Tensor):
         return (value._data.shape, value._dtype)
     if isinstance(value, (tuple, list)):
@@ -77,9 +77,10 @@ def flat_key(args: tuple):
     for a in args:
         if a.__class__ is not Tensor and a.__class__ is not Parameter:
             return None
-        key.append(a.__class__)
         key.append(a._data.shape)
         key.append(a._dtype.name)
+        if a.__class__ is Parameter:
+            key.append(bool(a.requires_grad))
     return tuple(key)
 
 
@@ -223,15 +224,21 @@ def make_entry(ex: Executable, n_inputs: int):
 
 def _signature_lines(graph, args, arguments, env) -> list[str]:
     """Source that returns STALE unless every argument is a Tensor of the compiled type, a
-    Parameter where the graph had one (the same Parameter where it had the same one)."""
+    Parameter where the graph had one (with the same requires_grad, and the same Parameter
+    where it had the same one)."""
     if not args:
         return []
     first = arguments.first if arguments is not None else {}
     tests = []
     for i, (a, p) in enumerate(zip(args, graph.params)):
         env[f"shape_{i}"], env[f"dtype_name_{i}"] = p.aval.shape, p.aval.dtype.name
-        cls = "Parameter" if i in first else "Tensor"
-        tests.append(f"({a}.__class__ is not {cls} or {a}._data.shape != shape_{i} or "
+        if i in first:  # the graph may read the flag (ParameterArgument.requires_grad)
+            env[f"requires_grad_{i}"] = arguments.requires_grad[i]
+            kind = (f"{a}.__class__ is not Parameter or "
+                    f"bool({a}.requires_grad) is not requires_grad_{i}")
+        else:
+            kind = f"{a}.__class__ is not Tensor"
+        tests.append(f"({kind} or {a}._data.shape != shape_{i} or "
                      f"{a}._dtype.name != dtype_name_{i})")
     distinct = sorted(set(first.values()))
     tests += [f"{args[i]} is not {args[j]}" for i, j in first.items() if i != j]

@@ -107,8 +107,16 @@ class Tensor(TensorMethods, TensorExtras):
     def numpy(self) -> np.ndarray:
         return self.asnumpy()
 
-    def item(self):
-        return self.asnumpy().item()
+    def item(self, index=None):
+        """The element at flat `index` (an int) or at `index` (a tuple of ints) as a Python
+        scalar; without one the Tensor must hold exactly one element, as MindSpore's."""
+        arr = self.asnumpy()
+        if index is None:
+            if arr.size != 1:
+                raise ValueError(f"Tensor.item: only a Tensor of one element can be converted to "
+                                 f"a Python scalar without an index, got shape {arr.shape}")
+            return arr.item()
+        return arr.item(*index) if isinstance(index, tuple) else arr.item(index)
 
     def tolist(self):
         return self.asnumpy().tolist()
@@ -254,6 +262,13 @@ class Parameter(Tensor):
         """Replace the value (a Tensor, array or number); returns self. As in MindSpore, data of
         a wider dtype than the Parameter's (float64 into float32, int64 into int32) is refused
         rather than cast with a loss; Python numbers take the Parameter's dtype."""
+        from cellgraph.compiler.builder import current_builder
+
+        if current_builder() is not None:  # in construct: an update the graph carries out
+            from cellgraph.compiler.effects import assign_in_graph
+
+            assign_in_graph(self, data)
+            return self
         src = data.asnumpy() if isinstance(data, Tensor) else np.asarray(data)
         if not isinstance(data, (bool, int, float)) and _narrows(src.dtype, self._dtype.np):
             raise DTypeError(f"Parameter set_data: the data has dtype {src.dtype} but Parameter "
@@ -264,14 +279,6 @@ class Parameter(Tensor):
         return self
 
     def assign_value(self, value):
-        """Replace the value; inside a graph this is `ops.assign(self, value)` (the graph's
-        later reads see it, and it is written back after the run)."""
-        from cellgraph.compiler.builder import current_builder
-
-        if current_builder() is not None:
-            from cellgraph.compiler.effects import assign_in_graph
-
-            return assign_in_graph(self, value)
         return self.set_data(value)
 
     @property

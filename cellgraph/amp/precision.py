@@ -6,17 +6,23 @@ keeps the black-list Cells (batch and layer normalisation) in float32 with their
 back to float16, and casts the network's outputs to float32. "O1" runs only the white-list
 Cells (convolutions, Dense, recurrent cells) in float16, each output cast back to float32, and
 puts the same casts around the white-list primitives a Cell holds (`self.matmul =
-ops.MatMul()`); "O3" runs everything in float16. The lists are MindSpore's, restricted to the
-classes cellgraph has.
+ops.MatMul()`); "O3" runs everything in float16. "auto" does what "O1" does and, for the
+primitives a Cell holds, runs those of AMP_AUTO_WHITE_LIST in low precision and those of
+AMP_AUTO_BLACK_LIST in float32 (casting only the arguments AMP_PRIM_ARG_TABLE lists for a
+primitive, all float ones where it lists none). The lists are MindSpore's, restricted to
+the classes cellgraph has.
 """
 from __future__ import annotations
+
+import collections
 
 from cellgraph import nn, ops
 from cellgraph.nn.cell import cast_float
 from cellgraph.ops import dtype as dt
 from cellgraph.ops.errors import ArgumentValueError, DTypeError
 
-__all__ = ["auto_mixed_precision", "custom_mixed_precision", "get_black_list",
+__all__ = ["AMP_AUTO_BLACK_LIST", "AMP_AUTO_WHITE_LIST", "AMP_PRIM_ARG_TABLE",
+           "auto_mixed_precision", "custom_mixed_precision", "get_black_list",
            "get_white_list"]
 
 _WHITE_NAMES = ("Conv1d", "Conv2d", "Conv3d", "Conv1dTranspose", "Conv2dTranspose",
@@ -25,6 +31,15 @@ _WHITE_PRIMITIVE_NAMES = ("Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspos
                           "Conv2DBackpropInput", "MatMul", "BatchMatMul", "PReLU", "ReLU", "Ger")
 _BLACK_NAMES = ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm")
 LEVELS = ("O0", "O1", "O2", "O3", "auto")
+_AUTO_WHITE_NAMES = ("Conv2D", "Conv3D", "Conv2DTranspose", "Conv3DTranspose", "BatchMatMul",
+                     "MatMul", "PReLU", "Einsum", "Dense", "Addmm", "Addbmm", "Addmv", "Baddbmm",
+                     "Mv")
+_AUTO_BLACK_NAMES = ("Pow", "ACos", "Asin", "Cosh", "Erfinv", "Exp", "Expm1", "Log", "Log1p",
+                     "Reciprocal", "Rsqrt", "Sinh", "Tan", "Softplus", "LayerNorm", "BatchNorm",
+                     "GroupNorm", "KLDivLoss", "SmoothL1Loss", "MultilabelMarginLoss",
+                     "SoftMarginLoss", "TripletMarginLoss", "MultiMarginLoss",
+                     "BCEWithLogitsLoss", "Pdist", "Cdist", "Renorm", "ReduceProd", "Softmax",
+                     "LogSoftmax", "CumProd", "CumSum", "Norm", "NLLLoss")
 
 
 def _existing(names) -> list:
@@ -36,8 +51,18 @@ def get_white_list() -> list:
     return _existing(_WHITE_NAMES) + _white_primitives()
 
 
+def _primitives(names) -> list:
+    return [getattr(ops, name) for name in names if hasattr(ops, name)]
+
+
 def _white_primitives() -> list:
-    return [getattr(ops, name) for name in _WHITE_PRIMITIVE_NAMES if hasattr(ops, name)]
+    return _primitives(_WHITE_PRIMITIVE_NAMES)
+
+
+AMP_AUTO_WHITE_LIST = _primitives(_AUTO_WHITE_NAMES)  # run in low precision under "auto"
+AMP_AUTO_BLACK_LIST = _primitives(_AUTO_BLACK_NAMES)  # run in float32 under "auto"
+# primitive class -> the positions of the arguments to cast (none listed: every float one)
+AMP_PRIM_ARG_TABLE = collections.defaultdict(list)
 
 
 class CastAround:
@@ -46,9 +71,15 @@ class CastAround:
 
     def __init__(self, primitive, dtype):
         self.primitive, self.dtype = primitive, dtype
+        self.positions = tuple(AMP_PRIM_ARG_TABLE.get(type(primitive), ()))
 
     def __call__(self, *args):
-        return cast_float(self.primitive(*cast_float(args, self.dtype)), dt.float32)
+        if self.positions:
+            args = tuple(cast_float(a, self.dtype) if i in self.positions else a
+                         for i, a in enumerate(args))
+        else:
+            args = cast_float(args, self.dtype)
+        return cast_float(self.primitive(*args), dt.float32)
 
     def __getattr__(self, name):
         return getattr(self.primitive, name)
@@ -74,17 +105,21 @@ def _set_output_cast(cell, dtype) -> None:
     cell._cast_outputs_to(dtype)
 
 
-def _white_list_to(network, white_list, dtype) -> None:
+def _white_list_to(network, white_list, dtype, black_primitives=()) -> None:
+    """White-list Cells and primitives to `dtype`; `black_primitives` to float32."""
     cells = tuple(c for c in white_list if isinstance(c, type) and issubclass(c, nn.Cell))
     primitives = tuple(c for c in white_list if c not in cells)
+    black_primitives = tuple(black_primitives)
     for _, cell in network.cells_and_names():
         if isinstance(cell, cells):
             cell.to_float(dtype)
             _set_output_cast(cell, dt.float32)
-        elif primitives and cell.__dict__.get("_amp_types") is None:
+        elif (primitives or black_primitives) and cell.__dict__.get("_amp_types") is None:
             for name, value in list(cell.__dict__.items()):
                 if isinstance(value, primitives):  # `self.matmul = ops.MatMul()`
                     object.__setattr__(cell, name, CastAround(value, dtype))
+                elif isinstance(value, black_primitives):
+                    object.__setattr__(cell, name, CastAround(value, dt.float32))
 
 
 def _black_list_to(network, black_list, dtype) -> None:
@@ -106,8 +141,12 @@ def auto_mixed_precision(network, amp_level="O0", dtype=dt.float16):
     dtype = _low_precision(dtype)
     if amp_level == "O0":
         return network
-    if amp_level in ("O1", "auto"):
+    if amp_level == "O1":
         _white_list_to(network, get_white_list(), dtype)
+        return network
+    if amp_level == "auto":
+        white = get_white_list() + [p for p in AMP_AUTO_WHITE_LIST if p not in get_white_list()]
+        _white_list_to(network, white, dtype, AMP_AUTO_BLACK_LIST)
         return network
     if amp_level == "O2":
         _black_list_to(network, get_black_list(), dtype)

@@ -1,6 +1,7 @@
 """MindSpore's in-place update primitives, which hand-written optimizers call through HyperMap:
 ApplyMomentum, ApplyGradientDescent, Adam, ApplyRMSProp, and the scatter updates of a Parameter
-(ScatterUpdate, ScatterAdd, ScatterNdUpdate). Each computes the new values with functional ops
+(ScatterUpdate, ScatterAdd, ScatterNdUpdate, ScatterNdAdd, and the functional scatter_add and
+scatter_nd_add). Each computes the new values with functional ops
 and writes them with `ops.assign`, so in a graph the updates are recorded like any other
 assignment; each returns what MindSpore's primitive returns."""
 from __future__ import annotations
@@ -8,19 +9,19 @@ from __future__ import annotations
 import numbers
 
 from cellgraph import ops
+from cellgraph.compiler.builder import is_parameter
 from cellgraph.ops import functional as F
 from cellgraph.ops.errors import DTypeError
-from cellgraph.runtime.tensor import Parameter
 
 from .assign import assign
 
 __all__ = ["Adam", "ApplyGradientDescent", "ApplyMomentum", "ApplyRMSProp", "ScatterAdd",
-           "ScatterNdUpdate", "ScatterUpdate"]
+           "ScatterNdAdd", "ScatterNdUpdate", "ScatterUpdate", "scatter_add", "scatter_nd_add"]
 
 
 def _parameters(op: str, **values) -> None:
     for name, value in values.items():
-        if not isinstance(value, Parameter):
+        if not is_parameter(value):  # an attribute, or a Parameter argument of the graph
             raise DTypeError(f"{op}: `{name}` must be a Parameter (it is updated in place), got "
                              f"{type(value).__name__}")
 
@@ -135,3 +136,22 @@ class ScatterNdUpdate(_UpdateClass):
     def __call__(self, input_x, indices, updates):
         _parameters("ScatterNdUpdate", input_x=input_x)
         return assign(input_x, ops.tensor_scatter_update(input_x, indices, updates))
+
+
+class ScatterNdAdd(_UpdateClass):
+    """input_x at the index tuples of `indices` (..., K) increased by `updates` (repeated
+    tuples add up); returns the new input_x."""
+
+    def __call__(self, input_x, indices, updates):
+        _parameters("ScatterNdAdd", input_x=input_x)
+        return assign(input_x, ops.tensor_scatter_add(input_x, indices, updates))
+
+
+def scatter_add(input_x, indices, updates):
+    """`ops.scatter_add`: ScatterAdd on the Parameter `input_x`, in place."""
+    return ScatterAdd()(input_x, indices, updates)
+
+
+def scatter_nd_add(input_x, indices, updates, use_locking=False):
+    """`ops.scatter_nd_add`: ScatterNdAdd on the Parameter `input_x`, in place."""
+    return ScatterNdAdd(use_locking)(input_x, indices, updates)

@@ -10,8 +10,10 @@
 Sources (GeneratorDataset, NumpySlicesDataset, MnistDataset, Cifar10Dataset, Cifar100Dataset,
 ImageFolderDataset) feed a chain of lazy pipeline nodes; iterators run it in a prefetch thread.
 """
-from . import config, text, transforms, vision
+from . import audio, config, text, transforms, vision
+from .cache import DatasetCache
 from .engine import Dataset
+from .iterators import DictIterator, TupleIterator
 from .mindrecord_source import MindDataset
 from .nodes import BatchDataset, BatchInfo, ZipNode
 from .readers import (
@@ -20,9 +22,12 @@ from .readers import (
     FashionMnistDataset,
     ImageFolderDataset,
     MnistDataset,
+    Shuffle,
+    TextFileDataset,
 )
 from .samplers import (
     DistributedSampler,
+    PKSampler,
     RandomSampler,
     Sampler,
     SequentialSampler,
@@ -44,6 +49,8 @@ __all__ = [
     "Cifar10Dataset",
     "Cifar100Dataset",
     "Dataset",
+    "DatasetCache",
+    "DictIterator",
     "DistributedSampler",
     "FashionMnistDataset",
     "GeneratorDataset",
@@ -51,12 +58,17 @@ __all__ = [
     "MindDataset",
     "MnistDataset",
     "NumpySlicesDataset",
+    "PKSampler",
     "RandomSampler",
     "Sampler",
     "SequentialSampler",
+    "Shuffle",
     "SubsetRandomSampler",
     "SubsetSampler",
+    "TextFileDataset",
+    "TupleIterator",
     "WeightedRandomSampler",
+    "audio",
     "config",
     "text",
     "transforms",

@@ -14,7 +14,7 @@ import threading
 import numpy as np
 
 from . import config
-from .engine import EpochState, find_column
+from .engine import EpochState, column_list, find_column
 
 _END = object()
 
@@ -123,3 +123,19 @@ class DatasetIterator:
 
     def __del__(self):
         self.stop()
+
+
+class TupleIterator(DatasetIterator):
+    """`dataset.create_tuple_iterator(...)`: each row as a list of Tensors (NumPy arrays with
+    `output_numpy`), of all columns or of `columns` in that order."""
+
+    def __init__(self, dataset, columns=None, num_epochs=-1, output_numpy=False, do_copy=True):
+        super().__init__(dataset, column_list(columns, "create_tuple_iterator", "columns"),
+                         num_epochs, output_numpy, as_dict=False)
+
+
+class DictIterator(DatasetIterator):
+    """`dataset.create_dict_iterator(...)`: each row as {column name: Tensor}."""
+
+    def __init__(self, dataset, num_epochs=-1, output_numpy=False, do_copy=True):
+        super().__init__(dataset, None, num_epochs, output_numpy, as_dict=True)

@@ -3,15 +3,18 @@ batches and a folder of images per class. Columns and dtypes are MindSpore's: im
 uint8, labels uint32 (int32 for ImageFolderDataset)."""
 from __future__ import annotations
 
+import glob
 import os
+from enum import Enum
 from typing import ClassVar
 
 import numpy as np
 
+from .samplers import DistributedSampler
 from .sources import MappableSource
 
 __all__ = ["Cifar10Dataset", "Cifar100Dataset", "FashionMnistDataset", "ImageFolderDataset",
-           "MnistDataset"]
+           "MnistDataset", "Shuffle", "TextFileDataset"]
 
 _IDX_DTYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: ">i2", 0x0C: ">i4", 0x0D: ">f4",
                0x0E: ">f8"}
@@ -82,7 +85,7 @@ class MnistDataset(_ArraySource):
         self.usage = _usage(usage, ("train", "test", "all"), self.op)
         super().__init__(["image", "label"], {
             "num_samples": num_samples, "shuffle": shuffle, "sampler": sampler,
-            "num_shards": num_shards, "shard_id": shard_id})
+            "num_shards": num_shards, "shard_id": shard_id, "cache": cache})
 
     def load(self):
         parts = ("train", "test") if self.usage == "all" else (self.usage,)
@@ -160,7 +163,7 @@ class Cifar10Dataset(_CifarDataset):
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
         super().__init__(dataset_dir, usage, ["image", "label"], {
             "num_samples": num_samples, "shuffle": shuffle, "sampler": sampler,
-            "num_shards": num_shards, "shard_id": shard_id})
+            "num_shards": num_shards, "shard_id": shard_id, "cache": cache})
 
 
 class Cifar100Dataset(_CifarDataset):
@@ -174,7 +177,7 @@ class Cifar100Dataset(_CifarDataset):
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
         super().__init__(dataset_dir, usage, ["image", "coarse_label", "fine_label"], {
             "num_samples": num_samples, "shuffle": shuffle, "sampler": sampler,
-            "num_shards": num_shards, "shard_id": shard_id})
+            "num_shards": num_shards, "shard_id": shard_id, "cache": cache})
 
 
 _IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".gif", ".ppm",
@@ -206,7 +209,7 @@ class ImageFolderDataset(MappableSource):
                     self.files.append((os.path.join(folder, file), self.class_indexing[name]))
         self.decode = bool(decode)
         super().__init__(["image", "label"], num_samples, shuffle, sampler, num_shards,
-                         shard_id)
+                         shard_id, cache)
 
     @property
     def num_rows(self):
@@ -223,3 +226,71 @@ class ImageFolderDataset(MappableSource):
 
             image = Decode()(image)
         return image, np.array(label, np.int32)
+
+
+class Shuffle(str, Enum):
+    """How a file-based source shuffles: every row (GLOBAL), the order of its files (FILES),
+    or the rows within each file (INFILE)."""
+
+    GLOBAL = "global"
+    FILES = "files"
+    INFILE = "infile"
+
+
+def _file_list(dataset_files, op: str) -> list[str]:
+    patterns = [dataset_files] if isinstance(dataset_files, (str, os.PathLike)) else \
+        list(dataset_files)
+    files = []
+    for pattern in patterns:
+        found = glob.glob(os.fspath(pattern))
+        if not found:
+            raise ValueError(f"{op}: no file matches {os.fspath(pattern)!r}")
+        files.extend(found)
+    return sorted(files)  # MindSpore reads the files in lexicographic order
+
+
+class TextFileDataset(_ArraySource):
+    """The lines of text files, one row each, in the column `text` (strings, the line ending
+    removed); `shuffle` is a Shuffle mode or a bool (True: GLOBAL)."""
+
+    op = "TextFileDataset"
+
+    def __init__(self, dataset_files, num_samples=None, num_parallel_workers=None,
+                 shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None, cache=None):
+        self.dataset_files = _file_list(dataset_files, self.op)
+        if shuffle is True:
+            shuffle = Shuffle.GLOBAL
+        if shuffle is not False and not isinstance(shuffle, Shuffle):
+            raise TypeError(f"{self.op}: `shuffle` must be a bool or a Shuffle, got {shuffle!r}")
+        self.shuffle_mode = shuffle
+        super().__init__(["text"], {
+            "num_samples": num_samples, "shuffle": shuffle is Shuffle.GLOBAL,
+            "num_shards": num_shards, "shard_id": shard_id, "cache": cache})
+        self._epoch_rng = None
+
+    def load(self):
+        lines = []
+        self.file_rows = []
+        for path in self.dataset_files:
+            with open(path, encoding="utf-8") as f:
+                rows = [line.rstrip("\r\n") for line in f]
+            self.file_rows.append(np.arange(len(lines), len(lines) + len(rows)))
+            lines.extend(rows)
+        return [np.array(lines, dtype=np.str_)]
+
+    def rows(self, state):
+        if self.shuffle_mode not in (Shuffle.FILES, Shuffle.INFILE):
+            yield from super().rows(state)
+            return
+        self.arrays  # noqa: B018  (loads the files, which sets file_rows)
+        rng = state.rng(self)
+        parts = list(self.file_rows)
+        if self.shuffle_mode is Shuffle.FILES:
+            parts = [parts[i] for i in rng.permutation(len(parts))]
+        else:
+            parts = [rng.permutation(p) for p in parts]
+        order = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+        if isinstance(self.sampler, DistributedSampler):  # this shard's every n-th line
+            order = order[self.sampler.shard_id::self.sampler.num_shards]
+        for index in self.sampler._limit(order):  # the sampler keeps num_samples
+            yield self.row_at(int(index))

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import config
 
-__all__ = ["DistributedSampler", "RandomSampler", "Sampler", "SequentialSampler",
+__all__ = ["DistributedSampler", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler",
            "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler"]
 
 
@@ -162,6 +162,55 @@ class DistributedSampler(Sampler):
 
     def _full_count(self, num_rows):
         return -(-num_rows // self.num_shards)
+
+
+class PKSampler(Sampler):
+    """P classes times K rows: for each class of `class_column` (in ascending label order, or
+    a new random order each epoch with `shuffle`), `num_val` of its rows, repeated in turn
+    when the class has fewer (and drawn in a random order with `shuffle`)."""
+
+    def __init__(self, num_val, num_class=None, shuffle=False, class_column="label",
+                 num_samples=None):
+        super().__init__(num_samples)
+        if isinstance(num_val, bool) or not isinstance(num_val, numbers.Integral) or \
+                num_val < 1:
+            raise ValueError(f"PKSampler: `num_val` must be a positive int, got {num_val!r}")
+        if num_class is not None:
+            raise NotImplementedError("PKSampler: `num_class` is not supported (as in "
+                                      "MindSpore); every class is sampled")
+        if not isinstance(class_column, str):
+            raise TypeError(f"PKSampler: `class_column` must be a str, got {class_column!r}")
+        self.num_val, self.shuffle, self.class_column = int(num_val), bool(shuffle), class_column
+        self._classes = None
+
+    def attach(self, source) -> None:
+        """Read the labels of `source` (a source with random access), grouped by class."""
+        if self.class_column not in source.column_names:
+            raise ValueError(f"PKSampler: the dataset has no column {self.class_column!r}; its "
+                             f"columns are {source.column_names}")
+        column = source.column_names.index(self.class_column)
+        labels = np.array([np.asarray(source.row_at(i)[column]).item()
+                           for i in range(source.num_rows)])
+        self._classes = [np.flatnonzero(labels == label) for label in np.unique(labels)]
+
+    def _groups(self):
+        if self._classes is None:
+            raise RuntimeError("PKSampler: it samples by class and so needs a source with "
+                               "random access and a label column")
+        return self._classes
+
+    def indices(self, num_rows, state):
+        groups = self._groups()
+        rng = state.rng(self)
+        order = rng.permutation(len(groups)) if self.shuffle else range(len(groups))
+        picks = []
+        for c in order:
+            rows = rng.permutation(groups[c]) if self.shuffle else groups[c]
+            picks.append(np.resize(rows, self.num_val))  # wraps around a small class
+        return self._limit(np.concatenate(picks) if picks else np.zeros(0, np.int64))
+
+    def _full_count(self, num_rows):
+        return self.num_val * len(self._groups())
 
 
 def check_shard(num_shards, shard_id, op: str) -> None:

@@ -30,11 +30,14 @@ class MappableSource(Dataset):
     op = "dataset"
 
     def __init__(self, names, num_samples=None, shuffle=None, sampler=None, num_shards=None,
-                 shard_id=None):
+                 shard_id=None, cache=None):
         super().__init__()
         self._names = list(names)
         self.sampler = choose_sampler(self.op, shuffle, sampler, num_samples, num_shards,
                                       shard_id)
+        self.cache = cache
+        if hasattr(self.sampler, "attach"):  # a sampler that reads the rows (PKSampler)
+            self.sampler.attach(self)
 
     @property
     def column_names(self):
@@ -51,8 +54,10 @@ class MappableSource(Dataset):
         return self.sampler.count(self.num_rows)
 
     def rows(self, state):
+        read = self.row_at if self.cache is None else \
+            (lambda index: self.cache.row(self, index, self.row_at))
         for index in self.sampler.indices(self.num_rows, state):
-            yield self.row_at(int(index))
+            yield read(int(index))
 
     def split(self, sizes, randomize=True):
         """Splits of a source with random access keep their rows across epochs: each gets a

@@ -2,7 +2,10 @@
 cellgraph's operations. Names whose operation cellgraph lacks are absent rather than wrong."""
 from __future__ import annotations
 
+import numpy as _np
+
 import cellgraph.ops as _ops
+from cellgraph.ops import dtype as _dt
 from cellgraph.ops import functional as _F
 from cellgraph.ops.errors import ArgumentValueError
 
@@ -46,9 +49,15 @@ def mul(input, other):
 
 
 def div(input, other, *, rounding_mode=None):
-    if rounding_mode is not None:
-        raise ArgumentValueError(f"mint.div: rounding_mode={rounding_mode!r} is not supported")
-    return _F.div(input, other)
+    """input / other; rounding_mode "floor" rounds the quotient down, "trunc" toward zero."""
+    if rounding_mode is None:
+        return _F.div(input, other)
+    if rounding_mode == "floor":
+        return _ops.floor_divide(input, other)
+    if rounding_mode == "trunc":
+        return _ops.trunc(_F.div(input, other))
+    raise ArgumentValueError(f"mint.div: rounding_mode must be None, 'floor' or 'trunc', got "
+                             f"{rounding_mode!r}")
 
 
 def pow(input, exponent):
@@ -167,5 +176,216 @@ def randn(*size, generator=None, dtype=None):
 def rand(*size, generator=None, dtype=None):
     return _ops.rand(*size, dtype=dtype)
 
+
+ceil, floor, trunc, sinh, cosh, asinh, acosh, atanh, atan2, erfinv, lerp, xlogy = (
+    _ops.ceil, _ops.floor, _ops.trunc, _ops.sinh, _ops.cosh, _ops.asinh, _ops.acosh,
+    _ops.atanh, _ops.atan2, _ops.erfinv, _ops.lerp, _ops.xlogy)
+greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+tril, triu, trace, nan_to_num, einsum, masked_fill, bincount, unbind = (
+    _ops.tril, _ops.triu, _ops.trace, _ops.nan_to_num, _ops.einsum, _ops.masked_fill,
+    _ops.bincount, _ops.unbind)
+addmm, baddbmm, inverse, full_like, searchsorted, nonzero = (
+    _ops.addmm, _ops.baddbmm, _ops.inverse, _ops.full_like, _ops.searchsorted, _ops.nonzero)
+remainder = _ops.floor_mod
+arctan2, arcsinh, arccosh, arctanh = atan2, asinh, acosh, atanh
+acos, asin, atan, erfc, log2, log10 = (
+    _ops.acos, _ops.asin, _ops.atan, _ops.erfc, _ops.log2, _ops.log10)
+arccos, arcsin, arctan = acos, asin, atan
+negative, divide, fix, logaddexp, masked_select = (
+    neg, div, trunc, _ops.logaddexp, _ops.masked_select)
+bitwise_and, bitwise_or, bitwise_xor = _ops.bitwise_and, _ops.bitwise_or, _ops.bitwise_xor
+
+
+def all(input, dim=None, keepdim=False):
+    return _ops.all(input, dim, keepdim)
+
+
+def any(input, dim=None, keepdim=False):
+    return _ops.any(input, dim, keepdim)
+
+
+
+def round(input, *, decimals=0):
+    return _ops.round(input, decimals=decimals)
+
+
+def sinc(input):
+    """sin(pi x) / (pi x), 1 at 0."""
+    scaled = _F.mul(input if input.dtype.is_float else _F.cast(input, _dt.float32), _np.pi)
+    safe = _F.select(_F.equal(scaled, 0), _ops.ones_like(scaled), scaled)
+    return _F.select(_F.equal(scaled, 0), _ops.ones_like(scaled), _F.div(_ops.sin(safe), safe))
+
+
+def dot(input, other):
+    """The inner product of two 1-D tensors."""
+    if input.ndim != 1 or other.ndim != 1:
+        raise ArgumentValueError(f"mint.dot: expected 1-D tensors, got shapes {input.shape} and "
+                                 f"{other.shape}")
+    return _F.reduce_sum(_F.mul(input, other), (), False)
+
+
+def mm(input, mat2):
+    return _F.mm(input, mat2)
+
+
+
+def swapaxes(input, axis0, axis1):
+    return _ops.swapaxes(input, axis0, axis1)
+
+
+def narrow(input, dim, start, length):
+    return _ops.narrow(input, dim, start, length)
+
+
+def expand_as(input, other):
+    return _F.broadcast_to(input, other.shape)
+
+
+def clone(input):
+    """A copy of `input` (a new Tensor eagerly; in a graph every value is immutable)."""
+    return _ops.identity(input)
+
+
+def gather(input, dim, index):
+    return _ops.gather_elements(input, dim, index)
+
+
+
+
+
+def diag(input, diagonal=0):
+    """The diagonal matrix of a 1-D tensor, or the diagonal of a 2-D one (`diagonal` above
+    the main one when positive)."""
+    if input.ndim == 1:
+        return _ops.diag_embed(input, diagonal)
+    return _ops.diagonal(input, diagonal)
+
+
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    return _ops.diff(input, n, dim, prepend, append)
+
+
+def cummax(input, dim):
+    return _ops.cummax(input, dim)
+
+
+def cummin(input, dim):
+    return _ops.cummin(input, dim)
+
+
+
+
+
+
+def log_softmax(input, dim=None, *, dtype=None):
+    return _F.log_softmax(_cast(input, dtype), -1 if dim is None else dim)
+
+
+def logsumexp(input, dim, keepdim=False):
+    return _ops.logsumexp(input, dim, keepdim)
+
+
+def norm(input, p="fro", dim=None, keepdim=False, *, dtype=None):
+    """The vector p-norm over `dim` (all elements when None), "fro" the 2-norm, inf and -inf
+    the largest and smallest magnitude."""
+    x = _ops.abs(_cast(input, dtype))
+    axes = _dims(dim)
+    if p in ("fro", 2, 2.0):
+        return _ops.sqrt(_F.reduce_sum(_F.mul(x, x), axes, keepdim))
+    if p == float("inf"):
+        return _F.reduce_max(x, axes, keepdim)
+    if p == float("-inf"):
+        return _F.reduce_min(x, axes, keepdim)
+    if p == 0:
+        return _F.reduce_sum(_F.cast(_F.not_equal(x, 0), x.dtype), axes, keepdim)
+    if isinstance(p, str):
+        raise ArgumentValueError(f"mint.norm: p={p!r} is not supported; use a number or 'fro'")
+    return _F.pow(_F.reduce_sum(_F.pow(x, p), axes, keepdim), 1.0 / p)
+
+
+def _correction(correction, unbiased=None):
+    return (1 if unbiased else 0) if unbiased is not None else correction
+
+
+def std(input, dim=None, *, correction=1, keepdim=False):
+    return _ops.std(input, dim, correction, keepdim)
+
+
+def var(input, dim=None, *, correction=1, keepdim=False):
+    return _ops.var(input, dim, correction, keepdim)
+
+
+def std_mean(input, dim=None, *, correction=1, keepdim=False):
+    return _ops.std_mean(input, dim, correction, keepdim)
+
+
+def var_mean(input, dim=None, *, correction=1, keepdim=False):
+    return _ops.var_mean(input, dim, correction, keepdim)
+
+
+def repeat_interleave(input, repeats, dim=None, *, output_size=None):
+    return _ops.repeat_interleave(input, repeats, dim)
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The sorted distinct values, with the inverse indices and the counts when asked."""
+    if dim is not None:
+        raise ArgumentValueError("mint.unique: `dim` is not supported; unique values are taken "
+                                 "over all elements")
+    values, inverse = _ops.unique(input)
+    out = [values]
+    if return_inverse:
+        out.append(_F.cast(inverse, _dt.int64))
+    if return_counts:
+        out.append(_ops.bincount(_F.reshape(inverse, (-1,))))  # max(inverse) + 1 bins
+    return values if len(out) == 1 else tuple(out)
+
+
+
+def normal(mean=0.0, std=1.0, size=None, generator=None):
+    """Samples of N(mean, std): of `size` for number arguments, else of the arguments' shape."""
+    if size is not None:
+        return _ops.normal(tuple(size), mean, std)
+    shape = _np.broadcast_shapes(tuple(getattr(mean, "shape", ())), tuple(getattr(std, "shape", ())))
+    return _F.add(_F.mul(_ops.randn(*shape), std), mean)
+
+
+def randint(low=0, high=None, size=None, *, generator=None, dtype=None):
+    """Integers in [low, high) of shape `size`; `randint(high, size)` starts at 0."""
+    if size is None:
+        low, high, size = 0, low, high
+    elif high is None:  # randint(high, size=...)
+        low, high = 0, low
+    return _ops.randint(low, high, tuple(size), dtype=dtype or _dt.int64)
+
+
+def randint_like(input, *args, dtype=None):
+    """Integers in [low, high) of `input`'s shape: (input, high) or (input, low, high)."""
+    return randint(*args, input.shape, dtype=dtype or input.dtype)
+
+
+def randperm(n, *, generator=None, dtype=None):
+    return _ops.randperm(n, dtype=dtype or _dt.int64)
+
+
+def rand_like(input, *, dtype=None):
+    return _ops.rand_like(input, dtype=dtype)
+
+
+def randn_like(input, *, dtype=None):
+    return _ops.randn_like(input, dtype=dtype)
+
+
+def empty_like(input, *, dtype=None, device=None):
+    """A new tensor like `input` (its values are zeros here, never uninitialised memory)."""
+    return _ops.zeros_like(input) if dtype is None else _F.zeros(input.shape, dtype)
+
+
+def bernoulli(input, *, generator=None):
+    """1 with the probability each element of `input` gives, else 0, in input's dtype."""
+    return _F.cast(_F.less(_ops.rand_like(input), input), input.dtype)
+
+
+from ._tensor_ops import *  # the adapters whose arguments or results differ from ops'
 
 __all__ = sorted(n for n in dir() if not n.startswith("_") and n != "annotations")  # noqa: PLE0605

@@ -1,5 +1,10 @@
-"""`mindspore.mint.linalg`: norms."""
-from cellgraph.ops import vector_norm
+"""`mindspore.mint.linalg`: norms and the matrix inverse."""
+from cellgraph.ops import inverse, vector_norm
+
+
+def inv(A):
+    """The inverse of each square matrix in A (the last two axes)."""
+    return inverse(A)
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
@@ -7,4 +12,4 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     return vector_norm(A, 2 if ord in (None, "fro") else ord, dim, keepdim, dtype=dtype)
 
 
-__all__ = ["norm", "vector_norm"]
+__all__ = ["inv", "norm", "vector_norm"]

@@ -20,7 +20,7 @@ from cellgraph.runtime.tensor import Tensor
 from .cell import Cell
 from .layers import Dense, check_input
 
-__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "ClipByNorm", "Linear", "Norm", "OneHot",
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "ClipByNorm", "Linear", "MatMul", "Norm", "OneHot",
            "Pad", "ReduceLogSumExp", "Tril", "Triu", "Upsample"]
 
 
@@ -31,6 +31,25 @@ class Linear(Dense):
                  dtype=dt.float32):
         super().__init__(in_features, out_features, weight_init, bias_init, has_bias=bias,
                          dtype=dtype)
+
+
+class MatMul(Cell):
+    """x1 @ x2 with NumPy's broadcasting of the leading axes; `transpose_x1`/`transpose_x2`
+    swap the last two axes of an operand of rank >= 2 first (a 1-D operand is a vector)."""
+
+    def __init__(self, transpose_x1=False, transpose_x2=False, dtype=dt.float32):
+        super().__init__()
+        for name, value in (("transpose_x1", transpose_x1), ("transpose_x2", transpose_x2)):
+            if not isinstance(value, bool):
+                raise DTypeError(f"MatMul: `{name}` must be a bool, got {value!r}")
+        self.transpose_x1, self.transpose_x2, self.dtype = transpose_x1, transpose_x2, dtype
+
+    def construct(self, x1, x2):
+        if self.transpose_x1 and x1.ndim > 1:
+            x1 = x1.swapaxes(-1, -2)
+        if self.transpose_x2 and x2.ndim > 1:
+            x2 = x2.swapaxes(-1, -2)
+        return P.matmul(x1, x2)
 
 
 class OneHot(Cell):
@@ -137,15 +156,6 @@ class ReduceLogSumExp(Cell):
         return tuple(a % ndim for a in axes) if axes else tuple(range(ndim))
 
 
-def _average_matrix(size_in: int, size_out: int) -> np.ndarray:
-    """(size_out, size_in): row i averages PyTorch/MindSpore's adaptive bin i."""
-    rows = np.zeros((size_out, size_in))
-    for i in range(size_out):
-        start, stop = (i * size_in) // size_out, -(-((i + 1) * size_in) // size_out)
-        rows[i, start:stop] = 1.0 / (stop - start)
-    return rows
-
-
 class AdaptiveAvgPool1d(Cell):
     """Average (N, C, L) over `output_size` adaptive bins."""
 
@@ -155,7 +165,7 @@ class AdaptiveAvgPool1d(Cell):
 
     def construct(self, x):
         check_input("AdaptiveAvgPool1d", x, rank=3)
-        return P.apply_along(x, _average_matrix(x.shape[-1], self.output_size), 2)
+        return P.adaptive_avg_pool1d(x, self.output_size)
 
 
 class AdaptiveAvgPool2d(Cell):
@@ -168,10 +178,7 @@ class AdaptiveAvgPool2d(Cell):
 
     def construct(self, x):
         check_input("AdaptiveAvgPool2d", x, rank=(3, 4))
-        for offset, size in zip((-2, -1), self.output_size):
-            axis = len(x.shape) + offset
-            x = P.apply_along(x, _average_matrix(x.shape[axis], size or x.shape[axis]), axis)
-        return x
+        return P.adaptive_avg_pool2d(x, self.output_size)
 
 
 class Upsample(Cell):

@@ -6,7 +6,7 @@ import inspect
 
 from cellgraph import context
 from cellgraph.compiler.builder import current_builder, parameters_cast_to
-from cellgraph.compiler.frontend import Interpreter
+from cellgraph.compiler.frontend import Interpreter, KeywordOnlyCall, keyword_only_names
 from cellgraph.compiler.guards import record_all_attributes, record_guard
 from cellgraph.compiler.scope import is_user_function
 from cellgraph.ops import dtype as dt
@@ -146,11 +146,19 @@ class Cell:
             if self._forward_pre_hooks or self._forward_hooks:
                 return hooks.call_with_hooks(self, run, args, kwargs)
             return run(args, kwargs)
-        if kwargs:
-            args = self._positional(args, kwargs)
+        fn, args = self._graph_arguments(args, kwargs)
         if "_declared_inputs" in self.__dict__:
             _check_declared(type(self).__name__, self.__dict__["_declared_inputs"], args)
-        return run_cached(self._graph_cache, self, args, context.dump_dir())
+        return run_cached(self._graph_cache, fn, args, context.dump_dir())
+
+    def _graph_arguments(self, args, kwargs):
+        """(what to compile, its positional arguments) for a top-level graph-mode call:
+        keyword arguments move to their positions, and keyword-only ones of construct follow
+        the positional ones, put back by name when the graph is traced."""
+        names = keyword_only_names(type(self).construct)
+        if kwargs or names:
+            args = self._positional(args, kwargs, complete=bool(names))
+        return (KeywordOnlyCall(self, names) if names else self), args
 
     def _graph_setattr(self, name: str, value) -> bool:
         """`self.name = value` in construct: a Parameter attribute takes the value (as
@@ -163,10 +171,12 @@ class Cell:
         assign(current, value)
         return True
 
-    def _positional(self, args, kwargs) -> tuple:
+    def _positional(self, args, kwargs, complete=False) -> tuple:
         """Keyword arguments of a top-level call as construct's positional ones, so that a
         compiled graph serves both spellings of a call; *args take what follows, and defaults
-        after the last argument given stay off (construct applies them)."""
+        after the last argument given stay off (construct applies them) unless `complete`,
+        where every positional default is filled in and the keyword-only arguments (defaults
+        too) follow in signature order."""
         signature = inspect.signature(self.construct)
         try:
             bound = signature.bind(*args, **kwargs)
@@ -174,19 +184,21 @@ class Cell:
             raise ArgumentError(f"{type(self).__name__}.construct: {e}") from None
         given = dict(bound.arguments)
         bound.apply_defaults()
-        positional, provided = [], 0
+        positional, keyword_only, provided = [], [], 0
         for name, param in signature.parameters.items():
-            if param.kind in (param.KEYWORD_ONLY, param.VAR_KEYWORD) and name in given:
-                raise ArgumentError(f"{type(self).__name__}: keyword-only argument `{name}` of "
-                                    f"construct is not supported in graph mode; make it "
-                                    f"positional")
-            if param.kind == param.VAR_POSITIONAL:
+            if param.kind == param.VAR_KEYWORD and given.get(name):
+                raise ArgumentError(f"{type(self).__name__}: **{name} of construct cannot take "
+                                    f"{sorted(given[name])} in a top-level graph-mode call; "
+                                    f"name them in construct's signature")
+            if param.kind == param.KEYWORD_ONLY:
+                keyword_only.append(bound.arguments[name])
+            elif param.kind == param.VAR_POSITIONAL:
                 positional += list(bound.arguments.get(name, ()))
                 provided = len(positional)
             elif param.kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD):
                 positional.append(bound.arguments[name])
-                provided = len(positional) if name in given else provided
-        return tuple(positional[:provided])
+                provided = len(positional) if name in given or complete else provided
+        return tuple(positional[:provided]) + tuple(keyword_only)
 
     def construct(self, *args, **kwargs):
         raise NotImplementedError(f"{type(self).__name__} must define construct()")
@@ -326,8 +338,10 @@ class Cell:
         return dict(self._children())
 
     def parameters_dict(self, recurse=True) -> dict:
-        """{hierarchical name: Parameter}, in attribute order."""
-        return dict(self.parameters_and_names(expand=recurse))
+        """{Parameter name: Parameter}, in attribute order: keyed by each Parameter's own
+        name as MindSpore's is (the hierarchical name where it has none), so a renamed
+        Parameter (`update_parameters_name`) is found under its new name."""
+        return {p.name or name: p for name, p in self.parameters_and_names(expand=recurse)}
 
     def update_parameters_name(self, prefix="", recurse=True) -> None:
         """Prepend `prefix` to the name of every Parameter (of sub-Cells too, if `recurse`)."""
@@ -354,9 +368,8 @@ class Cell:
     def compile(self, *args, **kwargs) -> None:
         """Compile construct for these arguments without running it (the next call with
         arguments of the same shapes and dtypes reuses the result)."""
-        if kwargs:
-            args = self._positional(args, kwargs)
-        self._graph_cache.lookup(self, tuple(args), context.dump_dir())
+        fn, args = self._graph_arguments(args, kwargs)
+        self._graph_cache.lookup(fn, tuple(args), context.dump_dir())
 
     def apply(self, fn):
         """Call fn(cell) on every Cell below this one and on this one; returns self."""

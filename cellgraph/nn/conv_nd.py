@@ -112,16 +112,15 @@ class Conv2dTranspose(_ConvNd):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
                  padding=0, output_padding=0, dilation=1, group=1, has_bias=False,
                  weight_init=None, bias_init=None, dtype=dt.float32):
-        if output_padding not in (0, (0, 0)):
-            raise ArgumentValueError(f"{self.op}: output_padding={output_padding!r} is not "
-                                     f"supported; pad the output with ops.pad")
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding,
                          dilation, group, has_bias, weight_init, bias_init, dtype)
+        self.output_padding = output_padding
 
     def construct(self, x):
         check_input(self.op, x, rank=4, channels=self.in_channels, dtype=self.weight.dtype)
         return P.conv_transpose2d(x, self.weight, self.bias, self.stride, self.pad_mode,
-                                  _four(self.padding), self.dilation, self.group)
+                                  _four(self.padding), self.dilation, self.group,
+                                  self.output_padding)
 
 
 def _four(padding):

@@ -1,5 +1,5 @@
 """cellgraph.train: Model, callbacks, metrics, loss-scale managers and checkpoints."""
-from . import callback, loss_scale_manager, metrics, summary  # noqa: F401  (the submodule paths)
+from . import amp, callback, dataset_helper, loss_scale_manager, metrics, summary  # noqa: F401  (the submodule paths)
 from .callback import (
     Callback,
     CheckpointConfig,
@@ -9,11 +9,13 @@ from .callback import (
     LearningRateScheduler,
     LossMonitor,
     ModelCheckpoint,
+    OnRequestExit,
     ReduceLROnPlateau,
     RunContext,
     TimeMonitor,
 )
 from .data_sink import data_sink
+from .dataset_helper import DatasetHelper
 from .loss_scale_manager import DynamicLossScaleManager, FixedLossScaleManager, LossScaleManager
 from .metrics import (
     F1,
@@ -46,6 +48,7 @@ __all__ = [
     "CheckpointConfig",
     "CheckpointError",
     "ConfusionMatrix",
+    "DatasetHelper",
     "DynamicLossScaleManager",
     "EarlyStopping",
     "Fbeta",
@@ -59,6 +62,7 @@ __all__ = [
     "Metric",
     "Model",
     "ModelCheckpoint",
+    "OnRequestExit",
     "Precision",
     "Recall",
     "ReduceLROnPlateau",

@@ -25,6 +25,15 @@ from . import safetensors
 
 __all__ = ["CheckpointError", "load_checkpoint", "load_param_into_net", "save_checkpoint"]
 
+# MindSpore's tables from a checkpoint entry's type name to the dtype and to the NumPy type
+# (its "str" entries and Int4 have no counterpart here: cellgraph has no string or 4-bit dtype).
+_TYPE_NAMES = ("Int8", "UInt8", "Int16", "UInt16", "Int32", "UInt32", "Int64", "UInt64",
+               "Float16", "Float32", "Float64", "Bool")
+tensor_to_ms_type = {name: dt.as_dtype(name.lower().replace("bool", "bool_"))
+                     for name in _TYPE_NAMES}
+tensor_to_ms_type["BFloat16"] = dt.bfloat16
+tensor_to_np_type = {name: np.dtype(tensor_to_ms_type[name].np).type for name in _TYPE_NAMES}
+
 MARKER = "__cellgraph_checkpoint__"
 VERSION = 1
 # The .npy format has no bfloat16 or float8 (ml_dtypes' types are stored as raw void bytes):

@@ -29,6 +29,35 @@ def test_keyword_arguments_bind_to_construct_parameters():
     np.testing.assert_allclose(net(x, 1.0, x, x).asnumpy(), [3.5, 6.5])
 
 
+class Shifted(nn.Cell):
+    def construct(self, x, *, scale=2.0, shift=None):
+        y = x * scale
+        if shift is not None:
+            y = y + shift
+        return y
+
+
+def test_keyword_only_arguments_of_construct_and_jit_functions():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    x = Tensor(np.array([1.0, 2.0]))
+    net = Shifted()
+    np.testing.assert_allclose(net(x).asnumpy(), [2.0, 4.0])
+    np.testing.assert_allclose(net(x, scale=3.0).asnumpy(), [3.0, 6.0])
+    np.testing.assert_allclose(net(x, shift=x).asnumpy(), [3.0, 6.0])  # a Tensor input
+    np.testing.assert_allclose(net(x, shift=x, scale=0.5).asnumpy(), [1.5, 3.0])
+    np.testing.assert_allclose(net(x).asnumpy(), [2.0, 4.0])  # no graph served stale
+
+    @ms.jit
+    def offset(x, *extra, k=1.0):
+        return x + k + sum(extra)
+
+    np.testing.assert_allclose(offset(x).asnumpy(), [2.0, 3.0])
+    np.testing.assert_allclose(offset(x, k=5.0).asnumpy(), [6.0, 7.0])
+    np.testing.assert_allclose(offset(x, x, k=0.0).asnumpy(), [2.0, 4.0])
+    with pytest.raises(TypeError, match="Shifted.construct"):
+        net(x, 2.0)  # keyword-only stays keyword-only
+
+
 def test_an_unknown_keyword_is_an_argument_error():
     ms.set_context(mode=ms.GRAPH_MODE)
     with pytest.raises(TypeError, match="Affine.construct"):

@@ -319,7 +319,7 @@ def test_assign_add_sub_and_depend_in_graph_and_eagerly():
     np.testing.assert_allclose(p.asnumpy(), [1.5, 2.5])
     ops.assign_sub(p, Tensor(np.array([0.5, 0.5], np.float32)))
     np.testing.assert_allclose(p.asnumpy(), [1.0, 2.0])
-    with pytest.raises(DTypeError, match="Assign: expected a Parameter as `variable`, got Tensor"):
+    with pytest.raises(DTypeError, match="Assign: expected a Parameter as `variable`, got a Tensor"):
         ops.assign(Tensor(np.ones(2, np.float32)), 1.0)
     counter = Parameter(Tensor(np.zeros((), np.int32)), name="count")
     with pytest.raises(DTypeError, match="cannot assign a Float32 value to Parameter 'count'"):

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import cellgraph.numpy as mnp
+from cellgraph import Tensor
 from cellgraph.testing import check_grads
 
 
@@ -61,3 +62,49 @@ def test_index_and_integer_functions():
     np.testing.assert_array_equal(mnp.isinf(mnp.asarray(z)).asnumpy(), np.isinf(z))
     shapes = [a.shape for a in mnp.broadcast_arrays(t, mnp.asarray(np.ones(3, np.float32)))]
     assert shapes == [(2, 3), (2, 3)]
+
+
+@pytest.mark.parametrize("args, kwargs", [
+    ((0,), {}), ((0,), {"bias": True}), ((0, 1), {}), ((0,), {"rowvar": False}),
+    ((0,), {"fweights": True}), ((0,), {"aweights": True}),
+    ((0,), {"fweights": True, "aweights": True, "ddof": 0})])
+def test_cov_and_corrcoef_match_numpy(args, kwargs):
+    rng = np.random.default_rng(0)
+    data = [rng.standard_normal((3, 10)), rng.standard_normal(10)]
+    arrays = [data[i] if kwargs.get("rowvar", True) else data[i].T for i in args]
+    kwargs = dict(kwargs)
+    if kwargs.pop("fweights", False):
+        kwargs["fweights"] = rng.integers(1, 4, 10)
+    if kwargs.pop("aweights", False):
+        kwargs["aweights"] = rng.random(10)
+    got = mnp.cov(*[Tensor(a) for a in arrays], **kwargs).asnumpy()
+    np.testing.assert_allclose(got, np.cov(*arrays, **kwargs), rtol=1e-12, atol=1e-14)
+    if len(args) == 1 and "rowvar" not in kwargs and not kwargs:
+        np.testing.assert_allclose(mnp.corrcoef(Tensor(data[0])).asnumpy(),
+                                   np.corrcoef(data[0]), rtol=1e-12)
+
+
+def test_interp_search_and_counting():
+    xp, fp = np.array([0.0, 1.0, 3.0]), np.array([1.0, 3.0, 2.0])
+    x = np.array([-1, 0, 0.5, 1, 2, 3, 4.0])
+    np.testing.assert_allclose(mnp.interp(Tensor(x), Tensor(xp), Tensor(fp)).asnumpy(),
+                               np.interp(x, xp, fp))
+    np.testing.assert_allclose(
+        mnp.interp(Tensor(x), Tensor(xp), Tensor(fp), left=-9.0, right=9.0).asnumpy(),
+        np.interp(x, xp, fp, left=-9.0, right=9.0))
+    check_grads(lambda x, fp: mnp.interp(x, Tensor(xp), fp), (x[1:-1] + 0.1, fp), order=2)
+    for side in ("left", "right"):
+        np.testing.assert_array_equal(
+            mnp.searchsorted(Tensor(xp), Tensor(np.array([1.0, 2.0])), side=side).asnumpy(),
+            np.searchsorted(xp, [1.0, 2.0], side=side))
+    np.testing.assert_array_equal(mnp.digitize(Tensor(x), Tensor(xp)).asnumpy(),
+                                  np.digitize(x, xp))
+    values, inverse = mnp.unique(Tensor(np.array([[3, 1], [3, 2]])), return_inverse=True)
+    assert values.asnumpy().tolist() == [1, 2, 3]
+    assert inverse.asnumpy().tolist() == [2, 0, 2, 1]  # of the flattened input
+    np.testing.assert_array_equal(mnp.bincount(Tensor(np.array([0, 2, 2]))).asnumpy(), [1, 0, 2])
+    np.testing.assert_array_equal(mnp.argwhere(Tensor(np.eye(2))).asnumpy(), [[0, 0], [1, 1]])
+    rows, cols = mnp.nonzero(Tensor(np.eye(2)))
+    assert rows.asnumpy().tolist() == [0, 1] and cols.asnumpy().tolist() == [0, 1]
+    draws = mnp.randint(5, shape=(100,)).asnumpy()
+    assert draws.dtype == np.int32 and draws.min() >= 0 and draws.max() < 5

@@ -5,7 +5,7 @@ import numpy as np
 import cellgraph.dataset as ds
 import cellgraph.dataset.transforms.c_transforms as C
 import cellgraph.dataset.vision.c_transforms as CV
-from cellgraph import Model, context, nn
+from cellgraph import Model, context, nn, set_seed
 from cellgraph import dtype as mstype
 from cellgraph.common.initializer import Normal
 from cellgraph.train.callback import LossMonitor
@@ -65,6 +65,10 @@ def fake_digits(n, seed):
 
 def test_lenet_model_train(capsys):
     context.set_context(mode=context.GRAPH_MODE, device_target="CPU")
+    # the initial weights and the shuffles from fixed seeds: some unseeded draws diverge at this
+    # learning rate, and the test must not depend on what earlier tests drew
+    set_seed(0)
+    ds.config.set_seed(0)
     train_set = create_dataset(*fake_digits(192, 0))
     eval_set = create_dataset(*fake_digits(48, 1))
     network = LeNet5(num_class=3)

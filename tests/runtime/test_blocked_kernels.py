@@ -81,6 +81,18 @@ def test_softmax_family_in_place(axis):
                                    atol=1e-6, err_msg=name)
 
 
+@pytest.mark.parametrize("scale, shift", [(1.0, 0.0), (30.0, 40.0), (1.0, -200.0),
+                                          (1.0, 500.0), (100.0, 0.0)])
+def test_softmax_without_and_with_row_maxima(scale, shift):
+    """Inside +-EXP_SAFE the row maxima are not subtracted; beyond, they are: both give the
+    float64 softmax, even for rows far below or above zero."""
+    x = (np.random.default_rng(4).standard_normal((6, 9)) * scale + shift).astype(np.float32)
+    x[0] = x[0, 0]  # a row of ties
+    out = blocked_kernels.TABLE["softmax"](x, axis=-1)
+    np.testing.assert_allclose(out, _reference("softmax", x, axis=-1), rtol=1e-5, atol=1e-7)
+    assert np.all(np.isfinite(out))
+
+
 def test_layer_norm_and_its_grad_in_place():
     rng = np.random.default_rng(4)
     x = rng.standard_normal((4, 5, 6)).astype(np.float32)

@@ -81,6 +81,10 @@ def test_python_conversions():
     assert int(Tensor(7)) == 7
     assert bool(Tensor(True)) is True
     assert Tensor([[3.5]]).item() == 3.5
+    grid = Tensor([[1.5, 2.5], [3.5, 4.5]])
+    assert grid.item(3) == 4.5 and grid.item((0, 1)) == 2.5
+    with pytest.raises(ValueError, match="one element"):
+        grid.item()
     assert Tensor([[1, 2]]).tolist() == [[1, 2]]
     np.testing.assert_array_equal(np.asarray(Tensor([1, 2])), [1, 2])
     rows = list(Tensor([[1, 2], [3, 4]]))

@@ -1,5 +1,5 @@
 """cellgraph.dataset.transforms: TypeCast, OneHot, Compose, PadEnd, Fill, Concatenate, Slice,
-Duplicate, Mask (also under the 1.x module paths `c_transforms` and `py_transforms`)."""
+Duplicate, Mask, RandomApply, RandomChoice (also under the 1.x module paths `c_transforms` and `py_transforms`)."""
 from . import c_transforms, py_transforms, transforms
 from .transforms import (
     Compose,
@@ -9,11 +9,14 @@ from .transforms import (
     Mask,
     OneHot,
     PadEnd,
+    RandomApply,
+    RandomChoice,
     Relational,
     Slice,
     TensorOperation,
     TypeCast,
 )
 
-__all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd", "Relational",
+__all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd", "RandomApply",
+           "RandomChoice", "Relational",
            "Slice", "TensorOperation", "TypeCast", "c_transforms", "py_transforms", "transforms"]

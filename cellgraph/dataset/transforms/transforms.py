@@ -1,5 +1,5 @@
 """General transforms (mindspore.dataset.transforms): TypeCast, OneHot, Compose, PadEnd, Fill,
-Concatenate, Slice, Duplicate, Mask."""
+Concatenate, Slice, Duplicate, Mask, RandomApply, RandomChoice."""
 from __future__ import annotations
 
 import enum
@@ -8,8 +8,10 @@ import operator
 
 import numpy as np
 
-__all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd", "Relational",
-           "Slice", "TensorOperation", "TypeCast"]
+from cellgraph.dataset import config
+
+__all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd",
+           "RandomApply", "RandomChoice", "Relational", "Slice", "TensorOperation", "TypeCast"]
 
 
 class TensorOperation:
@@ -21,6 +23,26 @@ class TensorOperation:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+class RandomOperation(TensorOperation):
+    """A transform that draws: its generator is seeded by `dataset.config.set_seed`."""
+
+    _rng = None
+
+    @property
+    def rng(self) -> np.random.Generator:
+        if self._rng is None:
+            self._rng = config.new_rng()
+        return self._rng
+
+
+def _transform_list(transforms, op: str) -> list:
+    transforms = list(transforms) if isinstance(transforms, (list, tuple)) else None
+    if not transforms or not all(callable(t) for t in transforms):
+        raise TypeError(f"{op}: `transforms` must be a non-empty list of transforms, got "
+                        f"{transforms!r}")
+    return transforms
 
 
 def numpy_dtype(data_type) -> np.dtype:
@@ -83,17 +105,45 @@ class Compose(TensorOperation):
     """The transforms one after another, as one operation."""
 
     def __init__(self, transforms):
-        self.transforms = list(transforms)
-        if not self.transforms or not all(callable(t) for t in self.transforms):
-            raise TypeError(f"Compose: `transforms` must be a non-empty list of callables, got "
-                            f"{transforms!r}")
+        self.transforms = _transform_list(transforms, "Compose")
 
     def __call__(self, *inputs):
-        values = inputs
-        for transform in self.transforms:
-            values = transform(*values)
-            values = values if isinstance(values, tuple) else (values,)
-        return values[0] if len(values) == 1 else values
+        return _run_in_turn(self.transforms, inputs)
+
+
+def _run_in_turn(transforms, inputs: tuple):
+    values = inputs
+    for transform in transforms:
+        values = transform(*values)
+        values = values if isinstance(values, tuple) else (values,)
+    return values[0] if len(values) == 1 else values
+
+
+class RandomApply(RandomOperation):
+    """With probability `prob`, the transforms one after another; otherwise the input as
+    it is."""
+
+    def __init__(self, transforms, prob=0.5):
+        self.transforms = _transform_list(transforms, "RandomApply")
+        if isinstance(prob, bool) or not isinstance(prob, numbers.Real) or not 0 <= prob <= 1:
+            raise ValueError(f"RandomApply: `prob` must be a number in [0, 1], got {prob!r}")
+        self.prob = float(prob)
+
+    def __call__(self, *inputs):
+        if self.rng.random() >= self.prob:
+            return inputs[0] if len(inputs) == 1 else inputs
+        return _run_in_turn(self.transforms, inputs)
+
+
+class RandomChoice(RandomOperation):
+    """One of the transforms, picked uniformly at random for each call."""
+
+    def __init__(self, transforms):
+        self.transforms = _transform_list(transforms, "RandomChoice")
+
+    def __call__(self, *inputs):
+        transform = self.transforms[int(self.rng.integers(len(self.transforms)))]
+        return _run_in_turn([transform], inputs)
 
 
 class PadEnd(TensorOperation):

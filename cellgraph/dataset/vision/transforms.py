@@ -12,7 +12,7 @@ from enum import Enum
 
 import numpy as np
 
-from cellgraph.dataset import config
+from cellgraph.dataset.transforms.transforms import RandomOperation as _RandomOp
 from cellgraph.dataset.transforms.transforms import TensorOperation
 
 __all__ = [
@@ -78,16 +78,6 @@ def _size_pair(size, op: str) -> tuple[int, int]:
     if len(size) != 2 or not all(isinstance(s, numbers.Integral) and s > 0 for s in size):
         raise ValueError(f"{op}: `size` must be a positive int or (height, width), got {size}")
     return int(size[0]), int(size[1])
-
-
-class _RandomOp(TensorOperation):
-    _rng = None
-
-    @property
-    def rng(self) -> np.random.Generator:
-        if self._rng is None:
-            self._rng = config.new_rng()
-        return self._rng
 
 
 class Decode(TensorOperation):
@@ -342,3 +332,14 @@ class ToTensor(TensorOperation):
         array = _image_array(image, "ToTensor")
         array = array[..., None] if array.ndim == 2 else array
         return (array.transpose(2, 0, 1) / 255.0).astype(self.output_type)
+
+
+def __getattr__(name: str):
+    """MindSpore keeps every image transform in this module; the ones written in color.py,
+    geometry.py and augment.py (which import this module) are found here too."""
+    from . import augment, color, geometry
+
+    for module in (color, geometry, augment):
+        if name in module.__all__:
+            return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,8 +11,9 @@ ReLU, GELU, SiLU, Sigmoid, Tanh, Identity = (_nn.ReLU, _nn.GELU, _nn.SiLU, _nn.S
                                              _nn.Tanh, _nn.Identity)
 MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss = (
     _nn.MSELoss, _nn.L1Loss, _nn.CrossEntropyLoss, _nn.NLLLoss, _nn.BCEWithLogitsLoss)
-GroupNorm, Mish, ELU, Hardtanh = _nn.GroupNorm, _nn.Mish, _nn.ELU, _nn.Hardtanh
+Mish, ELU, Hardtanh = _nn.Mish, _nn.ELU, _nn.Hardtanh
 
+from ._layers import *  # the layers holding torch-named parameters or arguments
 
 Linear = _nn.Linear
 
@@ -27,17 +28,34 @@ def _conv_padding(padding):
     return "pad", (top, top, left, left)
 
 
-class Conv2d(_nn.Conv2d):
-    """2-D convolution with PyTorch's arguments (padding int, pair, "same" or "valid")."""
+def _zeros_padding(layer: str, padding_mode: str) -> None:
+    if padding_mode != "zeros":
+        raise ArgumentValueError(f"mint.nn.{layer}: only padding_mode='zeros' is supported, got "
+                                 f"{padding_mode!r}")
+
+
+class _TorchConv:
+    """PyTorch's convolution arguments (padding an int, a pair, "same" or "valid") in front of
+    the nn convolution that follows this class in the MRO."""
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1,
                  groups=1, bias=True, padding_mode="zeros", dtype=None):
-        if padding_mode != "zeros":
-            raise ArgumentValueError(f"mint.nn.Conv2d: only padding_mode='zeros' is supported, got "
-                             f"{padding_mode!r}")
+        _zeros_padding(type(self).__name__, padding_mode)
         pad_mode, pads = _conv_padding(padding)
         super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, pads,
                          dilation, groups, has_bias=bias)
+
+
+
+
+
+
+
+
+
+
+class Conv2d(_TorchConv, _nn.Conv2d):
+    """2-D convolution with PyTorch's arguments."""
 
 
 class Softmax(_nn.Softmax):
@@ -60,38 +78,6 @@ class Flatten(_nn.Flatten):
         super().__init__(start_dim=start_dim, end_dim=end_dim)
 
 
-class Embedding(_nn.Embedding):
-    """Rows of `weight` (num_embeddings, embedding_dim) picked by integer ids."""
-
-    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None,
-                 norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None,
-                 _freeze=False, dtype=None):
-        if max_norm is not None or scale_grad_by_freq or sparse:
-            raise ArgumentValueError("mint.nn.Embedding: max_norm, scale_grad_by_freq and sparse are "
-                             "not supported")
-        super().__init__(num_embeddings, embedding_dim, padding_idx=padding_idx,
-                         embedding_table="normal" if _weight is None else _weight)
-
-
-class LayerNorm(_nn.LayerNorm):
-    """Normalise over the trailing `normalized_shape` axes."""
-
-    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True,
-                 dtype=None):
-        shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(
-            normalized_shape)
-        super().__init__(shape, -len(shape), -len(shape), epsilon=eps)
-        self.gamma.requires_grad = bool(elementwise_affine)
-        self.beta.requires_grad = bool(elementwise_affine and bias)
-
-
-class BatchNorm2d(_nn.BatchNorm2d):
-    """PyTorch's momentum m weights the new batch: MindSpore's momentum is 1 - m."""
-
-    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
-                 track_running_stats=True, dtype=None):
-        super().__init__(num_features, eps, 1.0 - momentum, affine,
-                         use_batch_statistics=None if track_running_stats else True)
 
 
 class MaxPool2d(_nn.MaxPool2d):
@@ -111,4 +97,5 @@ class AvgPool2d(_nn.AvgPool2d):
                          padding, ceil_mode, count_include_pad, divisor_override)
 
 
-__all__ = sorted(n for n in dir() if not n.startswith("_") and n != "annotations")  # noqa: PLE0605
+__all__ = sorted(n for n in dir() if not n.startswith("_")  # noqa: PLE0605
+                 and n not in ("annotations", "ArgumentValueError"))

@@ -1,6 +1,10 @@
 """`mindspore.mint.nn.functional`: PyTorch-style functional layers over cellgraph.ops."""
 from __future__ import annotations
 
+import numbers as _numbers
+
+import numpy as _np
+
 import cellgraph.ops as _ops
 from cellgraph.loss_functions import (  # noqa: F401
     binary_cross_entropy,
@@ -10,12 +14,205 @@ from cellgraph.loss_functions import (  # noqa: F401
     l1_loss,
     mse_loss,
     nll_loss,
-    smooth_l1_loss,
+    triplet_margin_loss,
 )
+from cellgraph.loss_functions import smooth_l1_loss as _smooth_l1_loss
+from cellgraph.ops.errors import ArgumentValueError
+from cellgraph.ops.errors import ShapeError as _ShapeError
+from cellgraph.runtime.tensor import Tensor
 
-relu, sigmoid, tanh, silu, softplus = _ops.relu, _ops.sigmoid, _ops.tanh, _ops.silu, \
-    _ops.softplus
+relu, sigmoid, tanh, silu = _ops.relu, _ops.sigmoid, _ops.tanh, _ops.silu
 pad, one_hot = _ops.pad, _ops.one_hot
+glu, logsigmoid, mish, pixel_unshuffle = _ops.glu, _ops.logsigmoid, _ops.mish, _ops.pixel_unshuffle
+softshrink, pixel_shuffle, cosine_similarity, pairwise_distance = (
+    _ops.softshrink, _ops.pixel_shuffle, _ops.cosine_similarity, _ops.pairwise_distance)
+adaptive_avg_pool1d, adaptive_avg_pool2d, interpolate, layer_norm, max_pool2d = (
+    _ops.adaptive_avg_pool1d, _ops.adaptive_avg_pool2d, _ops.interpolate, _ops.layer_norm,
+    _ops.max_pool2d)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    return _ops.elu(input, alpha)
+
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False):
+    """Rows of `weight` picked by the integer ids in `input`; the row at `padding_idx` gets no
+    gradient."""
+    if max_norm is not None or scale_grad_by_freq:
+        raise ArgumentValueError("mint.nn.functional.embedding: max_norm and scale_grad_by_freq "
+                                 "are not supported")
+    if padding_idx is not None:
+        rows = weight.shape[0]
+        keep = _np.ones((rows, 1), _np.float32)
+        keep[padding_idx] = 0.0
+        keep = _ops.cast(Tensor(keep), weight.dtype)
+        weight = weight * keep + _ops.stop_gradient(weight * (1 - keep))
+    return _ops.gather(weight, input, 0)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
+    """Normalise (N, C, ...) over each group of C / num_groups channels and the other axes."""
+    n, c = input.shape[0], input.shape[1]
+    if c % num_groups:
+        raise ArgumentValueError(f"group_norm: {c} channels cannot be split into {num_groups} "
+                                 f"groups")
+    grouped = _ops.reshape(input, (n, num_groups, -1))
+    mean = grouped.mean(axis=2, keep_dims=True)
+    centred = grouped - mean
+    var = (centred * centred).mean(axis=2, keep_dims=True)
+    out = _ops.reshape(centred / _ops.sqrt(var + eps), input.shape)
+    shape = (1, c) + (1,) * (len(input.shape) - 2)
+    if weight is not None:
+        out = out * _ops.reshape(weight, shape)
+    if bias is not None:
+        out = out + _ops.reshape(bias, shape)
+    return out
+
+
+def _in_place_free(name):
+    """The activations whose torch form takes `inplace` (cellgraph never writes in place:
+    the result is the same value)."""
+    op = getattr(_ops, name)
+
+    def activation(input, inplace=False):
+        return op(input)
+    activation.__name__ = activation.__qualname__ = name
+    activation.__doc__ = f"ops.{name}; `inplace` changes nothing (values are never mutated)."
+    return activation
+
+
+relu6, selu, hardsigmoid, hardswish = (_in_place_free(n) for n in (
+    "relu6", "selu", "hardsigmoid", "hardswish"))
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    return _ops.hardtanh(input, min_val, max_val)
+
+
+def prelu(input, weight):
+    return _ops.prelu(input, weight)
+
+
+def hardshrink(input, lambd=0.5):
+    """x where |x| > lambd, 0 elsewhere."""
+    return _ops.select(_ops.abs(input) > lambd, input, _ops.zeros_like(input))
+
+
+def softplus(input, beta=1, threshold=20):
+    """log(1 + exp(beta x)) / beta, and x itself where beta x > threshold (as torch)."""
+    return _ops.select(input * beta > threshold, input, _ops.softplus(input, beta))
+
+
+def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
+    """Huber-style loss, torch's argument order (and `reduction="mean"` by default)."""
+    return _smooth_l1_loss(input, target, beta, reduction)
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The transpose of conv2d, `weight` (in, out/groups, kh, kw); each output side is
+    (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1: the full
+    ("valid") transposed convolution less `padding` at each side, `output_padding` more (zeros
+    plus bias) at the end."""
+    pads, extra = _pair(padding), _pair(output_padding)
+    full = _ops.conv_transpose2d(input, weight, None, stride, "valid", 0, dilation, groups)
+    size = [full.shape[2 + i] - 2 * pads[i] + extra[i] for i in range(2)]
+    short = [max(pads[i] + size[i] - full.shape[2 + i], 0) for i in range(2)]
+    if any(short):
+        full = _ops.pad(full, (0, short[1], 0, short[0]))
+    out = full[:, :, pads[0]:pads[0] + size[0], pads[1]:pads[1] + size[1]]
+    return out if bias is None else out + _ops.reshape(bias, (-1, 1, 1))
+
+
+def _pair(value):
+    return (value, value) if isinstance(value, _numbers.Integral) else tuple(value)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    return _ops.avg_pool2d(input, kernel_size, kernel_size if stride is None else stride,
+                           padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def _conv_padding(padding, rank):
+    """torch's `padding` (int, tuple, "same", "valid") -> ops' (pad_mode, padding)."""
+    if isinstance(padding, str):
+        if padding not in ("same", "valid"):
+            raise ArgumentValueError(f"conv: expected padding 'same' or 'valid', got {padding!r}")
+        return padding, 0
+    pads = (padding,) * rank if isinstance(padding, _numbers.Integral) else tuple(padding)
+    if not any(pads):
+        return "valid", 0
+    return "pad", tuple(p for p in pads for _ in range(2)) if rank == 2 else pads[0]
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    pad_mode, pads = _conv_padding(padding, 2)
+    return _ops.conv2d(input, weight, bias, stride, pad_mode, pads, dilation, groups)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    pad_mode, pads = _conv_padding(padding, 1)
+    return _ops.conv1d(input, weight, bias, stride, pad_mode, pads, dilation, groups)
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False,
+               momentum=0.1, eps=1e-05):
+    """Normalise over every axis but the channels (axis 1): by the batch's statistics when
+    training (`momentum` weighting the new batch in the running ones), else the running ones."""
+    channels = input.shape[1]
+    weight = _ops.ones((channels,), input.dtype) if weight is None else weight
+    bias = _ops.zeros((channels,), input.dtype) if bias is None else bias
+    return _ops.batch_norm(input, running_mean, running_var, weight, bias, training, momentum,
+                           eps)
+
+
+def _unfold_weight(channels, kernel, dtype):
+    """(C*kh*kw, 1, kh, kw) one-hot kernels: output channel c*K + k copies position k of
+    channel c, the order of torch's unfold."""
+    count = kernel[0] * kernel[1]
+    eye = _np.eye(count).reshape(count, 1, *kernel)
+    return Tensor(_np.tile(eye, (channels, 1, 1, 1)), dtype)
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """(N, C, H, W) -> (N, C*kh*kw, L): every sliding block as a column (im2col), by a grouped
+    convolution with one-hot kernels (so its gradient is the convolution's)."""
+    if input.ndim != 4:
+        raise _ShapeError(f"unfold: expected a 4-D (N, C, H, W) input, got rank {input.ndim}")
+    kernel, pads = _pair(kernel_size), _pair(padding)
+    n, channels = input.shape[:2]
+    pad_mode, conv_pads = ("pad", (pads[0], pads[0], pads[1], pads[1])) if any(pads) else (
+        "valid", 0)
+    blocks = _ops.conv2d(input, _unfold_weight(channels, kernel, input.dtype), None,
+                         _pair(stride), pad_mode, conv_pads, _pair(dilation), channels)
+    return _ops.reshape(blocks, (n, channels * kernel[0] * kernel[1], -1))
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """(N, C*kh*kw, L) -> (N, C, H, W): the columns summed back into place (col2im, the adjoint
+    of unfold), by the transposed grouped convolution."""
+    kernel, pads, stride, dilation = (_pair(v) for v in (kernel_size, padding, stride, dilation))
+    size = _pair(output_size)
+    if input.ndim != 3 or input.shape[1] % (kernel[0] * kernel[1]):
+        raise _ShapeError(f"fold: expected (N, C*{kernel[0]}*{kernel[1]}, L), got shape "
+                         f"{input.shape}")
+    blocks = [(size[i] + 2 * pads[i] - dilation[i] * (kernel[i] - 1) - 1) // stride[i] + 1
+              for i in range(2)]
+    n, channels = input.shape[0], input.shape[1] // (kernel[0] * kernel[1])
+    if input.shape[2] != blocks[0] * blocks[1]:
+        raise _ShapeError(f"fold: expected {blocks[0] * blocks[1]} blocks for output_size {size}, "
+                         f"got {input.shape[2]}")
+    columns = _ops.reshape(input, (n, input.shape[1], blocks[0], blocks[1]))
+    out = _ops.conv_transpose2d(columns, _unfold_weight(channels, kernel, input.dtype), None,
+                                stride, "valid", 0, dilation, channels)
+    # the transposed convolution covers the padded image up to its last block: complete it,
+    # then drop the padding
+    short = [size[i] + 2 * pads[i] - out.shape[2 + i] for i in range(2)]
+    out = _ops.pad(out, (0, short[1], 0, short[0]))
+    return out[:, :, pads[0]:pads[0] + size[0], pads[1]:pads[1] + size[1]]
 
 
 def gelu(input, approximate="none"):
@@ -51,4 +248,5 @@ def normalize(input, p=2.0, dim=1, eps=1e-12):
     return input / _ops.maximum(_ops.vector_norm(input, p, dim, True), eps)
 
 
-__all__ = sorted(n for n in dir() if not n.startswith("_") and n != "annotations")  # noqa: PLE0605
+__all__ = sorted(n for n in dir() if not n.startswith("_")  # noqa: PLE0605
+                 and n not in ("annotations", "ArgumentValueError", "Tensor"))

@@ -1,4 +1,5 @@
-"""`mindspore.nn.probability`: probability distributions (`distribution`)."""
-from . import distribution
+"""`mindspore.nn.probability`: probability distributions (`distribution`), bijectors
+(`bijector`) and Bayesian layers (`bnn_layers`)."""
+from . import bijector, bnn_layers, distribution
 
-__all__ = ["distribution"]
+__all__ = ["bijector", "bnn_layers", "distribution"]

@@ -3,7 +3,8 @@ from ._callback import Callback, CallbackParams, RunContext
 from ._checkpoint import CheckpointConfig, ModelCheckpoint
 from ._lr_callbacks import LearningRateScheduler, ReduceLROnPlateau
 from ._monitors import EarlyStopping, History, LambdaCallback, LossMonitor, TimeMonitor
+from ._on_request_exit import OnRequestExit
 
 __all__ = ["Callback", "CallbackParams", "CheckpointConfig", "EarlyStopping", "History",
            "LambdaCallback", "LearningRateScheduler", "LossMonitor", "ModelCheckpoint",
-           "ReduceLROnPlateau", "RunContext", "TimeMonitor"]
+           "OnRequestExit", "ReduceLROnPlateau", "RunContext", "TimeMonitor"]

@@ -1,4 +1,5 @@
-"""`mindspore.nn.probability.distribution`: Normal, Uniform and Bernoulli as Cells.
+"""`mindspore.nn.probability.distribution`: Normal, Uniform, Bernoulli and
+TransformedDistribution as Cells.
 
 Each method takes the distribution's parameters as optional trailing arguments (falling back
 to the ones given at construction), as MindSpore's do; `construct(name, *args)` calls the
@@ -16,7 +17,7 @@ from cellgraph.ops.errors import ArgumentValueError
 
 from ...cell import Cell
 
-__all__ = ["Bernoulli", "Distribution", "Normal", "Uniform"]
+__all__ = ["Bernoulli", "Distribution", "Normal", "TransformedDistribution", "Uniform"]
 
 
 def _tensor(value, dtype):
@@ -204,3 +205,45 @@ class Bernoulli(Distribution):
         (p,) = self._params((probs,))
         full = tuple(shape) + tuple(p.shape)
         return P.cast(P.rand(full) < p, self.sample_dtype)
+
+
+class TransformedDistribution(Distribution):
+    """The distribution of Y = bijector(X) for X ~ `distribution`: densities by the change of
+    variables, log p_Y(y) = log p_X(g^-1(y)) + log |dg^-1/dy|, samples pushed forward. The
+    cdf assumes an increasing map; the mean exists only for a linear one (ScalarAffine)."""
+
+    def __init__(self, bijector, distribution, seed=None, name="transformed_distribution"):
+        from ..bijector import Bijector, ScalarAffine
+
+        if not isinstance(bijector, Bijector):
+            raise TypeError(f"TransformedDistribution: `bijector` must be a Bijector, got "
+                            f"{type(bijector).__name__}")
+        if not isinstance(distribution, Distribution):
+            raise TypeError(f"TransformedDistribution: `distribution` must be a Distribution, "
+                            f"got {type(distribution).__name__}")
+        super().__init__({}, seed, distribution.dtype, name)
+        self.bijector, self.distribution = bijector, distribution
+        self.is_linear_transformation = isinstance(bijector, ScalarAffine)
+
+    def log_prob(self, value, *params):
+        inverse = self.bijector.inverse(value)
+        return self.distribution.log_prob(inverse, *params) + \
+            self.bijector.inverse_log_jacobian(value)
+
+    def prob(self, value, *params):
+        return P.exp(self.log_prob(value, *params))
+
+    def cdf(self, value, *params):
+        return self.distribution.cdf(self.bijector.inverse(value), *params)
+
+    def log_cdf(self, value, *params):
+        return P.log(self.cdf(value, *params))
+
+    def mean(self, *params):
+        if not self.is_linear_transformation:
+            raise NotImplementedError("TransformedDistribution: the mean is only available "
+                                      "for a linear transformation (ScalarAffine)")
+        return self.bijector.forward(self.distribution.mean(*params))
+
+    def sample(self, shape=(), *params):
+        return self.bijector.forward(self.distribution.sample(shape, *params))

@@ -12,64 +12,11 @@ import typing
 
 import numpy as np
 
+from .metric import Metric, rearrange_inputs
+
 __all__ = ["F1", "MAE", "MSE", "Accuracy", "ConfusionMatrix", "Fbeta", "Loss", "Metric", "Precision", "Recall",
            "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "TopKCategoricalAccuracy",
            "get_metric_fn", "names", "rearrange_inputs"]
-
-
-def _numpy(data) -> np.ndarray:
-    if hasattr(data, "asnumpy"):
-        return data.asnumpy()
-    if isinstance(data, (np.ndarray, list, tuple, numbers.Number)):
-        return np.asarray(data)
-    raise TypeError(f"metric: expected a Tensor, a NumPy array or a list, got "
-                    f"{type(data).__name__}")
-
-
-def rearrange_inputs(update):
-    """Decorator for `update`: the inputs picked by `set_indexes`, in that order."""
-    def wrapper(self, *inputs):
-        if self._indexes is not None:
-            inputs = tuple(inputs[i] for i in self._indexes)
-        return update(self, *inputs)
-
-    wrapper.__name__, wrapper.__doc__ = update.__name__, update.__doc__
-    return wrapper
-
-
-class Metric:
-    """Base class: subclasses define clear, update and eval."""
-
-    def __init__(self):
-        self._indexes = None
-
-    def _convert_data(self, data) -> np.ndarray:
-        return _numpy(data)
-
-    @property
-    def indexes(self):
-        return self._indexes
-
-    def set_indexes(self, indexes):
-        """Which of the inputs `update` receives (Model.eval passes loss, outputs, label)."""
-        if not isinstance(indexes, list) or not all(isinstance(i, int) for i in indexes):
-            raise TypeError(f"set_indexes: expected a list of ints, got {indexes!r}")
-        self._indexes = indexes
-        return self
-
-    def clear(self):
-        raise NotImplementedError
-
-    def update(self, *inputs):
-        raise NotImplementedError
-
-    def eval(self):
-        raise NotImplementedError
-
-    def __call__(self, *inputs):
-        self.clear()
-        self.update(*inputs)
-        return self.eval()
 
 
 def _check_inputs(op: str, inputs: tuple, count: int):

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from . import config
+from .. import config
 
 __all__ = ["Dataset"]
 
@@ -77,9 +77,10 @@ class Dataset:
             max_rowsize=16, offload=None):
         """Apply `operations` (a callable or a list, run in order) to `input_columns`; the
         results become `output_columns` (default: the input columns' names)."""
-        from .nodes import MapNode
+        from ..nodes import MapNode
 
-        return MapNode(self, operations, input_columns, output_columns, column_order)
+        mapped = MapNode(self, operations, input_columns, output_columns, column_order)
+        return mapped if cache is None else cache.over(mapped)
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None,
               per_batch_map=None, input_columns=None, output_columns=None, column_order=None,
@@ -87,7 +88,7 @@ class Dataset:
         """Stack `batch_size` rows into one; the last, smaller batch is dropped if
         `drop_remainder`. `pad_info` and `column_order` (MindSpore 1.x) pad as `padded_batch`
         does and order the columns as `project` does."""
-        from .nodes import BatchDataset
+        from ..nodes import BatchDataset
 
         batched = BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
                                per_batch_map, input_columns, output_columns, pad_info,
@@ -101,7 +102,7 @@ class Dataset:
         value)}) is padded at the end to `shape` (None, or a None axis: the longest in the
         batch) with `value` (None: 0), every other column to the longest with 0. Without
         `pad_info` nothing is padded."""
-        from .nodes import BatchDataset
+        from ..nodes import BatchDataset
 
         return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
                             pad_info=pad_info)
@@ -109,14 +110,14 @@ class Dataset:
     def filter(self, predicate, input_columns=None, num_parallel_workers=None):
         """Keep the rows for which `predicate(*input_columns)` (all columns by default) is
         true."""
-        from .nodes import FilterNode
+        from ..nodes import FilterNode
 
         return FilterNode(self, predicate, input_columns)
 
     def shuffle(self, buffer_size):
         """Shuffle through a buffer of `buffer_size` rows (a full shuffle when it holds the
         whole dataset); every epoch shuffles anew."""
-        from .nodes import ShuffleNode
+        from ..nodes import ShuffleNode
 
         if isinstance(buffer_size, bool) or not isinstance(buffer_size, numbers.Integral) or \
                 buffer_size < 2:
@@ -125,7 +126,7 @@ class Dataset:
 
     def repeat(self, count=None):
         """The dataset `count` times over (None or -1: without end)."""
-        from .nodes import RepeatNode
+        from ..nodes import RepeatNode
 
         if count is None or count == -1:
             return RepeatNode(self, None)
@@ -133,26 +134,26 @@ class Dataset:
 
     def project(self, columns):
         """Keep only `columns`, in that order."""
-        from .nodes import ProjectNode
+        from ..nodes import ProjectNode
 
         return ProjectNode(self, column_list(columns, "project", "columns"))
 
     def rename(self, input_columns, output_columns):
-        from .nodes import RenameNode
+        from ..nodes import RenameNode
 
         return RenameNode(self, column_list(input_columns, "rename", "input_columns"),
                           column_list(output_columns, "rename", "output_columns"))
 
     def take(self, count=-1):
         """The first `count` rows (-1: all)."""
-        from .nodes import SliceNode
+        from ..nodes import SliceNode
 
         count = _check_count(count, "take", "count", allow_all=True)
         return self if count == -1 else SliceNode(self, 0, count)
 
     def skip(self, count):
         """All rows but the first `count`."""
-        from .nodes import SliceNode
+        from ..nodes import SliceNode
 
         if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count < 0:
             raise ValueError(f"skip: `count` must be an int >= 0, got {count!r}")
@@ -160,7 +161,7 @@ class Dataset:
 
     def split(self, sizes, randomize=True):
         """Disjoint datasets of the given sizes (row counts, or fractions that sum to 1)."""
-        from .nodes import SubsetNode
+        from ..nodes import SubsetNode
 
         total = self.get_dataset_size()
         counts = _split_counts(sizes, total)
@@ -171,13 +172,13 @@ class Dataset:
     def zip(self, datasets):
         """This dataset's columns followed by those of `datasets` (one or a tuple), row by
         row, as long as the shortest lasts."""
-        from .nodes import ZipNode, _dataset_tuple
+        from ..nodes import ZipNode, _dataset_tuple
 
         return ZipNode((self,) + _dataset_tuple(datasets, "zip"))
 
     def concat(self, datasets):
         """This dataset's rows, then those of `datasets` (one or a list); columns must match."""
-        from .nodes import ConcatNode, _dataset_tuple
+        from ..nodes import ConcatNode, _dataset_tuple
 
         return ConcatNode((self,) + _dataset_tuple(datasets, "concat"))
 
@@ -196,7 +197,7 @@ class Dataset:
         return n
 
     def get_batch_size(self) -> int:
-        from .nodes import BatchDataset
+        from ..nodes import BatchDataset
 
         node = self
         while node.children and not isinstance(node, BatchDataset):
@@ -204,7 +205,7 @@ class Dataset:
         return node.batch_size if isinstance(node, BatchDataset) else 1
 
     def get_repeat_count(self) -> int:
-        from .nodes import RepeatNode
+        from ..nodes import RepeatNode
 
         node = self
         while node.children and not isinstance(node, RepeatNode):
@@ -226,16 +227,15 @@ class Dataset:
                               do_copy=True):
         """An iterator of lists of Tensors (NumPy arrays with `output_numpy`); each `for` over
         it is one epoch."""
-        from .iterators import DatasetIterator
+        from ..iterators import TupleIterator
 
-        return DatasetIterator(self, column_list(columns, "create_tuple_iterator", "columns"),
-                               num_epochs, output_numpy, as_dict=False)
+        return TupleIterator(self, columns, num_epochs, output_numpy, do_copy)
 
     def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=True):
         """An iterator of {column name: Tensor} dicts; each `for` over it is one epoch."""
-        from .iterators import DatasetIterator
+        from ..iterators import DictIterator
 
-        return DatasetIterator(self, None, num_epochs, output_numpy, as_dict=True)
+        return DictIterator(self, num_epochs, output_numpy, do_copy)
 
     def __iter__(self):
         return iter(self.create_tuple_iterator(num_epochs=1))

@@ -1,0 +1,308 @@
+"""Affine warps, blur, erasing and AutoAugment-style policies of mindspore.dataset.vision:
+Rotate, RandomAffine, GaussianBlur, RandomErasing, RandomSelectSubpolicy. All run on NumPy
+arrays (a Pillow image is converted and given back as one), so no Pillow is needed.
+
+Coordinates are pixel indices, x to the right and y down, and a positive angle turns the
+image counter-clockwise on screen, as OpenCV's warps (which MindSpore uses) do. Rotation
+centres default to ((W - 1) / 2, (H - 1) / 2), which makes quarter turns exact permutations.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from .geometry import _range_pair
+from .transforms import Inter, TensorOperation, _image_array, _is_pil, _pil, _RandomOp
+
+__all__ = ["GaussianBlur", "RandomAffine", "RandomErasing", "RandomSelectSubpolicy", "Rotate"]
+
+
+def _fill_pixel(fill_value, channels: int | None, dtype) -> np.ndarray:
+    fill = np.asarray(fill_value, np.float64)
+    if fill.ndim and channels is not None and fill.size != channels:
+        raise ValueError(f"expected a fill value per channel ({channels}), got {fill_value!r}")
+    return fill.astype(dtype) if fill.ndim else np.full(channels or (), fill, dtype)
+
+
+def warp_affine(image: np.ndarray, forward: np.ndarray, out_hw: tuple[int, int],
+                interpolation: Inter, fill_value) -> np.ndarray:
+    """Each output pixel p takes the input at inverse(forward) @ p (nearest or bilinear);
+    pixels that land outside the input get `fill_value`."""
+    if interpolation not in (Inter.NEAREST, Inter.LINEAR):
+        raise ValueError(f"affine warp: `resample` must be Inter.NEAREST or Inter.BILINEAR, "
+                         f"got {interpolation}")
+    height, width = out_hw
+    inverse = np.linalg.inv(np.vstack([forward, [0, 0, 1]]))[:2]
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float64)
+    src_x = inverse[0, 0] * xs + inverse[0, 1] * ys + inverse[0, 2]
+    src_y = inverse[1, 0] * xs + inverse[1, 1] * ys + inverse[1, 2]
+    in_h, in_w = image.shape[:2]
+    channels = image.shape[2] if image.ndim == 3 else None
+    fill = _fill_pixel(fill_value, channels, np.float64)
+    data = image.astype(np.float64)
+
+    def sample(row, col):
+        inside = (row >= 0) & (row < in_h) & (col >= 0) & (col < in_w)
+        picked = data[np.clip(row, 0, in_h - 1), np.clip(col, 0, in_w - 1)]
+        mask = inside[..., None] if channels is not None else inside
+        return np.where(mask, picked, fill)
+
+    if interpolation is Inter.NEAREST:
+        out = sample(np.floor(src_y + 0.5).astype(np.int64),
+                     np.floor(src_x + 0.5).astype(np.int64))
+    else:
+        top, left = np.floor(src_y).astype(np.int64), np.floor(src_x).astype(np.int64)
+        wy, wx = src_y - top, src_x - left
+        if channels is not None:
+            wy, wx = wy[..., None], wx[..., None]
+        out = ((1 - wy) * ((1 - wx) * sample(top, left) + wx * sample(top, left + 1))
+               + wy * ((1 - wx) * sample(top + 1, left) + wx * sample(top + 1, left + 1)))
+    if image.dtype.kind in "iu":
+        info = np.iinfo(image.dtype)
+        out = np.clip(np.rint(out), info.min, info.max)
+    return out.astype(image.dtype)
+
+
+def _about(center, linear: np.ndarray, shift=(0.0, 0.0)) -> np.ndarray:
+    """The 2x3 matrix applying `linear` about `center`, then translating by `shift`."""
+    cx, cy = center
+    offset = np.array([cx, cy]) - linear @ np.array([cx, cy]) + np.asarray(shift, float)
+    return np.hstack([linear, offset[:, None]])
+
+
+def _rotation(degrees: float) -> np.ndarray:
+    angle = math.radians(degrees)
+    cos, sin = math.cos(angle), math.sin(angle)
+    return np.array([[cos, sin], [-sin, cos]])  # counter-clockwise with y pointing down
+
+
+def _as_array(image, op: str) -> tuple[np.ndarray, bool]:
+    return _image_array(image, op), _is_pil(image)
+
+
+def _back(array: np.ndarray, was_pil: bool):
+    return _pil().fromarray(array) if was_pil else array
+
+
+class Rotate(TensorOperation):
+    """Turn the image `degrees` counter-clockwise about `center` ((x, y); the image centre by
+    default), filling the uncovered corners with `fill_value`; `expand` grows the output to
+    hold the whole turned image."""
+
+    def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None,
+                 fill_value=0):
+        if isinstance(degrees, bool) or not isinstance(degrees, numbers.Real):
+            raise TypeError(f"Rotate: `degrees` must be a number, got {degrees!r}")
+        if center is not None and len(center) != 2:
+            raise ValueError(f"Rotate: `center` must be (x, y), got {center!r}")
+        self.degrees, self.resample, self.expand = float(degrees), resample, bool(expand)
+        self.center, self.fill_value = center, fill_value
+
+    def __call__(self, image):
+        array, was_pil = _as_array(image, "Rotate")
+        height, width = array.shape[:2]
+        center = ((width - 1) / 2, (height - 1) / 2) if self.center is None else self.center
+        linear = _rotation(self.degrees)
+        out_hw, shift = (height, width), (0.0, 0.0)
+        if self.expand:  # the bounding box of the turned image, centred in the output
+            cos, sin = abs(linear[0, 0]), abs(linear[0, 1])
+            out_w = round(width * cos + height * sin)
+            out_h = round(width * sin + height * cos)
+            out_hw = (out_h, out_w)
+            shift = ((out_w - width) / 2, (out_h - height) / 2)
+        forward = _about(center, linear, shift)
+        return _back(warp_affine(array, forward, out_hw, self.resample, self.fill_value),
+                     was_pil)
+
+
+def _symmetric(value, name: str, op: str) -> tuple[float, float]:
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        if value < 0:
+            raise ValueError(f"{op}: `{name}` must be non-negative, got {value}")
+        return -float(value), float(value)
+    pair = tuple(float(v) for v in value)
+    if len(pair) != 2 or pair[0] > pair[1]:
+        raise ValueError(f"{op}: `{name}` must be (min, max), got {value!r}")
+    return pair
+
+
+class RandomAffine(_RandomOp):
+    """A random affine warp about the image centre: a turn drawn from `degrees`, a shift of
+    a fraction of the width and height drawn from `translate` ((x_min, x_max[, y_min,
+    y_max])), a zoom from `scale` ((min, max)) and shears (degrees) from `shear` (a number s:
+    x in [-s, s]; (min, max): x; (x_min, x_max, y_min, y_max): both).
+
+    The forward map is translate . centre . rotate . shear . scale . uncentre, where the
+    x-shear adds tan(sx) * y to x and the y-shear adds tan(sy) * x to y."""
+
+    def __init__(self, degrees, translate=None, scale=None, shear=None,
+                 resample=Inter.NEAREST, fill_value=0):
+        op = "RandomAffine"
+        self.degrees = _symmetric(degrees, "degrees", op)
+        translate = (0.0, 0.0) if translate is None else tuple(float(t) for t in translate)
+        if len(translate) not in (2, 4) or not all(-1 <= t <= 1 for t in translate):
+            raise ValueError(f"{op}: `translate` must be 2 or 4 fractions in [-1, 1], got "
+                             f"{translate!r}")
+        self.translate = translate if len(translate) == 4 else translate + (0.0, 0.0)
+        self.scale = (1.0, 1.0) if scale is None else _range_pair(scale, "scale", op)
+        if self.scale[0] <= 0:
+            raise ValueError(f"{op}: `scale` must be positive, got {scale!r}")
+        if shear is None:
+            shear = (0.0, 0.0, 0.0, 0.0)
+        elif isinstance(shear, numbers.Real) or len(shear) == 2:
+            shear = _symmetric(shear, "shear", op) + (0.0, 0.0)
+        elif len(shear) == 4:
+            shear = _symmetric(shear[:2], "shear", op) + _symmetric(shear[2:], "shear", op)
+        else:
+            raise ValueError(f"{op}: `shear` must be a number or 2 or 4 numbers, got {shear!r}")
+        self.shear = tuple(float(s) for s in shear)
+        self.resample, self.fill_value = resample, fill_value
+
+    def matrix(self, height: int, width: int) -> np.ndarray:
+        """One draw of the forward 2x3 matrix for an image of this size."""
+        angle = self.rng.uniform(*self.degrees)
+        tx = round(self.rng.uniform(*self.translate[:2]) * width)
+        ty = round(self.rng.uniform(*self.translate[2:]) * height)
+        zoom = self.rng.uniform(*self.scale)
+        sx = math.radians(self.rng.uniform(*self.shear[:2]))
+        sy = math.radians(self.rng.uniform(*self.shear[2:]))
+        shear = np.array([[1.0, math.tan(sx)], [math.tan(sy), 1.0]])
+        linear = _rotation(angle) @ shear * zoom
+        return _about(((width - 1) / 2, (height - 1) / 2), linear, (tx, ty))
+
+    def __call__(self, image):
+        array, was_pil = _as_array(image, "RandomAffine")
+        forward = self.matrix(*array.shape[:2])
+        return _back(warp_affine(array, forward, array.shape[:2], self.resample,
+                                 self.fill_value), was_pil)
+
+
+def _odd_pair(value, name: str, op: str) -> tuple[int, int]:
+    pair = (value, value) if isinstance(value, numbers.Integral) else tuple(value)
+    if len(pair) != 2 or not all(isinstance(k, numbers.Integral) and not isinstance(k, bool)
+                                 and k > 0 and k % 2 for k in pair):
+        raise ValueError(f"{op}: `{name}` must be a positive odd int or two of them, got "
+                         f"{value!r}")
+    return int(pair[0]), int(pair[1])
+
+
+def gaussian_kernel(size: int, sigma: float) -> np.ndarray:
+    """The normalised 1-D Gaussian of `size` taps; sigma <= 0 takes OpenCV's default for the
+    size, 0.3 * ((size - 1) / 2 - 1) + 0.8."""
+    if sigma <= 0:
+        sigma = 0.3 * ((size - 1) * 0.5 - 1) + 0.8
+    taps = np.exp(-0.5 * ((np.arange(size) - (size - 1) / 2) / sigma) ** 2)
+    return taps / taps.sum()
+
+
+class GaussianBlur(TensorOperation):
+    """Blur with a Gaussian of `kernel_size` ((width, height), odd) and `sigma` ((sigma_x,
+    sigma_y); None or 0: from the size); borders reflect without repeating the edge pixel."""
+
+    def __init__(self, kernel_size, sigma=None):
+        op = "GaussianBlur"
+        self.kernel_size = _odd_pair(kernel_size, "kernel_size", op)
+        if sigma is None:
+            sigma = (0.0, 0.0)
+        elif isinstance(sigma, numbers.Real):
+            sigma = (sigma, sigma)
+        self.sigma = tuple(float(s) for s in sigma)
+        if len(self.sigma) != 2 or min(self.sigma) < 0:
+            raise ValueError(f"{op}: `sigma` must be a non-negative number or two, got "
+                             f"{sigma!r}")
+
+    def __call__(self, image):
+        array, was_pil = _as_array(image, "GaussianBlur")
+        out = array.astype(np.float64)
+        for axis, size, sigma in ((1, self.kernel_size[0], self.sigma[0]),
+                                  (0, self.kernel_size[1], self.sigma[1])):
+            taps, half = gaussian_kernel(size, sigma), size // 2
+            widths = [(0, 0)] * out.ndim
+            widths[axis] = (half, half)
+            padded = np.pad(out, widths, mode="reflect")
+            windows = np.lib.stride_tricks.sliding_window_view(padded, size, axis=axis)
+            out = windows @ taps
+        if array.dtype.kind in "iu":
+            info = np.iinfo(array.dtype)
+            out = np.clip(np.rint(out), info.min, info.max)
+        return _back(out.astype(array.dtype), was_pil)
+
+
+class RandomErasing(_RandomOp):
+    """With probability `prob`, overwrite a random rectangle of a CHW image: its area a
+    fraction drawn from `scale`, its height / width ratio log-uniform in `ratio`; `value` is
+    a number, one per channel, or "random" (standard normal noise). After `max_attempts`
+    rectangles that do not fit, the image is left as it is."""
+
+    def __init__(self, prob=0.5, scale=(0.02, 0.33), ratio=(0.3, 3.3), value=0, inplace=False,
+                 max_attempts=10):
+        op = "RandomErasing"
+        if not isinstance(prob, numbers.Real) or not 0 <= prob <= 1:
+            raise ValueError(f"{op}: `prob` must be in [0, 1], got {prob!r}")
+        self.prob = float(prob)
+        self.scale = _range_pair(scale, "scale", op)
+        self.ratio = _range_pair(ratio, "ratio", op)
+        if self.ratio[0] <= 0:
+            raise ValueError(f"{op}: `ratio` must be positive, got {ratio!r}")
+        if not (value == "random" or isinstance(value, (numbers.Real, tuple, list))):
+            raise TypeError(f"{op}: `value` must be a number, a tuple or 'random', got "
+                            f"{value!r}")
+        self.value, self.inplace = value, bool(inplace)
+        self.max_attempts = int(max_attempts)
+
+    def region(self, height: int, width: int):
+        """(top, left, h, w) of the rectangle to erase, or None."""
+        log_ratio = (math.log(self.ratio[0]), math.log(self.ratio[1]))
+        for _ in range(self.max_attempts):
+            area = height * width * self.rng.uniform(*self.scale)
+            aspect = math.exp(self.rng.uniform(*log_ratio))
+            h, w = round(math.sqrt(area * aspect)), round(math.sqrt(area / aspect))
+            if 0 < h < height and 0 < w < width:
+                return (int(self.rng.integers(height - h + 1)),
+                        int(self.rng.integers(width - w + 1)), h, w)
+        return None
+
+    def __call__(self, image):
+        array = np.asarray(image)
+        if array.ndim != 3:
+            raise RuntimeError(f"RandomErasing: expected a CHW image, got shape {array.shape}")
+        if self.rng.random() >= self.prob:
+            return array
+        box = self.region(*array.shape[1:])
+        if box is None:
+            return array
+        top, left, h, w = box
+        out = array if self.inplace else array.copy()
+        if self.value == "random":
+            patch = self.rng.standard_normal((array.shape[0], h, w))
+        else:
+            patch = np.asarray(self.value, np.float64).reshape(-1, 1, 1)
+        out[:, top:top + h, left:left + w] = patch
+        return out
+
+
+class RandomSelectSubpolicy(_RandomOp):
+    """AutoAugment's policy: pick one sub-policy (a list of (transform, prob) pairs) at
+    random, then apply each of its transforms, in order, with its probability."""
+
+    def __init__(self, policy):
+        if not isinstance(policy, list) or not policy:
+            raise TypeError(f"RandomSelectSubpolicy: `policy` must be a non-empty list of "
+                            f"sub-policies, got {policy!r}")
+        for sub in policy:
+            if not isinstance(sub, list) or not sub or not all(
+                    isinstance(pair, tuple) and len(pair) == 2 and callable(pair[0]) and
+                    isinstance(pair[1], numbers.Real) and 0 <= pair[1] <= 1 for pair in sub):
+                raise TypeError(f"RandomSelectSubpolicy: each sub-policy must be a non-empty "
+                                f"list of (transform, prob in [0, 1]) tuples, got {sub!r}")
+        self.policy = policy
+
+    def __call__(self, *inputs):
+        values = inputs
+        for transform, prob in self.policy[int(self.rng.integers(len(self.policy)))]:
+            if self.rng.random() < prob:
+                values = transform(*values)
+                values = values if isinstance(values, tuple) else (values,)
+        return values[0] if len(values) == 1 else values

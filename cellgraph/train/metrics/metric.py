@@ -1,0 +1,64 @@
+"""`mindspore.train.metrics.metric`: the Metric base class and `rearrange_inputs`, which
+every metric builds on."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+__all__ = ["Metric", "rearrange_inputs"]
+
+
+def _numpy(data) -> np.ndarray:
+    if hasattr(data, "asnumpy"):
+        return data.asnumpy()
+    if isinstance(data, (np.ndarray, list, tuple, numbers.Number)):
+        return np.asarray(data)
+    raise TypeError(f"metric: expected a Tensor, a NumPy array or a list, got "
+                    f"{type(data).__name__}")
+
+
+def rearrange_inputs(update):
+    """Decorator for `update`: the inputs picked by `set_indexes`, in that order."""
+    def wrapper(self, *inputs):
+        if self._indexes is not None:
+            inputs = tuple(inputs[i] for i in self._indexes)
+        return update(self, *inputs)
+
+    wrapper.__name__, wrapper.__doc__ = update.__name__, update.__doc__
+    return wrapper
+
+
+class Metric:
+    """Base class: subclasses define clear, update and eval."""
+
+    def __init__(self):
+        self._indexes = None
+
+    def _convert_data(self, data) -> np.ndarray:
+        return _numpy(data)
+
+    @property
+    def indexes(self):
+        return self._indexes
+
+    def set_indexes(self, indexes):
+        """Which of the inputs `update` receives (Model.eval passes loss, outputs, label)."""
+        if not isinstance(indexes, list) or not all(isinstance(i, int) for i in indexes):
+            raise TypeError(f"set_indexes: expected a list of ints, got {indexes!r}")
+        self._indexes = indexes
+        return self
+
+    def clear(self):
+        raise NotImplementedError
+
+    def update(self, *inputs):
+        raise NotImplementedError
+
+    def eval(self):
+        raise NotImplementedError
+
+    def __call__(self, *inputs):
+        self.clear()
+        self.update(*inputs)
+        return self.eval()

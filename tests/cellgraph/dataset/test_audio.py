@@ -1,0 +1,74 @@
+"""BassBiquad and Resample against hand-computed filters and sampled sinusoids."""
+import math
+
+import numpy as np
+import pytest
+
+from cellgraph.dataset import audio
+from cellgraph.dataset.audio.transforms import lfilter
+
+
+def test_bass_biquad_coefficients_follow_the_cookbook_low_shelf():
+    op = audio.BassBiquad(44100, 6.0, central_freq=200.0, Q=0.5)
+    b, a = op.coefficients()
+    amp, w0 = 10 ** (6 / 40), 2 * math.pi * 200 / 44100
+    alpha = math.sin(w0) / 2 / 0.5
+    expected_b0 = amp * ((amp + 1) - (amp - 1) * math.cos(w0) + 2 * math.sqrt(amp) * alpha)
+    np.testing.assert_allclose(b[0], expected_b0)
+    # a shelf: unit gain at Nyquist (z = -1) and `gain` dB at DC (z = 1)
+    nyquist = (b[0] - b[1] + b[2]) / (a[0] - a[1] + a[2])
+    dc = sum(b) / sum(a)
+    np.testing.assert_allclose([nyquist, 20 * math.log10(dc)], [1.0, 6.0], rtol=1e-10)
+
+
+def test_bass_biquad_runs_the_recursion_and_clamps():
+    op = audio.BassBiquad(8000, -3.0, central_freq=300.0)
+    b, a = op.coefficients()
+    b, a = np.array(b) / a[0], np.array(a) / a[0]
+    x = np.random.default_rng(0).uniform(-0.5, 0.5, (2, 50))
+    y = np.zeros_like(x)
+    for n in range(50):  # the difference equation, written out
+        y[:, n] = b[0] * x[:, n] + (b[1] * x[:, n - 1] - a[1] * y[:, n - 1] if n >= 1 else 0)
+        if n >= 2:
+            y[:, n] += b[2] * x[:, n - 2] - a[2] * y[:, n - 2]
+    np.testing.assert_allclose(op(x), np.clip(y, -1, 1), atol=1e-12)
+    loud = audio.BassBiquad(8000, 20.0)(np.full(400, 0.5, np.float32))
+    assert loud.dtype == np.float32 and loud.max() == 1.0  # +20 dB of 0.5 clamps to 1
+
+
+def test_lfilter_without_scipy_matches(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_scipy(name, *args, **kwargs):
+        if name.startswith("scipy"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    x = np.random.default_rng(1).uniform(-0.3, 0.3, 40)
+    expected = lfilter(x, [0.5, 0.2, 0.1], [1.0, -0.3, 0.05])
+    monkeypatch.setattr(builtins, "__import__", no_scipy)
+    np.testing.assert_allclose(lfilter(x, [0.5, 0.2, 0.1], [1.0, -0.3, 0.05]), expected,
+                               atol=1e-12)
+
+
+@pytest.mark.parametrize("method", list(audio.ResampleMethod))
+@pytest.mark.parametrize("new_freq", [8000, 12000, 22050])
+def test_resample_keeps_a_band_limited_sinusoid(method, new_freq):
+    t = np.arange(3200) / 16000
+    wave = np.sin(2 * math.pi * 60 * t).astype(np.float32)
+    out = audio.Resample(16000, new_freq, resample_method=method)(wave)
+    assert out.shape == (math.ceil(3200 * new_freq / 16000),) and out.dtype == np.float32
+    expected = np.sin(2 * math.pi * 60 * np.arange(len(out)) / new_freq)
+    margin = new_freq // 100  # the zero padding at both ends bends the edges
+    np.testing.assert_allclose(out[margin:-margin], expected[margin:-margin], atol=2e-3)
+
+
+def test_resample_at_the_same_rate_is_the_identity_and_batches():
+    wave = np.random.default_rng(2).standard_normal((2, 3, 100)).astype(np.float32)
+    np.testing.assert_array_equal(audio.Resample(16000, 16000)(wave), wave)
+    halves = audio.Resample(200, 100)(wave)
+    np.testing.assert_allclose(halves[1, 2], audio.Resample(200, 100)(wave[1, 2]))
+    with pytest.raises(TypeError, match="float waveform"):
+        audio.Resample(2, 1)(np.arange(4))

@@ -1,0 +1,76 @@
+"""COOTensor: construction checks, conversions and arithmetic, eagerly and inside a graph."""
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import COOTensor, Tensor
+from cellgraph.ops.errors import ShapeError, UnsupportedError
+
+INDICES = np.array([[0, 1], [1, 2], [0, 1]], np.int32)
+VALUES = np.array([1.0, -2.0, 3.0], np.float32)
+DENSE = np.array([[0, 4.0, 0, 0], [0, 0, -2.0, 0], [0, 0, 0, 0]], np.float32)
+
+
+def coo(values=VALUES):
+    return COOTensor(Tensor(INDICES), Tensor(values), (3, 4))
+
+
+def test_properties_and_to_dense():
+    x = coo()
+    assert x.shape == (3, 4) and x.dtype == ms.float32 and x.size == 3 and x.ndim == 2
+    assert x.itemsize == 4
+    np.testing.assert_array_equal(x.to_dense().asnumpy(), DENSE)  # repeated indices add up
+    _indices, values, shape = COOTensor(coo_tensor=x).to_tuple()
+    assert shape == (3, 4) and values.asnumpy().tolist() == VALUES.tolist()
+    with pytest.raises(ShapeError, match=r"\(N, 2\)"):
+        COOTensor(Tensor(np.zeros((2, 3), np.int32)), Tensor(VALUES[:2]), (3, 4))
+    with pytest.raises(ShapeError, match="values"):
+        COOTensor(Tensor(INDICES), Tensor(VALUES[:2]), (3, 4))
+
+
+def test_arithmetic():
+    x = coo()
+    scale = np.arange(12, dtype=np.float32).reshape(3, 4)
+    np.testing.assert_allclose((x * Tensor(scale)).to_dense().asnumpy(), DENSE * scale)
+    np.testing.assert_allclose((2 * x).to_dense().asnumpy(), 2 * DENSE)
+    np.testing.assert_allclose((x / 2).values.asnumpy(), VALUES / 2)
+    np.testing.assert_allclose((-x).abs().values.asnumpy(), np.abs(VALUES))
+    np.testing.assert_allclose((x + Tensor(scale)).asnumpy(), DENSE + scale)
+    np.testing.assert_allclose((1.0 - x).asnumpy(), 1.0 - DENSE)
+    assert x.astype(ms.float64).dtype == ms.float64
+
+
+def test_coalesce_and_add():
+    x = coo()
+    merged = x.coalesce()
+    assert merged.indices.asnumpy().tolist() == [[0, 1], [1, 2]]
+    assert merged.values.asnumpy().tolist() == [4.0, -2.0]
+    other = COOTensor(Tensor(np.array([[1, 2], [2, 3]], np.int32)),
+                      Tensor(np.array([2.5, 0.1], np.float32)), (3, 4))
+    total = x.add(other, Tensor(0.2))
+    expected = DENSE.copy()
+    expected[1, 2] += 2.5  # [2, 3] = 0.1 falls below the threshold
+    np.testing.assert_allclose(total.to_dense().asnumpy(), expected)
+    np.testing.assert_allclose((x - x).to_dense().asnumpy(), 0)
+
+
+def test_in_a_graph_with_gradients():
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+    @ms.jit
+    def weighted(values, weights):
+        sparse = COOTensor(Tensor(INDICES), values, (3, 4))
+        return (sparse * weights).to_dense()
+
+    weights = np.full((3, 4), 2.0, np.float32)
+    np.testing.assert_allclose(weighted(Tensor(VALUES), Tensor(weights)).asnumpy(), 2 * DENSE)
+    grad = ms.grad(lambda v: (COOTensor(Tensor(INDICES), v, (3, 4)).to_dense() ** 2).sum())(
+        Tensor(VALUES))
+    np.testing.assert_allclose(grad.asnumpy(), [8.0, -4.0, 8.0])
+
+    @ms.jit
+    def merge(values):
+        return COOTensor(Tensor(INDICES), values, (3, 4)).coalesce().values
+
+    with pytest.raises(UnsupportedError, match="eagerly"):
+        merge(Tensor(VALUES))
