@@ -12,7 +12,12 @@ import inspect
 import numbers
 
 from cellgraph.compiler.autodiff import emit_grad
-from cellgraph.compiler.builder import current_builder, describe_value, is_tensor_like
+from cellgraph.compiler.builder import (
+    current_builder,
+    describe_value,
+    is_tensor_like,
+    update_target,
+)
 from cellgraph.compiler.custom import custom_vjp_call
 from cellgraph.compiler.pipeline import graph_name, parse
 from cellgraph.compiler.pytree import count_leaves, flatten, unflatten
@@ -102,22 +107,19 @@ class GradFunction(Transform):
             start, stop = ranges[pos]
             slots.append((pos, len(wrt), stop - start))
             wrt.extend(range(start, stop))
-        first_weight = len(graph.params) - len(graph.weights)
         weight_slots = []
         for w in self.weights or ():
-            if any(w is gw for gw in graph.weights):
-                index = first_weight + next(i for i, gw in enumerate(graph.weights) if gw is w)
-                weight_slots.append(len(wrt))
+            index = _weight_input(graph, leaves, w)
+            weight_slots.append(None if index is None else len(wrt))
+            if index is not None:
                 wrt.append(index)
-            else:
-                weight_slots.append(None)  # the function never reads it: its gradient is zero
         inputs = list(leaves) + list(captured) + list(graph.weights)
         outs, grads = emit_grad(graph, inputs, tuple(wrt), self._sens(graph, sens))
         assert n_explicit + len(captured) + len(graph.weights) == len(graph.params)
         if graph.updates:  # Parameters that fn assigned: the enclosing graph takes the updates
             n_results = len(outs) - len(graph.updates)
             for param, value in zip(graph.updates, outs[n_results:]):
-                current_builder().record_update(param, value)
+                current_builder().record_update(update_target(param, leaves), value)
             outs = outs[:n_results]
         return self._result(graph, outs, grads, slots, weight_slots, args, positions)
 
@@ -197,6 +199,18 @@ class GradFunction(Transform):
         if self.has_aux:
             return result, tuple(value[1:])
         return result
+
+
+def _weight_input(graph, leaves, weight):
+    """The input of `graph` that the Parameter `weight` is bound to: one of its weights, or
+    the argument it was passed as (then its gradient is that argument's); None when the
+    function never reads it (its gradient is zero)."""
+    first_weight = len(graph.params) - len(graph.weights)
+    for i, w in enumerate(graph.weights):
+        if w is weight:
+            return first_weight + i
+    argument = current_builder().as_argument(weight)
+    return next((i for i, leaf in enumerate(leaves) if leaf is argument), None)
 
 
 def _describe_tree(graph) -> str:

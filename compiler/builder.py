@@ -3,6 +3,10 @@ being built, and a Tracer is the value user code holds in place of a Tensor mean
 
 Values from an enclosing builder are captured as extra parameters (closure conversion at trace
 time), and Parameters (weights) become trailing graph parameters, so every graph is closed.
+A Parameter passed as an argument stays an explicit input (a later call may pass another
+Parameter of the same type), traced as a `ParameterArgument`: it reads and assigns as a weight
+does, and its updates leave the graph as `ArgumentSlot`s that the caller writes back into
+whatever it passed at that position.
 """
 from __future__ import annotations
 
@@ -105,20 +109,21 @@ class Tracer(TensorMethods, TensorExtras):
 
 
 class ParameterArgument(Tracer):
-    """A Parameter passed as an argument of a top-level call: a graph input that can be read
-    and assigned like a Parameter attribute (`ops.assign(param, v)`, `param.assign_value(v)`).
-    The update is keyed by this tracer (one per Parameter of the call), and the graph's
-    `updates` name the input's position (`ArgumentSlot`), where the executor writes the new
-    value back into the caller's Parameter. The Parameter itself is not held: a cached graph
-    never keeps it alive."""
+    """A Parameter the caller passed as an argument, inside the graph: an input that reads and
+    assigns like a Parameter attribute (`ops.assign(param, v)`, `param.assign_value(v)`).
+    `index` is its first position among the graph's flat inputs; ParameterArguments, not
+    Parameters, key the builder's updates for it. It keeps the Parameter's name and
+    `requires_grad`, not the object: a cached graph never keeps the caller's Parameter alive."""
 
-    __slots__ = ("name", "requires_grad")
+    __slots__ = ("index", "name", "requires_grad")
 
-    def __init__(self, builder: Builder, var: Var, name: str | None, requires_grad: bool):
+    def __init__(self, builder: Builder, var: Var, param, index: int):
         super().__init__(builder, var)
-        self.name, self.requires_grad = name, requires_grad
+        self.name, self.requires_grad = param.name, bool(param.requires_grad)
+        self.index = index
 
     def assign_value(self, value):
+        """`param.assign_value(value)` in a graph: `ops.assign(param, value)`."""
         from .effects import assign_in_graph
 
         return assign_in_graph(self, value)
@@ -129,19 +134,28 @@ class ParameterArgument(Tracer):
         return f"Parameter(name={self.name}, {self.aval})"
 
 
+def is_parameter(x) -> bool:
+    return isinstance(x, ParameterArgument) or (
+        getattr(x, "requires_grad", None) is not None and hasattr(x, "set_data"))
+
+
 class ArgumentSlot:
-    """The update target of a ParameterArgument in a finished graph: the position of the
-    Tensor leaf among the call's arguments that receives the new value."""
+    """An update target of a top-level graph: the Parameter the caller passes at flat input
+    position `index` (the executor, or an enclosing grad, writes the value back into it)."""
 
     __slots__ = ("index", "name")
 
     def __init__(self, index: int, name: str | None):
         self.index, self.name = index, name
 
+    def __repr__(self) -> str:
+        return f"ArgumentSlot({self.index}, {self.name!r})"
 
-def is_parameter(x) -> bool:
-    return isinstance(x, ParameterArgument) or (
-        getattr(x, "requires_grad", None) is not None and hasattr(x, "set_data"))
+
+def update_target(target, leaves):
+    """The object an update of a graph traced on `leaves` writes: for an ArgumentSlot, the leaf
+    passed at its position; anything else is its own target."""
+    return leaves[target.index] if isinstance(target, ArgumentSlot) else target
 
 
 def is_tensor_like(x) -> bool:
@@ -199,6 +213,11 @@ class Builder(Trace):
         self.captured: dict[int, tuple[Tracer, Var]] = {}
         self.weight_vars: dict[int, tuple[object, Var]] = {}
         self.explicit: list[Var] = []
+        # Parameters passed as arguments: id(what the caller passed) -> its ParameterArgument;
+        # and those the graph also read as attributes (a weight that is an argument too):
+        # ParameterArgument.index -> the Parameter
+        self.param_args: dict[int, ParameterArgument] = {}
+        self.attribute_aliases: dict[int, object] = {}
         # Parameter updates (ops.assign): id -> (Parameter, its new value), and attributes
         # assigned a Tensor (update_key). Only builders whose graph's caller writes the values
         # back (pipeline.parse) accept them.
@@ -231,36 +250,68 @@ class Builder(Trace):
             self.loc = saved
 
     # -- values -----------------------------------------------------------------------------
-    def add_param(self, aval: TensorType, hint: str | None = None, parameter=None) -> Tracer:
-        """A new graph input; a ParameterArgument when it stands for `parameter`."""
+    def add_param(self, aval: TensorType, hint: str | None = None) -> Tracer:
         var = Var(aval.strong(), hint)
         self.explicit.append(var)
-        if parameter is None:
-            return Tracer(self, var)
-        return ParameterArgument(self, var, parameter.name, bool(parameter.requires_grad))
+        return Tracer(self, var)
+
+    def add_parameter_argument(self, param, hint: str | None = None) -> ParameterArgument:
+        """An explicit input for the Parameter `param` (a Parameter, or an enclosing graph's
+        ParameterArgument): the same object passed twice is one ParameterArgument, whose second
+        input is never read."""
+        var = Var(param.aval.strong(), hint)
+        self.explicit.append(var)
+        tracer = self.param_args.get(id(param))
+        if tracer is None:
+            tracer = ParameterArgument(self, var, param, len(self.explicit) - 1)
+            self.param_args[id(param)] = tracer
+        return tracer
+
+    def as_argument(self, param):
+        """`param` as this graph sees it: the ParameterArgument of the innermost graph it was
+        passed to as an argument (in this builder's chain), else `param` itself."""
+        chain, builder = [], self
+        while builder is not None:
+            chain.append(builder)
+            builder = builder.outer
+        for builder in reversed(chain):
+            argument = builder.param_args.get(id(param))
+            if argument is not None:
+                if not isinstance(param, Tracer):  # read as an attribute: the caller must
+                    builder.attribute_aliases[argument.index] = param  # pass it there again
+                param = argument
+        return param
 
     def atom(self, x):
         """The graph value for an operand: a var, a capture, a weight or a constant."""
         if isinstance(x, Tracer):
-            if id(x) in self.updates:
-                return self.updates[id(x)][1]  # a Parameter argument read after `assign`
+            if isinstance(x, ParameterArgument):
+                return self.parameter_atom(x)
             if x.builder is self:
                 return x.ir_var
             return self._capture(x)
         if is_parameter(x):
-            if id(x) in self.updates:
-                return self.updates[id(x)][1]  # a read after `assign` sees the new value
-            entry = self.weight_vars.get(id(x))
-            if entry is None:
-                entry = (x, Var(x.aval, x.name.replace(".", "_") if x.name else "w"))
-                self.weight_vars[id(x)] = entry
-            return entry[1]
+            return self.parameter_atom(x)
         if isinstance(x, bool | numbers.Number | np.ndarray | np.generic):
             value = x.item() if isinstance(x, np.generic) else x
             return Constant(value, abstract_of(value))
         if hasattr(x, "_data") and hasattr(x, "aval"):
             return Constant(x.asnumpy(), x.aval)
         raise DTypeError(f"expected a Tensor, got {type(x).__name__} {x!r:.60}")
+
+    def parameter_atom(self, param, assigned: bool = True):
+        """The graph value of a Parameter (or ParameterArgument): after this graph's assignments
+        to it (a read after `assign` sees the new value), or as it came in (`assigned` False)."""
+        param = self.as_argument(param)
+        if assigned and id(param) in self.updates:
+            return self.updates[id(param)][1]
+        if isinstance(param, Tracer):
+            return param.ir_var if param.builder is self else self._capture(param)
+        entry = self.weight_vars.get(id(param))
+        if entry is None:
+            entry = (param, Var(param.aval, param.name.replace(".", "_") if param.name else "w"))
+            self.weight_vars[id(param)] = entry
+        return entry[1]
 
     def _capture(self, tracer: Tracer) -> Var:
         entry = self.captured.get(id(tracer.ir_var))
@@ -306,6 +357,8 @@ class Builder(Trace):
             raise CompileError(f"Assign: Parameter '{param.name}' cannot be updated here (a "
                                f"graph whose caller cannot write it back); compute the new value "
                                f"and assign it in construct", self.loc)
+        if not isinstance(param, AttributeSlot):
+            param = self.as_argument(param)
         self.updates[update_key(param)] = (param, self.atom(value))
 
     def assigned_attribute(self, owner, attr: str):
@@ -324,15 +377,15 @@ class Builder(Trace):
         """Close the graph over `result`; returns it and the outer values its captures need.
 
         Parameters are ordered: explicit inputs, captured outer values, weights. Outputs are the
-        leaves of `result`, then the new values of the Parameters in `g.updates`.
+        leaves of `result`, then the new values of the Parameters in `g.updates` (where a
+        Parameter argument of this graph is updated: its ArgumentSlot).
         """
         leaves, tree = flatten(result, is_tensor_like)
         outputs = [self.atom(leaf) for leaf in leaves]
         g = self.graph
         g.outputs = outputs + [value for _, value in self.updates.values()]
-        g.updates = [ArgumentSlot(self.explicit.index(param.ir_var), param.name)
-                     if isinstance(param, ParameterArgument) and param.builder is self else param
-                     for param, _ in self.updates.values()]
+        g.updates = [ArgumentSlot(param.index, param.name) if isinstance(param, ParameterArgument)
+                     and param.builder is self else param for param, _ in self.updates.values()]
         g.out_tree = tree
         caps = list(self.captured.values())
         g.params = self.explicit + [v for _, v in caps] + [v for _, v in self.weight_vars.values()]

@@ -30,7 +30,7 @@ from cellgraph.ops.errors import (
 )
 
 from . import choice, control_flow, effects, loop_exits, print_op, recursion
-from .builder import Tracer, current_builder, is_tensor_like
+from .builder import Tracer, current_builder, is_parameter, is_tensor_like
 from .guards import STATE, record_function, record_guard
 from .scope import (
     BreakSignal,
@@ -338,9 +338,13 @@ class Interpreter:
             index = self.eval(target.slice)
             if isinstance(container, Tracer) or is_tensor_like(container):
                 # `x[i] = v` makes a new tensor and rebinds what `x` names (a variable, a
-                # Parameter attribute, or an item of an enclosing tensor)
+                # Parameter attribute, or an item of an enclosing tensor); a Parameter that a
+                # name holds (an argument) is updated in place, as an attribute one is
                 updated = self.at_node(target, lambda: tensor_setitem(container, index, value))
-                self.assign(target.value, updated)
+                if is_parameter(container) and not isinstance(target.value, gast.Attribute):
+                    self.at_node(target, lambda: effects.assign_in_graph(container, updated))
+                else:
+                    self.assign(target.value, updated)
             else:
                 container[index] = value
         elif isinstance(target, gast.Attribute):

@@ -22,7 +22,7 @@ from cellgraph.ops.errors import ArgumentValueError, CellgraphError, CompileErro
 
 from . import codegen, loop_prims  # noqa: F401  (loop_prims: the loops' rules and code)
 from .autodiff import expand_grad
-from .builder import Builder, is_parameter, is_tensor_like
+from .builder import Builder, ParameterArgument, is_parameter, is_tensor_like
 from .control_prims import prune_unused_inputs
 from .frontend import trace_call
 from .guards import collect_guards, unique
@@ -41,9 +41,20 @@ class Compiled:
     stages: dict = field(default_factory=dict)  # stage name -> text
     guards: list = field(default_factory=list)  # guards.Guard: what the graph read
     in_tree: Tree | None = None
-    # per graph input: None for a Tensor, else the Parameter's requires_grad (a Parameter
-    # argument, which the graph may assign and whose flag it may read)
-    input_kinds: tuple = ()
+    arguments: ParameterArguments | None = None
+
+
+@dataclass
+class ParameterArguments:
+    """What a graph assumed of the Parameters among its flat inputs, which a later call must
+    match to reuse it: `first` maps each Parameter input's position to the first position
+    holding the same Parameter, `requires_grad` to its flag then (the graph may read it);
+    `attributes` maps a position to the Parameter the graph also read as an attribute (so
+    that a call must pass that very Parameter there)."""
+
+    first: dict = field(default_factory=dict)
+    requires_grad: dict = field(default_factory=dict)
+    attributes: dict = field(default_factory=dict)
 
 
 def _user_callable(fn):
@@ -57,10 +68,8 @@ def arg_hints(fn, count: int) -> list[str | None]:
     """Parameter names for the printer, from the callable's signature."""
     target = _user_callable(fn)
     try:
-        params = inspect.signature(target).parameters.values()
-        # positional parameters, then keyword-only ones (a top-level call passes those last)
-        names = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        names += [p.name for p in params if p.kind == p.KEYWORD_ONLY]
+        names = [p.name for p in inspect.signature(target).parameters.values()
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     except (TypeError, ValueError):
         names = []
     if names and names[0] == "self":
@@ -77,21 +86,28 @@ def graph_name(fn) -> str:
 def parse(fn, args: tuple, name: str | None = None) -> tuple[Graph, list, list, Tree]:
     """Trace `fn(*args)` into a graph: Tensor leaves of `args` become parameters, everything
     else is a compile-time constant. Returns (graph, captured outer values, leaves, in_tree)."""
+    return parse_arguments(fn, args, name)[:4]
+
+
+def parse_arguments(fn, args: tuple, name: str | None = None):
+    """`parse`, and the ParameterArguments of the graph last. Parameter leaves (and the
+    ParameterArguments of an enclosing graph) are traced as ParameterArguments, so that the graph
+    can assign them."""
     leaves, tree = flatten(tuple(args), is_tensor_like)
     hints = arg_hints(fn, len(args)) if all(
         is_tensor_like(a) for a in args) and len(leaves) == len(args) else [None] * len(leaves)
     builder = Builder(name or graph_name(fn), _definition_loc(fn))
     builder.accepts_updates = True  # the executor (or an enclosing grad) applies graph.updates
     with builder.active():
-        tracers, seen = [], {}
-        for leaf, hint in zip(leaves, hints):
-            parameter = leaf if is_parameter(leaf) else None
-            tracer = builder.add_param(abstract_of(leaf), hint, parameter)
-            # a Parameter passed twice is one value to read and assign
-            tracers.append(seen.setdefault(id(leaf), tracer) if parameter is not None else tracer)
+        tracers = [builder.add_parameter_argument(leaf, h) if is_parameter(leaf) else
+                   builder.add_param(abstract_of(leaf), h) for leaf, h in zip(leaves, hints)]
         result = trace_call(fn, unflatten(tree, tracers))
         graph, captured = builder.finish(result)
-    return graph, captured, leaves, tree
+    arguments = ParameterArguments(attributes=dict(builder.attribute_aliases))
+    for i, tracer in enumerate(tracers):
+        if isinstance(tracer, ParameterArgument):
+            arguments.first[i], arguments.requires_grad[i] = tracer.index, tracer.requires_grad
+    return graph, captured, leaves, tree, arguments
 
 
 def _definition_loc(fn):
@@ -171,7 +187,7 @@ def _compile(fn, args, dump_dir, name, keep_stages) -> Compiled:
             stages[stage] = print_graph(graph)
 
     with collect_guards() as guards:
-        graph, captured, leaves, in_tree = parse(fn, args, name)
+        graph, captured, _, in_tree, arguments = parse_arguments(fn, args, name)
     if captured:
         raise CompileError("a top-level graph cannot read values of another graph")
     if VERIFY_EVERY_STAGE:
@@ -182,8 +198,7 @@ def _compile(fn, args, dump_dir, name, keep_stages) -> Compiled:
     stages["codegen"] = module.source
     if dump_dir:
         write_stages(stages, dump_dir, graph.name)
-    kinds = tuple(bool(leaf.requires_grad) if is_parameter(leaf) else None for leaf in leaves)
-    return Compiled(graph, module, stages, unique(guards), in_tree, kinds)
+    return Compiled(graph, module, stages, unique(guards), in_tree, arguments)
 
 
 _WRITTEN: dict[str, set] = {}  # dump folder -> graph names written there by this process

@@ -50,10 +50,11 @@ STALE = object()  # what an entry returns when a guard failed: recompile
 
 
 def signature(value):
-    """A hashable key: shapes and dtypes of Tensors, values of everything else."""
+    """A hashable key: shapes and dtypes of Tensors (and whether they are Parameters, which a
+    graph may assign), values of everything else."""
+    if isinstance(value, Parameter):  # an input the graph may assign, and may ask about
+        return (Parameter, value._data.shape, value._dtype, bool(value.requires_grad))
     if isinstance(value, Tensor):
-        if value.__class__ is Parameter:  # an input the graph may assign, and may ask about
-            return (value._data.shape, value._dtype, Parameter, value.requires_grad)
         return (value._data.shape, value._dtype)
     if isinstance(value, (tuple, list)):
         return (type(value),) + tuple(signature(v) for v in value)
@@ -79,8 +80,20 @@ def flat_key(args: tuple):
         key.append(a._data.shape)
         key.append(a._dtype.name)
         if a.__class__ is Parameter:
-            key.append(a.requires_grad)
+            key.append(bool(a.requires_grad))
     return tuple(key)
+
+
+def repeated_parameters(leaves) -> tuple:
+    """Which Parameters a call passes more than once: (position, first position) pairs. A
+    graph that assigns a Parameter passed twice wrote one input, so this is part of its key."""
+    first, repeats = {}, []
+    for i, leaf in enumerate(leaves):
+        if leaf.__class__ is Parameter:
+            j = first.setdefault(id(leaf), i)
+            if j != i:
+                repeats.append((i, j))
+    return tuple(repeats)
 
 
 class Executable:
@@ -95,6 +108,7 @@ class Executable:
         self.out_tree = graph.out_tree
         self.guards = compiled.guards
         self._guards_stale = None  # made on first use: most entries are checked by `run`
+        self._weight_ids = None  # ids of `weights`, made on first use by `aliases_hold`
         if backend.compile_graph is not None:  # no generated frames to locate errors in
             self.fn, self.namespace = backend.compile_graph(compiled), {}
         else:
@@ -106,6 +120,21 @@ class Executable:
         if self._guards_stale is None:
             self._guards_stale = stale_checker(self.guards)
         return not self._guards_stale()
+
+    def aliases_hold(self, leaves) -> bool:
+        """Whether the call's Parameter arguments overlap the graph's weights as when it
+        compiled: a Parameter the graph also read as an attribute is passed there again, and
+        no other Parameter argument is one of its weights (which has a slot of its own)."""
+        arguments = self.compiled.arguments
+        if arguments is None or not arguments.first:
+            return True
+        if self._weight_ids is None:
+            self._weight_ids = frozenset(id(w) for w in self.weights)
+        for i in set(arguments.first.values()):
+            alias = arguments.attributes.get(i)
+            if leaves[i] is not alias if alias is not None else id(leaves[i]) in self._weight_ids:
+                return False
+        return True
 
     def __call__(self, leaves):
         return self.run(leaves, CHECK_NOTHING)
@@ -134,9 +163,15 @@ def make_entry(ex: Executable, n_inputs: int):
               "current_backend() is not backend):"),
              "        return STALE"]
     lines += [unpack] if unpack else []
-    lines += ["    " + line for line in _signature_lines(ex.compiled, args, env)]
-    if ex.guards:
+    arguments = ex.compiled.arguments
+    lines += ["    " + line for line in _signature_lines(ex.compiled.graph, args, arguments,
+                                                          env)]
+    checks_aliases = arguments is not None and bool(arguments.first)
+    if ex.guards or checks_aliases:
         lines += ["    if check:"] + guard_source(ex.guards, env, "        ")
+    if checks_aliases:
+        env["aliases_hold"] = ex.aliases_hold
+        lines += ["        if not aliases_hold(leaves):", "            return STALE"]
     for i, w in enumerate(ex.weights):
         env[f"weight_{i}"] = w
     raw = [f"{a}._data" for a in args] + [f"weight_{i}._data" for i in range(len(ex.weights))]
@@ -157,9 +192,8 @@ def make_entry(ex: Executable, n_inputs: int):
     if results:
         lines.append(f"    {', '.join(results)}, = outs")
     for i, param in enumerate(ex.updates):
-        if isinstance(param, ArgumentSlot):  # a Parameter argument: the caller's object
-            dtype = ex.out_dtypes[n_results + i]
-            env[f"param_dtype_{i}"] = dtype.np
+        if isinstance(param, ArgumentSlot):  # a Parameter passed as an argument: that one
+            env[f"param_dtype_{i}"] = ex.out_dtypes[n_results + i].np
             target = args[param.index]
             lines += [f"    {target}._data = fix({results[n_results + i]}, param_dtype_{i})",
                       f"    {target}._version += 1"]
@@ -188,19 +222,29 @@ def make_entry(ex: Executable, n_inputs: int):
     return source, env["run"]
 
 
-def _signature_lines(compiled, args, env) -> list[str]:
-    """Source that returns STALE unless every argument is a Tensor of the compiled type."""
+def _signature_lines(graph, args, arguments, env) -> list[str]:
+    """Source that returns STALE unless every argument is a Tensor of the compiled type, a
+    Parameter where the graph had one (with the same requires_grad, and the same Parameter
+    where it had the same one)."""
     if not args:
         return []
+    first = arguments.first if arguments is not None else {}
     tests = []
-    kinds = compiled.input_kinds or (None,) * len(args)
-    for i, (a, p, kind) in enumerate(zip(args, compiled.graph.params, kinds)):
+    for i, (a, p) in enumerate(zip(args, graph.params)):
         env[f"shape_{i}"], env[f"dtype_name_{i}"] = p.aval.shape, p.aval.dtype.name
-        # a Tensor input, or a Parameter one (the graph may assign it), as when compiled
-        test = (f"{a}.__class__ is not Tensor" if kind is None else
-                f"{a}.__class__ is not Parameter or {a}.requires_grad is not {kind}")
-        tests.append(f"({test} or {a}._data.shape != shape_{i} "
-                     f"or {a}._dtype.name != dtype_name_{i})")
+        if i in first:  # the graph may read the flag (ParameterArgument.requires_grad)
+            env[f"requires_grad_{i}"] = arguments.requires_grad[i]
+            kind = (f"{a}.__class__ is not Parameter or "
+                    f"bool({a}.requires_grad) is not requires_grad_{i}")
+        else:
+            kind = f"{a}.__class__ is not Tensor"
+        tests.append(f"({kind} or {a}._data.shape != shape_{i} or "
+                     f"{a}._dtype.name != dtype_name_{i})")
+    distinct = sorted(set(first.values()))
+    tests += [f"{args[i]} is not {args[j]}" for i, j in first.items() if i != j]
+    if len(distinct) > 1:
+        tests.append(f"len({{{', '.join(f'id({args[i]})' for i in distinct)}}}) != "
+                     f"{len(distinct)}")
     return [f"if check == {CHECK_ALL} and ({' or '.join(tests)}):", "    return STALE"]
 
 
@@ -298,12 +342,12 @@ class GraphCache:
 
     def call(self, fn, args: tuple, dump_dir=None, name=None, key=None):
         """Run `fn(*args)`, compiling it for this signature first when needed."""
-        sig = (get_backend().name, signature(args))
         leaves = tensor_leaves(args)
+        sig = (get_backend().name, signature(args), repeated_parameters(leaves))
         entry = self.entries.get(sig)
         out = STALE if entry is None else entry.run(leaves, CHECK_GUARDS)
         if out is STALE:
-            entry = self._compile(fn, args, sig, dump_dir, name)
+            entry = self._compile(fn, args, sig, dump_dir, name, leaves)
             out = entry.run(leaves, CHECK_NOTHING)
         if key is not None:
             self.flat[key] = self.last = entry
@@ -311,16 +355,17 @@ class GraphCache:
 
     def lookup(self, fn, args: tuple, dump_dir=None, name=None) -> Executable:
         """The Executable for `args`, compiled if missing or stale (without running it)."""
-        sig = (get_backend().name, signature(args))
+        leaves = tensor_leaves(args)
+        sig = (get_backend().name, signature(args), repeated_parameters(leaves))
         entry = self.entries.get(sig)
-        if entry is None or not entry.guards_hold():
-            entry = self._compile(fn, args, sig, dump_dir, name)
+        if entry is None or not (entry.guards_hold() and entry.aliases_hold(leaves)):
+            entry = self._compile(fn, args, sig, dump_dir, name, leaves)
         return entry
 
-    def _compile(self, fn, args, sig, dump_dir, name) -> Executable:
+    def _compile(self, fn, args, sig, dump_dir, name, leaves) -> Executable:
         with self.lock:
             entry = self.entries.get(sig)  # another thread may have compiled it meanwhile
-            if entry is not None and entry.guards_hold():
+            if entry is not None and entry.guards_hold() and entry.aliases_hold(leaves):
                 self.entries.move_to_end(sig)
                 return entry
             entry = Executable(compile_callable(fn, args, dump_dir, name), get_backend())

@@ -190,7 +190,7 @@ def run_unless(condition, update) -> None:
     before = dict(builder.updates)
     update()
     for key, (param, new) in list(builder.updates.items()):
-        old = before[key][1] if key in before else builder.weight_vars[key][1]
+        old = before[key][1] if key in before else builder.parameter_atom(param, False)
         if old is new:
             continue
         kept = F.select(condition, _as_value(builder, old), _as_value(builder, new))
