@@ -198,6 +198,17 @@ def _project(x, weight, bias):
     return y if bias is None else y + bias
 
 
+def _masks_for_one_more_key(attn_mask, key_padding_mask):
+    """The masks with a column for one more key position, never masked."""
+    if attn_mask is not None:
+        attn_mask = F.concat((attn_mask, F.zeros_like(F.getitem(
+            attn_mask, (Ellipsis, slice(0, 1))))), -1)
+    if key_padding_mask is not None:
+        key_padding_mask = F.concat((key_padding_mask, F.zeros_like(F.getitem(
+            key_padding_mask, (slice(None), slice(0, 1))))), -1)
+    return attn_mask, key_padding_mask
+
+
 def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_heads,
                                  in_proj_weight, in_proj_bias, bias_k, bias_v, add_zero_attn,
                                  dropout_p, out_proj_weight, out_proj_bias, training=True,
@@ -227,12 +238,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if bias_k is not None and bias_v is not None:  # one more key/value position
         k = F.concat((k, F.broadcast_to(F.reshape(bias_k, (1, 1, embed)), (1, batch, embed))))
         v = F.concat((v, F.broadcast_to(F.reshape(bias_v, (1, 1, embed)), (1, batch, embed))))
-        if attn_mask is not None:
-            attn_mask = F.concat((attn_mask, F.zeros_like(F.getitem(
-                attn_mask, (Ellipsis, slice(0, 1))))), -1)
-        if key_padding_mask is not None:
-            key_padding_mask = F.concat((key_padding_mask, F.zeros_like(F.getitem(
-                key_padding_mask, (slice(None), slice(0, 1))))), -1)
+        attn_mask, key_padding_mask = _masks_for_one_more_key(attn_mask, key_padding_mask)
 
     def heads(x):  # (S, N, E) -> (N, H, S, head)
         s = abstract_of(x).shape[0]
@@ -242,12 +248,7 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     if add_zero_attn:
         k, v = (F.concat((t, F.zeros_like(F.getitem(t, (Ellipsis, slice(0, 1), slice(None))))),
                          2) for t in (k, v))
-        if attn_mask is not None:
-            attn_mask = F.concat((attn_mask, F.zeros_like(F.getitem(
-                attn_mask, (Ellipsis, slice(0, 1))))), -1)
-        if key_padding_mask is not None:
-            key_padding_mask = F.concat((key_padding_mask, F.zeros_like(F.getitem(
-                key_padding_mask, (slice(None), slice(0, 1))))), -1)
+        attn_mask, key_padding_mask = _masks_for_one_more_key(attn_mask, key_padding_mask)
     scores = F.matmul(q, swapaxes(k, -1, -2))  # (N, H, L, S)
     s = abstract_of(scores).shape[-1]
     if attn_mask is not None:
