@@ -3,6 +3,7 @@ update_parameters_name, Cell.apply for initialisation, forward hooks for feature
 Parameter.clone for an EMA copy, lazily initialised Tensors (init_data), and the other
 optimizers and callbacks scripts pick by name."""
 import numpy as np
+import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, nn
@@ -63,6 +64,7 @@ def test_other_optimizers_and_plateau_callback():
 
 
 def test_imagenet_style_augmentation():
+    pytest.importorskip("PIL")  # the resized crop and colour transforms decode with Pillow
     import cellgraph.dataset as ds
     from cellgraph.dataset import vision
 
