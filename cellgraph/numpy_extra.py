@@ -262,15 +262,13 @@ def interp(x, xp, fp, left=None, right=None):
     (fp[0], fp[-1] by default) outside them."""
     x, xp, fp = _float(x), _float(xp), _float(fp)
     n = xp.shape[0]
-    if n == 1:
-        below, above = fp[0], fp[0]
-        return F.fill(fp.dtype, x.shape, 0) + fp[0] if left is None and right is None else \
-            P.select(x < xp[0], F.fill(fp.dtype, x.shape, below if left is None else left),
-                     F.fill(fp.dtype, x.shape, above if right is None else right))
-    idx = P.clip_by_value(P.searchsorted(xp, x, side="right") - 1, 0, n - 2)
-    x0, x1 = P.gather(xp, idx, 0), P.gather(xp, idx + 1, 0)
-    f0, f1 = P.gather(fp, idx, 0), P.gather(fp, idx + 1, 0)
-    out = f0 + (x - x0) / (x1 - x0) * (f1 - f0)
+    if n == 1:  # one point: its value everywhere between the bounds
+        out = F.zeros_like(x) + fp[0]
+    else:
+        idx = P.clip_by_value(P.searchsorted(xp, x, side="right") - 1, 0, n - 2)
+        x0, x1 = P.gather(xp, idx, 0), P.gather(xp, idx + 1, 0)
+        f0, f1 = P.gather(fp, idx, 0), P.gather(fp, idx + 1, 0)
+        out = f0 + (x - x0) / (x1 - x0) * (f1 - f0)
     low = fp[0] if left is None else left
     high = fp[n - 1] if right is None else right
     out = P.select(x < xp[0], F.zeros_like(out) + low, out)

@@ -421,13 +421,11 @@ def tensor_split(input, indices_or_sections, axis=0):
         sizes = [length // n + (i < length % n) for i in range(n)]
         bounds = [0] + list(np.cumsum(sizes))
     else:
-        bounds = [0] + [builtin_min(int(i), length) for i in indices_or_sections] + [length]
+        bounds = [0] + [min(int(i), length) for i in indices_or_sections] + [length]
     lead = (slice(None),) * axis
-    return tuple(input[lead + (slice(int(lo), int(builtin_max(lo, hi))),)]
+    return tuple(input[lead + (slice(int(lo), int(max(lo, hi))),)]
                  for lo, hi in itertools.pairwise(bounds))
 
-
-builtin_min, builtin_max = min, max
 
 
 def argwhere(input):

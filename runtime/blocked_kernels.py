@@ -120,14 +120,13 @@ def blocked_erf(x):
 
 def _gelu_block(out, scratch, x):
     """x * Phi(x)."""
-    square, denominator = scratch[1:]
-    normal_cdf_into(x, out, square, denominator)
+    normal_cdf_into(x, out, *scratch)
     out *= x
 
 
 def _gelu_grad_block(out, scratch, x, dy):
     """dy * (Phi(x) + x * phi(x)): Phi, phi the standard normal distribution and density."""
-    _, square, denominator, density = scratch
+    square, denominator, density = scratch
     np.multiply(x, x, out=density)
     density *= -0.5
     np.exp(density, out=density)  # exp(-x^2 / 2)
@@ -140,7 +139,7 @@ def _gelu_grad_block(out, scratch, x, dy):
 
 def _normal_cdf_block(out, scratch, x):
     """Phi(x) = 0.5 * (1 + erf(x / sqrt 2))."""
-    normal_cdf_into(x, out, *scratch[1:])
+    normal_cdf_into(x, out, *scratch)
 
 
 def _gelu_cdf_grad_block(out, scratch, x, cdf, dy):
@@ -202,10 +201,10 @@ def _blocked(name: str, body, n_scratch: int) -> None:
     TABLE[name] = run
 
 
-for _name, _body, _n_scratch in (("gelu", _gelu_block, 3), ("gelu_grad", _gelu_grad_block, 4),
+for _name, _body, _n_scratch in (("gelu", _gelu_block, 2), ("gelu_grad", _gelu_grad_block, 3),
                                  ("gelu_tanh", _gelu_tanh_block, 1),
                                  ("gelu_tanh_grad", _gelu_tanh_grad_block, 2),
-                                 ("normal_cdf", _normal_cdf_block, 3),
+                                 ("normal_cdf", _normal_cdf_block, 2),
                                  ("gelu_cdf_grad", _gelu_cdf_grad_block, 0)):
     _blocked(_name, _body, _n_scratch)
 

@@ -303,10 +303,6 @@ def norm(input, p="fro", dim=None, keepdim=False, *, dtype=None):
     return _F.pow(_F.reduce_sum(_F.pow(x, p), axes, keepdim), 1.0 / p)
 
 
-def _correction(correction, unbiased=None):
-    return (1 if unbiased else 0) if unbiased is not None else correction
-
-
 def std(input, dim=None, *, correction=1, keepdim=False):
     return _ops.std(input, dim, correction, keepdim)
 
