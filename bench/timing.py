@@ -1,8 +1,8 @@
 """Timing helpers shared by the workloads: interleaved medians and the optional comparisons.
 
 The machines this runs on are shared and noisy, so every implementation of a workload is timed
-in small batches, the batches of all implementations interleaved (A B C A B C ...), and the
-median batch time reported: a slow spell then hits every column alike instead of one.
+in small batches, in rounds that time one batch of each (A B C A B C ...), and the median batch
+time reported: a slow spell then hits every column alike instead of one.
 """
 from __future__ import annotations
 
@@ -44,26 +44,41 @@ def compare(fns: dict[str, Callable[[], object]], repeats: int,
             interleaved: tuple[str, ...] = ("cellgraph", "numpy")) -> dict[str, float]:
     """Median seconds per call of each function.
 
-    The `interleaved` ones (cellgraph and its NumPy reference) are timed in alternating batches.
-    The others (JAX, PyTorch) run afterwards, one library at a time: their thread pools keep
-    spinning for a while after each call, and on a small machine that would slow whichever
-    NumPy call came next. A value of None in `fns` (a library that is not installed) gives None.
+    Every round times one batch of each function, so that a slow spell of a shared machine
+    hits every column alike. The `interleaved` ones (cellgraph and its NumPy reference)
+    alternate batch by batch; each of the others (JAX, PyTorch) runs in its own slot of the
+    round, after a pause of SETTLE_S: their thread pools keep spinning for a while after each
+    call, and on a small machine that would slow whichever call came next. A value of None in
+    `fns` (a library that is not installed) gives None.
     """
     live = {name: fn for name, fn in fns.items() if fn is not None}
     groups = [[n for n in live if n in interleaved]] + [[n] for n in live if n not in interleaved]
+    groups = [group for group in groups if group]
     result: dict[str, float | None] = {name: None for name in fns}
+    numbers = {}
     for group in groups:
-        numbers = {name: calibrate(live[name]) for name in group}
-        samples: dict[str, list[float]] = {name: [] for name in group}
-        for _ in range(max(repeats, 1)):
+        _settle(len(groups))
+        numbers.update((name, calibrate(live[name])) for name in group)
+    samples: dict[str, list[float]] = {name: [] for name in live}
+    for _ in range(max(repeats, 1)):
+        for group in groups:
+            _settle(len(groups))
             for name in group:
                 fn, number = live[name], numbers[name]
                 start = _clock[0]()
                 for _ in range(number):
                     fn()
                 samples[name].append((_clock[0]() - start) / number)
-        result.update((name, statistics.median(samples[name])) for name in group)
+    result.update((name, statistics.median(times)) for name, times in samples.items())
     return result
+
+
+SETTLE_S = 0.02  # a pause between the slots of different libraries
+
+
+def _settle(n_groups: int) -> None:
+    if n_groups > 1:
+        time.sleep(SETTLE_S)
 
 
 def median_of(values) -> float:

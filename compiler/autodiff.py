@@ -37,7 +37,6 @@ import weakref
 from collections.abc import Callable
 
 from cellgraph.ops import functional as F
-from cellgraph.ops import special_ops
 from cellgraph.ops.core import (
     Primitive,
     TensorType,
@@ -400,15 +399,3 @@ def _vjp_of_decomposition(decompose: Callable, inputs, out, dout, params) -> lis
 
 
 set_decomposition_vjp(_vjp_of_decomposition)
-
-
-# ----- primitives whose backward pass reuses a value of their forward pass -------------------
-
-def _record_gelu(x):
-    """GeLU in a VJP's forward half as x * Phi(x), keeping Phi for its bprop: the backward
-    pass is then an exp and a few products instead of a second erf."""
-    cdf = special_ops.normal_cdf(x)
-    return (F.mul(x, cdf),), cdf
-
-
-RECORDING_RULES[special_ops.gelu] = _record_gelu

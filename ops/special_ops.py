@@ -85,21 +85,21 @@ log1p = Primitive("log1p", _float_unary_type, promote=FLOAT, array_api="log1p", 
 expm1 = Primitive("expm1", _float_unary_type, promote=FLOAT, array_api="expm1", public=True,
                   method=True)
 softplus = Primitive("softplus", _float_unary_type, promote=FLOAT)
-# Phi(x), the standard normal distribution function, and GeLU's backward pass given it:
-# dy * (Phi + x * phi(x)). A differentiated GeLU runs as x * normal_cdf(x) and keeps Phi for
-# its backward pass (compiler/autodiff.py, RECORDING_RULES), which then needs no second erf.
+# Phi(x), the standard normal distribution function.
 normal_cdf = Primitive("normal_cdf", _float_unary_type, label="NormalCdf", promote=FLOAT)
 
 
-def _gelu_cdf_grad_type(x, cdf, dy):
-    for name, t in (("x", x), ("cdf", cdf), ("dy", dy)):
-        if not t.dtype.is_float:
-            raise DTypeError(f"expected a float tensor {name}, got {t.dtype}")
-    return TensorType(broadcast_shapes(x.shape, cdf.shape, dy.shape), result_dtype(x, cdf, dy))
+def _gelu_and_slope_type(x):
+    out = _float_unary_type(x)
+    return out, out
 
 
-gelu_cdf_grad = Primitive("gelu_cdf_grad", _gelu_cdf_grad_type, label="GeLUCdfGrad",
-                          promote=FLOAT)
+# GeLU and its derivative, x * Phi(x) and Phi(x) + x * phi(x), from one kernel: how a
+# differentiated GeLU runs forward (`gelu`'s recording rule), keeping the derivative so that
+# its backward pass is one product. The forward kernel has the operand at hand; the backward
+# pass, run much later, would have to fetch it and Phi(x) back from memory for a dozen passes.
+gelu_and_slope = Primitive("gelu_and_slope", _gelu_and_slope_type, label="GeLUAndSlope",
+                           promote=FLOAT, multiple_results=True)
 
 
 def _normal_density(x):
@@ -115,26 +115,41 @@ softplus.def_bprop(lambda x, out, dout: (mul(dout, sigmoid(x)),))
 
 @gelu.def_bprop
 def _gelu_bprop(x, out, dout, residuals=None):
-    """gelu_grad, or from Phi(x) when the VJP's forward half kept it as `residuals`."""
+    """gelu_grad, or one product when the forward pass kept the derivative as `residuals`."""
     if residuals is None:
         return (gelu_grad(x, dout),)
-    return (gelu_cdf_grad(x, residuals, dout),)
+    return (mul(dout, residuals),)
+
+
+@gelu.def_recording
+def _gelu_record(x):
+    out, slope = gelu_and_slope(x)
+    return (out,), slope
+
+
+def _gelu_slope(x):
+    """d/dx x * Phi(x) = Phi(x) + x * phi(x), with phi the standard normal density."""
+    return add(normal_cdf(x), mul(x, _normal_density(x)))
 
 
 def _gelu_grad_decomposed(x, dy):
-    """What gelu_grad computes, in ordinary primitives (its bprop differentiates this):
-    d/dx x * Phi(x) = Phi(x) + x * phi(x), with phi the standard normal density. A tuple, as
-    a decomposition lists the primitive's outputs."""
-    return _gelu_cdf_grad_decomposed(x, normal_cdf(x), dy)
+    """What gelu_grad computes, in ordinary primitives (its bprop differentiates this). A
+    tuple, as a decomposition lists the primitive's outputs."""
+    return (mul(dy, _gelu_slope(x)),)
 
 
-def _gelu_cdf_grad_decomposed(x, cdf, dy):
-    """What gelu_cdf_grad computes, in ordinary primitives."""
-    return (mul(dy, add(cdf, mul(x, _normal_density(x)))),)
+def _gelu_and_slope_decomposed(x):
+    return mul(x, normal_cdf(x)), _gelu_slope(x)
+
+
+@gelu_and_slope.def_narrow
+def _gelu_and_slope_narrow(live, x):
+    """Only the GeLU read: gelu alone."""
+    return (gelu, (0,), {}) if live == (True, False) else None
 
 
 gelu_grad.def_bprop(bprop_by_decomposition(_gelu_grad_decomposed))
-gelu_cdf_grad.def_bprop(bprop_by_decomposition(_gelu_cdf_grad_decomposed))
+gelu_and_slope.def_bprop(bprop_by_decomposition(_gelu_and_slope_decomposed))
 gelu_tanh.def_bprop(lambda x, out, dout: (gelu_tanh_grad(x, dout),))
 
 _SQRT_2_OVER_PI = math.sqrt(2 / math.pi)
@@ -254,7 +269,11 @@ for _prim in (erf, gelu, gelu_tanh, normal_cdf, log1p, expm1, softplus):
 clip_by_value.def_batch(broadcasting_rule(clip_by_value))
 gelu_grad.def_batch(broadcasting_rule(gelu_grad))
 gelu_tanh_grad.def_batch(broadcasting_rule(gelu_tanh_grad))
-gelu_cdf_grad.def_batch(broadcasting_rule(gelu_cdf_grad))
+
+
+@gelu_and_slope.def_batch
+def _gelu_and_slope_batch(args, dims):
+    return gelu_and_slope(*args), (dims[0], dims[0])
 cumsum.def_batch(axis_rule(cumsum))
 reduce_prod.def_batch(reduction_rule(reduce_prod))
 

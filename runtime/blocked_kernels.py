@@ -94,17 +94,21 @@ def _fast(*arrays) -> bool:
                and a.flags.c_contiguous for a in arrays)
 
 
-def blockwise(body, n_scratch: int, *operands):
-    """A new float32 array of the operands' shape, `body(out, scratch, *operand blocks)` run
-    over corresponding blocks of the flattened operands and of `n_scratch` scratch buffers."""
+def blockwise(body, n_scratch: int, *operands, outputs: int = 1):
+    """New float32 arrays (`outputs` of them) of the operands' shape, `body(outs, scratch,
+    *operand blocks)` run over corresponding blocks of the flattened operands, of the
+    outputs and of `n_scratch` scratch buffers (`outs` is one block where `outputs` is 1)."""
     flat = [a.reshape(-1) for a in operands]
-    out = np.empty(flat[0].shape, np.float32)
-    scratch = [np.empty(min(BLOCK, out.size), np.float32) for _ in range(n_scratch)]
-    for start in range(0, out.size, BLOCK):
-        stop = min(start + BLOCK, out.size)
+    outs = [np.empty(flat[0].shape, np.float32) for _ in range(outputs)]
+    scratch = [np.empty(min(BLOCK, outs[0].size), np.float32) for _ in range(n_scratch)]
+    for start in range(0, outs[0].size, BLOCK):
+        stop = min(start + BLOCK, outs[0].size)
         size = stop - start
-        body(out[start:stop], [s[:size] for s in scratch], *(a[start:stop] for a in flat))
-    return out.reshape(operands[0].shape)
+        out_blocks = [o[start:stop] for o in outs]
+        body(out_blocks[0] if outputs == 1 else out_blocks, [s[:size] for s in scratch],
+             *(a[start:stop] for a in flat))
+    shaped = tuple(o.reshape(operands[0].shape) for o in outs)
+    return shaped[0] if outputs == 1 else shaped
 
 
 def _erf_block(out, scratch, x):
@@ -142,15 +146,17 @@ def _normal_cdf_block(out, scratch, x):
     normal_cdf_into(x, out, *scratch)
 
 
-def _gelu_cdf_grad_block(out, scratch, x, cdf, dy):
-    """dy * (cdf + x * phi(x))."""
-    np.multiply(x, x, out=out)
-    out *= -0.5
-    np.exp(out, out=out)
-    out *= x
-    out *= _INV_SQRT_2PI
-    out += cdf
-    out *= dy
+def _gelu_and_slope_block(outs, scratch, x):
+    """x * Phi(x) and Phi(x) + x * phi(x)."""
+    (out, slope), (square, denominator) = outs, scratch
+    normal_cdf_into(x, slope, square, denominator)
+    np.multiply(x, slope, out=out)
+    np.multiply(x, x, out=square)
+    square *= -0.5
+    np.exp(square, out=square)  # exp(-x^2 / 2)
+    square *= x
+    square *= _INV_SQRT_2PI
+    slope += square
 
 
 def _tanh_inner(z, x):
@@ -190,13 +196,13 @@ def _gelu_tanh_block(out, scratch, x):
     out *= 0.5
 
 
-def _blocked(name: str, body, n_scratch: int) -> None:
+def _blocked(name: str, body, n_scratch: int, outputs: int = 1) -> None:
     """Register `name`'s kernel: `body` over blocks where the operands allow, else the shared
     kernel."""
     def run(*operands):
         if not _fast(*operands):
             return shared.TABLE[name](_namespace(), *operands)
-        return blockwise(body, n_scratch, *operands)
+        return blockwise(body, n_scratch, *operands, outputs=outputs)
 
     TABLE[name] = run
 
@@ -204,9 +210,9 @@ def _blocked(name: str, body, n_scratch: int) -> None:
 for _name, _body, _n_scratch in (("gelu", _gelu_block, 2), ("gelu_grad", _gelu_grad_block, 3),
                                  ("gelu_tanh", _gelu_tanh_block, 1),
                                  ("gelu_tanh_grad", _gelu_tanh_grad_block, 2),
-                                 ("normal_cdf", _normal_cdf_block, 2),
-                                 ("gelu_cdf_grad", _gelu_cdf_grad_block, 0)):
+                                 ("normal_cdf", _normal_cdf_block, 2)):
     _blocked(_name, _body, _n_scratch)
+_blocked("gelu_and_slope", _gelu_and_slope_block, 2, outputs=2)
 
 
 def _namespace():
@@ -368,13 +374,44 @@ def _layer_norm(x, gamma, beta, begin_norm_axis, begin_params_axis, epsilon):
 
 @kernel("layer_norm_grad")
 def _layer_norm_grad(x, dy, gamma, mean, var, begin_norm_axis, begin_params_axis, epsilon):
-    """dx = rstd * (g - mean(g) - xhat * mean(g * xhat)), g = dy * gamma, in three arrays."""
+    """dx = rstd * (g - mean(g) - xhat * mean(g * xhat)), g = dy * gamma, xhat = (x - mean) *
+    rstd. Where gamma spans the normalised axes, the row sums are matrix-vector products
+    (sum(g) = dy @ gamma, sum(g * xhat) = rstd * ((dy * (x - mean)) @ gamma)), so that g and
+    xhat are never made: five passes over the array besides them."""
     if x.dtype not in _WIDE_ENOUGH:
         return shared.TABLE["layer_norm_grad"](_namespace(), x, dy, gamma, mean, var,
                                                begin_norm_axis, begin_params_axis, epsilon)
-    axes = tuple(range(begin_norm_axis % x.ndim, x.ndim))
-    leading = begin_params_axis % x.ndim
-    inv_count = 1 / (math.prod(x.shape[axes[0]:]) if axes else 1)
+    first = begin_norm_axis % x.ndim
+    count = math.prod(x.shape[first:])
+    if begin_params_axis % x.ndim != first or not (_blas_ready(x, count)
+                                                    and dy.flags.c_contiguous):
+        return _layer_norm_grad_rows(x, dy, gamma, mean, var, first, begin_params_axis % x.ndim,
+                                     epsilon)
+    rows = math.prod(x.shape[:first])
+    x2, dy2, g = x.reshape(rows, count), dy.reshape(rows, count), gamma.reshape(count)
+    rstd = np.sqrt(var.reshape(rows) + np.asarray(epsilon, var.dtype))
+    np.divide(1, rstd, out=rstd)
+    xmu = np.subtract(x2, mean.reshape(rows, 1))
+    product = np.multiply(dy2, xmu)
+    mean_g = np.matmul(dy2, g)
+    mean_g /= count
+    mean_g_xhat = np.matmul(product, g)  # / rstd, / count, below
+    dgamma = (np.matmul(rstd, product) if rows <= BLAS_SUM_MAX
+              else np.sum(product * rstd[:, None], axis=0))
+    dbeta = leading_sum(dy2, 1)
+    out = np.multiply(dy2, g)
+    out -= mean_g[:, None]
+    out *= rstd[:, None]
+    mean_g_xhat *= rstd * rstd * rstd / count  # rstd * mean(g * xhat): xmu's factor
+    xmu *= mean_g_xhat[:, None]
+    out -= xmu
+    return (out.reshape(x.shape), dgamma.reshape(gamma.shape), dbeta.reshape(gamma.shape))
+
+
+def _layer_norm_grad_rows(x, dy, gamma, mean, var, first, leading, epsilon):
+    """The general case (gamma over more axes than are normalised, or strided operands)."""
+    axes = tuple(range(first, x.ndim))
+    inv_count = 1 / math.prod(x.shape[first:])
     rstd = np.sqrt(var + np.asarray(epsilon, var.dtype))
     np.divide(1, rstd, out=rstd)
     xhat = np.subtract(x, mean)
@@ -388,3 +425,34 @@ def _layer_norm_grad(x, dy, gamma, mean, var, begin_norm_axis, begin_params_axis
     g -= xhat
     g *= rstd
     return g, dgamma, dbeta
+
+
+# ----- products and views ----------------------------------------------------------------------
+
+# OpenBLAS multiplies small matrices about twice as slowly when the right one is column-major
+# (a transposed view: attention's keys in q @ k^T): stacks of such products run faster on a
+# row-major copy of the right operand. Measured on stacks of 64 x 32 by 32 x 64 (1.6 - 2.4x);
+# from 64 x 128 on, the copy costs what it saves, so larger matrices are left as they are.
+SMALL_MATRIX = 4096  # elements of one matrix of the right operand
+
+
+@kernel("matmul")
+def _matmul(x, y, transpose_a=False, transpose_b=False):
+    a = x.mT if transpose_a else x
+    b = y.mT if transpose_b else y
+    if (b.ndim > 2 and b.strides[-1] != b.itemsize and 0 not in b.strides
+            and b.shape[-1] * b.shape[-2] <= SMALL_MATRIX):
+        b = np.ascontiguousarray(b)
+    return np.matmul(a, b)
+
+
+# The array methods, not NumPy's functions, which add a microsecond of dispatch to each view
+# (a Python number, which has no methods, takes the function).
+@kernel("reshape")
+def _reshape(x, shape):
+    return x.reshape(shape) if isinstance(x, np.ndarray) else np.reshape(x, shape)
+
+
+@kernel("transpose")
+def _transpose(x, perm):
+    return x.transpose(perm) if isinstance(x, np.ndarray) else np.transpose(x, perm)

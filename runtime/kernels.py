@@ -109,10 +109,11 @@ def _gelu_grad(xp, x, dy):
 TABLE["normal_cdf"] = lambda xp, x: 0.5 * (1 + xp.erf(x * math.sqrt(0.5)))
 
 
-@kernel("gelu_cdf_grad")
-def _gelu_cdf_grad(xp, x, cdf, dy):
-    """dy * (cdf + x * phi(x)), phi the standard normal density."""
-    return dy * (cdf + x * xp.exp(-0.5 * (x * x)) * (1 / math.sqrt(2 * math.pi)))
+@kernel("gelu_and_slope")
+def _gelu_and_slope(xp, x):
+    """(x * Phi(x), Phi(x) + x * phi(x)): GeLU and its derivative."""
+    cdf = 0.5 * (1 + xp.erf(x * math.sqrt(0.5)))
+    return x * cdf, cdf + x * xp.exp(-0.5 * (x * x)) * (1 / math.sqrt(2 * math.pi))
 
 
 @kernel("gelu_tanh")

@@ -37,13 +37,13 @@ def test_grads_over_several_blocks(small_blocks, name):
     np.testing.assert_allclose(out, _reference(name, x, dy), rtol=2e-5, atol=1e-5)
 
 
-def test_gelu_cdf_grad_over_several_blocks(small_blocks):
-    rng = np.random.default_rng(7)
-    x = rng.uniform(-6, 6, (7, 450)).astype(np.float32)
-    cdf = blocked_kernels.TABLE["normal_cdf"](x)
-    dy = rng.standard_normal((7, 450)).astype(np.float32)
-    out = blocked_kernels.TABLE["gelu_cdf_grad"](x, cdf, dy)
-    np.testing.assert_allclose(out, _reference("gelu_grad", x, dy), rtol=2e-5, atol=1e-5)
+def test_gelu_and_slope_over_several_blocks(small_blocks):
+    x = np.random.default_rng(7).uniform(-6, 6, (7, 450)).astype(np.float32)
+    out, slope = blocked_kernels.TABLE["gelu_and_slope"](x)
+    assert out.dtype == slope.dtype == np.float32 and out.shape == slope.shape == x.shape
+    np.testing.assert_allclose(out, _reference("gelu", x), rtol=2e-6, atol=1e-5)
+    np.testing.assert_allclose(slope, _reference("gelu_grad", x, np.ones_like(x)), rtol=2e-5,
+                               atol=1e-5)
 
 
 @pytest.mark.parametrize("operands", [
@@ -93,20 +93,24 @@ def test_softmax_without_and_with_row_maxima(scale, shift):
     assert np.all(np.isfinite(out))
 
 
-def test_layer_norm_and_its_grad_in_place():
+@pytest.mark.parametrize("shape, norm_axis, params_axis, dtype", [
+    ((4, 5, 6), 1, 1, np.float32), ((4, 5, 6), 2, 2, np.float64),
+    ((4, 5, 6), 2, 1, np.float32),  # gamma over more axes than are normalised
+    ((5000, 3), 1, 1, np.float32)])  # more rows than BLAS sums
+def test_layer_norm_and_its_grad_in_place(shape, norm_axis, params_axis, dtype):
     rng = np.random.default_rng(4)
-    x = rng.standard_normal((4, 5, 6)).astype(np.float32)
-    dy = rng.standard_normal((4, 5, 6)).astype(np.float32)
-    gamma, beta = rng.standard_normal((2, 5, 6)).astype(np.float32)
-    params = {"begin_norm_axis": 1, "begin_params_axis": 1, "epsilon": 1e-5}
+    x = (rng.standard_normal(shape) + 3).astype(dtype)
+    dy = rng.standard_normal(shape).astype(dtype)
+    gamma, beta = rng.standard_normal((2,) + shape[params_axis:]).astype(dtype)
+    params = {"begin_norm_axis": norm_axis, "begin_params_axis": params_axis, "epsilon": 1e-5}
     y, mean, var = blocked_kernels.TABLE["layer_norm"](x, gamma, beta, **params)
     for got, want in zip((y, mean, var), _reference("layer_norm", x, gamma, beta, **params)):
-        assert got.dtype == np.float32
+        assert got.dtype == dtype
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
     grads = blocked_kernels.TABLE["layer_norm_grad"](x, dy, gamma, mean, var, **params)
     want = _reference("layer_norm_grad", x, dy, gamma, mean, var, **params)
     for got, expected in zip(grads, want):
-        assert got.dtype == np.float32
+        assert got.dtype == dtype and got.shape == expected.shape
         np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-4)
 
 
@@ -129,3 +133,25 @@ def test_softmax_rows_of_any_length(n):
     x[0, n // 2] = 1e4  # exp overflows unless the row's maximum is subtracted
     out = blocked_kernels.TABLE["softmax"](x, axis=-1)
     np.testing.assert_allclose(out, _reference("softmax", x, axis=-1), rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("x_shape, y_shape, transpose_a, transpose_b", [
+    ((8, 4, 64, 32), (8, 4, 64, 32), False, True),  # q @ k^T: a row-major copy of k^T
+    ((8, 4, 64, 64), (8, 4, 64, 32), True, False),
+    ((2, 3, 5), (1, 4, 5), False, True),  # a broadcast stack stays a view
+    ((2, 100, 80), (2, 90, 80), False, True),  # large matrices: as they are
+    ((6, 5), (7, 5), False, True)])
+def test_matmul_of_transposed_stacks(x_shape, y_shape, transpose_a, transpose_b):
+    rng = np.random.default_rng(8)
+    x, y = (rng.standard_normal(s).astype(np.float32) for s in (x_shape, y_shape))
+    if len(y_shape) > 2 and y_shape[0] == 1:
+        y = np.broadcast_to(y, (x_shape[0],) + y_shape[1:])
+    out = blocked_kernels.TABLE["matmul"](x, y, transpose_a=transpose_a, transpose_b=transpose_b)
+    a = np.swapaxes(x, -1, -2) if transpose_a else x
+    b = np.swapaxes(y, -1, -2) if transpose_b else y
+    np.testing.assert_allclose(out, np.matmul(a.astype(np.float64), b), rtol=1e-5, atol=1e-4)
+
+
+def test_views_of_python_numbers():
+    assert blocked_kernels.TABLE["reshape"](2.0, (1, 1)).shape == (1, 1)
+    assert blocked_kernels.TABLE["transpose"](np.float32(2), ()).shape == ()
