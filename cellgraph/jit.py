@@ -5,8 +5,13 @@ import functools
 
 from cellgraph import context
 from cellgraph.compiler.builder import current_builder
-from cellgraph.compiler.frontend import KeywordOnlyCall, keyword_only_names, trace_call
-from cellgraph.ops.errors import ArgumentError, DTypeError
+from cellgraph.compiler.frontend import (
+    KeywordOnlyCall,
+    keyword_only_names,
+    top_level_arguments,
+    trace_call,
+)
+from cellgraph.ops.errors import DTypeError
 from cellgraph.runtime.executor import GraphCache, run_cached
 
 
@@ -23,7 +28,7 @@ class JitFunction:
             return trace_call(self.fn, args, kwargs)
         fn, names = self.fn, keyword_only_names(self.fn)
         if kwargs or names:
-            args = _bind_kwargs(fn, args, kwargs)
+            args = top_level_arguments(fn, fn.__name__, args, kwargs)
         if names:
             fn = KeywordOnlyCall(fn, names)
         return run_cached(self._cache, fn, tuple(args), context.dump_dir())
@@ -56,29 +61,6 @@ class _BoundJit:
 
 def _call_method(fn, obj, *args):
     return trace_call(fn, (obj,) + args)
-
-
-def _bind_kwargs(fn, args, kwargs):
-    """Every argument of `fn` by position, defaults filled in: the positional parameters
-    (*args spread out), then the keyword-only ones in signature order."""
-    import inspect
-
-    bound = inspect.signature(fn).bind(*args, **kwargs)
-    bound.apply_defaults()
-    positional, keyword_only = [], []
-    for name, param in bound.signature.parameters.items():
-        value = bound.arguments.get(name)
-        if param.kind == param.VAR_POSITIONAL:
-            positional += list(value or ())
-        elif param.kind == param.KEYWORD_ONLY:
-            keyword_only.append(value)
-        elif param.kind == param.VAR_KEYWORD:
-            if value:
-                raise ArgumentError(f"{fn.__name__}: **{name} cannot take {sorted(value)} in "
-                                    f"a top-level graph-mode call; name them in the signature")
-        else:
-            positional.append(value)
-    return tuple(positional) + tuple(keyword_only)
 
 
 def jit(fn=None, *, mode="PSJit", input_signature=None, jit_config=None, **kwargs):

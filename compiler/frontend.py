@@ -623,6 +623,38 @@ def keyword_only_names(fn) -> tuple[str, ...]:
     return names
 
 
+def top_level_arguments(fn, owner: str, args: tuple, kwargs: dict,
+                        complete: bool = True) -> tuple:
+    """A top-level graph-mode call of `fn` as the compiled graph takes it: the positional
+    parameters by position (*args spread out), then every keyword-only one in signature order,
+    defaults included (KeywordOnlyCall passes them back by name). Without `complete`,
+    positional defaults after the last argument given stay off (the traced function applies
+    them), so that both spellings of a call share one graph. `owner` names `fn` in errors."""
+    signature = inspect.signature(fn)
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError as e:
+        raise ArgumentError(f"{owner}: {e}") from None
+    given = set(bound.arguments)
+    bound.apply_defaults()
+    positional, keyword_only, provided = [], [], 0
+    for name, param in signature.parameters.items():
+        value = bound.arguments.get(name)
+        if param.kind == param.VAR_KEYWORD:
+            if value:
+                raise ArgumentError(f"{owner}: **{name} cannot take {sorted(value)} in a "
+                                    f"top-level graph-mode call; name them in the signature")
+        elif param.kind == param.KEYWORD_ONLY:
+            keyword_only.append(value)
+        elif param.kind == param.VAR_POSITIONAL:
+            positional += list(value or ())
+            provided = len(positional)
+        else:
+            positional.append(value)
+            provided = len(positional) if complete or name in given else provided
+    return tuple(positional[:provided]) + tuple(keyword_only)
+
+
 class KeywordOnlyCall:
     """`fn` for a top-level compile whose last arguments are the values of `fn`'s keyword-only
     parameters `names`: a compiled graph takes every argument by position, and tracing passes

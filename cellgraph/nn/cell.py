@@ -6,7 +6,12 @@ import inspect
 
 from cellgraph import context
 from cellgraph.compiler.builder import current_builder, parameters_cast_to
-from cellgraph.compiler.frontend import Interpreter, KeywordOnlyCall, keyword_only_names
+from cellgraph.compiler.frontend import (
+    Interpreter,
+    KeywordOnlyCall,
+    keyword_only_names,
+    top_level_arguments,
+)
 from cellgraph.compiler.guards import record_all_attributes, record_guard
 from cellgraph.compiler.scope import is_user_function
 from cellgraph.ops import dtype as dt
@@ -157,7 +162,8 @@ class Cell:
         the positional ones, put back by name when the graph is traced."""
         names = keyword_only_names(type(self).construct)
         if kwargs or names:
-            args = self._positional(args, kwargs, complete=bool(names))
+            args = top_level_arguments(self.construct, f"{type(self).__name__}.construct",
+                                       args, kwargs, complete=bool(names))
         return (KeywordOnlyCall(self, names) if names else self), args
 
     def _graph_setattr(self, name: str, value) -> bool:
@@ -170,35 +176,6 @@ class Cell:
 
         assign(current, value)
         return True
-
-    def _positional(self, args, kwargs, complete=False) -> tuple:
-        """Keyword arguments of a top-level call as construct's positional ones, so that a
-        compiled graph serves both spellings of a call; *args take what follows, and defaults
-        after the last argument given stay off (construct applies them) unless `complete`,
-        where every positional default is filled in and the keyword-only arguments (defaults
-        too) follow in signature order."""
-        signature = inspect.signature(self.construct)
-        try:
-            bound = signature.bind(*args, **kwargs)
-        except TypeError as e:
-            raise ArgumentError(f"{type(self).__name__}.construct: {e}") from None
-        given = dict(bound.arguments)
-        bound.apply_defaults()
-        positional, keyword_only, provided = [], [], 0
-        for name, param in signature.parameters.items():
-            if param.kind == param.VAR_KEYWORD and given.get(name):
-                raise ArgumentError(f"{type(self).__name__}: **{name} of construct cannot take "
-                                    f"{sorted(given[name])} in a top-level graph-mode call; "
-                                    f"name them in construct's signature")
-            if param.kind == param.KEYWORD_ONLY:
-                keyword_only.append(bound.arguments[name])
-            elif param.kind == param.VAR_POSITIONAL:
-                positional += list(bound.arguments.get(name, ()))
-                provided = len(positional)
-            elif param.kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD):
-                positional.append(bound.arguments[name])
-                provided = len(positional) if name in given or complete else provided
-        return tuple(positional[:provided]) + tuple(keyword_only)
 
     def construct(self, *args, **kwargs):
         raise NotImplementedError(f"{type(self).__name__} must define construct()")
