@@ -269,13 +269,13 @@ for _prim in (erf, gelu, gelu_tanh, normal_cdf, log1p, expm1, softplus):
 clip_by_value.def_batch(broadcasting_rule(clip_by_value))
 gelu_grad.def_batch(broadcasting_rule(gelu_grad))
 gelu_tanh_grad.def_batch(broadcasting_rule(gelu_tanh_grad))
+cumsum.def_batch(axis_rule(cumsum))
+reduce_prod.def_batch(reduction_rule(reduce_prod))
 
 
 @gelu_and_slope.def_batch
 def _gelu_and_slope_batch(args, dims):
     return gelu_and_slope(*args), (dims[0], dims[0])
-cumsum.def_batch(axis_rule(cumsum))
-reduce_prod.def_batch(reduction_rule(reduce_prod))
 
 
 @dropout.def_batch

@@ -128,16 +128,21 @@ def _gelu_block(out, scratch, x):
     out *= x
 
 
+def _add_x_density(x, out, scratch):
+    """out += x * phi(x), phi the standard normal density; `scratch` a buffer like x."""
+    np.multiply(x, x, out=scratch)
+    scratch *= -0.5
+    np.exp(scratch, out=scratch)  # exp(-x^2 / 2)
+    scratch *= x
+    scratch *= _INV_SQRT_2PI
+    out += scratch
+
+
 def _gelu_grad_block(out, scratch, x, dy):
     """dy * (Phi(x) + x * phi(x)): Phi, phi the standard normal distribution and density."""
-    square, denominator, density = scratch
-    np.multiply(x, x, out=density)
-    density *= -0.5
-    np.exp(density, out=density)  # exp(-x^2 / 2)
-    density *= x
-    density *= _INV_SQRT_2PI
+    square, denominator = scratch
     normal_cdf_into(x, out, square, denominator)
-    out += density
+    _add_x_density(x, out, square)
     out *= dy
 
 
@@ -151,12 +156,7 @@ def _gelu_and_slope_block(outs, scratch, x):
     (out, slope), (square, denominator) = outs, scratch
     normal_cdf_into(x, slope, square, denominator)
     np.multiply(x, slope, out=out)
-    np.multiply(x, x, out=square)
-    square *= -0.5
-    np.exp(square, out=square)  # exp(-x^2 / 2)
-    square *= x
-    square *= _INV_SQRT_2PI
-    slope += square
+    _add_x_density(x, slope, square)
 
 
 def _tanh_inner(z, x):
@@ -207,7 +207,7 @@ def _blocked(name: str, body, n_scratch: int, outputs: int = 1) -> None:
     TABLE[name] = run
 
 
-for _name, _body, _n_scratch in (("gelu", _gelu_block, 2), ("gelu_grad", _gelu_grad_block, 3),
+for _name, _body, _n_scratch in (("gelu", _gelu_block, 2), ("gelu_grad", _gelu_grad_block, 2),
                                  ("gelu_tanh", _gelu_tanh_block, 1),
                                  ("gelu_tanh_grad", _gelu_tanh_grad_block, 2),
                                  ("normal_cdf", _normal_cdf_block, 2)):
@@ -395,15 +395,15 @@ def _layer_norm_grad(x, dy, gamma, mean, var, begin_norm_axis, begin_params_axis
     product = np.multiply(dy2, xmu)
     mean_g = np.matmul(dy2, g)
     mean_g /= count
-    mean_g_xhat = np.matmul(product, g)  # / rstd, / count, below
+    xmu_factor = np.matmul(product, g)  # sum(g * (x - mean)) per row
     dgamma = (np.matmul(rstd, product) if rows <= BLAS_SUM_MAX
               else np.sum(product * rstd[:, None], axis=0))
     dbeta = leading_sum(dy2, 1)
     out = np.multiply(dy2, g)
     out -= mean_g[:, None]
     out *= rstd[:, None]
-    mean_g_xhat *= rstd * rstd * rstd / count  # rstd * mean(g * xhat): xmu's factor
-    xmu *= mean_g_xhat[:, None]
+    xmu_factor *= rstd * rstd * rstd / count  # rstd^2 * mean(g * xhat)
+    xmu *= xmu_factor[:, None]
     out -= xmu
     return (out.reshape(x.shape), dgamma.reshape(gamma.shape), dbeta.reshape(gamma.shape))
 

@@ -96,24 +96,28 @@ TABLE["relu"] = lambda xp, x: xp.maximum(x, 0)
 TABLE["relu_grad"] = lambda xp, x, dy: xp.where(x > 0, dy, xp.zeros_like(dy))
 TABLE["stop_gradient"] = lambda xp, x: x
 TABLE["erf"] = lambda xp, x: xp.erf(x)
-TABLE["gelu"] = lambda xp, x: 0.5 * x * (1 + xp.erf(x * math.sqrt(0.5)))
 
 
-@kernel("gelu_grad")
-def _gelu_grad(xp, x, dy):
-    """dy * (Phi(x) + x * phi(x)), Phi and phi the standard normal distribution and density."""
-    density = xp.exp(-0.5 * (x * x)) * (1 / math.sqrt(2 * math.pi))
-    return dy * (0.5 * (1 + xp.erf(x * math.sqrt(0.5))) + x * density)
+def _normal_cdf(xp, x):
+    """Phi(x), the standard normal distribution function."""
+    return 0.5 * (1 + xp.erf(x * math.sqrt(0.5)))
 
 
-TABLE["normal_cdf"] = lambda xp, x: 0.5 * (1 + xp.erf(x * math.sqrt(0.5)))
+def _gelu_slope(xp, x, cdf):
+    """d/dx x * Phi(x) = Phi(x) + x * phi(x), given cdf = Phi(x); phi the normal density."""
+    return cdf + x * xp.exp(-0.5 * (x * x)) * (1 / math.sqrt(2 * math.pi))
+
+
+TABLE["normal_cdf"] = _normal_cdf
+TABLE["gelu"] = lambda xp, x: x * _normal_cdf(xp, x)
+TABLE["gelu_grad"] = lambda xp, x, dy: dy * _gelu_slope(xp, x, _normal_cdf(xp, x))
 
 
 @kernel("gelu_and_slope")
 def _gelu_and_slope(xp, x):
     """(x * Phi(x), Phi(x) + x * phi(x)): GeLU and its derivative."""
-    cdf = 0.5 * (1 + xp.erf(x * math.sqrt(0.5)))
-    return x * cdf, cdf + x * xp.exp(-0.5 * (x * x)) * (1 / math.sqrt(2 * math.pi))
+    cdf = _normal_cdf(xp, x)
+    return x * cdf, _gelu_slope(xp, x, cdf)
 
 
 @kernel("gelu_tanh")
