@@ -91,7 +91,8 @@ class _Context:
         key = (node.callee.name, repr(sorted(params.items())))
         name = self.kernel_keys.get(key)
         if name is None:
-            name = f"_k_{node.callee.name}" + (f"_{len(self.kernels)}" if params else "")
+            name = f"_k_{identifier(node.callee.name)}" + (
+                f"_{len(self.kernels)}" if params else "")
             while name in self.kernels:
                 name += "_"
             self.kernels[name] = (node.callee.name, params)
@@ -100,7 +101,9 @@ class _Context:
 
     def kernel_fn(self, prim_name: str) -> str:
         """The global bound to the kernel of `prim_name`, called with params as keywords."""
-        name = f"_k_{prim_name}"
+        name = f"_k_{identifier(prim_name)}"
+        while self.kernels.get(name, (prim_name, {})) != (prim_name, {}):
+            name += "_"
         self.kernels[name] = (prim_name, {})
         return name
 
@@ -134,8 +137,9 @@ class _Context:
 
 
 def _is_literal(value) -> bool:
-    """True when repr(value) evaluates back to an equal value of the same type."""
-    if value is None or type(value) in (bool, int, str):
+    """True when repr(value) evaluates back to an equal value of the same type. Strings are
+    not: they may come from the user, and are bound as values (module globals) instead."""
+    if value is None or type(value) in (bool, int):
         return True
     if type(value) is float:
         return bool(np.isfinite(value))
@@ -147,10 +151,15 @@ def _is_literal(value) -> bool:
 def _safe(hint: str | None, used: set, fallback: str) -> str:
     """A Python name for a user-given name (a graph's or a parameter's), unique in `used`.
     It never starts with `_`: those names are the generated code's own (see the module doc)."""
-    base = "".join(ch if ch.isalnum() or ch == "_" else "_" for ch in (hint or fallback))
+    base = identifier(hint or fallback)
     if not base or base[0].isdigit() or base[0] == "_" or keyword.iskeyword(base):
         base = "a_" + base
     return fresh_name(base, used)
+
+
+def identifier(text: str) -> str:
+    """`text` with every character but ASCII letters, digits and `_` replaced by `_`."""
+    return "".join(ch if ch.isascii() and (ch.isalnum() or ch == "_") else "_" for ch in text)
 
 
 def fresh_name(base: str, used: set) -> str:

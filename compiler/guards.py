@@ -29,7 +29,9 @@ MISSING = object()
 @dataclass(frozen=True)
 class Guard:
     """One read: `stale` is a Python expression over `o` (the object, dereferenced from
-    `ref`) and `{0}`, `{1}`... (the objects in `values`) that is true when the read changed."""
+    `ref`) and `{0}`, `{1}`... (the objects in `values`) that is true when the read changed.
+    `stale` is always one of this module's own templates: a user's string (an attribute or
+    keyword name) is one of the `values`, bound as a value, never part of the source."""
 
     ref: weakref.ref
     stale: str
@@ -80,19 +82,19 @@ def record_guard(obj, attr: str, value=None) -> None:
     if own is None:
         return
     if attr in own:
-        _add(obj, f"o.__dict__.get({attr!r}, MISSING) is not {{0}}", (own[attr],))
+        _add(obj, "o.__dict__.get({0}, MISSING) is not {1}", (attr, own[attr]))
         return
     if isinstance(obj, type):
         return  # a class attribute inherited from a base class: not guarded
-    tests, values = [f"{attr!r} in o.__dict__"], []
+    tests, values = ["{0} in o.__dict__"], [attr]
     for cls in type(obj).__mro__:
         values.append(cls.__dict__)
         if attr in cls.__dict__:
-            tests.append(f"{{{len(values) - 1}}}.get({attr!r}, MISSING) is not {{{len(values)}}}")
+            tests.append(f"{{{len(values) - 1}}}.get({{0}}, MISSING) is not {{{len(values)}}}")
             values.append(cls.__dict__[attr])
             _add(obj, " or ".join(tests), tuple(values))
             return
-        tests.append(f"{attr!r} in {{{len(values) - 1}}}")
+        tests.append(f"{{0}} in {{{len(values) - 1}}}")
 
 
 def record_all_attributes(obj, skip=()) -> None:
@@ -125,7 +127,7 @@ def record_function(fn) -> None:
     if fn.__defaults__:
         _add(fn, "o.__defaults__ is not {0}", (fn.__defaults__,))
     for name, value in (fn.__kwdefaults__ or {}).items():
-        _add(fn, f"(o.__kwdefaults__ or {{{{}}}}).get({name!r}, MISSING) is not {{0}}", (value,))
+        _add(fn, "(o.__kwdefaults__ or {{}}).get({0}, MISSING) is not {1}", (name, value))
 
 
 def cell_value(fn, index: int):
@@ -139,7 +141,7 @@ def unique(guards: list[Guard]) -> list[Guard]:
     """Each read once (the same attribute is often read many times while parsing)."""
     seen, out = set(), []
     for g in guards:
-        key = (id(g.ref()), g.stale)
+        key = (id(g.ref()), g.stale, tuple(v if type(v) is str else id(v) for v in g.values))
         if key not in seen:
             seen.add(key)
             out.append(g)

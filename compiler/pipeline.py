@@ -232,7 +232,9 @@ def write_stages(stages: dict, directory: str, name: str) -> list[str]:
     followed."""
     directory = check_dump_dir(directory)
     os.makedirs(directory, exist_ok=True)
-    name = _unique_name(directory, name)
+    # the graph's name is the user's (a function's, which may hold `/` or `..`): only its
+    # letters, digits and `_` reach the file name, so every file stays in `directory`
+    name = _unique_name(directory, codegen.identifier(name) or "graph")
     paths = []
     for i, stage in enumerate(STAGES):
         ext = "py" if stage == "codegen" else "ir"
