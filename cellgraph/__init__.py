@@ -5,8 +5,8 @@ context/set_context, nn, ops, grad, value_and_grad, jit and numpy.
 """
 from cellgraph import runtime as _runtime  # noqa: F401  (registers the eager runtime)
 from cellgraph.compiler import choice as _choice
-from cellgraph.ops import dtype
-from cellgraph.ops.dtype import (
+from cellgraph.primitives import dtype
+from cellgraph.primitives.dtype import (
     bfloat16,
     bool_,
     complex64,
@@ -30,7 +30,7 @@ from cellgraph.ops.dtype import (
     uint32,
     uint64,
 )
-from cellgraph.ops.errors import CellgraphError, CompileError  # noqa: F401
+from cellgraph.primitives.errors import CellgraphError, CompileError  # noqa: F401
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor, tensor
 
 from . import amp, common, communication, context, dataset, log, nn, numpy, ops, train

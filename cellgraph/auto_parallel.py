@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numbers
 
-from cellgraph.ops.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 
 class ParallelMode:

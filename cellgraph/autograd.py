@@ -23,8 +23,8 @@ from cellgraph.compiler.pipeline import graph_name, parse
 from cellgraph.compiler.pytree import count_leaves, flatten, unflatten
 from cellgraph.compiler.scope import is_jit_class
 from cellgraph.ops import functional as F
-from cellgraph.ops.core import abstract_of
-from cellgraph.ops.errors import (
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import (
     ArgumentError,
     DTypeError,
     GradPositionError,

@@ -22,8 +22,8 @@ from cellgraph.compiler.frontend import trace_call
 from cellgraph.forward import jvp, vjp
 from cellgraph.ops import clip_by_value, ones_like, zeros_like
 from cellgraph.ops import functional as F
-from cellgraph.ops.dtype import DType
-from cellgraph.ops.errors import ArgumentError, DTypeError
+from cellgraph.primitives.dtype import DType
+from cellgraph.primitives.errors import ArgumentError, DTypeError
 from cellgraph.vmap import vmap
 
 __all__ = ["GradOperation", "HyperMap", "Map", "MultitypeFuncGraph", "Partial", "add_flags",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import warnings
 
-from cellgraph.ops.errors import ArgumentError, ArgumentValueError
+from cellgraph.primitives.errors import ArgumentError, ArgumentValueError
 
 from .auto_parallel import (  # noqa: F401  (mindspore.context's names)
     ParallelMode,

@@ -26,7 +26,7 @@ import inspect
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.custom import custom_vjp_function_call
 from cellgraph.compiler.frontend import trace_call
-from cellgraph.ops.errors import DTypeError
+from cellgraph.primitives.errors import DTypeError
 
 from .transform import Transform, user_loc
 

@@ -6,7 +6,7 @@ exist so that programs reach them, and raise `UnsupportedError` saying what to u
 """
 from __future__ import annotations
 
-from cellgraph.ops.errors import UnsupportedError
+from cellgraph.primitives.errors import UnsupportedError
 
 from . import context
 

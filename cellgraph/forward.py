@@ -41,8 +41,8 @@ from cellgraph.compiler.pipeline import graph_name, parse
 from cellgraph.compiler.pytree import count_leaves, flatten, unflatten
 from cellgraph.compiler.scope import is_cell
 from cellgraph.ops import functional as F
-from cellgraph.ops.core import TensorType, fmt_shape
-from cellgraph.ops.errors import (
+from cellgraph.primitives.core import TensorType, fmt_shape
+from cellgraph.primitives.errors import (
     ArgumentError,
     CompileError,
     DTypeError,

@@ -20,8 +20,8 @@ from cellgraph.compiler.builder import Builder, current_builder, describe_value,
 from cellgraph.compiler.custom import custom_vjp_p
 from cellgraph.compiler.scope import is_user_function
 from cellgraph.context import GRAPH_MODE, get_context
-from cellgraph.ops.core import Primitive, abstract_of
-from cellgraph.ops.errors import CompileError, DTypeError, ShapeError
+from cellgraph.primitives.core import Primitive, abstract_of
+from cellgraph.primitives.errors import CompileError, DTypeError, ShapeError
 
 from .transform import user_loc
 

@@ -11,7 +11,7 @@ import os
 import platform
 from dataclasses import dataclass
 
-from cellgraph.ops.errors import ArgumentValueError, UnsupportedError
+from cellgraph.primitives.errors import ArgumentValueError, UnsupportedError
 from cellgraph.runtime import gpu
 from cellgraph.runtime.device_api import (  # noqa: F401  (hal's memory names)
     Stream,

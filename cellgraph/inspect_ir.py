@@ -5,7 +5,7 @@ from __future__ import annotations
 from cellgraph.compiler.guards import collect_guards
 from cellgraph.compiler.ir import Graph, verify
 from cellgraph.compiler.pipeline import STAGES, compile_callable, parse, run_passes
-from cellgraph.ops.errors import ArgumentError
+from cellgraph.primitives.errors import ArgumentError
 
 
 def dump_ir(fn, *args, stage: str = "optimize") -> str:

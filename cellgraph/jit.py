@@ -11,7 +11,7 @@ from cellgraph.compiler.frontend import (
     top_level_arguments,
     trace_call,
 )
-from cellgraph.ops.errors import DTypeError
+from cellgraph.primitives.errors import DTypeError
 from cellgraph.runtime.executor import GraphCache, run_cached
 
 

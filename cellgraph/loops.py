@@ -22,9 +22,9 @@ from cellgraph.compiler.frontend import Interpreter
 from cellgraph.compiler.loop_prims import loop_options, scan
 from cellgraph.compiler.pytree import flatten, unflatten
 from cellgraph.ops import functional as F
-from cellgraph.ops.core import TensorType, abstract_of
-from cellgraph.ops.dtype import int64 as _I64
-from cellgraph.ops.errors import ArgumentError, ShapeError
+from cellgraph.primitives.core import TensorType, abstract_of
+from cellgraph.primitives.dtype import int64 as _I64
+from cellgraph.primitives.errors import ArgumentError, ShapeError
 
 __all__ = ["ForiLoop", "Scan", "WhileLoop"]
 

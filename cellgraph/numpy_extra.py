@@ -9,7 +9,7 @@ import numpy as onp
 
 import cellgraph.ops as P
 from cellgraph.ops import functional as F
-from cellgraph.ops.core import normalize_axis
+from cellgraph.primitives.core import normalize_axis
 
 from .numpy import _binary, _cast, _dtype, _unary, asarray, float32, int32
 

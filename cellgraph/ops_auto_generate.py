@@ -14,7 +14,7 @@ from cellgraph import mint, ops
 from cellgraph.ops.composite_attention import flash_attention_score_impl
 from cellgraph.ops.composite_classes import function_class
 from cellgraph.ops.composite_sampling import grid_sampler_impl
-from cellgraph.ops.errors import UnsupportedError
+from cellgraph.primitives.errors import UnsupportedError
 from cellgraph.ops_surface import _module
 
 

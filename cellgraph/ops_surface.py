@@ -14,7 +14,7 @@ from cellgraph import composite, loss_functions, ops
 from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.ops import functional
 from cellgraph.ops.composite_classes import function_class
-from cellgraph.ops.errors import DTypeError
+from cellgraph.primitives.errors import DTypeError
 
 
 class _ConstexprFunction:

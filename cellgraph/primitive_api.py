@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import inspect
 
-from cellgraph.ops.errors import UnsupportedError
+from cellgraph.primitives.errors import UnsupportedError
 
 from .ops_surface import constexpr
 

@@ -11,8 +11,8 @@ import numpy as np
 from cellgraph import ops
 from cellgraph.compiler.builder import current_builder
 from cellgraph.ops import functional as F
-from cellgraph.ops.core import abstract_of
-from cellgraph.ops.errors import DTypeError, ShapeError, UnsupportedError
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
 from cellgraph.runtime.tensor import Tensor
 
 __all__ = ["COOTensor"]

@@ -27,7 +27,7 @@ from cellgraph.common import dtype as mstype
 from cellgraph.compiler.frontend import trace_call
 from cellgraph.compiler.pytree import flatten
 from cellgraph.ops import functional as F
-from cellgraph.ops.errors import DTypeError, GradValueError, ShapeError
+from cellgraph.primitives.errors import DTypeError, GradValueError, ShapeError
 
 from .forward import JvpFunction, _fmt, _is_tensor
 from .transform import Transform, user_loc

@@ -32,8 +32,8 @@ from cellgraph.compiler.builder import is_tensor_like
 from cellgraph.compiler.frontend import trace_call
 from cellgraph.compiler.pytree import flatten
 from cellgraph.ops import functional as F
-from cellgraph.ops.core import PRIMITIVES, abstract_of
-from cellgraph.ops.errors import ArgumentError
+from cellgraph.primitives.core import PRIMITIVES, abstract_of
+from cellgraph.primitives.errors import ArgumentError
 from cellgraph.runtime.tensor import Tensor
 
 from .autograd import grad, value_and_grad

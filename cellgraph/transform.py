@@ -19,7 +19,7 @@ from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.pipeline import graph_name
 from cellgraph.compiler.pytree import Tree, count_leaves
 from cellgraph.compiler.scope import PACKAGE_DIRS
-from cellgraph.ops.errors import CellgraphError, DTypeError, GradValueError, SourceLoc
+from cellgraph.primitives.errors import CellgraphError, DTypeError, GradValueError, SourceLoc
 from cellgraph.runtime.executor import STALE, GraphCache, run_cached, run_compiled
 from cellgraph.runtime.tensor import Parameter, ParameterTuple
 

@@ -25,9 +25,9 @@ from cellgraph.compiler.builder import build_graph, current_builder, is_tensor_l
 from cellgraph.compiler.ir import Graph
 from cellgraph.compiler.pipeline import graph_name, parse
 from cellgraph.compiler.pytree import count_leaves, flatten, unflatten
-from cellgraph.ops import array_ops as A
-from cellgraph.ops.core import abstract_of, fmt_shape
-from cellgraph.ops.errors import (
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives.core import abstract_of, fmt_shape
+from cellgraph.primitives.errors import (
     ArgumentError,
     CompileError,
     DTypeError,

@@ -36,8 +36,8 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable
 
-from cellgraph.ops import functional as F
-from cellgraph.ops.core import (
+from cellgraph.primitives import functional as F
+from cellgraph.primitives.core import (
     Primitive,
     TensorType,
     ThreadLocalStack,
@@ -46,7 +46,7 @@ from cellgraph.ops.core import (
     prims,
     set_decomposition_vjp,
 )
-from cellgraph.ops.errors import ArgumentError, CompileError
+from cellgraph.primitives.errors import ArgumentError, CompileError
 
 from .builder import Builder, build_graph, current_builder
 from .ir import Apply, Constant, Graph, Var, copy_graph

@@ -27,10 +27,10 @@ import math
 
 import numpy as np
 
-from cellgraph.ops import array_ops as A
-from cellgraph.ops import math_ops as M
-from cellgraph.ops.batching import loop_rule, move_axis
-from cellgraph.ops.core import Primitive, TensorType, abstract_of, broadcast_shapes
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import math_ops as M
+from cellgraph.primitives.batching import loop_rule, move_axis
+from cellgraph.primitives.core import Primitive, TensorType, abstract_of, broadcast_shapes
 
 from .autodiff import expand_grad
 from .builder import current_builder

@@ -17,8 +17,8 @@ import weakref
 
 import numpy as np
 
-from cellgraph.ops.array_ops import cast as cast_prim
-from cellgraph.ops.core import (
+from cellgraph.primitives.array_ops import cast as cast_prim
+from cellgraph.primitives.core import (
     TensorType,
     Trace,
     abstract_of,
@@ -29,9 +29,8 @@ from cellgraph.ops.core import (
     pop_trace,
     push_trace,
 )
-from cellgraph.ops.errors import CellgraphError, CompileError, DTypeError, SourceLoc
-from cellgraph.ops.tensor_extras import TensorExtras
-from cellgraph.ops.tensor_methods import TensorMethods
+from cellgraph.primitives.errors import CellgraphError, CompileError, DTypeError, SourceLoc
+from cellgraph.primitives.tensor_methods import TensorMethods
 
 from .ir import Apply, Constant, Graph, Var
 from .pytree import flatten
@@ -69,7 +68,7 @@ def parameter_read_dtype(dtype):
     return cast_to if cast_to is not None and dtype.is_float else dtype
 
 
-class Tracer(TensorMethods, TensorExtras):
+class Tracer(TensorMethods):
     """A symbolic tensor inside the graph its builder is making."""
 
     __slots__ = ("builder", "ir_var")

@@ -13,9 +13,9 @@ end takes the last item.
 """
 from __future__ import annotations
 
-from cellgraph.ops import dtype as dt
-from cellgraph.ops import functional as F
-from cellgraph.ops.core import abstract_of
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
+from cellgraph.primitives.core import abstract_of
 
 from .builder import Tracer, is_tensor_like
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cellgraph.ops.dtype import ML_DTYPES
+from cellgraph.primitives.dtype import ML_DTYPES
 
 from .ir import Apply, Constant, Graph, all_graphs
 

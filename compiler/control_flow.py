@@ -13,9 +13,9 @@ import numbers
 import gast
 import numpy as np
 
-from cellgraph.ops import functional as F
-from cellgraph.ops.core import abstract_of
-from cellgraph.ops.errors import CompileError, DTypeError, ShapeError
+from cellgraph.primitives import functional as F
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import CompileError, DTypeError, ShapeError
 
 from . import dynamic_dims
 from .builder import Builder, Tracer, current_builder, is_tensor_like

@@ -13,10 +13,10 @@ its branch's forward values), so it differentiates again.
 """
 from __future__ import annotations
 
-from cellgraph.ops import functional as F
-from cellgraph.ops.core import Primitive, TensorType, abstract_of, fmt_shape
-from cellgraph.ops.dtype import int64 as _I64
-from cellgraph.ops.errors import DTypeError, ShapeError
+from cellgraph.primitives import functional as F
+from cellgraph.primitives.core import Primitive, TensorType, abstract_of, fmt_shape
+from cellgraph.primitives.dtype import int64 as _I64
+from cellgraph.primitives.errors import DTypeError, ShapeError
 
 from . import codegen
 from .autodiff import expand_grad, vjp
@@ -144,7 +144,7 @@ def _batched_graph(graph: Graph, in_dims: list, size: int, name: str, finish) ->
 
 
 def _to_front_all(args, dims):
-    from cellgraph.ops.batching import to_front
+    from cellgraph.primitives.batching import to_front
 
     return [to_front(v, d) for v, d in zip(args, dims)], [None if d is None else 0 for d in dims]
 
@@ -164,7 +164,7 @@ def _per_example(pred, size: int, example_ndim: int):
 def _switch_batch(args, dims, then_graph, else_graph):
     """An unbatched condition stays one switch over batched branches; a batched condition
     runs both branches batched and selects per example (as any vectorised `where` does)."""
-    from cellgraph.ops.batching import batch_size, to_front
+    from cellgraph.primitives.batching import batch_size, to_front
 
     from .batching import batch_graph, move_batch
 

@@ -27,9 +27,9 @@ import inspect
 
 import gast
 
-from cellgraph.ops import functional as F
-from cellgraph.ops.core import Primitive, abstract_of, fmt_shape
-from cellgraph.ops.errors import (
+from cellgraph.primitives import functional as F
+from cellgraph.primitives.core import Primitive, abstract_of, fmt_shape
+from cellgraph.primitives.errors import (
     ArgumentError,
     CellgraphError,
     CompileError,

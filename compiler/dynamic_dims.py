@@ -14,8 +14,8 @@ fails when the graph runs, and only there.
 """
 from __future__ import annotations
 
-from cellgraph.ops.core import Primitive, TensorType, abstract_of, fmt_shape
-from cellgraph.ops.errors import ShapeError
+from cellgraph.primitives.core import Primitive, TensorType, abstract_of, fmt_shape
+from cellgraph.primitives.errors import ShapeError
 
 from . import codegen
 
@@ -35,7 +35,7 @@ set_dims_p.def_bprop(lambda x, out, dout, shape: (set_dims_p(dout, shape=abstrac
 
 @set_dims_p.def_batch
 def _set_dims_batch(args, dims, shape):
-    from cellgraph.ops.batching import to_front
+    from cellgraph.primitives.batching import to_front
 
     x = to_front(args[0], dims[0])
     return set_dims_p(x, shape=(abstract_of(x).shape[0],) + tuple(shape)), 0

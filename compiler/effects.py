@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import numbers
 
-from cellgraph.ops import functional as F
-from cellgraph.ops.core import Primitive, abstract_of, broadcast_shapes, fmt_shape, is_value
-from cellgraph.ops.errors import CellgraphError, DTypeError, ShapeError
+from cellgraph.primitives import functional as F
+from cellgraph.primitives.core import Primitive, abstract_of, broadcast_shapes, fmt_shape, is_value
+from cellgraph.primitives.errors import CellgraphError, DTypeError, ShapeError
 
 from . import codegen
 from .builder import AttributeSlot, current_builder, is_parameter, is_tensor_like

@@ -19,8 +19,8 @@ import weakref
 
 import gast
 
-from cellgraph.ops.composite_setitem import tensor_setitem
-from cellgraph.ops.errors import (
+from cellgraph.primitives.composite_setitem import tensor_setitem
+from cellgraph.primitives.errors import (
     ArgumentError,
     CellgraphError,
     CompileError,

@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from cellgraph.ops.core import Primitive, TensorType
-from cellgraph.ops.errors import SourceLoc
+from cellgraph.primitives.core import Primitive, TensorType
+from cellgraph.primitives.errors import SourceLoc
 
 
 @dataclass(slots=True, eq=False)

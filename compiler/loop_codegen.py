@@ -21,8 +21,8 @@ view, not a copy).
 """
 from __future__ import annotations
 
-from cellgraph.ops.core import TensorType
-from cellgraph.ops.dtype import int64 as _I64
+from cellgraph.primitives.core import TensorType
+from cellgraph.primitives.dtype import int64 as _I64
 
 from . import codegen
 from .ir import Graph

@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph.ops import dtype as dt
-from cellgraph.ops import functional as F
-from cellgraph.ops.core import Primitive, TensorType, abstract_of
-from cellgraph.ops.dtype import int64 as _I64
-from cellgraph.ops.errors import DTypeError
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
+from cellgraph.primitives.core import Primitive, TensorType, abstract_of
+from cellgraph.primitives.dtype import int64 as _I64
+from cellgraph.primitives.errors import DTypeError
 
 from . import loop_codegen  # noqa: F401  (how loops run: registered with codegen)
 from .autodiff import RECORDING_RULES, inline
@@ -269,7 +269,7 @@ def _keep_where(mask, new, old, size: int) -> list:
 
 @while_p.def_batch
 def _while_batch(args, dims, cond_graph, body_graph, n_carried, checkpoint=0):
-    from cellgraph.ops.batching import batch_size
+    from cellgraph.primitives.batching import batch_size
 
     from .batching import batch_graph, move_batch
 
@@ -311,7 +311,7 @@ def _while_batch(args, dims, cond_graph, body_graph, n_carried, checkpoint=0):
 
 @scan_p.def_batch
 def _scan_batch(args, dims, body_graph, n_carry, n_xs, reverse):
-    from cellgraph.ops.batching import batch_size, move_axis
+    from cellgraph.primitives.batching import batch_size, move_axis
 
     from .batching import batch_graph, move_batch
 

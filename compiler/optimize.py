@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from cellgraph.ops.core import PRIMITIVES, abstract_of, evaluate
+from cellgraph.primitives.core import PRIMITIVES, abstract_of, evaluate
 
 from . import algebra
 from .ir import Apply, Constant, Graph, Var, has_effects

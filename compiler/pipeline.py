@@ -17,8 +17,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cellgraph.ops.core import abstract_of
-from cellgraph.ops.errors import ArgumentValueError, CellgraphError, CompileError
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import ArgumentValueError, CellgraphError, CompileError
 
 from . import codegen, loop_prims  # noqa: F401  (loop_prims: the loops' rules and code)
 from .autodiff import expand_grad

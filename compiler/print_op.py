@@ -4,7 +4,7 @@
 """
 from __future__ import annotations
 
-from cellgraph.ops.core import Primitive
+from cellgraph.primitives.core import Primitive
 
 from . import codegen
 from .builder import Tracer, is_tensor_like

@@ -25,8 +25,8 @@ import contextlib
 import threading
 from dataclasses import dataclass
 
-from cellgraph.ops.core import Primitive, abstract_of
-from cellgraph.ops.errors import CompileError
+from cellgraph.primitives.core import Primitive, abstract_of
+from cellgraph.primitives.errors import CompileError
 
 from . import codegen
 from .builder import Builder, current_builder, is_tensor_like

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cellgraph.ops.core import ThreadLocalStack
+from cellgraph.primitives.core import ThreadLocalStack
 
 from .ir import Apply, Constant, Var
 

@@ -38,7 +38,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cellgraph.ops.core import normalize_axes, normalize_axis
+from cellgraph.primitives.core import normalize_axes, normalize_axis
 
 from .ir import Apply, Graph, Var, has_effects
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import gast
 
-from cellgraph.ops.errors import CompileError, SourceLoc
+from cellgraph.primitives.errors import CompileError, SourceLoc
 
 
 @dataclass(frozen=True)

@@ -26,25 +26,22 @@ from .composite_scatter import *
 from .composite_spectral import *
 
 # isort: split
-from . import (  # noqa: F401  (each module declares its primitives)
+from cellgraph.primitives import (  # noqa: F401  (the core's modules, as attributes of ops)
     array_ops,
     check_ops,
     comm_ops,
     complex_ops,
-    composite_crop,
     conv_ops,
     core,
-    derive,
     dtype,
     dynamic_ops,
     errors,
-    functional,
     gamma_ops,
     linalg_ops,
     math_ops,
+    nn_functional,
     nn_ops,
     norm_ops,
-    operations,
     random_ops,
     rounding_ops,
     scatter_ops,
@@ -52,16 +49,27 @@ from . import (  # noqa: F401  (each module declares its primitives)
     sort_ops,
     special_ops,
 )
-from .core import PRIMITIVES, Primitive, TensorType, bind  # noqa: F401
+from cellgraph.primitives.core import PRIMITIVES, Primitive, TensorType, bind  # noqa: F401
 
-derive.install_exports()  # hand-written wrappers first: they win over derived names
-for _prim in list(PRIMITIVES.values()):
-    derive.install(_prim)  # ops.exp, ops.Exp, Tensor.exp from the declarations
+from cellgraph.primitives.tensor_methods import TensorMethods as _TensorMethods  # noqa: E402
 
-from .floor_division import *
-from .functional import *
-from .functional import abs, pow, sum  # noqa: F401  (shadow builtins, as MindSpore does)
-from .nn_functional import *
-from .operations import *
-from .operations import PrimitiveClass  # noqa: F401
-from .random_ops import Randperm, UniformReal, rand, rand_like, randperm, shuffle  # noqa: F401
+from . import composite_crop, derive, functional, operations, tensor_extras  # noqa: E402,F401
+
+derive.install(functional, operations)  # the classes; the compositions' wrappers
+tensor_extras.install(_TensorMethods)
+
+from cellgraph.primitives.floor_division import *  # noqa: E402,F403
+from cellgraph.primitives.nn_functional import *  # noqa: E402,F403
+from cellgraph.primitives.random_ops import (  # noqa: E402,F401
+    Randperm,
+    UniformReal,
+    rand,
+    rand_like,
+    randperm,
+    shuffle,
+)
+
+from .functional import *  # noqa: E402,F403
+from .functional import abs, pow, sum  # noqa: E402,F401  (shadow builtins, as MindSpore does)
+from .operations import *  # noqa: E402,F403
+from .operations import PrimitiveClass  # noqa: E402,F401

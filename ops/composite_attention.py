@@ -9,18 +9,18 @@ import math
 
 import numpy as np
 
-from . import array_ops as A
-from . import dtype as dt
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
 from . import functional as F
-from . import math_ops as M
-from . import rounding_ops as R
+from cellgraph.primitives import math_ops as M
+from cellgraph.primitives import rounding_ops as R
 from .composite_more import repeat_interleave
 from .composite_ops import masked_fill, swapaxes
-from .core import abstract_of
+from cellgraph.primitives.core import abstract_of
 from .derive import export_class
-from .errors import ArgumentValueError, DTypeError, ShapeError, UnsupportedError
-from .nn_functional import dropout
-from .random_ops import rand
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError, UnsupportedError
+from cellgraph.primitives.nn_functional import dropout
+from cellgraph.primitives.random_ops import rand
 
 __all__ = ["flash_attention_score", "multi_head_attention_forward"]
 

@@ -7,16 +7,16 @@ import numbers
 
 import numpy as np
 
-from . import array_ops as A
-from . import dtype as dt
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
 from . import functional as F
 from .composite_conv import max_pool3d
 from .composite_ops import flip, isfinite, isinf, isnan, masked_fill, randint
 from .composite_resize import gather_elements
-from .core import abstract_of, normalize_axis
-from .errors import ArgumentValueError, DTypeError, ShapeError
-from .nn_functional import argmax
-from .nn_ops import softmax_cross_entropy
+from cellgraph.primitives.core import abstract_of, normalize_axis
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.nn_functional import argmax
+from cellgraph.primitives.nn_ops import softmax_cross_entropy
 
 __all__ = [
     "AddN",

@@ -11,11 +11,11 @@ is zero). The result is float32 whatever the image's dtype, as MindSpore's.
 """
 from __future__ import annotations
 
-from . import dtype as dt
+from cellgraph.primitives import dtype as dt
 from . import functional as F
-from .core import abstract_of, prims
+from cellgraph.primitives.core import abstract_of, prims
 from .derive import export, export_class
-from .errors import ArgumentValueError, DTypeError, ShapeError, UnsupportedError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError, UnsupportedError
 
 _METHODS = ("bilinear", "nearest")
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import functional as F
-from .core import abstract_of
-from .errors import ArgumentValueError, ShapeError
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import ArgumentValueError, ShapeError
 
 __all__ = ["Einsum", "einsum"]
 

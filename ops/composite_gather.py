@@ -9,14 +9,14 @@ import numbers
 
 import numpy as np
 
-from . import dtype as dt
+from cellgraph.primitives import dtype as dt
 from . import functional as F
 from .composite_ops import _const
 from .composite_resize import gather_elements
-from .core import abstract_of, normalize_axis
-from .dynamic_ops import bincount, nonzero
-from .errors import ArgumentValueError, DTypeError, ShapeError
-from .nn_functional import cumsum
+from cellgraph.primitives.core import abstract_of, normalize_axis
+from cellgraph.primitives.dynamic_ops import bincount, nonzero
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.nn_functional import cumsum
 
 __all__ = ["MaskedScatter", "ReverseSequence", "intopk", "masked_scatter", "reverse_sequence",
            "take", "unique_consecutive"]

@@ -8,16 +8,16 @@ import numbers
 
 import numpy as np
 
-from . import array_ops as A
-from . import dtype as dt
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
 from . import functional as F
-from . import math_ops as M
-from . import nn_functional as NF
-from . import nn_ops as N
-from . import scatter_ops as S
+from cellgraph.primitives import math_ops as M
+from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives import nn_ops as N
+from cellgraph.primitives import scatter_ops as S
 from .composite_classes import function_class
-from .core import abstract_of, normalize_axis, running_eagerly
-from .errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.core import abstract_of, normalize_axis, running_eagerly
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
 __all__ = [
     "UnsortedSegmentMax",

@@ -12,20 +12,20 @@ import numbers
 
 import numpy as np
 
-from . import array_ops as A
+from cellgraph.primitives import array_ops as A
 from . import composite_more as CM
 from . import composite_ops as CO
-from . import dtype as dt
+from cellgraph.primitives import dtype as dt
 from . import functional as F
-from . import math_ops as M
-from . import nn_functional as NF
-from . import rounding_ops as R
+from cellgraph.primitives import math_ops as M
+from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives import rounding_ops as R
 from .composite_pad import pad
 from .composite_resize import apply_along
-from .core import abstract_of, is_value, normalize_axis
+from cellgraph.primitives.core import abstract_of, is_value, normalize_axis
 from .derive import export, export_class
-from .errors import ArgumentValueError, DTypeError, ShapeError
-from .random_ops import rand
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.random_ops import rand
 
 __all__ = [
     "adaptive_avg_pool1d",
@@ -430,7 +430,7 @@ def tensor_split(input, indices_or_sections, axis=0):
 
 def argwhere(input):
     """The indices of the non-zero elements, (count, ndim)."""
-    from .dynamic_ops import nonzero
+    from cellgraph.primitives.dynamic_ops import nonzero
 
     return nonzero(input)
 

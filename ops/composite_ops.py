@@ -12,14 +12,14 @@ import numbers
 
 import numpy as np
 
-from . import array_ops as A
-from . import dtype as dt
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
 from . import functional as F
-from .core import abstract_of, normalize_axis
-from .errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.core import abstract_of, normalize_axis
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from .functional import gather
-from .nn_functional import argmax, clip_by_value, cumsum, reduce_prod
-from .random_ops import rand
+from cellgraph.primitives.nn_functional import argmax, clip_by_value, cumsum, reduce_prod
+from cellgraph.primitives.random_ops import rand
 
 __all__ = [
     "Eye",
@@ -209,7 +209,7 @@ def chunk(input, chunks, axis=0):
     """`chunks` pieces along `axis`, the last one shorter when the size does not divide."""
     size = _shape(input)[normalize_axis(axis, _ndim(input))]
     step = -(-size // chunks)
-    from .nn_functional import split
+    from cellgraph.primitives.nn_functional import split
 
     return split(input, step, axis)
 

@@ -11,11 +11,11 @@ import numbers
 
 import numpy as np
 
-from . import array_ops as A
+from cellgraph.primitives import array_ops as A
 from . import functional as F
-from .core import abstract_of
-from .errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
-from .nn_functional import _ints, pad_pairs
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.nn_functional import _ints, pad_pairs
 
 __all__ = ["PadV3", "pad"]
 

@@ -12,12 +12,12 @@ import math
 
 import numpy as np
 
-from . import array_ops as A
-from . import dtype as dt
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
 from . import functional as F
-from .core import abstract_of
-from .errors import ArgumentValueError, DTypeError, ShapeError
-from .nn_functional import _pair, argmax, one_hot, pad_pairs
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.nn_functional import _pair, argmax, one_hot, pad_pairs
 
 __all__ = ["MaxPoolWithIndices", "MaxPoolWithMask", "max_pool_with_indices"]
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import array_ops as A
+from cellgraph.primitives import array_ops as A
 from . import functional as F
-from .core import abstract_of, normalize_axis
-from .errors import ArgumentValueError
-from .nn_functional import one_hot
+from cellgraph.primitives.core import abstract_of, normalize_axis
+from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.primitives.nn_functional import one_hot
 
 __all__ = ["ResizeBilinearV2", "ResizeNearestNeighbor", "apply_along", "gather_d",
            "gather_elements", "interpolate"]

@@ -14,15 +14,15 @@ import itertools
 
 import numpy as np
 
-from . import array_ops as A
-from . import dtype as dt
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
 from . import functional as F
-from . import math_ops as M
-from . import rounding_ops as R
-from .core import abstract_of
+from cellgraph.primitives import math_ops as M
+from cellgraph.primitives import rounding_ops as R
+from cellgraph.primitives.core import abstract_of
 from .derive import export_class
-from .errors import ArgumentValueError, DTypeError, ShapeError
-from .sort_ops import take_along_axis
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.sort_ops import take_along_axis
 
 __all__ = ["grid_sample"]
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import array_ops as A
-from . import dtype as dt
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
 from . import functional as F
-from .core import abstract_of
-from .errors import ShapeError
-from .nn_functional import one_hot
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import ShapeError
+from cellgraph.primitives.nn_functional import one_hot
 
 __all__ = ["gather_nd", "tensor_scatter_add", "tensor_scatter_update"]
 

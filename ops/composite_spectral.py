@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import array_ops as A
-from . import dtype as dt
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
 from . import functional as F
-from .complex_ops import complex_, imag_part, real_part
+from cellgraph.primitives.complex_ops import complex_, imag_part, real_part
 from .composite_pad import pad
-from .core import abstract_of
+from cellgraph.primitives.core import abstract_of
 from .derive import export_class
-from .errors import ArgumentValueError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, ShapeError
 
 __all__ = ["stft"]
 

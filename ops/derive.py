@@ -1,17 +1,19 @@
-"""What a primitive's declaration gives besides the primitive itself.
+"""MindSpore's primitive classes, and the API layer's share of the spellings registry.
 
-A `public` primitive *is* MindSpore's functional op (`ops.exp(x)` binds it), and from the same
-declaration come MindSpore's primitive class (`ops.Exp()(x)`, configured by the declared static
-params: `ops.Softmax(axis=0)`) and, with `method=True`, the Tensor method (`x.exp()`).
-`install` runs once per primitive when `cellgraph.ops` is imported; a hand-written wrapper of the
-same name (one that normalises its arguments) takes precedence over the derived one.
+The core gives each public primitive its functional op and Tensor method
+(cellgraph/primitives/exports.py). From the same declarations come MindSpore's primitive classes
+(`ops.Exp()(x)`, configured by the declared static params: `ops.Softmax(axis=0)`). `install`
+runs once, when `cellgraph.ops` is imported: it makes the classes and puts the API layer's
+hand-written wrappers (the compositions' `export`s) in place; a wrapper takes precedence over a
+derived name of the same spelling.
 """
 from __future__ import annotations
 
-import sys
 from types import MappingProxyType
 
-from .core import Primitive
+from cellgraph.primitives import exports
+from cellgraph.primitives.core import PRIMITIVES
+from cellgraph.primitives.exports import export, export_class  # noqa: F401  (for compositions)
 
 
 class PrimitiveClass:
@@ -53,69 +55,43 @@ def define_class(name: str, fn, init: dict | None = None, module: str = __name__
         "__doc__": f"ops.{name}", "__module__": module})
 
 
-def _method(prim: Primitive):
-    def method(self, *args, **params):
-        return prim(self, *args, **params)
-
-    method.__name__ = prim.name
-    method.__doc__ = f"`{prim.name}(self, ...)`: the primitive {prim.label}."
-    return method
+def _from_core(kind_value) -> bool:
+    value = kind_value[2][0] if kind_value[0] == "class" else kind_value[2]
+    return getattr(value, "__module__", "").startswith("cellgraph.primitives")
 
 
-def _add(module, name: str, value) -> None:
-    """`module.name = value` unless the module defines `name` itself; listed in `__all__`."""
-    if name in vars(module):
-        return
-    setattr(module, name, value)
-    module.__all__.append(name)
+def install(functional, operations) -> None:
+    """The primitive classes in `operations`; the API layer's wrappers in `functional` (the
+    API's, which started as a copy of the core's) and on Tensor. Registrations from the
+    compositions come before the core's, and the first of a name wins."""
+    from cellgraph.primitives.tensor_methods import TensorMethods
+
+    replaced_functions, replaced_methods = set(), set()
+    for kind, name, value, method in sorted(exports.EXPORTS, key=_from_core):
+        if kind == "class":
+            exports.add(operations, name, define_class(name, *value, operations.__name__))
+            continue
+        if name in exports.INSTALLED_FUNCTIONS and name not in replaced_functions:
+            replaced_functions.add(name)
+            setattr(functional, name, value)
+        else:
+            exports.add(functional, name, value)
+        if method and name in exports.INSTALLED_METHODS and name not in replaced_methods:
+            replaced_methods.add(name)
+            setattr(TensorMethods, name, value)
+        elif method:
+            exports.add_method(name, value)
+    for prim in list(PRIMITIVES.values()):
+        install_primitive(prim, functional, operations)
 
 
-def install(prim: Primitive) -> None:
-    """The functional op, the class(es) and the Tensor method of a public primitive."""
+def install_primitive(prim, functional, operations) -> None:
+    """Every spelling of a public primitive: the functional op, the class(es), the method."""
     if not prim.public:
         return
-    from .tensor_methods import TensorMethods
-
-    functional = sys.modules[f"{__package__}.functional"]
-    operations = sys.modules[f"{__package__}.operations"]
-    _add(functional, prim.name, prim)
+    exports.add(functional, prim.name, prim)
+    if prim.method:
+        exports.add_method(prim.name, exports.method_of(prim))
     cls = define_class(prim.label, prim, prim.params, operations.__name__)
     for name in (prim.label, *prim.aliases):
-        _add(operations, name, cls)
-    if prim.method and not hasattr(TensorMethods, prim.name):
-        setattr(TensorMethods, prim.name, _method(prim))
-
-
-_EXPORTS: list = []  # (kind, name, value, method), installed once every module is loaded
-
-
-def export(fn, *, method: bool = False, name: str | None = None):
-    """A hand-written functional op (one with MindSpore's positional signature in front of a
-    primitive's keyword params) as `ops.name` and, with `method=True`, as `Tensor.name`; it
-    takes precedence over what a declaration of the same name would derive. Installed by
-    `install_exports` when `cellgraph.ops` has loaded, so declaring modules may import each
-    other in any order."""
-    _EXPORTS.append(("function", name or fn.__name__, fn, method))
-    return fn
-
-
-def export_class(name: str, fn, init: dict | None = None) -> None:
-    """MindSpore's primitive class `name` (`ops.Name`, `ops.operations.Name`) over the
-    functional op `fn`, configured by `init`'s params and defaults."""
-    _EXPORTS.append(("class", name, (fn, dict(init or {})), False))
-
-
-def install_exports() -> None:
-    """Put the exported functions and classes in place (before the derived names, so that
-    they win over a declaration of the same name)."""
-    from .tensor_methods import TensorMethods
-
-    functional = sys.modules[f"{__package__}.functional"]
-    operations = sys.modules[f"{__package__}.operations"]
-    for kind, name, value, method in _EXPORTS:
-        if kind == "class":
-            _add(operations, name, define_class(name, *value, operations.__name__))
-            continue
-        _add(functional, name, value)
-        if method and not hasattr(TensorMethods, name):
-            setattr(TensorMethods, name, value)
+        exports.add(operations, name, cls)

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from . import array_ops as A
-from . import conv_ops as C
-from . import dtype as dt
-from . import math_ops as M
-from . import nn_functional as NF
-from . import norm_ops as N
-from .core import abstract_of, fmt_shape, normalize_axis
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import conv_ops as C
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import math_ops as M
+from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives import norm_ops as N
+from cellgraph.primitives.core import abstract_of, fmt_shape, normalize_axis
 from .derive import PrimitiveClass, define_class
-from .errors import ArgumentValueError, ShapeError
-from .random_ops import rand_like
+from cellgraph.primitives.errors import ArgumentValueError, ShapeError
+from cellgraph.primitives.random_ops import rand_like
 
 
 def _init(**defaults) -> tuple:

@@ -42,7 +42,7 @@ from .nn_classes import __all__ as _nn_all
 
 __all__.extend([*_nn_all, "PrimitiveClass"])
 
-from .comm_ops import *  # the collectives: AllReduce, AllGather, ... and ReduceOp
-from .comm_ops import __all__ as _comm_all
+from cellgraph.primitives.comm_ops import *  # the collectives: AllReduce, AllGather, ... and ReduceOp
+from cellgraph.primitives.comm_ops import __all__ as _comm_all
 
 __all__.extend(_comm_all)

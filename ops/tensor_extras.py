@@ -1,11 +1,11 @@
 """Tensor attributes and methods MindSpore programs use that follow from the type alone or are
-compositions of functional ops; a mixin shared by eager Tensors and graph tracers (after
-TensorMethods in their bases, so a method defined there takes precedence)."""
+compositions of functional ops. `install` adds them to the core's TensorMethods (the base of
+eager Tensors and graph tracers) where it has no member of the same name."""
 from __future__ import annotations
 
 import numpy as np
 
-from . import dtype as dt
+from cellgraph.primitives import dtype as dt
 from . import functional as F
 
 
@@ -17,9 +17,7 @@ def _ops():
 
 
 class TensorExtras:
-    """Mixin over `aval`; inside a graph the attributes are compile-time constants."""
-
-    __slots__ = ()
+    """Members over `aval`; inside a graph the attributes are compile-time constants."""
 
     # -- layout -----------------------------------------------------------------------------
     @property
@@ -220,8 +218,15 @@ class TensorExtras:
 
 
 def _triangle_mask(x, k: int, lower: bool):
-    from . import array_ops as A
+    from cellgraph.primitives import array_ops as A
 
     rows, cols = x.aval.shape[-2:]
     keep = np.tril(np.ones((rows, cols)), k) if lower else np.triu(np.ones((rows, cols)), k)
     return A.cast(keep, dtype=x.aval.dtype)
+
+
+def install(methods: type) -> None:
+    """Give `methods` (the core's TensorMethods) each member it lacks."""
+    for name, value in vars(TensorExtras).items():
+        if not name.startswith("__") and not hasattr(methods, name):
+            setattr(methods, name, value)

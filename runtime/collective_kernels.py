@@ -17,7 +17,7 @@ import contextlib
 
 import numpy as np
 
-from cellgraph.ops.errors import CommunicationError
+from cellgraph.primitives.errors import CommunicationError
 
 from . import distributed
 from .kernels import kernel

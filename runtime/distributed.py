@@ -16,8 +16,8 @@ import datetime
 import os
 from dataclasses import dataclass
 
-from cellgraph.ops import comm_ops
-from cellgraph.ops.errors import ArgumentValueError, CommunicationError
+from cellgraph.primitives import comm_ops
+from cellgraph.primitives.errors import ArgumentValueError, CommunicationError
 
 WORLD_NAMES = ("hccl_world_group", "nccl_world_group", "mccl_world_group")
 # How long a collective waits for its peers before failing (a peer that exits closes its

@@ -6,7 +6,7 @@ import numbers
 import numpy as np
 
 from cellgraph.compiler.builder import parameter_cast_dtype
-from cellgraph.ops.core import (
+from cellgraph.primitives.core import (
     PRIMITIVES,
     Trace,
     abstract_of,
@@ -14,7 +14,7 @@ from cellgraph.ops.core import (
     operand_error,
     set_eager_trace,
 )
-from cellgraph.ops.errors import DTypeError
+from cellgraph.primitives.errors import DTypeError
 
 from .backend import get_backend
 from .tensor import Parameter, Tensor

@@ -28,7 +28,7 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from cellgraph.ops.core import to_numpy_index
+from cellgraph.primitives.core import to_numpy_index
 
 from .kernels import bind_kernels, namespace
 

@@ -19,8 +19,8 @@ import math
 import types
 from collections.abc import Callable
 
-from cellgraph.ops.check_ops import range_message
-from cellgraph.ops.core import PRIMITIVES, to_numpy_index
+from cellgraph.primitives.check_ops import range_message
+from cellgraph.primitives.core import PRIMITIVES, to_numpy_index
 
 TABLE: dict[str, Callable] = {}  # primitive name -> fn(xp, *operands, **params)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph.ops.errors import (
+from cellgraph.primitives.errors import (
     ArgumentValueError,
     CellgraphError,
     DTypeError,

@@ -13,7 +13,7 @@ import functools
 import math
 from collections.abc import Callable
 
-from cellgraph.ops.core import to_numpy_index
+from cellgraph.primitives.core import to_numpy_index
 
 from . import strided_conv, strided_norm
 from .kernels import registrar

@@ -5,11 +5,10 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops import dtype as dt
-from cellgraph.ops.core import TensorType
-from cellgraph.ops.errors import DTypeError
-from cellgraph.ops.tensor_extras import TensorExtras
-from cellgraph.ops.tensor_methods import TensorMethods
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.core import TensorType
+from cellgraph.primitives.errors import DTypeError
+from cellgraph.primitives.tensor_methods import TensorMethods
 
 from .backend import get_backend
 from .tensor_format import format_print, format_repr
@@ -31,7 +30,7 @@ def _infer_dtype(data) -> dt.DType:
     raise DTypeError(f"Tensor: cannot make a tensor from {type(data).__name__} {data!r:.60}")
 
 
-class Tensor(TensorMethods, TensorExtras):
+class Tensor(TensorMethods):
     """An n-dimensional array on a backend. `Tensor(data, dtype=None)`; data is a list, a
     NumPy array, a scalar or another Tensor."""
 

@@ -27,7 +27,7 @@ import torch
 import torch.nn.functional as F
 from torch.nn import grad as conv_grad
 
-from cellgraph.ops.core import Slice, to_numpy_index
+from cellgraph.primitives.core import Slice, to_numpy_index
 
 from .kernels import TABLE as SHARED_TABLE
 from .kernels import registrar

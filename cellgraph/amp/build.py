@@ -4,8 +4,8 @@ which `Model` uses)."""
 from __future__ import annotations
 
 from cellgraph import nn
-from cellgraph.ops import dtype as dt
-from cellgraph.ops.errors import ArgumentValueError
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.train.loss_scale_manager import DynamicLossScaleManager
 
 from .precision import LEVELS, auto_mixed_precision

@@ -18,8 +18,8 @@ import collections
 
 from cellgraph import nn, ops
 from cellgraph.nn.cell import cast_float
-from cellgraph.ops import dtype as dt
-from cellgraph.ops.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 __all__ = ["AMP_AUTO_BLACK_LIST", "AMP_AUTO_WHITE_LIST", "AMP_PRIM_ARG_TABLE",
            "auto_mixed_precision", "custom_mixed_precision", "get_black_list",

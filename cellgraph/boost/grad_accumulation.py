@@ -12,7 +12,7 @@ from cellgraph import ops
 from cellgraph.composite import HyperMap, MultitypeFuncGraph
 from cellgraph.nn.cell import Cell
 from cellgraph.nn.loss_scale import run_unless
-from cellgraph.ops import dtype as dt
+from cellgraph.primitives import dtype as dt
 from cellgraph.runtime.tensor import Parameter, Tensor
 
 __all__ = ["GradientAccumulation", "gradient_accumulation_op", "gradient_clear_op"]

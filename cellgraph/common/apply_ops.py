@@ -11,7 +11,7 @@ import numbers
 from cellgraph import ops
 from cellgraph.compiler.builder import is_parameter
 from cellgraph.ops import functional as F
-from cellgraph.ops.errors import DTypeError
+from cellgraph.primitives.errors import DTypeError
 
 from .assign import assign
 

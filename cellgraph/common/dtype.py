@@ -6,8 +6,8 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops import dtype as _dtype_module
-from cellgraph.ops.dtype import DType, as_dtype, from_numpy
+from cellgraph.primitives import dtype as _dtype_module
+from cellgraph.primitives.dtype import DType, as_dtype, from_numpy
 
 # Every DType the ops layer defines (float32, int64, bool_, ...) and its aliases (half, float_).
 _DTYPES = {name: value for name, value in vars(_dtype_module).items()

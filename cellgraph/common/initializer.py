@@ -12,8 +12,8 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops import dtype as dt
-from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Tensor
 
 from .seed import global_rng

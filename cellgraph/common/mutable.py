@@ -13,7 +13,7 @@ from __future__ import annotations
 import numbers
 
 from cellgraph.compiler.builder import Tracer
-from cellgraph.ops.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
 
 __all__ = ["mutable"]

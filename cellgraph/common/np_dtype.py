@@ -3,7 +3,7 @@
 when a name is first read."""
 from __future__ import annotations
 
-from cellgraph.ops.dtype import ML_DTYPES, ml_dtypes_numpy
+from cellgraph.primitives.dtype import ML_DTYPES, ml_dtypes_numpy
 
 
 def __getattr__(name: str):

@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime import rng as _rng
 
 

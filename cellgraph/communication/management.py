@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import os
 
-from cellgraph.ops.comm_ops import WORLD_COMM_GROUP
-from cellgraph.ops.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.comm_ops import WORLD_COMM_GROUP
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime import distributed
 
 HCCL_WORLD_COMM_GROUP = "hccl_world_group"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as _np
 
 import cellgraph.ops as _ops
-from cellgraph.ops import dtype as _dt
+from cellgraph.primitives import dtype as _dt
 from cellgraph.ops import functional as _F
-from cellgraph.ops.errors import ArgumentValueError
+from cellgraph.primitives.errors import ArgumentValueError
 
 from . import linalg, nn, optim  # noqa: F401  (mint.nn, mint.optim, mint.linalg)
 

@@ -9,8 +9,8 @@ import math
 import numbers
 
 import cellgraph.ops as _ops
-from cellgraph.ops import dtype as _dt
-from cellgraph.ops.errors import ArgumentValueError, ShapeError
+from cellgraph.primitives import dtype as _dt
+from cellgraph.primitives.errors import ArgumentValueError, ShapeError
 
 _LN2 = math.log(2.0)
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from cellgraph import nn
-from cellgraph.ops.errors import ArgumentValueError
+from cellgraph.primitives.errors import ArgumentValueError
 
 __all__ = ["SGD", "Adam", "AdamW"]
 

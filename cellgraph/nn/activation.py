@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from cellgraph.ops import functional as F
-from cellgraph.ops import nn_functional as NF
-from cellgraph.ops.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 from .cell import Cell
 

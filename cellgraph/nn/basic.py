@@ -12,9 +12,9 @@ import numbers
 import numpy as np
 
 import cellgraph.ops as P
-from cellgraph.ops import dtype as dt
+from cellgraph.primitives import dtype as dt
 from cellgraph.ops.composite_pad import pad_pairs_mode
-from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Tensor
 
 from .cell import Cell

@@ -5,10 +5,10 @@ import math
 import numbers
 
 from cellgraph.common.initializer import HeUniform, Uniform, compute_fans, initializer
-from cellgraph.ops import dtype as dt
-from cellgraph.ops import nn_functional as NF
-from cellgraph.ops.conv_ops import same_padding
-from cellgraph.ops.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives.conv_ops import same_padding
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Parameter
 
 from .cell import Cell

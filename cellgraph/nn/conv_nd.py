@@ -8,8 +8,8 @@ import math
 
 import cellgraph.ops as P
 from cellgraph.common.initializer import HeUniform, Uniform, compute_fans, initializer
-from cellgraph.ops import dtype as dt
-from cellgraph.ops.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Parameter
 
 from .cell import Cell

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from cellgraph.ops.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 from .learning_rate_schedule import _number, _steps
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from cellgraph.compiler.guards import record_guard
 from cellgraph.forward import JvpFunction, VjpFunction
-from cellgraph.ops.errors import ArgumentError
+from cellgraph.primitives.errors import ArgumentError
 
 from .cell import Cell
 

@@ -12,7 +12,7 @@ import itertools
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.frontend import trace_call
 from cellgraph.compiler.guards import record_guard
-from cellgraph.ops.errors import DTypeError
+from cellgraph.primitives.errors import DTypeError
 
 _ids = itertools.count()
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import numbers
 
 import cellgraph.ops as P
-from cellgraph.ops import dtype as dt
+from cellgraph.primitives import dtype as dt
 from cellgraph.ops.composite_nn_extra import extract_patches
-from cellgraph.ops.errors import ArgumentValueError, DTypeError
-from cellgraph.ops.random_ops import rand
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.random_ops import rand
 
 from .cell import Cell
 from .layers import check_input, guarded

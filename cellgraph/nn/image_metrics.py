@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import cellgraph.ops as P
-from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
 from .cell import Cell
 

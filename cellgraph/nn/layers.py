@@ -13,12 +13,12 @@ import numbers
 from cellgraph.common.initializer import HeUniform, Uniform, initializer
 from cellgraph.compiler.builder import parameter_read_dtype
 from cellgraph.compiler.guards import record_guard
-from cellgraph.ops import dtype as dt
+from cellgraph.primitives import dtype as dt
 from cellgraph.ops import functional as F
-from cellgraph.ops import nn_functional as NF
-from cellgraph.ops.core import fmt_shape
-from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
-from cellgraph.ops.random_ops import rand_like
+from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives.core import fmt_shape
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.random_ops import rand_like
 from cellgraph.runtime.tensor import Parameter
 
 from .activation import get_activation

@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 import numbers
 
-from cellgraph.ops import dtype as dt
+from cellgraph.primitives import dtype as dt
 from cellgraph.ops import functional as F
-from cellgraph.ops.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 from .cell import Cell
 

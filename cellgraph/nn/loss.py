@@ -6,11 +6,11 @@ from __future__ import annotations
 import numbers
 
 from cellgraph.ops import functional as F
-from cellgraph.ops import nn_functional as NF
-from cellgraph.ops.check_ops import check_range
-from cellgraph.ops.core import fmt_shape
-from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
-from cellgraph.ops.nn_ops import softmax_cross_entropy
+from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives.check_ops import check_range
+from cellgraph.primitives.core import fmt_shape
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.nn_ops import softmax_cross_entropy
 
 from .cell import Cell
 

@@ -21,9 +21,9 @@ from cellgraph.common.assign import depend
 from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.compiler.ir import Constant
 from cellgraph.composite import HyperMap
-from cellgraph.ops import dtype as dt
+from cellgraph.primitives import dtype as dt
 from cellgraph.ops import functional as F
-from cellgraph.ops.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Parameter, Tensor
 
 from .cell import Cell

@@ -11,10 +11,10 @@ import numbers
 
 from cellgraph.common.assign import assign
 from cellgraph.common.initializer import initializer
-from cellgraph.ops import dtype as dt
-from cellgraph.ops import norm_ops
-from cellgraph.ops.core import fmt_shape
-from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import norm_ops
+from cellgraph.primitives.core import fmt_shape
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Parameter
 
 from .cell import Cell
@@ -245,7 +245,7 @@ class SyncBatchNorm(_BatchNorm):
         if not use_batch or self.group is None:
             return super().construct(x)
         from cellgraph import ops
-        from cellgraph.ops.comm_ops import all_reduce
+        from cellgraph.primitives.comm_ops import all_reduce
 
         check_input(self.op, x, rank=self.ranks, channels=self.num_features,
                     dtype=self.gamma.dtype)

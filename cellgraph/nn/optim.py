@@ -21,8 +21,8 @@ from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.frontend import trace_call
 from cellgraph.composite import HyperMap, Map
 from cellgraph.ops import functional as F
-from cellgraph.ops.core import fmt_shape
-from cellgraph.ops.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.core import fmt_shape
+from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
 from .cell import Cell

@@ -7,7 +7,7 @@ import numpy as np
 
 from cellgraph.common.assign import assign
 from cellgraph.ops import functional as F
-from cellgraph.ops.errors import ArgumentValueError
+from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
 from .optim import Optimizer, _lr_like, _real

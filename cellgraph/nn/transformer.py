@@ -12,8 +12,8 @@ import math
 
 import cellgraph.ops as P
 from cellgraph.common.initializer import XavierUniform, initializer
-from cellgraph.ops import dtype as dt
-from cellgraph.ops.errors import ArgumentValueError, ShapeError
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.errors import ArgumentValueError, ShapeError
 from cellgraph.runtime.tensor import Parameter
 
 from .activation import get_activation

@@ -12,7 +12,7 @@ import numbers
 
 from cellgraph.autograd import GradOperation, value_and_grad
 from cellgraph.ops import functional as F
-from cellgraph.ops.errors import DTypeError
+from cellgraph.primitives.errors import DTypeError
 
 from .cell import Cell
 from .grad_reducer import data_parallel_reducer

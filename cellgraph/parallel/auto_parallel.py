@@ -17,7 +17,7 @@ import warnings
 
 from cellgraph.nn.cell import Cell
 from cellgraph.nn.grad_reducer import DistributedGradReducer
-from cellgraph.ops.errors import ArgumentValueError, DTypeError, UnsupportedError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, UnsupportedError
 from cellgraph.runtime import distributed
 
 PARALLEL_MODES = ("semi_auto", "sharding_propagation", "recursive_programming")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cellgraph import ops
 from cellgraph.nn.cell import Cell
-from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError, UnsupportedError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError, UnsupportedError
 
 
 class Pipeline:

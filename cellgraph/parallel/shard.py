@@ -2,7 +2,7 @@
 whole on each process, so a sharding strategy cannot be honoured; both raise saying so."""
 from __future__ import annotations
 
-from cellgraph.ops.errors import UnsupportedError
+from cellgraph.primitives.errors import UnsupportedError
 
 _WHY = ("cellgraph runs data parallelism only: each process runs every operator whole "
         "(AutoParallel(network, 'semi_auto') with no strategies)")

@@ -14,7 +14,7 @@ import json
 import os
 import time
 
-from cellgraph.ops.errors import ArgumentError
+from cellgraph.primitives.errors import ArgumentError
 from cellgraph.train.callback import Callback
 
 from .profiler import Profiler, ProfilerLevel

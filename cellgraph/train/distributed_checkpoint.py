@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph.ops.errors import DTypeError, UnsupportedError
+from cellgraph.primitives.errors import DTypeError, UnsupportedError
 from cellgraph.runtime.tensor import Parameter, Tensor
 
 from .serialization import CheckpointError, load_checkpoint, load_param_into_net

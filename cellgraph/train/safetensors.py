@@ -15,8 +15,8 @@ import tempfile
 
 import numpy as np
 
-from cellgraph.ops import dtype as dt
-from cellgraph.ops.errors import DTypeError
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.errors import DTypeError
 
 # safetensors dtype code -> cellgraph dtype name
 CODES = {"BOOL": "bool_", "U8": "uint8", "I8": "int8", "I16": "int16", "U16": "uint16",

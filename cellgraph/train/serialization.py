@@ -15,9 +15,9 @@ import zipfile
 import numpy as np
 
 from cellgraph.auto_parallel import is_data_parallel
-from cellgraph.ops import dtype as dt
-from cellgraph.ops.comm_ops import WORLD_COMM_GROUP
-from cellgraph.ops.errors import CellgraphError, DTypeError, ShapeError
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.comm_ops import WORLD_COMM_GROUP
+from cellgraph.primitives.errors import CellgraphError, DTypeError, ShapeError
 from cellgraph.runtime import distributed
 from cellgraph.runtime.tensor import Parameter, Tensor
 

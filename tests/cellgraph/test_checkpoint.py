@@ -9,7 +9,7 @@ import pytest
 
 import cellgraph
 from cellgraph import Parameter, Tensor, nn
-from cellgraph.ops.errors import DTypeError, ShapeError
+from cellgraph.primitives.errors import DTypeError, ShapeError
 from cellgraph.train import CheckpointError
 
 f32, f64 = cellgraph.float32, cellgraph.float64

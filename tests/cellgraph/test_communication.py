@@ -19,7 +19,7 @@ import pytest
 import cellgraph as ms
 from cellgraph import Tensor, communication, nn, ops
 from cellgraph.nn.grad_reducer import plan_buckets
-from cellgraph.ops.errors import ArgumentValueError, CommunicationError
+from cellgraph.primitives.errors import ArgumentValueError, CommunicationError
 from cellgraph.runtime import distributed
 
 from . import distributed_worker as worker

@@ -7,7 +7,7 @@ import pytest
 
 import cellgraph
 from cellgraph import Tensor, nn
-from cellgraph.ops.errors import ArgumentValueError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, ShapeError
 
 from .nn_checks import check_cell_grads, t64, to_float64
 

@@ -8,7 +8,7 @@ import pytest
 
 import cellgraph
 from cellgraph import Parameter, ParameterTuple, Tensor, nn, ops
-from cellgraph.ops.errors import GradPositionError
+from cellgraph.primitives.errors import GradPositionError
 
 f32 = cellgraph.float32
 

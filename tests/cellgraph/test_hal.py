@@ -7,7 +7,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import hal
-from cellgraph.ops.errors import UnsupportedError
+from cellgraph.primitives.errors import UnsupportedError
 
 
 def test_cpu_is_one_device_with_the_hosts_cores_and_memory():

@@ -4,7 +4,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, nn
-from cellgraph.ops.errors import ShapeError
+from cellgraph.primitives.errors import ShapeError
 
 
 def ssim_ref(a, b, size=11, sigma=1.5, k1=0.01, k2=0.03, max_val=1.0):

@@ -22,7 +22,7 @@ from cellgraph.common.initializer import (
     Zero,
     initializer,
 )
-from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
 SHAPE = (200, 300)  # fan_in 300, fan_out 200
 

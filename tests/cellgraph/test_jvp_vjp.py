@@ -7,7 +7,7 @@ import pytest
 
 import cellgraph
 from cellgraph import Parameter, Tensor, context, nn, ops
-from cellgraph.ops.errors import ArgumentError, DTypeError, GradValueError, ShapeError
+from cellgraph.primitives.errors import ArgumentError, DTypeError, GradValueError, ShapeError
 
 RTOL = {"rtol": 1e-5, "atol": 1e-6}
 

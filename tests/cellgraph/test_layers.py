@@ -10,7 +10,7 @@ import pytest
 
 import cellgraph
 from cellgraph import Parameter, Tensor, nn, ops
-from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
 from .nn_checks import check_cell_grads, check_weight_grads, t64, to_float64
 

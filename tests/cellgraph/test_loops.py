@@ -6,7 +6,7 @@ import pytest
 import cellgraph as ms
 from cellgraph import Tensor, nn, ops
 from cellgraph.compiler.pipeline import compile_callable
-from cellgraph.ops.errors import ArgumentError, ShapeError
+from cellgraph.primitives.errors import ArgumentError, ShapeError
 from cellgraph.testing import check_grads
 
 

@@ -7,7 +7,7 @@ import pytest
 
 import cellgraph
 from cellgraph import Tensor, nn
-from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.testing import check_grads
 
 f32 = cellgraph.float32

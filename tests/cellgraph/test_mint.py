@@ -6,7 +6,7 @@ import pytest
 import cellgraph as ms
 from cellgraph import Tensor, mint
 from cellgraph.mint.nn import functional as F
-from cellgraph.ops.errors import ArgumentValueError
+from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.testing import check_grads
 
 X = np.array([[3.0, -1.0, 2.0], [0.5, 4.0, -2.0]], np.float32)

@@ -4,7 +4,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph.mint.nn import functional as F
-from cellgraph.ops.errors import ArgumentValueError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, ShapeError
 from cellgraph.testing import check_grads
 
 RNG = np.random.default_rng(7)

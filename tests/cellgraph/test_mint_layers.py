@@ -7,7 +7,7 @@ import cellgraph as ms
 from cellgraph import mint
 from cellgraph.mint import nn
 from cellgraph.mint.nn import functional as F
-from cellgraph.ops.errors import ArgumentValueError
+from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.testing import check_grads
 
 RNG = np.random.default_rng(11)

@@ -5,7 +5,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import mint
-from cellgraph.ops.errors import ArgumentValueError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, ShapeError
 from cellgraph.testing import check_grads
 
 X = np.array([[1.5, -2.0, 3.0, 0.0], [0.5, 2.0, -1.0, 2.0], [4.0, 0.25, 2.0, -3.0]], np.float32)

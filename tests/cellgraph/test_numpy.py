@@ -6,7 +6,7 @@ import pytest
 import cellgraph
 from cellgraph import Tensor, nn
 from cellgraph import numpy as mnp
-from cellgraph.ops.errors import ArgumentError, DTypeError, ShapeError
+from cellgraph.primitives.errors import ArgumentError, DTypeError, ShapeError
 
 TOL = {"rtol": 1e-6, "atol": 1e-6}
 

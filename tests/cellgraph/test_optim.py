@@ -7,7 +7,7 @@ import pytest
 
 import cellgraph
 from cellgraph import Tensor, nn
-from cellgraph.ops.errors import ArgumentError, ArgumentValueError, ShapeError
+from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, ShapeError
 
 f64 = cellgraph.float64
 STEPS = 3

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from cellgraph import Parameter, Tensor, nn
-from cellgraph.ops.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 from .test_optim import STEPS, Net, _data, np_grads, np_update
 

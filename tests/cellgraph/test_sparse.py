@@ -4,7 +4,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import COOTensor, Tensor
-from cellgraph.ops.errors import ShapeError, UnsupportedError
+from cellgraph.primitives.errors import ShapeError, UnsupportedError
 
 INDICES = np.array([[0, 1], [1, 2], [0, 1]], np.int32)
 VALUES = np.array([1.0, -2.0, 3.0], np.float32)

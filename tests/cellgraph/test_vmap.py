@@ -7,7 +7,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, nn, ops
-from cellgraph.ops.errors import ArgumentError, ShapeError
+from cellgraph.primitives.errors import ArgumentError, ShapeError
 
 
 def _ensemble(n=3, dtype=ms.float32):

@@ -9,7 +9,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, nn, ops
-from cellgraph.ops.core import PRIMITIVES
+from cellgraph.primitives.core import PRIMITIVES
 from cellgraph.testing import check_grads
 
 from ..ops.test_kernels import CASES, EXACT, TOL, is_structural

@@ -6,8 +6,8 @@ import pytest
 from cellgraph import Tensor, nn, ops
 from cellgraph.compiler.dynamic_dims import join
 from cellgraph.compiler.pipeline import compile_callable
-from cellgraph.ops.core import TensorType
-from cellgraph.ops.dtype import float32, int32
+from cellgraph.primitives.core import TensorType
+from cellgraph.primitives.dtype import float32, int32
 from cellgraph.testing import check_grads
 
 

@@ -8,7 +8,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Parameter, ParameterTuple, Tensor, nn, ops
-from cellgraph.ops.errors import DTypeError
+from cellgraph.primitives.errors import DTypeError
 
 
 @pytest.fixture(autouse=True)

@@ -11,8 +11,8 @@ from cellgraph.compiler import autodiff
 from cellgraph.compiler.builder import build_graph
 from cellgraph.compiler.pipeline import compile_callable
 from cellgraph.compiler.separable import MIXED, row_axis, row_states, split_rows
-from cellgraph.ops.core import TensorType
-from cellgraph.ops.dtype import float64
+from cellgraph.primitives.core import TensorType
+from cellgraph.primitives.dtype import float64
 from cellgraph.testing import check_grads
 
 RNG = np.random.default_rng(7)

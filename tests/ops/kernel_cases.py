@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cellgraph import ops
-from cellgraph.ops import dtype as dt
-from cellgraph.ops.array_ops import Slice
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.array_ops import Slice
 
 TOL = {dt.float16: {"rtol": 2e-3, "atol": 2e-3}, dt.float32: {"rtol": 2e-6, "atol": 1e-6},
        dt.float64: {"rtol": 1e-13, "atol": 1e-13}, dt.complex64: {"rtol": 2e-6, "atol": 1e-6},

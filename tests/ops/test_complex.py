@@ -9,8 +9,8 @@ import pytest
 import cellgraph as ms
 from cellgraph import Tensor, nn, ops
 from cellgraph.common import dtype as mstype
-from cellgraph.ops import dtype as dt
-from cellgraph.ops.errors import DTypeError
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.errors import DTypeError
 from cellgraph.testing import check_grads, numerical_grad
 
 _rng = np.random.default_rng(7)

@@ -9,7 +9,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, ops
-from cellgraph.ops.errors import ArgumentValueError, ShapeError, UnsupportedError
+from cellgraph.primitives.errors import ArgumentValueError, ShapeError, UnsupportedError
 from cellgraph.testing import check_grads
 
 from .nn_helpers import F64, assert_both

@@ -6,7 +6,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Parameter, Tensor, ops
-from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.testing import check_grads
 
 from .nn_helpers import F64, assert_both, normal

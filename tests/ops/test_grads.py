@@ -16,8 +16,8 @@ import pytest
 
 import cellgraph
 from cellgraph import Tensor, ops
-from cellgraph.ops.array_ops import Slice
-from cellgraph.ops.core import PRIMITIVES
+from cellgraph.primitives.array_ops import Slice
+from cellgraph.primitives.core import PRIMITIVES
 from cellgraph.testing import check_grads
 
 from .test_kernels import CASES as KERNEL_CASES

@@ -23,8 +23,8 @@ import pytest
 
 import cellgraph
 from cellgraph import Tensor
-from cellgraph.ops import dtype as dt
-from cellgraph.ops.core import PRIMITIVES, abstract_of, promoted_dtype
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.core import PRIMITIVES, abstract_of, promoted_dtype
 from cellgraph.runtime.numpy_backend import K
 
 from .kernel_cases import CASES as CORE_CASES

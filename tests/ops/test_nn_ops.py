@@ -14,8 +14,8 @@ import pytest
 
 import cellgraph
 from cellgraph import Tensor, ops
-from cellgraph.ops.core import PRIMITIVES
-from cellgraph.ops.errors import ArgumentValueError
+from cellgraph.primitives.core import PRIMITIVES
+from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.testing import check_grads
 
 from .nn_helpers import F32, F64, assert_both, distinct, normal

@@ -10,8 +10,8 @@ import pytest
 
 import cellgraph
 from cellgraph import Tensor, ops
-from cellgraph.ops.core import PRIMITIVES
-from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.core import PRIMITIVES
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.testing import check_grads
 
 from .nn_helpers import F64, assert_both, distinct, normal

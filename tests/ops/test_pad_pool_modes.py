@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from cellgraph import Tensor, ops
-from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.testing import check_grads
 
 from .nn_helpers import F64, assert_both, distinct, normal

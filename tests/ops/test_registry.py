@@ -8,7 +8,7 @@ import re
 import pytest
 
 import cellgraph  # noqa: F401  (registers every primitive and the NumPy backend)
-from cellgraph.ops.core import PRIMITIVES
+from cellgraph.primitives.core import PRIMITIVES
 from cellgraph.runtime.kernels import TABLE
 from cellgraph.runtime.numpy_backend import K
 
@@ -112,7 +112,7 @@ def test_declared_params_are_the_class_arguments_and_the_defaults(monkeypatch):
 
     from cellgraph import Tensor, ops
     from cellgraph.ops import derive, functional, operations
-    from cellgraph.ops.core import Primitive
+    from cellgraph.primitives.core import Primitive
     from cellgraph.runtime.numpy_backend import numpy_backend
 
     monkeypatch.setattr(functional, "__all__", list(functional.__all__))
@@ -121,7 +121,7 @@ def test_declared_params_are_the_class_arguments_and_the_defaults(monkeypatch):
                      public=True)
     try:
         numpy_backend.kernels["scaled_probe"] = lambda x, scale: x * np.float32(scale)
-        derive.install(prim)
+        derive.install_primitive(prim, functional, operations)
         x = Tensor(np.array([1.0, -3.0], np.float32))
         np.testing.assert_array_equal(functional.scaled_probe(x).asnumpy(), [2.0, -6.0])
         probe = operations.ScaledProbe(0.5)

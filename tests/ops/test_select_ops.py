@@ -10,7 +10,7 @@ import pytest
 
 import cellgraph
 from cellgraph import Tensor, nn, ops
-from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.testing import check_grads
 
 from .nn_helpers import assert_both
@@ -213,7 +213,7 @@ def test_svd_reconstructs_and_orders_singular_values():
     assert_both(lambda a: ops.Svd(compute_uv=False)(a), (a,), expected, rtol=1e-12)
     full = ops.svd(Tensor(a), full_matrices=True)
     assert full[1].shape == (3, 3) and full[2].shape == (2, 2)
-    with pytest.raises(cellgraph.ops.errors.CompileError, match="full_matrices=True"):
+    with pytest.raises(cellgraph.primitives.errors.CompileError, match="full_matrices=True"):
         cellgraph.grad(lambda a: ops.svd(a, full_matrices=True)[1].sum())(Tensor(a))
 
 
@@ -225,7 +225,7 @@ def test_qr_reconstructs():
     np.testing.assert_allclose(np.tril(r, -1), 0)
     full_q, full_r = ops.Qr(full_matrices=True)(Tensor(a))
     assert full_q.shape == (3, 3) and full_r.shape == (3, 2)
-    with pytest.raises(cellgraph.ops.errors.CompileError, match="rows >= columns"):
+    with pytest.raises(cellgraph.primitives.errors.CompileError, match="rows >= columns"):
         cellgraph.grad(lambda a: ops.qr(a)[1].sum())(Tensor(a.T))
 
 

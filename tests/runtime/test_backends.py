@@ -29,9 +29,9 @@ import pytest
 
 import cellgraph
 from cellgraph import Tensor, context, nn, ops
-from cellgraph.ops import dtype as dt
-from cellgraph.ops.core import PRIMITIVES, abstract_of
-from cellgraph.ops.errors import ArgumentError
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.core import PRIMITIVES, abstract_of
+from cellgraph.primitives.errors import ArgumentError
 from cellgraph.runtime import backend as rb
 from cellgraph.runtime import cupy_kernels, gpu
 from cellgraph.runtime.numpy_backend import K as NUMPY_KERNELS

@@ -4,7 +4,7 @@ import pytest
 
 import cellgraph as cg
 from cellgraph import Tensor, nn, ops
-from cellgraph.ops.errors import CompileError
+from cellgraph.primitives.errors import CompileError
 
 
 def _raises(exc_type, fn, *args):

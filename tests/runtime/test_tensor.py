@@ -7,7 +7,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Parameter, ParameterTuple, Tensor
-from cellgraph.ops.errors import DTypeError, ShapeError
+from cellgraph.primitives.errors import DTypeError, ShapeError
 
 F32 = {"rtol": 1e-6, "atol": 1e-7}
 

@@ -47,8 +47,7 @@ def _transform_list(transforms, op: str) -> list:
 
 def numpy_dtype(data_type) -> np.dtype:
     """A NumPy dtype from a cellgraph dtype (mstype.int32), a NumPy dtype or a name."""
-    from cellgraph.ops import dtype as dt
-
+    from cellgraph.primitives import dtype as dt
     if isinstance(data_type, dt.DType):
         return data_type.np
     try:

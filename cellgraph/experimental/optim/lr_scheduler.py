@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from cellgraph.ops.errors import ArgumentValueError
+from cellgraph.primitives.errors import ArgumentValueError
 
 __all__ = ["ConstantLR", "CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR",
            "LinearLR", "MultiStepLR", "ReduceLROnPlateau", "SequentialLR", "StepLR"]

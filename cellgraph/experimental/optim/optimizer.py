@@ -6,7 +6,7 @@ import numpy as np
 from cellgraph.common.assign import assign
 from cellgraph.nn.cell import Cell
 from cellgraph.ops import functional as F
-from cellgraph.ops.errors import ArgumentError, ArgumentValueError, DTypeError
+from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
 __all__ = ["SGD", "Adam", "AdamW", "Optimizer"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cellgraph import nn as _nn
-from cellgraph.ops.errors import ArgumentValueError
+from cellgraph.primitives.errors import ArgumentValueError
 
 from . import functional  # noqa: F401  (mint.nn.functional)
 

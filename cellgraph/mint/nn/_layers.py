@@ -12,9 +12,9 @@ from cellgraph import nn as _nn
 from cellgraph.common.assign import assign
 from cellgraph.common.initializer import HeUniform, Normal, Uniform, initializer
 from cellgraph.nn.layers import check_input, guarded, positive_int
-from cellgraph.ops import dtype as _dt
-from cellgraph.ops import norm_ops
-from cellgraph.ops.errors import ArgumentValueError
+from cellgraph.primitives import dtype as _dt
+from cellgraph.primitives import norm_ops
+from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.runtime.tensor import Parameter, Tensor
 
 from . import functional as F

@@ -17,8 +17,8 @@ from cellgraph.loss_functions import (  # noqa: F401
     triplet_margin_loss,
 )
 from cellgraph.loss_functions import smooth_l1_loss as _smooth_l1_loss
-from cellgraph.ops.errors import ArgumentValueError
-from cellgraph.ops.errors import ShapeError as _ShapeError
+from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.primitives.errors import ShapeError as _ShapeError
 from cellgraph.runtime.tensor import Tensor
 
 relu, sigmoid, tanh, silu = _ops.relu, _ops.sigmoid, _ops.tanh, _ops.silu

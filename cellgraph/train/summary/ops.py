@@ -13,7 +13,7 @@ import threading
 import numpy as np
 
 from cellgraph.compiler import codegen
-from cellgraph.ops.core import Primitive
+from cellgraph.primitives.core import Primitive
 from cellgraph.runtime import backend as rb
 from cellgraph.runtime.numpy_backend import numpy_backend
 

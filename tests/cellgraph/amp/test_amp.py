@@ -7,7 +7,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, amp, nn
-from cellgraph.ops.core import PRIMITIVES, abstract_of
+from cellgraph.primitives.core import PRIMITIVES, abstract_of
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, nn
-from cellgraph.ops.errors import UnsupportedError
+from cellgraph.primitives.errors import UnsupportedError
 from cellgraph.parallel import AutoParallel, Layout, shard
 from cellgraph.parallel import nn as parallel_nn
 

@@ -8,8 +8,8 @@ graphs; `construct(name, value)` calls the method `name`, as MindSpore's do.
 from __future__ import annotations
 
 import cellgraph.ops as P
-from cellgraph.ops import dtype as dt
-from cellgraph.ops.errors import ArgumentValueError
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.errors import ArgumentValueError
 
 from ...cell import Cell
 from ..distribution import _tensor

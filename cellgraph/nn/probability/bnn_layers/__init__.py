@@ -12,8 +12,8 @@ from __future__ import annotations
 import cellgraph.ops as P
 from cellgraph.common.initializer import Normal as NormalInit
 from cellgraph.common.initializer import initializer
-from cellgraph.ops import dtype as dt
-from cellgraph.ops import nn_functional as NF
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import nn_functional as NF
 from cellgraph.runtime.tensor import Parameter
 
 from ...cell import Cell

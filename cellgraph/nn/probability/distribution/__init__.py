@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 
 import cellgraph.ops as P
-from cellgraph.ops import dtype as dt
-from cellgraph.ops.errors import ArgumentValueError
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.errors import ArgumentValueError
 
 from ...cell import Cell
 

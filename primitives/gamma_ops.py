@@ -13,7 +13,7 @@ import numbers
 
 from .batching import same_shape_rule
 from .core import FLOAT, Primitive, TensorType
-from .derive import export, export_class
+from .exports import export, export_class
 from .errors import ArgumentValueError, DTypeError
 from .math_ops import exp, mul
 from .special_ops import _float_unary_type

@@ -10,7 +10,7 @@ import math
 
 from .batching import broadcasting_rule, same_shape_rule
 from .core import FLOAT, SAME, Primitive, TensorType
-from .derive import export, export_class
+from .exports import export, export_class
 from .errors import DTypeError
 from .math_ops import arith_type, div, exp, float_type, grad_like, mul, neg, reciprocal
 

@@ -20,7 +20,7 @@ from .array_ops import (
 )
 from .batching import loop_rule
 from .core import Primitive, Slice, TensorType, abstract_of, broadcast_shapes, normalize_axis
-from .derive import export, export_class
+from .exports import export, export_class
 from .errors import DTypeError, ShapeError
 from .math_ops import grad_like
 from .scatter_ops import tensor_scatter_add

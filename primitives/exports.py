@@ -1,0 +1,74 @@
+"""The functional spellings the core's declarations give.
+
+A public primitive *is* its functional op (`functional.exp` is the primitive `exp`); with
+`method=True` it is also a Tensor method (`x.exp()`). A hand-written wrapper registered with
+`export` (one that normalises MindSpore's positional arguments in front of a primitive's
+keyword params) takes precedence over the derived name. `export_class` registers MindSpore's
+primitive class over a functional op; classes are made by the API layer (cellgraph/ops/derive.py),
+which reads the same registry.
+"""
+from __future__ import annotations
+
+EXPORTS: list = []  # (kind, name, value, method), in registration order
+# what `install` put in place (not defined by hand where it put them): a wrapper the API layer
+# registers may take a derived name's place (cellgraph/ops/derive.py)
+INSTALLED_FUNCTIONS: set = set()
+INSTALLED_METHODS: set = set()
+
+
+def export(fn, *, method: bool = False, name: str | None = None):
+    """Register `fn` as the functional op `name` (and, with `method=True`, Tensor method)."""
+    EXPORTS.append(("function", name or fn.__name__, fn, method))
+    return fn
+
+
+def export_class(name: str, fn, init: dict | None = None) -> None:
+    """Register MindSpore's primitive class `name` over the functional op `fn`, configured by
+    `init`'s params and defaults."""
+    EXPORTS.append(("class", name, (fn, dict(init or {})), False))
+
+
+def add(module, name: str, value) -> bool:
+    """`module.name = value` unless the module has `name` already; listed in `__all__`."""
+    if name in vars(module):
+        return False
+    setattr(module, name, value)
+    module.__all__.append(name)
+    return True
+
+
+def add_method(name: str, fn) -> None:
+    """`Tensor.name` is `fn` unless TensorMethods has a member of that name."""
+    from .tensor_methods import TensorMethods
+
+    if not hasattr(TensorMethods, name):
+        setattr(TensorMethods, name, fn)
+        INSTALLED_METHODS.add(name)
+
+
+def method_of(prim):
+    def method(self, *args, **params):
+        return prim(self, *args, **params)
+
+    method.__name__ = prim.name
+    method.__doc__ = f"`{prim.name}(self, ...)`: the primitive {prim.label}."
+    return method
+
+
+def install(functional) -> None:
+    """`functional` gets the registered functions, then every public primitive (so a wrapper
+    wins over the derived name); Tensor gets their methods."""
+    from .core import PRIMITIVES
+
+    for kind, name, value, method in EXPORTS:
+        if kind == "function":
+            if add(functional, name, value):
+                INSTALLED_FUNCTIONS.add(name)
+            if method:
+                add_method(name, value)
+    for prim in list(PRIMITIVES.values()):
+        if prim.public:
+            if add(functional, prim.name, prim):
+                INSTALLED_FUNCTIONS.add(prim.name)
+            if prim.method:
+                add_method(prim.name, method_of(prim))

@@ -1,0 +1,266 @@
+"""The functional API (`ops.exp(x)`, `ops.matmul(a, b)`, ...): argument checking and
+normalisation in front of the primitives, so that nodes carry canonical parameters."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import array_ops as A
+from . import dtype as dt
+from . import math_ops as M
+from . import nn_ops as N
+from .advanced_index import advanced_getitem
+from .array_ops import Slice
+from .core import abstract_of, is_value, normalize_axes, normalize_axis, running_eagerly
+from .errors import DTypeError, ShapeError
+
+# Elementwise primitives are functional ops themselves: `exp`, `add`, ... join this module from
+# their declarations (ops/derive.py). NumPy-style and short spellings of them:
+negative, subtract, multiply, true_divide, divide = M.neg, M.sub, M.mul, M.div, M.div
+arcsin, arccos, arctan = M.asin, M.acos, M.atan
+arcsinh, arccosh, arctanh = M.asinh, M.acosh, M.atanh
+absolute, lt, le, gt, ge = M.abs_, M.less, M.less_equal, M.greater, M.greater_equal
+eq, ne, realdiv = M.equal, M.not_equal, M.div
+
+
+def _check_value(x, op: str, what: str = "x"):
+    if not is_value(x):
+        raise DTypeError(f"{op}: expected a Tensor for `{what}`, got {type(x).__name__} "
+                         f"{x!r:.60}")
+
+
+def matmul(x1, x2):
+    """NumPy-style matrix product: 1-D operands are vectors, leading dims broadcast."""
+    _check_value(x1, "matmul", "x1")
+    _check_value(x2, "matmul", "x2")
+    a, b = abstract_of(x1), abstract_of(x2)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ShapeError(f"MatMul: expected tensors of rank >= 1, got shapes {a.shape} and {b.shape}")
+    x1 = A.expand_dims(x1, axis=0) if a.ndim == 1 else x1
+    x2 = A.expand_dims(x2, axis=1) if b.ndim == 1 else x2
+    out = M.matmul(x1, x2)
+    if b.ndim == 1:
+        out = A.squeeze(out, axis=(abstract_of(out).ndim - 1,))
+    if a.ndim == 1:
+        out = A.squeeze(out, axis=(abstract_of(out).ndim - 2,))
+    return out
+
+
+def mm(x1, x2, transpose_a=False, transpose_b=False):
+    """The rank-2 MatMul primitive with its transpose flags."""
+    params = {k: v for k, v in (("transpose_a", transpose_a), ("transpose_b", transpose_b)) if v}
+    return M.matmul(x1, x2, **params)
+
+
+def batch_matmul(x, y, transpose_a=False, transpose_b=False):
+    return mm(x, y, transpose_a, transpose_b)
+
+
+def _axes(x, axis):
+    return normalize_axes(axis, abstract_of(x).ndim) if axis not in (None, ()) else ()
+
+
+def reduce_sum(x, axis=(), keep_dims=False):
+    return A.reduce_sum(x, axis=_axes(x, axis), keep_dims=bool(keep_dims))
+
+
+def reduce_mean(x, axis=(), keep_dims=False):
+    return A.reduce_mean(x, axis=_axes(x, axis), keep_dims=bool(keep_dims))
+
+
+def reduce_max(x, axis=(), keep_dims=False):
+    return A.reduce_max(x, axis=_axes(x, axis), keep_dims=bool(keep_dims))
+
+
+def reduce_min(x, axis=(), keep_dims=False):
+    return A.reduce_min(x, axis=_axes(x, axis), keep_dims=bool(keep_dims))
+
+
+def sum(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
+    return reduce_sum(input, dim if axis is None else axis,
+                      keepdim if keepdims is None else keepdims)
+
+
+def mean(input, axis=None, keep_dims=False):
+    return reduce_mean(input, axis, keep_dims)
+
+
+def amax(input, axis=None, keepdims=False):
+    return reduce_max(input, axis, keepdims)
+
+
+def amin(input, axis=None, keepdims=False):
+    return reduce_min(input, axis, keepdims)
+
+
+def reshape(x, shape):
+    shape = tuple(int(s) for s in (shape if isinstance(shape, (tuple, list)) else (shape,)))
+    size = abstract_of(x).size
+    if shape.count(-1) == 1 and size is not None:
+        known = int(np.prod([s for s in shape if s != -1]))
+        if known == 0 or size % known:
+            raise ShapeError(f"Reshape: cannot reshape a tensor of shape {abstract_of(x).shape} "
+                             f"into {shape}")
+        shape = tuple(size // known if s == -1 else s for s in shape)
+    if shape == abstract_of(x).shape:
+        return x
+    return A.reshape(x, shape=shape)
+
+
+def transpose(x, input_perm):
+    perm = tuple(normalize_axis(int(p), abstract_of(x).ndim) for p in input_perm)
+    return A.transpose(x, perm=perm)
+
+
+def broadcast_to(x, shape):
+    xt = abstract_of(x)
+    shape = tuple(int(s) for s in shape)
+    lead = len(shape) - xt.ndim
+    shape = tuple(xt.shape[i - lead] if s == -1 else s for i, s in enumerate(shape))
+    return A.broadcast_to(x, shape=shape)
+
+
+def expand_dims(x, axis):
+    return A.expand_dims(x, axis=normalize_axis(int(axis), abstract_of(x).ndim + 1))
+
+
+def squeeze(x, axis=None):
+    if axis is None or axis == ():
+        return A.squeeze(x, axis=())
+    return A.squeeze(x, axis=normalize_axes(axis, abstract_of(x).ndim))
+
+
+def cast(x, dtype):
+    dtype = dt.as_dtype(dtype)
+    if abstract_of(x).dtype == dtype and hasattr(x, "aval"):
+        return x
+    return A.cast(x, dtype=dtype)
+
+
+def concat(tensors, axis=0):
+    tensors = tuple(tensors)
+    return A.concat(*tensors, axis=normalize_axis(axis, abstract_of(tensors[0]).ndim))
+
+
+cat = concat
+
+
+def stack(tensors, axis=0):
+    tensors = tuple(tensors)
+    return A.stack(*tensors, axis=normalize_axis(axis, abstract_of(tensors[0]).ndim + 1))
+
+
+def fill(type, shape, value):
+    shape = (shape,) if isinstance(shape, numbers.Integral) else tuple(int(s) for s in shape)
+    return A.fill(dtype=dt.as_dtype(type), shape=shape, value=value)
+
+
+def full(size, fill_value, dtype=None):
+    if dtype is None:
+        dtype = dt.float32 if isinstance(fill_value, float) else (
+            dt.bool_ if isinstance(fill_value, bool) else dt.int64)
+    return fill(dtype, size, fill_value)
+
+
+def zeros(size, dtype=None):
+    return fill(dtype or dt.float32, size, 0)
+
+
+def ones(size, dtype=None):
+    return fill(dtype or dt.float32, size, 1)
+
+
+where = M.select
+
+
+def softmax(x, axis=-1):
+    return N.softmax(x, axis=normalize_axis(axis, abstract_of(x).ndim))
+
+
+def log_softmax(logits, axis=-1):
+    return N.log_softmax(logits, axis=normalize_axis(axis, abstract_of(logits).ndim))
+
+
+def clamp_min(x, value):
+    return M.maximum(x, value)
+
+
+def getitem(x, index):
+    """`x[index]`: static int/slice/None/Ellipsis items, or one integer Tensor index (gather)."""
+    _check_value(x, "getitem")
+    items = index if isinstance(index, tuple) else (index,)
+    static, tensors = [], []
+    for pos, item in enumerate(items):
+        if isinstance(item, slice):
+            bounds = (item.start, item.stop, item.step)
+            if any(b is not None and not isinstance(b, numbers.Integral) for b in bounds):
+                raise DTypeError(f"GetItem: slice bounds must be Python ints, got {item}; "
+                                 f"a bound computed from a Tensor is not supported")
+            static.append(Slice(*(None if b is None else int(b) for b in bounds)))
+        elif item is None or item is Ellipsis:
+            static.append(item)
+        elif isinstance(item, numbers.Integral) and not isinstance(item, bool):
+            static.append(int(item))
+        elif isinstance(item, (list, np.ndarray)) or is_value(item):
+            tensors.append(pos)
+            static.append(item)
+        else:
+            raise DTypeError(f"GetItem: unsupported index {item!r} of type {type(item).__name__}")
+    if not tensors:
+        return A.getitem(x, index=tuple(static))
+    return _gather_index(x, static, tensors)
+
+
+def _gather_index(x, items, tensor_positions):
+    full = Slice(None, None, None)
+    pos = tensor_positions[0]
+    rest = [it for i, it in enumerate(items) if i != pos]
+    if len(tensor_positions) > 1 or any(it != full for it in rest):
+        if any(_is_bool_index(items[p]) for p in tensor_positions):
+            raise ShapeError("GetItem: a boolean mask index is supported alone, or with `:` on "
+                             "the other axes (x[mask], x[:, mask]); split the indexing into steps")
+        return advanced_getitem(x, items)
+    index = items[pos]
+    if isinstance(index, (list, np.ndarray)):
+        index = np.asarray(index)
+    it = abstract_of(index)
+    if it.dtype.is_bool:
+        return _masked_read(x, index, pos)
+    if not it.dtype.is_int:
+        raise DTypeError(f"GetItem: expected an integer index tensor, got {it.dtype}")
+    return A.gather(x, index, axis=pos)
+
+
+def _is_bool_index(item) -> bool:
+    if isinstance(item, (list, np.ndarray)):
+        return np.asarray(item).dtype == np.bool_
+    return abstract_of(item).dtype.is_bool
+
+
+def _masked_read(x, mask, pos: int):
+    """`x[mask]` (or `x[:, mask]`): the entries where a boolean mask covering the axes from
+    `pos` on is True, in row-major order. The result's length is the mask's count, so the mask
+    must be known now: a NumPy mask, or any mask outside a graph."""
+    if not (isinstance(mask, np.ndarray) or running_eagerly()):
+        raise DTypeError("GetItem: a boolean mask index inside a graph gives a shape known only "
+                         "at run time; use ops.select(mask, x, y) instead")
+    mask = np.asarray(mask)
+    shape = abstract_of(x).shape
+    covered = tuple(shape[pos:pos + mask.ndim])
+    if covered != mask.shape:
+        raise ShapeError(f"GetItem: the boolean mask of shape {mask.shape} does not match the "
+                         f"indexed axes of shape {covered}")
+    merged = reshape(x, shape[:pos] + (-1,) + shape[pos + mask.ndim:])
+    return A.gather(merged, np.flatnonzero(mask).astype(np.int64), axis=pos)
+
+
+def gather(input_params, input_indices, axis, batch_dims=0):
+    return A.gather(input_params, input_indices, axis=normalize_axis(
+        axis, abstract_of(input_params).ndim))
+
+
+
+__all__ = [n for n, v in list(globals().items()) if not n.startswith("_") and callable(v)
+           and not isinstance(v, type) and n not in {
+               "abstract_of", "is_value", "normalize_axes", "normalize_axis"}]
