@@ -2,9 +2,14 @@
 
 `import cellgraph as ms` gives the MindSpore names: Tensor, Parameter, ParameterTuple, dtypes,
 context/set_context, nn, ops, grad, value_and_grad, jit and numpy.
+
+Importing the package loads only the dtypes and the errors. Every other name loads its module
+on first use (`__getattr__` below), so `import cellgraph` stays fast however large the API
+grows, and importing the op core (cellgraph.primitives, .compiler, .runtime) never loads the
+API layer.
 """
-from cellgraph import runtime as _runtime  # noqa: F401  (registers the eager runtime)
-from cellgraph.compiler import choice as _choice
+import importlib as _importlib
+
 from cellgraph.primitives import dtype
 from cellgraph.primitives.dtype import (
     bfloat16,
@@ -31,109 +36,72 @@ from cellgraph.primitives.dtype import (
     uint64,
 )
 from cellgraph.primitives.errors import CellgraphError, CompileError  # noqa: F401
-from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor, tensor
-
-from . import amp, common, communication, context, dataset, log, nn, numpy, ops, train
-from . import loops as _loops
-from .amp import build_train_network
-from .auto_parallel import (
-    ParallelMode,
-    get_auto_parallel_context,
-    reset_auto_parallel_context,
-    set_auto_parallel_context,
-)
-from .autograd import GradOperation, get_grad, grad, value_and_grad
-from .common import apply_ops as _apply_ops
-from .common import assign as _assign
-from .common.mutable import mutable
-from .common.seed import get_rng_state, get_seed, manual_seed, set_rng_state, set_seed
-from .context import COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT, get_context, set_context
-from .device import export, get_current_device, load, set_device
-from .forward import jvp, linearize, vjp
-from .gradient_hooks import HookBackward, InsertGradientOf
-from .inspect_ir import dump_ir
-from .jit import JitConfig, jit, jit_class, lazy_inline, ms_class, ms_function
-from .sparse import COOTensor
-from .taylor import derivative, jet
-from .train import (
-    Callback,
-    CheckpointConfig,
-    DynamicLossScaleManager,
-    EarlyStopping,
-    FixedLossScaleManager,
-    History,
-    LambdaCallback,
-    LearningRateScheduler,
-    LossMonitor,
-    LossScaleManager,
-    Model,
-    ModelCheckpoint,
-    ReduceLROnPlateau,
-    RunContext,
-    SummaryCollector,
-    SummaryRecord,
-    TimeMonitor,
-    data_sink,
-)
-from .train.distributed_checkpoint import load_distributed_checkpoint
-from .train.safetensors import ckpt_to_safetensors, safetensors_to_ckpt
-from .train.serialization import load_checkpoint, load_param_into_net, save_checkpoint
-from .vmap import hessian, jacfwd, jacrev, vmap
-
-# The differentiation APIs belong to `ops` in MindSpore but need the compiler, which sits above
-# the ops package; they join its namespace here, once everything is importable.
-ops.GradOperation = GradOperation
-ops.grad = grad
-ops.value_and_grad = value_and_grad
-ops.get_grad = get_grad
-ops.functional.grad = grad
-ops.functional.value_and_grad = value_and_grad
-ops.jvp = ops.functional.jvp = jvp
-ops.vjp = ops.functional.vjp = vjp
-ops.linearize = ops.functional.linearize = linearize
-ops.jet = ops.functional.jet = jet
-ops.derivative = ops.functional.derivative = derivative
-ops.vmap = ops.functional.vmap = vmap
-ops.jacrev = ops.functional.jacrev = jacrev
-ops.jacfwd = ops.functional.jacfwd = jacfwd
-ops.hessian = ops.functional.hessian = hessian
-ops.InsertGradientOf, ops.HookBackward = InsertGradientOf, HookBackward
-ops.switch = ops.functional.switch = _choice.switch  # a run-time choice needs the compiler
-# So do MindSpore's functional loops, which trace their functions into loop graphs.
-ops.WhileLoop, ops.ForiLoop, ops.Scan = _loops.WhileLoop, _loops.ForiLoop, _loops.Scan
-# Parameter updates need the graph builder too (an assignment inside a graph is recorded there).
-for _name in _assign.__all__:
-    setattr(ops, _name, getattr(_assign, _name))
-    setattr(ops.functional, _name, getattr(_assign, _name))
-for _name in _apply_ops.__all__:  # the in-place update classes: ops.ApplyMomentum(), ...
-    setattr(ops, _name, getattr(_apply_ops, _name))
-del _name
-ops.Tensor = Tensor  # MindSpore's ops package re-exports the Tensor class
-# The summary operations keep values for train.SummaryRecord, which sits above the ops package.
-for _name in ("ScalarSummary", "TensorSummary", "ImageSummary", "HistogramSummary"):
-    setattr(ops, _name, getattr(train.summary, _name))
-    setattr(ops.operations, _name, getattr(train.summary, _name))
-del _name
-# ops.composite, ops.function and the composite functional names (HyperMap, partial, ...) sit
-# above the compiler for the same reason; ops_surface mounts them into the ops namespace.
-from . import ops_surface as _ops_surface
-
-_ops_surface.mount()
-# MindSpore's `ops.operations` (`P.Assign()`, `P.AddN()`) holds every primitive class `ops` has,
-# wherever it is defined (declarations, composites, the state and loop operations above).
-for _name, _value in list(vars(ops).items()):
-    if _name[:1].isupper() and isinstance(_value, type) and not hasattr(ops.operations, _name):
-        setattr(ops.operations, _name, _value)
-del _name, _value
-from . import ops_paths as _ops_paths
-
-_ops_paths.mount()  # ops.operations.math_ops, .array_ops, .nn_ops
-from . import boost, experimental, hal, mindrecord, mint, parallel, profiler
-from .parallel import Layout
-from .profiler import Profiler
 
 Type = dtype.DType
-from_numpy = Tensor.from_numpy
+
+# name -> (module, attribute in it; None for the module itself)
+_LAZY = {
+    **{name: (f"cellgraph.{name}", None) for name in (
+        "amp", "boost", "common", "communication", "context", "dataset", "experimental", "hal",
+        "log", "mindrecord", "mint", "nn", "numpy", "ops", "parallel", "profiler", "train")},
+    **{name: ("cellgraph.runtime.tensor", name) for name in (
+        "Parameter", "ParameterTuple", "Tensor", "tensor")},
+    **{name: ("cellgraph.auto_parallel", name) for name in (
+        "ParallelMode", "get_auto_parallel_context", "reset_auto_parallel_context",
+        "set_auto_parallel_context")},
+    **{name: ("cellgraph.autograd", name) for name in (
+        "GradOperation", "get_grad", "grad", "value_and_grad")},
+    "mutable": ("cellgraph.common.mutable", "mutable"),
+    **{name: ("cellgraph.common.seed", name) for name in (
+        "get_rng_state", "get_seed", "manual_seed", "set_rng_state", "set_seed")},
+    **{name: ("cellgraph.context", name) for name in (
+        "COMPATIBLE", "GRAPH_MODE", "LAX", "PYNATIVE_MODE", "STRICT", "get_context",
+        "set_context")},
+    **{name: ("cellgraph.device", name) for name in (
+        "export", "get_current_device", "load", "set_device")},
+    **{name: ("cellgraph.forward", name) for name in ("jvp", "linearize", "vjp")},
+    **{name: ("cellgraph.gradient_hooks", name) for name in ("HookBackward", "InsertGradientOf")},
+    "dump_ir": ("cellgraph.inspect_ir", "dump_ir"),
+    **{name: ("cellgraph.jit_decorators", name) for name in (
+        "JitConfig", "jit", "jit_class", "lazy_inline", "ms_class", "ms_function")},
+    "COOTensor": ("cellgraph.sparse", "COOTensor"),
+    **{name: ("cellgraph.taylor", name) for name in ("derivative", "jet")},
+    **{name: ("cellgraph.train", name) for name in (
+        "Callback", "CheckpointConfig", "DynamicLossScaleManager", "EarlyStopping",
+        "FixedLossScaleManager", "History", "LambdaCallback", "LearningRateScheduler",
+        "LossMonitor", "LossScaleManager", "Model", "ModelCheckpoint", "ReduceLROnPlateau",
+        "RunContext", "SummaryCollector", "SummaryRecord", "TimeMonitor", "data_sink")},
+    "load_distributed_checkpoint": ("cellgraph.train.distributed_checkpoint",
+                                    "load_distributed_checkpoint"),
+    **{name: ("cellgraph.train.safetensors", name) for name in (
+        "ckpt_to_safetensors", "safetensors_to_ckpt")},
+    **{name: ("cellgraph.train.serialization", name) for name in (
+        "load_checkpoint", "load_param_into_net", "save_checkpoint")},
+    **{name: ("cellgraph.vectorize", name) for name in ("hessian", "jacfwd", "jacrev", "vmap")},
+    "Layout": ("cellgraph.parallel", "Layout"),
+    "build_train_network": ("cellgraph.amp", "build_train_network"),
+    "Profiler": ("cellgraph.profiler", "Profiler"),
+}
+
+
+def __getattr__(name: str):
+    """Load a public name's module on first use; the name is then a plain attribute."""
+    if name == "from_numpy":
+        value = __getattr__("Tensor").from_numpy
+    elif name in _LAZY:
+        module, attr = _LAZY[name]
+        value = _importlib.import_module(module)
+        if attr is not None:
+            value = getattr(value, attr)
+    else:
+        raise AttributeError(f"module 'cellgraph' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY) | {"from_numpy"})
+
 
 __version__ = "0.1.0"
 __all__ = [

@@ -22,7 +22,7 @@ from cellgraph.compiler.custom import custom_vjp_call
 from cellgraph.compiler.pipeline import graph_name, parse
 from cellgraph.compiler.pytree import count_leaves, flatten, unflatten
 from cellgraph.compiler.scope import is_jit_class
-from cellgraph.ops import functional as F
+from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import (
     ArgumentError,

@@ -40,7 +40,7 @@ from cellgraph.compiler.ir import Graph
 from cellgraph.compiler.pipeline import graph_name, parse
 from cellgraph.compiler.pytree import count_leaves, flatten, unflatten
 from cellgraph.compiler.scope import is_cell
-from cellgraph.ops import functional as F
+from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import TensorType, fmt_shape
 from cellgraph.primitives.errors import (
     ArgumentError,

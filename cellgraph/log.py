@@ -11,7 +11,8 @@ import os
 _LEVELS = {0: logging.DEBUG, 1: logging.INFO, 2: logging.WARNING, 3: logging.ERROR,
            4: logging.CRITICAL}
 _logger = logging.getLogger("cellgraph")
-_logger.setLevel(_LEVELS.get(int(os.environ.get("GLOG_v", "2") or 2), logging.WARNING))
+if _logger.level == logging.NOTSET:  # a level set before this module loaded stays
+    _logger.setLevel(_LEVELS.get(int(os.environ.get("GLOG_v", "2") or 2), logging.WARNING))
 
 debug = _logger.debug
 info = _logger.info

@@ -21,7 +21,7 @@ from cellgraph.compiler.control_prims import while_p
 from cellgraph.compiler.frontend import Interpreter
 from cellgraph.compiler.loop_prims import loop_options, scan
 from cellgraph.compiler.pytree import flatten, unflatten
-from cellgraph.ops import functional as F
+from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import TensorType, abstract_of
 from cellgraph.primitives.dtype import int64 as _I64
 from cellgraph.primitives.errors import ArgumentError, ShapeError

@@ -15,8 +15,8 @@ import numbers
 import numpy as onp
 
 from cellgraph.compiler.builder import Tracer, current_builder
-from cellgraph.primitives import dtype as dt
 from cellgraph.ops import functional as F
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import fmt_shape, normalize_axis
 from cellgraph.primitives.errors import ArgumentError, CellgraphError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Tensor

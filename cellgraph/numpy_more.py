@@ -9,8 +9,8 @@ import numbers
 import numpy as onp
 
 import cellgraph.ops as P
-from cellgraph.primitives import dtype as dt
 from cellgraph.ops import functional as F
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import normalize_axis
 
 from .numpy import _binary, _cast, _dtype, _unary, asarray, float32, int32

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import math
 
-from cellgraph.common import dtype as mstype
 from cellgraph.compiler.frontend import trace_call
 from cellgraph.compiler.pytree import flatten
-from cellgraph.ops import functional as F
+from cellgraph.primitives import dtype as mstype
+from cellgraph.primitives import functional as F
 from cellgraph.primitives.errors import DTypeError, GradValueError, ShapeError
 
 from .forward import JvpFunction, _fmt, _is_tensor

@@ -37,7 +37,7 @@ from cellgraph.primitives.errors import ArgumentError
 from cellgraph.runtime.tensor import Tensor
 
 from .autograd import grad, value_and_grad
-from .jit import jit
+from .jit_decorators import jit
 
 __all__ = ["GradCheckError", "check_grads", "numerical_grad"]
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cellgraph.primitives import functional as F
+
 from .autodiff import expand_grad, vjp
 from .control_prims import loop_graph
 from .ir import Graph, Var

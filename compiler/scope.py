@@ -13,7 +13,13 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cellgraph.primitives.errors import ArgumentError, CellgraphError, CompileError, DTypeError, ShapeError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    CellgraphError,
+    CompileError,
+    DTypeError,
+    ShapeError,
+)
 
 from .builder import Tracer
 from .guards import record_global

@@ -1,8 +1,8 @@
-"""cellgraph.ops: primitives, the functional API and MindSpore's primitive classes.
+"""cellgraph.ops: MindSpore's `mindspore.ops`, the API layer over the op core.
 
-The differentiation APIs (`GradOperation`, `grad`, `jvp`, `vjp`, `vmap`, ...) live in the
-`cellgraph` package, which adds them to this namespace when it is imported (they need the
-compiler, which sits above this package).
+The functional ops, MindSpore's primitive classes, the compositions (ops/composite_*.py) and
+the transforms (`GradOperation`, `grad`, `jvp`, `vjp`, `vmap`, ...). The primitives themselves
+are the core's (cellgraph.primitives), which never imports this package.
 """
 # Names composed of other operations come first, so that a primitive of the same name imported
 # below replaces the composition.
@@ -50,17 +50,16 @@ from cellgraph.primitives import (  # noqa: F401  (the core's modules, as attrib
     special_ops,
 )
 from cellgraph.primitives.core import PRIMITIVES, Primitive, TensorType, bind  # noqa: F401
+from cellgraph.primitives.tensor_methods import TensorMethods as _TensorMethods
 
-from cellgraph.primitives.tensor_methods import TensorMethods as _TensorMethods  # noqa: E402
-
-from . import composite_crop, derive, functional, operations, tensor_extras  # noqa: E402,F401
+from . import composite_crop, derive, functional, operations, tensor_extras  # noqa: F401
 
 derive.install(functional, operations)  # the classes; the compositions' wrappers
 tensor_extras.install(_TensorMethods)
 
-from cellgraph.primitives.floor_division import *  # noqa: E402,F403
-from cellgraph.primitives.nn_functional import *  # noqa: E402,F403
-from cellgraph.primitives.random_ops import (  # noqa: E402,F401
+from cellgraph.primitives.floor_division import *
+from cellgraph.primitives.nn_functional import *
+from cellgraph.primitives.random_ops import (  # noqa: F401
     Randperm,
     UniformReal,
     rand,
@@ -69,7 +68,46 @@ from cellgraph.primitives.random_ops import (  # noqa: E402,F401
     shuffle,
 )
 
-from .functional import *  # noqa: E402,F403
-from .functional import abs, pow, sum  # noqa: E402,F401  (shadow builtins, as MindSpore does)
-from .operations import *  # noqa: E402,F403
-from .operations import PrimitiveClass  # noqa: E402,F401
+from .functional import *
+from .functional import abs, pow, sum  # noqa: F401  (shadow builtins, as MindSpore does)
+from .operations import *
+from .operations import PrimitiveClass  # noqa: F401
+
+# isort: split
+# The transforms and the operations that need the compiler (it sits on the core, below this
+# package): MindSpore's `ops` holds them too.
+from cellgraph.autograd import GradOperation, get_grad  # noqa: F401
+from cellgraph.common import apply_ops as _apply_ops
+from cellgraph.common import assign as _assign
+from cellgraph.gradient_hooks import HookBackward, InsertGradientOf  # noqa: F401
+from cellgraph.loops import ForiLoop, Scan, WhileLoop  # noqa: F401
+from cellgraph.runtime.tensor import Tensor  # noqa: F401  (MindSpore's ops re-exports it)
+
+for _name in _assign.__all__:  # Parameter updates: ops.assign, ops.Assign, ...
+    globals()[_name] = getattr(_assign, _name)
+    setattr(functional, _name, getattr(_assign, _name))
+for _name in _apply_ops.__all__:  # the in-place update classes: ops.ApplyMomentum(), ...
+    globals()[_name] = getattr(_apply_ops, _name)
+del _name
+
+# ops.composite, ops.function and the composite functional names (HyperMap, partial, ...)
+from cellgraph.ops import surface as _ops_surface
+
+_ops_surface.mount()
+# MindSpore's `ops.operations` (`P.Assign()`, `P.AddN()`) holds every primitive class `ops` has,
+# wherever it is defined (declarations, composites, the state and loop operations above).
+for _name, _value in list(globals().items()):
+    if _name[:1].isupper() and isinstance(_value, type) and not hasattr(operations, _name) \
+            and _name != "Tensor":
+        setattr(operations, _name, _value)
+del _name, _value
+from cellgraph.ops import paths as _ops_paths
+
+_ops_paths.mount()  # ops.operations.math_ops, .array_ops, .nn_ops
+
+
+
+def __getattr__(name: str):
+    if name in operations._SUMMARY:  # the summary operations, loaded on first use
+        return getattr(operations, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

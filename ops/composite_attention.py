@@ -11,16 +11,17 @@ import numpy as np
 
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
-from . import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import rounding_ops as R
-from .composite_more import repeat_interleave
-from .composite_ops import masked_fill, swapaxes
 from cellgraph.primitives.core import abstract_of
-from .derive import export_class
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError, UnsupportedError
 from cellgraph.primitives.nn_functional import dropout
 from cellgraph.primitives.random_ops import rand
+
+from . import functional as F
+from .composite_more import repeat_interleave
+from .composite_ops import masked_fill, swapaxes
+from .derive import export_class
 
 __all__ = ["flash_attention_score", "multi_head_attention_forward"]
 

@@ -9,14 +9,16 @@ import numpy as np
 
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.core import abstract_of, normalize_axis
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.exports import FunctionClass, function_class
+from cellgraph.primitives.nn_functional import argmax
+from cellgraph.primitives.nn_ops import softmax_cross_entropy
+
 from . import functional as F
 from .composite_conv import max_pool3d
 from .composite_ops import flip, isfinite, isinf, isnan, masked_fill, randint
 from .composite_resize import gather_elements
-from cellgraph.primitives.core import abstract_of, normalize_axis
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
-from cellgraph.primitives.nn_functional import argmax
-from cellgraph.primitives.nn_ops import softmax_cross_entropy
 
 __all__ = [
     "AddN",
@@ -129,24 +131,6 @@ class ReduceAll(_Reduce):
 
 class ReduceAny(_Reduce):
     fn = staticmethod(any)
-
-
-class FunctionClass:
-    """A primitive class without attributes: `Cls()(*args)` is `Cls.fn(*args)`."""
-
-    fn = None
-
-    def __call__(self, *args):
-        return type(self).fn(*args)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
-
-
-def function_class(name: str, fn, doc: str | None = None) -> type:
-    """The primitive class `name` whose instances call `fn`."""
-    return type(name, (FunctionClass,), {"fn": staticmethod(fn), "__module__": __name__,
-                                         "__doc__": doc or f"`ops.{name}()(...)`"})
 
 
 def _size(x) -> int:

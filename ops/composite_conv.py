@@ -14,13 +14,14 @@ import numbers
 
 import numpy as np
 
-from . import functional as F
-from .composite_pad import pad
-from .composite_resize import apply_along
 from cellgraph.primitives.conv_ops import conv2d_backprop_input, conv_out_size, same_padding
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import avg_pool2d, bias_add, conv2d, max_pool2d
+
+from . import functional as F
+from .composite_pad import pad
+from .composite_resize import apply_along
 
 __all__ = ["avg_pool3d", "conv1d", "conv3d", "conv_transpose2d", "conv_transpose3d",
            "max_pool3d"]

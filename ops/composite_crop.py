@@ -12,10 +12,11 @@ is zero). The result is float32 whatever the image's dtype, as MindSpore's.
 from __future__ import annotations
 
 from cellgraph.primitives import dtype as dt
-from . import functional as F
 from cellgraph.primitives.core import abstract_of, prims
-from .derive import export, export_class
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError, UnsupportedError
+
+from . import functional as F
+from .derive import export, export_class
 
 _METHODS = ("bilinear", "nearest")
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, ShapeError
+
+from . import functional as F
 
 __all__ = ["Einsum", "einsum"]
 

@@ -10,13 +10,14 @@ import numbers
 import numpy as np
 
 from cellgraph.primitives import dtype as dt
-from . import functional as F
-from .composite_ops import _const
-from .composite_resize import gather_elements
 from cellgraph.primitives.core import abstract_of, normalize_axis
 from cellgraph.primitives.dynamic_ops import bincount, nonzero
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import cumsum
+
+from . import functional as F
+from .composite_ops import _const
+from .composite_resize import gather_elements
 
 __all__ = ["MaskedScatter", "ReverseSequence", "intopk", "masked_scatter", "reverse_sequence",
            "take", "unique_consecutive"]

@@ -7,13 +7,14 @@ import numbers
 
 import numpy as np
 
-from . import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
-from .composite_classes import function_class, softmax_cross_entropy_with_logits
 from cellgraph.primitives.core import abstract_of, running_eagerly
 from cellgraph.primitives.errors import DTypeError, ShapeError
 from cellgraph.primitives.random_ops import rand_like
+
+from . import functional as F
+from .composite_classes import function_class, softmax_cross_entropy_with_logits
 
 __all__ = ["L2Loss", "SigmoidCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits",
            "bernoulli", "clip_by_norm", "l2_loss", "sigmoid_cross_entropy_with_logits"]

@@ -11,11 +11,12 @@ import numbers
 import numpy as np
 
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.core import abstract_of, normalize_axis
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+
 from . import functional as F
 from .composite_named import cross, rank
 from .composite_ops import _const
-from cellgraph.primitives.core import abstract_of, normalize_axis
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
 __all__ = ["Cross", "Rank", "batch_dot", "matrix_diag"]
 

@@ -10,14 +10,15 @@ import numpy as np
 
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
-from . import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import nn_ops as N
 from cellgraph.primitives import scatter_ops as S
-from .composite_classes import function_class
 from cellgraph.primitives.core import abstract_of, normalize_axis, running_eagerly
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+
+from . import functional as F
+from .composite_classes import function_class
 
 __all__ = [
     "UnsortedSegmentMax",

@@ -13,19 +13,20 @@ import numbers
 import numpy as np
 
 from cellgraph.primitives import array_ops as A
-from . import composite_more as CM
-from . import composite_ops as CO
 from cellgraph.primitives import dtype as dt
-from . import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import rounding_ops as R
-from .composite_pad import pad
-from .composite_resize import apply_along
 from cellgraph.primitives.core import abstract_of, is_value, normalize_axis
-from .derive import export, export_class
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.random_ops import rand
+
+from . import composite_more as CM
+from . import composite_ops as CO
+from . import functional as F
+from .composite_pad import pad
+from .composite_resize import apply_along
+from .derive import export, export_class
 
 __all__ = [
     "adaptive_avg_pool1d",
@@ -580,7 +581,7 @@ export_class("Dropout2D", _dropout2d, {"keep_prob": 0.5})
 
 
 def _kl_div_loss(logits, labels, reduction="mean"):
-    from cellgraph.loss_functions import kl_div  # the user surface's; loaded by then
+    from cellgraph.ops.loss_functions import kl_div  # the user surface's; loaded by then
 
     return kl_div(logits, labels, reduction)
 

@@ -9,17 +9,18 @@ import numpy as np
 
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
-from . import functional as F
 from cellgraph.primitives import math_ops as M
-from .composite_conv import _ints, conv3d
-from .composite_ops import logsumexp
-from .composite_sampling import linear_read
 from cellgraph.primitives.conv_ops import conv2d_backprop_input, same_padding
 from cellgraph.primitives.core import abstract_of
-from .derive import export, export_class
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import argmax, conv2d, one_hot
 from cellgraph.primitives.random_ops import rand
+
+from . import functional as F
+from .composite_conv import _ints, conv3d
+from .composite_ops import logsumexp
+from .composite_sampling import linear_read
+from .derive import export, export_class
 
 __all__ = ["deformable_conv2d", "gumbel_softmax", "rms_norm", "unfold"]
 

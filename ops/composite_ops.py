@@ -14,12 +14,13 @@ import numpy as np
 
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
-from . import functional as F
 from cellgraph.primitives.core import abstract_of, normalize_axis
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
-from .functional import gather
 from cellgraph.primitives.nn_functional import argmax, clip_by_value, cumsum, reduce_prod
 from cellgraph.primitives.random_ops import rand
+
+from . import functional as F
+from .functional import gather
 
 __all__ = [
     "Eye",

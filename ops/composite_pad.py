@@ -12,10 +12,11 @@ import numbers
 import numpy as np
 
 from cellgraph.primitives import array_ops as A
-from . import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import _ints, pad_pairs
+
+from . import functional as F
 
 __all__ = ["PadV3", "pad"]
 

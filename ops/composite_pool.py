@@ -14,10 +14,11 @@ import numpy as np
 
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
-from . import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import _pair, argmax, one_hot, pad_pairs
+
+from . import functional as F
 
 __all__ = ["MaxPoolWithIndices", "MaxPoolWithMask", "max_pool_with_indices"]
 

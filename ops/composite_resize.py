@@ -11,10 +11,11 @@ from __future__ import annotations
 import numpy as np
 
 from cellgraph.primitives import array_ops as A
-from . import functional as F
 from cellgraph.primitives.core import abstract_of, normalize_axis
 from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.primitives.nn_functional import one_hot
+
+from . import functional as F
 
 __all__ = ["ResizeBilinearV2", "ResizeNearestNeighbor", "apply_along", "gather_d",
            "gather_elements", "interpolate"]

@@ -16,13 +16,14 @@ import numpy as np
 
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
-from . import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import rounding_ops as R
 from cellgraph.primitives.core import abstract_of
-from .derive import export_class
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.sort_ops import take_along_axis
+
+from . import functional as F
+from .derive import export_class
 
 __all__ = ["grid_sample"]
 

@@ -9,10 +9,11 @@ import numpy as np
 
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
-from . import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ShapeError
 from cellgraph.primitives.nn_functional import one_hot
+
+from . import functional as F
 
 __all__ = ["gather_nd", "tensor_scatter_add", "tensor_scatter_update"]
 

@@ -9,12 +9,13 @@ import numpy as np
 
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
-from . import functional as F
 from cellgraph.primitives.complex_ops import complex_, imag_part, real_part
-from .composite_pad import pad
 from cellgraph.primitives.core import abstract_of
-from .derive import export_class
 from cellgraph.primitives.errors import ArgumentValueError, ShapeError
+
+from . import functional as F
+from .composite_pad import pad
+from .derive import export_class
 
 __all__ = ["stft"]
 

@@ -12,9 +12,10 @@ from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import norm_ops as N
 from cellgraph.primitives.core import abstract_of, fmt_shape, normalize_axis
-from .derive import PrimitiveClass, define_class
 from cellgraph.primitives.errors import ArgumentValueError, ShapeError
 from cellgraph.primitives.random_ops import rand_like
+
+from .derive import PrimitiveClass, define_class
 
 
 def _init(**defaults) -> tuple:

@@ -46,3 +46,16 @@ from cellgraph.primitives.comm_ops import *  # the collectives: AllReduce, AllGa
 from cellgraph.primitives.comm_ops import __all__ as _comm_all
 
 __all__.extend(_comm_all)
+
+
+# The summary operations keep values for train.SummaryRecord, which sits above this package:
+# they load with it, on first use.
+_SUMMARY = ("ScalarSummary", "TensorSummary", "ImageSummary", "HistogramSummary")
+
+
+def __getattr__(name: str):
+    if name in _SUMMARY:
+        from cellgraph.train import summary
+
+        return getattr(summary, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from cellgraph.primitives import dtype as dt
+
 from . import functional as F
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from . import dtype as dt
 from .batching import broadcasting_rule, same_shape_rule
 from .core import SAME, Primitive, Slice, TensorType, abstract_of, broadcast_shapes, prims
-from .exports import export, export_class
 from .errors import DTypeError, ShapeError
+from .exports import export, export_class
 from .math_ops import grad_like
 
 

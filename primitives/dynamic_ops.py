@@ -20,8 +20,8 @@ from .array_ops import (
 )
 from .batching import loop_rule
 from .core import Primitive, Slice, TensorType, abstract_of, broadcast_shapes, normalize_axis
-from .exports import export, export_class
 from .errors import DTypeError, ShapeError
+from .exports import export, export_class
 from .math_ops import grad_like
 from .scatter_ops import tensor_scatter_add
 from .shape_ops import split

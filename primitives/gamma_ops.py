@@ -13,8 +13,8 @@ import numbers
 
 from .batching import same_shape_rule
 from .core import FLOAT, Primitive, TensorType
-from .exports import export, export_class
 from .errors import ArgumentValueError, DTypeError
+from .exports import export, export_class
 from .math_ops import exp, mul
 from .special_ops import _float_unary_type
 

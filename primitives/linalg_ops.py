@@ -19,8 +19,8 @@ from . import dtype as dt
 from .array_ops import expand_dims, reshape, transpose, zeros_like
 from .batching import batch_size, batched_front
 from .core import Primitive, TensorType, abstract_of, fmt_shape
-from .exports import export, export_class
 from .errors import ArgumentValueError, CompileError, DTypeError, ShapeError
+from .exports import export, export_class
 from .math_ops import add, div, log, matmul, mul, neg, sub
 
 

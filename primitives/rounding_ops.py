@@ -10,8 +10,8 @@ import math
 
 from .batching import broadcasting_rule, same_shape_rule
 from .core import FLOAT, SAME, Primitive, TensorType
-from .exports import export, export_class
 from .errors import DTypeError
+from .exports import export, export_class
 from .math_ops import arith_type, div, exp, float_type, grad_like, mul, neg, reciprocal
 
 _LN2, _LN10 = math.log(2), math.log(10)

@@ -16,8 +16,8 @@ import numpy as np
 from .array_ops import broadcast_to, cast, concat, zeros_like
 from .batching import batch_size, batched_front
 from .core import Primitive, TensorType, abstract_of, fmt_shape
-from .exports import export, export_class
 from .errors import DTypeError, ShapeError
+from .exports import export, export_class
 from .math_ops import div, equal, mul, neg
 
 

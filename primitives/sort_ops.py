@@ -24,8 +24,8 @@ from .array_ops import (
 )
 from .batching import batch_size, batched_front, ndim
 from .core import Primitive, TensorType, abstract_of, fmt_shape, normalize_axis, prims
-from .exports import export, export_class
 from .errors import ArgumentValueError, DTypeError, ShapeError
+from .exports import export, export_class
 from .math_ops import less, less_equal
 from .shape_ops import _argmax_type, index_reduction_rule
 

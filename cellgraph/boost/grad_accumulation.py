@@ -9,9 +9,9 @@ from __future__ import annotations
 import numbers
 
 from cellgraph import ops
-from cellgraph.composite import HyperMap, MultitypeFuncGraph
 from cellgraph.nn.cell import Cell
 from cellgraph.nn.loss_scale import run_unless
+from cellgraph.ops.composite import HyperMap, MultitypeFuncGraph
 from cellgraph.primitives import dtype as dt
 from cellgraph.runtime.tensor import Parameter, Tensor
 

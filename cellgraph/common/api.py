@@ -1,6 +1,6 @@
 """`mindspore.common.api`: the compilation decorators, and `_pynative_executor`, the object
 MindSpore's own tests call `sync()` on to wait for queued device work."""
-from cellgraph.jit import jit, jit_class, ms_class, ms_function
+from cellgraph.jit_decorators import jit, jit_class, ms_class, ms_function
 
 __all__ = ["jit", "jit_class", "ms_class", "ms_function"]
 

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import numbers
 
-from cellgraph import ops
 from cellgraph.compiler.builder import is_parameter
-from cellgraph.ops import functional as F
+from cellgraph.primitives import functional as F
 from cellgraph.primitives.errors import DTypeError
 
 from .assign import assign
@@ -130,8 +129,8 @@ class ScatterUpdate(_UpdateClass):
 
     def __call__(self, input_x, indices, updates):
         _parameters("ScatterUpdate", input_x=input_x)
-        return assign(input_x, ops.tensor_scatter_update(input_x, _row_indices(indices),
-                                                         updates))
+        update = _composite("tensor_scatter_update")
+        return assign(input_x, update(input_x, _row_indices(indices), updates))
 
 
 class ScatterAdd(_UpdateClass):
@@ -140,7 +139,8 @@ class ScatterAdd(_UpdateClass):
 
     def __call__(self, input_x, indices, updates):
         _parameters("ScatterAdd", input_x=input_x)
-        return assign(input_x, ops.tensor_scatter_add(input_x, _row_indices(indices), updates))
+        add = _composite("tensor_scatter_add")
+        return assign(input_x, add(input_x, _row_indices(indices), updates))
 
 
 class ScatterNdUpdate(_UpdateClass):
@@ -152,7 +152,7 @@ class ScatterNdUpdate(_UpdateClass):
 
     def __call__(self, input_x, indices, updates):
         _parameters("ScatterNdUpdate", input_x=input_x)
-        return assign(input_x, ops.tensor_scatter_update(input_x, indices, updates))
+        return assign(input_x, _composite("tensor_scatter_update")(input_x, indices, updates))
 
 
 class ScatterNdAdd(_UpdateClass):
@@ -161,7 +161,7 @@ class ScatterNdAdd(_UpdateClass):
 
     def __call__(self, input_x, indices, updates):
         _parameters("ScatterNdAdd", input_x=input_x)
-        return assign(input_x, ops.tensor_scatter_add(input_x, indices, updates))
+        return assign(input_x, _composite("tensor_scatter_add")(input_x, indices, updates))
 
 
 def scatter_add(input_x, indices, updates):
@@ -172,3 +172,10 @@ def scatter_add(input_x, indices, updates):
 def scatter_nd_add(input_x, indices, updates, use_locking=False):
     """`ops.scatter_nd_add`: ScatterNdAdd on the Parameter `input_x`, in place."""
     return ScatterNdAdd(use_locking)(input_x, indices, updates)
+
+
+def _composite(name: str):
+    """A composition of `ops` (which loads this module: looked up when an update runs)."""
+    from cellgraph import ops
+
+    return getattr(ops, name)

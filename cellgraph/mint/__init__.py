@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as _np
 
 import cellgraph.ops as _ops
-from cellgraph.primitives import dtype as _dt
 from cellgraph.ops import functional as _F
+from cellgraph.primitives import dtype as _dt
 from cellgraph.primitives.errors import ArgumentValueError
 
 from . import linalg, nn, optim  # noqa: F401  (mint.nn, mint.optim, mint.linalg)

@@ -12,8 +12,8 @@ import numbers
 import numpy as np
 
 import cellgraph.ops as P
-from cellgraph.primitives import dtype as dt
 from cellgraph.ops.composite_pad import pad_pairs_mode
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Tensor
 

@@ -14,8 +14,8 @@ from cellgraph.compiler.frontend import (
 )
 from cellgraph.compiler.guards import record_all_attributes, record_guard
 from cellgraph.compiler.scope import is_user_function
-from cellgraph.primitives import dtype as dt
 from cellgraph.ops import functional as F
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentError, DTypeError, UnsupportedError
 from cellgraph.runtime.executor import GraphCache, run_cached

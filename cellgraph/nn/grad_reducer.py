@@ -19,7 +19,12 @@ import numpy as np
 
 from cellgraph.auto_parallel import bucket_bytes, get_auto_parallel_context
 from cellgraph.ops import functional as F
-from cellgraph.primitives.comm_ops import WORLD_COMM_GROUP, all_reduce, broadcast, group_rank_and_size
+from cellgraph.primitives.comm_ops import (
+    WORLD_COMM_GROUP,
+    all_reduce,
+    broadcast,
+    group_rank_and_size,
+)
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Parameter
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numbers
 
 import cellgraph.ops as P
-from cellgraph.primitives import dtype as dt
 from cellgraph.ops.composite_nn_extra import extract_patches
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.primitives.random_ops import rand
 

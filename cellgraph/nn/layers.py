@@ -13,8 +13,8 @@ import numbers
 from cellgraph.common.initializer import HeUniform, Uniform, initializer
 from cellgraph.compiler.builder import parameter_read_dtype
 from cellgraph.compiler.guards import record_guard
-from cellgraph.primitives import dtype as dt
 from cellgraph.ops import functional as F
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import fmt_shape
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 import numbers
 
-from cellgraph.primitives import dtype as dt
 from cellgraph.ops import functional as F
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 from .cell import Cell

@@ -20,9 +20,9 @@ from cellgraph.autograd import value_and_grad
 from cellgraph.common.assign import depend
 from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.compiler.ir import Constant
-from cellgraph.composite import HyperMap
-from cellgraph.primitives import dtype as dt
 from cellgraph.ops import functional as F
+from cellgraph.ops.composite import HyperMap
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Parameter, Tensor
 

@@ -19,8 +19,8 @@ import numpy as np
 from cellgraph.common.assign import assign
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.frontend import trace_call
-from cellgraph.composite import HyperMap, Map
 from cellgraph.ops import functional as F
+from cellgraph.ops.composite import HyperMap, Map
 from cellgraph.primitives.core import fmt_shape
 from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor

@@ -9,7 +9,13 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, nn, ops
-from cellgraph.primitives.errors import ArgumentError, CellgraphError, CompileError, DTypeError, ShapeError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    CellgraphError,
+    CompileError,
+    DTypeError,
+    ShapeError,
+)
 
 X = Tensor(np.ones((2, 3), np.float32))
 Y = Tensor(np.ones((4, 3), np.float32))

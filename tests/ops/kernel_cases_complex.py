@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from cellgraph.primitives import dtype as dt
+
 from .kernel_cases import SHAPE_PAIRS, SHAPES_1, Case, arr, seeded
 
 c64, c128, f32, f64, i32 = dt.complex64, dt.complex128, dt.float32, dt.float64, dt.int32

@@ -11,6 +11,7 @@ import numpy as np
 
 from cellgraph import ops
 from cellgraph.primitives import dtype as dt
+
 from .kernel_cases import Case, arr, each, f16, f32, f64, f64_of, i32, i64, seeded
 
 BOOL = dt.bool_

@@ -15,6 +15,7 @@ import numpy as np
 
 from cellgraph import ops
 from cellgraph.primitives import dtype as dt
+
 from .kernel_cases import Case, arr, each, f32, f64, f64_of, i32, i64, seeded, unary_same
 
 u8, b = dt.uint8, dt.bool_

@@ -6,7 +6,7 @@ import numbers as _numbers
 import numpy as _np
 
 import cellgraph.ops as _ops
-from cellgraph.loss_functions import (  # noqa: F401
+from cellgraph.ops.loss_functions import (  # noqa: F401
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
     cross_entropy,
@@ -16,7 +16,7 @@ from cellgraph.loss_functions import (  # noqa: F401
     nll_loss,
     triplet_margin_loss,
 )
-from cellgraph.loss_functions import smooth_l1_loss as _smooth_l1_loss
+from cellgraph.ops.loss_functions import smooth_l1_loss as _smooth_l1_loss
 from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.primitives.errors import ShapeError as _ShapeError
 from cellgraph.runtime.tensor import Tensor

@@ -9,9 +9,9 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, nn
-from cellgraph.primitives.errors import UnsupportedError
 from cellgraph.parallel import AutoParallel, Layout, shard
 from cellgraph.parallel import nn as parallel_nn
+from cellgraph.primitives.errors import UnsupportedError
 
 from .. import distributed_worker as worker
 

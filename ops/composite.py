@@ -24,7 +24,7 @@ from cellgraph.ops import clip_by_value, ones_like, zeros_like
 from cellgraph.ops import functional as F
 from cellgraph.primitives.dtype import DType
 from cellgraph.primitives.errors import ArgumentError, DTypeError
-from cellgraph.vmap import vmap
+from cellgraph.vectorize import vmap
 
 __all__ = ["GradOperation", "HyperMap", "Map", "MultitypeFuncGraph", "Partial", "add_flags",
            "clip_by_global_norm", "clip_by_value", "grad", "jvp", "ones_like", "partial", "tail",

@@ -9,7 +9,7 @@ import inspect
 
 from cellgraph.primitives.errors import UnsupportedError
 
-from .ops_surface import constexpr
+from .surface import constexpr
 
 __all__ = ["Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "constexpr",
            "prim_attr_register"]

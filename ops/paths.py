@@ -5,7 +5,7 @@ MindSpore's import paths, so a name that cellgraph lacks is simply absent."""
 from __future__ import annotations
 
 from cellgraph import ops
-from cellgraph.ops_surface import _module
+from cellgraph.ops.surface import _module
 
 MATH_OPS = ["Abs", "Acos", "Acosh", "Add", "AddN", "Addcdiv", "Addcmul", "Angle", "ApproximateEqual", "Asin", "Asinh", "Atan", "Atan2", "Atanh", "BatchMatMul", "Betainc", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Bucketize", "Cdist", "Ceil", "Cholesky", "Complex", "Conj", "Cos", "Cosh", "Cross", "CumProd", "CumSum", "Cummax", "Cummin", "Digamma", "Div", "DivNoNan", "Eig", "Einsum", "Eps", "Equal", "Erf", "Erfc", "Erfinv", "Exp", "Expm1", "FFTWithSize", "Floor", "FloorDiv", "FloorMod", "Greater", "GreaterEqual", "Heaviside", "Hypot", "Igamma", "Imag", "Inv", "Invert", "IsClose", "IsFinite", "IsInf", "IsNan", "Lerp", "Less", "LessEqual", "Lgamma", "LinSpace", "Log", "Log1p", "LogMatrixDeterminant", "LogicalAnd", "LogicalNot", "LogicalOr", "LogicalXor", "Logit", "LpNorm", "MatMul", "MatrixDeterminant", "MatrixInverse", "MatrixSolve", "Maximum", "Median", "Minimum", "Mod", "Mul", "Neg", "NotEqual", "NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUClearFloatStatusV2", "NPUGetFloatStatus", "NPUGetFloatStatusV2", "Polygamma", "Pow", "Qr", "Real", "RealDiv", "Reciprocal", "ReduceAll", "ReduceAny", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceStd", "ReduceSum", "Round", "Rsqrt", "Sign", "Sin", "Sinc", "Sinh", "Sqrt", "STFT", "Square", "SquareSumAll", "SquaredDifference", "Sub", "Svd", "Tan", "Tanh", "Trace", "Trunc", "TruncateDiv", "TruncateMod", "Xdivy", "Xlogy", "Zeta"]
 

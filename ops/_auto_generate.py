@@ -10,26 +10,38 @@ own operations.
 """
 from __future__ import annotations
 
-from cellgraph import mint, ops
+from cellgraph import ops
 from cellgraph.ops.composite_attention import flash_attention_score_impl
 from cellgraph.ops.composite_classes import function_class
 from cellgraph.ops.composite_sampling import grid_sampler_impl
+from cellgraph.ops.surface import _module
 from cellgraph.primitives.errors import UnsupportedError
-from cellgraph.ops_surface import _module
+
+
+def _mint(name: str):
+    """mint's `name`, looked up when called: mint sits above ops (it loads nn), so ops, which
+    loads this module, must not import it."""
+    def call(*args, **kwargs):
+        from cellgraph import mint
+
+        return getattr(mint, name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
 
 
 def _max_dim(input, dim, keepdim=False):
-    return mint.max(input, dim, keepdim)
+    return _mint("max")(input, dim, keepdim)
 
 
 def _min_dim(input, dim, keepdim=False):
-    return mint.min(input, dim, keepdim)
+    return _mint("min")(input, dim, keepdim)
 
 
 # The mint-style classes: the call takes every argument (MatMulExt()(a, b), SumExt()(x, dim)).
 EXT_CLASSES = {
-    "MatMulExt": mint.matmul, "BatchMatMulExt": mint.bmm, "SumExt": mint.sum,
-    "MeanExt": mint.mean, "MaxDim": _max_dim, "MinDim": _min_dim, "SiLU": ops.silu,
+    "MatMulExt": _mint("matmul"), "BatchMatMulExt": _mint("bmm"), "SumExt": _mint("sum"),
+    "MeanExt": _mint("mean"), "MaxDim": _max_dim, "MinDim": _min_dim, "SiLU": ops.silu,
 }
 
 
@@ -60,7 +72,7 @@ def _bce_with_logits(input, target, weight=None, posWeight=None, reduction="mean
 def _nllloss(logits, labels, weight, reduction="mean", ignore_index=-100):
     """NLLLoss's (loss, total_weight): total_weight sums the class weights of the targets
     that are not ignored, the divisor of the mean."""
-    from cellgraph.loss_functions import nll_loss
+    from cellgraph.ops.loss_functions import nll_loss
 
     loss = nll_loss(logits, labels, weight, ignore_index, reduction)
     kept = ops.cast(ops.not_equal(labels, ignore_index), weight.dtype)

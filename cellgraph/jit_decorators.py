@@ -1,4 +1,5 @@
-"""`cellgraph.jit`: compile a function (or a Cell's construct) in graph mode."""
+"""`cellgraph.jit` and the other graph-mode decorators: compile a function (or a Cell's
+construct) in graph mode."""
 from __future__ import annotations
 
 import functools

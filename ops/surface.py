@@ -10,9 +10,9 @@ import operator
 import sys
 import types
 
-from cellgraph import composite, loss_functions, ops
+from cellgraph import ops
 from cellgraph.compiler.builder import Tracer, current_builder
-from cellgraph.ops import functional
+from cellgraph.ops import composite, functional, loss_functions
 from cellgraph.ops.composite_classes import function_class
 from cellgraph.primitives.errors import DTypeError
 
@@ -159,16 +159,14 @@ def mount() -> None:
     for name, value in _public(ops).items():
         if name[0].isupper() and isinstance(value, type) and not hasattr(operations, name):
             setattr(operations, name, value)
-    sys.modules["cellgraph.ops.composite"] = composite
     ops.composite = composite
-    from cellgraph import primitive_api  # it imports constexpr from here
+    from cellgraph.ops import primitive as primitive_api  # it imports constexpr from here
 
-    sys.modules["cellgraph.ops.primitive"] = primitive_api
     ops.primitive = primitive_api
     if not hasattr(ops, "Custom"):
         ops.Custom = primitive_api.Custom
     _mount_function_package()
-    from cellgraph import ops_auto_generate
+    from cellgraph.ops import _auto_generate as ops_auto_generate
 
     ops_auto_generate.mount()
 
