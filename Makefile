@@ -31,7 +31,8 @@ golden:
 	$(PY) -m tests.golden.regenerate
 
 lint:
-	$(PY) -m ruff check cellgraph compiler ops runtime tests bench samples
+	$(PY) -m ruff check cellgraph tests bench samples
+	$(VENV)/bin/lint-imports
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache

@@ -60,3 +60,16 @@ def test_lazy_names_resolve_to_their_definitions():
         getattr(cellgraph, name)
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         cellgraph.no_such_name  # noqa: B018
+
+
+def test_import_linter_contracts_hold():
+    """The contracts in pyproject.toml, which count the imports made inside functions too."""
+    import shutil
+    from pathlib import Path
+
+    lint = shutil.which("lint-imports") or str(Path(sys.executable).with_name("lint-imports"))
+    if not Path(lint).exists():
+        pytest.skip("import-linter is not installed (it comes with the dev extra)")
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([lint], cwd=root, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]

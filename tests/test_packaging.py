@@ -1,24 +1,17 @@
-"""Every package folder in the source tree is listed in pyproject.toml, so a wheel install
-carries all of it (the top-level ops/, compiler/ and runtime/ folders install under cellgraph.)."""
-import re
+"""Every folder of Python files in the cellgraph package is a package (has `__init__.py`), so
+pyproject.toml's package discovery (`cellgraph*`) puts all of it in a wheel."""
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-MAPPED = {"cellgraph": "cellgraph", "ops": "cellgraph.ops", "compiler": "cellgraph.compiler",
-          "runtime": "cellgraph.runtime"}
 
 
-def _listed_packages() -> set:
+def test_every_source_folder_is_a_package():
+    folders = {p.parent for p in (ROOT / "cellgraph").rglob("*.py")
+               if "__pycache__" not in p.parts}
+    missing = sorted(str(f.relative_to(ROOT)) for f in folders if not (f / "__init__.py").exists())
+    assert not missing, f"add __init__.py to: {missing}"
+
+
+def test_discovery_finds_every_package():
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    block = re.search(r"^packages\s*=\s*\[(.*?)\]", text, re.DOTALL | re.MULTILINE).group(1)
-    return set(re.findall(r'"([^"]+)"', block))
-
-
-def test_every_package_folder_is_listed():
-    found = set()
-    for folder, name in MAPPED.items():
-        for init in (ROOT / folder).rglob("__init__.py"):
-            rel = init.parent.relative_to(ROOT / folder).parts
-            found.add(".".join((name,) + rel))
-    missing = found - _listed_packages()
-    assert not missing, f"add these to [tool.setuptools] packages in pyproject.toml: {missing}"
+    assert '[tool.setuptools.packages.find]\ninclude = ["cellgraph*"]' in text

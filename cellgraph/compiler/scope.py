@@ -177,11 +177,10 @@ def bind_arguments(args_node, name, args, kwargs, defaults, kw_defaults) -> dict
 
 # The package's folders (installed under cellgraph/ by the package-dir mapping), to tell the
 # package's own frames from the user's.
-PACKAGE_DIRS = tuple(
-    os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), d) + os.sep
-    for d in ("cellgraph", "compiler", "ops", "runtime"))
+_COMPILER_DIR = os.path.dirname(os.path.abspath(__file__))
+PACKAGE_DIRS = (os.path.dirname(_COMPILER_DIR) + os.sep,)  # the cellgraph package's folder
 # Where the front end evaluates the user's own operations (indexing, arithmetic on values).
-_EVALUATORS = tuple(os.path.join(PACKAGE_DIRS[1], f) for f in ("frontend.py", "scope.py"))
+_EVALUATORS = tuple(os.path.join(_COMPILER_DIR, f) for f in ("frontend.py", "scope.py"))
 
 
 def raised_inside_package(e: BaseException) -> str | None:
