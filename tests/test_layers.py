@@ -71,5 +71,5 @@ def test_import_linter_contracts_hold():
     if not Path(lint).exists():
         pytest.skip("import-linter is not installed (it comes with the dev extra)")
     root = Path(__file__).resolve().parents[1]
-    out = subprocess.run([lint], cwd=root, capture_output=True, text=True)
+    out = subprocess.run([lint], cwd=root, capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
