@@ -3,8 +3,16 @@ Cell of the same meaning, so the two never disagree. Inside a graph the Cell run
 Python over graph values, like any library function."""
 from __future__ import annotations
 
-from cellgraph import nn
 from cellgraph.ops import functional as F
+
+
+
+def _nn():
+    """cellgraph.nn, which sits above ops: loaded when a loss is first computed."""
+    from cellgraph import nn
+
+    return nn
+
 
 __all__ = ["BinaryCrossEntropy", "NLLLoss", "binary_cross_entropy",
            "binary_cross_entropy_with_logits", "cross_entropy",
@@ -21,8 +29,8 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
             target = F.add(F.mul(target, 1.0 - label_smoothing),
                            label_smoothing / input.shape[1])
         loss = F.neg(F.reduce_sum(F.mul(target, F.log_softmax(input, 1)), 1))
-        return nn.LossBase(reduction).get_loss(loss)
-    return nn.CrossEntropyLoss(weight, ignore_index, reduction, label_smoothing)(input, target)
+        return _nn().LossBase(reduction).get_loss(loss)
+    return _nn().CrossEntropyLoss(weight, ignore_index, reduction, label_smoothing)(input, target)
 
 
 def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean",
@@ -30,43 +38,43 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean",
     """Negative log likelihood of log-probabilities `inputs` (N, C, ...) at `target`."""
     if label_smoothing:
         return cross_entropy(inputs, target, weight, ignore_index, reduction, label_smoothing)
-    return nn.NLLLoss(weight, ignore_index, reduction)(inputs, target)
+    return _nn().NLLLoss(weight, ignore_index, reduction)(inputs, target)
 
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
-    return nn.MarginRankingLoss(margin, reduction)(input1, input2, target)
+    return _nn().MarginRankingLoss(margin, reduction)(input1, input2, target)
 
 
 def triplet_margin_loss(anchor, positive, negative, margin=1.0, p=2, eps=1e-06, swap=False,
                         reduction="mean"):
-    return nn.TripletMarginLoss(p, swap, eps, reduction, margin)(anchor, positive, negative)
+    return _nn().TripletMarginLoss(p, swap, eps, reduction, margin)(anchor, positive, negative)
 
 
 def mse_loss(input, target, reduction="mean"):
-    return nn.MSELoss(reduction)(input, target)
+    return _nn().MSELoss(reduction)(input, target)
 
 
 def l1_loss(input, target, reduction="mean"):
-    return nn.L1Loss(reduction)(input, target)
+    return _nn().L1Loss(reduction)(input, target)
 
 
 def smooth_l1_loss(input, target, beta=1.0, reduction="none"):
-    return nn.SmoothL1Loss(beta, reduction)(input, target)
+    return _nn().SmoothL1Loss(beta, reduction)(input, target)
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None,
                                      reduction="mean"):
-    return nn.BCEWithLogitsLoss(reduction, weight, pos_weight)(input, target)
+    return _nn().BCEWithLogitsLoss(reduction, weight, pos_weight)(input, target)
 
 
 def binary_cross_entropy(input, target, weight=None, reduction="mean"):
-    return nn.BCELoss(weight, reduction)(input, target)
+    return _nn().BCELoss(weight, reduction)(input, target)
 
 
 def kl_div(logits, labels, reduction="mean", log_target=False):
     if log_target:
         labels = F.exp(labels)
-    return nn.KLDivLoss(reduction)(logits, labels)
+    return _nn().KLDivLoss(reduction)(logits, labels)
 
 
 class BinaryCrossEntropy:
