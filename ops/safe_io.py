@@ -1,6 +1,6 @@
 """Writing files safely: every file cellgraph writes goes through here.
 
-* `contained(directory, *names)`: a path built from user strings (a graph's, a tag's, a
+* `contained(directory, *names, folder=False)`: a path built from user strings (a graph's, a tag's, a
   file's name) that stays inside `directory` or raises; never a path outside it.
 * `atomic_write(path)`: a context manager giving a binary file. The bytes go to a temporary
   file beside `path` (created with O_EXCL | O_NOFOLLOW), are flushed and fsync'ed, then renamed
@@ -19,27 +19,33 @@ import os
 import secrets
 import stat
 
+from .errors import CellgraphError
+
 TMP_SUFFIX = ".cgtmp"
 
 
-class UnsafePathError(OSError):
-    """A path that would leave its folder, or a symbolic link where a file is written."""
+class UnsafePathError(CellgraphError, ValueError):
+    """A path that would leave its folder, or a symbolic link where a file is appended to."""
 
 
-def contained(directory, *names) -> str:
+def contained(directory, *names, folder: bool = False) -> str:
     """`directory` joined with `names`, checked to stay inside `directory` (after resolving
-    `..` and symbolic links), else UnsafePathError."""
+    `..` and the symbolic links of the folders on the way), else UnsafePathError. The last
+    name is followed too when it is a `folder` to write into; a file's is not (writers replace
+    or refuse a link there)."""
     root = os.path.realpath(os.fspath(directory))
+    names = [os.fspath(name) for name in names]
     for name in names:
-        name = os.fspath(name)
         if not name or "\x00" in name:
-            raise UnsafePathError(errno.EINVAL, f"expected a file name, got {name!r}")
-    path = os.path.join(root, *map(os.fspath, names))
-    resolved = os.path.realpath(path)
-    if os.path.commonpath([root, resolved]) != root:
-        raise UnsafePathError(errno.EPERM, f"{os.path.join(*map(os.fspath, names))!r} leads "
-                              f"outside the folder {os.fspath(directory)!r}")
-    return path
+            raise UnsafePathError(f"expected a file name, got {name!r}")
+    path = os.path.normpath(os.path.join(root, *names))
+    parent, last = os.path.split(path)
+    resolved = os.path.realpath(path) if folder else os.path.join(os.path.realpath(parent), last)
+    if last in ("", ".", "..") or os.path.commonpath([root, resolved]) != root or \
+            resolved == root:
+        raise UnsafePathError(f"{os.path.join(*names)!r} leads outside the folder "
+                              f"{os.fspath(directory)!r}")
+    return resolved
 
 
 def _umask() -> int:
@@ -164,10 +170,10 @@ def open_append(path, *, text: bool = False, encoding: str = "utf-8"):
         fd = os.open(path, flags, 0o666)
     except OSError as e:
         if e.errno == errno.ELOOP or os.path.islink(path):
-            raise UnsafePathError(errno.ELOOP, f"{path!r} is a symbolic link; refusing to "
-                                  f"append through it") from None
+            raise UnsafePathError(f"{path!r} is a symbolic link; refusing to append through "
+                                  f"it") from None
         raise
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise UnsafePathError(errno.EINVAL, f"{path!r} is not a regular file")
+        raise UnsafePathError(f"{path!r} is not a regular file")
     return os.fdopen(fd, "a" if text else "ab", **({"encoding": encoding} if text else {}))
