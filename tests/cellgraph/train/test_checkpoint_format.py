@@ -271,3 +271,19 @@ def test_remove_redundancy_needs_a_parallel_job():
     params = {name: p for name, p in net.parameters_and_names()}
     with pytest.raises(TypeError, match="stand-alone"):
         ms.load_param_into_net(net, params, remove_redundancy=True)
+
+
+def test_safetensors_files_agree_with_the_safetensors_library(tmp_path):
+    st = pytest.importorskip("safetensors.numpy")
+    params = ms.load_checkpoint(_fixture("ms_dtypes.safetensors"), format="safetensors")
+    ours = str(tmp_path / "ours.safetensors")
+    ms.save_checkpoint(params, ours, format="safetensors")
+    theirs = st.load_file(ours)
+    for name, param in params.items():
+        np.testing.assert_array_equal(theirs[name], param.asnumpy(), err_msg=name)
+        assert theirs[name].dtype == param.asnumpy().dtype
+    st.save_file({"a": np.arange(6, dtype=np.int16).reshape(2, 3), "b": np.array(True)},
+                 str(tmp_path / "lib.safetensors"))
+    loaded = ms.load_checkpoint(str(tmp_path / "lib.safetensors"), format="safetensors")
+    np.testing.assert_array_equal(loaded["a"].asnumpy(), np.arange(6).reshape(2, 3))
+    assert loaded["a"].dtype == ms.int16 and loaded["b"].shape == ()
