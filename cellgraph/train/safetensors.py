@@ -63,10 +63,14 @@ def write(path, arrays: dict, metadata: dict | None = None) -> None:
 
 
 def read(path) -> tuple[dict, dict]:
-    """(name -> ndarray, metadata) from a safetensors file."""
-    path = os.fspath(path)
-    with open(path, "rb") as f:
-        blob = f.read()
+    """(name -> ndarray, metadata) from a safetensors file (a path, or a binary file object
+    such as io.BytesIO)."""
+    if hasattr(path, "read"):
+        blob, path = path.read(), "<file object>"
+    else:
+        path = os.fspath(path)
+        with open(path, "rb") as f:
+            blob = f.read()
     if len(blob) < 8:
         raise SafetensorsError(f"{path!r} is not a safetensors file: {len(blob)} bytes")
     (size,) = struct.unpack("<Q", blob[:8])

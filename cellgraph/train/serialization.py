@@ -11,7 +11,6 @@ import numbers
 import os
 import warnings
 import weakref
-import zipfile
 
 import numpy as np
 
@@ -25,8 +24,17 @@ from cellgraph.runtime.tensor import Parameter, Tensor
 
 from . import checkpoint_crypto, safetensors
 from . import checkpoint_proto as proto
+from .checkpoint_file import (
+    CheckpointError,
+    entry_array,
+    is_npz,
+    read_checkpoint_arrays,
+    read_ckpt,
+    read_npz,
+)
 
-__all__ = ["CheckpointError", "load_checkpoint", "load_param_into_net", "save_checkpoint"]
+__all__ = ["CheckpointError", "load_checkpoint", "load_param_into_net", "read_checkpoint_arrays",
+           "save_checkpoint"]
 
 # MindSpore's tables from a checkpoint entry's type name to the dtype and to the NumPy type
 # (Int4 has no counterpart here: cellgraph has no 4-bit dtype; "str" entries load as str).
@@ -35,19 +43,15 @@ tensor_to_np_type = {label: np.dtype(tensor_to_ms_type[label].np).type
                      for label in proto.TYPE_NAMES if label != "BFloat16"}
 tensor_to_np_type["str"] = "U"
 
-MARKER = "__cellgraph_checkpoint__"  # cellgraph's earlier .npz format
-VERSION = 1
-ML_DTYPE_MARKER = "__cellgraph_{}__"
 FORMATS = ("ckpt", "safetensors")
 _SAVE_KWARGS = ("remove_redundancy", "incremental", "global_step_num")
 # Parameters loaded from BFloat16 entries as float32 (no ml_dtypes): saved back as BFloat16
 _BF16_AS_F32: dict[int, weakref.ref] = {}
 _warned_bfloat16 = []
-_ML_ITEMSIZE = {"BFloat16": 2, "Float8E4M3FN": 1, "Float8E5M2": 1}
 
 
-class CheckpointError(CellgraphError, ValueError):
-    """A checkpoint file that cannot be read, or that does not fit the network."""
+class CheckpointNotFoundError(CellgraphError, FileNotFoundError, ValueError):
+    """No checkpoint file at the path (MindSpore raises ValueError for it)."""
 
 
 # ----- what to save ------------------------------------------------------------------------------
@@ -235,7 +239,7 @@ def _write_safetensors(path: str, entries, crc_check: bool, remove_redundancy) -
         if type_name == proto.STRING_TYPE:
             raise DTypeError(f"save_checkpoint: {name!r} is a string, which a safetensors file "
                              f"cannot hold")
-        arrays[name] = _array(name, dims, type_name, data)
+        arrays[name] = entry_array(name, dims, type_name, data)
         if crc_check:
             crc = proto.crc32(data, proto.crc32(name.encode(), crc))
     if crc_check:
@@ -254,121 +258,6 @@ def writes_checkpoints() -> bool:
 
 
 # ----- load ---------------------------------------------------------------------------------------
-
-def _array(name: str, dims, type_name: str, data) -> np.ndarray:
-    """The array of one entry; its bytes must be exactly what its dims and type declare."""
-    if type_name not in proto.TYPE_NAMES:
-        raise CheckpointError(f"entry {name!r} has type {type_name!r}; expected one of "
-                              f"{', '.join(proto.TYPE_NAMES)} or 'str'")
-    dtype = dt.as_dtype(proto.TYPE_NAMES[type_name])
-    ml_dtype = dtype.np_name in dt.ML_DTYPES
-    itemsize = _ML_ITEMSIZE[type_name] if ml_dtype else np.dtype(dtype.np_name).itemsize
-    if any(d < 0 for d in dims):
-        raise CheckpointError(f"entry {name!r} declares the shape {tuple(dims)}")
-    shape = tuple(dims)
-    if shape == (0,) and len(data) == itemsize:  # MindSpore writes a 0-d tensor's dims as [0]
-        shape = ()
-    count = 1
-    for d in shape:
-        count *= d
-    if count * itemsize != len(data):
-        raise CheckpointError(f"entry {name!r} declares shape {shape} of {type_name} "
-                              f"({count * itemsize} bytes) but holds {len(data)} bytes")
-    if not ml_dtype:
-        return np.frombuffer(data, np.dtype(dtype.np_name).newbyteorder("<")).reshape(shape) \
-            .astype(dtype.np_name)
-    bits = np.frombuffer(data, f"<u{itemsize}").reshape(shape).astype(f"u{itemsize}")
-    if _has_ml_dtypes():
-        return bits.view(dtype.np)
-    if type_name == "BFloat16":
-        return proto.bfloat16_bits_to_float32(bits)
-    raise CheckpointError(f"entry {name!r} is {type_name}, which needs the ml_dtypes package: "
-                          f"pip install 'cellgraph[bfloat16]'")
-
-
-def _has_ml_dtypes() -> bool:
-    try:
-        dt.bfloat16.np  # noqa: B018  (imports ml_dtypes)
-        return True
-    except TypeError:
-        return False
-
-
-def read_ckpt(path: str, dec_key=None, dec_mode="AES-GCM", crc_check=False,
-              keep=lambda name: True) -> dict:
-    """The entries of a MindSpore checkpoint file that `keep` accepts, name -> ndarray (or str
-    for MindSpore's string entries)."""
-    with open(path, "rb") as f:
-        blob = f.read()
-    if dec_key is not None:
-        blob, _ = proto.split_crc(blob)
-        blob = checkpoint_crypto.decrypt(blob, dec_key, dec_mode, path)
-    elif checkpoint_crypto.is_cipher(blob):
-        raise CheckpointError(f"{path!r} is an encrypted checkpoint; pass its `dec_key` (and "
-                              f"`dec_mode`)")
-    blob, stored_crc = proto.split_crc(blob)
-    if crc_check:
-        if stored_crc is None:
-            warnings.warn(f"load_checkpoint: {path!r} holds no CRC code to check", stacklevel=3)
-        elif proto.crc32(blob) != stored_crc:
-            raise CheckpointError(f"{path!r}: the CRC check failed; the file is damaged")
-    arrays, pending = {}, []
-    try:
-        entries = list(proto.iter_entries(blob))
-        if not entries and blob:
-            raise proto.ProtoError("no checkpoint entry")
-        for i, (name, dims, type_name, data) in enumerate(entries):
-            if not keep(name):
-                continue
-            pending.append(data)
-            if i + 1 < len(entries) and entries[i + 1][0] == name:
-                continue  # a tensor split over several entries continues
-            data, pending = b"".join(pending) if len(pending) > 1 else pending[0], []
-            if type_name == proto.STRING_TYPE:
-                text = np.frombuffer(data, f"<U{max(len(data) // 4, 1)}")
-                arrays[name] = str(text[0]) if len(text) else ""
-            else:
-                arrays[name] = _array(name, dims, type_name, data)
-    except ValueError as e:  # ProtoError, CheckpointError, or bytes NumPy cannot view
-        raise CheckpointError(f"load_checkpoint: {path!r} is not a valid checkpoint file "
-                              f"(corrupted, truncated or not a checkpoint): {e}") from None
-    return arrays
-
-
-def _is_npz(path: str) -> bool:
-    return zipfile.is_zipfile(path)
-
-
-def _read_npz(path: str) -> dict:
-    """The entries of a checkpoint in cellgraph's earlier format (an .npz archive)."""
-    api = "load_checkpoint"
-    try:
-        with np.load(path, allow_pickle=False) as archive:
-            names = list(archive.files)
-            if MARKER not in names:
-                raise CheckpointError(f"{api}: {path!r} is a NumPy archive but not a cellgraph "
-                                      f"checkpoint (no {MARKER} entry)")
-            arrays = {name: archive[name] for name in names}
-    except CheckpointError:
-        raise
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError, KeyError) as e:
-        raise CheckpointError(f"{api}: {path!r} is not a valid checkpoint file (corrupted or "
-                              f"truncated): {type(e).__name__}: {e}") from None
-    version = arrays.pop(MARKER)
-    if version.shape != () or int(version) > VERSION:
-        raise CheckpointError(f"{api}: {path!r} has format version {version}, newer than this "
-                              f"cellgraph reads ({VERSION})")
-    for dtype_name in dt.ML_DTYPES:
-        names = arrays.pop(ML_DTYPE_MARKER.format(dtype_name), None)
-        for name in ([] if names is None else names.tolist()):
-            arrays[name] = arrays[name].view(dt.as_dtype(dtype_name).np)
-    return arrays
-
-
-def read_checkpoint_arrays(path: str) -> dict:
-    """The entries of a .ckpt file (MindSpore's format or cellgraph's earlier one)."""
-    return _read_npz(path) if _is_npz(path) else read_ckpt(path)
-
 
 def _check_format(format, api: str) -> None:
     if format not in FORMATS:
@@ -406,9 +295,11 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     `filter_prefix` drops those; `choice_func(name)` selects when neither is given."""
     api = "load_checkpoint"
     _check_format(format, api)
-    if not isinstance(ckpt_file_name, (str, os.PathLike)):
-        raise DTypeError(f"{api}: `ckpt_file_name` must be a path, got "
-                         f"{type(ckpt_file_name).__name__}")
+    from_stream = format == "safetensors" and hasattr(ckpt_file_name, "read")
+    if not from_stream and not isinstance(ckpt_file_name, (str, os.PathLike)):
+        raise DTypeError(f"{api}: `ckpt_file_name` must be a path" + (
+            " (a file object only for format='safetensors')" if hasattr(ckpt_file_name, "read")
+            else "") + f", got {type(ckpt_file_name).__name__}")
     keep_prefix = _prefixes(specify_prefix, api, "specify_prefix")
     drop_prefix = _prefixes(filter_prefix, api, "filter_prefix")
     if dec_key is not None and not isinstance(dec_key, bytes):
@@ -420,9 +311,13 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
     if format == "safetensors" and (dec_key is not None or dec_mode != "AES-GCM"):
         raise ValueError(f"{api}: when format is 'safetensors', `dec_key` and `dec_mode` must "
                          f"keep their defaults")
-    path = os.fspath(ckpt_file_name)
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"{api}: no checkpoint file at {path!r}")
+    path = ckpt_file_name if from_stream else os.fspath(ckpt_file_name)
+    if not from_stream:
+        if not path.endswith(format):
+            raise ValueError(f"{api}: the file name must end with the format {format!r}, got "
+                             f"{path!r}")
+        if not os.path.isfile(path):
+            raise CheckpointNotFoundError(f"{api}: no checkpoint file at {path!r}")
     use_choice = choice_func is not None and specify_prefix is None and filter_prefix is None
 
     def keep(name: str) -> bool:
@@ -434,8 +329,8 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
 
     if format == "safetensors":
         arrays = _read_safetensors(path, crc_check, remove_redundancy, keep)
-    elif _is_npz(path) and dec_key is None:
-        arrays = {name: a for name, a in _read_npz(path).items() if keep(name)}
+    elif is_npz(path) and dec_key is None:
+        arrays = {name: a for name, a in read_npz(path).items() if keep(name)}
     else:
         arrays = read_ckpt(path, dec_key, dec_mode, crc_check, keep)
     if not arrays:
@@ -443,6 +338,11 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
                          f"filter or specify; check `filter_prefix`, `specify_prefix` and "
                          f"`choice_func`")
     params = {name: _parameter(name, value, path) for name, value in arrays.items()}
+    if not _warned_bfloat16 and any(isinstance(v, proto.BF16Array) for v in arrays.values()):
+        _warned_bfloat16.append(True)
+        warnings.warn("load_checkpoint: BFloat16 entries load as float32 (exactly) because "
+                      "ml_dtypes is not installed (pip install 'cellgraph[bfloat16]'); "
+                      "save_checkpoint writes them back as BFloat16", stacklevel=2)
     if net is not None:
         load_param_into_net(net, params, strict_load, remove_redundancy)
     return params
@@ -451,7 +351,7 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
 def _parameter(name: str, value, path: str):
     if isinstance(value, str):
         return value
-    if _from_bfloat16(value):
+    if isinstance(value, proto.BF16Array):  # a BFloat16 entry, ml_dtypes missing
         param = Parameter(Tensor(value.view(np.ndarray), dt.float32), name=name)
         key = id(param)
         _BF16_AS_F32[key] = weakref.ref(param, lambda _, key=key: _BF16_AS_F32.pop(key, None))
@@ -462,18 +362,6 @@ def _parameter(name: str, value, path: str):
         raise CheckpointError(f"load_checkpoint: entry {name!r} of {path!r} has dtype "
                               f"{value.dtype}, which no parameter has") from None
     return Parameter(Tensor(value, dtype), name=name)
-
-
-def _from_bfloat16(value) -> bool:
-    """Whether `value` is a BFloat16 entry read as float32 (ml_dtypes is not installed)."""
-    if not isinstance(value, proto.BF16Array):
-        return False
-    if not _warned_bfloat16:
-        _warned_bfloat16.append(True)
-        warnings.warn("load_checkpoint: BFloat16 entries load as float32 (exactly) because "
-                      "ml_dtypes is not installed (pip install 'cellgraph[bfloat16]'); they "
-                      "are saved back as BFloat16", stacklevel=4)
-    return True
 
 
 def _prefixes(value, api: str, name: str) -> tuple:

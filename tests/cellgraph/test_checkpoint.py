@@ -81,9 +81,14 @@ def test_save_list_of_dicts_dict_and_append_dict(tmp_path):
     assert "a" not in cellgraph.load_checkpoint(path, filter_prefix=["a", "ep"])
 
 
-def test_missing_file(tmp_path):
+def test_missing_file_and_a_name_that_does_not_fit_the_format(tmp_path):
     with pytest.raises(FileNotFoundError, match="load_checkpoint: no checkpoint file at"):
         cellgraph.load_checkpoint(str(tmp_path / "nope.ckpt"))
+    with pytest.raises(ValueError, match="no checkpoint file at"):  # MindSpore's type
+        cellgraph.load_checkpoint(str(tmp_path / "nope.ckpt"))
+    cellgraph.save_checkpoint(Net(), str(tmp_path / "net.ckpt"))
+    with pytest.raises(ValueError, match="must end with the format 'safetensors'"):
+        cellgraph.load_checkpoint(str(tmp_path / "net.ckpt"), format="safetensors")
 
 
 def _saved(tmp_path, name="net.ckpt"):
@@ -133,8 +138,8 @@ def test_pickled_objects_are_refused(tmp_path):
 
 
 def test_a_plain_npz_is_not_a_checkpoint(tmp_path):
-    path = tmp_path / "plain.npz"
-    np.savez(path, x=np.ones(3))
+    path = tmp_path / "plain.ckpt"
+    np.savez(path.open("wb"), x=np.ones(3))
     with pytest.raises(CheckpointError, match="not a cellgraph checkpoint"):
         cellgraph.load_checkpoint(str(path))
 

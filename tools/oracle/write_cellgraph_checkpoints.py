@@ -12,7 +12,7 @@ import shutil
 import sys
 
 import cellgraph as ms
-from cellgraph.train import serialization
+from cellgraph.train import checkpoint_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "..", "..", "tests", "data", "checkpoint")
@@ -41,7 +41,7 @@ def main(folder: str) -> None:
         load, save = options(name)
         params = ms.load_checkpoint(os.path.join(DATA, name), **load)
         ms.save_checkpoint(params, os.path.join(folder, "cg_" + name), **save)
-    serialization._has_ml_dtypes = lambda: False  # as without ml_dtypes: float32 in memory
+    checkpoint_file._has_ml_dtypes = lambda: False  # as without ml_dtypes: float32 in memory
     params = ms.load_checkpoint(os.path.join(DATA, "ms_dtypes.ckpt"))
     ms.save_checkpoint(params, os.path.join(folder, "cg_no_ml_dtypes_ms_dtypes.ckpt"))
     for name in sorted(os.listdir(folder)):

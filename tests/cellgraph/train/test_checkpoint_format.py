@@ -3,6 +3,7 @@ by tools/oracle/make_checkpoint_fixtures.py) load bit for bit for every dtype, a
 back gives MindSpore's bytes; CRC, encryption, split tensors, prefixes and hostile headers."""
 from __future__ import annotations
 
+import io
 import os
 import shutil
 
@@ -11,7 +12,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Parameter, Tensor, nn
-from cellgraph.train import CheckpointError, serialization
+from cellgraph.train import CheckpointError, checkpoint_file, serialization
 from cellgraph.train import checkpoint_proto as proto
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "..", "data", "checkpoint")
@@ -51,7 +52,7 @@ def bf16_mode(request, monkeypatch):
     if request.param == "ml_dtypes":
         pytest.importorskip("ml_dtypes")
     else:
-        monkeypatch.setattr(serialization, "_has_ml_dtypes", lambda: False)
+        monkeypatch.setattr(checkpoint_file, "_has_ml_dtypes", lambda: False)
         monkeypatch.setattr(serialization, "_warned_bfloat16", [])
     return request.param
 
@@ -264,6 +265,11 @@ def test_safetensors_both_ways_and_conversion(tmp_path):
     assert sorted(converted) == ["conv.bias", "conv.weight", "fc.bias", "fc.weight"]
     with pytest.raises(ValueError, match="when format is 'safetensors'"):
         ms.save_checkpoint(params, out, format="safetensors", enc_key=KEY)
+    with open(out, "rb") as f:  # a file object, as MindSpore allows for safetensors
+        streamed = ms.load_checkpoint(io.BytesIO(f.read()), format="safetensors")
+    assert sorted(streamed) == sorted(params)
+    with pytest.raises(TypeError, match="a file object only for format='safetensors'"):
+        ms.load_checkpoint(io.BytesIO(b""))
 
 
 def test_remove_redundancy_needs_a_parallel_job():
