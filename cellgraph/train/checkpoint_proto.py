@@ -53,27 +53,39 @@ def _varint(value: int) -> bytes:
             return bytes(out)
 
 
+def _key(number: int, length: int) -> bytes:
+    return _varint(number << 3 | 2) + _varint(length)
+
+
 def _field(number: int, payload: bytes) -> bytes:
-    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
+    return _key(number, len(payload)) + payload
+
+
+def entry_head(tag: str, dims, tensor_type: str, content_length: int) -> bytes:
+    """The bytes of one entry's `Checkpoint` message before its tensor_content, which is the
+    message's last field: the message is this head followed by the content."""
+    tensor = b"".join(_varint(1 << 3) + _varint(int(d)) for d in dims)
+    tensor += _field(2, tensor_type.encode()) + _key(3, content_length)
+    tensor_length = len(tensor) + content_length
+    value = _field(1, tag.encode()) + _key(2, tensor_length)
+    value_length = len(value) + tensor_length
+    return _key(1, value_length) + value + tensor
 
 
 def encode_entry(tag: str, dims, tensor_type: str, content) -> bytes:
     """One `Checkpoint` message holding one tensor entry (as MindSpore serialises it)."""
-    tensor = b"".join(_varint(1 << 3) + _varint(int(d)) for d in dims)
-    tensor += _field(2, tensor_type.encode()) + _field(3, bytes(content))
-    return _field(1, _field(1, tag.encode()) + _field(2, tensor))
+    return entry_head(tag, dims, tensor_type, len(content)) + bytes(content)
 
 
 def entries_of(tag: str, dims, tensor_type: str, content: bytes,
-               slice_bytes: int | None = None) -> Iterator[bytes]:
-    """The messages of one tensor, its bytes split in `slice_bytes` pieces as MindSpore does."""
+               slice_bytes: int | None = None) -> Iterator[tuple[bytes, memoryview]]:
+    """(head, content) of each message of one tensor, its bytes split in `slice_bytes` pieces
+    as MindSpore does; written one after the other they are the file's bytes."""
     size = slice_bytes or SLICE_BYTES
-    if len(content) <= size:
-        yield encode_entry(tag, dims, tensor_type, content)
-        return
     view = memoryview(content)
-    for start in range(0, len(content), size):
-        yield encode_entry(tag, dims, tensor_type, view[start:start + size])
+    for start in range(0, max(len(content), 1), size):
+        piece = view[start:start + size]
+        yield entry_head(tag, dims, tensor_type, len(piece)), piece
 
 
 def crc_trailer(crc: int) -> bytes:

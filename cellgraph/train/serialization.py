@@ -146,7 +146,8 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     dicts, or a dict) that `choice_func` keeps, plus `append_dict`, to `ckpt_file_name` (".ckpt"
     or ".safetensors" appended when missing) in MindSpore's checkpoint format or, with
     format="safetensors", as safetensors. `integrated_save` and `async_save` are accepted and
-    change nothing here (one device; the save is synchronous)."""
+    change nothing here (one device; the save is synchronous), nor do the keywords
+    `incremental` (MapParameters, which cellgraph has not) and `global_step_num` (AITurbo)."""
     api = "save_checkpoint"
     path = _save_path(ckpt_file_name, format, api)
     _check_bool(integrated_save, "integrated_save", api)
@@ -177,13 +178,15 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
                                  f"{default!r}, got {value!r}")
     named = _named_values(save_obj, choice_func, api)
     named += [(key, _append_value(value)) for key, value in append_dict.items()]
-    entries, seen = [], set()
-    for name, value in named:
+    seen = set()
+    for name, _ in named:
         if name in seen:
             raise CheckpointError(f"{api}: two entries are named {name!r}; give them distinct "
                                   f"names")
         seen.add(name)
-        entries.append((name, *_entry(name, value, api)))
+    # each entry's bytes are made as it is written, so a model is not held twice in memory; an
+    # error midway removes the partial file and leaves the old one (safe_io)
+    entries = ((name, *_entry(name, value, api)) for name, value in named)
     if enc_key is not None:
         if crc_check:
             raise ValueError(f"{api}: `enc_key` and `crc_check` cannot be used together (an "
@@ -217,16 +220,18 @@ def _check_bool(value, name: str, api: str) -> None:
 def _write_ckpt(path: str, entries, crc_check: bool, enc_key, enc_mode) -> None:
     with safe_io.atomic_write(path) as f:
         if enc_key is not None:
-            plain = b"".join(message for name, dims, type_name, data in entries
-                             for message in proto.entries_of(name, dims, type_name, data))
+            plain = b"".join(part for name, dims, type_name, data in entries
+                             for message in proto.entries_of(name, dims, type_name, data)
+                             for part in message)
             f.write(checkpoint_crypto.encrypt(plain, enc_key, enc_mode))
             return
         crc = 0
         for name, dims, type_name, data in entries:
-            for message in proto.entries_of(name, dims, type_name, data):
+            for head, content in proto.entries_of(name, dims, type_name, data):
                 if crc_check:
-                    crc = proto.crc32(message, crc)
-                f.write(message)
+                    crc = proto.crc32(content, proto.crc32(head, crc))
+                f.write(head)
+                f.write(content)
         if crc_check:
             f.write(proto.crc_trailer(crc))
 
@@ -235,7 +240,7 @@ def _write_safetensors(path: str, entries, crc_check: bool, remove_redundancy) -
     arrays, metadata, crc = {}, {"format": "ms"}, 0
     if remove_redundancy is not None:
         metadata["remove_redundancy"] = str(remove_redundancy)
-    for name, dims, type_name, data in sorted(entries):
+    for name, dims, type_name, data in sorted(entries, key=lambda entry: entry[0]):
         if type_name == proto.STRING_TYPE:
             raise DTypeError(f"save_checkpoint: {name!r} is a string, which a safetensors file "
                              f"cannot hold")
