@@ -39,8 +39,8 @@ __all__ = ["CheckpointError", "load_checkpoint", "load_param_into_net", "read_ch
 # MindSpore's tables from a checkpoint entry's type name to the dtype and to the NumPy type
 # (Int4 has no counterpart here: cellgraph has no 4-bit dtype; "str" entries load as str).
 tensor_to_ms_type = {label: dt.as_dtype(name) for label, name in proto.TYPE_NAMES.items()}
-tensor_to_np_type = {label: np.dtype(tensor_to_ms_type[label].np).type
-                     for label in proto.TYPE_NAMES if label != "BFloat16"}
+tensor_to_np_type = {label: np.dtype(dtype.np_name).type for label, dtype in
+                     tensor_to_ms_type.items() if dtype.np_name not in dt.ML_DTYPES}
 tensor_to_np_type["str"] = "U"
 
 FORMATS = ("ckpt", "safetensors")
