@@ -5,7 +5,7 @@ operations that live here (`assign`, the in-place updates) load without the rest
 import importlib as _importlib
 
 from . import dtype
-from .dtype import *  # noqa: F403
+from .dtype import *
 from .mutable import mutable  # the function, not its module (it loads with the compiler)
 
 _LAZY = {

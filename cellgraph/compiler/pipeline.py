@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import inspect
 import os
-import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from cellgraph import safe_io
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, CellgraphError, CompileError
 
@@ -227,26 +227,18 @@ def _unique_name(directory: str, name: str) -> str:
 
 
 def write_stages(stages: dict, directory: str, name: str) -> list[str]:
-    """Write every stage's text as `NN_stage_NAME.ir` (`.py` for codegen). A file is written
-    beside its final name and renamed over it, so a symbolic link there is replaced, never
-    followed."""
+    """Write every stage's text as `NN_stage_NAME.ir` (`.py` for codegen), each atomically
+    (safe_io: beside its final name, fsync'ed, renamed over it, so a symbolic link there is
+    replaced, never followed)."""
     directory = check_dump_dir(directory)
     os.makedirs(directory, exist_ok=True)
     # the graph's name is the user's (a function's, which may hold `/` or `..`): only its
-    # letters, digits and `_` reach the file name, so every file stays in `directory`
+    # letters, digits and `_` reach the file name, and `contained` checks it stays in directory
     name = _unique_name(directory, codegen.identifier(name) or "graph")
     paths = []
     for i, stage in enumerate(STAGES):
         ext = "py" if stage == "codegen" else "ir"
-        path = os.path.join(directory, f"{i:02d}_{stage}_{name}.{ext}")
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{i:02d}_{stage}_", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(stages[stage])
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.remove(tmp)
-            raise
+        path = safe_io.contained(directory, f"{i:02d}_{stage}_{name}.{ext}")
+        safe_io.write_text(path, stages[stage])
         paths.append(path)
     return paths

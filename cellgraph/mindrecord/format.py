@@ -23,6 +23,8 @@ import struct
 
 import numpy as np
 
+from cellgraph import safe_io
+
 MAGIC = b"CELLGRAPH-MINDRECORD 1\n"
 FIELD_TYPES = {"int32": np.int32, "int64": np.int64, "float32": np.float32,
                "float64": np.float64, "string": None, "bytes": None}
@@ -87,7 +89,8 @@ def decode(raw: bytes, spec: dict, shape) -> np.ndarray:
 
 
 def write_file(path: str, header: dict, blobs: list[bytes]) -> None:
-    with open(path, "wb") as f:
+    """Write one shard file atomically (safe_io: temp file, fsync, rename; mode kept)."""
+    with safe_io.atomic_write(path) as f:
         f.write(MAGIC)
         f.writelines(blobs)
         encoded = json.dumps(header).encode("utf-8")

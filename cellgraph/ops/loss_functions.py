@@ -6,7 +6,6 @@ from __future__ import annotations
 from cellgraph.ops import functional as F
 
 
-
 def _nn():
     """cellgraph.nn, which sits above ops: loaded when a loss is first computed."""
     from cellgraph import nn

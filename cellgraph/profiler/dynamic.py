@@ -14,6 +14,7 @@ import json
 import os
 import time
 
+from cellgraph import safe_io
 from cellgraph.primitives.errors import ArgumentError
 from cellgraph.train.callback import Callback
 
@@ -64,8 +65,7 @@ class DynamicProfilerMonitor(Callback):
         self.output_path, self.poll_interval = os.fspath(output_path), poll_interval
         if not os.path.exists(self.config_file):
             os.makedirs(os.fspath(cfg_path), exist_ok=True)
-            with open(self.config_file, "w") as f:
-                json.dump(DEFAULT_CONFIG, f, indent=2)
+            safe_io.write_text(self.config_file, json.dumps(DEFAULT_CONFIG, indent=2))
         self.config, self._mtime, self._polled = dict(DEFAULT_CONFIG), None, None
         self.steps_done = 0
         self.profiler = None
@@ -120,7 +120,9 @@ class DynamicProfilerMonitor(Callback):
             return
         self.profiler.stop()
         start, stop = self._range
-        folder = os.path.join(self.output_path, f"rank{_rank()}_start{start}_stop{stop}")
+        # start and stop come from the config file: the folder stays inside output_path
+        folder = safe_io.contained(self.output_path, f"rank{_rank()}_start{start}_stop{stop}",
+                                   folder=True)
         self.profiler.analyse(offline_path=folder)
         self.results.append(folder)
         self.profiler = None

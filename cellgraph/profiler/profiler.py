@@ -16,6 +16,8 @@ import json
 import os
 import warnings
 
+from cellgraph import safe_io
+
 from . import recorder, report
 from .schedule import ProfilerAction, always_record
 
@@ -135,14 +137,16 @@ class Profiler:
 
     def analyse(self, offline_path=None, pretty=False, step_list=None, mode="sync") -> None:
         """Write op_statistic.csv, kernel_details.csv and trace_view.json."""
-        self.export(os.path.join(offline_path or self.output_path, "profiler"), step_list)
+        self.export(safe_io.contained(offline_path or self.output_path, "profiler",
+                                      folder=True), step_list)
 
     def export(self, directory: str, step_list=None) -> None:
         os.makedirs(directory, exist_ok=True)
         events = [e for e in self.recording.events if step_list is None or e.step in step_list]
         report.write_statistics(report.op_statistics(events),
                                 os.path.join(directory, "op_statistic.csv"))
-        with open(os.path.join(directory, "kernel_details.csv"), "w", newline="") as f:
+        with safe_io.atomic_write(os.path.join(directory, "kernel_details.csv"), text=True,
+                                  newline="") as f:
             writer = csv.writer(f)
             writer.writerow(("name", "step", "start_us", "duration_us"))
             writer.writerows((e.name, e.step, e.start_ns / 1e3, e.duration_ns / 1e3)
@@ -173,6 +177,8 @@ def tensorboard_trace_handler(dir_name=None, worker_name=None, analyse_flag=True
     worker = worker_name or f"{os.uname().nodename}_{os.getpid()}"
 
     def handler(prof: Profiler) -> None:
-        prof.export(os.path.join(directory, f"{worker}_{prof.recording.step}"))
+        # the worker's name is the user's: it names a folder inside `directory`, never above
+        prof.export(safe_io.contained(directory, f"{worker}_{prof.recording.step}",
+                                      folder=True))
 
     return handler

@@ -8,6 +8,8 @@ import os
 from collections import defaultdict
 from dataclasses import dataclass
 
+from cellgraph import safe_io
+
 STAT_FIELDS = ("op_type", "count", "total_time_us", "avg_time_us", "min_time_us",
                "max_time_us", "ratio_percent")
 
@@ -48,7 +50,7 @@ def format_table(stats: list[OpStat], limit: int | None = None) -> str:
 
 
 def write_statistics(stats: list[OpStat], path: str) -> None:
-    with open(path, "w", newline="") as f:
+    with safe_io.atomic_write(path, text=True, newline="") as f:
         writer = csv.writer(f)
         writer.writerow(STAT_FIELDS)
         for s in stats:
@@ -64,5 +66,4 @@ def write_trace(events, markers, path: str) -> None:
     trace += [{"name": message, "ph": "X" if duration else "i", "ts": start / 1e3,
                "dur": duration / 1e3, "pid": pid, "tid": 1, "cat": "mstx"}
               for message, start, duration in markers]
-    with open(path, "w") as f:
-        json.dump({"traceEvents": trace, "displayTimeUnit": "ms"}, f)
+    safe_io.write_text(path, json.dumps({"traceEvents": trace, "displayTimeUnit": "ms"}))

@@ -11,12 +11,14 @@ import json
 import os
 import re
 import struct
-import tempfile
 
 import numpy as np
 
+from cellgraph import safe_io
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import DTypeError
+
+from . import checkpoint_proto as proto
 
 # safetensors dtype code -> cellgraph dtype name
 CODES = {"BOOL": "bool_", "U8": "uint8", "I8": "int8", "I16": "int16", "U16": "uint16",
@@ -35,11 +37,16 @@ def encode(arrays: dict, metadata: dict | None = None) -> bytes:
     """The bytes of a safetensors file holding `arrays` (name -> ndarray)."""
     header, chunks, offset = {}, [], 0
     for name, array in arrays.items():
-        dtype = dt.from_numpy(array.dtype)
-        raw = np.ascontiguousarray(array)
+        if isinstance(name, str) and isinstance(array, str):
+            raise DTypeError(f"safetensors: {name!r} is a string, which a safetensors file "
+                             f"cannot hold as a tensor")
+        if isinstance(array, proto.BF16Array):  # bfloat16 read while ml_dtypes is missing
+            code, raw = "BF16", proto.float32_to_bfloat16_bits(array)
+        else:
+            code, raw = _CODE_OF[dt.from_numpy(array.dtype).name], np.asarray(array)
         raw = raw.astype(raw.dtype.newbyteorder("<")) if raw.dtype.byteorder == ">" else raw
         data = raw.tobytes()
-        header[name] = {"dtype": _CODE_OF[dtype.name], "shape": list(array.shape),
+        header[name] = {"dtype": code, "shape": list(array.shape),
                         "data_offsets": [offset, offset + len(data)]}
         chunks.append(data)
         offset += len(data)
@@ -51,26 +58,19 @@ def encode(arrays: dict, metadata: dict | None = None) -> bytes:
 
 
 def write(path, arrays: dict, metadata: dict | None = None) -> None:
-    """Write `arrays` to `path` atomically (a crash never leaves half a file)."""
-    path = os.fspath(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(encode(arrays, metadata))
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+    """Write `arrays` to `path` atomically (safe_io: a crash never leaves half a file)."""
+    safe_io.write_bytes(path, encode(arrays, metadata))
 
 
 def read(path) -> tuple[dict, dict]:
-    """(name -> ndarray, metadata) from a safetensors file."""
-    path = os.fspath(path)
-    with open(path, "rb") as f:
-        blob = f.read()
+    """(name -> ndarray, metadata) from a safetensors file (a path, or a binary file object
+    such as io.BytesIO)."""
+    if hasattr(path, "read"):
+        blob, path = path.read(), "<file object>"
+    else:
+        path = os.fspath(path)
+        with open(path, "rb") as f:
+            blob = f.read()
     if len(blob) < 8:
         raise SafetensorsError(f"{path!r} is not a safetensors file: {len(blob)} bytes")
     (size,) = struct.unpack("<Q", blob[:8])
@@ -95,13 +95,29 @@ def _tensor(path: str, name: str, entry, data) -> np.ndarray:
     if code not in CODES:
         raise SafetensorsError(f"{path!r}: entry {name!r} has dtype {code!r}; expected one of "
                                f"{', '.join(CODES)}")
-    np_dtype = dt.as_dtype(CODES[code]).np.newbyteorder("<")
-    count = int(np.prod(shape, dtype=np.int64))
+    bf16_as_f32 = code == "BF16" and not _has_ml_dtypes()
+    np_dtype = np.dtype("<u2") if bf16_as_f32 else \
+        dt.as_dtype(CODES[code]).np.newbyteorder("<")
+    if not all(isinstance(d, int) and d >= 0 for d in shape):
+        raise SafetensorsError(f"{path!r}: entry {name!r} has shape {shape}")
+    count = 1
+    for d in shape:  # Python integers: a huge declared shape cannot overflow
+        count *= d
     if not 0 <= begin <= end <= len(data) or end - begin != count * np_dtype.itemsize:
         raise SafetensorsError(f"{path!r}: entry {name!r} of shape {shape} and dtype {code} "
                                f"has data_offsets [{begin}, {end}) in {len(data)} data bytes")
     array = np.frombuffer(data[begin:end], np_dtype).reshape(shape)
+    if bf16_as_f32:
+        return proto.bfloat16_bits_to_float32(array)
     return array.astype(array.dtype.newbyteorder("="))
+
+
+def _has_ml_dtypes() -> bool:
+    try:
+        dt.bfloat16.np  # noqa: B018  (imports ml_dtypes)
+        return True
+    except TypeError:
+        return False
 
 
 # ----- converting files ------------------------------------------------------------------------
@@ -159,7 +175,7 @@ def ckpt_to_safetensors(file_path, save_path=None, name_map=None, file_name_rege
 
 def safetensors_to_ckpt(file_path, save_path=None, name_map=None, file_name_regex=None,
                         processes_num=1) -> None:
-    """Convert .safetensors files to cellgraph .ckpt checkpoints (as ckpt_to_safetensors)."""
+    """Convert .safetensors files to MindSpore .ckpt checkpoints (as ckpt_to_safetensors)."""
     from .serialization import save_checkpoint
 
     _convert(file_path, save_path, name_map, file_name_regex, processes_num,

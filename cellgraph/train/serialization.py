@@ -1,19 +1,20 @@
 """Checkpoints: save_checkpoint, load_checkpoint, load_param_into_net.
 
-The file is a NumPy .npz archive (a zip of .npy arrays) read with allow_pickle=False, so loading
-a checkpoint never runs code. Each parameter is stored under its hierarchical name
-("fc1.weight"); a marker entry identifies the format and its version.
+A `.ckpt` file is MindSpore's protobuf checkpoint (`checkpoint_proto`), so files move both ways
+between cellgraph and MindSpore; reading one never runs code. `format="safetensors"` reads and
+writes Hugging Face's safetensors instead. Checkpoints of cellgraph's earlier format (a NumPy
+.npz archive with a marker entry, read with allow_pickle=False) still load.
 """
 from __future__ import annotations
 
 import numbers
 import os
-import tempfile
 import warnings
-import zipfile
+import weakref
 
 import numpy as np
 
+from cellgraph import safe_io
 from cellgraph.auto_parallel import is_data_parallel
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.comm_ops import WORLD_COMM_GROUP
@@ -21,34 +22,43 @@ from cellgraph.primitives.errors import CellgraphError, DTypeError, ShapeError
 from cellgraph.runtime import distributed
 from cellgraph.runtime.tensor import Parameter, Tensor
 
-from . import safetensors
+from . import checkpoint_crypto, safetensors
+from . import checkpoint_proto as proto
+from .checkpoint_file import (
+    CheckpointError,
+    entry_array,
+    is_npz,
+    read_checkpoint_arrays,
+    read_ckpt,
+    read_npz,
+)
 
-__all__ = ["CheckpointError", "load_checkpoint", "load_param_into_net", "save_checkpoint"]
+__all__ = ["CheckpointError", "load_checkpoint", "load_param_into_net", "read_checkpoint_arrays",
+           "save_checkpoint"]
 
 # MindSpore's tables from a checkpoint entry's type name to the dtype and to the NumPy type
-# (its "str" entries and Int4 have no counterpart here: cellgraph has no string or 4-bit dtype).
-_TYPE_NAMES = ("Int8", "UInt8", "Int16", "UInt16", "Int32", "UInt32", "Int64", "UInt64",
-               "Float16", "Float32", "Float64", "Bool")
-tensor_to_ms_type = {name: dt.as_dtype(name.lower().replace("bool", "bool_"))
-                     for name in _TYPE_NAMES}
-tensor_to_ms_type["BFloat16"] = dt.bfloat16
-tensor_to_np_type = {name: np.dtype(tensor_to_ms_type[name].np).type for name in _TYPE_NAMES}
+# (Int4 has no counterpart here: cellgraph has no 4-bit dtype; "str" entries load as str).
+tensor_to_ms_type = {label: dt.as_dtype(name) for label, name in proto.TYPE_NAMES.items()}
+tensor_to_np_type = {label: np.dtype(dtype.np_name).type for label, dtype in
+                     tensor_to_ms_type.items() if dtype.np_name not in dt.ML_DTYPES}
+tensor_to_np_type["str"] = "U"
 
-MARKER = "__cellgraph_checkpoint__"
-VERSION = 1
-# The .npy format has no bfloat16 or float8 (ml_dtypes' types are stored as raw void bytes):
-# such entries are written as their unsigned bit patterns, and an entry named by this pattern
-# (for bfloat16: "__cellgraph_bfloat16__") lists them.
-ML_DTYPE_MARKER = "__cellgraph_{}__"
 FORMATS = ("ckpt", "safetensors")
+_SAVE_KWARGS = ("remove_redundancy", "incremental", "global_step_num")
+# Parameters loaded from BFloat16 entries as float32 (no ml_dtypes): saved back as BFloat16
+_BF16_AS_F32: dict[int, weakref.ref] = {}
+_warned_bfloat16 = []
 
 
-class CheckpointError(CellgraphError, ValueError):
-    """A checkpoint file that cannot be read, or that does not fit the network."""
+class CheckpointNotFoundError(CellgraphError, FileNotFoundError, ValueError):
+    """No checkpoint file at the path (MindSpore raises ValueError for it)."""
 
 
-def _named_values(save_obj, api: str) -> list[tuple[str, np.ndarray]]:
-    """(name, array) pairs from a Cell, a list of {"name", "data"} dicts or a dict."""
+# ----- what to save ------------------------------------------------------------------------------
+
+def _named_values(save_obj, choice_func, api: str) -> list[tuple[str, object]]:
+    """(name, value) pairs from a Cell, a list of Parameters or {"name", "data"} dicts, or a
+    dict, keeping those `choice_func` accepts."""
     if hasattr(save_obj, "parameters_and_names"):
         items = list(save_obj.parameters_and_names())
     elif isinstance(save_obj, dict):
@@ -56,67 +66,190 @@ def _named_values(save_obj, api: str) -> list[tuple[str, np.ndarray]]:
     elif isinstance(save_obj, (list, tuple)):
         items = []
         for entry in save_obj:
-            if not isinstance(entry, dict) or set(entry) < {"name", "data"}:
-                raise DTypeError(f"{api}: a list to save must hold dicts with 'name' and 'data', "
-                                 f"got {entry!r:.80}")
-            items.append((entry["name"], entry["data"]))
+            if isinstance(entry, Parameter):
+                items.append((entry.name, entry))
+            elif isinstance(entry, dict) and {"name", "data"} <= set(entry):
+                items.append((entry["name"], entry["data"]))
+            else:
+                raise DTypeError(f"{api}: a list to save must hold Parameters or dicts with "
+                                 f"'name' and 'data', got {entry!r:.80}")
     else:
-        raise DTypeError(f"{api}: expected a Cell, a dict or a list of {{'name', 'data'}} "
-                         f"dicts, got {type(save_obj).__name__}")
-    return [(name, _as_array(value, name, api)) for name, value in items]
+        raise DTypeError(f"{api}: `save_obj` must be a Cell, a list or a dict, got "
+                         f"{type(save_obj).__name__}")
+    for name, _ in items:
+        if not isinstance(name, str) or not name:
+            raise DTypeError(f"{api}: parameter names must be non-empty strings, got {name!r}")
+    if choice_func is not None:
+        items = [(name, value) for name, value in items if choice_func(name)]
+    return items
 
 
-def _as_array(value, name, api: str) -> np.ndarray:
-    if not isinstance(name, str) or not name or name.startswith("__"):
-        raise DTypeError(f"{api}: parameter names must be non-empty strings not starting with "
-                         f"'__', got {name!r}")
+def _check_append_dict(append_dict, api: str) -> dict:
+    if append_dict is None:
+        return {}
+    if not isinstance(append_dict, dict):
+        raise DTypeError(f"{api}: `append_dict` must be a dict, got {type(append_dict).__name__}")
+    for key, value in append_dict.items():
+        if not isinstance(key, str) or not isinstance(value, (numbers.Number, str, Tensor,
+                                                              np.ndarray, np.generic)):
+            raise DTypeError(f"{api}: `append_dict` entries must be str: int, float, bool, str "
+                             f"or Tensor, got {key!r}: {type(value).__name__}")
+    return append_dict
+
+
+def _append_value(value):
+    """An append_dict number as MindSpore stores it (Tensor(value): int64, float32, bool)."""
+    if isinstance(value, (bool, np.bool_)):
+        return np.asarray(value, np.bool_)
+    if isinstance(value, numbers.Integral):
+        return np.asarray(value, np.int64)
+    if isinstance(value, numbers.Real):
+        return np.asarray(value, np.float32)
+    return value
+
+
+def _entry(name: str, value, api: str) -> tuple[list[int], str, bytes]:
+    """(dims, MindSpore type string, little-endian bytes) of one value to save."""
+    if isinstance(value, proto.BF16Array):
+        return list(value.shape), "BFloat16", proto.float32_to_bfloat16_bits(value).tobytes()
+    if isinstance(value, str):
+        return [0], proto.STRING_TYPE, np.array(value, f"<U{max(len(value), 1)}").tobytes()
     if isinstance(value, Tensor):
-        return value.asnumpy()
-    if isinstance(value, (np.ndarray, np.generic, numbers.Number)):
-        return np.asarray(value)
-    raise DTypeError(f"{api}: cannot save {name!r}: expected a Tensor, array or number, got "
-                     f"{type(value).__name__}")
+        array, dtype = value.asnumpy(), value.dtype
+        if _BF16_AS_F32.get(id(value), lambda: None)() is value and dtype == dt.float32:
+            return list(array.shape), "BFloat16", proto.float32_to_bfloat16_bits(array).tobytes()
+    elif isinstance(value, (np.ndarray, np.generic, numbers.Number)):
+        array = np.asarray(value)
+        try:
+            dtype = dt.from_numpy(array.dtype)
+        except TypeError:
+            dtype = None
+    else:
+        raise DTypeError(f"{api}: cannot save {name!r}: expected a Tensor, array, number or "
+                         f"str, got {type(value).__name__}")
+    if dtype is None or dtype.label not in proto.TYPE_NAMES:
+        raise DTypeError(f"{api}: {name!r} has dtype {dtype or array.dtype}, which a MindSpore "
+                         f"checkpoint cannot hold (it holds {', '.join(proto.TYPE_NAMES)})")
+    if dtype.np_name in dt.ML_DTYPES:
+        array = array.view(f"u{array.dtype.itemsize}")
+    if array.dtype.byteorder == ">":
+        array = array.astype(array.dtype.newbyteorder("<"))
+    return list(array.shape), dtype.label, array.tobytes()
 
 
-def _supported(array: np.ndarray) -> bool:
-    try:
-        dt.from_numpy(array.dtype)
-        return True
-    except TypeError:
-        return False
-
+# ----- save ---------------------------------------------------------------------------------------
 
 def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=False,
                     append_dict=None, enc_key=None, enc_mode="AES-GCM", choice_func=None,
                     crc_check=False, format="ckpt", **kwargs) -> None:
-    """Write the parameters of `save_obj` (a Cell, a dict name -> Tensor, or MindSpore's list of
-    {"name", "data"} dicts) plus `append_dict` entries to `ckpt_file_name`, as a cellgraph
-    checkpoint or, with format="safetensors", a safetensors file."""
+    """Write the parameters of `save_obj` (a Cell, a list of Parameters or of {"name", "data"}
+    dicts, or a dict) that `choice_func` keeps, plus `append_dict`, to `ckpt_file_name` (".ckpt"
+    or ".safetensors" appended when missing) in MindSpore's checkpoint format or, with
+    format="safetensors", as safetensors. `integrated_save` and `async_save` are accepted and
+    change nothing here (one device; the save is synchronous), nor do the keywords
+    `incremental` (MapParameters, which cellgraph has not) and `global_step_num` (AITurbo)."""
     api = "save_checkpoint"
+    path = _save_path(ckpt_file_name, format, api)
+    _check_bool(integrated_save, "integrated_save", api)
+    if not isinstance(async_save, (bool, str)) or isinstance(async_save, str) and \
+            async_save not in ("process", "thread"):
+        raise DTypeError(f"{api}: `async_save` must be a bool, 'process' or 'thread', got "
+                         f"{async_save!r}")
+    append_dict = _check_append_dict(append_dict, api)
+    if enc_key is not None and not isinstance(enc_key, bytes):
+        raise DTypeError(f"{api}: `enc_key` must be bytes or None, got {type(enc_key).__name__}")
+    if not isinstance(enc_mode, str):
+        raise DTypeError(f"{api}: `enc_mode` must be a str, got {type(enc_mode).__name__}")
+    _check_bool(crc_check, "crc_check", api)
+    unknown = set(kwargs) - set(_SAVE_KWARGS)
+    if unknown:
+        raise TypeError(f"{api}() got unexpected keyword argument(s) {', '.join(sorted(unknown))}")
+    remove_redundancy = kwargs.get("remove_redundancy")
+    if remove_redundancy is not None and not isinstance(remove_redundancy, bool):
+        raise DTypeError(f"{api}: `remove_redundancy` must be a bool or None, got "
+                         f"{remove_redundancy!r}")
+    if format == "safetensors":
+        for name, value, default in (("enc_key", enc_key, None), ("enc_mode", enc_mode,
+                                     "AES-GCM"), ("incremental", kwargs.get("incremental", False),
+                                     False), ("global_step_num", kwargs.get("global_step_num"),
+                                     None)):
+            if value != default:
+                raise ValueError(f"{api}: when format is 'safetensors', `{name}` must be "
+                                 f"{default!r}, got {value!r}")
+    named = _named_values(save_obj, choice_func, api)
+    named += [(key, _append_value(value)) for key, value in append_dict.items()]
+    seen = set()
+    for name, _ in named:
+        if name in seen:
+            raise CheckpointError(f"{api}: two entries are named {name!r}; give them distinct "
+                                  f"names")
+        seen.add(name)
+    # each entry's bytes are made as it is written, so a model is not held twice in memory; an
+    # error midway removes the partial file and leaves the old one (safe_io)
+    entries = ((name, *_entry(name, value, api)) for name, value in named)
+    if enc_key is not None:
+        if crc_check:
+            raise ValueError(f"{api}: `enc_key` and `crc_check` cannot be used together (an "
+                             f"encrypted file is authenticated by its cipher)")
+        checkpoint_crypto.check_key(enc_key, enc_mode, api)
+    if not writes_checkpoints():
+        return
+    if format == "safetensors":
+        _write_safetensors(path, entries, crc_check, remove_redundancy)
+    else:
+        _write_ckpt(path, entries, crc_check, enc_key, enc_mode)
+
+
+def _save_path(ckpt_file_name, format, api: str) -> str:
     _check_format(format, api)
     if not isinstance(ckpt_file_name, (str, os.PathLike)):
         raise DTypeError(f"{api}: `ckpt_file_name` must be a path, got "
                          f"{type(ckpt_file_name).__name__}")
-    named = _named_values(save_obj, api)
-    if append_dict:
-        named += _named_values(dict(append_dict), api)
-    arrays = {}
-    for name, array in named:
-        if name in arrays:
-            raise CheckpointError(f"{api}: two parameters are named {name!r}; give them "
-                                  f"distinct names")
-        if not _supported(array):
-            raise DTypeError(f"{api}: {name!r} has dtype {array.dtype}, which a checkpoint "
+    path = os.path.abspath(os.fspath(ckpt_file_name))
+    if os.path.isdir(path):
+        raise IsADirectoryError(f"{api}: `ckpt_file_name` {path!r} is a folder; it must be a "
+                                f"file name")
+    return path if path.endswith(format) else f"{path}.{format}"
+
+
+def _check_bool(value, name: str, api: str) -> None:
+    if not isinstance(value, bool):
+        raise DTypeError(f"{api}: `{name}` must be a bool, got {value!r}")
+
+
+def _write_ckpt(path: str, entries, crc_check: bool, enc_key, enc_mode) -> None:
+    with safe_io.atomic_write(path) as f:
+        if enc_key is not None:
+            plain = b"".join(part for name, dims, type_name, data in entries
+                             for message in proto.entries_of(name, dims, type_name, data)
+                             for part in message)
+            f.write(checkpoint_crypto.encrypt(plain, enc_key, enc_mode))
+            return
+        crc = 0
+        for name, dims, type_name, data in entries:
+            for head, content in proto.entries_of(name, dims, type_name, data):
+                if crc_check:
+                    crc = proto.crc32(content, proto.crc32(head, crc))
+                f.write(head)
+                f.write(content)
+        if crc_check:
+            f.write(proto.crc_trailer(crc))
+
+
+def _write_safetensors(path: str, entries, crc_check: bool, remove_redundancy) -> None:
+    arrays, metadata, crc = {}, {"format": "ms"}, 0
+    if remove_redundancy is not None:
+        metadata["remove_redundancy"] = str(remove_redundancy)
+    for name, dims, type_name, data in sorted(entries, key=lambda entry: entry[0]):
+        if type_name == proto.STRING_TYPE:
+            raise DTypeError(f"save_checkpoint: {name!r} is a string, which a safetensors file "
                              f"cannot hold")
-        arrays[name] = array
-    if format == "safetensors":
-        if writes_checkpoints():
-            safetensors.write(ckpt_file_name, arrays)
-        return
-    arrays = _encode_ml_dtypes(arrays)
-    arrays[MARKER] = np.array(VERSION, np.int64)
-    if writes_checkpoints():
-        _write(os.fspath(ckpt_file_name), arrays)
+        arrays[name] = entry_array(name, dims, type_name, data)
+        if crc_check:
+            crc = proto.crc32(data, proto.crc32(name.encode(), crc))
+    if crc_check:
+        metadata["crc_num"] = str(crc)
+    safetensors.write(path, arrays, metadata if arrays else None)
 
 
 def writes_checkpoints() -> bool:
@@ -129,136 +262,128 @@ def writes_checkpoints() -> bool:
     return distributed.group_rank_and_size(WORLD_COMM_GROUP)[0] == 0
 
 
-def _write(path: str, arrays: dict) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)
-        os.replace(tmp, path)  # a crash never leaves a half-written checkpoint behind
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
-
-
-def _encode_ml_dtypes(arrays: dict) -> dict:
-    """Entries NumPy's format cannot hold (bfloat16, float8) as their unsigned bit patterns,
-    listed per dtype in a marker entry."""
-    arrays = dict(arrays)
-    for dtype_name in dt.ML_DTYPES:
-        names = [name for name, a in arrays.items() if a.dtype.name == dtype_name]
-        for name in names:
-            arrays[name] = arrays[name].view(f"u{arrays[name].dtype.itemsize}")
-        if names:
-            arrays[ML_DTYPE_MARKER.format(dtype_name)] = np.array(names)
-    return arrays
-
-
-def _decode_ml_dtypes(arrays: dict) -> dict:
-    for dtype_name in dt.ML_DTYPES:
-        names = arrays.pop(ML_DTYPE_MARKER.format(dtype_name), None)
-        if names is not None:
-            np_dtype = dt.as_dtype(dtype_name).np  # needs ml_dtypes, as the saving program did
-            for name in names.tolist():
-                arrays[name] = arrays[name].view(np_dtype)
-    return arrays
-
-
-def _looks_like_mindspore_protobuf(path: str) -> bool:
-    """MindSpore's .ckpt is a protobuf `Checkpoint` whose first field (repeated `value`, a
-    length-delimited message) starts with the byte 0x0a; a cellgraph checkpoint is a zip."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(1)
-    except OSError:
-        return False
-    return head == b"\x0a" and not zipfile.is_zipfile(path)
-
-
-def _read_arrays(path: str) -> dict:
-    api = "load_checkpoint"
-    if _looks_like_mindspore_protobuf(path):
-        raise CheckpointError(f"{api}: {path!r} looks like a checkpoint saved by MindSpore (a "
-                              f"protobuf file), which cellgraph does not read; only files "
-                              f"written by cellgraph.save_checkpoint (NumPy archives) load")
-    try:
-        with np.load(path, allow_pickle=False) as archive:
-            names = list(archive.files)
-            if MARKER not in names:
-                raise CheckpointError(f"{api}: {path!r} is a NumPy archive but not a cellgraph "
-                                      f"checkpoint (no {MARKER} entry)")
-            return {name: archive[name] for name in names}
-    except CheckpointError:
-        raise
-    except (zipfile.BadZipFile, ValueError, OSError, EOFError, KeyError) as e:
-        raise CheckpointError(f"{api}: {path!r} is not a valid checkpoint file (corrupted or "
-                              f"truncated): {type(e).__name__}: {e}") from None
-
-
-def read_checkpoint_arrays(path: str) -> dict:
-    """The entries of a cellgraph checkpoint file, name -> ndarray."""
-    arrays = _decode_ml_dtypes(_read_arrays(path))
-    version = arrays.pop(MARKER)
-    if version.shape != () or int(version) > VERSION:
-        raise CheckpointError(f"load_checkpoint: {path!r} has format version {version}, newer "
-                              f"than this cellgraph reads ({VERSION})")
-    return arrays
-
+# ----- load ---------------------------------------------------------------------------------------
 
 def _check_format(format, api: str) -> None:
     if format not in FORMATS:
         raise ValueError(f"{api}: `format` must be 'ckpt' or 'safetensors', got {format!r}")
 
 
-def _read_safetensors(path: str) -> dict:
+def _read_safetensors(path: str, crc_check: bool, remove_redundancy: bool, keep) -> dict:
     try:
-        return safetensors.read(path)[0]
+        arrays, metadata = safetensors.read(path)
     except safetensors.SafetensorsError as e:
         raise CheckpointError(f"load_checkpoint: {e}") from None
+    if crc_check:
+        if "crc_num" not in metadata:
+            raise CheckpointError(f"load_checkpoint: {path!r} holds no CRC code to check")
+        crc = 0
+        for name in arrays:  # in the file's order, as MindSpore checks it
+            crc = proto.crc32(arrays[name].tobytes(),
+                              proto.crc32(name.encode(), crc))
+        if str(crc) != metadata["crc_num"]:
+            raise CheckpointError(f"load_checkpoint: {path!r}: the CRC check failed; the file "
+                                  f"is damaged")
+    saved = metadata.get("remove_redundancy")
+    if saved is not None and saved != str(remove_redundancy):
+        warnings.warn(f"load_checkpoint: {path!r} was saved with remove_redundancy={saved} but "
+                      f"is loaded with remove_redundancy={remove_redundancy}", stacklevel=3)
+    return {name: array for name, array in arrays.items() if keep(name)}
 
 
 def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=None,
                     dec_key=None, dec_mode="AES-GCM", specify_prefix=None,
                     choice_func=None, crc_check=False, remove_redundancy=False,
                     format="ckpt") -> dict:
-    """The checkpoint's parameters (a cellgraph checkpoint, or a safetensors file with
-    format="safetensors") as a dict name -> Parameter (and loaded into `net` if given).
-    `filter_prefix` drops names starting with it; `specify_prefix` keeps only those."""
+    """The checkpoint's entries as a dict name -> Parameter (a str for string entries), loaded
+    into `net` if given. `specify_prefix` keeps only names starting with one of its prefixes and
+    `filter_prefix` drops those; `choice_func(name)` selects when neither is given."""
     api = "load_checkpoint"
     _check_format(format, api)
-    if not isinstance(ckpt_file_name, (str, os.PathLike)):
-        raise DTypeError(f"{api}: `ckpt_file_name` must be a path, got "
-                         f"{type(ckpt_file_name).__name__}")
-    path = os.fspath(ckpt_file_name)
-    if not os.path.isfile(path):
-        raise FileNotFoundError(f"{api}: no checkpoint file at {path!r}")
-    arrays = _read_safetensors(path) if format == "safetensors" else \
-        read_checkpoint_arrays(path)
-    drop = _prefixes(filter_prefix, api, "filter_prefix")
-    keep = _prefixes(specify_prefix, api, "specify_prefix")
-    params = {}
-    for name, array in arrays.items():
-        if drop and name.startswith(drop) or keep and not name.startswith(keep):
-            continue
-        if choice_func is not None and not choice_func(name):
-            continue
-        if not _supported(array):
-            raise CheckpointError(f"{api}: entry {name!r} of {path!r} has dtype {array.dtype}, "
-                                  f"which no parameter has")
-        params[name] = Parameter(Tensor(array, dt.from_numpy(array.dtype)), name=name)
+    from_stream = format == "safetensors" and hasattr(ckpt_file_name, "read")
+    if not from_stream and not isinstance(ckpt_file_name, (str, os.PathLike)):
+        raise DTypeError(f"{api}: `ckpt_file_name` must be a path" + (
+            " (a file object only for format='safetensors')" if hasattr(ckpt_file_name, "read")
+            else "") + f", got {type(ckpt_file_name).__name__}")
+    keep_prefix = _prefixes(specify_prefix, api, "specify_prefix")
+    drop_prefix = _prefixes(filter_prefix, api, "filter_prefix")
+    if dec_key is not None and not isinstance(dec_key, bytes):
+        raise DTypeError(f"{api}: `dec_key` must be bytes or None, got {type(dec_key).__name__}")
+    if not isinstance(dec_mode, str):
+        raise DTypeError(f"{api}: `dec_mode` must be a str, got {type(dec_mode).__name__}")
+    _check_bool(crc_check, "crc_check", api)
+    _check_bool(remove_redundancy, "remove_redundancy", api)
+    if format == "safetensors" and (dec_key is not None or dec_mode != "AES-GCM"):
+        raise ValueError(f"{api}: when format is 'safetensors', `dec_key` and `dec_mode` must "
+                         f"keep their defaults")
+    path = ckpt_file_name if from_stream else os.fspath(ckpt_file_name)
+    if not from_stream:
+        if not path.endswith(format):
+            raise ValueError(f"{api}: the file name must end with the format {format!r}, got "
+                             f"{path!r}")
+        if not os.path.isfile(path):
+            raise CheckpointNotFoundError(f"{api}: no checkpoint file at {path!r}")
+    use_choice = choice_func is not None and specify_prefix is None and filter_prefix is None
+
+    def keep(name: str) -> bool:
+        if keep_prefix and not name.startswith(keep_prefix):
+            return False
+        if drop_prefix and name.startswith(drop_prefix):
+            return False
+        return not use_choice or bool(choice_func(name))
+
+    if format == "safetensors":
+        arrays = _read_safetensors(path, crc_check, remove_redundancy, keep)
+    elif is_npz(path) and dec_key is None:
+        arrays = {name: a for name, a in read_npz(path).items() if keep(name)}
+    else:
+        arrays = read_ckpt(path, dec_key, dec_mode, crc_check, keep)
+    if not arrays:
+        raise ValueError(f"{api}: the loaded parameter dict of {path!r} is empty after "
+                         f"filter or specify; check `filter_prefix`, `specify_prefix` and "
+                         f"`choice_func`")
+    params = {name: _parameter(name, value, path) for name, value in arrays.items()}
+    if not _warned_bfloat16 and any(isinstance(v, proto.BF16Array) for v in arrays.values()):
+        _warned_bfloat16.append(True)
+        warnings.warn("load_checkpoint: BFloat16 entries load as float32 (exactly) because "
+                      "ml_dtypes is not installed (pip install 'cellgraph[bfloat16]'); "
+                      "save_checkpoint writes them back as BFloat16", stacklevel=2)
     if net is not None:
-        load_param_into_net(net, params, strict_load)
+        load_param_into_net(net, params, strict_load, remove_redundancy)
     return params
+
+
+def _parameter(name: str, value, path: str):
+    if isinstance(value, str):
+        return value
+    if isinstance(value, proto.BF16Array):  # a BFloat16 entry, ml_dtypes missing
+        param = Parameter(Tensor(value.view(np.ndarray), dt.float32), name=name)
+        key = id(param)
+        _BF16_AS_F32[key] = weakref.ref(param, lambda _, key=key: _BF16_AS_F32.pop(key, None))
+        return param
+    try:
+        dtype = dt.from_numpy(value.dtype)
+    except TypeError:
+        raise CheckpointError(f"load_checkpoint: entry {name!r} of {path!r} has dtype "
+                              f"{value.dtype}, which no parameter has") from None
+    return Parameter(Tensor(value, dtype), name=name)
 
 
 def _prefixes(value, api: str, name: str) -> tuple:
     if value is None:
         return ()
+    if not isinstance(value, (str, list, tuple)):
+        raise DTypeError(f"{api}: `{name}` must be a string, list[string] or tuple[string], got "
+                         f"{type(value).__name__}")
     items = (value,) if isinstance(value, str) else tuple(value)
-    if not all(isinstance(v, str) and v for v in items):
-        raise DTypeError(f"{api}: `{name}` must be a string or a list of strings, got {value!r}")
+    if not items:
+        raise ValueError(f"{api}: `{name}` can't be an empty {type(value).__name__}")
+    for i, prefix in enumerate(items):
+        if not isinstance(prefix, str):
+            raise DTypeError(f"{api}: the elements of `{name}` must be strings, got "
+                             f"{type(prefix).__name__} at index {i}")
+        if not prefix:
+            raise ValueError(f"{api}: `{name}` can't include ''")
     return items
 
 
@@ -298,7 +423,8 @@ def _first_change(array: np.ndarray, converted: np.ndarray) -> str:
     return f"{array.flat[i].item()!r} would become {converted.flat[i].item()!r}"
 
 
-def load_param_into_net(net, parameter_dict, strict_load=False) -> tuple[list, list]:
+def load_param_into_net(net, parameter_dict, strict_load=False,
+                        remove_redundancy=False) -> tuple[list, list]:
     """Copy `parameter_dict` (name -> Parameter/Tensor) into the network's parameters of the
     same names. Returns (network parameters not loaded, checkpoint entries not used).
 
@@ -306,8 +432,21 @@ def load_param_into_net(net, parameter_dict, strict_load=False) -> tuple[list, l
     integers when no value changes (300 never becomes an int8 44, 0.1 never a float32) unless
     `strict_load`, which also makes a missing parameter an error. Network parameters not loaded
     and checkpoint entries not used are reported (a warning each) and returned. Nothing is
-    changed unless every check passes."""
+    changed unless every check passes. String entries (append_dict's) name no parameter.
+    `remove_redundancy` (a checkpoint whose data-parallel copies were saved once, spread over
+    the ranks) needs a parallel job that redistributes them, which cellgraph does not do."""
     api = "load_param_into_net"
+    _check_bool(strict_load, "strict_load", api)
+    _check_bool(remove_redundancy, "remove_redundancy", api)
+    if remove_redundancy:
+        if not distributed.is_initialized() or \
+                distributed.group_rank_and_size(WORLD_COMM_GROUP)[1] == 1:
+            raise DTypeError(f"{api}: loading a checkpoint saved with redundancy removal "
+                             f"(remove_redundancy=True) needs a parallel job, but this one is "
+                             f"stand-alone")
+        raise CheckpointError(f"{api}: remove_redundancy=True (each rank loading its share "
+                              f"and broadcasting it) is not supported; save the checkpoint "
+                              f"with remove_redundancy=False")
     if not hasattr(net, "parameters_and_names"):
         raise DTypeError(f"{api}: `net` must be a Cell, got {type(net).__name__}")
     if not isinstance(parameter_dict, dict):
@@ -315,6 +454,8 @@ def load_param_into_net(net, parameter_dict, strict_load=False) -> tuple[list, l
                          f"{type(parameter_dict).__name__}")
     updates, missing = [], []
     for name, param in net.parameters_and_names():
+        if name in parameter_dict and isinstance(parameter_dict[name], str):
+            continue  # an append_dict string: not loaded, reported as unused
         if name not in parameter_dict:
             missing.append(name)
             continue

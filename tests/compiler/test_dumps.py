@@ -116,3 +116,22 @@ def test_a_bad_dump_path_fails_at_set_context(tmp_path):
     with pytest.raises(ValueError, match="is not a folder"):
         cellgraph.set_context(save_graphs=True, save_graphs_path=str(a_file / "graphs"))
     assert cellgraph.get_context("save_graphs_path") != str(a_file / "graphs")
+
+
+def test_save_graphs_replaces_planted_symlinks_and_keeps_modes(tmp_path):
+    import os
+
+    victim = tmp_path.parent / f"{tmp_path.name}-victim.txt"
+    victim.write_text("precious")
+    (tmp_path / "00_parse_construct.ir").symlink_to(victim)
+    (tmp_path / "01_expand_grad_construct.ir").write_text("old")
+    os.chmod(tmp_path / "01_expand_grad_construct.ir", 0o640)
+    cellgraph.set_context(save_graphs=True, save_graphs_path=str(tmp_path))
+    try:
+        Net()(X, X)
+    finally:
+        cellgraph.set_context(save_graphs=False)
+    assert victim.read_text() == "precious"
+    assert (tmp_path / "00_parse_construct.ir").read_text().startswith("graph @construct")
+    assert os.stat(tmp_path / "01_expand_grad_construct.ir").st_mode & 0o777 == 0o640
+    assert not [n for n in os.listdir(tmp_path) if n.startswith(".")]

@@ -20,6 +20,8 @@ import time
 
 import numpy as np
 
+from cellgraph import safe_io
+
 from .ops import take_latest
 
 PLUGINS = ("scalar", "tensor", "image", "histogram")
@@ -75,8 +77,10 @@ class SummaryRecord:
         os.makedirs(self.log_dir, exist_ok=True)
         name = (f"{file_prefix}.summary.{int(time.time())}.{socket.gethostname()}"
                 f"{file_suffix}.jsonl")
-        self.path = os.path.join(self.log_dir, name)
-        self._file = open(self.path, "a")  # noqa: SIM115  (closed by close())
+        # the prefix and suffix are the user's: the file stays in log_dir, and a symbolic link
+        # planted at its name is refused rather than appended through
+        self.path = safe_io.contained(self.log_dir, name)
+        self._file = safe_io.open_append(self.path, text=True)
         self._pending: list = []
         self._mode = "train"
         take_latest()  # values kept before this record started belong to no step of it

@@ -40,3 +40,21 @@ def test_existing_files_need_overwrite(tmp_path):
     assert path.read_bytes().startswith(b"CELLGRAPH-MINDRECORD 1\n")
     with pytest.raises(ValueError, match=r"shard_num must be an int in \[1, 1000\]"):
         FileWriter(str(tmp_path / "b"), shard_num=0)
+
+
+def test_commit_replaces_planted_symlinks_and_keeps_modes(tmp_path):
+    import os
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    (tmp_path / "d.mindrecord0").symlink_to(victim)
+    (tmp_path / "d.mindrecord1").write_bytes(b"old")
+    os.chmod(tmp_path / "d.mindrecord1", 0o640)
+    writer = FileWriter(str(tmp_path / "d.mindrecord"), shard_num=2, overwrite=True)
+    writer.add_schema({"x": {"type": "int32"}})
+    writer.write_raw_data([{"x": 1}, {"x": 2}])
+    writer.commit()
+    assert victim.read_text() == "precious"
+    assert not (tmp_path / "d.mindrecord0").is_symlink()
+    assert os.stat(tmp_path / "d.mindrecord1").st_mode & 0o777 == 0o640
+    assert sorted(os.listdir(tmp_path)) == ["d.mindrecord0", "d.mindrecord1", "victim.txt"]

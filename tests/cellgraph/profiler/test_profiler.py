@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 
 import numpy as np
 import pytest
@@ -100,3 +101,29 @@ def test_mstx_range_and_unsupported_counters():
     assert prof.recording.markers[0][2] > 0
     with pytest.raises(ValueError, match="no open range"):
         mstx.range_end(range_id)
+
+
+def test_analyse_replaces_planted_symlinks_and_keeps_worker_names_inside(tmp_path):
+    from cellgraph.profiler import tensorboard_trace_handler
+    from cellgraph.safe_io import UnsafePathError
+
+    net, x = mlp_and_input()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    (tmp_path / "out" / "profiler").mkdir(parents=True)
+    for name in ("op_statistic.csv", "kernel_details.csv", "trace_view.json"):
+        (tmp_path / "out" / "profiler" / name).symlink_to(victim)
+    prof = ms.Profiler(output_path=str(tmp_path / "out"))
+    net(x)
+    prof.stop()
+    prof.analyse()
+    assert victim.read_text() == "precious"
+    assert not (tmp_path / "out" / "profiler" / "trace_view.json").is_symlink()
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "out2").mkdir()
+    (tmp_path / "out2" / "profiler").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(UnsafePathError, match="leads outside"):
+        prof.analyse(offline_path=str(tmp_path / "out2"))
+    assert os.listdir(tmp_path / "elsewhere") == []
+    with pytest.raises(UnsafePathError, match="leads outside"):
+        tensorboard_trace_handler(str(tmp_path / "tb"), worker_name="../../escaped")(prof)

@@ -2,6 +2,8 @@
 networks) under their steps; read_summary reads them back; SummaryCollector records the loss."""
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -90,3 +92,27 @@ def test_summary_ops_run_on_the_host_from_another_backend(tmp_path):
         rb.set_backend(previous)
     by_tag = {e["tag"]: e for e in read_summary(record.path)}
     assert by_tag["total"]["value"] == pytest.approx(30.0) and by_tag["total"]["step"] == 3
+
+
+def test_summary_file_refuses_planted_symlinks_and_escaping_names(tmp_path, monkeypatch):
+    import socket
+
+    from cellgraph.safe_io import UnsafePathError
+    from cellgraph.train.summary import record as record_module
+
+    monkeypatch.setattr(record_module.time, "time", lambda: 1234)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    name = f"events.summary.1234.{socket.gethostname()}_MS.jsonl"
+    (logs / name).symlink_to(victim)
+    with pytest.raises(UnsafePathError, match="symbolic link"):
+        ms.SummaryRecord(str(logs))
+    assert victim.read_text() == "precious"
+    with pytest.raises(UnsafePathError, match="leads outside"):
+        ms.SummaryRecord(str(logs), file_prefix="../../escaped")
+    with ms.SummaryRecord(str(logs), file_prefix="ok") as record:
+        record.add_value("scalar", "loss", Tensor(np.array(1.0, np.float32)))
+        record.record(1)
+    assert os.path.dirname(record.path) == str(logs)
