@@ -140,5 +140,5 @@ def test_an_exception_inside_the_package_is_reported_as_internal(monkeypatch):
     monkeypatch.setattr(ops, "sin", ir.verify)  # fails inside ir.py on a graph value
     msg = _raises(CompileError, SinNet(), Tensor(np.float32([1.0])))
     assert msg.startswith("internal error in cellgraph while compiling this statement: ")
-    assert "raised at compiler/ir.py:" in msg and "please report it" in msg
+    assert "raised at cellgraph/compiler/ir.py:" in msg and "please report it" in msg
     assert "return ops.sin(x)" in msg
