@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import itertools
 import numbers
+import threading
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -103,6 +105,11 @@ class _Iterated(Dataset):
         self.source, self._names = source, list(names)
         self.num_samples = num_samples
         self.shard = None if num_shards is None else (num_shards, shard_id)
+        # a one-shot source (a generator object, an iterator) is one stream for every
+        # iterator over the dataset: their workers take turns, so none runs it twice at once
+        # and each row goes to one of them
+        self._turns = threading.Lock() if isinstance(source, Iterator) and not callable(
+            source) else None
 
     @property
     def column_names(self):
@@ -113,12 +120,26 @@ class _Iterated(Dataset):
 
     def rows(self, state):
         items = self.source() if callable(self.source) else iter(self.source)
+        if self._turns is not None:
+            items = _taking_turns(items, self._turns)
         if self.shard is not None:
             items = itertools.islice(items, self.shard[1], None, self.shard[0])
         if self.num_samples:
             items = itertools.islice(items, self.num_samples)
         for item in items:
             yield as_row(item, self._names, "GeneratorDataset")
+
+
+def _taking_turns(items, lock):
+    while True:
+        with lock:
+            item = next(items, _DONE)
+        if item is _DONE:
+            return
+        yield item
+
+
+_DONE = object()
 
 
 def _names_for(column_names, count: int | None, op: str) -> list[str]:
