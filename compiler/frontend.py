@@ -45,7 +45,9 @@ from .scope import (
     is_jit_class,
     is_user_function,
     mark_compile_time_object,
+    parameter_list,
     tracer_isinstance,
+    unexpected_keyword,
     user_error,
 )
 from .source import SourceInfo, function_ast
@@ -631,6 +633,11 @@ def top_level_arguments(fn, owner: str, args: tuple, kwargs: dict,
     positional defaults after the last argument given stay off (the traced function applies
     them), so that both spellings of a call share one graph. `owner` names `fn` in errors."""
     signature = inspect.signature(fn)
+    parameters = list(signature.parameters.values())
+    unexpected = unexpected_keyword(parameters, kwargs)
+    if unexpected is not None:
+        raise ArgumentError(f"{owner}() got an unexpected keyword argument {unexpected!r}; "
+                            f"its parameters are ({parameter_list(parameters)})")
     try:
         bound = signature.bind(*args, **kwargs)
     except TypeError as e:

@@ -136,6 +136,18 @@ def tracer_isinstance(classinfo) -> bool:
     return any(getattr(c, "_is_tensor_class", False) or c is Tracer for c in classes)
 
 
+def unexpected_keyword(parameters, kwargs) -> str | None:
+    """A keyword in `kwargs` that no parameter takes, or None. Python's binding reports such a
+    keyword (a misspelt one, most often) only after the parameter it left missing, which
+    points the user at the wrong argument: callers check this first."""
+    kinds = [p.kind for p in parameters]
+    if inspect.Parameter.VAR_KEYWORD in kinds:
+        return None
+    names = {p.name for p in parameters if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                                      inspect.Parameter.KEYWORD_ONLY)}
+    return next((key for key in kwargs if key not in names), None)
+
+
 def bind_arguments(args_node, name, args, kwargs, defaults, kw_defaults) -> dict:
     """Python's argument binding for a parsed def/lambda, with MindSpore-style messages."""
     params = [inspect.Parameter(a.id, inspect.Parameter.POSITIONAL_ONLY)
@@ -152,7 +164,10 @@ def bind_arguments(args_node, name, args, kwargs, defaults, kw_defaults) -> dict
                                         default=kw_defaults.get(a.id, inspect.Parameter.empty)))
     if args_node.kwarg is not None:
         params.append(inspect.Parameter(args_node.kwarg.id, inspect.Parameter.VAR_KEYWORD))
+    unexpected = unexpected_keyword(params, kwargs)
     try:
+        if unexpected is not None:
+            raise TypeError(f"got an unexpected keyword argument {unexpected!r}")
         bound = inspect.Signature(params).bind(*args, **kwargs)
     except TypeError as e:
         shown = name.split("<locals>.")[-1]
@@ -167,6 +182,22 @@ def bind_arguments(args_node, name, args, kwargs, defaults, kw_defaults) -> dict
                             ) from None
     bound.apply_defaults()
     return dict(bound.arguments)
+
+
+def parameter_list(params) -> str:
+    """`x, y=1, *args, z` as a def spells them (without `self`)."""
+    shown, star = [], "*"
+    for p in params:
+        if p.name == "self" and not shown:
+            continue
+        if p.kind == p.KEYWORD_ONLY and star:
+            shown.append(star)
+        if p.kind in (p.VAR_POSITIONAL, p.KEYWORD_ONLY):
+            star = ""
+        prefix = {p.VAR_POSITIONAL: "*", p.VAR_KEYWORD: "**"}.get(p.kind, "")
+        default = "" if p.default is p.empty else f"={p.default!r:.20}"
+        shown.append(f"{prefix}{p.name}{default}")
+    return ", ".join(shown)
 
 
 # The package's folders (installed under cellgraph/ by the package-dir mapping), to tell the
