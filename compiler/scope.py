@@ -6,6 +6,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import inspect
+import linecache
 import os
 import sys
 import types
@@ -65,8 +66,8 @@ class Scope:
             if name in scope.vars:
                 return scope.vars[name]
             scope = scope.parent
+        record_global(self.globals, name)  # present, or absent (a builtin) until assigned
         if name in self.globals:
-            record_global(self.globals, name)
             return self.globals[name]
         if hasattr(builtins, name):
             return getattr(builtins, name)
@@ -97,6 +98,20 @@ def mark_compile_time_object(obj) -> None:
         _compile_time_objects.add(obj)
 
 
+def user_property_getter(obj, attr: str):
+    """The getter of a property `obj.attr` reads, when the user wrote it (parsed like a method,
+    so the reads it makes are guarded and the Tensors it computes are graph values); else
+    None."""
+    if isinstance(obj, type):
+        return None
+    for cls in type(obj).__mro__:
+        if attr in cls.__dict__:
+            found = cls.__dict__[attr]
+            return found.fget if isinstance(found, property) and is_user_function(
+                found.fget) else None
+    return None
+
+
 def is_compile_time_object(obj) -> bool:
     try:
         return obj in _compile_time_objects
@@ -120,14 +135,32 @@ def is_guarded_owner(obj) -> bool:
 
 
 def is_user_function(fn) -> bool:
-    """Python functions written by the user are parsed; library functions are called."""
-    if not inspect.isfunction(fn):
-        return False
-    root = (fn.__module__ or "").split(".")[0]
-    if root in _LIBRARY_ROOTS or root in sys.stdlib_module_names:
+    """Python functions written by the user are parsed; library functions are called. Code
+    from a `<...>` name (an IPython cell, the REPL, a doctest) is the user's when its source
+    is registered with linecache, as those register it."""
+    if not inspect.isfunction(fn) or _is_library_module(fn.__module__):
         return False
     filename = fn.__code__.co_filename
-    return "site-packages" not in filename and not filename.startswith("<")
+    if filename.startswith("<"):
+        return filename in linecache.cache
+    return "site-packages" not in filename
+
+
+def is_unparsed_user_function(fn) -> bool:
+    """A user's function whose source cannot be parsed (made by `exec` of a string): it runs
+    as Python, and the globals its code names are guarded instead."""
+    return inspect.isfunction(fn) and not _is_library_module(fn.__module__) and \
+        fn.__code__.co_filename.startswith("<") and fn.__code__.co_filename not in linecache.cache
+
+
+def written_by_user(fn) -> bool:
+    """A Python function of the user's, parsed or not."""
+    return inspect.isfunction(fn) and not _is_library_module(fn.__module__)
+
+
+def _is_library_module(name: str | None) -> bool:
+    root = (name or "").split(".")[0]
+    return root in _LIBRARY_ROOTS or root in sys.stdlib_module_names
 
 
 def tracer_isinstance(classinfo) -> bool:

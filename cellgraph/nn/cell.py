@@ -13,8 +13,12 @@ from cellgraph.compiler.frontend import (
     keyword_only_names,
     top_level_arguments,
 )
-from cellgraph.compiler.guards import record_all_attributes, record_guard
-from cellgraph.compiler.scope import is_user_function
+from cellgraph.compiler.guards import record_all_attributes, record_code_globals, record_guard
+from cellgraph.compiler.scope import (
+    is_unparsed_user_function,
+    is_user_function,
+    written_by_user,
+)
 from cellgraph.ops import dtype as dt
 from cellgraph.ops import functional as F
 from cellgraph.ops.core import abstract_of
@@ -232,6 +236,8 @@ class Cell:
             # library functions do, so their errors point at the user's line that called them.
             # Their code may read any attribute: the graph is rebuilt when one is replaced.
             record_all_attributes(self, skip=("_graph_cache",))
+            if is_unparsed_user_function(construct):  # made by exec: no source to parse
+                record_code_globals(construct, written_by_user)
             for i, a in enumerate(args):
                 if a is None and not _optional_input(construct, i):
                     raise DTypeError(f"{type(self).__name__}: expected a Tensor for input "
