@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import numbers
 import threading
+import types
 from collections.abc import Iterator
 
 import numpy as np
@@ -102,12 +103,16 @@ class _Iterated(Dataset):
 
     def __init__(self, source, names, num_samples, num_shards, shard_id):
         super().__init__()
+        if isinstance(source, types.GeneratorType):  # read again by every pass, as MindSpore
+            source = _Replayed(source)
+        elif isinstance(source, zip):  # MindSpore reads a zip into a list
+            source = list(source)
         self.source, self._names = source, list(names)
         self.num_samples = num_samples
         self.shard = None if num_shards is None else (num_shards, shard_id)
-        # a one-shot source (a generator object, an iterator) is one stream for every
-        # iterator over the dataset: their workers take turns, so none runs it twice at once
-        # and each row goes to one of them
+        # any other one-shot source (an iterator) is one stream for every iterator over the
+        # dataset: their workers take turns, so none runs it twice at once and each row goes
+        # to one of them
         self._turns = threading.Lock() if isinstance(source, Iterator) and not callable(
             source) else None
 
@@ -128,6 +133,34 @@ class _Iterated(Dataset):
             items = itertools.islice(items, self.num_samples)
         for item in items:
             yield as_row(item, self._names, "GeneratorDataset")
+
+
+class _Replayed:
+    """A generator object as a source that every pass reads from its first row (MindSpore tees
+    it): the rows it gave are kept, and a pass past them takes the next one from the generator
+    (one pass at a time), so epochs, `get_dataset_size` and `output_shapes` lose no row."""
+
+    def __init__(self, generator):
+        self._generator, self._rows = generator, []
+        self._taking, self._done = threading.Lock(), False
+
+    def __iter__(self):
+        index = 0
+        while True:
+            if index < len(self._rows):
+                index += 1
+                yield self._rows[index - 1]
+                continue
+            with self._taking:
+                if index < len(self._rows):
+                    continue
+                if self._done:
+                    return
+                item = next(self._generator, _DONE)
+                if item is _DONE:
+                    self._done = True
+                    return
+                self._rows.append(item)
 
 
 def _taking_turns(items, lock):

@@ -92,17 +92,35 @@ def test_a_generator_object_loses_no_row_when_a_loop_restarts():
                     break
         seen += [int(row[0]) for row in it]
         assert seen == list(range(50))
-        assert [row for row in it] == []  # the generator is spent: the next epoch is empty
+        # every pass reads a generator object from its first row, as MindSpore's does
+        assert [int(row[0]) for row in it] == list(range(50))
     finally:
         ds.config.set_prefetch_size(16)
 
 
-def test_iterators_over_one_generator_object_share_its_rows():
-    data = ds.GeneratorDataset(_counting(200), ["a"], shuffle=False)
+def test_a_generator_object_is_read_whole_by_every_pass():
+    data = ds.GeneratorDataset(_counting(30), ["a"], shuffle=False)
+    assert data.output_shapes() == [[]] and data.get_dataset_size() == 30
+    first = data.create_tuple_iterator(num_epochs=1, output_numpy=True)
+    second = data.create_tuple_iterator(num_epochs=1, output_numpy=True)
+    seen = {id(first): [], id(second): []}
+    live = [first, second]
+    while live:  # alternate: both workers read the one generator at once
+        for it in list(live):
+            try:
+                seen[id(it)].append(int(next(it)[0]))
+            except StopIteration:
+                live.remove(it)
+    assert list(seen.values()) == [list(range(30))] * 2
+
+
+def test_iterators_over_one_iterator_source_share_its_rows():
+    rows = iter([(np.array(i),) for i in range(200)])  # an iterator, not a generator
+    data = ds.GeneratorDataset(rows, ["a"], shuffle=False)
     first = data.create_tuple_iterator(num_epochs=1, output_numpy=True)
     second = data.create_tuple_iterator(num_epochs=1, output_numpy=True)
     seen, live = [], [first, second]
-    while live:  # alternate: both workers run the one generator at once
+    while live:  # alternate: both workers take rows from the one iterator at once
         for it in list(live):
             try:
                 seen.append(int(next(it)[0]))
