@@ -13,15 +13,16 @@ from cellgraph.compiler.frontend import (
 )
 from cellgraph.ops.errors import DTypeError
 from cellgraph.runtime.executor import GraphCache, run_cached
+from cellgraph.transform import user_loc
 
 
 class JitFunction:
     """A function compiled once per input signature; inlined when called inside a graph."""
 
     def __init__(self, fn):
-        if not callable(fn):
-            raise DTypeError(f"jit: expected a function to compile (or a method, or a Cell's "
-                             f"construct), got {type(fn).__name__} {fn!r:.60}")
+        if not callable(fn):  # the sentence of grad, vmap and the other transforms
+            raise DTypeError(f"For 'jit', the first argument must be a 'Function' or 'Cell', "
+                             f"but got {type(fn).__name__} {fn!r:.60}", user_loc())
         functools.update_wrapper(self, fn)
         self.fn = fn
         self._cache = GraphCache()

@@ -67,7 +67,8 @@ def test_jit_of_something_not_callable_says_so_at_jit():
     from cellgraph.ops.errors import DTypeError
 
     for value in (42, "f", [1]):
-        with pytest.raises(DTypeError, match=r"jit: expected a function to compile .*got "
+        with pytest.raises(DTypeError, match=r"For 'jit', the first argument must be a 'Function' or "
+                                             r"'Cell', but got "
                                              + re.escape(f"{type(value).__name__} {value!r}")):
             ms.jit(value)
     assert callable(ms.jit(None))  # the decorator form
