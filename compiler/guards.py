@@ -144,8 +144,8 @@ def _class_attribute(cls: type, attr: str):
 
 def changed(new, old) -> bool:
     """Whether a value computed again differs from the one a graph was compiled with: the same
-    object, or an equal number, string or tuple of them, is unchanged (a property or
-    `__getattr__` may build a new one on each read)."""
+    object, an equal number or string, or a tuple, list or dict of unchanged items is unchanged
+    (a property or `__getattr__` may build a new one on each read)."""
     if new is old:
         return False
     if type(new) is not type(old):
@@ -154,8 +154,10 @@ def changed(new, old) -> bool:
         return new.hex() != old.hex()  # -0.0 is not 0.0 to a graph; nan is nan
     if type(old) in (int, bool, str, bytes, complex):
         return new != old
-    if type(old) is tuple:
+    if isinstance(old, (tuple, list)):  # built at each read, of the same items
         return len(new) != len(old) or any(changed(a, b) for a, b in zip(new, old))
+    if isinstance(old, dict):
+        return new.keys() != old.keys() or any(changed(new[k], v) for k, v in old.items())
     return True
 
 

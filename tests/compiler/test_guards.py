@@ -295,3 +295,19 @@ def test_globals_of_code_from_an_ipython_cell_or_exec():
             np.testing.assert_allclose(direct(_x(2)).asnumpy(), [0.0, 0.0])
         finally:
             linecache.cache.pop(filename, None)
+
+
+def test_a_library_property_building_a_new_list_of_the_same_items_does_not_recompile():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.rnn = nn.RNN(2, 3)
+
+        def construct(self, x):
+            return x * len(self.rnn.w_ih_list)
+
+    net = Net()
+    np.testing.assert_allclose(net(_x(2)).asnumpy(), [1.0, 2.0])
+    first = _compiled(net)
+    net(_x(2))
+    assert _compiled(net) is first
