@@ -35,9 +35,10 @@ class Guard:
     """One read: `stale` is a Python expression over `o` (the object, dereferenced from
     `ref`) and `{0}`, `{1}`... (the objects in `values`) that is true when the read changed.
     `stale` is always one of this module's own templates: a user's string (an attribute or
-    keyword name) is one of the `values`, bound as a value, never part of the source."""
+    keyword name) is one of the `values`, bound as a value, never part of the source. `ref`
+    is a weak reference, or a `_Held` for a globals dict (which cannot be referenced weakly)."""
 
-    ref: weakref.ref
+    ref: weakref.ref | _Held
     stale: str
     values: tuple
 
