@@ -14,12 +14,16 @@ from cellgraph.compiler.frontend import (
 )
 from cellgraph.primitives.errors import DTypeError
 from cellgraph.runtime.executor import GraphCache, run_cached
+from cellgraph.transform import user_loc
 
 
 class JitFunction:
     """A function compiled once per input signature; inlined when called inside a graph."""
 
     def __init__(self, fn):
+        if not callable(fn):  # the sentence of grad, vmap and the other transforms
+            raise DTypeError(f"For 'jit', the first argument must be a 'Function' or 'Cell', "
+                             f"but got {type(fn).__name__} {fn!r:.60}", user_loc())
         functools.update_wrapper(self, fn)
         self.fn = fn
         self._cache = GraphCache()
@@ -52,16 +56,20 @@ class _BoundJit:
         self._cache = GraphCache()
         self.__wrapped__ = jit_fn.fn
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
         fn = self.jit_fn.fn
         if current_builder() is not None:
-            return trace_call(fn, (self.obj,) + args)
-        return run_cached(self._cache, functools.partial(_call_method, fn, self.obj), args,
-                          context.dump_dir(), fn.__name__)
+            return trace_call(fn, (self.obj,) + args, kwargs)
+        names = keyword_only_names(fn)
+        if kwargs or names:  # bound as the method binds them, `self` given
+            args = top_level_arguments(fn, fn.__qualname__, (self.obj,) + args, kwargs)[1:]
+        return run_cached(self._cache, functools.partial(_call_method, fn, self.obj, names),
+                          tuple(args), context.dump_dir(), fn.__name__)
 
 
-def _call_method(fn, obj, *args):
-    return trace_call(fn, (obj,) + args)
+def _call_method(fn, obj, names, *args):
+    split = len(args) - len(names)
+    return trace_call(fn, (obj,) + args[:split], dict(zip(names, args[split:])))
 
 
 def jit(fn=None, *, mode="PSJit", input_signature=None, jit_config=None, **kwargs):

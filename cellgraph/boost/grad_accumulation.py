@@ -9,7 +9,7 @@ from __future__ import annotations
 import numbers
 
 from cellgraph import ops
-from cellgraph.nn.cell import Cell
+from cellgraph.nn.cell import Cell, StepLock
 from cellgraph.nn.loss_scale import run_unless
 from cellgraph.ops.composite import HyperMap, MultitypeFuncGraph
 from cellgraph.primitives import dtype as dt
@@ -47,6 +47,7 @@ class GradientAccumulation(Cell):
             raise ValueError(f"GradientAccumulation: `max_accumulation_step` must be a positive "
                              f"int, got {max_accumulation_step!r}")
         self._max_accumulation_step = int(max_accumulation_step)
+        self._step_lock = StepLock()  # adds to the buffers and may apply them: one at a time
         self.optimizer = optimizer
         self.weights = optimizer.parameters
         self.hyper_map = HyperMap()

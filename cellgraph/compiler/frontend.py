@@ -31,7 +31,7 @@ from cellgraph.primitives.errors import (
 
 from . import choice, control_flow, effects, loop_exits, print_op, recursion
 from .builder import Tracer, current_builder, is_parameter, is_tensor_like
-from .guards import STATE, record_function, record_guard
+from .guards import STATE, record_code_globals, record_function, record_guard
 from .scope import (
     BreakSignal,
     Closure,
@@ -43,10 +43,15 @@ from .scope import (
     is_compile_time_object,
     is_guarded_owner,
     is_jit_class,
+    is_unparsed_user_function,
     is_user_function,
     mark_compile_time_object,
+    parameter_list,
     tracer_isinstance,
+    unexpected_keyword,
     user_error,
+    user_property_getter,
+    written_by_user,
 )
 from .source import SourceInfo, function_ast
 
@@ -111,6 +116,8 @@ class Interpreter:
             return Interpreter.call_function(fn.__func__, (fn.__self__,) + tuple(args), kwargs)
         if is_user_function(fn):
             return Interpreter.call_function(fn, args, kwargs)
+        if is_unparsed_user_function(fn):
+            record_code_globals(fn, written_by_user)
         return fn(*args, **kwargs)
 
     @staticmethod
@@ -393,6 +400,11 @@ class Interpreter:
         assigned = builder and builder.assigned_attribute(obj, node.attr)
         if assigned is not None:  # a read after `obj.attr = tensor` in this graph
             return assigned
+        getter = user_property_getter(obj, node.attr)
+        if getter is not None:  # parsed like a method: its own reads are guarded one by one
+            if is_guarded_owner(obj):
+                record_guard(obj, node.attr, reread=False)
+            return Interpreter.call_function(getter, (obj,), {})
         try:
             value = getattr(obj, node.attr)
         except AttributeError:
@@ -631,6 +643,11 @@ def top_level_arguments(fn, owner: str, args: tuple, kwargs: dict,
     positional defaults after the last argument given stay off (the traced function applies
     them), so that both spellings of a call share one graph. `owner` names `fn` in errors."""
     signature = inspect.signature(fn)
+    parameters = list(signature.parameters.values())
+    unexpected = unexpected_keyword(parameters, kwargs)
+    if unexpected is not None:
+        raise ArgumentError(f"{owner}() got an unexpected keyword argument {unexpected!r}; "
+                            f"its parameters are ({parameter_list(parameters)})")
     try:
         bound = signature.bind(*args, **kwargs)
     except TypeError as e:

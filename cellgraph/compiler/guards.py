@@ -6,8 +6,12 @@ per thread (`STATE`), while a compile runs:
 
 * an attribute of a Cell (user or library, at any depth of the Cell tree: a library Cell's
   whole `__dict__` is recorded when it is called, since its Python code reads what it likes),
-  of an instance of a user-defined class, of a user class or of a user module;
-* a global name a parsed function reads (recorded on its module);
+  of an instance of a user-defined class, of a user class or of a user module. An attribute
+  that a class computes (a property the front end cannot parse, another descriptor, or
+  `__getattr__`) is read again when the guard is checked and compared with what it gave;
+* a global name a parsed function reads (on its globals dict, whichever module owns it, or
+  none: code run by `exec` or typed into IPython), and every global name that a user function
+  run as Python (not parsed) names in its code;
 * the closure cells of a parsed function and its default arguments.
 
 A guard holds its object weakly (the cache never keeps a Cell alive) and the value it read
@@ -18,8 +22,8 @@ that is a new object only costs a recompile.
 from __future__ import annotations
 
 import contextlib
-import sys
 import threading
+import types
 import weakref
 from dataclasses import dataclass
 
@@ -31,9 +35,10 @@ class Guard:
     """One read: `stale` is a Python expression over `o` (the object, dereferenced from
     `ref`) and `{0}`, `{1}`... (the objects in `values`) that is true when the read changed.
     `stale` is always one of this module's own templates: a user's string (an attribute or
-    keyword name) is one of the `values`, bound as a value, never part of the source."""
+    keyword name) is one of the `values`, bound as a value, never part of the source. `ref`
+    is a weak reference, or a `_Held` for a globals dict (which cannot be referenced weakly)."""
 
-    ref: weakref.ref
+    ref: weakref.ref | _Held
     stale: str
     values: tuple
 
@@ -45,6 +50,7 @@ class CompileState(threading.local):
 
     def __init__(self):
         self.guards: list[list[Guard]] = []
+        self.holders: dict[int, _Held] = {}  # id(globals dict) -> its holder, this compile
         self.inline_depth = 0
 
 
@@ -59,6 +65,8 @@ def collect_guards():
         yield STATE.guards[-1]
     finally:
         STATE.guards.pop()
+        if not STATE.guards:
+            STATE.holders.clear()
 
 
 def _add(obj, stale: str, values: tuple) -> None:
@@ -72,29 +80,86 @@ def _add(obj, stale: str, values: tuple) -> None:
     guards[-1].append(Guard(ref, stale, values))
 
 
-def record_guard(obj, attr: str, value=None) -> None:
-    """The graph read `obj.attr`. Found in the object's own `__dict__`: it must still be the
-    same object there. Found on a class (a method, a class constant): it must still be absent
-    from the instance and the classes before the one that defines it, and the same there."""
+class _Held:
+    """A strong reference with weakref's interface, for a guarded object that cannot be
+    referenced weakly (a globals dict that no module owns); held no longer than the graph."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+    def __call__(self):
+        return self.obj
+
+
+# Descriptors whose value is fixed by the class: a function (a method), staticmethod,
+# classmethod. Any other `__get__` computes its value when read.
+_PLAIN_DESCRIPTORS = (types.FunctionType, staticmethod, classmethod)
+
+
+def record_guard(obj, attr: str, value=MISSING, reread: bool = True) -> None:
+    """The graph read `obj.attr` (and got `value`). Found in the object's own `__dict__`: it
+    must still be the same object there. Found on a class (a method, a class constant): it
+    must still be absent from the instance and the classes before the one that defines it,
+    and the same there. Computed when read (a property, another descriptor, `__getattr__`):
+    with `reread`, reading it again must also give the same value (the front end passes False
+    for a property whose getter it parsed, and so guarded read by read)."""
     if not STATE.guards:
         return
     own = getattr(obj, "__dict__", None)
     if own is None:
         return
-    if attr in own:
+    if isinstance(obj, type):
+        if attr in own:  # a class attribute inherited from a base class is not guarded
+            _add(obj, "o.__dict__.get({0}, MISSING) is not {1}", (attr, own[attr]))
+        return
+    found = _class_attribute(type(obj), attr)
+    data_descriptor = found is not MISSING and hasattr(type(found), "__set__")
+    if attr in own and not data_descriptor:
         _add(obj, "o.__dict__.get({0}, MISSING) is not {1}", (attr, own[attr]))
         return
-    if isinstance(obj, type):
-        return  # a class attribute inherited from a base class: not guarded
-    tests, values = ["{0} in o.__dict__"], [attr]
+    # a data descriptor (a property) wins over the instance's dict, so that is not tested
+    tests, values = ([] if data_descriptor else ["{0} in o.__dict__"]), [attr]
     for cls in type(obj).__mro__:
         values.append(cls.__dict__)
         if attr in cls.__dict__:
             tests.append(f"{{{len(values) - 1}}}.get({{0}}, MISSING) is not {{{len(values)}}}")
             values.append(cls.__dict__[attr])
-            _add(obj, " or ".join(tests), tuple(values))
-            return
+            break
         tests.append(f"{{0}} in {{{len(values) - 1}}}")
+    computed = found is MISSING or (hasattr(type(found), "__get__")
+                                    and not isinstance(found, _PLAIN_DESCRIPTORS))
+    if computed and reread:
+        values.append(getattr(obj, attr, MISSING) if value is MISSING else value)
+        tests.append(f"changed(getattr(o, {{0}}, MISSING), {{{len(values) - 1}}})")
+    _add(obj, " or ".join(tests), tuple(values))
+
+
+def _class_attribute(cls: type, attr: str):
+    for klass in cls.__mro__:
+        if attr in klass.__dict__:
+            return klass.__dict__[attr]
+    return MISSING
+
+
+def changed(new, old) -> bool:
+    """Whether a value computed again differs from the one a graph was compiled with: the same
+    object, an equal number or string, or a tuple, list or dict of unchanged items is unchanged
+    (a property or `__getattr__` may build a new one on each read)."""
+    if new is old:
+        return False
+    if type(new) is not type(old):
+        return True
+    if type(old) is float:
+        return new.hex() != old.hex()  # -0.0 is not 0.0 to a graph; nan is nan
+    if type(old) in (int, bool, str, bytes, complex):
+        return new != old
+    if isinstance(old, (tuple, list)):  # built at each read, of the same items
+        return len(new) != len(old) or any(changed(a, b) for a, b in zip(new, old))
+    if isinstance(old, dict):
+        return new.keys() != old.keys() or any(changed(new[k], v) for k, v in old.items())
+    return True
 
 
 def record_all_attributes(obj, skip=()) -> None:
@@ -106,12 +171,48 @@ def record_all_attributes(obj, skip=()) -> None:
 
 
 def record_global(globals_dict: dict, name: str) -> None:
-    """A parsed function read the global `name`: recorded on the module that owns the dict."""
+    """A parsed function read the global `name` (or found it missing, and took a builtin): it
+    must still be the same object in that globals dict. The dict is guarded itself, so that
+    globals no module owns (code run by `exec`, an IPython session) are guarded too."""
     if not STATE.guards:
         return
-    module = sys.modules.get(globals_dict.get("__name__", ""))
-    if module is not None and getattr(module, "__dict__", None) is globals_dict:
-        record_guard(module, name)
+    guards = STATE.guards[-1]
+    guards.append(Guard(_held(globals_dict), "o.get({0}, MISSING) is not {1}",
+                        (name, globals_dict.get(name, MISSING))))
+
+
+def _held(globals_dict: dict) -> _Held:
+    """One holder per globals dict per compile, so that its guards share one dereference."""
+    holders = STATE.holders
+    holder = holders.get(id(globals_dict))
+    if holder is None or holder.obj is not globals_dict:
+        holder = holders[id(globals_dict)] = _Held(globals_dict)
+    return holder
+
+
+def record_code_globals(fn, follow) -> None:
+    """A user function run as Python (its source is not available to parse: `exec`): every
+    global name its code, or code nested in it, names is guarded as if it had been read, and
+    so are those of the functions it names for which `follow(function)` holds (the user's,
+    which Python runs from it without the front end seeing their reads)."""
+    if not STATE.guards:
+        return
+    pending, seen = [fn], set()
+    while pending:
+        fn = pending.pop()
+        if not isinstance(fn, types.FunctionType) or id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        record_function(fn)
+        globals_dict, codes = fn.__globals__, [fn.__code__]
+        while codes:
+            code = codes.pop()
+            for name in code.co_names:
+                record_global(globals_dict, name)
+                value = globals_dict.get(name)
+                if isinstance(value, types.FunctionType) and follow(value):
+                    pending.append(value)
+            codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
 
 
 def record_function(fn) -> None:
@@ -153,6 +254,7 @@ def guard_source(guards: list[Guard], env: dict, indent: str = "") -> list[str]:
     object dereferenced once; the objects it names are put in `env`."""
     env.setdefault("MISSING", MISSING)
     env.setdefault("cell_value", cell_value)
+    env.setdefault("changed", changed)
     by_object: dict[int, tuple] = {}
     for g in guards:
         by_object.setdefault(id(g.ref), (g.ref, []))[1].append(g)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import inspect
+import linecache
 import os
 import sys
 import types
@@ -71,8 +72,8 @@ class Scope:
             if name in scope.vars:
                 return scope.vars[name]
             scope = scope.parent
+        record_global(self.globals, name)  # present, or absent (a builtin) until assigned
         if name in self.globals:
-            record_global(self.globals, name)
             return self.globals[name]
         if hasattr(builtins, name):
             return getattr(builtins, name)
@@ -103,6 +104,20 @@ def mark_compile_time_object(obj) -> None:
         _compile_time_objects.add(obj)
 
 
+def user_property_getter(obj, attr: str):
+    """The getter of a property `obj.attr` reads, when the user wrote it (parsed like a method,
+    so the reads it makes are guarded and the Tensors it computes are graph values); else
+    None."""
+    if isinstance(obj, type):
+        return None
+    for cls in type(obj).__mro__:
+        if attr in cls.__dict__:
+            found = cls.__dict__[attr]
+            return found.fget if isinstance(found, property) and is_user_function(
+                found.fget) else None
+    return None
+
+
 def is_compile_time_object(obj) -> bool:
     try:
         return obj in _compile_time_objects
@@ -126,20 +141,50 @@ def is_guarded_owner(obj) -> bool:
 
 
 def is_user_function(fn) -> bool:
-    """Python functions written by the user are parsed; library functions are called."""
-    if not inspect.isfunction(fn):
-        return False
-    root = (fn.__module__ or "").split(".")[0]
-    if root in _LIBRARY_ROOTS or root in sys.stdlib_module_names:
+    """Python functions written by the user are parsed; library functions are called. Code
+    from a `<...>` name (an IPython cell, the REPL, a doctest) is the user's when its source
+    is registered with linecache, as those register it."""
+    if not inspect.isfunction(fn) or _is_library_module(fn.__module__):
         return False
     filename = fn.__code__.co_filename
-    return "site-packages" not in filename and not filename.startswith("<")
+    if filename.startswith("<"):
+        return filename in linecache.cache
+    return "site-packages" not in filename
+
+
+def is_unparsed_user_function(fn) -> bool:
+    """A user's function whose source cannot be parsed (made by `exec` of a string): it runs
+    as Python, and the globals its code names are guarded instead."""
+    return inspect.isfunction(fn) and not _is_library_module(fn.__module__) and \
+        fn.__code__.co_filename.startswith("<") and fn.__code__.co_filename not in linecache.cache
+
+
+def written_by_user(fn) -> bool:
+    """A Python function of the user's, parsed or not."""
+    return inspect.isfunction(fn) and not _is_library_module(fn.__module__)
+
+
+def _is_library_module(name: str | None) -> bool:
+    root = (name or "").split(".")[0]
+    return root in _LIBRARY_ROOTS or root in sys.stdlib_module_names
 
 
 def tracer_isinstance(classinfo) -> bool:
     """`isinstance(x, Tensor)` holds for a graph value that stands for a Tensor."""
     classes = classinfo if isinstance(classinfo, tuple) else (classinfo,)
     return any(getattr(c, "_is_tensor_class", False) or c is Tracer for c in classes)
+
+
+def unexpected_keyword(parameters, kwargs) -> str | None:
+    """A keyword in `kwargs` that no parameter takes, or None. Python's binding reports such a
+    keyword (a misspelt one, most often) only after the parameter it left missing, which
+    points the user at the wrong argument: callers check this first."""
+    kinds = [p.kind for p in parameters]
+    if inspect.Parameter.VAR_KEYWORD in kinds:
+        return None
+    names = {p.name for p in parameters if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                                      inspect.Parameter.KEYWORD_ONLY)}
+    return next((key for key in kwargs if key not in names), None)
 
 
 def bind_arguments(args_node, name, args, kwargs, defaults, kw_defaults) -> dict:
@@ -158,7 +203,10 @@ def bind_arguments(args_node, name, args, kwargs, defaults, kw_defaults) -> dict
                                         default=kw_defaults.get(a.id, inspect.Parameter.empty)))
     if args_node.kwarg is not None:
         params.append(inspect.Parameter(args_node.kwarg.id, inspect.Parameter.VAR_KEYWORD))
+    unexpected = unexpected_keyword(params, kwargs)
     try:
+        if unexpected is not None:
+            raise TypeError(f"got an unexpected keyword argument {unexpected!r}")
         bound = inspect.Signature(params).bind(*args, **kwargs)
     except TypeError as e:
         shown = name.split("<locals>.")[-1]
@@ -173,6 +221,22 @@ def bind_arguments(args_node, name, args, kwargs, defaults, kw_defaults) -> dict
                             ) from None
     bound.apply_defaults()
     return dict(bound.arguments)
+
+
+def parameter_list(params) -> str:
+    """`x, y=1, *args, z` as a def spells them (without `self`)."""
+    shown, star = [], "*"
+    for p in params:
+        if p.name == "self" and not shown:
+            continue
+        if p.kind == p.KEYWORD_ONLY and star:
+            shown.append(star)
+        if p.kind in (p.VAR_POSITIONAL, p.KEYWORD_ONLY):
+            star = ""
+        prefix = {p.VAR_POSITIONAL: "*", p.VAR_KEYWORD: "**"}.get(p.kind, "")
+        default = "" if p.default is p.empty else f"={p.default!r:.20}"
+        shown.append(f"{prefix}{p.name}{default}")
+    return ", ".join(shown)
 
 
 # The package's folders (installed under cellgraph/ by the package-dir mapping), to tell the

@@ -1,22 +1,33 @@
 """Iterators over a pipeline, with the next rows prepared in a worker thread.
 
-Each `for` over a DatasetIterator is one epoch. The epoch's rows are produced by a daemon
-thread into a bounded queue (`config.get_prefetch_size()` deep), so reading files, decoding,
-transforming and batching overlap the training step that consumes the previous batch; NumPy
-releases the GIL in its array work, which is what lets the two run at once. An exception in
-the pipeline is raised in the consumer, and an epoch abandoned early stops its thread.
+An iterator runs its epochs one after the other: `iter(it)` is `it` (as in MindSpore), so a
+loop that stops early and a later loop over the same iterator continue one epoch, and the next
+epoch starts with the first `next` after an epoch's end. The epoch's rows are produced by a
+daemon thread into a bounded channel (`config.get_prefetch_size()` deep), so reading files,
+decoding, transforming and batching overlap the training step that consumes the previous
+batch; NumPy releases the GIL in its array work, which is what lets the two run at once. An
+exception in the pipeline is raised in the consumer.
+
+The worker holds no reference to its iterator: when the iterator is collected (or `stop()`ped)
+the channel closes, which wakes a worker waiting for room, and the worker ends. Nothing polls.
+
+Threads may share one iterator: each row goes to exactly one of them, and every thread that
+took rows of an epoch sees that epoch's end (StopIteration, or the pipeline's error) once.
 """
 from __future__ import annotations
 
-import queue
+import collections
+import functools
 import threading
+import weakref
 
 import numpy as np
 
 from . import config
 from .engine import EpochState, column_list, find_column
 
-_END = object()
+_END = object()  # the epoch's last row was delivered
+_CLOSED = object()  # the channel was closed before the epoch ended
 
 
 class _Failure:
@@ -24,38 +35,83 @@ class _Failure:
         self.error = error
 
 
-class _Producer(threading.Thread):
-    def __init__(self, rows, convert, depth: int):
-        super().__init__(daemon=True, name="cellgraph-dataset-prefetch")
-        self.rows, self.convert = rows, convert
-        self.queue: queue.Queue = queue.Queue(maxsize=depth)
-        self.stopped = threading.Event()
+class _Channel:
+    """A bounded queue from the worker to the iterator. `close()` wakes both sides: a worker
+    waiting for room gives up, a reader waiting for a row gets `_CLOSED`."""
 
-    def run(self):
-        try:
-            for row in self.rows:
-                if not self._put(self.convert(row)):
-                    return
-            self._put(_END)
-        except BaseException as error:  # noqa: BLE001  (handed to the consumer, raised there)
-            self._put(_Failure(error))
+    def __init__(self, depth: int):
+        self._items: collections.deque = collections.deque()
+        self._depth = depth
+        self._ready = threading.Condition(threading.Lock())
+        self.closed = False
 
-    def _put(self, item) -> bool:
-        while not self.stopped.is_set():
-            try:
-                self.queue.put(item, timeout=0.1)
-                return True
-            except queue.Full:
-                continue
-        return False
+    def put(self, item) -> bool:
+        """Append `item` once there is room; False if the channel closed first."""
+        with self._ready:
+            while len(self._items) >= self._depth and not self.closed:
+                self._ready.wait()
+            if self.closed:
+                return False
+            self._items.append(item)
+            self._ready.notify_all()
+            return True
 
-    def stop(self):
-        self.stopped.set()
+    def get(self):
+        with self._ready:
+            while not self._items and not self.closed:
+                self._ready.wait()
+            if not self._items:
+                return _CLOSED
+            item = self._items.popleft()
+            self._ready.notify_all()
+            return item
+
+    def close(self) -> None:
+        with self._ready:
+            self.closed = True
+            self._items.clear()
+            self._ready.notify_all()
+
+
+def _produce(rows, convert, channel: _Channel) -> None:
+    """The worker thread's body: one epoch's rows into `channel`, then `_END` (or the error)."""
+    try:
+        for row in rows:
+            if not channel.put(convert(row)):
+                return
+        channel.put(_END)
+    except BaseException as error:  # noqa: BLE001  (handed to the consumer, raised there)
+        channel.put(_Failure(error))
+    finally:
+        close = getattr(rows, "close", None)
+        if close is not None:  # a generator pipeline stopped early releases what it holds
+            close()
+
+
+def _convert(index, names, output_numpy: bool, as_dict: bool, row):
+    if index is not None:
+        row = tuple(row[i] for i in index)
+    if output_numpy:
+        values = [np.asarray(v) for v in row]
+    else:
+        from cellgraph.runtime.tensor import Tensor
+
+        values = [Tensor(np.asarray(v)) for v in row]
+    return dict(zip(names, values)) if as_dict else values
+
+
+class _Epoch:
+    """One epoch in progress: its number, its worker's channel, and how it ended."""
+
+    def __init__(self, number: int, channel: _Channel):
+        self.number, self.channel = number, channel
+        self.ended = False
+        self.failure: BaseException | None = None
 
 
 class DatasetIterator:
-    """`for row in it` runs one epoch; rows are lists of Tensors (or NumPy arrays, or dicts
-    by column name)."""
+    """`for row in it` reads the current epoch; rows are lists of Tensors (or NumPy arrays, or
+    dicts by column name)."""
 
     def __init__(self, dataset, columns, num_epochs, output_numpy, as_dict):
         if num_epochs is None or (isinstance(num_epochs, int) and num_epochs == -1):
@@ -72,57 +128,78 @@ class DatasetIterator:
         self.output_numpy, self.as_dict = bool(output_numpy), bool(as_dict)
         self.state = EpochState()
         self.epochs_started = 0
-        self._producer: _Producer | None = None
+        self._epoch: _Epoch | None = None
+        self._stopped = False
+        self._lock = threading.Lock()  # one reader at a time takes a row or ends an epoch
+        self._reading = threading.local()  # per thread: the epoch it took rows from
+        # closes the running epoch's channel when the iterator is collected: its worker ends
+        self._channels: list[_Channel] = []
+        weakref.finalize(self, _close_all, self._channels)
 
-    def _convert(self, row):
-        if self.index is not None:
-            row = tuple(row[i] for i in self.index)
-        if self.output_numpy:
-            values = [np.asarray(v) for v in row]
-        else:
-            from cellgraph.runtime.tensor import Tensor
-
-            values = [Tensor(np.asarray(v)) for v in row]
-        return dict(zip(self.names, values)) if self.as_dict else values
-
-    def _start_epoch(self):
+    def _start_epoch(self) -> _Epoch:
         if self.num_epochs is not None and self.epochs_started >= self.num_epochs:
             raise RuntimeError(f"dataset iterator: all {self.num_epochs} epoch(s) it was made "
                                f"for have run; create it with a larger `num_epochs`")
-        self.stop()
         self.state.epoch = self.epochs_started
         self.epochs_started += 1
-        rows = self.dataset.rows(self.state)
-        self._producer = _Producer(rows, self._convert, config.get_prefetch_size())
-        self._producer.start()
+        channel = _Channel(config.get_prefetch_size())
+        convert = functools.partial(_convert, self.index, self.names, self.output_numpy,
+                                    self.as_dict)
+        worker = threading.Thread(target=_produce, name="cellgraph-dataset-prefetch",
+                                  args=(self.dataset.rows(self.state), convert, channel),
+                                  daemon=True)
+        self._channels[:] = [channel]
+        self._epoch = _Epoch(self.state.epoch, channel)
+        worker.start()
+        return self._epoch
 
     def __iter__(self):
-        self._start_epoch()
         return self
 
     def __next__(self):
-        if self._producer is None:
-            self._start_epoch()
-        item = self._producer.queue.get()
-        if item is _END:
-            self._producer = None
-            raise StopIteration
-        if isinstance(item, _Failure):
-            self._producer = None
-            raise item.error
-        return item
+        with self._lock:
+            if self._stopped:
+                raise RuntimeError("dataset iterator: it was stopped (`stop()` or "
+                                   "`release()`); create a new iterator to read again")
+            epoch, mine = self._epoch, getattr(self._reading, "epoch", None)
+            if mine is not None and (mine != epoch.number or epoch.ended):
+                # this thread read an epoch that has ended since: it sees that end, once
+                self._reading.epoch = None
+                if mine == epoch.number and epoch.failure is not None:
+                    raise epoch.failure
+                raise StopIteration
+            if epoch is None or epoch.ended:
+                epoch = self._start_epoch()
+            self._reading.epoch = epoch.number
+            item = epoch.channel.get()
+            if item is _CLOSED:
+                raise RuntimeError("dataset iterator: it was stopped while reading")
+            if item is _END or isinstance(item, _Failure):
+                epoch.ended = True
+                self._channels.clear()
+                self._reading.epoch = None
+                if item is _END:
+                    raise StopIteration
+                epoch.failure = item.error
+                raise item.error
+            return item
 
     def get_next(self):
         return next(self)
 
     def stop(self):
-        """Stop the epoch in progress (its worker thread ends)."""
-        if self._producer is not None:
-            self._producer.stop()
-            self._producer = None
+        """End the iterator: its worker thread ends, and reading from it again is an error
+        (MindSpore's `stop`)."""
+        self._stopped = True
+        _close_all(self._channels)
 
-    def __del__(self):
+    def release(self):
         self.stop()
+
+
+def _close_all(channels: list[_Channel]) -> None:
+    for channel in list(channels):
+        channel.close()
 
 
 class TupleIterator(DatasetIterator):

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import itertools
 import numbers
+import threading
+import types
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -100,9 +103,18 @@ class _Iterated(Dataset):
 
     def __init__(self, source, names, num_samples, num_shards, shard_id):
         super().__init__()
+        if isinstance(source, types.GeneratorType):  # read again by every pass, as MindSpore
+            source = _Replayed(source)
+        elif isinstance(source, zip):  # MindSpore reads a zip into a list
+            source = list(source)
         self.source, self._names = source, list(names)
         self.num_samples = num_samples
         self.shard = None if num_shards is None else (num_shards, shard_id)
+        # any other one-shot source (an iterator) is one stream for every iterator over the
+        # dataset: their workers take turns, so none runs it twice at once and each row goes
+        # to one of them
+        self._turns = threading.Lock() if isinstance(source, Iterator) and not callable(
+            source) else None
 
     @property
     def column_names(self):
@@ -113,12 +125,54 @@ class _Iterated(Dataset):
 
     def rows(self, state):
         items = self.source() if callable(self.source) else iter(self.source)
+        if self._turns is not None:
+            items = _taking_turns(items, self._turns)
         if self.shard is not None:
             items = itertools.islice(items, self.shard[1], None, self.shard[0])
         if self.num_samples:
             items = itertools.islice(items, self.num_samples)
         for item in items:
             yield as_row(item, self._names, "GeneratorDataset")
+
+
+class _Replayed:
+    """A generator object as a source that every pass reads from its first row (MindSpore tees
+    it): the rows it gave are kept, and a pass past them takes the next one from the generator
+    (one pass at a time), so epochs, `get_dataset_size` and `output_shapes` lose no row."""
+
+    def __init__(self, generator):
+        self._generator, self._rows = generator, []
+        self._taking, self._done = threading.Lock(), False
+
+    def __iter__(self):
+        index = 0
+        while True:
+            if index < len(self._rows):
+                index += 1
+                yield self._rows[index - 1]
+                continue
+            with self._taking:
+                if index < len(self._rows):
+                    continue
+                if self._done:
+                    return
+                item = next(self._generator, _DONE)
+                if item is _DONE:
+                    self._done = True
+                    return
+                self._rows.append(item)
+
+
+def _taking_turns(items, lock):
+    while True:
+        with lock:
+            item = next(items, _DONE)
+        if item is _DONE:
+            return
+        yield item
+
+
+_DONE = object()
 
 
 def _names_for(column_names, count: int | None, op: str) -> list[str]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import threading
 
 from cellgraph import context
 from cellgraph.compiler.builder import current_builder, parameters_cast_to
@@ -12,8 +13,12 @@ from cellgraph.compiler.frontend import (
     keyword_only_names,
     top_level_arguments,
 )
-from cellgraph.compiler.guards import record_all_attributes, record_guard
-from cellgraph.compiler.scope import is_user_function
+from cellgraph.compiler.guards import record_all_attributes, record_code_globals, record_guard
+from cellgraph.compiler.scope import (
+    is_unparsed_user_function,
+    is_user_function,
+    written_by_user,
+)
 from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import abstract_of
@@ -88,12 +93,32 @@ def _optional_input(construct, index: int) -> bool:
         and params[index].default is None
 
 
+class StepLock:
+    """Held around each call of a training Cell (a TrainOneStepCell, an optimizer): a step
+    reads the Parameters, computes and writes them back, so steps of one Cell called from
+    several threads at once must run one after the other or updates are lost. A copy of the
+    Cell gets a lock of its own."""
+
+    def __init__(self):
+        self._lock = threading.RLock()
+
+    def __enter__(self):
+        self._lock.acquire()
+
+    def __exit__(self, *exc):
+        self._lock.release()
+
+    def __deepcopy__(self, memo):
+        return StepLock()
+
+
 class Cell:
     """Base class for networks. Parameters and sub-Cells are found in attribute order."""
 
     _cellgraph_cell = True
     _forward_pre_hooks = None  # {key: hook}; replaced, never mutated, so graphs can guard it
     _forward_hooks = None
+    _step_lock = None  # a StepLock in training Cells: their calls run one at a time
 
     def __init__(self, auto_prefix=True, flags=None):
         object.__setattr__(self, "training", False)
@@ -141,6 +166,13 @@ class Cell:
     def __call__(self, *args, **kwargs):
         if current_builder() is not None:
             return self._graph_call(args, kwargs)
+        step_lock = self._step_lock
+        if step_lock is not None:
+            with step_lock:
+                return self._top_level_call(args, kwargs)
+        return self._top_level_call(args, kwargs)
+
+    def _top_level_call(self, args, kwargs):
         if not context.is_graph_mode():
             amp_types = self.__dict__.get("_amp_types")
             if amp_types is None:
@@ -204,6 +236,8 @@ class Cell:
             # library functions do, so their errors point at the user's line that called them.
             # Their code may read any attribute: the graph is rebuilt when one is replaced.
             record_all_attributes(self, skip=("_graph_cache",))
+            if is_unparsed_user_function(construct):  # made by exec: no source to parse
+                record_code_globals(construct, written_by_user)
             for i, a in enumerate(args):
                 if a is None and not _optional_input(construct, i):
                     raise DTypeError(f"{type(self).__name__}: expected a Tensor for input "

@@ -25,7 +25,7 @@ from cellgraph.primitives.core import fmt_shape
 from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
-from .cell import Cell
+from .cell import Cell, StepLock
 
 __all__ = ["SGD", "Adam", "AdamW", "AdamWeightDecay", "Momentum", "Optimizer",
            "opt_init_args_register"]
@@ -168,6 +168,7 @@ class Optimizer(Cell):
 
     def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
         super().__init__(auto_prefix=False)
+        self._step_lock = StepLock()  # an update reads and writes the Parameters and moments
         op = type(self).__name__
         self.weight_decay = _real(weight_decay, op, "weight_decay", low=0.0)
         self.loss_scale = _real(loss_scale, op, "loss_scale", low=0.0, low_open=True)

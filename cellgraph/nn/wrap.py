@@ -14,7 +14,7 @@ from cellgraph.autograd import GradOperation, value_and_grad
 from cellgraph.ops import functional as F
 from cellgraph.primitives.errors import DTypeError
 
-from .cell import Cell
+from .cell import Cell, StepLock
 from .grad_reducer import data_parallel_reducer
 from .optim import Optimizer
 
@@ -78,6 +78,7 @@ class TrainOneStepCell(Cell):
                              f"{type(optimizer).__name__}")
         if sens is not None and (isinstance(sens, bool) or not isinstance(sens, numbers.Real)):
             raise DTypeError(f"TrainOneStepCell: `sens` must be a number, got {sens!r}")
+        self._step_lock = StepLock()  # forward, gradients and update: one step at a time
         self.network = network
         self.network.set_grad()
         self.optimizer = optimizer

@@ -67,6 +67,7 @@ HOST_FALLBACKS = {
                     "on every backend",
     "print": "formats values on the host",
     "py_hook": "calls the user's Python function (HookBackward) on host values",
+    "summary": "keeps summary values on the host, for SummaryRecord to write",
 }
 
 

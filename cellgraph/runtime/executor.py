@@ -180,6 +180,7 @@ def make_entry(ex: Executable, n_inputs: int):
         raw = [f"native({r})" for r in raw]
     env["located"] = functools.partial(located_error, module=ex.compiled.module,
                                        namespace=ex.namespace)
+    step_start = len(lines)
     lines += ["    try:",
               f"        outs = graph_fn({', '.join(raw)})",
               "    except Exception as e:  # a kernel failed: name the node and the user's line",
@@ -207,6 +208,12 @@ def make_entry(ex: Executable, n_inputs: int):
         env[f"param_{i}"], env[f"param_dtype_{i}"] = param, param.dtype.np
         lines += [f"    param_{i}._data = fix({results[n_results + i]}, param_dtype_{i})",
                   f"    param_{i}._version += 1"]
+    if ex.updates:
+        # a graph that writes Parameters reads them, runs, and writes them back: two calls at
+        # once would both start from the old values and one update would be lost
+        env["step_lock"] = threading.RLock()
+        lines[step_start:] = ["    with step_lock:"] + ["    " + line
+                                                         for line in lines[step_start:]]
     for i, dtype in enumerate(ex.out_dtypes[:n_results]):
         # Tensor._wrap, inlined: a new Tensor around the result, in the promised dtype
         env[f"np_dtype_{i}"], env[f"dtype_{i}"] = dtype.np, dtype

@@ -6,6 +6,7 @@ runtime/rng.py)."""
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 
@@ -45,6 +46,25 @@ numpy_backend = Backend("numpy", np, {**bind_kernels(NAMESPACE), **bind_override
 K = numpy_backend.kernels
 # Array-sized temporaries reuse the heap's pages instead of faulting in fresh ones every run.
 retain_freed_memory()
+
+
+_summary_lock = threading.Lock()
+_summaries: dict = {}  # (kind, tag) -> numpy array: the summary operations' last values
+
+
+@numpy_backend.register("summary")
+def _keep_summary(value, kind, tag):
+    with _summary_lock:
+        _summaries[(kind, tag)] = np.array(value, copy=True)
+    return ()
+
+
+def take_summaries() -> dict:
+    """The summary values kept since the last call, {(kind, tag): array}; clears them."""
+    with _summary_lock:
+        values = dict(_summaries)
+        _summaries.clear()
+    return values
 
 
 @numpy_backend.register("print")

@@ -258,9 +258,10 @@ class Parameter(Tensor):
                          self.layerwise_parallel, self.parallel_optimizer)
 
     def set_data(self, data, slice_shape=False):
-        """Replace the value (a Tensor, array or number); returns self. As in MindSpore, data of
-        a wider dtype than the Parameter's (float64 into float32, int64 into int32) is refused
-        rather than cast with a loss; Python numbers take the Parameter's dtype."""
+        """Replace the value (a Tensor, an array or a Python number); returns self. As in
+        MindSpore, data of another dtype is cast to the Parameter's (see `cast_to_dtype`: float64
+        into float32 rounds, a float into an integer truncates toward zero) and the shape may
+        change; a Python float into a signed integer Parameter is refused, as there."""
         from cellgraph.compiler.builder import current_builder
 
         if current_builder() is not None:  # in construct: an update the graph carries out
@@ -268,12 +269,13 @@ class Parameter(Tensor):
 
             assign_in_graph(self, data)
             return self
+        if isinstance(data, float) and self._dtype.np.kind == "i":
+            raise DTypeError(f"Parameter set_data: a Python float ({data!r}) is not converted "
+                             f"implicitly to Parameter {self.name!r} of dtype {self._dtype}; "
+                             f"pass Tensor(value, {self._dtype}) or change its dtype with "
+                             f"set_dtype")
         src = data.asnumpy() if isinstance(data, Tensor) else np.asarray(data)
-        if not isinstance(data, (bool, int, float)) and _narrows(src.dtype, self._dtype.np):
-            raise DTypeError(f"Parameter set_data: the data has dtype {src.dtype} but Parameter "
-                             f"{self.name!r} is {self._dtype}; the conversion could lose "
-                             f"values, so cast the data to {self._dtype} first")
-        self._data = get_backend().from_host(np.array(src, dtype=self._dtype.np))
+        self._data = get_backend().from_host(cast_to_dtype(src, self._dtype.np))
         self._version += 1
         return self
 
@@ -291,15 +293,14 @@ class Parameter(Tensor):
     __str__ = __repr__  # print(p) shows the description too, as in MindSpore
 
 
-# MindSpore's implicit conversion order: data converts into a Parameter of a later dtype only
-_IMPLICIT_ORDER = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
-                   "uint64", "float16", "float32", "float64")
-
-
-def _narrows(src: np.dtype, dst: np.dtype) -> bool:
-    if src.name in _IMPLICIT_ORDER and dst.name in _IMPLICIT_ORDER:
-        return _IMPLICIT_ORDER.index(src.name) > _IMPLICIT_ORDER.index(dst.name)
-    return not np.can_cast(src, dst, casting="safe")
+def cast_to_dtype(array: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """`array` as a new array of `dtype`, as MindSpore's Cast converts: floats round to the
+    nearest value (beyond the range: inf), floats into integers truncate toward zero, anything
+    into bool tests for nonzero, complex into a real dtype keeps the real part."""
+    if array.dtype.kind == "c" and np.dtype(dtype).kind != "c":
+        array = array.real
+    with np.errstate(over="ignore", invalid="ignore"):  # Cast gives inf past the range
+        return np.array(array, dtype=dtype)
 
 
 class ParameterTuple(tuple):

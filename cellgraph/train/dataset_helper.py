@@ -25,7 +25,7 @@ class DatasetHelper:
         self.dataset, self.dataset_sink_mode = dataset, bool(dataset_sink_mode)
         self._sink_size, self.epoch_num = int(sink_size), epoch_num
         self.iter = dataset.create_tuple_iterator(num_epochs=-1)
-        self._stream = None
+        self._stream, self._stopped = None, False
 
     def sink_size(self) -> int:
         """Batches per loop: `sink_size` in sink mode (-1: the dataset size), else 1."""
@@ -59,11 +59,16 @@ class DatasetHelper:
         return self.types_shapes()
 
     def continue_send(self):
-        """Resume feeding (a no-op here: batches are read on demand)."""
+        """Resume feeding after `stop_send`, from the start of an epoch (batches are otherwise
+        read on demand)."""
+        if self._stopped:
+            self.iter = self.dataset.create_tuple_iterator(num_epochs=-1)
+            self._stream, self._stopped = None, False
 
     def stop_send(self):
-        """Stop the prefetching thread."""
+        """Stop the prefetching thread (and the iterator; `continue_send` makes a new one)."""
         self.iter.stop()
+        self._stopped = True
 
     def release(self):
         self.stop_send()

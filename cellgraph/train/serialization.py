@@ -20,7 +20,7 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.comm_ops import WORLD_COMM_GROUP
 from cellgraph.primitives.errors import CellgraphError, DTypeError, ShapeError
 from cellgraph.runtime import distributed
-from cellgraph.runtime.tensor import Parameter, Tensor
+from cellgraph.runtime.tensor import Parameter, Tensor, cast_to_dtype
 
 from . import checkpoint_crypto, safetensors
 from . import checkpoint_proto as proto
@@ -404,9 +404,8 @@ def _converted(param, value, strict: bool, name: str) -> np.ndarray:
                              f"in the network but {dt.from_numpy(array.dtype)} in the "
                              f"checkpoint" + ("" if strict else "; only conversions within "
                                               "floats or within integers are made"))
-        converted = array.astype(want)
-        if not np.array_equal(converted.astype(array.dtype), array, equal_nan=same_kind
-                              and array.dtype.kind == "f"):
+        converted = cast_to_dtype(array, want)  # floats round as MindSpore casts them
+        if not have.is_float and not np.array_equal(converted.astype(array.dtype), array):
             raise DTypeError(f"load_param_into_net: Parameter {name!r} is {param.dtype} in the "
                              f"network but {dt.from_numpy(array.dtype)} in the checkpoint, and "
                              f"converting would change values ({_first_change(array, converted)})"
@@ -428,8 +427,8 @@ def load_param_into_net(net, parameter_dict, strict_load=False,
     """Copy `parameter_dict` (name -> Parameter/Tensor) into the network's parameters of the
     same names. Returns (network parameters not loaded, checkpoint entries not used).
 
-    A shape mismatch is an error; a dtype mismatch is converted within floats or within
-    integers when no value changes (300 never becomes an int8 44, 0.1 never a float32) unless
+    A shape mismatch is an error; a dtype mismatch is converted within floats (rounded, as
+    MindSpore casts) or within integers when no value changes (300 never becomes an int8 44) unless
     `strict_load`, which also makes a missing parameter an error. Network parameters not loaded
     and checkpoint entries not used are reported (a warning each) and returned. Nothing is
     changed unless every check passes. String entries (append_dict's) name no parameter.

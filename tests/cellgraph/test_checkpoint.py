@@ -169,14 +169,12 @@ def test_dtype_mismatch_converts_within_floats_unless_strict(tmp_path):
         cellgraph.load_param_into_net(net, params)
 
 
-def test_lossy_conversions_are_refused(tmp_path):
+def test_floats_round_and_lossy_integer_conversions_are_refused(tmp_path):
     params = cellgraph.load_checkpoint(str(_saved(tmp_path)))
     net = Net()
-    before = net.fc1.weight.asnumpy().copy()
     params["fc1.weight"] = Tensor(np.full((4, 3), 0.1, np.float64))
-    with pytest.raises(DTypeError, match=r"converting would change values \(0.1 would become"):
-        cellgraph.load_param_into_net(net, params)
-    np.testing.assert_array_equal(net.fc1.weight.asnumpy(), before)
+    cellgraph.load_param_into_net(net, params)  # MindSpore casts float64 to float32 too
+    np.testing.assert_array_equal(net.fc1.weight.asnumpy(), np.full((4, 3), 0.1, np.float32))
 
     class Counter(nn.Cell):
         def __init__(self):

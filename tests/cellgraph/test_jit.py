@@ -1,5 +1,8 @@
 """cellgraph.jit as a decorator for functions and for construct, in both modes."""
+import re
+
 import numpy as np
+import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, context, nn, ops
@@ -58,3 +61,49 @@ def test_jit_construct_in_graph_mode_and_under_grad():
     dx, dy = ms.grad(net, grad_position=(0, 1))(x, y)
     np.testing.assert_allclose(dx.asnumpy(), [3.0, 4.0])
     np.testing.assert_allclose(dy.asnumpy(), [1.0, 2.0])
+
+
+def test_jit_of_something_not_callable_says_so_at_jit():
+    from cellgraph.primitives.errors import DTypeError
+
+    for value in (42, "f", [1]):
+        with pytest.raises(DTypeError, match=r"For 'jit', the first argument must be a 'Function' or "
+                                             r"'Cell', but got "
+                                             + re.escape(f"{type(value).__name__} {value!r}")):
+            ms.jit(value)
+    assert callable(ms.jit(None))  # the decorator form
+
+
+def test_a_wrong_keyword_is_reported_as_the_unexpected_keyword():
+    from cellgraph.primitives.errors import ArgumentError
+
+    @ms.jit
+    def scaled(x, y=1.0):
+        return x * y
+
+    def helper(x, s=1.0):
+        return x * s
+
+    class Net(nn.Cell):
+        def construct(self, x, *, scale=2.0):
+            return helper(x, sc=scale)
+
+    class Model:
+        @ms.jit
+        def step(self, x, k=3.0):
+            return x * k
+
+    x = Tensor(np.ones(2, np.float32))
+    unexpected = r"\(\) got an unexpected keyword argument "
+    cases = [(lambda: scaled(xx=x),
+              "scaled" + unexpected + r"'xx'; its parameters are \(x, y=1.0\)"),
+             (lambda: Net()(x, scal=3.0),
+              "Net.construct" + unexpected + r"'scal'; its parameters are \(x, \*, scale=2.0\)"),
+             (lambda: Net()(x),
+              "helper" + unexpected + r"'sc'; expected 2 positional arguments \(x, s=1.0\)"),
+             (lambda: Model().step(x, kk=1.0), "Model.step" + unexpected + "'kk'")]
+    for call, message in cases:
+        with pytest.raises(ArgumentError, match=message):
+            call()
+    np.testing.assert_allclose(Model().step(x, k=4.0).asnumpy(), [4.0, 4.0])
+    np.testing.assert_allclose(scaled(x, y=2.0).asnumpy(), [2.0, 2.0])

@@ -142,3 +142,172 @@ def test_unchanged_reads_do_not_recompile():
     for _ in range(3):
         net(_x(2))
     assert len(net._graph_cache.entries) == 1
+
+
+def _compiled(net):
+    (entry,) = net._graph_cache.entries.values()
+    return entry
+
+
+class PropertyNet(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self._s = 2.0
+        self.w = Parameter(Tensor(np.ones(2, np.float32)), name="w")
+
+    @property
+    def s(self):
+        return self._s
+
+    @property
+    def doubled_w(self):
+        return self.w * 2
+
+    @property
+    def shape_pair(self):
+        return (int(self._s), 1)  # a new tuple at every read
+
+    def construct(self, x):
+        return x * self.s + self.doubled_w + self.shape_pair[0]
+
+
+def test_property_reading_another_attribute():
+    net = PropertyNet()
+    np.testing.assert_allclose(net(_x(2)).asnumpy(), [6.0, 8.0])
+    net._s = 5.0
+    np.testing.assert_allclose(net(_x(2)).asnumpy(), [12.0, 17.0])
+
+
+def test_property_computing_from_a_parameter_follows_it():
+    net = PropertyNet()
+    net(_x(2))
+    net.w.set_data(Tensor(np.array([10.0, 20.0], np.float32)))
+    np.testing.assert_allclose(net(_x(2)).asnumpy(), [24.0, 46.0])
+
+
+def test_property_values_rebuilt_equal_do_not_recompile():
+    net = PropertyNet()
+    net(_x(2))
+    first = _compiled(net)
+    net(_x(2))
+    assert _compiled(net) is first
+
+
+class Scaled:
+    """A descriptor the front end cannot parse: its value is read again at each call."""
+
+    def __get__(self, obj, objtype=None):
+        return obj._scale if obj is not None else self
+
+
+class DescriptorNet(nn.Cell):
+    scale = Scaled()
+
+    def __init__(self):
+        super().__init__()
+        self._scale = 2.0
+
+    def construct(self, x):
+        return x * self.scale
+
+
+def test_descriptor_value_changed():
+    net = DescriptorNet()
+    np.testing.assert_allclose(net(_x(2)).asnumpy(), [2.0, 4.0])
+    net._scale = 3.0
+    np.testing.assert_allclose(net(_x(2)).asnumpy(), [3.0, 6.0])
+
+
+class GetattrNet(nn.Cell):
+    """Serves configuration values from a dict through __getattr__."""
+
+    def __init__(self, config):
+        super().__init__()
+        self.__dict__["_config"] = config
+
+    def __getattr__(self, name):
+        config = self.__dict__.get("_config", {})
+        if name in config:
+            return config[name]
+        raise AttributeError(name)
+
+    def construct(self, x):
+        return x * self.k
+
+
+def test_getattr_served_dict_replaced_or_changed():
+    net = GetattrNet({"k": 2.0})
+    np.testing.assert_allclose(net(_x(2)).asnumpy(), [2.0, 4.0])
+    net.__dict__["_config"] = {"k": 7.0}
+    np.testing.assert_allclose(net(_x(2)).asnumpy(), [7.0, 14.0])
+    net._config["k"] = 3.0
+    np.testing.assert_allclose(net(_x(2)).asnumpy(), [3.0, 6.0])
+    first = _compiled(net)
+    net(_x(2))
+    assert _compiled(net) is first
+
+
+INTERACTIVE_SOURCE = '''
+scale = 3.0
+
+
+def helper(x):
+    return x * scale
+
+
+class Direct(nn.Cell):
+    def construct(self, x):
+        return abs(x) * scale
+
+
+class ThroughHelper(nn.Cell):
+    def construct(self, x):
+        return helper(x)
+'''
+
+
+def _run_interactively(filename, registered: bool):
+    """The source run as IPython runs a cell (its text registered with linecache under a
+    `<...>` name) or as `exec` of a string runs it (no source anywhere)."""
+    import linecache
+
+    if registered:
+        lines = INTERACTIVE_SOURCE.splitlines(True)
+        linecache.cache[filename] = (len(INTERACTIVE_SOURCE), None, lines, filename)
+    namespace = {"nn": nn, "__name__": "__main__"}
+    exec(compile(INTERACTIVE_SOURCE, filename, "exec"), namespace)  # noqa: S102
+    return namespace
+
+
+def test_globals_of_code_from_an_ipython_cell_or_exec():
+    import linecache
+
+    for filename, registered in (("<ipython-input-3-5f0c>", True), ("<string>", False)):
+        try:
+            namespace = _run_interactively(filename, registered)
+            direct, through = namespace["Direct"](), namespace["ThroughHelper"]()
+            np.testing.assert_allclose(direct(_x(2)).asnumpy(), [3.0, 6.0])
+            np.testing.assert_allclose(through(_x(2)).asnumpy(), [3.0, 6.0])
+            namespace["scale"] = 9.0
+            np.testing.assert_allclose(direct(_x(2)).asnumpy(), [9.0, 18.0])
+            np.testing.assert_allclose(through(_x(2)).asnumpy(), [9.0, 18.0])
+            namespace["abs"] = lambda v: v * 0  # a global now shadows the builtin
+            np.testing.assert_allclose(direct(_x(2)).asnumpy(), [0.0, 0.0])
+        finally:
+            linecache.cache.pop(filename, None)
+
+
+def test_a_library_property_building_a_new_list_of_the_same_items_does_not_recompile():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.rnn = nn.RNN(2, 3)
+
+        def construct(self, x):
+            return x * len(self.rnn.w_ih_list)
+
+    net = Net()
+    np.testing.assert_allclose(net(_x(2)).asnumpy(), [1.0, 2.0])
+    first = _compiled(net)
+    net(_x(2))
+    assert _compiled(net) is first

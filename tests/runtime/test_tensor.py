@@ -400,14 +400,31 @@ def test_parameter_set_data_keeps_dtype():
     assert_tensor(scalar.set_data(1.5), 1.5, ms.float32)  # a Python float takes its dtype
 
 
-def test_parameter_set_data_refuses_a_lossy_conversion():
+def test_parameter_set_data_casts_to_the_parameters_dtype_as_mindspore():
+    """MindSpore 2.10 casts any Tensor to the Parameter's dtype and takes its shape; only a
+    Python float into an integer Parameter is refused (values checked against it)."""
     w = Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name="w")
-    with pytest.raises(TypeError, match="has dtype float64 but Parameter 'w' is Float32"):
-        w.set_data(Tensor(np.array([0.1, 0.2], np.float64)))
-    small = Parameter(Tensor(np.array([1], np.int8)), name="small")
-    with pytest.raises(TypeError, match="cast the data to Int8 first"):
-        small.set_data(np.array([300]))
-    assert_tensor(w, [1.0, 2.0], ms.float32)  # unchanged
+    assert_tensor(w.set_data(Tensor(np.array([0.1, 0.2], np.float64))), [0.1, 0.2], ms.float32)
+    assert w.asnumpy().tolist() == np.array([0.1, 0.2], np.float32).tolist()
+    w.set_data(np.array([1.5, 2.25]))  # NumPy's float64 arrays, as real programs pass them
+    assert_tensor(w, [1.5, 2.25], ms.float32)
+    w.set_data(Tensor(np.array([1 + 2j, 3], np.complex64)))  # the real part
+    assert_tensor(w, [1.0, 3.0], ms.float32)
+    w.set_data(Tensor(np.ones(3, np.float64)))  # a new shape is taken, as in MindSpore
+    assert_tensor(w, [1.0, 1.0, 1.0], ms.float32)
+    half = Parameter(Tensor(np.zeros(2, np.float16)), name="half")
+    assert_tensor(half.set_data(Tensor(np.array([1e6, 2.0]))), [np.inf, 2.0], ms.float16)
+    count = Parameter(Tensor(np.array([0, 0], np.int32)), name="count")
+    assert_tensor(count.set_data(Tensor(np.array([1.7, -2.7], np.float32))), [1, -2], ms.int32)
+    assert_tensor(count.set_data(Tensor(np.array([5, 6], np.int64))), [5, 6], ms.int32)
+    assert_tensor(count.set_data(3), 3, ms.int32)
+    flag = Parameter(Tensor(np.array([False, True])), name="flag")
+    assert_tensor(flag.set_data(Tensor(np.array([0.5, 0.0], np.float32))), [True, False],
+                  ms.bool_)
+    with pytest.raises(TypeError, match=r"a Python float \(2.5\) is not converted implicitly "
+                                        r"to Parameter 'count' of dtype Int32"):
+        count.set_data(2.5)
+    assert_tensor(count, 3, ms.int32)  # unchanged
 
 
 def test_parameter_tuple():

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from cellgraph.common.assign import assign
-from cellgraph.nn.cell import Cell
+from cellgraph.nn.cell import Cell, StepLock
 from cellgraph.ops import functional as F
 from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
@@ -26,6 +26,7 @@ class Optimizer(Cell):
 
     def __init__(self, params, defaults: dict):
         super().__init__(auto_prefix=False)
+        self._step_lock = StepLock()  # a step reads and writes the Parameters and state
         self.defaults = dict(defaults)
         self.param_groups = []
         for index, group in enumerate(_groups(params)):

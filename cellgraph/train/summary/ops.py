@@ -2,49 +2,15 @@
 `HistogramSummary`): `op(name, value)` inside a network keeps the value when the graph runs,
 for the next `SummaryRecord.record(step)` to write.
 
-One effectful primitive, `summary`, does it for the four kinds: its kernel copies the value to
-the host and keeps the latest value per (kind, name) (what a step's record writes, as in
-MindSpore), so an unrecorded network holds one value per name, not one per step.
+One effectful primitive of the core, `summary` (compiler/summary_op.py), does it for the four
+kinds: its kernel copies the value to the host and keeps the latest value per (kind, name) (what
+a step's record writes, as in MindSpore), so an unrecorded network holds one value per name,
+not one per step.
 """
 from __future__ import annotations
 
-import threading
-
-import numpy as np
-
-from cellgraph.compiler import codegen
-from cellgraph.primitives.core import Primitive
-from cellgraph.runtime import backend as rb
-from cellgraph.runtime.numpy_backend import numpy_backend
-
-summary_p = Primitive("summary", lambda value, kind, tag: (), label="Summary",
-                      multiple_results=True, nondifferentiable=True, effectful=True)
-
-_lock = threading.Lock()
-_latest: dict = {}  # (kind, tag) -> numpy array, the value of the last run
-
-
-@numpy_backend.register("summary")
-def _keep(value, kind, tag):
-    with _lock:
-        _latest[(kind, tag)] = np.array(value, copy=True)
-    return ()
-
-
-def _summary_code(ctx, node, args, outs):
-    return [f"{ctx.kernel(node)}({', '.join(args)})"]
-
-
-codegen.CODEGEN_RULES["summary"] = _summary_code
-rb.HOST_FALLBACKS["summary"] = "keeps summary values on the host, for SummaryRecord to write"
-
-
-def take_latest() -> dict:
-    """The values kept since the last call, {(kind, tag): array}; clears them."""
-    with _lock:
-        values = dict(_latest)
-        _latest.clear()
-    return values
+from cellgraph.compiler.summary_op import summary_p
+from cellgraph.runtime.numpy_backend import take_summaries as take_latest  # noqa: F401
 
 
 def _check_rank(op: str, shape, ranks: tuple, what: str) -> None:

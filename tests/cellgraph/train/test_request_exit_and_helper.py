@@ -84,5 +84,9 @@ def test_dataset_helper_steps_and_sinks():
     assert shapes == [[8, 3], [8, 1]] and types == [np.float32, np.float32]
     assert DatasetHelper(data).sink_size() == 5
     sink.stop_send()
+    with pytest.raises(RuntimeError, match="it was stopped"):
+        next(iter(sink))
+    sink.continue_send()  # a new iterator, from the start of an epoch
+    assert [float(b[0].asnumpy()[0, 0]) for b in sink] == firsts[:3]
     with pytest.raises(ValueError, match="sink_size"):
         DatasetHelper(data, sink_size=0)

@@ -1,0 +1,178 @@
+"""The iterators' worker threads: they end with their iterator, threads may share an
+iterator, and epochs neither lose nor repeat rows."""
+import gc
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import cellgraph.dataset as ds
+
+WORKER = "cellgraph-dataset-prefetch"
+
+
+def _workers() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == WORKER]
+
+
+def _wait_for_workers_to_end(deadline_s=30.0) -> list[threading.Thread]:
+    """The workers still alive after each was given until the deadline to end."""
+    gc.collect()
+    for t in _workers():
+        t.join(deadline_s)
+    return _workers()
+
+
+def _numbers(n):
+    return ds.NumpySlicesDataset({"a": np.arange(n)}, shuffle=False)
+
+
+def _counting(n):
+    def rows():
+        yield from ((np.array(i),) for i in range(n))
+
+    return rows()
+
+
+@pytest.fixture(autouse=True)
+def _no_workers_left_before():
+    assert _wait_for_workers_to_end() == []
+
+
+def test_abandoned_iterators_end_their_threads():
+    before = threading.active_count()
+    data = _numbers(100).batch(2)
+    for _ in range(100):
+        it = data.create_tuple_iterator(output_numpy=True)
+        next(it)  # the worker fills its channel and waits for room
+    del it
+    for _ in range(20):  # `for` loops left early, over fresh iterators
+        for _row in data:
+            break
+    assert _wait_for_workers_to_end() == []
+    assert threading.active_count() == before
+
+
+def test_stop_ends_the_thread_and_the_iterator():
+    it = _numbers(100).create_tuple_iterator(output_numpy=True)
+    assert next(it)[0] == 0
+    it.stop()
+    assert _wait_for_workers_to_end() == []
+    with pytest.raises(RuntimeError, match="dataset iterator: it was stopped"):
+        next(it)
+
+
+def test_a_loop_left_early_is_continued_by_the_next_loop():
+    """`iter(it)` is `it` (as in MindSpore): a loop after `break` reads on in the same epoch;
+    the epoch after starts with the next `next`."""
+    it = _numbers(6).create_tuple_iterator(num_epochs=2, output_numpy=True)
+    first = []
+    for row in it:
+        first.append(int(row[0]))
+        if len(first) == 2:
+            break
+    first += [int(row[0]) for row in it]
+    assert first == [0, 1, 2, 3, 4, 5]
+    assert [int(row[0]) for row in it] == [0, 1, 2, 3, 4, 5]
+    with pytest.raises(RuntimeError, match="all 2 epoch"):
+        next(it)
+
+
+def test_a_generator_object_loses_no_row_when_a_loop_restarts():
+    ds.config.set_prefetch_size(4)
+    try:
+        data = ds.GeneratorDataset(_counting(50), ["a"], shuffle=False)
+        it = data.create_tuple_iterator(num_epochs=3, output_numpy=True)
+        seen = []
+        for stop_after in (3, 7, 1):
+            for row in it:
+                seen.append(int(row[0]))
+                if len(seen) % 10 == stop_after:
+                    break
+        seen += [int(row[0]) for row in it]
+        assert seen == list(range(50))
+        # every pass reads a generator object from its first row, as MindSpore's does
+        assert [int(row[0]) for row in it] == list(range(50))
+    finally:
+        ds.config.set_prefetch_size(16)
+
+
+def test_a_generator_object_is_read_whole_by_every_pass():
+    data = ds.GeneratorDataset(_counting(30), ["a"], shuffle=False)
+    assert data.output_shapes() == [[]] and data.get_dataset_size() == 30
+    first = data.create_tuple_iterator(num_epochs=1, output_numpy=True)
+    second = data.create_tuple_iterator(num_epochs=1, output_numpy=True)
+    seen = {id(first): [], id(second): []}
+    live = [first, second]
+    while live:  # alternate: both workers read the one generator at once
+        for it in list(live):
+            try:
+                seen[id(it)].append(int(next(it)[0]))
+            except StopIteration:
+                live.remove(it)
+    assert list(seen.values()) == [list(range(30))] * 2
+
+
+def test_iterators_over_one_iterator_source_share_its_rows():
+    rows = iter([(np.array(i),) for i in range(200)])  # an iterator, not a generator
+    data = ds.GeneratorDataset(rows, ["a"], shuffle=False)
+    first = data.create_tuple_iterator(num_epochs=1, output_numpy=True)
+    second = data.create_tuple_iterator(num_epochs=1, output_numpy=True)
+    seen, live = [], [first, second]
+    while live:  # alternate: both workers take rows from the one iterator at once
+        for it in list(live):
+            try:
+                seen.append(int(next(it)[0]))
+            except StopIteration:
+                live.remove(it)
+    assert sorted(seen) == list(range(200))
+
+
+def _read_together(it, n_threads=4):
+    rows, errors = [[] for _ in range(n_threads)], []
+    all_reading = threading.Barrier(n_threads)
+
+    def consume(out):
+        try:
+            out.append(int(next(it)[0]))
+            all_reading.wait()  # every thread reads the epoch before any can see its end
+            for row in it:
+                out.append(int(row[0]))
+        except BaseException as e:  # noqa: BLE001  (reported by the test)
+            errors.append(e)
+
+    threads = [threading.Thread(target=consume, args=(out,)) for out in rows]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+    finally:
+        sys.setswitchinterval(interval)
+    assert not any(t.is_alive() for t in threads), "a consumer thread hangs"
+    return rows, errors
+
+
+def test_threads_sharing_an_iterator_get_each_row_once_and_all_see_the_end():
+    it = _numbers(2000).create_tuple_iterator(num_epochs=1, output_numpy=True)
+    rows, errors = _read_together(it)
+    assert errors == []
+    assert sorted(r for part in rows for r in part) == list(range(2000))
+    with pytest.raises(RuntimeError, match="all 1 epoch"):
+        next(it)
+
+
+def test_threads_sharing_an_iterator_all_see_the_pipeline_error():
+    def broken(a):
+        if a == 500:
+            raise KeyError("row 500")
+        return a
+
+    it = _numbers(2000).map(broken, input_columns="a").create_tuple_iterator(
+        num_epochs=1, output_numpy=True)
+    rows, errors = _read_together(it)
+    assert errors and all(isinstance(e, KeyError) for e in errors)
+    assert sorted(r for part in rows for r in part) == list(range(500))
