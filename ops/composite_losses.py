@@ -10,6 +10,7 @@ import numpy as np
 from . import functional as F
 from . import math_ops as M
 from . import nn_functional as NF
+from .check_ops import check_range
 from .composite_classes import function_class, softmax_cross_entropy_with_logits
 from .core import abstract_of, running_eagerly
 from .errors import DTypeError, ShapeError
@@ -41,6 +42,10 @@ class SparseSoftmaxCrossEntropyWithLogits:
             raise DTypeError(f"SparseSoftmaxCrossEntropyWithLogits: expected integer labels, "
                              f"got {abstract_of(labels).dtype}")
         classes = abstract_of(logits).shape[-1]
+        # MindSpore raises RuntimeError for a negative label (and reads past the row for one
+        # >= C): every label outside [0, C) raises when the graph runs
+        labels = check_range(labels, low=0, high=max(classes, 1), what="label",
+                             op="SparseSoftmaxCrossEntropyWithLogits")
         dense = F.cast(NF.one_hot(labels, classes, 1, 0, -1), abstract_of(logits).dtype)
         loss, grad = softmax_cross_entropy_with_logits(logits, dense)
         if self.is_grad:

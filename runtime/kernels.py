@@ -77,13 +77,14 @@ def _axes(axis):
 
 
 @kernel("check_range")
-def _check_range(xp, x, low, high, what, op=None):
-    """`x` itself, or IndexError naming the values outside [low, high) (ops/check_ops.py)."""
+def _check_range(xp, x, low, high, what, op=None, error="index"):
+    """`x` itself, or IndexError (ValueError with error="value") naming the values outside
+    [low, high) (ops/check_ops.py)."""
     outside = (x < low) | (x >= high)
     if not bool(xp.any(outside)):  # the common case, without boolean indexing's nonzero pass
         return x
     offending = x[outside]
-    raise IndexError(range_message([int(v) for v in offending[:5]], int(offending.shape[0]),
+    raise (ValueError if error == "value" else IndexError)(range_message([int(v) for v in offending[:5]], int(offending.shape[0]),
                                    low, high, what))
 
 
