@@ -88,6 +88,55 @@ def _check_range(xp, x, low, high, what, op=None, error="index"):
                                    low, high, what))
 
 
+# ----- integer division by zero, as MindSpore 2.10's CPU kernels answer it ------------------------
+
+
+def _int_dtype(xp, x, y):
+    """The integer dtype of x // y (operands already share it; one may be a Python int)."""
+    dtype = getattr(x, "dtype", None) or getattr(y, "dtype", None)
+    return dtype if dtype is not None and xp.isdtype(dtype, "integral") else None
+
+
+def _zero_divisor(xp, x, y):
+    """(dtype, mask of zero divisors) when x // y divides integers by some zero, else None."""
+    dtype = _int_dtype(xp, x, y)
+    if dtype is None:
+        return None
+    zero = xp.asarray(y == 0)
+    return (dtype, zero) if bool(xp.any(zero)) else None
+
+
+@kernel("floor_div")
+def _floor_div(xp, x, y):
+    """x // y; an integer divided by 0 gives the dtype's max for x > 0, its min for x < 0 and
+    0 for x = 0 (MindSpore's FloorDiv), not NumPy's 0."""
+    found = _zero_divisor(xp, x, y)
+    if found is None:
+        return xp.floor_divide(x, y)
+    dtype, zero = found
+    quotient = xp.floor_divide(x, xp.where(zero, xp.asarray(1, dtype=dtype), y))
+    info = xp.iinfo(dtype)
+    x = xp.asarray(x, dtype=dtype)
+    limit = xp.where(x > 0, xp.asarray(info.max, dtype=dtype),
+                     xp.where(x < 0, xp.asarray(info.min, dtype=dtype),
+                              xp.asarray(0, dtype=dtype)))
+    return xp.where(zero, limit, quotient)
+
+
+@kernel("floor_mod")
+def _floor_mod(xp, x, y):
+    """x mod y with y's sign; an integer mod 0 is the dtype's min for signed 32- and 64-bit
+    integers and 0 for the others (MindSpore's FloorMod), not NumPy's 0."""
+    found = _zero_divisor(xp, x, y)
+    if found is None:
+        return xp.remainder(x, y)
+    dtype, zero = found
+    info = xp.iinfo(dtype)
+    rest = xp.remainder(x, xp.where(zero, xp.asarray(1, dtype=dtype), y))
+    at_zero = info.min if info.min < 0 and info.bits >= 32 else 0
+    return xp.where(zero, xp.asarray(at_zero, dtype=dtype), rest)
+
+
 # ----- elementwise without an array-API function of their own -----------------------------------
 
 TABLE["rsqrt"] = lambda xp, x: 1 / xp.sqrt(x)
