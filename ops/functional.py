@@ -138,8 +138,15 @@ def cast(x, dtype):
     return A.cast(x, dtype=dtype)
 
 
-def concat(tensors, axis=0):
+def _some_tensors(op: str, tensors) -> tuple:
     tensors = tuple(tensors)
+    if not tensors:  # MindSpore: "the stack element num must be greater than or equal to 1"
+        raise ShapeError(f"{op}: expected at least one tensor, got none")
+    return tensors
+
+
+def concat(tensors, axis=0):
+    tensors = _some_tensors("Concat", tensors)
     return A.concat(*tensors, axis=normalize_axis(axis, abstract_of(tensors[0]).ndim))
 
 
@@ -147,7 +154,7 @@ cat = concat
 
 
 def stack(tensors, axis=0):
-    tensors = tuple(tensors)
+    tensors = _some_tensors("Stack", tensors)
     return A.stack(*tensors, axis=normalize_axis(axis, abstract_of(tensors[0]).ndim + 1))
 
 
