@@ -98,12 +98,10 @@ def _int_dtype(xp, x, y):
 
 
 def _zero_divisor(xp, x, y):
-    """(dtype, mask of zero divisors) when x // y divides integers by some zero, else None."""
+    """(dtype, mask of zero divisors) when x // y divides integers, else None (no test of the
+    data here: a tracing backend, jax, runs these kernels too)."""
     dtype = _int_dtype(xp, x, y)
-    if dtype is None:
-        return None
-    zero = xp.asarray(y == 0)
-    return (dtype, zero) if bool(xp.any(zero)) else None
+    return None if dtype is None else (dtype, xp.asarray(y == 0))
 
 
 @kernel("floor_div")
