@@ -16,7 +16,7 @@ from . import array_ops as A
 from . import dtype as dt
 from . import functional as F
 from .core import abstract_of, normalize_axis
-from .errors import ArgumentValueError, DTypeError
+from .errors import ArgumentValueError, DTypeError, ShapeError
 from .functional import gather
 from .nn_functional import argmax, clip_by_value, cumsum, reduce_prod
 from .random_ops import rand
@@ -183,6 +183,8 @@ def swapaxes(input, axis0, axis1):
 def flip(input, dims):
     """Reverse the order along each axis in `dims`."""
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    if _ndim(input) == 0:  # MindSpore: "the rank of x must be not equal to 0"
+        raise ShapeError("flip: expected a tensor of rank >= 1, got a 0-d tensor")
     index = [slice(None)] * _ndim(input)
     for d in dims:
         index[normalize_axis(d, _ndim(input))] = slice(None, None, -1)

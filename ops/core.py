@@ -8,6 +8,7 @@ This is the pattern of JAX's autodidax, and it keeps this package free of import
 """
 from __future__ import annotations
 
+import numbers
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -442,6 +443,8 @@ fmt_shape = _fmt_shape
 
 
 def normalize_axis(axis: int, ndim: int, op: str = "") -> int:
+    if not isinstance(axis, numbers.Integral):
+        raise DTypeError(f"the type of 'axis' must be 'int', got {type(axis).__name__} {axis!r}")
     if not -max(ndim, 1) <= axis < max(ndim, 1):
         raise ShapeError(f"axis {axis} is out of range for a tensor of rank {ndim}")
     return axis % max(ndim, 1)

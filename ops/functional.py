@@ -117,6 +117,10 @@ def broadcast_to(x, shape):
     xt = abstract_of(x)
     shape = tuple(int(s) for s in shape)
     lead = len(shape) - xt.ndim
+    for i, s in enumerate(shape):
+        if s == -1 and i < lead or s < -1:  # -1 keeps an axis x has; a new one needs a size
+            raise ShapeError(f"BroadcastTo: cannot broadcast shape {tuple(xt.shape)} to "
+                             f"{shape}: dimension {i} is {s}")
     shape = tuple(xt.shape[i - lead] if s == -1 else s for i, s in enumerate(shape))
     return A.broadcast_to(x, shape=shape)
 
@@ -147,6 +151,8 @@ def _some_tensors(op: str, tensors) -> tuple:
 
 def concat(tensors, axis=0):
     tensors = _some_tensors("Concat", tensors)
+    if any(abstract_of(t).ndim == 0 for t in tensors):  # MindSpore: ValueError too
+        raise ShapeError("Concat: expected tensors of rank >= 1, got a 0-d tensor")
     return A.concat(*tensors, axis=normalize_axis(axis, abstract_of(tensors[0]).ndim))
 
 

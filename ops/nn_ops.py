@@ -26,6 +26,8 @@ from .math_ops import add, add_terms, exp, float_type, mul, neg, sub
 relu = Primitive("relu", lambda x: x.strong(), label="ReLU", public=True, method=True)
 sigmoid = Primitive("sigmoid", float_type, promote=FLOAT, public=True, method=True)
 def _softmax_type(x, axis=-1):
+    if isinstance(axis, bool) or not isinstance(axis, int):
+        raise DTypeError(f"the type of 'axis' must be 'int', got {type(axis).__name__} {axis!r}")
     if x.ndim == 0:  # MindSpore: "the axis must be in [0,0), but got -1"
         raise ShapeError("expected a tensor of rank >= 1, got a 0-d tensor: the axis must be "
                          "in [0, 0), and a softmax needs an axis to normalise along")
