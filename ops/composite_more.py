@@ -16,7 +16,7 @@ from . import nn_functional as NF
 from . import nn_ops as N
 from . import scatter_ops as S
 from .composite_classes import function_class
-from .core import abstract_of, normalize_axis, running_eagerly
+from .core import abstract_of, normalize_axis, running_eagerly, tensor_axis
 from .errors import ArgumentValueError, DTypeError, ShapeError
 
 __all__ = [
@@ -151,7 +151,7 @@ def repeat_interleave(input, repeats, axis=None):
     int, or one count per element (a list, or a Tensor outside a graph)."""
     if axis is None:
         input, axis = F.reshape(input, (-1,)), 0
-    axis = normalize_axis(axis, abstract_of(input).ndim)
+    axis = tensor_axis(axis, abstract_of(input).ndim, "repeat_interleave")
     if hasattr(repeats, "asnumpy"):
         if not running_eagerly():
             raise DTypeError("repeat_interleave: Tensor `repeats` inside a graph give a shape "

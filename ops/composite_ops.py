@@ -15,7 +15,7 @@ import numpy as np
 from . import array_ops as A
 from . import dtype as dt
 from . import functional as F
-from .core import abstract_of, normalize_axis
+from .core import abstract_of, normalize_axis, tensor_axis
 from .errors import ArgumentValueError, DTypeError, ShapeError
 from .functional import gather
 from .nn_functional import argmax, clip_by_value, cumsum, reduce_prod
@@ -198,8 +198,10 @@ def roll(input, shifts, dims=None):
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
     for shift, d in zip(shifts, dims):
-        axis = normalize_axis(d, _ndim(input))
+        axis = tensor_axis(d, _ndim(input), "roll")
         size = _shape(input)[axis]
+        if not size:
+            continue
         shift %= size
         if shift:
             index = np.concatenate([np.arange(size - shift, size), np.arange(size - shift)])
@@ -209,8 +211,10 @@ def roll(input, shifts, dims=None):
 
 def chunk(input, chunks, axis=0):
     """`chunks` pieces along `axis`, the last one shorter when the size does not divide."""
-    size = _shape(input)[normalize_axis(axis, _ndim(input))]
-    step = -(-size // chunks)
+    if isinstance(chunks, bool) or not isinstance(chunks, int) or chunks <= 0:
+        raise ArgumentValueError(f"chunk: `chunks` must be an int > 0, got {chunks!r}")
+    size = _shape(input)[tensor_axis(axis, _ndim(input), "chunk")]
+    step = -(-size // chunks) or 1  # (an empty axis: one empty piece)
     from .nn_functional import split
 
     return split(input, step, axis)
@@ -218,7 +222,7 @@ def chunk(input, chunks, axis=0):
 
 def unstack(input_x, axis=0):
     """The slices along `axis`, as a tuple."""
-    axis = normalize_axis(axis, _ndim(input_x))
+    axis = tensor_axis(axis, _ndim(input_x), "unstack")
     index = [slice(None)] * _ndim(input_x)
     pieces = []
     for i in range(_shape(input_x)[axis]):
@@ -285,7 +289,7 @@ def cumprod(input, dim, dtype=None):
     reduce_prod over a masked copy, so zeros and signs need no special care)."""
     if dtype is not None:
         input = F.cast(input, dtype)
-    dim = normalize_axis(dim, _ndim(input))
+    dim = tensor_axis(dim, _ndim(input), "cumprod")
     moved = swapaxes(input, dim, -1)
     size = _shape(moved)[-1]
     expanded = F.broadcast_to(F.expand_dims(moved, -2), _shape(moved)[:-1] + (size, size))

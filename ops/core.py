@@ -450,6 +450,15 @@ def normalize_axis(axis: int, ndim: int, op: str = "") -> int:
     return axis % max(ndim, 1)
 
 
+def tensor_axis(axis: int, ndim: int, op: str) -> int:
+    """`normalize_axis` for an operation that works along an axis of the tensor itself (cumprod,
+    roll, gather_elements): a 0-d tensor has none (MindSpore raises ValueError too)."""
+    if ndim == 0:
+        raise ShapeError(f"{op}: expected a tensor of rank >= 1 to work along axis {axis}, got "
+                         f"a 0-d tensor")
+    return normalize_axis(axis, ndim)
+
+
 def normalize_axes(axis, ndim: int) -> tuple[int, ...]:
     """None -> all axes; int or tuple -> sorted non-negative tuple. A 0-d tensor has no axes:
     axis 0 or -1 of it (accepted, as in MindSpore) is no axis."""
