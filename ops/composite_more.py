@@ -158,6 +158,8 @@ def repeat_interleave(input, repeats, axis=None):
                              "known only at run time; pass an int or a list")
         repeats = repeats.asnumpy().tolist()
     if isinstance(repeats, numbers.Integral):
+        if repeats < 0:
+            raise ArgumentValueError(f"repeat_interleave: `repeats` must be >= 0, got {repeats}")
         return input.repeat(int(repeats), axis)
     size = abstract_of(input).shape[axis]
     counts = np.asarray(repeats, np.int64).reshape(-1)

@@ -270,3 +270,26 @@ def test_label_losses_check_labels_as_mindspore(case, mode):
         assert "Loss" in str(info.value) or "CrossEntropy" in str(info.value)
         return
     np.testing.assert_allclose(call(x, y).asnumpy(), want, rtol=1e-5)
+
+
+@pytest.mark.parametrize("mode", ["eager", "graph"])
+def test_ctc_loss_refuses_target_labels_outside_the_classes(mode):
+    # MindSpore's CPU kernel returns a number for them (reading past the row); padding past a
+    # sequence's target length is not read, whatever it holds
+    from cellgraph import ops
+
+    log_probs = Tensor(np.log(np.full((5, 2, 4), 0.25, np.float32)))
+    lengths = Tensor(np.array([5, 5], np.int32))
+
+    def call(targets, target_lengths):
+        return ops.ctc_loss(log_probs, targets, lengths, target_lengths)[0]  # (loss, alpha)
+
+    fn = cellgraph.jit(call) if mode == "graph" else call
+    two = Tensor(np.array([2, 2], np.int32))
+    np.testing.assert_allclose(fn(Tensor(np.array([[1, 2], [3, 1]], np.int32)), two).asnumpy(),
+                               1.68806, rtol=1e-5)  # MindSpore's value
+    for bad in ([[1, 7], [3, 1]], [[1, -1], [3, 1]]):
+        with pytest.raises(RuntimeError, match=r"CTCLossV2.*target label -?\d out of range"):
+            fn(Tensor(np.array(bad, np.int32)), two)
+    padded = fn(Tensor(np.array([[1, -1], [3, 9]], np.int32)), Tensor(np.array([1, 1], np.int32)))
+    assert np.isfinite(padded.asnumpy()).all()
