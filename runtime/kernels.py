@@ -101,7 +101,7 @@ def _zero_divisor(xp, x, y):
     """(dtype, mask of zero divisors) when x // y divides integers, else None (no test of the
     data here: a tracing backend, jax, runs these kernels too)."""
     dtype = _int_dtype(xp, x, y)
-    return None if dtype is None else (dtype, xp.asarray(y == 0))
+    return None if dtype is None else (dtype, xp.asarray(y, dtype=dtype) == 0)
 
 
 @kernel("floor_div")
@@ -112,9 +112,9 @@ def _floor_div(xp, x, y):
     if found is None:
         return xp.floor_divide(x, y)
     dtype, zero = found
+    x, y = xp.asarray(x, dtype=dtype), xp.asarray(y, dtype=dtype)  # a Python int among them
     quotient = xp.floor_divide(x, xp.where(zero, xp.asarray(1, dtype=dtype), y))
     info = xp.iinfo(dtype)
-    x = xp.asarray(x, dtype=dtype)
     limit = xp.where(x > 0, xp.asarray(info.max, dtype=dtype),
                      xp.where(x < 0, xp.asarray(info.min, dtype=dtype),
                               xp.asarray(0, dtype=dtype)))
@@ -129,6 +129,7 @@ def _floor_mod(xp, x, y):
     if found is None:
         return xp.remainder(x, y)
     dtype, zero = found
+    x, y = xp.asarray(x, dtype=dtype), xp.asarray(y, dtype=dtype)  # a Python int among them
     info = xp.iinfo(dtype)
     rest = xp.remainder(x, xp.where(zero, xp.asarray(1, dtype=dtype), y))
     at_zero = info.min if info.min < 0 and info.bits >= 32 else 0
