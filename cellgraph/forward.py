@@ -169,8 +169,16 @@ def emit_jvp(traced: _Traced, tangents: list) -> tuple[list, list]:
     """(f's flat outputs, J·v for the differentiated outputs) by transposing the reverse map."""
     reverse_graph = _reverse_map_graph(traced)
     n_params, n_out = len(traced.graph.params), len(traced.graph.outputs)
-    dummy_u = [_zeros(aval) for aval in traced.primary_avals]
-    sens = [_zeros(o.aval) for o in traced.graph.outputs] + list(tangents)
+    avals = [o.aval for o in traced.graph.outputs]
+    if any(None in aval.shape for aval in avals):
+        # an output joined from branches of different lengths: zeros of its run-time shape,
+        # from f's outputs (the optimiser merges this forward pass with the one in the grad)
+        forward = inline(traced.graph, traced.operands)
+        zeros = [F.zeros_like(v) if None in a.shape else _zeros(a) for v, a in zip(forward, avals)]
+    else:
+        zeros = [_zeros(aval) for aval in avals]
+    dummy_u = zeros[:traced.n_primary]
+    sens = zeros + list(tangents)
     wrt = tuple(range(n_params, n_params + traced.n_primary))
     outs, products = emit_grad(reverse_graph, traced.operands + dummy_u, wrt, sens)
     return outs[:n_out], products

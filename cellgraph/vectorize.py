@@ -287,7 +287,15 @@ def jacobian_columns(graph: Graph, inputs: list, w: int, outs: list[int]) -> lis
     assert not captured
 
     def tangents(*values):  # (primals..., v) -> J v for every output
-        at = list(values[:n]) + [zero_of(a) for a in out_avals]
+        if any(None in a.shape for a in out_avals):
+            # an output joined from branches of different lengths: its (unread) cotangent
+            # point is zeros of its run-time shape, from the forward pass the optimiser merges
+            forward = inline(target, list(values[:n]))
+            zeros = [A.zeros_like(v) if None in a.shape else zero_of(a)
+                     for v, a in zip(forward, out_avals)]
+        else:
+            zeros = [zero_of(a) for a in out_avals]
+        at = list(values[:n]) + zeros
         return vjp(linear, at, tuple(range(n, n + len(out_avals))), [values[n]])[1]
 
     jvp_graph, captured = build_graph(f"{graph.name}_jvp", tangents, avals + [in_aval])
@@ -342,7 +350,10 @@ class JacobianFunction(Transform):
         ranges = leaf_ranges(in_tree)
         wrt = [w for p in self.positions for w in range(*ranges[p])]
         jac = {}
-        if self.api == "jacrev":
+        # the Jacobian is one matrix either way: where an output's size is known only when the
+        # graph runs (branches of different lengths), rows cannot be enumerated; columns can
+        dynamic = any(None in graph.outputs[o].aval.shape for o in outs)
+        if self.api == "jacrev" and not dynamic:
             for o in outs:
                 for w, block in zip(wrt, jacobian_rows(graph, inputs, wrt, o)):
                     jac[o, w] = block

@@ -438,8 +438,8 @@ def mul_broadcast_constant(node: Apply):
     if isinstance(y, Constant) or not isinstance(c, Constant) or same_type(y.aval, out_type(node)):
         return None
     value = number(node, c)
-    if value is None or y.aval.dtype != out_type(node).dtype:
-        return None
+    if value is None or y.aval.dtype != out_type(node).dtype or None in out_type(node).shape:
+        return None  # (broadcast_to needs every size: not one known only at run time)
     return E("broadcast_to", E("mul", y, value), shape=out_type(node).shape)
 
 

@@ -340,9 +340,10 @@ class Builder(Trace):
             out_type = prim.abstract_eval([a.aval for a in atoms], params)
         except CellgraphError as e:
             raise e.with_loc(self.loc)
-        if not prim.multiple_results and all(
+        if not prim.multiple_results and out_type.shape == () and all(
                 isinstance(a, Constant) and a.aval.weak for a in atoms) and atoms:
-            return _fold_scalars(prim, atoms, params)
+            # (a Python number broadcast to a shape, as index_fill's value, is a node)
+            return _fold_scalars(prim, atoms, params, out_type)
         types = list(out_type) if prim.multiple_results else [out_type]
         outputs = [Var(t) for t in types]
         self.graph.nodes.append(Apply(prim, atoms, params, outputs, self.loc))
@@ -392,10 +393,13 @@ class Builder(Trace):
         return g, [t for t, _ in caps]
 
 
-def _fold_scalars(prim, atoms, params):
+def _fold_scalars(prim, atoms, params, out_type):
     """Arithmetic on Python numbers alone (as in a bprop rule's `y - 1`) stays a Python number,
-    computed as Python computes it: floats in double precision, whatever the program's dtype."""
-    values = [np.array(a.value, np.float64) if type(a.value) is float else a.value for a in atoms]
+    computed as Python computes it: floats in double precision, whatever the program's dtype;
+    so is an int result that is a float (1 / n, which Tensor rules would take in float32)."""
+    to_double = out_type.dtype.is_float
+    values = [np.array(a.value, np.float64) if type(a.value) is float or (
+        to_double and type(a.value) is int) else a.value for a in atoms]
     return evaluate(prim, *values, **params).asnumpy().item()
 
 

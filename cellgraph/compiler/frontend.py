@@ -29,7 +29,15 @@ from cellgraph.primitives.errors import (
     UndefinedNameError,
 )
 
-from . import choice, control_flow, effects, loop_exits, print_op, recursion
+from . import (
+    choice,
+    control_flow,
+    effects,
+    loop_exits,
+    print_op,
+    recursion,
+    summary_op,  # noqa: F401  (declares the summary operations' primitive)
+)
 from .builder import Tracer, current_builder, is_parameter, is_tensor_like
 from .guards import STATE, record_code_globals, record_function, record_guard
 from .scope import (

@@ -145,9 +145,13 @@ class SmoothL1Loss(LossBase):
         return self.get_loss(F.select(F.less(size, self.beta), quadratic, linear))
 
 
-def _class_axis_one_hot(op: str, labels, logits, axis: int = 1):
+def _class_axis_one_hot(op: str, labels, logits, axis: int = 1, ignore_index=None,
+                        negative=False, error="index"):
     """One-hot rows of `labels` (ints) over the classes of `logits` (on `axis`), in logits'
-    dtype; labels outside [0, C) give all-zero rows."""
+    dtype; rows of labels equal to `ignore_index` are all zero. The other labels are checked
+    when the graph runs, as MindSpore's kernels check them: a label outside [0, C) raises
+    (IndexError, a RuntimeError, or ValueError with error="value"), except that with
+    `negative` a label in [-C, 0) counts from the end, as MindSpore's GatherD reads it."""
     if not labels.dtype.is_int:
         raise DTypeError(f"{op}: expected integer class labels, got {labels.dtype}")
     want = tuple(logits.shape[:axis]) + tuple(logits.shape[axis + 1:])
@@ -156,10 +160,18 @@ def _class_axis_one_hot(op: str, labels, logits, axis: int = 1):
                          f"shape {fmt_shape(logits.shape)}; expected labels of shape "
                          f"{fmt_shape(want)}")
     classes = logits.shape[axis]
-    valid = F.logical_and(F.greater_equal(labels, 0), F.less(labels, classes))
-    safe = F.select(valid, labels, F.zeros_like(labels))
-    one_hot = F.cast(NF.one_hot(safe, classes, 1, 0, axis=axis), logits.dtype)
-    return F.mul(one_hot, F.cast(F.expand_dims(valid, axis), logits.dtype))
+    zeros = F.zeros_like(labels)
+    if ignore_index is not None:
+        ignored = F.equal(labels, ignore_index)
+        labels = F.select(ignored, zeros, labels)
+    labels = check_range(labels, low=-classes if negative else 0, high=max(classes, 1),
+                         what="label", op=op, error=error)
+    if negative:
+        labels = F.select(F.less(labels, zeros), F.add(labels, classes), labels)
+    one_hot = F.cast(NF.one_hot(labels, classes, 1, 0, axis=axis), logits.dtype)
+    if ignore_index is None:
+        return one_hot
+    return F.mul(one_hot, F.cast(F.expand_dims(F.logical_not(ignored), axis), logits.dtype))
 
 
 class SoftmaxCrossEntropyWithLogits(LossBase):
@@ -174,10 +186,9 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
         if not logits.dtype.is_float:
             raise DTypeError(f"{op}: expected float logits, got {logits.dtype}")
         if self.sparse:
-            one_hot = _class_axis_one_hot(op, labels, logits, axis=len(logits.shape) - 1)
-            # MindSpore's kernel refuses a label outside [0, C) when it runs
-            check_range(labels, low=0, high=logits.shape[-1], what="label", op=op)
-            labels = one_hot
+            # a label outside [0, C) raises when the graph runs (MindSpore's CPU kernel reads
+            # past the row instead)
+            labels = _class_axis_one_hot(op, labels, logits, axis=len(logits.shape) - 1)
         else:
             _check_float(op, labels)
             _check_same_shape(op, logits, labels)
@@ -338,7 +349,11 @@ class DiceLoss(LossBase):
 
 class NLLLoss(LossBase):
     """-weight[y] * logits[y] for log-probability logits of shape (N, C, ...) and class ids y of
-    shape (N, ...); 'mean' divides by the summed weights of the labels not ignored."""
+    shape (N, ...); 'mean' divides by the summed weights of the labels not ignored. As in
+    MindSpore (which picks with GatherD), a label in [-C, 0) counts from the end and any other
+    label outside [0, C) but ignore_index raises RuntimeError when the graph runs."""
+
+    _negative_labels, _label_error = True, "index"  # mint's losses: [0, C) only, ValueError
 
     def __init__(self, weight=None, ignore_index=-100, reduction="mean"):
         super().__init__(reduction)
@@ -348,8 +363,7 @@ class NLLLoss(LossBase):
         if not logits.dtype.is_float or len(logits.shape) < 2:
             raise ShapeError(f"NLLLoss: expected float logits of shape (N, C, ...), got "
                              f"{logits.dtype} of shape {fmt_shape(logits.shape)}")
-        kept = F.cast(F.not_equal(labels, self.ignore_index), logits.dtype)
-        picks = F.mul(_class_axis_one_hot("NLLLoss", labels, logits), F.expand_dims(kept, 1))
+        picks = self._picks("NLLLoss", labels, logits)
         if self.weight is not None:
             shape = (1, logits.shape[1]) + (1,) * (len(logits.shape) - 2)
             picks = F.mul(picks, F.reshape(F.cast(self.weight, logits.dtype), shape))
@@ -360,6 +374,10 @@ class NLLLoss(LossBase):
         if self.reduction == "sum":
             return total
         return F.div(total, F.reduce_sum(picks))
+
+    def _picks(self, op, labels, logits):
+        return _class_axis_one_hot(op, labels, logits, ignore_index=self.ignore_index,
+                                   negative=self._negative_labels, error=self._label_error)
 
 
 class CrossEntropyLoss(NLLLoss):
@@ -399,9 +417,8 @@ class CrossEntropyLoss(NLLLoss):
             return smooth
         if self.reduction == "sum":
             return F.reduce_sum(smooth)
-        picks = _class_axis_one_hot("CrossEntropyLoss", labels, log_probs)
+        picks = self._picks("CrossEntropyLoss", labels, log_probs)
         if self.weight is not None:
             shape = (1, classes) + (1,) * (len(log_probs.shape) - 2)
             picks = F.mul(picks, F.reshape(F.cast(self.weight, log_probs.dtype), shape))
-        picks = F.mul(picks, F.expand_dims(kept, 1))
         return F.div(F.reduce_sum(smooth), F.reduce_sum(picks))

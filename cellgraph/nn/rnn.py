@@ -193,6 +193,10 @@ class _RNNBase(Cell):
             raise ShapeError(f"{op}: expected an input of shape (seq, batch, {self.input_size})"
                              f"{' with batch first' if self.batch_first else ''}, got "
                              f"{tuple(x.shape)}")
+        if x.shape[1 if self.batch_first else 0] == 0:
+            # MindSpore: RuntimeError from its LSTM kernel, ValueError from GRU's Stack
+            raise ShapeError(f"{op}: the input's sequence length is 0 (input of shape "
+                             f"{tuple(x.shape)}); a recurrent layer needs at least one step")
         if self.batch_first:
             x = F.transpose(x, (1, 0, 2))
         state = self._initial_state(x, hx)

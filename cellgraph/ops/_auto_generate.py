@@ -72,8 +72,9 @@ def _bce_with_logits(input, target, weight=None, posWeight=None, reduction="mean
 def _nllloss(logits, labels, weight, reduction="mean", ignore_index=-100):
     """NLLLoss's (loss, total_weight): total_weight sums the class weights of the targets
     that are not ignored, the divisor of the mean."""
-    from cellgraph.ops.loss_functions import nll_loss
+    from cellgraph.ops.loss_functions import checked_labels, nll_loss
 
+    labels = checked_labels("NLLLoss", labels, logits.shape[1], ignore_index)
     loss = nll_loss(logits, labels, weight, ignore_index, reduction)
     kept = ops.cast(ops.not_equal(labels, ignore_index), weight.dtype)
     safe = ops.select(ops.not_equal(labels, ignore_index), labels, ops.zeros_like(labels))

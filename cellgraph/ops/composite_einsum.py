@@ -4,12 +4,15 @@ One operand: sum the letters missing from the output, then transpose. Two: the l
 into batch (both operands and the output), contracted (both, not the output), left-only and
 right-only; A becomes (batch, left, contracted), B (batch, contracted, right), one matmul gives
 (batch, left, right), which is reshaped and transposed into the output. More operands contract
-left to right. Letters repeated within one operand (diagonals) are not supported.
+left to right. A letter repeated within one operand ('ii->i', 'ii->', 'ii,j->j') first takes
+that operand's diagonal over those axes: the other entries masked to zero, then summed away
+(select and sum, so it differentiates like the rest).
 """
 from __future__ import annotations
 
 import numpy as np
 
+from cellgraph.primitives import math_ops as M
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, ShapeError
 
@@ -26,14 +29,36 @@ def _parse(equation: str, count: int) -> tuple[list[str], str]:
         raise ArgumentValueError(f"einsum: the equation names {len(terms)} operands, got {count}")
     if "." in equation:
         raise ArgumentValueError("einsum: ellipsis ('...') is not supported; name every axis")
-    for term in terms:
-        if len(set(term)) != len(term):
-            raise ArgumentValueError(f"einsum: a letter repeated within one operand ({term!r}) "
-                                     f"is not supported")
+    if len(set(output)) != len(output):
+        raise ArgumentValueError(f"einsum: a letter repeated in the output ({output!r})")
+    if any(c not in inputs for c in output):
+        raise ArgumentValueError(f"einsum: the output {output!r} names a letter no operand has")
     if not arrow:  # implicit output: the letters used once, in alphabetical order
         letters = "".join(terms)
         output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
     return terms, output
+
+
+def _diagonals(x, term: str):
+    """x with each letter repeated in `term` reduced to its diagonal: returns (value, term with
+    every letter once)."""
+    shape = abstract_of(x).shape
+    if len(term) != len(shape):
+        raise ShapeError(f"einsum: the term {term!r} names {len(term)} axes, but its operand "
+                         f"has shape {tuple(shape)}")
+    while len(set(term)) != len(term):
+        c = next(c for c in term if term.count(c) > 1)
+        first, second = term.index(c), term.index(c, term.index(c) + 1)
+        if shape[first] != shape[second]:
+            raise ShapeError(f"einsum: letter {c!r} repeated in {term!r} has sizes "
+                             f"{shape[first]} and {shape[second]}")
+        eye_shape = [1] * len(shape)
+        eye_shape[first] = eye_shape[second] = shape[first]
+        eye = np.broadcast_to(np.eye(shape[first], dtype=bool).reshape(eye_shape), shape)
+        x = F.reduce_sum(M.select(np.ascontiguousarray(eye), x, F.zeros_like(x)), (second,))
+        term = term[:second] + term[second + 1:]
+        shape = abstract_of(x).shape
+    return x, term
 
 
 def _reduce_to(x, term: str, keep: str):
@@ -78,6 +103,7 @@ def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (tuple, list)):
         operands = tuple(operands[0])
     terms, output = _parse(equation, len(operands))
+    operands, terms = zip(*(_diagonals(x, t) for x, t in zip(operands, terms)))
     value, term = operands[0], terms[0]
     rest = "".join(terms[1:])
     value, term = _reduce_to(value, term, rest + output)

@@ -9,6 +9,7 @@ import numpy as np
 
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, running_eagerly
 from cellgraph.primitives.errors import DTypeError, ShapeError
 from cellgraph.primitives.random_ops import rand_like
@@ -42,6 +43,10 @@ class SparseSoftmaxCrossEntropyWithLogits:
             raise DTypeError(f"SparseSoftmaxCrossEntropyWithLogits: expected integer labels, "
                              f"got {abstract_of(labels).dtype}")
         classes = abstract_of(logits).shape[-1]
+        # MindSpore raises RuntimeError for a negative label (and reads past the row for one
+        # >= C): every label outside [0, C) raises when the graph runs
+        labels = check_range(labels, low=0, high=max(classes, 1), what="label",
+                             op="SparseSoftmaxCrossEntropyWithLogits")
         dense = F.cast(NF.one_hot(labels, classes, 1, 0, -1), abstract_of(logits).dtype)
         loss, grad = softmax_cross_entropy_with_logits(logits, dense)
         if self.is_grad:

@@ -14,7 +14,7 @@ from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import nn_ops as N
 from cellgraph.primitives import scatter_ops as S
-from cellgraph.primitives.core import abstract_of, normalize_axis, running_eagerly
+from cellgraph.primitives.core import abstract_of, normalize_axis, running_eagerly, tensor_axis
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
 from . import functional as F
@@ -152,13 +152,15 @@ def repeat_interleave(input, repeats, axis=None):
     int, or one count per element (a list, or a Tensor outside a graph)."""
     if axis is None:
         input, axis = F.reshape(input, (-1,)), 0
-    axis = normalize_axis(axis, abstract_of(input).ndim)
+    axis = tensor_axis(axis, abstract_of(input).ndim, "repeat_interleave")
     if hasattr(repeats, "asnumpy"):
         if not running_eagerly():
             raise DTypeError("repeat_interleave: Tensor `repeats` inside a graph give a shape "
                              "known only at run time; pass an int or a list")
         repeats = repeats.asnumpy().tolist()
     if isinstance(repeats, numbers.Integral):
+        if repeats < 0:
+            raise ArgumentValueError(f"repeat_interleave: `repeats` must be >= 0, got {repeats}")
         return input.repeat(int(repeats), axis)
     size = abstract_of(input).shape[axis]
     counts = np.asarray(repeats, np.int64).reshape(-1)

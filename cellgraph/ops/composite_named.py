@@ -245,12 +245,24 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
 
 # ----- elementwise -------------------------------------------------------------------------
 
-remainder = R.floor_mod  # the divisor's sign, as Python's %
+def _int_mod_by_zero_is_input(input, other, mod):
+    """`mod`, except that an integer taken modulo 0 stays itself (MindSpore's remainder and
+    fmod; its FloorMod answers 0 or the dtype's min there)."""
+    if abstract_of(mod).dtype.is_float:
+        return mod
+    zeros = F.zeros_like(mod)
+    return M.select(M.equal(M.add(zeros, other), 0), M.add(zeros, input), mod)
+
+
+def remainder(input, other):
+    """x mod y with the divisor's sign, as Python's %; an integer mod 0 is itself."""
+    return _int_mod_by_zero_is_input(input, other, R.floor_mod(input, other))
 
 
 def fmod(input, other):
-    """The remainder of truncated division: the dividend's sign (C's fmod)."""
-    mod = R.floor_mod(input, other)
+    """The remainder of truncated division: the dividend's sign (C's fmod); an integer mod 0 is
+    itself."""
+    mod = _int_mod_by_zero_is_input(input, other, R.floor_mod(input, other))
     # floor_mod has the divisor's sign; where the signs differ (and mod is not 0), step back
     differ = M.logical_and(M.not_equal(mod, 0), M.less(M.mul(mod, input), 0))
     return M.select(differ, M.sub(mod, other), mod)

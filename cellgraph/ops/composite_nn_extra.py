@@ -10,6 +10,7 @@ import numpy as np
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import math_ops as M
+from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.conv_ops import conv2d_backprop_input, same_padding
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
@@ -207,6 +208,13 @@ def _ctc_loss_v2(log_probs, targets, input_lengths, target_lengths, *, blank=0,
                                  f"{reduction!r}")
     ext = 2 * s_len + 1
     labels = F.cast(targets, dt.int64)
+    # a target label outside [0, C) raises when the graph runs (MindSpore's CPU kernel reads
+    # past the row instead); padding past a sequence's target length is not read
+    counted = M.less(A.cast(np.arange(s_len), dtype=dt.int64),
+                     F.expand_dims(F.cast(target_lengths, dt.int64), -1))
+    labels = M.select(counted, check_range(M.select(counted, labels, F.zeros_like(labels)),
+                                           low=0, high=max(classes, 1), what="target label",
+                                           op=op), labels)
     blanks = F.fill(dt.int64, (batch, ext), blank)
     odd = A.cast(np.arange(ext) % 2 == 1, dtype=dt.bool_)
     spread = F.reshape(F.stack((labels, labels), -1), (batch, 2 * s_len))

@@ -14,8 +14,8 @@ import numpy as np
 
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives.core import abstract_of, normalize_axis
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.core import abstract_of, normalize_axis, tensor_axis
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import argmax, clip_by_value, cumsum, reduce_prod
 from cellgraph.primitives.random_ops import rand
 
@@ -184,6 +184,8 @@ def swapaxes(input, axis0, axis1):
 def flip(input, dims):
     """Reverse the order along each axis in `dims`."""
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    if _ndim(input) == 0:  # MindSpore: "the rank of x must be not equal to 0"
+        raise ShapeError("flip: expected a tensor of rank >= 1, got a 0-d tensor")
     index = [slice(None)] * _ndim(input)
     for d in dims:
         index[normalize_axis(d, _ndim(input))] = slice(None, None, -1)
@@ -197,8 +199,10 @@ def roll(input, shifts, dims=None):
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
     for shift, d in zip(shifts, dims):
-        axis = normalize_axis(d, _ndim(input))
+        axis = tensor_axis(d, _ndim(input), "roll")
         size = _shape(input)[axis]
+        if not size:
+            continue
         shift %= size
         if shift:
             index = np.concatenate([np.arange(size - shift, size), np.arange(size - shift)])
@@ -208,8 +212,10 @@ def roll(input, shifts, dims=None):
 
 def chunk(input, chunks, axis=0):
     """`chunks` pieces along `axis`, the last one shorter when the size does not divide."""
-    size = _shape(input)[normalize_axis(axis, _ndim(input))]
-    step = -(-size // chunks)
+    if isinstance(chunks, bool) or not isinstance(chunks, int) or chunks <= 0:
+        raise ArgumentValueError(f"chunk: `chunks` must be an int > 0, got {chunks!r}")
+    size = _shape(input)[tensor_axis(axis, _ndim(input), "chunk")]
+    step = -(-size // chunks) or 1  # (an empty axis: one empty piece)
     from cellgraph.primitives.nn_functional import split
 
     return split(input, step, axis)
@@ -217,7 +223,7 @@ def chunk(input, chunks, axis=0):
 
 def unstack(input_x, axis=0):
     """The slices along `axis`, as a tuple."""
-    axis = normalize_axis(axis, _ndim(input_x))
+    axis = tensor_axis(axis, _ndim(input_x), "unstack")
     index = [slice(None)] * _ndim(input_x)
     pieces = []
     for i in range(_shape(input_x)[axis]):
@@ -284,7 +290,7 @@ def cumprod(input, dim, dtype=None):
     reduce_prod over a masked copy, so zeros and signs need no special care)."""
     if dtype is not None:
         input = F.cast(input, dtype)
-    dim = normalize_axis(dim, _ndim(input))
+    dim = tensor_axis(dim, _ndim(input), "cumprod")
     moved = swapaxes(input, dim, -1)
     size = _shape(moved)[-1]
     expanded = F.broadcast_to(F.expand_dims(moved, -2), _shape(moved)[:-1] + (size, size))

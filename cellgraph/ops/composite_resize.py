@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from cellgraph.primitives import array_ops as A
-from cellgraph.primitives.core import abstract_of, normalize_axis
-from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.primitives.core import abstract_of, normalize_axis, tensor_axis
+from cellgraph.primitives.errors import ArgumentValueError, ShapeError
 from cellgraph.primitives.nn_functional import one_hot
 
 from . import functional as F
@@ -80,6 +80,12 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     (pixel-centre sampling unless align_corners)."""
     shape = abstract_of(input).shape
     sizes = _sizes(shape, size, scale_factor)
+    for n, m in zip(shape[2:], sizes):
+        if n == 0 and m:  # nothing to sample from
+            if int(np.prod(shape[:2])):
+                raise ShapeError(f"interpolate: cannot resize an empty spatial axis of input "
+                                 f"shape {tuple(shape)} to size {m}")
+            return F.zeros(tuple(shape[:2]) + tuple(sizes), abstract_of(input).dtype)
     if mode == "nearest":
         if align_corners:
             raise ArgumentValueError("interpolate: align_corners needs a linear mode")
@@ -125,7 +131,10 @@ def gather_elements(input, dim, index):
     """out[..., i, ...] = input[..., index[..., i, ...], ...] along `dim` (PyTorch's gather);
     `index` may be smaller than `input` on the other axes."""
     x_shape, i_shape = abstract_of(input).shape, abstract_of(index).shape
-    dim = normalize_axis(dim, len(x_shape))
+    dim = tensor_axis(dim, len(x_shape), "gather_elements")
+    if len(i_shape) != len(x_shape):  # MindSpore: ValueError too
+        raise ShapeError(f"gather_elements: index of shape {i_shape} must have the rank of "
+                         f"input, shape {x_shape}")
     crop = tuple(slice(None) if d == dim else slice(0, i_shape[d]) for d in range(len(x_shape)))
     x = F.getitem(input, crop)
     # x with its `dim` axis moved last and a 1 left in its place, against index's one-hot rows

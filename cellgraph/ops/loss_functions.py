@@ -4,6 +4,7 @@ Python over graph values, like any library function."""
 from __future__ import annotations
 
 from cellgraph.ops import functional as F
+from cellgraph.primitives.check_ops import check_range
 
 
 def _nn():
@@ -38,6 +39,15 @@ def nll_loss(inputs, target, weight=None, ignore_index=-100, reduction="mean",
     if label_smoothing:
         return cross_entropy(inputs, target, weight, ignore_index, reduction, label_smoothing)
     return _nn().NLLLoss(weight, ignore_index, reduction)(inputs, target)
+
+
+def checked_labels(op, labels, classes, ignore_index):
+    """`labels`, checked when the graph runs as MindSpore's NLLLoss kernel checks them: a label
+    outside [0, C) that is not ignore_index raises ValueError."""
+    ignored = F.equal(labels, ignore_index)
+    checked = check_range(F.select(ignored, F.zeros_like(labels), labels), low=0,
+                          high=max(classes, 1), what="label", op=op, error="value")
+    return F.select(ignored, labels, checked)  # read through the check: ordered after it
 
 
 def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
@@ -94,6 +104,7 @@ class NLLLoss:
         self.reduction, self.ignore_index = reduction, ignore_index
 
     def __call__(self, logits, labels, weight):
+        labels = checked_labels("NLLLoss", labels, logits.shape[1], self.ignore_index)
         loss = nll_loss(logits, labels, weight, self.ignore_index, self.reduction)
         counted = F.cast(F.not_equal(labels, self.ignore_index), weight.dtype)
         safe = F.select(F.not_equal(labels, self.ignore_index), labels, F.zeros_like(labels))

@@ -162,7 +162,15 @@ zeros_like = Primitive("zeros_like", lambda x: x.strong(), nondifferentiable=Tru
                        array_api="zeros_like", public=True)
 ones_like = Primitive("ones_like", lambda x: x.strong(), nondifferentiable=True,
                       array_api="ones_like", public=True)
-fill = Primitive("fill", lambda dtype, shape, value: TensorType(tuple(shape), dtype),
+def _fill_type(dtype, shape, value) -> TensorType:
+    for i, d in enumerate(shape):
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 0:
+            raise ShapeError(f"the {i}th dimension of the shape must be an int >= 0, got {d!r} "
+                             f"in shape {tuple(shape)}")
+    return TensorType(tuple(int(d) for d in shape), dtype)
+
+
+fill = Primitive("fill", _fill_type,
                  nondifferentiable=True)
 stop_gradient = Primitive("stop_gradient", lambda x: x.strong(), public=True)
 

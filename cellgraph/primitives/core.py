@@ -8,6 +8,7 @@ This is the pattern of JAX's autodidax, and it keeps this package free of import
 """
 from __future__ import annotations
 
+import numbers
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -442,9 +443,20 @@ fmt_shape = _fmt_shape
 
 
 def normalize_axis(axis: int, ndim: int, op: str = "") -> int:
+    if not isinstance(axis, numbers.Integral):
+        raise DTypeError(f"the type of 'axis' must be 'int', got {type(axis).__name__} {axis!r}")
     if not -max(ndim, 1) <= axis < max(ndim, 1):
         raise ShapeError(f"axis {axis} is out of range for a tensor of rank {ndim}")
     return axis % max(ndim, 1)
+
+
+def tensor_axis(axis: int, ndim: int, op: str) -> int:
+    """`normalize_axis` for an operation that works along an axis of the tensor itself (cumprod,
+    roll, gather_elements): a 0-d tensor has none (MindSpore raises ValueError too)."""
+    if ndim == 0:
+        raise ShapeError(f"{op}: expected a tensor of rank >= 1 to work along axis {axis}, got "
+                         f"a 0-d tensor")
+    return normalize_axis(axis, ndim)
 
 
 def normalize_axes(axis, ndim: int) -> tuple[int, ...]:

@@ -117,6 +117,10 @@ def broadcast_to(x, shape):
     xt = abstract_of(x)
     shape = tuple(int(s) for s in shape)
     lead = len(shape) - xt.ndim
+    for i, s in enumerate(shape):
+        if s == -1 and i < lead or s < -1:  # -1 keeps an axis x has; a new one needs a size
+            raise ShapeError(f"BroadcastTo: cannot broadcast shape {tuple(xt.shape)} to "
+                             f"{shape}: dimension {i} is {s}")
     shape = tuple(xt.shape[i - lead] if s == -1 else s for i, s in enumerate(shape))
     return A.broadcast_to(x, shape=shape)
 
@@ -138,8 +142,17 @@ def cast(x, dtype):
     return A.cast(x, dtype=dtype)
 
 
-def concat(tensors, axis=0):
+def _some_tensors(op: str, tensors) -> tuple:
     tensors = tuple(tensors)
+    if not tensors:  # MindSpore: "the stack element num must be greater than or equal to 1"
+        raise ShapeError(f"{op}: expected at least one tensor, got none")
+    return tensors
+
+
+def concat(tensors, axis=0):
+    tensors = _some_tensors("Concat", tensors)
+    if any(abstract_of(t).ndim == 0 for t in tensors):  # MindSpore: ValueError too
+        raise ShapeError("Concat: expected tensors of rank >= 1, got a 0-d tensor")
     return A.concat(*tensors, axis=normalize_axis(axis, abstract_of(tensors[0]).ndim))
 
 
@@ -147,7 +160,7 @@ cat = concat
 
 
 def stack(tensors, axis=0):
-    tensors = tuple(tensors)
+    tensors = _some_tensors("Stack", tensors)
     return A.stack(*tensors, axis=normalize_axis(axis, abstract_of(tensors[0]).ndim + 1))
 
 

@@ -25,10 +25,18 @@ from .math_ops import add, add_terms, exp, float_type, mul, neg, sub
 
 relu = Primitive("relu", lambda x: x.strong(), label="ReLU", public=True, method=True)
 sigmoid = Primitive("sigmoid", float_type, promote=FLOAT, public=True, method=True)
-softmax = Primitive("softmax", lambda x, axis=-1: float_type(x) if normalize_axis(
-    axis, x.ndim) is not None else None, promote=FLOAT)
-log_softmax = Primitive("log_softmax", lambda x, axis=-1: float_type(x) if normalize_axis(
-    axis, x.ndim) is not None else None, label="LogSoftmax", promote=FLOAT)
+def _softmax_type(x, axis=-1):
+    if isinstance(axis, bool) or not isinstance(axis, int):
+        raise DTypeError(f"the type of 'axis' must be 'int', got {type(axis).__name__} {axis!r}")
+    if x.ndim == 0:  # MindSpore: "the axis must be in [0,0), but got -1"
+        raise ShapeError("expected a tensor of rank >= 1, got a 0-d tensor: the axis must be "
+                         "in [0, 0), and a softmax needs an axis to normalise along")
+    normalize_axis(axis, x.ndim)
+    return float_type(x)
+
+
+softmax = Primitive("softmax", _softmax_type, promote=FLOAT)
+log_softmax = Primitive("log_softmax", _softmax_type, label="LogSoftmax", promote=FLOAT)
 
 
 def _relu_grad_type(x, dy):

@@ -59,9 +59,9 @@ round_ = _elementwise("round", _numeric_type, params={"decimals": 0}, nondiffere
 log2 = _elementwise("log2", _float_unary_type, promote=FLOAT, array_api="log2")
 log10 = _elementwise("log10", _float_unary_type, promote=FLOAT, array_api="log10")
 erfc = _elementwise("erfc", _float_unary_type, promote=FLOAT)
-floor_div = _elementwise("floor_div", _numeric_arith_type, promote=SAME,
-                         array_api="floor_divide", nondifferentiable=True)
-floor_mod = _elementwise("floor_mod", _numeric_arith_type, promote=SAME, array_api="remainder")
+# kernels in runtime/kernels.py: an integer divided by 0 gives MindSpore's values
+floor_div = _elementwise("floor_div", _numeric_arith_type, promote=SAME, nondifferentiable=True)
+floor_mod = _elementwise("floor_mod", _numeric_arith_type, promote=SAME)
 bitwise_and = _elementwise("bitwise_and", _bitwise_type, promote=SAME, array_api="bitwise_and",
                            nondifferentiable=True)
 bitwise_or = _elementwise("bitwise_or", _bitwise_type, promote=SAME, array_api="bitwise_or",

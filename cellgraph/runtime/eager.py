@@ -17,6 +17,7 @@ from cellgraph.primitives.core import (
 from cellgraph.primitives.errors import DTypeError
 
 from .backend import get_backend
+from .run_errors import kernel_error
 from .tensor import Parameter, Tensor
 
 
@@ -71,7 +72,13 @@ class EagerTrace(Trace):
 
 def _run(prim, args, avals, params, backend):
     out_type = prim.abstract_eval(avals, params)
-    result = backend.kernel(prim.name)(*_operands(args, avals, backend), **params)
+    try:
+        result = backend.kernel(prim.name)(*_operands(args, avals, backend), **params)
+    except Exception as exc:  # a kernel's own error: typed and named, as in a graph
+        error = kernel_error(exc, prim, args, params)
+        if error is exc:
+            raise
+        raise error from exc
     if prim.multiple_results:
         return tuple(_wrap(r, t, backend) for r, t in zip(result, out_type))
     return _wrap(result, out_type, backend)

@@ -77,14 +77,63 @@ def _axes(axis):
 
 
 @kernel("check_range")
-def _check_range(xp, x, low, high, what, op=None):
-    """`x` itself, or IndexError naming the values outside [low, high) (ops/check_ops.py)."""
+def _check_range(xp, x, low, high, what, op=None, error="index"):
+    """`x` itself, or IndexError (ValueError with error="value") naming the values outside
+    [low, high) (ops/check_ops.py)."""
     outside = (x < low) | (x >= high)
     if not bool(xp.any(outside)):  # the common case, without boolean indexing's nonzero pass
         return x
     offending = x[outside]
-    raise IndexError(range_message([int(v) for v in offending[:5]], int(offending.shape[0]),
+    raise (ValueError if error == "value" else IndexError)(range_message([int(v) for v in offending[:5]], int(offending.shape[0]),
                                    low, high, what))
+
+
+# ----- integer division by zero, as MindSpore 2.10's CPU kernels answer it ------------------------
+
+
+def _int_dtype(xp, x, y):
+    """The integer dtype of x // y (operands already share it; one may be a Python int)."""
+    dtype = getattr(x, "dtype", None) or getattr(y, "dtype", None)
+    return dtype if dtype is not None and xp.isdtype(dtype, "integral") else None
+
+
+def _zero_divisor(xp, x, y):
+    """(dtype, mask of zero divisors) when x // y divides integers, else None (no test of the
+    data here: a tracing backend, jax, runs these kernels too)."""
+    dtype = _int_dtype(xp, x, y)
+    return None if dtype is None else (dtype, xp.asarray(y, dtype=dtype) == 0)
+
+
+@kernel("floor_div")
+def _floor_div(xp, x, y):
+    """x // y; an integer divided by 0 gives the dtype's max for x > 0, its min for x < 0 and
+    0 for x = 0 (MindSpore's FloorDiv), not NumPy's 0."""
+    found = _zero_divisor(xp, x, y)
+    if found is None:
+        return xp.floor_divide(x, y)
+    dtype, zero = found
+    x, y = xp.asarray(x, dtype=dtype), xp.asarray(y, dtype=dtype)  # a Python int among them
+    quotient = xp.floor_divide(x, xp.where(zero, xp.asarray(1, dtype=dtype), y))
+    info = xp.iinfo(dtype)
+    limit = xp.where(x > 0, xp.asarray(info.max, dtype=dtype),
+                     xp.where(x < 0, xp.asarray(info.min, dtype=dtype),
+                              xp.asarray(0, dtype=dtype)))
+    return xp.where(zero, limit, quotient)
+
+
+@kernel("floor_mod")
+def _floor_mod(xp, x, y):
+    """x mod y with y's sign; an integer mod 0 is the dtype's min for signed 32- and 64-bit
+    integers and 0 for the others (MindSpore's FloorMod), not NumPy's 0."""
+    found = _zero_divisor(xp, x, y)
+    if found is None:
+        return xp.remainder(x, y)
+    dtype, zero = found
+    x, y = xp.asarray(x, dtype=dtype), xp.asarray(y, dtype=dtype)  # a Python int among them
+    info = xp.iinfo(dtype)
+    rest = xp.remainder(x, xp.where(zero, xp.asarray(1, dtype=dtype), y))
+    at_zero = info.min if info.min < 0 and info.bits >= 32 else 0
+    return xp.where(zero, xp.asarray(at_zero, dtype=dtype), rest)
 
 
 # ----- elementwise without an array-API function of their own -----------------------------------

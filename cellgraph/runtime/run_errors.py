@@ -44,6 +44,24 @@ def located_error(exc: BaseException, module, namespace: dict) -> BaseException:
     return cls(message, node.loc)
 
 
+def kernel_error(exc: Exception, prim, args, params: dict) -> BaseException:
+    """The error to raise for `exc`, raised by `prim`'s kernel run eagerly (PyNative mode,
+    `__init__` code, constant folding) on `args`: typed as in a graph, naming the operation,
+    its parameters and the values it got."""
+    if isinstance(exc, (CellgraphError, NotImplementedError)):
+        return exc
+    cls = next((ERROR_CLASSES[c] for c in type(exc).__mro__ if c in ERROR_CLASSES), RunError)
+    names = [f"x{i}" for i in range(len(args))]
+    values = {name: getattr(a, "_data", a) for name, a in zip(names, args)}
+    described = ", ".join(_describe(name, values, {}) for name in names)
+    shown = {k: v for k, v in params.items() if not hasattr(v, "nodes")}
+    shown_params = (" {" + ", ".join(f"{k}={v!r:.40}" for k, v in shown.items()) + "}"
+                    if shown else "")
+    op = shown.get("op") or prim.label
+    return cls(f"{op}: {type(exc).__name__}: {exc}\n  while running {prim.name}{shown_params}"
+               f"\n  inputs: {described or 'none'}")
+
+
 def _failing_frame(exc: BaseException, namespace: dict):
     """The innermost frame of the generated code in `exc`'s traceback and its line."""
     found, line = None, None

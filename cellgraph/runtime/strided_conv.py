@@ -103,6 +103,8 @@ def _column_blocks(xp, x, kernel_hw, stride, pad, dilation, out_size, group):
     else:
         win = _windows(xp, xh, kernel_hw, stride, dilation, out_size, group)
     blocks = _image_blocks(xp, x.shape[0], math.prod(win.shape[1:]) * x.dtype.itemsize)
+    if not blocks:  # an empty batch
+        return
     buffer = xp.empty((blocks[0].stop,) + win.shape[1:], dtype=x.dtype)
     rows = out_size[0] * out_size[1]
     for images in blocks:
@@ -236,6 +238,8 @@ def conv2d_backprop_filter(xp, x, dout, w_shape, stride, pad, dilation, group):
     for images, taps in _column_blocks(xp, x, (kh, kw), stride, pad, dilation, (ho, wo), group):
         block = _filter_product(xp, per_group[images], taps)  # (group, O/group, kh*kw*cg)
         dw = block if dw is None else dw + block
+    if dw is None:  # an empty batch
+        return xp.zeros(tuple(w_shape), dtype=x.dtype)
     return xp.ascontiguousarray(dw.reshape(o, kh, kw, cg).transpose(0, 3, 1, 2))
 
 
@@ -257,5 +261,7 @@ def conv2d_grad(xp, x, w, dout, stride, pad, dilation, group):
         _product(xp, flipped, taps, out=dx[images])
         block = _filter_product(xp, x_rows[images], taps)  # (1, C, kh*kw*O)
         acc = block if acc is None else acc + block
+    if acc is None:  # an empty batch
+        return dx.reshape(x.shape), xp.zeros(w.shape, dtype=x.dtype)
     dw = acc.reshape(c, kh, kw, o)[:, ::-1, ::-1, :].transpose(3, 0, 1, 2)
     return dx.reshape(x.shape), xp.ascontiguousarray(dw)

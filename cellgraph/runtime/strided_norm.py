@@ -9,6 +9,7 @@ writes nothing of their size.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 TABLE: dict[str, Callable] = {}  # primitive name -> fn(module, *operands, **params)
@@ -23,7 +24,7 @@ def _kernel(name: str):
 
 def _channels(x):
     """x (N, C, ...) as (N, C, L)."""
-    return x.reshape(x.shape[0], x.shape[1], -1)
+    return x.reshape(x.shape[0], x.shape[1], math.prod(x.shape[2:]))  # -1 fails when N is 0
 
 
 def _channel_dot(xp, a, b):

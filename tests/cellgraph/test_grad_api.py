@@ -359,3 +359,26 @@ def test_has_aux_needs_several_outputs():
     with pytest.raises(ValueError, match="has_aux=True needs `fn` to return a tuple of at least "
                                          "two outputs, got a single Tensor"):
         cellgraph.grad(fn_xyz, 0, has_aux=True)(X, Y, Z)
+
+
+@pytest.mark.parametrize("mode", [cellgraph.PYNATIVE_MODE, cellgraph.GRAPH_MODE])
+def test_grad_of_a_python_constant_is_zeros_as_in_mindspore(mode):
+    # MindSpore 2.10 (both modes): grad of `return 3.0` is zeros of the input's shape, and
+    # value_and_grad gives (3.0, zeros); the derivative of a constant is zero
+    cellgraph.set_context(mode=mode)
+
+    def constant(x):
+        return 3.0
+
+    def two(x, y):
+        return 2
+
+    x = Tensor(np.ones((2, 3), np.float32))
+    g = cellgraph.grad(constant)(x)
+    assert g.shape == (2, 3) and g.dtype == cellgraph.float32
+    np.testing.assert_array_equal(g.asnumpy(), np.zeros((2, 3), np.float32))
+    value, g = cellgraph.value_and_grad(constant)(x)
+    assert value == 3.0
+    np.testing.assert_array_equal(g.asnumpy(), np.zeros((2, 3), np.float32))
+    gx, gy = cellgraph.grad(two, grad_position=(0, 1))(x, x)
+    np.testing.assert_array_equal(gx.asnumpy() + gy.asnumpy(), np.zeros((2, 3), np.float32))

@@ -180,3 +180,75 @@ def test_float64_jacobians_keep_python_constants_in_double_precision():
                                rtol=1e-15)
     hess = ms.hessian(lambda x: ops.reduce_sum(x * x * x * 0.1))(x).asnumpy()
     np.testing.assert_allclose(hess, np.diag(0.6 * np.array([1.0, 2.0])), rtol=1e-15)
+
+
+# ----- derivatives found crashing or imprecise by differential fuzzing ------------------------
+
+def _fd_jacobian(f, x, eps=1e-6):
+    """Central finite differences in float64: (out..., in...)."""
+    x = np.asarray(x, np.float64)
+    cols = []
+    for i in range(x.size):
+        step = np.zeros(x.size)
+        step[i] = eps
+        step = step.reshape(x.shape)
+        hi = f(Tensor(x + step)).asnumpy()
+        lo = f(Tensor(x - step)).asnumpy()
+        cols.append((hi - lo) / (2 * eps))
+    return np.stack(cols, -1).reshape(cols[0].shape + x.shape)
+
+
+def _index_fill_net(x):
+    return ops.index_fill(x, 0, Tensor(np.array([1], np.int32)), 2.0) ** 2 * x
+
+
+@pytest.mark.parametrize("api", ["jacrev", "jacfwd"])
+def test_index_fill_with_a_python_number_differentiates(api):
+    # the number broadcast to x's shape was folded as a Python scalar and crashed any graph
+    x = RNG.standard_normal((3, 2))
+    got = getattr(ops, api)(_index_fill_net)(Tensor(x)).asnumpy()
+    np.testing.assert_allclose(got, _fd_jacobian(_index_fill_net, x), atol=1e-7)
+    np.testing.assert_allclose(ms.jit(_index_fill_net)(Tensor(x)).asnumpy(),
+                               np.where(np.arange(3)[:, None] == 1, 2.0, x) ** 2 * x)
+    hess = ops.hessian(lambda t: _index_fill_net(t).sum())(Tensor(x)).asnumpy()
+    np.testing.assert_allclose(hess, _fd_jacobian(
+        lambda t: ms.grad(lambda u: _index_fill_net(u).sum())(t), x), atol=1e-6)
+
+
+def _branches_of_different_lengths(x):
+    if x.sum() > 0:
+        y = x[:2] * x[:2]
+    else:
+        y = ops.sin(x)
+    return y
+
+
+@pytest.mark.parametrize("sign", [1.0, -1.0], ids=["short", "long"])
+def test_jacobians_of_branches_of_different_lengths(sign):
+    # the output's length is known only when the graph runs; grad and vjp were right, jacrev,
+    # jacfwd, jvp and hessian crashed
+    x = sign * np.array([0.3, 0.5, 0.1])
+    want = _fd_jacobian(_branches_of_different_lengths, x)
+    for api in (ops.jacrev, ops.jacfwd):
+        np.testing.assert_allclose(api(_branches_of_different_lengths)(Tensor(x)).asnumpy(),
+                                   want, atol=1e-7)
+    v = np.array([1.0, -2.0, 0.5])
+    out, tangent = ms.jvp(_branches_of_different_lengths, Tensor(x), Tensor(v))
+    np.testing.assert_allclose(tangent.asnumpy(), want @ v, atol=1e-7)
+    np.testing.assert_allclose(out.asnumpy(), x[:2] ** 2 if sign > 0 else np.sin(x))
+    total = lambda t: _branches_of_different_lengths(t).sum()
+    hess = ops.hessian(total)(Tensor(x)).asnumpy()
+    np.testing.assert_allclose(hess, _fd_jacobian(lambda t: ms.grad(total)(t), x), atol=1e-6)
+
+
+def test_mean_derivatives_keep_float64():
+    # 1/n was folded in float32 (1/21 -> 0.0476190485...) inside float64 programs: error 6e-9
+    x = Tensor(RNG.standard_normal((3, 7)))
+    n = 21
+    exact = (2 / n * (np.eye(n) - 1 / n)).reshape(3, 7, 3, 7)
+    np.testing.assert_allclose(ops.hessian(ops.var)(x).asnumpy(), exact, rtol=0, atol=1e-16)
+    mean_sq = lambda t: ops.mean(t * t)
+    np.testing.assert_allclose(ops.jacfwd(mean_sq)(x).asnumpy(), 2 * x.asnumpy() / n,
+                               rtol=0, atol=1e-16)
+    np.testing.assert_allclose(ops.hessian(mean_sq)(x).asnumpy(),
+                               (2 / n * np.eye(n)).reshape(3, 7, 3, 7), rtol=0, atol=1e-16)

@@ -191,3 +191,105 @@ def test_cross_entropy_label_smoothing(reduction):
         -(smoothed * log_p).sum(1), rtol=1e-6)
     with pytest.raises(ValueError, match="label_smoothing"):
         nn.CrossEntropyLoss(label_smoothing=1.5)
+
+
+# MindSpore 2.10 CPU on logits = RandomState(0).randn(3, 4) (float32), in both modes: nn's
+# losses and ops.cross_entropy/nll_loss pick with GatherD, so a label in [-C, 0) counts from the
+# end and any other label outside [0, C) raises RuntimeError ("For 'GatherD', the value of
+# 'index' must be in [-4, 4), but got: 4"), labels equal to ignore_index excepted; ops.NLLLoss
+# and mint's losses raise ValueError ("the label must in scope[0, C-1]") for every label outside
+# [0, C); P.SparseSoftmaxCrossEntropyWithLogits raises RuntimeError for a negative label (and
+# reads past the row for one >= C: here it raises too).
+MS_LOGITS = np.random.RandomState(0).randn(3, 4).astype(np.float32)
+ONES = np.ones(4, np.float32)
+
+
+def _label_losses():
+    from cellgraph import mint, ops
+
+    return {
+        "nn.CrossEntropyLoss": lambda x, y: nn.CrossEntropyLoss()(x, y),
+        "nn.CrossEntropyLoss(ignore_index=-1)":
+            lambda x, y: nn.CrossEntropyLoss(ignore_index=-1)(x, y),
+        "nn.NLLLoss(weight)":
+            lambda x, y: nn.NLLLoss(weight=Tensor(np.arange(1, 5, dtype=np.float32)))(x, y),
+        "ops.cross_entropy": ops.cross_entropy,
+        "ops.nll_loss": ops.nll_loss,
+        "ops.NLLLoss": lambda x, y: ops.NLLLoss()(ops.log_softmax(x), y, Tensor(ONES))[0],
+        "ops.NLLLoss(ignore_index=-1)":
+            lambda x, y: ops.NLLLoss(ignore_index=-1)(ops.log_softmax(x), y, Tensor(ONES))[0],
+        "mint.nn.functional.nll_loss": mint.nn.functional.nll_loss,
+        "mint.nn.CrossEntropyLoss": lambda x, y: mint.nn.CrossEntropyLoss()(x, y),
+        "SparseSoftmaxCrossEntropyWithLogits":
+            lambda x, y: ops.SparseSoftmaxCrossEntropyWithLogits()(x, y),
+    }
+
+
+# (loss, labels) -> MindSpore's value, or the error type it raises
+MS_LABEL_RESULTS = {
+    ("nn.CrossEntropyLoss", (0, 1, 4)): RuntimeError,
+    ("nn.CrossEntropyLoss", (0, 1, -1)): 1.7051144,
+    ("nn.CrossEntropyLoss", (0, 1, -100)): 2.2548094,
+    ("nn.CrossEntropyLoss", (0, 1, -5)): RuntimeError,
+    ("nn.CrossEntropyLoss(ignore_index=-1)", (0, 1, -1)): 2.2548094,
+    ("nn.CrossEntropyLoss(ignore_index=-1)", (0, 1, -100)): RuntimeError,
+    ("nn.NLLLoss(weight)", (0, 1, -1)): -0.8037987,
+    ("nn.NLLLoss(weight)", (0, 1, 3)): -0.8037987,
+    ("nn.NLLLoss(weight)", (0, 1, 4)): RuntimeError,
+    ("ops.cross_entropy", (0, 1, 4)): RuntimeError,
+    ("ops.cross_entropy", (0, 1, -1)): 1.7051144,
+    ("ops.nll_loss", (0, 1, -1)): -0.74701595,
+    ("ops.nll_loss", (0, 1, -100)): -0.39338726,
+    ("ops.nll_loss", (0, 1, -5)): RuntimeError,
+    ("ops.NLLLoss", (0, 1, 4)): ValueError,
+    ("ops.NLLLoss", (0, 1, -1)): ValueError,
+    ("ops.NLLLoss", (0, 1, -100)): 2.25481,
+    ("ops.NLLLoss(ignore_index=-1)", (0, 1, -1)): 2.25481,
+    ("ops.NLLLoss(ignore_index=-1)", (0, 1, -100)): ValueError,
+    ("mint.nn.functional.nll_loss", (0, 1, 4)): ValueError,
+    ("mint.nn.functional.nll_loss", (0, 1, -1)): ValueError,
+    ("mint.nn.functional.nll_loss", (0, 1, -100)): -0.39338726,
+    ("mint.nn.CrossEntropyLoss", (0, 1, -1)): ValueError,
+    ("mint.nn.CrossEntropyLoss", (0, 1, -100)): 2.2548075,
+    ("SparseSoftmaxCrossEntropyWithLogits", (0, 1, -1)): RuntimeError,
+    ("SparseSoftmaxCrossEntropyWithLogits", (0, 1, 4)): RuntimeError,
+}
+
+
+@pytest.mark.parametrize("mode", ["eager", "graph"])
+@pytest.mark.parametrize("case", list(MS_LABEL_RESULTS), ids=lambda c: f"{c[0]}-{c[1]}")
+def test_label_losses_check_labels_as_mindspore(case, mode):
+    name, labels = case
+    fn = _label_losses()[name]
+    x, y = Tensor(MS_LOGITS), Tensor(np.array(labels, np.int32))
+    call = cellgraph.jit(fn) if mode == "graph" else fn
+    want = MS_LABEL_RESULTS[case]
+    if isinstance(want, type):
+        with pytest.raises(want, match="label .* out of range") as info:
+            call(x, y)
+        assert "Loss" in str(info.value) or "CrossEntropy" in str(info.value)
+        return
+    np.testing.assert_allclose(call(x, y).asnumpy(), want, rtol=1e-5)
+
+
+@pytest.mark.parametrize("mode", ["eager", "graph"])
+def test_ctc_loss_refuses_target_labels_outside_the_classes(mode):
+    # MindSpore's CPU kernel returns a number for them (reading past the row); padding past a
+    # sequence's target length is not read, whatever it holds
+    from cellgraph import ops
+
+    log_probs = Tensor(np.log(np.full((5, 2, 4), 0.25, np.float32)))
+    lengths = Tensor(np.array([5, 5], np.int32))
+
+    def call(targets, target_lengths):
+        return ops.ctc_loss(log_probs, targets, lengths, target_lengths)[0]  # (loss, alpha)
+
+    fn = cellgraph.jit(call) if mode == "graph" else call
+    two = Tensor(np.array([2, 2], np.int32))
+    np.testing.assert_allclose(fn(Tensor(np.array([[1, 2], [3, 1]], np.int32)), two).asnumpy(),
+                               1.68806, rtol=1e-5)  # MindSpore's value
+    for bad in ([[1, 7], [3, 1]], [[1, -1], [3, 1]]):
+        with pytest.raises(RuntimeError, match=r"CTCLossV2.*target label -?\d out of range"):
+            fn(Tensor(np.array(bad, np.int32)), two)
+    padded = fn(Tensor(np.array([[1, -1], [3, 9]], np.int32)), Tensor(np.array([1, 1], np.int32)))
+    assert np.isfinite(padded.asnumpy()).all()

@@ -43,3 +43,58 @@ def test_gradients_in_a_graph():
     xs, ys = x.asnumpy(), y.asnumpy()
     np.testing.assert_allclose(Remainders()(x, y).asnumpy(),
                                (xs % ys) * xs + (xs // ys) * ys)
+
+
+# MindSpore 2.10 CPU (PyNative and graph alike) on x = [7, -7, 0, 5], y = [0, 0, 0, 2]
+A, B = [7, -7, 0, 5], [0, 0, 0, 2]
+MS_BY_ZERO = {
+    # dtype: (x // y, x % y) -- floor_divide/FloorDiv/floor_div and floor_mod/FloorMod alike
+    "int8": ([127, -128, 0, 2], [0, 0, 0, 1]),
+    "int16": ([32767, -32768, 0, 2], [0, 0, 0, 1]),
+    "int32": ([2**31 - 1, -2**31, 0, 2], [-2**31, -2**31, -2**31, 1]),
+    "int64": ([2**63 - 1, -2**63, 0, 2], [-2**63, -2**63, -2**63, 1]),
+    "uint8": ([255, 255, 0, 2], [0, 0, 0, 1]),
+}
+
+
+def _by_zero_forms():
+    return {
+        "//": (lambda x, y: x // y, 0), "floor_divide": (ops.floor_divide, 0),
+        "floor_div": (ops.floor_div, 0), "FloorDiv": (lambda x, y: ops.FloorDiv()(x, y), 0),
+        "%": (lambda x, y: x % y, 1), "floor_mod": (ops.floor_mod, 1),
+        "FloorMod": (lambda x, y: ops.FloorMod()(x, y), 1),
+    }
+
+
+@pytest.mark.parametrize("graph", [False, True], ids=["eager", "graph"])
+@pytest.mark.parametrize("dtype", list(MS_BY_ZERO))
+def test_integer_division_by_zero_gives_mindsporess_values(dtype, graph):
+    import cellgraph
+
+    x = Tensor(np.array(A).astype(dtype))
+    y = Tensor(np.array(B).astype(dtype))
+    for name, (fn, which) in _by_zero_forms().items():
+        call = cellgraph.jit(fn) if graph else fn
+        got = call(x, y).asnumpy()
+        assert got.dtype == np.dtype(dtype), name
+        np.testing.assert_array_equal(got, np.array(MS_BY_ZERO[dtype][which], dtype), name)
+    # a Python 0 divisor: every element is divided by zero
+    np.testing.assert_array_equal((x // 0).asnumpy(), np.array(
+        [MS_BY_ZERO[dtype][0][0], MS_BY_ZERO[dtype][0][1], 0, MS_BY_ZERO[dtype][0][0]], dtype))
+    # remainder and fmod leave an integer taken modulo 0 as it is
+    for fn in (ops.remainder, ops.fmod):
+        np.testing.assert_array_equal(fn(x, y).asnumpy(),
+                                      np.array([7, -7, 0, 1]).astype(dtype))
+
+
+def test_float_division_by_zero_and_large_quotients():
+    # MindSpore: [inf, -inf, nan, 2] and [nan, nan, nan, 1] in float32 and float64; the
+    # quotient was once truncated through int64, which turned inf and 1e20 into -2**63
+    for dtype in (np.float32, np.float64):
+        x, y = Tensor(np.array(A, dtype)), Tensor(np.array(B, dtype))
+        np.testing.assert_array_equal((x // y).asnumpy(), np.array([np.inf, -np.inf, np.nan, 2]))
+        np.testing.assert_array_equal((x % y).asnumpy(), np.array([np.nan, np.nan, np.nan, 1]))
+        np.testing.assert_array_equal(ops.remainder(x, y).asnumpy(),
+                                      np.array([np.nan, np.nan, np.nan, 1]))
+    big = Tensor(np.array([1e20, -1e20]))
+    np.testing.assert_array_equal((big // 1.0).asnumpy(), [1e20, -1e20])

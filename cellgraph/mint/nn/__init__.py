@@ -9,8 +9,21 @@ from . import functional  # noqa: F401  (mint.nn.functional)
 
 ReLU, GELU, SiLU, Sigmoid, Tanh, Identity = (_nn.ReLU, _nn.GELU, _nn.SiLU, _nn.Sigmoid,
                                              _nn.Tanh, _nn.Identity)
-MSELoss, L1Loss, CrossEntropyLoss, NLLLoss, BCEWithLogitsLoss = (
-    _nn.MSELoss, _nn.L1Loss, _nn.CrossEntropyLoss, _nn.NLLLoss, _nn.BCEWithLogitsLoss)
+MSELoss, L1Loss, BCEWithLogitsLoss = _nn.MSELoss, _nn.L1Loss, _nn.BCEWithLogitsLoss
+
+
+class NLLLoss(_nn.NLLLoss):
+    """nn.NLLLoss with mint's label check: a label outside [0, C) that is not ignore_index
+    raises ValueError (MindSpore's NLLLoss kernel), where nn's counts [-C, 0) from the end."""
+
+    _negative_labels, _label_error = False, "value"
+
+
+class CrossEntropyLoss(_nn.CrossEntropyLoss):
+    """nn.CrossEntropyLoss with mint's label check (see NLLLoss)."""
+
+    _negative_labels, _label_error = False, "value"
+
 Mish, ELU, Hardtanh = _nn.Mish, _nn.ELU, _nn.Hardtanh
 
 from ._layers import *  # the layers holding torch-named parameters or arguments

@@ -9,11 +9,9 @@ import cellgraph.ops as _ops
 from cellgraph.ops.loss_functions import (  # noqa: F401
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
-    cross_entropy,
     kl_div,
     l1_loss,
     mse_loss,
-    nll_loss,
     triplet_margin_loss,
 )
 from cellgraph.ops.loss_functions import smooth_l1_loss as _smooth_l1_loss
@@ -29,6 +27,25 @@ softshrink, pixel_shuffle, cosine_similarity, pairwise_distance = (
 adaptive_avg_pool1d, adaptive_avg_pool2d, interpolate, layer_norm, max_pool2d = (
     _ops.adaptive_avg_pool1d, _ops.adaptive_avg_pool2d, _ops.interpolate, _ops.layer_norm,
     _ops.max_pool2d)
+
+
+def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean",
+                  label_smoothing=0.0):
+    """As ops.cross_entropy, with mint's label check: a class index outside [0, C) that is not
+    ignore_index raises ValueError (ops' counts [-C, 0) from the end)."""
+    from cellgraph.mint import nn
+    from cellgraph.ops.loss_functions import cross_entropy as _cross_entropy
+
+    if target.dtype.is_float and tuple(target.shape) == tuple(input.shape):
+        return _cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)
+    return nn.CrossEntropyLoss(weight, ignore_index, reduction, label_smoothing)(input, target)
+
+
+def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
+    """As ops.nll_loss, with mint's label check (see cross_entropy)."""
+    from cellgraph.mint import nn
+
+    return nn.NLLLoss(weight, ignore_index, reduction)(input, target)
 
 
 def elu(input, alpha=1.0, inplace=False):
