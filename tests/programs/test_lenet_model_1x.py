@@ -73,15 +73,15 @@ def test_lenet_model_train(capsys):
     eval_set = create_dataset(*fake_digits(48, 1))
     network = LeNet5(num_class=3)
     net_loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction='mean')
-    net_opt = nn.Momentum(network.trainable_params(), learning_rate=0.02, momentum=0.9)
+    net_opt = nn.Momentum(network.trainable_params(), learning_rate=0.01, momentum=0.9)
     model = Model(network, net_loss, net_opt, metrics={'Accuracy': nn.Accuracy()})
     before = model.eval(eval_set, dataset_sink_mode=False)
-    model.train(4, train_set, callbacks=[LossMonitor()], dataset_sink_mode=False)
+    model.train(8, train_set, callbacks=[LossMonitor()], dataset_sink_mode=False)
     acc = model.eval(eval_set, dataset_sink_mode=False)
     printed = capsys.readouterr().out
     losses = [float(line.rsplit("loss is", 1)[1]) for line in printed.splitlines()
               if "loss is" in line]
-    assert len(losses) == 4 * 12
+    assert len(losses) == 8 * 12
     assert np.mean(losses[-12:]) < np.mean(losses[:12])
     assert set(acc) == {'Accuracy'}
     assert acc['Accuracy'] > 0.8
