@@ -14,6 +14,7 @@ from types import MappingProxyType
 from cellgraph.primitives import exports
 from cellgraph.primitives.core import PRIMITIVES
 from cellgraph.primitives.exports import export, export_class  # noqa: F401  (for compositions)
+from cellgraph.primitives.tensor_methods import TensorMethods
 
 
 class PrimitiveClass:
@@ -64,8 +65,6 @@ def install(functional, operations) -> None:
     """The primitive classes in `operations`; the API layer's wrappers in `functional` (the
     API's, which started as a copy of the core's) and on Tensor. Registrations from the
     compositions come before the core's, and the first of a name wins."""
-    from cellgraph.primitives.tensor_methods import TensorMethods
-
     replaced_functions, replaced_methods = set(), set()
     for kind, name, value, method in sorted(exports.EXPORTS, key=_from_core):
         if kind == "class":
@@ -80,7 +79,7 @@ def install(functional, operations) -> None:
             replaced_methods.add(name)
             setattr(TensorMethods, name, value)
         elif method:
-            exports.add_method(name, value)
+            exports.add_method(TensorMethods, name, value)
     for prim in list(PRIMITIVES.values()):
         install_primitive(prim, functional, operations)
 
@@ -91,7 +90,7 @@ def install_primitive(prim, functional, operations) -> None:
         return
     exports.add(functional, prim.name, prim)
     if prim.method:
-        exports.add_method(prim.name, exports.method_of(prim))
+        exports.add_method(TensorMethods, prim.name, exports.method_of(prim))
     cls = define_class(prim.label, prim, prim.params, operations.__name__)
     for name in (prim.label, *prim.aliases):
         exports.add(operations, name, cls)

@@ -37,4 +37,4 @@ from . import (  # noqa: F401  (each module declares its primitives)
     tensor_methods,
 )
 
-exports.install(functional)
+exports.install(functional, tensor_methods.TensorMethods)

@@ -37,12 +37,10 @@ def add(module, name: str, value) -> bool:
     return True
 
 
-def add_method(name: str, fn) -> None:
-    """`Tensor.name` is `fn` unless TensorMethods has a member of that name."""
-    from .tensor_methods import TensorMethods
-
-    if not hasattr(TensorMethods, name):
-        setattr(TensorMethods, name, fn)
+def add_method(methods: type, name: str, fn) -> None:
+    """`Tensor.name` is `fn` unless `methods` (TensorMethods) has a member of that name."""
+    if not hasattr(methods, name):
+        setattr(methods, name, fn)
         INSTALLED_METHODS.add(name)
 
 
@@ -55,9 +53,9 @@ def method_of(prim):
     return method
 
 
-def install(functional) -> None:
+def install(functional, methods: type) -> None:
     """`functional` gets the registered functions, then every public primitive (so a wrapper
-    wins over the derived name); Tensor gets their methods."""
+    wins over the derived name); `methods` (TensorMethods, Tensor's base) their methods."""
     from .core import PRIMITIVES
 
     for kind, name, value, method in EXPORTS:
@@ -65,13 +63,13 @@ def install(functional) -> None:
             if add(functional, name, value):
                 INSTALLED_FUNCTIONS.add(name)
             if method:
-                add_method(name, value)
+                add_method(methods, name, value)
     for prim in list(PRIMITIVES.values()):
         if prim.public:
             if add(functional, prim.name, prim):
                 INSTALLED_FUNCTIONS.add(prim.name)
             if prim.method:
-                add_method(prim.name, method_of(prim))
+                add_method(methods, prim.name, method_of(prim))
 
 
 class FunctionClass:

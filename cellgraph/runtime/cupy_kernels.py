@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from .backend import Backend, with_host_fallbacks
+from .blocked_kernels import numpy_erf
 from .kernels import bind_kernels, namespace
-from .numpy_backend import numpy_erf
 from .strided_kernels import bind_overrides
 
 

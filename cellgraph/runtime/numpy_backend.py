@@ -5,7 +5,6 @@ elementwise and row-wise ones) and the host-only ones (`print`, and `uniform_rea
 runtime/rng.py)."""
 from __future__ import annotations
 
-import math
 import threading
 
 import numpy as np
@@ -15,32 +14,11 @@ from . import (
     collective_kernels,  # noqa: F401  (the collectives join the kernel table)
 )
 from .backend import Backend, register_backend
-from .blocked_kernels import blocked_erf
+from .blocked_kernels import NAMESPACE
 from .host_memory import retain_freed_memory
-from .kernels import bind_kernels, namespace
+from .kernels import bind_kernels
 from .strided_kernels import bind_overrides
 
-_erf_impl = []  # filled on first use: scipy's erf is imported only when an erf runs
-
-
-def numpy_erf(x):
-    """erf in the dtype of `x` (0-d arrays included): float32 and narrower by the rational
-    approximation of runtime/blocked_kernels.py (a fifth of the time of scipy's scalar-loop
-    erf), wider ones by scipy.special.erf when scipy is installed, else by the
-    math module's, element by element."""
-    x = np.asarray(x)
-    if x.dtype.itemsize <= 4:
-        return blocked_erf(x.astype(np.float32, copy=False)).astype(x.dtype, copy=False)
-    if not _erf_impl:
-        try:
-            from scipy.special import erf
-        except ImportError:  # scipy is optional
-            erf = np.frompyfunc(math.erf, 1, 1)
-        _erf_impl.append(erf)
-    return np.asarray(_erf_impl[0](x)).astype(x.dtype, copy=False)
-
-
-NAMESPACE = namespace(np, erf=numpy_erf)
 numpy_backend = Backend("numpy", np, {**bind_kernels(NAMESPACE), **bind_overrides(np),
                                       **blocked_kernels.TABLE}, device="CPU")
 K = numpy_backend.kernels

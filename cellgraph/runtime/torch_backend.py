@@ -18,7 +18,6 @@ the host fallbacks of `backend.HOST_FALLBACKS`.
 from __future__ import annotations
 
 import functools
-import operator
 
 try:
     import torch
@@ -28,8 +27,8 @@ except ImportError as e:  # the backend is optional
 import numpy as np
 
 from .backend import Backend, register_backend, with_host_fallbacks
-from .kernels import bind_kernels, namespace
-from .torch_kernels import TABLE, TORCH_DTYPES, from_host, to_host
+from .kernels import bind_kernels
+from .torch_kernels import TABLE, TORCH_DTYPES, array_namespace, from_host, to_host
 
 
 def _asarray(dev: torch.device):
@@ -42,23 +41,6 @@ def _asarray(dev: torch.device):
             return torch.tensor(value, dtype=tdt, device=dev)
         return from_host(np.asarray(value, dtype=dtype), dev)
     return asarray
-
-
-def array_namespace(dev: torch.device):
-    """array_api_compat's torch namespace, creating arrays on `dev`, with `erf`."""
-    import array_api_compat.torch as xp
-
-    on_dev = {name: functools.partial(getattr(xp, name), device=dev)
-              for name in ("arange", "full", "zeros", "ones", "asarray")}
-    return namespace(xp, erf=torch.erf, **on_dev, **NATIVE_ARITHMETIC)
-
-
-# Tensor operators for the arithmetic primitives instead of array_api_compat's wrappers, which
-# re-derive the result dtype whenever an operand is 0-d (a learning rate, a constant): the
-# graph has already cast both operands to the result dtype, so torch's own rule agrees, and a
-# training step makes dozens of these calls.
-NATIVE_ARITHMETIC = {"add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
-                     "divide": operator.truediv}
 
 
 def make_backend(device: str = "cpu") -> Backend:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
+import operator
 from collections.abc import Callable
 
 import numpy as np
@@ -30,7 +31,7 @@ from torch.nn import grad as conv_grad
 from cellgraph.primitives.core import Slice, to_numpy_index
 
 from .kernels import TABLE as SHARED_TABLE
-from .kernels import registrar
+from .kernels import namespace, registrar
 
 TABLE: dict[str, Callable] = {}  # primitive name -> fn(dev, *operands, **params)
 
@@ -140,8 +141,6 @@ def _gelu_backward(approximate: str, name: str):
     broadcast."""
     def grad(dev, x, dy):
         if x.shape != dy.shape:
-            from .torch_backend import array_namespace
-
             return SHARED_TABLE[name](array_namespace(dev), x, dy)
         return torch.ops.aten.gelu_backward(dy, x, approximate=approximate)
     return grad
@@ -262,8 +261,6 @@ def _layer_norm_grad(dev, x, dy, gamma, mean, var, begin_norm_axis, begin_params
     otherwise the shared kernel."""
     axis = begin_norm_axis % x.ndim
     if axis != begin_params_axis % x.ndim:
-        from .torch_backend import array_namespace
-
         return SHARED_TABLE["layer_norm_grad"](
             array_namespace(dev), x, dy, gamma, mean, var, begin_norm_axis=begin_norm_axis,
             begin_params_axis=begin_params_axis, epsilon=epsilon)
@@ -435,3 +432,20 @@ def _tensor_scatter_elements(dev, x, indices, updates, axis=0, reduction="none")
     if reduction == "add":
         return x.clone().scatter_add_(axis, indices.long(), updates)
     return x.clone().scatter_(axis, indices.long(), updates)
+
+
+def array_namespace(dev: torch.device):
+    """array_api_compat's torch namespace, creating arrays on `dev`, with `erf`."""
+    import array_api_compat.torch as xp
+
+    on_dev = {name: functools.partial(getattr(xp, name), device=dev)
+              for name in ("arange", "full", "zeros", "ones", "asarray")}
+    return namespace(xp, erf=torch.erf, **on_dev, **NATIVE_ARITHMETIC)
+
+
+# Tensor operators for the arithmetic primitives instead of array_api_compat's wrappers, which
+# re-derive the result dtype whenever an operand is 0-d (a learning rate, a constant): the
+# graph has already cast both operands to the result dtype, so torch's own rule agrees, and a
+# training step makes dozens of these calls.
+NATIVE_ARITHMETIC = {"add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
+                     "divide": operator.truediv}

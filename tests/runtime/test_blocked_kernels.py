@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from cellgraph.runtime import blocked_kernels
+from cellgraph.runtime.blocked_kernels import NAMESPACE
 from cellgraph.runtime.kernels import TABLE as SHARED
-from cellgraph.runtime.numpy_backend import NAMESPACE
 
 
 @pytest.fixture
