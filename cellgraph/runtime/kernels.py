@@ -39,13 +39,26 @@ def registrar(table: dict):
 kernel = registrar(TABLE)
 
 
+class _Namespace(types.SimpleNamespace):
+    """A flat copy of a module's names; a name it lacks (a submodule the library imports on
+    first use, such as numpy.fft or numpy.ma) is looked up on the module when first read."""
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        value = getattr(vars(self)["_module"], name)
+        setattr(self, name, value)
+        return value
+
+
 def namespace(xp, **extras) -> types.SimpleNamespace:
     """`xp`'s functions plus `extras`, for what its array-API namespace lacks (`erf`).
 
-    A flat copy rather than a wrapper with `__getattr__`, so a kernel's `xp.exp` costs one
-    dictionary lookup, as it does on a module."""
-    names = {k: getattr(xp, k) for k in dir(xp) if not k.startswith("__")}
-    return types.SimpleNamespace(**{**names, **extras})
+    A flat copy rather than a wrapper, so a kernel's `xp.exp` costs one dictionary lookup, as
+    it does on a module. Only what the module holds is copied: reading every name in `dir`
+    would import each submodule NumPy loads lazily (a fifth of a second at start-up)."""
+    names = {k: v for k, v in vars(xp).items() if not k.startswith("__")}
+    return _Namespace(**{**names, **extras, "_module": xp})
 
 
 def bind_kernel(xp, name: str) -> Callable | None:
