@@ -11,7 +11,8 @@
 
 The first graph in the text is the result; the graphs after it are the ones its nodes' params
 name (`{then_graph=@f_then}`), in any order. Hand-written text may leave out a node's types
-(`%1 = mul(%x, 2.0)`): the primitive's type rule gives them. What the printed text does not
+(`%1 = mul(%x, 2.0)`): the primitive's type rule gives them; and a graph's result types
+(`graph @f(%x: f32[2]) {`): its return gives them. What the printed text does not
 hold, the parsed graph cannot have: a constant of more than six elements is printed as its type
 alone (`const(<f32[4,4]>)`) and comes back as an `ElidedValue` (the graph prints and rewrites,
 but cannot be evaluated); the Parameters a graph updates come back as `UpdatedParameter`s that
@@ -175,13 +176,12 @@ class _GraphText:
             params.append(var)
 
         head.sequence(param, ")")
-        head.expect("->")
-        if head.take("("):
-            self.out_types = head.sequence(head.type, ")")
-        else:
-            self.out_types = [head.type()]
+        self.out_types = None  # hand-written text may leave them to the return
+        if head.take("->"):
+            self.out_types = head.sequence(head.type, ")") if head.take("(") else [head.type()]
         head.expect("{")
         self.graph = Graph(self.name, params, loc=head.location(False))
+        self.started = False
         if not head.done():
             raise head.error("the end of the line")
 
@@ -190,8 +190,16 @@ class _GraphText:
             raise line.error(f"a new value name, not %{name} again")
         self.values[name] = value
 
-    def parse_body(self, graphs: dict[str, Graph]) -> None:
-        """Nodes, return and the updates comment; `graphs` maps names to every graph."""
+    def parsed(self, graphs: dict[str, _GraphText]) -> Graph:
+        """The graph, its body parsed (first the bodies of the graphs it names, so that their
+        result types are known; a graph that names itself, recursion, sees itself unfinished).
+        `graphs` maps names to every graph's text."""
+        if not self.started:
+            self.started = True
+            self._parse_body(graphs)
+        return self.graph
+
+    def _parse_body(self, graphs: dict[str, _GraphText]) -> None:
         graph, body = self.graph, self.lines[1:]
         if not body or body[-1][1] != "}":
             raise IRParseError(f"graph @{self.name}: expected a closing '}}'")
@@ -214,7 +222,7 @@ class _GraphText:
         if not returned:
             raise IRParseError(f"graph @{self.name}: expected a return")
         got = [o.aval for o in graph.outputs]
-        if [t.strong() for t in got] != [t.strong() for t in self.out_types]:
+        if self.out_types is not None and [t.strong() for t in got] != [t.strong() for t in self.out_types]:
             raise IRParseError(f"graph @{self.name}: the header says it returns "
                                f"{', '.join(map(str, self.out_types))}, its return gives "
                                f"{', '.join(map(str, got))}")
@@ -229,7 +237,7 @@ class _GraphText:
             raise line.error("the end of the line")
         return outputs
 
-    def _node(self, line: _Line, graphs: dict[str, Graph]) -> Apply:
+    def _node(self, line: _Line, graphs: dict[str, _GraphText]) -> Apply:
         names = []
         if line.at("%"):
             names.append(line.need(_VALUE_NAME, "a value %name").group(1))
@@ -330,14 +338,14 @@ def _array(line: _Line, body: str, aval: TensorType) -> np.ndarray:
     return np.array(values).astype(kind.np).reshape(aval.shape)
 
 
-def _param_value(line: _Line, graphs: dict[str, Graph]):
+def _param_value(line: _Line, graphs: dict[str, _GraphText]):
     """A node parameter as the printer writes it: a graph, tuple, list, string, number, bool,
     None, Ellipsis, slice (1:3) or dtype (Float32)."""
     found = line.match(_GRAPH_NAME)
     if found:
         if found.group(1) not in graphs:
             raise line.error(f"a graph defined in the text (there is no @{found.group(1)})")
-        return graphs[found.group(1)]
+        return graphs[found.group(1)].parsed(graphs)
     if line.take("("):
         return tuple(line.sequence(lambda: _param_value(line, graphs), ")"))
     if line.take("["):
@@ -388,13 +396,13 @@ def _blocks(text: str) -> list[list[tuple[int, str]]]:
 def parse_ir(text: str) -> Graph:
     """The Graph `text` prints (the first graph of the text, with the graphs it names)."""
     parsed = [_GraphText(block) for block in _blocks(text)]
-    graphs: dict[str, Graph] = {}
+    graphs: dict[str, _GraphText] = {}
     for g in parsed:
         if g.name in graphs:
             raise IRParseError(f"IR: two graphs are called @{g.name}")
-        graphs[g.name] = g.graph
+        graphs[g.name] = g
     for g in parsed:
-        g.parse_body(graphs)
+        g.parsed(graphs)
     _name_copies(parsed[0].graph)
     return parsed[0].graph
 

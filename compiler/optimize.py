@@ -194,8 +194,9 @@ class _Sweep:
     """One pass over a graph's nodes: substitute, fold, rewrite, CSE; new nodes are visited
     as they are made, so a rewrite's result is simplified in the same sweep."""
 
-    def __init__(self, differentiable: bool = False):
+    def __init__(self, differentiable: bool = False, rewrites: dict | None = None):
         self.differentiable = differentiable
+        self.rewrites = REWRITES if rewrites is None else rewrites
         self.subst: dict[int, object] = {}
         self.seen: dict[tuple, Apply] = {}
         self.kept: list[Apply] = []
@@ -256,7 +257,7 @@ class _Sweep:
             return _fold(node)
         if depth > MAX_DEPTH or self.differentiable and node.callee.name in GRADIENT_BARRIERS:
             return None
-        for rule in REWRITES.get(node.callee.name, ()):
+        for rule in self.rewrites.get(node.callee.name, ()):
             found = rule(node)
             if found is None:
                 continue
@@ -283,10 +284,11 @@ class _Sweep:
         return self.visit(node, depth)
 
 
-def simplify(graph: Graph, differentiable: bool = False) -> bool:
-    """One sweep of rewrites, folding and CSE; returns True when anything changed.
-    `differentiable`: the graph will be differentiated again (GRADIENT_BARRIERS stay)."""
-    sweep = _Sweep(differentiable)
+def simplify(graph: Graph, differentiable: bool = False, rewrites: dict | None = None) -> bool:
+    """One sweep of rewrites, folding and CSE, in place; returns True when anything changed.
+    `differentiable`: the graph will be differentiated again (GRADIENT_BARRIERS stay);
+    `rewrites`: the rule table (REWRITES unless given). passes.simplify_pass is the pass."""
+    sweep = _Sweep(differentiable, rewrites)
     for node in graph.nodes:
         for a in node.inputs:
             sweep.uses[id(a)] = sweep.uses.get(id(a), 0) + 1

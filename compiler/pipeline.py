@@ -2,11 +2,13 @@
 
     parse (front end: resolve, inline, unroll, specialise) -> PASSES -> codegen
 
-`PASSES` is the list of Graph -> Graph passes (`expand_grad` (AD), then `optimize`), each pure:
-it returns a new graph and never changes its input, which caches (the expansions of grad
-graphs) may hold. `verify` checks the IR after every pass. Each stage's IR can be dumped as
-text, named after the stage (`00_parse_NAME.ir`, `01_expand_grad_NAME.ir`,
-`02_optimize_NAME.ir`, `03_codegen_NAME.py`).
+`PASSES` is the list of Graph -> Graph passes (`expand_grad` (AD), then `optimize`, made of
+`simplify`, `dce` and `prune_unused_inputs`: passes.py), each pure: it returns a new graph and
+never changes its input, which caches (the expansions of grad graphs) may hold. `verify` checks
+the IR after every pass. Each stage's IR can be dumped as text, named after the stage
+(`00_parse_NAME.ir`, `01_expand_grad_NAME.ir`, `02_optimize_NAME.ir`, `03_codegen_NAME.py`);
+`dump_ir(fn, *args, stage=...)` also takes a part of a pass (PASS_STAGES: `simplify`, `dce`,
+`prune_unused_inputs`), which shows the graph that pass is given after that part alone.
 """
 from __future__ import annotations
 
@@ -23,11 +25,10 @@ from cellgraph.ops.errors import ArgumentValueError, CellgraphError, CompileErro
 from . import codegen, loop_prims  # noqa: F401  (loop_prims: the loops' rules and code)
 from .autodiff import expand_grad
 from .builder import Builder, ParameterArgument, is_parameter, is_tensor_like
-from .control_prims import prune_unused_inputs
 from .frontend import trace_call
 from .guards import collect_guards, unique
-from .ir import Graph, copy_graph, print_graph, verify
-from .optimize import optimize
+from .ir import Graph, print_graph, verify
+from .passes import dce_pass, optimize_pass, prune_unused_inputs_pass, simplify_pass
 from .pytree import Tree, flatten, unflatten
 from .scope import is_cell
 
@@ -121,32 +122,28 @@ def _definition_loc(fn):
         return None
 
 
-def optimize_stage(graph: Graph) -> Graph:
-    """The `optimize` stage: the optimiser to a fixpoint, then the inputs and outputs of
-    branches and loops that nothing reads any more, then the optimiser again if that helped
-    (a few rounds: what one loop stops reading can leave another's output unread). It rewrites
-    a copy: the graph it is given stays as it was."""
-    graph = optimize(copy_graph(graph))
-    for _ in range(PRUNE_ROUNDS):
-        if not prune_unused_inputs(graph):
-            break
-        graph = optimize(graph)
-    return graph
-
-
-PRUNE_ROUNDS = 4
-
-
 @dataclass(frozen=True)
 class Pass:
-    """A named Graph -> Graph function that leaves its input unchanged."""
+    """A named Graph -> Graph function that leaves its input unchanged; `parts` are the passes
+    it is made of, each of which can also be run (and dumped) alone."""
 
     name: str
     run: Callable[[Graph], Graph]
+    parts: tuple = ()
 
 
-PASSES: tuple[Pass, ...] = (Pass("expand_grad", expand_grad), Pass("optimize", optimize_stage))
+PASSES: tuple[Pass, ...] = (
+    Pass("expand_grad", expand_grad),
+    Pass("optimize", optimize_pass, parts=(
+        Pass("simplify", simplify_pass),
+        Pass("dce", dce_pass),
+        Pass("prune_unused_inputs", prune_unused_inputs_pass),
+    )),
+)
+# the stages a compile goes through, each dumped (save_graphs) as NN_stage_NAME.ir
 STAGES = ("parse",) + tuple(p.name for p in PASSES) + ("codegen",)
+# each part of a pass, run once on the graph that pass is given: dump_ir(fn, stage="dce")
+PASS_STAGES = tuple(part.name for p in PASSES for part in p.parts)
 
 # Tests set this so that the verifier runs after every stage, not only the last one.
 VERIFY_EVERY_STAGE = False
@@ -154,8 +151,16 @@ VERIFY_EVERY_STAGE = False
 
 def run_passes(graph: Graph, until: str | None = None, record=None) -> Graph:
     """`graph` through PASSES (up to and including `until`), verified after each;
-    `record(stage name, graph)` sees every result."""
+    `record(stage name, graph)` sees every result. `until` may name a part of a pass (one of
+    PASS_STAGES): the graph that pass would be given goes through that part alone."""
     for compiler_pass in PASSES:
+        part = next((p for p in compiler_pass.parts if p.name == until), None)
+        if part is not None:
+            graph = part.run(graph)
+            verify(graph)
+            if record is not None:
+                record(part.name, graph)
+            break
         graph = compiler_pass.run(graph)
         if VERIFY_EVERY_STAGE or compiler_pass is PASSES[-1]:
             verify(graph)
