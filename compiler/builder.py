@@ -229,6 +229,9 @@ class Builder(Trace):
         # ids of the params that hold a Python number carried into a Tensor loop: an inner
         # loop may still widen them, as it may the number itself (control_flow._widens)
         self.number_vars: set[int] = set()
+        # the compile this graph belongs to (compile_context.CompileContext), on the builder of
+        # its top-level graph; builders inside it find it through `outer`
+        self.context = None
 
     # -- entering and leaving ---------------------------------------------------------------
     @contextlib.contextmanager

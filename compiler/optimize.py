@@ -333,15 +333,17 @@ def _narrowed(node: Apply, read: tuple) -> Apply:
                  [node.outputs[read.index(True)]], node.loc)
 
 
-def optimize(graph: Graph, max_rounds: int = 50, differentiable: bool = False) -> Graph:
-    """Rewrites, folding, CSE and DCE to a fixpoint, in this graph and every nested graph.
-    `differentiable`: the graph will be differentiated again, so stop_gradient and the like stay.
-    """
+def optimize(graph: Graph, max_rounds: int = 50, differentiable: bool = False,
+             rewrites: dict | None = None) -> Graph:
+    """Rewrites, folding, CSE and DCE to a fixpoint, in place, in this graph and every nested
+    graph. `differentiable`: the graph will be differentiated again, so stop_gradient and the
+    like stay; `rewrites`: the rule table (REWRITES unless given). passes.optimize_pass is the
+    pass."""
     from .ir import all_graphs
 
     for g in all_graphs(graph):
         for _ in range(max_rounds):
-            if not (simplify(g, differentiable) | dce(g)):
+            if not (simplify(g, differentiable, rewrites) | dce(g)):
                 break
     return graph
 

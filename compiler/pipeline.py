@@ -23,12 +23,18 @@ from cellgraph.ops.core import abstract_of
 from cellgraph.ops.errors import ArgumentValueError, CellgraphError, CompileError
 
 from . import codegen, loop_prims  # noqa: F401  (loop_prims: the loops' rules and code)
-from .autodiff import expand_grad
 from .builder import Builder, ParameterArgument, is_parameter, is_tensor_like
+from .compile_context import CompileContext, compile_context
 from .frontend import trace_call
 from .guards import collect_guards, unique
 from .ir import Graph, print_graph, verify
-from .passes import dce_pass, optimize_pass, prune_unused_inputs_pass, simplify_pass
+from .passes import (
+    dce_pass,
+    expand_grad_pass,
+    optimize_pass,
+    prune_unused_inputs_pass,
+    simplify_pass,
+)
 from .pytree import Tree, flatten, unflatten
 from .scope import is_cell
 
@@ -84,21 +90,25 @@ def graph_name(fn) -> str:
     return getattr(fn, "__name__", None) or type(fn).__name__
 
 
-def parse(fn, args: tuple, name: str | None = None) -> tuple[Graph, list, list, Tree]:
+def parse(fn, args: tuple, name: str | None = None,
+          ctx: CompileContext | None = None) -> tuple[Graph, list, list, Tree]:
     """Trace `fn(*args)` into a graph: Tensor leaves of `args` become parameters, everything
     else is a compile-time constant. Returns (graph, captured outer values, leaves, in_tree)."""
-    return parse_arguments(fn, args, name)[:4]
+    return parse_arguments(fn, args, name, ctx)[:4]
 
 
-def parse_arguments(fn, args: tuple, name: str | None = None):
+def parse_arguments(fn, args: tuple, name: str | None = None, ctx: CompileContext | None = None):
     """`parse`, and the ParameterArguments of the graph last. Parameter leaves (and the
     ParameterArguments of an enclosing graph) are traced as ParameterArguments, so that the graph
-    can assign them."""
+    can assign them. `ctx`: the compile's context (when None: that of the compile this parse is
+    part of, a grad's inner function, else one from the settings now), which the front end
+    finds on the builder."""
     leaves, tree = flatten(tuple(args), is_tensor_like)
     hints = arg_hints(fn, len(args)) if all(
         is_tensor_like(a) for a in args) and len(leaves) == len(args) else [None] * len(leaves)
     builder = Builder(name or graph_name(fn), _definition_loc(fn))
     builder.accepts_updates = True  # the executor (or an enclosing grad) applies graph.updates
+    builder.context = compile_context() if ctx is None else ctx  # an enclosing compile's
     with builder.active():
         tracers = [builder.add_parameter_argument(leaf, h) if is_parameter(leaf) else
                    builder.add_param(abstract_of(leaf), h) for leaf, h in zip(leaves, hints)]
@@ -128,12 +138,12 @@ class Pass:
     it is made of, each of which can also be run (and dumped) alone."""
 
     name: str
-    run: Callable[[Graph], Graph]
+    run: Callable[[Graph, CompileContext], Graph]
     parts: tuple = ()
 
 
 PASSES: tuple[Pass, ...] = (
-    Pass("expand_grad", expand_grad),
+    Pass("expand_grad", expand_grad_pass),
     Pass("optimize", optimize_pass, parts=(
         Pass("simplify", simplify_pass),
         Pass("dce", dce_pass),
@@ -145,24 +155,28 @@ STAGES = ("parse",) + tuple(p.name for p in PASSES) + ("codegen",)
 # each part of a pass, run once on the graph that pass is given: dump_ir(fn, stage="dce")
 PASS_STAGES = tuple(part.name for p in PASSES for part in p.parts)
 
-# Tests set this so that the verifier runs after every stage, not only the last one.
+# Tests set this so that the verifier runs after every stage, not only the last one: the
+# default of CompileContext.verify_every_stage for the compiles that start after.
 VERIFY_EVERY_STAGE = False
 
 
-def run_passes(graph: Graph, until: str | None = None, record=None) -> Graph:
-    """`graph` through PASSES (up to and including `until`), verified after each;
-    `record(stage name, graph)` sees every result. `until` may name a part of a pass (one of
-    PASS_STAGES): the graph that pass would be given goes through that part alone."""
+def run_passes(graph: Graph, until: str | None = None, record=None,
+               ctx: CompileContext | None = None) -> Graph:
+    """`graph` through PASSES (up to and including `until`), each handed `ctx` (the settings
+    now when None), verified after each; `record(stage name, graph)` sees every result. `until`
+    may name a part of a pass (one of PASS_STAGES): the graph that pass would be given goes
+    through that part alone."""
+    ctx = CompileContext.from_settings() if ctx is None else ctx
     for compiler_pass in PASSES:
         part = next((p for p in compiler_pass.parts if p.name == until), None)
         if part is not None:
-            graph = part.run(graph)
+            graph = part.run(graph, ctx)
             verify(graph)
             if record is not None:
                 record(part.name, graph)
             break
-        graph = compiler_pass.run(graph)
-        if VERIFY_EVERY_STAGE or compiler_pass is PASSES[-1]:
+        graph = compiler_pass.run(graph, ctx)
+        if ctx.verify_every_stage or compiler_pass is PASSES[-1]:
             verify(graph)
         if record is not None:
             record(compiler_pass.name, graph)
@@ -191,14 +205,15 @@ def _compile(fn, args, dump_dir, name, keep_stages) -> Compiled:
         if keep:
             stages[stage] = print_graph(graph)
 
+    ctx = CompileContext.from_settings()
     with collect_guards() as guards:
-        graph, captured, _, in_tree, arguments = parse_arguments(fn, args, name)
+        graph, captured, _, in_tree, arguments = parse_arguments(fn, args, name, ctx)
     if captured:
         raise CompileError("a top-level graph cannot read values of another graph")
-    if VERIFY_EVERY_STAGE:
+    if ctx.verify_every_stage:
         verify(graph)
     record("parse", graph)
-    graph = run_passes(graph, record=record)
+    graph = run_passes(graph, record=record, ctx=ctx)
     module = codegen.generate(graph)
     stages["codegen"] = module.source
     if dump_dir:

@@ -4,6 +4,7 @@ as written here. Folding and CSE run in every sweep, so they show in the results
 import pytest
 
 from cellgraph.compiler import algebra
+from cellgraph.compiler.compile_context import CompileContext
 from cellgraph.compiler.ir import print_graph, verify
 from cellgraph.compiler.ir_parser import parse_ir
 from cellgraph.compiler.optimize import REWRITES
@@ -14,7 +15,8 @@ def rewritten(prim: str, rule, text: str, differentiable: bool = False) -> str:
     """`text` after one sweep with `rule` as the only rewrite of `prim`, then dce."""
     graph = parse_ir(text)
     before = print_graph(graph)
-    out = dce_pass(simplify_pass(graph, differentiable, rewrites={prim: [rule]}))
+    ctx = CompileContext(differentiable=differentiable, rewrites={prim: [rule]})
+    out = dce_pass(simplify_pass(graph, ctx), ctx)
     verify(out)
     assert print_graph(graph) == before  # the passes leave their input as it was
     return print_graph(out)

@@ -1,0 +1,56 @@
+"""What one compile's passes read, handed to them as an argument.
+
+    ctx = CompileContext.from_settings()        # at the start of a compile
+    graph = run_passes(graph, ctx)              # each pass: pass.run(graph, ctx)
+
+A pass gets the context as its second argument; a rewrite rule gets the sweep running it (a
+rewrite.RewriteContext, which the optimize passes make from this one). Code that runs while the
+front end traces user Python (the loop options of a Tensor `while`) finds the context of the
+compile it belongs to on the graph builder that is recording it (`compile_context()`): through
+the trace stack, which `bind` consults anyway, not through a thread-local of its own.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+
+@dataclass(frozen=True)
+class CompileContext:
+    """The settings of one compile.
+
+    verify_every_stage: run the IR verifier after every pass, not only the last (tests).
+    loop_checkpoint: trips per recorded segment in the reverse pass of Tensor `while` loops
+        (0: record every trip), as `set_context(loop_checkpoint=...)` had it when the compile
+        began.
+    differentiable: the graph will be differentiated again (stop_gradient and the like stay).
+    rewrites: the optimiser's rule table (optimize.REWRITES when None).
+    """
+
+    verify_every_stage: bool = False
+    loop_checkpoint: int = 0
+    differentiable: bool = False
+    rewrites: dict | None = field(default=None, compare=False)
+
+    @classmethod
+    def from_settings(cls, **overrides) -> CompileContext:
+        """A context from the process's settings now (set_context's loop_checkpoint, and
+        pipeline.VERIFY_EVERY_STAGE, which tests turn on), with `overrides`."""
+        from . import pipeline
+        from .loop_prims import LOOP_SETTINGS
+
+        found = cls(verify_every_stage=pipeline.VERIFY_EVERY_STAGE,
+                    loop_checkpoint=LOOP_SETTINGS.checkpoint)
+        return replace(found, **overrides) if overrides else found
+
+
+def compile_context() -> CompileContext:
+    """The context of the compile whose graph is being recorded now (the innermost builder
+    that has one, or one of those enclosing it), else one from the settings now."""
+    from .builder import current_builder
+
+    builder = current_builder()
+    while builder is not None:
+        if builder.context is not None:
+            return builder.context
+        builder = builder.outer
+    return CompileContext.from_settings()
