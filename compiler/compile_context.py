@@ -7,7 +7,9 @@ A pass gets the context as its second argument; a rewrite rule gets the sweep ru
 rewrite.RewriteContext, which the optimize passes make from this one). Code that runs while the
 front end traces user Python (the loop options of a Tensor `while`) finds the context of the
 compile it belongs to on the graph builder that is recording it (`compile_context()`): through
-the trace stack, which `bind` consults anyway, not through a thread-local of its own.
+the trace stack, which `bind` consults anyway, not through a thread-local of its own. So does
+expand_grad, whose builders carry the context with `keep_structural` set for the graphs about
+to be differentiated again.
 """
 from __future__ import annotations
 
@@ -23,12 +25,15 @@ class CompileContext:
         (0: record every trip), as `set_context(loop_checkpoint=...)` had it when the compile
         began.
     differentiable: the graph will be differentiated again (stop_gradient and the like stay).
+    keep_structural: expand_grad is expanding a graph about to be differentiated, whose
+        EXPAND_RULES nodes stay (vjp uses their own bprop rules).
     rewrites: the optimiser's rule table (optimize.REWRITES when None).
     """
 
     verify_every_stage: bool = False
     loop_checkpoint: int = 0
     differentiable: bool = False
+    keep_structural: bool = False
     rewrites: dict | None = field(default=None, compare=False)
 
     @classmethod
