@@ -28,6 +28,9 @@ class CompileContext:
     keep_structural: expand_grad is expanding a graph about to be differentiated, whose
         EXPAND_RULES nodes stay (vjp uses their own bprop rules).
     rewrites: the optimiser's rule table (optimize.REWRITES when None).
+    calls: the function calls the front end is inlining or tracing, innermost last
+        (recursion.py finds a call that reaches itself there); the one list of the compile,
+        shared by the copies `replace` makes.
     """
 
     verify_every_stage: bool = False
@@ -35,6 +38,7 @@ class CompileContext:
     differentiable: bool = False
     keep_structural: bool = False
     rewrites: dict | None = field(default=None, compare=False)
+    calls: list = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
     def from_settings(cls, **overrides) -> CompileContext:
@@ -50,12 +54,18 @@ class CompileContext:
 
 def compile_context() -> CompileContext:
     """The context of the compile whose graph is being recorded now (the innermost builder
-    that has one, or one of those enclosing it), else one from the settings now."""
+    that has one, or one of those enclosing it). A graph built outside the pipeline (vmap,
+    PyNative's grad) gets one from the settings now on its outermost builder, which the rest
+    of its tracing finds; with no graph being built, a new one from the settings."""
     from .builder import current_builder
 
     builder = current_builder()
+    outermost = builder
     while builder is not None:
         if builder.context is not None:
             return builder.context
-        builder = builder.outer
-    return CompileContext.from_settings()
+        outermost, builder = builder, builder.outer
+    found = CompileContext.from_settings()
+    if outermost is not None:
+        outermost.context = found
+    return found
