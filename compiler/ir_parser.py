@@ -16,12 +16,17 @@ name (`{then_graph=@f_then}`), in any order. Hand-written text may leave out a n
 hold, the parsed graph cannot have: a constant of more than six elements is printed as its type
 alone (`const(<f32[4,4]>)`) and comes back as an `ElidedValue` (the graph prints and rewrites,
 but cannot be evaluated); the Parameters a graph updates come back as `UpdatedParameter`s that
-know only their names; a number's constant type is a Python number's (`abstract_of(2.0)`).
+know only their names; a number's constant type is a Python number's (`abstract_of(2.0)`),
+except where it is returned (the header gives it). Two things do not read back at all: a node
+parameter that is a live Python object (a hook's function), and graph or value names holding
+the printer's delimiters (spaces, brackets, braces, commas, `=`, `:`, line breaks), which the
+printer writes unquoted; `IRParseError` names the line.
 """
 from __future__ import annotations
 
 import ast
 import re
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,7 +35,16 @@ from cellgraph.ops import dtype as dt
 from cellgraph.ops.core import PRIMITIVES, Slice, TensorType, abstract_of
 from cellgraph.ops.errors import CompileError, SourceLoc
 
-from . import autodiff, control_prims, custom, effects, loop_prims, print_op, recursion  # noqa: F401
+# the modules that declare the compiler's own primitives, which a text may name
+from . import (  # noqa: F401
+    autodiff,
+    control_prims,
+    custom,
+    effects,
+    loop_prims,
+    print_op,
+    recursion,
+)
 from .ir import Apply, Constant, ElidedValue, Graph, Var
 
 
@@ -68,6 +82,7 @@ _NAME = re.compile(r"[A-Za-z_][\w.]*")
 _VALUE_NAME = re.compile(r"%([^\s(),:{}=]+)")
 _GRAPH_NAME = re.compile(r"@([^\s(),:{}=]+)")
 _STRING = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_CLASS = re.compile(r"<class '([\w.]+)'>")
 _LOC = re.compile(r"(.*?):(\d+)(?:  (.*))?")
 _UPDATES = re.compile(r"  # the last (\d+) outputs update (.*)")
 
@@ -221,8 +236,13 @@ class _GraphText:
                 graph.nodes.append(self._node(line, graphs))
         if not returned:
             raise IRParseError(f"graph @{self.name}: expected a return")
+        if self.out_types is not None and len(self.out_types) == len(graph.outputs):
+            # a number returned prints as a number: its type is the one the header gives
+            graph.outputs = [Constant(o.value, t) if isinstance(o, Constant) and not isinstance(
+                o.value, np.ndarray) else o for o, t in zip(graph.outputs, self.out_types)]
         got = [o.aval for o in graph.outputs]
-        if self.out_types is not None and [t.strong() for t in got] != [t.strong() for t in self.out_types]:
+        if self.out_types is not None and (
+                [t.strong() for t in got] != [t.strong() for t in self.out_types]):
             raise IRParseError(f"graph @{self.name}: the header says it returns "
                                f"{', '.join(map(str, self.out_types))}, its return gives "
                                f"{', '.join(map(str, got))}")
@@ -286,19 +306,17 @@ class _GraphText:
                 line.expect(">")
                 line.expect(")")
                 return Constant(ElidedValue(aval), aval)
-            start = line.pos
-            depth = 0
-            while line.pos < len(line.text):
-                depth += {"[": 1, "]": -1}.get(line.text[line.pos], 0)
-                line.pos += 1
-                if depth == 0:
-                    break
-            body = line.text[start:line.pos]
+            end = line.text.find(":", line.pos)  # np.array2string writes no ':'
+            if end < 0:
+                raise line.error("`const(VALUES: type)`")
+            body, line.pos = line.text[line.pos:end], end
             line.expect(":")
             aval = line.type()
             line.expect(")")
             return Constant(_array(line, body, aval), aval)
         value = _scalar(line)
+        if isinstance(value, complex):  # a NumPy complex scalar prints as a number (a Python
+            return Constant(np.complex128(value), abstract_of(value))  # one as const(...))
         return Constant(value, abstract_of(value))
 
 
@@ -323,24 +341,32 @@ def _scalar(line: _Line):
     return _number(found.group(0))
 
 
-def _array(line: _Line, body: str, aval: TensorType) -> np.ndarray:
-    """The array `np.array2string` wrote as `body` ([[1., 2.], [3., 4.]])."""
-    items = re.findall(r"[^\[\],\s]+", body)
-    if aval.size is None or len(items) != aval.size:
+def _array(line: _Line, body: str, aval: TensorType):
+    """The array `np.array2string` wrote as `body` ([[1., 2.], [3., 4.]], with ", " between
+    elements; a complex element may hold spaces: `0.78 -1.j`). Of shape (), the Python complex
+    number the printer writes this way (a NumPy scalar prints as a plain number)."""
+    items = [re.sub(r"[\[\]\s]", "", item) for item in body.split(",")]
+    if aval.size is None or len(items) != aval.size or not all(items):
         raise line.error(f"{aval.size} numbers for a constant of type {aval}")
     kind = aval.dtype
-    if kind.is_bool:
-        values = [item == "True" for item in items]
-    elif kind.is_complex:
-        values = [complex(item) for item in items]
-    else:
-        values = [float(item) for item in items]
+    try:
+        if kind.is_bool:
+            values = [item == "True" for item in items]
+        elif kind.is_complex:
+            values = [complex(item) for item in items]
+        else:
+            values = [float(item) for item in items]
+    except ValueError:
+        raise line.error(f"numbers of type {aval}") from None
+    if aval.shape == () and kind.is_complex:
+        return values[0]
     return np.array(values).astype(kind.np).reshape(aval.shape)
 
 
 def _param_value(line: _Line, graphs: dict[str, _GraphText]):
     """A node parameter as the printer writes it: a graph, tuple, list, string, number, bool,
-    None, Ellipsis, slice (1:3) or dtype (Float32)."""
+    None, Ellipsis, slice (1:3), dtype (Float32), type (f32[2]) or class (<class 'ValueError'>).
+    """
     found = line.match(_GRAPH_NAME)
     if found:
         if found.group(1) not in graphs:
@@ -357,6 +383,11 @@ def _param_value(line: _Line, graphs: dict[str, _GraphText]):
     if found:
         start, stop, step = (None if g is None else int(g) for g in found.groups())
         return Slice(start, stop, step)
+    if _TYPE.match(line.text, line.pos):  # a type: call_graph's out_types
+        return line.type()
+    found = line.match(_CLASS)
+    if found:
+        return _class(line, found.group(1))
     found = line.match(_NAME)
     if found:
         word = found.group(0)
@@ -369,6 +400,17 @@ def _param_value(line: _Line, graphs: dict[str, _GraphText]):
         line.pos = found.start()
         raise line.error("a parameter value (a graph, tuple, string, number, slice or dtype)")
     return _number(line.need(_NUMBER, "a parameter value").group(0))
+
+
+def _class(line: _Line, qualified: str) -> type:
+    """The class `str(cls)` wrote as <class 'module.Name'>: a builtin, or one of a module
+    already imported (reading text never imports anything)."""
+    module, _, name = qualified.rpartition(".")
+    owner = sys.modules.get(module or "builtins")
+    found = getattr(owner, name, None) if owner is not None else None
+    if not isinstance(found, type):
+        raise line.error(f"a class of a module already imported, not {qualified!r}")
+    return found
 
 
 def _blocks(text: str) -> list[list[tuple[int, str]]]:

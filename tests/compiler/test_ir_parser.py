@@ -66,6 +66,28 @@ def test_constants_params_and_locations_are_read_back():
     assert print_graph(graph) == text
 
 
+def test_types_classes_and_complex_numbers_read_back():
+    text = ("graph @f(%x: c64[], %n: i32[]) -> (c64[], c64[1,2], f64[]) {\n"
+            "  %1 = add(%x, 1j)  : c64[]\n"
+            "  %2 = add(%1, const(0.+1.5j: c64[]))  : c64[]\n"
+            "  raise() {exc_type=<class 'ValueError'>, args=('bad',)}\n"
+            "  return (%2, const([[1.3458754-1.8016349j, 0.7813114-1.5j      ]]: c64[1,2]), 0.0)\n"
+            "}\n")
+    graph = parse_ir(text)
+    assert graph.nodes[2].params["exc_type"] is ValueError
+    assert graph.nodes[1].inputs[1].value == 1.5j
+    np.testing.assert_allclose(graph.outputs[1].value, [[1.3458754 - 1.8016349j, 0.7813114 - 1.5j]])
+    assert str(graph.outputs[2].aval) == "f64[]"  # a returned number has the header's type
+    assert print_graph(graph) == text
+
+
+def test_a_class_of_a_module_not_imported_is_not_read():
+    text = ("graph @f(%x: f32[]) {\n  raise() {exc_type=<class 'no_such_module.Boom'>}\n"
+            "  return %x\n}\n")
+    with pytest.raises(IRParseError, match="line 2: .*a module already imported"):
+        parse_ir(text)
+
+
 def test_nested_graphs_are_found_by_name_in_any_order():
     text = """graph @f(%x: f32[]) -> f32[] {
   %1 = greater(%x, 0)  : bool[]
