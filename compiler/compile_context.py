@@ -13,6 +13,7 @@ to be differentiated again.
 """
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field, replace
 
 
@@ -29,8 +30,11 @@ class CompileContext:
         EXPAND_RULES nodes stay (vjp uses their own bprop rules).
     rewrites: the optimiser's rule table (optimize.REWRITES when None).
     calls: the function calls the front end is inlining or tracing, innermost last
-        (recursion.py finds a call that reaches itself there); the one list of the compile,
-        shared by the copies `replace` makes.
+        (recursion.py finds a call that reaches itself there).
+    compile_time_objects: the objects the compile made while parsing (jit_class instances
+        built in construct), whose attributes it may assign (a weak set).
+    `calls` and `compile_time_objects` are the compile's own, shared by the copies `replace`
+    makes of its context.
     """
 
     verify_every_stage: bool = False
@@ -39,6 +43,8 @@ class CompileContext:
     keep_structural: bool = False
     rewrites: dict | None = field(default=None, compare=False)
     calls: list = field(default_factory=list, compare=False, repr=False)
+    compile_time_objects: weakref.WeakSet = field(default_factory=weakref.WeakSet,
+                                                  compare=False, repr=False)
 
     @classmethod
     def from_settings(cls, **overrides) -> CompileContext:

@@ -9,13 +9,13 @@ import inspect
 import os
 import sys
 import types
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cellgraph.ops.errors import ArgumentError, CellgraphError, CompileError, DTypeError, ShapeError
 
 from .builder import Tracer
+from .compile_context import compile_context
 from .guards import record_global
 from .source import SourceInfo
 
@@ -87,19 +87,17 @@ def is_jit_class(obj) -> bool:
     return inspect.isclass(obj) and getattr(obj, "_cellgraph_jit_class", False)
 
 
-# Objects a graph made while it was being parsed (jit_class instances built in construct): their
-# attributes may be assigned, since nothing outside this compile can see them.
-_compile_time_objects: weakref.WeakSet = weakref.WeakSet()
-
-
 def mark_compile_time_object(obj) -> None:
+    """`obj` was made while this compile parses its graph (a jit_class instance built in
+    construct): its attributes may be assigned, since nothing outside the compile can see it.
+    The compile context holds it (weakly)."""
     with contextlib.suppress(TypeError):  # a class with __slots__ and no __weakref__
-        _compile_time_objects.add(obj)
+        compile_context().compile_time_objects.add(obj)
 
 
 def is_compile_time_object(obj) -> bool:
     try:
-        return obj in _compile_time_objects
+        return obj in compile_context().compile_time_objects
     except TypeError:  # unhashable or not weakly referable: not one of ours
         return False
 

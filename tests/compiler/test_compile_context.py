@@ -62,3 +62,25 @@ def test_compiles_in_two_threads_each_read_their_own_context():
     assert not errors
     for k in (0, 2):
         assert results[k] == [expected[k]] * 5
+
+
+class Made:
+    pass
+
+
+def test_objects_made_while_parsing_belong_to_their_compile():
+    from cellgraph.compiler.builder import Builder
+    from cellgraph.compiler.scope import is_compile_time_object, mark_compile_time_object
+
+    made = Made()
+    first, second = Builder("first"), Builder("second")
+    first.context, second.context = CompileContext(), CompileContext()
+    with first.active():
+        mark_compile_time_object(made)
+        assert is_compile_time_object(made)
+        inner = Builder("branch")  # a branch's builder: the same compile
+        with inner.active():
+            assert is_compile_time_object(made)
+    with second.active():
+        assert not is_compile_time_object(made)
+    assert not is_compile_time_object(made)
