@@ -1,6 +1,7 @@
-"""A test per arithmetic rewrite rule (compiler/algebra.py): a small hand-written graph goes
-through one `simplify` sweep with that rule alone in the table, then `dce`, and must come out
-as written here. Folding and CSE run in every sweep, so they show in the results too."""
+"""A test per rewrite rule (the arithmetic ones of compiler/algebra.py, then optimize.py's
+own): a small hand-written graph goes through one `simplify` sweep with that rule alone in the
+table, then `dce`, and must come out as written here. Folding and CSE run in every sweep, so
+they show in the results too."""
 import pytest
 
 from cellgraph.compiler import algebra
@@ -436,3 +437,220 @@ def test_mul_reuse_waits_while_the_graph_is_to_be_differentiated_again():
     assert rewritten(prim, algebra.mul_reuse, text, differentiable=True) == print_graph(
         parse_ir(text))
     assert rewritten(prim, algebra.mul_reuse, text) == expected
+
+
+# ----- optimize.py's own rules: identities, constant fills, shape no-ops ---------------------
+
+# primitive -> (the graph, the graph after the first rule REWRITES lists for it)
+OWN_CASES = {
+    "ones_like": (
+        """\
+graph @f(%x: f32[2]) {
+  %1 = ones_like(%x)
+  return %1
+}
+""",
+        """\
+graph @f(%x: f32[2]) -> f32[2] {
+  return const([1., 1.]: f32[2])
+}
+"""),
+    "zeros_like": (
+        """\
+graph @f(%x: f32[2]) {
+  %1 = zeros_like(%x)
+  return %1
+}
+""",
+        """\
+graph @f(%x: f32[2]) -> f32[2] {
+  return const([0., 0.]: f32[2])
+}
+"""),
+    "add": (
+        """\
+graph @f(%x: f32[2]) {
+  %1 = add(0.0, %x)
+  %2 = add(%1, const([0., 0.]: f32[2]))
+  return %2
+}
+""",
+        """\
+graph @f(%x: f32[2]) -> f32[2] {
+  return %x
+}
+"""),
+    "sub": (
+        """\
+graph @f(%x: f32[2]) {
+  %1 = sub(%x, 0.0)
+  %2 = sub(0.0, %x)
+  return (%1, %2)
+}
+""",
+        """\
+graph @f(%x: f32[2]) -> (f32[2], f32[2]) {
+  %1 = sub(0.0, %x)  : f32[2]
+  return (%x, %1)
+}
+"""),
+    "mul": (
+        """\
+graph @f(%x: f32[2]) {
+  %1 = mul(%x, 0.0)
+  %2 = mul(1.0, %x)
+  return (%1, %2)
+}
+""",
+        """\
+graph @f(%x: f32[2]) -> (f32[2], f32[2]) {
+  return (const([0., 0.]: f32[2]), %x)
+}
+"""),
+    "div": (
+        """\
+graph @f(%x: f32[2]) {
+  %1 = div(%x, 1.0)
+  %2 = div(1.0, %x)
+  return (%1, %2)
+}
+""",
+        """\
+graph @f(%x: f32[2]) -> (f32[2], f32[2]) {
+  %1 = div(1.0, %x)  : f32[2]
+  return (%x, %1)
+}
+"""),
+    "conj": (
+        """\
+graph @f(%z: c64[2]) {
+  %1 = conj(%z)
+  %2 = conj(%1)
+  return %2
+}
+""",
+        """\
+graph @f(%z: c64[2]) -> c64[2] {
+  return %z
+}
+"""),
+    "reshape": (
+        """\
+graph @f(%x: f32[2,3]) {
+  %1 = reshape(%x) {shape=(2, 3)}
+  return %1
+}
+""",
+        """\
+graph @f(%x: f32[2,3]) -> f32[2,3] {
+  return %x
+}
+"""),
+    "broadcast_to": (
+        """\
+graph @f(%x: f32[2,3]) {
+  %1 = broadcast_to(%x) {shape=(2, 3)}
+  return %1
+}
+""",
+        """\
+graph @f(%x: f32[2,3]) -> f32[2,3] {
+  return %x
+}
+"""),
+    "cast": (
+        """\
+graph @f(%x: f32[2]) {
+  %1 = cast(%x) {dtype=Float32}
+  %2 = cast(%x) {dtype=Float16}
+  return (%1, %2)
+}
+""",
+        """\
+graph @f(%x: f32[2]) -> (f32[2], f16[2]) {
+  %1 = cast(%x) {dtype=Float16}  : f16[2]
+  return (%x, %1)
+}
+"""),
+    "squeeze": (
+        """\
+graph @f(%x: f32[2,3]) {
+  %1 = squeeze(%x) {axis=()}
+  return %1
+}
+""",
+        """\
+graph @f(%x: f32[2,3]) -> f32[2,3] {
+  return %x
+}
+"""),
+    "expand_dims": (
+        """\
+graph @f(%x: f32[2]) {
+  %1 = expand_dims(%x) {axis=0}
+  return %1
+}
+""",
+        """\
+graph @f(%x: f32[2]) -> f32[1,2] {
+  %1 = expand_dims(%x) {axis=0}  : f32[1,2]
+  return %1
+}
+"""),
+    "stop_gradient": (
+        """\
+graph @f(%x: f32[2]) {
+  %1 = stop_gradient(%x)
+  return %1
+}
+""",
+        """\
+graph @f(%x: f32[2]) -> f32[2] {
+  return %x
+}
+"""),
+    "transpose": (
+        """\
+graph @f(%x: f32[2,3]) {
+  %1 = transpose(%x) {perm=(0, 1)}
+  %2 = transpose(%x) {perm=(1, 0)}
+  return (%1, %2)
+}
+""",
+        """\
+graph @f(%x: f32[2,3]) -> (f32[2,3], f32[3,2]) {
+  %1 = transpose(%x) {perm=(1, 0)}  : f32[3,2]
+  return (%x, %1)
+}
+"""),
+    "select": (
+        """\
+graph @f(%x: f32[2], %y: f32[2]) {
+  %1 = select(True, %x, %y)
+  return %1
+}
+""",
+        """\
+graph @f(%x: f32[2], %y: f32[2]) -> f32[2] {
+  return %x
+}
+"""),
+}
+
+
+@pytest.mark.parametrize("prim", OWN_CASES)
+def test_optimize_rule_rewrites_its_example(prim):
+    text, expected = OWN_CASES[prim]
+    assert rewritten(prim, REWRITES[prim][0], text) == expected
+
+
+def test_every_primitive_with_an_optimize_rule_has_a_case():
+    own = {prim for prim, rules in REWRITES.items()
+           if getattr(rules[0], "__module__", None) != algebra.__name__}
+    assert own == set(OWN_CASES)
+
+
+def test_stop_gradient_stays_in_a_graph_to_be_differentiated_again():
+    text, _ = OWN_CASES["stop_gradient"]
+    kept = rewritten("stop_gradient", REWRITES["stop_gradient"][0], text, differentiable=True)
+    assert "stop_gradient(%x)" in kept
