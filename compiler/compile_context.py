@@ -33,8 +33,11 @@ class CompileContext:
         (recursion.py finds a call that reaches itself there).
     compile_time_objects: the objects the compile made while parsing (jit_class instances
         built in construct), whose attributes it may assign (a weak set).
-    `calls` and `compile_time_objects` are the compile's own, shared by the copies `replace`
-    makes of its context.
+    param_casts: the dtypes float Parameters are read in (mixed precision, `Cell.to_float`),
+        innermost last: those of the Cells running when the compile began, then those the
+        traced Cells push (builder.parameters_cast_to).
+    `calls`, `compile_time_objects` and `param_casts` are the compile's own, shared by the
+    copies `replace` makes of its context.
     """
 
     verify_every_stage: bool = False
@@ -45,16 +48,19 @@ class CompileContext:
     calls: list = field(default_factory=list, compare=False, repr=False)
     compile_time_objects: weakref.WeakSet = field(default_factory=weakref.WeakSet,
                                                   compare=False, repr=False)
+    param_casts: list = field(default_factory=list, compare=False, repr=False)
 
     @classmethod
     def from_settings(cls, **overrides) -> CompileContext:
         """A context from the process's settings now (set_context's loop_checkpoint, and
-        pipeline.VERIFY_EVERY_STAGE, which tests turn on), with `overrides`."""
+        pipeline.VERIFY_EVERY_STAGE, which tests turn on) and this thread's (the cast dtypes
+        of the Cells running eagerly), with `overrides`."""
         from . import pipeline
+        from .builder import eager_cast_dtypes
         from .loop_prims import LOOP_SETTINGS
 
         found = cls(verify_every_stage=pipeline.VERIFY_EVERY_STAGE,
-                    loop_checkpoint=LOOP_SETTINGS.checkpoint)
+                    loop_checkpoint=LOOP_SETTINGS.checkpoint, param_casts=eager_cast_dtypes())
         return replace(found, **overrides) if overrides else found
 
 

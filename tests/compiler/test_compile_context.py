@@ -84,3 +84,26 @@ def test_objects_made_while_parsing_belong_to_their_compile():
     with second.active():
         assert not is_compile_time_object(made)
     assert not is_compile_time_object(made)
+
+
+def test_mixed_precision_casts_pushed_while_tracing_stay_in_the_compile():
+    from cellgraph.compiler.builder import Builder, parameter_cast_dtype, parameters_cast_to
+    from cellgraph.ops import dtype as dt
+
+    seen_elsewhere = []
+    with parameters_cast_to(dt.float16):  # a Cell running eagerly in float16
+        builder = Builder("graph")
+        builder.context = CompileContext.from_settings()  # a compile starts among its casts
+        with builder.active():
+            assert parameter_cast_dtype() is dt.float16
+            with parameters_cast_to(dt.float64):  # a traced Cell's own compute dtype
+                assert parameter_cast_dtype() is dt.float64
+                other = threading.Thread(target=lambda: seen_elsewhere.append(
+                    parameter_cast_dtype()))
+                other.start()
+                other.join()
+            assert parameter_cast_dtype() is dt.float16
+        assert builder.context.param_casts == [dt.float16]
+        assert parameter_cast_dtype() is dt.float16
+    assert parameter_cast_dtype() is None
+    assert seen_elsewhere == [None]  # another thread's eager code casts nothing
