@@ -53,7 +53,7 @@ _eager_param_cast = _EagerParamCast()
 def _cast_dtypes() -> list:
     """The stack of cast dtypes in force here: the compile's while a graph is being built."""
     builder = current_builder()
-    return _eager_param_cast.dtypes if builder is None else compile_context().param_casts
+    return _eager_param_cast.dtypes if builder is None else compile_context(builder).param_casts
 
 
 def eager_cast_dtypes() -> list:

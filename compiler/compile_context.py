@@ -64,20 +64,23 @@ class CompileContext:
         return replace(found, **overrides) if overrides else found
 
 
-def compile_context() -> CompileContext:
-    """The context of the compile whose graph is being recorded now (the innermost builder
-    that has one, or one of those enclosing it). A graph built outside the pipeline (vmap,
-    PyNative's grad) gets one from the settings now on its outermost builder, which the rest
-    of its tracing finds; with no graph being built, a new one from the settings."""
+def compile_context(builder=None) -> CompileContext:
+    """The context of the compile whose graph is being recorded now (by `builder`, else the
+    current builder): that of the innermost builder that has one, which the builders inside it
+    then keep too. A graph built outside the pipeline (vmap, PyNative's grad) gets one from the
+    settings now on its outermost builder, which the rest of its tracing finds; with no graph
+    being built, a new one from the settings."""
     from .builder import current_builder
 
-    builder = current_builder()
-    outermost = builder
-    while builder is not None:
-        if builder.context is not None:
-            return builder.context
+    start = current_builder() if builder is None else builder
+    if start is not None and start.context is not None:
+        return start.context
+    outermost, builder = start, start
+    while builder is not None and builder.context is None:
         outermost, builder = builder, builder.outer
-    found = CompileContext.from_settings()
+    found = CompileContext.from_settings() if builder is None else builder.context
     if outermost is not None:
         outermost.context = found
+    if start is not None:
+        start.context = found  # the next question here needs no walk
     return found
