@@ -5,8 +5,8 @@
 
 A pass gets the context as its second argument; a rewrite rule gets the sweep running it (a
 rewrite.RewriteContext, which the optimize passes make from this one). Code that runs while the
-front end traces user Python (the loop options of a Tensor `while`) finds the context of the
-compile it belongs to on the graph builder that is recording it (`compile_context()`): through
+front end traces user Python (a Tensor `while`'s loop options, the calls being inlined, the
+objects made in construct, the amp cast dtypes) finds the context of the compile it belongs to on the graph builder that is recording it (`compile_context()`): through
 the trace stack, which `bind` consults anyway, not through a thread-local of its own. So does
 expand_grad, whose builders carry the context with `keep_structural` set for the graphs about
 to be differentiated again.
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 
 @dataclass(frozen=True)
 class CompileContext:
-    """The settings of one compile.
+    """One compile's settings, and the state its tracing shares (the last three fields).
 
     verify_every_stage: run the IR verifier after every pass, not only the last (tests).
     loop_checkpoint: trips per recorded segment in the reverse pass of Tensor `while` loops
