@@ -15,46 +15,31 @@ import itertools
 import numpy as np
 
 from .ir import Apply, Constant, Var
-from .rewrite import (
-    E,
-    differentiating,
-    existing_product,
-    is_float,
-    is_root,
-    number,
-    out_type,
-    produced_by,
-    producer,
-    rank,
-    same_type,
-    scalar,
-    scaled,
-    uses,
-)
+from .rewrite import E, RewriteContext, is_float, out_type, same_type
 
 
-def mul_constant_last(node: Apply):
+def mul_constant_last(node: Apply, ctx: RewriteContext):
     """mul(c, x) -> mul(x, c); a uniform constant array becomes a number."""
     x, y = node.inputs
     if isinstance(x, Constant) and not isinstance(y, Constant):
-        c = number(node, x)
+        c = ctx.number(node, x)
         return E("mul", y, c if c is not None and same_type(y.aval, out_type(node)) else x)
     if isinstance(y, Constant) and isinstance(y.value, (np.ndarray, np.generic)):
-        c = number(node, y)
+        c = ctx.number(node, y)
         if c is not None and same_type(x.aval, out_type(node)):
             return E("mul", x, c)
     return None
 
 
-def mul_by_constant(node: Apply):
+def mul_by_constant(node: Apply, ctx: RewriteContext):
     """mul(x, -1) -> neg(x); mul(mul(x, a), b) -> mul(x, a*b); mul(neg(x), c) -> mul(x, -c)."""
     x, c = node.inputs
     if not isinstance(c, Constant) or type(c.value) not in (int, float) or not is_float(node):
         return None
-    inner, a = scaled(x)
+    inner, a = ctx.scaled(x)
     if a is not None:
         return E("mul", inner, a * c.value)
-    negated = produced_by(x, "neg")
+    negated = ctx.produced_by(x, "neg")
     if negated is not None:
         return E("mul", negated.inputs[0], -c.value)
     if c.value == -1:
@@ -62,14 +47,14 @@ def mul_by_constant(node: Apply):
     return None
 
 
-def mul_pull_out(node: Apply):
+def mul_pull_out(node: Apply, ctx: RewriteContext):
     """Signs and constant factors move out of products, where they fold together:
     mul(neg(x), neg(y)) -> mul(x, y); mul(neg(x), y) -> neg(mul(x, y));
     mul(mul(x, a), y) -> mul(mul(x, y), a)."""
     x, y = node.inputs
     if isinstance(x, Constant) or isinstance(y, Constant):
         return None
-    nx, ny = produced_by(x, "neg"), produced_by(y, "neg")
+    nx, ny = ctx.produced_by(x, "neg"), ctx.produced_by(y, "neg")
     if nx is not None and ny is not None:
         return E("mul", nx.inputs[0], ny.inputs[0])
     # A sign or factor on an operand smaller than the product (an outer product, a row
@@ -78,7 +63,7 @@ def mul_pull_out(node: Apply):
         return E("neg", E("mul", nx.inputs[0], y))
     if ny is not None and _as_large(y, node):
         return E("neg", E("mul", x, ny.inputs[0]))
-    (x0, a), (y0, b) = scaled(x), scaled(y)
+    (x0, a), (y0, b) = ctx.scaled(x), ctx.scaled(y)
     if (a is not None and _as_large(x, node)) or (b is not None and _as_large(y, node)):
         return E("mul", E("mul", x0, y0), (1 if a is None else a) * (1 if b is None else b))
     return None
@@ -90,24 +75,24 @@ def _as_large(operand, node: Apply) -> bool:
     return size is None or operand.aval.size is None or operand.aval.size >= size
 
 
-def neg_fold(node: Apply):
+def neg_fold(node: Apply, ctx: RewriteContext):
     """neg(neg(x)) -> x; neg(mul(x, c)) -> mul(x, -c); neg(sub(x, y)) -> sub(y, x)."""
     (x,) = node.inputs
-    inner = producer(x)
+    inner = ctx.producer(x)
     if inner is None:
         return None
     name = inner.callee.name
     if name == "neg":
         return inner.inputs[0]
     if name == "mul":
-        base, a = scaled(x)
+        base, a = ctx.scaled(x)
         return E("mul", base, -a) if a is not None else None
     if name == "sub" and is_float(node):
         return E("sub", inner.inputs[1], inner.inputs[0])
     return None
 
 
-def add_collect(node: Apply):
+def add_collect(node: Apply, ctx: RewriteContext):
     """add(c, x) -> add(x, c); add(x, x) -> mul(x, 2); add(x * a, x * b) -> mul(x, a + b);
     add(x, neg(y)) -> sub(x, y); add(neg(x), y) -> sub(y, x)."""
     x, y = node.inputs
@@ -115,13 +100,13 @@ def add_collect(node: Apply):
         return E("add", y, x)
     if isinstance(y, Constant) or not is_float(node):
         return None
-    (x0, a), (y0, b) = scaled(x), scaled(y)
+    (x0, a), (y0, b) = ctx.scaled(x), ctx.scaled(y)
     if x0 is y0 and same_type(x0.aval, out_type(node)):
         total = (1 if a is None else a) + (1 if b is None else b)
         return E("mul", x0, total) if total != 0 else None  # x - x stays: inf - inf is nan
     if a is not None and a == b:
         return E("mul", E("add", x0, y0), a)  # x * a + y * a -> (x + y) * a
-    ny, nx = produced_by(y, "neg"), produced_by(x, "neg")
+    ny, nx = ctx.produced_by(y, "neg"), ctx.produced_by(x, "neg")
     if ny is not None:
         return E("sub", x, ny.inputs[0])
     if nx is not None:
@@ -132,34 +117,34 @@ def add_collect(node: Apply):
 LINEAR_TERMS = 12  # a sum is gathered over at most this many nodes
 
 
-def _gather_linear(atom, coeff, terms: dict, out, budget: list):
+def _gather_linear(ctx: RewriteContext, atom, coeff, terms: dict, out, budget: list):
     """Add coeff * atom to `terms` (id -> [atom, coefficient]) and the constant part to
     terms[None], looking through add, sub, neg and mul-by-a-number nodes read only here."""
-    value = scalar(atom)
+    value = ctx.scalar(atom)
     if value is not None and isinstance(atom, Constant) and type(atom.value) in (int, float):
         terms.setdefault(None, [None, 0])[1] += coeff * value
         return
-    node = producer(atom)
+    node = ctx.producer(atom)
     name = node.callee.name if node is not None else None
-    if (name in ("add", "sub", "neg", "mul") and budget[0] > 0 and uses(atom) == 1
+    if (name in ("add", "sub", "neg", "mul") and budget[0] > 0 and ctx.uses(atom) == 1
             and same_type(atom.aval, out)):
         if name == "mul":
-            base, c = scaled(atom)
+            base, c = ctx.scaled(atom)
             if c is not None:
                 budget[0] -= 1
-                _gather_linear(base, coeff * c, terms, out, budget)
+                _gather_linear(ctx, base, coeff * c, terms, out, budget)
                 return
         else:
             budget[0] -= 1
             signs = {"add": (1, 1), "sub": (1, -1), "neg": (-1,)}[name]
             for a, sign in zip(node.inputs, signs):
-                _gather_linear(a, coeff * sign, terms, out, budget)
+                _gather_linear(ctx, a, coeff * sign, terms, out, budget)
             return
     entry = terms.setdefault(id(atom), [atom, 0])
     entry[1] += coeff
 
 
-def linear_combination(node: Apply):
+def linear_combination(node: Apply, ctx: RewriteContext):
     """A sum of scaled terms read nowhere else is rebuilt with each term once:
     (2a - b) + (b + 4a) - a -> mul(a, 5.0). Only when it needs fewer nodes, and never when
     terms cancel (x - x stays, for inf and nan)."""
@@ -170,7 +155,7 @@ def linear_combination(node: Apply):
     budget = [LINEAR_TERMS]
     signs = {"add": (1, 1), "sub": (1, -1)}[node.callee.name]
     for a, sign in zip(node.inputs, signs):
-        _gather_linear(a, sign, terms, out, budget)
+        _gather_linear(ctx, a, sign, terms, out, budget)
     constant = terms.pop(None, [None, 0])[1]
     items = [(a, c) for a, c in terms.values()]
     if not items or any(c == 0 for _, c in items):
@@ -220,7 +205,8 @@ class _Polynomial:
     are the values that are not add, sub, neg or mul of the output's type, and sums holding a
     constant (1 - t^2 stays whole: expanding it would cancel in floating point)."""
 
-    def __init__(self, out):
+    def __init__(self, out, ctx: RewriteContext):
+        self.ctx = ctx
         self.out, self.bases, self.memo, self.expanded = out, {}, {}, {}
 
     def of(self, atom) -> dict | None:
@@ -232,10 +218,10 @@ class _Polynomial:
 
     def _of(self, atom) -> dict | None:
         if isinstance(atom, Constant):
-            value = scalar(atom)
+            value = self.ctx.scalar(atom)
             fits = atom.aval.shape == () or same_type(atom.aval, self.out)
             return {(): value} if value is not None and fits else None
-        node = producer(atom)
+        node = self.ctx.producer(atom)
         name = node.callee.name if node is not None else None
         if name in _ARITHMETIC and len(self.memo) < POLY_NODES and same_type(
                 atom.aval, self.out) and (name == "mul" or not any(
@@ -244,7 +230,7 @@ class _Polynomial:
             if found is not None:
                 self.expanded[id(atom)] = node
                 return found
-        r = rank(atom)
+        r = self.ctx.rank(atom)
         if r is None or len(self.bases) >= POLY_BASES and r not in self.bases:
             return None
         self.bases[r] = atom
@@ -288,8 +274,8 @@ class _Polynomial:
         from a product of two of them already computed, if there is one."""
         rest, acc, best = list(m), None, None
         for i, j in itertools.combinations(range(len(rest)), 2):
-            found = existing_product(self.bases[rest[i]], self.bases[rest[j]])
-            if found is not None and (best is None or uses(found) > uses(acc)):
+            found = self.ctx.existing_product(self.bases[rest[i]], self.bases[rest[j]])
+            if found is not None and (best is None or self.ctx.uses(found) > self.ctx.uses(acc)):
                 acc, best = found, (i, j)  # the most read one: it stays in any case
         if acc is None:
             acc = self.bases[rest.pop(0)]
@@ -297,7 +283,7 @@ class _Polynomial:
             del rest[best[1]], rest[best[0]]
         cost = 0
         for r in rest:
-            found = None if cost else existing_product(acc, self.bases[r])
+            found = None if cost else self.ctx.existing_product(acc, self.bases[r])
             if found is None:
                 acc, cost = E("mul", acc, self.bases[r]), cost + 1
             else:
@@ -305,7 +291,7 @@ class _Polynomial:
         return acc, cost
 
 
-def polynomial(node: Apply):
+def polynomial(node: Apply, ctx: RewriteContext):
     """The arithmetic expression that ends at this node, over at most POLY_BASES values, is
     rebuilt as its polynomial in them when that takes fewer nodes. Reverse mode over reverse
     mode writes the same products of t = tanh(x) and s = 1 - t^2 as ever more sums of
@@ -313,11 +299,11 @@ def polynomial(node: Apply):
     derivative is one polynomial in t and s, whose monomials CSE shares, and the size grows
     linearly. Sums holding a constant stay whole, so no new cancellation is introduced; when
     monomials cancel, the expression stays as written (inf and nan stay)."""
-    if not is_float(node) or not is_root(node.outputs[0], _ARITHMETIC):
+    if not is_float(node) or not ctx.is_root(node.outputs[0], _ARITHMETIC):
         return None
     if any(isinstance(a, Constant) for a in node.inputs):
         return None
-    poly = _Polynomial(out_type(node))
+    poly = _Polynomial(out_type(node), ctx)
     terms = poly.apply(node.callee.name, node.inputs)
     if terms is None or any(c == 0 for c in terms.values()):
         return None
@@ -363,15 +349,15 @@ def _without(monomial: tuple, factor: tuple) -> tuple:
     return tuple(rest)
 
 
-def sub_fold(node: Apply):
+def sub_fold(node: Apply, ctx: RewriteContext):
     """sub(x, neg(y)) -> add(x, y); sub(neg(x), y) -> neg(add(x, y))."""
     x, y = node.inputs
     if not is_float(node):
         return None
-    ny = produced_by(y, "neg")
+    ny = ctx.produced_by(y, "neg")
     if ny is not None:
         return E("add", x, ny.inputs[0])
-    nx = produced_by(x, "neg")
+    nx = ctx.produced_by(x, "neg")
     if nx is not None and not isinstance(y, Constant):
         return E("neg", E("add", nx.inputs[0], y))
     return None
@@ -380,35 +366,35 @@ def sub_fold(node: Apply):
 REUSE_FACTORS = 5  # a product chain is searched for a computed pair among this many factors
 
 
-def _factors(atom, out, found: list, inner: set, depth: int) -> None:
+def _factors(ctx: RewriteContext, atom, out, found: list, inner: set, depth: int) -> None:
     """The factors of a chain of products read once (no constants), in order; `inner` gets
     the ids of the chain's own products."""
-    node = produced_by(atom, "mul")
-    if (node is not None and depth > 0 and uses(atom) == 1 and same_type(atom.aval, out)
+    node = ctx.produced_by(atom, "mul")
+    if (node is not None and depth > 0 and ctx.uses(atom) == 1 and same_type(atom.aval, out)
             and not any(isinstance(a, Constant) for a in node.inputs)):
         inner.add(id(atom))
         for a in node.inputs:
-            _factors(a, out, found, inner, depth - 1)
+            _factors(ctx, a, out, found, inner, depth - 1)
     else:
         found.append(atom)
 
 
-def mul_reuse(node: Apply):
+def mul_reuse(node: Apply, ctx: RewriteContext):
     """A chain of products reuses a product of two of its factors that is already computed:
     ((a * b) * c) * d with b * d in the graph -> ((b * d) * a) * c, one multiplication less.
     Not in a graph about to be differentiated: its reordered chains have larger adjoints."""
-    if not is_float(node) or differentiating() or any(
+    if not is_float(node) or ctx.differentiating() or any(
             isinstance(a, Constant) for a in node.inputs):
         return None
     factors: list = []
     inner = {id(node.outputs[0])}
     for a in node.inputs:
-        _factors(a, out_type(node), factors, inner, REUSE_FACTORS - 2)
+        _factors(ctx, a, out_type(node), factors, inner, REUSE_FACTORS - 2)
     if not 3 <= len(factors) <= REUSE_FACTORS:
         return None
     for i in range(len(factors)):
         for j in range(i + 1, len(factors)):
-            pair = existing_product(factors[i], factors[j])
+            pair = ctx.existing_product(factors[i], factors[j])
             if pair is None or id(pair) in inner or not same_type(pair.aval, out_type(node)):
                 continue
             acc = pair
@@ -419,11 +405,11 @@ def mul_reuse(node: Apply):
     return None
 
 
-def mul_mask(node: Apply):
+def mul_mask(node: Apply, ctx: RewriteContext):
     """mul(x, cast(mask)) -> mul(x, mask) for a bool mask cast to x's own dtype: the product
     reads the mask as 0/1 itself (relu's gradient), without making the float copy."""
     for side in (0, 1):
-        cast = produced_by(node.inputs[side], "cast")
+        cast = ctx.produced_by(node.inputs[side], "cast")
         other = node.inputs[1 - side]
         if (cast is not None and cast.inputs[0].aval.dtype.is_bool
                 and other.aval.dtype == out_type(node).dtype and not isinstance(other, Constant)):
@@ -431,23 +417,23 @@ def mul_mask(node: Apply):
     return None
 
 
-def mul_broadcast_constant(node: Apply):
+def mul_broadcast_constant(node: Apply, ctx: RewriteContext):
     """mul(y, c) with c uniform, where c only broadcasts y -> broadcast_to(mul(y, c), shape):
     a view of the smaller product instead of a full-size one (ones(m, 1) @ w gives this)."""
     y, c = node.inputs
     if isinstance(y, Constant) or not isinstance(c, Constant) or same_type(y.aval, out_type(node)):
         return None
-    value = number(node, c)
+    value = ctx.number(node, c)
     if value is None or y.aval.dtype != out_type(node).dtype or None in out_type(node).shape:
         return None  # (broadcast_to needs every size: not one known only at run time)
     return E("broadcast_to", E("mul", y, value), shape=out_type(node).shape)
 
 
-def unbroadcast(node: Apply):
+def unbroadcast(node: Apply, ctx: RewriteContext):
     """op(broadcast_to(r), y) -> op(r, y) when y alone has the output's shape: the operation
     broadcasts r itself, without the view."""
     for side in (0, 1):
-        b = produced_by(node.inputs[side], "broadcast_to")
+        b = ctx.produced_by(node.inputs[side], "broadcast_to")
         other = node.inputs[1 - side]
         if b is not None and same_type(other.aval, out_type(node)):
             inputs = [None, None]
@@ -456,7 +442,7 @@ def unbroadcast(node: Apply):
     return None
 
 
-def matmul_outer(node: Apply):
+def matmul_outer(node: Apply, ctx: RewriteContext):
     """matmul(x, y) over an inner dimension of 1 is an outer product: mul(x as (..., m, 1), y as
     (..., 1, n)), which broadcasts instead of calling BLAS (and folds when one side is ones).
     Batched too: vmap makes per-example outer products of this kind (a per-example weight
@@ -474,14 +460,14 @@ def matmul_outer(node: Apply):
     return E("mul", column, row)
 
 
-def mul_into_matmul(node: Apply):
+def mul_into_matmul(node: Apply, ctx: RewriteContext):
     """mul(matmul(x, y), c) -> matmul(mul(x, c), y) when x (or y) is smaller than the product,
     which nothing else reads: the factor scales the smaller operand, as an attention layer's
     1/sqrt(d) scales its queries rather than its scores (matmul_scaled keeps it there)."""
     product, factor = node.inputs
-    c = number(node, factor)
-    matmul = produced_by(product, "matmul")
-    if c is None or matmul is None or uses(product) != 1:
+    c = ctx.number(node, factor)
+    matmul = ctx.produced_by(product, "matmul")
+    if c is None or matmul is None or ctx.uses(product) != 1:
         return None
     out_size = out_type(node).size
     if out_size is None or not same_type(product.aval, out_type(node)):
@@ -495,11 +481,11 @@ def mul_into_matmul(node: Apply):
     return E("matmul", x, E("mul", y, c), **matmul.params)
 
 
-def matmul_scaled(node: Apply):
+def matmul_scaled(node: Apply, ctx: RewriteContext):
     """matmul(mul(x, a), y) -> mul(matmul(x, y), a): constant factors leave the product,
     where they meet (and fold with) the others."""
     x, y = node.inputs
-    (x0, a), (y0, b) = scaled(x), scaled(y)
+    (x0, a), (y0, b) = ctx.scaled(x), ctx.scaled(y)
     if a is None and b is None:
         return None
     out_size = out_type(node).size
@@ -509,18 +495,18 @@ def matmul_scaled(node: Apply):
     return E("mul", E("matmul", x0, y0, **node.params), scale)
 
 
-def reduce_scaled(node: Apply):
+def reduce_scaled(node: Apply, ctx: RewriteContext):
     """reduce_sum(mul(x, c)) -> mul(reduce_sum(x), c): the factor scales the smaller result."""
-    x, c = scaled(node.inputs[0])
+    x, c = ctx.scaled(node.inputs[0])
     if c is None or not same_type(x.aval, node.inputs[0].aval):
         return None
     return E("mul", E(node.callee.name, x, **node.params), c)
 
 
-def reduce_dot(node: Apply):
+def reduce_dot(node: Apply, ctx: RewriteContext):
     """reduce_sum(mul(a, r), axis=(1,), keep_dims=True), r a row broadcast over a's rows, is
     the matrix-vector product matmul(a, r, transpose_b=True): one BLAS pass, no temporary."""
-    prod = produced_by(node.inputs[0], "mul")
+    prod = ctx.produced_by(node.inputs[0], "mul")
     if prod is None or node.params.get("axis") != (1,) or not node.params.get("keep_dims"):
         return None
     if not is_float(node) or out_type(node).ndim != 2:
@@ -533,7 +519,7 @@ def reduce_dot(node: Apply):
     return None
 
 
-def reduce_unit_axes(node: Apply):
+def reduce_unit_axes(node: Apply, ctx: RewriteContext):
     """A reduction over axes of size 1 only changes the shape: reduce_sum(x) {axis=(1,)} of a
     (256, 1, 10) x is x itself (keep_dims) or its reshape to (256, 10)."""
     x = node.inputs[0]
@@ -548,7 +534,7 @@ def reduce_unit_axes(node: Apply):
     return E("reshape", x, shape=out_type(node).shape)
 
 
-def transpose_as_reshape(node: Apply):
+def transpose_as_reshape(node: Apply, ctx: RewriteContext):
     """A transpose that only moves axes of size 1 keeps the elements in order: a reshape
     (transpose(h) {perm=(0, 2, 1)} of a (4, 1, 5) h is h as (4, 5, 1))."""
     x = node.inputs[0]
@@ -560,9 +546,9 @@ def transpose_as_reshape(node: Apply):
     return E("reshape", x, shape=out_type(node).shape)
 
 
-def reshape_of_reshape(node: Apply):
+def reshape_of_reshape(node: Apply, ctx: RewriteContext):
     """reshape(reshape(x)) -> reshape(x): only the last shape matters."""
-    inner = produced_by(node.inputs[0], "reshape")
+    inner = ctx.produced_by(node.inputs[0], "reshape")
     if inner is None:
         return None
     return E("reshape", inner.inputs[0], shape=out_type(node).shape)

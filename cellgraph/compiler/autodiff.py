@@ -35,12 +35,12 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
+from dataclasses import replace
 
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import (
     Primitive,
     TensorType,
-    ThreadLocalStack,
     abstract_of,
     fmt_shape,
     prims,
@@ -49,6 +49,7 @@ from cellgraph.primitives.core import (
 from cellgraph.primitives.errors import ArgumentError, CompileError
 
 from .builder import Builder, build_graph, current_builder
+from .compile_context import CompileContext, compile_context
 from .ir import Apply, Constant, Graph, Var, copy_graph
 from .optimize import optimize
 from .separable import RowSplit, split_rows
@@ -96,28 +97,28 @@ EXPAND_RULES: dict[Primitive, Callable] = {}
 # rule(*inputs, **params) -> (outputs, residuals); the bprop then gets `residuals=`.
 RECORDING_RULES: dict[Primitive, Callable] = {}
 
-# True while expanding a graph that is about to be differentiated: its EXPAND_RULES nodes must
-# stay, so that vjp sees them (and uses their own bprop rule instead of their expansion).
-_keep_structural = ThreadLocalStack(False)
-
 # graph -> {keep_structural: its expansion}; held by the graph, freed with it
 _expanded: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def expand_grad(graph: Graph) -> Graph:
+def expand_grad(graph: Graph, ctx: CompileContext | None = None) -> Graph:
     """Replace every grad node (in this graph and the graphs nested in it) by its expansion, and
-    every node with an EXPAND_RULES entry by its expansion (unless about to be differentiated).
+    every node with an EXPAND_RULES entry by its expansion (unless about to be differentiated:
+    `ctx.keep_structural`). `ctx`: the compile's context; when None, that of the graph being
+    built now (an expansion inside an expansion keeps its setting).
 
     Before:  %1, %2 = grad(%x) {graph=@f, wrt=(0,)}      @f: %1 = sin(%x); return %1
     After:   %1 = sin(%x); %2 = ones_like(%1); %3 = cos(%x); %4 = mul(%2, %3)
     """
-    keep = _keep_structural[-1]
+    ctx = compile_context() if ctx is None else ctx
+    keep = ctx.keep_structural
     hit = _expanded.get(graph, {}).get(keep)
     if hit is not None:
         return hit
     if not _needs_expansion(graph, keep):
         return graph
     builder = Builder(graph.name, graph.loc)
+    builder.context = ctx  # what replay and the expansions inside it read
     with builder.active():
         args = [builder.add_param(p.aval, p.hint) for p in graph.params]
         outs = inline(graph, args)
@@ -149,7 +150,7 @@ def replay(node: Apply, ins: list) -> list:
     if node.callee is grad_p:
         return _expand_grad_node(node, ins)
     expand = EXPAND_RULES.get(node.callee)
-    if expand is not None and not _keep_structural[-1]:
+    if expand is not None and not compile_context().keep_structural:
         return list(expand(*ins, **node.params))
     params = {k: expand_grad(v) if isinstance(v, Graph) else v for k, v in node.params.items()}
     res = node.callee(*ins, **params)
@@ -181,11 +182,9 @@ def _expand_grad_node(node: Apply, ins: list) -> list:
     graph, wrt = node.params["graph"], node.params["wrt"]
     n_in = len(graph.params)
     sens = ins[n_in:] if node.params["has_sens"] else None
-    _keep_structural.append(True)
-    try:
-        target = expand_grad(graph)
-    finally:
-        _keep_structural.pop()
+    # a graph about to be differentiated keeps its EXPAND_RULES nodes, so that vjp sees them
+    # (and uses their own bprop rule instead of their expansion)
+    target = expand_grad(graph, replace(compile_context(), keep_structural=True))
     if target is not graph:  # simplified before it is differentiated again
         target = _optimized(graph, target)
     outs, grads = gradient(target, ins[:n_in], wrt, sens)

@@ -32,16 +32,32 @@ from cellgraph.primitives.core import (
 from cellgraph.primitives.errors import CellgraphError, CompileError, DTypeError, SourceLoc
 from cellgraph.primitives.tensor_methods import TensorMethods
 
+from .compile_context import compile_context
 from .ir import Apply, Constant, Graph, Var
 from .pytree import flatten
 
 
-class _ParamCast(threading.local):
+class _EagerParamCast(threading.local):
+    """The cast dtypes of Cells running eagerly (PyNative), innermost last; per thread. While a
+    graph is being built they are its compile context's (`CompileContext.param_casts`, which
+    starts as a copy of these)."""
+
     def __init__(self):
         self.dtypes: list = []
 
 
-_param_cast = _ParamCast()
+_eager_param_cast = _EagerParamCast()
+
+
+def _cast_dtypes() -> list:
+    """The stack of cast dtypes in force here: the compile's while a graph is being built."""
+    builder = current_builder()
+    return _eager_param_cast.dtypes if builder is None else compile_context(builder).param_casts
+
+
+def eager_cast_dtypes() -> list:
+    """A copy of this thread's eager cast dtypes, for a compile that starts among them."""
+    return list(_eager_param_cast.dtypes)
 
 
 @contextlib.contextmanager
@@ -50,21 +66,23 @@ def parameters_cast_to(dtype):
     block read are cast to `dtype` first, so those operations compute in `dtype` while the
     Parameters themselves (the master weights the optimizer updates) keep their own dtype.
     `None` turns casting off inside the block."""
-    _param_cast.dtypes.append(dtype)
+    dtypes = _cast_dtypes()
+    dtypes.append(dtype)
     try:
         yield
     finally:
-        _param_cast.dtypes.pop()
+        dtypes.pop()
 
 
 def parameter_cast_dtype():
     """The dtype float Parameters are read in here (None: their own)."""
-    return _param_cast.dtypes[-1] if _param_cast.dtypes else None
+    dtypes = _cast_dtypes()
+    return dtypes[-1] if dtypes else None
 
 
 def parameter_read_dtype(dtype):
     """The dtype a float Parameter of `dtype` is read in where the block above is active."""
-    cast_to = _param_cast.dtypes[-1] if _param_cast.dtypes else None
+    cast_to = parameter_cast_dtype()
     return cast_to if cast_to is not None and dtype.is_float else dtype
 
 
@@ -228,6 +246,9 @@ class Builder(Trace):
         # ids of the params that hold a Python number carried into a Tensor loop: an inner
         # loop may still widen them, as it may the number itself (control_flow._widens)
         self.number_vars: set[int] = set()
+        # the compile this graph belongs to (compile_context.CompileContext), on the builder of
+        # its top-level graph; builders inside it find it through `outer`
+        self.context = None
 
     # -- entering and leaving ---------------------------------------------------------------
     @contextlib.contextmanager
@@ -321,7 +342,7 @@ class Builder(Trace):
 
     def read_operands(self, args: tuple) -> tuple:
         """Under `parameters_cast_to`, float Parameters are read as a cast to its dtype."""
-        cast_to = _param_cast.dtypes[-1] if _param_cast.dtypes else None
+        cast_to = parameter_cast_dtype()
         if cast_to is None:
             return args
         return tuple(self.process(cast_prim, [a], {"dtype": cast_to}) if is_parameter(a) and (

@@ -44,6 +44,15 @@ class Constant:
 Atom = Var | Constant
 
 
+@dataclass(frozen=True)
+class ElidedValue:
+    """The value of a constant read back from printed text, which leaves out the elements of
+    arrays over six elements (see ir_parser.py): such a graph prints and rewrites, but does not
+    run."""
+
+    aval: TensorType
+
+
 @dataclass(slots=True, eq=False)
 class Apply:
     """outputs = callee(*inputs, **params); graph-valued params make it a higher-order node."""
@@ -157,6 +166,8 @@ def _fmt_param(value, names) -> str:
 
 def _fmt_constant(c: Constant) -> str:
     v = c.value
+    if isinstance(v, ElidedValue):
+        return f"const(<{c.aval}>)"
     if isinstance(v, (bool, int, float, np.generic)) or (isinstance(v, np.ndarray) and v.ndim == 0):
         return repr(v.item() if hasattr(v, "item") else v)
     arr = np.asarray(v)

@@ -43,6 +43,7 @@ from cellgraph.primitives.errors import DTypeError
 
 from . import loop_codegen  # noqa: F401  (how loops run: registered with codegen)
 from .autodiff import RECORDING_RULES, inline
+from .compile_context import compile_context
 from .control_prims import (
     PRUNE_RULES,
     _carries_grad,
@@ -69,9 +70,10 @@ LOOP_SETTINGS = LoopSettings()
 
 
 def loop_options() -> dict:
-    """The params a new while_loop node takes from the settings (none by default)."""
-    record_guard(LOOP_SETTINGS, "checkpoint", LOOP_SETTINGS.checkpoint)
-    s = LOOP_SETTINGS.checkpoint
+    """The params a new while_loop node takes from the compile's context (none by default);
+    the graph holds while the setting it came from stays (a guard)."""
+    s = compile_context().loop_checkpoint
+    record_guard(LOOP_SETTINGS, "checkpoint", s)
     return {"checkpoint": s} if s else {}
 
 

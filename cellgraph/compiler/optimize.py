@@ -1,11 +1,12 @@
 """The optimiser: local rewrites as data, constant folding, CSE and DCE, run to a fixpoint.
 
-A rewrite is one entry in REWRITES: the primitive it applies to and a function from the node
-(inputs already substituted) to a replacement, or None to leave it. A replacement is an existing
+A rewrite is one entry in REWRITES: the primitive it applies to and a function `rule(node, ctx)`
+from the node (inputs already substituted) and the sweep running it (a RewriteContext) to a
+replacement, or None to leave it. A replacement is an existing
 value, a constant, or an `Expr` built from existing values (`E("mul", x, 2.0)`), whose new nodes
 go through the same rewrites, folding and CSE before they are kept. A replacement must have the
 node's shape and dtype, or it is not taken. Rules look at the nodes that made their inputs with
-`producer(atom)` and read uniform constants as numbers with `scalar(atom)`.
+`ctx.producer(atom)` and read uniform constants as numbers with `ctx.scalar(atom)`.
 
     Before:  %1 = ones_like(%x); %2 = mul(%1, %y); %3 = reshape(%2) {shape=(2, 3)}
     After:   (%2 is %y, %3 is %y when %y already has shape (2, 3))
@@ -16,7 +17,7 @@ node's shape and dtype, or it is not taken. Rules look at the nodes that made th
 The arithmetic rules (algebra.py) bring products and negations into one form, `mul(x, c)` with
 the constant last and signs folded into it, and collect like terms, so that the n-th derivative
 of a function (where each order multiplies the last by -1, 2 and the like) stays small; the
-rule helpers (`E`, `producer`, `scalar`, ...) are in rewrite.py.
+rule helpers (`E`, RewriteContext's `producer`, `scalar`, ...) are in rewrite.py.
 """
 from __future__ import annotations
 
@@ -31,11 +32,10 @@ from .ir import Apply, Constant, Graph, Var, has_effects
 from .rewrite import (
     E,
     Expr,
-    _sweeps,
+    RewriteContext,
     is_all,
     out_type,
     passes_through,
-    producer,
     same_type,
     zeros_of,
 )
@@ -52,7 +52,7 @@ MAX_DEPTH = 16  # how deep the replacement of a replacement may nest within one 
 # ----- rules -----------------------------------------------------------------------------------
 
 def _binary_identity(unit: float, sides: tuple[int, ...]):
-    def rule(node: Apply):
+    def rule(node: Apply, ctx: RewriteContext):
         for side in sides:
             if is_all(node.inputs[side], unit):
                 return passes_through(node, node.inputs[1 - side])
@@ -60,18 +60,18 @@ def _binary_identity(unit: float, sides: tuple[int, ...]):
     return rule
 
 
-def _mul_zero(node: Apply):
+def _mul_zero(node: Apply, ctx: RewriteContext):
     if any(is_all(a, 0) for a in node.inputs):
         return zeros_of(node)
-    return _binary_identity(1, (0, 1))(node)
+    return _binary_identity(1, (0, 1))(node, ctx)
 
 
-def _same_shape(node: Apply):
+def _same_shape(node: Apply, ctx: RewriteContext):
     return passes_through(node, node.inputs[0])
 
 
 def _filled(number):
-    def rule(node: Apply):
+    def rule(node: Apply, ctx: RewriteContext):
         out = out_type(node)
         if out.size is None or out.size > FOLD_LIMIT:
             return None
@@ -79,10 +79,10 @@ def _filled(number):
     return rule
 
 
-def _conj_of_conj(node: Apply):
+def _conj_of_conj(node: Apply, ctx: RewriteContext):
     """conj(conj(x)) -> x: the complex convention (ops/complex_ops.py) conjugates a holomorphic
     rule's cotangents and results, so adjacent rules meet in such pairs."""
-    inner = producer(node.inputs[0])
+    inner = ctx.producer(node.inputs[0])
     return inner.inputs[0] if inner is not None and inner.callee.name == "conj" else None
 
 
@@ -109,12 +109,12 @@ REWRITES: dict[str, list[Callable]] = {
     "reshape": [_same_shape, algebra.reshape_of_reshape],
     "broadcast_to": [_same_shape],
     "cast": [_same_shape],
-    "stop_gradient": [lambda n: n.inputs[0]],
-    "transpose": [lambda n: n.inputs[0] if n.params["perm"] == tuple(range(len(
+    "stop_gradient": [lambda n, ctx: n.inputs[0]],
+    "transpose": [lambda n, ctx: n.inputs[0] if n.params["perm"] == tuple(range(len(
         n.params["perm"]))) else None, algebra.transpose_as_reshape],
     "squeeze": [_same_shape],
     "expand_dims": [_same_shape],
-    "select": [lambda n: n.inputs[1] if is_all(n.inputs[0], True) and passes_through(
+    "select": [lambda n, ctx: n.inputs[1] if is_all(n.inputs[0], True) and passes_through(
         n, n.inputs[1]) is not None else None],
 }
 
@@ -190,20 +190,18 @@ def _as_atom(value):
     return Constant(value, abstract_of(value))
 
 
-class _Sweep:
+class _Sweep(RewriteContext):
     """One pass over a graph's nodes: substitute, fold, rewrite, CSE; new nodes are visited
-    as they are made, so a rewrite's result is simplified in the same sweep."""
+    as they are made, so a rewrite's result is simplified in the same sweep. It is the
+    context its rules are handed (`rule(node, sweep)`): what they ask, it answers."""
 
-    def __init__(self, differentiable: bool = False):
+    def __init__(self, differentiable: bool = False, rewrites: dict | None = None):
+        super().__init__()  # producers, n_uses, readers, ranks, scalars: see RewriteContext
         self.differentiable = differentiable
+        self.rewrites = REWRITES if rewrites is None else rewrites
         self.subst: dict[int, object] = {}
         self.seen: dict[tuple, Apply] = {}
         self.kept: list[Apply] = []
-        self.producers: dict[int, Apply] = {}
-        self.scalars: dict[int, tuple] = {}
-        self.uses: dict[int, int] = {}
-        self.readers: dict[int, list] = {}  # value -> names of the nodes reading it ("" = output)
-        self.ranks: dict[int, int] = {}
         self.made: list[Apply] = []  # every node built here stays alive: the maps key on ids
         self.changed = False
 
@@ -219,8 +217,8 @@ class _Sweep:
             # changes nothing; nodes built for a rewrite are judged by the rewrite they serve.
             self.changed |= depth == 0 and not self._rebuilt_as_is(node, replacement)
             if isinstance(replacement, Var):  # its readers now read the replacement
-                self.uses[id(replacement)] = self.uses.get(id(replacement), 0) + self.uses.get(
-                    id(node.outputs[0]), 1)
+                self.n_uses[id(replacement)] = self.n_uses.get(id(replacement), 0) + (
+                    self.n_uses.get(id(node.outputs[0]), 1))
             return replacement
         if has_effects(node) or not node.outputs:
             self.kept.append(node)  # effects (printing) are never merged or dropped
@@ -256,8 +254,8 @@ class _Sweep:
             return _fold(node)
         if depth > MAX_DEPTH or self.differentiable and node.callee.name in GRADIENT_BARRIERS:
             return None
-        for rule in REWRITES.get(node.callee.name, ()):
-            found = rule(node)
+        for rule in self.rewrites.get(node.callee.name, ()):
+            found = rule(node, self)
             if found is None:
                 continue
             if isinstance(found, Expr):
@@ -278,30 +276,27 @@ class _Sweep:
         node = Apply(prim, inputs, dict(expr.params), [Var(aval)], origin.loc)
         self.made.append(node)
         for a in inputs:  # existing values gain a reader
-            if isinstance(a, Var) and id(a) in self.uses:
-                self.uses[id(a)] += 1
+            if isinstance(a, Var) and id(a) in self.n_uses:
+                self.n_uses[id(a)] += 1
         return self.visit(node, depth)
 
 
-def simplify(graph: Graph, differentiable: bool = False) -> bool:
-    """One sweep of rewrites, folding and CSE; returns True when anything changed.
-    `differentiable`: the graph will be differentiated again (GRADIENT_BARRIERS stay)."""
-    sweep = _Sweep(differentiable)
+def simplify(graph: Graph, differentiable: bool = False, rewrites: dict | None = None) -> bool:
+    """One sweep of rewrites, folding and CSE, in place; returns True when anything changed.
+    `differentiable`: the graph will be differentiated again (GRADIENT_BARRIERS stay);
+    `rewrites`: the rule table (REWRITES unless given). passes.simplify_pass is the pass."""
+    sweep = _Sweep(differentiable, rewrites)
     for node in graph.nodes:
         for a in node.inputs:
-            sweep.uses[id(a)] = sweep.uses.get(id(a), 0) + 1
+            sweep.n_uses[id(a)] = sweep.n_uses.get(id(a), 0) + 1
             sweep.readers.setdefault(id(a), []).append(node.callee.name)
     for o in graph.outputs:
-        sweep.uses[id(o)] = sweep.uses.get(id(o), 0) + 1
+        sweep.n_uses[id(o)] = sweep.n_uses.get(id(o), 0) + 1
         sweep.readers.setdefault(id(o), []).append("")
     for p in graph.params:
         sweep.ranks[id(p)] = len(sweep.ranks)
-    _sweeps.append(sweep)
-    try:
-        for node in list(graph.nodes):
-            sweep.visit(node)
-    finally:
-        _sweeps.pop()
+    for node in list(graph.nodes):
+        sweep.visit(node)
     graph.nodes = sweep.kept
     graph.outputs = [sweep.subst.get(id(o), o) for o in graph.outputs]
     return sweep.changed
@@ -338,15 +333,17 @@ def _narrowed(node: Apply, read: tuple) -> Apply:
                  [node.outputs[read.index(True)]], node.loc)
 
 
-def optimize(graph: Graph, max_rounds: int = 50, differentiable: bool = False) -> Graph:
-    """Rewrites, folding, CSE and DCE to a fixpoint, in this graph and every nested graph.
-    `differentiable`: the graph will be differentiated again, so stop_gradient and the like stay.
-    """
+def optimize(graph: Graph, max_rounds: int = 50, differentiable: bool = False,
+             rewrites: dict | None = None) -> Graph:
+    """Rewrites, folding, CSE and DCE to a fixpoint, in place, in this graph and every nested
+    graph. `differentiable`: the graph will be differentiated again, so stop_gradient and the
+    like stay; `rewrites`: the rule table (REWRITES unless given). passes.optimize_pass is the
+    pass."""
     from .ir import all_graphs
 
     for g in all_graphs(graph):
         for _ in range(max_rounds):
-            if not (simplify(g, differentiable) | dce(g)):
+            if not (simplify(g, differentiable, rewrites) | dce(g)):
                 break
     return graph
 

@@ -2,11 +2,13 @@
 
     parse (front end: resolve, inline, unroll, specialise) -> PASSES -> codegen
 
-`PASSES` is the list of Graph -> Graph passes (`expand_grad` (AD), then `optimize`), each pure:
-it returns a new graph and never changes its input, which caches (the expansions of grad
-graphs) may hold. `verify` checks the IR after every pass. Each stage's IR can be dumped as
-text, named after the stage (`00_parse_NAME.ir`, `01_expand_grad_NAME.ir`,
-`02_optimize_NAME.ir`, `03_codegen_NAME.py`).
+`PASSES` is the list of Graph -> Graph passes (`expand_grad` (AD), then `optimize`, made of
+`simplify`, `dce` and `prune_unused_inputs`: passes.py), each pure: it returns a new graph and
+never changes its input, which caches (the expansions of grad graphs) may hold. `verify` checks
+the IR after every pass. Each stage's IR can be dumped as text, named after the stage
+(`00_parse_NAME.ir`, `01_expand_grad_NAME.ir`, `02_optimize_NAME.ir`, `03_codegen_NAME.py`);
+`dump_ir(fn, *args, stage=...)` also takes a part of a pass (PASS_STAGES: `simplify`, `dce`,
+`prune_unused_inputs`), which shows the graph that pass is given after that part alone.
 """
 from __future__ import annotations
 
@@ -21,13 +23,18 @@ from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, CellgraphError, CompileError
 
 from . import codegen, loop_prims  # noqa: F401  (loop_prims: the loops' rules and code)
-from .autodiff import expand_grad
 from .builder import Builder, ParameterArgument, is_parameter, is_tensor_like
-from .control_prims import prune_unused_inputs
+from .compile_context import CompileContext, compile_context
 from .frontend import trace_call
 from .guards import collect_guards, unique
-from .ir import Graph, copy_graph, print_graph, verify
-from .optimize import optimize
+from .ir import Graph, print_graph, verify
+from .passes import (
+    dce_pass,
+    expand_grad_pass,
+    optimize_pass,
+    prune_unused_inputs_pass,
+    simplify_pass,
+)
 from .pytree import Tree, flatten, unflatten
 from .scope import is_cell
 
@@ -83,21 +90,25 @@ def graph_name(fn) -> str:
     return getattr(fn, "__name__", None) or type(fn).__name__
 
 
-def parse(fn, args: tuple, name: str | None = None) -> tuple[Graph, list, list, Tree]:
+def parse(fn, args: tuple, name: str | None = None,
+          ctx: CompileContext | None = None) -> tuple[Graph, list, list, Tree]:
     """Trace `fn(*args)` into a graph: Tensor leaves of `args` become parameters, everything
     else is a compile-time constant. Returns (graph, captured outer values, leaves, in_tree)."""
-    return parse_arguments(fn, args, name)[:4]
+    return parse_arguments(fn, args, name, ctx)[:4]
 
 
-def parse_arguments(fn, args: tuple, name: str | None = None):
+def parse_arguments(fn, args: tuple, name: str | None = None, ctx: CompileContext | None = None):
     """`parse`, and the ParameterArguments of the graph last. Parameter leaves (and the
     ParameterArguments of an enclosing graph) are traced as ParameterArguments, so that the graph
-    can assign them."""
+    can assign them. `ctx`: the compile's context (when None: that of the compile this parse is
+    part of, a grad's inner function, else one from the settings now), which the front end
+    finds on the builder."""
     leaves, tree = flatten(tuple(args), is_tensor_like)
     hints = arg_hints(fn, len(args)) if all(
         is_tensor_like(a) for a in args) and len(leaves) == len(args) else [None] * len(leaves)
     builder = Builder(name or graph_name(fn), _definition_loc(fn))
     builder.accepts_updates = True  # the executor (or an enclosing grad) applies graph.updates
+    builder.context = compile_context() if ctx is None else ctx  # an enclosing compile's
     with builder.active():
         tracers = [builder.add_parameter_argument(leaf, h) if is_parameter(leaf) else
                    builder.add_param(abstract_of(leaf), h) for leaf, h in zip(leaves, hints)]
@@ -121,43 +132,51 @@ def _definition_loc(fn):
         return None
 
 
-def optimize_stage(graph: Graph) -> Graph:
-    """The `optimize` stage: the optimiser to a fixpoint, then the inputs and outputs of
-    branches and loops that nothing reads any more, then the optimiser again if that helped
-    (a few rounds: what one loop stops reading can leave another's output unread). It rewrites
-    a copy: the graph it is given stays as it was."""
-    graph = optimize(copy_graph(graph))
-    for _ in range(PRUNE_ROUNDS):
-        if not prune_unused_inputs(graph):
-            break
-        graph = optimize(graph)
-    return graph
-
-
-PRUNE_ROUNDS = 4
-
-
 @dataclass(frozen=True)
 class Pass:
-    """A named Graph -> Graph function that leaves its input unchanged."""
+    """A named Graph -> Graph function that leaves its input unchanged; `parts` are the passes
+    it is made of, each of which can also be run (and dumped) alone."""
 
     name: str
-    run: Callable[[Graph], Graph]
+    run: Callable[[Graph, CompileContext], Graph]
+    parts: tuple = ()
 
 
-PASSES: tuple[Pass, ...] = (Pass("expand_grad", expand_grad), Pass("optimize", optimize_stage))
+PASSES: tuple[Pass, ...] = (
+    Pass("expand_grad", expand_grad_pass),
+    Pass("optimize", optimize_pass, parts=(
+        Pass("simplify", simplify_pass),
+        Pass("dce", dce_pass),
+        Pass("prune_unused_inputs", prune_unused_inputs_pass),
+    )),
+)
+# the stages a compile goes through, each dumped (save_graphs) as NN_stage_NAME.ir
 STAGES = ("parse",) + tuple(p.name for p in PASSES) + ("codegen",)
+# each part of a pass, run once on the graph that pass is given: dump_ir(fn, stage="dce")
+PASS_STAGES = tuple(part.name for p in PASSES for part in p.parts)
 
-# Tests set this so that the verifier runs after every stage, not only the last one.
+# Tests set this so that the verifier runs after every stage, not only the last one: the
+# default of CompileContext.verify_every_stage for the compiles that start after.
 VERIFY_EVERY_STAGE = False
 
 
-def run_passes(graph: Graph, until: str | None = None, record=None) -> Graph:
-    """`graph` through PASSES (up to and including `until`), verified after each;
-    `record(stage name, graph)` sees every result."""
+def run_passes(graph: Graph, until: str | None = None, record=None,
+               ctx: CompileContext | None = None) -> Graph:
+    """`graph` through PASSES (up to and including `until`), each handed `ctx` (the settings
+    now when None), verified after each; `record(stage name, graph)` sees every result. `until`
+    may name a part of a pass (one of PASS_STAGES): the graph that pass would be given goes
+    through that part alone."""
+    ctx = CompileContext.from_settings() if ctx is None else ctx
     for compiler_pass in PASSES:
-        graph = compiler_pass.run(graph)
-        if VERIFY_EVERY_STAGE or compiler_pass is PASSES[-1]:
+        part = next((p for p in compiler_pass.parts if p.name == until), None)
+        if part is not None:
+            graph = part.run(graph, ctx)
+            verify(graph)
+            if record is not None:
+                record(part.name, graph)
+            break
+        graph = compiler_pass.run(graph, ctx)
+        if ctx.verify_every_stage or compiler_pass is PASSES[-1]:
             verify(graph)
         if record is not None:
             record(compiler_pass.name, graph)
@@ -186,14 +205,15 @@ def _compile(fn, args, dump_dir, name, keep_stages) -> Compiled:
         if keep:
             stages[stage] = print_graph(graph)
 
+    ctx = CompileContext.from_settings()
     with collect_guards() as guards:
-        graph, captured, _, in_tree, arguments = parse_arguments(fn, args, name)
+        graph, captured, _, in_tree, arguments = parse_arguments(fn, args, name, ctx)
     if captured:
         raise CompileError("a top-level graph cannot read values of another graph")
-    if VERIFY_EVERY_STAGE:
+    if ctx.verify_every_stage:
         verify(graph)
     record("parse", graph)
-    graph = run_passes(graph, record=record)
+    graph = run_passes(graph, record=record, ctx=ctx)
     module = codegen.generate(graph)
     stages["codegen"] = module.source
     if dump_dir:

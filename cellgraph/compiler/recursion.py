@@ -22,7 +22,6 @@ is an error at compile time, as in MindSpore.
 from __future__ import annotations
 
 import contextlib
-import threading
 from dataclasses import dataclass
 
 from cellgraph.primitives.core import Primitive, abstract_of
@@ -30,6 +29,7 @@ from cellgraph.primitives.errors import CompileError
 
 from . import codegen
 from .builder import Builder, current_builder, is_tensor_like
+from .compile_context import compile_context
 from .effects import RaiseSignal
 from .ir import Graph
 from .pytree import flatten, unflatten
@@ -78,23 +78,15 @@ class _Frame:
     out_tree: object = None
 
 
-class _Frames(threading.local):
-    """The calls being inlined or traced, innermost last; per thread, as all compile state."""
-
-    def __init__(self):
-        self.stack: list[_Frame] = []
-
-
-_FRAMES = _Frames()
-
-
 @contextlib.contextmanager
 def _frame(frame: _Frame):
-    _FRAMES.stack.append(frame)
+    """`frame` on the compile's stack of calls (CompileContext.calls) while the block runs."""
+    calls = compile_context().calls
+    calls.append(frame)
     try:
         yield frame
     finally:
-        _FRAMES.stack.pop()
+        calls.pop()
 
 
 def _signature(node, closure, args, kwargs):
@@ -113,7 +105,8 @@ def call(node, closure, name: str, args, kwargs, run_body):
     """`run_body(args, kwargs)`, the function `node` (with free values `closure`, hashable)
     interpreted; see the module docstring."""
     key = _signature(node, closure, args, kwargs)
-    active = next((f for f in reversed(_FRAMES.stack) if f.key == key), None) if key else None
+    calls = compile_context().calls
+    active = next((f for f in reversed(calls) if f.key == key), None) if key else None
     if active is not None:
         if active.mode == "probe":
             raise RaiseSignal()  # this path recurses: it gives no result type

@@ -10,7 +10,6 @@ import linecache
 import os
 import sys
 import types
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -23,6 +22,7 @@ from cellgraph.primitives.errors import (
 )
 
 from .builder import Tracer
+from .compile_context import compile_context
 from .guards import record_global
 from .source import SourceInfo
 
@@ -94,14 +94,12 @@ def is_jit_class(obj) -> bool:
     return inspect.isclass(obj) and getattr(obj, "_cellgraph_jit_class", False)
 
 
-# Objects a graph made while it was being parsed (jit_class instances built in construct): their
-# attributes may be assigned, since nothing outside this compile can see them.
-_compile_time_objects: weakref.WeakSet = weakref.WeakSet()
-
-
 def mark_compile_time_object(obj) -> None:
+    """`obj` was made while this compile parses its graph (a jit_class instance built in
+    construct): its attributes may be assigned, since nothing outside the compile can see it.
+    The compile context holds it (weakly)."""
     with contextlib.suppress(TypeError):  # a class with __slots__ and no __weakref__
-        _compile_time_objects.add(obj)
+        compile_context().compile_time_objects.add(obj)
 
 
 def user_property_getter(obj, attr: str):
@@ -120,7 +118,7 @@ def user_property_getter(obj, attr: str):
 
 def is_compile_time_object(obj) -> bool:
     try:
-        return obj in _compile_time_objects
+        return obj in compile_context().compile_time_objects
     except TypeError:  # unhashable or not weakly referable: not one of ours
         return False
 

@@ -10,7 +10,7 @@ import pytest
 from cellgraph.compiler.ir import print_graph, verify
 from cellgraph.inspect_ir import graph_at_stage
 from tests.golden.programs import MLP, PROGRAMS, golden_cases, tensor
-from tests.golden.regenerate import current_ir, golden_path
+from tests.golden.regenerate import current_ir, golden_path, program_context
 
 CASES = golden_cases()
 
@@ -29,8 +29,9 @@ def test_ir_matches_golden_file(program, stage):
 
 @pytest.mark.parametrize("program, stage", CASES, ids=[f"{p.name}.{s}" for p, s in CASES])
 def test_stage_graph_verifies_and_prints_as_dumped(program, stage):
-    fn, args = program.build()
-    graph = graph_at_stage(fn, *args, stage=stage)
+    with program_context(program):
+        fn, args = program.build()
+        graph = graph_at_stage(fn, *args, stage=stage)
     verify(graph)
     assert print_graph(graph) == current_ir(program, stage)
 

@@ -187,6 +187,119 @@ PROGRAMS = (
 )
 
 
+
+# ----- programs compiled under a context setting ------------------------------------------------
+
+@dataclass(frozen=True)
+class ProgramInContext(Program):
+    """A program compiled with `context` ((key, value) pairs) set by cellgraph.set_context."""
+
+    context: tuple = ()
+
+
+# ----- loops that leave early: break and return inside a Tensor while --------------------------
+
+class WhileWithBreak(nn.Cell):
+    def construct(self, x, limit):
+        n = x * 0
+        while n < 10:
+            x = x * 1.5
+            if x > limit:
+                break
+            n = n + 1
+        return x + n
+
+
+class ReturnFromWhile(nn.Cell):
+    def construct(self, x):
+        k = x * 0
+        while k < 4:
+            x = x * x
+            if x > 50:
+                return x - 1
+            k = k + 1
+        return x + 1
+
+
+# ----- the loop tape: a while loop whose body keeps values for its reverse scan ----------------
+
+class TapedWhile(nn.Cell):
+    def construct(self, x, y):
+        while x.sum() < 10:
+            x = ops.sin(x) * y + x * 2
+        return x * y
+
+
+# ----- a Parameter assigned in a Tensor branch ------------------------------------------------
+
+class CountsCalls(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.count = Parameter(Tensor(np.array([0.0], np.float32)), name="count")
+
+    def construct(self, x):
+        if x > 0:
+            self.count = self.count + 1
+            y = x * self.count
+        else:
+            y = -x
+        return y
+
+
+# ----- complex numbers ------------------------------------------------------------------------
+
+def complex_magnitude(re, im):
+    z = ops.Complex()(re, im)
+    w = z * z + z
+    return ops.reduce_sum(ops.real(w) * ops.imag(w))
+
+
+# ----- mixed precision: auto_mixed_precision's casts ----------------------------------------------
+
+class Dense(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.weight = Parameter(tensor((3, 2), -0.2, 0.05), name="weight")
+        self.bias = Parameter(tensor((2,), 0.1, 0.0), name="bias")
+
+    def construct(self, x):
+        return ops.tanh(ops.matmul(x, self.weight) + self.bias)
+
+
+def amp_grad():
+    from cellgraph import amp
+
+    net = amp.auto_mixed_precision(Dense(), "O2")
+    return cellgraph.grad(net), (tensor((2, 3)),)
+
+
+# ----- a fused kernel: GeLU and its slope in one node -----------------------------------------
+
+def gelu_times_x(x):
+    return ops.reduce_sum(ops.gelu(x) * x)
+
+
+PROGRAMS += (
+    Program("while_break_grad", lambda: (cellgraph.grad(WhileWithBreak()),
+                                          (scalar(1.5), scalar(20.0))), GRAD_STAGES),
+    Program("while_return_grad", lambda: (cellgraph.grad(ReturnFromWhile()), (scalar(1.5),)),
+            GRAD_STAGES),
+    Program("loop_tape_grad", lambda: (cellgraph.grad(TapedWhile(), grad_position=(0, 1)),
+                                        (scalar(0.5), scalar(1.5))), GRAD_STAGES),
+    ProgramInContext("loop_checkpoint_grad",
+                     lambda: (cellgraph.grad(TapedWhile(), grad_position=(0, 1)),
+                              (scalar(0.5), scalar(1.5))), GRAD_STAGES,
+            context=(("loop_checkpoint", 2),)),
+    Program("parameter_in_branch_grad", lambda: (ops.GradOperation()(CountsCalls()),
+                                                  (scalar(1.5),)), GRAD_STAGES),
+    Program("complex_grad", lambda: (cellgraph.grad(complex_magnitude, grad_position=(0, 1)),
+                                      (tensor((2,)), tensor((2,), 0.5))), GRAD_STAGES),
+    Program("amp_o2_grad", amp_grad, GRAD_STAGES),
+    Program("gelu_fused_grad", lambda: (cellgraph.grad(gelu_times_x), (tensor((2, 3), -0.5),)),
+            GRAD_STAGES),
+)
+
+
 def golden_cases():
     """(program, stage) for every golden file."""
     return [(program, stage) for program in PROGRAMS for stage in program.stages]

@@ -4,6 +4,7 @@ Review the diff before committing it: it shows what a compiler change did to the
 """
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -20,8 +21,22 @@ def golden_path(program_name: str, stage: str) -> Path:
 
 def current_ir(program, stage: str) -> str:
     """The IR text the compiler produces now for `program` at `stage`."""
-    fn, args = program.build()
-    return cellgraph.dump_ir(fn, *args, stage=stage)
+    with program_context(program):
+        fn, args = program.build()
+        return cellgraph.dump_ir(fn, *args, stage=stage)
+
+
+@contextlib.contextmanager
+def program_context(program):
+    """The program's context settings (`ProgramInContext.context`) while it is built and
+    compiled, the previous ones after."""
+    settings = getattr(program, "context", ())
+    before = {key: cellgraph.get_context(key) for key, _ in settings}
+    cellgraph.set_context(**dict(settings))
+    try:
+        yield
+    finally:
+        cellgraph.set_context(**before)
 
 
 def regenerate() -> list[Path]:

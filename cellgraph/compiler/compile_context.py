@@ -1,0 +1,86 @@
+"""What one compile's passes read, handed to them as an argument.
+
+    ctx = CompileContext.from_settings()        # at the start of a compile
+    graph = run_passes(graph, ctx)              # each pass: pass.run(graph, ctx)
+
+A pass gets the context as its second argument; a rewrite rule gets the sweep running it (a
+rewrite.RewriteContext, which the optimize passes make from this one). Code that runs while the
+front end traces user Python (a Tensor `while`'s loop options, the calls being inlined, the
+objects made in construct, the amp cast dtypes) finds the context of the compile it belongs to on the graph builder that is recording it (`compile_context()`): through
+the trace stack, which `bind` consults anyway, not through a thread-local of its own. So does
+expand_grad, whose builders carry the context with `keep_structural` set for the graphs about
+to be differentiated again.
+"""
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, field, replace
+
+
+@dataclass(frozen=True)
+class CompileContext:
+    """One compile's settings, and the state its tracing shares (the last three fields).
+
+    verify_every_stage: run the IR verifier after every pass, not only the last (tests).
+    loop_checkpoint: trips per recorded segment in the reverse pass of Tensor `while` loops
+        (0: record every trip), as `set_context(loop_checkpoint=...)` had it when the compile
+        began.
+    differentiable: the graph will be differentiated again (stop_gradient and the like stay).
+    keep_structural: expand_grad is expanding a graph about to be differentiated, whose
+        EXPAND_RULES nodes stay (vjp uses their own bprop rules).
+    rewrites: the optimiser's rule table (optimize.REWRITES when None).
+    calls: the function calls the front end is inlining or tracing, innermost last
+        (recursion.py finds a call that reaches itself there).
+    compile_time_objects: the objects the compile made while parsing (jit_class instances
+        built in construct), whose attributes it may assign (a weak set).
+    param_casts: the dtypes float Parameters are read in (mixed precision, `Cell.to_float`),
+        innermost last: those of the Cells running when the compile began, then those the
+        traced Cells push (builder.parameters_cast_to).
+    `calls`, `compile_time_objects` and `param_casts` are the compile's own, shared by the
+    copies `replace` makes of its context.
+    """
+
+    verify_every_stage: bool = False
+    loop_checkpoint: int = 0
+    differentiable: bool = False
+    keep_structural: bool = False
+    rewrites: dict | None = field(default=None, compare=False)
+    calls: list = field(default_factory=list, compare=False, repr=False)
+    compile_time_objects: weakref.WeakSet = field(default_factory=weakref.WeakSet,
+                                                  compare=False, repr=False)
+    param_casts: list = field(default_factory=list, compare=False, repr=False)
+
+    @classmethod
+    def from_settings(cls, **overrides) -> CompileContext:
+        """A context from the process's settings now (set_context's loop_checkpoint, and
+        pipeline.VERIFY_EVERY_STAGE, which tests turn on) and this thread's (the cast dtypes
+        of the Cells running eagerly), with `overrides`."""
+        from . import pipeline
+        from .builder import eager_cast_dtypes
+        from .loop_prims import LOOP_SETTINGS
+
+        found = cls(verify_every_stage=pipeline.VERIFY_EVERY_STAGE,
+                    loop_checkpoint=LOOP_SETTINGS.checkpoint, param_casts=eager_cast_dtypes())
+        return replace(found, **overrides) if overrides else found
+
+
+def compile_context(builder=None) -> CompileContext:
+    """The context of the compile whose graph is being recorded now (by `builder`, else the
+    current builder): that of the innermost builder that has one, which the builders inside it
+    then keep too. A graph built outside the pipeline (vmap, PyNative's grad) gets one from the
+    settings now on its outermost builder, which the rest of its tracing finds; with no graph
+    being built, a new one from the settings."""
+    from .builder import current_builder
+
+    start = current_builder() if builder is None else builder
+    if start is not None and start.context is not None:
+        return start.context
+    outermost, builder = start, start
+    while builder is not None and builder.context is None:
+        outermost, builder = builder, builder.outer
+    found = CompileContext.from_settings() if builder is None else builder.context
+    if outermost is not None:
+        outermost.context = found
+    if start is not None:
+        start.context = found  # the next question here needs no walk
+    return found

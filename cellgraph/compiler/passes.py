@@ -1,0 +1,98 @@
+"""The named passes, each `pass(graph, ctx) -> graph`, ctx the compile's CompileContext (one
+from the settings now when None): a pass works on a copy (`copy_graph`) or returns a new graph,
+so the graph it is given, which a cache may hold, stays as it was.
+
+    expand_grad          every grad node replaced by its expansion (AD: autodiff.py)
+    simplify             one sweep of the local rewrites (optimize.REWRITES), constant folding
+                         and CSE, in every graph
+    dce                  nodes nothing reads go; a fused node with one result read narrows
+    prune_unused_inputs  inputs and outputs of branches and loops that nothing reads go
+    optimize             simplify and dce to a fixpoint in every graph, then prune_unused_inputs
+                         and the fixpoint again while pruning finds something
+
+`optimize` runs the steps the first three passes are made of (`optimize.simplify`,
+`optimize.dce`, `control_prims.prune_unused_inputs`: each rewrites a graph in place and says
+whether it changed anything) on one copy, rather than copying the program once per step.
+"""
+from __future__ import annotations
+
+from .autodiff import expand_grad
+from .compile_context import CompileContext
+from .control_prims import prune_unused_inputs
+from .ir import Graph, all_graphs, copy_graph
+from .optimize import dce, optimize, simplify
+
+PRUNE_ROUNDS = 4
+
+
+def _settings(ctx: CompileContext | None) -> CompileContext:
+    return CompileContext.from_settings() if ctx is None else ctx
+
+
+def expand_grad_pass(graph: Graph, ctx: CompileContext | None = None) -> Graph:
+    """`expand_grad`: each grad node (in this graph and those nested in it) replaced by its
+    expansion, the forward and backward graphs of automatic differentiation (autodiff.py).
+
+        Before:  %1, %2 = grad(%x) {graph=@f, wrt=(0,)}      @f: %1 = sin(%x); return %1
+        After:   %1 = sin(%x); %2 = ones_like(%1); %3 = cos(%x); %4 = mul(%2, %3)
+    """
+    return expand_grad(graph, ctx)
+
+
+def simplify_pass(graph: Graph, ctx: CompileContext | None = None) -> Graph:
+    """`simplify`: one sweep of rewrites, folding and CSE in each graph (dead nodes stay, for
+    dce), with the context's rule table (`ctx.rewrites`, optimize.REWRITES by default);
+    stop_gradient stays where `ctx.differentiable` (the graph will be differentiated again).
+
+        Before:  %1 = mul(%x, 1.0); %2 = mul(%x, 1.0); %3 = add(%1, %2); return %3
+        After:   %1 = mul(%x, 2); return %1
+    """
+    ctx = _settings(ctx)
+    graph = copy_graph(graph)
+    for g in all_graphs(graph):
+        simplify(g, ctx.differentiable, ctx.rewrites)
+    return graph
+
+
+def dce_pass(graph: Graph, ctx: CompileContext | None = None) -> Graph:
+    """`dce`: drop the nodes whose results nothing reads (effects stay), in each graph; a node
+    with several results of which one is read becomes that result's own primitive where it
+    declares one.
+
+        Before:  %1 = exp(%x); %2, %3 = gelu_and_slope(%x); return %2
+        After:   %1 = gelu(%x); return %1
+    """
+    graph = copy_graph(graph)
+    for g in all_graphs(graph):
+        dce(g)
+    return graph
+
+
+def prune_unused_inputs_pass(graph: Graph, ctx: CompileContext | None = None) -> Graph:
+    """`prune_unused_inputs`: the inputs of switch, while_loop and scan nodes that none of
+    their graphs reads, and the outputs nothing reads, go (see
+    control_prims.prune_unused_inputs).
+
+        Before:  %3 = switch(%p, %x, %y) {then_graph=@t, else_graph=@e}   (@t, @e never read %y)
+        After:   %3 = switch(%p, %x) {then_graph=@t, else_graph=@e}
+    """
+    graph = copy_graph(graph)
+    prune_unused_inputs(graph)
+    return graph
+
+
+def optimize_pass(graph: Graph, ctx: CompileContext | None = None) -> Graph:
+    """`optimize`: simplify and dce to a fixpoint in every graph, then prune_unused_inputs and
+    the fixpoint again if that removed something (a few rounds: what one loop stops reading
+    can leave another's output unread).
+
+        Before:  %1 = ones_like(%x); %2 = mul(%1, %y); %3 = exp(%x); return %2
+        After:   return %y
+    """
+    ctx = _settings(ctx)
+    graph = optimize(copy_graph(graph), differentiable=ctx.differentiable, rewrites=ctx.rewrites)
+    for _ in range(PRUNE_ROUNDS):
+        if not prune_unused_inputs(graph):
+            break
+        graph = optimize(graph, differentiable=ctx.differentiable, rewrites=ctx.rewrites)
+    return graph
