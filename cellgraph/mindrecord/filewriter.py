@@ -38,12 +38,14 @@ class FileWriter:
         if shard_num is None:
             raise ValueError("FileWriter: Parameter shard_num is None.")
         if isinstance(shard_num, bool) or not isinstance(shard_num, int):
-            raise ValueError("FileWriter: Parameter shard_num's type is not int.")  # noqa: TRY004 (MindSpore: ValueError)
+            # MindSpore raises ValueError (its ParamValueError) here
+            raise ValueError("FileWriter: Parameter shard_num's type is not int.")  # noqa: TRY004
         if not 1 <= shard_num <= 1000:
             raise ValueError(f"FileWriter: Parameter shard_num's value: {shard_num} should "
                              f"between 1 and 1000.")
         if not isinstance(overwrite, bool):
-            raise ValueError("FileWriter: Parameter overwrite's type is not bool.")  # noqa: TRY004 (MindSpore: ValueError)
+            # MindSpore raises ValueError (its ParamValueError) here
+            raise ValueError("FileWriter: Parameter overwrite's type is not bool.")  # noqa: TRY004
         self.paths = [os.path.abspath(p) for p in _shard_paths(os.fspath(file_name), shard_num)]
         self._folder = os.path.dirname(self.paths[0])
         self._name = os.path.basename(os.fspath(file_name))

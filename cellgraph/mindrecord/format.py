@@ -63,7 +63,9 @@ def check_schema(schema, op: str) -> dict:
     if not schema:
         raise ValueError(f"{op}: Schema content is empty.")
     if not isinstance(schema, dict):
-        raise ValueError(f"{op}: Schema content should be dict, got {type(schema).__name__}.")  # noqa: TRY004 (MindSpore: ValueError)
+        # MindSpore raises ValueError (its ParamValueError) here
+        raise ValueError(  # noqa: TRY004
+            f"{op}: Schema content should be dict, got {type(schema).__name__}.")
     for name, spec in schema.items():
         if not isinstance(name, str) or not _NAME.match(name):
             raise ValueError(f"{op}: Field '{name}' should be composed of '0-9' or 'a-z' or "
@@ -160,8 +162,10 @@ def _number(value, name: str, kind: str, op: str):
         return int(value)
     if isinstance(value, (bool, np.bool_)) or not isinstance(
             value, (int, float, np.integer, np.floating)):
-        raise ValueError(f"{op}: data type: '{type(value).__name__}' for field: '{name}' is not "  # noqa: TRY004 (MindSpore: ValueError)
-                         f"matched (expected a float for {kind}).")
+        # MindSpore raises ValueError (its ParamValueError) here
+        raise ValueError(  # noqa: TRY004
+            f"{op}: data type: '{type(value).__name__}' for field: '{name}' is not matched "
+            f"(expected a float for {kind}).")
     return float(NUMBER_TYPES[kind](value))
 
 
