@@ -284,3 +284,31 @@ def test_integer_compression_round_trips():
     np.testing.assert_array_equal(fmt.uncompress_ints(packed, np.int64, "t"), values)
     with pytest.raises(MindRecordError, match="truncated"):
         fmt.uncompress_ints(packed[:-1], np.int64, "t")
+
+
+def test_schemas_without_blob_or_raw_fields_and_many_shards(tmp_path):
+    """MindSpore's placeholders: a raw {"id": 0} row when every field is a blob, 4 zero bytes
+    of blob when none is; shard numbers padded to the same width."""
+    cases = {"blob.mr": ({"img": {"type": "bytes"}}, [{"img": bytes([i]) * 3} for i in range(4)]),
+             "raw.mr": ({"x": {"type": "float32"}}, [{"x": i / 4} for i in range(4)])}
+    for name, (schema, rows) in cases.items():
+        writer = FileWriter(str(tmp_path / name))
+        writer.add_schema(schema)
+        writer.write_raw_data(rows)
+        writer.commit()
+        got = list(ds.MindDataset(str(tmp_path / name), shuffle=False).create_tuple_iterator(
+            output_numpy=True))
+        field = next(iter(schema))
+        for (value,), row in zip(got, rows, strict=True):
+            if schema[field]["type"] == "bytes":
+                assert value.tobytes() == row[field]
+            else:
+                assert value.dtype == np.float32 and float(value) == row[field]
+    writer = FileWriter(str(tmp_path / "many.mr"), shard_num=12)
+    writer.add_schema({"x": {"type": "int64"}})
+    writer.write_raw_data([{"x": i} for i in range(25)])
+    writer.commit()
+    assert sorted(p.name for p in tmp_path.glob("many.mr??")) == [f"many.mr{i:02d}"
+                                                                  for i in range(12)]
+    data = ds.MindDataset(str(tmp_path / "many.mr07"), shuffle=False)
+    assert [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True)] == list(range(25))
