@@ -7,6 +7,7 @@ import os
 
 from . import commit as staging
 from . import format as fmt
+from . import msgpack
 from .index import write_index
 
 
@@ -136,15 +137,15 @@ class FileWriter:
                                                   "FileWriter.write_raw_data")
             except ValueError as e:
                 raise ValueError(f"{e} (row {i} of this batch)") from None
-            encoded.append((raw, blob, {f: row[f] for f in self._index_fields}, saved))
+            # the index holds the values as stored (a float32 field's value rounded to float32)
+            encoded.append((raw, blob, msgpack.unpackb(raw), saved))
         shards = len(self.paths)
         per, extra = divmod(len(encoded), shards)
         start = 0
         for shard in range(shards):
             end = start + per + (shard < extra)
             for raw, blob, values, saved in encoded[start:end]:
-                self._rows[shard].append((raw, blob, {
-                    f: (v.item() if hasattr(v, "item") else v) for f, v in values.items()}))
+                self._rows[shard].append((raw, blob, values))
                 self._saved += saved
             start = end
 
@@ -152,6 +153,8 @@ class FileWriter:
         """Write every shard file and its index, all at once: until every file is written,
         the files already there stay as they were."""
         self._need_schema("commit")
+        index_fields = self._index_fields or [  # MindSpore indexes every scalar field then
+            name for name in self._schema if name not in self._blobs]
         addresses = [os.path.basename(p) for p in self.paths]
         laid_out = [fmt.layout_pages([(raw, blob) for raw, blob, _ in rows], shard,
                                      self._page_size) for shard, rows in enumerate(self._rows)]
@@ -163,14 +166,14 @@ class FileWriter:
                 header = fmt.header_bytes(
                     header_size=self._header_size, page_size=self._page_size,
                     compression_size=max(self._saved, 0), schema=self._schema, desc=self._desc,
-                    index_fields=self._index_fields, pages=pages, addresses=addresses,
+                    index_fields=index_fields, pages=pages, addresses=addresses,
                     shard_id=shard)
                 name = addresses[shard]
                 with open(os.path.join(stage, name), "xb") as f:
                     fmt.write_shard(f, header, self._header_size, self._page_size, pages,
                                     contents)
                 write_index(os.path.join(stage, name + ".db"), name, self._schema,
-                            self._index_fields, index_rows,
+                            index_fields, index_rows,
                             [values for _, _, values in self._rows[shard]])
                 for n in (name, name + ".db"):
                     names.append(n)

@@ -312,3 +312,19 @@ def test_schemas_without_blob_or_raw_fields_and_many_shards(tmp_path):
                                                                   for i in range(12)]
     data = ds.MindDataset(str(tmp_path / "many.mr07"), shuffle=False)
     assert [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True)] == list(range(25))
+
+
+def test_without_add_index_every_scalar_field_is_indexed(tmp_path):
+    """As MindSpore's writer: no add_index indexes the scalar fields (not bytes, not arrays),
+    with the values as stored (a float32 field's value rounded to float32)."""
+    path = tmp_path / "auto.mr"
+    writer = FileWriter(str(path))
+    writer.add_schema({"f": {"type": "float32"}, "s": {"type": "string"},
+                       "b": {"type": "bytes"}, "a": {"type": "int32", "shape": [-1]}})
+    writer.write_raw_data([{"f": 0.1, "s": "x", "b": b"\x01", "a": np.array([1], np.int32)}])
+    writer.commit()
+    header = fmt.read_header(str(path), "test")
+    assert [f["index_field"] for f in header["index_fields"]] == ["f", "s"]
+    with sqlite3.connect(tmp_path / "auto.mr.db") as db:
+        assert db.execute("SELECT INC_0, f_0, INC_1, s_0 FROM INDEXES").fetchall() == [
+            (0, float(np.float32(0.1)), 0, "x")]
