@@ -65,6 +65,69 @@ class FileWriter:
         self._header_size, self._page_size = fmt.DEFAULT_HEADER_SIZE, fmt.DEFAULT_PAGE_SIZE
         self._committed = False
 
+    @classmethod
+    def open_for_append(cls, file_name):
+        """A writer that adds rows to the dataset `file_name` belongs to (every shard of it,
+        found by file name in its folder): its schema, index fields, header and page sizes
+        are kept, new rows are split over its shards, and `commit` rewrites them all at
+        once."""
+        op = "FileWriter.open_for_append"
+        if not isinstance(file_name, (str, os.PathLike)):
+            raise ValueError(  # noqa: TRY004 - MindSpore raises ValueError
+                f"{op}: file_name must be the path of a MindRecord file, got {file_name!r}")
+        path = os.path.abspath(os.fspath(file_name))
+        staging.recover(os.path.dirname(path))
+        header = fmt.read_header(path, op)
+        self = cls.__new__(cls)
+        self.paths = fmt.dataset_files(path, header, op)
+        self._folder, self._name = os.path.dirname(path), os.path.basename(path)
+        schema = header["schema"][0]
+        self._schema = fmt.check_schema(schema["schema"], op)
+        self._blobs = fmt.blob_fields(self._schema)
+        self._desc = schema["desc"]
+        self._index_fields = [f["index_field"] for f in header.get("index_fields") or []]
+        self._header_size, self._page_size = header["header_size"], header["page_size"]
+        self._saved = int(header.get("compression_size") or 0)
+        self._committed = False
+        stored_compressed = header["version"] >= "3.0" and fmt._compresses(self._schema)
+        self._rows = []
+        for shard_path in self.paths:
+            shard_header = fmt.read_header(shard_path, op)
+            if shard_header["schema"] != header["schema"]:
+                raise fmt.MindRecordError(f"{op}: {shard_path!r} has another schema than "
+                                          f"{path!r}")
+            rows = []
+            with open(shard_path, "rb") as f:
+                for raw_at, raw_n, blob_at, blob_n in fmt.row_locations(shard_path,
+                                                                        shard_header, op):
+                    f.seek(raw_at)
+                    raw = f.read(raw_n)
+                    f.seek(blob_at)
+                    blob = f.read(blob_n)
+                    if header["version"] != fmt.VERSION and fmt._compresses(self._schema):
+                        raw, blob = self._reencoded(raw, blob, stored_compressed, shard_path)
+                    try:
+                        values = msgpack.unpackb(raw)
+                    except msgpack.MsgpackError as e:
+                        raise fmt.MindRecordError(f"{op}: {shard_path!r}: a raw row is "
+                                                  f"corrupt: {e}") from None
+                    rows.append((raw, blob, values))
+            self._rows.append(rows)
+        return self
+
+    def _reencoded(self, raw, blob, compressed, where) -> tuple[bytes, bytes]:
+        """A row of an older version (integer arrays not compressed) in this version."""
+        names = list(self._schema)
+        values = fmt.decode_row(raw, blob, self._schema, self._blobs, names, compressed, where)
+        row = {}
+        for name, value in zip(names, values):
+            kind = self._schema[name]["type"]
+            row[name] = value.tobytes() if kind == "bytes" else str(value) if kind == \
+                "string" else value if name in self._blobs else value.item()
+        raw, blob, saved = fmt.encode_row(row, self._schema, self._blobs, "open_for_append")
+        self._saved += saved
+        return raw, blob
+
     def add_schema(self, content, desc=None) -> int:
         """Set the schema ({name: {"type": T[, "shape": [...]]}}); returns its id, 0."""
         if self._schema is not None:

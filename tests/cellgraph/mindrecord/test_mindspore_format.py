@@ -328,3 +328,30 @@ def test_without_add_index_every_scalar_field_is_indexed(tmp_path):
     with sqlite3.connect(tmp_path / "auto.mr.db") as db:
         assert db.execute("SELECT INC_0, f_0, INC_1, s_0 FROM INDEXES").fetchall() == [
             (0, float(np.float32(0.1)), 0, "x")]
+
+
+def test_open_for_append_adds_rows_to_every_shard(tmp_path):
+    folder = copy_fixtures(tmp_path)
+    writer = FileWriter.open_for_append(str(folder / "images.mindrecord1"))
+    with pytest.raises(RuntimeError, match="already added"):
+        writer.add_schema(common.IMAGES)
+    extra = [common.image_row(i) for i in range(11, 15)]
+    writer.write_raw_data(extra)
+    writer.commit()
+    got = _read_option(str(folder), "images_all")["rows"]
+    want = common.expected_rows("images")
+    want += [{k: v for k, v in _encoded(row).items()} for row in extra]
+    assert sorted(map(common.key, got)) == sorted(map(common.key, want))
+    header = fmt.read_header(str(folder / "images.mindrecord2"), "test")
+    assert [f["index_field"] for f in header["index_fields"]] == ["label", "file_name"]
+    assert header["page_size"] == 1 << 15  # the dataset's sizes are kept
+    with sqlite3.connect(folder / "images.mindrecord2.db") as db:
+        labels = [v for (v,) in db.execute("SELECT label_0 FROM INDEXES ORDER BY ROW_ID")]
+    assert labels[-1] == 14 * 3 - 7  # the last new row went to the last shard
+
+
+def _encoded(row):
+    return {"image": {"bytes": row["image"].hex(), "shape": [1]},
+            "label": {"dtype": "int32", "shape": [],
+                      "hex": np.int32(row["label"]).tobytes().hex()},
+            "file_name": {"str": row["file_name"], "shape": []}}
