@@ -52,9 +52,8 @@ def publish(stage: str, folder: str, names: list[str], modes: dict[str, int]) ->
 
 def _finish(stage: str, folder: str, names: list[str]) -> None:
     for name in names:
-        source = os.path.join(stage, name)
-        if os.path.exists(source):
-            os.replace(source, safe_io.contained(folder, name))
+        with contextlib.suppress(FileNotFoundError):  # moved already (by another reader)
+            os.replace(os.path.join(stage, name), safe_io.contained(folder, name))
     _fsync(folder)
     shutil.rmtree(stage, ignore_errors=True)
 

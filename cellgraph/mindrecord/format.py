@@ -288,7 +288,11 @@ def decode_row(raw: bytes, blob: bytes, schema: dict, blobs: list[str], names: l
                 value = json.dumps(value)
             out.append(np.array(value))
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
-            out.append(np.array(value, NUMBER_TYPES[kind]))
+            try:
+                out.append(np.array(value, NUMBER_TYPES[kind]))
+            except OverflowError:
+                raise MindRecordError(f"{where}: field '{name}' holds {value}, out of the "
+                                      f"{kind} range") from None
         else:
             raise MindRecordError(f"{where}: field '{name}' holds {value!r}, not a number")
     return tuple(out)
@@ -399,6 +403,10 @@ def read_header(path: str, op: str) -> dict:
         if len(head) < 8:
             raise MindRecordError(f"{op}: {path!r} ({size} bytes) is too small to be a "
                                   f"MindRecord file")
+        if head.startswith(b"CELLGRAPH"):
+            raise MindRecordError(f"{op}: {path!r} is in the private format of older cellgraph "
+                                  f"versions, which is no longer read: write the dataset again "
+                                  f"with mindrecord.FileWriter (MindSpore's format)")
         (length,) = _U64.unpack(head)
         if length > MAX_HEADER_SIZE or length + 8 > size:
             raise MindRecordError(f"{op}: {path!r} is not a MindRecord file, or its header is "

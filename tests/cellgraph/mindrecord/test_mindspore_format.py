@@ -159,6 +159,7 @@ def test_corrupt_headers_and_pages_are_refused(tmp_path):
         "header is corrupt": struct.pack("<Q", 1 << 40) + good[8:],
         "not valid JSON": good[:8] + b"#" + good[9:],
         "lies beyond the end": good[:-40],  # the last page cut short
+        "older cellgraph": b"CELLGRAPH-MINDRECORD 1\n" + b"\x00" * 64,
     }
     for message, data in cases.items():
         path.write_bytes(data)
