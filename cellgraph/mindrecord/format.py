@@ -403,7 +403,7 @@ def read_header(path: str, op: str) -> dict:
         if len(head) < 8:
             raise MindRecordError(f"{op}: {path!r} ({size} bytes) is too small to be a "
                                   f"MindRecord file")
-        if head.startswith(b"CELLGRAPH"):
+        if head == b"CELLGRAP":  # b"CELLGRAPH-MINDRECORD 1\n"
             raise MindRecordError(f"{op}: {path!r} is in the private format of older cellgraph "
                                   f"versions, which is no longer read: write the dataset again "
                                   f"with mindrecord.FileWriter (MindSpore's format)")
