@@ -382,7 +382,7 @@ def write_shard(f, header: bytes, header_size: int, page_size: int, pages: list[
                          f"the header size {header_size}; use set_header_size with a larger "
                          f"value, at most {MAX_HEADER_SIZE}.")
     f.write(_U64.pack(len(header)) + header)
-    end = header_size
+    end = 8 + len(header)  # a file without pages ends with its header, as MindSpore's
     for page, body in zip(pages, contents):
         f.seek(header_size + page["page_id"] * page_size)
         f.write(body)

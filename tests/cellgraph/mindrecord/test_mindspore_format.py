@@ -356,3 +356,13 @@ def _encoded(row):
             "label": {"dtype": "int32", "shape": [],
                       "hex": np.int32(row["label"]).tobytes().hex()},
             "file_name": {"str": row["file_name"], "shape": []}}
+
+
+def test_a_commit_without_rows_writes_only_the_header(tmp_path):
+    path = tmp_path / "empty.mr"
+    writer = FileWriter(str(path))
+    writer.add_schema({"x": {"type": "int32"}})
+    writer.commit()
+    (n,) = struct.unpack("<Q", path.read_bytes()[:8])
+    assert os.path.getsize(path) == 8 + n  # as MindSpore's writer leaves it
+    assert ds.MindDataset(str(path)).get_dataset_size() == 0
