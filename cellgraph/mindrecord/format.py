@@ -148,42 +148,44 @@ def uncompress_ints(raw: bytes, dtype, where: str) -> np.ndarray:
 
 # ---------------------------------------------------------------- rows
 
+def _mismatch(value, name: str, kind: str, op: str) -> ValueError:
+    return ValueError(f"{op}: data type: '{type(value).__name__}' for field: '{name}' is not "
+                      f"matched (the schema's type is {kind}).")
+
+
 def _number(value, name: str, kind: str, op: str):
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        value = value[()]
+    """A scalar field's value, by MindSpore's rules: a Python int for int32/int64, a Python
+    float for float32/float64, or a NumPy scalar of exactly the field's type."""
+    if isinstance(value, np.generic):
+        if value.dtype != np.dtype(NUMBER_TYPES[kind]):
+            raise _mismatch(value, name, kind, op)
+        return value.item()
     if kind in ("int32", "int64"):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-            raise ValueError(f"{op}: data type: '{type(value).__name__}' for field: '{name}' is "
-                             f"not matched (expected an int for {kind}).")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _mismatch(value, name, kind, op)
         info = np.iinfo(NUMBER_TYPES[kind])
-        if not info.min <= int(value) <= info.max:
-            raise ValueError(f"{op}: field '{name}' value {int(value)} is out of the {kind} "
-                             f"range.")
+        if not info.min <= value <= info.max:
+            raise ValueError(f"{op}: field '{name}' value {value} is out of the {kind} range.")
         return int(value)
-    if isinstance(value, (bool, np.bool_)) or not isinstance(
-            value, (int, float, np.integer, np.floating)):
-        # MindSpore raises ValueError (its ParamValueError) here
-        raise ValueError(  # noqa: TRY004
-            f"{op}: data type: '{type(value).__name__}' for field: '{name}' is not matched "
-            f"(expected a float for {kind}).")
+    if not isinstance(value, float):
+        raise _mismatch(value, name, kind, op)
     return float(NUMBER_TYPES[kind](value))
 
 
 def _array(value, name: str, spec: dict, op: str) -> np.ndarray:
+    """An array field's value, by MindSpore's rules: a NumPy array of exactly the field's
+    type, whose size fits the schema's shape."""
     kind = spec["type"]
-    array = np.asarray(value)
-    if array.dtype.kind not in "iuf" or (kind.startswith("int") and array.dtype.kind == "f"):
-        raise ValueError(f"{op}: data type: '{array.dtype}' for field: '{name}' is not matched "
-                         f"(expected {kind}).")
+    if not isinstance(value, np.ndarray) or value.dtype != np.dtype(NUMBER_TYPES[kind]):
+        got = value.dtype if isinstance(value, np.ndarray) else type(value).__name__
+        raise ValueError(f"{op}: data type: '{got}' for field: '{name}' is not matched (the "
+                         f"schema's type is an array of {kind}).")
     try:
-        np.reshape(array, spec["shape"])
+        np.reshape(value, spec["shape"])
     except ValueError:
-        raise ValueError(f"{op}: data shape: '{array.shape}' for field: '{name}' is not matched "
+        raise ValueError(f"{op}: data shape: '{value.shape}' for field: '{name}' is not matched "
                          f"(the schema's shape is {spec['shape']}).") from None
-    cast = array.astype(NUMBER_TYPES[kind])
-    if kind.startswith("int") and not np.array_equal(cast, array):
-        raise ValueError(f"{op}: field '{name}' holds values out of the {kind} range.")
-    return cast
+    return value
 
 
 def encode_row(row: dict, schema: dict, blobs: list[str], op: str) -> tuple[bytes, bytes, int]:

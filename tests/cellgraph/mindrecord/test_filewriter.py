@@ -19,10 +19,19 @@ def test_schema_and_rows_are_checked(tmp_path):
     with pytest.raises(ValueError, match="there is not field"):
         writer.write_raw_data([{"x": 1}])
     with pytest.raises(ValueError, match="data shape"):
-        writer.write_raw_data([{"x": 1, "v": np.zeros(3)}])
+        writer.write_raw_data([{"x": 1, "v": np.zeros(3, np.float32)}])
     with pytest.raises(ValueError, match="is not matched"):  # a list for a scalar field
-        writer.write_raw_data([{"x": [1, 2], "v": np.zeros((2, 1))}])
-    writer.write_raw_data([{"x": 1, "v": np.zeros((2, 3))}])
+        writer.write_raw_data([{"x": [1, 2], "v": np.zeros((2, 1), np.float32)}])
+    # MindSpore's type rules: an array of exactly the field's type, a scalar of its kind
+    with pytest.raises(ValueError, match="'float64' for field: 'v' is not matched"):
+        writer.write_raw_data([{"x": 1, "v": np.zeros((2, 3))}])
+    with pytest.raises(ValueError, match="'list' for field: 'v' is not matched"):
+        writer.write_raw_data([{"x": 1, "v": [[0.0], [1.0]]}])
+    with pytest.raises(ValueError, match="'int64' for field: 'x' is not matched"):
+        writer.write_raw_data([{"x": np.int64(1), "v": np.zeros((2, 3), np.float32)}])
+    with pytest.raises(ValueError, match="out of the int32 range"):
+        writer.write_raw_data([{"x": 2 ** 31, "v": np.zeros((2, 3), np.float32)}])
+    writer.write_raw_data([{"x": np.int32(1), "v": np.zeros((2, 3), np.float32)}])
     writer.commit()
     with pytest.raises(RuntimeError, match="committed"):
         writer.write_raw_data([{"x": 1, "v": np.zeros((2, 3))}])
