@@ -96,7 +96,9 @@ def _convert(index, names, output_numpy: bool, as_dict: bool, row):
     else:
         from cellgraph.runtime.tensor import Tensor
 
-        values = [Tensor(np.asarray(v)) for v in row]
+        arrays = [np.asarray(v) for v in row]
+        # strings and bytes stay NumPy arrays, as MindSpore gives them: no Tensor holds them
+        values = [a if a.dtype.kind in "SUO" else Tensor(a) for a in arrays]
     return dict(zip(names, values)) if as_dict else values
 
 

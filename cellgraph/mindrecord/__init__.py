@@ -1,7 +1,8 @@
-"""`mindspore.mindrecord`: FileWriter (and Cifar10ToMR, which converts CIFAR-10) writes rows into cellgraph MindRecord files, which
-`dataset.MindDataset` reads. The format is cellgraph's own (see format.py): files written by
-MindSpore's MindRecord writer are refused with an error that says so."""
+"""`mindspore.mindrecord`: FileWriter (and Cifar10ToMR, which converts CIFAR-10) writes
+MindRecord files in MindSpore's format (format.py), which `dataset.MindDataset` reads, as
+MindSpore's reader does; datasets MindSpore wrote load here."""
 from .cifar10_to_mr import Cifar10ToMR
 from .filewriter import FileWriter
+from .format import MindRecordError
 
-__all__ = ["Cifar10ToMR", "FileWriter"]
+__all__ = ["Cifar10ToMR", "FileWriter", "MindRecordError"]

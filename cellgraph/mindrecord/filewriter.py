@@ -1,92 +1,256 @@
-"""`mindspore.mindrecord.FileWriter`: rows of a schema into cellgraph MindRecord files (the
-format is in format.py), which `dataset.MindDataset` reads back."""
+"""`mindspore.mindrecord.FileWriter`: rows of a schema into MindRecord files in MindSpore's
+format (format.py), each shard with its SQLite index (index.py), committed atomically
+(commit.py). MindSpore's `dataset.MindDataset` reads them, and cellgraph's reads MindSpore's."""
 from __future__ import annotations
 
 import os
 
+from . import commit as staging
 from . import format as fmt
+from . import msgpack
+from .index import write_index
 
 
 def _shard_paths(file_name: str, shard_num: int) -> list[str]:
     if shard_num == 1:
         return [file_name]
-    return [f"{file_name}{i}" for i in range(shard_num)]
+    width = len(str(shard_num - 1))
+    return [f"{file_name}{str(i).rjust(width, '0')}" for i in range(shard_num)]
+
+
+def _mode(path: str, default: int = 0o600) -> int:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return default
+    return st.st_mode & 0o777 if os.path.isfile(path) and not os.path.islink(path) else default
 
 
 class FileWriter:
-    """Write raw rows ({field: value} dicts) to `shard_num` files, spread over them in turn."""
+    """Write raw rows ({field: value} dicts) to `shard_num` MindRecord files: `file_name`, or
+    `file_name` + its shard number when there are several; each batch of rows is split into
+    contiguous blocks over the shards, as MindSpore's writer does."""
 
     def __init__(self, file_name, shard_num=1, overwrite=False):
-        if not isinstance(file_name, (str, os.PathLike)):
-            raise TypeError(f"FileWriter: file_name must be a str, got {file_name!r}")
-        if isinstance(shard_num, bool) or not isinstance(shard_num, int) or not (
-                1 <= shard_num <= 1000):
-            raise ValueError(f"FileWriter: shard_num must be an int in [1, 1000], got "
-                             f"{shard_num!r}")
-        self.paths = _shard_paths(os.fspath(file_name), shard_num)
-        for path in self.paths:
-            if os.path.exists(path) and not overwrite:
-                raise RuntimeError(f"FileWriter: {path!r} already exists (pass overwrite=True "
-                                   f"to replace it)")
+        if not isinstance(file_name, (str, os.PathLike)) or not os.fspath(file_name) or \
+                os.fspath(file_name).endswith(("/", os.sep)):
+            raise ValueError(f"FileWriter: file_name must be the path of a file, got "
+                             f"{file_name!r}")
+        if shard_num is None:
+            raise ValueError("FileWriter: Parameter shard_num is None.")
+        if isinstance(shard_num, bool) or not isinstance(shard_num, int):
+            # MindSpore raises ValueError (its ParamValueError) here
+            raise ValueError("FileWriter: Parameter shard_num's type is not int.")  # noqa: TRY004
+        if not 1 <= shard_num <= 1000:
+            raise ValueError(f"FileWriter: Parameter shard_num's value: {shard_num} should "
+                             f"between 1 and 1000.")
+        if not isinstance(overwrite, bool):
+            # MindSpore raises ValueError (its ParamValueError) here
+            raise ValueError("FileWriter: Parameter overwrite's type is not bool.")  # noqa: TRY004
+        self.paths = [os.path.abspath(p) for p in _shard_paths(os.fspath(file_name), shard_num)]
+        self._folder = os.path.dirname(self.paths[0])
+        self._name = os.path.basename(os.fspath(file_name))
+        staging.recover(self._folder, self._name)
+        if not overwrite:
+            for path in self.paths:
+                for p in (path, path + ".db"):
+                    if os.path.lexists(p):
+                        raise RuntimeError(f"FileWriter: Invalid file, mindrecord files already "
+                                           f"exist. Please check file path: {p} (pass "
+                                           f"overwrite=True to replace it).")
         self._schema, self._desc, self._index_fields = None, "", []
-        self._rows = [[] for _ in self.paths]  # per shard: (blobs, [(offset, nbytes, shape)])
-        self._written = 0
+        self._blobs: list[str] = []
+        self._rows = [[] for _ in self.paths]  # per shard: (raw, blob, index values)
+        self._saved = 0
+        self._header_size, self._page_size = fmt.DEFAULT_HEADER_SIZE, fmt.DEFAULT_PAGE_SIZE
         self._committed = False
+
+    @classmethod
+    def open_for_append(cls, file_name):
+        """A writer that adds rows to the dataset `file_name` belongs to (every shard of it,
+        found by file name in its folder): its schema, index fields, header and page sizes
+        are kept, new rows are split over its shards, and `commit` rewrites them all at
+        once."""
+        op = "FileWriter.open_for_append"
+        if not isinstance(file_name, (str, os.PathLike)):
+            raise ValueError(  # noqa: TRY004 - MindSpore raises ValueError
+                f"{op}: file_name must be the path of a MindRecord file, got {file_name!r}")
+        path = os.path.abspath(os.fspath(file_name))
+        staging.recover(os.path.dirname(path))
+        header = fmt.read_header(path, op)
+        self = cls.__new__(cls)
+        self.paths = fmt.dataset_files(path, header, op)
+        self._folder, self._name = os.path.dirname(path), os.path.basename(path)
+        schema = header["schema"][0]
+        self._schema = fmt.check_schema(schema["schema"], op)
+        self._blobs = fmt.blob_fields(self._schema)
+        self._desc = schema["desc"]
+        self._index_fields = [f["index_field"] for f in header.get("index_fields") or []]
+        self._header_size, self._page_size = header["header_size"], header["page_size"]
+        self._saved = int(header.get("compression_size") or 0)
+        self._committed = False
+        stored_compressed = header["version"] >= "3.0" and fmt._compresses(self._schema)
+        self._rows = []
+        for shard_path in self.paths:
+            shard_header = fmt.read_header(shard_path, op)
+            if shard_header["schema"] != header["schema"]:
+                raise fmt.MindRecordError(f"{op}: {shard_path!r} has another schema than "
+                                          f"{path!r}")
+            rows = []
+            with open(shard_path, "rb") as f:
+                for raw_at, raw_n, blob_at, blob_n in fmt.row_locations(shard_path,
+                                                                        shard_header, op):
+                    f.seek(raw_at)
+                    raw = f.read(raw_n)
+                    f.seek(blob_at)
+                    blob = f.read(blob_n)
+                    if header["version"] != fmt.VERSION and fmt._compresses(self._schema):
+                        raw, blob = self._reencoded(raw, blob, stored_compressed, shard_path)
+                    try:
+                        values = msgpack.unpackb(raw)
+                    except msgpack.MsgpackError as e:
+                        raise fmt.MindRecordError(f"{op}: {shard_path!r}: a raw row is "
+                                                  f"corrupt: {e}") from None
+                    rows.append((raw, blob, values))
+            self._rows.append(rows)
+        return self
+
+    def _reencoded(self, raw, blob, compressed, where) -> tuple[bytes, bytes]:
+        """A row of an older version (integer arrays not compressed) in this version."""
+        names = list(self._schema)
+        values = fmt.decode_row(raw, blob, self._schema, self._blobs, names, compressed, where)
+        row = {}
+        for name, value in zip(names, values):
+            kind = self._schema[name]["type"]
+            row[name] = value.tobytes() if kind == "bytes" else str(value) if kind == \
+                "string" else value if name in self._blobs else value.item()
+        raw, blob, saved = fmt.encode_row(row, self._schema, self._blobs, "open_for_append")
+        self._saved += saved
+        return raw, blob
 
     def add_schema(self, content, desc=None) -> int:
         """Set the schema ({name: {"type": T[, "shape": [...]]}}); returns its id, 0."""
         if self._schema is not None:
-            raise RuntimeError("FileWriter: the schema was already added")
+            raise RuntimeError("FileWriter.add_schema: the schema was already added (a "
+                               "MindRecord file holds one schema)")
+        if desc is not None and not isinstance(desc, str):
+            raise ValueError(f"FileWriter.add_schema: desc must be a str, got {desc!r}")
         self._schema = fmt.check_schema(content, "FileWriter.add_schema")
+        self._blobs = fmt.blob_fields(self._schema)
         self._desc = desc or ""
         return 0
 
     def add_index(self, index_fields) -> None:
-        """Fields to index: scalar (non-bytes, shapeless) fields of the schema."""
+        """Fields to index in the `.db` files: scalar fields of the schema (not bytes, not
+        arrays)."""
+        if not index_fields or not isinstance(index_fields, list):
+            raise TypeError(f"FileWriter.add_index: index_fields must be a non-empty list, got "
+                            f"{index_fields!r}")
         self._need_schema("add_index")
         for name in index_fields:
-            spec = self._schema.get(name)
-            if spec is None or spec["type"] == "bytes" or "shape" in spec:
-                raise ValueError(f"FileWriter.add_index: {name!r} must be a scalar field of "
-                                 f"the schema, got {spec!r}")
-        self._index_fields = list(index_fields)
+            if not isinstance(name, str):
+                raise TypeError(f"FileWriter.add_index: an index field must be a str, got "
+                                f"{name!r}")
+            if name not in self._schema:
+                raise ValueError(f"FileWriter.add_index: the schema has no field {name!r}")
+            if name in self._blobs:
+                raise ValueError(f"FileWriter.add_index: Failed to set field {name} since it's "
+                                 f"not primitive type (a scalar field of the schema, got "
+                                 f"{self._schema[name]}).")
+        for name in index_fields:
+            if name not in self._index_fields:
+                self._index_fields.append(name)
+
+    def set_header_size(self, header_size) -> None:
+        """The bytes reserved for each file's header, in [16 KB, 128 MB] (default 16 MB)."""
+        self._header_size = self._size(header_size, fmt.MIN_HEADER_SIZE, fmt.MAX_HEADER_SIZE,
+                                       "set_header_size", "header_size")
+
+    def set_page_size(self, page_size) -> None:
+        """The bytes of each page, in [32 KB, 256 MB] (default 32 MB)."""
+        self._page_size = self._size(page_size, fmt.MIN_PAGE_SIZE, fmt.MAX_PAGE_SIZE,
+                                     "set_page_size", "page_size")
+
+    def _size(self, value, lo, hi, method, name) -> int:
+        if self._committed:
+            raise RuntimeError(f"FileWriter.{method}: the files were already committed")
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise ValueError(f"FileWriter.{method}: {name} must be an int in [{lo}, {hi}], got "
+                             f"{value!r}")
+        return value
 
     def write_raw_data(self, raw_data, parallel_writer=False) -> None:
-        """Append rows: a list of dicts holding every field of the schema."""
+        """Append rows (a list of dicts holding every field of the schema); they are split
+        into contiguous blocks over the shards."""
+        if not isinstance(parallel_writer, bool):
+            raise TypeError("FileWriter.write_raw_data: The parameter `parallel_writer` must be "
+                            "bool.")
         self._need_schema("write_raw_data")
-        if not isinstance(raw_data, list) or not all(isinstance(r, dict) for r in raw_data):
+        if not isinstance(raw_data, list):
             raise TypeError(f"FileWriter.write_raw_data: raw_data must be a list of dicts, got "
                             f"{type(raw_data).__name__}")
         for row in raw_data:
-            missing = [name for name in self._schema if name not in row]
-            if missing:
-                raise ValueError(f"FileWriter.write_raw_data: row {self._written} lacks the "
-                                 f"field(s) {missing}")
-            encoded = [fmt.encode(row[name], name, spec, "FileWriter.write_raw_data")
-                       for name, spec in self._schema.items()]
-            self._rows[self._written % len(self.paths)].append(encoded)
-            self._written += 1
+            if not isinstance(row, dict):
+                raise TypeError(f"FileWriter.write_raw_data: raw_data items must be dicts, got "
+                                f"{type(row).__name__}")
+        encoded = []
+        for i, row in enumerate(raw_data):
+            try:
+                raw, blob, saved = fmt.encode_row(row, self._schema, self._blobs,
+                                                  "FileWriter.write_raw_data")
+            except ValueError as e:
+                raise ValueError(f"{e} (row {i} of this batch)") from None
+            # the index holds the values as stored (a float32 field's value rounded to float32)
+            encoded.append((raw, blob, msgpack.unpackb(raw), saved))
+        shards = len(self.paths)
+        per, extra = divmod(len(encoded), shards)
+        start = 0
+        for shard in range(shards):
+            end = start + per + (shard < extra)
+            for raw, blob, values, saved in encoded[start:end]:
+                self._rows[shard].append((raw, blob, values))
+                self._saved += saved
+            start = end
 
     def commit(self) -> None:
-        """Write the files."""
+        """Write every shard file and its index, all at once: until every file is written,
+        the files already there stay as they were."""
         self._need_schema("commit")
-        names = [os.path.basename(p) for p in self.paths]
-        for path, rows in zip(self.paths, self._rows):
-            blobs, table, offset = [], [], 0
-            for encoded in rows:
-                entries = []
-                for raw, shape in encoded:
-                    blobs.append(raw)
-                    entries.append([offset, len(raw), shape])
-                    offset += len(raw)
-                table.append(entries)
-            fmt.write_file(path, {"schema": self._schema, "desc": self._desc,
-                                  "index_fields": self._index_fields, "shard_files": names,
-                                  "rows": table}, blobs)
+        index_fields = self._index_fields or [  # MindSpore indexes every scalar field then
+            name for name in self._schema if name not in self._blobs]
+        addresses = [os.path.basename(p) for p in self.paths]
+        laid_out = [fmt.layout_pages([(raw, blob) for raw, blob, _ in rows], shard,
+                                     self._page_size) for shard, rows in enumerate(self._rows)]
+        staging.recover(self._folder, self._name)
+        stage = staging.new_stage(self._folder, self._name)
+        try:
+            names, modes = [], {}
+            for shard, (pages, contents, index_rows) in enumerate(laid_out):
+                header = fmt.header_bytes(
+                    header_size=self._header_size, page_size=self._page_size,
+                    compression_size=max(self._saved, 0), schema=self._schema, desc=self._desc,
+                    index_fields=index_fields, pages=pages, addresses=addresses,
+                    shard_id=shard)
+                name = addresses[shard]
+                with open(os.path.join(stage, name), "xb") as f:
+                    fmt.write_shard(f, header, self._header_size, self._page_size, pages,
+                                    contents)
+                write_index(os.path.join(stage, name + ".db"), name, self._schema,
+                            index_fields, index_rows,
+                            [values for _, _, values in self._rows[shard]])
+                for n in (name, name + ".db"):
+                    names.append(n)
+                    modes[n] = _mode(os.path.join(self._folder, n))
+            staging.publish(stage, self._folder, names, modes)
+        except BaseException:
+            if not os.path.exists(os.path.join(stage, staging.MARKER)):
+                staging.discard(stage)  # before the commit point: the old files stand
+            raise
         self._committed = True
 
     def _need_schema(self, method: str) -> None:
         if self._committed:
-            raise RuntimeError(f"FileWriter.{method}: the files were already committed")
+            raise RuntimeError(f"FileWriter.{method}: Not allowed to call `{method}` on flushed "
+                               f"MindRecord files (the files were already committed).")
         if self._schema is None:
             raise RuntimeError(f"FileWriter.{method}: add_schema first")

@@ -88,7 +88,13 @@ class Decode(TensorOperation):
         self.to_pil = bool(to_pil)
 
     def __call__(self, data):
-        raw = bytes(np.asarray(data, np.uint8)) if not isinstance(data, bytes) else data
+        if isinstance(data, np.ndarray) and data.dtype.kind == "S":
+            if data.size != 1:  # MindDataset gives a bytes column as a 1-element bytes array
+                raise TypeError(f"Decode: expected one encoded image, got a bytes array of "
+                                f"shape {data.shape}")
+            raw = data.tobytes()
+        else:
+            raw = bytes(np.asarray(data, np.uint8)) if not isinstance(data, bytes) else data
         try:
             image = _pil().open(io.BytesIO(raw)).convert("RGB")
         except OSError as e:

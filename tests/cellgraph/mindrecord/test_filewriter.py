@@ -16,13 +16,22 @@ def test_schema_and_rows_are_checked(tmp_path):
     writer.add_schema({"x": {"type": "int32"}, "v": {"type": "float32", "shape": [2, -1]}})
     with pytest.raises(ValueError, match="scalar field"):
         writer.add_index(["v"])
-    with pytest.raises(ValueError, match="lacks"):
+    with pytest.raises(ValueError, match="there is not field"):
         writer.write_raw_data([{"x": 1}])
-    with pytest.raises(ValueError, match="expects shape"):
-        writer.write_raw_data([{"x": 1, "v": np.zeros(3)}])
-    with pytest.raises(ValueError, match="scalar"):
-        writer.write_raw_data([{"x": [1, 2], "v": np.zeros((2, 1))}])
-    writer.write_raw_data([{"x": 1, "v": np.zeros((2, 3))}])
+    with pytest.raises(ValueError, match="data shape"):
+        writer.write_raw_data([{"x": 1, "v": np.zeros(3, np.float32)}])
+    with pytest.raises(ValueError, match="is not matched"):  # a list for a scalar field
+        writer.write_raw_data([{"x": [1, 2], "v": np.zeros((2, 1), np.float32)}])
+    # MindSpore's type rules: an array of exactly the field's type, a scalar of its kind
+    with pytest.raises(ValueError, match="'float64' for field: 'v' is not matched"):
+        writer.write_raw_data([{"x": 1, "v": np.zeros((2, 3))}])
+    with pytest.raises(ValueError, match="'list' for field: 'v' is not matched"):
+        writer.write_raw_data([{"x": 1, "v": [[0.0], [1.0]]}])
+    with pytest.raises(ValueError, match="'int64' for field: 'x' is not matched"):
+        writer.write_raw_data([{"x": np.int64(1), "v": np.zeros((2, 3), np.float32)}])
+    with pytest.raises(ValueError, match="out of the int32 range"):
+        writer.write_raw_data([{"x": 2 ** 31, "v": np.zeros((2, 3), np.float32)}])
+    writer.write_raw_data([{"x": np.int32(1), "v": np.zeros((2, 3), np.float32)}])
     writer.commit()
     with pytest.raises(RuntimeError, match="committed"):
         writer.write_raw_data([{"x": 1, "v": np.zeros((2, 3))}])
@@ -37,8 +46,8 @@ def test_existing_files_need_overwrite(tmp_path):
     writer.add_schema({"x": {"type": "int64"}})
     writer.write_raw_data([{"x": 3}])
     writer.commit()
-    assert path.read_bytes().startswith(b"CELLGRAPH-MINDRECORD 1\n")
-    with pytest.raises(ValueError, match=r"shard_num must be an int in \[1, 1000\]"):
+    assert b'"version":"3.0"' in path.read_bytes()[:4096]  # MindSpore's header
+    with pytest.raises(ValueError, match="should between 1 and 1000"):
         FileWriter(str(tmp_path / "b"), shard_num=0)
 
 
@@ -57,4 +66,5 @@ def test_commit_replaces_planted_symlinks_and_keeps_modes(tmp_path):
     assert victim.read_text() == "precious"
     assert not (tmp_path / "d.mindrecord0").is_symlink()
     assert os.stat(tmp_path / "d.mindrecord1").st_mode & 0o777 == 0o640
-    assert sorted(os.listdir(tmp_path)) == ["d.mindrecord0", "d.mindrecord1", "victim.txt"]
+    assert sorted(os.listdir(tmp_path)) == ["d.mindrecord0", "d.mindrecord0.db", "d.mindrecord1",
+                                            "d.mindrecord1.db", "victim.txt"]
