@@ -107,7 +107,12 @@ def _check_range(xp, x, low, high, what, op=None, error="index"):
 def _int_dtype(xp, x, y):
     """The integer dtype of x // y (operands already share it; one may be a Python int)."""
     dtype = getattr(x, "dtype", None) or getattr(y, "dtype", None)
-    return dtype if dtype is not None and xp.isdtype(dtype, "integral") else None
+    if dtype is None:
+        return None
+    try:
+        return dtype if xp.isdtype(dtype, "integral") else None
+    except TypeError:  # a dtype the namespace does not know: ml_dtypes' bfloat16 and float8s
+        return None
 
 
 def _zero_divisor(xp, x, y):
