@@ -35,7 +35,7 @@ def export(net, *inputs, file_name, file_format, **kwargs):
                                  f"{list(EXPORT_FORMATS)}, but got {file_format}.")
     if file_format != "ONNX":
         raise UnsupportedError(f"export(file_format={file_format!r}): cellgraph cannot write "
-                               f"MindSpore's {file_format} graphs; export with "
+                               f"MindSpore's {'MindIR' if file_format == 'MINDIR' else 'AIR'} graphs; export with "
                                f"file_format='ONNX', or save the weights with save_checkpoint "
                                f"and rebuild the network in Python")
     unknown = sorted(set(kwargs) - {"enc_key", "enc_mode", "custom_func"})
@@ -44,20 +44,21 @@ def export(net, *inputs, file_name, file_format, **kwargs):
     if kwargs.get("custom_func") is not None:
         raise ArgumentValueError(f"Currently only support custom_func for MindIR format, but got "
                                  f"{file_format} format.")
+    encrypt = None
+    if "enc_key" in kwargs:
+        enc_key, enc_mode = kwargs["enc_key"], kwargs.get("enc_mode", "AES-GCM")
+        if not isinstance(enc_key, bytes):
+            raise ArgumentError(f"The argument 'enc_key' must be bytes, but got "
+                                f"{type(enc_key).__name__}.")
+        if not callable(enc_mode):
+            raise ArgumentValueError(f"AIR/ONNX only support customized encryption, but got "
+                                     f"{enc_mode}.")
+        encrypt = lambda data: enc_mode(data, enc_key)
     from cellgraph import onnx as onnx_export
 
     model = onnx_export.onnx_model(net, inputs)
-    if "enc_key" not in kwargs:
-        onnx_export.write_model(model, file_name)
-        return
-    enc_key, enc_mode = kwargs["enc_key"], kwargs.get("enc_mode", "AES-GCM")
-    if not isinstance(enc_key, bytes):
-        raise ArgumentError(f"The argument 'enc_key' must be bytes, but got "
-                            f"{type(enc_key).__name__}.")
-    if not callable(enc_mode):
-        raise ArgumentValueError(f"AIR/ONNX only support customized encryption, but got "
-                                 f"{enc_mode}.")
-    onnx_export.write_bytes(enc_mode(model.SerializeToString(), enc_key), file_name)
+    data = model.SerializeToString()
+    onnx_export.write_bytes(data if encrypt is None else encrypt(data), file_name)
 
 
 EXPORT_FORMATS = ("AIR", "ONNX", "MINDIR")

@@ -19,11 +19,6 @@ def export(net, *inputs, file_name, input_names=None, output_names=None, export_
            keep_initializers_as_inputs=False, dynamic_axes=None):
     """Write `net` run on `inputs` as an ONNX model to `file_name` (".onnx" added when it has
     no suffix); inputs are named by `input_names`, outputs by `output_names`."""
-    from cellgraph.nn import Cell
-
-    if not isinstance(net, Cell):
-        raise ArgumentValueError(f"Export ONNX format model only support nn.Cell object, but "
-                                 f"got {type(net)}.")
     for name, value in (("input_names", input_names), ("output_names", output_names)):
         if value is not None and not isinstance(value, list):
             raise ArgumentValueError(f"For 'export', '{name}' must be a list, but got "
@@ -44,6 +39,11 @@ def export(net, *inputs, file_name, input_names=None, output_names=None, export_
 def onnx_model(net, inputs, input_names=None, output_names=None, export_params=True,
                keep_initializers_as_inputs=False):
     """The onnx.ModelProto of `net` on `inputs`, compiled in inference mode."""
+    from cellgraph.nn import Cell
+
+    if not isinstance(net, Cell):
+        raise ArgumentValueError(f"Export ONNX format model only support nn.Cell object, but "
+                                 f"got {type(net)}.")
     try:
         import onnx  # noqa: F401
     except ImportError:
