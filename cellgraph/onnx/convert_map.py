@@ -154,10 +154,18 @@ def _round(b, node, inputs):
 
 @converts("floor_div", "floor_mod")
 def _floor_division(b, node, inputs):
+    """Floats: floor(x / y) and x - floor(x / y) * y. Integers: ONNX's Mod (fmod=0) takes the
+    divisor's sign, as Python's %; the quotient (x - x % y) / y is then exact. A zero integer
+    divisor is left to the runtime (cellgraph's kernel gives MindSpore's values for it)."""
     dtype = out_dtype(node)
-    if dtype.kind != "f":
-        reject(node, f"of {dtype} operands (ONNX's integer Div truncates)")
     x, y = as_dtype(b, node, inputs, dtype)
+    if dtype.kind in "iu":
+        rest = b.op("Mod", [x, y], fmod=0)
+        if node.callee.name == "floor_mod":
+            return rest
+        return b.op("Div", [b.op("Sub", [x, rest]), y])
+    if dtype.kind != "f":
+        reject(node, f"of {dtype} operands")
     quotient = b.op("Floor", [b.op("Div", [x, y])])
     if node.callee.name == "floor_div":
         return quotient
@@ -380,13 +388,17 @@ def _take_along_axis(b, node, inputs):
 
 @converts("one_hot")
 def _one_hot(b, node, inputs):
+    """Where(indices == positions, on, off), as the kernel (onnxruntime's OneHot serves only a
+    few dtype combinations)."""
     indices, on_value, off_value = inputs
+    rank = node.inputs[0].aval.ndim
+    axis = node.params.get("axis", -1) % (rank + 1)
+    depth = node.params["depth"]
+    positions = np.arange(depth, dtype=in_dtype(node, 0)).reshape((-1,) + (1,) * (rank - axis))
+    hit = b.op("Equal", [b.op("Unsqueeze", [indices, b.ints([axis])]), b.const(positions)])
     dtype = out_dtype(node)
-    values = b.op("Concat", [b.op("Reshape", [b.cast(v, in_dtype(node, i + 1), dtype),
-                                              b.ints([1])])
-                             for i, v in enumerate((off_value, on_value))], axis=0)
-    return b.op("OneHot", [indices, b.ints([node.params["depth"]]), values],
-                axis=node.params.get("axis", -1))
+    return b.op("Where", [hit, b.cast(on_value, in_dtype(node, 1), dtype),
+                          b.cast(off_value, in_dtype(node, 2), dtype)])
 
 
 @converts("sort", "topk")
