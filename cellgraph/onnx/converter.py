@@ -44,17 +44,23 @@ def tensor_type(dtype) -> int:
 
 
 class ModelBuilder:
-    """The nodes and initializers of one ONNX graph, with fresh value names."""
+    """The nodes of one ONNX graph, with fresh value names. A branch or loop body is a child
+    builder: its own nodes, the model's initializers and names (a subgraph reads the outer
+    graph's values, constants included, by name)."""
 
-    def __init__(self):
+    def __init__(self, parent: ModelBuilder | None = None):
         self.nodes: list = []
-        self.initializers: list = []
-        self._count = 0
-        self._constants: dict = {}  # (dtype, shape, bytes) -> name: equal constants share one
+        self.initializers: list = [] if parent is None else parent.initializers
+        # (dtype, shape, bytes) -> name: equal constants share one initializer
+        self._constants: dict = {} if parent is None else parent._constants
+        self._counter: list = [0] if parent is None else parent._counter
+
+    def child(self) -> ModelBuilder:
+        return ModelBuilder(self)
 
     def fresh(self, hint: str = "v") -> str:
-        self._count += 1
-        return f"{hint}_{self._count}"
+        self._counter[0] += 1
+        return f"{hint}_{self._counter[0]}"
 
     def op(self, op_type: str, inputs: list, n_out: int = 1, **attrs):
         """Emit `op_type(*inputs)`; its output name, or a list of `n_out` names."""
@@ -62,7 +68,7 @@ class ModelBuilder:
 
         outputs = [self.fresh(op_type.lower()) for _ in range(n_out)]
         self.nodes.append(helper.make_node(op_type, list(inputs), outputs,
-                                           name=f"{op_type}_{len(self.nodes)}", **attrs))
+                                           name=self.fresh(op_type), **attrs))
         return outputs[0] if n_out == 1 else outputs
 
     def const(self, value, dtype=None) -> str:
@@ -100,7 +106,7 @@ class GraphConverter:
         return self.values[id(atom)]
 
     def run(self, graph: Graph) -> None:
-        from . import nn_convert_map  # noqa: F401  the layers' rules join the table
+        from . import control_flow, nn_convert_map  # noqa: F401  their rules join the table
         from .convert_map import CONVERT_MAP
 
         for node in graph.nodes:
@@ -117,6 +123,16 @@ class GraphConverter:
             assert len(outs) == len(node.outputs), node.callee.name
             for var, name in zip(node.outputs, outs):
                 self.values[id(var)] = name
+
+
+def inline_graph(builder: ModelBuilder, graph: Graph, inputs: list[str]) -> list[str]:
+    """`graph`'s nodes emitted into `builder` with its parameters bound to `inputs`; the
+    names of its outputs."""
+    converter = GraphConverter(builder)
+    for param, name in zip(graph.params, inputs):
+        converter.values[id(param)] = name
+    converter.run(graph)
+    return [converter.name_of(o) for o in graph.outputs]
 
 
 def build_model(graph: Graph, weights: list, input_names: list, output_names: list,
