@@ -14,6 +14,8 @@ from .converter import OPSET, ONNXExportError
 
 __all__ = ["OPSET", "ONNXExportError", "export"]
 
+PROTOBUF_LIMIT = 2 ** 31 - 1  # bytes in one serialised protobuf message
+
 
 def export(net, *inputs, file_name, input_names=None, output_names=None, export_params=True,
            keep_initializers_as_inputs=False, dynamic_axes=None):
@@ -68,6 +70,11 @@ def onnx_model(net, inputs, input_names=None, output_names=None, export_params=T
                               f"{names} while it runs in inference mode; an ONNX model has no "
                               f"state to update", graph.loc)
     weights = [(p.name, p.asnumpy()) for p in graph.weights]
+    size = sum(array.nbytes for _, array in weights)
+    if size > PROTOBUF_LIMIT:
+        raise ONNXExportError(f"export(file_format='ONNX'): the network's Parameters take "
+                              f"{size / 2 ** 30:.2f} GB, over protobuf's 2 GB limit for one "
+                              f"ONNX file (cellgraph writes no external-data files)", graph.loc)
     input_names = _names(input_names, [p.hint for p in graph.params[:graph.n_inputs]], "input",
                          {name for name, _ in weights})
     output_names = _names(output_names, [None] * len(graph.outputs), "output",

@@ -172,3 +172,13 @@ def test_every_rule_names_a_primitive():
     from cellgraph.primitives.core import PRIMITIVES
 
     assert set(CONVERT_MAP) <= set(PRIMITIVES), set(CONVERT_MAP) - set(PRIMITIVES)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float64])
+def test_other_float_dtypes(dtype, tmp_path, rng):
+    ms_dtype = ms.float16 if dtype == np.float16 else ms.float64
+    net = nn.SequentialCell([nn.Dense(6, 8, dtype=ms_dtype), nn.LayerNorm((8,), dtype=ms_dtype),
+                             nn.GELU(), nn.Dense(8, 3, dtype=ms_dtype)])
+    x = Tensor(rng.standard_normal((4, 6)).astype(dtype))
+    tol = 2e-3 if dtype == np.float16 else 1e-12
+    check(net, [x], tmp_path, rtol=tol, atol=tol)
