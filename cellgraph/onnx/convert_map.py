@@ -189,8 +189,9 @@ def _clip(b, node, inputs):
 
 @converts("cast")
 def _cast(b, node, inputs):
-    return b.cast(inputs[0], in_dtype(node, 0), out_dtype(node)) if in_dtype(
-        node, 0) != out_dtype(node) else b.op("Identity", inputs)
+    if in_dtype(node, 0) == out_dtype(node):
+        return b.op("Identity", inputs)  # a node of its own: the output needs its own name
+    return b.cast(inputs[0], in_dtype(node, 0), out_dtype(node))
 
 
 @converts("matmul")
