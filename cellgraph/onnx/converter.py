@@ -54,13 +54,18 @@ class ModelBuilder:
         # (dtype, shape, bytes) -> name: equal constants share one initializer
         self._constants: dict = {} if parent is None else parent._constants
         self._counter: list = [0] if parent is None else parent._counter
+        # the model's input, weight and output names, which no made-up name may take
+        self.reserved: set = set() if parent is None else parent.reserved
 
     def child(self) -> ModelBuilder:
         return ModelBuilder(self)
 
     def fresh(self, hint: str = "v") -> str:
-        self._counter[0] += 1
-        return f"{hint}_{self._counter[0]}"
+        while True:
+            self._counter[0] += 1
+            name = f"{hint}_{self._counter[0]}"
+            if name not in self.reserved:
+                return name
 
     def op(self, op_type: str, inputs: list, n_out: int = 1, **attrs):
         """Emit `op_type(*inputs)`; its output name, or a list of `n_out` names."""
@@ -143,6 +148,7 @@ def build_model(graph: Graph, weights: list, input_names: list, output_names: li
     from onnx import helper, numpy_helper
 
     builder = ModelBuilder()
+    builder.reserved.update(input_names, output_names, (name for name, _ in weights))
     converter = GraphConverter(builder)
     inputs, weight_inputs = [], []
     n_inputs = graph.n_inputs

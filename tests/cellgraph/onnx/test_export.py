@@ -175,3 +175,26 @@ def test_customised_encryption(tmp_path):
     data = (tmp_path / "enc.onnx").read_bytes()
     model = onnx.load_from_string(xor(data, key))
     assert model.graph.output[0].name == "output0"
+
+
+def test_names_the_user_chose_never_meet_made_up_ones(tmp_path, rng):
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.const_1 = ms.Parameter(Tensor(np.ones(3, np.float32)), name="relu_2")
+
+        def construct(self, relu_3, const_4):
+            return ops.relu(relu_3 * 2.0) + const_4 * self.const_1
+
+    args = [Tensor(rng.standard_normal(3).astype(np.float32)) for _ in range(2)]
+    got, want = exported_and_own(Net(), args, tmp_path)
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-6)
+
+
+def test_made_up_names_skip_reserved_ones():
+    from cellgraph.onnx.converter import ModelBuilder
+
+    builder = ModelBuilder()
+    builder.reserved.update({"relu_1", "relu_2"})
+    child = builder.child()
+    assert child.fresh("relu") == "relu_3" and builder.fresh("relu") == "relu_4"
