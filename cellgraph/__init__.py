@@ -43,7 +43,8 @@ Type = dtype.DType
 _LAZY = {
     **{name: (f"cellgraph.{name}", None) for name in (
         "amp", "boost", "common", "communication", "context", "dataset", "experimental", "hal",
-        "log", "mindrecord", "mint", "nn", "numpy", "ops", "parallel", "profiler", "train")},
+        "log", "mindrecord", "mint", "nn", "numpy", "onnx", "ops", "parallel", "profiler",
+        "train")},
     **{name: ("cellgraph.runtime.tensor", name) for name in (
         "Parameter", "ParameterTuple", "Tensor", "tensor")},
     **{name: ("cellgraph.auto_parallel", name) for name in (

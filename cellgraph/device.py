@@ -1,12 +1,13 @@
 """Device selection and the MindSpore entry points this platform cannot honour.
 
-`set_device("GPU")` is `set_context(device_target="GPU")`. Exporting or loading MindIR and
-AIR/ONNX graphs needs MindSpore's serialiser, which cellgraph does not have: those functions
-exist so that programs reach them, and raise `UnsupportedError` saying what to use instead.
+`set_device("GPU")` is `set_context(device_target="GPU")`. `export` writes ONNX models
+(`cellgraph.onnx`); MindSpore's own MindIR and AIR graphs need its serialiser, which cellgraph
+does not have: exporting them, and `load`, raise `UnsupportedError` saying what to use
+instead.
 """
 from __future__ import annotations
 
-from cellgraph.primitives.errors import UnsupportedError
+from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, UnsupportedError
 
 from . import context
 
@@ -25,11 +26,42 @@ def get_current_device():
     return context.get_context("device_target"), context.get_context("device_id")
 
 
-def export(net, *inputs, file_name, file_format="MINDIR", **kwargs):
-    raise UnsupportedError(f"export(file_format={file_format!r}): cellgraph cannot write MindIR, "
-                           f"AIR or ONNX graphs; save the weights with save_checkpoint and "
-                           f"rebuild the network in Python, or view the compiled program with "
-                           f"cellgraph.dump_ir")
+def export(net, *inputs, file_name, file_format, **kwargs):
+    """Write `net` run on `inputs` to `file_name` as `file_format`: "ONNX" (through the onnx
+    package, `cellgraph.onnx`); "MINDIR" and "AIR" are MindSpore's own formats, which
+    cellgraph does not write."""
+    if file_format not in EXPORT_FORMATS:
+        raise ArgumentValueError(f"For 'export', 'file_format' must be one of "
+                                 f"{list(EXPORT_FORMATS)}, but got {file_format}.")
+    if file_format != "ONNX":
+        raise UnsupportedError(f"export(file_format={file_format!r}): cellgraph cannot write "
+                               f"MindSpore's {'MindIR' if file_format == 'MINDIR' else 'AIR'} graphs; export with "
+                               f"file_format='ONNX', or save the weights with save_checkpoint "
+                               f"and rebuild the network in Python")
+    unknown = sorted(set(kwargs) - {"enc_key", "enc_mode", "custom_func"})
+    if unknown:
+        raise ArgumentError(f"export() got unexpected keyword arguments {unknown}")
+    if kwargs.get("custom_func") is not None:
+        raise ArgumentValueError(f"Currently only support custom_func for MindIR format, but got "
+                                 f"{file_format} format.")
+    encrypt = None
+    if "enc_key" in kwargs:
+        enc_key, enc_mode = kwargs["enc_key"], kwargs.get("enc_mode", "AES-GCM")
+        if not isinstance(enc_key, bytes):
+            raise ArgumentError(f"The argument 'enc_key' must be bytes, but got "
+                                f"{type(enc_key).__name__}.")
+        if not callable(enc_mode):
+            raise ArgumentValueError(f"AIR/ONNX only support customized encryption, but got "
+                                     f"{enc_mode}.")
+        encrypt = lambda data: enc_mode(data, enc_key)
+    from cellgraph import onnx as onnx_export
+
+    model = onnx_export.onnx_model(net, inputs)
+    data = model.SerializeToString()
+    onnx_export.write_bytes(data if encrypt is None else encrypt(data), file_name)
+
+
+EXPORT_FORMATS = ("AIR", "ONNX", "MINDIR")
 
 
 def load(file_name, **kwargs):

@@ -117,7 +117,8 @@ def test_set_device_log_and_rng_state(caplog):
 
 def test_unhonourable_names_raise_clearly():
     with pytest.raises(NotImplementedError, match="MindIR"):
-        ms.export(nn.Dense(2, 2), Tensor(np.ones((1, 2), np.float32)), file_name="net")
+        ms.export(nn.Dense(2, 2), Tensor(np.ones((1, 2), np.float32)), file_name="net",
+                  file_format="MINDIR")
     with pytest.raises(NotImplementedError, match="MindIR"):
         ms.load("net.mindir")
     assert ms.lazy_inline(len) is len  # a compile hint: the function comes back unchanged
