@@ -290,14 +290,20 @@ class Cell:
     def set_grad(self, requires_grad=True):
         return self
 
-    def register_forward_pre_hook(self, hook_fn):
-        """hook_fn(cell, inputs) runs before construct; a non-None result replaces inputs."""
-        return hooks.register(self, "_forward_pre_hooks", hook_fn)
+    def register_forward_pre_hook(self, hook_fn, *, prepend=False, with_kwargs=False):
+        """hook_fn(cell, inputs) runs before construct; a non-None result replaces inputs.
+        With `with_kwargs`, hook_fn(cell, inputs, kwargs) returns None or (inputs, kwargs);
+        `prepend` runs it before the hooks registered so far."""
+        return hooks.register(self, "_forward_pre_hooks", hook_fn, prepend, with_kwargs)
 
-    def register_forward_hook(self, hook_fn):
+    def register_forward_hook(self, hook_fn, *, prepend=False, with_kwargs=False,
+                              always_call=False):
         """hook_fn(cell, inputs, output) runs after construct; a non-None result replaces
-        the output."""
-        return hooks.register(self, "_forward_hooks", hook_fn)
+        the output. With `with_kwargs`, hook_fn(cell, inputs, kwargs, output); `prepend` runs
+        it before the hooks registered so far; `always_call` runs it (with output None) when
+        construct raises, before the exception goes on."""
+        return hooks.register(self, "_forward_hooks", hook_fn, prepend, with_kwargs,
+                              always_call)
 
     def register_backward_hook(self, hook_fn):
         raise UnsupportedError(f"{type(self).__name__}.register_backward_hook: gradient hooks "

@@ -240,10 +240,13 @@ class Optimizer(Cell):
             for p in self.parameters)
 
     # -- one step -----------------------------------------------------------------------------
-    def get_lr(self, step=None):
-        """The learning rate for `step` (the current step when None); with groups that set
-        "lr", a tuple of rates, one per parameter."""
-        step = self.global_step if step is None else step
+    def get_lr(self):
+        """The learning rate for the current step; with groups that set "lr", a tuple of rates,
+        one per parameter."""
+        return self._lr_at(self.global_step)
+
+    def _lr_at(self, step):
+        """The learning rate (or the tuple of per-parameter rates) at `step`."""
         if self.group_rates is None:
             return _rate_at(self.lr_kind, self.learning_rate, step)
         at_step = {}  # each source once, however many parameters share it
@@ -269,7 +272,7 @@ class Optimizer(Cell):
     def construct(self, gradients):
         gradients = self._checked_gradients(gradients)
         step = self.global_step
-        lr = self.get_lr(step)
+        lr = self._lr_at(step)
         for index, (param, grad) in enumerate(zip(self.parameters, gradients)):
             if self.loss_scale != 1.0:
                 grad = F.div(grad, self.loss_scale)

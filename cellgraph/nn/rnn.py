@@ -18,6 +18,7 @@ import numpy as np
 
 import cellgraph.ops as F
 from cellgraph.common.seed import global_rng
+from cellgraph.ops import dtype as dt
 from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
@@ -61,8 +62,8 @@ _MODES = {"RNN_TANH": (1, _rnn_step(F.tanh)), "RNN_RELU": (1, _rnn_step(F.relu))
           "LSTM": (4, _lstm_step), "GRU": (3, _gru_step)}
 
 
-def _uniform(shape, bound: float) -> Tensor:
-    return Tensor(global_rng().uniform(-bound, bound, shape).astype(np.float32))
+def _uniform(shape, bound: float, dtype=dt.float32) -> Tensor:
+    return Tensor(global_rng().uniform(-bound, bound, shape).astype(np.float32), dtype)
 
 
 def _check_bool(value, op: str, name: str) -> bool:
@@ -142,7 +143,7 @@ class _RNNBase(Cell):
 
     def _list(self, kind: str) -> ParameterTuple:
         if kind.startswith("bias") and not self.has_bias:
-            return ParameterTuple()
+            return ParameterTuple(())
         return ParameterTuple(getattr(self, f"{kind}_l{layer}{'_reverse' if d else ''}")
                               for layer in range(self.num_layers)
                               for d in range(self.num_directions))
@@ -253,20 +254,23 @@ class GRU(_RNNBase):
 class _RNNCellBase(Cell):
     mode = "RNN_TANH"
 
-    def __init__(self, input_size, hidden_size, has_bias=True, dtype=None):
+    def __init__(self, input_size, hidden_size, has_bias=True, dtype=dt.float32):
         super().__init__()
         op = type(self).__name__
+        dtype = dt.as_dtype(dtype)
         self.input_size = positive_int(input_size, op, "input_size")
         self.hidden_size = positive_int(hidden_size, op, "hidden_size")
         self.has_bias = _check_bool(has_bias, op, "has_bias")
         gate_size = _MODES[self.mode][0] * self.hidden_size
         bound = 1 / math.sqrt(self.hidden_size)
-        self.weight_ih = Parameter(_uniform((gate_size, self.input_size), bound), "weight_ih")
-        self.weight_hh = Parameter(_uniform((gate_size, self.hidden_size), bound), "weight_hh")
+        self.weight_ih = Parameter(_uniform((gate_size, self.input_size), bound, dtype),
+                                   "weight_ih")
+        self.weight_hh = Parameter(_uniform((gate_size, self.hidden_size), bound, dtype),
+                                   "weight_hh")
         self.bias_ih = self.bias_hh = None
         if self.has_bias:
-            self.bias_ih = Parameter(_uniform((gate_size,), bound), "bias_ih")
-            self.bias_hh = Parameter(_uniform((gate_size,), bound), "bias_hh")
+            self.bias_ih = Parameter(_uniform((gate_size,), bound, dtype), "bias_ih")
+            self.bias_hh = Parameter(_uniform((gate_size,), bound, dtype), "bias_hh")
 
     def construct(self, x, hx):
         if len(x.shape) != 2 or x.shape[1] != self.input_size:
@@ -285,7 +289,7 @@ class RNNCell(_RNNCellBase):
     """One Elman RNN step: `cell(x, h) -> h'`."""
 
     def __init__(self, input_size, hidden_size, has_bias=True, nonlinearity="tanh",
-                 dtype=None):
+                 dtype=dt.float32):
         if nonlinearity not in ("tanh", "relu"):
             raise ArgumentValueError(f"RNNCell: `nonlinearity` must be 'tanh' or 'relu', got "
                                      f"{nonlinearity!r}")

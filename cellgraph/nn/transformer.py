@@ -126,14 +126,13 @@ class TransformerEncoderLayer(Cell):
     (after the block, or before it with norm_first)."""
 
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu",
-                 layer_norm_eps=1e-5, batch_first=False, norm_first=False, bias=True,
-                 dtype=dt.float32):
+                 layer_norm_eps=1e-5, batch_first=False, norm_first=False, dtype=dt.float32):
         super().__init__()
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout, bias,
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout, True,
                                             batch_first=batch_first, dtype=dtype)
-        self.linear1 = Dense(d_model, dim_feedforward, has_bias=bias, dtype=dtype)
+        self.linear1 = Dense(d_model, dim_feedforward, dtype=dtype)
         self.dropout = Dropout(p=dropout)
-        self.linear2 = Dense(dim_feedforward, d_model, has_bias=bias, dtype=dtype)
+        self.linear2 = Dense(dim_feedforward, d_model, dtype=dtype)
         self.norm_first = bool(norm_first)
         self.norm1 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
         self.norm2 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)

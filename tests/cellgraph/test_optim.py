@@ -233,3 +233,12 @@ def test_optimizer_errors(rng):
     with pytest.raises(ShapeError, match=r"the gradient for Parameter 'fc.bias' has shape "
                                          r"\(3,\), expected \(2,\)"):
         opt((Tensor(np.ones((2, 3))), Tensor(np.ones(3))))
+
+
+def test_get_lr_takes_no_step_as_mindspores():
+    net = nn.Dense(2, 1)
+    schedule = nn.PolynomialDecayLR(0.1, 0.01, 4, 1.0)
+    opt = nn.SGD(net.trainable_params(), learning_rate=schedule)
+    np.testing.assert_allclose(float(opt.get_lr().asnumpy()), 0.1, rtol=1e-6)
+    with pytest.raises(TypeError):
+        opt.get_lr(2)

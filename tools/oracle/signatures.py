@@ -68,6 +68,11 @@ def _only_varargs(sig):
                                for n, k in zip(sig.parameters, kinds))
 
 
+def _takes_any(sig):
+    kinds = {p.kind for p in sig.parameters.values()}
+    return {inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD} <= kinds
+
+
 def _wrapped_in_closure(func, name, depth=0):
     """The function a decorator without functools.wraps closed over, found by its name."""
     for cell in getattr(func, "__closure__", None) or ():
@@ -103,6 +108,12 @@ def signature_of(obj, drop_self=False):
             params = list(sig.parameters.values())
             if isinstance(obj, type) and params and params[0].name == "self":
                 sig = sig.replace(parameters=params[1:])
+    if isinstance(obj, type) and _takes_any(sig) and "__init__" in vars(obj) \
+            and isinstance(vars(obj)["__init__"], types.FunctionType):
+        # a class whose __new__ passes everything on: its __init__ says what a call takes
+        init = signature_of(vars(obj)["__init__"], drop_self=True)
+        if init is not None and not _takes_any(init):
+            sig = init
     if drop_self:
         params = list(sig.parameters.values())
         if params and params[0].kind in (inspect.Parameter.POSITIONAL_ONLY,

@@ -18,14 +18,14 @@ def _numpy(data) -> np.ndarray:
                     f"{type(data).__name__}")
 
 
-def rearrange_inputs(update):
+def rearrange_inputs(func):
     """Decorator for `update`: the inputs picked by `set_indexes`, in that order."""
     def wrapper(self, *inputs):
         if self._indexes is not None:
             inputs = tuple(inputs[i] for i in self._indexes)
-        return update(self, *inputs)
+        return func(self, *inputs)
 
-    wrapper.__name__, wrapper.__doc__ = update.__name__, update.__doc__
+    wrapper.__name__, wrapper.__doc__ = func.__name__, func.__doc__
     return wrapper
 
 
