@@ -381,10 +381,12 @@ class Cell:
         config = self.__dict__.get("_jit_config")
         return dict(getattr(config, "jit_config_dict", {}))
 
-    def recompute(self, **kwargs):
+    def recompute(self, *, use_reentrant=True, output_recompute=False, early_stop=True,
+                  context_fn=None, **kwargs):
         """MindSpore's activation recomputation trades memory for time in the backward pass;
-        results are identical. Reverse mode here keeps the forward values it needs, so the
-        request is recorded (`get_flags()["recompute"]`) and memory use is unchanged."""
+        results are identical whatever its options. Reverse mode here keeps the forward values
+        it needs, so the request is recorded (`get_flags()["recompute"]`) and memory use is
+        unchanged."""
         return self.add_flags_recursive(recompute=True)
 
     def to_float(self, dst_type):

@@ -107,12 +107,9 @@ class BatchNorm3d(_BatchNorm):
 
     def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones",
                  beta_init="zeros", moving_mean_init="zeros", moving_var_init="ones",
-                 use_batch_statistics=None, data_format="NCDHW", dtype=dt.float32):
-        if data_format != "NCDHW":
-            raise ArgumentValueError(f"BatchNorm3d: only data_format='NCDHW' is supported, got "
-                                     f"{data_format!r}")
+                 use_batch_statistics=None, dtype=dt.float32):
         super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init,
-                         moving_mean_init, moving_var_init, use_batch_statistics)
+                         moving_mean_init, moving_var_init, use_batch_statistics, dtype=dtype)
 
     def construct(self, x):
         check_input(self.op, x, rank=5, channels=self.num_features)

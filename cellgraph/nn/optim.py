@@ -409,11 +409,22 @@ class _AdamBase(Optimizer):
 
 class Adam(_AdamBase):
     """MindSpore's Adam: lr_t = lr sqrt(1 - beta2^t) / (1 - beta1^t);
-    param -= lr_t m / (sqrt(v) + eps). L2 weight decay goes into the gradient."""
+    param -= lr_t m / (sqrt(v) + eps). L2 weight decay goes into the gradient.
+
+    MindSpore's keyword options `use_lazy` (update only the rows a sparse gradient touches)
+    and `use_offload` (run the update on the host) give the same values on the dense
+    gradients computed here, so both are accepted; any other keyword is an error."""
 
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
                  use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0,
-                 use_amsgrad=False):
+                 use_amsgrad=False, **kwargs):
+        unknown = sorted(set(kwargs) - {"use_lazy", "use_offload"})
+        if unknown:
+            raise TypeError(f"Adam got unexpected keyword argument(s) {', '.join(unknown)}")
+        if kwargs.get("use_lazy") and kwargs.get("use_offload"):
+            raise ArgumentValueError("Adam: use_lazy and use_offload cannot both be True")
+        self.use_lazy = bool(kwargs.get("use_lazy", False))
+        self.use_offload = bool(kwargs.get("use_offload", False))
         super().__init__(params, learning_rate, beta1, beta2, eps, weight_decay, loss_scale)
         self.use_nesterov, self.use_amsgrad = bool(use_nesterov), bool(use_amsgrad)
         if self.use_amsgrad:

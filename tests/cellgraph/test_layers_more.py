@@ -361,3 +361,11 @@ def test_layer_constructors_take_mindspore_parameters():
     cell = nn.LSTMCell(2, 3, dtype=mstype.float16)
     assert {p.dtype for p in cell.get_parameters()} == {mstype.float16}
 
+
+
+def test_batchnorm3d_parameters_take_dtype():
+    bn = nn.BatchNorm3d(2, dtype=mstype.float16)
+    assert {p.dtype for p in bn.get_parameters()} == {mstype.float16}
+    assert nn.Dense(2, 2).recompute(use_reentrant=False, output_recompute=True) is not None
+    with pytest.raises(TypeError):
+        nn.Dense(2, 2).recompute(False)                  # the options are keyword-only

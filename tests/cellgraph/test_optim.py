@@ -242,3 +242,13 @@ def test_get_lr_takes_no_step_as_mindspores():
     np.testing.assert_allclose(float(opt.get_lr().asnumpy()), 0.1, rtol=1e-6)
     with pytest.raises(TypeError):
         opt.get_lr(2)
+
+
+def test_adam_takes_mindspores_keyword_options():
+    net = nn.Dense(2, 1)
+    lazy = nn.Adam(net.trainable_params(), use_lazy=True)
+    assert lazy.use_lazy and not lazy.use_offload
+    with pytest.raises(TypeError, match="use_lazzy"):
+        nn.Adam(net.trainable_params(), use_lazzy=True)
+    with pytest.raises(ArgumentValueError):
+        nn.Adam(net.trainable_params(), use_lazy=True, use_offload=True)

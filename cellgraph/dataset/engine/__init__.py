@@ -224,14 +224,14 @@ class Dataset:
 
     # -- iterators ----------------------------------------------------------------------------
     def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False,
-                              do_copy=True):
+                              do_copy=False):
         """An iterator of lists of Tensors (NumPy arrays with `output_numpy`); each `for` over
         it is one epoch."""
         from ..iterators import TupleIterator
 
         return TupleIterator(self, columns, num_epochs, output_numpy, do_copy)
 
-    def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=True):
+    def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=False):
         """An iterator of {column name: Tensor} dicts; each `for` over it is one epoch."""
         from ..iterators import DictIterator
 
