@@ -298,7 +298,8 @@ def _first_change(array: np.ndarray, converted: np.ndarray) -> str:
     return f"{array.flat[i].item()!r} would become {converted.flat[i].item()!r}"
 
 
-def load_param_into_net(net, parameter_dict, strict_load=False) -> tuple[list, list]:
+def load_param_into_net(net, parameter_dict, strict_load=False,
+                        remove_redundancy=False) -> tuple[list, list]:
     """Copy `parameter_dict` (name -> Parameter/Tensor) into the network's parameters of the
     same names. Returns (network parameters not loaded, checkpoint entries not used).
 
@@ -307,6 +308,10 @@ def load_param_into_net(net, parameter_dict, strict_load=False) -> tuple[list, l
     `strict_load`, which also makes a missing parameter an error. Network parameters not loaded
     and checkpoint entries not used are reported (a warning each) and returned. Nothing is
     changed unless every check passes."""
+    if remove_redundancy:
+        raise NotImplementedError("load_param_into_net: remove_redundancy=True (a checkpoint "
+                                  "whose data-parallel ranks each saved only their share) is "
+                                  "not supported")
     api = "load_param_into_net"
     if not hasattr(net, "parameters_and_names"):
         raise DTypeError(f"{api}: `net` must be a Cell, got {type(net).__name__}")

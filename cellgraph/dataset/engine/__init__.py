@@ -53,6 +53,15 @@ def column_list(columns, op: str, name: str) -> list[str] | None:
     return columns
 
 
+
+def _keywords(method: str, given: dict, **defaults) -> dict:
+    """The keyword options of a pipeline method: `defaults` updated by `given`; a name not
+    among them is a TypeError, as a misspelt keyword is in MindSpore."""
+    unknown = sorted(set(given) - set(defaults))
+    if unknown:
+        raise TypeError(f"Dataset.{method}() got an unexpected keyword argument {unknown[0]!r}")
+    return {**defaults, **given}
+
 class Dataset:
     """Base of every pipeline node: the pipeline methods and the iterators."""
 
@@ -72,28 +81,37 @@ class Dataset:
         return self.children[0].count() if self.children else None
 
     # -- pipeline methods ---------------------------------------------------------------------
-    def map(self, operations, input_columns=None, output_columns=None, column_order=None,
-            num_parallel_workers=None, python_multiprocessing=False, cache=None, callbacks=None,
-            max_rowsize=16, offload=None):
+    def map(self, operations, input_columns=None, output_columns=None,
+            num_parallel_workers=None, **kwargs):
         """Apply `operations` (a callable or a list, run in order) to `input_columns`; the
-        results become `output_columns` (default: the input columns' names)."""
+        results become `output_columns` (default: the input columns' names). Keywords as
+        MindSpore's: python_multiprocessing, max_rowsize, cache, callbacks, offload (and
+        MindSpore 1.x's column_order, which orders the columns as `project` does)."""
         from ..nodes import MapNode
 
-        mapped = MapNode(self, operations, input_columns, output_columns, column_order)
+        options = _keywords("map", kwargs, python_multiprocessing=False, max_rowsize=16,
+                            cache=None, callbacks=None, offload=None, column_order=None)
+        mapped = MapNode(self, operations, input_columns, output_columns,
+                         options["column_order"])
+        cache = options["cache"]
         return mapped if cache is None else cache.over(mapped)
 
-    def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None,
-              per_batch_map=None, input_columns=None, output_columns=None, column_order=None,
-              pad_info=None, python_multiprocessing=False, max_rowsize=None):
+    def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, **kwargs):
         """Stack `batch_size` rows into one; the last, smaller batch is dropped if
-        `drop_remainder`. `pad_info` and `column_order` (MindSpore 1.x) pad as `padded_batch`
-        does and order the columns as `project` does."""
+        `drop_remainder`. Keywords as MindSpore's: per_batch_map, input_columns,
+        output_columns, python_multiprocessing, max_rowsize; MindSpore 1.x's `pad_info` and
+        `column_order` pad as `padded_batch` does and order the columns as `project` does."""
         from ..nodes import BatchDataset
 
+        options = _keywords("batch", kwargs, per_batch_map=None, input_columns=None,
+                            output_columns=None, column_order=None, pad_info=None,
+                            python_multiprocessing=False, max_rowsize=None)
         batched = BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
-                               per_batch_map, input_columns, output_columns, pad_info,
-                               python_multiprocessing=python_multiprocessing,
-                               max_rowsize=max_rowsize)
+                               options["per_batch_map"], options["input_columns"],
+                               options["output_columns"], options["pad_info"],
+                               python_multiprocessing=options["python_multiprocessing"],
+                               max_rowsize=options["max_rowsize"])
+        column_order = options["column_order"]
         return batched if column_order is None else batched.project(column_order)
 
     def padded_batch(self, batch_size, drop_remainder=False, num_parallel_workers=None,
