@@ -65,8 +65,12 @@ def _keywords(method: str, given: dict, **defaults) -> dict:
 class Dataset:
     """Base of every pipeline node: the pipeline methods and the iterators."""
 
-    def __init__(self, children=()):
-        self.children = tuple(children)
+    def __init__(self, children=None, num_parallel_workers=None, cache=None):
+        if cache is not None:
+            raise NotImplementedError(f"{type(self).__name__}: a `cache` given to the "
+                                      f"constructor is not supported; use the source's `cache`")
+        self.children = tuple(children or ())
+        self.num_parallel_workers = num_parallel_workers
 
     # -- what a node defines ------------------------------------------------------------------
     @property
@@ -108,9 +112,8 @@ class Dataset:
                             python_multiprocessing=False, max_rowsize=None)
         batched = BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
                                options["per_batch_map"], options["input_columns"],
-                               options["output_columns"], options["pad_info"],
-                               python_multiprocessing=options["python_multiprocessing"],
-                               max_rowsize=options["max_rowsize"])
+                               options["output_columns"], options["python_multiprocessing"],
+                               options["max_rowsize"])._padding(options["pad_info"])
         column_order = options["column_order"]
         return batched if column_order is None else batched.project(column_order)
 
@@ -122,8 +125,8 @@ class Dataset:
         `pad_info` nothing is padded."""
         from ..nodes import BatchDataset
 
-        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
-                            pad_info=pad_info)
+        return BatchDataset(self, batch_size, drop_remainder,
+                            num_parallel_workers)._padding(pad_info)
 
     def filter(self, predicate, input_columns=None, num_parallel_workers=None):
         """Keep the rows for which `predicate(*input_columns)` (all columns by default) is
@@ -232,9 +235,24 @@ class Dataset:
             return -1 if node.times is None else node.times
         return 1
 
-    def output_shapes(self) -> list[list[int]]:
-        row = next(iter(self.rows(EpochState())))
-        return [list(np.shape(v)) for v in row]
+    def output_shapes(self, estimate=False) -> list[list[int]]:
+        """The shape of each column in the first row; with `estimate`, over every row, an
+        axis whose length varies is None (a rank that varies is an error)."""
+        if not estimate:
+            row = next(iter(self.rows(EpochState())))
+            return [list(np.shape(v)) for v in row]
+        shapes = None
+        for row in self.rows(EpochState()):
+            now = [list(np.shape(v)) for v in row]
+            if shapes is None:
+                shapes = now
+                continue
+            for i, (seen, shape) in enumerate(zip(shapes, now)):
+                if len(seen) != len(shape):
+                    raise RuntimeError(f"output_shapes: column {self.column_names[i]!r} has "
+                                       f"rows of rank {len(seen)} and {len(shape)}")
+                shapes[i] = [a if a == b else None for a, b in zip(seen, shape)]
+        return shapes or []
 
     def output_types(self) -> list[np.dtype]:
         row = next(iter(self.rows(EpochState())))

@@ -157,8 +157,10 @@ class ToPIL(TensorOperation):
 
 
 class SliceMode(Enum):
-    PAD = "pad"
-    DROP = "drop"
+    """How SlicePatches treats an image that the grid does not divide (MindSpore's values)."""
+
+    PAD = 0
+    DROP = 1
 
 
 class SlicePatches(TensorOperation):

@@ -219,3 +219,15 @@ def test_map_and_batch_take_mindspores_positions_and_keywords():
     assert batched.get_dataset_size() == 2
     with pytest.raises(TypeError, match="foo"):
         data.batch(2, foo=1)
+
+
+def test_output_shapes_estimate_marks_varying_axes_none():
+    def gen():
+        for n in (2, 3, 2):
+            yield np.ones((n, 4), np.float32), np.int32(n)
+
+    data = ds.GeneratorDataset(gen, ["a", "b"])
+    # MindSpore 2.10: [[2, 4], []] and [[None, 4], []]
+    assert data.output_shapes() == [[2, 4], []]
+    assert data.output_shapes(estimate=True) == [[None, 4], []]
+    assert ds.NumpySlicesDataset(np.ones((3, 2, 5)), ["x"]).output_shapes(True) == [[2, 5]]

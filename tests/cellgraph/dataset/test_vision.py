@@ -171,3 +171,7 @@ def test_inter_has_mindspore_values_and_aliases():
     image = _image()
     np.testing.assert_array_equal(vision.Resize((8, 12))(image),
                                   vision.Resize((8, 12), Inter.LINEAR)(image))
+
+
+def test_slice_mode_has_mindspore_values():
+    assert [(m.name, m.value) for m in vision.SliceMode] == [("PAD", 0), ("DROP", 1)]
