@@ -305,7 +305,34 @@ def usage_counts(path=USAGE):
     return counts
 
 
-def main_report(out, usage_path=USAGE):
+def _spellings(full):
+    owner, name = full.rsplit(".", 1)
+    if owner == "mindspore":
+        return [("ms", name), ("mindspore", name)]
+    if owner.rsplit(".", 1)[1][:1].islower():
+        return [(owner.rsplit(".", 1)[1], name)]
+    return []
+
+
+def corpus_counts(tree, names, provided=()):
+    """How many .py files under tree/tests write each module-level name as its module's last
+    part would spell it (`ops.Dense`, `nn.Cell`, `ms.seed` or `mindspore.seed`): a rough
+    measure of what MindSpore's own tests call. Methods are not counted (a method name alone
+    says nothing about its class), nor spellings shared with a name in `provided`."""
+    taken = {form for full in provided for form in _spellings(full)}
+    # a spelling that also names something cellgraph has (nn.Cell for mint.nn.Cell) is left out
+    spelled = {full: [f for f in _spellings(full) if f not in taken] for full in names}
+    pair = re.compile(r"\b(\w+)\.(\w+)\b")
+    counts = dict.fromkeys(names, 0)
+    for path in Path(tree, "tests").rglob("*.py"):
+        used = set(pair.findall(path.read_text(encoding="utf-8", errors="replace")))
+        for full, forms in spelled.items():
+            if any(f in used for f in forms):
+                counts[full] += 1
+    return counts
+
+
+def main_report(out, usage_path=USAGE, tree=None):
     recorded = load_recorded()
     result = compare_all(recorded)
     usage = usage_counts(usage_path)
@@ -314,6 +341,10 @@ def main_report(out, usage_path=USAGE):
         missing.append((usage.get(full, 0), full))
     missing.sort(key=lambda t: (-t[0], t[1]))
     used = [m for m in missing if m[0]]
+    rest = [full for n, full in missing if not n]
+    provided = set(keyed(recorded)) - set(result["missing"])
+    in_tests = corpus_counts(tree, rest, provided) if tree else {}
+    rest.sort(key=lambda full: (-in_tests.get(full, 0), full))
     lines = [
         "# MindSpore callables and cellgraph",
         "",
@@ -332,8 +363,10 @@ def main_report(out, usage_path=USAGE):
         "## Missing, most used first (files using the name)",
         ""]
     lines += [f"{n:5d}  {full}" for n, full in used]
-    lines += ["", "## Missing, not seen in the counted sources", ""]
-    lines += [f"       {full}" for n, full in missing if not n]
+    lines += ["", "## Missing, not seen in the counted sources"
+              + (" (ordered by how many files of MindSpore's own tests use the name as an "
+                 "attribute)" if tree else ""), ""]
+    lines += [f"{in_tests[full]:5d}  {full}" if tree else f"       {full}" for full in rest]
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"{result['matched']}/{result['total']} match; {len(missing)} missing "
           f"({len(used)} used) -> {out}")
@@ -347,9 +380,12 @@ def main():
                     help="with cellgraph's interpreter: write the match figure and missing names")
     ap.add_argument("--usage", type=Path, default=USAGE,
                     help="use counts, `files<TAB>name` per line (default: %(default)s)")
+    ap.add_argument("--tree", type=Path,
+                    help="a checkout of MindSpore's tests (run_corpus.py checkout): order the "
+                         "names no counted source uses by their use in those tests")
     args = ap.parse_args()
     if args.report:
-        main_report(args.out or Path(__file__).resolve().parent / "missing_names.md", args.usage)
+        main_report(args.out or Path(__file__).resolve().parent / "missing_names.md", args.usage, args.tree)
     else:
         main_record(args.out or DATA)
 
