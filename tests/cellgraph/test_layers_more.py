@@ -369,3 +369,23 @@ def test_batchnorm3d_parameters_take_dtype():
     assert nn.Dense(2, 2).recompute(use_reentrant=False, output_recompute=True) is not None
     with pytest.raises(TypeError):
         nn.Dense(2, 2).recompute(False)                  # the options are keyword-only
+
+
+def test_batchnorm_takes_float16_input_with_float32_parameters():
+    # MindSpore 2.10 prints these values for the same program (train mode, float16 input)
+    bn = nn.BatchNorm1d(4)
+    bn.set_train()
+    x = np.array([[0.7, 0.5, 0.5, 0.6], [0.5, 0.4, 0.6, 0.9], [0.1, 0.2, 0.3, 0.4]], np.float16)
+    y = bn(Tensor(x))
+    assert y.dtype == mstype.float16 and bn.moving_mean.dtype == mstype.float32
+    np.testing.assert_allclose(y.asnumpy().astype(np.float64),
+                               [[1.069, 1.069, 0.267, -0.162], [0.267, 0.267, 1.069, 1.298],
+                                [-1.336, -1.336, -1.336, -1.136]], atol=2e-3)
+    np.testing.assert_allclose(bn.moving_mean.asnumpy(), [0.04334, 0.03666, 0.04667, 0.06333],
+                               rtol=1e-4)
+    np.testing.assert_allclose(bn.moving_variance.asnumpy(),
+                               [0.90934, 0.90233, 0.90233, 0.90633], rtol=1e-4)
+    bn.set_train(False)
+    assert bn(Tensor(x.astype(np.float32))).dtype == mstype.float32
+    with pytest.raises(TypeError):
+        bn(Tensor(np.ones((2, 4), np.int32)))
