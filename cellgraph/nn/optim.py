@@ -172,6 +172,10 @@ class Optimizer(Cell):
         self.weight_decay = _real(weight_decay, op, "weight_decay", low=0.0)
         self.loss_scale = _real(loss_scale, op, "loss_scale", low=0.0, low_open=True)
         self.lr_kind, self.learning_rate = _rate_source(learning_rate, op, "learning_rate")
+        if parameters is not None and not isinstance(parameters, (Parameter, list, tuple)):
+            # a one-shot iterable (filter(lambda p: p.requires_grad, net.get_parameters()))
+            # is read once, here
+            parameters = list(parameters)
         grouped = _checked_groups(parameters, op)
         self.is_group = grouped is not None
         if grouped is None:

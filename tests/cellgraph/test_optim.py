@@ -252,3 +252,12 @@ def test_adam_takes_mindspores_keyword_options():
         nn.Adam(net.trainable_params(), use_lazzy=True)
     with pytest.raises(ArgumentValueError):
         nn.Adam(net.trainable_params(), use_lazy=True, use_offload=True)
+
+
+def test_optimizer_takes_parameters_from_a_one_shot_iterator():
+    # MindSpore's own tests write Adam(filter(lambda x: x.requires_grad, net.get_parameters()))
+    net = nn.Dense(2, 1)
+    opt = nn.Adam(filter(lambda p: p.requires_grad, net.get_parameters()), learning_rate=0.01)
+    assert [p.name for p in opt.parameters] == [p.name for p in net.trainable_params()]
+    momentum = nn.Momentum((p for p in net.trainable_params()), 0.1, 0.9)
+    assert len(momentum.parameters) == 2
