@@ -124,9 +124,10 @@ class _RNNBase(Cell):
         self.dropout = float(dropout)
         self.dropout_op = Dropout(p=self.dropout) if self.dropout > 0 else None
         self.num_directions = 2 if bidirectional else 1
-        self._make_parameters(_MODES[self.mode][0] * self.hidden_size)
+        self._make_parameters(_MODES[self.mode][0] * self.hidden_size,
+                              dt.float32 if dtype is None else dt.as_dtype(dtype))
 
-    def _make_parameters(self, gate_size: int) -> None:
+    def _make_parameters(self, gate_size: int, dtype=dt.float32) -> None:
         bound = 1 / math.sqrt(self.hidden_size)
         names = [(layer, "_reverse" if d else "") for layer in range(self.num_layers)
                  for d in range(self.num_directions)]
@@ -139,7 +140,7 @@ class _RNNBase(Cell):
         for kind, shape_of in kinds:  # MindSpore's order: every w_ih, then every w_hh, ...
             for n, (layer, suffix) in enumerate(names):
                 name = f"{kind}_l{layer}{suffix}"
-                setattr(self, name, Parameter(_uniform(shape_of(n), bound), name=name))
+                setattr(self, name, Parameter(_uniform(shape_of(n), bound, dtype), name=name))
 
     def _list(self, kind: str) -> ParameterTuple:
         if kind.startswith("bias") and not self.has_bias:
