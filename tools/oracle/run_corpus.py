@@ -20,6 +20,8 @@ written `cellgraph` in every .py file, and runs each file with pytest in its own
 side, one test at a time under corpus_harness.py (GRAPH_MODE forced on both sides unless
 --mode keep; a per-test time limit; a test that hangs or kills the process is recorded and the
 file resumes after it). The files stay where they are; nothing of them enters the project.
+Both copies leave out one import: tests/ut/python/__init__.py's registration of reference
+kernels for MindSpore's old unit-test VM (tests/vm_impl), which neither CPU run uses.
 
 `report` counts, per folder, the tests MindSpore passes and how many of them cellgraph passes,
 and groups the tests MindSpore passes and cellgraph does not by cause: the exception type and
@@ -127,6 +129,12 @@ def copy_tree(src, dst, package):
         init = folder / "__init__.py"
         if not init.exists():
             init.write_text("")
+    # tests/ut/python/__init__.py registers Python reference kernels (tests/vm_impl) for
+    # MindSpore's old unit-test VM through MindSpore internals; neither side's CPU run uses
+    # them, so both sides get the package without that import
+    ut_init = dst / "tests" / "ut" / "python" / "__init__.py"
+    if ut_init.exists():
+        ut_init.write_text('"""tests/ut/python without the VM reference kernels."""\n')
     shutil.copyfile(HERE / "corpus_harness.py", dst / "corpus_harness.py")
 
 
