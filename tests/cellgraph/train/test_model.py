@@ -270,3 +270,12 @@ def test_lambda_callback_takes_mindspore_hooks_by_position():
     assert seen == ["epoch_begin", "epoch_end"]
     with pytest.raises(TypeError):
         callback.LambdaCallback(on_train_epoch=print)
+
+
+def test_internal_callback_param_is_the_callback_parameters_class():
+    from cellgraph.train.callback import _InternalCallbackParam
+
+    params = _InternalCallbackParam()
+    params.cur_step_num = 3
+    assert params == {"cur_step_num": 3} and params.cur_step_num == 3
+    assert _InternalCallbackParam is callback.CallbackParams
