@@ -261,3 +261,18 @@ def test_optimizer_takes_parameters_from_a_one_shot_iterator():
     assert [p.name for p in opt.parameters] == [p.name for p in net.trainable_params()]
     momentum = nn.Momentum((p for p in net.trainable_params()), 0.1, 0.9)
     assert len(momentum.parameters) == 2
+
+
+def test_train_one_step_returns_gradients_by_parameter_name():
+    net = nn.Dense(4, 2)
+    step = nn.TrainOneStepCell(
+        nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")),
+        nn.SGD(net.trainable_params(), 0.0), return_grad=True)
+    step.set_train()
+    x = np.arange(4, dtype=np.float32).reshape(1, 4)
+    logits = x @ net.weight.asnumpy().T + net.bias.asnumpy()
+    loss, grads = step(Tensor(x), Tensor(np.array([0], np.int32)))
+    assert isinstance(grads, dict) and sorted(grads) == ["bias", "weight"]   # as MindSpore
+    softmax = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+    np.testing.assert_allclose(grads["bias"].asnumpy(), softmax[0] - [1.0, 0.0], rtol=1e-5)
+    assert grads["weight"].shape == (2, 4) and float(loss.asnumpy()) > 0
