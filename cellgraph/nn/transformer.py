@@ -167,10 +167,10 @@ class TransformerEncoder(Cell):
         self.num_layers = num_layers
         self.norm = norm
 
-    def construct(self, src, mask=None, src_key_padding_mask=None):
+    def construct(self, src, src_mask=None, src_key_padding_mask=None):
         out = src
         for layer in self.layers:
-            out = layer(out, mask, src_key_padding_mask)
+            out = layer(out, src_mask, src_key_padding_mask)
         return out if self.norm is None else self.norm(out)
 
 

@@ -143,3 +143,12 @@ def test_transformer_decoder_keeps_the_target_shape_and_dtype():
     with pytest.raises(ValueError, match="d_model"):
         nn.Transformer(16, 4, 1, 1, 32)(Tensor(np.ones((2, 1, 8), np.float32)),
                                         Tensor(np.ones((2, 1, 8), np.float32)))
+
+
+def test_encoder_takes_mindspores_mask_keywords():
+    layer = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0)
+    encoder = nn.TransformerEncoder(layer, 2)
+    src = Tensor(np.random.rand(3, 2, 8).astype(np.float32))
+    mask = Tensor(np.zeros((3, 3), np.float32))
+    np.testing.assert_allclose(encoder(src, src_mask=mask).asnumpy(), encoder(src).asnumpy(),
+                               rtol=1e-6)
