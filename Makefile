@@ -5,7 +5,7 @@ VENV ?= .venv
 EXTRAS ?= dev,samples
 PY := $(VENV)/bin/python
 
-.PHONY: install test test-all slow bench golden lint seeds clean
+.PHONY: install test test-all slow bench golden lint seeds clean oracle signatures
 
 install:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,18 @@ golden:
 lint:
 	$(PY) -m ruff check cellgraph tests bench samples
 	$(VENV)/bin/lint-imports
+
+# MindSpore 2.10 CPU beside cellgraph, to compare behaviour with; a development tool only, never a
+# runtime or CI dependency (it needs numpy<2, cellgraph numpy>=2, hence its own venv)
+ORACLE ?= .ms
+oracle:
+	$(PYTHON) -m venv $(ORACLE)
+	$(ORACLE)/bin/pip install mindspore==2.10.0 "numpy<2" pytest
+
+# re-record MindSpore's signatures (test data) and write tools/oracle/missing_names.md
+signatures:
+	$(ORACLE)/bin/python tools/oracle/signatures.py
+	$(PY) tools/oracle/signatures.py --report
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache

@@ -23,7 +23,7 @@ from cellgraph.runtime.tensor import Parameter, Tensor
 __all__ = ["DynamicLossScaler", "LossScaler", "StaticLossScaler", "all_finite"]
 
 
-def all_finite(inputs, status=None):
+def all_finite(inputs):
     """A bool scalar Tensor: True when no element of any Tensor in `inputs` is inf or nan."""
     if not isinstance(inputs, (tuple, list)):
         raise DTypeError(f"all_finite: `inputs` must be a tuple or list of Tensors, got "

@@ -26,7 +26,10 @@ def _parameters(op: str, **values) -> None:
 
 
 class _UpdateClass:
-    def __init__(self, use_locking=False, **flags):
+    def __init__(self, use_locking=False):
+        self._set(use_locking)
+
+    def _set(self, use_locking, **flags):
         self.use_locking = bool(use_locking)
         for name, value in flags.items():
             setattr(self, name, value)
@@ -41,8 +44,8 @@ class ApplyMomentum(_UpdateClass):
     momentum * accumulation)). Returns the new variable."""
 
     def __init__(self, use_nesterov=False, use_locking=False, gradient_scale=1.0):
-        super().__init__(use_locking, use_nesterov=bool(use_nesterov),
-                         gradient_scale=float(gradient_scale))
+        self._set(use_locking, use_nesterov=bool(use_nesterov),
+                  gradient_scale=float(gradient_scale))
 
     def __call__(self, variable, accumulation, learning_rate, gradient, momentum):
         _parameters("ApplyMomentum", variable=variable, accumulation=accumulation)
@@ -56,6 +59,9 @@ class ApplyMomentum(_UpdateClass):
 class ApplyGradientDescent(_UpdateClass):
     """var -= alpha * delta. Returns the new var."""
 
+    def __init__(self):
+        super().__init__()
+
     def __call__(self, var, alpha, delta):
         _parameters("ApplyGradientDescent", var=var)
         return assign(var, F.sub(var, F.mul(delta, alpha)))
@@ -66,7 +72,7 @@ class Adam(_UpdateClass):
     returns (var, m, v)."""
 
     def __init__(self, use_locking=False, use_nesterov=False):
-        super().__init__(use_locking, use_nesterov=bool(use_nesterov))
+        self._set(use_locking, use_nesterov=bool(use_nesterov))
 
     def __call__(self, var, m, v, beta1_power, beta2_power, lr, beta1, beta2, epsilon,
                  gradient):

@@ -98,10 +98,14 @@ def get_process_group_ranks(group: str = WORLD_COMM_GROUP) -> list[int]:
     return list(distributed.group(_check_group("get_process_group_ranks", group)).ranks)
 
 
-def create_group(group: str, rank_ids: list[int]) -> None:
+def create_group(group: str, rank_ids: list[int], options=None) -> None:
     """A group of world ranks named `group`; every process of the job calls it, in the same
-    order (torch.distributed builds groups collectively)."""
+    order (torch.distributed builds groups collectively). MindSpore's `options` configure
+    an Ascend (HCCL) group and are not supported."""
     _check_group("create_group", group)
+    if options is not None:
+        raise NotImplementedError("create_group: `options` (HCCL group settings) are not "
+                                  "supported")
     if not isinstance(rank_ids, (list, tuple)) or not all(
             isinstance(r, int) and not isinstance(r, bool) for r in rank_ids):
         raise DTypeError(f"create_group: rank_ids must be a list of ints, got {rank_ids!r}")

@@ -208,7 +208,7 @@ class TupleIterator(DatasetIterator):
     """`dataset.create_tuple_iterator(...)`: each row as a list of Tensors (NumPy arrays with
     `output_numpy`), of all columns or of `columns` in that order."""
 
-    def __init__(self, dataset, columns=None, num_epochs=-1, output_numpy=False, do_copy=True):
+    def __init__(self, dataset, columns=None, num_epochs=-1, output_numpy=False, do_copy=False):
         super().__init__(dataset, column_list(columns, "create_tuple_iterator", "columns"),
                          num_epochs, output_numpy, as_dict=False)
 
@@ -216,5 +216,5 @@ class TupleIterator(DatasetIterator):
 class DictIterator(DatasetIterator):
     """`dataset.create_dict_iterator(...)`: each row as {column name: Tensor}."""
 
-    def __init__(self, dataset, num_epochs=-1, output_numpy=False, do_copy=True):
+    def __init__(self, dataset, num_epochs=-1, output_numpy=False, do_copy=False):
         super().__init__(dataset, None, num_epochs, output_numpy, as_dict=True)

@@ -133,12 +133,12 @@ class BatchDataset(Dataset):
 
     def __init__(self, input_dataset, batch_size, drop_remainder=False,
                  num_parallel_workers=None, per_batch_map=None, input_columns=None,
-                 output_columns=None, pad_info=None, **kwargs):
+                 output_columns=None, python_multiprocessing=False, max_rowsize=None):
         super().__init__([input_dataset])
         child = input_dataset
         self.batch_size = _check_count(batch_size, "batch", "batch_size")
         self.drop_remainder = bool(drop_remainder)
-        self.pad_info = _check_pad_info(pad_info, child.column_names)
+        self.pad_info = None
         self.per_batch_map = per_batch_map
         names = child.column_names
         self.inputs = column_list(input_columns, "batch", "input_columns") or names
@@ -146,6 +146,11 @@ class BatchDataset(Dataset):
         self.input_index = [find_column(names, c, "batch") for c in self.inputs]
         if per_batch_map is not None and not callable(per_batch_map):
             raise TypeError(f"batch: `per_batch_map` must be callable, got {per_batch_map!r}")
+
+    def _padding(self, pad_info) -> BatchDataset:
+        """Pad each batch's rows as `pad_info` says (`padded_batch`); returns self."""
+        self.pad_info = _check_pad_info(pad_info, self.children[0].column_names)
+        return self
 
     @property
     def column_names(self):

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import glob
 import os
-from enum import Enum
 from typing import ClassVar
 
 import numpy as np
 
-from .samplers import DistributedSampler
+from .samplers import DistributedSampler, Shuffle
 from .sources import MappableSource
 
 __all__ = ["Cifar10Dataset", "Cifar100Dataset", "FashionMnistDataset", "ImageFolderDataset",
@@ -226,15 +225,6 @@ class ImageFolderDataset(MappableSource):
 
             image = Decode()(image)
         return image, np.array(label, np.int32)
-
-
-class Shuffle(str, Enum):
-    """How a file-based source shuffles: every row (GLOBAL), the order of its files (FILES),
-    or the rows within each file (INFILE)."""
-
-    GLOBAL = "global"
-    FILES = "files"
-    INFILE = "infile"
 
 
 def _file_list(dataset_files, op: str) -> list[str]:

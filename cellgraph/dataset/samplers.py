@@ -8,6 +8,7 @@ wrapping around to a multiple of `num_shards`, and takes every `num_shards`-th i
 from __future__ import annotations
 
 import numbers
+from enum import Enum
 
 import numpy as np
 
@@ -24,6 +25,15 @@ def _optional_count(value, op: str, name: str):
         raise ValueError(f"{op}: `{name}` must be an int >= 0 or None, got {value!r}")
     return int(value) or None  # MindSpore reads 0 as "all"
 
+
+
+class Shuffle(str, Enum):
+    """How a file-based source shuffles: every row (GLOBAL), the order of its files (FILES),
+    or the rows within each file (INFILE)."""
+
+    GLOBAL = "global"
+    FILES = "files"
+    INFILE = "infile"
 
 class Sampler:
     """Base: `indices(num_rows, state)` for one epoch.
@@ -81,8 +91,14 @@ class SequentialSampler(Sampler):
 
 
 class RandomSampler(Sampler):
-    def __init__(self, replacement=False, num_samples=None):
+    """Rows in a random order (with `replacement`, drawn independently). Of MindSpore's
+    shuffle modes, only GLOBAL applies to a sampler outside the file-based readers."""
+
+    def __init__(self, replacement=False, num_samples=None, shuffle=Shuffle.GLOBAL):
         super().__init__(num_samples)
+        if shuffle is not Shuffle.GLOBAL:
+            raise ValueError(f"RandomSampler: only shuffle=Shuffle.GLOBAL is supported, got "
+                             f"{shuffle!r}")
         self.replacement = bool(replacement)
 
     def indices(self, num_rows, state):

@@ -187,13 +187,23 @@ def _names_for(column_names, count: int | None, op: str) -> list[str]:
 class GeneratorDataset(Dataset):
     """A dataset from Python: a generator function, an iterable, or an object with
     `__getitem__` and `__len__` (random access: shuffled by default, and samplers and
-    sharding apply)."""
+    sharding apply). With `batch_sampler` (an iterable of index lists, random access only)
+    each row is a batch: per column, the rows' values stacked, or what `collate_fn` makes of
+    the per-column lists."""
 
     def __init__(self, source, column_names=None, column_types=None, schema=None,
                  num_samples=None, num_parallel_workers=1, shuffle=None, sampler=None,
-                 num_shards=None, shard_id=None, python_multiprocessing=True, max_rowsize=6):
-        super().__init__([_generator_source(source, column_names, num_samples, shuffle,
-                                            sampler, num_shards, shard_id)])
+                 num_shards=None, shard_id=None, python_multiprocessing=True, max_rowsize=None,
+                 batch_sampler=None, collate_fn=None):
+        if batch_sampler is not None:
+            child = _batch_sampled(source, column_names, batch_sampler, collate_fn,
+                                   (num_samples, shuffle, num_shards, shard_id, sampler))
+        else:
+            if collate_fn is not None:
+                raise ValueError("collate_fn can be specified only when batch_sampler is set.")
+            child = _generator_source(source, column_names, num_samples, shuffle, sampler,
+                                      num_shards, shard_id)
+        super().__init__([child])
 
     def rows(self, state):
         return self.children[0].rows(state)
@@ -202,6 +212,34 @@ class GeneratorDataset(Dataset):
         if isinstance(self.children[0], MappableSource):
             return self.children[0].split(sizes, randomize)
         return super().split(sizes, randomize)
+
+
+def _batch_sampled(source, column_names, batch_sampler, collate_fn, exclusive):
+    op = "GeneratorDataset"
+    if any(option is not None for option in exclusive):
+        raise ValueError("batch_sampler is mutually exclusive with num_samples, shuffle, "
+                         "num_shards, shard_id and sampler.")
+    if not (hasattr(source, "__getitem__") and hasattr(source, "__len__")):
+        raise TypeError(f"{op}: `batch_sampler` needs a source with random access "
+                        f"(__getitem__ and __len__), got {type(source).__name__}")
+    if not hasattr(batch_sampler, "__iter__"):
+        raise TypeError(f"{op}: `batch_sampler` must be an iterable of index lists, got "
+                        f"{type(batch_sampler).__name__}")
+    if collate_fn is not None and not callable(collate_fn):
+        raise TypeError(f"{op}: `collate_fn` must be callable, got {type(collate_fn).__name__}")
+
+    def batches():
+        for indices in batch_sampler:
+            rows = [source[int(i)] for i in indices]
+            rows = [tuple(r) if isinstance(r, (tuple, list)) else (r,) for r in rows]
+            columns = [[np.asarray(v) for v in column] for column in zip(*rows)]
+            if collate_fn is None:
+                yield tuple(np.stack(column) for column in columns)
+                continue
+            out = collate_fn(*columns)
+            yield tuple(out) if isinstance(out, (tuple, list)) else (out,)
+
+    return _Iterated(batches, _names_for(column_names, None, op), None, None, None)
 
 
 def _generator_source(source, column_names, num_samples, shuffle, sampler, num_shards,

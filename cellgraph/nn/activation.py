@@ -36,12 +36,18 @@ __all__ = [
 class ReLU(Cell):
     """max(x, 0)."""
 
+    def __init__(self):
+        super().__init__()
+
     def construct(self, x):
         return F.relu(x)
 
 
 class ReLU6(Cell):
     """min(max(x, 0), 6)."""
+
+    def __init__(self):
+        super().__init__()
 
     def construct(self, x):
         return F.minimum(F.relu(x), 6.0)
@@ -64,11 +70,17 @@ class LeakyReLU(Cell):
 class Sigmoid(Cell):
     """1 / (1 + exp(-x))."""
 
+    def __init__(self):
+        super().__init__()
+
     def construct(self, x):
         return F.sigmoid(x)
 
 
 class Tanh(Cell):
+    def __init__(self):
+        super().__init__()
+
     def construct(self, x):
         return F.tanh(x)
 
@@ -91,6 +103,9 @@ class GELU(Cell):
 
 class SiLU(Cell):
     """x * sigmoid(x)."""
+
+    def __init__(self):
+        super().__init__()
 
     def construct(self, x):
         return F.mul(x, F.sigmoid(x))
@@ -155,6 +170,9 @@ class SeLU(Cell):
 
     alpha, scale = 1.6732632423543772, 1.0507009873554805
 
+    def __init__(self):
+        super().__init__()
+
     def construct(self, x):
         negative = F.mul(NF.expm1(F.minimum(x, 0.0)), self.alpha)
         return F.mul(F.select(F.greater(x, 0), x, negative), self.scale)
@@ -163,12 +181,18 @@ class SeLU(Cell):
 class HSigmoid(Cell):
     """relu6(x + 3) / 6."""
 
+    def __init__(self):
+        super().__init__()
+
     def construct(self, x):
         return F.div(F.minimum(F.relu(F.add(x, 3.0)), 6.0), 6.0)
 
 
 class HSwish(Cell):
     """x * relu6(x + 3) / 6."""
+
+    def __init__(self):
+        super().__init__()
 
     def construct(self, x):
         return F.mul(x, F.div(F.minimum(F.relu(F.add(x, 3.0)), 6.0), 6.0))
@@ -177,6 +201,9 @@ class HSwish(Cell):
 class LogSigmoid(Cell):
     """log(sigmoid(x)) = -softplus(-x)."""
 
+    def __init__(self):
+        super().__init__()
+
     def construct(self, x):
         return F.neg(NF.softplus(F.neg(x)))
 
@@ -184,12 +211,18 @@ class LogSigmoid(Cell):
 class Softsign(Cell):
     """x / (1 + |x|)."""
 
+    def __init__(self):
+        super().__init__()
+
     def construct(self, x):
         return F.div(x, F.add(F.abs(x), 1.0))
 
 
 class Mish(Cell):
     """x * tanh(softplus(x))."""
+
+    def __init__(self):
+        super().__init__()
 
     def construct(self, x):
         return F.mul(x, F.tanh(NF.softplus(x)))
@@ -211,6 +244,9 @@ class Hardtanh(Cell):
 
 class FastGelu(Cell):
     """MindSpore's fast GELU: x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))."""
+
+    def __init__(self):
+        super().__init__()
 
     def construct(self, x):
         magnitude = F.abs(x)

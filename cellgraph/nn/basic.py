@@ -28,21 +28,21 @@ class Linear(Dense):
     """y = x W^T + b with PyTorch's arguments; W of shape (out_features, in_features)."""
 
     def __init__(self, in_features, out_features, bias=True, weight_init=None, bias_init=None,
-                 dtype=dt.float32):
+                 dtype=None):
         super().__init__(in_features, out_features, weight_init, bias_init, has_bias=bias,
-                         dtype=dtype)
+                         dtype=dt.float32 if dtype is None else dtype)
 
 
 class MatMul(Cell):
     """x1 @ x2 with NumPy's broadcasting of the leading axes; `transpose_x1`/`transpose_x2`
     swap the last two axes of an operand of rank >= 2 first (a 1-D operand is a vector)."""
 
-    def __init__(self, transpose_x1=False, transpose_x2=False, dtype=dt.float32):
+    def __init__(self, transpose_x1=False, transpose_x2=False):
         super().__init__()
         for name, value in (("transpose_x1", transpose_x1), ("transpose_x2", transpose_x2)):
             if not isinstance(value, bool):
                 raise DTypeError(f"MatMul: `{name}` must be a bool, got {value!r}")
-        self.transpose_x1, self.transpose_x2, self.dtype = transpose_x1, transpose_x2, dtype
+        self.transpose_x1, self.transpose_x2 = transpose_x1, transpose_x2
 
     def construct(self, x1, x2):
         if self.transpose_x1 and x1.ndim > 1:
@@ -126,6 +126,9 @@ class Triu(Cell):
 
     lower = False
 
+    def __init__(self):
+        super().__init__()
+
     def construct(self, x, k=0):
         rows, cols = x.shape[-2:]
         keep = np.tril(np.ones((rows, cols)), k) if self.lower else np.triu(np.ones((rows, cols)),
@@ -142,7 +145,7 @@ class Tril(Triu):
 class ReduceLogSumExp(Cell):
     """log(sum(exp(x))) over `axis`, computed as max + log(sum(exp(x - max)))."""
 
-    def __init__(self, axis=(), keep_dims=False):
+    def __init__(self, axis, keep_dims=False):
         super().__init__()
         self.axis, self.keep_dims = axis, keep_dims
 

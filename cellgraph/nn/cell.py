@@ -324,14 +324,20 @@ class Cell:
     def set_grad(self, requires_grad=True):
         return self
 
-    def register_forward_pre_hook(self, hook_fn):
-        """hook_fn(cell, inputs) runs before construct; a non-None result replaces inputs."""
-        return hooks.register(self, "_forward_pre_hooks", hook_fn)
+    def register_forward_pre_hook(self, hook_fn, *, prepend=False, with_kwargs=False):
+        """hook_fn(cell, inputs) runs before construct; a non-None result replaces inputs.
+        With `with_kwargs`, hook_fn(cell, inputs, kwargs) returns None or (inputs, kwargs);
+        `prepend` runs it before the hooks registered so far."""
+        return hooks.register(self, "_forward_pre_hooks", hook_fn, prepend, with_kwargs)
 
-    def register_forward_hook(self, hook_fn):
+    def register_forward_hook(self, hook_fn, *, prepend=False, with_kwargs=False,
+                              always_call=False):
         """hook_fn(cell, inputs, output) runs after construct; a non-None result replaces
-        the output."""
-        return hooks.register(self, "_forward_hooks", hook_fn)
+        the output. With `with_kwargs`, hook_fn(cell, inputs, kwargs, output); `prepend` runs
+        it before the hooks registered so far; `always_call` runs it (with output None) when
+        construct raises, before the exception goes on."""
+        return hooks.register(self, "_forward_hooks", hook_fn, prepend, with_kwargs,
+                              always_call)
 
     def register_backward_hook(self, hook_fn):
         raise UnsupportedError(f"{type(self).__name__}.register_backward_hook: gradient hooks "
@@ -409,10 +415,12 @@ class Cell:
         config = self.__dict__.get("_jit_config")
         return dict(getattr(config, "jit_config_dict", {}))
 
-    def recompute(self, **kwargs):
+    def recompute(self, *, use_reentrant=True, output_recompute=False, early_stop=True,
+                  context_fn=None, **kwargs):
         """MindSpore's activation recomputation trades memory for time in the backward pass;
-        results are identical. Reverse mode here keeps the forward values it needs, so the
-        request is recorded (`get_flags()["recompute"]`) and memory use is unchanged."""
+        results are identical whatever its options. Reverse mode here keeps the forward values
+        it needs, so the request is recorded (`get_flags()["recompute"]`) and memory use is
+        unchanged."""
         return self.add_flags_recursive(recompute=True)
 
     def to_float(self, dst_type):

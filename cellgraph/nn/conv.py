@@ -124,6 +124,13 @@ class MaxPool2d(_Pool2d):
 
     op = "MaxPool2d"
 
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1,
+                 return_indices=False, ceil_mode=False, data_format="NCHW"):
+        super().__init__(kernel_size, stride, pad_mode, padding, data_format)
+        if dilation != 1 or return_indices or ceil_mode:
+            raise ArgumentValueError("MaxPool2d: dilation, return_indices and ceil_mode are not "
+                                     "supported")
+
     def construct(self, x):
         check_input(self.op, x, rank=4)
         return NF.max_pool2d(x, self.kernel_size, self.stride, self.explicit_padding(x))

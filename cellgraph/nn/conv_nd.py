@@ -38,7 +38,7 @@ class _ConvNd(Cell):
 
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
                  padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
-                 bias_init=None, dtype=dt.float32, kernel_rank=None):
+                 bias_init=None, dtype=dt.float32):
         super().__init__()
         op = self.op
         self.in_channels = positive_int(in_channels, op, "in_channels")
@@ -47,7 +47,7 @@ class _ConvNd(Cell):
         if self.in_channels % self.group or self.out_channels % self.group:
             raise ArgumentValueError(f"{op}: group={group} must divide in_channels="
                                      f"{in_channels} and out_channels={out_channels}")
-        rank = kernel_rank or self.rank
+        rank = self.rank
         self.kernel_size = _tuple(kernel_size, rank, op, "kernel_size")
         self.stride = _tuple(stride, rank, op, "stride")
         self.dilation = _tuple(dilation, rank, op, "dilation")
@@ -146,10 +146,9 @@ class _Pool1d(Cell):
 
     pool2d = MaxPool2d
 
-    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0):
-        super().__init__()
+    def _build(self, kernel_size, stride, pad_mode, padding, **options):
         self.pool = self.pool2d((1, kernel_size), (1, stride), pad_mode,
-                                (0, 0, padding, padding) if padding else 0)
+                                (0, 0, padding, padding) if padding else 0, **options)
 
     def construct(self, x):
         check_input(type(self).__name__, x, rank=3)
@@ -159,11 +158,23 @@ class _Pool1d(Cell):
 class MaxPool1d(_Pool1d):
     """The maximum over each window of an (N, C, W) input."""
 
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1,
+                 return_indices=False, ceil_mode=False):
+        super().__init__()
+        self._build(kernel_size, stride, pad_mode, padding, dilation=dilation,
+                    return_indices=return_indices, ceil_mode=ceil_mode)
+
 
 class AvgPool1d(_Pool1d):
     """The mean over each window of an (N, C, W) input."""
 
     pool2d = AvgPool2d
+
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False,
+                 count_include_pad=True):
+        super().__init__()
+        self._build(kernel_size, stride, pad_mode, padding, ceil_mode=ceil_mode,
+                    count_include_pad=count_include_pad)
 
 
 class Conv3dTranspose(_ConvNd):
@@ -190,16 +201,14 @@ class Conv3dTranspose(_ConvNd):
 class _Pool3d(Cell):
     fn = staticmethod(P.max_pool3d)
 
-    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1,
-                 ceil_mode=False, return_indices=False, count_include_pad=True,
-                 divisor_override=None, data_format="NCDHW"):
-        super().__init__()
+    def _build(self, kernel_size, stride, pad_mode, padding, dilation=1, ceil_mode=False,
+               return_indices=False, count_include_pad=True, divisor_override=None):
         op = type(self).__name__
         if ceil_mode or return_indices or dilation != 1 or not count_include_pad or \
-                divisor_override is not None or data_format != "NCDHW":
+                divisor_override is not None:
             raise ArgumentValueError(f"{op}: dilation, ceil_mode, return_indices, "
-                                     f"count_include_pad=False, divisor_override and layouts "
-                                     f"other than NCDHW are not supported")
+                                     f"count_include_pad=False and divisor_override are not "
+                                     f"supported")
         if str(pad_mode).lower() == "same":
             raise ArgumentValueError(f"{op}: pad_mode='same' is not supported; give `padding` "
                                      f"with pad_mode='pad'")
@@ -215,8 +224,20 @@ class MaxPool3d(_Pool3d):
 
     fn = staticmethod(P.max_pool3d)
 
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1,
+                 return_indices=False, ceil_mode=False):
+        super().__init__()
+        self._build(kernel_size, stride, pad_mode, padding, dilation=dilation,
+                    return_indices=return_indices, ceil_mode=ceil_mode)
+
 
 class AvgPool3d(_Pool3d):
     """The mean over each window of (N, C, D, H, W) (padded zeros counted)."""
 
     fn = staticmethod(P.avg_pool3d)
+
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False,
+                 count_include_pad=True, divisor_override=None):
+        super().__init__()
+        self._build(kernel_size, stride, pad_mode, padding, ceil_mode=ceil_mode,
+                    count_include_pad=count_include_pad, divisor_override=divisor_override)

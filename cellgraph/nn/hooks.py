@@ -29,13 +29,27 @@ class HookHandle:
         object.__setattr__(self.cell, self.table, hooks or None)
 
 
-def register(cell, table: str, hook_fn) -> HookHandle:
+class _Hook(tuple):
+    """(function, with_kwargs, always_call): one entry of a Cell's hook table."""
+
+    __slots__ = ()
+
+    def __new__(cls, fn, with_kwargs=False, always_call=False):
+        return super().__new__(cls, (fn, bool(with_kwargs), bool(always_call)))
+
+
+def register(cell, table: str, hook_fn, prepend=False, with_kwargs=False,
+             always_call=False) -> HookHandle:
+    """Add hook_fn to the Cell's table: last, or first with `prepend`; `with_kwargs` passes
+    the keyword arguments of the call too; `always_call` runs a forward hook even when
+    construct raises."""
     if not callable(hook_fn):
         raise DTypeError(f"{type(cell).__name__}.register_*_hook: expected a function, got "
                         f"{type(hook_fn).__name__}")
     key = next(_ids)
-    hooks = dict(getattr(cell, table) or {})
-    hooks[key] = hook_fn
+    old = dict(getattr(cell, table) or {})
+    entry = _Hook(hook_fn, with_kwargs, always_call)
+    hooks = {key: entry, **old} if prepend else {**old, key: entry}
     object.__setattr__(cell, table, hooks)
     return HookHandle(cell, table, key)
 
@@ -53,13 +67,32 @@ def _call(hook, args):
 def call_with_hooks(cell, run, args: tuple, kwargs: dict):
     """run(args, kwargs) between the Cell's pre-hooks and hooks."""
     pre, post = _hooks(cell, "_forward_pre_hooks"), _hooks(cell, "_forward_hooks")
-    for hook in pre:
+    for hook, with_kwargs, _ in pre:
+        if with_kwargs:
+            replaced = _call(hook, (cell, args, kwargs))
+            if replaced is not None:
+                if isinstance(replaced, list):   # a tuple returned from traced code
+                    replaced = tuple(replaced)
+                if not (isinstance(replaced, tuple) and len(replaced) == 2):
+                    raise DTypeError(f"{type(cell).__name__}: a forward pre-hook registered "
+                                     f"with_kwargs=True must return None or (args, kwargs), "
+                                     f"got {type(replaced).__name__}")
+                args, kwargs = replaced
+                args = tuple(args) if isinstance(args, (tuple, list)) else (args,)
+            continue
         replaced = _call(hook, (cell, args))
         if replaced is not None:
             args = replaced if isinstance(replaced, tuple) else (replaced,)
-    output = run(args, kwargs)
-    for hook in post:
-        replaced = _call(hook, (cell, args, output))
+    try:
+        output = run(args, kwargs)
+    except Exception:
+        for hook, with_kwargs, always_call in post:
+            if always_call:
+                _call(hook, (cell, args, kwargs, None) if with_kwargs else (cell, args, None))
+        raise
+    for hook, with_kwargs, _ in post:
+        replaced = _call(hook, (cell, args, kwargs, output) if with_kwargs else
+                         (cell, args, output))
         if replaced is not None:
             output = replaced
     return output

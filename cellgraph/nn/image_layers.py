@@ -57,13 +57,22 @@ class _PadNd(Cell):
 class ConstantPad1d(_PadNd):
     dims = 1
 
+    def __init__(self, padding, value):
+        super().__init__(padding, value)
+
 
 class ConstantPad2d(_PadNd):
     dims = 2
 
+    def __init__(self, padding, value):
+        super().__init__(padding, value)
+
 
 class ConstantPad3d(_PadNd):
     dims = 3
+
+    def __init__(self, padding, value):
+        super().__init__(padding, value)
 
 
 class ZeroPad2d(_PadNd):

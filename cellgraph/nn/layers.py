@@ -118,10 +118,8 @@ class Dense(Cell):
 class Flatten(Cell):
     """Merge the axes from `start_dim` to `end_dim` into one (by default all but the batch)."""
 
-    def __init__(self, order="C", start_dim=1, end_dim=-1):
+    def __init__(self, start_dim=1, end_dim=-1):
         super().__init__()
-        if order != "C":
-            raise ArgumentValueError(f"Flatten: only order='C' is supported, got {order!r}")
         self.start_dim, self.end_dim = start_dim, end_dim
 
     def construct(self, x):
@@ -174,7 +172,7 @@ class Embedding(Cell):
     """Rows of `embedding_table` (vocab_size, embedding_size) picked by integer ids."""
 
     def __init__(self, vocab_size, embedding_size, use_one_hot=False, embedding_table="normal",
-                 dtype=dt.int32, padding_idx=None):
+                 dtype=dt.float32, padding_idx=None):
         super().__init__()
         self.vocab_size = positive_int(vocab_size, "Embedding", "vocab_size")
         self.embedding_size = positive_int(embedding_size, "Embedding", "embedding_size")

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import numbers
 
+import cellgraph.ops as P
 from cellgraph.common.assign import assign
 from cellgraph.common.initializer import initializer
-from cellgraph.primitives import dtype as dt
-from cellgraph.primitives import norm_ops
-from cellgraph.primitives.core import fmt_shape
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.compiler.builder import parameter_read_dtype
+from cellgraph.ops import dtype as dt
+from cellgraph.ops import norm_ops
+from cellgraph.ops.core import fmt_shape
+from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Parameter
 
 from .cell import Cell
@@ -61,14 +63,26 @@ class _BatchNorm(Cell):
                                          requires_grad=False)
 
     def construct(self, x):
+        params = parameter_read_dtype(self.gamma.dtype)
+        mixed = x.dtype != params and x.dtype.is_float and params.is_float
         check_input(self.op, x, rank=self.ranks, channels=self.num_features,
-                    dtype=self.gamma.dtype)
+                    dtype=None if mixed else self.gamma.dtype)
         use_batch = self.use_batch_statistics
         if use_batch is None:
             use_batch = guarded(self, "training")
-        y, batch_mean, batch_var = norm_ops.batch_norm(
-            x, self.gamma, self.beta, self.moving_mean, self.moving_variance,
-            is_training=bool(use_batch), epsilon=self.eps)
+        stats = (self.gamma, self.beta, self.moving_mean, self.moving_variance)
+        if mixed:
+            # as MindSpore: float16 input with float32 parameters (or the other way round) is
+            # normalised in the wider dtype and comes out in the input's
+            wide = dt.promote(x.dtype, params)
+            y, batch_mean, batch_var = norm_ops.batch_norm(
+                P.cast(x, wide), *(P.cast(s, wide) for s in stats),
+                is_training=bool(use_batch), epsilon=self.eps)
+            y = P.cast(y, x.dtype)
+            batch_mean, batch_var = P.cast(batch_mean, params), P.cast(batch_var, params)
+        else:
+            y, batch_mean, batch_var = norm_ops.batch_norm(
+                x, *stats, is_training=bool(use_batch), epsilon=self.eps)
         if use_batch:
             count = x.size // self.num_features
             unbiased = batch_var * (count / max(count - 1, 1))
@@ -107,12 +121,9 @@ class BatchNorm3d(_BatchNorm):
 
     def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones",
                  beta_init="zeros", moving_mean_init="zeros", moving_var_init="ones",
-                 use_batch_statistics=None, data_format="NCDHW", dtype=dt.float32):
-        if data_format != "NCDHW":
-            raise ArgumentValueError(f"BatchNorm3d: only data_format='NCDHW' is supported, got "
-                                     f"{data_format!r}")
+                 use_batch_statistics=None, dtype=dt.float32):
         super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init,
-                         moving_mean_init, moving_var_init, use_batch_statistics)
+                         moving_mean_init, moving_var_init, use_batch_statistics, dtype=dtype)
 
     def construct(self, x):
         check_input(self.op, x, rank=5, channels=self.num_features)

@@ -173,6 +173,10 @@ class Optimizer(Cell):
         self.weight_decay = _real(weight_decay, op, "weight_decay", low=0.0)
         self.loss_scale = _real(loss_scale, op, "loss_scale", low=0.0, low_open=True)
         self.lr_kind, self.learning_rate = _rate_source(learning_rate, op, "learning_rate")
+        if parameters is not None and not isinstance(parameters, (Parameter, list, tuple)):
+            # a one-shot iterable (filter(lambda p: p.requires_grad, net.get_parameters()))
+            # is read once, here
+            parameters = list(parameters)
         grouped = _checked_groups(parameters, op)
         self.is_group = grouped is not None
         if grouped is None:
@@ -241,10 +245,13 @@ class Optimizer(Cell):
             for p in self.parameters)
 
     # -- one step -----------------------------------------------------------------------------
-    def get_lr(self, step=None):
-        """The learning rate for `step` (the current step when None); with groups that set
-        "lr", a tuple of rates, one per parameter."""
-        step = self.global_step if step is None else step
+    def get_lr(self):
+        """The learning rate for the current step; with groups that set "lr", a tuple of rates,
+        one per parameter."""
+        return self._lr_at(self.global_step)
+
+    def _lr_at(self, step):
+        """The learning rate (or the tuple of per-parameter rates) at `step`."""
         if self.group_rates is None:
             return _rate_at(self.lr_kind, self.learning_rate, step)
         at_step = {}  # each source once, however many parameters share it
@@ -270,7 +277,7 @@ class Optimizer(Cell):
     def construct(self, gradients):
         gradients = self._checked_gradients(gradients)
         step = self.global_step
-        lr = self.get_lr(step)
+        lr = self._lr_at(step)
         for index, (param, grad) in enumerate(zip(self.parameters, gradients)):
             if self.loss_scale != 1.0:
                 grad = F.div(grad, self.loss_scale)
@@ -407,11 +414,22 @@ class _AdamBase(Optimizer):
 
 class Adam(_AdamBase):
     """MindSpore's Adam: lr_t = lr sqrt(1 - beta2^t) / (1 - beta1^t);
-    param -= lr_t m / (sqrt(v) + eps). L2 weight decay goes into the gradient."""
+    param -= lr_t m / (sqrt(v) + eps). L2 weight decay goes into the gradient.
+
+    MindSpore's keyword options `use_lazy` (update only the rows a sparse gradient touches)
+    and `use_offload` (run the update on the host) give the same values on the dense
+    gradients computed here, so both are accepted; any other keyword is an error."""
 
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
                  use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0,
-                 use_amsgrad=False):
+                 use_amsgrad=False, **kwargs):
+        unknown = sorted(set(kwargs) - {"use_lazy", "use_offload"})
+        if unknown:
+            raise TypeError(f"Adam got unexpected keyword argument(s) {', '.join(unknown)}")
+        if kwargs.get("use_lazy") and kwargs.get("use_offload"):
+            raise ArgumentValueError("Adam: use_lazy and use_offload cannot both be True")
+        self.use_lazy = bool(kwargs.get("use_lazy", False))
+        self.use_offload = bool(kwargs.get("use_offload", False))
         super().__init__(params, learning_rate, beta1, beta2, eps, weight_decay, loss_scale)
         self.use_nesterov, self.use_amsgrad = bool(use_nesterov), bool(use_amsgrad)
         if self.use_amsgrad:

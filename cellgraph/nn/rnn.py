@@ -18,7 +18,8 @@ import numpy as np
 
 import cellgraph.ops as F
 from cellgraph.common.seed import global_rng
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.ops import dtype as dt
+from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
 from .cell import Cell
@@ -61,8 +62,8 @@ _MODES = {"RNN_TANH": (1, _rnn_step(F.tanh)), "RNN_RELU": (1, _rnn_step(F.relu))
           "LSTM": (4, _lstm_step), "GRU": (3, _gru_step)}
 
 
-def _uniform(shape, bound: float) -> Tensor:
-    return Tensor(global_rng().uniform(-bound, bound, shape).astype(np.float32))
+def _uniform(shape, bound: float, dtype=dt.float32) -> Tensor:
+    return Tensor(global_rng().uniform(-bound, bound, shape).astype(np.float32), dtype)
 
 
 def _check_bool(value, op: str, name: str) -> bool:
@@ -123,9 +124,10 @@ class _RNNBase(Cell):
         self.dropout = float(dropout)
         self.dropout_op = Dropout(p=self.dropout) if self.dropout > 0 else None
         self.num_directions = 2 if bidirectional else 1
-        self._make_parameters(_MODES[self.mode][0] * self.hidden_size)
+        self._make_parameters(_MODES[self.mode][0] * self.hidden_size,
+                              dt.float32 if dtype is None else dt.as_dtype(dtype))
 
-    def _make_parameters(self, gate_size: int) -> None:
+    def _make_parameters(self, gate_size: int, dtype=dt.float32) -> None:
         bound = 1 / math.sqrt(self.hidden_size)
         names = [(layer, "_reverse" if d else "") for layer in range(self.num_layers)
                  for d in range(self.num_directions)]
@@ -138,11 +140,11 @@ class _RNNBase(Cell):
         for kind, shape_of in kinds:  # MindSpore's order: every w_ih, then every w_hh, ...
             for n, (layer, suffix) in enumerate(names):
                 name = f"{kind}_l{layer}{suffix}"
-                setattr(self, name, Parameter(_uniform(shape_of(n), bound), name=name))
+                setattr(self, name, Parameter(_uniform(shape_of(n), bound, dtype), name=name))
 
     def _list(self, kind: str) -> ParameterTuple:
         if kind.startswith("bias") and not self.has_bias:
-            return ParameterTuple()
+            return ParameterTuple(())
         return ParameterTuple(getattr(self, f"{kind}_l{layer}{'_reverse' if d else ''}")
                               for layer in range(self.num_layers)
                               for d in range(self.num_directions))
@@ -257,20 +259,23 @@ class GRU(_RNNBase):
 class _RNNCellBase(Cell):
     mode = "RNN_TANH"
 
-    def __init__(self, input_size, hidden_size, has_bias=True, dtype=None):
+    def __init__(self, input_size, hidden_size, has_bias=True, dtype=dt.float32):
         super().__init__()
         op = type(self).__name__
+        dtype = dt.as_dtype(dtype)
         self.input_size = positive_int(input_size, op, "input_size")
         self.hidden_size = positive_int(hidden_size, op, "hidden_size")
         self.has_bias = _check_bool(has_bias, op, "has_bias")
         gate_size = _MODES[self.mode][0] * self.hidden_size
         bound = 1 / math.sqrt(self.hidden_size)
-        self.weight_ih = Parameter(_uniform((gate_size, self.input_size), bound), "weight_ih")
-        self.weight_hh = Parameter(_uniform((gate_size, self.hidden_size), bound), "weight_hh")
+        self.weight_ih = Parameter(_uniform((gate_size, self.input_size), bound, dtype),
+                                   "weight_ih")
+        self.weight_hh = Parameter(_uniform((gate_size, self.hidden_size), bound, dtype),
+                                   "weight_hh")
         self.bias_ih = self.bias_hh = None
         if self.has_bias:
-            self.bias_ih = Parameter(_uniform((gate_size,), bound), "bias_ih")
-            self.bias_hh = Parameter(_uniform((gate_size,), bound), "bias_hh")
+            self.bias_ih = Parameter(_uniform((gate_size,), bound, dtype), "bias_ih")
+            self.bias_hh = Parameter(_uniform((gate_size,), bound, dtype), "bias_hh")
 
     def construct(self, x, hx):
         if len(x.shape) != 2 or x.shape[1] != self.input_size:
@@ -289,7 +294,7 @@ class RNNCell(_RNNCellBase):
     """One Elman RNN step: `cell(x, h) -> h'`."""
 
     def __init__(self, input_size, hidden_size, has_bias=True, nonlinearity="tanh",
-                 dtype=None):
+                 dtype=dt.float32):
         if nonlinearity not in ("tanh", "relu"):
             raise ArgumentValueError(f"RNNCell: `nonlinearity` must be 'tanh' or 'relu', got "
                                      f"{nonlinearity!r}")

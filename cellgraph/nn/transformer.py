@@ -1,5 +1,5 @@
 """Attention and Transformer encoder layers (MindSpore's, which follow PyTorch's): parameter
-names `in_proj_weight`, `in_proj_bias`, `out_proj.weight`, `linear1`, `norm1`, ... so that
+names `in_proj_weight`, `in_proj_bias`, `out_proj.weight`, `dense1`, `norm1`, ... so that
 checkpoints line up. Sequences are (L, N, E), or (N, L, E) with batch_first.
 
 Masks: a bool mask marks positions that may NOT be attended (True = masked); a float mask is
@@ -22,7 +22,8 @@ from .container import CellList
 from .layers import Dense, Dropout, positive_int
 from .normalization import LayerNorm
 
-__all__ = ["MultiheadAttention", "TransformerEncoder", "TransformerEncoderLayer"]
+__all__ = ["MultiheadAttention", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",
+           "TransformerEncoder", "TransformerEncoderLayer"]
 
 
 def _additive(mask, dtype):
@@ -126,14 +127,13 @@ class TransformerEncoderLayer(Cell):
     (after the block, or before it with norm_first)."""
 
     def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu",
-                 layer_norm_eps=1e-5, batch_first=False, norm_first=False, bias=True,
-                 dtype=dt.float32):
+                 layer_norm_eps=1e-5, batch_first=False, norm_first=False, dtype=dt.float32):
         super().__init__()
-        self.self_attn = MultiheadAttention(d_model, nhead, dropout, bias,
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout, True,
                                             batch_first=batch_first, dtype=dtype)
-        self.linear1 = Dense(d_model, dim_feedforward, has_bias=bias, dtype=dtype)
+        self.dense1 = Dense(d_model, dim_feedforward, dtype=dtype)
         self.dropout = Dropout(p=dropout)
-        self.linear2 = Dense(dim_feedforward, d_model, has_bias=bias, dtype=dtype)
+        self.dense2 = Dense(dim_feedforward, d_model, dtype=dtype)
         self.norm_first = bool(norm_first)
         self.norm1 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
         self.norm2 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
@@ -147,7 +147,7 @@ class TransformerEncoderLayer(Cell):
         return self.dropout1(out)
 
     def _feed_forward(self, x):
-        return self.dropout2(self.linear2(self.dropout(self.activation(self.linear1(x)))))
+        return self.dropout2(self.dense2(self.dropout(self.activation(self.dense1(x)))))
 
     def construct(self, src, src_mask=None, src_key_padding_mask=None):
         x = src
@@ -167,10 +167,124 @@ class TransformerEncoder(Cell):
         self.num_layers = num_layers
         self.norm = norm
 
-    def construct(self, src, mask=None, src_key_padding_mask=None):
+    def construct(self, src, src_mask=None, src_key_padding_mask=None):
         out = src
         for layer in self.layers:
-            out = layer(out, mask, src_key_padding_mask)
+            out = layer(out, src_mask, src_key_padding_mask)
         return out if self.norm is None else self.norm(out)
 
 
+class TransformerDecoderLayer(Cell):
+    """Self-attention over the target, attention from the target to `memory` (the encoder's
+    output) and a feed-forward block, each with a residual connection and LayerNorm (after the
+    block, or before it with norm_first). Parameter names as MindSpore's."""
+
+    def __init__(self, d_model, nhead, dim_feedforward=2048, dropout=0.1, activation="relu",
+                 layer_norm_eps=1e-5, batch_first=False, norm_first=False, dtype=dt.float32):
+        super().__init__()
+        self.self_attn = MultiheadAttention(d_model, nhead, dropout, True,
+                                            batch_first=batch_first, dtype=dtype)
+        self.multihead_attn = MultiheadAttention(d_model, nhead, dropout, True,
+                                                 batch_first=batch_first, dtype=dtype)
+        self.dense1 = Dense(d_model, dim_feedforward, dtype=dtype)
+        self.dropout = Dropout(p=dropout)
+        self.dense2 = Dense(dim_feedforward, d_model, dtype=dtype)
+        self.norm_first = bool(norm_first)
+        self.norm1 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
+        self.norm2 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
+        self.norm3 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
+        self.dropout1 = Dropout(p=dropout)
+        self.dropout2 = Dropout(p=dropout)
+        self.dropout3 = Dropout(p=dropout)
+        self.activation = get_activation(activation) if isinstance(activation, str) \
+            else activation
+
+    def _self_block(self, x, mask, padding):
+        out, _ = self.self_attn(x, x, x, padding, False, mask)
+        return self.dropout1(out)
+
+    def _memory_block(self, x, memory, mask, padding):
+        out, _ = self.multihead_attn(x, memory, memory, padding, False, mask)
+        return self.dropout2(out)
+
+    def _feed_forward(self, x):
+        return self.dropout3(self.dense2(self.dropout(self.activation(self.dense1(x)))))
+
+    def construct(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                  memory_key_padding_mask=None):
+        x = tgt
+        if self.norm_first:
+            x = x + self._self_block(self.norm1(x), tgt_mask, tgt_key_padding_mask)
+            x = x + self._memory_block(self.norm2(x), memory, memory_mask,
+                                       memory_key_padding_mask)
+            return x + self._feed_forward(self.norm3(x))
+        x = self.norm1(x + self._self_block(x, tgt_mask, tgt_key_padding_mask))
+        x = self.norm2(x + self._memory_block(x, memory, memory_mask, memory_key_padding_mask))
+        return self.norm3(x + self._feed_forward(x))
+
+
+class TransformerDecoder(Cell):
+    """`num_layers` copies of `decoder_layer`, each attending to `memory`, then `norm` if
+    given."""
+
+    def __init__(self, decoder_layer, num_layers, norm=None):
+        super().__init__()
+        self.layers = CellList([copy.deepcopy(decoder_layer) for _ in range(num_layers)])
+        self.num_layers = num_layers
+        self.norm = norm
+
+    def construct(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
+                  memory_key_padding_mask=None):
+        out = tgt
+        for layer in self.layers:
+            out = layer(out, memory, tgt_mask, memory_mask, tgt_key_padding_mask,
+                        memory_key_padding_mask)
+        return out if self.norm is None else self.norm(out)
+
+
+class Transformer(Cell):
+    """An encoder (TransformerEncoder, or `custom_encoder`) over `src` and a decoder
+    (TransformerDecoder, or `custom_decoder`) over `tgt` attending to the encoder's output;
+    every weight matrix starts Xavier-uniform, as in MindSpore."""
+
+    def __init__(self, d_model=512, nhead=8, num_encoder_layers=6, num_decoder_layers=6,
+                 dim_feedforward=2048, dropout=0.1, activation="relu", custom_encoder=None,
+                 custom_decoder=None, layer_norm_eps=1e-5, batch_first=False, norm_first=False,
+                 dtype=dt.float32):
+        super().__init__()
+        if custom_encoder is not None:
+            self.encoder = custom_encoder
+        else:
+            layer = TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation,
+                                            layer_norm_eps, batch_first, norm_first, dtype=dtype)
+            self.encoder = TransformerEncoder(
+                layer, num_encoder_layers, LayerNorm((d_model,), epsilon=layer_norm_eps,
+                                                     dtype=dtype))
+        if custom_decoder is not None:
+            self.decoder = custom_decoder
+        else:
+            layer = TransformerDecoderLayer(d_model, nhead, dim_feedforward, dropout, activation,
+                                            layer_norm_eps, batch_first, norm_first, dtype=dtype)
+            self.decoder = TransformerDecoder(
+                layer, num_decoder_layers, LayerNorm((d_model,), epsilon=layer_norm_eps,
+                                                     dtype=dtype))
+        for _, param in self.parameters_and_names():
+            if len(param.shape) > 1:
+                param.set_data(initializer(XavierUniform(), param.shape, param.dtype))
+        self.d_model, self.nhead, self.batch_first = d_model, nhead, batch_first
+
+    def construct(self, src, tgt, src_mask=None, tgt_mask=None, memory_mask=None,
+                  src_key_padding_mask=None, tgt_key_padding_mask=None,
+                  memory_key_padding_mask=None):
+        batch_axis = 0 if self.batch_first else 1
+        if len(src.shape) == 3 and src.shape[batch_axis] != tgt.shape[batch_axis]:
+            raise ArgumentValueError("Transformer: the batch sizes of `src` and `tgt` must be "
+                                     f"equal, got {src.shape[batch_axis]} and "
+                                     f"{tgt.shape[batch_axis]}")
+        if src.shape[-1] != self.d_model or tgt.shape[-1] != self.d_model:
+            raise ArgumentValueError(f"Transformer: the features of `src` and `tgt` must be "
+                                     f"d_model={self.d_model}, got {src.shape[-1]} and "
+                                     f"{tgt.shape[-1]}")
+        memory = self.encoder(src, src_mask, src_key_padding_mask)
+        return self.decoder(tgt, memory, tgt_mask, memory_mask, tgt_key_padding_mask,
+                            memory_key_padding_mask)

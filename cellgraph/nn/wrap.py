@@ -85,6 +85,7 @@ class TrainOneStepCell(Cell):
         self.weights = optimizer.parameters
         self.sens = 1.0 if sens is None else float(sens)
         self.return_grad = bool(return_grad)
+        self._grad_names = tuple(p.name for p in self.weights)
         self.grad_fn = value_and_grad(network, grad_position=None, weights=self.weights)
         # what subclasses that write their own construct call, as MindSpore's model zoo does:
         # self.grad(self.network, self.weights)(*inputs, sens)
@@ -98,6 +99,9 @@ class TrainOneStepCell(Cell):
             grads = tuple(F.mul(g, self.sens) for g in grads)
         grads = self.grad_reducer(grads)
         self.optimizer(grads)
-        if self.return_grad:
-            return loss, grads
+        if self.return_grad:   # as MindSpore: {parameter name: gradient}
+            named = {}
+            for name, grad in zip(self._grad_names, grads):
+                named[name] = grad
+            return loss, named
         return loss

@@ -106,16 +106,13 @@ class Tensor(TensorMethods):
     def numpy(self) -> np.ndarray:
         return self.asnumpy()
 
-    def item(self, index=None):
-        """The element at flat `index` (an int) or at `index` (a tuple of ints) as a Python
-        scalar; without one the Tensor must hold exactly one element, as MindSpore's."""
+    def item(self):
+        """The one element of the Tensor as a Python scalar (MindSpore's item takes no index)."""
         arr = self.asnumpy()
-        if index is None:
-            if arr.size != 1:
-                raise ValueError(f"Tensor.item: only a Tensor of one element can be converted to "
-                                 f"a Python scalar without an index, got shape {arr.shape}")
-            return arr.item()
-        return arr.item(*index) if isinstance(index, tuple) else arr.item(index)
+        if arr.size != 1:
+            raise ValueError(f"Tensor.item: only a Tensor of one element can be converted to "
+                             f"a Python scalar, got shape {arr.shape}")
+        return arr.item()
 
     def tolist(self):
         return self.asnumpy().tolist()
@@ -279,6 +276,14 @@ class Parameter(Tensor):
         self._version += 1
         return self
 
+    def init_data(self, layout=None, set_sliced=False) -> Parameter:
+        """The data is always materialised here (no lazy initialisation): returns self. A
+        parallel `layout` (the slice of the data this device holds) is not supported."""
+        if layout is not None:
+            raise NotImplementedError(f"Parameter.init_data: a parallel `layout` is not "
+                                      f"supported (Parameter {self.name!r})")
+        return self
+
     def assign_value(self, value):
         return self.set_data(value)
 
@@ -306,7 +311,7 @@ def cast_to_dtype(array: np.ndarray, dtype: np.dtype) -> np.ndarray:
 class ParameterTuple(tuple):
     """A tuple of Parameters (`ParameterTuple(net.trainable_params())`)."""
 
-    def __new__(cls, iterable=()):
+    def __new__(cls, iterable):
         items = tuple(iterable)
         for p in items:
             if not isinstance(p, Parameter):

@@ -57,3 +57,11 @@ def test_scatter_updates_need_parameters_and_integer_indices():
                             Tensor(np.array([0], np.int32)), Tensor(np.ones((1, 2), np.float32)))
     with pytest.raises(TypeError, match="integer"):
         ops.ScatterUpdate()(table, Tensor(np.array([0.0])), Tensor(np.ones((1, 2), np.float32)))
+
+
+def test_update_primitives_take_mindspore_init_arguments():
+    with pytest.raises(TypeError):
+        ops.ApplyGradientDescent(use_locking=True)   # MindSpore's takes no arguments
+    assert ops.ScatterAdd(True).use_locking is True
+    with pytest.raises(TypeError):
+        ops.ScatterAdd(flag=1)

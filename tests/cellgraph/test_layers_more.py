@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from cellgraph import Tensor, nn, ops
+from cellgraph.common import dtype as mstype
 from cellgraph.testing import check_grads
 
 from .nn_checks import check_cell_grads, check_weight_grads, t64, to_float64
@@ -333,3 +334,58 @@ def test_linear_and_maxpool3d_primitive(rng):
     v = rng.standard_normal((1, 2, 4, 4, 4)).astype(np.float32)
     np.testing.assert_allclose(ops.MaxPool3D(2, 2)(Tensor(v)).asnumpy(),
                                v.reshape(1, 2, 2, 2, 2, 2, 2, 2).max(axis=(3, 5, 7)), rtol=1e-6)
+
+
+def test_layer_constructors_take_mindspore_parameters():
+    x = Tensor(np.arange(120, dtype=np.float32).reshape(2, 3, 4, 5))
+    assert nn.Flatten(2)(x).shape == (2, 3, 20)          # the first argument is start_dim
+    assert nn.Flatten(1, 2)(x).shape == (2, 12, 5)
+    with pytest.raises(TypeError):
+        nn.ReLU(auto_prefix=False)                        # MindSpore's ReLU() takes nothing
+    with pytest.raises(TypeError):
+        nn.ConstantPad1d(1)                               # `value` is required
+    with pytest.raises(TypeError):
+        nn.ReduceLogSumExp()                              # so is `axis`
+    seq = Tensor(np.arange(16, dtype=np.float32).reshape(1, 2, 8))
+    np.testing.assert_array_equal(
+        nn.MaxPool1d(2, 2, "valid", 0, 1, False, False)(seq).asnumpy(),
+        seq.asnumpy().reshape(1, 2, 4, 2).max(-1))
+    np.testing.assert_array_equal(
+        nn.AvgPool1d(2, 2, "valid", 0, False, True)(seq).asnumpy(),
+        seq.asnumpy().reshape(1, 2, 4, 2).mean(-1))
+    with pytest.raises(ValueError, match="ceil_mode"):
+        nn.MaxPool2d(2, ceil_mode=True)
+    with pytest.raises(ValueError, match="ceil_mode"):
+        nn.AvgPool3d(2, 2, "valid", 0, True)               # the fifth argument is ceil_mode
+    assert nn.Linear(2, 3).weight.dtype == mstype.float32       # dtype None is float32
+    cell = nn.LSTMCell(2, 3, dtype=mstype.float16)
+    assert {p.dtype for p in cell.get_parameters()} == {mstype.float16}
+
+
+
+def test_batchnorm3d_parameters_take_dtype():
+    bn = nn.BatchNorm3d(2, dtype=mstype.float16)
+    assert {p.dtype for p in bn.get_parameters()} == {mstype.float16}
+    assert nn.Dense(2, 2).recompute(use_reentrant=False, output_recompute=True) is not None
+    with pytest.raises(TypeError):
+        nn.Dense(2, 2).recompute(False)                  # the options are keyword-only
+
+
+def test_batchnorm_takes_float16_input_with_float32_parameters():
+    # MindSpore 2.10 prints these values for the same program (train mode, float16 input)
+    bn = nn.BatchNorm1d(4)
+    bn.set_train()
+    x = np.array([[0.7, 0.5, 0.5, 0.6], [0.5, 0.4, 0.6, 0.9], [0.1, 0.2, 0.3, 0.4]], np.float16)
+    y = bn(Tensor(x))
+    assert y.dtype == mstype.float16 and bn.moving_mean.dtype == mstype.float32
+    np.testing.assert_allclose(y.asnumpy().astype(np.float64),
+                               [[1.069, 1.069, 0.267, -0.162], [0.267, 0.267, 1.069, 1.298],
+                                [-1.336, -1.336, -1.336, -1.136]], atol=2e-3)
+    np.testing.assert_allclose(bn.moving_mean.asnumpy(), [0.04334, 0.03666, 0.04667, 0.06333],
+                               rtol=1e-4)
+    np.testing.assert_allclose(bn.moving_variance.asnumpy(),
+                               [0.90934, 0.90233, 0.90233, 0.90633], rtol=1e-4)
+    bn.set_train(False)
+    assert bn(Tensor(x.astype(np.float32))).dtype == mstype.float32
+    with pytest.raises(TypeError):
+        bn(Tensor(np.ones((2, 4), np.int32)))

@@ -233,3 +233,46 @@ def test_optimizer_errors(rng):
     with pytest.raises(ShapeError, match=r"the gradient for Parameter 'fc.bias' has shape "
                                          r"\(3,\), expected \(2,\)"):
         opt((Tensor(np.ones((2, 3))), Tensor(np.ones(3))))
+
+
+def test_get_lr_takes_no_step_as_mindspores():
+    net = nn.Dense(2, 1)
+    schedule = nn.PolynomialDecayLR(0.1, 0.01, 4, 1.0)
+    opt = nn.SGD(net.trainable_params(), learning_rate=schedule)
+    np.testing.assert_allclose(float(opt.get_lr().asnumpy()), 0.1, rtol=1e-6)
+    with pytest.raises(TypeError):
+        opt.get_lr(2)
+
+
+def test_adam_takes_mindspores_keyword_options():
+    net = nn.Dense(2, 1)
+    lazy = nn.Adam(net.trainable_params(), use_lazy=True)
+    assert lazy.use_lazy and not lazy.use_offload
+    with pytest.raises(TypeError, match="use_lazzy"):
+        nn.Adam(net.trainable_params(), use_lazzy=True)
+    with pytest.raises(ArgumentValueError):
+        nn.Adam(net.trainable_params(), use_lazy=True, use_offload=True)
+
+
+def test_optimizer_takes_parameters_from_a_one_shot_iterator():
+    # MindSpore's own tests write Adam(filter(lambda x: x.requires_grad, net.get_parameters()))
+    net = nn.Dense(2, 1)
+    opt = nn.Adam(filter(lambda p: p.requires_grad, net.get_parameters()), learning_rate=0.01)
+    assert [p.name for p in opt.parameters] == [p.name for p in net.trainable_params()]
+    momentum = nn.Momentum((p for p in net.trainable_params()), 0.1, 0.9)
+    assert len(momentum.parameters) == 2
+
+
+def test_train_one_step_returns_gradients_by_parameter_name():
+    net = nn.Dense(4, 2)
+    step = nn.TrainOneStepCell(
+        nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")),
+        nn.SGD(net.trainable_params(), 0.0), return_grad=True)
+    step.set_train()
+    x = np.arange(4, dtype=np.float32).reshape(1, 4)
+    logits = x @ net.weight.asnumpy().T + net.bias.asnumpy()
+    loss, grads = step(Tensor(x), Tensor(np.array([0], np.int32)))
+    assert isinstance(grads, dict) and sorted(grads) == ["bias", "weight"]   # as MindSpore
+    softmax = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+    np.testing.assert_allclose(grads["bias"].asnumpy(), softmax[0] - [1.0, 0.0], rtol=1e-5)
+    assert grads["weight"].shape == (2, 4) and float(loss.asnumpy()) > 0

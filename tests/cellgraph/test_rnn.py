@@ -182,3 +182,12 @@ def test_dropout_between_layers_only_in_training():
     np.testing.assert_array_equal(net(x)[0].asnumpy(), eval_out)
     net.set_train()
     assert not np.allclose(net(x)[0].asnumpy(), eval_out)
+
+
+def test_rnn_layers_create_their_parameters_in_dtype():
+    rnn = cellgraph.nn.RNN(10, 16, 2, batch_first=True, dtype=cellgraph.float16)
+    assert {p.dtype for p in rnn.get_parameters()} == {cellgraph.float16}
+    out, h_n = rnn(cellgraph.Tensor(np.ones((3, 5, 10), np.float16)),
+                   cellgraph.Tensor(np.zeros((2, 3, 16), np.float16)))
+    assert out.dtype == h_n.dtype == cellgraph.float16 and out.shape == (3, 5, 16)
+    assert {p.dtype for p in cellgraph.nn.LSTM(4, 3).get_parameters()} == {cellgraph.float32}

@@ -3,6 +3,7 @@ batch_first, MindSpore's parameter names and gradients."""
 import numpy as np
 import pytest
 
+import cellgraph as ms
 from cellgraph import Tensor, nn
 from cellgraph.testing import check_grads
 
@@ -83,9 +84,9 @@ def test_encoder_layer_matches_numpy(norm_first, rng):
         return (v - mu) / np.sqrt(var + 1e-5) * cell.gamma.asnumpy() + cell.beta.asnumpy()
 
     def ff(v):
-        hidden = np.maximum(v @ layer.linear1.weight.asnumpy().T + layer.linear1.bias.asnumpy(),
+        hidden = np.maximum(v @ layer.dense1.weight.asnumpy().T + layer.dense1.bias.asnumpy(),
                             0)
-        return hidden @ layer.linear2.weight.asnumpy().T + layer.linear2.bias.asnumpy()
+        return hidden @ layer.dense2.weight.asnumpy().T + layer.dense2.bias.asnumpy()
 
     if norm_first:
         y = x + np_mha(layer.self_attn, *(norm(x, layer.norm1),) * 3)[0]
@@ -102,7 +103,52 @@ def test_encoder_stacks_copies():
     encoder = nn.TransformerEncoder(layer, 2, norm=nn.LayerNorm((4,)))
     names = [n for n, _ in encoder.parameters_and_names()]
     assert "layers.0.self_attn.in_proj_weight" in names
-    assert "layers.1.linear2.bias" in names and names[-1] == "norm.beta"
-    assert encoder.layers[0].linear1.weight is not encoder.layers[1].linear1.weight
+    assert "layers.1.dense2.bias" in names and names[-1] == "norm.beta"
+    assert encoder.layers[0].dense1.weight is not encoder.layers[1].dense1.weight
     x = Tensor(np.ones((3, 2, 4), np.float32))
     assert encoder(x, None, Tensor(np.array([[False, False, True]] * 2))).shape == (3, 2, 4)
+
+
+@pytest.mark.parametrize("norm_first, expected", [
+    (False, [[0.3127, 0.24898, 0.16815], [0.30681, 0.2466, 0.16223],
+             [0.3127, 0.24898, 0.16816], [0.3068, 0.24658, 0.16225]]),
+    (True, [[0.21864, 0.24442, 0.40628], [0.14675, 0.26649, 0.44038],
+            [0.2192, 0.24421, 0.40558], [0.1465, 0.26665, 0.44055]]),
+])
+def test_transformer_matches_mindspore(norm_first, expected):
+    # expected: MindSpore 2.10's output for the same weights and inputs
+    model = nn.Transformer(8, 2, 1, 2, 16, norm_first=norm_first)
+    model.set_train(False)
+    for k, (_, p) in enumerate(model.parameters_and_names()):
+        size = int(np.prod(p.shape))
+        p.set_data(Tensor((np.sin(np.arange(size) * 0.37 + k) * 0.3).reshape(p.shape)
+                          .astype(np.float32)))
+    src = np.cos(np.arange(2 * 3 * 8) * 0.21).reshape(2, 3, 8).astype(np.float32)
+    tgt = np.sin(np.arange(4 * 3 * 8) * 0.13).reshape(4, 3, 8).astype(np.float32)
+    out = model(Tensor(src), Tensor(tgt)).asnumpy()
+    np.testing.assert_allclose(out[:, 0, :3], expected, atol=2e-5)
+    names = [n for n, _ in model.parameters_and_names()]
+    assert len(names) == 52 and "decoder.layers.1.multihead_attn.in_proj_weight" in names
+    assert "encoder.layers.0.dense1.weight" in names and names[-1] == "decoder.norm.beta"
+
+
+def test_transformer_decoder_keeps_the_target_shape_and_dtype():
+    layer = nn.TransformerDecoderLayer(d_model=16, nhead=4, dim_feedforward=32,
+                                       dtype=ms.float16)
+    decoder = nn.TransformerDecoder(layer, num_layers=2)
+    decoder.set_train(False)
+    out = decoder(Tensor(np.random.rand(5, 3, 16), ms.float16),
+                  Tensor(np.random.rand(4, 3, 16), ms.float16))
+    assert out.shape == (5, 3, 16) and out.dtype == ms.float16
+    with pytest.raises(ValueError, match="d_model"):
+        nn.Transformer(16, 4, 1, 1, 32)(Tensor(np.ones((2, 1, 8), np.float32)),
+                                        Tensor(np.ones((2, 1, 8), np.float32)))
+
+
+def test_encoder_takes_mindspores_mask_keywords():
+    layer = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0)
+    encoder = nn.TransformerEncoder(layer, 2)
+    src = Tensor(np.random.rand(3, 2, 8).astype(np.float32))
+    mask = Tensor(np.zeros((3, 3), np.float32))
+    np.testing.assert_allclose(encoder(src, src_mask=mask).asnumpy(), encoder(src).asnumpy(),
+                               rtol=1e-6)

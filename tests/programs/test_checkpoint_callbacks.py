@@ -97,3 +97,21 @@ def test_save_forms_and_load_filters(tmp_path):
     ms.load_checkpoint(path, net=other)
     x = Tensor(np.array([[1.0, -1.0]], np.float32))
     np.testing.assert_array_equal(other(x).asnumpy(), net(x).asnumpy())
+
+
+def test_model_checkpoint_in_safetensors_format(tmp_path):
+    ms.set_seed(0)
+    net = nn.Dense(3, 2)
+    model = Model(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"),
+                  nn.SGD(net.trainable_params(), 0.1))
+    config = CheckpointConfig(save_checkpoint_steps=6, keep_checkpoint_max=1,
+                              format="safetensors")
+    saver = ModelCheckpoint(prefix="net", directory=str(tmp_path), config=config)
+    model.train(1, dataset(60, 0), callbacks=[saver], dataset_sink_mode=False)
+    assert sorted(os.listdir(tmp_path)) == ["net-1_6.safetensors"]
+    saved = ms.load_checkpoint(str(tmp_path / "net-1_6.safetensors"), format="safetensors")
+    np.testing.assert_array_equal(saved["weight"].asnumpy(), net.weight.asnumpy())
+    with pytest.raises(ValueError, match="format"):
+        CheckpointConfig(format="npz")
+    with pytest.raises(NotImplementedError, match="remove_redundancy"):
+        CheckpointConfig(remove_redundancy=True)

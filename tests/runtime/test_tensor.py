@@ -82,7 +82,8 @@ def test_python_conversions():
     assert bool(Tensor(True)) is True
     assert Tensor([[3.5]]).item() == 3.5
     grid = Tensor([[1.5, 2.5], [3.5, 4.5]])
-    assert grid.item(3) == 4.5 and grid.item((0, 1)) == 2.5
+    with pytest.raises(TypeError):   # as MindSpore's, item takes no index
+        grid.item(3)
     with pytest.raises(ValueError, match="one element"):
         grid.item()
     assert Tensor([[1, 2]]).tolist() == [[1, 2]]
@@ -506,3 +507,12 @@ def test_methods_scripts_call_with_2x_names_eager_and_in_graph():
     for results in (use(Tensor(x)), Graph()(Tensor(x))):
         for got, want in zip(results, expected):
             np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-6)
+
+
+def test_parameter_init_data_takes_mindspore_arguments():
+    p = Parameter(Tensor(np.ones(2, np.float32)), "p")
+    assert p.init_data() is p and p.init_data(None, True) is p
+    with pytest.raises(NotImplementedError, match="layout"):
+        p.init_data(layout=([1], [0], [2]))
+    with pytest.raises(TypeError):
+        ParameterTuple()                      # MindSpore's takes an iterable, no default

@@ -53,11 +53,24 @@ def column_list(columns, op: str, name: str) -> list[str] | None:
     return columns
 
 
+
+def _keywords(method: str, given: dict, **defaults) -> dict:
+    """The keyword options of a pipeline method: `defaults` updated by `given`; a name not
+    among them is a TypeError, as a misspelt keyword is in MindSpore."""
+    unknown = sorted(set(given) - set(defaults))
+    if unknown:
+        raise TypeError(f"Dataset.{method}() got an unexpected keyword argument {unknown[0]!r}")
+    return {**defaults, **given}
+
 class Dataset:
     """Base of every pipeline node: the pipeline methods and the iterators."""
 
-    def __init__(self, children=()):
-        self.children = tuple(children)
+    def __init__(self, children=None, num_parallel_workers=None, cache=None):
+        if cache is not None:
+            raise NotImplementedError(f"{type(self).__name__}: a `cache` given to the "
+                                      f"constructor is not supported; use the source's `cache`")
+        self.children = tuple(children or ())
+        self.num_parallel_workers = num_parallel_workers
 
     # -- what a node defines ------------------------------------------------------------------
     @property
@@ -72,28 +85,36 @@ class Dataset:
         return self.children[0].count() if self.children else None
 
     # -- pipeline methods ---------------------------------------------------------------------
-    def map(self, operations, input_columns=None, output_columns=None, column_order=None,
-            num_parallel_workers=None, python_multiprocessing=False, cache=None, callbacks=None,
-            max_rowsize=16, offload=None):
+    def map(self, operations, input_columns=None, output_columns=None,
+            num_parallel_workers=None, **kwargs):
         """Apply `operations` (a callable or a list, run in order) to `input_columns`; the
-        results become `output_columns` (default: the input columns' names)."""
+        results become `output_columns` (default: the input columns' names). Keywords as
+        MindSpore's: python_multiprocessing, max_rowsize, cache, callbacks, offload (and
+        MindSpore 1.x's column_order, which orders the columns as `project` does)."""
         from ..nodes import MapNode
 
-        mapped = MapNode(self, operations, input_columns, output_columns, column_order)
+        options = _keywords("map", kwargs, python_multiprocessing=False, max_rowsize=16,
+                            cache=None, callbacks=None, offload=None, column_order=None)
+        mapped = MapNode(self, operations, input_columns, output_columns,
+                         options["column_order"])
+        cache = options["cache"]
         return mapped if cache is None else cache.over(mapped)
 
-    def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None,
-              per_batch_map=None, input_columns=None, output_columns=None, column_order=None,
-              pad_info=None, python_multiprocessing=False, max_rowsize=None):
+    def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, **kwargs):
         """Stack `batch_size` rows into one; the last, smaller batch is dropped if
-        `drop_remainder`. `pad_info` and `column_order` (MindSpore 1.x) pad as `padded_batch`
-        does and order the columns as `project` does."""
+        `drop_remainder`. Keywords as MindSpore's: per_batch_map, input_columns,
+        output_columns, python_multiprocessing, max_rowsize; MindSpore 1.x's `pad_info` and
+        `column_order` pad as `padded_batch` does and order the columns as `project` does."""
         from ..nodes import BatchDataset
 
+        options = _keywords("batch", kwargs, per_batch_map=None, input_columns=None,
+                            output_columns=None, column_order=None, pad_info=None,
+                            python_multiprocessing=False, max_rowsize=None)
         batched = BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
-                               per_batch_map, input_columns, output_columns, pad_info,
-                               python_multiprocessing=python_multiprocessing,
-                               max_rowsize=max_rowsize)
+                               options["per_batch_map"], options["input_columns"],
+                               options["output_columns"], options["python_multiprocessing"],
+                               options["max_rowsize"])._padding(options["pad_info"])
+        column_order = options["column_order"]
         return batched if column_order is None else batched.project(column_order)
 
     def padded_batch(self, batch_size, drop_remainder=False, num_parallel_workers=None,
@@ -104,8 +125,8 @@ class Dataset:
         `pad_info` nothing is padded."""
         from ..nodes import BatchDataset
 
-        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
-                            pad_info=pad_info)
+        return BatchDataset(self, batch_size, drop_remainder,
+                            num_parallel_workers)._padding(pad_info)
 
     def filter(self, predicate, input_columns=None, num_parallel_workers=None):
         """Keep the rows for which `predicate(*input_columns)` (all columns by default) is
@@ -214,9 +235,24 @@ class Dataset:
             return -1 if node.times is None else node.times
         return 1
 
-    def output_shapes(self) -> list[list[int]]:
-        row = next(iter(self.rows(EpochState())))
-        return [list(np.shape(v)) for v in row]
+    def output_shapes(self, estimate=False) -> list[list[int]]:
+        """The shape of each column in the first row; with `estimate`, over every row, an
+        axis whose length varies is None (a rank that varies is an error)."""
+        if not estimate:
+            row = next(iter(self.rows(EpochState())))
+            return [list(np.shape(v)) for v in row]
+        shapes = None
+        for row in self.rows(EpochState()):
+            now = [list(np.shape(v)) for v in row]
+            if shapes is None:
+                shapes = now
+                continue
+            for i, (seen, shape) in enumerate(zip(shapes, now)):
+                if len(seen) != len(shape):
+                    raise RuntimeError(f"output_shapes: column {self.column_names[i]!r} has "
+                                       f"rows of rank {len(seen)} and {len(shape)}")
+                shapes[i] = [a if a == b else None for a, b in zip(seen, shape)]
+        return shapes or []
 
     def output_types(self) -> list[np.dtype]:
         row = next(iter(self.rows(EpochState())))
@@ -224,14 +260,14 @@ class Dataset:
 
     # -- iterators ----------------------------------------------------------------------------
     def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False,
-                              do_copy=True):
+                              do_copy=False):
         """An iterator of lists of Tensors (NumPy arrays with `output_numpy`); each `for` over
         it is one epoch."""
         from ..iterators import TupleIterator
 
         return TupleIterator(self, columns, num_epochs, output_numpy, do_copy)
 
-    def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=True):
+    def create_dict_iterator(self, num_epochs=-1, output_numpy=False, do_copy=False):
         """An iterator of {column name: Tensor} dicts; each `for` over it is one epoch."""
         from ..iterators import DictIterator
 

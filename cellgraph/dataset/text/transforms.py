@@ -7,6 +7,7 @@ import re
 import numpy as np
 
 from cellgraph.dataset.transforms.transforms import TensorOperation, numpy_dtype
+from cellgraph.ops import dtype as dt
 
 from .utils import Vocab, as_words
 
@@ -18,7 +19,7 @@ class Lookup(TensorOperation):
     """Words -> their ids in `vocab` (`unknown_token`'s id for others; without one, an
     unknown word is an error), as `data_type`."""
 
-    def __init__(self, vocab, unknown_token=None, data_type=np.int32):
+    def __init__(self, vocab, unknown_token=None, data_type=dt.int32):
         if not isinstance(vocab, Vocab):
             raise TypeError(f"Lookup: `vocab` must be a text.Vocab, got {type(vocab).__name__}")
         self.vocab, self.dtype = vocab, numpy_dtype(data_type)

@@ -27,23 +27,29 @@ def _with_specials(words: list, special_tokens, special_first: bool) -> list:
 class Vocab:
     """A word -> id map (ids from 0); unknown words are -1, unknown ids ""."""
 
-    def __init__(self, word_ids: dict | None = None):
-        self._ids = dict(word_ids or {})
-        self._words = {i: w for w, i in self._ids.items()}
+    def __init__(self):
+        self._ids, self._words = {}, {}
+
+    @classmethod
+    def _of(cls, word_ids: dict) -> Vocab:
+        vocab = cls()
+        vocab._ids = dict(word_ids)
+        vocab._words = {i: w for w, i in vocab._ids.items()}
+        return vocab
 
     @classmethod
     def from_list(cls, word_list, special_tokens=None, special_first=True) -> Vocab:
         words = list(word_list)
         if len(set(words)) != len(words):
             raise ValueError("Vocab.from_list: word_list holds duplicate words")
-        return cls({w: i for i, w in enumerate(_with_specials(words, special_tokens,
+        return cls._of({w: i for i, w in enumerate(_with_specials(words, special_tokens,
                                                               special_first))})
 
     @classmethod
     def from_dict(cls, word_dict) -> Vocab:
         if not all(isinstance(i, int) and i >= 0 for i in word_dict.values()):
             raise ValueError("Vocab.from_dict: ids must be non-negative ints")
-        return cls(word_dict)
+        return cls._of(word_dict)
 
     @classmethod
     def from_file(cls, file_path, delimiter="", vocab_size=None, special_tokens=None,

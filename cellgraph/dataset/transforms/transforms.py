@@ -9,6 +9,7 @@ import operator
 import numpy as np
 
 from cellgraph.dataset import config
+from cellgraph.ops import dtype as dt
 
 __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd",
            "RandomApply", "RandomChoice", "Relational", "Slice", "TensorOperation", "TypeCast"]
@@ -47,7 +48,6 @@ def _transform_list(transforms, op: str) -> list:
 
 def numpy_dtype(data_type) -> np.dtype:
     """A NumPy dtype from a cellgraph dtype (mstype.int32), a NumPy dtype or a name."""
-    from cellgraph.primitives import dtype as dt
     if isinstance(data_type, dt.DType):
         return data_type.np
     try:
@@ -250,14 +250,14 @@ class Relational(enum.Enum):
 class Mask(TensorOperation):
     """x `operator` constant, elementwise, as `dtype` (bool by default)."""
 
-    def __init__(self, operator, constant, dtype=None):
+    def __init__(self, operator, constant, dtype=dt.bool_):
         if not isinstance(operator, Relational):
             raise TypeError(f"Mask: `operator` must be a Relational, got {operator!r}")
         if not isinstance(constant, (str, bytes, bool, numbers.Number)):
             raise TypeError(f"Mask: `constant` must be a number, str or bytes, got "
                             f"{constant!r}")
         self.operator, self.constant = operator, constant
-        self.dtype = np.dtype(bool) if dtype is None else numpy_dtype(dtype)
+        self.dtype = numpy_dtype(dtype)
 
     def __call__(self, x):
         return np.asarray(self.operator.value(np.asarray(x), self.constant)).astype(self.dtype)

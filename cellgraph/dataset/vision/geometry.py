@@ -157,8 +157,10 @@ class ToPIL(TensorOperation):
 
 
 class SliceMode(Enum):
-    PAD = "pad"
-    DROP = "drop"
+    """How SlicePatches treats an image that the grid does not divide (MindSpore's values)."""
+
+    PAD = 0
+    DROP = 1
 
 
 class SlicePatches(TensorOperation):
@@ -166,12 +168,12 @@ class SlicePatches(TensorOperation):
     SliceMode.PAD the image is first padded at the bottom and right with `fill_value` to a
     multiple of the grid, with DROP the remainder is cut off."""
 
-    def __init__(self, num_height=1, num_width=1, slice_mode=None, fill_value=0):
+    def __init__(self, num_height=1, num_width=1, slice_mode=SliceMode.PAD, fill_value=0):
         for name, value in (("num_height", num_height), ("num_width", num_width)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"SlicePatches: `{name}` must be an int >= 1, got {value!r}")
         self.grid = (num_height, num_width)
-        self.slice_mode = SliceMode.PAD if slice_mode is None else slice_mode
+        self.slice_mode = slice_mode
         if not isinstance(self.slice_mode, SliceMode):
             raise TypeError(f"SlicePatches: `slice_mode` must be a SliceMode, got {slice_mode!r}")
         self.fill_value = fill_value

@@ -31,16 +31,17 @@ __all__ = [
 
 
 class Inter(Enum):
-    """Interpolation modes; the aliases (BILINEAR, BICUBIC) are MindSpore's too."""
+    """Interpolation modes, with MindSpore's values and aliases (LINEAR is BILINEAR, CUBIC is
+    BICUBIC)."""
 
     NEAREST = 0
-    LINEAR = 1
-    BILINEAR = 1  # noqa: PIE796  (an alias of LINEAR, as in MindSpore)
-    CUBIC = 2
-    BICUBIC = 2  # noqa: PIE796  (an alias of CUBIC)
-    AREA = 3
-    PILCUBIC = 4
-    ANTIALIAS = 5
+    ANTIALIAS = 1
+    BILINEAR = 2
+    LINEAR = 2  # noqa: PIE796  (an alias of BILINEAR, as in MindSpore)
+    BICUBIC = 3
+    CUBIC = 3  # noqa: PIE796  (an alias of BICUBIC)
+    AREA = 4
+    PILCUBIC = 5
 
 
 class Border(Enum):

@@ -77,7 +77,7 @@ class SGD(Optimizer):
     """PyTorch's SGD: L2 decay in the gradient, momentum buffer = gradient on the first step,
     then momentum * buf + (1 - dampening) * grad; Nesterov optional."""
 
-    def __init__(self, params, lr, momentum=0.0, dampening=0.0, weight_decay=0.0,
+    def __init__(self, params, lr, momentum=0, dampening=0, weight_decay=0.0,
                  nesterov=False, *, maximize=False):
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ArgumentValueError("SGD: nesterov needs momentum > 0 and dampening = 0")

@@ -23,12 +23,24 @@ def _count(value, name: str) -> int:
 
 class CheckpointConfig:
     """When and what to save: every `save_checkpoint_steps` steps or
-    `save_checkpoint_seconds` seconds, at most `keep_checkpoint_max` files kept."""
+    `save_checkpoint_seconds` seconds, at most `keep_checkpoint_max` files kept; `format`
+    ("ckpt" or "safetensors", also the files' extension) and `crc_check` go to
+    save_checkpoint. `remove_redundancy` (each data-parallel rank saving only its share) is
+    not supported."""
 
     def __init__(self, save_checkpoint_steps=1, save_checkpoint_seconds=0,
                  keep_checkpoint_max=5, keep_checkpoint_per_n_minutes=0, integrated_save=True,
                  async_save=False, saved_network=None, append_info=None, enc_key=None,
-                 enc_mode="AES-GCM", exception_save=False, **kwargs):
+                 enc_mode="AES-GCM", exception_save=False, crc_check=False,
+                 remove_redundancy=False, format="ckpt", **kwargs):
+        if format not in ("ckpt", "safetensors"):
+            raise ValueError(f"CheckpointConfig: `format` must be 'ckpt' or 'safetensors', got "
+                             f"{format!r}")
+        if remove_redundancy:
+            raise NotImplementedError("CheckpointConfig: remove_redundancy=True (each "
+                                      "data-parallel rank saving only its share) is not "
+                                      "supported")
+        self.crc_check, self.remove_redundancy, self.format = bool(crc_check), False, format
         self.save_checkpoint_steps = _count(save_checkpoint_steps, "save_checkpoint_steps")
         self.save_checkpoint_seconds = _count(save_checkpoint_seconds,
                                               "save_checkpoint_seconds")
@@ -80,7 +92,8 @@ class ModelCheckpoint(Callback):
     def _free_prefix(self) -> str:
         existing = os.listdir(self._directory)
         prefix, n = self._base_prefix, 0
-        while any(f.startswith(prefix + "-") and f.endswith(".ckpt") for f in existing):
+        suffix = "." + self._config.format
+        while any(f.startswith(prefix + "-") and f.endswith(suffix) for f in existing):
             n += 1
             prefix = f"{self._base_prefix}_{n}"
         return prefix
@@ -104,9 +117,10 @@ class ModelCheckpoint(Callback):
     def _save(self, cb_params):
         step_in_epoch = (cb_params.cur_step_num - 1) % cb_params.batch_num + 1
         path = os.path.join(self._directory, f"{self._prefix}-{cb_params.cur_epoch_num}_"
-                                             f"{step_in_epoch}.ckpt")
+                                             f"{step_in_epoch}.{self._config.format}")
         network = self._config.saved_network or cb_params.train_network
-        save_checkpoint(network, path, append_dict=self._append_dict(cb_params))
+        save_checkpoint(network, path, append_dict=self._append_dict(cb_params),
+                        crc_check=self._config.crc_check, format=self._config.format)
         self._last_step, self._last_time, self._latest = cb_params.cur_step_num, \
             time.monotonic(), path
         if path in self._saved:

@@ -122,16 +122,13 @@ class History(Callback):
 class LambdaCallback(Callback):
     """A callback from functions: LambdaCallback(on_train_epoch_end=lambda ctx: ...)."""
 
-    HOOKS = ("on_train_begin", "on_train_epoch_begin", "on_train_step_begin",
-             "on_train_step_end", "on_train_epoch_end", "on_train_end", "on_eval_begin",
-             "on_eval_epoch_begin", "on_eval_step_begin", "on_eval_step_end",
-             "on_eval_epoch_end", "on_eval_end")
-
-    def __init__(self, **hooks):
-        unknown = sorted(set(hooks) - set(self.HOOKS))
-        if unknown:
-            raise TypeError(f"LambdaCallback: unknown hook(s) {', '.join(unknown)}; expected "
-                            f"{', '.join(self.HOOKS)}")
+    def __init__(self, on_train_epoch_begin=None, on_train_epoch_end=None,
+                 on_train_step_begin=None, on_train_step_end=None, on_train_begin=None,
+                 on_train_end=None, on_eval_epoch_begin=None, on_eval_epoch_end=None,
+                 on_eval_step_begin=None, on_eval_step_end=None, on_eval_begin=None,
+                 on_eval_end=None):
+        hooks = dict(locals())
+        del hooks["self"]
         for name, fn in hooks.items():
             if fn is not None:
                 setattr(self, name, fn)

@@ -22,7 +22,10 @@ class OnRequestExit(Callback):
     only the checkpoint."""
 
     def __init__(self, save_ckpt=True, save_mindir=True, file_name="Net", directory="./",
-                 sig=signal.SIGTERM):
+                 config_file=None, sig=signal.SIGTERM):
+        if config_file is not None:
+            raise NotImplementedError("OnRequestExit: `config_file` (the exit settings of a "
+                                      "cluster job) is not supported")
         for name, value, kind in (("save_ckpt", save_ckpt, bool),
                                   ("save_mindir", save_mindir, bool),
                                   ("file_name", file_name, str), ("directory", directory, str),

@@ -41,8 +41,8 @@ class Accuracy(Metric):
     def __init__(self, eval_type="classification"):
         super().__init__()
         if eval_type not in ("classification", "multilabel"):
-            raise ValueError(f"Accuracy: `eval_type` must be 'classification' or 'multilabel',"
-                             f" got {eval_type!r}")
+            raise TypeError(f"Accuracy: the argument 'eval_type' must be in {{'multilabel', "
+                            f"'classification'}}, but got {eval_type!r}")
         self._type = eval_type
         self.clear()
 

@@ -18,14 +18,14 @@ def _numpy(data) -> np.ndarray:
                     f"{type(data).__name__}")
 
 
-def rearrange_inputs(update):
+def rearrange_inputs(func):
     """Decorator for `update`: the inputs picked by `set_indexes`, in that order."""
     def wrapper(self, *inputs):
         if self._indexes is not None:
             inputs = tuple(inputs[i] for i in self._indexes)
-        return update(self, *inputs)
+        return func(self, *inputs)
 
-    wrapper.__name__, wrapper.__doc__ = update.__name__, update.__doc__
+    wrapper.__name__, wrapper.__doc__ = func.__name__, func.__doc__
     return wrapper
 
 
@@ -44,8 +44,12 @@ class Metric:
 
     def set_indexes(self, indexes):
         """Which of the inputs `update` receives (Model.eval passes loss, outputs, label)."""
-        if not isinstance(indexes, list) or not all(isinstance(i, int) for i in indexes):
-            raise TypeError(f"set_indexes: expected a list of ints, got {indexes!r}")
+        if not isinstance(indexes, list) or not all(
+                isinstance(i, int) and not isinstance(i, bool) for i in indexes):
+            # MindSpore's error type and wording, which its own tests match
+            raise ValueError("For 'set_indexes', the argument 'indexes' must be a list and all "
+                             "its elements must be int, please check whether it is correct. "
+                             f"Got {indexes!r}.")
         self._indexes = indexes
         return self
 

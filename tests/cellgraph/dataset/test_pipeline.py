@@ -205,3 +205,29 @@ def test_concat_chains_rows_of_the_same_columns():
     with pytest.raises(ValueError, match=r"concat: expected the columns \['a', 'b'\] in every "
                                          r"dataset, got \['a'\]"):
         _numbers().concat(_numbers().project("a"))
+
+
+def test_map_and_batch_take_mindspores_positions_and_keywords():
+    data = ds.NumpySlicesDataset({"a": np.arange(4), "b": np.arange(4)}, shuffle=False)
+    # the fourth argument of map is num_parallel_workers, as in MindSpore
+    mapped = data.map(lambda x: x + 1, ["a"], ["a"], 2, python_multiprocessing=False,
+                      max_rowsize=16, cache=None, callbacks=None, offload=None)
+    assert [int(r[0]) for r in mapped.create_tuple_iterator(output_numpy=True)] == [1, 2, 3, 4]
+    with pytest.raises(TypeError, match="foo"):
+        data.map(lambda x: x, ["a"], foo=1)
+    batched = data.batch(2, False, 1, per_batch_map=None, input_columns=None)
+    assert batched.get_dataset_size() == 2
+    with pytest.raises(TypeError, match="foo"):
+        data.batch(2, foo=1)
+
+
+def test_output_shapes_estimate_marks_varying_axes_none():
+    def gen():
+        for n in (2, 3, 2):
+            yield np.ones((n, 4), np.float32), np.int32(n)
+
+    data = ds.GeneratorDataset(gen, ["a", "b"])
+    # MindSpore 2.10: [[2, 4], []] and [[None, 4], []]
+    assert data.output_shapes() == [[2, 4], []]
+    assert data.output_shapes(estimate=True) == [[None, 4], []]
+    assert ds.NumpySlicesDataset(np.ones((3, 2, 5)), ["x"]).output_shapes(True) == [[2, 5]]

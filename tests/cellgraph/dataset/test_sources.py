@@ -233,3 +233,42 @@ def test_image_folder_labels_by_sorted_folder(tmp_path):
     decoded = list(ds.ImageFolderDataset(str(tmp_path), shuffle=False, decode=True)
                    .create_tuple_iterator(output_numpy=True))
     np.testing.assert_array_equal(decoded[3][0], pixels[(1, 1)])
+
+
+class _Rows:
+    def __getitem__(self, i):
+        return np.array([i, i * 10]), np.int64(i)
+
+    def __len__(self):
+        return 5
+
+
+def test_generator_batch_sampler_and_collate_fn_as_mindspore():
+    # MindSpore 2.10 gives these rows for the same program
+    data = ds.GeneratorDataset(_Rows(), ["a", "b"], batch_sampler=[[0, 1], [2, 3, 4]])
+    rows = [[x.tolist() for x in r] for r in data.create_tuple_iterator(output_numpy=True)]
+    assert rows == [[[[0, 0], [1, 10]], [0, 1]], [[[2, 20], [3, 30], [4, 40]], [2, 3, 4]]]
+    seen = []
+
+    def collate(a, b):
+        seen.append((len(a), len(b)))
+        return np.concatenate(a), np.stack(b)
+
+    data = ds.GeneratorDataset(_Rows(), ["a", "b"], batch_sampler=[[0, 1], [4]],
+                               collate_fn=collate)
+    rows = [[x.tolist() for x in r] for r in data.create_tuple_iterator(output_numpy=True)]
+    assert rows == [[[0, 0, 1, 10], [0, 1]], [[4, 40], [4]]] and seen == [(2, 2), (1, 1)]
+    assert data.get_dataset_size() == 2
+    with pytest.raises(ValueError, match="mutually exclusive"):
+        ds.GeneratorDataset(_Rows(), ["a", "b"], batch_sampler=[[0]], shuffle=True)
+    with pytest.raises(ValueError, match="only when batch_sampler"):
+        ds.GeneratorDataset(_Rows(), ["a", "b"], collate_fn=collate)
+
+
+def test_random_sampler_takes_a_shuffle_mode():
+    rows = ds.NumpySlicesDataset(np.arange(6), ["x"], sampler=ds.RandomSampler(
+        shuffle=ds.Shuffle.GLOBAL), shuffle=None)
+    assert sorted(int(r[0]) for r in rows.create_tuple_iterator(output_numpy=True)) == \
+        list(range(6))
+    with pytest.raises(ValueError, match="GLOBAL"):
+        ds.RandomSampler(shuffle=ds.Shuffle.FILES)

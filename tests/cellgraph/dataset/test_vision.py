@@ -158,3 +158,20 @@ def test_1x_python_transforms_on_pillow_images():
     np.testing.assert_allclose(out, (resized.transpose(2, 0, 1) / 255 - 0.5) / 0.5, rtol=1e-5,
                                atol=1e-5)
     np.testing.assert_array_equal(py_transforms.OneHotOp(3)(np.array(2)), [0, 0, 1])
+
+
+def test_inter_has_mindspore_values_and_aliases():
+    # MindSpore 2.10: NEAREST 0, ANTIALIAS 1, BILINEAR 2 (LINEAR its alias), BICUBIC 3 (CUBIC),
+    # AREA 4, PILCUBIC 5; Resize defaults to BILINEAR
+    assert [(m.name, m.value) for m in Inter] == [
+        ("NEAREST", 0), ("ANTIALIAS", 1), ("BILINEAR", 2), ("BICUBIC", 3), ("AREA", 4),
+        ("PILCUBIC", 5)]
+    assert Inter.LINEAR is Inter.BILINEAR and Inter.CUBIC is Inter.BICUBIC
+    assert Inter(2) is Inter.BILINEAR
+    image = _image()
+    np.testing.assert_array_equal(vision.Resize((8, 12))(image),
+                                  vision.Resize((8, 12), Inter.LINEAR)(image))
+
+
+def test_slice_mode_has_mindspore_values():
+    assert [(m.name, m.value) for m in vision.SliceMode] == [("PAD", 0), ("DROP", 1)]

@@ -102,3 +102,13 @@ def test_confusion_matrix_binary_example_and_normalisations():
         train.ConfusionMatrix(2, normalize="rows")
     with pytest.raises(RuntimeError, match="update"):
         train.ConfusionMatrix(2).eval()
+
+
+@pytest.mark.parametrize("indexes", [0, [0.0, 2.0], [0.0, 1], ["1", "0"]])
+def test_set_indexes_refuses_what_mindspore_refuses(indexes):
+    # MindSpore's own metric tests match this error type and wording
+    with pytest.raises(ValueError, match="For 'set_indexes', the argument 'indexes' must be a "
+                                         "list and all its elements must be int"):
+        train.Accuracy("classification").set_indexes(indexes)
+    with pytest.raises(TypeError, match="eval_type"):
+        train.Accuracy("test")

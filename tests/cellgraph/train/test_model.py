@@ -259,3 +259,23 @@ def test_the_training_step_is_built_in_one_overridable_place():
     Model(nets[1], nn.MSELoss(), nn.SGD(nets[1].trainable_params(), 0.05)).train(
         1, _regression(8, 8))
     np.testing.assert_allclose(nets[0].weight.asnumpy(), nets[1].weight.asnumpy(), rtol=1e-6)
+
+
+def test_lambda_callback_takes_mindspore_hooks_by_position():
+    seen = []
+    cb = callback.LambdaCallback(lambda ctx: seen.append("epoch_begin"),
+                                 lambda ctx: seen.append("epoch_end"))
+    cb.on_train_epoch_begin(None)
+    cb.on_train_epoch_end(None)
+    assert seen == ["epoch_begin", "epoch_end"]
+    with pytest.raises(TypeError):
+        callback.LambdaCallback(on_train_epoch=print)
+
+
+def test_internal_callback_param_is_the_callback_parameters_class():
+    from cellgraph.train.callback import _InternalCallbackParam
+
+    params = _InternalCallbackParam()
+    params.cur_step_num = 3
+    assert params == {"cur_step_num": 3} and params.cur_step_num == 3
+    assert _InternalCallbackParam is callback.CallbackParams

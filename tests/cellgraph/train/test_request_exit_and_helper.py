@@ -90,3 +90,10 @@ def test_dataset_helper_steps_and_sinks():
     assert [float(b[0].asnumpy()[0, 0]) for b in sink] == firsts[:3]
     with pytest.raises(ValueError, match="sink_size"):
         DatasetHelper(data, sink_size=0)
+
+
+def test_unsupported_cluster_options_are_refused_by_name():
+    with pytest.raises(NotImplementedError, match="config_file"):
+        train.OnRequestExit(save_mindir=False, config_file="exit.json")
+    with pytest.raises(NotImplementedError, match="remove_redundancy"):
+        ms.load_param_into_net(nn.Dense(1, 1), {}, remove_redundancy=True)
