@@ -13,10 +13,10 @@ import cellgraph.ops as P
 from cellgraph.common.assign import assign
 from cellgraph.common.initializer import initializer
 from cellgraph.compiler.builder import parameter_read_dtype
-from cellgraph.ops import dtype as dt
-from cellgraph.ops import norm_ops
-from cellgraph.ops.core import fmt_shape
-from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import norm_ops
+from cellgraph.primitives.core import fmt_shape
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Parameter
 
 from .cell import Cell

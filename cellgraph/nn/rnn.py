@@ -18,8 +18,8 @@ import numpy as np
 
 import cellgraph.ops as F
 from cellgraph.common.seed import global_rng
-from cellgraph.ops import dtype as dt
-from cellgraph.ops.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
 from .cell import Cell

@@ -7,7 +7,7 @@ import re
 import numpy as np
 
 from cellgraph.dataset.transforms.transforms import TensorOperation, numpy_dtype
-from cellgraph.ops import dtype as dt
+from cellgraph.primitives import dtype as dt
 
 from .utils import Vocab, as_words
 

@@ -9,7 +9,7 @@ import operator
 import numpy as np
 
 from cellgraph.dataset import config
-from cellgraph.ops import dtype as dt
+from cellgraph.primitives import dtype as dt
 
 __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd",
            "RandomApply", "RandomChoice", "Relational", "Slice", "TensorOperation", "TypeCast"]
