@@ -225,7 +225,7 @@ def test_host_fallbacks_are_declared(backend):
         assert not _host_fallbacks(backend)
         return
     assert _host_fallbacks(backend) == set(EFFECT_TESTS) == {"uniform_real", "print", "summary",
-                                                                  "py_hook"}
+                                                                  "py_hook", "py_func"}
 
 
 @pytest.mark.parametrize("np_dtype", [np.int32, np.int64])
