@@ -438,8 +438,8 @@ SMALL_MATRIX = 4096  # elements of one matrix of the right operand
 
 @kernel("matmul")
 def _matmul(x, y, transpose_a=False, transpose_b=False):
-    a = x.mT if transpose_a else x
-    b = y.mT if transpose_b else y
+    a = np.swapaxes(x, -1, -2) if transpose_a else x
+    b = np.swapaxes(y, -1, -2) if transpose_b else y
     if (b.ndim > 2 and b.strides[-1] != b.itemsize and 0 not in b.strides
             and b.shape[-1] * b.shape[-2] <= SMALL_MATRIX):
         b = np.ascontiguousarray(b)

@@ -18,6 +18,7 @@ from .backend import Backend, register_backend
 from .blocked_kernels import blocked_erf
 from .host_memory import retain_freed_memory
 from .kernels import bind_kernels, namespace
+from .numpy_compat import ARRAY_API
 from .strided_kernels import bind_overrides
 
 _erf_impl = []  # filled on first use: scipy's erf is imported only when an erf runs
@@ -40,7 +41,7 @@ def numpy_erf(x):
     return np.asarray(_erf_impl[0](x)).astype(x.dtype, copy=False)
 
 
-NAMESPACE = namespace(np, erf=numpy_erf)
+NAMESPACE = namespace(np, erf=numpy_erf, **ARRAY_API)
 numpy_backend = Backend("numpy", np, {**bind_kernels(NAMESPACE), **bind_overrides(np),
                                       **blocked_kernels.TABLE}, device="CPU")
 K = numpy_backend.kernels
