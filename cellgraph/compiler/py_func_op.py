@@ -49,9 +49,10 @@ class HostCall:
         self.out_types, self.single, self.fake_output = tuple(out_types), single, fake_output
         self.loc = loc
 
-    def __repr__(self) -> str:  # params print (and key caches) by repr: one per function
+    def __repr__(self) -> str:  # params print (and key caches) by repr: one per call
+        args = ", ".join(f"%{t}" if isinstance(t, int) else repr(t[0]) for t in self.template)
         outs = ", ".join(str(t) for t in self.out_types)
-        return f"{self.name}@{id(self.fn):x} -> ({outs})"
+        return f"{self.name}@{id(self.fn):x}({args}) -> ({outs})"
 
     def __call__(self, *arrays) -> tuple:
         args = [np.asarray(arrays[t]) if isinstance(t, int) else t[0] for t in self.template]

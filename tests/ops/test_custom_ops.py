@@ -241,3 +241,11 @@ def test_kernel_checks_its_arguments():
         ops.kernel(lambda a: a, compile_attrs=[1])
     with pytest.raises(TypeError, match="The key of 'compile_attrs' of @kernel must be a str"):
         ops.kernel(lambda a: a, compile_attrs={1: 2})
+
+
+def test_calls_with_different_numbers_stay_apart():
+    op = ops.Custom(lambda a, k: a * k, lambda s, _: s, lambda t, _: t, "pyfunc")
+    out = cellgraph.jit(lambda a: op(a, 2.0) + op(a, 3.0))(Tensor(X))
+    np.testing.assert_array_equal(out.asnumpy(), X * 5)
+    ir = cellgraph.dump_ir(lambda a: op(a, 2.0) + op(a, 3.0), Tensor(X))
+    assert "(%0, 2.0)" in ir and "(%0, 3.0)" in ir
