@@ -35,6 +35,7 @@ from . import (
     effects,
     loop_exits,
     print_op,
+    py_func_op,  # noqa: F401  (declares ops.Custom's primitive)
     recursion,
     summary_op,  # noqa: F401  (declares the summary operations' primitive)
 )

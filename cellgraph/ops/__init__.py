@@ -49,7 +49,7 @@ from cellgraph.primitives import (  # noqa: F401  (the core's modules, as attrib
     sort_ops,
     special_ops,
 )
-from cellgraph.primitives.core import PRIMITIVES, Primitive, TensorType, bind  # noqa: F401
+from cellgraph.primitives.core import PRIMITIVES, TensorType, bind  # noqa: F401
 from cellgraph.primitives.tensor_methods import TensorMethods as _TensorMethods
 
 from . import composite_crop, derive, functional, operations, tensor_extras  # noqa: F401
@@ -72,6 +72,15 @@ from .functional import *
 from .functional import abs, pow, sum  # noqa: F401  (shadow builtins, as MindSpore does)
 from .operations import *
 from .operations import PrimitiveClass  # noqa: F401
+
+# MindSpore's base classes for primitives defined in Python (the core's declarations are
+# cellgraph.primitives.core.Primitive)
+from .primitive import (  # noqa: F401
+    Primitive,
+    PrimitiveWithCheck,
+    PrimitiveWithInfer,
+    prim_attr_register,
+)
 
 # isort: split
 # The transforms and the operations that need the compiler (it sits on the core, below this

@@ -1,21 +1,33 @@
 """`mindspore.ops.primitive`: the base classes of MindSpore's primitives, for programs that
-import them, and `ops.Custom`. A primitive defined by subclassing needs a kernel compiled for
-MindSpore's back ends; cellgraph cannot run one, so calling it raises UnsupportedError saying
-what to write instead. `constexpr` (compile-time functions) works as in `ops.constexpr`."""
+define their own (`ops.Custom` is in ops/custom_ops.py).
+
+A subclass whose `__call__` is Python runs it: in PyNative as Python, and inside a graph parsed
+like construct (MindSpore refuses it in graph mode; here it compiles). A `PrimitiveWithInfer`
+subclass's `infer_shape`/`infer_dtype` (or `__infer__`) run in a graph on the arguments' shapes
+and dtypes, as MindSpore runs them, and what `__call__` returns must agree with them;
+`infer_value` folds a call on constants into its value. A subclass with no Python `__call__`
+names a kernel of MindSpore's back ends, which cellgraph cannot run: calling it raises
+UnsupportedError saying what to write instead. `constexpr` works as in `ops.constexpr`.
+"""
 from __future__ import annotations
 
 import functools
 import inspect
 
-from cellgraph.primitives.errors import UnsupportedError
+from cellgraph.compiler.builder import Tracer, current_builder, describe_value, is_tensor_like
+from cellgraph.compiler.scope import is_user_function, written_by_user
+from cellgraph.primitives.core import abstract_of, fmt_shape
+from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
+from cellgraph.transform import user_loc
 
 from .surface import constexpr
 
 __all__ = ["Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "constexpr",
            "prim_attr_register"]
 
-_INSTEAD = ("write the operation as a Python function of cellgraph.ops calls (it compiles and "
-            "differentiates like construct), or as an nn.Cell with a `bprop` method")
+_INSTEAD = ("define `__call__` in Python (a function of cellgraph.ops calls: it runs in "
+            "PyNative and compiles in graphs), or use ops.Custom(func, out_shape, out_dtype, "
+            "'pyfunc') to run a function over NumPy arrays")
 
 
 class Primitive:
@@ -24,32 +36,118 @@ class Primitive:
     def __init__(self, name=None):
         self.name = name or type(self).__name__
         self.attrs: dict = {}
+        self.init_attrs: dict = {"name": self.name}
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        call = cls.__dict__.get("__call__")
+        if call is not None and written_by_user(call):
+            cls.__call__ = _python_call(call)
 
     def add_prim_attr(self, name, value):
+        """Set attribute `name`: in `attrs`, and readable as `self.<name>` (as in MindSpore)."""
+        self.__dict__[name] = value
         self.attrs[name] = value
         return self
 
     def del_prim_attr(self, name):
         self.attrs.pop(name, None)
+        self.__dict__.pop(name, None)
         return self
 
     def init_prim_io_names(self, inputs, outputs) -> None:
-        self.attrs["input_names"], self.attrs["output_names"] = list(inputs), list(outputs)
+        self.add_prim_attr("input_names", list(inputs))
+        self.add_prim_attr("output_names", list(outputs))
 
     def set_prim_instance_name(self, instance_name):
         self.instance_name = instance_name
         return self
 
     def __call__(self, *args):
-        raise UnsupportedError(f"primitive {self.name}: a Primitive subclass needs a kernel for "
-                               f"MindSpore's back ends, which cellgraph cannot run; {_INSTEAD}")
+        declared = _declared(self, args)
+        if declared is not None and declared.get("value") is not None:
+            return declared["value"]  # infer_value folded a call on constants
+        raise UnsupportedError(f"Unsupported op [{self.name}] on CPU: a Primitive subclass "
+                               f"without a Python `__call__` runs a kernel of MindSpore's back "
+                               f"ends, which cellgraph cannot run; {_INSTEAD}", user_loc())
 
     def __repr__(self) -> str:
-        return f"Prim[{self.name}]"
+        shown = ", ".join(f"{k}={v}" for k, v in self.init_attrs.items() if k != "name")
+        return f"Prim[{self.name}]" + (f"<{shown}>" if shown else "")
+
+
+def infer_argument(arg) -> dict:
+    """What MindSpore's infer functions get for an argument: its shape (a list), dtype and
+    value (a constant's: a number, or a Tensor known before the graph runs; else None)."""
+    if is_tensor_like(arg):
+        aval = abstract_of(arg)
+        constant = current_builder() is not None and not isinstance(arg, Tracer)
+        return {"shape": list(aval.shape), "dtype": aval.dtype,
+                "value": arg if constant else None}
+    if isinstance(arg, (bool, int, float, complex)):
+        return {"shape": [], "dtype": abstract_of(arg).dtype, "value": arg}
+    return {"shape": None, "dtype": None, "value": arg}
+
+
+def _declared(prim, args) -> dict | None:
+    """`prim.__infer__` on `args` for a PrimitiveWithInfer (its checks raise), else None."""
+    infer = getattr(prim, "__infer__", None)
+    if infer is None:
+        return None
+    return infer(*[infer_argument(a) for a in args])
+
+
+def _python_call(call):
+    """A subclass's Python `__call__`: run as it is eagerly; inside a graph, parsed like
+    construct, after its `__infer__` has seen the arguments, and checked against it."""
+    @functools.wraps(call)
+    def run(self, *args, **kwargs):
+        if current_builder() is None:
+            return call(self, *args, **kwargs)
+        declared = _declared(self, args)
+        if is_user_function(call):
+            from cellgraph.compiler.frontend import Interpreter
+
+            out = Interpreter.call_function(call, (self, *args), kwargs)
+        else:
+            out = call(self, *args, **kwargs)
+        if declared is not None:
+            _check_declared(self, declared, out)
+        return out
+
+    return run
+
+
+def _check_declared(prim, declared: dict, out) -> None:
+    """What `__call__` returned against what infer_shape/infer_dtype said (None: unsaid)."""
+    shape, dtype = declared.get("shape"), declared.get("dtype")
+    if shape is None and dtype is None or not is_tensor_like(out):
+        return
+    got = abstract_of(out)
+    if shape is not None and tuple(shape) != got.shape:
+        raise ShapeError(f"{prim.name}: infer_shape gives {fmt_shape(tuple(shape))}, but "
+                         f"__call__ returned {describe_value(out)}", user_loc())
+    if dtype is not None and getattr(dtype, "np", None) is not None and dtype != got.dtype:
+        raise DTypeError(f"{prim.name}: infer_dtype gives {dtype}, but __call__ returned "
+                         f"{describe_value(out)}", user_loc())
 
 
 class PrimitiveWithInfer(Primitive):
-    """A primitive with Python shape/dtype inference (infer_shape, infer_dtype)."""
+    """A primitive with Python inference: `infer_shape`, `infer_dtype` and `infer_value` (each
+    None when it says nothing), or `__infer__` over {"shape", "dtype", "value"} dicts."""
+
+    def infer_shape(self, *args):
+        return None
+
+    def infer_dtype(self, *args):
+        return None
+
+    def infer_value(self, *args):
+        return None
+
+    def __infer__(self, *args):
+        return {track: getattr(self, f"infer_{track}")(*(a[track] for a in args))
+                for track in ("dtype", "shape", "value")}
 
 
 class PrimitiveWithCheck(Primitive):
@@ -65,24 +163,10 @@ def prim_attr_register(fn):
         bound = signature.bind(self, *args, **kwargs)
         bound.apply_defaults()
         Primitive.__init__(self, type(self).__name__)
+        del self.init_attrs["name"]
         for name, value in list(bound.arguments.items())[1:]:
             self.add_prim_attr(name, value)
+            self.init_attrs[name] = value
         return fn(self, *args, **kwargs)
 
     return init
-
-
-class Custom(Primitive):
-    """`ops.Custom(func, out_shape, out_dtype, func_type, bprop)`: an operator implemented by a
-    kernel for one of MindSpore's back ends (AOT, AKG, TBE, pyfunc run by MindSpore's
-    runtime)."""
-
-    def __init__(self, func, out_shape=None, out_dtype=None, func_type="hybrid", bprop=None,
-                 reg_info=None):
-        super().__init__("Custom")
-        self.func, self.func_type = func, func_type
-
-    def __call__(self, *args):
-        raise UnsupportedError(f"ops.Custom(func_type={self.func_type!r}): custom kernels need "
-                               f"MindSpore's back ends, which cellgraph does not have; "
-                               f"{_INSTEAD}")

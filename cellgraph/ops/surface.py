@@ -160,11 +160,13 @@ def mount() -> None:
         if name[0].isupper() and isinstance(value, type) and not hasattr(operations, name):
             setattr(operations, name, value)
     ops.composite = composite
+    from cellgraph.ops import custom_ops
     from cellgraph.ops import primitive as primitive_api  # it imports constexpr from here
 
     ops.primitive = primitive_api
-    if not hasattr(ops, "Custom"):
-        ops.Custom = primitive_api.Custom
+    for name in custom_ops.__all__:  # ops.Custom, ops.kernel
+        if not hasattr(ops, name):
+            setattr(ops, name, getattr(custom_ops, name))
     _mount_function_package()
     from cellgraph.ops import _auto_generate as ops_auto_generate
 

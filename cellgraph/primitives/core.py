@@ -215,6 +215,7 @@ def promote_operands(prim: Primitive, args: tuple, params: dict) -> tuple:
     if not all(is_value(a) for a in args[first:]):
         return args  # bind reports the bad operand
     avals = [abstract_of(a) for a in args[first:]]
+    args = args[:first] + _wrapped_ints(prim, args, first, avals, params)
     target = promoted_dtype(prim, avals)
     if target is None:
         return args
@@ -223,6 +224,31 @@ def promote_operands(prim: Primitive, args: tuple, params: dict) -> tuple:
     return args[:first] + tuple(
         a if aval.weak or aval.dtype == target else cast(a, dtype=target)
         for a, aval in zip(args[first:], avals))
+
+
+def _wrapped_ints(prim: Primitive, args: tuple, first: int, avals: list, params) -> tuple:
+    """A Python int meets an integer tensor in the tensor's dtype, wrapped into its range as
+    MindSpore casts it (uint8 200 + 300 is 244, max(uint8 200, 300) is 200): NumPy 2 would
+    refuse the int (NEP 50) and NumPy 1 compute in a wider type. Comparisons see the value."""
+    operands = args[first:]
+    if all(a.weak for a in avals) or not any(type(a) is int for a in operands):
+        return operands
+    target = result_dtype(*avals)
+    if not target.is_int or any(o.dtype.is_bool for o in _types(
+            prim.abstract_eval([abstract_of(a) for a in args], params))):
+        return operands
+    return tuple(wrap_int(a, target) if type(a) is int else a for a in operands)
+
+
+def _types(out) -> tuple:
+    return out if isinstance(out, tuple) else (out,)
+
+
+def wrap_int(value: int, dtype: dt.DType) -> int:
+    """`value` as integer `dtype` holds it: modulo 2**bits, in the dtype's range."""
+    bits = 8 * dtype.np.itemsize
+    low = -(1 << (bits - 1)) if dtype.np.kind == "i" else 0
+    return (value - low) % (1 << bits) + low
 
 
 def promoted_dtype(prim: Primitive, avals: list) -> dt.DType | None:

@@ -114,3 +114,19 @@ del _cls
 class UnsupportedError(CellgraphError, NotImplementedError):
     """A MindSpore feature that cellgraph cannot provide on this platform (MindIR export,
     Ascend-only kernels); the message says what to use instead."""
+
+
+_USER_FUNCTION_MARK = "_cellgraph_raised_by_user_function"
+
+
+def mark_raised_by_user_function(exc: BaseException, loc: SourceLoc | None) -> BaseException:
+    """Mark `exc`, raised by a user's function that a kernel ran (ops.Custom's), to reach the
+    user as that function raised it (as in MindSpore), with a note of the call's line."""
+    setattr(exc, _USER_FUNCTION_MARK, True)
+    if loc is not None and hasattr(exc, "add_note"):
+        exc.add_note(f"raised by the function of the operation called at\n{loc.render()}")
+    return exc
+
+
+def raised_by_user_function(exc: BaseException) -> bool:
+    return getattr(exc, _USER_FUNCTION_MARK, False)

@@ -67,6 +67,8 @@ HOST_FALLBACKS = {
                     "on every backend",
     "print": "formats values on the host",
     "py_hook": "calls the user's Python function (HookBackward) on host values",
+    "py_func": "calls the user's Python function (ops.Custom, func_type='pyfunc') on host "
+               "arrays",
     "summary": "keeps summary values on the host, for SummaryRecord to write",
 }
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from . import kernels as shared
 from .kernels import registrar
+from .numpy_compat import ARRAY_API
 
 TABLE: dict[str, Callable] = {}  # primitive name -> fn(*operands, **params) over NumPy
 kernel = registrar(TABLE)
@@ -436,8 +437,8 @@ SMALL_MATRIX = 4096  # elements of one matrix of the right operand
 
 @kernel("matmul")
 def _matmul(x, y, transpose_a=False, transpose_b=False):
-    a = x.mT if transpose_a else x
-    b = y.mT if transpose_b else y
+    a = np.swapaxes(x, -1, -2) if transpose_a else x
+    b = np.swapaxes(y, -1, -2) if transpose_b else y
     if (b.ndim > 2 and b.strides[-1] != b.itemsize and 0 not in b.strides
             and b.shape[-1] * b.shape[-2] <= SMALL_MATRIX):
         b = np.ascontiguousarray(b)
@@ -478,4 +479,4 @@ def numpy_erf(x):
     return np.asarray(_erf_impl[0](x)).astype(x.dtype, copy=False)
 
 
-NAMESPACE = shared.namespace(np, erf=numpy_erf)
+NAMESPACE = shared.namespace(np, erf=numpy_erf, **ARRAY_API)  # (NumPy 2's API on NumPy 1)

@@ -191,6 +191,23 @@ def _py_hook(lowering, node, inputs, key):
     return [out], key
 
 
+@rule("py_func")
+def _py_func(lowering, node, inputs, key):
+    """ops.Custom's function, called on the host in program order (an ordered callback)."""
+    call = node.params["call"]
+    shapes = tuple(jax.ShapeDtypeStruct(t.shape, t.dtype.np) for t in call.out_types)
+
+    def host_call(*values):
+        try:
+            return call(*[np.asarray(v) for v in values])
+        except Exception as e:  # XLA reports it as its own error: the call re-raises this one
+            lowering.host_errors.append(e)
+            raise
+
+    outs = io_callback(host_call, shapes, *inputs, ordered=True)
+    return list(outs), key
+
+
 @rule("check_range")
 def _check_range(lowering, node, inputs, key):
     """The check runs on the host, in program order (an ordered callback); the value passes."""

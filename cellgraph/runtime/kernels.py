@@ -22,6 +22,8 @@ from collections.abc import Callable
 from cellgraph.primitives.check_ops import range_message
 from cellgraph.primitives.core import PRIMITIVES, to_numpy_index
 
+from .numpy_compat import NUMPY2
+
 TABLE: dict[str, Callable] = {}  # primitive name -> fn(xp, *operands, **params)
 
 
@@ -201,6 +203,20 @@ def _gelu_tanh_grad(xp, x, dy):
     return dy * (0.5 * (1 + t + x * slope * (1 - t * t)))
 
 
+def _in_operand_dtype(fn):
+    """`fn`'s results in its first operand's dtype. NumPy 1 computes 0-d operands with the
+    Python number constants of these formulas in float64 (value-based promotion), where NumPy 2
+    (NEP 50) and the other namespaces keep the operand's dtype, as the type rules say."""
+    @functools.wraps(fn)
+    def kernel(xp, x, *rest):
+        out = fn(xp, x, *rest)
+        if isinstance(out, tuple):
+            return tuple(xp.asarray(o, dtype=x.dtype) for o in out)
+        return xp.asarray(out, dtype=x.dtype)
+    return kernel
+
+
+
 TABLE["softplus"] = lambda xp, x: xp.logaddexp(xp.zeros_like(x), x)
 TABLE["clip_by_value"] = lambda xp, x, lo, hi: xp.minimum(xp.maximum(x, lo), hi)
 
@@ -248,7 +264,8 @@ TABLE["dropout"] = lambda xp, x, mask, keep_prob: (
 
 @kernel("matmul")
 def _matmul(xp, x, y, transpose_a=False, transpose_b=False):
-    return xp.matmul(x.mT if transpose_a else x, y.mT if transpose_b else y)
+    return xp.matmul(xp.matrix_transpose(x) if transpose_a else x,
+                     xp.matrix_transpose(y) if transpose_b else y)
 
 
 # ----- reductions -------------------------------------------------------------------------------
@@ -466,13 +483,15 @@ def _gather_nd(xp, x, indices):
 
 # ----- linear algebra (stacks of matrices in the last two axes) ---------------------------------
 
-TABLE["matrix_inverse"] = lambda xp, x, adjoint=False: xp.linalg.inv(x.mT if adjoint else x)
+TABLE["matrix_inverse"] = lambda xp, x, adjoint=False: xp.linalg.inv(
+    xp.matrix_transpose(x) if adjoint else x)
 TABLE["matrix_determinant"] = lambda xp, x: xp.linalg.det(x)
 # The factor of the symmetric part (what a symmetric input is anyway), so that the gradient,
 # symmetric by construction, is the derivative of the function computed.
-TABLE["cholesky"] = lambda xp, x, upper=False: xp.linalg.cholesky((x + x.mT) / 2, upper=upper)
+TABLE["cholesky"] = lambda xp, x, upper=False: xp.linalg.cholesky(
+    (x + xp.matrix_transpose(x)) / 2, upper=upper)
 TABLE["matrix_solve"] = lambda xp, a, b, adjoint=False: xp.linalg.solve(
-    a.mT if adjoint else a, b)
+    xp.matrix_transpose(a) if adjoint else a, b)
 
 
 # ----- rounding and special functions -----------------------------------------------------------
@@ -513,7 +532,7 @@ def _argmin(xp, x, axis, keep_dims=False, dtype=None):
 @kernel("svd")
 def _svd(xp, x, full_matrices=False):
     u, s, vh = xp.linalg.svd(x, full_matrices=full_matrices)
-    return s, u, vh.mT
+    return s, u, xp.matrix_transpose(vh)
 
 
 # ----- the gamma family and erfinv (array-API arithmetic only, so every backend agrees) ---------
@@ -624,3 +643,10 @@ def _running_extremum(better):
 
 TABLE["cummax"] = _running_extremum(lambda a, b: a > b)
 TABLE["cummin"] = _running_extremum(lambda a, b: a < b)
+
+
+# NumPy 1 (see _in_operand_dtype)
+if not NUMPY2:  # formulas with Python number constants
+    for _name in ("rsqrt", "reciprocal", "sigmoid", "relu", "normal_cdf", "gelu", "gelu_grad",
+                  "gelu_and_slope", "gelu_tanh", "gelu_tanh_grad", "erfc"):
+        TABLE[_name] = _in_operand_dtype(TABLE[_name])

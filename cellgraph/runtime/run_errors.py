@@ -15,6 +15,7 @@ from cellgraph.primitives.errors import (
     DTypeError,
     IndexRangeError,
     RunError,
+    raised_by_user_function,
 )
 
 # the Python exception -> the cellgraph error it becomes (first match in the exception's MRO)
@@ -32,6 +33,8 @@ def located_error(exc: BaseException, module, namespace: dict) -> BaseException:
     node, inputs, graph_name = entry
     if isinstance(exc, CellgraphError):
         return exc.with_loc(node.loc)
+    if raised_by_user_function(exc):
+        return exc
     cls = next((ERROR_CLASSES[c] for c in type(exc).__mro__ if c in ERROR_CLASSES), RunError)
     described = ", ".join(_describe(name, frame.f_locals, frame.f_globals) for name in inputs)
     params = {k: v for k, v in node.params.items() if not hasattr(v, "nodes")}
@@ -48,7 +51,8 @@ def kernel_error(exc: Exception, prim, args, params: dict) -> BaseException:
     """The error to raise for `exc`, raised by `prim`'s kernel run eagerly (PyNative mode,
     `__init__` code, constant folding) on `args`: typed as in a graph, naming the operation,
     its parameters and the values it got."""
-    if isinstance(exc, (CellgraphError, NotImplementedError)):
+    if isinstance(exc, (CellgraphError, NotImplementedError)) or \
+            raised_by_user_function(exc):
         return exc
     cls = next((ERROR_CLASSES[c] for c in type(exc).__mro__ if c in ERROR_CLASSES), RunError)
     names = [f"x{i}" for i in range(len(args))]

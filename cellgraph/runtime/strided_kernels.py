@@ -55,7 +55,8 @@ def masked(xp, values, mask):
     `where` branches per element and costs some fifteen times more on an irregular mask."""
     bits = xp.dtype(f"uint{8 * values.dtype.itemsize}")
     all_ones = mask.astype(bits) * xp.iinfo(bits).max
-    return (values.view(bits) & all_ones).view(values.dtype)
+    # as an array of `bits`: NumPy 1 gives 0-d operands the smallest type holding their values
+    return xp.asarray(values.view(bits) & all_ones, dtype=bits).view(values.dtype)
 
 
 @kernel("relu_grad")

@@ -14,15 +14,18 @@ from cellgraph.testing import check_grads
 
 
 def reference(image, boxes, box_index, crop_size, method="bilinear", extrapolation=0.0):
-    """The definition, one output pixel at a time, in float64."""
+    """The definition, one output pixel at a time: source positions in float32 (as the kernel
+    and MindSpore compute them; every operand a float32, so NumPy 1 and 2 agree), pixel values
+    in float64."""
     _, height, width, depth = image.shape
     crop_h, crop_w = crop_size
     out = np.zeros((len(boxes), crop_h, crop_w, depth))
+    f32 = np.float32
 
     def source(start, end, size, count, k):
         if count > 1:
-            return start * (size - 1) + k * (end - start) * (size - 1) / (count - 1)
-        return 0.5 * (start + end) * (size - 1)
+            return start * f32(size - 1) + f32(k) * (end - start) * f32(size - 1) / f32(count - 1)
+        return f32(0.5) * (start + end) * f32(size - 1)
 
     for n, (y1, x1, y2, x2) in enumerate(boxes):
         img = image[box_index[n]].astype(np.float64)
@@ -33,7 +36,7 @@ def reference(image, boxes, box_index, crop_size, method="bilinear", extrapolati
                 if not (0 <= y <= height - 1 and 0 <= x <= width - 1):
                     out[n, i, j] = extrapolation
                 elif method == "nearest":
-                    out[n, i, j] = img[math.floor(y + 0.5), math.floor(x + 0.5)]
+                    out[n, i, j] = img[math.floor(y + f32(0.5)), math.floor(x + f32(0.5))]
                 else:
                     t, b, l, r = math.floor(y), math.ceil(y), math.floor(x), math.ceil(x)
                     fy, fx = y - t, x - l

@@ -30,6 +30,9 @@ ZERO_GRADIENT = {"stop_gradient"}
 # A collective's gradient involves every rank's loss: tests/cellgraph/test_communication.py checks
 # them on two processes against central differences of the global loss, at orders 1 and 2.
 COLLECTIVES = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce"}
+# ops.Custom's node: differentiated only through the user's bprop, whose refusal without one
+# and whose use with one tests/ops/test_custom_ops.py checks
+USER_BPROP = {"py_func"}
 
 _rng = np.random.default_rng(1234)
 ALL = slice(None)
@@ -377,7 +380,7 @@ def _call(name, params):
 
 def test_every_differentiable_primitive_has_a_case():
     missing = (differentiable_primitives() - set(grad_cases()) - STRUCTURAL - ZERO_GRADIENT
-               - COLLECTIVES)
+               - COLLECTIVES - USER_BPROP)
     assert not missing, (f"differentiable primitives without a gradient case in "
                          f"tests/ops/test_grads.py or a float kernel case: {sorted(missing)}")
     unknown = set(CASES) - set(PRIMITIVES)

@@ -52,7 +52,8 @@ def _primitives():
 EFFECT_TESTS = {"print": "test_print_kernel_writes_values",
                 "uniform_real": "tests/cellgraph/test_layers.py::test_uniform_real_*",
                 "summary": "tests/cellgraph/train/test_summary.py",
-                "py_hook": "tests/cellgraph/test_gradient_hooks.py::test_hook_backward_*"}
+                "py_hook": "tests/cellgraph/test_gradient_hooks.py::test_hook_backward_*",
+                "py_func": "tests/ops/test_custom_ops.py"}
 
 # Collectives need a group of processes: tests/cellgraph/test_communication.py runs them on
 # one and on two processes, against their definitions.

@@ -1,0 +1,110 @@
+"""MindSpore Primitive subclasses defined in Python: a Python `__call__` (PyNative, and parsed
+in graphs), `infer_shape`/`infer_dtype` run in graphs and held to, `infer_value` folding calls
+on constants, and the error for a subclass that names a kernel cellgraph cannot run."""
+import numpy as np
+import pytest
+
+import cellgraph
+from cellgraph import Tensor, nn, ops
+from cellgraph.ops import Primitive, PrimitiveWithInfer, prim_attr_register
+
+X = np.array([1.0, -2.0, 3.0], np.float32)
+
+
+class Net(nn.Cell):
+    def __init__(self, op):
+        super().__init__()
+        self.op = op
+
+    def construct(self, x):
+        return self.op(x)
+
+
+class Scale(Primitive):
+    @prim_attr_register
+    def __init__(self, factor=2.0):
+        pass
+
+    def __call__(self, x):
+        if (x > 0).all():  # a Tensor condition: parsed as a branch in graphs
+            return ops.mul(x, self.factor)
+        return ops.abs(x) * self.factor
+
+
+class Declared(PrimitiveWithInfer):
+    @prim_attr_register
+    def __init__(self, reduce=False):
+        self.init_prim_io_names(inputs=["x"], outputs=["y"])
+        self.seen = []
+
+    def infer_shape(self, shape):
+        self.seen.append(shape)
+        if len(shape) != 1:
+            raise ValueError(f"For 'Declared', x must be 1-d, got {shape}")
+        return [1] if self.reduce else shape
+
+    def infer_dtype(self, dtype):
+        return dtype
+
+    def __call__(self, x):
+        return ops.sum(x) if self.reduce else x * 1.5  # reduce: keeps no axis, unlike infer
+
+
+class TimesTen(PrimitiveWithInfer):
+    @prim_attr_register
+    def __init__(self):
+        pass
+
+    def infer_shape(self, shape):
+        return shape
+
+    def infer_dtype(self, dtype):
+        return dtype
+
+    def infer_value(self, value):
+        return None if value is None else Tensor(value.asnumpy() * 10)
+
+
+@pytest.mark.parametrize("mode", [cellgraph.GRAPH_MODE, cellgraph.PYNATIVE_MODE])
+def test_python_call_runs_in_both_modes(mode):
+    cellgraph.set_context(mode=mode)
+    scale = Scale(3.0)
+    assert scale.factor == 3.0 and scale.attrs == {"factor": 3.0}
+    assert repr(scale) == "Prim[Scale]<factor=3.0>" and scale.name == "Scale"
+    np.testing.assert_array_equal(Net(scale)(Tensor(X)).asnumpy(), np.abs(X) * 3)
+    np.testing.assert_array_equal(Net(scale)(Tensor(np.abs(X))).asnumpy(), np.abs(X) * 3)
+    grad = cellgraph.grad(Net(scale))(Tensor(np.abs(X)))
+    np.testing.assert_array_equal(grad.asnumpy(), [3.0, 3.0, 3.0])
+
+
+def test_infer_runs_in_graphs_and_is_held_to():
+    declared = Declared()
+    np.testing.assert_allclose(Net(declared)(Tensor(X)).asnumpy(), X * 1.5)
+    assert declared.seen == [[3]] and declared.attrs["input_names"] == ["x"]
+    with pytest.raises(ValueError, match="x must be 1-d, got \\[1, 3\\]"):
+        Net(Declared())(Tensor(X[None]))
+    with pytest.raises(ValueError, match="infer_shape gives \\(1,\\), but __call__ returned"):
+        Net(Declared(reduce=True))(Tensor(X))
+    cellgraph.set_context(mode=cellgraph.PYNATIVE_MODE)  # PyNative runs __call__ only
+    assert Net(Declared(reduce=True))(Tensor(X)).shape == ()
+
+
+def test_infer_value_folds_calls_on_constants():
+    class Folded(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.op = TimesTen()
+            self.c = Tensor(np.array([1.0, 2.0], np.float32))
+
+        def construct(self, y):
+            return self.op(self.c) + y
+
+    out = Folded()(Tensor(np.zeros(2, np.float32)))
+    np.testing.assert_array_equal(out.asnumpy(), [10.0, 20.0])  # MindSpore 2.10: [10. 20.]
+
+
+def test_a_subclass_without_python_call_is_an_error():
+    with pytest.raises(NotImplementedError, match="Unsupported op \\[TimesTen\\] on CPU.*"
+                                                  "ops.Custom"):
+        Net(TimesTen())(Tensor(X))  # MindSpore: RuntimeError, Unsupported op [...] on CPU
+    assert isinstance(NotImplementedError(), RuntimeError)
