@@ -66,22 +66,62 @@ def _gain(nonlinearity: str, param=None) -> float:
                              f"one of linear, sigmoid, tanh, relu, leaky_relu, selu")
 
 
+def _assignment(arr: np.ndarray, num) -> np.ndarray:
+    """Write `num` (a number or an array of arr's shape) into `arr`, 0-d arrays included; the
+    helper MindSpore's initializers, and user subclasses of Initializer, fill arrays with."""
+    if arr.shape == ():
+        arr = arr.reshape(1)
+        arr[:] = num
+        return arr.reshape(())
+    arr[:] = num[:] if isinstance(num, np.ndarray) else num
+    return arr
+
+
+def _random_init_rng() -> np.random.Generator:
+    """The generator one random initialization draws from: cellgraph's global one (what
+    `set_seed` seeds). As in MindSpore, each random initialization also takes one draw from
+    NumPy's global generator (MindSpore's seed for its own draw), so the rest of a program sees
+    NumPy's state as it would under MindSpore; the values themselves are not MindSpore's."""
+    np.random.randint(low=1, high=1 << 63, dtype=np.int64)
+    return global_rng()
+
+
 class Initializer:
-    """Base class: `generate(shape, rng)` returns a float64 NumPy array of `shape`."""
+    """Base class. Built-in initializers define `generate(shape, rng)`, a float64 NumPy array
+    of `shape` (`random = False` for those that draw nothing); a user subclass may instead
+    override `_initialize(arr)`, MindSpore's protocol, filling `arr` in place (with
+    `_assignment`)."""
+
+    random = True
+
+    def __init__(self, **kwargs):
+        self._kwargs = kwargs
+        self._seed = None
 
     def generate(self, shape: tuple, rng: np.random.Generator) -> np.ndarray:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__}: define generate(shape, rng) or "
+                                  f"_initialize(arr)")
+
+    def _initialize(self, arr: np.ndarray) -> None:
+        rng = _random_init_rng() if self.random else None
+        _assignment(arr, self.generate(arr.shape, rng))
 
     def __call__(self, arr: np.ndarray) -> None:
         """MindSpore's protocol: fill a NumPy array in place."""
-        arr[...] = self.generate(arr.shape, global_rng())
+        if not isinstance(arr, np.ndarray):
+            raise TypeError(f"{type(self).__name__}: `arr` must be a numpy.ndarray, got "
+                            f"{type(arr).__name__}")
+        self._initialize(arr)
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items()
+                           if not k.startswith("_"))
         return f"{type(self).__name__}({fields})"
 
 
 class Constant(Initializer):
+    random = False
+
     def __init__(self, value):
         if isinstance(value, bool) or not isinstance(value, numbers.Number):
             raise DTypeError(f"Constant: `value` must be a number, got {type(value).__name__}")
@@ -212,6 +252,8 @@ class Orthogonal(Initializer):
 class Identity(Initializer):
     """The 2-D identity matrix (ones on the diagonal of a rectangular one)."""
 
+    random = False
+
     def generate(self, shape, rng):
         if len(shape) != 2:
             raise ShapeError(f"Identity: expected a 2-D shape, got {tuple(shape)}")
@@ -292,5 +334,6 @@ def initializer(init, shape=None, dtype=dt.float32) -> Tensor:
     if not isinstance(init, Initializer):
         raise DTypeError(f"initializer: `init` must be an Initializer, a name, a number or a "
                          f"Tensor, got {type(init).__name__}")
-    values = init.generate(shape, global_rng())
-    return Tensor(np.asarray(values).astype(dtype.np), dtype)
+    arr = np.zeros(shape, dtype.np if dtype.np.kind in "fc" else np.float64)
+    init(arr)
+    return Tensor(arr.astype(dtype.np, copy=False), dtype)

@@ -11,11 +11,13 @@ from cellgraph.runtime import rng as _rng
 
 
 def set_seed(seed: int) -> None:
-    """Reset the global random generator to `seed` (a non-negative int)."""
+    """Reset the global random generator to `seed` (a non-negative int), and NumPy's, as
+    MindSpore does (its initializers draw from NumPy's generator, and so do cellgraph's)."""
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise DTypeError(f"set_seed: `seed` must be an int, got {type(seed).__name__} {seed!r}")
     if seed < 0:
         raise ArgumentValueError(f"set_seed: `seed` must be >= 0, got {seed}")
+    np.random.seed(int(seed))
     _rng.seed_generator(int(seed))
 
 

@@ -17,7 +17,6 @@ import math
 import numpy as np
 
 import cellgraph.ops as F
-from cellgraph.common.seed import global_rng
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
@@ -63,7 +62,20 @@ _MODES = {"RNN_TANH": (1, _rnn_step(F.tanh)), "RNN_RELU": (1, _rnn_step(F.relu))
 
 
 def _uniform(shape, bound: float, dtype=dt.float32) -> Tensor:
-    return Tensor(global_rng().uniform(-bound, bound, shape).astype(np.float32), dtype)
+    """Initial weights as MindSpore draws them: from NumPy's global generator, so after the
+    same `set_seed` they are MindSpore's values and NumPy's state after them is MindSpore's."""
+    return Tensor(np.random.uniform(-bound, bound, shape).astype(np.float32), dtype)
+
+
+def _cell_uniform(shapes: list, bound: float, dtype=dt.float32) -> list:
+    """An RNN cell's initial weights, drawing from NumPy's global generator what MindSpore's
+    cells draw: a normal sample of each shape (which MindSpore then overwrites), then one
+    Uniform initialization each."""
+    from cellgraph.common.initializer import Uniform, initializer
+
+    for shape in shapes:
+        np.random.randn(*shape)
+    return [initializer(Uniform(bound), shape, dtype) for shape in shapes]
 
 
 def _check_bool(value, op: str, name: str) -> bool:
@@ -137,10 +149,13 @@ class _RNNBase(Cell):
                  ("weight_hh", lambda n: (gate_size, self.hidden_size))]
         if self.has_bias:
             kinds += [("bias_ih", lambda n: (gate_size,)), ("bias_hh", lambda n: (gate_size,))]
-        for kind, shape_of in kinds:  # MindSpore's order: every w_ih, then every w_hh, ...
+        # drawn layer by layer, each layer's w_ih, w_hh, b_ih, b_hh, as MindSpore draws them
+        values = {(kind, n): _uniform(shape_of(n), bound, dtype)
+                  for n in range(len(names)) for kind, shape_of in kinds}
+        for kind, _ in kinds:  # MindSpore's order: every w_ih, then every w_hh, ...
             for n, (layer, suffix) in enumerate(names):
                 name = f"{kind}_l{layer}{suffix}"
-                setattr(self, name, Parameter(_uniform(shape_of(n), bound, dtype), name=name))
+                setattr(self, name, Parameter(values[(kind, n)], name=name))
 
     def _list(self, kind: str) -> ParameterTuple:
         if kind.startswith("bias") and not self.has_bias:
@@ -268,14 +283,14 @@ class _RNNCellBase(Cell):
         self.has_bias = _check_bool(has_bias, op, "has_bias")
         gate_size = _MODES[self.mode][0] * self.hidden_size
         bound = 1 / math.sqrt(self.hidden_size)
-        self.weight_ih = Parameter(_uniform((gate_size, self.input_size), bound, dtype),
-                                   "weight_ih")
-        self.weight_hh = Parameter(_uniform((gate_size, self.hidden_size), bound, dtype),
-                                   "weight_hh")
+        shapes = [(gate_size, self.input_size), (gate_size, self.hidden_size)]
+        values = _cell_uniform(shapes + [(gate_size,)] * 2 * self.has_bias, bound, dtype)
+        self.weight_ih = Parameter(values[0], "weight_ih")
+        self.weight_hh = Parameter(values[1], "weight_hh")
         self.bias_ih = self.bias_hh = None
         if self.has_bias:
-            self.bias_ih = Parameter(_uniform((gate_size,), bound, dtype), "bias_ih")
-            self.bias_hh = Parameter(_uniform((gate_size,), bound, dtype), "bias_hh")
+            self.bias_ih = Parameter(values[2], "bias_ih")
+            self.bias_hh = Parameter(values[3], "bias_hh")
 
     def construct(self, x, hx):
         if len(x.shape) != 2 or x.shape[1] != self.input_size:

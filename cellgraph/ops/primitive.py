@@ -136,6 +136,9 @@ class PrimitiveWithInfer(Primitive):
     """A primitive with Python inference: `infer_shape`, `infer_dtype` and `infer_value` (each
     None when it says nothing), or `__infer__` over {"shape", "dtype", "value"} dicts."""
 
+    def __init__(self, name):
+        super().__init__(name)
+
     def infer_shape(self, *args):
         return None
 
@@ -152,6 +155,9 @@ class PrimitiveWithInfer(Primitive):
 
 class PrimitiveWithCheck(Primitive):
     """A primitive with Python argument checks (check_shape, check_dtype)."""
+
+    def __init__(self, name):
+        super().__init__(name)
 
 
 def prim_attr_register(fn):

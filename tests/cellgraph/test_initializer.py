@@ -113,3 +113,49 @@ def test_orthogonal_identity_and_variance_scaling():
         assert abs(values.std() - np.sqrt(2 / 50)) < 0.01, distribution
     truncated = initializer(VarianceScaling(1.0, "fan_in"), (200, 50)).asnumpy()
     assert np.abs(truncated).max() <= 2 * np.sqrt(1 / 50) / 0.8796 + 1e-6
+
+
+# NumPy's global state after MindSpore 2.10 builds these (recorded from it, seed 1): every
+# random initialization takes one draw from NumPy's generator, an RNN draws its weights there.
+_MS_NEXT_DRAW = {"dense_and_conv": 0.30233257263183977, "lstm_cell": 0.6167783570016576,
+                 "lstm_2_layers_bidirectional": 0.9488362882802196}
+
+
+def test_initializers_consume_numpys_generator_as_mindspore():
+    cellgraph.set_seed(1)
+    assert np.random.rand() == 0.417022004702574  # set_seed seeds NumPy too
+    cellgraph.set_seed(1)
+    nn.Dense(3, 4), nn.Conv2d(1, 2, 3)  # weight, bias; weight (no bias by default)
+    assert np.random.rand() == _MS_NEXT_DRAW["dense_and_conv"]
+    cellgraph.set_seed(1)
+    nn.LSTMCell(3, 4)
+    assert np.random.rand() == _MS_NEXT_DRAW["lstm_cell"]
+    cellgraph.set_seed(1)
+    lstm = nn.LSTM(3, 4, num_layers=2, bidirectional=True)
+    assert np.random.rand() == _MS_NEXT_DRAW["lstm_2_layers_bidirectional"]
+    # an RNN's weights are MindSpore's own values: drawn from NumPy in its order
+    assert lstm.weight_ih_l1_reverse.asnumpy().ravel()[0] == np.float32(-0.4430356025695801)
+    cellgraph.set_seed(1)
+    initializer(Zero(), (2, 2), cellgraph.float32)  # nothing random: no draw
+    assert np.random.rand() == 0.417022004702574
+
+
+def test_user_initializer_fills_through_initialize_and_assignment():
+    from cellgraph.common.initializer import Initializer, _assignment
+
+    class Ramp(Initializer):
+        def __init__(self, step):
+            super().__init__(step=step)
+            self.step = step
+
+        def _initialize(self, arr):
+            _assignment(arr, np.arange(arr.size).reshape(arr.shape) * self.step)
+
+    np.testing.assert_array_equal(initializer(Ramp(2), (2, 2), cellgraph.float32).asnumpy(),
+                                  [[0, 2], [4, 6]])
+    dense = nn.Dense(2, 2, weight_init=Ramp(1.0))
+    np.testing.assert_array_equal(dense.weight.asnumpy(), [[0, 1], [2, 3]])
+    scalar = np.zeros(())
+    assert _assignment(scalar, 5.0) == 5.0
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        Ramp(1)([1, 2])
