@@ -162,8 +162,16 @@ def unsqueeze(input, dim):
 
 
 def flatten(input, order="C", *, start_dim=1, end_dim=-1):
-    """Merge the axes from start_dim to end_dim (MindSpore's default keeps the batch axis)."""
+    """Merge the axes from start_dim to end_dim (MindSpore's default keeps the batch axis);
+    order="F" merges in column-major order (the axes reversed first, as MindSpore does)."""
+    if order not in ("C", "F"):
+        raise ArgumentValueError(f"flatten: `order` must be 'C' or 'F', got {order!r}")
     shape = _shape(input)
+    if order == "F":
+        if len(shape) <= 1:
+            return F.reshape(input, (-1,))
+        input = F.transpose(input, tuple(reversed(range(len(shape)))))
+        shape = shape[::-1]
     if not shape:
         return F.reshape(input, (1,))
     start, end = start_dim % len(shape), end_dim % len(shape)
@@ -368,15 +376,39 @@ class L2Normalize:
         return F.div(input_x, F.sqrt(F.maximum(squares, self.epsilon)))
 
 
+def _init_and_select(input, initial, where, compare, op):
+    """MindSpore's `initial`/`where` for max and min: every element compared with `initial`,
+    and `initial` where `where` is False."""
+    if initial is not None and (isinstance(initial, bool) or not isinstance(
+            initial, numbers.Number)):
+        raise DTypeError(f"{op}: `initial` must be a scalar, got {type(initial).__name__}")
+    if initial is not None:
+        input = compare(input, F.fill(abstract_of(input).dtype, _shape(input), initial))
+    if where is None:
+        return input
+    if where is True:  # a 0-d True mask selects everything
+        return input
+    if isinstance(where, (bool, list, tuple, np.ndarray)):
+        where = np.asarray(where, dtype=bool)
+    where = F.cast(where, dt.bool_)
+    if initial is None:
+        raise ArgumentValueError(f"{op}: `initial` must be given with a `where` mask")
+    fill = F.fill(abstract_of(input).dtype, _shape(input), initial)
+    return F.select(F.broadcast_to(where, _shape(input)), input, fill)
+
+
 def max(input, axis=None, keepdims=False, *, initial=None, where=None):
-    """(maximum values, their indices) along `axis`; over everything when axis is None."""
+    """(maximum values, their indices) along `axis`; over everything when axis is None.
+    `initial` takes part in every maximum, and where `where` is False only `initial` does."""
+    input = _init_and_select(input, initial, where, F.maximum, "max")
     if axis is None:
         return F.reduce_max(input, (), keepdims), argmax(F.reshape(input, (-1,)))
     return F.reduce_max(input, axis, keepdims), argmax(input, axis, keepdims)
 
 
 def min(input, axis=None, keepdims=False, *, initial=None, where=None):
-    """(minimum values, their indices) along `axis`."""
+    """(minimum values, their indices) along `axis` (`initial` and `where` as in `max`)."""
+    input = _init_and_select(input, initial, where, F.minimum, "min")
     values, index = max(F.neg(input), axis, keepdims)
     return F.neg(values), index
 

@@ -164,11 +164,10 @@ def gelu(input_x, approximate="none"):
 
 
 def softplus(input, beta=1, threshold=20):
-    """log(1 + exp(beta * x)) / beta, computed stably (so `threshold`, where the PyTorch
-    formula switches to x, changes the result by less than exp(-threshold))."""
-    if beta == 1:
-        return SP.softplus(input)
-    return M.div(SP.softplus(M.mul(input, beta)), beta)
+    """log(1 + exp(beta * x)) / beta, computed stably, and x itself where beta * x >
+    threshold (as MindSpore)."""
+    out = SP.softplus(input) if beta == 1 else M.div(SP.softplus(M.mul(input, beta)), beta)
+    return M.select(M.greater(M.mul(input, beta), threshold), input, out)
 
 
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):

@@ -6,6 +6,7 @@ import numbers
 import os
 import time
 
+from cellgraph.primitives.errors import UnsupportedError
 from cellgraph.train.serialization import save_checkpoint, writes_checkpoints
 
 from ._callback import Callback
@@ -28,7 +29,8 @@ class CheckpointConfig:
     def __init__(self, save_checkpoint_steps=1, save_checkpoint_seconds=0,
                  keep_checkpoint_max=5, keep_checkpoint_per_n_minutes=0, integrated_save=True,
                  async_save=False, saved_network=None, append_info=None, enc_key=None,
-                 enc_mode="AES-GCM", exception_save=False, **kwargs):
+                 enc_mode="AES-GCM", exception_save=False, crc_check=False,
+                 remove_redundancy=False, format="ckpt", **kwargs):
         self.save_checkpoint_steps = _count(save_checkpoint_steps, "save_checkpoint_steps")
         self.save_checkpoint_seconds = _count(save_checkpoint_seconds,
                                               "save_checkpoint_seconds")
@@ -39,6 +41,19 @@ class CheckpointConfig:
         self.keep_checkpoint_per_n_minutes = _count(keep_checkpoint_per_n_minutes,
                                                     "keep_checkpoint_per_n_minutes")
         self.integrated_save, self.async_save = integrated_save, async_save
+        # what the file holds and how it is written: handed to save_checkpoint as is
+        self.enc_key, self.enc_mode, self.crc_check = enc_key, enc_mode, crc_check
+        if format not in ("ckpt", "safetensors"):
+            raise ValueError(f"CheckpointConfig: `format` must be 'ckpt' or 'safetensors', "
+                             f"got {format!r}")
+        self.format = format
+        for name, value in (("exception_save", exception_save),
+                            ("remove_redundancy", remove_redundancy),
+                            *sorted(kwargs.items())):
+            if value:  # a checkpoint saved on an exception, redundancy removal across ranks,
+                # MapParameter increments: none of them is done here, so say so
+                raise UnsupportedError(f"CheckpointConfig: {name}={value!r} is not supported "
+                                       f"(the default keeps working)")
         self.saved_network = saved_network
         self.append_info = list(append_info or [])
         unknown = [a for a in self.append_info if not isinstance(a, dict) and a not in (
@@ -80,7 +95,8 @@ class ModelCheckpoint(Callback):
     def _free_prefix(self) -> str:
         existing = os.listdir(self._directory)
         prefix, n = self._base_prefix, 0
-        while any(f.startswith(prefix + "-") and f.endswith(".ckpt") for f in existing):
+        suffix = "." + self._config.format
+        while any(f.startswith(prefix + "-") and f.endswith(suffix) for f in existing):
             n += 1
             prefix = f"{self._base_prefix}_{n}"
         return prefix
@@ -104,9 +120,12 @@ class ModelCheckpoint(Callback):
     def _save(self, cb_params):
         step_in_epoch = (cb_params.cur_step_num - 1) % cb_params.batch_num + 1
         path = os.path.join(self._directory, f"{self._prefix}-{cb_params.cur_epoch_num}_"
-                                             f"{step_in_epoch}.ckpt")
+                                             f"{step_in_epoch}.{self._config.format}")
         network = self._config.saved_network or cb_params.train_network
-        save_checkpoint(network, path, append_dict=self._append_dict(cb_params))
+        config = self._config
+        save_checkpoint(network, path, append_dict=self._append_dict(cb_params),
+                        enc_key=config.enc_key, enc_mode=config.enc_mode,
+                        crc_check=config.crc_check, format=config.format)
         self._last_step, self._last_time, self._latest = cb_params.cur_step_num, \
             time.monotonic(), path
         if path in self._saved:
