@@ -75,7 +75,7 @@ def _public_objects():
                 continue
             try:
                 obj = getattr(module, name)
-            except Exception:  # noqa: BLE001 - an optional extra missing: not ours to audit
+            except (ImportError, AttributeError):  # an optional extra missing
                 continue
             if isinstance(obj, types.ModuleType) or id(obj) in seen:
                 continue
@@ -105,8 +105,7 @@ def _functions_of(qualname: str, obj):
 
 def _base_classes():
     import cellgraph
-    from cellgraph import nn
-    from cellgraph import dataset
+    from cellgraph import dataset, nn
     for cls in (cellgraph.Tensor, cellgraph.Parameter, nn.Cell, nn.Optimizer, dataset.Dataset):
         for klass in cls.__mro__:
             if _own(klass):
@@ -185,9 +184,9 @@ def unread_parameters(fn, read_names: set[str]) -> list[str]:
             if all(isinstance(t, ast.Name) and t.id == "_" for t in targets):
                 continue  # `_ = x`
             if all(isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
-                   and t.value.id == "self" for t in targets):
-                if not any(t.attr in read_names for t in targets):
-                    continue  # stored where nothing reads it
+                   and t.value.id == "self" for t in targets) and not any(
+                    t.attr in read_names for t in targets):
+                continue  # stored where nothing reads it
         if isinstance(up, ast.Tuple) and isinstance(parent.get(up), ast.Assign) \
                 and parent[up].value is up and all(
                     isinstance(t, ast.Name) and t.id == "_" for t in parent[up].targets):

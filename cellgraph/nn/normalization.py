@@ -112,7 +112,7 @@ class BatchNorm3d(_BatchNorm):
             raise ArgumentValueError(f"BatchNorm3d: only data_format='NCDHW' is supported, got "
                                      f"{data_format!r}")
         super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init,
-                         moving_mean_init, moving_var_init, use_batch_statistics)
+                         moving_mean_init, moving_var_init, use_batch_statistics, dtype=dtype)
 
     def construct(self, x):
         check_input(self.op, x, rank=5, channels=self.num_features)

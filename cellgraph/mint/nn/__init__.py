@@ -88,6 +88,7 @@ class LogSoftmax(_nn.LogSoftmax):
 
 class Dropout(_nn.Dropout):
     def __init__(self, p=0.5, inplace=False):
+        functional.check_inplace(inplace, "mint.nn.Dropout")
         super().__init__(p=p)
 
 
