@@ -5,7 +5,7 @@ from __future__ import annotations
 from cellgraph import nn as _nn
 from cellgraph.primitives.errors import ArgumentValueError
 
-from . import functional  # noqa: F401  (mint.nn.functional)
+from . import functional  # mint.nn.functional
 
 ReLU, GELU, SiLU, Sigmoid, Tanh, Identity = (_nn.ReLU, _nn.GELU, _nn.SiLU, _nn.Sigmoid,
                                              _nn.Tanh, _nn.Identity)
