@@ -133,7 +133,8 @@ class BatchDataset(Dataset):
 
     def __init__(self, input_dataset, batch_size, drop_remainder=False,
                  num_parallel_workers=None, per_batch_map=None, input_columns=None,
-                 output_columns=None, pad_info=None, **kwargs):
+                 output_columns=None, pad_info=None, python_multiprocessing=False,
+                 max_rowsize=None):
         super().__init__([input_dataset])
         child = input_dataset
         self.batch_size = _check_count(batch_size, "batch", "batch_size")

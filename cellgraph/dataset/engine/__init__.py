@@ -14,6 +14,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from cellgraph.primitives.errors import UnsupportedError
+
 from .. import config
 
 __all__ = ["Dataset"]
@@ -79,6 +81,8 @@ class Dataset:
         results become `output_columns` (default: the input columns' names)."""
         from ..nodes import MapNode
 
+        if callbacks is not None:  # DSCallback hooks around each step of the map
+            raise UnsupportedError(f"map: callbacks={callbacks!r} is not supported")
         mapped = MapNode(self, operations, input_columns, output_columns, column_order)
         return mapped if cache is None else cache.over(mapped)
 
