@@ -2,7 +2,7 @@
 
 An argument that changes results, files or security must act or raise; one that is only a
 device or performance hint in MindSpore may be accepted without effect, but then it is listed
-in the README's table of such arguments and in `HINTS` below with the reason. This script
+in the README's table of such arguments and in `REVIEWED` below with the reason. This script
 walks every public callable (functions; for classes `__init__`/`__new__` and the public
 methods; the methods of Tensor, Parameter, Cell, Optimizer and Dataset) and, from the AST of
 each, reports the parameters that are:
@@ -13,7 +13,10 @@ each, reports the parameters that are:
 A function whose body is empty (a hook meant to be overridden) or starts by raising is skipped.
 
     python tools/audit_ignored_arguments.py          # the unreviewed hits, exit 1 if any
-    python tools/audit_ignored_arguments.py --all    # every hit, reviewed ones marked
+    python tools/audit_ignored_arguments.py --all    # every hit with its kind
+
+Each reviewed hit is in `REVIEWED` below with its kind and the reason; the hints are also in
+the README's table of arguments that have no effect here.
 """
 from __future__ import annotations
 
@@ -37,10 +40,231 @@ MODULES = (
     "cellgraph.experimental.optim",
 )
 
-# (qualified name of the function as defined, parameter) -> why it has no effect here.
-# Only device or performance hints in MindSpore belong here; each is in the README's table.
-HINTS: dict[tuple[str, str], str] = {
+# The reviewed hits: (qualified name of the function as defined, parameter) -> (kind, why).
+# Kinds:
+#   hint        a device, compiler or performance hint in MindSpore: accepted, no effect here,
+#               listed in the README's table of such arguments
+#   mindspore   MindSpore 2.10 itself ignores it (deprecated or reserved)
+#   protocol    an argument the framework passes to a hook or an internal method, no user choice
+#   equivalent  what cellgraph computes is what MindSpore gives for every value it accepts
+#   gated       only meaningful together with another argument or call that raises here
+#   open        changes results and neither acts nor raises yet (listed as work to do)
+_CB = "cellgraph.train.callback"
+_DS = "cellgraph.dataset"
+_WORKERS = "the number of threads or processes that run the pipeline; rows and their order " \
+    "are the same"
+REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
+    # ---- hints (README table) -------------------------------------------------------------
+    ("cellgraph.jit_decorators.jit", "mode"): (
+        "hint", "MindSpore 2.10 drops it as deprecated (capture_mode replaces it)"),
+    ("cellgraph.jit_decorators.jit", "input_signature"): (
+        "hint", ("MindSpore 2.10 drops it as deprecated (dynamic shapes); graphs are compiled "
+        "per input signature anyway")),
+    ("cellgraph.jit_decorators.jit", "jit_config"): (
+        "hint", "MindSpore 2.10 drops it as deprecated; it tunes MindSpore's compiler"),
+    ("cellgraph.jit_decorators.lazy_inline", "attrs"): (
+        "hint", "compile time: cellgraph inlines every Cell and merges repeats afterwards"),
+    ("cellgraph.jit_decorators.lazy_inline", "policy"): (
+        "hint", "compile time: cellgraph inlines every Cell and merges repeats afterwards"),
+    ("cellgraph.train.data_sink.data_sink", "jit_config"): (
+        "hint", "it tunes MindSpore's compiler"),
+    ("cellgraph.train.data_sink.data_sink", "input_signature"): (
+        "hint", "dynamic-shape compilation; graphs are compiled per input signature anyway"),
+    ("cellgraph.ops.surface.constexpr", "check"): ("hint", "compile-time argument checking"),
+    ("cellgraph.ops.surface.constexpr", "get_instance"): ("hint", "compile-time caching"),
+    ("cellgraph.ops.surface.constexpr", "reuse_result"): ("hint", "compile-time caching"),
+    ("cellgraph.ops.composite.HyperMap.__init__", "reverse"): (
+        "hint", ("the order MindSpore visits the leaves in, for parallel performance; the "
+        "results are the same")),
+    ("cellgraph.ops.composite.MultitypeFuncGraph.__init__", "doc_url"): (
+        "hint", "a documentation link"),
+    ("cellgraph.ops.composite.MultitypeFuncGraph.__init__", "read_value"): (
+        "hint", ("whether MindSpore passes Parameters by value; registered functions receive "
+        "the values here either way")),
+    ("cellgraph.common.assign.depend", "expr"): (
+        "hint", "execution order: cellgraph runs side effects in program order"),
+    ("cellgraph.amp.loss_scaler.all_finite", "status"): (
+        "hint", "MindSpore 2.2's Ascend overflow-status buffer; the check reads the values"),
+    ("cellgraph.ops.composite_attention.multi_head_attention_forward", "k_is_v"): (
+        "hint", "MindSpore skips a projection when key is value; the results are the same"),
+    ("cellgraph.ops.composite_attention.multi_head_attention_forward", "q_is_k"): (
+        "hint", "MindSpore skips a projection when query is key; the results are the same"),
+    ("cellgraph.mint._tensor_ops.cdist", "compute_mode"): (
+        "hint", "whether MindSpore computes Euclidean distances by matrix products (speed)"),
+    ("cellgraph.mint.repeat_interleave", "output_size"): (
+        "hint", "spares MindSpore a device-host sync; the size follows from repeats"),
+    ("cellgraph.mint.empty", "device"): ("hint", "the device; cellgraph's backend decides"),
+    ("cellgraph.mint.empty_like", "device"): ("hint", "the device; cellgraph's backend decides"),
+    ("cellgraph.runtime.tensor.tensor", "device"): (
+        "hint", "the device; cellgraph's backend decides"),
+    ("cellgraph.runtime.tensor.tensor", "const_arg"): (
+        "hint", "whether MindSpore compiles the Tensor as a constant; the results are the same"),
+    ("cellgraph.runtime.tensor.Parameter.__init__", "device"): (
+        "hint", "the device; cellgraph's backend decides"),
+    ("cellgraph.runtime.tensor.Parameter.__init__", "storage_format"): (
+        "hint", "an Ascend memory layout (FRACTAL_NZ, ...)"),
+    ("cellgraph.runtime.tensor.Parameter.set_data", "slice_shape"): (
+        "hint", "operator-sharded Parameters (auto parallel), which cellgraph does not shard"),
+    ("cellgraph.runtime.tensor.Tensor.init_data", "slice_index"): (
+        "hint", "operator-sharded Parameters (auto parallel), which cellgraph does not shard"),
+    ("cellgraph.runtime.tensor.Tensor.init_data", "shape"): (
+        "hint", "operator-sharded Parameters (auto parallel), which cellgraph does not shard"),
+    ("cellgraph.runtime.tensor.Tensor.init_data", "opt_shard_group"): (
+        "hint", "optimizer sharding (auto parallel), which cellgraph does not do"),
+    ("cellgraph.nn.cell.Cell.init_parameters_data", "auto_parallel_mode"): (
+        "hint", "operator-sharded Parameters (auto parallel), which cellgraph does not shard"),
+    ("cellgraph.nn.cell.Cell.recompute", "kwargs"): (
+        "hint", "memory: MindSpore recomputes activations in backward instead of storing them"),
+    ("cellgraph.nn.cell.Cell.set_grad", "requires_grad"): (
+        "hint", "marks a Cell for PyNative backward graphs; cellgraph differentiates any Cell"),
+    ("cellgraph.nn.cell.Cell.set_inputs", "kwargs"): (
+        "hint", "dynamic-shape compilation; graphs are compiled per input signature anyway"),
+    ("cellgraph.nn.grad_reducer.DistributedGradReducer.__init__", "fusion_type"): (
+        "hint", "how MindSpore fuses gradient all-reduces (speed); the sums are the same"),
+    ("cellgraph.nn.optim.Adam.__init__", "use_locking"): (
+        "hint", ("a lock around MindSpore's in-place update kernels; each step's update is "
+        "serialised here")),
+    ("cellgraph.nn.optim_adaptive.RMSProp.__init__", "use_locking"): (
+        "hint", ("a lock around MindSpore's in-place update kernels; each step's update is "
+        "serialised here")),
+    ("cellgraph.profiler.profiler.Profiler.analyse", "mode"): (
+        "hint", "whether MindSpore parses its device data synchronously"),
+    ("cellgraph.profiler.profiler.Profiler.op_analyse", "device_id"): (
+        "hint", "one device: the statistics are this process's"),
+    ("cellgraph.train.model.Model.eval", "dataset_sink_mode"): (
+        "hint", "how MindSpore feeds the device; the metrics are the same"),
+    ("cellgraph.train.model.Model.fit", "valid_dataset_sink_mode"): (
+        "hint", "how MindSpore feeds the device; the metrics are the same"),
+    ("cellgraph.train.model.Model.predict", "backend"): (
+        "hint", "MindSpore Lite as the inference engine; the outputs are the same"),
+    ("cellgraph.train.summary.record.SummaryRecord.__init__", "num_process"): (
+        "hint", "MindSpore's writer processes"),
+    ("cellgraph.train.summary.collector.SummaryCollector.__init__", "num_process"): (
+        "hint", "MindSpore's writer processes"),
+    ("cellgraph.train.summary.record.SummaryRecord.__init__", "network"): (
+        "hint", ("MindSpore saves the network's graph in the summary; cellgraph's summary "
+        "files hold values only (`cellgraph ir` shows graphs)")),
+    ("cellgraph.train.summary.record.SummaryRecord.record", "train_network"): (
+        "hint", "as `network`: no graph is written into the summary"),
+    ("cellgraph.train.summary.record.SummaryRecord.__init__", "raise_exception"): (
+        "hint", ("cellgraph raises a failed write whatever it says (MindSpore logs it when "
+        "False); nothing is lost silently")),
+    (f"{_DS}.engine.Dataset.map", "offload"): (
+        "hint", "MindSpore runs the map on the device; the rows are the same"),
+    (f"{_DS}.iterators.DictIterator.__init__", "do_copy"): (
+        "hint", "whether MindSpore copies each row into a new Tensor (speed)"),
+    (f"{_DS}.iterators.TupleIterator.__init__", "do_copy"): (
+        "hint", "whether MindSpore copies each row into a new Tensor (speed)"),
+    (f"{_DS}.mindrecord_source.MindDataset.__init__", "cache"): (
+        "hint", "MindSpore's cache server (speed); the rows are the same"),
+    **{(f"{_DS}.{where}", name): ("hint", _WORKERS) for where, name in (
+        ("engine.Dataset.filter", "num_parallel_workers"),
+        ("engine.Dataset.map", "num_parallel_workers"),
+        ("engine.Dataset.map", "python_multiprocessing"),
+        ("engine.Dataset.map", "max_rowsize"),
+        ("mindrecord_source.MindDataset.__init__", "num_parallel_workers"),
+        ("nodes.BatchDataset.__init__", "num_parallel_workers"),
+        ("nodes.BatchDataset.__init__", "python_multiprocessing"),
+        ("nodes.BatchDataset.__init__", "max_rowsize"),
+        ("readers.Cifar100Dataset.__init__", "num_parallel_workers"),
+        ("readers.Cifar10Dataset.__init__", "num_parallel_workers"),
+        ("readers.ImageFolderDataset.__init__", "num_parallel_workers"),
+        ("readers.MnistDataset.__init__", "num_parallel_workers"),
+        ("readers.TextFileDataset.__init__", "num_parallel_workers"),
+        ("sources.GeneratorDataset.__init__", "num_parallel_workers"),
+        ("sources.GeneratorDataset.__init__", "python_multiprocessing"),
+        ("sources.GeneratorDataset.__init__", "max_rowsize"),
+        ("sources.NumpySlicesDataset.__init__", "num_parallel_workers"))},
+    # ---- MindSpore ignores it too ---------------------------------------------------------
+    ("cellgraph.nn.layers.Dropout.__init__", "dtype"): (
+        "mindspore", "deprecated: MindSpore warns and ignores it"),
+    ("cellgraph.sparse.COOTensor.astype", "keep_type"): (
+        "mindspore", "MindSpore's astype does not read it"),
+    ("cellgraph.ops.composite_attention.flash_attention_score", "inner_precise"): (
+        "mindspore", "reserved, not implemented in MindSpore"),
+    ("cellgraph.ops.composite_attention.flash_attention_score", "padding_mask"): (
+        "mindspore", "reserved, not implemented in MindSpore"),
+    ("cellgraph.nn.loss_scale.FixedLossScaleUpdateCell.construct", "loss_scale"): (
+        "mindspore", "a fixed scale: MindSpore returns the overflow flag only"),
+    # ---- protocol -------------------------------------------------------------------------
+    ("cellgraph.runtime.tensor.Tensor.__new__", "args"): ("protocol", "__init__ reads them"),
+    ("cellgraph.runtime.tensor.Tensor.__new__", "dtype"): ("protocol", "__init__ reads it"),
+    ("cellgraph.runtime.tensor.Tensor.__new__", "kwargs"): ("protocol", "__init__ reads them"),
+    ("cellgraph.common.initializer.Constant.generate", "rng"): (
+        "protocol", "a constant draws nothing"),
+    ("cellgraph.common.initializer.Identity.generate", "rng"): (
+        "protocol", "the identity draws nothing"),
+    ("cellgraph.nn.activation.get_activation", "prim_name"): (
+        "protocol", "the caller's name for error messages"),
+    **{(f"cellgraph.nn.{where}.update", "step"): (
+        "protocol", "the step count the optimizer protocol passes; this rule does not use it")
+       for where in ("optim.AdamWeightDecay", "optim.Momentum", "optim_adaptive.Adadelta",
+                     "optim_adaptive.Adagrad", "optim_adaptive.RMSProp")},
+    **{(f"{_DS}.samplers.{where}", name): (
+        "protocol", "the engine's arguments to every sampler; this one does not need it")
+       for where, name in (("PKSampler.indices", "num_rows"), ("Sampler.indices", "state"),
+                           ("SequentialSampler.indices", "state"),
+                           ("SubsetSampler.indices", "state"),
+                           ("WeightedRandomSampler.count", "num_rows"))},
+    **{(f"{_CB}.{where}", "run_context"): (
+        "protocol", "the callback protocol's argument; this hook does not need it")
+       for where in ("_checkpoint.ModelCheckpoint.on_train_begin",
+                     "_lr_callbacks.ReduceLROnPlateau.on_train_begin",
+                     "_monitors.EarlyStopping.on_train_begin",
+                     "_monitors.EarlyStopping.on_train_end",
+                     "_monitors.History.on_train_begin", "_monitors.LossMonitor.on_train_begin",
+                     "_monitors.TimeMonitor.on_train_epoch_begin",
+                     "_monitors.TimeMonitor.on_train_step_begin",
+                     "_monitors.TimeMonitor.on_train_step_end")},
+    **{(f"cellgraph.train.summary.collector.SummaryCollector.{hook}", "run_context"): (
+        "protocol", "the callback protocol's argument; this hook does not need it")
+       for hook in ("on_train_begin", "on_train_end")},
+    # ---- equivalent -----------------------------------------------------------------------
+    ("cellgraph.mint._tensor_ops.argsort", "stable"): (
+        "equivalent", "the sort is always stable, a right answer for stable=False too"),
+    ("cellgraph.mint._tensor_ops.sort", "stable"): (
+        "equivalent", "the sort is always stable, a right answer for stable=False too"),
+    ("cellgraph.mint.unique", "sorted"): (
+        "equivalent", "the values are always sorted, a right answer for sorted=False too"),
+    ("cellgraph.ops.composite_resize.interpolate", "recompute_scale_factor"): (
+        "equivalent", ("the sampling follows the output size, which is what MindSpore computes "
+        "wherever it accepts scale_factor (recompute_scale_factor=True, or mode 'area')")),
+    ("cellgraph.nn.basic.Upsample.__init__", "recompute_scale_factor"): (
+        "equivalent", "as ops.interpolate's"),
+    # ---- gated: only with an argument or a call that raises --------------------------------
+    ("cellgraph.mint.nn._layers.Embedding.__init__", "norm_type"): (
+        "gated", "only used with max_norm, which raises"),
+    ("cellgraph.mint.nn.functional.embedding", "norm_type"): (
+        "gated", "only used with max_norm, which raises"),
+    **{("cellgraph.ops.primitive.Custom.__init__", name): (
+        "gated", "calling an ops.Custom raises (it needs MindSpore's back ends)")
+       for name in ("out_shape", "out_dtype", "bprop", "reg_info")},
+    **{("cellgraph.train.distributed_checkpoint.load_distributed_checkpoint", name): (
+        "gated", "only used with unified_safetensors_dir, which raises")
+       for name in ("dst_safetensors_dir", "rank_id", "output_format", "max_process_num")},
+    # ---- open: these change results and neither act nor raise yet ---------------------------
+    **{(where, name): (
+        "open", ("an op-level seed: MindSpore gives each (global seed, op seed) its own "
+        "reproducible stream; here draws come from the global generator (set_seed makes them "
+        "reproducible), which needs a seeded stream in the uniform_real primitive"))
+       for where, name in (
+           ("cellgraph.ops.composite_losses.bernoulli", "seed"),
+           ("cellgraph.ops.composite_ops.multinomial", "seed"),
+           ("cellgraph.ops.composite_ops.normal", "seed"),
+           ("cellgraph.ops.composite_ops.randint", "seed"),
+           ("cellgraph.ops.composite_ops.randn", "seed"),
+           ("cellgraph.ops.composite_ops.randn_like", "seed"),
+           ("cellgraph.ops.composite_ops.standard_normal", "seed"),
+           ("cellgraph.ops.composite_ops.standard_normal", "seed2"),
+           ("cellgraph.ops.composite_ops.uniform", "seed"),
+           ("cellgraph.primitives.nn_functional.dropout", "seed"),
+           ("cellgraph.primitives.random_ops.rand", "seed"),
+           ("cellgraph.primitives.random_ops.rand_like", "seed"),
+           ("cellgraph.primitives.random_ops.randperm", "seed"),
+           ("cellgraph.primitives.random_ops.randperm", "offset"),
+           ("cellgraph.primitives.random_ops.shuffle", "seed"))},
 }
+HINTS = {key: why for key, (kind, why) in REVIEWED.items() if kind == "hint"}
 
 
 def _read_names() -> set[str]:
@@ -214,21 +438,30 @@ def audit():
     return hits
 
 
+def unreviewed(hits) -> list[str]:
+    return [f"{defined}({param})  [{public}]" for (defined, param), public in sorted(hits.items())
+            if (defined, param) not in REVIEWED]
+
+
 def main(argv) -> int:
     hits = audit()
-    show_all = "--all" in argv
-    new = 0
-    for (defined, param), public in sorted(hits.items()):
-        reviewed = (defined, param) in HINTS
-        new += not reviewed
-        if show_all or not reviewed:
-            mark = "hint " if reviewed else "NEW  "
-            print(f"{mark}{defined}({param})  [{public}]")
-    stale = sorted(set(HINTS) - set(hits))
-    for defined, param in stale:
-        print(f"STALE allow-list entry (the argument is read now): {defined}({param})")
-    print(f"{len(hits)} hits, {len(hits) - new} reviewed hints, {new} unreviewed")
-    return 1 if new or stale else 0
+    new = unreviewed(hits)
+    if "--all" in argv:
+        for (defined, param), public in sorted(hits.items()):
+            kind = REVIEWED.get((defined, param), ("NEW",))[0]
+            print(f"{kind:<11}{defined}({param})  [{public}]")
+    else:
+        for line in new:
+            print(f"NEW        {line}")
+    # an entry whose argument is read now (someone made it act): worth deleting, not an error
+    for defined, param in sorted(set(REVIEWED) - set(hits)):
+        print(f"stale allow-list entry (the argument is read now): {defined}({param})")
+    kinds: dict[str, int] = {}
+    for key in hits:
+        kind = REVIEWED.get(key, ("NEW",))[0]
+        kinds[kind] = kinds.get(kind, 0) + 1
+    print(f"{len(hits)} hits: " + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())))
+    return 1 if new else 0
 
 
 if __name__ == "__main__":
