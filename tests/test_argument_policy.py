@@ -136,6 +136,54 @@ def test_jit_checks_mindsporess_option_values():
         ms.jit(lambda x: x, fullgraph=1)
 
 
+def test_an_op_seed_gives_its_own_reproducible_stream():
+    ms.set_seed(7)
+    first = [ops.randn(3, seed=5).asnumpy(), ops.randn(3, seed=5).asnumpy()]
+    unseeded = ops.rand(3).asnumpy()
+    ms.set_seed(7)
+    ops.rand(4)  # draws from the global generator leave the seed's stream alone
+    again = [ops.randn(3, seed=5).asnumpy(), ops.randn(3, seed=5).asnumpy()]
+    np.testing.assert_array_equal(first[0], again[0])
+    np.testing.assert_array_equal(first[1], again[1])
+    assert not np.array_equal(first[0], first[1])  # the stream goes on from call to call
+    assert not np.array_equal(unseeded, ops.rand(3, seed=5).asnumpy())
+    with pytest.raises(ValueError, match="seed"):
+        ops.rand(2, seed=-1)
+
+
+@pytest.mark.parametrize("draw", [
+    lambda: ops.rand(3, seed=1), lambda: ops.rand_like(Tensor(np.ones(3, np.float32)), seed=1),
+    lambda: ops.randn(3, seed=1), lambda: ops.randn_like(Tensor(np.ones(3, np.float32)), 1),
+    lambda: ops.normal((3,), 0.0, 1.0, seed=1), lambda: ops.standard_normal((3,), 1, 2),
+    lambda: ops.uniform((3,), Tensor(0.0), Tensor(1.0), seed=1),
+    lambda: ops.randint(0, 100, (3,), seed=1), lambda: ops.randperm(6, seed=1),
+    lambda: ops.shuffle(Tensor(np.arange(6)), seed=1),
+    lambda: ops.multinomial(Tensor(np.ones((1, 4), np.float32)), 3, seed=1),
+    lambda: ops.bernoulli(Tensor(np.ones(8, np.float32)), 0.5, seed=1),
+    lambda: ops.dropout(Tensor(np.ones(8, np.float32)), 0.5, True, 1),
+    lambda: ops.StandardNormal(1, 2)((3,)), lambda: ops.UniformReal(1, 2)((3,)),
+    lambda: ops.UniformInt(1, 2)((3,), Tensor(0), Tensor(100)),
+])
+def test_every_seeded_draw_repeats_after_set_seed(draw):
+    ms.set_seed(3)
+    once = draw().asnumpy()
+    ms.set_seed(3)
+    np.testing.assert_array_equal(draw().asnumpy(), once)
+
+
+def test_a_seeded_draw_inside_a_compiled_function_goes_on_from_call_to_call():
+    @ms.jit
+    def noisy(x):
+        return x + ops.rand(2, seed=9)
+
+    ms.set_seed(11)
+    zero = Tensor(np.zeros(2, np.float32))
+    first, second = noisy(zero).asnumpy(), noisy(zero).asnumpy()
+    ms.set_seed(11)
+    np.testing.assert_array_equal(noisy(zero).asnumpy(), first)
+    assert not np.array_equal(first, second)
+
+
 # ----- numpy --------------------------------------------------------------------------------
 
 def test_numpy_cross_along_any_axes():

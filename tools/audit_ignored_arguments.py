@@ -48,7 +48,6 @@ MODULES = (
 #   protocol    an argument the framework passes to a hook or an internal method, no user choice
 #   equivalent  what cellgraph computes is what MindSpore gives for every value it accepts
 #   gated       only meaningful together with another argument or call that raises here
-#   open        changes results and neither acts nor raises yet (listed as work to do)
 _CB = "cellgraph.train.callback"
 _DS = "cellgraph.dataset"
 _WORKERS = "the number of threads or processes that run the pipeline; rows and their order " \
@@ -242,27 +241,6 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
     **{("cellgraph.train.distributed_checkpoint.load_distributed_checkpoint", name): (
         "gated", "only used with unified_safetensors_dir, which raises")
        for name in ("dst_safetensors_dir", "rank_id", "output_format", "max_process_num")},
-    # ---- open: these change results and neither act nor raise yet ---------------------------
-    **{(where, name): (
-        "open", ("an op-level seed: MindSpore gives each (global seed, op seed) its own "
-        "reproducible stream; here draws come from the global generator (set_seed makes them "
-        "reproducible), which needs a seeded stream in the uniform_real primitive"))
-       for where, name in (
-           ("cellgraph.ops.composite_losses.bernoulli", "seed"),
-           ("cellgraph.ops.composite_ops.multinomial", "seed"),
-           ("cellgraph.ops.composite_ops.normal", "seed"),
-           ("cellgraph.ops.composite_ops.randint", "seed"),
-           ("cellgraph.ops.composite_ops.randn", "seed"),
-           ("cellgraph.ops.composite_ops.randn_like", "seed"),
-           ("cellgraph.ops.composite_ops.standard_normal", "seed"),
-           ("cellgraph.ops.composite_ops.standard_normal", "seed2"),
-           ("cellgraph.ops.composite_ops.uniform", "seed"),
-           ("cellgraph.primitives.nn_functional.dropout", "seed"),
-           ("cellgraph.primitives.random_ops.rand", "seed"),
-           ("cellgraph.primitives.random_ops.rand_like", "seed"),
-           ("cellgraph.primitives.random_ops.randperm", "seed"),
-           ("cellgraph.primitives.random_ops.randperm", "offset"),
-           ("cellgraph.primitives.random_ops.shuffle", "seed"))},
 }
 HINTS = {key: why for key, (kind, why) in REVIEWED.items() if kind == "hint"}
 

@@ -251,7 +251,7 @@ def dropout(input, p=0.5, training=True, seed=None, *, mask=None):
     if not training or p == 0:
         return input
     if mask is None:
-        mask = M.greater_equal(rand_like(input), p)
+        mask = M.greater_equal(rand_like(input, seed), p)
     return SP.dropout(input, mask, keep_prob=1.0 - p)
 
 
