@@ -171,6 +171,18 @@ def test_every_seeded_draw_repeats_after_set_seed(draw):
     np.testing.assert_array_equal(draw().asnumpy(), once)
 
 
+def test_a_distribution_samples_from_its_seed():
+    from cellgraph.nn.probability import distribution as msd
+
+    for dist in (msd.Normal(0.0, 1.0, seed=4), msd.Uniform(0.0, 1.0, seed=4),
+                 msd.Bernoulli(0.5, seed=4)):
+        ms.set_seed(1)
+        first = dist.sample((16,)).asnumpy()
+        ms.set_seed(1)
+        ops.rand(5)  # the global generator's draws leave the distribution's stream alone
+        np.testing.assert_array_equal(dist.sample((16,)).asnumpy(), first)
+
+
 def test_a_seeded_draw_inside_a_compiled_function_goes_on_from_call_to_call():
     @ms.jit
     def noisy(x):
