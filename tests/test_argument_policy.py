@@ -196,6 +196,17 @@ def test_a_seeded_draw_inside_a_compiled_function_goes_on_from_call_to_call():
     assert not np.array_equal(first, second)
 
 
+def test_set_context_refuses_a_key_mindspore_does_not_know():
+    with pytest.raises(ValueError, match="save_graph is not recognized"):
+        ms.set_context(save_graph=True)
+    with pytest.raises(ValueError, match="through parameter ascend_config"):
+        ms.set_context(precision_mode="allow_fp32_to_fp16")
+    before = ms.get_context("deterministic")
+    ms.set_context(deterministic="ON")  # one of MindSpore's, kept for get_context
+    assert ms.get_context("deterministic") == "ON"
+    ms.set_context(deterministic=before)
+
+
 # ----- numpy --------------------------------------------------------------------------------
 
 def test_numpy_cross_along_any_axes():
