@@ -47,9 +47,50 @@ _NO_EFFECT = frozenset({
 })
 
 
+# Every key MindSpore 2.10's set_context accepts (checked against it). A key outside them is
+# refused, as MindSpore refuses it: a misspelt option must not be kept and silently do nothing.
+_MINDSPORE_KEYS = frozenset({
+    "aoe_config", "aoe_job_type", "aoe_tune_mode", "ascend_config", "auto_tune_mode",
+    "bias_add_comm_swap", "check_bprop", "compile_cache_path",
+    "compute_communicate_fusion_level", "conv_allow_tf32", "conv_dgrad_algo",
+    "conv_fprop_algo", "conv_wgrad_algo", "cur_step_num", "dataset_broadcast_opt_level",
+    "debug_level", "deterministic", "device_id", "device_target", "disable_format_transform",
+    "enable_allreduce_slice_to_reducescatter", "enable_auto_mixed_precision",
+    "enable_begin_end_inline_opt", "enable_compile_cache", "enable_concat_eliminate_opt",
+    "enable_debug_runtime", "enable_flash_attention_load_balance", "enable_fused_cast_add_opt",
+    "enable_ge", "enable_grad_comm_opt", "enable_graph_kernel",
+    "enable_interleave_parallel_branch", "enable_interleave_split_concat_branch",
+    "enable_offloading_packed_experts", "enable_opt_shard_comm_opt", "enable_parallel_split",
+    "enable_profiling", "enable_reduce_precision", "enable_sparse", "enable_task_opt",
+    "env_config_path", "exec_order", "gpu_config", "graph_kernel_flags", "hccl_watchdog",
+    "infer_boost", "inter_op_parallel_num", "interleaved_layernorm_comm",
+    "interleaved_matmul_comm", "jit_config", "jit_level", "jit_syntax_level",
+    "last_triggered_step", "matmul_allow_tf32", "matmul_grad_comm_overlap", "max_call_depth",
+    "max_device_memory", "memory_optimize_level", "mempool_block_size", "mode", "need_ckpt",
+    "op_timeout", "pp_1f1b_overlap", "print_file_path", "profiling_options",
+    "pynative_synchronize", "recompute_allgather_overlap_fagrad", "recompute_comm_overlap",
+    "reserve_class_name_in_scope", "runtime_num_threads", "save_checkpoint_steps",
+    "save_graphs", "save_graphs_path", "support_binary", "topo_order",
+    "variable_memory_max_size", "memory_offload", "precompile_only",
+})
+# MindSpore's keys that it asks for inside ascend_config instead
+_ASCEND_CONFIG_KEYS = frozenset({
+    "precision_mode", "jit_compile", "atomic_clean_policy", "matmul_allow_hf32",
+    "conv_allow_hf32", "op_precision_mode", "host_scheduling_max_threshold", "ge_options",
+    "op_debug_option"})
+# cellgraph's own keys
+_OWN_KEYS = frozenset({"backend", "loop_checkpoint"})
+
+
 def set_context(**kwargs) -> None:
     """Set mode, device_target, backend, save_graphs, save_graphs_path, loop_checkpoint (others
     are kept)."""
+    for key in kwargs:
+        if key in _ASCEND_CONFIG_KEYS:
+            raise ArgumentValueError(f"Please set '{key}' through parameter ascend_config")
+        if key not in _MINDSPORE_KEYS and key not in _OWN_KEYS:
+            raise ArgumentValueError(f"For 'context.set_context', the keyword argument {key} is "
+                                     f"not recognized!")
     if "device_target" in kwargs and "backend" in kwargs:  # the backend decides, so it goes last
         kwargs = dict(kwargs, backend=kwargs.pop("backend"))
     for key, value in kwargs.items():

@@ -12,7 +12,7 @@ from cellgraph.compiler.frontend import (
     top_level_arguments,
     trace_call,
 )
-from cellgraph.primitives.errors import DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.executor import GraphCache, run_cached
 from cellgraph.transform import user_loc
 
@@ -72,8 +72,31 @@ def _call_method(fn, obj, names, *args):
     return trace_call(fn, (obj,) + args[:split], dict(zip(names, args[split:])))
 
 
+_JIT_CHOICES = {"capture_mode": ("ast", "bytecode", "trace"), "jit_level": ("O0", "O1"),
+                "dynamic": (0, 1)}
+
+
+def _check_jit_options(options: dict) -> None:
+    for name, allowed in _JIT_CHOICES.items():
+        value = options.get(name, allowed[0])
+        if isinstance(value, bool) or value not in allowed:
+            raise ArgumentValueError(f"For 'jit', the argument '{name}' must be one of "
+                                     f"{list(allowed)}, but got {value!r}", user_loc())
+    if not isinstance(options.get("fullgraph", False), bool):
+        raise DTypeError(f"For 'jit', the argument 'fullgraph' must be a bool, but got "
+                         f"{options['fullgraph']!r}", user_loc())
+    if not isinstance(options.get("backend", ""), str):
+        raise DTypeError(f"For 'jit', the argument 'backend' must be a str, but got "
+                         f"{options['backend']!r}", user_loc())
+
+
 def jit(fn=None, *, mode="PSJit", input_signature=None, jit_config=None, **kwargs):
-    """Decorator: `@jit def f(x): ...` or `@jit(...)`."""
+    """Decorator: `@jit def f(x): ...` or `@jit(...)`. MindSpore 2.10's options (capture_mode,
+    jit_level, dynamic, fullgraph, backend, ...) tune its own compiler: their values are
+    checked as MindSpore checks them, and cellgraph compiles the same way whatever they say
+    (as it does at every jit_syntax_level); `mode`, `input_signature` and `jit_config` are
+    the ones MindSpore 2.10 drops as deprecated."""
+    _check_jit_options(kwargs)
     if fn is None:
         return lambda f: JitFunction(f)
     return JitFunction(fn)

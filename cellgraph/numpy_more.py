@@ -180,11 +180,15 @@ def vstack(tup):
 
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    """The cross product of 3-vectors along the last axis."""
-    a, b = asarray(a), asarray(b)
+    """The cross product of 3-vectors along `axisa` of a and `axisb` of b, put along `axisc`
+    of the result (`axis` sets all three)."""
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a, b = moveaxis(asarray(a), axisa, -1), moveaxis(asarray(b), axisb, -1)
     a0, a1, a2 = (a[..., i] for i in range(3))
     b0, b1, b2 = (b[..., i] for i in range(3))
-    return F.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], -1)
+    out = F.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], -1)
+    return moveaxis(out, -1, axisc)
 
 
 def tensordot(a, b, axes=2):
@@ -254,7 +258,13 @@ def diag(v, k=0):
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
-    return _cast(F.reduce_sum(diag(asarray(a), offset)), _dtype(dtype, "trace"))
+    """The sums along the `offset` diagonals of the planes (axis1, axis2)."""
+    a = asarray(a)
+    if len(a.shape) == 2 and {normalize_axis(axis1, 2), normalize_axis(axis2, 2)} == {0, 1}:
+        if normalize_axis(axis1, 2) == 1:
+            a = F.transpose(a, (1, 0))
+        return _cast(F.reduce_sum(diag(a, offset)), _dtype(dtype, "trace"))
+    return _cast(F.reduce_sum(P.diagonal(a, offset, axis1, axis2), -1), _dtype(dtype, "trace"))
 
 
 def take(a, indices, axis=None):
@@ -274,7 +284,19 @@ def take_along_axis(arr, indices, axis):
 
 
 def meshgrid(*xi, sparse=False, indexing="xy"):
-    return P.meshgrid(*[asarray(x) for x in xi], indexing=indexing)
+    """Coordinate grids; with `sparse`, each keeps only its own axis (the others of size 1),
+    shapes that broadcast to the full grid."""
+    if not sparse:  # a list, as MindSpore's numpy gives
+        return list(P.meshgrid(*[asarray(x) for x in xi], indexing=indexing))
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"meshgrid: `indexing` must be 'xy' or 'ij', got {indexing!r}")
+    grids = []
+    for i, x in enumerate(xi):
+        axis = 1 - i if indexing == "xy" and len(xi) >= 2 and i < 2 else i
+        shape = [1] * len(xi)
+        shape[axis] = -1
+        grids.append(F.reshape(asarray(x), tuple(shape)))
+    return grids
 
 
 def pad(array, pad_width, mode="constant", constant_values=0):

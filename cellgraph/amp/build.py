@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from cellgraph import nn
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.primitives.errors import ArgumentValueError, UnsupportedError
 from cellgraph.train.loss_scale_manager import DynamicLossScaleManager
 
 from .precision import LEVELS, auto_mixed_precision
@@ -67,11 +67,23 @@ def train_step_cell(network, optimizer, loss_scale_manager):
     return nn.TrainOneStepCell(network, optimizer, sens=loss_scale_manager.get_loss_scale())
 
 
+def check_boost_level(boost_level, api: str) -> None:
+    """MindSpore's boost levels O1/O2 change the training algorithm (gradient freezing,
+    adaptive summation, ...), which is not done here: only "O0" (no boost) is accepted."""
+    if boost_level not in ("O0", "O1", "O2"):
+        raise ValueError(f"{api}: `boost_level` must be 'O0', 'O1' or 'O2', got "
+                         f"{boost_level!r}")
+    if boost_level != "O0":
+        raise UnsupportedError(f"{api}: boost_level={boost_level!r} is not supported (it "
+                               f"changes the training algorithm); use 'O0'")
+
+
 def build_train_network(network, optimizer, loss_fn=None, level="O0", boost_level="O0",
                         **kwargs):
     """One Cell that runs a training step of `network` (with `loss_fn`) and `optimizer` at the
     mixed-precision `level`; keyword arguments override the level's cast_model_type,
     keep_batchnorm_fp32 and loss_scale_manager."""
+    check_boost_level(boost_level, "build_train_network")
     config = _configured(level, kwargs)
     network = cast_network(network, level, config)
     if loss_fn is not None:

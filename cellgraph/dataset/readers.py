@@ -9,6 +9,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from cellgraph.primitives.errors import UnsupportedError
+
 from .samplers import DistributedSampler, Shuffle
 from .sources import MappableSource
 
@@ -192,6 +194,8 @@ class ImageFolderDataset(MappableSource):
     def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, extensions=None, class_indexing=None, decode=False,
                  num_shards=None, shard_id=None, cache=None, decrypt=None):
+        if decrypt is not None:  # a function that decrypts each image file
+            raise UnsupportedError(f"{self.op}: decrypt={decrypt!r} is not supported")
         root = _directory(dataset_dir, self.op)
         classes = sorted(d for d in os.listdir(root) if os.path.isdir(os.path.join(root, d)))
         if class_indexing is None:

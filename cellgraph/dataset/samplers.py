@@ -12,6 +12,8 @@ from enum import Enum
 
 import numpy as np
 
+from cellgraph.primitives.errors import UnsupportedError
+
 from . import config
 
 __all__ = ["DistributedSampler", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler",
@@ -162,6 +164,9 @@ class WeightedRandomSampler(Sampler):
 
 class DistributedSampler(Sampler):
     def __init__(self, num_shards, shard_id, shuffle=True, num_samples=None, offset=-1):
+        if offset != -1:  # MindSpore: the shard a ConcatDataset's child starts at
+            raise UnsupportedError(f"DistributedSampler: offset={offset!r} is not supported "
+                                   f"(only -1)")
         super().__init__(num_samples)
         check_shard(num_shards, shard_id, "DistributedSampler")
         self.num_shards, self.shard_id = int(num_shards), int(shard_id)

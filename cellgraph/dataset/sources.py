@@ -10,6 +10,9 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.errors import UnsupportedError
+
 from .engine import Dataset, column_list
 from .samplers import SubsetRandomSampler, SubsetSampler, check_shard, choose_sampler
 
@@ -195,6 +198,9 @@ class GeneratorDataset(Dataset):
                  num_samples=None, num_parallel_workers=1, shuffle=None, sampler=None,
                  num_shards=None, shard_id=None, python_multiprocessing=True, max_rowsize=None,
                  batch_sampler=None, collate_fn=None):
+        if schema is not None:
+            raise UnsupportedError("GeneratorDataset: `schema` is not supported; give "
+                                   "column_names (and column_types)")
         if batch_sampler is not None:
             child = _batch_sampled(source, column_names, batch_sampler, collate_fn,
                                    (num_samples, shuffle, num_shards, shard_id, sampler))
@@ -204,9 +210,12 @@ class GeneratorDataset(Dataset):
             child = _generator_source(source, column_names, num_samples, shuffle, sampler,
                                       num_shards, shard_id)
         super().__init__([child])
+        self._column_types = None if column_types is None else [
+            np.dtype(dt.as_dtype(t).np) for t in column_types]
 
     def rows(self, state):
-        return self.children[0].rows(state)
+        rows = self.children[0].rows(state)
+        return rows if self._column_types is None else _typed_rows(rows, self._column_types)
 
     def split(self, sizes, randomize=True):
         if isinstance(self.children[0], MappableSource):
@@ -240,6 +249,17 @@ def _batch_sampled(source, column_names, batch_sampler, collate_fn, exclusive):
             yield tuple(out) if isinstance(out, (tuple, list)) else (out,)
 
     return _Iterated(batches, _names_for(column_names, None, op), None, None, None)
+
+
+def _typed_rows(rows, types):
+    """MindSpore's check of `column_types`: each column's data has the declared type."""
+    for row in rows:
+        for value, want in zip(row, types):
+            if value.dtype != want:
+                raise RuntimeError(f"GeneratorDataset: the type of returned data should be the "
+                                   f"same as the specified column_types, but got {value.dtype} "
+                                   f"where column_types says {want}")
+        yield row
 
 
 def _generator_source(source, column_names, num_samples, shuffle, sampler, num_shards,

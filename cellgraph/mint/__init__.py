@@ -10,6 +10,7 @@ from cellgraph.primitives import dtype as _dt
 from cellgraph.primitives.errors import ArgumentValueError
 
 from . import linalg, nn, optim  # noqa: F401  (mint.nn, mint.optim, mint.linalg)
+from ._tensor_ops import check_generator as _check_generator
 
 abs, exp, log, sqrt, rsqrt, sin, cos, tan, tanh, sigmoid = (
     _ops.abs, _ops.exp, _ops.log, _ops.sqrt, _ops.rsqrt, _ops.sin, _ops.cos, _ops.tan,
@@ -170,10 +171,12 @@ def empty(*size, dtype=None, device=None):
 
 
 def randn(*size, generator=None, dtype=None):
+    _check_generator(generator, "randn")
     return _ops.randn(*size, dtype=dtype)
 
 
 def rand(*size, generator=None, dtype=None):
+    _check_generator(generator, "rand")
     return _ops.rand(*size, dtype=dtype)
 
 
@@ -340,6 +343,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
 
 def normal(mean=0.0, std=1.0, size=None, generator=None):
     """Samples of N(mean, std): of `size` for number arguments, else of the arguments' shape."""
+    _check_generator(generator, "normal")
     if size is not None:
         return _ops.normal(tuple(size), mean, std)
     shape = _np.broadcast_shapes(tuple(getattr(mean, "shape", ())), tuple(getattr(std, "shape", ())))
@@ -348,6 +352,7 @@ def normal(mean=0.0, std=1.0, size=None, generator=None):
 
 def randint(low=0, high=None, size=None, *, generator=None, dtype=None):
     """Integers in [low, high) of shape `size`; `randint(high, size)` starts at 0."""
+    _check_generator(generator, "randint")
     if size is None:
         low, high, size = 0, low, high
     elif high is None:  # randint(high, size=...)
@@ -361,6 +366,7 @@ def randint_like(input, *args, dtype=None):
 
 
 def randperm(n, *, generator=None, dtype=None):
+    _check_generator(generator, "randperm")
     return _ops.randperm(n, dtype=dtype or _dt.int64)
 
 
@@ -379,6 +385,7 @@ def empty_like(input, *, dtype=None, device=None):
 
 def bernoulli(input, *, generator=None):
     """1 with the probability each element of `input` gives, else 0, in input's dtype."""
+    _check_generator(generator, "bernoulli")
     return _F.cast(_F.less(_ops.rand_like(input), input), input.dtype)
 
 

@@ -10,7 +10,7 @@ import numbers
 
 import cellgraph.ops as _ops
 from cellgraph.primitives import dtype as _dt
-from cellgraph.primitives.errors import ArgumentValueError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, ShapeError, UnsupportedError
 
 _LN2 = math.log(2.0)
 
@@ -255,10 +255,19 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
 
 # ----- random sampling ----------------------------------------------------------------------------
 
+def check_generator(generator, op: str) -> None:
+    """Draws come from the global generator that `set_seed`/`manual_seed` seeds: a separate
+    Generator's stream is not kept here, so one given is refused rather than ignored."""
+    if generator is not None:
+        raise UnsupportedError(f"mint.{op}: generator={generator!r} is not supported (draws come "
+                               f"from the global generator; seed it with cellgraph.manual_seed)")
+
+
 
 def multinomial(input, num_samples, replacement=False, *, generator=None):
     """int64 category indices drawn by the weights in each row of `input`; without replacement
     by the Gumbel-top-k trick (the k largest of log w - log(-log u) are a draw of k distinct)."""
+    check_generator(generator, "multinomial")
     if replacement:
         return _int64(_ops.multinomial(input, num_samples, True))
     if num_samples > input.shape[-1]:

@@ -127,6 +127,8 @@ class Cell:
         object.__setattr__(self, "_amp_types", None)
         object.__setattr__(self, "_graph_cache", GraphCache())
         object.__setattr__(self, "_auto_prefix", auto_prefix)
+        if flags:
+            self.add_flags(**flags)
 
     def __setattr__(self, name, value):
         if "_graph_cache" not in self.__dict__:
@@ -253,8 +255,9 @@ class Cell:
         return list(self.name_cells().values())
 
     def cells_and_names(self, cells=None, name_prefix=""):
-        """Yield (name, cell) for this Cell and every Cell below it, each once."""
-        seen = set()
+        """Yield (name, cell) for this Cell and every Cell below it, each once; Cells in
+        `cells` (Cells already visited) are skipped with what is below them."""
+        seen = {id(cell) for cell in cells} if cells is not None else set()
 
         def walk(cell, prefix):
             if id(cell) in seen:
@@ -314,6 +317,9 @@ class Cell:
         setattr(self, child_name, child_cell)
 
     def insert_param_to_cell(self, param_name, param, check_name_contain_dot=True):
+        if check_name_contain_dot and "." in param_name:
+            raise KeyError("For 'insert_param_to_cell', the argument 'param_name' should not "
+                           "contain '.'")
         setattr(self, param_name, param)
 
     def set_train(self, mode=True):

@@ -150,6 +150,12 @@ class CellDict(_CellContainer):
 
     def __init__(self, *args, **kwargs):
         super().__init__()
+        unknown = sorted(set(kwargs) - {"auto_prefix"})
+        if unknown:
+            raise TypeError(f"CellDict: unexpected keyword argument(s) {', '.join(unknown)}; "
+                            f"expected auto_prefix")
+        # MindSpore's only keyword, auto_prefix, leaves the parameter names "<dict name>.<key>.
+        # <name>" as they are (checked against MindSpore 2.10), and so it does here
         if len(args) > 1:
             raise TypeError(f"CellDict: expected at most one iterable of (key, Cell) pairs, got "
                             f"{len(args)} arguments")

@@ -126,9 +126,8 @@ class HyperMap:
 
     recursive = True
 
-    def __init__(self, ops=None, reduce_output=False):
+    def __init__(self, ops=None, reverse=False):
         self.ops = ops
-        self.reduce_output = reduce_output
 
     def __call__(self, *args):
         fn, seqs = (self.ops, args) if self.ops is not None else (args[0], args[1:])

@@ -221,6 +221,12 @@ def multi_head_attention_forward(query, key, value, embed_dim_to_check, num_head
     """(attn_output (L, N, E), attn_weights (N, L, S) averaged over heads, or per head) for
     sequences (L, N, E); masks: bool True = not attended, float = added to the scores."""
     op = "multi_head_attention_forward"
+    if is_causal:  # MindSpore adds its boolean lower triangle to the scores as numbers
+        raise UnsupportedError(f"{op}: is_causal=True is not supported; pass the causal mask "
+                               f"as attn_mask")
+    if dt.as_dtype(dtype) != dt.float32:
+        raise UnsupportedError(f"{op}: dtype={dtype} is not supported (the scores are scaled in "
+                               f"the inputs' dtype); use float32")
     length, batch, embed = abstract_of(query).shape
     if embed != embed_dim_to_check or embed % num_heads:
         raise ShapeError(f"{op}: expected embedding size {embed_dim_to_check} divisible by "

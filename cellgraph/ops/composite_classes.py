@@ -14,10 +14,11 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 from cellgraph.primitives.exports import FunctionClass, function_class
 from cellgraph.primitives.nn_functional import argmax
 from cellgraph.primitives.nn_ops import softmax_cross_entropy
+from cellgraph.primitives.random_ops import op_seeds
 
 from . import functional as F
 from .composite_conv import max_pool3d
-from .composite_ops import flip, isfinite, isinf, isnan, masked_fill, randint
+from .composite_ops import flip, isfinite, isinf, isnan, masked_fill, random_ints
 from .composite_resize import gather_elements
 
 __all__ = [
@@ -201,7 +202,8 @@ class UniformInt(_Class):
 
     def __call__(self, shape, minval, maxval):
         low, high = int(np.asarray(minval)), int(np.asarray(maxval))
-        return randint(low, high, tuple(shape), dtype=dt.int32)
+        return random_ints(low, high, tuple(shape), op_seeds(self.seed, self.seed2, "UniformInt"),
+                           dt.int32)
 
 
 def softmax_cross_entropy_with_logits(logits, labels):

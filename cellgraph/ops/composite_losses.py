@@ -91,8 +91,8 @@ def bernoulli(input, p=0.5, seed=None):
     broadcasting against input)."""
     if isinstance(p, numbers.Real) and not 0 <= p <= 1:
         raise ShapeError(f"bernoulli: `p` must be in [0, 1], got {p}")
-    draws = rand_like(input) if abstract_of(input).dtype.is_float else rand_like(
-        F.cast(input, "float32"))
+    draws = rand_like(input, seed) if abstract_of(input).dtype.is_float else rand_like(
+        F.cast(input, "float32"), seed)
     return F.cast(M.less(draws, p), abstract_of(input).dtype)
 
 

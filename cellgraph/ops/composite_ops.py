@@ -17,7 +17,7 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import abstract_of, normalize_axis, tensor_axis
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import argmax, clip_by_value, cumsum, reduce_prod
-from cellgraph.primitives.random_ops import rand
+from cellgraph.primitives.random_ops import draw_uniform, op_seed, op_seeds, rand
 
 from . import functional as F
 from .functional import gather
@@ -162,8 +162,16 @@ def unsqueeze(input, dim):
 
 
 def flatten(input, order="C", *, start_dim=1, end_dim=-1):
-    """Merge the axes from start_dim to end_dim (MindSpore's default keeps the batch axis)."""
+    """Merge the axes from start_dim to end_dim (MindSpore's default keeps the batch axis);
+    order="F" merges in column-major order (the axes reversed first, as MindSpore does)."""
+    if order not in ("C", "F"):
+        raise ArgumentValueError(f"flatten: `order` must be 'C' or 'F', got {order!r}")
     shape = _shape(input)
+    if order == "F":
+        if len(shape) <= 1:
+            return F.reshape(input, (-1,))
+        input = F.transpose(input, tuple(reversed(range(len(shape)))))
+        shape = shape[::-1]
     if not shape:
         return F.reshape(input, (1,))
     start, end = start_dim % len(shape), end_dim % len(shape)
@@ -307,7 +315,7 @@ def multinomial(input, num_samples, replacement=True, seed=None):
         raise ArgumentValueError("multinomial: replacement=False is not supported")
     weights = input if _ndim(input) == 2 else F.expand_dims(input, 0)
     cdf = cumsum(F.div(weights, F.reduce_sum(weights, -1, True)), -1)
-    draws = rand(_shape(weights)[:1] + (num_samples, 1))
+    draws = rand(_shape(weights)[:1] + (num_samples, 1), seed=seed)
     below = F.less(F.expand_dims(cdf, 1), draws)  # (N, samples, C)
     index = F.minimum(F.reduce_sum(F.cast(below, dt.int64), -1), _shape(weights)[-1] - 1)
     return index if _ndim(input) == 2 else F.squeeze(index, 0)
@@ -368,15 +376,39 @@ class L2Normalize:
         return F.div(input_x, F.sqrt(F.maximum(squares, self.epsilon)))
 
 
+def _init_and_select(input, initial, where, compare, op):
+    """MindSpore's `initial`/`where` for max and min: every element compared with `initial`,
+    and `initial` where `where` is False."""
+    if initial is not None and (isinstance(initial, bool) or not isinstance(
+            initial, numbers.Number)):
+        raise DTypeError(f"{op}: `initial` must be a scalar, got {type(initial).__name__}")
+    if initial is not None:
+        input = compare(input, F.fill(abstract_of(input).dtype, _shape(input), initial))
+    if where is None:
+        return input
+    if where is True:  # a 0-d True mask selects everything
+        return input
+    if isinstance(where, (bool, list, tuple, np.ndarray)):
+        where = np.asarray(where, dtype=bool)
+    where = F.cast(where, dt.bool_)
+    if initial is None:
+        raise ArgumentValueError(f"{op}: `initial` must be given with a `where` mask")
+    fill = F.fill(abstract_of(input).dtype, _shape(input), initial)
+    return F.select(F.broadcast_to(where, _shape(input)), input, fill)
+
+
 def max(input, axis=None, keepdims=False, *, initial=None, where=None):
-    """(maximum values, their indices) along `axis`; over everything when axis is None."""
+    """(maximum values, their indices) along `axis`; over everything when axis is None.
+    `initial` takes part in every maximum, and where `where` is False only `initial` does."""
+    input = _init_and_select(input, initial, where, F.maximum, "max")
     if axis is None:
         return F.reduce_max(input, (), keepdims), argmax(F.reshape(input, (-1,)))
     return F.reduce_max(input, axis, keepdims), argmax(input, axis, keepdims)
 
 
 def min(input, axis=None, keepdims=False, *, initial=None, where=None):
-    """(minimum values, their indices) along `axis`."""
+    """(minimum values, their indices) along `axis` (`initial` and `where` as in `max`)."""
+    input = _init_and_select(input, initial, where, F.minimum, "min")
     values, index = max(F.neg(input), axis, keepdims)
     return F.neg(values), index
 
@@ -413,31 +445,36 @@ def _size(size) -> tuple:
     return tuple(int(d) for d in size)
 
 
-def standard_normal(shape, seed=0, seed2=0):
-    """N(0, 1) float32 samples by the Box-Muller transform of two uniform draws."""
-    shape = _size((shape,))
-    u1 = F.sub(1.0, rand(shape))  # (0, 1]: log is finite
-    u2 = rand(shape)
+def _normal_draws(shape, key=None):
+    """N(0, 1) float32 samples by the Box-Muller transform of two uniform draws (from the
+    global generator, or the op seed's stream `key`)."""
+    u1 = F.sub(1.0, draw_uniform(shape, dt.float32, key))  # (0, 1]: log is finite
+    u2 = draw_uniform(shape, dt.float32, key)
     return F.mul(F.sqrt(F.mul(F.log(u1), -2.0)), F.cos(F.mul(u2, 2 * math.pi)))
 
 
+def standard_normal(shape, seed=0, seed2=0):
+    """N(0, 1) float32 samples by the Box-Muller transform of two uniform draws."""
+    return _normal_draws(_size((shape,)), op_seeds(seed, seed2, "standard_normal"))
+
+
 def randn(*size, dtype=None, seed=None):
-    out = standard_normal(_size(size))
+    out = _normal_draws(_size(size), op_seed(seed, "randn"))
     return out if dtype is None else F.cast(out, dtype)
 
 
 def randn_like(input, seed=None, *, dtype=None):
-    return randn(_shape(input), dtype=dtype or abstract_of(input).dtype)
+    return randn(_shape(input), dtype=dtype or abstract_of(input).dtype, seed=seed)
 
 
 def normal(shape, mean, stddev, seed=None):
     """mean + stddev * N(0, 1) samples of `shape`."""
-    return F.add(F.mul(standard_normal(_size((shape,))), stddev), mean)
+    return F.add(F.mul(_normal_draws(_size((shape,)), op_seed(seed, "normal")), stddev), mean)
 
 
 def uniform(shape, minval, maxval, seed=None, dtype=dt.float32):
     """U[minval, maxval) samples; integer dtypes give ints in [minval, maxval)."""
-    draw = F.add(F.mul(rand(_size((shape,))), F.sub(maxval, minval)), minval)
+    draw = F.add(F.mul(rand(_size((shape,)), seed=seed), F.sub(maxval, minval)), minval)
     if dt.as_dtype(dtype).is_int:
         return F.cast(clip_by_value(draw, minval, F.sub(maxval, 1)), dtype)
     return F.cast(draw, dtype)
@@ -446,11 +483,16 @@ def uniform(shape, minval, maxval, seed=None, dtype=dt.float32):
 def randint(low, high, size, seed=None, *, dtype=None):
     """Integers in [low, high): low + floor(U * (high - low)) (the product is >= 0, so
     casting truncates it to its floor)."""
+    return random_ints(low, high, _size((size,)), op_seed(seed, "randint"), dtype or dt.int64)
+
+
+def random_ints(low, high, shape, key, dtype):
+    """randint's draws from the global generator or the op seed's stream `key`."""
     if high <= low:
         raise ArgumentValueError(f"randint: expected low < high, got {low} and {high}")
-    offset = F.cast(F.mul(rand(_size((size,))), float(high - low)), dt.int64)
+    offset = F.cast(F.mul(draw_uniform(shape, dt.float32, key), float(high - low)), dt.int64)
     out = F.add(F.minimum(offset, high - low - 1), low)
-    return F.cast(out, dtype or dt.int64)
+    return F.cast(out, dtype)
 
 
 class StandardNormal:
@@ -460,4 +502,4 @@ class StandardNormal:
         self.seed, self.seed2 = seed, seed2
 
     def __call__(self, shape):
-        return standard_normal(shape)
+        return standard_normal(shape, self.seed, self.seed2)

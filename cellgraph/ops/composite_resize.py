@@ -12,7 +12,7 @@ import numpy as np
 
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives.core import abstract_of, normalize_axis, tensor_axis
-from cellgraph.primitives.errors import ArgumentValueError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, ShapeError, UnsupportedError
 from cellgraph.primitives.nn_functional import one_hot
 
 from . import functional as F
@@ -118,6 +118,9 @@ class ResizeNearestNeighbor:
     """`ops.ResizeNearestNeighbor(size, align_corners)(x)` over (N, C, H, W)."""
 
     def __init__(self, size, align_corners=False, half_pixel_centers=False):
+        if half_pixel_centers:
+            raise UnsupportedError("ResizeNearestNeighbor: half_pixel_centers=True is not "
+                                   "supported (only the corner-aligned or floor sampling)")
         self.size, self.align_corners = tuple(size), align_corners
 
     def __call__(self, x):

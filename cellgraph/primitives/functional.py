@@ -13,7 +13,7 @@ from . import nn_ops as N
 from .advanced_index import advanced_getitem
 from .array_ops import Slice
 from .core import abstract_of, is_value, normalize_axes, normalize_axis, running_eagerly
-from .errors import DTypeError, ShapeError
+from .errors import DTypeError, ShapeError, UnsupportedError
 
 # Elementwise primitives are functional ops themselves: `exp`, `add`, ... join this module from
 # their declarations (ops/derive.py). NumPy-style and short spellings of them:
@@ -269,6 +269,9 @@ def _masked_read(x, mask, pos: int):
 
 
 def gather(input_params, input_indices, axis, batch_dims=0):
+    if batch_dims != 0:
+        raise UnsupportedError(f"gather: batch_dims={batch_dims!r} is not supported (only 0); "
+                               f"gather each batch element, or use ops.gather_elements")
     return A.gather(input_params, input_indices, axis=normalize_axis(
         axis, abstract_of(input_params).ndim))
 

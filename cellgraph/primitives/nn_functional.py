@@ -164,11 +164,10 @@ def gelu(input_x, approximate="none"):
 
 
 def softplus(input, beta=1, threshold=20):
-    """log(1 + exp(beta * x)) / beta, computed stably (so `threshold`, where the PyTorch
-    formula switches to x, changes the result by less than exp(-threshold))."""
-    if beta == 1:
-        return SP.softplus(input)
-    return M.div(SP.softplus(M.mul(input, beta)), beta)
+    """log(1 + exp(beta * x)) / beta, computed stably, and x itself where beta * x >
+    threshold (as MindSpore)."""
+    out = SP.softplus(input) if beta == 1 else M.div(SP.softplus(M.mul(input, beta)), beta)
+    return M.select(M.greater(M.mul(input, beta), threshold), input, out)
 
 
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):
@@ -252,7 +251,7 @@ def dropout(input, p=0.5, training=True, seed=None, *, mask=None):
     if not training or p == 0:
         return input
     if mask is None:
-        mask = M.greater_equal(rand_like(input), p)
+        mask = M.greater_equal(rand_like(input, seed), p)
     return SP.dropout(input, mask, keep_prob=1.0 - p)
 
 

@@ -10,12 +10,12 @@ import numpy as np
 from . import dtype as dt
 from .array_ops import cast, gather, reshape
 from .core import Primitive, TensorType, abstract_of
-from .errors import DTypeError, ShapeError
+from .errors import ArgumentValueError, DTypeError, ShapeError
 from .math_ops import less, select
 from .sort_ops import argsort
 
 
-def _uniform_real_type(shape, dtype) -> TensorType:
+def _uniform_real_type(shape, dtype, seed=None) -> TensorType:
     if any(not isinstance(d, int) or d < 0 for d in shape):
         raise ShapeError(f"expected a shape of non-negative ints, got {shape}")
     if not dtype.is_float:
@@ -25,6 +25,36 @@ def _uniform_real_type(shape, dtype) -> TensorType:
 
 uniform_real = Primitive("uniform_real", _uniform_real_type, label="UniformReal",
                          nondifferentiable=True, effectful=True)
+
+
+# Op-level seeds. Without one, a draw takes the global generator's next numbers
+# (`cellgraph.set_seed`). With one, it takes the next numbers of that seed's own stream, which
+# starts the same in every process (and after every set_seed, which it combines with): the
+# same program draws the same numbers, as MindSpore's op seeds promise (its numbers are its own).
+
+def _seed_int(value, op: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+        raise ArgumentValueError(f"{op}: a seed must be an int >= 0, got {value!r}")
+    return int(value)
+
+
+def op_seed(seed, op: str):
+    """The stream of a function's `seed` argument: None (the global generator) or a key."""
+    return None if seed is None else (_seed_int(seed, op),)
+
+
+def op_seeds(seed, seed2, op: str):
+    """The stream of a primitive class's (seed, seed2): both 0 means the global generator."""
+    if not seed and not seed2:
+        return None
+    return (_seed_int(seed, op), _seed_int(seed2, op))
+
+
+def draw_uniform(shape, dtype, key=None):
+    """U[0, 1) draws of `shape` from the global generator, or from the stream `key`."""
+    if key is None:
+        return uniform_real(shape=tuple(shape), dtype=dtype)
+    return uniform_real(shape=tuple(shape), dtype=dtype, seed=tuple(key))
 
 
 def _shape(shape, op: str) -> tuple:
@@ -39,7 +69,8 @@ def _shape(shape, op: str) -> tuple:
 def rand(*size, dtype=None, seed=None):
     """`ops.rand(2, 3)`: U[0, 1) samples (float32 unless `dtype` says otherwise)."""
     shape = size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
-    return uniform_real(shape=_shape(shape, "rand"), dtype=dt.as_dtype(dtype or dt.float32))
+    return draw_uniform(_shape(shape, "rand"), dt.as_dtype(dtype or dt.float32),
+                        op_seed(seed, "rand"))
 
 
 def rand_like(input, seed=None, *, dtype=None):
@@ -47,7 +78,7 @@ def rand_like(input, seed=None, *, dtype=None):
     aval = abstract_of(input)
     dtype = dt.as_dtype(dtype) if dtype is not None else (
         aval.dtype if aval.dtype.is_float else dt.float32)
-    return uniform_real(shape=aval.shape, dtype=dtype)
+    return draw_uniform(aval.shape, dtype, op_seed(seed, "rand_like"))
 
 
 class UniformReal:
@@ -58,7 +89,8 @@ class UniformReal:
         self.seed, self.seed2 = seed, seed2
 
     def __call__(self, shape):
-        return uniform_real(shape=_shape(shape, "UniformReal"), dtype=dt.float32)
+        return draw_uniform(_shape(shape, "UniformReal"), dt.float32,
+                            op_seeds(self.seed, self.seed2, "UniformReal"))
 
     def __repr__(self) -> str:
         return f"UniformReal(seed={self.seed}, seed2={self.seed2})"
@@ -72,7 +104,7 @@ def randperm(n, seed=0, offset=0, dtype=dt.int64):
     """A random permutation of 0 .. n-1."""
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
         raise DTypeError(f"randperm: expected a non-negative int n, got {n!r}")
-    order = argsort(uniform_real(shape=(int(n),), dtype=dt.float64))
+    order = argsort(draw_uniform((int(n),), dt.float64, op_seeds(seed, offset, "randperm")))
     return cast(order, dtype=dt.as_dtype(dtype))
 
 
@@ -81,7 +113,8 @@ def shuffle(x, seed=None):
     aval = abstract_of(x)
     if aval.ndim == 0:
         raise ShapeError("shuffle: expected a tensor of rank >= 1, got a scalar")
-    return gather(x, argsort(uniform_real(shape=aval.shape[:1], dtype=dt.float64)), axis=0)
+    return gather(x, argsort(draw_uniform(aval.shape[:1], dt.float64, op_seed(seed, "shuffle"))),
+                  axis=0)
 
 
 class Randperm:

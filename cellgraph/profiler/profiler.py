@@ -136,11 +136,12 @@ class Profiler:
         return json.dumps({name: stats.get(name) for name in names})
 
     def analyse(self, offline_path=None, pretty=False, step_list=None, mode="sync") -> None:
-        """Write op_statistic.csv, kernel_details.csv and trace_view.json."""
+        """Write op_statistic.csv, kernel_details.csv and trace_view.json (indented with
+        `pretty`)."""
         self.export(safe_io.contained(offline_path or self.output_path, "profiler",
-                                      folder=True), step_list)
+                                      folder=True), step_list, pretty=bool(pretty))
 
-    def export(self, directory: str, step_list=None) -> None:
+    def export(self, directory: str, step_list=None, pretty: bool = False) -> None:
         os.makedirs(directory, exist_ok=True)
         events = [e for e in self.recording.events if step_list is None or e.step in step_list]
         report.write_statistics(report.op_statistics(events),
@@ -152,7 +153,7 @@ class Profiler:
             writer.writerows((e.name, e.step, e.start_ns / 1e3, e.duration_ns / 1e3)
                              for e in events)
         report.write_trace(events, self.recording.markers,
-                           os.path.join(directory, "trace_view.json"))
+                           os.path.join(directory, "trace_view.json"), pretty=pretty)
 
 
 class profile(Profiler):

@@ -57,7 +57,7 @@ def write_statistics(stats: list[OpStat], path: str) -> None:
             writer.writerow([getattr(s, field) for field in STAT_FIELDS])
 
 
-def write_trace(events, markers, path: str) -> None:
+def write_trace(events, markers, path: str, pretty: bool = False) -> None:
     """Chrome trace events: one complete event ("X") per kernel run, per mstx range, in us."""
     pid = os.getpid()
     trace = [{"name": e.name, "ph": "X", "ts": e.start_ns / 1e3, "dur": e.duration_ns / 1e3,
@@ -66,4 +66,5 @@ def write_trace(events, markers, path: str) -> None:
     trace += [{"name": message, "ph": "X" if duration else "i", "ts": start / 1e3,
                "dur": duration / 1e3, "pid": pid, "tid": 1, "cat": "mstx"}
               for message, start, duration in markers]
-    safe_io.write_text(path, json.dumps({"traceEvents": trace, "displayTimeUnit": "ms"}))
+    safe_io.write_text(path, json.dumps({"traceEvents": trace, "displayTimeUnit": "ms"},
+                                        indent=4 if pretty else None))

@@ -63,8 +63,8 @@ class Backend:
 
 # primitives every non-NumPy backend runs through the NumPy kernel, and why
 HOST_FALLBACKS = {
-    "uniform_real": "draws from the global NumPy generator, so set_seed gives the same numbers "
-                    "on every backend",
+    "uniform_real": "draws from the global NumPy generator (or an op seed's stream), so "
+                    "set_seed gives the same numbers on every backend",
     "print": "formats values on the host",
     "py_hook": "calls the user's Python function (HookBackward) on host values",
     "py_func": "calls the user's Python function (ops.Custom, func_type='pyfunc') on host "

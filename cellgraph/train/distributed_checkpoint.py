@@ -54,7 +54,8 @@ def load_distributed_checkpoint(network, checkpoint_filenames=None, predict_stra
     if not isinstance(checkpoint_filenames, (list, tuple)) or not checkpoint_filenames:
         raise DTypeError(f"{api}: `checkpoint_filenames` must be a non-empty list of files, "
                          f"one per rank, got {checkpoint_filenames!r}")
-    per_rank = [load_checkpoint(name, format=format) for name in checkpoint_filenames]
+    per_rank = [load_checkpoint(name, dec_key=dec_key, dec_mode=dec_mode, format=format)
+                for name in checkpoint_filenames]
     merged = _merged(per_rank, list(checkpoint_filenames))
     if name_map:
         merged = {name_map.get(name, name): p for name, p in merged.items()}

@@ -51,6 +51,8 @@ class Model:
                  eval_indexes=None, amp_level="O0", boost_level="O0", **kwargs):
         if not isinstance(network, nn.Cell):
             raise TypeError(f"Model: `network` must be a Cell, got {type(network).__name__}")
+        from cellgraph.amp.build import check_boost_level
+        check_boost_level(boost_level, "Model")
         unknown = sorted(set(kwargs) - set(_AMP_KWARGS))
         if unknown:
             raise ValueError(f"Model: unsupported keyword(s) {', '.join(unknown)}; expected "

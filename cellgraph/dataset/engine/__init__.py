@@ -14,6 +14,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from cellgraph.primitives.errors import UnsupportedError
+
 from .. import config
 
 __all__ = ["Dataset"]
@@ -95,6 +97,8 @@ class Dataset:
 
         options = _keywords("map", kwargs, python_multiprocessing=False, max_rowsize=16,
                             cache=None, callbacks=None, offload=None, column_order=None)
+        if options["callbacks"] is not None:  # DSCallback hooks around each step of the map
+            raise UnsupportedError(f"map: callbacks={options['callbacks']!r} is not supported")
         mapped = MapNode(self, operations, input_columns, output_columns,
                          options["column_order"])
         cache = options["cache"]

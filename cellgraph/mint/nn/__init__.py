@@ -5,7 +5,7 @@ from __future__ import annotations
 from cellgraph import nn as _nn
 from cellgraph.primitives.errors import ArgumentValueError
 
-from . import functional  # noqa: F401  (mint.nn.functional)
+from . import functional  # mint.nn.functional
 
 ReLU, GELU, SiLU, Sigmoid, Tanh, Identity = (_nn.ReLU, _nn.GELU, _nn.SiLU, _nn.Sigmoid,
                                              _nn.Tanh, _nn.Identity)
@@ -88,6 +88,7 @@ class LogSoftmax(_nn.LogSoftmax):
 
 class Dropout(_nn.Dropout):
     def __init__(self, p=0.5, inplace=False):
+        functional.check_inplace(inplace, "mint.nn.Dropout")
         super().__init__(p=p)
 
 

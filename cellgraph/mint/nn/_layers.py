@@ -224,6 +224,7 @@ class Softplus(_nn.Cell):
 
 class LeakyReLU(_nn.Cell):
     def __init__(self, negative_slope=0.01, inplace=False):
+        F.check_inplace(inplace, "mint.nn.LeakyReLU")
         super().__init__()
         self.negative_slope = negative_slope
 
@@ -259,9 +260,10 @@ class GLU(_nn.Cell):
 
 
 def _accepting_inplace(base, name):
-    """`base` (an argument-less activation) with torch's `inplace` argument, which changes
-    nothing here (values are never mutated)."""
+    """`base` (an argument-less activation) with torch's `inplace` argument; True is refused
+    (values are never mutated here)."""
     def __init__(self, inplace=False):
+        F.check_inplace(inplace, f"mint.nn.{name}")
         base.__init__(self)
     return type(name, (base,), {"__init__": __init__, "__doc__": base.__doc__})
 

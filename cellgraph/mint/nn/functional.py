@@ -15,7 +15,7 @@ from cellgraph.ops.loss_functions import (  # noqa: F401
     triplet_margin_loss,
 )
 from cellgraph.ops.loss_functions import smooth_l1_loss as _smooth_l1_loss
-from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.primitives.errors import ArgumentValueError, UnsupportedError
 from cellgraph.primitives.errors import ShapeError as _ShapeError
 from cellgraph.runtime.tensor import Tensor
 
@@ -48,7 +48,17 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     return nn.NLLLoss(weight, ignore_index, reduction)(input, target)
 
 
+def check_inplace(inplace, op: str) -> None:
+    """cellgraph never writes into a tensor (graphs are pure), so `inplace=True`, which would
+    overwrite the input, is refused rather than ignored; the result is the same without it."""
+    if inplace:
+        raise UnsupportedError(f"{op}: inplace={inplace!r} is not supported "
+                               f"(tensors are never overwritten here); call it without "
+                               f"inplace and use the result")
+
+
 def elu(input, alpha=1.0, inplace=False):
+    check_inplace(inplace, "mint.nn.functional.elu")
     return _ops.elu(input, alpha)
 
 
@@ -94,9 +104,10 @@ def _in_place_free(name):
     op = getattr(_ops, name)
 
     def activation(input, inplace=False):
+        check_inplace(inplace, f"mint.nn.functional.{name}")
         return op(input)
     activation.__name__ = activation.__qualname__ = name
-    activation.__doc__ = f"ops.{name}; `inplace` changes nothing (values are never mutated)."
+    activation.__doc__ = f"ops.{name}; `inplace=True` is refused (values are never mutated)."
     return activation
 
 
@@ -105,6 +116,7 @@ relu6, selu, hardsigmoid, hardswish = (_in_place_free(n) for n in (
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    check_inplace(inplace, "mint.nn.functional.hardtanh")
     return _ops.hardtanh(input, min_val, max_val)
 
 
@@ -253,10 +265,12 @@ def linear(input, weight, bias=None):
 
 
 def dropout(input, p=0.5, training=True, inplace=False):
+    check_inplace(inplace, "mint.nn.functional.dropout")
     return _ops.dropout(input, p, training)
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
+    check_inplace(inplace, "mint.nn.functional.leaky_relu")
     return _ops.select(input >= 0, input, input * negative_slope)
 
 

@@ -6,6 +6,7 @@ import numbers
 import os
 import time
 
+from cellgraph.primitives.errors import UnsupportedError
 from cellgraph.train.serialization import save_checkpoint, writes_checkpoints
 
 from ._callback import Callback
@@ -24,23 +25,15 @@ def _count(value, name: str) -> int:
 class CheckpointConfig:
     """When and what to save: every `save_checkpoint_steps` steps or
     `save_checkpoint_seconds` seconds, at most `keep_checkpoint_max` files kept; `format`
-    ("ckpt" or "safetensors", also the files' extension) and `crc_check` go to
-    save_checkpoint. `remove_redundancy` (each data-parallel rank saving only its share) is
-    not supported."""
+    ("ckpt" or "safetensors", also the files' extension), `crc_check` and the encryption go
+    to save_checkpoint. `remove_redundancy` (each data-parallel rank saving only its share)
+    and `exception_save` are not supported."""
 
     def __init__(self, save_checkpoint_steps=1, save_checkpoint_seconds=0,
                  keep_checkpoint_max=5, keep_checkpoint_per_n_minutes=0, integrated_save=True,
                  async_save=False, saved_network=None, append_info=None, enc_key=None,
                  enc_mode="AES-GCM", exception_save=False, crc_check=False,
                  remove_redundancy=False, format="ckpt", **kwargs):
-        if format not in ("ckpt", "safetensors"):
-            raise ValueError(f"CheckpointConfig: `format` must be 'ckpt' or 'safetensors', got "
-                             f"{format!r}")
-        if remove_redundancy:
-            raise NotImplementedError("CheckpointConfig: remove_redundancy=True (each "
-                                      "data-parallel rank saving only its share) is not "
-                                      "supported")
-        self.crc_check, self.remove_redundancy, self.format = bool(crc_check), False, format
         self.save_checkpoint_steps = _count(save_checkpoint_steps, "save_checkpoint_steps")
         self.save_checkpoint_seconds = _count(save_checkpoint_seconds,
                                               "save_checkpoint_seconds")
@@ -51,6 +44,19 @@ class CheckpointConfig:
         self.keep_checkpoint_per_n_minutes = _count(keep_checkpoint_per_n_minutes,
                                                     "keep_checkpoint_per_n_minutes")
         self.integrated_save, self.async_save = integrated_save, async_save
+        # what the file holds and how it is written: handed to save_checkpoint as is
+        self.enc_key, self.enc_mode, self.crc_check = enc_key, enc_mode, crc_check
+        if format not in ("ckpt", "safetensors"):
+            raise ValueError(f"CheckpointConfig: `format` must be 'ckpt' or 'safetensors', "
+                             f"got {format!r}")
+        self.format = format
+        for name, value in (("exception_save", exception_save),
+                            ("remove_redundancy", remove_redundancy),
+                            *sorted(kwargs.items())):
+            if value:  # a checkpoint saved on an exception, redundancy removal across ranks,
+                # MapParameter increments: none of them is done here, so say so
+                raise UnsupportedError(f"CheckpointConfig: {name}={value!r} is not supported "
+                                       f"(the default keeps working)")
         self.saved_network = saved_network
         self.append_info = list(append_info or [])
         unknown = [a for a in self.append_info if not isinstance(a, dict) and a not in (
@@ -119,8 +125,10 @@ class ModelCheckpoint(Callback):
         path = os.path.join(self._directory, f"{self._prefix}-{cb_params.cur_epoch_num}_"
                                              f"{step_in_epoch}.{self._config.format}")
         network = self._config.saved_network or cb_params.train_network
+        config = self._config
         save_checkpoint(network, path, append_dict=self._append_dict(cb_params),
-                        crc_check=self._config.crc_check, format=self._config.format)
+                        enc_key=config.enc_key, enc_mode=config.enc_mode,
+                        crc_check=config.crc_check, format=config.format)
         self._last_step, self._last_time, self._latest = cb_params.cur_step_num, \
             time.monotonic(), path
         if path in self._saved:

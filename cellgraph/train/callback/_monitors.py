@@ -80,22 +80,38 @@ class LossMonitor(Callback):
 
 class TimeMonitor(Callback):
     """Prints each epoch's time and the time per step:
-    `Train epoch time: 1234.567 ms, per step time: 9.877 ms`."""
+    `Train epoch time: 1234.567 ms, per step time: 9.877 ms`; with `data_time`, also the
+    time per step spent between steps fetching data: ` (data time: 1.234 ms)`."""
 
     def __init__(self, data_size=None, data_time=False):
         self.data_size = None if data_size is None else _non_negative_int(
             data_size, "TimeMonitor", "data_size")
+        if not isinstance(data_time, bool):
+            raise TypeError(f"TimeMonitor: `data_time` must be a bool, got {data_time!r}")
+        self.data_time = data_time
         self.epoch_time = 0.0
+        self._data_seconds = self._data_start = 0.0
 
     def on_train_epoch_begin(self, run_context):
-        self.epoch_time = time.perf_counter()
+        self.epoch_time = self._data_start = time.perf_counter()
+        self._data_seconds = 0.0
+
+    def on_train_step_begin(self, run_context):
+        if self.data_time:
+            self._data_seconds += time.perf_counter() - self._data_start
+
+    def on_train_step_end(self, run_context):
+        if self.data_time:
+            self._data_start = time.perf_counter()
 
     def on_train_epoch_end(self, run_context):
         cb_params = run_context.original_args()
         elapsed = (time.perf_counter() - self.epoch_time) * 1000
         steps = self.data_size or cb_params.get("steps_in_epoch") or cb_params.batch_num
+        data = f" (data time: {self._data_seconds * 1000 / max(steps, 1):5.3f} ms)" \
+            if self.data_time else ""
         print(f"Train epoch time: {elapsed:5.3f} ms, per step time: "
-              f"{elapsed / max(steps, 1):5.3f} ms", flush=True)
+              f"{elapsed / max(steps, 1):5.3f} ms{data}", flush=True)
 
 
 class History(Callback):

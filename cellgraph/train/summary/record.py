@@ -17,10 +17,12 @@ import json
 import os
 import socket
 import time
+import warnings
 
 import numpy as np
 
 from cellgraph import safe_io
+from cellgraph.primitives.errors import UnsupportedError
 
 from .ops import take_latest
 
@@ -73,6 +75,14 @@ class SummaryRecord:
                  network=None, max_file_size=None, raise_exception=False, export_options=None):
         if not isinstance(log_dir, (str, os.PathLike)):
             raise TypeError(f"SummaryRecord: log_dir must be a str, got {log_dir!r}")
+        if export_options is not None:  # tensors exported to .npy files beside the summary
+            raise UnsupportedError(f"SummaryRecord: export_options={export_options!r} is not "
+                                   f"supported")
+        if max_file_size is not None and (isinstance(max_file_size, bool) or not isinstance(
+                max_file_size, int) or max_file_size <= 0):
+            raise ValueError(f"SummaryRecord: max_file_size must be a positive int (bytes), "
+                             f"got {max_file_size!r}")
+        self.max_file_size, self._written = max_file_size, 0
         self.log_dir = os.path.realpath(os.fspath(log_dir))
         os.makedirs(self.log_dir, exist_ok=True)
         name = (f"{file_prefix}.summary.{int(time.time())}.{socket.gethostname()}"
@@ -116,8 +126,22 @@ class SummaryRecord:
         self._pending = []
         for plugin, tag, value in values:
             if plugin_filter is None or plugin_filter(plugin):
-                self._file.write(json.dumps(encode(step, plugin, tag, value)) + "\n")
+                self._write(json.dumps(encode(step, plugin, tag, value)) + "\n")
         return True
+
+    def _write(self, line: str) -> None:
+        """One line, unless it would take the file past max_file_size: then, as MindSpore
+        does, the file is full, a warning says so once, and nothing more is written."""
+        size = len(line.encode("utf-8"))
+        if self.max_file_size is not None and self._written + size > self.max_file_size:
+            if self._written <= self.max_file_size:
+                warnings.warn(f"SummaryRecord: {self.path} reached max_file_size "
+                              f"({self.max_file_size} bytes); later values are not written",
+                              stacklevel=3)
+                self._written = self.max_file_size + 1
+            return
+        self._file.write(line)
+        self._written += size
 
     def flush(self) -> None:
         self._file.flush()

@@ -114,7 +114,7 @@ class Normal(Distribution):
     def sample(self, shape=(), mean=None, sd=None):
         mean, sd = self._params((mean, sd))
         full = tuple(shape) + tuple(P.broadcast_to(mean, (mean + sd).shape).shape)
-        return mean + sd * P.cast(P.standard_normal(full), self.dtype)
+        return mean + sd * P.cast(P.randn(full, seed=self.seed), self.dtype)
 
 
 class Uniform(Distribution):
@@ -156,7 +156,7 @@ class Uniform(Distribution):
     def sample(self, shape=(), low=None, high=None):
         low, high = self._params((low, high))
         full = tuple(shape) + tuple((low + high).shape)
-        return low + (high - low) * P.cast(P.rand(full), self.dtype)
+        return low + (high - low) * P.cast(P.rand(full, seed=self.seed), self.dtype)
 
 
 class Bernoulli(Distribution):
@@ -204,7 +204,7 @@ class Bernoulli(Distribution):
     def sample(self, shape=(), probs=None):
         (p,) = self._params((probs,))
         full = tuple(shape) + tuple(p.shape)
-        return P.cast(P.rand(full) < p, self.sample_dtype)
+        return P.cast(P.rand(full, seed=self.seed) < p, self.sample_dtype)
 
 
 class TransformedDistribution(Distribution):
