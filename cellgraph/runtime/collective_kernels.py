@@ -10,14 +10,20 @@ out views of it, which is how a bucket of gradients costs one message.
 
 A collective that fails (a peer died, closing its connections, or stopped answering within
 the timeout) raises CommunicationError naming the operation, the group and this rank.
+
+Before the data moves, the ranks check that they agree on the inputs' shapes and dtypes (one
+all-gather of an 8-byte digest of them): ranks that disagree would otherwise hand the transport
+buffers of different sizes, which it reports as a failed peer or aborts on. Each rank then
+raises ShapeError naming the collective, the group and every rank's shapes.
 """
 from __future__ import annotations
 
 import contextlib
+import hashlib
 
 import numpy as np
 
-from cellgraph.primitives.errors import CommunicationError
+from cellgraph.primitives.errors import CommunicationError, ShapeError
 
 from . import distributed
 from .kernels import kernel
@@ -70,6 +76,38 @@ def _reporting(label: str, group: str):
             f"within {distributed.timeout_s():g} s ({str(e).splitlines()[0]})") from None
 
 
+def _signature(tensors) -> list:
+    return [(tuple(int(d) for d in t.shape), str(t.dtype).replace("torch.", "")) for t in tensors]
+
+
+def _describe(signature: list) -> str:
+    return ", ".join(f"{list(shape)} {dtype}" for shape, dtype in signature) or "no inputs"
+
+
+def _check_agreement(label: str, group: str, tensors) -> None:
+    """ShapeError on every rank of `group` when the ranks' inputs differ in shape or dtype."""
+    torch, dist = _torch(), distributed.torch_distributed()
+    g = distributed.group(group)
+    signature = _signature(tensors)
+    digest = int.from_bytes(hashlib.blake2b(repr(signature).encode(), digest_size=8).digest(),
+                            "little", signed=True)
+    device = tensors[0].device if tensors else "cpu"
+    mine = torch.tensor([digest], dtype=torch.int64, device=device)
+    every = torch.empty(len(g.ranks), dtype=torch.int64, device=device)
+    with _reporting(label, group):
+        dist.all_gather_into_tensor(every, mine, group=g.handle)
+    if bool((every == digest).all()):
+        return
+    signatures: list = [None] * len(g.ranks)
+    with _reporting(label, group):
+        dist.all_gather_object(signatures, signature, group=g.handle)
+    rows = "; ".join(f"rank {rank}: {_describe(sig)}" for rank, sig in zip(g.ranks, signatures))
+    kind = "shapes" if len({tuple(s for s, _ in sig) for sig in signatures}) > 1 else "dtypes"
+    noun = "inputs'" if len(signature) > 1 else "input's"
+    raise ShapeError(f"{label} on group {group!r}: the ranks disagree on the {noun} {kind} "
+                     f"({rows}); every rank must pass the same shapes and dtypes")
+
+
 def _reduce_op(op: str):
     return getattr(distributed.torch_distributed().ReduceOp, _TORCH_OPS[op])
 
@@ -81,6 +119,7 @@ def all_reduce(xp, *xs, op="sum", group=distributed.WORLD_NAMES[0]):
     handle = distributed.group(group).handle  # before init: says to call init
     torch, dist = _torch(), distributed.torch_distributed()
     tensors = [as_torch(x) for x in xs]
+    _check_agreement("AllReduce", group, tensors)
     outs: list = [None] * len(xs)
     by_dtype: dict = {}
     for i, t in enumerate(tensors):
@@ -101,6 +140,7 @@ def all_gather(xp, x, group=distributed.WORLD_NAMES[0], rank_size=1):
     handle = distributed.group(group).handle
     torch, dist = _torch(), distributed.torch_distributed()
     t = as_torch(x).contiguous()
+    _check_agreement("AllGather", group, [t])
     out = torch.empty((t.shape[0] * rank_size,) + tuple(t.shape[1:]), dtype=t.dtype,
                       device=t.device)
     gather = getattr(dist, "all_gather_single", None) or dist.all_gather_into_tensor
@@ -115,6 +155,7 @@ def reduce_scatter(xp, x, op="sum", group=distributed.WORLD_NAMES[0], rank_size=
     handle = distributed.group(group).handle
     torch, dist = _torch(), distributed.torch_distributed()
     t = as_torch(x).contiguous()
+    _check_agreement("ReduceScatter", group, [t])
     out = torch.empty((t.shape[0] // rank_size,) + tuple(t.shape[1:]), dtype=t.dtype,
                       device=t.device)
     scatter = getattr(dist, "reduce_scatter_single", None) or dist.reduce_scatter_tensor
@@ -129,6 +170,7 @@ def broadcast(xp, *xs, root_rank=0, group=distributed.WORLD_NAMES[0], rank_size=
     g = distributed.group(group)
     torch, dist = _torch(), distributed.torch_distributed()
     tensors = [as_torch(x) for x in xs]
+    _check_agreement("Broadcast", group, tensors)
     outs = []
     for t, x in zip(tensors, xs):
         buf = t.clone(memory_format=torch.contiguous_format)
@@ -145,6 +187,7 @@ def reduce(xp, x, dst=0, op="sum", group=distributed.WORLD_NAMES[0], rank_size=1
     g = distributed.group(group)
     torch, dist = _torch(), distributed.torch_distributed()
     buf = as_torch(x).clone(memory_format=torch.contiguous_format)
+    _check_agreement("Reduce", group, [buf])
     with _reporting("Reduce", group):
         dist.reduce(buf, dst=g.ranks[dst], op=_reduce_op(op), group=g.handle)
     if distributed.group_rank_and_size(group)[0] != dst:

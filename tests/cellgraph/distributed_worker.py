@@ -10,6 +10,7 @@ torchrun's environment variables). `python distributed_worker.py TASK OUT_DIR`:
   parameter_broadcast, written to OUT_DIR/collectives_rankR.json as {check: error}.
 * `train_forever`: trains until killed, after writing OUT_DIR/pid_rankR.
 * `stall`: rank 1 never reaches the all-reduce rank 0 waits in.
+* `mismatch`: collectives whose input shape (or dtype) differs between the ranks.
 
 The models and data are functions here, so the test can run the same model on one process.
 """
@@ -324,8 +325,26 @@ def task_stall(out: Path, rank: int, size: int) -> None:
     ops.AllReduce()(Tensor(np.ones(3, np.float32)))
 
 
+def task_mismatch(out: Path, rank: int, size: int) -> None:
+    """Each collective called with a shape that differs between the ranks: the error each rank
+    raises goes to OUT/mismatch_rankR.json; a collective the ranks agree on works after them."""
+    errors = {}
+    calls = {"all_reduce": lambda x: ops.AllReduce()(x), "all_gather": lambda x: ops.AllGather()(x),
+             "broadcast": lambda x: ops.Broadcast(0)((x,)),
+             "all_reduce_dtype": lambda x: ops.AllReduce()(x.astype(ms.float64) if rank else x)}
+    for name, call in calls.items():
+        shape = (4, 3) if name == "all_reduce_dtype" else (2 + rank, 3)
+        try:
+            call(Tensor(np.ones(shape, np.float32)))
+        except Exception as e:  # noqa: BLE001 - the test reads its type and message
+            errors[name] = f"{type(e).__name__}: {e}"
+    after = ops.AllReduce()(Tensor(np.ones(2, np.float32))).asnumpy().tolist()
+    (out / f"mismatch_rank{rank}.json").write_text(json.dumps({"errors": errors,
+                                                                "after": after}))
+
+
 TASKS = {"train": task_train, "auto_parallel": task_auto_parallel, "collectives": task_collectives,
-         "train_forever": task_train_forever, "stall": task_stall}
+         "train_forever": task_train_forever, "stall": task_stall, "mismatch": task_mismatch}
 
 
 def main() -> None:

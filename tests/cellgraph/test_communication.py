@@ -248,3 +248,23 @@ def test_collectives_in_loops_and_branches_differentiate(world_of_one):
     expected = [(reference(x.asnumpy() + step * e) - reference(x.asnumpy() - step * e)) /
                 (2 * step) for e in np.eye(3)]
     np.testing.assert_allclose(ms.grad(LoopAllReduce())(x, n).asnumpy(), expected, rtol=1e-6)
+
+
+def test_ranks_that_disagree_on_a_shape_get_an_error_naming_it_on_every_rank(tmp_path):
+    """Rank 0 passes a (2, 3) tensor, rank 1 a (3, 3) one: both raise ValueError naming the
+    collective, the group and each rank's shape (not a transport abort blaming a dead peer),
+    and the job goes on: a later collective the ranks agree on works."""
+    worker.launch("mismatch", tmp_path)
+    for rank in range(2):
+        result = json.loads((tmp_path / f"mismatch_rank{rank}.json").read_text())
+        errors = result["errors"]
+        assert errors["all_reduce"] == (
+            "ValueError: AllReduce on group 'hccl_world_group': the ranks disagree on the "
+            "input's shapes (rank 0: [2, 3] float32; rank 1: [3, 3] float32); every rank must "
+            "pass the same shapes and dtypes")
+        assert errors["all_gather"].startswith("ValueError: AllGather on group")
+        assert "rank 0: [2, 3] float32; rank 1: [3, 3] float32" in errors["all_gather"]
+        assert errors["broadcast"].startswith("ValueError: Broadcast on group")
+        assert "disagree on the input's dtypes (rank 0: [4, 3] float32; rank 1: [4, 3] " \
+               "float64)" in errors["all_reduce_dtype"]
+        assert result["after"] == [2.0, 2.0]
