@@ -26,8 +26,11 @@ TORCHELASTIC_RESTART_COUNT), and the workers resume from the last checkpoint ran
 unless --master-port names one; across machines every launcher needs the same --max-restarts.
 
 Workers die with their launcher: each runs in its own process group, which the launcher stops
-as a whole (the worker and the processes it started), and on Linux asks the kernel to send it
-SIGTERM when the launcher dies, even by SIGKILL (PR_SET_PDEATHSIG), so no worker outlives it.
+as a whole (the worker and the processes it started). A launcher killed outright (SIGKILL)
+cannot do that, so a small watchdog process does: it learns the workers' process groups
+through a pipe from the launcher and, when the pipe closes without the launcher saying the job
+ended, stops those groups (SIGTERM, then SIGKILL after --grace seconds). On Linux each worker
+also asks the kernel for SIGTERM when the launcher dies (PR_SET_PDEATHSIG).
 msrun's `--join False` is the exception: the launcher starts the workers in their own session,
 prints their pids and exits, as msrun does; they are then on their own.
 
@@ -216,6 +219,65 @@ def _parent_death_signal():
     return setup
 
 
+def watchdog(grace_s: float, lines=None) -> int:
+    """The watchdog's body (`python -m cellgraph.launch watchdog GRACE`): reads the workers'
+    process groups, one a line, from the launcher; "done" means the launcher ended the job
+    itself. End of input without it (the launcher died): stop those groups."""
+    groups = set()
+    for line in lines if lines is not None else sys.stdin:
+        if line.strip() == "done":
+            return 0
+        groups.add(int(line))
+
+    def alive():
+        left = []
+        for group in groups:
+            try:
+                os.killpg(group, 0)
+                left.append(group)
+            except OSError:
+                pass
+        return left
+
+    for group in alive():
+        _kill_group(group, signal.SIGTERM)
+    deadline = time.monotonic() + grace_s
+    while alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for group in alive():
+        _kill_group(group, signal.SIGKILL)
+    return 0
+
+
+def _kill_group(group: int, sig: int) -> None:
+    try:
+        os.killpg(group, sig)
+    except OSError:
+        pass
+
+
+class _Watchdog:
+    """The process that stops the workers' groups if the launcher dies without doing it."""
+
+    def __init__(self, grace_s: float):
+        self.proc = subprocess.Popen([sys.executable, "-m", "cellgraph.launch", "watchdog",
+                                      f"{grace_s:g}"],
+                                     stdin=subprocess.PIPE, text=True, start_new_session=True)
+
+    def watch(self, proc: subprocess.Popen) -> None:
+        self.proc.stdin.write(f"{proc.pid}\n")  # a worker leads its own group: pgid == pid
+        self.proc.stdin.flush()
+
+    def close(self) -> None:
+        """The launcher has stopped what it started: the watchdog leaves without acting."""
+        try:
+            self.proc.stdin.write("done\n")
+            self.proc.stdin.close()
+        except (BrokenPipeError, OSError):
+            pass
+        self.proc.wait()
+
+
 def _start(job: Job, local_rank: int, restart: int = 0) -> tuple[subprocess.Popen, Path | None]:
     rank = job.node_rank * job.nproc + local_rank
     log = None if job.log_dir is None else job.log_dir / f"worker_{rank}.log"
@@ -246,10 +308,7 @@ def _describe(code: int) -> str:
 
 def _signal_group(p: subprocess.Popen, sig: int) -> None:
     """`sig` to the worker's process group (the worker and what it started)."""
-    try:
-        os.killpg(p.pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
+    _kill_group(p.pid, sig)
 
 
 def _stop(procs: list, grace_s: float) -> None:
@@ -276,20 +335,22 @@ def run_job(job: Job, poll_s: float = 0.1) -> int:
     if not job.join:
         return _detach(job)
     previous = signal.signal(signal.SIGTERM, _interrupt)  # a scheduler stopping the job
+    watchdog = _Watchdog(job.grace_s)
     try:
-        return _attempts(job, poll_s)
+        return _attempts(job, poll_s, watchdog)
     except _Interrupted:
         return 130
     finally:
+        watchdog.close()
         signal.signal(signal.SIGTERM, previous)
 
 
-def _attempts(job: Job, poll_s: float) -> int:
+def _attempts(job: Job, poll_s: float, watchdog: _Watchdog) -> int:
     code = 0
     for restart in range(job.max_restarts + 1):
         if restart and job.nnodes == 1 and not job.port_given:
             job.master_port = _free_port(job.master_addr)  # the old store may linger
-        code = _attempt(job, restart, poll_s)
+        code = _attempt(job, restart, poll_s, watchdog)
         if code == 0 or restart == job.max_restarts:
             return code
         print(f"cellgraph launch: restarting the workers (restart {restart + 1} of "
@@ -297,11 +358,12 @@ def _attempts(job: Job, poll_s: float) -> int:
     return code
 
 
-def _attempt(job: Job, restart: int, poll_s: float) -> int:
+def _attempt(job: Job, restart: int, poll_s: float, watchdog: _Watchdog) -> int:
     started = []
     try:
         for local in range(job.nproc):
             started.append(_start(job, local, restart))
+            watchdog.watch(started[-1][0])
         procs = [p for p, _ in started]
         while True:
             codes = [p.poll() for p in procs]
@@ -386,3 +448,8 @@ def command_launch(ns) -> int:
         return run_job(job)
     finally:
         del store  # node 0's store served the other launchers until the job ended
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["watchdog"]:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the terminal's ^C is the launcher's to handle
+    sys.exit(watchdog(float(sys.argv[2])))

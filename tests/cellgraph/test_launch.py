@@ -310,15 +310,20 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
 def test_a_launcher_killed_by_sigkill_takes_its_workers_down(script, tmp_path):
-    job = script("import os, pathlib, sys, time\n"
-                 "pathlib.Path(sys.argv[1], 'pid' + os.environ['RANK']).write_text("
-                 "str(os.getpid()))\n"
+    """The workers and the processes they started (a child each here) all end."""
+    job = script("import os, pathlib, subprocess, sys, time\n"
+                 "child = subprocess.Popen([sys.executable, '-c', 'import time; "
+                 "time.sleep(120)'])\n"
+                 "rank = os.environ['RANK']\n"
+                 "pathlib.Path(sys.argv[1], 'child' + rank).write_text(str(child.pid))\n"
+                 "pathlib.Path(sys.argv[1], 'pid' + rank).write_text(str(os.getpid()))\n"
                  "time.sleep(120)\n")
     launcher = subprocess.Popen([sys.executable, "-m", "cellgraph", "launch", "--nproc", "2",
                                  job, str(tmp_path)])
     pids = []
     try:
         pids = _wait_for([tmp_path / f"pid{r}" for r in range(2)])
+        pids += [int((tmp_path / f"child{r}").read_text()) for r in range(2)]
         launcher.kill()
         launcher.wait(timeout=30)
         deadline = time.monotonic() + 30
@@ -329,3 +334,22 @@ def test_a_launcher_killed_by_sigkill_takes_its_workers_down(script, tmp_path):
         for pid in pids:
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_the_watchdog_stops_the_groups_unless_told_the_job_ended():
+    from cellgraph.launch import watchdog
+
+    def sleeper():
+        return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"],
+                                start_new_session=True)
+
+    kept, stopped = sleeper(), sleeper()
+    try:
+        watchdog(5, lines=[f"{kept.pid}\n", "done\n"])
+        assert kept.poll() is None  # the launcher ended the job itself
+        watchdog(5, lines=[f"{stopped.pid}\n"])  # input ended: the launcher died
+        assert stopped.wait(timeout=30) == -signal.SIGTERM
+    finally:
+        for p in (kept, stopped):
+            p.kill()
+            p.wait()
