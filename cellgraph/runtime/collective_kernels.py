@@ -94,8 +94,9 @@ def _check_agreement(label: str, group: str, tensors) -> None:
     device = tensors[0].device if tensors else "cpu"
     mine = torch.tensor([digest], dtype=torch.int64, device=device)
     every = torch.empty(len(g.ranks), dtype=torch.int64, device=device)
+    gather = getattr(dist, "all_gather_single", None) or dist.all_gather_into_tensor
     with _reporting(label, group):
-        dist.all_gather_into_tensor(every, mine, group=g.handle)
+        gather(every, mine, group=g.handle)
     if bool((every == digest).all()):
         return
     signatures: list = [None] * len(g.ranks)

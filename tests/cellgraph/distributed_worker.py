@@ -10,6 +10,7 @@ torchrun's environment variables). `python distributed_worker.py TASK OUT_DIR`:
   parameter_broadcast, written to OUT_DIR/collectives_rankR.json as {check: error}.
 * `train_forever`: trains until killed, after writing OUT_DIR/pid_rankR.
 * `stall`: rank 1 never reaches the all-reduce rank 0 waits in.
+* `comm_func`: communication.comm_func's collectives and a gradient through one.
 * `mismatch`: collectives whose input shape (or dtype) differs between the ranks.
 * `resume_model`, `resume_loop` [KILL_AT]: Model.train with ModelCheckpoint, and a hand loop
   with save_checkpoint(append_dict=resume_state(...)), where rank 1 kills itself after step
@@ -350,6 +351,30 @@ def task_mismatch(out: Path, rank: int, size: int) -> None:
                                                                 "after": after}))
 
 
+def task_comm_func(out: Path, rank: int, size: int) -> None:
+    """communication.comm_func's collectives, their values to OUT/comm_func_rankR.json."""
+    from cellgraph.communication import comm_func as cf
+
+    x = Tensor(np.full((2, 3), rank + 1.0, np.float32))
+    rows = Tensor(np.arange(12, dtype=np.float32).reshape(4, 3) * (rank + 1))
+    total, none = cf.all_reduce(x)
+    gathered, handle = cf.all_gather_into_tensor(x, async_op=True)
+    handle.wait()
+    results = {
+        "all_reduce": total.asnumpy().tolist(), "sync_handle": none,
+        "max": cf.all_reduce(x, op="max")[0].asnumpy().tolist(),
+        "all_gather": gathered.asnumpy().tolist(),
+        "reduce_scatter": cf.reduce_scatter_tensor(rows)[0].asnumpy().tolist(),
+        "broadcast": cf.broadcast(x, src=1).asnumpy().tolist(),
+        "reduce": cf.reduce(x, dst=1).asnumpy().tolist(),
+        # each rank's loss sums the gathered tensor: d(sum of losses)/dx = size everywhere
+        "grad_all_gather": ms.grad(lambda t: cf.all_gather_into_tensor(t)[0].sum())(
+            x).asnumpy().tolist(),
+    }
+    cf.barrier()
+    (out / f"comm_func_rank{rank}.json").write_text(json.dumps(results))
+
+
 # ----- kill and resume: `cellgraph launch --max-restarts 1` restarts the workers --------------
 
 RESUME_EPOCHS, RESUME_ROWS = 3, 48  # 6 steps an epoch of 8 rows (4 per rank on 2 ranks)
@@ -427,7 +452,7 @@ def task_resume_loop(out: Path, rank: int, size: int, kill_at: int = 14) -> None
 
 TASKS = {"train": task_train, "auto_parallel": task_auto_parallel, "collectives": task_collectives,
          "train_forever": task_train_forever, "stall": task_stall, "mismatch": task_mismatch,
-         "resume_model": task_resume_model, "resume_loop": task_resume_loop}
+         "comm_func": task_comm_func, "resume_model": task_resume_model, "resume_loop": task_resume_loop}
 
 
 def main() -> None:

@@ -268,3 +268,43 @@ def test_ranks_that_disagree_on_a_shape_get_an_error_naming_it_on_every_rank(tmp
         assert "disagree on the input's dtypes (rank 0: [4, 3] float32; rank 1: [4, 3] " \
                "float64)" in errors["all_reduce_dtype"]
         assert result["after"] == [2.0, 2.0]
+
+
+def test_comm_func_collectives_on_two_processes(tmp_path):
+    """communication.comm_func as MindSpore's: (tensor, handle) from all_reduce, the gathers and
+    scatters (a handle only with async_op=True), world ranks for src and dst."""
+    worker.launch("comm_func", tmp_path)
+    for rank in range(2):
+        got = json.loads((tmp_path / f"comm_func_rank{rank}.json").read_text())
+        assert got["all_reduce"] == [[3.0] * 3] * 2 and got["sync_handle"] is None
+        assert got["max"] == [[2.0] * 3] * 2
+        assert got["all_gather"] == [[1.0] * 3] * 2 + [[2.0] * 3] * 2
+        full = np.arange(12, dtype=np.float32).reshape(4, 3) * 3
+        assert got["reduce_scatter"] == full[2 * rank:2 * rank + 2].tolist()
+        assert got["broadcast"] == [[2.0] * 3] * 2
+        assert got["reduce"] == ([[3.0] * 3] * 2 if rank == 1 else [[0.0] * 3] * 2)
+        assert got["grad_all_gather"] == [[2.0] * 3] * 2
+
+
+def test_comm_func_checks_its_arguments_as_mindspore(world_of_one):
+    from cellgraph.communication import comm_func
+
+    x = Tensor(np.ones((2, 2), np.float32))
+    with pytest.raises(TypeError, match="For all_reduce, the input tensor must be tensor"):
+        comm_func.all_reduce(np.ones(2))
+    with pytest.raises(TypeError, match="the input op value must be one of sum, prod, min"):
+        comm_func.all_reduce(x, op="mean")
+    with pytest.raises(TypeError, match="For broadcast, the src must be int"):
+        comm_func.broadcast(x, src="0")
+    out, handle = comm_func.reduce_scatter_tensor(x, async_op=True)
+    assert handle.wait() is None
+    np.testing.assert_array_equal(out.asnumpy(), x.asnumpy())  # a world of one
+    total, _ = comm_func.all_reduce(x, group=None)
+    np.testing.assert_array_equal(total.asnumpy(), x.asnumpy())
+
+    @ms.jit
+    def in_graph(t):
+        return comm_func.all_gather_into_tensor(comm_func.all_reduce(t)[0] * 2)[0]
+
+    np.testing.assert_array_equal(in_graph(x).asnumpy(), 2 * x.asnumpy())
+    np.testing.assert_array_equal(ms.grad(in_graph)(x).asnumpy(), np.full((2, 2), 2.0))
