@@ -336,12 +336,16 @@ def task_stall(out: Path, rank: int, size: int) -> None:
 def task_mismatch(out: Path, rank: int, size: int) -> None:
     """Each collective called with a shape that differs between the ranks: the error each rank
     raises goes to OUT/mismatch_rankR.json; a collective the ranks agree on works after them."""
+    from cellgraph.communication import comm_func as cf
+
     errors = {}
     calls = {"all_reduce": lambda x: ops.AllReduce()(x), "all_gather": lambda x: ops.AllGather()(x),
              "broadcast": lambda x: ops.Broadcast(0)((x,)),
-             "all_reduce_dtype": lambda x: ops.AllReduce()(x.astype(ms.float64) if rank else x)}
+             "all_reduce_dtype": lambda x: ops.AllReduce()(x.astype(ms.float64) if rank else x),
+             "all_to_all": lambda x: cf.all_to_all_single_with_output_shape(x.shape, x)}
+    shapes = {"all_reduce_dtype": (4, 3), "all_to_all": (2 + 2 * rank, 3)}
     for name, call in calls.items():
-        shape = (4, 3) if name == "all_reduce_dtype" else (2 + rank, 3)
+        shape = shapes.get(name, (2 + rank, 3))
         try:
             call(Tensor(np.ones(shape, np.float32)))
         except Exception as e:  # noqa: BLE001 - the test reads its type and message
@@ -371,6 +375,33 @@ def task_comm_func(out: Path, rank: int, size: int) -> None:
         "grad_all_gather": ms.grad(lambda t: cf.all_gather_into_tensor(t)[0].sum())(
             x).asnumpy().tolist(),
     }
+    # point to point: 0 sends to 1; then each starts a send and a receive, and waits
+    if rank == 0:
+        cf.send(x * 5, dst=1)
+    else:
+        results["recv"] = cf.recv(x, src=0).asnumpy().tolist()
+    sent = cf.isend(Tensor(np.full(3, 10.0 + rank, np.float32)), dst=1 - rank)
+    got, handle = cf.irecv(Tensor(np.zeros(3, np.float32)), src=1 - rank)
+    handle.wait()
+    sent.wait()
+    results["irecv"] = got.asnumpy().tolist()
+    # all to all: equal parts, uneven parts (with the gradient back), and a list of tensors
+    column = Tensor(np.arange(4, dtype=np.float32).reshape(4, 1) + 10 * rank)
+    results["all_to_all"] = cf.all_to_all_single_with_output_shape(
+        (4, 1), column)[0].asnumpy().ravel().tolist()
+    ins, outs = ((1, 3), (1, 2)) if rank == 0 else ((2, 2), (3, 2))
+
+    def uneven(t):
+        return cf.all_to_all_single_with_output_shape((sum(outs), 1), t, outs, ins)[0]
+
+    results["uneven"] = uneven(column).asnumpy().ravel().tolist()
+    results["grad_uneven"] = ms.grad(lambda t: (uneven(t) * uneven(t)).sum())(
+        column).asnumpy().ravel().tolist()
+    pieces, _ = cf.all_to_all_with_output_shape(
+        [(1, 2), (1, 2)] if rank == 0 else [(2,), (2,)],
+        [Tensor(np.full((1, 2), 10.0 * rank, np.float32)),
+         Tensor(np.full(2, 10.0 * rank + 1, np.float32))])
+    results["all_to_all_list"] = [p.asnumpy().tolist() for p in pieces]
     cf.barrier()
     (out / f"comm_func_rank{rank}.json").write_text(json.dumps(results))
 
