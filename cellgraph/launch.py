@@ -265,8 +265,11 @@ class _Watchdog:
                                      stdin=subprocess.PIPE, text=True, start_new_session=True)
 
     def watch(self, proc: subprocess.Popen) -> None:
-        self.proc.stdin.write(f"{proc.pid}\n")  # a worker leads its own group: pgid == pid
-        self.proc.stdin.flush()
+        try:
+            self.proc.stdin.write(f"{proc.pid}\n")  # a worker leads its own group: pgid == pid
+            self.proc.stdin.flush()
+        except OSError:  # the watchdog is gone (killed): the launcher still stops its workers
+            pass
 
     def close(self) -> None:
         """The launcher has stopped what it started: the watchdog leaves without acting."""
