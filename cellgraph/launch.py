@@ -18,11 +18,34 @@ A worker that fails stops the job: the launcher terminates the others (SIGTERM, 
 after --grace seconds), says which rank failed and how, and exits non-zero; so does SIGINT or
 SIGTERM sent to the launcher. Workers on other
 machines see their collectives fail (the peer's connections close) and exit with an error too.
+With --max-restarts N (torchrun's option) the launcher instead starts all its workers again, up
+to N times; each restart sets CELLGRAPH_RESTART_COUNT (and torchrun's
+TORCHELASTIC_RESTART_COUNT), and the workers resume from the last checkpoint rank 0 wrote
+(`ModelCheckpoint` does it for `Model.train`; `cellgraph.train.latest_checkpoint` and
+`resume_checkpoint` for a hand loop). On one machine each attempt rendezvouses on a fresh port
+unless --master-port names one; across machines every launcher needs the same --max-restarts.
+
+Workers die with their launcher: each runs in its own process group, which the launcher stops
+as a whole (the worker and the processes it started). A launcher killed outright (SIGKILL)
+cannot do that, so a small watchdog process does: it learns the workers' process groups
+through a pipe from the launcher and, when the pipe closes without the launcher saying the job
+ended, stops those groups (SIGTERM, then SIGKILL after --grace seconds). On Linux each worker
+also asks the kernel for SIGTERM when the launcher dies (PR_SET_PDEATHSIG).
+msrun's `--join False` is the exception: the launcher starts the workers in their own session,
+prints their pids and exits, as msrun does; they are then on their own.
+
+--cluster_time_out (msrun's option) bounds the rendezvous: how long workers and launchers wait
+for the others to arrive (seconds, default 600; negative: forever), passed to the workers as
+CELLGRAPH_CLUSTER_TIMEOUT.
 """
 from __future__ import annotations
 
 import argparse
+import ast
+import ctypes
+import ctypes.util
 import datetime
+import errno
 import os
 import signal
 import socket
@@ -50,6 +73,10 @@ class Job:
     master_port: int
     log_dir: Path | None
     grace_s: float
+    max_restarts: int = 0
+    join: bool = True
+    cluster_timeout_s: float = 600.0
+    port_given: bool = True
 
     @property
     def world_size(self) -> int:
@@ -74,9 +101,30 @@ def add_parser(sub) -> None:
                    help="write each worker's output to LOG_DIR/worker_RANK.log")
     p.add_argument("--grace", type=float, default=5.0, help="seconds a worker gets to exit "
                    "after SIGTERM when the job stops (default 5)")
+    p.add_argument("--max-restarts", "--max_restarts", type=int, dest="max_restarts", default=0,
+                   help="times the workers are all started again after one fails; they resume "
+                        "from the last checkpoint (default 0: a failure ends the job)")
+    p.add_argument("--join", type=_bool, default=True, metavar="{True,False}",
+                   help="msrun's option: wait for the workers (True, the default here) or start "
+                        "them detached and exit (False)")
+    p.add_argument("--cluster_time_out", "--cluster-time-out", type=int,
+                   dest="cluster_time_out", default=600,
+                   help="seconds the rendezvous waits for every worker and launcher to arrive "
+                        "(msrun's option; default 600, negative: forever)")
     p.add_argument("script", help="the Python script every worker runs")
     p.add_argument("script_args", nargs=argparse.REMAINDER, help="arguments for the script")
     p.set_defaults(handler=command_launch)
+
+
+def _bool(text: str) -> bool:
+    """msrun's spelling of a boolean option (a Python literal: True or False)."""
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        value = None
+    if not isinstance(value, bool):
+        raise argparse.ArgumentTypeError(f"expected True or False, got {text!r}")
+    return value
 
 
 def _sizes(ns) -> tuple[int, int]:
@@ -112,29 +160,140 @@ def job_from_args(ns) -> Job:
         raise LaunchError(f"no such file: {ns.script}")
     port = ns.master_port or (_free_port(ns.master_addr) if nnodes == 1 else MSRUN_DEFAULT_PORT)
     log_dir = Path(ns.log_dir) if ns.log_dir else None
+    if ns.max_restarts < 0:
+        raise LaunchError(f"--max-restarts must be 0 or more, got {ns.max_restarts}")
+    if ns.max_restarts and not ns.join:
+        raise LaunchError("--max-restarts needs the launcher to watch its workers; it cannot be "
+                          "used with --join False")
     return Job(script.resolve(), list(ns.script_args), nproc, nnodes, node_rank, ns.master_addr,
-               port, log_dir, ns.grace)
+               port, log_dir, ns.grace, ns.max_restarts, ns.join, float(ns.cluster_time_out),
+               ns.master_port is not None)
 
 
-def worker_env(job: Job, local_rank: int) -> dict:
+def worker_env(job: Job, local_rank: int, restart: int = 0) -> dict:
     rank = job.node_rank * job.nproc + local_rank
     env = dict(os.environ)
     env.update(RANK=str(rank), WORLD_SIZE=str(job.world_size), LOCAL_RANK=str(local_rank),
                LOCAL_WORLD_SIZE=str(job.nproc), GROUP_RANK=str(job.node_rank),
                MASTER_ADDR=job.master_addr, MASTER_PORT=str(job.master_port),
                RANK_ID=str(rank), RANK_SIZE=str(job.world_size), DEVICE_ID=str(local_rank),
-               PYTHONUNBUFFERED="1")
+               CELLGRAPH_RESTART_COUNT=str(restart), CELLGRAPH_MAX_RESTARTS=str(job.max_restarts),
+               TORCHELASTIC_RESTART_COUNT=str(restart),
+               TORCHELASTIC_MAX_RESTARTS=str(job.max_restarts),
+               CELLGRAPH_CLUSTER_TIMEOUT=f"{job.cluster_timeout_s:g}", PYTHONUNBUFFERED="1")
     return env
 
 
-def _start(job: Job, local_rank: int) -> tuple[subprocess.Popen, Path | None]:
+def open_log(path: Path, append: bool):
+    """A worker's log file for writing (appended to on restarts), never through a symbolic link
+    planted at its name (O_NOFOLLOW: a link there is an error, not a redirection)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0) | (
+        os.O_APPEND if append else os.O_TRUNC)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise LaunchError(f"refusing to write the worker log {path}: it is a symbolic "
+                              f"link") from None
+        raise
+    return os.fdopen(fd, "w", encoding="utf-8")
+
+
+def _parent_death_signal():
+    """A function for the child, between fork and exec: it leads its own process group and, on
+    Linux, gets SIGTERM when the launcher dies (exiting at once if that already happened)."""
+    launcher = os.getpid()
+    libc = None
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        except OSError:
+            libc = None
+
+    def setup():
+        os.setpgid(0, 0)
+        if libc is not None:
+            libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+            if os.getppid() != launcher:  # the launcher died before the call
+                os._exit(1)
+    return setup
+
+
+def watchdog(grace_s: float, lines=None) -> int:
+    """The watchdog's body (`python -m cellgraph.launch watchdog GRACE`): reads the workers'
+    process groups, one a line, from the launcher; "done" means the launcher ended the job
+    itself. End of input without it (the launcher died): stop those groups."""
+    groups = set()
+    for line in lines if lines is not None else sys.stdin:
+        if line.strip() == "done":
+            return 0
+        groups.add(int(line))
+
+    def alive():
+        left = []
+        for group in groups:
+            try:
+                os.killpg(group, 0)
+                left.append(group)
+            except OSError:
+                pass
+        return left
+
+    for group in alive():
+        _kill_group(group, signal.SIGTERM)
+    deadline = time.monotonic() + grace_s
+    while alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for group in alive():
+        _kill_group(group, signal.SIGKILL)
+    return 0
+
+
+def _kill_group(group: int, sig: int) -> None:
+    try:
+        os.killpg(group, sig)
+    except OSError:
+        pass
+
+
+class _Watchdog:
+    """The process that stops the workers' groups if the launcher dies without doing it."""
+
+    def __init__(self, grace_s: float):
+        self.proc = subprocess.Popen([sys.executable, "-m", "cellgraph.launch", "watchdog",
+                                      f"{grace_s:g}"],
+                                     stdin=subprocess.PIPE, text=True, start_new_session=True)
+
+    def watch(self, proc: subprocess.Popen) -> None:
+        try:
+            self.proc.stdin.write(f"{proc.pid}\n")  # a worker leads its own group: pgid == pid
+            self.proc.stdin.flush()
+        except OSError:  # the watchdog is gone (killed): the launcher still stops its workers
+            pass
+
+    def close(self) -> None:
+        """The launcher has stopped what it started: the watchdog leaves without acting."""
+        try:
+            self.proc.stdin.write("done\n")
+            self.proc.stdin.close()
+        except (BrokenPipeError, OSError):
+            pass
+        self.proc.wait()
+
+
+def _start(job: Job, local_rank: int, restart: int = 0) -> tuple[subprocess.Popen, Path | None]:
     rank = job.node_rank * job.nproc + local_rank
     log = None if job.log_dir is None else job.log_dir / f"worker_{rank}.log"
-    out = None if log is None else open(log, "w", encoding="utf-8")  # noqa: SIM115
+    out = None if log is None else open_log(log, append=restart > 0)
     try:
+        if out is not None and restart:
+            out.write(f"--- cellgraph launch: restart {restart} of {job.max_restarts} ---\n")
+            out.flush()
+        detached = {"start_new_session": True} if not job.join else {
+            "preexec_fn": _parent_death_signal()}
         proc = subprocess.Popen([sys.executable, str(job.script), *job.script_args],
-                                env=worker_env(job, local_rank), stdout=out,
-                                stderr=subprocess.STDOUT if out else None)
+                                env=worker_env(job, local_rank, restart), stdout=out,
+                                stderr=subprocess.STDOUT if out else None, **detached)
     finally:
         if out is not None:
             out.close()  # the child holds its own descriptor
@@ -150,29 +309,65 @@ def _describe(code: int) -> str:
     return f"exited with status {code}"
 
 
+def _signal_group(p: subprocess.Popen, sig: int) -> None:
+    """`sig` to the worker's process group (the worker and what it started)."""
+    _kill_group(p.pid, sig)
+
+
 def _stop(procs: list, grace_s: float) -> None:
-    """SIGTERM to the workers still running; SIGKILL to those alive after `grace_s`."""
+    """SIGTERM to the workers' process groups; SIGKILL to those alive after `grace_s`."""
     for p in procs:
-        if p.poll() is None:
-            p.send_signal(signal.SIGTERM)
+        _signal_group(p, signal.SIGTERM)
     deadline = time.monotonic() + grace_s
     for p in procs:
         try:
             p.wait(timeout=max(deadline - time.monotonic(), 0.01))
         except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
+            pass
+    for p in procs:  # what is left of each group, the worker's own children included
+        _signal_group(p, signal.SIGKILL)
+        p.wait()
 
 
 def run_job(job: Job, poll_s: float = 0.1) -> int:
-    """Start the workers, wait for them; the first failure stops the rest. Exit status: 0 when
-    every worker succeeded, else the failed worker's status (128 + signal for a signal)."""
+    """Start the workers, wait for them; the first failure stops the rest and, while restarts
+    are left, starts them all again. Exit status: 0 when every worker succeeded, else the
+    failed worker's status (128 + signal for a signal)."""
     if job.log_dir is not None:
         job.log_dir.mkdir(parents=True, exist_ok=True)
-    started = [_start(job, local) for local in range(job.nproc)]
-    procs = [p for p, _ in started]
+    if not job.join:
+        return _detach(job)
     previous = signal.signal(signal.SIGTERM, _interrupt)  # a scheduler stopping the job
+    watchdog = _Watchdog(job.grace_s)
     try:
+        return _attempts(job, poll_s, watchdog)
+    except _Interrupted:
+        return 130
+    finally:
+        watchdog.close()
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _attempts(job: Job, poll_s: float, watchdog: _Watchdog) -> int:
+    code = 0
+    for restart in range(job.max_restarts + 1):
+        if restart and job.nnodes == 1 and not job.port_given:
+            job.master_port = _free_port(job.master_addr)  # the old store may linger
+        code = _attempt(job, restart, poll_s, watchdog)
+        if code == 0 or restart == job.max_restarts:
+            return code
+        print(f"cellgraph launch: restarting the workers (restart {restart + 1} of "
+              f"{job.max_restarts})", file=sys.stderr, flush=True)
+    return code
+
+
+def _attempt(job: Job, restart: int, poll_s: float, watchdog: _Watchdog) -> int:
+    started = []
+    try:
+        for local in range(job.nproc):
+            started.append(_start(job, local, restart))
+            watchdog.watch(started[-1][0])
+        procs = [p for p, _ in started]
         while True:
             codes = [p.poll() for p in procs]
             failed = next((i for i, c in enumerate(codes) if c not in (None, 0)), None)
@@ -182,10 +377,23 @@ def run_job(job: Job, poll_s: float = 0.1) -> int:
                 return 0
             time.sleep(poll_s)
     except KeyboardInterrupt:
-        _stop(procs, job.grace_s)
-        return 130
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+        _stop([p for p, _ in started], job.grace_s)
+        raise _Interrupted from None
+
+
+class _Interrupted(Exception):
+    """SIGINT or SIGTERM reached the launcher: the job ends (status 130), no restart."""
+
+
+def _detach(job: Job) -> int:
+    """msrun's --join False: start the workers in their own sessions and return."""
+    for local in range(job.nproc):
+        proc, log = _start(job, local)
+        rank = job.node_rank * job.nproc + local
+        where = f", output in {log}" if log else ""
+        print(f"cellgraph launch: worker rank {rank} started, pid {proc.pid}{where}",
+              file=sys.stderr, flush=True)
+    return 0
 
 
 def _interrupt(signum, frame):
@@ -237,8 +445,14 @@ def assign_node_rank(job: Job, timeout_s: float = 300.0):
 
 def command_launch(ns) -> int:
     job = job_from_args(ns)
-    store = assign_node_rank(job) if job.node_rank < 0 else None
+    timeout = job.cluster_timeout_s if job.cluster_timeout_s >= 0 else 10 * 365 * 86400.0
+    store = assign_node_rank(job, timeout) if job.node_rank < 0 else None
     try:
         return run_job(job)
     finally:
         del store  # node 0's store served the other launchers until the job ended
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["watchdog"]:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the terminal's ^C is the launcher's to handle
+    sys.exit(watchdog(float(sys.argv[2])))

@@ -7,7 +7,7 @@
 The transport is torch.distributed (an optional extra: pip install 'cellgraph[distributed]');
 start the processes with `cellgraph launch --nproc N script.py` (or torchrun).
 """
-from . import management
+from . import comm_func, management  # noqa: F401  (the submodule paths)
 from .management import (
     HCCL_WORLD_COMM_GROUP,
     MCCL_WORLD_COMM_GROUP,

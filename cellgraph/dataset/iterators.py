@@ -131,6 +131,8 @@ class DatasetIterator:
         self.state = EpochState()
         self.epochs_started = 0
         self._epoch: _Epoch | None = None
+        self._rows = 0  # rows the current epoch has delivered
+        self._epoch_rngs: list = []  # the pipeline's generators as the current epoch began
         self._stopped = False
         self._lock = threading.Lock()  # one reader at a time takes a row or ends an epoch
         self._reading = threading.local()  # per thread: the epoch it took rows from
@@ -144,6 +146,8 @@ class DatasetIterator:
                                f"for have run; create it with a larger `num_epochs`")
         self.state.epoch = self.epochs_started
         self.epochs_started += 1
+        self._rows = 0
+        self._epoch_rngs = self.state.rng_states()
         channel = _Channel(config.get_prefetch_size())
         convert = functools.partial(_convert, self.index, self.names, self.output_numpy,
                                     self.as_dict)
@@ -184,7 +188,46 @@ class DatasetIterator:
                     raise StopIteration
                 epoch.failure = item.error
                 raise item.error
+            self._rows += 1
             return item
+
+    @property
+    def position(self) -> dict:
+        """Where reading goes on, for `seek` to return to (a checkpoint records it to resume a
+        run): {"epoch", "rows" delivered in it, "rng_states": the pipeline's random generators
+        (shuffles, random samplers and transforms) as that epoch began}. A finished epoch is
+        the next one at row 0."""
+        with self._lock:
+            if self._epoch is None or self._epoch.ended:
+                return {"epoch": self.epochs_started, "rows": 0,
+                        "rng_states": self.state.rng_states()}
+            return {"epoch": self._epoch.number, "rows": self._rows,
+                    "rng_states": list(self._epoch_rngs)}
+
+    def seek(self, position: dict) -> None:
+        """Continue from the `position` of an iterator over the same pipeline: the epoch's
+        rows come in the order they came there (its random generators are restored) and the
+        first `rows` of them are read and dropped. Only before the first row is read."""
+        if not isinstance(position, dict) or not {"epoch", "rows"} <= set(position):
+            raise ValueError(f"dataset iterator seek: expected a `position` of an iterator, got "
+                             f"{position!r:.80}")
+        epoch, rows = position["epoch"], position["rows"]
+        for name, value in (("epoch", epoch), ("rows", rows)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+                raise ValueError(f"dataset iterator seek: `{name}` must be an int >= 0, got "
+                                 f"{value!r}")
+        with self._lock:
+            if self._epoch is not None:
+                raise RuntimeError("dataset iterator seek: the iterator has already been read; "
+                                   "seek a new iterator")
+            self.state.restore_rng_states(position.get("rng_states", ()))
+            self.epochs_started = int(epoch)
+        for _ in range(int(rows)):
+            try:
+                next(self)
+            except StopIteration:
+                raise ValueError(f"dataset iterator seek: epoch {epoch} has fewer than {rows} "
+                                 f"rows") from None
 
     def get_next(self):
         return next(self)

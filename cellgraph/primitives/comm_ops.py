@@ -131,6 +131,46 @@ def _barrier_type(group=WORLD_COMM_GROUP):
     return ()
 
 
+def _splits(op: str, name: str, splits, rank_size: int) -> tuple:
+    if not isinstance(splits, tuple) or len(splits) != rank_size or any(
+            isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in splits):
+        raise ArgumentValueError(f"{op}: `{name}` must give one size >= 0 for each of the "
+                                 f"{rank_size} ranks, got {splits!r}")
+    return splits
+
+
+def _all_to_all_type(x, in_splits=(), out_splits=(), group=WORLD_COMM_GROUP, rank_size=1):
+    _check_group("AllToAll", group)
+    if x.ndim == 0:
+        raise ShapeError("AllToAll: expected a Tensor of rank >= 1 (split along axis 0), got a "
+                         "scalar")
+    _splits("AllToAll", "in_splits", in_splits, rank_size)
+    _splits("AllToAll", "out_splits", out_splits, rank_size)
+    if x.shape[0] is not None and x.shape[0] != sum(in_splits):
+        raise ShapeError(f"AllToAll: the input's first dimension must be the sum of the sizes "
+                         f"sent to each rank {list(in_splits)}, got shape {fmt_shape(x.shape)}")
+    return TensorType((sum(out_splits),) + x.shape[1:], x.dtype)
+
+
+def _peer(op: str, name: str, peer, rank_size: int) -> None:
+    if isinstance(peer, bool) or not isinstance(peer, int) or not 0 <= peer < rank_size:
+        raise ArgumentValueError(f"{op}: `{name}` must be a rank of the group (0 to "
+                                 f"{rank_size - 1}), got {peer!r}")
+
+
+def _send_type(x, dst=0, group=WORLD_COMM_GROUP, tag=0, rank_size=1):
+    _check_group("Send", group)
+    _peer("Send", "dst", dst, rank_size)
+    return ()
+
+
+def _recv_type(x, src=0, group=WORLD_COMM_GROUP, tag=0, rank_size=1):
+    """`x` gives the shape and dtype of the tensor to receive."""
+    _check_group("Receive", group)
+    _peer("Receive", "src", src, rank_size)
+    return x.strong()
+
+
 # effectful: the ranks must meet every collective, in the same order
 all_reduce = Primitive("all_reduce", _all_reduce_type, label="AllReduce",
                        multiple_results=True, effectful=True)
@@ -143,7 +183,15 @@ reduce = Primitive("reduce", _reduce_type, label="Reduce",  # to rank `dst`; zer
                    effectful=True)
 barrier = Primitive("barrier", _barrier_type, label="Barrier", multiple_results=True,
                     nondifferentiable=True, effectful=True)
-COLLECTIVES = (all_reduce, all_gather, reduce_scatter, broadcast, reduce, barrier)
+# each rank sends slice i (along axis 0, in_splits[i] rows) to rank i and receives out_splits[j]
+# rows from rank j, in rank order
+all_to_all = Primitive("all_to_all", _all_to_all_type, label="AllToAll", effectful=True)
+# point to point: the tensor goes to group rank `dst`; `recv` returns what `src` sent
+send = Primitive("send", _send_type, label="Send", multiple_results=True,
+                 nondifferentiable=True, effectful=True)
+recv = Primitive("recv", _recv_type, label="Receive", nondifferentiable=True, effectful=True)
+COLLECTIVES = (all_reduce, all_gather, reduce_scatter, broadcast, reduce, barrier, all_to_all,
+               send, recv)
 
 
 # ----- derivatives -----------------------------------------------------------------------------
@@ -206,6 +254,14 @@ def _reduce_bprop(x, out, dout, dst=0, op="sum", group=WORLD_COMM_GROUP, rank_si
     return broadcast(dout, root_rank=dst, group=group, rank_size=rank_size)
 
 
+@all_to_all.def_bprop
+def _all_to_all_bprop(x, out, dout, in_splits=(), out_splits=(), group=WORLD_COMM_GROUP,
+                      rank_size=1):
+    # the rows went from rank i to rank j: their cotangents go back from j to i
+    return (all_to_all(dout, in_splits=out_splits, out_splits=in_splits, group=group,
+                       rank_size=rank_size),)
+
+
 # ----- batching rules (vmap): collectives act elementwise across ranks -------------------------
 
 def _elementwise_batch(prim):
@@ -227,6 +283,7 @@ broadcast.def_batch(_elementwise_batch(broadcast))
 reduce.def_batch(lambda args, dims, **params: (reduce(*args, **params), dims[0]))
 all_gather.def_batch(_axis0_batch(all_gather))
 reduce_scatter.def_batch(_axis0_batch(reduce_scatter))
+all_to_all.def_batch(_axis0_batch(all_to_all))
 
 
 # ----- MindSpore's primitive classes -----------------------------------------------------------

@@ -10,14 +10,20 @@ out views of it, which is how a bucket of gradients costs one message.
 
 A collective that fails (a peer died, closing its connections, or stopped answering within
 the timeout) raises CommunicationError naming the operation, the group and this rank.
+
+Before the data moves, the ranks check that they agree on the inputs' shapes and dtypes (one
+all-gather of an 8-byte digest of them): ranks that disagree would otherwise hand the transport
+buffers of different sizes, which it reports as a failed peer or aborts on. Each rank then
+raises ShapeError naming the collective, the group and every rank's shapes.
 """
 from __future__ import annotations
 
 import contextlib
+import hashlib
 
 import numpy as np
 
-from cellgraph.primitives.errors import CommunicationError
+from cellgraph.primitives.errors import CommunicationError, ShapeError
 
 from . import distributed
 from .kernels import kernel
@@ -60,7 +66,7 @@ def like(result, original):
 
 
 @contextlib.contextmanager
-def _reporting(label: str, group: str):
+def reporting(label: str, group: str):
     try:
         yield
     except RuntimeError as e:
@@ -68,6 +74,39 @@ def _reporting(label: str, group: str):
         raise CommunicationError(
             f"{label} on group {group!r} failed on rank {rank}: a peer died or did not answer "
             f"within {distributed.timeout_s():g} s ({str(e).splitlines()[0]})") from None
+
+
+def _signature(tensors) -> list:
+    return [(tuple(int(d) for d in t.shape), str(t.dtype).replace("torch.", "")) for t in tensors]
+
+
+def _describe(signature: list) -> str:
+    return ", ".join(f"{list(shape)} {dtype}" for shape, dtype in signature) or "no inputs"
+
+
+def _check_agreement(label: str, group: str, tensors) -> None:
+    """ShapeError on every rank of `group` when the ranks' inputs differ in shape or dtype."""
+    torch, dist = _torch(), distributed.torch_distributed()
+    g = distributed.group(group)
+    signature = _signature(tensors)
+    digest = int.from_bytes(hashlib.blake2b(repr(signature).encode(), digest_size=8).digest(),
+                            "little", signed=True)
+    device = tensors[0].device if tensors else "cpu"
+    mine = torch.tensor([digest], dtype=torch.int64, device=device)
+    every = torch.empty(len(g.ranks), dtype=torch.int64, device=device)
+    gather = getattr(dist, "all_gather_single", None) or dist.all_gather_into_tensor
+    with reporting(label, group):
+        gather(every, mine, group=g.handle)
+    if bool((every == digest).all()):
+        return
+    signatures: list = [None] * len(g.ranks)
+    with reporting(label, group):
+        dist.all_gather_object(signatures, signature, group=g.handle)
+    rows = "; ".join(f"rank {rank}: {_describe(sig)}" for rank, sig in zip(g.ranks, signatures))
+    kind = "shapes" if len({tuple(s for s, _ in sig) for sig in signatures}) > 1 else "dtypes"
+    noun = "inputs'" if len(signature) > 1 else "input's"
+    raise ShapeError(f"{label} on group {group!r}: the ranks disagree on the {noun} {kind} "
+                     f"({rows}); every rank must pass the same shapes and dtypes")
 
 
 def _reduce_op(op: str):
@@ -81,13 +120,14 @@ def all_reduce(xp, *xs, op="sum", group=distributed.WORLD_NAMES[0]):
     handle = distributed.group(group).handle  # before init: says to call init
     torch, dist = _torch(), distributed.torch_distributed()
     tensors = [as_torch(x) for x in xs]
+    _check_agreement("AllReduce", group, tensors)
     outs: list = [None] * len(xs)
     by_dtype: dict = {}
     for i, t in enumerate(tensors):
         by_dtype.setdefault(t.dtype, []).append(i)
     for members in by_dtype.values():
         flat = torch.cat([tensors[i].reshape(-1) for i in members])
-        with _reporting("AllReduce", group):
+        with reporting("AllReduce", group):
             dist.all_reduce(flat, op=_reduce_op(op), group=handle)
         pieces = flat.split([tensors[i].numel() for i in members])
         for i, piece in zip(members, pieces):
@@ -101,10 +141,11 @@ def all_gather(xp, x, group=distributed.WORLD_NAMES[0], rank_size=1):
     handle = distributed.group(group).handle
     torch, dist = _torch(), distributed.torch_distributed()
     t = as_torch(x).contiguous()
+    _check_agreement("AllGather", group, [t])
     out = torch.empty((t.shape[0] * rank_size,) + tuple(t.shape[1:]), dtype=t.dtype,
                       device=t.device)
     gather = getattr(dist, "all_gather_single", None) or dist.all_gather_into_tensor
-    with _reporting("AllGather", group):
+    with reporting("AllGather", group):
         gather(out, t, group=handle)
     return like(out, x)
 
@@ -115,10 +156,11 @@ def reduce_scatter(xp, x, op="sum", group=distributed.WORLD_NAMES[0], rank_size=
     handle = distributed.group(group).handle
     torch, dist = _torch(), distributed.torch_distributed()
     t = as_torch(x).contiguous()
+    _check_agreement("ReduceScatter", group, [t])
     out = torch.empty((t.shape[0] // rank_size,) + tuple(t.shape[1:]), dtype=t.dtype,
                       device=t.device)
     scatter = getattr(dist, "reduce_scatter_single", None) or dist.reduce_scatter_tensor
-    with _reporting("ReduceScatter", group):
+    with reporting("ReduceScatter", group):
         scatter(out, t, op=_reduce_op(op), group=handle)
     return like(out, x)
 
@@ -129,10 +171,11 @@ def broadcast(xp, *xs, root_rank=0, group=distributed.WORLD_NAMES[0], rank_size=
     g = distributed.group(group)
     torch, dist = _torch(), distributed.torch_distributed()
     tensors = [as_torch(x) for x in xs]
+    _check_agreement("Broadcast", group, tensors)
     outs = []
     for t, x in zip(tensors, xs):
         buf = t.clone(memory_format=torch.contiguous_format)
-        with _reporting("Broadcast", group):
+        with reporting("Broadcast", group):
             dist.broadcast(buf, src=g.ranks[root_rank], group=g.handle)
         outs.append(like(buf, x))
     return tuple(outs)
@@ -145,7 +188,8 @@ def reduce(xp, x, dst=0, op="sum", group=distributed.WORLD_NAMES[0], rank_size=1
     g = distributed.group(group)
     torch, dist = _torch(), distributed.torch_distributed()
     buf = as_torch(x).clone(memory_format=torch.contiguous_format)
-    with _reporting("Reduce", group):
+    _check_agreement("Reduce", group, [buf])
+    with reporting("Reduce", group):
         dist.reduce(buf, dst=g.ranks[dst], op=_reduce_op(op), group=g.handle)
     if distributed.group_rank_and_size(group)[0] != dst:
         buf.zero_()  # what the other ranks' buffers hold after a reduce is unspecified
@@ -155,6 +199,74 @@ def reduce(xp, x, dst=0, op="sum", group=distributed.WORLD_NAMES[0], rank_size=1
 @kernel("barrier")
 def barrier(xp, group=distributed.WORLD_NAMES[0]):
     handle = distributed.group(group).handle
-    with _reporting("Barrier", group):
+    with reporting("Barrier", group):
         distributed.torch_distributed().barrier(group=handle)
     return ()
+
+
+def _check_splits(group: str, t, in_splits, out_splits) -> None:
+    """ShapeError on every rank unless what rank i sends rank j is what j expects from i, and
+    the ranks' rows agree in shape and dtype beyond the first dimension."""
+    torch, dist = _torch(), distributed.torch_distributed()
+    g = distributed.group(group)
+    size = len(g.ranks)
+    rows = repr((tuple(t.shape[1:]), str(t.dtype)))
+    digest = int.from_bytes(hashlib.blake2b(rows.encode(), digest_size=8).digest(), "little",
+                            signed=True)
+    mine = torch.tensor([*in_splits, *out_splits, digest], dtype=torch.int64, device=t.device)
+    every = torch.empty(size * len(mine), dtype=torch.int64, device=t.device)
+    gather = getattr(dist, "all_gather_single", None) or dist.all_gather_into_tensor
+    with reporting("AllToAll", group):
+        gather(every, mine, group=g.handle)
+    table = every.view(size, -1).tolist()
+    sends = [row[:size] for row in table]
+    expects = [row[size:2 * size] for row in table]
+    wrong = [(i, j) for i in range(size) for j in range(size) if sends[i][j] != expects[j][i]]
+    if wrong:
+        i, j = wrong[0]
+        raise ShapeError(f"AllToAll on group {group!r}: rank {g.ranks[i]} sends {sends[i][j]} "
+                         f"rows to rank {g.ranks[j]}, which expects {expects[j][i]} (rows sent "
+                         f"per rank: {sends}; rows expected per rank: {expects})")
+    if len({row[-1] for row in table}) > 1:
+        shapes: list = [None] * size
+        with reporting("AllToAll", group):
+            dist.all_gather_object(shapes, rows, group=g.handle)
+        listed = "; ".join(f"rank {r}: {s}" for r, s in zip(g.ranks, shapes))
+        raise ShapeError(f"AllToAll on group {group!r}: the ranks disagree on the rows' shape "
+                         f"and dtype beyond the first dimension ({listed})")
+
+
+@kernel("all_to_all")
+def all_to_all(xp, x, in_splits=(), out_splits=(), group=distributed.WORLD_NAMES[0],
+               rank_size=1):
+    """Rows in_splits[i] of `x` to group rank i; out_splits[j] rows from rank j, in order."""
+    x = xp.asarray(x)
+    handle = distributed.group(group).handle
+    torch, dist = _torch(), distributed.torch_distributed()
+    t = as_torch(x).contiguous()
+    _check_splits(group, t, in_splits, out_splits)
+    out = torch.empty((sum(out_splits),) + tuple(t.shape[1:]), dtype=t.dtype, device=t.device)
+    with reporting("AllToAll", group):
+        dist.all_to_all_single(out, t, output_split_sizes=list(out_splits),
+                               input_split_sizes=list(in_splits), group=handle)
+    return like(out, x)
+
+
+@kernel("send")
+def send(xp, x, dst=0, group=distributed.WORLD_NAMES[0], tag=0, rank_size=1):
+    g = distributed.group(group)
+    t = as_torch(xp.asarray(x)).contiguous()
+    with reporting("Send", group):
+        distributed.torch_distributed().send(t, dst=g.ranks[dst], group=g.handle, tag=tag)
+    return ()
+
+
+@kernel("recv")
+def recv(xp, x, src=0, group=distributed.WORLD_NAMES[0], tag=0, rank_size=1):
+    x = xp.asarray(x)
+    g = distributed.group(group)
+    torch = _torch()
+    buf = torch.empty_like(as_torch(x), memory_format=torch.contiguous_format)
+    with reporting("Receive", group):
+        distributed.torch_distributed().recv(buf, src=g.ranks[src], group=g.handle, tag=tag)
+    return like(buf, x)

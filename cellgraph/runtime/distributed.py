@@ -74,6 +74,18 @@ def _timeout_s() -> float:
                                  f"{text!r}") from None
 
 
+def _cluster_timeout_s() -> float:
+    """Seconds the rendezvous waits for all ranks: CELLGRAPH_CLUSTER_TIMEOUT (the launcher's
+    --cluster_time_out; negative: without end), else the collectives' timeout."""
+    text = os.environ.get("CELLGRAPH_CLUSTER_TIMEOUT", "")
+    try:
+        value = float(text) if text else _timeout_s()
+    except ValueError:
+        raise ArgumentValueError(f"CELLGRAPH_CLUSTER_TIMEOUT must be a number of seconds, got "
+                                 f"{text!r}") from None
+    return value if value >= 0 else 10 * 365 * 86400.0
+
+
 def init_world(backend_name: str | None = None) -> str:
     """Join the world described by the environment; returns the torch backend used."""
     if is_initialized():
@@ -93,7 +105,13 @@ def init_world(backend_name: str | None = None) -> str:
             import torch
 
             torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
-        dist.init_process_group(backend, init_method="env://", timeout=timeout)
+        rank, world_size = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
+        # the rendezvous waits --cluster_time_out seconds for every rank (msrun's option)
+        store = dist.TCPStore(os.environ["MASTER_ADDR"], int(os.environ["MASTER_PORT"]),
+                              world_size, is_master=rank == 0,
+                              timeout=datetime.timedelta(seconds=_cluster_timeout_s()))
+        dist.init_process_group(backend, store=store, rank=rank, world_size=world_size,
+                                timeout=timeout)
     else:
         dist.init_process_group(backend, store=dist.HashStore(), rank=0, world_size=1,
                                 timeout=timeout)

@@ -35,6 +35,7 @@ from .metrics import (
     names,
 )
 from .model import Model
+from .resume import latest_checkpoint, resume_checkpoint, resume_state
 from .safetensors import ckpt_to_safetensors, safetensors_to_ckpt
 from .serialization import CheckpointError, load_checkpoint, load_param_into_net, save_checkpoint
 from .summary import SummaryCollector, SummaryRecord
@@ -76,9 +77,12 @@ __all__ = [
     "ckpt_to_safetensors",
     "data_sink",
     "get_metric_fn",
+    "latest_checkpoint",
     "load_checkpoint",
     "load_param_into_net",
     "names",
+    "resume_checkpoint",
+    "resume_state",
     "safetensors_to_ckpt",
     "save_checkpoint",
 ]

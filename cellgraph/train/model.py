@@ -138,9 +138,16 @@ class Model:
         cbs = CallbackList(callbacks)
         cb_params.list_callback = cbs.callbacks
         batches = _Batches(dataset)
+        cb_params.train_dataset_iterator = batches.iterator
         self._train_network.set_train(True)
         cbs.on_train_begin(run_context)
-        for index in range(initial_epoch, epoch):
+        start = initial_epoch
+        done = cb_params.cur_step_num - initial_epoch * steps_per_epoch
+        if done > 0:  # a callback resumed the run (ModelCheckpoint after a restart)
+            start = initial_epoch + done // steps_per_epoch
+            if not sink_mode and done % steps_per_epoch == 0:
+                batches.end_read_epoch()
+        for index in range(start, epoch):
             cb_params.cur_epoch_num = index + 1
             cbs.on_train_epoch_begin(run_context)
             if sink_mode:
@@ -252,6 +259,14 @@ class _Batches:
 
     def epoch(self):
         return iter(self.iterator)
+
+    def end_read_epoch(self):
+        """Take the end of an epoch whose rows have all been read (a resumed run whose
+        checkpoint was written after an epoch's last step), so the next epoch starts afresh."""
+        if self.iterator.position["rows"] and next(self.iterator, None) is not None:
+            raise RuntimeError("Model.train: resuming after an epoch's last step, the dataset "
+                               "gave another row; it must give the same rows as before the "
+                               "restart")
 
     def take(self, count: int):
         for _ in range(count):

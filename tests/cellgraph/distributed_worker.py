@@ -10,6 +10,11 @@ torchrun's environment variables). `python distributed_worker.py TASK OUT_DIR`:
   parameter_broadcast, written to OUT_DIR/collectives_rankR.json as {check: error}.
 * `train_forever`: trains until killed, after writing OUT_DIR/pid_rankR.
 * `stall`: rank 1 never reaches the all-reduce rank 0 waits in.
+* `comm_func`: communication.comm_func's collectives and a gradient through one.
+* `mismatch`: collectives whose input shape (or dtype) differs between the ranks.
+* `resume_model`, `resume_loop` [KILL_AT]: Model.train with ModelCheckpoint, and a hand loop
+  with save_checkpoint(append_dict=resume_state(...)), where rank 1 kills itself after step
+  KILL_AT of the first attempt (0: never); final parameters to OUT_DIR/final_rankR.npz.
 
 The models and data are functions here, so the test can run the same model on one process.
 """
@@ -307,14 +312,18 @@ def task_train_forever(out: Path, rank: int, size: int) -> None:
         step(Tensor(x), Tensor(y))
 
 
-def launch(task: str, out: Path, nproc: int = 2, timeout: float = 240) -> None:
+def launch(task: str, out: Path, nproc: int = 2, timeout: float = 240, launcher_args=(),
+           task_args=()) -> str:
     """Run TASK on `nproc` processes through `cellgraph launch` (loopback only); workers'
-    output goes to OUT/logs, which the assertion shows when the job fails."""
+    output goes to OUT/logs, which the assertion shows when the job fails. Returns the
+    launcher's stderr."""
     cmd = [sys.executable, "-m", "cellgraph", "launch", "--nproc", str(nproc), "--master-addr",
-           "127.0.0.1", "--log-dir", str(out / "logs"), __file__, task, str(out)]
+           "127.0.0.1", "--log-dir", str(out / "logs"), *launcher_args, __file__, task,
+           str(out), *(str(a) for a in task_args)]
     done = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=timeout)
     logs = "\n".join(p.read_text() for p in sorted((out / "logs").glob("*.log")))
     assert done.returncode == 0, f"{done.stderr}\n{logs[-4000:]}"
+    return done.stderr
 
 
 def task_stall(out: Path, rank: int, size: int) -> None:
@@ -324,8 +333,157 @@ def task_stall(out: Path, rank: int, size: int) -> None:
     ops.AllReduce()(Tensor(np.ones(3, np.float32)))
 
 
+def task_mismatch(out: Path, rank: int, size: int) -> None:
+    """Each collective called with a shape that differs between the ranks: the error each rank
+    raises goes to OUT/mismatch_rankR.json; a collective the ranks agree on works after them."""
+    from cellgraph.communication import comm_func as cf
+
+    errors = {}
+    calls = {"all_reduce": lambda x: ops.AllReduce()(x), "all_gather": lambda x: ops.AllGather()(x),
+             "broadcast": lambda x: ops.Broadcast(0)((x,)),
+             "all_reduce_dtype": lambda x: ops.AllReduce()(x.astype(ms.float64) if rank else x),
+             "all_to_all": lambda x: cf.all_to_all_single_with_output_shape(x.shape, x)}
+    shapes = {"all_reduce_dtype": (4, 3), "all_to_all": (2 + 2 * rank, 3)}
+    for name, call in calls.items():
+        shape = shapes.get(name, (2 + rank, 3))
+        try:
+            call(Tensor(np.ones(shape, np.float32)))
+        except Exception as e:  # noqa: BLE001 - the test reads its type and message
+            errors[name] = f"{type(e).__name__}: {e}"
+    after = ops.AllReduce()(Tensor(np.ones(2, np.float32))).asnumpy().tolist()
+    (out / f"mismatch_rank{rank}.json").write_text(json.dumps({"errors": errors,
+                                                                "after": after}))
+
+
+def task_comm_func(out: Path, rank: int, size: int) -> None:
+    """communication.comm_func's collectives, their values to OUT/comm_func_rankR.json."""
+    from cellgraph.communication import comm_func as cf
+
+    x = Tensor(np.full((2, 3), rank + 1.0, np.float32))
+    rows = Tensor(np.arange(12, dtype=np.float32).reshape(4, 3) * (rank + 1))
+    total, none = cf.all_reduce(x)
+    gathered, handle = cf.all_gather_into_tensor(x, async_op=True)
+    handle.wait()
+    results = {
+        "all_reduce": total.asnumpy().tolist(), "sync_handle": none,
+        "max": cf.all_reduce(x, op="max")[0].asnumpy().tolist(),
+        "all_gather": gathered.asnumpy().tolist(),
+        "reduce_scatter": cf.reduce_scatter_tensor(rows)[0].asnumpy().tolist(),
+        "broadcast": cf.broadcast(x, src=1).asnumpy().tolist(),
+        "reduce": cf.reduce(x, dst=1).asnumpy().tolist(),
+        # each rank's loss sums the gathered tensor: d(sum of losses)/dx = size everywhere
+        "grad_all_gather": ms.grad(lambda t: cf.all_gather_into_tensor(t)[0].sum())(
+            x).asnumpy().tolist(),
+    }
+    # point to point: 0 sends to 1; then each starts a send and a receive, and waits
+    if rank == 0:
+        cf.send(x * 5, dst=1)
+    else:
+        results["recv"] = cf.recv(x, src=0).asnumpy().tolist()
+    sent = cf.isend(Tensor(np.full(3, 10.0 + rank, np.float32)), dst=1 - rank)
+    got, handle = cf.irecv(Tensor(np.zeros(3, np.float32)), src=1 - rank)
+    handle.wait()
+    sent.wait()
+    results["irecv"] = got.asnumpy().tolist()
+    # all to all: equal parts, uneven parts (with the gradient back), and a list of tensors
+    column = Tensor(np.arange(4, dtype=np.float32).reshape(4, 1) + 10 * rank)
+    results["all_to_all"] = cf.all_to_all_single_with_output_shape(
+        (4, 1), column)[0].asnumpy().ravel().tolist()
+    ins, outs = ((1, 3), (1, 2)) if rank == 0 else ((2, 2), (3, 2))
+
+    def uneven(t):
+        return cf.all_to_all_single_with_output_shape((sum(outs), 1), t, outs, ins)[0]
+
+    results["uneven"] = uneven(column).asnumpy().ravel().tolist()
+    results["grad_uneven"] = ms.grad(lambda t: (uneven(t) * uneven(t)).sum())(
+        column).asnumpy().ravel().tolist()
+    pieces, _ = cf.all_to_all_with_output_shape(
+        [(1, 2), (1, 2)] if rank == 0 else [(2,), (2,)],
+        [Tensor(np.full((1, 2), 10.0 * rank, np.float32)),
+         Tensor(np.full(2, 10.0 * rank + 1, np.float32))])
+    results["all_to_all_list"] = [p.asnumpy().tolist() for p in pieces]
+    cf.barrier()
+    (out / f"comm_func_rank{rank}.json").write_text(json.dumps(results))
+
+
+# ----- kill and resume: `cellgraph launch --max-restarts 1` restarts the workers --------------
+
+RESUME_EPOCHS, RESUME_ROWS = 3, 48  # 6 steps an epoch of 8 rows (4 per rank on 2 ranks)
+
+
+def _resume_setup(rank: int, size: int):
+    """A network with dropout (the random generator matters), Momentum (optimizer state
+    matters) and a shuffled dataset sharded by rank (the data order matters)."""
+    from cellgraph import dataset
+
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL,
+                                 gradients_mean=True)
+    ms.set_seed(3)
+    dataset.config.set_seed(3)
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal((RESUME_ROWS, 6)).astype(np.float32)
+    y = rng.standard_normal((RESUME_ROWS, 3)).astype(np.float32)
+    data = dataset.NumpySlicesDataset((x, y), ["x", "y"], shuffle=True, num_shards=size,
+                                      shard_id=rank).batch(8 // size)
+    net = nn.SequentialCell(nn.Dense(6, 16), nn.ReLU(), nn.Dropout(p=0.3), nn.Dense(16, 3))
+    return net, data, nn.Momentum(net.trainable_params(), 0.05, 0.9)
+
+
+def _die_at(step: int, kill_at: int, out: Path) -> None:
+    """Rank 1 of the first attempt kills itself (SIGKILL: no cleanup) after step `kill_at`;
+    the steps each attempt ran go to OUT/steps_attemptA_rankR.txt."""
+    attempt, rank = os.environ.get("CELLGRAPH_RESTART_COUNT", "0"), os.environ.get("RANK")
+    with open(out / f"steps_attempt{attempt}_rank{rank}.txt", "a") as f:
+        f.write(f"{step}\n")
+    if step == kill_at and os.environ.get("CELLGRAPH_RESTART_COUNT", "0") == "0" and \
+            os.environ.get("RANK") == "1":
+        os.kill(os.getpid(), 9)
+
+
+def task_resume_model(out: Path, rank: int, size: int, kill_at: int = 10) -> None:
+    """Model.train with ModelCheckpoint every 3 steps; killed after step `kill_at` (argv[3],
+    0: never), the restarted workers resume from rank 0's checkpoint of step 9."""
+    from cellgraph.train import CheckpointConfig, Model, ModelCheckpoint
+    from cellgraph.train.callback import Callback
+
+    class Die(Callback):
+        def on_train_step_end(self, run_context):
+            _die_at(run_context.original_args().cur_step_num, kill_at, out)
+
+    net, data, optimizer = _resume_setup(rank, size)
+    model = Model(net, nn.MSELoss(), optimizer)
+    checkpoints = ModelCheckpoint("net", str(out / "ckpt"),
+                                  CheckpointConfig(save_checkpoint_steps=3))
+    model.train(RESUME_EPOCHS, data, callbacks=[checkpoints, Die()])
+    np.savez(out / f"final_rank{rank}.npz", **params_of(net))
+
+
+def task_resume_loop(out: Path, rank: int, size: int, kill_at: int = 14) -> None:
+    """A hand loop that saves with resume_state every 6 steps (an epoch's end) and resumes with
+    resume_checkpoint; killed after step `kill_at`, it resumes from step 12."""
+    from cellgraph.train import resume_checkpoint, resume_state
+
+    net, data, optimizer = _resume_setup(rank, size)
+    train_step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), optimizer)
+    iterator = data.create_tuple_iterator(num_epochs=-1)
+    folder = out / "ckpt"
+    folder.mkdir(exist_ok=True)
+    state = resume_checkpoint(train_step, folder, iterator)
+    step = state["step_num"] if state else 0
+    for epoch in range(state["epoch_num"] - 1 if state else 0, RESUME_EPOCHS):
+        for x, y in iterator:
+            train_step(x, y)
+            step += 1
+            if step % 6 == 0:
+                ms.save_checkpoint(train_step, str(folder / f"loop-{step}.ckpt"),
+                                   append_dict=resume_state(epoch + 1, step, iterator))
+            _die_at(step, kill_at, out)
+    np.savez(out / f"final_rank{rank}.npz", **params_of(net))
+
+
 TASKS = {"train": task_train, "auto_parallel": task_auto_parallel, "collectives": task_collectives,
-         "train_forever": task_train_forever, "stall": task_stall}
+         "train_forever": task_train_forever, "stall": task_stall, "mismatch": task_mismatch,
+         "comm_func": task_comm_func, "resume_model": task_resume_model, "resume_loop": task_resume_loop}
 
 
 def main() -> None:
@@ -333,7 +491,7 @@ def main() -> None:
     from cellgraph.communication import get_group_size, get_rank, init
 
     init()
-    TASKS[task](out, get_rank(), get_group_size())
+    TASKS[task](out, get_rank(), get_group_size(), *(int(a) for a in sys.argv[3:]))
 
 
 if __name__ == "__main__":

@@ -248,3 +248,89 @@ def test_collectives_in_loops_and_branches_differentiate(world_of_one):
     expected = [(reference(x.asnumpy() + step * e) - reference(x.asnumpy() - step * e)) /
                 (2 * step) for e in np.eye(3)]
     np.testing.assert_allclose(ms.grad(LoopAllReduce())(x, n).asnumpy(), expected, rtol=1e-6)
+
+
+def test_ranks_that_disagree_on_a_shape_get_an_error_naming_it_on_every_rank(tmp_path):
+    """Rank 0 passes a (2, 3) tensor, rank 1 a (3, 3) one: both raise ValueError naming the
+    collective, the group and each rank's shape (not a transport abort blaming a dead peer),
+    and the job goes on: a later collective the ranks agree on works."""
+    worker.launch("mismatch", tmp_path)
+    for rank in range(2):
+        result = json.loads((tmp_path / f"mismatch_rank{rank}.json").read_text())
+        errors = result["errors"]
+        assert errors["all_reduce"] == (
+            "ValueError: AllReduce on group 'hccl_world_group': the ranks disagree on the "
+            "input's shapes (rank 0: [2, 3] float32; rank 1: [3, 3] float32); every rank must "
+            "pass the same shapes and dtypes")
+        assert errors["all_gather"].startswith("ValueError: AllGather on group")
+        assert "rank 0: [2, 3] float32; rank 1: [3, 3] float32" in errors["all_gather"]
+        assert errors["broadcast"].startswith("ValueError: Broadcast on group")
+        assert "disagree on the input's dtypes (rank 0: [4, 3] float32; rank 1: [4, 3] " \
+               "float64)" in errors["all_reduce_dtype"]
+        assert errors["all_to_all"] == (
+            "ValueError: AllToAll on group 'mccl_world_group': rank 0 sends 1 rows to rank 1, "
+            "which expects 2 (rows sent per rank: [[1, 1], [2, 2]]; rows expected per rank: "
+            "[[1, 1], [2, 2]])")
+        assert result["after"] == [2.0, 2.0]
+
+
+def test_comm_func_collectives_on_two_processes(tmp_path):
+    """communication.comm_func as MindSpore's: (tensor, handle) from all_reduce, the gathers and
+    scatters (a handle only with async_op=True), world ranks for src and dst; send/recv,
+    isend/irecv started on both ranks before either waits, all-to-all in equal and uneven parts
+    (its gradient sends the cotangents back) and of a list of tensors."""
+    worker.launch("comm_func", tmp_path)
+    for rank in range(2):
+        got = json.loads((tmp_path / f"comm_func_rank{rank}.json").read_text())
+        assert got["all_reduce"] == [[3.0] * 3] * 2 and got["sync_handle"] is None
+        assert got["max"] == [[2.0] * 3] * 2
+        assert got["all_gather"] == [[1.0] * 3] * 2 + [[2.0] * 3] * 2
+        full = np.arange(12, dtype=np.float32).reshape(4, 3) * 3
+        assert got["reduce_scatter"] == full[2 * rank:2 * rank + 2].tolist()
+        assert got["broadcast"] == [[2.0] * 3] * 2
+        assert got["reduce"] == ([[3.0] * 3] * 2 if rank == 1 else [[0.0] * 3] * 2)
+        assert got["grad_all_gather"] == [[2.0] * 3] * 2
+        if rank == 1:
+            assert got["recv"] == [[5.0] * 3] * 2
+        assert got["irecv"] == [10.0 + 1 - rank] * 3
+        assert got["all_to_all"] == ([0.0, 1.0, 10.0, 11.0] if rank == 0 else
+                                     [2.0, 3.0, 12.0, 13.0])
+        # rank 0 sends rows (1, 3) and rank 1 rows (2, 2): rank 0 gets 1 + 2, rank 1 3 + 2
+        assert got["uneven"] == ([0.0, 10.0, 11.0] if rank == 0 else
+                                 [1.0, 2.0, 3.0, 12.0, 13.0])
+        assert got["grad_uneven"] == [2.0 * (v + 10 * rank) for v in range(4)]
+        assert got["all_to_all_list"] == ([[[0.0, 0.0]], [[10.0, 10.0]]] if rank == 0 else
+                                          [[1.0, 1.0], [11.0, 11.0]])
+
+
+def test_comm_func_checks_its_arguments_as_mindspore(world_of_one):
+    from cellgraph.communication import comm_func
+
+    x = Tensor(np.ones((2, 2), np.float32))
+    with pytest.raises(TypeError, match="For all_reduce, the input tensor must be tensor"):
+        comm_func.all_reduce(np.ones(2))
+    with pytest.raises(TypeError, match="the input op value must be one of sum, prod, min"):
+        comm_func.all_reduce(x, op="mean")
+    with pytest.raises(TypeError, match="For broadcast, the src must be int"):
+        comm_func.broadcast(x, src="0")
+    out, handle = comm_func.reduce_scatter_tensor(x, async_op=True)
+    assert handle.wait() is None
+    np.testing.assert_array_equal(out.asnumpy(), x.asnumpy())  # a world of one
+    total, _ = comm_func.all_reduce(x, group=None)
+    np.testing.assert_array_equal(total.asnumpy(), x.asnumpy())
+
+    @ms.jit
+    def in_graph(t):
+        return comm_func.all_gather_into_tensor(comm_func.all_reduce(t)[0] * 2)[0]
+
+    np.testing.assert_array_equal(in_graph(x).asnumpy(), 2 * x.asnumpy())
+    np.testing.assert_array_equal(ms.grad(in_graph)(x).asnumpy(), np.full((2, 2), 2.0))
+
+    @ms.jit
+    def isend_in_graph(t):
+        return comm_func.isend(t, dst=0)
+
+    with pytest.raises(NotImplementedError, match="isend: runs outside compiled graphs only"):
+        isend_in_graph(x)
+    with pytest.raises(ValueError, match="rank 0 sends 2 rows to rank 0, which expects 3"):
+        comm_func.all_to_all_single_with_output_shape((3, 2), x, group=None)  # x has 2 rows

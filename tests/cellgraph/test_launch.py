@@ -231,3 +231,125 @@ def test_without_node_ranks_the_launchers_number_the_machines(script, tmp_path):
     for log in tmp_path.glob("launcher*/worker_*.log"):
         rank = int(log.stem.split("_")[1])
         assert log.read_text().strip().endswith(f"rank {rank} of 4: 10")
+
+
+RESTART_SCRIPT = """
+import os, pathlib, sys
+out = pathlib.Path(sys.argv[1])
+count = os.environ["CELLGRAPH_RESTART_COUNT"]
+(out / f"attempt{count}_rank{os.environ['RANK']}").write_text(os.environ["MASTER_PORT"])
+if count == "0" and os.environ["RANK"] == "1":
+    raise SystemExit(5)
+"""
+
+
+def test_max_restarts_starts_the_workers_again(script, tmp_path):
+    done = _launch("--nproc", "2", "--max-restarts", "1", "--log_dir", str(tmp_path / "logs"),
+                   script(RESTART_SCRIPT), str(tmp_path), timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "worker rank 1" in done.stderr and "restarting the workers (restart 1 of 1)" in \
+        done.stderr
+    names = sorted(p.name for p in tmp_path.glob("attempt*"))
+    assert names == ["attempt0_rank0", "attempt0_rank1", "attempt1_rank0", "attempt1_rank1"]
+    # a fresh rendezvous port for the second attempt
+    assert (tmp_path / "attempt0_rank0").read_text() != (tmp_path / "attempt1_rank0").read_text()
+    assert "restart 1 of 1" in (tmp_path / "logs" / "worker_0.log").read_text()
+
+
+def test_restarts_run_out(script, tmp_path):
+    done = _launch("--max_restarts", "2", script("raise SystemExit(4)"), timeout=60)
+    assert done.returncode == 4
+    assert done.stderr.count("exited with status 4") == 3
+    assert "restart 2 of 2" in done.stderr
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--max-restarts", "-1"], "--max-restarts must be 0 or more"),
+    (["--max-restarts", "1", "--join", "False"], "cannot be used with --join False"),
+])
+def test_restart_options_are_checked(script, argv, message):
+    with pytest.raises(LaunchError, match=message):
+        _job(*argv, script(""))
+
+
+def test_msrun_join_and_cluster_time_out(script):
+    job = _job("--join", "True", "--cluster_time_out", "30", script(""))
+    assert job.join and job.cluster_timeout_s == 30
+    assert worker_env(job, 0)["CELLGRAPH_CLUSTER_TIMEOUT"] == "30"
+    assert not _job("--join", "False", script("")).join
+    with pytest.raises(SystemExit):
+        _job("--join", "yes", script(""))
+
+
+def test_join_false_starts_detached_workers(script, tmp_path):
+    job = script("import pathlib, sys, time\ntime.sleep(1)\n"
+                 "pathlib.Path(sys.argv[1], 'done').write_text('1')\n")
+    done = _launch("--join", "False", job, str(tmp_path), timeout=60)
+    assert done.returncode == 0 and "worker rank 0 started, pid" in done.stderr
+    _wait_for([tmp_path / "done"], timeout=60)  # the worker outlived its launcher
+
+
+def test_a_symlink_planted_at_a_worker_log_is_not_followed(script, tmp_path):
+    logs, victim = tmp_path / "logs", tmp_path / "victim.txt"
+    logs.mkdir()
+    victim.write_text("keep me")
+    (logs / "worker_0.log").symlink_to(victim)
+    done = _launch("--log_dir", str(logs), script("print('hello')"), timeout=60)
+    assert done.returncode != 0 and "is a symbolic link" in done.stderr
+    assert victim.read_text() == "keep me"
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie, exited but not yet reaped by its new parent, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_a_launcher_killed_by_sigkill_takes_its_workers_down(script, tmp_path):
+    """The workers and the processes they started (a child each here) all end."""
+    job = script("import os, pathlib, subprocess, sys, time\n"
+                 "child = subprocess.Popen([sys.executable, '-c', 'import time; "
+                 "time.sleep(120)'])\n"
+                 "rank = os.environ['RANK']\n"
+                 "pathlib.Path(sys.argv[1], 'child' + rank).write_text(str(child.pid))\n"
+                 "pathlib.Path(sys.argv[1], 'pid' + rank).write_text(str(os.getpid()))\n"
+                 "time.sleep(120)\n")
+    launcher = subprocess.Popen([sys.executable, "-m", "cellgraph", "launch", "--nproc", "2",
+                                 job, str(tmp_path)])
+    pids = []
+    try:
+        pids = _wait_for([tmp_path / f"pid{r}" for r in range(2)])
+        pids += [int((tmp_path / f"child{r}").read_text()) for r in range(2)]
+        launcher.kill()
+        launcher.wait(timeout=30)
+        deadline = time.monotonic() + 30
+        while any(_alive(pid) for pid in pids):
+            assert time.monotonic() < deadline, "a worker outlived its launcher"
+            time.sleep(0.1)
+    finally:
+        for pid in pids:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_the_watchdog_stops_the_groups_unless_told_the_job_ended():
+    from cellgraph.launch import watchdog
+
+    def sleeper():
+        return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"],
+                                start_new_session=True)
+
+    kept, stopped = sleeper(), sleeper()
+    try:
+        watchdog(5, lines=[f"{kept.pid}\n", "done\n"])
+        assert kept.poll() is None  # the launcher ended the job itself
+        watchdog(5, lines=[f"{stopped.pid}\n"])  # input ended: the launcher died
+        assert stopped.wait(timeout=30) == -signal.SIGTERM
+    finally:
+        for p in (kept, stopped):
+            p.kill()
+            p.wait()

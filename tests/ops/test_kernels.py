@@ -57,8 +57,8 @@ EFFECT_TESTS = {"print": "test_print_kernel_writes_values",
 
 # Collectives need a group of processes: tests/cellgraph/test_communication.py runs them on
 # one and on two processes, against their definitions.
-COLLECTIVE_TESTS = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",
-                    "barrier"}
+COLLECTIVE_TESTS = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "all_to_all",
+                    "barrier", "send", "recv"}
 
 
 def test_every_primitive_has_a_case():

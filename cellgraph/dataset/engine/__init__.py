@@ -26,13 +26,27 @@ class EpochState:
 
     def __init__(self):
         self.epoch = 0
-        self._rngs: dict[int, np.random.Generator] = {}
+        self._rngs: dict[int, np.random.Generator] = {}  # in the order the nodes asked
+        self._pending: list = []  # states for the next generators made (a resumed pass)
 
     def rng(self, node) -> np.random.Generator:
         gen = self._rngs.get(id(node))
         if gen is None:
             gen = self._rngs[id(node)] = config.new_rng()
+            if self._pending:
+                gen.bit_generator.state = self._pending.pop(0)
         return gen
+
+    def rng_states(self) -> list:
+        """The generators' states, in the order the nodes first asked for theirs (the same
+        order in every pass over the same pipeline)."""
+        return [gen.bit_generator.state for gen in self._rngs.values()]
+
+    def restore_rng_states(self, states) -> None:
+        """The generators a pass over the same pipeline makes next take `states` in turn."""
+        if self._rngs:
+            raise RuntimeError("dataset: the pass has begun; its generators cannot be reset")
+        self._pending = list(states)
 
 
 def _check_count(value, op: str, name: str, allow_all=False) -> int:

@@ -7,6 +7,7 @@ import os
 import time
 
 from cellgraph.primitives.errors import UnsupportedError
+from cellgraph.train import resume
 from cellgraph.train.serialization import save_checkpoint, writes_checkpoints
 
 from ._callback import Callback
@@ -68,7 +69,9 @@ class CheckpointConfig:
 
 class ModelCheckpoint(Callback):
     """Saves checkpoints during training as `directory/PREFIX-EPOCH_STEP.ckpt`; a prefix
-    already used in the directory gets a suffix (PREFIX_1) so earlier runs are kept."""
+    already used in the directory gets a suffix (PREFIX_1) so earlier runs are kept. Under
+    `cellgraph launch --max-restarts` the checkpoints also hold what resuming needs (see
+    cellgraph.train.resume), and a restarted worker resumes from the newest of them."""
 
     def __init__(self, prefix="CKP", directory=None, config=None):
         if not isinstance(prefix, str) or not prefix or "/" in prefix:
@@ -92,8 +95,24 @@ class ModelCheckpoint(Callback):
 
     def on_train_begin(self, run_context):
         os.makedirs(self._directory, exist_ok=True)
+        if resume.restart_count() > 0:
+            self._resume(run_context.original_args())
         self._prefix = self._free_prefix()
         self._last_time = time.monotonic()
+
+    def _resume(self, cb_params) -> None:
+        """After `cellgraph launch` restarted the workers: the newest checkpoint of this
+        directory and prefix (rank 0's) goes into the network, the random generator and the
+        dataset iterator, and the run goes on from its step."""
+        path = resume.latest_checkpoint(self._directory, self._base_prefix)
+        if path is None:
+            return
+        network = self._config.saved_network or cb_params.train_network
+        state = resume.resume_checkpoint(network, path,
+                                         iterator=cb_params.get("train_dataset_iterator"))
+        cb_params.cur_step_num = self._last_step = state["step_num"]
+        cb_params.cur_epoch_num = state["epoch_num"]
+        self._latest = path
 
     def _free_prefix(self) -> str:
         existing = os.listdir(self._directory)
@@ -149,4 +168,7 @@ class ModelCheckpoint(Callback):
                 extra["step_num"] = cb_params.cur_step_num
             else:
                 extra.update(item)
+        if resume.restarts_allowed():  # what a restarted worker resumes from
+            extra.update(resume.resume_state(cb_params.cur_epoch_num, cb_params.cur_step_num,
+                                             cb_params.get("train_dataset_iterator")))
         return extra
