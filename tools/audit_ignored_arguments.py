@@ -114,6 +114,13 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
         "hint", "operator-sharded Parameters (auto parallel), which cellgraph does not shard"),
     ("cellgraph.nn.cell.Cell.recompute", "kwargs"): (
         "hint", "memory: MindSpore recomputes activations in backward instead of storing them"),
+    **{("cellgraph.nn.cell.Cell.recompute", name): (
+        "hint", "how MindSpore recomputes activations (memory); results are the same")
+       for name in ("use_reentrant", "output_recompute", "early_stop", "context_fn")},
+    ("cellgraph.runtime.tensor.Parameter.init_data", "set_sliced"): (
+        "hint", "operator-sharded Parameters (auto parallel), which cellgraph does not shard"),
+    ("cellgraph.ops.primitive.Primitive.set_prim_instance_name", "instance_name"): (
+        "hint", "the name MindSpore's IR gives the primitive instance; kept as instance_name"),
     ("cellgraph.nn.cell.Cell.set_grad", "requires_grad"): (
         "hint", "marks a Cell for PyNative backward graphs; cellgraph differentiates any Cell"),
     ("cellgraph.nn.cell.Cell.set_inputs", "kwargs"): (
@@ -177,6 +184,8 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
     # ---- MindSpore ignores it too ---------------------------------------------------------
     ("cellgraph.nn.layers.Dropout.__init__", "dtype"): (
         "mindspore", "deprecated: MindSpore warns and ignores it"),
+    ("cellgraph.common.initializer.Initializer.__init__", "kwargs"): (
+        "mindspore", "MindSpore's base keeps them in _kwargs and reads them nowhere"),
     ("cellgraph.sparse.COOTensor.astype", "keep_type"): (
         "mindspore", "MindSpore's astype does not read it"),
     ("cellgraph.ops.composite_attention.flash_attention_score", "inner_precise"): (

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from types import MappingProxyType
 
 import numpy as np
 
@@ -93,6 +94,7 @@ class Initializer:
     `_assignment`)."""
 
     random = True
+    _kwargs = MappingProxyType({})  # (subclasses that never call Initializer.__init__)
 
     def __init__(self, **kwargs):
         self._kwargs = kwargs
@@ -114,9 +116,9 @@ class Initializer:
         self._initialize(arr)
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items()
-                           if not k.startswith("_"))
-        return f"{type(self).__name__}({fields})"
+        fields = {k: v for k, v in vars(self).items() if not k.startswith("_")}
+        fields = fields or self._kwargs  # a user subclass's keywords to Initializer.__init__
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in fields.items())})"
 
 
 class Constant(Initializer):
