@@ -10,6 +10,7 @@ NumPy ints become int32 (`asarray([1, 2])`, `arange(5)`), unless `dtype` says ot
 """
 from __future__ import annotations
 
+import inspect
 import numbers
 
 import numpy as onp
@@ -17,7 +18,7 @@ import numpy as onp
 from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives.core import fmt_shape, normalize_axis
+from cellgraph.primitives.core import PRIMITIVES, fmt_shape, normalize_axis
 from cellgraph.primitives.errors import ArgumentError, CellgraphError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Tensor
 
@@ -399,10 +400,21 @@ def ndim(a):
     return len(asarray(a).shape)
 
 
+def _declared(prim):
+    """mindspore.numpy's spelling of a primitive declared with `also=("numpy",)`: its
+    functional op over array-likes, unary or binary as its type rule is."""
+    arity = len(inspect.signature(prim.abstract_rule).parameters)
+    return (_unary if arity == 1 else _binary)(getattr(F, prim.name), prim.name)
+
+
+for _prim in PRIMITIVES.values():
+    if _prim.public and "numpy" in _prim.also and _prim.name not in globals():
+        globals()[_prim.name] = _declared(_prim)
+
 __all__ = [n for n, v in list(globals().items()) if not n.startswith("_") and (
     callable(v) or isinstance(v, (float, dt.DType))) and n not in {
         "Tensor", "Tracer", "current_builder", "caller_loc", "fmt_shape", "normalize_axis",
-        "annotations", "numbers"}]
+        "annotations", "numbers", "inspect", "PRIMITIVES"}]
 
 from .numpy_more import *
 from .numpy_more import __all__ as _more

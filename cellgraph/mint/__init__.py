@@ -7,6 +7,7 @@ import numpy as _np
 import cellgraph.ops as _ops
 from cellgraph.ops import functional as _F
 from cellgraph.primitives import dtype as _dt
+from cellgraph.primitives.core import PRIMITIVES as _PRIMITIVES
 from cellgraph.primitives.errors import ArgumentValueError
 
 from . import linalg, nn, optim  # noqa: F401  (mint.nn, mint.optim, mint.linalg)
@@ -390,5 +391,10 @@ def bernoulli(input, *, generator=None):
 
 
 from ._tensor_ops import *  # the adapters whose arguments or results differ from ops'
+
+# the primitives whose declaration says mint spells them too (`also=("mint",)`): ops' function
+for _prim in _PRIMITIVES.values():
+    if _prim.public and "mint" in _prim.also and _prim.name not in globals():
+        globals()[_prim.name] = getattr(_ops, _prim.name)
 
 __all__ = sorted(n for n in dir() if not n.startswith("_") and n != "annotations")  # noqa: PLE0605

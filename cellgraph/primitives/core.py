@@ -135,7 +135,8 @@ class Primitive:
                  array_api: str | None = None, public: bool = False, method: bool = False,
                  aliases: tuple = (), nondifferentiable: bool = False,
                  multiple_results: bool = False, effectful: bool = False,
-                 structural: bool = False, complex_bprop: bool = False):
+                 structural: bool = False, complex_bprop: bool = False, also: tuple = (),
+                 ops_module: str | None = None):
         self.name = name
         self.label = label or "".join(p.capitalize() for p in name.split("_"))
         self.abstract_rule = abstract
@@ -143,6 +144,10 @@ class Primitive:
         self.promote = promote
         self.array_api = array_api
         self.public, self.method, self.aliases = public, method, tuple(aliases)
+        # the other MindSpore modules that spell a public primitive's functional op ("mint",
+        # "numpy"), and the `ops.operations` submodule its class is filed in ("math_ops", ...):
+        # each of those modules adds the spelling from this declaration when it loads
+        self.also, self.ops_module = tuple(also), ops_module
         self.bprop_rule: Callable | None = None
         self.batch_rule: Callable | None = None
         self.narrow_rule: Callable | None = None
