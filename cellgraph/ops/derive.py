@@ -9,6 +9,7 @@ derived name of the same spelling.
 """
 from __future__ import annotations
 
+import inspect
 from types import MappingProxyType
 
 from cellgraph.primitives import exports
@@ -92,5 +93,9 @@ def install_primitive(prim, functional, operations) -> None:
     if prim.method:
         exports.add_method(TensorMethods, prim.name, exports.method_of(prim))
     cls = define_class(prim.label, prim, prim.params, operations.__name__)
+    if prim.operands is not None:  # MindSpore's class takes the static params
+        cls.__signature__ = inspect.Signature([
+            inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=v)
+            for k, v in prim.params.items()])
     for name in (prim.label, *prim.aliases):
         exports.add(operations, name, cls)

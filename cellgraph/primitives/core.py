@@ -8,6 +8,7 @@ This is the pattern of JAX's autodidax, and it keeps this package free of import
 """
 from __future__ import annotations
 
+import inspect
 import numbers
 import threading
 from collections.abc import Callable
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import dtype as dt
-from .errors import CellgraphError, DTypeError, ShapeError
+from .errors import ArgumentError, CellgraphError, DTypeError, ShapeError
 
 Shape = tuple  # of int (or None for a size known only at run time)
 
@@ -110,6 +111,27 @@ SAME = Promote()
 FLOAT = Promote(to_float=True)
 
 
+def signature_of(operands: tuple, params: dict, first: str | None = None) -> inspect.Signature:
+    """`(operand, ..., *, param=default, ...)`; `first` replaces the first operand's name (a
+    method's `self`)."""
+    names = ((first,) + operands[1:]) if first else operands
+    kind, keyword = inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY
+    return inspect.Signature([inspect.Parameter(n, kind) for n in names] +
+                             [inspect.Parameter(k, keyword, default=v) for k, v in params.items()])
+
+
+def bind_operands(prim, args: tuple, params: dict) -> tuple:
+    """The operands of a call that names some of them (`nextafter(x, other=y)`), in order;
+    they leave `params`."""
+    try:
+        bound = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+                                   for n in prim.operands]).bind(
+            *args, **{k: params.pop(k) for k in list(params) if k in prim.operands})
+    except TypeError as e:
+        raise ArgumentError(f"{prim.label}: {e}") from None
+    return tuple(bound.arguments[n] for n in prim.operands)
+
+
 class Primitive:
     """One operation, declared once: everything else (the functional op `ops.name`, the
     MindSpore class `ops.Label`, the `Tensor.name` method, the kernels' dispatch) derives from it.
@@ -136,7 +158,7 @@ class Primitive:
                  aliases: tuple = (), nondifferentiable: bool = False,
                  multiple_results: bool = False, effectful: bool = False,
                  structural: bool = False, complex_bprop: bool = False, also: tuple = (),
-                 ops_module: str | None = None):
+                 ops_module: str | None = None, operands: tuple | None = None):
         self.name = name
         self.label = label or "".join(p.capitalize() for p in name.split("_"))
         self.abstract_rule = abstract
@@ -148,6 +170,9 @@ class Primitive:
         # "numpy"), and the `ops.operations` submodule its class is filed in ("math_ops", ...):
         # each of those modules adds the spelling from this declaration when it loads
         self.also, self.ops_module = tuple(also), ops_module
+        # MindSpore's names of the operands (`("input", "other")`): the functional op, the
+        # method and the class then take them by name and show MindSpore's signatures
+        self.operands = None if operands is None else tuple(operands)
         self.bprop_rule: Callable | None = None
         self.batch_rule: Callable | None = None
         self.narrow_rule: Callable | None = None
@@ -163,8 +188,17 @@ class Primitive:
     def __repr__(self) -> str:
         return self.name
 
+    @property
+    def __signature__(self) -> inspect.Signature:
+        """The functional op's signature, where the declaration names the operands."""
+        if self.operands is None:
+            raise AttributeError("__signature__")
+        return signature_of(self.operands, self.params)
+
     def __call__(self, *args, **params):
         """The functional op: static params filled in from their defaults, operands promoted."""
+        if self.operands is not None and any(k in self.operands for k in params):
+            args = bind_operands(self, args, params)
         if self.params:
             params = {**self.params, **params}
         if self.promote is not None:  # promotion sees the operands as the trace will read them

@@ -50,6 +50,10 @@ def method_of(prim):
 
     method.__name__ = prim.name
     method.__doc__ = f"`{prim.name}(self, ...)`: the primitive {prim.label}."
+    if prim.operands is not None:
+        from .core import signature_of
+
+        method.__signature__ = signature_of(prim.operands, prim.params, first="self")
     return method
 
 
