@@ -123,6 +123,19 @@ mul = _elementwise("mul", arith_type, promote=SAME, array_api="multiply")
 div = _elementwise("div", div_type, promote=FLOAT, array_api="divide", aliases=("RealDiv",))
 pow_ = _elementwise("pow", arith_type, promote=SAME)
 atan2 = _elementwise("atan2", div_type, promote=FLOAT)
+
+
+def _float_pair_type(x: TensorType, y: TensorType) -> TensorType:
+    if not (x.dtype.is_float and y.dtype.is_float):
+        raise DTypeError(f"NextAfter: x1 and x2 must be float32 or float64 Tensors, got "
+                         f"{x.dtype} and {y.dtype}")
+    return arith_type(x, y)
+
+
+# the next representable value after x1 towards x2: ops.nextafter, ops.NextAfter (filed in
+# ops.operations.math_ops), Tensor.nextafter
+nextafter = _elementwise("nextafter", _float_pair_type, label="NextAfter", promote=SAME,
+                         ops_module="math_ops", operands=("input", "other"))
 maximum = _elementwise("maximum", real_operands(arith_type), promote=SAME)
 minimum = _elementwise("minimum", real_operands(arith_type), promote=SAME)
 select = _elementwise("select", select_type, promote=Promote(first=1), array_api="where",
@@ -219,6 +232,10 @@ div.def_bprop(lambda x, y, out, dout: (grad_like(div(dout, y), x),
                                        grad_like(neg(mul(dout, div(out, y))), y)))
 
 
+# as MindSpore's: the step is below any perturbation, so d/dx1 is 1 and d/dx2 is 0
+nextafter.def_bprop(lambda x, y, out, dout: (grad_like(dout, x), None))
+
+
 @atan2.def_bprop
 def _atan2_bprop(y, x, out, dout):
     scale = div(dout, add(mul(x, x), mul(y, y)))  # d atan2(y, x) = (x dy - y dx) / (x² + y²)
@@ -275,8 +292,8 @@ def _matmul_bprop(x, y, out, dout, transpose_a=False, transpose_b=False):
 for _prim in (neg, square, sqrt, rsqrt, reciprocal, exp, log, sin, cos, tan, sinh, cosh, tanh,
               asin, acos, atan, asinh, acosh, atanh, abs_, sign, logical_not):
     _prim.def_batch(same_shape_rule(_prim))
-for _prim in (add, sub, mul, div, pow_, atan2, maximum, minimum, select, equal, not_equal, less,
-              less_equal, greater, greater_equal, logical_and, logical_or):
+for _prim in (add, sub, mul, div, pow_, atan2, nextafter, maximum, minimum, select, equal,
+              not_equal, less, less_equal, greater, greater_equal, logical_and, logical_or):
     _prim.def_batch(broadcasting_rule(_prim))
 
 

@@ -433,6 +433,11 @@ CASES: dict[str, list[Case]] = seeded({
                   result=lambda d: dt.to_float(d)),
     "atan2": lambda: binary(np.arctan2, dtypes=(f32, f64), low=-2, high=2, y_low=0.5, y_high=3,
                             result=dt.to_float),
+    "nextafter": lambda: [  # one ulp: compared exactly, in the operands' own dtype
+        Case((arr(sx, d, -3, 4), arr(sy, d, -3, 4)), np.nextafter, d, tol={"rtol": 0, "atol": 0})
+        for d in (f32, f64) for sx, sy in SHAPE_PAIRS] + [
+        Case((np.zeros(3, np.float32), np.float32([1, -1, 0])), np.nextafter, f32,
+             tol={"rtol": 0, "atol": 0})],
     "pow": lambda: binary(np.power, low=1, high=4, y_low=0, y_high=3, scalars=(0.5, 2)),
     "equal": lambda: compare(np.equal),
     "not_equal": lambda: compare(np.not_equal),
