@@ -56,18 +56,19 @@ floor = _elementwise("floor", _numeric_type, array_api="floor", nondifferentiabl
 ceil = _elementwise("ceil", _numeric_type, array_api="ceil", nondifferentiable=True)
 trunc = _elementwise("trunc", _numeric_type, array_api="trunc", nondifferentiable=True)
 round_ = _elementwise("round", _numeric_type, params={"decimals": 0}, nondifferentiable=True)
-log2 = _elementwise("log2", _float_unary_type, promote=FLOAT, array_api="log2")
-log10 = _elementwise("log10", _float_unary_type, promote=FLOAT, array_api="log10")
+log2 = _elementwise("log2", _float_unary_type, promote=FLOAT, array_api="log2", also=("numpy",))
+log10 = _elementwise("log10", _float_unary_type, promote=FLOAT, array_api="log10",
+                     also=("numpy",))
 erfc = _elementwise("erfc", _float_unary_type, promote=FLOAT)
 # kernels in runtime/kernels.py: an integer divided by 0 gives MindSpore's values
 floor_div = _elementwise("floor_div", _numeric_arith_type, promote=SAME, nondifferentiable=True)
 floor_mod = _elementwise("floor_mod", _numeric_arith_type, promote=SAME)
 bitwise_and = _elementwise("bitwise_and", _bitwise_type, promote=SAME, array_api="bitwise_and",
-                           nondifferentiable=True)
+                           nondifferentiable=True, also=("numpy",))
 bitwise_or = _elementwise("bitwise_or", _bitwise_type, promote=SAME, array_api="bitwise_or",
-                          nondifferentiable=True)
+                          nondifferentiable=True, also=("numpy",))
 bitwise_xor = _elementwise("bitwise_xor", _bitwise_type, promote=SAME, array_api="bitwise_xor",
-                           nondifferentiable=True)
+                           nondifferentiable=True, also=("numpy",))
 bitwise_invert = _elementwise("bitwise_invert", lambda x: _bitwise_type(x, x), label="Invert",
                               array_api="bitwise_invert", nondifferentiable=True)
 bitwise_left_shift = _elementwise("bitwise_left_shift", _shift_type, label="LeftShift",

@@ -225,3 +225,22 @@ def test_errors_inside_construct_point_at_the_statement():
     with pytest.raises(ShapeError) as err:
         Bad()(Tensor(np.ones((2, 3), np.float32)))
     assert "numpy.matmul" in str(err.value) and "# misaligned" in err.value.loc.text
+
+
+def test_spellings_declared_with_the_primitive():
+    """mindspore.numpy's log2, log10 and bitwise ops come from the primitives' declarations
+    (`also=("numpy",)`), with MindSpore's signatures and values (recorded from MindSpore 2.10)."""
+    import inspect
+
+    from cellgraph.primitives.core import PRIMITIVES
+
+    for name in ("log2", "log10", "bitwise_and", "bitwise_or", "bitwise_xor"):
+        assert "numpy" in PRIMITIVES[name].also and getattr(mnp, name).__name__ == name
+    assert str(inspect.signature(mnp.log2)) == "(x, dtype=None)"
+    assert str(inspect.signature(mnp.bitwise_and)) == "(x1, x2, dtype=None)"
+    np.testing.assert_allclose(mnp.log2(mnp.array([1.0, 8.0, 0.5])).asnumpy(), [0, 3, -1])
+    np.testing.assert_allclose(mnp.log10(mnp.array([1.0, 100.0])).asnumpy(), [0, 2], rtol=1e-6)
+    a, b = mnp.array([12, 10], "int32"), mnp.array([10, 6], "int32")
+    assert mnp.bitwise_and(a, b).asnumpy().tolist() == [8, 2]
+    assert mnp.bitwise_xor(a, b).asnumpy().tolist() == [6, 12]
+    assert mnp.bitwise_or(a, b).asnumpy().tolist() == [14, 14]
