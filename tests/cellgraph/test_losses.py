@@ -293,3 +293,77 @@ def test_ctc_loss_refuses_target_labels_outside_the_classes(mode):
             fn(Tensor(np.array(bad, np.int32)), two)
     padded = fn(Tensor(np.array([[1, -1], [3, 9]], np.int32)), Tensor(np.array([1, 1], np.int32)))
     assert np.isfinite(padded.asnumpy()).all()
+
+
+MLSM_X = np.array([[0.3, -1.2, 2.0], [0.9, 0.4, -0.2]], np.float32)
+MLSM_T = np.array([[0.0, 1.0, 1.0], [1.0, 0.0, 1.0]], np.float32)
+MLSM_W = np.array([0.5, 1.0, 2.0], np.float32)
+MS_MULTILABEL_SOFT_MARGIN = {  # MindSpore 2.10's values on MLSM_X, MLSM_T (weight None / MLSM_W)
+    "mean": (0.74947864, 0.8040308),
+    "sum": (1.4989574, 1.6080618),
+    "none": ([0.8148551, 0.68410236], [0.714772, 0.89328974]),
+}
+
+
+@pytest.mark.parametrize("mode", ["eager", "graph"])
+@pytest.mark.parametrize("reduction", list(MS_MULTILABEL_SOFT_MARGIN))
+def test_multilabel_soft_margin_loss_matches_mindspore(mode, reduction):
+    plain, weighted = MS_MULTILABEL_SOFT_MARGIN[reduction]
+    for weight, want in ((None, plain), (Tensor(MLSM_W), weighted)):
+        loss = nn.MultiLabelSoftMarginLoss(weight=weight, reduction=reduction)
+        call = cellgraph.jit(loss.construct) if mode == "graph" else loss
+        np.testing.assert_allclose(call(Tensor(MLSM_X), Tensor(MLSM_T)).asnumpy(), want,
+                                   rtol=1e-6)
+
+
+def test_multilabel_soft_margin_loss_gradient_and_errors():
+    loss = nn.MultiLabelSoftMarginLoss(weight=Tensor(MLSM_W.astype(np.float64)))
+    check_grads(loss, (Tensor(MLSM_X.astype(np.float64)), Tensor(MLSM_T.astype(np.float64))))
+    # softplus stays finite where MindSpore's log(1 + exp(x)) overflows
+    big = nn.MultiLabelSoftMarginLoss(reduction="none")(Tensor(np.array([[200.0]], np.float32)),
+                                                         Tensor(np.array([[1.0]], np.float32)))
+    np.testing.assert_allclose(big.asnumpy(), [0.0], atol=1e-6)
+    with pytest.raises(ValueError):  # MindSpore: ValueError
+        nn.MultiLabelSoftMarginLoss(reduction="bad")
+    with pytest.raises(TypeError):
+        nn.MultiLabelSoftMarginLoss()(1.0, Tensor(MLSM_T))
+
+
+GNLL_VAR = np.array([[0.5, 2.0, 1e-8], [1.0, 0.3, 0.7]], np.float32)
+MS_GAUSSIAN_NLL = {  # MindSpore 2.10 on MLSM_X (logits), MLSM_T (labels), GNLL_VAR
+    (False, "mean"): 83332.484,
+    (False, "sum"): 499994.9,
+    (False, "none"): [[-2.5657359e-01, 1.5565736e+00, 4.9999309e+05],
+                      [5.0000022e-03, -3.3531973e-01, 8.5023403e-01]],
+    (True, "mean"): 83333.4,
+    (True, "sum"): 500000.4,
+    (True, "none"): [[6.6236502e-01, 2.4755120e+00, 4.9999400e+05],
+                     [9.2393851e-01, 5.8361876e-01, 1.7691725e+00]],
+}
+
+
+@pytest.mark.parametrize("mode", ["eager", "graph"])
+@pytest.mark.parametrize("case", list(MS_GAUSSIAN_NLL), ids=str)
+def test_gaussian_nll_loss_matches_mindspore(mode, case):
+    full, reduction = case
+    loss = nn.GaussianNLLLoss(full=full, reduction=reduction)
+    call = cellgraph.jit(loss.construct) if mode == "graph" else loss
+    got = call(Tensor(MLSM_X), Tensor(MLSM_T), Tensor(GNLL_VAR)).asnumpy()
+    np.testing.assert_allclose(got, MS_GAUSSIAN_NLL[case], rtol=2e-6)
+
+
+def test_gaussian_nll_loss_broadcasts_var_gradient_and_errors():
+    var = Tensor(np.array([0.5, 2.0], np.float32))  # one per sample, along the last axis
+    got = nn.GaussianNLLLoss(reduction="none")(Tensor(MLSM_X), Tensor(MLSM_T), var).asnumpy()
+    np.testing.assert_allclose(got, [[-0.2565736, 4.4934263, 0.6534264],  # MindSpore's values
+                                     [0.3490736, 0.38657358, 0.7065736]], rtol=2e-6)
+    f64 = [Tensor(a.astype(np.float64)) for a in (MLSM_X, MLSM_T, GNLL_VAR + 0.5)]
+    check_grads(nn.GaussianNLLLoss(full=True), tuple(f64))
+    for bad, error in (({"eps": 0.0}, ValueError), ({"eps": 1}, TypeError),
+                       ({"full": 1}, TypeError), ({"reduction": "x"}, ValueError)):
+        with pytest.raises(error):  # MindSpore's error types
+            nn.GaussianNLLLoss(**bad)
+    with pytest.raises(TypeError):
+        nn.GaussianNLLLoss()(1.0, Tensor(MLSM_T), var)
+    with pytest.raises(TypeError):
+        nn.GaussianNLLLoss(False)  # keyword-only, as in MindSpore
