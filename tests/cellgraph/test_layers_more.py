@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+import cellgraph
 from cellgraph import Tensor, nn, ops
 from cellgraph.common import dtype as mstype
 from cellgraph.testing import check_grads
@@ -389,3 +390,48 @@ def test_batchnorm_takes_float16_input_with_float32_parameters():
     assert bn(Tensor(x.astype(np.float32))).dtype == mstype.float32
     with pytest.raises(TypeError):
         bn(Tensor(np.ones((2, 4), np.int32)))
+
+
+BIDENSE_W = np.round(np.random.default_rng(0).standard_normal((4, 3, 2)), 2).astype(np.float32)
+BIDENSE_X1 = np.array([[0.9, 0.09, -0.74], [-0.92, -0.46, 0.22]], np.float32)
+BIDENSE_X2 = np.array([[-1.01, -0.21], [-0.16, 0.54]], np.float32)
+MS_BIDENSE = [[-0.4013180434703827, -1.9307889938354492, 2.1336476802825928, -1.0296939611434937],
+              [0.2677600085735321, -0.1900760382413864, 0.13664403557777405, -0.7410320043563843]]
+MS_BIDENSE_NO_BIAS = [[-0.5013180375099182, -1.7307889461517334, 1.8336477279663086,
+                       -1.0296939611434937],
+                      [0.1677599996328354, 0.009923964738845825, -0.1633559763431549,
+                       -0.7410320043563843]]
+
+
+@pytest.mark.parametrize("mode", [cellgraph.PYNATIVE_MODE, cellgraph.GRAPH_MODE])
+def test_bidense_matches_mindspore(mode):
+    before = cellgraph.get_context("mode")
+    cellgraph.set_context(mode=mode)
+    try:
+        bias = Tensor(np.array([0.1, -0.2, 0.3, 0.0], np.float32))
+        net = nn.BiDense(3, 2, 4, weight_init=Tensor(BIDENSE_W), bias_init=bias)
+        assert [(name, p.shape) for name, p in net.parameters_and_names()] == \
+            [("weight", (4, 3, 2)), ("bias", (4,))]
+        np.testing.assert_allclose(net(Tensor(BIDENSE_X1), Tensor(BIDENSE_X2)).asnumpy(),
+                                   MS_BIDENSE, rtol=1e-5, atol=1e-6)
+        plain = nn.BiDense(3, 2, 4, weight_init=Tensor(BIDENSE_W), has_bias=False)
+        out = plain(Tensor(BIDENSE_X1.reshape(1, 2, 3)), Tensor(BIDENSE_X2.reshape(1, 2, 2)))
+        assert out.shape == (1, 2, 4)
+        np.testing.assert_allclose(out.asnumpy()[0], MS_BIDENSE_NO_BIAS, rtol=1e-5, atol=1e-6)
+    finally:
+        cellgraph.set_context(mode=before)
+
+
+def test_bidense_gradient_and_errors():
+    net = nn.BiDense(3, 2, 4, dtype=cellgraph.float64)
+    check_grads(net, (Tensor(BIDENSE_X1.astype(np.float64)), Tensor(BIDENSE_X2.astype(np.float64))))
+    for bad, error in (({"in1_channels": 0}, ValueError), ({"in1_channels": 1.5}, TypeError),
+                       ({"has_bias": 1}, TypeError),
+                       ({"weight_init": Tensor(np.ones((4, 3, 3), np.float32))}, ValueError)):
+        kwargs = {"in1_channels": 3, "in2_channels": 2, "out_channels": 4, **bad}
+        with pytest.raises(error):  # MindSpore's error types
+            nn.BiDense(**kwargs)
+    with pytest.raises(ValueError):  # leading dimensions differ
+        nn.BiDense(3, 2, 4)(Tensor(BIDENSE_X1), Tensor(np.ones((3, 2), np.float32)))
+    with pytest.raises(ValueError):  # input2's last dimension is not in2_channels
+        nn.BiDense(3, 2, 4)(Tensor(BIDENSE_X1), Tensor(np.ones((2, 3), np.float32)))
