@@ -435,3 +435,64 @@ def test_bidense_gradient_and_errors():
         nn.BiDense(3, 2, 4)(Tensor(BIDENSE_X1), Tensor(np.ones((3, 2), np.float32)))
     with pytest.raises(ValueError):  # input2's last dimension is not in2_channels
         nn.BiDense(3, 2, 4)(Tensor(BIDENSE_X1), Tensor(np.ones((2, 3), np.float32)))
+
+
+LP_X1 = np.array([[[0.5, -1.0, 2.0, 1.5, -0.3, 0.8, 1.1]],
+                  [[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]]], np.float32)
+LP_X2 = np.arange(40, dtype=np.float32).reshape(2, 1, 4, 5) / 10 - 1
+MS_LPPOOL = {  # MindSpore 2.10's outputs on LP_X1 (1-d) and LP_X2 (2-d)
+    ("1d", 2, 3, None, False): [[[2.291287899017334, 1.726267695426941]],
+                                [[3.7416574954986572, 8.774964332580566]]],
+    ("1d", 1, 3, 2, False): [[[1.5, 3.200000286102295, 1.6000001430511475]], [[6.0, 12.0, 18.0]]],
+    ("1d", 2, 3, None, True): [[[2.291287899017334, 1.726267695426941, 1.905255913734436]],
+                               [[3.7416574954986572, 8.774964332580566, 12.12435531616211]]],
+    ("2d", 2, 2, None, False): [[[[1.4899665117263794, 1.1224972009658813],
+                                  [0.7874007821083069, 1.1224972009658813]]],
+                                [[[2.6495280265808105, 3.043024778366089],
+                                  [4.628174781799316, 5.025932788848877]]]],
+    ("2d", 2.0, (2, 3), (1, 2), False): [[[[1.7175564765930176, 1.276714563369751],
+                                           [0.7416198253631592, 0.6557437777519226],
+                                           [1.072380542755127, 1.4933184385299683]]],
+                                         [[[3.36897611618042, 3.8509740829467773],
+                                           [4.577116966247559, 5.062608242034912],
+                                           [5.792236328125, 6.279331207275391]]]],
+    ("2d", 2, 3, None, True): [[[[1.7320507764816284, 1.3133925199508667],
+                                 [1.8165903091430664, 2.554407835006714]]],
+                               [[[4.959838390350342, 5.685507297515869],
+                                 [7.803844928741455, 8.551315307617188]]]],
+}
+
+
+@pytest.mark.parametrize("mode", [cellgraph.PYNATIVE_MODE, cellgraph.GRAPH_MODE])
+@pytest.mark.parametrize("case", list(MS_LPPOOL), ids=str)
+def test_lp_pool_matches_mindspore(mode, case):
+    kind, norm_type, kernel_size, stride, ceil_mode = case
+    before = cellgraph.get_context("mode")
+    cellgraph.set_context(mode=mode)
+    try:
+        cls, x = (nn.LPPool1d, LP_X1) if kind == "1d" else (nn.LPPool2d, LP_X2)
+        pool = cls(norm_type, kernel_size, stride=stride, ceil_mode=ceil_mode)
+        np.testing.assert_allclose(pool(Tensor(x)).asnumpy(), MS_LPPOOL[case], rtol=1e-6)
+    finally:
+        cellgraph.set_context(mode=before)
+
+
+def test_lp_pool1d_on_an_unbatched_input_and_gradients():
+    got = nn.LPPool1d(3.0, 2)(Tensor(LP_X1[1])).asnumpy()  # (C, L)
+    np.testing.assert_allclose(got, [[2.0800838470458984, 4.497941493988037, 6.986368656158447]],
+                               rtol=1e-6)  # MindSpore's values
+    positive = np.abs(np.random.default_rng(3).standard_normal((2, 3, 7))) + 0.5
+    check_grads(nn.LPPool1d(2, 3, ceil_mode=True), (Tensor(positive),))
+    check_grads(nn.LPPool2d(2, (2, 3), stride=(1, 2)), (Tensor(positive.reshape(2, 1, 3, 7)),))
+
+
+def test_lp_pool_errors_are_mindspore_types():
+    for cls, x in ((nn.LPPool1d, LP_X1), (nn.LPPool2d, LP_X2)):
+        for bad, error in (({"norm_type": 0}, ValueError), ({"norm_type": "a"}, TypeError),
+                           ({"kernel_size": 0}, ValueError), ({"kernel_size": 1.5}, TypeError)):
+            with pytest.raises(error):
+                cls(**{"norm_type": 2, "kernel_size": 2, **bad})(Tensor(x))
+    with pytest.raises(ValueError):
+        nn.LPPool1d(2, 2)(Tensor(np.ones((2, 2, 2, 2), np.float32)))
+    with pytest.raises(ValueError):
+        nn.LPPool2d(2, 2)(Tensor(np.ones((2, 4, 4), np.float32)))
