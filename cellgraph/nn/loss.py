@@ -8,6 +8,7 @@ import numbers
 
 from cellgraph.compiler.builder import Tracer
 from cellgraph.ops import functional as F
+from cellgraph.ops.composite_nn_extra import ctc_loss
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import fmt_shape
@@ -20,6 +21,7 @@ from .cell import Cell
 __all__ = [
     "BCELoss",
     "BCEWithLogitsLoss",
+    "CTCLoss",
     "CosineEmbeddingLoss",
     "CrossEntropyLoss",
     "DiceLoss",
@@ -484,3 +486,37 @@ class GaussianNLLLoss(LossBase):
 
     def extend_repr(self) -> str:
         return f"full={self.full}, eps={self.eps}, reduction={self.reduction}"
+
+
+class CTCLoss(LossBase):
+    """The connectionist temporal classification loss of log-probabilities (T, N, C), or
+    (T, C) for one unbatched sequence, against padded targets (N, S) (or (S,) / (1, S)
+    unbatched): ops.ctc_loss's negative log-likelihood."""
+
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__(reduction)
+        if isinstance(blank, bool) or not isinstance(blank, int):
+            raise DTypeError(f"CTCLoss: `blank` must be an int, got {type(blank).__name__}")
+        if not isinstance(zero_infinity, bool):
+            raise DTypeError(f"CTCLoss: `zero_infinity` must be a bool, got "
+                             f"{type(zero_infinity).__name__}")
+        self.blank, self.zero_infinity = blank, zero_infinity
+
+    def construct(self, log_probs, targets, input_lengths, target_lengths):
+        _check_tensor("CTCLoss", "log_probs", log_probs)
+        _check_tensor("CTCLoss", "targets", targets)
+        if len(log_probs.shape) == 2:
+            if len(targets.shape) > 2 or len(targets.shape) == 2 and targets.shape[0] != 1:
+                raise ShapeError(f"CTCLoss: with log_probs of shape (T, C), targets must be "
+                                 f"(S,) or (1, S), got shape {fmt_shape(targets.shape)}")
+            if len(targets.shape) == 1:
+                targets = F.expand_dims(targets, 0)
+            loss, _ = ctc_loss(F.expand_dims(log_probs, -2), targets, input_lengths,
+                               target_lengths, self.blank, self.reduction, self.zero_infinity)
+            return F.squeeze(loss, 0) if self.reduction == "none" else loss
+        loss, _ = ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
+                           self.reduction, self.zero_infinity)
+        return loss
+
+    def extend_repr(self) -> str:
+        return f"blank={self.blank}, reduction={self.reduction}, zero_infinity={self.zero_infinity}"
