@@ -8,6 +8,7 @@ import pytest
 import cellgraph
 from cellgraph import Tensor, nn, ops
 from cellgraph.common import dtype as mstype
+from cellgraph.primitives.errors import UnsupportedError
 from cellgraph.testing import check_grads
 
 from .nn_checks import check_cell_grads, check_weight_grads, t64, to_float64
@@ -496,3 +497,55 @@ def test_lp_pool_errors_are_mindspore_types():
         nn.LPPool1d(2, 2)(Tensor(np.ones((2, 2, 2, 2), np.float32)))
     with pytest.raises(ValueError):
         nn.LPPool2d(2, 2)(Tensor(np.ones((2, 4, 4), np.float32)))
+
+
+EL_TABLE = np.arange(12, dtype=np.float32).reshape(4, 3) / 4 - 1
+EL_IDS = np.array([[0, 3], [5, 1]], np.int32)
+MS_EMBEDDING_LOOKUP = [[[-1.0, -0.75, -0.5], [1.25, 1.5, 1.75]],  # MindSpore 2.10: id 5 of a
+                       [[0.0, 0.0, 0.0], [-0.25, 0.0, 0.25]]]     # vocabulary of 4 gives zeros
+
+
+@pytest.mark.parametrize("mode", [cellgraph.PYNATIVE_MODE, cellgraph.GRAPH_MODE])
+def test_embedding_lookup_matches_mindspore(mode):
+    before = cellgraph.get_context("mode")
+    cellgraph.set_context(mode=mode)
+    try:
+        lookup = nn.EmbeddingLookup(4, 3, param_init=Tensor(EL_TABLE))
+        assert [(n, p.shape) for n, p in lookup.parameters_and_names()] == \
+            [("embedding_table", (4, 3))]
+        out = lookup(Tensor(EL_IDS)).asnumpy()
+        np.testing.assert_array_equal(out, MS_EMBEDDING_LOOKUP)
+        assert not np.signbit(out[1, 0]).any()
+        device = nn.EmbeddingLookup(4, 3, param_init=Tensor(EL_TABLE), target="DEVICE",
+                                    sparse=False)
+        np.testing.assert_array_equal(device(Tensor(np.array([3, 0], np.int32))).asnumpy(),
+                                      EL_TABLE[[3, 0]])
+        # each row clipped to L2 norm 1 (MindSpore 2.10's CPU ClipByNorm, which EmbeddingLookup
+        # calls, scales the rows by other rows' norms: [0.811, 0.973, 1.136] for row 3)
+        clipped = nn.EmbeddingLookup(4, 3, param_init=Tensor(EL_TABLE), max_norm=1.0)
+        rows = EL_TABLE[[0, 3, 1]]
+        norms = np.linalg.norm(rows, axis=-1, keepdims=True)
+        np.testing.assert_allclose(clipped(Tensor(np.array([0, 3, 1], np.int32))).asnumpy(),
+                                   rows / np.maximum(norms, 1.0), rtol=1e-6)
+    finally:
+        cellgraph.set_context(mode=before)
+
+
+def test_embedding_lookup_gradient_and_arguments():
+    lookup = nn.EmbeddingLookup(4, 3, param_init=Tensor(EL_TABLE))
+    ids = Tensor(np.array([0, 3, 3, 7], np.int32))
+    grad = cellgraph.grad(lambda i: lookup(i).sum(), grad_position=None,
+                          weights=lookup.trainable_params())(ids)[0].asnumpy()
+    np.testing.assert_array_equal(grad, [[1, 1, 1], [0, 0, 0], [0, 0, 0], [2, 2, 2]])
+    for bad, error in (({"target": "GPU"}, ValueError), ({"sparse": False}, ValueError),
+                       ({"sparse": 1}, TypeError), ({"vocab_size": 0}, ValueError),
+                       ({"vocab_size": 1.5}, TypeError), ({"vocab_cache_size": 2}, TypeError),
+                       ({"max_norm": -1.0}, ValueError)):
+        with pytest.raises(error):  # MindSpore's error types
+            nn.EmbeddingLookup(**{"vocab_size": 4, "embedding_size": 3, **bad})
+    for bad in ({"slice_mode": "field_slice"}, {"slice_mode": "table_row_slice"},
+                {"manual_shapes": (2, 2)}):
+        with pytest.raises(UnsupportedError, match=next(iter(bad))):  # sharding only
+            nn.EmbeddingLookup(4, 3, **bad)
+    with pytest.raises(TypeError):
+        nn.EmbeddingLookup(4, 3)(Tensor(np.array([0.0, 1.0], np.float32)))
