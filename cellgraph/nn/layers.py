@@ -213,22 +213,16 @@ class EmbeddingLookup(Cell):
     target 'CPU' an id outside [0, vocab_size) gives a row of zeros; with 'DEVICE' it raises
     when the graph runs. `max_norm` clips each picked row to that L2 norm. There is no
     sharding here: `slice_mode` and `manual_shapes` only act under MindSpore's
-    (semi-)auto-parallel, so any but their defaults raise UnsupportedError, and
-    `vocab_cache_size` (a parameter-server cache) must be 0."""
+    (semi-)auto-parallel, so any but their defaults raise UnsupportedError."""
 
     def __init__(self, vocab_size, embedding_size, param_init="normal", target="CPU",
                  slice_mode="batch_slice", manual_shapes=None, max_norm=None, sparse=True,
-                 vocab_cache_size=0, dtype=dt.float32):
+                 dtype=dt.float32):
         super().__init__()
         if not isinstance(sparse, bool):
             raise DTypeError(f"EmbeddingLookup: `sparse` must be a bool, got "
                              f"{type(sparse).__name__}")
         self.vocab_size = positive_int(vocab_size, "EmbeddingLookup", "vocab_size")
-        if isinstance(vocab_cache_size, bool) or not isinstance(vocab_cache_size, int) \
-                or vocab_cache_size != 0:
-            raise DTypeError(f"EmbeddingLookup: `vocab_cache_size` sets a parameter-server cache, "
-                             f"which cellgraph does not have: it must be 0, got "
-                             f"{vocab_cache_size!r}")
         if target not in ("CPU", "DEVICE"):
             raise ArgumentValueError(f"EmbeddingLookup: `target` must be 'CPU' or 'DEVICE', got "
                                      f"{target!r}")
@@ -249,7 +243,7 @@ class EmbeddingLookup(Cell):
             raise ArgumentValueError(f"EmbeddingLookup: `max_norm` must be a positive float, got "
                                      f"{max_norm!r}")
         self.target, self.slice_mode, self.manual_shapes = target, slice_mode, manual_shapes
-        self.sparse, self.vocab_cache_size = sparse, vocab_cache_size
+        self.sparse = sparse
         self.max_norm = None if max_norm is None else float(max_norm)
         self.embedding_table = Parameter(
             initializer(param_init, (self.vocab_size, self.embedding_size), dtype),
