@@ -1,9 +1,12 @@
 """Activation Cells (nn.ReLU, nn.GELU, nn.Softmax, ...) and `get_activation(name)`."""
 from __future__ import annotations
 
+from cellgraph.compiler.builder import Tracer
 from cellgraph.ops import functional as F
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.runtime.tensor import Tensor
 
 from .cell import Cell
 
@@ -29,6 +32,7 @@ __all__ = [
     "Softplus",
     "Softsign",
     "Tanh",
+    "Tanhshrink",
     "get_activation",
 ]
 
@@ -295,3 +299,17 @@ def get_activation(name, prim_name=None):
         raise ArgumentValueError(f"get_activation: unknown activation {name!r}; known: "
                                  f"{', '.join(sorted(_ACTIVATIONS))}")
     return cls()
+
+
+class Tanhshrink(Cell):
+    """x - tanh(x); integer and bool inputs are computed in float32, as MindSpore does."""
+
+    def __init__(self):
+        super().__init__()
+
+    def construct(self, x):
+        if not isinstance(x, (Tensor, Tracer)):
+            raise DTypeError(f"Tanhshrink: the input must be a Tensor, got {type(x).__name__}")
+        if not x.dtype.is_float:
+            x = F.cast(x, dt.float32)
+        return F.sub(x, F.tanh(x))

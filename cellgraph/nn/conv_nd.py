@@ -6,18 +6,21 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import cellgraph.ops as P
 from cellgraph.common.initializer import HeUniform, Uniform, compute_fans, initializer
+from cellgraph.compiler.builder import Tracer
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError
-from cellgraph.runtime.tensor import Parameter
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.runtime.tensor import Parameter, Tensor
 
 from .cell import Cell
 from .conv import AvgPool2d, MaxPool2d, _pad_mode
 from .layers import check_input, positive_int
 
 __all__ = ["AvgPool1d", "AvgPool3d", "Conv1d", "Conv1dTranspose", "Conv2dTranspose", "Conv3d",
-           "Conv3dTranspose", "MaxPool1d", "MaxPool3d"]
+           "Conv3dTranspose", "LPPool1d", "LPPool2d", "MaxPool1d", "MaxPool3d"]
 
 
 def _tuple(value, n: int, op: str, name: str) -> tuple:
@@ -241,3 +244,98 @@ class AvgPool3d(_Pool3d):
         super().__init__()
         self._build(kernel_size, stride, pad_mode, padding, ceil_mode=ceil_mode,
                     count_include_pad=count_include_pad, divisor_override=divisor_override)
+
+
+class _LPPool(Cell):
+    """(sum over each window of x^p)^(1/p), p = `norm_type`, windows of `kernel_size` moved by
+    `stride` (default: the kernel) with no padding. With `ceil_mode` a window that runs past
+    the end is kept, its sum scaled by kernel_size / (elements inside), as MindSpore's
+    average-pool-based definition does."""
+
+    nd = 1
+
+    def __init__(self, norm_type, kernel_size, stride=None, ceil_mode=False):
+        super().__init__()
+        name = type(self).__name__
+        if not isinstance(norm_type, (float, int)):
+            raise DTypeError(f"{name}: `norm_type` must be a float or int, got "
+                             f"{type(norm_type).__name__}")
+        if norm_type == 0:
+            raise ArgumentValueError(f"{name}: `norm_type` can not be 0")
+        if not isinstance(ceil_mode, bool):
+            raise DTypeError(f"{name}: `ceil_mode` must be a bool, got {type(ceil_mode).__name__}")
+        self.norm_type, self.kernel_size, self.stride = norm_type, kernel_size, stride
+        self.ceil_mode = ceil_mode
+        self._kernel = self._sizes(kernel_size, "kernel_size")
+        self._stride = self._kernel if stride is None else self._sizes(stride, "stride")
+
+    def _sizes(self, value, what):
+        name = type(self).__name__
+        items = tuple(value) if self.nd == 2 and isinstance(value, tuple) else (value,) * self.nd
+        if len(items) != self.nd or any(isinstance(v, bool) or not isinstance(v, int)
+                                        for v in items):
+            raise DTypeError(f"{name}: `{what}` must be an int"
+                             f"{' or a tuple of two' if self.nd == 2 else ''}, got {value!r}")
+        if any(v < 1 for v in items):
+            raise ArgumentValueError(f"{name}: `{what}` must be >= 1, got {value!r}")
+        return items
+
+    def _axis(self, length, k, s):
+        """(output length, zeros to pad at the end, elements inside each window)."""
+        if length < k:
+            raise ShapeError(f"{type(self).__name__}: an input length {length} is shorter than "
+                             f"the kernel {k}")
+        out = (-(-(length - k) // s) if self.ceil_mode else (length - k) // s) + 1
+        if self.ceil_mode and (out - 1) * s >= length:
+            out -= 1
+        counts = np.array([min(i * s + k, length) - i * s for i in range(out)], np.float64)
+        return out, max((out - 1) * s + k - length, 0), counts
+
+    def construct(self, x):
+        name = type(self).__name__
+        ranks = (2, 3) if self.nd == 1 else (4,)
+        if not isinstance(x, (Tensor, Tracer)):
+            raise DTypeError(f"{name}: the input must be a Tensor, got {type(x).__name__}")
+        shape = tuple(x.shape)
+        if len(shape) not in ranks:
+            raise ShapeError(f"{name}: expected an input of rank {' or '.join(map(str, ranks))}, "
+                             f"got shape {shape}")
+        p = float(self.norm_type)
+        x4 = x
+        if self.nd == 1:
+            x4 = P.expand_dims(x, -2) if len(shape) == 3 else P.expand_dims(P.expand_dims(x, 0), 2)
+        kernel = (1,) * (2 - self.nd) + self._kernel
+        stride = (1,) * (2 - self.nd) + self._stride
+        (_, pad_h, count_h), (_, pad_w, count_w) = (
+            self._axis(size, k, s) for size, k, s in zip(x4.shape[2:], kernel, stride))
+        powered = P.pow(x4, p)
+        if pad_h or pad_w:
+            powered = P.pad(powered, (0, pad_w, 0, pad_h))
+        window = kernel[0] * kernel[1]
+        sums = P.avg_pool2d(powered, kernel, stride)
+        counts = np.outer(count_h, count_w)
+        if np.all(counts == window):
+            sums = sums * float(window)
+        else:
+            scale = window * window / counts
+            sums = sums * Tensor(scale.astype(np.dtype(x.dtype.np_name)))
+        out = P.pow(sums, 1.0 / p)
+        if self.nd == 1:
+            out = P.squeeze(out, 2) if len(shape) == 3 else P.squeeze(P.squeeze(out, 2), 0)
+        return out
+
+    def extend_repr(self) -> str:
+        return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, "
+                f"stride={self.stride}, ceil_mode={self.ceil_mode}")
+
+
+class LPPool1d(_LPPool):
+    """Power-average pooling over the last axis of (N, C, L) or (C, L)."""
+
+    nd = 1
+
+
+class LPPool2d(_LPPool):
+    """Power-average pooling over the last two axes of (N, C, H, W)."""
+
+    nd = 2

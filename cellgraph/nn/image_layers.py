@@ -7,16 +7,18 @@ from __future__ import annotations
 import numbers
 
 import cellgraph.ops as P
+from cellgraph.compiler.builder import Tracer
 from cellgraph.ops.composite_nn_extra import extract_patches
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.primitives.random_ops import rand
+from cellgraph.runtime.tensor import Tensor
 
 from .cell import Cell
 from .layers import check_input, guarded
 from .normalization import GroupNorm
 
-__all__ = ["ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Dropout2d", "Dropout3d",
+__all__ = ["ChannelShuffle", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "Dropout1d", "Dropout2d", "Dropout3d",
            "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "PixelShuffle",
            "PixelUnshuffle", "ReflectionPad1d", "ReflectionPad2d", "Unfold", "ZeroPad2d"]
 
@@ -187,6 +189,68 @@ class Dropout2d(Cell):
 
 class Dropout3d(Dropout2d):
     rank = 5
+
+
+class Dropout1d(Cell):
+    """In training, zero whole channels of (N, C, L) or (C, L) with probability `p` and scale
+    the rest by 1 / (1 - p); in evaluation, the identity. `p` must be a float, as in
+    MindSpore."""
+
+    def __init__(self, p=0.5):
+        super().__init__()
+        if not isinstance(p, float):
+            raise DTypeError(f"Dropout1d: `p` must be a float, got {type(p).__name__}")
+        if not 0 <= p <= 1:
+            raise ArgumentValueError(f"Dropout1d: `p` must be in [0, 1], got {p}")
+        self.p = p
+
+    def construct(self, x):
+        if not isinstance(x, (Tensor, Tracer)):
+            raise DTypeError(f"Dropout1d: the input must be a Tensor, got {type(x).__name__}")
+        if len(x.shape) not in (2, 3):
+            raise ArgumentValueError(f"Dropout1d: the input must be 2-D (C, L) or 3-D (N, C, L), "
+                                     f"got shape {tuple(x.shape)}")
+        if not guarded(self, "training") or self.p == 0.0:
+            return x
+        if self.p == 1.0:
+            return x * 0
+        shape = tuple(x.shape[:-1]) + (1,)
+        keep = P.cast(P.less(rand(shape), 1 - self.p), x.dtype)
+        return x * keep / (1 - self.p)
+
+    def extend_repr(self) -> str:
+        return f"p={self.p:g}"
+
+
+class ChannelShuffle(Cell):
+    """Splits the channels (axis 1) of (N, C, ...), (N, C) included, into `groups` groups and interleaves them:
+    channel g * (C / groups) + i goes to position i * groups + g."""
+
+    def __init__(self, groups):
+        super().__init__()
+        if not isinstance(groups, int):
+            raise DTypeError(f"ChannelShuffle: `groups` must be an int, got "
+                             f"{type(groups).__name__}")
+        if groups < 1:
+            raise ArgumentValueError(f"ChannelShuffle: `groups` must be larger than 0, got "
+                                     f"{groups}")
+        self.groups = groups
+
+    def construct(self, x):
+        shape = tuple(x.shape)
+        if len(shape) < 2:
+            raise ArgumentValueError(f"ChannelShuffle: the input must have at least 2 dimensions "
+                                     f"(N, C, ...), got shape {shape}")
+        n, c = shape[0], shape[1]
+        if c % self.groups:
+            raise ArgumentValueError(f"ChannelShuffle: the channels ({c}) must be divisible by "
+                                     f"`groups` ({self.groups})")
+        out = P.reshape(x, (n, self.groups, c // self.groups, -1))
+        out = P.transpose(out, (0, 2, 1, 3))
+        return P.reshape(out, shape)
+
+    def extend_repr(self) -> str:
+        return f"groups={self.groups}"
 
 
 class Unfold(Cell):

@@ -3,23 +3,29 @@ NLLLoss, CrossEntropyLoss. Each takes `reduction` = "mean", "sum" or "none" (Min
 defaults differ per loss and are kept)."""
 from __future__ import annotations
 
+import math
 import numbers
 
+from cellgraph.compiler.builder import Tracer
 from cellgraph.ops import functional as F
+from cellgraph.ops.composite_nn_extra import ctc_loss
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import fmt_shape
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_ops import softmax_cross_entropy
+from cellgraph.runtime.tensor import Tensor
 
 from .cell import Cell
 
 __all__ = [
     "BCELoss",
     "BCEWithLogitsLoss",
+    "CTCLoss",
     "CosineEmbeddingLoss",
     "CrossEntropyLoss",
     "DiceLoss",
+    "GaussianNLLLoss",
     "HuberLoss",
     "KLDivLoss",
     "L1Loss",
@@ -27,6 +33,7 @@ __all__ = [
     "MAELoss",
     "MSELoss",
     "MarginRankingLoss",
+    "MultiLabelSoftMarginLoss",
     "NLLLoss",
     "RMSELoss",
     "SmoothL1Loss",
@@ -422,3 +429,94 @@ class CrossEntropyLoss(NLLLoss):
             shape = (1, classes) + (1,) * (len(log_probs.shape) - 2)
             picks = F.mul(picks, F.reshape(F.cast(self.weight, log_probs.dtype), shape))
         return F.div(F.reduce_sum(smooth), F.reduce_sum(picks))
+
+
+def _check_tensor(op: str, name: str, value) -> None:
+    if not isinstance(value, (Tensor, Tracer)):
+        raise DTypeError(f"{op}: `{name}` must be a Tensor, got {type(value).__name__}")
+
+
+class MultiLabelSoftMarginLoss(LossBase):
+    """The mean over the last (class) axis of y softplus(-x) + (1 - y) softplus(x), times
+    `weight` (broadcast over the classes) before that mean, then reduced over the samples.
+    MindSpore writes softplus as log(1 + exp(.)), which overflows to inf for |x| > ~88 in
+    float32; softplus here stays finite and equal elsewhere."""
+
+    def __init__(self, weight=None, reduction="mean"):
+        super().__init__(reduction)
+        self.weight = weight
+
+    def construct(self, x, target):
+        _check_tensor("MultiLabelSoftMarginLoss", "x", x)
+        _check_tensor("MultiLabelSoftMarginLoss", "target", target)
+        loss = F.add(F.mul(target, NF.softplus(F.neg(x))),
+                     F.mul(F.sub(1, target), NF.softplus(x)))
+        if self.weight is not None:
+            loss = F.mul(loss, self.weight)
+        class_axis = len(x.shape) - 1
+        loss = F.div(F.reduce_sum(loss, class_axis), x.shape[class_axis])
+        return self.get_loss(loss)
+
+
+class GaussianNLLLoss(LossBase):
+    """0.5 (log(max(var, eps)) + (logits - labels)^2 / max(var, eps)), plus 0.5 log(2 pi)
+    when `full`; a `var` with one axis fewer than `logits` (its last) is broadcast along it."""
+
+    def __init__(self, *, full=False, eps=1e-6, reduction="mean"):
+        if not isinstance(eps, float):
+            raise DTypeError(f"GaussianNLLLoss: `eps` must be a float, got {type(eps).__name__}")
+        if not 0 < eps < float("inf"):
+            raise ArgumentValueError(f"GaussianNLLLoss: `eps` must be in (0, inf), got {eps}")
+        if not isinstance(full, bool):
+            raise DTypeError(f"GaussianNLLLoss: `full` must be a bool, got {type(full).__name__}")
+        super().__init__(reduction)
+        self.full, self.eps = full, float(eps)
+
+    def construct(self, logits, labels, var):
+        for name, value in (("logits", logits), ("labels", labels), ("var", var)):
+            _check_tensor("GaussianNLLLoss", name, value)
+        if tuple(var.shape) != tuple(logits.shape) and \
+                tuple(logits.shape[:-1]) == tuple(var.shape):
+            var = F.expand_dims(var, -1)
+        clipped = F.maximum(var, self.eps)
+        loss = F.mul(F.add(F.log(clipped), F.div(F.square(F.sub(logits, labels)), clipped)), 0.5)
+        if self.full:
+            loss = F.add(loss, 0.5 * math.log(2 * math.pi))
+        return self.get_loss(loss)
+
+    def extend_repr(self) -> str:
+        return f"full={self.full}, eps={self.eps}, reduction={self.reduction}"
+
+
+class CTCLoss(LossBase):
+    """The connectionist temporal classification loss of log-probabilities (T, N, C), or
+    (T, C) for one unbatched sequence, against padded targets (N, S) (or (S,) / (1, S)
+    unbatched): ops.ctc_loss's negative log-likelihood."""
+
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__(reduction)
+        if isinstance(blank, bool) or not isinstance(blank, int):
+            raise DTypeError(f"CTCLoss: `blank` must be an int, got {type(blank).__name__}")
+        if not isinstance(zero_infinity, bool):
+            raise DTypeError(f"CTCLoss: `zero_infinity` must be a bool, got "
+                             f"{type(zero_infinity).__name__}")
+        self.blank, self.zero_infinity = blank, zero_infinity
+
+    def construct(self, log_probs, targets, input_lengths, target_lengths):
+        _check_tensor("CTCLoss", "log_probs", log_probs)
+        _check_tensor("CTCLoss", "targets", targets)
+        if len(log_probs.shape) == 2:
+            if len(targets.shape) > 2 or len(targets.shape) == 2 and targets.shape[0] != 1:
+                raise ShapeError(f"CTCLoss: with log_probs of shape (T, C), targets must be "
+                                 f"(S,) or (1, S), got shape {fmt_shape(targets.shape)}")
+            if len(targets.shape) == 1:
+                targets = F.expand_dims(targets, 0)
+            loss, _ = ctc_loss(F.expand_dims(log_probs, -2), targets, input_lengths,
+                               target_lengths, self.blank, self.reduction, self.zero_infinity)
+            return F.squeeze(loss, 0) if self.reduction == "none" else loss
+        loss, _ = ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
+                           self.reduction, self.zero_infinity)
+        return loss
+
+    def extend_repr(self) -> str:
+        return f"blank={self.blank}, reduction={self.reduction}, zero_infinity={self.zero_infinity}"

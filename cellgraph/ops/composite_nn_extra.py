@@ -206,6 +206,8 @@ def _ctc_loss_v2(log_probs, targets, input_lengths, target_lengths, *, blank=0,
     if reduction not in ("none", "mean", "sum"):
         raise ArgumentValueError(f"{op}: reduction must be 'none', 'mean' or 'sum', got "
                                  f"{reduction!r}")
+    if not 0 <= blank < classes:
+        raise ArgumentValueError(f"{op}: blank must be in [0, {classes}), got {blank}")
     ext = 2 * s_len + 1
     labels = F.cast(targets, dt.int64)
     # a target label outside [0, C) raises when the graph runs (MindSpore's CPU kernel reads
@@ -249,8 +251,11 @@ def _ctc_loss_v2(log_probs, targets, input_lengths, target_lengths, *, blank=0,
     ends = M.logical_or(one_hot(last, ext, True, False, -1),
                         one_hot(last - 1, ext, True, False, -1))
     loss = -logsumexp(M.select(ends, final, F.fill(dtype, (batch, ext), neg)), -1)
-    if zero_infinity:
-        loss = M.select(M.greater(loss, -neg / 2), F.zeros_like(loss), loss)
+    # no alignment fits (the input is too short for the targets): the loss is infinite, as in
+    # MindSpore, or 0 with zero_infinity
+    infeasible = M.greater(loss, -neg / 2)
+    loss = M.select(infeasible, F.zeros_like(loss) if zero_infinity
+                    else F.fill(dtype, (batch,), float("inf")), loss)
     if reduction == "mean":  # each sequence's loss per target label, then the batch mean
         lengths = M.maximum(F.cast(target_lengths, dtype), 1.0)
         loss = F.reduce_mean(loss / lengths)

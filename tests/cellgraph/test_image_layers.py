@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+import cellgraph
 from cellgraph import Tensor, nn
 from cellgraph.testing import check_grads
 
@@ -63,3 +64,73 @@ def test_dropout2d_drops_whole_channels_in_training_only():
     assert 0.6 < (out[:, :, 0, 0] > 0).mean() < 0.9
     with pytest.raises(ValueError):
         nn.Dropout2d(1.5)
+
+
+@pytest.fixture(params=[cellgraph.PYNATIVE_MODE, cellgraph.GRAPH_MODE], ids=["eager", "graph"])
+def ms_mode(request):
+    before = cellgraph.get_context("mode")
+    cellgraph.set_context(mode=request.param)
+    yield request.param
+    cellgraph.set_context(mode=before)
+
+
+def test_dropout1d_drops_whole_channels(ms_mode):
+    drop = nn.Dropout1d(0.5)
+    drop.set_train(True)
+    for shape in ((4, 8, 5), (8, 5)):
+        out = drop(Tensor(np.ones(shape, np.float32))).asnumpy()
+        assert set(np.unique(out)) <= {0.0, 2.0}  # MindSpore: [0. 2.]
+        assert all(np.unique(row).size == 1 for row in out.reshape(-1, shape[-1]))
+    drop.set_train(False)
+    x = np.array([[0.3, -1.2, 2.0], [0.9, 0.4, -0.2]], np.float32)
+    np.testing.assert_array_equal(drop(Tensor(x)).asnumpy(), x)
+    drop.set_train(True)
+    with pytest.raises(ValueError):  # MindSpore: ValueError (input shape should be 2D or 3D)
+        drop(Tensor(np.ones((2, 2, 2, 2), np.float32)))
+
+
+def test_dropout1d_arguments_and_gradient():
+    for bad, error in ((1, TypeError), (1.5, ValueError), (-0.1, ValueError)):
+        with pytest.raises(error):  # MindSpore's error types
+            nn.Dropout1d(bad)
+    drop = nn.Dropout1d(0.0)
+    drop.set_train(True)
+    check_grads(drop, (Tensor(np.random.default_rng(0).standard_normal((2, 3, 4))),))
+
+
+MS_CHANNEL_SHUFFLE = [0.0, 1.0, 4.0, 5.0, 8.0, 9.0, 2.0, 3.0, 6.0, 7.0, 10.0, 11.0]  # MindSpore
+
+
+def test_channel_shuffle_matches_mindspore(ms_mode):
+    x = np.arange(24, dtype=np.float32).reshape(2, 6, 2)
+    out = nn.ChannelShuffle(3)(Tensor(x)).asnumpy()
+    assert out.shape == (2, 6, 2)
+    np.testing.assert_array_equal(out[0].ravel(), MS_CHANNEL_SHUFFLE)
+    x4 = np.arange(16, dtype=np.float32).reshape(1, 4, 2, 2)
+    np.testing.assert_array_equal(nn.ChannelShuffle(2)(Tensor(x4)).asnumpy().ravel(),
+                                  [0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15])
+    with pytest.raises(ValueError):  # MindSpore: ValueError, 5 channels in 3 groups
+        nn.ChannelShuffle(3)(Tensor(np.ones((2, 5, 2), np.float32)))
+
+
+def test_channel_shuffle_arguments_and_gradient():
+    with pytest.raises(TypeError):
+        nn.ChannelShuffle(1.5)
+    with pytest.raises(ValueError):
+        nn.ChannelShuffle(0)
+    check_grads(nn.ChannelShuffle(2), (Tensor(np.random.default_rng(1).standard_normal((2, 4, 3))),))
+
+
+def test_tanhshrink_matches_mindspore(ms_mode):
+    x = np.array([-2.0, -0.5, 0.0, 0.7, 3.0], np.float32)
+    np.testing.assert_allclose(nn.Tanhshrink()(Tensor(x)).asnumpy(),
+                               [-1.0359724, -0.03788283, 0.0, 0.0956322, 2.0049443], rtol=1e-6)
+    out = nn.Tanhshrink()(Tensor(np.array([1, 2], np.int32)))  # MindSpore computes ints as float
+    assert out.dtype == cellgraph.float32
+    np.testing.assert_allclose(out.asnumpy(), [0.23840582, 1.0359724], rtol=1e-6)
+
+
+def test_tanhshrink_gradient_and_errors():
+    check_grads(nn.Tanhshrink(), (Tensor(np.random.default_rng(2).standard_normal((3, 4))),))
+    with pytest.raises(TypeError):  # MindSpore: TypeError
+        nn.Tanhshrink()(1.0)

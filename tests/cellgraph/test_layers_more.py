@@ -5,8 +5,10 @@ import math
 import numpy as np
 import pytest
 
+import cellgraph
 from cellgraph import Tensor, nn, ops
 from cellgraph.common import dtype as mstype
+from cellgraph.primitives.errors import UnsupportedError
 from cellgraph.testing import check_grads
 
 from .nn_checks import check_cell_grads, check_weight_grads, t64, to_float64
@@ -389,3 +391,161 @@ def test_batchnorm_takes_float16_input_with_float32_parameters():
     assert bn(Tensor(x.astype(np.float32))).dtype == mstype.float32
     with pytest.raises(TypeError):
         bn(Tensor(np.ones((2, 4), np.int32)))
+
+
+BIDENSE_W = np.round(np.random.default_rng(0).standard_normal((4, 3, 2)), 2).astype(np.float32)
+BIDENSE_X1 = np.array([[0.9, 0.09, -0.74], [-0.92, -0.46, 0.22]], np.float32)
+BIDENSE_X2 = np.array([[-1.01, -0.21], [-0.16, 0.54]], np.float32)
+MS_BIDENSE = [[-0.4013180434703827, -1.9307889938354492, 2.1336476802825928, -1.0296939611434937],
+              [0.2677600085735321, -0.1900760382413864, 0.13664403557777405, -0.7410320043563843]]
+MS_BIDENSE_NO_BIAS = [[-0.5013180375099182, -1.7307889461517334, 1.8336477279663086,
+                       -1.0296939611434937],
+                      [0.1677599996328354, 0.009923964738845825, -0.1633559763431549,
+                       -0.7410320043563843]]
+
+
+@pytest.mark.parametrize("mode", [cellgraph.PYNATIVE_MODE, cellgraph.GRAPH_MODE])
+def test_bidense_matches_mindspore(mode):
+    before = cellgraph.get_context("mode")
+    cellgraph.set_context(mode=mode)
+    try:
+        bias = Tensor(np.array([0.1, -0.2, 0.3, 0.0], np.float32))
+        net = nn.BiDense(3, 2, 4, weight_init=Tensor(BIDENSE_W), bias_init=bias)
+        assert [(name, p.shape) for name, p in net.parameters_and_names()] == \
+            [("weight", (4, 3, 2)), ("bias", (4,))]
+        np.testing.assert_allclose(net(Tensor(BIDENSE_X1), Tensor(BIDENSE_X2)).asnumpy(),
+                                   MS_BIDENSE, rtol=1e-5, atol=1e-6)
+        plain = nn.BiDense(3, 2, 4, weight_init=Tensor(BIDENSE_W), has_bias=False)
+        out = plain(Tensor(BIDENSE_X1.reshape(1, 2, 3)), Tensor(BIDENSE_X2.reshape(1, 2, 2)))
+        assert out.shape == (1, 2, 4)
+        np.testing.assert_allclose(out.asnumpy()[0], MS_BIDENSE_NO_BIAS, rtol=1e-5, atol=1e-6)
+    finally:
+        cellgraph.set_context(mode=before)
+
+
+def test_bidense_gradient_and_errors():
+    net = nn.BiDense(3, 2, 4, dtype=cellgraph.float64)
+    check_grads(net, (Tensor(BIDENSE_X1.astype(np.float64)), Tensor(BIDENSE_X2.astype(np.float64))))
+    for bad, error in (({"in1_channels": 0}, ValueError), ({"in1_channels": 1.5}, TypeError),
+                       ({"has_bias": 1}, TypeError),
+                       ({"weight_init": Tensor(np.ones((4, 3, 3), np.float32))}, ValueError)):
+        kwargs = {"in1_channels": 3, "in2_channels": 2, "out_channels": 4, **bad}
+        with pytest.raises(error):  # MindSpore's error types
+            nn.BiDense(**kwargs)
+    with pytest.raises(ValueError):  # leading dimensions differ
+        nn.BiDense(3, 2, 4)(Tensor(BIDENSE_X1), Tensor(np.ones((3, 2), np.float32)))
+    with pytest.raises(ValueError):  # input2's last dimension is not in2_channels
+        nn.BiDense(3, 2, 4)(Tensor(BIDENSE_X1), Tensor(np.ones((2, 3), np.float32)))
+
+
+LP_X1 = np.array([[[0.5, -1.0, 2.0, 1.5, -0.3, 0.8, 1.1]],
+                  [[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]]], np.float32)
+LP_X2 = np.arange(40, dtype=np.float32).reshape(2, 1, 4, 5) / 10 - 1
+MS_LPPOOL = {  # MindSpore 2.10's outputs on LP_X1 (1-d) and LP_X2 (2-d)
+    ("1d", 2, 3, None, False): [[[2.291287899017334, 1.726267695426941]],
+                                [[3.7416574954986572, 8.774964332580566]]],
+    ("1d", 1, 3, 2, False): [[[1.5, 3.200000286102295, 1.6000001430511475]], [[6.0, 12.0, 18.0]]],
+    ("1d", 2, 3, None, True): [[[2.291287899017334, 1.726267695426941, 1.905255913734436]],
+                               [[3.7416574954986572, 8.774964332580566, 12.12435531616211]]],
+    ("2d", 2, 2, None, False): [[[[1.4899665117263794, 1.1224972009658813],
+                                  [0.7874007821083069, 1.1224972009658813]]],
+                                [[[2.6495280265808105, 3.043024778366089],
+                                  [4.628174781799316, 5.025932788848877]]]],
+    ("2d", 2.0, (2, 3), (1, 2), False): [[[[1.7175564765930176, 1.276714563369751],
+                                           [0.7416198253631592, 0.6557437777519226],
+                                           [1.072380542755127, 1.4933184385299683]]],
+                                         [[[3.36897611618042, 3.8509740829467773],
+                                           [4.577116966247559, 5.062608242034912],
+                                           [5.792236328125, 6.279331207275391]]]],
+    ("2d", 2, 3, None, True): [[[[1.7320507764816284, 1.3133925199508667],
+                                 [1.8165903091430664, 2.554407835006714]]],
+                               [[[4.959838390350342, 5.685507297515869],
+                                 [7.803844928741455, 8.551315307617188]]]],
+}
+
+
+@pytest.mark.parametrize("mode", [cellgraph.PYNATIVE_MODE, cellgraph.GRAPH_MODE])
+@pytest.mark.parametrize("case", list(MS_LPPOOL), ids=str)
+def test_lp_pool_matches_mindspore(mode, case):
+    kind, norm_type, kernel_size, stride, ceil_mode = case
+    before = cellgraph.get_context("mode")
+    cellgraph.set_context(mode=mode)
+    try:
+        cls, x = (nn.LPPool1d, LP_X1) if kind == "1d" else (nn.LPPool2d, LP_X2)
+        pool = cls(norm_type, kernel_size, stride=stride, ceil_mode=ceil_mode)
+        np.testing.assert_allclose(pool(Tensor(x)).asnumpy(), MS_LPPOOL[case], rtol=1e-6)
+    finally:
+        cellgraph.set_context(mode=before)
+
+
+def test_lp_pool1d_on_an_unbatched_input_and_gradients():
+    got = nn.LPPool1d(3.0, 2)(Tensor(LP_X1[1])).asnumpy()  # (C, L)
+    np.testing.assert_allclose(got, [[2.0800838470458984, 4.497941493988037, 6.986368656158447]],
+                               rtol=1e-6)  # MindSpore's values
+    positive = np.abs(np.random.default_rng(3).standard_normal((2, 3, 7))) + 0.5
+    check_grads(nn.LPPool1d(2, 3, ceil_mode=True), (Tensor(positive),))
+    check_grads(nn.LPPool2d(2, (2, 3), stride=(1, 2)), (Tensor(positive.reshape(2, 1, 3, 7)),))
+
+
+def test_lp_pool_errors_are_mindspore_types():
+    for cls, x in ((nn.LPPool1d, LP_X1), (nn.LPPool2d, LP_X2)):
+        for bad, error in (({"norm_type": 0}, ValueError), ({"norm_type": "a"}, TypeError),
+                           ({"kernel_size": 0}, ValueError), ({"kernel_size": 1.5}, TypeError)):
+            with pytest.raises(error):
+                cls(**{"norm_type": 2, "kernel_size": 2, **bad})(Tensor(x))
+    with pytest.raises(ValueError):
+        nn.LPPool1d(2, 2)(Tensor(np.ones((2, 2, 2, 2), np.float32)))
+    with pytest.raises(ValueError):
+        nn.LPPool2d(2, 2)(Tensor(np.ones((2, 4, 4), np.float32)))
+
+
+EL_TABLE = np.arange(12, dtype=np.float32).reshape(4, 3) / 4 - 1
+EL_IDS = np.array([[0, 3], [5, 1]], np.int32)
+MS_EMBEDDING_LOOKUP = [[[-1.0, -0.75, -0.5], [1.25, 1.5, 1.75]],  # MindSpore 2.10: id 5 of a
+                       [[0.0, 0.0, 0.0], [-0.25, 0.0, 0.25]]]     # vocabulary of 4 gives zeros
+
+
+@pytest.mark.parametrize("mode", [cellgraph.PYNATIVE_MODE, cellgraph.GRAPH_MODE])
+def test_embedding_lookup_matches_mindspore(mode):
+    before = cellgraph.get_context("mode")
+    cellgraph.set_context(mode=mode)
+    try:
+        lookup = nn.EmbeddingLookup(4, 3, param_init=Tensor(EL_TABLE))
+        assert [(n, p.shape) for n, p in lookup.parameters_and_names()] == \
+            [("embedding_table", (4, 3))]
+        out = lookup(Tensor(EL_IDS)).asnumpy()
+        np.testing.assert_array_equal(out, MS_EMBEDDING_LOOKUP)
+        assert not np.signbit(out[1, 0]).any()
+        device = nn.EmbeddingLookup(4, 3, param_init=Tensor(EL_TABLE), target="DEVICE",
+                                    sparse=False)
+        np.testing.assert_array_equal(device(Tensor(np.array([3, 0], np.int32))).asnumpy(),
+                                      EL_TABLE[[3, 0]])
+        # each row clipped to L2 norm 1 (MindSpore 2.10's CPU ClipByNorm, which EmbeddingLookup
+        # calls, scales the rows by other rows' norms: [0.811, 0.973, 1.136] for row 3)
+        clipped = nn.EmbeddingLookup(4, 3, param_init=Tensor(EL_TABLE), max_norm=1.0)
+        rows = EL_TABLE[[0, 3, 1]]
+        norms = np.linalg.norm(rows, axis=-1, keepdims=True)
+        np.testing.assert_allclose(clipped(Tensor(np.array([0, 3, 1], np.int32))).asnumpy(),
+                                   rows / np.maximum(norms, 1.0), rtol=1e-6)
+    finally:
+        cellgraph.set_context(mode=before)
+
+
+def test_embedding_lookup_gradient_and_arguments():
+    lookup = nn.EmbeddingLookup(4, 3, param_init=Tensor(EL_TABLE))
+    ids = Tensor(np.array([0, 3, 3, 7], np.int32))
+    grad = cellgraph.grad(lambda i: lookup(i).sum(), grad_position=None,
+                          weights=lookup.trainable_params())(ids)[0].asnumpy()
+    np.testing.assert_array_equal(grad, [[1, 1, 1], [0, 0, 0], [0, 0, 0], [2, 2, 2]])
+    for bad, error in (({"target": "GPU"}, ValueError), ({"sparse": False}, ValueError),
+                       ({"sparse": 1}, TypeError), ({"vocab_size": 0}, ValueError),
+                       ({"vocab_size": 1.5}, TypeError), ({"vocab_cache_size": 2}, TypeError),
+                       ({"max_norm": -1.0}, ValueError)):
+        with pytest.raises(error):  # MindSpore's error types
+            nn.EmbeddingLookup(**{"vocab_size": 4, "embedding_size": 3, **bad})
+    for bad in ({"slice_mode": "field_slice"}, {"slice_mode": "table_row_slice"},
+                {"manual_shapes": (2, 2)}):
+        with pytest.raises(UnsupportedError, match=next(iter(bad))):  # sharding only
+            nn.EmbeddingLookup(4, 3, **bad)
+    with pytest.raises(TypeError):
+        nn.EmbeddingLookup(4, 3)(Tensor(np.array([0.0, 1.0], np.float32)))

@@ -293,3 +293,129 @@ def test_ctc_loss_refuses_target_labels_outside_the_classes(mode):
             fn(Tensor(np.array(bad, np.int32)), two)
     padded = fn(Tensor(np.array([[1, -1], [3, 9]], np.int32)), Tensor(np.array([1, 1], np.int32)))
     assert np.isfinite(padded.asnumpy()).all()
+
+
+MLSM_X = np.array([[0.3, -1.2, 2.0], [0.9, 0.4, -0.2]], np.float32)
+MLSM_T = np.array([[0.0, 1.0, 1.0], [1.0, 0.0, 1.0]], np.float32)
+MLSM_W = np.array([0.5, 1.0, 2.0], np.float32)
+MS_MULTILABEL_SOFT_MARGIN = {  # MindSpore 2.10's values on MLSM_X, MLSM_T (weight None / MLSM_W)
+    "mean": (0.74947864, 0.8040308),
+    "sum": (1.4989574, 1.6080618),
+    "none": ([0.8148551, 0.68410236], [0.714772, 0.89328974]),
+}
+
+
+@pytest.mark.parametrize("mode", ["eager", "graph"])
+@pytest.mark.parametrize("reduction", list(MS_MULTILABEL_SOFT_MARGIN))
+def test_multilabel_soft_margin_loss_matches_mindspore(mode, reduction):
+    plain, weighted = MS_MULTILABEL_SOFT_MARGIN[reduction]
+    for weight, want in ((None, plain), (Tensor(MLSM_W), weighted)):
+        loss = nn.MultiLabelSoftMarginLoss(weight=weight, reduction=reduction)
+        call = cellgraph.jit(loss.construct) if mode == "graph" else loss
+        np.testing.assert_allclose(call(Tensor(MLSM_X), Tensor(MLSM_T)).asnumpy(), want,
+                                   rtol=1e-6)
+
+
+def test_multilabel_soft_margin_loss_gradient_and_errors():
+    loss = nn.MultiLabelSoftMarginLoss(weight=Tensor(MLSM_W.astype(np.float64)))
+    check_grads(loss, (Tensor(MLSM_X.astype(np.float64)), Tensor(MLSM_T.astype(np.float64))))
+    # softplus stays finite where MindSpore's log(1 + exp(x)) overflows
+    big = nn.MultiLabelSoftMarginLoss(reduction="none")(Tensor(np.array([[200.0]], np.float32)),
+                                                         Tensor(np.array([[1.0]], np.float32)))
+    np.testing.assert_allclose(big.asnumpy(), [0.0], atol=1e-6)
+    with pytest.raises(ValueError):  # MindSpore: ValueError
+        nn.MultiLabelSoftMarginLoss(reduction="bad")
+    with pytest.raises(TypeError):
+        nn.MultiLabelSoftMarginLoss()(1.0, Tensor(MLSM_T))
+
+
+GNLL_VAR = np.array([[0.5, 2.0, 1e-8], [1.0, 0.3, 0.7]], np.float32)
+MS_GAUSSIAN_NLL = {  # MindSpore 2.10 on MLSM_X (logits), MLSM_T (labels), GNLL_VAR
+    (False, "mean"): 83332.484,
+    (False, "sum"): 499994.9,
+    (False, "none"): [[-2.5657359e-01, 1.5565736e+00, 4.9999309e+05],
+                      [5.0000022e-03, -3.3531973e-01, 8.5023403e-01]],
+    (True, "mean"): 83333.4,
+    (True, "sum"): 500000.4,
+    (True, "none"): [[6.6236502e-01, 2.4755120e+00, 4.9999400e+05],
+                     [9.2393851e-01, 5.8361876e-01, 1.7691725e+00]],
+}
+
+
+@pytest.mark.parametrize("mode", ["eager", "graph"])
+@pytest.mark.parametrize("case", list(MS_GAUSSIAN_NLL), ids=str)
+def test_gaussian_nll_loss_matches_mindspore(mode, case):
+    full, reduction = case
+    loss = nn.GaussianNLLLoss(full=full, reduction=reduction)
+    call = cellgraph.jit(loss.construct) if mode == "graph" else loss
+    got = call(Tensor(MLSM_X), Tensor(MLSM_T), Tensor(GNLL_VAR)).asnumpy()
+    np.testing.assert_allclose(got, MS_GAUSSIAN_NLL[case], rtol=2e-6)
+
+
+def test_gaussian_nll_loss_broadcasts_var_gradient_and_errors():
+    var = Tensor(np.array([0.5, 2.0], np.float32))  # one per sample, along the last axis
+    got = nn.GaussianNLLLoss(reduction="none")(Tensor(MLSM_X), Tensor(MLSM_T), var).asnumpy()
+    np.testing.assert_allclose(got, [[-0.2565736, 4.4934263, 0.6534264],  # MindSpore's values
+                                     [0.3490736, 0.38657358, 0.7065736]], rtol=2e-6)
+    f64 = [Tensor(a.astype(np.float64)) for a in (MLSM_X, MLSM_T, GNLL_VAR + 0.5)]
+    check_grads(nn.GaussianNLLLoss(full=True), tuple(f64))
+    for bad, error in (({"eps": 0.0}, ValueError), ({"eps": 1}, TypeError),
+                       ({"full": 1}, TypeError), ({"reduction": "x"}, ValueError)):
+        with pytest.raises(error):  # MindSpore's error types
+            nn.GaussianNLLLoss(**bad)
+    with pytest.raises(TypeError):
+        nn.GaussianNLLLoss()(1.0, Tensor(MLSM_T), var)
+    with pytest.raises(TypeError):
+        nn.GaussianNLLLoss(False)  # keyword-only, as in MindSpore
+
+
+CTC_LOG_PROBS = np.array([[[-1.4873000383377075, -1.7452000379562378, -0.972599983215332, -1.5082000494003296], [-2.649899959564209, -1.7525999546051025, -0.8101999759674072, -1.167099952697754]], [[-1.5604000091552734, -2.1221001148223877, -1.4799000024795532, -0.8152999877929688], [-2.8376998901367188, -0.7315000295639038, -1.7585999965667725, -1.2450000047683716]], [[-2.2767999172210693, -2.048799991607666, -1.3208999633789062, -0.6899999976158142], [-2.0360000133514404, -0.5410000085830688, -2.572700023651123, -1.555999994277954]], [[-0.5871999859809875, -1.3966000080108643, -2.2342000007629395, -2.412400007247925], [-1.5743999481201172, -0.8964999914169312, -2.126300096511841, -1.3257999420166016]], [[-1.8149000406265259, -1.114799976348877, -1.440999984741211, -1.3003000020980835], [-2.7383999824523926, -2.214200019836426, -1.3006000518798828, -0.5910999774932861]]], np.float32)  # (T=5, N=2, C=4), rows normalized, rounded to 1e-4
+CTC_TARGETS = np.array([[1, 2], [3, 1]], np.int32)
+CTC_INPUT_LENGTHS = np.array([5, 4], np.int32)
+CTC_TARGET_LENGTHS = np.array([2, 1], np.int32)
+MS_CTC = {"mean": 3.2652969360351562, "sum": 8.860870361328125,  # MindSpore 2.10's values
+          "none": [4.66055154800415, 4.200318336486816]}
+
+
+@pytest.mark.parametrize("mode", ["eager", "graph"])
+@pytest.mark.parametrize("reduction", list(MS_CTC))
+def test_ctc_loss_cell_matches_mindspore(mode, reduction):
+    loss = nn.CTCLoss(reduction=reduction)
+    call = cellgraph.jit(loss.construct) if mode == "graph" else loss
+    got = call(Tensor(CTC_LOG_PROBS), Tensor(CTC_TARGETS), Tensor(CTC_INPUT_LENGTHS),
+               Tensor(CTC_TARGET_LENGTHS))
+    np.testing.assert_allclose(got.asnumpy(), MS_CTC[reduction], rtol=1e-6)
+
+
+def test_ctc_loss_cell_blank_unbatched_and_infeasible():
+    lengths = Tensor(CTC_INPUT_LENGTHS), Tensor(CTC_TARGET_LENGTHS)
+    got = nn.CTCLoss(blank=3, reduction="none")(
+        Tensor(CTC_LOG_PROBS), Tensor(np.array([[1, 2], [0, 1]], np.int32)), *lengths)
+    np.testing.assert_allclose(got.asnumpy(), [4.263045787811279, 4.3259124755859375], rtol=1e-6)
+    single = nn.CTCLoss()(Tensor(CTC_LOG_PROBS[:, 0]), Tensor(np.array([1, 2], np.int32)),
+                          Tensor(np.array([5], np.int32)), Tensor(np.array([2], np.int32)))
+    assert single.shape == ()
+    np.testing.assert_allclose(single.asnumpy(), 2.330275774002075, rtol=1e-6)
+    # sequence 0 needs 3 steps for the repeated label 1 but has 2: MindSpore gives inf
+    short = (Tensor(CTC_LOG_PROBS), Tensor(np.array([[1, 1], [2, 2]], np.int32)),
+             Tensor(np.array([2, 3], np.int32)), Tensor(np.array([2, 2], np.int32)))
+    got = nn.CTCLoss(reduction="none")(*short).asnumpy()
+    assert got[0] == np.inf
+    np.testing.assert_allclose(got[1], 6.220600128173828, rtol=1e-6)
+    # zero_infinity zeroes it, as documented (MindSpore's CPU kernel still returns inf there)
+    got = nn.CTCLoss(reduction="none", zero_infinity=True)(*short).asnumpy()
+    np.testing.assert_allclose(got, [0.0, 6.220600128173828], rtol=1e-6)
+
+
+def test_ctc_loss_cell_gradient_and_errors():
+    loss = nn.CTCLoss()
+    rest = (Tensor(CTC_TARGETS), Tensor(CTC_INPUT_LENGTHS), Tensor(CTC_TARGET_LENGTHS))
+    check_grads(lambda lp: loss(lp, *rest), (Tensor(CTC_LOG_PROBS.astype(np.float64)),))
+    args = (Tensor(CTC_LOG_PROBS),) + rest
+    for bad, error in (({"reduction": "x"}, ValueError), ({"blank": -1}, ValueError),
+                       ({"blank": 1.5}, TypeError), ({"zero_infinity": 1}, TypeError)):
+        with pytest.raises(error):  # MindSpore's error types
+            nn.CTCLoss(**bad)(*args)
+    with pytest.raises(ValueError):  # (T, C) log_probs with a batch of two target rows
+        nn.CTCLoss()(Tensor(CTC_LOG_PROBS[:, 0]), Tensor(CTC_TARGETS),
+                     Tensor(np.array([5], np.int32)), Tensor(np.array([2], np.int32)))
