@@ -24,6 +24,9 @@ numbers.
 """
 from __future__ import annotations
 
+import threading
+import warnings
+
 try:
     import jax
 except ImportError as e:  # the backend is optional
@@ -34,7 +37,7 @@ import numpy as np
 
 from .backend import Backend, get_backend, register_backend, with_host_fallbacks
 from .jax_kernels import kernel_table
-from .jax_lowering import compile_graph
+from .jax_lowering import compile_graph, dynamic_node
 
 jax.config.update("jax_enable_x64", True)
 
@@ -62,11 +65,30 @@ def make_backend(device) -> Backend:
                    array_type=jax.Array, compile_graph=compile_executable)
 
 
+_WARNED: set = set()  # the (graph, node line) pairs already reported
+_WARNED_LOCK = threading.Lock()
+
+
 def _on_the_host(compiled, from_host):
     """A graph XLA cannot take (a value whose shape is known only when it runs: the stacks a
     differentiated Tensor `while` records per trip) runs as generated Python over the NumPy
-    kernels, its arguments copied to the host and its results back."""
+    kernels, its arguments copied to the host and its results back. Never silently: the
+    first time a graph does, a warning names the node, the user's line and why."""
     from .executor import bind_module
+
+    node, why = dynamic_node(compiled.graph)
+    where = node.loc.short() if node is not None and node.loc is not None else "?"
+    key = (compiled.graph.name, where, why)
+    with _WARNED_LOCK:
+        first = key not in _WARNED
+        _WARNED.add(key)
+    if first:
+        what = f"node {node.callee.name}" if node is not None else "the graph"
+        text = f" ({node.loc.text.strip()})" if node is not None and node.loc is not None \
+            and node.loc.text else ""
+        warnings.warn(f"backend 'jax': @{compiled.graph.name} runs node by node on the host, "
+                      f"not through XLA: {what} at {where}{text}: {why}", RuntimeWarning,
+                      stacklevel=2)
 
     run, _ = bind_module(compiled.module, get_backend("numpy"))
 

@@ -240,17 +240,28 @@ def new_key() -> np.ndarray:
     return generator().integers(0, 2**32, size=2, dtype=np.uint32)
 
 
+def dynamic_node(graph: Graph):
+    """(node, why) for the first node of the graph (or of the graphs its nodes run) whose
+    values XLA cannot take, as XLA needs every shape static (a while_loop's per-trip stacks
+    are not); None when there is none."""
+    for g in all_graphs(graph):
+        for param in g.params:
+            if param.aval is not None and None in param.aval.shape:
+                return None, f"input {param} has a shape known only at run time"
+        for node in g.nodes:
+            if any(o.aval is not None and None in o.aval.shape for o in node.outputs):
+                return node, "its result's shape is known only when it runs"
+            if node.callee.name == "while_loop" and \
+                    len(node.outputs) > node.params["n_carried"]:
+                return node, ("it stacks values over its trips (a Tensor `while` under "
+                              "reverse mode), whose count is known only when it runs")
+    return None
+
+
 def static_shapes(graph: Graph) -> bool:
     """Whether every value of the graph (and of the graphs its nodes run) has a static shape,
-    as XLA needs: a while_loop's per-trip stacks do not."""
-    for g in all_graphs(graph):
-        values = list(g.params) + [o for node in g.nodes for o in node.outputs]
-        if any(None in v.aval.shape for v in values if v.aval is not None):
-            return False
-        if any(node.callee.name == "while_loop" and
-               len(node.outputs) > node.params["n_carried"] for node in g.nodes):
-            return False
-    return True
+    as XLA needs."""
+    return dynamic_node(graph) is None
 
 
 def compile_graph(graph: Graph, kernels: dict[str, Callable]) -> Callable | None:

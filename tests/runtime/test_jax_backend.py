@@ -3,6 +3,8 @@ lax control flow), random draws through explicit keys, printing and Parameter up
 Agreement with NumPy on the kernel cases and programs is tests/runtime/test_backends.py's."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -60,12 +62,23 @@ def test_loops_and_their_gradients_agree_with_numpy():
     _on_numpy_too(TensorWhile(), scalar(1.5))
 
 
-def test_a_graph_with_run_time_shapes_runs_on_the_host():
-    """A differentiated Tensor `while` stacks what each trip records: no static shape for XLA."""
+def test_a_graph_with_run_time_shapes_runs_on_the_host(monkeypatch):
+    """A differentiated Tensor `while` stacks what each trip records: no static shape for XLA,
+    and the user is told so once, with the node and the line."""
+    from cellgraph.runtime import jax_backend
+
+    monkeypatch.setattr(jax_backend, "_WARNED", set())  # (other tests may have compiled it)
     grad_while = cellgraph.grad(TensorWhile())
     assert not jax_lowering.static_shapes(_graph(grad_while, scalar(1.5)))
-    _on_numpy_too(grad_while, scalar(1.5))
+    node, why = jax_lowering.dynamic_node(_graph(grad_while, scalar(1.5)))
+    assert node.callee.name == "while_loop" and "run" in why
+    with pytest.warns(RuntimeWarning, match=r"runs node by node on the host, not through XLA: "
+                                            r"node while_loop at programs\.py:\d+ \(while "):
+        _on_numpy_too(grad_while, scalar(1.5))
     assert isinstance(grad_while(scalar(1.5))._data, jax.Array)
+    with warnings.catch_warnings():  # said once per graph, not on every compile or call
+        warnings.simplefilter("error")
+        cellgraph.grad(TensorWhile())(scalar(1.5))
 
 
 class Dropout(nn.Cell):
