@@ -59,6 +59,14 @@ class TensorExtras:
     def mT(self):
         return _ops().swapaxes(self, -1, -2)
 
+    # -- gradients ------------------------------------------------------------------------------
+    def register_hook(self, hook):
+        """`hook(grad) -> new gradient or None`, called on this Tensor's gradient in the backward
+        pass; returns a handle whose `remove()` removes it (cellgraph/tensor_hooks.py)."""
+        from cellgraph.tensor_hooks import register_hook
+
+        return register_hook(self, hook)
+
     # -- dtype conversions --------------------------------------------------------------------
     def to(self, dtype):
         return F.cast(self, dtype)
