@@ -26,9 +26,16 @@ import numpy as np
 
 from cellgraph.compiler import builder as _builder
 from cellgraph.compiler.builder import Tracer, current_builder, is_tensor_like
+from cellgraph.compiler.pytree import flatten
 from cellgraph.context import GRAPH_MODE, get_context
-from cellgraph.primitives.errors import ShapeError
-from cellgraph.runtime.tensor import Tensor
+from cellgraph.primitives.errors import (
+    ArgumentValueError,
+    CompileError,
+    DTypeError,
+    RunError,
+    ShapeError,
+)
+from cellgraph.runtime.tensor import Parameter, Tensor
 
 from .gradient_hooks import InsertGradientOf, _call_user, py_hook_p
 from .transform import user_loc
@@ -42,12 +49,13 @@ _LOCK = threading.Lock()
 def _check_hook(hook) -> None:
     """MindSpore's check: a callable that is not a `@jit` function."""
     if not callable(hook):
-        raise TypeError(f"Expected a callable hook function, but got {type(hook).__name__}.")
+        raise DTypeError(f"Expected a callable hook function, but got {type(hook).__name__}.",
+                         user_loc())
     from cellgraph.jit_decorators import JitFunction, _BoundJit
 
     if isinstance(hook, (JitFunction, _BoundJit)):
-        raise TypeError(f"Decorating hook function {getattr(hook, '__name__', 'hook')} with "
-                        f"'@jit' is not supported.")
+        raise DTypeError(f"Decorating hook function {getattr(hook, '__name__', 'hook')} with "
+                         f"'@jit' is not supported.", user_loc())
 
 
 class TensorHookHandle:
@@ -59,8 +67,9 @@ class TensorHookHandle:
 
     def remove(self) -> None:
         if current_builder() is not None:
-            raise RuntimeError("TensorHookHandle.remove: it is not supported to remove a hook "
-                               "inside a graph; remove it outside the compiled function")
+            raise CompileError("TensorHookHandle.remove: it is not supported to remove a hook "
+                               "inside a graph; remove it outside the compiled function",
+                               user_loc())
         tensor = self.tensor_weakref()
         if tensor is None:
             return
@@ -85,6 +94,13 @@ def register_hook(self, hook):
     _check_hook(hook)
     if isinstance(self, Tracer):
         return _register_in_graph(self, hook)
+    if isinstance(self, Parameter) and not self.requires_grad:
+        raise RunError("The tensor requires grad is false, which can not register tensor hook "
+                       f"(Parameter '{self.name}')", user_loc())
+    if isinstance(self, Parameter) and current_builder() is not None:
+        raise ArgumentValueError(f"Register hook for Parameter inside graph is not supported. "
+                                 f"Parameter '{self.name}': register the hook before calling "
+                                 f"the network", user_loc())
     hook_id = next(_IDS)
     with _LOCK:
         entry = _HOOKS.get(id(self))
@@ -105,14 +121,19 @@ def hooks_of(value) -> tuple:
     return tuple(entry[1].values())
 
 
-def hooks_key() -> tuple:
-    """What a compiled graph's reads of hooked Tensors depend on (for the graph caches): empty
-    while no Tensor has a hook."""
+def hooks_key(args: tuple) -> tuple:
+    """What a graph compiled for a call with `args` depends on of the hooks (for the graph
+    caches): the hooks of each argument Tensor by position and those of every Parameter (a graph
+    reads its Parameters themselves); empty while no Tensor has a hook."""
     if not _HOOKS:
         return ()
+    leaves, _ = flatten(tuple(args), is_tensor_like)
     with _LOCK:
-        return (get_context("mode"),) + tuple(
-            (key, tuple(entry[1])) for key, entry in _HOOKS.items() if entry[1])
+        hooked = tuple((i, tuple(_HOOKS[id(leaf)][1])) for i, leaf in enumerate(leaves)
+                       if id(leaf) in _HOOKS and _HOOKS[id(leaf)][0]() is leaf)
+        weights = tuple((key, tuple(entry[1])) for key, entry in _HOOKS.items()
+                        if isinstance(entry[0](), Parameter))
+    return ("hooks", get_context("mode"), hooked, weights)
 
 
 def read_through_hooks(value, tracer):
@@ -141,23 +162,46 @@ def _apply(tracer, hooks):
 def _register_in_graph(tracer, hook):
     """A hook on a value inside `construct`: its later uses read it through the hook."""
     graph_mode = get_context("mode") == GRAPH_MODE
-    hooked_ids = tracer.builder.__dict__.setdefault("_hooked_tracers", set())
-    if graph_mode and id(tracer) in hooked_ids:
-        raise RuntimeError("It is not supported to register multiple hooks for a Tensor.")
-    if not tracer.aval.dtype.is_float:
-        return tracer if graph_mode else _InGraphHandle()
-    hooked = _apply(tracer, (hook,))
-    tracer.ir_var = hooked.ir_var  # the same Tensor object, read through the hook from now on
-    hooked_ids.add(id(tracer))
-    return tracer if graph_mode else _InGraphHandle()
+    records = tracer.builder.__dict__.setdefault("_hooked_tracers", {})
+    record = records.get(id(tracer))
+    if graph_mode and record is not None:
+        raise CompileError("It is not supported to register multiple hooks for a Tensor.",
+                           user_loc())
+    if record is None:  # (the tracer, the value before any hook, {hook id: hook})
+        record = records[id(tracer)] = (tracer, tracer.ir_var, {})
+    hook_id = next(_IDS)
+    record[2][hook_id] = hook
+    _rebind(record)
+    return tracer if graph_mode else _InGraphHandle(record, hook_id)
+
+
+def _rebind(record) -> None:
+    """Point the tracer at its value through its hooks now (the same Tensor object, so the
+    uses after this statement read it through them)."""
+    tracer, original, hooks = record
+    plain = Tracer(tracer.builder, original)
+    if not hooks or not tracer.aval.dtype.is_float:
+        tracer.ir_var = original
+        return
+    tracer.ir_var = _apply(plain, tuple(hooks.values())).ir_var
+
+
+def graph_hooks(tracer) -> list:
+    """The hooks registered on `tracer` inside the graph being built."""
+    record = tracer.builder.__dict__.get("_hooked_tracers", {}).get(id(tracer))
+    return [] if record is None else list(record[2].values())
 
 
 class _InGraphHandle:
-    """The handle of a hook registered inside a compiled function in PYNATIVE_MODE."""
+    """The handle of a hook registered inside a compiled function in PYNATIVE_MODE: removing it
+    takes the hook off the uses of the Tensor after the `remove()` statement."""
+
+    def __init__(self, record, hook_id: int):
+        self.record, self.id = record, hook_id
 
     def remove(self) -> None:
-        raise RuntimeError("TensorHookHandle.remove: it is not supported to remove a hook "
-                           "inside a graph; remove it outside the compiled function")
+        if self.record[2].pop(self.id, None) is not None:
+            _rebind(self.record)
 
 
 class _CompiledHooks:

@@ -67,6 +67,13 @@ class TensorExtras:
 
         return register_hook(self, hook)
 
+    def hooks(self) -> list:
+        """The hook functions registered on this Tensor, in order."""
+        from cellgraph.compiler.builder import Tracer
+        from cellgraph.tensor_hooks import graph_hooks, hooks_of
+
+        return graph_hooks(self) if isinstance(self, Tracer) else list(hooks_of(self))
+
     # -- dtype conversions --------------------------------------------------------------------
     def to(self, dtype):
         return F.cast(self, dtype)

@@ -182,3 +182,57 @@ def test_a_hook_returning_another_shape_is_an_error():
             ms.grad(lambda a: (a * a).sum())(x)
     finally:
         ms.set_context(mode=context.GRAPH_MODE)
+
+
+def test_a_parameter_that_takes_no_gradient_refuses_a_hook():
+    frozen = Parameter(f32(2.0, 3.0), name="frozen", requires_grad=False)
+    with pytest.raises(RuntimeError, match="requires grad is false, which can not register"):
+        frozen.register_hook(hook_double)
+
+
+def test_a_parameter_refuses_a_hook_registered_inside_construct():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.weight1 = Parameter(f32(1.0, 2.0, 3.0), name="weight1")
+
+        def construct(self, x):
+            self.weight1.register_hook(hook_double)
+            return x * self.weight1
+
+    net = Net()
+    with pytest.raises(ValueError, match="Register hook for Parameter inside graph is not "
+                                         "supported"):
+        ops.GradOperation(get_all=True, get_by_list=True)(net, net.trainable_params())(f32(1.0, 2.0, 3.0))
+
+
+def test_a_graph_compiled_for_a_hooked_tensor_is_not_reused_for_another():
+    net, x, y = Net0(), f32(*X), f32(*Y)
+    x.register_hook(hook_double)
+    np.testing.assert_allclose(grads(net, x, y)[0], DX * 2)
+    np.testing.assert_allclose(grads(net, f32(*X), y)[0], DX)
+
+
+def test_hooks_lists_the_hooks_and_remove_inside_a_function_takes_one_off():
+    ms.set_context(mode=context.PYNATIVE_MODE)
+    try:
+        x = f32(1.0, 2.0)
+        handle = x.register_hook(hook_double)
+        assert x.hooks() == [hook_double]
+
+        def fn(a):  # the form of MindSpore's test_tensor_backward_hook_multi_output
+            y1, y2 = ops.split(a, 2)
+            y1.register_hook(hook_double)
+            second = y1.register_hook(hook_triple)
+            y2.register_hook(hook_triple)
+            assert len(y1.hooks()) == 2 and len(y2.hooks()) == 1
+            second.remove()
+            assert y1.hooks() == [hook_double]
+            return y1 + y2
+
+        z = f32(0.0, 1.0, 2.0, 3.0)
+        np.testing.assert_allclose(ms.grad(fn)(z).asnumpy(), [2.0, 2.0, 3.0, 3.0])
+        handle.remove()
+        assert not x.hooks()
+    finally:
+        ms.set_context(mode=context.GRAPH_MODE)
