@@ -8,7 +8,7 @@ input, or reads the Parameter, reads it through them: `grad`, `GradOperation` an
 the hooks there are when it is called, so registering or removing one recompiles.
 
 On a Tensor inside `construct` (an intermediate value), the hook applies to the uses of that
-Tensor after the `register_hook` statement; in GRAPH_MODE one hook per Tensor, and the call
+Tensor, before the `register_hook` statement too; in GRAPH_MODE one hook per Tensor, and the call
 returns the Tensor itself, as in MindSpore.
 
 In GRAPH_MODE a hook is compiled with the graph (ops.InsertGradientOf): it must be graph syntax,
@@ -176,14 +176,31 @@ def _register_in_graph(tracer, hook):
 
 
 def _rebind(record) -> None:
-    """Point the tracer at its value through its hooks now (the same Tensor object, so the
-    uses after this statement read it through them)."""
+    """Point the tracer at its value through its hooks now. As in MindSpore, the hooks act on
+    the Tensor's whole gradient: the uses before the `register_hook` statement read it through
+    them too (the hook node moves to just after the value is made)."""
     tracer, original, hooks = record
-    plain = Tracer(tracer.builder, original)
+    old = tracer.ir_var
+    nodes = tracer.builder.graph.nodes
+    if old is not original:  # the node of the hooks before this change goes
+        nodes[:] = [n for n in nodes if not any(o is old for o in n.outputs)]
     if not hooks or not tracer.aval.dtype.is_float:
-        tracer.ir_var = original
-        return
-    tracer.ir_var = _apply(plain, tuple(hooks.values())).ir_var
+        new = original
+    else:
+        new = _apply(Tracer(tracer.builder, original), tuple(hooks.values())).ir_var
+        node = nodes.pop(next(i for i in range(len(nodes) - 1, -1, -1)
+                              if any(o is new for o in nodes[i].outputs)))
+        made = {id(o): i for i, n in enumerate(nodes) for o in n.outputs}
+        at = max((made.get(id(a), -1) for a in node.inputs), default=-1) + 1
+        nodes.insert(at, node)
+    start = next((i + 1 for i, n in enumerate(nodes) if any(o is new for o in n.outputs)), 0)
+    for n in nodes[start:]:  # the uses after the value (and what the hooks read) is made
+        n.inputs = [new if a is old else a for a in n.inputs]
+    updates = tracer.builder.updates
+    for key, (param, value) in list(updates.items()):
+        if value is old:
+            updates[key] = (param, new)
+    tracer.ir_var = new
 
 
 def graph_hooks(tracer) -> list:

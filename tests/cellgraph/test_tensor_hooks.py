@@ -236,3 +236,15 @@ def test_hooks_lists_the_hooks_and_remove_inside_a_function_takes_one_off():
         assert not x.hooks()
     finally:
         ms.set_context(mode=context.GRAPH_MODE)
+
+
+class HookAfterUseNet(nn.Cell):
+    def construct(self, x):
+        y = x * x
+        x.register_hook(hook_double)  # acts on the whole gradient of x, the use above included
+        return y * x
+
+
+def test_a_hook_registered_after_a_use_acts_on_the_whole_gradient(mode):
+    grad = ops.GradOperation()(HookAfterUseNet())(f32(1.0, 2.0))
+    np.testing.assert_allclose(grad.asnumpy(), [6.0, 24.0])  # 2 * 3x^2, as MindSpore gives
