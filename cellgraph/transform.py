@@ -109,7 +109,10 @@ class Transform:
     def __call__(self, *args):
         if current_builder() is not None:
             return self.emit(*args)
-        cache = graph_cache(self.fn, (type(self),) + self.cache_key(), self)
+        from cellgraph.tensor_hooks import hooks_key
+
+        # a graph reads hooked inputs through the hooks there are now
+        cache = graph_cache(self.fn, (type(self),) + self.cache_key() + hooks_key(args), self)
         out = run_compiled(cache, args)  # compiled for these Tensors: nothing to check
         if out is not STALE:
             return out

@@ -14,6 +14,7 @@ import contextlib
 import numbers
 import threading
 import weakref
+from collections.abc import Callable
 
 import numpy as np
 
@@ -58,6 +59,13 @@ def _cast_dtypes() -> list:
 def eager_cast_dtypes() -> list:
     """A copy of this thread's eager cast dtypes, for a compile that starts among them."""
     return list(_eager_param_cast.dtypes)
+
+
+# Gradient hooks on a graph's inputs (`Tensor.register_hook` on a Tensor or Parameter before the
+# call): `(value, tracer) -> tracer`, set by the API layer (cellgraph.tensor_hooks) when the
+# first hook is registered; the tracer that stands for `value` in the graph being built, through
+# the value's hooks, so that a gradient with respect to it passes them. None: no hooks exist.
+read_through_hooks: Callable | None = None
 
 
 @contextlib.contextmanager
@@ -229,6 +237,10 @@ class Builder(Trace):
         self.outer: Builder | None = None
         self.captured: dict[int, tuple[Tracer, Var]] = {}
         self.weight_vars: dict[int, tuple[object, Var]] = {}
+        # id(Parameter) -> the var its reads use when it has gradient hooks (read_through_hooks)
+        self.hooked_weights: dict[int, Var] = {}
+        # id(Tracer) -> (the Tracer, its hooks): inputs whose hooks a nested parse applies again
+        self.tensor_hooks: dict[int, tuple] = {}
         self.explicit: list[Var] = []
         # Parameters passed as arguments: id(what the caller passed) -> its ParameterArgument;
         # and those the graph also read as attributes (a weight that is an argument too):
@@ -327,10 +339,19 @@ class Builder(Trace):
             return self.updates[id(param)][1]
         if isinstance(param, Tracer):
             return param.ir_var if param.builder is self else self._capture(param)
+        hooked = self.hooked_weights.get(id(param))
+        if hooked is not None:
+            return hooked
         entry = self.weight_vars.get(id(param))
         if entry is None:
             entry = (param, Var(param.aval, param.name.replace(".", "_") if param.name else "w"))
             self.weight_vars[id(param)] = entry
+            if read_through_hooks is not None and self.accepts_updates:
+                # a top-level graph's reads of a hooked weight go through its hooks once
+                read = read_through_hooks(param, Tracer(self, entry[1]))
+                if read.ir_var is not entry[1]:
+                    self.hooked_weights[id(param)] = read.ir_var
+                    return read.ir_var
         return entry[1]
 
     def _capture(self, tracer: Tracer) -> Var:

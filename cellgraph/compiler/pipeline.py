@@ -22,6 +22,7 @@ from cellgraph import safe_io
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, CellgraphError, CompileError
 
+from . import builder as _builder
 from . import codegen, loop_prims  # noqa: F401  (loop_prims: the loops' rules and code)
 from .builder import Builder, ParameterArgument, is_parameter, is_tensor_like
 from .compile_context import CompileContext, compile_context
@@ -112,6 +113,9 @@ def parse_arguments(fn, args: tuple, name: str | None = None, ctx: CompileContex
     with builder.active():
         tracers = [builder.add_parameter_argument(leaf, h) if is_parameter(leaf) else
                    builder.add_param(abstract_of(leaf), h) for leaf, h in zip(leaves, hints)]
+        if _builder.read_through_hooks is not None:  # inputs with gradient hooks
+            tracers = [t if isinstance(t, ParameterArgument) else
+                       _builder.read_through_hooks(leaf, t) for leaf, t in zip(leaves, tracers)]
         result = trace_call(fn, unflatten(tree, tracers))
         graph, captured = builder.finish(result)
     arguments = ParameterArguments(attributes=dict(builder.attribute_aliases))

@@ -59,6 +59,21 @@ class TensorExtras:
     def mT(self):
         return _ops().swapaxes(self, -1, -2)
 
+    # -- gradients ------------------------------------------------------------------------------
+    def register_hook(self, hook):
+        """`hook(grad) -> new gradient or None`, called on this Tensor's gradient in the backward
+        pass; returns a handle whose `remove()` removes it (cellgraph/tensor_hooks.py)."""
+        from cellgraph.tensor_hooks import register_hook
+
+        return register_hook(self, hook)
+
+    def hooks(self) -> list:
+        """The hook functions registered on this Tensor, in order."""
+        from cellgraph.compiler.builder import Tracer
+        from cellgraph.tensor_hooks import graph_hooks, hooks_of
+
+        return graph_hooks(self) if isinstance(self, Tracer) else list(hooks_of(self))
+
     # -- dtype conversions --------------------------------------------------------------------
     def to(self, dtype):
         return F.cast(self, dtype)

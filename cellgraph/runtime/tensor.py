@@ -242,6 +242,11 @@ class Parameter(Tensor):
             return self
         return Tensor._wrap(self._data, self._dtype)
 
+    def register_hook(self, hook_fn):
+        """Tensor.register_hook under MindSpore's parameter name for Parameters (the method is
+        the API layer's, installed on TensorMethods: cellgraph/tensor_hooks.py)."""
+        return super().register_hook(hook_fn)
+
     def clone(self, init="same") -> Parameter:
         """A new Parameter with the same name, dtype and flags; its data is a copy of this one's
         (`init="same"`) or filled by `init` (an initializer, its name, or a number)."""
