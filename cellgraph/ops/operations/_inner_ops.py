@@ -5,6 +5,7 @@ from __future__ import annotations
 from cellgraph.primitives.errors import ArgumentError, DTypeError, ShapeError
 
 from .. import functional as F
+from ..composite_named import is_tensor
 from . import ExtractImagePatches
 
 __all__ = ["DynamicBroadcastTo", "ExtractImagePatches", "SameTypeShape"]
@@ -15,10 +16,8 @@ class SameTypeShape:
     Tensor of the same dtype (else TypeError) and shape (else ValueError)."""
 
     def __call__(self, input_x, input_y):
-        from cellgraph.runtime.tensor import Tensor
-
         for name, value in (("x", input_x), ("y", input_y)):
-            if not isinstance(value, Tensor):
+            if not is_tensor(value):
                 raise ArgumentError(f"For 'SameTypeShape', the type of '{name}' should be "
                                     f"'Tensor', but got type '{type(value).__name__}'.")
         if input_x.dtype != input_y.dtype:
