@@ -53,6 +53,8 @@ _LAZY = {
     **{name: ("cellgraph.autograd", name) for name in (
         "GradOperation", "get_grad", "grad", "value_and_grad")},
     "mutable": ("cellgraph.common.mutable", "mutable"),
+    **{name: ("cellgraph.common.dtype", name) for name in (
+        "dtype_to_nptype", "dtype_to_pytype", "get_py_obj_dtype", "pytype_to_dtype")},
     **{name: ("cellgraph.common.seed", name) for name in (
         "get_rng_state", "get_seed", "manual_seed", "set_rng_state", "set_seed")},
     **{name: ("cellgraph.context", name) for name in (
@@ -152,6 +154,8 @@ __all__ = [
     "dataset",
     "double",
     "dtype",
+    "dtype_to_nptype",
+    "dtype_to_pytype",
     "dump_ir",
     "experimental",
     "export",
@@ -166,6 +170,7 @@ __all__ = [
     "get_context",
     "get_current_device",
     "get_grad",
+    "get_py_obj_dtype",
     "get_rng_state",
     "get_seed",
     "grad",
@@ -199,6 +204,7 @@ __all__ = [
     "ops",
     "parallel",
     "profiler",
+    "pytype_to_dtype",
     "reset_auto_parallel_context",
     "safetensors_to_ckpt",
     "save_checkpoint",

@@ -6,6 +6,7 @@ import importlib as _importlib
 
 from . import dtype
 from .dtype import *
+from .dtype import dtype_to_nptype, dtype_to_pytype, get_py_obj_dtype, pytype_to_dtype
 from .mutable import mutable  # the function, not its module (it loads with the compiler)
 
 _LAZY = {
@@ -34,6 +35,7 @@ def __dir__():
     return sorted(set(globals()) | set(_LAZY))
 
 
-__all__ = ["Parameter", "ParameterTuple", "Tensor", "dtype", "get_seed", "initializer", "jit",
-           "jit_class", "ms_class", "ms_function", "mutable", "np_dtype", "parameter", "set_seed",
-           "tensor"]
+__all__ = ["Parameter", "ParameterTuple", "Tensor", "dtype", "dtype_to_nptype",
+           "dtype_to_pytype", "get_py_obj_dtype", "get_seed", "initializer", "jit",
+           "jit_class", "ms_class", "ms_function", "mutable", "np_dtype", "parameter",
+           "pytype_to_dtype", "set_seed", "tensor"]

@@ -1,5 +1,9 @@
-"""`mindspore.common.api`: the compilation decorators, and `_pynative_executor`, the object
-MindSpore's own tests call `sync()` on to wait for queued device work."""
+"""`mindspore.common.api`: the compilation decorators; `_pynative_executor`, the object
+MindSpore's own tests call `sync()` on to wait for queued device work; and
+`_cell_graph_executor`, the one they call `compile(net, *inputs)` on to compile a network
+without running it."""
+import weakref
+
 from cellgraph.jit_decorators import jit, jit_class, ms_class, ms_function
 
 __all__ = ["jit", "jit_class", "ms_class", "ms_function"]
@@ -16,3 +20,85 @@ class _PynativeExecutor:
 
 
 _pynative_executor = _PynativeExecutor()
+
+
+class _CellGraphExecutor:
+    """What programs and MindSpore's own tests reach of MindSpore's graph executor:
+    `compile(cell, *inputs)` compiles the Cell's construct for those inputs without running it
+    and returns `(phase, compiled_now)`, `has_compiled(phase)` says whether that phase's graph
+    exists, and calling the executor runs the graph compiled for the inputs.
+
+    A phase names the request (`"predict"` unless given), the Cell and its compiled
+    specialisation: `"predict.<id of the cell>.<n>"`, n counting the Cell's specialisations in
+    the order they were first compiled. Compiling again for arguments of the same shapes and
+    dtypes returns the same phase and False.
+    """
+
+    def __init__(self):
+        # phase -> (weak reference to the Cell, the Executable compiled for it)
+        self._phases: dict = {}
+        # id(cell) -> {id(Executable): n}, n numbering the Cell's specialisations
+        self._keys: dict = {}
+
+    def compile(self, obj, *args, phase="predict", do_convert=True, jit_config_dict=None,
+                **kwargs):
+        """Compile `obj.construct` for `args` and `kwargs`. Returns the full phase (str) and
+        whether the graph was compiled by this call (False when it existed already).
+        `do_convert` (conversion to Ascend's GE graphs) has no counterpart here, and a
+        `jit_config_dict` changes nothing in how the graph is compiled."""
+        if not isinstance(phase, str):
+            raise TypeError(f"_cell_graph_executor.compile: phase must be a str, got "
+                            f"{phase!r}")
+        entry, compiled_now = self._executable(obj, args, kwargs)
+        keys = self._keys.setdefault(id(obj), {})
+        key = keys.setdefault(id(entry), len(keys))
+        full_phase = f"{phase}.{id(obj)}.{key}"
+        previous = self._phases.get(full_phase)
+        # a phase not asked for before, another Cell at the same address, a recompiled graph
+        compiled_now = compiled_now or previous is None or previous[0]() is not obj or \
+            previous[1] is not entry
+        self._phases[full_phase] = (weakref.ref(obj), entry)
+        return full_phase, compiled_now
+
+    def has_compiled(self, phase="predict") -> bool:
+        """Whether the graph of the full phase `phase` (as `compile` returned it) exists."""
+        found = self._phases.get(phase)
+        return found is not None and found[0]() is not None
+
+    def __call__(self, obj, *args, phase="predict"):
+        return self.run(obj, *args, phase=phase)
+
+    def run(self, obj, *args, phase="predict"):
+        """Run the graph `compile(obj, *args, phase=phase)` compiled; KeyError when it was not
+        compiled."""
+        from cellgraph import context
+        from cellgraph.runtime.executor import run_cached
+
+        if not hasattr(obj, "_graph_cache"):
+            raise AttributeError(f"The class {type(obj).__name__} does not have method "
+                                 f"construct")
+        fn, flat = obj._graph_arguments(args, {})
+        entry = obj._graph_cache.lookup(fn, tuple(flat), context.dump_dir())
+        key = self._keys.get(id(obj), {}).get(id(entry))
+        full_phase = f"{phase}.{id(obj)}.{key}"
+        if key is None or not self.has_compiled(full_phase):
+            raise KeyError(f"{full_phase} graph is not exist.")
+        return run_cached(obj._graph_cache, fn, tuple(flat), context.dump_dir())
+
+    @staticmethod
+    def _executable(obj, args, kwargs):
+        """(the Executable of obj's construct for these arguments, whether it was compiled
+        now)."""
+        from cellgraph import context
+
+        cache = getattr(obj, "_graph_cache", None)
+        if cache is None or not callable(getattr(obj, "construct", None)):
+            raise AttributeError(f"The class {type(obj).__name__} does not have method "
+                                 f"construct")
+        before = {id(e) for e in cache.entries.values()}
+        fn, flat = obj._graph_arguments(args, kwargs)
+        entry = cache.lookup(fn, tuple(flat), context.dump_dir())
+        return entry, id(entry) not in before
+
+
+_cell_graph_executor = _CellGraphExecutor()

@@ -66,6 +66,16 @@ def test_init_alone_is_a_world_of_one(world_of_one):
     assert ms.get_auto_parallel_context("device_num") == 1
 
 
+def test_global_comm_at_mindspore_internal_path():
+    """MindSpore's tests read and set the settings through
+    `communication._comm_helper.GlobalComm`: the same class `init()` and `release()` set."""
+    from cellgraph.communication._comm_helper import GlobalComm
+
+    assert GlobalComm is communication.GlobalComm
+    assert not GlobalComm.INITED
+    assert GlobalComm.WORLD_COMM_GROUP == communication.GlobalComm.WORLD_COMM_GROUP
+
+
 def test_groups(world_of_one):
     communication.create_group("solo", [0])
     assert communication.get_group_size("solo") == 1

@@ -13,10 +13,27 @@ import typing
 import numpy as np
 
 from .metric import Metric, rearrange_inputs
+from .roc import ROC
 
-__all__ = ["F1", "MAE", "MSE", "Accuracy", "ConfusionMatrix", "Fbeta", "Loss", "Metric", "Precision", "Recall",
-           "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "TopKCategoricalAccuracy",
-           "get_metric_fn", "names", "rearrange_inputs"]
+__all__ = [
+    "F1",
+    "MAE",
+    "MSE",
+    "ROC",
+    "Accuracy",
+    "ConfusionMatrix",
+    "Fbeta",
+    "Loss",
+    "Metric",
+    "Precision",
+    "Recall",
+    "Top1CategoricalAccuracy",
+    "Top5CategoricalAccuracy",
+    "TopKCategoricalAccuracy",
+    "get_metric_fn",
+    "names",
+    "rearrange_inputs",
+]
 
 
 def _check_inputs(op: str, inputs: tuple, count: int):
@@ -307,7 +324,7 @@ class ConfusionMatrix(Metric):
 
 
 _METRICS = {"accuracy": Accuracy, "acc": Accuracy, "loss": Loss, "mae": MAE, "mse": MSE,
-            "precision": Precision, "recall": Recall, "F1": F1,
+            "precision": Precision, "recall": Recall, "roc": ROC, "F1": F1,
             "top_1_accuracy": Top1CategoricalAccuracy, "top_5_accuracy": Top5CategoricalAccuracy}
 
 

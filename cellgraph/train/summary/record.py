@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
+import threading
 import time
 import warnings
 
@@ -29,6 +31,48 @@ from .ops import take_latest
 PLUGINS = ("scalar", "tensor", "image", "histogram")
 _MINDINSIGHT_ONLY = ("graph", "train_lineage", "eval_lineage", "dataset_graph",
                      "custom_lineage_data", "LANDSCAPE")
+
+# The values a step's record writes besides those given to add_value, by MindSpore's names
+# "TAG[:TYPE]" (TYPE: Scalar, Tensor, Image or Histogram): the summary operations' values move
+# here at each record, and `_cache_summary_tensor_data` puts values here directly.
+_tensor_cache: dict = {}
+_cache_lock = threading.Lock()
+_TYPE_NAMES = {"scalar": "Scalar", "tensor": "Tensor", "image": "Image",
+               "histogram": "Histogram"}
+
+
+def _cache_summary_tensor_data(summary) -> bool:
+    """Keep values for the next record: `summary` is a list of {"name": "TAG[:TYPE]",
+    "data": Tensor}; a later value under the same name replaces the earlier one."""
+    with _cache_lock:
+        for item in summary:
+            _tensor_cache[item["name"]] = item["data"]
+        return True
+
+
+def _get_summary_tensor_data() -> dict:
+    """The values kept, {"TAG[:TYPE]": Tensor}; empties the cache."""
+    global _tensor_cache
+    with _cache_lock:
+        data, _tensor_cache = _tensor_cache, {}
+        return data
+
+
+def _record_summary_tensor_data() -> None:
+    """Move the latest values of the summary operations into the cache, as Tensors named
+    "TAG[:TYPE]"."""
+    from cellgraph.runtime.tensor import Tensor
+
+    _cache_summary_tensor_data([{"name": f"{tag}[:{_TYPE_NAMES[kind]}]", "data": Tensor(value)}
+                                for (kind, tag), value in take_latest().items()])
+
+
+def _parse_from(name):
+    """(tag, type) of a name "TAG[:TYPE]", or (None, None)."""
+    if not isinstance(name, str):
+        return None, None
+    match = re.match(r"(.+)\[:(.+)\]", name)
+    return match.groups() if match else (None, None)
 
 
 def _host_array(value) -> np.ndarray:
@@ -94,6 +138,7 @@ class SummaryRecord:
         self._pending: list = []
         self._mode = "train"
         take_latest()  # values kept before this record started belong to no step of it
+        _get_summary_tensor_data()
 
     def set_mode(self, mode: str) -> None:
         if mode not in ("train", "eval"):
@@ -121,9 +166,15 @@ class SummaryRecord:
             raise TypeError(f"SummaryRecord.record: step must be an int, got {step!r}")
         if self._file.closed:
             raise RuntimeError("SummaryRecord.record: the record was closed")
-        values = self._pending + [(kind, tag, value)
-                                  for (kind, tag), value in take_latest().items()]
-        self._pending = []
+        _record_summary_tensor_data()
+        for name, value in _get_summary_tensor_data().items():
+            tag, plugin = _parse_from(name)
+            if tag is None:
+                warnings.warn(f"SummaryRecord.record: the name {name!r} is invalid, expected "
+                              f"'TAG[:TYPE]'", stacklevel=2)
+            else:
+                self.add_value(plugin.lower(), tag, value)
+        values, self._pending = self._pending, []
         for plugin, tag, value in values:
             if plugin_filter is None or plugin_filter(plugin):
                 self._write(json.dumps(encode(step, plugin, tag, value)) + "\n")

@@ -116,3 +116,42 @@ def test_summary_file_refuses_planted_symlinks_and_escaping_names(tmp_path, monk
         record.add_value("scalar", "loss", Tensor(np.array(1.0, np.float32)))
         record.record(1)
     assert os.path.dirname(record.path) == str(logs)
+
+
+def test_summary_record_module_caches_values_by_mindspore_names(tmp_path):
+    """MindSpore's tests put values under "TAG[:TYPE]" with `_cache_summary_tensor_data` for
+    the next record, and read a network's summary values back with
+    `_record_summary_tensor_data` then `_get_summary_tensor_data`."""
+    from cellgraph.train.summary.summary_record import (
+        SummaryRecord,
+        _cache_summary_tensor_data,
+        _get_summary_tensor_data,
+        _record_summary_tensor_data,
+    )
+
+    with SummaryRecord(str(tmp_path), file_suffix="_MS_HISTOGRAM") as record:
+        assert _cache_summary_tensor_data(
+            [{"name": "test_data[:Histogram]", "data": Tensor([[1, 2, 3], [4, 5, 6]])}])
+        record.record(step=1)
+    (entry,) = read_summary(record.path)
+    assert (entry["step"], entry["plugin"], entry["tag"]) == (1, "histogram", "test_data")
+    assert entry["count"] == 6
+    assert _get_summary_tensor_data() == {}  # the record took them
+
+    Summarised()(Tensor(np.arange(6, dtype=np.float32)))
+    _record_summary_tensor_data()
+    data = _get_summary_tensor_data()
+    assert sorted(data) == ["picture[:Image]", "spread[:Histogram]", "total[:Scalar]",
+                            "y[:Tensor]"]
+    np.testing.assert_array_equal(data["y[:Tensor]"].asnumpy(), np.arange(6) * 2.0)
+    assert data["total[:Scalar]"].asnumpy() == 30
+
+
+def test_a_cached_name_without_a_type_is_skipped_with_a_warning(tmp_path):
+    from cellgraph.train.summary.summary_record import SummaryRecord, _cache_summary_tensor_data
+
+    with SummaryRecord(str(tmp_path)) as record:
+        _cache_summary_tensor_data([{"name": "loss", "data": Tensor(np.float32(1))}])
+        with pytest.warns(UserWarning, match="expected 'TAG\\[:TYPE\\]'"):
+            record.record(1)
+    assert read_summary(record.path) == []

@@ -9,8 +9,8 @@ that normalises their arguments.
 """
 from __future__ import annotations
 
-from . import functional as F
-from .derive import PrimitiveClass, define_class  # noqa: F401  (the base, for users)
+from .. import functional as F
+from ..derive import PrimitiveClass, define_class  # noqa: F401  (the base, for users)
 
 __all__: list[str] = []
 
@@ -37,8 +37,8 @@ _define("Softmax", lambda x, axis=-1: F.softmax(x, axis[0] if isinstance(axis, t
         {"axis": -1})
 _define("LogSoftmax", lambda x, axis=-1: F.log_softmax(x, axis), {"axis": -1})
 
-from .nn_classes import *
-from .nn_classes import __all__ as _nn_all
+from ..nn_classes import *
+from ..nn_classes import __all__ as _nn_all
 
 __all__.extend([*_nn_all, "PrimitiveClass"])
 

@@ -1,0 +1,168 @@
+"""`mindspore.ops.operations._sequence_ops`: MindSpore's primitives on tuples and lists.
+
+In a graph here, tuples and lists hold their elements by position (a Tensor's shape is a tuple
+of ints), so each of these is the Python operation it names, traced like any other Python
+code in `construct`; their elements may be Tensors where the operation applies to them
+(`SequenceAddN` sums Tensors). MindSpore's dynamic-length sequences, whose length is only
+known when the graph runs, have no counterpart.
+"""
+from __future__ import annotations
+
+import functools
+import operator
+
+__all__ = ["InSequence", "ListAppend", "ListInsert", "ListToTensor", "SequenceAdd",
+           "SequenceAddN", "SequenceCount", "SequenceIndex", "SequenceMax", "SequenceMin",
+           "SequenceMul", "SequenceSlice", "SequenceZerosLike", "TupleToTensor", "list_equal",
+           "list_greater_equal", "list_greater_than", "list_le", "list_lt", "make_range",
+           "sequence_len", "shape_mul", "tuple_equal", "tuple_greater_equal",
+           "tuple_greater_than", "tuple_le", "tuple_lt"]
+
+
+class _SequenceOp:
+    def __repr__(self) -> str:
+        return f"Prim[{type(self).__name__}]"
+
+
+class SequenceAdd(_SequenceOp):
+    """`input_1 + input_2`: the two sequences joined."""
+
+    def __call__(self, input_1, input_2):
+        return input_1 + input_2
+
+
+class SequenceAddN(_SequenceOp):
+    """The sum of the elements of `input_1` (numbers or Tensors). MindSpore 2.10 gives the
+    first element for a tuple of constant ints (1 for `(1, 2, 3)`); this is the sum."""
+
+    def __call__(self, input_1):
+        return functools.reduce(operator.add, input_1)
+
+
+class SequenceMul(_SequenceOp):
+    """`input_1 * input_2`: the sequence repeated `input_2` times."""
+
+    def __call__(self, input_1, input_2):
+        return input_1 * input_2
+
+
+class SequenceCount(_SequenceOp):
+    """How many elements of `sequence` equal `target`."""
+
+    def __call__(self, sequence, target):
+        return sequence.count(target)
+
+
+class SequenceIndex(_SequenceOp):
+    """The first position of `target` in `sequence[start:end]`, counted from the start of
+    `sequence`."""
+
+    def __call__(self, sequence, target, start=None, end=None):
+        return sequence.index(target, start, end)
+
+
+class InSequence(_SequenceOp):
+    """`target in sequence`."""
+
+    def __call__(self, target, sequence):
+        return target in sequence
+
+
+class SequenceMax(_SequenceOp):
+    """The largest element."""
+
+    def __call__(self, sequence):
+        return max(sequence)
+
+
+class SequenceMin(_SequenceOp):
+    """The smallest element."""
+
+    def __call__(self, sequence):
+        return min(sequence)
+
+
+class SequenceSlice(_SequenceOp):
+    """`seq[start:stop:step]`."""
+
+    def __call__(self, seq, start, stop, step):
+        return seq[start:stop:step]
+
+
+class SequenceZerosLike(_SequenceOp):
+    """A sequence of the same kind with each element's zero (0 for an int, 0.0 for a float)."""
+
+    def __call__(self, sequence):
+        return type(sequence)(type(x)(0) for x in sequence)
+
+
+class TupleToTensor(_SequenceOp):
+    """A 1-D Tensor of `dtype` holding the tuple's numbers."""
+
+    def __call__(self, input_tuple, dtype):
+        from cellgraph.runtime.tensor import Tensor
+
+        return Tensor(input_tuple, dtype)
+
+
+class ListToTensor(_SequenceOp):
+    """A Tensor of `dtype` holding the list's numbers."""
+
+    def __call__(self, input_list, dtype):
+        from cellgraph.runtime.tensor import Tensor
+
+        return Tensor(input_list, dtype)
+
+
+class ListAppend(_SequenceOp):
+    """A new list: `input_data` with `target` appended."""
+
+    def __call__(self, input_data, target):
+        return [*input_data, target]
+
+
+class ListInsert(_SequenceOp):
+    """A new list: `input_data` with `target` inserted before position `index`."""
+
+    def __call__(self, input_data, index, target):
+        out = list(input_data)
+        out.insert(index, target)
+        return out
+
+
+class sequence_len(_SequenceOp):  # MindSpore's lower-case class names
+    """`len(sequence)`."""
+
+    def __call__(self, sequence):
+        return len(sequence)
+
+
+class shape_mul(_SequenceOp):
+    """The product of a shape's dimensions (the number of elements)."""
+
+    def __call__(self, shape):
+        return functools.reduce(operator.mul, shape, 1)
+
+
+class make_range(_SequenceOp):
+    """`range(start, limit, delta)`."""
+
+    def __call__(self, start, limit, delta):
+        return range(start, limit, delta)
+
+
+def _comparison(name: str, compare, doc: str):
+    return type(name, (_SequenceOp,), {"__call__": lambda self, x, y: compare(x, y),
+                                       "__doc__": doc, "__module__": __name__})
+
+
+tuple_equal = _comparison("tuple_equal", operator.eq, "`x == y` of two tuples.")
+tuple_lt = _comparison("tuple_lt", operator.lt, "`x < y` of two tuples, element by element.")
+tuple_le = _comparison("tuple_le", operator.le, "`x <= y` of two tuples.")
+tuple_greater_than = _comparison("tuple_greater_than", operator.gt, "`x > y` of two tuples.")
+tuple_greater_equal = _comparison("tuple_greater_equal", operator.ge, "`x >= y` of two tuples.")
+list_equal = _comparison("list_equal", operator.eq, "`x == y` of two lists.")
+list_lt = _comparison("list_lt", operator.lt, "`x < y` of two lists, element by element.")
+list_le = _comparison("list_le", operator.le, "`x <= y` of two lists.")
+list_greater_than = _comparison("list_greater_than", operator.gt, "`x > y` of two lists.")
+list_greater_equal = _comparison("list_greater_equal", operator.ge, "`x >= y` of two lists.")

@@ -1,0 +1,67 @@
+"""The internal names MindSpore's own tests import from `mindspore.common`: the graph
+executor they compile networks with, and the dtype conversions."""
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import nn
+from cellgraph.common import dtype as mstype
+from cellgraph.common.api import _cell_graph_executor
+
+
+class _Double(nn.Cell):
+    def construct(self, x):
+        return x * 2
+
+
+def test_compile_returns_the_phase_and_whether_it_compiled_now():
+    net = _Double()
+    x = ms.Tensor(np.ones((2, 3), np.float32))
+    phase, compiled = _cell_graph_executor.compile(net, x)
+    assert phase.startswith("predict.") and compiled
+    assert _cell_graph_executor.has_compiled(phase)
+    again, compiled = _cell_graph_executor.compile(net, x)
+    assert again == phase and not compiled
+    other, compiled = _cell_graph_executor.compile(net, ms.Tensor(np.ones((3, 3), np.float32)))
+    assert other != phase and compiled
+    train, compiled = _cell_graph_executor.compile(net, x, phase="train")
+    assert train.startswith("train.") and compiled
+    assert not _cell_graph_executor.has_compiled("predict")
+    assert not _cell_graph_executor.has_compiled("nope")
+
+
+def test_compile_does_not_run_and_the_executor_runs_the_compiled_graph():
+    net = _Double()
+    x = ms.Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    _cell_graph_executor.compile(net, x)
+    np.testing.assert_array_equal(_cell_graph_executor(net, x).asnumpy(), x.asnumpy() * 2)
+    with pytest.raises(KeyError, match="graph is not exist"):
+        _cell_graph_executor(net, ms.Tensor(np.ones((5,), np.float32)))
+
+
+def test_compile_checks_the_network_as_a_graph():
+    class Mismatch(nn.Cell):
+        def construct(self, x, y):
+            return ms.ops.matmul(x, y)
+
+    x = ms.Tensor(np.ones((2, 3), np.float32))
+    with pytest.raises(ValueError):
+        _cell_graph_executor.compile(Mismatch(), x, x)
+
+
+def test_compile_needs_a_construct():
+    with pytest.raises(AttributeError, match="does not have method construct"):
+        _cell_graph_executor.compile(lambda x: x, ms.Tensor(np.ones(2, np.float32)))
+
+
+def test_dtype_conversions_at_mindspore_paths():
+    from cellgraph.common import dtype_to_nptype, dtype_to_pytype
+
+    assert ms.dtype_to_nptype(ms.int32) is np.int32
+    assert dtype_to_nptype(mstype.float16) is np.float16
+    assert mstype.dtype_to_nptype(ms.float64) is np.float64
+    assert dtype_to_pytype(ms.float32) is float
+    assert ms.pytype_to_dtype(int) == ms.int64
+    assert ms.get_py_obj_dtype(1) == ms.int64
+    target = np.ones((2, 2), ms.dtype_to_nptype(nn.Dense(2, 2).weight.dtype))
+    assert target.dtype == np.float32

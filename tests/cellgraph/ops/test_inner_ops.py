@@ -1,0 +1,53 @@
+"""`ops.operations._inner_ops`: the internal primitives MindSpore's tests use, with MindSpore
+2.10's results and errors."""
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import nn
+from cellgraph.ops.operations import _inner_ops as inner
+
+
+def test_same_type_shape_checks_and_returns_x():
+    x = ms.Tensor(np.ones((2, 3), np.float32))
+    assert inner.SameTypeShape()(x, x) is x
+    with pytest.raises(TypeError, match="the x dtype should be = y dtype: Int32, but got "
+                                        "Float32"):
+        inner.SameTypeShape()(x, ms.Tensor(np.ones((2, 3), np.int32)))
+    with pytest.raises(ValueError, match=r"y shape: \(3, 2\), but got \(2, 3\)"):
+        inner.SameTypeShape()(x, ms.Tensor(np.ones((3, 2), np.float32)))
+    with pytest.raises(TypeError, match="the type of 'y' should be 'Tensor'"):
+        inner.SameTypeShape()(x, 1)
+
+
+def test_same_type_shape_in_a_graph():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.check = inner.SameTypeShape()
+
+        def construct(self, x, y):
+            return self.check(x, y) * 2
+
+    previous = ms.get_context("mode")
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        x = ms.Tensor(np.ones((2, 3), np.float32))
+        np.testing.assert_array_equal(Net()(x, x).asnumpy(), np.full((2, 3), 2.0))
+        with pytest.raises(ValueError):
+            Net()(x, ms.Tensor(np.ones((3, 2), np.float32)))
+    finally:
+        ms.set_context(mode=previous)
+
+
+def test_dynamic_broadcast_to_takes_a_tuple_or_a_tensor_shape():
+    x = ms.Tensor([1.0, 2.0, 3.0])
+    expected = np.tile(np.float32([1, 2, 3]), (2, 1))
+    np.testing.assert_array_equal(inner.DynamicBroadcastTo()(x, (2, 3)).asnumpy(), expected)
+    out = inner.DynamicBroadcastTo()(x, ms.Tensor([2, 3]))
+    assert out.dtype == ms.float32
+    np.testing.assert_array_equal(out.asnumpy(), expected)
+
+
+def test_extract_image_patches_is_the_public_primitive():
+    assert inner.ExtractImagePatches is ms.ops.operations.ExtractImagePatches
