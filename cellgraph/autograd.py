@@ -63,7 +63,8 @@ _NO_FUNCTION = object()  # GradOperation called without the function to differen
 class GradFunction(Transform):
     """The function `grad(fn, ...)` returns.
 
-    `single`: grad_position was a bare int, so that input's gradient comes back bare;
+    `single`: grad_position named one input (an int, or a tuple of one, as MindSpore reads
+    it), so that input's gradient comes back bare;
     `single_weight`: weights was one Parameter, so its gradient comes back bare.
     """
 
@@ -152,6 +153,8 @@ class GradFunction(Transform):
                                     f"({', '.join(str(o.aval) for o in graph.outputs)}), got "
                                     f"{describe_value(sens)}", self.loc())
             for i, (s, o) in enumerate(zip(flat, graph.outputs)):
+                if abstract_of(s).shape == (1,) and o.aval.shape == ():
+                    flat[i] = s = F.reshape(s, ())  # as MindSpore: a (1,) sens of a scalar
                 if abstract_of(s).shape != o.aval.shape:
                     raise ArgumentError(f"{self.api}: sens {i} has shape "
                                         f"{abstract_of(s).shape}, but output {i} of "
@@ -281,7 +284,8 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sen
                        ("sens_param", sens_param)):
         _check_bool(name, flag, "grad")
     return GradFunction(fn, positions, weights, sens_param, has_aux, return_ids,
-                        single=isinstance(grad_position, numbers.Integral),
+                        single=isinstance(grad_position, numbers.Integral) or (
+                            isinstance(grad_position, tuple) and len(grad_position) == 1),
                         single_weight=single_weight)
 
 

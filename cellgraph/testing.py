@@ -139,7 +139,7 @@ class _Directional:
 
     def __call__(self, *args):
         grads = grad(self.lower, grad_position=self.positions)(*args)
-        return _inner(grads, self.directions)
+        return _inner(grads if len(self.positions) > 1 else (grads,), self.directions)
 
 
 def _name(fn) -> str:
@@ -175,6 +175,7 @@ def _check_order(fn, prepared, k, eps, rtol, atol, rng):
         level = _Directional(level, positions, _random_like(rng, args, positions))
     top = value_and_grad(level, grad_position=positions)
     _, grads = top(*args)
+    grads = grads if len(positions) > 1 else (grads,)  # one position: a bare gradient
     for pos, g in zip(positions, grads):
         if g.shape != args[pos].shape or g.dtype != args[pos].dtype:
             raise GradCheckError(

@@ -5,12 +5,26 @@ Both kinds of value expose `aval`; everything here dispatches through `bind`, so
 """
 from __future__ import annotations
 
+import numpy as np
+
 from . import dtype as dt
 from . import floor_division
 from . import functional as F
 from . import nn_functional as NF
 from . import rounding_ops as _bitwise
 from .core import abstract_of, normalize_axes
+
+
+def _seq(o, tensor):
+    """A tuple or list of numbers added to or subtracted from a Tensor is a Tensor of that
+    Tensor's dtype, as in MindSpore (`x + (1, 2, 3)`; `*`, `/` and `**` refuse sequences there
+    too); anything else is left for the operation to take or refuse."""
+    if not isinstance(o, (tuple, list)):
+        return o
+    arr = np.asarray(o)
+    if arr.dtype.kind not in "biuf":
+        return o
+    return arr.astype(tensor.aval.dtype.np)
 
 
 def _flat_args(args):
@@ -54,10 +68,10 @@ class TensorMethods:
             raise TypeError("len() of a 0-d Tensor")
         return self.aval.shape[0]
 
-    def __add__(self, o): return F.add(self, o)
-    def __radd__(self, o): return F.add(o, self)
-    def __sub__(self, o): return F.sub(self, o)
-    def __rsub__(self, o): return F.sub(o, self)
+    def __add__(self, o): return F.add(self, _seq(o, self))
+    def __radd__(self, o): return F.add(_seq(o, self), self)
+    def __sub__(self, o): return F.sub(self, _seq(o, self))
+    def __rsub__(self, o): return F.sub(_seq(o, self), self)
     def __mul__(self, o): return F.mul(self, o)
     def __rmul__(self, o): return F.mul(o, self)
     def __truediv__(self, o): return F.div(self, o)

@@ -135,8 +135,8 @@ def test_grad_position_tuple_in_the_requested_order():
         [-2.0, 6.0], [-0.0, 9.0])
     bare = both(lambda: cellgraph.grad(fn_xyz, grad_position=1), X, Y, Z)
     assert isinstance(bare, Tensor) and values(bare) == [0.0, 6.0]
-    one = cellgraph.grad(fn_xyz, grad_position=(1,))(X, Y, Z)
-    assert isinstance(one, tuple) and values(one) == ([0.0, 6.0],)
+    one = cellgraph.grad(fn_xyz, grad_position=(1,))(X, Y, Z)  # bare, as MindSpore 2.10 gives
+    assert isinstance(one, Tensor) and values(one) == [0.0, 6.0]
 
 
 def test_grad_with_weights_in_every_form():

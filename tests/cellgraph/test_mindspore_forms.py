@@ -1,0 +1,43 @@
+"""Forms real MindSpore code passes, with MindSpore 2.10's results (recorded from it)."""
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Tensor, nn, ops
+
+
+class AddTuple(nn.Cell):
+    def construct(self, x):
+        return x + (1.5, 2, 3), (1, 2, 3) - x
+
+
+@pytest.mark.parametrize("graph", [False, True])
+def test_a_tuple_or_list_added_to_a_tensor_takes_its_dtype(graph):
+    x = Tensor(np.ones(3, np.float32))
+    added, taken = AddTuple()(x) if graph else (x + (1.5, 2, 3), (1, 2, 3) - x)
+    np.testing.assert_array_equal(added.asnumpy(), [2.5, 3, 4])
+    np.testing.assert_array_equal(taken.asnumpy(), [0, 1, 2])
+    xi = Tensor(np.ones(3, np.int32))
+    assert (xi + (1.5, 2.0, 3.0)).dtype == ms.int32  # MindSpore: the Tensor's dtype
+    np.testing.assert_array_equal((x + [[1, 2, 3], [4, 5, 6]]).asnumpy(), [[2, 3, 4], [5, 6, 7]])
+    with pytest.raises(TypeError):  # as in MindSpore: `*` takes no sequence
+        x * [2, 2, 2]
+
+
+def test_one_grad_position_in_a_tuple_gives_a_bare_gradient():
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    g = ms.grad(lambda a, b: (a * b).sum(), grad_position=(0,))(x, x)
+    assert isinstance(g, Tensor)
+    np.testing.assert_array_equal(g.asnumpy(), [1, 2])
+    _, g = ms.value_and_grad(lambda a, b: (a * b).sum(), grad_position=(1,))(x, x)
+    assert isinstance(g, Tensor)
+
+
+def test_a_sens_of_shape_1_for_a_scalar_output():
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    g = ops.GradOperation(sens_param=True)(lambda a: (a * a).sum())(
+        x, Tensor(np.array([1.0], np.float32)))
+    np.testing.assert_array_equal(g.asnumpy(), [2, 4])
+    with pytest.raises(ms.CellgraphError, match="sens 0 has shape"):  # other shapes: refused
+        ops.GradOperation(sens_param=True)(lambda a: (a * a).sum())(
+            x, Tensor(np.array([1.0, 1.0], np.float32)))
