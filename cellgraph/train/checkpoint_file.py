@@ -48,20 +48,12 @@ def entry_array(name: str, dims, type_name: str, data) -> np.ndarray:
         return np.frombuffer(data, np.dtype(dtype.np_name).newbyteorder("<")).reshape(shape) \
             .astype(dtype.np_name)
     bits = np.frombuffer(data, f"<u{itemsize}").reshape(shape).astype(f"u{itemsize}")
-    if _has_ml_dtypes():
+    if proto.has_ml_dtypes():
         return bits.view(dtype.np)
     if type_name == "BFloat16":
         return proto.bfloat16_bits_to_float32(bits)
     raise CheckpointError(f"entry {name!r} is {type_name}, which needs the ml_dtypes package: "
                           f"pip install 'cellgraph[bfloat16]'")
-
-
-def _has_ml_dtypes() -> bool:
-    try:
-        dt.bfloat16.np  # noqa: B018  (imports ml_dtypes)
-        return True
-    except TypeError:
-        return False
 
 
 def read_ckpt(path: str, dec_key=None, dec_mode="AES-GCM", crc_check=False,

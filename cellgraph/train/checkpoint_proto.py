@@ -21,6 +21,8 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from cellgraph.primitives import dtype as dt
+
 # MindSpore's dtype strings (str(mstype.X)) -> cellgraph dtype names
 TYPE_NAMES = {"Int8": "int8", "UInt8": "uint8", "Int16": "int16", "UInt16": "uint16",
               "Int32": "int32", "UInt32": "uint32", "Int64": "int64", "UInt64": "uint64",
@@ -209,6 +211,15 @@ def float32_to_bfloat16_bits(array) -> np.ndarray:
     rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
     nan = np.isnan(np.asarray(array, np.float32))
     return np.where(nan, (bits >> 16) | 0x40, rounded).astype(np.uint16)
+
+
+def has_ml_dtypes() -> bool:
+    """Whether ml_dtypes is installed, so bfloat16 entries load as bfloat16."""
+    try:
+        dt.bfloat16.np  # noqa: B018  (imports ml_dtypes)
+        return True
+    except TypeError:
+        return False
 
 
 def bfloat16_bits_to_float32(bits) -> BF16Array:

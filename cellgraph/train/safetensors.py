@@ -95,7 +95,7 @@ def _tensor(path: str, name: str, entry, data) -> np.ndarray:
     if code not in CODES:
         raise SafetensorsError(f"{path!r}: entry {name!r} has dtype {code!r}; expected one of "
                                f"{', '.join(CODES)}")
-    bf16_as_f32 = code == "BF16" and not _has_ml_dtypes()
+    bf16_as_f32 = code == "BF16" and not proto.has_ml_dtypes()
     np_dtype = np.dtype("<u2") if bf16_as_f32 else \
         dt.as_dtype(CODES[code]).np.newbyteorder("<")
     if not all(isinstance(d, int) and d >= 0 for d in shape):
@@ -110,14 +110,6 @@ def _tensor(path: str, name: str, entry, data) -> np.ndarray:
     if bf16_as_f32:
         return proto.bfloat16_bits_to_float32(array)
     return array.astype(array.dtype.newbyteorder("="))
-
-
-def _has_ml_dtypes() -> bool:
-    try:
-        dt.bfloat16.np  # noqa: B018  (imports ml_dtypes)
-        return True
-    except TypeError:
-        return False
 
 
 # ----- converting files ------------------------------------------------------------------------

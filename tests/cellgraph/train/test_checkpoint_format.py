@@ -12,7 +12,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Parameter, Tensor, nn
-from cellgraph.train import CheckpointError, checkpoint_file, serialization
+from cellgraph.train import CheckpointError, serialization
 from cellgraph.train import checkpoint_proto as proto
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "..", "data", "checkpoint")
@@ -52,7 +52,7 @@ def bf16_mode(request, monkeypatch):
     if request.param == "ml_dtypes":
         pytest.importorskip("ml_dtypes")
     else:
-        monkeypatch.setattr(checkpoint_file, "_has_ml_dtypes", lambda: False)
+        monkeypatch.setattr(proto, "has_ml_dtypes", lambda: False)
         monkeypatch.setattr(serialization, "_warned_bfloat16", [])
     return request.param
 
