@@ -8,8 +8,7 @@ on first use (`__getattr__` below), so `import cellgraph` stays fast however lar
 grows, and importing the op core (cellgraph.primitives, .compiler, .runtime) never loads the
 API layer.
 """
-import importlib as _importlib
-
+from cellgraph._lazy import lazy_names as _lazy_names
 from cellgraph.primitives import dtype
 from cellgraph.primitives.dtype import (
     bfloat16,
@@ -84,27 +83,11 @@ _LAZY = {
     "Layout": ("cellgraph.parallel", "Layout"),
     "build_train_network": ("cellgraph.amp", "build_train_network"),
     "Profiler": ("cellgraph.profiler", "Profiler"),
+    "from_numpy": ("cellgraph.runtime.tensor", "Tensor.from_numpy"),
 }
 
 
-def __getattr__(name: str):
-    """Load a public name's module on first use; the name is then a plain attribute."""
-    if name == "from_numpy":
-        value = __getattr__("Tensor").from_numpy
-    elif name in _LAZY:
-        module, attr = _LAZY[name]
-        value = _importlib.import_module(module)
-        if attr is not None:
-            value = getattr(value, attr)
-    else:
-        raise AttributeError(f"module 'cellgraph' has no attribute {name!r}")
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY) | {"from_numpy"})
-
+__getattr__, __dir__ = _lazy_names(globals(), _LAZY)
 
 __version__ = "0.1.0"
 __all__ = [

@@ -2,7 +2,7 @@
 
 The dtypes load with the package; every other name loads its module on first use, so the
 operations that live here (`assign`, the in-place updates) load without the rest."""
-import importlib as _importlib
+from cellgraph._lazy import lazy_names as _lazy_names
 
 from . import dtype
 from .dtype import *
@@ -20,20 +20,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module, attr = _LAZY[name]
-    value = _importlib.import_module(module)
-    if attr is not None:
-        value = getattr(value, attr)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
-
+__getattr__, __dir__ = _lazy_names(globals(), _LAZY)
 
 __all__ = ["Parameter", "ParameterTuple", "Tensor", "dtype", "dtype_to_nptype",
            "dtype_to_pytype", "get_py_obj_dtype", "get_seed", "initializer", "jit",

@@ -4,6 +4,8 @@ The functional ops, MindSpore's primitive classes, the compositions (ops/composi
 the transforms (`GradOperation`, `grad`, `jvp`, `vjp`, `vmap`, ...). The primitives themselves
 are the core's (cellgraph.primitives), which never imports this package.
 """
+from cellgraph._lazy import lazy_names as _lazy_names
+
 # Names composed of other operations come first, so that a primitive of the same name imported
 # below replaces the composition.
 from .composite_attention import *
@@ -116,7 +118,5 @@ _ops_paths.mount()  # ops.operations.math_ops, .array_ops, .nn_ops
 
 
 
-def __getattr__(name: str):
-    if name in operations._SUMMARY:  # the summary operations, loaded on first use
-        return getattr(operations, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# the summary operations, loaded on first use (they load train)
+__getattr__ = _lazy_names(globals(), operations.SUMMARY_OPERATIONS)[0]

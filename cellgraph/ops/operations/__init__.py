@@ -9,6 +9,8 @@ that normalises their arguments.
 """
 from __future__ import annotations
 
+from cellgraph._lazy import lazy_names as _lazy_names
+
 from .. import functional as F
 from ..derive import PrimitiveClass, define_class  # noqa: F401  (the base, for users)
 
@@ -50,12 +52,6 @@ __all__.extend(_comm_all)
 
 # The summary operations keep values for train.SummaryRecord, which sits above this package:
 # they load with it, on first use.
-_SUMMARY = ("ScalarSummary", "TensorSummary", "ImageSummary", "HistogramSummary")
-
-
-def __getattr__(name: str):
-    if name in _SUMMARY:
-        from cellgraph.train import summary
-
-        return getattr(summary, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+SUMMARY_OPERATIONS = {name: ("cellgraph.train.summary", name) for name in (
+    "ScalarSummary", "TensorSummary", "ImageSummary", "HistogramSummary")}
+__getattr__ = _lazy_names(globals(), SUMMARY_OPERATIONS)[0]
