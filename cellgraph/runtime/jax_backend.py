@@ -58,7 +58,10 @@ def make_backend(device) -> Backend:
     kernels = with_host_fallbacks(kernel_table(), to_host, from_host)
 
     def compile_executable(compiled):
-        return compile_graph(compiled.graph, kernels) or _on_the_host(compiled, from_host)
+        found = dynamic_node(compiled.graph)
+        if found is None:
+            return compile_graph(compiled.graph, kernels)
+        return _on_the_host(compiled, from_host, *found)
 
     return Backend("jax", jnp, kernels, to_host=to_host, from_host=from_host,
                    device="GPU" if device.platform == "gpu" else "CPU", asarray=asarray,
@@ -69,14 +72,14 @@ _WARNED: set = set()  # the (graph, node line) pairs already reported
 _WARNED_LOCK = threading.Lock()
 
 
-def _on_the_host(compiled, from_host):
+def _on_the_host(compiled, from_host, node, why: str):
     """A graph XLA cannot take (a value whose shape is known only when it runs: the stacks a
     differentiated Tensor `while` records per trip) runs as generated Python over the NumPy
     kernels, its arguments copied to the host and its results back. Never silently: the
-    first time a graph does, a warning names the node, the user's line and why."""
+    first time a graph does, a warning names the node (`dynamic_node`), the user's line and
+    why."""
     from .executor import bind_module
 
-    node, why = dynamic_node(compiled.graph)
     where = node.loc.short() if node is not None and node.loc is not None else "?"
     key = (compiled.graph.name, where, why)
     with _WARNED_LOCK:

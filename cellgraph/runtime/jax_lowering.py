@@ -258,18 +258,10 @@ def dynamic_node(graph: Graph):
     return None
 
 
-def static_shapes(graph: Graph) -> bool:
-    """Whether every value of the graph (and of the graphs its nodes run) has a static shape,
-    as XLA needs."""
-    return dynamic_node(graph) is None
-
-
-def compile_graph(graph: Graph, kernels: dict[str, Callable]) -> Callable | None:
+def compile_graph(graph: Graph, kernels: dict[str, Callable]) -> Callable:
     """`fn(*arrays) -> tuple of arrays`: the graph as one jitted function (compiled for the
-    argument types on its first call). Takes the graph's inputs, then its weights. None when
-    XLA cannot take the graph (`static_shapes`)."""
-    if not static_shapes(graph):
-        return None
+    argument types on its first call). Takes the graph's inputs, then its weights; every shape
+    in it must be static (`dynamic_node` finds none)."""
     lowering = Lowering(kernels)
     if not lowering.draws(graph):
         def whole(*args):
