@@ -122,6 +122,24 @@ class MultiheadAttention(Cell):
         return out, (P.mean(weights, 1) if average_attn_weights else weights)
 
 
+def _add_blocks(layer, n, d_model, dim_feedforward, dropout, activation, layer_norm_eps,
+                norm_first, dtype) -> None:
+    """What the encoder and decoder layers share, after their attention Cells and in
+    MindSpore's attribute order (so parameter names and order line up): the feed-forward
+    block (dense1, dropout, dense2, activation) and a LayerNorm and a Dropout for each of the
+    `n` residual blocks (norm1.., dropout1..)."""
+    layer.dense1 = Dense(d_model, dim_feedforward, dtype=dtype)
+    layer.dropout = Dropout(p=dropout)
+    layer.dense2 = Dense(dim_feedforward, d_model, dtype=dtype)
+    layer.norm_first = bool(norm_first)
+    for i in range(1, n + 1):
+        setattr(layer, f"norm{i}", LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype))
+    for i in range(1, n + 1):
+        setattr(layer, f"dropout{i}", Dropout(p=dropout))
+    layer.activation = get_activation(activation) if isinstance(activation, str) \
+        else activation
+
+
 class TransformerEncoderLayer(Cell):
     """Self-attention and a feed-forward block, each with a residual connection and LayerNorm
     (after the block, or before it with norm_first)."""
@@ -131,16 +149,8 @@ class TransformerEncoderLayer(Cell):
         super().__init__()
         self.self_attn = MultiheadAttention(d_model, nhead, dropout, True,
                                             batch_first=batch_first, dtype=dtype)
-        self.dense1 = Dense(d_model, dim_feedforward, dtype=dtype)
-        self.dropout = Dropout(p=dropout)
-        self.dense2 = Dense(dim_feedforward, d_model, dtype=dtype)
-        self.norm_first = bool(norm_first)
-        self.norm1 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.norm2 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.dropout1 = Dropout(p=dropout)
-        self.dropout2 = Dropout(p=dropout)
-        self.activation = get_activation(activation) if isinstance(activation, str) \
-            else activation
+        _add_blocks(self, 2, d_model, dim_feedforward, dropout, activation, layer_norm_eps,
+                    norm_first, dtype)
 
     def _attention(self, x, mask, padding):
         out, _ = self.self_attn(x, x, x, padding, False, mask)
@@ -186,18 +196,8 @@ class TransformerDecoderLayer(Cell):
                                             batch_first=batch_first, dtype=dtype)
         self.multihead_attn = MultiheadAttention(d_model, nhead, dropout, True,
                                                  batch_first=batch_first, dtype=dtype)
-        self.dense1 = Dense(d_model, dim_feedforward, dtype=dtype)
-        self.dropout = Dropout(p=dropout)
-        self.dense2 = Dense(dim_feedforward, d_model, dtype=dtype)
-        self.norm_first = bool(norm_first)
-        self.norm1 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.norm2 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.norm3 = LayerNorm((d_model,), epsilon=layer_norm_eps, dtype=dtype)
-        self.dropout1 = Dropout(p=dropout)
-        self.dropout2 = Dropout(p=dropout)
-        self.dropout3 = Dropout(p=dropout)
-        self.activation = get_activation(activation) if isinstance(activation, str) \
-            else activation
+        _add_blocks(self, 3, d_model, dim_feedforward, dropout, activation, layer_norm_eps,
+                    norm_first, dtype)
 
     def _self_block(self, x, mask, padding):
         out, _ = self.self_attn(x, x, x, padding, False, mask)
