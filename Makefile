@@ -5,7 +5,7 @@ VENV ?= .venv
 EXTRAS ?= dev,samples
 PY := $(VENV)/bin/python
 
-.PHONY: install test test-all slow bench golden lint seeds clean oracle signatures
+.PHONY: install test test-all slow bench golden lint seeds clean oracle signatures gpu-check
 
 install:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,11 @@ seeds:
 
 bench:
 	$(PY) -m bench
+
+# on a machine with an NVIDIA GPU: the backend conformance suite, the samples' tests and the
+# bench on torch_cuda, cupy and jax (logs in gpu-check/)
+gpu-check:
+	PY=$(PY) tools/gpu_check.sh gpu-check
 
 golden:
 	$(PY) -m tests.golden.regenerate

@@ -13,7 +13,8 @@ import pkgutil
 import sys
 import time
 
-COLUMNS = (("numpy_s", "NumPy"), ("jax_s", "JAX"), ("torch_s", "PyTorch"))
+COLUMNS = (("numpy_s", "NumPy"), ("jax_s", "JAX"), ("torch_s", "PyTorch"),
+           ("torch_compile_s", "torch.compile"))
 
 
 def limit_threads(threads: int) -> None:
@@ -105,8 +106,16 @@ def main(argv=None) -> int:
                              "time, steadier on a machine busy with other work")
     parser.add_argument("--threads", type=int, default=1,
                         help="threads for BLAS, OpenMP, XLA and PyTorch (default 1)")
+    parser.add_argument("--device", choices=("CPU", "GPU"), default="CPU",
+                        help="GPU: time cellgraph's torch_cuda, cupy and jax backends against JAX "
+                             "and PyTorch (eager and torch.compile) on the GPU")
     args = parser.parse_args(argv)
     limit_threads(args.threads)
+    if args.device == "GPU":
+        os.environ["BENCH_DEVICE"] = "GPU"
+        # JAX takes most of the GPU's memory at its first call unless told not to; PyTorch and
+        # CuPy share the device in the same process
+        os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     from bench.timing import set_clock
 
     set_clock(args.clock)

@@ -28,7 +28,7 @@ def check_step(label: str, step, args, net, peer) -> None:
     got = float(step(*args).asnumpy())
     np.testing.assert_allclose(got, want, rtol=1e-4, err_msg=f"{label}: loss")
     for p in net.trainable_params():
-        np.testing.assert_allclose(p.asnumpy(), torch_params[p.name].detach().numpy(),
+        np.testing.assert_allclose(p.asnumpy(), torch_params[p.name].detach().cpu().numpy(),
                                    rtol=1e-3, atol=1e-5, err_msg=f"{label}: {p.name} after a step")
 
 

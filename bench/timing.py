@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import os
 import statistics
+import sys
 import time
 from collections.abc import Callable
 
@@ -52,9 +53,14 @@ def compare(fns: dict[str, Callable[[], object]], repeats: int,
     `fns` (a library that is not installed) gives None.
     """
     live = {name: fn for name, fn in fns.items() if fn is not None}
+    if gpu_mode():
+        live = _on_gpu(live)
+        result_names = list(fns) + [n for n in live if n not in fns]
+    else:
+        result_names = list(fns)
     groups = [[n for n in live if n in interleaved]] + [[n] for n in live if n not in interleaved]
     groups = [group for group in groups if group]
-    result: dict[str, float | None] = {name: None for name in fns}
+    result: dict[str, float | None] = {name: None for name in result_names}
     numbers = {}
     for group in groups:
         _settle(len(groups))
@@ -71,6 +77,29 @@ def compare(fns: dict[str, Callable[[], object]], repeats: int,
                 samples[name].append((_clock[0]() - start) / number)
     result.update((name, statistics.median(times)) for name, times in samples.items())
     return result
+
+
+def _on_gpu(live: dict) -> dict:
+    """Each timed call waits for the GPU; PyTorch's call also runs through `torch.compile`
+    (column "torch_compile")."""
+    torch = optional("torch")
+    if "torch" in live and torch is not None:
+        compiled = torch.compile(live["torch"])
+        try:
+            compiled()  # compiles now; a function torch.compile cannot take leaves the column empty
+            live["torch_compile"] = compiled
+        except Exception as e:  # noqa: BLE001 - reported, not fatal to the other columns
+            print(f"    torch.compile: {type(e).__name__}: {str(e).splitlines()[0][:200]}",
+                  file=sys.stderr, flush=True)
+
+    def waited(fn):
+        def call():
+            out = fn()
+            synchronize()
+            return out
+        return call
+
+    return {name: waited(fn) for name, fn in live.items()}
 
 
 SETTLE_S = 0.02  # a pause between the slots of different libraries
@@ -98,12 +127,20 @@ def optional(module: str):
         return None
 
 
+def gpu_mode() -> bool:
+    """`python -m bench --device GPU`: cellgraph's GPU backends against JAX and PyTorch on the
+    same GPU (eager and `torch.compile`)."""
+    return os.environ.get("BENCH_DEVICE") == "GPU"
+
+
 def jax_numpy():
-    """(jax, jax.numpy) configured for CPU float32, or (None, None) when JAX is absent."""
+    """(jax, jax.numpy) configured for float32 on the CPU (on JAX's GPU with `--device GPU`), or
+    (None, None) when JAX is absent."""
     jax = optional("jax")
     if jax is None:
         return None, None
-    jax.config.update("jax_platforms", "cpu")
+    if not gpu_mode():
+        jax.config.update("jax_platforms", "cpu")
     import jax.numpy as jnp
 
     return jax, jnp
@@ -123,16 +160,19 @@ def block(value):
 
 
 CELLGRAPH_BACKENDS = ("numpy", "torch", "jax")
+GPU_BACKENDS = ("torch_cuda", "cupy", "jax")
 
 
 def cellgraph_backends() -> list[str]:
     """The cellgraph backends a workload times on this machine: `numpy`, and `torch` / `jax`
-    when their library is installed (and not switched off by BENCH_NO_<NAME>=1)."""
+    when their library is installed (and not switched off by BENCH_NO_<NAME>=1); with
+    `--device GPU`, those of `torch_cuda`, `cupy` and `jax` that see a device."""
     from cellgraph.runtime.backend import get_backend
 
     names = []
-    for name in CELLGRAPH_BACKENDS:
-        if name != "numpy" and optional(name) is None:
+    for name in GPU_BACKENDS if gpu_mode() else CELLGRAPH_BACKENDS:
+        library = {"torch_cuda": "torch"}.get(name, name)
+        if name != "numpy" and optional(library) is None:
             continue
         try:
             get_backend(name)
@@ -140,6 +180,23 @@ def cellgraph_backends() -> list[str]:
             continue
         names.append(name)
     return names
+
+
+def torch_array(torch, array):
+    """A NumPy array as a PyTorch tensor on the device the run compares on (a GPU with
+    `--device GPU`)."""
+    tensor = torch.from_numpy(array)
+    return tensor.to("cuda") if gpu_mode() else tensor
+
+
+def synchronize() -> None:
+    """Wait for the work queued on the GPU by PyTorch and CuPy (JAX results wait through
+    `block`), so that a GPU timing covers the work and not only its launch."""
+    for module, wait in (("torch", lambda m: m.cuda.is_initialized() and m.cuda.synchronize()),
+                         ("cupy", lambda m: m.cuda.Device().synchronize())):
+        lib = optional(module)
+        if lib is not None:
+            wait(lib)
 
 
 def on_backend(name: str, build: Callable[[], tuple]) -> Callable[[], object]:

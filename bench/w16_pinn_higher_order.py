@@ -136,8 +136,8 @@ def make_torch(order: int = 2):
     if torch is None:
         return None
     x0, weights = data()
-    params = [torch.from_numpy(w) for w in weights]
-    x0 = torch.from_numpy(x0)
+    params = [timing.torch_array(torch, w) for w in weights]
+    x0 = timing.torch_array(torch, x0)
 
     def derivative():
         x = x0.detach().requires_grad_()
@@ -174,7 +174,8 @@ def run(repeats: int) -> list[dict]:
         for name in cells:
             row = {"name": f"d{order}u/dx{order}, {POINTS} points [{name}]",
                    "cellgraph_s": times[name], "numpy_s": times["numpy"], "jax_s": times["jax"],
-                   "torch_s": times["torch"]}
+                   "torch_s": times["torch"],
+                   "torch_compile_s": times.get("torch_compile")}
             rows.append(timing.peer_target(row, 0.9, ("jax",)) if name == "cellgraph jax" else row)
     cellgraph.set_context(device_target="CPU")
     return rows

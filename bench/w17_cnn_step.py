@@ -129,12 +129,13 @@ def make_torch(case: str):
     torch = timing.optional("torch")
     if torch is None:
         return None
-    params = {k: torch.from_numpy(v.copy()).requires_grad_() for k, v in
+    params = {k: timing.torch_array(torch, v.copy()).requires_grad_() for k, v in
               initial_weights(case).items()}
-    stats = {f"{b}.{n}": (torch.zeros(16), torch.ones(16))
+    stats = {f"{b}.{n}": (timing.torch_array(torch, np.zeros(16, np.float32)),
+                                timing.torch_array(torch, np.ones(16, np.float32)))
              for b in ("block1", "block2") for n in ("bn1", "bn2")}
     optimizer = torch.optim.SGD(list(params.values()), lr=LR, momentum=MOMENTUM)
-    x, labels = (torch.from_numpy(a) for a in data(case))
+    x, labels = (timing.torch_array(torch, a) for a in data(case))
     labels = labels.long()
 
     def step():
@@ -214,7 +215,8 @@ def run(repeats: int) -> list[dict]:
                         interleaved=tuple(cells))
         for name in cells:
             row = {"name": f"{title} [{name}]", "cellgraph_s": times[name], "numpy_s": None,
-                   "jax_s": times["jax"], "torch_s": times["torch"]}
+                   "jax_s": times["jax"], "torch_s": times["torch"],
+                   "torch_compile_s": times.get("torch_compile")}
             bound = TARGETS.get(name)
             rows.append(timing.peer_target(row, bound, ("torch",)) if bound else row)
     cellgraph.set_context(device_target="CPU")

@@ -91,9 +91,9 @@ def make_torch():
     if torch is None:
         return None
     f = torch.nn.functional
-    params = {k: torch.from_numpy(v.copy()).requires_grad_() for k, v in initial_weights().items()}
+    params = {k: timing.torch_array(torch, v.copy()).requires_grad_() for k, v in initial_weights().items()}
     optimizer = torch.optim.SGD(list(params.values()), lr=LR, momentum=MOMENTUM)
-    x, target = (torch.from_numpy(a) for a in data())
+    x, target = (timing.torch_array(torch, a) for a in data())
     lib = _Lib(softmax=lambda s: torch.softmax(s, -1), gelu=f.gelu, swap=torch.transpose,
                layer_norm=lambda h, p, name: f.layer_norm(h, (WIDTH,), p[f"{name}.gamma"],
                                                           p[f"{name}.beta"], EPSILON))
@@ -147,6 +147,7 @@ def run(repeats: int) -> list[dict]:
                     interleaved=tuple(cells))
     cellgraph.set_context(device_target="CPU")
     rows = [{"name": f"encoder layer step [{name}]", "cellgraph_s": times[name], "numpy_s": None,
-             "jax_s": times["jax"], "torch_s": times["torch"]} for name in cells]
+             "jax_s": times["jax"], "torch_s": times["torch"],
+             "torch_compile_s": times.get("torch_compile")} for name in cells]
     return [timing.peer_target(row, 1.2, ("jax", "torch")) if "numpy" in row["name"] else row
             for row in rows]

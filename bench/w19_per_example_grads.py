@@ -71,8 +71,8 @@ def make_torch():
     from torch.func import grad, vmap
 
     x, onehot, weights = data()
-    params = tuple(torch.from_numpy(w) for w in weights)
-    x, onehot = torch.from_numpy(x), torch.from_numpy(onehot)
+    params = tuple(timing.torch_array(torch, w) for w in weights)
+    x, onehot = timing.torch_array(torch, x), timing.torch_array(torch, onehot)
 
     def example_loss(params, x, label):
         w1, b1, w2, b2, w3, b3 = params
@@ -99,7 +99,8 @@ def run(repeats: int) -> list[dict]:
                     interleaved=(*cells, "numpy"))
     cellgraph.set_context(device_target="CPU")
     rows = [{"name": f"per-example grads, batch {BATCH} [{name}]", "cellgraph_s": times[name],
-             "numpy_s": times["numpy"], "jax_s": times["jax"], "torch_s": times["torch"]}
+             "numpy_s": times["numpy"], "jax_s": times["jax"], "torch_s": times["torch"],
+             "torch_compile_s": times.get("torch_compile")}
             for name in cells]
     return [timing.peer_target(row, 1.0, ("torch",)) if "torch]" in row["name"] else row
             for row in rows]

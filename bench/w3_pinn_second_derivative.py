@@ -104,8 +104,8 @@ def make_torch():
     if torch is None:
         return None
     x0, weights = data()
-    w1, b1, w2, b2, w3, b3 = (torch.from_numpy(w) for w in weights)
-    x0 = torch.from_numpy(x0)
+    w1, b1, w2, b2, w3, b3 = (timing.torch_array(torch, w) for w in weights)
+    x0 = timing.torch_array(torch, x0)
 
     def d2u():
         x = x0.detach().requires_grad_()
@@ -133,7 +133,8 @@ def run(repeats: int) -> list[dict]:
     times = timing.compare({**cells, "numpy_ref": lambda: numpy_d2u(x, *weights),
                      "jax": make_jax(), "torch": make_torch()}, repeats,
                     interleaved=("cellgraph numpy", "numpy_ref"))  # jax: a group of its own, as JAX
-    peers = {"numpy_s": times["numpy_ref"], "jax_s": times["jax"], "torch_s": times["torch"]}
+    peers = {"numpy_s": times["numpy_ref"], "jax_s": times["jax"], "torch_s": times["torch"],
+             "torch_compile_s": times.get("torch_compile")}
     rows = [{"name": "d2u/dx2, 1024 points", "cellgraph_s": times["cellgraph numpy"], **peers,
              "target_ratio": 1.2}]
     if "cellgraph jax" in cells:

@@ -1,6 +1,7 @@
 """The `cellgraph` command line: run a script in graph mode, show its IR, list the samples.
 
-    cellgraph run FILE.py [--pynative] [--save-graphs DIR] [-- SCRIPT ARGS...]
+    cellgraph run FILE.py [--pynative] [--save-graphs DIR] [--device-target T] [--backend NAME]
+                  [-- SCRIPT ARGS...]
     cellgraph ir FILE.py [--stage parse|expand_grad|optimize|codegen] [--grad] [--dot]
     cellgraph samples
     cellgraph launch --nproc N [--nnodes M --node-rank R --master-addr A --master-port P]
@@ -27,6 +28,7 @@ from cellgraph.inspect_ir import GRAPH_STAGES, graph_at_stage
 from cellgraph.launch import LaunchError
 from cellgraph.launch import add_parser as _add_launch
 from cellgraph.nn import Cell
+from cellgraph.primitives.errors import ArgumentError
 from cellgraph.runtime.tensor import Tensor
 
 SAMPLES_DIR = Path(cellgraph.__file__).resolve().parents[1] / "samples"
@@ -69,13 +71,19 @@ def _script_environment(path: Path, script_args: list[str]):
 @contextlib.contextmanager
 def pinned_context(**pinned):
     """Set context keys and keep them: the script's own `set_context(mode=...)` cannot undo
-    what the command line asked for."""
+    what the command line asked for (a backend named there also decides the device, so the
+    script's `device_target` gives way to it)."""
     original = context.set_context
 
     def set_context(**kwargs):
+        if "backend" in pinned:
+            kwargs.pop("device_target", None)
         original(**{**kwargs, **pinned})
 
-    original(**pinned)
+    try:
+        original(**pinned)
+    except ArgumentError as error:  # a backend or device the command line named cannot run
+        raise UsageError(error.args[0]) from None
     context.set_context = cellgraph.set_context = set_context
     try:
         yield
@@ -170,6 +178,10 @@ def command_run(ns: argparse.Namespace) -> int:
     pinned = {"mode": context.PYNATIVE_MODE if ns.pynative else context.GRAPH_MODE}
     if ns.save_graphs:
         pinned.update(save_graphs=True, save_graphs_path=ns.save_graphs)
+    if ns.device_target:
+        pinned["device_target"] = ns.device_target
+    if ns.backend:
+        pinned["backend"] = ns.backend
     with pinned_context(**pinned):
         run_script(path, ns.script_args)
     return 0
@@ -207,6 +219,11 @@ def _add_run(sub) -> None:
     p.add_argument("--pynative", action="store_true", help="run in PyNative (eager) mode")
     p.add_argument("--save-graphs", metavar="DIR", help="write each compiled graph's stages "
                    "(00_parse ... 03_codegen) into DIR")
+    p.add_argument("--device-target", choices=("CPU", "GPU", "Ascend"),
+                   help="set_context(device_target=...) for the whole run (GPU: PyTorch on CUDA, "
+                        "CuPy or JAX, whichever is installed and sees a device)")
+    p.add_argument("--backend", metavar="NAME", help="run on this backend (numpy, torch, "
+                   "torch_cuda, cupy, jax), whatever the script's set_context says")
     p.set_defaults(handler=command_run)
 
 

@@ -1,4 +1,6 @@
-"""Shared test set-up: every test starts in graph mode on the CPU backend."""
+"""Shared test set-up: every test starts in graph mode on the CPU backend, or on the backend
+`--backend NAME` names (`pytest tests/samples --backend torch_cuda` runs the samples' checks
+on a GPU)."""
 import numpy as np
 import pytest
 
@@ -9,9 +11,18 @@ from cellgraph.compiler import pipeline
 pipeline.VERIFY_EVERY_STAGE = True  # the verifier checks the IR after every stage in tests
 
 
+def pytest_addoption(parser):
+    parser.addoption("--backend", default="numpy",
+                     help="the cellgraph backend every test starts on (numpy, torch, torch_cuda, "
+                          "cupy, jax); tests that pick their own backend still do")
+
+
 @pytest.fixture(autouse=True)
-def _graph_mode_cpu():
+def _graph_mode_cpu(request):
     cellgraph.set_context(mode=context.GRAPH_MODE, device_target="CPU", save_graphs=False)
+    backend = request.config.getoption("--backend")
+    if backend != "numpy":
+        cellgraph.set_context(backend=backend)
     yield
     cellgraph.set_context(mode=context.GRAPH_MODE, device_target="CPU", save_graphs=False)
 

@@ -49,7 +49,7 @@ def kernel_table() -> dict[str, Callable]:
     return table
 
 
-OVERRIDES["complex"] = lax.complex
+OVERRIDES["complex"] = lambda real, imag: lax.complex(*jnp.broadcast_arrays(real, imag))
 
 
 # ----- convolution -----------------------------------------------------------------------------

@@ -227,6 +227,34 @@ def _check_range(lowering, node, inputs, key):
     return [inputs[0]], key
 
 
+# the collectives (runtime/collective_kernels.py) move host memory through torch.distributed
+COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "barrier",
+               "all_to_all", "send", "recv")
+
+
+def _collective(lowering, node, inputs, key):
+    """A collective runs on the host, in program order (an ordered callback): its NumPy kernel
+    on host copies of the operands, its results back on the device."""
+    kernel = NUMPY_KERNELS[node.callee.name]
+    shapes = tuple(jax.ShapeDtypeStruct(o.aval.shape, o.aval.dtype.np) for o in node.outputs)
+
+    def host_call(*values):
+        try:
+            out = kernel(*[np.asarray(v) for v in values], **node.params)
+        except Exception as e:  # XLA reports it as its own error: the call re-raises this one
+            lowering.host_errors.append(e)
+            raise
+        outs = out if node.callee.multiple_results else (out,)
+        return tuple(np.asarray(o, dtype=s.dtype).reshape(s.shape) for o, s in zip(outs, shapes))
+
+    outs = io_callback(host_call, shapes, *inputs, ordered=True)
+    return list(outs), key
+
+
+for _name in COLLECTIVES:
+    LOWERING_RULES[_name] = _collective
+
+
 # ----- the compiled function -------------------------------------------------------------------
 
 def donated_positions(graph: Graph) -> tuple[int, ...]:

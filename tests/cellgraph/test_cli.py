@@ -1,4 +1,5 @@
 """The `cellgraph` command line, run in a subprocess on small scripts."""
+import importlib.util
 import subprocess
 import sys
 import textwrap
@@ -91,6 +92,37 @@ def test_run_mode_is_pinned_by_the_command_line(tmp_path, flags, mode):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == [f"mode {mode}", f"mode after set_context {mode}",
                                         "argv ['a', '--b']"]
+
+
+BACKEND_SCRIPT = textwrap.dedent('''
+    import cellgraph as ms
+    from cellgraph import Tensor, ops
+
+    ms.set_context(mode=ms.GRAPH_MODE, device_target="CPU")
+    print(ms.get_context("backend"), ms.get_context("device_target"))
+    print(type(ops.exp(Tensor([0.0]))._data).__module__.split(".")[0])
+    ''')
+
+
+@pytest.mark.parametrize("flags, expected", [
+    ((), ["numpy CPU", "numpy"]),
+    pytest.param(("--backend", "torch"), ["torch CPU", "torch"], marks=pytest.mark.skipif(
+        importlib.util.find_spec("torch") is None, reason="PyTorch is not installed")),
+])
+def test_run_backend_is_pinned_by_the_command_line(tmp_path, flags, expected):
+    """`--backend` decides where the script runs, over its own `device_target`."""
+    (tmp_path / "backend.py").write_text(BACKEND_SCRIPT)
+    proc = cellgraph_cli("run", "backend.py", *flags, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == expected
+
+
+def test_run_unknown_backend_is_a_clear_error(tmp_path):
+    (tmp_path / "backend.py").write_text(BACKEND_SCRIPT)
+    proc = cellgraph_cli("run", "backend.py", "--backend", "tpu", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("cellgraph run: set_context: backend 'tpu' cannot run")
+    assert "Traceback" not in proc.stderr
 
 
 def test_run_save_graphs_writes_every_stage(net_script, tmp_path):

@@ -271,6 +271,32 @@ def test_custom_op_runs_its_function_on_host_arrays(backend):
     assert set(seen) == {np.ndarray}
 
 
+def test_collectives_in_a_compiled_graph_and_its_gradient(backend):
+    """Collectives run in compiled graphs on every backend (on the jax backend as ordered host
+    callbacks inside the XLA program), forward and under grad, in a world of one."""
+    pytest.importorskip("torch.distributed")
+    from cellgraph import communication
+
+    class Net(cellgraph.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.all_reduce, self.all_gather = ops.AllReduce(), ops.AllGather()
+
+        def construct(self, x):
+            return self.all_gather(self.all_reduce(x * x) + 1.0)
+
+    communication.init()
+    try:
+        x = Tensor(np.array([[1.0, -2.0, 3.0]], np.float32))
+        out = Net()(x)
+        np.testing.assert_array_equal(out.asnumpy(), [[2.0, 5.0, 10.0]])
+        assert _is_native(backend, out._data)
+        np.testing.assert_array_equal(cellgraph.grad(Net())(x).asnumpy(), [[2.0, -4.0, 6.0]])
+    finally:
+        communication.release()
+        cellgraph.reset_auto_parallel_context()
+
+
 def test_print_writes_the_numpy_text(backend, capsys):
     x = backend.from_host(np.array([1.5, -2.0], np.float32))
     assert backend.kernel("print")(x, 3, template=("x:", 0, "n =", 1)) == ()
