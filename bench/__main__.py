@@ -31,6 +31,19 @@ def limit_threads(threads: int) -> None:
         os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") + " " + flags).strip()
 
 
+def full_float32() -> None:
+    """The peers compute in float32 as cellgraph does (its GPU backends turn TF32 off, to give
+    MindSpore's numbers): JAX's matrix products and convolutions at "highest" precision, and
+    PyTorch's without TF32."""
+    os.environ.setdefault("JAX_DEFAULT_MATMUL_PRECISION", "highest")
+    try:
+        import torch
+    except ImportError:
+        return
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+
+
 def discover() -> list:
     """The workload modules, ordered by file name (w1_..., w2_..., ...)."""
     import bench
@@ -116,6 +129,7 @@ def main(argv=None) -> int:
         # JAX takes most of the GPU's memory at its first call unless told not to; PyTorch and
         # CuPy share the device in the same process
         os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+        full_float32()
     from bench.timing import set_clock
 
     set_clock(args.clock)

@@ -9,9 +9,10 @@ def find_gpu_backend() -> tuple[str | None, str]:
     try:
         import torch
 
-        if torch.cuda.is_available():
+        if torch.cuda.is_available() and _loads("torch_cuda", reasons):
             return "torch_cuda", ""
-        reasons.append("PyTorch is installed but sees no CUDA device")
+        if not torch.cuda.is_available():
+            reasons.append("PyTorch is installed but sees no CUDA device")
     except ImportError:
         reasons.append("PyTorch is not installed")
     except Exception as e:  # noqa: BLE001 - a broken install (no CUDA libraries) fails here
@@ -20,8 +21,10 @@ def find_gpu_backend() -> tuple[str | None, str]:
         import cupy
 
         if cupy.cuda.runtime.getDeviceCount() > 0:
-            return "cupy", ""
-        reasons.append("CuPy sees no CUDA device")
+            if _loads("cupy", reasons):
+                return "cupy", ""
+        else:
+            reasons.append("CuPy sees no CUDA device")
     except ImportError:
         reasons.append("CuPy is not installed")
     except Exception as e:  # noqa: BLE001 - CuPy's own errors when no driver is present
@@ -37,10 +40,23 @@ def _jax_sees_a_gpu(reasons: list) -> bool:
         import jax
 
         if jax.devices()[0].platform == "gpu":
-            return True
+            return _loads("jax", reasons)
         reasons.append("JAX sees no GPU")
     except ImportError:
         reasons.append("JAX is not installed")
     except Exception as e:  # noqa: BLE001 - a broken install (no CUDA plugin) fails here
         reasons.append(f"JAX cannot be initialised ({type(e).__name__})")
     return False
+
+
+def _loads(name: str, reasons: list) -> bool:
+    """Whether backend `name` loads (its other packages, such as array-api-compat, are there);
+    else say why not."""
+    from .backend import get_backend
+
+    try:
+        get_backend(name)
+        return True
+    except (ImportError, KeyError) as e:
+        reasons.append(f"the {name} backend cannot load ({e})")
+        return False

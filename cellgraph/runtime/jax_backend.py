@@ -24,6 +24,7 @@ numbers.
 """
 from __future__ import annotations
 
+import functools
 import threading
 import warnings
 
@@ -56,16 +57,28 @@ def make_backend(device) -> Backend:
         return from_host(np.asarray(value, dtype=dtype))
 
     kernels = with_host_fallbacks(kernel_table(), to_host, from_host)
+    kernels = {name: _full_float32(fn) for name, fn in kernels.items()}
 
     def compile_executable(compiled):
         found = dynamic_node(compiled.graph)
         if found is None:
-            return compile_graph(compiled.graph, kernels)
+            return _full_float32(compile_graph(compiled.graph, kernels))
         return _on_the_host(compiled, from_host, *found)
 
     return Backend("jax", jnp, kernels, to_host=to_host, from_host=from_host,
                    device="GPU" if device.platform == "gpu" else "CPU", asarray=asarray,
                    array_type=jax.Array, compile_graph=compile_executable)
+
+
+def _full_float32(fn):
+    """`fn` with float32 matrix products and convolutions in full float32. XLA's default on a
+    GPU is TF32 (a 10-bit mantissa), about 1e-3 off MindSpore's and NumPy's numbers; the
+    precision is part of `jax.jit`'s cache key, so the context covers tracing and running."""
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        with jax.default_matmul_precision("highest"):
+            return fn(*args, **kwargs)
+    return call
 
 
 _WARNED: set = set()  # the (graph, node line) pairs already reported

@@ -498,6 +498,7 @@ def test_gpu_target_picks_jax_when_it_is_the_one_that_sees_a_gpu(monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", None)
     monkeypatch.setitem(sys.modules, "cupy", None)
     monkeypatch.setitem(sys.modules, "jax", fake_jax)
+    monkeypatch.setattr(gpu, "_loads", lambda name, reasons: True)
     assert gpu.find_gpu_backend() == ("jax", "")
 
 
@@ -506,7 +507,26 @@ def test_gpu_target_picks_torch_cuda_when_torch_sees_a_device(monkeypatch):
     import torch
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(gpu, "_loads", lambda name, reasons: True)
     assert gpu.find_gpu_backend() == ("torch_cuda", "")
+
+
+@pytest.mark.skipif(not HAVE_TORCH, reason="PyTorch is not installed")
+def test_gpu_target_passes_over_a_backend_that_cannot_load(monkeypatch):
+    """PyTorch sees a device but its backend cannot load (array-api-compat missing): the next
+    library is tried, and the reason is given."""
+    import torch
+
+    def get_backend(name):
+        raise ImportError(f"{name} needs array-api-compat")
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setitem(sys.modules, "cupy", None)
+    monkeypatch.setitem(sys.modules, "jax", None)
+    monkeypatch.setattr(rb, "get_backend", get_backend)
+    assert gpu.find_gpu_backend() == (None, (
+        "no GPU backend is available (the torch_cuda backend cannot load (torch_cuda needs "
+        "array-api-compat); CuPy is not installed; JAX is not installed)"))
 
 
 def test_gpu_target_picks_cupy_when_torch_is_absent(monkeypatch):
@@ -520,6 +540,7 @@ def test_gpu_target_picks_cupy_when_torch_is_absent(monkeypatch):
     fake_cupy.cuda.runtime = FakeRuntime
     monkeypatch.setitem(sys.modules, "torch", None)
     monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
+    monkeypatch.setattr(gpu, "_loads", lambda name, reasons: True)
     assert gpu.find_gpu_backend() == ("cupy", "")
 
 
