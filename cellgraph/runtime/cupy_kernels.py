@@ -17,9 +17,11 @@ from .strided_kernels import bind_overrides
 
 
 def _cupy_erf(x):
+    """CuPy's erf, in the input's dtype (for float16 it computes and returns float64)."""
     import cupyx.scipy.special  # imported when an erf first runs on the GPU
 
-    return cupyx.scipy.special.erf(x)
+    out = cupyx.scipy.special.erf(x)
+    return out.astype(x.dtype) if out.dtype != x.dtype and x.dtype.kind == "f" else out
 
 
 def array_namespace(module):

@@ -273,17 +273,57 @@ def _tensor_scatter_sub(xp, x, indices, updates):
 
 
 def _scatter_with(ufunc: str):
-    """A scatter that combines each slice with its updates by `ufunc.at` (repeats compose)."""
+    """A scatter that combines each slice with its updates by `ufunc`, an index given several
+    times taking its updates in their order, as `ufunc.at` would: in rounds that each touch a
+    slice at most once, exact in every dtype (CuPy's `ufunc.at` computes float64 maxima,
+    minima, products and quotients in float32)."""
     def scatter(xp, x, indices, updates):
         out = xp.array(x, copy=True)
-        getattr(xp, ufunc).at(out, _coordinates(xp, indices), updates)
+        coords = [c.reshape(-1) for c in _coordinates(xp, indices)]
+        updates = updates.reshape((-1,) + tuple(updates.shape[indices.ndim - 1:]))
+        combine = getattr(xp, ufunc)
+        for chosen in _rounds(xp, coords, x.shape):
+            where = tuple(c[chosen] for c in coords)
+            out[where] = combine(out[where], updates[chosen])
         return out
     return scatter
+
+
+def _rounds(xp, coords: list, shape: tuple) -> list:
+    """Positions in the list of updates, by round: round r holds each slice's r-th update."""
+    count = int(coords[0].shape[0])
+    if count == 0:
+        return []
+    flat = xp.zeros(count, dtype=xp.int64)
+    for c, n in zip(coords, shape):
+        flat = flat * n + xp.remainder(c.astype(xp.int64), n)
+    # order by slice, then by position in the list (unique keys: no stable sort needed)
+    order = xp.argsort(flat * count + xp.arange(count, dtype=xp.int64))
+    ordered = flat[order]
+    rank = xp.empty(count, dtype=xp.int64)
+    rank[order] = xp.arange(count, dtype=xp.int64) - xp.searchsorted(ordered, ordered)
+    return [xp.nonzero(rank == r)[0] for r in range(int(rank.max()) + 1)]
 
 
 for _name, _ufunc in {"tensor_scatter_max": "maximum", "tensor_scatter_min": "minimum",
                       "tensor_scatter_mul": "multiply", "tensor_scatter_div": "divide"}.items():
     TABLE[_name] = _scatter_with(_ufunc)
+
+
+@kernel("nextafter")
+def _nextafter(xp, x, y):
+    """The next float after `x` towards `y`, by stepping its bits: exact for subnormals too
+    (CUDA's float32 nextafter flushes them to zero)."""
+    x, y = xp.broadcast_arrays(xp.asarray(x), xp.asarray(y))
+    x = x.copy()  # C-contiguous (broadcasting gives views), so that its bits can be viewed
+    ints = {2: xp.int16, 4: xp.int32, 8: xp.int64}[x.dtype.itemsize]
+    bits = x.view(ints)
+    step = xp.where((y > x) == (x > 0), 1, -1).astype(ints)
+    out = (bits + step).view(x.dtype)
+    tiny = xp.ones((), dtype=ints).view(x.dtype)  # the smallest subnormal
+    out = xp.where(x == 0, xp.where(y > 0, tiny, -tiny), out)
+    out = xp.where(x == y, y, out)
+    return xp.where(xp.isnan(x) | xp.isnan(y), xp.asarray(float("nan"), dtype=x.dtype), out)
 
 
 @kernel("tensor_scatter_elements")

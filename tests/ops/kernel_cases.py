@@ -55,6 +55,9 @@ class Case:
     params: dict = field(default_factory=dict)
     call: Callable | None = None  # the public op on Tensors; default: the primitive itself
     tol: dict | None = None  # instead of the dtype's tolerance (long float32 sums)
+    # results defined only up to a choice (the signs of singular vectors): maps a list of host
+    # results to one representative, applied to the kernel's results and the reference alike
+    canonical: Callable | None = None
 
     def __str__(self) -> str:
         def show(x):

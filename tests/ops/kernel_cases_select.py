@@ -217,6 +217,21 @@ def _solve_ref(a, rhs, adjoint=False):
     return np.linalg.inv(np.swapaxes(a, -1, -2) if adjoint else a) @ f64_of(rhs)
 
 
+
+def _svd_signs(results: list) -> list:
+    """(s, u, v) with each pair of singular vectors signed so that u_k's largest entry in
+    magnitude is positive: the one representative of the sign choice LAPACK and cuSOLVER make
+    differently."""
+    s, u, v = (np.asarray(r) for r in results)
+    k = min(u.shape[-1], v.shape[-1])
+    rows = np.argmax(np.abs(u[..., :k]), axis=-2)
+    signs = np.sign(np.take_along_axis(u[..., :k], rows[..., None, :], axis=-2))
+    signs[signs == 0] = 1
+    u, v = u.copy(), v.copy()
+    u[..., :k] *= signs
+    v[..., :k] *= signs
+    return [s, u, v]
+
 def _linalg_cases():
     hand = np.array([[4.0, 7.0], [2.0, 6.0]])  # det 10, inverse [[0.6, -0.7], [-0.2, 0.4]]
     inverse = [Case((hand,), lambda a, adjoint: np.array([[0.6, -0.7], [-0.2, 0.4]]), f64,
@@ -239,17 +254,18 @@ def _linalg_cases():
     solve = [Case((_well_conditioned(sa, d), arr(sb, d)), _solve_ref, d, {"adjoint": adj})
              for sa, sb, d, adj in [((3, 3), (3, 2), f64, False), ((2, 2, 2), (2, 2, 1), f32,
                                                                     True)]]
-    # diagonal-like matrices, whose singular vectors are signed permutations written by hand
+    # diagonal-like matrices, whose singular vectors are signed permutations written by hand;
+    # each pair (u_k, v_k) is defined up to one sign (LAPACK and cuSOLVER choose differently)
     svd = [Case((np.diag([3.0, 2.0]).astype(np.float32),), lambda a, full_matrices: (
                 np.array([3.0, 2.0]), np.eye(2), np.eye(2)), (f32, f32, f32),
-                {"full_matrices": False}),
+                {"full_matrices": False}, canonical=_svd_signs),
            Case((np.array([[3.0, 0], [0, 2], [0, 0]]),), lambda a, full_matrices: (
                np.array([3.0, 2.0]), np.eye(3, 2), np.eye(2)), (f64, f64, f64),
-                {"full_matrices": False}),
+                {"full_matrices": False}, canonical=_svd_signs),
            Case((np.array([[2.0, 0, 0], [0, 5, 0]]),), lambda a, full_matrices: (
                np.array([5.0, 2.0]), np.array([[0, 1.0], [1, 0]]),
                np.array([[0, 1.0], [1, 0], [0, 0]])), (f64, f64, f64),
-                {"full_matrices": False}, call=ops.svd)]
+                {"full_matrices": False}, call=ops.svd, canonical=_svd_signs)]
     # upper triangular inputs with a positive diagonal are their own R, with Q the identity
     qr = [Case((np.array([[2.0, 1.0], [0.0, 3.0]]),), lambda a, mode: (np.eye(2), a), (f64, f64),
                {"mode": "reduced"}, call=ops.qr),
