@@ -312,17 +312,23 @@ for _name, _ufunc in {"tensor_scatter_max": "maximum", "tensor_scatter_min": "mi
 
 @kernel("nextafter")
 def _nextafter(xp, x, y):
-    """The next float after `x` towards `y`, by stepping its bits: exact for subnormals too
-    (CUDA's float32 nextafter flushes them to zero)."""
+    """The next float after `x` towards `y`, by stepping its bits in integer arithmetic: exact
+    for subnormals too (CUDA's float32 nextafter flushes them to zero, and so does its float
+    arithmetic: no float operation touches the values here)."""
     x, y = xp.broadcast_arrays(xp.asarray(x), xp.asarray(y))
-    x = x.copy()  # C-contiguous (broadcasting gives views), so that its bits can be viewed
     ints = {2: xp.int16, 4: xp.int32, 8: xp.int64}[x.dtype.itemsize]
-    bits = x.view(ints)
-    step = xp.where((y > x) == (x > 0), 1, -1).astype(ints)
-    out = (bits + step).view(x.dtype)
-    tiny = xp.ones((), dtype=ints).view(x.dtype)  # the smallest subnormal
-    out = xp.where(x == 0, xp.where(y > 0, tiny, -tiny), out)
-    out = xp.where(x == y, y, out)
+    sign = xp.asarray(xp.iinfo(ints).min, dtype=ints)
+
+    def ordered(v):  # sign-magnitude bits as integers in the floats' order (-0 and +0 alike)
+        bits = v.copy().view(ints)  # a C-contiguous copy: broadcasting gives views
+        return xp.where(bits < 0, -(bits & ~sign), bits)
+
+    ox, oy = ordered(x), ordered(y)
+    step = ox + xp.where(oy > ox, 1, -1).astype(ints)
+    bits = xp.where(step < 0, (-step) | sign, step)
+    bits = xp.where((step == 0) & (ox < 0), sign, bits)  # from a negative subnormal: -0
+    out = bits.view(x.dtype)
+    out = xp.where(ox == oy, y, out)
     return xp.where(xp.isnan(x) | xp.isnan(y), xp.asarray(float("nan"), dtype=x.dtype), out)
 
 

@@ -191,6 +191,32 @@ def test_numpy_scalars_are_weak_operands(backend, name):
         assert _is_native(backend, out._data), f"{how} {name}: {type(out._data)} data"
 
 
+@pytest.mark.parametrize("np_dtype", [np.float16, np.float32, np.float64])
+def test_nextafter_override_matches_numpy_bit_for_bit(np_dtype):
+    """The array-module override (the numpy and cupy backends) steps bits in integer
+    arithmetic, so subnormals survive where a GPU flushes them: every pair of special values
+    (zeros of both signs, infinities, nan, the extremes, subnormals) and random pairs."""
+    from cellgraph.runtime.strided_kernels import TABLE
+
+    info = np.finfo(np_dtype)
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, info.max, -info.max,
+                         info.tiny, -info.tiny, info.smallest_subnormal,
+                         -info.smallest_subnormal, 3 * info.smallest_subnormal], np_dtype)
+    x, y = np.meshgrid(specials, specials)
+    rng = np.random.default_rng(0)
+    r = rng.standard_normal((2, 500)).astype(np_dtype)
+    for a, b in ((x, y), (r[0], r[1]), (r[0], r[0]), (specials, np_dtype(0))):
+        with np.errstate(over="ignore"):
+            got = TABLE["nextafter"](np, a, b)
+            # equal operands give y, as in C and MindSpore (NumPy's float16 gives x: -0 for
+            # nextafter(-0, 0))
+            want = np.where(a == b, b, np.nextafter(a, b)).astype(np_dtype)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        nan = np.isnan(want)
+        assert np.array_equal(np.isnan(got), nan)
+        assert np.array_equal(got[~nan].view(np.uint8), want[~nan].view(np.uint8))
+
+
 def test_erf_and_gelu_without_scipy_on_0d_inputs(monkeypatch):
     """scipy is optional: erf falls back to the math module, 0-d arrays included."""
     monkeypatch.setitem(sys.modules, "scipy.special", None)
