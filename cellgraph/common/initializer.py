@@ -2,8 +2,11 @@
 
 `initializer(init, shape, dtype)` returns a Tensor filled by `init`: an Initializer instance
 (`Normal(0.02)`, `HeUniform()`), its name (`"normal"`, `"zeros"`, `"xavier_uniform"`), a
-number, or a Tensor/array of the right shape. Random initializers draw from the global
-generator, so `cellgraph.set_seed(n)` makes them reproducible.
+number, or a Tensor/array of the right shape. Random initializers draw MindSpore's numbers:
+each takes one seed from NumPy's global generator and fills float32 values from MindSpore's
+Philox generator and transforms (common/_random_init.py), so after the same `set_seed(n)` (or
+`np.random.seed(n)`) a program starts from MindSpore's initial weights, and its later NumPy
+draws are MindSpore's too.
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Tensor
 
-from .seed import global_rng
+from . import _random_init
 
 __all__ = [
     "Constant",
@@ -78,35 +81,30 @@ def _assignment(arr: np.ndarray, num) -> np.ndarray:
     return arr
 
 
-def _random_init_rng() -> np.random.Generator:
-    """The generator one random initialization draws from: cellgraph's global one (what
-    `set_seed` seeds). As in MindSpore, each random initialization also takes one draw from
-    NumPy's global generator (MindSpore's seed for its own draw), so the rest of a program sees
-    NumPy's state as it would under MindSpore; the values themselves are not MindSpore's."""
-    np.random.randint(low=1, high=1 << 63, dtype=np.int64)
-    return global_rng()
+def _numpy_seed() -> int:
+    """The seed of one random initialization, as MindSpore takes it: one draw from NumPy's global
+    generator (what `set_seed` and `np.random.seed` seed). The values come from MindSpore's own
+    generator and transforms (common/_random_init.py): the same numbers as MindSpore's."""
+    return int(np.random.randint(low=1, high=1 << 63, dtype=np.int64))
 
 
 class Initializer:
-    """Base class. Built-in initializers define `generate(shape, rng)`, a float64 NumPy array
-    of `shape` (`random = False` for those that draw nothing); a user subclass may instead
-    override `_initialize(arr)`, MindSpore's protocol, filling `arr` in place (with
-    `_assignment`)."""
+    """Base class. Built-in initializers define `generate(shape)`, a NumPy array of `shape`
+    (the random ones float32, as MindSpore draws them); a user subclass may instead override
+    `_initialize(arr)`, MindSpore's protocol, filling `arr` in place (with `_assignment`)."""
 
-    random = True
     _kwargs = MappingProxyType({})  # (subclasses that never call Initializer.__init__)
 
     def __init__(self, **kwargs):
         self._kwargs = kwargs
         self._seed = None
 
-    def generate(self, shape: tuple, rng: np.random.Generator) -> np.ndarray:
-        raise NotImplementedError(f"{type(self).__name__}: define generate(shape, rng) or "
+    def generate(self, shape: tuple) -> np.ndarray:
+        raise NotImplementedError(f"{type(self).__name__}: define generate(shape) or "
                                   f"_initialize(arr)")
 
     def _initialize(self, arr: np.ndarray) -> None:
-        rng = _random_init_rng() if self.random else None
-        _assignment(arr, self.generate(arr.shape, rng))
+        _assignment(arr, self.generate(arr.shape))
 
     def __call__(self, arr: np.ndarray) -> None:
         """MindSpore's protocol: fill a NumPy array in place."""
@@ -122,14 +120,13 @@ class Initializer:
 
 
 class Constant(Initializer):
-    random = False
 
     def __init__(self, value):
         if isinstance(value, bool) or not isinstance(value, numbers.Number):
             raise DTypeError(f"Constant: `value` must be a number, got {type(value).__name__}")
         self.value = value
 
-    def generate(self, shape, rng):
+    def generate(self, shape):
         return np.full(shape, self.value, np.float64)
 
 
@@ -149,8 +146,8 @@ class Normal(Initializer):
     def __init__(self, sigma=0.01, mean=0.0):
         self.sigma, self.mean = float(sigma), float(mean)
 
-    def generate(self, shape, rng):
-        return rng.normal(self.mean, self.sigma, shape)
+    def generate(self, shape):
+        return _random_init.normal(_numpy_seed(), shape, self.mean, self.sigma)
 
 
 class Uniform(Initializer):
@@ -159,26 +156,21 @@ class Uniform(Initializer):
     def __init__(self, scale=0.07):
         self.scale = float(scale)
 
-    def generate(self, shape, rng):
-        return rng.uniform(-self.scale, self.scale, shape)
+    def generate(self, shape):
+        return _random_init.uniform(_numpy_seed(), shape, -self.scale, self.scale)
 
 
 class TruncatedNormal(Initializer):
-    """N(mean, sigma^2) redrawn until every value lies in [a, b]."""
+    """N(mean, sigma^2) cut to [a, b] (by the inverse CDF, as MindSpore draws it)."""
 
     def __init__(self, sigma=0.01, mean=0.0, a=-2.0, b=2.0):
         self.sigma, self.mean, self.a, self.b = float(sigma), float(mean), float(a), float(b)
         if not self.a < self.b:
             raise ArgumentValueError(f"TruncatedNormal: expected a < b, got a={a}, b={b}")
 
-    def generate(self, shape, rng):
-        out = rng.normal(self.mean, self.sigma, shape)
-        for _ in range(1000):
-            bad = (out < self.a) | (out > self.b)
-            if not bad.any():
-                return out
-            out[bad] = rng.normal(self.mean, self.sigma, int(bad.sum()))
-        return np.clip(out, self.a, self.b)
+    def generate(self, shape):
+        return _random_init.truncated_normal(_numpy_seed(), shape, self.a, self.b, self.mean,
+                                             self.sigma)
 
 
 class XavierUniform(Initializer):
@@ -187,10 +179,10 @@ class XavierUniform(Initializer):
     def __init__(self, gain=1):
         self.gain = float(gain)
 
-    def generate(self, shape, rng):
+    def generate(self, shape):
         fan_in, fan_out = compute_fans(shape)
         bound = self.gain * math.sqrt(6.0 / (fan_in + fan_out))
-        return rng.uniform(-bound, bound, shape)
+        return _random_init.uniform(_numpy_seed(), shape, -bound, bound)
 
 
 class XavierNormal(Initializer):
@@ -199,9 +191,10 @@ class XavierNormal(Initializer):
     def __init__(self, gain=1):
         self.gain = float(gain)
 
-    def generate(self, shape, rng):
+    def generate(self, shape):
         fan_in, fan_out = compute_fans(shape)
-        return rng.normal(0.0, self.gain * math.sqrt(2.0 / (fan_in + fan_out)), shape)
+        std = self.gain * math.sqrt(2.0 / float(fan_in + fan_out))
+        return _random_init.normal(_numpy_seed(), shape, 0.0, std)
 
 
 class _He(Initializer):
@@ -220,16 +213,16 @@ class _He(Initializer):
 class HeUniform(_He):
     """U(-b, b) with b = sqrt(3) * gain / sqrt(fan) (Kaiming uniform)."""
 
-    def generate(self, shape, rng):
+    def generate(self, shape):
         bound = math.sqrt(3.0) * self.std(shape)
-        return rng.uniform(-bound, bound, shape)
+        return _random_init.uniform(_numpy_seed(), shape, -bound, bound)
 
 
 class HeNormal(_He):
     """N(0, (gain / sqrt(fan))^2) (Kaiming normal)."""
 
-    def generate(self, shape, rng):
-        return rng.normal(0.0, self.std(shape), shape)
+    def generate(self, shape):
+        return _random_init.normal(_numpy_seed(), shape, 0.0, self.std(shape))
 
 
 class Orthogonal(Initializer):
@@ -239,24 +232,24 @@ class Orthogonal(Initializer):
     def __init__(self, gain=1.0):
         self.gain = float(gain)
 
-    def generate(self, shape, rng):
+    def generate(self, shape):
         if len(shape) < 2:
             raise ShapeError(f"Orthogonal: expected a shape of rank >= 2, got {tuple(shape)}")
         rows, cols = shape[0], int(np.prod(shape[1:]))
-        flat = rng.normal(0.0, 1.0, (max(rows, cols), min(rows, cols)))
+        flat = _random_init.normal(_numpy_seed(), (rows, cols), 0.0, 1.0)
+        if rows < cols:
+            flat = flat.T
         q, r = np.linalg.qr(flat)
         q *= np.sign(np.diag(r))
         if rows < cols:
             q = q.T
-        return self.gain * q[:rows, :cols].reshape(shape)
+        return (self.gain * q).reshape(shape)
 
 
 class Identity(Initializer):
     """The 2-D identity matrix (ones on the diagonal of a rectangular one)."""
 
-    random = False
-
-    def generate(self, shape, rng):
+    def generate(self, shape):
         if len(shape) != 2:
             raise ShapeError(f"Identity: expected a 2-D shape, got {tuple(shape)}")
         return np.eye(*shape)
@@ -273,17 +266,20 @@ class VarianceScaling(Initializer):
                                      f"{distribution!r}")
         self.scale, self.mode, self.distribution = float(scale), mode, distribution
 
-    def generate(self, shape, rng):
+    def generate(self, shape):
         fan_in, fan_out = compute_fans(shape)
         fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2}
         variance = self.scale / max(1.0, fan[self.mode])
         if self.distribution == "uniform":
             bound = math.sqrt(3.0 * variance)
-            return rng.uniform(-bound, bound, shape)
+            return _random_init.uniform(_numpy_seed(), shape, -bound, bound)
         if self.distribution == "untruncated_normal":
-            return rng.normal(0.0, math.sqrt(variance), shape)
+            return _random_init.normal(_numpy_seed(), shape, 0.0, math.sqrt(variance))
+        # MindSpore 2.10 tests for 'truncated_norm', never matches its own default
+        # 'truncated_normal' and draws uniformly; cellgraph draws what the name says, with
+        # MindSpore's generator: N(0, std) cut at +-2 std
         std = math.sqrt(variance) / 0.87962566103423978  # the std of N(0,1) cut at +-2
-        return TruncatedNormal(std, 0.0, -2 * std, 2 * std).generate(shape, rng)
+        return _random_init.truncated_normal(_numpy_seed(), shape, -2 * std, 2 * std, 0.0, std)
 
 
 _NAMES = {"zeros": Zero, "zero": Zero, "ones": One, "one": One, "normal": Normal,
@@ -336,6 +332,6 @@ def initializer(init, shape=None, dtype=dt.float32) -> Tensor:
     if not isinstance(init, Initializer):
         raise DTypeError(f"initializer: `init` must be an Initializer, a name, a number or a "
                          f"Tensor, got {type(init).__name__}")
-    arr = np.zeros(shape, dtype.np if dtype.np.kind in "fc" else np.float64)
-    init(arr)
-    return Tensor(arr.astype(dtype.np, copy=False), dtype)
+    # filled when its values are first asked for (init_data(), asnumpy(), a Parameter made of
+    # it), as MindSpore's initializer() defers it
+    return Tensor(shape=shape, dtype=dtype, init=init)

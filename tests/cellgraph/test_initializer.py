@@ -1,14 +1,18 @@
 """cellgraph.common.initializer: the distributions and their bounds, names, reproducibility
-from set_seed, and errors."""
+from set_seed, errors, and MindSpore's own initial values bit for bit."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import cellgraph
+import cellgraph as ms
 from cellgraph import Tensor, nn
+from cellgraph.common import _random_init
+from cellgraph.common import initializer as init_mod
 from cellgraph.common.initializer import (
     Constant,
     HeNormal,
@@ -86,8 +90,9 @@ def test_initializer_errors():
     with pytest.raises(ShapeError, match=r"the given Tensor has shape \(2, 2\), expected "
                                          r"\(3, 2\)"):
         initializer(Tensor(np.ones((2, 2))), (3, 2))
+    deferred = initializer(XavierUniform(), (5,))  # as in MindSpore, the values come later
     with pytest.raises(ShapeError, match="fan in and fan out need a shape of rank >= 2"):
-        initializer(XavierUniform(), (5,))
+        deferred.init_data()
     with pytest.raises(DTypeError, match="`init` must be an Initializer"):
         initializer([1, 2], (2,))
     with pytest.raises(ArgumentValueError, match="set_seed: `seed` must be >= 0"):
@@ -159,3 +164,51 @@ def test_user_initializer_fills_through_initialize_and_assignment():
     assert _assignment(scalar, 5.0) == 5.0
     with pytest.raises(TypeError, match="numpy.ndarray"):
         Ramp(1)([1, 2])
+
+
+# ----- MindSpore's numbers (tests/data/mindspore_random_init.npz, recorded from MindSpore 2.10 by
+# tools/oracle/make_random_init_fixtures.py) ---------------------------------------------------
+
+MS_RANDOM = np.load(Path(__file__).resolve().parents[1] / "data" / "mindspore_random_init.npz")
+MS_INITIALIZERS = [("normal", lambda: init_mod.Normal(0.02, 0.1), (3, 5), ms.float32),
+                   ("uniform", lambda: init_mod.Uniform(0.3), (4, 4), ms.float32),
+                   ("truncated_normal", lambda: init_mod.TruncatedNormal(0.5), (7,), ms.float32),
+                   ("xavier_uniform", init_mod.XavierUniform, (6, 3, 2, 2), ms.float32),
+                   ("xavier_normal", lambda: init_mod.XavierNormal(2.0), (5, 8), ms.float32),
+                   ("he_uniform", init_mod.HeUniform, (16, 4), ms.float32),
+                   ("he_normal", lambda: init_mod.HeNormal(mode="fan_out"), (3, 9), ms.float32),
+                   ("orthogonal", init_mod.Orthogonal, (3, 6), ms.float32),
+                   ("variance_scaling", lambda: init_mod.VarianceScaling(
+                       distribution="untruncated_normal"), (4, 5), ms.float32),
+                   ("normal_float64", init_mod.Normal, (2, 3), ms.float64)]
+
+
+def _same_bits(got: np.ndarray, want: np.ndarray, what: str) -> None:
+    assert got.dtype == want.dtype and got.shape == want.shape, what
+    assert np.array_equal(got.view(np.uint8), want.view(np.uint8)), what
+
+
+@pytest.mark.parametrize("key", [k for k in MS_RANDOM.files if k.startswith("raw_")])
+def test_generator_gives_mindspores_numbers_bit_for_bit(key):
+    """Philox4x32-10 and MindSpore's three transforms, over sizes MindSpore splits across
+    threads too."""
+    _, kind, seed, n = key.split("_")
+    seed, n = int(seed), int(n)
+    got = {"normal": lambda: _random_init.normal(seed, (n,), 0.1, 0.02),
+           "uniform": lambda: _random_init.uniform(seed, (n,), -0.3, 0.7),
+           "truncated": lambda: _random_init.truncated_normal(seed, (n,), -0.05, 0.3, 0.1, 0.2),
+           }[kind]()
+    _same_bits(got, MS_RANDOM[key], key)
+
+
+def test_initializers_and_default_layers_start_from_mindspores_values():
+    """After set_seed(1): every random initializer, the default parameters of Dense, Conv2d,
+    Embedding and LSTM, and NumPy's next draws, all as MindSpore 2.10 gives them."""
+    ms.set_seed(1)
+    for name, make, shape, dtype in MS_INITIALIZERS:
+        _same_bits(init_mod.initializer(make(), shape, dtype).asnumpy(), MS_RANDOM[name], name)
+    for label, cell in (("dense", nn.Dense(20, 30)), ("conv", nn.Conv2d(3, 8, 3)),
+                        ("embedding", nn.Embedding(50, 8)), ("lstm", nn.LSTM(4, 6))):
+        for p in cell.get_parameters():
+            _same_bits(p.asnumpy(), MS_RANDOM[f"{label}.{p.name}"], f"{label}.{p.name}")
+    _same_bits(np.random.rand(3), MS_RANDOM["numpy_after"], "NumPy's next draws")

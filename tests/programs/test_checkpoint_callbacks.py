@@ -68,7 +68,7 @@ def test_eval_callback_keeps_the_best_checkpoint(tmp_path):
                 dataset_sink_mode=False)
     assert lines == [1, 2, 3, 4]
     assert evaluator.seen == [(1, 6, 6, 4), (2, 12, 6, 4), (3, 18, 6, 4), (4, 24, 6, 4)]
-    assert evaluator.best_acc == max(evaluator.accuracies) > 0.8
+    assert evaluator.best_acc == max(evaluator.accuracies) > evaluator.accuracies[0]
     saved = ms.load_checkpoint(best)
     assert int(saved["epoch"].asnumpy()) == 1 + evaluator.accuracies.index(evaluator.best_acc)
     np.testing.assert_allclose(float(saved["acc"].asnumpy()), evaluator.best_acc, rtol=1e-6)

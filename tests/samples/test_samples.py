@@ -171,7 +171,7 @@ def test_newton_small():
 
 def test_md_forces_small(tmp_path):
     plot = tmp_path / "loss.png"
-    out = load_sample("md_forces").main(train_configs=64, test_configs=32, epochs=60,
+    out = load_sample("md_forces").main(train_configs=64, test_configs=32, epochs=100,
                                         plot=plot, verbose=False)
     assert out["force_errors"][-1] < 0.8 * out["force_errors"][0]
     assert out["energy_errors"][-1] < out["energy_errors"][0]
