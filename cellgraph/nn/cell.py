@@ -451,7 +451,14 @@ class Cell:
         return ""
 
     def __repr__(self) -> str:
-        children = [f"  ({name}): " + repr(c).replace("\n", "\n  ")
-                    for name, c in self._children()]
-        head = f"{type(self).__name__}<{self.extend_repr()}>"
-        return head + ("\n" + "\n".join(children) if children else "")
+        """MindSpore 2.10's form: `Name(extra)` on one line for a leaf, else the extra lines and
+        one `(name): child` line per child Cell, indented, inside `Name(` ... `)`."""
+        extra = self.extend_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({name}): " + repr(c).replace("\n", "\n  ")
+                       for name, c in self._children()]
+        lines = extra_lines + child_lines
+        if len(extra_lines) == 1 and not child_lines:
+            return f"{type(self).__name__}({extra_lines[0]})"
+        body = "\n  " + "\n  ".join(lines) + "\n" if lines else ""
+        return f"{type(self).__name__}({body})"

@@ -7,7 +7,7 @@ import numpy as np
 
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import TensorType
-from cellgraph.primitives.errors import DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.primitives.tensor_methods import TensorMethods
 
 from .backend import get_backend
@@ -34,6 +34,8 @@ class Tensor(TensorMethods):
     """An n-dimensional array on a backend. `Tensor(data, dtype=None)`; data is a list, a
     NumPy array, a scalar or another Tensor."""
 
+    __module__ = "cellgraph.common.tensor"  # its public path, as MindSpore's (printed, pickled)
+
     __slots__ = ("__weakref__", "_data", "_dtype")
     _is_tensor_class = True
 
@@ -41,19 +43,20 @@ class Tensor(TensorMethods):
         if input_data is None and shape is not None and not isinstance(shape, int) and any(
                 d is None or d == -1 for d in shape):
             return object.__new__(SignatureTensor)
+        init = kwargs.get("init", args[0] if args else None)
+        if cls is Tensor and input_data is None and None not in (shape, dtype, init):
+            return object.__new__(UninitializedTensor)
         return object.__new__(cls)
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False):
         if internal:  # fast path for results: input_data is already a backend array
             self._data, self._dtype = input_data, dtype
             return
+        if init is not None:  # with shape and dtype and no data, an UninitializedTensor
+            raise ArgumentValueError("Tensor: init, dtype and shape must have values at the same "
+                                     "time, and input_data must be None")
         if input_data is None and shape is not None:
             input_data = np.zeros(shape, (dt.as_dtype(dtype) if dtype else dt.float32).np)
-            if init is not None:  # an Initializer fills a NumPy array in place (its protocol)
-                if not callable(init):
-                    raise DTypeError(f"Tensor: `init` must be an Initializer such as Normal(), "
-                                     f"got {type(init).__name__} {init!r:.40}")
-                init(input_data)
         if isinstance(input_data, Tensor):
             input_data = input_data.asnumpy()
         if input_data is None:
@@ -67,19 +70,22 @@ class Tensor(TensorMethods):
 
     @staticmethod
     def from_numpy(array) -> Tensor:
-        """A Tensor holding `array`'s values and dtype."""
+        """A Tensor over `array` itself, as MindSpore's: on the CPU the two share memory, so a
+        later in-place change of the array shows in the Tensor (`Tensor(array)` copies)."""
         if not isinstance(array, np.ndarray):
             raise DTypeError(f"Tensor.from_numpy: expected a numpy.ndarray, got "
                              f"{type(array).__name__}")
-        return Tensor(array)
+        dtype = dt.from_numpy(array.dtype)
+        return Tensor._wrap(get_backend().from_host(array), dtype)
 
     def init_data(self, slice_index=None, shape=None, opt_shard_group=None) -> Tensor:
-        """The data is always materialised here (no lazy initialisation): returns self."""
+        """Fills a Tensor made with `init=` (see UninitializedTensor); others have their data
+        already: returns self."""
         return self
 
     @property
     def has_init(self) -> bool:
-        """Whether the data waits for init_data() (never: data is filled at creation)."""
+        """Whether the data waits for init_data() (a Tensor made with `init=`)."""
         return False
 
     @classmethod
@@ -208,6 +214,61 @@ class SignatureTensor(Tensor):
     __str__ = __repr__
 
 
+_DATA_SLOT = Tensor.__dict__["_data"]
+
+
+class UninitializedTensor(Tensor):
+    """`Tensor(shape=..., dtype=..., init=Normal())` (and what `initializer()` returns), as in
+    MindSpore: the initializer runs when `init_data()` or `asnumpy()` first asks for the values
+    (so its draw from NumPy's generator happens then too); until then the Tensor prints as
+    `<uninitialized>`, and an operation given it raises RuntimeError. Filling it turns it into
+    a plain Tensor in place."""
+
+    __slots__ = ()
+
+    def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False):
+        if not callable(init):
+            raise DTypeError(f"Tensor: `init` must be an Initializer such as Normal(), "
+                             f"got {type(init).__name__} {init!r:.40}")
+        shape = (shape,) if isinstance(shape, int) else tuple(int(d) for d in shape)
+        self._dtype = dt.as_dtype(dtype) if dtype is not None else dt.float32
+        _DATA_SLOT.__set__(self, (init, shape))
+
+    @property
+    def _data(self):
+        raise RuntimeError(f"The {self!r} is uninitialized. Maybe the Tensor is created by an "
+                           f"initializer: call Tensor.init_data() before using it")
+
+    @property
+    def shape(self) -> tuple:
+        return _DATA_SLOT.__get__(self)[1]
+
+    @property
+    def aval(self) -> TensorType:
+        return TensorType(self.shape, self._dtype)
+
+    @property
+    def has_init(self) -> bool:
+        return True
+
+    def init_data(self, slice_index=None, shape=None, opt_shard_group=None) -> Tensor:
+        init, full_shape = _DATA_SLOT.__get__(self)
+        host = np.zeros(full_shape, self._dtype.np)
+        init(host)  # an Initializer fills a NumPy array in place (its protocol)
+        self.__class__ = Tensor
+        self._data = get_backend().from_host(host)
+        return self
+
+    def asnumpy(self) -> np.ndarray:
+        return self.init_data().asnumpy()
+
+    def __repr__(self) -> str:
+        return (f"Tensor(shape={list(self.shape)}, dtype={self._dtype.label}, value=\n"
+                f"<uninitialized>)")
+
+    __str__ = __repr__
+
+
 def _host_index(index):
     if isinstance(index, tuple):
         return tuple(_host_index(i) for i in index)
@@ -216,6 +277,8 @@ def _host_index(index):
 
 class Parameter(Tensor):
     """A trainable (or frozen) tensor owned by a Cell; graphs read it as an input."""
+
+    __module__ = "cellgraph.common.parameter"
 
     __slots__ = ("_version", "layerwise_parallel", "name", "parallel_optimizer",
                  "requires_grad")

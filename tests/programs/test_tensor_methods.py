@@ -34,6 +34,17 @@ def test_from_numpy_and_norm():
     assert float(t.norm().asnumpy()) == pytest.approx(np.linalg.norm(M), rel=1e-6)
 
 
+def test_from_numpy_shares_the_array_and_tensor_copies_it():
+    """As in MindSpore: `Tensor.from_numpy(n)` sees later in-place changes of `n` (and keeps
+    its dtype, float64 here); `Tensor(n)` is a copy."""
+    n = np.ones(3)
+    shared, copied = Tensor.from_numpy(n), Tensor(n)
+    np.add(n, 1, out=n)
+    assert shared.dtype == ms.float64
+    np.testing.assert_array_equal(shared.asnumpy(), [2.0, 2.0, 2.0])
+    np.testing.assert_array_equal(copied.asnumpy(), [1.0, 1.0, 1.0])
+
+
 def test_methods_eagerly():
     t = Tensor(M)
     assert t.astype(ms.int32).dtype == ms.int32
@@ -97,3 +108,35 @@ def test_methods_inside_construct(mode):
     assert count == 5  # one row of z.T per example
     np.testing.assert_allclose(clipped.asnumpy(), np.clip(z, -1, 1).sum(1), rtol=1e-5,
                                atol=1e-6)
+
+
+def test_tensor_and_parameter_classes_print_and_pickle_at_their_public_paths():
+    """`type(t)` prints MindSpore's path with the package name changed (tutorials print it), and
+    pickling finds the classes there."""
+    import pickle
+
+    assert repr(Tensor) == "<class 'cellgraph.common.tensor.Tensor'>"
+    assert repr(ms.Parameter) == "<class 'cellgraph.common.parameter.Parameter'>"
+    p = pickle.loads(pickle.dumps(ms.Parameter(Tensor(M), name="w")))
+    assert type(p) is ms.Parameter and p.name == "w"
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(Tensor(M))).asnumpy(), M)
+
+
+def test_tensor_with_init_waits_for_init_data():
+    """As MindSpore: `Tensor(shape=, dtype=, init=)` (and initializer()) fill their values when
+    init_data() or asnumpy() asks; until then they print `<uninitialized>` and an operation
+    raises RuntimeError; init, shape and dtype come together."""
+    from cellgraph.common.initializer import One, initializer
+
+    t = Tensor(shape=(2, 2), dtype=ms.float32, init=One())
+    assert t.has_init and t.shape == (2, 2) and t.dtype == ms.float32
+    assert str(t) == "Tensor(shape=[2, 2], dtype=Float32, value=\n<uninitialized>)"
+    with pytest.raises(RuntimeError, match="is uninitialized.*init_data"):
+        ms.ops.add(t, 1)
+    assert t.init_data() is t and not t.has_init and type(t) is Tensor
+    np.testing.assert_array_equal((t + 1).asnumpy(), np.full((2, 2), 2.0))
+    np.testing.assert_array_equal(initializer("ones", (3,), ms.int32).asnumpy(), [1, 1, 1])
+    for kwargs in ({"input_data": [1.0], "init": One()}, {"init": One(), "dtype": ms.float32},
+                   {"init": One(), "shape": (2,)}):
+        with pytest.raises(ValueError, match="init, dtype and shape must have values"):
+            Tensor(**kwargs)
