@@ -1,0 +1,137 @@
+"""Runs one program for run_programs.py: `python program_harness.py PROGRAM.py` (a script), or
+`python program_harness.py PROGRAM.json` (a tutorial page: a list of code blocks, run in order
+in one namespace; a block that raises prints `-- block K raises TYPE`, TYPE the built-in
+exception class it derives from, and the next block runs, so that a page's deliberate errors
+are compared too), in the program's own folder, on MindSpore or on cellgraph (the program's
+text says which).
+
+Before the program starts: Python's and NumPy's global generators are seeded (0), and the
+folder holds a module `download` in place of the PyPI package the tutorials fetch their data
+with, which writes small synthetic datasets of the real ones' formats and shapes instead (the
+same bytes on both sides, from their own generator). A URL it has no synthetic data for raises,
+on both sides alike.
+"""
+import io
+import json
+import random
+import runpy
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+SIZES = {"train": 256, "test": 64}
+
+
+def _idx(array: np.ndarray) -> bytes:
+    """An IDX file (MNIST's format): magic with the dtype code and rank, sizes, then the data."""
+    header = bytes([0, 0, 0x08, array.ndim]) + b"".join(
+        int(n).to_bytes(4, "big") for n in array.shape)
+    return header + array.astype(np.uint8).tobytes()
+
+
+def mnist_files(rng: np.random.RandomState) -> dict:
+    files = {}
+    for split, prefix in (("train", "train"), ("test", "t10k")):
+        n = SIZES[split]
+        labels = rng.randint(0, 10, n).astype(np.uint8)
+        # images that depend on their label, so that training can learn something
+        images = rng.randint(0, 64, (n, 28, 28)).astype(np.uint8)
+        for i, label in enumerate(labels):
+            images[i, 2 + 2 * label:6 + 2 * label, 4:24] = 255
+        files[f"MNIST_Data/{split}/{prefix}-images-idx3-ubyte"] = _idx(images)
+        files[f"MNIST_Data/{split}/{prefix}-labels-idx1-ubyte"] = _idx(labels)
+    return files
+
+
+def cifar10_files(rng: np.random.RandomState) -> dict:
+    """CIFAR-10's binary version: records of one label byte and 3x32x32 pixel bytes."""
+    files = {}
+    names = [f"data_batch_{i}.bin" for i in range(1, 6)] + ["test_batch.bin"]
+    for name in names:
+        n = SIZES["test"] if name.startswith("test") else SIZES["train"] // 5
+        labels = rng.randint(0, 10, (n, 1)).astype(np.uint8)
+        pixels = rng.randint(0, 256, (n, 3072)).astype(np.uint8)
+        files[f"cifar-10-batches-bin/{name}"] = np.concatenate([labels, pixels], 1).tobytes()
+    classes = ("airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship",
+               "truck")
+    files["cifar-10-batches-bin/batches.meta.txt"] = "".join(f"{c}\n" for c in classes).encode()
+    return files
+
+
+SYNTHETIC = {"MNIST_Data.zip": mnist_files, "cifar-10-binary.tar.gz": cifar10_files}
+
+
+def download(url, path="./", kind="file", replace=False, **_):
+    """What the `download` package does for the tutorials' archives, with synthetic contents."""
+    name = url.rstrip("/").rsplit("/", 1)[-1]
+    if name not in SYNTHETIC:
+        raise RuntimeError(f"program_harness: no synthetic data for {url}")
+    files = SYNTHETIC[name](np.random.RandomState(1234))
+    root = Path(path)
+    if kind in ("zip", "tar", "tar.gz"):
+        for rel, data in files.items():
+            out = root / rel
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_bytes(data)
+        return str(root)
+    # kind="file": the archive itself
+    buffer = io.BytesIO()
+    if name.endswith(".zip"):
+        with zipfile.ZipFile(buffer, "w") as z:
+            for rel, data in files.items():
+                z.writestr(rel, data)
+    else:
+        with tarfile.open(fileobj=buffer, mode="w:gz") as t:
+            for rel, data in files.items():
+                info = tarfile.TarInfo(rel)
+                info.size = len(data)
+                t.addfile(info, io.BytesIO(data))
+    target = root / name if root.is_dir() or str(path).endswith("/") else root
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(buffer.getvalue())
+    return str(target)
+
+
+def _install_download_module():
+    module = type(sys)("download")
+    module.download = download
+    sys.modules["download"] = module
+
+
+def builtin_type(error: BaseException) -> str:
+    """The built-in exception class an exception derives from (cellgraph's errors subclass
+    the ones MindSpore raises)."""
+    return next(c for c in type(error).__mro__ if c.__module__ == "builtins").__name__
+
+
+def run_blocks(path: Path) -> None:
+    namespace = {"__name__": "__main__", "__file__": str(path)}
+    for k, block in enumerate(json.loads(path.read_text(encoding="utf-8")), 1):
+        # each block from a file of its own, so that its functions have source to compile
+        source = path.parent / f"block_{k:03d}.py"
+        source.write_text(block, encoding="utf-8")
+        try:
+            exec(compile(block, str(source), "exec"), namespace)  # noqa: S102 - the program
+        except Exception as error:  # noqa: BLE001 - compared, then the page goes on
+            sys.stdout.flush()
+            print(f"-- block {k} raises {builtin_type(error)}", flush=True)
+            print(f"-- block {k}: {type(error).__name__}: {str(error)[:300]}", file=sys.stderr)
+
+
+def main(program: str) -> None:
+    random.seed(0)
+    np.random.seed(0)
+    _install_download_module()
+    sys.argv = [program]
+    sys.path.insert(0, str(Path(program).resolve().parent))
+    if program.endswith(".json"):
+        run_blocks(Path(program))
+    else:
+        runpy.run_path(program, run_name="__main__")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,328 @@
+"""Run real programs (MindSpore's tutorials, the model zoos' scripts and tests) on MindSpore and
+on cellgraph, and compare what they print.
+
+    # the repositories, fetched as bare git dirs under one folder (owner+name/repo), e.g.
+    #   /work/.mirror/mindspore-ai+docs/repo
+    python tools/oracle/run_programs.py run --mirrors /work/.mirror \\
+        --ms-python .ms/bin/python --cg-python .venv/bin/python --out /tmp/programs.jsonl
+    python tools/oracle/run_programs.py report /tmp/programs.jsonl
+
+The list is programs.txt beside this file, one program a line: `owner/name path [key=value
+...]`. A program is
+* a tutorial page (`.md`: its ```python blocks in order; `.ipynb`: its code cells), run block
+  by block in one namespace, shell and magic lines (`!pip ...`, `%matplotlib`) left out; a
+  block that raises prints the built-in exception type it derives from and the page goes on,
+  so the errors a page shows on purpose are compared too;
+* a `.py` script, run in a copy of the folders that `tree=a,b` names (the zoo's package);
+* a zoo's test file (`pytest=1`), run with pytest in such a copy: the program counts as the
+  tests MindSpore passes in it.
+`path=a,b` adds folders of the copy to the module path. Nothing of the repositories enters the
+project: each program is written into a temporary folder twice, the second time with the word
+`mindspore` written `cellgraph`, and run there on each side under program_harness.py (seeded
+generators; the tutorials' dataset downloads replaced by synthetic data of the same format and
+shapes).
+
+A program counts when MindSpore runs it to the end (a page: with at most half its blocks
+raising). It passes on cellgraph when cellgraph runs it to the end and prints the same: the same text, with numbers equal within rel 1e-5 / abs 1e-6
+(1e-3 where the line says float16), integers and words exactly. Lines that report times,
+addresses or paths are left out of the comparison.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PROGRAMS = HERE / "programs.txt"
+sys.path.insert(0, str(HERE))
+from run_corpus import cause, coarse
+
+NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)\b")
+VOLATILE = re.compile(r"time|elapsed|0x[0-9a-f]+|/tmp/|\bs/step\b|\bms\b|seconds|cost|"
+                      r"\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|WARNING|\[WARN|UserWarning|warn\(",
+                      re.IGNORECASE)
+
+
+# ---------------------------------------------------------------- the list
+def load_list(path: Path) -> list[dict]:
+    entries = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        repo, rel, *options = line.split()
+        entry = {"repo": repo, "path": rel, "id": f"{repo}:{rel}"}
+        for option in options:
+            key, _, value = option.partition("=")
+            entry[key] = value
+        entries.append(entry)
+    return entries
+
+
+def git_dir(mirrors: Path, repo: str) -> Path:
+    return mirrors / repo.replace("/", "+") / "repo"
+
+
+def show(mirrors: Path, repo: str, rel: str) -> str:
+    return subprocess.run(["git", "--git-dir", str(git_dir(mirrors, repo)), "show",
+                           f"HEAD:{rel}"], check=True, stdout=subprocess.PIPE).stdout.decode(
+                               "utf-8", "replace")
+
+
+# ---------------------------------------------------------------- programs from pages
+FENCE = re.compile(r"^([ \t]*)```python[^\n]*\n(.*?)^[ \t]*```", re.MULTILINE | re.DOTALL)
+
+
+def _keep(line: str) -> bool:
+    stripped = line.strip()
+    return not stripped.startswith(("!", "%", "pip install"))
+
+
+def blocks_of(rel: str, text: str) -> list[str]:
+    """The code of a page: its python blocks (a .md) or code cells (a .ipynb), in order."""
+    if rel.endswith(".ipynb"):
+        cells = json.loads(text)["cells"]
+        blocks = ["".join(c["source"]) for c in cells if c.get("cell_type") == "code"]
+    else:
+        blocks = [textwrap.dedent(m.group(2)) for m in FENCE.finditer(text)]
+    return ["\n".join(ln for ln in b.splitlines() if _keep(ln)) + "\n" for b in blocks]
+
+
+# ---------------------------------------------------------------- running
+def renamed(text: str, package: str) -> str:
+    return text if package == "mindspore" else re.sub(r"\bmindspore\b", package, text)
+
+
+def write_tree(mirrors: Path, entry: dict, dest: Path, package: str) -> None:
+    """The folders `tree=` names, from the repository's HEAD, with .py files renamed."""
+    folders = [f for f in entry.get("tree", "").split(",") if f]
+    if not folders:
+        return
+    gd = str(git_dir(mirrors, entry["repo"]))
+    listing = subprocess.run(["git", "--git-dir", gd, "ls-tree", "-r", "-z", "HEAD", "--",
+                              *folders], check=True, stdout=subprocess.PIPE).stdout.decode()
+    for record in filter(None, listing.split("\0")):
+        meta, rel = record.split("\t", 1)
+        mode, kind, sha = meta.split()
+        if kind != "blob" or mode == "120000":
+            continue
+        data = subprocess.run(["git", "--git-dir", gd, "cat-file", "blob", sha], check=True,
+                              stdout=subprocess.PIPE).stdout
+        out = dest / rel
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if rel.endswith(".py"):
+            out.write_text(renamed(data.decode("utf-8", "replace"), package), encoding="utf-8")
+        else:
+            out.write_bytes(data)
+
+
+def run_side(python: str, package: str, mirrors: Path, entry: dict, timeout: float) -> dict:
+    with tempfile.TemporaryDirectory(prefix=f"prog_{package}_") as tmp:
+        work = Path(tmp)
+        write_tree(mirrors, entry, work, package)
+        env = dict(os.environ, PYTHONHASHSEED="0", OMP_NUM_THREADS="1", GLOG_v="3",
+                   PYTHONDONTWRITEBYTECODE="1", MPLBACKEND="Agg",
+                   PYTHONPATH=os.pathsep.join([str(work)] + [str(work / p) for p in
+                                                            entry.get("path", "").split(",")
+                                                            if p]))
+        blocks = 1
+        if entry.get("pytest"):
+            cmd = [python, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", entry["path"]]
+        else:
+            text = show(mirrors, entry["repo"], entry["path"])
+            if entry["path"].endswith((".md", ".ipynb")):
+                program = work / "program.json"
+                page = [renamed(b, package) for b in blocks_of(entry["path"], text)]
+                program.write_text(json.dumps(page), encoding="utf-8")
+                blocks = len(page)
+            else:
+                program = work / "program.py"
+                program.write_text(renamed(text, package), encoding="utf-8")
+            shutil.copyfile(HERE / "program_harness.py", work / "program_harness.py")
+            cmd = [python, str(work / "program_harness.py"), str(program)]
+        try:
+            proc = subprocess.run(cmd, cwd=work, env=env, capture_output=True,
+                                  timeout=timeout, check=False)
+            out, err, code = proc.stdout.decode("utf-8", "replace"), \
+                proc.stderr.decode("utf-8", "replace"), proc.returncode
+        except subprocess.TimeoutExpired as e:
+            out = (e.stdout or b"").decode("utf-8", "replace")
+            err, code = f"TimeoutError: more than {timeout:.0f} s", -1
+    return {"code": code, "out": out, "err": err[-4000:], "blocks": blocks}
+
+
+def last_error(err: str) -> tuple[str, str]:
+    """(exception type, message) of the last traceback in stderr."""
+    for line in reversed(err.strip().splitlines()):
+        m = re.match(r"^([\w.]+(?:Error|Exception|Exit|Interrupt)|TimeoutError)\b:?\s*(.*)",
+                     line.strip())
+        if m:
+            return m.group(1).rsplit(".", 1)[-1], m.group(2)
+    return "Failed", (err.strip().splitlines() or ["no message"])[-1][:200]
+
+
+def pytest_outcomes(out: str) -> dict:
+    found = {}
+    for m in re.finditer(r"^(PASSED|FAILED|ERROR|SKIPPED)\s+(\S+)", out, re.MULTILINE):
+        found[m.group(2)] = m.group(1)
+    return found
+
+
+def _compared(text: str, package: str) -> list[str]:
+    lines = []
+    for line in text.replace(package, "mindspore").splitlines():
+        if line.strip() and not VOLATILE.search(line):
+            lines.append(line.rstrip())
+    return lines
+
+
+def first_difference(ms_out: str, cg_out: str) -> str | None:
+    """None when the outputs agree (see the module docstring), else the first differing line."""
+    a, b = _compared(ms_out, "mindspore"), _compared(cg_out, "cellgraph")
+    for k, (x, y) in enumerate(zip(a, b)):
+        if NUMBER.sub(" N ", x).split() != NUMBER.sub(" N ", y).split():
+            return f"line {k + 1}: {x.strip()[:100]!r} vs {y.strip()[:100]!r}"
+        half = "float16" in x.lower()
+        for u, v in zip(NUMBER.findall(x), NUMBER.findall(y)):
+            if u == v:
+                continue
+            if not re.search(r"[.eEn]", u + v):
+                return f"line {k + 1}: {u} vs {v} in {x.strip()[:100]!r}"
+            fu, fv = float(u), float(v)
+            rtol, atol = (1e-3, 1e-3) if half else (1e-5, 1e-6)
+            if not abs(fu - fv) <= atol + rtol * abs(fu) and not (math.isnan(fu)
+                                                                  and math.isnan(fv)):
+                return f"line {k + 1}: {u} vs {v} in {x.strip()[:100]!r}"
+    if len(a) != len(b):
+        return f"{len(a)} lines vs {len(b)} lines"
+    return None
+
+
+def run_one(entry: dict, args) -> dict:
+    ms = run_side(args.ms_python, "mindspore", args.mirrors, entry, args.timeout)
+    raised = len(re.findall(r"^-- block \d+ raises", ms["out"], re.MULTILINE))
+    # a page counts when MindSpore runs it and at most half its blocks raise there
+    record = {"id": entry["id"], "source": entry["repo"],
+              "ms_ok": ms["code"] == 0 and 2 * raised <= ms["blocks"]}
+    if raised:
+        record["ms_blocks_raising"] = f"{raised} of {ms['blocks']}"
+    if not record["ms_ok"]:
+        record["ms_error"] = cause(*last_error(ms["err"])) if ms["code"] else "most blocks raise"
+        if not entry.get("pytest"):
+            return record
+    cg = run_side(args.cg_python, "cellgraph", args.mirrors, entry, args.timeout)
+    if entry.get("pytest"):
+        ms_tests, cg_tests = pytest_outcomes(ms["out"]), pytest_outcomes(cg["out"])
+        passed = [t for t, s in ms_tests.items() if s == "PASSED"]
+        failing = [t for t in passed if cg_tests.get(t) != "PASSED"]
+        record.update(ms_ok=bool(passed), tests=len(passed), cg_failing=failing[:20],
+                      cg_ok=bool(passed) and not failing)
+        if failing:
+            record["cg_error"] = cause(*last_error(cg["out"] + "\n" + cg["err"]))
+        return record
+    record["cg_ok"] = cg["code"] == 0
+    if not record["cg_ok"]:
+        record.update(cg_error=cause(*last_error(cg["err"])), cg_err=cg["err"][-3000:])
+        return record
+    diff = first_difference(ms["out"], cg["out"])
+    record["same_output"] = diff is None
+    if diff:
+        record.update(difference=diff, ms_out=ms["out"][-3000:], cg_out=cg["out"][-3000:])
+    return record
+
+
+def run(args) -> None:
+    # the programs run in folders of their own: the interpreters' paths must not be relative
+    args.ms_python, args.cg_python = map(os.path.abspath, (args.ms_python, args.cg_python))
+    entries = [e for e in load_list(Path(args.list))
+               if not args.filter or args.filter in e["id"]]
+    done = set()
+    if args.resume and Path(args.out).exists():
+        done = {json.loads(ln)["id"] for ln in Path(args.out).read_text().splitlines() if ln}
+    with open(args.out, "a", encoding="utf-8") as out:
+        for entry in entries:
+            if entry["id"] in done:
+                continue
+            record = run_one(entry, args)
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+            verdict = ("MindSpore fails" if not record["ms_ok"] else
+                       "same" if record.get("same_output") or (
+                           entry.get("pytest") and record.get("cg_ok")) else
+                       record.get("difference") or record.get("cg_error", "differs"))
+            print(f"{entry['id']}: {verdict}", flush=True)
+
+
+# ---------------------------------------------------------------- report
+def report(args) -> None:
+    rows = [json.loads(ln) for path in args.results
+            for ln in Path(path).read_text().splitlines() if ln.strip()]
+    per_source = collections.defaultdict(lambda: [0, 0, 0, 0])
+    causes = collections.defaultdict(list)
+    for r in rows:
+        s = per_source[r["source"]]
+        s[0] += 1
+        if not r["ms_ok"]:
+            continue
+        s[1] += 1
+        if r.get("cg_ok") and (r.get("same_output") or "tests" in r):
+            s[2] += 1
+        elif r.get("cg_ok"):
+            s[3] += 1
+            causes["output differs: " + r.get("difference", "")[:90]].append(r["id"])
+        else:
+            causes[r.get("cg_error", "?")].append(r["id"])
+    lines = ["source                        programs  ms-runs  cg-same  cg-runs-differs  rate"]
+    total = [0, 0, 0, 0]
+    for source, counts in sorted(per_source.items()):
+        total = [a + b for a, b in zip(total, counts)]
+        n, m, same, differs = counts
+        lines.append(f"{source:30s}{n:8d} {m:8d} {same:8d} {differs:16d}  "
+                     f"{100 * same / max(m, 1):5.1f}%")
+    n, m, same, differs = total
+    lines.append(f"{'all':30s}{n:8d} {m:8d} {same:8d} {differs:16d}  "
+                 f"{100 * same / max(m, 1):5.1f}%")
+    lines += ["", "divergences (programs MindSpore runs and cellgraph does not run alike):"]
+    classes = collections.defaultdict(list)
+    for text, ids in causes.items():
+        classes[coarse(text)].append((text, ids))
+    for text, members in sorted(classes.items(), key=lambda kv: -sum(len(i) for _, i in kv[1])):
+        ids = [i for _, group in members for i in group]
+        lines.append(f"{len(ids):4d}  {text}")
+        for i in ids[:3]:
+            lines.append(f"{'':8s}{i}")
+    print("\n".join(lines))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("run", help="run the programs on MindSpore and cellgraph")
+    p.add_argument("--mirrors", type=Path, required=True,
+                   help="folder of fetched bare git dirs, one per repository (owner+name/repo)")
+    p.add_argument("--ms-python", required=True, help="the oracle's interpreter (.ms/bin/python)")
+    p.add_argument("--cg-python", required=True, help="cellgraph's interpreter (.venv/bin/python)")
+    p.add_argument("--list", default=str(PROGRAMS), help="the programs (default: %(default)s)")
+    p.add_argument("-k", dest="filter", help="only programs whose id contains this")
+    p.add_argument("--timeout", type=float, default=600.0, help="seconds per program and side")
+    p.add_argument("--out", required=True, help="results, one JSON line per program")
+    p.add_argument("--resume", action="store_true", help="skip programs --out already holds")
+    p = sub.add_parser("report", help="rates per source and the divergences by cause")
+    p.add_argument("results", nargs="+")
+    args = ap.parse_args()
+    {"run": run, "report": report}[args.command](args)
+
+
+if __name__ == "__main__":
+    main()
