@@ -26,6 +26,15 @@ class PrimitiveClass:
     _init_names: tuple = ()
     _defaults: MappingProxyType = MappingProxyType({})
 
+    def __init_subclass__(cls, **kwargs):
+        """A class configured by `_init_names` shows them as its signature (`Flatten()` takes
+        none); one that writes its own `__init__` shows that."""
+        super().__init_subclass__(**kwargs)
+        if cls.__init__ is PrimitiveClass.__init__ and "__signature__" not in vars(cls):
+            cls.__signature__ = inspect.Signature([
+                inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=v)
+                for k, v in cls._defaults.items()])
+
     def __init__(self, *args, **kwargs):
         names = self._init_names
         if len(args) > len(names):
@@ -45,8 +54,13 @@ class PrimitiveClass:
         return type(self)._fn(*args, **kwargs, **self._attrs)
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={v!r}" for k, v in self._attrs.items())
+        inner = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
         return f"{type(self).__name__}({inner})"
+
+
+def _init(**defaults) -> tuple:
+    """A class's `__init__` argument names, in order, and their defaults (read-only)."""
+    return tuple(defaults), MappingProxyType(defaults)
 
 
 def define_class(name: str, fn, init: dict | None = None, module: str = __name__) -> type:

@@ -1,11 +1,10 @@
 """MindSpore's submodules of `ops.operations` (`from mindspore.ops.operations.math_ops import
-LpNorm`): `math_ops`, `array_ops` and `nn_ops`, each holding the primitive classes MindSpore
-files there. The classes are the ones of `ops.operations`; these modules only give them
-MindSpore's import paths, so a name that cellgraph lacks is simply absent."""
+LpNorm`): `math_ops`, `array_ops` and `nn_ops` define the classes composed of other operations;
+the classes MindSpore files there that are made elsewhere (from the primitives' declarations,
+or in `ops.operations`) join them here, so a name that cellgraph lacks is simply absent."""
 from __future__ import annotations
 
 from cellgraph import ops
-from cellgraph.ops.surface import _module
 from cellgraph.primitives.core import PRIMITIVES
 
 MATH_OPS = ["Abs", "Acos", "Acosh", "Add", "AddN", "Addcdiv", "Addcmul", "Angle", "ApproximateEqual", "Asin", "Asinh", "Atan", "Atan2", "Atanh", "BatchMatMul", "Betainc", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Bucketize", "Cdist", "Ceil", "Cholesky", "Complex", "Conj", "Cos", "Cosh", "Cross", "CumProd", "CumSum", "Cummax", "Cummin", "Digamma", "Div", "DivNoNan", "Eig", "Einsum", "Eps", "Equal", "Erf", "Erfc", "Erfinv", "Exp", "Expm1", "FFTWithSize", "Floor", "FloorDiv", "FloorMod", "Greater", "GreaterEqual", "Heaviside", "Hypot", "Igamma", "Imag", "Inv", "Invert", "IsClose", "IsFinite", "IsInf", "IsNan", "Lerp", "Less", "LessEqual", "Lgamma", "LinSpace", "Log", "Log1p", "LogMatrixDeterminant", "LogicalAnd", "LogicalNot", "LogicalOr", "LogicalXor", "Logit", "LpNorm", "MatMul", "MatrixDeterminant", "MatrixInverse", "MatrixSolve", "Maximum", "Median", "Minimum", "Mod", "Mul", "Neg", "NotEqual", "NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUClearFloatStatusV2", "NPUGetFloatStatus", "NPUGetFloatStatusV2", "Polygamma", "Pow", "Qr", "Real", "RealDiv", "Reciprocal", "ReduceAll", "ReduceAny", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceStd", "ReduceSum", "Round", "Rsqrt", "Sign", "Sin", "Sinc", "Sinh", "Sqrt", "STFT", "Square", "SquareSumAll", "SquaredDifference", "Sub", "Svd", "Tan", "Tanh", "Trace", "Trunc", "TruncateDiv", "TruncateMod", "Xdivy", "Xlogy", "Zeta"]
@@ -16,12 +15,14 @@ NN_OPS = ["AdaptiveAvgPool2D", "Adam", "AdamWeightDecay", "ApplyGradientDescent"
 
 
 def mount() -> None:
-    """Create `ops.operations.math_ops`, `.array_ops` and `.nn_ops` from the classes present."""
+    """Give `ops.operations.math_ops`, `.array_ops` and `.nn_ops` (which define the classes
+    composed of other operations) MindSpore's classes of theirs that are defined elsewhere
+    (derived from the primitives' declarations, or hand-written in `ops.operations`)."""
     operations = ops.operations
     for name, names in (("math_ops", MATH_OPS), ("array_ops", ARRAY_OPS), ("nn_ops", NN_OPS)):
+        module = getattr(operations, name)
         declared = [p.label for p in PRIMITIVES.values() if p.public and p.ops_module == name]
-        present = {n: getattr(operations, n) for n in (*names, *declared)
-                   if hasattr(operations, n)}
-        module = _module(f"{operations.__name__}.{name}",
-                         f"mindspore.ops.operations.{name}", present)
-        setattr(operations, name, module)
+        for n in (*names, *declared):
+            if hasattr(operations, n) and n not in vars(module):
+                setattr(module, n, getattr(operations, n))
+                module.__all__.append(n)

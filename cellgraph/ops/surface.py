@@ -13,8 +13,8 @@ import types
 from cellgraph import ops
 from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.ops import composite, functional, loss_functions
-from cellgraph.ops.composite_classes import function_class
 from cellgraph.primitives.errors import DTypeError
+from cellgraph.primitives.exports import function_class
 
 
 class _ConstexprFunction:
@@ -143,7 +143,7 @@ def _public(namespace) -> dict:
 
 def mount() -> None:
     """Add the names above to `ops` and `ops.functional`, and create `ops.composite` and
-    `ops.function` as importable modules."""
+    `ops.function.grad` as importable modules."""
     for name, value in SURFACE.items():
         if name not in _FUNCTIONAL_ONLY and not hasattr(ops, name):
             setattr(ops, name, value)
@@ -173,32 +173,15 @@ def mount() -> None:
     ops_auto_generate.mount()
 
 
-# MindSpore's ops.function.grad.grad_func: the differentiation functions.
-GRAD_FUNC_NAMES = ("grad", "value_and_grad", "get_grad", "jvp", "vjp", "linearize", "jet",
-                   "derivative", "jacfwd", "jacrev", "stop_gradient")
-
-
 def _mount_function_package() -> None:
-    """`ops.function` as a package, with MindSpore's `ops.function.grad.grad_func` under it
-    (the gradient functions and `custom_vjp`); `ops.function` itself holds every functional
-    operation, the gradient functions among them."""
-    from cellgraph.custom_vjp import custom_vjp
+    """MindSpore's `ops.function.grad` and `ops.function.grad.grad_func` (the gradient
+    functions and `custom_vjp`) as importable modules under the `ops.function` package; the
+    package's attribute `grad` stays the grad function (the submodule is reached by
+    `import`/`from ... import`, through sys.modules)."""
+    from cellgraph.ops.function._fallback import grad_functions
 
-    grad_names = {name: getattr(ops, name) for name in GRAD_FUNC_NAMES}
-    grad_names["custom_vjp"] = custom_vjp
+    grad_names = grad_functions()
     grad_func = _module("cellgraph.ops.function.grad.grad_func", "mindspore.ops.function.grad."
                         "grad_func: the differentiation functions", grad_names)
     grad = _module("cellgraph.ops.function.grad", "mindspore.ops.function.grad", grad_names)
     grad.__path__, grad.grad_func = [], grad_func
-    function = _module("cellgraph.ops.function", "mindspore.ops.function: the functional "
-                       "operations", {**_public(functional), **grad_names})
-    # A package, so that its submodules import; its attribute `grad` stays the grad function
-    # (the submodule is reached by `import`/`from ... import`, through sys.modules).
-    function.__path__ = []
-    ops.function = function
-    from cellgraph.ops.composite_attention import multi_head_attention_forward
-
-    function.nn_func = _module("cellgraph.ops.function.nn_func", "mindspore.ops.function."
-                               "nn_func: the neural-network functional operations",
-                               {**_public(functional),
-                                "multi_head_attention_forward": multi_head_attention_forward})

@@ -39,10 +39,17 @@ _define("Softmax", lambda x, axis=-1: F.softmax(x, axis[0] if isinstance(axis, t
         {"axis": -1})
 _define("LogSoftmax", lambda x, axis=-1: F.log_softmax(x, axis), {"axis": -1})
 
-from ..nn_classes import *
-from ..nn_classes import __all__ as _nn_all
+# MindSpore's modules of primitive classes; their classes are those of `ops.operations` too
+from . import array_ops, image_ops, math_ops, nn_ops, random_ops
+from .array_ops import *
+from .image_ops import *
+from .math_ops import *
+from .nn_ops import *
+from .random_ops import *
 
-__all__.extend([*_nn_all, "PrimitiveClass"])
+for _module in (array_ops, image_ops, math_ops, nn_ops, random_ops):
+    __all__.extend(_module.__all__)
+__all__.append("PrimitiveClass")
 
 from cellgraph.primitives.comm_ops import *  # the collectives: AllReduce, AllGather, ... and ReduceOp
 from cellgraph.primitives.comm_ops import __all__ as _comm_all

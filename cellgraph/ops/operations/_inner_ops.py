@@ -5,7 +5,7 @@ from __future__ import annotations
 from cellgraph.primitives.errors import ArgumentError, DTypeError, ShapeError
 
 from .. import functional as F
-from ..composite_named import is_tensor
+from ..function.array_func import is_tensor
 from . import ExtractImagePatches
 
 __all__ = ["DynamicBroadcastTo", "ExtractImagePatches", "SameTypeShape"]
