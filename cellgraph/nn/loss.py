@@ -8,7 +8,7 @@ import numbers
 
 from cellgraph.compiler.builder import Tracer
 from cellgraph.ops import functional as F
-from cellgraph.ops.function.nn_func import ctc_loss
+from cellgraph.ops.function.nn_func.loss import ctc_loss
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import fmt_shape

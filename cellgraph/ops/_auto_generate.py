@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from cellgraph import ops
 from cellgraph.ops.function.array_func import known, unique_consecutive_all
-from cellgraph.ops.function.nn_func import flash_attention_score_impl, grid_sampler_impl
+from cellgraph.ops.function.nn_func.attention import flash_attention_score_impl
+from cellgraph.ops.function.nn_func.image import grid_sampler_impl
 from cellgraph.ops.surface import _module
 from cellgraph.primitives.errors import UnsupportedError
 from cellgraph.primitives.exports import function_class

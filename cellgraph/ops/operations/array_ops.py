@@ -25,7 +25,8 @@ from cellgraph.ops.function.array_func import (
     unstack,
 )
 from cellgraph.ops.function.math_func import _range
-from cellgraph.ops.function.nn_func import _ints, _nearest, _patches, extract_patches
+from cellgraph.ops.function.nn_func.conv import _ints, _patches, extract_patches
+from cellgraph.ops.function.nn_func.image import _nearest
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of, normalize_axis

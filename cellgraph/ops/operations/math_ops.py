@@ -21,7 +21,7 @@ from cellgraph.ops.function.math_func import (
     std_mean,
     stft,
 )
-from cellgraph.ops.function.nn_func import _lp_norm
+from cellgraph.ops.function.nn_func.normalization import _lp_norm
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.exports import function_class

@@ -16,26 +16,22 @@ from cellgraph.ops.function.array_func import (
     apply_along,
     pad_pairs_mode,
 )
-from cellgraph.ops.function.nn_func import (
+from cellgraph.ops.function.nn_func.activation import elu, hardshrink, hardswish, softshrink
+from cellgraph.ops.function.nn_func.attention import _flash_attention_class
+from cellgraph.ops.function.nn_func.conv import (
     _TRANSPOSE_INIT,
     _conv2d_transpose_class,
     _conv3d_class,
+)
+from cellgraph.ops.function.nn_func.image import _linear, grid_sampler_impl
+from cellgraph.ops.function.nn_func.loss import (
     _ctc_loss_v2,
-    _flash_attention_class,
-    _linear,
-    _rms_norm,
-    _windows,
-    elu,
-    grid_sampler_impl,
-    hardshrink,
-    hardswish,
     l2_loss,
-    max_pool3d,
-    max_pool_with_indices,
     sigmoid_cross_entropy_with_logits,
     softmax_cross_entropy_with_logits,
-    softshrink,
 )
+from cellgraph.ops.function.nn_func.normalization import _rms_norm
+from cellgraph.ops.function.nn_func.pooling import _windows, max_pool3d, max_pool_with_indices
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import conv_ops as C
 from cellgraph.primitives import dtype as dt

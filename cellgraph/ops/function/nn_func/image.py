@@ -1,0 +1,236 @@
+"""Resizing and sampling: `interpolate` (one matmul per spatial axis with a constant
+interpolation matrix), `grid_sample` (the 2**d neighbours of each normalised grid position,
+gathered and mixed), `pixel_shuffle` and `pixel_unshuffle`."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from cellgraph.ops import functional as F
+from cellgraph.ops.function.array_func import apply_along
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import math_ops as M
+from cellgraph.primitives import rounding_ops as R
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.sort_ops import take_along_axis
+
+__all__ = ["grid_sample", "interpolate", "pixel_shuffle", "pixel_unshuffle"]
+
+
+def pixel_shuffle(input, upscale_factor):
+    """(..., C*r*r, H, W) -> (..., C, H*r, W*r)."""
+    r = int(upscale_factor)
+    *lead, c, h, w = abstract_of(input).shape
+    if c % (r * r):
+        raise ShapeError(f"pixel_shuffle: channels {c} are not divisible by {r}*{r}")
+    x = F.reshape(input, (-1, c // (r * r), r, r, h, w))
+    x = F.transpose(x, (0, 1, 4, 2, 5, 3))
+    return F.reshape(x, (*lead, c // (r * r), h * r, w * r))
+
+
+def pixel_unshuffle(input, downscale_factor):
+    """(..., C, H*r, W*r) -> (..., C*r*r, H, W)."""
+    r = int(downscale_factor)
+    *lead, c, h, w = abstract_of(input).shape
+    if h % r or w % r:
+        raise ShapeError(f"pixel_unshuffle: height {h} and width {w} must be divisible by {r}")
+    x = F.reshape(input, (-1, c, h // r, r, w // r, r))
+    x = F.transpose(x, (0, 1, 3, 5, 2, 4))
+    return F.reshape(x, (*lead, c * r * r, h // r, w // r))
+
+
+def _nearest(size_in: int, size_out: int, align_corners: bool) -> np.ndarray:
+    if align_corners and size_out > 1:
+        src = np.round(np.arange(size_out) * (size_in - 1) / (size_out - 1))
+    else:
+        src = np.floor(np.arange(size_out) * size_in / size_out)
+    matrix = np.zeros((size_out, size_in))
+    matrix[np.arange(size_out), np.minimum(src.astype(int), size_in - 1)] = 1.0
+    return matrix
+
+
+def _linear(size_in: int, size_out: int, align_corners: bool, half_pixel: bool) -> np.ndarray:
+    """Weights of linear interpolation: align_corners maps the end pixels onto each other;
+    half_pixel samples at pixel centres (PyTorch's default); otherwise src = i * in / out."""
+    i = np.arange(size_out, dtype=np.float64)
+    if align_corners:
+        src = i * (size_in - 1) / (size_out - 1) if size_out > 1 else np.zeros(size_out)
+    elif half_pixel:
+        src = np.maximum((i + 0.5) * size_in / size_out - 0.5, 0.0)
+    else:
+        src = i * size_in / size_out
+    low = np.minimum(np.floor(src).astype(int), size_in - 1)
+    high = np.minimum(low + 1, size_in - 1)
+    frac = src - low
+    matrix = np.zeros((size_out, size_in))
+    np.add.at(matrix, (np.arange(size_out), low), 1.0 - frac)
+    np.add.at(matrix, (np.arange(size_out), high), frac)
+    return matrix
+
+
+def _sizes(shape, size, scale_factor) -> tuple:
+    spatial = tuple(shape[2:])
+    if (size is None) == (scale_factor is None):
+        raise ArgumentValueError("interpolate: give exactly one of `size` and `scale_factor`")
+    if size is not None:
+        return tuple(size) if isinstance(size, (tuple, list)) else (size,) * len(spatial)
+    scale = scale_factor if isinstance(scale_factor, (tuple, list)) else (
+        scale_factor,) * len(spatial)
+    return tuple(int(np.floor(n * s)) for n, s in zip(spatial, scale))
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None):
+    """Resize the spatial axes (after N, C): "nearest", or "linear"/"bilinear"/"trilinear"
+    (pixel-centre sampling unless align_corners)."""
+    shape = abstract_of(input).shape
+    sizes = _sizes(shape, size, scale_factor)
+    for n, m in zip(shape[2:], sizes):
+        if n == 0 and m:  # nothing to sample from
+            if int(np.prod(shape[:2])):
+                raise ShapeError(f"interpolate: cannot resize an empty spatial axis of input "
+                                 f"shape {tuple(shape)} to size {m}")
+            return F.zeros(tuple(shape[:2]) + tuple(sizes), abstract_of(input).dtype)
+    if mode == "nearest":
+        if align_corners:
+            raise ArgumentValueError("interpolate: align_corners needs a linear mode")
+        matrices = [_nearest(n, m, False) for n, m in zip(shape[2:], sizes)]
+    elif mode in ("linear", "bilinear", "trilinear"):
+        matrices = [_linear(n, m, bool(align_corners), True) for n, m in zip(shape[2:], sizes)]
+    else:
+        raise ArgumentValueError(f"interpolate: `mode` must be 'nearest', 'linear', 'bilinear' "
+                                 f"or 'trilinear', got {mode!r}")
+    for axis, matrix in enumerate(matrices, 2):
+        input = apply_along(input, matrix, axis)
+    return input
+
+
+_MODES = ("bilinear", "nearest")
+
+
+_PADDING = ("zeros", "border", "reflection")
+
+
+def _unnormalize(coord, size: int, align_corners: bool):
+    """[-1, 1] -> pixel coordinates: the corner pixels' centres, or their outer edges."""
+    if align_corners:
+        return (coord + 1.0) * (0.5 * (size - 1))
+    return ((coord + 1.0) * size - 1.0) * 0.5
+
+
+def _reflect(coord, low: float, high: float):
+    """Fold `coord` back into [low, high] by repeated reflection at its ends."""
+    span = high - low
+    if span <= 0:
+        return coord * 0.0
+    dist = M.abs_(coord - low)
+    flips = R.floor(dist / span)
+    extra = dist - flips * span
+    even = M.equal(R.floor_mod(flips, 2.0), 0.0)
+    return M.select(even, extra + low, (span - extra) + low)
+
+
+def _clip(coord, size: int):
+    return M.minimum(M.maximum(coord, 0.0), float(size - 1))
+
+
+def _source_coord(coord, size: int, padding_mode: str, align_corners: bool):
+    coord = _unnormalize(coord, size, align_corners)
+    if padding_mode == "border":
+        return _clip(coord, size)
+    if padding_mode == "reflection":
+        if align_corners:
+            return _reflect(coord, 0.0, float(size - 1))
+        return _clip(_reflect(coord, -0.5, size - 0.5), size)
+    return coord
+
+
+def _gather(flat, index, channels: int):
+    """flat (N, C, P), index (N, Q) int -> (N, C, Q)."""
+    n, q = abstract_of(index).shape
+    index = F.broadcast_to(F.reshape(index, (n, 1, q)), (n, channels, q))
+    return take_along_axis(flat, index, axis=2)
+
+
+def _corner_read(flat, corner, sizes, channels: int, padding_mode: str):
+    """Values at integer coordinates `corner` (one float Tensor (N, Q) per spatial axis, in
+    input axis order), zero where a coordinate is out of range under 'zeros'."""
+    index, valid, stride = None, None, 1
+    for coord, size in zip(reversed(corner), reversed(sizes)):
+        inside = M.logical_and(M.greater_equal(coord, 0.0), M.less_equal(coord, size - 1.0))
+        valid = inside if valid is None else M.logical_and(valid, inside)
+        term = F.cast(_clip(coord, size), dt.int64) * stride
+        index = term if index is None else index + term
+        stride *= size
+    values = _gather(flat, index, channels)
+    if padding_mode == "zeros":
+        values = values * F.expand_dims(F.cast(valid, abstract_of(flat).dtype), 1)
+    return values
+
+
+def _check(input, grid, mode, padding_mode, align_corners) -> int:
+    x, g = abstract_of(input), abstract_of(grid)
+    d = len(x.shape) - 2
+    if d not in (2, 3):
+        raise ShapeError(f"grid_sample: expected a 4-D or 5-D input, got shape {x.shape}")
+    if len(g.shape) != d + 2 or g.shape[0] != x.shape[0] or g.shape[-1] != d:
+        raise ShapeError(f"grid_sample: expected a grid of shape (N, ..., {d}) with N = "
+                         f"{x.shape[0]} and rank {d + 2} for input shape {x.shape}, got "
+                         f"{g.shape}")
+    if not x.dtype.is_float or g.dtype != x.dtype:
+        raise DTypeError(f"grid_sample: expected float input and a grid of the same dtype, "
+                         f"got {x.dtype} and {g.dtype}")
+    if mode not in _MODES:
+        raise ArgumentValueError(f"grid_sample: `mode` must be one of {_MODES}, got {mode!r}")
+    if padding_mode not in _PADDING:
+        raise ArgumentValueError(f"grid_sample: `padding_mode` must be one of {_PADDING}, got "
+                                 f"{padding_mode!r}")
+    if not isinstance(align_corners, bool):
+        raise ArgumentValueError(f"grid_sample: `align_corners` must be a bool, got "
+                                 f"{align_corners!r}")
+    return d
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=False):
+    """out[n, :, *p] = input[n, :] sampled at grid[n, *p] (x, y[, z] in [-1, 1])."""
+    d = _check(input, grid, mode, padding_mode, align_corners)
+    shape = abstract_of(input).shape
+    n, channels, sizes = shape[0], shape[1], tuple(shape[2:])
+    out_sizes = tuple(abstract_of(grid).shape[1:-1])
+    q = int(np.prod(out_sizes))
+    flat = F.reshape(input, (n, channels, int(np.prod(sizes))))
+    points = F.reshape(grid, (n, q, d))
+    # grid's last axis is (x, y[, z]): the reverse of the input's spatial axis order
+    coords = [_source_coord(F.getitem(points, (slice(None), slice(None), d - 1 - axis)),
+                            sizes[axis], padding_mode, align_corners) for axis in range(d)]
+    if mode == "nearest":
+        out = _corner_read(flat, [R.round_(c) for c in coords], sizes, channels, padding_mode)
+    else:
+        out = linear_read(flat, coords, sizes, padding_mode)
+    return F.reshape(out, (n, channels) + out_sizes)
+
+
+def linear_read(flat, coords, sizes, padding_mode="zeros"):
+    """flat (N, C, P) read at fractional pixel coordinates (one (N, Q) Tensor per spatial
+    axis of `sizes`, in axis order), mixing the 2**d surrounding points -> (N, C, Q)."""
+    channels = abstract_of(flat).shape[1]
+    lows = [A.stop_gradient(R.floor(c)) for c in coords]
+    fracs = [c - low for c, low in zip(coords, lows)]
+    out = None
+    for corner in itertools.product((0, 1), repeat=len(coords)):
+        weight = None
+        for bit, frac in zip(corner, fracs):
+            w = frac if bit else 1.0 - frac
+            weight = w if weight is None else weight * w
+        term = _corner_read(flat, [low + bit for low, bit in zip(lows, corner)], sizes,
+                            channels, padding_mode) * F.expand_dims(weight, 1)
+        out = term if out is None else out + term
+    return out
+
+
+def grid_sampler_impl(input, grid, interpolation_mode="bilinear", padding_mode="zeros",
+                  align_corners=False):
+    return grid_sample(input, grid, interpolation_mode, padding_mode, align_corners)
