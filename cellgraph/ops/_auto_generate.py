@@ -14,6 +14,7 @@ from cellgraph import ops
 from cellgraph.ops.function.array_func import known, unique_consecutive_all
 from cellgraph.ops.function.nn_func.attention import flash_attention_score_impl
 from cellgraph.ops.function.nn_func.image import grid_sampler_impl
+from cellgraph.ops.function.nn_func.loss import checked_labels, nll_loss
 from cellgraph.ops.surface import _module
 from cellgraph.primitives.errors import UnsupportedError
 from cellgraph.primitives.exports import function_class
@@ -73,8 +74,6 @@ def _bce_with_logits(input, target, weight=None, posWeight=None, reduction="mean
 def _nllloss(logits, labels, weight, reduction="mean", ignore_index=-100):
     """NLLLoss's (loss, total_weight): total_weight sums the class weights of the targets
     that are not ignored, the divisor of the mean."""
-    from cellgraph.ops.loss_functions import checked_labels, nll_loss
-
     labels = checked_labels("NLLLoss", labels, logits.shape[1], ignore_index)
     loss = nll_loss(logits, labels, weight, ignore_index, reduction)
     kept = ops.cast(ops.not_equal(labels, ignore_index), weight.dtype)

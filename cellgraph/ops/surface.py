@@ -12,7 +12,7 @@ import types
 
 from cellgraph import ops
 from cellgraph.compiler.builder import Tracer, current_builder
-from cellgraph.ops import composite, functional, loss_functions
+from cellgraph.ops import composite, functional
 from cellgraph.primitives.errors import DTypeError
 from cellgraph.primitives.exports import function_class
 
@@ -112,7 +112,6 @@ SURFACE = {
     "tuple_len": tuple_len, "make_range": make_range,
     "Identity": Identity, "Shape": Shape, "DType": DType,
     "TensorShape": TensorShape, "Print": Print,
-    **{name: getattr(loss_functions, name) for name in loss_functions.__all__},
 }
 # F.scalar_add(2, 3) and friends: arithmetic on Python numbers, done when the graph is built.
 SCALAR_OPS = {"scalar_add": operator.add, "scalar_sub": operator.sub,

@@ -26,7 +26,11 @@ from cellgraph.ops.function.nn_func.conv import (
 from cellgraph.ops.function.nn_func.image import _linear, grid_sampler_impl
 from cellgraph.ops.function.nn_func.loss import (
     _ctc_loss_v2,
+    binary_cross_entropy,
+    checked_labels,
+    kl_div,
     l2_loss,
+    nll_loss,
     sigmoid_cross_entropy_with_logits,
     softmax_cross_entropy_with_logits,
 )
@@ -45,7 +49,47 @@ from cellgraph.primitives.exports import function_class
 from cellgraph.primitives.nn_functional import _ints, argmax, one_hot
 from cellgraph.primitives.random_ops import rand, rand_like
 
-__all__ = ["GELU", "AvgPool", "BatchNorm", "BiasAdd", "CTCLossV2", "Conv2D", "Conv2DBackpropInput", "Conv2DTranspose", "Conv3D", "Dropout", "Dropout2D", "Elu", "FlashAttentionScore", "Flatten", "GeLU", "GridSampler2D", "GridSampler3D", "HShrink", "HSwish", "KLDivLoss", "L2Loss", "L2Normalize", "LayerNorm", "MaxPool", "MaxPool3D", "MaxPoolWithIndices", "MaxPoolWithMask", "OneHot", "Pad", "PadV3", "ResizeBilinearV2", "RmsNorm", "SigmoidCrossEntropyWithLogits", "SoftShrink", "SoftmaxCrossEntropyWithLogits", "Softplus", "SparseSoftmaxCrossEntropyWithLogits"]
+__all__ = [
+    "GELU",
+    "AvgPool",
+    "BatchNorm",
+    "BiasAdd",
+    "BinaryCrossEntropy",
+    "CTCLossV2",
+    "Conv2D",
+    "Conv2DBackpropInput",
+    "Conv2DTranspose",
+    "Conv3D",
+    "Dropout",
+    "Dropout2D",
+    "Elu",
+    "FlashAttentionScore",
+    "Flatten",
+    "GeLU",
+    "GridSampler2D",
+    "GridSampler3D",
+    "HShrink",
+    "HSwish",
+    "KLDivLoss",
+    "L2Loss",
+    "L2Normalize",
+    "LayerNorm",
+    "MaxPool",
+    "MaxPool3D",
+    "MaxPoolWithIndices",
+    "MaxPoolWithMask",
+    "NLLLoss",
+    "OneHot",
+    "Pad",
+    "PadV3",
+    "ResizeBilinearV2",
+    "RmsNorm",
+    "SigmoidCrossEntropyWithLogits",
+    "SoftShrink",
+    "SoftmaxCrossEntropyWithLogits",
+    "Softplus",
+    "SparseSoftmaxCrossEntropyWithLogits",
+]
 
 
 class L2Normalize:
@@ -86,8 +130,6 @@ Dropout2D = define_class("Dropout2D", _dropout2d, {"keep_prob": 0.5}, module=__n
 
 
 def _kl_div_loss(logits, labels, reduction="mean"):
-    from cellgraph.ops.loss_functions import kl_div  # the user surface's; loaded by then
-
     return kl_div(logits, labels, reduction)
 
 
@@ -424,3 +466,28 @@ class BatchNorm(PrimitiveClass):
         new_mean = M.add(M.mul(mean, keep), M.mul(A.stop_gradient(batch_mean), self.momentum))
         new_var = M.add(M.mul(variance, keep), M.mul(unbiased, self.momentum))
         return y, batch_mean, batch_var, new_mean, new_var
+
+
+class BinaryCrossEntropy:
+    """`ops.BinaryCrossEntropy(reduction)(logits, labels, weight=None)` on probabilities."""
+
+    def __init__(self, reduction="mean"):
+        self.reduction = reduction
+
+    def __call__(self, logits, labels, weight=None):
+        return binary_cross_entropy(logits, labels, weight, self.reduction)
+
+
+class NLLLoss:
+    """`ops.NLLLoss(reduction, ignore_index)(logits, labels, weight)` -> (loss, total_weight),
+    total_weight being the summed class weights of the targets that count."""
+
+    def __init__(self, reduction="mean", ignore_index=-100):
+        self.reduction, self.ignore_index = reduction, ignore_index
+
+    def __call__(self, logits, labels, weight):
+        labels = checked_labels("NLLLoss", labels, logits.shape[1], self.ignore_index)
+        loss = nll_loss(logits, labels, weight, self.ignore_index, self.reduction)
+        counted = F.cast(F.not_equal(labels, self.ignore_index), weight.dtype)
+        safe = F.select(F.not_equal(labels, self.ignore_index), labels, F.zeros_like(labels))
+        return loss, F.reduce_sum(F.mul(F.gather(weight, safe, 0), counted))
