@@ -102,9 +102,6 @@ for _name, _value in list(globals().items()):
             and _name != "Tensor":
         setattr(operations, _name, _value)
 del _name, _value
-from cellgraph.ops import paths as _ops_paths
-
-_ops_paths.mount()  # ops.operations.math_ops, .array_ops, .nn_ops
 
 
 

@@ -11,13 +11,13 @@ own operations.
 from __future__ import annotations
 
 from cellgraph import ops
+from cellgraph.ops.derive import function_class
 from cellgraph.ops.function.array_func import known, unique_consecutive_all
 from cellgraph.ops.function.nn_func.attention import flash_attention_score_impl
 from cellgraph.ops.function.nn_func.image import grid_sampler_impl
 from cellgraph.ops.function.nn_func.loss import checked_labels, nll_loss
 from cellgraph.ops.surface import _module
 from cellgraph.primitives.errors import UnsupportedError
-from cellgraph.primitives.exports import function_class
 
 
 def _mint(name: str):

@@ -13,8 +13,10 @@ import types
 from cellgraph import ops
 from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.ops import composite, functional
+from cellgraph.ops.derive import PrimitiveClass
+from cellgraph.ops.function.array_func import dtype, identity, shape
+from cellgraph.ops.operations.array_ops import DType, Identity, Shape, TensorShape
 from cellgraph.primitives.errors import DTypeError
-from cellgraph.primitives.exports import function_class
 
 
 class _ConstexprFunction:
@@ -39,21 +41,6 @@ def constexpr(fn=None, *, get_instance=True, reuse_result=True, check=True):
     return _ConstexprFunction(fn)
 
 
-def identity(input):
-    """The input, unchanged (`ops.identity`, `ops.Identity()`)."""
-    return input
-
-
-def shape(input_x) -> tuple:
-    """The static shape of a Tensor, a tuple of ints (`ops.shape`, `F.shape`)."""
-    return tuple(input_x.shape)
-
-
-def dtype(input_x):
-    """The dtype of a Tensor (`F.dtype`)."""
-    return input_x.dtype
-
-
 def make_range(start=0, stop=None, step=1) -> tuple:
     """A tuple of ints like Python's range (`F.make_range(5)` is (0, 1, 2, 3, 4)), made when
     the graph is built."""
@@ -72,12 +59,7 @@ def tuple_len(data) -> int:
     return len(data)
 
 
-Identity = function_class("Identity", identity)
-Shape = function_class("Shape", shape)
-DType = function_class("DType", dtype)
-
-
-class Print:
+class Print(PrimitiveClass):
     """`ops.Print()(*values)`: inside a graph, an effectful node that prints every time the
     graph runs, constants included (unlike the built-in `print` of constants in construct,
     which prints once while compiling, as MindSpore's does); outside, it prints at once."""
@@ -92,16 +74,6 @@ class Print:
 
     def __repr__(self) -> str:
         return "Print()"
-
-
-def _tensor_shape(input_x):
-    """The shape as a 1-d int64 Tensor."""
-    from cellgraph.runtime.tensor import Tensor
-
-    return Tensor(list(input_x.shape), "int64")
-
-
-TensorShape = function_class("TensorShape", _tensor_shape)
 
 
 SURFACE = {

@@ -802,5 +802,27 @@ def tuple_to_array(input_x):
     return A.cast(np.asarray(input_x, kind), dtype=dt.from_numpy(kind))
 
 
+
+def identity(input):
+    """The input, unchanged (`ops.identity`, `ops.Identity()`)."""
+    return input
+
+
+def shape(input_x) -> tuple:
+    """The static shape of a Tensor, a tuple of ints (`ops.shape`, `F.shape`)."""
+    return tuple(input_x.shape)
+
+
+def dtype(input_x):
+    """The dtype of a Tensor (`F.dtype`)."""
+    return input_x.dtype
+
+
+def tensor_shape(input_x):
+    """The shape as a 1-d int64 Tensor."""
+    from cellgraph.runtime.tensor import Tensor
+
+    return Tensor(list(input_x.shape), "int64")
+
 # the functional operations defined elsewhere (the primitives, the other modules)
 __getattr__, __dir__ = functional_fallback(globals())

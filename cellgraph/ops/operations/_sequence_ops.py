@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 import operator
 
+from cellgraph.ops.derive import PrimitiveClass
+
 __all__ = ["InSequence", "ListAppend", "ListInsert", "ListToTensor", "SequenceAdd",
            "SequenceAddN", "SequenceCount", "SequenceIndex", "SequenceMax", "SequenceMin",
            "SequenceMul", "SequenceSlice", "SequenceZerosLike", "TupleToTensor", "list_equal",
@@ -19,7 +21,7 @@ __all__ = ["InSequence", "ListAppend", "ListInsert", "ListToTensor", "SequenceAd
            "tuple_greater_than", "tuple_le", "tuple_lt"]
 
 
-class _SequenceOp:
+class _SequenceOp(PrimitiveClass):
     def __repr__(self) -> str:
         return f"Prim[{type(self).__name__}]"
 

@@ -5,18 +5,29 @@ from __future__ import annotations
 
 import numpy as np
 
+from cellgraph.common.apply_ops import ScatterAdd, ScatterNdAdd, ScatterNdUpdate, ScatterUpdate
 from cellgraph.ops import functional as F
-from cellgraph.ops.derive import PrimitiveClass, _init, define_class
+from cellgraph.ops.derive import (
+    PrimitiveClass,
+    _init,
+    define_class,
+    function_class,
+    generate_classes,
+)
 from cellgraph.ops.function.array_func import (
     apply_along,
+    dtype,
     eye,
     flip,
     gather_elements,
+    identity,
     masked_fill,
     masked_scatter,
     rank,
     reverse_sequence,
     scalar_to_tensor,
+    shape,
+    tensor_shape,
     tuple_to_array,
     unsorted_segment_max,
     unsorted_segment_min,
@@ -31,13 +42,39 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of, normalize_axis
 from cellgraph.primitives.errors import ArgumentValueError, UnsupportedError
-from cellgraph.primitives.exports import function_class
 from cellgraph.primitives.nn_functional import argmax
 
-__all__ = ["ArgMaxWithValue", "ArgMinWithValue", "Argmax", "ExtractImagePatches", "Eye", "GatherD", "Im2Col", "MaskedFill", "MaskedScatter", "Ones", "Range", "Rank", "ResizeNearestNeighbor", "ReverseSequence", "ReverseV2", "ScalarToTensor", "Size", "Slice", "Split", "StridedSlice", "Tile", "TupleToArray", "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd", "UnsortedSegmentSum", "Unstack", "Zeros"]
+__all__ = ["ArgMaxWithValue", "ArgMinWithValue", "Argmax", "BroadcastTo", "Cast", "Concat",
+           "DType", "ExpandDims", "ExtractImagePatches", "Eye", "Fill", "Gather", "GatherD",
+           "Identity", "Im2Col", "MaskedFill", "MaskedScatter", "Ones", "Range", "Rank",
+           "Reshape", "ResizeNearestNeighbor", "ReverseSequence", "ReverseV2", "ScalarToTensor",
+           "ScatterAdd", "ScatterNdAdd", "ScatterNdUpdate", "ScatterUpdate", "Shape", "Size",
+           "Slice", "Split", "Squeeze", "Stack", "StridedSlice", "TensorShape", "Tile",
+           "Transpose", "TupleToArray", "UnsortedSegmentMax", "UnsortedSegmentMin",
+           "UnsortedSegmentProd", "UnsortedSegmentSum", "Unstack", "Zeros"]
+
+# the classes over one functional op, their static params keyword arguments of it
+Reshape = define_class("Reshape", F.reshape, module=__name__)
+Transpose = define_class("Transpose", F.transpose, module=__name__)
+Cast = define_class("Cast", F.cast, module=__name__)
+ExpandDims = define_class("ExpandDims", F.expand_dims, module=__name__)
+Fill = define_class("Fill", F.fill, module=__name__)
+Gather = define_class("Gather", F.gather, module=__name__)
+BroadcastTo = define_class("BroadcastTo", lambda x, shape: F.broadcast_to(x, shape),
+                           {"shape": None}, module=__name__)
+Squeeze = define_class("Squeeze", lambda x, axis=(): F.squeeze(x, axis), {"axis": ()},
+                       module=__name__)
+Concat = define_class("Concat", lambda x, axis=0: F.concat(x, axis), {"axis": 0},
+                      module=__name__)
+Stack = define_class("Stack", lambda x, axis=0: F.stack(x, axis), {"axis": 0}, module=__name__)
+Identity = function_class("Identity", identity)
+Shape = function_class("Shape", shape)
+DType = function_class("DType", dtype)
+TensorShape = function_class("TensorShape", tensor_shape)
 
 
-class _Creation:
+
+class _Creation(PrimitiveClass):
     def __init__(self, *args, **kwargs):
         pass
 
@@ -92,7 +129,7 @@ def _unstack(input_x, axis=0, num=None):
 Unstack = define_class("Unstack", _unstack, {"axis": 0, "num": None}, module=__name__)
 
 
-class ResizeNearestNeighbor:
+class ResizeNearestNeighbor(PrimitiveClass):
     """`ops.ResizeNearestNeighbor(size, align_corners)(x)` over (N, C, H, W)."""
 
     def __init__(self, size, align_corners=False, half_pixel_centers=False):
@@ -246,3 +283,7 @@ class Slice(PrimitiveClass):
 
     def __call__(self, x, begin, size):
         return NF.slice(x, begin, size)
+
+
+# the classes derived from the primitives' declarations that MindSpore files here
+generate_classes(globals())

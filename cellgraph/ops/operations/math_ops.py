@@ -3,7 +3,14 @@ is a composition (`ops.AddN()`, `ops.ReduceAll()`, `ops.Einsum(equation)`, ...),
 in `__init__` and applied in `__call__`."""
 from __future__ import annotations
 
-from cellgraph.ops.derive import PrimitiveClass, _init, define_class
+from cellgraph.ops import functional as F
+from cellgraph.ops.derive import (
+    PrimitiveClass,
+    _init,
+    define_class,
+    function_class,
+    generate_classes,
+)
 from cellgraph.ops.function.math_func import (
     addcmul,
     addn,
@@ -24,9 +31,52 @@ from cellgraph.ops.function.math_func import (
 from cellgraph.ops.function.nn_func.normalization import _lp_norm
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.exports import function_class
 
-__all__ = ["STFT", "AddN", "Addcmul", "Cdist", "Cross", "CumSum", "Einsum", "Eps", "IsFinite", "IsInf", "IsNan", "LinSpace", "Logit", "LpNorm", "ReduceAll", "ReduceAny", "ReduceProd", "ReduceStd"]
+__all__ = [
+    "STFT",
+    "AddN",
+    "Addcmul",
+    "BatchMatMul",
+    "Cdist",
+    "Cross",
+    "CumSum",
+    "Einsum",
+    "Eps",
+    "IsFinite",
+    "IsInf",
+    "IsNan",
+    "LinSpace",
+    "Logit",
+    "LpNorm",
+    "MatMul",
+    "ReduceAll",
+    "ReduceAny",
+    "ReduceMax",
+    "ReduceMean",
+    "ReduceMin",
+    "ReduceProd",
+    "ReduceStd",
+    "ReduceSum",
+]
+
+# the classes over one functional op, their static params keyword arguments of it
+MatMul = define_class("MatMul", F.mm, {"transpose_a": False, "transpose_b": False},
+                      module=__name__)
+BatchMatMul = define_class("BatchMatMul", F.batch_matmul,
+                           {"transpose_a": False, "transpose_b": False}, module=__name__)
+
+
+def _reduction_class(name: str, reduce) -> type:
+    """`ops.<name>(keep_dims=False)(x, axis=())`."""
+    return define_class(name, lambda x, axis=(), keep_dims=False: reduce(x, axis, keep_dims),
+                        {"keep_dims": False}, module=__name__)
+
+
+ReduceSum = _reduction_class("ReduceSum", F.reduce_sum)
+ReduceMean = _reduction_class("ReduceMean", F.reduce_mean)
+ReduceMax = _reduction_class("ReduceMax", F.reduce_max)
+ReduceMin = _reduction_class("ReduceMin", F.reduce_min)
+
 
 
 def _logit(x, eps=-1.0):
@@ -71,7 +121,7 @@ class Cross(PrimitiveClass):
         return cross(x1, x2, None if self.dim == -65530 else self.dim)
 
 
-class Einsum:
+class Einsum(PrimitiveClass):
     """`ops.Einsum(equation)(operands)`."""
 
     def __init__(self, equation):
@@ -139,3 +189,7 @@ class ReduceProd(PrimitiveClass):
 
     def __call__(self, x, axis=()):
         return NF.reduce_prod(x, axis, self.keep_dims)
+
+
+# the classes derived from the primitives' declarations that MindSpore files here
+generate_classes(globals())

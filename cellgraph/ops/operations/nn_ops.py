@@ -5,8 +5,21 @@ from __future__ import annotations
 
 import numbers
 
+from cellgraph.common.apply_ops import (
+    Adam,
+    AdamWeightDecay,
+    ApplyGradientDescent,
+    ApplyMomentum,
+    ApplyRMSProp,
+)
 from cellgraph.ops import functional as F
-from cellgraph.ops.derive import PrimitiveClass, _init, define_class
+from cellgraph.ops.derive import (
+    PrimitiveClass,
+    _init,
+    define_class,
+    function_class,
+    generate_classes,
+)
 from cellgraph.ops.function.array_func import (
     _check_tensor,
     _host_ints,
@@ -45,12 +58,16 @@ from cellgraph.primitives import norm_ops as N
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, fmt_shape, normalize_axis
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
-from cellgraph.primitives.exports import function_class
 from cellgraph.primitives.nn_functional import _ints, argmax, one_hot
 from cellgraph.primitives.random_ops import rand, rand_like
 
 __all__ = [
     "GELU",
+    "Adam",
+    "AdamWeightDecay",
+    "ApplyGradientDescent",
+    "ApplyMomentum",
+    "ApplyRMSProp",
     "AvgPool",
     "BatchNorm",
     "BiasAdd",
@@ -74,6 +91,7 @@ __all__ = [
     "L2Loss",
     "L2Normalize",
     "LayerNorm",
+    "LogSoftmax",
     "MaxPool",
     "MaxPool3D",
     "MaxPoolWithIndices",
@@ -86,13 +104,21 @@ __all__ = [
     "RmsNorm",
     "SigmoidCrossEntropyWithLogits",
     "SoftShrink",
+    "Softmax",
     "SoftmaxCrossEntropyWithLogits",
     "Softplus",
     "SparseSoftmaxCrossEntropyWithLogits",
 ]
 
+Softmax = define_class(
+    "Softmax", lambda x, axis=-1: F.softmax(x, axis[0] if isinstance(axis, tuple) else axis),
+    {"axis": -1}, module=__name__)
+LogSoftmax = define_class("LogSoftmax", lambda x, axis=-1: F.log_softmax(x, axis), {"axis": -1},
+                          module=__name__)
 
-class L2Normalize:
+
+
+class L2Normalize(PrimitiveClass):
     """`ops.L2Normalize(axis=0, epsilon=1e-4)(x)`: x / sqrt(max(sum(x^2), epsilon))."""
 
     def __init__(self, axis=0, epsilon=1e-4):
@@ -142,7 +168,7 @@ SoftShrink = define_class("SoftShrink", softshrink, {"lambd": 0.5}, module=__nam
 HShrink = define_class("HShrink", hardshrink, {"lambd": 0.5}, module=__name__)
 
 
-class ResizeBilinearV2:
+class ResizeBilinearV2(PrimitiveClass):
     """`ops.ResizeBilinearV2(align_corners, half_pixel_centers)(x, size)` over (N, C, H, W)."""
 
     def __init__(self, align_corners=False, half_pixel_centers=False):
@@ -156,7 +182,7 @@ class ResizeBilinearV2:
         return x
 
 
-class PadV3:
+class PadV3(PrimitiveClass):
     """`ops.PadV3(mode="constant", paddings_contiguous=True)(x, paddings, constant_value=None)`.
 
     `paddings` pairs run from the last axis backwards; contiguous: (begin0, end0, begin1, end1,
@@ -190,7 +216,7 @@ class PadV3:
         return f"PadV3(mode={self.mode!r}, paddings_contiguous={self.paddings_contiguous})"
 
 
-class _MaxPoolClass:
+class _MaxPoolClass(PrimitiveClass):
     OP = ""
 
     def __init__(self, kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False,
@@ -293,7 +319,7 @@ SoftmaxCrossEntropyWithLogits = function_class(
     "`ops.SoftmaxCrossEntropyWithLogits()(logits, labels)` -> (loss (N,), backprop (N, C)).")
 
 
-class SparseSoftmaxCrossEntropyWithLogits:
+class SparseSoftmaxCrossEntropyWithLogits(PrimitiveClass):
     """Mean cross entropy of logits (N, C) at class indices (N,); with `is_grad=True`, its
     gradient with respect to the logits instead."""
 
@@ -468,7 +494,7 @@ class BatchNorm(PrimitiveClass):
         return y, batch_mean, batch_var, new_mean, new_var
 
 
-class BinaryCrossEntropy:
+class BinaryCrossEntropy(PrimitiveClass):
     """`ops.BinaryCrossEntropy(reduction)(logits, labels, weight=None)` on probabilities."""
 
     def __init__(self, reduction="mean"):
@@ -478,7 +504,7 @@ class BinaryCrossEntropy:
         return binary_cross_entropy(logits, labels, weight, self.reduction)
 
 
-class NLLLoss:
+class NLLLoss(PrimitiveClass):
     """`ops.NLLLoss(reduction, ignore_index)(logits, labels, weight)` -> (loss, total_weight),
     total_weight being the summed class weights of the targets that count."""
 
@@ -491,3 +517,7 @@ class NLLLoss:
         counted = F.cast(F.not_equal(labels, self.ignore_index), weight.dtype)
         safe = F.select(F.not_equal(labels, self.ignore_index), labels, F.zeros_like(labels))
         return loss, F.reduce_sum(F.mul(F.gather(weight, safe, 0), counted))
+
+
+# the classes derived from the primitives' declarations that MindSpore files here
+generate_classes(globals())

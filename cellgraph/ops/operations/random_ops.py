@@ -11,7 +11,7 @@ from cellgraph.primitives.random_ops import op_seeds
 __all__ = ["StandardNormal", "UniformInt"]
 
 
-class StandardNormal:
+class StandardNormal(PrimitiveClass):
     """`ops.StandardNormal(seed=0, seed2=0)(shape)`."""
 
     def __init__(self, seed=0, seed2=0):
