@@ -26,6 +26,14 @@ def _functional_names() -> dict:
             if not k.startswith("_") and not isinstance(v, types.ModuleType)}
 
 
+def _functional_value(name: str):
+    """`ops.functional.<name>`, or None where it has none (or only a module of that name)."""
+    from cellgraph.ops import functional
+
+    value = vars(functional).get(name)
+    return None if isinstance(value, types.ModuleType) else value
+
+
 def functional_fallback(namespace: dict, grad: bool = False):
     """(`__getattr__`, `__dir__`) for a module whose globals are `namespace`: a public name it
     does not define is `ops.functional`'s (with `grad`, first the gradient functions')."""
@@ -37,7 +45,10 @@ def functional_fallback(namespace: dict, grad: bool = False):
     def __getattr__(name: str):
         if name == "__all__":
             return sorted(names())
-        value = names().get(name) if not name.startswith("_") else None
+        value = None
+        if not name.startswith("_"):
+            value = grad_functions()[name] if grad and name in GRAD_FUNC_NAMES else \
+                _functional_value(name)
         if value is None:
             raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
         return value
