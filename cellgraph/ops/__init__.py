@@ -5,7 +5,6 @@ the transforms (`GradOperation`, `grad`, `jvp`, `vjp`, `vmap`, ...). The primiti
 are the core's (cellgraph.primitives), which never imports this package.
 """
 from cellgraph._lazy import lazy_names as _lazy_names
-from cellgraph.primitives.exports import FunctionClass  # noqa: F401
 
 # Names composed of other operations come first, so that a primitive of the same name imported
 # below replaces the composition.
