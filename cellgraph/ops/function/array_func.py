@@ -28,7 +28,15 @@ from cellgraph.primitives.dynamic_ops import bincount, nonzero
 from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import _ints, argmax, cumsum, one_hot, pad_pairs
 
-__all__ = ["aminmax", "apply_along", "arange", "argwhere", "chunk", "diag", "diagonal", "eye", "flatten", "flip", "fliplr", "flipud", "full_like", "gather_d", "gather_elements", "hstack", "index_fill", "index_select", "is_tensor", "masked_fill", "masked_scatter", "matrix_band_part", "matrix_diag", "max", "meshgrid", "min", "moveaxis", "movedim", "narrow", "pad", "permute", "rank", "repeat_elements", "repeat_interleave", "reverse_sequence", "roll", "rot90", "scalar_to_tensor", "size", "swapaxes", "swapdims", "t", "take", "tensor_split", "tril", "triu", "tuple_to_array", "unbind", "unique_consecutive", "unsorted_segment_max", "unsorted_segment_min", "unsorted_segment_prod", "unsorted_segment_sum", "unsqueeze", "unstack", "vstack"]
+__all__ = ["aminmax", "apply_along", "arange", "argwhere", "chunk", "diag", "diagonal", "eye",
+           "flatten", "flip", "fliplr", "flipud", "full_like", "gather_d", "gather_elements",
+           "hstack", "index_fill", "index_select", "is_tensor", "masked_fill", "masked_scatter",
+           "matrix_band_part", "matrix_diag", "max", "meshgrid", "min", "moveaxis", "movedim",
+           "narrow", "pad", "permute", "rank", "repeat_elements", "repeat_interleave",
+           "reverse_sequence", "roll", "rot90", "scalar_to_tensor", "size", "swapaxes", "swapdims",
+           "t", "take", "tensor_split", "tril", "triu", "tuple_to_array", "unbind",
+           "unique_consecutive", "unsorted_segment_max", "unsorted_segment_min",
+           "unsorted_segment_prod", "unsorted_segment_sum", "unsqueeze", "unstack", "vstack"]
 
 
 def _const(values: np.ndarray, dtype):
@@ -550,7 +558,8 @@ def pad_axis_by_index(x, axis: int, before: int, after: int, mode: str, op: str 
     if builtins.max(before, after) > limit:
         raise ArgumentValueError(f"{op}: padding ({before}, {after}) of axis {axis} must be at "
                                  f"most {limit} for an axis of size {size} in mode {mode!r}")
-    index = np.pad(np.arange(size), (builtins.max(before, 0), builtins.max(after, 0)), INDEX_MODES[mode])
+    index = np.pad(np.arange(size), (builtins.max(before, 0), builtins.max(after, 0)),
+                   INDEX_MODES[mode])
     index = index[builtins.max(-before, 0):len(index) - builtins.max(-after, 0)]
     return A.gather(x, index.astype(np.int64), axis=axis)
 
@@ -800,7 +809,6 @@ def tuple_to_array(input_x):
     """A 1-D tensor from a tuple of Python numbers (float32 if any is a float, else int64)."""
     kind = np.float32 if np.asarray(input_x).dtype.kind == "f" else np.int64
     return A.cast(np.asarray(input_x, kind), dtype=dt.from_numpy(kind))
-
 
 
 def identity(input):

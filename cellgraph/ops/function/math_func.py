@@ -40,7 +40,15 @@ from cellgraph.primitives.core import abstract_of, normalize_axis, tensor_axis
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import reduce_prod
 
-__all__ = ["addcmul", "addmm", "addn", "all", "any", "baddbmm", "batch_dot", "block_diag", "bmm", "cartesian_prod", "cdist", "combinations", "cosine_similarity", "count_nonzero", "cross", "cumprod", "deg2rad", "diag_embed", "diff", "einsum", "eps", "exp2", "float_power", "fmod", "frac", "hann_window", "heaviside", "histc", "hypot", "inner", "isclose", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "kron", "lerp", "linspace", "logaddexp", "logcumsumexp", "logical_xor", "logit", "logsumexp", "nan_to_num", "nansum", "norm", "outer", "pows", "rad2deg", "remainder", "sgn", "signbit", "std", "std_mean", "stft", "tensor_dot", "trace", "tril_indices", "triu_indices", "var", "var_mean", "vector_norm", "xlogy"]
+__all__ = ["addcmul", "addmm", "addn", "all", "any", "baddbmm", "batch_dot", "block_diag", "bmm",
+           "cartesian_prod", "cdist", "combinations", "cosine_similarity", "count_nonzero",
+           "cross", "cumprod", "deg2rad", "diag_embed", "diff", "einsum", "eps", "exp2",
+           "float_power", "fmod", "frac", "hann_window", "heaviside", "histc", "hypot", "inner",
+           "isclose", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "kron", "lerp",
+           "linspace", "logaddexp", "logcumsumexp", "logical_xor", "logit", "logsumexp",
+           "nan_to_num", "nansum", "norm", "outer", "pows", "rad2deg", "remainder", "sgn",
+           "signbit", "std", "std_mean", "stft", "tensor_dot", "trace", "tril_indices",
+           "triu_indices", "var", "var_mean", "vector_norm", "xlogy"]
 
 
 def linspace(start, end, steps):

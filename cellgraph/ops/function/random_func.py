@@ -15,7 +15,8 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 from cellgraph.primitives.nn_functional import clip_by_value, cumsum
 from cellgraph.primitives.random_ops import draw_uniform, op_seed, op_seeds, rand, rand_like
 
-__all__ = ["bernoulli", "multinomial", "normal", "randint", "randn", "randn_like", "standard_normal", "uniform"]
+__all__ = ["bernoulli", "multinomial", "normal", "randint", "randn", "randn_like",
+           "standard_normal", "uniform"]
 
 
 def multinomial(input, num_samples, replacement=True, seed=None):

@@ -13,12 +13,12 @@ import operator
 
 from cellgraph.ops.derive import PrimitiveClass
 
-__all__ = ["InSequence", "ListAppend", "ListInsert", "ListToTensor", "SequenceAdd",
-           "SequenceAddN", "SequenceCount", "SequenceIndex", "SequenceMax", "SequenceMin",
-           "SequenceMul", "SequenceSlice", "SequenceZerosLike", "TupleToTensor", "list_equal",
+__all__ = ["InSequence", "ListAppend", "ListInsert", "ListToTensor", "SequenceAdd", "SequenceAddN",
+           "SequenceCount", "SequenceIndex", "SequenceMax", "SequenceMin", "SequenceMul",
+           "SequenceSlice", "SequenceZerosLike", "TupleToTensor", "list_equal",
            "list_greater_equal", "list_greater_than", "list_le", "list_lt", "make_range",
-           "sequence_len", "shape_mul", "tuple_equal", "tuple_greater_equal",
-           "tuple_greater_than", "tuple_le", "tuple_lt"]
+           "sequence_len", "shape_mul", "tuple_equal", "tuple_greater_equal", "tuple_greater_than",
+           "tuple_le", "tuple_lt"]
 
 
 class _SequenceOp(PrimitiveClass):

@@ -46,12 +46,13 @@ from cellgraph.primitives.nn_functional import argmax
 
 __all__ = ["ArgMaxWithValue", "ArgMinWithValue", "Argmax", "BroadcastTo", "Cast", "Concat",
            "DType", "ExpandDims", "ExtractImagePatches", "Eye", "Fill", "Gather", "GatherD",
-           "Identity", "Im2Col", "MaskedFill", "MaskedScatter", "Ones", "Range", "Rank",
-           "Reshape", "ResizeNearestNeighbor", "ReverseSequence", "ReverseV2", "ScalarToTensor",
-           "ScatterAdd", "ScatterNdAdd", "ScatterNdUpdate", "ScatterUpdate", "Shape", "Size",
-           "Slice", "Split", "Squeeze", "Stack", "StridedSlice", "TensorShape", "Tile",
-           "Transpose", "TupleToArray", "UnsortedSegmentMax", "UnsortedSegmentMin",
-           "UnsortedSegmentProd", "UnsortedSegmentSum", "Unstack", "Zeros"]
+           "Identity", "Im2Col", "MaskedFill", "MaskedScatter", "Ones", "Range", "Rank", "Reshape",
+           "ResizeNearestNeighbor", "ReverseSequence", "ReverseV2", "ScalarToTensor", "ScatterAdd",
+           "ScatterNdAdd", "ScatterNdUpdate", "ScatterUpdate", "Shape", "Size", "Slice", "Split",
+           "Squeeze", "Stack", "StridedSlice", "TensorShape", "Tile", "Transpose", "TupleToArray",
+           "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd", "UnsortedSegmentSum",
+           "Unstack", "Zeros"]
+
 
 # the classes over one functional op, their static params keyword arguments of it
 Reshape = define_class("Reshape", F.reshape, module=__name__)
@@ -64,14 +65,12 @@ BroadcastTo = define_class("BroadcastTo", lambda x, shape: F.broadcast_to(x, sha
                            {"shape": None}, module=__name__)
 Squeeze = define_class("Squeeze", lambda x, axis=(): F.squeeze(x, axis), {"axis": ()},
                        module=__name__)
-Concat = define_class("Concat", lambda x, axis=0: F.concat(x, axis), {"axis": 0},
-                      module=__name__)
+Concat = define_class("Concat", lambda x, axis=0: F.concat(x, axis), {"axis": 0}, module=__name__)
 Stack = define_class("Stack", lambda x, axis=0: F.stack(x, axis), {"axis": 0}, module=__name__)
 Identity = function_class("Identity", identity)
 Shape = function_class("Shape", shape)
 DType = function_class("DType", dtype)
 TensorShape = function_class("TensorShape", tensor_shape)
-
 
 
 class _Creation(PrimitiveClass):
@@ -157,11 +156,13 @@ def _im2col(x, ksizes, strides=1, dilations=1, pads=0):
     return F.reshape(blocks, (n, c, k, oh * ow))
 
 
-Im2Col = define_class("Im2Col", _im2col, {"ksizes": None, "strides": 1, "dilations": 1, "pads": 0}, module=__name__)
+Im2Col = define_class("Im2Col", _im2col, {"ksizes": None, "strides": 1, "dilations": 1, "pads": 0},
+                      module=__name__)
 
 
 ExtractImagePatches = define_class("ExtractImagePatches", extract_patches,
-             {"ksizes": None, "strides": None, "rates": None, "padding": "valid"}, module=__name__)
+                                   {"ksizes": None, "strides": None, "rates": None,
+                                    "padding": "valid"}, module=__name__)
 
 
 class ReverseSequence(PrimitiveClass):

@@ -8,4 +8,4 @@ __all__ = ["CropAndResize"]
 
 
 CropAndResize = define_class("CropAndResize", crop_and_resize,
-             {"method": "bilinear", "extrapolation_value": 0.0}, module=__name__)
+                             {"method": "bilinear", "extrapolation_value": 0.0}, module=__name__)

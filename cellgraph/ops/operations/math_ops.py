@@ -32,36 +32,14 @@ from cellgraph.ops.function.nn_func.normalization import _lp_norm
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of
 
-__all__ = [
-    "STFT",
-    "AddN",
-    "Addcmul",
-    "BatchMatMul",
-    "Cdist",
-    "Cross",
-    "CumSum",
-    "Einsum",
-    "Eps",
-    "IsFinite",
-    "IsInf",
-    "IsNan",
-    "LinSpace",
-    "Logit",
-    "LpNorm",
-    "MatMul",
-    "ReduceAll",
-    "ReduceAny",
-    "ReduceMax",
-    "ReduceMean",
-    "ReduceMin",
-    "ReduceProd",
-    "ReduceStd",
-    "ReduceSum",
-]
+__all__ = ["STFT", "AddN", "Addcmul", "BatchMatMul", "Cdist", "Cross", "CumSum", "Einsum", "Eps",
+           "IsFinite", "IsInf", "IsNan", "LinSpace", "Logit", "LpNorm", "MatMul", "ReduceAll",
+           "ReduceAny", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceStd",
+           "ReduceSum"]
+
 
 # the classes over one functional op, their static params keyword arguments of it
-MatMul = define_class("MatMul", F.mm, {"transpose_a": False, "transpose_b": False},
-                      module=__name__)
+MatMul = define_class("MatMul", F.mm, {"transpose_a": False, "transpose_b": False}, module=__name__)
 BatchMatMul = define_class("BatchMatMul", F.batch_matmul,
                            {"transpose_a": False, "transpose_b": False}, module=__name__)
 
@@ -76,7 +54,6 @@ ReduceSum = _reduction_class("ReduceSum", F.reduce_sum)
 ReduceMean = _reduction_class("ReduceMean", F.reduce_mean)
 ReduceMax = _reduction_class("ReduceMax", F.reduce_max)
 ReduceMin = _reduction_class("ReduceMin", F.reduce_min)
-
 
 
 def _logit(x, eps=-1.0):
@@ -95,16 +72,19 @@ Logit = define_class("Logit", _logit, {"eps": -1.0}, module=__name__)
 Cdist = define_class("Cdist", cdist, {"p": 2.0}, module=__name__)
 
 
-Addcmul = define_class("Addcmul", lambda input, x1, x2, value: addcmul(input, x1, x2, value), module=__name__)
+Addcmul = define_class("Addcmul", lambda input, x1, x2, value: addcmul(input, x1, x2, value),
+                       module=__name__)
 
 
 LinSpace = define_class("LinSpace", linspace, module=__name__)
 
 
-ReduceStd = define_class("ReduceStd", _reduce_std, {"axis": (), "unbiased": True, "keep_dims": False}, module=__name__)
+ReduceStd = define_class("ReduceStd", _reduce_std,
+                         {"axis": (), "unbiased": True, "keep_dims": False}, module=__name__)
 
 
-LpNorm = define_class("LpNorm", _lp_norm, {"axis": None, "p": 2, "keep_dims": False, "epsilon": 1e-12}, module=__name__)
+LpNorm = define_class("LpNorm", _lp_norm,
+                      {"axis": None, "p": 2, "keep_dims": False, "epsilon": 1e-12}, module=__name__)
 
 
 Eps = define_class("Eps", eps, module=__name__)
@@ -138,9 +118,9 @@ def _stft_class(x, window=None, *, n_fft, hop_length, win_length, normalized, on
                 onesided, return_complex)
 
 
-STFT = define_class("STFT", _stft_class, {"n_fft": None, "hop_length": None, "win_length": None,
-                                   "normalized": False, "onesided": True,
-                                   "return_complex": True}, module=__name__)
+STFT = define_class("STFT", _stft_class,
+                    {"n_fft": None, "hop_length": None, "win_length": None, "normalized": False,
+                     "onesided": True, "return_complex": True}, module=__name__)
 
 
 class _Reduce(PrimitiveClass):

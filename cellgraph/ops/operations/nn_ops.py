@@ -61,61 +61,26 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 from cellgraph.primitives.nn_functional import _ints, argmax, one_hot
 from cellgraph.primitives.random_ops import rand, rand_like
 
-__all__ = [
-    "GELU",
-    "Adam",
-    "AdamWeightDecay",
-    "ApplyGradientDescent",
-    "ApplyMomentum",
-    "ApplyRMSProp",
-    "AvgPool",
-    "BatchNorm",
-    "BiasAdd",
-    "BinaryCrossEntropy",
-    "CTCLossV2",
-    "Conv2D",
-    "Conv2DBackpropInput",
-    "Conv2DTranspose",
-    "Conv3D",
-    "Dropout",
-    "Dropout2D",
-    "Elu",
-    "FlashAttentionScore",
-    "Flatten",
-    "GeLU",
-    "GridSampler2D",
-    "GridSampler3D",
-    "HShrink",
-    "HSwish",
-    "KLDivLoss",
-    "L2Loss",
-    "L2Normalize",
-    "LayerNorm",
-    "LogSoftmax",
-    "MaxPool",
-    "MaxPool3D",
-    "MaxPoolWithIndices",
-    "MaxPoolWithMask",
-    "NLLLoss",
-    "OneHot",
-    "Pad",
-    "PadV3",
-    "ResizeBilinearV2",
-    "RmsNorm",
-    "SigmoidCrossEntropyWithLogits",
-    "SoftShrink",
-    "Softmax",
-    "SoftmaxCrossEntropyWithLogits",
-    "Softplus",
-    "SparseSoftmaxCrossEntropyWithLogits",
-]
+__all__ = ["GELU", "Adam", "AdamWeightDecay", "ApplyGradientDescent", "ApplyMomentum",
+           "ApplyRMSProp", "AvgPool", "BatchNorm", "BiasAdd", "BinaryCrossEntropy", "CTCLossV2",
+           "Conv2D", "Conv2DBackpropInput", "Conv2DTranspose", "Conv3D", "Dropout", "Dropout2D",
+           "Elu", "FlashAttentionScore", "Flatten", "GeLU", "GridSampler2D", "GridSampler3D",
+           "HShrink", "HSwish", "KLDivLoss", "L2Loss", "L2Normalize", "LayerNorm", "LogSoftmax",
+           "MaxPool", "MaxPool3D", "MaxPoolWithIndices", "MaxPoolWithMask", "NLLLoss", "OneHot",
+           "Pad", "PadV3", "ResizeBilinearV2", "RmsNorm", "SigmoidCrossEntropyWithLogits",
+           "SoftShrink", "Softmax", "SoftmaxCrossEntropyWithLogits", "Softplus",
+           "SparseSoftmaxCrossEntropyWithLogits"]
 
-Softmax = define_class(
-    "Softmax", lambda x, axis=-1: F.softmax(x, axis[0] if isinstance(axis, tuple) else axis),
-    {"axis": -1}, module=__name__)
+
+
+def _softmax(x, axis=-1):
+    """Softmax along `axis` (MindSpore's class takes it as an int or a tuple of one)."""
+    return F.softmax(x, axis[0] if isinstance(axis, tuple) else axis)
+
+
+Softmax = define_class("Softmax", _softmax, {"axis": -1}, module=__name__)
 LogSoftmax = define_class("LogSoftmax", lambda x, axis=-1: F.log_softmax(x, axis), {"axis": -1},
                           module=__name__)
-
 
 
 class L2Normalize(PrimitiveClass):
@@ -269,27 +234,31 @@ GridSampler3D = define_class("GridSampler3D", grid_sampler_impl, _SAMPLER_INIT, 
 
 
 FlashAttentionScore = define_class("FlashAttentionScore", _flash_attention_class,
-             {"head_num": None, "keep_prob": 1.0, "scale_value": 1.0,
-              "pre_tokens": 2147483647, "next_tokens": 2147483647, "inner_precise": 0,
-              "input_layout": "BSH", "sparse_mode": 0}, module=__name__)
+                                   {"head_num": None, "keep_prob": 1.0, "scale_value": 1.0,
+                                    "pre_tokens": 2147483647, "next_tokens": 2147483647,
+                                    "inner_precise": 0, "input_layout": "BSH", "sparse_mode": 0},
+                                   module=__name__)
 
 
 RmsNorm = define_class("RmsNorm", _rms_norm, {"epsilon": 1e-6}, module=__name__)
 
 
 Conv3D = define_class("Conv3D", _conv3d_class,
-             {"out_channel": None, "kernel_size": None, "mode": 1, "pad_mode": "valid",
-              "pad": 0, "stride": 1, "dilation": 1, "group": 1, "data_format": "NCDHW"}, module=__name__)
+                      {"out_channel": None, "kernel_size": None, "mode": 1, "pad_mode": "valid",
+                       "pad": 0, "stride": 1, "dilation": 1, "group": 1, "data_format": "NCDHW"},
+                      module=__name__)
 
 
-Conv2DTranspose = define_class("Conv2DTranspose", _conv2d_transpose_class, _TRANSPOSE_INIT, module=__name__)
+Conv2DTranspose = define_class("Conv2DTranspose", _conv2d_transpose_class, _TRANSPOSE_INIT,
+                               module=__name__)
 
 
-Conv2DBackpropInput = define_class("Conv2DBackpropInput", _conv2d_transpose_class, _TRANSPOSE_INIT, module=__name__)
+Conv2DBackpropInput = define_class("Conv2DBackpropInput", _conv2d_transpose_class, _TRANSPOSE_INIT,
+                                   module=__name__)
 
 
-CTCLossV2 = define_class("CTCLossV2", _ctc_loss_v2, {"blank": 0, "reduction": "none",
-                                         "zero_infinity": False}, module=__name__)
+CTCLossV2 = define_class("CTCLossV2", _ctc_loss_v2,
+                         {"blank": 0, "reduction": "none", "zero_infinity": False}, module=__name__)
 
 
 class Flatten(PrimitiveClass):

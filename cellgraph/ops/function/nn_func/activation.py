@@ -17,7 +17,9 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.primitives.nn_functional import argmax
 from cellgraph.primitives.random_ops import rand
 
-__all__ = ["celu", "elu", "glu", "gumbel_softmax", "hardshrink", "hardsigmoid", "hardswish", "hardtanh", "leaky_relu", "logsigmoid", "mish", "prelu", "relu6", "selu", "silu", "softmin", "softshrink", "softsign"]
+__all__ = ["celu", "elu", "glu", "gumbel_softmax", "hardshrink", "hardsigmoid", "hardswish",
+           "hardtanh", "leaky_relu", "logsigmoid", "mish", "prelu", "relu6", "selu", "silu",
+           "softmin", "softshrink", "softsign"]
 
 
 def silu(input):

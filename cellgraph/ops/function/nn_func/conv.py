@@ -17,7 +17,8 @@ from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import bias_add, conv2d
 
-__all__ = ["conv1d", "conv3d", "conv_transpose2d", "conv_transpose3d", "deformable_conv2d", "unfold"]
+__all__ = ["conv1d", "conv3d", "conv_transpose2d", "conv_transpose3d", "deformable_conv2d",
+           "unfold"]
 
 
 def _ints(value, n: int, op: str, name: str) -> tuple:

@@ -31,7 +31,8 @@ from cellgraph.primitives.nn_functional import (
     pad_pairs,
 )
 
-__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool3d", "max_pool3d", "max_pool_with_indices"]
+__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool3d", "max_pool3d",
+           "max_pool_with_indices"]
 
 
 def _average_matrix(size_in: int, size_out: int) -> np.ndarray:
