@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from cellgraph import ops
 from cellgraph.ops.derive import function_class
-from cellgraph.ops.function.array_func import known, unique_consecutive_all
+from cellgraph.ops.function.array_func.attributes import known
+from cellgraph.ops.function.array_func.indexing import unique_consecutive_all
 from cellgraph.ops.function.nn_func.attention import flash_attention_score_impl
 from cellgraph.ops.function.nn_func.image import grid_sampler_impl
 from cellgraph.ops.function.nn_func.loss import checked_labels, nll_loss

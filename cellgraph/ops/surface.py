@@ -14,7 +14,7 @@ from cellgraph import ops
 from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.ops import composite, functional
 from cellgraph.ops.derive import PrimitiveClass
-from cellgraph.ops.function.array_func import dtype, identity, shape
+from cellgraph.ops.function.array_func.attributes import dtype, identity, shape
 from cellgraph.ops.operations.array_ops import DType, Identity, Shape, TensorShape
 from cellgraph.primitives.errors import DTypeError
 

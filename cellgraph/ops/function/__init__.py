@@ -2,9 +2,10 @@
 them.
 
 The compositions of existing operations are defined in the module MindSpore keeps their twin
-in: `array_func` (creation, shape, indexing, padding, segments), `math_func` (arithmetic,
-reductions, statistics, products, `einsum`, `stft`), `nn_func` (activations, convolution,
-pooling, resizing, sampling, attention, losses), `random_func`, `clip_func` and `image_func`.
+in: the packages `array_func` (creation, shape, indexing, padding, segments), `math_func`
+(arithmetic, reductions, statistics, products, `einsum`, `stft`) and `nn_func` (activations,
+convolution, pooling, resizing, sampling, attention, losses), one module a topic, and
+`random_func`, `clip_func` and `image_func`.
 The primitives' functional spellings are generated from their declarations
 (cellgraph/primitives). `ops.function.<name>` is `ops.functional.<name>` (the gradient
 functions included, as MindSpore's `ops.function` holds them), and each `*_func` module also

@@ -14,28 +14,23 @@ from cellgraph.ops.derive import (
     function_class,
     generate_classes,
 )
-from cellgraph.ops.function.array_func import (
+from cellgraph.ops.function.array_func.attributes import dtype, identity, rank, shape, tensor_shape
+from cellgraph.ops.function.array_func.creation import eye, scalar_to_tensor, tuple_to_array
+from cellgraph.ops.function.array_func.indexing import (
     apply_along,
-    dtype,
-    eye,
-    flip,
     gather_elements,
-    identity,
     masked_fill,
     masked_scatter,
-    rank,
     reverse_sequence,
-    scalar_to_tensor,
-    shape,
-    tensor_shape,
-    tuple_to_array,
+)
+from cellgraph.ops.function.array_func.segment import (
     unsorted_segment_max,
     unsorted_segment_min,
     unsorted_segment_prod,
     unsorted_segment_sum,
-    unstack,
 )
-from cellgraph.ops.function.math_func import _range
+from cellgraph.ops.function.array_func.shape import flip, unstack
+from cellgraph.ops.function.math_func.creation import _range
 from cellgraph.ops.function.nn_func.conv import _ints, _patches, extract_patches
 from cellgraph.ops.function.nn_func.image import _nearest
 from cellgraph.primitives import dtype as dt

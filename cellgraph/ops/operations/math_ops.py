@@ -11,23 +11,11 @@ from cellgraph.ops.derive import (
     function_class,
     generate_classes,
 )
-from cellgraph.ops.function.math_func import (
-    addcmul,
-    addn,
-    all,
-    any,
-    cdist,
-    cross,
-    einsum,
-    eps,
-    isfinite,
-    isinf,
-    isnan,
-    linspace,
-    logit,
-    std_mean,
-    stft,
-)
+from cellgraph.ops.function.math_func.creation import linspace
+from cellgraph.ops.function.math_func.elementwise import addcmul, eps, isfinite, isinf, isnan, logit
+from cellgraph.ops.function.math_func.linalg import cdist, cross, einsum
+from cellgraph.ops.function.math_func.reduction import addn, all, any, std_mean
+from cellgraph.ops.function.math_func.spectral import stft
 from cellgraph.ops.function.nn_func.normalization import _lp_norm
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of

@@ -20,13 +20,13 @@ from cellgraph.ops.derive import (
     function_class,
     generate_classes,
 )
-from cellgraph.ops.function.array_func import (
+from cellgraph.ops.function.array_func.attributes import _tensor
+from cellgraph.ops.function.array_func.indexing import apply_along
+from cellgraph.ops.function.array_func.padding import (
     _check_tensor,
     _host_ints,
     _pad_with_tensor,
     _pairs_from_last,
-    _tensor,
-    apply_along,
     pad_pairs_mode,
 )
 from cellgraph.ops.function.nn_func.activation import elu, hardshrink, hardswish, softshrink

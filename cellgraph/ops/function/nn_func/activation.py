@@ -6,7 +6,7 @@ import numpy as np
 
 from cellgraph.ops import functional as F
 from cellgraph.ops.derive import export
-from cellgraph.ops.function.array_func import _tensor
+from cellgraph.ops.function.array_func.attributes import _tensor
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import math_ops as M

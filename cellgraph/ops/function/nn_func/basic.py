@@ -4,7 +4,8 @@ from __future__ import annotations
 import numbers
 
 from cellgraph.ops import functional as F
-from cellgraph.ops.function.array_func import _int_operand, _tensor, gather_elements
+from cellgraph.ops.function.array_func.attributes import _tensor
+from cellgraph.ops.function.array_func.indexing import _int_operand, gather_elements
 from cellgraph.ops.function.nn_func.normalization import _lp_norm
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt

@@ -7,7 +7,7 @@ import numpy as np
 
 from cellgraph.ops import functional as F
 from cellgraph.ops.derive import export
-from cellgraph.ops.function.math_func import logsumexp
+from cellgraph.ops.function.math_func.reduction import logsumexp
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import math_ops as M

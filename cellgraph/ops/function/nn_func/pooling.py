@@ -8,7 +8,9 @@ import math
 import numpy as np
 
 from cellgraph.ops import functional as F
-from cellgraph.ops.function.array_func import _tensor, apply_along, pad
+from cellgraph.ops.function.array_func.attributes import _tensor
+from cellgraph.ops.function.array_func.indexing import apply_along
+from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.ops.function.nn_func.conv import (
     _check_rank,
     _fold_depth,

@@ -1,0 +1,100 @@
+"""Padding in every mode MindSpore has: `ops.pad(mode=)`. Constant padding is the `pad`
+primitive. The other modes read the input at positions NumPy's `np.pad` computes from the axis
+size when the graph is built (reflect: mirrored without the edge, edge/replicate: the border
+repeated, circular: wrapped round), so each padded axis is one `gather` of the input and its
+gradient is gather's (a scatter-add onto the source positions)."""
+from __future__ import annotations
+
+import numpy as np
+
+from cellgraph.ops import functional as F
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.nn_functional import _ints, pad_pairs
+
+__all__ = ["pad"]
+
+
+# MindSpore's mode name -> np.pad's, for the modes that read the input.
+INDEX_MODES = {"reflect": "reflect", "replicate": "edge", "edge": "edge", "circular": "wrap",
+               "symmetric": "symmetric"}
+
+
+def pad_axis_by_index(x, axis: int, before: int, after: int, mode: str, op: str = "Pad"):
+    """Pad (or, for negative amounts, crop) one axis in a mode of INDEX_MODES: one gather."""
+    size = abstract_of(x).shape[axis]
+    if size is None:
+        raise ShapeError(f"{op}: mode {mode!r} needs axis {axis} of static size")
+    limit = size - 1 if mode == "reflect" else size
+    if max(before, after) > limit:
+        raise ArgumentValueError(f"{op}: padding ({before}, {after}) of axis {axis} must be at "
+                                 f"most {limit} for an axis of size {size} in mode {mode!r}")
+    index = np.pad(np.arange(size), (max(before, 0), max(after, 0)), INDEX_MODES[mode])
+    index = index[max(-before, 0):len(index) - max(-after, 0)]
+    return A.gather(x, index.astype(np.int64), axis=axis)
+
+
+def pad_pairs_mode(x, pairs, mode: str, value=0, op: str = "Pad"):
+    """Pad axis i by pairs[i] = (before, after) in `mode`."""
+    if mode == "constant":
+        return pad_pairs(x, tuple(pairs), value)
+    for axis, (before, after) in enumerate(pairs):
+        if before or after:
+            x = pad_axis_by_index(x, axis, before, after, mode, op)
+    return x
+
+
+def _pairs_from_last(flat: tuple, ndim: int, op: str) -> list:
+    """(left, right, top, bottom, ...): pairs from the last axis backwards -> one per axis."""
+    if len(flat) % 2 or len(flat) // 2 > ndim:
+        raise ShapeError(f"{op}: padding {flat} must hold one (before, after) pair per axis, for "
+                         f"at most the {ndim} axes of the input")
+    pairs = [(0, 0)] * ndim
+    for i in range(len(flat) // 2):
+        pairs[ndim - 1 - i] = (flat[2 * i], flat[2 * i + 1])
+    return pairs
+
+
+def _check_tensor(x, op: str, name: str):
+    if not hasattr(x, "aval"):
+        raise DTypeError(f"{op}: `{name}` must be a Tensor, got {type(x).__name__}")
+
+
+def pad(input_x, padding, mode="constant", value=None):
+    """Pad the last len(padding) // 2 axes; `padding` pairs run from the last axis backwards,
+    as in (left, right, top, bottom). Modes: "constant" (with `value`, default 0), "reflect",
+    "replicate", "circular". Negative amounts crop."""
+    _check_tensor(input_x, "Pad", "input_x")
+    if mode not in ("constant", "reflect", "replicate", "circular"):
+        raise ArgumentValueError(f"Pad: mode must be 'constant', 'reflect', 'replicate' or "
+                                 f"'circular', got {mode!r}")
+    if mode != "constant" and value is not None:
+        raise ArgumentValueError(f"Pad: `value` applies to mode 'constant' only, got "
+                                 f"value={value!r} with mode={mode!r}")
+    flat = _ints(_host_ints(padding), "Pad", "padding")
+    pairs = _pairs_from_last(flat, abstract_of(input_x).ndim, "Pad")
+    return pad_pairs_mode(input_x, pairs, mode, 0 if value is None else value)
+
+
+def _host_ints(value):
+    """Paddings given as a Tensor (a constant) -> a tuple of ints."""
+    if hasattr(value, "aval"):
+        array = getattr(value, "asnumpy", None)
+        if array is None:
+            raise ArgumentError("PadV3: `paddings` must be known when the graph is built (a "
+                                "tuple or a constant Tensor), got a Tensor computed in the graph")
+        return tuple(int(v) for v in np.asarray(array()).reshape(-1))
+    return value
+
+
+def _pad_with_tensor(x, pairs, value):
+    """Constant padding by a Tensor value (computed in the graph, so not a kernel param): the
+    zero-padded input plus `value` where the padding is, which also differentiates in
+    `value`."""
+    if not hasattr(value, "aval") or abstract_of(value).shape not in ((), (1,)):
+        raise ArgumentError(f"PadV3: `constant_value` must be a number or a one-element "
+                            f"Tensor, got {value!r:.80}")
+    inside = pad_pairs(A.ones_like(x), tuple(pairs), 0)
+    value = F.cast(F.reshape(value, ()), abstract_of(x).dtype)
+    return F.add(pad_pairs(x, tuple(pairs), 0), F.mul(F.sub(1, inside), value))

@@ -1,0 +1,117 @@
+"""`stft`, the short-time Fourier transform, and `hann_window`: the frames are one `gather`
+of the (padded) signal at constant positions, windowed, and the DFT is two matmuls with
+constant cosine and sine matrices, so the transform differentiates (and batches) through those
+operations; a complex signal is transformed part by part and the parts joined with `complex`."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from cellgraph.ops import functional as F
+from cellgraph.ops.function.array_func.attributes import _const
+from cellgraph.ops.function.array_func.padding import pad
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.complex_ops import complex_, imag_part, real_part
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+
+__all__ = ["hann_window", "stft"]
+
+
+def hann_window(window_length, periodic=True, *, dtype=None):
+    """0.5 - 0.5 cos(2 pi n / N), N the length (periodic) or the length - 1."""
+    if isinstance(window_length, bool) or not isinstance(window_length, numbers.Integral) \
+            or window_length < 0:
+        raise ArgumentValueError(f"hann_window: `window_length` must be a non-negative int, "
+                                 f"got {window_length!r}")
+    dtype = dt.as_dtype(dtype or dt.float32)
+    if not dtype.is_float:
+        raise DTypeError(f"hann_window: `dtype` must be a float type, got {dtype}")
+    n = window_length if periodic else window_length - 1
+    values = np.ones(window_length) if window_length == 1 else 0.5 - 0.5 * np.cos(
+        2 * np.pi * np.arange(window_length) / n)
+    return _const(values.astype(dtype.np), dtype)
+
+
+_PAD_MODES = {"REFLECT": "reflect", "CONSTANT": "constant", "REPLICATE": "replicate",
+              "CIRCULAR": "circular"}
+
+
+def _dft(frames, n_fft: int, bins: int, dtype):
+    """(real, imag) of sum_k frames[..., k] exp(-2 pi i w k / n_fft) for w < bins."""
+    angles = 2 * np.pi * np.outer(np.arange(n_fft), np.arange(bins)) / n_fft
+    cos = A.cast(np.cos(angles), dtype=dtype)
+    sin = A.cast(-np.sin(angles), dtype=dtype)
+    return F.matmul(frames, cos), F.matmul(frames, sin)
+
+
+def _window(window, win_length: int, n_fft: int, dtype):
+    """The window padded with zeros on both sides to n_fft samples (centred)."""
+    if window is None:
+        window = A.cast(np.ones(win_length), dtype=dtype)
+    if tuple(abstract_of(window).shape) != (win_length,):
+        raise ShapeError(f"stft: expected a window of shape ({win_length},), got "
+                         f"{abstract_of(window).shape}")
+    left = (n_fft - win_length) // 2
+    if left or n_fft - win_length - left:
+        window = pad(window, (left, n_fft - win_length - left))
+    return window
+
+
+def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True,
+         pad_mode="REFLECT", normalized=False, onesided=None, return_complex=None):
+    """(*, bins, frames) complex spectra of a 1-D or 2-D (batch, time) signal; with
+    return_complex=False a real (*, bins, frames, 2) of the real and imaginary parts."""
+    shape = abstract_of(x).shape
+    if len(shape) not in (1, 2):
+        raise ShapeError(f"stft: expected a 1-D or 2-D signal, got shape {shape}")
+    hop_length = n_fft // 4 if hop_length is None else hop_length
+    win_length = n_fft if win_length is None else win_length
+    if not 0 < win_length <= n_fft or hop_length <= 0:
+        raise ArgumentValueError(f"stft: expected 0 < win_length <= n_fft and hop_length > 0, "
+                                 f"got n_fft={n_fft}, win_length={win_length}, "
+                                 f"hop_length={hop_length}")
+    x_complex = abstract_of(x).dtype.is_complex
+    if window is not None and abstract_of(window).dtype.is_complex:
+        raise ArgumentValueError("stft: a complex window is not supported")
+    if onesided and x_complex:
+        raise ArgumentValueError("stft: onesided=True needs a real signal")
+    onesided = not x_complex if onesided is None else onesided
+    return_complex = x_complex if return_complex is None else return_complex
+    parts = (real_part(x), imag_part(x)) if x_complex else (x,)
+    dtype = abstract_of(parts[0]).dtype if abstract_of(parts[0]).dtype.is_float else dt.float32
+    spectra = [_spectrum(F.cast(part, dtype), n_fft, hop_length, win_length, window, center,
+                         pad_mode, normalized, onesided, dtype) for part in parts]
+    re, im = spectra[0]
+    if x_complex:  # (a + ib) M = (aC - bS) + i(aS + bC), C and S the DFT's parts
+        re, im = re - spectra[1][1], im + spectra[1][0]
+    if return_complex:
+        return complex_(re, im)
+    return F.stack((re, im), -1)
+
+
+def _spectrum(x, n_fft, hop_length, win_length, window, center, pad_mode, normalized,
+              onesided, dtype):
+    """(real, imag), each (*, bins, frames), of the transform of a real signal."""
+    shape = abstract_of(x).shape
+    if center:
+        if pad_mode.upper() not in _PAD_MODES:
+            raise ArgumentValueError(f"stft: pad_mode must be one of {tuple(_PAD_MODES)}, got "
+                                     f"{pad_mode!r}")
+        x = pad(x, (n_fft // 2, n_fft // 2), _PAD_MODES[pad_mode.upper()])
+    length = abstract_of(x).shape[-1]
+    if length < n_fft:
+        raise ShapeError(f"stft: the (padded) signal of length {length} is shorter than "
+                         f"n_fft={n_fft}")
+    count = 1 + (length - n_fft) // hop_length
+    positions = np.arange(count)[:, None] * hop_length + np.arange(n_fft)[None, :]
+    frames = A.gather(x, positions.astype(np.int64), axis=len(shape) - 1)  # (*, T, n_fft)
+    frames = frames * F.cast(_window(window, win_length, n_fft, dtype), dtype)
+    bins = n_fft // 2 + 1 if onesided else n_fft
+    re, im = _dft(frames, n_fft, bins, dtype)
+    if normalized:
+        re, im = re * (n_fft ** -0.5), im * (n_fft ** -0.5)
+    axes = tuple(range(len(shape) - 1)) + (len(shape), len(shape) - 1)  # (*, bins, T)
+    return F.transpose(re, axes), F.transpose(im, axes)
