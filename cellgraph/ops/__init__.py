@@ -1,8 +1,9 @@
 """cellgraph.ops: MindSpore's `mindspore.ops`, the API layer over the op core.
 
-The functional ops, MindSpore's primitive classes, the compositions (ops/composite_*.py) and
-the transforms (`GradOperation`, `grad`, `jvp`, `vjp`, `vmap`, ...). The primitives themselves
-are the core's (cellgraph.primitives), which never imports this package.
+The functional ops, MindSpore's primitive classes (ops/operations/*_ops.py), the compositions
+(ops/function/*_func) and the transforms (`GradOperation`, `grad`, `jvp`, `vjp`, `vmap`, ...).
+The primitives themselves are the core's (cellgraph.primitives), which never imports this
+package.
 """
 from cellgraph._lazy import lazy_names as _lazy_names
 
