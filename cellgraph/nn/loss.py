@@ -63,7 +63,10 @@ __all__ = [
 ]
 
 class LossBase(Cell):
-    """Base of the losses: `get_loss(x, weights)` weights and reduces elementwise losses."""
+    """Base of the losses: `get_loss(x, weights)` weights and reduces elementwise losses. The
+    losses compute theirs with ops' functional losses (reduction "none") and reduce them with
+    `get_loss`, so a subclass that overrides `get_loss` changes how they reduce, as in
+    MindSpore."""
 
     def __init__(self, reduction="mean"):
         super().__init__()
@@ -81,14 +84,14 @@ class MSELoss(LossBase):
     """(logits - labels)^2, broadcasting."""
 
     def construct(self, logits, labels):
-        return mse_loss(logits, labels, self.reduction)
+        return self.get_loss(mse_loss(logits, labels, "none"))
 
 
 class L1Loss(LossBase):
     """|logits - labels|, broadcasting."""
 
     def construct(self, logits, labels):
-        return l1_loss(logits, labels, self.reduction)
+        return self.get_loss(l1_loss(logits, labels, "none"))
 
 
 class MAELoss(LossBase):
@@ -136,7 +139,7 @@ class SmoothL1Loss(LossBase):
         self.beta = check_positive_float("SmoothL1Loss", "beta", beta)
 
     def construct(self, logits, labels):
-        return smooth_l1_loss(logits, labels, self.beta, self.reduction)
+        return self.get_loss(smooth_l1_loss(logits, labels, self.beta, "none"))
 
 
 class SoftmaxCrossEntropyWithLogits(LossBase):
@@ -175,8 +178,8 @@ class BCEWithLogitsLoss(LossBase):
         self.weight, self.pos_weight = weight, pos_weight
 
     def construct(self, logits, labels):
-        return binary_cross_entropy_with_logits(logits, labels, self.weight, self.pos_weight,
-                                                self.reduction)
+        loss = binary_cross_entropy_with_logits(logits, labels, None, self.pos_weight, "none")
+        return self.get_loss(loss, 1.0 if self.weight is None else self.weight)
 
 
 class BCELoss(LossBase):
@@ -188,7 +191,8 @@ class BCELoss(LossBase):
         self.weight = weight
 
     def construct(self, logits, labels):
-        return binary_cross_entropy(logits, labels, self.weight, self.reduction)
+        loss = binary_cross_entropy(logits, labels, None, "none")
+        return self.get_loss(loss, 1.0 if self.weight is None else self.weight)
 
 
 class SoftMarginLoss(LossBase):
@@ -208,7 +212,8 @@ class KLDivLoss(LossBase):
         self.batchmean = reduction == "batchmean"
 
     def construct(self, logits, labels):
-        return kl_div(logits, labels, "batchmean" if self.batchmean else self.reduction)
+        out = self.get_loss(kl_div(logits, labels, "none"))
+        return F.div(out, logits.shape[0]) if self.batchmean else out
 
 
 class CosineEmbeddingLoss(LossBase):
@@ -241,7 +246,7 @@ class MarginRankingLoss(LossBase):
         self.margin = check_float_margin("MarginRankingLoss", margin)
 
     def construct(self, input1, input2, target):
-        return margin_ranking_loss(input1, input2, target, self.margin, self.reduction)
+        return self.get_loss(margin_ranking_loss(input1, input2, target, self.margin, "none"))
 
 
 class TripletMarginLoss(LossBase):
@@ -257,8 +262,8 @@ class TripletMarginLoss(LossBase):
 
     def construct(self, x, positive, negative, margin=None):
         margin = self.margin if margin is None else margin
-        return triplet_margin_loss(x, positive, negative, margin, self.p, self.eps, self.swap,
-                                   self.reduction)
+        return self.get_loss(triplet_margin_loss(x, positive, negative, margin, self.p, self.eps,
+                                                 self.swap, "none"))
 
 
 class DiceLoss(LossBase):

@@ -191,3 +191,21 @@ def test_a_loss_cell_in_a_graph_calls_the_functional_loss():
     want = np.where(d < 0.5, 0.5 * d * d / 0.5, d - 0.25).mean()
     np.testing.assert_allclose(got, want, rtol=1e-5)
     assert cellgraph.get_context("mode") in (cellgraph.GRAPH_MODE, cellgraph.PYNATIVE_MODE)
+
+
+def test_a_loss_cell_reduces_through_get_loss():
+    """nn's losses reduce the functional loss's elements with `get_loss`, so a subclass that
+    overrides it changes the reduction, as MindSpore's do."""
+    class MaxMSE(nn.MSELoss):
+        def get_loss(self, x, weights=1.0):
+            return ops.reduce_max(x)
+
+    x, y = _data(2)
+    got = MaxMSE()(Tensor(x), Tensor(y)).asnumpy()
+    np.testing.assert_allclose(got, ((x - y) ** 2).max(), rtol=1e-6)
+    weight = np.float32([0.5, 1.0, 2.0])
+    p = 1 / (1 + np.exp(-x))
+    got = nn.BCELoss(Tensor(weight), "sum")(Tensor(p), Tensor((y > 0).astype(np.float32)))
+    t = (y > 0).astype(np.float32)
+    want = (-(t * np.log(p) + (1 - t) * np.log(1 - p)) * weight).sum()
+    np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5)
