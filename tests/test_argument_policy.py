@@ -109,7 +109,7 @@ def test_ops_arguments_that_would_change_results_raise(call):
 
 
 def test_multi_head_attention_forward_refuses_is_causal():
-    from cellgraph.ops.composite_attention import multi_head_attention_forward
+    from cellgraph.ops.function.nn_func.attention import multi_head_attention_forward
 
     q = Tensor(np.ones((2, 1, 4), np.float32))
     w, b = Tensor(np.ones((12, 4), np.float32)), Tensor(np.zeros(12, np.float32))

@@ -84,9 +84,9 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
         "hint", "execution order: cellgraph runs side effects in program order"),
     ("cellgraph.amp.loss_scaler.all_finite", "status"): (
         "hint", "MindSpore 2.2's Ascend overflow-status buffer; the check reads the values"),
-    ("cellgraph.ops.composite_attention.multi_head_attention_forward", "k_is_v"): (
+    ("cellgraph.ops.function.nn_func.attention.multi_head_attention_forward", "k_is_v"): (
         "hint", "MindSpore skips a projection when key is value; the results are the same"),
-    ("cellgraph.ops.composite_attention.multi_head_attention_forward", "q_is_k"): (
+    ("cellgraph.ops.function.nn_func.attention.multi_head_attention_forward", "q_is_k"): (
         "hint", "MindSpore skips a projection when query is key; the results are the same"),
     ("cellgraph.mint._tensor_ops.cdist", "compute_mode"): (
         "hint", "whether MindSpore computes Euclidean distances by matrix products (speed)"),
@@ -188,9 +188,9 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
         "mindspore", "MindSpore's base keeps them in _kwargs and reads them nowhere"),
     ("cellgraph.sparse.COOTensor.astype", "keep_type"): (
         "mindspore", "MindSpore's astype does not read it"),
-    ("cellgraph.ops.composite_attention.flash_attention_score", "inner_precise"): (
+    ("cellgraph.ops.function.nn_func.attention.flash_attention_score", "inner_precise"): (
         "mindspore", "reserved, not implemented in MindSpore"),
-    ("cellgraph.ops.composite_attention.flash_attention_score", "padding_mask"): (
+    ("cellgraph.ops.function.nn_func.attention.flash_attention_score", "padding_mask"): (
         "mindspore", "reserved, not implemented in MindSpore"),
     ("cellgraph.nn.loss_scale.FixedLossScaleUpdateCell.construct", "loss_scale"): (
         "mindspore", "a fixed scale: MindSpore returns the overflow flag only"),
@@ -234,7 +234,7 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
         "equivalent", "the sort is always stable, a right answer for stable=False too"),
     ("cellgraph.mint.unique", "sorted"): (
         "equivalent", "the values are always sorted, a right answer for sorted=False too"),
-    ("cellgraph.ops.composite_resize.interpolate", "recompute_scale_factor"): (
+    ("cellgraph.ops.function.nn_func.image.interpolate", "recompute_scale_factor"): (
         "equivalent", ("the sampling follows the output size, which is what MindSpore computes "
         "wherever it accepts scale_factor (recompute_scale_factor=True, or mode 'area')")),
     ("cellgraph.nn.basic.Upsample.__init__", "recompute_scale_factor"): (

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numbers
 
 from cellgraph.compiler.builder import is_parameter
+from cellgraph.ops.derive import PrimitiveClass
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.errors import DTypeError
 
@@ -25,7 +26,7 @@ def _parameters(op: str, **values) -> None:
                              f"{type(value).__name__}")
 
 
-class _UpdateClass:
+class _UpdateClass(PrimitiveClass):
     def __init__(self, use_locking=False):
         self._set(use_locking)
 

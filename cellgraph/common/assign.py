@@ -13,8 +13,8 @@ import numpy as np
 
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.effects import assign_in_graph, checked_assign_value
+from cellgraph.ops.derive import function_class
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.exports import function_class
 
 __all__ = [
     "Assign",

@@ -15,7 +15,7 @@ import numpy as np
 import cellgraph.ops as P
 from cellgraph.common.initializer import Uniform, initializer
 from cellgraph.compiler.builder import Tracer
-from cellgraph.ops.composite_pad import pad_pairs_mode
+from cellgraph.ops.function.array_func.padding import pad_pairs_mode
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Parameter, Tensor

@@ -8,7 +8,7 @@ import numbers
 
 import cellgraph.ops as P
 from cellgraph.compiler.builder import Tracer
-from cellgraph.ops.composite_nn_extra import extract_patches
+from cellgraph.ops.function.nn_func.conv import extract_patches
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.primitives.random_ops import rand

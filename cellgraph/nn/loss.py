@@ -8,9 +8,29 @@ import numbers
 
 from cellgraph.compiler.builder import Tracer
 from cellgraph.ops import functional as F
-from cellgraph.ops.composite_nn_extra import ctc_loss
+from cellgraph.ops.function.nn_func.loss import (
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    check_float,
+    check_float_margin,
+    check_label_smoothing,
+    check_positive_float,
+    check_reduction,
+    check_same_shape,
+    check_triplet_args,
+    class_axis_one_hot,
+    cross_entropy_with,
+    ctc_loss,
+    kl_div,
+    l1_loss,
+    margin_ranking_loss,
+    mse_loss,
+    nll_loss_with,
+    reduce_loss,
+    smooth_l1_loss,
+    triplet_margin_loss,
+)
 from cellgraph.primitives import nn_functional as NF
-from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import fmt_shape
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_ops import softmax_cross_entropy
@@ -42,65 +62,43 @@ __all__ = [
     "TripletMarginLoss",
 ]
 
-REDUCTIONS = ("mean", "sum", "none")
-
-
 class LossBase(Cell):
-    """Base of the losses: `get_loss(x, weights)` weights and reduces elementwise losses."""
+    """Base of the losses: `get_loss(x, weights)` weights and reduces elementwise losses. The
+    losses compute theirs with ops' functional losses (reduction "none") and reduce them with
+    `get_loss`, so a subclass that overrides `get_loss` changes how they reduce, as in
+    MindSpore."""
 
     def __init__(self, reduction="mean"):
         super().__init__()
-        if reduction not in REDUCTIONS:
-            raise ArgumentValueError(f"{type(self).__name__}: `reduction` must be 'mean', 'sum' "
-                                     f"or 'none', got {reduction!r}")
+        check_reduction(type(self).__name__, reduction)
         self.reduction = reduction
 
     def get_loss(self, x, weights=1.0):
-        if not (isinstance(weights, numbers.Number) and weights == 1.0):
-            x = F.mul(x, weights)
-        if self.reduction == "mean":
-            return F.reduce_mean(x)
-        if self.reduction == "sum":
-            return F.reduce_sum(x)
-        return x
+        return reduce_loss(x, self.reduction, weights)
 
     def extend_repr(self) -> str:
         return f"reduction={self.reduction}"
-
-
-def _check_float(op: str, *values) -> None:
-    for v in values:
-        if not v.dtype.is_float:
-            raise DTypeError(f"{op}: expected float logits and labels, got {v.dtype}")
-
-
-def _check_same_shape(op: str, logits, labels) -> None:
-    if logits.shape != labels.shape:
-        raise ShapeError(f"{op}: logits of shape {fmt_shape(logits.shape)} and labels of shape "
-                         f"{fmt_shape(labels.shape)} must have one shape")
 
 
 class MSELoss(LossBase):
     """(logits - labels)^2, broadcasting."""
 
     def construct(self, logits, labels):
-        _check_float("MSELoss", logits, labels)
-        return self.get_loss(F.square(F.sub(logits, labels)))
+        return self.get_loss(mse_loss(logits, labels, "none"))
 
 
 class L1Loss(LossBase):
     """|logits - labels|, broadcasting."""
 
     def construct(self, logits, labels):
-        _check_float("L1Loss", logits, labels)
-        return self.get_loss(F.abs(F.sub(logits, labels)))
+        return self.get_loss(l1_loss(logits, labels, "none"))
 
 
 class MAELoss(LossBase):
     """Mean absolute error |logits - labels| (reduced by `reduction`)."""
 
     def construct(self, logits, labels):
-        _check_float("MAELoss", logits, labels)
+        check_float("MAELoss", logits, labels)
         return self.get_loss(F.abs(F.sub(logits, labels)))
 
 
@@ -111,7 +109,7 @@ class RMSELoss(LossBase):
         super().__init__("mean")
 
     def construct(self, logits, labels):
-        _check_float("RMSELoss", logits, labels)
+        check_float("RMSELoss", logits, labels)
         return F.sqrt(self.get_loss(F.square(F.sub(logits, labels))))
 
 
@@ -125,7 +123,7 @@ class HuberLoss(LossBase):
         self.delta = float(delta)
 
     def construct(self, logits, labels):
-        _check_float("HuberLoss", logits, labels)
+        check_float("HuberLoss", logits, labels)
         diff = F.sub(logits, labels)
         size = F.abs(diff)
         quadratic = F.mul(F.square(diff), 0.5)
@@ -138,47 +136,10 @@ class SmoothL1Loss(LossBase):
 
     def __init__(self, beta=1.0, reduction="none"):
         super().__init__(reduction)
-        if isinstance(beta, bool) or not isinstance(beta, numbers.Real) or beta <= 0:
-            raise ArgumentValueError(f"SmoothL1Loss: `beta` must be a float > 0, got {beta!r}")
-        self.beta = float(beta)
+        self.beta = check_positive_float("SmoothL1Loss", "beta", beta)
 
     def construct(self, logits, labels):
-        _check_float("SmoothL1Loss", logits, labels)
-        _check_same_shape("SmoothL1Loss", logits, labels)
-        diff = F.sub(logits, labels)
-        size = F.abs(diff)
-        quadratic = F.mul(F.square(diff), 0.5 / self.beta)
-        linear = F.sub(size, 0.5 * self.beta)
-        return self.get_loss(F.select(F.less(size, self.beta), quadratic, linear))
-
-
-def _class_axis_one_hot(op: str, labels, logits, axis: int = 1, ignore_index=None,
-                        negative=False, error="index"):
-    """One-hot rows of `labels` (ints) over the classes of `logits` (on `axis`), in logits'
-    dtype; rows of labels equal to `ignore_index` are all zero. The other labels are checked
-    when the graph runs, as MindSpore's kernels check them: a label outside [0, C) raises
-    (IndexError, a RuntimeError, or ValueError with error="value"), except that with
-    `negative` a label in [-C, 0) counts from the end, as MindSpore's GatherD reads it."""
-    if not labels.dtype.is_int:
-        raise DTypeError(f"{op}: expected integer class labels, got {labels.dtype}")
-    want = tuple(logits.shape[:axis]) + tuple(logits.shape[axis + 1:])
-    if tuple(labels.shape) != want:
-        raise ShapeError(f"{op}: labels of shape {fmt_shape(labels.shape)} do not fit logits of "
-                         f"shape {fmt_shape(logits.shape)}; expected labels of shape "
-                         f"{fmt_shape(want)}")
-    classes = logits.shape[axis]
-    zeros = F.zeros_like(labels)
-    if ignore_index is not None:
-        ignored = F.equal(labels, ignore_index)
-        labels = F.select(ignored, zeros, labels)
-    labels = check_range(labels, low=-classes if negative else 0, high=max(classes, 1),
-                         what="label", op=op, error=error)
-    if negative:
-        labels = F.select(F.less(labels, zeros), F.add(labels, classes), labels)
-    one_hot = F.cast(NF.one_hot(labels, classes, 1, 0, axis=axis), logits.dtype)
-    if ignore_index is None:
-        return one_hot
-    return F.mul(one_hot, F.cast(F.expand_dims(F.logical_not(ignored), axis), logits.dtype))
+        return self.get_loss(smooth_l1_loss(logits, labels, self.beta, "none"))
 
 
 class SoftmaxCrossEntropyWithLogits(LossBase):
@@ -195,10 +156,10 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
         if self.sparse:
             # a label outside [0, C) raises when the graph runs (MindSpore's CPU kernel reads
             # past the row instead)
-            labels = _class_axis_one_hot(op, labels, logits, axis=len(logits.shape) - 1)
+            labels = class_axis_one_hot(op, labels, logits, axis=len(logits.shape) - 1)
         else:
-            _check_float(op, labels)
-            _check_same_shape(op, logits, labels)
+            check_float(op, labels)
+            check_same_shape(op, logits, labels)
         if labels.dtype != logits.dtype:  # mixed precisions meet in the wider one
             per_row = F.neg(F.reduce_sum(F.mul(labels, F.log_softmax(logits, -1)), -1))
             return self.get_loss(per_row)
@@ -217,12 +178,7 @@ class BCEWithLogitsLoss(LossBase):
         self.weight, self.pos_weight = weight, pos_weight
 
     def construct(self, logits, labels):
-        _check_float("BCEWithLogitsLoss", logits, labels)
-        _check_same_shape("BCEWithLogitsLoss", logits, labels)
-        log_term = NF.softplus(F.neg(logits))
-        if self.pos_weight is not None:
-            log_term = F.mul(log_term, F.add(F.mul(F.sub(self.pos_weight, 1), labels), 1))
-        loss = F.add(F.mul(F.sub(1, labels), logits), log_term)
+        loss = binary_cross_entropy_with_logits(logits, labels, None, self.pos_weight, "none")
         return self.get_loss(loss, 1.0 if self.weight is None else self.weight)
 
 
@@ -235,11 +191,7 @@ class BCELoss(LossBase):
         self.weight = weight
 
     def construct(self, logits, labels):
-        _check_float("BCELoss", logits, labels)
-        _check_same_shape("BCELoss", logits, labels)
-        log_p = F.log(F.maximum(logits, 1e-12))
-        log_not_p = F.log(F.maximum(F.sub(1.0, logits), 1e-12))
-        loss = F.neg(F.add(F.mul(labels, log_p), F.mul(F.sub(1.0, labels), log_not_p)))
+        loss = binary_cross_entropy(logits, labels, None, "none")
         return self.get_loss(loss, 1.0 if self.weight is None else self.weight)
 
 
@@ -247,7 +199,7 @@ class SoftMarginLoss(LossBase):
     """log(1 + exp(-y x)) for labels y in {-1, 1}."""
 
     def construct(self, logits, labels):
-        _check_float("SoftMarginLoss", logits, labels)
+        check_float("SoftMarginLoss", logits, labels)
         return self.get_loss(NF.softplus(F.neg(F.mul(labels, logits))))
 
 
@@ -260,10 +212,7 @@ class KLDivLoss(LossBase):
         self.batchmean = reduction == "batchmean"
 
     def construct(self, logits, labels):
-        _check_float("KLDivLoss", logits, labels)
-        safe = F.select(F.greater(labels, 0), labels, F.ones_like(labels))
-        loss = F.mul(labels, F.sub(F.log(safe), logits))
-        out = self.get_loss(loss)
+        out = self.get_loss(kl_div(logits, labels, "none"))
         return F.div(out, logits.shape[0]) if self.batchmean else out
 
 
@@ -279,7 +228,7 @@ class CosineEmbeddingLoss(LossBase):
         self.margin = float(margin)
 
     def construct(self, logits_x1, logits_x2, labels):
-        _check_float("CosineEmbeddingLoss", logits_x1, logits_x2)
+        check_float("CosineEmbeddingLoss", logits_x1, logits_x2)
         dot = F.reduce_sum(F.mul(logits_x1, logits_x2), 1)
         norms = F.sqrt(F.mul(F.reduce_sum(F.square(logits_x1), 1),
                              F.reduce_sum(F.square(logits_x2), 1)))
@@ -294,14 +243,10 @@ class MarginRankingLoss(LossBase):
 
     def __init__(self, margin=0.0, reduction="mean"):
         super().__init__(reduction)
-        if isinstance(margin, bool) or not isinstance(margin, numbers.Real):
-            raise DTypeError(f"MarginRankingLoss: `margin` must be a float, got {margin!r}")
-        self.margin = float(margin)
+        self.margin = check_float_margin("MarginRankingLoss", margin)
 
     def construct(self, input1, input2, target):
-        _check_float("MarginRankingLoss", input1, input2)
-        gap = F.mul(F.neg(target), F.sub(input1, input2))
-        return self.get_loss(F.maximum(F.add(gap, self.margin), 0.0))
+        return self.get_loss(margin_ranking_loss(input1, input2, target, self.margin, "none"))
 
 
 class TripletMarginLoss(LossBase):
@@ -312,29 +257,13 @@ class TripletMarginLoss(LossBase):
 
     def __init__(self, p=2, swap=False, eps=1e-06, reduction="mean", margin=1.0):
         super().__init__(reduction)
-        if isinstance(p, bool) or not isinstance(p, numbers.Integral) or p < 1:
-            raise DTypeError(f"TripletMarginLoss: `p` must be a positive int, got {p!r}")
-        if not isinstance(swap, bool):
-            raise DTypeError(f"TripletMarginLoss: `swap` must be a bool, got {swap!r}")
-        if not isinstance(eps, float):
-            raise DTypeError(f"TripletMarginLoss: `eps` must be a float, got {eps!r}")
+        check_triplet_args(p, swap, eps)
         self.p, self.swap, self.eps, self.margin = int(p), swap, eps, margin
 
-    def _distance(self, a, b):
-        diff = F.abs(F.add(F.sub(a, b), self.eps))
-        axes = tuple(range(1, len(diff.shape)))
-        if self.p == 1:
-            return F.reduce_sum(diff, axes)
-        return F.pow(F.reduce_sum(F.pow(diff, float(self.p)), axes), 1.0 / self.p)
-
     def construct(self, x, positive, negative, margin=None):
-        _check_float("TripletMarginLoss", x, positive, negative)
         margin = self.margin if margin is None else margin
-        d_pos = self._distance(x, positive)
-        d_neg = self._distance(x, negative)
-        if self.swap:
-            d_neg = F.minimum(d_neg, self._distance(positive, negative))
-        return self.get_loss(F.maximum(F.add(F.sub(d_pos, d_neg), margin), 0.0))
+        return self.get_loss(triplet_margin_loss(x, positive, negative, margin, self.p, self.eps,
+                                                 self.swap, "none"))
 
 
 class DiceLoss(LossBase):
@@ -347,8 +276,8 @@ class DiceLoss(LossBase):
         self.smooth = float(smooth)
 
     def construct(self, logits, label):
-        _check_float("DiceLoss", logits, label)
-        _check_same_shape("DiceLoss", logits, label)
+        check_float("DiceLoss", logits, label)
+        check_same_shape("DiceLoss", logits, label)
         intersection = F.reduce_sum(F.mul(logits, label))
         union = F.add(F.reduce_sum(F.square(logits)), F.reduce_sum(F.square(label)))
         return F.sub(1.0, F.div(F.mul(intersection, 2.0), F.add(union, self.smooth)))
@@ -367,24 +296,8 @@ class NLLLoss(LossBase):
         self.weight, self.ignore_index = weight, int(ignore_index)
 
     def construct(self, logits, labels):
-        if not logits.dtype.is_float or len(logits.shape) < 2:
-            raise ShapeError(f"NLLLoss: expected float logits of shape (N, C, ...), got "
-                             f"{logits.dtype} of shape {fmt_shape(logits.shape)}")
-        picks = self._picks("NLLLoss", labels, logits)
-        if self.weight is not None:
-            shape = (1, logits.shape[1]) + (1,) * (len(logits.shape) - 2)
-            picks = F.mul(picks, F.reshape(F.cast(self.weight, logits.dtype), shape))
-        loss = F.neg(F.reduce_sum(F.mul(picks, logits), 1))
-        if self.reduction == "none":
-            return loss
-        total = F.reduce_sum(loss)
-        if self.reduction == "sum":
-            return total
-        return F.div(total, F.reduce_sum(picks))
-
-    def _picks(self, op, labels, logits):
-        return _class_axis_one_hot(op, labels, logits, ignore_index=self.ignore_index,
-                                   negative=self._negative_labels, error=self._label_error)
+        return nll_loss_with(logits, labels, self.weight, self.ignore_index, self.reduction,
+                             self._negative_labels, self._label_error)
 
 
 class CrossEntropyLoss(NLLLoss):
@@ -394,41 +307,11 @@ class CrossEntropyLoss(NLLLoss):
 
     def __init__(self, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
         super().__init__(weight, ignore_index, reduction)
-        if isinstance(label_smoothing, bool) or not isinstance(label_smoothing, numbers.Real) \
-                or not 0.0 <= label_smoothing <= 1.0:
-            raise ArgumentValueError(f"CrossEntropyLoss: `label_smoothing` must be a float in "
-                                     f"[0.0, 1.0], got {label_smoothing!r}")
-        self.label_smoothing = float(label_smoothing)
+        self.label_smoothing = check_label_smoothing("CrossEntropyLoss", label_smoothing)
 
     def construct(self, logits, labels):
-        if not logits.dtype.is_float or len(logits.shape) < 2:
-            raise ShapeError(f"CrossEntropyLoss: expected float logits of shape (N, C, ...), "
-                             f"got {logits.dtype} of shape {fmt_shape(logits.shape)}")
-        log_probs = F.log_softmax(logits, 1)
-        nll = NLLLoss.construct(self, log_probs, labels)
-        if not self.label_smoothing:
-            return nll
-        return F.add(F.mul(nll, 1.0 - self.label_smoothing),
-                     F.mul(self._smoothing_term(log_probs, labels), self.label_smoothing))
-
-    def _smoothing_term(self, log_probs, labels):
-        """The mean over classes of -weight * log p per element, ignored labels left out."""
-        classes = log_probs.shape[1]
-        per_class = F.neg(log_probs)
-        if self.weight is not None:
-            shape = (1, classes) + (1,) * (len(log_probs.shape) - 2)
-            per_class = F.mul(per_class, F.reshape(F.cast(self.weight, log_probs.dtype), shape))
-        kept = F.cast(F.not_equal(labels, self.ignore_index), log_probs.dtype)
-        smooth = F.mul(F.div(F.reduce_sum(per_class, 1), classes), kept)
-        if self.reduction == "none":
-            return smooth
-        if self.reduction == "sum":
-            return F.reduce_sum(smooth)
-        picks = self._picks("CrossEntropyLoss", labels, log_probs)
-        if self.weight is not None:
-            shape = (1, classes) + (1,) * (len(log_probs.shape) - 2)
-            picks = F.mul(picks, F.reshape(F.cast(self.weight, log_probs.dtype), shape))
-        return F.div(F.reduce_sum(smooth), F.reduce_sum(picks))
+        return cross_entropy_with(logits, labels, self.weight, self.ignore_index, self.reduction,
+                                  self.label_smoothing, self._negative_labels, self._label_error)
 
 
 def _check_tensor(op: str, name: str, value) -> None:

@@ -1,31 +1,21 @@
 """cellgraph.ops: MindSpore's `mindspore.ops`, the API layer over the op core.
 
-The functional ops, MindSpore's primitive classes, the compositions (ops/composite_*.py) and
-the transforms (`GradOperation`, `grad`, `jvp`, `vjp`, `vmap`, ...). The primitives themselves
-are the core's (cellgraph.primitives), which never imports this package.
+The functional ops, MindSpore's primitive classes (ops/operations/*_ops.py), the compositions
+(ops/function/*_func) and the transforms (`GradOperation`, `grad`, `jvp`, `vjp`, `vmap`, ...).
+The primitives themselves are the core's (cellgraph.primitives), which never imports this
+package.
 """
 from cellgraph._lazy import lazy_names as _lazy_names
 
 # Names composed of other operations come first, so that a primitive of the same name imported
 # below replaces the composition.
-from .composite_attention import *
-from .composite_classes import *
-from .composite_classes import all, any  # noqa: F401  (shadow builtins on purpose, as MindSpore)
-from .composite_conv import *
-from .composite_einsum import *
-from .composite_gather import *
-from .composite_losses import *
-from .composite_matrix import *
-from .composite_more import *
-from .composite_named import *
-from .composite_nn_extra import *
-from .composite_ops import *
-from .composite_pad import *
-from .composite_pool import *
-from .composite_resize import *
-from .composite_sampling import *
-from .composite_scatter import *
-from .composite_spectral import *
+from .function.array_func import *
+from .function.clip_func import *
+from .function.image_func import *
+from .function.math_func import *
+from .function.math_func import all, any  # noqa: F401  (shadow builtins on purpose, as MindSpore)
+from .function.nn_func import *
+from .function.random_func import *
 
 # isort: split
 from cellgraph.primitives import (  # noqa: F401  (the core's modules, as attributes of ops)
@@ -54,7 +44,7 @@ from cellgraph.primitives import (  # noqa: F401  (the core's modules, as attrib
 from cellgraph.primitives.core import PRIMITIVES, TensorType, bind  # noqa: F401
 from cellgraph.primitives.tensor_methods import TensorMethods as _TensorMethods
 
-from . import composite_crop, derive, functional, operations, tensor_extras  # noqa: F401
+from . import derive, functional, operations, tensor_extras
 
 derive.install(functional, operations)  # the classes; the compositions' wrappers
 tensor_extras.install(_TensorMethods)
@@ -112,9 +102,6 @@ for _name, _value in list(globals().items()):
             and _name != "Tensor":
         setattr(operations, _name, _value)
 del _name, _value
-from cellgraph.ops import paths as _ops_paths
-
-_ops_paths.mount()  # ops.operations.math_ops, .array_ops, .nn_ops
 
 
 

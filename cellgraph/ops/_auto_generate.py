@@ -11,9 +11,12 @@ own operations.
 from __future__ import annotations
 
 from cellgraph import ops
-from cellgraph.ops.composite_attention import flash_attention_score_impl
-from cellgraph.ops.composite_classes import function_class
-from cellgraph.ops.composite_sampling import grid_sampler_impl
+from cellgraph.ops.derive import function_class
+from cellgraph.ops.function.array_func.attributes import known
+from cellgraph.ops.function.array_func.indexing import unique_consecutive_all
+from cellgraph.ops.function.nn_func.attention import flash_attention_score_impl
+from cellgraph.ops.function.nn_func.image import grid_sampler_impl
+from cellgraph.ops.function.nn_func.loss import checked_labels, nll_loss
 from cellgraph.ops.surface import _module
 from cellgraph.primitives.errors import UnsupportedError
 
@@ -72,8 +75,6 @@ def _bce_with_logits(input, target, weight=None, posWeight=None, reduction="mean
 def _nllloss(logits, labels, weight, reduction="mean", ignore_index=-100):
     """NLLLoss's (loss, total_weight): total_weight sums the class weights of the targets
     that are not ignored, the divisor of the mean."""
-    from cellgraph.ops.loss_functions import checked_labels, nll_loss
-
     labels = checked_labels("NLLLoss", labels, logits.shape[1], ignore_index)
     loss = nll_loss(logits, labels, weight, ignore_index, reduction)
     kept = ops.cast(ops.not_equal(labels, ignore_index), weight.dtype)
@@ -147,8 +148,6 @@ def _contiguous(input):
 def _unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     """(values, inverse, counts) always, as MindSpore's primitive returns them; ops.
     unique_consecutive picks from them."""
-    from cellgraph.ops.composite_gather import unique_consecutive_all
-
     return unique_consecutive_all(input, dim)
 
 
@@ -160,8 +159,6 @@ def _cross(input, other, dim=-65530):
 def _one_hot_ext(tensor, num_classes=-1):
     """int64 one-hot rows over a new last axis; num_classes=-1 takes max(tensor) + 1, which
     needs the tensor's values (an eager Tensor)."""
-    from cellgraph.ops.composite_matrix import known
-
     if num_classes == -1:
         num_classes = int(known(tensor, "tensor", "one_hot").max()) + 1
     return ops.one_hot(tensor, num_classes, 1, 0, -1)
@@ -220,8 +217,8 @@ def mount() -> None:
     prim = _module(f"{base}.gen_ops_prim", "the primitive classes", classes)
     prim.__getattr__ = _instance_getter(classes)
     definitions = _module(f"{base}.gen_ops_def", "the functional operations",
-                          {k: v for k, v in vars(ops.function).items()
-                           if not k.startswith("_") and callable(v)})
+                          {k: getattr(ops.function, k) for k in dir(ops.function)
+                           if not k.startswith("_") and callable(getattr(ops.function, k))})
     inner = _module(f"{base}.pyboost_inner_prim", "call-time functions of the classes", IMPLS)
     names = {k: getattr(definitions, k) for k in definitions.__all__}
     package = _module(base, "MindSpore's generated operator definitions",

@@ -2,10 +2,12 @@
 
 The core gives each public primitive its functional op and Tensor method
 (cellgraph/primitives/exports.py). From the same declarations come MindSpore's primitive classes
-(`ops.Exp()(x)`, configured by the declared static params: `ops.Softmax(axis=0)`). `install`
-runs once, when `cellgraph.ops` is imported: it makes the classes and puts the API layer's
-hand-written wrappers (the compositions' `export`s) in place; a wrapper takes precedence over a
-derived name of the same spelling.
+(`ops.Exp()(x)`, configured by the declared static params: `ops.Softmax(axis=0)`), all of one
+base, `PrimitiveClass`. Each `ops.operations` submodule (`math_ops`, `array_ops`, `nn_ops`)
+ends with `generate_classes`, which defines there the classes MindSpore files there; `install`
+runs once, when `cellgraph.ops` is imported: it makes the classes filed nowhere else in
+`ops.operations` and puts the API layer's hand-written wrappers (the compositions' `export`s)
+in place; a wrapper takes precedence over a derived name of the same spelling.
 """
 from __future__ import annotations
 
@@ -26,6 +28,15 @@ class PrimitiveClass:
     _init_names: tuple = ()
     _defaults: MappingProxyType = MappingProxyType({})
 
+    def __init_subclass__(cls, **kwargs):
+        """A class configured by `_init_names` shows them as its signature (`Flatten()` takes
+        none); one that writes its own `__init__` shows that."""
+        super().__init_subclass__(**kwargs)
+        if cls.__init__ is PrimitiveClass.__init__ and "__signature__" not in vars(cls):
+            cls.__signature__ = inspect.Signature([
+                inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=v)
+                for k, v in cls._defaults.items()])
+
     def __init__(self, *args, **kwargs):
         names = self._init_names
         if len(args) > len(names):
@@ -45,16 +56,81 @@ class PrimitiveClass:
         return type(self)._fn(*args, **kwargs, **self._attrs)
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={v!r}" for k, v in self._attrs.items())
+        inner = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
         return f"{type(self).__name__}({inner})"
 
 
-def define_class(name: str, fn, init: dict | None = None, module: str = __name__) -> type:
+def _init(**defaults) -> tuple:
+    """A class's `__init__` argument names, in order, and their defaults (read-only)."""
+    return tuple(defaults), MappingProxyType(defaults)
+
+
+def define_class(name: str, fn, init: dict | None = None, module: str = __name__,
+                 doc: str | None = None) -> type:
     """A PrimitiveClass named `name` that calls `fn(*operands, **init attrs)`."""
     init = dict(init or {})
     return type(name, (PrimitiveClass,), {
         "_fn": staticmethod(fn), "_init_names": tuple(init), "_defaults": init,
-        "__doc__": f"ops.{name}", "__module__": module})
+        "__doc__": doc or f"ops.{name}", "__module__": module})
+
+
+def function_class(name: str, fn, doc: str | None = None) -> type:
+    """The primitive class `name` without attributes: `Cls()(*args)` is `fn(*args)`."""
+    return define_class(name, fn, None, "cellgraph.ops", doc or f"`ops.{name}()(...)`")
+
+
+def _primitive_class(prim, module: str) -> type:
+    cls = define_class(prim.label, prim, prim.params, module)
+    if prim.operands is not None:  # MindSpore's class takes the static params
+        cls.__signature__ = inspect.Signature([
+            inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=v)
+            for k, v in prim.params.items()])
+    return cls
+
+
+def filed_in(label: str) -> str | None:
+    """The `ops.operations` submodule MindSpore files the class `label` of a primitive or a
+    core registration in: the declaration's `ops_module`, else the filing table."""
+    from cellgraph.ops.operations import _filing
+
+    return _declared_modules().get(label) or _filing.MODULE_OF.get(label)
+
+
+_DECLARED: dict = {}
+
+
+def _declared_modules() -> dict:
+    """{class name: the `ops_module` its declaration gives}, remade when declarations are
+    added."""
+    if _DECLARED.get("_count") != len(PRIMITIVES):
+        _DECLARED.clear()
+        _DECLARED.update({name: prim.ops_module for prim in PRIMITIVES.values()
+                          if prim.public and prim.ops_module
+                          for name in (prim.label, *prim.aliases)})
+        _DECLARED["_count"] = len(PRIMITIVES)
+    return _DECLARED
+
+
+def generate_classes(namespace: dict) -> None:
+    """Define in the module whose globals are `namespace` (`ops.operations.math_ops`, ...) the
+    classes derived from declarations that MindSpore files there, after the module's own: the
+    core's `export_class` registrations, then the public primitives' classes (label and
+    aliases). A name the module defines itself is kept; each new name joins `__all__`."""
+    module = namespace["__name__"]
+    short = module.rsplit(".", 1)[-1]
+    for kind, name, value, _ in exports.EXPORTS:
+        if kind == "class" and name not in namespace and filed_in(name) == short:
+            namespace[name] = define_class(name, *value, module)
+            namespace["__all__"].append(name)
+    for prim in list(PRIMITIVES.values()):
+        if not prim.public or all(filed_in(n) != short for n in (prim.label, *prim.aliases)):
+            continue
+        names = [n for n in (prim.label, *prim.aliases) if n not in namespace]
+        if names:
+            cls = _primitive_class(prim, module)
+            for name in names:
+                namespace[name] = cls
+                namespace["__all__"].append(name)
 
 
 def _from_core(kind_value) -> bool:
@@ -63,13 +139,15 @@ def _from_core(kind_value) -> bool:
 
 
 def install(functional, operations) -> None:
-    """The primitive classes in `operations`; the API layer's wrappers in `functional` (the
-    API's, which started as a copy of the core's) and on Tensor. Registrations from the
-    compositions come before the core's, and the first of a name wins."""
+    """The classes MindSpore files in no submodule, in `operations`; the API layer's wrappers
+    in `functional` (the API's, which started as a copy of the core's) and on Tensor.
+    Registrations from the compositions come before the core's, and the first of a name
+    wins."""
     replaced_functions, replaced_methods = set(), set()
     for kind, name, value, method in sorted(exports.EXPORTS, key=_from_core):
         if kind == "class":
-            exports.add(operations, name, define_class(name, *value, operations.__name__))
+            if name not in vars(operations):
+                exports.add(operations, name, define_class(name, *value, operations.__name__))
             continue
         if name in exports.INSTALLED_FUNCTIONS and name not in replaced_functions:
             replaced_functions.add(name)
@@ -86,16 +164,15 @@ def install(functional, operations) -> None:
 
 
 def install_primitive(prim, functional, operations) -> None:
-    """Every spelling of a public primitive: the functional op, the class(es), the method."""
+    """Every spelling of a public primitive: the functional op, the method, and the class(es)
+    where no `ops.operations` submodule has made them."""
     if not prim.public:
         return
     exports.add(functional, prim.name, prim)
     if prim.method:
         exports.add_method(TensorMethods, prim.name, exports.method_of(prim))
-    cls = define_class(prim.label, prim, prim.params, operations.__name__)
-    if prim.operands is not None:  # MindSpore's class takes the static params
-        cls.__signature__ = inspect.Signature([
-            inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=v)
-            for k, v in prim.params.items()])
-    for name in (prim.label, *prim.aliases):
-        exports.add(operations, name, cls)
+    names = [n for n in (prim.label, *prim.aliases) if n not in vars(operations)]
+    if names:
+        cls = _primitive_class(prim, operations.__name__)
+        for name in names:
+            exports.add(operations, name, cls)

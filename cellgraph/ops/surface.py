@@ -12,8 +12,10 @@ import types
 
 from cellgraph import ops
 from cellgraph.compiler.builder import Tracer, current_builder
-from cellgraph.ops import composite, functional, loss_functions
-from cellgraph.ops.composite_classes import function_class
+from cellgraph.ops import composite, functional
+from cellgraph.ops.derive import PrimitiveClass
+from cellgraph.ops.function.array_func.attributes import dtype, identity, shape
+from cellgraph.ops.operations.array_ops import DType, Identity, Shape, TensorShape
 from cellgraph.primitives.errors import DTypeError
 
 
@@ -39,21 +41,6 @@ def constexpr(fn=None, *, get_instance=True, reuse_result=True, check=True):
     return _ConstexprFunction(fn)
 
 
-def identity(input):
-    """The input, unchanged (`ops.identity`, `ops.Identity()`)."""
-    return input
-
-
-def shape(input_x) -> tuple:
-    """The static shape of a Tensor, a tuple of ints (`ops.shape`, `F.shape`)."""
-    return tuple(input_x.shape)
-
-
-def dtype(input_x):
-    """The dtype of a Tensor (`F.dtype`)."""
-    return input_x.dtype
-
-
 def make_range(start=0, stop=None, step=1) -> tuple:
     """A tuple of ints like Python's range (`F.make_range(5)` is (0, 1, 2, 3, 4)), made when
     the graph is built."""
@@ -72,12 +59,7 @@ def tuple_len(data) -> int:
     return len(data)
 
 
-Identity = function_class("Identity", identity)
-Shape = function_class("Shape", shape)
-DType = function_class("DType", dtype)
-
-
-class Print:
+class Print(PrimitiveClass):
     """`ops.Print()(*values)`: inside a graph, an effectful node that prints every time the
     graph runs, constants included (unlike the built-in `print` of constants in construct,
     which prints once while compiling, as MindSpore's does); outside, it prints at once."""
@@ -94,16 +76,6 @@ class Print:
         return "Print()"
 
 
-def _tensor_shape(input_x):
-    """The shape as a 1-d int64 Tensor."""
-    from cellgraph.runtime.tensor import Tensor
-
-    return Tensor(list(input_x.shape), "int64")
-
-
-TensorShape = function_class("TensorShape", _tensor_shape)
-
-
 SURFACE = {
     "HyperMap": composite.HyperMap, "Map": composite.Map,
     "MultitypeFuncGraph": composite.MultitypeFuncGraph, "Partial": composite.Partial,
@@ -112,7 +84,6 @@ SURFACE = {
     "tuple_len": tuple_len, "make_range": make_range,
     "Identity": Identity, "Shape": Shape, "DType": DType,
     "TensorShape": TensorShape, "Print": Print,
-    **{name: getattr(loss_functions, name) for name in loss_functions.__all__},
 }
 # F.scalar_add(2, 3) and friends: arithmetic on Python numbers, done when the graph is built.
 SCALAR_OPS = {"scalar_add": operator.add, "scalar_sub": operator.sub,
@@ -143,7 +114,7 @@ def _public(namespace) -> dict:
 
 def mount() -> None:
     """Add the names above to `ops` and `ops.functional`, and create `ops.composite` and
-    `ops.function` as importable modules."""
+    `ops.function.grad` as importable modules."""
     for name, value in SURFACE.items():
         if name not in _FUNCTIONAL_ONLY and not hasattr(ops, name):
             setattr(ops, name, value)
@@ -173,32 +144,15 @@ def mount() -> None:
     ops_auto_generate.mount()
 
 
-# MindSpore's ops.function.grad.grad_func: the differentiation functions.
-GRAD_FUNC_NAMES = ("grad", "value_and_grad", "get_grad", "jvp", "vjp", "linearize", "jet",
-                   "derivative", "jacfwd", "jacrev", "stop_gradient")
-
-
 def _mount_function_package() -> None:
-    """`ops.function` as a package, with MindSpore's `ops.function.grad.grad_func` under it
-    (the gradient functions and `custom_vjp`); `ops.function` itself holds every functional
-    operation, the gradient functions among them."""
-    from cellgraph.custom_vjp import custom_vjp
+    """MindSpore's `ops.function.grad` and `ops.function.grad.grad_func` (the gradient
+    functions and `custom_vjp`) as importable modules under the `ops.function` package; the
+    package's attribute `grad` stays the grad function (the submodule is reached by
+    `import`/`from ... import`, through sys.modules)."""
+    from cellgraph.ops.function._fallback import grad_functions
 
-    grad_names = {name: getattr(ops, name) for name in GRAD_FUNC_NAMES}
-    grad_names["custom_vjp"] = custom_vjp
+    grad_names = grad_functions()
     grad_func = _module("cellgraph.ops.function.grad.grad_func", "mindspore.ops.function.grad."
                         "grad_func: the differentiation functions", grad_names)
     grad = _module("cellgraph.ops.function.grad", "mindspore.ops.function.grad", grad_names)
     grad.__path__, grad.grad_func = [], grad_func
-    function = _module("cellgraph.ops.function", "mindspore.ops.function: the functional "
-                       "operations", {**_public(functional), **grad_names})
-    # A package, so that its submodules import; its attribute `grad` stays the grad function
-    # (the submodule is reached by `import`/`from ... import`, through sys.modules).
-    function.__path__ = []
-    ops.function = function
-    from cellgraph.ops.composite_attention import multi_head_attention_forward
-
-    function.nn_func = _module("cellgraph.ops.function.nn_func", "mindspore.ops.function."
-                               "nn_func: the neural-network functional operations",
-                               {**_public(functional),
-                                "multi_head_attention_forward": multi_head_attention_forward})

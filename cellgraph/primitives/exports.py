@@ -74,21 +74,3 @@ def install(functional, methods: type) -> None:
                 INSTALLED_FUNCTIONS.add(prim.name)
             if prim.method:
                 add_method(methods, prim.name, method_of(prim))
-
-
-class FunctionClass:
-    """A primitive class without attributes: `Cls()(*args)` is `Cls.fn(*args)`."""
-
-    fn = None
-
-    def __call__(self, *args):
-        return type(self).fn(*args)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
-
-
-def function_class(name: str, fn, doc: str | None = None) -> type:
-    """The primitive class `name` whose instances call `fn`."""
-    return type(name, (FunctionClass,), {"fn": staticmethod(fn), "__module__": "cellgraph.ops",
-                                         "__doc__": doc or f"`ops.{name}()(...)`"})

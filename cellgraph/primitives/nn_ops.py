@@ -4,7 +4,7 @@ The softmax family's backward passes are fused primitives (`softmax_grad`, `log_
 one kernel from the forward output and the output gradient instead of four elementwise passes
 and a reduction); their own bprops differentiate the decomposition, so higher orders see
 through them. `softmax_cross_entropy` is the kernel of MindSpore's SoftmaxCrossEntropyWithLogits
-(the class, with MindSpore's checks, is in composite_classes.py): the per-row loss and its
+(the class, with MindSpore's checks, is in ops/operations/nn_ops.py): the per-row loss and its
 gradient for labels that sum to one, softmax(logits) - labels, from one kernel.
 """
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """grid_sample, flash_attention_score, multi_head_attention_forward and the nn classes built as
-compositions (ops/composite_sampling.py, composite_attention.py, composite_nn_extra.py):
+compositions (ops/function/nn_func.py, their classes in ops/operations/nn_ops.py):
 forward values against NumPy references, eagerly and compiled, and derivatives against finite
 differences at orders 1 and 2."""
 import itertools

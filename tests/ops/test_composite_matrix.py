@@ -1,4 +1,4 @@
-"""ops/composite_matrix.py and ops/composite_gather.py against NumPy, eagerly and inside a
+"""batch_dot, matrix_diag and the gathers of ops/function/ against NumPy, eagerly and inside a
 graph, with derivatives against finite differences at orders 1 and 2."""
 import numpy as np
 import pytest

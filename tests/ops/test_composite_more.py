@@ -1,4 +1,5 @@
-"""The compositions of ops/composite_more.py against NumPy, eager and inside a graph, with
+"""Compositions of ops/function/ (triangles, distances, statistics, activations) against
+NumPy, eager and inside a graph, with
 their gradients against finite differences."""
 import math
 

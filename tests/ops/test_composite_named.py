@@ -1,4 +1,4 @@
-"""MindSpore functional ops and primitive classes built as compositions (ops/composite_named.py),
+"""MindSpore functional ops and primitive classes built as compositions (ops/function/),
 and the in-place scatter updates of a Parameter: forward values against NumPy, eagerly and
 compiled, and derivatives against finite differences at orders 1 and 2."""
 import numpy as np

@@ -6,7 +6,7 @@ import numbers as _numbers
 import numpy as _np
 
 import cellgraph.ops as _ops
-from cellgraph.ops.loss_functions import (  # noqa: F401
+from cellgraph.ops.function.nn_func.loss import (  # noqa: F401
     binary_cross_entropy,
     binary_cross_entropy_with_logits,
     kl_div,
@@ -14,7 +14,8 @@ from cellgraph.ops.loss_functions import (  # noqa: F401
     mse_loss,
     triplet_margin_loss,
 )
-from cellgraph.ops.loss_functions import smooth_l1_loss as _smooth_l1_loss
+from cellgraph.ops.function.nn_func.loss import cross_entropy as _cross_entropy
+from cellgraph.ops.function.nn_func.loss import smooth_l1_loss as _smooth_l1_loss
 from cellgraph.primitives.errors import ArgumentValueError, UnsupportedError
 from cellgraph.primitives.errors import ShapeError as _ShapeError
 from cellgraph.runtime.tensor import Tensor
@@ -34,7 +35,6 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     """As ops.cross_entropy, with mint's label check: a class index outside [0, C) that is not
     ignore_index raises ValueError (ops' counts [-C, 0) from the end)."""
     from cellgraph.mint import nn
-    from cellgraph.ops.loss_functions import cross_entropy as _cross_entropy
 
     if target.dtype.is_float and tuple(target.shape) == tuple(input.shape):
         return _cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing)

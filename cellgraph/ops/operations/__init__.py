@@ -2,52 +2,32 @@
 importable as `cellgraph.ops.operations` (MindSpore's `mindspore.ops.operations`).
 
 Each class is configured in `__init__` and applied in `__call__`; instances are constants in a
-graph, so `self.matmul = ops.MatMul()` works in construct. The classes of public primitives
-(`ops.Add`, `ops.Exp`, ...) are derived from their declarations (ops/derive.py) and join this
-module when `cellgraph.ops` is imported; those written here delegate to a functional wrapper
-that normalises their arguments.
+graph, so `self.matmul = ops.MatMul()` works in construct. They are defined in MindSpore's
+modules, `array_ops`, `math_ops`, `nn_ops`, `random_ops`, `image_ops` and `comm_ops`: there
+the classes written by hand, then those derived from the primitives' declarations
+(ops/derive.py `generate_classes`, filed by `_filing.py`). The classes of public primitives
+MindSpore files in none of them join this package when `cellgraph.ops` is imported.
 """
 from __future__ import annotations
 
 from cellgraph._lazy import lazy_names as _lazy_names
 
-from .. import functional as F
 from ..derive import PrimitiveClass, define_class  # noqa: F401  (the base, for users)
 
 __all__: list[str] = []
 
+# MindSpore's modules of primitive classes; their classes are those of `ops.operations` too
+from . import array_ops, comm_ops, image_ops, math_ops, nn_ops, random_ops
+from .array_ops import *
+from .comm_ops import *
+from .image_ops import *
+from .math_ops import *
+from .nn_ops import *
+from .random_ops import *
 
-def _define(name: str, fn, init: dict | None = None) -> None:
-    globals()[name] = define_class(name, fn, init, __name__)
-    __all__.append(name)
-
-
-for _name, _fn in {"Reshape": F.reshape, "Transpose": F.transpose, "Cast": F.cast,
-                   "ExpandDims": F.expand_dims, "Fill": F.fill, "Gather": F.gather}.items():
-    _define(_name, _fn)
-_define("MatMul", F.mm, {"transpose_a": False, "transpose_b": False})
-_define("BatchMatMul", F.batch_matmul, {"transpose_a": False, "transpose_b": False})
-for _name, _fn in {"ReduceSum": F.reduce_sum, "ReduceMean": F.reduce_mean,
-                   "ReduceMax": F.reduce_max, "ReduceMin": F.reduce_min}.items():
-    _define(_name, lambda x, axis=(), keep_dims=False, _f=_fn: _f(x, axis, keep_dims),
-            {"keep_dims": False})
-_define("BroadcastTo", lambda x, shape: F.broadcast_to(x, shape), {"shape": None})
-_define("Squeeze", lambda x, axis=(): F.squeeze(x, axis), {"axis": ()})
-_define("Concat", lambda x, axis=0: F.concat(x, axis), {"axis": 0})
-_define("Stack", lambda x, axis=0: F.stack(x, axis), {"axis": 0})
-_define("Softmax", lambda x, axis=-1: F.softmax(x, axis[0] if isinstance(axis, tuple) else axis),
-        {"axis": -1})
-_define("LogSoftmax", lambda x, axis=-1: F.log_softmax(x, axis), {"axis": -1})
-
-from ..nn_classes import *
-from ..nn_classes import __all__ as _nn_all
-
-__all__.extend([*_nn_all, "PrimitiveClass"])
-
-from cellgraph.primitives.comm_ops import *  # the collectives: AllReduce, AllGather, ... and ReduceOp
-from cellgraph.primitives.comm_ops import __all__ as _comm_all
-
-__all__.extend(_comm_all)
+for _module in (array_ops, comm_ops, image_ops, math_ops, nn_ops, random_ops):
+    __all__.extend(_module.__all__)
+__all__.append("PrimitiveClass")
 
 
 # The summary operations keep values for train.SummaryRecord, which sits above this package:

@@ -2,16 +2,17 @@
 and MindSpore's tests use and that have a counterpart here."""
 from __future__ import annotations
 
+from cellgraph.ops.derive import PrimitiveClass
 from cellgraph.primitives.errors import ArgumentError, DTypeError, ShapeError
 
 from .. import functional as F
-from ..composite_named import is_tensor
+from ..function.array_func import is_tensor
 from . import ExtractImagePatches
 
 __all__ = ["DynamicBroadcastTo", "ExtractImagePatches", "SameTypeShape"]
 
 
-class SameTypeShape:
+class SameTypeShape(PrimitiveClass):
     """`SameTypeShape()(input_x, input_y)`: `input_x`, after checking that `input_y` is a
     Tensor of the same dtype (else TypeError) and shape (else ValueError)."""
 
@@ -32,7 +33,7 @@ class SameTypeShape:
         return "Prim[SameTypeShape]"
 
 
-class DynamicBroadcastTo:
+class DynamicBroadcastTo(PrimitiveClass):
     """`DynamicBroadcastTo()(x, shape)`: `x` broadcast to `shape`, given as a tuple of ints or
     as a 1-D Tensor of them (whose values must be known when the graph is compiled)."""
 

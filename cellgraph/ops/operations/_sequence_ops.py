@@ -11,15 +11,17 @@ from __future__ import annotations
 import functools
 import operator
 
-__all__ = ["InSequence", "ListAppend", "ListInsert", "ListToTensor", "SequenceAdd",
-           "SequenceAddN", "SequenceCount", "SequenceIndex", "SequenceMax", "SequenceMin",
-           "SequenceMul", "SequenceSlice", "SequenceZerosLike", "TupleToTensor", "list_equal",
+from cellgraph.ops.derive import PrimitiveClass
+
+__all__ = ["InSequence", "ListAppend", "ListInsert", "ListToTensor", "SequenceAdd", "SequenceAddN",
+           "SequenceCount", "SequenceIndex", "SequenceMax", "SequenceMin", "SequenceMul",
+           "SequenceSlice", "SequenceZerosLike", "TupleToTensor", "list_equal",
            "list_greater_equal", "list_greater_than", "list_le", "list_lt", "make_range",
-           "sequence_len", "shape_mul", "tuple_equal", "tuple_greater_equal",
-           "tuple_greater_than", "tuple_le", "tuple_lt"]
+           "sequence_len", "shape_mul", "tuple_equal", "tuple_greater_equal", "tuple_greater_than",
+           "tuple_le", "tuple_lt"]
 
 
-class _SequenceOp:
+class _SequenceOp(PrimitiveClass):
     def __repr__(self) -> str:
         return f"Prim[{type(self).__name__}]"
 

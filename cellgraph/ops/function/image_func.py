@@ -1,22 +1,15 @@
-"""`ops.crop_and_resize` / `ops.CropAndResize`: crops of NHWC images, resized, as a composition.
-
-For each box [y1, x1, y2, x2] (normalised: y maps to y * (H - 1)) and output row i of
-crop_h, the source row is y1 (H - 1) + i (y2 - y1) (H - 1) / (crop_h - 1) (the box's centre row
-when crop_h is 1); columns likewise. Bilinear sampling reads the four neighbouring pixels with
-`gather_nd` and mixes them with the fractional parts, so the gradient reaches the image
-(gather_nd's transpose, a scatter-add) and the boxes (through the fractions) with no rule of
-its own; a sample outside the image is `extrapolation_value`. "nearest" reads the position
-rounded half away from zero; as MindSpore documents, only "bilinear" has a gradient (nearest's
-is zero). The result is float32 whatever the image's dtype, as MindSpore's.
-"""
+"""MindSpore's `ops.function.image_func`: image operations as compositions of existing ones."""
 from __future__ import annotations
 
+from cellgraph.ops import functional as F
+from cellgraph.ops.derive import export
+from cellgraph.ops.function._fallback import functional_fallback
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import abstract_of, prims
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError, UnsupportedError
 
-from . import functional as F
-from .derive import export, export_class
+__all__ = []
+
 
 _METHODS = ("bilinear", "nearest")
 
@@ -104,5 +97,7 @@ def _mix(a, b, weight):
 
 
 export(crop_and_resize)
-export_class("CropAndResize", crop_and_resize,
-             {"method": "bilinear", "extrapolation_value": 0.0})
+
+
+# the functional operations defined elsewhere (the primitives, the other modules)
+__getattr__, __dir__ = functional_fallback(globals())

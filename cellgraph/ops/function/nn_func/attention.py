@@ -1,14 +1,17 @@
-"""Attention as compositions of existing operations: `ops.flash_attention_score` and its
-class `FlashAttentionScore` (MindSpore's fused Ascend kernel, here the same mathematics written
-out: scale * Q K^T + pse, masked, softmax, dropout, times V), and
-`multi_head_attention_forward`, the function behind `nn.MultiheadAttention`. Their gradients
-and batching come from the operations they are made of."""
+"""Attention as compositions of existing operations: `ops.flash_attention_score` (MindSpore's fused
+Ascend kernel, here the same mathematics written out: scale * Q K^T + pse, masked, softmax,
+dropout, times V) and `multi_head_attention_forward`, the function behind
+`nn.MultiheadAttention`. Their gradients and batching come from the operations they are made
+of."""
 from __future__ import annotations
 
 import math
 
 import numpy as np
 
+from cellgraph.ops import functional as F
+from cellgraph.ops.function.array_func.indexing import masked_fill
+from cellgraph.ops.function.array_func.shape import repeat_interleave, swapaxes
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import math_ops as M
@@ -18,14 +21,12 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 from cellgraph.primitives.nn_functional import dropout
 from cellgraph.primitives.random_ops import rand
 
-from . import functional as F
-from .composite_more import repeat_interleave
-from .composite_ops import masked_fill, swapaxes
-from .derive import export_class
-
 __all__ = ["flash_attention_score", "multi_head_attention_forward"]
 
+
 _LAYOUTS = ("BSH", "BNSD", "SBH", "BSND")
+
+
 _NO_BAND = 2147483647
 
 
@@ -179,12 +180,6 @@ def flash_attention_score_impl(query, key, value, real_shift=None, drop_mask=Non
                                   scale_value=scale_value, pre_tokens=pre_tokens,
                                   next_tokens=next_tokens, inner_precise=inner_precise,
                                   input_layout=input_layout, sparse_mode=sparse_mode)
-
-
-export_class("FlashAttentionScore", _flash_attention_class,
-             {"head_num": None, "keep_prob": 1.0, "scale_value": 1.0,
-              "pre_tokens": 2147483647, "next_tokens": 2147483647, "inner_precise": 0,
-              "input_layout": "BSH", "sparse_mode": 0})
 
 
 def _additive_mask(mask, dtype):

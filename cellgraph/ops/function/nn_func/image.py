@@ -1,19 +1,14 @@
-"""`ops.grid_sample`: sampling a 4-D or 5-D input at normalised grid positions, composed of
-existing operations (no kernel, no rule of its own).
-
-Every output position reads the 2**d input points around its unnormalised coordinate with one
-`take_along_axis` over the flattened spatial axes each; the bilinear (trilinear) weights are
-products of the fractional parts, so the gradient reaches the input through the gather's
-transpose (a scatter-add) and the grid through the weights, at any order. Out-of-range corners
-read a clipped index and are zeroed by a mask ('zeros'); 'border' clips the coordinate first,
-'reflection' folds it back into range first.
-"""
+"""Resizing and sampling: `interpolate` (one matmul per spatial axis with a constant
+interpolation matrix), `grid_sample` (the 2**d neighbours of each normalised grid position,
+gathered and mixed), `pixel_shuffle` and `pixel_unshuffle`."""
 from __future__ import annotations
 
 import itertools
 
 import numpy as np
 
+from cellgraph.ops import functional as F
+from cellgraph.ops.function.array_func.indexing import apply_along
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import math_ops as M
@@ -22,12 +17,100 @@ from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.sort_ops import take_along_axis
 
-from . import functional as F
-from .derive import export_class
+__all__ = ["grid_sample", "interpolate", "pixel_shuffle", "pixel_unshuffle"]
 
-__all__ = ["grid_sample"]
+
+def pixel_shuffle(input, upscale_factor):
+    """(..., C*r*r, H, W) -> (..., C, H*r, W*r)."""
+    r = int(upscale_factor)
+    *lead, c, h, w = abstract_of(input).shape
+    if c % (r * r):
+        raise ShapeError(f"pixel_shuffle: channels {c} are not divisible by {r}*{r}")
+    x = F.reshape(input, (-1, c // (r * r), r, r, h, w))
+    x = F.transpose(x, (0, 1, 4, 2, 5, 3))
+    return F.reshape(x, (*lead, c // (r * r), h * r, w * r))
+
+
+def pixel_unshuffle(input, downscale_factor):
+    """(..., C, H*r, W*r) -> (..., C*r*r, H, W)."""
+    r = int(downscale_factor)
+    *lead, c, h, w = abstract_of(input).shape
+    if h % r or w % r:
+        raise ShapeError(f"pixel_unshuffle: height {h} and width {w} must be divisible by {r}")
+    x = F.reshape(input, (-1, c, h // r, r, w // r, r))
+    x = F.transpose(x, (0, 1, 3, 5, 2, 4))
+    return F.reshape(x, (*lead, c * r * r, h // r, w // r))
+
+
+def _nearest(size_in: int, size_out: int, align_corners: bool) -> np.ndarray:
+    if align_corners and size_out > 1:
+        src = np.round(np.arange(size_out) * (size_in - 1) / (size_out - 1))
+    else:
+        src = np.floor(np.arange(size_out) * size_in / size_out)
+    matrix = np.zeros((size_out, size_in))
+    matrix[np.arange(size_out), np.minimum(src.astype(int), size_in - 1)] = 1.0
+    return matrix
+
+
+def _linear(size_in: int, size_out: int, align_corners: bool, half_pixel: bool) -> np.ndarray:
+    """Weights of linear interpolation: align_corners maps the end pixels onto each other;
+    half_pixel samples at pixel centres (PyTorch's default); otherwise src = i * in / out."""
+    i = np.arange(size_out, dtype=np.float64)
+    if align_corners:
+        src = i * (size_in - 1) / (size_out - 1) if size_out > 1 else np.zeros(size_out)
+    elif half_pixel:
+        src = np.maximum((i + 0.5) * size_in / size_out - 0.5, 0.0)
+    else:
+        src = i * size_in / size_out
+    low = np.minimum(np.floor(src).astype(int), size_in - 1)
+    high = np.minimum(low + 1, size_in - 1)
+    frac = src - low
+    matrix = np.zeros((size_out, size_in))
+    np.add.at(matrix, (np.arange(size_out), low), 1.0 - frac)
+    np.add.at(matrix, (np.arange(size_out), high), frac)
+    return matrix
+
+
+def _sizes(shape, size, scale_factor) -> tuple:
+    spatial = tuple(shape[2:])
+    if (size is None) == (scale_factor is None):
+        raise ArgumentValueError("interpolate: give exactly one of `size` and `scale_factor`")
+    if size is not None:
+        return tuple(size) if isinstance(size, (tuple, list)) else (size,) * len(spatial)
+    scale = scale_factor if isinstance(scale_factor, (tuple, list)) else (
+        scale_factor,) * len(spatial)
+    return tuple(int(np.floor(n * s)) for n, s in zip(spatial, scale))
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None):
+    """Resize the spatial axes (after N, C): "nearest", or "linear"/"bilinear"/"trilinear"
+    (pixel-centre sampling unless align_corners)."""
+    shape = abstract_of(input).shape
+    sizes = _sizes(shape, size, scale_factor)
+    for n, m in zip(shape[2:], sizes):
+        if n == 0 and m:  # nothing to sample from
+            if int(np.prod(shape[:2])):
+                raise ShapeError(f"interpolate: cannot resize an empty spatial axis of input "
+                                 f"shape {tuple(shape)} to size {m}")
+            return F.zeros(tuple(shape[:2]) + tuple(sizes), abstract_of(input).dtype)
+    if mode == "nearest":
+        if align_corners:
+            raise ArgumentValueError("interpolate: align_corners needs a linear mode")
+        matrices = [_nearest(n, m, False) for n, m in zip(shape[2:], sizes)]
+    elif mode in ("linear", "bilinear", "trilinear"):
+        matrices = [_linear(n, m, bool(align_corners), True) for n, m in zip(shape[2:], sizes)]
+    else:
+        raise ArgumentValueError(f"interpolate: `mode` must be 'nearest', 'linear', 'bilinear' "
+                                 f"or 'trilinear', got {mode!r}")
+    for axis, matrix in enumerate(matrices, 2):
+        input = apply_along(input, matrix, axis)
+    return input
+
 
 _MODES = ("bilinear", "nearest")
+
+
 _PADDING = ("zeros", "border", "reflection")
 
 
@@ -151,9 +234,3 @@ def linear_read(flat, coords, sizes, padding_mode="zeros"):
 def grid_sampler_impl(input, grid, interpolation_mode="bilinear", padding_mode="zeros",
                   align_corners=False):
     return grid_sample(input, grid, interpolation_mode, padding_mode, align_corners)
-
-
-_SAMPLER_INIT = {"interpolation_mode": "bilinear", "padding_mode": "zeros",
-                 "align_corners": False}
-export_class("GridSampler2D", grid_sampler_impl, _SAMPLER_INIT)
-export_class("GridSampler3D", grid_sampler_impl, _SAMPLER_INIT)

@@ -1,23 +1,39 @@
-"""`ops.stft`: the short-time Fourier transform as a composition of existing operations. The
-frames are one `gather` of the (padded) signal at constant positions, windowed, and the DFT is
-two matmuls with constant cosine and sine matrices, so the transform differentiates (and
-batches) through those operations; a complex signal is transformed part by part (the DFT is
-linear) and the parts joined with `complex`."""
+"""`stft`, the short-time Fourier transform, and `hann_window`: the frames are one `gather`
+of the (padded) signal at constant positions, windowed, and the DFT is two matmuls with
+constant cosine and sine matrices, so the transform differentiates (and batches) through those
+operations; a complex signal is transformed part by part and the parts joined with `complex`."""
 from __future__ import annotations
+
+import numbers
 
 import numpy as np
 
+from cellgraph.ops import functional as F
+from cellgraph.ops.function.array_func.attributes import _const
+from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.complex_ops import complex_, imag_part, real_part
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import ArgumentValueError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
-from . import functional as F
-from .composite_pad import pad
-from .derive import export_class
+__all__ = ["hann_window", "stft"]
 
-__all__ = ["stft"]
+
+def hann_window(window_length, periodic=True, *, dtype=None):
+    """0.5 - 0.5 cos(2 pi n / N), N the length (periodic) or the length - 1."""
+    if isinstance(window_length, bool) or not isinstance(window_length, numbers.Integral) \
+            or window_length < 0:
+        raise ArgumentValueError(f"hann_window: `window_length` must be a non-negative int, "
+                                 f"got {window_length!r}")
+    dtype = dt.as_dtype(dtype or dt.float32)
+    if not dtype.is_float:
+        raise DTypeError(f"hann_window: `dtype` must be a float type, got {dtype}")
+    n = window_length if periodic else window_length - 1
+    values = np.ones(window_length) if window_length == 1 else 0.5 - 0.5 * np.cos(
+        2 * np.pi * np.arange(window_length) / n)
+    return _const(values.astype(dtype.np), dtype)
+
 
 _PAD_MODES = {"REFLECT": "reflect", "CONSTANT": "constant", "REPLICATE": "replicate",
               "CIRCULAR": "circular"}
@@ -99,15 +115,3 @@ def _spectrum(x, n_fft, hop_length, win_length, window, center, pad_mode, normal
         re, im = re * (n_fft ** -0.5), im * (n_fft ** -0.5)
     axes = tuple(range(len(shape) - 1)) + (len(shape), len(shape) - 1)  # (*, bins, T)
     return F.transpose(re, axes), F.transpose(im, axes)
-
-
-def _stft_class(x, window=None, *, n_fft, hop_length, win_length, normalized, onesided,
-                return_complex):
-    """STFT the primitive: no centre padding (ops.stft pads before calling it)."""
-    return stft(x, n_fft, hop_length, win_length, window, False, "REFLECT", normalized,
-                onesided, return_complex)
-
-
-export_class("STFT", _stft_class, {"n_fft": None, "hop_length": None, "win_length": None,
-                                   "normalized": False, "onesided": True,
-                                   "return_complex": True})

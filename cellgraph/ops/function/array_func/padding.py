@@ -1,24 +1,20 @@
-"""Padding in every mode MindSpore has: `ops.pad(mode=)` and the `ops.PadV3` primitive class.
-
-Constant padding is the `pad` primitive. The other modes read the input at positions NumPy's
-`np.pad` computes from the axis size when the graph is built (reflect: mirrored without the
-edge, edge/replicate: the border repeated, circular: wrapped round), so each padded axis is one
-`gather` of the input and its gradient is gather's (a scatter-add onto the source positions).
-"""
+"""Padding in every mode MindSpore has: `ops.pad(mode=)`. Constant padding is the `pad`
+primitive. The other modes read the input at positions NumPy's `np.pad` computes from the axis
+size when the graph is built (reflect: mirrored without the edge, edge/replicate: the border
+repeated, circular: wrapped round), so each padded axis is one `gather` of the input and its
+gradient is gather's (a scatter-add onto the source positions)."""
 from __future__ import annotations
-
-import numbers
 
 import numpy as np
 
+from cellgraph.ops import functional as F
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import _ints, pad_pairs
 
-from . import functional as F
+__all__ = ["pad"]
 
-__all__ = ["PadV3", "pad"]
 
 # MindSpore's mode name -> np.pad's, for the modes that read the input.
 INDEX_MODES = {"reflect": "reflect", "replicate": "edge", "edge": "edge", "circular": "wrap",
@@ -90,40 +86,6 @@ def _host_ints(value):
                                 "tuple or a constant Tensor), got a Tensor computed in the graph")
         return tuple(int(v) for v in np.asarray(array()).reshape(-1))
     return value
-
-
-class PadV3:
-    """`ops.PadV3(mode="constant", paddings_contiguous=True)(x, paddings, constant_value=None)`.
-
-    `paddings` pairs run from the last axis backwards; contiguous: (begin0, end0, begin1, end1,
-    ...), otherwise (begin0, begin1, ..., end0, end1, ...). Modes "constant", "reflect", "edge",
-    "circular"; `constant_value` is used in mode "constant" only."""
-
-    MODES = ("constant", "reflect", "edge", "circular")
-
-    def __init__(self, mode="constant", paddings_contiguous=True):
-        if not isinstance(mode, str) or mode not in self.MODES:
-            raise ArgumentValueError(f"PadV3: mode must be one of {self.MODES}, got {mode!r}")
-        if not isinstance(paddings_contiguous, bool):
-            raise DTypeError(f"PadV3: `paddings_contiguous` must be a bool, got "
-                             f"{paddings_contiguous!r}")
-        self.mode, self.paddings_contiguous = mode, paddings_contiguous
-
-    def __call__(self, x, paddings, constant_value=None):
-        _check_tensor(x, "PadV3", "x")
-        flat = _ints(_host_ints(paddings), "PadV3", "paddings")
-        if not self.paddings_contiguous:
-            half = len(flat) // 2
-            flat = tuple(v for pair in zip(flat[:half], flat[half:]) for v in pair)
-        pairs = _pairs_from_last(flat, abstract_of(x).ndim, "PadV3")
-        if self.mode != "constant":
-            return pad_pairs_mode(x, pairs, self.mode, op="PadV3")
-        if constant_value is None or isinstance(constant_value, numbers.Number):
-            return pad_pairs_mode(x, pairs, "constant", constant_value or 0, "PadV3")
-        return _pad_with_tensor(x, pairs, constant_value)
-
-    def __repr__(self) -> str:
-        return f"PadV3(mode={self.mode!r}, paddings_contiguous={self.paddings_contiguous})"
 
 
 def _pad_with_tensor(x, pairs, value):

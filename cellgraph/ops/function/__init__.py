@@ -1,0 +1,17 @@
+"""MindSpore's `mindspore.ops.function`: every functional operation, filed as MindSpore files
+them.
+
+The compositions of existing operations are defined in the module MindSpore keeps their twin
+in: the packages `array_func` (creation, shape, indexing, padding, segments), `math_func`
+(arithmetic, reductions, statistics, products, `einsum`, `stft`) and `nn_func` (activations,
+convolution, pooling, resizing, sampling, attention, losses), one module a topic, and
+`random_func`, `clip_func` and `image_func`.
+The primitives' functional spellings are generated from their declarations
+(cellgraph/primitives). `ops.function.<name>` is `ops.functional.<name>` (the gradient
+functions included, as MindSpore's `ops.function` holds them), and each `*_func` module also
+answers for the functional operations it does not define, as MindSpore's modules re-export what
+they import.
+"""
+from ._fallback import functional_fallback as _functional_fallback
+
+__getattr__, __dir__ = _functional_fallback(globals(), grad=True)

@@ -1,0 +1,22 @@
+"""MindSpore's `ops.function.array_func`: creating, reshaping, indexing, padding and segmenting
+Tensors, as compositions of the core's operations (no kernel and no rule of their own: their
+gradients and batching come from the operations they are made of), one module a topic:
+`attributes`, `creation`, `shape`, `indexing`, `matrix`, `padding`, `segment`. The array
+operations that are primitives, and the others of `ops.functional`, are reached here too."""
+from cellgraph.ops.function._fallback import functional_fallback as _functional_fallback
+
+from . import attributes, creation, indexing, matrix, padding, segment, shape
+from .attributes import *
+from .creation import *
+from .indexing import *
+from .matrix import *
+from .padding import *
+from .segment import *
+from .shape import *
+
+__all__: list[str] = []
+for _module in (attributes, creation, indexing, matrix, padding, segment, shape):
+    __all__ += _module.__all__
+
+# the functional operations defined elsewhere (the primitives, the other modules)
+__getattr__, __dir__ = _functional_fallback(globals())

@@ -1,0 +1,84 @@
+"""What a Tensor is: `is_tensor`, `size`, `rank`, and the helpers the compositions share
+(a static shape, a constant made when the graph is built, a value known when it is built)."""
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.core import abstract_of, is_value
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+
+__all__ = ["is_tensor", "rank", "size"]
+
+
+def _const(values: np.ndarray, dtype):
+    """A constant tensor: the cast primitive applied to a NumPy array gives a Tensor eagerly
+    and a folded constant in a graph, so the ops layer needs no Tensor class of its own."""
+    return A.cast(np.asarray(values), dtype=dt.as_dtype(dtype))
+
+
+def _ndim(x) -> int:
+    return abstract_of(x).ndim
+
+
+def _shape(x) -> tuple:
+    return tuple(abstract_of(x).shape)
+
+
+def is_tensor(input) -> bool:
+    """Whether `input` is a Tensor (a Parameter, or a graph value standing for one)."""
+    return is_value(input) and not isinstance(input, numbers.Number | np.generic)
+
+
+def _tensor(x, op: str, what: str = "input"):
+    if not is_tensor(x):
+        raise DTypeError(f"{op}: expected a Tensor for `{what}`, got {type(x).__name__} "
+                         f"{x!r:.60}")
+    return abstract_of(x)
+
+
+def size(input_x) -> int:
+    """The number of elements, a Python int (known while compiling)."""
+    return math.prod(_tensor(input_x, "size", "input_x").shape)
+
+
+def rank(input_x) -> int:
+    """The number of dimensions, a Python int."""
+    return _tensor(input_x, "rank", "input_x").ndim
+
+
+def known(value, what: str, op: str):
+    """The value of a Python number, sequence or a Tensor whose value is known now (an eager
+    Tensor), as a NumPy array; a value computed inside a graph cannot size a result."""
+    if hasattr(value, "_data"):
+        return value.asnumpy()
+    if hasattr(value, "aval"):
+        raise ArgumentValueError(f"{op}: `{what}` sets the shape of the result, so it must be a "
+                                 f"constant, got a Tensor computed in the graph")
+    return np.asarray(value)
+
+
+def identity(input):
+    """The input, unchanged (`ops.identity`, `ops.Identity()`)."""
+    return input
+
+
+def shape(input_x) -> tuple:
+    """The static shape of a Tensor, a tuple of ints (`ops.shape`, `F.shape`)."""
+    return tuple(input_x.shape)
+
+
+def dtype(input_x):
+    """The dtype of a Tensor (`F.dtype`)."""
+    return input_x.dtype
+
+
+def tensor_shape(input_x):
+    """The shape as a 1-d int64 Tensor."""
+    from cellgraph.runtime.tensor import Tensor
+
+    return Tensor(list(input_x.shape), "int64")

@@ -1,0 +1,71 @@
+"""Tensors made from shapes and values: `arange`, `eye`, `meshgrid`, `full_like`,
+`scalar_to_tensor`, `tuple_to_array`; constants over Python numbers are built with NumPy when
+the graph is compiled."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from cellgraph.ops import functional as F
+from cellgraph.ops.function.array_func.attributes import _const, _shape
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+
+__all__ = ["arange", "eye", "full_like", "meshgrid", "scalar_to_tensor", "tuple_to_array"]
+
+
+def arange(start=0, end=None, step=1, *, dtype=None):
+    """[start, end) by `step` (one argument: [0, start)); int64 for ints, else float32."""
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise ArgumentValueError("arange: `step` must not be 0")
+    values = np.arange(start, end, step)
+    if dtype is None:
+        dtype = dt.int64 if all(isinstance(v, numbers.Integral) for v in (start, end, step)) \
+            else dt.float32
+    return _const(values.astype(dt.as_dtype(dtype).np), dtype)
+
+
+def eye(n, m=None, dtype=dt.float32):
+    """The n x m identity matrix."""
+    return _const(np.eye(n, m).astype(dt.as_dtype(dtype).np), dtype)
+
+
+def meshgrid(*inputs, indexing="xy"):
+    """Coordinate grids from 1-D tensors ("xy": the first two axes swapped, as NumPy)."""
+    tensors = inputs[0] if len(inputs) == 1 and isinstance(inputs[0], (tuple, list)) else inputs
+    if indexing not in ("xy", "ij"):
+        raise ArgumentValueError(f"meshgrid: `indexing` must be 'xy' or 'ij', got {indexing!r}")
+    sizes = [_shape(t)[0] for t in tensors]
+    if indexing == "xy" and len(sizes) >= 2:
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    grids = []
+    for i, t in enumerate(tensors):
+        axis = i if indexing == "ij" or len(sizes) < 2 else {0: 1, 1: 0}.get(i, i)
+        shape = [1] * len(sizes)
+        shape[axis] = sizes[axis]
+        grids.append(F.broadcast_to(F.reshape(t, tuple(shape)), tuple(sizes)))
+    return tuple(grids)
+
+
+def full_like(input, fill_value, *, dtype=None):
+    shape = abstract_of(input).shape
+    return F.fill(dtype or abstract_of(input).dtype, shape, fill_value)
+
+
+def scalar_to_tensor(input_x, dtype=dt.float32):
+    """A 0-d tensor holding the Python number `input_x`."""
+    if not isinstance(input_x, numbers.Number):
+        raise DTypeError(f"scalar_to_tensor: expected a Python number, got "
+                         f"{type(input_x).__name__}")
+    return A.cast(np.asarray(input_x), dtype=dt.as_dtype(dtype))
+
+
+def tuple_to_array(input_x):
+    """A 1-D tensor from a tuple of Python numbers (float32 if any is a float, else int64)."""
+    kind = np.float32 if np.asarray(input_x).dtype.kind == "f" else np.int64
+    return A.cast(np.asarray(input_x, kind), dtype=dt.from_numpy(kind))

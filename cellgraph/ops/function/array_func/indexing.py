@@ -1,0 +1,225 @@
+"""Reading and writing at computed positions: `index_select`, `masked_fill`, `masked_scatter`,
+`gather_elements`, `take`, `reverse_sequence`, `unique_consecutive`, `argwhere`, `index_fill`,
+`max`/`min`/`aminmax`. Positions are computed with ordinary ops, so the values read keep their
+gradients and vmap batches them like any other composition."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from cellgraph.ops import functional as F
+from cellgraph.ops.function.array_func.attributes import _const, _shape, _tensor
+from cellgraph.ops.functional import gather
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import math_ops as M
+from cellgraph.primitives.core import abstract_of, normalize_axis, tensor_axis
+from cellgraph.primitives.dynamic_ops import bincount, nonzero
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.nn_functional import argmax, cumsum, one_hot
+
+__all__ = ["aminmax", "apply_along", "argwhere", "gather_d", "gather_elements", "index_fill",
+           "index_select", "masked_fill", "masked_scatter", "max", "min", "reverse_sequence",
+           "take", "unique_consecutive"]
+
+
+def index_select(input, axis, index):
+    """The entries of `input` at `index` (1-D ints) along `axis`."""
+    return gather(input, index, axis)
+
+
+def masked_fill(input_x, mask, value):
+    """`value` where mask is True, input_x elsewhere."""
+    dtype, shape = abstract_of(input_x).dtype, _shape(input_x)
+    if isinstance(value, numbers.Number):
+        filler = F.fill(dtype, shape, value)
+    else:
+        filler = F.broadcast_to(F.cast(value, dtype), shape)
+    return F.select(F.broadcast_to(mask, shape), filler, input_x)
+
+
+def _init_and_select(input, initial, where, compare, op):
+    """MindSpore's `initial`/`where` for max and min: every element compared with `initial`,
+    and `initial` where `where` is False."""
+    if initial is not None and (isinstance(initial, bool) or not isinstance(
+            initial, numbers.Number)):
+        raise DTypeError(f"{op}: `initial` must be a scalar, got {type(initial).__name__}")
+    if initial is not None:
+        input = compare(input, F.fill(abstract_of(input).dtype, _shape(input), initial))
+    if where is None:
+        return input
+    if where is True:  # a 0-d True mask selects everything
+        return input
+    if isinstance(where, (bool, list, tuple, np.ndarray)):
+        where = np.asarray(where, dtype=bool)
+    where = F.cast(where, dt.bool_)
+    if initial is None:
+        raise ArgumentValueError(f"{op}: `initial` must be given with a `where` mask")
+    fill = F.fill(abstract_of(input).dtype, _shape(input), initial)
+    return F.select(F.broadcast_to(where, _shape(input)), input, fill)
+
+
+def max(input, axis=None, keepdims=False, *, initial=None, where=None):
+    """(maximum values, their indices) along `axis`; over everything when axis is None.
+    `initial` takes part in every maximum, and where `where` is False only `initial` does."""
+    input = _init_and_select(input, initial, where, F.maximum, "max")
+    if axis is None:
+        return F.reduce_max(input, (), keepdims), argmax(F.reshape(input, (-1,)))
+    return F.reduce_max(input, axis, keepdims), argmax(input, axis, keepdims)
+
+
+def min(input, axis=None, keepdims=False, *, initial=None, where=None):
+    """(minimum values, their indices) along `axis` (`initial` and `where` as in `max`)."""
+    input = _init_and_select(input, initial, where, F.minimum, "min")
+    values, index = max(F.neg(input), axis, keepdims)
+    return F.neg(values), index
+
+
+def aminmax(input, *, axis=0, keepdims=False):
+    """(min, max) along `axis`."""
+    return F.reduce_min(input, axis, keepdims), F.reduce_max(input, axis, keepdims)
+
+
+def argwhere(input):
+    """The indices of the non-zero elements, (count, ndim)."""
+    from cellgraph.primitives.dynamic_ops import nonzero
+
+    return nonzero(input)
+
+
+def index_fill(x, axis, index, value):
+    """x with the positions `index` along `axis` set to `value`."""
+    shape = _tensor(x, "index_fill", "x").shape
+    axis = normalize_axis(axis, len(shape))
+    hits = F.reduce_sum(F.one_hot(F.reshape(index, (-1,)), shape[axis], 1, 0), (0,), False)
+    mask = F.reshape(M.greater(hits, 0), tuple(shape[axis] if i == axis else 1
+                                               for i in range(len(shape))))
+    fill = F.broadcast_to(F.cast(value, abstract_of(x).dtype), tuple(shape))
+    return M.select(F.broadcast_to(mask, tuple(shape)), fill, x)
+
+
+def apply_along(x, matrix: np.ndarray, axis: int):
+    """Apply the constant `matrix` (out, in) to axis `axis` of x."""
+    ndim = abstract_of(x).ndim
+    axis = normalize_axis(axis, ndim)
+    last = ndim - 1
+    weights = A.cast(np.ascontiguousarray(matrix.T), dtype=abstract_of(x).dtype)
+    if axis == last:
+        return F.matmul(x, weights)
+    perm = list(range(ndim))
+    perm[axis], perm[last] = last, axis
+    return F.transpose(F.matmul(F.transpose(x, tuple(perm)), weights), tuple(perm))
+
+
+def gather_elements(input, dim, index):
+    """out[..., i, ...] = input[..., index[..., i, ...], ...] along `dim` (PyTorch's gather);
+    `index` may be smaller than `input` on the other axes."""
+    x_shape, i_shape = abstract_of(input).shape, abstract_of(index).shape
+    dim = tensor_axis(dim, len(x_shape), "gather_elements")
+    if len(i_shape) != len(x_shape):  # MindSpore: ValueError too
+        raise ShapeError(f"gather_elements: index of shape {i_shape} must have the rank of "
+                         f"input, shape {x_shape}")
+    crop = tuple(slice(None) if d == dim else slice(0, i_shape[d]) for d in range(len(x_shape)))
+    x = F.getitem(input, crop)
+    # x with its `dim` axis moved last and a 1 left in its place, against index's one-hot rows
+    moved = F.expand_dims(F.transpose(x, tuple(d for d in range(len(x_shape)) if d != dim)
+                                      + (dim,)), dim)
+    picks = F.cast(one_hot(index, x_shape[dim], 1, 0, -1), abstract_of(input).dtype)
+    return F.reduce_sum(F.mul(picks, moved), -1)
+
+
+def gather_d(x, dim, index):
+    """MindSpore's name for gather_elements."""
+    return gather_elements(x, dim, index)
+
+
+def _int_operand(x, what: str, op: str):
+    if not abstract_of(x).dtype.is_int:
+        raise DTypeError(f"{op}: expected an integer `{what}`, got {abstract_of(x).dtype}")
+    return x
+
+
+def take(input, index):
+    """input's elements at `index` as if input were 1-D (negative indices count from the end);
+    the result has index's shape."""
+    _int_operand(index, "index", "take")
+    flat = F.reshape(input, (-1,))
+    size = abstract_of(flat).shape[0]
+    index = F.cast(index, dt.int64)
+    wrapped = F.select(index < 0, index + size, index)
+    return F.gather(flat, wrapped, 0)
+
+
+def reverse_sequence(x, seq_lengths, seq_dim, batch_dim=0):
+    """For each b along `batch_dim`, the first seq_lengths[b] entries along `seq_dim` reversed,
+    the rest kept."""
+    op = "ReverseSequence"
+    shape = abstract_of(x).shape
+    seq_dim, batch_dim = normalize_axis(seq_dim, len(shape)), normalize_axis(batch_dim, len(shape))
+    if seq_dim == batch_dim:
+        raise ArgumentValueError(f"{op}: seq_dim and batch_dim must differ, got {seq_dim}")
+    if abstract_of(_int_operand(seq_lengths, "seq_lengths", op)).shape != (shape[batch_dim],):
+        raise ShapeError(f"{op}: expected seq_lengths of shape ({shape[batch_dim]},), got "
+                         f"{abstract_of(seq_lengths).shape}")
+    along = [1] * len(shape)
+    along[batch_dim] = shape[batch_dim]
+    lengths = F.reshape(F.cast(seq_lengths, dt.int64), tuple(along))
+    along = [1] * len(shape)
+    along[seq_dim] = shape[seq_dim]
+    position = _const(np.arange(shape[seq_dim]).reshape(along), dt.int64)
+    source = F.select(position < lengths, lengths - 1 - position, position)
+    return gather_elements(x, seq_dim, F.broadcast_to(source, shape))
+
+
+def masked_scatter(input, mask, source):
+    """input with the positions where `mask` (broadcast to input's shape) holds replaced, in
+    row-major order, by source's leading elements."""
+    if abstract_of(mask).dtype != dt.bool_:
+        raise DTypeError(f"masked_scatter: expected a bool mask, got {abstract_of(mask).dtype}")
+    shape = abstract_of(input).shape
+    flat_mask = F.reshape(F.broadcast_to(mask, shape), (-1,))
+    flat_source = F.reshape(source, (-1,))
+    last = abstract_of(flat_source).shape[0] - 1
+    order = cumsum(F.cast(flat_mask, dt.int64), 0) - 1
+    order = F.select(order < 0, F.zeros_like(order), F.select(order > last,
+                                                                F.zeros_like(order) + last, order))
+    picked = F.gather(F.cast(flat_source, abstract_of(input).dtype), order, 0)
+    return F.select(F.reshape(flat_mask, shape), F.reshape(picked, shape), input)
+
+
+def unique_consecutive(input, return_idx=False, return_counts=False, axis=None):
+    """The first of each run of equal consecutive elements (of the flattened input, or slices
+    along `axis`); with `return_idx` each element's run number (int64), with `return_counts`
+    each run's length (int64)."""
+    values, idx, counts = unique_consecutive_all(input, axis)
+    if return_idx and return_counts:
+        return values, idx, counts
+    if return_idx:
+        return values, idx
+    if return_counts:
+        return values, counts
+    return values
+
+
+def unique_consecutive_all(input, axis=None):
+    """(runs' first elements, each element's run number, each run's length)."""
+    if axis is None:
+        flat, axis, idx_shape = F.reshape(input, (-1,)), 0, abstract_of(input).shape
+    else:
+        axis = normalize_axis(axis, abstract_of(input).ndim)
+        flat, idx_shape = input, (abstract_of(input).shape[axis],)
+    length = abstract_of(flat).shape[axis]
+    if length == 0:
+        raise ShapeError("unique_consecutive: the input has no elements along the axis")
+    index = [slice(None)] * abstract_of(flat).ndim
+    head, tail = list(index), list(index)
+    head[axis], tail[axis] = slice(1, None), slice(None, -1)
+    changed = F.not_equal(flat[tuple(head)], flat[tuple(tail)])
+    others = tuple(d for d in range(abstract_of(flat).ndim) if d != axis)
+    if others:
+        changed = F.reduce_max(F.cast(changed, dt.int32), others) > 0
+    starts = F.concat([_const(np.ones(1, bool), dt.bool_), changed], 0)
+    run = cumsum(F.cast(starts, dt.int64), 0) - 1
+    first = F.reshape(nonzero(starts), (-1,))
+    return F.gather(flat, first, axis), F.reshape(run, idx_shape), bincount(run)

@@ -1,0 +1,136 @@
+"""Triangles, bands and diagonals: `tril`, `triu`, `matrix_band_part`, `diag`, `diagonal`,
+`matrix_diag` (MatrixDiagV3's bands and alignments). Placing values on diagonals is a product
+with a constant 0/1 table that depends only on shapes, so the result differentiates and
+batches through matmul alone."""
+from __future__ import annotations
+
+import numpy as np
+
+from cellgraph.ops import functional as F
+from cellgraph.ops.function.array_func.attributes import _const, _shape, known
+from cellgraph.ops.function.array_func.shape import movedim
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import math_ops as M
+from cellgraph.primitives.core import abstract_of, normalize_axis
+from cellgraph.primitives.errors import ArgumentValueError, ShapeError
+
+__all__ = ["diag", "diagonal", "matrix_band_part", "matrix_diag", "tril", "triu"]
+
+
+def _band(x, keep: np.ndarray):
+    """x where the static 2-D pattern `keep` (over the last two axes) holds, else zero."""
+    return M.select(keep, x, A.zeros_like(x))
+
+
+def _matrix_shape(x, op: str) -> tuple:
+    shape = abstract_of(x).shape
+    if len(shape) < 2:
+        raise ShapeError(f"{op}: expected a Tensor of rank >= 2, got shape {shape}")
+    return shape[-2:]
+
+
+def tril(input, diagonal=0):
+    rows, cols = _matrix_shape(input, "tril")
+    return _band(input, np.tril(np.ones((rows, cols), bool), int(diagonal)))
+
+
+def triu(input, diagonal=0):
+    rows, cols = _matrix_shape(input, "triu")
+    return _band(input, np.triu(np.ones((rows, cols), bool), int(diagonal)))
+
+
+def matrix_band_part(x, lower, upper):
+    """Keep the band of `lower` sub- and `upper` super-diagonals (negative: all of them)."""
+    rows, cols = _matrix_shape(x, "matrix_band_part")
+    i, j = np.indices((rows, cols))
+    keep = ((int(lower) < 0) | (i - j <= int(lower))) & ((int(upper) < 0) | (j - i <= int(upper)))
+    return _band(x, keep)
+
+
+def diag(input):
+    """A 1-D Tensor as the diagonal of a square matrix (rank r -> rank 2r, as MindSpore)."""
+    shape = abstract_of(input).shape
+    eye = np.eye(int(np.prod(shape)), dtype=bool).reshape(shape + shape)
+    expanded = F.reshape(input, shape + (1,) * len(shape))
+    return M.select(eye, expanded, A.zeros_like(expanded))
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    """The diagonal over axes dim1, dim2, moved to the last axis."""
+    ndim = abstract_of(input).ndim
+    dim1, dim2 = normalize_axis(dim1, ndim), normalize_axis(dim2, ndim)
+    if dim1 == dim2:
+        raise ArgumentValueError(f"diagonal: dim1 and dim2 must differ, got {dim1} and {dim2}")
+    moved = movedim(input, (dim1, dim2), (-2, -1))
+    rows, cols = abstract_of(moved).shape[-2:]
+    start_row, start_col = max(-int(offset), 0), max(int(offset), 0)
+    length = max(min(rows - start_row, cols - start_col), 0)
+    steps = np.arange(length)
+    return moved[..., steps + start_row, steps + start_col]
+
+
+def _place(values, table: np.ndarray, out_shape: tuple):
+    """values (..., L) onto out_shape through the 0/1 table (L, prod(out_shape)): each output
+    cell takes the value its table column selects, zero where the column is empty."""
+    lead = _shape(values)[:-1]
+    dtype = abstract_of(values).dtype
+    compute = dtype if dtype.is_inexact else dt.float64
+    flat = F.matmul(F.cast(values, compute), _const(table, compute))
+    return F.cast(F.reshape(flat, lead + tuple(out_shape)), dtype)
+
+
+_ALIGNS = ("RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT")
+
+
+def _diag_table(k: tuple, rows: int, cols: int, width: int, align: str) -> np.ndarray:
+    """Where each cell of a (rows, cols) matrix reads from the (diagonals, width) input: the
+    flat source index, or -1 for padding. Diagonal d is input row k[1] - d; a diagonal shorter
+    than `width` sits at its row's right end when its side of `align` says RIGHT."""
+    table = np.full((rows, cols), -1)
+    for d in range(k[0], k[1] + 1):
+        length = min(rows + min(0, d), cols - max(0, d))
+        right = (d >= 0 and align.startswith("RIGHT")) or (d <= 0 and align.endswith("RIGHT"))
+        shift = width - length if right else 0
+        for i in range(max(length, 0)):
+            m, n = i - min(d, 0), i + max(d, 0)
+            table[m, n] = (k[1] - d) * width + i + shift
+    return table
+
+
+def matrix_diag(x, k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
+    """Matrices whose diagonals k[0]..k[1] hold x's rows (one diagonal: x's last axis), the rest
+    `padding_value` (MindSpore's MatrixDiagV3)."""
+    op = "matrix_diag"
+    if align not in _ALIGNS:
+        raise ArgumentValueError(f"{op}: `align` must be one of {_ALIGNS}, got {align!r}")
+    ks = known(k, "k", op).reshape(-1).astype(int).tolist()
+    if len(ks) not in (1, 2) or ks[0] > ks[-1]:
+        raise ArgumentValueError(f"{op}: `k` must be an int or a pair (low, high) with low <= "
+                                 f"high, got {ks}")
+    low, high = ks[0], ks[-1]
+    shape = _shape(x)
+    width = shape[-1]
+    if low != high and (len(shape) < 2 or shape[-2] != high - low + 1):
+        raise ShapeError(f"{op}: for diagonals {low}..{high} x must have {high - low + 1} rows "
+                         f"in its second-to-last axis, got shape {shape}")
+    min_rows, min_cols = width - min(high, 0), width + max(low, 0)
+    rows = int(known(num_rows, "num_rows", op))
+    cols = int(known(num_cols, "num_cols", op))
+    if rows == -1 and cols == -1:
+        rows = cols = max(min_rows, min_cols)
+    rows, cols = (min_rows if rows == -1 else rows), (min_cols if cols == -1 else cols)
+    if rows < min_rows or cols < min_cols or (rows != min_rows and cols != min_cols):
+        raise ShapeError(f"{op}: ({rows}, {cols}) matrices cannot hold diagonals {low}..{high} "
+                         f"of length {width}: one side must be exactly ({min_rows}, "
+                         f"{min_cols})'s")
+    table = _diag_table((low, high), rows, cols, width, align)
+    lead = shape[:-1] if low == high else shape[:-2]
+    flat = F.reshape(x, lead + (-1,))
+    source = np.zeros((abstract_of(flat).shape[-1], rows * cols))
+    cells = np.flatnonzero(table.reshape(-1) >= 0)
+    source[table.reshape(-1)[cells], cells] = 1
+    placed = _place(flat, source, (rows, cols))
+    pad = F.cast(padding_value, abstract_of(x).dtype) if hasattr(padding_value, "aval") \
+        else padding_value
+    return F.select(_const(table >= 0, dt.bool_), placed, F.zeros_like(placed) + pad)

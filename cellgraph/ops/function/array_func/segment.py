@@ -1,0 +1,81 @@
+"""Reductions per segment id: `unsorted_segment_sum`, `_max`, `_min`, `_prod`."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from cellgraph.ops import functional as F
+from cellgraph.ops.function.array_func.creation import full_like
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import math_ops as M
+from cellgraph.primitives import scatter_ops as S
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import DTypeError, ShapeError
+
+__all__ = ["unsorted_segment_max", "unsorted_segment_min", "unsorted_segment_prod",
+           "unsorted_segment_sum"]
+
+
+def _segments(input_x, segment_ids, num_segments, op: str):
+    """(ids as scatter indices, the rows that count, the output shape). Ids outside
+    [0, num_segments) are dropped, as MindSpore's CPU kernels drop them."""
+    if hasattr(num_segments, "asnumpy"):
+        num_segments = num_segments.asnumpy().item()
+    if not isinstance(num_segments, numbers.Integral) or num_segments < 0:
+        raise DTypeError(f"{op}: `num_segments` must be a non-negative int (a shape), got "
+                         f"{num_segments!r}")
+    x_shape, ids_type = abstract_of(input_x).shape, abstract_of(segment_ids)
+    if not ids_type.dtype.is_int:
+        raise DTypeError(f"{op}: expected integer `segment_ids`, got {ids_type.dtype}")
+    if x_shape[:ids_type.ndim] != ids_type.shape:
+        raise ShapeError(f"{op}: `segment_ids` of shape {ids_type.shape} must be a prefix of "
+                         f"the input's shape {x_shape}")
+    valid = M.logical_and(segment_ids >= 0, segment_ids < int(num_segments))
+    ids = M.select(valid, segment_ids, A.zeros_like(segment_ids))
+    row_valid = F.reshape(valid, ids_type.shape + (1,) * (len(x_shape) - ids_type.ndim))
+    out_shape = (int(num_segments),) + tuple(x_shape[ids_type.ndim:])
+    return F.expand_dims(ids, -1), row_valid, out_shape
+
+
+def _segment_reduce(scatter, neutral):
+    def reduce(input_x, segment_ids, num_segments):
+        op = f"unsorted_segment_{scatter.name.rsplit('_', 1)[-1]}"
+        indices, valid, out_shape = _segments(input_x, segment_ids, num_segments, op)
+        dtype = abstract_of(input_x).dtype
+        fill = neutral(dtype)
+        start = F.fill(dtype, out_shape, fill)
+        return scatter(start, indices, M.select(valid, input_x, full_like(input_x, fill)))
+    return reduce
+
+
+def _lowest(dtype):
+    return float(np.finfo(dtype.np).min) if dtype.is_float else int(np.iinfo(dtype.np).min)
+
+
+def _highest(dtype):
+    return float(np.finfo(dtype.np).max) if dtype.is_float else int(np.iinfo(dtype.np).max)
+
+
+unsorted_segment_sum = _segment_reduce(S.tensor_scatter_add, lambda dtype: 0)
+
+
+unsorted_segment_sum.__doc__ = "Row sums per segment id: out[s] = sum of x[i] with ids[i] == s."
+
+
+unsorted_segment_max = _segment_reduce(S.tensor_scatter_max, _lowest)
+
+
+unsorted_segment_max.__doc__ = "Row maxima per segment; an empty segment holds the lowest value."
+
+
+unsorted_segment_min = _segment_reduce(S.tensor_scatter_min, _highest)
+
+
+unsorted_segment_min.__doc__ = "Row minima per segment; an empty segment holds the highest value."
+
+
+unsorted_segment_prod = _segment_reduce(S.tensor_scatter_mul, lambda dtype: 1)
+
+
+unsorted_segment_prod.__doc__ = "Row products per segment; an empty segment holds one."

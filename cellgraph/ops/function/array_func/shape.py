@@ -1,0 +1,223 @@
+"""Reshaping, reordering and splitting: `unsqueeze`, `flatten`, `permute`, `movedim`, `narrow`,
+`hstack`/`vstack`, `chunk`, `unstack`, `tensor_split`, `flip`/`rot90`/`roll`, the repeats."""
+from __future__ import annotations
+
+import itertools
+import numbers
+
+import numpy as np
+
+from cellgraph.ops import functional as F
+from cellgraph.ops.function.array_func.attributes import _const, _ndim, _shape, _tensor
+from cellgraph.ops.functional import gather
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.core import abstract_of, normalize_axis, running_eagerly, tensor_axis
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+
+__all__ = ["chunk", "flatten", "flip", "fliplr", "flipud", "hstack", "moveaxis", "movedim",
+           "narrow", "permute", "repeat_elements", "repeat_interleave", "roll", "rot90",
+           "swapaxes", "swapdims", "t", "tensor_split", "unbind", "unsqueeze", "unstack", "vstack"]
+
+
+def unsqueeze(input, dim):
+    return F.expand_dims(input, dim)
+
+
+def flatten(input, order="C", *, start_dim=1, end_dim=-1):
+    """Merge the axes from start_dim to end_dim (MindSpore's default keeps the batch axis);
+    order="F" merges in column-major order (the axes reversed first, as MindSpore does)."""
+    if order not in ("C", "F"):
+        raise ArgumentValueError(f"flatten: `order` must be 'C' or 'F', got {order!r}")
+    shape = _shape(input)
+    if order == "F":
+        if len(shape) <= 1:
+            return F.reshape(input, (-1,))
+        input = F.transpose(input, tuple(reversed(range(len(shape)))))
+        shape = shape[::-1]
+    if not shape:
+        return F.reshape(input, (1,))
+    start, end = start_dim % len(shape), end_dim % len(shape)
+    merged = int(np.prod(shape[start:end + 1]))
+    return F.reshape(input, shape[:start] + (merged,) + shape[end + 1:])
+
+
+def permute(input, axis):
+    return F.transpose(input, tuple(axis))
+
+
+def swapaxes(input, axis0, axis1):
+    perm = list(range(_ndim(input)))
+    perm[axis0], perm[axis1] = perm[axis1], perm[axis0]
+    return F.transpose(input, tuple(perm))
+
+
+def flip(input, dims):
+    """Reverse the order along each axis in `dims`."""
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    if _ndim(input) == 0:  # MindSpore: "the rank of x must be not equal to 0"
+        raise ShapeError("flip: expected a tensor of rank >= 1, got a 0-d tensor")
+    index = [slice(None)] * _ndim(input)
+    for d in dims:
+        index[normalize_axis(d, _ndim(input))] = slice(None, None, -1)
+    return F.getitem(input, tuple(index))
+
+
+def roll(input, shifts, dims=None):
+    """Shift elements along `dims` cyclically (flattened when dims is None)."""
+    if dims is None:
+        return F.reshape(roll(F.reshape(input, (-1,)), shifts, 0), _shape(input))
+    shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    for shift, d in zip(shifts, dims):
+        axis = tensor_axis(d, _ndim(input), "roll")
+        size = _shape(input)[axis]
+        if not size:
+            continue
+        shift %= size
+        if shift:
+            index = np.concatenate([np.arange(size - shift, size), np.arange(size - shift)])
+            input = gather(input, _const(index, dt.int64), axis)
+    return input
+
+
+def chunk(input, chunks, axis=0):
+    """`chunks` pieces along `axis`, the last one shorter when the size does not divide."""
+    if isinstance(chunks, bool) or not isinstance(chunks, int) or chunks <= 0:
+        raise ArgumentValueError(f"chunk: `chunks` must be an int > 0, got {chunks!r}")
+    size = _shape(input)[tensor_axis(axis, _ndim(input), "chunk")]
+    step = -(-size // chunks) or 1  # (an empty axis: one empty piece)
+    from cellgraph.primitives.nn_functional import split
+
+    return split(input, step, axis)
+
+
+def unstack(input_x, axis=0):
+    """The slices along `axis`, as a tuple."""
+    axis = tensor_axis(axis, _ndim(input_x), "unstack")
+    index = [slice(None)] * _ndim(input_x)
+    pieces = []
+    for i in range(_shape(input_x)[axis]):
+        index[axis] = i
+        pieces.append(F.getitem(input_x, tuple(index)))
+    return tuple(pieces)
+
+
+def unbind(input, dim=0):
+    return unstack(input, dim)
+
+
+def repeat_elements(x, rep, axis=0):
+    """Each element repeated `rep` times along `axis`."""
+    axis = normalize_axis(axis, _ndim(x))
+    index = np.repeat(np.arange(_shape(x)[axis]), rep)
+    return gather(x, _const(index, dt.int64), axis)
+
+
+def repeat_interleave(input, repeats, axis=None):
+    """Each element `repeats` times along `axis` (the flattened input for None); `repeats` an
+    int, or one count per element (a list, or a Tensor outside a graph)."""
+    if axis is None:
+        input, axis = F.reshape(input, (-1,)), 0
+    axis = tensor_axis(axis, abstract_of(input).ndim, "repeat_interleave")
+    if hasattr(repeats, "asnumpy"):
+        if not running_eagerly():
+            raise DTypeError("repeat_interleave: Tensor `repeats` inside a graph give a shape "
+                             "known only at run time; pass an int or a list")
+        repeats = repeats.asnumpy().tolist()
+    if isinstance(repeats, numbers.Integral):
+        if repeats < 0:
+            raise ArgumentValueError(f"repeat_interleave: `repeats` must be >= 0, got {repeats}")
+        return input.repeat(int(repeats), axis)
+    size = abstract_of(input).shape[axis]
+    counts = np.asarray(repeats, np.int64).reshape(-1)
+    if counts.size == 1:
+        counts = np.full(size, counts[0])
+    if counts.size != size or np.any(counts < 0):
+        raise ArgumentValueError(f"repeat_interleave: expected {size} non-negative counts for "
+                                 f"axis {axis}, got {list(counts)}")
+    return F.gather(input, np.repeat(np.arange(size), counts), axis)
+
+
+def movedim(x, source, destination):
+    ndim = abstract_of(x).ndim
+    source = [normalize_axis(a, ndim) for a in np.atleast_1d(source).tolist()]
+    destination = [normalize_axis(a, ndim) for a in np.atleast_1d(destination).tolist()]
+    if len(source) != len(destination):
+        raise ArgumentValueError(f"movedim: {len(source)} source axes but {len(destination)} "
+                                 f"destinations")
+    order = [a for a in range(ndim) if a not in source]
+    for dest, src in sorted(zip(destination, source)):
+        order.insert(dest, src)
+    return x if order == list(range(ndim)) else F.transpose(x, tuple(order))
+
+
+moveaxis = movedim
+
+
+def narrow(input, axis, start, length):
+    return input.narrow(normalize_axis(axis, abstract_of(input).ndim), int(start), int(length))
+
+
+def hstack(tensors):
+    tensors = tuple(tensors)
+    return F.concat(tensors, 0 if abstract_of(tensors[0]).ndim == 1 else 1)
+
+
+def vstack(inputs):
+    inputs = tuple(t if abstract_of(t).ndim > 1 else F.reshape(t, (1, -1)) for t in inputs)
+    return F.concat(inputs, 0)
+
+
+def t(input):
+    """The transpose of a 2-D tensor (a 0-D or 1-D one as it is)."""
+    if abstract_of(input).ndim > 2:
+        raise ShapeError(f"t: expected at most 2 dimensions, got shape {abstract_of(input).shape}")
+    return input if abstract_of(input).ndim < 2 else A.transpose(input, perm=(1, 0))
+
+
+def swapdims(input, dim0, dim1):
+    perm = list(range(abstract_of(input).ndim))
+    perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+    return A.transpose(input, perm=tuple(perm))
+
+
+def fliplr(input):
+    return F.flip(input, (1,))
+
+
+def flipud(input):
+    return F.flip(input, (0,))
+
+
+def rot90(input, k=1, dims=(0, 1)):
+    """Rotate by 90 degrees k times in the plane of `dims`, from the first toward the second."""
+    d0, d1 = (normalize_axis(d, abstract_of(input).ndim) for d in dims)
+    if d0 == d1:
+        raise ArgumentValueError(f"rot90: the two dims must differ, got {dims}")
+    k %= 4
+    if k == 0:
+        return input
+    if k == 2:
+        return F.flip(input, (d0, d1))
+    swapped = swapdims(input, d0, d1)
+    return F.flip(swapped, (d0,)) if k == 1 else swapdims(F.flip(input, (d0,)), d0, d1)
+
+
+def tensor_split(input, indices_or_sections, axis=0):
+    """Pieces along `axis`: n nearly equal ones (the first len % n one longer), or cut at the
+    given indices."""
+    x = _tensor(input, "tensor_split")
+    axis = normalize_axis(axis, x.ndim)
+    length = x.shape[axis]
+    if isinstance(indices_or_sections, numbers.Integral):
+        n = int(indices_or_sections)
+        if n <= 0:
+            raise ArgumentValueError(f"tensor_split: sections must be positive, got {n}")
+        sizes = [length // n + (i < length % n) for i in range(n)]
+        bounds = [0] + list(np.cumsum(sizes))
+    else:
+        bounds = [0] + [min(int(i), length) for i in indices_or_sections] + [length]
+    lead = (slice(None),) * axis
+    return tuple(input[lead + (slice(int(lo), int(max(lo, hi))),)]
+                 for lo, hi in itertools.pairwise(bounds))

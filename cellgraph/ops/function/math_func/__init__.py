@@ -1,0 +1,21 @@
+"""MindSpore's `ops.function.math_func`: arithmetic, reductions, statistics, products and
+`einsum`, `stft`, as compositions of the core's operations (no kernel and no rule of their own:
+their gradients and batching come from the operations they are made of), one module a topic:
+`elementwise`, `reduction`, `linalg`, `creation`, `spectral`. The math operations that are
+primitives, and the others of `ops.functional`, are reached here too."""
+from cellgraph.ops.function._fallback import functional_fallback as _functional_fallback
+
+from . import creation, elementwise, linalg, reduction, spectral
+from .creation import *
+from .elementwise import *
+from .linalg import *
+from .reduction import *
+from .reduction import all, any  # noqa: F401  (MindSpore's, over the builtins)
+from .spectral import *
+
+__all__: list[str] = []
+for _module in (creation, elementwise, linalg, reduction, spectral):
+    __all__ += _module.__all__
+
+# the functional operations defined elsewhere (the primitives, the other modules)
+__getattr__, __dir__ = _functional_fallback(globals())

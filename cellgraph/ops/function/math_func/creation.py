@@ -1,0 +1,73 @@
+"""Tensors of numbers made when the graph is built: `linspace`, `range`, `tril_indices`,
+`triu_indices`, `cartesian_prod`, `combinations`."""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from cellgraph.ops import functional as F
+from cellgraph.ops.derive import export
+from cellgraph.ops.function.array_func.attributes import _const, _tensor, is_tensor
+from cellgraph.ops.function.array_func.creation import arange, meshgrid
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import ArgumentValueError
+
+__all__ = ["cartesian_prod", "combinations", "linspace", "tril_indices", "triu_indices"]
+
+
+def linspace(start, end, steps):
+    """`steps` evenly spaced float32 values from start to end inclusive."""
+    return _const(np.linspace(start, end, int(steps)).astype(np.float32), dt.float32)
+
+
+def _triangle_indices(row, col, offset, dtype, lower: bool):
+    rows, cols = (np.tril_indices if lower else np.triu_indices)(row, offset, col)
+    return _const(np.stack([rows, cols]).astype(dt.as_dtype(dtype).np), dt.as_dtype(dtype))
+
+
+def tril_indices(row, col, offset=0, *, dtype=dt.int64):
+    """(2, N): the row and column indices of the lower triangle (below diagonal `offset`)."""
+    return _triangle_indices(row, col, offset, dtype, True)
+
+
+def triu_indices(row, col, offset=0, *, dtype=dt.int64):
+    """(2, N): the row and column indices of the upper triangle."""
+    return _triangle_indices(row, col, offset, dtype, False)
+
+
+def cartesian_prod(*inputs):
+    """(N, len(inputs)): every combination of one element from each 1-D input."""
+    grids = meshgrid(*inputs, indexing="ij")
+    return F.stack([F.reshape(g, (-1,)) for g in grids], 1)
+
+
+def combinations(input, r=2, with_replacement=False):
+    """(N, r): the length-r combinations of the elements of the 1-D `input`."""
+
+    n = _tensor(input, "combinations").shape[0]
+    pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
+    rows = np.array(list(pick(range(n), r)), np.int64).reshape(-1, r)
+    return F.reshape(F.gather(input, _const(rows.reshape(-1), dt.int64), 0), rows.shape)
+
+
+def _range(start, limit, delta, maxlen=1000000):
+    """[start, limit) by delta in the inputs' dtype, at most `maxlen` values."""
+    values = [v.item() if is_tensor(v) else v for v in (start, limit, delta)]
+    dtype = abstract_of(start).dtype if is_tensor(start) else None
+    out = arange(*values, dtype=dtype)
+    if abstract_of(out).shape[0] > maxlen:
+        raise ArgumentValueError(f"Range: {abstract_of(out).shape[0]} values exceed `maxlen` "
+                                 f"{maxlen}")
+    return out
+
+
+def range_(start, end, step):
+    """`ops.range`: [start, end) by `step` (Tensors or numbers), in the dtype of `start` when it
+    is a Tensor, else int64 for ints and float32 otherwise."""
+    return _range(start, end, step, maxlen=math.inf)
+
+
+export(range_, name="range")

@@ -1,0 +1,193 @@
+"""Elementwise arithmetic as compositions: `remainder`, `fmod`, `hypot`, `float_power`,
+`heaviside`, `sgn`, `isclose`, `nan_to_num`, `lerp`, `logaddexp`, `xlogy`, `logit`, `addcmul`,
+`eps`, ..."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from cellgraph.ops import functional as F
+from cellgraph.ops.function.array_func.attributes import _tensor, is_tensor
+from cellgraph.ops.function.array_func.creation import full_like
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import math_ops as M
+from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives import rounding_ops as R
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import DTypeError
+
+__all__ = ["addcmul", "deg2rad", "eps", "exp2", "float_power", "fmod", "frac", "heaviside",
+           "hypot", "isclose", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "lerp",
+           "logaddexp", "logical_xor", "logit", "nan_to_num", "pows", "rad2deg", "remainder",
+           "sgn", "signbit", "xlogy"]
+
+
+def deg2rad(x):
+    return F.mul(x, math.pi / 180)
+
+
+def rad2deg(x):
+    return F.mul(x, 180 / math.pi)
+
+
+def isnan(x):
+    return F.not_equal(x, x)
+
+
+def isinf(x):
+    return F.equal(F.abs(x), float("inf"))
+
+
+def isfinite(x):
+    return F.logical_and(F.equal(x, x), F.not_equal(F.abs(x), float("inf")))
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """|input - other| <= atol + rtol |other| elementwise (NaNs equal when equal_nan)."""
+    close = F.less_equal(F.abs(F.sub(input, other)), F.add(F.mul(F.abs(other), rtol), atol))
+    if equal_nan:
+        close = F.logical_or(close, F.logical_and(isnan(input), isnan(other)))
+    return close
+
+
+def _float(x, op: str):
+    if not abstract_of(x).dtype.is_float:
+        raise DTypeError(f"{op}: expected a float Tensor, got {abstract_of(x).dtype}")
+    return x
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    info = np.finfo(abstract_of(_float(input, "nan_to_num")).dtype.name)
+    posinf = float(info.max) if posinf is None else posinf
+    neginf = float(info.min) if neginf is None else neginf
+    out = M.select(M.not_equal(input, input), full_like(input, nan), input)
+    out = M.select(M.equal(out, float("inf")), full_like(input, posinf), out)
+    return M.select(M.equal(out, float("-inf")), full_like(input, neginf), out)
+
+
+def lerp(input, end, weight):
+    return input + weight * (end - input)
+
+
+def logaddexp(input, other):
+    top = M.maximum(input, other)
+    return top + M.log(M.exp(input - top) + M.exp(other - top))
+
+
+def xlogy(input, other):
+    """input * log(other), zero where input is zero (whatever other is)."""
+    zero = input == 0
+    safe = M.select(zero, A.ones_like(other * input), other * A.ones_like(input))
+    return M.select(zero, A.zeros_like(input * safe), input * M.log(safe))
+
+
+def logit(input, eps=None):
+    if eps is not None:
+        input = NF.clip_by_value(input, float(eps), 1.0 - float(eps))
+    return M.log(input / (1 - input))
+
+
+def addcmul(input, tensor1, tensor2, value=1):
+    """input + value * tensor1 * tensor2."""
+    return M.add(input, M.mul(value, M.mul(tensor1, tensor2)))
+
+
+def _int_mod_by_zero_is_input(input, other, mod):
+    """`mod`, except that an integer taken modulo 0 stays itself (MindSpore's remainder and
+    fmod; its FloorMod answers 0 or the dtype's min there)."""
+    if abstract_of(mod).dtype.is_float:
+        return mod
+    zeros = F.zeros_like(mod)
+    return M.select(M.equal(M.add(zeros, other), 0), M.add(zeros, input), mod)
+
+
+def remainder(input, other):
+    """x mod y with the divisor's sign, as Python's %; an integer mod 0 is itself."""
+    return _int_mod_by_zero_is_input(input, other, R.floor_mod(input, other))
+
+
+def fmod(input, other):
+    """The remainder of truncated division: the dividend's sign (C's fmod); an integer mod 0 is
+    itself."""
+    mod = _int_mod_by_zero_is_input(input, other, R.floor_mod(input, other))
+    # floor_mod has the divisor's sign; where the signs differ (and mod is not 0), step back
+    differ = M.logical_and(M.not_equal(mod, 0), M.less(M.mul(mod, input), 0))
+    return M.select(differ, M.sub(mod, other), mod)
+
+
+def hypot(input, other):
+    """sqrt(input^2 + other^2)."""
+    return M.sqrt(M.add(M.mul(input, input), M.mul(other, other)))
+
+
+def logical_xor(input, other):
+    return M.not_equal(F.cast(input, dt.bool_), F.cast(other, dt.bool_))
+
+
+def frac(input):
+    """The fractional part, with the input's sign: x - trunc(x)."""
+    return M.sub(input, R.trunc(input))
+
+
+def exp2(input):
+    return M.pow_(2.0, _as_float(input))
+
+
+def float_power(input, exponent):
+    """input ** exponent computed in float64."""
+    return M.pow_(F.cast(input, dt.float64), F.cast(exponent, dt.float64) if is_tensor(
+        exponent) else float(exponent))
+
+
+def heaviside(input, values):
+    """0 below zero, 1 above, `values` at zero."""
+    ones, zeros = A.ones_like(input), A.zeros_like(input)
+    at_zero = F.broadcast_to(F.cast(values, abstract_of(input).dtype), abstract_of(input).shape)
+    return M.select(M.greater(input, 0), ones, M.select(M.less(input, 0), zeros, at_zero))
+
+
+def isposinf(input):
+    return M.logical_and(isinf(input), M.greater(input, 0))
+
+
+def isneginf(input):
+    return M.logical_and(isinf(input), M.less(input, 0))
+
+
+def signbit(input):
+    """Whether the sign bit is set: true for negative numbers and -0.0."""
+    if not abstract_of(input).dtype.is_float:
+        return M.less(input, 0)
+    # atan2(-0.0, -1) is -pi, atan2(0.0, -1) is pi: the sign of a zero, without dividing by it
+    negative_zero = M.logical_and(M.equal(input, 0),
+                                  M.less(M.atan2(input, F.fill(abstract_of(input).dtype,
+                                                               abstract_of(input).shape, -1)), 0))
+    return M.logical_or(M.less(input, 0), negative_zero)
+
+
+def sgn(input):
+    """sign(x) for real x; x / |x| (0 at 0) for complex x."""
+    if not abstract_of(input).dtype.is_complex:
+        return M.sign(input)
+    size = M.abs_(input)
+    safe = M.select(M.equal(size, 0), A.ones_like(size), size)
+    return M.select(M.equal(size, 0), A.zeros_like(input), M.div(input, F.cast(safe, abstract_of(
+        input).dtype)))
+
+
+def _as_float(x):
+    return x if abstract_of(x).dtype.is_float else F.cast(x, dt.float32)
+
+
+def eps(x):
+    """x's dtype's machine epsilon (the gap from 1 to the next number), in x's shape."""
+    dtype = _tensor(x, "Eps", "x").dtype
+    if not dtype.is_float:
+        raise DTypeError(f"Eps: expected a float Tensor, got {dtype}")
+    return F.fill(dtype, abstract_of(x).shape, float(np.finfo(dtype.np).eps))
+
+
+def pows(x, y):
+    return F.pow(x, y)

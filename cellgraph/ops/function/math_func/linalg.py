@@ -1,0 +1,314 @@
+"""Products and matrices: `bmm`, `outer`, `tensor_dot`, `batch_dot`, `inner`, `kron`,
+`block_diag`, `diag_embed`, `addmm`/`baddbmm`, `cdist`, `cosine_similarity`, `cross`,
+`trace`, and `einsum` from transpose, reshape, sum and batched matmul: one operand sums the
+letters missing from the output, then transposes; two split their letters into batch,
+contracted, left-only and right-only, and one matmul gives (batch, left, right); more operands
+contract left to right; a letter repeated within one operand first takes that diagonal."""
+from __future__ import annotations
+
+import functools
+import numbers
+
+import numpy as np
+
+from cellgraph.ops import functional as F
+from cellgraph.ops.function.array_func.attributes import _ndim, _shape, _tensor
+from cellgraph.ops.function.array_func.creation import eye
+from cellgraph.ops.function.array_func.matrix import _matrix_shape, diagonal
+from cellgraph.ops.function.array_func.padding import pad
+from cellgraph.ops.function.array_func.shape import movedim
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import math_ops as M
+from cellgraph.primitives.core import abstract_of, normalize_axis
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+
+__all__ = ["addmm", "baddbmm", "batch_dot", "block_diag", "bmm", "cdist", "cosine_similarity",
+           "cross", "diag_embed", "einsum", "inner", "kron", "outer", "tensor_dot", "trace"]
+
+
+def bmm(input_x, mat2):
+    """Batched matrix product."""
+    return F.matmul(input_x, mat2)
+
+
+def outer(input, vec2):
+    return F.mul(F.reshape(input, (-1, 1)), F.reshape(vec2, (1, -1)))
+
+
+def tensor_dot(x1, x2, axes):
+    """Contract `axes` of x1 with `axes` of x2 (an int n: the last n of x1, first n of x2)."""
+    n1, n2 = _ndim(x1), _ndim(x2)
+    if isinstance(axes, numbers.Integral):
+        axes = (tuple(range(n1 - axes, n1)), tuple(range(axes)))
+    a1 = tuple(normalize_axis(a, n1) for a in np.atleast_1d(axes[0]))
+    a2 = tuple(normalize_axis(a, n2) for a in np.atleast_1d(axes[1]))
+    free1 = tuple(a for a in range(n1) if a not in a1)
+    free2 = tuple(a for a in range(n2) if a not in a2)
+    s1, s2 = _shape(x1), _shape(x2)
+    left = F.reshape(F.transpose(x1, free1 + a1), (-1, int(np.prod([s1[a] for a in a1]))))
+    right = F.reshape(F.transpose(x2, a2 + free2), (int(np.prod([s2[a] for a in a2])), -1))
+    return F.reshape(F.matmul(left, right), tuple(s1[a] for a in free1) +
+                     tuple(s2[a] for a in free2))
+
+
+def trace(input):
+    _matrix_shape(input, "trace")
+    return diagonal(input, 0, -2, -1).sum(axis=-1)
+
+
+def cdist(x1, x2, p=2.0):
+    """p-norm distances between the rows of x1 (B?, P, M) and x2 (B?, R, M): (B?, P, R). The
+    gradient at a zero distance is zero."""
+    if abstract_of(x1).ndim not in (2, 3) or abstract_of(x1).ndim != abstract_of(x2).ndim:
+        raise ShapeError(f"cdist: expected two Tensors of rank 2 or 3, got shapes "
+                         f"{abstract_of(x1).shape} and {abstract_of(x2).shape}")
+    p = float(p)
+    if p < 0:
+        raise ArgumentValueError(f"cdist: `p` must be non-negative, got {p}")
+    diff = F.expand_dims(x1, -2) - F.expand_dims(x2, -3)
+    if p == 0:
+        return (diff != 0).astype(abstract_of(x1).dtype).sum(axis=-1)
+    if p == float("inf"):
+        return M.abs_(diff).max(axis=-1)
+    powered = diff * diff if p == 2 else M.abs_(diff) ** p
+    total = powered.sum(axis=-1)
+    if p == 1:
+        return total
+    positive = total > 0
+    return M.select(positive, M.select(positive, total, A.ones_like(total)) ** (1.0 / p),
+                    A.zeros_like(total))
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-08):
+    dot = (x1 * x2).sum(axis=dim)
+    norms = M.sqrt((x1 * x1).sum(axis=dim)) * M.sqrt((x2 * x2).sum(axis=dim))
+    return dot / M.maximum(norms, eps)
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    return beta * input + alpha * F.matmul(mat1, mat2)
+
+
+def baddbmm(input, batch1, batch2, beta=1, alpha=1):
+    return beta * input + alpha * F.matmul(batch1, batch2)
+
+
+def inner(input, other):
+    """Sum over the last axes of both: shape input.shape[:-1] + other.shape[:-1]; a scalar
+    operand multiplies."""
+    a, b = _tensor(input, "inner"), _tensor(other, "inner", "other")
+    if a.ndim == 0 or b.ndim == 0:
+        return M.mul(input, other)
+    if a.shape[-1] != b.shape[-1]:
+        raise ShapeError(f"inner: the last dimensions of {a.shape} and {b.shape} must match")
+    rows = F.reshape(input, (-1, a.shape[-1]))
+    cols = F.reshape(other, (-1, b.shape[-1]))
+    out = F.matmul(rows, A.transpose(cols, perm=(1, 0)))
+    return F.reshape(out, tuple(a.shape[:-1]) + tuple(b.shape[:-1]))
+
+
+def block_diag(*inputs):
+    """The matrices (0-D and 1-D ones as one row) along the diagonal of one zero matrix, in
+    their common dtype."""
+    if not inputs:
+        raise ArgumentValueError("block_diag: expected at least one Tensor")
+    types = [_tensor(x, "block_diag", f"inputs[{i}]") for i, x in enumerate(inputs)]
+    if any(t.ndim > 2 for t in types):
+        raise ShapeError(f"block_diag: expected Tensors of at most 2 dimensions, got shapes "
+                         f"{[t.shape for t in types]}")
+    dtype = functools.reduce(dt.promote, [t.dtype for t in types])
+    mats = [F.reshape(F.cast(x, dtype), (1, -1) if t.ndim < 2 else t.shape)
+            for x, t in zip(inputs, types)]
+    widths = [abstract_of(m).shape[1] for m in mats]
+    total, rows, left = sum(widths), [], 0
+    for m, width in zip(mats, widths):
+        height = abstract_of(m).shape[0]
+        parts = [F.zeros((height, left), dtype), m, F.zeros((height, total - left - width), dtype)]
+        rows.append(F.concat(parts, axis=1))
+        left += width
+    return F.concat(rows, axis=0)
+
+
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    """A tensor whose diagonal `offset` in the plane of dims (dim1, dim2) holds the last axis
+    of `input`, zeros elsewhere."""
+    x = _tensor(input, "diag_embed")
+    if x.ndim == 0:
+        raise ShapeError("diag_embed: expected a Tensor of at least 1 dimension")
+    n_out = x.ndim + 1
+    d1, d2 = normalize_axis(dim1, n_out), normalize_axis(dim2, n_out)
+    if d1 == d2:
+        raise ArgumentValueError(f"diag_embed: dim1 and dim2 must differ, got {dim1}, {dim2}")
+    m, k = x.shape[-1], abs(int(offset))
+    square = M.mul(F.expand_dims(input, -1), F.cast(eye(m, m), x.dtype))  # (..., m, m)
+    # (left, right, top, bottom) of the last two axes: the diagonal k columns right or down
+    out = pad(square, (k, 0, 0, k) if offset >= 0 else (0, k, k, 0)) if k else square
+    if (d1, d2) != (n_out - 2, n_out - 1):
+        out = movedim(out, (n_out - 2, n_out - 1), (d1, d2))
+    return out
+
+
+def kron(input, other):
+    """The Kronecker product: every element of `input` times the whole of `other`."""
+    a, b = _tensor(input, "kron"), _tensor(other, "kron", "other")
+    n = max(a.ndim, b.ndim)
+    sa, sb = (1,) * (n - a.ndim) + tuple(a.shape), (1,) * (n - b.ndim) + tuple(b.shape)
+    x = F.reshape(input, tuple(d for s in sa for d in (s, 1)))
+    y = F.reshape(other, tuple(d for s in sb for d in (1, s)))
+    return F.reshape(M.mul(x, y), tuple(p * q for p, q in zip(sa, sb)))
+
+
+def cross(input, other, dim=None):
+    """The cross product of 3-vectors along `dim` (the first axis of size 3 when None)."""
+    shape = _tensor(input, "cross").shape
+    if dim is None:
+        dim = next((i for i, s in enumerate(shape) if s == 3), None)
+        if dim is None:
+            raise ShapeError(f"cross: no dimension of size 3 in shape {shape}")
+    dim = normalize_axis(dim, len(shape))
+    if shape[dim] != 3:
+        raise ShapeError(f"cross: dimension {dim} of shape {shape} must have size 3")
+    lead = (slice(None),) * dim
+    a = [input[lead + (slice(i, i + 1),)] for i in range(3)]
+    b = [other[lead + (slice(i, i + 1),)] for i in range(3)]
+    parts = [M.sub(M.mul(a[1], b[2]), M.mul(a[2], b[1])),
+             M.sub(M.mul(a[2], b[0]), M.mul(a[0], b[2])),
+             M.sub(M.mul(a[0], b[1]), M.mul(a[1], b[0]))]
+    return F.concat(parts, dim)
+
+
+def _batch_dot_axes(axes, n1: int, n2: int) -> tuple:
+    """MindSpore's rule: None contracts the last axis of x1 with the last axis of a matrix x2 or
+    the second-to-last of a higher-rank one; an int n contracts axis n of both."""
+    if axes is None:
+        return n1 - 1, n2 - 1 if n2 == 2 else n2 - 2
+    if isinstance(axes, numbers.Integral):
+        if axes == 0:
+            raise ArgumentValueError("batch_dot: `axes` must not be 0 (the batch axis)")
+        axes = (axes, axes)
+    if not isinstance(axes, (tuple, list)) or len(axes) != 2:
+        raise ArgumentValueError(f"batch_dot: `axes` must be None, an int or a pair of ints, "
+                                 f"got {axes!r}")
+    a1, a2 = (normalize_axis(a, n) for a, n in zip(axes, (n1, n2)))
+    if a1 == 0 or a2 == 0:
+        raise ArgumentValueError(f"batch_dot: `axes` {tuple(axes)} must not name the batch axis")
+    return a1, a2
+
+
+def batch_dot(x1, x2, axes=None):
+    """Per example b, x1[b] and x2[b] contracted over one axis each: with x1 (B, d1, K, d2) and
+    x2 (B, d3, K, d4) the result is (B, d1, d2, d3, d4), and (B, 1) when nothing is left."""
+    t1, t2 = abstract_of(x1), abstract_of(x2)
+    if t1.dtype != t2.dtype or not t1.dtype.is_float:
+        raise DTypeError(f"batch_dot: expected two float Tensors of one dtype, got {t1.dtype} "
+                         f"and {t2.dtype}")
+    if t1.ndim < 2 or t2.ndim < 2:
+        raise ShapeError(f"batch_dot: expected Tensors of rank >= 2, got shapes {t1.shape} and "
+                         f"{t2.shape}")
+    if t1.shape[0] != t2.shape[0]:
+        raise ShapeError(f"batch_dot: the batch sizes differ: {t1.shape} and {t2.shape}")
+    a1, a2 = _batch_dot_axes(axes, t1.ndim, t2.ndim)
+    if t1.shape[a1] != t2.shape[a2]:
+        raise ShapeError(f"batch_dot: axis {a1} of {t1.shape} and axis {a2} of {t2.shape} "
+                         f"must have one size")
+    free1 = [d for d in range(1, t1.ndim) if d != a1]
+    free2 = [d for d in range(1, t2.ndim) if d != a2]
+    batch, k = t1.shape[0], t1.shape[a1]
+    left = F.reshape(F.transpose(x1, (0, *free1, a1)), (batch, -1, k))
+    right = F.reshape(F.transpose(x2, (0, a2, *free2)), (batch, k, -1))
+    out_shape = (batch, *(t1.shape[d] for d in free1), *(t2.shape[d] for d in free2))
+    return F.reshape(F.matmul(left, right), out_shape if len(out_shape) > 1 else (batch, 1))
+
+
+def _parse(equation: str, count: int) -> tuple[list[str], str]:
+    equation = equation.replace(" ", "")
+    inputs, arrow, output = equation.partition("->")
+    terms = inputs.split(",")
+    if len(terms) != count:
+        raise ArgumentValueError(f"einsum: the equation names {len(terms)} operands, got {count}")
+    if "." in equation:
+        raise ArgumentValueError("einsum: ellipsis ('...') is not supported; name every axis")
+    if len(set(output)) != len(output):
+        raise ArgumentValueError(f"einsum: a letter repeated in the output ({output!r})")
+    if any(c not in inputs for c in output):
+        raise ArgumentValueError(f"einsum: the output {output!r} names a letter no operand has")
+    if not arrow:  # implicit output: the letters used once, in alphabetical order
+        letters = "".join(terms)
+        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    return terms, output
+
+
+def _diagonals(x, term: str):
+    """x with each letter repeated in `term` reduced to its diagonal: returns (value, term with
+    every letter once)."""
+    shape = abstract_of(x).shape
+    if len(term) != len(shape):
+        raise ShapeError(f"einsum: the term {term!r} names {len(term)} axes, but its operand "
+                         f"has shape {tuple(shape)}")
+    while len(set(term)) != len(term):
+        c = next(c for c in term if term.count(c) > 1)
+        first, second = term.index(c), term.index(c, term.index(c) + 1)
+        if shape[first] != shape[second]:
+            raise ShapeError(f"einsum: letter {c!r} repeated in {term!r} has sizes "
+                             f"{shape[first]} and {shape[second]}")
+        eye_shape = [1] * len(shape)
+        eye_shape[first] = eye_shape[second] = shape[first]
+        eye = np.broadcast_to(np.eye(shape[first], dtype=bool).reshape(eye_shape), shape)
+        x = F.reduce_sum(M.select(np.ascontiguousarray(eye), x, F.zeros_like(x)), (second,))
+        term = term[:second] + term[second + 1:]
+        shape = abstract_of(x).shape
+    return x, term
+
+
+def _reduce_to(x, term: str, keep: str):
+    """Sum away the letters of `term` not in `keep`; returns (value, remaining term)."""
+    drop = tuple(i for i, c in enumerate(term) if c not in keep)
+    if drop:
+        x = F.reduce_sum(x, drop)
+    return x, "".join(c for c in term if c in keep)
+
+
+def _permute(x, term: str, order: str):
+    return x if term == order else F.transpose(x, tuple(term.index(c) for c in order))
+
+
+def _contract(a, ta: str, b, tb: str, keep: str):
+    """a (ta) times b (tb), summing the shared letters not in `keep`."""
+    a, ta = _reduce_to(a, ta, tb + keep)
+    b, tb = _reduce_to(b, tb, ta + keep)
+    size = dict(zip(ta, abstract_of(a).shape)) | dict(zip(tb, abstract_of(b).shape))
+    for c in set(ta) & set(tb):
+        sa, sb = abstract_of(a).shape[ta.index(c)], abstract_of(b).shape[tb.index(c)]
+        if sa != sb:
+            raise ShapeError(f"einsum: letter {c!r} has size {sa} in one operand and {sb} in "
+                             f"the other")
+    batch = "".join(c for c in ta if c in tb and c in keep)
+    summed = "".join(c for c in ta if c in tb and c not in keep)
+    left = "".join(c for c in ta if c not in tb)
+    right = "".join(c for c in tb if c not in ta)
+
+    def prod(letters):
+        return int(np.prod([size[c] for c in letters])) if letters else 1
+
+    a3 = F.reshape(_permute(a, ta, batch + left + summed), (prod(batch), prod(left), prod(summed)))
+    b3 = F.reshape(_permute(b, tb, batch + summed + right),
+                   (prod(batch), prod(summed), prod(right)))
+    out = F.reshape(F.matmul(a3, b3), tuple(size[c] for c in batch + left + right))
+    return out, batch + left + right
+
+
+def einsum(equation, *operands):
+    """Einstein summation over the operands as `equation` ("ij,jk->ik") says."""
+    if len(operands) == 1 and isinstance(operands[0], (tuple, list)):
+        operands = tuple(operands[0])
+    terms, output = _parse(equation, len(operands))
+    operands, terms = zip(*(_diagonals(x, t) for x, t in zip(operands, terms)))
+    value, term = operands[0], terms[0]
+    rest = "".join(terms[1:])
+    value, term = _reduce_to(value, term, rest + output)
+    for k in range(1, len(operands)):
+        later = "".join(terms[k + 1:])
+        value, term = _contract(value, term, operands[k], terms[k], later + output)
+    value, term = _reduce_to(value, term, output)
+    return _permute(value, term, output)

@@ -1,0 +1,154 @@
+"""Reductions and statistics: `all`, `any`, `addn`, `logsumexp`, `nansum`, `var`/`std` (and
+with the mean), `count_nonzero`, `cumprod`, `histc`, `norm`, `vector_norm`, `diff`."""
+from __future__ import annotations
+
+import numpy as np
+
+from cellgraph.ops import functional as F
+from cellgraph.ops.function.array_func.attributes import _const, _ndim, _shape, is_tensor
+from cellgraph.ops.function.array_func.shape import swapaxes
+from cellgraph.ops.function.math_func.elementwise import _as_float, isnan
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import math_ops as M
+from cellgraph.primitives import rounding_ops as R
+from cellgraph.primitives.core import abstract_of, normalize_axis, tensor_axis
+from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.primitives.nn_functional import reduce_prod
+
+__all__ = ["addn", "all", "any", "count_nonzero", "cumprod", "diff", "histc", "logcumsumexp",
+           "logsumexp", "nansum", "norm", "std", "std_mean", "var", "var_mean", "vector_norm"]
+
+
+def cumprod(input, dim, dtype=None):
+    """Running products along `dim`: prefix i multiplies elements 0..i (each prefix one
+    reduce_prod over a masked copy, so zeros and signs need no special care)."""
+    if dtype is not None:
+        input = F.cast(input, dtype)
+    dim = tensor_axis(dim, _ndim(input), "cumprod")
+    moved = swapaxes(input, dim, -1)
+    size = _shape(moved)[-1]
+    expanded = F.broadcast_to(F.expand_dims(moved, -2), _shape(moved)[:-1] + (size, size))
+    lower = _const(np.tril(np.ones((size, size), bool)), dt.bool_)
+    prefixes = F.select(F.broadcast_to(lower, _shape(expanded)), expanded,
+                        F.ones_like(expanded))
+    return swapaxes(reduce_prod(prefixes, -1), dim, -1)
+
+
+def logsumexp(input, axis, keep_dims=False):
+    """log(sum(exp(x))) over `axis`, shifted by the (constant) maximum for stability."""
+    top = F.stop_gradient(F.reduce_max(input, axis, True))
+    out = F.add(F.log(F.reduce_sum(F.exp(F.sub(input, top)), axis, True)), top)
+    return out if keep_dims else F.squeeze(out, axis)
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    """The 2-norm (Frobenius for matrices) over `dim`; ord 1, inf, -inf or p for vectors."""
+    return vector_norm(A, 2 if ord is None or ord == "fro" else ord, dim, keepdim, dtype=dtype)
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    """(sum |x|^ord)^(1/ord) over `dim` (all axes for None); inf/-inf: max/min of |x|."""
+    axis = () if dim is None else dim
+    if dtype is not None:
+        x = F.cast(x, dtype)
+    size = F.abs(x)
+    if ord == float("inf"):
+        return F.reduce_max(size, axis, keepdim)
+    if ord == float("-inf"):
+        return F.reduce_min(size, axis, keepdim)
+    if ord == 0:
+        return F.reduce_sum(F.cast(F.not_equal(x, 0), abstract_of(x).dtype), axis, keepdim)
+    if ord == 2:  # x² for a real x (no kink at 0, as |x| has), |x|² for a complex one
+        squares = F.square(size if abstract_of(x).dtype.is_complex else x)
+        return F.sqrt(F.reduce_sum(squares, axis, keepdim))
+    if ord == 1:
+        return F.reduce_sum(size, axis, keepdim)
+    return F.pow(F.reduce_sum(F.pow(size, ord), axis, keepdim), 1.0 / ord)
+
+
+def var(input, axis=None, ddof=0, keepdims=False):
+    return input.var(axis=axis, ddof=ddof, keepdims=keepdims)
+
+
+def std(input, axis=None, ddof=0, keepdims=False):
+    return input.std(axis=axis, ddof=ddof, keepdims=keepdims)
+
+
+def var_mean(input, axis=None, ddof=0, keepdims=False):
+    return var(input, axis, ddof, keepdims), input.mean(axis=axis, keep_dims=keepdims)
+
+
+def std_mean(input, axis=None, ddof=0, keepdims=False):
+    return std(input, axis, ddof, keepdims), input.mean(axis=axis, keep_dims=keepdims)
+
+
+def count_nonzero(x, axis=(), keep_dims=False, dtype=dt.int32):
+    return F.reduce_sum((x != 0).astype(dt.int32), axis, keep_dims).astype(dtype)
+
+
+def nansum(input, axis=None, keepdims=False, *, dtype=None):
+    """The sum with NaNs counted as zero."""
+    x = input if dtype is None else F.cast(input, dtype)
+    if abstract_of(x).dtype.is_float:
+        x = M.select(isnan(x), A.zeros_like(x), x)
+    return F.reduce_sum(x, () if axis is None else axis, keepdims)
+
+
+def logcumsumexp(input, axis):
+    """log(cumsum(exp(input))) along `axis`, shifted by the maximum so it does not overflow."""
+    x = _as_float(input)
+    shift = F.stop_gradient(F.reduce_max(x, axis, True))
+    return M.add(M.log(F.cumsum(M.exp(M.sub(x, shift)), axis)), shift)
+
+
+def histc(input, bins=100, min=0.0, max=0.0):
+    """Counts of the elements in `bins` equal bins over [min, max] (the data's own range when
+    both are 0); elements outside are not counted."""
+    x = F.reshape(_as_float(input), (-1,))
+    if bins <= 0:
+        raise ArgumentValueError(f"histc: `bins` must be positive, got {bins}")
+    if min > max:
+        raise ArgumentValueError(f"histc: `min` ({min}) must not exceed `max` ({max})")
+    low, high = (F.reduce_min(x), F.reduce_max(x)) if min == max == 0 else (min, max)
+    width = M.sub(high, low)
+    width = M.select(M.equal(width, 0), A.ones_like(width), width) if is_tensor(width) else (
+        width or 1.0)
+    index = F.cast(R.floor(M.mul(M.div(M.sub(x, low), width), float(bins))), dt.int32)
+    index = M.select(M.equal(x, high), F.fill(dt.int32, abstract_of(index).shape, bins - 1), index)
+    inside = M.logical_and(M.greater_equal(x, low), M.less_equal(x, high))
+    counts = F.reduce_sum(M.mul(F.one_hot(index, bins, 1.0, 0.0),
+                                F.expand_dims(F.cast(inside, dt.float32), -1)), (0,), False)
+    return F.cast(counts, abstract_of(x).dtype)
+
+
+def all(input, axis=None, keep_dims=False):
+    """True where every element along `axis` is nonzero."""
+    return F.reduce_min(F.cast(input, dt.bool_), () if axis is None else axis, keep_dims)
+
+
+def any(input, axis=None, keep_dims=False):
+    """True where some element along `axis` is nonzero."""
+    return F.reduce_max(F.cast(input, dt.bool_), () if axis is None else axis, keep_dims)
+
+
+def addn(x):
+    """The sum of a tuple of tensors of one shape."""
+    total = x[0]
+    for item in x[1:]:
+        total = F.add(total, item)
+    return total
+
+
+def diff(x, n=1, axis=-1, prepend=None, append=None):
+    """The n-th forward difference along `axis`."""
+    axis = normalize_axis(axis, abstract_of(x).ndim)
+    if prepend is not None or append is not None:
+        x = F.concat([v for v in (prepend, x, append) if v is not None], axis)
+    for _ in range(n):
+        size = abstract_of(x).shape[axis]
+        lead = [slice(None)] * abstract_of(x).ndim
+        tail = list(lead)
+        lead[axis], tail[axis] = slice(1, size), slice(0, size - 1)
+        x = F.sub(F.getitem(x, tuple(lead)), F.getitem(x, tuple(tail)))
+    return x

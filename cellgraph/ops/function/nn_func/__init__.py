@@ -1,0 +1,24 @@
+"""MindSpore's `ops.function.nn_func`: the neural-network functional operations that are
+compositions of the core's operations (no kernel and no rule of their own: their gradients and
+batching come from the operations they are made of), one module a topic, as MindSpore files its
+nn layers: `activation`, `basic` (dense, distances), `conv`, `pooling`, `normalization`,
+`image` (resizing, sampling), `attention` and `loss`. The nn functional operations that are
+primitives, and the others of `ops.functional`, are reached here too."""
+from cellgraph.ops.function._fallback import functional_fallback as _functional_fallback
+
+from . import activation, attention, basic, conv, image, loss, normalization, pooling
+from .activation import *
+from .attention import *
+from .basic import *
+from .conv import *
+from .image import *
+from .loss import *
+from .normalization import *
+from .pooling import *
+
+__all__: list[str] = []
+for _module in (activation, attention, basic, conv, image, loss, normalization, pooling):
+    __all__ += _module.__all__
+
+# the functional operations defined elsewhere (the primitives, the other modules)
+__getattr__, __dir__ = _functional_fallback(globals())

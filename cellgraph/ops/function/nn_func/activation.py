@@ -1,0 +1,133 @@
+"""Activations (`ops.relu6`, `ops.elu`, `ops.glu`, `ops.gumbel_softmax`, ...) as compositions of
+the core's operations."""
+from __future__ import annotations
+
+import numpy as np
+
+from cellgraph.ops import functional as F
+from cellgraph.ops.derive import export
+from cellgraph.ops.function.array_func.attributes import _tensor
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import math_ops as M
+from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives import nn_ops as N
+from cellgraph.primitives.core import abstract_of, normalize_axis
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.nn_functional import argmax
+from cellgraph.primitives.random_ops import rand
+
+__all__ = ["celu", "elu", "glu", "gumbel_softmax", "hardshrink", "hardsigmoid", "hardswish",
+           "hardtanh", "leaky_relu", "logsigmoid", "mish", "prelu", "relu6", "selu", "silu",
+           "softmin", "softshrink", "softsign"]
+
+
+def silu(input):
+    return F.mul(input, F.sigmoid(input))
+
+
+def relu6(x):
+    return NF.clip_by_value(x, 0.0, 6.0)
+
+
+def leaky_relu(input, alpha=0.2):
+    return M.select(input > 0, input, input * alpha)
+
+
+def elu(input_x, alpha=1.0):
+    negative = M.minimum(input_x, 0.0)
+    return M.select(input_x > 0, input_x, alpha * (M.exp(negative) - 1))
+
+
+def celu(x, alpha=1.0):
+    if float(alpha) == 0:
+        raise ArgumentValueError("celu: `alpha` must not be zero")
+    negative = M.minimum(x, 0.0)
+    return M.maximum(x, 0.0) + alpha * (M.exp(negative / alpha) - 1)
+
+
+def selu(input_x):
+    alpha, scale = 1.6732632423543772, 1.0507009873554805
+    return scale * elu(input_x, alpha)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0):
+    return NF.clip_by_value(input, float(min_val), float(max_val))
+
+
+def hardsigmoid(input):
+    return relu6(input + 3.0) / 6.0
+
+
+def hardswish(x):
+    return x * relu6(x + 3.0) / 6.0
+
+
+def logsigmoid(x):
+    return -NF.softplus(-x)
+
+
+def softsign(x):
+    return x / (1 + M.abs_(x))
+
+
+def mish(x):
+    return x * M.tanh(NF.softplus(x))
+
+
+def softmin(x, axis=-1, *, dtype=None):
+    if dtype is not None:
+        x = F.cast(x, dtype)
+    return N.softmax(-x, axis=normalize_axis(axis, abstract_of(x).ndim))
+
+
+def glu(x, axis=-1):
+    a, b = NF.split(x, abstract_of(x).shape[normalize_axis(axis, abstract_of(x).ndim)] // 2,
+                    axis)
+    return a * N.sigmoid(b)
+
+
+def prelu(x, weight):
+    """max(0, x) + weight * min(0, x), one weight per channel (axis 1) or one for all."""
+    w = weight
+    ndim = abstract_of(x).ndim
+    if abstract_of(weight).size not in (1, None) and ndim > 1:
+        w = F.reshape(weight, (-1,) + (1,) * (ndim - 2))
+    return M.maximum(x, 0.0) + w * M.minimum(x, 0.0)
+
+
+def softshrink(input, lambd=0.5):
+    """x - lambd above lambd, x + lambd below -lambd, 0 between."""
+    _tensor(input, "softshrink")
+    if lambd < 0:
+        raise ArgumentValueError(f"softshrink: `lambd` must be non-negative, got {lambd}")
+    return M.sub(input, NF.clamp(input, -lambd, lambd))
+
+
+def hardshrink(input, lambd=0.5):
+    """x where |x| > lambd, else 0."""
+    _tensor(input, "hardshrink")
+    return M.select(M.greater(M.abs_(input), lambd), input, A.zeros_like(input))
+
+
+@export
+def gumbel_softmax(logits, tau=1.0, hard=False, dim=-1):
+    """softmax((logits + g) / tau) with g ~ Gumbel(0, 1); with `hard`, the one-hot of the
+    argmax forward and the soft sample's gradient backward (straight-through)."""
+    dtype = abstract_of(logits).dtype
+    if not dtype.is_float:
+        raise DTypeError(f"gumbel_softmax: expected float logits, got {dtype}")
+    if not tau > 0:
+        raise ArgumentValueError(f"gumbel_softmax: `tau` must be > 0, got {tau}")
+    draws = F.cast(rand(abstract_of(logits).shape), dtype)
+    tiny = float(np.finfo(dtype.np).tiny)
+    gumbel = -M.log(-M.log(M.maximum(draws, tiny)) + tiny)
+    soft = F.softmax((logits + gumbel) / tau, dim)
+    if not hard:
+        return soft
+    index = argmax(soft, dim, True)
+    axis = dim % len(abstract_of(logits).shape)
+    positions = A.cast(np.arange(abstract_of(logits).shape[axis]).reshape(
+        [-1 if i == axis else 1 for i in range(len(abstract_of(logits).shape))]), dtype=dt.int64)
+    one_hot = F.cast(M.equal(positions, F.cast(index, dt.int64)), dtype)
+    return one_hot - F.stop_gradient(soft) + soft

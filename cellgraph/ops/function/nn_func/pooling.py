@@ -1,0 +1,195 @@
+"""Pooling as compositions: 3-D pooling per depth tap over 2-D pooling, adaptive average pooling
+as products with averaging matrices, and max pooling that also says where each maximum came
+from (`max_pool_with_indices`, behind `MaxPoolWithIndices` and `MaxPoolWithMask`)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from cellgraph.ops import functional as F
+from cellgraph.ops.function.array_func.attributes import _tensor
+from cellgraph.ops.function.array_func.indexing import apply_along
+from cellgraph.ops.function.array_func.padding import pad
+from cellgraph.ops.function.nn_func.conv import (
+    _check_rank,
+    _fold_depth,
+    _ints,
+    _pad3d,
+    _unfold_depth,
+    addn_list,
+)
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.conv_ops import conv_out_size
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.nn_functional import (
+    _pair,
+    argmax,
+    avg_pool2d,
+    max_pool2d,
+    one_hot,
+    pad_pairs,
+)
+
+__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool3d", "max_pool3d",
+           "max_pool_with_indices"]
+
+
+def _average_matrix(size_in: int, size_out: int) -> np.ndarray:
+    """(size_out, size_in): row i averages adaptive bin i, [floor(i in / out),
+    ceil((i + 1) in / out))."""
+    rows = np.zeros((size_out, size_in))
+    for i in range(size_out):
+        start, stop = (i * size_in) // size_out, -(-((i + 1) * size_in) // size_out)
+        rows[i, start:stop] = 1.0 / (stop - start)
+    return rows
+
+
+def _adaptive_avg_pool(input, output_size, rank: int, op: str):
+    x = _tensor(input, op)
+    if x.ndim not in (rank + 1, rank + 2):
+        raise ShapeError(f"{op}: expected a {rank + 1}-D or {rank + 2}-D Tensor, got shape "
+                         f"{x.shape}")
+    sizes = tuple(output_size) if isinstance(output_size, (tuple, list)) else (
+        output_size,) * rank
+    out = input
+    for axis, size in zip(range(x.ndim - rank, x.ndim), sizes):
+        if size is not None and (isinstance(size, bool) or size <= 0):
+            raise ArgumentValueError(f"{op}: output sizes must be positive, got {output_size}")
+        out = apply_along(out, _average_matrix(x.shape[axis], size or x.shape[axis]), axis)
+    return out
+
+
+def adaptive_avg_pool1d(input, output_size):
+    """Averages of (N, C, L) over `output_size` adaptive bins of L."""
+    return _adaptive_avg_pool(input, output_size, 1, "adaptive_avg_pool1d")
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """Averages of ([N,] C, H, W) over an `output_size` grid of adaptive bins (an int for
+    both, None to keep a size)."""
+    return _adaptive_avg_pool(input, output_size, 2, "adaptive_avg_pool2d")
+
+
+def _pool3d(pool2d, op, x, kernel_size, stride, padding, combine, depth_fill):
+    n, _, depth, _, _ = _check_rank(x, 5, op, "N, C, D, H, W")
+    kernel = _ints(kernel_size, 3, op, "kernel_size")
+    stride = kernel if stride is None else _ints(stride, 3, op, "stride")
+    pads = _pad3d(padding, op)
+    if pads[0] or pads[1]:
+        x = pad(x, (0, 0, 0, 0, pads[0], pads[1]), value=depth_fill)
+    out_depth = conv_out_size(depth, kernel[0], stride[0], 1, pads[0], pads[1])
+    if out_depth < 1:
+        raise ShapeError(f"{op}: kernel depth {kernel[0]} does not fit the input depth {depth}")
+    taps = []
+    for tap in range(kernel[0]):
+        slab = x[:, :, tap:tap + stride[0] * (out_depth - 1) + 1:stride[0]]
+        taps.append(pool2d(_fold_depth(slab), kernel[1:], stride[1:],
+                           (pads[2], pads[3], pads[4], pads[5])))
+    return _unfold_depth(combine(taps), n)
+
+
+def max_pool3d(x, kernel_size, stride=None, padding=0):
+    """The maximum over each (kd, kh, kw) window of (N, C, D, H, W); padding counts as -inf."""
+    def combine(taps):
+        out = taps[0]
+        for t in taps[1:]:
+            out = F.maximum(out, t)
+        return out
+
+    return _pool3d(lambda v, k, s, p: max_pool2d(v, k, s, _pool_pad(p)), "MaxPool3d", x,
+                   kernel_size, stride, padding, combine, float("-inf"))
+
+
+def avg_pool3d(x, kernel_size, stride=None, padding=0):
+    """The mean over each (kd, kh, kw) window of (N, C, D, H, W), padded zeros counted."""
+    def combine(taps):
+        return F.div(addn_list(taps), float(len(taps)))
+
+    return _pool3d(lambda v, k, s, p: avg_pool2d(v, k, s, _pool_pad(p)), "AvgPool3d", x,
+                   kernel_size, stride, padding, combine, 0.0)
+
+
+def _pool_pad(pads):
+    """(top, bottom, left, right) -> the (ph, pw) the 2-D pooling functions take; MindSpore's
+    3-D pooling pads each axis symmetrically."""
+    return (pads[0], pads[2])
+
+
+def _out_size(size: int, kernel: int, stride: int, pad: int, dilation: int, ceil: bool) -> int:
+    span = size + 2 * pad - dilation * (kernel - 1) - 1
+    out = (math.ceil if ceil else math.floor)(span / stride) + 1
+    if ceil and (out - 1) * stride >= size + pad:  # the last window would start in the padding
+        out -= 1
+    return out
+
+
+def _window_tables(size_hw, kernel, stride, pads, dilation, ceil):
+    """(padded (H, W), padded flat positions (Ho, Wo, K), input flat positions (Ho, Wo, K))."""
+    outs = [_out_size(*args, ceil) for args in zip(size_hw, kernel, stride, pads, dilation)]
+    padded = [max(s + 2 * p, (o - 1) * st + d * (k - 1) + 1)
+              for s, p, o, st, d, k in zip(size_hw, pads, outs, stride, dilation, kernel)]
+    rows = (np.arange(outs[0])[:, None] * stride[0] + np.arange(kernel[0])[None] * dilation[0])
+    cols = (np.arange(outs[1])[:, None] * stride[1] + np.arange(kernel[1])[None] * dilation[1])
+    # (Ho, Wo, kh, kw) -> (Ho, Wo, K), K running over the window row by row.
+    r = rows[:, None, :, None]
+    c = cols[None, :, None, :]
+    shape = (outs[0], outs[1], kernel[0] * kernel[1])
+    padded_flat = np.broadcast_to(r * padded[1] + c, shape[:2] + tuple(kernel)).reshape(shape)
+    input_flat = np.broadcast_to((r - pads[0]) * size_hw[1] + (c - pads[1]),
+                                 shape[:2] + tuple(kernel)).reshape(shape)
+    return padded, padded_flat, input_flat
+
+
+def _lowest(dtype):
+    return -np.inf if dtype.is_float else np.iinfo(dtype.np).min
+
+
+def _windows(op, x, kernel_size, strides, pads, dilation, ceil_mode):
+    """(windows (N, C, Ho, Wo, K), input flat positions (Ho, Wo, K))."""
+    xt = abstract_of(x)
+    if xt.ndim != 4 or None in xt.shape[2:]:
+        raise ShapeError(f"{op}: expected x of shape (N, C, H, W) with known H and W, got "
+                         f"{xt.shape}")
+    kernel = _pair(kernel_size, op, "kernel_size")
+    stride = kernel if strides is None else _pair(strides, op, "strides")
+    pad = _pair_nonneg(pads, op)
+    dil = _pair(dilation, op, "dilation")
+    if any(2 * p > k for p, k in zip(pad, kernel)):
+        raise ArgumentValueError(f"{op}: `pads` {pad} must be at most half of kernel_size "
+                                 f"{kernel}")
+    (hp, wp), padded_flat, input_flat = _window_tables(xt.shape[2:], kernel, stride, pad, dil,
+                                                       ceil_mode)
+    h, w = xt.shape[2:]
+    x = pad_pairs(x, ((0, 0), (0, 0), (pad[0], hp - h - pad[0]), (pad[1], wp - w - pad[1])),
+                  _lowest(xt.dtype))
+    n, c = xt.shape[:2]
+    flat = F.reshape(x, (n, c, hp * wp))
+    windows = A.gather(flat, padded_flat.reshape(-1).astype(np.int64), axis=2)
+    return F.reshape(windows, (n, c) + padded_flat.shape), input_flat
+
+
+def _pair_nonneg(value, op):
+    items = value if isinstance(value, (tuple, list)) else (value, value)
+    if len(items) != 2 or any(not isinstance(v, int) or isinstance(v, bool) or v < 0
+                              for v in items):
+        raise ArgumentValueError(f"{op}: `pads` must be a non-negative int or a pair of them, "
+                                 f"got {value!r}")
+    return tuple(items)
+
+
+def max_pool_with_indices(x, kernel_size, strides=None, pads=0, dilation=(1, 1),
+                          ceil_mode=False, argmax_type=dt.int64):
+    """(max over each window, the flat H*W index of the maximum in the input plane)."""
+    argmax_type = dt.as_dtype(argmax_type)
+    if argmax_type not in (dt.int32, dt.int64):
+        raise DTypeError(f"MaxPoolWithIndices: `argmax_type` must be int32 or int64, got "
+                         f"{argmax_type}")
+    windows, input_flat = _windows("MaxPoolWithIndices", x, kernel_size, strides, pads,
+                                   dilation, ceil_mode)
+    position = argmax(windows, -1)
+    chosen = one_hot(position, input_flat.shape[-1], 1, 0)
+    index = F.reduce_sum(F.mul(chosen, A.cast(input_flat, dtype=dt.int64)), -1)
+    return F.reduce_max(windows, -1), F.cast(index, argmax_type)

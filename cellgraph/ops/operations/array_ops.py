@@ -1,0 +1,285 @@
+"""MindSpore's `ops.operations.array_ops`: the primitive classes of array operations whose
+meaning is a composition (`ops.Zeros()`, `ops.ReverseV2(axis)`, `ops.Im2Col(...)`, ...),
+configured in `__init__` and applied in `__call__`."""
+from __future__ import annotations
+
+import numpy as np
+
+from cellgraph.common.apply_ops import ScatterAdd, ScatterNdAdd, ScatterNdUpdate, ScatterUpdate
+from cellgraph.ops import functional as F
+from cellgraph.ops.derive import (
+    PrimitiveClass,
+    _init,
+    define_class,
+    function_class,
+    generate_classes,
+)
+from cellgraph.ops.function.array_func.attributes import dtype, identity, rank, shape, tensor_shape
+from cellgraph.ops.function.array_func.creation import eye, scalar_to_tensor, tuple_to_array
+from cellgraph.ops.function.array_func.indexing import (
+    apply_along,
+    gather_elements,
+    masked_fill,
+    masked_scatter,
+    reverse_sequence,
+)
+from cellgraph.ops.function.array_func.segment import (
+    unsorted_segment_max,
+    unsorted_segment_min,
+    unsorted_segment_prod,
+    unsorted_segment_sum,
+)
+from cellgraph.ops.function.array_func.shape import flip, unstack
+from cellgraph.ops.function.math_func.creation import _range
+from cellgraph.ops.function.nn_func.conv import _ints, _patches, extract_patches
+from cellgraph.ops.function.nn_func.image import _nearest
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives.core import abstract_of, normalize_axis
+from cellgraph.primitives.errors import ArgumentValueError, UnsupportedError
+from cellgraph.primitives.nn_functional import argmax
+
+__all__ = ["ArgMaxWithValue", "ArgMinWithValue", "Argmax", "BroadcastTo", "Cast", "Concat",
+           "DType", "ExpandDims", "ExtractImagePatches", "Eye", "Fill", "Gather", "GatherD",
+           "Identity", "Im2Col", "MaskedFill", "MaskedScatter", "Ones", "Range", "Rank", "Reshape",
+           "ResizeNearestNeighbor", "ReverseSequence", "ReverseV2", "ScalarToTensor", "ScatterAdd",
+           "ScatterNdAdd", "ScatterNdUpdate", "ScatterUpdate", "Shape", "Size", "Slice", "Split",
+           "Squeeze", "Stack", "StridedSlice", "TensorShape", "Tile", "Transpose", "TupleToArray",
+           "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd", "UnsortedSegmentSum",
+           "Unstack", "Zeros"]
+
+
+# the classes over one functional op, their static params keyword arguments of it
+Reshape = define_class("Reshape", F.reshape, module=__name__)
+Transpose = define_class("Transpose", F.transpose, module=__name__)
+Cast = define_class("Cast", F.cast, module=__name__)
+ExpandDims = define_class("ExpandDims", F.expand_dims, module=__name__)
+Fill = define_class("Fill", F.fill, module=__name__)
+Gather = define_class("Gather", F.gather, module=__name__)
+BroadcastTo = define_class("BroadcastTo", lambda x, shape: F.broadcast_to(x, shape),
+                           {"shape": None}, module=__name__)
+Squeeze = define_class("Squeeze", lambda x, axis=(): F.squeeze(x, axis), {"axis": ()},
+                       module=__name__)
+Concat = define_class("Concat", lambda x, axis=0: F.concat(x, axis), {"axis": 0}, module=__name__)
+Stack = define_class("Stack", lambda x, axis=0: F.stack(x, axis), {"axis": 0}, module=__name__)
+Identity = function_class("Identity", identity)
+Shape = function_class("Shape", shape)
+DType = function_class("DType", dtype)
+TensorShape = function_class("TensorShape", tensor_shape)
+
+
+class _Creation(PrimitiveClass):
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class Zeros(_Creation):
+    """`ops.Zeros()(shape, dtype)`."""
+
+    def __call__(self, size, type=None):
+        return F.zeros(size, type)
+
+
+class Ones(_Creation):
+    """`ops.Ones()(shape, dtype)`."""
+
+    def __call__(self, size, type=None):
+        return F.ones(size, type)
+
+
+class Eye(_Creation):
+    """`ops.Eye()(n, m, dtype)`."""
+
+    def __call__(self, n, m, t):
+        return eye(n, m, t)
+
+
+UnsortedSegmentSum = function_class("UnsortedSegmentSum", unsorted_segment_sum)
+
+
+UnsortedSegmentMax = function_class("UnsortedSegmentMax", unsorted_segment_max)
+
+
+UnsortedSegmentMin = function_class("UnsortedSegmentMin", unsorted_segment_min)
+
+
+UnsortedSegmentProd = function_class("UnsortedSegmentProd", unsorted_segment_prod)
+
+
+Range = define_class("Range", _range, {"maxlen": 1000000}, module=__name__)
+
+
+def _unstack(input_x, axis=0, num=None):
+    """The slices along `axis`; `num`, when given, must be that axis's length."""
+    length = abstract_of(input_x).shape[normalize_axis(axis, abstract_of(input_x).ndim)]
+    if num is not None and num != length:
+        raise ArgumentValueError(f"Unstack: num={num} but axis {axis} has length {length}")
+    return unstack(input_x, axis)
+
+
+Unstack = define_class("Unstack", _unstack, {"axis": 0, "num": None}, module=__name__)
+
+
+class ResizeNearestNeighbor(PrimitiveClass):
+    """`ops.ResizeNearestNeighbor(size, align_corners)(x)` over (N, C, H, W)."""
+
+    def __init__(self, size, align_corners=False, half_pixel_centers=False):
+        if half_pixel_centers:
+            raise UnsupportedError("ResizeNearestNeighbor: half_pixel_centers=True is not "
+                                   "supported (only the corner-aligned or floor sampling)")
+        self.size, self.align_corners = tuple(size), align_corners
+
+    def __call__(self, x):
+        shape = abstract_of(x).shape
+        for axis, out in zip((2, 3), self.size):
+            x = apply_along(x, _nearest(shape[axis], int(out), self.align_corners), axis)
+        return x
+
+
+def _im2col(x, ksizes, strides=1, dilations=1, pads=0):
+    op = "Im2Col"
+    pad = _ints(pads, 2, op, "pads") if not isinstance(pads, (tuple, list)) or len(pads) <= 2 \
+        else None
+    if pad is None:
+        raise ArgumentValueError(f"{op}: `pads` must be 1 or 2 ints, got {pads!r}")
+    blocks = _patches(x, _ints(ksizes, 2, op, "ksizes"), _ints(strides, 2, op, "strides"),
+                      _ints(dilations, 2, op, "dilations"), (pad[0], pad[0], pad[1], pad[1]), op)
+    n, c, k, oh, ow = abstract_of(blocks).shape
+    return F.reshape(blocks, (n, c, k, oh * ow))
+
+
+Im2Col = define_class("Im2Col", _im2col, {"ksizes": None, "strides": 1, "dilations": 1, "pads": 0},
+                      module=__name__)
+
+
+ExtractImagePatches = define_class("ExtractImagePatches", extract_patches,
+                                   {"ksizes": None, "strides": None, "rates": None,
+                                    "padding": "valid"}, module=__name__)
+
+
+class ReverseSequence(PrimitiveClass):
+    """`ops.ReverseSequence(seq_dim, batch_dim)(x, seq_lengths)`."""
+
+    def __init__(self, seq_dim, batch_dim=0):
+        self.seq_dim, self.batch_dim = seq_dim, batch_dim
+
+    def __call__(self, x, seq_lengths):
+        return reverse_sequence(x, seq_lengths, self.seq_dim, self.batch_dim)
+
+
+class MaskedScatter(PrimitiveClass):
+    """`ops.MaskedScatter()(input, mask, updates)`."""
+
+    def __call__(self, input, mask, updates):
+        return masked_scatter(input, mask, updates)
+
+
+class Rank(PrimitiveClass):
+    """`ops.Rank()(x)`: the number of axes, a Python int."""
+
+    def __call__(self, input_x):
+        return rank(input_x)
+
+
+def _size(x) -> int:
+    return int(np.prod(abstract_of(x).shape))
+
+
+Size = function_class("Size", _size, "The number of elements, a Python int.")
+
+
+MaskedFill = function_class("MaskedFill", masked_fill)
+
+
+GatherD = function_class("GatherD", gather_elements)
+
+
+ScalarToTensor = function_class("ScalarToTensor", scalar_to_tensor)
+
+
+TupleToArray = function_class("TupleToArray", tuple_to_array)
+
+
+class ReverseV2(PrimitiveClass):
+    def __init__(self, axis):
+        self.axis = tuple(axis)
+
+    def __call__(self, x):
+        return flip(x, self.axis)
+
+
+class _ArgWithValue(PrimitiveClass):
+    sign = 1.0
+
+    def __init__(self, axis=0, keep_dims=False):
+        self.axis, self.keep_dims = axis, keep_dims
+
+    def __call__(self, x):
+        index = argmax(F.mul(x, self.sign), self.axis, self.keep_dims)
+        values = F.reduce_max(x, self.axis, self.keep_dims) if self.sign > 0 else \
+            F.reduce_min(x, self.axis, self.keep_dims)
+        return F.cast(index, dt.int32), values
+
+
+class ArgMaxWithValue(_ArgWithValue):
+    """(index, value) of the maximum along `axis`."""
+
+
+class ArgMinWithValue(_ArgWithValue):
+    """(index, value) of the minimum along `axis`."""
+
+    sign = -1.0
+
+
+class Argmax(PrimitiveClass):
+    """`ops.Argmax(axis=-1, output_type=int32)(x)`: indices of the maxima along axis."""
+
+    _init_names, _defaults = _init(axis=-1, output_type=dt.int32)
+
+    def __call__(self, x):
+        return NF.argmax(x, self.axis, False, self.output_type)
+
+
+class Tile(PrimitiveClass):
+    """`ops.Tile()(x, multiples)`."""
+
+    _init_names, _defaults = _init()
+
+    def __call__(self, x, multiples):
+        return NF.tile(x, multiples)
+
+
+class Split(PrimitiveClass):
+    """`ops.Split(axis=0, output_num=1)(x)`: a tuple of output_num equal pieces."""
+
+    _init_names, _defaults = _init(axis=0, output_num=1)
+
+    def __call__(self, x):
+        return NF.split_equal(x, self.axis, self.output_num)
+
+
+class StridedSlice(PrimitiveClass):
+    """`ops.StridedSlice(begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+    shrink_axis_mask=0)(x, begin, end, strides)`."""
+
+    _init_names, _defaults = _init(begin_mask=0, end_mask=0, ellipsis_mask=0, new_axis_mask=0,
+                                   shrink_axis_mask=0)
+
+    def __call__(self, x, begin, end, strides):
+        return NF.strided_slice(x, begin, end, strides, **self._attrs)
+
+
+class Slice(PrimitiveClass):
+    """`ops.Slice()(x, begin, size)`."""
+
+    _init_names, _defaults = _init()
+
+    def __call__(self, x, begin, size):
+        return NF.slice(x, begin, size)
+
+
+# the classes derived from the primitives' declarations that MindSpore files here
+generate_classes(globals())

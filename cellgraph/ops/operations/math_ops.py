@@ -1,0 +1,163 @@
+"""MindSpore's `ops.operations.math_ops`: the primitive classes of math operations whose meaning
+is a composition (`ops.AddN()`, `ops.ReduceAll()`, `ops.Einsum(equation)`, ...), configured
+in `__init__` and applied in `__call__`."""
+from __future__ import annotations
+
+from cellgraph.ops import functional as F
+from cellgraph.ops.derive import (
+    PrimitiveClass,
+    _init,
+    define_class,
+    function_class,
+    generate_classes,
+)
+from cellgraph.ops.function.math_func.creation import linspace
+from cellgraph.ops.function.math_func.elementwise import addcmul, eps, isfinite, isinf, isnan, logit
+from cellgraph.ops.function.math_func.linalg import cdist, cross, einsum
+from cellgraph.ops.function.math_func.reduction import addn, all, any, std_mean
+from cellgraph.ops.function.math_func.spectral import stft
+from cellgraph.ops.function.nn_func.normalization import _lp_norm
+from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives.core import abstract_of
+
+__all__ = ["STFT", "AddN", "Addcmul", "BatchMatMul", "Cdist", "Cross", "CumSum", "Einsum", "Eps",
+           "IsFinite", "IsInf", "IsNan", "LinSpace", "Logit", "LpNorm", "MatMul", "ReduceAll",
+           "ReduceAny", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceStd",
+           "ReduceSum"]
+
+
+# the classes over one functional op, their static params keyword arguments of it
+MatMul = define_class("MatMul", F.mm, {"transpose_a": False, "transpose_b": False}, module=__name__)
+BatchMatMul = define_class("BatchMatMul", F.batch_matmul,
+                           {"transpose_a": False, "transpose_b": False}, module=__name__)
+
+
+def _reduction_class(name: str, reduce) -> type:
+    """`ops.<name>(keep_dims=False)(x, axis=())`."""
+    return define_class(name, lambda x, axis=(), keep_dims=False: reduce(x, axis, keep_dims),
+                        {"keep_dims": False}, module=__name__)
+
+
+ReduceSum = _reduction_class("ReduceSum", F.reduce_sum)
+ReduceMean = _reduction_class("ReduceMean", F.reduce_mean)
+ReduceMax = _reduction_class("ReduceMax", F.reduce_max)
+ReduceMin = _reduction_class("ReduceMin", F.reduce_min)
+
+
+def _logit(x, eps=-1.0):
+    return logit(x, None if eps < 0 else eps)
+
+
+def _reduce_std(input_x, axis=(), unbiased=True, keep_dims=False):
+    """(std, mean) over `axis` (every axis when empty)."""
+    axes = tuple(range(abstract_of(input_x).ndim)) if axis in ((), []) else axis
+    return std_mean(input_x, axes, 1 if unbiased else 0, keep_dims)
+
+
+Logit = define_class("Logit", _logit, {"eps": -1.0}, module=__name__)
+
+
+Cdist = define_class("Cdist", cdist, {"p": 2.0}, module=__name__)
+
+
+Addcmul = define_class("Addcmul", lambda input, x1, x2, value: addcmul(input, x1, x2, value),
+                       module=__name__)
+
+
+LinSpace = define_class("LinSpace", linspace, module=__name__)
+
+
+ReduceStd = define_class("ReduceStd", _reduce_std,
+                         {"axis": (), "unbiased": True, "keep_dims": False}, module=__name__)
+
+
+LpNorm = define_class("LpNorm", _lp_norm,
+                      {"axis": None, "p": 2, "keep_dims": False, "epsilon": 1e-12}, module=__name__)
+
+
+Eps = define_class("Eps", eps, module=__name__)
+
+
+class Cross(PrimitiveClass):
+    """`ops.Cross(dim)(x1, x2)`: the cross product along `dim` (the default: the first axis of
+    size 3)."""
+
+    def __init__(self, dim=-65530):
+        self.dim = dim
+
+    def __call__(self, x1, x2):
+        return cross(x1, x2, None if self.dim == -65530 else self.dim)
+
+
+class Einsum(PrimitiveClass):
+    """`ops.Einsum(equation)(operands)`."""
+
+    def __init__(self, equation):
+        self.equation = equation
+
+    def __call__(self, operands):
+        return einsum(self.equation, *operands)
+
+
+def _stft_class(x, window=None, *, n_fft, hop_length, win_length, normalized, onesided,
+                return_complex):
+    """STFT the primitive: no centre padding (ops.stft pads before calling it)."""
+    return stft(x, n_fft, hop_length, win_length, window, False, "REFLECT", normalized,
+                onesided, return_complex)
+
+
+STFT = define_class("STFT", _stft_class,
+                    {"n_fft": None, "hop_length": None, "win_length": None, "normalized": False,
+                     "onesided": True, "return_complex": True}, module=__name__)
+
+
+class _Reduce(PrimitiveClass):
+    fn = staticmethod(all)
+
+    def __init__(self, keep_dims=False):
+        self.keep_dims = keep_dims
+
+    def __call__(self, x, axis=()):
+        return type(self).fn(x, axis, self.keep_dims)
+
+
+class ReduceAll(_Reduce):
+    fn = staticmethod(all)
+
+
+class ReduceAny(_Reduce):
+    fn = staticmethod(any)
+
+
+IsNan = function_class("IsNan", isnan)
+
+
+IsInf = function_class("IsInf", isinf)
+
+
+IsFinite = function_class("IsFinite", isfinite)
+
+
+AddN = function_class("AddN", addn)
+
+
+class CumSum(PrimitiveClass):
+    """`ops.CumSum(exclusive=False, reverse=False)(x, axis)`."""
+
+    _init_names, _defaults = _init(exclusive=False, reverse=False)
+
+    def __call__(self, x, axis):
+        return NF.cumsum(x, axis, None, self.exclusive, self.reverse)
+
+
+class ReduceProd(PrimitiveClass):
+    """`ops.ReduceProd(keep_dims=False)(x, axis=())`."""
+
+    _init_names, _defaults = _init(keep_dims=False)
+
+    def __call__(self, x, axis=()):
+        return NF.reduce_prod(x, axis, self.keep_dims)
+
+
+# the classes derived from the primitives' declarations that MindSpore files here
+generate_classes(globals())

@@ -1,0 +1,492 @@
+"""MindSpore's `ops.operations.nn_ops`: the primitive classes of neural-network operations
+(`ops.Conv2D(6, 5)`, `ops.MaxPool(2, 2)`, `ops.LayerNorm(1, 1)`, ...), configured in
+`__init__` and applied in `__call__`."""
+from __future__ import annotations
+
+import numbers
+
+from cellgraph.common.apply_ops import (
+    Adam,
+    AdamWeightDecay,
+    ApplyGradientDescent,
+    ApplyMomentum,
+    ApplyRMSProp,
+)
+from cellgraph.ops import functional as F
+from cellgraph.ops.derive import (
+    PrimitiveClass,
+    _init,
+    define_class,
+    function_class,
+    generate_classes,
+)
+from cellgraph.ops.function.array_func.attributes import _tensor
+from cellgraph.ops.function.array_func.indexing import apply_along
+from cellgraph.ops.function.array_func.padding import (
+    _check_tensor,
+    _host_ints,
+    _pad_with_tensor,
+    _pairs_from_last,
+    pad_pairs_mode,
+)
+from cellgraph.ops.function.nn_func.activation import elu, hardshrink, hardswish, softshrink
+from cellgraph.ops.function.nn_func.attention import _flash_attention_class
+from cellgraph.ops.function.nn_func.conv import (
+    _TRANSPOSE_INIT,
+    _conv2d_transpose_class,
+    _conv3d_class,
+)
+from cellgraph.ops.function.nn_func.image import _linear, grid_sampler_impl
+from cellgraph.ops.function.nn_func.loss import (
+    _ctc_loss_v2,
+    binary_cross_entropy,
+    checked_labels,
+    kl_div,
+    l2_loss,
+    nll_loss,
+    sigmoid_cross_entropy_with_logits,
+    softmax_cross_entropy_with_logits,
+)
+from cellgraph.ops.function.nn_func.normalization import _rms_norm
+from cellgraph.ops.function.nn_func.pooling import _windows, max_pool3d, max_pool_with_indices
+from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import conv_ops as C
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import math_ops as M
+from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives import norm_ops as N
+from cellgraph.primitives.check_ops import check_range
+from cellgraph.primitives.core import abstract_of, fmt_shape, normalize_axis
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.nn_functional import _ints, argmax, one_hot
+from cellgraph.primitives.random_ops import rand, rand_like
+
+__all__ = ["GELU", "Adam", "AdamWeightDecay", "ApplyGradientDescent", "ApplyMomentum",
+           "ApplyRMSProp", "AvgPool", "BatchNorm", "BiasAdd", "BinaryCrossEntropy", "CTCLossV2",
+           "Conv2D", "Conv2DBackpropInput", "Conv2DTranspose", "Conv3D", "Dropout", "Dropout2D",
+           "Elu", "FlashAttentionScore", "Flatten", "GeLU", "GridSampler2D", "GridSampler3D",
+           "HShrink", "HSwish", "KLDivLoss", "L2Loss", "L2Normalize", "LayerNorm", "LogSoftmax",
+           "MaxPool", "MaxPool3D", "MaxPoolWithIndices", "MaxPoolWithMask", "NLLLoss", "OneHot",
+           "Pad", "PadV3", "ResizeBilinearV2", "RmsNorm", "SigmoidCrossEntropyWithLogits",
+           "SoftShrink", "Softmax", "SoftmaxCrossEntropyWithLogits", "Softplus",
+           "SparseSoftmaxCrossEntropyWithLogits"]
+
+
+
+def _softmax(x, axis=-1):
+    """Softmax along `axis` (MindSpore's class takes it as an int or a tuple of one)."""
+    return F.softmax(x, axis[0] if isinstance(axis, tuple) else axis)
+
+
+Softmax = define_class("Softmax", _softmax, {"axis": -1}, module=__name__)
+LogSoftmax = define_class("LogSoftmax", lambda x, axis=-1: F.log_softmax(x, axis), {"axis": -1},
+                          module=__name__)
+
+
+class L2Normalize(PrimitiveClass):
+    """`ops.L2Normalize(axis=0, epsilon=1e-4)(x)`: x / sqrt(max(sum(x^2), epsilon))."""
+
+    def __init__(self, axis=0, epsilon=1e-4):
+        self.axis, self.epsilon = axis, epsilon
+
+    def __call__(self, input_x):
+        squares = F.reduce_sum(F.square(input_x), self.axis, True)
+        return F.div(input_x, F.sqrt(F.maximum(squares, self.epsilon)))
+
+
+def _elu(input_x, alpha=1.0):
+    return elu(input_x, alpha)
+
+
+def _dropout2d(x, keep_prob=0.5):
+    """(output, mask): whole channels of (N, C, H, W) kept with probability `keep_prob` and
+    scaled by 1 / keep_prob; the mask (bool, x's shape) says which elements were kept."""
+    shape = _tensor(x, "Dropout2D", "x").shape
+    if len(shape) != 4:
+        raise ShapeError(f"Dropout2D: expected a 4-D (N, C, H, W) Tensor, got shape {shape}")
+    if not 0 < keep_prob <= 1:
+        raise ArgumentValueError(f"Dropout2D: `keep_prob` must be in (0, 1], got {keep_prob}")
+    keep = M.less(rand(tuple(shape[:2]) + (1, 1)), keep_prob)
+    mask = F.broadcast_to(keep, tuple(shape))
+    return M.mul(x, F.cast(mask, abstract_of(x).dtype)) / keep_prob, mask
+
+
+Elu = define_class("Elu", _elu, {"alpha": 1.0}, module=__name__)
+
+
+HSwish = define_class("HSwish", hardswish, module=__name__)
+
+
+Dropout2D = define_class("Dropout2D", _dropout2d, {"keep_prob": 0.5}, module=__name__)
+
+
+def _kl_div_loss(logits, labels, reduction="mean"):
+    return kl_div(logits, labels, reduction)
+
+
+KLDivLoss = define_class("KLDivLoss", _kl_div_loss, {"reduction": "mean"}, module=__name__)
+
+
+SoftShrink = define_class("SoftShrink", softshrink, {"lambd": 0.5}, module=__name__)
+
+
+HShrink = define_class("HShrink", hardshrink, {"lambd": 0.5}, module=__name__)
+
+
+class ResizeBilinearV2(PrimitiveClass):
+    """`ops.ResizeBilinearV2(align_corners, half_pixel_centers)(x, size)` over (N, C, H, W)."""
+
+    def __init__(self, align_corners=False, half_pixel_centers=False):
+        self.align_corners, self.half_pixel_centers = align_corners, half_pixel_centers
+
+    def __call__(self, x, size):
+        shape = abstract_of(x).shape
+        for axis, out in zip((2, 3), tuple(size)):
+            x = apply_along(x, _linear(shape[axis], int(out), self.align_corners,
+                                       self.half_pixel_centers), axis)
+        return x
+
+
+class PadV3(PrimitiveClass):
+    """`ops.PadV3(mode="constant", paddings_contiguous=True)(x, paddings, constant_value=None)`.
+
+    `paddings` pairs run from the last axis backwards; contiguous: (begin0, end0, begin1, end1,
+    ...), otherwise (begin0, begin1, ..., end0, end1, ...). Modes "constant", "reflect", "edge",
+    "circular"; `constant_value` is used in mode "constant" only."""
+
+    MODES = ("constant", "reflect", "edge", "circular")
+
+    def __init__(self, mode="constant", paddings_contiguous=True):
+        if not isinstance(mode, str) or mode not in self.MODES:
+            raise ArgumentValueError(f"PadV3: mode must be one of {self.MODES}, got {mode!r}")
+        if not isinstance(paddings_contiguous, bool):
+            raise DTypeError(f"PadV3: `paddings_contiguous` must be a bool, got "
+                             f"{paddings_contiguous!r}")
+        self.mode, self.paddings_contiguous = mode, paddings_contiguous
+
+    def __call__(self, x, paddings, constant_value=None):
+        _check_tensor(x, "PadV3", "x")
+        flat = _ints(_host_ints(paddings), "PadV3", "paddings")
+        if not self.paddings_contiguous:
+            half = len(flat) // 2
+            flat = tuple(v for pair in zip(flat[:half], flat[half:]) for v in pair)
+        pairs = _pairs_from_last(flat, abstract_of(x).ndim, "PadV3")
+        if self.mode != "constant":
+            return pad_pairs_mode(x, pairs, self.mode, op="PadV3")
+        if constant_value is None or isinstance(constant_value, numbers.Number):
+            return pad_pairs_mode(x, pairs, "constant", constant_value or 0, "PadV3")
+        return _pad_with_tensor(x, pairs, constant_value)
+
+    def __repr__(self) -> str:
+        return f"PadV3(mode={self.mode!r}, paddings_contiguous={self.paddings_contiguous})"
+
+
+class _MaxPoolClass(PrimitiveClass):
+    OP = ""
+
+    def __init__(self, kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False,
+                 argmax_type=dt.int64):
+        if not isinstance(ceil_mode, bool):
+            raise DTypeError(f"{self.OP}: `ceil_mode` must be a bool, got {ceil_mode!r}")
+        self.kernel_size, self.strides, self.pads = kernel_size, strides, pads
+        self.dilation, self.ceil_mode, self.argmax_type = dilation, ceil_mode, argmax_type
+
+    def __repr__(self) -> str:
+        return (f"{self.OP}(kernel_size={self.kernel_size}, strides={self.strides}, "
+                f"pads={self.pads}, dilation={self.dilation}, ceil_mode={self.ceil_mode})")
+
+
+class MaxPoolWithIndices(_MaxPoolClass):
+    """`MaxPoolWithIndices(kernel_size, strides=None, pads=0, dilation=(1, 1), ceil_mode=False,
+    argmax_type=int64)(x)` -> (output, argmax): argmax is the flat index of each maximum in its
+    input plane of H*W values (padding never wins)."""
+
+    OP = "MaxPoolWithIndices"
+
+    def __call__(self, x):
+        return max_pool_with_indices(x, self.kernel_size, self.strides, self.pads,
+                                     self.dilation, self.ceil_mode, self.argmax_type)
+
+
+class MaxPoolWithMask(_MaxPoolClass):
+    """`MaxPoolWithMask(...)(x)` -> (output, mask): mask of shape (N, C, kh*kw, Ho*Wo), uint8,
+    1 at the window position (row by row) that held each output's maximum."""
+
+    OP = "MaxPoolWithMask"
+
+    def __call__(self, x):
+        windows, _ = _windows(self.OP, x, self.kernel_size, self.strides, self.pads,
+                                       self.dilation, self.ceil_mode)
+        n, c, ho, wo, k = abstract_of(windows).shape
+        chosen = one_hot(argmax(windows, -1), k, 1, 0)  # (N, C, Ho, Wo, K)
+        mask = F.transpose(F.reshape(chosen, (n, c, ho * wo, k)), (0, 1, 3, 2))
+        return F.reduce_max(windows, -1), F.cast(mask, dt.uint8)
+
+
+_SAMPLER_INIT = {"interpolation_mode": "bilinear", "padding_mode": "zeros",
+                 "align_corners": False}
+
+
+GridSampler2D = define_class("GridSampler2D", grid_sampler_impl, _SAMPLER_INIT, module=__name__)
+
+
+GridSampler3D = define_class("GridSampler3D", grid_sampler_impl, _SAMPLER_INIT, module=__name__)
+
+
+FlashAttentionScore = define_class("FlashAttentionScore", _flash_attention_class,
+                                   {"head_num": None, "keep_prob": 1.0, "scale_value": 1.0,
+                                    "pre_tokens": 2147483647, "next_tokens": 2147483647,
+                                    "inner_precise": 0, "input_layout": "BSH", "sparse_mode": 0},
+                                   module=__name__)
+
+
+RmsNorm = define_class("RmsNorm", _rms_norm, {"epsilon": 1e-6}, module=__name__)
+
+
+Conv3D = define_class("Conv3D", _conv3d_class,
+                      {"out_channel": None, "kernel_size": None, "mode": 1, "pad_mode": "valid",
+                       "pad": 0, "stride": 1, "dilation": 1, "group": 1, "data_format": "NCDHW"},
+                      module=__name__)
+
+
+Conv2DTranspose = define_class("Conv2DTranspose", _conv2d_transpose_class, _TRANSPOSE_INIT,
+                               module=__name__)
+
+
+Conv2DBackpropInput = define_class("Conv2DBackpropInput", _conv2d_transpose_class, _TRANSPOSE_INIT,
+                                   module=__name__)
+
+
+CTCLossV2 = define_class("CTCLossV2", _ctc_loss_v2,
+                         {"blank": 0, "reduction": "none", "zero_infinity": False}, module=__name__)
+
+
+class Flatten(PrimitiveClass):
+    """(N, ...) -> (N, prod(...))."""
+
+    def __call__(self, input_x):
+        shape = abstract_of(input_x).shape
+        return F.reshape(input_x, (shape[0] if shape else 1, -1))
+
+
+class MaxPool3D(PrimitiveClass):
+    """`ops.MaxPool3D(kernel_size, strides, pad_mode, pad_list)(x)` over (N, C, D, H, W)."""
+
+    def __init__(self, kernel_size=1, strides=1, pad_mode="VALID", pad_list=0, ceil_mode=None,
+                 data_format="NCDHW"):
+        if str(pad_mode).upper() not in ("VALID", "PAD") or ceil_mode or data_format != "NCDHW":
+            raise ArgumentValueError(f"MaxPool3D: pad_mode {pad_mode!r}, ceil_mode and layouts "
+                                     f"other than NCDHW are not supported (use 'VALID' or 'PAD')")
+        self.kernel_size, self.strides, self.pad_list = kernel_size, strides, pad_list
+
+    def __call__(self, x):
+        return max_pool3d(x, self.kernel_size, self.strides, self.pad_list)
+
+
+SoftmaxCrossEntropyWithLogits = function_class(
+    "SoftmaxCrossEntropyWithLogits", softmax_cross_entropy_with_logits,
+    "`ops.SoftmaxCrossEntropyWithLogits()(logits, labels)` -> (loss (N,), backprop (N, C)).")
+
+
+class SparseSoftmaxCrossEntropyWithLogits(PrimitiveClass):
+    """Mean cross entropy of logits (N, C) at class indices (N,); with `is_grad=True`, its
+    gradient with respect to the logits instead."""
+
+    def __init__(self, is_grad=False):
+        self.is_grad = bool(is_grad)
+
+    def __call__(self, logits, labels):
+        if not abstract_of(labels).dtype.is_int:
+            raise DTypeError(f"SparseSoftmaxCrossEntropyWithLogits: expected integer labels, "
+                             f"got {abstract_of(labels).dtype}")
+        classes = abstract_of(logits).shape[-1]
+        # MindSpore raises RuntimeError for a negative label (and reads past the row for one
+        # >= C): every label outside [0, C) raises when the graph runs
+        labels = check_range(labels, low=0, high=max(classes, 1), what="label",
+                             op="SparseSoftmaxCrossEntropyWithLogits")
+        dense = F.cast(NF.one_hot(labels, classes, 1, 0, -1), abstract_of(logits).dtype)
+        loss, grad = softmax_cross_entropy_with_logits(logits, dense)
+        if self.is_grad:
+            return M.div(grad, abstract_of(logits).shape[0])
+        return F.reduce_mean(loss)
+
+    def __repr__(self) -> str:
+        return f"SparseSoftmaxCrossEntropyWithLogits(is_grad={self.is_grad})"
+
+
+SigmoidCrossEntropyWithLogits = function_class("SigmoidCrossEntropyWithLogits",
+                                               sigmoid_cross_entropy_with_logits)
+
+
+L2Loss = function_class("L2Loss", l2_loss)
+
+
+def _nchw_only(op: str, data_format: str) -> None:
+    if data_format != "NCHW":
+        raise ArgumentValueError(f"{op}: only data_format='NCHW' is supported, got "
+                                 f"{data_format!r}")
+
+
+class Conv2D(PrimitiveClass):
+    """`ops.Conv2D(out_channel, kernel_size, mode=1, pad_mode="valid", pad=0, stride=1,
+    dilation=1, group=1)(x, weight)`: NCHW convolution with an OIHW weight."""
+
+    _init_names, _defaults = _init(out_channel=None, kernel_size=None, mode=1, pad_mode="valid",
+                                   pad=0, stride=1, dilation=1, group=1,
+                                   data_format="NCHW")
+
+    def __call__(self, x, weight):
+        _nchw_only("Conv2D", self.data_format)
+        kernel = NF._pair(self.kernel_size, "Conv2D", "kernel_size")
+        wshape = abstract_of(weight).shape
+        if len(wshape) == 4 and (wshape[0] != self.out_channel or tuple(wshape[2:]) != kernel):
+            raise ShapeError(f"Conv2D: weight of shape {fmt_shape(wshape)} does not match "
+                             f"out_channel={self.out_channel} and kernel_size={kernel}")
+        return NF.conv2d(x, weight, None, self.stride, self.pad_mode, self.pad, self.dilation,
+                         self.group)
+
+
+class MaxPool(PrimitiveClass):
+    """`ops.MaxPool(kernel_size=1, strides=1, pad_mode="valid")(x)`: max over NCHW windows."""
+
+    _init_names, _defaults = _init(kernel_size=1, strides=1, pad_mode="valid", data_format="NCHW")
+    _prim, _extra = C.max_pool2d, {}
+
+    def __call__(self, x):
+        op = type(self).__name__
+        _nchw_only(op, self.data_format)
+        return NF._pool(self._prim, op, x, self.kernel_size, self.strides, self.pad_mode, 0,
+                        **self._extra)
+
+
+class AvgPool(MaxPool):
+    """`ops.AvgPool(kernel_size=1, strides=1, pad_mode="valid")(x)`: mean over NCHW windows;
+    with pad_mode="same" each window divides by its elements inside the input (TensorFlow's
+    rule)."""
+
+    _prim, _extra = C.avg_pool2d, {"count_include_pad": False}
+
+
+class BiasAdd(PrimitiveClass):
+    """`ops.BiasAdd(data_format="NCHW")(x, bias)`: add a per-channel bias."""
+
+    _init_names, _defaults = _init(data_format="NCHW")
+
+    def __call__(self, x, bias):
+        return NF.bias_add(x, bias, self.data_format)
+
+
+GeLU = GELU = define_class("GeLU", NF.gelu, module=__name__)  # x * Phi(x), the erf form
+
+
+Softplus = define_class("Softplus", NF.softplus, module=__name__)
+
+
+class Dropout(PrimitiveClass):
+    """`ops.Dropout(keep_prob=0.5, Seed0=0, Seed1=0)(x)` -> (output, mask): the mask (0/1, x's
+    dtype) is drawn on every run from the global generator that `cellgraph.set_seed` seeds,
+    which stands in for the per-op seeds."""
+
+    _init_names, _defaults = _init(keep_prob=0.5, Seed0=0, Seed1=0)
+
+    def __call__(self, x):
+        if not 0 < self.keep_prob <= 1:
+            raise ArgumentValueError(f"Dropout: `keep_prob` must be in (0, 1], got "
+                                     f"{self.keep_prob}")
+        mask = A.cast(M.less(rand_like(x), self.keep_prob), dtype=abstract_of(x).dtype)
+        return NF.dropout(x, 1.0 - self.keep_prob, mask=mask), mask
+
+
+class OneHot(PrimitiveClass):
+    """`ops.OneHot(axis=-1)(indices, depth, on_value, off_value)`."""
+
+    _init_names, _defaults = _init(axis=-1)
+
+    def __call__(self, indices, depth, on_value, off_value):
+        return NF.one_hot(indices, depth, on_value, off_value, self.axis)
+
+
+class Pad(PrimitiveClass):
+    """`ops.Pad(paddings)(x)`: zero padding, paddings[i] = (before, after) for axis i."""
+
+    _init_names, _defaults = _init(paddings=None)
+
+    def __call__(self, x):
+        return NF.pad_pairs(x, self.paddings)
+
+
+class LayerNorm(PrimitiveClass):
+    """`ops.LayerNorm(begin_norm_axis=1, begin_params_axis=1, epsilon=1e-7)(x, gamma, beta)`
+    -> (y, mean, variance), the statistics with x's rank (reduced axes kept as 1)."""
+
+    _init_names, _defaults = _init(begin_norm_axis=1, begin_params_axis=1, epsilon=1e-7)
+
+    def __call__(self, x, gamma, beta):
+        ndim = abstract_of(x).ndim
+        return N.layer_norm(x, gamma, beta,
+                            begin_norm_axis=normalize_axis(self.begin_norm_axis, ndim),
+                            begin_params_axis=normalize_axis(self.begin_params_axis, ndim),
+                            epsilon=float(self.epsilon))
+
+
+class BatchNorm(PrimitiveClass):
+    """`ops.BatchNorm(is_training=False, epsilon=1e-5, momentum=0.1)(x, scale, bias, mean,
+    variance)` -> (y, batch_mean, batch_variance, updated_mean, updated_variance).
+
+    MindSpore updates `mean`/`variance` in place and returns reserve spaces in the last two
+    places; here the last two are the updated running statistics,
+    (1 - momentum) * running + momentum * batch (the variance unbiased, as cuDNN keeps it),
+    for the layer to assign. In inference they are `mean` and `variance` unchanged.
+    """
+
+    _init_names, _defaults = _init(is_training=False, epsilon=1e-5, momentum=0.1,
+                                   data_format="NCHW")
+
+    def __call__(self, x, scale, bias, mean, variance):
+        _nchw_only("BatchNorm", self.data_format)
+        if not 0 <= self.momentum <= 1:
+            raise ArgumentValueError(f"BatchNorm: `momentum` must be in [0, 1], got "
+                                     f"{self.momentum}")
+        y, batch_mean, batch_var = N.batch_norm(x, scale, bias, mean, variance,
+                                                is_training=bool(self.is_training),
+                                                epsilon=float(self.epsilon))
+        if not self.is_training:
+            return y, batch_mean, batch_var, mean, variance
+        shape = abstract_of(x).shape
+        count = shape[0]
+        for d in shape[2:]:
+            count *= d
+        unbiased = M.mul(A.stop_gradient(batch_var), count / max(count - 1, 1))
+        keep = 1.0 - self.momentum
+        new_mean = M.add(M.mul(mean, keep), M.mul(A.stop_gradient(batch_mean), self.momentum))
+        new_var = M.add(M.mul(variance, keep), M.mul(unbiased, self.momentum))
+        return y, batch_mean, batch_var, new_mean, new_var
+
+
+class BinaryCrossEntropy(PrimitiveClass):
+    """`ops.BinaryCrossEntropy(reduction)(logits, labels, weight=None)` on probabilities."""
+
+    def __init__(self, reduction="mean"):
+        self.reduction = reduction
+
+    def __call__(self, logits, labels, weight=None):
+        return binary_cross_entropy(logits, labels, weight, self.reduction)
+
+
+class NLLLoss(PrimitiveClass):
+    """`ops.NLLLoss(reduction, ignore_index)(logits, labels, weight)` -> (loss, total_weight),
+    total_weight being the summed class weights of the targets that count."""
+
+    def __init__(self, reduction="mean", ignore_index=-100):
+        self.reduction, self.ignore_index = reduction, ignore_index
+
+    def __call__(self, logits, labels, weight):
+        labels = checked_labels("NLLLoss", labels, logits.shape[1], self.ignore_index)
+        loss = nll_loss(logits, labels, weight, self.ignore_index, self.reduction)
+        counted = F.cast(F.not_equal(labels, self.ignore_index), weight.dtype)
+        safe = F.select(F.not_equal(labels, self.ignore_index), labels, F.zeros_like(labels))
+        return loss, F.reduce_sum(F.mul(F.gather(weight, safe, 0), counted))
+
+
+# the classes derived from the primitives' declarations that MindSpore files here
+generate_classes(globals())
