@@ -98,7 +98,9 @@ def _convert(index, names, output_numpy: bool, as_dict: bool, row):
 
         arrays = [np.asarray(v) for v in row]
         # strings and bytes stay NumPy arrays, as MindSpore gives them: no Tensor holds them
-        values = [a if a.dtype.kind in "SUO" else Tensor(a) for a in arrays]
+        # (a copy, as before: the pipeline may reuse its arrays; MindSpore makes these Tensors
+        # over NumPy arrays, so they print as NumPy does)
+        values = [a if a.dtype.kind in "SUO" else Tensor.from_numpy(np.array(a)) for a in arrays]
     return dict(zip(names, values)) if as_dict else values
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numbers
+import weakref
 
 import numpy as np
 
@@ -11,7 +12,7 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.primitives.tensor_methods import TensorMethods
 
 from .backend import get_backend
-from .tensor_format import format_print, format_repr
+from .tensor_format import format_numpy_repr, format_print, format_repr
 
 
 def _infer_dtype(data) -> dt.DType:
@@ -28,6 +29,10 @@ def _infer_dtype(data) -> dt.DType:
     if arr.dtype.kind == "c":  # Python complex numbers are complex128, as in NumPy
         return dt.from_numpy(arr.dtype)
     raise DTypeError(f"Tensor: cannot make a tensor from {type(data).__name__} {data!r:.60}")
+
+
+# the Tensors made over a NumPy array (Tensor.from_numpy), by id: their repr is NumPy's
+_NUMPY_STYLE: dict[int, weakref.ref] = {}
 
 
 class Tensor(TensorMethods):
@@ -76,7 +81,9 @@ class Tensor(TensorMethods):
             raise DTypeError(f"Tensor.from_numpy: expected a numpy.ndarray, got "
                              f"{type(array).__name__}")
         dtype = dt.from_numpy(array.dtype)
-        return Tensor._wrap(get_backend().from_host(array), dtype)
+        t = Tensor._wrap(get_backend().from_host(array), dtype)
+        _NUMPY_STYLE[id(t)] = weakref.ref(t, lambda _, key=id(t): _NUMPY_STYLE.pop(key, None))
+        return t
 
     def init_data(self, slice_index=None, shape=None, opt_shard_group=None) -> Tensor:
         """Fills a Tensor made with `init=` (see UninitializedTensor); others have their data
@@ -164,6 +171,9 @@ class Tensor(TensorMethods):
         self._data = get_backend().from_host(host)
 
     def __repr__(self) -> str:
+        made = _NUMPY_STYLE.get(id(self))
+        if made is not None and made() is self:
+            return format_numpy_repr(self.asnumpy(), self._dtype.label)
         return format_repr(self.asnumpy(), self._dtype.label)
 
     def __str__(self) -> str:

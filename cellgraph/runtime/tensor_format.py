@@ -34,6 +34,15 @@ def format_print(arr: np.ndarray) -> str:
     return str(arr)
 
 
+def format_numpy_repr(arr: np.ndarray, label: str) -> str:
+    """`repr(t)` of a Tensor over a NumPy array (`Tensor.from_numpy`, a dataset's rows): MindSpore
+    writes those values as NumPy does, `[1., 1.]`, where it writes a Tensor it made itself
+    as `[ 1.00000000e+00,  1.00000000e+00]`."""
+    shape = "[" + ", ".join(str(d) for d in arr.shape) + "]"
+    body = np.array2string(arr, separator=", ")
+    return f"Tensor(shape={shape}, dtype={label}, value={chr(10) if arr.ndim > 1 else ' '}{body})"
+
+
 def format_repr(arr: np.ndarray, label: str) -> str:
     """`repr(t)` for the values `arr` of a tensor whose dtype MindSpore names `label`."""
     shape = "[" + ", ".join(str(d) for d in arr.shape) + "]"

@@ -516,3 +516,32 @@ def test_parameter_init_data_takes_mindspore_arguments():
         p.init_data(layout=([1], [0], [2]))
     with pytest.raises(TypeError):
         ParameterTuple()                      # MindSpore's takes an iterable, no default
+
+
+# MindSpore 2.10's repr of Tensors made over NumPy arrays (Tensor.from_numpy, a dataset's rows):
+# NumPy's way of writing the values, unlike the Tensors it makes itself
+NUMPY_STYLE_REPRS = [
+    (np.array([0.5, -1.25, 3.0]), "Tensor(shape=[3], dtype=Float64, value= [ 0.5 , -1.25,  3.  ])"),
+    (np.array(2.5, np.float32), "Tensor(shape=[], dtype=Float32, value= 2.5)"),
+    (np.array([0.5, 1e-9], np.float32), "Tensor(shape=[2], dtype=Float32, value= [5.e-01, 1.e-09])"),
+    (np.array([True, False]), "Tensor(shape=[2], dtype=Bool, value= [ True, False])"),
+    (np.arange(6, dtype=np.float32).reshape(2, 3) / 3,
+     "Tensor(shape=[2, 3], dtype=Float32, value=\n[[0.        , 0.33333334, 0.6666667 ],\n"
+     " [1.        , 1.3333334 , 1.6666666 ]])"),
+    (np.arange(2000, dtype=np.float64), "Tensor(shape=[2000], dtype=Float64, value= [0.000e+00, "
+     "1.000e+00, 2.000e+00, ..., 1.997e+03, 1.998e+03, 1.999e+03])"),
+]
+
+
+@pytest.mark.parametrize("array, text", NUMPY_STYLE_REPRS)
+def test_tensors_over_numpy_arrays_print_as_mindspore_prints_them(array, text):
+    assert repr(Tensor.from_numpy(array)) == text
+
+
+def test_dataset_rows_print_as_mindspore_prints_them():
+    ds = ms.dataset.NumpySlicesDataset({"a": np.ones((2, 2))}, shuffle=False)
+    row = next(ds.create_tuple_iterator())
+    assert repr(row) == "[Tensor(shape=[2], dtype=Float64, value= [1., 1.])]"
+    # a Tensor made from the same values prints MindSpore's own way
+    assert repr(Tensor(np.ones(2))) == ("Tensor(shape=[2], dtype=Float64, value= [ 1.00000000e+00,"
+                                        "  1.00000000e+00])")
