@@ -82,7 +82,8 @@ class Tensor(TensorMethods):
                              f"{type(array).__name__}")
         dtype = dt.from_numpy(array.dtype)
         t = Tensor._wrap(get_backend().from_host(array), dtype)
-        _NUMPY_STYLE[id(t)] = weakref.ref(t, lambda _, key=id(t): _NUMPY_STYLE.pop(key, None))
+        key = id(t)
+        _NUMPY_STYLE[key] = weakref.ref(t, lambda _: _NUMPY_STYLE.pop(key, None))
         return t
 
     def init_data(self, slice_index=None, shape=None, opt_shard_group=None) -> Tensor:

@@ -526,10 +526,11 @@ NUMPY_STYLE_REPRS = [
     (np.array([0.5, 1e-9], np.float32), "Tensor(shape=[2], dtype=Float32, value= [5.e-01, 1.e-09])"),
     (np.array([True, False]), "Tensor(shape=[2], dtype=Bool, value= [ True, False])"),
     (np.arange(6, dtype=np.float32).reshape(2, 3) / 3,
-     "Tensor(shape=[2, 3], dtype=Float32, value=\n[[0.        , 0.33333334, 0.6666667 ],\n"
-     " [1.        , 1.3333334 , 1.6666666 ]])"),
-    (np.arange(2000, dtype=np.float64), "Tensor(shape=[2000], dtype=Float64, value= [0.000e+00, "
-     "1.000e+00, 2.000e+00, ..., 1.997e+03, 1.998e+03, 1.999e+03])"),
+     ("Tensor(shape=[2, 3], dtype=Float32, value=\n[[0.        , 0.33333334, 0.6666667 ],\n"
+      " [1.        , 1.3333334 , 1.6666666 ]])")),
+    (np.arange(2000, dtype=np.float64), ("Tensor(shape=[2000], dtype=Float64, value= [0.000e+00, "
+                                         "1.000e+00, 2.000e+00, ..., 1.997e+03, 1.998e+03, "
+                                         "1.999e+03])")),
 ]
 
 
