@@ -6,6 +6,7 @@ import itertools
 import numbers
 import threading
 import types
+import warnings
 from collections.abc import Iterator
 
 import numpy as np
@@ -273,9 +274,14 @@ def _generator_source(source, column_names, num_samples, shuffle, sampler, num_s
     if not (callable(source) or hasattr(source, "__iter__")):
         raise TypeError(f"{op}: `source` must be a generator function, an iterable or a "
                         f"random-access object, got {type(source).__name__}")
-    if shuffle or sampler is not None:
-        raise ValueError(f"{op}: `shuffle` and `sampler` need a source with random access "
-                         f"(__getitem__ and __len__); shuffle the pipeline with .shuffle()")
+    if sampler is not None:
+        raise ValueError(f"{op}: `sampler` needs a source with random access (__getitem__ and "
+                         f"__len__), got {type(source).__name__}")
+    if shuffle:  # MindSpore takes it and reads the source in order: so does cellgraph, saying so
+        warnings.warn(f"{op}: shuffle=True has no effect on a source without random access "
+                      f"({type(source).__name__} has no __getitem__ and __len__): its rows come "
+                      f"in order, as in MindSpore; shuffle the pipeline with .shuffle()",
+                      UserWarning, stacklevel=4)
     if num_shards is not None or shard_id is not None:
         check_shard(num_shards, shard_id, op)
     if num_samples is not None and (isinstance(num_samples, bool) or not isinstance(

@@ -100,7 +100,11 @@ def blocks_of(rel: str, text: str) -> list[str]:
 
 # ---------------------------------------------------------------- running
 def renamed(text: str, package: str) -> str:
-    return text if package == "mindspore" else re.sub(r"\bmindspore\b", package, text)
+    """The word `mindspore` as `package`, where it names the package: not inside a URL or host
+    name (`mindspore-website`, `www.mindspore.cn`)."""
+    if package == "mindspore":
+        return text
+    return re.sub(r"(?<![\w./-])mindspore(?![\w-])", package, text)
 
 
 def write_tree(mirrors: Path, entry: dict, dest: Path, package: str) -> None:

@@ -61,9 +61,17 @@ def test_list_of_tuples_is_a_random_access_source():
     assert _column(data, 1) == [1, 0]
 
 
-def test_generator_source_rejects_shuffle():
-    with pytest.raises(ValueError, match="random access"):
-        ds.GeneratorDataset(lambda: iter([1, 2]), ["x"], shuffle=True)
+def test_generator_source_reads_in_order_under_shuffle_and_rejects_a_sampler():
+    """As MindSpore: shuffle=True on a source without random access reads it in order (with a
+    warning here, so it is not silent); a sampler is refused."""
+    def rows():
+        return iter([(np.array(i),) for i in range(5)])
+
+    with pytest.warns(UserWarning, match="shuffle=True has no effect"):
+        data = ds.GeneratorDataset(rows, ["x"], shuffle=True)
+    assert _column(data) == [0, 1, 2, 3, 4]
+    with pytest.raises(ValueError, match="`sampler` needs a source with random access"):
+        ds.GeneratorDataset(rows, ["x"], sampler=ds.SequentialSampler())
 
 
 def test_numpy_slices_from_list_tuple_and_dict():
