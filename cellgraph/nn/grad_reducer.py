@@ -89,7 +89,9 @@ class DistributedGradReducer(Cell):
             raise ArgumentValueError(f"DistributedGradReducer: expected {self.n_params} "
                                      f"gradients (one per parameter), got {len(grads)}")
         reduced = list(grads)
-        for bucket in self.buckets:
+        # the last parameters' bucket first: backward computes their gradients first, so the
+        # compiler can start each bucket's all-reduce while the rest of backward runs
+        for bucket in self.buckets[::-1]:
             sums = all_reduce(*[grads[i] for i in bucket], op="sum", group=self.group)
             for i, total in zip(bucket, sums):
                 reduced[i] = F.div(total, self.degree) if self.mean else total

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 
 import numpy as np
 
@@ -270,3 +271,77 @@ def recv(xp, x, src=0, group=distributed.WORLD_NAMES[0], tag=0, rank_size=1):
     with reporting("Receive", group):
         distributed.torch_distributed().recv(buf, src=g.ranks[src], group=g.handle, tag=tag)
     return like(buf, x)
+
+
+@kernel("collective_gather")
+def collective_gather(xp, x, dst=0, group=distributed.WORLD_NAMES[0], rank_size=1):
+    """The ranks' `x` along axis 0 on group rank `dst`; zeros of that shape elsewhere."""
+    x = xp.asarray(x)
+    g = distributed.group(group)
+    torch, dist = _torch(), distributed.torch_distributed()
+    t = as_torch(x).contiguous()
+    _check_agreement("CollectiveGather", group, [t])
+    here = distributed.group_rank_and_size(group)[0] == dst
+    pieces = [torch.empty_like(t) for _ in range(rank_size)] if here else None
+    with reporting("CollectiveGather", group):
+        dist.gather(t, pieces, dst=g.ranks[dst], group=g.handle)
+    out = torch.cat(pieces) if here else torch.zeros(
+        (t.shape[0] * rank_size,) + tuple(t.shape[1:]), dtype=t.dtype, device=t.device)
+    return like(out, x)
+
+
+@kernel("collective_scatter")
+def collective_scatter(xp, x, src=0, group=distributed.WORLD_NAMES[0], rank_size=1):
+    """Slice r along axis 0 of group rank `src`'s `x`, on group rank r."""
+    x = xp.asarray(x)
+    g = distributed.group(group)
+    torch, dist = _torch(), distributed.torch_distributed()
+    t = as_torch(x).contiguous()
+    _check_agreement("CollectiveScatter", group, [t])
+    here = distributed.group_rank_and_size(group)[0] == src
+    out = torch.empty((t.shape[0] // rank_size,) + tuple(t.shape[1:]), dtype=t.dtype,
+                      device=t.device)
+    pieces = [p.contiguous() for p in t.chunk(rank_size)] if here else None
+    with reporting("CollectiveScatter", group):
+        dist.scatter(out, pieces, src=g.ranks[src], group=g.handle)
+    return like(out, x)
+
+
+# The all-reduces started and not yet waited for: token -> (label, group, torch works).
+_IN_FLIGHT: dict = {}
+_TOKENS = itertools.count(1)
+
+
+@kernel("all_reduce_start")
+def all_reduce_start(xp, *xs, op="sum", group=distributed.WORLD_NAMES[0]):
+    """Start all_reduce's collectives and return at once: (a token, then views of the buffers
+    the results arrive in, to be read only after `all_reduce_done` of the token)."""
+    xs = [xp.asarray(x) for x in xs]
+    handle = distributed.group(group).handle
+    torch, dist = _torch(), distributed.torch_distributed()
+    tensors = [as_torch(x) for x in xs]
+    _check_agreement("AllReduce", group, tensors)
+    outs: list = [None] * len(xs)
+    works, by_dtype = [], {}
+    for i, t in enumerate(tensors):
+        by_dtype.setdefault(t.dtype, []).append(i)
+    for members in by_dtype.values():
+        flat = torch.cat([tensors[i].reshape(-1) for i in members])  # a copy: inputs may go
+        with reporting("AllReduce", group):
+            works.append(dist.all_reduce(flat, op=_reduce_op(op), group=handle,
+                                         async_op=True))
+        for i, piece in zip(members, flat.split([tensors[i].numel() for i in members])):
+            outs[i] = like(piece.view(tensors[i].shape), xs[i])
+    token = next(_TOKENS)
+    _IN_FLIGHT[token] = (group, works)
+    return (np.asarray(token, np.int64), *outs)
+
+
+@kernel("all_reduce_done")
+def all_reduce_done(xp, token, *buffers, op="sum", group=distributed.WORLD_NAMES[0]):
+    """The buffers of the all-reduce `token` started, once its collectives have completed."""
+    started_on, works = _IN_FLIGHT.pop(int(token))
+    with reporting("AllReduce", started_on):
+        for work in works:
+            work.wait()
+    return tuple(buffers)

@@ -1,7 +1,8 @@
 """A worker of the multi-process tests (started by `cellgraph launch`, or directly with
 torchrun's environment variables). `python distributed_worker.py TASK OUT_DIR`:
 
-* `train`: 10 data-parallel steps of an MLP and of a small CNN (TrainOneStepCell), of the MLP
+* `train`: 10 data-parallel steps of an MLP and of a small CNN (TrainOneStepCell; also with a
+  gradient bucket per parameter, all-reduces overlapping backward or not), of the MLP
   through a value_and_grad loop with nn.DistributedGradReducer and through Model.train over a
   dataset sharded by rank, each on this rank's shard of the global batch; saves the initial and final parameters to OUT_DIR/TASK_rankR.npz. Also
   saves a checkpoint (only rank 0 may write it) and reads it back on every rank.
@@ -123,6 +124,22 @@ def train_model(rank: int = 0, size: int = 1) -> dict:
     return params_of(net)
 
 
+def train_in_small_buckets(rank: int, size: int) -> dict:
+    """TrainOneStepCell with a bucket per parameter, each all-reduce started as soon as
+    backward has its gradient (CELLGRAPH_COMM_OVERLAP on, the default) and all-reduced after
+    backward (off): final parameters under `overlap/KIND/` and `sync/KIND/`."""
+    arrays = {}
+    ms.set_auto_parallel_context(comm_fusion={"allreduce": {"mode": "size", "config": 1e-6}})
+    for mode, setting in (("overlap", "1"), ("sync", "0")):
+        os.environ["CELLGRAPH_COMM_OVERLAP"] = setting  # read when a graph compiles
+        for kind in MODELS:
+            _, last = train_one_step(kind, rank, size)
+            arrays.update({f"{mode}/{kind}/{k}": v for k, v in last.items()})
+    os.environ.pop("CELLGRAPH_COMM_OVERLAP")
+    ms.set_auto_parallel_context(comm_fusion={"allreduce": {"mode": "auto", "config": None}})
+    return arrays
+
+
 def task_train(out: Path, rank: int, size: int) -> None:
     ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL,
                                  gradients_mean=True)
@@ -133,6 +150,7 @@ def task_train(out: Path, rank: int, size: int) -> None:
         arrays.update({f"{kind}/last/{k}": v for k, v in last.items()})
     arrays.update({f"loop/last/{k}": v for k, v in train_value_and_grad(rank, size).items()})
     arrays.update({f"model/last/{k}": v for k, v in train_model(rank, size).items()})
+    arrays.update(train_in_small_buckets(rank, size))
     net = mlp()
     ckpt = out / f"ckpt_rank{rank}.ckpt"
     ms.save_checkpoint(net, str(ckpt))
@@ -204,6 +222,11 @@ COLLECTIVES = {
                            lambda xs, r: np.split(np.max(xs, 0), len(xs))[r]),
     "broadcast": (lambda: _first_of(ops.Broadcast(1)), lambda xs, r: xs[1]),
     "reduce": (lambda: _reduce_to(1), lambda xs, r: np.sum(xs, 0) * (r == 1)),
+    # rank 1 gets every rank's tensor; the others a [1] placeholder (zero)
+    "collective_gather": (lambda: ops.CollectiveGather(1),
+                          lambda xs, r: np.concatenate(xs, 0) if r == 1 else np.zeros(1)),
+    "collective_scatter": (lambda: ops.CollectiveScatter(1),
+                           lambda xs, r: np.split(xs[1], len(xs))[r]),
 }
 
 
@@ -236,8 +259,7 @@ def check_collective(name: str, rank: int, size: int) -> dict:
     make, reference = COLLECTIVES[name]
     collective = make()
     xs = [rank_input(r) for r in range(size)]
-    out_shape = reference(xs, rank).shape
-    w = [weights(r, 1, out_shape) for r in range(size)]
+    w = [weights(r, 1, reference(xs, r).shape) for r in range(size)]  # shapes may differ
     v = [weights(r, 2, xs[0].shape) for r in range(size)]
 
     def loss(x):  # this rank's share of the global loss
