@@ -85,7 +85,7 @@ def _describe(signature: list) -> str:
     return ", ".join(f"{list(shape)} {dtype}" for shape, dtype in signature) or "no inputs"
 
 
-def _check_agreement(label: str, group: str, tensors) -> None:
+def check_agreement(label: str, group: str, tensors) -> None:
     """ShapeError on every rank of `group` when the ranks' inputs differ in shape or dtype."""
     torch, dist = _torch(), distributed.torch_distributed()
     g = distributed.group(group)
@@ -121,7 +121,7 @@ def all_reduce(xp, *xs, op="sum", group=distributed.WORLD_NAMES[0]):
     handle = distributed.group(group).handle  # before init: says to call init
     torch, dist = _torch(), distributed.torch_distributed()
     tensors = [as_torch(x) for x in xs]
-    _check_agreement("AllReduce", group, tensors)
+    check_agreement("AllReduce", group, tensors)
     outs: list = [None] * len(xs)
     by_dtype: dict = {}
     for i, t in enumerate(tensors):
@@ -142,7 +142,7 @@ def all_gather(xp, x, group=distributed.WORLD_NAMES[0], rank_size=1):
     handle = distributed.group(group).handle
     torch, dist = _torch(), distributed.torch_distributed()
     t = as_torch(x).contiguous()
-    _check_agreement("AllGather", group, [t])
+    check_agreement("AllGather", group, [t])
     out = torch.empty((t.shape[0] * rank_size,) + tuple(t.shape[1:]), dtype=t.dtype,
                       device=t.device)
     gather = getattr(dist, "all_gather_single", None) or dist.all_gather_into_tensor
@@ -157,7 +157,7 @@ def reduce_scatter(xp, x, op="sum", group=distributed.WORLD_NAMES[0], rank_size=
     handle = distributed.group(group).handle
     torch, dist = _torch(), distributed.torch_distributed()
     t = as_torch(x).contiguous()
-    _check_agreement("ReduceScatter", group, [t])
+    check_agreement("ReduceScatter", group, [t])
     out = torch.empty((t.shape[0] // rank_size,) + tuple(t.shape[1:]), dtype=t.dtype,
                       device=t.device)
     scatter = getattr(dist, "reduce_scatter_single", None) or dist.reduce_scatter_tensor
@@ -172,7 +172,7 @@ def broadcast(xp, *xs, root_rank=0, group=distributed.WORLD_NAMES[0], rank_size=
     g = distributed.group(group)
     torch, dist = _torch(), distributed.torch_distributed()
     tensors = [as_torch(x) for x in xs]
-    _check_agreement("Broadcast", group, tensors)
+    check_agreement("Broadcast", group, tensors)
     outs = []
     for t, x in zip(tensors, xs):
         buf = t.clone(memory_format=torch.contiguous_format)
@@ -189,7 +189,7 @@ def reduce(xp, x, dst=0, op="sum", group=distributed.WORLD_NAMES[0], rank_size=1
     g = distributed.group(group)
     torch, dist = _torch(), distributed.torch_distributed()
     buf = as_torch(x).clone(memory_format=torch.contiguous_format)
-    _check_agreement("Reduce", group, [buf])
+    check_agreement("Reduce", group, [buf])
     with reporting("Reduce", group):
         dist.reduce(buf, dst=g.ranks[dst], op=_reduce_op(op), group=g.handle)
     if distributed.group_rank_and_size(group)[0] != dst:
@@ -205,7 +205,7 @@ def barrier(xp, group=distributed.WORLD_NAMES[0]):
     return ()
 
 
-def _check_splits(group: str, t, in_splits, out_splits) -> None:
+def check_splits(group: str, t, in_splits, out_splits) -> None:
     """ShapeError on every rank unless what rank i sends rank j is what j expects from i, and
     the ranks' rows agree in shape and dtype beyond the first dimension."""
     torch, dist = _torch(), distributed.torch_distributed()
@@ -245,7 +245,7 @@ def all_to_all(xp, x, in_splits=(), out_splits=(), group=distributed.WORLD_NAMES
     handle = distributed.group(group).handle
     torch, dist = _torch(), distributed.torch_distributed()
     t = as_torch(x).contiguous()
-    _check_splits(group, t, in_splits, out_splits)
+    check_splits(group, t, in_splits, out_splits)
     out = torch.empty((sum(out_splits),) + tuple(t.shape[1:]), dtype=t.dtype, device=t.device)
     with reporting("AllToAll", group):
         dist.all_to_all_single(out, t, output_split_sizes=list(out_splits),
@@ -280,7 +280,7 @@ def collective_gather(xp, x, dst=0, group=distributed.WORLD_NAMES[0], rank_size=
     g = distributed.group(group)
     torch, dist = _torch(), distributed.torch_distributed()
     t = as_torch(x).contiguous()
-    _check_agreement("CollectiveGather", group, [t])
+    check_agreement("CollectiveGather", group, [t])
     here = distributed.group_rank_and_size(group)[0] == dst
     pieces = [torch.empty_like(t) for _ in range(rank_size)] if here else None
     with reporting("CollectiveGather", group):
@@ -297,7 +297,7 @@ def collective_scatter(xp, x, src=0, group=distributed.WORLD_NAMES[0], rank_size
     g = distributed.group(group)
     torch, dist = _torch(), distributed.torch_distributed()
     t = as_torch(x).contiguous()
-    _check_agreement("CollectiveScatter", group, [t])
+    check_agreement("CollectiveScatter", group, [t])
     here = distributed.group_rank_and_size(group)[0] == src
     out = torch.empty((t.shape[0] // rank_size,) + tuple(t.shape[1:]), dtype=t.dtype,
                       device=t.device)
@@ -320,7 +320,7 @@ def all_reduce_start(xp, *xs, op="sum", group=distributed.WORLD_NAMES[0]):
     handle = distributed.group(group).handle
     torch, dist = _torch(), distributed.torch_distributed()
     tensors = [as_torch(x) for x in xs]
-    _check_agreement("AllReduce", group, tensors)
+    check_agreement("AllReduce", group, tensors)
     outs: list = [None] * len(xs)
     works, by_dtype = [], {}
     for i, t in enumerate(tensors):

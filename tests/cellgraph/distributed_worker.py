@@ -335,12 +335,12 @@ def task_train_forever(out: Path, rank: int, size: int) -> None:
 
 
 def launch(task: str, out: Path, nproc: int = 2, timeout: float = 240, launcher_args=(),
-           task_args=()) -> str:
-    """Run TASK on `nproc` processes through `cellgraph launch` (loopback only); workers'
-    output goes to OUT/logs, which the assertion shows when the job fails. Returns the
-    launcher's stderr."""
+           task_args=(), script: str = __file__) -> str:
+    """Run TASK of `script` (this file by default) on `nproc` processes through `cellgraph
+    launch` (loopback only); workers' output goes to OUT/logs, which the assertion shows when
+    the job fails. Returns the launcher's stderr."""
     cmd = [sys.executable, "-m", "cellgraph", "launch", "--nproc", str(nproc), "--master-addr",
-           "127.0.0.1", "--log-dir", str(out / "logs"), *launcher_args, __file__, task,
+           "127.0.0.1", "--log-dir", str(out / "logs"), *launcher_args, str(script), task,
            str(out), *(str(a) for a in task_args)]
     done = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=timeout)
     logs = "\n".join(p.read_text() for p in sorted((out / "logs").glob("*.log")))
