@@ -21,7 +21,8 @@ gradient reducer issues its buckets in reverse parameter order, the order backwa
 them.) The results are those of the plain all_reduce, bit for bit: the same collective on the
 same bytes, only waited for later.
 
-The pass runs last in `optimize` and leaves graphs that will be differentiated again alone
+The ranks check once per run of the graph that they agree on the buckets' shapes, at the first
+start (`_share_checks`), rather than at every bucket. The pass runs last in `optimize` and leaves graphs that will be differentiated again alone
 (the start and done have no derivative: they exist only in code about to run). Setting the
 environment variable CELLGRAPH_COMM_OVERLAP=0 before a graph is compiled keeps each
 all_reduce whole, which is how the two are compared.
@@ -50,8 +51,28 @@ def overlap_collectives(graph: Graph) -> bool:
     for g in all_graphs(graph):
         if any(node.callee is comm_ops.all_reduce for node in g.nodes):
             g.nodes = _schedule(g.nodes)
+            _share_checks(g.nodes)
             found = True
     return found
+
+
+def _share_checks(nodes: list) -> None:
+    """One agreement check per group and run of the graph, not one per bucket: the ranks
+    check that their inputs' shapes agree before each collective (a transport handed buffers
+    of different sizes aborts), and in a graph of static shapes the first start of a group can
+    check every start's at once (its `covers`; the later ones get an empty one), which spares
+    the ranks a meeting per bucket. With a dynamic dimension each start checks its own."""
+    by_group: dict = {}
+    for node in nodes:
+        if node.callee is comm_ops.all_reduce_start:
+            by_group.setdefault(node.params["group"], []).append(node)
+    for starts in by_group.values():
+        avals = [v.aval for start in starts for v in start.inputs]
+        if any(d is None for aval in avals for d in aval.shape):
+            continue
+        starts[0].params["covers"] = tuple((aval.shape, aval.dtype.name) for aval in avals)
+        for start in starts[1:]:
+            start.params["covers"] = ()
 
 
 def _split(node: Apply) -> tuple[Apply, Apply]:

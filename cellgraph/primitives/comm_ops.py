@@ -175,7 +175,7 @@ def _scatter_type(x, src=0, group=WORLD_COMM_GROUP, rank_size=1):
     return TensorType((first,) + x.shape[1:], x.dtype)
 
 
-def _all_reduce_start_type(*xs, op="sum", group=WORLD_COMM_GROUP):
+def _all_reduce_start_type(*xs, op="sum", group=WORLD_COMM_GROUP, covers=None):
     """(a token naming the collective in flight, then the outputs' buffers)."""
     return (TensorType((), int64),) + _all_reduce_type(*xs, op=op, group=group)
 

@@ -87,12 +87,17 @@ def _describe(signature: list) -> str:
 
 def check_agreement(label: str, group: str, tensors) -> None:
     """ShapeError on every rank of `group` when the ranks' inputs differ in shape or dtype."""
+    check_signature(label, group, _signature(tensors),
+                    tensors[0].device if tensors else "cpu")
+
+
+def check_signature(label: str, group: str, signature: list, device="cpu") -> None:
+    """ShapeError on every rank of `group` unless every rank gives the same `signature`, a
+    list of (shape, dtype name): one all-gather of an 8-byte digest of it."""
     torch, dist = _torch(), distributed.torch_distributed()
     g = distributed.group(group)
-    signature = _signature(tensors)
     digest = int.from_bytes(hashlib.blake2b(repr(signature).encode(), digest_size=8).digest(),
                             "little", signed=True)
-    device = tensors[0].device if tensors else "cpu"
     mine = torch.tensor([digest], dtype=torch.int64, device=device)
     every = torch.empty(len(g.ranks), dtype=torch.int64, device=device)
     gather = getattr(dist, "all_gather_single", None) or dist.all_gather_into_tensor
@@ -313,14 +318,21 @@ _TOKENS = itertools.count(1)
 
 
 @kernel("all_reduce_start")
-def all_reduce_start(xp, *xs, op="sum", group=distributed.WORLD_NAMES[0]):
+def all_reduce_start(xp, *xs, op="sum", group=distributed.WORLD_NAMES[0], covers=None):
     """Start all_reduce's collectives and return at once: (a token, then views of the buffers
-    the results arrive in, to be read only after `all_reduce_done` of the token)."""
+    the results arrive in, to be read only after `all_reduce_done` of the token). The ranks
+    check that they agree on `covers`, the shapes and dtypes of this start's inputs and of the
+    starts after it in the graph (known when it compiled), or on the inputs when None; an
+    empty `covers` means an earlier start has checked them."""
     xs = [xp.asarray(x) for x in xs]
     handle = distributed.group(group).handle
     torch, dist = _torch(), distributed.torch_distributed()
     tensors = [as_torch(x) for x in xs]
-    check_agreement("AllReduce", group, tensors)
+    if covers is None:
+        check_agreement("AllReduce", group, tensors)
+    elif covers:
+        check_signature("AllReduce", group, [tuple(entry) for entry in covers],
+                        tensors[0].device)
     outs: list = [None] * len(xs)
     works, by_dtype = [], {}
     for i, t in enumerate(tensors):

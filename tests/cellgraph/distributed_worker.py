@@ -360,8 +360,13 @@ def task_mismatch(out: Path, rank: int, size: int) -> None:
     raises goes to OUT/mismatch_rankR.json; a collective the ranks agree on works after them."""
     from cellgraph.communication import comm_func as cf
 
+    @ms.jit
+    def two_buckets(x):  # compiled: started early, one agreement check for both
+        return ops.AllReduce()(x * 2) + ops.AllReduce()(x)
+
     errors = {}
     calls = {"all_reduce": lambda x: ops.AllReduce()(x), "all_gather": lambda x: ops.AllGather()(x),
+             "compiled_all_reduce": two_buckets,
              "broadcast": lambda x: ops.Broadcast(0)((x,)),
              "all_reduce_dtype": lambda x: ops.AllReduce()(x.astype(ms.float64) if rank else x),
              "all_to_all": lambda x: cf.all_to_all_single_with_output_shape(x.shape, x)}

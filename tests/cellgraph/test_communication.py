@@ -275,6 +275,13 @@ def test_ranks_that_disagree_on_a_shape_get_an_error_naming_it_on_every_rank(tmp
             "ValueError: AllReduce on group 'hccl_world_group': the ranks disagree on the "
             "input's shapes (rank 0: [2, 3] float32; rank 1: [3, 3] float32); every rank must "
             "pass the same shapes and dtypes")
+        # compiled: one check before the first bucket covers both, naming the user's line
+        assert errors["compiled_all_reduce"].startswith(
+            "ValueError: AllReduce on group 'hccl_world_group': the ranks disagree on the "
+            "inputs' shapes (rank 0: [2, 3] float32, [2, 3] float32; rank 1: [3, 3] float32, "
+            "[3, 3] float32); every rank must pass the same shapes and dtypes")
+        assert "return ops.AllReduce()(x * 2) + ops.AllReduce()(x)" in \
+            errors["compiled_all_reduce"]
         assert errors["all_gather"].startswith("ValueError: AllGather on group")
         assert "rank 0: [2, 3] float32; rank 1: [3, 3] float32" in errors["all_gather"]
         assert errors["broadcast"].startswith("ValueError: Broadcast on group")

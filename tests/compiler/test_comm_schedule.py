@@ -25,12 +25,12 @@ graph @f(%x: f32[2], %w: f32[2]) {
 SCHEDULED = """\
 graph @f(%x: f32[2], %w: f32[2]) -> (f32[2], f32[2], f32[2]) {
   %1 = mul(%x, %w)  : f32[2]
-  %2, %3 = all_reduce_start(%1) {op='sum', group='hccl_world_group'}  : i64[], f32[2]
+  %2, %3 = all_reduce_start(%1) {op='sum', group='hccl_world_group', covers=(((2,), 'float32'), ((2,), 'float32'), ((2,), 'float32'))}  : i64[], f32[2]
   %4 = sin(%x)  : f32[2]
   %5 = all_reduce_done(%2, %3) {op='sum', group='hccl_world_group'}  : f32[2]
   barrier() {group='hccl_world_group'}
   %6 = cos(%4)  : f32[2]
-  %7, %8, %9 = all_reduce_start(%4, %6) {op='sum', group='hccl_world_group'}  : i64[], f32[2], f32[2]
+  %7, %8, %9 = all_reduce_start(%4, %6) {op='sum', group='hccl_world_group', covers=()}  : i64[], f32[2], f32[2]
   %10, %11 = all_reduce_done(%7, %8, %9) {op='sum', group='hccl_world_group'}  : f32[2], f32[2]
   return (%5, %10, %11)
 }
@@ -39,13 +39,15 @@ graph @f(%x: f32[2], %w: f32[2]) -> (f32[2], f32[2], f32[2]) {
 
 def test_a_start_moves_up_to_its_inputs_but_not_above_an_effect():
     """The first start goes right after mul (above sin); the second stays below the barrier,
-    which every rank must meet before it, though sin made one of its inputs earlier."""
+    which every rank must meet before it, though sin made one of its inputs earlier. The first
+    checks that the ranks agree on both starts' shapes (covers), the second checks nothing."""
     graph = parse_ir(TWO_BUCKETS_AND_A_BARRIER)
     before = print_graph(graph)
     out = passes.overlap_collectives_pass(graph)
     verify(out)
     assert print_graph(out) == SCHEDULED
     assert print_graph(graph) == before  # the pass works on a copy
+    assert print_graph(parse_ir(print_graph(out))) == SCHEDULED  # the text parses back
 
 
 def test_overlap_is_off_for_graphs_differentiated_again_and_when_asked(monkeypatch):
