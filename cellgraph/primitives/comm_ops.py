@@ -1,5 +1,6 @@
-"""Collective communication as graph primitives: AllReduce, AllGather, ReduceScatter, Broadcast
-and Barrier across the processes of a group.
+"""Collective communication as graph primitives: AllReduce, AllGather, ReduceScatter, Broadcast,
+Reduce, CollectiveGather, CollectiveScatter, AllToAll, Barrier and Send/Receive across the
+processes of a group.
 
 Every process of the group runs the same program, so each collective node meets its twins on
 the other ranks in the same order. The primitives are `effectful`: the optimiser never folds,
@@ -12,8 +13,10 @@ packed into one buffer), which is how gradient buckets cost one message each. Th
 derivatives (a rank's loss is a sum over all ranks, so each output's cotangent on every rank
 flows back to every input) are collectives too: AllReduce-sum's is AllReduce-sum, AllGather's
 is ReduceScatter-sum, ReduceScatter-sum's is AllGather, Broadcast's is Reduce (a sum delivered
-to the root, zeros elsewhere) and Reduce's is Broadcast. No rule depends on which rank builds
-the graph, so every rank's derivative meets the same collectives in the same order. The kernels
+to the root, zeros elsewhere) and Reduce's is Broadcast, CollectiveGather's (to one rank, zeros
+elsewhere) is CollectiveScatter from it and CollectiveScatter's is CollectiveGather to it. No
+rule depends on which rank builds the graph, so every rank's derivative meets the same
+collectives in the same order. The kernels
 live in cellgraph.runtime (collective_kernels.py, over torch.distributed); this module only says
 what the operations mean. Shapes that depend on the group's size
 (AllGather, ReduceScatter) carry it as the static param `rank_size`.

@@ -107,11 +107,11 @@ def init_world(backend_name: str | None = None, rendezvous: Rendezvous | None = 
     backend = _pick_backend(backend_name)
     timeout_s = _timeout_s()
     timeout = datetime.timedelta(seconds=timeout_s)
-    if rendezvous is not None:
-        if backend == "nccl":
-            import torch
+    if backend == "nccl":  # each process of a machine on its own GPU
+        import torch
 
-            torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
+        torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
+    if rendezvous is not None:
         store = dist.TCPStore(rendezvous.host, rendezvous.port, rendezvous.world_size,
                               is_master=rendezvous.rank == 0,
                               timeout=datetime.timedelta(seconds=rendezvous.timeout_s))
