@@ -10,6 +10,10 @@ hundreds of parameters costs a handful of messages, not hundreds:
 
     %40, %41, %42 = all_reduce(%31, %35, %39) {op='sum', group='hccl_world_group'}
     %43 = div(%40, 2) ...
+
+The buckets are issued last parameters first, the order backward computes their gradients in,
+so that in a compiled step each bucket's all-reduce starts while the rest of backward runs
+(compiler/comm_schedule.py moves each start up to where its gradients are ready).
 """
 from __future__ import annotations
 
