@@ -1,11 +1,12 @@
 """Overlapping communication with computation: each all_reduce split into a start, moved up to
-just after the last of its inputs is computed, and a done where the all_reduce was.
+just after the last of its inputs is computed, and a done just before the first reader of its
+results.
 
 Data-parallel training all-reduces the gradients in buckets after the backward pass has
 produced them all; but a bucket of the last layers' gradients is ready long before the first
 layers' are. Started there, its transfer runs (on torch.distributed's threads) while the rest
-of the backward pass computes, and only the first reader of its results waits for it, as
-PyTorch's DistributedDataParallel does with its bucket hooks:
+of the backward pass computes, and the done, moved down to the first reader of its results,
+waits for it, as PyTorch's DistributedDataParallel does with its bucket hooks:
 
     Before:  %5 = mul(%4, %w2)                      After:  %5 = mul(%4, %w2)
              %6 = mul(%4, %x)                               %t, %7b = all_reduce_start(%5)
@@ -50,10 +51,35 @@ def overlap_collectives(graph: Graph) -> bool:
     found = False
     for g in all_graphs(graph):
         if any(node.callee is comm_ops.all_reduce for node in g.nodes):
-            g.nodes = _schedule(g.nodes)
+            g.nodes = _sink_dones(_schedule(g.nodes))
             _share_checks(g.nodes)
             found = True
     return found
+
+
+def _sink_dones(nodes: list) -> list:
+    """Each all_reduce_done moved down to just before the first node that reads one of its
+    results, or the first effect after it (a print, a raise, another collective: a done only
+    waits, but it is waited for before what the program does next), so that what is computed
+    in between overlaps the transfer too."""
+    nodes = list(nodes)
+    for done in [n for n in nodes if n.callee is comm_ops.all_reduce_done][::-1]:
+        at = nodes.index(done)
+        results = {id(v) for v in done.outputs}
+        stop = at + 1
+        while stop < len(nodes) and not _holds_back(nodes[stop], results):
+            stop += 1
+        nodes.insert(stop, done)
+        del nodes[at]
+    return nodes
+
+
+def _holds_back(node: Apply, results: set) -> bool:
+    if any(id(v) in results for v in node.inputs):
+        return True
+    if node.callee in (comm_ops.all_reduce_start, comm_ops.all_reduce_done):
+        return False
+    return has_effects(node)
 
 
 def _share_checks(nodes: list) -> None:

@@ -8,7 +8,7 @@ so the graph it is given, which a cache may hold, stays as it was.
     dce                  nodes nothing reads go; a fused node with one result read narrows
     prune_unused_inputs  inputs and outputs of branches and loops that nothing reads go
     overlap_collectives  each all_reduce split into a start, moved up to where its inputs are
-                         ready, and a done where it was (comm_schedule.py)
+                         ready, and a done before its first reader (comm_schedule.py)
     optimize             simplify and dce to a fixpoint in every graph, then prune_unused_inputs
                          and the fixpoint again while pruning finds something, then
                          overlap_collectives (unless the graph will be differentiated again)
@@ -87,8 +87,9 @@ def prune_unused_inputs_pass(graph: Graph, ctx: CompileContext | None = None) ->
 
 def overlap_collectives_pass(graph: Graph, ctx: CompileContext | None = None) -> Graph:
     """`overlap_collectives`: each all_reduce split into all_reduce_start, placed right after
-    its inputs are computed, and all_reduce_done where the all_reduce was (comm_schedule.py),
-    where `ctx.overlap_collectives` is set and the graph will not be differentiated again.
+    its inputs are computed, and all_reduce_done before the first reader of its results
+    (comm_schedule.py), where `ctx.overlap_collectives` is set and the graph will not be
+    differentiated again.
 
         Before:  %2 = mul(%x, %w); %3 = sin(%x); %4 = all_reduce(%2); return %3, %4
         After:   %2 = mul(%x, %w); %t, %5 = all_reduce_start(%2); %3 = sin(%x);

@@ -50,6 +50,21 @@ def test_a_start_moves_up_to_its_inputs_but_not_above_an_effect():
     assert print_graph(parse_ir(print_graph(out))) == SCHEDULED  # the text parses back
 
 
+def test_a_done_moves_down_to_the_first_reader_of_its_results():
+    """sin reads neither the all_reduce nor has effects: it runs while the transfer does."""
+    graph = parse_ir("""\
+graph @f(%x: f32[3]) {
+  %1 = mul(%x, 2)
+  %2 = all_reduce(%1) {op='sum', group='hccl_world_group'}
+  %3 = sin(%x)
+  %4 = add(%2, %3)
+  return %4
+}
+""")
+    calls = [n.callee.name for n in passes.overlap_collectives_pass(graph).nodes]
+    assert calls == ["mul", "all_reduce_start", "sin", "all_reduce_done", "add"]
+
+
 def test_overlap_is_off_for_graphs_differentiated_again_and_when_asked(monkeypatch):
     graph = parse_ir(TWO_BUCKETS_AND_A_BARRIER)
     text = print_graph(graph)
