@@ -8,8 +8,10 @@
     handle.wait()
 
 As in MindSpore, `src` and `dst` are world ranks (converted to the group's ranks) and a `group`
-of None is the world. The collectives run to completion before the functions return, so the
-handle that `async_op=True` gives has nothing left to wait for: its `wait()` returns at once.
+of None is the world. `all_reduce(async_op=True)` outside a compiled graph returns while the
+all-reduce runs (its output is complete once the handle's `wait()` has returned); the other
+collectives run to completion before the functions return, so the handle that `async_op=True`
+gives has nothing left to wait for: its `wait()` returns at once.
 `send` and `recv` are primitives too (they block until the peer has taken or sent the data);
 `isend` and `irecv` start the transfer and return a handle whose `wait()` blocks until it is
 done, which needs the tensors themselves, so they run outside compiled graphs only; so does
@@ -86,12 +88,32 @@ def _outputs(output, async_op: bool):
 
 
 def all_reduce(tensor, op="sum", group=GlobalComm.WORLD_COMM_GROUP, async_op=False):
-    """(the reduction of every rank's `tensor`, handle or None)."""
+    """(the reduction of every rank's `tensor`, handle or None). With async_op=True outside a
+    compiled graph the all-reduce runs on torch.distributed's threads: the output holds the
+    result once handle.wait() has returned (in a graph, overlap_collectives does the same)."""
     _check_tensor(tensor, "all_reduce")
     _check_op(op, "all_reduce")
     _check_async(async_op, "all_reduce")
-    output = comm_ops.all_reduce(tensor, op=op, group=_group(group))[0]
+    group = _group(group)
+    if async_op and not isinstance(tensor, Tracer):
+        token, output = comm_ops.all_reduce_start(tensor, op=op, group=group)
+        return output, _Pending(token, output, op, group)
+    output = comm_ops.all_reduce(tensor, op=op, group=group)[0]
     return _outputs(output, async_op)
+
+
+class _Pending(CommHandle):
+    """The handle of an all-reduce started with all_reduce_start: wait() runs its done."""
+
+    def __init__(self, token, output, op: str, group: str):
+        super().__init__(None, "AllReduce", group)
+        self._started = (token, output, op)
+
+    def wait(self) -> None:
+        if self._started is not None:
+            token, output, op = self._started
+            self._started = None
+            comm_ops.all_reduce_done(token, output, op=op, group=self._group)
 
 
 def all_gather_into_tensor(tensor, group=GlobalComm.WORLD_COMM_GROUP, async_op=False):

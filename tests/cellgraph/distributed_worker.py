@@ -391,8 +391,14 @@ def task_comm_func(out: Path, rank: int, size: int) -> None:
     total, none = cf.all_reduce(x)
     gathered, handle = cf.all_gather_into_tensor(x, async_op=True)
     handle.wait()
+    # two all-reduces in flight at once, waited for in the other order
+    summed, first = cf.all_reduce(x, async_op=True)
+    largest, second = cf.all_reduce(x * (rank + 2), op="max", async_op=True)
+    second.wait()
+    first.wait()
     results = {
         "all_reduce": total.asnumpy().tolist(), "sync_handle": none,
+        "async_all_reduce": [summed.asnumpy().tolist(), largest.asnumpy().tolist()],
         "max": cf.all_reduce(x, op="max")[0].asnumpy().tolist(),
         "all_gather": gathered.asnumpy().tolist(),
         "reduce_scatter": cf.reduce_scatter_tensor(rows)[0].asnumpy().tolist(),

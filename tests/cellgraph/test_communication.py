@@ -295,8 +295,8 @@ def test_ranks_that_disagree_on_a_shape_get_an_error_naming_it_on_every_rank(tmp
 
 
 def test_comm_func_collectives_on_two_processes(tmp_path):
-    """communication.comm_func as MindSpore's: (tensor, handle) from all_reduce, the gathers and
-    scatters (a handle only with async_op=True), world ranks for src and dst; send/recv,
+    """communication.comm_func as MindSpore's: (tensor, handle) from all_reduce (two in flight
+    at once with async_op=True), the gathers and scatters (a handle only with async_op=True), world ranks for src and dst; send/recv,
     isend/irecv started on both ranks before either waits, all-to-all in equal and uneven parts
     (its gradient sends the cotangents back) and of a list of tensors."""
     pytest.importorskip("torch.distributed")
@@ -304,6 +304,7 @@ def test_comm_func_collectives_on_two_processes(tmp_path):
     for rank in range(2):
         got = json.loads((tmp_path / f"comm_func_rank{rank}.json").read_text())
         assert got["all_reduce"] == [[3.0] * 3] * 2 and got["sync_handle"] is None
+        assert got["async_all_reduce"] == [[[3.0] * 3] * 2, [[6.0] * 3] * 2]
         assert got["max"] == [[2.0] * 3] * 2
         assert got["all_gather"] == [[1.0] * 3] * 2 + [[2.0] * 3] * 2
         full = np.arange(12, dtype=np.float32).reshape(4, 3) * 3
