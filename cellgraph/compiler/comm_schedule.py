@@ -23,8 +23,9 @@ them.) The results are those of the plain all_reduce, bit for bit: the same coll
 same bytes, only waited for later.
 
 The ranks check once per run of the graph that they agree on the buckets' shapes, at the first
-start (`_share_checks`), rather than at every bucket. The pass runs last in `optimize` and leaves graphs that will be differentiated again alone
-(the start and done have no derivative: they exist only in code about to run). Setting the
+start (`_share_checks`), rather than at every bucket. The pass runs last in `optimize` and
+leaves graphs that will be differentiated again alone (the start and done have no derivative:
+they exist only in code about to run). Setting the
 environment variable CELLGRAPH_COMM_OVERLAP=0 before a graph is compiled keeps each
 all_reduce whole, which is how the two are compared.
 """
