@@ -1,8 +1,10 @@
 """A worker of W11 (started by `cellgraph launch`): `python data_parallel_worker.py KIND BATCH
-STEPS REPEATS`, KIND one of
+STEPS REPEATS [BUCKET_MB]`, KIND one of
 
 * `step`: the W2 MLP's SGD training step (TrainOneStepCell) on BATCH examples per process,
-  all-reducing gradients when there is more than one process;
+  all-reducing gradients when there is more than one process, in buckets of BUCKET_MB
+  (comm_fusion; 25 MB, one bucket for this MLP, when not given). Whether the all-reduces
+  overlap the backward pass follows CELLGRAPH_COMM_OVERLAP, which the launcher passes on;
 * `allreduce`: an all-reduce of a float32 buffer of BATCH MB, through cellgraph's AllReduce
   and, for comparison, torch.distributed's in-place all_reduce on the same bytes.
 
@@ -39,7 +41,7 @@ def timed(fn, steps: int, repeats: int) -> float:
     return statistics.median(samples)
 
 
-def training_step(batch: int, rank: int, size: int):
+def training_step(batch: int, rank: int, size: int, bucket_mb: float | None = None):
     """A step callable over this rank's shard of a global batch of batch * size examples."""
     _, _, weights = data()
     rng = np.random.default_rng(1)
@@ -48,6 +50,9 @@ def training_step(batch: int, rank: int, size: int):
     if size > 1:
         ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL,
                                      gradients_mean=True)
+        if bucket_mb:
+            ms.set_auto_parallel_context(
+                comm_fusion={"allreduce": {"mode": "size", "config": bucket_mb}})
     net = make_net(weights)
     step = nn.TrainOneStepCell(net, nn.SGD(net.trainable_params(), LR))
     shard = slice(rank * batch, (rank + 1) * batch)
@@ -85,7 +90,9 @@ def main() -> None:
     init()
     rank, size = get_rank(), get_group_size()
     if kind == "step":
-        result = {"step_s": timed(training_step(int(batch), rank, size), steps, repeats)}
+        bucket_mb = float(sys.argv[5]) if len(sys.argv) > 5 else None
+        result = {"step_s": timed(training_step(int(batch), rank, size, bucket_mb), steps,
+                                  repeats)}
     else:
         ours, theirs = allreduce_calls(batch)
         result = {"cellgraph_s": timed(ours, steps, repeats),

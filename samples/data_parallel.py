@@ -8,7 +8,8 @@ Run it on 2 processes (Gloo on the CPU; NCCL with the torch_cuda backend):
 or alone (`cellgraph run samples/data_parallel.py`: a job of one process). The MindSpore
 pattern, unchanged: `init()`, `set_auto_parallel_context(parallel_mode=DATA_PARALLEL,
 gradients_mean=True)`, a dataset sharded by rank (`num_shards`, `shard_id`), then an ordinary
-`Model.train`, whose training step all-reduces the gradients in ~25 MB buckets; `set_seed`
+`Model.train`, whose training step all-reduces the gradients in ~25 MB buckets, each started
+as soon as backward has computed it (the transfer overlaps the rest of backward); `set_seed`
 gives every process the same initial parameters, and only rank 0 writes the checkpoint. Needs PyTorch: pip install 'cellgraph[distributed]'. The data are two
 interleaved spirals (3 classes), made here, so nothing is downloaded; the network reaches about
 98 % accuracy on held-out points.

@@ -8,12 +8,16 @@
     handle.wait()
 
 As in MindSpore, `src` and `dst` are world ranks (converted to the group's ranks) and a `group`
-of None is the world. The collectives run to completion before the functions return, so the
-handle that `async_op=True` gives has nothing left to wait for: its `wait()` returns at once.
+of None is the world. `all_reduce(async_op=True)` outside a compiled graph returns while the
+all-reduce runs (its output is complete once the handle's `wait()` has returned); the other
+collectives run to completion before the functions return, so the handle that `async_op=True`
+gives has nothing left to wait for: its `wait()` returns at once.
 `send` and `recv` are primitives too (they block until the peer has taken or sent the data);
 `isend` and `irecv` start the transfer and return a handle whose `wait()` blocks until it is
-done, which needs the tensors themselves, so they run outside compiled graphs only.
-`batch_isend_irecv`, `gather_into_tensor` and `scatter_tensor` are not available yet.
+done, which needs the tensors themselves, so they run outside compiled graphs only; so does
+`batch_isend_irecv` (P2POps all started before any is waited for), as in MindSpore.
+`gather_into_tensor` and `scatter_tensor` are the CollectiveGather and CollectiveScatter
+primitives (differentiable: each one's gradient is the other).
 """
 from __future__ import annotations
 
@@ -28,9 +32,10 @@ from cellgraph.runtime.tensor import Tensor
 
 from .management import GlobalComm, get_group_rank_from_world_rank, get_group_size
 
-__all__ = ["CommHandle", "all_gather_into_tensor", "all_reduce",
+__all__ = ["CommHandle", "P2POp", "all_gather_into_tensor", "all_reduce",
            "all_to_all_single_with_output_shape", "all_to_all_with_output_shape", "barrier",
-           "broadcast", "irecv", "isend", "recv", "reduce", "reduce_scatter_tensor", "send"]
+           "batch_isend_irecv", "broadcast", "gather_into_tensor", "irecv", "isend", "recv",
+           "reduce", "reduce_scatter_tensor", "scatter_tensor", "send"]
 
 _REDUCE_OPS = ("sum", "prod", "min", "max")
 
@@ -83,12 +88,32 @@ def _outputs(output, async_op: bool):
 
 
 def all_reduce(tensor, op="sum", group=GlobalComm.WORLD_COMM_GROUP, async_op=False):
-    """(the reduction of every rank's `tensor`, handle or None)."""
+    """(the reduction of every rank's `tensor`, handle or None). With async_op=True outside a
+    compiled graph the all-reduce runs on torch.distributed's threads: the output holds the
+    result once handle.wait() has returned (in a graph, overlap_collectives does the same)."""
     _check_tensor(tensor, "all_reduce")
     _check_op(op, "all_reduce")
     _check_async(async_op, "all_reduce")
-    output = comm_ops.all_reduce(tensor, op=op, group=_group(group))[0]
+    group = _group(group)
+    if async_op and not isinstance(tensor, Tracer):
+        token, output = comm_ops.all_reduce_start(tensor, op=op, group=group)
+        return output, _Pending(token, output, op, group)
+    output = comm_ops.all_reduce(tensor, op=op, group=group)[0]
     return _outputs(output, async_op)
+
+
+class _Pending(CommHandle):
+    """The handle of an all-reduce started with all_reduce_start: wait() runs its done."""
+
+    def __init__(self, token, output, op: str, group: str):
+        super().__init__(None, "AllReduce", group)
+        self._started = (token, output, op)
+
+    def wait(self) -> None:
+        if self._started is not None:
+            token, output, op = self._started
+            self._started = None
+            comm_ops.all_reduce_done(token, output, op=op, group=self._group)
 
 
 def all_gather_into_tensor(tensor, group=GlobalComm.WORLD_COMM_GROUP, async_op=False):
@@ -121,6 +146,33 @@ def broadcast(tensor, src=0, group=GlobalComm.WORLD_COMM_GROUP):
     root = get_group_rank_from_world_rank(src, group)
     return comm_ops.broadcast(tensor, root_rank=root, group=group,
                               rank_size=get_group_size(group))[0]
+
+
+def gather_into_tensor(tensor, dst=0, group=GlobalComm.WORLD_COMM_GROUP):
+    """On world rank `dst`, the ranks' tensors concatenated along axis 0 in rank order; on the
+    other ranks a [1] placeholder, as MindSpore gives."""
+    _check_tensor(tensor, "gather_into_tensor")
+    if isinstance(dst, bool) or not isinstance(dst, int):
+        raise TypeError("For gather_into_tensor, the dst must be int")
+    group = _group(group)
+    root = get_group_rank_from_world_rank(dst, group)
+    output = comm_ops.collective_gather(tensor, dst=root, group=group,
+                                        rank_size=get_group_size(group))
+    if get_group_rank_from_world_rank(distributed.torch_distributed().get_rank(), group) == root:
+        return output
+    return comm_ops.gather_placeholder(output)
+
+
+def scatter_tensor(tensor, src=0, group=GlobalComm.WORLD_COMM_GROUP):
+    """Slice r along axis 0 of world rank `src`'s tensor, on group rank r (every rank passes a
+    tensor of the same shape; only src's values are read)."""
+    _check_tensor(tensor, "scatter_tensor")
+    if isinstance(src, bool) or not isinstance(src, int):
+        raise TypeError("For scatter_tensor, the src must be int")
+    group = _group(group)
+    root = get_group_rank_from_world_rank(src, group)
+    return comm_ops.collective_scatter(tensor, src=root, group=group,
+                                       rank_size=get_group_size(group))
 
 
 def reduce(tensor, dst, op="sum", group=GlobalComm.WORLD_COMM_GROUP):
@@ -276,3 +328,86 @@ def all_to_all_with_output_shape(output_shape_list, input_tensor_list, group=Non
         pieces.append(reshape(received[start:start + count], shape=shape))
         start += count
     return _outputs(tuple(pieces), async_op)
+
+
+class P2POp:
+    """One transfer of batch_isend_irecv: `op` "isend" or "irecv" (or those functions),
+    `tensor` to send, or to receive the shape and dtype of (or a shape tuple, with
+    `recv_dtype`), `peer` the world rank on the other end."""
+
+    def __new__(cls, op, tensor, peer, group=None, tag=0, recv_dtype=None):
+        if not (isinstance(op, str) or callable(op)):
+            raise TypeError(f"op must be type of string or function, but got type of "
+                            f"{type(op)}")
+        name = op if isinstance(op, str) else getattr(op, "__name__", "")
+        if name not in ("isend", "irecv"):
+            raise ValueError(f"Expected ``op`` to be of type ``isend`` or `irecv``, but got "
+                             f"{name}")
+        if not isinstance(tensor, (Tensor, tuple)):
+            raise TypeError(f"Expected ``tensor`` to be type of tuple or Tensor, but got "
+                            f"{type(tensor)}.")
+        if tag != 0:
+            raise NotImplementedError("``tag`` not support yet.")
+        return object.__new__(cls)
+
+    def __init__(self, op, tensor, peer, group=None, tag=0, recv_dtype=None):
+        if isinstance(peer, bool) or not isinstance(peer, int):
+            raise TypeError(f"peer must be type of int, but got type of {type(peer)}")
+        self.op, self.tensor, self.peer, self.group, self.tag = op, tensor, peer, group, tag
+        self.recv_dtype = recv_dtype
+
+    @property
+    def kind(self) -> str:
+        return self.op if isinstance(self.op, str) else self.op.__name__
+
+
+def _receive_like(p2p: P2POp, index: int) -> np.ndarray:
+    from cellgraph.primitives import dtype as dt
+
+    if isinstance(p2p.tensor, Tensor):
+        return np.empty(p2p.tensor.shape, np.asarray(p2p.tensor.asnumpy()).dtype)
+    if p2p.recv_dtype is None:
+        raise ValueError(f"'recv_dtype' of {index}th P2POp in p2p_op_list is None but op_types "
+                         f"is 'irecv' and P2POp.tensor is a tuple type.")
+    return np.empty(p2p.tensor, dt.as_dtype(p2p.recv_dtype).np)
+
+
+def batch_isend_irecv(p2p_op_list) -> tuple:
+    """Start every transfer of the list, wait for all: a tuple with, at each isend's place, a
+    0 of the sent tensor's dtype (MindSpore's placeholder), at each irecv's, the tensor
+    received."""
+    if not isinstance(p2p_op_list, list):
+        raise TypeError(f"p2p_op_list must be type of list, but got type of {p2p_op_list}.")
+    if not p2p_op_list:
+        raise TypeError("p2p_op_list can not be empty list.")
+    if not all(isinstance(p, P2POp) for p in p2p_op_list):
+        raise TypeError("must be type of P2POp")
+    group = _group(p2p_op_list[0].group)
+    handle = distributed.group(group)
+    dist = distributed.torch_distributed()
+    works, outputs = [], []
+    for i, p in enumerate(p2p_op_list):
+        peer = handle.ranks[get_group_rank_from_world_rank(p.peer, group)]
+        if p.kind == "isend":
+            _check_tensor(p.tensor, "batch_isend_irecv")
+            _eager(p.tensor, "batch_isend_irecv")
+            data = np.ascontiguousarray(p.tensor.asnumpy())
+            works.append(dist.isend(as_torch(data), dst=peer, group=handle.handle))
+            outputs.append(Tensor(np.zeros((), data.dtype)))
+        else:
+            buffer = _receive_like(p, i)
+            works.append(dist.irecv(as_torch(buffer), src=peer, group=handle.handle))
+            outputs.append(buffer)
+    CommHandle(_Works(works), "BatchISendIRecv", group).wait()
+    return tuple(out if isinstance(out, Tensor) else Tensor(out) for out in outputs)
+
+
+class _Works:
+    """Several torch works waited for as one."""
+
+    def __init__(self, works):
+        self.works = works
+
+    def wait(self) -> None:
+        for work in self.works:
+            work.wait()

@@ -31,7 +31,13 @@ def init(backend_name: str | None = None) -> None:
     if backend_name == "hccl":
         raise ArgumentValueError("init: backend_name 'hccl' needs Ascend devices; on CPUs and "
                                  "GPUs use None (the default), 'gloo' or 'nccl'")
-    backend = distributed.init_world(backend_name)
+    init_with(backend_name, None)
+
+
+def init_with(backend_name: str | None, rendezvous) -> None:
+    """init, the ranks meeting where `rendezvous` (a runtime.distributed.Rendezvous) says
+    rather than where the launcher's environment does (None)."""
+    backend = distributed.init_world(backend_name, rendezvous)
     GlobalComm.BACKEND = backend
     GlobalComm.WORLD_COMM_GROUP = _WORLD_BY_BACKEND[backend]
     GlobalComm.INITED = True
@@ -110,6 +116,11 @@ def create_group(group: str, rank_ids: list[int], options=None) -> None:
             isinstance(r, int) and not isinstance(r, bool) for r in rank_ids):
         raise DTypeError(f"create_group: rank_ids must be a list of ints, got {rank_ids!r}")
     distributed.create_group(group, list(rank_ids))
+
+
+def known_groups() -> list[str]:
+    """The names of the groups this process belongs to (every spelling of the world's)."""
+    return distributed.group_names()
 
 
 def destroy_group(group: str) -> None:

@@ -28,6 +28,9 @@ class CompileContext:
     differentiable: the graph will be differentiated again (stop_gradient and the like stay).
     keep_structural: expand_grad is expanding a graph about to be differentiated, whose
         EXPAND_RULES nodes stay (vjp uses their own bprop rules).
+    overlap_collectives: each all_reduce is started as soon as its inputs are computed and
+        waited for where its result is read (comm_schedule.py; CELLGRAPH_COMM_OVERLAP=0 when
+        the compile began turns it off).
     rewrites: the optimiser's rule table (optimize.REWRITES when None).
     calls: the function calls the front end is inlining or tracing, innermost last
         (recursion.py finds a call that reaches itself there).
@@ -44,6 +47,7 @@ class CompileContext:
     loop_checkpoint: int = 0
     differentiable: bool = False
     keep_structural: bool = False
+    overlap_collectives: bool = True
     rewrites: dict | None = field(default=None, compare=False)
     calls: list = field(default_factory=list, compare=False, repr=False)
     compile_time_objects: weakref.WeakSet = field(default_factory=weakref.WeakSet,
@@ -57,10 +61,12 @@ class CompileContext:
         of the Cells running eagerly), with `overrides`."""
         from . import pipeline
         from .builder import eager_cast_dtypes
+        from .comm_schedule import overlap_enabled
         from .loop_prims import LOOP_SETTINGS
 
         found = cls(verify_every_stage=pipeline.VERIFY_EVERY_STAGE,
-                    loop_checkpoint=LOOP_SETTINGS.checkpoint, param_casts=eager_cast_dtypes())
+                    loop_checkpoint=LOOP_SETTINGS.checkpoint, param_casts=eager_cast_dtypes(),
+                    overlap_collectives=overlap_enabled())
         return replace(found, **overrides) if overrides else found
 
 

@@ -7,8 +7,11 @@ so the graph it is given, which a cache may hold, stays as it was.
                          and CSE, in every graph
     dce                  nodes nothing reads go; a fused node with one result read narrows
     prune_unused_inputs  inputs and outputs of branches and loops that nothing reads go
+    overlap_collectives  each all_reduce split into a start, moved up to where its inputs are
+                         ready, and a done before its first reader (comm_schedule.py)
     optimize             simplify and dce to a fixpoint in every graph, then prune_unused_inputs
-                         and the fixpoint again while pruning finds something
+                         and the fixpoint again while pruning finds something, then
+                         overlap_collectives (unless the graph will be differentiated again)
 
 `optimize` runs the steps the first three passes are made of (`optimize.simplify`,
 `optimize.dce`, `control_prims.prune_unused_inputs`: each rewrites a graph in place and says
@@ -17,6 +20,7 @@ whether it changed anything) on one copy, rather than copying the program once p
 from __future__ import annotations
 
 from .autodiff import expand_grad
+from .comm_schedule import overlap_collectives
 from .compile_context import CompileContext
 from .control_prims import prune_unused_inputs
 from .ir import Graph, all_graphs, copy_graph
@@ -81,10 +85,28 @@ def prune_unused_inputs_pass(graph: Graph, ctx: CompileContext | None = None) ->
     return graph
 
 
+def overlap_collectives_pass(graph: Graph, ctx: CompileContext | None = None) -> Graph:
+    """`overlap_collectives`: each all_reduce split into all_reduce_start, placed right after
+    its inputs are computed, and all_reduce_done before the first reader of its results
+    (comm_schedule.py), where `ctx.overlap_collectives` is set and the graph will not be
+    differentiated again.
+
+        Before:  %2 = mul(%x, %w); %3 = sin(%x); %4 = all_reduce(%2); return %3, %4
+        After:   %2 = mul(%x, %w); %t, %5 = all_reduce_start(%2); %3 = sin(%x);
+                 %4 = all_reduce_done(%t, %5); return %3, %4
+    """
+    ctx = _settings(ctx)
+    if not ctx.overlap_collectives or ctx.differentiable:
+        return graph
+    graph = copy_graph(graph)
+    overlap_collectives(graph)
+    return graph
+
+
 def optimize_pass(graph: Graph, ctx: CompileContext | None = None) -> Graph:
     """`optimize`: simplify and dce to a fixpoint in every graph, then prune_unused_inputs and
     the fixpoint again if that removed something (a few rounds: what one loop stops reading
-    can leave another's output unread).
+    can leave another's output unread); last, overlap_collectives.
 
         Before:  %1 = ones_like(%x); %2 = mul(%1, %y); %3 = exp(%x); return %2
         After:   return %y
@@ -95,4 +117,6 @@ def optimize_pass(graph: Graph, ctx: CompileContext | None = None) -> Graph:
         if not prune_unused_inputs(graph):
             break
         graph = optimize(graph, differentiable=ctx.differentiable, rewrites=ctx.rewrites)
+    if ctx.overlap_collectives and not ctx.differentiable:
+        overlap_collectives(graph)
     return graph

@@ -8,7 +8,8 @@ never changes its input, which caches (the expansions of grad graphs) may hold. 
 the IR after every pass. Each stage's IR can be dumped as text, named after the stage
 (`00_parse_NAME.ir`, `01_expand_grad_NAME.ir`, `02_optimize_NAME.ir`, `03_codegen_NAME.py`);
 `dump_ir(fn, *args, stage=...)` also takes a part of a pass (PASS_STAGES: `simplify`, `dce`,
-`prune_unused_inputs`), which shows the graph that pass is given after that part alone.
+`prune_unused_inputs`, `overlap_collectives`), which shows the graph that pass is given after
+that part alone.
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ from .passes import (
     dce_pass,
     expand_grad_pass,
     optimize_pass,
+    overlap_collectives_pass,
     prune_unused_inputs_pass,
     simplify_pass,
 )
@@ -152,6 +154,7 @@ PASSES: tuple[Pass, ...] = (
         Pass("simplify", simplify_pass),
         Pass("dce", dce_pass),
         Pass("prune_unused_inputs", prune_unused_inputs_pass),
+        Pass("overlap_collectives", overlap_collectives_pass),
     )),
 )
 # the stages a compile goes through, each dumped (save_graphs) as NN_stage_NAME.ir

@@ -10,7 +10,7 @@ from cellgraph.primitives import dtype as _dt
 from cellgraph.primitives.core import PRIMITIVES as _PRIMITIVES
 from cellgraph.primitives.errors import ArgumentValueError
 
-from . import linalg, nn, optim  # noqa: F401  (mint.nn, mint.optim, mint.linalg)
+from . import distributed, linalg, nn, optim  # noqa: F401  (mint.nn, .optim, .linalg, ...)
 from ._tensor_ops import check_generator as _check_generator
 
 abs, exp, log, sqrt, rsqrt, sin, cos, tan, tanh, sigmoid = (

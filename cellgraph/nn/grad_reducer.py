@@ -10,6 +10,10 @@ hundreds of parameters costs a handful of messages, not hundreds:
 
     %40, %41, %42 = all_reduce(%31, %35, %39) {op='sum', group='hccl_world_group'}
     %43 = div(%40, 2) ...
+
+The buckets are issued last parameters first, the order backward computes their gradients in,
+so that in a compiled step each bucket's all-reduce starts while the rest of backward runs
+(compiler/comm_schedule.py moves each start up to where its gradients are ready).
 """
 from __future__ import annotations
 
@@ -89,7 +93,9 @@ class DistributedGradReducer(Cell):
             raise ArgumentValueError(f"DistributedGradReducer: expected {self.n_params} "
                                      f"gradients (one per parameter), got {len(grads)}")
         reduced = list(grads)
-        for bucket in self.buckets:
+        # the last parameters' bucket first: backward computes their gradients first, so the
+        # compiler can start each bucket's all-reduce while the rest of backward runs
+        for bucket in self.buckets[::-1]:
             sums = all_reduce(*[grads[i] for i in bucket], op="sum", group=self.group)
             for i, total in zip(bucket, sums):
                 reduced[i] = F.div(total, self.degree) if self.mean else total

@@ -1,5 +1,6 @@
-"""Collective communication as graph primitives: AllReduce, AllGather, ReduceScatter, Broadcast
-and Barrier across the processes of a group.
+"""Collective communication as graph primitives: AllReduce, AllGather, ReduceScatter, Broadcast,
+Reduce, CollectiveGather, CollectiveScatter, AllToAll, Barrier and Send/Receive across the
+processes of a group.
 
 Every process of the group runs the same program, so each collective node meets its twins on
 the other ranks in the same order. The primitives are `effectful`: the optimiser never folds,
@@ -12,8 +13,10 @@ packed into one buffer), which is how gradient buckets cost one message each. Th
 derivatives (a rank's loss is a sum over all ranks, so each output's cotangent on every rank
 flows back to every input) are collectives too: AllReduce-sum's is AllReduce-sum, AllGather's
 is ReduceScatter-sum, ReduceScatter-sum's is AllGather, Broadcast's is Reduce (a sum delivered
-to the root, zeros elsewhere) and Reduce's is Broadcast. No rule depends on which rank builds
-the graph, so every rank's derivative meets the same collectives in the same order. The kernels
+to the root, zeros elsewhere) and Reduce's is Broadcast, CollectiveGather's (to one rank, zeros
+elsewhere) is CollectiveScatter from it and CollectiveScatter's is CollectiveGather to it. No
+rule depends on which rank builds the graph, so every rank's derivative meets the same
+collectives in the same order. The kernels
 live in cellgraph.runtime (collective_kernels.py, over torch.distributed); this module only says
 what the operations mean. Shapes that depend on the group's size
 (AllGather, ReduceScatter) carry it as the static param `rank_size`.
@@ -22,9 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .array_ops import cast
+from .array_ops import cast, reduce_sum, reshape
 from .batching import move_axis
 from .core import Primitive, TensorType, abstract_of, fmt_shape
+from .dtype import int64
 from .errors import ArgumentValueError, CommunicationError, DTypeError, ShapeError
 from .math_ops import div, equal, mul
 
@@ -152,6 +156,37 @@ def _all_to_all_type(x, in_splits=(), out_splits=(), group=WORLD_COMM_GROUP, ran
     return TensorType((sum(out_splits),) + x.shape[1:], x.dtype)
 
 
+def _gather_type(x, dst=0, group=WORLD_COMM_GROUP, rank_size=1):
+    """The ranks' tensors along axis 0 on group rank `dst`, zeros of that shape elsewhere (as
+    Reduce: the graph, and so its derivative's collectives, must not depend on the rank)."""
+    _check_group("CollectiveGather", group)
+    _peer("CollectiveGather", "dest_rank", dst, rank_size)
+    if x.ndim == 0:
+        raise ShapeError("CollectiveGather: expected a Tensor of rank >= 1 (gathered along "
+                         "axis 0), got a scalar")
+    first = None if x.shape[0] is None else x.shape[0] * rank_size
+    return TensorType((first,) + x.shape[1:], x.dtype)
+
+
+def _scatter_type(x, src=0, group=WORLD_COMM_GROUP, rank_size=1):
+    _check_group("CollectiveScatter", group)
+    _peer("CollectiveScatter", "src_rank", src, rank_size)
+    if x.ndim == 0 or (x.shape[0] is not None and x.shape[0] % rank_size):
+        raise ShapeError(f"CollectiveScatter: expected a first dimension divisible by the "
+                         f"group size {rank_size}, got shape {fmt_shape(x.shape)}")
+    first = None if x.shape[0] is None else x.shape[0] // rank_size
+    return TensorType((first,) + x.shape[1:], x.dtype)
+
+
+def _all_reduce_start_type(*xs, op="sum", group=WORLD_COMM_GROUP, covers=None):
+    """(a token naming the collective in flight, then the outputs' buffers)."""
+    return (TensorType((), int64),) + _all_reduce_type(*xs, op=op, group=group)
+
+
+def _all_reduce_done_type(token, *xs, op="sum", group=WORLD_COMM_GROUP):
+    return tuple(x.strong() for x in xs)
+
+
 def _peer(op: str, name: str, peer, rank_size: int) -> None:
     if isinstance(peer, bool) or not isinstance(peer, int) or not 0 <= peer < rank_size:
         raise ArgumentValueError(f"{op}: `{name}` must be a rank of the group (0 to "
@@ -190,8 +225,23 @@ all_to_all = Primitive("all_to_all", _all_to_all_type, label="AllToAll", effectf
 send = Primitive("send", _send_type, label="Send", multiple_results=True,
                  nondifferentiable=True, effectful=True)
 recv = Primitive("recv", _recv_type, label="Receive", nondifferentiable=True, effectful=True)
+# rank `dst` gets the ranks' tensors along axis 0 (the others zeros); every rank gets its slice
+# along axis 0 of rank `src`'s tensor
+collective_gather = Primitive("collective_gather", _gather_type, label="CollectiveGather",
+                              effectful=True)
+collective_scatter = Primitive("collective_scatter", _scatter_type, label="CollectiveScatter",
+                               effectful=True)
+# An all_reduce split in two by the overlap_collectives pass (compiler/comm_schedule.py), which
+# runs after differentiation: the start sends the inputs off and returns at once, the done
+# waits for the result where it is first needed, so the computation between them overlaps
+# the transfer.
+all_reduce_start = Primitive("all_reduce_start", _all_reduce_start_type, label="AllReduce",
+                             multiple_results=True, nondifferentiable=True, effectful=True)
+all_reduce_done = Primitive("all_reduce_done", _all_reduce_done_type, label="AllReduce",
+                            multiple_results=True, nondifferentiable=True, effectful=True)
 COLLECTIVES = (all_reduce, all_gather, reduce_scatter, broadcast, reduce, barrier, all_to_all,
-               send, recv)
+               send, recv, collective_gather, collective_scatter, all_reduce_start,
+               all_reduce_done)
 
 
 # ----- derivatives -----------------------------------------------------------------------------
@@ -262,6 +312,24 @@ def _all_to_all_bprop(x, out, dout, in_splits=(), out_splits=(), group=WORLD_COM
                        rank_size=rank_size),)
 
 
+@collective_gather.def_bprop
+def _gather_bprop(x, out, dout, dst=0, group=WORLD_COMM_GROUP, rank_size=1):
+    # rank dst's output holds every rank's slice, so its cotangent goes back from there
+    return (collective_scatter(dout, src=dst, group=group, rank_size=rank_size),)
+
+
+@collective_scatter.def_bprop
+def _scatter_bprop(x, out, dout, src=0, group=WORLD_COMM_GROUP, rank_size=1):
+    # only rank src's tensor was read: the ranks' cotangents gathered there (zeros elsewhere)
+    return (collective_gather(dout, dst=src, group=group, rank_size=rank_size),)
+
+
+def gather_placeholder(out):
+    """What MindSpore's CollectiveGather gives a rank other than the destination: a [1] zero,
+    computed from the gather's zeros so that the graph reads the gather on every rank."""
+    return reshape(reduce_sum(out, axis=(), keep_dims=False), shape=(1,))
+
+
 # ----- batching rules (vmap): collectives act elementwise across ranks -------------------------
 
 def _elementwise_batch(prim):
@@ -284,6 +352,7 @@ reduce.def_batch(lambda args, dims, **params: (reduce(*args, **params), dims[0])
 all_gather.def_batch(_axis0_batch(all_gather))
 reduce_scatter.def_batch(_axis0_batch(reduce_scatter))
 all_to_all.def_batch(_axis0_batch(all_to_all))
+collective_scatter.def_batch(_axis0_batch(collective_scatter))
 
 
 # ----- MindSpore's primitive classes -----------------------------------------------------------
@@ -363,4 +432,37 @@ class Barrier(_Collective):
         barrier(group=self.group)
 
 
-__all__ = ["AllGather", "AllReduce", "Barrier", "Broadcast", "ReduceOp", "ReduceScatter"]
+class CollectiveGather(_Collective):
+    """`ops.CollectiveGather(dest_rank, group)(x)`: group rank `dest_rank` gets the ranks' `x`
+    concatenated along axis 0 in rank order; the other ranks get a [1] placeholder."""
+
+    def __init__(self, dest_rank, group=WORLD_COMM_GROUP):
+        if isinstance(dest_rank, bool) or not isinstance(dest_rank, int):
+            raise DTypeError(f"CollectiveGather: `dest_rank` must be an int, got {dest_rank!r}")
+        _check_group("CollectiveGather", group)
+        self.dest_rank, self.group = dest_rank, group
+
+    def __call__(self, input_x):
+        out = collective_gather(input_x, dst=self.dest_rank, group=self.group,
+                                rank_size=_rank_size(self.group))
+        return out if group_rank_and_size(self.group)[0] == self.dest_rank else \
+            gather_placeholder(out)
+
+
+class CollectiveScatter(_Collective):
+    """`ops.CollectiveScatter(src_rank, group)(x)`: group rank r gets slice r (along axis 0)
+    of rank `src_rank`'s `x`."""
+
+    def __init__(self, src_rank=0, group=WORLD_COMM_GROUP):
+        if isinstance(src_rank, bool) or not isinstance(src_rank, int):
+            raise DTypeError(f"CollectiveScatter: `src_rank` must be an int, got {src_rank!r}")
+        _check_group("CollectiveScatter", group)
+        self.src_rank, self.group = src_rank, group
+
+    def __call__(self, input_x):
+        return collective_scatter(input_x, src=self.src_rank, group=self.group,
+                                  rank_size=_rank_size(self.group))
+
+
+__all__ = ["AllGather", "AllReduce", "Barrier", "Broadcast", "CollectiveGather",
+           "CollectiveScatter", "ReduceOp", "ReduceScatter"]

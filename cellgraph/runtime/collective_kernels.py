@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 
 import numpy as np
 
@@ -84,14 +85,19 @@ def _describe(signature: list) -> str:
     return ", ".join(f"{list(shape)} {dtype}" for shape, dtype in signature) or "no inputs"
 
 
-def _check_agreement(label: str, group: str, tensors) -> None:
+def check_agreement(label: str, group: str, tensors) -> None:
     """ShapeError on every rank of `group` when the ranks' inputs differ in shape or dtype."""
+    check_signature(label, group, _signature(tensors),
+                    tensors[0].device if tensors else "cpu")
+
+
+def check_signature(label: str, group: str, signature: list, device="cpu") -> None:
+    """ShapeError on every rank of `group` unless every rank gives the same `signature`, a
+    list of (shape, dtype name): one all-gather of an 8-byte digest of it."""
     torch, dist = _torch(), distributed.torch_distributed()
     g = distributed.group(group)
-    signature = _signature(tensors)
     digest = int.from_bytes(hashlib.blake2b(repr(signature).encode(), digest_size=8).digest(),
                             "little", signed=True)
-    device = tensors[0].device if tensors else "cpu"
     mine = torch.tensor([digest], dtype=torch.int64, device=device)
     every = torch.empty(len(g.ranks), dtype=torch.int64, device=device)
     gather = getattr(dist, "all_gather_single", None) or dist.all_gather_into_tensor
@@ -120,7 +126,7 @@ def all_reduce(xp, *xs, op="sum", group=distributed.WORLD_NAMES[0]):
     handle = distributed.group(group).handle  # before init: says to call init
     torch, dist = _torch(), distributed.torch_distributed()
     tensors = [as_torch(x) for x in xs]
-    _check_agreement("AllReduce", group, tensors)
+    check_agreement("AllReduce", group, tensors)
     outs: list = [None] * len(xs)
     by_dtype: dict = {}
     for i, t in enumerate(tensors):
@@ -141,7 +147,7 @@ def all_gather(xp, x, group=distributed.WORLD_NAMES[0], rank_size=1):
     handle = distributed.group(group).handle
     torch, dist = _torch(), distributed.torch_distributed()
     t = as_torch(x).contiguous()
-    _check_agreement("AllGather", group, [t])
+    check_agreement("AllGather", group, [t])
     out = torch.empty((t.shape[0] * rank_size,) + tuple(t.shape[1:]), dtype=t.dtype,
                       device=t.device)
     gather = getattr(dist, "all_gather_single", None) or dist.all_gather_into_tensor
@@ -156,7 +162,7 @@ def reduce_scatter(xp, x, op="sum", group=distributed.WORLD_NAMES[0], rank_size=
     handle = distributed.group(group).handle
     torch, dist = _torch(), distributed.torch_distributed()
     t = as_torch(x).contiguous()
-    _check_agreement("ReduceScatter", group, [t])
+    check_agreement("ReduceScatter", group, [t])
     out = torch.empty((t.shape[0] // rank_size,) + tuple(t.shape[1:]), dtype=t.dtype,
                       device=t.device)
     scatter = getattr(dist, "reduce_scatter_single", None) or dist.reduce_scatter_tensor
@@ -171,7 +177,7 @@ def broadcast(xp, *xs, root_rank=0, group=distributed.WORLD_NAMES[0], rank_size=
     g = distributed.group(group)
     torch, dist = _torch(), distributed.torch_distributed()
     tensors = [as_torch(x) for x in xs]
-    _check_agreement("Broadcast", group, tensors)
+    check_agreement("Broadcast", group, tensors)
     outs = []
     for t, x in zip(tensors, xs):
         buf = t.clone(memory_format=torch.contiguous_format)
@@ -188,7 +194,7 @@ def reduce(xp, x, dst=0, op="sum", group=distributed.WORLD_NAMES[0], rank_size=1
     g = distributed.group(group)
     torch, dist = _torch(), distributed.torch_distributed()
     buf = as_torch(x).clone(memory_format=torch.contiguous_format)
-    _check_agreement("Reduce", group, [buf])
+    check_agreement("Reduce", group, [buf])
     with reporting("Reduce", group):
         dist.reduce(buf, dst=g.ranks[dst], op=_reduce_op(op), group=g.handle)
     if distributed.group_rank_and_size(group)[0] != dst:
@@ -204,7 +210,7 @@ def barrier(xp, group=distributed.WORLD_NAMES[0]):
     return ()
 
 
-def _check_splits(group: str, t, in_splits, out_splits) -> None:
+def check_splits(group: str, t, in_splits, out_splits) -> None:
     """ShapeError on every rank unless what rank i sends rank j is what j expects from i, and
     the ranks' rows agree in shape and dtype beyond the first dimension."""
     torch, dist = _torch(), distributed.torch_distributed()
@@ -244,7 +250,7 @@ def all_to_all(xp, x, in_splits=(), out_splits=(), group=distributed.WORLD_NAMES
     handle = distributed.group(group).handle
     torch, dist = _torch(), distributed.torch_distributed()
     t = as_torch(x).contiguous()
-    _check_splits(group, t, in_splits, out_splits)
+    check_splits(group, t, in_splits, out_splits)
     out = torch.empty((sum(out_splits),) + tuple(t.shape[1:]), dtype=t.dtype, device=t.device)
     with reporting("AllToAll", group):
         dist.all_to_all_single(out, t, output_split_sizes=list(out_splits),
@@ -270,3 +276,84 @@ def recv(xp, x, src=0, group=distributed.WORLD_NAMES[0], tag=0, rank_size=1):
     with reporting("Receive", group):
         distributed.torch_distributed().recv(buf, src=g.ranks[src], group=g.handle, tag=tag)
     return like(buf, x)
+
+
+@kernel("collective_gather")
+def collective_gather(xp, x, dst=0, group=distributed.WORLD_NAMES[0], rank_size=1):
+    """The ranks' `x` along axis 0 on group rank `dst`; zeros of that shape elsewhere."""
+    x = xp.asarray(x)
+    g = distributed.group(group)
+    torch, dist = _torch(), distributed.torch_distributed()
+    t = as_torch(x).contiguous()
+    check_agreement("CollectiveGather", group, [t])
+    here = distributed.group_rank_and_size(group)[0] == dst
+    pieces = [torch.empty_like(t) for _ in range(rank_size)] if here else None
+    with reporting("CollectiveGather", group):
+        dist.gather(t, pieces, dst=g.ranks[dst], group=g.handle)
+    out = torch.cat(pieces) if here else torch.zeros(
+        (t.shape[0] * rank_size,) + tuple(t.shape[1:]), dtype=t.dtype, device=t.device)
+    return like(out, x)
+
+
+@kernel("collective_scatter")
+def collective_scatter(xp, x, src=0, group=distributed.WORLD_NAMES[0], rank_size=1):
+    """Slice r along axis 0 of group rank `src`'s `x`, on group rank r."""
+    x = xp.asarray(x)
+    g = distributed.group(group)
+    torch, dist = _torch(), distributed.torch_distributed()
+    t = as_torch(x).contiguous()
+    check_agreement("CollectiveScatter", group, [t])
+    here = distributed.group_rank_and_size(group)[0] == src
+    out = torch.empty((t.shape[0] // rank_size,) + tuple(t.shape[1:]), dtype=t.dtype,
+                      device=t.device)
+    pieces = [p.contiguous() for p in t.chunk(rank_size)] if here else None
+    with reporting("CollectiveScatter", group):
+        dist.scatter(out, pieces, src=g.ranks[src], group=g.handle)
+    return like(out, x)
+
+
+# The all-reduces started and not yet waited for: token -> (label, group, torch works).
+_IN_FLIGHT: dict = {}
+_TOKENS = itertools.count(1)
+
+
+@kernel("all_reduce_start")
+def all_reduce_start(xp, *xs, op="sum", group=distributed.WORLD_NAMES[0], covers=None):
+    """Start all_reduce's collectives and return at once: (a token, then views of the buffers
+    the results arrive in, to be read only after `all_reduce_done` of the token). The ranks
+    check that they agree on `covers`, the shapes and dtypes of this start's inputs and of the
+    starts after it in the graph (known when it compiled), or on the inputs when None; an
+    empty `covers` means an earlier start has checked them."""
+    xs = [xp.asarray(x) for x in xs]
+    handle = distributed.group(group).handle
+    torch, dist = _torch(), distributed.torch_distributed()
+    tensors = [as_torch(x) for x in xs]
+    if covers is None:
+        check_agreement("AllReduce", group, tensors)
+    elif covers:
+        check_signature("AllReduce", group, [tuple(entry) for entry in covers],
+                        tensors[0].device)
+    outs: list = [None] * len(xs)
+    works, by_dtype = [], {}
+    for i, t in enumerate(tensors):
+        by_dtype.setdefault(t.dtype, []).append(i)
+    for members in by_dtype.values():
+        flat = torch.cat([tensors[i].reshape(-1) for i in members])  # a copy: inputs may go
+        with reporting("AllReduce", group):
+            works.append(dist.all_reduce(flat, op=_reduce_op(op), group=handle,
+                                         async_op=True))
+        for i, piece in zip(members, flat.split([tensors[i].numel() for i in members])):
+            outs[i] = like(piece.view(tensors[i].shape), xs[i])
+    token = next(_TOKENS)
+    _IN_FLIGHT[token] = (group, works)
+    return (np.asarray(token, np.int64), *outs)
+
+
+@kernel("all_reduce_done")
+def all_reduce_done(xp, token, *buffers, op="sum", group=distributed.WORLD_NAMES[0]):
+    """The buffers of the all-reduce `token` started, once its collectives have completed."""
+    started_on, works = _IN_FLIGHT.pop(int(token))
+    with reporting("AllReduce", started_on):
+        for work in works:
+            work.wait()
+    return tuple(buffers)

@@ -86,15 +86,38 @@ def _cluster_timeout_s() -> float:
     return value if value >= 0 else 10 * 365 * 86400.0
 
 
-def init_world(backend_name: str | None = None) -> str:
-    """Join the world described by the environment; returns the torch backend used."""
+@dataclass(frozen=True)
+class Rendezvous:
+    """Where the ranks meet when the program says so itself (mint.distributed's init_method
+    "tcp://HOST:PORT"), rather than the launcher's environment: rank 0 hosts the store."""
+
+    host: str
+    port: int
+    rank: int
+    world_size: int
+    timeout_s: float
+
+
+def init_world(backend_name: str | None = None, rendezvous: Rendezvous | None = None) -> str:
+    """Join the world described by `rendezvous`, else by the environment; returns the torch
+    backend used."""
     if is_initialized():
         return _state["backend"]
     dist = torch_distributed()
     backend = _pick_backend(backend_name)
     timeout_s = _timeout_s()
     timeout = datetime.timedelta(seconds=timeout_s)
-    if "RANK" in os.environ or "WORLD_SIZE" in os.environ:
+    if backend == "nccl":  # each process of a machine on its own GPU
+        import torch
+
+        torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
+    if rendezvous is not None:
+        store = dist.TCPStore(rendezvous.host, rendezvous.port, rendezvous.world_size,
+                              is_master=rendezvous.rank == 0,
+                              timeout=datetime.timedelta(seconds=rendezvous.timeout_s))
+        dist.init_process_group(backend, store=store, rank=rendezvous.rank,
+                                world_size=rendezvous.world_size, timeout=timeout)
+    elif "RANK" in os.environ or "WORLD_SIZE" in os.environ:
         missing = [v for v in ("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT")
                    if v not in os.environ]
         if missing:
@@ -163,6 +186,18 @@ def create_group(name: str, ranks: list[int]) -> None:
     ordered = tuple(sorted(ranks))
     handle = torch_distributed().new_group(ranks=list(ordered))
     _state["groups"][name] = Group(name, ordered, handle)
+
+
+def group_names() -> list[str]:
+    return list(_state["groups"])
+
+
+def add_world_alias(name: str) -> None:
+    """Let `name` name the world group too (mint.distributed's group_name)."""
+    world = group(WORLD_NAMES[0])
+    if name in _state["groups"] and _state["groups"][name].ranks != world.ranks:
+        raise ArgumentValueError(f"group name {name!r} already names another group")
+    _state["groups"][name] = Group(name, world.ranks, None)
 
 
 def destroy_group(name: str) -> None:

@@ -1,7 +1,8 @@
 """A worker of the multi-process tests (started by `cellgraph launch`, or directly with
 torchrun's environment variables). `python distributed_worker.py TASK OUT_DIR`:
 
-* `train`: 10 data-parallel steps of an MLP and of a small CNN (TrainOneStepCell), of the MLP
+* `train`: 10 data-parallel steps of an MLP and of a small CNN (TrainOneStepCell; also with a
+  gradient bucket per parameter, all-reduces overlapping backward or not), of the MLP
   through a value_and_grad loop with nn.DistributedGradReducer and through Model.train over a
   dataset sharded by rank, each on this rank's shard of the global batch; saves the initial and final parameters to OUT_DIR/TASK_rankR.npz. Also
   saves a checkpoint (only rank 0 may write it) and reads it back on every rank.
@@ -123,6 +124,22 @@ def train_model(rank: int = 0, size: int = 1) -> dict:
     return params_of(net)
 
 
+def train_in_small_buckets(rank: int, size: int) -> dict:
+    """TrainOneStepCell with a bucket per parameter, each all-reduce started as soon as
+    backward has its gradient (CELLGRAPH_COMM_OVERLAP on, the default) and all-reduced after
+    backward (off): final parameters under `overlap/KIND/` and `sync/KIND/`."""
+    arrays = {}
+    ms.set_auto_parallel_context(comm_fusion={"allreduce": {"mode": "size", "config": 1e-6}})
+    for mode, setting in (("overlap", "1"), ("sync", "0")):
+        os.environ["CELLGRAPH_COMM_OVERLAP"] = setting  # read when a graph compiles
+        for kind in MODELS:
+            _, last = train_one_step(kind, rank, size)
+            arrays.update({f"{mode}/{kind}/{k}": v for k, v in last.items()})
+    os.environ.pop("CELLGRAPH_COMM_OVERLAP")
+    ms.set_auto_parallel_context(comm_fusion={"allreduce": {"mode": "auto", "config": None}})
+    return arrays
+
+
 def task_train(out: Path, rank: int, size: int) -> None:
     ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL,
                                  gradients_mean=True)
@@ -133,6 +150,7 @@ def task_train(out: Path, rank: int, size: int) -> None:
         arrays.update({f"{kind}/last/{k}": v for k, v in last.items()})
     arrays.update({f"loop/last/{k}": v for k, v in train_value_and_grad(rank, size).items()})
     arrays.update({f"model/last/{k}": v for k, v in train_model(rank, size).items()})
+    arrays.update(train_in_small_buckets(rank, size))
     net = mlp()
     ckpt = out / f"ckpt_rank{rank}.ckpt"
     ms.save_checkpoint(net, str(ckpt))
@@ -204,6 +222,11 @@ COLLECTIVES = {
                            lambda xs, r: np.split(np.max(xs, 0), len(xs))[r]),
     "broadcast": (lambda: _first_of(ops.Broadcast(1)), lambda xs, r: xs[1]),
     "reduce": (lambda: _reduce_to(1), lambda xs, r: np.sum(xs, 0) * (r == 1)),
+    # rank 1 gets every rank's tensor; the others a [1] placeholder (zero)
+    "collective_gather": (lambda: ops.CollectiveGather(1),
+                          lambda xs, r: np.concatenate(xs, 0) if r == 1 else np.zeros(1)),
+    "collective_scatter": (lambda: ops.CollectiveScatter(1),
+                           lambda xs, r: np.split(xs[1], len(xs))[r]),
 }
 
 
@@ -236,8 +259,7 @@ def check_collective(name: str, rank: int, size: int) -> dict:
     make, reference = COLLECTIVES[name]
     collective = make()
     xs = [rank_input(r) for r in range(size)]
-    out_shape = reference(xs, rank).shape
-    w = [weights(r, 1, out_shape) for r in range(size)]
+    w = [weights(r, 1, reference(xs, r).shape) for r in range(size)]  # shapes may differ
     v = [weights(r, 2, xs[0].shape) for r in range(size)]
 
     def loss(x):  # this rank's share of the global loss
@@ -313,12 +335,12 @@ def task_train_forever(out: Path, rank: int, size: int) -> None:
 
 
 def launch(task: str, out: Path, nproc: int = 2, timeout: float = 240, launcher_args=(),
-           task_args=()) -> str:
-    """Run TASK on `nproc` processes through `cellgraph launch` (loopback only); workers'
-    output goes to OUT/logs, which the assertion shows when the job fails. Returns the
-    launcher's stderr."""
+           task_args=(), script: str = __file__) -> str:
+    """Run TASK of `script` (this file by default) on `nproc` processes through `cellgraph
+    launch` (loopback only); workers' output goes to OUT/logs, which the assertion shows when
+    the job fails. Returns the launcher's stderr."""
     cmd = [sys.executable, "-m", "cellgraph", "launch", "--nproc", str(nproc), "--master-addr",
-           "127.0.0.1", "--log-dir", str(out / "logs"), *launcher_args, __file__, task,
+           "127.0.0.1", "--log-dir", str(out / "logs"), *launcher_args, str(script), task,
            str(out), *(str(a) for a in task_args)]
     done = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=timeout)
     logs = "\n".join(p.read_text() for p in sorted((out / "logs").glob("*.log")))
@@ -338,8 +360,13 @@ def task_mismatch(out: Path, rank: int, size: int) -> None:
     raises goes to OUT/mismatch_rankR.json; a collective the ranks agree on works after them."""
     from cellgraph.communication import comm_func as cf
 
+    @ms.jit
+    def two_buckets(x):  # compiled: started early, one agreement check for both
+        return ops.AllReduce()(x * 2) + ops.AllReduce()(x)
+
     errors = {}
     calls = {"all_reduce": lambda x: ops.AllReduce()(x), "all_gather": lambda x: ops.AllGather()(x),
+             "compiled_all_reduce": two_buckets,
              "broadcast": lambda x: ops.Broadcast(0)((x,)),
              "all_reduce_dtype": lambda x: ops.AllReduce()(x.astype(ms.float64) if rank else x),
              "all_to_all": lambda x: cf.all_to_all_single_with_output_shape(x.shape, x)}
@@ -364,8 +391,14 @@ def task_comm_func(out: Path, rank: int, size: int) -> None:
     total, none = cf.all_reduce(x)
     gathered, handle = cf.all_gather_into_tensor(x, async_op=True)
     handle.wait()
+    # two all-reduces in flight at once, waited for in the other order
+    summed, first = cf.all_reduce(x, async_op=True)
+    largest, second = cf.all_reduce(x * (rank + 2), op="max", async_op=True)
+    second.wait()
+    first.wait()
     results = {
         "all_reduce": total.asnumpy().tolist(), "sync_handle": none,
+        "async_all_reduce": [summed.asnumpy().tolist(), largest.asnumpy().tolist()],
         "max": cf.all_reduce(x, op="max")[0].asnumpy().tolist(),
         "all_gather": gathered.asnumpy().tolist(),
         "reduce_scatter": cf.reduce_scatter_tensor(rows)[0].asnumpy().tolist(),

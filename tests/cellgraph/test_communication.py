@@ -108,9 +108,11 @@ def test_collectives_in_construct_are_kept_and_shown(world_of_one):
     x = Tensor(np.ones((2, 3), np.float32))
     np.testing.assert_array_equal(Collectives()(x).asnumpy(), np.full((2, 3), 2.0))
     text = ms.dump_ir(Collectives(), x)
-    calls = [re.match(r"\s*(?:%\d+ = )?(\w+)\(", line).group(1)
+    calls = [re.match(r"\s*(?:%\d+(?:, %\d+)* = )?(\w+)\(", line).group(1)
              for line in text.splitlines()[1:-2]]
-    assert calls == ["mul", "all_reduce", "barrier", "add", "all_gather"]
+    # the all_reduce runs as a start and a done (overlap_collectives), in the program's order
+    assert calls == ["mul", "all_reduce_start", "all_reduce_done", "barrier", "add",
+                     "all_gather"]
     assert "{op='max', group='hccl_world_group'}" in text
     grad_text = ms.dump_ir(ms.grad(Collectives()), x)
     assert "reduce_scatter(" in grad_text  # AllGather's gradient
@@ -127,7 +129,7 @@ def test_gradients_travel_in_buckets(world_of_one):
     assert sorted(i for b in buckets for i in b) == list(range(6)) and 1 < len(buckets) < 6
     x, y = Tensor(np.ones((4, 20), np.float32)), Tensor(np.ones((4, 2), np.float32))
     text = ms.dump_ir(step, x, y)
-    assert text.count("= all_reduce(") == len(buckets)
+    assert text.count("= all_reduce_start(") == len(buckets)
     before = [p.asnumpy().copy() for p in net.trainable_params()]
     step(x, y)
     assert all(np.any(p.asnumpy() != b) for p, b in zip(net.trainable_params(), before))
@@ -273,6 +275,13 @@ def test_ranks_that_disagree_on_a_shape_get_an_error_naming_it_on_every_rank(tmp
             "ValueError: AllReduce on group 'hccl_world_group': the ranks disagree on the "
             "input's shapes (rank 0: [2, 3] float32; rank 1: [3, 3] float32); every rank must "
             "pass the same shapes and dtypes")
+        # compiled: one check before the first bucket covers both, naming the user's line
+        assert errors["compiled_all_reduce"].startswith(
+            "ValueError: AllReduce on group 'hccl_world_group': the ranks disagree on the "
+            "inputs' shapes (rank 0: [2, 3] float32, [2, 3] float32; rank 1: [3, 3] float32, "
+            "[3, 3] float32); every rank must pass the same shapes and dtypes")
+        assert "return ops.AllReduce()(x * 2) + ops.AllReduce()(x)" in \
+            errors["compiled_all_reduce"]
         assert errors["all_gather"].startswith("ValueError: AllGather on group")
         assert "rank 0: [2, 3] float32; rank 1: [3, 3] float32" in errors["all_gather"]
         assert errors["broadcast"].startswith("ValueError: Broadcast on group")
@@ -286,8 +295,8 @@ def test_ranks_that_disagree_on_a_shape_get_an_error_naming_it_on_every_rank(tmp
 
 
 def test_comm_func_collectives_on_two_processes(tmp_path):
-    """communication.comm_func as MindSpore's: (tensor, handle) from all_reduce, the gathers and
-    scatters (a handle only with async_op=True), world ranks for src and dst; send/recv,
+    """communication.comm_func as MindSpore's: (tensor, handle) from all_reduce (two in flight
+    at once with async_op=True), the gathers and scatters (a handle only with async_op=True), world ranks for src and dst; send/recv,
     isend/irecv started on both ranks before either waits, all-to-all in equal and uneven parts
     (its gradient sends the cotangents back) and of a list of tensors."""
     pytest.importorskip("torch.distributed")
@@ -295,6 +304,7 @@ def test_comm_func_collectives_on_two_processes(tmp_path):
     for rank in range(2):
         got = json.loads((tmp_path / f"comm_func_rank{rank}.json").read_text())
         assert got["all_reduce"] == [[3.0] * 3] * 2 and got["sync_handle"] is None
+        assert got["async_all_reduce"] == [[[3.0] * 3] * 2, [[6.0] * 3] * 2]
         assert got["max"] == [[2.0] * 3] * 2
         assert got["all_gather"] == [[1.0] * 3] * 2 + [[2.0] * 3] * 2
         full = np.arange(12, dtype=np.float32).reshape(4, 3) * 3

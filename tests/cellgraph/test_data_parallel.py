@@ -65,3 +65,17 @@ def test_only_rank_zero_writes_checkpoints(ranks):
     for key in results[0]:
         if key.startswith("ckpt/"):  # rank 1 read rank 0's file
             np.testing.assert_array_equal(results[0][key], results[1][key], err_msg=key)
+
+
+@pytest.mark.parametrize("kind", ["mlp", "cnn"])
+def test_overlapped_all_reduces_give_the_synchronous_numbers(ranks, kind):
+    """A bucket per parameter, each all-reduce started while backward still runs, against the
+    same buckets all-reduced after backward (CELLGRAPH_COMM_OVERLAP=0) and one process."""
+    results, _ = ranks
+    _, last = worker.train_one_step(kind)
+    for name, expected in last.items():
+        for r, arrays in enumerate(results):
+            overlap, sync = arrays[f"overlap/{kind}/{name}"], arrays[f"sync/{kind}/{name}"]
+            np.testing.assert_array_equal(overlap, sync, err_msg=f"rank {r} {kind} {name}")
+            np.testing.assert_allclose(overlap, expected, rtol=0, atol=1e-6,
+                                       err_msg=f"rank {r} {kind} {name}")

@@ -101,9 +101,10 @@ def test_each_pass_runs_alone_on_a_hand_written_graph(compiler_pass, text, expec
 
 def test_the_pipeline_lists_its_passes_and_stages():
     assert [p.name for p in PASSES] == ["expand_grad", "optimize"]
-    assert [part.name for part in PASSES[1].parts] == ["simplify", "dce", "prune_unused_inputs"]
+    assert [part.name for part in PASSES[1].parts] == ["simplify", "dce", "prune_unused_inputs",
+                                                       "overlap_collectives"]
     assert STAGES == ("parse", "expand_grad", "optimize", "codegen")
-    assert PASS_STAGES == ("simplify", "dce", "prune_unused_inputs")
+    assert PASS_STAGES == ("simplify", "dce", "prune_unused_inputs", "overlap_collectives")
 
 
 GRAD_PROGRAMS = [p for p in PROGRAMS if "expand_grad" in p.stages]

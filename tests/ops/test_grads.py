@@ -30,7 +30,8 @@ ZERO_GRADIENT = {"stop_gradient"}
 # A collective's gradient involves every rank's loss: tests/cellgraph/test_communication.py checks
 # them on two processes against central differences of the global loss, at orders 1 and 2
 # (all_to_all's against its exact value, in test_comm_func_collectives_on_two_processes).
-COLLECTIVES = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "all_to_all"}
+COLLECTIVES = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "all_to_all",
+               "collective_gather", "collective_scatter"}
 # ops.Custom's node: differentiated only through the user's bprop, whose refusal without one
 # and whose use with one tests/ops/test_custom_ops.py checks
 USER_BPROP = {"py_func"}

@@ -58,7 +58,8 @@ EFFECT_TESTS = {"print": "test_print_kernel_writes_values",
 # Collectives need a group of processes: tests/cellgraph/test_communication.py runs them on
 # one and on two processes, against their definitions.
 COLLECTIVE_TESTS = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "all_to_all",
-                    "barrier", "send", "recv"}
+                    "barrier", "send", "recv", "collective_gather", "collective_scatter",
+                    "all_reduce_start", "all_reduce_done"}
 
 
 def test_every_primitive_has_a_case():

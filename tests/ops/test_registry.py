@@ -50,7 +50,8 @@ def test_structural_and_effectful_are_declared_traits():
                                                                   "while_loop", "custom_vjp"}
     assert {n for n, p in PRIMITIVES.items() if p.effectful} == {
         "uniform_real", "print", "check_range", "all_reduce", "all_gather", "reduce_scatter",
-        "broadcast", "reduce", "barrier", "all_to_all", "send", "recv", "raise", "summary",
+        "broadcast", "reduce", "barrier", "all_to_all", "send", "recv", "collective_gather",
+        "collective_scatter", "all_reduce_start", "all_reduce_done", "raise", "summary",
         "py_hook", "py_func"}
 
 
