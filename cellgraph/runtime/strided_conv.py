@@ -308,6 +308,8 @@ def _one_group_col2im(xp, dout, w, x_shape, stride, pad, dilation):
     n, _, ho, wo = dout.shape
     shares_of = xp.ascontiguousarray(w.reshape(o, c * kh * kw).T)
     padded = _padded_shape(x_shape, pad)
+    if tuple(stride) == (1, 1) and bool(xp.isfinite(w).all()):
+        return _run_col2im(xp, dout, shares_of, w.shape, x_shape, pad, dilation)
     dxp = xp.zeros((c, n) + padded[2:], dtype=dout.dtype)
     share_bytes = c * kh * kw * ho * wo * dout.dtype.itemsize
     for images in _image_blocks(xp, n, share_bytes // COL2IM_BLOCK_SCALE):
@@ -323,6 +325,33 @@ def _one_group_col2im(xp, dout, w, x_shape, stride, pad, dilation):
                     :, i, j]
     cropped = dxp[:, :, pad[0]:pad[0] + x_shape[2], pad[2]:pad[2] + x_shape[3]]
     return xp.ascontiguousarray(cropped.transpose(1, 0, 2, 3))
+
+
+def _run_col2im(xp, dout, shares_of, w_shape, x_shape, pad, dilation):
+    """col2im at stride 1 in runs: the output gradient is widened to the padded width with
+    zero columns, so each share plane, (Ho, Wp) with zeros past Wo, is added to the padded
+    gradient as one contiguous run per (channel, image), its zero columns landing on the next
+    row's start (adding zeros, exact; the caller checked the filter is finite, so each zero
+    column's products are zeros): Ho * Wp values per add instead of Ho rows of Wo."""
+    o, c, kh, kw = w_shape
+    n, _, ho, wo = dout.shape
+    hp, wp = _padded_shape(x_shape, pad)[2:]
+    dxp = xp.zeros((c, n, hp * wp), dtype=dout.dtype)
+    length = (ho - 1) * wp + wo  # the last row's zero columns would run past the plane
+    share_bytes = c * kh * kw * ho * wp * dout.dtype.itemsize
+    for images in _image_blocks(xp, n, share_bytes // COL2IM_BLOCK_SCALE):
+        count = images.stop - images.start
+        widened = xp.zeros((o, count, ho, wp), dtype=dout.dtype)
+        widened[..., :wo] = dout[images].transpose(1, 0, 2, 3)
+        shares = xp.matmul(shares_of, widened.reshape(o, -1)).reshape(c, kh, kw, count,
+                                                                        ho * wp)
+        target = dxp[:, images]
+        for i in range(kh):
+            for j in range(kw):
+                start = i * dilation[0] * wp + j * dilation[1]
+                target[:, :, start:start + length] += shares[:, i, j, :, :length]
+    dxp = dxp.reshape(c, n, hp, wp)[:, :, pad[0]:pad[0] + x_shape[2], pad[2]:pad[2] + x_shape[3]]
+    return xp.ascontiguousarray(dxp.transpose(1, 0, 2, 3))
 
 
 def _padded_shape(x_shape, pad) -> tuple:

@@ -107,6 +107,8 @@ CONV_SETTINGS = [  # x shape, w shape, stride, pad, dilation, group
     ((2, 6, 7, 7), (8, 6, 3, 3), (2, 1), (1, 0, 1, 1), (1, 2), 1),
     # one input channel (LeNet's first layer), more output channels: col2im of one group
     ((3, 1, 6, 6), (4, 1, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), 1),
+    # stride 1, dilated, more outputs than inputs: col2im in runs over the padded width
+    ((2, 2, 7, 8), (5, 2, 2, 3), (1, 1), (0, 1, 2, 0), (2, 2), 1),
 ]
 
 
