@@ -54,6 +54,10 @@ def masked(xp, values, mask):
     the mask gives 0): the values' bits ANDed with the mask widened to all ones. NumPy's
     `where` branches per element and costs some fifteen times more on an irregular mask."""
     bits = xp.dtype(f"uint{8 * values.dtype.itemsize}")
+    if mask.shape == values.shape and mask.ndim:  # in place in the one array it must make
+        selected = mask.astype(bits)
+        xp.negative(selected, out=selected)  # 1 -> all ones, two's complement
+        return xp.bitwise_and(selected, values.view(bits), out=selected).view(values.dtype)
     all_ones = mask.astype(bits) * xp.iinfo(bits).max
     # as an array of `bits`: NumPy 1 gives 0-d operands the smallest type holding their values
     return xp.asarray(values.view(bits) & all_ones, dtype=bits).view(values.dtype)
