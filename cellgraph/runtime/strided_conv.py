@@ -385,9 +385,11 @@ def conv2d_backprop_filter(xp, x, dout, w_shape, stride, pad, dilation, group):
 @_kernel("conv2d_grad")
 def conv2d_grad(xp, x, w, dout, stride, pad, dilation, group):
     """(dx, dw) from one im2col of the output gradient where the module docstring's identity
-    holds; otherwise the two kernels above."""
+    holds and that im2col is channels-last; otherwise the two kernels above."""
     full = _full_padding(w.shape, stride, pad, dilation, group)
-    if full is None:
+    # an output gradient of few channels is convolved by pixel (`_narrow`): the two kernels
+    # then, so that the input gradient is the one conv2d_backprop_input gives, to the bit
+    if full is None or _narrow(w.shape[0], w.shape[3], 1):
         return (conv2d_backprop_input(xp, dout, w, x.shape, stride, pad, dilation, group),
                 conv2d_backprop_filter(xp, x, dout, w.shape, stride, pad, dilation, group))
     o, c, kh, kw = w.shape
