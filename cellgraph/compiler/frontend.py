@@ -15,6 +15,7 @@ import builtins
 import inspect
 import operator
 import sys
+import types
 import weakref
 
 import gast
@@ -633,6 +634,9 @@ _KEYWORD_ONLY: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 def keyword_only_names(fn) -> tuple[str, ...]:
     """The names of `fn`'s keyword-only parameters, in signature order (remembered per
     function, weakly: a call's fast path should not pay for `inspect.signature`)."""
+    if (fn.__class__ is types.FunctionType and not fn.__code__.co_kwonlyargcount
+            and not fn.__dict__):  # its code alone is its signature (no __wrapped__ etc.)
+        return ()
     names = _KEYWORD_ONLY.get(fn)
     if names is None:
         try:

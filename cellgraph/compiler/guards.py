@@ -22,6 +22,7 @@ that is a new object only costs a recompile.
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 import types
 import weakref
@@ -33,14 +34,17 @@ MISSING = object()
 @dataclass(frozen=True)
 class Guard:
     """One read: `stale` is a Python expression over `o` (the object, dereferenced from
-    `ref`) and `{0}`, `{1}`... (the objects in `values`) that is true when the read changed.
-    `stale` is always one of this module's own templates: a user's string (an attribute or
-    keyword name) is one of the `values`, bound as a value, never part of the source. `ref`
-    is a weak reference, or a `_Held` for a globals dict (which cannot be referenced weakly)."""
+    `ref`), `d` (its `__dict__`) and `{0}`, `{1}`... (the objects in `values`) that is true,
+    or raises LookupError, when the read changed. `stale` is always one of this module's own
+    templates: a user's string (an attribute or keyword name) is one of the `values`, bound
+    as a value, never part of the source. `ref` is a weak reference, or a `_Held` for a
+    globals dict (which cannot be referenced weakly). A guard that `reads` runs the class's
+    code again (a property, `__getattr__`): its exceptions are the user's, not a miss."""
 
     ref: weakref.ref | _Held
     stale: str
     values: tuple
+    reads: bool = False
 
 
 class CompileState(threading.local):
@@ -69,7 +73,7 @@ def collect_guards():
             STATE.holders.clear()
 
 
-def _add(obj, stale: str, values: tuple) -> None:
+def _add(obj, stale: str, values: tuple, reads: bool = False) -> None:
     guards = STATE.guards
     if not guards:
         return
@@ -77,7 +81,7 @@ def _add(obj, stale: str, values: tuple) -> None:
         ref = weakref.ref(obj)
     except TypeError:
         return  # an object that cannot be referenced weakly is never guarded (builtins)
-    guards[-1].append(Guard(ref, stale, values))
+    guards[-1].append(Guard(ref, stale, values, reads))
 
 
 class _Held:
@@ -112,28 +116,28 @@ def record_guard(obj, attr: str, value=MISSING, reread: bool = True) -> None:
         return
     if isinstance(obj, type):
         if attr in own:  # a class attribute inherited from a base class is not guarded
-            _add(obj, "o.__dict__.get({0}, MISSING) is not {1}", (attr, own[attr]))
+            _add(obj, "d[{0}] is not {1}", (attr, own[attr]))
         return
     found = _class_attribute(type(obj), attr)
     data_descriptor = found is not MISSING and hasattr(type(found), "__set__")
     if attr in own and not data_descriptor:
-        _add(obj, "o.__dict__.get({0}, MISSING) is not {1}", (attr, own[attr]))
+        _add(obj, "d[{0}] is not {1}", (attr, own[attr]))
         return
     # a data descriptor (a property) wins over the instance's dict, so that is not tested
-    tests, values = ([] if data_descriptor else ["{0} in o.__dict__"]), [attr]
+    tests, values = ([] if data_descriptor else ["{0} in d"]), [attr]
     for cls in type(obj).__mro__:
         values.append(cls.__dict__)
         if attr in cls.__dict__:
-            tests.append(f"{{{len(values) - 1}}}.get({{0}}, MISSING) is not {{{len(values)}}}")
+            tests.append(f"{{{len(values) - 1}}}[{{0}}] is not {{{len(values)}}}")
             values.append(cls.__dict__[attr])
             break
         tests.append(f"{{0}} in {{{len(values) - 1}}}")
+    _add(obj, " or ".join(tests), tuple(values))
     computed = found is MISSING or (hasattr(type(found), "__get__")
                                     and not isinstance(found, _PLAIN_DESCRIPTORS))
     if computed and reread:
-        values.append(getattr(obj, attr, MISSING) if value is MISSING else value)
-        tests.append(f"changed(getattr(o, {{0}}, MISSING), {{{len(values) - 1}}})")
-    _add(obj, " or ".join(tests), tuple(values))
+        read = getattr(obj, attr, MISSING) if value is MISSING else value
+        _add(obj, "changed(getattr(o, {0}, MISSING), {1})", (attr, read), reads=True)
 
 
 def _class_attribute(cls: type, attr: str):
@@ -176,9 +180,12 @@ def record_global(globals_dict: dict, name: str) -> None:
     globals no module owns (code run by `exec`, an IPython session) are guarded too."""
     if not STATE.guards:
         return
-    guards = STATE.guards[-1]
-    guards.append(Guard(_held(globals_dict), "o.get({0}, MISSING) is not {1}",
-                        (name, globals_dict.get(name, MISSING))))
+    value = globals_dict.get(name, MISSING)
+    if value is MISSING:  # a builtin, or not defined yet: it must stay undefined
+        guard = Guard(_held(globals_dict), "{0} in o", (name,))
+    else:
+        guard = Guard(_held(globals_dict), "o[{0}] is not {1}", (name, value))
+    STATE.guards[-1].append(guard)
 
 
 def _held(globals_dict: dict) -> _Held:
@@ -224,18 +231,13 @@ def record_function(fn) -> None:
             value = cell.cell_contents
         except ValueError:
             continue  # not yet assigned: reading it fails at compile time anyway
-        _add(fn, f"cell_value(o, {i}) is not {{0}}", (value,))
+        # an emptied cell raises ValueError, which the check takes as stale
+        _add(fn, f"o.__closure__[{i}].cell_contents is not {{0}}", (value,))
     if fn.__defaults__:
         _add(fn, "o.__defaults__ is not {0}", (fn.__defaults__,))
     for name, value in (fn.__kwdefaults__ or {}).items():
-        _add(fn, "(o.__kwdefaults__ or {{}}).get({0}, MISSING) is not {1}", (name, value))
-
-
-def cell_value(fn, index: int):
-    try:
-        return fn.__closure__[index].cell_contents
-    except (ValueError, IndexError, TypeError):
-        return MISSING
+        # __kwdefaults__ set to None raises TypeError: stale too
+        _add(fn, "o.__kwdefaults__[{0}] is not {1}", (name, value))
 
 
 def unique(guards: list[Guard]) -> list[Guard]:
@@ -249,27 +251,43 @@ def unique(guards: list[Guard]) -> list[Guard]:
     return out
 
 
+# What a template raises when its read changed: a key gone from a dict (KeyError), a closure
+# cell emptied (ValueError), keyword defaults removed (TypeError on None)
+MISSES = (LookupError, ValueError, TypeError)
+_USES_DICT = re.compile(r"\bd\b")
+
+
 def guard_source(guards: list[Guard], env: dict, indent: str = "") -> list[str]:
-    """Source that returns True (the STALE marker of the caller) when a guard fails, each
-    object dereferenced once; the objects it names are put in `env`."""
+    """Source that returns True (the STALE marker of the caller) when a guard fails: per
+    object, one dereference, one fetch of its `__dict__` and one condition of plain dict
+    reads (a read that misses is stale), then the rereads of computed attributes. The
+    objects and names it uses are put in `env`, as values."""
     env.setdefault("MISSING", MISSING)
-    env.setdefault("cell_value", cell_value)
     env.setdefault("changed", changed)
+    env.setdefault("MISSES", MISSES)
     by_object: dict[int, tuple] = {}
     for g in guards:
         by_object.setdefault(id(g.ref), (g.ref, []))[1].append(g)
     lines = []
     for k, (ref, group) in enumerate(by_object.values()):
         env[f"guard_{k}"] = ref
-        tests = ["o is None"]
+        plain, reads = [], []
         for j, g in enumerate(group):
             names = []
             for m, value in enumerate(g.values):
                 env[f"value_{k}_{j}_{m}"] = value
                 names.append(f"value_{k}_{j}_{m}")
-            tests.append("(" + g.stale.format(*names) + ")")
-        lines += [f"{indent}o = guard_{k}()", f"{indent}if {' or '.join(tests)}:"]
-        lines.append(f"{indent}    return STALE")
+            (reads if g.reads else plain).append("(" + g.stale.format(*names) + ")")
+        lines += [f"{indent}o = guard_{k}()", f"{indent}if o is None:",
+                  f"{indent}    return STALE"]
+        if plain:
+            lines.append(f"{indent}try:")
+            if any(_USES_DICT.search(g.stale) for g in group if not g.reads):
+                lines.append(f"{indent}    d = o.__dict__")
+            lines += [f"{indent}    if {' or '.join(plain)}:", f"{indent}        return STALE",
+                      f"{indent}except MISSES:", f"{indent}    return STALE"]
+        if reads:
+            lines += [f"{indent}if {' or '.join(reads)}:", f"{indent}    return STALE"]
     return lines
 
 

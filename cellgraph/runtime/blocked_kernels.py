@@ -426,6 +426,33 @@ def _layer_norm_grad_rows(x, dy, gamma, mean, var, first, leading, epsilon):
     return g, dgamma, dbeta
 
 
+# ----- ReLU ------------------------------------------------------------------------------------
+
+# NumPy's maximum against a scalar zero runs an unvectorised loop; against a contiguous row of
+# zeros, its SIMD one: over rows of ZERO_ROW elements, (32, 16, 32, 32) float32 takes 0.07 ms
+# instead of 0.16, with the same results to the bit (NaN propagates, -0.0 stays).
+ZERO_ROW = 1024
+_zero_rows: dict = {}  # dtype -> a read-only row of ZERO_ROW zeros
+
+
+@kernel("relu")
+def _relu(x):
+    if not (isinstance(x, np.ndarray) and x.dtype.kind == "f" and x.flags.c_contiguous
+            and x.size >= ZERO_ROW):
+        return shared.TABLE["relu"](_namespace(), x)
+    zeros = _zero_rows.get(x.dtype)
+    if zeros is None:
+        zeros = np.zeros(ZERO_ROW, x.dtype)
+        zeros.flags.writeable = False
+        zeros = _zero_rows.setdefault(x.dtype, zeros)
+    flat, out = x.reshape(-1), np.empty(x.shape, x.dtype)
+    whole = x.size - x.size % ZERO_ROW
+    np.maximum(flat[:whole].reshape(-1, ZERO_ROW), zeros,
+               out=out.reshape(-1)[:whole].reshape(-1, ZERO_ROW))
+    np.maximum(flat[whole:], zeros[:x.size - whole], out=out.reshape(-1)[whole:])
+    return out
+
+
 # ----- products and views ----------------------------------------------------------------------
 
 # OpenBLAS multiplies small matrices about twice as slowly when the right one is column-major
@@ -437,12 +464,21 @@ SMALL_MATRIX = 4096  # elements of one matrix of the right operand
 
 @kernel("matmul")
 def _matmul(x, y, transpose_a=False, transpose_b=False):
-    a = np.swapaxes(x, -1, -2) if transpose_a else x
-    b = np.swapaxes(y, -1, -2) if transpose_b else y
+    # a matrix's .T, else the array's own swapaxes: np.swapaxes adds a dispatch costing a
+    # third of a small product (the 2-D case is inline: a call costs a tenth of one)
+    a = (x.T if x.__class__ is np.ndarray and x.ndim == 2 else _swap_last(x)) if transpose_a else x
+    b = (y.T if y.__class__ is np.ndarray and y.ndim == 2 else _swap_last(y)) if transpose_b else y
     if (b.ndim > 2 and b.strides[-1] != b.itemsize and 0 not in b.strides
             and b.shape[-1] * b.shape[-2] <= SMALL_MATRIX):
         b = np.ascontiguousarray(b)
     return np.matmul(a, b)
+
+
+def _swap_last(x):
+    """`x` with its last two axes swapped, as a view."""
+    if isinstance(x, np.ndarray):
+        return x.T if x.ndim == 2 else x.swapaxes(-1, -2)
+    return np.swapaxes(x, -1, -2)
 
 
 # The array methods, not NumPy's functions, which add a microsecond of dispatch to each view

@@ -239,6 +239,7 @@ def _signature_lines(graph, args, arguments, env) -> list[str]:
     tests = []
     for i, (a, p) in enumerate(zip(args, graph.params)):
         env[f"shape_{i}"], env[f"dtype_name_{i}"] = p.aval.shape, p.aval.dtype.name
+        env[f"dtype_in_{i}"] = p.aval.dtype  # the same object, mostly: then no name compared
         if i in first:  # the graph may read the flag (ParameterArgument.requires_grad)
             env[f"requires_grad_{i}"] = arguments.requires_grad[i]
             kind = (f"{a}.__class__ is not Parameter or "
@@ -246,7 +247,7 @@ def _signature_lines(graph, args, arguments, env) -> list[str]:
         else:
             kind = f"{a}.__class__ is not Tensor"
         tests.append(f"({kind} or {a}._data.shape != shape_{i} or "
-                     f"{a}._dtype.name != dtype_name_{i})")
+                     f"{a}._dtype is not dtype_in_{i} and {a}._dtype.name != dtype_name_{i})")
     distinct = sorted(set(first.values()))
     tests += [f"{args[i]} is not {args[j]}" for i, j in first.items() if i != j]
     if len(distinct) > 1:
@@ -416,6 +417,11 @@ def run_cached(cache: GraphCache, fn, args: tuple, dump_dir=None, name=None):
     All-Tensor calls try the last such call's Executable (its entry checks the signature
     itself), then the one for these shapes and dtypes; anything else takes `GraphCache.call`.
     """
+    entry = cache.last  # run_compiled's first try, inlined: the common call's whole path
+    if entry is not None:
+        out = entry.run(args)
+        if out is not STALE:
+            return out
     out = run_compiled(cache, args)
     if out is not STALE:
         return out

@@ -54,6 +54,10 @@ def masked(xp, values, mask):
     the mask gives 0): the values' bits ANDed with the mask widened to all ones. NumPy's
     `where` branches per element and costs some fifteen times more on an irregular mask."""
     bits = xp.dtype(f"uint{8 * values.dtype.itemsize}")
+    if mask.shape == values.shape and mask.ndim:  # in place in the one array it must make
+        selected = mask.astype(bits)
+        xp.negative(selected, out=selected)  # 1 -> all ones, two's complement
+        return xp.bitwise_and(selected, values.view(bits), out=selected).view(values.dtype)
     all_ones = mask.astype(bits) * xp.iinfo(bits).max
     # as an array of `bits`: NumPy 1 gives 0-d operands the smallest type holding their values
     return xp.asarray(values.view(bits) & all_ones, dtype=bits).view(values.dtype)
@@ -187,11 +191,33 @@ def _window_position_masks(xp, argmax, kernel, stride, padded_width):
 def _max_pool2d_scatter(xp, argmax, g, x_shape, kernel, stride, pad):
     """Each output gradient added at its window's recorded argmax: one strided slice addition
     per window position (no scatter with repeated indices)."""
+    if _tiling(x_shape, kernel, stride, pad, g.shape) and bool(xp.isfinite(g).all()):
+        return _tiled_scatter(xp, argmax, g, x_shape, kernel)
     dxp = xp.zeros(_padded_shape(x_shape, pad), dtype=g.dtype)
     masks = _window_position_masks(xp, argmax, kernel, stride, dxp.shape[3])
     for mask, (rows, cols) in zip(masks, _window_slices(kernel, stride, g.shape[2:])):
         dxp[:, :, rows, cols] += masked(xp, g, mask)
     return _crop(dxp, pad, x_shape[2:])
+
+
+def _tiling(x_shape, kernel, stride, pad, out_shape) -> bool:
+    """Whether the windows tile the input: as large as their stride, unpadded, covering it."""
+    return (tuple(kernel) == tuple(stride) and not any(pad)
+            and tuple(x_shape[2:]) == (out_shape[2] * kernel[0], out_shape[3] * kernel[1]))
+
+
+def _tiled_scatter(xp, argmax, g, x_shape, kernel):
+    """The scatter where windows tile the input: each input element is in one window, so each
+    window position's share is written once, as the output gradient times its mask (a finite
+    gradient: a product with 0 is 0), into the input viewed as (N, C, Ho, kh, Wo, kw)."""
+    n, c, ho, wo = g.shape
+    kh, kw = kernel
+    offset = argmax - _window_origins(xp, (ho, wo), kernel, x_shape[3])
+    dx = xp.empty((n, c, ho, kh, wo, kw), dtype=g.dtype)
+    for i in range(kh):
+        for j in range(kw):
+            xp.multiply(g, offset == i * x_shape[3] + j, out=dx[:, :, :, i, :, j])
+    return dx.reshape(tuple(x_shape))
 
 
 @kernel("max_pool2d_gather")

@@ -311,3 +311,88 @@ def test_a_library_property_building_a_new_list_of_the_same_items_does_not_recom
     first = _compiled(net)
     net(_x(2))
     assert _compiled(net) is first
+
+
+# ----- reads that vanish: a key gone from a dict, an emptied cell, defaults removed ------------
+
+def _stale(fn, *args):
+    """The compiled graph's guard check for `fn(*args)`: () -> True once a read changed."""
+    from cellgraph.compiler.guards import stale_checker
+    from cellgraph.compiler.pipeline import compile_callable
+
+    return stale_checker(compile_callable(fn, args).guards)
+
+
+OFFSET = 1.0
+
+
+class OffsetNet(nn.Cell):
+    bias = 3.0
+
+    def construct(self, x):
+        return x + OFFSET + self.bias + abs(x)
+
+
+def test_deleted_global_and_class_attribute_are_stale():
+    net = OffsetNet()
+    stale = _stale(net, _x(2))
+    assert not stale()
+    offset = globals().pop("OFFSET")
+    try:
+        assert stale()
+    finally:
+        globals()["OFFSET"] = offset
+    assert not stale()  # the same object is back
+    del OffsetNet.bias
+    try:
+        assert stale()
+    finally:
+        OffsetNet.bias = 3.0
+
+
+def test_a_builtin_shadowed_by_a_new_global_is_stale():
+    net = OffsetNet()
+    stale = _stale(net, _x(2))
+    globals()["abs"] = lambda x: x
+    try:
+        assert stale()
+    finally:
+        del globals()["abs"]
+    assert not stale()
+
+
+def scaled_offset(x, *, times=2.0):
+    return x * times
+
+
+class KeywordDefaultNet(nn.Cell):
+    def construct(self, x):
+        return scaled_offset(x)
+
+
+def test_removed_keyword_defaults_are_stale():
+    net = KeywordDefaultNet()  # guards hold it weakly: a graph of a dead Cell is stale
+    stale = _stale(net, _x(2))
+    saved = scaled_offset.__kwdefaults__
+    try:
+        scaled_offset.__kwdefaults__ = None
+        assert stale()
+        scaled_offset.__kwdefaults__ = {}
+        assert stale()
+    finally:
+        scaled_offset.__kwdefaults__ = saved
+    assert not stale()
+
+
+def test_an_emptied_closure_cell_is_stale():
+    factor = 2.0
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            return x * factor
+
+    net = Net()
+    stale = _stale(net, _x(2))
+    assert not stale()
+    del Net.construct.__closure__[0].cell_contents  # as `del factor` here would
+    assert stale()

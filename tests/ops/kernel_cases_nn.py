@@ -101,6 +101,14 @@ CONV_SETTINGS = [  # x shape, w shape, stride, pad, dilation, group
     ((3, 3, 6, 4), (2, 3, 3, 2), (1, 1), (2, 0, 0, 1), (1, 1), 1),
     # stride 1 along H: windows copied along W only, one column range per kernel row
     ((2, 3, 8, 7), (2, 3, 2, 3), (1, 2), (0, 1, 1, 0), (2, 1), 1),
+    # kw * C of 16 and more: the window rows NHWC (the cases above, narrower, are laid out by
+    # pixel); stride 1 sharing one im2col, and strided with more outputs than inputs (col2im)
+    ((2, 8, 6, 5), (3, 8, 3, 2), (1, 1), (1, 1, 0, 1), (1, 1), 1),
+    ((2, 6, 7, 7), (8, 6, 3, 3), (2, 1), (1, 0, 1, 1), (1, 2), 1),
+    # one input channel (LeNet's first layer), more output channels: col2im of one group
+    ((3, 1, 6, 6), (4, 1, 3, 3), (1, 1), (1, 1, 1, 1), (1, 1), 1),
+    # stride 1, dilated, more outputs than inputs: col2im in runs over the padded width
+    ((2, 2, 7, 8), (5, 2, 2, 3), (1, 1), (0, 1, 2, 0), (2, 2), 1),
 ]
 
 
@@ -227,6 +235,8 @@ POOL_SETTINGS = [  # x shape, kernel, stride, pad
     ((2, 3, 4, 4), (2, 2), (2, 2), (0, 0, 0, 0)),
     ((1, 2, 5, 6), (3, 2), (1, 2), (1, 1, 0, 1)),
     ((1, 1, 5, 5), (3, 3), (2, 2), (1, 1, 1, 1)),
+    # windows tiling the input, not square: the scatter writes each window position once
+    ((2, 2, 4, 9), (2, 3), (2, 3), (0, 0, 0, 0)),
 ]
 
 

@@ -80,6 +80,9 @@ CONV_CONFIGS = [
     ((2, 4, 6, 5), (3, 4, 3, 3), {"pad_mode": "same"}, ((1, 1), (1, 1, 1, 1), (1, 1), 1)),
     ((2, 4, 6, 5), (4, 4, 3, 2), {"pad_mode": "pad", "padding": (0, 2, 1, 0)},
      ((1, 1), (0, 2, 1, 0), (1, 1), 1)),
+    # 16 and more window values per kernel row (kw * C): window rows channels-last, not by pixel
+    ((2, 6, 5, 4), (3, 6, 3, 3), {"pad_mode": "same"}, ((1, 1), (1, 1, 1, 1), (1, 1), 1)),
+    ((1, 8, 5, 5), (9, 8, 2, 2), {"stride": 2}, ((2, 2), (0, 0, 0, 0), (1, 1), 1)),
 ]
 
 

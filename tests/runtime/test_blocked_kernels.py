@@ -155,3 +155,40 @@ def test_matmul_of_transposed_stacks(x_shape, y_shape, transpose_a, transpose_b)
 def test_views_of_python_numbers():
     assert blocked_kernels.TABLE["reshape"](2.0, (1, 1)).shape == (1, 1)
     assert blocked_kernels.TABLE["transpose"](np.float32(2), ()).shape == ()
+
+
+_SPECIAL = [-0.0, 0.0, np.nan, -np.nan, np.inf, -np.inf, 1.5, -1.5, 1e-40, -1e-40]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("size", [3000, 2048, 5])
+def test_relu_is_maximum_with_zero_to_the_bit(dtype, size):
+    """Over rows of zeros or not, with a partial last row: NaN payloads, -0.0 and subnormals
+    come out as np.maximum(x, 0) gives them."""
+    rng = np.random.default_rng(2)
+    x = np.resize(np.array(_SPECIAL, dtype), size)
+    x[::7] = rng.standard_normal(x[::7].shape)
+    out = blocked_kernels.TABLE["relu"](x.reshape(-1, 1) if size == 5 else x.reshape(-1, 8)
+                                        if size % 8 == 0 else x)
+    bits = f"u{np.dtype(dtype).itemsize}"
+    assert out.dtype == dtype
+    np.testing.assert_array_equal(out.reshape(-1).view(bits), np.maximum(x, 0).view(bits))
+
+
+def test_relu_of_a_view_and_of_integers():
+    x = np.arange(-2048, 2048, dtype=np.float32).reshape(64, 64)[:, ::2]
+    np.testing.assert_array_equal(blocked_kernels.TABLE["relu"](x), np.maximum(x, 0))
+    i = np.arange(-5, 5, dtype=np.int32)
+    out = blocked_kernels.TABLE["relu"](i)
+    assert out.dtype == np.int32
+    np.testing.assert_array_equal(out, np.maximum(i, 0))
+
+
+def test_relu_grad_selects_even_infinite_gradients():
+    from cellgraph.runtime.numpy_backend import numpy_backend
+
+    x = np.array([1.0, -1.0, np.nan, 0.0, 2.0] * 3, np.float32).reshape(3, 5)
+    dy = np.array([np.inf, np.inf, np.nan, -np.inf, -0.0] * 3, np.float32).reshape(3, 5)
+    out = numpy_backend.kernel("relu_grad")(x, dy)
+    expected = np.where(x > 0, dy, np.float32(0))
+    np.testing.assert_array_equal(out.view("u4"), expected.view("u4"))
