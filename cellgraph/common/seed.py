@@ -19,6 +19,9 @@ def set_seed(seed: int) -> None:
         raise ArgumentValueError(f"set_seed: `seed` must be >= 0, got {seed}")
     np.random.seed(int(seed))
     _rng.seed_generator(int(seed))
+    from cellgraph.dataset import config as dataset_config  # MindSpore's set_seed sets it too
+
+    dataset_config.set_seed(int(seed) & 0xFFFFFFFF)
 
 
 def get_seed() -> int | None:

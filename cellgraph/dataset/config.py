@@ -49,6 +49,14 @@ def get_num_parallel_workers() -> int:
     return _state["num_parallel_workers"]
 
 
+def sampler_seed(rng: np.random.Generator) -> int:
+    """The seed a random sampler shuffles with, as MindSpore's takes it: the dataset seed once
+    set (the default one, 5489, counts as unset there), else a fresh one from `rng`."""
+    if _state["seeded"] and _state["seed"] != _DEFAULT_SEED:
+        return _state["seed"]
+    return int(rng.integers(0, 2 ** 32))
+
+
 def new_rng() -> np.random.Generator:
     """A generator for one iterator or transform: reproducible after set_seed, fresh
     otherwise (each pipeline gets its own stream either way)."""

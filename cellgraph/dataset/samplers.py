@@ -14,7 +14,7 @@ import numpy as np
 
 from cellgraph.primitives.errors import UnsupportedError
 
-from . import config
+from . import _std_shuffle, config
 
 __all__ = ["DistributedSampler", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler",
            "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler"]
@@ -104,10 +104,15 @@ class RandomSampler(Sampler):
         self.replacement = bool(replacement)
 
     def indices(self, num_rows, state):
-        rng = state.rng(self)
+        """MindSpore's orders after a dataset seed is set (see _std_shuffle.py); unseeded,
+        MindSpore draws its seed from the system, and so does this, once per pass."""
+        seed = config.sampler_seed(state.rng(self))
         if self.replacement:
-            return rng.integers(0, num_rows, self.num_samples or num_rows)
-        return self._limit(rng.permutation(num_rows))
+            return _std_shuffle.draws_with_replacement(seed, num_rows,
+                                                      self.num_samples or num_rows, state.epoch)
+        if getattr(self, "_order", None) is None:
+            self._order = _std_shuffle.SamplerOrder()
+        return self._limit(self._order.permutation(seed, num_rows, state.epoch))
 
 
 class SubsetSampler(Sampler):

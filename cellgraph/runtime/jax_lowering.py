@@ -31,6 +31,7 @@ from jax import lax
 from jax.experimental import io_callback
 
 from cellgraph.compiler.ir import Constant, Graph, all_graphs
+from cellgraph.primitives.comm_ops import COLLECTIVES
 
 from .numpy_backend import K as NUMPY_KERNELS
 from .rng import generator
@@ -228,31 +229,45 @@ def _check_range(lowering, node, inputs, key):
 
 
 # the collectives (runtime/collective_kernels.py) move host memory through torch.distributed
-COLLECTIVES = ("all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "barrier",
-               "all_to_all", "send", "recv")
-
-
-def _collective(lowering, node, inputs, key):
-    """A collective runs on the host, in program order (an ordered callback): its NumPy kernel
+def _host_collective(lowering, node, inputs, name: str, params: dict, outputs) -> list:
+    """Collective `name` on the host, in program order (an ordered callback): its NumPy kernel
     on host copies of the operands, its results back on the device."""
-    kernel = NUMPY_KERNELS[node.callee.name]
-    shapes = tuple(jax.ShapeDtypeStruct(o.aval.shape, o.aval.dtype.np) for o in node.outputs)
+    kernel = NUMPY_KERNELS[name]
+    shapes = tuple(jax.ShapeDtypeStruct(o.aval.shape, o.aval.dtype.np) for o in outputs)
 
     def host_call(*values):
         try:
-            out = kernel(*[np.asarray(v) for v in values], **node.params)
+            out = kernel(*[np.asarray(v) for v in values], **params)
         except Exception as e:  # XLA reports it as its own error: the call re-raises this one
             lowering.host_errors.append(e)
             raise
-        outs = out if node.callee.multiple_results else (out,)
+        outs = out if isinstance(out, tuple) else (out,)
         return tuple(np.asarray(o, dtype=s.dtype).reshape(s.shape) for o, s in zip(outs, shapes))
 
-    outs = io_callback(host_call, shapes, *inputs, ordered=True)
-    return list(outs), key
+    return list(io_callback(host_call, shapes, *inputs, ordered=True))
 
 
-for _name in COLLECTIVES:
-    LOWERING_RULES[_name] = _collective
+def _collective(lowering, node, inputs, key):
+    return _host_collective(lowering, node, inputs, node.callee.name, node.params,
+                            node.outputs), key
+
+
+@rule("all_reduce_start")
+def _all_reduce_start(lowering, node, inputs, key):
+    """The whole all-reduce, when it starts (an XLA program cannot hold a transfer in flight
+    across its nodes): its token is a placeholder, and all_reduce_done passes the buffers on."""
+    params = {k: v for k, v in node.params.items() if k != "covers"}
+    outs = _host_collective(lowering, node, inputs, "all_reduce", params, node.outputs[1:])
+    return [jnp.zeros((), jnp.int64)] + outs, key
+
+
+@rule("all_reduce_done")
+def _all_reduce_done(lowering, node, inputs, key):
+    return list(inputs[1:]), key
+
+
+for _prim in COLLECTIVES:
+    LOWERING_RULES.setdefault(_prim.name, _collective)
 
 
 # ----- the compiled function -------------------------------------------------------------------

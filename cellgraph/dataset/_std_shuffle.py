@@ -1,0 +1,92 @@
+"""MindSpore's random sampler orders, reproduced.
+
+MindSpore's C++ RandomSampler seeds a `std::mt19937` with the dataset seed (`dataset.config.
+set_seed`, which `set_seed` also sets; one more per epoch) and shuffles the row ids with
+`std::shuffle` as the GNU C++ library MindSpore 2.10 is built with implements it: two swap
+positions from one draw while n * n fits in the generator's 32 bits, else one per position, each
+`std::uniform_int_distribution` draw by rejection and division. With replacement it draws each
+row id that way. The generator here is NumPy's MT19937 seeded as `std::mt19937(seed)` is.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+_WORD = 0xFFFFFFFF
+
+
+class Mt19937Words:
+    """The 32-bit outputs of `std::mt19937(seed)`, one per call."""
+
+    def __init__(self, seed: int):
+        legacy = np.random.RandomState(seed & _WORD)  # init_genrand(seed), as std::mt19937
+        self._bits = np.random.MT19937()
+        self._bits.state = legacy.get_state(legacy=False)
+        self._buffer: list[int] = []
+
+    def __call__(self) -> int:
+        if not self._buffer:
+            self._buffer = self._bits.random_raw(1024).tolist()[::-1]
+        return self._buffer.pop()
+
+
+def uniform_below(words: Mt19937Words, n: int) -> int:
+    """`std::uniform_int_distribution(0, n - 1)` over 32-bit words (downscaling by division,
+    rejecting the words past the last whole multiple)."""
+    scaling = _WORD // n
+    past = n * scaling
+    while True:
+        word = words()
+        if word < past:
+            return word // scaling
+
+
+def shuffle(ids: list, words: Mt19937Words) -> None:
+    """`std::shuffle(ids.begin(), ids.end(), words)`, in place."""
+    n = len(ids)
+    if n < 2:
+        return
+    if _WORD // n >= n:  # two positions from one draw
+        i = 1
+        if n % 2 == 0:
+            j = uniform_below(words, 2)
+            ids[i], ids[j] = ids[j], ids[i]
+            i += 1
+        while i != n:
+            span = i + 1
+            both = uniform_below(words, span * (span + 1))
+            first, second = divmod(both, span + 1)
+            ids[i], ids[first] = ids[first], ids[i]
+            i += 1
+            ids[i], ids[second] = ids[second], ids[i]
+            i += 1
+        return
+    for i in range(1, n):
+        j = uniform_below(words, i + 1)
+        ids[i], ids[j] = ids[j], ids[i]
+
+
+class SamplerOrder:
+    """The orders of one random sampler over its epochs: epoch e shuffles epoch e - 1's order
+    with seed + e (the first shuffles 0..n-1 with seed), as MindSpore's sampler does when it
+    resets; the last order is kept, so epochs in sequence cost one shuffle each."""
+
+    def __init__(self):
+        self._last = None  # (seed, n, epoch, order)
+
+    def permutation(self, seed: int, n: int, epoch: int) -> np.ndarray:
+        if self._last is not None and self._last[:2] == (seed, n) and self._last[2] <= epoch:
+            _, _, done, ids = self._last
+            ids = list(ids)
+        else:
+            done, ids = -1, list(range(n))
+        for e in range(done + 1, epoch + 1):
+            shuffle(ids, Mt19937Words(seed + e))
+        self._last = (seed, n, epoch, ids)
+        return np.array(ids, dtype=np.int64)
+
+
+def draws_with_replacement(seed: int, n: int, count: int, epoch: int) -> np.ndarray:
+    """`count` row ids in [0, n), drawn as MindSpore's sampler with replacement draws them in
+    epoch `epoch` (its generator reseeded with seed + epoch)."""
+    words = Mt19937Words(seed + epoch)
+    return np.array([uniform_below(words, n) for _ in range(count)], dtype=np.int64)

@@ -1,0 +1,82 @@
+"""Random samplers give MindSpore 2.10's orders once a dataset seed is set (`dataset.config.
+set_seed`, or `set_seed`, which sets it too): the orders below were recorded from MindSpore
+2.10 over the same rows (MNIST files whose image k has first pixel k)."""
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import dataset as ds
+
+RECORDED = {  # from MindSpore 2.10 CPU
+    "mnist10_seed1": [[9, 0, 2, 5, 7, 4, 6, 3, 1, 8], [4, 9, 5, 0, 1, 7, 6, 2, 3, 8]],
+    "mnist200_set_seed7": [
+        [197, 76, 51, 52, 129, 87, 22, 45, 32, 27, 10, 135, 173, 158, 3, 90, 56, 169, 155, 74,
+         141, 82, 154, 103, 120, 15, 53, 150, 26, 33, 175, 68, 163, 49, 192, 41, 181, 54, 138,
+         110],
+        [60, 168, 185, 44, 2, 127, 50, 31, 118, 174, 88, 193, 175, 64, 140, 167, 196, 153, 63,
+         150, 132, 12, 83, 92, 99, 149, 54, 46, 22, 1, 192, 154, 89, 155, 91, 145, 138, 70, 163,
+         35]],
+    "replacement10_seed3": [[5, 0, 7, 8, 2, 1, 5, 5], [9, 9, 5, 1, 9, 8, 7, 6]],
+    "generator12_seed11": [[5, 11, 10, 2, 8, 7, 3, 4, 6, 0, 1, 9],
+                           [1, 2, 6, 0, 7, 10, 3, 11, 5, 8, 4, 9]],
+}
+
+
+def _idx(array: np.ndarray) -> bytes:
+    return bytes([0, 0, 8, array.ndim]) + b"".join(int(n).to_bytes(4, "big")
+                                                   for n in array.shape) + array.tobytes()
+
+
+@pytest.fixture
+def mnist(tmp_path):
+    def folder(n):
+        path = tmp_path / f"mnist{n}"
+        path.mkdir()
+        images = np.zeros((n, 28, 28), np.uint8)
+        images[:, 0, 0] = np.arange(n)
+        (path / "train-images-idx3-ubyte").write_bytes(_idx(images))
+        (path / "train-labels-idx1-ubyte").write_bytes(_idx(np.zeros(n, np.uint8)))
+        return str(path)
+    return folder
+
+
+def _orders(data, epochs, first=None):
+    it = data.create_tuple_iterator(num_epochs=epochs, output_numpy=True)
+    return [[int(row[0].ravel()[0]) for row in it][:first] for _ in range(epochs)]
+
+
+@pytest.fixture(autouse=True)
+def _unseeded_after():
+    yield
+    ds.config.set_seed(5489)  # MindSpore's default, which counts as unset
+
+
+def test_random_sampler_orders_over_epochs(mnist):
+    ds.config.set_seed(1)
+    assert _orders(ds.MnistDataset(mnist(10), shuffle=True), 2) == RECORDED["mnist10_seed1"]
+    ms.set_seed(7)
+    assert ds.config.get_seed() == 7
+    assert _orders(ds.MnistDataset(mnist(200), shuffle=True), 2, first=40) == \
+        RECORDED["mnist200_set_seed7"]
+
+
+def test_draws_with_replacement(mnist):
+    ds.config.set_seed(3)
+    sampler = ds.RandomSampler(replacement=True, num_samples=8)
+    assert _orders(ds.MnistDataset(mnist(10), sampler=sampler), 2) == \
+        RECORDED["replacement10_seed3"]
+
+
+def test_generator_and_numpy_slices_shuffle_alike():
+    for data in (ds.GeneratorDataset([(np.array(i),) for i in range(12)], ["x"], shuffle=True),
+                 ds.NumpySlicesDataset(np.arange(12), ["x"], shuffle=True)):
+        ds.config.set_seed(11)
+        assert _orders(data, 2) == RECORDED["generator12_seed11"]
+
+
+def test_unseeded_orders_still_differ_between_passes(mnist):
+    """Without a seed (MindSpore's default counts as none), each pass draws its own."""
+    folder = mnist(50)
+    orders = [_orders(ds.MnistDataset(folder, shuffle=True), 1)[0] for _ in range(3)]
+    assert all(sorted(o) == list(range(50)) for o in orders)
+    assert len({tuple(o) for o in orders}) > 1
