@@ -17,6 +17,7 @@ import random
 import runpy
 import sys
 import tarfile
+import types
 import zipfile
 from pathlib import Path
 
@@ -108,7 +109,12 @@ def builtin_type(error: BaseException) -> str:
 
 
 def run_blocks(path: Path) -> None:
-    namespace = {"__name__": "__main__", "__file__": str(path)}
+    # the blocks run in a module of their own registered as __main__, as a notebook's cells
+    # do: a graph compiler that looks a function's names up through its module finds them
+    module = types.ModuleType("__main__")
+    module.__file__ = str(path)
+    sys.modules["__main__"] = module
+    namespace = module.__dict__
     for k, block in enumerate(json.loads(path.read_text(encoding="utf-8")), 1):
         # each block from a file of its own, so that its functions have source to compile
         source = path.parent / f"block_{k:03d}.py"

@@ -292,7 +292,7 @@ def report(args) -> None:
     rows = [json.loads(ln) for path in args.results
             for ln in Path(path).read_text().splitlines() if ln.strip()]
     per_source = collections.defaultdict(lambda: [0, 0, 0, 0])
-    causes = collections.defaultdict(list)
+    causes, differs = collections.defaultdict(list), collections.defaultdict(list)
     for r in rows:
         s = per_source[r["source"]]
         s[0] += 1
@@ -303,7 +303,7 @@ def report(args) -> None:
             s[2] += 1
         elif r.get("cg_ok"):
             s[3] += 1
-            causes["output differs: " + r.get("difference", "")[:90]].append(r["id"])
+            differs[r.get("difference", "")[:150]].append(r["id"])
         else:
             causes[r.get("cg_error", "?")].append(r["id"])
     lines = ["source                        programs  ms-runs  cg-same  cg-runs-differs  rate"]
@@ -325,6 +325,9 @@ def report(args) -> None:
         lines.append(f"{len(ids):4d}  {text}")
         for i in ids[:3]:
             lines.append(f"{'':8s}{i}")
+    lines += ["", "programs that run on both and print differently (the first differing line):"]
+    for text, ids in sorted(differs.items()):
+        lines += [f"{'':4s}{i}" for i in ids] + [f"{'':8s}{text}"]
     print("\n".join(lines))
 
 
