@@ -5,11 +5,12 @@ import numbers
 
 import numpy as np
 
-__all__ = ["get_num_parallel_workers", "get_prefetch_size", "get_seed",
-           "set_num_parallel_workers", "set_prefetch_size", "set_seed"]
+__all__ = ["get_callback_timeout", "get_num_parallel_workers", "get_prefetch_size", "get_seed",
+           "set_callback_timeout", "set_num_parallel_workers", "set_prefetch_size", "set_seed"]
 
 _DEFAULT_SEED = 5489  # MindSpore's default (the mt19937 default seed)
-_state = {"seed": _DEFAULT_SEED, "seeded": False, "prefetch_size": 16, "num_parallel_workers": 8}
+_state = {"seed": _DEFAULT_SEED, "seeded": False, "prefetch_size": 16, "num_parallel_workers": 8,
+          "callback_timeout": 60}
 
 
 def _positive_int(value, name: str) -> int:
@@ -64,3 +65,12 @@ def new_rng() -> np.random.Generator:
         _state["seed_uses"] = _state.get("seed_uses", 0) + 1
         return np.random.default_rng([_state["seed"], _state["seed_uses"]])
     return np.random.default_rng()
+
+
+def set_callback_timeout(timeout) -> None:
+    """Seconds a `sync_wait` waits for its `sync_update` before it gives up blocking."""
+    _state["callback_timeout"] = _positive_int(timeout, "callback_timeout")
+
+
+def get_callback_timeout() -> int:
+    return _state["callback_timeout"]

@@ -140,7 +140,12 @@ class DatasetIterator:
         self._reading = threading.local()  # per thread: the epoch it took rows from
         # closes the running epoch's channel when the iterator is collected: its worker ends
         self._channels: list[_Channel] = []
-        weakref.finalize(self, _close_all, self._channels)
+        # a new iterator starts every sync_wait afresh; when it ends, they stop blocking, so
+        # that its worker, waiting in one, ends too
+        self._syncs = list(dataset.sync_notifiers().values())
+        for pair in self._syncs:
+            pair.reset()
+        weakref.finalize(self, _close_all, self._channels, self._syncs)
 
     def _start_epoch(self) -> _Epoch:
         if self.num_epochs is not None and self.epochs_started >= self.num_epochs:
@@ -238,13 +243,15 @@ class DatasetIterator:
         """End the iterator: its worker thread ends, and reading from it again is an error
         (MindSpore's `stop`)."""
         self._stopped = True
-        _close_all(self._channels)
+        _close_all(self._channels, self._syncs)
 
     def release(self):
         self.stop()
 
 
-def _close_all(channels: list[_Channel]) -> None:
+def _close_all(channels: list[_Channel], syncs: list = ()) -> None:
+    for pair in syncs:
+        pair.disable()
     for channel in list(channels):
         channel.close()
 

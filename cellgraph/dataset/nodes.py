@@ -1,11 +1,15 @@
-"""The pipeline operations as nodes: map, batch, shuffle, repeat, project, rename, take/skip
-and the subsets that split makes."""
+"""The pipeline operations as nodes: map, batch, shuffle, repeat, project, rename, take/skip,
+sync_wait and the subsets that split makes."""
 from __future__ import annotations
 
 import itertools
+import numbers
+import threading
+import warnings
 
 import numpy as np
 
+from . import config
 from .engine import Dataset, _check_count, column_list, find_column
 
 
@@ -137,6 +141,8 @@ class BatchDataset(Dataset):
         super().__init__([input_dataset])
         child = input_dataset
         self.batch_size = _check_count(batch_size, "batch", "batch_size")
+        for pair in child.sync_notifiers().values():  # sync_wait counts batches of this size
+            pair.update_batched_size(self.batch_size)
         self.drop_remainder = bool(drop_remainder)
         self.pad_info = None
         self.per_batch_map = per_batch_map
@@ -252,6 +258,81 @@ class ShuffleNode(Dataset):
             buffer[pick] = row
         for pick in rng.permutation(len(buffer)):
             yield buffer[pick]
+
+
+class ReleasePair:
+    """`sync_wait`'s condition, as MindSpore's BlockReleasePair: `rows` rows pass before the
+    pipeline blocks; each `release` (a `sync_update`) lets that many more through and calls the
+    callback with its data. Blocking longer than `config.get_callback_timeout()` seconds warns
+    and stops blocking, as MindSpore does; an iterator that stops disables it, so that its
+    worker thread ends."""
+
+    def __init__(self, rows: int, callback=None):
+        self.default_rows = rows
+        self.row_count = -rows
+        self.callback = callback
+        self.disabled = False
+        self.cv = threading.Condition()
+
+    def reset(self) -> None:
+        with self.cv:
+            self.row_count, self.disabled = -self.default_rows, False
+            self.cv.notify_all()
+
+    def update_batched_size(self, batch_size: int) -> None:
+        self.row_count *= batch_size
+        self.default_rows *= batch_size
+
+    def block(self, name: str) -> None:
+        with self.cv:
+            if not self.cv.wait_for(lambda: self.row_count < 0 or self.disabled,
+                                    timeout=config.get_callback_timeout()):
+                warnings.warn(f"sync_wait: no sync_update(condition_name={name!r}) within "
+                              f"{config.get_callback_timeout()} s; it no longer blocks",
+                              RuntimeWarning, stacklevel=2)
+                self.disabled = True
+            self.row_count += 1
+
+    def release(self, rows=None, data=None) -> None:
+        with self.cv:
+            self.row_count -= self.default_rows if rows is None else rows
+            if self.callback is not None:
+                self.callback(data)
+            self.cv.notify_all()
+
+    def disable(self) -> None:
+        with self.cv:
+            self.disabled = True
+            self.cv.notify_all()
+
+
+class SyncWaitNode(Dataset):
+    """`dataset.sync_wait(condition_name, num_batch, callback)`: the pipeline stops after
+    `num_batch` batches until `sync_update(condition_name)` lets more through (a training loop
+    feeding its state to the data augmentation, as MindSpore's augmentation tutorial does)."""
+
+    def __init__(self, child, condition_name, num_batch=1, callback=None):
+        super().__init__([child])
+        if not isinstance(condition_name, str):
+            raise TypeError(f"sync_wait: `condition_name` must be a str, got "
+                            f"{type(condition_name).__name__}")
+        if isinstance(num_batch, bool) or not isinstance(num_batch, numbers.Integral) or \
+                num_batch <= 0:
+            raise ValueError(f"sync_wait: `num_batch` must be an int > 0, got {num_batch!r}")
+        if callback is not None and not callable(callback):
+            raise TypeError(f"sync_wait: `callback` must be callable, got {callback!r}")
+        if condition_name in child.sync_notifiers():
+            raise RuntimeError("Condition name is already in use.")
+        self.condition_name = condition_name
+        self.pair = ReleasePair(int(num_batch), callback)
+
+    def sync_notifiers(self) -> dict:
+        return {**self.children[0].sync_notifiers(), self.condition_name: self.pair}
+
+    def rows(self, state):
+        for row in self.children[0].rows(state):
+            self.pair.block(self.condition_name)
+            yield row
 
 
 class RepeatNode(Dataset):

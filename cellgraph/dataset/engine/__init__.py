@@ -100,6 +100,13 @@ class Dataset:
         """Rows per epoch, or None when only iterating can tell."""
         return self.children[0].count() if self.children else None
 
+    def sync_notifiers(self) -> dict:
+        """condition name -> the ReleasePair of each `sync_wait` upstream."""
+        found: dict = {}
+        for child in self.children:
+            found.update(child.sync_notifiers())
+        return found
+
     # -- pipeline methods ---------------------------------------------------------------------
     def map(self, operations, input_columns=None, output_columns=None,
             num_parallel_workers=None, **kwargs):
@@ -170,6 +177,37 @@ class Dataset:
         if count is None or count == -1:
             return RepeatNode(self, None)
         return RepeatNode(self, _check_count(count, "repeat", "count"))
+
+    def sync_wait(self, condition_name, num_batch=1, callback=None):
+        """Block the pipeline after `num_batch` batches until `sync_update(condition_name)`;
+        `callback(data)` runs at each update."""
+        from ..nodes import SyncWaitNode
+
+        return SyncWaitNode(self, condition_name, num_batch, callback)
+
+    def sync_update(self, condition_name, num_batch=None, data=None):
+        """Let `num_batch` more batches (default: sync_wait's) through `condition_name`'s
+        sync_wait, calling its callback with `data`. A wrong argument stops every sync_wait of
+        the pipeline from blocking, then raises, as in MindSpore."""
+        if isinstance(num_batch, bool) or (num_batch is not None and (
+                not isinstance(num_batch, numbers.Integral) or num_batch <= 0)):
+            self.disable_sync()
+            raise RuntimeError(f"Sync_update batch size can only be positive integer, got: "
+                               f"{num_batch}.")
+        if not isinstance(condition_name, str):
+            raise TypeError(f"sync_update: `condition_name` must be a str, got "
+                            f"{type(condition_name).__name__}")
+        notifiers = self.sync_notifiers()
+        if condition_name not in notifiers:
+            self.disable_sync()
+            raise RuntimeError(f"sync_update: condition name {condition_name!r} not found")
+        rows = None if num_batch is None else int(num_batch) * self.get_batch_size()
+        notifiers[condition_name].release(rows, data)
+
+    def disable_sync(self):
+        """Stop every sync_wait of the pipeline from blocking."""
+        for pair in self.sync_notifiers().values():
+            pair.disable()
 
     def project(self, columns):
         """Keep only `columns`, in that order."""
