@@ -182,7 +182,7 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
         ("sources.GeneratorDataset.__init__", "max_rowsize"),
         ("sources.NumpySlicesDataset.__init__", "num_parallel_workers"))},
     # ---- MindSpore ignores it too ---------------------------------------------------------
-    ("cellgraph.nn.layers.Dropout.__init__", "dtype"): (
+    ("cellgraph.nn.layer.basic.Dropout.__init__", "dtype"): (
         "mindspore", "deprecated: MindSpore warns and ignores it"),
     ("cellgraph.common.initializer.Initializer.__init__", "kwargs"): (
         "mindspore", "MindSpore's base keeps them in _kwargs and reads them nowhere"),
@@ -202,7 +202,7 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
         "protocol", "a constant draws nothing"),
     ("cellgraph.common.initializer.Identity.generate", "rng"): (
         "protocol", "the identity draws nothing"),
-    ("cellgraph.nn.activation.get_activation", "prim_name"): (
+    ("cellgraph.nn.layer.activation.get_activation", "prim_name"): (
         "protocol", "the caller's name for error messages"),
     **{(f"cellgraph.nn.{where}.update", "step"): (
         "protocol", "the step count the optimizer protocol passes; this rule does not use it")
@@ -237,7 +237,7 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
     ("cellgraph.ops.composite_resize.interpolate", "recompute_scale_factor"): (
         "equivalent", ("the sampling follows the output size, which is what MindSpore computes "
         "wherever it accepts scale_factor (recompute_scale_factor=True, or mode 'area')")),
-    ("cellgraph.nn.basic.Upsample.__init__", "recompute_scale_factor"): (
+    ("cellgraph.nn.layer.basic.Upsample.__init__", "recompute_scale_factor"): (
         "equivalent", "as ops.interpolate's"),
     # ---- gated: only with an argument or a call that raises --------------------------------
     ("cellgraph.mint.nn._layers.Embedding.__init__", "norm_type"): (

@@ -2,53 +2,32 @@
 import sys
 
 from . import (
-    activation,
-    basic,
-    container,
-    conv,
-    conv_nd,
     dynamic_lr,
-    image_layers,
-    image_metrics,
-    layers,
+    layer,
     learning_rate_schedule,
     loss,
     loss_scale,
-    normalization,
     optim,
     optim_adaptive,
     probability,  # noqa: F401  (nn.probability)
-    rnn,
-    transformer,
     utils,  # noqa: F401  (nn.utils)
     wrap,
 )
-from .activation import *
-from .basic import *
 from .cell import Cell
-from .container import *
-from .conv import *
-from .conv_nd import *
 from .dynamic_lr import *
 from .grad_cells import ForwardValueAndGrad, Jvp, Vjp
 from .grad_reducer import DistributedGradReducer
-from .image_layers import *
-from .image_metrics import *
-from .layers import *
+from .layer import *
 from .learning_rate_schedule import *
 from .loss import *
 from .loss_scale import *
-from .normalization import *
 from .optim import *
 from .optim_adaptive import *
-from .rnn import *
-from .transformer import *
 from .wrap import *
 
 __all__ = ["Cell", "DistributedGradReducer", "ForwardValueAndGrad", "Jvp", "Vjp"] + [
-    name for module in (activation, basic, container, conv, conv_nd, dynamic_lr, image_layers,
-                        image_metrics, layers, learning_rate_schedule, loss, loss_scale, normalization, optim,
-                        optim_adaptive, rnn, transformer, wrap)
+    name for module in (dynamic_lr, layer, learning_rate_schedule, loss, loss_scale, optim,
+                        optim_adaptive, wrap)
     for name in module.__all__]
 
 # The metrics live in cellgraph.train (MindSpore 2.x); the 1.x spelling nn.Accuracy reaches

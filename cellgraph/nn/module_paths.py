@@ -7,43 +7,18 @@ import sys
 import types
 
 from . import (
-    activation,
-    basic,
-    container,
-    conv,
-    conv_nd,
     dynamic_lr,
     grad_cells,
-    image_metrics,
-    layers,
     learning_rate_schedule,
     loss,
     loss_scale,
-    normalization,
     optim,
     optim_adaptive,
-    rnn,
-    transformer,
     wrap,
 )
 
 # path under cellgraph.nn -> the modules whose public names it holds
 PATHS = {
-    "layer.activation": (activation,),
-    "layer.basic": (layers, basic),
-    "layer.container": (container,),
-    "layer.conv": (conv, conv_nd),
-    "layer.pooling": (conv, conv_nd, basic),
-    "layer.normalization": (normalization,),
-    "layer.embedding": (layers,),
-    "layer.padding": (basic,),
-    "layer.math": (basic,),
-    "layer.image": (image_metrics,),
-    "layer.rnns": (rnn,),
-    "layer.rnn_cells": (rnn,),
-    "layer.transformer": (transformer,),
-    "layer": (activation, layers, basic, container, conv, conv_nd, normalization, rnn,
-              transformer),
     "loss.loss": (loss,),
     "optim.optimizer": (optim,),
     "optim.sgd": (optim,),

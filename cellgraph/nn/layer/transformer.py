@@ -16,10 +16,11 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, ShapeError
 from cellgraph.runtime.tensor import Parameter
 
+from ..cell import Cell
+from ._checks import positive_int
 from .activation import get_activation
-from .cell import Cell
+from .basic import Dense, Dropout
 from .container import CellList
-from .layers import Dense, Dropout, positive_int
 from .normalization import LayerNorm
 
 __all__ = ["MultiheadAttention", "Transformer", "TransformerDecoder", "TransformerDecoderLayer",

@@ -1,15 +1,46 @@
-"""Image quality as layers: SSIM (structural similarity) and PSNR (peak signal-to-noise ratio)
-between two batches of (N, C, H, W) images, one value per image."""
+"""Image layers: PixelShuffle and PixelUnshuffle, and image quality as layers: SSIM (structural
+similarity) and PSNR (peak signal-to-noise ratio) between two batches of (N, C, H, W) images,
+one value per image."""
 from __future__ import annotations
+
+import numbers
 
 import numpy as np
 
 import cellgraph.ops as P
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
-from .cell import Cell
+from ..cell import Cell
 
-__all__ = ["PSNR", "SSIM"]
+__all__ = ["PSNR", "SSIM", "PixelShuffle", "PixelUnshuffle"]
+
+
+class PixelShuffle(Cell):
+    """(*, C*r*r, H, W) -> (*, C, H*r, W*r)."""
+
+    def __init__(self, upscale_factor):
+        super().__init__()
+        self.upscale_factor = _factor(upscale_factor, "PixelShuffle", "upscale_factor")
+
+    def construct(self, input):
+        return P.pixel_shuffle(input, self.upscale_factor)
+
+
+class PixelUnshuffle(Cell):
+    """(*, C, H*r, W*r) -> (*, C*r*r, H, W)."""
+
+    def __init__(self, downscale_factor):
+        super().__init__()
+        self.downscale_factor = _factor(downscale_factor, "PixelUnshuffle", "downscale_factor")
+
+    def construct(self, input):
+        return P.pixel_unshuffle(input, self.downscale_factor)
+
+
+def _factor(value, op: str, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise ArgumentValueError(f"{op}: `{name}` must be a positive int, got {value!r}")
+    return int(value)
 
 
 def _check_pair(op: str, img1, img2) -> None:

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 
 from cellgraph.primitives.errors import DTypeError
 
-from .cell import Cell
-from .layers import guarded
+from ..cell import Cell
+from ._checks import guarded
 
 __all__ = ["CellDict", "CellList", "SequentialCell"]
 

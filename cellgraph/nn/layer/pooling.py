@@ -1,147 +1,121 @@
-"""Convolutions beyond Conv2d: Conv1d, Conv3d, Conv1dTranspose, Conv2dTranspose, and the 1-D
-pooling layers. Weights have MindSpore's shapes, so checkpoints line up: Conv1d
-(out, in/group, 1, k), Conv3d (out, in/group, kd, kh, kw), the transposed convolutions
-(in, out/group, [1,] kh, kw)."""
+"""Pooling layers: MaxPool1d/2d/3d, AvgPool1d/2d/3d, LPPool1d/2d and AdaptiveAvgPool1d/2d.
+
+Adaptive average pooling is a linear map with constant matrices along each spatial axis
+(built with NumPy when the graph is compiled; ops.apply_along), so it is matmuls and its
+gradient is matmul's.
+"""
 from __future__ import annotations
 
-import math
+import numbers
 
 import numpy as np
 
 import cellgraph.ops as P
-from cellgraph.common.initializer import HeUniform, Uniform, compute_fans, initializer
 from cellgraph.compiler.builder import Tracer
-from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives.conv_ops import same_padding
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
-from cellgraph.runtime.tensor import Parameter, Tensor
+from cellgraph.runtime.tensor import Tensor
 
-from .cell import Cell
-from .conv import AvgPool2d, MaxPool2d, _pad_mode
-from .layers import check_input, positive_int
+from ..cell import Cell
+from ._checks import check_input
+from .conv import _check_format, _pad_mode, _pair
 
-__all__ = ["AvgPool1d", "AvgPool3d", "Conv1d", "Conv1dTranspose", "Conv2dTranspose", "Conv3d",
-           "Conv3dTranspose", "LPPool1d", "LPPool2d", "MaxPool1d", "MaxPool3d"]
-
-
-def _tuple(value, n: int, op: str, name: str) -> tuple:
-    items = tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
-    if len(items) != n or any(isinstance(v, bool) or not isinstance(v, int) or v < 1
-                              for v in items):
-        raise DTypeError(f"{op}: `{name}` must be a positive int or {n} of them, got {value!r}")
-    return items
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+           "LPPool1d", "LPPool2d", "MaxPool1d", "MaxPool2d", "MaxPool3d"]
 
 
-class _ConvNd(Cell):
-    """Shared set-up: channel checks, weight of `weight_shape`, optional bias."""
+class AdaptiveAvgPool1d(Cell):
+    """Average (N, C, L) over `output_size` adaptive bins."""
 
-    op = ""
-    rank = 2  # spatial dimensions of the input
-    transposed = False
-    kernel_prefix: tuple = ()  # 1-D layers keep MindSpore's (out, in, 1, k) weights
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
-                 padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
-                 bias_init=None, dtype=dt.float32):
+    def __init__(self, output_size):
         super().__init__()
-        op = self.op
-        self.in_channels = positive_int(in_channels, op, "in_channels")
-        self.out_channels = positive_int(out_channels, op, "out_channels")
-        self.group = positive_int(group, op, "group")
-        if self.in_channels % self.group or self.out_channels % self.group:
-            raise ArgumentValueError(f"{op}: group={group} must divide in_channels="
-                                     f"{in_channels} and out_channels={out_channels}")
-        rank = self.rank
-        self.kernel_size = _tuple(kernel_size, rank, op, "kernel_size")
-        self.stride = _tuple(stride, rank, op, "stride")
-        self.dilation = _tuple(dilation, rank, op, "dilation")
-        self.pad_mode = _pad_mode(pad_mode, padding, op) if not isinstance(padding, tuple) \
-            or pad_mode == "pad" else _pad_mode(pad_mode, 0, op)
+        self.output_size = int(output_size)
+
+    def construct(self, x):
+        check_input("AdaptiveAvgPool1d", x, rank=3)
+        return P.adaptive_avg_pool1d(x, self.output_size)
+
+
+class AdaptiveAvgPool2d(Cell):
+    """Average (N, C, H, W) over an `output_size` grid of adaptive bins (None keeps a size)."""
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size if isinstance(output_size, (tuple, list)) else (
+            output_size, output_size)
+
+    def construct(self, x):
+        check_input("AdaptiveAvgPool2d", x, rank=(3, 4))
+        return P.adaptive_avg_pool2d(x, self.output_size)
+
+
+class _Pool2d(Cell):
+    op = ""
+
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0,
+                 data_format="NCHW"):
+        super().__init__()
+        self.kernel_size = _pair(kernel_size, self.op, "kernel_size")
+        self.stride = _pair(stride, self.op, "stride")
+        self.pad_mode = _pad_mode(pad_mode, padding, self.op)
         self.padding = padding
-        self.has_bias = bool(has_bias)
-        lead = (self.in_channels, self.out_channels // self.group) if self.transposed else (
-            self.out_channels, self.in_channels // self.group)
-        shape = lead + self.kernel_prefix + self.kernel_size
-        self.weight = Parameter(initializer(weight_init or HeUniform(math.sqrt(5)), shape, dtype),
-                                name="weight")
-        self.bias = None
-        if self.has_bias:
-            bound = 1 / math.sqrt(compute_fans(shape)[0])
-            self.bias = Parameter(initializer(bias_init or Uniform(bound), (self.out_channels,),
-                                              dtype), name="bias")
+        _check_format(data_format, self.op)
+
+    def explicit_padding(self, x) -> tuple:
+        """(top, bottom, left, right) for this input."""
+        if self.pad_mode == "valid":
+            return (0, 0, 0, 0)
+        if self.pad_mode == "pad":
+            p = self.padding
+            if isinstance(p, numbers.Integral):
+                return (p,) * 4
+            return (p[0], p[0], p[1], p[1]) if len(p) == 2 else tuple(p)
+        top, bottom = same_padding(x.shape[2], self.kernel_size[0], self.stride[0])
+        left, right = same_padding(x.shape[3], self.kernel_size[1], self.stride[1])
+        return (top, bottom, left, right)
 
     def extend_repr(self) -> str:
-        return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
-                f"kernel_size={self.kernel_size}, stride={self.stride}, "
-                f"pad_mode={self.pad_mode}, padding={self.padding}, dilation={self.dilation}, "
-                f"group={self.group}, has_bias={self.has_bias}")
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, " \
+               f"pad_mode={self.pad_mode}, padding={self.padding}"
 
 
-class Conv1d(_ConvNd):
-    """1-D convolution over (N, C, W)."""
+class MaxPool2d(_Pool2d):
+    """The maximum over each kernel_size window (padding counts as -inf)."""
 
-    op, rank, kernel_prefix = "Conv1d", 1, (1,)
+    op = "MaxPool2d"
 
-    def construct(self, x):
-        check_input(self.op, x, rank=3, channels=self.in_channels, dtype=self.weight.dtype)
-        return P.conv1d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
-                        self.dilation, self.group)
-
-
-class Conv3d(_ConvNd):
-    """3-D convolution over (N, C, D, H, W)."""
-
-    op, rank = "Conv3d", 3
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
-                 padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
-                 bias_init=None, data_format="NCDHW", dtype=dt.float32):
-        if data_format != "NCDHW":
-            raise ArgumentValueError(f"Conv3d: only data_format='NCDHW' is supported, got "
-                                     f"{data_format!r}")
-        super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding,
-                         dilation, group, has_bias, weight_init, bias_init, dtype)
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1,
+                 return_indices=False, ceil_mode=False, data_format="NCHW"):
+        super().__init__(kernel_size, stride, pad_mode, padding, data_format)
+        if dilation != 1 or return_indices or ceil_mode:
+            raise ArgumentValueError("MaxPool2d: dilation, return_indices and ceil_mode are not "
+                                     "supported")
 
     def construct(self, x):
-        check_input(self.op, x, rank=5, channels=self.in_channels, dtype=self.weight.dtype)
-        return P.conv3d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
-                        self.dilation, self.group)
+        check_input(self.op, x, rank=4)
+        return NF.max_pool2d(x, self.kernel_size, self.stride, self.explicit_padding(x))
 
 
-class Conv2dTranspose(_ConvNd):
-    """2-D transposed convolution (the adjoint of Conv2d) over (N, C, H, W)."""
+class AvgPool2d(_Pool2d):
+    """The mean over each kernel_size window. With pad_mode='same' the padding is left out of
+    each window's count (as TensorFlow and MindSpore do); with 'pad', `count_include_pad`
+    decides."""
 
-    op, rank, transposed = "Conv2dTranspose", 2, True
+    op = "AvgPool2d"
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
-                 padding=0, output_padding=0, dilation=1, group=1, has_bias=False,
-                 weight_init=None, bias_init=None, dtype=dt.float32):
-        super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding,
-                         dilation, group, has_bias, weight_init, bias_init, dtype)
-        self.output_padding = output_padding
-
-    def construct(self, x):
-        check_input(self.op, x, rank=4, channels=self.in_channels, dtype=self.weight.dtype)
-        return P.conv_transpose2d(x, self.weight, self.bias, self.stride, self.pad_mode,
-                                  _four(self.padding), self.dilation, self.group,
-                                  self.output_padding)
-
-
-def _four(padding):
-    return (padding,) * 4 if isinstance(padding, int) else tuple(padding)
-
-
-class Conv1dTranspose(_ConvNd):
-    """1-D transposed convolution over (N, C, W)."""
-
-    op, rank, transposed, kernel_prefix = "Conv1dTranspose", 1, True, (1,)
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False,
+                 count_include_pad=True, divisor_override=None, data_format="NCHW"):
+        super().__init__(kernel_size, stride, pad_mode, padding, data_format)
+        if ceil_mode or divisor_override is not None:
+            raise ArgumentValueError("AvgPool2d: ceil_mode and divisor_override are not "
+                                     "supported")
+        self.count_include_pad = bool(count_include_pad) and self.pad_mode == "pad"
 
     def construct(self, x):
-        check_input(self.op, x, rank=3, channels=self.in_channels, dtype=self.weight.dtype)
-        out = P.conv_transpose2d(P.expand_dims(x, 2), self.weight, self.bias,
-                                 (1,) + self.stride, self.pad_mode,
-                                 (0, 0, self.padding, self.padding), (1,) + self.dilation,
-                                 self.group)
-        return P.squeeze(out, 2)
+        check_input(self.op, x, rank=4)
+        return NF.avg_pool2d(x, self.kernel_size, self.stride, self.explicit_padding(x),
+                             count_include_pad=self.count_include_pad)
 
 
 class _Pool1d(Cell):
@@ -178,27 +152,6 @@ class AvgPool1d(_Pool1d):
         super().__init__()
         self._build(kernel_size, stride, pad_mode, padding, ceil_mode=ceil_mode,
                     count_include_pad=count_include_pad)
-
-
-class Conv3dTranspose(_ConvNd):
-    """3-D transposed convolution (the adjoint of Conv3d) over (N, C, D, H, W)."""
-
-    op, rank, transposed = "Conv3dTranspose", 3, True
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
-                 padding=0, dilation=1, group=1, output_padding=0, has_bias=False,
-                 weight_init=None, bias_init=None, data_format="NCDHW", dtype=dt.float32):
-        if data_format != "NCDHW":
-            raise ArgumentValueError(f"Conv3dTranspose: only data_format='NCDHW' is supported, "
-                                     f"got {data_format!r}")
-        super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding,
-                         dilation, group, has_bias, weight_init, bias_init, dtype)
-        self.output_padding = output_padding
-
-    def construct(self, x):
-        check_input(self.op, x, rank=5, channels=self.in_channels, dtype=self.weight.dtype)
-        return P.conv_transpose3d(x, self.weight, self.bias, self.stride, self.pad_mode,
-                                  self.padding, self.dilation, self.group, self.output_padding)
 
 
 class _Pool3d(Cell):

@@ -1,9 +1,11 @@
-"""Normalisation layers: BatchNorm1d, BatchNorm2d, LayerNorm.
+"""Normalisation layers: BatchNorm1d/2d/3d, SyncBatchNorm, LayerNorm, GroupNorm and
+InstanceNorm1d-3d.
 
 BatchNorm in training normalises with the batch's statistics and updates its running averages
 in place (`ops.assign`), inside the compiled graph: MindSpore's convention,
 moving = momentum * moving + (1 - momentum) * batch, with the unbiased batch variance. In
-evaluation it normalises with the running averages.
+evaluation it normalises with the running averages. InstanceNorm is GroupNorm with one group
+per channel: instance statistics in training and evaluation alike, as MindSpore's.
 """
 from __future__ import annotations
 
@@ -19,10 +21,11 @@ from cellgraph.primitives.core import fmt_shape
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Parameter
 
-from .cell import Cell
-from .layers import check_input, guarded, positive_int
+from ..cell import Cell
+from ._checks import check_input, guarded, positive_int
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "LayerNorm", "SyncBatchNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "GroupNorm", "InstanceNorm1d",
+           "InstanceNorm2d", "InstanceNorm3d", "LayerNorm", "SyncBatchNorm"]
 
 
 def _float_in(value, low, high, op: str, name: str) -> float:
@@ -275,3 +278,35 @@ class SyncBatchNorm(_BatchNorm):
         assign(self.moving_variance, self.moving_variance * self.momentum
                + unbiased * (1 - self.momentum))
         return y
+
+
+class _InstanceNorm(GroupNorm):
+    """Each (example, channel) normalised over its spatial axes, then scaled by gamma and
+    shifted by beta per channel."""
+
+    rank = 4
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, gamma_init="ones",
+                 beta_init="zeros", dtype=dt.float32):
+        super().__init__(num_features, num_features, eps, affine, gamma_init, beta_init, dtype)
+        self.num_features = self.num_channels
+        self.momentum = momentum
+
+    def construct(self, x):
+        check_input(type(self).__name__, x, rank=self.rank, channels=self.num_features)
+        return super().construct(x)
+
+    def extend_repr(self) -> str:
+        return f"num_features={self.num_features}, eps={self.eps}, affine={self.affine}"
+
+
+class InstanceNorm1d(_InstanceNorm):
+    rank = 3
+
+
+class InstanceNorm2d(_InstanceNorm):
+    rank = 4
+
+
+class InstanceNorm3d(_InstanceNorm):
+    rank = 5

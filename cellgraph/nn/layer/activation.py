@@ -8,33 +8,11 @@ from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
 
-from .cell import Cell
+from ..cell import Cell
 
-__all__ = [
-    "CELU",
-    "ELU",
-    "GELU",
-    "FastGelu",
-    "HSigmoid",
-    "HSwish",
-    "Hardtanh",
-    "LeakyReLU",
-    "LogSigmoid",
-    "LogSoftmax",
-    "Mish",
-    "PReLU",
-    "ReLU",
-    "ReLU6",
-    "SeLU",
-    "SiLU",
-    "Sigmoid",
-    "Softmax",
-    "Softplus",
-    "Softsign",
-    "Tanh",
-    "Tanhshrink",
-    "get_activation",
-]
+__all__ = ["CELU", "ELU", "GELU", "FastGelu", "HSigmoid", "HSwish", "Hardtanh", "LeakyReLU",
+           "LogSigmoid", "LogSoftmax", "Mish", "PReLU", "ReLU", "ReLU6", "SeLU", "SiLU",
+           "Sigmoid", "Softmax", "Softplus", "Softsign", "Tanh", "Tanhshrink", "get_activation"]
 
 
 class ReLU(Cell):

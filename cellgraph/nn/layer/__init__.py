@@ -1,0 +1,38 @@
+"""`mindspore.nn.layer`: the layers, one module per kind as MindSpore lays them out."""
+from . import (
+    activation,
+    basic,
+    channel_shuffle,
+    container,
+    conv,
+    dense,
+    embedding,
+    image,
+    math,
+    normalization,
+    padding,
+    pooling,
+    rnn_cells,
+    rnns,
+    transformer,
+)
+from .activation import *
+from .basic import *
+from .channel_shuffle import *
+from .container import *
+from .conv import *
+from .dense import *
+from .embedding import *
+from .image import *
+from .math import *
+from .normalization import *
+from .padding import *
+from .pooling import *
+from .rnn_cells import *
+from .rnns import *
+from .transformer import *
+
+__all__ = [name for module in (activation, basic, channel_shuffle, container, conv, dense,
+                               embedding, image, math, normalization, padding, pooling,
+                               rnn_cells, rnns, transformer)
+           for name in module.__all__]
