@@ -1,34 +1,30 @@
-"""cellgraph.nn: Cell and the layers, losses, optimizers and wrappers built on it."""
-import sys
-
+"""cellgraph.nn: Cell and the layers, losses, optimizers and wrappers built on it, laid out as
+MindSpore's `mindspore.nn`: `layer/` (one module per kind of layer), `loss/loss.py`, `optim/`
+(one module per optimizer), `wrap/`, `grad/`, `learning_rate_schedule.py`, `dynamic_lr.py`."""
 from . import (
     dynamic_lr,
+    grad,
     layer,
     learning_rate_schedule,
     loss,
-    loss_scale,
     optim,
-    optim_adaptive,
     probability,  # noqa: F401  (nn.probability)
-    utils,  # noqa: F401  (nn.utils)
+    utils,
     wrap,
 )
 from .cell import Cell
 from .dynamic_lr import *
-from .grad_cells import ForwardValueAndGrad, Jvp, Vjp
-from .grad_reducer import DistributedGradReducer
+from .grad import *
 from .layer import *
 from .learning_rate_schedule import *
 from .loss import *
-from .loss_scale import *
 from .optim import *
-from .optim_adaptive import *
+from .utils import *
 from .wrap import *
 
-__all__ = ["Cell", "DistributedGradReducer", "ForwardValueAndGrad", "Jvp", "Vjp"] + [
-    name for module in (dynamic_lr, layer, learning_rate_schedule, loss, loss_scale, optim,
-                        optim_adaptive, wrap)
-    for name in module.__all__]
+__all__ = ["Cell"] + [name for module in (dynamic_lr, grad, layer, learning_rate_schedule, loss,
+                                          optim, utils, wrap)
+                      for name in module.__all__]
 
 # The metrics live in cellgraph.train (MindSpore 2.x); the 1.x spelling nn.Accuracy reaches
 # them on first use, since cellgraph.train imports nn.
@@ -43,8 +39,3 @@ def __getattr__(name):
 
         return getattr(metrics, name)
     raise AttributeError(f"module 'cellgraph.nn' has no attribute {name!r}")
-
-
-from . import module_paths as _module_paths
-
-_module_paths.mount(sys.modules[__name__])

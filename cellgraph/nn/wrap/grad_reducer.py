@@ -28,7 +28,7 @@ from cellgraph.primitives.comm_ops import (
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Parameter
 
-from .cell import Cell
+from ..cell import Cell
 
 __all__ = ["DistributedGradReducer"]
 

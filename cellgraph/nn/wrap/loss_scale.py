@@ -26,8 +26,8 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Parameter, Tensor
 
-from .cell import Cell
-from .wrap import TrainOneStepCell
+from ..cell import Cell
+from .cell_wrapper import TrainOneStepCell
 
 __all__ = ["DynamicLossScaleUpdateCell", "FixedLossScaleUpdateCell",
            "TrainOneStepWithLossScaleCell"]

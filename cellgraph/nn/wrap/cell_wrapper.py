@@ -1,4 +1,4 @@
-"""Wrappers for training: WithLossCell, WithEvalCell, TrainOneStepCell.
+"""Wrappers for training: WithLossCell, WithEvalCell, TrainOneStepCell, ForwardValueAndGrad.
 
 TrainOneStepCell compiles the whole step into one graph: the loss and the gradients come from
 one `value_and_grad` node (so the forward pass runs once, and layers with running statistics
@@ -12,13 +12,13 @@ import numbers
 
 from cellgraph.autograd import GradOperation, value_and_grad
 from cellgraph.ops import functional as F
-from cellgraph.primitives.errors import DTypeError
+from cellgraph.primitives.errors import ArgumentError, DTypeError
 
-from .cell import Cell, StepLock
+from ..cell import Cell, StepLock
+from ..optim.optimizer import Optimizer
 from .grad_reducer import data_parallel_reducer
-from .optim import Optimizer
 
-__all__ = ["TrainOneStepCell", "WithEvalCell", "WithLossCell"]
+__all__ = ["ForwardValueAndGrad", "TrainOneStepCell", "WithEvalCell", "WithLossCell"]
 
 
 def _check_cell(value, op: str, name: str) -> None:
@@ -105,3 +105,31 @@ class TrainOneStepCell(Cell):
                 named[name] = grad
             return loss, named
         return loss
+
+
+class ForwardValueAndGrad(Cell):
+    """`(network(*inputs), gradients)` in one Cell: gradients as GradOperation(get_all,
+    get_by_list, sens_param) gives them (w.r.t. the first input, all inputs, `weights`, or
+    inputs and weights); with sens_param the last argument is the output's sensitivity."""
+
+    def __init__(self, network, weights=None, get_all=False, get_by_list=False,
+                 sens_param=False):
+        super().__init__(auto_prefix=False)
+        from cellgraph.autograd import GradOperation
+
+        if get_by_list and weights is None:
+            raise ArgumentError("nn.ForwardValueAndGrad: get_by_list=True needs `weights`")
+        self.network = network
+        self.weights = weights
+        self.get_by_list, self.sens_param = bool(get_by_list), bool(sens_param)
+        self.grad = GradOperation(get_all=get_all, get_by_list=get_by_list,
+                                  sens_param=sens_param)
+
+    def construct(self, *inputs):
+        forward_inputs = inputs[:-1] if self.sens_param else inputs
+        loss = self.network(*forward_inputs)
+        if self.get_by_list:
+            grads = self.grad(self.network, self.weights)(*inputs)
+        else:
+            grads = self.grad(self.network)(*inputs)
+        return loss, grads

@@ -16,31 +16,14 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 from cellgraph.primitives.nn_ops import softmax_cross_entropy
 from cellgraph.runtime.tensor import Tensor
 
-from .cell import Cell
+from ..cell import Cell
 
-__all__ = [
-    "BCELoss",
-    "BCEWithLogitsLoss",
-    "CTCLoss",
-    "CosineEmbeddingLoss",
-    "CrossEntropyLoss",
-    "DiceLoss",
-    "GaussianNLLLoss",
-    "HuberLoss",
-    "KLDivLoss",
-    "L1Loss",
-    "LossBase",
-    "MAELoss",
-    "MSELoss",
-    "MarginRankingLoss",
-    "MultiLabelSoftMarginLoss",
-    "NLLLoss",
-    "RMSELoss",
-    "SmoothL1Loss",
-    "SoftMarginLoss",
-    "SoftmaxCrossEntropyWithLogits",
-    "TripletMarginLoss",
-]
+__all__ = ["BCELoss", "BCEWithLogitsLoss", "CTCLoss", "CosineEmbeddingLoss", "CrossEntropyLoss",
+           "DiceLoss", "GaussianNLLLoss", "HuberLoss", "KLDivLoss", "L1Loss", "LossBase",
+           "MAELoss", "MSELoss", "MarginRankingLoss", "MultiLabelSoftMarginLoss", "NLLLoss",
+           "RMSELoss", "SmoothL1Loss", "SoftMarginLoss", "SoftmaxCrossEntropyWithLogits",
+           "TripletMarginLoss"]
+
 
 REDUCTIONS = ("mean", "sum", "none")
 

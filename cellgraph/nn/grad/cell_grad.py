@@ -12,7 +12,9 @@ from cellgraph.compiler.guards import record_guard
 from cellgraph.forward import JvpFunction, VjpFunction
 from cellgraph.primitives.errors import ArgumentError
 
-from .cell import Cell
+from ..cell import Cell
+
+__all__ = ["Jvp", "Vjp"]
 
 
 class _ProductCell(Cell):
@@ -50,31 +52,3 @@ class Vjp(_ProductCell):
     """`Vjp(fn)(*inputs, v)` -> `(fn(*inputs), vᵀJ)`: reverse-mode differentiation of `fn`."""
 
     transform = VjpFunction
-
-
-class ForwardValueAndGrad(Cell):
-    """`(network(*inputs), gradients)` in one Cell: gradients as GradOperation(get_all,
-    get_by_list, sens_param) gives them (w.r.t. the first input, all inputs, `weights`, or
-    inputs and weights); with sens_param the last argument is the output's sensitivity."""
-
-    def __init__(self, network, weights=None, get_all=False, get_by_list=False,
-                 sens_param=False):
-        super().__init__(auto_prefix=False)
-        from cellgraph.autograd import GradOperation
-
-        if get_by_list and weights is None:
-            raise ArgumentError("nn.ForwardValueAndGrad: get_by_list=True needs `weights`")
-        self.network = network
-        self.weights = weights
-        self.get_by_list, self.sens_param = bool(get_by_list), bool(sens_param)
-        self.grad = GradOperation(get_all=get_all, get_by_list=get_by_list,
-                                  sens_param=sens_param)
-
-    def construct(self, *inputs):
-        forward_inputs = inputs[:-1] if self.sens_param else inputs
-        loss = self.network(*forward_inputs)
-        if self.get_by_list:
-            grads = self.grad(self.network, self.weights)(*inputs)
-        else:
-            grads = self.grad(self.network)(*inputs)
-        return loss, grads
