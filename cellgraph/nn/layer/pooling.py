@@ -6,6 +6,7 @@ gradient is matmul's.
 """
 from __future__ import annotations
 
+import itertools
 import numbers
 
 import numpy as np
@@ -50,6 +51,104 @@ class AdaptiveAvgPool2d(Cell):
         return P.adaptive_avg_pool2d(x, self.output_size)
 
 
+def _per_axis(value, nd: int, op: str, name: str) -> tuple:
+    """An int, or a tuple of 1 or `nd` ints, as `nd` ints."""
+    items = (value,) if isinstance(value, numbers.Integral) else tuple(value)
+    if len(items) == 1:
+        items = items * nd
+    if len(items) != nd or any(isinstance(v, bool) or not isinstance(v, numbers.Integral)
+                               for v in items):
+        raise ArgumentValueError(f"{op}: `{name}` must be an int or a tuple of {nd} ints, got "
+                                 f"{value!r}")
+    return tuple(int(v) for v in items)
+
+
+def _pads(padding, nd: int, op: str) -> tuple:
+    """`padding` as (before, after) per pooled axis: an int, one value per axis, two per axis
+    (before and after of each axis in turn) or, for 2-D, (top, bottom, left, right)."""
+    items = (padding,) if isinstance(padding, numbers.Integral) else tuple(padding)
+    if any(isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 0 for v in items):
+        raise ArgumentValueError(f"{op}: `padding` must be non-negative ints, got {padding!r}")
+    if len(items) == 1:
+        items = items * nd
+    if len(items) == nd:
+        return tuple((int(v), int(v)) for v in items)
+    if len(items) == 2 * nd:
+        return tuple((int(items[2 * i]), int(items[2 * i + 1])) for i in range(nd))
+    raise ArgumentValueError(f"{op}: `padding` must be an int or a tuple of {nd} or {2 * nd} "
+                             f"ints, got {padding!r}")
+
+
+def _window_pool(x, op: str, kind: str, kernel, stride, pads, dilation=None, ceil_mode=False,
+                 count_include_pad=True, divisor_override=None, return_indices=False):
+    """Max or average pooling over the last len(kernel) axes of `x`, from strided slices of
+    the padded input (one per kernel offset), so any dilation, ceil_mode and divisor work and
+    the gradient is the slices'. Output sizes follow MindSpore (and PyTorch): with ceil_mode a
+    last window that would start in the right padding is dropped. The average divides by
+    `divisor_override`, or by the window's size clipped to the padded input
+    (count_include_pad), or by the number of input elements it covers. Max's indices count
+    positions in the unpadded input, flattened over the pooled axes (int64)."""
+    nd = len(kernel)
+    dilation = dilation or (1,) * nd
+    lead, spatial = tuple(x.shape[:-nd]), tuple(x.shape[-nd:])
+    sizes, extra = [], []
+    for length, k, s, (lo, hi), d in zip(spatial, kernel, stride, pads, dilation):
+        span = d * (k - 1) + 1
+        room = length + lo + hi - span
+        if room < 0:
+            raise ShapeError(f"{op}: the padded input length {length + lo + hi} is shorter than "
+                             f"the kernel's extent {span}")
+        out = (-(-room // s) if ceil_mode else room // s) + 1
+        if ceil_mode and (out - 1) * s >= length + lo:
+            out -= 1
+        sizes.append(out)
+        extra.append(max((out - 1) * s + span - (length + lo + hi), 0))
+    flat_pad = []
+    for (lo, hi), more in reversed(list(zip(pads, extra))):
+        flat_pad += [lo, hi + more]
+    padded = x
+    if any(flat_pad):
+        padded = P.pad(x, tuple(flat_pad), value=float("-inf") if kind == "max" else 0.0)
+    best = index = None
+    for offset in itertools.product(*(range(k) for k in kernel)):
+        begin = (0,) * len(lead) + tuple(o * d for o, d in zip(offset, dilation))
+        end = lead + tuple(b + (n - 1) * s + 1 for b, n, s in
+                           zip(begin[len(lead):], sizes, stride))
+        window = P.strided_slice(padded, begin, end, (1,) * len(lead) + tuple(stride))
+        if kind == "avg":
+            best = window if best is None else P.add(best, window)
+            continue
+        where = None
+        if return_indices:
+            coords = [np.arange(n) * s - lo + o * d for n, s, (lo, _), o, d in
+                      zip(sizes, stride, pads, offset, dilation)]
+            where = np.zeros(sizes, np.int64)
+            for axis, c in enumerate(coords):
+                shape = [1] * nd
+                shape[axis] = len(c)
+                where = where * spatial[axis] + c.reshape(shape)
+            where = P.broadcast_to(Tensor(where), lead + tuple(sizes))
+        if best is None:
+            best, index = window, where
+            continue
+        larger = P.greater(window, best)
+        best = P.select(larger, window, best)
+        if return_indices:
+            index = P.select(larger, where, index)
+    if kind == "max":
+        return (best, index) if return_indices else best
+    if divisor_override:
+        return P.div(best, float(divisor_override))
+    divisor = np.ones((), np.float64)
+    for length, k, s, (lo, hi), n in zip(spatial, kernel, stride, pads, sizes):
+        start = np.arange(n) * s - lo
+        stop = np.minimum(start + k, length + hi)
+        count = stop - start if count_include_pad else \
+            np.minimum(stop, length) - np.maximum(start, 0)
+        divisor = np.multiply.outer(divisor, count)
+    return P.div(best, Tensor(divisor.astype(np.dtype(x.dtype.np_name))))
+
+
 class _Pool2d(Cell):
     op = ""
 
@@ -88,12 +187,22 @@ class MaxPool2d(_Pool2d):
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1,
                  return_indices=False, ceil_mode=False, data_format="NCHW"):
         super().__init__(kernel_size, stride, pad_mode, padding, data_format)
-        if dilation != 1 or return_indices or ceil_mode:
-            raise ArgumentValueError("MaxPool2d: dilation, return_indices and ceil_mode are not "
-                                     "supported")
+        self.dilation = _per_axis(dilation, 2, self.op, "dilation")
+        self.return_indices, self.ceil_mode = bool(return_indices), bool(ceil_mode)
+        # MindSpore's MaxPool3DWithArgmax path: pad_mode 'pad' with dilation, indices or ceil
+        self.windowed = self.dilation != (1, 1) or self.return_indices or self.ceil_mode
+        if self.windowed and self.pad_mode != "pad":
+            raise ArgumentValueError(f"{self.op}: `padding`, `dilation`, `return_indices` and "
+                                     f"`ceil_mode` can not be set to non-default values when "
+                                     f"`pad_mode` is not 'pad', got pad_mode={pad_mode!r}")
 
     def construct(self, x):
         check_input(self.op, x, rank=4)
+        if self.windowed:
+            top, bottom, left, right = self.explicit_padding(x)
+            return _window_pool(x, self.op, "max", self.kernel_size, self.stride,
+                                ((top, bottom), (left, right)), self.dilation, self.ceil_mode,
+                                return_indices=self.return_indices)
         return NF.max_pool2d(x, self.kernel_size, self.stride, self.explicit_padding(x))
 
 
@@ -107,13 +216,25 @@ class AvgPool2d(_Pool2d):
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False,
                  count_include_pad=True, divisor_override=None, data_format="NCHW"):
         super().__init__(kernel_size, stride, pad_mode, padding, data_format)
-        if ceil_mode or divisor_override is not None:
-            raise ArgumentValueError("AvgPool2d: ceil_mode and divisor_override are not "
-                                     "supported")
+        if divisor_override is not None and (isinstance(divisor_override, bool) or not isinstance(
+                divisor_override, numbers.Integral) or divisor_override <= 0):
+            raise ArgumentValueError(f"AvgPool2d: `divisor_override` must be an int > 0, got "
+                                     f"{divisor_override!r}")
+        self.ceil_mode, self.divisor_override = bool(ceil_mode), divisor_override
+        self.windowed = self.ceil_mode or divisor_override is not None
+        if self.windowed and self.pad_mode == "same":
+            raise ArgumentValueError("AvgPool2d: `ceil_mode` and `divisor_override` are not "
+                                     "supported with pad_mode='same'")
         self.count_include_pad = bool(count_include_pad) and self.pad_mode == "pad"
 
     def construct(self, x):
         check_input(self.op, x, rank=4)
+        if self.windowed:
+            top, bottom, left, right = self.explicit_padding(x)
+            return _window_pool(x, self.op, "avg", self.kernel_size, self.stride,
+                                ((top, bottom), (left, right)), ceil_mode=self.ceil_mode,
+                                count_include_pad=self.count_include_pad,
+                                divisor_override=self.divisor_override)
         return NF.avg_pool2d(x, self.kernel_size, self.stride, self.explicit_padding(x),
                              count_include_pad=self.count_include_pad)
 
@@ -128,8 +249,15 @@ class _Pool1d(Cell):
                                 (0, 0, padding, padding) if padding else 0, **options)
 
     def construct(self, x):
-        check_input(type(self).__name__, x, rank=3)
-        return P.squeeze(self.pool(P.expand_dims(x, 2)), 2)
+        check_input(type(self).__name__, x, rank=(2, 3))
+        unbatched = len(x.shape) == 2
+        out = self.pool(P.expand_dims(P.expand_dims(x, 0) if unbatched else x, 2))
+
+        def restore(o):
+            o = P.squeeze(o, 2)
+            return P.squeeze(o, 0) if unbatched else o
+
+        return tuple(restore(o) for o in out) if isinstance(out, tuple) else restore(out)
 
 
 class MaxPool1d(_Pool1d):
@@ -138,7 +266,9 @@ class MaxPool1d(_Pool1d):
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1,
                  return_indices=False, ceil_mode=False):
         super().__init__()
-        self._build(kernel_size, stride, pad_mode, padding, dilation=dilation,
+        if isinstance(dilation, tuple) and len(dilation) == 1:
+            dilation = dilation[0]
+        self._build(kernel_size, stride, pad_mode, padding, dilation=(1, dilation),
                     return_indices=return_indices, ceil_mode=ceil_mode)
 
 
@@ -156,23 +286,48 @@ class AvgPool1d(_Pool1d):
 
 class _Pool3d(Cell):
     fn = staticmethod(P.max_pool3d)
+    kind = "max"
 
     def _build(self, kernel_size, stride, pad_mode, padding, dilation=1, ceil_mode=False,
                return_indices=False, count_include_pad=True, divisor_override=None):
         op = type(self).__name__
-        if ceil_mode or return_indices or dilation != 1 or not count_include_pad or \
-                divisor_override is not None:
-            raise ArgumentValueError(f"{op}: dilation, ceil_mode, return_indices, "
-                                     f"count_include_pad=False and divisor_override are not "
-                                     f"supported")
-        if str(pad_mode).lower() == "same":
+        if divisor_override is not None and (isinstance(divisor_override, bool) or not isinstance(
+                divisor_override, numbers.Integral) or divisor_override <= 0):
+            raise ArgumentValueError(f"{op}: `divisor_override` must be an int > 0, got "
+                                     f"{divisor_override!r}")
+        mode = str(pad_mode).lower()
+        self.dilation = _per_axis(dilation, 3, op, "dilation")
+        self.return_indices, self.ceil_mode = bool(return_indices), bool(ceil_mode)
+        self.count_include_pad, self.divisor_override = bool(count_include_pad), divisor_override
+        if (self.dilation != (1, 1, 1) or self.return_indices) and mode != "pad":
+            raise ArgumentValueError(f"{op}: `pad_mode` must be 'pad' when `dilation` is not 1 "
+                                     f"or `return_indices` is True, got {pad_mode!r}")
+        if mode == "same":
             raise ArgumentValueError(f"{op}: pad_mode='same' is not supported; give `padding` "
                                      f"with pad_mode='pad'")
+        self.windowed = (self.dilation != (1, 1, 1) or self.return_indices or self.ceil_mode
+                         or not self.count_include_pad or divisor_override is not None)
         self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        if self.windowed:
+            self._kernel = _per_axis(kernel_size, 3, op, "kernel_size")
+            self._stride = _per_axis(self._kernel if stride is None else stride, 3, op, "stride")
+            self._pads = _pads(padding, 3, op)
 
     def construct(self, x):
-        check_input(type(self).__name__, x, rank=5)
-        return type(self).fn(x, self.kernel_size, self.stride, self.padding)
+        check_input(type(self).__name__, x, rank=(4, 5))
+        unbatched = len(x.shape) == 4
+        if unbatched:
+            x = P.expand_dims(x, 0)
+        if self.windowed:
+            out = _window_pool(x, type(self).__name__, self.kind, self._kernel, self._stride,
+                               self._pads, self.dilation, self.ceil_mode, self.count_include_pad,
+                               self.divisor_override, self.return_indices)
+        else:
+            out = type(self).fn(x, self.kernel_size, self.stride, self.padding)
+        if unbatched:
+            return tuple(P.squeeze(o, 0) for o in out) if isinstance(out, tuple) else \
+                P.squeeze(out, 0)
+        return out
 
 
 class MaxPool3d(_Pool3d):
@@ -191,6 +346,7 @@ class AvgPool3d(_Pool3d):
     """The mean over each window of (N, C, D, H, W) (padded zeros counted)."""
 
     fn = staticmethod(P.avg_pool3d)
+    kind = "avg"
 
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False,
                  count_include_pad=True, divisor_override=None):

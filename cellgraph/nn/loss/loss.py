@@ -19,7 +19,7 @@ from cellgraph.runtime.tensor import Tensor
 from ..cell import Cell
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CTCLoss", "CosineEmbeddingLoss", "CrossEntropyLoss",
-           "DiceLoss", "GaussianNLLLoss", "HuberLoss", "KLDivLoss", "L1Loss", "LossBase",
+           "DiceLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss", "L1Loss", "LossBase",
            "MAELoss", "MSELoss", "MarginRankingLoss", "MultiLabelSoftMarginLoss", "NLLLoss",
            "RMSELoss", "SmoothL1Loss", "SoftMarginLoss", "SoftmaxCrossEntropyWithLogits",
            "TripletMarginLoss"]
@@ -439,6 +439,32 @@ class MultiLabelSoftMarginLoss(LossBase):
         class_axis = len(x.shape) - 1
         loss = F.div(F.reduce_sum(loss, class_axis), x.shape[class_axis])
         return self.get_loss(loss)
+
+
+class HingeEmbeddingLoss(LossBase):
+    """x where the label is positive, max(0, margin - x) where it is negative (0 where it is
+    0), then reduced; labels are 1 or -1, broadcast with the logits."""
+
+    def __init__(self, margin=1.0, reduction="mean"):
+        if isinstance(margin, bool) or not isinstance(margin, (float, int)):
+            raise DTypeError(f"HingeEmbeddingLoss: `margin` must be a float or int, got "
+                             f"{type(margin).__name__}")
+        super().__init__(reduction)
+        self.margin = margin
+
+    def construct(self, logits, labels):
+        _check_tensor("HingeEmbeddingLoss", "logits", logits)
+        _check_tensor("HingeEmbeddingLoss", "labels", labels)
+        for name, value in (("logits", logits), ("labels", labels)):
+            if not value.dtype.is_float:
+                raise DTypeError(f"HingeEmbeddingLoss: `{name}` must be float, got {value.dtype}")
+        positive = F.cast(F.greater(labels, 0), logits.dtype)
+        negative = F.cast(F.less(labels, 0), logits.dtype)
+        pushed = F.sub(F.mul(negative, float(self.margin)), F.mul(negative, logits))
+        return self.get_loss(F.add(F.mul(positive, logits), F.maximum(pushed, 0.0)))
+
+    def extend_repr(self) -> str:
+        return f"margin={self.margin}, reduction={self.reduction}"
 
 
 class GaussianNLLLoss(LossBase):

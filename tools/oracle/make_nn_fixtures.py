@@ -1,0 +1,89 @@
+"""Record MindSpore's outputs of nn layers and losses on small inputs, as the fixture
+tests/data/nn_mindspore.json that tests/cellgraph/test_nn_against_mindspore.py replays on
+cellgraph (run with a Python that has MindSpore 2.10):
+
+    python tools/oracle/make_nn_fixtures.py [OUT]
+
+Each case names an nn class, its constructor arguments and its inputs (arrays drawn from a
+seeded NumPy generator, or given); the fixture keeps the inputs and MindSpore's outputs (values,
+dtype), or the exception type where MindSpore raises.
+"""
+import json
+import sys
+
+import mindspore as ms
+import numpy as np
+from mindspore import nn
+
+RNG = np.random.default_rng(0)
+
+
+def randn(*shape, dtype="float32"):
+    return {"values": RNG.standard_normal(shape).astype(dtype).tolist(), "dtype": dtype}
+
+
+def given(values, dtype="float32"):
+    return {"values": np.asarray(values, dtype).tolist(), "dtype": dtype}
+
+
+X1, X2, X3 = randn(2, 3, 7), randn(1, 2, 5, 6), randn(1, 2, 4, 5, 5)
+SIGNS = given([[1, -1, 0, 1], [-1, -1, 1, 0]])
+
+# (case name, nn class, positional args, keyword args, inputs)
+CASES = [
+    ("maxpool2d_ceil_indices", "MaxPool2d", [3, 2], {"pad_mode": "pad", "padding": 1,
+                                                         "return_indices": True, "ceil_mode": True}, [X2]),
+    ("maxpool2d_dilation", "MaxPool2d", [2, 1], {"pad_mode": "pad", "padding": (1, 0), "dilation": 2}, [X2]),
+    ("maxpool1d_ceil_indices", "MaxPool1d", [2, 2], {"pad_mode": "pad", "padding": 1,
+                                                         "return_indices": True, "ceil_mode": True}, [X1]),
+    ("maxpool1d_unbatched", "MaxPool1d", [3, 2], {}, [randn(3, 8)]),
+    ("maxpool3d_dilation_indices", "MaxPool3d", [2, 1], {"pad_mode": "pad", "padding": 1, "dilation": 2,
+                                                             "return_indices": True}, [X3]),
+    ("maxpool3d_ceil", "MaxPool3d", [2, 2], {"pad_mode": "pad", "padding": 0, "ceil_mode": True}, [X3]),
+    ("maxpool3d_unbatched", "MaxPool3d", [2, 2], {}, [randn(2, 4, 4, 4)]),
+    ("maxpool2d_ceil_needs_pad_mode", "MaxPool2d", [2, 2], {"ceil_mode": True}, [X2]),
+    ("avgpool2d_ceil", "AvgPool2d", [3, 2], {"pad_mode": "pad", "padding": 1, "ceil_mode": True}, [X2]),
+    ("avgpool2d_ceil_exclude_pad", "AvgPool2d", [3, 2], {"pad_mode": "pad", "padding": 1, "ceil_mode": True,
+                                                             "count_include_pad": False}, [X2]),
+    ("avgpool2d_divisor", "AvgPool2d", [4, 1], {"pad_mode": "pad", "padding": 2, "divisor_override": 5}, [X2]),
+    ("avgpool1d_ceil", "AvgPool1d", [4, 2], {"pad_mode": "pad", "padding": 2, "ceil_mode": True}, [X1]),
+    ("avgpool1d_ceil_exclude_pad", "AvgPool1d", [3, 2], {"ceil_mode": True, "count_include_pad": False,
+                                                             "pad_mode": "pad", "padding": 1}, [X1]),
+    ("avgpool3d_divisor", "AvgPool3d", [3, 2], {"pad_mode": "pad", "padding": (1, 1, 0),
+                                                    "divisor_override": 10}, [X3]),
+    ("avgpool3d_ceil_exclude_pad", "AvgPool3d", [2, 2], {"pad_mode": "pad", "padding": 1, "ceil_mode": True,
+                                                             "count_include_pad": False}, [X3]),
+    ("hinge_embedding_mean", "HingeEmbeddingLoss", [], {}, [randn(2, 4), SIGNS]),
+    ("hinge_embedding_sum", "HingeEmbeddingLoss", [], {"margin": 0.5, "reduction": "sum"},
+     [randn(2, 4), SIGNS]),
+    ("hinge_embedding_none_broadcast", "HingeEmbeddingLoss", [], {"margin": 2, "reduction": "none"},
+     [randn(3, 2, 4), SIGNS]),
+    ("hinge_embedding_int_labels", "HingeEmbeddingLoss", [], {},
+     [randn(2, 4), given([[1, -1, 0, 1], [-1, -1, 1, 0]], "int32")]),
+]
+
+
+def run(name, cls, args, kwargs, inputs):
+    case = {"name": name, "cls": cls, "args": args, "kwargs": kwargs, "inputs": inputs}
+    try:
+        cell = getattr(nn, cls)(*args, **kwargs)
+        out = cell(*(ms.Tensor(np.array(i["values"], i["dtype"])) for i in inputs))
+        outs = out if isinstance(out, tuple) else (out,)
+        case["outputs"] = [{"values": o.asnumpy().tolist(), "dtype": str(o.dtype).lower(),
+                            "shape": list(o.shape)} for o in outs]
+        case["tuple"] = isinstance(out, tuple)
+    except Exception as exc:  # noqa: BLE001 -- recorded: the test expects the same type
+        case["raises"] = type(exc).__name__
+    return case
+
+
+def main(out="tests/data/nn_mindspore.json"):
+    ms.set_context(mode=ms.GRAPH_MODE)
+    cases = [run(*c) for c in CASES]
+    with open(out, "w") as f:
+        json.dump({"mindspore": ms.__version__, "cases": cases}, f, separators=(",", ":"))
+    print(f"{len(cases)} cases ({sum('raises' in c for c in cases)} raising) -> {out}")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
