@@ -60,6 +60,23 @@ CASES = [
      [randn(3, 2, 4), SIGNS]),
     ("hinge_embedding_int_labels", "HingeEmbeddingLoss", [], {},
      [randn(2, 4), given([[1, -1, 0, 1], [-1, -1, 1, 0]], "int32")]),
+    ("adaptive_maxpool1d_not_a_multiple", "AdaptiveMaxPool1d", [3], {}, [X1]),
+    ("adaptive_maxpool1d", "AdaptiveMaxPool1d", [4], {}, [randn(2, 3, 8)]),
+    ("adaptive_maxpool2d_indices", "AdaptiveMaxPool2d", [(3, 4)], {"return_indices": True}, [X2]),
+    ("adaptive_maxpool2d_none", "AdaptiveMaxPool2d", [(None, 4)], {}, [randn(2, 5, 7)]),
+    ("adaptive_maxpool3d_indices", "AdaptiveMaxPool3d", [(2, 3, 2)], {"return_indices": True}, [X3]),
+    ("max_unpool1d", "MaxUnpool1d", [2], {"stride": 2},
+     [given([[[2, 4, 6, 8]]]), given([[[1, 3, 5, 7]]], "int64")]),
+    ("max_unpool1d_padding", "MaxUnpool1d", [3], {"stride": 2, "padding": 1},
+     [given([[2, 4, 6]]), given([[0, 2, 4]], "int32")]),
+    ("max_unpool2d", "MaxUnpool2d", [2], {"stride": 2},
+     [given([[[[1, 2], [3, 4]]]]), given([[[[0, 3], [9, 14]]]], "int64")]),
+    ("max_unpool3d", "MaxUnpool3d", [2], {},
+     [given([[[[[1, 2]]]]]), given([[[[[5, 2]]]]], "int64")]),
+    ("reflection_pad3d", "ReflectionPad3d", [(1, 1, 1, 0, 0, 1)], {}, [randn(1, 2, 2, 2)]),
+    ("replication_pad1d", "ReplicationPad1d", [(2, 1)], {}, [randn(2, 3, 4)]),
+    ("replication_pad2d", "ReplicationPad2d", [(1, 0, 2, 1)], {}, [randn(1, 2, 3, 3)]),
+    ("replication_pad3d", "ReplicationPad3d", [1], {}, [randn(1, 2, 2, 2, 2)]),
 ]
 
 

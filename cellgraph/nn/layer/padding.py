@@ -1,4 +1,4 @@
-"""The padding Cells: ZeroPad2d, ConstantPad1d-3d, ReflectionPad1d-2d."""
+"""The padding Cells: ZeroPad2d, ConstantPad1d-3d, ReflectionPad1d-3d, ReplicationPad1d-3d."""
 from __future__ import annotations
 
 import numbers
@@ -9,7 +9,8 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from ..cell import Cell
 
 __all__ = ["ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d",
-           "ReflectionPad2d", "ZeroPad2d"]
+           "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
+           "ReplicationPad3d", "ZeroPad2d"]
 
 
 class _PadNd(Cell):
@@ -85,3 +86,38 @@ class ReflectionPad2d(_PadNd):
 
     def __init__(self, padding):
         super().__init__(padding)
+
+
+class ReflectionPad3d(_PadNd):
+    dims, mode = 3, "reflect"
+
+    def __init__(self, padding):
+        super().__init__(padding)
+
+
+class ReplicationPad1d(_PadNd):
+    """Pads the last axis with copies of its edge values."""
+
+    dims, mode = 1, "replicate"
+
+    def __init__(self, padding):
+        super().__init__(padding)
+
+
+class ReplicationPad2d(_PadNd):
+    """Pads the last two axes with copies of their edge values."""
+
+    dims, mode = 2, "replicate"
+
+    def __init__(self, padding):
+        super().__init__(padding)
+
+
+class ReplicationPad3d(_PadNd):
+    """Pads the last three axes with copies of their edge values."""
+
+    dims, mode = 3, "replicate"
+
+    def __init__(self, padding):
+        super().__init__(padding)
+

@@ -13,6 +13,7 @@ import numpy as np
 
 import cellgraph.ops as P
 from cellgraph.compiler.builder import Tracer
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.conv_ops import same_padding
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
@@ -22,8 +23,9 @@ from ..cell import Cell
 from ._checks import check_input
 from .conv import _check_format, _pad_mode, _pair
 
-__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
-           "LPPool1d", "LPPool2d", "MaxPool1d", "MaxPool2d", "MaxPool3d"]
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+           "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "LPPool1d", "LPPool2d",
+           "MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
 
 
 class AdaptiveAvgPool1d(Cell):
@@ -448,3 +450,207 @@ class LPPool2d(_LPPool):
     """Power-average pooling over the last two axes of (N, C, H, W)."""
 
     nd = 2
+
+
+def _adaptive_max(x, op: str, output_size: tuple, return_indices: bool, index_dtype=None):
+    """The maximum over adaptive bins of the last len(output_size) axes: bin i of an axis of
+    length L covers [floor(i L / n), ceil((i + 1) L / n)). Each axis is gathered into
+    (bins, widest bin) with the last element of a narrower bin repeated, so the maximum and
+    its first position are those of the bin; indices count positions of the unpadded input,
+    flattened over the pooled axes."""
+    nd = len(output_size)
+    lead, spatial = tuple(x.shape[:-nd]), tuple(x.shape[-nd:])
+    sizes = tuple(length if n is None else int(n) for n, length in zip(output_size, spatial))
+    if any(n < 1 for n in sizes):
+        raise ArgumentValueError(f"{op}: `output_size` must be positive, got {output_size!r}")
+    tables, widths = [], []
+    gathered = x
+    for axis, (length, n) in enumerate(zip(spatial, sizes)):
+        starts = np.arange(n) * length // n
+        stops = -(-(np.arange(n) + 1) * length // n)
+        width = int((stops - starts).max())
+        table = np.minimum(starts[:, None] + np.arange(width), stops[:, None] - 1)
+        tables.append(table)
+        widths.append(width)
+        gathered = P.gather(gathered, Tensor(table.reshape(-1).astype(np.int32)), len(lead) + axis)
+    split = lead + tuple(v for n, w in zip(sizes, widths) for v in (n, w))
+    gathered = P.reshape(gathered, split)
+    k = len(lead)
+    order = tuple(range(k)) + tuple(k + 2 * i for i in range(nd)) + \
+        tuple(k + 2 * i + 1 for i in range(nd))
+    window = int(np.prod(widths))
+    flat = P.reshape(P.transpose(gathered, order), lead + sizes + (window,))
+    best = P.reduce_max(flat, -1)
+    if not return_indices:
+        return best
+    where = np.zeros(sizes + tuple(widths), np.int64)
+    for axis, table in enumerate(tables):
+        shape = [1] * (2 * nd)
+        shape[axis], shape[nd + axis] = table.shape
+        where = where * spatial[axis] + table.reshape(shape)
+    where = P.broadcast_to(Tensor(where.reshape(sizes + (window,))), lead + sizes + (window,))
+    first = P.expand_dims(P.argmax(flat, -1), -1)
+    index = P.squeeze(P.gather_elements(where, len(flat.shape) - 1, first), -1)
+    return best, index if index_dtype is None else P.cast(index, index_dtype)
+
+
+class _AdaptiveMaxPool(Cell):
+    nd = 1
+    index_dtype = None  # int64
+
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        name = type(self).__name__
+        items = (output_size,) * self.nd if output_size is None or isinstance(
+            output_size, numbers.Integral) else tuple(output_size)
+        if len(items) == 1:
+            items = items * self.nd
+        if len(items) != self.nd or any(v is not None and (isinstance(v, bool) or not isinstance(
+                v, numbers.Integral) or v < 1) for v in items):
+            raise ArgumentValueError(f"{name}: `output_size` must be a positive int or a tuple "
+                                     f"of {self.nd} positive ints (or None), got "
+                                     f"{output_size!r}")
+        if not isinstance(return_indices, bool):
+            raise DTypeError(f"{name}: `return_indices` must be a bool, got "
+                             f"{type(return_indices).__name__}")
+        self.output_size, self.return_indices = output_size, return_indices
+        self._sizes = items
+
+    def construct(self, x):
+        name = type(self).__name__
+        check_input(name, x, rank=(self.nd + 1, self.nd + 2))
+        if not x.dtype.is_float:
+            raise DTypeError(f"{name}: the input must be float, got {x.dtype}")
+        return _adaptive_max(x, name, self._sizes, self.return_indices, self.index_dtype)
+
+    def extend_repr(self) -> str:
+        return f"output_size={self.output_size}, return_indices={self.return_indices}"
+
+
+class AdaptiveMaxPool1d(_AdaptiveMaxPool):
+    """The maximum over `output_size` equal bins of the last axis of (N, C, L); as MindSpore's,
+    L must be a multiple of `output_size`."""
+
+    nd = 1
+
+    def __init__(self, output_size):
+        if isinstance(output_size, bool) or not isinstance(output_size, numbers.Integral):
+            raise DTypeError(f"AdaptiveMaxPool1d: `output_size` must be an int, got "
+                             f"{type(output_size).__name__}")
+        super().__init__(output_size)
+
+    def construct(self, x):
+        check_input("AdaptiveMaxPool1d", x, rank=3)
+        length = x.shape[-1]
+        if length < self.output_size or length % self.output_size:
+            raise ArgumentValueError(f"AdaptiveMaxPool1d: the input's last axis ({length}) must "
+                                     f"be a multiple of `output_size` ({self.output_size})")
+        return super().construct(x)
+
+    def extend_repr(self) -> str:
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveMaxPool2d(_AdaptiveMaxPool):
+    """The maximum over an `output_size` grid of adaptive bins of (N, C, H, W) or (C, H, W);
+    None in `output_size` keeps that axis's size."""
+
+    nd = 2
+
+
+class AdaptiveMaxPool3d(_AdaptiveMaxPool):
+    """The maximum over an `output_size` grid of adaptive bins of (N, C, D, H, W) or
+    (C, D, H, W); None in `output_size` keeps that axis's size. Its indices are int32, as
+    MindSpore's."""
+
+    nd = 3
+    index_dtype = dt.int32
+
+
+def _max_unpool(x, indices, op: str, kernel, stride, padding, output_size):
+    """max_pool's inverse: zeros of the unpooled size with each value of `x` written at its
+    index (flattened over the last len(kernel) axes), as MindSpore's MaxUnpool."""
+    nd = len(kernel)
+    for name, value in (("x", x), ("indices", indices)):
+        if not isinstance(value, (Tensor, Tracer)):
+            raise DTypeError(f"{op}: `{name}` must be a Tensor, got {type(value).__name__}")
+    if str(indices.dtype) not in ("Int32", "Int64"):
+        raise DTypeError(f"{op}: `indices` must be int32 or int64, got {indices.dtype}")
+    shape = tuple(x.shape)
+    if len(shape) not in (nd + 1, nd + 2):
+        raise ArgumentValueError(f"{op}: `x` must have rank {nd + 1} or {nd + 2}, got shape "
+                                 f"{shape}")
+    if tuple(indices.shape) != shape:
+        raise ArgumentValueError(f"{op}: `indices` of shape {tuple(indices.shape)} must have the "
+                                 f"shape of `x`, {shape}")
+    lead, spatial = shape[:-nd], shape[-nd:]
+    sizes = tuple((n - 1) * s - 2 * p + k for n, k, s, p in zip(spatial, kernel, stride, padding))
+    if output_size:
+        if not isinstance(output_size, tuple) or len(output_size) not in (nd, nd + 1, nd + 2):
+            raise ArgumentValueError(f"{op}: `output_size` must be a tuple of {nd} to {nd + 2} "
+                                     f"ints, got {output_size!r}")
+        wanted = tuple(int(v) for v in output_size[-nd:])
+        for want, size, s in zip(wanted, sizes, stride):
+            if not size - s < want < size + s:
+                raise ArgumentValueError(f"{op}: `output_size` {output_size} must lie between "
+                                         f"the default size {sizes} minus and plus the stride "
+                                         f"{tuple(stride)}, exclusive")
+        sizes = wanted
+    if any(n < 1 for n in sizes):
+        raise ArgumentValueError(f"{op}: the output size {sizes} must be positive")
+    batch = int(np.prod(lead))
+    flat_x = P.reshape(x, (batch, int(np.prod(spatial))))
+    flat_i = P.reshape(indices, (batch, int(np.prod(spatial))))
+    zeros = P.zeros((batch, int(np.prod(sizes))), x.dtype)
+    out = P.tensor_scatter_elements(zeros, flat_i, flat_x, axis=1)
+    return P.reshape(out, lead + sizes)
+
+
+class _MaxUnpool(Cell):
+    nd = 1
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        name = type(self).__name__
+        self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
+        self._kernel = _per_axis(kernel_size, self.nd, name, "kernel_size")
+        unset = stride is None or stride == 0 or stride == (0,)
+        self._stride = self._kernel if unset else _per_axis(stride, self.nd, name, "stride")
+        self._padding = _per_axis(padding, self.nd, name, "padding")
+        if any(v < 1 for v in self._kernel + self._stride) or any(v < 0 for v in self._padding):
+            raise ArgumentValueError(f"{name}: `kernel_size` and `stride` must be positive and "
+                                     f"`padding` non-negative, got {kernel_size!r}, {stride!r}, "
+                                     f"{padding!r}")
+
+    def construct(self, x, indices, output_size=None):
+        name = type(self).__name__
+        if output_size is not None:
+            if not isinstance(output_size, tuple):
+                raise ArgumentValueError(f"{name}: `output_size` must be a tuple, got "
+                                         f"{type(output_size).__name__}")
+            if not output_size:
+                raise ArgumentValueError(f"{name}: `output_size` must not be empty")
+        return _max_unpool(x, indices, name, self._kernel, self._stride, self._padding,
+                           output_size or ())
+
+    def extend_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpool):
+    """MaxPool1d's inverse: (N, C, L) or (C, L) values written at their pooling indices into
+    zeros of length (L - 1) stride - 2 padding + kernel_size (or `output_size`)."""
+
+    nd = 1
+
+
+class MaxUnpool2d(_MaxUnpool):
+    """MaxPool2d's inverse over (N, C, H, W) or (C, H, W)."""
+
+    nd = 2
+
+
+class MaxUnpool3d(_MaxUnpool):
+    """MaxPool3d's inverse over (N, C, D, H, W) or (C, D, H, W)."""
+
+    nd = 3
