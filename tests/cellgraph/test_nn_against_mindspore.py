@@ -12,12 +12,15 @@ import cellgraph as cg
 from cellgraph import nn
 
 CASES = json.loads((Path(__file__).parents[1] / "data" / "nn_mindspore.json").read_text())["cases"]
+TENSOR_KWARGS = ("weight", "weights")  # lists under these names are float32 Tensors
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_matches_mindspore(case):
     def run():
-        cell = getattr(nn, case["cls"])(*case["args"], **case["kwargs"])
+        kwargs = {k: cg.Tensor(np.array(v, np.float32)) if k in TENSOR_KWARGS else v
+                  for k, v in case["kwargs"].items()}
+        cell = getattr(nn, case["cls"])(*case["args"], **kwargs)
         return cell(*(cg.Tensor(np.array(i["values"], i["dtype"])) for i in case["inputs"]))
 
     if "raises" in case:

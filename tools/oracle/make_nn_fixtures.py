@@ -77,13 +77,56 @@ CASES = [
     ("replication_pad1d", "ReplicationPad1d", [(2, 1)], {}, [randn(2, 3, 4)]),
     ("replication_pad2d", "ReplicationPad2d", [(1, 0, 2, 1)], {}, [randn(1, 2, 3, 3)]),
     ("replication_pad3d", "ReplicationPad3d", [1], {}, [randn(1, 2, 2, 2, 2)]),
+    ("softmin", "Softmin", [], {"axis": 0}, [randn(3, 4)]),
+    ("softmax2d", "Softmax2d", [], {}, [randn(2, 3, 2, 2)]),
+    ("softmax2d_rank2", "Softmax2d", [], {}, [randn(3, 4)]),
+    ("softshrink", "SoftShrink", [0.3], {}, [randn(3, 4)]),
+    ("hshrink", "HShrink", [], {}, [randn(3, 4)]),
+    ("threshold", "Threshold", [0.1, 20.0], {}, [randn(3, 4)]),
+    ("glu", "GLU", [0], {}, [randn(4, 3)]),
+    ("natural_exp_decay_lr_stair", "NaturalExpDecayLR", [0.1, 0.9, 4, True], {},
+     [given(7, "int32")]),
+    ("natural_exp_decay_lr", "NaturalExpDecayLR", [0.1, 0.05, 4], {}, [given(7, "int32")]),
+    ("inverse_decay_lr", "InverseDecayLR", [0.1, 0.5, 2], {}, [given(7, "int32")]),
+    ("inverse_decay_lr_stair", "InverseDecayLR", [0.1, 0.5, 2, True], {}, [given(7, "int32")]),
+    ("poisson_nll", "PoissonNLLLoss", [], {}, [randn(3, 4), given(np.arange(12).reshape(3, 4) % 4)]),
+    ("poisson_nll_full_linear", "PoissonNLLLoss", [], {"log_input": False, "full": True,
+                                                      "reduction": "none"},
+     [given(np.linspace(0.1, 3, 12).reshape(3, 4)), given(np.arange(12).reshape(3, 4) % 4)]),
+    ("focal_indices", "FocalLoss", [], {"gamma": 2.0},
+     [randn(3, 4), given([[1], [0], [3]], "int32")]),
+    ("focal_weight_spatial", "FocalLoss", [], {"weight": [0.5, 1.0, 2.0], "reduction": "none"},
+     [randn(2, 3, 2, 2), given(RNG.integers(0, 3, (2, 1, 2, 2)), "int32")]),
+    ("focal_one_hot", "FocalLoss", [], {"gamma": 1.0, "reduction": "sum"},
+     [randn(2, 3), given(np.eye(3)[[2, 0]])]),
+    ("multi_class_dice", "MultiClassDiceLoss", [], {},
+     [randn(3, 4), given(np.eye(4)[[1, 0, 3]])]),
+    ("multi_class_dice_weights_ignore", "MultiClassDiceLoss", [],
+     {"weights": [[0.2, 0.3, 0.5]], "ignore_indiex": 1, "activation": "sigmoid"},
+     [randn(2, 3, 2), given(np.ones((2, 3, 2)))]),
+    ("multi_class_dice_column_weights", "MultiClassDiceLoss", [],
+     {"weights": [[0.2], [0.3], [0.5]], "ignore_indiex": 1, "activation": "sigmoid"},
+     [randn(2, 3, 2), given(np.ones((2, 3, 2)))]),
+    ("multi_margin", "MultiMarginLoss", [], {},
+     [randn(3, 4), given([1, 0, 3], "int64")]),
+    ("multi_margin_p2_weight", "MultiMarginLoss", [], {"p": 2, "margin": 0.5, "reduction": "none",
+                                                      "weight": [1.0, 2.0, 0.5, 1.5]},
+     [randn(3, 4), given([1, 0, 3], "int64")]),
 ]
+
+
+TENSOR_KWARGS = ("weight", "weights")  # lists under these names are float32 Tensors
+
+
+def tensor_kwargs(kwargs, tensor):
+    return {k: tensor(np.array(v, np.float32)) if k in TENSOR_KWARGS else v
+            for k, v in kwargs.items()}
 
 
 def run(name, cls, args, kwargs, inputs):
     case = {"name": name, "cls": cls, "args": args, "kwargs": kwargs, "inputs": inputs}
     try:
-        cell = getattr(nn, cls)(*args, **kwargs)
+        cell = getattr(nn, cls)(*args, **tensor_kwargs(kwargs, ms.Tensor))
         out = cell(*(ms.Tensor(np.array(i["values"], i["dtype"])) for i in inputs))
         outs = out if isinstance(out, tuple) else (out,)
         case["outputs"] = [{"values": o.asnumpy().tolist(), "dtype": str(o.dtype).lower(),

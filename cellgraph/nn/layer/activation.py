@@ -1,6 +1,7 @@
 """Activation Cells (nn.ReLU, nn.GELU, nn.Softmax, ...) and `get_activation(name)`."""
 from __future__ import annotations
 
+import cellgraph.ops as P
 from cellgraph.compiler.builder import Tracer
 from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
@@ -10,9 +11,38 @@ from cellgraph.runtime.tensor import Tensor
 
 from ..cell import Cell
 
-__all__ = ["CELU", "ELU", "GELU", "FastGelu", "HSigmoid", "HSwish", "Hardtanh", "LeakyReLU",
-           "LogSigmoid", "LogSoftmax", "Mish", "PReLU", "ReLU", "ReLU6", "SeLU", "SiLU",
-           "Sigmoid", "Softmax", "Softplus", "Softsign", "Tanh", "Tanhshrink", "get_activation"]
+__all__ = [
+    "CELU",
+    "ELU",
+    "GELU",
+    "GLU",
+    "FastGelu",
+    "HShrink",
+    "HSigmoid",
+    "HSwish",
+    "Hardtanh",
+    "LeakyReLU",
+    "LogSigmoid",
+    "LogSoftmax",
+    "Mish",
+    "PReLU",
+    "RReLU",
+    "ReLU",
+    "ReLU6",
+    "SeLU",
+    "SiLU",
+    "Sigmoid",
+    "SoftShrink",
+    "Softmax",
+    "Softmax2d",
+    "Softmin",
+    "Softplus",
+    "Softsign",
+    "Tanh",
+    "Tanhshrink",
+    "Threshold",
+    "get_activation",
+]
 
 
 class ReLU(Cell):
@@ -258,12 +288,115 @@ class PReLU(Cell):
         return F.add(F.relu(x), F.mul(slope, F.minimum(x, 0.0)))
 
 
+
+def _check_tensor(op: str, x) -> None:
+    if not isinstance(x, (Tensor, Tracer)):
+        raise DTypeError(f"{op}: the input must be a Tensor, got {type(x).__name__}")
+
+
+class Softmin(Cell):
+    """softmax(-x) along `axis`."""
+
+    def __init__(self, axis=-1):
+        super().__init__()
+        self.axis = axis
+
+    def construct(self, x):
+        return P.softmin(x, self.axis)
+
+
+class Softmax2d(Cell):
+    """Softmax over the channels (axis -3) of (C, H, W) or (N, C, H, W)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def construct(self, x):
+        if len(x.shape) not in (3, 4):
+            raise ArgumentValueError(f"Softmax2d: the input must have 3 or 4 dims, got "
+                                     f"{len(x.shape)}")
+        return F.softmax(x, -3)
+
+
+class SoftShrink(Cell):
+    """x - lambd where x > lambd, x + lambd where x < -lambd, 0 between."""
+
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def construct(self, input):
+        return P.softshrink(input, self.lambd)
+
+
+class HShrink(Cell):
+    """x where |x| > lambd, 0 elsewhere."""
+
+    def __init__(self, lambd=0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def construct(self, input):
+        return P.hardshrink(input, self.lambd)
+
+
+class Threshold(Cell):
+    """x where x > threshold, `value` elsewhere."""
+
+    def __init__(self, threshold, value):
+        super().__init__()
+        for name, number in (("threshold", threshold), ("value", value)):
+            if isinstance(number, bool) or not isinstance(number, (int, float)):
+                raise DTypeError(f"Threshold: `{name}` must be a float or int, got "
+                                 f"{type(number).__name__}")
+        self.threshold, self.value = threshold, value
+
+    def construct(self, input_x):
+        _check_tensor("Threshold", input_x)
+        filled = F.fill(input_x.dtype, input_x.shape, self.value)
+        return F.select(F.greater(input_x, self.threshold), input_x, filled)
+
+
+class GLU(Cell):
+    """a * sigmoid(b), a and b the two halves of the input along `axis`."""
+
+    def __init__(self, axis=-1):
+        super().__init__()
+        self.dim = axis
+
+    def construct(self, x):
+        return P.glu(x, self.dim)
+
+
+class RReLU(Cell):
+    """x where x >= 0, x times a slope drawn uniformly from [lower, upper) for each element
+    where x < 0. As MindSpore's, the slopes are drawn on every call, in training and in
+    evaluation alike."""
+
+    def __init__(self, lower=1 / 8, upper=1 / 3):
+        super().__init__()
+        for name, number in (("upper", upper), ("lower", lower)):
+            if isinstance(number, bool) or not isinstance(number, (int, float)):
+                raise DTypeError(f"RReLU: `{name}` must be a float or int, got "
+                                 f"{type(number).__name__}")
+        if lower > upper:
+            raise ArgumentValueError(f"RReLU: `upper` must be >= `lower`, got upper {upper}, "
+                                     f"lower {lower}")
+        self.lower, self.upper = float(lower), float(upper)
+
+    def construct(self, x):
+        _check_tensor("RReLU", x)
+        slopes = F.cast(P.uniform(tuple(x.shape), Tensor(self.lower, dt.float32),
+                                  Tensor(self.upper, dt.float32)), x.dtype)
+        return F.select(F.less(x, 0), F.mul(x, slopes), x)
+
+
 _ACTIVATIONS = {"relu": ReLU, "relu6": ReLU6, "leakyrelu": LeakyReLU, "sigmoid": Sigmoid,
                 "tanh": Tanh, "gelu": GELU, "silu": SiLU, "softplus": Softplus,
                 "softmax": Softmax, "logsoftmax": LogSoftmax, "elu": ELU, "celu": CELU,
                 "selu": SeLU, "hsigmoid": HSigmoid, "hswish": HSwish, "logsigmoid": LogSigmoid,
                 "softsign": Softsign, "mish": Mish, "hardtanh": Hardtanh, "fastgelu": FastGelu,
-                "prelu": PReLU}
+                "prelu": PReLU, "softmin": Softmin, "softmax2d": Softmax2d, "rrelu": RReLU}
 
 
 def get_activation(name, prim_name=None):
@@ -291,3 +424,6 @@ class Tanhshrink(Cell):
         if not x.dtype.is_float:
             x = F.cast(x, dt.float32)
         return F.sub(x, F.tanh(x))
+
+
+_ACTIVATIONS["tanhshrink"] = Tanhshrink

@@ -9,6 +9,7 @@ import numbers
 from cellgraph.compiler.builder import Tracer
 from cellgraph.ops import functional as F
 from cellgraph.ops.composite_nn_extra import ctc_loss
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import fmt_shape
@@ -19,10 +20,11 @@ from cellgraph.runtime.tensor import Tensor
 from ..cell import Cell
 
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CTCLoss", "CosineEmbeddingLoss", "CrossEntropyLoss",
-           "DiceLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "HuberLoss", "KLDivLoss", "L1Loss", "LossBase",
-           "MAELoss", "MSELoss", "MarginRankingLoss", "MultiLabelSoftMarginLoss", "NLLLoss",
-           "RMSELoss", "SmoothL1Loss", "SoftMarginLoss", "SoftmaxCrossEntropyWithLogits",
-           "TripletMarginLoss"]
+           "DiceLoss", "FocalLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "HuberLoss",
+           "KLDivLoss", "L1Loss", "LossBase", "MAELoss", "MSELoss", "MarginRankingLoss",
+           "MultiClassDiceLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss",
+           "PoissonNLLLoss", "RMSELoss", "SmoothL1Loss", "SoftMarginLoss",
+           "SoftmaxCrossEntropyWithLogits", "TripletMarginLoss"]
 
 
 REDUCTIONS = ("mean", "sum", "none")
@@ -495,6 +497,177 @@ class GaussianNLLLoss(LossBase):
 
     def extend_repr(self) -> str:
         return f"full={self.full}, eps={self.eps}, reduction={self.reduction}"
+
+
+class PoissonNLLLoss(LossBase):
+    """exp(x) - y x (log_input) or x - y log(x + eps), plus, when `full`, Stirling's
+    y log y - y + log(2 pi y) / 2 where y > 1; the target is cast to the input's dtype."""
+
+    def __init__(self, log_input=True, full=False, eps=1e-08, reduction="mean"):
+        super().__init__(reduction)
+        self.log_input, self.full, self.eps = log_input, full, eps
+
+    def construct(self, input, target):
+        _check_tensor("PoissonNLLLoss", "input", input)
+        _check_tensor("PoissonNLLLoss", "target", target)
+        target = F.cast(target, input.dtype)
+        if self.log_input:
+            loss = F.sub(F.exp(input), F.mul(target, input))
+        else:
+            loss = F.sub(input, F.mul(target, F.log(F.add(input, self.eps))))
+        if self.full:
+            target = F.maximum(target, self.eps)
+            stirling = F.add(F.sub(F.mul(F.add(target, 0.5), F.log(target)), target),
+                             0.5 * math.log(2 * math.pi))
+            loss = F.add(loss, F.select(F.greater(target, 1.0), stirling,
+                                        F.zeros_like(stirling)))
+        return self.get_loss(loss)
+
+
+class FocalLoss(LossBase):
+    """-(1 - p)^gamma log p per class, p the softmax over axis 1 of the logits (N, C, ...):
+    with labels of one channel (class indices), at the labelled class and averaged over the
+    positions; with C channels (one-hot or soft labels), weighted by the labels and averaged
+    over the positions. `weight` (C,) scales each class's log p."""
+
+    def __init__(self, weight=None, gamma=2.0, reduction="mean"):
+        super().__init__(reduction)
+        if not isinstance(gamma, float):
+            raise DTypeError(f"FocalLoss: `gamma` must be a float, got {type(gamma).__name__}")
+        if weight is not None and not isinstance(weight, Tensor):
+            raise DTypeError(f"FocalLoss: `weight` must be a Tensor, got "
+                             f"{type(weight).__name__}")
+        if weight is not None and len(weight.shape) != 1:
+            raise ArgumentValueError(f"FocalLoss: `weight` must have one dimension, got "
+                                     f"{len(weight.shape)}")
+        self.gamma, self.weight = gamma, weight
+
+    def construct(self, logits, labels):
+        op = "FocalLoss"
+        _check_tensor(op, "logits", logits)
+        _check_tensor(op, "labels", labels)
+        rank = len(logits.shape)
+        if not 2 <= rank <= 4 or len(labels.shape) != rank:
+            raise ArgumentValueError(f"{op}: `logits` and `labels` must have one rank in [2, 4], "
+                                     f"got {rank} and {len(labels.shape)}")
+        channels, label_channels = logits.shape[1], labels.shape[1]
+        if channels == 1 or label_channels not in (1, channels):
+            raise ArgumentValueError(f"{op}: logits.shape[1] must not be 1 and labels.shape[1] "
+                                     f"must be 1 or logits.shape[1], got {channels} and "
+                                     f"{label_channels}")
+        if str(labels.dtype) not in ("Int32", "Int64", "Float16", "Float32"):
+            raise DTypeError(f"{op}: `labels` must be int32, int64, float16 or float32, got "
+                             f"{labels.dtype}")
+        batch = logits.shape[0]
+        logits = F.reshape(logits, (batch, channels, -1))
+        labels = F.reshape(labels, (batch, label_channels, -1))
+        log_p = F.log_softmax(logits, 1)
+        index = F.cast(labels, dt.int32)
+        if label_channels == 1:
+            log_p = F.squeeze(F.gather_elements(log_p, 1, index), 1)
+        p = F.exp(log_p)
+        if self.weight is not None:
+            weight = F.tile(F.reshape(self.weight, (1, channels, 1)),
+                            (batch, 1, labels.shape[2]))
+            if label_channels == 1:
+                weight = F.squeeze(F.gather_elements(weight, 1, index), 1)
+            log_p = F.mul(log_p, weight)
+        scale = F.pow(F.sub(1.0, p), self.gamma)
+        if label_channels == 1:
+            return self.get_loss(F.reduce_mean(F.neg(F.mul(scale, log_p)), 1))
+        return self.get_loss(F.reduce_mean(F.neg(F.mul(F.mul(scale, labels), log_p)), -1))
+
+
+class MultiClassDiceLoss(LossBase):
+    """The mean over the classes (axis 1) of DiceLoss between each class's slice of the
+    activated logits and of the labels, times `weights[i]` if given, `ignore_indiex` left
+    out (MindSpore's spelling)."""
+
+    _ACTIVATIONS = ("softmax", "logsoftmax", "relu", "relu6", "tanh", "sigmoid")
+
+    def __init__(self, weights=None, ignore_indiex=None, activation="softmax"):
+        super().__init__()
+        from ..layer.activation import get_activation
+
+        op = "MultiClassDiceLoss"
+        if weights is not None and not isinstance(weights, Tensor):
+            raise DTypeError(f"{op}: `weights` must be a Tensor, got {type(weights).__name__}")
+        if weights is not None and len(weights.shape) != 2:
+            raise ArgumentValueError(f"{op}: `weights` must have 2 dimensions, got "
+                                     f"{len(weights.shape)}")
+        if ignore_indiex is not None and (isinstance(ignore_indiex, bool)
+                                          or not isinstance(ignore_indiex, int)):
+            raise DTypeError(f"{op}: `ignore_indiex` must be an int, got "
+                             f"{type(ignore_indiex).__name__}")
+        if isinstance(activation, str) and activation not in self._ACTIVATIONS:
+            raise ArgumentValueError(f"{op}: `activation` must be in {list(self._ACTIVATIONS)}, "
+                                     f"got {activation!r}")
+        self.activation = get_activation(activation) if isinstance(activation, str) else \
+            activation
+        if self.activation is not None and not isinstance(self.activation, Cell):
+            raise DTypeError(f"{op}: `activation` must be a str or a Cell, got "
+                             f"{type(self.activation).__name__}")
+        self.weights, self.ignore_indiex = weights, ignore_indiex
+        self.binarydiceloss = DiceLoss(smooth=1e-5)
+
+    def construct(self, logits, label):
+        op = "MultiClassDiceLoss"
+        _check_tensor(op, "logits", logits)
+        _check_tensor(op, "labels", label)
+        _check_same_shape(op, logits, label)
+        if len(logits.shape) < 2:
+            raise ArgumentValueError(f"{op}: the inputs must have at least 2 dimensions, got "
+                                     f"{len(logits.shape)}")
+        if self.activation is not None:
+            logits = self.activation(logits)
+        classes = label.shape[1]
+        if self.weights is not None and self.weights.shape[0] != classes:
+            raise ArgumentValueError(f"{op}: weights.shape[0] ({self.weights.shape[0]}) must be "
+                                     f"labels.shape[1] ({classes})")
+        total = 0
+        for i in range(classes):
+            if i != self.ignore_indiex:
+                loss = self.binarydiceloss(logits[:, i], label[:, i])
+                if self.weights is not None:
+                    loss = F.mul(loss, self.weights[i])
+                total = F.add(loss, total)
+        return F.div(total, classes)
+
+
+class MultiMarginLoss(LossBase):
+    """Per sample, the sum over the classes i other than the target y of
+    weight[y] max(0, margin - x[y] + x[i])^p, divided by the number of classes."""
+
+    def __init__(self, p=1, margin=1.0, reduction="mean", weight=None):
+        super().__init__(reduction)
+        if p not in (1, 2) or isinstance(p, bool):
+            raise ArgumentValueError(f"MultiMarginLoss: `p` must be 1 or 2, got {p!r}")
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)):
+            raise DTypeError(f"MultiMarginLoss: `margin` must be a float, got "
+                             f"{type(margin).__name__}")
+        self.p, self.margin, self.weight = p, float(margin), weight
+
+    def construct(self, x, target, weight=None):
+        op = "MultiMarginLoss"
+        _check_tensor(op, "x", x)
+        _check_tensor(op, "target", target)
+        if self.weight is not None:
+            weight = self.weight
+        if len(x.shape) != 2 or tuple(target.shape) != (x.shape[0],):
+            raise ArgumentValueError(f"{op}: `x` must be (N, C) and `target` (N,), got "
+                                     f"{tuple(x.shape)} and {tuple(target.shape)}")
+        index = F.expand_dims(F.cast(target, dt.int32), 1)
+        chosen = F.gather_elements(x, 1, index)
+        gaps = F.maximum(F.add(F.sub(x, chosen), self.margin), 0.0)
+        if self.p == 2:
+            gaps = F.square(gaps)
+        others = F.sub(1.0, F.cast(F.equal(F.expand_dims(F.arange(x.shape[1]), 0), index),
+                                   x.dtype))
+        gaps = F.mul(gaps, others)
+        if weight is not None:
+            _check_tensor(op, "weight", weight)
+            gaps = F.mul(gaps, F.gather(weight, index, 0))  # weight[y], shape (N, 1)
+        return self.get_loss(F.div(F.reduce_sum(gaps, 1), x.shape[1]))
 
 
 class CTCLoss(LossBase):
