@@ -208,7 +208,8 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
         "protocol", "the step count the optimizer protocol passes; this rule does not use it")
        for where in ("optim.adam.AdamWeightDecay", "optim.momentum.Momentum",
                      "optim.adadelta.Adadelta", "optim.ada_grad.Adagrad",
-                     "optim.rmsprop.RMSProp")},
+                     "optim.rmsprop.RMSProp", "optim.ftrl.FTRL",
+                     "optim.proximal_ada_grad.ProximalAdagrad")},
     **{(f"{_DS}.samplers.{where}", name): (
         "protocol", "the engine's arguments to every sampler; this one does not need it")
        for where, name in (("PKSampler.indices", "num_rows"), ("Sampler.indices", "state"),

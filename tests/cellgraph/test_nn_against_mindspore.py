@@ -11,7 +11,8 @@ import pytest
 import cellgraph as cg
 from cellgraph import nn
 
-CASES = json.loads((Path(__file__).parents[1] / "data" / "nn_mindspore.json").read_text())["cases"]
+FIXTURE = json.loads((Path(__file__).parents[1] / "data" / "nn_mindspore.json").read_text())
+CASES, OPTIMIZERS = FIXTURE["cases"], FIXTURE["optimizers"]
 TENSOR_KWARGS = ("weight", "weights")  # lists under these names are float32 Tensors
 
 
@@ -34,6 +35,21 @@ def test_matches_mindspore(case):
         assert got.shape == tuple(want["shape"]) and str(got.dtype).lower() == want["dtype"]
         np.testing.assert_allclose(got.asnumpy(), np.array(want["values"], want["dtype"]),
                                    rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("case", OPTIMIZERS, ids=[c["name"] for c in OPTIMIZERS])
+def test_optimizer_steps_match_mindspore(case):
+    params = [cg.Parameter(cg.Tensor(np.array(v, np.float32)), name=f"w{i}")
+              for i, v in enumerate(case["initial"])]
+    opt = getattr(nn, case["cls"])(params, **case["kwargs"])
+    for grads in case["steps"]:
+        opt(tuple(cg.Tensor(np.array(g, np.float32)) for g in grads))
+    for got, want in zip(params, case["params"]):
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5, atol=1e-6)
+    state = {p.name: p for p in opt.get_parameters()}
+    for name, want in case["state"].items():
+        np.testing.assert_allclose(state[name].asnumpy(), want, rtol=1e-5, atol=1e-6,
+                                   err_msg=name)
 
 
 def test_windowed_max_pool_gradient_goes_to_the_maximum():

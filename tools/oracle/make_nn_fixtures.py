@@ -137,12 +137,44 @@ def run(name, cls, args, kwargs, inputs):
     return case
 
 
+# Optimizers: (case name, nn class, keyword args, initial parameters, one gradient list per
+# step); the fixture keeps the parameters and the optimizer's state Parameters after the steps.
+W = [[0.5, -1.0, 2.0], [[0.3, -0.7], [1.2, 0.05]]]
+GRADS = [[[0.3, -0.2, 0.1], [[0.1, 0.2], [-0.3, 0.4]]],
+         [[0.1, 0.4, -0.5], [[-0.2, 0.1], [0.05, -0.6]]],
+         [[-0.3, 0.2, 0.2], [[0.3, -0.1], [0.2, 0.2]]]]
+OPTIM_CASES = [
+    ("ftrl", "FTRL", {"learning_rate": 0.1, "l2": 0.1}, W, GRADS),
+    ("ftrl_power", "FTRL", {"learning_rate": 0.05, "lr_power": -0.3, "initial_accum": 0.5},
+     W, GRADS),
+    ("proximal_adagrad", "ProximalAdagrad", {"learning_rate": 0.1, "l1": 0.01, "l2": 0.1},
+     W, GRADS),
+    ("proximal_adagrad_plain", "ProximalAdagrad", {"accum": 0.3}, W, GRADS),
+]
+
+
+def run_optimizer(name, cls, kwargs, initial, steps):
+    case = {"name": name, "cls": cls, "kwargs": kwargs, "initial": initial, "steps": steps}
+    params = [ms.Parameter(ms.Tensor(np.array(v, np.float32)), name=f"w{i}")
+              for i, v in enumerate(initial)]
+    opt = getattr(nn, cls)(params, **kwargs)
+    for grads in steps:
+        opt(tuple(ms.Tensor(np.array(g, np.float32)) for g in grads))
+    case["params"] = [p.asnumpy().tolist() for p in params]
+    case["state"] = {p.name: p.asnumpy().tolist() for p in opt.get_parameters()
+                     if p.name not in ("learning_rate",)}
+    return case
+
+
 def main(out="tests/data/nn_mindspore.json"):
     ms.set_context(mode=ms.GRAPH_MODE)
     cases = [run(*c) for c in CASES]
+    optimizers = [run_optimizer(*c) for c in OPTIM_CASES]
     with open(out, "w") as f:
-        json.dump({"mindspore": ms.__version__, "cases": cases}, f, separators=(",", ":"))
-    print(f"{len(cases)} cases ({sum('raises' in c for c in cases)} raising) -> {out}")
+        json.dump({"mindspore": ms.__version__, "cases": cases, "optimizers": optimizers}, f,
+                  separators=(",", ":"))
+    print(f"{len(cases)} cases ({sum('raises' in c for c in cases)} raising), "
+          f"{len(optimizers)} optimizer runs -> {out}")
 
 
 if __name__ == "__main__":

@@ -1,16 +1,30 @@
 """`mindspore.nn.optim`: the optimizer base and one module per optimizer, as MindSpore lays
 them out."""
-from . import ada_grad, adadelta, adafactor, adam, lamb, momentum, optimizer, rmsprop, sgd
+from . import (
+    ada_grad,
+    adadelta,
+    adafactor,
+    adam,
+    ftrl,
+    lamb,
+    momentum,
+    optimizer,
+    proximal_ada_grad,
+    rmsprop,
+    sgd,
+)
 from .ada_grad import *
 from .adadelta import *
 from .adafactor import *
 from .adam import *
+from .ftrl import *
 from .lamb import *
 from .momentum import *
 from .optimizer import *
+from .proximal_ada_grad import *
 from .rmsprop import *
 from .sgd import *
 
 __all__ = [name for module in (optimizer, sgd, momentum, adam, rmsprop, ada_grad, adadelta,
-                               lamb, adafactor)
+                               lamb, adafactor, ftrl, proximal_ada_grad)
            for name in module.__all__]

@@ -173,6 +173,8 @@ class Optimizer(Cell):
         self.weight_decay = _real(weight_decay, op, "weight_decay", low=0.0)
         self.loss_scale = _real(loss_scale, op, "loss_scale", low=0.0, low_open=True)
         self.lr_kind, self.learning_rate = _rate_source(learning_rate, op, "learning_rate")
+        # MindSpore's flag: the rate changes with the step (a list of rates or a schedule)
+        self.dynamic_lr = self.lr_kind != "fixed"
         if parameters is not None and not isinstance(parameters, (Parameter, list, tuple)):
             # a one-shot iterable (filter(lambda p: p.requires_grad, net.get_parameters()))
             # is read once, here
