@@ -41,7 +41,8 @@ def test_matches_mindspore(case):
 def test_optimizer_steps_match_mindspore(case):
     params = [cg.Parameter(cg.Tensor(np.array(v, np.float32)), name=f"w{i}")
               for i, v in enumerate(case["initial"])]
-    opt = getattr(nn, case["cls"])(params, **case["kwargs"])
+    kwargs = {k: tuple(v) if isinstance(v, list) else v for k, v in case["kwargs"].items()}
+    opt = getattr(nn, case["cls"])(params, **kwargs)  # JSON keeps tuples as lists
     for grads in case["steps"]:
         opt(tuple(cg.Tensor(np.array(g, np.float32)) for g in grads))
     for got, want in zip(params, case["params"]):

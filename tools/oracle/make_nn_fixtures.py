@@ -150,6 +150,13 @@ OPTIM_CASES = [
     ("proximal_adagrad", "ProximalAdagrad", {"learning_rate": 0.1, "l1": 0.01, "l2": 0.1},
      W, GRADS),
     ("proximal_adagrad_plain", "ProximalAdagrad", {"accum": 0.3}, W, GRADS),
+    ("adamax", "AdaMax", {"learning_rate": 0.01}, W, GRADS),
+    ("adamax_betas", "AdaMax", {"beta1": 0.5, "beta2": 0.8, "eps": 1e-3}, W, GRADS),
+    ("lazy_adam", "LazyAdam", {"learning_rate": 0.01}, W, GRADS),
+    ("lazy_adam_nesterov", "LazyAdam", {"use_nesterov": True, "weight_decay": 0.1}, W, GRADS),
+    ("rprop", "Rprop", {}, W, GRADS),
+    ("rprop_bounds", "Rprop", {"learning_rate": 0.01, "etas": (0.3, 1.5),
+                               "step_sizes": (0.005, 0.02)}, W, GRADS),
 ]
 
 
