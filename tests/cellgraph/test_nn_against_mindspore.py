@@ -19,7 +19,8 @@ TENSOR_KWARGS = ("weight", "weights")  # lists under these names are float32 Ten
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_matches_mindspore(case):
     def run():
-        kwargs = {k: cg.Tensor(np.array(v, np.float32)) if k in TENSOR_KWARGS else v
+        kwargs = {k: cg.Tensor(np.array(v, np.float32)) if k in TENSOR_KWARGS else
+                  tuple(v) if isinstance(v, list) else v  # JSON keeps tuples as lists
                   for k, v in case["kwargs"].items()}
         cell = getattr(nn, case["cls"])(*case["args"], **kwargs)
         return cell(*(cg.Tensor(np.array(i["values"], i["dtype"])) for i in case["inputs"]))
@@ -58,3 +59,18 @@ def test_windowed_max_pool_gradient_goes_to_the_maximum():
     pool = nn.MaxPool1d(2, 2, pad_mode="pad", padding=1, ceil_mode=True)
     grad = cg.grad(lambda v: pool(v).sum())(x)
     np.testing.assert_array_equal(grad.asnumpy(), [[[1.0, 1.0, 0.0, 1.0, 0.0]]])
+
+
+def test_layers_mindspore_cpu_cannot_run():
+    """Roll, MatDet and MatInverse raise RuntimeError on MindSpore 2.10's CPU (their kernels
+    are GPU/Ascend only); here they compute, checked against NumPy."""
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    np.testing.assert_array_equal(nn.Roll((1, -2), (0, 1))(cg.Tensor(x)).asnumpy(),
+                                  np.roll(x, (1, -2), (0, 1)))
+    spd = np.array([[4.0, 1.0, 0.0], [1.0, 3.0, 0.5], [0.0, 0.5, 2.0]], np.float32)
+    np.testing.assert_allclose(nn.MatDet()(cg.Tensor(spd)).asnumpy(), np.linalg.det(spd),
+                               rtol=1e-5)
+    np.testing.assert_allclose(nn.MatInverse()(cg.Tensor(spd)).asnumpy(), np.linalg.inv(spd),
+                               rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="one length"):
+        nn.Roll((1, 2), 0)

@@ -13,41 +13,52 @@ MINDSPORE_MODULES = {
     "dynamic_lr": ("cosine_decay_lr exponential_decay_lr inverse_decay_lr natural_exp_decay_lr "
                    "piecewise_constant_lr polynomial_decay_lr warmup_lr"),
     "grad.cell_grad": "Jvp Vjp",
-    "layer.activation": ("CELU ELU FastGelu GELU HSigmoid HSwish Hardtanh LeakyReLU LogSigmoid "
-                         "LogSoftmax Mish PReLU ReLU ReLU6 SeLU SiLU Sigmoid Softmax Softsign "
-                         "Tanh Tanhshrink get_activation"),
+    "layer.activation": ("CELU ELU FastGelu GELU GLU HShrink HSigmoid HSwish Hardtanh LeakyReLU "
+                         "LogSigmoid LogSoftmax Mish PReLU RReLU ReLU ReLU6 SeLU SiLU Sigmoid "
+                         "SoftShrink Softmax Softmax2d Softmin Softsign Tanh Tanhshrink "
+                         "Threshold get_activation"),
     "layer.basic": ("ClipByNorm Dense Dropout Dropout1d Dropout2d Dropout3d Flatten Identity "
-                    "Linear Norm OneHot Pad Tril Triu Unfold Upsample"),
+                    "L1Regularizer Linear Norm OneHot Pad Roll Tril Triu Unflatten Unfold "
+                    "Upsample"),
     "layer.channel_shuffle": "ChannelShuffle",
     "layer.container": "CellDict CellList SequentialCell",
     "layer.conv": "Conv1d Conv1dTranspose Conv2d Conv2dTranspose Conv3d Conv3dTranspose",
     "layer.dense": "BiDense",
     "layer.embedding": "Embedding EmbeddingLookup",
-    "layer.image": "PSNR PixelShuffle PixelUnshuffle SSIM",
-    "layer.math": "MatMul ReduceLogSumExp",
+    "layer.image": "CentralCrop PSNR PixelShuffle PixelUnshuffle SSIM",
+    "layer.math": "DiGamma LGamma MatDet MatInverse MatMul Moments Range ReduceLogSumExp",
     "layer.normalization": ("BatchNorm1d BatchNorm2d BatchNorm3d GroupNorm InstanceNorm1d "
                             "InstanceNorm2d InstanceNorm3d LayerNorm SyncBatchNorm"),
     "layer.padding": ("ConstantPad1d ConstantPad2d ConstantPad3d ReflectionPad1d ReflectionPad2d "
+                      "ReflectionPad3d ReplicationPad1d ReplicationPad2d ReplicationPad3d "
                       "ZeroPad2d"),
-    "layer.pooling": ("AdaptiveAvgPool1d AdaptiveAvgPool2d AvgPool1d AvgPool2d AvgPool3d "
-                      "LPPool1d LPPool2d MaxPool1d MaxPool2d MaxPool3d"),
+    "layer.pooling": ("AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveMaxPool1d AdaptiveMaxPool2d "
+                      "AdaptiveMaxPool3d AvgPool1d AvgPool2d AvgPool3d LPPool1d LPPool2d "
+                      "MaxPool1d MaxPool2d MaxPool3d MaxUnpool1d MaxUnpool2d MaxUnpool3d"),
     "layer.rnn_cells": "GRUCell LSTMCell RNNCell",
     "layer.rnns": "GRU LSTM RNN",
     "layer.transformer": ("MultiheadAttention Transformer TransformerDecoder "
                           "TransformerDecoderLayer TransformerEncoder TransformerEncoderLayer"),
-    "learning_rate_schedule": "CosineDecayLR ExponentialDecayLR PolynomialDecayLR WarmUpLR",
+    "learning_rate_schedule": ("CosineDecayLR ExponentialDecayLR InverseDecayLR "
+                               "NaturalExpDecayLR PolynomialDecayLR WarmUpLR"),
     "loss.loss": ("BCELoss BCEWithLogitsLoss CTCLoss CosineEmbeddingLoss CrossEntropyLoss "
-                  "DiceLoss GaussianNLLLoss HuberLoss KLDivLoss L1Loss LossBase MAELoss MSELoss "
-                  "MarginRankingLoss MultiLabelSoftMarginLoss NLLLoss RMSELoss SmoothL1Loss "
-                  "SoftMarginLoss SoftmaxCrossEntropyWithLogits TripletMarginLoss"),
+                  "DiceLoss FocalLoss GaussianNLLLoss HingeEmbeddingLoss HuberLoss KLDivLoss "
+                  "L1Loss LossBase MAELoss MSELoss MarginRankingLoss MultiClassDiceLoss "
+                  "MultiLabelSoftMarginLoss MultiMarginLoss NLLLoss PoissonNLLLoss RMSELoss "
+                  "SmoothL1Loss SoftMarginLoss SoftmaxCrossEntropyWithLogits TripletMarginLoss"),
     "optim.ada_grad": "Adagrad",
     "optim.adadelta": "Adadelta",
     "optim.adafactor": "AdaFactor",
     "optim.adam": "Adam AdamWeightDecay",
+    "optim.adamax": "AdaMax",
+    "optim.ftrl": "FTRL",
     "optim.lamb": "Lamb",
+    "optim.lazyadam": "LazyAdam",
     "optim.momentum": "Momentum",
     "optim.optimizer": "Optimizer",
+    "optim.proximal_ada_grad": "ProximalAdagrad",
     "optim.rmsprop": "RMSProp",
+    "optim.rprop": "Rprop",
     "optim.sgd": "SGD",
     "utils.init": "no_init_parameters",
     "wrap.cell_wrapper": "ForwardValueAndGrad TrainOneStepCell WithEvalCell WithLossCell",

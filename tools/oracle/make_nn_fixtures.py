@@ -112,6 +112,18 @@ CASES = [
     ("multi_margin_p2_weight", "MultiMarginLoss", [], {"p": 2, "margin": 0.5, "reduction": "none",
                                                       "weight": [1.0, 2.0, 0.5, 1.5]},
      [randn(3, 4), given([1, 0, 3], "int64")]),
+    ("unflatten", "Unflatten", [1, (2, 3)], {}, [randn(2, 6, 2)]),
+    ("unflatten_last", "Unflatten", [-1, [2, 2]], {}, [randn(3, 4)]),
+    ("l1_regularizer", "L1Regularizer", [0.5], {}, [randn(3, 4)]),
+    ("central_crop", "CentralCrop", [0.5], {}, [randn(2, 3, 7, 6)]),
+    ("central_crop_3d", "CentralCrop", [0.3], {}, [randn(3, 10, 5)]),
+    ("range_int", "Range", [1, 10, 3], {}, []),
+    ("range_float", "Range", [0.5, 3.0, 0.75], {}, []),
+    ("moments", "Moments", [], {}, [randn(2, 3, 4)]),
+    ("moments_axis_keep", "Moments", [], {"axis": (0, 2), "keep_dims": True}, [randn(2, 3, 4)]),
+    ("moments_float16", "Moments", [1], {}, [randn(2, 3, dtype="float16")]),
+    ("lgamma", "LGamma", [], {}, [given([0.5, 3.0, 2.5, 7.0, 0.1])]),
+    ("digamma", "DiGamma", [], {}, [given([0.5, 1.0, 2.5, 7.0, 0.1])]),
 ]
 
 

@@ -31,8 +31,27 @@ from cellgraph.runtime.tensor import Parameter, Tensor
 from ..cell import Cell
 from ._checks import check_input, guarded, make_activation, positive_int
 
-__all__ = ["ClipByNorm", "Dense", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "Flatten",
-           "Identity", "Linear", "Norm", "OneHot", "Pad", "Tril", "Triu", "Unfold", "Upsample"]
+__all__ = [
+    "ClipByNorm",
+    "Dense",
+    "Dropout",
+    "Dropout1d",
+    "Dropout2d",
+    "Dropout3d",
+    "Flatten",
+    "Identity",
+    "L1Regularizer",
+    "Linear",
+    "Norm",
+    "OneHot",
+    "Pad",
+    "Roll",
+    "Tril",
+    "Triu",
+    "Unflatten",
+    "Unfold",
+    "Upsample",
+]
 
 
 class Dense(Cell):
@@ -334,3 +353,68 @@ class Unfold(Cell):
 
     def construct(self, x):
         return extract_patches(x, self.ksizes, self.strides, self.rates, self.padding)
+
+
+class Unflatten(Cell):
+    """Axis `axis` of the input reshaped to `unflattened_size`."""
+
+    def __init__(self, axis, unflattened_size):
+        super().__init__()
+        if isinstance(axis, bool) or not isinstance(axis, int):
+            raise DTypeError(f"Unflatten: `axis` must be an int, got {type(axis).__name__}")
+        if not isinstance(unflattened_size, (list, tuple)):
+            raise DTypeError(f"Unflatten: `unflattened_size` must be a list or tuple, got "
+                             f"{type(unflattened_size).__name__}")
+        self.axis, self.unflattened_size = axis, tuple(unflattened_size)
+
+    def construct(self, input_x):
+        shape = tuple(input_x.shape)
+        rest = shape[self.axis + 1:] if self.axis != -1 else ()
+        return P.reshape(input_x, shape[:self.axis] + self.unflattened_size + rest)
+
+
+class Roll(Cell):
+    """Elements rolled by `shift` along `axis` (ints, or sequences of one length), those
+    moved past the end coming back at the start."""
+
+    def __init__(self, shift, axis):
+        super().__init__()
+        for name, value in (("shift", shift), ("axis", axis)):
+            if isinstance(value, bool) or not isinstance(value, (int, tuple, list)):
+                raise DTypeError(f"Roll: `{name}` must be an int, tuple or list, got "
+                                 f"{type(value).__name__}")
+        shifts = list(shift) if isinstance(shift, (list, tuple)) else [shift]
+        axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+        if len(shifts) != len(axes):
+            raise ArgumentValueError(f"Roll: `shift` and `axis` must have one length, got "
+                                     f"{len(shifts)} and {len(axes)}")
+        self.shift, self.axis = shifts, axes
+
+    def construct(self, input_x):
+        rank = len(input_x.shape)
+        for a in self.axis:
+            if not -rank <= a < rank:
+                raise ArgumentValueError(f"Roll: `axis` {a} is out of range for an input of "
+                                         f"rank {rank}")
+        return P.roll(input_x, tuple(self.shift), tuple(self.axis))
+
+
+class L1Regularizer(Cell):
+    """scale * sum(|weights|)."""
+
+    def __init__(self, scale):
+        super().__init__()
+        if isinstance(scale, bool) or not isinstance(scale, (int, float)):
+            raise DTypeError(f"L1Regularizer: `scale` must be an int or float, got "
+                             f"{type(scale).__name__}")
+        if math.isinf(scale) or math.isnan(scale):
+            raise ArgumentValueError(f"L1Regularizer: `scale` can not be INF or NAN, got {scale}")
+        if scale <= 0:
+            raise ArgumentValueError(f"L1Regularizer: `scale` must be > 0, got {scale}")
+        self.scale = Tensor(scale, dt.float32)
+
+    def construct(self, weights):
+        if weights.dtype == dt.bool_:
+            raise DTypeError(f"L1Regularizer: `weights` must be a number type, got "
+                             f"{weights.dtype}")
+        return F.mul(self.scale, F.reduce_sum(F.abs(weights)))

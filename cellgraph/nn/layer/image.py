@@ -12,7 +12,7 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 
 from ..cell import Cell
 
-__all__ = ["PSNR", "SSIM", "PixelShuffle", "PixelUnshuffle"]
+__all__ = ["PSNR", "SSIM", "CentralCrop", "PixelShuffle", "PixelUnshuffle"]
 
 
 class PixelShuffle(Cell):
@@ -114,3 +114,31 @@ class PSNR(Cell):
         _check_pair("PSNR", img1, img2)
         mse = P.reduce_mean(P.square(img1 - img2), (1, 2, 3))
         return 10 * P.log(self.max_val ** 2 / mse) / np.log(10.0)
+
+
+class CentralCrop(Cell):
+    """The central `central_fraction` of the last two axes of (C, H, W) or (N, C, H, W): rows
+    from int((H - H * fraction) / 2), as many left out at the end (columns alike)."""
+
+    def __init__(self, central_fraction):
+        super().__init__()
+        if not isinstance(central_fraction, float):
+            raise DTypeError(f"CentralCrop: `central_fraction` must be a float, got "
+                             f"{type(central_fraction).__name__}")
+        if not 0.0 < central_fraction <= 1.0:
+            raise ArgumentValueError(f"CentralCrop: `central_fraction` must be in (0, 1], got "
+                                     f"{central_fraction}")
+        self.central_fraction = central_fraction
+
+    def construct(self, image):
+        shape = tuple(image.shape)
+        if len(shape) not in (3, 4):
+            raise ArgumentValueError(f"CentralCrop image must be 3d or 4d, but got shape {shape}")
+        if self.central_fraction == 1.0:
+            return image
+        h, w = shape[-2:]
+        top = int((float(h) - float(h * self.central_fraction)) / 2)
+        left = int((float(w) - float(w * self.central_fraction)) / 2)
+        begin = (0,) * (len(shape) - 2) + (top, left)
+        size = shape[:-2] + (h - 2 * top, w - 2 * left)
+        return P.slice(image, begin, size)
