@@ -13,7 +13,7 @@ from cellgraph import nn
 
 FIXTURE = json.loads((Path(__file__).parents[1] / "data" / "nn_mindspore.json").read_text())
 CASES, OPTIMIZERS = FIXTURE["cases"], FIXTURE["optimizers"]
-TENSOR_KWARGS = ("weight", "weights")  # lists under these names are float32 Tensors
+TENSOR_KWARGS = ("weight", "weights", "_random_samples")  # lists: float32 Tensors
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])

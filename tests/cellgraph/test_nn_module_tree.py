@@ -21,6 +21,7 @@ MINDSPORE_MODULES = {
                     "L1Regularizer Linear Norm OneHot Pad Roll Tril Triu Unflatten Unfold "
                     "Upsample"),
     "layer.channel_shuffle": "ChannelShuffle",
+    "layer.combined": "Conv2dBnAct DenseBnAct",
     "layer.container": "CellDict CellList SequentialCell",
     "layer.conv": "Conv1d Conv1dTranspose Conv2d Conv2dTranspose Conv3d Conv3dTranspose",
     "layer.dense": "BiDense",
@@ -33,10 +34,12 @@ MINDSPORE_MODULES = {
                       "ReflectionPad3d ReplicationPad1d ReplicationPad2d ReplicationPad3d "
                       "ZeroPad2d"),
     "layer.pooling": ("AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveMaxPool1d AdaptiveMaxPool2d "
-                      "AdaptiveMaxPool3d AvgPool1d AvgPool2d AvgPool3d LPPool1d LPPool2d "
-                      "MaxPool1d MaxPool2d MaxPool3d MaxUnpool1d MaxUnpool2d MaxUnpool3d"),
+                      "AdaptiveMaxPool3d AvgPool1d AvgPool2d AvgPool3d FractionalMaxPool2d "
+                      "FractionalMaxPool3d LPPool1d LPPool2d MaxPool1d MaxPool2d MaxPool3d "
+                      "MaxUnpool1d MaxUnpool2d MaxUnpool3d"),
     "layer.rnn_cells": "GRUCell LSTMCell RNNCell",
     "layer.rnns": "GRU LSTM RNN",
+    "layer.timedistributed": "TimeDistributed",
     "layer.transformer": ("MultiheadAttention Transformer TransformerDecoder "
                           "TransformerDecoderLayer TransformerEncoder TransformerEncoderLayer"),
     "learning_rate_schedule": ("CosineDecayLR ExponentialDecayLR InverseDecayLR "
@@ -61,7 +64,8 @@ MINDSPORE_MODULES = {
     "optim.rprop": "Rprop",
     "optim.sgd": "SGD",
     "utils.init": "no_init_parameters",
-    "wrap.cell_wrapper": "ForwardValueAndGrad TrainOneStepCell WithEvalCell WithLossCell",
+    "wrap.cell_wrapper": ("ForwardValueAndGrad ParameterUpdate TrainOneStepCell WithEvalCell "
+                          "WithGradCell WithLossCell"),
     "wrap.grad_reducer": "DistributedGradReducer",
     "wrap.loss_scale": ("DynamicLossScaleUpdateCell FixedLossScaleUpdateCell "
                         "TrainOneStepWithLossScaleCell"),

@@ -124,10 +124,19 @@ CASES = [
     ("moments_float16", "Moments", [1], {}, [randn(2, 3, dtype="float16")]),
     ("lgamma", "LGamma", [], {}, [given([0.5, 3.0, 2.5, 7.0, 0.1])]),
     ("digamma", "DiGamma", [], {}, [given([0.5, 1.0, 2.5, 7.0, 0.1])]),
+    ("fractional_maxpool2d", "FractionalMaxPool2d", [(2, 3)],
+     {"output_size": (3, 4), "return_indices": True,
+      "_random_samples": [[[0.3, 0.8]], [[0.6, 0.1]]]}, [randn(2, 1, 7, 9)]),
+    ("fractional_maxpool2d_ratio", "FractionalMaxPool2d", [2],
+     {"output_ratio": (0.5, 0.5), "_random_samples": [[[0.2, 0.7], [0.9, 0.4]]]},
+     [randn(1, 2, 8, 6)]),
+    ("fractional_maxpool3d", "FractionalMaxPool3d", [(2, 2, 1)],
+     {"output_size": (2, 3, 3), "return_indices": True,
+      "_random_samples": [[[0.3, 0.8, 0.5]], [[0.6, 0.1, 0.9]]]}, [randn(2, 1, 5, 6, 7)]),
 ]
 
 
-TENSOR_KWARGS = ("weight", "weights")  # lists under these names are float32 Tensors
+TENSOR_KWARGS = ("weight", "weights", "_random_samples")  # lists: float32 Tensors
 
 
 def tensor_kwargs(kwargs, tensor):

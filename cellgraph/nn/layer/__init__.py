@@ -3,6 +3,7 @@ from . import (
     activation,
     basic,
     channel_shuffle,
+    combined,
     container,
     conv,
     dense,
@@ -14,11 +15,13 @@ from . import (
     pooling,
     rnn_cells,
     rnns,
+    timedistributed,
     transformer,
 )
 from .activation import *
 from .basic import *
 from .channel_shuffle import *
+from .combined import *
 from .container import *
 from .conv import *
 from .dense import *
@@ -30,9 +33,10 @@ from .padding import *
 from .pooling import *
 from .rnn_cells import *
 from .rnns import *
+from .timedistributed import *
 from .transformer import *
 
-__all__ = [name for module in (activation, basic, channel_shuffle, container, conv, dense,
-                               embedding, image, math, normalization, padding, pooling,
-                               rnn_cells, rnns, transformer)
+__all__ = [name for module in (activation, basic, channel_shuffle, combined, container, conv,
+                               dense, embedding, image, math, normalization, padding, pooling,
+                               rnn_cells, rnns, timedistributed, transformer)
            for name in module.__all__]

@@ -24,7 +24,8 @@ from ._checks import check_input
 from .conv import _check_format, _pad_mode, _pair
 
 __all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
-           "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "LPPool1d", "LPPool2d",
+           "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "FractionalMaxPool2d",
+           "FractionalMaxPool3d", "LPPool1d", "LPPool2d",
            "MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
 
 
@@ -654,3 +655,119 @@ class MaxUnpool3d(_MaxUnpool):
     """MaxPool3d's inverse over (N, C, D, H, W) or (C, D, H, W)."""
 
     nd = 3
+
+
+def _fractional_starts(samples, length: int, out: int, kernel: int):
+    """The window starts (N, C, out) of one axis of fractional max pooling (Graham): with
+    alpha = (length - kernel) / (out - 1), start i = floor((i + u) alpha) - floor(u alpha)
+    for the plane's sample u, and the last window ends at the end."""
+    if out == 1:
+        return P.fill(dt.int32, tuple(samples.shape) + (1,), length - kernel)
+    alpha = (length - kernel) / (out - 1)
+    steps = Tensor(np.arange(out - 1, dtype=np.float32))
+    u = P.expand_dims(P.cast(samples, dt.float32), -1)
+    starts = P.sub(P.floor(P.mul(P.add(steps, u), alpha)), P.floor(P.mul(u, alpha)))
+    last = P.fill(dt.float32, tuple(samples.shape) + (1,), float(length - kernel))
+    return P.cast(P.concat((starts, last), -1), dt.int32)
+
+
+class _FractionalMaxPool(Cell):
+    nd = 2
+    sample_axes = (1, 0)  # which of a plane's samples each pooled axis (H, W) uses
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False,
+                 _random_samples=None):
+        super().__init__()
+        name = type(self).__name__
+        self.kernel_size, self.output_size, self.output_ratio = kernel_size, output_size, \
+            output_ratio
+        self.return_indices, self._random_samples = return_indices, _random_samples
+        self._kernel = _per_axis(kernel_size, self.nd, name, "kernel_size")
+        if output_size is None and output_ratio is None:
+            raise ArgumentValueError(f"{name}: `output_size` or `output_ratio` must be given")
+        if output_size is not None and output_ratio is not None:
+            raise ArgumentValueError(f"{name}: give `output_size` or `output_ratio`, not both")
+        self._size = None if output_size is None else _per_axis(output_size, self.nd, name,
+                                                                "output_size")
+        if output_ratio is not None:
+            ratios = (output_ratio,) * self.nd if isinstance(output_ratio, (int, float)) else \
+                tuple(output_ratio)
+            if len(ratios) != self.nd or not all(0 < r < 1 for r in ratios):
+                raise ArgumentValueError(f"{name}: `output_ratio` must be {self.nd} values in "
+                                         f"(0, 1), got {output_ratio!r}")
+            self._ratio = ratios
+        if not isinstance(return_indices, bool):
+            raise DTypeError(f"{name}: `return_indices` must be a bool, got "
+                             f"{type(return_indices).__name__}")
+
+    def construct(self, x):
+        name = type(self).__name__
+        check_input(name, x, rank=(self.nd + 1, self.nd + 2))
+        unbatched = len(x.shape) == self.nd + 1
+        if unbatched:
+            x = P.expand_dims(x, 0)
+        n, c = x.shape[:2]
+        spatial = tuple(x.shape[2:])
+        sizes = self._size or tuple(int(length * r) for length, r in zip(spatial, self._ratio))
+        for length, k, size in zip(spatial, self._kernel, sizes):
+            if size + k - 1 > length:
+                raise ArgumentValueError(f"{name}: an output size {size} with a kernel of {k} "
+                                         f"needs an input of at least {size + k - 1}, got "
+                                         f"{length}")
+        samples = self._random_samples
+        if samples is None:  # a fresh draw per call, as MindSpore's
+            samples = P.uniform((n, c, self.nd), Tensor(0.0, dt.float32),
+                                Tensor(1.0, dt.float32))
+        gathered, positions = x, []
+        for axis, (length, k, size) in enumerate(zip(spatial, self._kernel, sizes)):
+            sample = P.squeeze(P.slice(samples, (0, 0, self.sample_axes[axis]), (n, c, 1)), -1)
+            starts = _fractional_starts(sample, length, size, k)
+            pos = P.add(P.expand_dims(starts, -1), Tensor(np.arange(k, dtype=np.int32)))
+            positions.append(pos)  # (N, C, size, k)
+            shape = [n, c] + [1] * self.nd
+            shape[2 + axis] = size * k
+            index = P.reshape(pos, (n, c) + (1,) * axis + (size * k,) +
+                              (1,) * (self.nd - axis - 1))
+            target = tuple(gathered.shape[:2 + axis]) + (size * k,) + \
+                tuple(gathered.shape[3 + axis:])
+            gathered = P.gather_elements(gathered, 2 + axis, P.broadcast_to(index, target))
+        split = (n, c) + tuple(v for size, k in zip(sizes, self._kernel) for v in (size, k))
+        order = (0, 1) + tuple(2 + 2 * i for i in range(self.nd)) + \
+            tuple(3 + 2 * i for i in range(self.nd))
+        window = int(np.prod(self._kernel))
+        flat = P.reshape(P.transpose(P.reshape(gathered, split), order),
+                         (n, c) + tuple(sizes) + (window,))
+        best = P.reduce_max(flat, -1)
+        if self.return_indices:
+            where = None
+            for axis, pos in enumerate(positions):
+                shape = [n, c] + [1] * (2 * self.nd)
+                shape[2 + axis], shape[2 + self.nd + axis] = sizes[axis], self._kernel[axis]
+                term = P.reshape(P.cast(pos, dt.int64), tuple(shape))
+                where = term if where is None else P.add(P.mul(where, spatial[axis]), term)
+            where = P.reshape(P.broadcast_to(where, (n, c) + tuple(sizes) + self._kernel),
+                              (n, c) + tuple(sizes) + (window,))
+            first = P.expand_dims(P.argmax(flat, -1), -1)
+            index = P.squeeze(P.gather_elements(where, 2 + self.nd, first), -1)
+            out = (best, index)
+            return tuple(P.squeeze(o, 0) for o in out) if unbatched else out
+        return P.squeeze(best, 0) if unbatched else best
+
+
+class FractionalMaxPool2d(_FractionalMaxPool):
+    """Max pooling over windows of `kernel_size` at pseudo-random starts (fractional max
+    pooling, Graham 2014) giving an `output_size` (or `output_ratio` of the input) grid over
+    (N, C, H, W) or (C, H, W). Each plane's two samples in [0, 1) (`_random_samples`, shape
+    (N, C, 2), drawn afresh on each call when not given) place the windows: the first for W,
+    the second for H, as MindSpore's."""
+
+    nd = 2
+    sample_axes = (1, 0)
+
+
+class FractionalMaxPool3d(_FractionalMaxPool):
+    """FractionalMaxPool2d over (N, C, D, H, W) or (C, D, H, W); each plane's three samples
+    place the windows of D, H and W in that order."""
+
+    nd = 3
+    sample_axes = (0, 1, 2)

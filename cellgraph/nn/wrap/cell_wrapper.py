@@ -11,14 +11,17 @@ from __future__ import annotations
 import numbers
 
 from cellgraph.autograd import GradOperation, value_and_grad
+from cellgraph.common.assign import assign
 from cellgraph.ops import functional as F
 from cellgraph.primitives.errors import ArgumentError, DTypeError
+from cellgraph.runtime.tensor import Parameter, ParameterTuple
 
 from ..cell import Cell, StepLock
 from ..optim.optimizer import Optimizer
 from .grad_reducer import data_parallel_reducer
 
-__all__ = ["ForwardValueAndGrad", "TrainOneStepCell", "WithEvalCell", "WithLossCell"]
+__all__ = ["ForwardValueAndGrad", "ParameterUpdate", "TrainOneStepCell", "WithEvalCell",
+           "WithGradCell", "WithLossCell"]
 
 
 def _check_cell(value, op: str, name: str) -> None:
@@ -133,3 +136,37 @@ class ForwardValueAndGrad(Cell):
         else:
             grads = self.grad(self.network)(*inputs)
         return loss, grads
+
+
+class WithGradCell(Cell):
+    """The gradients of `network` (followed by `loss_fn` on the label, when given) with
+    respect to its trainable parameters; `sens`, when given, is the loss's sensitivity."""
+
+    def __init__(self, network, loss_fn=None, sens=None):
+        super().__init__(auto_prefix=False)
+        _check_cell(network, "WithGradCell", "network")
+        self.network, self.loss_fn, self.sens = network, loss_fn, sens
+        self.weights = ParameterTuple(network.trainable_params())
+        self.grad = GradOperation(get_by_list=True, sens_param=sens is not None)
+        self.network_with_loss = network if loss_fn is None else WithLossCell(network, loss_fn)
+        self.network_with_loss.set_train()
+
+    def construct(self, *inputs):
+        if self.sens is None:
+            return self.grad(self.network_with_loss, self.weights)(*inputs)
+        return self.grad(self.network_with_loss, self.weights)(*inputs, self.sens)
+
+
+class ParameterUpdate(Cell):
+    """Assigns its input to `param` and returns the input."""
+
+    def __init__(self, param):
+        super().__init__(auto_prefix=False)
+        if not isinstance(param, Parameter):
+            raise DTypeError(f"ParameterUpdate: `param` must be a Parameter, got "
+                             f"{type(param).__name__}")
+        self._param = param
+
+    def construct(self, x):
+        assign(self._param, x)
+        return x
