@@ -33,10 +33,10 @@ MINDSPORE_MODULES = {
     "layer.padding": ("ConstantPad1d ConstantPad2d ConstantPad3d ReflectionPad1d ReflectionPad2d "
                       "ReflectionPad3d ReplicationPad1d ReplicationPad2d ReplicationPad3d "
                       "ZeroPad2d"),
-    "layer.pooling": ("AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveMaxPool1d AdaptiveMaxPool2d "
-                      "AdaptiveMaxPool3d AvgPool1d AvgPool2d AvgPool3d FractionalMaxPool2d "
-                      "FractionalMaxPool3d LPPool1d LPPool2d MaxPool1d MaxPool2d MaxPool3d "
-                      "MaxUnpool1d MaxUnpool2d MaxUnpool3d"),
+    "layer.pooling": ("AdaptiveAvgPool1d AdaptiveAvgPool2d AdaptiveAvgPool3d AdaptiveMaxPool1d "
+                      "AdaptiveMaxPool2d AdaptiveMaxPool3d AvgPool1d AvgPool2d AvgPool3d "
+                      "FractionalMaxPool2d FractionalMaxPool3d LPPool1d LPPool2d MaxPool1d "
+                      "MaxPool2d MaxPool3d MaxUnpool1d MaxUnpool2d MaxUnpool3d"),
     "layer.rnn_cells": "GRUCell LSTMCell RNNCell",
     "layer.rnns": "GRU LSTM RNN",
     "layer.timedistributed": "TimeDistributed",
@@ -48,7 +48,8 @@ MINDSPORE_MODULES = {
                   "DiceLoss FocalLoss GaussianNLLLoss HingeEmbeddingLoss HuberLoss KLDivLoss "
                   "L1Loss LossBase MAELoss MSELoss MarginRankingLoss MultiClassDiceLoss "
                   "MultiLabelSoftMarginLoss MultiMarginLoss NLLLoss PoissonNLLLoss RMSELoss "
-                  "SmoothL1Loss SoftMarginLoss SoftmaxCrossEntropyWithLogits TripletMarginLoss"),
+                  "SmoothL1Loss SoftMarginLoss SoftmaxCrossEntropyWithLogits TripletMarginLoss "
+                  "TripletMarginWithDistanceLoss"),
     "optim.ada_grad": "Adagrad",
     "optim.adadelta": "Adadelta",
     "optim.adafactor": "AdaFactor",

@@ -133,6 +133,12 @@ CASES = [
     ("fractional_maxpool3d", "FractionalMaxPool3d", [(2, 2, 1)],
      {"output_size": (2, 3, 3), "return_indices": True,
       "_random_samples": [[[0.3, 0.8, 0.5]], [[0.6, 0.1, 0.9]]]}, [randn(2, 1, 5, 6, 7)]),
+    ("adaptive_avgpool3d", "AdaptiveAvgPool3d", [(2, 4, 3)], {}, [randn(2, 2, 5, 6, 7)]),
+    ("adaptive_avgpool3d_none", "AdaptiveAvgPool3d", [(None, 3, 5)], {}, [randn(2, 5, 6, 7)]),
+    ("triplet_distance", "TripletMarginWithDistanceLoss", [], {},
+     [randn(4, 5), randn(4, 5), randn(4, 5)]),
+    ("triplet_distance_swap", "TripletMarginWithDistanceLoss", [],
+     {"swap": True, "reduction": "none", "margin": 2.0}, [randn(4, 5), randn(4, 5), randn(4, 5)]),
 ]
 
 

@@ -23,7 +23,7 @@ from ..cell import Cell
 from ._checks import check_input
 from .conv import _check_format, _pad_mode, _pair
 
-__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+__all__ = ["AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
            "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "FractionalMaxPool2d",
            "FractionalMaxPool3d", "LPPool1d", "LPPool2d",
            "MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
@@ -771,3 +771,46 @@ class FractionalMaxPool3d(_FractionalMaxPool):
 
     nd = 3
     sample_axes = (0, 1, 2)
+
+
+class AdaptiveAvgPool3d(Cell):
+    """The mean over an `output_size` grid of adaptive bins of (N, C, D, H, W) or
+    (C, D, H, W): bin i of an axis of length L covers [floor(i L / n), ceil((i + 1) L / n));
+    None in `output_size` keeps that axis's size. Each axis is a matmul with a constant
+    averaging matrix, so the gradient is matmul's."""
+
+    def __init__(self, output_size):
+        super().__init__()
+        items = (output_size,) * 3 if output_size is None or isinstance(
+            output_size, numbers.Integral) else tuple(output_size)
+        if len(items) == 1:
+            items = items * 3
+        if len(items) != 3 or any(v is not None and (isinstance(v, bool) or not isinstance(
+                v, numbers.Integral) or v < 1) for v in items):
+            raise ArgumentValueError(f"AdaptiveAvgPool3d: `output_size` must be a positive int "
+                                     f"or a tuple of 3 positive ints (or None), got "
+                                     f"{output_size!r}")
+        self.output_size, self._sizes = output_size, items
+
+    def construct(self, x):
+        check_input("AdaptiveAvgPool3d", x, rank=(4, 5))
+        if not x.dtype.is_float:
+            raise DTypeError(f"AdaptiveAvgPool3d: the input must be float, got {x.dtype}")
+        rank = len(x.shape)
+        out = x
+        for axis, n in zip(range(rank - 3, rank), self._sizes):
+            length = x.shape[axis]
+            n = length if n is None else n
+            starts = np.arange(n) * length // n
+            stops = -(-(np.arange(n) + 1) * length // n)
+            matrix = np.zeros((length, n), np.dtype(x.dtype.np_name))
+            for i, (a, b) in enumerate(zip(starts, stops)):
+                matrix[a:b, i] = 1.0 / (b - a)
+            perm = tuple(i for i in range(rank) if i != axis) + (axis,)
+            moved = P.matmul(P.transpose(out, perm), Tensor(matrix))
+            back = tuple(int(np.argsort(perm)[i]) for i in range(rank))
+            out = P.transpose(moved, back)
+        return out
+
+    def extend_repr(self) -> str:
+        return f"output_size={self.output_size}"

@@ -24,7 +24,8 @@ __all__ = ["BCELoss", "BCEWithLogitsLoss", "CTCLoss", "CosineEmbeddingLoss", "Cr
            "KLDivLoss", "L1Loss", "LossBase", "MAELoss", "MSELoss", "MarginRankingLoss",
            "MultiClassDiceLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss",
            "PoissonNLLLoss", "RMSELoss", "SmoothL1Loss", "SoftMarginLoss",
-           "SoftmaxCrossEntropyWithLogits", "TripletMarginLoss"]
+           "SoftmaxCrossEntropyWithLogits", "TripletMarginLoss",
+           "TripletMarginWithDistanceLoss"]
 
 
 REDUCTIONS = ("mean", "sum", "none")
@@ -668,6 +669,40 @@ class MultiMarginLoss(LossBase):
             _check_tensor(op, "weight", weight)
             gaps = F.mul(gaps, F.gather(weight, index, 0))  # weight[y], shape (N, 1)
         return self.get_loss(F.div(F.reduce_sum(gaps, 1), x.shape[1]))
+
+
+class TripletMarginWithDistanceLoss(LossBase):
+    """max(d(x, positive) - d(x, negative) + margin, 0), d = `distance_function` (by default
+    the 2-norm of |x - y| along axis 1); with `swap`, d(x, negative) is replaced by
+    d(positive, negative) where that is smaller."""
+
+    def __init__(self, distance_function=None, swap=False, reduction="mean", margin=1.0):
+        super().__init__(reduction)
+        op = "TripletMarginWithDistanceLoss"
+        if not isinstance(margin, float):
+            raise DTypeError(f"{op}: `margin` must be a float, got {type(margin).__name__}")
+        if not isinstance(swap, bool):
+            raise DTypeError(f"{op}: `swap` must be a bool, got {type(swap).__name__}")
+        self.distance_function = distance_function or self._pairwise_distance
+        self.swap, self.margin = swap, margin
+
+    @staticmethod
+    def _pairwise_distance(x, y):
+        d = F.abs(F.sub(x, y))
+        if len(d.shape) == 0:
+            raise ArgumentValueError("TripletMarginWithDistanceLoss: the inputs of the "
+                                     "pairwise distance must have at least one dimension")
+        return F.sqrt(F.reduce_sum(F.square(d), 1))
+
+    def construct(self, x, positive, negative):
+        op = "TripletMarginWithDistanceLoss"
+        for name, value in (("x", x), ("positive", positive), ("negative", negative)):
+            _check_tensor(op, name, value)
+        d_pos = self.distance_function(x, positive)
+        d_neg = self.distance_function(x, negative)
+        if self.swap:
+            d_neg = F.minimum(d_neg, self.distance_function(positive, negative))
+        return self.get_loss(F.maximum(F.add(F.sub(d_pos, d_neg), self.margin), 0.0))
 
 
 class CTCLoss(LossBase):
