@@ -58,12 +58,14 @@ class _BatchNorm(Cell):
         self.use_batch_statistics = use_batch_statistics
         shape = (self.num_features,)
         self.affine = bool(affine)
-        self.gamma = Parameter(initializer(gamma_init, shape, dtype), requires_grad=self.affine)
-        self.beta = Parameter(initializer(beta_init, shape, dtype), requires_grad=self.affine)
+        # MindSpore's order: the running statistics first, so get_parameters() and the
+        # checkpoints list them as MindSpore does and initializers draw in its order
         self.moving_mean = Parameter(initializer(moving_mean_init, shape, dtype),
                                      requires_grad=False)
         self.moving_variance = Parameter(initializer(moving_var_init, shape, dtype),
                                          requires_grad=False)
+        self.gamma = Parameter(initializer(gamma_init, shape, dtype), requires_grad=self.affine)
+        self.beta = Parameter(initializer(beta_init, shape, dtype), requires_grad=self.affine)
 
     def construct(self, x):
         params = parameter_read_dtype(self.gamma.dtype)
