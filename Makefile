@@ -5,7 +5,7 @@ VENV ?= .venv
 EXTRAS ?= dev,samples
 PY := $(VENV)/bin/python
 
-.PHONY: install test test-all slow bench golden lint seeds clean oracle signatures gpu-check
+.PHONY: install test test-all slow bench golden lint seeds clean oracle signatures gpu-check nn-fixtures
 
 install:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,10 @@ ORACLE ?= .ms
 oracle:
 	$(PYTHON) -m venv $(ORACLE)
 	$(ORACLE)/bin/pip install mindspore==2.10.0 "numpy<2" pytest
+
+# re-record MindSpore's outputs of nn layers, losses and optimizer steps (test data)
+nn-fixtures:
+	$(ORACLE)/bin/python tools/oracle/make_nn_fixtures.py
 
 # re-record MindSpore's signatures (test data) and write tools/oracle/missing_names.md
 signatures:

@@ -125,12 +125,12 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
         "hint", "marks a Cell for PyNative backward graphs; cellgraph differentiates any Cell"),
     ("cellgraph.nn.cell.Cell.set_inputs", "kwargs"): (
         "hint", "dynamic-shape compilation; graphs are compiled per input signature anyway"),
-    ("cellgraph.nn.grad_reducer.DistributedGradReducer.__init__", "fusion_type"): (
+    ("cellgraph.nn.wrap.grad_reducer.DistributedGradReducer.__init__", "fusion_type"): (
         "hint", "how MindSpore fuses gradient all-reduces (speed); the sums are the same"),
-    ("cellgraph.nn.optim.Adam.__init__", "use_locking"): (
+    ("cellgraph.nn.optim.adam.Adam.__init__", "use_locking"): (
         "hint", ("a lock around MindSpore's in-place update kernels; each step's update is "
         "serialised here")),
-    ("cellgraph.nn.optim_adaptive.RMSProp.__init__", "use_locking"): (
+    ("cellgraph.nn.optim.rmsprop.RMSProp.__init__", "use_locking"): (
         "hint", ("a lock around MindSpore's in-place update kernels; each step's update is "
         "serialised here")),
     ("cellgraph.profiler.profiler.Profiler.analyse", "mode"): (
@@ -182,7 +182,7 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
         ("sources.GeneratorDataset.__init__", "max_rowsize"),
         ("sources.NumpySlicesDataset.__init__", "num_parallel_workers"))},
     # ---- MindSpore ignores it too ---------------------------------------------------------
-    ("cellgraph.nn.layers.Dropout.__init__", "dtype"): (
+    ("cellgraph.nn.layer.basic.Dropout.__init__", "dtype"): (
         "mindspore", "deprecated: MindSpore warns and ignores it"),
     ("cellgraph.common.initializer.Initializer.__init__", "kwargs"): (
         "mindspore", "MindSpore's base keeps them in _kwargs and reads them nowhere"),
@@ -192,7 +192,7 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
         "mindspore", "reserved, not implemented in MindSpore"),
     ("cellgraph.ops.function.nn_func.attention.flash_attention_score", "padding_mask"): (
         "mindspore", "reserved, not implemented in MindSpore"),
-    ("cellgraph.nn.loss_scale.FixedLossScaleUpdateCell.construct", "loss_scale"): (
+    ("cellgraph.nn.wrap.loss_scale.FixedLossScaleUpdateCell.construct", "loss_scale"): (
         "mindspore", "a fixed scale: MindSpore returns the overflow flag only"),
     # ---- protocol -------------------------------------------------------------------------
     ("cellgraph.runtime.tensor.Tensor.__new__", "args"): ("protocol", "__init__ reads them"),
@@ -202,12 +202,14 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
         "protocol", "a constant draws nothing"),
     ("cellgraph.common.initializer.Identity.generate", "rng"): (
         "protocol", "the identity draws nothing"),
-    ("cellgraph.nn.activation.get_activation", "prim_name"): (
+    ("cellgraph.nn.layer.activation.get_activation", "prim_name"): (
         "protocol", "the caller's name for error messages"),
     **{(f"cellgraph.nn.{where}.update", "step"): (
         "protocol", "the step count the optimizer protocol passes; this rule does not use it")
-       for where in ("optim.AdamWeightDecay", "optim.Momentum", "optim_adaptive.Adadelta",
-                     "optim_adaptive.Adagrad", "optim_adaptive.RMSProp")},
+       for where in ("optim.adam.AdamWeightDecay", "optim.momentum.Momentum",
+                     "optim.adadelta.Adadelta", "optim.ada_grad.Adagrad",
+                     "optim.rmsprop.RMSProp", "optim.ftrl.FTRL",
+                     "optim.proximal_ada_grad.ProximalAdagrad", "optim.adamax.AdaMax")},
     **{(f"{_DS}.samplers.{where}", name): (
         "protocol", "the engine's arguments to every sampler; this one does not need it")
        for where, name in (("PKSampler.indices", "num_rows"), ("Sampler.indices", "state"),
@@ -237,7 +239,7 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
     ("cellgraph.ops.function.nn_func.image.interpolate", "recompute_scale_factor"): (
         "equivalent", ("the sampling follows the output size, which is what MindSpore computes "
         "wherever it accepts scale_factor (recompute_scale_factor=True, or mode 'area')")),
-    ("cellgraph.nn.basic.Upsample.__init__", "recompute_scale_factor"): (
+    ("cellgraph.nn.layer.basic.Upsample.__init__", "recompute_scale_factor"): (
         "equivalent", "as ops.interpolate's"),
     # ---- gated: only with an argument or a call that raises --------------------------------
     ("cellgraph.mint.nn._layers.Embedding.__init__", "norm_type"): (

@@ -14,7 +14,7 @@ import numbers
 import numpy as np
 
 from cellgraph.common.assign import assign
-from cellgraph.nn.loss_scale import grads_finite, is_finite
+from cellgraph.nn.wrap.loss_scale import grads_finite, is_finite
 from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError

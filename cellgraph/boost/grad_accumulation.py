@@ -10,7 +10,7 @@ import numbers
 
 from cellgraph import ops
 from cellgraph.nn.cell import Cell, StepLock
-from cellgraph.nn.loss_scale import run_unless
+from cellgraph.nn.wrap.loss_scale import run_unless
 from cellgraph.ops.composite import HyperMap, MultitypeFuncGraph
 from cellgraph.primitives import dtype as dt
 from cellgraph.runtime.tensor import Parameter, Tensor

@@ -1,55 +1,30 @@
-"""cellgraph.nn: Cell and the layers, losses, optimizers and wrappers built on it."""
-import sys
-
+"""cellgraph.nn: Cell and the layers, losses, optimizers and wrappers built on it, laid out as
+MindSpore's `mindspore.nn`: `layer/` (one module per kind of layer), `loss/loss.py`, `optim/`
+(one module per optimizer), `wrap/`, `grad/`, `learning_rate_schedule.py`, `dynamic_lr.py`."""
 from . import (
-    activation,
-    basic,
-    container,
-    conv,
-    conv_nd,
     dynamic_lr,
-    image_layers,
-    image_metrics,
-    layers,
+    grad,
+    layer,
     learning_rate_schedule,
     loss,
-    loss_scale,
-    normalization,
     optim,
-    optim_adaptive,
     probability,  # noqa: F401  (nn.probability)
-    rnn,
-    transformer,
-    utils,  # noqa: F401  (nn.utils)
+    utils,
     wrap,
 )
-from .activation import *
-from .basic import *
 from .cell import Cell
-from .container import *
-from .conv import *
-from .conv_nd import *
 from .dynamic_lr import *
-from .grad_cells import ForwardValueAndGrad, Jvp, Vjp
-from .grad_reducer import DistributedGradReducer
-from .image_layers import *
-from .image_metrics import *
-from .layers import *
+from .grad import *
+from .layer import *
 from .learning_rate_schedule import *
 from .loss import *
-from .loss_scale import *
-from .normalization import *
 from .optim import *
-from .optim_adaptive import *
-from .rnn import *
-from .transformer import *
+from .utils import *
 from .wrap import *
 
-__all__ = ["Cell", "DistributedGradReducer", "ForwardValueAndGrad", "Jvp", "Vjp"] + [
-    name for module in (activation, basic, container, conv, conv_nd, dynamic_lr, image_layers,
-                        image_metrics, layers, learning_rate_schedule, loss, loss_scale, normalization, optim,
-                        optim_adaptive, rnn, transformer, wrap)
-    for name in module.__all__]
+__all__ = ["Cell"] + [name for module in (dynamic_lr, grad, layer, learning_rate_schedule, loss,
+                                          optim, utils, wrap)
+                      for name in module.__all__]
 
 # The metrics live in cellgraph.train (MindSpore 2.x); the 1.x spelling nn.Accuracy reaches
 # them on first use, since cellgraph.train imports nn.
@@ -64,8 +39,3 @@ def __getattr__(name):
 
         return getattr(metrics, name)
     raise AttributeError(f"module 'cellgraph.nn' has no attribute {name!r}")
-
-
-from . import module_paths as _module_paths
-
-_module_paths.mount(sys.modules[__name__])

@@ -6,6 +6,7 @@ import inspect
 import threading
 
 from cellgraph import context
+from cellgraph.common.parameter import _Buffer
 from cellgraph.compiler.builder import current_builder, parameters_cast_to
 from cellgraph.compiler.frontend import (
     Interpreter,
@@ -27,6 +28,7 @@ from cellgraph.runtime.executor import GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
 from . import hooks
+from .cell_state import CellState
 
 
 def _construct_function(cell):
@@ -112,7 +114,7 @@ class StepLock:
         return StepLock()
 
 
-class Cell:
+class Cell(CellState):
     """Base class for networks. Parameters and sub-Cells are found in attribute order."""
 
     _cellgraph_cell = True
@@ -144,6 +146,8 @@ class Cell:
         elif isinstance(value, Tensor) and isinstance(self.__dict__.get(name), Parameter):
             self.__dict__[name].set_data(value)  # PyNative `self.w = 2 * self.w`: new data
             return
+        if isinstance(value, _Buffer) or name in self._buffers:
+            self._buffer_setattr(name, value)
         object.__setattr__(self, name, value)
 
     def __deepcopy__(self, memo):

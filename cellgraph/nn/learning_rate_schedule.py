@@ -14,7 +14,9 @@ from .cell import Cell
 __all__ = [
     "CosineDecayLR",
     "ExponentialDecayLR",
+    "InverseDecayLR",
     "LearningRateSchedule",
+    "NaturalExpDecayLR",
     "PolynomialDecayLR",
     "WarmUpLR",
 ]
@@ -61,6 +63,46 @@ class ExponentialDecayLR(LearningRateSchedule):
         if self.is_stair:
             exponent = F.sub(exponent, _fraction(exponent))
         return F.mul(self.learning_rate, F.pow(self.decay_rate, exponent))
+
+
+class NaturalExpDecayLR(LearningRateSchedule):
+    """learning_rate * e ** (-decay_rate * step), the step floored to a multiple of
+    decay_steps if is_stair (MindSpore's definition: the step is not divided by
+    decay_steps)."""
+
+    def __init__(self, learning_rate, decay_rate, decay_steps, is_stair=False):
+        super().__init__()
+        op = "NaturalExpDecayLR"
+        self.learning_rate = _number(learning_rate, op, "learning_rate", positive=True)
+        self.decay_rate = _number(decay_rate, op, "decay_rate", positive=True)
+        self.decay_steps = _steps(decay_steps, op, "decay_steps")
+        self.is_stair = bool(is_stair)
+
+    def construct(self, global_step):
+        step = _float_step(global_step)
+        if self.is_stair:
+            scaled = F.div(step, float(self.decay_steps))
+            step = F.mul(F.sub(scaled, _fraction(scaled)), float(self.decay_steps))
+        return F.mul(self.learning_rate, F.pow(math.e, F.mul(step, -self.decay_rate)))
+
+
+class InverseDecayLR(LearningRateSchedule):
+    """learning_rate / (1 + decay_rate * step / decay_steps) (the quotient floored if
+    is_stair)."""
+
+    def __init__(self, learning_rate, decay_rate, decay_steps, is_stair=False):
+        super().__init__()
+        op = "InverseDecayLR"
+        self.learning_rate = _number(learning_rate, op, "learning_rate", positive=True)
+        self.decay_rate = _number(decay_rate, op, "decay_rate", positive=True)
+        self.decay_steps = _steps(decay_steps, op, "decay_steps")
+        self.is_stair = bool(is_stair)
+
+    def construct(self, global_step):
+        progress = F.div(_float_step(global_step), float(self.decay_steps))
+        if self.is_stair:
+            progress = F.sub(progress, _fraction(progress))
+        return F.div(self.learning_rate, F.add(F.mul(progress, self.decay_rate), 1.0))
 
 
 def _fraction(x):

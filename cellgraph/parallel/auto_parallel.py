@@ -16,7 +16,7 @@ from __future__ import annotations
 import warnings
 
 from cellgraph.nn.cell import Cell
-from cellgraph.nn.grad_reducer import DistributedGradReducer
+from cellgraph.nn.wrap.grad_reducer import DistributedGradReducer
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, UnsupportedError
 from cellgraph.runtime import distributed
 

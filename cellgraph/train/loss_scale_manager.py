@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numbers
 
-from cellgraph.nn.loss_scale import DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell
+from cellgraph.nn.wrap.loss_scale import DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell
 from cellgraph.primitives.errors import ArgumentValueError
 
 __all__ = ["DynamicLossScaleManager", "FixedLossScaleManager", "LossScaleManager"]

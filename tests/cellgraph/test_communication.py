@@ -18,7 +18,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, communication, nn, ops
-from cellgraph.nn.grad_reducer import plan_buckets
+from cellgraph.nn.wrap.grad_reducer import plan_buckets
 from cellgraph.primitives.errors import ArgumentValueError, CommunicationError
 from cellgraph.runtime import distributed
 

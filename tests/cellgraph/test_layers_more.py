@@ -357,8 +357,8 @@ def test_layer_constructors_take_mindspore_parameters():
         seq.asnumpy().reshape(1, 2, 4, 2).mean(-1))
     with pytest.raises(ValueError, match="ceil_mode"):
         nn.MaxPool2d(2, ceil_mode=True)
-    with pytest.raises(ValueError, match="ceil_mode"):
-        nn.AvgPool3d(2, 2, "valid", 0, True)               # the fifth argument is ceil_mode
+    cube = Tensor(np.ones((1, 1, 5, 5, 5), np.float32))
+    assert nn.AvgPool3d(2, 2, "valid", 0, True)(cube).shape == (1, 1, 3, 3, 3)  # ceil_mode
     assert nn.Linear(2, 3).weight.dtype == mstype.float32       # dtype None is float32
     cell = nn.LSTMCell(2, 3, dtype=mstype.float16)
     assert {p.dtype for p in cell.get_parameters()} == {mstype.float16}

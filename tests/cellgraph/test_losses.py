@@ -419,3 +419,14 @@ def test_ctc_loss_cell_gradient_and_errors():
     with pytest.raises(ValueError):  # (T, C) log_probs with a batch of two target rows
         nn.CTCLoss()(Tensor(CTC_LOG_PROBS[:, 0]), Tensor(CTC_TARGETS),
                      Tensor(np.array([5], np.int32)), Tensor(np.array([2], np.int32)))
+
+
+def test_triplet_margin_with_distance_loss_takes_a_distance_function():
+    rng = np.random.default_rng(3)
+    x, p, n = (cellgraph.Tensor(rng.standard_normal((4, 5)).astype(np.float32))
+               for _ in range(3))
+    loss = nn.TripletMarginWithDistanceLoss(
+        distance_function=lambda a, b: (a - b).abs().sum(1), reduction="sum")
+    np.testing.assert_allclose(loss(x, p, n).asnumpy(), 9.488965, rtol=1e-6)  # MindSpore's
+    with pytest.raises(TypeError):
+        nn.TripletMarginWithDistanceLoss(margin=1)

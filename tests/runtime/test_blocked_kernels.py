@@ -192,3 +192,17 @@ def test_relu_grad_selects_even_infinite_gradients():
     out = numpy_backend.kernel("relu_grad")(x, dy)
     expected = np.where(x > 0, dy, np.float32(0))
     np.testing.assert_array_equal(out.view("u4"), expected.view("u4"))
+
+
+@pytest.mark.parametrize("transpose_b", [False, True])
+def test_float16_matmul_accumulates_in_float32(transpose_b):
+    """float16 products are float32 products rounded once (as MindSpore's CPU kernel), not
+    NumPy's float16 loop, which rounds every partial sum and runs without BLAS."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 8, 300)).astype(np.float16)
+    y = rng.standard_normal((2, 300, 8) if not transpose_b else (2, 8, 300)).astype(np.float16)
+    out = blocked_kernels.TABLE["matmul"](x, y, transpose_b=transpose_b)
+    b = np.swapaxes(y, -1, -2) if transpose_b else y
+    assert out.dtype == np.float16
+    np.testing.assert_array_equal(out, np.matmul(x.astype(np.float32), b.astype(np.float32))
+                                  .astype(np.float16))

@@ -11,7 +11,7 @@ import numpy as np
 from cellgraph import nn as _nn
 from cellgraph.common.assign import assign
 from cellgraph.common.initializer import HeUniform, Normal, Uniform, initializer
-from cellgraph.nn.layers import check_input, guarded, positive_int
+from cellgraph.nn.layer._checks import check_input, guarded, positive_int
 from cellgraph.primitives import dtype as _dt
 from cellgraph.primitives import norm_ops
 from cellgraph.primitives.errors import ArgumentValueError

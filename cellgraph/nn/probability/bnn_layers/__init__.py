@@ -17,8 +17,8 @@ from cellgraph.primitives import nn_functional as NF
 from cellgraph.runtime.tensor import Parameter
 
 from ...cell import Cell
-from ...conv import Conv2d
-from ...layers import make_activation, positive_int
+from ...layer._checks import make_activation, positive_int
+from ...layer.conv import Conv2d
 from ..distribution import Normal
 
 __all__ = ["ConvReparam", "DenseReparam", "NormalPosterior", "NormalPrior", "WithBNNLossCell",

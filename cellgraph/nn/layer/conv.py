@@ -1,0 +1,234 @@
+"""Convolution layers: Conv1d, Conv2d, Conv3d and their transposes. Weights have MindSpore's
+shapes, so checkpoints line up: Conv1d (out, in/group, 1, k), Conv2d (out, in/group, kh, kw),
+Conv3d (out, in/group, kd, kh, kw), the transposed convolutions (in, out/group, [1,] kh, kw)."""
+from __future__ import annotations
+
+import math
+import numbers
+
+import cellgraph.ops as P
+from cellgraph.common.initializer import HeUniform, Uniform, compute_fans, initializer
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.runtime.tensor import Parameter
+
+from ..cell import Cell
+from ._checks import check_input, positive_int
+
+__all__ = ["Conv1d", "Conv1dTranspose", "Conv2d", "Conv2dTranspose", "Conv3d", "Conv3dTranspose"]
+
+
+_PAD_MODES = ("same", "valid", "pad")
+
+
+def _pair(value, op: str, name: str) -> tuple[int, int]:
+    items = value if isinstance(value, (tuple, list)) else (value, value)
+    if len(items) != 2 or any(isinstance(v, bool) or not isinstance(v, numbers.Integral)
+                              for v in items):
+        raise DTypeError(f"{op}: `{name}` must be an int or a pair of ints, got {value!r}")
+    if min(items) < 1:
+        raise ArgumentValueError(f"{op}: `{name}` must be positive, got {value!r}")
+    return int(items[0]), int(items[1])
+
+
+def _pad_mode(pad_mode, padding, op: str) -> str:
+    mode = pad_mode.lower() if isinstance(pad_mode, str) else pad_mode
+    if mode not in _PAD_MODES:
+        raise ArgumentValueError(f"{op}: `pad_mode` must be 'same', 'valid' or 'pad', got "
+                                 f"{pad_mode!r}")
+    if mode != "pad" and padding not in (0, (0, 0), (0, 0, 0, 0)):
+        raise ArgumentValueError(f"{op}: padding={padding!r} needs pad_mode='pad', got "
+                                 f"pad_mode={pad_mode!r}")
+    return mode
+
+
+def _check_format(data_format, op: str) -> None:
+    if data_format != "NCHW":
+        raise ArgumentValueError(f"{op}: only data_format='NCHW' is supported, got "
+                                 f"{data_format!r}")
+
+
+class Conv2d(Cell):
+    """2-D convolution: weight of shape (out_channels, in_channels / group, kh, kw)."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
+                 padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
+                 bias_init=None, data_format="NCHW", dtype=dt.float32):
+        super().__init__()
+        self.in_channels = positive_int(in_channels, "Conv2d", "in_channels")
+        self.out_channels = positive_int(out_channels, "Conv2d", "out_channels")
+        self.group = positive_int(group, "Conv2d", "group")
+        if self.in_channels % self.group or self.out_channels % self.group:
+            raise ArgumentValueError(f"Conv2d: group={group} must divide in_channels="
+                                     f"{in_channels} and out_channels={out_channels}")
+        self.kernel_size = _pair(kernel_size, "Conv2d", "kernel_size")
+        self.stride = _pair(stride, "Conv2d", "stride")
+        self.dilation = _pair(dilation, "Conv2d", "dilation")
+        self.pad_mode = _pad_mode(pad_mode, padding, "Conv2d")
+        self.padding = padding
+        _check_format(data_format, "Conv2d")
+        self.has_bias = bool(has_bias)
+        shape = (self.out_channels, self.in_channels // self.group) + self.kernel_size
+        if weight_init is None:
+            weight_init = HeUniform(math.sqrt(5))
+        self.weight = Parameter(initializer(weight_init, shape, dtype), name="weight")
+        self.bias = None
+        if self.has_bias:
+            if bias_init is None:
+                bias_init = Uniform(1 / math.sqrt(compute_fans(shape)[0]))
+            self.bias = Parameter(initializer(bias_init, (self.out_channels,), dtype),
+                                  name="bias")
+
+    def construct(self, x):
+        check_input("Conv2d", x, rank=4, channels=self.in_channels, dtype=self.weight.dtype)
+        return NF.conv2d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
+                         self.dilation, self.group)
+
+    def extend_repr(self) -> str:
+        return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
+                f"kernel_size={self.kernel_size}, stride={self.stride}, "
+                f"pad_mode={self.pad_mode}, padding={self.padding}, dilation={self.dilation}, "
+                f"group={self.group}, has_bias={self.has_bias}")
+
+
+def _tuple(value, n: int, op: str, name: str) -> tuple:
+    items = tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+    if len(items) != n or any(isinstance(v, bool) or not isinstance(v, int) or v < 1
+                              for v in items):
+        raise DTypeError(f"{op}: `{name}` must be a positive int or {n} of them, got {value!r}")
+    return items
+
+
+class _ConvNd(Cell):
+    """Shared set-up: channel checks, weight of `weight_shape`, optional bias."""
+
+    op = ""
+    rank = 2  # spatial dimensions of the input
+    transposed = False
+    kernel_prefix: tuple = ()  # 1-D layers keep MindSpore's (out, in, 1, k) weights
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
+                 padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
+                 bias_init=None, dtype=dt.float32):
+        super().__init__()
+        op = self.op
+        self.in_channels = positive_int(in_channels, op, "in_channels")
+        self.out_channels = positive_int(out_channels, op, "out_channels")
+        self.group = positive_int(group, op, "group")
+        if self.in_channels % self.group or self.out_channels % self.group:
+            raise ArgumentValueError(f"{op}: group={group} must divide in_channels="
+                                     f"{in_channels} and out_channels={out_channels}")
+        rank = self.rank
+        self.kernel_size = _tuple(kernel_size, rank, op, "kernel_size")
+        self.stride = _tuple(stride, rank, op, "stride")
+        self.dilation = _tuple(dilation, rank, op, "dilation")
+        self.pad_mode = _pad_mode(pad_mode, padding, op) if not isinstance(padding, tuple) \
+            or pad_mode == "pad" else _pad_mode(pad_mode, 0, op)
+        self.padding = padding
+        self.has_bias = bool(has_bias)
+        lead = (self.in_channels, self.out_channels // self.group) if self.transposed else (
+            self.out_channels, self.in_channels // self.group)
+        shape = lead + self.kernel_prefix + self.kernel_size
+        self.weight = Parameter(initializer(weight_init or HeUniform(math.sqrt(5)), shape, dtype),
+                                name="weight")
+        self.bias = None
+        if self.has_bias:
+            bound = 1 / math.sqrt(compute_fans(shape)[0])
+            self.bias = Parameter(initializer(bias_init or Uniform(bound), (self.out_channels,),
+                                              dtype), name="bias")
+
+    def extend_repr(self) -> str:
+        return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
+                f"kernel_size={self.kernel_size}, stride={self.stride}, "
+                f"pad_mode={self.pad_mode}, padding={self.padding}, dilation={self.dilation}, "
+                f"group={self.group}, has_bias={self.has_bias}")
+
+
+class Conv1d(_ConvNd):
+    """1-D convolution over (N, C, W)."""
+
+    op, rank, kernel_prefix = "Conv1d", 1, (1,)
+
+    def construct(self, x):
+        check_input(self.op, x, rank=3, channels=self.in_channels, dtype=self.weight.dtype)
+        return P.conv1d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
+                        self.dilation, self.group)
+
+
+class Conv3d(_ConvNd):
+    """3-D convolution over (N, C, D, H, W)."""
+
+    op, rank = "Conv3d", 3
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
+                 padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
+                 bias_init=None, data_format="NCDHW", dtype=dt.float32):
+        if data_format != "NCDHW":
+            raise ArgumentValueError(f"Conv3d: only data_format='NCDHW' is supported, got "
+                                     f"{data_format!r}")
+        super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding,
+                         dilation, group, has_bias, weight_init, bias_init, dtype)
+
+    def construct(self, x):
+        check_input(self.op, x, rank=5, channels=self.in_channels, dtype=self.weight.dtype)
+        return P.conv3d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
+                        self.dilation, self.group)
+
+
+class Conv2dTranspose(_ConvNd):
+    """2-D transposed convolution (the adjoint of Conv2d) over (N, C, H, W)."""
+
+    op, rank, transposed = "Conv2dTranspose", 2, True
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
+                 padding=0, output_padding=0, dilation=1, group=1, has_bias=False,
+                 weight_init=None, bias_init=None, dtype=dt.float32):
+        super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding,
+                         dilation, group, has_bias, weight_init, bias_init, dtype)
+        self.output_padding = output_padding
+
+    def construct(self, x):
+        check_input(self.op, x, rank=4, channels=self.in_channels, dtype=self.weight.dtype)
+        return P.conv_transpose2d(x, self.weight, self.bias, self.stride, self.pad_mode,
+                                  _four(self.padding), self.dilation, self.group,
+                                  self.output_padding)
+
+
+def _four(padding):
+    return (padding,) * 4 if isinstance(padding, int) else tuple(padding)
+
+
+class Conv1dTranspose(_ConvNd):
+    """1-D transposed convolution over (N, C, W)."""
+
+    op, rank, transposed, kernel_prefix = "Conv1dTranspose", 1, True, (1,)
+
+    def construct(self, x):
+        check_input(self.op, x, rank=3, channels=self.in_channels, dtype=self.weight.dtype)
+        out = P.conv_transpose2d(P.expand_dims(x, 2), self.weight, self.bias,
+                                 (1,) + self.stride, self.pad_mode,
+                                 (0, 0, self.padding, self.padding), (1,) + self.dilation,
+                                 self.group)
+        return P.squeeze(out, 2)
+
+
+class Conv3dTranspose(_ConvNd):
+    """3-D transposed convolution (the adjoint of Conv3d) over (N, C, D, H, W)."""
+
+    op, rank, transposed = "Conv3dTranspose", 3, True
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
+                 padding=0, dilation=1, group=1, output_padding=0, has_bias=False,
+                 weight_init=None, bias_init=None, data_format="NCDHW", dtype=dt.float32):
+        if data_format != "NCDHW":
+            raise ArgumentValueError(f"Conv3dTranspose: only data_format='NCDHW' is supported, "
+                                     f"got {data_format!r}")
+        super().__init__(in_channels, out_channels, kernel_size, stride, pad_mode, padding,
+                         dilation, group, has_bias, weight_init, bias_init, dtype)
+        self.output_padding = output_padding
+
+    def construct(self, x):
+        check_input(self.op, x, rank=5, channels=self.in_channels, dtype=self.weight.dtype)
+        return P.conv_transpose3d(x, self.weight, self.bias, self.stride, self.pad_mode,
+                                  self.padding, self.dilation, self.group, self.output_padding)

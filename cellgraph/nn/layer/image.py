@@ -1,0 +1,144 @@
+"""Image layers: PixelShuffle and PixelUnshuffle, and image quality as layers: SSIM (structural
+similarity) and PSNR (peak signal-to-noise ratio) between two batches of (N, C, H, W) images,
+one value per image."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+import cellgraph.ops as P
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+
+from ..cell import Cell
+
+__all__ = ["PSNR", "SSIM", "CentralCrop", "PixelShuffle", "PixelUnshuffle"]
+
+
+class PixelShuffle(Cell):
+    """(*, C*r*r, H, W) -> (*, C, H*r, W*r)."""
+
+    def __init__(self, upscale_factor):
+        super().__init__()
+        self.upscale_factor = _factor(upscale_factor, "PixelShuffle", "upscale_factor")
+
+    def construct(self, input):
+        return P.pixel_shuffle(input, self.upscale_factor)
+
+
+class PixelUnshuffle(Cell):
+    """(*, C, H*r, W*r) -> (*, C*r*r, H, W)."""
+
+    def __init__(self, downscale_factor):
+        super().__init__()
+        self.downscale_factor = _factor(downscale_factor, "PixelUnshuffle", "downscale_factor")
+
+    def construct(self, input):
+        return P.pixel_unshuffle(input, self.downscale_factor)
+
+
+def _factor(value, op: str, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
+        raise ArgumentValueError(f"{op}: `{name}` must be a positive int, got {value!r}")
+    return int(value)
+
+
+def _check_pair(op: str, img1, img2) -> None:
+    if len(img1.shape) != 4 or tuple(img1.shape) != tuple(img2.shape):
+        raise ShapeError(f"{op}: expected two (N, C, H, W) images of one shape, got "
+                         f"{tuple(img1.shape)} and {tuple(img2.shape)}")
+    if img1.dtype != img2.dtype or not img1.dtype.is_float:
+        raise DTypeError(f"{op}: expected two float images of one dtype, got {img1.dtype} and "
+                         f"{img2.dtype}")
+
+
+def _positive(value, op: str, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise ArgumentValueError(f"{op}: `{name}` must be a positive number, got {value!r}")
+    return float(value)
+
+
+def gaussian_window(size: int, sigma: float) -> np.ndarray:
+    """The normalised 2-D Gaussian (size, size), the outer product of two 1-D ones."""
+    offsets = np.arange(size, dtype=np.float64) - (size - 1) / 2
+    line = np.exp(-offsets ** 2 / (2 * sigma ** 2))
+    line /= line.sum()
+    return np.outer(line, line)
+
+
+class SSIM(Cell):
+    """Mean over channels and positions of the SSIM map
+    ((2 mu1 mu2 + c1)(2 cov + c2)) / ((mu1^2 + mu2^2 + c1)(var1 + var2 + c2)), the local
+    statistics Gaussian-weighted over `filter_size` windows that fit in the image
+    (c1 = (k1 max_val)^2, c2 = (k2 max_val)^2)."""
+
+    def __init__(self, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03):
+        super().__init__()
+        self.max_val = _positive(max_val, "SSIM", "max_val")
+        if isinstance(filter_size, bool) or not isinstance(filter_size, int) or filter_size < 1:
+            raise ArgumentValueError(f"SSIM: `filter_size` must be a positive int, got "
+                                     f"{filter_size!r}")
+        self.filter_size = filter_size
+        self.filter_sigma = _positive(filter_sigma, "SSIM", "filter_sigma")
+        self.k1, self.k2 = _positive(k1, "SSIM", "k1"), _positive(k2, "SSIM", "k2")
+        self.window = gaussian_window(filter_size, self.filter_sigma)
+
+    def _blur(self, x):
+        channels = x.shape[1]
+        kernel = np.tile(self.window[None, None], (channels, 1, 1, 1))
+        return P.conv2d(x, P.cast(kernel, x.dtype), groups=channels)
+
+    def construct(self, img1, img2):
+        _check_pair("SSIM", img1, img2)
+        if min(img1.shape[2:]) < self.filter_size:
+            raise ShapeError(f"SSIM: images of size {tuple(img1.shape[2:])} are smaller than "
+                             f"the filter_size {self.filter_size}")
+        c1, c2 = (self.k1 * self.max_val) ** 2, (self.k2 * self.max_val) ** 2
+        mu1, mu2 = self._blur(img1), self._blur(img2)
+        var1 = self._blur(img1 * img1) - mu1 * mu1
+        var2 = self._blur(img2 * img2) - mu2 * mu2
+        cov = self._blur(img1 * img2) - mu1 * mu2
+        ssim_map = ((2 * mu1 * mu2 + c1) * (2 * cov + c2)) / \
+            ((mu1 * mu1 + mu2 * mu2 + c1) * (var1 + var2 + c2))
+        return P.reduce_mean(ssim_map, (1, 2, 3))
+
+
+class PSNR(Cell):
+    """10 log10(max_val^2 / MSE) per image."""
+
+    def __init__(self, max_val=1.0):
+        super().__init__()
+        self.max_val = _positive(max_val, "PSNR", "max_val")
+
+    def construct(self, img1, img2):
+        _check_pair("PSNR", img1, img2)
+        mse = P.reduce_mean(P.square(img1 - img2), (1, 2, 3))
+        return 10 * P.log(self.max_val ** 2 / mse) / np.log(10.0)
+
+
+class CentralCrop(Cell):
+    """The central `central_fraction` of the last two axes of (C, H, W) or (N, C, H, W): rows
+    from int((H - H * fraction) / 2), as many left out at the end (columns alike)."""
+
+    def __init__(self, central_fraction):
+        super().__init__()
+        if not isinstance(central_fraction, float):
+            raise DTypeError(f"CentralCrop: `central_fraction` must be a float, got "
+                             f"{type(central_fraction).__name__}")
+        if not 0.0 < central_fraction <= 1.0:
+            raise ArgumentValueError(f"CentralCrop: `central_fraction` must be in (0, 1], got "
+                                     f"{central_fraction}")
+        self.central_fraction = central_fraction
+
+    def construct(self, image):
+        shape = tuple(image.shape)
+        if len(shape) not in (3, 4):
+            raise ArgumentValueError(f"CentralCrop image must be 3d or 4d, but got shape {shape}")
+        if self.central_fraction == 1.0:
+            return image
+        h, w = shape[-2:]
+        top = int((float(h) - float(h * self.central_fraction)) / 2)
+        left = int((float(w) - float(w * self.central_fraction)) / 2)
+        begin = (0,) * (len(shape) - 2) + (top, left)
+        size = shape[:-2] + (h - 2 * top, w - 2 * left)
+        return P.slice(image, begin, size)

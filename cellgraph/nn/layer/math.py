@@ -1,0 +1,146 @@
+"""Layers over one math op: MatMul and ReduceLogSumExp."""
+from __future__ import annotations
+
+import numpy as np
+
+import cellgraph.ops as P
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.runtime.tensor import Tensor
+
+from ..cell import Cell
+
+__all__ = ["DiGamma", "LGamma", "MatDet", "MatInverse", "MatMul", "Moments", "Range",
+           "ReduceLogSumExp"]
+
+
+class MatMul(Cell):
+    """x1 @ x2 with NumPy's broadcasting of the leading axes; `transpose_x1`/`transpose_x2`
+    swap the last two axes of an operand of rank >= 2 first (a 1-D operand is a vector)."""
+
+    def __init__(self, transpose_x1=False, transpose_x2=False):
+        super().__init__()
+        for name, value in (("transpose_x1", transpose_x1), ("transpose_x2", transpose_x2)):
+            if not isinstance(value, bool):
+                raise DTypeError(f"MatMul: `{name}` must be a bool, got {value!r}")
+        self.transpose_x1, self.transpose_x2 = transpose_x1, transpose_x2
+
+    def construct(self, x1, x2):
+        if self.transpose_x1 and x1.ndim > 1:
+            x1 = x1.swapaxes(-1, -2)
+        if self.transpose_x2 and x2.ndim > 1:
+            x2 = x2.swapaxes(-1, -2)
+        return P.matmul(x1, x2)
+
+
+class ReduceLogSumExp(Cell):
+    """log(sum(exp(x))) over `axis`, computed as max + log(sum(exp(x - max)))."""
+
+    def __init__(self, axis, keep_dims=False):
+        super().__init__()
+        self.axis, self.keep_dims = axis, keep_dims
+
+    def construct(self, x):
+        top = P.stop_gradient(P.reduce_max(x, self.axis, True))
+        out = P.add(P.log(P.reduce_sum(P.exp(P.sub(x, top)), self.axis, True)), top)
+        return out if self.keep_dims else P.squeeze(out, self._axes(len(x.shape)))
+
+    def _axes(self, ndim: int) -> tuple:
+        axes = self.axis if isinstance(self.axis, (tuple, list)) else (self.axis,)
+        return tuple(a % ndim for a in axes) if axes else tuple(range(ndim))
+
+
+def _float16_or_32(op: str, name: str, x) -> None:
+    if x.dtype not in (dt.float16, dt.float32):
+        raise DTypeError(f"{op}: `{name}` must be float16 or float32, got {x.dtype}")
+
+
+class Range(Cell):
+    """The constant Tensor np.arange(start, limit, delta): float32 when that is a float
+    array, else int32."""
+
+    def __init__(self, start, limit=None, delta=1):
+        super().__init__()
+        if delta == 0:
+            raise ArgumentValueError("Range: `delta` can not be zero")
+        data = np.arange(start, limit, delta)
+        kind = dt.float32 if data.dtype.kind == "f" else dt.int32
+        self.result_tensor = Tensor(data, kind)
+
+    def construct(self):
+        return self.result_tensor
+
+
+class Moments(Cell):
+    """(mean, variance) over `axis` (all axes by default), the variance the mean of squared
+    differences; float16 inputs are computed in float32 and the results cast back."""
+
+    def __init__(self, axis=None, keep_dims=None):
+        super().__init__()
+        axis = () if axis is None else axis
+        items = axis if isinstance(axis, tuple) else (axis,)
+        if any(isinstance(a, bool) or not isinstance(a, int) for a in items):
+            raise DTypeError(f"Moments: `axis` must be an int or a tuple of ints, got {axis!r}")
+        keep_dims = False if keep_dims is None else keep_dims
+        if not isinstance(keep_dims, bool):
+            raise DTypeError(f"Moments: `keep_dims` must be a bool, got "
+                             f"{type(keep_dims).__name__}")
+        self.axis, self.keep_dims = axis, keep_dims
+
+    def construct(self, x):
+        _float16_or_32("Moments", "input x", x)
+        half = x.dtype == dt.float16
+        if half:
+            x = P.cast(x, dt.float32)
+        mean = P.mean(x, self.axis, keep_dims=True)
+        variance = P.mean(P.square(P.sub(x, P.stop_gradient(mean))), self.axis, keep_dims=True)
+        if not self.keep_dims:
+            axes = self.axis if self.axis != () else tuple(range(len(x.shape)))
+            mean, variance = P.squeeze(mean, axes), P.squeeze(variance, axes)
+        if half:
+            return P.cast(mean, dt.float16), P.cast(variance, dt.float16)
+        return mean, variance
+
+
+class MatDet(Cell):
+    """The determinant of each symmetric positive-definite matrix in (..., M, M)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def construct(self, a):
+        _float16_or_32("MatDet", "input_a", a)
+        return P.det(a)
+
+
+class MatInverse(Cell):
+    """The inverse of each symmetric positive-definite matrix in (..., M, M)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def construct(self, a):
+        _float16_or_32("MatInverse", "input_a", a)
+        return P.inverse(a)
+
+
+class LGamma(Cell):
+    """log |Gamma(x)| elementwise."""
+
+    def __init__(self):
+        super().__init__()
+
+    def construct(self, x):
+        _float16_or_32("LGamma", "x", x)
+        return P.lgamma(x)
+
+
+class DiGamma(Cell):
+    """The digamma function d/dx log Gamma(x) elementwise."""
+
+    def __init__(self):
+        super().__init__()
+
+    def construct(self, x):
+        _float16_or_32("DiGamma", "x", x)
+        return P.digamma(x)

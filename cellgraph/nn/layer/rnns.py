@@ -1,0 +1,209 @@
+"""Recurrent layers RNN, LSTM and GRU over a sequence, built on the step functions of
+rnn_cells.
+
+Parameters carry MindSpore's names, so checkpoints line up: `weight_ih_l{k}[_reverse]`,
+`weight_hh_l{k}[_reverse]`, `bias_ih_l{k}[_reverse]`, `bias_hh_l{k}[_reverse]` (all input
+weights first, then the hidden weights, then the biases).
+
+The time loop is unrolled over the static sequence length. `seq_length` (one length per batch
+element) freezes each element's state after its last step and zeroes its later outputs; the
+reverse direction runs from the last step down and starts each element at its own last step.
+"""
+from __future__ import annotations
+
+import math
+
+import cellgraph.ops as F
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.runtime.tensor import Parameter, ParameterTuple
+
+from ..cell import Cell
+from ._checks import guarded, positive_int
+from .basic import Dropout
+from .rnn_cells import _MODES, _check_bool, _is_lstm_state, _linear, _uniform
+
+__all__ = ["GRU", "LSTM", "RNN"]
+
+
+def _select_state(mask, new, old):
+    """`new` where mask (B, 1; 1.0 or 0.0) is set, else `old`."""
+    if isinstance(new, tuple):
+        return tuple(_select_state(mask, n, o) for n, o in zip(new, old))
+    return old + mask * (new - old)
+
+
+def _output_of(state):
+    return state[0] if isinstance(state, tuple) else state
+
+
+def _run_direction(step, xw, state, w_hh, b_hh, masks, reverse: bool):
+    """Run `step` over the time axis of xw (T, B, G); returns (outputs (T, B, H), state)."""
+    steps = range(len(xw) - 1, -1, -1) if reverse else range(len(xw))
+    outputs = [None] * len(xw)
+    for t in steps:
+        new = step(xw[t], state, w_hh, b_hh)
+        if masks is not None:
+            new = _select_state(masks[t], new, state)
+            outputs[t] = _output_of(new) * masks[t]
+        else:
+            outputs[t] = _output_of(new)
+        state = new
+    return F.stack(outputs, 0), state
+
+
+class _RNNBase(Cell):
+    """Stacked, optionally bidirectional recurrent layers over (T, B, input) or batch_first."""
+
+    mode = "RNN_TANH"
+
+    def __init__(self, input_size, hidden_size, num_layers=1, has_bias=True, batch_first=False,
+                 dropout=0.0, bidirectional=False, dtype=None):
+        super().__init__()
+        op = type(self).__name__
+        self.input_size = positive_int(input_size, op, "input_size")
+        self.hidden_size = positive_int(hidden_size, op, "hidden_size")
+        self.num_layers = positive_int(num_layers, op, "num_layers")
+        self.has_bias = _check_bool(has_bias, op, "has_bias")
+        self.batch_first = _check_bool(batch_first, op, "batch_first")
+        self.bidirectional = _check_bool(bidirectional, op, "bidirectional")
+        if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) \
+                or not 0 <= dropout < 1:
+            raise ArgumentValueError(f"{op}: `dropout` must be a number in [0, 1), got "
+                                     f"{dropout!r}")
+        self.dropout = float(dropout)
+        self.dropout_op = Dropout(p=self.dropout) if self.dropout > 0 else None
+        self.num_directions = 2 if bidirectional else 1
+        self._make_parameters(_MODES[self.mode][0] * self.hidden_size,
+                              dt.float32 if dtype is None else dt.as_dtype(dtype))
+
+    def _make_parameters(self, gate_size: int, dtype=dt.float32) -> None:
+        bound = 1 / math.sqrt(self.hidden_size)
+        names = [(layer, "_reverse" if d else "") for layer in range(self.num_layers)
+                 for d in range(self.num_directions)]
+        in_sizes = [self.input_size if layer == 0 else self.hidden_size * self.num_directions
+                    for layer, _ in names]
+        kinds = [("weight_ih", lambda n: (gate_size, in_sizes[n])),
+                 ("weight_hh", lambda n: (gate_size, self.hidden_size))]
+        if self.has_bias:
+            kinds += [("bias_ih", lambda n: (gate_size,)), ("bias_hh", lambda n: (gate_size,))]
+        # drawn layer by layer, each layer's w_ih, w_hh, b_ih, b_hh, as MindSpore draws them
+        values = {(kind, n): _uniform(shape_of(n), bound, dtype)
+                  for n in range(len(names)) for kind, shape_of in kinds}
+        for kind, _ in kinds:  # MindSpore's order: every w_ih, then every w_hh, ...
+            for n, (layer, suffix) in enumerate(names):
+                name = f"{kind}_l{layer}{suffix}"
+                setattr(self, name, Parameter(values[(kind, n)], name=name))
+
+    def _list(self, kind: str) -> ParameterTuple:
+        if kind.startswith("bias") and not self.has_bias:
+            return ParameterTuple(())
+        return ParameterTuple(getattr(self, f"{kind}_l{layer}{'_reverse' if d else ''}")
+                              for layer in range(self.num_layers)
+                              for d in range(self.num_directions))
+
+    @property
+    def w_ih_list(self):
+        return self._list("weight_ih")
+
+    @property
+    def w_hh_list(self):
+        return self._list("weight_hh")
+
+    @property
+    def b_ih_list(self):
+        return self._list("bias_ih")
+
+    @property
+    def b_hh_list(self):
+        return self._list("bias_hh")
+
+    def _initial_state(self, x, hx):
+        lstm = _is_lstm_state(self.mode)
+        shape = (self.num_layers * self.num_directions, x.shape[1], self.hidden_size)
+        if hx is None:
+            zero = F.zeros(shape, x.dtype)
+            return (zero, zero) if lstm else zero
+        parts = hx if lstm else (hx,)
+        if lstm and (not isinstance(hx, (tuple, list)) or len(hx) != 2):
+            raise DTypeError(f"{type(self).__name__}: `hx` must be a tuple (h_0, c_0), got "
+                             f"{type(hx).__name__}")
+        for part in parts:
+            if tuple(part.shape) != shape:
+                raise ShapeError(f"{type(self).__name__}: expected an initial state of shape "
+                                 f"{shape}, got {tuple(part.shape)}")
+        return tuple(hx) if lstm else hx
+
+    def _masks(self, seq_length, steps: int, dtype):
+        if seq_length is None:
+            return None
+        if seq_length.dtype.name not in ("int32", "int64"):
+            raise DTypeError(f"{type(self).__name__}: `seq_length` must be int32 or int64, got "
+                             f"{seq_length.dtype}")
+        return [F.expand_dims(F.cast(F.greater(seq_length, t), dtype), 1) for t in range(steps)]
+
+    def construct(self, x, hx=None, seq_length=None):
+        op = type(self).__name__
+        if len(x.shape) != 3 or x.shape[-1] != self.input_size:
+            raise ShapeError(f"{op}: expected an input of shape (seq, batch, {self.input_size})"
+                             f"{' with batch first' if self.batch_first else ''}, got "
+                             f"{tuple(x.shape)}")
+        if x.shape[1 if self.batch_first else 0] == 0:
+            # MindSpore: RuntimeError from its LSTM kernel, ValueError from GRU's Stack
+            raise ShapeError(f"{op}: the input's sequence length is 0 (input of shape "
+                             f"{tuple(x.shape)}); a recurrent layer needs at least one step")
+        if self.batch_first:
+            x = F.transpose(x, (1, 0, 2))
+        state = self._initial_state(x, hx)
+        masks = self._masks(seq_length, x.shape[0], x.dtype)
+        step = _MODES[self.mode][1]
+        w_ih, w_hh, b_ih, b_hh = self.w_ih_list, self.w_hh_list, self.b_ih_list, self.b_hh_list
+        finals, layer_in = [], x
+        for layer in range(self.num_layers):
+            outs = []
+            for d in range(self.num_directions):
+                k = layer * self.num_directions + d
+                xw = _linear(layer_in, w_ih[k], b_ih[k] if self.has_bias else None)
+                init = tuple(s[k] for s in state) if isinstance(state, tuple) else state[k]
+                out, final = _run_direction(step, xw, init, w_hh[k],
+                                            b_hh[k] if self.has_bias else None, masks, d == 1)
+                outs.append(out)
+                finals.append(final)
+            layer_in = outs[0] if len(outs) == 1 else F.concat(outs, 2)
+            if self.dropout_op is not None and layer < self.num_layers - 1 \
+                    and guarded(self, "training"):
+                layer_in = self.dropout_op(layer_in)
+        output = F.transpose(layer_in, (1, 0, 2)) if self.batch_first else layer_in
+        if isinstance(state, tuple):
+            return output, (F.stack([f[0] for f in finals], 0),
+                            F.stack([f[1] for f in finals], 0))
+        return output, F.stack(finals, 0)
+
+    def extend_repr(self) -> str:
+        return (f"input_size={self.input_size}, hidden_size={self.hidden_size}, "
+                f"num_layers={self.num_layers}, has_bias={self.has_bias}, "
+                f"batch_first={self.batch_first}, dropout={self.dropout}, "
+                f"bidirectional={self.bidirectional}")
+
+
+class RNN(_RNNBase):
+    """Elman RNN: h' = nonlinearity(x W_ih^T + b_ih + h W_hh^T + b_hh)."""
+
+    def __init__(self, *args, nonlinearity="tanh", **kwargs):
+        if nonlinearity not in ("tanh", "relu"):
+            raise ArgumentValueError(f"RNN: `nonlinearity` must be 'tanh' or 'relu', got "
+                                     f"{nonlinearity!r}")
+        self.mode = "RNN_TANH" if nonlinearity == "tanh" else "RNN_RELU"
+        super().__init__(*args, **kwargs)
+
+
+class LSTM(_RNNBase):
+    """Long short-term memory; returns (output, (h_n, c_n))."""
+
+    mode = "LSTM"
+
+
+class GRU(_RNNBase):
+    """Gated recurrent unit; returns (output, h_n)."""
+
+    mode = "GRU"

@@ -1,0 +1,622 @@
+"""Losses: MSELoss, L1Loss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits, BCEWithLogitsLoss,
+NLLLoss, CrossEntropyLoss. Each takes `reduction` = "mean", "sum" or "none" (MindSpore's
+defaults differ per loss and are kept)."""
+from __future__ import annotations
+
+import math
+import numbers
+
+from cellgraph.compiler.builder import Tracer
+from cellgraph.ops import functional as F
+from cellgraph.ops.function.nn_func.loss import (
+    binary_cross_entropy,
+    binary_cross_entropy_with_logits,
+    check_float,
+    check_float_margin,
+    check_label_smoothing,
+    check_positive_float,
+    check_reduction,
+    check_same_shape,
+    check_triplet_args,
+    class_axis_one_hot,
+    cross_entropy_with,
+    ctc_loss,
+    kl_div,
+    l1_loss,
+    margin_ranking_loss,
+    mse_loss,
+    nll_loss_with,
+    reduce_loss,
+    smooth_l1_loss,
+    triplet_margin_loss,
+)
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives.core import fmt_shape
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.nn_ops import softmax_cross_entropy
+from cellgraph.runtime.tensor import Tensor
+
+from ..cell import Cell
+
+__all__ = ["BCELoss", "BCEWithLogitsLoss", "CTCLoss", "CosineEmbeddingLoss", "CrossEntropyLoss",
+           "DiceLoss", "FocalLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "HuberLoss",
+           "KLDivLoss", "L1Loss", "LossBase", "MAELoss", "MSELoss", "MarginRankingLoss",
+           "MultiClassDiceLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss",
+           "PoissonNLLLoss", "RMSELoss", "SmoothL1Loss", "SoftMarginLoss",
+           "SoftmaxCrossEntropyWithLogits", "TripletMarginLoss",
+           "TripletMarginWithDistanceLoss"]
+
+
+class LossBase(Cell):
+    """Base of the losses: `get_loss(x, weights)` weights and reduces elementwise losses. The
+    losses compute theirs with ops' functional losses (reduction "none") and reduce them with
+    `get_loss`, so a subclass that overrides `get_loss` changes how they reduce, as in
+    MindSpore."""
+
+    def __init__(self, reduction="mean"):
+        super().__init__()
+        check_reduction(type(self).__name__, reduction)
+        self.reduction = reduction
+
+    def get_loss(self, x, weights=1.0):
+        return reduce_loss(x, self.reduction, weights)
+
+    def extend_repr(self) -> str:
+        return f"reduction={self.reduction}"
+
+
+class MSELoss(LossBase):
+    """(logits - labels)^2, broadcasting."""
+
+    def construct(self, logits, labels):
+        return self.get_loss(mse_loss(logits, labels, "none"))
+
+
+class L1Loss(LossBase):
+    """|logits - labels|, broadcasting."""
+
+    def construct(self, logits, labels):
+        return self.get_loss(l1_loss(logits, labels, "none"))
+
+
+class MAELoss(LossBase):
+    """Mean absolute error |logits - labels| (reduced by `reduction`)."""
+
+    def construct(self, logits, labels):
+        check_float("MAELoss", logits, labels)
+        return self.get_loss(F.abs(F.sub(logits, labels)))
+
+
+class RMSELoss(LossBase):
+    """Root mean squared error sqrt(mean((logits - labels)^2))."""
+
+    def __init__(self):
+        super().__init__("mean")
+
+    def construct(self, logits, labels):
+        check_float("RMSELoss", logits, labels)
+        return F.sqrt(self.get_loss(F.square(F.sub(logits, labels))))
+
+
+class HuberLoss(LossBase):
+    """0.5 d^2 where |d| < delta, delta (|d| - 0.5 delta) elsewhere (d = logits - labels)."""
+
+    def __init__(self, reduction="mean", delta=1.0):
+        super().__init__(reduction)
+        if isinstance(delta, bool) or not isinstance(delta, numbers.Real) or delta <= 0:
+            raise ArgumentValueError(f"HuberLoss: `delta` must be a float > 0, got {delta!r}")
+        self.delta = float(delta)
+
+    def construct(self, logits, labels):
+        check_float("HuberLoss", logits, labels)
+        diff = F.sub(logits, labels)
+        size = F.abs(diff)
+        quadratic = F.mul(F.square(diff), 0.5)
+        linear = F.mul(F.sub(size, 0.5 * self.delta), self.delta)
+        return self.get_loss(F.select(F.less(size, self.delta), quadratic, linear))
+
+
+class SmoothL1Loss(LossBase):
+    """0.5 d^2 / beta where |d| < beta, |d| - 0.5 beta elsewhere (d = logits - labels)."""
+
+    def __init__(self, beta=1.0, reduction="none"):
+        super().__init__(reduction)
+        self.beta = check_positive_float("SmoothL1Loss", "beta", beta)
+
+    def construct(self, logits, labels):
+        return self.get_loss(smooth_l1_loss(logits, labels, self.beta, "none"))
+
+
+class SoftmaxCrossEntropyWithLogits(LossBase):
+    """-sum(labels * log_softmax(logits)) over the last axis; `sparse` labels are class ids."""
+
+    def __init__(self, sparse=False, reduction="none"):
+        super().__init__(reduction)
+        self.sparse = bool(sparse)
+
+    def construct(self, logits, labels):
+        op = "SoftmaxCrossEntropyWithLogits"
+        if not logits.dtype.is_float:
+            raise DTypeError(f"{op}: expected float logits, got {logits.dtype}")
+        if self.sparse:
+            # a label outside [0, C) raises when the graph runs (MindSpore's CPU kernel reads
+            # past the row instead)
+            labels = class_axis_one_hot(op, labels, logits, axis=len(logits.shape) - 1)
+        else:
+            check_float(op, labels)
+            check_same_shape(op, logits, labels)
+        if labels.dtype != logits.dtype:  # mixed precisions meet in the wider one
+            per_row = F.neg(F.reduce_sum(F.mul(labels, F.log_softmax(logits, -1)), -1))
+            return self.get_loss(per_row)
+        return self.get_loss(softmax_cross_entropy(logits, labels)[0])
+
+    def extend_repr(self) -> str:
+        return f"sparse={self.sparse}, reduction={self.reduction}"
+
+
+class BCEWithLogitsLoss(LossBase):
+    """Binary cross entropy on logits, computed stably:
+    (1 - y) x + (1 + (pos_weight - 1) y) softplus(-x), times `weight`."""
+
+    def __init__(self, reduction="mean", weight=None, pos_weight=None):
+        super().__init__(reduction)
+        self.weight, self.pos_weight = weight, pos_weight
+
+    def construct(self, logits, labels):
+        loss = binary_cross_entropy_with_logits(logits, labels, None, self.pos_weight, "none")
+        return self.get_loss(loss, 1.0 if self.weight is None else self.weight)
+
+
+class BCELoss(LossBase):
+    """Binary cross entropy on probabilities: -w (y log p + (1 - y) log(1 - p)), the logs
+    floored at log(1e-12) so that p = 0 or 1 stays finite."""
+
+    def __init__(self, weight=None, reduction="mean"):
+        super().__init__(reduction)
+        self.weight = weight
+
+    def construct(self, logits, labels):
+        loss = binary_cross_entropy(logits, labels, None, "none")
+        return self.get_loss(loss, 1.0 if self.weight is None else self.weight)
+
+
+class SoftMarginLoss(LossBase):
+    """log(1 + exp(-y x)) for labels y in {-1, 1}."""
+
+    def construct(self, logits, labels):
+        check_float("SoftMarginLoss", logits, labels)
+        return self.get_loss(NF.softplus(F.neg(F.mul(labels, logits))))
+
+
+class KLDivLoss(LossBase):
+    """target (log target - logits), logits being log-probabilities; "batchmean" divides the
+    sum by the batch size."""
+
+    def __init__(self, reduction="mean"):
+        super().__init__("sum" if reduction == "batchmean" else reduction)
+        self.batchmean = reduction == "batchmean"
+
+    def construct(self, logits, labels):
+        out = self.get_loss(kl_div(logits, labels, "none"))
+        return F.div(out, logits.shape[0]) if self.batchmean else out
+
+
+class CosineEmbeddingLoss(LossBase):
+    """1 - cos(x1, x2) where y = 1, max(0, cos(x1, x2) - margin) where y = -1 (cosine along
+    axis 1)."""
+
+    def __init__(self, margin=0.0, reduction="mean"):
+        super().__init__(reduction)
+        if not -1.0 <= margin <= 1.0:
+            raise ArgumentValueError(f"CosineEmbeddingLoss: `margin` must be in [-1, 1], got "
+                                     f"{margin}")
+        self.margin = float(margin)
+
+    def construct(self, logits_x1, logits_x2, labels):
+        check_float("CosineEmbeddingLoss", logits_x1, logits_x2)
+        dot = F.reduce_sum(F.mul(logits_x1, logits_x2), 1)
+        norms = F.sqrt(F.mul(F.reduce_sum(F.square(logits_x1), 1),
+                             F.reduce_sum(F.square(logits_x2), 1)))
+        cosine = F.div(dot, F.maximum(norms, 1e-12))
+        positive = F.sub(1.0, cosine)
+        negative = F.maximum(F.sub(cosine, self.margin), 0.0)
+        return self.get_loss(F.select(F.equal(labels, 1), positive, negative))
+
+
+class MarginRankingLoss(LossBase):
+    """max(0, -target * (input1 - input2) + margin): target 1 ranks input1 first, -1 input2."""
+
+    def __init__(self, margin=0.0, reduction="mean"):
+        super().__init__(reduction)
+        self.margin = check_float_margin("MarginRankingLoss", margin)
+
+    def construct(self, input1, input2, target):
+        return self.get_loss(margin_ranking_loss(input1, input2, target, self.margin, "none"))
+
+
+class TripletMarginLoss(LossBase):
+    """max(d(x, positive) - d(x, negative) + margin, 0) per sample, d the p-norm of the
+    difference plus eps over the non-batch axes; with `swap`, d(x, negative) is replaced by
+    d(positive, negative) where that is smaller. `margin` given to the call overrides the one
+    given at construction."""
+
+    def __init__(self, p=2, swap=False, eps=1e-06, reduction="mean", margin=1.0):
+        super().__init__(reduction)
+        check_triplet_args(p, swap, eps)
+        self.p, self.swap, self.eps, self.margin = int(p), swap, eps, margin
+
+    def construct(self, x, positive, negative, margin=None):
+        margin = self.margin if margin is None else margin
+        return self.get_loss(triplet_margin_loss(x, positive, negative, margin, self.p, self.eps,
+                                                 self.swap, "none"))
+
+
+class DiceLoss(LossBase):
+    """1 - 2 sum(x y) / (sum(x^2) + sum(y^2) + smooth)."""
+
+    def __init__(self, smooth=1e-5):
+        super().__init__("mean")
+        if smooth <= 0:
+            raise ArgumentValueError(f"DiceLoss: `smooth` must be > 0, got {smooth}")
+        self.smooth = float(smooth)
+
+    def construct(self, logits, label):
+        check_float("DiceLoss", logits, label)
+        check_same_shape("DiceLoss", logits, label)
+        intersection = F.reduce_sum(F.mul(logits, label))
+        union = F.add(F.reduce_sum(F.square(logits)), F.reduce_sum(F.square(label)))
+        return F.sub(1.0, F.div(F.mul(intersection, 2.0), F.add(union, self.smooth)))
+
+
+class NLLLoss(LossBase):
+    """-weight[y] * logits[y] for log-probability logits of shape (N, C, ...) and class ids y of
+    shape (N, ...); 'mean' divides by the summed weights of the labels not ignored. As in
+    MindSpore (which picks with GatherD), a label in [-C, 0) counts from the end and any other
+    label outside [0, C) but ignore_index raises RuntimeError when the graph runs."""
+
+    _negative_labels, _label_error = True, "index"  # mint's losses: [0, C) only, ValueError
+
+    def __init__(self, weight=None, ignore_index=-100, reduction="mean"):
+        super().__init__(reduction)
+        self.weight, self.ignore_index = weight, int(ignore_index)
+
+    def construct(self, logits, labels):
+        return nll_loss_with(logits, labels, self.weight, self.ignore_index, self.reduction,
+                             self._negative_labels, self._label_error)
+
+
+class CrossEntropyLoss(NLLLoss):
+    """NLLLoss of log_softmax(logits) over the class axis 1. With `label_smoothing` e, the
+    loss is (1 - e) * NLL + e * the mean over classes of -log p (weighted as the labels are),
+    reduced with the same denominator, as MindSpore and PyTorch do."""
+
+    def __init__(self, weight=None, ignore_index=-100, reduction="mean", label_smoothing=0.0):
+        super().__init__(weight, ignore_index, reduction)
+        self.label_smoothing = check_label_smoothing("CrossEntropyLoss", label_smoothing)
+
+    def construct(self, logits, labels):
+        return cross_entropy_with(logits, labels, self.weight, self.ignore_index, self.reduction,
+                                  self.label_smoothing, self._negative_labels, self._label_error)
+
+
+def _check_tensor(op: str, name: str, value) -> None:
+    if not isinstance(value, (Tensor, Tracer)):
+        raise DTypeError(f"{op}: `{name}` must be a Tensor, got {type(value).__name__}")
+
+
+class MultiLabelSoftMarginLoss(LossBase):
+    """The mean over the last (class) axis of y softplus(-x) + (1 - y) softplus(x), times
+    `weight` (broadcast over the classes) before that mean, then reduced over the samples.
+    MindSpore writes softplus as log(1 + exp(.)), which overflows to inf for |x| > ~88 in
+    float32; softplus here stays finite and equal elsewhere."""
+
+    def __init__(self, weight=None, reduction="mean"):
+        super().__init__(reduction)
+        self.weight = weight
+
+    def construct(self, x, target):
+        _check_tensor("MultiLabelSoftMarginLoss", "x", x)
+        _check_tensor("MultiLabelSoftMarginLoss", "target", target)
+        loss = F.add(F.mul(target, NF.softplus(F.neg(x))),
+                     F.mul(F.sub(1, target), NF.softplus(x)))
+        if self.weight is not None:
+            loss = F.mul(loss, self.weight)
+        class_axis = len(x.shape) - 1
+        loss = F.div(F.reduce_sum(loss, class_axis), x.shape[class_axis])
+        return self.get_loss(loss)
+
+
+class HingeEmbeddingLoss(LossBase):
+    """x where the label is positive, max(0, margin - x) where it is negative (0 where it is
+    0), then reduced; labels are 1 or -1, broadcast with the logits."""
+
+    def __init__(self, margin=1.0, reduction="mean"):
+        if isinstance(margin, bool) or not isinstance(margin, (float, int)):
+            raise DTypeError(f"HingeEmbeddingLoss: `margin` must be a float or int, got "
+                             f"{type(margin).__name__}")
+        super().__init__(reduction)
+        self.margin = margin
+
+    def construct(self, logits, labels):
+        _check_tensor("HingeEmbeddingLoss", "logits", logits)
+        _check_tensor("HingeEmbeddingLoss", "labels", labels)
+        for name, value in (("logits", logits), ("labels", labels)):
+            if not value.dtype.is_float:
+                raise DTypeError(f"HingeEmbeddingLoss: `{name}` must be float, got {value.dtype}")
+        positive = F.cast(F.greater(labels, 0), logits.dtype)
+        negative = F.cast(F.less(labels, 0), logits.dtype)
+        pushed = F.sub(F.mul(negative, float(self.margin)), F.mul(negative, logits))
+        return self.get_loss(F.add(F.mul(positive, logits), F.maximum(pushed, 0.0)))
+
+    def extend_repr(self) -> str:
+        return f"margin={self.margin}, reduction={self.reduction}"
+
+
+class GaussianNLLLoss(LossBase):
+    """0.5 (log(max(var, eps)) + (logits - labels)^2 / max(var, eps)), plus 0.5 log(2 pi)
+    when `full`; a `var` with one axis fewer than `logits` (its last) is broadcast along it."""
+
+    def __init__(self, *, full=False, eps=1e-6, reduction="mean"):
+        if not isinstance(eps, float):
+            raise DTypeError(f"GaussianNLLLoss: `eps` must be a float, got {type(eps).__name__}")
+        if not 0 < eps < float("inf"):
+            raise ArgumentValueError(f"GaussianNLLLoss: `eps` must be in (0, inf), got {eps}")
+        if not isinstance(full, bool):
+            raise DTypeError(f"GaussianNLLLoss: `full` must be a bool, got {type(full).__name__}")
+        super().__init__(reduction)
+        self.full, self.eps = full, float(eps)
+
+    def construct(self, logits, labels, var):
+        for name, value in (("logits", logits), ("labels", labels), ("var", var)):
+            _check_tensor("GaussianNLLLoss", name, value)
+        if tuple(var.shape) != tuple(logits.shape) and \
+                tuple(logits.shape[:-1]) == tuple(var.shape):
+            var = F.expand_dims(var, -1)
+        clipped = F.maximum(var, self.eps)
+        loss = F.mul(F.add(F.log(clipped), F.div(F.square(F.sub(logits, labels)), clipped)), 0.5)
+        if self.full:
+            loss = F.add(loss, 0.5 * math.log(2 * math.pi))
+        return self.get_loss(loss)
+
+    def extend_repr(self) -> str:
+        return f"full={self.full}, eps={self.eps}, reduction={self.reduction}"
+
+
+class PoissonNLLLoss(LossBase):
+    """exp(x) - y x (log_input) or x - y log(x + eps), plus, when `full`, Stirling's
+    y log y - y + log(2 pi y) / 2 where y > 1; the target is cast to the input's dtype."""
+
+    def __init__(self, log_input=True, full=False, eps=1e-08, reduction="mean"):
+        super().__init__(reduction)
+        self.log_input, self.full, self.eps = log_input, full, eps
+
+    def construct(self, input, target):
+        _check_tensor("PoissonNLLLoss", "input", input)
+        _check_tensor("PoissonNLLLoss", "target", target)
+        target = F.cast(target, input.dtype)
+        if self.log_input:
+            loss = F.sub(F.exp(input), F.mul(target, input))
+        else:
+            loss = F.sub(input, F.mul(target, F.log(F.add(input, self.eps))))
+        if self.full:
+            target = F.maximum(target, self.eps)
+            stirling = F.add(F.sub(F.mul(F.add(target, 0.5), F.log(target)), target),
+                             0.5 * math.log(2 * math.pi))
+            loss = F.add(loss, F.select(F.greater(target, 1.0), stirling,
+                                        F.zeros_like(stirling)))
+        return self.get_loss(loss)
+
+
+class FocalLoss(LossBase):
+    """-(1 - p)^gamma log p per class, p the softmax over axis 1 of the logits (N, C, ...):
+    with labels of one channel (class indices), at the labelled class and averaged over the
+    positions; with C channels (one-hot or soft labels), weighted by the labels and averaged
+    over the positions. `weight` (C,) scales each class's log p."""
+
+    def __init__(self, weight=None, gamma=2.0, reduction="mean"):
+        super().__init__(reduction)
+        if not isinstance(gamma, float):
+            raise DTypeError(f"FocalLoss: `gamma` must be a float, got {type(gamma).__name__}")
+        if weight is not None and not isinstance(weight, Tensor):
+            raise DTypeError(f"FocalLoss: `weight` must be a Tensor, got "
+                             f"{type(weight).__name__}")
+        if weight is not None and len(weight.shape) != 1:
+            raise ArgumentValueError(f"FocalLoss: `weight` must have one dimension, got "
+                                     f"{len(weight.shape)}")
+        self.gamma, self.weight = gamma, weight
+
+    def construct(self, logits, labels):
+        op = "FocalLoss"
+        _check_tensor(op, "logits", logits)
+        _check_tensor(op, "labels", labels)
+        rank = len(logits.shape)
+        if not 2 <= rank <= 4 or len(labels.shape) != rank:
+            raise ArgumentValueError(f"{op}: `logits` and `labels` must have one rank in [2, 4], "
+                                     f"got {rank} and {len(labels.shape)}")
+        channels, label_channels = logits.shape[1], labels.shape[1]
+        if channels == 1 or label_channels not in (1, channels):
+            raise ArgumentValueError(f"{op}: logits.shape[1] must not be 1 and labels.shape[1] "
+                                     f"must be 1 or logits.shape[1], got {channels} and "
+                                     f"{label_channels}")
+        if str(labels.dtype) not in ("Int32", "Int64", "Float16", "Float32"):
+            raise DTypeError(f"{op}: `labels` must be int32, int64, float16 or float32, got "
+                             f"{labels.dtype}")
+        batch = logits.shape[0]
+        logits = F.reshape(logits, (batch, channels, -1))
+        labels = F.reshape(labels, (batch, label_channels, -1))
+        log_p = F.log_softmax(logits, 1)
+        index = F.cast(labels, dt.int32)
+        if label_channels == 1:
+            log_p = F.squeeze(F.gather_elements(log_p, 1, index), 1)
+        p = F.exp(log_p)
+        if self.weight is not None:
+            weight = F.tile(F.reshape(self.weight, (1, channels, 1)),
+                            (batch, 1, labels.shape[2]))
+            if label_channels == 1:
+                weight = F.squeeze(F.gather_elements(weight, 1, index), 1)
+            log_p = F.mul(log_p, weight)
+        scale = F.pow(F.sub(1.0, p), self.gamma)
+        if label_channels == 1:
+            return self.get_loss(F.reduce_mean(F.neg(F.mul(scale, log_p)), 1))
+        return self.get_loss(F.reduce_mean(F.neg(F.mul(F.mul(scale, labels), log_p)), -1))
+
+
+class MultiClassDiceLoss(LossBase):
+    """The mean over the classes (axis 1) of DiceLoss between each class's slice of the
+    activated logits and of the labels, times `weights[i]` if given, `ignore_indiex` left
+    out (MindSpore's spelling)."""
+
+    _ACTIVATIONS = ("softmax", "logsoftmax", "relu", "relu6", "tanh", "sigmoid")
+
+    def __init__(self, weights=None, ignore_indiex=None, activation="softmax"):
+        super().__init__()
+        from ..layer.activation import get_activation
+
+        op = "MultiClassDiceLoss"
+        if weights is not None and not isinstance(weights, Tensor):
+            raise DTypeError(f"{op}: `weights` must be a Tensor, got {type(weights).__name__}")
+        if weights is not None and len(weights.shape) != 2:
+            raise ArgumentValueError(f"{op}: `weights` must have 2 dimensions, got "
+                                     f"{len(weights.shape)}")
+        if ignore_indiex is not None and (isinstance(ignore_indiex, bool)
+                                          or not isinstance(ignore_indiex, int)):
+            raise DTypeError(f"{op}: `ignore_indiex` must be an int, got "
+                             f"{type(ignore_indiex).__name__}")
+        if isinstance(activation, str) and activation not in self._ACTIVATIONS:
+            raise ArgumentValueError(f"{op}: `activation` must be in {list(self._ACTIVATIONS)}, "
+                                     f"got {activation!r}")
+        self.activation = get_activation(activation) if isinstance(activation, str) else \
+            activation
+        if self.activation is not None and not isinstance(self.activation, Cell):
+            raise DTypeError(f"{op}: `activation` must be a str or a Cell, got "
+                             f"{type(self.activation).__name__}")
+        self.weights, self.ignore_indiex = weights, ignore_indiex
+        self.binarydiceloss = DiceLoss(smooth=1e-5)
+
+    def construct(self, logits, label):
+        op = "MultiClassDiceLoss"
+        _check_tensor(op, "logits", logits)
+        _check_tensor(op, "labels", label)
+        check_same_shape(op, logits, label)
+        if len(logits.shape) < 2:
+            raise ArgumentValueError(f"{op}: the inputs must have at least 2 dimensions, got "
+                                     f"{len(logits.shape)}")
+        if self.activation is not None:
+            logits = self.activation(logits)
+        classes = label.shape[1]
+        if self.weights is not None and self.weights.shape[0] != classes:
+            raise ArgumentValueError(f"{op}: weights.shape[0] ({self.weights.shape[0]}) must be "
+                                     f"labels.shape[1] ({classes})")
+        total = 0
+        for i in range(classes):
+            if i != self.ignore_indiex:
+                loss = self.binarydiceloss(logits[:, i], label[:, i])
+                if self.weights is not None:
+                    loss = F.mul(loss, self.weights[i])
+                total = F.add(loss, total)
+        return F.div(total, classes)
+
+
+class MultiMarginLoss(LossBase):
+    """Per sample, the sum over the classes i other than the target y of
+    weight[y] max(0, margin - x[y] + x[i])^p, divided by the number of classes."""
+
+    def __init__(self, p=1, margin=1.0, reduction="mean", weight=None):
+        super().__init__(reduction)
+        if p not in (1, 2) or isinstance(p, bool):
+            raise ArgumentValueError(f"MultiMarginLoss: `p` must be 1 or 2, got {p!r}")
+        if isinstance(margin, bool) or not isinstance(margin, (int, float)):
+            raise DTypeError(f"MultiMarginLoss: `margin` must be a float, got "
+                             f"{type(margin).__name__}")
+        self.p, self.margin, self.weight = p, float(margin), weight
+
+    def construct(self, x, target, weight=None):
+        op = "MultiMarginLoss"
+        _check_tensor(op, "x", x)
+        _check_tensor(op, "target", target)
+        if self.weight is not None:
+            weight = self.weight
+        if len(x.shape) != 2 or tuple(target.shape) != (x.shape[0],):
+            raise ArgumentValueError(f"{op}: `x` must be (N, C) and `target` (N,), got "
+                                     f"{tuple(x.shape)} and {tuple(target.shape)}")
+        index = F.expand_dims(F.cast(target, dt.int32), 1)
+        chosen = F.gather_elements(x, 1, index)
+        gaps = F.maximum(F.add(F.sub(x, chosen), self.margin), 0.0)
+        if self.p == 2:
+            gaps = F.square(gaps)
+        others = F.sub(1.0, F.cast(F.equal(F.expand_dims(F.arange(x.shape[1]), 0), index),
+                                   x.dtype))
+        gaps = F.mul(gaps, others)
+        if weight is not None:
+            _check_tensor(op, "weight", weight)
+            gaps = F.mul(gaps, F.gather(weight, index, 0))  # weight[y], shape (N, 1)
+        return self.get_loss(F.div(F.reduce_sum(gaps, 1), x.shape[1]))
+
+
+class TripletMarginWithDistanceLoss(LossBase):
+    """max(d(x, positive) - d(x, negative) + margin, 0), d = `distance_function` (by default
+    the 2-norm of |x - y| along axis 1); with `swap`, d(x, negative) is replaced by
+    d(positive, negative) where that is smaller."""
+
+    def __init__(self, distance_function=None, swap=False, reduction="mean", margin=1.0):
+        super().__init__(reduction)
+        op = "TripletMarginWithDistanceLoss"
+        if not isinstance(margin, float):
+            raise DTypeError(f"{op}: `margin` must be a float, got {type(margin).__name__}")
+        if not isinstance(swap, bool):
+            raise DTypeError(f"{op}: `swap` must be a bool, got {type(swap).__name__}")
+        self.distance_function = distance_function or self._pairwise_distance
+        self.swap, self.margin = swap, margin
+
+    @staticmethod
+    def _pairwise_distance(x, y):
+        d = F.abs(F.sub(x, y))
+        if len(d.shape) == 0:
+            raise ArgumentValueError("TripletMarginWithDistanceLoss: the inputs of the "
+                                     "pairwise distance must have at least one dimension")
+        return F.sqrt(F.reduce_sum(F.square(d), 1))
+
+    def construct(self, x, positive, negative):
+        op = "TripletMarginWithDistanceLoss"
+        for name, value in (("x", x), ("positive", positive), ("negative", negative)):
+            _check_tensor(op, name, value)
+        d_pos = self.distance_function(x, positive)
+        d_neg = self.distance_function(x, negative)
+        if self.swap:
+            d_neg = F.minimum(d_neg, self.distance_function(positive, negative))
+        return self.get_loss(F.maximum(F.add(F.sub(d_pos, d_neg), self.margin), 0.0))
+
+
+class CTCLoss(LossBase):
+    """The connectionist temporal classification loss of log-probabilities (T, N, C), or
+    (T, C) for one unbatched sequence, against padded targets (N, S) (or (S,) / (1, S)
+    unbatched): ops.ctc_loss's negative log-likelihood."""
+
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__(reduction)
+        if isinstance(blank, bool) or not isinstance(blank, int):
+            raise DTypeError(f"CTCLoss: `blank` must be an int, got {type(blank).__name__}")
+        if not isinstance(zero_infinity, bool):
+            raise DTypeError(f"CTCLoss: `zero_infinity` must be a bool, got "
+                             f"{type(zero_infinity).__name__}")
+        self.blank, self.zero_infinity = blank, zero_infinity
+
+    def construct(self, log_probs, targets, input_lengths, target_lengths):
+        _check_tensor("CTCLoss", "log_probs", log_probs)
+        _check_tensor("CTCLoss", "targets", targets)
+        if len(log_probs.shape) == 2:
+            if len(targets.shape) > 2 or len(targets.shape) == 2 and targets.shape[0] != 1:
+                raise ShapeError(f"CTCLoss: with log_probs of shape (T, C), targets must be "
+                                 f"(S,) or (1, S), got shape {fmt_shape(targets.shape)}")
+            if len(targets.shape) == 1:
+                targets = F.expand_dims(targets, 0)
+            loss, _ = ctc_loss(F.expand_dims(log_probs, -2), targets, input_lengths,
+                               target_lengths, self.blank, self.reduction, self.zero_infinity)
+            return F.squeeze(loss, 0) if self.reduction == "none" else loss
+        loss, _ = ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
+                           self.reduction, self.zero_infinity)
+        return loss
+
+    def extend_repr(self) -> str:
+        return f"blank={self.blank}, reduction={self.reduction}, zero_infinity={self.zero_infinity}"

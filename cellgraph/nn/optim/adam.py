@@ -1,0 +1,111 @@
+"""nn.Adam, nn.AdamWeightDecay and AdamW: first and second moments (`moment1`, `moment2`)."""
+from __future__ import annotations
+
+from cellgraph.common.assign import assign
+from cellgraph.ops import functional as F
+from cellgraph.primitives.errors import ArgumentValueError
+
+from .optimizer import Optimizer, _lr_like, _real
+
+__all__ = ["Adam", "AdamW", "AdamWeightDecay"]
+
+
+class _AdamBase(Optimizer):
+    def __init__(self, params, learning_rate, beta1, beta2, eps, weight_decay, loss_scale):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        op = type(self).__name__
+        self.beta1 = _real(beta1, op, "beta1", 0.0, 1.0, low_open=True, high_open=True)
+        self.beta2 = _real(beta2, op, "beta2", 0.0, 1.0, low_open=True, high_open=True)
+        self.eps = _real(eps, op, "eps", low=0.0, low_open=True)
+        self.moment1 = self.clone_state("moment1")
+        self.moment2 = self.clone_state("moment2")
+
+    def moments(self, index, grad):
+        """The updated first and second moments (assigned)."""
+        m = assign(self.moment1[index], F.add(F.mul(self.moment1[index], self.beta1),
+                                              F.mul(grad, 1 - self.beta1)))
+        v = assign(self.moment2[index], F.add(F.mul(self.moment2[index], self.beta2),
+                                              F.mul(F.square(grad), 1 - self.beta2)))
+        return m, v
+
+    @staticmethod
+    def count(step, param):
+        """t = step + 1, the number of this update, in the parameter's dtype."""
+        return F.cast(F.add(step, 1), param.dtype)
+
+
+class Adam(_AdamBase):
+    """MindSpore's Adam: lr_t = lr sqrt(1 - beta2^t) / (1 - beta1^t);
+    param -= lr_t m / (sqrt(v) + eps). L2 weight decay goes into the gradient.
+
+    MindSpore's keyword options `use_lazy` (update only the rows a sparse gradient touches)
+    and `use_offload` (run the update on the host) give the same values on the dense
+    gradients computed here, so both are accepted; any other keyword is an error."""
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
+                 use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0,
+                 use_amsgrad=False, **kwargs):
+        unknown = sorted(set(kwargs) - {"use_lazy", "use_offload"})
+        if unknown:
+            raise TypeError(f"Adam got unexpected keyword argument(s) {', '.join(unknown)}")
+        if kwargs.get("use_lazy") and kwargs.get("use_offload"):
+            raise ArgumentValueError("Adam: use_lazy and use_offload cannot both be True")
+        self.use_lazy = bool(kwargs.get("use_lazy", False))
+        self.use_offload = bool(kwargs.get("use_offload", False))
+        super().__init__(params, learning_rate, beta1, beta2, eps, weight_decay, loss_scale)
+        self.use_nesterov, self.use_amsgrad = bool(use_nesterov), bool(use_amsgrad)
+        if self.use_amsgrad:
+            self.vhat = self.clone_state("vhat")
+
+    def update(self, index, param, grad, lr, step):
+        m, v = self.moments(index, grad)
+        if self.use_amsgrad:
+            v = assign(self.vhat[index], F.maximum(self.vhat[index], v))
+        t = self.count(step, param)
+        lr_t = F.div(F.mul(_lr_like(lr, param), F.sqrt(F.sub(1, F.pow(self.beta2, t)))),
+                     F.sub(1, F.pow(self.beta1, t)))
+        numerator = F.add(F.mul(m, self.beta1), F.mul(grad, 1 - self.beta1)) \
+            if self.use_nesterov else m
+        step_size = F.div(numerator, F.add(F.sqrt(v), self.eps))
+        assign(param, F.sub(param, F.mul(lr_t, step_size)))
+
+
+class AdamW(_AdamBase):
+    """Adam with decoupled weight decay (Loshchilov & Hutter; PyTorch's AdamW):
+    param *= 1 - lr * weight_decay; param -= lr m_hat / (sqrt(v_hat) + eps)."""
+
+    decoupled_weight_decay = True
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
+                 weight_decay=1e-2, loss_scale=1.0):
+        super().__init__(params, learning_rate, beta1, beta2, eps, weight_decay, loss_scale)
+
+    def update(self, index, param, grad, lr, step):
+        lr = _lr_like(lr, param)
+        m, v = self.moments(index, grad)
+        t = self.count(step, param)
+        m_hat = F.div(m, F.sub(1, F.pow(self.beta1, t)))
+        v_hat = F.div(v, F.sub(1, F.pow(self.beta2, t)))
+        decayed, decay = param, self.weight_decays[index]
+        if decay:
+            decayed = F.mul(param, F.sub(1, F.mul(lr, decay)))
+        step_size = F.div(m_hat, F.add(F.sqrt(v_hat), self.eps))
+        assign(param, F.sub(decayed, F.mul(lr, step_size)))
+
+
+class AdamWeightDecay(_AdamBase):
+    """MindSpore's AdamWeightDecay (no bias correction):
+    param -= lr (m / (sqrt(v) + eps) + weight_decay * param)."""
+
+    decoupled_weight_decay = True
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-6,
+                 weight_decay=0.0):
+        super().__init__(params, learning_rate, beta1, beta2, eps, weight_decay, 1.0)
+
+    def update(self, index, param, grad, lr, step):
+        m, v = self.moments(index, grad)
+        direction = F.div(m, F.add(F.sqrt(v), self.eps))
+        if self.weight_decays[index]:
+            direction = F.add(direction, F.mul(param, self.weight_decays[index]))
+        assign(param, F.sub(param, F.mul(_lr_like(lr, param), direction)))

@@ -1,0 +1,172 @@
+"""Wrappers for training: WithLossCell, WithEvalCell, TrainOneStepCell, ForwardValueAndGrad.
+
+TrainOneStepCell compiles the whole step into one graph: the loss and the gradients come from
+one `value_and_grad` node (so the forward pass runs once, and layers with running statistics
+update them once), then the optimizer's construct is traced into the same graph, and the
+parameter updates it assigns are written back when the graph has run. In DATA_PARALLEL mode
+the gradients are all-reduced across the processes (nn.DistributedGradReducer) before the update.
+"""
+from __future__ import annotations
+
+import numbers
+
+from cellgraph.autograd import GradOperation, value_and_grad
+from cellgraph.common.assign import assign
+from cellgraph.ops import functional as F
+from cellgraph.primitives.errors import ArgumentError, DTypeError
+from cellgraph.runtime.tensor import Parameter, ParameterTuple
+
+from ..cell import Cell, StepLock
+from ..optim.optimizer import Optimizer
+from .grad_reducer import data_parallel_reducer
+
+__all__ = ["ForwardValueAndGrad", "ParameterUpdate", "TrainOneStepCell", "WithEvalCell",
+           "WithGradCell", "WithLossCell"]
+
+
+def _check_cell(value, op: str, name: str) -> None:
+    if not isinstance(value, Cell):
+        raise DTypeError(f"{op}: `{name}` must be a Cell, got {type(value).__name__}")
+
+
+class WithLossCell(Cell):
+    """loss_fn(backbone(data), label)."""
+
+    def __init__(self, backbone, loss_fn):
+        super().__init__(auto_prefix=False)
+        _check_cell(backbone, "WithLossCell", "backbone")
+        _check_cell(loss_fn, "WithLossCell", "loss_fn")
+        self._backbone = backbone
+        self._loss_fn = loss_fn
+
+    def construct(self, data, label):
+        return self._loss_fn(self._backbone(data), label)
+
+    @property
+    def backbone_network(self):
+        return self._backbone
+
+
+class WithEvalCell(Cell):
+    """(loss, outputs, label) for evaluation."""
+
+    def __init__(self, network, loss_fn, add_cast_fp32=False):
+        super().__init__(auto_prefix=False)
+        _check_cell(network, "WithEvalCell", "network")
+        self._network = network
+        self._loss_fn = loss_fn
+        self.add_cast_fp32 = bool(add_cast_fp32)
+
+    def construct(self, data, label):
+        outputs = self._network(data)
+        if self.add_cast_fp32:
+            outputs = F.cast(outputs, "float32")
+            if label.dtype.is_float:  # MindSpore's mixed_precision_cast leaves integers alone
+                label = F.cast(label, "float32")
+        return self._loss_fn(outputs, label), outputs, label
+
+
+class TrainOneStepCell(Cell):
+    """One training step of `network` (which returns the loss): gradients of the loss (times
+    `sens`) with respect to the optimizer's parameters, then the optimizer's update. Returns the
+    loss."""
+
+    def __init__(self, network, optimizer, sens=None, return_grad=False):
+        super().__init__(auto_prefix=False)
+        _check_cell(network, "TrainOneStepCell", "network")
+        if not isinstance(optimizer, Optimizer) and not (
+                isinstance(optimizer, Cell) and hasattr(optimizer, "parameters")):
+            raise DTypeError(f"TrainOneStepCell: `optimizer` must be an nn.Optimizer (or an "
+                             f"optimizer Cell with `parameters`), got "
+                             f"{type(optimizer).__name__}")
+        if sens is not None and (isinstance(sens, bool) or not isinstance(sens, numbers.Real)):
+            raise DTypeError(f"TrainOneStepCell: `sens` must be a number, got {sens!r}")
+        self._step_lock = StepLock()  # forward, gradients and update: one step at a time
+        self.network = network
+        self.network.set_grad()
+        self.optimizer = optimizer
+        self.weights = optimizer.parameters
+        self.sens = 1.0 if sens is None else float(sens)
+        self.return_grad = bool(return_grad)
+        self._grad_names = tuple(p.name for p in self.weights)
+        self.grad_fn = value_and_grad(network, grad_position=None, weights=self.weights)
+        # what subclasses that write their own construct call, as MindSpore's model zoo does:
+        # self.grad(self.network, self.weights)(*inputs, sens)
+        self.grad = GradOperation(get_by_list=True, sens_param=True)
+        # DATA_PARALLEL: the gradients are all-reduced (averaged when gradients_mean)
+        self.grad_reducer = data_parallel_reducer(self.weights)
+
+    def construct(self, *inputs):
+        loss, grads = self.grad_fn(*inputs)
+        if self.sens != 1.0:
+            grads = tuple(F.mul(g, self.sens) for g in grads)
+        grads = self.grad_reducer(grads)
+        self.optimizer(grads)
+        if self.return_grad:   # as MindSpore: {parameter name: gradient}
+            named = {}
+            for name, grad in zip(self._grad_names, grads):
+                named[name] = grad
+            return loss, named
+        return loss
+
+
+class ForwardValueAndGrad(Cell):
+    """`(network(*inputs), gradients)` in one Cell: gradients as GradOperation(get_all,
+    get_by_list, sens_param) gives them (w.r.t. the first input, all inputs, `weights`, or
+    inputs and weights); with sens_param the last argument is the output's sensitivity."""
+
+    def __init__(self, network, weights=None, get_all=False, get_by_list=False,
+                 sens_param=False):
+        super().__init__(auto_prefix=False)
+        from cellgraph.autograd import GradOperation
+
+        if get_by_list and weights is None:
+            raise ArgumentError("nn.ForwardValueAndGrad: get_by_list=True needs `weights`")
+        self.network = network
+        self.weights = weights
+        self.get_by_list, self.sens_param = bool(get_by_list), bool(sens_param)
+        self.grad = GradOperation(get_all=get_all, get_by_list=get_by_list,
+                                  sens_param=sens_param)
+
+    def construct(self, *inputs):
+        forward_inputs = inputs[:-1] if self.sens_param else inputs
+        loss = self.network(*forward_inputs)
+        if self.get_by_list:
+            grads = self.grad(self.network, self.weights)(*inputs)
+        else:
+            grads = self.grad(self.network)(*inputs)
+        return loss, grads
+
+
+class WithGradCell(Cell):
+    """The gradients of `network` (followed by `loss_fn` on the label, when given) with
+    respect to its trainable parameters; `sens`, when given, is the loss's sensitivity."""
+
+    def __init__(self, network, loss_fn=None, sens=None):
+        super().__init__(auto_prefix=False)
+        _check_cell(network, "WithGradCell", "network")
+        self.network, self.loss_fn, self.sens = network, loss_fn, sens
+        self.weights = ParameterTuple(network.trainable_params())
+        self.grad = GradOperation(get_by_list=True, sens_param=sens is not None)
+        self.network_with_loss = network if loss_fn is None else WithLossCell(network, loss_fn)
+        self.network_with_loss.set_train()
+
+    def construct(self, *inputs):
+        if self.sens is None:
+            return self.grad(self.network_with_loss, self.weights)(*inputs)
+        return self.grad(self.network_with_loss, self.weights)(*inputs, self.sens)
+
+
+class ParameterUpdate(Cell):
+    """Assigns its input to `param` and returns the input."""
+
+    def __init__(self, param):
+        super().__init__(auto_prefix=False)
+        if not isinstance(param, Parameter):
+            raise DTypeError(f"ParameterUpdate: `param` must be a Parameter, got "
+                             f"{type(param).__name__}")
+        self._param = param
+
+    def construct(self, x):
+        assign(self._param, x)
+        return x
