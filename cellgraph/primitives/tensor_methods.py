@@ -174,7 +174,7 @@ class TensorMethods:
         """MindSpore 2.x's clip(min, max); 1.x code passes xmin/xmax."""
         low = xmin if min is None else min
         high = xmax if max is None else max
-        return NF.clip_by_value(self, low, high)
+        return NF.clamp(self, low, high)
 
     clamp = clip
 
