@@ -86,7 +86,7 @@ UNSUPPORTED = {
 }
 
 BINOPS = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul,
-          gast.Div: operator.truediv, gast.FloorDiv: operator.floordiv, gast.Mod: operator.mod,
+          gast.Div: operator.truediv, gast.FloorDiv: operator.floordiv, gast.Mod: print_op.modulo,
           gast.Pow: operator.pow, gast.MatMult: operator.matmul, gast.BitAnd: operator.and_,
           gast.BitOr: operator.or_, gast.BitXor: operator.xor, gast.LShift: operator.lshift,
           gast.RShift: operator.rshift}

@@ -4,6 +4,9 @@
 """
 from __future__ import annotations
 
+import operator
+import re
+
 from cellgraph.primitives.core import Primitive
 
 from . import codegen
@@ -32,6 +35,29 @@ def joined_string(parts: list):
     if any(not isinstance(p, str) for p in parts):
         return RuntimeString(parts)
     return "".join(parts)
+
+
+class _Slot:
+    """Stands for a Tensor while a %-format is applied; prints as a marker of its position."""
+
+    def __init__(self, index: int):
+        self.index = index
+
+    def __str__(self) -> str:
+        return f"\x00{self.index}\x00"
+
+
+def modulo(left, right):
+    """`left % right`; a string %-formatted with Tensors (`"bad %s" % x`) is a RuntimeString,
+    each Tensor written where its %s is."""
+    items = right if isinstance(right, tuple) else (right,)
+    if not isinstance(left, str) or not any(isinstance(i, Tracer) for i in items):
+        return operator.mod(left, right)
+    slots = tuple(_Slot(i) if isinstance(item, Tracer) else item for i, item in enumerate(items))
+    text = left % (slots if isinstance(right, tuple) else slots[0])
+    pieces = re.split("\x00([0-9]+)\x00", text)
+    parts = [items[int(p)] if k % 2 else p for k, p in enumerate(pieces)]
+    return RuntimeString([p for p in parts if not isinstance(p, str) or p])
 
 
 def emit_print(args, kwargs):
