@@ -8,7 +8,8 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Tree:
-    kind: str  # "leaf", "tuple", "list", "dict" (static: its keys), "static"
+    kind: str  # "leaf", "tuple" (static: a namedtuple's class), "list", "dict" (static: its
+    # keys), "static"
     children: tuple = ()
     static: Any = None
 
@@ -26,7 +27,7 @@ def _walk(v, is_leaf, leaves: list) -> Tree:
     # Module-level for the same reason as _build: no self-referencing closure holding values.
     if isinstance(v, (tuple, list)) and not is_leaf(v):
         return Tree(type(v).__name__ if type(v) in (tuple, list) else "tuple",
-                    tuple(_walk(c, is_leaf, leaves) for c in v))
+                    tuple(_walk(c, is_leaf, leaves) for c in v), namedtuple_class(v))
     if type(v) is dict:
         return Tree("dict", tuple(_walk(c, is_leaf, leaves) for c in v.values()),
                     static=tuple(v))
@@ -34,6 +35,12 @@ def _walk(v, is_leaf, leaves: list) -> Tree:
         leaves.append(v)
         return LEAF
     return Tree("static", static=v)
+
+
+def namedtuple_class(value) -> type | None:
+    """The class of a namedtuple (rebuilt with its items), else None."""
+    cls = type(value)
+    return cls if issubclass(cls, tuple) and hasattr(cls, "_fields") else None
 
 
 def unflatten(tree: Tree, leaves) -> Any:
@@ -51,7 +58,9 @@ def _build(t: Tree, it):
     items = [_build(c, it) for c in t.children]
     if t.kind == "dict":
         return dict(zip(t.static, items))
-    return tuple(items) if t.kind == "tuple" else items
+    if t.kind == "list":
+        return items
+    return tuple(items) if t.static is None else t.static(*items)
 
 
 def count_leaves(tree: Tree) -> int:

@@ -277,6 +277,10 @@ def _tree_expr(tree: Tree | None, leaves, env) -> str:
         keys = f"keys_{len(env)}"
         env[keys] = tree.static
         return f"dict(zip({keys}, ({', '.join(items)}{',' if len(items) == 1 else ''})))"
+    if tree.static is not None:  # a namedtuple: its class, called with the items
+        cls = f"cls_{len(env)}"
+        env[cls] = tree.static
+        return f"{cls}({', '.join(items)})"
     return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
 
 
