@@ -75,6 +75,10 @@ class GradValueError(CellgraphError, ValueError):
     """A gradient API called with an impossible combination of values."""
 
 
+class EmptyGradPositionError(GradValueError, RuntimeError):
+    """`grad_position=()`: MindSpore raises RuntimeError for it."""
+
+
 class GradPositionError(GradValueError, IndexError):
     """A grad_position beyond the call's inputs (MindSpore raises IndexError for it)."""
 

@@ -294,11 +294,26 @@ def test_both_none_is_a_value_error():
 @pytest.mark.parametrize("position, message", [
     (-1, r"entries must be >= 0, got -1"),
     ((0, 0), r"\(0, 0\) repeats a position"),
-    ((), r"empty tuple"),
+    ((), r"should not be empty when grad by position"),
 ])
 def test_bad_positions_are_value_errors(position, message):
     with pytest.raises(ValueError, match=message):
         cellgraph.grad(XYZ(), grad_position=position)
+
+
+def test_empty_positions_are_a_runtime_error_as_in_mindspore():
+    class Weighted(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = cellgraph.Parameter(cellgraph.Tensor([6.0]), name="w")
+
+        def construct(self, x, y):
+            return self.w * x + y
+
+    net = Weighted()
+    for weights in (net.trainable_params(), None):
+        with pytest.raises(RuntimeError, match="should not be empty when grad by position"):
+            cellgraph.grad(net, grad_position=(), weights=weights)(X, Y)
 
 
 def test_position_out_of_range_names_the_call_and_the_line():
