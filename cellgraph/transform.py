@@ -22,7 +22,7 @@ from cellgraph.compiler.scope import PACKAGE_DIRS
 from cellgraph.primitives.errors import (
     CellgraphError,
     DTypeError,
-    EmptyGradPositionError,
+    GradRequestError,
     GradValueError,
     SourceLoc,
 )
@@ -186,9 +186,9 @@ def normalize_positions(grad_position, api: str):
                          f"{type(grad_position).__name__} {grad_position!r}", user_loc())
     positions = (grad_position,) if isinstance(grad_position, int) else tuple(grad_position)
     if not positions:
-        raise EmptyGradPositionError(f"{api}: `grad_position` should not be empty when grad by "
-                                     f"position; expected at least one position, got "
-                                     f"{grad_position!r}", user_loc())
+        raise GradRequestError(f"{api}: `grad_position` should not be empty when grad by "
+                               f"position; expected at least one position, got "
+                               f"{grad_position!r}", user_loc())
     for p in positions:
         if isinstance(p, bool) or not isinstance(p, int):
             raise DTypeError(f"{api}: `grad_position` entries must be ints, got "

@@ -75,8 +75,9 @@ class GradValueError(CellgraphError, ValueError):
     """A gradient API called with an impossible combination of values."""
 
 
-class EmptyGradPositionError(GradValueError, RuntimeError):
-    """`grad_position=()`: MindSpore raises RuntimeError for it."""
+class GradRequestError(GradValueError, RuntimeError):
+    """A gradient asked for that MindSpore refuses with a RuntimeError: `grad_position=()`,
+    `get_grad` of a position or Parameter that has no gradient."""
 
 
 class GradPositionError(GradValueError, IndexError):
