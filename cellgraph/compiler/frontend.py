@@ -493,6 +493,9 @@ class Interpreter:
                 kwargs[kw.arg] = self.eval(kw.value)
         if fn is builtins.print:
             return control_flow.graph_print(args, kwargs)
+        text = print_op.text_call(fn, args, kwargs)
+        if text is not None:
+            return text
         if fn is builtins.super and not args:
             return self._zero_arg_super()
         if fn is builtins.isinstance and len(args) == 2 and isinstance(args[0], Tracer):

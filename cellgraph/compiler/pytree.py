@@ -9,7 +9,7 @@ from typing import Any
 @dataclass(frozen=True)
 class Tree:
     kind: str  # "leaf", "tuple" (static: a namedtuple's class), "list", "dict" (static: its
-    # keys), "static"
+    # keys), "text" (a string known at run time: its parts), "static"
     children: tuple = ()
     static: Any = None
 
@@ -34,6 +34,9 @@ def _walk(v, is_leaf, leaves: list) -> Tree:
     if is_leaf(v):
         leaves.append(v)
         return LEAF
+    parts = getattr(v, "runtime_parts", None)  # an f-string or format() with Tensor parts
+    if parts is not None:
+        return Tree("text", tuple(_walk(p, is_leaf, leaves) for p in parts))
     return Tree("static", static=v)
 
 
@@ -41,6 +44,16 @@ def namedtuple_class(value) -> type | None:
     """The class of a namedtuple (rebuilt with its items), else None."""
     cls = type(value)
     return cls if issubclass(cls, tuple) and hasattr(cls, "_fields") else None
+
+
+def join_text(parts: list):
+    """A run-time string from its parts: the text, once every part has a value (a Tensor is
+    written as print writes it); otherwise, inside a graph being built, a RuntimeString."""
+    if all(isinstance(p, str) or hasattr(p, "asnumpy") for p in parts):
+        return "".join(p if isinstance(p, str) else str(p) for p in parts)
+    from .print_op import RuntimeString
+
+    return RuntimeString(list(parts))
 
 
 def unflatten(tree: Tree, leaves) -> Any:
@@ -56,6 +69,8 @@ def _build(t: Tree, it):
     if t.kind == "static":
         return t.static
     items = [_build(c, it) for c in t.children]
+    if t.kind == "text":
+        return join_text(items)
     if t.kind == "dict":
         return dict(zip(t.static, items))
     if t.kind == "list":

@@ -40,7 +40,7 @@ import numpy as np
 from cellgraph.compiler.builder import ArgumentSlot, AttributeSlot
 from cellgraph.compiler.guards import guard_source, stale_checker
 from cellgraph.compiler.pipeline import Compiled, compile_callable
-from cellgraph.compiler.pytree import Tree
+from cellgraph.compiler.pytree import Tree, join_text
 
 from .backend import Backend, get_backend
 from .run_errors import located_error
@@ -271,6 +271,9 @@ def _tree_expr(tree: Tree | None, leaves, env) -> str:
         env[name] = tree.static
         return name
     items = [_tree_expr(child, leaves, env) for child in tree.children]
+    if tree.kind == "text":  # a string with Tensor parts, written when the graph has run
+        env["join_text"] = join_text
+        return f"join_text([{', '.join(items)}])"
     if tree.kind == "list":
         return f"[{', '.join(items)}]"
     if tree.kind == "dict":  # a construct that returns a dict gives the caller a dict
