@@ -8,6 +8,7 @@ from cellgraph import context
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.frontend import (
     KeywordOnlyCall,
+    keyword_arguments,
     keyword_only_names,
     top_level_arguments,
     trace_call,
@@ -69,7 +70,7 @@ class _BoundJit:
 
 def _call_method(fn, obj, names, *args):
     split = len(args) - len(names)
-    return trace_call(fn, (obj,) + args[:split], dict(zip(names, args[split:])))
+    return trace_call(fn, (obj,) + args[:split], keyword_arguments(names, args[split:]))
 
 
 _JIT_CHOICES = {"capture_mode": ("ast", "bytecode", "trace"), "jit_level": ("O0", "O1"),
