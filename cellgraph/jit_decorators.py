@@ -34,7 +34,8 @@ class JitFunction:
             return trace_call(self.fn, args, kwargs)
         fn, names = self.fn, keyword_only_names(self.fn)
         if kwargs or names:
-            args = top_level_arguments(fn, fn.__name__, args, kwargs)
+            args = top_level_arguments(fn, getattr(fn, "__name__", type(fn).__name__), args,
+                                       kwargs)
         if names:
             fn = KeywordOnlyCall(fn, names)
         return run_cached(self._cache, fn, tuple(args), context.dump_dir())

@@ -128,3 +128,13 @@ def test_a_top_level_call_passes_extra_keywords_to_var_keyword():
 
     assert func(Tensor([1]), Tensor([2]), d=Tensor([3])).asnumpy().tolist() == [6]
     assert func(Tensor([1]), Tensor([2]), d=Tensor([3]), e=4).asnumpy().tolist() == [6]
+
+
+def test_jit_of_a_callable_object_with_var_keyword():
+    class Scale:
+        def __call__(self, x, **kwargs):
+            return x * kwargs.get("factor", 2)
+
+    scaled = ms.jit(Scale())
+    assert scaled(Tensor([3])).asnumpy().tolist() == [6]
+    assert scaled(Tensor([3]), factor=Tensor([4])).asnumpy().tolist() == [12]
