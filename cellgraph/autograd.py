@@ -28,6 +28,7 @@ from cellgraph.primitives.errors import (
     ArgumentError,
     DTypeError,
     GradPositionError,
+    GradRequestError,
     GradValueError,
 )
 from cellgraph.runtime.tensor import Parameter
@@ -321,9 +322,9 @@ def get_grad(gradients, identifier):
 
     found = search(gradients)
     if found is None:
-        raise GradValueError(f"get_grad: no gradient for {identifier!r} in the given "
-                             f"gradients; pass the output of grad(..., return_ids=True)",
-                             user_loc())
+        raise GradRequestError(f"get_grad: can not find the gradient for position or Parameter "
+                               f"{identifier!r} in the given gradients; pass the output of "
+                               f"grad(..., return_ids=True)", user_loc())
     return found
 
 

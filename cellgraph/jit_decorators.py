@@ -8,6 +8,7 @@ from cellgraph import context
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.frontend import (
     KeywordOnlyCall,
+    keyword_arguments,
     keyword_only_names,
     top_level_arguments,
     trace_call,
@@ -33,7 +34,8 @@ class JitFunction:
             return trace_call(self.fn, args, kwargs)
         fn, names = self.fn, keyword_only_names(self.fn)
         if kwargs or names:
-            args = top_level_arguments(fn, fn.__name__, args, kwargs)
+            args = top_level_arguments(fn, getattr(fn, "__name__", type(fn).__name__), args,
+                                       kwargs)
         if names:
             fn = KeywordOnlyCall(fn, names)
         return run_cached(self._cache, fn, tuple(args), context.dump_dir())
@@ -69,7 +71,7 @@ class _BoundJit:
 
 def _call_method(fn, obj, names, *args):
     split = len(args) - len(names)
-    return trace_call(fn, (obj,) + args[:split], dict(zip(names, args[split:])))
+    return trace_call(fn, (obj,) + args[:split], keyword_arguments(names, args[split:]))
 
 
 _JIT_CHOICES = {"capture_mode": ("ast", "bytecode", "trace"), "jit_level": ("O0", "O1"),

@@ -19,7 +19,13 @@ from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.pipeline import graph_name
 from cellgraph.compiler.pytree import Tree, count_leaves
 from cellgraph.compiler.scope import PACKAGE_DIRS
-from cellgraph.primitives.errors import CellgraphError, DTypeError, GradValueError, SourceLoc
+from cellgraph.primitives.errors import (
+    CellgraphError,
+    DTypeError,
+    GradRequestError,
+    GradValueError,
+    SourceLoc,
+)
 from cellgraph.runtime.executor import STALE, GraphCache, run_cached, run_compiled
 from cellgraph.runtime.tensor import Parameter, ParameterTuple
 
@@ -180,8 +186,9 @@ def normalize_positions(grad_position, api: str):
                          f"{type(grad_position).__name__} {grad_position!r}", user_loc())
     positions = (grad_position,) if isinstance(grad_position, int) else tuple(grad_position)
     if not positions:
-        raise GradValueError(f"{api}: `grad_position` is an empty tuple; give at least one "
-                             f"position", user_loc())
+        raise GradRequestError(f"{api}: `grad_position` should not be empty when grad by "
+                               f"position; expected at least one position, got "
+                               f"{grad_position!r}", user_loc())
     for p in positions:
         if isinstance(p, bool) or not isinstance(p, int):
             raise DTypeError(f"{api}: `grad_position` entries must be ints, got "

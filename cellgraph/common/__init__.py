@@ -6,7 +6,18 @@ from cellgraph._lazy import lazy_names as _lazy_names
 
 from . import dtype
 from .dtype import *
-from .dtype import dtype_to_nptype, dtype_to_pytype, get_py_obj_dtype, pytype_to_dtype
+from .dtype import (
+    TensorType,
+    dtype_to_nptype,
+    dtype_to_pytype,
+    get_py_obj_dtype,
+    list_,
+    pytype_to_dtype,
+    string,
+    tensor_type,
+    tuple_,
+    type_none,
+)
 from .mutable import mutable  # the function, not its module (it loads with the compiler)
 
 _LAZY = {
@@ -17,12 +28,14 @@ _LAZY = {
     **{name: ("cellgraph.common.api", name) for name in (
         "jit", "jit_class", "ms_class", "ms_function")},
     **{name: ("cellgraph.common.seed", name) for name in ("get_seed", "set_seed")},
+    **{name: ("cellgraph.jit_decorators", name) for name in ("JitConfig", "lazy_inline")},
 }
 
 
 __getattr__, __dir__ = _lazy_names(globals(), _LAZY)
 
-__all__ = ["Parameter", "ParameterTuple", "Tensor", "dtype", "dtype_to_nptype",
-           "dtype_to_pytype", "get_py_obj_dtype", "get_seed", "initializer", "jit",
-           "jit_class", "ms_class", "ms_function", "mutable", "np_dtype", "parameter",
-           "pytype_to_dtype", "set_seed", "tensor"]
+__all__ = ["JitConfig", "Parameter", "ParameterTuple", "Tensor", "TensorType", "dtype",
+           "dtype_to_nptype", "dtype_to_pytype", "get_py_obj_dtype", "get_seed", "initializer",
+           "jit", "jit_class", "lazy_inline", "list_", "ms_class", "ms_function", "mutable",
+           "np_dtype", "parameter", "pytype_to_dtype", "set_seed", "string", "tensor",
+           "tensor_type", "tuple_", "type_none"]

@@ -7,7 +7,21 @@ import numbers
 import numpy as np
 
 from cellgraph.primitives import dtype as _dtype_module
-from cellgraph.primitives.dtype import DType, as_dtype, from_numpy
+from cellgraph.primitives.dtype import (  # noqa: F401  (mstype's type objects)
+    DType,
+    List,
+    String,
+    TensorType,
+    Tuple,
+    TypeNone,
+    as_dtype,
+    from_numpy,
+    list_,
+    string,
+    tensor_type,
+    tuple_,
+    type_none,
+)
 
 # Every DType the ops layer defines (float32, int64, bool_, ...) and its aliases (half, float_).
 _DTYPES = {name: value for name, value in vars(_dtype_module).items()
@@ -57,3 +71,4 @@ def get_py_obj_dtype(obj) -> DType:
     if hasattr(obj, "dtype") and isinstance(obj.dtype, DType):
         return obj.dtype
     return pytype_to_dtype(type(obj))
+

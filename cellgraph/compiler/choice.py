@@ -13,9 +13,12 @@ end takes the last item.
 """
 from __future__ import annotations
 
+import numbers
+
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import DTypeError
 
 from .builder import Tracer, is_tensor_like
 
@@ -83,11 +86,24 @@ def switch(cond, true_value, false_value):
 
 
 def contains(value, sequence):
-    """`value in sequence`: for a Tensor, whether it equals one of the items (a bool Tensor)."""
-    if not isinstance(value, Tracer) or not isinstance(sequence, (tuple, list)):
+    """`value in sequence`. When the value or an item of a tuple or list is a Tensor: whether
+    the value equals one of the items, a bool Tensor (a Tensor never equals a string or None;
+    a Python item equal to a Python value makes it True)."""
+    if not isinstance(sequence, (tuple, list)):
+        if not hasattr(sequence, "__contains__") and not hasattr(sequence, "__iter__"):
+            raise DTypeError(f"argument of type {type(sequence).__name__!r} is not iterable")
+        return value in sequence
+    if not (is_tensor_like(value) or any(is_tensor_like(item) for item in sequence)):
         return value in sequence
     found = None
     for item in sequence:
+        if not is_tensor_like(value) and not is_tensor_like(item):
+            if value == item:
+                return True
+            continue
+        other = item if is_tensor_like(value) else value
+        if not is_tensor_like(other) and not isinstance(other, numbers.Number):
+            continue
         hit = F.equal(value, item).all()
         found = hit if found is None else F.logical_or(found, hit)
     return found if found is not None else False

@@ -19,13 +19,17 @@ reaches it, as MindSpore raises at run time there:
 from __future__ import annotations
 
 import numbers
+from dataclasses import dataclass
+
+import numpy as np
 
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import Primitive, abstract_of, broadcast_shapes, fmt_shape, is_value
 from cellgraph.primitives.errors import CellgraphError, DTypeError, ShapeError
 
 from . import codegen
-from .builder import AttributeSlot, current_builder, is_parameter, is_tensor_like
+from .builder import AttributeSlot, Tracer, current_builder, is_parameter, is_tensor_like
+from .print_op import RuntimeString
 
 
 def assign_attribute(owner, attr: str, value) -> bool:
@@ -93,16 +97,60 @@ class RaiseSignal(Exception):
     """The front end reached a `raise` that happens at run time: the rest of the block is dead."""
 
 
+@dataclass(frozen=True)
+class RuntimeText:
+    """An exception argument known only at run time (an f-string with Tensor parts, or a
+    Tensor): strings, and the positions of the raise node's inputs whose values go there."""
+
+    parts: tuple
+
+    def render(self, values) -> str:
+        return "".join(p if isinstance(p, str) else str(np.asarray(values[p]))
+                       for p in self.parts)
+
+
 def emit_raise(exc: BaseException) -> None:
-    """A `raise` node for `exc`; its message is the one known while compiling."""
-    exc_type = type(exc)
-    args = tuple(a if isinstance(a, str | int | float | bool) else str(a) for a in exc.args)
-    raise_p(exc_type=exc_type, args=args)
+    """A `raise` node for `exc`. Its message is the one known while compiling, but for the
+    Tensors in it (a Tensor argument, or one formatted into an f-string), which are the node's
+    inputs and are written with their values when it runs, as MindSpore does:
+
+        raise ValueError(f"bad {x}")   ->   raise(%x) {args=(RuntimeText(('bad ', 0)),)}
+    """
+    values = []
+
+    def runtime_text(parts) -> RuntimeText:
+        template = []
+        for part in parts:
+            if isinstance(part, Tracer) or is_tensor_like(part):
+                template.append(len(values))
+                values.append(part)
+            else:
+                template.append(str(part))
+        return RuntimeText(tuple(template))
+
+    args = []
+    for arg in exc.args:
+        if isinstance(arg, RuntimeString):
+            args.append(runtime_text(arg.parts))
+        elif isinstance(arg, Tracer):
+            args.append(runtime_text([arg]))
+        else:
+            args.append(arg if isinstance(arg, str | int | float | bool) else str(arg))
+    raise_p(*values, exc_type=type(exc), args=tuple(args))
+
+
+def exception_args(args: tuple, values: tuple) -> tuple:
+    """A raise node's exception arguments, its runtime texts written with `values`."""
+    return tuple(a.render(values) if isinstance(a, RuntimeText) else a for a in args)
 
 
 def _raise_code(ctx, node, args, outs):
     exc = ctx.literal(node.params["exc_type"])
-    return [f"raise {exc}(*{ctx.literal(node.params['args'])})"]
+    params = node.params["args"]
+    if not args:
+        return [f"raise {exc}(*{ctx.literal(params)})"]
+    values = "".join(f"{a}, " for a in args)
+    return [f"raise {exc}(*{ctx.literal(exception_args)}({ctx.literal(params)}, ({values})))"]
 
 
 codegen.CODEGEN_RULES["raise"] = _raise_code

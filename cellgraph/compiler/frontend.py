@@ -87,7 +87,7 @@ UNSUPPORTED = {
 }
 
 BINOPS = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul,
-          gast.Div: operator.truediv, gast.FloorDiv: operator.floordiv, gast.Mod: operator.mod,
+          gast.Div: operator.truediv, gast.FloorDiv: operator.floordiv, gast.Mod: print_op.modulo,
           gast.Pow: operator.pow, gast.MatMult: operator.matmul, gast.BitAnd: operator.and_,
           gast.BitOr: operator.or_, gast.BitXor: operator.xor, gast.LShift: operator.lshift,
           gast.RShift: operator.rshift}
@@ -494,6 +494,9 @@ class Interpreter:
                 kwargs[kw.arg] = self.eval(kw.value)
         if fn is builtins.print:
             return control_flow.graph_print(args, kwargs)
+        text = print_op.text_call(fn, args, kwargs)
+        if text is not None:
+            return text
         if fn is builtins.super and not args:
             return self._zero_arg_super()
         if fn is builtins.isinstance and len(args) == 2 and isinstance(args[0], Tracer):
@@ -632,9 +635,12 @@ _KEYWORD_ONLY: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def keyword_only_names(fn) -> tuple[str, ...]:
-    """The names of `fn`'s keyword-only parameters, in signature order (remembered per
-    function, weakly: a call's fast path should not pay for `inspect.signature`)."""
-    if (fn.__class__ is types.FunctionType and not fn.__code__.co_kwonlyargcount
+    """The names of `fn`'s keyword-only parameters, in signature order, then "**name" for its
+    `**name` parameter if it has one (remembered per function, weakly: a call's fast path
+    should not pay for `inspect.signature`)."""
+    code = getattr(fn, "__code__", None)
+    if (fn.__class__ is types.FunctionType and not code.co_kwonlyargcount
+            and not code.co_flags & inspect.CO_VARKEYWORDS
             and not fn.__dict__):  # its code alone is its signature (no __wrapped__ etc.)
         return ()
     names = _KEYWORD_ONLY.get(fn)
@@ -643,7 +649,8 @@ def keyword_only_names(fn) -> tuple[str, ...]:
             params = inspect.signature(fn).parameters.values()
         except (TypeError, ValueError):
             params = ()
-        names = tuple(p.name for p in params if p.kind == p.KEYWORD_ONLY)
+        names = tuple(p.name if p.kind == p.KEYWORD_ONLY else "**" + p.name
+                      for p in params if p.kind in (p.KEYWORD_ONLY, p.VAR_KEYWORD))
         _KEYWORD_ONLY[fn] = names
     return names
 
@@ -652,7 +659,8 @@ def top_level_arguments(fn, owner: str, args: tuple, kwargs: dict,
                         complete: bool = True) -> tuple:
     """A top-level graph-mode call of `fn` as the compiled graph takes it: the positional
     parameters by position (*args spread out), then every keyword-only one in signature order,
-    defaults included (KeywordOnlyCall passes them back by name). Without `complete`,
+    defaults included, then the dict of the keywords a `**kwargs` parameter takes
+    (KeywordOnlyCall passes them back by name). Without `complete`,
     positional defaults after the last argument given stay off (the traced function applies
     them), so that both spellings of a call share one graph. `owner` names `fn` in errors."""
     signature = inspect.signature(fn)
@@ -670,10 +678,8 @@ def top_level_arguments(fn, owner: str, args: tuple, kwargs: dict,
     positional, keyword_only, provided = [], [], 0
     for name, param in signature.parameters.items():
         value = bound.arguments.get(name)
-        if param.kind == param.VAR_KEYWORD:
-            if value:
-                raise ArgumentError(f"{owner}: **{name} cannot take {sorted(value)} in a "
-                                    f"top-level graph-mode call; name them in the signature")
+        if param.kind == param.VAR_KEYWORD:  # one dict argument (its keys are static)
+            keyword_only.append(dict(value or {}))
         elif param.kind == param.KEYWORD_ONLY:
             keyword_only.append(value)
         elif param.kind == param.VAR_POSITIONAL:
@@ -698,5 +704,18 @@ class KeywordOnlyCall:
 
     def __call__(self, *args):
         split = len(args) - len(self.names)
-        return trace_call(self.__wrapped__, args[:split], dict(zip(self.names, args[split:])))
+        return trace_call(self.__wrapped__, args[:split], keyword_arguments(self.names,
+                                                                            args[split:]))
+
+
+def keyword_arguments(names: tuple[str, ...], values) -> dict:
+    """The keyword arguments of a call from `keyword_only_names` and their values in order: a
+    "**name" entry's value is the dict of the extra keywords."""
+    kwargs = {}
+    for name, value in zip(names, values):
+        if name.startswith("**"):
+            kwargs.update(value)
+        else:
+            kwargs[name] = value
+    return kwargs
 

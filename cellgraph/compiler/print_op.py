@@ -4,7 +4,12 @@
 """
 from __future__ import annotations
 
+import builtins
+import operator
+import re
+
 from cellgraph.primitives.core import Primitive
+from cellgraph.primitives.errors import CompileError
 
 from . import codegen
 from .builder import Tracer, is_tensor_like
@@ -23,6 +28,11 @@ class RuntimeString:
     def __init__(self, parts: list):
         self.parts = parts  # strings and graph values, in order
 
+    @property
+    def runtime_parts(self) -> list:
+        """The parts, for the argument and result trees (pytree's "text" kind)."""
+        return self.parts
+
     def __str__(self) -> str:
         return "".join(p if isinstance(p, str) else f"<{type(p).__name__}>" for p in self.parts)
 
@@ -32,6 +42,58 @@ def joined_string(parts: list):
     if any(not isinstance(p, str) for p in parts):
         return RuntimeString(parts)
     return "".join(parts)
+
+
+class _Slot:
+    """Stands for a Tensor while a %-format is applied; prints as a marker of its position."""
+
+    def __init__(self, index: int):
+        self.index = index
+
+    def __str__(self) -> str:
+        return f"\x00{self.index}\x00"
+
+    def __format__(self, spec: str) -> str:
+        if spec:
+            raise CompileError(f"a Tensor in str.format prints as print(x) does; the format "
+                               f"spec {spec!r} on it is not supported in graph mode")
+        return str(self)
+
+
+def _with_slots(render, items: list):
+    """`render(slots)` with the Tensors of `items` as slots, split into a RuntimeString."""
+    slots = [_Slot(i) if isinstance(item, Tracer) else item for i, item in enumerate(items)]
+    pieces = re.split("\x00([0-9]+)\x00", render(slots))
+    parts = [items[int(p)] if k % 2 else p for k, p in enumerate(pieces)]
+    return RuntimeString([p for p in parts if not isinstance(p, str) or p])
+
+
+def modulo(left, right):
+    """`left % right`; a string %-formatted with Tensors (`"bad %s" % x`) is a RuntimeString,
+    each Tensor written where its %s is."""
+    items = right if isinstance(right, tuple) else (right,)
+    if not isinstance(left, str) or not any(isinstance(i, Tracer) for i in items):
+        return operator.mod(left, right)
+    tupled = isinstance(right, tuple)
+    return _with_slots(lambda slots: left % (tuple(slots) if tupled else slots[0]), list(items))
+
+
+def text_call(fn, args: list, kwargs: dict):
+    """`"..{}".format(x)`, `format(x)` or `str(x)` with Tensor arguments: a RuntimeString,
+    each Tensor written where it goes when the graph runs. None for any other call."""
+    values = [*args, *kwargs.values()]
+    if not any(isinstance(v, Tracer) for v in values):
+        return None
+    if getattr(fn, "__name__", None) == "format" and type(getattr(fn, "__self__", None)) is str:
+        names = list(kwargs)
+
+        def render(slots):
+            return fn.__self__.format(*slots[:len(args)], **dict(zip(names, slots[len(args):])))
+
+        return _with_slots(render, values)
+    if fn in (builtins.format, builtins.str) and len(args) == 1 and not kwargs:
+        return RuntimeString([args[0]])
+    return None
 
 
 def emit_print(args, kwargs):

@@ -8,7 +8,8 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Tree:
-    kind: str  # "leaf", "tuple", "list", "dict" (static: its keys), "static"
+    kind: str  # "leaf", "tuple" (static: a namedtuple's class), "list", "dict" (static: its
+    # keys), "text" (a string known at run time: its parts), "static"
     children: tuple = ()
     static: Any = None
 
@@ -26,14 +27,33 @@ def _walk(v, is_leaf, leaves: list) -> Tree:
     # Module-level for the same reason as _build: no self-referencing closure holding values.
     if isinstance(v, (tuple, list)) and not is_leaf(v):
         return Tree(type(v).__name__ if type(v) in (tuple, list) else "tuple",
-                    tuple(_walk(c, is_leaf, leaves) for c in v))
+                    tuple(_walk(c, is_leaf, leaves) for c in v), namedtuple_class(v))
     if type(v) is dict:
         return Tree("dict", tuple(_walk(c, is_leaf, leaves) for c in v.values()),
                     static=tuple(v))
     if is_leaf(v):
         leaves.append(v)
         return LEAF
+    parts = getattr(v, "runtime_parts", None)  # an f-string or format() with Tensor parts
+    if parts is not None:
+        return Tree("text", tuple(_walk(p, is_leaf, leaves) for p in parts))
     return Tree("static", static=v)
+
+
+def namedtuple_class(value) -> type | None:
+    """The class of a namedtuple (rebuilt with its items), else None."""
+    cls = type(value)
+    return cls if issubclass(cls, tuple) and hasattr(cls, "_fields") else None
+
+
+def join_text(parts: list):
+    """A run-time string from its parts: the text, once every part has a value (a Tensor is
+    written as print writes it); otherwise, inside a graph being built, a RuntimeString."""
+    if all(isinstance(p, str) or hasattr(p, "asnumpy") for p in parts):
+        return "".join(p if isinstance(p, str) else str(p) for p in parts)
+    from .print_op import RuntimeString
+
+    return RuntimeString(list(parts))
 
 
 def unflatten(tree: Tree, leaves) -> Any:
@@ -49,9 +69,13 @@ def _build(t: Tree, it):
     if t.kind == "static":
         return t.static
     items = [_build(c, it) for c in t.children]
+    if t.kind == "text":
+        return join_text(items)
     if t.kind == "dict":
         return dict(zip(t.static, items))
-    return tuple(items) if t.kind == "tuple" else items
+    if t.kind == "list":
+        return items
+    return tuple(items) if t.static is None else t.static(*items)
 
 
 def count_leaves(tree: Tree) -> int:

@@ -40,8 +40,10 @@ def function_ast(fn) -> tuple:
     if hit is not None:
         return hit
     try:
-        lines, start = inspect.getsourcelines(fn)
-        filename = inspect.getsourcefile(fn) or code.co_filename
+        # the code's own source: getsourcelines(fn) would follow `__wrapped__` to the source of
+        # another function, which this function's globals and closure do not belong to
+        lines, start = inspect.getsourcelines(code)
+        filename = inspect.getsourcefile(code) or code.co_filename
     except (OSError, TypeError) as e:
         raise CompileError(f"cannot compile {fn.__qualname__} in graph mode: its source code is "
                            f"not available ({e}); define it in a file, not interactively") from None

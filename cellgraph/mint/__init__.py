@@ -190,7 +190,7 @@ tril, triu, trace, nan_to_num, einsum, masked_fill, bincount, unbind = (
     _ops.bincount, _ops.unbind)
 addmm, baddbmm, inverse, full_like, searchsorted, nonzero = (
     _ops.addmm, _ops.baddbmm, _ops.inverse, _ops.full_like, _ops.searchsorted, _ops.nonzero)
-remainder = _ops.floor_mod
+remainder = _ops.remainder
 arctan2, arcsinh, arccosh, arctanh = atan2, asinh, acosh, atanh
 acos, asin, atan, erfc, log2, log10 = (
     _ops.acos, _ops.asin, _ops.atan, _ops.erfc, _ops.log2, _ops.log10)

@@ -429,9 +429,18 @@ class Cell(CellState):
                   context_fn=None, **kwargs):
         """MindSpore's activation recomputation trades memory for time in the backward pass;
         results are identical whatever its options. Reverse mode here keeps the forward values
-        it needs, so the request is recorded (`get_flags()["recompute"]`) and memory use is
+        it needs, so the request is recorded (`get_flags()["recompute"]`, and the scope
+        'recompute_' of this Cell and those below it, as MindSpore names it) and memory use is
         unchanged."""
+        for _, cell in self.cells_and_names():
+            scope = cell.get_scope()
+            if scope is None or not scope.startswith("recompute_"):
+                object.__setattr__(cell, "_scope", "recompute_" + (scope or ""))
         return self.add_flags_recursive(recompute=True)
+
+    def get_scope(self):
+        """The Cell's scope in its network: None, or 'recompute_...' once it is recomputed."""
+        return self.__dict__.get("_scope")
 
     def to_float(self, dst_type):
         """Run this Cell and every Cell below it in `dst_type` (float16, bfloat16 or float32):

@@ -154,3 +154,61 @@ def complex_of(dt: DType) -> DType:
     if dt.is_complex:
         return dt
     return complex128 if dt is float64 else complex64
+
+
+class TensorType:
+    """`mstype.TensorType(element_type)`: the type of a Tensor of `element_type`;
+    `mstype.tensor_type` is the type of any Tensor (what `TopTypeof` gives for one)."""
+
+    def __init__(self, element_type=None):
+        self._element = None if element_type is None else as_dtype(element_type)
+
+    def element_type(self):
+        return self._element
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, TensorType) and other._element == self._element
+
+    def __hash__(self) -> int:
+        return hash(("TensorType", self._element))
+
+    def __repr__(self) -> str:
+        if self._element is None:
+            return "cellgraph.tensor"
+        return f"Tensor[{str(self._element).capitalize()}]"
+
+
+class _ObjectType:
+    """The type of a non-Tensor graph value (a tuple, a list, a string, None), compared by
+    kind."""
+
+    _name = ""
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self)
+
+    def __hash__(self) -> int:
+        return hash(type(self))
+
+    def __repr__(self) -> str:
+        return f"cellgraph.{self._name}"
+
+
+class Tuple(_ObjectType):
+    _name = "tuple_"
+
+
+class List(_ObjectType):
+    _name = "list_"
+
+
+class String(_ObjectType):
+    _name = "string_"
+
+
+class TypeNone(_ObjectType):
+    _name = "type_none"
+
+
+tensor_type, tuple_, list_, string, type_none = (TensorType(), Tuple(), List(), String(),
+                                                 TypeNone())

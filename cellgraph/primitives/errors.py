@@ -75,6 +75,11 @@ class GradValueError(CellgraphError, ValueError):
     """A gradient API called with an impossible combination of values."""
 
 
+class GradRequestError(GradValueError, RuntimeError):
+    """A gradient asked for that MindSpore refuses with a RuntimeError: `grad_position=()`,
+    `get_grad` of a position or Parameter that has no gradient."""
+
+
 class GradPositionError(GradValueError, IndexError):
     """A grad_position beyond the call's inputs (MindSpore raises IndexError for it)."""
 

@@ -183,6 +183,11 @@ def clip_by_value(x, clip_value_min=None, clip_value_max=None):
 
 
 def clamp(input, min=None, max=None):
+    """`input` limited to [min, max]; MindSpore's Clamp refuses bool operands."""
+    if any(value is not None and abstract_of(value).dtype == dt.bool_
+           for value in (input, min, max)):
+        raise ArgumentValueError("For Clamp, the dtype of 'input', 'min' and 'max' must not be "
+                                 "bool.")
     return clip_by_value(input, min, max)
 
 

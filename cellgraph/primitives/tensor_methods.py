@@ -10,6 +10,7 @@ import numpy as np
 from . import dtype as dt
 from . import floor_division
 from . import functional as F
+from . import math_ops as _math
 from . import nn_functional as NF
 from . import rounding_ops as _bitwise
 from .core import abstract_of, normalize_axes
@@ -87,7 +88,7 @@ class TensorMethods:
     def __neg__(self): return F.neg(self)
     def __pos__(self): return self
     def __abs__(self): return F.abs(self)
-    def __invert__(self): return _bitwise.bitwise_invert(self)
+    def __invert__(self): return _math.logical_not(self)  # MindSpore's `~`, for every dtype
     def __and__(self, o): return _bitwise.bitwise_and(self, o)
     def __rand__(self, o): return _bitwise.bitwise_and(o, self)
     def __or__(self, o): return _bitwise.bitwise_or(self, o)
@@ -174,7 +175,7 @@ class TensorMethods:
         """MindSpore 2.x's clip(min, max); 1.x code passes xmin/xmax."""
         low = xmin if min is None else min
         high = xmax if max is None else max
-        return NF.clip_by_value(self, low, high)
+        return NF.clamp(self, low, high)
 
     clamp = clip
 

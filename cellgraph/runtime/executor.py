@@ -40,7 +40,7 @@ import numpy as np
 from cellgraph.compiler.builder import ArgumentSlot, AttributeSlot
 from cellgraph.compiler.guards import guard_source, stale_checker
 from cellgraph.compiler.pipeline import Compiled, compile_callable
-from cellgraph.compiler.pytree import Tree
+from cellgraph.compiler.pytree import Tree, join_text
 
 from .backend import Backend, get_backend
 from .run_errors import located_error
@@ -272,12 +272,19 @@ def _tree_expr(tree: Tree | None, leaves, env) -> str:
         env[name] = tree.static
         return name
     items = [_tree_expr(child, leaves, env) for child in tree.children]
+    if tree.kind == "text":  # a string with Tensor parts, written when the graph has run
+        env["join_text"] = join_text
+        return f"join_text([{', '.join(items)}])"
     if tree.kind == "list":
         return f"[{', '.join(items)}]"
     if tree.kind == "dict":  # a construct that returns a dict gives the caller a dict
         keys = f"keys_{len(env)}"
         env[keys] = tree.static
         return f"dict(zip({keys}, ({', '.join(items)}{',' if len(items) == 1 else ''})))"
+    if tree.static is not None:  # a namedtuple: its class, called with the items
+        cls = f"cls_{len(env)}"
+        env[cls] = tree.static
+        return f"{cls}({', '.join(items)})"
     return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
 
 

@@ -69,3 +69,20 @@ def test_parameter_value_reads_the_current_value():
     net.bias.set_data(np.array([-1.0]))
     np.testing.assert_allclose(net(Tensor(np.array([1.0]))).asnumpy(), [1.0])
     np.testing.assert_allclose(net.bias.value().asnumpy(), [-1.0])
+
+
+def test_recompute_sets_the_recompute_scope_of_the_cell_and_those_below():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.pool = nn.MaxPool2d(kernel_size=2, stride=2)
+
+        def construct(self, x):
+            return self.pool(x)
+
+    net = Net()
+    assert net.pool.get_scope() is None
+    net.pool.recompute(mp_comm_recompute=True)
+    assert (net.pool.get_scope(), net.get_scope()) == ("recompute_", None)
+    net.recompute()
+    assert (net.pool.get_scope(), net.get_scope()) == ("recompute_", "recompute_")

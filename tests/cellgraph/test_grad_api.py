@@ -278,7 +278,8 @@ def test_get_grad_by_position_and_by_parameter():
     np.testing.assert_allclose(GetGradNet(net, net.w)(x, y).asnumpy(), [4, 7])
     res = cellgraph.grad(XYZ(), (1, 2), return_ids=True)(X, Y, Z)
     assert values(cellgraph.get_grad(res, 2)) == [-2.0, 6.0]
-    with pytest.raises(ValueError, match="get_grad: no gradient for 0"):
+    with pytest.raises(RuntimeError, match="can not find the gradient for position or "
+                                           "Parameter 0"):  # MindSpore's RuntimeError
         cellgraph.get_grad(res, 0)
     with pytest.raises(TypeError, match="got str 'x'"):
         cellgraph.get_grad(res, "x")
@@ -294,11 +295,26 @@ def test_both_none_is_a_value_error():
 @pytest.mark.parametrize("position, message", [
     (-1, r"entries must be >= 0, got -1"),
     ((0, 0), r"\(0, 0\) repeats a position"),
-    ((), r"empty tuple"),
+    ((), r"should not be empty when grad by position"),
 ])
 def test_bad_positions_are_value_errors(position, message):
     with pytest.raises(ValueError, match=message):
         cellgraph.grad(XYZ(), grad_position=position)
+
+
+def test_empty_positions_are_a_runtime_error_as_in_mindspore():
+    class Weighted(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = cellgraph.Parameter(cellgraph.Tensor([6.0]), name="w")
+
+        def construct(self, x, y):
+            return self.w * x + y
+
+    net = Weighted()
+    for weights in (net.trainable_params(), None):
+        with pytest.raises(RuntimeError, match="should not be empty when grad by position"):
+            cellgraph.grad(net, grad_position=(), weights=weights)(X, Y)
 
 
 def test_position_out_of_range_names_the_call_and_the_line():

@@ -107,3 +107,34 @@ def test_a_wrong_keyword_is_reported_as_the_unexpected_keyword():
             call()
     np.testing.assert_allclose(Model().step(x, k=4.0).asnumpy(), [4.0, 4.0])
     np.testing.assert_allclose(scaled(x, y=2.0).asnumpy(), [2.0, 2.0])
+
+
+def test_a_top_level_call_passes_extra_keywords_to_var_keyword():
+    """**kwargs of construct or of a jit function takes the keywords a top-level call gives
+    (each set of keyword names compiles once), as MindSpore 2.10 does."""
+
+    class Mixed(nn.Cell):
+        def construct(self, a, *args, **kwargs):
+            return a + args[0] + args[1] + kwargs["d"]
+
+    net = Mixed()
+    out = net(Tensor([1]), Tensor([2]), Tensor([3]), b=Tensor([4]), c=Tensor([5]), d=Tensor([6]))
+    assert out.asnumpy().tolist() == [12]
+    assert net(1, 2, 3, d=Tensor([6])).asnumpy().tolist() == [12]
+
+    @ms.jit
+    def func(a, *args, **kwargs):
+        return a + args[0] + kwargs["d"]
+
+    assert func(Tensor([1]), Tensor([2]), d=Tensor([3])).asnumpy().tolist() == [6]
+    assert func(Tensor([1]), Tensor([2]), d=Tensor([3]), e=4).asnumpy().tolist() == [6]
+
+
+def test_jit_of_a_callable_object_with_var_keyword():
+    class Scale:
+        def __call__(self, x, **kwargs):
+            return x * kwargs.get("factor", 2)
+
+    scaled = ms.jit(Scale())
+    assert scaled(Tensor([3])).asnumpy().tolist() == [6]
+    assert scaled(Tensor([3]), factor=Tensor([4])).asnumpy().tolist() == [12]

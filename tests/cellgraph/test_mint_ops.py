@@ -266,3 +266,31 @@ def test_errors_name_the_op_and_values():
         mint.histc(x, 0)
     with pytest.raises(ArgumentValueError, match="without replacement"):
         mint.multinomial(x, 9)
+
+
+def test_remainder_takes_keywords_and_a_scalar_dividend():
+    """mint.remainder(input=, other=) with a Python number on either side, values recorded from
+    MindSpore 2.10 (an integer mod 0 is the dividend)."""
+    x = ms.Tensor(np.array([-4, 5, 6, 7]), ms.int32)
+    y = ms.Tensor(np.array([3, 0, -4, 2]), ms.int32)
+    np.testing.assert_array_equal(mint.remainder(input=x, other=y).asnumpy(), [2, 5, -2, 1])
+    np.testing.assert_array_equal(mint.remainder(input=2, other=x).asnumpy(), [-2, 2, 2, 2])
+    np.testing.assert_allclose(mint.remainder(input=x, other=2.5).asnumpy(), [1.0, 0.0, 1.0, 2.0])
+
+    class KeywordNet(ms.nn.Cell):
+        def construct(self, a, b):
+            return mint.remainder(input=a, other=b)
+
+    floats = ms.Tensor(np.array([-4.0, 5.0, 6.0]), ms.float32)
+    np.testing.assert_allclose(KeywordNet()(2, floats).asnumpy(), [-2.0, 2.0, 2.0])
+
+
+@pytest.mark.parametrize("args", [(5, True), (True, 6), (ms.Tensor(True), 3)])
+def test_clamp_refuses_bool_operands(args):
+    x = ms.Tensor(np.array([1.0, 25.0, 5.0]), ms.float32)
+    for clamp in (mint.clamp, ms.ops.clamp, lambda t, *bounds: t.clamp(*bounds)):
+        with pytest.raises(ValueError, match="must not be bool"):
+            clamp(x, *args)
+    with pytest.raises(ValueError, match="must not be bool"):
+        mint.clamp(ms.Tensor(np.array([True, False])), 0, 1)
+    np.testing.assert_allclose(mint.clamp(x, 2, 3).asnumpy(), [2.0, 3.0, 3.0])

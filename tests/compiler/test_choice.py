@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+import cellgraph as ms
 from cellgraph import Tensor, nn, ops
 from cellgraph.testing import check_grads
 
@@ -106,3 +107,37 @@ def test_ops_switch_chooses_values_and_functions_at_run_time(x):
     expected = (2 * x if x > 0 else -x) + (np.sin(x) if x > 1 else np.cos(x)) + 1.0
     np.testing.assert_allclose(SwitchValuesAndFunctions()(t(x)).asnumpy(), expected)
     check_grads(SwitchValuesAndFunctions(), (t(x),), order=2)
+
+
+def test_in_with_tensor_items_and_a_python_value():
+    """`a in b` where `b` holds Tensors (a mutable list) and `a` is a number; a Tensor is never
+    equal to a string; `in` on a non-container is Python's TypeError. As in MindSpore."""
+
+    @ms.jit
+    def member(a, b):
+        return a in b, a not in b
+
+    for items in ([1, 2, 3], (1, 2, 3)):
+        hit, miss = member(1, ms.mutable(items))
+        assert bool(hit) and not bool(miss)
+        hit, miss = member(0, ms.mutable(items))
+        assert not bool(hit) and bool(miss)
+
+    class NotIn(ms.nn.Cell):
+        def __init__(self, x, y):
+            super().__init__()
+            self.x, self.y = x, y
+
+        def construct(self):
+            return self.x not in self.y
+
+    ones = ms.Tensor(np.ones((2, 2), np.int32))
+    assert bool(NotIn(ones, [ms.Tensor(np.zeros((2, 2), np.int32)), "a"])())
+    assert not bool(NotIn(ones, ["a", ones])())
+
+    class IntIn(ms.nn.Cell):
+        def construct(self, x, y):
+            return x in y
+
+    with pytest.raises(TypeError, match="argument of type 'int' is not iterable"):
+        IntIn()(1, 2)

@@ -141,6 +141,30 @@ def test_a_constant_raise_still_happens_while_compiling():
         Static()(Tensor(np.ones(2)))
 
 
+def test_a_raise_message_shows_the_tensor_values_it_formats():
+    """f-strings, %-formats and bare Tensors in a run-time raise are written with the values
+    the Tensors have when it fires, as MindSpore writes them."""
+
+    class Checked(nn.Cell):
+        def construct(self, x, y):
+            if x > 10:
+                raise ValueError(f"x is {x} and y is {y}.")
+            if x < 0:
+                raise RuntimeError("x is %s, not %d or more" % (x, 0))  # noqa: UP031  (the form under test)
+            if x == 5:
+                raise IndexError(y)
+            return x % 3
+
+    y = Tensor(np.array([1.5, 2.0], np.float32))
+    with pytest.raises(ValueError, match=r"x is 11 and y is \[1\.5 2\. \]\."):
+        Checked()(Tensor(11), y)
+    with pytest.raises(RuntimeError, match="x is -2, not 0 or more"):
+        Checked()(Tensor(-2), y)
+    with pytest.raises(IndexError, match=r"\[1\.5 2\. \]"):
+        Checked()(Tensor(5), y)
+    assert Checked()(Tensor(7), y).asnumpy() == 1
+
+
 def test_assignment_to_a_scalar_parameter_from_a_one_element_tensor():
     class Store(nn.Cell):
         def __init__(self):

@@ -9,7 +9,7 @@ from .. import functional as F
 from ..function.array_func import is_tensor
 from . import ExtractImagePatches
 
-__all__ = ["DynamicBroadcastTo", "ExtractImagePatches", "SameTypeShape"]
+__all__ = ["DynamicBroadcastTo", "ExtractImagePatches", "SameTypeShape", "TopTypeof"]
 
 
 class SameTypeShape(PrimitiveClass):
@@ -46,3 +46,26 @@ class DynamicBroadcastTo(PrimitiveClass):
 
     def __repr__(self) -> str:
         return "Prim[DynamicBroadcastTo]"
+
+
+class TopTypeof:
+    """`TopTypeof()(x)`: the kind of `x` without its details: `mstype.tensor_type` for any
+    Tensor or Parameter, otherwise the type object of the Python value (`mstype.int_`,
+    `mstype.tuple_`, `mstype.type_none`, ...)."""
+
+    def __call__(self, x):
+        from cellgraph.primitives import dtype as mstype
+
+        if is_tensor(x):
+            return mstype.tensor_type
+        kinds = ((bool, mstype.bool_), (int, mstype.int_), (float, mstype.float_),
+                 (tuple, mstype.tuple_), (list, mstype.list_), (str, mstype.string),
+                 (type(None), mstype.type_none))
+        for python_type, kind in kinds:
+            if isinstance(x, python_type):
+                return kind
+        raise ArgumentError(f"For 'TopTypeof', expected a Tensor, a number, a tuple, a list, a "
+                            f"string or None, got {type(x).__name__}")
+
+    def __repr__(self) -> str:
+        return "Prim[TopTypeof]"

@@ -8,12 +8,21 @@ from __future__ import annotations
 
 import numbers
 import sys
-import typing
 
 import numpy as np
 
+from .auc import auc
+from .bleu_score import BleuScore
+from .confusion_matrix import ConfusionMatrix, ConfusionMatrixMetric
+from .cosine_similarity import CosineSimilarity
+from .dice import Dice
+from .hausdorff_distance import HausdorffDistance
+from .mean_surface_distance import MeanSurfaceDistance
 from .metric import Metric, rearrange_inputs
+from .occlusion_sensitivity import OcclusionSensitivity
+from .perplexity import Perplexity
 from .roc import ROC
+from .root_mean_square_surface_distance import RootMeanSquareDistance
 
 __all__ = [
     "F1",
@@ -21,15 +30,25 @@ __all__ = [
     "MSE",
     "ROC",
     "Accuracy",
+    "BleuScore",
     "ConfusionMatrix",
+    "ConfusionMatrixMetric",
+    "CosineSimilarity",
+    "Dice",
     "Fbeta",
+    "HausdorffDistance",
     "Loss",
+    "MeanSurfaceDistance",
     "Metric",
+    "OcclusionSensitivity",
+    "Perplexity",
     "Precision",
     "Recall",
+    "RootMeanSquareDistance",
     "Top1CategoricalAccuracy",
     "Top5CategoricalAccuracy",
     "TopKCategoricalAccuracy",
+    "auc",
     "get_metric_fn",
     "names",
     "rearrange_inputs",
@@ -39,6 +58,17 @@ __all__ = [
 def _check_inputs(op: str, inputs: tuple, count: int):
     if len(inputs) != count:
         raise ValueError(f"{op}.update: expected {count} inputs, got {len(inputs)}")
+
+
+def _check_same_shape(op: str, y_pred: np.ndarray, y: np.ndarray):
+    if y_pred.shape != y.shape:
+        raise ValueError(f"{op}.update: in the multilabel case the predictions and labels must "
+                         f"have one shape, got {y_pred.shape} and {y.shape}")
+
+
+def _is_one_hot(y: np.ndarray) -> bool:
+    """0/1 rows (axis 1) that each hold exactly one 1, as MindSpore's metrics test labels."""
+    return y.ndim > 1 and bool(np.all(y * y == y)) and bool(np.all(y.sum(axis=1) == 1))
 
 
 def _class_labels(y: np.ndarray, scores: np.ndarray, op: str) -> np.ndarray:
@@ -73,6 +103,7 @@ class Accuracy(Metric):
         if self._type == "classification":
             correct = y_pred.argmax(axis=-1) == _class_labels(y, y_pred, "Accuracy")
         else:
+            _check_same_shape("Accuracy", y_pred, y)
             correct = (np.round(y_pred) == y).all(axis=tuple(range(1, y.ndim)) or None)
         self._correct_num += int(np.sum(correct))
         self._total_num += int(np.size(correct))
@@ -159,7 +190,8 @@ class _ClassCounts(Metric):
         self.clear()
 
     def clear(self):
-        self._true_positives = self._predicted = self._actual = 0
+        start = np.empty(0) if self._type == "multilabel" else 0
+        self._true_positives = self._predicted = self._actual = start
 
     @rearrange_inputs
     def update(self, *inputs):
@@ -173,17 +205,22 @@ class _ClassCounts(Metric):
                 raise ValueError(f"{op}.update: labels must lie in [0, {classes})")
             truth = np.eye(classes)[labels.reshape(-1)]
             predicted = np.eye(classes)[y_pred.reshape(-1, classes).argmax(axis=-1)]
-        else:
-            truth = y.reshape(-1, classes)
-            predicted = np.round(y_pred).reshape(-1, classes)
-        self._true_positives = self._true_positives + (truth * predicted).sum(axis=0)
-        self._predicted = self._predicted + predicted.sum(axis=0)
-        self._actual = self._actual + truth.sum(axis=0)
+            self._true_positives = self._true_positives + (truth * predicted).sum(axis=0)
+            self._predicted = self._predicted + predicted.sum(axis=0)
+            self._actual = self._actual + truth.sum(axis=0)
+            return
+        # multilabel: MindSpore counts per sample (over its classes), concatenated over updates
+        _check_same_shape(op, y_pred, y)
+        truth = np.moveaxis(y, 1, 0).reshape(classes, -1)
+        predicted = np.moveaxis(np.round(y_pred), 1, 0).reshape(classes, -1)
+        self._true_positives = np.append(self._true_positives, (truth * predicted).sum(axis=0))
+        self._predicted = np.append(self._predicted, predicted.sum(axis=0))
+        self._actual = np.append(self._actual, truth.sum(axis=0))
 
     def _counted(self):
-        if isinstance(self._actual, int):  # no update yet: MindSpore's RuntimeError
+        if isinstance(self._actual, int) or self._actual.size == 0:  # no update yet
             name = type(self).__name__
-            raise RuntimeError(f"{name}: no samples yet; call update first")  # noqa: TRY004
+            raise RuntimeError(f"{name}: no samples yet; call update first")
 
 
 class Precision(_ClassCounts):
@@ -234,7 +271,10 @@ class TopKCategoricalAccuracy(Metric):
 
     def __init__(self, k):
         super().__init__()
-        if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
+        if not isinstance(k, int):
+            raise TypeError(f"For 'TopKCategoricalAccuracy', the type of the argument 'k' should "
+                            f"be int, but got 'k' type: {type(k)}.")
+        if k < 1:
             raise ValueError(f"TopKCategoricalAccuracy: `k` must be a positive int, got {k!r}")
         self.k = int(k)
         self.clear()
@@ -247,7 +287,8 @@ class TopKCategoricalAccuracy(Metric):
         op = type(self).__name__
         _check_inputs(op, inputs, 2)
         y_pred, y = self._convert_data(inputs[0]), self._convert_data(inputs[1])
-        labels = _class_labels(y, y_pred, op)
+        labels = y.argmax(axis=1) if y.ndim == y_pred.ndim and _is_one_hot(y) else \
+            _class_labels(y, y_pred, op)
         top = np.argsort(-y_pred, axis=-1, kind="stable")[..., :self.k]
         self._correct_num += int((top == labels[..., None]).any(axis=-1).sum())
         self._samples_num += labels.size
@@ -268,64 +309,14 @@ class Top5CategoricalAccuracy(TopKCategoricalAccuracy):
         super().__init__(5)
 
 
-class ConfusionMatrix(Metric):
-    """Counts of (true class, predicted class) pairs: rows are targets, columns predictions.
-    Scores of shape (N, C, ...) predict their argmax over axis 1; predictions of the labels'
-    shape are compared with `threshold` (binary). `normalize` divides by the row sums
-    ("target"), the column sums ("prediction") or the total ("all"); empty rows or columns
-    stay zero."""
-
-    _NORMALIZERS: typing.ClassVar[dict] = {"no_norm": None, "target": (1,), "prediction": (0,), "all": (0, 1)}
-
-    def __init__(self, num_classes, normalize="no_norm", threshold=0.5):
-        super().__init__()
-        if isinstance(num_classes, bool) or not isinstance(num_classes, numbers.Integral) \
-                or num_classes < 1:
-            raise ValueError(f"ConfusionMatrix: `num_classes` must be a positive int, got "
-                             f"{num_classes!r}")
-        if normalize not in self._NORMALIZERS:
-            raise ValueError(f"ConfusionMatrix: `normalize` must be one of "
-                             f"{', '.join(self._NORMALIZERS)}, got {normalize!r}")
-        self.num_classes, self.normalize = int(num_classes), normalize
-        self.threshold = float(threshold)
-        self.clear()
-
-    def clear(self):
-        self.confusion_matrix = np.zeros((self.num_classes, self.num_classes))
-        self._is_update = False
-
-    @rearrange_inputs
-    def update(self, *inputs):
-        _check_inputs("ConfusionMatrix", inputs, 2)
-        y_pred, y = self._convert_data(inputs[0]), self._convert_data(inputs[1])
-        if y_pred.ndim == y.ndim + 1:
-            y_pred = y_pred.argmax(axis=1)
-        elif y_pred.ndim == y.ndim:
-            y_pred = (y_pred > self.threshold).astype(np.int64)
-        else:
-            raise ValueError(f"ConfusionMatrix.update: expected predictions of rank "
-                             f"{y.ndim} or {y.ndim + 1} for labels of shape {y.shape}, got "
-                             f"shape {y_pred.shape}")
-        pairs = self.num_classes * y.astype(np.int64).reshape(-1) + y_pred.reshape(-1)
-        counts = np.bincount(pairs, minlength=self.num_classes ** 2)
-        self.confusion_matrix += counts[:self.num_classes ** 2].reshape(
-            self.num_classes, self.num_classes)
-        self._is_update = True
-
-    def eval(self):
-        if not self._is_update:
-            raise RuntimeError("ConfusionMatrix: no samples yet; call update first")
-        axis = self._NORMALIZERS[self.normalize]
-        if axis is None:
-            return self.confusion_matrix
-        totals = self.confusion_matrix.sum(axis=axis, keepdims=True)
-        return np.divide(self.confusion_matrix, totals,
-                         out=np.zeros_like(self.confusion_matrix), where=totals != 0)
-
-
-_METRICS = {"accuracy": Accuracy, "acc": Accuracy, "loss": Loss, "mae": MAE, "mse": MSE,
-            "precision": Precision, "recall": Recall, "roc": ROC, "F1": F1,
-            "top_1_accuracy": Top1CategoricalAccuracy, "top_5_accuracy": Top5CategoricalAccuracy}
+_METRICS = {"accuracy": Accuracy, "acc": Accuracy, "precision": Precision, "recall": Recall,
+            "F1": F1, "dice": Dice, "roc": ROC, "auc": auc, "bleu_score": BleuScore,
+            "cosine_similarity": CosineSimilarity, "occlusion_sensitivity": OcclusionSensitivity,
+            "topk": TopKCategoricalAccuracy, "hausdorff_distance": HausdorffDistance,
+            "top_1_accuracy": Top1CategoricalAccuracy, "top_5_accuracy": Top5CategoricalAccuracy,
+            "mae": MAE, "mse": MSE, "loss": Loss, "mean_surface_distance": MeanSurfaceDistance,
+            "root_mean_square_distance": RootMeanSquareDistance, "perplexity": Perplexity,
+            "confusion_matrix": ConfusionMatrix, "confusion_matrix_metric": ConfusionMatrixMetric}
 
 
 def names() -> list[str]:

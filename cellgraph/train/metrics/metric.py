@@ -66,3 +66,22 @@ class Metric:
         self.clear()
         self.update(*inputs)
         return self.eval()
+
+
+def check_type(name: str, value, types: tuple):
+    """`value` if it is one of `types` (a bool is not an int unless bool is listed), else
+    MindSpore's TypeError for the metric argument `name`."""
+    if isinstance(value, bool) and bool not in types or not isinstance(value, types):
+        expected = " or ".join(repr(t.__name__) for t in types)
+        raise TypeError(f"The type of {name!r} should be {expected}, but got type "
+                        f"{type(value).__name__!r}.")
+    return value
+
+
+def check_choice(name: str, value, choices: tuple):
+    """`value` if it is a str among `choices`, else MindSpore's TypeError or ValueError."""
+    check_type(name, value, (str,))
+    if value not in choices:
+        raise ValueError(f"The {name!r} must be str and must be in {list(choices)!r}, but got "
+                         f"{value!r}.")
+    return value

@@ -65,3 +65,10 @@ def test_dtype_conversions_at_mindspore_paths():
     assert ms.get_py_obj_dtype(1) == ms.int64
     target = np.ones((2, 2), ms.dtype_to_nptype(nn.Dense(2, 2).weight.dtype))
     assert target.dtype == np.float32
+
+
+def test_common_holds_the_jit_config_and_the_type_objects():
+    from cellgraph.common import JitConfig, TensorType, lazy_inline, tensor_type
+
+    assert JitConfig is ms.JitConfig and lazy_inline is ms.lazy_inline
+    assert isinstance(tensor_type, TensorType) and tensor_type is ms.tensor_type

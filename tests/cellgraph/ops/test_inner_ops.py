@@ -51,3 +51,26 @@ def test_dynamic_broadcast_to_takes_a_tuple_or_a_tensor_shape():
 
 def test_extract_image_patches_is_the_public_primitive():
     assert inner.ExtractImagePatches is ms.ops.operations.ExtractImagePatches
+
+
+def test_top_typeof_gives_the_kind_of_a_value_in_and_out_of_graphs():
+    from cellgraph import dtype as mstype
+    from cellgraph.ops.operations._inner_ops import TopTypeof
+
+    kinds = [TopTypeof()(v) for v in (ms.Tensor(1.0), ms.Parameter(ms.Tensor(1.0), name="w"),
+                                      1, 1.5, True, (1,), [1], "a", None)]
+    assert kinds == [mstype.tensor_type, mstype.tensor_type, mstype.int_, mstype.float_,
+                     mstype.bool_, mstype.tuple_, mstype.list_, mstype.string, mstype.type_none]
+    assert isinstance(kinds[0], mstype.TensorType) and not isinstance(kinds[2], mstype.TensorType)
+    assert mstype.TensorType(mstype.float32).element_type() == mstype.float32
+    assert ms.tensor_type == mstype.TensorType() != mstype.TensorType(mstype.int32)
+
+    class CountTensors(ms.nn.Cell):
+        def construct(self, x, n):
+            count = 0
+            for value in (x, n, (1, 2), None):
+                if isinstance(TopTypeof()(value), mstype.TensorType):
+                    count = count + 1
+            return count
+
+    assert CountTensors()(ms.Tensor(np.ones(3)), 2) == 1

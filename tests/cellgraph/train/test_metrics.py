@@ -81,7 +81,7 @@ def test_names_and_paths():
     assert nn.Accuracy is train.Accuracy is ms.train.metrics.Accuracy is Accuracy
     assert issubclass(nn.TopKCategoricalAccuracy, nn.Metric)
     with pytest.raises(KeyError, match="unknown metric"):
-        train.get_metric_fn("auc")
+        train.get_metric_fn("no_such_metric")
 
 
 def test_confusion_matrix_binary_example_and_normalisations():

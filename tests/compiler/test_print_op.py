@@ -1,0 +1,41 @@
+# ruff: noqa: UP030, UP031, UP032  (the str.format and % forms are what is under test)
+"""Strings built from Tensors inside a graph (f-strings, str.format, format, str, %): written
+with the Tensors' values when the graph runs, and returned as strings, as MindSpore does.
+Expected strings are MindSpore 2.10's for the same program."""
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Tensor, nn
+
+
+def test_strings_with_tensor_parts_are_returned_with_their_values():
+    @ms.jit
+    def describe(x, y):
+        return ("string is {}".format(x), "{1} and {0}".format(x, y), format(x), str(y),
+                f"v={x}", "p %s" % y, x + 1)
+
+    texts = describe(Tensor([1]), Tensor([2.5, 3.0]))
+    assert texts[:6] == ("string is [1]", "[2.5 3. ] and [1]", "[1]", "[2.5 3. ]", "v=[1]",
+                         "p [2.5 3. ]")
+    assert texts[6].asnumpy().tolist() == [2]
+
+
+def test_a_formatted_string_prints_and_returns_from_a_cell(capsys):
+    class Describe(nn.Cell):
+        def construct(self, x):
+            text = "x: {}".format(x)
+            print(text)
+            return text
+
+    assert Describe()(Tensor(np.ones((2, 2), np.float32))) == "x: [[1. 1.]\n [1. 1.]]"
+    assert capsys.readouterr().out == "x: [[1. 1.]\n [1. 1.]]\n"
+
+
+def test_a_format_spec_on_a_tensor_is_refused():
+    @ms.jit
+    def padded(x):
+        return "{:>8}".format(x)
+
+    with pytest.raises(ms.CompileError, match="format spec"):
+        padded(Tensor([1]))
