@@ -73,6 +73,7 @@ _LAZY = {
     **{name: ("cellgraph.jit_decorators", name) for name in (
         "JitConfig", "jit", "jit_class", "lazy_inline", "ms_class", "ms_function")},
     "COOTensor": ("cellgraph.sparse", "COOTensor"),
+    "RowTensor": ("cellgraph.sparse", "RowTensor"),
     **{name: ("cellgraph.taylor", name) for name in ("derivative", "jet")},
     **{name: ("cellgraph.train", name) for name in (
         "Callback", "CheckpointConfig", "DynamicLossScaleManager", "EarlyStopping",
@@ -103,6 +104,7 @@ __all__ = [
     "PYNATIVE_MODE",
     "STRICT",
     "COOTensor",
+    "RowTensor",
     "Callback",
     "CheckpointConfig",
     "DynamicLossScaleManager",

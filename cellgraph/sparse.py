@@ -1,5 +1,6 @@
 """`COOTensor`: a 2-D sparse tensor as (indices (N, 2), values (N,), dense shape), as MindSpore
-has it. Its operations are functional ops on `indices` and `values`, so one works eagerly and
+has it; `RowTensor`: some rows of a dense tensor (the gradient of a Gather's table, as
+MindSpore's sparse gradients are) as (row indices, those rows, dense shape). Its operations are functional ops on `indices` and `values`, so one works eagerly and
 inside construct alike; those whose result size depends on the data (`add`, `coalesce`) run
 eagerly only, as their result has no shape known while compiling."""
 from __future__ import annotations
@@ -15,12 +16,50 @@ from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
 from cellgraph.runtime.tensor import Tensor
 
-__all__ = ["COOTensor"]
+__all__ = ["COOTensor", "RowTensor"]
+
+
+class RowTensor:
+    """dense[indices[i]] = values[i] row by row, for a dense tensor of shape `shape` (MindSpore's
+    `dense_shape`); rows not listed are zero. `row_tensor=` copies another."""
+
+    _sparse_kind = "rowtensor"
+
+    def __init__(self, indices=None, values=None, shape=None, row_tensor=None):
+        if row_tensor is not None:
+            indices, values, shape = row_tensor.indices, row_tensor.values, row_tensor.dense_shape
+        if indices is None or values is None or shape is None:
+            raise DTypeError("RowTensor: expected indices, values and shape (or row_tensor)")
+        index_type, value_type = abstract_of(indices), abstract_of(values)
+        if len(index_type.shape) != 1 or not index_type.dtype.is_int:
+            raise DTypeError(f"RowTensor: indices must be a 1-D integer Tensor, got "
+                             f"{index_type}")
+        shape = tuple(int(s) for s in shape)
+        if (len(value_type.shape) != len(shape) or value_type.shape[0] != index_type.shape[0]
+                or tuple(value_type.shape[1:]) != shape[1:]):
+            raise ShapeError(f"RowTensor: values of shape {tuple(value_type.shape)} are not "
+                             f"{index_type.shape[0]} rows of a tensor of shape {shape}")
+        self.indices, self.values, self.dense_shape = indices, values, shape
+
+    @property
+    def dtype(self):
+        return abstract_of(self.values).dtype
+
+    def __repr__(self) -> str:
+        return (f"RowTensor(dense_shape={self.dense_shape}, dtype={self.dtype}, "
+                f"rows={abstract_of(self.indices).shape[0]})")
+
+    def to_dense(self):
+        """The dense Tensor (rows listed twice add up)."""
+        zeros = F.zeros(self.dense_shape, self.dtype)
+        return ops.tensor_scatter_add(zeros, F.expand_dims(self.indices, -1), self.values)
 
 
 class COOTensor:
     """dense[indices[i]] = values[i] for a dense tensor of `shape`; duplicate indices are kept
     (they add up in `to_dense`) until `coalesce`."""
+
+    _sparse_kind = "cootensor"
 
     def __init__(self, indices=None, values=None, shape=None, coo_tensor=None):
         if coo_tensor is not None:

@@ -74,3 +74,40 @@ def test_in_a_graph_with_gradients():
 
     with pytest.raises(UnsupportedError, match="eagerly"):
         merge(Tensor(VALUES))
+
+
+def test_row_tensor_as_mindspore_has_it():
+    """RowTensor(indices, values, shape): its parts, a copy through row_tensor=, the rows it
+    leaves out zero when made dense, and shapes that do not fit refused."""
+    rows = ms.RowTensor(Tensor(np.array([0, 2])), Tensor(np.ones((2, 3), np.float32)), (4, 3))
+    assert rows.dense_shape == (4, 3) and rows.dtype == ms.float32
+    np.testing.assert_array_equal(rows.indices.asnumpy(), [0, 2])
+    copy = ms.RowTensor(row_tensor=rows)
+    np.testing.assert_array_equal(copy.to_dense().asnumpy(),
+                                  [[1, 1, 1], [0, 0, 0], [1, 1, 1], [0, 0, 0]])
+    with pytest.raises(ValueError, match="are not 2 rows of a tensor of shape"):
+        ms.RowTensor(Tensor(np.array([0, 2])), Tensor(np.ones((2, 4), np.float32)), (4, 3))
+
+
+def test_multitype_overloads_tell_a_row_tensor_from_a_dense_tensor():
+    """A MindSpore program registers one overload for dense gradients and one for RowTensor
+    (mindcv's gradient scaling): each value goes to its own."""
+    from cellgraph.ops import composite as C
+
+    scale = C.MultitypeFuncGraph("scale")
+
+    @scale.register("Tensor", "RowTensor")
+    def _(factor, grad):
+        return ms.RowTensor(grad.indices, grad.values * factor, grad.dense_shape)
+
+    @scale.register("Tensor", "Tensor")
+    def _(factor, grad):
+        return grad * factor
+
+    two = Tensor(np.float32(2))
+    dense = scale(two, Tensor(np.ones(3, np.float32)))
+    np.testing.assert_array_equal(dense.asnumpy(), [2, 2, 2])
+    sparse = scale(two, ms.RowTensor(Tensor(np.array([1])), Tensor(np.ones((1, 2), np.float32)),
+                                     (3, 2)))
+    assert isinstance(sparse, ms.RowTensor)
+    np.testing.assert_array_equal(sparse.values.asnumpy(), [[2, 2]])

@@ -58,9 +58,10 @@ _TYPE_TESTS = {
     "str": lambda v: isinstance(v, str),
     "none": lambda v: v is None,
     "function": callable,
-    "rowtensor": _is_tensor,
-    "cootensor": _is_tensor,
-    "csrtensor": _is_tensor,
+    # the sparse tensors (cellgraph.sparse) name their kind; a dense Tensor is none of them
+    "rowtensor": lambda v: getattr(type(v), "_sparse_kind", None) == "rowtensor",
+    "cootensor": lambda v: getattr(type(v), "_sparse_kind", None) == "cootensor",
+    "csrtensor": lambda v: getattr(type(v), "_sparse_kind", None) == "csrtensor",
 }
 # Scalars by MindSpore's type names: a Python int is an Int64 and a float a Float32 to MindSpore's
 # graph compiler, so every integer name matches Python ints and every float name Python floats.

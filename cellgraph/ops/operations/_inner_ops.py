@@ -48,7 +48,7 @@ class DynamicBroadcastTo(PrimitiveClass):
         return "Prim[DynamicBroadcastTo]"
 
 
-class TopTypeof:
+class TopTypeof(PrimitiveClass):
     """`TopTypeof()(x)`: the kind of `x` without its details: `mstype.tensor_type` for any
     Tensor or Parameter, otherwise the type object of the Python value (`mstype.int_`,
     `mstype.tuple_`, `mstype.type_none`, ...)."""
