@@ -310,11 +310,11 @@ def report(args) -> None:
     total = [0, 0, 0, 0]
     for source, counts in sorted(per_source.items()):
         total = [a + b for a, b in zip(total, counts)]
-        n, m, same, differs = counts
-        lines.append(f"{source:30s}{n:8d} {m:8d} {same:8d} {differs:16d}  "
+        n, m, same, other = counts
+        lines.append(f"{source:30s}{n:8d} {m:8d} {same:8d} {other:16d}  "
                      f"{100 * same / max(m, 1):5.1f}%")
-    n, m, same, differs = total
-    lines.append(f"{'all':30s}{n:8d} {m:8d} {same:8d} {differs:16d}  "
+    n, m, same, other = total
+    lines.append(f"{'all':30s}{n:8d} {m:8d} {same:8d} {other:16d}  "
                  f"{100 * same / max(m, 1):5.1f}%")
     lines += ["", "divergences (programs MindSpore runs and cellgraph does not run alike):"]
     classes = collections.defaultdict(list)
