@@ -47,62 +47,49 @@ def _float_step(step):
     return F.cast(step, dt.float32)
 
 
-class ExponentialDecayLR(LearningRateSchedule):
-    """learning_rate * decay_rate ** (step / decay_steps) (the exponent floored if is_stair)."""
+class _DecayLR(LearningRateSchedule):
+    """The schedules of (learning_rate, decay_rate, decay_steps, is_stair), with MindSpore's
+    checks; `_progress(step)` is step / decay_steps, floored if is_stair."""
 
     def __init__(self, learning_rate, decay_rate, decay_steps, is_stair=False):
         super().__init__()
-        op = "ExponentialDecayLR"
+        op = type(self).__name__
         self.learning_rate = _number(learning_rate, op, "learning_rate", positive=True)
         self.decay_rate = _number(decay_rate, op, "decay_rate", positive=True)
         self.decay_steps = _steps(decay_steps, op, "decay_steps")
         self.is_stair = bool(is_stair)
 
+    def _progress(self, global_step):
+        progress = F.div(_float_step(global_step), float(self.decay_steps))
+        return F.sub(progress, _fraction(progress)) if self.is_stair else progress
+
+
+class ExponentialDecayLR(_DecayLR):
+    """learning_rate * decay_rate ** (step / decay_steps) (the exponent floored if is_stair)."""
+
     def construct(self, global_step):
-        exponent = F.div(_float_step(global_step), float(self.decay_steps))
-        if self.is_stair:
-            exponent = F.sub(exponent, _fraction(exponent))
-        return F.mul(self.learning_rate, F.pow(self.decay_rate, exponent))
+        return F.mul(self.learning_rate, F.pow(self.decay_rate, self._progress(global_step)))
 
 
-class NaturalExpDecayLR(LearningRateSchedule):
+class NaturalExpDecayLR(_DecayLR):
     """learning_rate * e ** (-decay_rate * step), the step floored to a multiple of
     decay_steps if is_stair (MindSpore's definition: the step is not divided by
     decay_steps)."""
 
-    def __init__(self, learning_rate, decay_rate, decay_steps, is_stair=False):
-        super().__init__()
-        op = "NaturalExpDecayLR"
-        self.learning_rate = _number(learning_rate, op, "learning_rate", positive=True)
-        self.decay_rate = _number(decay_rate, op, "decay_rate", positive=True)
-        self.decay_steps = _steps(decay_steps, op, "decay_steps")
-        self.is_stair = bool(is_stair)
-
     def construct(self, global_step):
         step = _float_step(global_step)
         if self.is_stair:
-            scaled = F.div(step, float(self.decay_steps))
-            step = F.mul(F.sub(scaled, _fraction(scaled)), float(self.decay_steps))
+            step = F.mul(self._progress(global_step), float(self.decay_steps))
         return F.mul(self.learning_rate, F.pow(math.e, F.mul(step, -self.decay_rate)))
 
 
-class InverseDecayLR(LearningRateSchedule):
+class InverseDecayLR(_DecayLR):
     """learning_rate / (1 + decay_rate * step / decay_steps) (the quotient floored if
     is_stair)."""
 
-    def __init__(self, learning_rate, decay_rate, decay_steps, is_stair=False):
-        super().__init__()
-        op = "InverseDecayLR"
-        self.learning_rate = _number(learning_rate, op, "learning_rate", positive=True)
-        self.decay_rate = _number(decay_rate, op, "decay_rate", positive=True)
-        self.decay_steps = _steps(decay_steps, op, "decay_steps")
-        self.is_stair = bool(is_stair)
-
     def construct(self, global_step):
-        progress = F.div(_float_step(global_step), float(self.decay_steps))
-        if self.is_stair:
-            progress = F.sub(progress, _fraction(progress))
-        return F.div(self.learning_rate, F.add(F.mul(progress, self.decay_rate), 1.0))
+        return F.div(self.learning_rate,
+                     F.add(F.mul(self._progress(global_step), self.decay_rate), 1.0))
 
 
 def _fraction(x):

@@ -278,15 +278,22 @@ def recv(xp, x, src=0, group=distributed.WORLD_NAMES[0], tag=0, rank_size=1):
     return like(buf, x)
 
 
+def _rooted(xp, x, label: str, group: str, root: int):
+    """What a collective with a root rank starts from: (x as the backend's array, its group,
+    torch, torch.distributed, x as a contiguous torch tensor, whether this rank is the root),
+    after the ranks have checked that they agree on x's shape and dtype."""
+    x = xp.asarray(x)
+    torch, dist = _torch(), distributed.torch_distributed()
+    t = as_torch(x).contiguous()
+    check_agreement(label, group, [t])
+    here = distributed.group_rank_and_size(group)[0] == root
+    return x, distributed.group(group), torch, dist, t, here
+
+
 @kernel("collective_gather")
 def collective_gather(xp, x, dst=0, group=distributed.WORLD_NAMES[0], rank_size=1):
     """The ranks' `x` along axis 0 on group rank `dst`; zeros of that shape elsewhere."""
-    x = xp.asarray(x)
-    g = distributed.group(group)
-    torch, dist = _torch(), distributed.torch_distributed()
-    t = as_torch(x).contiguous()
-    check_agreement("CollectiveGather", group, [t])
-    here = distributed.group_rank_and_size(group)[0] == dst
+    x, g, torch, dist, t, here = _rooted(xp, x, "CollectiveGather", group, dst)
     pieces = [torch.empty_like(t) for _ in range(rank_size)] if here else None
     with reporting("CollectiveGather", group):
         dist.gather(t, pieces, dst=g.ranks[dst], group=g.handle)
@@ -298,12 +305,7 @@ def collective_gather(xp, x, dst=0, group=distributed.WORLD_NAMES[0], rank_size=
 @kernel("collective_scatter")
 def collective_scatter(xp, x, src=0, group=distributed.WORLD_NAMES[0], rank_size=1):
     """Slice r along axis 0 of group rank `src`'s `x`, on group rank r."""
-    x = xp.asarray(x)
-    g = distributed.group(group)
-    torch, dist = _torch(), distributed.torch_distributed()
-    t = as_torch(x).contiguous()
-    check_agreement("CollectiveScatter", group, [t])
-    here = distributed.group_rank_and_size(group)[0] == src
+    x, g, torch, dist, t, here = _rooted(xp, x, "CollectiveScatter", group, src)
     out = torch.empty((t.shape[0] // rank_size,) + tuple(t.shape[1:]), dtype=t.dtype,
                       device=t.device)
     pieces = [p.contiguous() for p in t.chunk(rank_size)] if here else None
