@@ -276,3 +276,29 @@ def test_train_one_step_returns_gradients_by_parameter_name():
     softmax = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
     np.testing.assert_allclose(grads["bias"].asnumpy(), softmax[0] - [1.0, 0.0], rtol=1e-5)
     assert grads["weight"].shape == (2, 4) and float(loss.asnumpy()) > 0
+
+
+def test_target_property_as_mindspore_has_it():
+    """`opt.target` is the device target; the base refuses a new one (NotImplementedError), and
+    a subclass's setter that calls `_set_base_target` (mindcv's Adan does) gets MindSpore's
+    checks: only the device the program runs on is taken here."""
+    net = nn.Dense(2, 2)
+    momentum = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    assert momentum.target == "CPU"
+    with pytest.raises(NotImplementedError):
+        momentum.target = "CPU"
+
+    class Movable(nn.Optimizer):
+        @nn.Optimizer.target.setter
+        def target(self, value):
+            self._set_base_target(value)
+
+    movable = Movable(0.1, net.trainable_params())
+    movable.target = "CPU"
+    assert movable.target == "CPU"
+    with pytest.raises(ValueError, match="cannot be set to 'GPU' in the 'CPU' environment"):
+        movable.target = "GPU"
+    with pytest.raises(ValueError, match="must be one of"):
+        movable.target = "TPU"
+    with pytest.raises(TypeError, match="must be string"):
+        movable.target = 1

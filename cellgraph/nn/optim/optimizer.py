@@ -166,9 +166,38 @@ class Optimizer(Cell):
 
     decoupled_weight_decay = False  # AdamW decays the weights itself, not through the gradient
 
+    @property
+    def target(self) -> str:
+        """Where the update runs, MindSpore's 'CPU', 'GPU' or 'Ascend': the device target when
+        the optimizer was made."""
+        return self._target
+
+    @target.setter
+    def target(self, value):
+        """MindSpore's base optimizer takes no target; optimizers that can move their update
+        (its Adam, and user optimizers) define a setter that calls `_set_base_target`."""
+        raise NotImplementedError(f"{type(self).__name__}: setting `target` is not supported")
+
+    def _set_base_target(self, value) -> None:
+        """MindSpore's checks of a new target. The update runs on the backend the program
+        runs on, so only that target is taken: another raises as MindSpore does where that
+        device is absent."""
+        if not isinstance(value, str):
+            raise TypeError(f"For 'Optimizer', the property 'target' must be string, but got "
+                            f"{type(value)}")
+        if value not in ("CPU", "Ascend", "GPU"):
+            raise ValueError(f"For 'Optimizer', the property 'target' must be one of ['CPU', "
+                             f"'Ascend' ,'GPU'], but got {value}")
+        if value != self._target:
+            raise ValueError(f"For 'Optimizer', the property 'target' cannot be set to "
+                             f"{value!r} in the {self._target!r} environment.")
+
     def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
         super().__init__(auto_prefix=False)
         self._step_lock = StepLock()  # an update reads and writes the Parameters and moments
+        from cellgraph import context
+
+        self._target = context.get_context("device_target")
         op = type(self).__name__
         self.weight_decay = _real(weight_decay, op, "weight_decay", low=0.0)
         self.loss_scale = _real(loss_scale, op, "loss_scale", low=0.0, low_open=True)
