@@ -302,3 +302,14 @@ def test_target_property_as_mindspore_has_it():
         movable.target = "TPU"
     with pytest.raises(TypeError, match="must be string"):
         movable.target = 1
+
+
+def test_base_attributes_optimizers_written_for_mindspore_read():
+    """What a MindSpore optimizer subclass reads in construct outside parallel mode."""
+    net = nn.Dense(2, 2)
+    opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    assert opt.param_length == 2 and opt.optim_filter == (True, True)
+    assert opt.use_parallel is False and opt.param_rank is None
+    assert opt.dynamic_weight_decay is False and opt._is_dynamic_lr_or_weight_decay() is False
+    scheduled = nn.Momentum(net.trainable_params(), [0.1, 0.05], 0.9)
+    assert scheduled._is_dynamic_lr_or_weight_decay() is True

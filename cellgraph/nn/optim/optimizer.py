@@ -166,6 +166,11 @@ class Optimizer(Cell):
 
     decoupled_weight_decay = False  # AdamW decays the weights itself, not through the gradient
 
+    def _is_dynamic_lr_or_weight_decay(self) -> bool:
+        """MindSpore's helper for optimizers written against it: whether the rate or the
+        weight decay changes with the step."""
+        return self.dynamic_lr or self.dynamic_weight_decay
+
     @property
     def target(self) -> str:
         """Where the update runs, MindSpore's 'CPU', 'GPU' or 'Ascend': the device target when
@@ -202,8 +207,10 @@ class Optimizer(Cell):
         self.weight_decay = _real(weight_decay, op, "weight_decay", low=0.0)
         self.loss_scale = _real(loss_scale, op, "loss_scale", low=0.0, low_open=True)
         self.lr_kind, self.learning_rate = _rate_source(learning_rate, op, "learning_rate")
-        # MindSpore's flag: the rate changes with the step (a list of rates or a schedule)
+        # MindSpore's flags: the rate changes with the step (a list of rates or a schedule);
+        # the weight decay never does here (it is a number)
         self.dynamic_lr = self.lr_kind != "fixed"
+        self.dynamic_weight_decay = False
         if parameters is not None and not isinstance(parameters, (Parameter, list, tuple)):
             # a one-shot iterable (filter(lambda p: p.requires_grad, net.get_parameters()))
             # is read once, here
@@ -223,6 +230,11 @@ class Optimizer(Cell):
         self.is_group_lr = self.group_rates is not None
         # what optimizers written by users call from construct, as MindSpore's base class has
         self.hyper_map, self.map_ = HyperMap(), Map()
+        # MindSpore's optimizer-parallel attributes outside its parallel mode: every parameter
+        # is updated on this rank
+        self.param_length = len(self.parameters)
+        self.use_parallel, self.param_rank = False, None
+        self.optim_filter = (True,) * self.param_length
         self.global_step = Parameter(Tensor(np.array(0, np.int32)), name="global_step",
                                      requires_grad=False)
 
