@@ -80,3 +80,28 @@ def test_parameters_in_a_tuple_attribute_belong_to_the_cell():
     net = Outer()
     assert [p.name for p in net.trainable_params()] == ["inner.a", "inner.scales.1"]
     np.testing.assert_allclose(net(Tensor(np.ones(2, np.float32))).asnumpy(), [6.0, 6.0])
+
+
+def test_sequential_cell_list_attribute_as_mindspore_has_it():
+    """`seq.cell_list`: the cells in order (after append too), read in construct as well, as
+    MindSpore programs (mindcv's feature extractor) do."""
+    seq = nn.SequentialCell([nn.Dense(2, 3), nn.ReLU()])
+    seq.append(nn.Dense(3, 1))
+    assert [type(c).__name__ for c in seq.cell_list] == ["Dense", "ReLU", "Dense"]
+
+    class Features(nn.Cell):
+        def __init__(self, net):
+            super().__init__()
+            self.net = net
+
+        def construct(self, x):
+            outs = []
+            for cell in self.net.cell_list:
+                x = cell(x)
+                outs.append(x)
+            return tuple(outs)
+
+    x = Tensor(np.ones((1, 2), np.float32))
+    outs = Features(seq)(x)
+    assert [o.shape for o in outs] == [(1, 3), (1, 3), (1, 1)]
+    np.testing.assert_allclose(outs[-1].asnumpy(), seq(x).asnumpy(), rtol=1e-6)

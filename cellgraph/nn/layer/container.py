@@ -110,6 +110,12 @@ class SequentialCell(_CellContainer):
         self._add(str(len(self._names)), cell)
         return self
 
+    @property
+    def cell_list(self) -> list:
+        """The cells in order, as a list (MindSpore's attribute, which subclasses and wrappers
+        such as mindcv's feature extractor read)."""
+        return self._cells_list()
+
     def construct(self, input_data):
         for cell in self._cells_list():
             input_data = cell(input_data)
