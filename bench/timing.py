@@ -54,13 +54,10 @@ def compare(fns: dict[str, Callable[[], object]], repeats: int,
     """
     live = {name: fn for name, fn in fns.items() if fn is not None}
     if gpu_mode():
-        live = _on_gpu(live)
-        result_names = list(fns) + [n for n in live if n not in fns]
-    else:
-        result_names = list(fns)
+        live = _on_gpu(live)  # (adds the torch.compile column)
     groups = [[n for n in live if n in interleaved]] + [[n] for n in live if n not in interleaved]
     groups = [group for group in groups if group]
-    result: dict[str, float | None] = {name: None for name in result_names}
+    result: dict[str, float | None] = dict.fromkeys([*fns, *live])
     numbers = {}
     for group in groups:
         _settle(len(groups))
@@ -92,10 +89,13 @@ def _on_gpu(live: dict) -> dict:
             print(f"    torch.compile: {type(e).__name__}: {str(e).splitlines()[0][:200]}",
                   file=sys.stderr, flush=True)
 
+    waits = device_waits()
+
     def waited(fn):
         def call():
             out = fn()
-            synchronize()
+            for wait in waits:
+                wait()
             return out
         return call
 
@@ -189,14 +189,17 @@ def torch_array(torch, array):
     return tensor.to("cuda") if gpu_mode() else tensor
 
 
-def synchronize() -> None:
-    """Wait for the work queued on the GPU by PyTorch and CuPy (JAX results wait through
-    `block`), so that a GPU timing covers the work and not only its launch."""
-    for module, wait in (("torch", lambda m: m.cuda.is_initialized() and m.cuda.synchronize()),
-                         ("cupy", lambda m: m.cuda.Device().synchronize())):
-        lib = optional(module)
-        if lib is not None:
-            wait(lib)
+def device_waits() -> list[Callable[[], object]]:
+    """The calls that wait for the work queued on the GPU by PyTorch and CuPy (JAX results wait
+    through `block`), found once: a timed call runs them after every call, so that a GPU timing
+    covers the work and not only its launch."""
+    waits = []
+    torch, cupy = optional("torch"), optional("cupy")
+    if torch is not None and torch.cuda.is_available():
+        waits.append(torch.cuda.synchronize)
+    if cupy is not None:
+        waits.append(cupy.cuda.runtime.deviceSynchronize)
+    return waits
 
 
 def on_backend(name: str, build: Callable[[], tuple]) -> Callable[[], object]:
