@@ -45,12 +45,12 @@ class Tensor(TensorMethods):
     _is_tensor_class = True
 
     def __new__(cls, input_data=None, dtype=None, shape=None, *args, **kwargs):
-        if input_data is None and shape is not None and not isinstance(shape, int) and any(
-                d is None or d == -1 for d in shape):
-            return object.__new__(SignatureTensor)
-        init = kwargs.get("init", args[0] if args else None)
-        if cls is Tensor and input_data is None and None not in (shape, dtype, init):
-            return object.__new__(UninitializedTensor)
+        if input_data is None and shape is not None:  # (a Tensor with data skips all this)
+            if not isinstance(shape, int) and any(d is None or d == -1 for d in shape):
+                return object.__new__(SignatureTensor)
+            init = kwargs.get("init", args[0] if args else None)
+            if cls is Tensor and dtype is not None and init is not None:
+                return object.__new__(UninitializedTensor)
         return object.__new__(cls)
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False):
