@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import builtins
 import io
+import itertools
 import pickle
 
 import numpy as np
@@ -28,20 +29,39 @@ class _RestrictedUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"global '{module}.{name}' is forbidden")
 
 
-def _to_bytes(obj, size: int = 0) -> tuple[Tensor, int]:
-    data = np.frombuffer(pickle.dumps(obj), dtype=np.int8)
-    n = data.size
-    if size > n:
-        data = np.concatenate([data, np.zeros(size - n, np.int8)])
-    return Tensor(data), n
+def _pickled(obj) -> np.ndarray:
+    return np.frombuffer(pickle.dumps(obj), dtype=np.int8)
+
+
+def _padded(data: np.ndarray, size: int) -> Tensor:
+    """The bytes as a tensor of `size` (zeros after them), so that every rank sends one size."""
+    return Tensor(np.concatenate([data, np.zeros(size - data.size, np.int8)]))
 
 
 def _from_bytes(tensor: Tensor, size: int):
     return _RestrictedUnpickler(io.BytesIO(tensor.asnumpy().tobytes()[:int(size)])).load()
 
 
+def _unpickled_runs(data: np.ndarray, counts) -> list:
+    """The objects whose bytes lie one after another in `data`, `counts` bytes each."""
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(int)
+    return [_from_bytes(Tensor(data[a:b]), b - a) for a, b in itertools.pairwise(offsets)]
+
+
 def _sizes(values) -> Tensor:
     return Tensor(np.asarray(values, np.int32), dt.int32)
+
+
+def _sent_padded(obj, group, size: int) -> tuple[Tensor, list, list]:
+    """What all_gather_object and gather_object exchange: this rank's pickled `obj` padded to
+    the longest any rank of the group sends (one all_gather of the lengths), receive buffers of
+    that length, and every rank's length."""
+    data = _pickled(obj)
+    counts = [_sizes([0]) for _ in range(size)]
+    all_gather(counts, _sizes([data.size]), group=group)
+    longest = max(int(c.asnumpy()[0]) for c in counts)
+    buffers = [Tensor(np.zeros(longest, np.int8)) for _ in range(size)]
+    return _padded(data, longest), buffers, [int(c.asnumpy()[0]) for c in counts]
 
 
 def all_gather_object(object_list, obj, group=None) -> None:
@@ -51,15 +71,10 @@ def all_gather_object(object_list, obj, group=None) -> None:
     if not isinstance(object_list, list) or len(object_list) != size:
         raise TypeError(f"The len of argument object_list must be equal to group rank size, "
                         f"but got {len(object_list) if isinstance(object_list, list) else 0}.")
-    _, n = _to_bytes(obj)
-    counts = [_sizes([0]) for _ in range(size)]
-    all_gather(counts, _sizes([n]), group=group)
-    longest = max(int(c.asnumpy()[0]) for c in counts)
-    mine, _ = _to_bytes(obj, longest)
-    gathered = [Tensor(np.zeros(longest, np.int8)) for _ in range(size)]
+    mine, gathered, counts = _sent_padded(obj, group, size)
     all_gather(gathered, mine, group=group)
     for i, (data, count) in enumerate(zip(gathered, counts)):
-        object_list[i] = _from_bytes(data, count.asnumpy()[0])
+        object_list[i] = _from_bytes(data, count)
 
 
 def broadcast_object_list(object_list, src=0, group=None, device=None) -> None:
@@ -70,18 +85,14 @@ def broadcast_object_list(object_list, src=0, group=None, device=None) -> None:
     if not isinstance(object_list, list) or not object_list:
         raise TypeError("The object_list can not be empty.")
     here = world_rank() == src
-    pieces = [_to_bytes(obj) for obj in object_list] if here else []
-    counts = _sizes([n for _, n in pieces] if here else [0] * len(object_list))
+    pieces = [_pickled(obj) for obj in object_list] if here else []
+    counts = _sizes([p.size for p in pieces] if here else [0] * len(object_list))
     broadcast(counts, src, group)
     total = int(counts.asnumpy().sum())
-    data = Tensor(np.concatenate([t.asnumpy() for t, _ in pieces]) if here else
-                  np.zeros(total, np.int8))
+    data = Tensor(np.concatenate(pieces) if here else np.zeros(total, np.int8))
     broadcast(data, src, group)
     if not here:
-        offset = 0
-        for i, count in enumerate(counts.asnumpy()):
-            object_list[i] = _from_bytes(Tensor(data.asnumpy()[offset:offset + count]), count)
-            offset += int(count)
+        object_list[:] = _unpickled_runs(data.asnumpy(), counts.asnumpy())
 
 
 def gather_object(obj, object_gather_list=None, dst=0, group=None) -> None:
@@ -93,16 +104,11 @@ def gather_object(obj, object_gather_list=None, dst=0, group=None) -> None:
     if here and (not isinstance(object_gather_list, list) or len(object_gather_list) != size):
         raise TypeError("The len of object_gather_list must be equal to group rank size, but "
                         f"got {len(object_gather_list or [])}.")
-    _, n = _to_bytes(obj)
-    counts = [_sizes([0]) for _ in range(size)]
-    all_gather(counts, _sizes([n]), group=group)
-    longest = max(int(c.asnumpy()[0]) for c in counts)
-    mine, _ = _to_bytes(obj, longest)
-    gathered = [Tensor(np.zeros(longest, np.int8)) for _ in range(size)]
+    mine, gathered, counts = _sent_padded(obj, group, size)
     gather(mine, gathered, dst, group)
     if here:
         for i, (data, count) in enumerate(zip(gathered, counts)):
-            object_gather_list[i] = _from_bytes(data, count.asnumpy()[0])
+            object_gather_list[i] = _from_bytes(data, count)
 
 
 def scatter_object_list(scatter_object_output_list, scatter_object_input_list, src=0,
@@ -119,11 +125,11 @@ def scatter_object_list(scatter_object_output_list, scatter_object_input_list, s
                  len(scatter_object_input_list) != size):
         raise TypeError("The len of scatter_object_input_list must be equal to group rank "
                         "size.")
-    counts = _sizes([_to_bytes(o)[1] for o in scatter_object_input_list] if here else
-                    [0] * size)
+    data = [_pickled(o) for o in scatter_object_input_list] if here else []
+    counts = _sizes([d.size for d in data] if here else [0] * size)
     broadcast(counts, src, group)
     longest = int(counts.asnumpy().max())
-    pieces = ([_to_bytes(o, longest)[0] for o in scatter_object_input_list] if here else
+    pieces = ([_padded(d, longest) for d in data] if here else
               [Tensor(np.zeros(longest, np.int8)) for _ in range(size)])
     mine = Tensor(np.zeros(longest, np.int8))
     scatter(mine, pieces, src, group)
@@ -142,9 +148,9 @@ def send_object_list(object_list, dst, group=None, device=None) -> None:
     if world_rank() == dst:
         raise ValueError("Invalid destination rank: destination rank should not be the same as "
                          "the rank of the current process.")
-    pieces = [_to_bytes(obj) for obj in object_list]
-    send(_sizes([n for _, n in pieces]), dst=dst, group=group)
-    send(Tensor(np.concatenate([t.asnumpy() for t, _ in pieces])), dst=dst, group=group)
+    pieces = [_pickled(obj) for obj in object_list]
+    send(_sizes([p.size for p in pieces]), dst=dst, group=group)
+    send(Tensor(np.concatenate(pieces)), dst=dst, group=group)
 
 
 def recv_object_list(object_list, src=0, group=None, device=None) -> int:
@@ -158,10 +164,7 @@ def recv_object_list(object_list, src=0, group=None, device=None) -> int:
     recv(counts, src=src, group=group)
     data = Tensor(np.zeros(int(counts.asnumpy().sum()), np.int8))
     recv(data, src=src, group=group)
-    offset = 0
-    for i, count in enumerate(counts.asnumpy()):
-        object_list[i] = _from_bytes(Tensor(data.asnumpy()[offset:offset + count]), count)
-        offset += int(count)
+    object_list[:] = _unpickled_runs(data.asnumpy(), counts.asnumpy())
     return 0
 
 
