@@ -50,12 +50,12 @@ def get_num_parallel_workers() -> int:
     return _state["num_parallel_workers"]
 
 
-def sampler_seed(rng: np.random.Generator) -> int:
-    """The seed a random sampler shuffles with, as MindSpore's takes it: the dataset seed once
-    set (the default one, 5489, counts as unset there), else a fresh one from `rng`."""
+def mindspore_seed() -> int | None:
+    """The seed MindSpore's random samplers would shuffle with: the dataset seed once set (the
+    default one, 5489, counts as unset there), else None (MindSpore takes one from the system)."""
     if _state["seeded"] and _state["seed"] != _DEFAULT_SEED:
         return _state["seed"]
-    return int(rng.integers(0, 2 ** 32))
+    return None
 
 
 def new_rng() -> np.random.Generator:

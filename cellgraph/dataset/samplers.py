@@ -104,9 +104,15 @@ class RandomSampler(Sampler):
         self.replacement = bool(replacement)
 
     def indices(self, num_rows, state):
-        """MindSpore's orders after a dataset seed is set (see _std_shuffle.py); unseeded,
-        MindSpore draws its seed from the system, and so does this, once per pass."""
-        seed = config.sampler_seed(state.rng(self))
+        """MindSpore's orders after a dataset seed is set (see _std_shuffle.py). Unseeded,
+        MindSpore takes its seed from the system, so no order is its: NumPy's generator draws
+        one, without the emulation's Python loop."""
+        seed = config.mindspore_seed()
+        if seed is None:
+            rng = state.rng(self)
+            if self.replacement:
+                return rng.integers(0, num_rows, self.num_samples or num_rows)
+            return self._limit(rng.permutation(num_rows))
         if self.replacement:
             return _std_shuffle.draws_with_replacement(seed, num_rows,
                                                       self.num_samples or num_rows, state.epoch)
