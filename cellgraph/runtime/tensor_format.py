@@ -38,14 +38,11 @@ def format_numpy_repr(arr: np.ndarray, label: str) -> str:
     """`repr(t)` of a Tensor over a NumPy array (`Tensor.from_numpy`, a dataset's rows): MindSpore
     writes those values as NumPy does, `[1., 1.]`, where it writes a Tensor it made itself
     as `[ 1.00000000e+00,  1.00000000e+00]`."""
-    shape = "[" + ", ".join(str(d) for d in arr.shape) + "]"
-    body = np.array2string(arr, separator=", ")
-    return f"Tensor(shape={shape}, dtype={label}, value={chr(10) if arr.ndim > 1 else ' '}{body})"
+    return _tensor_text(arr, label, np.array2string(arr, separator=", "))
 
 
 def format_repr(arr: np.ndarray, label: str) -> str:
     """`repr(t)` for the values `arr` of a tensor whose dtype MindSpore names `label`."""
-    shape = "[" + ", ".join(str(d) for d in arr.shape) + "]"
     if arr.ndim == 0:
         body = _scalar_text(arr[()])
     elif arr.size == 0:
@@ -54,6 +51,13 @@ def format_repr(arr: np.ndarray, label: str) -> str:
         parts: list[str] = []
         _append_axis(arr, 0, arr.ndim, _item_formatter(arr.dtype), parts)
         body = _resolve_padding("".join(parts))
+    return _tensor_text(arr, label, body)
+
+
+def _tensor_text(arr: np.ndarray, label: str, body: str) -> str:
+    """`Tensor(shape=[...], dtype=..., value=...)` around the values' text (on a line of its
+    own from two dimensions on)."""
+    shape = "[" + ", ".join(str(d) for d in arr.shape) + "]"
     return f"Tensor(shape={shape}, dtype={label}, value={chr(10) if arr.ndim > 1 else ' '}{body})"
 
 
