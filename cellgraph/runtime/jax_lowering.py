@@ -197,6 +197,19 @@ def _py_hook(lowering, node, inputs, key):
     return [out], key
 
 
+def _on_host(lowering, fn, shapes, inputs):
+    """`fn` on host values in program order (an ordered callback); an exception it raises is
+    kept for the call to re-raise, as XLA reports it as its own error."""
+    def call(*values):
+        try:
+            return fn(*values)
+        except Exception as e:
+            lowering.host_errors.append(e)
+            raise
+
+    return io_callback(call, shapes, *inputs, ordered=True)
+
+
 @rule("py_func")
 def _py_func(lowering, node, inputs, key):
     """ops.Custom's function, called on the host in program order (an ordered callback)."""
@@ -204,27 +217,18 @@ def _py_func(lowering, node, inputs, key):
     shapes = tuple(jax.ShapeDtypeStruct(t.shape, t.dtype.np) for t in call.out_types)
 
     def host_call(*values):
-        try:
-            return call(*[np.asarray(v) for v in values])
-        except Exception as e:  # XLA reports it as its own error: the call re-raises this one
-            lowering.host_errors.append(e)
-            raise
+        return call(*[np.asarray(v) for v in values])
 
-    outs = io_callback(host_call, shapes, *inputs, ordered=True)
-    return list(outs), key
+    return list(_on_host(lowering, host_call, shapes, inputs)), key
 
 
 @rule("check_range")
 def _check_range(lowering, node, inputs, key):
     """The check runs on the host, in program order (an ordered callback); the value passes."""
     def host_check(x):
-        try:
-            NUMPY_KERNELS["check_range"](np.asarray(x), **node.params)
-        except Exception as e:  # XLA reports it as its own error: the call re-raises this one
-            lowering.host_errors.append(e)
-            raise
+        NUMPY_KERNELS["check_range"](np.asarray(x), **node.params)
 
-    io_callback(host_check, None, inputs[0], ordered=True)
+    _on_host(lowering, host_check, None, inputs[:1])
     return [inputs[0]], key
 
 
@@ -236,15 +240,11 @@ def _host_collective(lowering, node, inputs, name: str, params: dict, outputs) -
     shapes = tuple(jax.ShapeDtypeStruct(o.aval.shape, o.aval.dtype.np) for o in outputs)
 
     def host_call(*values):
-        try:
-            out = kernel(*[np.asarray(v) for v in values], **params)
-        except Exception as e:  # XLA reports it as its own error: the call re-raises this one
-            lowering.host_errors.append(e)
-            raise
+        out = kernel(*[np.asarray(v) for v in values], **params)
         outs = out if isinstance(out, tuple) else (out,)
         return tuple(np.asarray(o, dtype=s.dtype).reshape(s.shape) for o, s in zip(outs, shapes))
 
-    return list(io_callback(host_call, shapes, *inputs, ordered=True))
+    return list(_on_host(lowering, host_call, shapes, inputs))
 
 
 def _collective(lowering, node, inputs, key):
