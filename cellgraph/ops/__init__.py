@@ -105,5 +105,6 @@ del _name, _value
 
 
 
-# the summary operations, loaded on first use (they load train)
-__getattr__ = _lazy_names(globals(), operations.SUMMARY_OPERATIONS)[0]
+# the summary operations (they load train) and ops.communication, loaded on first use
+__getattr__ = _lazy_names(globals(), {**operations.SUMMARY_OPERATIONS,
+                                      "communication": ("cellgraph.ops.communication", None)})[0]

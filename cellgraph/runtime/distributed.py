@@ -89,13 +89,15 @@ def _cluster_timeout_s() -> float:
 @dataclass(frozen=True)
 class Rendezvous:
     """Where the ranks meet when the program says so itself (mint.distributed's init_method
-    "tcp://HOST:PORT"), rather than the launcher's environment: rank 0 hosts the store."""
+    "tcp://HOST:PORT", where rank 0 hosts the store, or a torch store the program made),
+    rather than the launcher's environment."""
 
     host: str
     port: int
     rank: int
     world_size: int
     timeout_s: float
+    store: object = None
 
 
 def init_world(backend_name: str | None = None, rendezvous: Rendezvous | None = None) -> str:
@@ -112,9 +114,10 @@ def init_world(backend_name: str | None = None, rendezvous: Rendezvous | None = 
 
         torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
     if rendezvous is not None:
-        store = dist.TCPStore(rendezvous.host, rendezvous.port, rendezvous.world_size,
-                              is_master=rendezvous.rank == 0,
-                              timeout=datetime.timedelta(seconds=rendezvous.timeout_s))
+        store = rendezvous.store or dist.TCPStore(
+            rendezvous.host, rendezvous.port, rendezvous.world_size,
+            is_master=rendezvous.rank == 0,
+            timeout=datetime.timedelta(seconds=rendezvous.timeout_s))
         dist.init_process_group(backend, store=store, rank=rendezvous.rank,
                                 world_size=rendezvous.world_size, timeout=timeout)
     elif "RANK" in os.environ or "WORLD_SIZE" in os.environ:

@@ -5,7 +5,10 @@
   async_op=True, started on both ranks before either waits), the results to
   OUT/mint_rankR.json;
 * `comm_func`: comm_func's gather_into_tensor and scatter_tensor (with gradients) and
-  batch_isend_irecv, to OUT/comm_func_extra_rankR.json.
+  batch_isend_irecv, to OUT/comm_func_extra_rankR.json;
+* `ops_comm`: the ranks meet through a TCPStore; ops.communication's in-place forms of
+  gather_into_tensor, scatter_tensor and all_to_all_v_c, then its returning forms
+  (set_comm_ops_inplace(False)), to OUT/ops_comm_rankR.json.
 """
 from __future__ import annotations
 
@@ -168,7 +171,54 @@ def task_comm_func(out: Path, rank: int, size: int) -> dict:
     return got
 
 
-TASKS = {"mint": task_mint, "comm_func": task_comm_func}
+def task_ops_comm(out: Path, rank: int, size: int) -> dict:
+    from cellgraph.ops import communication as comm
+
+    got = {}
+    gathered = full(-1.0, (4, 2))
+    got["gather_into_tensor_returns"] = comm.gather_into_tensor(gathered, full(rank + 1.0, (2, 2)),
+                                                                dst=1)
+    got["gather_into_tensor"] = listed(gathered)
+    part = full(0.0, (2, 2))
+    comm.scatter_tensor(part, Tensor(np.arange(8, dtype=np.float32).reshape(4, 2) + 100 * rank),
+                        src=0)
+    got["scatter_tensor"] = listed(part)
+    # rank 0 sends 1 row to itself and 2 to rank 1; rank 1 sends 3 rows to 0 and none to itself
+    rows = Tensor(np.arange(6, dtype=np.float32).reshape(3, 2) + 10 * rank)
+    received = full(0.0, (4, 2) if rank == 0 else (2, 2))
+    comm.all_to_all_v_c(received, rows, [1, 2, 3, 0])
+    got["all_to_all_v_c"] = listed(received)
+
+    comm.set_comm_ops_inplace(False)
+    t = full(rank + 1.0)
+    total, handle = comm.all_reduce(t)
+    got["all_reduce"], got["all_reduce_handle"], got["input_kept"] = (
+        listed(total), handle, listed(t))
+    got["all_reduce_avg"] = listed(comm.all_reduce(full(rank + 1.0), op="avg")[0])
+    got["all_gather_into_tensor"] = listed(comm.all_gather_into_tensor(None, full(rank + 1.0))[0])
+    got["reduce_scatter_tensor"] = listed(comm.reduce_scatter_tensor(
+        None, Tensor(np.arange(12, dtype=np.float32).reshape(4, 3)))[0])
+    pieces, _ = comm.all_to_all([(1, 2), (2,)], [full(rank + 1.0, (1, 2)), full(rank + 11.0, (2,))])
+    got["all_to_all"] = [listed(p) for p in pieces]
+    got["all_to_all_single"] = listed(comm.all_to_all_single(
+        None, Tensor(np.array([[rank], [10.0 + rank]], np.float32)))[0])
+    if rank == 0:
+        comm.send(full(7.0, (2,)), dst=1)
+    else:
+        got["recv"] = listed(comm.recv(full(0.0, (2,)), src=0))
+    try:
+        comm.broadcast(full(0.0), src=0)
+    except ValueError as e:
+        got["broadcast_error"] = str(e)
+    comm.set_comm_ops_inplace(True, ["all_reduce"])
+    t = full(rank + 1.0)
+    got["all_reduce_again_returns"] = comm.all_reduce(t)
+    got["all_reduce_again"] = listed(t)
+    comm.set_comm_ops_inplace(True)
+    return got
+
+
+TASKS = {"mint": task_mint, "comm_func": task_comm_func, "ops_comm": task_ops_comm}
 
 
 def main() -> None:
@@ -181,6 +231,18 @@ def main() -> None:
                                     world_size=2, timeout=timedelta(seconds=60))
         else:
             dist.init_process_group()
+    elif task == "ops_comm":  # joins through a TCPStore on the launcher's master port + 1
+        import os
+
+        from cellgraph.ops import communication as comm
+
+        rank = int(os.environ["RANK"])
+        store = comm.TCPStore("127.0.0.1", int(sys.argv[3]), world_size=2, is_master=rank == 0,
+                              timeout=timedelta(seconds=60))
+        store.set(f"hello{rank}", f"from {rank}")
+        assert store.get(f"hello{1 - rank}") == f"from {1 - rank}".encode()
+        comm.init_process_group(store=store, rank=rank, world_size=2,
+                                timeout=timedelta(seconds=60))
     else:
         from cellgraph.communication import init
 

@@ -38,6 +38,7 @@ from .object_collectives import (
     send_object_list,
 )
 from .point_to_point import P2POp, batch_isend_irecv, irecv, isend, recv, send
+from .store import TCPStore as TCPStore  # not in __all__, as in MindSpore
 
 __all__ = [
     "P2POp",

@@ -28,6 +28,8 @@ from cellgraph.runtime import distributed
 from cellgraph.runtime.collective_kernels import as_torch, check_agreement, reporting
 from cellgraph.runtime.tensor import Tensor
 
+from .store import TCPStore
+
 _REDUCE_OPS = ("sum", "prod", "min", "max", "avg")
 _TORCH_OPS = {"sum": "SUM", "prod": "PRODUCT", "min": "MIN", "max": "MAX", "avg": "SUM"}
 
@@ -198,26 +200,32 @@ def _parse_tcp_url(url: str) -> tuple[str, int]:
 def init_process_group(backend="hccl", init_method=None, timeout=None, world_size=-1, rank=-1,
                        store=None, group_name="", pg_options=None, device_id=None) -> None:
     """Join the job: the launcher's (`cellgraph launch`, msrun, torchrun) by default, or the one
-    `init_method` ("tcp://HOST:PORT") names with `world_size` and `rank`. `backend` "hccl"
-    (MindSpore's default) takes the platform's transport (Gloo on the CPU, NCCL with the
-    torch_cuda backend); "gloo", "mccl" and "nccl" name one."""
+    `init_method` ("tcp://HOST:PORT") or `store` (a TCPStore) names with `world_size` and
+    `rank`. `backend` "hccl" (MindSpore's default) takes the platform's transport (Gloo on the
+    CPU, NCCL with the torch_cuda backend); "gloo", "mccl" and "nccl" name one."""
     reserved("init_process_group", pg_options=pg_options, device_id=device_id)
     if backend not in ("hccl", "mccl", "gloo", "nccl"):
         raise ValueError("Only support hccl now, please setting backend to hccl or using "
                          "default value")
-    if store is not None:
-        raise NotImplementedError("init_process_group: `store` (MindSpore's TCPStore) is not "
-                                  "supported; pass init_method='tcp://HOST:PORT'")
+    if init_method is not None and store is not None:
+        raise ValueError("Only one of init_method and store is supported.")
     if not isinstance(group_name, str):
         raise TypeError(f"init_process_group: group_name must be a str, got {group_name!r}")
-    if init_method is not None:
+    if init_method is not None or store is not None:
         if world_size <= 0:
             raise ValueError("Specified world_size must be a positive integer.")
         if rank < 0:
             raise ValueError("Specified rank must be a non-negative integer.")
-        host, port = _parse_tcp_url(init_method)
         seconds = 300.0 if timeout is None else timeout.total_seconds()
-        rendezvous = distributed.Rendezvous(host, port, rank, world_size, seconds)
+        if store is not None:
+            if not isinstance(store, TCPStore):
+                raise TypeError(f"init_process_group: store must be a TCPStore, got "
+                                f"{type(store).__name__}")
+            rendezvous = distributed.Rendezvous(store.host, store.port, rank, world_size,
+                                                seconds, store._store)
+        else:
+            host, port = _parse_tcp_url(init_method)
+            rendezvous = distributed.Rendezvous(host, port, rank, world_size, seconds)
         management.init_with(None if backend == "hccl" else backend, rendezvous)
     else:
         management.init(None if backend == "hccl" else backend)
