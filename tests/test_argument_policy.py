@@ -441,3 +441,13 @@ def test_batch_takes_mindsporess_keywords_only():
 
 
 Tensor = ms.Tensor
+
+
+def test_a_keyword_a_primitive_does_not_take_is_named_in_a_type_error():
+    x = ms.Tensor(np.array([-3, 3], np.int32))
+    with pytest.raises(TypeError, match=r"Div\(\) got an unexpected keyword argument "
+                                        r"'round' \(its keyword arguments: none\)"):
+        ops.Div()(x, x, round=True)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'sorted'"):
+        ops.cummax(ms.Tensor(np.ones(3, np.float32)), axis=0, sorted=True)
+    assert ops.cummax(ms.Tensor(np.ones(3, np.float32)), axis=0)[1].tolist() == [0, 1, 2]

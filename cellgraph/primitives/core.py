@@ -8,6 +8,7 @@ This is the pattern of JAX's autodidax, and it keeps this package free of import
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import numbers
 import threading
@@ -199,11 +200,28 @@ class Primitive:
         """The functional op: static params filled in from their defaults, operands promoted."""
         if self.operands is not None and any(k in self.operands for k in params):
             args = bind_operands(self, args, params)
+        if params and self.keywords is not None and not params.keys() <= self.keywords:
+            unknown = ", ".join(repr(k) for k in params if k not in self.keywords)
+            known = ", ".join(self.params or ()) or "none"
+            raise ArgumentError(f"{self.label}() got an unexpected keyword argument {unknown} "
+                                f"(its keyword arguments: {known})")
         if self.params:
             params = {**self.params, **params}
         if self.promote is not None:  # promotion sees the operands as the trace will read them
             args = promote_operands(self, _trace_stack[-1].read_operands(args), params)
         return bind(self, *args, **params)
+
+    @functools.cached_property
+    def keywords(self) -> frozenset | None:
+        """The keyword parameters its type rule takes; None when it takes any."""
+        try:
+            parameters = inspect.signature(self.abstract_rule).parameters.values()
+        except (TypeError, ValueError):
+            return None
+        if any(p.kind is p.VAR_KEYWORD for p in parameters):
+            return None
+        return frozenset(p.name for p in parameters
+                         if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD))
 
     def def_bprop(self, rule: Callable) -> Callable:
         """rule(*inputs, out=..., dout=..., **params) -> one gradient per input (None: zero)."""
