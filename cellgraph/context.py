@@ -98,6 +98,11 @@ def set_context(**kwargs) -> None:
             if value not in (GRAPH_MODE, PYNATIVE_MODE):
                 raise ArgumentError(f"set_context: mode must be GRAPH_MODE (0) or PYNATIVE_MODE "
                                     f"(1), got {value!r}")
+            from cellgraph.runtime.tensor_format import PRINT_STYLE
+
+            # print in graphs writes as MindSpore's does once the program asks for graph mode
+            # (cellgraph compiles in its default mode too, where MindSpore runs Python)
+            PRINT_STYLE["graph"] = value == GRAPH_MODE
         elif key == "device_target":
             _select_device(value)
             continue

@@ -27,7 +27,7 @@ class JitFunction:
                              f"but got {type(fn).__name__} {fn!r:.60}", user_loc())
         functools.update_wrapper(self, fn)
         self.fn = fn
-        self._cache = GraphCache()
+        self._cache = GraphCache(graph_print=True)
 
     def __call__(self, *args, **kwargs):
         if current_builder() is not None:

@@ -7,6 +7,7 @@ import pytest
 import cellgraph
 from cellgraph import context
 from cellgraph.compiler import pipeline
+from cellgraph.runtime import tensor_format
 
 pipeline.VERIFY_EVERY_STAGE = True  # the verifier checks the IR after every stage in tests
 
@@ -17,14 +18,20 @@ def pytest_addoption(parser):
                           "cupy, jax); tests that pick their own backend still do")
 
 
+def _defaults():
+    cellgraph.set_context(mode=context.GRAPH_MODE, device_target="CPU", save_graphs=False)
+    # print in graphs as in a program that never chose a mode (Python's form)
+    tensor_format.PRINT_STYLE["graph"] = False
+
+
 @pytest.fixture(autouse=True)
 def _graph_mode_cpu(request):
-    cellgraph.set_context(mode=context.GRAPH_MODE, device_target="CPU", save_graphs=False)
+    _defaults()
     backend = request.config.getoption("--backend")
     if backend != "numpy":
         cellgraph.set_context(backend=backend)
     yield
-    cellgraph.set_context(mode=context.GRAPH_MODE, device_target="CPU", save_graphs=False)
+    _defaults()
 
 
 @pytest.fixture

@@ -31,6 +31,8 @@ class CompileContext:
     overlap_collectives: each all_reduce is started as soon as its inputs are computed and
         waited for where its result is read (comm_schedule.py; CELLGRAPH_COMM_OVERLAP=0 when
         the compile began turns it off).
+    graph_print: `print` writes as MindSpore's Print operator does whatever the mode (a `jit`
+        function's graph; print_op.py).
     rewrites: the optimiser's rule table (optimize.REWRITES when None).
     calls: the function calls the front end is inlining or tracing, innermost last
         (recursion.py finds a call that reaches itself there).
@@ -48,6 +50,7 @@ class CompileContext:
     differentiable: bool = False
     keep_structural: bool = False
     overlap_collectives: bool = True
+    graph_print: bool = False
     rewrites: dict | None = field(default=None, compare=False)
     calls: list = field(default_factory=list, compare=False, repr=False)
     compile_time_objects: weakref.WeakSet = field(default_factory=weakref.WeakSet,

@@ -15,7 +15,7 @@ import numpy as np
 
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import CompileError, DTypeError, ShapeError
+from cellgraph.primitives.errors import ArgumentError, CompileError, DTypeError, ShapeError
 
 from . import dynamic_dims
 from .builder import Builder, Tracer, current_builder, is_tensor_like
@@ -24,7 +24,7 @@ from .effects import RaiseSignal
 from .ir import Var
 from .loop_exits import UNBOUND, has_exit, has_return
 from .loop_prims import loop_options
-from .print_op import RuntimeString, emit_print
+from .print_op import emit_print
 from .pytree import flatten, unflatten
 from .scope import ReturnSignal
 
@@ -523,7 +523,12 @@ def _loop_join(initial, value):
 # ----- print -----------------------------------------------------------------------------------
 
 def graph_print(args, kwargs):
-    """`print` inside construct: Tensors print when the graph runs, constants print now."""
-    if any(isinstance(a, Tracer | RuntimeString) for a in args):
-        return emit_print(args, kwargs)
-    print(*args, **kwargs)
+    """`print` inside construct: a node that prints when the graph runs (print_op.py)."""
+    if kwargs.get("file") is not None:
+        raise CompileError("print(file=...) is not supported in a graph: it prints to "
+                           "standard output")
+    unknown = set(kwargs) - {"sep", "end", "flush", "file"}
+    if unknown:
+        raise ArgumentError(f"print() got an unexpected keyword argument "
+                            f"{min(unknown)!r}")
+    return emit_print(args, kwargs)

@@ -193,18 +193,20 @@ def run_passes(graph: Graph, until: str | None = None, record=None,
 
 
 def compile_callable(fn, args: tuple, dump_dir: str | None = None,
-                     name: str | None = None, keep_stages: bool = False) -> Compiled:
+                     name: str | None = None, keep_stages: bool = False,
+                     graph_print: bool = False) -> Compiled:
     """Run the whole pipeline on `fn` specialised to `args`. The text of every stage is kept
-    when `keep_stages` is set or `dump_dir` is given (printing is not free)."""
+    when `keep_stages` is set or `dump_dir` is given (printing is not free); `graph_print`:
+    see CompileContext."""
     try:
-        return _compile(fn, args, dump_dir, name, keep_stages)
+        return _compile(fn, args, dump_dir, name, keep_stages, graph_print)
     except CellgraphError as e:
         # The message carries the user's file, line and caret; the compiler's own frames
         # would only bury it, so the traceback ends here.
         raise e.with_traceback(None) from None
 
 
-def _compile(fn, args, dump_dir, name, keep_stages) -> Compiled:
+def _compile(fn, args, dump_dir, name, keep_stages, graph_print) -> Compiled:
     stages = {}
     keep = keep_stages or bool(dump_dir)
 
@@ -212,7 +214,7 @@ def _compile(fn, args, dump_dir, name, keep_stages) -> Compiled:
         if keep:
             stages[stage] = print_graph(graph)
 
-    ctx = CompileContext.from_settings()
+    ctx = CompileContext.from_settings(graph_print=graph_print)
     with collect_guards() as guards:
         graph, captured, _, in_tree, arguments = parse_arguments(fn, args, name, ctx)
     if captured:

@@ -1,6 +1,14 @@
 """`print` inside a graph: an effectful node that prints when the graph runs.
 
-    print("loss:", x)   ->   print(%x) {template=('loss:', 0)}   (printed at run time)
+    print("loss:", x)   ->   print(%x) {template=('loss:', 0), lines=(('loss:',), (('t', 0, 'Float32'),))}
+
+It prints as MindSpore does where the code runs: where MindSpore runs it as a graph (a `jit`
+function, or any graph once `set_context(mode=GRAPH_MODE)` was called) as its Print operator
+writes (`lines`: each argument on a line of its own, the elements of a tuple or list too, a
+Tensor as its repr without commas, a number as C++ writes it, a bool as 1 or 0); elsewhere
+(MindSpore's default PyNative mode, where Python's print runs) as Python's print does
+(`template`: a Tensor as its str, a tuple holding Tensors as its repr). Constants print at run
+time too, on every run.
 """
 from __future__ import annotations
 
@@ -8,13 +16,15 @@ import builtins
 import operator
 import re
 
-from cellgraph.primitives.core import Primitive
+from cellgraph.primitives.core import Primitive, abstract_of
 from cellgraph.primitives.errors import CompileError
 
 from . import codegen
 from .builder import Tracer, is_tensor_like
+from .compile_context import compile_context
 
-print_p = Primitive("print", lambda *avals, template, sep=" ", end="\n": (),
+print_p = Primitive("print", lambda *avals, template, lines, style="mode", sep=None, end="\n",
+                    flush=False: (),
                     label="Print", multiple_results=True, nondifferentiable=True,
                     effectful=True)
 
@@ -52,6 +62,8 @@ class _Slot:
 
     def __str__(self) -> str:
         return f"\x00{self.index}\x00"
+
+    __repr__ = __str__  # inside a printed tuple: the Tensor's repr goes there
 
     def __format__(self, spec: str) -> str:
         if spec:
@@ -96,23 +108,102 @@ def text_call(fn, args: list, kwargs: dict):
     return None
 
 
+class _Repr:
+    """A Tensor that prints as its repr (an element of a printed tuple or list)."""
+
+    def __init__(self, value):
+        self.value = value
+
+
+def _slotted(value):
+    """`value` (a tuple or list) with its Tensors, at any depth, as slots, and those Tensors."""
+    found = []
+
+    def walk(v):
+        if isinstance(v, Tracer) or is_tensor_like(v):
+            found.append(v)
+            return _Slot(len(found) - 1)
+        if isinstance(v, (tuple, list)):
+            return type(v)(walk(e) for e in v)
+        if isinstance(v, dict):
+            return {k: walk(e) for k, e in v.items()}
+        return v
+
+    return walk(value), found
+
+
+def _python_text(value):
+    """A tuple or list holding Tensors as Python's print writes it: a RuntimeString whose
+    Tensors print as their repr."""
+    slotted, found = _slotted(value)
+    if not found:
+        return value
+    pieces = re.split("\x00([0-9]+)\x00", repr(slotted))
+    parts = [_Repr(found[int(p)]) if k % 2 else p for k, p in enumerate(pieces)]
+    return RuntimeString([p for p in parts if not isinstance(p, str) or p])
+
+
+def _constant_text(value) -> str:
+    """A constant as MindSpore's Print operator writes it (C++'s `<<`)."""
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, float):
+        return format(value, "g")
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_constant_text(v) for v in value) + ")"
+    return str(value)
+
+
+def _graph_lines(value, piece, out: list) -> None:
+    """The lines MindSpore's Print operator writes for one argument."""
+    if isinstance(value, Tracer) or is_tensor_like(value):
+        out.append((piece(value, "t"),))
+    elif isinstance(value, RuntimeString):
+        out.append(tuple(p if isinstance(p, str) else piece(p, "s") for p in value.parts))
+    elif isinstance(value, (tuple, list, dict)) and _slotted(value)[1]:
+        for v in value.values() if isinstance(value, dict) else value:
+            _graph_lines(v, piece, out)
+    else:
+        out.append((_constant_text(value),))
+
+
 def emit_print(args, kwargs):
-    """Text parts stay in the node's template; Tensor parts become its inputs."""
-    if any(isinstance(a, RuntimeString) for a in args):  # its parts print with no separator
-        sep = kwargs.get("sep", " ")
-        parts = []
-        for i, a in enumerate(args):
-            parts += ([sep] if i else []) + (a.parts if isinstance(a, RuntimeString) else [a])
-        args, kwargs = parts, {**kwargs, "sep": ""}
-    template, values = [], []
-    for a in args:
-        if isinstance(a, Tracer) or is_tensor_like(a):
-            template.append(len(values))
-            values.append(a)
+    """A print node: its Tensors are its inputs; `template` and `lines` say how the rest
+    reads in each of the two forms."""
+    values = []
+
+    def piece(value, form: str):
+        for i, v in enumerate(values):
+            if v is value:
+                break
         else:
-            template.append(str(a))
-    params = {k: kwargs[k] for k in ("sep", "end") if k in kwargs}
-    print_p(*values, template=tuple(template), **params)
+            values.append(value)
+            i = len(values) - 1
+        return i if form == "s" else (form, i, abstract_of(value).dtype.label)
+
+    lines = []
+    for a in args:
+        _graph_lines(a, piece, lines)
+    sep = kwargs.get("sep")
+    template = []  # Python's form, the separators included
+    for i, a in enumerate(args):
+        if i:
+            template.append(" " if sep is None else str(sep))
+        if isinstance(a, (tuple, list, dict)):
+            a = _python_text(a)
+        for p in a.parts if isinstance(a, RuntimeString) else [a]:
+            if isinstance(p, _Repr):
+                template.append(piece(p.value, "r"))
+            elif isinstance(p, Tracer) or is_tensor_like(p):
+                template.append(piece(p, "s"))
+            else:
+                template.append(str(p))
+    params = {"sep": sep} if sep is not None else {}
+    for key in ("end", "flush"):
+        if key in kwargs:
+            params[key] = kwargs[key]
+    style = "graph" if compile_context().graph_print else "mode"
+    print_p(*values, template=tuple(template), lines=tuple(lines), style=style, **params)
 
 
 def _print_code(ctx, node, args, outs):

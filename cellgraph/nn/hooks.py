@@ -67,6 +67,7 @@ def _call(hook, args):
 def call_with_hooks(cell, run, args: tuple, kwargs: dict):
     """run(args, kwargs) between the Cell's pre-hooks and hooks."""
     pre, post = _hooks(cell, "_forward_pre_hooks"), _hooks(cell, "_forward_hooks")
+    args = tuple(args)  # hooks see a tuple, as MindSpore's do, however the call came
     for hook, with_kwargs, _ in pre:
         if with_kwargs:
             replaced = _call(hook, (cell, args, kwargs))

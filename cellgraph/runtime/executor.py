@@ -346,10 +346,11 @@ class GraphCache:
     Safe to share between threads: running an entry reads it without a lock; compiling takes
     the cache's lock and looks again, so one signature compiles once even when threads race
     for it. At most `size` entries, the least recently compiled or looked up dropped first.
+    `graph_print`: its graphs print as MindSpore's graphs do in any mode (a jit function's).
     """
 
-    def __init__(self, size: int = CACHE_SIZE):
-        self.size = size
+    def __init__(self, size: int = CACHE_SIZE, graph_print: bool = False):
+        self.size, self.graph_print = size, graph_print
         self.entries: OrderedDict = OrderedDict()  # (backend name, signature) -> Executable
         self.flat: dict = {}  # flat_key(args) -> Executable, for all-Tensor calls
         self.last: Executable | None = None  # the last all-Tensor call's: tried first
@@ -383,7 +384,8 @@ class GraphCache:
             if entry is not None and entry.guards_hold() and entry.aliases_hold(leaves):
                 self.entries.move_to_end(sig)
                 return entry
-            entry = Executable(compile_callable(fn, args, dump_dir, name), get_backend())
+            entry = Executable(compile_callable(fn, args, dump_dir, name,
+                                                graph_print=self.graph_print), get_backend())
             self.entries[sig] = entry
             self.entries.move_to_end(sig)
             while len(self.entries) > self.size:

@@ -46,11 +46,26 @@ def take_summaries() -> dict:
 
 
 @numpy_backend.register("print")
-def _print(*values, template, sep=" ", end="\n"):
-    from .tensor import format_print
+def _print(*values, template, lines, style="mode", sep=None, end="\n", flush=False):
+    """print's node (compiler/print_op.py): MindSpore's Print operator's form (`lines`, with
+    `sep` between them, a newline by default) in a graph of `style` "graph", or in any graph
+    while the mode set is GRAPH_MODE; else Python's (`template`)."""
+    from . import tensor_format as tf
 
-    parts = [format_print(np.asarray(values[t])) if isinstance(t, int) else t for t in template]
-    print(*parts, sep=sep, end=end)
+    def text(piece) -> str:
+        if isinstance(piece, str):
+            return piece
+        if isinstance(piece, int):
+            return tf.format_print(np.asarray(values[piece]))
+        form, index, label = piece
+        arr = np.asarray(values[index])
+        return tf.format_graph_print(arr, label) if form == "t" else tf.format_repr(arr, label)
+
+    if style == "graph" or tf.PRINT_STYLE["graph"]:
+        print(*("".join(text(p) for p in line) for line in lines),
+              sep="\n" if sep is None else sep, end=end, flush=flush)
+    else:  # the separators are in the template
+        print("".join(text(p) for p in template), end=end, flush=flush)
     return ()
 
 

@@ -21,6 +21,11 @@ import re
 
 import numpy as np
 
+# print in a graph writes as MindSpore's Print operator does when "graph" is set: the context
+# sets it with mode=GRAPH_MODE (MindSpore then runs construct as a graph), clears it with
+# PYNATIVE_MODE (where Python's print runs); compiler/print_op.py says more.
+PRINT_STYLE = {"graph": False}
+
 EDGE = 3  # entries kept at each end of a summarised axis
 SUMMARY_THRESHOLD = 6
 SUMMARY_THRESHOLD_1D = 1000
@@ -34,6 +39,15 @@ def format_print(arr: np.ndarray) -> str:
     return str(arr)
 
 
+def format_graph_print(arr: np.ndarray, label: str) -> str:
+    """A Tensor as MindSpore's Print operator writes it: its repr without the commas (and
+    without the space after `value=`); a 0-d one as its value, a bool as 1 or 0."""
+    if arr.ndim == 0:
+        value = arr[()]
+        return str(int(value)) if isinstance(value, np.bool_) else _scalar_text(value)
+    return format_repr(arr, label, comma="")
+
+
 def format_numpy_repr(arr: np.ndarray, label: str) -> str:
     """`repr(t)` of a Tensor over a NumPy array (`Tensor.from_numpy`, a dataset's rows): MindSpore
     writes those values as NumPy does, `[1., 1.]`, where it writes a Tensor it made itself
@@ -41,24 +55,25 @@ def format_numpy_repr(arr: np.ndarray, label: str) -> str:
     return _tensor_text(arr, label, np.array2string(arr, separator=", "))
 
 
-def format_repr(arr: np.ndarray, label: str) -> str:
-    """`repr(t)` for the values `arr` of a tensor whose dtype MindSpore names `label`."""
+def format_repr(arr: np.ndarray, label: str, comma: str = ",") -> str:
+    """`repr(t)` for the values `arr` of a tensor whose dtype MindSpore names `label`;
+    `comma` separates the entries and rows."""
     if arr.ndim == 0:
         body = _scalar_text(arr[()])
     elif arr.size == 0:
         body = ""
     else:
         parts: list[str] = []
-        _append_axis(arr, 0, arr.ndim, _item_formatter(arr.dtype), parts)
+        _append_axis(arr, 0, arr.ndim, _item_formatter(arr.dtype), parts, comma)
         body = _resolve_padding("".join(parts))
-    return _tensor_text(arr, label, body)
+    return _tensor_text(arr, label, body, " " if comma else "")
 
 
-def _tensor_text(arr: np.ndarray, label: str, body: str) -> str:
+def _tensor_text(arr: np.ndarray, label: str, body: str, space: str = " ") -> str:
     """`Tensor(shape=[...], dtype=..., value=...)` around the values' text (on a line of its
     own from two dimensions on)."""
     shape = "[" + ", ".join(str(d) for d in arr.shape) + "]"
-    return f"Tensor(shape={shape}, dtype={label}, value={chr(10) if arr.ndim > 1 else ' '}{body})"
+    return f"Tensor(shape={shape}, dtype={label}, value={chr(10) if arr.ndim > 1 else space}{body})"
 
 
 def _scalar_text(value) -> str:
@@ -87,39 +102,39 @@ def _item_formatter(dtype: np.dtype):
     return integer
 
 
-def _append_axis(a: np.ndarray, depth: int, ndim: int, fmt, out: list) -> None:
+def _append_axis(a: np.ndarray, depth: int, ndim: int, fmt, out: list, comma: str) -> None:
     out.append("[")
     n = a.shape[0]
     if depth == ndim - 1:
         if (n > SUMMARY_THRESHOLD and ndim > 1) or (n > SUMMARY_THRESHOLD_1D and ndim == 1):
-            _append_items(a[:EDGE], ndim, fmt, out)
+            _append_items(a[:EDGE], ndim, fmt, out, comma)
             out.append(" ... ")
-            _append_items(a[n - EDGE:], ndim, fmt, out)
+            _append_items(a[n - EDGE:], ndim, fmt, out, comma)
         else:
-            _append_items(a, ndim, fmt, out)
+            _append_items(a, ndim, fmt, out, comma)
     else:
         newline = "\n" + " " * (depth + 1)
         for i in range(min(EDGE, n)):
             if i > 0:
-                out.append("," + newline)
-            _append_axis(a[i], depth + 1, ndim, fmt, out)
+                out.append(comma + newline)
+            _append_axis(a[i], depth + 1, ndim, fmt, out, comma)
         if n > SUMMARY_THRESHOLD:
-            out.append("," + newline + "...")
+            out.append(comma + newline + "...")
         tail = min(n - EDGE, EDGE) if n > EDGE else 0
         for i in range(tail):
             # no comma straight after the "..." line, as MindSpore prints it
-            out.append(("," if i != 0 or n <= SUMMARY_THRESHOLD else "") + newline)
-            _append_axis(a[n - tail + i], depth + 1, ndim, fmt, out)
+            out.append((comma if i != 0 or n <= SUMMARY_THRESHOLD else "") + newline)
+            _append_axis(a[n - tail + i], depth + 1, ndim, fmt, out, comma)
     out.append("]")
 
 
-def _append_items(items: np.ndarray, ndim: int, fmt, out: list) -> None:
+def _append_items(items: np.ndarray, ndim: int, fmt, out: list, comma: str) -> None:
     per_line = LINE_ITEMS.get(items.dtype.kind, 24)
     count = len(items)
     for i, v in enumerate(items):
         out.append(fmt(v))
         if i != count - 1:
-            out.append(", ")
+            out.append(comma + " ")
         if ndim == 1 and count > EDGE and (i + 1) % per_line == 0:
             out.append("\n ")
 
