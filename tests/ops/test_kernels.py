@@ -184,7 +184,7 @@ def test_print_kernel_writes_values(capsys):
         pytest.skip("no print primitive registered")
     x = np.array([1.5, -2.0], np.float32)
     n = np.array(3, np.int64)
-    params = {"template": ("x:", 0, "n =", 1)}
+    params = {"template": ("x:", " ", 0, " n = ", 1), "lines": ()}
     assert prim.abstract_eval([abstract_of(x), abstract_of(n)], params) == ()
     assert K["print"](x, n, **params) == ()
     assert prim(Tensor(x), Tensor(n), **params) == ()

@@ -324,10 +324,16 @@ def test_collectives_in_a_compiled_graph_and_its_gradient(backend):
         cellgraph.reset_auto_parallel_context()
 
 
-def test_print_writes_the_numpy_text(backend, capsys):
+def test_print_writes_pythons_text_or_mindspores_print_operators(backend, capsys):
     x = backend.from_host(np.array([1.5, -2.0], np.float32))
-    assert backend.kernel("print")(x, 3, template=("x:", 0, "n =", 1)) == ()
-    assert capsys.readouterr().out == "x: [ 1.5 -2. ] n = 3\n"
+    forms = {"template": ("x:", " ", 0, " n = ", 1, " ", ("r", 0, "Float32")),
+             "lines": (("x:",), (("t", 0, "Float32"),), ("n =",), (1,))}
+    assert backend.kernel("print")(x, 3, **forms) == ()
+    assert backend.kernel("print")(x, 3, style="graph", **forms) == ()
+    assert capsys.readouterr().out == (
+        "x: [ 1.5 -2. ] n = 3 Tensor(shape=[2], dtype=Float32, value= [ 1.50000000e+00, "
+        "-2.00000000e+00])\n"
+        "x:\nTensor(shape=[2], dtype=Float32, value=[ 1.50000000e+00 -2.00000000e+00])\nn =\n3\n")
 
 
 # ----- programs --------------------------------------------------------------------------------
