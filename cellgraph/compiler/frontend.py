@@ -38,6 +38,7 @@ from . import (
     print_op,
     py_func_op,  # noqa: F401  (declares ops.Custom's primitive)
     recursion,
+    sequence_builtins,
     summary_op,  # noqa: F401  (declares the summary operations' primitive)
 )
 from .builder import Tracer, current_builder, is_parameter, is_tensor_like
@@ -501,6 +502,9 @@ class Interpreter:
             return self._zero_arg_super()
         if fn is builtins.isinstance and len(args) == 2 and isinstance(args[0], Tracer):
             return tracer_isinstance(args[1])
+        if isinstance(fn, type) and fn in sequence_builtins.BUILTINS:
+            return self.at_node(node, lambda: sequence_builtins.BUILTINS[fn](
+                lambda f, a: Interpreter.call(f, a, {}), *args, **kwargs))
         return self.at_node(node, lambda: Interpreter.call(fn, args, kwargs))
 
     def expr_Lambda(self, node):
