@@ -23,7 +23,7 @@ from cellgraph.compiler.scope import (
 from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import ArgumentError, DTypeError, UnsupportedError
+from cellgraph.primitives.errors import ArgumentError, DTypeError
 from cellgraph.runtime.executor import GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
@@ -120,6 +120,8 @@ class Cell(CellState):
     _cellgraph_cell = True
     _forward_pre_hooks = None  # {key: hook}; replaced, never mutated, so graphs can guard it
     _forward_hooks = None
+    _backward_pre_hooks = None
+    _backward_hooks = None
     _step_lock = None  # a StepLock in training Cells: their calls run one at a time
 
     def __init__(self, auto_prefix=True, flags=None):
@@ -186,7 +188,8 @@ class Cell(CellState):
             else:
                 run = lambda a, k: _in_precision(amp_types, a,
                                                  lambda b: self.construct(*b, **k))
-            if self._forward_pre_hooks or self._forward_hooks:
+            if self._forward_pre_hooks or self._forward_hooks or self._backward_pre_hooks \
+                    or self._backward_hooks:
                 return hooks.call_with_hooks(self, run, args, kwargs)
             return run(args, kwargs)
         fn, args = self._graph_arguments(args, kwargs)
@@ -349,10 +352,15 @@ class Cell(CellState):
         return hooks.register(self, "_forward_hooks", hook_fn, prepend, with_kwargs,
                               always_call)
 
+    def register_backward_pre_hook(self, hook_fn):
+        """hook_fn(cell, grad_output) runs when the gradient of the Cell's output reaches it in
+        the backward pass; a non-None result (a tuple of one Tensor) replaces grad_output."""
+        return hooks.register(self, "_backward_pre_hooks", hook_fn)
+
     def register_backward_hook(self, hook_fn):
-        raise UnsupportedError(f"{type(self).__name__}.register_backward_hook: gradient hooks "
-                               f"on Cells are not supported; define a `bprop` method on the "
-                               f"Cell to change its gradients")
+        """hook_fn(cell, grad_input, grad_output) runs once the backward pass has the gradient
+        of the Cell's input; a non-None result replaces grad_input."""
+        return hooks.register(self, "_backward_hooks", hook_fn)
 
     # -- what MindSpore programs call on Cells ------------------------------------------------
     @property

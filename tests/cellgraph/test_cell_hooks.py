@@ -1,4 +1,5 @@
-"""Forward hooks with MindSpore's options: prepend, with_kwargs, always_call."""
+"""Cell hooks with MindSpore's options: forward (prepend, with_kwargs, always_call) and
+backward (pre-hooks and hooks on the gradients)."""
 import numpy as np
 import pytest
 
@@ -59,3 +60,69 @@ def test_always_call_runs_when_construct_raises(pynative):
 def test_hook_options_are_keyword_only():
     with pytest.raises(TypeError):
         Scale().register_forward_hook(lambda *a: None, True)
+
+
+class Doubling(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(2, 2, weight_init="ones", bias_init="zeros")
+
+    def construct(self, x):
+        return self.dense(x * 2).sum()
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_backward_hooks_see_and_replace_the_gradients(mode):
+    """MindSpore 2.10 (PyNative) calls pre(grad_output=([[1, 1]],)), then post(grad_input=
+    ([[2, 2]],), grad_output=([[1, 1]],)), and the gradient with respect to x is [[40, 40]]."""
+    ms.set_context(mode=mode)
+    calls = []
+
+    def pre(cell, grad_output):
+        calls.append(("pre", type(cell).__name__, [g.asnumpy().tolist() for g in grad_output]))
+
+    def post(cell, grad_input, grad_output):
+        calls.append(("post", [g.asnumpy().tolist() for g in grad_input],
+                      [g.asnumpy().tolist() for g in grad_output]))
+        return (grad_input[0] * 10,)
+
+    net = Doubling()
+    pre_handle = net.dense.register_backward_pre_hook(pre)
+    net.dense.register_backward_hook(post)
+    x = Tensor(np.ones([1, 2], np.float32))
+    assert ms.grad(net)(x).asnumpy().tolist() == [[40.0, 40.0]]
+    assert calls == [("pre", "Dense", [[[1.0, 1.0]]]),
+                     ("post", [[[2.0, 2.0]]], [[[1.0, 1.0]]])]
+    pre_handle.remove()  # recompiles: only the hook is left
+    calls.clear()
+    assert ms.grad(net)(x).asnumpy().tolist() == [[40.0, 40.0]]
+    assert [c[0] for c in calls] == ["post"]
+
+
+def test_a_backward_pre_hook_replaces_the_output_gradient(pynative):
+    net = Doubling()
+    net.dense.register_backward_pre_hook(lambda cell, g: (g[0] * 3,))
+    assert ms.grad(net)(Tensor(np.ones([1, 2], np.float32))).asnumpy().tolist() == [[12.0, 12.0]]
+
+
+def test_backward_hooks_need_one_tensor_in_and_out(pynative):
+    class Two(nn.Cell):
+        def construct(self, x, y):
+            return x * y
+
+    class Outer(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.two = Two()
+
+        def construct(self, x):
+            return self.two(x, x).sum()
+
+    net = Outer()
+    net.two.register_backward_hook(lambda cell, gi, go: None)
+    with pytest.raises(NotImplementedError, match="one Tensor, got 2"):
+        ms.grad(net)(Tensor(np.ones(2, np.float32)))
+    bad = Doubling()
+    bad.dense.register_backward_pre_hook(lambda cell, g: (g[0][:, :1],))
+    with pytest.raises(ValueError, match="shape"):
+        ms.grad(bad)(Tensor(np.ones([1, 2], np.float32)))
