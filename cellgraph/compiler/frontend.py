@@ -23,6 +23,7 @@ import gast
 from cellgraph.primitives.composite_setitem import tensor_setitem
 from cellgraph.primitives.errors import (
     ArgumentError,
+    ArgumentValueError,
     CellgraphError,
     CompileError,
     ShapeError,
@@ -121,8 +122,14 @@ class Interpreter:
             return fn._graph_call(args, kwargs)
         if is_jit_class(fn):
             return Interpreter.new_instance(fn, args, kwargs)
-        if is_jit_class(type(fn)) and is_user_function(call := type(fn).__dict__.get("__call__")):
-            return Interpreter.call_function(call, (fn,) + tuple(args), kwargs)
+        if is_jit_class(type(fn)):
+            call = next((k.__dict__["__call__"] for k in type(fn).__mro__
+                         if "__call__" in k.__dict__), None)
+            if call is None:  # MindSpore's error for it
+                raise ArgumentValueError(f"MsClassObject: '{type(fn).__name__}' has no "
+                                         f"__call__ function, please check the code.")
+            if is_user_function(call):
+                return Interpreter.call_function(call, (fn,) + tuple(args), kwargs)
         if inspect.ismethod(fn) and is_user_function(fn.__func__):
             return Interpreter.call_function(fn.__func__, (fn.__self__,) + tuple(args), kwargs)
         if is_user_function(fn):

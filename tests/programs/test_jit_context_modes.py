@@ -115,3 +115,17 @@ def test_jit_class_instance_and_mutable_scalar():
     np.testing.assert_allclose(net(x, ms.mutable(3)).asnumpy(), [27.0, 27.0])
     with pytest.raises((TypeError, ValueError)):
         ms.set_context(mode=7)
+
+
+def test_calling_a_jit_class_object_without_call_is_mindsporess_value_error():
+    @ms.jit_class
+    class Inner:
+        def __init__(self, number):
+            self.number = number
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            return Inner(2)(x)
+
+    with pytest.raises(ValueError, match="MsClassObject: 'Inner' has no __call__ function"):
+        Net()(ms.Tensor(2))
