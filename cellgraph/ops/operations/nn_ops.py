@@ -376,7 +376,8 @@ class BiasAdd(PrimitiveClass):
         return NF.bias_add(x, bias, self.data_format)
 
 
-GeLU = GELU = define_class("GeLU", NF.gelu, module=__name__)  # x * Phi(x), the erf form
+# MindSpore's GeLU class computes the tanh approximation (ops.gelu's default is the erf form)
+GeLU = GELU = define_class("GeLU", lambda x: NF.gelu(x, approximate="tanh"), module=__name__)
 
 
 Softplus = define_class("Softplus", NF.softplus, module=__name__)

@@ -1,0 +1,107 @@
+"""`mindspore.ops.operations._grad_ops`: the gradient operations MindSpore's backward passes
+are made of, which its tests and some programs call directly (`G.SqrtGrad()(y, dy)`). Each is
+the derivative of its forward operation written with ops, so it runs, batches and differentiates
+like any composition; the operands come in MindSpore's order (the forward output `y` or input
+`x`, and the incoming gradient), checked against MindSpore 2.10's values."""
+from __future__ import annotations
+
+from cellgraph.ops.derive import define_class
+
+from .. import functional as F
+
+
+def _where(mask, value):
+    return F.select(mask, value, F.zeros_like(value))
+
+
+def _reduce_to(grad, shape):
+    """`grad` summed over the axes a broadcast to its shape added or stretched from `shape`."""
+    shape = tuple(shape)
+    extra = len(grad.shape) - len(shape)
+    if extra:
+        grad = F.reduce_sum(grad, tuple(range(extra)))
+    axes = tuple(i for i, (g, s) in enumerate(zip(grad.shape, shape)) if s == 1 and g != 1)
+    return F.reduce_sum(grad, axes, keep_dims=True) if axes else grad
+
+
+def _acos_grad(x, dout):
+    return -dout / F.sqrt(1 - x * x)
+
+
+def _asin_grad(x, dout):
+    return dout / F.sqrt(1 - x * x)
+
+
+def _logit_grad(grad, x, eps=-1.0):
+    value = grad / (x * (1 - x))
+    if eps < 0:
+        return value
+    return _where(F.logical_and(x >= eps, x <= 1 - eps), value)
+
+
+def _gelu_grad(dy, x, y):
+    """The derivative of MindSpore's GeLU, the tanh approximation
+    0.5 x (1 + tanh(k (x + 0.044715 x^3))), k = sqrt(2 / pi)."""
+    k = 0.7978845608028654
+    t = F.tanh(k * (x + 0.044715 * x * x * x))
+    return dy * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 0.134145 * x * x))
+
+
+def _maximum_grad(x1, x2, grads, grad_x=True, grad_y=True, *, pick=None):
+    first = (pick or F.greater_equal)(x1, x2)
+    return (_reduce_to(_where(first, grads), x1.shape) if grad_x else F.zeros_like(x1),
+            _reduce_to(_where(F.logical_not(first), grads), x2.shape) if grad_y
+            else F.zeros_like(x2))
+
+
+def _minimum_grad(x1, x2, grads, grad_x=True, grad_y=True):
+    return _maximum_grad(x1, x2, grads, grad_x, grad_y, pick=F.less_equal)
+
+
+def _bias_add_grad(dout, data_format="NCHW"):
+    channel = len(dout.shape) - 1 if data_format == "NHWC" else 1
+    return F.reduce_sum(dout, tuple(i for i in range(len(dout.shape)) if i != channel))
+
+
+def _slice_grad(dy, x, begin, size):
+    """`dy` placed at `begin` in zeros of `x`'s shape."""
+    pads = [(b, full - b - s) for b, s, full in zip(begin, dy.shape, x.shape)]
+    del size  # dy's own shape is the slice's
+    return F.pad(dy, tuple(p for pair in reversed(pads) for p in pair))
+
+
+_CLASSES = {
+    "ACosGrad": (_acos_grad, None),
+    "AsinGrad": (_asin_grad, None),
+    "AcoshGrad": (lambda y, dy: dy / F.sinh(y), None),
+    "AsinhGrad": (lambda y, dy: dy / F.cosh(y), None),
+    "AtanGrad": (lambda x, dout: dout / (1 + x * x), None),
+    "SqrtGrad": (lambda y, dy: dy / (2 * y), None),
+    "RsqrtGrad": (lambda y, dy: dy * -0.5 * y * y * y, None),
+    "TanhGrad": (lambda y, dy: dy * (1 - y * y), None),
+    "SigmoidGrad": (lambda y, dy: dy * y * (1 - y), None),
+    "ReciprocalGrad": (lambda y, dy: -dy * y * y, None),
+    "InvGrad": (lambda x, grad: -grad * x * x, None),
+    "ReluGrad": (lambda y_backprop, x: _where(x > 0, y_backprop), None),
+    "ReLU6Grad": (lambda y_backprop, x: _where(F.logical_and(x > 0, x < 6), y_backprop), None),
+    "EluGrad": (lambda dout, out: F.select(out > 0, dout, dout * (out + 1)), None),
+    "SoftplusGrad": (lambda gradients, features: gradients * F.sigmoid(features), None),
+    "GeLUGrad": (_gelu_grad, None),
+    "SoftShrinkGrad": (lambda input_grad, input_x, lambd=0.5:
+                       _where(F.abs(input_x) > lambd, input_grad), {"lambd": 0.5}),
+    "HShrinkGrad": (lambda gradients, features, lambd=0.5:
+                    _where(F.abs(features) > lambd, gradients), {"lambd": 0.5}),
+    "LogitGrad": (_logit_grad, {"eps": -1.0}),
+    "MaximumGrad": (_maximum_grad, {"grad_x": True, "grad_y": True}),
+    "MinimumGrad": (_minimum_grad, {"grad_x": True, "grad_y": True}),
+    "BiasAddGrad": (_bias_add_grad, {"data_format": "NCHW"}),
+    "SliceGrad": (_slice_grad, None),
+}
+
+for _name, (_fn, _attrs) in _CLASSES.items():
+    globals()[_name] = define_class(_name, _fn, _attrs, __name__,
+                                    f"`G.{_name}({', '.join(_attrs or ())})(...)`: "
+                                    f"{(_fn.__doc__ or '').strip() or 'see the module'}")
+del _name, _fn, _attrs
+
+__all__ = list(_CLASSES)
