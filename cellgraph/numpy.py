@@ -408,7 +408,7 @@ def _declared(prim):
 
 
 for _prim in PRIMITIVES.values():
-    if _prim.public and "numpy" in _prim.also and _prim.name not in globals():
+    if _prim.public and _prim.name in _prim.spelled("numpy") and _prim.name not in globals():
         globals()[_prim.name] = _declared(_prim)
 
 __all__ = [n for n, v in list(globals().items()) if not n.startswith("_") and (

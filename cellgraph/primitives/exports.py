@@ -58,8 +58,9 @@ def method_of(prim):
 
 
 def install(functional, methods: type) -> None:
-    """`functional` gets the registered functions, then every public primitive (so a wrapper
-    wins over the derived name); `methods` (TensorMethods, Tensor's base) their methods."""
+    """`functional` gets the registered functions, then every public primitive under each of
+    its `ops` spellings (so a wrapper wins over the derived name); `methods` (TensorMethods,
+    Tensor's base) their methods."""
     from .core import PRIMITIVES
 
     for kind, name, value, method in EXPORTS:
@@ -70,7 +71,8 @@ def install(functional, methods: type) -> None:
                 add_method(methods, name, value)
     for prim in list(PRIMITIVES.values()):
         if prim.public:
-            if add(functional, prim.name, prim):
-                INSTALLED_FUNCTIONS.add(prim.name)
+            for name, spelled in prim.spelled("ops").items():
+                if add(functional, name, spelled):
+                    INSTALLED_FUNCTIONS.add(name)
             if prim.method:
                 add_method(methods, prim.name, method_of(prim))
