@@ -88,29 +88,6 @@ def _primitive_class(prim, module: str) -> type:
     return cls
 
 
-def filed_in(label: str) -> str | None:
-    """The `ops.operations` submodule MindSpore files the class `label` of a primitive or a
-    core registration in: the declaration's `ops_module`, else the filing table."""
-    from cellgraph.ops.operations import _filing
-
-    return _declared_modules().get(label) or _filing.MODULE_OF.get(label)
-
-
-_DECLARED: dict = {}
-
-
-def _declared_modules() -> dict:
-    """{class name: the `ops_module` its declaration gives}, remade when declarations are
-    added."""
-    if _DECLARED.get("_count") != len(PRIMITIVES):
-        _DECLARED.clear()
-        _DECLARED.update({name: prim.ops_module for prim in PRIMITIVES.values()
-                          if prim.public and prim.ops_module
-                          for name in (prim.label, *prim.aliases)})
-        _DECLARED["_count"] = len(PRIMITIVES)
-    return _DECLARED
-
-
 def generate_classes(namespace: dict) -> None:
     """Define in the module whose globals are `namespace` (`ops.operations.math_ops`, ...) the
     classes derived from declarations that MindSpore files there, after the module's own: the
@@ -119,11 +96,11 @@ def generate_classes(namespace: dict) -> None:
     module = namespace["__name__"]
     short = module.rsplit(".", 1)[-1]
     for kind, name, value, _ in exports.EXPORTS:
-        if kind == "class" and name not in namespace and filed_in(name) == short:
-            namespace[name] = define_class(name, *value, module)
+        if kind == "class" and name not in namespace and value[2] == short:
+            namespace[name] = define_class(name, value[0], value[1], module)
             namespace["__all__"].append(name)
     for prim in list(PRIMITIVES.values()):
-        if not prim.public or all(filed_in(n) != short for n in (prim.label, *prim.aliases)):
+        if not prim.public or prim.ops_module != short:
             continue
         names = [n for n in (prim.label, *prim.aliases) if n not in namespace]
         if names:
@@ -147,7 +124,8 @@ def install(functional, operations) -> None:
     for kind, name, value, method in sorted(exports.EXPORTS, key=_from_core):
         if kind == "class":
             if name not in vars(operations):
-                exports.add(operations, name, define_class(name, *value, operations.__name__))
+                fn, init, _ = value
+                exports.add(operations, name, define_class(name, fn, init, operations.__name__))
             continue
         if name in exports.INSTALLED_FUNCTIONS and name not in replaced_functions:
             replaced_functions.add(name)

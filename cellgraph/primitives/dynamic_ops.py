@@ -146,6 +146,6 @@ def bincount(input, weights=None, minlength=0):
 export(nonzero, method=True)
 export(bincount, method=True)
 export(unique)
-export_class("Unique", unique)
+export_class("Unique", unique, ops_module="array_ops")
 
 __all__ = ["bincount", "masked_select", "nonzero", "unique"]

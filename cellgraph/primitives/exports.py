@@ -22,10 +22,12 @@ def export(fn, *, method: bool = False, name: str | None = None):
     return fn
 
 
-def export_class(name: str, fn, init: dict | None = None) -> None:
+def export_class(name: str, fn, init: dict | None = None, *,
+                 ops_module: str | None = None) -> None:
     """Register MindSpore's primitive class `name` over the functional op `fn`, configured by
-    `init`'s params and defaults."""
-    EXPORTS.append(("class", name, (fn, dict(init or {})), False))
+    `init`'s params and defaults, and filed in the `ops.operations` submodule `ops_module`
+    ("math_ops", ...; None: `ops.operations` itself)."""
+    EXPORTS.append(("class", name, (fn, dict(init or {}), ops_module), False))
 
 
 def add(module, name: str, value) -> bool:

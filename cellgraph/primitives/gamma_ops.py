@@ -52,6 +52,6 @@ def polygamma(n, input):
 
 
 export(polygamma)
-export_class("Polygamma", polygamma)
+export_class("Polygamma", polygamma, ops_module="math_ops")
 
 __all__ = ["digamma", "erfinv", "lgamma", "polygamma"]

@@ -264,14 +264,14 @@ def _qr_class(x, full_matrices=False):
 
 export(svd, method=True)
 export(qr, method=True)
-export_class("Qr", _qr_class, {"full_matrices": False})
-export_class("Svd", _svd_class, {"full_matrices": False, "compute_uv": True})
+export_class("Qr", _qr_class, {"full_matrices": False}, ops_module="math_ops")
+export_class("Svd", _svd_class, {"full_matrices": False, "compute_uv": True}, ops_module="math_ops")
 export(inverse, method=True)
 export(det, method=True)
 export(logdet, method=True)
 export(cholesky, method=True)
-export_class("MatrixInverse", matrix_inverse_, {"adjoint": False})
-export_class("Cholesky", cholesky, {"upper": False})
+export_class("MatrixInverse", matrix_inverse_, {"adjoint": False}, ops_module="math_ops")
+export_class("Cholesky", cholesky, {"upper": False}, ops_module="math_ops")
 
 __all__ = ["cholesky", "det", "inverse", "logdet", "matrix_determinant", "matrix_inverse",
            "matrix_solve", "qr", "svd"]

@@ -116,7 +116,7 @@ def inv(x):
 
 
 export(inv)
-export_class("Inv", inv)
+export_class("Inv", inv, ops_module="math_ops")
 
 __all__ = [
     "bitwise_and",

@@ -143,7 +143,7 @@ def scatter_nd(indices, updates, shape):
 
 
 export(scatter_nd)
-export_class("ScatterNd", scatter_nd)
+export_class("ScatterNd", scatter_nd, ops_module="array_ops")
 
 __all__ = ["gather_nd", "scatter_nd", "tensor_scatter_add", "tensor_scatter_div",
            "tensor_scatter_max", "tensor_scatter_min", "tensor_scatter_mul", "tensor_scatter_sub",

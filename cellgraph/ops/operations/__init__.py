@@ -5,7 +5,7 @@ Each class is configured in `__init__` and applied in `__call__`; instances are 
 graph, so `self.matmul = ops.MatMul()` works in construct. They are defined in MindSpore's
 modules, `array_ops`, `math_ops`, `nn_ops`, `random_ops`, `image_ops` and `comm_ops`: there
 the classes written by hand, then those derived from the primitives' declarations
-(ops/derive.py `generate_classes`, filed by `_filing.py`). The classes of public primitives
+(ops/derive.py `generate_classes`, filed by each declaration's `ops_module`). The classes of public primitives
 MindSpore files in none of them join this package when `cellgraph.ops` is imported.
 """
 from __future__ import annotations
