@@ -100,7 +100,7 @@ def generate_classes(namespace: dict) -> None:
             namespace[name] = define_class(name, value[0], value[1], module)
             namespace["__all__"].append(name)
     for prim in list(PRIMITIVES.values()):
-        if not prim.public or prim.ops_module != short:
+        if not (prim.public and prim.primitive_class) or prim.ops_module != short:
             continue
         names = [n for n in (prim.label, *prim.aliases) if n not in namespace]
         if names:
@@ -149,6 +149,8 @@ def install_primitive(prim, functional, operations) -> None:
     exports.add(functional, prim.name, prim)
     if prim.method:
         exports.add_method(TensorMethods, prim.name, exports.method_of(prim))
+    if not prim.primitive_class:
+        return
     names = [n for n in (prim.label, *prim.aliases) if n not in vars(operations)]
     if names:
         cls = _primitive_class(prim, operations.__name__)

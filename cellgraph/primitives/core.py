@@ -204,6 +204,8 @@ class Primitive:
                `"numpy.absolute"`; each module adds what names it when it loads
     ops_module the `ops.operations` submodule MindSpore files its class(es) in ("math_ops",
                "array_ops", "nn_ops", ...); None: `ops.operations` itself
+    primitive_class  False where MindSpore has no class for a public primitive (only its
+               functional spellings and method)
     traits     nondifferentiable, multiple_results, effectful (never folded, merged or
                dropped: random draws, printing), structural (params hold graphs; expanded or
                generated as code, no kernel), complex_bprop (the bprop follows the
@@ -218,7 +220,7 @@ class Primitive:
                  multiple_results: bool = False, effectful: bool = False,
                  structural: bool = False, complex_bprop: bool = False,
                  spellings: tuple = (), ops_module: str | None = None,
-                 operands: tuple | None = None):
+                 operands: tuple | None = None, primitive_class: bool = True):
         self.name = name
         self.label = label or "".join(p.capitalize() for p in name.split("_"))
         self.abstract_rule = abstract
@@ -229,7 +231,7 @@ class Primitive:
         self.operands = None if operands is None else tuple(operands)
         self.spellings = (Spelling("ops", name, self.operands),) + tuple(
             Spelling.parse(text, name, self.operands) for text in spellings)
-        self.ops_module = ops_module
+        self.ops_module, self.primitive_class = ops_module, primitive_class
         self._spelled: dict = {}
         self.bprop_rule: Callable | None = None
         self.batch_rule: Callable | None = None

@@ -61,9 +61,9 @@ trunc = _elementwise("trunc", _numeric_type, array_api="trunc", nondifferentiabl
 round_ = _elementwise("round", _numeric_type, params={"decimals": 0}, nondifferentiable=True,
                       operands=("input",), ops_module="math_ops")
 log2 = _elementwise("log2", _float_unary_type, promote=FLOAT, array_api="log2", operands=("input",),
-                    spellings=("numpy", "mint"))
+                    spellings=("numpy(x)", "mint"))
 log10 = _elementwise("log10", _float_unary_type, promote=FLOAT, array_api="log10",
-                     operands=("input",), spellings=("numpy", "mint"))
+                     operands=("input",), spellings=("numpy(x)", "mint"))
 erfc = _elementwise("erfc", _float_unary_type, promote=FLOAT, operands=("input",),
                     spellings=("mint",), ops_module="math_ops")
 # kernels in runtime/kernels.py: an integer divided by 0 gives MindSpore's values
@@ -73,13 +73,13 @@ floor_mod = _elementwise("floor_mod", _numeric_arith_type, promote=SAME, operand
                          ops_module="math_ops")
 bitwise_and = _elementwise("bitwise_and", _bitwise_type, promote=SAME, array_api="bitwise_and",
                            nondifferentiable=True, operands=("input", "other"),
-                           spellings=("numpy", "mint"), ops_module="math_ops")
+                           spellings=("numpy(x1, x2)", "mint"), ops_module="math_ops")
 bitwise_or = _elementwise("bitwise_or", _bitwise_type, promote=SAME, array_api="bitwise_or",
                           nondifferentiable=True, operands=("input", "other"),
-                          spellings=("numpy", "mint"), ops_module="math_ops")
+                          spellings=("numpy(x1, x2)", "mint"), ops_module="math_ops")
 bitwise_xor = _elementwise("bitwise_xor", _bitwise_type, promote=SAME, array_api="bitwise_xor",
                            nondifferentiable=True, operands=("input", "other"),
-                           spellings=("numpy", "mint"), ops_module="math_ops")
+                           spellings=("numpy(x1, x2)", "mint"), ops_module="math_ops")
 bitwise_invert = _elementwise("bitwise_invert", lambda x: _bitwise_type(x, x), label="Invert",
                               array_api="bitwise_invert", nondifferentiable=True,
                               ops_module="math_ops")
