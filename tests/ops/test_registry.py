@@ -81,8 +81,12 @@ def test_bprop_rules_take_out_and_dout(name):
 
 @pytest.mark.parametrize("name", sorted(n for n, p in PRIMITIVES.items() if p.public))
 def test_public_declarations_give_op_class_and_method(name):
-    """`ops.name`, `ops.Label()` (also in `cellgraph.ops.operations`) and `Tensor.name`
-    come from the declaration alone, and all three compute the same."""
+    """`ops.name`, `ops.Label()` (also in `cellgraph.ops.operations`; none where the
+    declaration says MindSpore has no class), `Tensor.name` and every functional spelling the
+    declaration lists (ops aliases, mint, mint.nn.functional, numpy) come from the declaration
+    alone, take MindSpore's operand names, and all compute the same."""
+    import importlib
+
     import numpy as np
 
     from cellgraph import Tensor, ops
@@ -90,21 +94,40 @@ def test_public_declarations_give_op_class_and_method(name):
 
     prim = PRIMITIVES[name]
     assert getattr(ops, name) is prim
-    cls = getattr(ops, prim.label)
-    assert cls is getattr(operations, prim.label)
-    for alias in prim.aliases:
-        assert getattr(ops, alias) is cls
+    if prim.primitive_class:
+        cls = getattr(ops, prim.label)
+        assert cls is getattr(operations, prim.label)
+        for alias in prim.aliases:
+            assert getattr(ops, alias) is cls
+    else:
+        cls = None
+        assert not hasattr(operations, prim.label)
     assert (getattr(Tensor, name, None) is not None) == prim.method
+    spelled = {}
+    for spelling in prim.spellings:
+        module = importlib.import_module(f"cellgraph.{spelling.module}")
+        fn = getattr(module, spelling.name)
+        if spelling.operands is not None:
+            names = list(inspect.signature(fn).parameters)
+            assert names[:len(spelling.operands)] == list(spelling.operands), spelling
+        spelled[spelling] = fn
     cases = CASES.get(name)
     if not cases:
         return
     case = cases[0]
     operands = [Tensor(o) if isinstance(o, np.ndarray) else o for o in case.operands]
     expected = prim(*operands, **case.params).asnumpy()
-    np.testing.assert_array_equal(cls(**case.params)(*operands).asnumpy(), expected)
+    if cls is not None:
+        np.testing.assert_array_equal(cls(**case.params)(*operands).asnumpy(), expected)
     if prim.method:
         method = getattr(operands[0], name)
         np.testing.assert_array_equal(method(*operands[1:], **case.params).asnumpy(), expected)
+    for spelling, fn in spelled.items():
+        if spelling.operands is not None and not case.params:  # the operands by name
+            got = fn(**dict(zip(spelling.operands, operands)))
+        else:
+            got = fn(*operands, **case.params)
+        np.testing.assert_array_equal(np.asarray(got.asnumpy()), expected, err_msg=str(spelling))
 
 
 def test_declared_params_are_the_class_arguments_and_the_defaults(monkeypatch):
