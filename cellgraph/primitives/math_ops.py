@@ -139,6 +139,19 @@ atan2 = _elementwise("atan2", div_type, promote=FLOAT, operands=("input", "other
                      spellings=("mint.arctan2", "mint"))
 
 
+def _numeric_type(x: TensorType) -> TensorType:
+    if x.dtype.is_bool:
+        raise DTypeError(f"expected a numeric Tensor, got {x.dtype}")
+    return x.strong()
+
+
+# +input, a numeric Tensor's values unchanged: ops.positive, ops.functional.positive,
+# Tensor.positive and mindspore.numpy.positive(a, dtype=None); MindSpore has no class for it. A
+# bool Tensor is refused, as the array API's positive refuses it (MindSpore 2.10 returns it).
+positive = _elementwise("positive", _numeric_type, operands=("input",), spellings=("numpy(a)",),
+                        primitive_class=False)
+
+
 def _float_pair_type(x: TensorType, y: TensorType) -> TensorType:
     if not (x.dtype.is_float and y.dtype.is_float):
         raise DTypeError(f"NextAfter: x1 and x2 must be float32 or float64 Tensors, got "
@@ -255,6 +268,7 @@ div.def_bprop(lambda x, y, out, dout: (grad_like(div(dout, y), x),
                                        grad_like(neg(mul(dout, div(out, y))), y)))
 
 
+positive.def_bprop(lambda x, out, dout: (dout,))
 # as MindSpore's: the step is below any perturbation, so d/dx1 is 1 and d/dx2 is 0
 nextafter.def_bprop(lambda x, y, out, dout: (grad_like(dout, x), None))
 
@@ -313,7 +327,7 @@ def _matmul_bprop(x, y, out, dout, transpose_a=False, transpose_b=False):
 # ----- batching rules (vmap) -------------------------------------------------------------------
 
 for _prim in (neg, square, sqrt, rsqrt, reciprocal, exp, log, sin, cos, tan, sinh, cosh, tanh,
-              asin, acos, atan, asinh, acosh, atanh, abs_, sign, logical_not):
+              asin, acos, atan, asinh, acosh, atanh, abs_, sign, logical_not, positive):
     _prim.def_batch(same_shape_rule(_prim))
 for _prim in (add, sub, mul, div, pow_, atan2, nextafter, maximum, minimum, select, equal,
               not_equal, less, less_equal, greater, greater_equal, logical_and, logical_or):
