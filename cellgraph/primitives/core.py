@@ -175,6 +175,10 @@ class SpelledPrimitive:
         self.__signature__ = signature_of(spelling.operands, prim.params)
 
     def __call__(self, *args, **params):
+        for k in params:  # the primitive's own names for the operands are not this spelling's
+            if k not in self.operands and k in (self.primitive.operands or ()):
+                raise ArgumentError(f"{self.__name__}() got an unexpected keyword argument "
+                                    f"{k!r}; its operands are {', '.join(self.operands)}")
         if any(k in self.operands for k in params):
             args = bind_operands(self.primitive, args, params, self.operands)
         return self.primitive(*args, **params)

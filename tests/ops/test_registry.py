@@ -155,3 +155,33 @@ def test_declared_params_are_the_class_arguments_and_the_defaults():
     finally:
         del PRIMITIVES["scaled_probe"], numpy_backend.kernels["scaled_probe"]
     assert not hasattr(ops, "ScaledProbe")
+
+
+def test_spelling_text_names_module_name_and_operands():
+    """A declaration's spelling reads `module[.name][(operands)]`: the name defaults to the
+    primitive's, the operand names to the declaration's; "ops" and "mint" are told apart from
+    "mint.nn.functional" by the longest module that fits."""
+    from cellgraph.primitives.core import Spelling
+
+    assert Spelling.parse("mint", "asin", ("input",)) == Spelling("mint", "asin", ("input",))
+    assert Spelling.parse("ops.arcsin(x)", "asin", ("input",)) == Spelling("ops", "arcsin", ("x",))
+    assert Spelling.parse("mint.nn.functional", "relu", None) == \
+        Spelling("mint.nn.functional", "relu", None)
+    assert Spelling.parse("numpy(x1, x2)", "bitwise_and", ("input", "other")) == \
+        Spelling("numpy", "bitwise_and", ("x1", "x2"))
+
+
+def test_a_spelling_with_other_operand_names_calls_the_primitive():
+    """`ops.arcsin(x)` is the primitive asin under MindSpore's name for its operand: it takes it
+    by position or by that name, shows it in its signature, and computes what asin does."""
+    import numpy as np
+
+    from cellgraph import Tensor, ops
+
+    x = Tensor(np.array([0.5, -0.25], np.float32))
+    assert str(inspect.signature(ops.arcsin)) == "(x)"
+    assert str(inspect.signature(ops.asin)) == "(input)"
+    np.testing.assert_array_equal(ops.arcsin(x=x).asnumpy(), ops.asin(x).asnumpy())
+    np.testing.assert_array_equal(ops.arcsin(x).asnumpy(), ops.asin(input=x).asnumpy())
+    with pytest.raises(TypeError, match="arcsin.. got an unexpected keyword argument 'input'"):
+        ops.arcsin(input=x)
