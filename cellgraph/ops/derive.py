@@ -50,6 +50,10 @@ class PrimitiveClass:
                 raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument "
                                 f"'{k}'")
             values[k] = v
+        missing = [k for k, v in values.items() if v is inspect.Parameter.empty]
+        if missing:
+            raise TypeError(f"{type(self).__name__}() missing required argument "
+                            f"{', '.join(repr(k) for k in missing)}")
         self.__dict__.update(values)
         self._attrs = values
 

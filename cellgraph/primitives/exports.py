@@ -9,7 +9,11 @@ which reads the same registry.
 """
 from __future__ import annotations
 
+import inspect
+
 EXPORTS: list = []  # (kind, name, value, method), in registration order
+# an `export_class` init argument without a default: MindSpore's class requires it
+REQUIRED = inspect.Parameter.empty
 # what `install` put in place (not defined by hand where it put them): a wrapper the API layer
 # registers may take a derived name's place (cellgraph/ops/derive.py)
 INSTALLED_FUNCTIONS: set = set()
@@ -25,7 +29,7 @@ def export(fn, *, method: bool = False, name: str | None = None):
 def export_class(name: str, fn, init: dict | None = None, *,
                  ops_module: str | None = None) -> None:
     """Register MindSpore's primitive class `name` over the functional op `fn`, configured by
-    `init`'s params and defaults, and filed in the `ops.operations` submodule `ops_module`
+    `init`'s params and defaults (REQUIRED: none, the class requires it), and filed in the `ops.operations` submodule `ops_module`
     ("math_ops", ...; None: `ops.operations` itself)."""
     EXPORTS.append(("class", name, (fn, dict(init or {}), ops_module), False))
 

@@ -25,7 +25,7 @@ from .array_ops import (
 from .batching import batch_size, batched_front, ndim
 from .core import Primitive, TensorType, abstract_of, fmt_shape, normalize_axis, prims
 from .errors import ArgumentValueError, DTypeError, ShapeError
-from .exports import export, export_class
+from .exports import REQUIRED, export, export_class
 from .math_ops import less, less_equal
 from .shape_ops import _argmax_type, index_reduction_rule
 
@@ -222,8 +222,8 @@ def cummin_(input, axis):
 
 export(cummax_, name="cummax", method=True)
 export(cummin_, name="cummin", method=True)
-export_class("Cummax", cummax_, {"axis": 0}, ops_module="math_ops")
-export_class("Cummin", cummin_, {"axis": 0}, ops_module="math_ops")
+export_class("Cummax", cummax_, {"axis": REQUIRED}, ops_module="math_ops")
+export_class("Cummin", cummin_, {"axis": REQUIRED}, ops_module="math_ops")
 
 
 def argmin_(input, axis=None, keepdims=False):
@@ -311,7 +311,7 @@ def median(input, axis=-1, keepdims=False):
 
 export(searchsorted)
 export(bucketize)
-export_class("Bucketize", _bucketize_class, {"boundaries": ()}, ops_module="math_ops")
+export_class("Bucketize", _bucketize_class, {"boundaries": REQUIRED}, ops_module="math_ops")
 export(median, method=True)
 
 __all__ = ["argsort", "sort", "sort_p", "take_along_axis", "tensor_scatter_elements", "top_k",

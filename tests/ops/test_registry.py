@@ -185,3 +185,14 @@ def test_a_spelling_with_other_operand_names_calls_the_primitive():
     np.testing.assert_array_equal(ops.arcsin(x).asnumpy(), ops.asin(input=x).asnumpy())
     with pytest.raises(TypeError, match="arcsin.. got an unexpected keyword argument 'input'"):
         ops.arcsin(input=x)
+
+
+def test_a_class_argument_without_default_is_required():
+    """export_class's REQUIRED init argument: MindSpore's class takes it without a default
+    (`ops.Cummax(axis)`), so the signature shows none and a call without it is a TypeError."""
+    from cellgraph import ops
+
+    assert str(inspect.signature(ops.Cummax)) == "(axis)"
+    with pytest.raises(TypeError, match="Cummax.. missing required argument 'axis'"):
+        ops.Cummax()
+    assert repr(ops.Cummax(axis=1)) == "Cummax(axis=1)"
