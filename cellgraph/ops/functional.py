@@ -69,6 +69,7 @@ def __getattr__(name: str):
     value = registered[name] if name in registered else _from_ops(name)
     if value is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # found once: a plain attribute from now on
     return value
 
 

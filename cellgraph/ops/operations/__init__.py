@@ -61,6 +61,7 @@ def __getattr__(name: str):
     value = _from_ops(name)
     if value is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # found once: a plain attribute from now on
     return value
 
 
