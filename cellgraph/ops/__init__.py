@@ -99,5 +99,5 @@ from .function.array_func.attributes import identity, shape  # noqa: F401
 from .surface import Print, constexpr, tuple_len  # noqa: F401
 
 # loaded on first use: the summary operations (they load train) and `ops.auto_generate`
-__getattr__ = _lazy_names(globals(), {
-    **operations.SUMMARY_OPERATIONS, "auto_generate": ("cellgraph.ops.auto_generate", None)})[0]
+__getattr__, __dir__ = _lazy_names(globals(), {
+    **operations.SUMMARY_OPERATIONS, "auto_generate": ("cellgraph.ops.auto_generate", None)})

@@ -92,10 +92,12 @@ def _contiguous(input):
 
 def _operations_classes() -> dict:
     """The classes of `ops.operations` but the custom operations' (`Custom` defines a user's
-    operation; none is generated)."""
+    operation; none is generated) and the summary operations (MindSpore's debug_ops, which
+    load train)."""
     from cellgraph.ops import operations
 
-    names = {name: getattr(operations, name) for name in dir(operations) if name[:1].isupper()}
+    names = {name: getattr(operations, name) for name in dir(operations)
+             if name[:1].isupper() and name not in operations.SUMMARY_OPERATIONS}
     return {name: value for name, value in names.items()
             if isinstance(value, type) and value.__module__ != "cellgraph.ops.custom_ops"}
 

@@ -68,4 +68,5 @@ def __getattr__(name: str):
 def __dir__():
     from cellgraph import ops
 
-    return sorted(set(globals()) | {n for n in vars(ops) if _from_ops(n) is not None})
+    return sorted(set(globals()) | set(SUMMARY_OPERATIONS) |
+                  {n for n in vars(ops) if _from_ops(n) is not None})
