@@ -400,16 +400,32 @@ def ndim(a):
     return len(asarray(a).shape)
 
 
-def _declared(prim):
-    """mindspore.numpy's spelling of a primitive declared with `also=("numpy",)`: its
-    functional op over array-likes, unary or binary as its type rule is."""
+def _declared(prim, name: str, operands: tuple):
+    """mindspore.numpy's spelling `name` of a primitive whose declaration lists it
+    (`spellings=("numpy(x)",)`): its functional op over array-likes, unary or binary as its type
+    rule is, taking the operands under MindSpore's names `operands`, then `dtype`."""
     arity = len(inspect.signature(prim.abstract_rule).parameters)
-    return (_unary if arity == 1 else _binary)(getattr(F, prim.name), prim.name)
+    fn = (_unary if arity == 1 else _binary)(getattr(F, prim.name), name)
+    signature = inspect.Signature(
+        [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in operands] +
+        [inspect.Parameter("dtype", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)])
+    if tuple(inspect.signature(fn).parameters) == (*operands, "dtype"):
+        return fn
+
+    def named(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return fn(*bound.args)
+
+    named.__name__ = named.__qualname__ = name
+    named.__doc__, named.__signature__ = fn.__doc__, signature
+    return named
 
 
 for _prim in PRIMITIVES.values():
-    if _prim.public and "numpy" in _prim.also and _prim.name not in globals():
-        globals()[_prim.name] = _declared(_prim)
+    for _spelling in _prim.spellings if _prim.public else ():
+        if _spelling.module == "numpy" and _spelling.name not in globals():
+            globals()[_spelling.name] = _declared(_prim, _spelling.name, _spelling.operands)
 
 __all__ = [n for n, v in list(globals().items()) if not n.startswith("_") and (
     callable(v) or isinstance(v, (float, dt.DType))) and n not in {

@@ -13,19 +13,9 @@ from cellgraph.primitives.errors import ArgumentValueError
 from . import distributed, linalg, nn, optim  # noqa: F401  (mint.nn, .optim, .linalg, ...)
 from ._tensor_ops import check_generator as _check_generator
 
-abs, exp, log, sqrt, rsqrt, sin, cos, tan, tanh, sigmoid = (
-    _ops.abs, _ops.exp, _ops.log, _ops.sqrt, _ops.rsqrt, _ops.sin, _ops.cos, _ops.tan,
-    _ops.tanh, _ops.sigmoid)
-neg, reciprocal, square, erf, log1p, expm1, sign = (
-    _ops.neg, _ops.reciprocal, _ops.square, _ops.erf, _ops.log1p, _ops.expm1, _ops.sign)
-eq, ne, lt, le, gt, ge = _ops.equal, _ops.not_equal, _ops.less, _ops.less_equal, \
-    _ops.greater, _ops.greater_equal
-maximum, minimum, where, matmul, bmm, outer = (
-    _ops.maximum, _ops.minimum, _ops.where, _ops.matmul, _ops.bmm, _ops.outer)
-logical_and, logical_or, logical_not = _ops.logical_and, _ops.logical_or, _ops.logical_not
+matmul, bmm, outer = _ops.matmul, _ops.bmm, _ops.outer
 isclose, isnan, isfinite, isinf = _ops.isclose, _ops.isnan, _ops.isfinite, _ops.isinf
-zeros_like, ones_like, broadcast_to, arange, linspace, eye = (
-    _ops.zeros_like, _ops.ones_like, _ops.broadcast_to, _ops.arange, _ops.linspace, _ops.eye)
+broadcast_to, arange, linspace, eye = _ops.broadcast_to, _ops.arange, _ops.linspace, _ops.eye
 flip, roll, unsqueeze, permute, meshgrid = (
     _ops.flip, _ops.roll, _ops.unsqueeze, _ops.permute, _ops.meshgrid)
 
@@ -181,23 +171,14 @@ def rand(*size, generator=None, dtype=None):
     return _ops.rand(*size, dtype=dtype)
 
 
-ceil, floor, trunc, sinh, cosh, asinh, acosh, atanh, atan2, erfinv, lerp, xlogy = (
-    _ops.ceil, _ops.floor, _ops.trunc, _ops.sinh, _ops.cosh, _ops.asinh, _ops.acosh,
-    _ops.atanh, _ops.atan2, _ops.erfinv, _ops.lerp, _ops.xlogy)
-greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+lerp, xlogy = _ops.lerp, _ops.xlogy
 tril, triu, trace, nan_to_num, einsum, masked_fill, bincount, unbind = (
     _ops.tril, _ops.triu, _ops.trace, _ops.nan_to_num, _ops.einsum, _ops.masked_fill,
     _ops.bincount, _ops.unbind)
 addmm, baddbmm, inverse, full_like, searchsorted, nonzero = (
     _ops.addmm, _ops.baddbmm, _ops.inverse, _ops.full_like, _ops.searchsorted, _ops.nonzero)
 remainder = _ops.remainder
-arctan2, arcsinh, arccosh, arctanh = atan2, asinh, acosh, atanh
-acos, asin, atan, erfc, log2, log10 = (
-    _ops.acos, _ops.asin, _ops.atan, _ops.erfc, _ops.log2, _ops.log10)
-arccos, arcsin, arctan = acos, asin, atan
-negative, divide, fix, logaddexp, masked_select = (
-    neg, div, trunc, _ops.logaddexp, _ops.masked_select)
-bitwise_and, bitwise_or, bitwise_xor = _ops.bitwise_and, _ops.bitwise_or, _ops.bitwise_xor
+divide, logaddexp = div, _ops.logaddexp
 
 
 def all(input, dim=None, keepdim=False):
@@ -392,9 +373,11 @@ def bernoulli(input, *, generator=None):
 
 from ._tensor_ops import *  # the adapters whose arguments or results differ from ops'
 
-# the primitives whose declaration says mint spells them too (`also=("mint",)`): ops' function
+# the primitives whose declaration spells them in mint (`spellings=("mint", "mint.arcsin(x)")`),
+# where this module does not write the name itself
 for _prim in _PRIMITIVES.values():
-    if _prim.public and "mint" in _prim.also and _prim.name not in globals():
-        globals()[_prim.name] = getattr(_ops, _prim.name)
+    if _prim.public:
+        for _name, _spelled in _prim.spelled("mint").items():
+            globals().setdefault(_name, _spelled)
 
 __all__ = sorted(n for n in dir() if not n.startswith("_") and n != "annotations")  # noqa: PLE0605

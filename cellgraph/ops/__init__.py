@@ -44,9 +44,9 @@ from cellgraph.primitives import (  # noqa: F401  (the core's modules, as attrib
 from cellgraph.primitives.core import PRIMITIVES, TensorType, bind  # noqa: F401
 from cellgraph.primitives.tensor_methods import TensorMethods as _TensorMethods
 
-from . import derive, functional, operations, tensor_extras
+from . import derive, operations, tensor_extras
 
-derive.install(functional, operations)  # the classes; the compositions' wrappers
+derive.install_methods(_TensorMethods)  # the compositions' wrappers that are Tensor methods
 tensor_extras.install(_TensorMethods)
 
 from cellgraph.primitives.floor_division import *
@@ -78,33 +78,28 @@ from .primitive import (  # noqa: F401
 # The transforms and the operations that need the compiler (it sits on the core, below this
 # package): MindSpore's `ops` holds them too.
 from cellgraph.autograd import GradOperation, get_grad  # noqa: F401
-from cellgraph.common import apply_ops as _apply_ops
-from cellgraph.common import assign as _assign
+from cellgraph.common.apply_ops import *  # the in-place update classes: ops.ApplyMomentum(), ...
+from cellgraph.common.assign import *  # Parameter updates: ops.assign, ops.Assign, ...
 from cellgraph.gradient_hooks import HookBackward, InsertGradientOf  # noqa: F401
 from cellgraph.loops import ForiLoop, Scan, WhileLoop  # noqa: F401
 from cellgraph.runtime.tensor import Tensor  # noqa: F401  (MindSpore's ops re-exports it)
 
-for _name in _assign.__all__:  # Parameter updates: ops.assign, ops.Assign, ...
-    globals()[_name] = getattr(_assign, _name)
-    setattr(functional, _name, getattr(_assign, _name))
-for _name in _apply_ops.__all__:  # the in-place update classes: ops.ApplyMomentum(), ...
-    globals()[_name] = getattr(_apply_ops, _name)
-del _name
+# the higher-order operations (`ops.composite`, C), the compile-time helpers and `ops.Custom`
+from . import composite  # noqa: F401
+from .composite import (  # noqa: F401
+    HyperMap,
+    Map,
+    MultitypeFuncGraph,
+    Partial,
+    clip_by_global_norm,
+    partial,
+)
+from .custom_ops import Custom, kernel, ms_kernel  # noqa: F401
+from .function.array_func.attributes import identity, shape  # noqa: F401
+from .surface import Print, constexpr, tuple_len  # noqa: F401
 
-# ops.composite, ops.function and the composite functional names (HyperMap, partial, ...)
-from cellgraph.ops import surface as _ops_surface
-
-_ops_surface.mount()
-# MindSpore's `ops.operations` (`P.Assign()`, `P.AddN()`) holds every primitive class `ops` has,
-# wherever it is defined (declarations, composites, the state and loop operations above).
-for _name, _value in list(globals().items()):
-    if _name[:1].isupper() and isinstance(_value, type) and not hasattr(operations, _name) \
-            and _name != "Tensor":
-        setattr(operations, _name, _value)
-del _name, _value
-
-
-
-# the summary operations (they load train) and ops.communication, loaded on first use
-__getattr__ = _lazy_names(globals(), {**operations.SUMMARY_OPERATIONS,
-                                      "communication": ("cellgraph.ops.communication", None)})[0]
+# loaded on first use: the summary operations (they load train), `ops.auto_generate` and
+# `ops.communication`
+__getattr__, __dir__ = _lazy_names(globals(), {
+    **operations.SUMMARY_OPERATIONS, "auto_generate": ("cellgraph.ops.auto_generate", None),
+    "communication": ("cellgraph.ops.communication", None)})

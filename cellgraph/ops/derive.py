@@ -3,11 +3,13 @@
 The core gives each public primitive its functional op and Tensor method
 (cellgraph/primitives/exports.py). From the same declarations come MindSpore's primitive classes
 (`ops.Exp()(x)`, configured by the declared static params: `ops.Softmax(axis=0)`), all of one
-base, `PrimitiveClass`. Each `ops.operations` submodule (`math_ops`, `array_ops`, `nn_ops`)
-ends with `generate_classes`, which defines there the classes MindSpore files there; `install`
-runs once, when `cellgraph.ops` is imported: it makes the classes filed nowhere else in
-`ops.operations` and puts the API layer's hand-written wrappers (the compositions' `export`s)
-in place; a wrapper takes precedence over a derived name of the same spelling.
+base, `PrimitiveClass`. Each module builds its own names from the declarations when it is
+imported: an `ops.operations` submodule (`math_ops`, `array_ops`, `nn_ops`, ...) ends with
+`generate_classes`, which defines there the classes MindSpore files there; `ops.operations`
+takes `unfiled_classes`, those filed in no submodule; `ops.functional` takes
+`functional_names`, the API layer's hand-written wrappers (the compositions' `export`s), each
+taking precedence over a derived name of the same spelling. `install_methods` puts the
+wrappers registered as methods on Tensor.
 """
 from __future__ import annotations
 
@@ -17,7 +19,6 @@ from types import MappingProxyType
 from cellgraph.primitives import exports
 from cellgraph.primitives.core import PRIMITIVES
 from cellgraph.primitives.exports import export, export_class  # noqa: F401  (for compositions)
-from cellgraph.primitives.tensor_methods import TensorMethods
 
 
 class PrimitiveClass:
@@ -49,6 +50,10 @@ class PrimitiveClass:
                 raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument "
                                 f"'{k}'")
             values[k] = v
+        missing = [k for k, v in values.items() if v is inspect.Parameter.empty]
+        if missing:
+            raise TypeError(f"{type(self).__name__}() missing required argument "
+                            f"{', '.join(repr(k) for k in missing)}")
         self.__dict__.update(values)
         self._attrs = values
 
@@ -79,36 +84,14 @@ def function_class(name: str, fn, doc: str | None = None) -> type:
     return define_class(name, fn, None, "cellgraph.ops", doc or f"`ops.{name}()(...)`")
 
 
-def _primitive_class(prim, module: str) -> type:
+def primitive_class(prim, module: str) -> type:
+    """MindSpore's class of a public primitive, defined in `module`."""
     cls = define_class(prim.label, prim, prim.params, module)
     if prim.operands is not None:  # MindSpore's class takes the static params
         cls.__signature__ = inspect.Signature([
             inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=v)
             for k, v in prim.params.items()])
     return cls
-
-
-def filed_in(label: str) -> str | None:
-    """The `ops.operations` submodule MindSpore files the class `label` of a primitive or a
-    core registration in: the declaration's `ops_module`, else the filing table."""
-    from cellgraph.ops.operations import _filing
-
-    return _declared_modules().get(label) or _filing.MODULE_OF.get(label)
-
-
-_DECLARED: dict = {}
-
-
-def _declared_modules() -> dict:
-    """{class name: the `ops_module` its declaration gives}, remade when declarations are
-    added."""
-    if _DECLARED.get("_count") != len(PRIMITIVES):
-        _DECLARED.clear()
-        _DECLARED.update({name: prim.ops_module for prim in PRIMITIVES.values()
-                          if prim.public and prim.ops_module
-                          for name in (prim.label, *prim.aliases)})
-        _DECLARED["_count"] = len(PRIMITIVES)
-    return _DECLARED
 
 
 def generate_classes(namespace: dict) -> None:
@@ -119,15 +102,15 @@ def generate_classes(namespace: dict) -> None:
     module = namespace["__name__"]
     short = module.rsplit(".", 1)[-1]
     for kind, name, value, _ in exports.EXPORTS:
-        if kind == "class" and name not in namespace and filed_in(name) == short:
-            namespace[name] = define_class(name, *value, module)
+        if kind == "class" and name not in namespace and value[2] == short:
+            namespace[name] = define_class(name, value[0], value[1], module)
             namespace["__all__"].append(name)
     for prim in list(PRIMITIVES.values()):
-        if not prim.public or all(filed_in(n) != short for n in (prim.label, *prim.aliases)):
+        if not (prim.public and prim.primitive_class) or prim.ops_module != short:
             continue
         names = [n for n in (prim.label, *prim.aliases) if n not in namespace]
         if names:
-            cls = _primitive_class(prim, module)
+            cls = primitive_class(prim, module)
             for name in names:
                 namespace[name] = cls
                 namespace["__all__"].append(name)
@@ -138,41 +121,46 @@ def _from_core(kind_value) -> bool:
     return getattr(value, "__module__", "").startswith("cellgraph.primitives")
 
 
-def install(functional, operations) -> None:
-    """The classes MindSpore files in no submodule, in `operations`; the API layer's wrappers
-    in `functional` (the API's, which started as a copy of the core's) and on Tensor.
-    Registrations from the compositions come before the core's, and the first of a name
-    wins."""
-    replaced_functions, replaced_methods = set(), set()
-    for kind, name, value, method in sorted(exports.EXPORTS, key=_from_core):
-        if kind == "class":
-            if name not in vars(operations):
-                exports.add(operations, name, define_class(name, *value, operations.__name__))
-            continue
-        if name in exports.INSTALLED_FUNCTIONS and name not in replaced_functions:
-            replaced_functions.add(name)
-            setattr(functional, name, value)
-        else:
-            exports.add(functional, name, value)
-        if method and name in exports.INSTALLED_METHODS and name not in replaced_methods:
-            replaced_methods.add(name)
-            setattr(TensorMethods, name, value)
-        elif method:
-            exports.add_method(TensorMethods, name, value)
+def functional_names(namespace: dict) -> dict:
+    """The API layer's registered functional wrappers (the compositions' `export`s) whose
+    names the module with globals `namespace` (`ops.functional`) lacks, the first registration
+    of a name winning. A wrapper never takes the place of a core name: the core's declarations
+    and wrappers are what `ops.functional` starts from."""
+    names = {}
+    for kind, name, value, _ in exports.EXPORTS:
+        if kind == "function" and not _from_core((kind, name, value, _)) \
+                and name not in namespace and name not in names:
+            names[name] = value
+    return names
+
+
+def unfiled_classes(namespace: dict) -> dict:
+    """The primitive classes derived from declarations that the module whose globals are
+    `namespace` (`ops.operations`) lacks: those MindSpore files in no submodule."""
+    module, classes = namespace["__name__"], {}
+    for kind, name, value, _ in sorted(exports.EXPORTS, key=_from_core):
+        if kind == "class" and name not in namespace and name not in classes:
+            classes[name] = define_class(name, value[0], value[1], module)
     for prim in list(PRIMITIVES.values()):
-        install_primitive(prim, functional, operations)
+        if prim.public and prim.primitive_class:
+            names = [n for n in (prim.label, *prim.aliases)
+                     if n not in namespace and n not in classes]
+            if names:
+                cls = primitive_class(prim, module)
+                classes.update(dict.fromkeys(names, cls))
+    return classes
 
 
-def install_primitive(prim, functional, operations) -> None:
-    """Every spelling of a public primitive: the functional op, the method, and the class(es)
-    where no `ops.operations` submodule has made them."""
-    if not prim.public:
-        return
-    exports.add(functional, prim.name, prim)
-    if prim.method:
-        exports.add_method(TensorMethods, prim.name, exports.method_of(prim))
-    names = [n for n in (prim.label, *prim.aliases) if n not in vars(operations)]
-    if names:
-        cls = _primitive_class(prim, operations.__name__)
-        for name in names:
-            exports.add(operations, name, cls)
+def install_methods(methods: type) -> None:
+    """The compositions' wrappers registered with `method=True` as Tensor methods on
+    `methods` (TensorMethods, Tensor's base, which the core fills from the declarations): a
+    wrapper takes the place of a method the core derived."""
+    replaced = set()
+    for kind, name, value, method in sorted(exports.EXPORTS, key=_from_core):
+        if kind != "function" or not method:
+            continue
+        if name in exports.INSTALLED_METHODS and name not in replaced:
+            replaced.add(name)
+            setattr(methods, name, value)
+        else:
+            exports.add_method(methods, name, value)

@@ -1,21 +1,13 @@
-"""The parts of `mindspore.ops` that need the compiler: `ops.composite` (C), `ops.function`,
-and the higher-order names (`HyperMap`, `partial`, `constexpr`, ...) in `ops` and
-`ops.functional`. `mount()` adds them once the whole package is importable; a name the ops
-layer defines itself is never replaced."""
+"""The compile-time helpers of `mindspore.ops` that need the compiler: `constexpr`,
+`tuple_len`, `make_range` and the scalar operations of `ops.functional` (`F.scalar_add`), and
+`ops.Print`."""
 from __future__ import annotations
 
-import builtins
 import functools
 import operator
-import sys
-import types
 
-from cellgraph import ops
 from cellgraph.compiler.builder import Tracer, current_builder
-from cellgraph.ops import composite, functional
 from cellgraph.ops.derive import PrimitiveClass
-from cellgraph.ops.function.array_func.attributes import dtype, identity, shape
-from cellgraph.ops.operations.array_ops import DType, Identity, Shape, TensorShape
 from cellgraph.primitives.errors import DTypeError
 
 
@@ -76,15 +68,6 @@ class Print(PrimitiveClass):
         return "Print()"
 
 
-SURFACE = {
-    "HyperMap": composite.HyperMap, "Map": composite.Map,
-    "MultitypeFuncGraph": composite.MultitypeFuncGraph, "Partial": composite.Partial,
-    "partial": composite.partial, "clip_by_global_norm": composite.clip_by_global_norm,
-    "constexpr": constexpr, "identity": identity, "shape": shape, "dtype": dtype,
-    "tuple_len": tuple_len, "make_range": make_range,
-    "Identity": Identity, "Shape": Shape, "DType": DType,
-    "TensorShape": TensorShape, "Print": Print,
-}
 # F.scalar_add(2, 3) and friends: arithmetic on Python numbers, done when the graph is built.
 SCALAR_OPS = {"scalar_add": operator.add, "scalar_sub": operator.sub,
               "scalar_mul": operator.mul, "scalar_div": operator.truediv,
@@ -93,66 +76,3 @@ SCALAR_OPS = {"scalar_add": operator.add, "scalar_sub": operator.sub,
               "scalar_lt": operator.lt, "scalar_gt": operator.gt, "scalar_le": operator.le,
               "scalar_ge": operator.ge, "scalar_eq": operator.eq, "scalar_ne": operator.ne,
               "bool_not": operator.not_, "bool_and": operator.and_, "bool_or": operator.or_}
-SURFACE.update(SCALAR_OPS)
-# F.dtype(x) and the scalar operations live in ops.functional only (`ops.dtype` stays the dtype
-# module).
-_FUNCTIONAL_ONLY = ("dtype", "make_range", *SCALAR_OPS)
-
-
-def _module(name: str, doc: str, names: dict) -> types.ModuleType:
-    module = types.ModuleType(name, doc)
-    module.__dict__.update(names)
-    module.__all__ = sorted(k for k in names if not k.startswith("_"))
-    sys.modules[name] = module
-    return module
-
-
-def _public(namespace) -> dict:
-    return {k: v for k, v in vars(namespace).items()
-            if not k.startswith("_") and not isinstance(v, types.ModuleType)}
-
-
-def mount() -> None:
-    """Add the names above to `ops` and `ops.functional`, and create `ops.composite` and
-    `ops.function.grad` as importable modules."""
-    for name, value in SURFACE.items():
-        if name not in _FUNCTIONAL_ONLY and not hasattr(ops, name):
-            setattr(ops, name, value)
-        if name[0].islower() and not hasattr(functional, name):
-            setattr(functional, name, value)
-    for name, value in _public(ops).items():  # F.<op> for every functional op
-        # Module attributes are the module's globals: a builtin's name (slice, min) must not
-        # be shadowed under the code of ops.functional.
-        if name[0].islower() and callable(value) and not hasattr(functional, name) \
-                and not hasattr(builtins, name):
-            setattr(functional, name, value)
-    operations = ops.operations  # P.Zeros(), P.HyperMap(): every class-like name of ops
-    for name, value in _public(ops).items():
-        if name[0].isupper() and isinstance(value, type) and not hasattr(operations, name):
-            setattr(operations, name, value)
-    ops.composite = composite
-    from cellgraph.ops import custom_ops
-    from cellgraph.ops import primitive as primitive_api  # it imports constexpr from here
-
-    ops.primitive = primitive_api
-    for name in custom_ops.__all__:  # ops.Custom, ops.kernel
-        if not hasattr(ops, name):
-            setattr(ops, name, getattr(custom_ops, name))
-    _mount_function_package()
-    from cellgraph.ops import _auto_generate as ops_auto_generate
-
-    ops_auto_generate.mount()
-
-
-def _mount_function_package() -> None:
-    """MindSpore's `ops.function.grad` and `ops.function.grad.grad_func` (the gradient
-    functions and `custom_vjp`) as importable modules under the `ops.function` package; the
-    package's attribute `grad` stays the grad function (the submodule is reached by
-    `import`/`from ... import`, through sys.modules)."""
-    from cellgraph.ops.function._fallback import grad_functions
-
-    grad_names = grad_functions()
-    grad_func = _module("cellgraph.ops.function.grad.grad_func", "mindspore.ops.function.grad."
-                        "grad_func: the differentiation functions", grad_names)
-    grad = _module("cellgraph.ops.function.grad", "mindspore.ops.function.grad", grad_names)
-    grad.__path__, grad.grad_func = [], grad_func

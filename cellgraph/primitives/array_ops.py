@@ -159,9 +159,11 @@ gather_grad = Primitive("gather_grad", _gather_grad_type)
 concat = Primitive("concat", _concat_type, promote=SAME)
 stack = Primitive("stack", _stack_type, promote=SAME)
 zeros_like = Primitive("zeros_like", lambda x: x.strong(), nondifferentiable=True,
-                       array_api="zeros_like", public=True)
+                       array_api="zeros_like", public=True, spellings=("mint",),
+                       ops_module="array_ops")
 ones_like = Primitive("ones_like", lambda x: x.strong(), nondifferentiable=True,
-                      array_api="ones_like", public=True)
+                      array_api="ones_like", public=True, spellings=("mint",),
+                      ops_module="array_ops")
 def _fill_type(dtype, shape, value) -> TensorType:
     for i, d in enumerate(shape):
         if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 0:
@@ -172,7 +174,7 @@ def _fill_type(dtype, shape, value) -> TensorType:
 
 fill = Primitive("fill", _fill_type,
                  nondifferentiable=True)
-stop_gradient = Primitive("stop_gradient", lambda x: x.strong(), public=True)
+stop_gradient = Primitive("stop_gradient", lambda x: x.strong(), public=True, operands=("value",))
 
 
 # ----- bprop rules -----------------------------------------------------------------------------
@@ -213,7 +215,8 @@ def _extremum_bprop(x, out, dout, axis=(), keep_dims=False):
 reduce_max.def_bprop(_extremum_bprop)
 reduce_min.def_bprop(_extremum_bprop)
 reshape.def_bprop(lambda x, out, dout, shape: (reshape(dout, shape=abstract_of(x).shape),))
-transpose.def_bprop(lambda x, out, dout, perm: (transpose(dout, perm=tuple(np.argsort(perm).tolist())),))
+transpose.def_bprop(lambda x, out, dout,
+                    perm: (transpose(dout, perm=tuple(np.argsort(perm).tolist())),))
 broadcast_to.def_bprop(lambda x, out, dout, shape: (sum_to(dout, abstract_of(x).shape),))
 expand_dims.def_bprop(lambda x, out, dout, axis: (reshape(dout, shape=abstract_of(x).shape),))
 squeeze.def_bprop(lambda x, out, dout, axis=(): (reshape(dout, shape=abstract_of(x).shape),))

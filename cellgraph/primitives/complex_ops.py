@@ -129,4 +129,4 @@ for _fn in (real, imag, conj):
     export(_fn, method=True)
 for _name, _fn in (("Complex", complex), ("Real", real), ("Imag", imag), ("Conj", conj),
                    ("Angle", angle)):
-    export_class(_name, _fn)
+    export_class(_name, _fn, ops_module="math_ops")

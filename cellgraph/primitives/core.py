@@ -121,16 +121,71 @@ def signature_of(operands: tuple, params: dict, first: str | None = None) -> ins
                              [inspect.Parameter(k, keyword, default=v) for k, v in params.items()])
 
 
-def bind_operands(prim, args: tuple, params: dict) -> tuple:
+def bind_operands(prim, args: tuple, params: dict, operands: tuple | None = None) -> tuple:
     """The operands of a call that names some of them (`nextafter(x, other=y)`), in order;
-    they leave `params`."""
+    they leave `params`. `operands` are the names the call's spelling gives them (the
+    declaration's by default)."""
+    operands = prim.operands if operands is None else operands
     try:
         bound = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-                                   for n in prim.operands]).bind(
-            *args, **{k: params.pop(k) for k in list(params) if k in prim.operands})
+                                   for n in operands]).bind(
+            *args, **{k: params.pop(k) for k in list(params) if k in operands})
     except TypeError as e:
         raise ArgumentError(f"{prim.label}: {e}") from None
-    return tuple(bound.arguments[n] for n in prim.operands)
+    return tuple(bound.arguments[n] for n in operands)
+
+
+# MindSpore's modules that spell functional ops, longest first ("ops" is `ops` and
+# `ops.functional`; "numpy" spells it over array-likes)
+SPELLING_MODULES = ("mint.nn.functional", "mint", "numpy", "ops")
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """One functional spelling of a public primitive: `module.name`, whose MindSpore parameters
+    name the operands `operands` (None: the primitive takes them by position only)."""
+
+    module: str
+    name: str
+    operands: tuple | None
+
+    @staticmethod
+    def parse(text: str, name: str, operands: tuple | None) -> Spelling:
+        """`"mint"`, `"mint.arcsin"`, `"ops.arcsin(x)"`, `"mint(input)"`: the module, then the
+        name (the primitive's when left out), then the operand names (the declaration's when
+        left out)."""
+        head, paren, rest = text.partition("(")
+        if paren:
+            operands = tuple(n.strip() for n in rest.rstrip(")").split(",") if n.strip())
+        module = next((m for m in SPELLING_MODULES if head == m or head.startswith(m + ".")),
+                      None)
+        assert module is not None, f"spelling {text!r}: the module must be one of " \
+                                   f"{SPELLING_MODULES}"
+        return Spelling(module, head[len(module) + 1:] or name, operands)
+
+
+class SpelledPrimitive:
+    """A primitive under a spelling whose MindSpore parameters name the operands otherwise
+    (`ops.arcsin(x)` is the primitive `asin(input)`): it takes them under those names and
+    calls the primitive."""
+
+    def __init__(self, prim: Primitive, spelling: Spelling):
+        self.primitive, self.operands = prim, spelling.operands
+        self.__name__ = self.__qualname__ = spelling.name
+        self.__doc__ = f"`{spelling.name}`: the primitive {prim.label}."
+        self.__signature__ = signature_of(spelling.operands, prim.params)
+
+    def __call__(self, *args, **params):
+        for k in params:  # the primitive's own names for the operands are not this spelling's
+            if k not in self.operands and k in (self.primitive.operands or ()):
+                raise ArgumentError(f"{self.__name__}() got an unexpected keyword argument "
+                                    f"{k!r}; its operands are {', '.join(self.operands)}")
+        if any(k in self.operands for k in params):
+            args = bind_operands(self.primitive, args, params, self.operands)
+        return self.primitive(*args, **params)
+
+    def __repr__(self) -> str:
+        return self.__name__
 
 
 class Primitive:
@@ -144,8 +199,18 @@ class Primitive:
     promote    SAME or FLOAT: the operands are cast to one dtype at the call (see Promote)
     array_api  the array-API function that is its kernel, when there is one (e.g. "atan2")
     public     the primitive is itself MindSpore's functional op and class: `ops.name`,
-               `ops.Label` (and `ops.operations.Label`), plus `aliases`, other class names
+               `ops.Label` (and `ops.operations.<ops_module>.Label`), plus `aliases`, other
+               class names
     method     `Tensor.name` calls it
+    operands   MindSpore's names of the operands (`("input", "other")`): the functional op,
+               the method and the class take them by name and show MindSpore's signatures
+    spellings  its other functional spellings (see Spelling.parse): `"mint"` (mint.name),
+               `"ops.arcsin(x)"` (ops.arcsin, ops.functional.arcsin, operands named x),
+               `"numpy.absolute"`; each module adds what names it when it loads
+    ops_module the `ops.operations` submodule MindSpore files its class(es) in ("math_ops",
+               "array_ops", "nn_ops", ...); None: `ops.operations` itself
+    primitive_class  False where MindSpore has no class for a public primitive (only its
+               functional spellings and method)
     traits     nondifferentiable, multiple_results, effectful (never folded, merged or
                dropped: random draws, printing), structural (params hold graphs; expanded or
                generated as code, no kernel), complex_bprop (the bprop follows the
@@ -158,8 +223,9 @@ class Primitive:
                  array_api: str | None = None, public: bool = False, method: bool = False,
                  aliases: tuple = (), nondifferentiable: bool = False,
                  multiple_results: bool = False, effectful: bool = False,
-                 structural: bool = False, complex_bprop: bool = False, also: tuple = (),
-                 ops_module: str | None = None, operands: tuple | None = None):
+                 structural: bool = False, complex_bprop: bool = False,
+                 spellings: tuple = (), ops_module: str | None = None,
+                 operands: tuple | None = None, primitive_class: bool = True):
         self.name = name
         self.label = label or "".join(p.capitalize() for p in name.split("_"))
         self.abstract_rule = abstract
@@ -167,13 +233,11 @@ class Primitive:
         self.promote = promote
         self.array_api = array_api
         self.public, self.method, self.aliases = public, method, tuple(aliases)
-        # the other MindSpore modules that spell a public primitive's functional op ("mint",
-        # "numpy"), and the `ops.operations` submodule its class is filed in ("math_ops", ...):
-        # each of those modules adds the spelling from this declaration when it loads
-        self.also, self.ops_module = tuple(also), ops_module
-        # MindSpore's names of the operands (`("input", "other")`): the functional op, the
-        # method and the class then take them by name and show MindSpore's signatures
         self.operands = None if operands is None else tuple(operands)
+        self.spellings = (Spelling("ops", name, self.operands),) + tuple(
+            Spelling.parse(text, name, self.operands) for text in spellings)
+        self.ops_module, self.primitive_class = ops_module, primitive_class
+        self._spelled: dict = {}
         self.bprop_rule: Callable | None = None
         self.batch_rule: Callable | None = None
         self.narrow_rule: Callable | None = None
@@ -195,6 +259,16 @@ class Primitive:
         if self.operands is None:
             raise AttributeError("__signature__")
         return signature_of(self.operands, self.params)
+
+    def spelled(self, module: str) -> dict:
+        """{name: callable} of this primitive's spellings in `module` ("ops", "mint", ...):
+        the primitive itself where the spelling names the operands as the declaration does."""
+        out = {}
+        for spelling in self.spellings:
+            if spelling.module == module:
+                out[spelling.name] = self if spelling.operands == self.operands else \
+                    self._spelled.setdefault(spelling, SpelledPrimitive(self, spelling))
+        return out
 
     def __call__(self, *args, **params):
         """The functional op: static params filled in from their defaults, operands promoted."""

@@ -92,7 +92,8 @@ def _take_first_grad_bprop(g, count, out, dout, axis, size):
 
 bincount_p = Primitive("bincount", _bincount_type, label="Bincount", params={"minlength": 0})
 nonzero_p = Primitive("nonzero", _nonzero_type, label="NonZero", nondifferentiable=True)
-masked_select = Primitive("masked_select", _masked_select_type, public=True, method=True)
+masked_select = Primitive("masked_select", _masked_select_type, public=True, method=True,
+                          operands=("input", "mask"), spellings=("mint",), ops_module="array_ops")
 # Unique's values are a selection of the input, but MindSpore programs use it on labels and
 # ids; its outputs carry no gradient here.
 unique_p = Primitive("unique", _unique_type, multiple_results=True, nondifferentiable=True)
@@ -145,6 +146,6 @@ def bincount(input, weights=None, minlength=0):
 export(nonzero, method=True)
 export(bincount, method=True)
 export(unique)
-export_class("Unique", unique)
+export_class("Unique", unique, ops_module="array_ops")
 
 __all__ = ["bincount", "masked_select", "nonzero", "unique"]

@@ -9,7 +9,11 @@ which reads the same registry.
 """
 from __future__ import annotations
 
+import inspect
+
 EXPORTS: list = []  # (kind, name, value, method), in registration order
+# an `export_class` init argument without a default: MindSpore's class requires it
+REQUIRED = inspect.Parameter.empty
 # what `install` put in place (not defined by hand where it put them): a wrapper the API layer
 # registers may take a derived name's place (cellgraph/ops/derive.py)
 INSTALLED_FUNCTIONS: set = set()
@@ -22,10 +26,12 @@ def export(fn, *, method: bool = False, name: str | None = None):
     return fn
 
 
-def export_class(name: str, fn, init: dict | None = None) -> None:
+def export_class(name: str, fn, init: dict | None = None, *,
+                 ops_module: str | None = None) -> None:
     """Register MindSpore's primitive class `name` over the functional op `fn`, configured by
-    `init`'s params and defaults."""
-    EXPORTS.append(("class", name, (fn, dict(init or {})), False))
+    `init`'s params and defaults (REQUIRED: none, the class requires it), and filed in the `ops.operations` submodule `ops_module`
+    ("math_ops", ...; None: `ops.operations` itself)."""
+    EXPORTS.append(("class", name, (fn, dict(init or {}), ops_module), False))
 
 
 def add(module, name: str, value) -> bool:
@@ -58,8 +64,9 @@ def method_of(prim):
 
 
 def install(functional, methods: type) -> None:
-    """`functional` gets the registered functions, then every public primitive (so a wrapper
-    wins over the derived name); `methods` (TensorMethods, Tensor's base) their methods."""
+    """`functional` gets the registered functions, then every public primitive under each of
+    its `ops` spellings (so a wrapper wins over the derived name); `methods` (TensorMethods,
+    Tensor's base) their methods."""
     from .core import PRIMITIVES
 
     for kind, name, value, method in EXPORTS:
@@ -70,7 +77,8 @@ def install(functional, methods: type) -> None:
                 add_method(methods, name, value)
     for prim in list(PRIMITIVES.values()):
         if prim.public:
-            if add(functional, prim.name, prim):
-                INSTALLED_FUNCTIONS.add(prim.name)
+            for name, spelled in prim.spelled("ops").items():
+                if add(functional, name, spelled):
+                    INSTALLED_FUNCTIONS.add(name)
             if prim.method:
                 add_method(methods, prim.name, method_of(prim))

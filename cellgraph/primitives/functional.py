@@ -15,13 +15,9 @@ from .array_ops import Slice
 from .core import abstract_of, is_value, normalize_axes, normalize_axis, running_eagerly
 from .errors import DTypeError, ShapeError, UnsupportedError
 
-# Elementwise primitives are functional ops themselves: `exp`, `add`, ... join this module from
-# their declarations (ops/derive.py). NumPy-style and short spellings of them:
-negative, subtract, multiply, true_divide, divide = M.neg, M.sub, M.mul, M.div, M.div
-arcsin, arccos, arctan = M.asin, M.acos, M.atan
-arcsinh, arccosh, arctanh = M.asinh, M.acosh, M.atanh
-absolute, lt, le, gt, ge = M.abs_, M.less, M.less_equal, M.greater, M.greater_equal
-eq, ne, realdiv = M.equal, M.not_equal, M.div
+# Elementwise primitives are functional ops themselves: `exp`, `add`, ... and their other
+# spellings (`arcsin`, `negative`, ...) join this module from their declarations
+# (exports.install).
 
 
 def _check_value(x, op: str, what: str = "x"):

@@ -27,10 +27,13 @@ def _polygamma_type(x: TensorType, n: int) -> TensorType:
     return _float_unary_type(x)
 
 
-lgamma = Primitive("lgamma", _float_unary_type, promote=FLOAT, public=True, method=True)
-digamma = Primitive("digamma", _float_unary_type, promote=FLOAT, public=True, method=True)
+lgamma = Primitive("lgamma", _float_unary_type, promote=FLOAT, public=True, method=True,
+                   operands=("input",), ops_module="math_ops")
+digamma = Primitive("digamma", _float_unary_type, promote=FLOAT, public=True, method=True,
+                    operands=("input",), ops_module="math_ops")
 polygamma_p = Primitive("polygamma", _polygamma_type, promote=FLOAT)
-erfinv = Primitive("erfinv", _float_unary_type, promote=FLOAT, public=True, method=True)
+erfinv = Primitive("erfinv", _float_unary_type, promote=FLOAT, public=True, method=True,
+                   operands=("input",), spellings=("mint",), ops_module="math_ops")
 
 lgamma.def_bprop(lambda x, out, dout: (mul(dout, digamma(x)),))
 digamma.def_bprop(lambda x, out, dout: (mul(dout, polygamma_p(x, n=1)),))
@@ -49,6 +52,6 @@ def polygamma(n, input):
 
 
 export(polygamma)
-export_class("Polygamma", polygamma)
+export_class("Polygamma", polygamma, ops_module="math_ops")
 
 __all__ = ["digamma", "erfinv", "lgamma", "polygamma"]

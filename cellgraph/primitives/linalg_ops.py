@@ -61,9 +61,11 @@ def _inverse_type(a: TensorType, adjoint=False) -> TensorType:
 
 
 matrix_inverse = Primitive("matrix_inverse", _inverse_type, params={"adjoint": False})
-matrix_determinant = Primitive("matrix_determinant", _det_type, public=True)
+matrix_determinant = Primitive("matrix_determinant", _det_type, public=True, operands=("input",),
+                               ops_module="math_ops")
 cholesky_p = Primitive("cholesky", _cholesky_type, params={"upper": False})
-matrix_solve = Primitive("matrix_solve", _solve_type, params={"adjoint": False}, public=True)
+matrix_solve = Primitive("matrix_solve", _solve_type, params={"adjoint": False}, public=True,
+                         ops_module="math_ops")
 
 
 def _mT(x):
@@ -262,14 +264,14 @@ def _qr_class(x, full_matrices=False):
 
 export(svd, method=True)
 export(qr, method=True)
-export_class("Qr", _qr_class, {"full_matrices": False})
-export_class("Svd", _svd_class, {"full_matrices": False, "compute_uv": True})
+export_class("Qr", _qr_class, {"full_matrices": False}, ops_module="math_ops")
+export_class("Svd", _svd_class, {"full_matrices": False, "compute_uv": True}, ops_module="math_ops")
 export(inverse, method=True)
 export(det, method=True)
 export(logdet, method=True)
 export(cholesky, method=True)
-export_class("MatrixInverse", matrix_inverse_, {"adjoint": False})
-export_class("Cholesky", cholesky, {"upper": False})
+export_class("MatrixInverse", matrix_inverse_, {"adjoint": False}, ops_module="math_ops")
+export_class("Cholesky", cholesky, {"upper": False}, ops_module="math_ops")
 
 __all__ = ["cholesky", "det", "inverse", "logdet", "matrix_determinant", "matrix_inverse",
            "matrix_solve", "qr", "svd"]

@@ -86,43 +86,70 @@ def matmul_type(x: TensorType, y: TensorType, transpose_a=False, transpose_b=Fal
 # Elementwise primitives are MindSpore's functional ops themselves (`public`): `ops.exp`,
 # `ops.Exp()`, and `Tensor.exp` where MindSpore has the method.
 
-def _elementwise(name, rule, label=None, promote=None, array_api=None, method=True, **kw):
+def _elementwise(name, rule, label=None, promote=None, array_api=None, method=True,
+                 ops_module="math_ops", **kw):
     return Primitive(name, rule, label=label, promote=promote, array_api=array_api or name,
-                     public=True, method=method, **kw)
+                     ops_module=ops_module, public=True, method=method, **kw)
 
 
 def _float_math(name, label=None, array_api=None, **kw):
     return _elementwise(name, float_type, label, FLOAT, array_api, **kw)
 
 
-neg = _elementwise("neg", same_type, array_api="negative")
-square = _elementwise("square", same_type)
-sqrt = _float_math("sqrt")
-rsqrt = Primitive("rsqrt", float_type, promote=FLOAT, public=True, method=True)
-reciprocal = Primitive("reciprocal", float_type, promote=FLOAT, public=True, method=True)
-exp = _float_math("exp")
-log = _float_math("log")
-sin = _float_math("sin")
-cos = _float_math("cos")
-tan = _float_math("tan")
-sinh = _float_math("sinh")
-cosh = _float_math("cosh")
-tanh = _float_math("tanh")
-asin = _float_math("asin")
-acos = _float_math("acos", label="ACos", aliases=("Acos",))
-atan = _float_math("atan")
-asinh = _float_math("asinh")
-acosh = _float_math("acosh")
-atanh = _float_math("atanh")
-abs_ = _elementwise("abs", lambda x: TensorType(x.shape, dt.real_of(x.dtype)), complex_bprop=True)
-sign = _elementwise("sign", same_type, nondifferentiable=True)
+neg = _elementwise("neg", same_type, array_api="negative", operands=("input",),
+                   spellings=("ops.negative", "mint", "mint.negative"))
+square = _elementwise("square", same_type, operands=("input",), spellings=("mint",))
+sqrt = _float_math("sqrt", operands=("x",), spellings=("mint(input)",))
+rsqrt = Primitive("rsqrt", float_type, promote=FLOAT, public=True, method=True, operands=("input",),
+                  spellings=("mint",), ops_module="math_ops")
+reciprocal = Primitive("reciprocal", float_type, promote=FLOAT, public=True, method=True,
+                       operands=("input",), spellings=("mint",), ops_module="math_ops")
+exp = _float_math("exp", operands=("input",), spellings=("mint",))
+log = _float_math("log", operands=("input",), spellings=("mint",))
+sin = _float_math("sin", operands=("input",), spellings=("mint",))
+cos = _float_math("cos", operands=("input",), spellings=("mint",))
+tan = _float_math("tan", operands=("input",), spellings=("mint",))
+sinh = _float_math("sinh", operands=("input",), spellings=("mint",))
+cosh = _float_math("cosh", operands=("input",), spellings=("mint",))
+tanh = _float_math("tanh", operands=("input",), spellings=("mint", "mint.nn.functional"))
+asin = _float_math("asin", operands=("input",),
+                   spellings=("ops.arcsin(x)", "mint.arcsin(x)", "mint"))
+acos = _float_math("acos", label="ACos", aliases=("Acos",), operands=("input",),
+                   spellings=("ops.arccos", "mint", "mint.arccos"))
+atan = _float_math("atan", operands=("input",), spellings=("ops.arctan", "mint.arctan", "mint"))
+asinh = _float_math("asinh", operands=("input",), spellings=("ops.arcsinh", "mint.arcsinh", "mint"))
+acosh = _float_math("acosh", operands=("input",), spellings=("ops.arccosh", "mint", "mint.arccosh"))
+atanh = _float_math("atanh", operands=("input",), spellings=("ops.arctanh", "mint.arctanh", "mint"))
+abs_ = _elementwise("abs", lambda x: TensorType(x.shape, dt.real_of(x.dtype)), complex_bprop=True,
+                    operands=("input",), spellings=("ops.absolute", "mint"))
+sign = _elementwise("sign", same_type, nondifferentiable=True, operands=("input",),
+                    spellings=("mint",))
 
-add = _elementwise("add", arith_type, promote=SAME, aliases=("TensorAdd",))  # its 1.x name
-sub = _elementwise("sub", arith_type, promote=SAME, array_api="subtract")
-mul = _elementwise("mul", arith_type, promote=SAME, array_api="multiply")
-div = _elementwise("div", div_type, promote=FLOAT, array_api="divide", aliases=("RealDiv",))
-pow_ = _elementwise("pow", arith_type, promote=SAME)
-atan2 = _elementwise("atan2", div_type, promote=FLOAT)
+add = _elementwise("add", arith_type, promote=SAME, aliases=("TensorAdd",),
+                   operands=("input", "other"))  # its 1.x name
+sub = _elementwise("sub", arith_type, promote=SAME, array_api="subtract",
+                   operands=("input", "other"), spellings=("ops.subtract",))
+mul = _elementwise("mul", arith_type, promote=SAME, array_api="multiply",
+                   operands=("input", "other"), spellings=("ops.multiply",))
+div = _elementwise("div", div_type, promote=FLOAT, array_api="divide", aliases=("RealDiv",),
+                   operands=("input", "other"),
+                   spellings=("ops.divide", "ops.realdiv", "ops.true_divide(dividend, divisor)"))
+pow_ = _elementwise("pow", arith_type, promote=SAME, operands=("input", "exponent"))
+atan2 = _elementwise("atan2", div_type, promote=FLOAT, operands=("input", "other"),
+                     spellings=("mint.arctan2", "mint"))
+
+
+def _numeric_type(x: TensorType) -> TensorType:
+    if x.dtype.is_bool:
+        raise DTypeError(f"expected a numeric Tensor, got {x.dtype}")
+    return x.strong()
+
+
+# +input, a numeric Tensor's values unchanged: ops.positive, ops.functional.positive,
+# Tensor.positive and mindspore.numpy.positive(a, dtype=None); MindSpore has no class for it. A
+# bool Tensor is refused, as the array API's positive refuses it (MindSpore 2.10 returns it).
+positive = _elementwise("positive", _numeric_type, operands=("input",), spellings=("numpy(a)",),
+                        primitive_class=False)
 
 
 def _float_pair_type(x: TensorType, y: TensorType) -> TensorType:
@@ -135,29 +162,38 @@ def _float_pair_type(x: TensorType, y: TensorType) -> TensorType:
 # the next representable value after x1 towards x2: ops.nextafter, ops.NextAfter (filed in
 # ops.operations.math_ops), Tensor.nextafter
 nextafter = _elementwise("nextafter", _float_pair_type, label="NextAfter", promote=SAME,
-                         ops_module="math_ops", operands=("input", "other"))
-maximum = _elementwise("maximum", real_operands(arith_type), promote=SAME)
-minimum = _elementwise("minimum", real_operands(arith_type), promote=SAME)
+                         operands=("input", "other"))
+maximum = _elementwise("maximum", real_operands(arith_type), promote=SAME,
+                       operands=("input", "other"), spellings=("mint",))
+minimum = _elementwise("minimum", real_operands(arith_type), promote=SAME,
+                       operands=("input", "other"), spellings=("mint",))
 select = _elementwise("select", select_type, promote=Promote(first=1), array_api="where",
-                      method=False)
+                      method=False, operands=("condition", "input", "other"),
+                      spellings=("ops.where", "mint.where"), ops_module="array_ops")
 
 
 _ordered_compare_type = real_operands(compare_type)
 
 
-def _compare(name, label=None, promote=SAME, rule=_ordered_compare_type):
-    return _elementwise(name, rule, label, promote, nondifferentiable=True)
+def _compare(name, label=None, promote=SAME, rule=_ordered_compare_type, **kw):
+    return _elementwise(name, rule, label, promote, nondifferentiable=True, **kw)
 
 
-equal = _compare("equal", rule=compare_type)
-not_equal = _compare("not_equal", rule=compare_type)
-less = _compare("less")
-less_equal = _compare("less_equal")
-greater = _compare("greater")
-greater_equal = _compare("greater_equal")
-logical_and = _compare("logical_and", promote=None)
-logical_or = _compare("logical_or", promote=None)
-logical_not = _elementwise("logical_not", bool_type, nondifferentiable=True)
+equal = _compare("equal", rule=compare_type, operands=("input", "other"),
+                 spellings=("ops.eq", "mint.eq"))
+not_equal = _compare("not_equal", rule=compare_type, operands=("input", "other"),
+                     spellings=("ops.ne", "mint.ne", "mint"))
+less = _compare("less", operands=("input", "other"), spellings=("ops.lt", "mint", "mint.lt"))
+less_equal = _compare("less_equal", operands=("input", "other"),
+                      spellings=("ops.le", "mint.le", "mint"))
+greater = _compare("greater", operands=("input", "other"), spellings=("ops.gt", "mint", "mint.gt"))
+greater_equal = _compare("greater_equal", operands=("input", "other"),
+                         spellings=("ops.ge", "mint.ge", "mint"))
+logical_and = _compare("logical_and", promote=None, operands=("input", "other"),
+                       spellings=("mint",))
+logical_or = _compare("logical_or", promote=None, operands=("input", "other"), spellings=("mint",))
+logical_not = _elementwise("logical_not", bool_type, nondifferentiable=True, operands=("input",),
+                           spellings=("mint",))
 
 matmul = Primitive("matmul", matmul_type, label="MatMul")
 
@@ -232,6 +268,7 @@ div.def_bprop(lambda x, y, out, dout: (grad_like(div(dout, y), x),
                                        grad_like(neg(mul(dout, div(out, y))), y)))
 
 
+positive.def_bprop(lambda x, out, dout: (dout,))
 # as MindSpore's: the step is below any perturbation, so d/dx1 is 1 and d/dx2 is 0
 nextafter.def_bprop(lambda x, y, out, dout: (grad_like(dout, x), None))
 
@@ -290,7 +327,7 @@ def _matmul_bprop(x, y, out, dout, transpose_a=False, transpose_b=False):
 # ----- batching rules (vmap) -------------------------------------------------------------------
 
 for _prim in (neg, square, sqrt, rsqrt, reciprocal, exp, log, sin, cos, tan, sinh, cosh, tanh,
-              asin, acos, atan, asinh, acosh, atanh, abs_, sign, logical_not):
+              asin, acos, atan, asinh, acosh, atanh, abs_, sign, logical_not, positive):
     _prim.def_batch(same_shape_rule(_prim))
 for _prim in (add, sub, mul, div, pow_, atan2, nextafter, maximum, minimum, select, equal,
               not_equal, less, less_equal, greater, greater_equal, logical_and, logical_or):

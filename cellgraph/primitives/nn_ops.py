@@ -23,8 +23,11 @@ from .core import (
 from .errors import DTypeError, ShapeError
 from .math_ops import add, add_terms, exp, float_type, mul, neg, sub
 
-relu = Primitive("relu", lambda x: x.strong(), label="ReLU", public=True, method=True)
-sigmoid = Primitive("sigmoid", float_type, promote=FLOAT, public=True, method=True)
+relu = Primitive("relu", lambda x: x.strong(), label="ReLU", public=True, method=True,
+                 spellings=("mint.nn.functional",), ops_module="nn_ops")
+sigmoid = Primitive("sigmoid", float_type, promote=FLOAT, public=True, method=True,
+                    operands=("input",), spellings=("mint", "mint.nn.functional"),
+                    ops_module="nn_ops")
 def _softmax_type(x, axis=-1):
     if isinstance(axis, bool) or not isinstance(axis, int):
         raise DTypeError(f"the type of 'axis' must be 'int', got {type(axis).__name__} {axis!r}")

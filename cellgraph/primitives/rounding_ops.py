@@ -52,31 +52,43 @@ def _elementwise(name, rule, label=None, promote=None, array_api=None, **kw):
                      method=True, **kw)
 
 
-floor = _elementwise("floor", _numeric_type, array_api="floor", nondifferentiable=True)
-ceil = _elementwise("ceil", _numeric_type, array_api="ceil", nondifferentiable=True)
-trunc = _elementwise("trunc", _numeric_type, array_api="trunc", nondifferentiable=True)
-round_ = _elementwise("round", _numeric_type, params={"decimals": 0}, nondifferentiable=True)
-log2 = _elementwise("log2", _float_unary_type, promote=FLOAT, array_api="log2", also=("numpy",))
+floor = _elementwise("floor", _numeric_type, array_api="floor", nondifferentiable=True,
+                     operands=("input",), spellings=("mint",), ops_module="math_ops")
+ceil = _elementwise("ceil", _numeric_type, array_api="ceil", nondifferentiable=True,
+                    operands=("input",), spellings=("mint",), ops_module="math_ops")
+trunc = _elementwise("trunc", _numeric_type, array_api="trunc", nondifferentiable=True,
+                     operands=("input",), spellings=("mint.fix", "mint"), ops_module="math_ops")
+round_ = _elementwise("round", _numeric_type, params={"decimals": 0}, nondifferentiable=True,
+                      operands=("input",), ops_module="math_ops")
+log2 = _elementwise("log2", _float_unary_type, promote=FLOAT, array_api="log2", operands=("input",),
+                    spellings=("numpy(x)", "mint"))
 log10 = _elementwise("log10", _float_unary_type, promote=FLOAT, array_api="log10",
-                     also=("numpy",))
-erfc = _elementwise("erfc", _float_unary_type, promote=FLOAT)
+                     operands=("input",), spellings=("numpy(x)", "mint"))
+erfc = _elementwise("erfc", _float_unary_type, promote=FLOAT, operands=("input",),
+                    spellings=("mint",), ops_module="math_ops")
 # kernels in runtime/kernels.py: an integer divided by 0 gives MindSpore's values
-floor_div = _elementwise("floor_div", _numeric_arith_type, promote=SAME, nondifferentiable=True)
-floor_mod = _elementwise("floor_mod", _numeric_arith_type, promote=SAME)
+floor_div = _elementwise("floor_div", _numeric_arith_type, promote=SAME, nondifferentiable=True,
+                         operands=("x", "y"), ops_module="math_ops")
+floor_mod = _elementwise("floor_mod", _numeric_arith_type, promote=SAME, operands=("x", "y"),
+                         ops_module="math_ops")
 bitwise_and = _elementwise("bitwise_and", _bitwise_type, promote=SAME, array_api="bitwise_and",
-                           nondifferentiable=True, also=("numpy",))
+                           nondifferentiable=True, operands=("input", "other"),
+                           spellings=("numpy(x1, x2)", "mint"), ops_module="math_ops")
 bitwise_or = _elementwise("bitwise_or", _bitwise_type, promote=SAME, array_api="bitwise_or",
-                          nondifferentiable=True, also=("numpy",))
+                          nondifferentiable=True, operands=("input", "other"),
+                          spellings=("numpy(x1, x2)", "mint"), ops_module="math_ops")
 bitwise_xor = _elementwise("bitwise_xor", _bitwise_type, promote=SAME, array_api="bitwise_xor",
-                           nondifferentiable=True, also=("numpy",))
+                           nondifferentiable=True, operands=("input", "other"),
+                           spellings=("numpy(x1, x2)", "mint"), ops_module="math_ops")
 bitwise_invert = _elementwise("bitwise_invert", lambda x: _bitwise_type(x, x), label="Invert",
-                              array_api="bitwise_invert", nondifferentiable=True)
+                              array_api="bitwise_invert", nondifferentiable=True,
+                              ops_module="math_ops")
 bitwise_left_shift = _elementwise("bitwise_left_shift", _shift_type, label="LeftShift",
                                   promote=SAME, array_api="bitwise_left_shift",
-                                  nondifferentiable=True)
+                                  nondifferentiable=True, operands=("input", "other"))
 bitwise_right_shift = _elementwise("bitwise_right_shift", _shift_type, label="RightShift",
                                    promote=SAME, array_api="bitwise_right_shift",
-                                   nondifferentiable=True)
+                                   nondifferentiable=True, operands=("input", "other"))
 
 log2.def_bprop(lambda x, out, dout: (div(dout, mul(x, _LN2)),))
 log10.def_bprop(lambda x, out, dout: (div(dout, mul(x, _LN10)),))
@@ -104,7 +116,7 @@ def inv(x):
 
 
 export(inv)
-export_class("Inv", inv)
+export_class("Inv", inv, ops_module="math_ops")
 
 __all__ = [
     "bitwise_and",

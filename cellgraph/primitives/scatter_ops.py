@@ -55,14 +55,22 @@ def _float_scatter_type(x: TensorType, indices: TensorType, updates: TensorType)
     return _scatter_type(x, indices, updates)
 
 
-gather_nd = Primitive("gather_nd", _gather_nd_type, label="GatherNd", public=True)
-tensor_scatter_update = Primitive("tensor_scatter_update", _scatter_type, public=True)
-tensor_scatter_add = Primitive("tensor_scatter_add", _scatter_type, public=True)
-tensor_scatter_sub = Primitive("tensor_scatter_sub", _scatter_type, public=True)
-tensor_scatter_max = Primitive("tensor_scatter_max", _scatter_type, public=True)
-tensor_scatter_min = Primitive("tensor_scatter_min", _scatter_type, public=True)
-tensor_scatter_mul = Primitive("tensor_scatter_mul", _scatter_type, public=True)
-tensor_scatter_div = Primitive("tensor_scatter_div", _float_scatter_type, public=True)
+gather_nd = Primitive("gather_nd", _gather_nd_type, label="GatherNd", public=True,
+                      operands=("input_x", "indices"), ops_module="array_ops")
+tensor_scatter_update = Primitive("tensor_scatter_update", _scatter_type, public=True,
+                                  ops_module="array_ops")
+tensor_scatter_add = Primitive("tensor_scatter_add", _scatter_type, public=True,
+                               operands=("input_x", "indices", "updates"), ops_module="array_ops")
+tensor_scatter_sub = Primitive("tensor_scatter_sub", _scatter_type, public=True,
+                               operands=("input_x", "indices", "updates"), ops_module="array_ops")
+tensor_scatter_max = Primitive("tensor_scatter_max", _scatter_type, public=True,
+                               operands=("input_x", "indices", "updates"), ops_module="array_ops")
+tensor_scatter_min = Primitive("tensor_scatter_min", _scatter_type, public=True,
+                               operands=("input_x", "indices", "updates"), ops_module="array_ops")
+tensor_scatter_mul = Primitive("tensor_scatter_mul", _scatter_type, public=True,
+                               operands=("input_x", "indices", "updates"), ops_module="array_ops")
+tensor_scatter_div = Primitive("tensor_scatter_div", _float_scatter_type, public=True,
+                               operands=("input_x", "indices", "updates"), ops_module="array_ops")
 
 gather_nd.def_bprop(lambda x, indices, out, dout: (
     tensor_scatter_add(zeros_like(x), indices, dout), None))
@@ -135,7 +143,7 @@ def scatter_nd(indices, updates, shape):
 
 
 export(scatter_nd)
-export_class("ScatterNd", scatter_nd)
+export_class("ScatterNd", scatter_nd, ops_module="array_ops")
 
 __all__ = ["gather_nd", "scatter_nd", "tensor_scatter_add", "tensor_scatter_div",
            "tensor_scatter_max", "tensor_scatter_min", "tensor_scatter_mul", "tensor_scatter_sub",

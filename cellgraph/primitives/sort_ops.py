@@ -25,7 +25,7 @@ from .array_ops import (
 from .batching import batch_size, batched_front, ndim
 from .core import Primitive, TensorType, abstract_of, fmt_shape, normalize_axis, prims
 from .errors import ArgumentValueError, DTypeError, ShapeError
-from .exports import export, export_class
+from .exports import REQUIRED, export, export_class
 from .math_ops import less, less_equal
 from .shape_ops import _argmax_type, index_reduction_rule
 
@@ -204,7 +204,7 @@ def top_k(input_x, k, sorted=True):
 
 
 export(sort, method=True)
-export_class("Sort", sort, {"axis": -1, "descending": False})
+export_class("Sort", sort, {"axis": -1, "descending": False}, ops_module="array_ops")
 export(argsort, method=True)
 export(topk_, method=True, name="topk")
 export(top_k)
@@ -222,8 +222,8 @@ def cummin_(input, axis):
 
 export(cummax_, name="cummax", method=True)
 export(cummin_, name="cummin", method=True)
-export_class("Cummax", cummax_, {"axis": 0})
-export_class("Cummin", cummin_, {"axis": 0})
+export_class("Cummax", cummax_, {"axis": REQUIRED}, ops_module="math_ops")
+export_class("Cummin", cummin_, {"axis": REQUIRED}, ops_module="math_ops")
 
 
 def argmin_(input, axis=None, keepdims=False):
@@ -241,8 +241,8 @@ def _argmin_class(x, axis=-1, output_type=dt.int32):
 
 
 export(argmin_, name="argmin")
-export_class("Argmin", _argmin_class, {"axis": -1, "output_type": dt.int32})
-export_class("TopK", top_k, {"sorted": True})
+export_class("Argmin", _argmin_class, {"axis": -1, "output_type": dt.int32}, ops_module="array_ops")
+export_class("TopK", top_k, {"sorted": True}, ops_module="nn_ops")
 
 
 def tensor_scatter_elements_(input_x, indices, updates, axis=0, reduction="none"):
@@ -261,7 +261,8 @@ def scatter(input, axis, index, src):
 
 export(tensor_scatter_elements_, name="tensor_scatter_elements")
 export(scatter)
-export_class("TensorScatterElements", tensor_scatter_elements_, {"axis": 0, "reduction": "none"})
+export_class("TensorScatterElements", tensor_scatter_elements_, {"axis": 0, "reduction": "none"},
+             ops_module="array_ops")
 
 # ----- searching a sorted sequence, median: compositions of the above ---------------------------
 
@@ -310,7 +311,7 @@ def median(input, axis=-1, keepdims=False):
 
 export(searchsorted)
 export(bucketize)
-export_class("Bucketize", _bucketize_class, {"boundaries": ()})
+export_class("Bucketize", _bucketize_class, {"boundaries": REQUIRED}, ops_module="math_ops")
 export(median, method=True)
 
 __all__ = ["argsort", "sort", "sort_p", "take_along_axis", "tensor_scatter_elements", "top_k",

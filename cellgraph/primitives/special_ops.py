@@ -69,7 +69,8 @@ def _float_binary_type(x: TensorType, y: TensorType) -> TensorType:
     return TensorType(broadcast_shapes(x.shape, y.shape), result_dtype(x, y))
 
 
-erf = Primitive("erf", _float_unary_type, promote=FLOAT, public=True, method=True)
+erf = Primitive("erf", _float_unary_type, promote=FLOAT, public=True, method=True,
+                operands=("input",), spellings=("mint",), ops_module="math_ops")
 gelu = Primitive("gelu", _float_unary_type, label="GeLU", promote=FLOAT)
 # GeLU's backward pass fused: dy * (Phi(x) + x * phi(x)) in one kernel (one erf, one exp)
 # instead of a dozen elementwise passes, each with its own temporary.
@@ -81,9 +82,9 @@ gelu_tanh = Primitive("gelu_tanh", _float_unary_type, label="GeLUTanh", promote=
 gelu_tanh_grad = Primitive("gelu_tanh_grad", lambda x, dy: _float_binary_type(x, dy),
                            label="GeLUTanhGrad", promote=FLOAT)
 log1p = Primitive("log1p", _float_unary_type, promote=FLOAT, array_api="log1p", public=True,
-                  method=True)
+                  method=True, operands=("input",), spellings=("mint",), ops_module="math_ops")
 expm1 = Primitive("expm1", _float_unary_type, promote=FLOAT, array_api="expm1", public=True,
-                  method=True)
+                  method=True, operands=("input",), spellings=("mint",), ops_module="math_ops")
 softplus = Primitive("softplus", _float_unary_type, promote=FLOAT)
 # Phi(x), the standard normal distribution function.
 normal_cdf = Primitive("normal_cdf", _float_unary_type, label="NormalCdf", promote=FLOAT)

@@ -406,6 +406,7 @@ CASES: dict[str, list[Case]] = seeded({
     "square": lambda: unary_same(np.square),
     "abs": lambda: unary_same(np.abs),
     "sign": lambda: unary_same(np.sign),
+    "positive": lambda: unary_same(np.positive),
     "relu": lambda: unary_same(_relu, dtypes=(f32, f64, i32)),
     "relu_grad": lambda: [Case((arr(s, d, -3, 4), arr(s, d, -3, 4)), _relu_grad, d)
                           for d in (f32, f64, i32) for s in SHAPES_1],

@@ -196,3 +196,16 @@ def test_print_kernel_writes_values(capsys):
     out = _compiled(show_and_double)(Tensor(x), Tensor(n))
     np.testing.assert_allclose(out.asnumpy(), x * 2, **TOL[f32])
     assert capsys.readouterr().out == "x: [ 1.5 -2. ] n = 3\n" * 3
+
+
+def test_positive_refuses_a_bool_tensor_naming_the_op():
+    """The array API's positive has no bool loop: the type rule refuses a bool Tensor (eagerly
+    and while a graph is built) with MindSpore's TypeError kind, before any kernel runs."""
+    from cellgraph import Tensor, jit, ops
+    from cellgraph.primitives.errors import DTypeError
+
+    flags = Tensor(np.array([True, False]))
+    with pytest.raises(DTypeError, match="Positive: expected a numeric Tensor, got Bool"):
+        ops.positive(flags)
+    with pytest.raises(DTypeError, match="Positive"):
+        jit(lambda x: ops.positive(x))(flags)

@@ -81,8 +81,12 @@ def test_bprop_rules_take_out_and_dout(name):
 
 @pytest.mark.parametrize("name", sorted(n for n, p in PRIMITIVES.items() if p.public))
 def test_public_declarations_give_op_class_and_method(name):
-    """`ops.name`, `ops.Label()` (also in `cellgraph.ops.operations`) and `Tensor.name`
-    come from the declaration alone, and all three compute the same."""
+    """`ops.name`, `ops.Label()` (also in `cellgraph.ops.operations`; none where the
+    declaration says MindSpore has no class), `Tensor.name` and every functional spelling the
+    declaration lists (ops aliases, mint, mint.nn.functional, numpy) come from the declaration
+    alone, take MindSpore's operand names, and all compute the same."""
+    import importlib
+
     import numpy as np
 
     from cellgraph import Tensor, ops
@@ -90,49 +94,105 @@ def test_public_declarations_give_op_class_and_method(name):
 
     prim = PRIMITIVES[name]
     assert getattr(ops, name) is prim
-    cls = getattr(ops, prim.label)
-    assert cls is getattr(operations, prim.label)
-    for alias in prim.aliases:
-        assert getattr(ops, alias) is cls
+    if prim.primitive_class:
+        cls = getattr(ops, prim.label)
+        assert cls is getattr(operations, prim.label)
+        for alias in prim.aliases:
+            assert getattr(ops, alias) is cls
+    else:
+        cls = None
+        assert not hasattr(operations, prim.label)
     assert (getattr(Tensor, name, None) is not None) == prim.method
+    spelled = {}
+    for spelling in prim.spellings:
+        module = importlib.import_module(f"cellgraph.{spelling.module}")
+        fn = getattr(module, spelling.name)
+        if spelling.operands is not None:
+            names = list(inspect.signature(fn).parameters)
+            assert names[:len(spelling.operands)] == list(spelling.operands), spelling
+        spelled[spelling] = fn
     cases = CASES.get(name)
     if not cases:
         return
     case = cases[0]
     operands = [Tensor(o) if isinstance(o, np.ndarray) else o for o in case.operands]
     expected = prim(*operands, **case.params).asnumpy()
-    np.testing.assert_array_equal(cls(**case.params)(*operands).asnumpy(), expected)
+    if cls is not None:
+        np.testing.assert_array_equal(cls(**case.params)(*operands).asnumpy(), expected)
     if prim.method:
         method = getattr(operands[0], name)
         np.testing.assert_array_equal(method(*operands[1:], **case.params).asnumpy(), expected)
+    for spelling, fn in spelled.items():
+        if spelling.operands is not None and not case.params:  # the operands by name
+            got = fn(**dict(zip(spelling.operands, operands)))
+        else:
+            got = fn(*operands, **case.params)
+        np.testing.assert_array_equal(np.asarray(got.asnumpy()), expected, err_msg=str(spelling))
 
 
-def test_declared_params_are_the_class_arguments_and_the_defaults(monkeypatch):
-    """A public declaration with static params: `ops.Name(param=...)` configures the call and
-    the functional op fills in the defaults."""
+def test_declared_params_are_the_class_arguments_and_the_defaults():
+    """A public declaration with static params: its class `Name(param=...)` configures the
+    call and the functional op (the primitive) fills in the defaults."""
     import numpy as np
 
     from cellgraph import Tensor, ops
-    from cellgraph.ops import derive, functional, operations
+    from cellgraph.ops import derive
     from cellgraph.primitives.core import Primitive
     from cellgraph.runtime.numpy_backend import numpy_backend
 
-    monkeypatch.setattr(functional, "__all__", list(functional.__all__))
-    monkeypatch.setattr(operations, "__all__", list(operations.__all__))
     prim = Primitive("scaled_probe", lambda x, scale: x.strong(), params={"scale": 2.0},
                      public=True)
     try:
         numpy_backend.kernels["scaled_probe"] = lambda x, scale: x * np.float32(scale)
-        derive.install_primitive(prim, functional, operations)
         x = Tensor(np.array([1.0, -3.0], np.float32))
-        np.testing.assert_array_equal(functional.scaled_probe(x).asnumpy(), [2.0, -6.0])
-        probe = operations.ScaledProbe(0.5)
+        np.testing.assert_array_equal(prim(x).asnumpy(), [2.0, -6.0])
+        probe_class = derive.primitive_class(prim, "cellgraph.ops.operations")
+        probe = probe_class(0.5)
         assert repr(probe) == "ScaledProbe(scale=0.5)"
         np.testing.assert_array_equal(probe(x).asnumpy(), [0.5, -1.5])
         with pytest.raises(TypeError, match="unexpected keyword argument 'shift'"):
-            operations.ScaledProbe(shift=1)
+            probe_class(shift=1)
     finally:
         del PRIMITIVES["scaled_probe"], numpy_backend.kernels["scaled_probe"]
-        for module, name in ((functional, "scaled_probe"), (operations, "ScaledProbe")):
-            vars(module).pop(name, None)
     assert not hasattr(ops, "ScaledProbe")
+
+
+def test_spelling_text_names_module_name_and_operands():
+    """A declaration's spelling reads `module[.name][(operands)]`: the name defaults to the
+    primitive's, the operand names to the declaration's; "ops" and "mint" are told apart from
+    "mint.nn.functional" by the longest module that fits."""
+    from cellgraph.primitives.core import Spelling
+
+    assert Spelling.parse("mint", "asin", ("input",)) == Spelling("mint", "asin", ("input",))
+    assert Spelling.parse("ops.arcsin(x)", "asin", ("input",)) == Spelling("ops", "arcsin", ("x",))
+    assert Spelling.parse("mint.nn.functional", "relu", None) == \
+        Spelling("mint.nn.functional", "relu", None)
+    assert Spelling.parse("numpy(x1, x2)", "bitwise_and", ("input", "other")) == \
+        Spelling("numpy", "bitwise_and", ("x1", "x2"))
+
+
+def test_a_spelling_with_other_operand_names_calls_the_primitive():
+    """`ops.arcsin(x)` is the primitive asin under MindSpore's name for its operand: it takes it
+    by position or by that name, shows it in its signature, and computes what asin does."""
+    import numpy as np
+
+    from cellgraph import Tensor, ops
+
+    x = Tensor(np.array([0.5, -0.25], np.float32))
+    assert str(inspect.signature(ops.arcsin)) == "(x)"
+    assert str(inspect.signature(ops.asin)) == "(input)"
+    np.testing.assert_array_equal(ops.arcsin(x=x).asnumpy(), ops.asin(x).asnumpy())
+    np.testing.assert_array_equal(ops.arcsin(x).asnumpy(), ops.asin(input=x).asnumpy())
+    with pytest.raises(TypeError, match="arcsin.. got an unexpected keyword argument 'input'"):
+        ops.arcsin(input=x)
+
+
+def test_a_class_argument_without_default_is_required():
+    """export_class's REQUIRED init argument: MindSpore's class takes it without a default
+    (`ops.Cummax(axis)`), so the signature shows none and a call without it is a TypeError."""
+    from cellgraph import ops
+
+    assert str(inspect.signature(ops.Cummax)) == "(axis)"
+    with pytest.raises(TypeError, match="Cummax.. missing required argument 'axis'"):
+        ops.Cummax()
+    assert repr(ops.Cummax(axis=1)) == "Cummax(axis=1)"

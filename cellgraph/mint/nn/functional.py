@@ -16,11 +16,12 @@ from cellgraph.ops.function.nn_func.loss import (  # noqa: F401
 )
 from cellgraph.ops.function.nn_func.loss import cross_entropy as _cross_entropy
 from cellgraph.ops.function.nn_func.loss import smooth_l1_loss as _smooth_l1_loss
+from cellgraph.primitives.core import PRIMITIVES as _PRIMITIVES
 from cellgraph.primitives.errors import ArgumentValueError, UnsupportedError
 from cellgraph.primitives.errors import ShapeError as _ShapeError
 from cellgraph.runtime.tensor import Tensor
 
-relu, sigmoid, tanh, silu = _ops.relu, _ops.sigmoid, _ops.tanh, _ops.silu
+silu = _ops.silu
 pad, one_hot = _ops.pad, _ops.one_hot
 glu, logsigmoid, mish, pixel_unshuffle = _ops.glu, _ops.logsigmoid, _ops.mish, _ops.pixel_unshuffle
 softshrink, pixel_shuffle, cosine_similarity, pairwise_distance = (
@@ -278,6 +279,13 @@ def normalize(input, p=2.0, dim=1, eps=1e-12):
     """input / max(||input||_p along dim, eps)."""
     return input / _ops.maximum(_ops.vector_norm(input, p, dim, True), eps)
 
+
+# the primitives whose declaration spells them here (`spellings=("mint.nn.functional",)`), where
+# this module does not write the name itself
+for _prim in _PRIMITIVES.values():
+    if _prim.public:
+        for _name, _spelled in _prim.spelled("mint.nn.functional").items():
+            globals().setdefault(_name, _spelled)
 
 __all__ = sorted(n for n in dir() if not n.startswith("_")  # noqa: PLE0605
                  and n not in ("annotations", "ArgumentValueError", "Tensor"))

@@ -14,4 +14,9 @@ they import.
 """
 from ._fallback import functional_fallback as _functional_fallback
 
+# the `grad` package of the differentiation functions, then `grad` the function over its name,
+# as MindSpore binds them
+from . import grad as _grad_package  # noqa: F401  # isort: skip
+from .grad.grad_func import grad  # noqa: F401  # isort: skip
+
 __getattr__, __dir__ = _functional_fallback(globals(), grad=True)

@@ -4,33 +4,26 @@ from __future__ import annotations
 
 import types
 
-# MindSpore's ops.function.grad.grad_func: the differentiation functions.
-GRAD_FUNC_NAMES = ("grad", "value_and_grad", "get_grad", "jvp", "vjp", "linearize", "jet",
-                   "derivative", "jacfwd", "jacrev", "stop_gradient", "custom_vjp")
-
 
 def grad_functions() -> dict:
     """The differentiation functions of `ops.function.grad.grad_func`, by name."""
-    from cellgraph import ops
-    from cellgraph.custom_vjp import custom_vjp
+    from .grad import grad_func
 
-    names = {name: getattr(ops, name) for name in GRAD_FUNC_NAMES if name != "custom_vjp"}
-    names["custom_vjp"] = custom_vjp
-    return names
+    return {name: getattr(grad_func, name) for name in grad_func.__all__}
 
 
 def _functional_names() -> dict:
     from cellgraph.ops import functional
 
-    return {k: v for k, v in vars(functional).items()
-            if not k.startswith("_") and not isinstance(v, types.ModuleType)}
+    names = {k: getattr(functional, k) for k in dir(functional) if not k.startswith("_")}
+    return {k: v for k, v in names.items() if not isinstance(v, types.ModuleType)}
 
 
 def _functional_value(name: str):
     """`ops.functional.<name>`, or None where it has none (or only a module of that name)."""
     from cellgraph.ops import functional
 
-    value = vars(functional).get(name)
+    value = getattr(functional, name, None)
     return None if isinstance(value, types.ModuleType) else value
 
 
@@ -47,8 +40,8 @@ def functional_fallback(namespace: dict, grad: bool = False):
             return sorted(names())
         value = None
         if not name.startswith("_"):
-            value = grad_functions()[name] if grad and name in GRAD_FUNC_NAMES else \
-                _functional_value(name)
+            functions = grad_functions() if grad else {}
+            value = functions[name] if name in functions else _functional_value(name)
         if value is None:
             raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
         return value

@@ -5,13 +5,15 @@ Each class is configured in `__init__` and applied in `__call__`; instances are 
 graph, so `self.matmul = ops.MatMul()` works in construct. They are defined in MindSpore's
 modules, `array_ops`, `math_ops`, `nn_ops`, `random_ops`, `image_ops` and `comm_ops`: there
 the classes written by hand, then those derived from the primitives' declarations
-(ops/derive.py `generate_classes`, filed by `_filing.py`). The classes of public primitives
-MindSpore files in none of them join this package when `cellgraph.ops` is imported.
+(ops/derive.py `generate_classes`, filed by each declaration's `ops_module`). The classes of
+public primitives MindSpore files in none of them are this package's own; every other class
+of `ops` (HyperMap, Assign, ...) it answers for through its module `__getattr__`.
 """
 from __future__ import annotations
 
 from cellgraph._lazy import lazy_names as _lazy_names
 
+from .. import derive as _derive
 from ..derive import PrimitiveClass, define_class  # noqa: F401  (the base, for users)
 
 __all__: list[str] = []
@@ -29,9 +31,42 @@ for _module in (array_ops, comm_ops, image_ops, math_ops, nn_ops, random_ops):
     __all__.extend(_module.__all__)
 __all__.append("PrimitiveClass")
 
+# the classes derived from declarations that MindSpore files in none of the modules above
+_unfiled = _derive.unfiled_classes(globals())
+globals().update(_unfiled)
+__all__.extend(_unfiled)
+
 
 # The summary operations keep values for train.SummaryRecord, which sits above this package:
 # they load with it, on first use.
 SUMMARY_OPERATIONS = {name: ("cellgraph.train.summary", name) for name in (
     "ScalarSummary", "TensorSummary", "ImageSummary", "HistogramSummary")}
-__getattr__ = _lazy_names(globals(), SUMMARY_OPERATIONS)[0]
+_summary_getattr = _lazy_names(globals(), SUMMARY_OPERATIONS)[0]
+
+
+def _from_ops(name: str):
+    """`ops.<name>` where it is a primitive class defined elsewhere (the composite and state
+    operations, the transforms' classes: `P.HyperMap()`, `P.Assign()`): MindSpore's
+    `ops.operations` holds every primitive class `ops` has."""
+    from cellgraph import ops
+
+    value = vars(ops).get(name)
+    return value if name[:1].isupper() and isinstance(value, type) and name != "Tensor" \
+        else None
+
+
+def __getattr__(name: str):
+    if name in SUMMARY_OPERATIONS:
+        return _summary_getattr(name)
+    value = _from_ops(name)
+    if value is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # found once: a plain attribute from now on
+    return value
+
+
+def __dir__():
+    from cellgraph import ops
+
+    return sorted(set(globals()) | set(SUMMARY_OPERATIONS) |
+                  {n for n in vars(ops) if _from_ops(n) is not None})

@@ -1,7 +1,7 @@
 """MindSpore's `ops.operations.image_ops`: the primitive classes of image operations."""
 from __future__ import annotations
 
-from cellgraph.ops.derive import define_class
+from cellgraph.ops.derive import define_class, generate_classes
 from cellgraph.ops.function.image_func import crop_and_resize
 
 __all__ = ["CropAndResize"]
@@ -9,3 +9,6 @@ __all__ = ["CropAndResize"]
 
 CropAndResize = define_class("CropAndResize", crop_and_resize,
                              {"method": "bilinear", "extrapolation_value": 0.0}, module=__name__)
+
+# the classes derived from the primitives' declarations that MindSpore files here
+generate_classes(globals())

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph.ops.derive import PrimitiveClass
+from cellgraph.ops.derive import PrimitiveClass, generate_classes
 from cellgraph.ops.function.random_func import random_ints, standard_normal
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.random_ops import op_seeds
@@ -31,3 +31,6 @@ class UniformInt(PrimitiveClass):
         low, high = int(np.asarray(minval)), int(np.asarray(maxval))
         return random_ints(low, high, tuple(shape), op_seeds(self.seed, self.seed2, "UniformInt"),
                            dt.int32)
+
+# the classes derived from the primitives' declarations that MindSpore files here
+generate_classes(globals())

@@ -1,0 +1,12 @@
+"""`ops.auto_generate.gen_ops_def`: the functional operations, those of `ops.function`."""
+from cellgraph.ops import function as _function
+
+
+def _functional_operations() -> dict:
+    names = {name: getattr(_function, name) for name in dir(_function)
+             if not name.startswith("_")}
+    return {name: value for name, value in names.items() if callable(value)}
+
+
+globals().update(_functional_operations())
+__all__ = sorted(_functional_operations())  # noqa: PLE0605

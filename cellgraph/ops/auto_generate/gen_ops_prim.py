@@ -1,0 +1,138 @@
+"""`ops.auto_generate.gen_ops_prim`: the primitive classes, and `<name>_op`, an instance of the
+class `<Name>` made with its defaults (`add_op = Add()` in MindSpore).
+
+Every class of `_ops.operations` is here, with the pooling classes that return indices and the
+classes of the `mint` interface, whose call takes every argument (`MatMulExt()(a, b)`,
+`SumExt()(x, dim)`)."""
+from cellgraph import ops as _ops
+from cellgraph.ops.derive import function_class as _function_class
+from cellgraph.primitives.errors import UnsupportedError as _UnsupportedError
+
+
+def _mint(name: str):
+    """mint's `name`, looked up when called (mint loads nn, which ops does not need)."""
+    def call(*args, **kwargs):
+        from cellgraph import mint
+
+        return getattr(mint, name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def _max_dim(input, dim, keepdim=False):
+    return _mint("max")(input, dim, keepdim)
+
+
+def _min_dim(input, dim, keepdim=False):
+    return _mint("min")(input, dim, keepdim)
+
+
+def _dropout_ext(input, p=0.5, seed=0, offset=0):
+    """DropoutExt's (output, mask): elements zeroed with probability p, the rest scaled by
+    1 / (1 - p); the mask is True where kept."""
+    keep = _ops.rand(tuple(input.shape)) >= p
+    scale = 0.0 if p >= 1 else 1.0 / (1.0 - p)
+    return input * _ops.cast(keep, input.dtype) * scale, keep
+
+
+def _randint(low, high, shape, seed=0, offset=0, dtype=None):
+    return _ops.randint(low, high, tuple(shape), dtype=dtype)
+
+
+def _fill_in_place(op: str, input, draws):
+    """Write `draws` into `input`, MindSpore's in-place random fill: a Parameter is assigned
+    (eagerly or in a graph), a Tensor outside a graph has its data replaced."""
+    from cellgraph.common.assign import assign
+    from cellgraph.compiler.builder import current_builder, is_parameter
+
+    draws = _ops.cast(draws, input.dtype)
+    if is_parameter(input):
+        return assign(input, draws)
+    if current_builder() is None:
+        return input.assign_value(draws)
+    raise _UnsupportedError(f"{op}: in graph mode only a Parameter can be filled in place, got "
+                           f"a Tensor argument; fill it outside the graph or make it a "
+                           f"Parameter")
+
+
+def _inplace_normal(input, mean=0.0, std=1.0, seed=0, offset=0):
+    return _fill_in_place("InplaceNormal", input,
+                          _ops.normal(tuple(input.shape), mean, std))
+
+
+def _inplace_uniform(input, from_=0.0, to=1.0, seed=0, offset=0):
+    return _fill_in_place("InplaceUniform", input,
+                          _ops.uniform(tuple(input.shape), from_, to, dtype=input.dtype))
+
+
+def _bernoulli_ext(input, seed=0, offset=0):
+    return _ops.bernoulli(_ops.zeros_like(input), input)
+
+
+def _multinomial_ext(input, num_samples, replacement=False, seed=0, offset=0):
+    return _ops.multinomial(input, num_samples, replacement)
+
+
+def _clone(input):
+    """A new Tensor with input's values (a graph's values are never written in place, so
+    there the value itself serves)."""
+    from cellgraph.runtime.tensor import Tensor
+
+    if isinstance(input, Tensor):
+        return Tensor(input.asnumpy().copy(), input.dtype)
+    return input
+
+
+def _contiguous(input):
+    """The input itself: cellgraph's Tensors are always stored contiguously, which is when
+    MindSpore's Contiguous returns its input unchanged."""
+    return input
+
+
+def _operations_classes() -> dict:
+    """The classes of `ops.operations` but the custom operations' (`Custom` defines a user's
+    operation; none is generated) and the summary operations (MindSpore's debug_ops, which
+    load train)."""
+    from cellgraph.ops import operations
+
+    names = {name: getattr(operations, name) for name in dir(operations)
+             if name[:1].isupper() and name not in operations.SUMMARY_OPERATIONS}
+    return {name: value for name, value in names.items()
+            if isinstance(value, type) and value.__module__ != "cellgraph.ops.custom_ops"}
+
+
+globals().update(_operations_classes())
+
+# The mint-style classes: the call takes every argument (MatMulExt()(a, b), SumExt()(x, dim)).
+MatMulExt = _function_class("MatMulExt", _mint("matmul"))
+BatchMatMulExt = _function_class("BatchMatMulExt", _mint("bmm"))
+SumExt = _function_class("SumExt", _mint("sum"))
+MeanExt = _function_class("MeanExt", _mint("mean"))
+MaxDim = _function_class("MaxDim", _max_dim)
+MinDim = _function_class("MinDim", _min_dim)
+SiLU = _function_class("SiLU", _ops.silu)
+InplaceNormal = _function_class("InplaceNormal", _inplace_normal)
+InplaceUniform = _function_class("InplaceUniform", _inplace_uniform)
+DropoutExt = _function_class("DropoutExt", _dropout_ext)
+RandInt = _function_class("RandInt", _randint)
+BernoulliExt = _function_class("BernoulliExt", _bernoulli_ext)
+MultinomialExt = _function_class("MultinomialExt", _multinomial_ext)
+Clone = _function_class("Clone", _clone)
+Contiguous = _function_class("Contiguous", _contiguous)
+MaxPoolWithIndices, MaxPoolWithMask = _ops.MaxPoolWithIndices, _ops.MaxPoolWithMask
+Tensor = _ops.Tensor  # as MindSpore's module imports it
+
+__all__ = sorted(name for name, value in globals().items()  # noqa: PLE0605
+                 if name[:1].isupper() and isinstance(value, type))
+
+
+def __getattr__(name: str):
+    """`<snake_name>_op` -> an instance of the class whose name, lower case, is snake_name
+    without underscores (`matmul_ext_op` -> MatMulExt())."""
+    key = name[:-3].replace("_", "") if name.endswith("_op") else None
+    cls = next((globals()[n] for n in __all__ if n.lower() == key), None)
+    if cls is None:
+        raise AttributeError(f"module 'ops.auto_generate.gen_ops_prim' has no attribute "
+                             f"{name!r}")
+    return cls()
