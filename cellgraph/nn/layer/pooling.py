@@ -13,6 +13,7 @@ import numpy as np
 
 import cellgraph.ops as P
 from cellgraph.compiler.builder import Tracer
+from cellgraph.ops.function.nn_func.pooling import adaptive_max_pool
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.conv_ops import same_padding
@@ -453,48 +454,6 @@ class LPPool2d(_LPPool):
     nd = 2
 
 
-def _adaptive_max(x, op: str, output_size: tuple, return_indices: bool, index_dtype=None):
-    """The maximum over adaptive bins of the last len(output_size) axes: bin i of an axis of
-    length L covers [floor(i L / n), ceil((i + 1) L / n)). Each axis is gathered into
-    (bins, widest bin) with the last element of a narrower bin repeated, so the maximum and
-    its first position are those of the bin; indices count positions of the unpadded input,
-    flattened over the pooled axes."""
-    nd = len(output_size)
-    lead, spatial = tuple(x.shape[:-nd]), tuple(x.shape[-nd:])
-    sizes = tuple(length if n is None else int(n) for n, length in zip(output_size, spatial))
-    if any(n < 1 for n in sizes):
-        raise ArgumentValueError(f"{op}: `output_size` must be positive, got {output_size!r}")
-    tables, widths = [], []
-    gathered = x
-    for axis, (length, n) in enumerate(zip(spatial, sizes)):
-        starts = np.arange(n) * length // n
-        stops = -(-(np.arange(n) + 1) * length // n)
-        width = int((stops - starts).max())
-        table = np.minimum(starts[:, None] + np.arange(width), stops[:, None] - 1)
-        tables.append(table)
-        widths.append(width)
-        gathered = P.gather(gathered, Tensor(table.reshape(-1).astype(np.int32)), len(lead) + axis)
-    split = lead + tuple(v for n, w in zip(sizes, widths) for v in (n, w))
-    gathered = P.reshape(gathered, split)
-    k = len(lead)
-    order = tuple(range(k)) + tuple(k + 2 * i for i in range(nd)) + \
-        tuple(k + 2 * i + 1 for i in range(nd))
-    window = int(np.prod(widths))
-    flat = P.reshape(P.transpose(gathered, order), lead + sizes + (window,))
-    best = P.reduce_max(flat, -1)
-    if not return_indices:
-        return best
-    where = np.zeros(sizes + tuple(widths), np.int64)
-    for axis, table in enumerate(tables):
-        shape = [1] * (2 * nd)
-        shape[axis], shape[nd + axis] = table.shape
-        where = where * spatial[axis] + table.reshape(shape)
-    where = P.broadcast_to(Tensor(where.reshape(sizes + (window,))), lead + sizes + (window,))
-    first = P.expand_dims(P.argmax(flat, -1), -1)
-    index = P.squeeze(P.gather_elements(where, len(flat.shape) - 1, first), -1)
-    return best, index if index_dtype is None else P.cast(index, index_dtype)
-
-
 class _AdaptiveMaxPool(Cell):
     nd = 1
     index_dtype = None  # int64
@@ -522,7 +481,8 @@ class _AdaptiveMaxPool(Cell):
         check_input(name, x, rank=(self.nd + 1, self.nd + 2))
         if not x.dtype.is_float:
             raise DTypeError(f"{name}: the input must be float, got {x.dtype}")
-        return _adaptive_max(x, name, self._sizes, self.return_indices, self.index_dtype)
+        return adaptive_max_pool(x, name, self._sizes, self.return_indices,
+                                 self.index_dtype)
 
     def extend_repr(self) -> str:
         return f"output_size={self.output_size}, return_indices={self.return_indices}"

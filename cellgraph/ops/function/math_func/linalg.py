@@ -23,7 +23,7 @@ from cellgraph.primitives import math_ops as M
 from cellgraph.primitives.core import abstract_of, normalize_axis
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
-__all__ = ["addmm", "baddbmm", "batch_dot", "block_diag", "bmm", "cdist", "cosine_similarity",
+__all__ = ["addbmm", "addmm", "addmv", "addr", "baddbmm", "batch_dot", "block_diag", "bmm", "cdist", "cosine_similarity",
            "cross", "diag_embed", "einsum", "inner", "kron", "outer", "tensor_dot", "trace"]
 
 
@@ -92,6 +92,27 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
 
 def baddbmm(input, batch1, batch2, beta=1, alpha=1):
     return beta * input + alpha * F.matmul(batch1, batch2)
+
+
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """beta * input + alpha * the sum over the batch of batch1[i] @ batch2[i]."""
+    return beta * input + alpha * F.matmul(batch1, batch2).sum(axis=0)
+
+
+def addmv(input, mat, vec, *, beta=1, alpha=1):
+    """beta * input + alpha * (mat @ vec), for a matrix and a vector."""
+    if len(mat.shape) != 2 or len(vec.shape) != 1:
+        raise ShapeError(f"addmv: expected a matrix and a vector, got shapes {mat.shape} and "
+                         f"{vec.shape}")
+    return beta * input + alpha * F.matmul(mat, vec)
+
+
+def addr(x, vec1, vec2, *, beta=1, alpha=1):
+    """beta * x + alpha * the outer product of vec1 and vec2."""
+    if len(vec1.shape) != 1 or len(vec2.shape) != 1:
+        raise ShapeError(f"addr: expected two vectors, got shapes {vec1.shape} and "
+                         f"{vec2.shape}")
+    return beta * x + alpha * F.reshape(vec1, (-1, 1)) * F.reshape(vec2, (1, -1))
 
 
 def inner(input, other):

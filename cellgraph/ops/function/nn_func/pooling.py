@@ -32,9 +32,10 @@ from cellgraph.primitives.nn_functional import (
     one_hot,
     pad_pairs,
 )
+from cellgraph.runtime.tensor import Tensor
 
-__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool3d", "max_pool3d",
-           "max_pool_with_indices"]
+__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d",
+           "adaptive_max_pool2d", "avg_pool3d", "max_pool3d", "max_pool_with_indices"]
 
 
 def _average_matrix(size_in: int, size_out: int) -> np.ndarray:
@@ -193,3 +194,82 @@ def max_pool_with_indices(x, kernel_size, strides=None, pads=0, dilation=(1, 1),
     chosen = one_hot(position, input_flat.shape[-1], 1, 0)
     index = F.reduce_sum(F.mul(chosen, A.cast(input_flat, dtype=dt.int64)), -1)
     return F.reduce_max(windows, -1), F.cast(index, argmax_type)
+
+
+def adaptive_max_pool(x, op: str, output_size: tuple, return_indices: bool, index_dtype=None):
+    """The maximum over adaptive bins of the last len(output_size) axes: bin i of an axis of
+    length L covers [floor(i L / n), ceil((i + 1) L / n)). Each axis is gathered into
+    (bins, widest bin) with the last element of a narrower bin repeated, so the maximum and
+    its first position are those of the bin; indices count positions of the unpadded input,
+    flattened over the pooled axes."""
+    nd = len(output_size)
+    lead, spatial = tuple(x.shape[:-nd]), tuple(x.shape[-nd:])
+    sizes = tuple(length if n is None else int(n) for n, length in zip(output_size, spatial))
+    if any(n < 1 for n in sizes):
+        raise ArgumentValueError(f"{op}: `output_size` must be positive, got {output_size!r}")
+    tables, widths = [], []
+    gathered = x
+    for axis, (length, n) in enumerate(zip(spatial, sizes)):
+        starts = np.arange(n) * length // n
+        stops = -(-(np.arange(n) + 1) * length // n)
+        width = int((stops - starts).max())
+        table = np.minimum(starts[:, None] + np.arange(width), stops[:, None] - 1)
+        tables.append(table)
+        widths.append(width)
+        gathered = F.gather(gathered, Tensor(table.reshape(-1).astype(np.int32)),
+                            len(lead) + axis)
+    split = lead + tuple(v for n, w in zip(sizes, widths) for v in (n, w))
+    gathered = F.reshape(gathered, split)
+    k = len(lead)
+    order = tuple(range(k)) + tuple(k + 2 * i for i in range(nd)) + \
+        tuple(k + 2 * i + 1 for i in range(nd))
+    window = int(np.prod(widths))
+    flat = F.reshape(F.transpose(gathered, order), lead + sizes + (window,))
+    best = F.reduce_max(flat, -1)
+    if not return_indices:
+        return best
+    where = np.zeros(sizes + tuple(widths), np.int64)
+    for axis, table in enumerate(tables):
+        shape = [1] * (2 * nd)
+        shape[axis], shape[nd + axis] = table.shape
+        where = where * spatial[axis] + table.reshape(shape)
+    where = F.broadcast_to(Tensor(where.reshape(sizes + (window,))), lead + sizes + (window,))
+    first = F.expand_dims(F.argmax(flat, -1), -1)
+    index = F.squeeze(F.gather_elements(where, len(flat.shape) - 1, first), -1)
+    return best, index if index_dtype is None else F.cast(index, index_dtype)
+
+
+def adaptive_max_pool1d(input, output_size):
+    """The maximum over `output_size` equal bins of the last axis of (N, C, L), as MindSpore's:
+    L must be a multiple of `output_size`; float16 or float32."""
+    x = _tensor(input, "adaptive_max_pool1d")
+    if isinstance(output_size, bool) or not isinstance(output_size, int) or output_size < 1:
+        raise DTypeError(f"For adaptive_max_pool1d, the output_size must be a positive int, got "
+                         f"{output_size!r}")
+    if len(x.shape) != 3:
+        raise ShapeError(f"For adaptive_max_pool1d input must have 3 dim, but got "
+                         f"{len(x.shape)}.")
+    if x.shape[2] < output_size or x.shape[2] % output_size:
+        raise ShapeError(f"For adaptive_max_pool1d input's last dimension must be divisible by "
+                         f"output size {output_size}, but got {x.shape[2]}.")
+    if str(x.dtype) not in ("Float16", "Float32"):
+        raise DTypeError(f"For adaptive_max_pool1d, the input dtype must be float16 or float32, "
+                         f"but got {x.dtype}.")
+    return adaptive_max_pool(input, "adaptive_max_pool1d", (output_size,), False)
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """The maximum over an `output_size` grid of adaptive bins of (N, C, H, W) or (C, H, W)
+    (None keeps an axis's size); with `return_indices`, also where each came from (int64,
+    flattened over H and W)."""
+    x = _tensor(input, "adaptive_max_pool2d")
+    if len(x.shape) not in (3, 4):
+        raise ShapeError(f"For adaptive_max_pool2d, the input must be 3-D or 4-D, got "
+                         f"{len(x.shape)}-D")
+    sizes = (output_size,) * 2 if output_size is None or isinstance(output_size, int) \
+        else tuple(output_size)
+    if len(sizes) != 2 or any(v is not None and (isinstance(v, bool) or not isinstance(v, int))
+                              for v in sizes):
+        raise DTypeError(f"For adaptive_max_pool2d, the output_size must be an int or a tuple of "
+                         f"2 ints (or None), got {output_size!r}")
+    return adaptive_max_pool(input, "adaptive_max_pool2d", sizes, return_indices)

@@ -1,0 +1,32 @@
+"""ops.adaptive_max_pool1d and ops.adaptive_max_pool2d: the values and indices MindSpore 2.10
+gives for the same inputs (recorded below), and its argument checks."""
+import numpy as np
+import pytest
+
+from cellgraph import Tensor, ops
+
+
+def test_one_dimension_as_mindspore():
+    x = Tensor(np.arange(2 * 3 * 10).reshape(2, 3, 10).astype(np.float32))
+    out = ops.adaptive_max_pool1d(x, 5)
+    assert out.shape == (2, 3, 5) and out[0, 0].asnumpy().tolist() == [1, 3, 5, 7, 9]
+    with pytest.raises(ValueError, match="must be divisible by output size 4, but got 10"):
+        ops.adaptive_max_pool1d(x, 4)
+    with pytest.raises(TypeError, match="float16 or float32"):
+        ops.adaptive_max_pool1d(Tensor(np.ones((1, 1, 4))), 2)
+
+
+def test_two_dimensions_with_indices_as_mindspore():
+    y = Tensor(np.random.RandomState(0).rand(1, 2, 5, 7).astype(np.float32))
+    out, index = ops.adaptive_max_pool2d(y, (2, 3), True)
+    assert str(index.dtype) == "Int64"
+    assert index.asnumpy().tolist() == [[[[8, 17, 20], [21, 17, 20]], [[7, 17, 4], [21, 17, 33]]]]
+    np.testing.assert_allclose(out.asnumpy(), [[[[0.9636627435684204, 0.832619845867157,
+                                                  0.978618323802948],
+                                                 [0.7991585731506348, 0.832619845867157,
+                                                  0.978618323802948]],
+                                                [[0.6976311802864075, 0.9883738160133362,
+                                                  0.681820273399353],
+                                                 [0.6531082987785339, 0.9883738160133362,
+                                                  0.8379449248313904]]]])
+    assert ops.adaptive_max_pool2d(y, (None, 3)).shape == (1, 2, 5, 3)
