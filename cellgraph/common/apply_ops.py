@@ -1,5 +1,6 @@
 """MindSpore's in-place update primitives, which hand-written optimizers call through HyperMap:
-ApplyMomentum, ApplyGradientDescent, Adam, AdamWeightDecay, ApplyRMSProp, and the scatter updates of a Parameter
+ApplyMomentum, ApplyGradientDescent, Adam, AdamWeightDecay, ApplyRMSProp, the Adagrad, Adadelta,
+AdaMax, FTRL, proximal and sign families, and the scatter updates of a Parameter
 (ScatterUpdate, ScatterAdd, ScatterNdUpdate, ScatterNdAdd, and the functional scatter_add and
 scatter_nd_add). Each computes the new values with functional ops
 and writes them with `ops.assign`, so in a graph the updates are recorded like any other
@@ -15,7 +16,10 @@ from cellgraph.primitives.errors import DTypeError
 
 from .assign import assign
 
-__all__ = ["Adam", "AdamWeightDecay", "ApplyGradientDescent", "ApplyMomentum", "ApplyRMSProp", "ScatterAdd",
+__all__ = ["Adam", "AdamWeightDecay", "ApplyAdaMax", "ApplyAdadelta", "ApplyAdagrad",
+           "ApplyAdagradDA", "ApplyAdagradV2", "ApplyAdamWithAmsgrad", "ApplyAddSign",
+           "ApplyFtrl", "ApplyGradientDescent", "ApplyMomentum", "ApplyPowerSign",
+           "ApplyProximalAdagrad", "ApplyProximalGradientDescent", "ApplyRMSProp", "ScatterAdd",
            "ScatterNdAdd", "ScatterNdUpdate", "ScatterUpdate", "scatter_add", "scatter_nd_add"]
 
 
@@ -119,6 +123,180 @@ class ApplyRMSProp(_UpdateClass):
         scaled = F.div(F.mul(grad, learning_rate), F.sqrt(F.add(ms_new, epsilon)))
         moment_new = assign(moment, F.add(F.mul(moment, momentum), scaled))
         return assign(var, F.sub(var, moment_new))
+
+
+def _shrunk(value, threshold):
+    """sign(value) * max(|value| - threshold, 0): the proximal step of an l1 penalty."""
+    return F.mul(F.sign(value), F.maximum(F.sub(F.abs(value), threshold), 0.0))
+
+
+class ApplyAdaMax(_UpdateClass):
+    """m = beta1 m + (1 - beta1) g; v = max(beta2 v + epsilon, |g|);
+    var -= lr / (1 - beta1_power) * m / v. Returns (var, m, v)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def __call__(self, var, m, v, beta1_power, lr, beta1, beta2, epsilon, grad):
+        _parameters("ApplyAdaMax", var=var, m=m, v=v)
+        m_new = assign(m, F.add(F.mul(m, beta1), F.mul(grad, F.sub(1.0, beta1))))
+        v_new = assign(v, F.maximum(F.add(F.mul(v, beta2), epsilon), F.abs(grad)))
+        step = F.div(F.mul(F.div(lr, F.sub(1.0, beta1_power)), m_new), v_new)
+        return assign(var, F.sub(var, step)), m_new, v_new
+
+
+class ApplyAdadelta(_UpdateClass):
+    """accum = rho accum + (1 - rho) g^2; update = sqrt(accum_update + epsilon) /
+    sqrt(accum + epsilon) * g; accum_update = rho accum_update + (1 - rho) update^2;
+    var -= lr * update. Returns (var, accum, accum_update)."""
+
+    def __call__(self, var, accum, accum_update, lr, rho, epsilon, grad):
+        _parameters("ApplyAdadelta", var=var, accum=accum, accum_update=accum_update)
+        accum_new = assign(accum, F.add(F.mul(accum, rho),
+                                        F.mul(F.square(grad), F.sub(1.0, rho))))
+        update = F.mul(F.div(F.sqrt(F.add(accum_update, epsilon)),
+                             F.sqrt(F.add(accum_new, epsilon))), grad)
+        update_new = assign(accum_update, F.add(F.mul(accum_update, rho),
+                                                F.mul(F.square(update), F.sub(1.0, rho))))
+        return assign(var, F.sub(var, F.mul(update, lr))), accum_new, update_new
+
+
+class ApplyAdagrad(_UpdateClass):
+    """accum += g^2 when update_slots (MindSpore's CPU kernel adds it even without: it reads
+    no update_slots); var -= lr g / sqrt(accum). Returns (var, accum)."""
+
+    def __init__(self, update_slots=True):
+        self._set(False, update_slots=bool(update_slots))
+
+    def __call__(self, var, accum, lr, grad):
+        _parameters(type(self).__name__, var=var, accum=accum)
+        if self.update_slots:
+            accum = assign(accum, F.add(accum, F.square(grad)))
+        return assign(var, F.sub(var, self._step(lr, grad, accum))), accum
+
+    def _step(self, lr, grad, accum):
+        return F.div(F.mul(grad, lr), F.sqrt(accum))
+
+
+class ApplyAdagradV2(ApplyAdagrad):
+    """ApplyAdagrad with epsilon: var -= lr g / (sqrt(accum) + epsilon)."""
+
+    def __init__(self, epsilon, update_slots=True):
+        self._set(False, epsilon=float(epsilon), update_slots=bool(update_slots))
+
+    def _step(self, lr, grad, accum):
+        return F.div(F.mul(grad, lr), F.add(F.sqrt(accum), self.epsilon))
+
+
+class ApplyAdagradDA(_UpdateClass):
+    """Adagrad dual averaging: the accumulators take g and g^2; var = -lr *
+    shrink(gradient_accumulator, l1 global_step) / (l2 global_step lr +
+    sqrt(gradient_squared_accumulator)), shrink(a, t) = sign(a) max(|a| - t, 0). Returns
+    var. (MindSpore's CPU kernel shrinks by |a - t| instead, which differs where a < 0; this
+    is the update its documentation states.)"""
+
+    def __call__(self, var, gradient_accumulator, gradient_squared_accumulator, grad, lr, l1,
+                 l2, global_step):
+        _parameters("ApplyAdagradDA", var=var, gradient_accumulator=gradient_accumulator,
+                    gradient_squared_accumulator=gradient_squared_accumulator)
+        total = assign(gradient_accumulator, F.add(gradient_accumulator, grad))
+        squares = assign(gradient_squared_accumulator,
+                         F.add(gradient_squared_accumulator, F.square(grad)))
+        step = F.cast(global_step, var.dtype)
+        numerator = F.mul(_shrunk(total, F.mul(l1, step)), F.neg(lr))
+        denominator = F.add(F.mul(F.mul(l2, step), lr), F.sqrt(squares))
+        return assign(var, F.div(numerator, denominator))
+
+
+class ApplyFtrl(_UpdateClass):
+    """Follow-the-regularized-leader: accum_new = accum + g^2; linear += g -
+    (accum_new^-lr_power - accum^-lr_power) / lr * var; var = (sign(linear) l1 - linear) /
+    (accum_new^-lr_power / lr + 2 l2) where |linear| > l1, else 0. Returns var.
+    MindSpore's CPU kernel writes l1 where sign(linear) l1 belongs, so with l1 > 0 and a
+    negative `linear` its var is off by 2 l1 / denominator; this is the published update."""
+
+    def __call__(self, var, accum, linear, grad, lr, l1, l2, lr_power):
+        _parameters("ApplyFtrl", var=var, accum=accum, linear=linear)
+        accum_new = F.add(accum, F.square(grad))
+        power = F.neg(lr_power)
+        sigma = F.div(F.sub(F.pow(accum_new, power), F.pow(accum, power)), lr)
+        linear_new = assign(linear, F.add(linear, F.sub(grad, F.mul(sigma, var))))
+        quadratic = F.add(F.div(F.pow(accum_new, power), lr), F.mul(l2, 2.0))
+        value = F.div(F.sub(F.mul(F.sign(linear_new), l1), linear_new), quadratic)
+        assign(accum, accum_new)
+        return assign(var, F.select(F.greater(F.abs(linear_new), l1), value,
+                                    F.zeros_like(value)))
+
+
+class ApplyProximalAdagrad(_UpdateClass):
+    """accum += g^2; with the adaptive rate a = lr / sqrt(accum): prox = var - a g;
+    var = shrink(prox, a l1) / (1 + a l2). Returns (var, accum)."""
+
+    def __call__(self, var, accum, lr, l1, l2, grad):
+        _parameters("ApplyProximalAdagrad", var=var, accum=accum)
+        accum_new = assign(accum, F.add(accum, F.square(grad)))
+        rate = F.div(lr, F.sqrt(accum_new))
+        prox = F.sub(var, F.mul(grad, rate))
+        return assign(var, F.div(_shrunk(prox, F.mul(rate, l1)),
+                                 F.add(F.mul(rate, l2), 1.0))), accum_new
+
+
+class ApplyProximalGradientDescent(_UpdateClass):
+    """prox = var - alpha delta; var = shrink(prox, alpha l1) / (1 + alpha l2). Returns var."""
+
+    def __init__(self):
+        super().__init__()
+
+    def __call__(self, var, alpha, l1, l2, delta):
+        _parameters("ApplyProximalGradientDescent", var=var)
+        prox = F.sub(var, F.mul(delta, alpha))
+        return assign(var, F.div(_shrunk(prox, F.mul(alpha, l1)),
+                                 F.add(F.mul(alpha, l2), 1.0)))
+
+
+class ApplyAdamWithAmsgrad(_UpdateClass):
+    """Adam keeping the largest second moment seen (vhat = max(vhat, v)), which it divides
+    by; returns (var, m, v, vhat)."""
+
+    def __init__(self, beta1=0.9, beta2=0.999, epsilon=1e-8, use_locking=False):
+        self._set(use_locking, beta1=float(beta1), beta2=float(beta2), epsilon=float(epsilon))
+
+    def __call__(self, var, m, v, vhat, beta1_power, beta2_power, lr, grad):
+        _parameters("ApplyAdamWithAmsgrad", var=var, m=m, v=v, vhat=vhat)
+        m_new, v_new = Adam.moments(m, v, self.beta1, self.beta2, grad)
+        vhat_new = assign(vhat, F.maximum(vhat, v_new))
+        lr_t = F.div(F.mul(lr, F.sqrt(F.sub(1.0, beta2_power))), F.sub(1.0, beta1_power))
+        step = F.div(F.mul(m_new, lr_t), F.add(F.sqrt(vhat_new), self.epsilon))
+        return assign(var, F.sub(var, step)), m_new, v_new, vhat_new
+
+
+class _SignUpdate(_UpdateClass):
+    """m = beta m + (1 - beta) g; var -= lr * scale(sign(g) sign(m)) * g; returns (var, m)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def _update(self, var, m, lr, beta, grad, scale):
+        _parameters(type(self).__name__, var=var, m=m)
+        m_new = assign(m, F.add(F.mul(m, beta), F.mul(grad, F.sub(1.0, beta))))
+        agree = F.mul(F.sign(grad), F.sign(m_new))
+        return assign(var, F.sub(var, F.mul(F.mul(scale(agree), grad), lr))), m_new
+
+
+class ApplyPowerSign(_SignUpdate):
+    """The PowerSign update: scale = exp(logbase * sign_decay * sign(g) sign(m))."""
+
+    def __call__(self, var, m, lr, logbase, sign_decay, beta, grad):
+        return self._update(var, m, lr, beta, grad,
+                            lambda agree: F.exp(F.mul(F.mul(logbase, sign_decay), agree)))
+
+
+class ApplyAddSign(_SignUpdate):
+    """The AddSign update: scale = alpha + sign_decay * sign(g) sign(m)."""
+
+    def __call__(self, var, m, lr, alpha, sign_decay, beta, grad):
+        return self._update(var, m, lr, beta, grad,
+                            lambda agree: F.add(alpha, F.mul(sign_decay, agree)))
 
 
 def _row_indices(indices):
