@@ -12,7 +12,15 @@ from cellgraph.ops.derive import (
     generate_classes,
 )
 from cellgraph.ops.function.math_func.creation import linspace
-from cellgraph.ops.function.math_func.elementwise import addcmul, eps, isfinite, isinf, isnan, logit
+from cellgraph.ops.function.math_func.elementwise import (
+    addcmul,
+    approximate_equal,
+    eps,
+    isfinite,
+    isinf,
+    isnan,
+    logit,
+)
 from cellgraph.ops.function.math_func.linalg import cdist, cross, einsum
 from cellgraph.ops.function.math_func.reduction import addn, all, any, std_mean
 from cellgraph.ops.function.math_func.spectral import stft
@@ -20,7 +28,7 @@ from cellgraph.ops.function.nn_func.normalization import _lp_norm
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of
 
-__all__ = ["STFT", "AddN", "Addcmul", "BatchMatMul", "Cdist", "Cross", "CumSum", "Einsum", "Eps",
+__all__ = ["STFT", "AddN", "Addcmul", "ApproximateEqual", "BatchMatMul", "Cdist", "Cross", "CumSum", "Einsum", "Eps",
            "IsFinite", "IsInf", "IsNan", "LinSpace", "Logit", "LpNorm", "MatMul", "ReduceAll",
            "ReduceAny", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceStd",
            "ReduceSum"]
@@ -30,6 +38,8 @@ __all__ = ["STFT", "AddN", "Addcmul", "BatchMatMul", "Cdist", "Cross", "CumSum",
 MatMul = define_class("MatMul", F.mm, {"transpose_a": False, "transpose_b": False}, module=__name__)
 BatchMatMul = define_class("BatchMatMul", F.batch_matmul,
                            {"transpose_a": False, "transpose_b": False}, module=__name__)
+ApproximateEqual = define_class("ApproximateEqual", approximate_equal, {"tolerance": 1e-05},
+                                module=__name__)
 
 
 def _reduction_class(name: str, reduce) -> type:

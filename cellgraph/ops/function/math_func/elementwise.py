@@ -16,9 +16,9 @@ from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import rounding_ops as R
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import DTypeError
+from cellgraph.primitives.errors import DTypeError, RunError
 
-__all__ = ["addcmul", "deg2rad", "eps", "exp2", "float_power", "fmod", "frac", "heaviside",
+__all__ = ["addcmul", "approximate_equal", "deg2rad", "eps", "exp2", "float_power", "fmod", "frac", "heaviside",
            "hypot", "isclose", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "lerp",
            "logaddexp", "logical_xor", "logit", "nan_to_num", "pows", "rad2deg", "remainder",
            "sgn", "signbit", "xlogy"]
@@ -191,3 +191,13 @@ def eps(x):
 
 def pows(x, y):
     return F.pow(x, y)
+
+
+def approximate_equal(x, y, tolerance=1e-05):
+    """|x - y| < tolerance, elementwise, as bools; `y` is read in `x`'s dtype and the shapes
+    must be the same (MindSpore's RuntimeError otherwise)."""
+    a, b = _tensor(x, "approximate_equal"), _tensor(y, "approximate_equal", "y")
+    if tuple(a.shape) != tuple(b.shape):
+        raise RunError(f"For 'ApproximateEqual', arg 'x1' must have the same shape as 'x2'. But "
+                       f"got 'x1' shape: {tuple(a.shape)}, 'x2' shape: {tuple(b.shape)}.")
+    return F.less(F.abs(F.sub(x, F.cast(y, a.dtype))), tolerance)
