@@ -150,6 +150,9 @@ class ApplyAdadelta(_UpdateClass):
     sqrt(accum + epsilon) * g; accum_update = rho accum_update + (1 - rho) update^2;
     var -= lr * update. Returns (var, accum, accum_update)."""
 
+    def __init__(self):
+        super().__init__()
+
     def __call__(self, var, accum, accum_update, lr, rho, epsilon, grad):
         _parameters("ApplyAdadelta", var=var, accum=accum, accum_update=accum_update)
         accum_new = assign(accum, F.add(F.mul(accum, rho),
