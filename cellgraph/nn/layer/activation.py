@@ -4,6 +4,7 @@ from __future__ import annotations
 import cellgraph.ops as P
 from cellgraph.compiler.builder import Tracer
 from cellgraph.ops import functional as F
+from cellgraph.ops.function.nn_func.activation import fast_gelu
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
@@ -261,9 +262,7 @@ class FastGelu(Cell):
         super().__init__()
 
     def construct(self, x):
-        magnitude = F.abs(x)
-        return F.mul(F.div(x, F.add(F.exp(F.mul(magnitude, -1.702)), 1.0)),
-                     F.exp(F.mul(F.sub(x, magnitude), 0.851)))
+        return fast_gelu(x)
 
 
 class PReLU(Cell):

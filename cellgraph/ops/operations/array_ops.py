@@ -281,5 +281,38 @@ class Slice(PrimitiveClass):
         return NF.slice(x, begin, size)
 
 
+# classes over compositions (MindSpore's own; their values checked against MindSpore's)
+def _cumprod(x, axis, exclusive=False, reverse=False):
+    """The running product along `axis`; `exclusive` leaves each element out of its own
+    product, `reverse` runs from the end."""
+    if reverse:
+        x = F.flip(x, (axis,))
+    out = F.cumprod(x, axis)
+    if exclusive:
+        axis = axis % len(x.shape)
+        ones = F.ones_like(F.narrow(x, axis, 0, 1))
+        out = F.concat((ones, F.narrow(out, axis, 0, x.shape[axis] - 1)), axis)
+    return F.flip(out, (axis,)) if reverse else out
+
+
+Tril = define_class("Tril", lambda x, diagonal=0: F.tril(x, diagonal), {"diagonal": 0},
+                    module=__name__)
+Triu = define_class("Triu", lambda x, diagonal=0: F.triu(x, diagonal), {"diagonal": 0},
+                    module=__name__)
+Meshgrid = define_class("Meshgrid", lambda inputs, indexing="xy": F.meshgrid(
+    *inputs, indexing=indexing), {"indexing": "xy"}, module=__name__)
+CumProd = define_class("CumProd", _cumprod, {"exclusive": False, "reverse": False},
+                       module=__name__)
+Diag = define_class("Diag", F.diag, module=__name__)
+NonZero = define_class("NonZero", F.nonzero, module=__name__)
+SearchSorted = define_class("SearchSorted", lambda sorted_sequence, values, dtype=dt.int64,
+                            right=False: F.searchsorted(sorted_sequence, values,
+                                                        out_int32=dtype == dt.int32,
+                                                        right=right),
+                            {"dtype": dt.int64, "right": False}, module=__name__)
+Rint = define_class("Rint", lambda x: F.round(x), module=__name__)  # halves to even
+__all__ += ["CumProd", "Diag", "Meshgrid", "NonZero", "Rint", "SearchSorted", "Tril", "Triu"]
+
+
 # the classes derived from the primitives' declarations that MindSpore files here
 generate_classes(globals())

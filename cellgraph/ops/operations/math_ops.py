@@ -169,5 +169,52 @@ class ReduceProd(PrimitiveClass):
         return NF.reduce_prod(x, axis, self.keep_dims)
 
 
+# classes over compositions (MindSpore's own; their values checked against MindSpore's)
+def _truncate_div(x, y):
+    """x / y rounded toward zero (integers exactly, through their magnitudes)."""
+    if abstract_of(x).dtype.is_float:
+        return F.trunc(F.div(x, y))
+    quotient = F.floor_div(F.abs(x), F.abs(y))
+    return F.select(F.equal(F.sign(x), F.sign(y)), quotient, F.neg(quotient))
+
+
+def _square_sum_all(x, y):
+    return F.reduce_sum(F.square(x)), F.reduce_sum(F.square(y))
+
+
+def _equal_count(x, y):
+    return F.reshape(F.reduce_sum(F.cast(F.equal(x, y), abstract_of(x).dtype)), (1,))
+
+
+def _zero_where(mask, value):
+    return F.select(mask, F.zeros_like(value), value)
+
+
+SquaredDifference = define_class("SquaredDifference", lambda x, y: F.square(F.sub(x, y)),
+                                 module=__name__)
+Xdivy = define_class("Xdivy", lambda x, y: _zero_where(F.equal(x, 0), F.div(x, y)),
+                     module=__name__)
+DivNoNan = define_class("DivNoNan", lambda x1, x2: _zero_where(F.equal(x2, 0), F.div(x1, x2)),
+                        module=__name__)
+TruncateDiv = define_class("TruncateDiv", _truncate_div, module=__name__)
+TruncateMod = define_class("TruncateMod", F.fmod, module=__name__)
+Mod = define_class("Mod", F.fmod, module=__name__)  # the remainder with the dividend's sign
+SquareSumAll = define_class("SquareSumAll", _square_sum_all, module=__name__)
+EqualCount = define_class("EqualCount", _equal_count, module=__name__)
+Ger = define_class("Ger", F.outer, module=__name__)
+Heaviside = define_class("Heaviside", F.heaviside, module=__name__)
+Hypot = define_class("Hypot", F.hypot, module=__name__)
+Xlogy = define_class("Xlogy", F.xlogy, module=__name__)
+LogicalXor = define_class("LogicalXor", F.logical_xor, module=__name__)
+Lerp = define_class("Lerp", F.lerp, module=__name__)
+Trace = define_class("Trace", F.trace, module=__name__)
+Addcdiv = define_class("Addcdiv",
+                       lambda input_data, x1, x2, value: input_data + value * F.div(x1, x2),
+                       module=__name__)
+__all__ += ["Addcdiv", "DivNoNan", "EqualCount", "Ger", "Heaviside", "Hypot", "Lerp",
+            "LogicalXor", "Mod", "SquareSumAll", "SquaredDifference", "Trace", "TruncateDiv",
+            "TruncateMod", "Xdivy", "Xlogy"]
+
+
 # the classes derived from the primitives' declarations that MindSpore files here
 generate_classes(globals())

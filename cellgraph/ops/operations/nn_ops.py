@@ -29,7 +29,13 @@ from cellgraph.ops.function.array_func.padding import (
     _pairs_from_last,
     pad_pairs_mode,
 )
-from cellgraph.ops.function.nn_func.activation import elu, hardshrink, hardswish, softshrink
+from cellgraph.ops.function.nn_func.activation import (
+    elu,
+    fast_gelu,
+    hardshrink,
+    hardswish,
+    softshrink,
+)
 from cellgraph.ops.function.nn_func.attention import _flash_attention_class
 from cellgraph.ops.function.nn_func.conv import (
     _TRANSPOSE_INIT,
@@ -487,6 +493,38 @@ class NLLLoss(PrimitiveClass):
         counted = F.cast(F.not_equal(labels, self.ignore_index), weight.dtype)
         safe = F.select(F.not_equal(labels, self.ignore_index), labels, F.zeros_like(labels))
         return loss, F.reduce_sum(F.mul(F.gather(weight, safe, 0), counted))
+
+
+# classes over compositions (MindSpore's own; their values checked against MindSpore's)
+ReLU6 = define_class("ReLU6", F.relu6, module=__name__)
+PReLU = define_class("PReLU", F.prelu, module=__name__)
+SeLU = define_class("SeLU", F.selu, module=__name__)
+Mish = define_class("Mish", F.mish, module=__name__)
+Softsign = define_class("Softsign", F.softsign, module=__name__)
+HSigmoid = define_class("HSigmoid", F.hardsigmoid, module=__name__)
+FastGeLU = define_class("FastGeLU", fast_gelu, module=__name__)
+CeLU = define_class("CeLU", lambda x, alpha=1.0: F.celu(x, alpha), {"alpha": 1.0},
+                    module=__name__)
+
+
+class InTopK(PrimitiveClass):
+    """`InTopK(k)(x1, x2)`: whether x2[i] is among the k largest of row x1[i]."""
+
+    def __init__(self, k):
+        self.k = k
+
+    def __call__(self, x1, x2):
+        return F.intopk(x1, x2, self.k)
+
+    def __repr__(self) -> str:
+        return f"InTopK(k={self.k})"
+
+
+SmoothL1Loss = define_class("SmoothL1Loss", lambda logits, labels, beta=1.0, reduction="none":
+                            F.smooth_l1_loss(logits, labels, beta, reduction),
+                            {"beta": 1.0, "reduction": "none"}, module=__name__)
+__all__ += ["CeLU", "FastGeLU", "HSigmoid", "InTopK", "Mish", "PReLU", "ReLU6", "SeLU",
+            "SmoothL1Loss", "Softsign"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here

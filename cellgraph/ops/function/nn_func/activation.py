@@ -17,7 +17,7 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.primitives.nn_functional import argmax
 from cellgraph.primitives.random_ops import rand
 
-__all__ = ["celu", "elu", "glu", "gumbel_softmax", "hardshrink", "hardsigmoid", "hardswish",
+__all__ = ["celu", "elu", "fast_gelu", "glu", "gumbel_softmax", "hardshrink", "hardsigmoid", "hardswish",
            "hardtanh", "leaky_relu", "logsigmoid", "mish", "prelu", "relu6", "selu", "silu",
            "softmin", "softshrink", "softsign"]
 
@@ -131,3 +131,10 @@ def gumbel_softmax(logits, tau=1.0, hard=False, dim=-1):
         [-1 if i == axis else 1 for i in range(len(abstract_of(logits).shape))]), dtype=dt.int64)
     one_hot = F.cast(M.equal(positions, F.cast(index, dt.int64)), dtype)
     return one_hot - F.stop_gradient(soft) + soft
+
+
+def fast_gelu(x):
+    """MindSpore's fast GELU: x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|))."""
+    magnitude = F.abs(x)
+    return F.mul(F.div(x, F.add(F.exp(F.mul(magnitude, -1.702)), 1.0)),
+                 F.exp(F.mul(F.sub(x, magnitude), 0.851)))
