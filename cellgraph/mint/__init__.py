@@ -6,6 +6,7 @@ import numpy as _np
 
 import cellgraph.ops as _ops
 from cellgraph.ops import functional as _F
+from cellgraph.ops.function.math_func.elementwise import truncate_div
 from cellgraph.primitives import dtype as _dt
 from cellgraph.primitives.core import PRIMITIVES as _PRIMITIVES
 from cellgraph.primitives.errors import ArgumentValueError
@@ -41,13 +42,14 @@ def mul(input, other):
 
 
 def div(input, other, *, rounding_mode=None):
-    """input / other; rounding_mode "floor" rounds the quotient down, "trunc" toward zero."""
+    """input / other; rounding_mode "floor" rounds the quotient down, "trunc" toward zero
+    (integers stay integers then, as MindSpore's)."""
     if rounding_mode is None:
         return _F.div(input, other)
     if rounding_mode == "floor":
         return _ops.floor_divide(input, other)
     if rounding_mode == "trunc":
-        return _ops.trunc(_F.div(input, other))
+        return truncate_div(input, other)
     raise ArgumentValueError(f"mint.div: rounding_mode must be None, 'floor' or 'trunc', got "
                              f"{rounding_mode!r}")
 

@@ -20,6 +20,7 @@ from cellgraph.ops.function.math_func.elementwise import (
     isinf,
     isnan,
     logit,
+    truncate_div,
 )
 from cellgraph.ops.function.math_func.linalg import cdist, cross, einsum
 from cellgraph.ops.function.math_func.reduction import addn, all, any, std_mean
@@ -170,14 +171,6 @@ class ReduceProd(PrimitiveClass):
 
 
 # classes over compositions (MindSpore's own; their values checked against MindSpore's)
-def _truncate_div(x, y):
-    """x / y rounded toward zero (integers exactly, through their magnitudes)."""
-    if abstract_of(x).dtype.is_float:
-        return F.trunc(F.div(x, y))
-    quotient = F.floor_div(F.abs(x), F.abs(y))
-    return F.select(F.equal(F.sign(x), F.sign(y)), quotient, F.neg(quotient))
-
-
 def _square_sum_all(x, y):
     return F.reduce_sum(F.square(x)), F.reduce_sum(F.square(y))
 
@@ -196,7 +189,7 @@ Xdivy = define_class("Xdivy", lambda x, y: _zero_where(F.equal(x, 0), F.div(x, y
                      module=__name__)
 DivNoNan = define_class("DivNoNan", lambda x1, x2: _zero_where(F.equal(x2, 0), F.div(x1, x2)),
                         module=__name__)
-TruncateDiv = define_class("TruncateDiv", _truncate_div, module=__name__)
+TruncateDiv = define_class("TruncateDiv", truncate_div, module=__name__)
 TruncateMod = define_class("TruncateMod", F.fmod, module=__name__)
 Mod = define_class("Mod", F.fmod, module=__name__)  # the remainder with the dividend's sign
 SquareSumAll = define_class("SquareSumAll", _square_sum_all, module=__name__)

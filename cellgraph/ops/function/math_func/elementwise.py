@@ -18,10 +18,35 @@ from cellgraph.primitives import rounding_ops as R
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import DTypeError, RunError
 
-__all__ = ["addcmul", "approximate_equal", "deg2rad", "eps", "exp2", "float_power", "fmod", "frac", "heaviside",
-           "hypot", "isclose", "isfinite", "isinf", "isnan", "isneginf", "isposinf", "lerp",
-           "logaddexp", "logical_xor", "logit", "nan_to_num", "pows", "rad2deg", "remainder",
-           "sgn", "signbit", "xlogy"]
+__all__ = [
+    "addcmul",
+    "approximate_equal",
+    "deg2rad",
+    "eps",
+    "exp2",
+    "float_power",
+    "fmod",
+    "frac",
+    "heaviside",
+    "hypot",
+    "isclose",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "isneginf",
+    "isposinf",
+    "lerp",
+    "logaddexp",
+    "logical_xor",
+    "logit",
+    "nan_to_num",
+    "pows",
+    "rad2deg",
+    "remainder",
+    "sgn",
+    "signbit",
+    "xlogy",
+]
 
 
 def deg2rad(x):
@@ -201,3 +226,12 @@ def approximate_equal(x, y, tolerance=1e-05):
         raise RunError(f"For 'ApproximateEqual', arg 'x1' must have the same shape as 'x2'. But "
                        f"got 'x1' shape: {tuple(a.shape)}, 'x2' shape: {tuple(b.shape)}.")
     return F.less(F.abs(F.sub(x, F.cast(y, a.dtype))), tolerance)
+
+
+def truncate_div(x, y):
+    """x / y rounded toward zero (integers exactly, through their magnitudes)."""
+    if abstract_of(x).dtype.is_float:
+        return F.trunc(F.div(x, y))
+    quotient = F.floor_div(F.abs(x), F.abs(y))
+    return F.select(F.equal(F.sign(x), F.sign(y)), quotient, F.neg(quotient))
+
