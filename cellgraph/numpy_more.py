@@ -11,6 +11,7 @@ import numpy as onp
 import cellgraph.ops as P
 from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import normalize_axis
 
 from .numpy import _binary, _cast, _dtype, _unary, asarray, float32, int32
@@ -164,7 +165,7 @@ def split(x, indices_or_sections, axis=0):
     x = asarray(x)
     size = x.shape[normalize_axis(axis, len(x.shape))]
     if isinstance(indices_or_sections, numbers.Integral):
-        return tuple(P.split(x, axis=axis, output_num=int(indices_or_sections)))
+        return tuple(NF.split_equal(x, axis, int(indices_or_sections)))
     cuts = [0, *indices_or_sections, size]
     return tuple(P.split(x, [b - a for a, b in itertools.pairwise(cuts)], axis))
 

@@ -10,7 +10,13 @@ import numbers
 
 import cellgraph.ops as _ops
 from cellgraph.primitives import dtype as _dt
-from cellgraph.primitives.errors import ArgumentValueError, ShapeError, UnsupportedError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    ArgumentValueError,
+    RunError,
+    ShapeError,
+    UnsupportedError,
+)
 
 _LN2 = math.log(2.0)
 
@@ -155,7 +161,7 @@ def histc(input, bins=100, min=0, max=0):
 def _scatter_updates(index, src, dtype):
     """torch lets `src` be larger than `index` (only its leading part is used) or a scalar."""
     if not hasattr(src, "shape"):
-        return _ops.full(index.shape, src, dtype)
+        return _ops.full(index.shape, src, dtype=dtype)
     if src.shape == index.shape:
         return src
     return src[tuple(slice(0, n) for n in index.shape)]
@@ -262,6 +268,21 @@ def check_generator(generator, op: str) -> None:
         raise UnsupportedError(f"mint.{op}: generator={generator!r} is not supported (draws come "
                                f"from the global generator; seed it with cellgraph.manual_seed)")
 
+
+def check_device(device, op: str) -> None:
+    """`device=`: None and the host ("CPU"/"cpu") are where tensors live here; an accelerator's
+    name is refused as MindSpore's CPU build refuses it (no such device), any other as no
+    device at all."""
+    if device is None or device in ("CPU", "cpu"):
+        return
+    if not isinstance(device, str):
+        raise ArgumentError(f"For '{op}', the input 'device' should be a str, but got "
+                            f"{type(device)}.")
+    if device in ("Ascend", "npu", "meta"):
+        raise RunError(f"For '{op}': device {device!r} is not available (tensors live on the "
+                       f"CPU)")
+    raise ArgumentValueError(f"Failed to convert the value \"{device}\" of input 'device' of "
+                             f"'{op}' to enum.")
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None):

@@ -215,7 +215,7 @@ def test_random_sampling_shapes_and_ranges():
     ms.set_seed(3)
     draws = mint.randint(2, 5, (200,))
     assert draws.dtype == ms.int64 and set(np.unique(draws.asnumpy())) == {2, 3, 4}
-    assert mint.randint(3, size=(2, 2)).asnumpy().max() < 3
+    assert mint.randint(3, (2, 2)).asnumpy().max() < 3
     like = mint.randint_like(ms.Tensor(X), 4)
     assert like.shape == X.shape and like.asnumpy().max() < 4
     perm = mint.randperm(6)

@@ -240,7 +240,7 @@ class Argmax(PrimitiveClass):
     _init_names, _defaults = _init(axis=-1, output_type=dt.int32)
 
     def __call__(self, x):
-        return NF.argmax(x, self.axis, False, self.output_type)
+        return NF.argmax_typed(x, self.axis, False, self.output_type)
 
 
 class Tile(PrimitiveClass):

@@ -147,7 +147,7 @@ class CumSum(PrimitiveClass):
     _init_names, _defaults = _init(exclusive=False, reverse=False)
 
     def __call__(self, x, axis):
-        return NF.cumsum(x, axis, None, self.exclusive, self.reverse)
+        return NF.cumsum_ex(x, axis, None, self.exclusive, self.reverse)
 
 
 class ReduceProd(PrimitiveClass):

@@ -373,7 +373,7 @@ class BiasAdd(PrimitiveClass):
     _init_names, _defaults = _init(data_format="NCHW")
 
     def __call__(self, x, bias):
-        return NF.bias_add(x, bias, self.data_format)
+        return NF.bias_add_in(x, bias, self.data_format)
 
 
 GeLU = GELU = define_class("GeLU", NF.gelu, module=__name__)  # x * Phi(x), the erf form
@@ -394,7 +394,7 @@ class Dropout(PrimitiveClass):
             raise ArgumentValueError(f"Dropout: `keep_prob` must be in (0, 1], got "
                                      f"{self.keep_prob}")
         mask = A.cast(M.less(rand_like(x), self.keep_prob), dtype=abstract_of(x).dtype)
-        return NF.dropout(x, 1.0 - self.keep_prob, mask=mask), mask
+        return NF.dropout_masked(x, 1.0 - self.keep_prob, mask=mask), mask
 
 
 class OneHot(PrimitiveClass):
