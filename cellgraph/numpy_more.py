@@ -69,7 +69,7 @@ __all__ = [
     "vstack",
 ]
 
-arcsin, arccos, arctan = (_unary(F.asin, "arcsin"), _unary(F.acos, "arccos"),
+arcsin, _arccos, arctan = (_unary(F.asin, "arcsin"), _unary(F.acos, "arccos"),
                           _unary(F.atan, "arctan"))
 arcsinh, arccosh, arctanh = (_unary(F.asinh, "arcsinh"), _unary(F.acosh, "arccosh"),
                              _unary(F.atanh, "arctanh"))
@@ -127,8 +127,13 @@ def logaddexp(x1, x2, dtype=None):
                  _dtype(dtype, "logaddexp"))
 
 
-def clip(a, a_min, a_max, dtype=None):
-    return _cast(P.clip_by_value(asarray(a), a_min, a_max), _dtype(dtype, "clip"))
+def arccos(input, dtype=None):
+    """Elementwise arccos; `dtype` casts the result."""
+    return _arccos(input, dtype)
+
+
+def clip(x, xmin, xmax, dtype=None):
+    return _cast(P.clip_by_value(asarray(x), xmin, xmax), _dtype(dtype, "clip"))
 
 
 def tile(a, reps):
@@ -268,11 +273,25 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
     return _cast(F.reduce_sum(P.diagonal(a, offset, axis1, axis2), -1), _dtype(dtype, "trace"))
 
 
-def take(a, indices, axis=None):
+def take(a, indices, axis=None, mode="clip"):
+    """Elements of `a` (flattened when `axis` is None) at `indices`; an index out of range is
+    clipped to the axis ("clip", a negative one counted from the end first) or wrapped
+    ("wrap"). "raise" is not implemented, as in MindSpore."""
     a = asarray(a)
     if axis is None:
-        return P.gather(F.reshape(a, (-1,)), asarray(indices), 0)
-    return P.gather(a, asarray(indices), axis)
+        a, axis = F.reshape(a, (-1,)), 0
+    size = a.shape[normalize_axis(axis, len(a.shape))]
+    indices = asarray(indices)
+    if mode == "clip":
+        indices = P.clip_by_value(F.select(F.less(indices, 0), F.add(indices, size), indices),
+                                  0, size - 1)
+    elif mode == "wrap":
+        indices = P.floor_mod(indices, size)
+    elif mode == "raise":
+        raise NotImplementedError('"raise" mode is not implemented')
+    else:
+        raise ValueError(f"take: `mode` must be 'clip', 'wrap' or 'raise', got {mode!r}")
+    return P.gather(a, indices, axis)
 
 
 def take_along_axis(arr, indices, axis):

@@ -21,14 +21,42 @@ neg, reciprocal, square, erf, log1p, expm1, sign = (
     _ops.neg, _ops.reciprocal, _ops.square, _ops.erf, _ops.log1p, _ops.expm1, _ops.sign)
 eq, ne, lt, le, gt, ge = _ops.equal, _ops.not_equal, _ops.less, _ops.less_equal, \
     _ops.greater, _ops.greater_equal
-maximum, minimum, where, matmul, bmm, outer = (
-    _ops.maximum, _ops.minimum, _ops.where, _ops.matmul, _ops.bmm, _ops.outer)
+maximum, minimum, where, matmul, outer = (
+    _ops.maximum, _ops.minimum, _ops.where, _ops.matmul, _ops.outer)
 logical_and, logical_or, logical_not = _ops.logical_and, _ops.logical_or, _ops.logical_not
-isclose, isnan, isfinite, isinf = _ops.isclose, _ops.isnan, _ops.isfinite, _ops.isinf
-zeros_like, ones_like, broadcast_to, arange, linspace, eye = (
-    _ops.zeros_like, _ops.ones_like, _ops.broadcast_to, _ops.arange, _ops.linspace, _ops.eye)
-flip, roll, unsqueeze, permute, meshgrid = (
-    _ops.flip, _ops.roll, _ops.unsqueeze, _ops.permute, _ops.meshgrid)
+isclose, isfinite, isinf = _ops.isclose, _ops.isfinite, _ops.isinf
+zeros_like, ones_like, broadcast_to, arange, eye = (
+    _ops.zeros_like, _ops.ones_like, _ops.broadcast_to, _ops.arange, _ops.eye)
+flip, roll, unsqueeze = _ops.flip, _ops.roll, _ops.unsqueeze
+
+
+def bmm(input, mat2):
+    """Batched matrix product of (b, n, m) and (b, m, p)."""
+    return _ops.bmm(input, mat2)
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """beta * input + alpha * bmm(batch1, batch2)."""
+    return _ops.baddbmm(input, batch1, batch2, beta, alpha)
+
+
+def isnan(tensor):
+    return _ops.isnan(tensor)
+
+
+def linspace(start, end, steps, *, dtype=None):
+    """`steps` evenly spaced values from start to end inclusive, float32 unless `dtype`."""
+    out = _ops.linspace(start, end, steps)
+    return out if dtype is None else _F.cast(out, dtype)
+
+
+def permute(input, dims):
+    return _ops.permute(input, dims)
+
+
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids from 1-D tensors; `indexing` None is "ij" (matrix indexing)."""
+    return _ops.meshgrid(*tensors, indexing="ij" if indexing is None else indexing)
 
 
 def _dims(dim):
@@ -192,8 +220,8 @@ greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
 tril, triu, trace, nan_to_num, einsum, masked_fill, bincount, unbind = (
     _ops.tril, _ops.triu, _ops.trace, _ops.nan_to_num, _ops.einsum, _ops.masked_fill,
     _ops.bincount, _ops.unbind)
-addmm, baddbmm, inverse, full_like, searchsorted, nonzero = (
-    _ops.addmm, _ops.baddbmm, _ops.inverse, _ops.full_like, _ops.searchsorted, _ops.nonzero)
+addmm, inverse, full_like, searchsorted, nonzero = (
+    _ops.addmm, _ops.inverse, _ops.full_like, _ops.searchsorted, _ops.nonzero)
 remainder = _ops.remainder
 arctan2, arcsinh, arccosh, arctanh = atan2, asinh, acosh, atanh
 acos, asin, atan, erfc, log2, log10 = (

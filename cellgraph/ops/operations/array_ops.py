@@ -69,8 +69,8 @@ TensorShape = function_class("TensorShape", tensor_shape)
 
 
 class _Creation(PrimitiveClass):
-    def __init__(self, *args, **kwargs):
-        pass
+    def __init__(self):
+        super().__init__()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
