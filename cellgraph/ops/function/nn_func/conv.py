@@ -16,7 +16,7 @@ from cellgraph.primitives import array_ops as A
 from cellgraph.primitives.conv_ops import conv2d_backprop_input, conv_out_size, same_padding
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
-from cellgraph.primitives.nn_functional import bias_add, conv2d
+from cellgraph.primitives.nn_functional import bias_add, bias_add_in, conv2d
 
 __all__ = ["conv1d", "conv3d", "conv_transpose2d", "conv_transpose3d", "deformable_conv2d",
            "unfold"]
@@ -210,7 +210,7 @@ def conv_transpose3d(input, weight, bias=None, stride=1, pad_mode="same", paddin
                 place[row, d] = 1.0
         part = apply_along(_unfold_depth(plane, n), place, 2)
         total = part if total is None else total + part
-    return total if bias is None else bias_add(total, bias, "NCDHW")
+    return total if bias is None else bias_add_in(total, bias, "NCDHW")
 
 
 def addn_list(items):
