@@ -167,18 +167,19 @@ def _scatter_updates(index, src, dtype):
     return src[tuple(slice(0, n) for n in index.shape)]
 
 
-def scatter(input, dim, index, src=None, value=None, *, reduce=None):
-    """`input` with `src` (or the scalar `value`) written along `dim` at `index`; `reduce="add"`
-    adds instead."""
-    reductions = {None: "none", "add": "add"}
-    if reduce not in reductions:
-        raise ArgumentValueError(f"mint.scatter: expected reduce None or 'add', got {reduce!r}")
-    updates = _scatter_updates(index, value if src is None else src, input.dtype)
-    return _ops.tensor_scatter_elements(input, index, updates, dim, reductions[reduce])
+def scatter(input, dim, index, src):
+    """`input` with `src` (a Tensor, or a number written everywhere `index` points) written
+    along `dim` at `index`."""
+    return _scatter(input, dim, index, src, "none")
 
 
 def scatter_add(input, dim, index, src):
-    return scatter(input, dim, index, src, reduce="add")
+    return _scatter(input, dim, index, src, "add")
+
+
+def _scatter(input, dim, index, src, reduction):
+    updates = _scatter_updates(index, src, input.dtype)
+    return _ops.tensor_scatter_elements(input, index, updates, dim, reduction)
 
 
 def select(input, dim, index):

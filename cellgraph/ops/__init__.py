@@ -47,6 +47,12 @@ from cellgraph.primitives.tensor_methods import TensorMethods as _TensorMethods
 from . import derive, functional, operations, tensor_extras
 
 derive.install(functional, operations)  # the classes; the compositions' wrappers
+# the init arguments MindSpore requires of classes the core registers with defaults
+from .operations._required import require as _require
+
+for _name, _required in (("Bucketize", ("boundaries",)), ("Cummax", ("axis",)),
+                         ("Cummin", ("axis",))):
+    _require(getattr(operations, _name), *_required)
 tensor_extras.install(_TensorMethods)
 
 from cellgraph.primitives.floor_division import *

@@ -107,7 +107,7 @@ CASES = {
                lambda x, y: np.take_along_axis(x, INDEX, 0)),
     "scatter": (lambda x, y: mint.scatter(x, 0, ms.Tensor(INDEX), y),
                 lambda x, y: _scatter(x, 0, INDEX, y)),
-    "scatter_value": (lambda x, y: mint.scatter(x, 1, ms.Tensor(INDEX), value=5.0),
+    "scatter_value": (lambda x, y: mint.scatter(x, 1, ms.Tensor(INDEX), 5.0),
                       lambda x, y: _scatter(x, 1, INDEX, np.full(INDEX.shape, 5.0))),
     "scatter_add": (lambda x, y: mint.scatter_add(x, 0, ms.Tensor(INDEX), y),
                     lambda x, y: _scatter(x, 0, INDEX, y, add=True)),
