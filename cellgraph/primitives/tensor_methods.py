@@ -155,9 +155,13 @@ class TensorMethods:
         return F.expand_dims(self, dim)
 
     def astype(self, dtype, copy=True):
-        """This tensor in `dtype`; with copy=False one already of that dtype is itself."""
-        if not copy and abstract_of(self).dtype == dt.as_dtype(dtype):
-            return self
+        """This tensor in `dtype`: a new tensor, or with copy=False itself when it has that
+        dtype already."""
+        if abstract_of(self).dtype == dt.as_dtype(dtype):
+            if not copy:
+                return self
+            if hasattr(self, "_data"):  # an eager Tensor: a copy, as MindSpore gives
+                return self.copy()
         return F.cast(self, dtype)
 
     def broadcast_to(self, shape):
