@@ -208,7 +208,7 @@ argmax.def_batch(index_reduction_rule(argmax))
 def _tile_batch(args, dims, multiples):
     (x,), (d,) = args, dims
     x = insert_ones(to_front(x, d), 1, len(multiples) - (abstract_of(x).ndim - 1))
-    return tile(x, dims=(1,) + tuple(multiples)), 0
+    return tile(x, multiples=(1,) + tuple(multiples)), 0
 
 
 @split.def_batch
