@@ -154,3 +154,36 @@ def test_tensor_qr_some_and_astype_copy():
     x = Tensor(X)
     assert x.astype(ms.float32, copy=False) is x and x.astype(ms.float32) is not x
     assert x.astype(ms.int32).dtype == ms.int32
+
+
+def test_primitive_classes_require_what_mindspore_requires():
+    for make in (lambda: ops.Pad(), lambda: ops.Conv2D(4), lambda: ops.BroadcastTo(),
+                 lambda: ops.Cummax(), lambda: ops.STFT(8, 2, 8), lambda: ops.Zeros(1),
+                 lambda: ops.Primitive()):
+        with pytest.raises(TypeError):
+            make()
+    assert ops.Pad(((1, 0),))(Tensor(np.ones(2, np.float32))).shape == (3,)
+    x = Tensor(X)
+    assert ops.ReduceSum(skip_mode=True)(x) is x                       # empty axis: no reduction
+    assert ops.ReduceSum(skip_mode=True)(x, (0,)).shape == (3,)
+    np.testing.assert_array_equal(ops.MatMul(transpose_b=True)(x, x).asnumpy(), X @ X.T)
+    np.testing.assert_array_equal(ops.Gather(0)(x, Tensor(np.array([2])), 1).asnumpy(),
+                                  [[2.0], [5.0]])
+
+
+def test_jit_takes_mindspore_parameters_and_drops_deprecated_ones():
+    double = ms.jit(lambda x: x * 2, mode="PSJit", input_signature=None)
+    np.testing.assert_array_equal(double(Tensor(X)).asnumpy(), X * 2)
+    assert ms.jit(jit_level="O1")(lambda x: x + 1)(Tensor(X)).shape == (2, 3)
+    with pytest.raises(ValueError):
+        ms.jit(lambda x: x, capture_mode="graph")
+
+
+def test_top_level_names_are_the_submodules_objects():
+    assert ms.Accuracy is ms.train.metrics.Accuracy and ms.FileWriter is ms.mindrecord.FileWriter
+    assert ms.is_tensor(Tensor(X)) and ms.memory_allocated() == 0
+    assert ms.DatasetHelper is ms.train.DatasetHelper
+    from cellgraph import hal
+    assert hal.memory_allocated("CPU") == 0
+    with pytest.raises(ValueError):
+        hal.memory_allocated("TPU")
