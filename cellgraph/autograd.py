@@ -290,10 +290,13 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sen
                         single_weight=single_weight)
 
 
-def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False):
+def value_and_grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False,
+                   sens_param=False):
     """Like grad, returning (fn's output, gradients); with has_aux the output is whole (the
-    auxiliary outputs are in it) and only its first element is differentiated."""
-    g = grad(fn, grad_position, weights, has_aux, return_ids)
+    auxiliary outputs are in it) and only its first element is differentiated; with
+    sens_param the last argument of a call is the sensitivity of the output (not given to
+    fn)."""
+    g = grad(fn, grad_position, weights, has_aux, return_ids, sens_param)
     g.with_value = True
     return g
 

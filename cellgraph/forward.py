@@ -369,9 +369,10 @@ class VjpFn:
         return _apply_vjp(self._apply, self._traced, v, self._apply.weights)
 
 
-def vjp(fn, *args, weights=None, has_aux=False):
+def vjp(fn, *inputs, weights=None, has_aux=False):
     """Vector-Jacobian product. 1.x: `vjp(fn, inputs, v) -> (out, vᵀJ)`; 2.x:
     `vjp(fn, *inputs, weights=None, has_aux=False) -> (out, vjp_fn[, aux])`."""
+    args = inputs
     if weights is None and has_aux is False and _is_legacy_vjp(fn, args):
         return VjpFunction(fn)(*args)
     apply = _VjpApply(fn, has_aux, normalize_weights(weights, "vjp"))

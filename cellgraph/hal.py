@@ -12,20 +12,13 @@ import platform
 from dataclasses import dataclass
 
 from cellgraph.primitives.errors import ArgumentValueError, UnsupportedError
+from cellgraph.runtime import device_api as _device_api
 from cellgraph.runtime import gpu
-from cellgraph.runtime.device_api import (  # noqa: F401  (hal's memory names)
+from cellgraph.runtime.device_api import (  # noqa: F401  (hal's stream names)
     Stream,
     StreamCtx,
     current_stream,
     empty_cache,
-    max_memory_allocated,
-    max_memory_reserved,
-    memory_allocated,
-    memory_reserved,
-    memory_stats,
-    reset_max_memory_allocated,
-    reset_max_memory_reserved,
-    reset_peak_memory_stats,
     synchronize,
 )
 
@@ -143,3 +136,24 @@ def get_arch_list(device_target=None):
         return None
     kind, lib = _cuda()
     return list(lib.get_arch_list()) if kind == "torch" else None
+
+
+def _memory_figure(name: str):
+    """hal's spelling of the runtime memory function `name`: the same figures (those of the
+    backend that runs the kernels), for the `device_target` checked as hal checks it."""
+    figure = getattr(_device_api, name)
+
+    def hal_figure(device_target=None):
+        _target(device_target, name)
+        return figure()
+    hal_figure.__name__ = hal_figure.__qualname__ = name
+    hal_figure.__doc__ = figure.__doc__
+    return hal_figure
+
+
+(memory_allocated, memory_reserved, max_memory_allocated, max_memory_reserved, memory_stats,
+ reset_peak_memory_stats, reset_max_memory_allocated, reset_max_memory_reserved) = (
+    _memory_figure(name) for name in (
+        "memory_allocated", "memory_reserved", "max_memory_allocated", "max_memory_reserved",
+        "memory_stats", "reset_peak_memory_stats", "reset_max_memory_allocated",
+        "reset_max_memory_reserved"))

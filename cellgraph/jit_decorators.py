@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from cellgraph import context
+from cellgraph import context, log
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.frontend import (
     KeywordOnlyCall,
@@ -92,16 +92,29 @@ def _check_jit_options(options: dict) -> None:
                          f"{options['backend']!r}", user_loc())
 
 
-def jit(fn=None, *, mode="PSJit", input_signature=None, jit_config=None, **kwargs):
+# MindSpore 2.10 drops these options of earlier versions with a warning naming the successor
+_DEPRECATED_JIT_OPTIONS = {"mode": "capture_mode", "input_signature": "dynamic", "hash_args": "",
+                           "jit_config": "jit_level, fullgraph or options", "compile_once": ""}
+
+
+def jit(function=None, *, capture_mode="ast", jit_level="O0", dynamic=0, fullgraph=False,
+        backend="", **options):
     """Decorator: `@jit def f(x): ...` or `@jit(...)`. MindSpore 2.10's options (capture_mode,
     jit_level, dynamic, fullgraph, backend, ...) tune its own compiler: their values are
     checked as MindSpore checks them, and cellgraph compiles the same way whatever they say
-    (as it does at every jit_syntax_level); `mode`, `input_signature` and `jit_config` are
-    the ones MindSpore 2.10 drops as deprecated."""
-    _check_jit_options(kwargs)
-    if fn is None:
+    (as it does at every jit_syntax_level); `mode`, `input_signature`, `jit_config`, ... are
+    dropped with MindSpore's deprecation warning."""
+    _check_jit_options({"capture_mode": capture_mode, "jit_level": jit_level, "dynamic": dynamic,
+                        "fullgraph": fullgraph, "backend": backend})
+    for name, successor in _DEPRECATED_JIT_OPTIONS.items():
+        if name in options:
+            log.warning(f"For 'jit', the parameter '{name}' has been deprecated."
+                        + (f" Please use the parameter '{successor}' instead." if successor
+                           else ""))
+            del options[name]
+    if function is None:
         return lambda f: JitFunction(f)
-    return JitFunction(fn)
+    return JitFunction(function)
 
 
 ms_function = jit

@@ -154,8 +154,8 @@ def ones_like(a, dtype=None, shape=None):
     return _full_like(a, 1, dtype, shape, "ones_like")
 
 
-def empty_like(a, dtype=None, shape=None):
-    return _full_like(a, 0, dtype, shape, "empty_like")
+def empty_like(prototype, dtype=None, shape=None):
+    return _full_like(prototype, 0, dtype, shape, "empty_like")
 
 
 def arange(start, stop=None, step=None, dtype=None):
@@ -283,7 +283,12 @@ def _unary(op_fn, name: str):
 tanh, exp, log, sqrt = (_unary(F.tanh, "tanh"), _unary(F.exp, "exp"), _unary(F.log, "log"),
                         _unary(F.sqrt, "sqrt"))
 sin, cos, tan = _unary(F.sin, "sin"), _unary(F.cos, "cos"), _unary(F.tan, "tan")
-square, negative = _unary(F.square, "square"), _unary(F.neg, "negative")
+square = _unary(F.square, "square")
+
+
+def negative(a, dtype=None):
+    """Elementwise -a; `dtype` casts the result."""
+    return _cast(F.neg(asarray(a)), _dtype(dtype, "negative"))
 absolute = abs = _unary(F.abs, "absolute")
 
 
@@ -328,12 +333,16 @@ def mean(a, axis=None, keepdims=False, dtype=None):
     return _cast(F.reduce_mean(a, axis, keepdims), _dtype(dtype, "mean"))
 
 
-def amax(a, axis=None, keepdims=False):
-    return F.reduce_max(asarray(a), axis, keepdims)
+def amax(a, axis=None, keepdims=False, initial=None, where=True):
+    """The maximum over `axis`, at least `initial`; with a `where` mask only the elements it
+    marks count (an initial value is needed then)."""
+    return F.amax(asarray(a), axis, keepdims, initial=initial, where=where)
 
 
-def amin(a, axis=None, keepdims=False):
-    return F.reduce_min(asarray(a), axis, keepdims)
+def amin(a, axis=None, keepdims=False, initial=None, where=True):
+    """The minimum over `axis`, at most `initial`; with a `where` mask only the elements it
+    marks count (an initial value is needed then)."""
+    return F.amin(asarray(a), axis, keepdims, initial=initial, where=where)
 
 
 max, min = amax, amin  # shadow the builtins, as mindspore.numpy does

@@ -73,28 +73,29 @@ def round(a, decimals=0):
     return F.div(P.round(F.mul(_float(a), scale)), scale)
 
 
-def fmod(x1, x2):
-    """Remainder with the dividend's sign: x1 - trunc(x1 / x2) * x2."""
+def fmod(x1, x2, dtype=None):
+    """Remainder with the dividend's sign: x1 - trunc(x1 / x2) * x2; `dtype` casts it."""
     x1, x2 = _float(x1), x2 if isinstance(x2, numbers.Number) else _float(x2)
-    return F.sub(x1, F.mul(P.trunc(F.div(x1, x2)), x2))
+    return _cast(F.sub(x1, F.mul(P.trunc(F.div(x1, x2)), x2)), _dtype(dtype, "fmod"))
 
 
-def hypot(x1, x2):
+def hypot(x1, x2, dtype=None):
     x1, x2 = _float(x1), _float(x2)
-    return F.sqrt(F.add(F.square(x1), F.square(x2)))
+    return _cast(F.sqrt(F.add(F.square(x1), F.square(x2))), _dtype(dtype, "hypot"))
 
 
-def cbrt(x):
+def cbrt(x, dtype=None):
     x = _float(x)
-    return F.mul(F.sign(x), F.pow(F.abs(x), 1.0 / 3.0))
+    return _cast(F.mul(F.sign(x), F.pow(F.abs(x), 1.0 / 3.0)), _dtype(dtype, "cbrt"))
 
 
-def logaddexp2(x1, x2):
-    """log2(2**x1 + 2**x2), computed without overflow."""
+def logaddexp2(x1, x2, dtype=None):
+    """log2(2**x1 + 2**x2), computed without overflow; `dtype` casts the result."""
     x1, x2 = _float(x1), _float(x2)
     high = F.maximum(x1, x2)
     gap = F.neg(F.abs(F.sub(x1, x2)))
-    return F.add(high, F.div(P.log1p(F.pow(2.0, gap)), onp.log(2.0)))
+    out = F.add(high, F.div(P.log1p(F.pow(2.0, gap)), onp.log(2.0)))
+    return _cast(out, _dtype(dtype, "logaddexp2"))
 
 
 def copy(a):

@@ -11,7 +11,10 @@ import numpy as onp
 import cellgraph.ops as P
 from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import normalize_axis
+from cellgraph.primitives.errors import UnsupportedError
+from cellgraph.runtime.tensor import Tensor
 
 from .numpy import _binary, _cast, _dtype, _unary, asarray, float32, int32
 
@@ -68,7 +71,7 @@ __all__ = [
     "vstack",
 ]
 
-arcsin, arccos, arctan = (_unary(F.asin, "arcsin"), _unary(F.acos, "arccos"),
+arcsin, _arccos, arctan = (_unary(F.asin, "arcsin"), _unary(F.acos, "arccos"),
                           _unary(F.atan, "arctan"))
 arcsinh, arccosh, arctanh = (_unary(F.asinh, "arcsinh"), _unary(F.acosh, "arccosh"),
                              _unary(F.atanh, "arctanh"))
@@ -126,8 +129,13 @@ def logaddexp(x1, x2, dtype=None):
                  _dtype(dtype, "logaddexp"))
 
 
-def clip(a, a_min, a_max, dtype=None):
-    return _cast(P.clip_by_value(asarray(a), a_min, a_max), _dtype(dtype, "clip"))
+def arccos(input, dtype=None):
+    """Elementwise arccos; `dtype` casts the result."""
+    return _arccos(input, dtype)
+
+
+def clip(x, xmin, xmax, dtype=None):
+    return _cast(P.clip_by_value(asarray(x), xmin, xmax), _dtype(dtype, "clip"))
 
 
 def tile(a, reps):
@@ -164,7 +172,7 @@ def split(x, indices_or_sections, axis=0):
     x = asarray(x)
     size = x.shape[normalize_axis(axis, len(x.shape))]
     if isinstance(indices_or_sections, numbers.Integral):
-        return tuple(P.split(x, axis=axis, output_num=int(indices_or_sections)))
+        return tuple(NF.split_equal(x, axis, int(indices_or_sections)))
     cuts = [0, *indices_or_sections, size]
     return tuple(P.split(x, [b - a for a, b in itertools.pairwise(cuts)], axis))
 
@@ -267,11 +275,25 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
     return _cast(F.reduce_sum(P.diagonal(a, offset, axis1, axis2), -1), _dtype(dtype, "trace"))
 
 
-def take(a, indices, axis=None):
+def take(a, indices, axis=None, mode="clip"):
+    """Elements of `a` (flattened when `axis` is None) at `indices`; an index out of range is
+    clipped to the axis ("clip", a negative one counted from the end first) or wrapped
+    ("wrap"). "raise" is not implemented, as in MindSpore."""
     a = asarray(a)
     if axis is None:
-        return P.gather(F.reshape(a, (-1,)), asarray(indices), 0)
-    return P.gather(a, asarray(indices), axis)
+        a, axis = F.reshape(a, (-1,)), 0
+    size = a.shape[normalize_axis(axis, len(a.shape))]
+    indices = asarray(indices)
+    if mode == "clip":
+        indices = P.clip_by_value(F.select(F.less(indices, 0), F.add(indices, size), indices),
+                                  0, size - 1)
+    elif mode == "wrap":
+        indices = P.floor_mod(indices, size)
+    elif mode == "raise":
+        raise NotImplementedError('"raise" mode is not implemented')
+    else:
+        raise ValueError(f"take: `mode` must be 'clip', 'wrap' or 'raise', got {mode!r}")
+    return P.gather(a, indices, axis)
 
 
 def take_along_axis(arr, indices, axis):
@@ -299,24 +321,164 @@ def meshgrid(*xi, sparse=False, indexing="xy"):
     return grids
 
 
-def pad(array, pad_width, mode="constant", constant_values=0):
-    """Pad each axis by (before, after); constant, reflect and symmetric modes."""
-    from cellgraph import nn
+_PAD_MODES = ("constant", "maximum", "minimum", "mean", "median", "edge", "wrap", "linear_ramp",
+              "symmetric", "reflect", "empty")
 
-    array = asarray(array)
-    # NumPy's forms: n, (n,), (before, after) and ((before, after),) for every axis, or a pair
-    # per axis
-    widths = onp.asarray(pad_width, dtype=onp.int64)
-    if widths.ndim > 2 or (widths.ndim == 2 and widths.shape[1] != 2):
-        raise ValueError(f"pad: `pad_width` must be an int, a (before, after) pair or one pair "
-                         f"per axis, got {pad_width!r}")
-    pairs = tuple(tuple(int(v) for v in pair) for pair in onp.broadcast_to(
-        widths.reshape(-1, 2) if widths.size % 2 == 0 and widths.ndim else widths.reshape(-1, 1),
-        (len(array.shape), 2)))
-    if mode == "constant" and constant_values != 0:
-        flat = tuple(v for pair in reversed(pairs) for v in pair)
-        return F.add(P.pad(F.sub(array, constant_values), flat), constant_values)
-    return nn.Pad(pairs, mode.upper())(array)
+
+def _pad_pairs(values, ndim: int, what: str) -> tuple:
+    """MindSpore's broadcast of a pad argument to one (before, after) pair per axis: a number,
+    (v,), (before, after), ((before, after),) or a pair for every axis."""
+    if isinstance(values, bool) or not isinstance(values, (numbers.Number, list, tuple)) and \
+            not hasattr(values, "asnumpy"):
+        raise TypeError(f"pad: `{what}` must be an int, list, tuple or Tensor, got "
+                        f"{type(values).__name__}")
+    table = onp.asarray(values.asnumpy() if hasattr(values, "asnumpy") else values)
+    if table.shape in ((), (1,), (2,), (1, 2)):
+        table = onp.broadcast_to(table.reshape(-1), (2,)) if table.ndim < 2 else table[0]
+        return tuple((table[0].item(), table[1].item()) for _ in range(ndim))
+    if table.shape == (ndim, 2):
+        return tuple((row[0].item(), row[1].item()) for row in table)
+    raise ValueError(f"pad: `{what}` must broadcast to {(ndim, 2)}, got shape {table.shape}")
+
+
+def _along(x, axis: int, start: int, stop: int):
+    return x[(slice(None),) * axis + (slice(start, stop),)]
+
+
+def _block(x, axis: int, size: int, value):
+    """A block shaped as x but `size` long on `axis`, every element `value` (x's dtype)."""
+    shape = tuple(size if i == axis else d for i, d in enumerate(x.shape))
+    return P.full(shape, value, dtype=x.dtype)
+
+
+def _join(before, x, after, axis: int):
+    parts = [p for p in (before, x, after) if p is not None and p.shape[axis] > 0]
+    return parts[0] if len(parts) == 1 else P.concat(parts, axis)
+
+
+def _repeat_on(x, axis: int, times: int):
+    return P.tile(x, tuple(times if i == axis else 1 for i in range(len(x.shape))))
+
+
+def _pad_statistic(x, widths, lengths, stat):
+    for axis, ((before, after), (n_before, n_after)) in enumerate(zip(widths, lengths)):
+        size = x.shape[axis]
+        head = stat(_along(x, axis, 0, min(n_before, size)), axis) if before else None
+        tail = stat(_along(x, axis, size - min(n_after, size), size), axis) if after else None
+        x = _join(head if head is None else _repeat_on(head, axis, before), x,
+                  tail if tail is None else _repeat_on(tail, axis, after), axis)
+    return x
+
+
+def _mean_keepdims(x, axis):
+    mean = F.reduce_mean(F.cast(x, dt.float32) if not x.dtype.is_float else x, axis, True)
+    return F.cast(mean, x.dtype) if not x.dtype.is_float else mean  # MindSpore truncates
+
+
+def _pad_mirror(x, widths, reflect_type: str, skip_edge: int):
+    """reflect (skip_edge 1: the edge element is not repeated) and symmetric (0): each side
+    grows by mirrored chunks of at most one period of the original axis, a chunk mirroring
+    what is already padded; with reflect_type "odd" a chunk is 2 * edge - mirror."""
+    for axis, (before, after) in enumerate(widths):
+        size = x.shape[axis]
+        if skip_edge and size == 1:
+            x = _repeat_on(x, axis, before + after + 1)
+            continue
+        period = size - skip_edge
+        left = before
+        while left > 0:
+            chunk = min(left, period)
+            piece = P.flip(_along(x, axis, skip_edge, skip_edge + chunk), (axis,))
+            if reflect_type == "odd":
+                piece = F.sub(F.mul(_along(x, axis, 0, 1), 2), piece)
+            x, left = _join(piece, x, None, axis), left - chunk
+        right = after
+        while right > 0:
+            chunk = min(right, period)
+            end = x.shape[axis] - skip_edge
+            piece = P.flip(_along(x, axis, end - chunk, end), (axis,))
+            if reflect_type == "odd":
+                last = x.shape[axis]
+                piece = F.sub(F.mul(_along(x, axis, last - 1, last), 2), piece)
+            x, right = _join(None, x, piece, axis), right - chunk
+    return x
+
+
+def _pad_wrap(x, widths):
+    for axis, (before, after) in enumerate(widths):
+        size = x.shape[axis]
+        head = _along(x, axis, size - before % size, size) if before % size else None
+        tail = _along(x, axis, 0, after % size) if after % size else None
+        x = _join(head, _repeat_on(x, axis, before // size + 1 + after // size), tail, axis)
+    return x
+
+
+def _pad_linear_ramp(x, widths, end_values):
+    for axis, ((before, after), (end_before, end_after)) in enumerate(zip(widths, end_values)):
+        size = x.shape[axis]
+        work = x if x.dtype.is_float else F.cast(x, dt.float32)
+        shape = tuple(-1 if i == axis else 1 for i in range(len(x.shape)))
+        head = tail = None
+        if before:  # from end_before toward the first element, that element left out
+            steps = Tensor(onp.arange(before, dtype=onp.float32).reshape(shape) / before)
+            edge = _along(work, axis, 0, 1)
+            head = F.add(F.mul(F.sub(edge, end_before), steps), end_before)
+        if after:  # from the last element (left out) to end_after
+            steps = Tensor(onp.arange(1, after + 1, dtype=onp.float32).reshape(shape) / after)
+            edge = _along(work, axis, size - 1, size)
+            tail = F.add(F.mul(F.sub(end_after, edge), steps), edge)
+        head = head if head is None or x.dtype.is_float else F.cast(head, x.dtype)
+        tail = tail if tail is None or x.dtype.is_float else F.cast(tail, x.dtype)
+        x = _join(head, x, tail, axis)
+    return x
+
+
+def _pad_constant(x, widths, values):
+    for axis, ((before, after), (v_before, v_after)) in enumerate(zip(widths, values)):
+        x = _join(_block(x, axis, before, v_before), x, _block(x, axis, after, v_after), axis)
+    return x
+
+
+def pad(arr, pad_width, mode="constant", stat_length=None, constant_values=0, end_values=0,
+        reflect_type="even", **kwargs):
+    """Pad each axis by (before, after) as MindSpore's numpy.pad: "constant"
+    (`constant_values`), "edge", "wrap", "reflect" and "symmetric" (`reflect_type` "even" or
+    "odd"), "maximum", "minimum" and "mean" (over `stat_length` elements at each end, all when
+    None), "linear_ramp" (to `end_values`) and "empty" (zeros here). `kwargs` go to a callable
+    `mode`, which cellgraph does not run."""
+    x = asarray(arr)
+    ndim = len(x.shape)
+    if ndim == 0:
+        return x
+    widths = tuple((int(b), int(a)) for b, a in _pad_pairs(pad_width, ndim, "pad_width"))
+    if any(b < 0 or a < 0 for b, a in widths):
+        raise ValueError(f"pad: `pad_width` cannot be negative, got {pad_width!r}")
+    if callable(mode):
+        raise UnsupportedError(f"pad: a callable mode ({mode!r}, given {sorted(kwargs)}) is not "
+                               f"supported; use one of {', '.join(_PAD_MODES)}")
+    if mode not in _PAD_MODES:
+        raise ValueError("Input mode not supported.")
+    if reflect_type not in ("even", "odd"):
+        raise ValueError(f"pad: `reflect_type` must be 'even' or 'odd', got {reflect_type!r}")
+    if mode == "constant":
+        return _pad_constant(x, widths, _pad_pairs(constant_values, ndim, "constant_values"))
+    if mode == "empty":
+        return _pad_constant(x, widths, ((0, 0),) * ndim)
+    if mode == "median":
+        raise NotImplementedError("median mode is not supported yet")
+    if mode in ("maximum", "minimum", "mean", "edge"):
+        lengths = ((1, 1),) * ndim if mode == "edge" else (
+            tuple(x.shape[i:i + 1] * 2 for i in range(ndim)) if stat_length is None else
+            tuple((int(b), int(a)) for b, a in _pad_pairs(stat_length, ndim, "stat_length")))
+        stat = {"maximum": lambda v, axis: F.reduce_max(v, axis, True),
+                "minimum": lambda v, axis: F.reduce_min(v, axis, True),
+                "mean": _mean_keepdims, "edge": lambda v, axis: v}[mode]
+        return _pad_statistic(x, widths, lengths, stat)
+    if mode == "wrap":
+        return _pad_wrap(x, widths)
+    if mode == "linear_ramp":
+        return _pad_linear_ramp(x, widths, _pad_pairs(end_values, ndim, "end_values"))
+    return _pad_mirror(x, widths, reflect_type, 1 if mode == "reflect" else 0)
 
 
 def randn(*shape, dtype=float32):

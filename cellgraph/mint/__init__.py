@@ -12,13 +12,42 @@ from cellgraph.primitives.core import PRIMITIVES as _PRIMITIVES
 from cellgraph.primitives.errors import ArgumentValueError
 
 from . import distributed, linalg, nn, optim  # noqa: F401  (mint.nn, .optim, .linalg, ...)
+from ._tensor_ops import check_device as _check_device
 from ._tensor_ops import check_generator as _check_generator
 
-matmul, bmm, outer = _ops.matmul, _ops.bmm, _ops.outer
-isclose, isnan, isfinite, isinf = _ops.isclose, _ops.isnan, _ops.isfinite, _ops.isinf
-broadcast_to, arange, linspace, eye = _ops.broadcast_to, _ops.arange, _ops.linspace, _ops.eye
-flip, roll, unsqueeze, permute, meshgrid = (
-    _ops.flip, _ops.roll, _ops.unsqueeze, _ops.permute, _ops.meshgrid)
+matmul, outer = _ops.matmul, _ops.outer
+isclose, isfinite, isinf = _ops.isclose, _ops.isfinite, _ops.isinf
+broadcast_to, arange, eye = _ops.broadcast_to, _ops.arange, _ops.eye
+flip, roll, unsqueeze = _ops.flip, _ops.roll, _ops.unsqueeze
+
+
+def bmm(input, mat2):
+    """Batched matrix product of (b, n, m) and (b, m, p)."""
+    return _ops.bmm(input, mat2)
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """beta * input + alpha * bmm(batch1, batch2)."""
+    return _ops.baddbmm(input, batch1, batch2, beta, alpha)
+
+
+def isnan(tensor):
+    return _ops.isnan(tensor)
+
+
+def linspace(start, end, steps, *, dtype=None):
+    """`steps` evenly spaced values from start to end inclusive, float32 unless `dtype`."""
+    out = _ops.linspace(start, end, steps)
+    return out if dtype is None else _F.cast(out, dtype)
+
+
+def permute(input, dims):
+    return _ops.permute(input, dims)
+
+
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids from 1-D tensors; `indexing` None is "ij" (matrix indexing)."""
+    return _ops.meshgrid(*tensors, indexing="ij" if indexing is None else indexing)
 
 
 def _dims(dim):
@@ -146,30 +175,33 @@ def softmax(input, dim, *, dtype=None):
     return _F.softmax(_cast(input, dtype), dim)
 
 
-def zeros(*size, dtype=None):
-    return _F.zeros(size[0] if len(size) == 1 else size, dtype)
+def zeros(size, *, dtype=None):
+    return _F.zeros(size, dtype)
 
 
-def ones(*size, dtype=None):
-    return _F.ones(size[0] if len(size) == 1 else size, dtype)
+def ones(size, *, dtype=None):
+    return _F.ones(size, dtype)
 
 
 def full(size, fill_value, *, dtype=None):
-    return _F.full(size, fill_value, dtype)
+    return _F.full(size, fill_value, dtype=dtype)
 
 
 def empty(*size, dtype=None, device=None):
     """A new tensor of `size` (its values are zeros here, never uninitialised memory)."""
-    return zeros(*size, dtype=dtype)
+    _check_device(device, "empty")
+    return zeros(size[0] if len(size) == 1 else size, dtype=dtype)
 
 
-def randn(*size, generator=None, dtype=None):
+def randn(*size, generator=None, dtype=None, device=None):
     _check_generator(generator, "randn")
+    _check_device(device, "randn")
     return _ops.randn(*size, dtype=dtype)
 
 
-def rand(*size, generator=None, dtype=None):
+def rand(*size, generator=None, dtype=None, device=None):
     _check_generator(generator, "rand")
+    _check_device(device, "rand")
     return _ops.rand(*size, dtype=dtype)
 
 
@@ -177,8 +209,8 @@ lerp, xlogy = _ops.lerp, _ops.xlogy
 tril, triu, trace, nan_to_num, einsum, masked_fill, bincount, unbind = (
     _ops.tril, _ops.triu, _ops.trace, _ops.nan_to_num, _ops.einsum, _ops.masked_fill,
     _ops.bincount, _ops.unbind)
-addmm, baddbmm, inverse, full_like, searchsorted, nonzero = (
-    _ops.addmm, _ops.baddbmm, _ops.inverse, _ops.full_like, _ops.searchsorted, _ops.nonzero)
+addmm, inverse, full_like, searchsorted, nonzero = (
+    _ops.addmm, _ops.inverse, _ops.full_like, _ops.searchsorted, _ops.nonzero)
 remainder = _ops.remainder
 divide, logaddexp = div, _ops.logaddexp
 
@@ -334,36 +366,49 @@ def normal(mean=0.0, std=1.0, size=None, generator=None):
     return _F.add(_F.mul(_ops.randn(*shape), std), mean)
 
 
-def randint(low=0, high=None, size=None, *, generator=None, dtype=None):
-    """Integers in [low, high) of shape `size`; `randint(high, size)` starts at 0."""
+def randint(*args, generator=None, dtype=None, device=None):
+    """randint(low=0, high, size): integers in [low, high) of shape `size`, positional as
+    MindSpore takes them; `randint(high, size)` starts at 0."""
     _check_generator(generator, "randint")
-    if size is None:
-        low, high, size = 0, low, high
-    elif high is None:  # randint(high, size=...)
-        low, high = 0, low
+    _check_device(device, "randint")
+    if len(args) == 2:
+        (high, size), low = args, 0
+    elif len(args) == 3:
+        low, high, size = args
+    else:
+        raise TypeError(f"randint() takes (high, size) or (low, high, size) positionally, got "
+                        f"{len(args)} argument(s)")
     return _ops.randint(low, high, tuple(size), dtype=dtype or _dt.int64)
 
 
-def randint_like(input, *args, dtype=None):
+def randint_like(*args, dtype=None, device=None):
     """Integers in [low, high) of `input`'s shape: (input, high) or (input, low, high)."""
-    return randint(*args, input.shape, dtype=dtype or input.dtype)
+    _check_device(device, "randint_like")
+    if len(args) not in (2, 3):
+        raise TypeError(f"randint_like() takes (input, high) or (input, low, high) positionally, "
+                        f"got {len(args)} argument(s)")
+    input, *bounds = args
+    return randint(*bounds, input.shape, dtype=dtype or input.dtype)
 
 
-def randperm(n, *, generator=None, dtype=None):
+def randperm(n, *, generator=None, dtype=_dt.int64):
     _check_generator(generator, "randperm")
-    return _ops.randperm(n, dtype=dtype or _dt.int64)
+    return _ops.randperm(n, dtype=dtype)
 
 
-def rand_like(input, *, dtype=None):
+def rand_like(input, *, dtype=None, device=None):
+    _check_device(device, "rand_like")
     return _ops.rand_like(input, dtype=dtype)
 
 
-def randn_like(input, *, dtype=None):
+def randn_like(input, *, dtype=None, device=None):
+    _check_device(device, "randn_like")
     return _ops.randn_like(input, dtype=dtype)
 
 
 def empty_like(input, *, dtype=None, device=None):
     """A new tensor like `input` (its values are zeros here, never uninitialised memory)."""
+    _check_device(device, "empty_like")
     return _ops.zeros_like(input) if dtype is None else _F.zeros(input.shape, dtype)
 
 

@@ -10,7 +10,13 @@ import numbers
 
 import cellgraph.ops as _ops
 from cellgraph.primitives import dtype as _dt
-from cellgraph.primitives.errors import ArgumentValueError, ShapeError, UnsupportedError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    ArgumentValueError,
+    RunError,
+    ShapeError,
+    UnsupportedError,
+)
 
 _LN2 = math.log(2.0)
 
@@ -155,24 +161,25 @@ def histc(input, bins=100, min=0, max=0):
 def _scatter_updates(index, src, dtype):
     """torch lets `src` be larger than `index` (only its leading part is used) or a scalar."""
     if not hasattr(src, "shape"):
-        return _ops.full(index.shape, src, dtype)
+        return _ops.full(index.shape, src, dtype=dtype)
     if src.shape == index.shape:
         return src
     return src[tuple(slice(0, n) for n in index.shape)]
 
 
-def scatter(input, dim, index, src=None, value=None, *, reduce=None):
-    """`input` with `src` (or the scalar `value`) written along `dim` at `index`; `reduce="add"`
-    adds instead."""
-    reductions = {None: "none", "add": "add"}
-    if reduce not in reductions:
-        raise ArgumentValueError(f"mint.scatter: expected reduce None or 'add', got {reduce!r}")
-    updates = _scatter_updates(index, value if src is None else src, input.dtype)
-    return _ops.tensor_scatter_elements(input, index, updates, dim, reductions[reduce])
+def scatter(input, dim, index, src):
+    """`input` with `src` (a Tensor, or a number written everywhere `index` points) written
+    along `dim` at `index`."""
+    return _scatter(input, dim, index, src, "none")
 
 
 def scatter_add(input, dim, index, src):
-    return scatter(input, dim, index, src, reduce="add")
+    return _scatter(input, dim, index, src, "add")
+
+
+def _scatter(input, dim, index, src, reduction):
+    updates = _scatter_updates(index, src, input.dtype)
+    return _ops.tensor_scatter_elements(input, index, updates, dim, reduction)
 
 
 def select(input, dim, index):
@@ -262,6 +269,21 @@ def check_generator(generator, op: str) -> None:
         raise UnsupportedError(f"mint.{op}: generator={generator!r} is not supported (draws come "
                                f"from the global generator; seed it with cellgraph.manual_seed)")
 
+
+def check_device(device, op: str) -> None:
+    """`device=`: None and the host ("CPU"/"cpu") are where tensors live here; an accelerator's
+    name is refused as MindSpore's CPU build refuses it (no such device), any other as no
+    device at all."""
+    if device is None or device in ("CPU", "cpu"):
+        return
+    if not isinstance(device, str):
+        raise ArgumentError(f"For '{op}', the input 'device' should be a str, but got "
+                            f"{type(device)}.")
+    if device in ("Ascend", "npu", "meta"):
+        raise RunError(f"For '{op}': device {device!r} is not available (tensors live on the "
+                       f"CPU)")
+    raise ArgumentValueError(f"Failed to convert the value \"{device}\" of input 'device' of "
+                             f"'{op}' to enum.")
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None):

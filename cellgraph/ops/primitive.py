@@ -33,8 +33,8 @@ _INSTEAD = ("define `__call__` in Python (a function of cellgraph.ops calls: it 
 class Primitive:
     """Base of MindSpore primitive classes: a name and attributes."""
 
-    def __init__(self, name=None):
-        self.name = name or type(self).__name__
+    def __init__(self, name):
+        self.name = name
         self.attrs: dict = {}
         self.init_attrs: dict = {"name": self.name}
 

@@ -109,11 +109,11 @@ class TensorExtras:
     def addmm(self, mat1, mat2, *, beta=1, alpha=1):
         return F.add(F.mul(self, beta), F.mul(F.matmul(mat1, mat2), alpha))
 
-    def amax(self, axis=None, keepdims=False):
-        return F.reduce_max(self, () if axis is None else axis, keepdims)
+    def amax(self, axis=None, keepdims=False, *, initial=None, where=None):
+        return F.amax(self, axis, keepdims, initial=initial, where=where)
 
-    def amin(self, axis=None, keepdims=False):
-        return F.reduce_min(self, () if axis is None else axis, keepdims)
+    def amin(self, axis=None, keepdims=False, *, initial=None, where=None):
+        return F.amin(self, axis, keepdims, initial=initial, where=where)
 
     def norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):
         return _ops().norm(self, ord, dim, keepdim, dtype=dtype)

@@ -8,7 +8,7 @@ _WHY = ("cellgraph runs data parallelism only: each process runs every operator 
         "(AutoParallel(network, 'semi_auto') with no strategies)")
 
 
-def shard(fn, in_strategy, out_strategy=None, parameter_plan=None, device="Ascend", level=0):
+def shard(fn, in_strategy, out_strategy=None, parameter_plan=None):
     """Sharding a function or Cell's inputs across devices: not supported."""
     raise UnsupportedError(f"parallel.shard: in_strategy {in_strategy!r} shards operators "
                            f"across devices; {_WHY}")

@@ -33,7 +33,9 @@ def floor_mod(x, y):
     return F.sub(x, F.mul(floor_div(x, y), y))
 
 
-floor_divide = floor_div
+def floor_divide(input, other):
+    """`input // other` elementwise, rounding towards minus infinity (floor_div's)."""
+    return floor_div(input, other)
 
 
 class FloorDiv:

@@ -26,10 +26,11 @@ def _check_value(x, op: str, what: str = "x"):
                          f"{x!r:.60}")
 
 
-def matmul(x1, x2):
+def matmul(input, other):
     """NumPy-style matrix product: 1-D operands are vectors, leading dims broadcast."""
-    _check_value(x1, "matmul", "x1")
-    _check_value(x2, "matmul", "x2")
+    _check_value(input, "matmul", "input")
+    _check_value(other, "matmul", "other")
+    x1, x2 = input, other
     a, b = abstract_of(x1), abstract_of(x2)
     if a.ndim == 0 or b.ndim == 0:
         raise ShapeError(f"MatMul: expected tensors of rank >= 1, got shapes {a.shape} and {b.shape}")
@@ -43,14 +44,15 @@ def matmul(x1, x2):
     return out
 
 
-def mm(x1, x2, transpose_a=False, transpose_b=False):
-    """The rank-2 MatMul primitive with its transpose flags."""
-    params = {k: v for k, v in (("transpose_a", transpose_a), ("transpose_b", transpose_b)) if v}
-    return M.matmul(x1, x2, **params)
+def mm(input, mat2):
+    """The rank-2 MatMul primitive."""
+    return M.matmul(input, mat2)
 
 
 def batch_matmul(x, y, transpose_a=False, transpose_b=False):
-    return mm(x, y, transpose_a, transpose_b)
+    """The MatMul primitive with its transpose flags."""
+    params = {k: v for k, v in (("transpose_a", transpose_a), ("transpose_b", transpose_b)) if v}
+    return M.matmul(x, y, **params)
 
 
 def _axes(x, axis):
@@ -73,24 +75,46 @@ def reduce_min(x, axis=(), keep_dims=False):
     return A.reduce_min(x, axis=_axes(x, axis), keep_dims=bool(keep_dims))
 
 
-def sum(input, dim=None, keepdim=False, *, axis=None, keepdims=None):
-    return reduce_sum(input, dim if axis is None else axis,
-                      keepdim if keepdims is None else keepdims)
+def sum(input, dim=None, keepdim=False, *, dtype=None):
+    if dtype is not None:
+        input = cast(input, dtype)
+    return reduce_sum(input, dim, keepdim)
 
 
-def mean(input, axis=None, keep_dims=False):
-    return reduce_mean(input, axis, keep_dims)
+def mean(x, axis=None, keep_dims=False):
+    return reduce_mean(x, axis, keep_dims)
 
 
-def amax(input, axis=None, keepdims=False):
-    return reduce_max(input, axis, keepdims)
+def _masked_extreme(op, input, axis, keepdims, initial, where, largest):
+    """amax/amin with MindSpore's `initial` (a bound the result never passes) and `where` (the
+    elements compared; the others count as `initial`, which a mask then needs)."""
+    if where is not None and not (isinstance(where, bool) and where):
+        if initial is None:
+            raise ValueError("initial value must be provided for where masks")
+        input = M.select(where, input, fill(abstract_of(input).dtype, abstract_of(input).shape,
+                                             initial))
+    out = op(input, axis, keepdims)
+    if initial is not None:
+        out = (M.maximum if largest else M.minimum)(out, cast(initial, abstract_of(out).dtype)
+                                                    if is_value(initial) else
+                                                    fill(abstract_of(out).dtype, (), initial))
+    return out
 
 
-def amin(input, axis=None, keepdims=False):
-    return reduce_min(input, axis, keepdims)
+def amax(input, axis=None, keepdims=False, *, initial=None, where=None):
+    if initial is None and where is None:
+        return reduce_max(input, axis, keepdims)
+    return _masked_extreme(reduce_max, input, axis, keepdims, initial, where, True)
 
 
-def reshape(x, shape):
+def amin(input, axis=None, keepdims=False, *, initial=None, where=None):
+    if initial is None and where is None:
+        return reduce_min(input, axis, keepdims)
+    return _masked_extreme(reduce_min, input, axis, keepdims, initial, where, False)
+
+
+def reshape(input, shape):
+    x = input
     shape = tuple(int(s) for s in (shape if isinstance(shape, (tuple, list)) else (shape,)))
     size = abstract_of(x).size
     if shape.count(-1) == 1 and size is not None:
@@ -104,12 +128,13 @@ def reshape(x, shape):
     return A.reshape(x, shape=shape)
 
 
-def transpose(x, input_perm):
-    perm = tuple(normalize_axis(int(p), abstract_of(x).ndim) for p in input_perm)
-    return A.transpose(x, perm=perm)
+def transpose(input, dims):
+    perm = tuple(normalize_axis(int(p), abstract_of(input).ndim) for p in dims)
+    return A.transpose(input, perm=perm)
 
 
-def broadcast_to(x, shape):
+def broadcast_to(input, shape):
+    x = input
     xt = abstract_of(x)
     shape = tuple(int(s) for s in shape)
     lead = len(shape) - xt.ndim
@@ -121,21 +146,21 @@ def broadcast_to(x, shape):
     return A.broadcast_to(x, shape=shape)
 
 
-def expand_dims(x, axis):
-    return A.expand_dims(x, axis=normalize_axis(int(axis), abstract_of(x).ndim + 1))
+def expand_dims(input_x, axis):
+    return A.expand_dims(input_x, axis=normalize_axis(int(axis), abstract_of(input_x).ndim + 1))
 
 
-def squeeze(x, axis=None):
+def squeeze(input, axis=None):
     if axis is None or axis == ():
-        return A.squeeze(x, axis=())
-    return A.squeeze(x, axis=normalize_axes(axis, abstract_of(x).ndim))
+        return A.squeeze(input, axis=())
+    return A.squeeze(input, axis=normalize_axes(axis, abstract_of(input).ndim))
 
 
-def cast(x, dtype):
+def cast(input, dtype):
     dtype = dt.as_dtype(dtype)
-    if abstract_of(x).dtype == dtype and hasattr(x, "aval"):
-        return x
-    return A.cast(x, dtype=dtype)
+    if abstract_of(input).dtype == dtype and hasattr(input, "aval"):
+        return input
+    return A.cast(input, dtype=dtype)
 
 
 def _some_tensors(op: str, tensors) -> tuple:
@@ -165,7 +190,7 @@ def fill(type, shape, value):
     return A.fill(dtype=dt.as_dtype(type), shape=shape, value=value)
 
 
-def full(size, fill_value, dtype=None):
+def full(size, fill_value, *, dtype=None):
     if dtype is None:
         dtype = dt.float32 if isinstance(fill_value, float) else (
             dt.bool_ if isinstance(fill_value, bool) else dt.int64)
@@ -176,15 +201,17 @@ def zeros(size, dtype=None):
     return fill(dtype or dt.float32, size, 0)
 
 
-def ones(size, dtype=None):
-    return fill(dtype or dt.float32, size, 1)
+def ones(shape, dtype=None):
+    return fill(dtype or dt.float32, shape, 1)
 
 
 where = M.select
 
 
-def softmax(x, axis=-1):
-    return N.softmax(x, axis=normalize_axis(axis, abstract_of(x).ndim))
+def softmax(input, axis=-1, *, dtype=None):
+    if dtype is not None:
+        input = cast(input, dtype)
+    return N.softmax(input, axis=normalize_axis(axis, abstract_of(input).ndim))
 
 
 def log_softmax(logits, axis=-1):

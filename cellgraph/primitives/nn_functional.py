@@ -119,8 +119,8 @@ def _unsupported(op: str, **flags):
                                      f"{name}={default!r}")
 
 
-def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
-               return_indices=False):
+def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
+               ceil_mode=False):
     """Max pooling over NCHW windows; `padding` pads with -inf on both sides."""
     _unsupported("MaxPool", dilation=(dilation, 1), ceil_mode=(ceil_mode, False),
                  return_indices=(return_indices, False))
@@ -128,16 +128,21 @@ def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=Fal
 
 
 def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False,
-               count_include_pad=True, divisor_override=None):
+               count_include_pad=True, divisor_override=0):
     """Average pooling over NCHW windows; `count_include_pad` decides whether padded zeros
-    count in each window's divisor."""
-    _unsupported("AvgPool", ceil_mode=(ceil_mode, False), divisor_override=(divisor_override,
-                                                                            None))
+    count in each window's divisor (`divisor_override` 0 or None: the window's own)."""
+    _unsupported("AvgPool", ceil_mode=(ceil_mode, False), divisor_override=(divisor_override or
+                                                                            None, None))
     return _pool(C.avg_pool2d, "AvgPool", input_x, kernel_size, stride, "pad", padding,
                  count_include_pad=bool(count_include_pad))
 
 
-def bias_add(input_x, bias, data_format="NCHW"):
+def bias_add(input_x, bias):
+    """`input_x` plus a per-channel `bias` on axis 1."""
+    return bias_add_in(input_x, bias, "NCHW")
+
+
+def bias_add_in(input_x, bias, data_format="NCHW"):
     """`input_x` plus a per-channel `bias` (channels on axis 1, or last for NHWC)."""
     F._check_value(input_x, "BiasAdd", "input_x")
     F._check_value(bias, "BiasAdd", "bias")
@@ -153,8 +158,9 @@ def bias_add(input_x, bias, data_format="NCHW"):
 erf, log1p, expm1 = SP.erf, SP.log1p, SP.expm1
 
 
-def gelu(input_x, approximate="none"):
+def gelu(input, approximate="none"):
     """x * Phi(x) (the erf form); approximate='tanh' gives the tanh approximation."""
+    input_x = input
     if approximate == "none":
         return SP.gelu(input_x)
     if approximate != "tanh":
@@ -194,9 +200,14 @@ def clamp(input, min=None, max=None):
 clip = clamp
 
 
-def cumsum(x, axis, dtype=None, exclusive=False, reverse=False):
+def cumsum(x, axis, dtype=None):
+    """Running sum along `axis`, in `dtype` when given."""
+    return cumsum_ex(x, axis, dtype)
+
+
+def cumsum_ex(x, axis, dtype=None, exclusive=False, reverse=False):
     """Running sum along `axis` (`exclusive` leaves out the element itself, `reverse` runs from
-    the end)."""
+    the end): the CumSum primitive's."""
     F._check_value(x, "CumSum")
     if dtype is not None:
         x = F.cast(x, dtype)
@@ -210,7 +221,9 @@ def reduce_prod(x, axis=(), keep_dims=False):
     return SP.reduce_prod(x, axis=axes, keep_dims=bool(keep_dims))
 
 
-def prod(input, axis=None, keep_dims=False):
+def prod(input, axis=None, keep_dims=False, dtype=None):
+    if dtype is not None:
+        input = F.cast(input, dtype)
     return reduce_prod(input, axis, keep_dims)
 
 
@@ -244,12 +257,15 @@ def batch_norm(input_x, running_mean, running_var, weight, bias, training=False,
                         is_training=bool(training), epsilon=float(eps))[0]
 
 
-def dropout(input, p=0.5, training=True, seed=None, *, mask=None):
-    """Zero elements with probability `p` and scale the rest by 1 / (1 - p).
+def dropout(input, p=0.5, training=True, seed=None):
+    """Zero elements with probability `p` and scale the rest by 1 / (1 - p), the mask drawn
+    from the global generator (`cellgraph.set_seed`) on every run."""
+    return dropout_masked(input, p, training, seed)
 
-    The 0/1 mask is an input of the primitive, so a caller can pass its own (`mask=`); without
-    one it is drawn here from the global generator (`cellgraph.set_seed`), on every run.
-    """
+
+def dropout_masked(input, p=0.5, training=True, seed=None, mask=None):
+    """dropout whose 0/1 mask (an input of the primitive) a caller can pass: the Dropout
+    primitive's and nn.Dropout's, which keep the mask they drew."""
     F._check_value(input, "Dropout", "input")
     if not 0 <= p < 1:
         raise ArgumentValueError(f"Dropout: `p` must be in [0, 1), got {p}")
@@ -274,34 +290,33 @@ def one_hot(indices, depth, on_value=1, off_value=0, axis=-1):
     return S.one_hot(indices, on_value, off_value, depth=depth, axis=axis)
 
 
-def argmax(input, dim=None, keepdim=False, output_type=dt.int64, *, axis=None, keepdims=None):
-    """Index of the largest element along `dim` (of the flattened input when None); `axis` and
-    `keepdims` are MindSpore 2.0's names for the same arguments."""
+def argmax(input, dim=None, keepdim=False):
+    """Index of the largest element along `dim` (of the flattened input when None), int64."""
+    return argmax_typed(input, dim, keepdim, dt.int64)
+
+
+def argmax_typed(input, dim=None, keepdim=False, output_type=dt.int64):
+    """argmax with the index dtype of the Argmax primitive's `output_type`."""
     F._check_value(input, "Argmax", "input")
-    dim = axis if axis is not None else dim
-    keepdim = keepdims if keepdims is not None else keepdim
     if dim is None:
         input, dim = F.reshape(input, (-1,)), 0
     axis = normalize_axis(_ints(dim, "Argmax", "dim")[0], abstract_of(input).ndim)
     return S.argmax(input, axis=axis, keep_dims=bool(keepdim), dtype=dt.as_dtype(output_type))
 
 
-def tile(input, multiples):
-    """Repeat `input` multiples[i] times along axis i (missing leading multiples are 1)."""
+def tile(input, dims):
+    """Repeat `input` dims[i] times along axis i (missing leading multiples are 1)."""
     F._check_value(input, "Tile", "input")
-    multiples = _ints(multiples, "Tile", "multiples")
+    multiples = _ints(dims, "Tile", "dims")
     ndim = abstract_of(input).ndim
     multiples = (1,) * (ndim - len(multiples)) + multiples
     return S.tile(input, multiples=multiples)
 
 
-def split(tensor, split_size_or_sections=None, axis=0, *, output_num=None):
+def split(tensor, split_size_or_sections, axis=0):
     """Pieces of `split_size_or_sections` elements along `axis` (an int: equal pieces, the
-    last one shorter; a list: those sizes). MindSpore 1.x's `split(x, axis=a, output_num=n)`
-    (keywords) gives n equal pieces."""
+    last one shorter; a list: those sizes)."""
     F._check_value(tensor, "Split", "tensor")
-    if output_num is not None:
-        return split_equal(tensor, axis, output_num)
     xt = abstract_of(tensor)
     axis = normalize_axis(axis, xt.ndim)
     size = xt.shape[axis]

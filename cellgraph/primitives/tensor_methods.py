@@ -154,14 +154,27 @@ class TensorMethods:
     def unsqueeze(self, dim):
         return F.expand_dims(self, dim)
 
-    def astype(self, dtype):
+    def astype(self, dtype, copy=True):
+        """This tensor in `dtype`: a new tensor, or with copy=False itself when it has that
+        dtype already."""
+        if abstract_of(self).dtype == dt.as_dtype(dtype):
+            if not copy:
+                return self
+            if hasattr(self, "_data"):  # an eager Tensor: a copy, as MindSpore gives
+                return self.copy()
         return F.cast(self, dtype)
 
     def broadcast_to(self, shape):
         return F.broadcast_to(self, shape)
 
-    def softmax(self, axis=-1):
-        return F.softmax(self, axis)
+    def softmax(self, axis, dtype=None):
+        return F.softmax(self, axis, dtype=dtype)
+
+    def qr(self, some=True):
+        """(Q, R) of each matrix: Q with min(M, N) columns when `some`, else square."""
+        from .linalg_ops import qr
+
+        return qr(self, "reduced" if some else "complete")
 
     def argmax(self, axis=None, keepdims=False, *, dim=None, keepdim=None):
         return NF.argmax(self, dim if dim is not None else axis,

@@ -42,7 +42,7 @@ def synchronize() -> None:
         lib.cuda.Device().synchronize()
 
 
-def memory_allocated(device_target=None) -> int:
+def memory_allocated() -> int:
     """Bytes held by live device tensors."""
     kind, lib = _library()
     if kind == "torch":
@@ -52,7 +52,7 @@ def memory_allocated(device_target=None) -> int:
     return 0
 
 
-def memory_reserved(device_target=None) -> int:
+def memory_reserved() -> int:
     """Bytes the allocator holds from the device (live tensors and its cache)."""
     kind, lib = _library()
     if kind == "torch":
@@ -62,21 +62,21 @@ def memory_reserved(device_target=None) -> int:
     return 0
 
 
-def max_memory_allocated(device_target=None) -> int:
+def max_memory_allocated() -> int:
     kind, lib = _library()
     if kind == "torch":
         return int(lib.max_memory_allocated())
     return memory_allocated()  # CuPy keeps no peak: the current figure bounds it from below
 
 
-def max_memory_reserved(device_target=None) -> int:
+def max_memory_reserved() -> int:
     kind, lib = _library()
     if kind == "torch":
         return int(lib.max_memory_reserved())
     return memory_reserved()
 
 
-def reset_peak_memory_stats(device_target=None) -> None:
+def reset_peak_memory_stats() -> None:
     kind, lib = _library()
     if kind == "torch":
         lib.reset_peak_memory_stats()
@@ -85,7 +85,7 @@ def reset_peak_memory_stats(device_target=None) -> None:
 reset_max_memory_allocated = reset_max_memory_reserved = reset_peak_memory_stats
 
 
-def memory_stats(device_target=None) -> dict:
+def memory_stats() -> dict:
     return {"total_allocated_memory": memory_allocated(), "total_reserved_memory":
             memory_reserved(), "max_allocated_memory": max_memory_allocated(),
             "max_reserved_memory": max_memory_reserved()}
@@ -132,6 +132,6 @@ def current_stream() -> Stream:
 
 
 @contextlib.contextmanager
-def StreamCtx(stream):
-    """Run the block on `stream` (all streams are the default one here)."""
-    yield stream
+def StreamCtx(ctx_stream):
+    """Run the block on `ctx_stream` (all streams are the default one here)."""
+    yield ctx_stream

@@ -124,7 +124,7 @@ def _softplus(x, beta, threshold):
 
 LAYERS = {
     "Hardswish": (lambda: nn.Hardswish(), lambda x: x * np.clip(x + 3, 0, 6) / 6),
-    "Hardsigmoid": (lambda: nn.Hardsigmoid(inplace=False), lambda x: np.clip(x / 6 + 0.5, 0, 1)),
+    "Hardsigmoid": (lambda: nn.Hardsigmoid(), lambda x: np.clip(x / 6 + 0.5, 0, 1)),
     "ReLU6": (lambda: nn.ReLU6(), lambda x: np.clip(x, 0, 6)),
     "LeakyReLU": (lambda: nn.LeakyReLU(0.1), lambda x: np.where(x > 0, x, 0.1 * x)),
     "Softplus": (lambda: nn.Softplus(beta=2.0, threshold=1.0), lambda x: _softplus(x, 2.0, 1.0)),

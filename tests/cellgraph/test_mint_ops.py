@@ -107,7 +107,7 @@ CASES = {
                lambda x, y: np.take_along_axis(x, INDEX, 0)),
     "scatter": (lambda x, y: mint.scatter(x, 0, ms.Tensor(INDEX), y),
                 lambda x, y: _scatter(x, 0, INDEX, y)),
-    "scatter_value": (lambda x, y: mint.scatter(x, 1, ms.Tensor(INDEX), value=5.0),
+    "scatter_value": (lambda x, y: mint.scatter(x, 1, ms.Tensor(INDEX), 5.0),
                       lambda x, y: _scatter(x, 1, INDEX, np.full(INDEX.shape, 5.0))),
     "scatter_add": (lambda x, y: mint.scatter_add(x, 0, ms.Tensor(INDEX), y),
                     lambda x, y: _scatter(x, 0, INDEX, y, add=True)),
@@ -215,7 +215,7 @@ def test_random_sampling_shapes_and_ranges():
     ms.set_seed(3)
     draws = mint.randint(2, 5, (200,))
     assert draws.dtype == ms.int64 and set(np.unique(draws.asnumpy())) == {2, 3, 4}
-    assert mint.randint(3, size=(2, 2)).asnumpy().max() < 3
+    assert mint.randint(3, (2, 2)).asnumpy().max() < 3
     like = mint.randint_like(ms.Tensor(X), 4)
     assert like.shape == X.shape and like.asnumpy().max() < 4
     perm = mint.randperm(6)

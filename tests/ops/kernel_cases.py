@@ -17,6 +17,7 @@ import numpy as np
 
 from cellgraph import ops
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as core_functional
 from cellgraph.primitives.array_ops import Slice
 
 TOL = {dt.float16: {"rtol": 2e-3, "atol": 2e-3}, dt.float32: {"rtol": 2e-6, "atol": 1e-6},
@@ -220,7 +221,7 @@ def _array_cases() -> dict[str, list[Case]]:
                          {"shape": ()})],
         "transpose": [Case((x234,), lambda x, perm: np.transpose(x, perm), f32,
                            {"perm": (2, 0, 1)},
-                           call=functools.partial(ops.transpose, input_perm=(-1, 0, 1))),
+                           call=functools.partial(ops.transpose, dims=(-1, 0, 1))),
                       Case((ix,), lambda x, perm: np.transpose(x, perm), i32, {"perm": (1, 0)}),
                       Case((np.array(1.5, np.float32),), lambda x, perm: x, f32, {"perm": ()})],
         "broadcast_to": [
@@ -316,7 +317,8 @@ def _array_cases() -> dict[str, list[Case]]:
             for d in (f32, f64, i32)]
         + [Case((arr(sx, f32), arr(sy, f32)), _matmul_ref, f32,
                 {"transpose_a": ta, "transpose_b": tb},
-                call=functools.partial(ops.mm, transpose_a=ta, transpose_b=tb))
+                call=functools.partial(core_functional.batch_matmul, transpose_a=ta,
+                                       transpose_b=tb))
            for sx, sy, ta, tb in [((3, 2), (3, 4), True, False), ((2, 3), (4, 3), False, True),
                                   ((3, 2), (4, 3), True, True),
                                   ((2, 2, 3), (3, 4), False, False),

@@ -450,7 +450,7 @@ def _shape_cases():
                 {"axis": 0, "keep_dims": False, "dtype": i32})],
         "tile": [Case((arr((2, 3), f32),), lambda x, multiples: np.block(
                      [[x] * multiples[1]] * multiples[0]), f32, {"multiples": (2, 3)},
-                      call=functools.partial(ops.tile, multiples=(2, 3))),
+                      call=functools.partial(ops.tile, dims=(2, 3))),
                  Case((arr((3,), i64, -5, 5),), lambda x, multiples: np.concatenate(
                      [x] * multiples[1])[None].repeat(multiples[0], 0), i64,
                       {"multiples": (2, 2)}),

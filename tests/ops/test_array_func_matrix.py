@@ -131,7 +131,7 @@ def test_range_unstack_unique_consecutive():
     assert idx.asnumpy().tolist() == [0, 0, 1, 1, 2, 3, 3, 4]
     assert counts.asnumpy().tolist() == [2, 2, 1, 2, 1]
     rows = np.array([[1, 1], [1, 1], [2, 0], [1, 1]])
-    values, counts = ops.unique_consecutive(Tensor(rows), return_counts=True, axis=0)
+    values, counts = ops.unique_consecutive(Tensor(rows), return_counts=True, dim=0)
     assert values.asnumpy().tolist() == [[1, 1], [2, 0], [1, 1]]
     assert counts.asnumpy().tolist() == [2, 1, 1]
 

@@ -70,7 +70,7 @@ def test_network_with_custom_bprop_trains():
 
 @ms.jit
 def softmax_cross_entropy(logits, labels):
-    log_probs = logits - ops.logsumexp(logits, axis=-1, keep_dims=True)
+    log_probs = logits - ops.logsumexp(logits, dim=-1, keepdim=True)
     return -(ops.one_hot(labels, logits.shape[-1], Tensor(1.0), Tensor(0.0)) * log_probs).sum(-1)
 
 

@@ -66,10 +66,10 @@ class CRF(nn.Cell):
             broadcast_score = score.expand_dims(2)
             broadcast_emissions = emissions[i].expand_dims(1)
             next_score = broadcast_score + self.transitions + broadcast_emissions
-            next_score = ops.logsumexp(next_score, axis=1)
+            next_score = ops.logsumexp(next_score, dim=1)
             score = ops.where(mask[i].expand_dims(1).astype(ms.bool_), next_score, score)
         score += self.end_transitions
-        return ops.logsumexp(score, axis=1)
+        return ops.logsumexp(score, dim=1)
 
 
 class BiLSTM_CRF(nn.Cell):

@@ -204,7 +204,10 @@ def test_astype():
     assert_tensor(t.astype(ms.float64), X.astype(np.float64), ms.float64)
     assert_tensor(t.astype(np.float16), X.astype(np.float16), ms.float16)
     assert_tensor(t.astype("bool_"), X.astype(bool), ms.bool_)
-    assert t.astype(ms.float32) is t  # no copy when the dtype already matches
+    assert t.astype(ms.float32, copy=False) is t  # no copy when the dtype already matches
+    copied = t.astype(ms.float32)  # unless asked for, as MindSpore's default copy=True does
+    assert copied is not t
+    np.testing.assert_array_equal(copied.asnumpy(), X)
 
 
 def test_reshape_errors_name_shapes():

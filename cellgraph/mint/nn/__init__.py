@@ -7,9 +7,8 @@ from cellgraph.primitives.errors import ArgumentValueError
 
 from . import functional  # mint.nn.functional
 
-ReLU, GELU, SiLU, Sigmoid, Tanh, Identity = (_nn.ReLU, _nn.GELU, _nn.SiLU, _nn.Sigmoid,
-                                             _nn.Tanh, _nn.Identity)
-MSELoss, L1Loss, BCEWithLogitsLoss = _nn.MSELoss, _nn.L1Loss, _nn.BCEWithLogitsLoss
+ReLU, Sigmoid, Tanh, Identity = _nn.ReLU, _nn.Sigmoid, _nn.Tanh, _nn.Identity
+MSELoss, L1Loss = _nn.MSELoss, _nn.L1Loss
 
 
 class NLLLoss(_nn.NLLLoss):
@@ -24,7 +23,7 @@ class CrossEntropyLoss(_nn.CrossEntropyLoss):
 
     _negative_labels, _label_error = False, "value"
 
-Mish, ELU, Hardtanh = _nn.Mish, _nn.ELU, _nn.Hardtanh
+Mish = _nn.Mish
 
 from ._layers import *  # the layers holding torch-named parameters or arguments
 
@@ -100,7 +99,7 @@ class Flatten(_nn.Flatten):
 
 
 class MaxPool2d(_nn.MaxPool2d):
-    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
+    def __init__(self, kernel_size=1, stride=None, padding=0, dilation=1, return_indices=False,
                  ceil_mode=False):
         if dilation != 1 or return_indices or ceil_mode:
             raise ArgumentValueError("mint.nn.MaxPool2d: dilation, return_indices and ceil_mode are "

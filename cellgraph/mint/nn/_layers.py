@@ -268,8 +268,57 @@ def _accepting_inplace(base, name):
     return type(name, (base,), {"__init__": __init__, "__doc__": base.__doc__})
 
 
-Hardswish = _accepting_inplace(_nn.HSwish, "Hardswish")
-Hardsigmoid = _accepting_inplace(_nn.HSigmoid, "Hardsigmoid")
+class Hardswish(_nn.HSwish):
+    """x * relu6(x + 3) / 6."""
+
+
+class Hardsigmoid(_nn.HSigmoid):
+    """relu6(x + 3) / 6."""
+
+
+SiLU = _accepting_inplace(_nn.SiLU, "SiLU")
+
+
+class ELU(_nn.ELU):
+    """nn.ELU with torch's `inplace` (True is refused: values are never mutated here)."""
+
+    def __init__(self, alpha=1.0, inplace=False):
+        F.check_inplace(inplace, "mint.nn.ELU")
+        super().__init__(alpha)
+
+
+class Hardtanh(_nn.Hardtanh):
+    """nn.Hardtanh with torch's `inplace` (True is refused: values are never mutated here)."""
+
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+        F.check_inplace(inplace, "mint.nn.Hardtanh")
+        super().__init__(min_val, max_val)
+
+
+class GELU(_nn.Cell):
+    """x * Phi(x): `approximate` 'none' (the erf form, the default) or 'tanh'."""
+
+    def __init__(self, approximate="none"):
+        super().__init__()
+        if approximate not in ("none", "tanh"):
+            raise ArgumentValueError(f"mint.nn.GELU: `approximate` must be 'none' or 'tanh', "
+                                     f"got {approximate!r}")
+        self.approximate = approximate
+
+    def construct(self, input):
+        return F.gelu(input, approximate=self.approximate)
+
+    def extend_repr(self) -> str:
+        return f"approximate={self.approximate!r}"
+
+
+class BCEWithLogitsLoss(_nn.BCEWithLogitsLoss):
+    """nn.BCEWithLogitsLoss in mint's argument order (weight first)."""
+
+    def __init__(self, weight=None, reduction="mean", pos_weight=None):
+        super().__init__(reduction, weight, pos_weight)
+
+
 ReLU6 = _accepting_inplace(_nn.ReLU6, "ReLU6")
 SELU = _accepting_inplace(_nn.SeLU, "SELU")
 LogSigmoid, PixelShuffle, PixelUnshuffle, Upsample = (
@@ -352,7 +401,9 @@ class _Pad(_nn.Cell):
 def _pad_class(kind, mode, rank):
     name = f"{kind}Pad{rank}d"
     attrs = {"rank": rank, "mode": mode, "__doc__": f"{mode} padding of the last {rank} axes."}
-    if kind == "Zero":
+    if kind == "Constant":  # the fill value is a required argument, as in MindSpore
+        attrs["__init__"] = lambda self, padding, value: _Pad.__init__(self, padding, value)
+    elif kind == "Zero":
         attrs["__init__"] = lambda self, padding: _Pad.__init__(self, padding, 0.0)
     elif kind != "Constant":
         attrs["__init__"] = lambda self, padding: _Pad.__init__(self, padding)

@@ -6,29 +6,74 @@ import numbers as _numbers
 import numpy as _np
 
 import cellgraph.ops as _ops
+from cellgraph.ops.function.array_func.attributes import known as _known
+from cellgraph.ops.function.nn_func.conv import conv_transpose2d  # noqa: F401
+from cellgraph.ops.function.nn_func.conv import conv_transpose2d_mode as _conv_transpose2d_mode
+from cellgraph.ops.function.nn_func.loss import (
+    binary_cross_entropy_with_logits as _binary_cross_entropy_with_logits,
+)
+from cellgraph.ops.function.nn_func.loss import cross_entropy as _cross_entropy
+from cellgraph.ops.function.nn_func.loss import kl_divergence as _kl_divergence
 from cellgraph.ops.function.nn_func.loss import (  # noqa: F401
-    binary_cross_entropy,
-    binary_cross_entropy_with_logits,
-    kl_div,
     l1_loss,
     mse_loss,
     triplet_margin_loss,
 )
-from cellgraph.ops.function.nn_func.loss import cross_entropy as _cross_entropy
 from cellgraph.ops.function.nn_func.loss import smooth_l1_loss as _smooth_l1_loss
+from cellgraph.primitives import dtype as _dt
 from cellgraph.primitives.core import PRIMITIVES as _PRIMITIVES
 from cellgraph.primitives.errors import ArgumentValueError, UnsupportedError
 from cellgraph.primitives.errors import ShapeError as _ShapeError
 from cellgraph.runtime.tensor import Tensor
 
 silu = _ops.silu
-pad, one_hot = _ops.pad, _ops.one_hot
-glu, logsigmoid, mish, pixel_unshuffle = _ops.glu, _ops.logsigmoid, _ops.mish, _ops.pixel_unshuffle
+pixel_unshuffle = _ops.pixel_unshuffle
 softshrink, pixel_shuffle, cosine_similarity, pairwise_distance = (
     _ops.softshrink, _ops.pixel_shuffle, _ops.cosine_similarity, _ops.pairwise_distance)
-adaptive_avg_pool1d, adaptive_avg_pool2d, interpolate, layer_norm, max_pool2d = (
-    _ops.adaptive_avg_pool1d, _ops.adaptive_avg_pool2d, _ops.interpolate, _ops.layer_norm,
-    _ops.max_pool2d)
+adaptive_avg_pool1d, adaptive_avg_pool2d, interpolate, layer_norm = (
+    _ops.adaptive_avg_pool1d, _ops.adaptive_avg_pool2d, _ops.interpolate, _ops.layer_norm)
+
+
+def pad(input, pad, mode="constant", value=None):
+    """ops.pad: `pad` gives (before, after) amounts from the last axis backwards."""
+    return _ops.pad(input, pad, mode, value)
+
+
+def one_hot(tensor, num_classes=-1):
+    """int64 one-hot rows over a new last axis; num_classes=-1 takes max(tensor) + 1, which
+    needs the tensor's values (an eager Tensor)."""
+    if isinstance(num_classes, bool) or not isinstance(num_classes, _numbers.Integral):
+        raise TypeError(f"For 'one_hot', `num_classes` must be an int, got "
+                        f"{type(num_classes).__name__}")
+    if num_classes < -1:
+        raise ArgumentValueError(f"For 'one_hot', `num_classes` must be >= -1, got "
+                                 f"{num_classes}")
+    if tensor.dtype not in (_dt.int32, _dt.int64):
+        raise TypeError(f"For 'one_hot', the dtype of `tensor` must be int32 or int64, got "
+                        f"{tensor.dtype}")
+    if num_classes == -1:
+        num_classes = int(_known(tensor, "tensor", "one_hot").max()) + 1
+    return _ops.one_hot(tensor, num_classes, 1, 0, -1)
+
+
+def glu(input, dim=-1):
+    """The first half of `input` along `dim` gated by the sigmoid of the second."""
+    return _ops.glu(input, dim)
+
+
+def logsigmoid(input):
+    return _ops.logsigmoid(input)
+
+
+def mish(input):
+    return _ops.mish(input)
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    """ops.max_pool2d, in torch's order of `ceil_mode` and `return_indices`."""
+    return _ops.max_pool2d(input, kernel_size, stride, padding, dilation, return_indices,
+                           ceil_mode)
 
 
 def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean",
@@ -112,8 +157,19 @@ def _in_place_free(name):
     return activation
 
 
-relu6, selu, hardsigmoid, hardswish = (_in_place_free(n) for n in (
-    "relu6", "selu", "hardsigmoid", "hardswish"))
+relu6, silu = _in_place_free("relu6"), _in_place_free("silu")
+
+
+def selu(input):
+    return _ops.selu(input)
+
+
+def hardsigmoid(input):
+    return _ops.hardsigmoid(input)
+
+
+def hardswish(input):
+    return _ops.hardswish(input)
 
 
 def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
@@ -135,25 +191,26 @@ def softplus(input, beta=1, threshold=20):
     return _ops.select(input * beta > threshold, input, _ops.softplus(input, beta))
 
 
+def binary_cross_entropy(input, target, weight=None, reduction="mean"):
+    """-(target log(input) + (1 - target) log(1 - input)), times `weight`."""
+    return _ops.binary_cross_entropy(input, target, weight, reduction)
+
+
+def kl_div(input, target, reduction="mean", log_target=False):
+    """target (log target - input), input being log-probabilities (target too with
+    `log_target`); "batchmean" divides the sum by the batch size."""
+    return _kl_divergence(input, target, reduction, log_target)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, reduction="mean",
+                                     pos_weight=None):
+    """Binary cross entropy on logits (ops.binary_cross_entropy_with_logits, mint's order)."""
+    return _binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
+
+
 def smooth_l1_loss(input, target, reduction="mean", beta=1.0):
     """Huber-style loss, torch's argument order (and `reduction="mean"` by default)."""
     return _smooth_l1_loss(input, target, beta, reduction)
-
-
-def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
-                     dilation=1):
-    """The transpose of conv2d, `weight` (in, out/groups, kh, kw); each output side is
-    (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1: the full
-    ("valid") transposed convolution less `padding` at each side, `output_padding` more (zeros
-    plus bias) at the end."""
-    pads, extra = _pair(padding), _pair(output_padding)
-    full = _ops.conv_transpose2d(input, weight, None, stride, "valid", 0, dilation, groups)
-    size = [full.shape[2 + i] - 2 * pads[i] + extra[i] for i in range(2)]
-    short = [max(pads[i] + size[i] - full.shape[2 + i], 0) for i in range(2)]
-    if any(short):
-        full = _ops.pad(full, (0, short[1], 0, short[0]))
-    out = full[:, :, pads[0]:pads[0] + size[0], pads[1]:pads[1] + size[1]]
-    return out if bias is None else out + _ops.reshape(bias, (-1, 1, 1))
 
 
 def _pair(value):
@@ -236,8 +293,8 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
         raise _ShapeError(f"fold: expected {blocks[0] * blocks[1]} blocks for output_size {size}, "
                          f"got {input.shape[2]}")
     columns = _ops.reshape(input, (n, input.shape[1], blocks[0], blocks[1]))
-    out = _ops.conv_transpose2d(columns, _unfold_weight(channels, kernel, input.dtype), None,
-                                stride, "valid", 0, dilation, channels)
+    out = _conv_transpose2d_mode(columns, _unfold_weight(channels, kernel, input.dtype), None,
+                                 stride, "valid", 0, dilation, channels)
     # the transposed convolution covers the padded image up to its last block: complete it,
     # then drop the padding
     short = [size[i] + 2 * pads[i] - out.shape[2 + i] for i in range(2)]
@@ -254,7 +311,7 @@ def softmax(input, dim=None, dtype=None):
     return _ops.softmax(x, -1 if dim is None else dim)
 
 
-def log_softmax(input, dim=None, dtype=None):
+def log_softmax(input, dim=None, *, dtype=None):
     x = input if dtype is None else _ops.cast(input, dtype)
     return _ops.log_softmax(x, -1 if dim is None else dim)
 
@@ -270,8 +327,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return _ops.dropout(input, p, training)
 
 
-def leaky_relu(input, negative_slope=0.01, inplace=False):
-    check_inplace(inplace, "mint.nn.functional.leaky_relu")
+def leaky_relu(input, negative_slope=0.01):
     return _ops.select(input >= 0, input, input * negative_slope)
 
 

@@ -84,7 +84,7 @@ class Dense(Cell):
         check_input("Dense", x, dtype=self.weight.dtype)
         if len(shape) != 2:
             x = F.reshape(x, (-1, self.in_channels))
-        x = F.mm(x, self.weight, transpose_b=True)
+        x = F.batch_matmul(x, self.weight, transpose_b=True)
         if self.has_bias:
             x = F.add(x, self.bias)
         if self.activation_flag:
@@ -146,7 +146,7 @@ class Dropout(Cell):
         if not x.dtype.is_float:
             raise DTypeError(f"Dropout: expected a float input, got {x.dtype}")
         mask = F.cast(F.less(rand_like(x), self.keep_prob), x.dtype)
-        return NF.dropout(x, self.p, mask=mask)
+        return NF.dropout_masked(x, self.p, mask=mask)
 
     def extend_repr(self) -> str:
         return f"p={self.p:g}"

@@ -8,6 +8,7 @@ import numbers
 
 import cellgraph.ops as P
 from cellgraph.common.initializer import HeUniform, Uniform, compute_fans, initializer
+from cellgraph.ops.function.nn_func.conv import conv_transpose2d_mode
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
@@ -190,9 +191,9 @@ class Conv2dTranspose(_ConvNd):
 
     def construct(self, x):
         check_input(self.op, x, rank=4, channels=self.in_channels, dtype=self.weight.dtype)
-        return P.conv_transpose2d(x, self.weight, self.bias, self.stride, self.pad_mode,
-                                  _four(self.padding), self.dilation, self.group,
-                                  self.output_padding)
+        return conv_transpose2d_mode(x, self.weight, self.bias, self.stride, self.pad_mode,
+                                     _four(self.padding), self.dilation, self.group,
+                                     self.output_padding)
 
 
 def _four(padding):
@@ -206,10 +207,10 @@ class Conv1dTranspose(_ConvNd):
 
     def construct(self, x):
         check_input(self.op, x, rank=3, channels=self.in_channels, dtype=self.weight.dtype)
-        out = P.conv_transpose2d(P.expand_dims(x, 2), self.weight, self.bias,
-                                 (1,) + self.stride, self.pad_mode,
-                                 (0, 0, self.padding, self.padding), (1,) + self.dilation,
-                                 self.group)
+        out = conv_transpose2d_mode(P.expand_dims(x, 2), self.weight, self.bias,
+                                    (1,) + self.stride, self.pad_mode,
+                                    (0, 0, self.padding, self.padding), (1,) + self.dilation,
+                                    self.group)
         return P.squeeze(out, 2)
 
 

@@ -14,6 +14,7 @@ import numpy as np
 
 import cellgraph.ops as F
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.tensor import Parameter, Tensor
 
@@ -38,14 +39,14 @@ def _rnn_step(activation):
 def _lstm_step(xw, state, w_hh, b_hh):
     h, c = state
     gates = xw + _linear(h, w_hh, b_hh)
-    i, f, g, o = F.split(gates, axis=-1, output_num=4)
+    i, f, g, o = NF.split_equal(gates, -1, 4)
     c_new = F.sigmoid(f) * c + F.sigmoid(i) * F.tanh(g)
     return F.sigmoid(o) * F.tanh(c_new), c_new
 
 
 def _gru_step(xw, h, w_hh, b_hh):
-    i_r, i_z, i_n = F.split(xw, axis=-1, output_num=3)
-    h_r, h_z, h_n = F.split(_linear(h, w_hh, b_hh), axis=-1, output_num=3)
+    i_r, i_z, i_n = NF.split_equal(xw, -1, 3)
+    h_r, h_z, h_n = NF.split_equal(_linear(h, w_hh, b_hh), -1, 3)
     reset = F.sigmoid(i_r + h_r)
     update = F.sigmoid(i_z + h_z)
     new = F.tanh(i_n + reset * h_n)

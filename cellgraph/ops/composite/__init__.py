@@ -85,7 +85,7 @@ def _type_test(type_name):
 class MultitypeFuncGraph:
     """A function with one implementation per argument-type signature (`register`)."""
 
-    def __init__(self, name, read_value=False, doc_url=""):
+    def __init__(self, name, read_value=False):
         self.name = name
         self.read_value = read_value
         self.entries: list[tuple[tuple, int, object]] = []

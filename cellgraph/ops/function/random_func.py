@@ -48,8 +48,14 @@ def _normal_draws(shape, key=None):
     return F.mul(F.sqrt(F.mul(F.log(u1), -2.0)), F.cos(F.mul(u2, 2 * math.pi)))
 
 
-def standard_normal(shape, seed=0, seed2=0):
-    """N(0, 1) float32 samples by the Box-Muller transform of two uniform draws."""
+def standard_normal(shape, seed=None):
+    """N(0, 1) float32 samples by the Box-Muller transform of two uniform draws (`seed` None or
+    0: from the global generator)."""
+    return seeded_standard_normal(shape, seed or 0, 0)
+
+
+def seeded_standard_normal(shape, seed=0, seed2=0):
+    """standard_normal from the stream of the StandardNormal primitive's (seed, seed2)."""
     return _normal_draws(_size((shape,)), op_seeds(seed, seed2, "standard_normal"))
 
 

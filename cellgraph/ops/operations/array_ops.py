@@ -33,6 +33,7 @@ from cellgraph.ops.function.array_func.shape import flip, unstack
 from cellgraph.ops.function.math_func.creation import _range
 from cellgraph.ops.function.nn_func.conv import _ints, _patches, extract_patches
 from cellgraph.ops.function.nn_func.image import _nearest
+from cellgraph.ops.operations._required import require
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of, normalize_axis
@@ -55,9 +56,10 @@ Transpose = define_class("Transpose", F.transpose, module=__name__)
 Cast = define_class("Cast", F.cast, module=__name__)
 ExpandDims = define_class("ExpandDims", F.expand_dims, module=__name__)
 Fill = define_class("Fill", F.fill, module=__name__)
-Gather = define_class("Gather", F.gather, module=__name__)
-BroadcastTo = define_class("BroadcastTo", lambda x, shape: F.broadcast_to(x, shape),
-                           {"shape": None}, module=__name__)
+Gather = define_class("Gather", lambda input_params, input_indices, axis, batch_dims=0: F.gather(
+    input_params, input_indices, axis, batch_dims), {"batch_dims": 0}, module=__name__)
+BroadcastTo = require(define_class("BroadcastTo", lambda x, shape: F.broadcast_to(x, shape),
+                                   {"shape": None}, module=__name__), "shape")
 Squeeze = define_class("Squeeze", lambda x, axis=(): F.squeeze(x, axis), {"axis": ()},
                        module=__name__)
 Concat = define_class("Concat", lambda x, axis=0: F.concat(x, axis), {"axis": 0}, module=__name__)
@@ -69,8 +71,8 @@ TensorShape = function_class("TensorShape", tensor_shape)
 
 
 class _Creation(PrimitiveClass):
-    def __init__(self, *args, **kwargs):
-        pass
+    def __init__(self):
+        super().__init__()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
@@ -151,13 +153,15 @@ def _im2col(x, ksizes, strides=1, dilations=1, pads=0):
     return F.reshape(blocks, (n, c, k, oh * ow))
 
 
-Im2Col = define_class("Im2Col", _im2col, {"ksizes": None, "strides": 1, "dilations": 1, "pads": 0},
-                      module=__name__)
+Im2Col = require(define_class("Im2Col", _im2col,
+                              {"ksizes": None, "strides": 1, "dilations": 1, "pads": 0},
+                              module=__name__), "ksizes")
 
 
-ExtractImagePatches = define_class("ExtractImagePatches", extract_patches,
-                                   {"ksizes": None, "strides": None, "rates": None,
-                                    "padding": "valid"}, module=__name__)
+ExtractImagePatches = require(define_class("ExtractImagePatches", extract_patches,
+                                           {"ksizes": None, "strides": None, "rates": None,
+                                            "padding": "VALID"}, module=__name__),
+                              "ksizes", "strides", "rates")
 
 
 class ReverseSequence(PrimitiveClass):
@@ -240,7 +244,7 @@ class Argmax(PrimitiveClass):
     _init_names, _defaults = _init(axis=-1, output_type=dt.int32)
 
     def __call__(self, x):
-        return NF.argmax(x, self.axis, False, self.output_type)
+        return NF.argmax_typed(x, self.axis, False, self.output_type)
 
 
 class Tile(PrimitiveClass):

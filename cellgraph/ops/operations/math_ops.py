@@ -26,6 +26,7 @@ from cellgraph.ops.function.math_func.linalg import cdist, cross, einsum
 from cellgraph.ops.function.math_func.reduction import addn, all, any, std_mean
 from cellgraph.ops.function.math_func.spectral import stft
 from cellgraph.ops.function.nn_func.normalization import _lp_norm
+from cellgraph.ops.operations._required import require
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of
 
@@ -36,7 +37,8 @@ __all__ = ["STFT", "AddN", "Addcmul", "ApproximateEqual", "BatchMatMul", "Cdist"
 
 
 # the classes over one functional op, their static params keyword arguments of it
-MatMul = define_class("MatMul", F.mm, {"transpose_a": False, "transpose_b": False}, module=__name__)
+MatMul = define_class("MatMul", F.batch_matmul, {"transpose_a": False, "transpose_b": False},
+                      module=__name__)
 BatchMatMul = define_class("BatchMatMul", F.batch_matmul,
                            {"transpose_a": False, "transpose_b": False}, module=__name__)
 ApproximateEqual = define_class("ApproximateEqual", approximate_equal, {"tolerance": 1e-05},
@@ -49,7 +51,15 @@ def _reduction_class(name: str, reduce) -> type:
                         {"keep_dims": False}, module=__name__)
 
 
-ReduceSum = _reduction_class("ReduceSum", F.reduce_sum)
+def _reduce_sum(x, axis=(), keep_dims=False, skip_mode=False):
+    """ReduceSum: with `skip_mode` an empty `axis` leaves x as it is (no reduction)."""
+    if skip_mode and isinstance(axis, (tuple, list)) and not axis:
+        return x
+    return F.reduce_sum(x, axis, keep_dims)
+
+
+ReduceSum = define_class("ReduceSum", _reduce_sum, {"keep_dims": False, "skip_mode": False},
+                         module=__name__)
 ReduceMean = _reduction_class("ReduceMean", F.reduce_mean)
 ReduceMax = _reduction_class("ReduceMax", F.reduce_max)
 ReduceMin = _reduction_class("ReduceMin", F.reduce_min)
@@ -79,11 +89,12 @@ LinSpace = define_class("LinSpace", linspace, module=__name__)
 
 
 ReduceStd = define_class("ReduceStd", _reduce_std,
-                         {"axis": (), "unbiased": True, "keep_dims": False}, module=__name__)
+                         {"axis": [], "unbiased": True, "keep_dims": False}, module=__name__)
 
 
-LpNorm = define_class("LpNorm", _lp_norm,
-                      {"axis": None, "p": 2, "keep_dims": False, "epsilon": 1e-12}, module=__name__)
+LpNorm = require(define_class("LpNorm", _lp_norm,
+                              {"axis": None, "p": 2, "keep_dims": False, "epsilon": 1e-12},
+                              module=__name__), "axis")
 
 
 Eps = define_class("Eps", eps, module=__name__)
@@ -117,9 +128,11 @@ def _stft_class(x, window=None, *, n_fft, hop_length, win_length, normalized, on
                 onesided, return_complex)
 
 
-STFT = define_class("STFT", _stft_class,
-                    {"n_fft": None, "hop_length": None, "win_length": None, "normalized": False,
-                     "onesided": True, "return_complex": True}, module=__name__)
+STFT = require(define_class("STFT", _stft_class,
+                            {"n_fft": None, "hop_length": None, "win_length": None,
+                             "normalized": False, "onesided": True, "return_complex": True},
+                            module=__name__),
+               "n_fft", "hop_length", "win_length", "normalized", "onesided", "return_complex")
 
 
 class _Reduce(PrimitiveClass):
@@ -158,7 +171,7 @@ class CumSum(PrimitiveClass):
     _init_names, _defaults = _init(exclusive=False, reverse=False)
 
     def __call__(self, x, axis):
-        return NF.cumsum(x, axis, None, self.exclusive, self.reverse)
+        return NF.cumsum_ex(x, axis, None, self.exclusive, self.reverse)
 
 
 class ReduceProd(PrimitiveClass):

@@ -55,6 +55,7 @@ from cellgraph.ops.function.nn_func.loss import (
 )
 from cellgraph.ops.function.nn_func.normalization import _rms_norm
 from cellgraph.ops.function.nn_func.pooling import _windows, max_pool3d, max_pool_with_indices
+from cellgraph.ops.operations._required import require
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import conv_ops as C
 from cellgraph.primitives import dtype as dt
@@ -249,18 +250,21 @@ FlashAttentionScore = define_class("FlashAttentionScore", _flash_attention_class
 RmsNorm = define_class("RmsNorm", _rms_norm, {"epsilon": 1e-6}, module=__name__)
 
 
-Conv3D = define_class("Conv3D", _conv3d_class,
-                      {"out_channel": None, "kernel_size": None, "mode": 1, "pad_mode": "valid",
-                       "pad": 0, "stride": 1, "dilation": 1, "group": 1, "data_format": "NCDHW"},
-                      module=__name__)
+Conv3D = require(define_class(
+    "Conv3D", _conv3d_class,
+    {"out_channel": None, "kernel_size": None, "mode": 1, "pad_mode": "valid", "pad": 0,
+     "stride": 1, "dilation": 1, "group": 1, "data_format": "NCDHW"}, module=__name__),
+    "out_channel", "kernel_size")
 
 
-Conv2DTranspose = define_class("Conv2DTranspose", _conv2d_transpose_class, _TRANSPOSE_INIT,
-                               module=__name__)
+Conv2DTranspose = require(define_class("Conv2DTranspose", _conv2d_transpose_class,
+                                       _TRANSPOSE_INIT, module=__name__),
+                          "out_channel", "kernel_size")
 
 
-Conv2DBackpropInput = define_class("Conv2DBackpropInput", _conv2d_transpose_class, _TRANSPOSE_INIT,
-                                   module=__name__)
+Conv2DBackpropInput = require(define_class("Conv2DBackpropInput", _conv2d_transpose_class,
+                                           _TRANSPOSE_INIT, module=__name__),
+                              "out_channel", "kernel_size")
 
 
 CTCLossV2 = define_class("CTCLossV2", _ctc_loss_v2,
@@ -352,6 +356,9 @@ class Conv2D(PrimitiveClass):
                          self.group)
 
 
+require(Conv2D, "out_channel", "kernel_size")
+
+
 class MaxPool(PrimitiveClass):
     """`ops.MaxPool(kernel_size=1, strides=1, pad_mode="valid")(x)`: max over NCHW windows."""
 
@@ -366,9 +373,11 @@ class MaxPool(PrimitiveClass):
 
 
 class AvgPool(MaxPool):
-    """`ops.AvgPool(kernel_size=1, strides=1, pad_mode="valid")(x)`: mean over NCHW windows;
+    """`ops.AvgPool(kernel_size=1, strides=1, pad_mode="VALID")(x)`: mean over NCHW windows;
     with pad_mode="same" each window divides by its elements inside the input (TensorFlow's
     rule)."""
+
+    _init_names, _defaults = _init(kernel_size=1, strides=1, pad_mode="VALID", data_format="NCHW")
 
     _prim, _extra = C.avg_pool2d, {"count_include_pad": False}
 
@@ -379,7 +388,7 @@ class BiasAdd(PrimitiveClass):
     _init_names, _defaults = _init(data_format="NCHW")
 
     def __call__(self, x, bias):
-        return NF.bias_add(x, bias, self.data_format)
+        return NF.bias_add_in(x, bias, self.data_format)
 
 
 # MindSpore's GeLU class computes the tanh approximation (ops.gelu's default is the erf form)
@@ -401,7 +410,7 @@ class Dropout(PrimitiveClass):
             raise ArgumentValueError(f"Dropout: `keep_prob` must be in (0, 1], got "
                                      f"{self.keep_prob}")
         mask = A.cast(M.less(rand_like(x), self.keep_prob), dtype=abstract_of(x).dtype)
-        return NF.dropout(x, 1.0 - self.keep_prob, mask=mask), mask
+        return NF.dropout_masked(x, 1.0 - self.keep_prob, mask=mask), mask
 
 
 class OneHot(PrimitiveClass):
@@ -420,6 +429,9 @@ class Pad(PrimitiveClass):
 
     def __call__(self, x):
         return NF.pad_pairs(x, self.paddings)
+
+
+require(Pad, "paddings")
 
 
 class LayerNorm(PrimitiveClass):

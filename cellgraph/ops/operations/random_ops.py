@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from cellgraph.ops.derive import PrimitiveClass, generate_classes
-from cellgraph.ops.function.random_func import random_ints, standard_normal
+from cellgraph.ops.function.random_func import random_ints, seeded_standard_normal
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.random_ops import op_seeds
 
@@ -18,7 +18,7 @@ class StandardNormal(PrimitiveClass):
         self.seed, self.seed2 = seed, seed2
 
     def __call__(self, shape):
-        return standard_normal(shape, self.seed, self.seed2)
+        return seeded_standard_normal(shape, self.seed, self.seed2)
 
 
 class UniformInt(PrimitiveClass):

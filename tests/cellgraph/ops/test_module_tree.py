@@ -84,7 +84,7 @@ def test_classes_print_their_attributes():
     assert repr(ops.L2Normalize()) == "L2Normalize(axis=0, epsilon=0.0001)"
     assert repr(ops.StandardNormal()) == "StandardNormal(seed=0, seed2=0)"
     assert repr(ops.Flatten()) == "Flatten()"
-    assert repr(ops.ReduceSum(keep_dims=True)) == "ReduceSum(keep_dims=True)"
+    assert repr(ops.ReduceSum(keep_dims=True)) == "ReduceSum(keep_dims=True, skip_mode=False)"
 
 
 def test_ops_function_answers_for_every_functional_op():

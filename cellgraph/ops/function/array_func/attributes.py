@@ -29,9 +29,9 @@ def _shape(x) -> tuple:
     return tuple(abstract_of(x).shape)
 
 
-def is_tensor(input) -> bool:
+def is_tensor(obj) -> bool:
     """Whether `input` is a Tensor (a Parameter, or a graph value standing for one)."""
-    return is_value(input) and not isinstance(input, numbers.Number | np.generic)
+    return is_value(obj) and not isinstance(obj, numbers.Number | np.generic)
 
 
 def _tensor(x, op: str, what: str = "input"):
@@ -62,9 +62,9 @@ def known(value, what: str, op: str):
     return np.asarray(value)
 
 
-def identity(input):
-    """The input, unchanged (`ops.identity`, `ops.Identity()`)."""
-    return input
+def identity(x):
+    """The x, unchanged (`ops.identity`, `ops.Identity()`)."""
+    return x
 
 
 def shape(input_x) -> tuple:
@@ -72,9 +72,9 @@ def shape(input_x) -> tuple:
     return tuple(input_x.shape)
 
 
-def dtype(input_x):
+def dtype(x):
     """The dtype of a Tensor (`F.dtype`)."""
-    return input_x.dtype
+    return x.dtype
 
 
 def tensor_shape(input_x):

@@ -30,8 +30,9 @@ def arange(start=0, end=None, step=1, *, dtype=None):
     return _const(values.astype(dt.as_dtype(dtype).np), dtype)
 
 
-def eye(n, m=None, dtype=dt.float32):
-    """The n x m identity matrix."""
+def eye(n, m=None, dtype=None):
+    """The n x m identity matrix (float32 unless `dtype` says otherwise)."""
+    dtype = dt.float32 if dtype is None else dtype
     return _const(np.eye(n, m).astype(dt.as_dtype(dtype).np), dtype)
 
 

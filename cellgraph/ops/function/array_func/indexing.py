@@ -188,14 +188,14 @@ def masked_scatter(input, mask, source):
     return F.select(F.reshape(flat_mask, shape), F.reshape(picked, shape), input)
 
 
-def unique_consecutive(input, return_idx=False, return_counts=False, axis=None):
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
     """The first of each run of equal consecutive elements (of the flattened input, or slices
-    along `axis`); with `return_idx` each element's run number (int64), with `return_counts`
-    each run's length (int64)."""
-    values, idx, counts = unique_consecutive_all(input, axis)
-    if return_idx and return_counts:
+    along `dim`); with `return_inverse` each element's run number (int64), with
+    `return_counts` each run's length (int64)."""
+    values, idx, counts = unique_consecutive_all(input, dim)
+    if return_inverse and return_counts:
         return values, idx, counts
-    if return_idx:
+    if return_inverse:
         return values, idx
     if return_counts:
         return values, counts

@@ -39,13 +39,13 @@ def _segments(input_x, segment_ids, num_segments, op: str):
 
 
 def _segment_reduce(scatter, neutral):
-    def reduce(input_x, segment_ids, num_segments):
+    def reduce(x, segment_ids, num_segments):
         op = f"unsorted_segment_{scatter.name.rsplit('_', 1)[-1]}"
-        indices, valid, out_shape = _segments(input_x, segment_ids, num_segments, op)
-        dtype = abstract_of(input_x).dtype
+        indices, valid, out_shape = _segments(x, segment_ids, num_segments, op)
+        dtype = abstract_of(x).dtype
         fill = neutral(dtype)
         start = F.fill(dtype, out_shape, fill)
-        return scatter(start, indices, M.select(valid, input_x, full_like(input_x, fill)))
+        return scatter(start, indices, M.select(valid, x, full_like(x, fill)))
     return reduce
 
 
@@ -57,10 +57,12 @@ def _highest(dtype):
     return float(np.finfo(dtype.np).max) if dtype.is_float else int(np.iinfo(dtype.np).max)
 
 
-unsorted_segment_sum = _segment_reduce(S.tensor_scatter_add, lambda dtype: 0)
+_segment_sum = _segment_reduce(S.tensor_scatter_add, lambda dtype: 0)
 
 
-unsorted_segment_sum.__doc__ = "Row sums per segment id: out[s] = sum of x[i] with ids[i] == s."
+def unsorted_segment_sum(input_x, segment_ids, num_segments):
+    """Row sums per segment id: out[s] = sum of x[i] with ids[i] == s."""
+    return _segment_sum(input_x, segment_ids, num_segments)
 
 
 unsorted_segment_max = _segment_reduce(S.tensor_scatter_max, _lowest)

@@ -190,7 +190,7 @@ def flipud(input):
     return F.flip(input, (0,))
 
 
-def rot90(input, k=1, dims=(0, 1)):
+def rot90(input, k, dims):
     """Rotate by 90 degrees k times in the plane of `dims`, from the first toward the second."""
     d0, d1 = (normalize_axis(d, abstract_of(input).ndim) for d in dims)
     if d0 == d1:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 
 import numpy as np
 
@@ -13,7 +14,7 @@ from cellgraph.ops.function.array_func.attributes import _const, _tensor, is_ten
 from cellgraph.ops.function.array_func.creation import arange, meshgrid
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 __all__ = ["cartesian_prod", "combinations", "linspace", "tril_indices", "triu_indices"]
 
@@ -64,9 +65,17 @@ def _range(start, limit, delta, maxlen=1000000):
     return out
 
 
-def range_(start, end, step):
+def range_(start, end, step, maxlen=1000000):
     """`ops.range`: [start, end) by `step` (Tensors or numbers), in the dtype of `start` when it
-    is a Tensor, else int64 for ints and float32 otherwise."""
+    is a Tensor, else int64 for ints and float32 otherwise. `maxlen` (a positive int) is the
+    memory MindSpore reserves for a dynamic output; its functional range does not cut the
+    output to it (the Range primitive, ops.Range(maxlen), does)."""
+    if isinstance(maxlen, bool) or not isinstance(maxlen, numbers.Integral):
+        raise DTypeError(f"Range: `maxlen` must be an int, got {type(maxlen).__name__} "
+                         f"{maxlen!r}")
+    if maxlen <= 0:
+        raise ArgumentValueError(f"For primitive[Range], the maxlen must be greater than 0, but "
+                                 f"got {maxlen}.")
     return _range(start, end, step, maxlen=math.inf)
 
 

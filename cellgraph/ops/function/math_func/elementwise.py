@@ -57,16 +57,16 @@ def rad2deg(x):
     return F.mul(x, 180 / math.pi)
 
 
-def isnan(x):
-    return F.not_equal(x, x)
+def isnan(input):
+    return F.not_equal(input, input)
 
 
-def isinf(x):
-    return F.equal(F.abs(x), float("inf"))
+def isinf(input):
+    return F.equal(F.abs(input), float("inf"))
 
 
-def isfinite(x):
-    return F.logical_and(F.equal(x, x), F.not_equal(F.abs(x), float("inf")))
+def isfinite(input):
+    return F.logical_and(F.equal(input, input), F.not_equal(F.abs(input), float("inf")))
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -83,7 +83,8 @@ def _float(x, op: str):
     return x
 
 
-def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+def nan_to_num(input, nan=None, posinf=None, neginf=None):
+    nan = 0.0 if nan is None else nan
     info = np.finfo(abstract_of(_float(input, "nan_to_num")).dtype.name)
     posinf = float(info.max) if posinf is None else posinf
     neginf = float(info.min) if neginf is None else neginf
@@ -151,9 +152,9 @@ def logical_xor(input, other):
     return M.not_equal(F.cast(input, dt.bool_), F.cast(other, dt.bool_))
 
 
-def frac(input):
+def frac(x):
     """The fractional part, with the input's sign: x - trunc(x)."""
-    return M.sub(input, R.trunc(input))
+    return M.sub(x, R.trunc(x))
 
 
 def exp2(input):
@@ -214,8 +215,8 @@ def eps(x):
     return F.fill(dtype, abstract_of(x).shape, float(np.finfo(dtype.np).eps))
 
 
-def pows(x, y):
-    return F.pow(x, y)
+def pows(input, exponent):
+    return F.pow(input, exponent)
 
 
 def approximate_equal(x, y, tolerance=1e-05):

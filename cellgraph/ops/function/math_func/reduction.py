@@ -35,11 +35,11 @@ def cumprod(input, dim, dtype=None):
     return swapaxes(reduce_prod(prefixes, -1), dim, -1)
 
 
-def logsumexp(input, axis, keep_dims=False):
-    """log(sum(exp(x))) over `axis`, shifted by the (constant) maximum for stability."""
-    top = F.stop_gradient(F.reduce_max(input, axis, True))
-    out = F.add(F.log(F.reduce_sum(F.exp(F.sub(input, top)), axis, True)), top)
-    return out if keep_dims else F.squeeze(out, axis)
+def logsumexp(input, dim, keepdim=False):
+    """log(sum(exp(x))) over `dim`, shifted by the (constant) maximum for stability."""
+    top = F.stop_gradient(F.amax(input, dim, True))
+    out = F.add(F.log(F.sum(F.exp(F.sub(input, top)), dim, True)), top)
+    return out if keepdim else F.squeeze(out, dim)
 
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
@@ -47,9 +47,10 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     return vector_norm(A, 2 if ord is None or ord == "fro" else ord, dim, keepdim, dtype=dtype)
 
 
-def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
-    """(sum |x|^ord)^(1/ord) over `dim` (all axes for None); inf/-inf: max/min of |x|."""
-    axis = () if dim is None else dim
+def vector_norm(x, ord=2, axis=None, keepdims=False, *, dtype=None):
+    """(sum |x|^ord)^(1/ord) over `axis` (all axes for None); inf/-inf: max/min of |x|."""
+    keepdim = keepdims
+    axis = () if axis is None else axis
     if dtype is not None:
         x = F.cast(x, dtype)
     size = F.abs(x)

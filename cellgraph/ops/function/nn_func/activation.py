@@ -59,8 +59,8 @@ def hardsigmoid(input):
     return relu6(input + 3.0) / 6.0
 
 
-def hardswish(x):
-    return x * relu6(x + 3.0) / 6.0
+def hardswish(input):
+    return input * relu6(input + 3.0) / 6.0
 
 
 def logsigmoid(x):
@@ -87,13 +87,13 @@ def glu(x, axis=-1):
     return a * N.sigmoid(b)
 
 
-def prelu(x, weight):
-    """max(0, x) + weight * min(0, x), one weight per channel (axis 1) or one for all."""
+def prelu(input, weight):
+    """max(0, input) + weight * min(0, input), one weight per channel (axis 1) or one for all."""
     w = weight
-    ndim = abstract_of(x).ndim
+    ndim = abstract_of(input).ndim
     if abstract_of(weight).size not in (1, None) and ndim > 1:
         w = F.reshape(weight, (-1,) + (1,) * (ndim - 2))
-    return M.maximum(x, 0.0) + w * M.minimum(x, 0.0)
+    return M.maximum(input, 0.0) + w * M.minimum(input, 0.0)
 
 
 def softshrink(input, lambd=0.5):

@@ -16,7 +16,7 @@ from cellgraph.primitives import array_ops as A
 from cellgraph.primitives.conv_ops import conv2d_backprop_input, conv_out_size, same_padding
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
-from cellgraph.primitives.nn_functional import bias_add, conv2d
+from cellgraph.primitives.nn_functional import bias_add, bias_add_in, conv2d
 
 __all__ = ["conv1d", "conv3d", "conv_transpose2d", "conv_transpose3d", "deformable_conv2d",
            "unfold"]
@@ -112,9 +112,29 @@ def _transposed_size(size, kernel, stride, dilation, pad_mode, before, after) ->
     return size * stride - before - after + extra
 
 
-def conv_transpose2d(input, weight, bias=None, stride=1, pad_mode="same", padding=0,
-                     dilation=1, groups=1, output_padding=0):
-    """The adjoint of conv2d: (N, C_in, H, W) with a (C_in, C_out/groups, kh, kw) weight gives
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,
+                     dilation=1):
+    """The transpose of conv2d, `weight` (in, out/groups, kh, kw); each output side is
+    (in - 1) * stride - 2 * padding + dilation * (k - 1) + output_padding + 1: the full
+    ("valid") transposed convolution less `padding` at each side, `output_padding` more (zeros
+    plus bias) at the end."""
+    pads, extra = _per_axis(padding), _per_axis(output_padding)
+    full = conv_transpose2d_mode(input, weight, None, stride, "valid", 0, dilation, groups)
+    size = [full.shape[2 + i] - 2 * pads[i] + extra[i] for i in range(2)]
+    short = [max(pads[i] + size[i] - full.shape[2 + i], 0) for i in range(2)]
+    if any(short):
+        full = pad(full, (0, short[1], 0, short[0]))
+    out = full[:, :, pads[0]:pads[0] + size[0], pads[1]:pads[1] + size[1]]
+    return out if bias is None else out + F.reshape(bias, (-1, 1, 1))
+
+
+def _per_axis(value):
+    return (value, value) if isinstance(value, numbers.Integral) else tuple(value)
+
+
+def conv_transpose2d_mode(input, weight, bias=None, stride=1, pad_mode="same", padding=0,
+                          dilation=1, groups=1, output_padding=0):
+    """The adjoint of conv2d (nn.Conv2dTranspose's, by `pad_mode`): (N, C_in, H, W) with a (C_in, C_out/groups, kh, kw) weight gives
     (N, C_out, H', W'), H' by MindSpore's Conv2dTranspose rules for `pad_mode`, plus
     `output_padding` rows and columns at the bottom and right ("pad" mode: the sizes a strided
     conv2d maps onto the same input, each less than the stride or the dilation)."""
@@ -181,7 +201,7 @@ def conv_transpose3d(input, weight, bias=None, stride=1, pad_mode="same", paddin
     folded = _fold_depth(input)
     total = None
     for tap in range(kd):
-        plane = conv_transpose2d(folded, weight[:, :, tap], None, stride[1:], pad_mode,
+        plane = conv_transpose2d_mode(folded, weight[:, :, tap], None, stride[1:], pad_mode,
                                  pads[2:], dilation[1:], groups)
         place = np.zeros((out_depth, depth))
         for d in range(depth):
@@ -190,7 +210,7 @@ def conv_transpose3d(input, weight, bias=None, stride=1, pad_mode="same", paddin
                 place[row, d] = 1.0
         part = apply_along(_unfold_depth(plane, n), place, 2)
         total = part if total is None else total + part
-    return total if bias is None else bias_add(total, bias, "NCDHW")
+    return total if bias is None else bias_add_in(total, bias, "NCDHW")
 
 
 def addn_list(items):

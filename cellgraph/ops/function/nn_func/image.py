@@ -194,8 +194,10 @@ def _check(input, grid, mode, padding_mode, align_corners) -> int:
     return d
 
 
-def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=False):
-    """out[n, :, *p] = input[n, :] sampled at grid[n, *p] (x, y[, z] in [-1, 1])."""
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """out[n, :, *p] = input[n, :] sampled at grid[n, *p] (x, y[, z] in [-1, 1]);
+    `align_corners` None is False."""
+    align_corners = bool(align_corners)
     d = _check(input, grid, mode, padding_mode, align_corners)
     shape = abstract_of(input).shape
     n, channels, sizes = shape[0], shape[1], tuple(shape[2:])

@@ -278,22 +278,27 @@ def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None
     return reduce_loss(loss, reduction, 1.0 if weight is None else weight)
 
 
-def binary_cross_entropy(input, target, weight=None, reduction="mean"):
+def binary_cross_entropy(logits, labels, weight=None, reduction="mean"):
     """Binary cross entropy on probabilities: -w (y log p + (1 - y) log(1 - p)), the logs
     floored at log(1e-12) so that p = 0 or 1 stays finite."""
     op = "BCELoss"
     check_reduction(op, reduction)
-    check_float(op, input, target)
-    check_same_shape(op, input, target)
-    log_p = F.log(F.maximum(input, 1e-12))
-    log_not_p = F.log(F.maximum(F.sub(1.0, input), 1e-12))
-    loss = F.neg(F.add(F.mul(target, log_p), F.mul(F.sub(1.0, target), log_not_p)))
+    check_float(op, logits, labels)
+    check_same_shape(op, logits, labels)
+    log_p = F.log(F.maximum(logits, 1e-12))
+    log_not_p = F.log(F.maximum(F.sub(1.0, logits), 1e-12))
+    loss = F.neg(F.add(F.mul(labels, log_p), F.mul(F.sub(1.0, labels), log_not_p)))
     return reduce_loss(loss, reduction, 1.0 if weight is None else weight)
 
 
-def kl_div(logits, labels, reduction="mean", log_target=False):
-    """labels (log labels - logits), logits being log-probabilities (labels too with
-    `log_target`); "batchmean" divides the sum by the batch size."""
+def kl_div(logits, labels, reduction="mean"):
+    """labels (log labels - logits), logits being log-probabilities; "batchmean" divides the
+    sum by the batch size."""
+    return kl_divergence(logits, labels, reduction)
+
+
+def kl_divergence(logits, labels, reduction="mean", log_target=False):
+    """kl_div, the labels log-probabilities too with `log_target` (mint's)."""
     op = "KLDivLoss"
     if log_target:
         labels = F.exp(labels)

@@ -41,6 +41,6 @@ def _rms_norm(x, gamma, epsilon=1e-6):
     return y, rstd
 
 
-def rms_norm(input, weight, epsilon=1e-6):
-    """The normalised input of RmsNorm (its first result)."""
-    return _rms_norm(input, weight, epsilon)[0]
+def rms_norm(x, gamma, epsilon=1e-6):
+    """The normalised x of RmsNorm (its first result)."""
+    return _rms_norm(x, gamma, epsilon)[0]

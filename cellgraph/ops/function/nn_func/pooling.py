@@ -26,6 +26,7 @@ from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import (
     _pair,
+    _unsupported,
     argmax,
     avg_pool2d,
     max_pool2d,
@@ -92,8 +93,13 @@ def _pool3d(pool2d, op, x, kernel_size, stride, padding, combine, depth_fill):
     return _unfold_depth(combine(taps), n)
 
 
-def max_pool3d(x, kernel_size, stride=None, padding=0):
+def max_pool3d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
     """The maximum over each (kd, kh, kw) window of (N, C, D, H, W); padding counts as -inf."""
+    _unsupported("MaxPool3D", dilation=(tuple(_ints(dilation, 3, "MaxPool3D", "dilation")),
+                                        (1, 1, 1)),
+                 ceil_mode=(ceil_mode, False), return_indices=(return_indices, False))
+
     def combine(taps):
         out = taps[0]
         for t in taps[1:]:
@@ -104,13 +110,22 @@ def max_pool3d(x, kernel_size, stride=None, padding=0):
                    kernel_size, stride, padding, combine, float("-inf"))
 
 
-def avg_pool3d(x, kernel_size, stride=None, padding=0):
-    """The mean over each (kd, kh, kw) window of (N, C, D, H, W), padded zeros counted."""
+def avg_pool3d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=0):
+    """The mean over each (kd, kh, kw) window of (N, C, D, H, W), padded zeros counted; with
+    `divisor_override` (non-zero) the window's sum over that instead."""
+    _unsupported("AvgPool3D", ceil_mode=(ceil_mode, False),
+                 count_include_pad=(bool(count_include_pad), True))
+
     def combine(taps):
         return F.div(addn_list(taps), float(len(taps)))
 
-    return _pool3d(lambda v, k, s, p: avg_pool2d(v, k, s, _pool_pad(p)), "AvgPool3d", x,
-                   kernel_size, stride, padding, combine, 0.0)
+    out = _pool3d(lambda v, k, s, p: avg_pool2d(v, k, s, _pool_pad(p)), "AvgPool3d", input_x,
+                  kernel_size, stride, padding, combine, 0.0)
+    if divisor_override:
+        window = math.prod(_ints(kernel_size, 3, "AvgPool3d", "kernel_size"))
+        out = F.mul(out, window / float(divisor_override))
+    return out
 
 
 def _pool_pad(pads):
