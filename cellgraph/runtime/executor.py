@@ -102,6 +102,8 @@ class Executable:
     """One specialisation: `run(*tensor_leaves)` checks its guards, runs, wraps the results."""
 
     def __init__(self, compiled: Compiled, backend: Backend):
+        if backend.lower is not None:
+            compiled = backend.lower(compiled)
         self.compiled = compiled
         graph = compiled.graph
         self.weights = list(graph.weights)
