@@ -41,7 +41,7 @@ FLOATS = ("float32", "float64")
 BOOL = "bool"
 
 # primitive name -> (number of operands, kind): "arith" operands and result share a float
-# dtype; "compare" float operands, bool result; "logical" bool operands and result; "select"
+# dtype; "compare" float operands, bool result; "logical" bool operands and result (the bitwise ones: on bools only); "select"
 # (bool, float, float) -> float; "cast" float or bool -> float or bool
 FUSIBLE: dict[str, tuple[int, str]] = {
     "add": (2, "arith"), "sub": (2, "arith"), "mul": (2, "arith"), "div": (2, "arith"),
@@ -51,6 +51,7 @@ FUSIBLE: dict[str, tuple[int, str]] = {
     "equal": (2, "compare"), "not_equal": (2, "compare"), "less": (2, "compare"),
     "less_equal": (2, "compare"), "greater": (2, "compare"), "greater_equal": (2, "compare"),
     "logical_and": (2, "logical"), "logical_or": (2, "logical"), "logical_not": (1, "logical"),
+    "bitwise_and": (2, "logical"), "bitwise_or": (2, "logical"), "bitwise_xor": (2, "logical"),
     "select": (3, "select"), "cast": (1, "cast"),
 }
 

@@ -82,7 +82,8 @@ def lower(compiled):
 
 _NP_TYPE = {"float32": "np.float32", "float64": "np.float64", "bool": "np.bool_"}
 _BINARY = {"add": "+", "sub": "-", "mul": "*", "div": "/", "equal": "==", "not_equal": "!=",
-           "less": "<", "less_equal": "<=", "greater": ">", "greater_equal": ">="}
+           "less": "<", "less_equal": "<=", "greater": ">", "greater_equal": ">=",
+           "bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^"}
 
 
 def _number(value, dtype: str) -> str:
