@@ -96,8 +96,10 @@ def _fused_type(*avals, program: FusedProgram, run=None):
     return tuple(TensorType(program.shape, _DTYPES[program.ops[j][2]]) for j in program.outputs)
 
 
+# structural: generated as code (a call of its runner), no kernel of its own; made after AD
+# and the optimiser, so it is never differentiated, batched or rewritten
 fused_elementwise = Primitive("fused_elementwise", _fused_type, multiple_results=True,
-                              nondifferentiable=True)
+                              nondifferentiable=True, structural=True)
 
 
 def _fused_code(ctx, node, args, outs):
