@@ -89,11 +89,12 @@ class FusedProgram:
         return f"FusedProgram<{len(self.inputs)} in, {names}, {len(self.outputs)} out>"
 
 
-_DTYPES = {"float32": dt.float32, "float64": dt.float64, "bool": dt.bool_}
+# the dtypes fused values have, by NumPy name
+FUSED_DTYPES = {"float32": dt.float32, "float64": dt.float64, "bool": dt.bool_}
 
 
 def _fused_type(*avals, program: FusedProgram, run=None):
-    return tuple(TensorType(program.shape, _DTYPES[program.ops[j][2]]) for j in program.outputs)
+    return tuple(TensorType(program.shape, FUSED_DTYPES[program.ops[j][2]]) for j in program.outputs)
 
 
 # structural: generated as code (a call of its runner), no kernel of its own; made after AD

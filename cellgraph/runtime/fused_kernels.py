@@ -41,9 +41,13 @@ import numpy as np
 
 from cellgraph import safe_io
 from cellgraph.compiler import codegen
-from cellgraph.compiler.fusion import FusedProgram, fuse_elementwise
+from cellgraph.compiler.fusion import FUSED_DTYPES, FusedProgram, fuse_elementwise
 
 ENABLED = True  # False: bind graphs unfused even where numba is installed
+# calls of a fused node that run its nodes unfused before its kernel is compiled: a graph run a
+# few times (a script, a test) never waits for numba, which takes a few tenths of a second per
+# kernel (a few hundredths from the disk cache, after numba's own import)
+COMPILE_AFTER = 50
 KERNEL_VERSION = 1  # bumped when the generated source changes meaning: part of the file name
 
 _lock = threading.RLock()
@@ -295,12 +299,16 @@ def _conform(value, dtype, shape):
 
 
 def make_runner(program: FusedProgram):
-    """A function `run(*inputs) -> tuple of outputs` for `program`: it checks each operand
-    (an ndarray of the program's dtype and shape, else converted), allocates the outputs and
-    calls the kernel's entry point; its first call compiles the kernel (or loads it)."""
-    env = {"ndarray": np.ndarray, "empty": np.empty, "conform": _conform}
+    """A function `run(*inputs) -> tuple of outputs` for `program`. Its first COMPILE_AFTER
+    calls run the program's nodes as the unfused graph would (the same NumPy kernels, the same
+    operands), so a graph called a few times never pays for a compile; after that it checks
+    each operand (an ndarray of the program's dtype and shape, else converted), allocates the
+    outputs and calls the compiled kernel's entry point, compiling it (or loading it from the
+    disk cache) on that first call."""
+    env = {"ndarray": np.ndarray, "empty": np.empty, "conform": _conform, "hot": False}
     args = [f"a{i}" for i in range(len(program.inputs))]
-    lines = [f"def run({', '.join(args)}):"]
+    lines = [f"def run({', '.join(args)}):", "    if not hot:",
+             f"        return warm({', '.join(args)})"]
     for i, (dtype, shape) in enumerate(program.inputs):
         env[f"dtype_{i}"], env[f"shape_{i}"] = np.dtype(dtype), tuple(shape)
         lines += [(f"    if a{i}.__class__ is not ndarray or a{i}.dtype is not dtype_{i} or "
@@ -321,6 +329,7 @@ def make_runner(program: FusedProgram):
     else:
         lines.append(f"    entry({call})")
     lines.append(f"    return ({', '.join(outs)},)")
+    lines += _unfused_lines(program, env)
 
     def compiles(name: str, layout: str):
         def first_call(*operands):
@@ -330,9 +339,51 @@ def make_runner(program: FusedProgram):
             return env[name](*operands)
         return first_call
 
+    calls = 0
+
+    def warm(*operands):
+        nonlocal calls
+        calls += 1  # (threads may race here: then it compiles a call or two later)
+        if calls > COMPILE_AFTER:
+            env["hot"] = True
+            return run(*operands)
+        return env["unfused"](*operands)
+
     env["entry"], env["entry_c"] = compiles("entry", "A"), compiles("entry_c", "C")
+    env["warm"] = warm
     source = "\n".join(lines) + "\n"
     exec(compile(source, "<cellgraph:fused-runner>", "exec"), env)  # noqa: S102 - generated
     run = env["run"]
     run.program = program  # what it computes, for whoever inspects the bound module
     return run
+
+
+def _unfused_lines(program: FusedProgram, env: dict) -> list[str]:
+    """Source of `unfused(*inputs)`: the program's nodes as the unfused graph runs them, one
+    NumPy kernel call each, with the same operands (numbers as the graph held them)."""
+    from .backend import get_backend
+
+    backend = get_backend("numpy")
+    args = [f"a{i}" for i in range(len(program.inputs))]
+    lines = ["", f"def unfused({', '.join(args)}):"]
+    for j, (name, operands, _) in enumerate(program.ops):
+        refs = []
+        for kind, ref in operands:
+            if kind == "in":
+                refs.append(f"a{ref}")
+            elif kind == "t":
+                refs.append(f"t{ref}")
+            elif type(ref) is float and not math.isfinite(ref):
+                env[f"number_{j}_{len(refs)}"] = ref
+                refs.append(f"number_{j}_{len(refs)}")
+            else:
+                refs.append(repr(ref))
+        if name.startswith("cast_"):
+            env["k_cast"] = backend.kernel("cast")
+            env[f"cast_dtype_{j}"] = FUSED_DTYPES[name[len("cast_"):]]
+            lines.append(f"    t{j} = k_cast({', '.join(refs)}, dtype=cast_dtype_{j})")
+        else:
+            env[f"k_{j}"] = backend.kernel(name)
+            lines.append(f"    t{j} = k_{j}({', '.join(refs)})")
+    lines.append(f"    return ({''.join(f't{j}, ' for j in program.outputs)})")
+    return lines

@@ -24,6 +24,7 @@ DTYPES = [np.float32, np.float64]
 def kernel_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("CELLGRAPH_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(fused_kernels, "ENABLED", True)
+    monkeypatch.setattr(fused_kernels, "COMPILE_AFTER", 0)  # every call runs the kernel
     ms.set_context(mode=ms.GRAPH_MODE)
     return tmp_path / "cache"
 
@@ -257,6 +258,25 @@ def test_calls_from_several_threads_at_once_agree():
         np.testing.assert_array_equal(r, expected)
 
 
+def test_first_calls_run_unfused_then_the_kernel_with_the_same_numbers(monkeypatch):
+    monkeypatch.setattr(fused_kernels, "COMPILE_AFTER", 3)
+    x = _data(np.float32, seed=22)
+
+    def f(x):
+        return ops.maximum(x * 3 - 1, x / 7) * (x + 0.5) > -np.inf
+
+    fn = ms.jit(lambda x: f(x) | (x * x - 2 >= 0.25))
+    outs = [fn(x).asnumpy() for _ in range(3)]
+    runs = [node.params["run"] for node in fused_nodes(fn)]
+    assert runs and not any(run.__globals__["hot"] for run in runs)
+    outs += [fn(x).asnumpy() for _ in range(2)]
+    assert all(run.__globals__["hot"] for run in runs)  # the fourth call compiled the kernel
+    for out in outs:
+        np.testing.assert_array_equal(out, outs[0])
+    monkeypatch.setattr(fused_kernels, "COMPILE_AFTER", 0)
+    both(lambda x: f(x) | (x * x - 2 >= 0.25), x)
+
+
 def test_first_calls_from_several_threads_compile_one_kernel():
     program = fusion.FusedProgram(
         (("float32", (3,)),), (("mul", (("in", 0), ("c", 2.0)), "float32"),
@@ -280,6 +300,8 @@ def test_kernels_are_cached_on_disk_and_loaded_by_the_next_process(kernel_cache)
         import cellgraph as ms
         from cellgraph import Tensor, ops
         from cellgraph.runtime import fused_kernels
+
+        fused_kernels.COMPILE_AFTER = 0
 
         def f(x):
             return (x * 3 + 1) * (x - 0.25) / 7
@@ -325,6 +347,7 @@ def test_without_numba_or_disabled_graphs_are_bound_unfused(monkeypatch):
     fn(x)
     assert not fused_nodes(fn) and "fused" not in fn._cache.last.compiled.stages
     monkeypatch.setattr(fused_kernels, "ENABLED", True)
+    monkeypatch.setattr(fused_kernels, "COMPILE_AFTER", 0)  # every call runs the kernel
     fused_kernels.available.cache_clear()
     monkeypatch.setattr(fused_kernels.importlib.util, "find_spec", lambda name: None)
     try:
