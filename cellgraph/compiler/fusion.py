@@ -18,11 +18,11 @@ comparisons, selections, min/max and float casts. Transcendental functions (exp,
 are not: NumPy evaluates them with its own vectorised code, whose last bit a libm call need not
 match, and so they stay NumPy calls between fused runs.
 
-The pass is pure (it works on a copy) and runs after `optimize`, on the graph codegen is given;
-a node joins the open run when it is fusible and of the run's shape, and the run stays open
-across other nodes that do not read its results (those run first; the run's inputs are all
-defined before its last node, so moving it there keeps every value's definition before its
-uses).
+The pass is pure (it works on a copy) and runs after `optimize`, on the graph codegen is given.
+A fusible node joins the open run of its shape (one run is open per shape); a run stays open
+across nodes that do not read its results, which run first, and closes, emitted where it
+stands, before the first node that reads one (or at the end). Every value a run reads is then
+defined before it, and every value it makes before its first reader.
 """
 from __future__ import annotations
 
@@ -193,38 +193,39 @@ def _fuse_graph(graph: Graph, make_runner, min_nodes: int) -> int:
                 users.setdefault(id(a), []).append(node)
     outputs = {id(o) for o in graph.outputs}
     nodes: list = []
-    run: list[Apply] = []
-    made: set[int] = set()  # ids of the values the open run computes
+    runs: dict[tuple, list[Apply]] = {}  # shape -> the open run of that shape
+    made: dict[int, tuple] = {}  # id(value an open run computes) -> that run's shape
     count = 0
 
-    def close():
-        nonlocal run, made, count
-        if len(run) >= min_nodes:
-            nodes.append(_fused_node(run, users, outputs, make_runner))
+    def close(shape):
+        nonlocal count
+        run = runs.pop(shape)
+        for node in run:
+            del made[id(node.outputs[0])]
+        fused = _fused_node(run, users, outputs, make_runner) if len(run) >= min_nodes else None
+        if fused is not None:
+            nodes.append(fused)
             count += 1
         else:
             nodes.extend(run)
-        run, made = [], set()
 
     for node in graph.nodes:
-        if fusible(node) and (not run or node.outputs[0].aval.shape ==
-                              run[0].outputs[0].aval.shape):
-            run.append(node)
-            made.add(id(node.outputs[0]))
+        read = {made[id(a)] for a in node.inputs if id(a) in made}
+        shape = tuple(node.outputs[0].aval.shape) if fusible(node) else None
+        for other in read - {shape}:  # a run whose values this node reads runs before it
+            close(other)
+        if shape is None:
+            nodes.append(node)
             continue
-        if any(id(a) in made for a in node.inputs):
-            close()
-            if fusible(node):  # of another shape: it starts the next run
-                run.append(node)
-                made.add(id(node.outputs[0]))
-                continue
-        nodes.append(node)
-    close()
+        runs.setdefault(shape, []).append(node)
+        made[id(node.outputs[0])] = shape
+    for shape in list(runs):
+        close(shape)
     graph.nodes = nodes
     return count
 
 
-def _fused_node(run: list[Apply], users: dict, outputs: set, make_runner) -> Apply:
+def _fused_node(run: list[Apply], users: dict, outputs: set, make_runner) -> Apply | None:
     members = {id(n) for n in run}
     index: dict[int, int] = {}  # id(value computed in the run) -> its op
     inputs: list = []  # the outside values the kernel reads, once each
@@ -250,6 +251,8 @@ def _fused_node(run: list[Apply], users: dict, outputs: set, make_runner) -> App
         index[id(out)] = j
         if id(out) in outputs or any(id(u) not in members for u in users.get(id(out), ())):
             results.append(j)
+    if not results:  # nothing reads the run (dead code the optimiser left): not fused
+        return None
     program = FusedProgram(
         tuple((a.aval.dtype.np_name, tuple(a.aval.shape)) for a in inputs), tuple(ops),
         tuple(results), tuple(run[0].outputs[0].aval.shape))
