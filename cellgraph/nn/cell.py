@@ -31,6 +31,9 @@ from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 from . import hooks
 from .cell_state import CellState
 
+_settings = context._state  # (one dict, updated in place by set_context)
+_GRAPH_MODE = context.GRAPH_MODE
+
 
 def _construct_function(cell):
     fn = type(cell).construct
@@ -176,16 +179,16 @@ class Cell(CellState):
         # keyword-only parameters (`plain_construct`, recorded by _top_level_call): what
         # `_top_level_call` would do first, run the last all-Tensor call's entry, which checks
         # the signature and every guard itself and answers STALE when any fails.
-        if not kwargs and not _core._pushed:
+        if not kwargs and not _core._pushed and _settings["mode"] == _GRAPH_MODE:
             state = self.__dict__
             cache = state.get("_graph_cache")
-            if cache is not None and cache.last is not None and self._step_lock is None \
-                    and cache.plain_construct is type(self).construct \
-                    and context._state["mode"] == context.GRAPH_MODE \
-                    and "_declared_inputs" not in state:
-                out = cache.last.run(args)
-                if out is not STALE:
-                    return out
+            if cache is not None:
+                last = cache.last
+                if last is not None and cache.plain_construct is type(self).construct \
+                        and self._step_lock is None and "_declared_inputs" not in state:
+                    out = last.run(args)
+                    if out is not STALE:
+                        return out
         if current_builder() is not None:
             return self._graph_call(args, kwargs)
         step_lock = self._step_lock
