@@ -131,6 +131,10 @@ class Cell(CellState):
         # Mixed precision: None, or (compute dtype or None, dtype the outputs are cast to or
         # None); one attribute, so that graphs guard on one read per Cell
         object.__setattr__(self, "_amp_types", None)
+        # the hook tables as the instance's own (empty) attributes: a graph's guard on each is
+        # then one read of the instance's dict, not a walk of the class chain
+        object.__setattr__(self, "_forward_pre_hooks", None)
+        object.__setattr__(self, "_forward_hooks", None)
         object.__setattr__(self, "_graph_cache", GraphCache())
         object.__setattr__(self, "_auto_prefix", auto_prefix)
         if flags:
