@@ -27,7 +27,12 @@ results in one Python frame (the entry is `Executable.entry_source`):
         return t0
 
 Anything else (nested tuples, Python numbers, NumPy arrays) goes through `signature`, which
-looks at every value, and then runs the same entry on the Tensor leaves.
+looks at every value, and then runs the same entry on the Tensor leaves. A Cell called again
+with positional Tensors alone tries `GraphCache.last` from `nn.Cell.__call__` itself.
+
+A backend with a `lower` step rewrites each graph before it is bound (the numpy backend fuses
+elementwise runs into compiled kernels where numba is installed: runtime/fused_kernels.py);
+the Executable keeps the lowered graph and module, so run-time errors name its nodes.
 """
 from __future__ import annotations
 
