@@ -21,14 +21,18 @@ from cellgraph.compiler.scope import (
     written_by_user,
 )
 from cellgraph.ops import functional as F
+from cellgraph.primitives import core as _core
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentError, DTypeError
-from cellgraph.runtime.executor import GraphCache, run_cached
+from cellgraph.runtime.executor import STALE, GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
 from . import hooks
 from .cell_state import CellState
+
+_settings = context._state  # (one dict, updated in place by set_context)
+_GRAPH_MODE = context.GRAPH_MODE
 
 
 def _construct_function(cell):
@@ -129,6 +133,11 @@ class Cell(CellState):
         # Mixed precision: None, or (compute dtype or None, dtype the outputs are cast to or
         # None); one attribute, so that graphs guard on one read per Cell
         object.__setattr__(self, "_amp_types", None)
+        # the hook tables as the instance's own (empty) attributes: a graph's guard on each is
+        # then one read of the instance's dict, not a walk of the class chain
+        for table in ("_forward_pre_hooks", "_forward_hooks", "_backward_pre_hooks",
+                      "_backward_hooks"):
+            object.__setattr__(self, table, None)
         object.__setattr__(self, "_graph_cache", GraphCache())
         object.__setattr__(self, "_auto_prefix", auto_prefix)
         if flags:
@@ -172,6 +181,21 @@ class Cell(CellState):
                     param.name = f"{prefix}.{param.name}"
 
     def __call__(self, *args, **kwargs):
+        # The common call, on the short path: graph mode, no graph being built in any thread,
+        # no keywords, no step lock, no set_inputs signature, and a construct without
+        # keyword-only parameters (`plain_construct`, recorded by _top_level_call): what
+        # `_top_level_call` would do first, run the last all-Tensor call's entry, which checks
+        # the signature and every guard itself and answers STALE when any fails.
+        if not kwargs and not _core._pushed and _settings["mode"] == _GRAPH_MODE:
+            state = self.__dict__
+            cache = state.get("_graph_cache")
+            if cache is not None:
+                last = cache.last
+                if last is not None and cache.plain_construct is type(self).construct \
+                        and self._step_lock is None and "_declared_inputs" not in state:
+                    out = last.run(args)
+                    if out is not STALE:
+                        return out
         if current_builder() is not None:
             return self._graph_call(args, kwargs)
         step_lock = self._step_lock
@@ -195,7 +219,10 @@ class Cell(CellState):
         fn, args = self._graph_arguments(args, kwargs)
         if "_declared_inputs" in self.__dict__:
             _check_declared(type(self).__name__, self.__dict__["_declared_inputs"], args)
-        return run_cached(self._graph_cache, fn, args, context.dump_dir())
+        cache = self._graph_cache
+        if fn is self and not kwargs:  # the next such call may take __call__'s short path
+            cache.plain_construct = type(self).construct
+        return run_cached(cache, fn, args, context.dump_dir())
 
     def _graph_arguments(self, args, kwargs):
         """(what to compile, its positional arguments) for a top-level graph-mode call:

@@ -32,6 +32,10 @@ class Backend:
     # module) -> fn(*input arrays, *weight arrays) -> tuple of output arrays, run instead of
     # the generated Python (None: run that, kernel by kernel through `kernels`)
     compile_graph: Callable | None = None
+    # Compiled -> Compiled: the graph rewritten for this backend before it is bound (the numpy
+    # backend fuses elementwise runs into compiled kernels where numba is installed); None:
+    # bound as it is
+    lower: Callable | None = None
 
     def __post_init__(self):
         if self.asarray is None:

@@ -7,7 +7,8 @@ which checks the signature and the guards, unwraps the Tensors, runs the graph a
 results in one Python frame (the entry is `Executable.entry_source`):
 
     def run(leaves, check=2):
-        if check == 2 and (len(leaves) != 2 or current_backend() is not backend):
+        if check == 2 and (len(leaves) != 2 or (backends[-1] if backends else
+                                                default_backend) is not backend):
             return STALE
         a0, a1, = leaves
         if check == 2 and ((a0.__class__ is not Tensor and a0.__class__ is not Parameter
@@ -26,7 +27,12 @@ results in one Python frame (the entry is `Executable.entry_source`):
         return t0
 
 Anything else (nested tuples, Python numbers, NumPy arrays) goes through `signature`, which
-looks at every value, and then runs the same entry on the Tensor leaves.
+looks at every value, and then runs the same entry on the Tensor leaves. A Cell called again
+with positional Tensors alone tries `GraphCache.last` from `nn.Cell.__call__` itself.
+
+A backend with a `lower` step rewrites each graph before it is bound (the numpy backend fuses
+elementwise runs into compiled kernels where numba is installed: runtime/fused_kernels.py);
+the Executable keeps the lowered graph and module, so run-time errors name its nodes.
 """
 from __future__ import annotations
 
@@ -42,6 +48,7 @@ from cellgraph.compiler.guards import guard_source, stale_checker
 from cellgraph.compiler.pipeline import Compiled, compile_callable
 from cellgraph.compiler.pytree import Tree, join_text
 
+from . import backend as backend_module
 from .backend import Backend, get_backend
 from .run_errors import located_error
 from .tensor import Parameter, Tensor
@@ -100,6 +107,8 @@ class Executable:
     """One specialisation: `run(*tensor_leaves)` checks its guards, runs, wraps the results."""
 
     def __init__(self, compiled: Compiled, backend: Backend):
+        if backend.lower is not None:
+            compiled = backend.lower(compiled)
         self.compiled = compiled
         graph = compiled.graph
         self.weights = list(graph.weights)
@@ -154,13 +163,15 @@ def make_entry(ex: Executable, n_inputs: int):
     """
     env = {"graph_fn": ex.fn, "STALE": STALE, "ndarray": np.ndarray,
            "Tensor": Tensor, "Parameter": Parameter, "new": object.__new__,
-           "current_backend": get_backend, "backend": ex.backend,
+           "backends": backend_module._current,
+           "default_backend": backend_module._BACKENDS.get("numpy"), "backend": ex.backend,
            "fix": functools.partial(_fix, ex.backend.asarray)}
     args = [f"a{i}" for i in range(n_inputs)]
     unpack = f"    {''.join(a + ', ' for a in args)}= leaves" if args else None
     lines = [f"def run(leaves, check={CHECK_ALL}):",
+             # get_backend(), inlined
              (f"    if check == {CHECK_ALL} and (len(leaves) != {n_inputs} or "
-              "current_backend() is not backend):"),
+              "(backends[-1] if backends else default_backend) is not backend):"),
              "        return STALE"]
     lines += [unpack] if unpack else []
     arguments = ex.compiled.arguments
@@ -354,6 +365,9 @@ class GraphCache:
         self.entries: OrderedDict = OrderedDict()  # (backend name, signature) -> Executable
         self.flat: dict = {}  # flat_key(args) -> Executable, for all-Tensor calls
         self.last: Executable | None = None  # the last all-Tensor call's: tried first
+        # the construct a Cell's call with positional arguments alone passes on unchanged (no
+        # keyword-only parameters): while it is the Cell's, nn.Cell.__call__ may try `last`
+        self.plain_construct = None
         self.lock = threading.RLock()
 
     def call(self, fn, args: tuple, dump_dir=None, name=None, key=None):

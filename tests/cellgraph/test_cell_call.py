@@ -86,3 +86,37 @@ def test_recompute_sets_the_recompute_scope_of_the_cell_and_those_below():
     assert (net.pool.get_scope(), net.get_scope()) == ("recompute_", None)
     net.recompute()
     assert (net.pool.get_scope(), net.get_scope()) == ("recompute_", "recompute_")
+
+
+class Doubled(nn.Cell):
+    def construct(self, x):
+        return x * 2
+
+
+def test_repeated_call_short_path_sees_mode_signature_and_keyword_changes():
+    """A Cell called again with the same Tensors takes the short path of the last call; a
+    switch to PyNative, a set_inputs signature, keyword arguments and a construct with
+    keyword-only parameters put in its place all leave it."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    net = Doubled()
+    for _ in range(2):
+        np.testing.assert_allclose(net(x).asnumpy(), [2.0, 4.0])
+    calls = []
+    type(net).construct = lambda self, x: calls.append(1) or x * 3
+    try:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+        np.testing.assert_allclose(net(x).asnumpy(), [3.0, 6.0])
+        assert calls == [1]  # run eagerly, as Python
+    finally:
+        ms.set_context(mode=ms.GRAPH_MODE)
+        type(net).construct = Doubled.__dict__["construct"]
+    np.testing.assert_allclose(net(x).asnumpy(), [2.0, 4.0])
+    net.set_inputs(Tensor(shape=[None, 3], dtype=ms.float32))
+    with pytest.raises(TypeError, match="set_inputs"):
+        net(x)
+    shifted = Shifted()
+    np.testing.assert_allclose(shifted(x).asnumpy(), [2.0, 4.0])
+    np.testing.assert_allclose(shifted(x).asnumpy(), [2.0, 4.0])
+    np.testing.assert_allclose(shifted(x, scale=3.0).asnumpy(), [3.0, 6.0])
+    np.testing.assert_allclose(shifted(x).asnumpy(), [2.0, 4.0])

@@ -206,3 +206,21 @@ def test_float16_matmul_accumulates_in_float32(transpose_b):
     assert out.dtype == np.float16
     np.testing.assert_array_equal(out, np.matmul(x.astype(np.float32), b.astype(np.float32))
                                   .astype(np.float16))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("layout", ["c", "f", "strided"])
+@pytest.mark.parametrize("m,k,n", [(2, 3, 3), (1, 5, 1), (5, 1, 7), (17, 64, 1), (64, 130, 33)])
+def test_matrix_products_give_np_matmul_bit_for_bit(dtype, layout, m, k, n):
+    """Two matrices take ndarray.dot (half np.matmul's call cost) only where both would call
+    BLAS the same way; strided operands keep np.matmul."""
+    rng = np.random.default_rng(m * 100 + k * 10 + n)
+    a, b = rng.standard_normal((m, k)).astype(dtype), rng.standard_normal((k, n)).astype(dtype)
+    if layout == "f":
+        a, b = np.asfortranarray(a), np.asfortranarray(b)
+    elif layout == "strided":
+        a = np.repeat(a, 2, axis=1)[:, ::2]
+    for transpose_b in (False, True):
+        y = np.ascontiguousarray(b.T) if transpose_b else b
+        out = blocked_kernels.TABLE["matmul"](a, y, transpose_b=transpose_b)
+        np.testing.assert_array_equal(out, np.matmul(a, b))
