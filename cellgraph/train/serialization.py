@@ -16,6 +16,7 @@ import numpy as np
 
 from cellgraph import safe_io
 from cellgraph.auto_parallel import is_data_parallel
+from cellgraph.device import export, load  # MindSpore files them in train.serialization
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.comm_ops import WORLD_COMM_GROUP
 from cellgraph.primitives.errors import CellgraphError, DTypeError, ShapeError
@@ -33,8 +34,8 @@ from .checkpoint_file import (
     read_npz,
 )
 
-__all__ = ["CheckpointError", "load_checkpoint", "load_param_into_net", "read_checkpoint_arrays",
-           "save_checkpoint"]
+__all__ = ["CheckpointError", "export", "load", "load_checkpoint", "load_param_into_net",
+           "read_checkpoint_arrays", "save_checkpoint"]
 
 # MindSpore's tables from a checkpoint entry's type name to the dtype and to the NumPy type
 # (Int4 has no counterpart here: cellgraph has no 4-bit dtype; "str" entries load as str).

@@ -29,7 +29,12 @@ from cellgraph.ops.function.array_func.segment import (
     unsorted_segment_prod,
     unsorted_segment_sum,
 )
-from cellgraph.ops.function.array_func.shape import flip, unstack
+from cellgraph.ops.function.array_func.shape import (
+    batch_to_space_nd,
+    flip,
+    space_to_batch_nd,
+    unstack,
+)
 from cellgraph.ops.function.math_func.creation import _range
 from cellgraph.ops.function.nn_func.conv import _ints, _patches, extract_patches
 from cellgraph.ops.function.nn_func.image import _nearest
@@ -315,7 +320,36 @@ SearchSorted = define_class("SearchSorted", lambda sorted_sequence, values, dtyp
                                                         right=right),
                             {"dtype": dt.int64, "right": False}, module=__name__)
 Rint = define_class("Rint", lambda x: F.round(x), module=__name__)  # halves to even
-__all__ += ["CumProd", "Diag", "Meshgrid", "NonZero", "Rint", "SearchSorted", "Tril", "Triu"]
+
+
+class BatchToSpaceND(PrimitiveClass):
+    """`BatchToSpaceND(block_shape, crops)(x)`: ops.batch_to_space_nd."""
+
+    def __init__(self, block_shape, crops):
+        self.block_shape, self.crops = block_shape, crops
+
+    def __call__(self, input_x):
+        return batch_to_space_nd(input_x, self.block_shape, self.crops)
+
+    def __repr__(self) -> str:
+        return f"BatchToSpaceND(block_shape={self.block_shape}, crops={self.crops})"
+
+
+class SpaceToBatchND(PrimitiveClass):
+    """`SpaceToBatchND(block_shape, paddings)(x)`: ops.space_to_batch_nd."""
+
+    def __init__(self, block_shape, paddings):
+        self.block_shape, self.paddings = block_shape, paddings
+
+    def __call__(self, input_x):
+        return space_to_batch_nd(input_x, self.block_shape, self.paddings)
+
+    def __repr__(self) -> str:
+        return f"SpaceToBatchND(block_shape={self.block_shape}, paddings={self.paddings})"
+
+
+__all__ += ["BatchToSpaceND", "CumProd", "Diag", "Meshgrid", "NonZero", "Rint", "SearchSorted",
+            "SpaceToBatchND", "Tril", "Triu"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here

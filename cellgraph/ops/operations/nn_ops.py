@@ -535,7 +535,11 @@ class InTopK(PrimitiveClass):
 SmoothL1Loss = define_class("SmoothL1Loss", lambda logits, labels, beta=1.0, reduction="none":
                             F.smooth_l1_loss(logits, labels, beta, reduction),
                             {"beta": 1.0, "reduction": "none"}, module=__name__)
-__all__ += ["CeLU", "FastGeLU", "HSigmoid", "InTopK", "Mish", "PReLU", "ReLU6", "SeLU",
+BCEWithLogitsLoss = define_class(
+    "BCEWithLogitsLoss", lambda logits, label, weight=None, pos_weight=None, reduction="mean":
+    F.binary_cross_entropy_with_logits(logits, label, weight, pos_weight, reduction),
+    {"reduction": "mean"}, module=__name__)
+__all__ += ["BCEWithLogitsLoss", "CeLU", "FastGeLU", "HSigmoid", "InTopK", "Mish", "PReLU", "ReLU6", "SeLU",
             "SmoothL1Loss", "Softsign"]
 
 

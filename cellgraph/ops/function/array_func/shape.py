@@ -15,8 +15,9 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import abstract_of, normalize_axis, running_eagerly, tensor_axis
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
-__all__ = ["chunk", "flatten", "flip", "fliplr", "flipud", "hstack", "moveaxis", "movedim",
+__all__ = ["batch_to_space_nd", "chunk", "flatten", "flip", "fliplr", "flipud", "hstack", "moveaxis", "movedim",
            "narrow", "permute", "repeat_elements", "repeat_interleave", "roll", "rot90",
+           "space_to_batch_nd",
            "swapaxes", "swapdims", "t", "tensor_split", "unbind", "unsqueeze", "unstack", "vstack"]
 
 
@@ -221,3 +222,59 @@ def tensor_split(input, indices_or_sections, axis=0):
     lead = (slice(None),) * axis
     return tuple(input[lead + (slice(int(lo), int(max(lo, hi))),)]
                  for lo, hi in itertools.pairwise(bounds))
+
+
+def _block_args(x, block, pairs, op: str, what: str):
+    """(block sizes, (before, after) pairs) for the last len(block) axes of `x`."""
+    block = (block,) * (len(x.shape) - 2) if isinstance(block, int) else tuple(block)
+    pairs = [tuple(p) for p in pairs]
+    if not block or len(pairs) != len(block) or any(len(p) != 2 for p in pairs):
+        raise ArgumentValueError(f"For '{op}', {what} must give a (begin, end) pair for each of "
+                                 f"the {len(block)} block axes, got {pairs!r}")
+    if len(x.shape) < len(block) + 1 or any(int(b) < 1 for b in block):
+        raise ArgumentValueError(f"For '{op}', the block sizes {block} must be positive, one "
+                                 f"for each of the last axes of an input of rank {len(x.shape)}")
+    return tuple(int(b) for b in block), pairs
+
+
+def batch_to_space_nd(input_x, block_shape, crops):
+    """The batch axis split into `block_shape` blocks interleaved into the last
+    len(block_shape) axes, each then cropped by `crops` (begin, end): MindSpore's
+    BatchToSpaceND (its spatial axes are the last ones)."""
+    block, crops = _block_args(input_x, block_shape, crops, "BatchToSpaceND", "crops")
+    shape, m = tuple(input_x.shape), len(block)
+    n, total = shape[0], int(np.prod(block))
+    if n % total:
+        raise ArgumentValueError(f"For 'BatchToSpaceND', the batch size {n} must be a multiple "
+                                 f"of the block shape's product {total}")
+    rest, spatial = shape[1:-m], shape[-m:]
+    x = F.reshape(input_x, block + (n // total,) + rest + spatial)
+    lead = 1 + len(rest)
+    order = tuple(range(m, m + lead)) + tuple(
+        a for i in range(m) for a in (m + lead + i, i))
+    x = F.reshape(F.transpose(x, order), (n // total,) + rest + tuple(
+        s * b for s, b in zip(spatial, block)))
+    for i, (begin, end) in enumerate(crops):
+        axis = len(shape) - m + i
+        x = narrow(x, axis, begin, x.shape[axis] - begin - end)
+    return x
+
+
+def space_to_batch_nd(input_x, block_size, paddings):
+    """The last len(block_size) axes padded by `paddings` (begin, end), then split into blocks
+    moved to the batch axis: MindSpore's SpaceToBatchND, the inverse of batch_to_space_nd."""
+    block, pads = _block_args(input_x, block_size, paddings, "SpaceToBatchND", "paddings")
+    m = len(block)
+    x = F.pad(input_x, tuple(p for pair in reversed(pads) for p in pair))
+    shape = tuple(x.shape)
+    rest, spatial = shape[1:-m], shape[-m:]
+    if any(s % b for s, b in zip(spatial, block)):
+        raise ArgumentValueError(f"For 'SpaceToBatchND', the padded spatial sizes {spatial} must "
+                                 f"be multiples of the block shape {block}")
+    split = tuple(a for s, b in zip(spatial, block) for a in (s // b, b))
+    x = F.reshape(x, shape[:1] + rest + split)
+    lead = 1 + len(rest)
+    order = tuple(lead + 2 * i + 1 for i in range(m)) + tuple(range(lead)) + tuple(
+        lead + 2 * i for i in range(m))
+    return F.reshape(F.transpose(x, order), (shape[0] * int(np.prod(block)),) + rest + tuple(
+        s // b for s, b in zip(spatial, block)))
