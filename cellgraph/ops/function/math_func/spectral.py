@@ -17,22 +17,61 @@ from cellgraph.primitives.complex_ops import complex_, imag_part, real_part
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
-__all__ = ["hann_window", "stft"]
+__all__ = ["bartlett_window", "blackman_window", "hamming_window", "hann_window",
+           "kaiser_window", "stft"]
+
+
+def _make_window(op: str, window_length, periodic, dtype, values, default=dt.float32):
+    """A window of `window_length` points (an int, or a 0-d integer Tensor) in `dtype`:
+    values(n, N) at n = 0 .. length - 1, N the length (periodic) or the length - 1; `default`
+    is the dtype without one (MindSpore's hann and kaiser windows are float64)."""
+    if hasattr(window_length, "asnumpy") and window_length.ndim == 0:
+        window_length = window_length.asnumpy().item()
+    if isinstance(window_length, bool) or not isinstance(window_length, numbers.Integral) \
+            or window_length < 0:
+        raise ArgumentValueError(f"{op}: `window_length` must be a non-negative int, got "
+                                 f"{window_length!r}")
+    if not isinstance(periodic, bool):
+        raise DTypeError(f"{op}: `periodic` must be a bool, got {type(periodic).__name__}")
+    dtype = dt.as_dtype(dtype or default)
+    if not dtype.is_float:
+        raise DTypeError(f"{op}: `dtype` must be a float type, got {dtype}")
+    n = window_length if periodic else window_length - 1
+    out = np.ones(window_length) if window_length == 1 else values(
+        np.arange(window_length, dtype=np.float64), n)
+    return _const(np.asarray(out).astype(dtype.np), dtype)
 
 
 def hann_window(window_length, periodic=True, *, dtype=None):
     """0.5 - 0.5 cos(2 pi n / N), N the length (periodic) or the length - 1."""
-    if isinstance(window_length, bool) or not isinstance(window_length, numbers.Integral) \
-            or window_length < 0:
-        raise ArgumentValueError(f"hann_window: `window_length` must be a non-negative int, "
-                                 f"got {window_length!r}")
-    dtype = dt.as_dtype(dtype or dt.float32)
-    if not dtype.is_float:
-        raise DTypeError(f"hann_window: `dtype` must be a float type, got {dtype}")
-    n = window_length if periodic else window_length - 1
-    values = np.ones(window_length) if window_length == 1 else 0.5 - 0.5 * np.cos(
-        2 * np.pi * np.arange(window_length) / n)
-    return _const(values.astype(dtype.np), dtype)
+    return _make_window("hann_window", window_length, periodic, dtype,
+                   lambda k, n: 0.5 - 0.5 * np.cos(2 * np.pi * k / n), dt.float64)
+
+
+def hamming_window(window_length, periodic=True, alpha=0.54, beta=0.46, *, dtype=None):
+    """alpha - beta cos(2 pi n / N)."""
+    return _make_window("hamming_window", window_length, periodic, dtype,
+                   lambda k, n: alpha - beta * np.cos(2 * np.pi * k / n))
+
+
+def blackman_window(window_length, periodic=True, *, dtype=None):
+    """0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N)."""
+    return _make_window("blackman_window", window_length, periodic, dtype,
+                   lambda k, n: 0.42 - 0.5 * np.cos(2 * np.pi * k / n)
+                   + 0.08 * np.cos(4 * np.pi * k / n))
+
+
+def bartlett_window(window_length, periodic=True, *, dtype=None):
+    """1 - |2 n / N - 1|."""
+    return _make_window("bartlett_window", window_length, periodic, dtype,
+                   lambda k, n: 1 - np.abs(2 * k / n - 1))
+
+
+def kaiser_window(window_length, periodic=True, beta=12.0, *, dtype=None):
+    """I0(beta sqrt(1 - (2 n / N - 1)^2)) / I0(beta)."""
+    return _make_window("kaiser_window", window_length, periodic, dtype,
+                   lambda k, n: np.i0(beta * np.sqrt(np.clip(1 - (2 * k / n - 1) ** 2, 0, None)))
+                   / np.i0(beta), dt.float64)
 
 
 _PAD_MODES = {"REFLECT": "reflect", "CONSTANT": "constant", "REPLICATE": "replicate",
