@@ -432,7 +432,15 @@ class Builder(Trace):
         caps = list(self.captured.values())
         g.params = self.explicit + [v for _, v in caps] + [v for _, v in self.weight_vars.values()]
         g.weights = [p for p, _ in self.weight_vars.values()]
+        splits = [held_split(p) for p in g.weights]
+        g.weight_splits = splits if any(splits) else []
         return g, [t for t, _ in caps]
+
+
+def held_split(param) -> tuple | None:
+    """(axis, ranks, group) of a Parameter each rank holds a slice of (operator sharding)."""
+    split = getattr(param, "_split", None)
+    return None if split is None else split[:3]
 
 
 def _fold_scalars(prim, atoms, params, out_type):

@@ -12,6 +12,7 @@ import numpy as np
 from . import (
     blocked_kernels,
     collective_kernels,  # noqa: F401  (the collectives join the kernel table)
+    redistribution_kernels,  # noqa: F401  (and so do the moves between sharded layouts)
 )
 from .backend import Backend, register_backend
 from .blocked_kernels import NAMESPACE
