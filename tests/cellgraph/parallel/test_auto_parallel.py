@@ -9,7 +9,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, nn
-from cellgraph.parallel import AutoParallel, Layout, shard
+from cellgraph.parallel import AutoParallel, shard
 from cellgraph.parallel import nn as parallel_nn
 from cellgraph.primitives.errors import UnsupportedError
 
@@ -67,10 +67,11 @@ def test_bad_mode_and_sharding_features_raise():
     wrapped.pipeline(stages=1)
     for call in (lambda: wrapped.dataset_strategy("full_batch"),
                  lambda: wrapped.pipeline(stages=2), wrapped.hsdp,
-                 lambda: shard(nn.Dense(2, 2), ((2, 1),)), lambda: Layout((2, 2), ("dp", "mp")),
                  lambda: parallel_nn.Pipeline(nn.Dense(2, 2), 4)):
         with pytest.raises(UnsupportedError, match="data parallelism"):
             call()
+    with pytest.raises(UnsupportedError, match="shards operators"):
+        shard(nn.Dense(2, 2), ((2, 1),))
     wrapped(Tensor(np.ones((1, 2), np.float32)))
     with pytest.raises(ValueError, match="first call"):
         wrapped.enable_gradients_mean()

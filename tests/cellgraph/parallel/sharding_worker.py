@@ -1,0 +1,138 @@
+"""A worker of the operator-sharding tests, started by `cellgraph launch`:
+`python sharding_worker.py MODEL OUT_DIR`, MODEL `mlp` (two Dense layers, Megatron style:
+column-parallel then row-parallel) or `block` (a transformer block: attention heads split
+across the ranks, its feed-forward column- then row-parallel).
+
+In semi_auto_parallel mode on every rank: the output, the loss and its gradients for the
+parameters, then the parameters after STEPS steps of TrainOneStepCell with Momentum, written to
+OUT_DIR/MODEL_rankR.npz with the split of each parameter this rank holds (axis, or -1 whole)
+and its bytes; rank 0 also writes the per-rank graph (dump_ir at shard_operators) to
+OUT_DIR/MODEL.ir. `run(MODEL, 1)` in one process (stand-alone mode: strategies have no effect)
+gives the reference the test compares with.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+import cellgraph as ms
+from cellgraph import Tensor, nn, ops
+
+STEPS = 3
+BATCH, SEQ, WIDTH, HEADS, HIDDEN = 4, 3, 8, 4, 16
+
+
+class MLP(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Dense(WIDTH, HIDDEN, activation="relu")
+        self.fc2 = nn.Dense(HIDDEN, WIDTH)
+
+    def construct(self, x):
+        return self.fc2(self.fc1(x))
+
+
+def megatron(mlp_in: nn.Dense, mlp_out: nn.Dense, n: int) -> None:
+    """Column-parallel `mlp_in` (its output features split), row-parallel `mlp_out` (its input
+    features split: partial sums, all-reduced before the bias)."""
+    mlp_in.matmul.shard(((1, 1), (n, 1)))
+    mlp_in.bias_add.shard(((1, n), (n,)))
+    mlp_out.matmul.shard(((1, n), (1, n)))
+    mlp_out.bias_add.shard(((1, 1), (1,)))
+
+
+class Block(nn.Cell):
+    """Pre-norm self-attention and a feed-forward layer, each with a residual."""
+
+    def __init__(self):
+        super().__init__()
+        self.query, self.key, self.value = (nn.Dense(WIDTH, WIDTH) for _ in range(3))
+        self.projection = nn.Dense(WIDTH, WIDTH)
+        self.scores = ops.BatchMatMul(transpose_b=True)
+        self.mix = ops.BatchMatMul()
+        self.softmax = ops.Softmax(-1)
+        self.reshape, self.transpose = ops.Reshape(), ops.Transpose()
+        self.norm1, self.norm2 = nn.LayerNorm((WIDTH,)), nn.LayerNorm((WIDTH,))
+        self.ff1 = nn.Dense(WIDTH, HIDDEN, activation="gelu")
+        self.ff2 = nn.Dense(HIDDEN, WIDTH)
+        self.scale = 1.0 / float(np.sqrt(WIDTH // HEADS))
+
+    def heads(self, x, b, s):
+        return self.transpose(self.reshape(x, (b, s, HEADS, WIDTH // HEADS)), (0, 2, 1, 3))
+
+    def construct(self, x):
+        b, s, _ = x.shape
+        h = self.norm1(x)
+        q, k, v = self.heads(self.query(h), b, s), self.heads(self.key(h), b, s), \
+            self.heads(self.value(h), b, s)
+        weights = self.softmax(self.scores(q, k) * self.scale)
+        mixed = self.transpose(self.mix(weights, v), (0, 2, 1, 3))
+        x = x + self.projection(self.reshape(mixed, (b, s, WIDTH)))
+        return x + self.ff2(self.ff1(self.norm2(x)))
+
+
+def shard_block(block: Block, n: int) -> None:
+    """Megatron's attention: query, key and value column-parallel (each rank computes its
+    heads), the batch matmuls and softmax split along heads, the projection row-parallel."""
+    for dense in (block.query, block.key, block.value):
+        dense.matmul.shard(((1, 1), (n, 1)))
+        dense.bias_add.shard(((1, n), (n,)))
+    block.scores.shard(((1, n, 1, 1), (1, n, 1, 1)))
+    block.softmax.shard(((1, n, 1, 1),))
+    block.mix.shard(((1, n, 1, 1), (1, n, 1, 1)))
+    block.projection.matmul.shard(((1, n), (1, n)))
+    block.projection.bias_add.shard(((1, 1), (1,)))
+    megatron(block.ff1, block.ff2, n)
+
+
+def build(model: str, n: int) -> tuple[nn.Cell, np.ndarray, np.ndarray]:
+    ms.set_seed(5)
+    rs = np.random.RandomState(7)
+    if model == "mlp":
+        net = MLP()
+        megatron(net.fc1, net.fc2, n)
+        shape = (BATCH, WIDTH)
+    else:
+        net = Block()
+        shard_block(net, n)
+        shape = (BATCH, SEQ, WIDTH)
+    return net, rs.randn(*shape).astype(np.float32), rs.randn(*shape).astype(np.float32)
+
+
+def run(model: str, n: int) -> tuple[dict, str]:
+    """Arrays by name (out, loss, grad/P, param/P, split/P, bytes/P) and the per-rank IR."""
+    net, x, y = build(model, n)
+    ir = ms.dump_ir(net, Tensor(x), stage="shard_operators")
+    loss_net = nn.WithLossCell(net, nn.MSELoss())
+    params = net.trainable_params()
+    result = {"out": net(Tensor(x)).asnumpy()}
+    loss, grads = ms.value_and_grad(loss_net, None, params)(Tensor(x), Tensor(y))
+    result["loss"] = loss.asnumpy()
+    result.update({f"grad/{p.name}": g.asnumpy() for p, g in zip(params, grads)})
+    step = nn.TrainOneStepCell(loss_net, nn.Momentum(params, 0.1, 0.9))
+    for _ in range(STEPS):
+        step(Tensor(x), Tensor(y))
+    for p in params:
+        result[f"param/{p.name}"] = p.asnumpy()
+        result[f"split/{p.name}"] = np.array(p._split[0] if p.sliced else -1)
+        result[f"bytes/{p.name}"] = np.array(p.asnumpy().nbytes)
+    return result, ir
+
+
+def main() -> None:
+    from cellgraph.communication import get_group_size, get_rank, init
+
+    model, out = sys.argv[1], Path(sys.argv[2])
+    init()
+    rank, size = get_rank(), get_group_size()
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", full_batch=True)
+    result, ir = run(model, size)
+    np.savez(out / f"{model}_rank{rank}.npz", **result)
+    if rank == 0:
+        (out / f"{model}.ir").write_text(ir)
+
+
+if __name__ == "__main__":
+    main()
