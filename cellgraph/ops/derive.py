@@ -131,9 +131,7 @@ def _check_strategy(op: str, strategy, what: str):
                     raise DTypeError(f"The {what}: {strategy} of {op} is not valid, the value "
                                      f"of strategy must be int type, but got:{type(value)}")
         kinds.append(isinstance(item, Layout))
-    if len(set(kinds)) > 1:
-        raise DTypeError(f"{what} item must be all tuple type or all Layout type.")
-    return kinds[0]
+    return kinds[0]  # as MindSpore: the first item says which kind the strategy is
 
 
 def _split_counts(strategy) -> tuple | None:
@@ -145,6 +143,8 @@ def _split_counts(strategy) -> tuple | None:
 def check_shard(op: str, in_strategy, out_strategy) -> tuple | None:
     """(the attributes `shard` sets, (in_strategy, out_strategy) as split counts), or None
     when both are None; raises as MindSpore's `Primitive.shard` does."""
+    from cellgraph.parallel.shard import Layout
+
     if in_strategy is None and out_strategy is None:
         return None
     in_layout = None if in_strategy is None else _check_strategy(op, in_strategy, "in_strategy")
@@ -162,6 +162,8 @@ def check_shard(op: str, in_strategy, out_strategy) -> tuple | None:
     for key, given in (("in", in_strategy), ("out", out_strategy)):
         if given is None:
             continue
+        if is_layout and not all(isinstance(item, Layout) for item in given):
+            raise DTypeError(f"The {key}_strategy item should be a object of class Layout.")
         if is_layout:
             attrs[f"{key}_layout"] = tuple(
                 {k: v for k, v in item.to_dict().items() if k != "rank_list"} for item in given)
