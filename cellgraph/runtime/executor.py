@@ -41,11 +41,10 @@ from cellgraph.compiler.builder import ArgumentSlot, AttributeSlot
 from cellgraph.compiler.guards import guard_source, stale_checker
 from cellgraph.compiler.pipeline import Compiled, compile_callable
 from cellgraph.compiler.pytree import Tree, join_text
-from cellgraph.primitives.errors import UnsupportedError
 
-from . import distributed
 from .backend import Backend, get_backend
 from .run_errors import located_error
+from .sharded_parameters import hold_slices
 from .tensor import Parameter, Tensor
 
 STALE = object()  # what an entry returns when a guard failed: recompile
@@ -96,31 +95,6 @@ def repeated_parameters(leaves) -> tuple:
             if j != i:
                 repeats.append((i, j))
     return tuple(repeats)
-
-
-def hold_slices(graph) -> None:
-    """Give each weight the data the graph reads: this rank's slice of a weight the
-    shard_operators pass split (once; the Parameter remembers it), the whole of any other."""
-    splits = graph.weight_splits or [None] * len(graph.weights)
-    for param, split in zip(graph.weights, splits):
-        held = getattr(param, "_split", None)
-        if held is not None and held[:3] != split:
-            raise UnsupportedError(
-                f"Parameter {param.name!r} is held as slices {held[:3]} (axis, ranks, group) "
-                f"by an earlier sharded graph, and this graph reads it "
-                f"{'whole' if split is None else f'split as {split}'}; run the graphs that "
-                f"share it with the same strategies")
-        if held is not None or split is None:
-            continue
-        axis, ranks, group = split
-        rank = distributed.group_rank_and_size(group)[0]
-        whole = param._data
-        size = whole.shape[axis] // ranks
-        index = (slice(None),) * axis + (slice(rank * size, (rank + 1) * size),)
-        part = whole[index]
-        param._data = part.clone() if hasattr(part, "clone") else part.copy()
-        param._split = (axis, ranks, group, tuple(whole.shape))
-        param._version += 1
 
 
 class Executable:

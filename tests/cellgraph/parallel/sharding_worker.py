@@ -7,7 +7,9 @@ In semi_auto_parallel mode on every rank: the output, the loss and its gradients
 parameters, then the parameters after STEPS steps of TrainOneStepCell with Momentum, written to
 OUT_DIR/MODEL_rankR.npz with the split of each parameter this rank holds (axis, or -1 whole)
 and its bytes; rank 0 also writes the per-rank graph (dump_ir at shard_operators) to
-OUT_DIR/MODEL.ir. `run(MODEL, 1)` in one process (stand-alone mode: strategies have no effect)
+OUT_DIR/MODEL.ir. Each rank then saves the trained network to OUT_DIR/MODEL_rankR.ckpt (whole,
+gathered) and OUT_DIR/MODEL_slices_rankR.ckpt (its slices), and loads the whole one into a
+new sharded network. `run(MODEL, 1)` in one process (stand-alone mode: strategies have no effect)
 gives the reference the test compares with.
 """
 from __future__ import annotations
@@ -101,8 +103,9 @@ def build(model: str, n: int) -> tuple[nn.Cell, np.ndarray, np.ndarray]:
     return net, rs.randn(*shape).astype(np.float32), rs.randn(*shape).astype(np.float32)
 
 
-def run(model: str, n: int) -> tuple[dict, str]:
-    """Arrays by name (out, loss, grad/P, param/P, split/P, bytes/P) and the per-rank IR."""
+def run(model: str, n: int) -> tuple[dict, str, nn.Cell, np.ndarray]:
+    """Arrays by name (out, loss, grad/P, param/P, split/P, bytes/P), the per-rank IR, the
+    trained network and its input."""
     net, x, y = build(model, n)
     ir = ms.dump_ir(net, Tensor(x), stage="shard_operators")
     loss_net = nn.WithLossCell(net, nn.MSELoss())
@@ -118,7 +121,28 @@ def run(model: str, n: int) -> tuple[dict, str]:
         result[f"param/{p.name}"] = p.asnumpy()
         result[f"split/{p.name}"] = np.array(p._split[0] if p.sliced else -1)
         result[f"bytes/{p.name}"] = np.array(p.asnumpy().nbytes)
-    return result, ir
+    result["trained_out"] = net(Tensor(x)).asnumpy()
+    return result, ir, net, x
+
+
+def checkpoints(model: str, net: nn.Cell, x: np.ndarray, out: Path, rank: int) -> dict:
+    """Save the trained network whole (integrated_save, the default: gathered from the ranks)
+    and as this rank's slices; load the whole file into a new sharded network of the same
+    model, already run once (so it holds slices): its output must be the trained one's."""
+    whole, slices = out / f"{model}_rank{rank}.ckpt", out / f"{model}_slices_rank{rank}.ckpt"
+    ms.save_checkpoint(net, str(whole))
+    ms.save_checkpoint(net, str(slices), integrated_save=False)
+    fresh, _, _ = build(model, get_size())
+    fresh(Tensor(x))
+    ms.load_param_into_net(fresh, ms.load_checkpoint(str(whole)))
+    return {"reloaded_out": fresh(Tensor(x)).asnumpy(),
+            "held_after_load": np.array([p.asnumpy().nbytes for p in fresh.trainable_params()])}
+
+
+def get_size() -> int:
+    from cellgraph.communication import get_group_size
+
+    return get_group_size()
 
 
 def main() -> None:
@@ -128,7 +152,8 @@ def main() -> None:
     init()
     rank, size = get_rank(), get_group_size()
     ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", full_batch=True)
-    result, ir = run(model, size)
+    result, ir, net, x = run(model, size)
+    result.update(checkpoints(model, net, x, out, rank))
     np.savez(out / f"{model}_rank{rank}.npz", **result)
     if rank == 0:
         (out / f"{model}.ir").write_text(ir)

@@ -2,11 +2,13 @@
 Megatron-style MLP (column-parallel then row-parallel Dense) and a transformer block (attention
 heads split across the ranks) give one process's outputs, loss gradients and parameters after
 three Momentum steps to 1e-6, while each rank holds 1/N of every sharded weight (measured in
-bytes). The runs on 4 processes (more than the machine's cores) are marked slow."""
+bytes); rank 0's checkpoint holds the whole trained weights, which load back into slices. The runs on 4 processes (more than the machine's cores) are marked slow."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
+
+import cellgraph as ms
 
 from .. import distributed_worker
 from . import sharding_worker as worker
@@ -18,7 +20,8 @@ def run_sharded(model: str, nproc: int, tmp_path) -> list[dict]:
     pytest.importorskip("torch.distributed")
     distributed_worker.launch(model, tmp_path, nproc=nproc, timeout=300,
                               script=worker.__file__)
-    return [dict(np.load(tmp_path / f"{model}_rank{r}.npz")) for r in range(nproc)]
+    return [{**np.load(tmp_path / f"{model}_rank{r}.npz"), "__dir__": tmp_path}
+            for r in range(nproc)]
 
 
 def whole(ranks: list[dict], name: str) -> np.ndarray:
@@ -30,7 +33,7 @@ def whole(ranks: list[dict], name: str) -> np.ndarray:
 
 
 def check_against_one_process(model: str, ranks: list[dict]) -> None:
-    expected, _ = worker.run(model, 1)
+    expected = worker.run(model, 1)[0]
     nproc = len(ranks)
     names = [k[len("param/"):] for k in expected if k.startswith("param/")]
     for r, got in enumerate(ranks):
@@ -49,6 +52,30 @@ def check_against_one_process(model: str, ranks: list[dict]) -> None:
         else:
             assert held == [full] * nproc, (name, held, full)
     assert sharded >= 3  # the MLP: both weights and the first bias
+    check_checkpoints(model, ranks, expected)
+
+
+def check_checkpoints(model: str, ranks: list[dict], expected: dict) -> None:
+    """Rank 0's checkpoint (integrated_save) holds the whole trained parameters, as one process
+    has them; loaded into a new sharded network, each rank takes its slice and computes the
+    trained network's output. Without integrated_save each rank's file holds its slices."""
+    path = ranks[0]["__dir__"]
+    saved = ms.load_checkpoint(str(path / f"{model}_rank0.ckpt"))
+    slices = ms.load_checkpoint(str(path / f"{model}_slices_rank1.ckpt"))
+    for key, value in expected.items():
+        if key.startswith("param/"):
+            name = key[len("param/"):]
+            np.testing.assert_allclose(saved[name].asnumpy(), value, rtol=0, atol=TOL,
+                                       err_msg=name)
+            np.testing.assert_array_equal(slices[name].asnumpy(), ranks[1][key])
+    for r, got in enumerate(ranks):
+        np.testing.assert_allclose(got["reloaded_out"], got["trained_out"], rtol=0, atol=TOL,
+                                   err_msg=f"rank {r}")
+        np.testing.assert_allclose(got["trained_out"], expected["trained_out"], rtol=0,
+                                   atol=TOL, err_msg=f"rank {r}")
+        held = [int(got[f"bytes/{k[len('param/'):]}"]) for k in expected if
+                k.startswith("param/")]
+        assert list(got["held_after_load"]) == held  # loading kept the slices
 
 
 def test_megatron_mlp_on_two_processes_matches_one_process(tmp_path):
