@@ -1,5 +1,5 @@
 """A worker of the operator-sharding tests, started by `cellgraph launch`:
-`python sharding_worker.py MODEL OUT_DIR`, MODEL `mlp` (two Dense layers, Megatron style:
+`python sharding_worker.py MODEL OUT_DIR [auto_parallel]`, MODEL `mlp` (two Dense layers, Megatron style:
 column-parallel then row-parallel) or `block` (a transformer block: attention heads split
 across the ranks, its feed-forward column- then row-parallel).
 
@@ -9,7 +9,9 @@ OUT_DIR/MODEL_rankR.npz with the split of each parameter this rank holds (axis, 
 and its bytes; rank 0 also writes the per-rank graph (dump_ir at shard_operators) to
 OUT_DIR/MODEL.ir. Each rank then saves the trained network to OUT_DIR/MODEL_rankR.ckpt (whole,
 gathered) and OUT_DIR/MODEL_slices_rankR.ckpt (its slices), and loads the whole one into a
-new sharded network. `run(MODEL, 1)` in one process (stand-alone mode: strategies have no effect)
+new sharded network. With `auto_parallel` the training cell is wrapped in AutoParallel(...,
+"semi_auto") instead of setting the parallel mode (results in MODEL_auto_parallel_rankR.npz).
+`run(MODEL, 1)` in one process (stand-alone mode: strategies have no effect)
 gives the reference the test compares with.
 """
 from __future__ import annotations
@@ -103,9 +105,9 @@ def build(model: str, n: int) -> tuple[nn.Cell, np.ndarray, np.ndarray]:
     return net, rs.randn(*shape).astype(np.float32), rs.randn(*shape).astype(np.float32)
 
 
-def run(model: str, n: int) -> tuple[dict, str, nn.Cell, np.ndarray]:
+def run(model: str, n: int, wrap=None) -> tuple[dict, str, nn.Cell, np.ndarray]:
     """Arrays by name (out, loss, grad/P, param/P, split/P, bytes/P), the per-rank IR, the
-    trained network and its input."""
+    trained network and its input; `wrap` wraps the training cell (AutoParallel)."""
     net, x, y = build(model, n)
     ir = ms.dump_ir(net, Tensor(x), stage="shard_operators")
     loss_net = nn.WithLossCell(net, nn.MSELoss())
@@ -115,6 +117,7 @@ def run(model: str, n: int) -> tuple[dict, str, nn.Cell, np.ndarray]:
     result["loss"] = loss.asnumpy()
     result.update({f"grad/{p.name}": g.asnumpy() for p, g in zip(params, grads)})
     step = nn.TrainOneStepCell(loss_net, nn.Momentum(params, 0.1, 0.9))
+    step = step if wrap is None else wrap(step)
     for _ in range(STEPS):
         step(Tensor(x), Tensor(y))
     for p in params:
@@ -151,6 +154,16 @@ def main() -> None:
     model, out = sys.argv[1], Path(sys.argv[2])
     init()
     rank, size = get_rank(), get_group_size()
+    if len(sys.argv) > 3 and sys.argv[3] == "auto_parallel":  # the training cell wrapped
+        from cellgraph.parallel import AutoParallel
+
+        def wrap(cell):
+            wrapped = AutoParallel(cell, "semi_auto")
+            wrapped.dataset_strategy("full_batch")
+            return wrapped
+        result = run(model, size, wrap)[0]
+        np.savez(out / f"{model}_auto_parallel_rank{rank}.npz", **result)
+        return
     ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", full_batch=True)
     result, ir, net, x = run(model, size)
     result.update(checkpoints(model, net, x, out, rank))

@@ -1,7 +1,8 @@
 """parallel.AutoParallel: "semi_auto" with no strategies is data parallelism. On 2 processes
 (Gloo on loopback) a wrapped TrainOneStepCell, and Model over a wrapped network, reach the
 parameters one process reaches on the whole global batch; on one process the wrapper runs the
-network as it is; sharding features raise UnsupportedError."""
+network as it is; what cellgraph does not run (strategy search, pipeline stages, optimizer
+sharding) raises UnsupportedError. AutoParallel over sharded operators is in test_sharding.py."""
 from __future__ import annotations
 
 import numpy as np
@@ -65,8 +66,10 @@ def test_bad_mode_and_sharding_features_raise():
     wrapped = AutoParallel(nn.Dense(2, 2))
     wrapped.dataset_strategy("data_parallel")
     wrapped.pipeline(stages=1)
-    for call in (lambda: wrapped.dataset_strategy("full_batch"),
-                 lambda: wrapped.pipeline(stages=2), wrapped.hsdp,
+    wrapped.dataset_strategy("full_batch")  # what operator sharding runs on
+    with pytest.raises(UnsupportedError, match="splits the inputs by a strategy"):
+        wrapped.dataset_strategy(((2, 1),))
+    for call in (lambda: wrapped.pipeline(stages=2), wrapped.hsdp,
                  lambda: parallel_nn.Pipeline(nn.Dense(2, 2), 4)):
         with pytest.raises(UnsupportedError, match="data parallelism"):
             call()

@@ -105,3 +105,17 @@ def test_transformer_block_on_two_processes_matches_one_process(tmp_path):
 @pytest.mark.parametrize("model", ["mlp", "block"])
 def test_four_processes_match_one_process(model, tmp_path):
     check_against_one_process(model, run_sharded(model, 4, tmp_path))
+
+
+def test_auto_parallel_honours_the_strategies(tmp_path):
+    """AutoParallel(TrainOneStepCell, "semi_auto") over a network with strategies shards its
+    operators: the same parameters as one process, each rank holding its slices."""
+    pytest.importorskip("torch.distributed")
+    distributed_worker.launch("mlp", tmp_path, timeout=300, script=worker.__file__,
+                              task_args=("auto_parallel",))
+    expected = worker.run("mlp", 1)[0]
+    ranks = [dict(np.load(tmp_path / f"mlp_auto_parallel_rank{r}.npz")) for r in range(2)]
+    for name in ("fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"):
+        np.testing.assert_allclose(whole(ranks, name), expected[f"param/{name}"], rtol=0,
+                                   atol=TOL, err_msg=name)
+    assert [int(r["bytes/fc1.weight"]) for r in ranks] == [int(expected["bytes/fc1.weight"]) // 2] * 2
