@@ -107,7 +107,6 @@ class _Value:
     atom: object  # the per-rank value (None while an UNKNOWN weight waits for its layout)
     layout: object
     aval: TensorType  # the global type
-    weight: int | None = None  # which top-level weight, for an UNKNOWN one
     hint: str | None = None
 
 
@@ -117,7 +116,6 @@ class _Sharder:
     group: str
     seeds: dict  # weight index -> layout, from the previous round
     written: dict = field(default_factory=dict)  # weight index -> layout of its new value
-    decided: dict = field(default_factory=dict)  # weight index -> layout this round
 
     # ----- graphs ------------------------------------------------------------------------------
 
@@ -125,16 +123,17 @@ class _Sharder:
         n_inputs = graph.n_inputs
         layouts = [REPLICATED] * n_inputs + [self.seeds.get(i, UNKNOWN)
                                              for i in range(len(graph.weights))]
-        weights = [None] * n_inputs + list(range(len(graph.weights)))
-        new, env, params = self._begin(graph, layouts, weights)
+        new, env, params = self._begin(graph, layouts)
         n_updates = len(graph.updates)
         plain = graph.outputs[:len(graph.outputs) - n_updates]
         outputs = [self._whole(new, env, o) for o in plain]
+        weight_index = {id(w): i for i, w in enumerate(graph.weights)}
         for out, param in zip(graph.outputs[len(plain):], graph.updates):
-            index = next(i for i, w in enumerate(graph.weights) if w is param)
             value = self._value(env, out)
-            target = self._weight_layout(env, params[n_inputs + index])
-            if value.layout not in (PARTIAL, UNKNOWN):
+            index = weight_index.get(id(param))  # else an argument or attribute: whole
+            target = REPLICATED if index is None else self._weight_layout(
+                env, params[n_inputs + index])
+            if index is not None and value.layout not in (PARTIAL, UNKNOWN):
                 self.written[index] = value.layout
             outputs.append(self._move(new, value, target, None))
         new.outputs = outputs
@@ -143,12 +142,14 @@ class _Sharder:
                              for i in range(len(graph.weights))]
         return new
 
-    def _begin(self, graph: Graph, layouts: list, weights: list):
+    def _begin(self, graph: Graph, layouts: list):
+        """The nodes of `graph` per rank, its inputs in `layouts`; (the new graph without its
+        params and outputs, the values by id of the old, the old params)."""
         new = Graph(graph.name, [], [], [], graph.loc, list(graph.weights), graph.out_tree,
                     list(graph.updates))
         env: dict = {}
-        for p, layout, weight in zip(graph.params, layouts, weights):
-            env[id(p)] = _Value(None, layout, p.aval, weight, p.hint)
+        for p, layout in zip(graph.params, layouts):
+            env[id(p)] = _Value(None, layout, p.aval, p.hint)
             if layout != UNKNOWN:
                 env[id(p)].atom = Var(self._local(p.aval, layout), p.hint)
         for node in graph.nodes:
@@ -158,7 +159,7 @@ class _Sharder:
     def subgraph(self, graph: Graph, layouts: list) -> tuple[Graph, list]:
         """A graph called with inputs in `layouts` (UNKNOWN: its first reader decides): the
         per-rank graph, with its outputs whole, and the layouts its inputs took."""
-        new, env, params = self._begin(graph, layouts, [None] * len(layouts))
+        new, env, params = self._begin(graph, layouts)
         new.outputs = [self._whole(new, env, o) for o in graph.outputs]
         new.params = [self._param_atom(env, p) for p in params]
         return new, [env[id(p)].layout for p in params]
@@ -199,8 +200,6 @@ class _Sharder:
             layout = REPLICATED
         value.layout = layout
         value.atom = Var(self._local(value.aval, layout), value.hint)
-        if value.weight is not None:
-            self.decided[value.weight] = layout
 
     def _emit(self, graph: Graph, prim, inputs: list, params: dict, loc) -> list:
         avals = prim.abstract_eval([a.aval for a in inputs], params)
@@ -278,14 +277,13 @@ class _Sharder:
         except Cannot as why:
             raise UnsupportedError(f"{node.callee.label}: in_strategy {in_strategy} cannot be "
                                    f"run on {self.ranks} ranks: {why}", node.loc) from None
-        outputs = self._apply(graph, env, node, sharding)
+        self._apply(graph, env, node, sharding)
         if out_strategy is not None:
             wanted = self._layouts_of(node, out_strategy, [o.aval for o in node.outputs], "out")
             for old, layout in zip(node.outputs, wanted):
                 value = env[id(old)]
                 env[id(old)] = _Value(self._move(graph, value, layout, node.loc), layout,
                                       value.aval)
-        return outputs
 
     def _layouts_of(self, node: Apply, strategy: tuple, avals: list, kind: str) -> list:
         """The layouts a strategy names (one tuple of split counts per tensor)."""

@@ -237,3 +237,31 @@ graph @f(%x: f32[6,8], %w: f32[8,8]) {
     assert "%3 = reshape(%2) {shape=(2, 3, 2, 2)}  : f32[2,3,2,2]" in out
     assert "%4 = transpose(%3) {perm=(0, 2, 1, 3)}  : f32[2,2,3,2]" in out
     assert "%6 = shard_all_gather(%5) {axis=1," in out and "shard_all_to_all" not in out
+
+
+def test_a_training_step_holds_weights_and_optimizer_states_as_slices():
+    """TrainOneStepCell with Momentum over a column-parallel Dense: the weight, its bias and
+    their momenta are held split (the momenta after a second round of the pass), and the
+    update needs no communication."""
+    from cellgraph import nn
+    from cellgraph.inspect_ir import graph_at_stage
+
+    dense = nn.Dense(4, 6)
+    dense.matmul.shard(((1, 1), (2, 1)))
+    dense.bias_add.shard(((1, 2), (2,)))
+    net = nn.SequentialCell([dense, nn.ReLU()])
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                               nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    x, y = Tensor(np.ones((2, 4), np.float32)), Tensor(np.ones((2, 6), np.float32))
+    graph = graph_at_stage(step, x, y, stage="parse")
+    out = shard_operators(graph, 2)
+    verify(out)
+    splits = {w.name: s and s[0] for w, s in zip(out.weights, out.weight_splits)}
+    assert splits == {"0.weight": 0, "0.bias": 0, "moments.0.weight": 0, "moments.0.bias": 0,
+                      "learning_rate": None, "global_step": None}
+    top, loss = print_graph(out).split("\n\n")
+    assert "%moments_0_weight: f32[3,4]" in top
+    assert "shard_all" not in top  # the update runs on the slices, with no communication
+    # the loss follows the split output: this rank's slice of the label, a partial mean
+    assert "shard_slice(%label) {axis=1," in loss and "%9 = mul(%8, 0.5)" in loss
+    assert "%10 = shard_all_reduce(%9)" in loss
