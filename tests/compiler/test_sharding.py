@@ -265,3 +265,31 @@ def test_a_training_step_holds_weights_and_optimizer_states_as_slices():
     # the loss follows the split output: this rank's slice of the label, a partial mean
     assert "shard_slice(%label) {axis=1," in loss and "%9 = mul(%8, 0.5)" in loss
     assert "%10 = shard_all_reduce(%9)" in loss
+
+
+@pytest.mark.parametrize("node, strategy, local, out", [
+    # a LayerNorm split along the batch: gamma and beta whole (mirrored), statistics split
+    (("%1, %2, %3 = layer_norm(%x, %g, %b) {begin_norm_axis=1, begin_params_axis=1, "
+     "epsilon=1e-07}"), "((2, 1), (1,), (1,))", "f32[2,6], f32[2,1], f32[2,1]", 0),
+    # a Gather of rows of a table split along its columns: the rows come out split there
+    ("%1 = gather(%x, %i) {axis=0}", "((1, 2), (1,))", "f32[3,3]", 1),
+    # the indices split: the gathered rows come out split along the indices' axis
+    ("%1 = gather(%x, %i) {axis=0}", "((1, 1), (2,))", "f32[2,6]", 0),
+    # a sum over the other axis, keeping it: the split axis stays where it was
+    ("%1 = reduce_sum(%x) {axis=(1,), keep_dims=True}", "((2, 1),)", "f32[2,1]", 0),
+    ("%1 = reduce_sum(%x) {axis=(0,), keep_dims=False}", "((1, 2),)", "f32[3]", 0),
+    ("%1 = gelu(%x)", "((1, 2),)", "f32[4,3]", 1),
+    ("%1 = transpose(%x) {perm=(1, 0)}", "((2, 1),)", "f32[6,2]", 1),
+])
+def test_operator_rules(node, strategy, local, out):
+    inputs = "%x: f32[4,6], %g: f32[6], %b: f32[6], %i: i32[3]" if "layer_norm" in node else \
+        "%x: f32[4,6], %i: i32[4]" if "gather" in node else "%x: f32[4,6]"
+    if "gather" in node and "(2,)" not in strategy:
+        inputs = "%x: f32[4,6], %i: i32[3]"
+    returned = "%1" if "layer_norm" not in node else "(%1, %2, %3)"
+    text = f"graph @f({inputs}) {{\n  {node} <in_strategy={strategy}>\n  return {returned}\n}}\n"
+    printed = print_graph(sharded(text))
+    line = next(row for row in printed.splitlines() if "<in_strategy" in row)
+    assert line.endswith(f": {local}"), line
+    gathers = [row for row in printed.splitlines() if "shard_all_gather(" in row]
+    assert gathers and f"{{axis={out}," in gathers[0]  # gathered whole at the output

@@ -145,3 +145,17 @@ def test_strategies_have_no_effect_on_one_process():
         assert not dense.weight.sliced
     finally:
         ms.reset_auto_parallel_context()
+
+
+def test_a_parameter_held_as_slices_is_not_an_argument_of_a_compiled_function():
+    weight = ms.Parameter(Tensor(np.ones((2, 3), np.float32)), name="fc.weight")
+    weight._split = (0, 2, "hccl_world_group", (4, 3))  # what a sharded graph leaves it with
+    assert weight.sliced and weight.aval.shape == (4, 3) and weight.shape == (2, 3)
+
+    @ms.jit
+    def scale(w, x):
+        return w * x
+
+    with pytest.raises(NotImplementedError, match=r"'fc.weight' is held as slices .* "
+                                                  r"\(self.weight\)"):
+        scale(weight, Tensor(np.ones((4, 3), np.float32)))
