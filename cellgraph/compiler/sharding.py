@@ -316,7 +316,8 @@ class _Sharder:
             inputs = [self._emit(graph, R.shard_mirror, [a], {"group": self.group,
                                                                 "rank_size": self.ranks},
                                  node.loc)[0] if want is REPLICATED and not isinstance(
-                a, Constant) else a for a, want in zip(inputs, sharding.inputs)]
+                a, Constant) and a.aval.dtype.is_float else a
+                for a, want in zip(inputs, sharding.inputs)]
         params = node.params if sharding.params is None else sharding.params
         outputs = self._emit(graph, node.callee, inputs, params, node.loc)
         graph.nodes[-1].strategy = node.strategy

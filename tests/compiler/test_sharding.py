@@ -293,3 +293,23 @@ def test_operator_rules(node, strategy, local, out):
     assert line.endswith(f": {local}"), line
     gathers = [row for row in printed.splitlines() if "shard_all_gather(" in row]
     assert gathers and f"{{axis={out}," in gathers[0]  # gathered whole at the output
+
+
+def test_an_embedding_split_along_its_features():
+    """nn.Embedding's gather (MindSpore's attribute) with the table split along the
+    embedding size: each rank looks up its columns, the reshape keeps them split."""
+    from cellgraph import nn
+    from cellgraph.inspect_ir import graph_at_stage
+
+    embedding = nn.Embedding(10, 6)
+    embedding.gather.shard(((1, 2), (1,)))
+    ids = Tensor(np.array([[1, 2, 3], [4, 5, 6]], np.int32))
+    out = shard_operators(graph_at_stage(embedding, ids, stage="parse"), 2)
+    verify(out)
+    printed = print_graph(out)
+    assert "%embedding_table: f32[10,3]" in printed
+    # the ids are read whole, with no mirror (integers have no gradient)
+    assert "%2 = gather(%embedding_table, %1) {axis=0} <in_strategy=((1, 2), (1,))>  : " \
+        "f32[6,3]" in printed
+    assert "%3 = reshape(%2) {shape=(2, 3, 3)}  : f32[2,3,3]" in printed
+    assert "shard_all_gather(%3) {axis=2," in printed
