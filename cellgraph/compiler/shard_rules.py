@@ -19,6 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from cellgraph.primitives.core import PRIMITIVES, TensorType
+
+from .ir import Constant
+
 REPLICATED = None
 PARTIAL = "partial"
 
@@ -36,6 +40,9 @@ class Sharding:
     outputs: tuple
     params: dict | None = None
     scale: bool | None = None  # a mean over a split axis: each rank's mean counts 1/ranks
+    # the nodes that compute the outputs on the slices, when the node itself does not:
+    # emit(emit_node, inputs, node, ranks, group) -> outputs, emit_node(prim, inputs, params)
+    emit: Callable | None = None
 
 
 RULES: dict[str, Callable] = {}
@@ -193,14 +200,48 @@ def layer_norm(layouts, node, given) -> Sharding:
     return Sharding((x, REPLICATED, REPLICATED), (x,) * len(node.outputs))
 
 
+def masked_lookup(emit_node, inputs, node, ranks, group) -> list:
+    """A table split along the gathered axis (a vocabulary split): rank r holds entries
+    [r * rows, (r + 1) * rows); it looks up the ids in that range and zeroes the others, so
+    the ranks' results add up to the lookup (a partial sum).
+
+        %r = shard_rank()  ;  %local = sub(%ids, mul(cast(%r), rows))
+        %in = logical_and(greater_equal(%local, 0), less(%local, rows))
+        %out = mul(gather(%table, mul(%local, cast(%in))), reshape(cast(%in)))
+    """
+    table, ids = inputs
+    axis = node.params.get("axis", 0)
+    rows, itype, ftype = table.aval.shape[axis], ids.aval.dtype, table.aval.dtype
+
+    def number(value, dtype):
+        return Constant(value, TensorType((), dtype, weak=True))
+
+    def one(prim, args, **params):
+        return emit_node(PRIMITIVES[prim], list(args), params)[0]
+
+    rank = one("shard_rank", [], group=group, rank_size=ranks)
+    first = one("mul", [one("cast", [rank], dtype=itype), number(rows, itype)])
+    local = one("sub", [ids, first])
+    inside = one("logical_and", [one("greater_equal", [local, number(0, itype)]),
+                                 one("less", [local, number(rows, itype)])])
+    found = one("gather", [table, one("mul", [local, one("cast", [inside], dtype=itype)])],
+                **node.params)
+    ndim = len(table.aval.shape)
+    mask_shape = (1,) * axis + tuple(ids.aval.shape) + (1,) * (ndim - axis - 1)
+    mask = one("reshape", [one("cast", [inside], dtype=ftype)], shape=mask_shape)
+    return [one("mul", [found, mask])]
+
+
 @rule("gather")
 def gather(layouts, node, given) -> Sharding:
-    """Table split on an axis other than the gathered one, or the indices split."""
+    """Table split on an axis other than the gathered one, or the indices split; a table
+    split along the gathered axis looks up masked (masked_lookup), the result partial."""
     table, indices = layouts
     axis = node.params.get("axis", 0)
     if _split(table) and table == axis:
-        raise Cannot(f"the gathered axis {axis} of the table cannot be split (a vocabulary "
-                     f"split needs masked lookups, which cellgraph does not do)")
+        if _split(indices):
+            raise Cannot("the table and the indices cannot both be split")
+        return Sharding((table, REPLICATED), (PARTIAL,), emit=masked_lookup)
     if _split(table) and _split(indices):
         raise Cannot("the table and the indices cannot both be split")
     idx_ndim = len(_shape(node.inputs[1]))

@@ -319,8 +319,12 @@ class _Sharder:
                 a, Constant) and a.aval.dtype.is_float else a
                 for a, want in zip(inputs, sharding.inputs)]
         params = node.params if sharding.params is None else sharding.params
-        outputs = self._emit(graph, node.callee, inputs, params, node.loc)
-        graph.nodes[-1].strategy = node.strategy
+        if sharding.emit is None:
+            outputs = self._emit(graph, node.callee, inputs, params, node.loc)
+            graph.nodes[-1].strategy = node.strategy
+        else:
+            outputs = sharding.emit(lambda prim, args, params: self._emit(
+                graph, prim, args, params, node.loc), inputs, node, self.ranks, self.group)
         if sharding.scale is not None:  # a mean over a split axis: the ranks' means add up
             outputs = [self._scaled(graph, o, node.loc) for o in outputs]
         for old, new, layout in zip(node.outputs, outputs, sharding.outputs):

@@ -16,6 +16,9 @@ values, as after a matmul whose contracted axis is split). The primitives move b
                           derivative sums the ranks' partial cotangents (MindSpore's
                           _MirrorOperator)
 
+and `shard_rank` is this rank's index in the group (an int32 scalar), which a lookup in a
+table split along its rows needs to know which rows it holds.
+
 Their derivatives follow from the logical tensors, which is what differs from the user-level
 collectives of comm_ops.py (where each rank's loss counts once in a sum over ranks): the
 cotangent of a logical tensor is held in the layout of the tensor itself, so the derivative of
@@ -29,6 +32,7 @@ from __future__ import annotations
 from .batching import move_axis
 from .comm_ops import WORLD_COMM_GROUP
 from .core import Primitive, TensorType, fmt_shape
+from .dtype import int32
 from .errors import ArgumentValueError, DTypeError, ShapeError
 
 
@@ -87,6 +91,11 @@ def _all_to_all_type(x, split_axis=0, concat_axis=0, group=WORLD_COMM_GROUP, ran
     return _resized(split, concat, None if size is None else size * rank_size).strong()
 
 
+def _rank_type(group=WORLD_COMM_GROUP, rank_size=1):
+    _check("ShardRank", group, rank_size)
+    return TensorType((), int32)
+
+
 # the collectives are effectful: every rank must meet them in the same order
 shard_all_reduce = Primitive("shard_all_reduce", _same_type("ShardAllReduce"),
                              label="ShardAllReduce", effectful=True)
@@ -98,8 +107,9 @@ shard_all_to_all = Primitive("shard_all_to_all", _all_to_all_type, label="ShardA
                              effectful=True)
 shard_slice = Primitive("shard_slice", _split_type("ShardSlice"), label="ShardSlice")
 shard_mirror = Primitive("shard_mirror", _same_type("ShardMirror"), label="ShardMirror")
+shard_rank = Primitive("shard_rank", _rank_type, label="ShardRank", nondifferentiable=True)
 REDISTRIBUTIONS = (shard_all_reduce, shard_reduce_scatter, shard_all_gather, shard_all_to_all,
-                   shard_slice, shard_mirror)
+                   shard_slice, shard_mirror, shard_rank)
 
 
 @shard_all_reduce.def_bprop
@@ -155,3 +165,4 @@ shard_mirror.def_batch(_same_batch(shard_mirror))
 for _prim in (shard_all_gather, shard_slice, shard_reduce_scatter):
     _prim.def_batch(_axes_batch(_prim, "axis"))
 shard_all_to_all.def_batch(_axes_batch(shard_all_to_all, "split_axis", "concat_axis"))
+shard_rank.def_batch(lambda args, dims, **params: (shard_rank(**params), None))

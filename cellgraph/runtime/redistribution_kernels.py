@@ -54,3 +54,8 @@ def shard_all_to_all(xp, x, split_axis=0, concat_axis=0, group=distributed.WORLD
     received = C.all_to_all(xp, parts, in_splits=ones, out_splits=ones, group=group,
                             rank_size=rank_size)
     return xp.concatenate([received[i] for i in range(rank_size)], axis=concat_axis)
+
+
+@kernel("shard_rank")
+def shard_rank(xp, group=distributed.WORLD_NAMES[0], rank_size=1):
+    return xp.asarray(distributed.group_rank_and_size(group)[0], dtype=xp.int32)

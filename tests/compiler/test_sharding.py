@@ -313,3 +313,19 @@ def test_an_embedding_split_along_its_features():
         "f32[6,3]" in printed
     assert "%3 = reshape(%2) {shape=(2, 3, 3)}  : f32[2,3,3]" in printed
     assert "shard_all_gather(%3) {axis=2," in printed
+
+
+def test_a_vocabulary_split_looks_up_masked_and_sums_the_ranks():
+    """A table split along the gathered axis: each rank looks up the ids in its rows (the
+    others read row 0 and are zeroed), and the partial results are all-reduced."""
+    text = """\
+graph @f(%i: i32[3], %t: f32[10,6]) {
+  %1 = gather(%t, %i) {axis=0} <in_strategy=((2, 1), (1,))>
+  return %1
+}
+"""
+    printed = print_graph(sharded(text, weights=1))
+    assert "%t: f32[5,6]" in printed and "shard_rank() {group=" in printed
+    assert "%5 = greater_equal(%4, 0)" in printed and "%6 = less(%4, 5)" in printed
+    assert "%10 = gather(%t, %9) {axis=0}  : f32[3,6]" in printed
+    assert "%14 = shard_all_reduce(%13)" in printed

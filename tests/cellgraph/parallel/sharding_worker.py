@@ -1,7 +1,8 @@
 """A worker of the operator-sharding tests, started by `cellgraph launch`:
-`python sharding_worker.py MODEL OUT_DIR [auto_parallel]`, MODEL `mlp` (two Dense layers, Megatron style:
-column-parallel then row-parallel) or `block` (a transformer block: attention heads split
-across the ranks, its feed-forward column- then row-parallel).
+`python sharding_worker.py MODEL OUT_DIR [auto_parallel]`, MODEL `mlp` (two Dense layers,
+Megatron style: column-parallel then row-parallel), `block` (a transformer block: attention
+heads split across the ranks, its feed-forward column- then row-parallel) or `lookup` (an
+embedding whose vocabulary is split across the ranks, then the MLP).
 
 In semi_auto_parallel mode on every rank: the output, the loss and its gradients for the
 parameters, then the parameters after STEPS steps of TrainOneStepCell with Momentum, written to
@@ -25,7 +26,7 @@ import cellgraph as ms
 from cellgraph import Tensor, nn, ops
 
 STEPS = 3
-BATCH, SEQ, WIDTH, HEADS, HIDDEN = 4, 3, 8, 4, 16
+BATCH, SEQ, WIDTH, HEADS, HIDDEN, VOCAB = 4, 3, 8, 4, 16, 12
 
 
 class MLP(nn.Cell):
@@ -91,6 +92,18 @@ def shard_block(block: Block, n: int) -> None:
     megatron(block.ff1, block.ff2, n)
 
 
+class Lookup(nn.Cell):
+    """An embedding and the MLP over it."""
+
+    def __init__(self):
+        super().__init__()
+        self.embedding = nn.Embedding(VOCAB, WIDTH)
+        self.mlp = MLP()
+
+    def construct(self, ids):
+        return self.mlp(self.embedding(ids))
+
+
 def build(model: str, n: int) -> tuple[nn.Cell, np.ndarray, np.ndarray]:
     ms.set_seed(5)
     rs = np.random.RandomState(7)
@@ -98,6 +111,12 @@ def build(model: str, n: int) -> tuple[nn.Cell, np.ndarray, np.ndarray]:
         net = MLP()
         megatron(net.fc1, net.fc2, n)
         shape = (BATCH, WIDTH)
+    elif model == "lookup":  # the vocabulary split across the ranks (masked lookups)
+        net = Lookup()
+        net.embedding.gather.shard(((n, 1), (1,)))
+        megatron(net.mlp.fc1, net.mlp.fc2, n)
+        ids = rs.randint(0, VOCAB, (BATCH, SEQ)).astype(np.int32)
+        return net, ids, rs.randn(BATCH, SEQ, WIDTH).astype(np.float32)
     else:
         net = Block()
         shard_block(net, n)

@@ -1,6 +1,7 @@
 """Operator sharding on several processes (Gloo on loopback, through `cellgraph launch`): a
 Megatron-style MLP (column-parallel then row-parallel Dense) and a transformer block (attention
-heads split across the ranks) give one process's outputs, loss gradients and parameters after
+heads split across the ranks), and an embedding with its vocabulary split, give one process's
+outputs, loss gradients and parameters after
 three Momentum steps to 1e-6, while each rank holds 1/N of every sharded weight (measured in
 bytes); rank 0's checkpoint holds the whole trained weights, which load back into slices. The runs on 4 processes (more than the machine's cores) are marked slow."""
 from __future__ import annotations
@@ -101,8 +102,18 @@ def test_transformer_block_on_two_processes_matches_one_process(tmp_path):
     assert "shard_all_gather" not in ir and "shard_all_to_all" not in ir
 
 
+def test_vocabulary_split_lookup_on_two_processes_matches_one_process(tmp_path):
+    """nn.Embedding with its vocabulary split (each rank holds half of the table's rows and
+    looks up the ids in its range), then the Megatron MLP."""
+    ranks = run_sharded("lookup", 2, tmp_path)
+    check_against_one_process("lookup", ranks)
+    assert int(ranks[0]["split/embedding.embedding_table"]) == 0
+    ir = (tmp_path / "lookup.ir").read_text()
+    assert "shard_rank()" in ir and ir.count("shard_all_reduce(") == 2
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("model", ["mlp", "block"])
+@pytest.mark.parametrize("model", ["mlp", "block", "lookup"])
 def test_four_processes_match_one_process(model, tmp_path):
     check_against_one_process(model, run_sharded(model, 4, tmp_path))
 
