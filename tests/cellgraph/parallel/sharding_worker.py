@@ -2,7 +2,8 @@
 `python sharding_worker.py MODEL OUT_DIR [auto_parallel]`, MODEL `mlp` (two Dense layers,
 Megatron style: column-parallel then row-parallel), `block` (a transformer block: attention
 heads split across the ranks, its feed-forward column- then row-parallel) or `lookup` (an
-embedding whose vocabulary is split across the ranks, then the MLP).
+embedding whose vocabulary is split across the ranks, then the MLP); `moves` checks each
+redistribution primitive's kernel against its definition.
 
 In semi_auto_parallel mode on every rank: the output, the loss and its gradients for the
 parameters, then the parameters after STEPS steps of TrainOneStepCell with Momentum, written to
@@ -161,6 +162,52 @@ def checkpoints(model: str, net: nn.Cell, x: np.ndarray, out: Path, rank: int) -
             "held_after_load": np.array([p.asnumpy().nbytes for p in fresh.trainable_params()])}
 
 
+def moves(out: Path, rank: int, size: int) -> None:
+    """Each redistribution move's kernel on this rank against its definition, eagerly and in
+    a compiled function: errors to OUT_DIR/moves_rankR.npz."""
+    from cellgraph.primitives import redistribution_ops as R
+
+    comm = {"group": "hccl_world_group", "rank_size": size}
+    x = np.arange(4 * size * 6 * size, dtype=np.float32).reshape(4 * size, 6 * size)
+    rows, cols = x.shape[0] // size, x.shape[1] // size
+    mine_rows, mine_cols = x[rank * rows:(rank + 1) * rows], x[:, rank * cols:(rank + 1) * cols]
+    total = sum(k + 1 for k in range(size)) * x
+    cases = {
+        "slice": (lambda t: R.shard_slice(t, axis=1, **comm), x, mine_cols),
+        "all_gather": (lambda t: R.shard_all_gather(t, axis=1, **comm), mine_cols, x),
+        "all_to_all": (lambda t: R.shard_all_to_all(t, split_axis=1, concat_axis=0, **comm),
+                       mine_rows, mine_cols),
+        "all_reduce": (lambda t: R.shard_all_reduce(t, **comm), (rank + 1) * x, total),
+        "reduce_scatter": (lambda t: R.shard_reduce_scatter(t, axis=0, **comm), (rank + 1) * x,
+                           total[rank * rows:(rank + 1) * rows]),
+        "mirror": (lambda t: R.shard_mirror(t, **comm), x, x),
+        "rank": (lambda t: R.shard_rank(**comm) + t * 0, np.zeros((), np.int32),
+                 np.array(rank, np.int32)),
+    }
+    errors = {}
+    for name, (move, given, expected) in cases.items():
+        for how, fn in (("eager", move), ("compiled", ms.jit(move))):
+            got = fn(Tensor(given)).asnumpy()
+            errors[f"{name}/{how}"] = np.array(
+                np.inf if got.shape != expected.shape else abs(got - expected).max())
+    # round trips through the moves are the identity on the logical tensor: the gradient of
+    # sum(w * round_trip(x)) is w (the moves' derivatives carried back through each other)
+    w = np.cos(x)
+    trips = {
+        "slice_gather": lambda t: R.shard_all_gather(R.shard_slice(t, axis=1, **comm), axis=1,
+                                                     **comm),
+        "all_to_all": lambda t: R.shard_all_gather(R.shard_all_to_all(
+            R.shard_slice(t, axis=0, **comm), split_axis=1, concat_axis=0, **comm), axis=1,
+            **comm),
+    }
+    for name, trip in trips.items():
+        def loss(t, trip=trip):
+            return (trip(t) * Tensor(w)).sum()
+        got = ms.grad(loss)(Tensor(x)).asnumpy()
+        errors[f"grad/{name}"] = np.array(abs(got - w).max())
+    np.savez(out / f"moves_rank{rank}.npz", **errors)
+
+
 def get_size() -> int:
     from cellgraph.communication import get_group_size
 
@@ -173,6 +220,8 @@ def main() -> None:
     model, out = sys.argv[1], Path(sys.argv[2])
     init()
     rank, size = get_rank(), get_group_size()
+    if model == "moves":
+        return moves(out, rank, size)
     if len(sys.argv) > 3 and sys.argv[3] == "auto_parallel":  # the training cell wrapped
         from cellgraph.parallel import AutoParallel
 

@@ -102,6 +102,16 @@ def test_transformer_block_on_two_processes_matches_one_process(tmp_path):
     assert "shard_all_gather" not in ir and "shard_all_to_all" not in ir
 
 
+def test_each_redistribution_move_on_two_processes(tmp_path):
+    """Each move's kernel (eager and compiled) against its definition, and round trips
+    through them, whose gradients must carry the logical tensor's cotangent back whole."""
+    pytest.importorskip("torch.distributed")
+    distributed_worker.launch("moves", tmp_path, timeout=300, script=worker.__file__)
+    for r in range(2):
+        errors = dict(np.load(tmp_path / f"moves_rank{r}.npz"))
+        assert len(errors) == 16 and all(float(e) == 0 for e in errors.values()), (r, errors)
+
+
 def test_vocabulary_split_lookup_on_two_processes_matches_one_process(tmp_path):
     """nn.Embedding with its vocabulary split (each rank holds half of the table's rows and
     looks up the ids in its range), then the Megatron MLP."""
