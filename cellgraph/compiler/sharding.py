@@ -242,7 +242,7 @@ class _Sharder:
         if node.subgraphs():
             return self._whole_node(graph, env, node, node.params)
         rule = rule_of(node, self.ranks)
-        if node.strategy is not None:
+        if node.strategy is not None and node.strategy[0]:  # shard(()) leaves it to the pass
             return self._strategy_node(graph, env, node, rule)
         if rule is None:
             return self._whole_node(graph, env, node, node.params)

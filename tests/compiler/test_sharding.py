@@ -329,3 +329,15 @@ graph @f(%i: i32[3], %t: f32[10,6]) {
     assert "%5 = greater_equal(%4, 0)" in printed and "%6 = less(%4, 5)" in printed
     assert "%10 = gather(%t, %9) {axis=0}  : f32[3,6]" in printed
     assert "%14 = shard_all_reduce(%13)" in printed
+
+
+def test_an_empty_strategy_leaves_the_operator_to_the_pass():
+    text = """\
+graph @f(%x: f32[4,6]) {
+  %1 = relu(%x) <in_strategy=((2, 1),)>
+  %2 = exp(%1) <in_strategy=()>
+  return %2
+}
+"""
+    printed = print_graph(sharded(text))
+    assert "%3 = exp(%2) <in_strategy=()>  : f32[2,6]" in printed  # stays split, as it came
