@@ -1,5 +1,6 @@
 """A worker of the operator-sharding tests, started by `cellgraph launch`:
-`python sharding_worker.py MODEL OUT_DIR [auto_parallel]`, MODEL `mlp` (two Dense layers,
+`python sharding_worker.py TASK OUT_DIR [auto_parallel]`, TASK `all` (each of the
+following in one job) or a model: `mlp` (two Dense layers,
 Megatron style: column-parallel then row-parallel), `block` (a transformer block: attention
 heads split across the ranks, its feed-forward column- then row-parallel) or `lookup` (an
 embedding whose vocabulary is split across the ranks, then the MLP); `moves` checks each
@@ -214,30 +215,49 @@ def get_size() -> int:
     return get_group_size()
 
 
-def main() -> None:
-    from cellgraph.communication import get_group_size, get_rank, init
+def auto_parallel(model: str, out: Path, rank: int, size: int) -> None:
+    """The model trained with its training cell wrapped in AutoParallel(..., "semi_auto")
+    (with the parallel mode not set by hand)."""
+    from cellgraph.parallel import AutoParallel
 
-    model, out = sys.argv[1], Path(sys.argv[2])
-    init()
-    rank, size = get_rank(), get_group_size()
-    if model == "moves":
-        return moves(out, rank, size)
-    if len(sys.argv) > 3 and sys.argv[3] == "auto_parallel":  # the training cell wrapped
-        from cellgraph.parallel import AutoParallel
+    def wrap(cell):
+        wrapped = AutoParallel(cell, "semi_auto")
+        wrapped.dataset_strategy("full_batch")
+        return wrapped
+    result = run(model, size, wrap)[0]
+    np.savez(out / f"{model}_auto_parallel_rank{rank}.npz", **result)
 
-        def wrap(cell):
-            wrapped = AutoParallel(cell, "semi_auto")
-            wrapped.dataset_strategy("full_batch")
-            return wrapped
-        result = run(model, size, wrap)[0]
-        np.savez(out / f"{model}_auto_parallel_rank{rank}.npz", **result)
-        return
+
+def sharded(model: str, out: Path, rank: int, size: int) -> None:
     ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", full_batch=True)
     result, ir, net, x = run(model, size)
     result.update(checkpoints(model, net, x, out, rank))
     np.savez(out / f"{model}_rank{rank}.npz", **result)
     if rank == 0:
         (out / f"{model}.ir").write_text(ir)
+
+
+MODELS = ("mlp", "block", "lookup")
+
+
+def main() -> None:
+    """TASK: a model, `all` (the auto_parallel run first, then each model, then the moves:
+    one job instead of five), or `moves`."""
+    from cellgraph.communication import get_group_size, get_rank, init
+
+    task, out = sys.argv[1], Path(sys.argv[2])
+    init()
+    rank, size = get_rank(), get_group_size()
+    if task == "moves":
+        return moves(out, rank, size)
+    if len(sys.argv) > 3 and sys.argv[3] == "auto_parallel":
+        return auto_parallel(task, out, rank, size)
+    if task != "all":
+        return sharded(task, out, rank, size)
+    auto_parallel("mlp", out, rank, size)  # before anything sets the parallel mode
+    for model in MODELS:
+        sharded(model, out, rank, size)
+    moves(out, rank, size)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,14 @@
 """Operator sharding on several processes (Gloo on loopback, through `cellgraph launch`): a
-Megatron-style MLP (column-parallel then row-parallel Dense) and a transformer block (attention
-heads split across the ranks), and an embedding with its vocabulary split, give one process's
-outputs, loss gradients and parameters after
-three Momentum steps to 1e-6, while each rank holds 1/N of every sharded weight (measured in
-bytes); rank 0's checkpoint holds the whole trained weights, which load back into slices. The runs on 4 processes (more than the machine's cores) are marked slow."""
+Megatron-style MLP (column-parallel then row-parallel Dense), a transformer block (attention
+heads split across the ranks) and an embedding with its vocabulary split give one process's
+outputs, loss gradients and parameters after three Momentum steps to 1e-6, while each rank
+holds 1/N of every sharded weight (measured in bytes); rank 0's checkpoint holds the whole
+trained weights, which load back into slices. One job on 2 processes runs every case (the
+worker's `all` task); the same on 4 processes (more than the machine's cores) is marked
+slow."""
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,12 +21,20 @@ from . import sharding_worker as worker
 TOL = 1e-6
 
 
-def run_sharded(model: str, nproc: int, tmp_path) -> list[dict]:
+def launch_all(nproc: int, out: Path) -> Path:
     pytest.importorskip("torch.distributed")
-    distributed_worker.launch(model, tmp_path, nproc=nproc, timeout=300,
-                              script=worker.__file__)
-    return [{**np.load(tmp_path / f"{model}_rank{r}.npz"), "__dir__": tmp_path}
-            for r in range(nproc)]
+    distributed_worker.launch("all", out, nproc=nproc, timeout=600, script=worker.__file__)
+    return out
+
+
+@pytest.fixture(scope="module")
+def two_processes(tmp_path_factory) -> Path:
+    """The folder where the 2-process job left its results."""
+    return launch_all(2, tmp_path_factory.mktemp("sharding"))
+
+
+def results(out: Path, model: str, nproc: int) -> list[dict]:
+    return [{**np.load(out / f"{model}_rank{r}.npz"), "__dir__": out} for r in range(nproc)]
 
 
 def whole(ranks: list[dict], name: str) -> np.ndarray:
@@ -79,22 +91,21 @@ def check_checkpoints(model: str, ranks: list[dict], expected: dict) -> None:
         assert list(got["held_after_load"]) == held  # loading kept the slices
 
 
-def test_megatron_mlp_on_two_processes_matches_one_process(tmp_path):
-    ranks = run_sharded("mlp", 2, tmp_path)
+def test_megatron_mlp_on_two_processes_matches_one_process(two_processes):
+    ranks = results(two_processes, "mlp", 2)
     check_against_one_process("mlp", ranks)
     splits = {k: int(v) for k, v in ranks[0].items() if k.startswith("split/")}
     assert splits == {"split/fc1.weight": 0, "split/fc1.bias": 0, "split/fc2.weight": 1,
                       "split/fc2.bias": -1}
-    ir = (tmp_path / "mlp.ir").read_text()
+    ir = (two_processes / "mlp.ir").read_text()
     # the per-rank graph: weights as slices, one AllReduce after the row-parallel matmul
     assert "%fc1_weight: f32[8,8]" in ir and "%fc2_weight: f32[8,8]" in ir
     assert ir.count("shard_all_reduce(") == 1 and "shard_all_gather" not in ir
 
 
-def test_transformer_block_on_two_processes_matches_one_process(tmp_path):
-    ranks = run_sharded("block", 2, tmp_path)
-    check_against_one_process("block", ranks)
-    ir = (tmp_path / "block.ir").read_text()
+def test_transformer_block_on_two_processes_matches_one_process(two_processes):
+    check_against_one_process("block", results(two_processes, "block", 2))
+    ir = (two_processes / "block.ir").read_text()
     # each rank runs 2 of the 4 heads; the projection and the feed-forward each end in one
     # AllReduce, and nothing else moves in the forward pass
     assert "softmax(%26) {axis=3} <in_strategy=((1, 2, 1, 1),)>  : f32[4,2,3,3]" in ir
@@ -102,41 +113,43 @@ def test_transformer_block_on_two_processes_matches_one_process(tmp_path):
     assert "shard_all_gather" not in ir and "shard_all_to_all" not in ir
 
 
-def test_each_redistribution_move_on_two_processes(tmp_path):
-    """Each move's kernel (eager and compiled) against its definition, and round trips
-    through them, whose gradients must carry the logical tensor's cotangent back whole."""
-    pytest.importorskip("torch.distributed")
-    distributed_worker.launch("moves", tmp_path, timeout=300, script=worker.__file__)
-    for r in range(2):
-        errors = dict(np.load(tmp_path / f"moves_rank{r}.npz"))
-        assert len(errors) == 16 and all(float(e) == 0 for e in errors.values()), (r, errors)
-
-
-def test_vocabulary_split_lookup_on_two_processes_matches_one_process(tmp_path):
+def test_vocabulary_split_lookup_on_two_processes_matches_one_process(two_processes):
     """nn.Embedding with its vocabulary split (each rank holds half of the table's rows and
     looks up the ids in its range), then the Megatron MLP."""
-    ranks = run_sharded("lookup", 2, tmp_path)
+    ranks = results(two_processes, "lookup", 2)
     check_against_one_process("lookup", ranks)
     assert int(ranks[0]["split/embedding.embedding_table"]) == 0
-    ir = (tmp_path / "lookup.ir").read_text()
+    ir = (two_processes / "lookup.ir").read_text()
     assert "shard_rank()" in ir and ir.count("shard_all_reduce(") == 2
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("model", ["mlp", "block", "lookup"])
-def test_four_processes_match_one_process(model, tmp_path):
-    check_against_one_process(model, run_sharded(model, 4, tmp_path))
+def check_moves(out: Path, nproc: int) -> None:
+    """Each move's kernel (eager and compiled) against its definition, and round trips
+    through them, whose gradients must carry the logical tensor's cotangent back whole."""
+    for r in range(nproc):
+        errors = dict(np.load(out / f"moves_rank{r}.npz"))
+        assert len(errors) == 16 and all(float(e) == 0 for e in errors.values()), (r, errors)
 
 
-def test_auto_parallel_honours_the_strategies(tmp_path):
+def test_each_redistribution_move_on_two_processes(two_processes):
+    check_moves(two_processes, 2)
+
+
+def test_auto_parallel_honours_the_strategies(two_processes):
     """AutoParallel(TrainOneStepCell, "semi_auto") over a network with strategies shards its
     operators: the same parameters as one process, each rank holding its slices."""
-    pytest.importorskip("torch.distributed")
-    distributed_worker.launch("mlp", tmp_path, timeout=300, script=worker.__file__,
-                              task_args=("auto_parallel",))
     expected = worker.run("mlp", 1)[0]
-    ranks = [dict(np.load(tmp_path / f"mlp_auto_parallel_rank{r}.npz")) for r in range(2)]
+    ranks = [dict(np.load(two_processes / f"mlp_auto_parallel_rank{r}.npz")) for r in range(2)]
     for name in ("fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"):
         np.testing.assert_allclose(whole(ranks, name), expected[f"param/{name}"], rtol=0,
                                    atol=TOL, err_msg=name)
-    assert [int(r["bytes/fc1.weight"]) for r in ranks] == [int(expected["bytes/fc1.weight"]) // 2] * 2
+    half = int(expected["bytes/fc1.weight"]) // 2
+    assert [int(r["bytes/fc1.weight"]) for r in ranks] == [half, half]
+
+
+@pytest.mark.slow
+def test_four_processes_match_one_process(tmp_path):
+    out = launch_all(4, tmp_path)
+    for model in worker.MODELS:
+        check_against_one_process(model, results(out, model, 4))
+    check_moves(out, 4)
