@@ -1,7 +1,9 @@
 """The auto-parallel context: `set_auto_parallel_context(parallel_mode=ParallelMode.DATA_PARALLEL,
 gradients_mean=True)` makes TrainOneStepCell (and DistributedGradReducer) all-reduce gradients
-across the processes of the job. Data parallelism is the one mode cellgraph runs; MindSpore's
-other modes are named, and setting them raises an error that says so.
+across the processes of the job. `parallel_mode=ParallelMode.SEMI_AUTO_PARALLEL` splits the
+operators the program shards (`Primitive.shard`) across the processes (the compiler's
+shard_operators pass); every process reads the whole batch (MindSpore's `full_batch=True`).
+MindSpore's other modes are named, and setting them raises an error that says so.
 """
 from __future__ import annotations
 
@@ -21,9 +23,11 @@ class ParallelMode:
     MODE_LIST = (STAND_ALONE, DATA_PARALLEL, HYBRID_PARALLEL, SEMI_AUTO_PARALLEL, AUTO_PARALLEL)
 
 
-SUPPORTED_MODES = (ParallelMode.STAND_ALONE, ParallelMode.DATA_PARALLEL)
+SUPPORTED_MODES = (ParallelMode.STAND_ALONE, ParallelMode.DATA_PARALLEL,
+                   ParallelMode.SEMI_AUTO_PARALLEL)
 DEFAULT_BUCKET_MB = 25.0
 _DEFAULTS = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False,
+             "full_batch": False,
              "device_num": None, "global_rank": None, "parameter_broadcast": False,
              "comm_fusion": None, "all_reduce_fusion_config": []}
 _state = dict(_DEFAULTS)
@@ -85,18 +89,27 @@ def _split_indices(value):
 _CHECKS = {"parallel_mode": _parallel_mode, "gradients_mean": _flag("gradients_mean"),
            "device_num": _count("device_num", 1), "global_rank": _count("global_rank", 0),
            "parameter_broadcast": _flag("parameter_broadcast"), "comm_fusion": _comm_fusion,
+           "full_batch": _flag("full_batch"),
            "all_reduce_fusion_config": _split_indices}
 
 
 def set_auto_parallel_context(**kwargs) -> None:
     """Set parallel_mode, gradients_mean, device_num, global_rank, parameter_broadcast,
-    comm_fusion (bucket size) and all_reduce_fusion_config (bucket boundaries); MindSpore's
+    comm_fusion (bucket size), all_reduce_fusion_config (bucket boundaries) and full_batch
+    (in semi_auto_parallel every process reads the whole batch, whatever it says); MindSpore's
     other keys configure modes cellgraph does not run."""
     for key in kwargs:
         if key not in _CHECKS:
             raise ArgumentValueError(f"set_auto_parallel_context: {key!r} is not supported; "
                                      f"cellgraph supports {', '.join(sorted(_CHECKS))}")
     _state.update({key: _CHECKS[key](value) for key, value in kwargs.items()})
+    _sharding_settings().semi_auto = _state["parallel_mode"] == ParallelMode.SEMI_AUTO_PARALLEL
+
+
+def _sharding_settings():
+    from cellgraph.compiler.sharding import SETTINGS
+
+    return SETTINGS
 
 
 def get_auto_parallel_context(attr_key: str):
@@ -123,6 +136,7 @@ def reset_auto_parallel_context() -> None:
     """Back to stand-alone training with the defaults."""
     _state.clear()
     _state.update(_DEFAULTS)
+    _sharding_settings().semi_auto = False
 
 
 def is_data_parallel() -> bool:

@@ -30,7 +30,13 @@ from cellgraph.primitives.core import (
     pop_trace,
     push_trace,
 )
-from cellgraph.primitives.errors import CellgraphError, CompileError, DTypeError, SourceLoc
+from cellgraph.primitives.errors import (
+    CellgraphError,
+    CompileError,
+    DTypeError,
+    SourceLoc,
+    UnsupportedError,
+)
 from cellgraph.primitives.tensor_methods import TensorMethods
 
 from .compile_context import compile_context
@@ -291,6 +297,11 @@ class Builder(Trace):
         """An explicit input for the Parameter `param` (a Parameter, or an enclosing graph's
         ParameterArgument): the same object passed twice is one ParameterArgument, whose second
         input is never read."""
+        if getattr(param, "_split", None) is not None:
+            raise UnsupportedError(f"Parameter {param.name!r} is held as slices (semi-auto "
+                                   f"parallel) and cannot be passed as an argument of a "
+                                   f"compiled function; let the function read it from its Cell "
+                                   f"(self.{param.name.rsplit('.', 1)[-1]})", self.loc)
         var = Var(param.aval.strong(), hint)
         self.explicit.append(var)
         tracer = self.param_args.get(id(param))
@@ -432,7 +443,15 @@ class Builder(Trace):
         caps = list(self.captured.values())
         g.params = self.explicit + [v for _, v in caps] + [v for _, v in self.weight_vars.values()]
         g.weights = [p for p, _ in self.weight_vars.values()]
+        splits = [held_split(p) for p in g.weights]
+        g.weight_splits = splits if any(splits) else []
         return g, [t for t, _ in caps]
+
+
+def held_split(param) -> tuple | None:
+    """(axis, ranks, group) of a Parameter each rank holds a slice of (operator sharding)."""
+    split = getattr(param, "_split", None)
+    return None if split is None else split[:3]
 
 
 def _fold_scalars(prim, atoms, params, out_type):

@@ -33,6 +33,8 @@ class CompileContext:
         the compile began turns it off).
     graph_print: `print` writes as MindSpore's Print operator does whatever the mode (a `jit`
         function's graph; print_op.py).
+    shard_ranks: the number of ranks the shard_operators pass splits sharded operators over
+        (sharding.py); 1 (not in semi_auto_parallel mode, or one process): no sharding.
     rewrites: the optimiser's rule table (optimize.REWRITES when None).
     calls: the function calls the front end is inlining or tracing, innermost last
         (recursion.py finds a call that reaches itself there).
@@ -51,6 +53,7 @@ class CompileContext:
     keep_structural: bool = False
     overlap_collectives: bool = True
     graph_print: bool = False
+    shard_ranks: int = 1
     rewrites: dict | None = field(default=None, compare=False)
     calls: list = field(default_factory=list, compare=False, repr=False)
     compile_time_objects: weakref.WeakSet = field(default_factory=weakref.WeakSet,
@@ -66,10 +69,11 @@ class CompileContext:
         from .builder import eager_cast_dtypes
         from .comm_schedule import overlap_enabled
         from .loop_prims import LOOP_SETTINGS
+        from .sharding import sharding_ranks
 
         found = cls(verify_every_stage=pipeline.VERIFY_EVERY_STAGE,
                     loop_checkpoint=LOOP_SETTINGS.checkpoint, param_casts=eager_cast_dtypes(),
-                    overlap_collectives=overlap_enabled())
+                    overlap_collectives=overlap_enabled(), shard_ranks=sharding_ranks())
         return replace(found, **overrides) if overrides else found
 
 

@@ -62,6 +62,10 @@ class Apply:
     params: dict
     outputs: list
     loc: SourceLoc | None = None
+    # the user's sharding strategy of a primitive called as `prim.shard(in_strategy,
+    # out_strategy)`: (in_strategy, out_strategy), each a tuple of split counts per input
+    # (output) dimension or None; read by the shard_operators pass (sharding.py)
+    strategy: tuple | None = None
 
     def subgraphs(self) -> list[Graph]:
         return [v for v in self.params.values() if isinstance(v, Graph)]
@@ -94,6 +98,8 @@ class Graph:
     weights: list = field(default_factory=list)
     out_tree: Any = None  # how the flat outputs nest into tuples, for the caller
     updates: list = field(default_factory=list)  # Parameters set to the last len(updates) outputs
+    # per weight: None, or (axis, ranks, group) when each rank holds a slice of it (sharding.py)
+    weight_splits: list = field(default_factory=list)
 
     @property
     def n_inputs(self) -> int:
@@ -139,12 +145,12 @@ def copy_graph(graph: Graph) -> Graph:
             return values[id(a)]
 
         new = Graph(g.name, [value(p) for p in g.params], [], [], g.loc, list(g.weights),
-                    g.out_tree, list(g.updates))
+                    g.out_tree, list(g.updates), list(g.weight_splits))
         copies[id(g)] = new
         for node in g.nodes:
             params = {k: copy(v) if isinstance(v, Graph) else v for k, v in node.params.items()}
             new.nodes.append(Apply(node.callee, [value(a) for a in node.inputs], params,
-                                   [value(o) for o in node.outputs], node.loc))
+                                   [value(o) for o in node.outputs], node.loc, node.strategy))
         new.outputs = [value(o) for o in g.outputs]
         return new
 
@@ -225,6 +231,9 @@ def _print_one(graph: Graph, names: dict) -> str:
         args = ", ".join(ref(a) for a in node.inputs)
         params = ", ".join(f"{k}={_fmt_param(v, names)}" for k, v in node.params.items())
         call = f"{node.callee.name}({args})" + (f" {{{params}}}" if params else "")
+        if node.strategy is not None:
+            call += " <" + ", ".join(f"{k}={_fmt_param(v, names)}" for k, v in zip(
+                ("in_strategy", "out_strategy"), node.strategy) if v is not None) + ">"
         types = ", ".join(str(o.aval) for o in node.outputs)
         text = f"{lhs} = {call}  : {types}" if node.outputs else call  # an effect (barrier)
         lines.append(f"  {text}" + _loc_comment(node.loc, True))

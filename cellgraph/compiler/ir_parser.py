@@ -277,6 +277,18 @@ class _GraphText:
                 line.expect("=")
                 params[key] = _param_value(line, graphs)
             line.sequence(param, "}")
+        strategy = None
+        if line.take("<"):  # a sharding strategy: <in_strategy=..., out_strategy=...>
+            given = {}
+
+            def strategy_item():
+                key = line.need(_NAME, "in_strategy or out_strategy").group(0)
+                if key not in ("in_strategy", "out_strategy"):
+                    raise line.error("in_strategy or out_strategy")
+                line.expect("=")
+                given[key] = _param_value(line, graphs)
+            line.sequence(strategy_item, ">")
+            strategy = (given.get("in_strategy"), given.get("out_strategy"))
         if line.take(":"):
             types = [line.type()]
             while line.take(","):
@@ -291,7 +303,7 @@ class _GraphText:
         outputs = [Var(t) for t in types]
         for name, var in zip(names, outputs):
             self._define(line, name, var)
-        return Apply(callee, inputs, params, outputs, loc)
+        return Apply(callee, inputs, params, outputs, loc, strategy)
 
     def _atom(self, line: _Line):
         """A value: `%name`, a number, `const([...]: type)` or `const(<type>)`."""

@@ -2,6 +2,9 @@
 from the settings now when None): a pass works on a copy (`copy_graph`) or returns a new graph,
 so the graph it is given, which a cache may hold, stays as it was.
 
+    shard_operators      in semi-auto parallel, the graph of this rank: sharded operators on
+                         their slices, redistribution collectives where layouts meet
+                         (sharding.py)
     expand_grad          every grad node replaced by its expansion (AD: autodiff.py)
     simplify             one sweep of the local rewrites (optimize.REWRITES), constant folding
                          and CSE, in every graph
@@ -25,12 +28,30 @@ from .compile_context import CompileContext
 from .control_prims import prune_unused_inputs
 from .ir import Graph, all_graphs, copy_graph
 from .optimize import dce, optimize, simplify
+from .sharding import has_strategies, shard_operators
 
 PRUNE_ROUNDS = 4
 
 
 def _settings(ctx: CompileContext | None) -> CompileContext:
     return CompileContext.from_settings() if ctx is None else ctx
+
+
+def shard_operators_pass(graph: Graph, ctx: CompileContext | None = None) -> Graph:
+    """`shard_operators`: where `ctx.shard_ranks` > 1 (semi_auto_parallel over several
+    processes) and a node carries a strategy, the per-rank graph: each sharded operator on its
+    slices, weights held as slices, redistribution collectives where layouts differ
+    (sharding.py). Elsewhere the graph as it is (strategies have no effect, as in MindSpore).
+
+        Before:  %1 = matmul(%x, %w) <in_strategy=((1, 2), (2, 1))>  : f32[4,3]  (%w: f32[8,3])
+        After:   %1 = shard_slice(%x) {axis=1, ...}  : f32[4,4]
+                 %2 = matmul(%1, %w) <in_strategy=((1, 2), (2, 1))>  : f32[4,3]  (%w: f32[4,3])
+                 %3 = shard_all_reduce(%2)  : f32[4,3]
+    """
+    ctx = _settings(ctx)
+    if ctx.shard_ranks <= 1 or not has_strategies(graph):
+        return graph
+    return shard_operators(graph, ctx.shard_ranks)
 
 
 def expand_grad_pass(graph: Graph, ctx: CompileContext | None = None) -> Graph:

@@ -2,11 +2,13 @@
 
     parse (front end: resolve, inline, unroll, specialise) -> PASSES -> codegen
 
-`PASSES` is the list of Graph -> Graph passes (`expand_grad` (AD), then `optimize`, made of
+`PASSES` is the list of Graph -> Graph passes (`shard_operators` (semi-auto parallel's
+per-rank graph; nothing in other modes), `expand_grad` (AD), then `optimize`, made of
 `simplify`, `dce` and `prune_unused_inputs`: passes.py), each pure: it returns a new graph and
 never changes its input, which caches (the expansions of grad graphs) may hold. `verify` checks
 the IR after every pass. Each stage's IR can be dumped as text, named after the stage
-(`00_parse_NAME.ir`, `01_expand_grad_NAME.ir`, `02_optimize_NAME.ir`, `03_codegen_NAME.py`);
+(`00_parse_NAME.ir`, `01_shard_operators_NAME.ir`, `02_expand_grad_NAME.ir`,
+`03_optimize_NAME.ir`, `04_codegen_NAME.py`);
 `dump_ir(fn, *args, stage=...)` also takes a part of a pass (PASS_STAGES: `simplify`, `dce`,
 `prune_unused_inputs`, `overlap_collectives`), which shows the graph that pass is given after
 that part alone.
@@ -36,6 +38,7 @@ from .passes import (
     optimize_pass,
     overlap_collectives_pass,
     prune_unused_inputs_pass,
+    shard_operators_pass,
     simplify_pass,
 )
 from .pytree import Tree, flatten, unflatten
@@ -149,6 +152,7 @@ class Pass:
 
 
 PASSES: tuple[Pass, ...] = (
+    Pass("shard_operators", shard_operators_pass),
     Pass("expand_grad", expand_grad_pass),
     Pass("optimize", optimize_pass, parts=(
         Pass("simplify", simplify_pass),

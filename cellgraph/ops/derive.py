@@ -18,21 +18,29 @@ from types import MappingProxyType
 
 from cellgraph.primitives import exports
 from cellgraph.primitives.core import PRIMITIVES
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.primitives.exports import export, export_class  # noqa: F401  (for compositions)
 
 
 class PrimitiveClass:
     """A MindSpore primitive class: `__init__` takes the static params (remembered for repr),
-    `__call__` the operands. Instances are constants in a graph (`self.mul = ops.Mul()`)."""
+    `__call__` the operands. Instances are constants in a graph (`self.mul = ops.Mul()`).
+    `shard(in_strategy, out_strategy)` records a sharding strategy, which the node a call
+    makes in a graph carries (see sharded_call)."""
 
     _fn = None
     _init_names: tuple = ()
     _defaults: MappingProxyType = MappingProxyType({})
+    _strategy: tuple | None = None  # (in_strategy, out_strategy) as split counts, once shard
 
     def __init_subclass__(cls, **kwargs):
         """A class configured by `_init_names` shows them as its signature (`Flatten()` takes
-        none); one that writes its own `__init__` shows that."""
+        none); one that writes its own `__init__` shows that. A class's own `__call__` is
+        wrapped so that its calls carry the instance's sharding strategy."""
         super().__init_subclass__(**kwargs)
+        call = cls.__dict__.get("__call__")
+        if call is not None:
+            cls.__call__ = _carrying_strategy(call)
         if cls.__init__ is PrimitiveClass.__init__ and "__signature__" not in vars(cls):
             cls.__signature__ = inspect.Signature([
                 inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=v)
@@ -58,11 +66,115 @@ class PrimitiveClass:
         self._attrs = values
 
     def __call__(self, *args, **kwargs):
-        return type(self)._fn(*args, **kwargs, **self._attrs)
+        if self._strategy is None:
+            return type(self)._fn(*args, **kwargs, **self._attrs)
+        return sharded_call(self._strategy, type(self)._fn, args, {**kwargs, **self._attrs})
+
+    def shard(self, in_strategy=None, out_strategy=None):
+        """Split the operator's inputs (and, for some, its output) across devices in
+        semi_auto_parallel mode: one tuple of split counts per input (`((1, 2), (2, 1))`), or
+        one `Layout` per input; checked as MindSpore checks it."""
+        found = check_shard(type(self).__name__, in_strategy, out_strategy)
+        if found is None:
+            return self
+        attrs, self._strategy = found
+        self.__dict__.update(attrs)
+        return self
 
     def __repr__(self) -> str:
         inner = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
         return f"{type(self).__name__}({inner})"
+
+
+def _carrying_strategy(call):
+    def run(self, *args, **kwargs):
+        if self._strategy is None:
+            return call(self, *args, **kwargs)
+        return sharded_call(self._strategy, call, (self, *args), kwargs)
+
+    run.__name__, run.__qualname__, run.__doc__ = call.__name__, call.__qualname__, call.__doc__
+    run.__wrapped__ = call
+    return run
+
+
+def sharded_call(strategy: tuple, fn, args: tuple, kwargs: dict):
+    """`fn(*args, **kwargs)`; inside a graph, the node that makes its (first) result carries
+    `strategy` (the shard_operators pass reads it). Eagerly, the strategy has no effect."""
+    from cellgraph.compiler.builder import current_builder
+
+    builder = current_builder()
+    if builder is None:
+        return fn(*args, **kwargs)
+    start = len(builder.graph.nodes)
+    out = fn(*args, **kwargs)
+    first = out[0] if isinstance(out, (tuple, list)) and out else out
+    var = getattr(first, "ir_var", None)
+    for node in reversed(builder.graph.nodes[start:]):
+        if any(o is var for o in node.outputs):
+            node.strategy = strategy
+            break
+    return out
+
+
+def _check_strategy(op: str, strategy, what: str):
+    """MindSpore's checks of one strategy: a tuple of tuples of ints, or of Layouts; returns
+    whether it is made of Layouts (None for `()`)."""
+    from cellgraph.parallel.shard import Layout
+
+    if not isinstance(strategy, tuple):
+        raise DTypeError(f"{what} must be tuple type, but got:{type(strategy)}")
+    if strategy == ():
+        return None
+    kinds = []
+    for item in strategy:
+        if not isinstance(item, (tuple, Layout)):
+            raise DTypeError(f"The element of strategy must be tuple/Layout type, but "
+                             f"got:{type(item)}")
+        if isinstance(item, tuple):
+            for value in item:
+                if not isinstance(value, int):
+                    raise DTypeError(f"The {what}: {strategy} of {op} is not valid, the value "
+                                     f"of strategy must be int type, but got:{type(value)}")
+        kinds.append(isinstance(item, Layout))
+    return kinds[0]  # as MindSpore: the first item says which kind the strategy is
+
+
+def _split_counts(strategy) -> tuple | None:
+    if strategy is None:
+        return None
+    return tuple(item if isinstance(item, tuple) else item.split_counts() for item in strategy)
+
+
+def check_shard(op: str, in_strategy, out_strategy) -> tuple | None:
+    """(the attributes `shard` sets, (in_strategy, out_strategy) as split counts), or None
+    when both are None; raises as MindSpore's `Primitive.shard` does."""
+    from cellgraph.parallel.shard import Layout
+
+    if in_strategy is None and out_strategy is None:
+        return None
+    in_layout = None if in_strategy is None else _check_strategy(op, in_strategy, "in_strategy")
+    out_layout = None if out_strategy is None else _check_strategy(op, out_strategy,
+                                                                   "out_strategy")
+    is_layout = in_layout if in_layout is not None else out_layout
+    if out_layout is not None and is_layout != out_layout:
+        raise ArgumentValueError("The in_strategy type must equal to the out_strategy type, one "
+                                 "using tuple(tuple) and the other using tuple(Layout) is not "
+                                 "allowed.")
+    if in_strategy is None:
+        raise ArgumentValueError(f"The out_strategy of {op} is {out_strategy}, need to set "
+                                 f"in_strategy, but got none")
+    attrs = {}
+    for key, given in (("in", in_strategy), ("out", out_strategy)):
+        if given is None:
+            continue
+        if is_layout and not all(isinstance(item, Layout) for item in given):
+            raise DTypeError(f"The {key}_strategy item should be a object of class Layout.")
+        if is_layout:
+            attrs[f"{key}_layout"] = tuple(
+                {k: v for k, v in item.to_dict().items() if k != "rank_list"} for item in given)
+        else:
+            attrs[f"{key}_strategy"] = given
+    return attrs, (_split_counts(in_strategy), _split_counts(out_strategy))
 
 
 def _init(**defaults) -> tuple:

@@ -59,6 +59,18 @@ class Primitive:
         self.add_prim_attr("input_names", list(inputs))
         self.add_prim_attr("output_names", list(outputs))
 
+    def shard(self, in_strategy=None, out_strategy=None):
+        """Record a sharding strategy (checked as MindSpore checks it) as the attributes
+        in_strategy/out_strategy (in_layout/out_layout for Layouts). The operators that
+        `__call__` runs are what cellgraph shards: shard those to split the work."""
+        from .derive import check_shard
+
+        found = check_shard(self.name, in_strategy, out_strategy)
+        for name, value in ({} if found is None else found[0]).items():
+            self.add_prim_attr(name, value)
+            self.init_attrs[name] = value
+        return self
+
     def set_prim_instance_name(self, instance_name):
         self.instance_name = instance_name
         return self

@@ -1,14 +1,20 @@
 """`mindspore.parallel.auto_parallel.AutoParallel`: the parallel configuration of one network.
 
 MindSpore 2.5+ wraps the top-level network (or training function) in `AutoParallel(network,
-parallel_mode)`. Its "semi_auto" mode with no operator strategies (no `shard`, no Layout, one
-pipeline stage) is data parallelism: each process runs the whole network on its share of the
-batch and the parameter gradients are all-reduced. That is what cellgraph runs: every training
-cell inside the wrapped network (TrainOneStepCell and its loss-scale variant), or the one
-`Model` builds around it, gets an `nn.DistributedGradReducer` over the job's processes, summing
-the gradients (averaging after `enable_gradients_mean()`). Strategy search
-("sharding_propagation", "recursive_programming"), optimizer sharding (`hsdp`), pipeline stages
-and full-batch datasets need operator-level sharding, which cellgraph does not have: they raise
+parallel_mode)`. In its "semi_auto" mode cellgraph runs either of two things:
+
+* a network whose primitives carry sharding strategies (`dense.matmul.shard(...)`): operator
+  sharding, as `set_auto_parallel_context(parallel_mode="semi_auto_parallel")` gives it (the
+  compiler's shard_operators pass): each process runs its slices of the sharded operators, on
+  the whole batch (MindSpore's "full_batch" dataset strategy);
+* a network with no strategies: data parallelism. Each process runs the whole network on its
+  share of the batch and the parameter gradients are all-reduced: every training cell inside
+  the wrapped network (TrainOneStepCell and its loss-scale variant), or the one `Model` builds
+  around it, gets an `nn.DistributedGradReducer` over the job's processes, summing the
+  gradients (averaging after `enable_gradients_mean()`).
+
+Strategy search ("sharding_propagation", "recursive_programming"), optimizer sharding (`hsdp`),
+pipeline stages, and strategies combined with a batch split across the processes raise
 UnsupportedError.
 """
 from __future__ import annotations
@@ -21,7 +27,8 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, Unsuppor
 from cellgraph.runtime import distributed
 
 PARALLEL_MODES = ("semi_auto", "sharding_propagation", "recursive_programming")
-_SHARDING = "cellgraph runs data parallelism only (no operator-level sharding)"
+_SHARDING = ("cellgraph runs data parallelism, or the operator strategies a program sets "
+             "(semi_auto)")
 
 
 def world_size() -> int:
@@ -29,6 +36,14 @@ def world_size() -> int:
     if not distributed.is_initialized():
         return 1
     return distributed.group_rank_and_size(distributed.WORLD_NAMES[0])[1]
+
+
+def sharded_primitives(network) -> list:
+    """The primitives of `network`'s cells that carry a sharding strategy."""
+    if not isinstance(network, Cell):
+        return []
+    return [value for _, cell in network.cells_and_names() for value in vars(cell).values()
+            if getattr(value, "_strategy", None) is not None]
 
 
 def training_cells(network) -> list:
@@ -56,6 +71,7 @@ class AutoParallel(Cell):
         self.network = network
         self.parallel_mode = parallel_mode
         self.gradients_mean = False
+        self.full_batch = False
         self._configured = False
 
     def _before_configuring(self, method: str) -> None:
@@ -69,16 +85,20 @@ class AutoParallel(Cell):
         self.gradients_mean = True
 
     def dataset_strategy(self, config) -> None:
-        """"data_parallel" (each process reads its own shard) is what cellgraph runs."""
+        """"data_parallel" (each process reads its own share of the batch: data parallelism)
+        or "full_batch" (each reads all of it: what operator sharding runs on)."""
         if not isinstance(config, (str, tuple)):
             raise DTypeError(f"AutoParallel.dataset_strategy: config must be a str or a tuple, "
                              f"got {type(config).__name__}")
         if isinstance(config, str) and config not in ("data_parallel", "full_batch"):
             raise ArgumentValueError(f"AutoParallel.dataset_strategy: config must be "
                                      f"'data_parallel' or 'full_batch', got {config!r}")
-        if config != "data_parallel":
-            raise UnsupportedError(f"AutoParallel.dataset_strategy: {config!r} splits a batch "
-                                   f"across operators; {_SHARDING}: use 'data_parallel'")
+        if isinstance(config, tuple):
+            raise UnsupportedError(f"AutoParallel.dataset_strategy: {config!r} splits the "
+                                   f"inputs by a strategy; {_SHARDING} with 'data_parallel' or "
+                                   f"'full_batch'")
+        self._before_configuring("dataset_strategy")
+        self.full_batch = config == "full_batch"
 
     def pipeline(self, stages=1, output_broadcast=False, interleave=False, scheduler="1f1b"):
         """One stage is the whole network on every process; more stages are not supported."""
@@ -111,6 +131,8 @@ class AutoParallel(Cell):
         cells = training_cells(self.network) + list(extra_training_cells)
         if size == 1:
             return  # one process: its gradients are the global ones
+        if sharded_primitives(self.network):
+            return self._shard_operators()
         if not isinstance(self.network, Cell):
             raise UnsupportedError(
                 f"AutoParallel: a function run on {size} processes cannot have its gradients "
@@ -123,6 +145,18 @@ class AutoParallel(Cell):
                           stacklevel=3)
         for cell in cells:
             cell.grad_reducer = DistributedGradReducer(cell.weights, self.gradients_mean, size)
+
+    def _shard_operators(self) -> None:
+        """Operator sharding for the network's strategies, each process on the whole batch;
+        the mirrors of the per-rank graph reduce the gradients (no gradient reducer)."""
+        if not self.full_batch:
+            warnings.warn("AutoParallel: the network's operators carry sharding strategies, "
+                          "so each process runs its slices of them on the whole batch, as "
+                          "with dataset_strategy('full_batch'): feed every process the same "
+                          "batch", stacklevel=3)
+        from cellgraph.auto_parallel import set_auto_parallel_context
+
+        set_auto_parallel_context(parallel_mode="semi_auto_parallel", full_batch=True)
 
     def __call__(self, *args, **kwargs):
         if not self._configured:

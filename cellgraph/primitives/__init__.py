@@ -28,6 +28,7 @@ from . import (  # noqa: F401  (each module declares its primitives)
     nn_ops,
     norm_ops,
     random_ops,
+    redistribution_ops,
     rounding_ops,
     scatter_ops,
     shape_ops,

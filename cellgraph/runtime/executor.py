@@ -51,6 +51,7 @@ from cellgraph.compiler.pytree import Tree, join_text
 from . import backend as backend_module
 from .backend import Backend, get_backend
 from .run_errors import located_error
+from .sharded_parameters import hold_slices
 from .tensor import Parameter, Tensor
 
 STALE = object()  # what an entry returns when a guard failed: recompile
@@ -112,6 +113,7 @@ class Executable:
         self.compiled = compiled
         graph = compiled.graph
         self.weights = list(graph.weights)
+        hold_slices(graph)
         self.updates = list(getattr(graph, "updates", ()))  # Parameters the last outputs replace
         self.out_dtypes = [o.aval.dtype for o in graph.outputs]
         self.out_tree = graph.out_tree

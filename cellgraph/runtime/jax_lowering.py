@@ -32,6 +32,7 @@ from jax.experimental import io_callback
 
 from cellgraph.compiler.ir import Constant, Graph, all_graphs
 from cellgraph.primitives.comm_ops import COLLECTIVES
+from cellgraph.primitives.redistribution_ops import REDISTRIBUTIONS
 
 from .numpy_backend import K as NUMPY_KERNELS
 from .rng import generator
@@ -266,7 +267,7 @@ def _all_reduce_done(lowering, node, inputs, key):
     return list(inputs[1:]), key
 
 
-for _prim in COLLECTIVES:
+for _prim in COLLECTIVES + REDISTRIBUTIONS:  # the sharding moves run on the host too
     LOWERING_RULES.setdefault(_prim.name, _collective)
 
 

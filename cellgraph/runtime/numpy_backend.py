@@ -14,6 +14,7 @@ from . import (
     blocked_kernels,
     collective_kernels,  # noqa: F401  (the collectives join the kernel table)
     fused_kernels,
+    redistribution_kernels,  # noqa: F401  (and so do the moves between sharded layouts)
 )
 from .backend import Backend, register_backend
 from .blocked_kernels import NAMESPACE

@@ -291,7 +291,7 @@ class Parameter(Tensor):
 
     __module__ = "cellgraph.common.parameter"
 
-    __slots__ = ("_version", "layerwise_parallel", "name", "parallel_optimizer",
+    __slots__ = ("_split", "_version", "layerwise_parallel", "name", "parallel_optimizer",
                  "requires_grad")
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
@@ -306,6 +306,20 @@ class Parameter(Tensor):
         self.layerwise_parallel = layerwise_parallel
         self.parallel_optimizer = parallel_optimizer
         self._version = 0
+        # (axis, ranks, group, whole shape) once each rank holds a slice (operator sharding)
+        self._split = None
+
+    @property
+    def sliced(self) -> bool:
+        """Whether this process holds a slice of the parameter (semi-auto parallel)."""
+        return getattr(self, "_split", None) is not None
+
+    @property
+    def aval(self) -> TensorType:
+        """The type graphs see: a sliced parameter's whole shape (graphs are traced as the
+        user's single-device program; the shard_operators pass makes them read the slice)."""
+        split = getattr(self, "_split", None)
+        return TensorType(self.shape if split is None else split[3], self._dtype)
 
     def value(self):
         """The parameter's current value as a Tensor (inside a graph: the graph's value of it,
@@ -330,8 +344,10 @@ class Parameter(Tensor):
             from cellgraph.common.initializer import initializer
 
             data = initializer(init, self.shape, self._dtype)
-        return Parameter(Tensor(data, self._dtype), self.name, self.requires_grad,
-                         self.layerwise_parallel, self.parallel_optimizer)
+        clone = Parameter(Tensor(data, self._dtype), self.name, self.requires_grad,
+                          self.layerwise_parallel, self.parallel_optimizer)
+        clone._split = getattr(self, "_split", None)  # a slice's clone: the same slice
+        return clone
 
     def set_data(self, data, slice_shape=False):
         """Replace the value (a Tensor, an array or a Python number); returns self. As in

@@ -21,6 +21,7 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.comm_ops import WORLD_COMM_GROUP
 from cellgraph.primitives.errors import CellgraphError, DTypeError, ShapeError
 from cellgraph.runtime import distributed
+from cellgraph.runtime.sharded_parameters import gathered, slice_to_hold
 from cellgraph.runtime.tensor import Parameter, Tensor, cast_to_dtype
 
 from . import checkpoint_crypto, safetensors
@@ -146,9 +147,12 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
     """Write the parameters of `save_obj` (a Cell, a list of Parameters or of {"name", "data"}
     dicts, or a dict) that `choice_func` keeps, plus `append_dict`, to `ckpt_file_name` (".ckpt"
     or ".safetensors" appended when missing) in MindSpore's checkpoint format or, with
-    format="safetensors", as safetensors. `integrated_save` and `async_save` are accepted and
-    change nothing here (one device; the save is synchronous), nor do the keywords
-    `incremental` (MapParameters, which cellgraph has not) and `global_step_num` (AITurbo)."""
+    format="safetensors", as safetensors. With `integrated_save` (the default), a parameter
+    each rank holds a slice of (semi-auto parallel) is saved whole, gathered from the ranks
+    (every rank must call save_checkpoint then); without it, each rank saves its slice.
+    `async_save` is accepted and changes nothing (the save is synchronous), nor do the
+    keywords `incremental` (MapParameters, which cellgraph has not) and `global_step_num`
+    (AITurbo)."""
     api = "save_checkpoint"
     path = _save_path(ckpt_file_name, format, api)
     _check_bool(integrated_save, "integrated_save", api)
@@ -178,6 +182,8 @@ def save_checkpoint(save_obj, ckpt_file_name, integrated_save=True, async_save=F
                 raise ValueError(f"{api}: when format is 'safetensors', `{name}` must be "
                                  f"{default!r}, got {value!r}")
     named = _named_values(save_obj, choice_func, api)
+    if integrated_save:  # sharded parameters whole, gathered on every rank before any writes
+        named = [(name, gathered(value)) for name, value in named]
     named += [(key, _append_value(value)) for key, value in append_dict.items()]
     seen = set()
     for name, _ in named:
@@ -389,8 +395,10 @@ def _prefixes(value, api: str, name: str) -> tuple:
 
 
 def _converted(param, value, strict: bool, name: str) -> np.ndarray:
-    """The checkpoint value as the parameter's dtype, or an error for a mismatch."""
+    """The checkpoint value as the parameter's dtype (this rank's slice of a whole value for a
+    parameter held as slices), or an error for a mismatch."""
     array = value.asnumpy() if isinstance(value, Tensor) else np.asarray(value)
+    array = slice_to_hold(param, array)
     if tuple(array.shape) != tuple(param.shape):
         raise ShapeError(f"load_param_into_net: Parameter {name!r} has shape "
                          f"{tuple(param.shape)} in the network but {tuple(array.shape)} in "

@@ -130,9 +130,10 @@ def test_run_save_graphs_writes_every_stage(net_script, tmp_path):
     assert proc.returncode == 0, proc.stderr
     names = sorted(p.name for p in (tmp_path / "graphs").iterdir())
     assert names == ["00_parse_construct.ir", "00_parse_grad_construct.ir",
-                     "01_expand_grad_construct.ir", "01_expand_grad_grad_construct.ir",
-                     "02_optimize_construct.ir", "02_optimize_grad_construct.ir",
-                     "03_codegen_construct.py", "03_codegen_grad_construct.py"]
+                     "01_shard_operators_construct.ir", "01_shard_operators_grad_construct.ir",
+                     "02_expand_grad_construct.ir", "02_expand_grad_grad_construct.ir",
+                     "03_optimize_construct.ir", "03_optimize_grad_construct.ir",
+                     "04_codegen_construct.py", "04_codegen_grad_construct.py"]
     parsed = (tmp_path / "graphs" / "00_parse_construct.ir").read_text()
     assert "  %1 = mul(%x, %z)  : f32[2,3]   # net.py:13  x = x * self.z\n" in parsed
 
@@ -203,7 +204,7 @@ def test_ir_dot_refuses_the_codegen_stage(net_script, tmp_path):
     proc = cellgraph_cli("ir", net_script, "--dot", "--stage", "codegen", cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr == ("cellgraph ir: --dot draws a graph, but stage 'codegen' is Python "
-                           "source; use one of parse, expand_grad, optimize\n")
+                           "source; use one of parse, shard_operators, expand_grad, optimize\n")
 
 
 def test_ir_without_a_cell_call_is_a_usage_error(tmp_path):

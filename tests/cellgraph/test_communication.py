@@ -153,7 +153,10 @@ def test_auto_parallel_context():
     ms.context.reset_auto_parallel_context()
     assert ms.get_auto_parallel_context("parallel_mode") == ms.context.ParallelMode.STAND_ALONE
     assert ms.get_auto_parallel_context("gradients_mean") is False
-    for mode in ("semi_auto_parallel", "auto_parallel", "hybrid_parallel"):
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", full_batch=True)
+    assert ms.get_auto_parallel_context("parallel_mode") == "semi_auto_parallel"
+    ms.context.reset_auto_parallel_context()
+    for mode in ("auto_parallel", "hybrid_parallel"):
         with pytest.raises(ValueError, match=f"parallel_mode '{mode}' is not supported"):
             ms.set_auto_parallel_context(parallel_mode=mode)
     with pytest.raises(ValueError, match="'pipeline_stages' is not supported"):

@@ -41,14 +41,14 @@ def test_save_graphs_writes_one_file_per_stage(tmp_path):
     cellgraph.set_context(save_graphs=True, save_graphs_path=str(tmp_path))
     Net()(X, X)
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "00_parse_construct.ir", "01_expand_grad_construct.ir", "02_optimize_construct.ir",
-        "03_codegen_construct.py"]
+        "00_parse_construct.ir", "01_shard_operators_construct.ir",
+        "02_expand_grad_construct.ir", "03_optimize_construct.ir", "04_codegen_construct.py"]
     parsed = (tmp_path / "00_parse_construct.ir").read_text()
     assert parsed.startswith("graph @construct(%x: f32[2,2], %y: f32[2,2], %z: f32[1]) -> "
                              "f32[2,2] {   # test_dumps.py:15\n")
     assert "  %1 = mul(%x, %z)  : f32[2,2]   # test_dumps.py:16  x = x * self.z\n" in parsed
-    assert (tmp_path / "02_optimize_construct.ir").read_text() == parsed
-    code = (tmp_path / "03_codegen_construct.py").read_text()
+    assert (tmp_path / "03_optimize_construct.ir").read_text() == parsed
+    code = (tmp_path / "04_codegen_construct.py").read_text()
     assert code.startswith("def construct(x, y, z):\n    _v1 = _k_mul(x, z)\n")
 
 
@@ -56,9 +56,10 @@ def test_save_graphs_names_gradient_graphs_after_the_function(tmp_path):
     cellgraph.set_context(save_graphs=True, save_graphs_path=str(tmp_path))
     cellgraph.grad(Net())(X, X)
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "00_parse_grad_construct.ir", "01_expand_grad_grad_construct.ir",
-        "02_optimize_grad_construct.ir", "03_codegen_grad_construct.py"]
-    expanded = (tmp_path / "01_expand_grad_grad_construct.ir").read_text()
+        "00_parse_grad_construct.ir", "01_shard_operators_grad_construct.ir",
+        "02_expand_grad_grad_construct.ir", "03_optimize_grad_construct.ir",
+        "04_codegen_grad_construct.py"]
+    expanded = (tmp_path / "02_expand_grad_grad_construct.ir").read_text()
     assert "grad(" not in expanded and "matmul(%3, %y) {transpose_b=True}" in expanded
     assert "grad(%x, %y, %z) {graph=@construct, wrt=(0,)" in (
         tmp_path / "00_parse_grad_construct.ir").read_text()
@@ -124,8 +125,8 @@ def test_save_graphs_replaces_planted_symlinks_and_keeps_modes(tmp_path):
     victim = tmp_path.parent / f"{tmp_path.name}-victim.txt"
     victim.write_text("precious")
     (tmp_path / "00_parse_construct.ir").symlink_to(victim)
-    (tmp_path / "01_expand_grad_construct.ir").write_text("old")
-    os.chmod(tmp_path / "01_expand_grad_construct.ir", 0o640)
+    (tmp_path / "02_expand_grad_construct.ir").write_text("old")
+    os.chmod(tmp_path / "02_expand_grad_construct.ir", 0o640)
     cellgraph.set_context(save_graphs=True, save_graphs_path=str(tmp_path))
     try:
         Net()(X, X)
@@ -133,5 +134,5 @@ def test_save_graphs_replaces_planted_symlinks_and_keeps_modes(tmp_path):
         cellgraph.set_context(save_graphs=False)
     assert victim.read_text() == "precious"
     assert (tmp_path / "00_parse_construct.ir").read_text().startswith("graph @construct")
-    assert os.stat(tmp_path / "01_expand_grad_construct.ir").st_mode & 0o777 == 0o640
+    assert os.stat(tmp_path / "02_expand_grad_construct.ir").st_mode & 0o777 == 0o640
     assert not [n for n in os.listdir(tmp_path) if n.startswith(".")]

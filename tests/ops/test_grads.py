@@ -32,6 +32,10 @@ ZERO_GRADIENT = {"stop_gradient"}
 # (all_to_all's against its exact value, in test_comm_func_collectives_on_two_processes).
 COLLECTIVES = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "all_to_all",
                "collective_gather", "collective_scatter"}
+# The moves of operator sharding: their derivatives (the logical tensor's) are checked by
+# tests/cellgraph/parallel/test_sharding.py, sharded models' gradients against one process's.
+COLLECTIVES |= {"shard_all_reduce", "shard_reduce_scatter", "shard_all_gather",
+                "shard_all_to_all", "shard_slice", "shard_mirror"}
 # ops.Custom's node: differentiated only through the user's bprop, whose refusal without one
 # and whose use with one tests/ops/test_custom_ops.py checks
 USER_BPROP = {"py_func"}

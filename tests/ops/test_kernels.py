@@ -60,6 +60,10 @@ EFFECT_TESTS = {"print": "test_print_kernel_writes_values",
 COLLECTIVE_TESTS = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "all_to_all",
                     "barrier", "send", "recv", "collective_gather", "collective_scatter",
                     "all_reduce_start", "all_reduce_done"}
+# So do the moves of operator sharding: tests/cellgraph/parallel/test_sharding.py, each against
+# its definition (test_each_redistribution_move_on_two_processes) and in sharded models.
+COLLECTIVE_TESTS |= {"shard_all_reduce", "shard_reduce_scatter", "shard_all_gather",
+                     "shard_all_to_all", "shard_slice", "shard_mirror", "shard_rank"}
 
 
 def test_every_primitive_has_a_case():

@@ -52,7 +52,8 @@ def test_structural_and_effectful_are_declared_traits():
         "uniform_real", "print", "check_range", "all_reduce", "all_gather", "reduce_scatter",
         "broadcast", "reduce", "barrier", "all_to_all", "send", "recv", "collective_gather",
         "collective_scatter", "all_reduce_start", "all_reduce_done", "raise", "summary",
-        "py_hook", "py_func"}
+        "py_hook", "py_func", "shard_all_reduce", "shard_all_gather", "shard_reduce_scatter",
+        "shard_all_to_all"}
 
 
 def test_every_kernel_belongs_to_a_primitive():

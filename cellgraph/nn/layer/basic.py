@@ -73,6 +73,9 @@ class Dense(Cell):
                 bias_init = Uniform(1 / math.sqrt(self.in_channels))
             self.bias = Parameter(initializer(bias_init, (self.out_channels,), dtype),
                                   name="bias")
+            self.bias_add = P.BiasAdd()
+        # MindSpore's primitives, which programs shard (`dense.matmul.shard(...)`)
+        self.matmul = P.MatMul(transpose_b=True)
         self.activation = make_activation(activation, "Dense")
         self.activation_flag = self.activation is not None
 
@@ -84,9 +87,9 @@ class Dense(Cell):
         check_input("Dense", x, dtype=self.weight.dtype)
         if len(shape) != 2:
             x = F.reshape(x, (-1, self.in_channels))
-        x = F.batch_matmul(x, self.weight, transpose_b=True)
+        x = self.matmul(x, self.weight)
         if self.has_bias:
-            x = F.add(x, self.bias)
+            x = self.bias_add(x, self.bias)
         if self.activation_flag:
             x = self.activation(x)
         if len(shape) != 2:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numbers
 
+import cellgraph.ops as P
 from cellgraph.common.initializer import initializer
 from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
@@ -38,16 +39,20 @@ class Embedding(Cell):
             table[padding_idx % self.vocab_size] = 0.0
         self.padding_idx = padding_idx
         self.embedding_table = Parameter(table, name="embedding_table")
+        # MindSpore's primitives, which programs shard (`embedding.gather.shard(...)`)
+        self.gather = P.Gather()
+        self.array_mul = P.MatMul()
 
     def construct(self, ids):
         if not ids.dtype.is_int:
             raise DTypeError(f"Embedding: expected integer ids, got {ids.dtype}")
-        if not self.use_one_hot:
-            return F.gather(self.embedding_table, ids, 0)
         flat = F.reshape(ids, (-1,))
-        one_hot = F.cast(NF.one_hot(flat, self.vocab_size, 1.0, 0.0),
-                         self.embedding_table.dtype)
-        out = F.mm(one_hot, self.embedding_table)
+        if self.use_one_hot:
+            one_hot = F.cast(NF.one_hot(flat, self.vocab_size, 1.0, 0.0),
+                             self.embedding_table.dtype)
+            out = self.array_mul(one_hot, self.embedding_table)
+        else:
+            out = self.gather(self.embedding_table, flat, 0)
         return F.reshape(out, tuple(ids.shape) + (self.embedding_size,))
 
     def extend_repr(self) -> str:

@@ -281,11 +281,15 @@ class Optimizer(Cell):
 
     # -- state ------------------------------------------------------------------------------
     def clone_state(self, prefix: str, init=0.0) -> ParameterTuple:
-        """One state Parameter per parameter, named "prefix.<param name>"."""
-        return ParameterTuple(
-            Parameter(Tensor(np.full(p.shape, init, p.dtype.np), p.dtype),
-                      name=f"{prefix}.{p.name}", requires_grad=False)
-            for p in self.parameters)
+        """One state Parameter per parameter, named "prefix.<param name>" (a sharded
+        parameter's state: the same slice of the state)."""
+        states = []
+        for p in self.parameters:
+            state = Parameter(Tensor(np.full(p.shape, init, p.dtype.np), p.dtype),
+                              name=f"{prefix}.{p.name}", requires_grad=False)
+            state._split = getattr(p, "_split", None)
+            states.append(state)
+        return ParameterTuple(states)
 
     # -- one step -----------------------------------------------------------------------------
     def get_lr(self):
@@ -365,10 +369,10 @@ class Optimizer(Cell):
             raise ArgumentError(f"{op}: expected {len(self.parameters)} gradients, one per "
                                 f"parameter, got {len(gradients)}")
         for p, g in zip(self.parameters, gradients):
-            if tuple(g.shape) != tuple(p.shape):
+            whole = p.aval.shape  # a sharded Parameter's, not this rank's slice's
+            if tuple(g.shape) != whole:
                 raise ShapeError(f"{op}: the gradient for Parameter '{p.name}' has shape "
-                                 f"{fmt_shape(tuple(g.shape))}, expected "
-                                 f"{fmt_shape(tuple(p.shape))}")
+                                 f"{fmt_shape(tuple(g.shape))}, expected {fmt_shape(whole)}")
         return tuple(gradients)
 
 

@@ -1,7 +1,8 @@
 """parallel.AutoParallel: "semi_auto" with no strategies is data parallelism. On 2 processes
 (Gloo on loopback) a wrapped TrainOneStepCell, and Model over a wrapped network, reach the
 parameters one process reaches on the whole global batch; on one process the wrapper runs the
-network as it is; sharding features raise UnsupportedError."""
+network as it is; what cellgraph does not run (strategy search, pipeline stages, optimizer
+sharding) raises UnsupportedError. AutoParallel over sharded operators is in test_sharding.py."""
 from __future__ import annotations
 
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, nn
-from cellgraph.parallel import AutoParallel, Layout, shard
+from cellgraph.parallel import AutoParallel, shard
 from cellgraph.parallel import nn as parallel_nn
 from cellgraph.primitives.errors import UnsupportedError
 
@@ -65,12 +66,15 @@ def test_bad_mode_and_sharding_features_raise():
     wrapped = AutoParallel(nn.Dense(2, 2))
     wrapped.dataset_strategy("data_parallel")
     wrapped.pipeline(stages=1)
-    for call in (lambda: wrapped.dataset_strategy("full_batch"),
-                 lambda: wrapped.pipeline(stages=2), wrapped.hsdp,
-                 lambda: shard(nn.Dense(2, 2), ((2, 1),)), lambda: Layout((2, 2), ("dp", "mp")),
+    wrapped.dataset_strategy("full_batch")  # what operator sharding runs on
+    with pytest.raises(UnsupportedError, match="splits the inputs by a strategy"):
+        wrapped.dataset_strategy(((2, 1),))
+    for call in (lambda: wrapped.pipeline(stages=2), wrapped.hsdp,
                  lambda: parallel_nn.Pipeline(nn.Dense(2, 2), 4)):
         with pytest.raises(UnsupportedError, match="data parallelism"):
             call()
+    with pytest.raises(UnsupportedError, match="shards operators"):
+        shard(nn.Dense(2, 2), ((2, 1),))
     wrapped(Tensor(np.ones((1, 2), np.float32)))
     with pytest.raises(ValueError, match="first call"):
         wrapped.enable_gradients_mean()
