@@ -5,7 +5,7 @@ from cellgraph.common.assign import assign
 from cellgraph.ops import functional as F
 from cellgraph.primitives.errors import ArgumentValueError
 
-from .optimizer import Optimizer, _lr_like, _real
+from .optimizer import Optimizer, _is_zero, _like, _lr_like, _real
 
 __all__ = ["Adam", "AdamW", "AdamWeightDecay"]
 
@@ -86,9 +86,9 @@ class AdamW(_AdamBase):
         t = self.count(step, param)
         m_hat = F.div(m, F.sub(1, F.pow(self.beta1, t)))
         v_hat = F.div(v, F.sub(1, F.pow(self.beta2, t)))
-        decayed, decay = param, self.weight_decays[index]
-        if decay:
-            decayed = F.mul(param, F.sub(1, F.mul(lr, decay)))
+        decayed, decay = param, self._step_decays[index]
+        if not _is_zero(decay):
+            decayed = F.mul(param, F.sub(1, F.mul(lr, _like(decay, param))))
         step_size = F.div(m_hat, F.add(F.sqrt(v_hat), self.eps))
         assign(param, F.sub(decayed, F.mul(lr, step_size)))
 
@@ -106,6 +106,7 @@ class AdamWeightDecay(_AdamBase):
     def update(self, index, param, grad, lr, step):
         m, v = self.moments(index, grad)
         direction = F.div(m, F.add(F.sqrt(v), self.eps))
-        if self.weight_decays[index]:
-            direction = F.add(direction, F.mul(param, self.weight_decays[index]))
+        decay = self._step_decays[index]
+        if not _is_zero(decay):
+            direction = F.add(direction, F.mul(param, _like(decay, param)))
         assign(param, F.sub(param, F.mul(_lr_like(lr, param), direction)))
