@@ -248,10 +248,18 @@ def test_adam_takes_mindspores_keyword_options():
     net = nn.Dense(2, 1)
     lazy = nn.Adam(net.trainable_params(), use_lazy=True)
     assert lazy.use_lazy and not lazy.use_offload
-    with pytest.raises(TypeError, match="use_lazzy"):
+    # MindSpore's errors: an unknown keyword is a KeyError
+    with pytest.raises(KeyError, match="use_lazzy"):
         nn.Adam(net.trainable_params(), use_lazzy=True)
-    with pytest.raises(ArgumentValueError):
+    with pytest.raises(ValueError, match="'use_lazy' and 'use_offload' can not both be True"):
         nn.Adam(net.trainable_params(), use_lazy=True, use_offload=True)
+    for option in ("use_lazy", "use_offload"):
+        with pytest.raises(ValueError, match="there is no parameter named 'use_amsgrad'"):
+            nn.Adam(net.trainable_params(), use_amsgrad=True, **{option: True})
+    with pytest.raises(TypeError, match="'use_nesterov' must be bool"):
+        nn.Adam(net.trainable_params(), use_nesterov=1)
+    offload = nn.AdamOffload(net.trainable_params(), learning_rate=0.01)
+    assert offload.use_offload and offload.params is offload.parameters
 
 
 def test_optimizer_takes_parameters_from_a_one_shot_iterator():

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from cellgraph.common.assign import assign
 from cellgraph.ops import functional as F
-from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 from .optimizer import Optimizer, _is_zero, _like, _lr_like, _real
 
-__all__ = ["Adam", "AdamW", "AdamWeightDecay"]
+__all__ = ["Adam", "AdamOffload", "AdamW", "AdamWeightDecay"]
 
 
 class _AdamBase(Optimizer):
@@ -45,13 +45,26 @@ class Adam(_AdamBase):
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
                  use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0,
                  use_amsgrad=False, **kwargs):
-        unknown = sorted(set(kwargs) - {"use_lazy", "use_offload"})
+        unknown = set(kwargs) - {"use_lazy", "use_offload"}
         if unknown:
-            raise TypeError(f"Adam got unexpected keyword argument(s) {', '.join(unknown)}")
-        if kwargs.get("use_lazy") and kwargs.get("use_offload"):
-            raise ArgumentValueError("Adam: use_lazy and use_offload cannot both be True")
-        self.use_lazy = bool(kwargs.get("use_lazy", False))
-        self.use_offload = bool(kwargs.get("use_offload", False))
+            raise KeyError(f"For 'Adam', invalid keys are passed as kwargs, supported keys are "
+                           f"'use_lazy' and 'use_offload', but got {sorted(unknown)}.")
+        use_lazy = kwargs.get("use_lazy", False)
+        use_offload = kwargs.get("use_offload", False)
+        for name, value in (("use_locking", use_locking), ("use_nesterov", use_nesterov),
+                            ("use_amsgrad", use_amsgrad), ("use_lazy", use_lazy),
+                            ("use_offload", use_offload)):
+            if not isinstance(value, bool):
+                raise DTypeError(f"For '{type(self).__name__}', the '{name}' must be bool, got "
+                                 f"{type(value).__name__}")
+        if use_lazy and use_offload:
+            raise ArgumentValueError(f"For 'Adam', 'use_lazy' and 'use_offload' can not both be "
+                                     f"True.But got use_lazy={use_lazy}, "
+                                     f"use_offload={use_offload}.")
+        if use_amsgrad and (use_lazy or use_offload):
+            raise ArgumentValueError(f"For lazy Adam and Adam with offload, there is no parameter "
+                                     f"named 'use_amsgrad'.but got 'use_amsgrad'={use_amsgrad}.")
+        self.use_lazy, self.use_offload, self.use_locking = use_lazy, use_offload, use_locking
         super().__init__(params, learning_rate, beta1, beta2, eps, weight_decay, loss_scale)
         self.use_nesterov, self.use_amsgrad = bool(use_nesterov), bool(use_amsgrad)
         if self.use_amsgrad:
@@ -68,6 +81,17 @@ class Adam(_AdamBase):
             if self.use_nesterov else m
         step_size = F.div(numerator, F.add(F.sqrt(v), self.eps))
         assign(param, F.sub(param, F.mul(lr_t, step_size)))
+
+
+class AdamOffload(Adam):
+    """MindSpore's AdamOffload: Adam whose update runs on the host. The update runs where the
+    program runs, so its values are Adam's."""
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
+                 use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
+        super().__init__(params, learning_rate, beta1, beta2, eps, use_locking, use_nesterov,
+                         weight_decay, loss_scale, use_offload=True)
+        self.params = self.parameters
 
 
 class AdamW(_AdamBase):
