@@ -199,3 +199,16 @@ def test_a_one_shot_iterable_of_groups_params_is_read_once():
                   {"params": iter([net.bias])}], 0.1)
     assert [p.name for p in opt.parameters] == ["net.weight", "net.bias"]
     assert [p.name for p in opt.learning_rate] == ["learning_rate_group_0", "learning_rate"]
+
+
+def test_the_base_construct_and_a_bare_parameter_as_mindspore():
+    w = Parameter(Tensor(np.ones((2,), np.float32)), name="w")
+    with pytest.raises(NotImplementedError):
+        nn.Optimizer(0.5, [w]).construct()
+    # MindSpore iterates a lone Parameter into Tensors and refuses them
+    with pytest.raises(TypeError, match="pass \\[w\\]"):
+        nn.SGD(w)
+    with pytest.raises(TypeError, match="pass \\[w\\]"):
+        nn.SGD([{"params": w}])
+    with pytest.raises(ValueError):
+        nn.Optimizer(-0.5, [w])

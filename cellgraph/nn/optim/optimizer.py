@@ -203,7 +203,10 @@ class Optimizer(Cell):
             raise ArgumentValueError(f"For 'Optimizer', the argument {param_info} can not be "
                                      f"None.")
         if isinstance(parameters, Parameter):
-            return [parameters]
+            # MindSpore iterates a Parameter into Tensors, then refuses them
+            raise DTypeError(f"For 'Optimizer', the argument {param_info} must be an iterable of "
+                             f"Parameters or of dicts, got the Parameter {parameters.name!r}; "
+                             f"pass [{parameters.name}]")
         if not isinstance(parameters, Iterable) or isinstance(parameters, (str, dict)):
             raise DTypeError(f"For 'Optimizer', the argument {param_info} must be Iterable "
                              f"type, but got {type(parameters)}.")
@@ -598,8 +601,14 @@ class Optimizer(Cell):
         return gradients
 
     # -- one step of the update() optimizers ------------------------------------------------
-    def construct(self, gradients):
-        gradients = self._checked_gradients(gradients)
+    def construct(self, *hyper_params):
+        if type(self).update is Optimizer.update:
+            raise NotImplementedError(f"{type(self).__name__} must define construct(gradients) "
+                                      f"or update(index, param, grad, lr, step)")
+        if len(hyper_params) != 1:
+            raise ArgumentError(f"{type(self).__name__}: expected one tuple of gradients, got "
+                                f"{len(hyper_params)} arguments")
+        gradients = self._checked_gradients(hyper_params[0])
         step = F.reshape(self.global_step, ())
         lr = self.get_lr()
         self.__dict__["_step_decays"] = self._decays_at_step()  # update() reads its own
