@@ -212,3 +212,11 @@ def test_the_base_construct_and_a_bare_parameter_as_mindspore():
         nn.SGD([{"params": w}])
     with pytest.raises(ValueError):
         nn.Optimizer(-0.5, [w])
+
+
+@pytest.mark.parametrize("kwargs", [{"momentum": 1}, {"decay": 1}, {"epsilon": 1},
+                                    {"centered": 1}, {"use_locking": 0}])
+def test_rmsprop_takes_floats_and_bools_only_as_mindspore(kwargs):
+    w = Parameter(Tensor(np.ones((2,), np.float32)), name="w")
+    with pytest.raises(TypeError, match=f"'{next(iter(kwargs))}' must be"):
+        nn.RMSProp([w], **kwargs)

@@ -86,6 +86,21 @@ def _real(value, op: str, name: str, low=None, high=None, low_open=False, high_o
     return value
 
 
+def _float(value, op: str, name: str, **bounds) -> float:
+    """`_real` for the hyper-parameters MindSpore takes as floats only (an int is refused)."""
+    if not isinstance(value, float):
+        raise DTypeError(f"For '{op}', the type of '{name}' must be float, but got "
+                         f"{type(value).__name__} {value!r}")
+    return _real(value, op, name, **bounds)
+
+
+def _bool(value, op: str, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise DTypeError(f"For '{op}', the type of '{name}' must be bool, but got "
+                         f"{type(value).__name__} {value!r}")
+    return value
+
+
 def _parameter_list(parameters, op: str) -> list:
     if isinstance(parameters, Parameter):
         parameters = [parameters]
