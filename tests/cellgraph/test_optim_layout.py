@@ -220,3 +220,47 @@ def test_rmsprop_takes_floats_and_bools_only_as_mindspore(kwargs):
     w = Parameter(Tensor(np.ones((2,), np.float32)), name="w")
     with pytest.raises(TypeError, match=f"'{next(iter(kwargs))}' must be"):
         nn.RMSProp([w], **kwargs)
+
+
+class _UserSGD(nn.Optimizer):
+    """mindcv's way: get_lr overridden, iterating the per-parameter rate Cells and counting
+    the step itself."""
+
+    def get_lr(self):
+        lr = self.learning_rate
+        if self.dynamic_lr:
+            if self.is_group_lr:
+                lr = ()
+                for learning_rate in self.learning_rate:
+                    current_dynamic_lr = learning_rate(self.global_step).reshape(())
+                    lr += (current_dynamic_lr,)
+            else:
+                lr = self.learning_rate(self.global_step).reshape(())
+        if self._is_dynamic_lr_or_weight_decay():
+            self.assignadd(self.global_step, self.global_step_increase_tensor)
+        return lr
+
+    def construct(self, gradients):
+        lr = self.get_lr()
+        gradients = self.decay_weight(gradients)
+        out = ()
+        for i in range(len(self.parameters)):
+            param = self.parameters[i]
+            rate = lr[i] if self.is_group_lr else lr
+            out += (ops.assign(param, param - rate * gradients[i]),)
+        return out
+
+
+def test_a_user_get_lr_over_schedule_and_list_group_rates():
+    w = Parameter(Tensor(np.ones((2,), np.float32)), name="w")
+    b = Parameter(Tensor(np.ones((2,), np.float32)), name="b")
+    opt = _UserSGD([0.2, 0.1, 0.05],
+                   [{"params": [w], "lr": nn.ExponentialDecayLR(0.1, 0.5, 1)},
+                    {"params": [b], "weight_decay": 0.1}])
+    grads = (Tensor(np.full((2,), 1.0, np.float32)), Tensor(np.full((2,), 2.0, np.float32)))
+    for _ in range(3):
+        opt(grads)
+    # MindSpore 2.10's values
+    np.testing.assert_allclose(w.asnumpy(), [0.824999988079071] * 2, rtol=1e-6)
+    np.testing.assert_allclose(b.asnumpy(), [0.27232903242111206] * 2, rtol=1e-6)
+    assert opt.global_step.asnumpy().tolist() == [3]
