@@ -143,6 +143,9 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
         "hint", "how MindSpore feeds the device; the metrics are the same"),
     ("cellgraph.train.model.Model.predict", "backend"): (
         "hint", "MindSpore Lite as the inference engine; the outputs are the same"),
+    ("cellgraph.train.model.Model.predict", "config"): (
+        "hint", ("MindSpore Lite's settings; without Lite MindSpore falls back to the ordinary "
+                 "inference and leaves them unused too")),
     ("cellgraph.train.summary.record.SummaryRecord.__init__", "num_process"): (
         "hint", "MindSpore's writer processes"),
     ("cellgraph.train.summary.collector.SummaryCollector.__init__", "num_process"): (

@@ -4,49 +4,57 @@ from __future__ import annotations
 
 import math
 
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError
-
-from .learning_rate_schedule import _number, _steps
+from cellgraph import _checkparam as validator
 
 __all__ = ["cosine_decay_lr", "exponential_decay_lr", "inverse_decay_lr",
            "natural_exp_decay_lr", "piecewise_constant_lr", "polynomial_decay_lr", "warmup_lr"]
 
 
-def _epochs(op, total_step, step_per_epoch):
-    total_step = _steps(total_step, op, "total_step")
-    step_per_epoch = _steps(step_per_epoch, op, "step_per_epoch")
+def _epochs(total_step, step_per_epoch):
     return [i // step_per_epoch for i in range(total_step)]
 
 
+def _float(value, op: str, name: str) -> None:
+    if not isinstance(value, float):
+        raise TypeError(f"For '{op}', the argument '{name}' must be type of float, but got "
+                        f"'{name}' type: {type(value)}.")
+
+
 def piecewise_constant_lr(milestone, learning_rates) -> list:
-    """learning_rates[k] for the steps from milestone[k-1] up to milestone[k]."""
+    """learning_rates[k] for the steps from milestone[k-1] up to milestone[k]. MindSpore's
+    checks: positive int milestones that never decrease, float rates."""
     op = "piecewise_constant_lr"
-    if not isinstance(milestone, (tuple, list)) or not isinstance(learning_rates, (tuple, list)):
-        raise DTypeError(f"{op}: `milestone` and `learning_rates` must be lists")
+    validator.check_value_type("milestone", milestone, (tuple, list))
+    validator.check_value_type("learning_rates", learning_rates, (tuple, list))
     if len(milestone) != len(learning_rates):
-        raise ArgumentValueError(f"{op}: expected one learning rate per milestone, got "
-                                 f"{len(milestone)} milestones and {len(learning_rates)} rates")
+        raise ValueError(f"For '{op}', the size of 'milestone' must be same with the size of "
+                         f"'learning_rates', but got 'milestone' size: {len(milestone)}, "
+                         f"'learning_rates' size: {len(learning_rates)}.")
     rates, last = [], 0
-    for step, rate in zip(milestone, learning_rates):
-        step = _steps(step, op, "milestone")
-        if step <= last:
-            raise ArgumentValueError(f"{op}: `milestone` must increase, got {list(milestone)}")
-        rates += [_number(rate, op, "learning_rates", positive=False)] * (step - last)
+    for i, (step, rate) in enumerate(zip(milestone, learning_rates)):
+        validator.check_positive_int(step, f"milestone[{i}]")
+        validator.check_is_float(rate, f"learning_rates[{i}]")
+        if step < last:
+            raise ValueError(f"For '{op}', the value of milestone[{i}] must be greater than "
+                             f"milestone[{i - 1}], but got milestone[{i}]: {step}, "
+                             f"milestone[{i - 1}]: {last}.")
+        rates += [rate] * (step - last)
         last = step
     return rates
 
 
 def _decayed(op, learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch, is_stair,
              rule) -> list:
-    learning_rate = _number(learning_rate, op, "learning_rate", positive=True)
-    decay_rate = _number(decay_rate, op, "decay_rate", positive=True)
-    decay_epoch = _steps(decay_epoch, op, "decay_epoch")
-    if not isinstance(is_stair, bool):
-        raise DTypeError(f"{op}: `is_stair` must be a bool, got {is_stair!r}")
+    validator.check_positive_int(total_step, "total_step")
+    validator.check_positive_int(step_per_epoch, "step_per_epoch")
+    validator.check_positive_int(decay_epoch, "decay_epoch")
+    validator.check_positive_float(learning_rate, "learning_rate")
+    validator.check_positive_float(decay_rate, "decay_rate")
+    validator.check_value_type("is_stair", is_stair, [bool])
     progress = (lambda e: math.floor(e / decay_epoch)) if is_stair else (
         lambda e: e / decay_epoch)
     return [rule(learning_rate, decay_rate, progress(e))
-            for e in _epochs(op, total_step, step_per_epoch)]
+            for e in _epochs(total_step, step_per_epoch)]
 
 
 def exponential_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, decay_epoch,
@@ -74,14 +82,18 @@ def inverse_decay_lr(learning_rate, decay_rate, total_step, step_per_epoch, deca
 def cosine_decay_lr(min_lr, max_lr, total_step, step_per_epoch, decay_epoch) -> list:
     """min_lr + (max_lr - min_lr) (1 + cos(pi * min(epoch, decay_epoch) / decay_epoch)) / 2."""
     op = "cosine_decay_lr"
-    min_lr = _number(min_lr, op, "min_lr", positive=False)
-    max_lr = _number(max_lr, op, "max_lr", positive=True)
-    if min_lr < 0 or min_lr >= max_lr:
-        raise ArgumentValueError(f"{op}: expected 0 <= min_lr < max_lr, got {min_lr}, {max_lr}")
-    decay_epoch = _steps(decay_epoch, op, "decay_epoch")
+    _float(min_lr, op, "min_lr")
+    validator.check_non_negative_float(min_lr, "min_lr", None)
+    validator.check_positive_float(max_lr, "max_lr")
+    validator.check_positive_int(total_step, "total_step")
+    validator.check_positive_int(step_per_epoch, "step_per_epoch")
+    validator.check_positive_int(decay_epoch, "decay_epoch")
+    if min_lr >= max_lr:
+        raise ValueError(f"For '{op}', the 'max_lr' must be greater than the 'min_lr', but got "
+                         f"'max_lr' value: {max_lr}, 'min_lr' value: {min_lr}.")
     half = 0.5 * (max_lr - min_lr)
     return [min_lr + half * (1 + math.cos(math.pi * min(e, decay_epoch) / decay_epoch))
-            for e in _epochs(op, total_step, step_per_epoch)]
+            for e in _epochs(total_step, step_per_epoch)]
 
 
 def polynomial_decay_lr(learning_rate, end_learning_rate, total_step, step_per_epoch,
@@ -89,12 +101,17 @@ def polynomial_decay_lr(learning_rate, end_learning_rate, total_step, step_per_e
     """(lr - end) (1 - epoch / decay_epoch) ^ power + end, the epoch capped at decay_epoch
     (or decay_epoch raised to the next multiple past the epoch, with update_decay_epoch)."""
     op = "polynomial_decay_lr"
-    learning_rate = _number(learning_rate, op, "learning_rate", positive=True)
-    end = _number(end_learning_rate, op, "end_learning_rate", positive=False)
-    decay_epoch = _steps(decay_epoch, op, "decay_epoch")
-    power = _number(power, op, "power", positive=True)
+    validator.check_positive_float(learning_rate, "learning_rate")
+    _float(end_learning_rate, op, "end_learning_rate")
+    validator.check_non_negative_float(end_learning_rate, "end_learning_rate", None)
+    validator.check_positive_float(power, "power")
+    validator.check_positive_int(total_step, "total_step")
+    validator.check_positive_int(step_per_epoch, "step_per_epoch")
+    validator.check_positive_int(decay_epoch, "decay_epoch")
+    validator.check_value_type("update_decay_epoch", update_decay_epoch, [bool])
+    end = end_learning_rate
     rates = []
-    for epoch in _epochs(op, total_step, step_per_epoch):
+    for epoch in _epochs(total_step, step_per_epoch):
         if update_decay_epoch:
             span, done = decay_epoch * max(math.ceil(epoch / decay_epoch), 1), epoch
         else:
@@ -106,7 +123,10 @@ def polynomial_decay_lr(learning_rate, end_learning_rate, total_step, step_per_e
 def warmup_lr(learning_rate, total_step, step_per_epoch, warmup_epoch) -> list:
     """lr * min(epoch, warmup_epoch) / warmup_epoch."""
     op = "warmup_lr"
-    learning_rate = _number(learning_rate, op, "learning_rate", positive=True)
-    warmup_epoch = _steps(warmup_epoch, op, "warmup_epoch")
+    _float(learning_rate, op, "learning_rate")
+    validator.check_non_negative_float(learning_rate, "learning_rate", None)
+    validator.check_positive_int(warmup_epoch, "warmup_epoch")
+    validator.check_positive_int(total_step, "total_step")
+    validator.check_positive_int(step_per_epoch, "step_per_epoch")
     return [learning_rate * min(e, warmup_epoch) / warmup_epoch
-            for e in _epochs(op, total_step, step_per_epoch)]
+            for e in _epochs(total_step, step_per_epoch)]

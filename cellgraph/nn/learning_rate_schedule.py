@@ -1,10 +1,10 @@
-"""Learning-rate schedules: Cells mapping the optimizer's step (an int32 scalar Tensor,
-0 on the first update) to a learning rate, as MindSpore's `nn.LearningRateSchedule`."""
+"""Learning-rate schedules: Cells mapping the optimizer's step (its int32 `global_step` of
+shape (1,), 0 on the first update) to a learning rate, as MindSpore's `nn.LearningRateSchedule`."""
 from __future__ import annotations
 
 import math
-import numbers
 
+from cellgraph import _checkparam as validator
 from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
@@ -22,18 +22,10 @@ __all__ = [
 ]
 
 
-def _number(value, op: str, name: str, positive=False) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise DTypeError(f"{op}: `{name}` must be a number, got {type(value).__name__}")
-    if positive and value <= 0:
-        raise ArgumentValueError(f"{op}: `{name}` must be > 0, got {value}")
-    return float(value)
-
-
-def _steps(value, op: str, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-        raise ArgumentValueError(f"{op}: `{name}` must be an int >= 1, got {value!r}")
-    return int(value)
+def _float(value, op: str, name: str) -> None:
+    if not isinstance(value, float):
+        raise DTypeError(f"For '{op}', the argument '{name}' must be type of float, but got "
+                         f"'{name}' type: {type(value)}.")
 
 
 class LearningRateSchedule(Cell):
@@ -54,10 +46,13 @@ class _DecayLR(LearningRateSchedule):
     def __init__(self, learning_rate, decay_rate, decay_steps, is_stair=False):
         super().__init__()
         op = type(self).__name__
-        self.learning_rate = _number(learning_rate, op, "learning_rate", positive=True)
-        self.decay_rate = _number(decay_rate, op, "decay_rate", positive=True)
-        self.decay_steps = _steps(decay_steps, op, "decay_steps")
-        self.is_stair = bool(is_stair)
+        # MindSpore's checks: an int count, float rates, a bool flag (TypeError otherwise)
+        validator.check_positive_int(decay_steps, "decay_steps", op)
+        validator.check_positive_float(learning_rate, "learning_rate", op)
+        validator.check_positive_float(decay_rate, "decay_rate", op)
+        validator.check_value_type("is_stair", is_stair, [bool], op)
+        self.learning_rate, self.decay_rate = learning_rate, decay_rate
+        self.decay_steps, self.is_stair = decay_steps, is_stair
 
     def _progress(self, global_step):
         progress = F.div(_float_step(global_step), float(self.decay_steps))
@@ -103,12 +98,15 @@ class CosineDecayLR(LearningRateSchedule):
     def __init__(self, min_lr, max_lr, decay_steps):
         super().__init__()
         op = "CosineDecayLR"
-        self.min_lr = _number(min_lr, op, "min_lr")
-        self.max_lr = _number(max_lr, op, "max_lr", positive=True)
-        if self.min_lr < 0 or self.min_lr >= self.max_lr:
-            raise ArgumentValueError(f"{op}: expected 0 <= min_lr < max_lr, got min_lr={min_lr}, "
-                                     f"max_lr={max_lr}")
-        self.decay_steps = _steps(decay_steps, op, "decay_steps")
+        _float(min_lr, op, "min_lr")
+        validator.check_non_negative_float(min_lr, "min_lr", op)
+        validator.check_positive_float(max_lr, "max_lr", op)
+        validator.check_positive_int(decay_steps, "decay_steps", op)
+        if min_lr >= max_lr:
+            raise ArgumentValueError(f"For '{op}', the 'max_lr' must be greater than the "
+                                     f"'min_lr', but got 'max_lr' value: {max_lr}, 'min_lr' "
+                                     f"value: {min_lr}.")
+        self.min_lr, self.max_lr, self.decay_steps = min_lr, max_lr, decay_steps
 
     def construct(self, global_step):
         progress = F.div(F.minimum(_float_step(global_step), float(self.decay_steps)),
@@ -119,22 +117,30 @@ class CosineDecayLR(LearningRateSchedule):
 
 class PolynomialDecayLR(LearningRateSchedule):
     """(learning_rate - end_learning_rate) (1 - min(step, decay_steps) / decay_steps) ** power
-    + end_learning_rate."""
+    + end_learning_rate; with update_decay_steps the step is not capped and decay_steps grows
+    to the next multiple of itself past the step."""
 
     def __init__(self, learning_rate, end_learning_rate, decay_steps, power,
                  update_decay_steps=False):
         super().__init__()
         op = "PolynomialDecayLR"
-        self.learning_rate = _number(learning_rate, op, "learning_rate", positive=True)
-        self.end_learning_rate = _number(end_learning_rate, op, "end_learning_rate")
-        self.decay_steps = _steps(decay_steps, op, "decay_steps")
-        self.power = _number(power, op, "power", positive=True)
-        if update_decay_steps:
-            raise ArgumentValueError(f"{op}: update_decay_steps=True is not supported")
+        validator.check_positive_float(learning_rate, "learning_rate")
+        _float(end_learning_rate, op, "end_learning_rate")
+        validator.check_non_negative_float(end_learning_rate, "end_learning_rate", op)
+        validator.check_positive_int(decay_steps, "decay_steps", op)
+        validator.check_value_type("update_decay_steps", update_decay_steps, [bool], op)
+        validator.check_positive_float(power, "power", op)
+        self.learning_rate, self.end_learning_rate = learning_rate, end_learning_rate
+        self.decay_steps, self.power = decay_steps, power
+        self.update_decay_steps = update_decay_steps
 
     def construct(self, global_step):
-        progress = F.div(F.minimum(_float_step(global_step), float(self.decay_steps)),
-                         float(self.decay_steps))
+        step, decay_steps = _float_step(global_step), float(self.decay_steps)
+        if self.update_decay_steps:
+            decay_steps = F.mul(F.maximum(F.ceil(F.div(step, decay_steps)), 1.0), decay_steps)
+        else:
+            step = F.minimum(step, decay_steps)
+        progress = F.div(step, decay_steps)
         scale = F.pow(F.sub(1.0, progress), self.power)
         return F.add(F.mul(scale, self.learning_rate - self.end_learning_rate),
                      self.end_learning_rate)
@@ -145,8 +151,10 @@ class WarmUpLR(LearningRateSchedule):
 
     def __init__(self, learning_rate, warmup_steps):
         super().__init__()
-        self.learning_rate = _number(learning_rate, "WarmUpLR", "learning_rate", positive=True)
-        self.warmup_steps = _steps(warmup_steps, "WarmUpLR", "warmup_steps")
+        _float(learning_rate, "WarmUpLR", "learning_rate")
+        validator.check_non_negative_float(learning_rate, "learning_rate", "WarmUpLR")
+        validator.check_positive_int(warmup_steps, "warmup_steps", "WarmUpLR")
+        self.learning_rate, self.warmup_steps = learning_rate, warmup_steps
 
     def construct(self, global_step):
         progress = F.div(F.minimum(_float_step(global_step), float(self.warmup_steps)),

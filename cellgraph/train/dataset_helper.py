@@ -18,8 +18,15 @@ class DatasetHelper:
         if not hasattr(dataset, "create_tuple_iterator"):
             raise TypeError(f"DatasetHelper: `dataset` must be a dataset, got "
                             f"{type(dataset).__name__}")
-        if isinstance(sink_size, bool) or not isinstance(sink_size, numbers.Integral) or \
-                (sink_size < 1 and sink_size != -1):
+        # MindSpore's checks: a bool sink mode and an int sink size (TypeError), -1 or
+        # positive (ValueError)
+        if not isinstance(dataset_sink_mode, bool):
+            raise TypeError(f"DatasetHelper: `dataset_sink_mode` must be a bool, got "
+                            f"{type(dataset_sink_mode).__name__} {dataset_sink_mode!r}")
+        if isinstance(sink_size, bool) or not isinstance(sink_size, numbers.Integral):
+            raise TypeError(f"DatasetHelper: `sink_size` must be an int, got "
+                            f"{type(sink_size).__name__} {sink_size!r}")
+        if sink_size < 1 and sink_size != -1:
             raise ValueError(f"DatasetHelper: `sink_size` must be -1 or a positive int, got "
                              f"{sink_size!r}")
         self.dataset, self.dataset_sink_mode = dataset, bool(dataset_sink_mode)

@@ -238,8 +238,18 @@ class Model:
             else:
                 metric.update(*(outputs[i] for i in self._eval_indexes[1:]))
 
-    def predict(self, *predict_data, backend=None):
-        """The network's outputs on `predict_data`, in inference mode."""
+    def predict(self, *predict_data, backend=None, config=None):
+        """The network's outputs on `predict_data`, in inference mode. `backend` is None or
+        'lite' (MindSpore Lite, with its `config`); without MindSpore Lite MindSpore falls back
+        to the ordinary inference with a warning, and so does cellgraph, which has no Lite."""
+        if backend not in ("lite", None):
+            raise ValueError(f"For Model.predict, `backend` should be 'lite' or None, but got "
+                             f"{backend}")
+        if backend == "lite":
+            import warnings
+
+            warnings.warn("Model.predict: MindSpore Lite is not available, fallback to original "
+                          "inference!", stacklevel=2)
         self._predict_network.set_train(False)
         return self._predict_network(*predict_data)
 

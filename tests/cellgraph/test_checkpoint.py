@@ -53,7 +53,7 @@ def test_round_trip_restores_identical_outputs(rng, tmp_path):
     assert not_loaded == [] and unused == []
     other.set_train(False)
     np.testing.assert_array_equal(other(x).asnumpy(), expected)  # ... fully restored
-    assert int(other_train.optimizer.global_step.asnumpy()) == 2
+    assert other_train.optimizer.global_step.asnumpy().item() == 2
     np.testing.assert_array_equal(other_train.optimizer.moment2[0].asnumpy(),
                                   train.optimizer.moment2[0].asnumpy())
 

@@ -261,8 +261,11 @@ def test_module_paths_resolve():
         def __init__(self, params, learning_rate=0.1):
             super().__init__(learning_rate, params)
 
-    opt = MyOpt(nn.Dense(2, 2).trainable_params(), learning_rate=0.5)
-    assert opt.init_args["learning_rate"] == 0.5
+    params = nn.Dense(2, 2).trainable_params()
+    opt = MyOpt(params, learning_rate=0.5)
+    # as MindSpore keeps them: the parameters and the rate apart from the other arguments
+    assert opt.init_learning_rate == 0.5 and opt.init_params["params"] is params
+    assert opt.init_args == {}
     assert ops.composite.HyperMap is ops.HyperMap
 
 

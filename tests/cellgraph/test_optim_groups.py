@@ -83,14 +83,18 @@ def test_grad_centralization():
 def test_group_errors(rng):
     net = Net(*_data(rng)[:2])
     wt, bias = net.fc.weight, net.fc.bias
-    with pytest.raises(ArgumentValueError, match="a parameter group takes the keys"):
+    # MindSpore's error types: an unknown group key is a KeyError, a Parameter in two groups
+    # a RuntimeError
+    with pytest.raises(KeyError, match="the key in group params must be one of"):
         nn.SGD([{"params": [wt], "momentum": 0.9}])
-    with pytest.raises(ArgumentValueError, match="'order_params' must list exactly the grouped "
-                                                 "parameters, got 1 for 2"):
+    with pytest.raises(ArgumentValueError, match="the length of order parameters must be the "
+                                                 "same as the length of group parameters"):
         nn.SGD([{"params": [wt]}, {"params": [bias]}, {"order_params": [wt]}])
-    with pytest.raises(ArgumentValueError, match="lists a Parameter twice"):
+    with pytest.raises(RuntimeError, match="fc.weight parameter already exists"):
         nn.SGD([{"params": [wt]}, {"params": [wt, bias]}])
-    with pytest.raises(DTypeError, match="all Parameters or all dicts"):
+    with pytest.raises(DTypeError, match="must be 'Parameter' or 'dict'"):
         nn.SGD([wt, {"params": [bias]}])
-    with pytest.raises(ArgumentValueError, match="is not updated by this optimizer"):
+    with pytest.raises(ArgumentValueError, match="the parameter fc.bias is not in optimizer"):
         nn.SGD([wt]).get_lr_parameter(bias)
+    with pytest.raises(TypeError, match="must be 'Parameter' or 'list'"):
+        nn.SGD([wt]).get_lr_parameter((wt,))

@@ -74,7 +74,7 @@ def _trained(make_step, threaded: bool):
     else:
         for _ in range(THREADS * STEPS):
             step(x)
-    return net.w.asnumpy(), int(optimizer.global_step.asnumpy())
+    return net.w.asnumpy(), optimizer.global_step.asnumpy().item()
 
 
 def _loss_scaled(net, optimizer):

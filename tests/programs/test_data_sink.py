@@ -33,7 +33,7 @@ def test_data_sink_runs_sink_size_steps_per_call():
     sink_process = ms.data_sink(train_step, data, sink_size=4)
     losses = [float(sink_process().asnumpy()) for _ in range(20)]
     assert losses[-1] < 0.05 * losses[0]
-    assert int(opt.global_step.asnumpy()) == 80  # 20 calls of 4 steps
+    assert opt.global_step.asnumpy().item() == 80  # 20 calls of 4 steps
     np.testing.assert_allclose(net.weight.asnumpy(), [[3.0, -1.0]], atol=0.1)
 
 
@@ -44,7 +44,7 @@ def test_model_sink_size_and_initial_epoch():
     model.train(3, regression_dataset(), callbacks=[history], dataset_sink_mode=True,
                 sink_size=4)
     assert len(history.history["net_output"]) == 3
-    assert int(model.train_network.optimizer.global_step.asnumpy()) == 12
+    assert model.train_network.optimizer.global_step.asnumpy().item() == 12
     history2 = History()
     model.train(5, regression_dataset(), callbacks=[history2], initial_epoch=3,
                 dataset_sink_mode=False)

@@ -6,6 +6,7 @@ from . import (
     adafactor,
     adam,
     adamax,
+    asgd,
     ftrl,
     lamb,
     lazyadam,
@@ -21,6 +22,7 @@ from .adadelta import *
 from .adafactor import *
 from .adam import *
 from .adamax import *
+from .asgd import *
 from .ftrl import *
 from .lamb import *
 from .lazyadam import *
@@ -33,5 +35,5 @@ from .sgd import *
 
 __all__ = [name for module in (optimizer, sgd, momentum, adam, rmsprop, ada_grad, adadelta,
                                lamb, adafactor, ftrl, proximal_ada_grad, adamax, lazyadam,
-                               rprop)
+                               rprop, asgd)
            for name in module.__all__]

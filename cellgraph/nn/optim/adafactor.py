@@ -8,7 +8,7 @@ from cellgraph.ops import functional as F
 from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
-from .optimizer import Optimizer, _lr_like, _real
+from .optimizer import Optimizer, _is_zero, _like, _lr_like, _real
 
 __all__ = ["AdaFactor"]
 
@@ -93,8 +93,9 @@ class AdaFactor(Optimizer):
             update = assign(self.exp_avg[index], F.add(F.mul(self.exp_avg[index], self.beta1),
                                                        F.mul(update, 1 - self.beta1)))
         new = param
-        if self.weight_decay:
-            new = F.sub(new, F.mul(F.mul(param, self.weight_decay), lr))
+        decay = self._step_decays[index]
+        if not _is_zero(decay):
+            new = F.sub(new, F.mul(F.mul(param, _like(decay, param)), lr))
         assign(param, F.sub(new, update))
 
 

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from cellgraph.common.assign import assign
 from cellgraph.ops import functional as F
-from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
-from .optimizer import Optimizer, _lr_like, _real
+from .optimizer import Optimizer, _is_zero, _like, _lr_like, _real
 
-__all__ = ["Adam", "AdamW", "AdamWeightDecay"]
+__all__ = ["Adam", "AdamOffload", "AdamW", "AdamWeightDecay"]
 
 
 class _AdamBase(Optimizer):
@@ -45,13 +45,26 @@ class Adam(_AdamBase):
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
                  use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0,
                  use_amsgrad=False, **kwargs):
-        unknown = sorted(set(kwargs) - {"use_lazy", "use_offload"})
+        unknown = set(kwargs) - {"use_lazy", "use_offload"}
         if unknown:
-            raise TypeError(f"Adam got unexpected keyword argument(s) {', '.join(unknown)}")
-        if kwargs.get("use_lazy") and kwargs.get("use_offload"):
-            raise ArgumentValueError("Adam: use_lazy and use_offload cannot both be True")
-        self.use_lazy = bool(kwargs.get("use_lazy", False))
-        self.use_offload = bool(kwargs.get("use_offload", False))
+            raise KeyError(f"For 'Adam', invalid keys are passed as kwargs, supported keys are "
+                           f"'use_lazy' and 'use_offload', but got {sorted(unknown)}.")
+        use_lazy = kwargs.get("use_lazy", False)
+        use_offload = kwargs.get("use_offload", False)
+        for name, value in (("use_locking", use_locking), ("use_nesterov", use_nesterov),
+                            ("use_amsgrad", use_amsgrad), ("use_lazy", use_lazy),
+                            ("use_offload", use_offload)):
+            if not isinstance(value, bool):
+                raise DTypeError(f"For '{type(self).__name__}', the '{name}' must be bool, got "
+                                 f"{type(value).__name__}")
+        if use_lazy and use_offload:
+            raise ArgumentValueError(f"For 'Adam', 'use_lazy' and 'use_offload' can not both be "
+                                     f"True.But got use_lazy={use_lazy}, "
+                                     f"use_offload={use_offload}.")
+        if use_amsgrad and (use_lazy or use_offload):
+            raise ArgumentValueError(f"For lazy Adam and Adam with offload, there is no parameter "
+                                     f"named 'use_amsgrad'.but got 'use_amsgrad'={use_amsgrad}.")
+        self.use_lazy, self.use_offload, self.use_locking = use_lazy, use_offload, use_locking
         super().__init__(params, learning_rate, beta1, beta2, eps, weight_decay, loss_scale)
         self.use_nesterov, self.use_amsgrad = bool(use_nesterov), bool(use_amsgrad)
         if self.use_amsgrad:
@@ -70,6 +83,17 @@ class Adam(_AdamBase):
         assign(param, F.sub(param, F.mul(lr_t, step_size)))
 
 
+class AdamOffload(Adam):
+    """MindSpore's AdamOffload: Adam whose update runs on the host. The update runs where the
+    program runs, so its values are Adam's."""
+
+    def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
+                 use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
+        super().__init__(params, learning_rate, beta1, beta2, eps, use_locking, use_nesterov,
+                         weight_decay, loss_scale, use_offload=True)
+        self.params = self.parameters
+
+
 class AdamW(_AdamBase):
     """Adam with decoupled weight decay (Loshchilov & Hutter; PyTorch's AdamW):
     param *= 1 - lr * weight_decay; param -= lr m_hat / (sqrt(v_hat) + eps)."""
@@ -86,9 +110,9 @@ class AdamW(_AdamBase):
         t = self.count(step, param)
         m_hat = F.div(m, F.sub(1, F.pow(self.beta1, t)))
         v_hat = F.div(v, F.sub(1, F.pow(self.beta2, t)))
-        decayed, decay = param, self.weight_decays[index]
-        if decay:
-            decayed = F.mul(param, F.sub(1, F.mul(lr, decay)))
+        decayed, decay = param, self._step_decays[index]
+        if not _is_zero(decay):
+            decayed = F.mul(param, F.sub(1, F.mul(lr, _like(decay, param))))
         step_size = F.div(m_hat, F.add(F.sqrt(v_hat), self.eps))
         assign(param, F.sub(decayed, F.mul(lr, step_size)))
 
@@ -106,6 +130,7 @@ class AdamWeightDecay(_AdamBase):
     def update(self, index, param, grad, lr, step):
         m, v = self.moments(index, grad)
         direction = F.div(m, F.add(F.sqrt(v), self.eps))
-        if self.weight_decays[index]:
-            direction = F.add(direction, F.mul(param, self.weight_decays[index]))
+        decay = self._step_decays[index]
+        if not _is_zero(decay):
+            direction = F.add(direction, F.mul(param, _like(decay, param)))
         assign(param, F.sub(param, F.mul(_lr_like(lr, param), direction)))

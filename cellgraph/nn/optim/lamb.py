@@ -4,7 +4,7 @@ from __future__ import annotations
 from cellgraph.common.assign import assign
 from cellgraph.ops import functional as F
 
-from .optimizer import Optimizer, _lr_like, _real
+from .optimizer import Optimizer, _is_zero, _like, _lr_like, _real
 
 __all__ = ["Lamb"]
 
@@ -34,8 +34,9 @@ class Lamb(Optimizer):
         m_hat = F.div(m, F.sub(1, F.pow(self.beta1, t)))
         v_hat = F.div(v, F.sub(1, F.pow(self.beta2, t)))
         ratio = F.div(m_hat, F.add(F.sqrt(v_hat), self.eps))
-        if self.weight_decays[index]:
-            ratio = F.add(ratio, F.mul(param, self.weight_decays[index]))
+        decay = self._step_decays[index]
+        if not _is_zero(decay):
+            ratio = F.add(ratio, F.mul(param, _like(decay, param)))
         w_norm, r_norm = F.norm(param), F.norm(ratio)
         usable = F.logical_and(F.greater(w_norm, 0), F.greater(r_norm, 0))
         trust = F.select(usable, F.div(w_norm, F.select(usable, r_norm, F.ones_like(r_norm))),

@@ -1,39 +1,47 @@
 """The optimizer base: nn.Optimizer, and the checks of learning rates, weight decay and
-parameter groups that every optimizer shares.
+parameter groups that every optimizer shares, with MindSpore's attributes and helpers.
 
 An optimizer is a Cell whose construct takes one gradient per parameter and updates the
 parameters and its own state in place with `ops.assign`; inside TrainOneStepCell that makes the
 forward pass, the backward pass and the update one compiled graph. State (moments, the step
 counter) are Parameters with requires_grad=False, named like MindSpore's ("moment1.fc1.weight",
 "global_step"), so checkpoints carry them.
-
-The learning rate is a float (kept in a Parameter "learning_rate"), a list/array of per-step
-rates, or a callable of the step (an `nn.LearningRateSchedule` Cell or a function taking the
-int32 step Tensor, 0 on the first update).
 """
 from __future__ import annotations
 
 import numbers
+from collections.abc import Iterable
 
 import numpy as np
 
-from cellgraph.common.assign import assign
+from cellgraph.common.assign import AssignAdd, assign
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.frontend import trace_call
 from cellgraph.ops import functional as F
 from cellgraph.ops.composite import HyperMap, Map
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import fmt_shape
-from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    ArgumentValueError,
+    DTypeError,
+    RunError,
+    ShapeError,
+)
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
 from ..cell import Cell, StepLock
+from ..layer.container import CellList
+from ..learning_rate_schedule import LearningRateSchedule
 
 __all__ = ["Optimizer", "opt_init_args_register"]
 
 
 def opt_init_args_register(fn):
-    """Decorator on an optimizer's `__init__`: keeps the arguments it was called with in
-    `self.init_args` (name -> value, `self` left out)."""
+    """Decorator on an optimizer's `__init__`, as MindSpore's: keeps the arguments it was
+    called with in `self.init_args` (name -> value, `self` left out), the parameters apart in
+    `self.init_params` ({"params": ...}) and the learning rate in `self.init_learning_rate`
+    (a Tensor as a list, a Cell as None)."""
     import functools
     import inspect
 
@@ -45,6 +53,18 @@ def opt_init_args_register(fn):
         bound.apply_defaults()
         arguments = dict(bound.arguments)
         arguments.pop(next(iter(signature.parameters)))
+        if "params" in arguments:
+            object.__setattr__(self, "init_params", {"params": arguments.pop("params")})
+        if "optimizer" in arguments:
+            inner = arguments.pop("optimizer")
+            object.__setattr__(self, "init_params",
+                               {"params": getattr(inner, "init_params", {}).get("params")})
+        if "learning_rate" in arguments:
+            rate = arguments.pop("learning_rate")
+            if isinstance(rate, Tensor):
+                rate = rate.asnumpy().tolist()
+            object.__setattr__(self, "init_learning_rate",
+                               None if isinstance(rate, Cell) else rate)
         object.__setattr__(self, "init_args", arguments)
         return fn(self, *args, **kwargs)
 
@@ -63,6 +83,21 @@ def _real(value, op: str, name: str, low=None, high=None, low_open=False, high_o
         where = f"in {lo}{hi}" if low is not None and high is not None else (
             f"{'>' if low_open else '>='} {low}" if low is not None else f"<= {high}")
         raise ArgumentValueError(f"{op}: `{name}` must be {where}, got {value}")
+    return value
+
+
+def _float(value, op: str, name: str, **bounds) -> float:
+    """`_real` for the hyper-parameters MindSpore takes as floats only (an int is refused)."""
+    if not isinstance(value, float):
+        raise DTypeError(f"For '{op}', the type of '{name}' must be float, but got "
+                         f"{type(value).__name__} {value!r}")
+    return _real(value, op, name, **bounds)
+
+
+def _bool(value, op: str, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise DTypeError(f"For '{op}', the type of '{name}' must be bool, but got "
+                         f"{type(value).__name__} {value!r}")
     return value
 
 
@@ -91,85 +126,367 @@ def _default_decay_filter(param) -> bool:
     return "beta" not in (param.name or "") and "gamma" not in (param.name or "")
 
 
-def _rate_source(learning_rate, op: str, name: str) -> tuple:
-    """(kind, value) for a learning rate: "fixed" and a scalar Parameter, "list" and a 1-D
-    Parameter of per-step rates, or "schedule" and a callable of the step."""
-    if isinstance(learning_rate, Cell) or (callable(learning_rate) and not isinstance(
-            learning_rate, (Tensor, np.ndarray))):
-        return "schedule", learning_rate
-    if isinstance(learning_rate, (list, tuple, np.ndarray, Tensor)):
-        rates = np.asarray(learning_rate.asnumpy() if isinstance(learning_rate, Tensor)
-                           else learning_rate, np.float32)
-        if rates.ndim > 1 or rates.size == 0:
-            raise ShapeError(f"{op}: a learning-rate list must be 1-D and non-empty, got "
-                             f"shape {rates.shape}")
-        if (rates < 0).any():
-            raise ArgumentValueError(f"{op}: learning rates must be >= 0")
-        if rates.ndim == 1:
-            return "list", Parameter(Tensor(rates), name=name, requires_grad=False)
-        learning_rate = float(rates)
-    rate = _real(learning_rate, op, "learning_rate", low=0.0)
-    return "fixed", Parameter(Tensor(np.array(rate, np.float32)), name=name, requires_grad=False)
-
-
-def _rate_at(kind: str, value, step):
-    """The learning rate a source gives at `step`."""
-    if kind == "fixed":
-        return value
-    if kind == "list":
-        return F.gather(value, F.minimum(step, value.shape[0] - 1), 0)
-    if current_builder() is not None:
-        return trace_call(value, (step,))
-    return value(step)
-
-
-_GROUP_KEYS = ("params", "lr", "weight_decay", "grad_centralization")
-
-
-def _checked_groups(parameters, op: str):
-    """The parameter groups (dicts) and the order_params list, or None when `parameters` is a
-    plain list of Parameters."""
-    if isinstance(parameters, Parameter) or parameters is None:
-        return None
-    parameters = list(parameters)
-    if not any(isinstance(p, dict) for p in parameters):
-        return None
-    if not all(isinstance(p, dict) for p in parameters):
-        raise DTypeError(f"{op}: `params` must be all Parameters or all dicts (parameter "
-                         f"groups), got a mixture")
-    groups, order = [], None
-    for group in parameters:
-        if "order_params" in group:
-            if len(group) > 1:
-                raise ArgumentValueError(f"{op}: the dict holding 'order_params' must hold "
-                                         f"nothing else, got keys {sorted(group)}")
-            order = list(group["order_params"])
-            continue
-        unknown = sorted(set(group) - set(_GROUP_KEYS))
-        if unknown or "params" not in group:
-            raise ArgumentValueError(f"{op}: a parameter group takes the keys "
-                                     f"{', '.join(_GROUP_KEYS)} ('params' required), got "
-                                     f"{sorted(group)}")
-        groups.append(group)
-    return groups, order
+_GROUP_KEYS = ("params", "lr", "weight_decay", "grad_centralization", "order_params")
 
 
 class Optimizer(Cell):
-    """Base class. Subclasses define `update(index, param, grad, lr, step)`.
+    """Base class of the optimizers, laid out as MindSpore's.
 
-    `parameters` is a list of Parameters or of parameter groups: dicts with "params" and,
-    optionally, the group's own "lr", "weight_decay" and "grad_centralization", plus at most
-    one {"order_params": [...]} that orders the parameters (and so the gradients) as listed.
-    Without groups, weight decay skips normalisation scales and shifts ("beta"/"gamma" in the
-    name); a group's weight_decay applies to every parameter in it, as in MindSpore.
+    `learning_rate` is a float or int, a 0-d Tensor (fixed), a 1-D Tensor or an iterable of
+    per-step rates, a LearningRateSchedule (or any callable of the step). `parameters` is a
+    list (or any iterable, read once) of Parameters or of parameter groups: dicts with
+    "params" and, optionally, the group's own "lr", "weight_decay" and "grad_centralization",
+    plus at most one {"order_params": [...]} that orders the parameters (and so the
+    gradients) as listed. Without groups, weight decay skips normalisation scales and shifts
+    ("beta"/"gamma" in the name); a group's weight_decay applies to every parameter in it.
+    `weight_decay` is a float or int, or a Cell of the step.
+
+    The attributes are MindSpore's, so optimizers written against MindSpore's base run:
+    `learning_rate` (a Parameter "learning_rate"; a Cell of the step when the rate is
+    dynamic; with group rates a ParameterTuple, or a CellList when any rate is dynamic, one
+    entry per parameter), `weight_decay` (a float32 Tensor times the loss scale, or a Cell;
+    with groups a tuple, one per parameter), `parameters`, `decay_flags`,
+    `exec_weight_decay`, `grad_centralization_flags`, `is_group`, `is_group_lr`,
+    `is_group_params_ordered`, `dynamic_lr`, `dynamic_weight_decay`, `global_step` (int32 of
+    shape (1,)), `group_params`, `group_lr`, `group_weight_decay`, and the helpers
+    `get_lr`, `get_weight_decay`, `get_lr_parameter`, `decay_weight`,
+    `gradients_centralization`, `scale_grad`, `flatten_gradients`.
+
+    cellgraph's own optimizers define `update(index, param, grad, lr, step)` instead of a
+    construct: the base construct scales the gradients back by the loss scale, adds the
+    weight decay (unless the optimizer decays the weights itself), centralises the gradients
+    of the groups that ask for it, calls `update` once per parameter (lr that parameter's
+    rate, step the update's number, 0 first) and counts the step.
     """
 
     decoupled_weight_decay = False  # AdamW decays the weights itself, not through the gradient
+    _support_parallel_optimizer = False
 
-    def _is_dynamic_lr_or_weight_decay(self) -> bool:
-        """MindSpore's helper for optimizers written against it: whether the rate or the
-        weight decay changes with the step."""
-        return self.dynamic_lr or self.dynamic_weight_decay
+    def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
+        super().__init__(auto_prefix=False)
+        self._step_lock = StepLock()  # an update reads and writes the Parameters and moments
+        from cellgraph import context
+
+        parameters = self._parameters_base_check(parameters, "parameters")
+        self.param_rank = None
+        self.optim_filter = None
+        if not all(isinstance(p, Parameter) for p in parameters) and \
+                not all(isinstance(p, dict) for p in parameters):
+            raise DTypeError(f"For '{self.cls_name}', all elements of the argument 'parameters' "
+                             f"must be 'Parameter' or 'dict', got "
+                             f"{sorted({type(p).__name__ for p in parameters})}")
+        if isinstance(loss_scale, int) and not isinstance(loss_scale, bool):
+            loss_scale = float(loss_scale)
+        if not isinstance(loss_scale, float):
+            raise DTypeError(f"For '{self.cls_name}', the 'loss_scale' must be float, got "
+                             f"{type(loss_scale).__name__} {loss_scale!r}")
+        if not loss_scale > 0:
+            raise ArgumentValueError(f"For '{self.cls_name}', the 'loss_scale' must be > 0, got "
+                                     f"{loss_scale}")
+        self.loss_scale = loss_scale
+        self.dynamic_weight_decay = False
+        self.grad_centralization = False
+        self._unique = True
+        self._target = context.get_context("device_target")
+        self._use_flattened_params = False
+        self.dynamic_lr = False
+        self.assignadd = AssignAdd()
+        self.global_step = Parameter(Tensor(np.zeros((1,), np.int32)), name="global_step",
+                                     requires_grad=False)
+        self.is_group = False
+        self.is_group_lr = False
+        self.is_group_params_ordered = False
+        self.use_parallel = False
+        learning_rate = self._preprocess_single_lr(learning_rate)
+        if isinstance(parameters[0], dict):
+            self.is_group = True
+            self.group_params = []
+            self.group_lr = []
+            self.group_weight_decay = []
+            self.group_grad_centralization = []
+            self._init_group_params(parameters, learning_rate, weight_decay,
+                                    self.grad_centralization)
+        self._init_opt_attrs(learning_rate, parameters, weight_decay)
+        # what optimizers written by users call from construct, as MindSpore's base class has
+        self.hyper_map, self.map_ = HyperMap(), Map()
+
+    # -- MindSpore's construction steps, which optimizers written against it call ----------
+    @staticmethod
+    def _parameters_base_check(parameters, param_info):
+        """The parameters as a list: None, a non-iterable or an empty iterable is an error."""
+        if parameters is None:
+            raise ArgumentValueError(f"For 'Optimizer', the argument {param_info} can not be "
+                                     f"None.")
+        if isinstance(parameters, Parameter):
+            # MindSpore iterates a Parameter into Tensors, then refuses them
+            raise DTypeError(f"For 'Optimizer', the argument {param_info} must be an iterable of "
+                             f"Parameters or of dicts, got the Parameter {parameters.name!r}; "
+                             f"pass [{parameters.name}]")
+        if not isinstance(parameters, Iterable) or isinstance(parameters, (str, dict)):
+            raise DTypeError(f"For 'Optimizer', the argument {param_info} must be Iterable "
+                             f"type, but got {type(parameters)}.")
+        parameters = list(parameters)
+        if not parameters:
+            raise ArgumentValueError(f"For 'Optimizer', the argument {param_info} must not be "
+                                     f"empty; pass net.trainable_params()")
+        return parameters
+
+    def _preprocess_single_lr(self, learning_rate):
+        """A learning rate as a float, a float32 Tensor (0-d fixed, 1-D one rate per step) or
+        a schedule; sets `dynamic_lr` when the rate changes with the step."""
+        op = self.cls_name
+        if isinstance(learning_rate, numbers.Real) and not isinstance(learning_rate, np.ndarray):
+            learning_rate = float(learning_rate)
+            if not learning_rate >= 0:
+                raise ArgumentValueError(f"For '{op}', the 'learning rate' must be >= 0, got "
+                                         f"{learning_rate}")
+            return learning_rate
+        if isinstance(learning_rate, Tensor) and learning_rate.ndim == 0:
+            return Tensor(learning_rate.asnumpy(), dt.float32)
+        if isinstance(learning_rate, Cell) or (callable(learning_rate) and not isinstance(
+                learning_rate, (Tensor, np.ndarray))):
+            self.dynamic_lr = True
+            return learning_rate
+        if isinstance(learning_rate, Tensor):
+            if learning_rate.ndim > 1:
+                raise ShapeError(f"For '{op}', if 'learning_rate' is Tensor type, then the "
+                                 f"dimension of it should be 0 or 1, but got "
+                                 f"{learning_rate.ndim}.")
+            rates = learning_rate.asnumpy().astype(np.float32)
+        elif isinstance(learning_rate, Iterable) and not (
+                isinstance(learning_rate, np.ndarray) and learning_rate.ndim == 0) \
+                and not isinstance(learning_rate, (str, bytes, dict)):
+            rates = np.array(list(learning_rate)).astype(np.float32)
+            if rates.ndim != 1:
+                raise ShapeError(f"For '{op}', a learning-rate list must be 1-D, got shape "
+                                 f"{rates.shape}")
+        else:
+            raise DTypeError(f"For '{op}', the argument 'learning_rate' must be int, float, "
+                             f"Tensor, Iterable or LearningRateSchedule, but got "
+                             f"{type(learning_rate)}.")
+        if rates.size == 0:
+            raise ShapeError(f"For '{op}', a learning-rate list must not be empty")
+        if (rates < 0).any():
+            raise ArgumentValueError(f"For '{op}', learning rates must be >= 0")
+        self.dynamic_lr = True
+        return Tensor(rates)
+
+    def _build_single_lr(self, learning_rate, name):
+        """A preprocessed rate as what `learning_rate` holds: a Parameter `name` (inside a Cell
+        of the step when group rates are dynamic), a Cell gathering the rate of the step from a
+        Parameter `name`, or the schedule itself."""
+        if isinstance(learning_rate, float):
+            learning_rate = Tensor(np.array(learning_rate, np.float32))
+        if isinstance(learning_rate, Tensor) and learning_rate.ndim == 0:
+            learning_rate = Parameter(learning_rate, name=name, requires_grad=False)
+            if self.is_group_lr and self.dynamic_lr:
+                learning_rate = _ConvertToCell(learning_rate)
+            return learning_rate
+        if isinstance(learning_rate, Tensor) and learning_rate.ndim == 1:
+            return _IteratorLearningRate(learning_rate, name)
+        return learning_rate
+
+    def _preprocess_weight_decay(self, weight_decay):
+        """A weight decay times the loss scale (the gradients it is added to are still
+        scaled), or a Cell of the step wrapped to do the same; sets `dynamic_weight_decay`."""
+        if isinstance(weight_decay, numbers.Real) and not isinstance(weight_decay, np.ndarray):
+            weight_decay = float(weight_decay)
+            if not weight_decay >= 0:
+                raise ArgumentValueError(f"For '{self.cls_name}', the 'weight_decay' must be "
+                                         f">= 0, got {weight_decay}")
+            return weight_decay * self.loss_scale
+        if isinstance(weight_decay, Cell):
+            self.dynamic_weight_decay = True
+            return _WrappedWeightDecay(weight_decay, self.loss_scale)
+        raise DTypeError(f"For '{self.cls_name}', the argument 'weight_decay' must be int, "
+                         f"float or Cell, but got {type(weight_decay)}")
+
+    @staticmethod
+    def _preprocess_grad_centralization(grad_centralization):
+        if not isinstance(grad_centralization, bool):
+            raise DTypeError(f"For 'Optimizer', the 'grad_centralization' must be bool type, "
+                             f"but got {type(grad_centralization)}.")
+        return grad_centralization
+
+    def _check_group_params(self, parameters):
+        """Each group's keys, and its "params" a non-empty iterable of Parameters."""
+        for group in parameters:
+            invalid = [key for key in group if key not in _GROUP_KEYS]
+            if invalid:
+                raise KeyError(f"For '{self.cls_name}', the key in group params must be one of "
+                               f"{list(_GROUP_KEYS)}, but got {invalid}.")
+            if "order_params" in group:
+                if len(group) > 1:
+                    raise ArgumentValueError(f"For '{self.cls_name}', the order params dict in "
+                                             f"group parameters should only include the "
+                                             f"'order_params' key, but got {sorted(group)}.")
+                if not isinstance(group["order_params"], Iterable):
+                    raise DTypeError(f"For '{self.cls_name}', the value of 'order_params' in "
+                                     f"group parameters should be Iterable type, but got "
+                                     f"{type(group['order_params'])}.")
+                continue
+            if "params" not in group:
+                raise KeyError(f"For '{self.cls_name}', a parameter group must hold 'params', "
+                               f"got keys {sorted(group)}")
+            for index, param in enumerate(group["params"]):
+                if not isinstance(param, Parameter):
+                    raise DTypeError(f"For '{self.cls_name}', the element in group parameters "
+                                     f"must be Parameter type, but got {type(param)} at index "
+                                     f"{index}.")
+
+    def _parse_group_params(self, parameters, learning_rate):
+        """Sets `is_group_params_ordered`, `is_group_lr` (and `dynamic_lr` through the group
+        rates); the per-step rate lists of all groups must be as long as each other."""
+        self._check_group_params(parameters)
+        length = learning_rate.size if isinstance(learning_rate, Tensor) and \
+            learning_rate.ndim == 1 else 0
+        for group in parameters:
+            if "order_params" in group:
+                self.is_group_params_ordered = True
+                continue
+            if "lr" in group:
+                self.is_group_lr = True
+                group_lr = self._preprocess_single_lr(group["lr"])
+                if isinstance(group_lr, Tensor) and group_lr.ndim == 1:
+                    if length == 0:
+                        length = group_lr.size
+                    elif group_lr.size != length:
+                        raise ArgumentValueError(
+                            f"For '{self.cls_name}', the Tensor type dynamic learning rate in "
+                            f"group must be the same size as the argument 'learning_rate', got "
+                            f"{group_lr.size} and {length}.")
+
+    def _init_group_params(self, parameters, learning_rate, weight_decay, grad_centralization):
+        """One learning rate, weight decay and centralisation flag per parameter, in
+        `group_lr`, `group_weight_decay` and `group_grad_centralization` (ordered as
+        'order_params' says)."""
+        parameters = [dict(group, params=self._parameters_base_check(group["params"],
+                                                                      "group `params`"))
+                      if "params" in group else group for group in parameters]
+        self._parse_group_params(parameters, learning_rate)
+        default_lr = self._build_single_lr(learning_rate, "learning_rate")
+        seen, ordered, raw_decays = set(), None, []
+        for number, group in enumerate(parameters):
+            if "order_params" in group:
+                ordered = list(group["order_params"])
+                continue
+            self.group_params += group["params"]
+            if "lr" in group:
+                lr = self._build_single_lr(self._preprocess_single_lr(group["lr"]),
+                                           f"learning_rate_group_{number}")
+            else:
+                lr = default_lr
+            raw = group.get("weight_decay", weight_decay)
+            decay = self._preprocess_weight_decay(raw)
+            centralize = self._preprocess_grad_centralization(group["grad_centralization"]) \
+                if "grad_centralization" in group else grad_centralization
+            for param in group["params"]:
+                if param.name in seen:
+                    raise RunError(f"For '{self.cls_name}', the {param.name} parameter already "
+                                   f"exists, it does not support repeated setting. Please check "
+                                   f"whether the optimizer parameter has been set multiple "
+                                   f"times.")
+                seen.add(param.name)
+                self.group_lr.append(lr)
+                self.group_weight_decay.append(decay)
+                raw_decays.append(raw)
+                self.group_grad_centralization.append(centralize)
+        self._raw_decays = raw_decays
+        if self.is_group_params_ordered:
+            self._order_and_adjust_group_params(ordered)
+
+    def _order_and_adjust_group_params(self, ordered_parameters):
+        """The group lists in the order of 'order_params' (matched by name)."""
+        ordered_parameters = list(ordered_parameters)
+        if len(ordered_parameters) != len(self.group_params):
+            raise ArgumentValueError(
+                f"For '{self.cls_name}', the length of order parameters must be the same as "
+                f"the length of group parameters, but got order parameters' length "
+                f"{len(ordered_parameters)}, group parameters' length "
+                f"{len(self.group_params)}.")
+        names = [getattr(p, "name", None) for p in ordered_parameters]
+        position = []
+        for param in self.group_params:
+            if param.name not in names:
+                raise ArgumentValueError(f"For '{self.cls_name}', the parameter {param.name} "
+                                         f"of the groups is not in 'order_params'")
+            position.append(names.index(param.name))
+        order = sorted(range(len(position)), key=position.__getitem__)
+        for attr in ("group_params", "group_lr", "group_weight_decay",
+                     "group_grad_centralization", "_raw_decays"):
+            values = getattr(self, attr)
+            setattr(self, attr, [values[i] for i in order])
+
+    def _init_opt_attrs(self, learning_rate, parameters, weight_decay):
+        """`learning_rate`, `parameters`, the weight-decay attributes and the per-parameter
+        tables, as MindSpore's base sets them."""
+        op = self.cls_name
+        weight_decay_ = self._preprocess_weight_decay(weight_decay)
+        if self.is_group_lr:
+            if self.dynamic_lr:
+                self.learning_rate = _cell_list(self.group_lr)
+            else:
+                self.learning_rate = ParameterTuple(self.group_lr)
+        else:
+            self.learning_rate = self._build_single_lr(learning_rate, "learning_rate")
+        if self.is_group:
+            params = _parameter_list(self.group_params, op)
+            self.group_params = ParameterTuple(params)
+            if not self.dynamic_lr:
+                self.group_lr = ParameterTuple(self.group_lr)
+            self.decay_flags = tuple(isinstance(x, Cell) or x > 0
+                                     for x in self.group_weight_decay)
+            self.dynamic_decay_flags = tuple(isinstance(x, Cell)
+                                             for x in self.group_weight_decay)
+            self.weight_decay = tuple(x if flag else Tensor(np.array(x, np.float32))
+                                      for x, flag in zip(self.group_weight_decay,
+                                                         self.dynamic_decay_flags))
+            self.exec_weight_decay = any(self.decay_flags)
+            self.grad_centralization_flags = tuple(self.group_grad_centralization)
+            raw = self._raw_decays
+        else:
+            params = _parameter_list(parameters, op)
+            self.decay_flags = tuple(_default_decay_filter(p) for p in params)
+            self.dynamic_decay_flags = isinstance(weight_decay_, Cell)
+            self.exec_weight_decay = self.dynamic_decay_flags or weight_decay_ > 0
+            self.weight_decay = weight_decay_ if self.dynamic_decay_flags else \
+                Tensor(np.array(weight_decay_, np.float32))
+            raw = [weight_decay] * len(params)
+        self.parameters = ParameterTuple(params)
+        self._parameters = self.parameters
+        # per parameter, for the update() optimizers: the weight decay as given (not scaled
+        # by the loss scale: their gradients are scaled back first), 0.0 where the decay
+        # filter or the group leaves it off, or the Cell of the step
+        self._decay_sources = tuple(
+            (value if isinstance(value, Cell) else float(value)) if flag else 0.0
+            for value, flag in zip(raw, self.decay_flags))
+        self._centralize = tuple(self.group_grad_centralization) if self.is_group \
+            else (False,) * len(params)
+        self.ps_parameters = (False,) * len(params)
+        self.cache_enable = (False,) * len(params)
+        self.reciprocal_scale = Tensor(np.array(1.0 / self.loss_scale, np.float32))
+        self.need_scale = self.loss_scale != 1.0
+        self.global_step_increase_tensor = Tensor(np.ones((1,), np.int32))
+        self.param_length = len(params)
+        self.map_reverse, self.hyper_map_reverse = Map(None, True), HyperMap(None, True)
+        # MindSpore's optimizer-parallel attributes outside its parallel mode: every parameter
+        # is updated on this rank
+        self.optim_filter = (True,) * self.param_length
+        self.enable_tuple_broaden = True
+
+    # -- properties ---------------------------------------------------------------------------
+    @property
+    def unique(self) -> bool:
+        """Whether sparse gradients are made unique before the update (MindSpore's flag; the
+        gradients here are dense)."""
+        return self._unique
+
+    @unique.setter
+    def unique(self, value):
+        if not isinstance(value, bool):
+            raise DTypeError(f"For 'Optimizer', the property 'unique' must be bool, but got "
+                             f"{type(value)}")
+        self._unique = value
 
     @property
     def target(self) -> str:
@@ -197,87 +514,14 @@ class Optimizer(Cell):
             raise ValueError(f"For 'Optimizer', the property 'target' cannot be set to "
                              f"{value!r} in the {self._target!r} environment.")
 
-    def __init__(self, learning_rate, parameters, weight_decay=0.0, loss_scale=1.0):
-        super().__init__(auto_prefix=False)
-        self._step_lock = StepLock()  # an update reads and writes the Parameters and moments
-        from cellgraph import context
-
-        self._target = context.get_context("device_target")
-        op = type(self).__name__
-        self.weight_decay = _real(weight_decay, op, "weight_decay", low=0.0)
-        self.loss_scale = _real(loss_scale, op, "loss_scale", low=0.0, low_open=True)
-        self.lr_kind, self.learning_rate = _rate_source(learning_rate, op, "learning_rate")
-        # MindSpore's flags: the rate changes with the step (a list of rates or a schedule);
-        # the weight decay never does here (it is a number)
-        self.dynamic_lr = self.lr_kind != "fixed"
-        self.dynamic_weight_decay = False
-        if parameters is not None and not isinstance(parameters, (Parameter, list, tuple)):
-            # a one-shot iterable (filter(lambda p: p.requires_grad, net.get_parameters()))
-            # is read once, here
-            parameters = list(parameters)
-        grouped = _checked_groups(parameters, op)
-        self.is_group = grouped is not None
-        if grouped is None:
-            params = _parameter_list(parameters, op)
-            self.decay_flags = tuple(_default_decay_filter(p) for p in params)
-            self.weight_decays = tuple(self.weight_decay if flag else 0.0
-                                       for flag in self.decay_flags)
-            self.centralize, self.group_rates = (False,) * len(params), None
-        else:
-            params = self._init_groups(*grouped, op)
-            self.decay_flags = tuple(decay > 0 for decay in self.weight_decays)
-        self.parameters = ParameterTuple(params)
-        self.is_group_lr = self.group_rates is not None
-        # what optimizers written by users call from construct, as MindSpore's base class has
-        self.hyper_map, self.map_ = HyperMap(), Map()
-        # MindSpore's optimizer-parallel attributes outside its parallel mode: every parameter
-        # is updated on this rank
-        self.param_length = len(self.parameters)
-        self.use_parallel, self.param_rank = False, None
-        self.optim_filter = (True,) * self.param_length
-        self.global_step = Parameter(Tensor(np.array(0, np.int32)), name="global_step",
-                                     requires_grad=False)
-
-    def _init_groups(self, groups, order, op: str) -> list:
-        """Flatten the groups into per-parameter weight decays, gradient centralisation flags
-        and (when a group sets "lr") learning-rate sources; returns the parameters."""
-        params, decays, centralize, rates, group_lrs = [], [], [], [], []
-        default_rate = (self.lr_kind, self.learning_rate)
-        for number, group in enumerate(groups):
-            members = [group["params"]] if isinstance(group["params"], Parameter) \
-                else list(group["params"])
-            decay = _real(group.get("weight_decay", self.weight_decay), op, "weight_decay",
-                          low=0.0)
-            rate = default_rate
-            if "lr" in group:
-                rate = _rate_source(group["lr"], op, f"learning_rate_group_{number}")
-                group_lrs.append(rate[1])
-            params += members
-            decays += [decay] * len(members)
-            centralize += [bool(group.get("grad_centralization", False))] * len(members)
-            rates += [rate] * len(members)
-        params = _parameter_list(params, op)
-        if order is not None:
-            position = self._order_positions(params, order, op)
-            params, decays, centralize, rates = ([values[i] for i in position] for values in
-                                                 (params, decays, centralize, rates))
-        self.weight_decays, self.centralize = tuple(decays), tuple(centralize)
-        self.group_rates = tuple(rates) if group_lrs else None
-        self.group_learning_rates = ParameterTuple(
-            r for r in group_lrs if isinstance(r, Parameter))
-        return params
+    def _is_dynamic_lr_or_weight_decay(self) -> bool:
+        """Whether the rate or the weight decay changes with the step."""
+        return self.dynamic_lr or self.dynamic_weight_decay
 
     @staticmethod
-    def _order_positions(params, order, op: str) -> list:
-        """For each Parameter of `order`, its index in the groups' flattened list."""
-        index = {id(p): i for i, p in enumerate(params)}
-        missing = [getattr(p, "name", p) for p in order if id(p) not in index]
-        if missing or len(order) != len(params):
-            raise ArgumentValueError(
-                f"{op}: 'order_params' must list exactly the grouped parameters, got "
-                f"{len(order)} for {len(params)}"
-                + (f"; not in any group: {', '.join(map(str, missing))}" if missing else ""))
-        return [index[id(p)] for p in order]
+    def _use_distibuted_optimizer() -> bool:
+        """MindSpore's parameter-server mode, which cellgraph has not."""
+        return False
 
     # -- state ------------------------------------------------------------------------------
     def clone_state(self, prefix: str, init=0.0) -> ParameterTuple:
@@ -291,74 +535,126 @@ class Optimizer(Cell):
             states.append(state)
         return ParameterTuple(states)
 
-    # -- one step -----------------------------------------------------------------------------
+    # -- the rate and the weight decay of the current step ----------------------------------
     def get_lr(self):
-        """The learning rate for the current step; with groups that set "lr", a tuple of rates,
-        one per parameter."""
-        return self._lr_at(self.global_step)
+        """The learning rate of the current step: the Parameter, or the schedule's value at
+        `global_step`; with group rates a tuple, one per parameter."""
+        lr = self.learning_rate
+        if self.dynamic_lr:
+            if self.is_group_lr:
+                at_step = {}  # each schedule once, however many parameters share it
+                for schedule in self.learning_rate:
+                    if id(schedule) not in at_step:
+                        at_step[id(schedule)] = _value_at(schedule, self.global_step)
+                lr = tuple(at_step[id(schedule)] for schedule in self.learning_rate)
+            else:
+                lr = _value_at(self.learning_rate, self.global_step)
+        return lr
 
-    def _lr_at(self, step):
-        """The learning rate (or the tuple of per-parameter rates) at `step`."""
-        if self.group_rates is None:
-            return _rate_at(self.lr_kind, self.learning_rate, step)
-        at_step = {}  # each source once, however many parameters share it
-        for kind, value in self.group_rates:
-            if id(value) not in at_step:
-                at_step[id(value)] = _rate_at(kind, value, step)
-        return tuple(at_step[id(value)] for _, value in self.group_rates)
+    def get_weight_decay(self):
+        """The weight decay of the current step (times the loss scale), per parameter with
+        groups."""
+        if self.dynamic_weight_decay:
+            if self.is_group:
+                return tuple(decay(self.global_step) if flag else decay for decay, flag in
+                             zip(self.weight_decay, self.dynamic_decay_flags))
+            return self.weight_decay(self.global_step)
+        return self.weight_decay
 
     def get_lr_parameter(self, param):
-        """The learning-rate Parameter (or schedule) that updates `param` (or each of a list
-        of Parameters)."""
-        params = param if isinstance(param, list) else [param]
-        index = {id(p): i for i, p in enumerate(self.parameters)}
+        """The learning-rate Parameter that updates `param` (or each of a list of
+        Parameters): for a dynamic rate, the Parameter of per-step rates or the schedule."""
+        if isinstance(param, Parameter):
+            params = [param]
+        elif isinstance(param, list):
+            params = param
+        else:
+            raise DTypeError(f"For 'get_lr_parameter', the 'param' must be 'Parameter' or "
+                             f"'list' type, but got {type(param)}.")
+        ids = [id(p) for p in self._parameters]
+        rates = []
         for p in params:
-            if id(p) not in index:
-                raise ArgumentValueError(f"{type(self).__name__}.get_lr_parameter: Parameter "
-                                         f"{getattr(p, 'name', p)!r} is not updated by this "
-                                         f"optimizer")
-        rates = [self.group_rates[index[id(p)]][1] if self.group_rates is not None
-                 else self.learning_rate for p in params]
+            if not isinstance(p, Parameter):
+                raise DTypeError(f"For '{self.cls_name}', the parameter must be Parameter, got "
+                                 f"{type(p).__name__}")
+            if id(p) not in ids:
+                raise ArgumentValueError(f"For 'get_lr_parameter', the parameter {p.name} is "
+                                         f"not in optimizer, please check whether the argument "
+                                         f"'param' is correct.")
+            rate = self.learning_rate[ids.index(id(p))] if self.is_group_lr \
+                else self.learning_rate
+            rates.append(rate.learning_rate if isinstance(
+                rate, (_ConvertToCell, _IteratorLearningRate)) else rate)
         return rates if isinstance(param, list) else rates[0]
 
-    def construct(self, gradients):
-        gradients = self._checked_gradients(gradients)
-        step = self.global_step
-        lr = self._lr_at(step)
+    # -- helpers MindSpore optimizers written by users call from construct ------------------
+    def flatten_gradients(self, gradients):
+        """The gradients as they are: parameters are never flattened into chunks here."""
+        return gradients
+
+    def decay_weight(self, gradients):
+        """Gradients plus weight_decay * param for the parameters `decay_flags` selects."""
+        if not self.exec_weight_decay:
+            return gradients
+        decay = self.get_weight_decay()
+        decays = decay if self.is_group else (decay,) * len(self._parameters)
+        return tuple(F.add(F.mul(p, F.cast(d, p.dtype)), g) if flag else g
+                     for d, flag, p, g in zip(decays, self.decay_flags, self._parameters,
+                                              gradients))
+
+    def gradients_centralization(self, gradients):
+        """With groups, the gradients of the groups that set grad_centralization centralised."""
+        if not self.is_group:
+            return gradients
+        return tuple(_centralized(g) if flag else g
+                     for flag, g in zip(self.grad_centralization_flags, gradients))
+
+    def scale_grad(self, gradients):
+        """Gradients times 1 / loss_scale."""
+        if not self.need_scale:
+            return gradients
+        return tuple(F.mul(g, F.cast(self.reciprocal_scale, g.dtype)) for g in gradients)
+
+    def _grad_sparse_indices_deduplicate(self, gradients):
+        """Dense gradients have no indices to make unique."""
+        return gradients
+
+    # -- one step of the update() optimizers ------------------------------------------------
+    def construct(self, *hyper_params):
+        if type(self).update is Optimizer.update:
+            raise NotImplementedError(f"{type(self).__name__} must define construct(gradients) "
+                                      f"or update(index, param, grad, lr, step)")
+        if len(hyper_params) != 1:
+            raise ArgumentError(f"{type(self).__name__}: expected one tuple of gradients, got "
+                                f"{len(hyper_params)} arguments")
+        gradients = self._checked_gradients(hyper_params[0])
+        step = F.reshape(self.global_step, ())
+        lr = self.get_lr()
+        self.__dict__["_step_decays"] = self._decays_at_step()  # update() reads its own
         for index, (param, grad) in enumerate(zip(self.parameters, gradients)):
             if self.loss_scale != 1.0:
                 grad = F.div(grad, self.loss_scale)
-            decay = self.weight_decays[index]
-            if decay and not self.decoupled_weight_decay:
-                grad = F.add(grad, F.mul(param, decay))
-            if self.centralize[index]:
+            decay = self._step_decays[index]
+            if not self.decoupled_weight_decay and not _is_zero(decay):
+                grad = F.add(grad, F.mul(param, _like(decay, param)))
+            if self._centralize[index]:
                 grad = _centralized(grad)
             self.update(index, param, grad, lr[index] if self.is_group_lr else lr, step)
-        assign(self.global_step, F.add(step, 1))
+        assign(self.global_step, F.add(self.global_step, 1))
         return True
+
+    def _decays_at_step(self) -> tuple:
+        """Each parameter's weight decay at this step (as given, not scaled): a float, or the
+        value of its Cell at `global_step` (each Cell once)."""
+        at_step = {}
+        for source in self._decay_sources:
+            if isinstance(source, Cell) and id(source) not in at_step:
+                at_step[id(source)] = _value_at(source, self.global_step)
+        return tuple(at_step[id(s)] if isinstance(s, Cell) else s for s in self._decay_sources)
 
     def update(self, index, param, grad, lr, step):
         raise NotImplementedError(f"{type(self).__name__} must define construct(gradients) or "
                                   f"update(index, param, grad, lr, step)")
-
-    # -- helpers MindSpore optimizers written by users call from construct ------------------
-    def decay_weight(self, gradients) -> tuple:
-        """Gradients plus weight_decay * param for the parameters the decay filter selects."""
-        if not self.weight_decay:
-            return tuple(gradients)
-        return tuple(F.add(g, F.mul(p, self.weight_decay)) if flag else g
-                     for p, g, flag in zip(self.parameters, gradients, self.decay_flags))
-
-    def scale_grad(self, gradients) -> tuple:
-        """Gradients divided by the static loss scale."""
-        if self.loss_scale == 1.0:
-            return tuple(gradients)
-        return tuple(F.div(g, self.loss_scale) for g in gradients)
-
-    def gradients_centralization(self, gradients) -> tuple:
-        """Gradient centralisation is enabled per parameter group in MindSpore; without
-        groups no parameter asks for it, so the gradients are returned as they are."""
-        return tuple(gradients)
 
     def _checked_gradients(self, gradients) -> tuple:
         op = type(self).__name__
@@ -374,6 +670,107 @@ class Optimizer(Cell):
                 raise ShapeError(f"{op}: the gradient for Parameter '{p.name}' has shape "
                                  f"{fmt_shape(tuple(g.shape))}, expected {fmt_shape(whole)}")
         return tuple(gradients)
+
+
+class _LearningRateCell(LearningRateSchedule):
+    """A rate kept in a Parameter, as a Cell of the step. The Parameter sits under its own
+    name ("learning_rate", "learning_rate_group_1"), so checkpoints key it as MindSpore does;
+    `learning_rate` reads it."""
+
+    def __init__(self, parameter):
+        super().__init__()
+        self.__dict__[parameter.name] = parameter  # "learning_rate" itself is the property
+        object.__setattr__(self, "_rate_name", parameter.name)
+
+    @property
+    def learning_rate(self):
+        return self.__dict__[self._rate_name]
+
+
+class _ConvertToCell(_LearningRateCell):
+    """A fixed rate among dynamic group rates: the Parameter's value at every step (computed
+    as MindSpore does, lr + 1 - 1 in float32)."""
+
+    def __init__(self, learning_rate):
+        if not isinstance(learning_rate, Parameter):
+            raise DTypeError(f"For 'Optimizer', the argument 'learning_rate' must be Parameter, "
+                             f"but got {type(learning_rate)}.")
+        super().__init__(learning_rate)
+
+    def construct(self, global_step):
+        return F.sub(F.add(self.learning_rate, 1.0), 1.0)
+
+
+class _IteratorLearningRate(_LearningRateCell):
+    """Per-step rates in a 1-D Parameter: the rate of the step, the last one after the end."""
+
+    def __init__(self, learning_rate, name):
+        if not isinstance(learning_rate, Tensor):
+            raise DTypeError(f"For 'Optimizer', the argument 'learning_rate' must be Tensor, "
+                             f"but got {type(learning_rate)}.")
+        if learning_rate.ndim != 1:
+            raise ShapeError(f"For 'Optimizer', the dimension of the argument 'learning_rate' "
+                             f"should be 1, but got {learning_rate.ndim}.")
+        super().__init__(Parameter(learning_rate, name=name, requires_grad=False))
+
+    def construct(self, global_step):
+        rates = self.learning_rate
+        return F.gather(rates, F.minimum(global_step, rates.shape[0] - 1), 0)
+
+
+class _WrappedWeightDecay(Cell):
+    """A weight decay Cell of the step, its value times the loss scale."""
+
+    def __init__(self, weight_decay, loss_scale=1.0):
+        super().__init__()
+        self.weight_decay = weight_decay
+        self.loss_scale = Tensor(np.array(loss_scale, np.float32))
+
+    def construct(self, global_step):
+        return F.mul(self.weight_decay(global_step), self.loss_scale)
+
+
+def _cell_list(cells):
+    """A CellList of the per-parameter rate Cells that leaves their Parameter names alone
+    (MindSpore's CellList(..., auto_prefix=False))."""
+    cell_list = CellList()
+    cell_list._auto_prefix = False
+    for cell in cells:
+        if not isinstance(cell, Cell):
+            cell = _CallableRate(cell)
+        cell_list.append(cell)
+    return cell_list
+
+
+class _CallableRate(LearningRateSchedule):
+    """A function of the step given as a group's rate, as a Cell."""
+
+    def __init__(self, fn):
+        super().__init__()
+        object.__setattr__(self, "_fn", fn)
+
+    def construct(self, global_step):
+        return _value_at(self._fn, global_step)
+
+
+def _value_at(schedule, step):
+    """A schedule's (a Cell's or a function's) value at `step`, as a 0-d value."""
+    if current_builder() is not None:
+        value = trace_call(schedule, (step,))
+    else:
+        value = schedule(step)
+    if isinstance(value, numbers.Real):
+        return value
+    return F.reshape(value, ()) if len(value.shape) else value
+
+
+def _is_zero(decay) -> bool:
+    return isinstance(decay, float) and decay == 0.0
+
+
+def _like(value, param):
+    """A float, or a Tensor cast to the parameter's dtype."""
+    return value if isinstance(value, float) else F.cast(value, param.dtype)
 
 
 def _centralized(grad):

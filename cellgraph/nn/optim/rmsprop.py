@@ -5,7 +5,7 @@ from __future__ import annotations
 from cellgraph.common.assign import assign
 from cellgraph.ops import functional as F
 
-from .optimizer import Optimizer, _lr_like, _real
+from .optimizer import Optimizer, _bool, _float, _lr_like
 
 __all__ = ["RMSProp"]
 
@@ -18,10 +18,12 @@ class RMSProp(Optimizer):
     def __init__(self, params, learning_rate=0.1, decay=0.9, momentum=0.0, epsilon=1e-10,
                  use_locking=False, centered=False, loss_scale=1.0, weight_decay=0.0):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
-        self.decay = _real(decay, "RMSProp", "decay", low=0.0)
-        self.momentum = _real(momentum, "RMSProp", "momentum", low=0.0)
-        self.epsilon = _real(epsilon, "RMSProp", "epsilon", low=0.0, low_open=True)
-        self.centered = bool(centered)
+        # MindSpore's checks: floats and bools, an int is refused
+        self.decay = _float(decay, "RMSProp", "decay", low=0.0)
+        self.momentum = _float(momentum, "RMSProp", "momentum", low=0.0)
+        self.epsilon = _float(epsilon, "RMSProp", "epsilon", low=0.0, low_open=True)
+        self.use_locking = _bool(use_locking, "RMSProp", "use_locking")
+        self.centered = _bool(centered, "RMSProp", "centered")
         self.mean_square = self.clone_state("mean_square", 1.0)
         self.moment = self.clone_state("moment")
         if self.centered:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from cellgraph.common.assign import assign
 from cellgraph.ops import functional as F
-from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 from .optimizer import Optimizer, _lr_like, _real
 
@@ -20,6 +20,10 @@ class SGD(Optimizer):
         self.momentum = _real(momentum, "SGD", "momentum", low=0.0)
         self.dampening = _real(dampening, "SGD", "dampening", low=0.0)
         self.nesterov = bool(nesterov)
+        if self.dynamic_weight_decay:
+            raise DTypeError("For 'SGD', dynamic weight decay is currently not supported, the "
+                             "argument 'weight_decay' or 'weight_decay' set in grouped 'params' "
+                             "must be float or int type.")
         if self.nesterov and (self.momentum <= 0 or self.dampening != 0):
             raise ArgumentValueError("SGD: nesterov=True needs momentum > 0 and dampening = 0")
         if self.momentum > 0:

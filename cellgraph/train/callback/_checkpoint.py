@@ -15,10 +15,15 @@ from ._callback import Callback
 __all__ = ["CheckpointConfig", "ModelCheckpoint"]
 
 
-def _count(value, name: str) -> int:
+def _count(value, name: str):
+    """None, or an int >= 0 (MindSpore's check: TypeError for another type, ValueError for a
+    negative int)."""
     if value is None:
-        return 0
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"CheckpointConfig: `{name}` must be an int, got "
+                        f"{type(value).__name__} {value!r}")
+    if value < 0:
         raise ValueError(f"CheckpointConfig: `{name}` must be an int >= 0, got {value!r}")
     return int(value)
 
@@ -35,15 +40,19 @@ class CheckpointConfig:
                  async_save=False, saved_network=None, append_info=None, enc_key=None,
                  enc_mode="AES-GCM", exception_save=False, crc_check=False,
                  remove_redundancy=False, format="ckpt", **kwargs):
-        self.save_checkpoint_steps = _count(save_checkpoint_steps, "save_checkpoint_steps")
-        self.save_checkpoint_seconds = _count(save_checkpoint_seconds,
-                                              "save_checkpoint_seconds")
-        if not self.save_checkpoint_steps and not self.save_checkpoint_seconds:
+        steps = _count(save_checkpoint_steps, "save_checkpoint_steps")
+        seconds = _count(save_checkpoint_seconds, "save_checkpoint_seconds")
+        keep_max = _count(keep_checkpoint_max, "keep_checkpoint_max")
+        per_minutes = _count(keep_checkpoint_per_n_minutes, "keep_checkpoint_per_n_minutes")
+        if not steps and not seconds:
             raise ValueError("CheckpointConfig: `save_checkpoint_steps` and "
-                             "`save_checkpoint_seconds` cannot both be 0")
-        self.keep_checkpoint_max = _count(keep_checkpoint_max, "keep_checkpoint_max")
-        self.keep_checkpoint_per_n_minutes = _count(keep_checkpoint_per_n_minutes,
-                                                    "keep_checkpoint_per_n_minutes")
+                             "`save_checkpoint_seconds` cannot both be 0 or None")
+        # as MindSpore settles them: saving by steps leaves no seconds, keeping a number of
+        # files no minutes, and with neither a number nor minutes one file is kept
+        self.save_checkpoint_steps = steps
+        self.save_checkpoint_seconds = None if steps else seconds
+        self.keep_checkpoint_max = keep_max if keep_max or per_minutes else 1
+        self.keep_checkpoint_per_n_minutes = None if keep_max else per_minutes
         self.integrated_save, self.async_save = integrated_save, async_save
         # what the file holds and how it is written: handed to save_checkpoint as is
         self.enc_key, self.enc_mode, self.crc_check = enc_key, enc_mode, crc_check
@@ -65,6 +74,15 @@ class CheckpointConfig:
         if unknown:
             raise ValueError(f"CheckpointConfig: `append_info` holds 'epoch_num', 'step_num' "
                              f"or a dict, got {unknown}")
+
+
+    def get_checkpoint_policy(self) -> dict:
+        """When checkpoints are saved and kept, and which network, as a dict."""
+        return {"save_checkpoint_steps": self.save_checkpoint_steps,
+                "save_checkpoint_seconds": self.save_checkpoint_seconds,
+                "keep_checkpoint_max": self.keep_checkpoint_max,
+                "keep_checkpoint_per_n_minutes": self.keep_checkpoint_per_n_minutes,
+                "saved_network": self.saved_network}
 
 
 class ModelCheckpoint(Callback):

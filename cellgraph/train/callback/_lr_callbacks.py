@@ -20,7 +20,8 @@ __all__ = ["LearningRateScheduler", "ReduceLROnPlateau"]
 
 def _fixed_rate(cb_params, op: str):
     optimizer = cb_params.get("optimizer")
-    if optimizer is None or getattr(optimizer, "lr_kind", None) != "fixed":
+    if optimizer is None or getattr(optimizer, "dynamic_lr", True) or \
+            getattr(optimizer, "is_group_lr", True):
         raise TypeError(f"{op}: needs an optimizer with one fixed learning rate (a float), "
                         f"not a list or a LearningRateSchedule")
     return optimizer.learning_rate

@@ -241,7 +241,7 @@ def test_injected_overflow_skips_the_update_and_lowers_the_scale():
     _, overflow, _ = step(X, y)
     assert not bool(overflow.asnumpy())
     assert not np.array_equal(before[0], net.weight.asnumpy())
-    assert int(opt.global_step.asnumpy()) == 1
+    assert opt.global_step.asnumpy().item() == 1
 
 
 def test_loss_scaled_step_matches_the_unscaled_step():
@@ -425,7 +425,7 @@ def test_the_functional_mixed_precision_tutorial_loop():
     for _ in range(40):
         losses.append(float(train_step(Tensor(x), y).asnumpy()))
         scales.append(float(loss_scaler.scale_value.asnumpy()))
-        steps.append(int(optimizer.global_step.asnumpy()))
+        steps.append(optimizer.global_step.asnumpy().item())
     # 2**40 overflows float16: those steps are skipped (no update, no step counted) and the
     # scale halves each time until the gradients fit
     assert steps[0] == 0 and scales[0] == 2 ** 39

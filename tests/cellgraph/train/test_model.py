@@ -170,7 +170,7 @@ def test_data_sink_runs_several_steps_per_call():
     sink = ms.data_sink(step, _regression(32, 8), sink_size=3)
     losses = [float(sink().asnumpy()) for _ in range(6)]  # 18 steps over 4-batch epochs
     assert losses[-1] < 0.2 * losses[0]
-    assert int(step.optimizer.global_step.asnumpy()) == 18
+    assert step.optimizer.global_step.asnumpy().item() == 18
 
 
 def test_eval_with_an_eval_network_and_indexes():

@@ -90,6 +90,10 @@ def test_dataset_helper_steps_and_sinks():
     assert [float(b[0].asnumpy()[0, 0]) for b in sink] == firsts[:3]
     with pytest.raises(ValueError, match="sink_size"):
         DatasetHelper(data, sink_size=0)
+    # MindSpore's types: a bool sink mode, an int sink size
+    for kwargs in ({"dataset_sink_mode": 1}, {"sink_size": True}, {"sink_size": 1.0}):
+        with pytest.raises(TypeError, match=next(iter(kwargs))):
+            DatasetHelper(data, **kwargs)
 
 
 def test_unsupported_cluster_options_are_refused_by_name():

@@ -1,0 +1,61 @@
+"""cellgraph._checkparam: MindSpore's argument checks, which programs import to check their own
+arguments (return the value; TypeError for a wrong type, a bool never an int; ValueError out of
+range)."""
+import pytest
+
+from cellgraph import _checkparam as validator
+from cellgraph._checkparam import twice
+
+
+def test_int_and_float_checks():
+    assert validator.check_is_int(7) == 7
+    assert validator.check_positive_int(3, "n", "Op") == 3
+    assert validator.check_non_negative_int(0) == 0
+    assert validator.check_positive_float(0.5) == 0.5
+    for check, bad_type, bad_value in (
+            (validator.check_is_int, 3.3, None), (validator.check_positive_int, 1.0, 0),
+            (validator.check_negative_int, "x", 0), (validator.check_non_positive_int, 2.0, 1),
+            (validator.check_non_negative_float, 1, -0.5),
+            (validator.check_positive_float, True, 0.0)):
+        with pytest.raises(TypeError):
+            check(bad_type)
+        with pytest.raises(TypeError):
+            check(True)
+        if bad_value is not None:
+            with pytest.raises(ValueError):
+                check(bad_value)
+    with pytest.raises(ValueError, match=r"For 'Op', the 'n' must be int and must > 0"):
+        validator.check_positive_int(0, "n", "Op")
+
+
+def test_range_type_and_string_checks():
+    assert validator.check_float_range(0.5, 0.0, 1.0, validator.INC_NEITHER, "beta") == 0.5
+    with pytest.raises(ValueError, match=r"must be in range of \(0.0, 1.0\)"):
+        validator.check_float_range(1.0, 0.0, 1.0, validator.INC_NEITHER, "beta")
+    assert validator.check_int_range(1, 1, 3, validator.INC_LEFT) == 1
+    with pytest.raises(ValueError, match=r"\[1, 3\)"):
+        validator.check_int_range(3, 1, 3, validator.INC_LEFT)
+    assert validator.check_value_type("x", 2, [int, float]) == 2
+    with pytest.raises(TypeError, match="should be 'int'"):
+        validator.check_value_type("x", True, [int])
+    with pytest.raises(TypeError, match=r"should be one of '\['int', 'float'\]'"):
+        validator.check_value_type("x", "s", (int, float), "Op")
+    assert validator.check_value_type("x", 0.1234567891, [int, str, float]) == 0.1234567891
+    assert validator.check_bool(False) is False
+    with pytest.raises(TypeError):
+        validator.check_bool(1)
+    assert validator.check_string("same", ["same", "valid"], "pad_mode") == "same"
+    with pytest.raises(ValueError, match="'pad_mode' must be str and must be in"):
+        validator.check_string("full", ["same", "valid"], "pad_mode")
+    with pytest.raises(ValueError):
+        validator.check_isinstance("x", 1, str)
+    with pytest.raises(ValueError, match="should be >= minimum: 2"):
+        validator.check("x", 1, "minimum", 2, validator.GE)
+
+
+def test_twice_expands_ints():
+    assert twice(3) == (3, 3) and twice((3, 4)) == (3, 4)
+    assert validator.triple(2) == (2, 2, 2) and validator.twice_sequence([1, 2]) == (1, 2)
+    for bad in (0.5, "str", (1, 2, 3), (3.3, 4), True):
+        with pytest.raises(TypeError):
+            twice(bad)
