@@ -20,7 +20,8 @@ __all__ = ["Adam", "AdamWeightDecay", "ApplyAdaMax", "ApplyAdadelta", "ApplyAdag
            "ApplyAdagradDA", "ApplyAdagradV2", "ApplyAdamWithAmsgrad", "ApplyAddSign",
            "ApplyFtrl", "ApplyGradientDescent", "ApplyMomentum", "ApplyPowerSign",
            "ApplyProximalAdagrad", "ApplyProximalGradientDescent", "ApplyRMSProp", "ScatterAdd",
-           "ScatterNdAdd", "ScatterNdUpdate", "ScatterUpdate", "scatter_add", "scatter_nd_add"]
+           "ScatterDiv", "ScatterMax", "ScatterMin", "ScatterMul", "ScatterNdAdd", "ScatterNdSub",
+           "ScatterNdUpdate", "ScatterSub", "ScatterUpdate", "scatter_add", "scatter_nd_add"]
 
 
 def _parameters(op: str, **values) -> None:
@@ -329,6 +330,47 @@ class ScatterAdd(_UpdateClass):
         _parameters("ScatterAdd", input_x=input_x)
         add = _composite("tensor_scatter_add")
         return assign(input_x, add(input_x, _row_indices(indices), updates))
+
+
+class _ScatterCombine(_UpdateClass):
+    """input_x[indices] = combine(input_x[indices], updates) along axis 0, repeated indices
+    each applied; returns the new input_x."""
+
+    _combine = None  # the ops composition's name: tensor_scatter_sub, ...
+
+    def __call__(self, input_x, indices, updates):
+        _parameters(type(self).__name__, input_x=input_x)
+        return assign(input_x, _composite(self._combine)(input_x, _row_indices(indices),
+                                                         updates))
+
+
+class ScatterSub(_ScatterCombine):
+    _combine = "tensor_scatter_sub"
+
+
+class ScatterMul(_ScatterCombine):
+    _combine = "tensor_scatter_mul"
+
+
+class ScatterDiv(_ScatterCombine):
+    _combine = "tensor_scatter_div"
+
+
+class ScatterMax(_ScatterCombine):
+    _combine = "tensor_scatter_max"
+
+
+class ScatterMin(_ScatterCombine):
+    _combine = "tensor_scatter_min"
+
+
+class ScatterNdSub(_UpdateClass):
+    """input_x at the index tuples of `indices` (..., K) decreased by `updates`; returns the
+    new input_x."""
+
+    def __call__(self, input_x, indices, updates):
+        _parameters("ScatterNdSub", input_x=input_x)
+        return assign(input_x, _composite("tensor_scatter_sub")(input_x, indices, updates))
 
 
 class ScatterNdUpdate(_UpdateClass):

@@ -322,6 +322,42 @@ SearchSorted = define_class("SearchSorted", lambda sorted_sequence, values, dtyp
 Rint = define_class("Rint", lambda x: F.round(x), module=__name__)  # halves to even
 
 
+class _BlockMove(PrimitiveClass):
+    """DepthToSpace and SpaceToDepth on NCHW: `block_size` x `block_size` blocks of pixels
+    to and from channels, the channel index (i * block_size + j) * C + c."""
+
+    def __init__(self, block_size):
+        if isinstance(block_size, bool) or not isinstance(block_size, int) or block_size < 2:
+            raise ArgumentValueError(f"For '{type(self).__name__}', the 'block_size' must be an "
+                                     f"int >= 2, but got {block_size!r}")
+        self.block_size = block_size
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(block_size={self.block_size})"
+
+
+class DepthToSpace(_BlockMove):
+    def __call__(self, x):
+        n, c, h, w = x.shape
+        b = self.block_size
+        if c % (b * b):
+            raise ArgumentValueError(f"For 'DepthToSpace', the channels {c} must be a multiple "
+                                     f"of block_size * block_size = {b * b}")
+        x = F.reshape(x, (n, b, b, c // (b * b), h, w))
+        return F.reshape(F.transpose(x, (0, 3, 4, 1, 5, 2)), (n, c // (b * b), h * b, w * b))
+
+
+class SpaceToDepth(_BlockMove):
+    def __call__(self, x):
+        n, c, h, w = x.shape
+        b = self.block_size
+        if h % b or w % b:
+            raise ArgumentValueError(f"For 'SpaceToDepth', the height {h} and width {w} must be "
+                                     f"multiples of block_size {b}")
+        x = F.reshape(x, (n, c, h // b, b, w // b, b))
+        return F.reshape(F.transpose(x, (0, 3, 5, 1, 2, 4)), (n, b * b * c, h // b, w // b))
+
+
 class BatchToSpaceND(PrimitiveClass):
     """`BatchToSpaceND(block_shape, crops)(x)`: ops.batch_to_space_nd."""
 
@@ -348,8 +384,8 @@ class SpaceToBatchND(PrimitiveClass):
         return f"SpaceToBatchND(block_shape={self.block_shape}, paddings={self.paddings})"
 
 
-__all__ += ["BatchToSpaceND", "CumProd", "Diag", "Meshgrid", "NonZero", "Rint", "SearchSorted",
-            "SpaceToBatchND", "Tril", "Triu"]
+__all__ += ["BatchToSpaceND", "CumProd", "DepthToSpace", "Diag", "Meshgrid", "NonZero", "Rint",
+            "SearchSorted", "SpaceToBatchND", "SpaceToDepth", "Tril", "Triu"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
