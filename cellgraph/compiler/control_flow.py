@@ -18,7 +18,7 @@ from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import CompileError, DTypeError, ShapeError
 
 from . import dynamic_dims
-from .builder import Builder, Tracer, current_builder, is_tensor_like
+from .builder import Builder, Tracer, current_builder, is_tensor_like, is_tensor_target
 from .control_prims import switch_p, while_p
 from .effects import RaiseSignal
 from .ir import Var
@@ -107,9 +107,15 @@ def _updated_params(*branches) -> list:
     """The Parameters any of `branches` assigned, in order of first assignment."""
     seen: dict = {}
     for branch in branches:
-        for param, _ in branch.builder.updates.values():
+        for param, _ in branch.builder.outgoing_updates():
             seen.setdefault(id(param), param)
     return list(seen.values())
+
+
+def _target_label(target) -> str:
+    if is_tensor_target(target):
+        return f"the Tensor {target.aval} updated in place"
+    return f"Parameter '{target.name}'"
 
 
 def zeros_like_value(value):
@@ -253,7 +259,7 @@ def emit_switch(test, labels, then_branch, then_values, else_branch, else_values
     Parameters a branch assigned are merged too, and assigned their merged value after it."""
     params = _updated_params(then_branch, else_branch)
     n_values = len(labels)
-    labels = list(labels) + [f"Parameter '{p.name}'" for p in params]
+    labels = list(labels) + [_target_label(p) for p in params]
     then_values = list(then_values) + [then_branch.final_value(p) for p in params]
     else_values = list(else_values) + [else_branch.final_value(p) for p in params]
     pairs, trees = _pair_leaves(labels, then_values, else_values, loc)
@@ -417,7 +423,8 @@ class _LoopTrace:
             init_leaves += [_as_array(v) if isinstance(v, numbers.Number) else v for v in leaves]
         self.init_leaves = init_leaves + list(params)
         self.avals = [abstract_of(v).strong() for v in self.init_leaves]
-        self.hints = _hints(self.names, self.trees) + [p.name or "param" for p in params]
+        self.hints = _hints(self.names, self.trees) + [
+            None if is_tensor_target(p) else p.name or "param" for p in params]
         self.cond = Branch("while_cond", loc)
         self.body = Branch("while_body", loc)
         self.pred = self.cond.run(interp, lambda: self._enter(interp, self.cond) or

@@ -44,10 +44,11 @@ from cellgraph.primitives import (  # noqa: F401  (the core's modules, as attrib
 from cellgraph.primitives.core import PRIMITIVES, TensorType, bind  # noqa: F401
 from cellgraph.primitives.tensor_methods import TensorMethods as _TensorMethods
 
-from . import derive, functional, operations, tensor_extras
+from . import derive, functional, inplace, operations, tensor_extras
 
 derive.install(functional, operations)  # the classes; the compositions' wrappers
 tensor_extras.install(_TensorMethods)
+inplace.install(_TensorMethods)
 
 from cellgraph.primitives.floor_division import *
 from cellgraph.primitives.nn_functional import *

@@ -11,6 +11,7 @@ own operations.
 from __future__ import annotations
 
 from cellgraph import ops
+from cellgraph.ops import inplace
 from cellgraph.ops.derive import function_class
 from cellgraph.ops.function.array_func.attributes import known
 from cellgraph.ops.function.array_func.indexing import unique_consecutive_all
@@ -190,6 +191,7 @@ def _primitive_classes() -> dict:
     classes.update({k: function_class(k, fn) for k, fn in EXT_CLASSES.items()})
     classes.update(Clone=function_class("Clone", _clone),
                    Contiguous=function_class("Contiguous", _contiguous))
+    classes.update(inplace.GEN_OPS_CLASSES)
     classes["MaxPoolWithIndices"] = ops.MaxPoolWithIndices
     classes["MaxPoolWithMask"] = ops.MaxPoolWithMask
     return classes
