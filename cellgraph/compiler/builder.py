@@ -122,8 +122,13 @@ class Tracer(TensorMethods):
                          self.builder.loc)
 
     def asnumpy(self):
-        raise DTypeError("asnumpy() is not available on a Tensor inside a graph",
-                         self.builder.loc)
+        """`x.asnumpy()` in construct. MindSpore's graph mode computes it on the host when the
+        graph runs (its fallback), a NumPy array of the values that carries no gradient; here
+        those values stay a graph value, read through stop_gradient, and what the program does
+        with them (arithmetic, `Tensor(...)` over them) runs as graph operations."""
+        from cellgraph.primitives import functional as F
+
+        return F.stop_gradient(self)
 
     def value(self):
         """`param.value()` on a graph value that stands for a Parameter (a loop's state)."""

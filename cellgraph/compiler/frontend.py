@@ -58,6 +58,7 @@ from .scope import (
     mark_compile_time_object,
     parameter_list,
     tracer_isinstance,
+    tracer_number,
     unexpected_keyword,
     user_error,
     user_property_getter,
@@ -499,6 +500,9 @@ class Interpreter:
             return text
         if fn is builtins.super and not args:
             return self._zero_arg_super()
+        if fn in (builtins.int, builtins.float) and len(args) == 1 and not kwargs and \
+                isinstance(args[0], Tracer):
+            return self.at_node(node, lambda: tracer_number(fn, args[0]))
         if fn is builtins.isinstance and len(args) == 2 and isinstance(args[0], Tracer):
             return tracer_isinstance(args[1])
         return self.at_node(node, lambda: Interpreter.call(fn, args, kwargs))

@@ -45,6 +45,11 @@ class Tensor(TensorMethods):
     _is_tensor_class = True
 
     def __new__(cls, input_data=None, dtype=None, shape=None, *args, **kwargs):
+        if isinstance(input_data, TensorMethods) and not isinstance(input_data, Tensor):
+            # `Tensor(x)` inside a graph, over a graph value: that value (in `dtype`)
+            from cellgraph.primitives import functional as F
+
+            return input_data if dtype is None else F.cast(input_data, dt.as_dtype(dtype))
         if input_data is None and shape is not None:  # (a Tensor with data skips all this)
             if not isinstance(shape, int) and any(d is None or d == -1 for d in shape):
                 return object.__new__(SignatureTensor)
