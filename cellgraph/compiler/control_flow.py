@@ -74,6 +74,8 @@ class Branch:
         self.vars: dict = {}
         self.returned = _NO_RETURN
         self.raised = False
+        # the statement a join failure shows for this side: its `return`, else its last
+        self.where = None
 
     def run(self, interp, fn):
         """Run fn() with this branch's builder listening and (given an interpreter) a private
@@ -88,6 +90,7 @@ class Branch:
                     return fn()
                 except ReturnSignal as r:
                     self.returned = r.value
+                    self.where = r.loc or self.where
                 except RaiseSignal:
                     self.raised = True  # the rest of this branch is dead code
         finally:
@@ -144,7 +147,7 @@ def _as_array(value, like=None):
     return np.asarray(value, np.int64 if isinstance(value, numbers.Integral) else np.float32)
 
 
-def _pair_leaves(labels, then_values, else_values, loc):
+def _pair_leaves(labels, then_values, else_values, loc, branches):
     """Flatten each (then, else) pair; returns the leaf pairs that must become outputs, the
     structure of each value, and the static leaves kept as they are."""
     trees, pairs = [], []
@@ -155,8 +158,11 @@ def _pair_leaves(labels, then_values, else_values, loc):
         lt, tt = flatten(vt, _is_leaf)
         le, te = flatten(ve, _is_leaf)
         if tt != te or len(lt) != len(le):
-            raise CompileError(f"{label} has a different structure in the two branches of the "
-                               f"Tensor `if` ({_describe(vt)} vs {_describe(ve)})", loc)
+            ka, kb = _abstract_kind(vt), _abstract_kind(ve)
+            detail = (f"Abstract type {ka} cannot join with {kb}." if ka != kb else
+                      f"{label} is {_describe(vt)} in one branch and {_describe(ve)} in the "
+                      f"other.")
+            raise join_failure(detail, *branches, loc)
         leaves = []
         for a, b in zip(lt, le):
             if isinstance(a, numbers.Number) and isinstance(b, numbers.Number) and a == b \
@@ -192,8 +198,13 @@ def _describe(value) -> str:
 
 
 def _unify_leaf(label, a, b, loc, then_branch, else_branch):
-    """Make a pair of branch results the same type: numbers take the other side's dtype, and
-    dims that differ become dims known only at run time (dynamic_dims.py)."""
+    """Make a pair of branch results the same type: two numbers become a 0-d Tensor (a scalar
+    known only at run time), and dims that differ become dims known only at run time
+    (dynamic_dims.py). A Tensor and a number do not join, as in MindSpore."""
+    if isinstance(a, numbers.Number) != isinstance(b, numbers.Number) and not _flag_pair(a, b):
+        kinds = ("AbstractTensor", "AbstractScalar")
+        raise join_failure(f"Abstract type {kinds[0]} cannot join with {kinds[1]}.",
+                           then_branch, else_branch, loc)
     if isinstance(a, numbers.Number) and not isinstance(b, numbers.Number):
         a = _as_array(a, b)
     elif isinstance(b, numbers.Number) and not isinstance(a, numbers.Number):
@@ -203,6 +214,9 @@ def _unify_leaf(label, a, b, loc, then_branch, else_branch):
     ta, tb = abstract_of(a).strong(), abstract_of(b).strong()
     if ta == tb:
         return a, b
+    if ta.dtype != tb.dtype:
+        raise join_failure(f"dtype1 = {ta.dtype}, dtype2 = {tb.dtype}.", then_branch,
+                           else_branch, loc)
     joined = dynamic_dims.join(ta, tb)
     if joined is None:
         raise _join_error(f"{label} is {ta} in one branch of the Tensor `if` and {tb} in the "
@@ -212,6 +226,43 @@ def _unify_leaf(label, a, b, loc, then_branch, else_branch):
     with else_branch.builder.active():
         b = dynamic_dims.with_type(b, joined)
     return a, b
+
+
+JOIN_FAILED = ("Cannot join the return values of different branches, perhaps you need to make "
+               "them equal.")
+
+
+def _abstract_kind(value) -> str:
+    """MindSpore's name for the kind of a value, as its join errors print it."""
+    if isinstance(value, Tracer) or is_tensor_like(value):
+        return "AbstractTensor"
+    if isinstance(value, (numbers.Number, str)):
+        return "AbstractScalar"
+    if value is None:
+        return "AbstractNone"
+    return {tuple: "AbstractTuple", list: "AbstractList", dict: "AbstractDictionary"}.get(
+        type(value), f"Abstract{type(value).__name__}")
+
+
+def join_failure(detail: str, then_branch, else_branch, loc) -> DTypeError:
+    """MindSpore's TypeError for branches whose values cannot join, naming the statement each
+    side ends with (its `return`, or its last statement)."""
+    sides = []
+    for name, branch in (("true branch", then_branch), ("false branch", else_branch)):
+        if branch is not None and branch.where is not None:
+            sides.append(f"{name}:\n{branch.where.render()}")
+    text = "\n".join([JOIN_FAILED, f"Type Join Failed: {detail}", *sides])
+    return DTypeError(text, loc)
+
+
+def _flag_pair(a, b) -> bool:
+    """A Python bool and a 0-d bool Tensor: the flags that `break`, `continue` and `return`
+    inside loops are lowered to (loop_exits.py) join that way."""
+    flag, other = (a, b) if isinstance(a, bool) else (b, a)
+    if not isinstance(flag, bool):
+        return False
+    aval = abstract_of(other)
+    return aval.shape == () and aval.dtype.name == "bool_"
 
 
 def _join_error(what: str, ta, tb, loc):
@@ -262,7 +313,8 @@ def emit_switch(test, labels, then_branch, then_values, else_branch, else_values
     labels = list(labels) + [_target_label(p) for p in params]
     then_values = list(then_values) + [then_branch.final_value(p) for p in params]
     else_values = list(else_values) + [else_branch.final_value(p) for p in params]
-    pairs, trees = _pair_leaves(labels, then_values, else_values, loc)
+    pairs, trees = _pair_leaves(labels, then_values, else_values, loc,
+                                (then_branch, else_branch))
     unified = [_unify_leaf(label, a, b, loc, then_branch, else_branch)
                for label, a, b in pairs]
     then_graph, then_caps = _close(then_branch, [a for a, _ in unified])
@@ -291,6 +343,8 @@ def tensor_if(interp, node, test, rest) -> bool:
     before = interp.scope.vars
     then_branch.run(interp, lambda: interp.exec_block(node.body))
     else_branch.run(interp, lambda: interp.exec_block(node.orelse))
+    for branch, block in ((then_branch, node.body), (else_branch, node.orelse)):
+        branch.where = branch.where or interp.loc(block[-1] if block else node)
     names = []
     for n in list(then_branch.vars) + list(else_branch.vars):
         vt, ve = then_branch.vars.get(n, _MISSING), else_branch.vars.get(n, _MISSING)
@@ -320,12 +374,15 @@ def _if_with_return(interp, node, test, rest, name, loc):
     then_branch, else_branch = Branch(name + "_then", loc), Branch(name + "_else", loc)
     then_branch.run(interp, lambda: interp.exec_block(list(node.body) + rest))
     else_branch.run(interp, lambda: interp.exec_block(list(node.orelse) + rest))
+    for branch, block in ((then_branch, list(node.body) + rest),
+                          (else_branch, list(node.orelse) + rest)):
+        branch.where = branch.where or interp.loc(block[-1] if block else node)
     values = [(UNBOUND if b.raised else None) if b.returned is _NO_RETURN else b.returned
               for b in (then_branch, else_branch)]
     merged = emit_switch(test, ["the return value"], then_branch, [values[0]],
                          else_branch, [values[1]], loc)
     _raise_if_both_raised(then_branch, else_branch)
-    raise ReturnSignal(None if merged[0] is UNBOUND else merged[0])
+    raise ReturnSignal(None if merged[0] is UNBOUND else merged[0], loc)
 
 
 def _raise_if_both_raised(then_branch: Branch, else_branch: Branch) -> None:
@@ -343,6 +400,7 @@ def if_expression(interp, node):
     then_branch, else_branch = Branch("ifexp_then", loc), Branch("ifexp_else", loc)
     vt = then_branch.run(interp, lambda: interp.eval(node.body))
     ve = else_branch.run(interp, lambda: interp.eval(node.orelse))
+    then_branch.where, else_branch.where = interp.loc(node.body), interp.loc(node.orelse)
     return emit_switch(test, ["the conditional expression"], then_branch, [vt],
                        else_branch, [ve], loc)[0]
 

@@ -240,7 +240,8 @@ class Interpreter:
         pass
 
     def stmt_Return(self, node):
-        raise ReturnSignal(None if node.value is None else self.eval(node.value))
+        raise ReturnSignal(None if node.value is None else self.eval(node.value),
+                           self.info.loc(node))
 
     def stmt_Break(self, node):
         raise BreakSignal()

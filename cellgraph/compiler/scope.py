@@ -30,8 +30,9 @@ from .source import SourceInfo
 # Control leaving a block early, raised by the front end's visitors and caught where the
 # statement it leaves is interpreted.
 class ReturnSignal(Exception):
-    def __init__(self, value):
+    def __init__(self, value, loc=None):
         self.value = value
+        self.loc = loc  # the `return` statement (a join failure names it)
 
 
 class BreakSignal(Exception):
