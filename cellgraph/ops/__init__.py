@@ -107,4 +107,4 @@ del _name, _value
 
 
 # the summary operations, loaded on first use (they load train)
-__getattr__ = _lazy_names(globals(), operations.SUMMARY_OPERATIONS)[0]
+__getattr__ = _lazy_names(globals(), operations.LAZY_OPERATIONS)[0]

@@ -34,4 +34,6 @@ __all__.append("PrimitiveClass")
 # they load with it, on first use.
 SUMMARY_OPERATIONS = {name: ("cellgraph.train.summary", name) for name in (
     "ScalarSummary", "TensorSummary", "ImageSummary", "HistogramSummary")}
-__getattr__ = _lazy_names(globals(), SUMMARY_OPERATIONS)[0]
+# `Morph` (debug_ops) subclasses ops.primitive's classes, which load after this package
+LAZY_OPERATIONS = {**SUMMARY_OPERATIONS, "Morph": ("cellgraph.ops.operations.debug_ops", "Morph")}
+__getattr__ = _lazy_names(globals(), LAZY_OPERATIONS)[0]
