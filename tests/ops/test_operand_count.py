@@ -1,0 +1,28 @@
+"""A primitive called with more or fewer operands than it takes raises MindSpore's TypeError,
+eagerly and inside a graph (where the message also names the user's line)."""
+import pytest
+
+import cellgraph as ms
+from cellgraph import Tensor, nn
+from cellgraph.ops import operations as P
+
+
+def test_too_many_operands():
+    with pytest.raises(TypeError, match=r"For Operator\[Abs\], the number of inputs should be "
+                                        r"less than or equal to 1, but got 2"):
+        P.Abs()(Tensor([1]), Tensor([2]))
+
+    class Net(nn.Cell):
+        def construct(self, x, y):
+            return P.Abs()(x, y)
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    with pytest.raises(TypeError, match="less than or equal to 1, but got 2") as info:
+        Net()(Tensor([1]), Tensor([2]))
+    assert "return P.Abs()(x, y)" in str(info.value)
+
+
+def test_too_few_operands():
+    with pytest.raises(TypeError, match=r"For Operator\[Add\], the number of inputs should be "
+                                        r"greater than or equal to 2, but got 1"):
+        P.Add()(Tensor([1]))
