@@ -244,9 +244,8 @@ class Primitive:
                 raise
             raise arity from None
 
-    def _arity_error(self, given: int):
-        """MindSpore's error for a call with too many or too few operands (None when the
-        count fits the type rule, so the TypeError came from elsewhere)."""
+    def operand_counts(self) -> tuple[int, int] | None:
+        """(fewest, most) operands the type rule takes; None when it takes any number."""
         try:
             parameters = inspect.signature(self.abstract_rule).parameters.values()
         except (TypeError, ValueError):
@@ -255,8 +254,15 @@ class Primitive:
         if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters):
             return None
         positional = [p for p in parameters if p.kind in kinds]
-        most = len(positional)
-        least = sum(p.default is inspect.Parameter.empty for p in positional)
+        return sum(p.default is inspect.Parameter.empty for p in positional), len(positional)
+
+    def _arity_error(self, given: int):
+        """MindSpore's error for a call with too many or too few operands (None when the
+        count fits the type rule, so the TypeError came from elsewhere)."""
+        counts = self.operand_counts()
+        if counts is None:
+            return None
+        least, most = counts
         if given > most:
             bound = f"less than or equal to {most}"
         elif given < least:

@@ -9,6 +9,8 @@ which reads the same registry.
 """
 from __future__ import annotations
 
+from .errors import DTypeError
+
 EXPORTS: list = []  # (kind, name, value, method), in registration order
 # what `install` put in place (not defined by hand where it put them): a wrapper the API layer
 # registers may take a derived name's place (cellgraph/ops/derive.py)
@@ -46,6 +48,8 @@ def add_method(methods: type, name: str, fn) -> None:
 
 def method_of(prim):
     def method(self, *args, **params):
+        if not params:
+            _check_method_arguments(prim, len(args))
         return prim(self, *args, **params)
 
     method.__name__ = prim.name
@@ -55,6 +59,22 @@ def method_of(prim):
 
         method.__signature__ = signature_of(prim.operands, prim.params, first="self")
     return method
+
+
+def _check_method_arguments(prim, given: int) -> None:
+    """`x.abs(1)`, `x.less()`: Python's TypeError for the method, as MindSpore words it."""
+    counts = prim.operand_counts()
+    if counts is None:
+        return
+    least, most = counts[0] - 1, counts[1] - 1  # less `self`
+    if given > most:
+        raise DTypeError(f"{prim.name}() takes {most} positional argument"
+                         f"{'' if most == 1 else 's'} but {given} "
+                         f"{'was' if given == 1 else 'were'} given.")
+    if given < least:
+        missing = least - given
+        raise DTypeError(f"{prim.name}() missing {missing} required positional argument"
+                         f"{'' if missing == 1 else 's'}")
 
 
 def install(functional, methods: type) -> None:

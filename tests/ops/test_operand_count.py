@@ -26,3 +26,18 @@ def test_too_few_operands():
     with pytest.raises(TypeError, match=r"For Operator\[Add\], the number of inputs should be "
                                         r"greater than or equal to 2, but got 1"):
         P.Add()(Tensor([1]))
+
+
+def test_a_method_given_too_many_or_too_few_arguments():
+    x = Tensor([1.0])
+    with pytest.raises(TypeError, match=r"abs\(\) takes 0 positional arguments but 1 was given"):
+        x.abs(1)
+    with pytest.raises(TypeError, match=r"less\(\) missing 1 required positional argument"):
+        x.less()
+
+    @ms.jit
+    def f(x):
+        return x.add(1, 2, 3)
+
+    with pytest.raises(TypeError, match=r"add\(\) takes 1 positional argument but 3 were given"):
+        f(x)
