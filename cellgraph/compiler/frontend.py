@@ -14,6 +14,7 @@ from __future__ import annotations
 import builtins
 import inspect
 import operator
+import re
 import sys
 import types
 import weakref
@@ -99,6 +100,15 @@ CMPOPS = {gast.Eq: operator.eq, gast.NotEq: operator.ne, gast.Lt: operator.lt,
           gast.NotIn: lambda a, b: control_flow.logical_not(choice.contains(a, b))}
 MAX_INLINE_DEPTH = 200
 MAX_STATIC_ITERATIONS = 100_000
+
+
+_CONDITION_COMMENT = re.compile(r"#\s*@jit\.cond:\s*(True|False)\s*$")
+
+
+def _condition_comment(loc) -> bool | None:
+    """The value a `# @jit.cond: True|False` comment on the line at `loc` gives its `if`."""
+    match = _CONDITION_COMMENT.search(loc.text) if loc is not None and loc.text else None
+    return None if match is None else match.group(1) == "True"
 
 
 class Interpreter:
@@ -270,7 +280,13 @@ class Interpreter:
         self.scope.vars[node.name] = self._closure(node, node.name)
 
     def stmt_If(self, node, rest=()) -> bool:
-        """Returns True when the statements after the `if` were run inside its branches."""
+        """Returns True when the statements after the `if` were run inside its branches.
+        A `# @jit.cond: True` (or False) comment on the `if` line decides the condition at
+        compile time, as in MindSpore, without evaluating it."""
+        forced = _condition_comment(self.info.loc(node))
+        if forced is not None:
+            self.exec_block(node.body if forced else node.orelse)
+            return False
         test = self.eval(node.test)
         if isinstance(test, Tracer):
             return control_flow.tensor_if(self, node, test, rest)
