@@ -106,5 +106,8 @@ del _name, _value
 
 
 
+# the Tensor methods that are functional ops of the same name, now that ops has them all
+tensor_extras.install_functional_methods(_TensorMethods)
+
 # the summary operations, loaded on first use (they load train)
 __getattr__ = _lazy_names(globals(), operations.LAZY_OPERATIONS)[0]
