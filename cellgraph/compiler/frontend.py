@@ -43,6 +43,7 @@ from . import (
 )
 from .builder import Tracer, current_builder, is_parameter, is_tensor_like
 from .guards import STATE, record_code_globals, record_function, record_guard
+from .method_calls import check_method_call
 from .scope import (
     BreakSignal,
     Closure,
@@ -522,6 +523,8 @@ class Interpreter:
             return self.at_node(node, lambda: tracer_number(fn, args[0]))
         if fn is builtins.isinstance and len(args) == 2 and isinstance(args[0], Tracer):
             return tracer_isinstance(args[1])
+        if isinstance(node.func, gast.Attribute):  # a Tensor method no overload of fits
+            check_method_call(node.func.attr, fn, args, kwargs, self.info.loc(node))
         return self.at_node(node, lambda: Interpreter.call(fn, args, kwargs))
 
     def expr_Lambda(self, node):

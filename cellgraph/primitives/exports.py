@@ -10,6 +10,8 @@ which reads the same registry.
 from __future__ import annotations
 
 from .errors import DTypeError
+from .method_overloads import OVERLOADS
+from .overload_errors import overload_message
 
 EXPORTS: list = []  # (kind, name, value, method), in registration order
 # what `install` put in place (not defined by hand where it put them): a wrapper the API layer
@@ -48,8 +50,7 @@ def add_method(methods: type, name: str, fn) -> None:
 
 def method_of(prim):
     def method(self, *args, **params):
-        if not params:
-            _check_method_arguments(prim, len(args))
+        _check_method_arguments(prim, args, params)
         return prim(self, *args, **params)
 
     method.__name__ = prim.name
@@ -61,12 +62,21 @@ def method_of(prim):
     return method
 
 
-def _check_method_arguments(prim, given: int) -> None:
-    """`x.abs(1)`, `x.less()`: Python's TypeError for the method, as MindSpore words it."""
+def _check_method_arguments(prim, args: tuple, params: dict) -> None:
+    """Arguments the method does not take: for a method MindSpore overloads, its error listing
+    the overloads; else Python's TypeError for the method, as MindSpore words it (`x.abs(1)`,
+    `x.less()`)."""
+    known = set(prim.params) | set(prim.operands or ())
+    unknown = [k for k in params if k not in known]
     counts = prim.operand_counts()
-    if counts is None:
+    if counts is None and not unknown:
         return
-    least, most = counts[0] - 1, counts[1] - 1  # less `self`
+    least, most = (counts[0] - 1, counts[1] - 1) if counts is not None else (0, len(args))
+    given = len(args)
+    if (unknown or not least <= given <= most) and prim.name in OVERLOADS:
+        raise DTypeError(overload_message(prim.name, OVERLOADS[prim.name], args, params))
+    if params:
+        return  # keywords may name operands: the call binds them
     if given > most:
         raise DTypeError(f"{prim.name}() takes {most} positional argument"
                          f"{'' if most == 1 else 's'} but {given} "
