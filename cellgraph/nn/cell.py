@@ -23,7 +23,7 @@ from cellgraph.compiler.scope import (
 from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import ArgumentError, DTypeError, UnsupportedError
+from cellgraph.primitives.errors import ArgumentError, DTypeError
 from cellgraph.runtime.executor import GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
@@ -120,6 +120,8 @@ class Cell(CellState):
     _cellgraph_cell = True
     _forward_pre_hooks = None  # {key: hook}; replaced, never mutated, so graphs can guard it
     _forward_hooks = None
+    _backward_pre_hooks = None
+    _backward_hooks = None
     _step_lock = None  # a StepLock in training Cells: their calls run one at a time
 
     def __init__(self, auto_prefix=True, flags=None):
@@ -219,8 +221,11 @@ class Cell(CellState):
         raise NotImplementedError(f"{type(self).__name__} must define construct()")
 
     def _graph_call(self, args, kwargs):
-        """Inline this Cell into the graph being built, between its forward hooks."""
-        return hooks.call_with_hooks(self, self._inline, args, kwargs)
+        """Inline this Cell into the graph being built, between its forward hooks, with its
+        backward hooks on the gradients through it."""
+        return hooks.call_with_hooks(
+            self, lambda a, k: hooks.call_with_backward_hooks(self, self._inline, a, k),
+            args, kwargs)
 
     def _inline(self, args, kwargs):
         """construct's graph (a custom bprop is handled by autograd)."""
@@ -349,10 +354,16 @@ class Cell(CellState):
         return hooks.register(self, "_forward_hooks", hook_fn, prepend, with_kwargs,
                               always_call)
 
+    def register_backward_pre_hook(self, hook_fn):
+        """hook_fn(cell, grad_output) runs when the gradients of construct's outputs reach the
+        Cell in a backward pass; a non-None result (a tuple) replaces them."""
+        return hooks.register(self, "_backward_pre_hooks", hook_fn)
+
     def register_backward_hook(self, hook_fn):
-        raise UnsupportedError(f"{type(self).__name__}.register_backward_hook: gradient hooks "
-                               f"on Cells are not supported; define a `bprop` method on the "
-                               f"Cell to change its gradients")
+        """hook_fn(cell, grad_input, grad_output) runs when the gradients of construct's Tensor
+        inputs have been computed in a backward pass; a non-None result (a tuple) replaces
+        them."""
+        return hooks.register(self, "_backward_hooks", hook_fn)
 
     # -- what MindSpore programs call on Cells ------------------------------------------------
     @property

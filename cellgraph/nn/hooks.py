@@ -1,4 +1,5 @@
-"""Forward hooks on Cells (`register_forward_pre_hook`, `register_forward_hook`).
+"""Forward hooks on Cells (`register_forward_pre_hook`, `register_forward_hook`), and
+backward hooks (`register_backward_pre_hook`, `register_backward_hook`, below).
 
 A hook is user Python: in PyNative mode it runs around construct on every call; in graph mode
 it runs while the graph is built (parsed like construct, so Tensor operations in it become
@@ -9,9 +10,13 @@ from __future__ import annotations
 
 import itertools
 
-from cellgraph.compiler.builder import current_builder
+import numpy as np
+
+from cellgraph.compiler.builder import current_builder, is_tensor_like
 from cellgraph.compiler.frontend import trace_call
 from cellgraph.compiler.guards import record_guard
+from cellgraph.compiler.pytree import flatten, unflatten
+from cellgraph.gradient_hooks import identity_with_host_bprop
 from cellgraph.primitives.errors import DTypeError
 
 _ids = itertools.count()
@@ -96,3 +101,79 @@ def call_with_hooks(cell, run, args: tuple, kwargs: dict):
         if replaced is not None:
             output = replaced
     return output
+
+
+# ----- backward hooks ---------------------------------------------------------------------------
+
+def call_with_backward_hooks(cell, run, args: tuple, kwargs: dict):
+    """run(args, kwargs) with the Cell's backward hooks on the gradients that flow back through
+    it: `hook_fn(cell, grad_output)` of `register_backward_pre_hook` on the gradients of the
+    outputs, then `hook_fn(cell, grad_input, grad_output)` of `register_backward_hook` on the
+    gradients of the Tensor inputs; each may return new gradients (a tuple) or None. The hooks
+    are Python run on the host when the backward pass runs, as in MindSpore's PyNative mode;
+    outside a differentiated graph nothing flows back and they never run."""
+    pre, post = _hooks(cell, "_backward_pre_hooks"), _hooks(cell, "_backward_hooks")
+    if not (pre or post) or current_builder() is None:
+        return run(args, kwargs)
+    state = _BackwardHooks(cell, [h for h, _, _ in pre], [h for h, _, _ in post])
+    name = type(cell).__name__
+    leaves, tree = flatten(tuple(args), is_tensor_like)
+    if leaves and post:
+        leaves = identity_with_host_bprop(leaves, state.input_grads, f"{name}_backward_hook")
+        args = tuple(unflatten(tree, leaves))
+    output = run(args, kwargs)
+    out_leaves, out_tree = flatten(output, is_tensor_like)
+    if not out_leaves:
+        return output
+    out_leaves = identity_with_host_bprop(out_leaves, state.output_grads,
+                                          f"{name}_backward_pre_hook")
+    return unflatten(out_tree, out_leaves)
+
+
+class _BackwardHooks:
+    """The host side of one Cell call's backward hooks: the outputs' gradients (through the
+    pre-hooks) are kept for the input hooks, which the backward pass reaches after them."""
+
+    def __init__(self, cell, pre: list, post: list):
+        self.cell, self.pre, self.post = cell, pre, post
+        self.grad_output: tuple = ()
+
+    def __repr__(self) -> str:  # a py_func node's params print by repr: one per Cell call
+        return f"backward_hooks({type(self.cell).__name__})@{id(self):x}"
+
+    def output_grads(self, *arrays) -> tuple:
+        grads = _as_tensors(arrays)
+        for hook in self.pre:
+            grads = _replaced(hook, self.cell, grads, hook(self.cell, grads))
+        self.grad_output = grads
+        return _as_arrays(grads, arrays)
+
+    def input_grads(self, *arrays) -> tuple:
+        grads = _as_tensors(arrays)
+        for hook in self.post:
+            grads = _replaced(hook, self.cell, grads, hook(self.cell, grads, self.grad_output))
+        return _as_arrays(grads, arrays)
+
+
+def _as_tensors(arrays) -> tuple:
+    from cellgraph.runtime.tensor import Tensor
+
+    return tuple(Tensor(np.asarray(a)) for a in arrays)
+
+
+def _replaced(hook, cell, grads: tuple, new) -> tuple:
+    """The gradients a hook returned (None: unchanged), as many as it was given."""
+    if new is None:
+        return grads
+    new = tuple(new) if isinstance(new, (tuple, list)) else (new,)
+    if len(new) != len(grads):
+        raise DTypeError(f"{type(cell).__name__}: the backward hook "
+                         f"{getattr(hook, '__name__', hook)!s} returned {len(new)} gradients "
+                         f"for {len(grads)}")
+    return new
+
+
+def _as_arrays(grads: tuple, like) -> tuple:
+    """The gradients as arrays of the dtypes of `like` (shaped by the node that called)."""
+    return tuple(np.asarray(g.asnumpy() if hasattr(g, "asnumpy") else g,
+                            dtype=np.asarray(want).dtype) for g, want in zip(grads, like))
