@@ -219,8 +219,9 @@ def mount() -> None:
     prim = _module(f"{base}.gen_ops_prim", "the primitive classes", classes)
     prim.__getattr__ = _instance_getter(classes)
     definitions = _module(f"{base}.gen_ops_def", "the functional operations",
-                          {k: getattr(ops.function, k) for k in dir(ops.function)
-                           if not k.startswith("_") and callable(getattr(ops.function, k))})
+                          {**{k: getattr(ops.function, k) for k in dir(ops.function)
+                              if not k.startswith("_") and callable(getattr(ops.function, k))},
+                           "copy": _clone, "contiguous": _contiguous})
     inner = _module(f"{base}.pyboost_inner_prim", "call-time functions of the classes", IMPLS)
     names = {k: getattr(definitions, k) for k in definitions.__all__}
     package = _module(base, "MindSpore's generated operator definitions",
