@@ -267,9 +267,11 @@ def _functional_method(name: str):
     method.__doc__ = f"`ops.{name}(self, ...)`."
     try:
         parameters = list(inspect.signature(getattr(_ops(), name)).parameters.values())
-        method.__signature__ = inspect.Signature(
-            [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-             *parameters[1:]])
+        if parameters and parameters[0].kind in (inspect.Parameter.POSITIONAL_ONLY,
+                                                 inspect.Parameter.POSITIONAL_OR_KEYWORD):
+            method.__signature__ = inspect.Signature(
+                [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+                 *parameters[1:]])
     except (TypeError, ValueError):
         pass
     return method
