@@ -201,7 +201,7 @@ def _unify_leaf(label, a, b, loc, then_branch, else_branch):
     """Make a pair of branch results the same type: two numbers become a 0-d Tensor (a scalar
     known only at run time), and dims that differ become dims known only at run time
     (dynamic_dims.py). A Tensor and a number do not join, as in MindSpore."""
-    if isinstance(a, numbers.Number) != isinstance(b, numbers.Number) and not _flag_pair(a, b):
+    if isinstance(a, numbers.Number) != isinstance(b, numbers.Number) and _never_joins(a, b):
         kinds = ("AbstractTensor", "AbstractScalar")
         raise join_failure(f"Abstract type {kinds[0]} cannot join with {kinds[1]}.",
                            then_branch, else_branch, loc)
@@ -255,14 +255,17 @@ def join_failure(detail: str, then_branch, else_branch, loc) -> DTypeError:
     return DTypeError(text, loc)
 
 
-def _flag_pair(a, b) -> bool:
-    """A Python bool and a 0-d bool Tensor: the flags that `break`, `continue` and `return`
-    inside loops are lowered to (loop_exits.py) join that way."""
-    flag, other = (a, b) if isinstance(a, bool) else (b, a)
-    if not isinstance(flag, bool):
-        return False
+def _never_joins(a, b) -> bool:
+    """A Python number against a Tensor of rank 1 or more (MindSpore's AbstractScalar against
+    an AbstractTensor). A number against a 0-d Tensor joins into a scalar known at run time, as
+    the numbers the front end carries through loops as 0-d Tensors (loop indices, the flags
+    `break`, `continue` and `return` are lowered to, loop_exits.py) must; a bool flag also
+    joins a bool Tensor condition of shape (1,)."""
+    number, other = (a, b) if isinstance(a, numbers.Number) else (b, a)
     aval = abstract_of(other)
-    return aval.shape == () and aval.dtype.name == "bool_"
+    if isinstance(number, bool) and aval.dtype.name == "bool_":
+        return False
+    return aval.shape != ()
 
 
 def _join_error(what: str, ta, tb, loc):

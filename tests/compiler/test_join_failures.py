@@ -1,8 +1,8 @@
 """Values of the two branches of a Tensor `if` that do not join raise MindSpore's TypeError,
 "Cannot join the return values of different branches", naming the statement each side ends
-with: a Tensor and a Python number (MindSpore refuses both `return x` / `return 0` and
-`a = 0` before a Tensor `if` that assigns a Tensor), values of different structures, and Tensors
-of different dtypes. Two numbers still join, into a scalar known at run time."""
+with: a Tensor of rank 1 or more and a Python number, values of different structures, and Tensors
+of different dtypes. Two numbers, or a number and a 0-d Tensor, join into a scalar known at run
+time."""
 import pytest
 
 import cellgraph as ms
@@ -34,12 +34,21 @@ def test_a_variable_that_is_a_tensor_on_one_side_and_a_number_on_the_other():
     def foo(x, y):
         a = 0
         if x < y:
-            a = x * 2
+            a = Tensor([1, 2, 3]) * 2
         return a
 
     with pytest.raises(TypeError, match="Cannot join the return values") as info:
         foo(Tensor(2, ms.float32), Tensor(6, ms.float32))
-    assert "a = x * 2" in str(info.value)
+    assert "a = Tensor([1, 2, 3]) * 2" in str(info.value)
+
+    @jit
+    def scalar(x, y):  # a number and a 0-d Tensor join, as loop-carried numbers must
+        a = 0
+        if x < y:
+            a = x * 2
+        return a
+
+    assert float(scalar(Tensor(2, ms.float32), Tensor(6, ms.float32))) == 4.0
 
 
 def test_different_structures_and_dtypes_do_not_join():
