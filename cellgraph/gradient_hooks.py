@@ -12,16 +12,18 @@ differentiation goes through it:
 one `py_hook` node, which calls `hook_fn` in Python on the gradient's value when the backward
 pass runs (so `hook_fn` may print, log or return a new gradient, and is never parsed). A
 gradient of that gradient does not go through the hook: `py_hook` is not differentiable. In
-GRAPH_MODE it is refused, as MindSpore refuses it.
+GRAPH_MODE it is left out with a warning, as MindSpore leaves it out.
 """
 from __future__ import annotations
+
+import warnings
 
 from cellgraph.compiler.builder import Builder, current_builder, describe_value, is_tensor_like
 from cellgraph.compiler.custom import custom_vjp_p
 from cellgraph.compiler.scope import is_user_function
 from cellgraph.context import GRAPH_MODE, get_context
 from cellgraph.primitives.core import Primitive, abstract_of
-from cellgraph.primitives.errors import CompileError, DTypeError, ShapeError
+from cellgraph.primitives.errors import DTypeError, ShapeError
 
 from .transform import user_loc
 
@@ -96,11 +98,12 @@ class HookBackward:
     def __call__(self, *inputs):
         if current_builder() is None:  # run eagerly: nothing flows back through it
             return inputs[0] if len(inputs) == 1 else inputs
-        if get_context("mode") == GRAPH_MODE:
-            raise CompileError("The Primitive 'HookBackward' is not supported in graph mode, "
-                               "which is only supported in pynative mode. Use "
-                               "ops.InsertGradientOf(fn) to act on the gradient in a graph",
-                               user_loc())
+        if get_context("mode") == GRAPH_MODE:  # MindSpore leaves the hook out, and says so
+            warnings.warn("Hook operation does not work in graph mode or functions decorated "
+                          "with 'jit', it will be eliminated during compilation; use "
+                          "ops.InsertGradientOf(fn) to act on the gradient in a graph",
+                          stacklevel=2)
+            return inputs[0] if len(inputs) == 1 else inputs
         hooked = InsertGradientOf(self._emit_hook)
         outs = tuple(hooked(x) for x in inputs)
         return outs[0] if len(outs) == 1 else outs
@@ -135,3 +138,50 @@ class _HostHook:
             raise ShapeError(f"HookBackward: expected {name} to return a gradient of shape "
                              f"{np.shape(grad)} or None, got shape {value.shape}", self.loc)
         return value.astype(np.asarray(grad).dtype, copy=False)
+
+
+def identity_with_host_bprop(values: list, host_fn, name: str) -> list:
+    """`values` (graph Tensors) going forward unchanged; going back, their gradients are
+    replaced by `host_fn(*gradient arrays)` (a tuple of arrays of the same shapes and dtypes),
+    called on the host when the backward pass runs: one custom_vjp node whose bprop graph is
+    one effectful py_func node. What Cells' backward hooks are built on (nn/hooks.py)."""
+    from cellgraph.compiler.py_func_op import HostCall, py_func_p
+
+    avals = [abstract_of(v).strong() for v in values]
+    n = len(avals)
+    hints = [f"x{i}" for i in range(n)]
+    forward, forward_captured = _trace(f"{name}_forward", lambda *v: list(v), avals, hints)
+    call = HostCall(_ShapedHostFunction(host_fn, avals), name, tuple(range(n)), tuple(avals),
+                    single=False, loc=user_loc())
+
+    def backward(*tracers):
+        return list(py_func_p(*tracers[2 * n:], call=call))
+
+    backward_graph, backward_captured = _trace(f"{name}_bprop", backward, avals * 3,
+                                               hints + ["out"] * n + ["dout"] * n)
+    operands = [*values, *forward_captured, *forward.weights, *backward_captured,
+                *backward_graph.weights]
+    return list(custom_vjp_p(*operands, fwd=forward, bprop=backward_graph, n_in=n, cell=name))
+
+
+class _ShapedHostFunction:
+    """`fn(*arrays)`, its results given the shapes and dtypes of `avals` (a gradient that
+    reaches the host as shape (1,) for a 0-d value, or a hook's result of that shape)."""
+
+    def __init__(self, fn, avals):
+        self.fn, self.avals = fn, avals
+
+    def __repr__(self) -> str:
+        return repr(self.fn)
+
+    def __call__(self, *arrays) -> tuple:
+        import numpy as np
+
+        out = []
+        for value, aval in zip(self.fn(*arrays), self.avals):
+            value = np.asarray(value, dtype=aval.dtype.np)
+            if value.shape != aval.shape:
+                value = (value.reshape(aval.shape) if value.size == int(np.prod(aval.shape))
+                         else np.broadcast_to(value, aval.shape))
+            out.append(np.array(value))  # its own copy (broadcast_to gives a view)
+        return tuple(out)

@@ -127,6 +127,8 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
         "hint", "dynamic-shape compilation; graphs are compiled per input signature anyway"),
     ("cellgraph.nn.wrap.grad_reducer.DistributedGradReducer.__init__", "fusion_type"): (
         "hint", "how MindSpore fuses gradient all-reduces (speed); the sums are the same"),
+    ("cellgraph.ops.inplace.copy_", "non_blocking"): (
+        "hint", "whether MindSpore's device copy waits; host copies are done when they return"),
     ("cellgraph.nn.optim.adam.Adam.__init__", "use_locking"): (
         "hint", ("a lock around MindSpore's in-place update kernels; each step's update is "
         "serialised here")),

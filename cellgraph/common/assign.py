@@ -9,10 +9,7 @@ Parameter is a leaf, and an update never feeds a gradient.
 """
 from __future__ import annotations
 
-import numpy as np
-
-from cellgraph.compiler.builder import current_builder
-from cellgraph.compiler.effects import assign_in_graph, checked_assign_value
+from cellgraph.compiler.effects import checked_assign_value, update_in_place
 from cellgraph.ops.derive import function_class
 from cellgraph.primitives import functional as F
 
@@ -29,22 +26,18 @@ __all__ = [
 
 
 def assign(variable, value):
-    """`variable = value` for a Parameter; returns the new value."""
-    if current_builder() is not None:
-        return assign_in_graph(variable, value)
-    new = checked_assign_value("Assign", variable, value)
-    variable.set_data(np.asarray(new.asnumpy()))
-    return variable
+    """`variable = value` for a Parameter, or in place for a Tensor; returns the new value."""
+    return update_in_place(variable, value)
 
 
 def assign_add(variable, value):
-    """`variable += value` for a Parameter; returns the new value."""
+    """`variable += value` for a Parameter or, in place, a Tensor; returns the new value."""
     checked_assign_value("AssignAdd", variable, value)
     return assign(variable, F.add(variable, value))
 
 
 def assign_sub(variable, value):
-    """`variable -= value` for a Parameter; returns the new value."""
+    """`variable -= value` for a Parameter or, in place, a Tensor; returns the new value."""
     checked_assign_value("AssignSub", variable, value)
     return assign(variable, F.sub(variable, value))
 

@@ -128,8 +128,13 @@ class Tracer(TensorMethods):
                          self.builder.loc)
 
     def asnumpy(self):
-        raise DTypeError("asnumpy() is not available on a Tensor inside a graph",
-                         self.builder.loc)
+        """`x.asnumpy()` in construct. MindSpore's graph mode computes it on the host when the
+        graph runs (its fallback), a NumPy array of the values that carries no gradient; here
+        those values stay a graph value, read through stop_gradient, and what the program does
+        with them (arithmetic, `Tensor(...)` over them) runs as graph operations."""
+        from cellgraph.primitives import functional as F
+
+        return F.stop_gradient(self)
 
     def value(self):
         """`param.value()` on a graph value that stands for a Parameter (a loop's state)."""
@@ -183,6 +188,18 @@ class ArgumentSlot:
         return f"ArgumentSlot({self.index}, {self.name!r})"
 
 
+class InputSlot(ArgumentSlot):
+    """An update target of a top-level graph: the plain Tensor (no Parameter) the caller passes
+    at flat input position `index`, which an in-place operation in the graph changed
+    (`ops.AssignAdd()(x, y)`, `x.add_(y)` on an input): MindSpore writes it back, so does the
+    executor."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"InputSlot({self.index})"
+
+
 def update_target(target, leaves):
     """The object an update of a graph traced on `leaves` writes: for an ArgumentSlot, the leaf
     passed at its position; anything else is its own target."""
@@ -228,6 +245,11 @@ class AttributeSlot:
             setattr(owner, self.attr, value)
 
 
+def is_tensor_target(target) -> bool:
+    """A graph value (not a Parameter) that an in-place operation updates: a Tracer."""
+    return isinstance(target, Tracer) and not isinstance(target, ParameterArgument)
+
+
 def update_key(target) -> object:
     """The key of an update target in `Builder.updates`: a Parameter's id, an attribute's
     (owner id, name)."""
@@ -258,6 +280,9 @@ class Builder(Trace):
         # back (pipeline.parse) accept them.
         self.updates: dict[object, tuple[object, object]] = {}
         self.accepts_updates = False
+        # whether the caller writes this graph's in-place updates of its inputs back into the
+        # Tensors it passed (a top-level graph; not a branch's or loop body's own parameters)
+        self.writes_back_inputs = False
         # A branch of a Tensor `if` or a Tensor loop's body: whether its code is reached is
         # known only at run time (so a `raise` there becomes a node).
         self.runs_conditionally = False
@@ -330,6 +355,9 @@ class Builder(Trace):
         if isinstance(x, Tracer):
             if isinstance(x, ParameterArgument):
                 return self.parameter_atom(x)
+            updated = self.updates.get(id(x))
+            if updated is not None:  # an in-place operation here gave it a new value
+                return updated[1]
             if x.builder is self:
                 return x.ir_var
             return self._capture(x)
@@ -406,6 +434,9 @@ class Builder(Trace):
     def record_update(self, param, value) -> None:
         """`param = value` from here on: later reads of `param` in this graph see `value`, and
         finish() appends it to the outputs so that the executor writes it back after the run."""
+        if is_tensor_target(param):
+            self._record_tensor_update(param, value)
+            return
         if not self.accepts_updates:
             raise CompileError(f"Assign: Parameter '{param.name}' cannot be updated here (a "
                                f"graph whose caller cannot write it back); compute the new value "
@@ -413,6 +444,32 @@ class Builder(Trace):
         if not isinstance(param, AttributeSlot):
             param = self.as_argument(param)
         self.updates[update_key(param)] = (param, self.atom(value))
+
+    def _record_tensor_update(self, tracer: Tracer, value) -> None:
+        """An in-place operation on a graph value: every later read of `tracer` (through any
+        name or container that holds it, as MindSpore's aliases do) sees `value`. A value of
+        this graph is rebound here; one of an enclosing graph leaves this one as an update,
+        which the Tensor `if` or loop around it carries out."""
+        if tracer.builder is not self and not self.accepts_updates:
+            raise CompileError("an in-place operation cannot update a Tensor of the enclosing "
+                               "graph here (a graph whose caller cannot carry the new value "
+                               "out); compute the new value and return it", self.loc)
+        self.updates[id(tracer)] = (tracer, self.atom(value))
+
+    def outgoing_updates(self) -> list:
+        """The (target, new value) updates that leave this graph: Parameters, attributes, the
+        enclosing graphs' values, and this graph's own inputs (their `InputSlot`s); a value
+        made inside this graph is only rebound."""
+        out = []
+        for target, value in self.updates.values():
+            if is_tensor_target(target) and target.builder is self:
+                index = next((i for i, var in enumerate(self.explicit)
+                              if var is target.ir_var), None)
+                if index is None or not self.writes_back_inputs:
+                    continue
+                target = InputSlot(index, None)
+            out.append((target, value))
+        return out
 
     def assigned_attribute(self, owner, attr: str):
         """The value construct assigned to `owner.attr` in this graph or one enclosing it (a
@@ -436,9 +493,10 @@ class Builder(Trace):
         leaves, tree = flatten(result, is_tensor_like)
         outputs = [self.atom(leaf) for leaf in leaves]
         g = self.graph
-        g.outputs = outputs + [value for _, value in self.updates.values()]
+        updates = self.outgoing_updates()
+        g.outputs = outputs + [value for _, value in updates]
         g.updates = [ArgumentSlot(param.index, param.name) if isinstance(param, ParameterArgument)
-                     and param.builder is self else param for param, _ in self.updates.values()]
+                     and param.builder is self else param for param, _ in updates]
         g.out_tree = tree
         caps = list(self.captured.values())
         g.params = self.explicit + [v for _, v in caps] + [v for _, v in self.weight_vars.values()]

@@ -18,7 +18,7 @@ from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentError, CompileError, DTypeError, ShapeError
 
 from . import dynamic_dims
-from .builder import Builder, Tracer, current_builder, is_tensor_like
+from .builder import Builder, Tracer, current_builder, is_tensor_like, is_tensor_target
 from .control_prims import switch_p, while_p
 from .effects import RaiseSignal
 from .ir import Var
@@ -74,6 +74,8 @@ class Branch:
         self.vars: dict = {}
         self.returned = _NO_RETURN
         self.raised = False
+        # the statement a join failure shows for this side: its `return`, else its last
+        self.where = None
 
     def run(self, interp, fn):
         """Run fn() with this branch's builder listening and (given an interpreter) a private
@@ -88,6 +90,7 @@ class Branch:
                     return fn()
                 except ReturnSignal as r:
                     self.returned = r.value
+                    self.where = r.loc or self.where
                 except RaiseSignal:
                     self.raised = True  # the rest of this branch is dead code
         finally:
@@ -107,9 +110,15 @@ def _updated_params(*branches) -> list:
     """The Parameters any of `branches` assigned, in order of first assignment."""
     seen: dict = {}
     for branch in branches:
-        for param, _ in branch.builder.updates.values():
+        for param, _ in branch.builder.outgoing_updates():
             seen.setdefault(id(param), param)
     return list(seen.values())
+
+
+def _target_label(target) -> str:
+    if is_tensor_target(target):
+        return f"the Tensor {target.aval} updated in place"
+    return f"Parameter '{target.name}'"
 
 
 def zeros_like_value(value):
@@ -138,7 +147,7 @@ def _as_array(value, like=None):
     return np.asarray(value, np.int64 if isinstance(value, numbers.Integral) else np.float32)
 
 
-def _pair_leaves(labels, then_values, else_values, loc):
+def _pair_leaves(labels, then_values, else_values, loc, branches):
     """Flatten each (then, else) pair; returns the leaf pairs that must become outputs, the
     structure of each value, and the static leaves kept as they are."""
     trees, pairs = [], []
@@ -149,8 +158,11 @@ def _pair_leaves(labels, then_values, else_values, loc):
         lt, tt = flatten(vt, _is_leaf)
         le, te = flatten(ve, _is_leaf)
         if tt != te or len(lt) != len(le):
-            raise CompileError(f"{label} has a different structure in the two branches of the "
-                               f"Tensor `if` ({_describe(vt)} vs {_describe(ve)})", loc)
+            ka, kb = _abstract_kind(vt), _abstract_kind(ve)
+            detail = (f"Abstract type {ka} cannot join with {kb}." if ka != kb else
+                      f"{label} is {_describe(vt)} in one branch and {_describe(ve)} in the "
+                      f"other.")
+            raise join_failure(detail, *branches, loc)
         leaves = []
         for a, b in zip(lt, le):
             if isinstance(a, numbers.Number) and isinstance(b, numbers.Number) and a == b \
@@ -186,8 +198,13 @@ def _describe(value) -> str:
 
 
 def _unify_leaf(label, a, b, loc, then_branch, else_branch):
-    """Make a pair of branch results the same type: numbers take the other side's dtype, and
-    dims that differ become dims known only at run time (dynamic_dims.py)."""
+    """Make a pair of branch results the same type: two numbers become a 0-d Tensor (a scalar
+    known only at run time), and dims that differ become dims known only at run time
+    (dynamic_dims.py). A Tensor and a number do not join, as in MindSpore."""
+    if isinstance(a, numbers.Number) != isinstance(b, numbers.Number) and _never_joins(a, b):
+        kinds = ("AbstractTensor", "AbstractScalar")
+        raise join_failure(f"Abstract type {kinds[0]} cannot join with {kinds[1]}.",
+                           then_branch, else_branch, loc)
     if isinstance(a, numbers.Number) and not isinstance(b, numbers.Number):
         a = _as_array(a, b)
     elif isinstance(b, numbers.Number) and not isinstance(a, numbers.Number):
@@ -197,6 +214,9 @@ def _unify_leaf(label, a, b, loc, then_branch, else_branch):
     ta, tb = abstract_of(a).strong(), abstract_of(b).strong()
     if ta == tb:
         return a, b
+    if ta.dtype != tb.dtype:
+        raise join_failure(f"dtype1 = {ta.dtype}, dtype2 = {tb.dtype}.", then_branch,
+                           else_branch, loc)
     joined = dynamic_dims.join(ta, tb)
     if joined is None:
         raise _join_error(f"{label} is {ta} in one branch of the Tensor `if` and {tb} in the "
@@ -206,6 +226,46 @@ def _unify_leaf(label, a, b, loc, then_branch, else_branch):
     with else_branch.builder.active():
         b = dynamic_dims.with_type(b, joined)
     return a, b
+
+
+JOIN_FAILED = ("Cannot join the return values of different branches, perhaps you need to make "
+               "them equal.")
+
+
+def _abstract_kind(value) -> str:
+    """MindSpore's name for the kind of a value, as its join errors print it."""
+    if isinstance(value, Tracer) or is_tensor_like(value):
+        return "AbstractTensor"
+    if isinstance(value, (numbers.Number, str)):
+        return "AbstractScalar"
+    if value is None:
+        return "AbstractNone"
+    return {tuple: "AbstractTuple", list: "AbstractList", dict: "AbstractDictionary"}.get(
+        type(value), f"Abstract{type(value).__name__}")
+
+
+def join_failure(detail: str, then_branch, else_branch, loc) -> DTypeError:
+    """MindSpore's TypeError for branches whose values cannot join, naming the statement each
+    side ends with (its `return`, or its last statement)."""
+    sides = []
+    for name, branch in (("true branch", then_branch), ("false branch", else_branch)):
+        if branch is not None and branch.where is not None:
+            sides.append(f"{name}:\n{branch.where.render()}")
+    text = "\n".join([JOIN_FAILED, f"Type Join Failed: {detail}", *sides])
+    return DTypeError(text, loc)
+
+
+def _never_joins(a, b) -> bool:
+    """A Python number against a Tensor of rank 1 or more (MindSpore's AbstractScalar against
+    an AbstractTensor). A number against a 0-d Tensor joins into a scalar known at run time, as
+    the numbers the front end carries through loops as 0-d Tensors (loop indices, the flags
+    `break`, `continue` and `return` are lowered to, loop_exits.py) must; a bool flag also
+    joins a bool Tensor condition of shape (1,)."""
+    number, other = (a, b) if isinstance(a, numbers.Number) else (b, a)
+    aval = abstract_of(other)
+    if isinstance(number, bool) and aval.dtype.name == "bool_":
+        return False
+    return aval.shape != ()
 
 
 def _join_error(what: str, ta, tb, loc):
@@ -253,10 +313,11 @@ def emit_switch(test, labels, then_branch, then_values, else_branch, else_values
     Parameters a branch assigned are merged too, and assigned their merged value after it."""
     params = _updated_params(then_branch, else_branch)
     n_values = len(labels)
-    labels = list(labels) + [f"Parameter '{p.name}'" for p in params]
+    labels = list(labels) + [_target_label(p) for p in params]
     then_values = list(then_values) + [then_branch.final_value(p) for p in params]
     else_values = list(else_values) + [else_branch.final_value(p) for p in params]
-    pairs, trees = _pair_leaves(labels, then_values, else_values, loc)
+    pairs, trees = _pair_leaves(labels, then_values, else_values, loc,
+                                (then_branch, else_branch))
     unified = [_unify_leaf(label, a, b, loc, then_branch, else_branch)
                for label, a, b in pairs]
     then_graph, then_caps = _close(then_branch, [a for a, _ in unified])
@@ -285,6 +346,8 @@ def tensor_if(interp, node, test, rest) -> bool:
     before = interp.scope.vars
     then_branch.run(interp, lambda: interp.exec_block(node.body))
     else_branch.run(interp, lambda: interp.exec_block(node.orelse))
+    for branch, block in ((then_branch, node.body), (else_branch, node.orelse)):
+        branch.where = branch.where or interp.loc(block[-1] if block else node)
     names = []
     for n in list(then_branch.vars) + list(else_branch.vars):
         vt, ve = then_branch.vars.get(n, _MISSING), else_branch.vars.get(n, _MISSING)
@@ -314,12 +377,15 @@ def _if_with_return(interp, node, test, rest, name, loc):
     then_branch, else_branch = Branch(name + "_then", loc), Branch(name + "_else", loc)
     then_branch.run(interp, lambda: interp.exec_block(list(node.body) + rest))
     else_branch.run(interp, lambda: interp.exec_block(list(node.orelse) + rest))
+    for branch, block in ((then_branch, list(node.body) + rest),
+                          (else_branch, list(node.orelse) + rest)):
+        branch.where = branch.where or interp.loc(block[-1] if block else node)
     values = [(UNBOUND if b.raised else None) if b.returned is _NO_RETURN else b.returned
               for b in (then_branch, else_branch)]
     merged = emit_switch(test, ["the return value"], then_branch, [values[0]],
                          else_branch, [values[1]], loc)
     _raise_if_both_raised(then_branch, else_branch)
-    raise ReturnSignal(None if merged[0] is UNBOUND else merged[0])
+    raise ReturnSignal(None if merged[0] is UNBOUND else merged[0], loc)
 
 
 def _raise_if_both_raised(then_branch: Branch, else_branch: Branch) -> None:
@@ -337,6 +403,7 @@ def if_expression(interp, node):
     then_branch, else_branch = Branch("ifexp_then", loc), Branch("ifexp_else", loc)
     vt = then_branch.run(interp, lambda: interp.eval(node.body))
     ve = else_branch.run(interp, lambda: interp.eval(node.orelse))
+    then_branch.where, else_branch.where = interp.loc(node.body), interp.loc(node.orelse)
     return emit_switch(test, ["the conditional expression"], then_branch, [vt],
                        else_branch, [ve], loc)[0]
 
@@ -417,7 +484,8 @@ class _LoopTrace:
             init_leaves += [_as_array(v) if isinstance(v, numbers.Number) else v for v in leaves]
         self.init_leaves = init_leaves + list(params)
         self.avals = [abstract_of(v).strong() for v in self.init_leaves]
-        self.hints = _hints(self.names, self.trees) + [p.name or "param" for p in params]
+        self.hints = _hints(self.names, self.trees) + [
+            None if is_tensor_target(p) else p.name or "param" for p in params]
         self.cond = Branch("while_cond", loc)
         self.body = Branch("while_body", loc)
         self.pred = self.cond.run(interp, lambda: self._enter(interp, self.cond) or

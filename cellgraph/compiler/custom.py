@@ -18,7 +18,8 @@ followed by @MulAdd_bprop's extra (captured, weight) parameters.
 * Not differentiated: `expand_grad` replaces the node by the inlined @MulAdd_construct
   (EXPAND_RULES), so the optimiser and code generation never see it.
 
-bprop is checked when it is traced: one gradient per input, each a Tensor of its input's shape
+bprop is checked when it is traced: one gradient per input (extra ones are left unread, as in
+MindSpore), each a Tensor of its input's shape
 and dtype; a mistake names the Cell, what bprop returned, what was expected, and bprop's line.
 """
 from __future__ import annotations
@@ -167,7 +168,9 @@ def _check_returned(name, args, in_tree: Tree, returned, loc) -> list:
     if not isinstance(returned, (tuple, list)):
         raise DTypeError(f"{name}.bprop must return a tuple of gradients, got "
                          f"{describe_value(returned)}; expected {expected}", loc)
-    if len(returned) != n_args:
+    if len(returned) > n_args:  # MindSpore reads the first gradients and leaves the rest
+        returned = returned[:n_args]
+    if len(returned) < n_args:
         raise GradValueError(f"{name}.bprop returned {len(returned)} gradient"
                              f"{'s' if len(returned) != 1 else ''} {describe_value(returned)}, "
                              f"expected {expected}", loc)

@@ -47,17 +47,16 @@ def assign_attribute(owner, attr: str, value) -> bool:
 
 
 def checked_assign_value(op: str, variable, value):
-    """`value` with the Parameter's shape and dtype, or an error naming both."""
-    if not is_parameter(variable):
-        given = "a Tensor" if is_tensor_like(variable) else type(variable).__name__
-        raise DTypeError(f"{op}: expected a Parameter as `variable`, got {given}; only a "
-                         f"Parameter (an attribute of a Cell, or a Parameter passed as an "
-                         f"argument) can be assigned")
+    """`value` with the shape and dtype of `variable` (a Parameter, or a Tensor that an
+    in-place operation updates), or an error naming both."""
+    if not is_parameter(variable) and not _is_tensor(variable):
+        raise DTypeError(f"{op}: expected a Parameter or a Tensor as `variable`, got "
+                         f"{type(variable).__name__} {variable!r:.60}")
     if not is_value(value):
         raise DTypeError(f"{op}: expected a Tensor or a number as `value`, got "
                          f"{type(value).__name__} {value!r:.60}")
     target, given = variable.aval, abstract_of(value)
-    name = variable.name or "Parameter"
+    name = (variable.name or "Parameter") if is_parameter(variable) else "Tensor"
     if given.shape == (1,) and target.shape == ():  # MindSpore's Assign takes [1] for a scalar
         value = F.reshape(value, ())
         given = abstract_of(value)
@@ -67,9 +66,9 @@ def checked_assign_value(op: str, variable, value):
         fits = False
     if not fits:
         raise ShapeError(f"{op}: cannot assign a value of shape {fmt_shape(given.shape)} to "
-                         f"Parameter '{name}' of shape {fmt_shape(target.shape)}")
+                         f"{_described(variable, name)} of shape {fmt_shape(target.shape)}")
     if given.dtype.is_float and not target.dtype.is_float:
-        raise DTypeError(f"{op}: cannot assign a {given.dtype} value to Parameter '{name}' of "
+        raise DTypeError(f"{op}: cannot assign a {given.dtype} value to {_described(variable, name)} of "
                          f"dtype {target.dtype}")
     if isinstance(value, numbers.Number):
         return F.fill(target.dtype, target.shape, value)
@@ -79,11 +78,46 @@ def checked_assign_value(op: str, variable, value):
     return value
 
 
+def _is_tensor(x) -> bool:
+    return isinstance(x, Tracer) or hasattr(x, "_data") and hasattr(x, "aval")
+
+
+def _described(variable, name: str) -> str:
+    return f"Parameter '{name}'" if is_parameter(variable) else "a Tensor"
+
+
 def assign_in_graph(variable, value):
-    """Record `variable = value` in the graph being built; returns the new value."""
-    new = F.stop_gradient(checked_assign_value("Assign", variable, value))
+    """Record `variable = value` in the graph being built; returns the new value. A Parameter's
+    new value is a leaf (no gradient flows through an update); a Tensor that an in-place
+    operation updates (`ops.AssignAdd()(x, y)`, `x.add_(y)`) is rebound: every later read of it
+    in the graph sees the new value, and the result is the Tensor itself, as MindSpore's in-place
+    operations return their input."""
+    if not is_parameter(variable) and not isinstance(variable, Tracer):
+        raise DTypeError("Assign: a Tensor that is a constant of the graph (built outside it) "
+                         "cannot be updated in place inside it; make it a Parameter, or pass "
+                         "it as an argument")
+    new = checked_assign_value("Assign", variable, value)
+    if isinstance(variable, Tracer) and not is_parameter(variable):
+        current_builder().record_update(variable, new)
+        return variable
+    new = F.stop_gradient(new)
     current_builder().record_update(variable, new)
     return new
+
+
+def update_in_place(variable, value):
+    """`variable` given the data of `value` (cast and broadcast to its type), in place: a
+    Parameter or Tensor at once when eager, recorded in the graph being built (`assign_in_graph`)
+    otherwise. Returns `variable` (inside a graph, as assign_in_graph returns it)."""
+    if current_builder() is not None:
+        return assign_in_graph(variable, value)
+    new = checked_assign_value("Assign", variable, value)
+    data = np.asarray(new.asnumpy())
+    if is_parameter(variable):
+        variable.set_data(data)
+    else:
+        variable.assign_value(data)
+    return variable
 
 
 # ----- raise -----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 import builtins
 import inspect
 import operator
+import re
 import sys
 import types
 import weakref
@@ -44,6 +45,7 @@ from . import (
 )
 from .builder import Tracer, current_builder, is_parameter, is_tensor_like
 from .guards import STATE, record_code_globals, record_function, record_guard
+from .method_calls import check_method_call
 from .scope import (
     BreakSignal,
     Closure,
@@ -60,6 +62,7 @@ from .scope import (
     mark_compile_time_object,
     parameter_list,
     tracer_isinstance,
+    tracer_number,
     unexpected_keyword,
     user_error,
     user_property_getter,
@@ -100,6 +103,15 @@ CMPOPS = {gast.Eq: operator.eq, gast.NotEq: operator.ne, gast.Lt: operator.lt,
           gast.NotIn: lambda a, b: control_flow.logical_not(choice.contains(a, b))}
 MAX_INLINE_DEPTH = 200
 MAX_STATIC_ITERATIONS = 100_000
+
+
+_CONDITION_COMMENT = re.compile(r"#\s*@jit\.cond:\s*(True|False)\s*$")
+
+
+def _condition_comment(loc) -> bool | None:
+    """The value a `# @jit.cond: True|False` comment on the line at `loc` gives its `if`."""
+    match = _CONDITION_COMMENT.search(loc.text) if loc is not None and loc.text else None
+    return None if match is None else match.group(1) == "True"
 
 
 class Interpreter:
@@ -247,7 +259,8 @@ class Interpreter:
         pass
 
     def stmt_Return(self, node):
-        raise ReturnSignal(None if node.value is None else self.eval(node.value))
+        raise ReturnSignal(None if node.value is None else self.eval(node.value),
+                           self.info.loc(node))
 
     def stmt_Break(self, node):
         raise BreakSignal()
@@ -276,7 +289,13 @@ class Interpreter:
         self.scope.vars[node.name] = self._closure(node, node.name)
 
     def stmt_If(self, node, rest=()) -> bool:
-        """Returns True when the statements after the `if` were run inside its branches."""
+        """Returns True when the statements after the `if` were run inside its branches.
+        A `# @jit.cond: True` (or False) comment on the `if` line decides the condition at
+        compile time, as in MindSpore, without evaluating it."""
+        forced = _condition_comment(self.info.loc(node))
+        if forced is not None:
+            self.exec_block(node.body if forced else node.orelse)
+            return False
         test = self.eval(node.test)
         if isinstance(test, Tracer):
             return control_flow.tensor_if(self, node, test, rest)
@@ -507,11 +526,16 @@ class Interpreter:
             return text
         if fn is builtins.super and not args:
             return self._zero_arg_super()
+        if fn in (builtins.int, builtins.float) and len(args) == 1 and not kwargs and \
+                isinstance(args[0], Tracer):
+            return self.at_node(node, lambda: tracer_number(fn, args[0]))
         if fn is builtins.isinstance and len(args) == 2 and isinstance(args[0], Tracer):
             return tracer_isinstance(args[1])
         if isinstance(fn, type) and fn in sequence_builtins.BUILTINS:
             return self.at_node(node, lambda: sequence_builtins.BUILTINS[fn](
                 lambda f, a: Interpreter.call(f, a, {}), *args, **kwargs))
+        if isinstance(node.func, gast.Attribute):  # a Tensor method no overload of fits
+            check_method_call(node.func.attr, fn, args, kwargs, self.info.loc(node))
         return self.at_node(node, lambda: Interpreter.call(fn, args, kwargs))
 
     def expr_Lambda(self, node):

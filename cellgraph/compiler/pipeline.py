@@ -114,6 +114,7 @@ def parse_arguments(fn, args: tuple, name: str | None = None, ctx: CompileContex
         is_tensor_like(a) for a in args) and len(leaves) == len(args) else [None] * len(leaves)
     builder = Builder(name or graph_name(fn), _definition_loc(fn))
     builder.accepts_updates = True  # the executor (or an enclosing grad) applies graph.updates
+    builder.writes_back_inputs = True
     builder.context = compile_context() if ctx is None else ctx  # an enclosing compile's
     with builder.active():
         tracers = [builder.add_parameter_argument(leaf, h) if is_parameter(leaf) else

@@ -30,8 +30,9 @@ from .source import SourceInfo
 # Control leaving a block early, raised by the front end's visitors and caught where the
 # statement it leaves is interpreted.
 class ReturnSignal(Exception):
-    def __init__(self, value):
+    def __init__(self, value, loc=None):
         self.value = value
+        self.loc = loc  # the `return` statement (a join failure names it)
 
 
 class BreakSignal(Exception):
@@ -171,6 +172,20 @@ def tracer_isinstance(classinfo) -> bool:
     """`isinstance(x, Tensor)` holds for a graph value that stands for a Tensor."""
     classes = classinfo if isinstance(classinfo, tuple) else (classinfo,)
     return any(getattr(c, "_is_tensor_class", False) or c is Tracer for c in classes)
+
+
+def tracer_number(kind, x):
+    """`int(x)`/`float(x)` of a one-element graph value: MindSpore's graph mode makes a scalar
+    known only at run time; here a 0-d graph value (int64 or float32, MindSpore's scalar
+    dtypes) that operations taking a number take as well."""
+    from cellgraph.primitives import dtype as dt
+    from cellgraph.primitives import functional as F
+
+    shape = x.aval.shape
+    if shape not in ((), (1,)):
+        raise ValueError(f"{kind.__name__}(): only one element tensors can be converted to Python "
+                         f"scalars, got a Tensor of shape {shape}")
+    return F.cast(F.reshape(x, ()), dt.int64 if kind is int else dt.float32)
 
 
 def unexpected_keyword(parameters, kwargs) -> str | None:

@@ -249,8 +249,11 @@ class Cell(CellState):
         raise NotImplementedError(f"{type(self).__name__} must define construct()")
 
     def _graph_call(self, args, kwargs):
-        """Inline this Cell into the graph being built, between its forward hooks."""
-        return hooks.call_with_hooks(self, self._inline, args, kwargs)
+        """Inline this Cell into the graph being built, between its forward hooks, with its
+        backward hooks on the gradients through it."""
+        return hooks.call_with_hooks(
+            self, lambda a, k: hooks.call_with_backward_hooks(self, self._inline, a, k),
+            args, kwargs)
 
     def _inline(self, args, kwargs):
         """construct's graph (a custom bprop is handled by autograd)."""
@@ -380,13 +383,14 @@ class Cell(CellState):
                               always_call)
 
     def register_backward_pre_hook(self, hook_fn):
-        """hook_fn(cell, grad_output) runs when the gradient of the Cell's output reaches it in
-        the backward pass; a non-None result (a tuple of one Tensor) replaces grad_output."""
+        """hook_fn(cell, grad_output) runs when the gradients of construct's outputs reach the
+        Cell in a backward pass; a non-None result (a tuple) replaces them."""
         return hooks.register(self, "_backward_pre_hooks", hook_fn)
 
     def register_backward_hook(self, hook_fn):
-        """hook_fn(cell, grad_input, grad_output) runs once the backward pass has the gradient
-        of the Cell's input; a non-None result replaces grad_input."""
+        """hook_fn(cell, grad_input, grad_output) runs when the gradients of construct's Tensor
+        inputs have been computed in a backward pass; a non-None result (a tuple) replaces
+        them."""
         return hooks.register(self, "_backward_hooks", hook_fn)
 
     # -- what MindSpore programs call on Cells ------------------------------------------------

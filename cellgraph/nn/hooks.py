@@ -1,28 +1,26 @@
-"""Hooks on Cells: forward (`register_forward_pre_hook`, `register_forward_hook`) and backward
-(`register_backward_pre_hook`, `register_backward_hook`).
+"""Forward hooks on Cells (`register_forward_pre_hook`, `register_forward_hook`), and
+backward hooks (`register_backward_pre_hook`, `register_backward_hook`, below).
 
 A forward hook is user Python: in PyNative mode it runs around construct on every call; in
 graph mode it runs while the graph is built (parsed like construct, so Tensor operations in it
 become part of the graph). A backward hook runs in Python on the gradients' values when the
-backward pass runs (a `py_hook` node, as ops.HookBackward): the pre-hook where the gradient of
-the Cell's output arrives, the hook where that of its input leaves, with both; each may return
-replacements. They take a Cell of one Tensor input and one Tensor output. Registering or
-removing a hook replaces the Cell's hook table, and the compiled graph guards on that table,
+backward pass runs (`call_with_backward_hooks`, below): the pre-hooks where the gradients of
+the Cell's outputs arrive, the hooks where those of its Tensor inputs leave, with both; each may
+return replacements. Registering or removing a hook replaces the Cell's hook table, and the compiled graph guards on that table,
 so the next call recompiles with the new hooks.
 """
 from __future__ import annotations
 
 import itertools
-import threading
 
 import numpy as np
 
 from cellgraph.compiler.builder import current_builder, is_tensor_like
 from cellgraph.compiler.frontend import trace_call
 from cellgraph.compiler.guards import record_guard
-from cellgraph.gradient_hooks import InsertGradientOf, py_hook_p
-from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
-from cellgraph.runtime.tensor import Tensor
+from cellgraph.compiler.pytree import flatten, unflatten
+from cellgraph.gradient_hooks import identity_with_host_bprop
+from cellgraph.primitives.errors import DTypeError
 
 _ids = itertools.count()
 
@@ -77,15 +75,7 @@ def _call(hook, args):
 def call_with_hooks(cell, run, args: tuple, kwargs: dict):
     """run(args, kwargs) between the Cell's pre-hooks and hooks."""
     pre, post = _hooks(cell, "_forward_pre_hooks"), _hooks(cell, "_forward_hooks")
-    backward = _hooks(cell, "_backward_pre_hooks"), _hooks(cell, "_backward_hooks")
-    if (backward[0] or backward[1]) and current_builder() is not None:
-        return _Backward(cell, *backward).around(
-            lambda a, k: _forward(cell, run, pre, post, a, k), tuple(args), kwargs)
-    return _forward(cell, run, pre, post, tuple(args), kwargs)
-
-
-def _forward(cell, run, pre, post, args: tuple, kwargs: dict):
-    """run(args, kwargs) between the forward pre-hooks `pre` and hooks `post`."""
+    args = tuple(args)  # hooks see a tuple, as MindSpore's do, however the call came
     for hook, with_kwargs, _ in pre:
         if with_kwargs:
             replaced = _call(hook, (cell, args, kwargs))
@@ -117,77 +107,77 @@ def _forward(cell, run, pre, post, args: tuple, kwargs: dict):
     return output
 
 
-class _Backward:
-    """A Cell's backward hooks around one traced call: the gradient of its output goes through
-    the pre-hooks (`output_side`, which keeps it for the hooks), that of its input through the
-    hooks (`input_side`); both run on the host when the backward pass reaches them, in that
-    order, on the thread running the graph."""
+# ----- backward hooks ---------------------------------------------------------------------------
 
-    def __init__(self, cell, pre, post):
-        self.cell, self.pre, self.post = cell, [h[0] for h in pre], [h[0] for h in post]
-        self.kept = threading.local()
-
-    def __repr__(self) -> str:  # kernels are shared by params' repr: two never share one
-        return f"{type(self.cell).__name__}-backward-hooks@{id(self):x}"
-
-    def around(self, call, args: tuple, kwargs: dict):
-        name = type(self.cell).__name__
-        tensors = [i for i, a in enumerate(args) if is_tensor_like(a)]
-        if self.post:
-            if len(tensors) != 1:
-                raise UnsupportedError(f"{name}.register_backward_hook: a backward hook takes "
-                                       f"a Cell called with one Tensor, got {len(tensors)}")
-            args = list(args)
-            args[tensors[0]] = InsertGradientOf(self._input_side)(args[tensors[0]])
-            args = tuple(args)
-        output = call(args, kwargs)
-        if not is_tensor_like(output):
-            raise UnsupportedError(f"{name}: backward hooks take a Cell whose output is one "
-                                   f"Tensor, got {type(output).__name__}")
-        return InsertGradientOf(self._output_side)(output)
-
-    def _output_side(self, grad):
-        return py_hook_p(grad, fn=_Host(self, "output"))
-
-    def _input_side(self, grad):
-        return py_hook_p(grad, fn=_Host(self, "input"))
-
-    def run(self, side: str, grad: np.ndarray) -> np.ndarray:
-        grads = (Tensor(np.asarray(grad)),)
-        if side == "output":
-            for hook in self.pre:
-                grads = _replaced(hook, hook(self.cell, grads), grads)
-            self.kept.grad_output = grads
-        else:
-            grad_output = getattr(self.kept, "grad_output", None)
-            for hook in self.post:
-                grads = _replaced(hook, hook(self.cell, grads, grad_output), grads)
-        value = np.asarray(grads[0].asnumpy() if isinstance(grads[0], Tensor) else grads[0])
-        return value.astype(np.asarray(grad).dtype, copy=False)
+def call_with_backward_hooks(cell, run, args: tuple, kwargs: dict):
+    """run(args, kwargs) with the Cell's backward hooks on the gradients that flow back through
+    it: `hook_fn(cell, grad_output)` of `register_backward_pre_hook` on the gradients of the
+    outputs, then `hook_fn(cell, grad_input, grad_output)` of `register_backward_hook` on the
+    gradients of the Tensor inputs; each may return new gradients (a tuple) or None. The hooks
+    are Python run on the host when the backward pass runs, as in MindSpore's PyNative mode;
+    outside a differentiated graph nothing flows back and they never run."""
+    pre, post = _hooks(cell, "_backward_pre_hooks"), _hooks(cell, "_backward_hooks")
+    if not (pre or post) or current_builder() is None:
+        return run(args, kwargs)
+    state = _BackwardHooks(cell, [h for h, _, _ in pre], [h for h, _, _ in post])
+    name = type(cell).__name__
+    leaves, tree = flatten(tuple(args), is_tensor_like)
+    if leaves and post:
+        leaves = identity_with_host_bprop(leaves, state.input_grads, f"{name}_backward_hook")
+        args = tuple(unflatten(tree, leaves))
+    output = run(args, kwargs)
+    out_leaves, out_tree = flatten(output, is_tensor_like)
+    if not out_leaves:
+        return output
+    out_leaves = identity_with_host_bprop(out_leaves, state.output_grads,
+                                          f"{name}_backward_pre_hook")
+    return unflatten(out_tree, out_leaves)
 
 
-class _Host:
-    """What a `py_hook` node calls: one side of a Cell's backward hooks."""
+class _BackwardHooks:
+    """The host side of one Cell call's backward hooks: the outputs' gradients (through the
+    pre-hooks) are kept for the input hooks, which the backward pass reaches after them."""
 
-    def __init__(self, hooks: _Backward, side: str):
-        self.hooks, self.side = hooks, side
+    def __init__(self, cell, pre: list, post: list):
+        self.cell, self.pre, self.post = cell, pre, post
+        self.grad_output: tuple = ()
 
-    def __repr__(self) -> str:
-        return f"{self.hooks!r}:{self.side}"
+    def __repr__(self) -> str:  # a py_func node's params print by repr: one per Cell call
+        return f"backward_hooks({type(self.cell).__name__})@{id(self):x}"
 
-    def __call__(self, grad):
-        return self.hooks.run(self.side, grad)
+    def output_grads(self, *arrays) -> tuple:
+        grads = _as_tensors(arrays)
+        for hook in self.pre:
+            grads = _replaced(hook, self.cell, grads, hook(self.cell, grads))
+        self.grad_output = grads
+        return _as_arrays(grads, arrays)
+
+    def input_grads(self, *arrays) -> tuple:
+        grads = _as_tensors(arrays)
+        for hook in self.post:
+            grads = _replaced(hook, self.cell, grads, hook(self.cell, grads, self.grad_output))
+        return _as_arrays(grads, arrays)
 
 
-def _replaced(hook, result, grads: tuple) -> tuple:
-    """A backward hook's result: None keeps `grads`; else a Tensor or a tuple of one, shaped
-    as the gradient it replaces."""
-    if result is None:
+def _as_tensors(arrays) -> tuple:
+    from cellgraph.runtime.tensor import Tensor
+
+    return tuple(Tensor(np.asarray(a)) for a in arrays)
+
+
+def _replaced(hook, cell, grads: tuple, new) -> tuple:
+    """The gradients a hook returned (None: unchanged), as many as it was given."""
+    if new is None:
         return grads
-    new = tuple(result) if isinstance(result, (tuple, list)) else (result,)
-    shape = np.shape(grads[0].asnumpy())
-    if len(new) != 1 or np.shape(np.asarray(new[0].asnumpy() if isinstance(new[0], Tensor)
-                                            else new[0])) != shape:
-        raise ShapeError(f"{getattr(hook, '__name__', 'a backward hook')}: expected None or a "
-                         f"gradient of shape {shape} (a tuple of one), got {result!r:.80}")
+    new = tuple(new) if isinstance(new, (tuple, list)) else (new,)
+    if len(new) != len(grads):
+        raise DTypeError(f"{type(cell).__name__}: the backward hook "
+                         f"{getattr(hook, '__name__', hook)!s} returned {len(new)} gradients "
+                         f"for {len(grads)}")
     return new
+
+
+def _as_arrays(grads: tuple, like) -> tuple:
+    """The gradients as arrays of the dtypes of `like` (shaped by the node that called)."""
+    return tuple(np.asarray(g.asnumpy() if hasattr(g, "asnumpy") else g,
+                            dtype=np.asarray(want).dtype) for g, want in zip(grads, like))

@@ -44,10 +44,11 @@ from cellgraph.primitives import (  # noqa: F401  (the core's modules, as attrib
 from cellgraph.primitives.core import PRIMITIVES, TensorType, bind  # noqa: F401
 from cellgraph.primitives.tensor_methods import TensorMethods as _TensorMethods
 
-from . import derive, operations, tensor_extras
+from . import derive, inplace, operations, tensor_extras
 
 derive.install_methods(_TensorMethods)  # the compositions' wrappers that are Tensor methods
 tensor_extras.install(_TensorMethods)
+inplace.install(_TensorMethods)
 
 from cellgraph.primitives.floor_division import *
 from cellgraph.primitives.nn_functional import *
@@ -98,8 +99,11 @@ from .custom_ops import Custom, kernel, ms_kernel  # noqa: F401
 from .function.array_func.attributes import identity, shape  # noqa: F401
 from .surface import Print, constexpr, tuple_len  # noqa: F401
 
-# loaded on first use: the summary operations (they load train), `ops.auto_generate` and
-# `ops.communication`
+# the Tensor methods that are functional ops of the same name, now that ops has them all
+tensor_extras.install_functional_methods(_TensorMethods)
+
+# loaded on first use: the summary operations (they load train), Morph, `ops.auto_generate`
+# and `ops.communication`
 __getattr__, __dir__ = _lazy_names(globals(), {
-    **operations.SUMMARY_OPERATIONS, "auto_generate": ("cellgraph.ops.auto_generate", None),
+    **operations.LAZY_OPERATIONS, "auto_generate": ("cellgraph.ops.auto_generate", None),
     "communication": ("cellgraph.ops.communication", None)})

@@ -241,8 +241,51 @@ def _triangle_mask(x, k: int, lower: bool):
     return A.cast(keep, dtype=x.aval.dtype)
 
 
+# MindSpore's Tensor methods that are the functional op of the same name applied to the Tensor
+# as its first argument, with the op's other parameters (`x.hypot(y)` is `ops.hypot(x, y)`)
+FUNCTIONAL_METHODS = (
+    "absolute", "addcmul", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh",
+    "argwhere", "baddbmm", "bmm", "count_nonzero", "cross", "cumprod", "deg2rad", "diff",
+    "divide", "eq", "fliplr", "flipud", "floor_divide", "fmod", "frac", "hardshrink",
+    "heaviside", "histc", "hypot", "index_fill", "inner", "inv", "isinf", "isneginf", "isposinf",
+    "logaddexp", "logcumsumexp", "logical_xor", "logit", "masked_scatter", "mm", "moveaxis",
+    "movedim", "nan_to_num", "nansum", "negative", "rad2deg", "remainder", "sgn", "signbit",
+    "subtract", "swapdims", "t", "take", "tensor_split", "top_k", "unsorted_segment_max",
+    "unsorted_segment_min", "unsorted_segment_prod", "xlogy",
+)
+
+
+def _functional_method(name: str):
+    """`Tensor.name(...)`: `ops.name(self, ...)`, showing the op's signature after its first
+    parameter."""
+    import inspect
+
+    def method(self, *args, **kwargs):
+        return getattr(_ops(), name)(self, *args, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"`ops.{name}(self, ...)`."
+    try:
+        parameters = list(inspect.signature(getattr(_ops(), name)).parameters.values())
+        if parameters and parameters[0].kind in (inspect.Parameter.POSITIONAL_ONLY,
+                                                 inspect.Parameter.POSITIONAL_OR_KEYWORD):
+            method.__signature__ = inspect.Signature(
+                [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+                 *parameters[1:]])
+    except (TypeError, ValueError):
+        pass
+    return method
+
+
 def install(methods: type) -> None:
     """Give `methods` (the core's TensorMethods) each member it lacks."""
     for name, value in vars(TensorExtras).items():
         if not name.startswith("__") and not hasattr(methods, name):
             setattr(methods, name, value)
+
+
+def install_functional_methods(methods: type) -> None:
+    """The FUNCTIONAL_METHODS `methods` lacks, once `ops` has its functions."""
+    for name in FUNCTIONAL_METHODS:
+        if not hasattr(methods, name):
+            setattr(methods, name, _functional_method(name))

@@ -330,6 +330,39 @@ class Primitive:
                 e.message = f"{self.label}: {e.message}"
                 e.args = (e._text(),)
             raise
+        except TypeError:
+            arity = self._arity_error(len(avals))
+            if arity is None:
+                raise
+            raise arity from None
+
+    def operand_counts(self) -> tuple[int, int] | None:
+        """(fewest, most) operands the type rule takes; None when it takes any number."""
+        try:
+            parameters = inspect.signature(self.abstract_rule).parameters.values()
+        except (TypeError, ValueError):
+            return None
+        kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in parameters):
+            return None
+        positional = [p for p in parameters if p.kind in kinds]
+        return sum(p.default is inspect.Parameter.empty for p in positional), len(positional)
+
+    def _arity_error(self, given: int):
+        """MindSpore's error for a call with too many or too few operands (None when the
+        count fits the type rule, so the TypeError came from elsewhere)."""
+        counts = self.operand_counts()
+        if counts is None:
+            return None
+        least, most = counts
+        if given > most:
+            bound = f"less than or equal to {most}"
+        elif given < least:
+            bound = f"greater than or equal to {least}"
+        else:
+            return None
+        return DTypeError(f"For Operator[{self.label}], the number of inputs should be {bound}, "
+                          f"but got {given}")
 
 
 def promote_operands(prim: Primitive, args: tuple, params: dict) -> tuple:

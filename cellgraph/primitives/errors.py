@@ -19,8 +19,9 @@ class SourceLoc:
         return f"{os.path.basename(self.filename)}:{self.line}"
 
     def render(self) -> str:
-        """`file:line` followed by the source line and a caret under the column."""
-        head = f'  File "{self.filename}", line {self.line}'
+        """`In file path:line` (MindSpore's way of naming the place), followed by the source
+        line and a caret under the column."""
+        head = f"  In file {self.filename}:{self.line}"
         if not self.text:
             return head
         stripped = self.text.lstrip()

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import inspect
 
+from .errors import DTypeError
+from .method_overloads import OVERLOADS
+from .overload_errors import overload_message
+
 EXPORTS: list = []  # (kind, name, value, method), in registration order
 # an `export_class` init argument without a default: MindSpore's class requires it
 REQUIRED = inspect.Parameter.empty
@@ -52,6 +56,7 @@ def add_method(methods: type, name: str, fn) -> None:
 
 def method_of(prim):
     def method(self, *args, **params):
+        _check_method_arguments(prim, args, params)
         return prim(self, *args, **params)
 
     method.__name__ = prim.name
@@ -61,6 +66,31 @@ def method_of(prim):
 
         method.__signature__ = signature_of(prim.operands, prim.params, first="self")
     return method
+
+
+def _check_method_arguments(prim, args: tuple, params: dict) -> None:
+    """Arguments the method does not take: for a method MindSpore overloads, its error listing
+    the overloads; else Python's TypeError for the method, as MindSpore words it (`x.abs(1)`,
+    `x.less()`)."""
+    known = set(prim.params) | set(prim.operands or ())
+    unknown = [k for k in params if k not in known]
+    counts = prim.operand_counts()
+    if counts is None and not unknown:
+        return
+    least, most = (counts[0] - 1, counts[1] - 1) if counts is not None else (0, len(args))
+    given = len(args)
+    if (unknown or not least <= given <= most) and prim.name in OVERLOADS:
+        raise DTypeError(overload_message(prim.name, OVERLOADS[prim.name], args, params))
+    if params:
+        return  # keywords may name operands: the call binds them
+    if given > most:
+        raise DTypeError(f"{prim.name}() takes {most} positional argument"
+                         f"{'' if most == 1 else 's'} but {given} "
+                         f"{'was' if given == 1 else 'were'} given.")
+    if given < least:
+        missing = least - given
+        raise DTypeError(f"{prim.name}() missing {missing} required positional argument"
+                         f"{'' if missing == 1 else 's'}")
 
 
 def install(functional, methods: type) -> None:

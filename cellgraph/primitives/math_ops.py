@@ -57,6 +57,7 @@ def real_operands(rule):
             raise DTypeError(f"expected real operands, got "
                              f"{', '.join(str(a.dtype) for a in avals)}")
         return rule(*avals, **params)
+    checked.__wrapped__ = rule  # its signature is the rule's (Primitive.operand_counts)
     return checked
 
 

@@ -43,7 +43,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from cellgraph.compiler.builder import ArgumentSlot, AttributeSlot
+from cellgraph.compiler.builder import ArgumentSlot, AttributeSlot, InputSlot
 from cellgraph.compiler.guards import guard_source, stale_checker
 from cellgraph.compiler.pipeline import Compiled, compile_callable
 from cellgraph.compiler.pytree import Tree, join_text
@@ -209,8 +209,9 @@ def make_entry(ex: Executable, n_inputs: int):
         if isinstance(param, ArgumentSlot):  # a Parameter passed as an argument: that one
             env[f"param_dtype_{i}"] = ex.out_dtypes[n_results + i].np
             target = args[param.index]
-            lines += [f"    {target}._data = fix({results[n_results + i]}, param_dtype_{i})",
-                      f"    {target}._version += 1"]
+            lines.append(f"    {target}._data = fix({results[n_results + i]}, param_dtype_{i})")
+            if not isinstance(param, InputSlot):  # a plain Tensor has no version to count
+                lines.append(f"    {target}._version += 1")
             continue
         if isinstance(param, AttributeSlot):  # `self.attr = tensor` in construct
             dtype = ex.out_dtypes[n_results + i]

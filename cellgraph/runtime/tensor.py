@@ -33,6 +33,8 @@ def _infer_dtype(data) -> dt.DType:
 
 # the Tensors made over a NumPy array (Tensor.from_numpy), by id: their repr is NumPy's
 _NUMPY_STYLE: dict[int, weakref.ref] = {}
+# the Tensors marked `const_arg`, by id
+_CONST_ARG: dict[int, weakref.ref] = {}
 
 
 class Tensor(TensorMethods):
@@ -45,6 +47,11 @@ class Tensor(TensorMethods):
     _is_tensor_class = True
 
     def __new__(cls, input_data=None, dtype=None, shape=None, *args, **kwargs):
+        if isinstance(input_data, TensorMethods) and not isinstance(input_data, Tensor):
+            # `Tensor(x)` inside a graph, over a graph value: that value (in `dtype`)
+            from cellgraph.primitives import functional as F
+
+            return input_data if dtype is None else F.cast(input_data, dt.as_dtype(dtype))
         if input_data is None and shape is not None:  # (a Tensor with data skips all this)
             if not isinstance(shape, int) and any(d is None or d == -1 for d in shape):
                 return object.__new__(SignatureTensor)
@@ -53,10 +60,13 @@ class Tensor(TensorMethods):
                 return object.__new__(UninitializedTensor)
         return object.__new__(cls)
 
-    def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False):
+    def __init__(self, input_data=None, dtype=None, shape=None, init=None, const_arg=False,
+                 internal=False):
         if internal:  # fast path for results: input_data is already a backend array
             self._data, self._dtype = input_data, dtype
             return
+        if const_arg:
+            self.set_const_arg(const_arg)
         if init is not None:  # with shape and dtype and no data, an UninitializedTensor
             raise ArgumentValueError("Tensor: init, dtype and shape must have values at the same "
                                      "time, and input_data must be None")
@@ -72,6 +82,25 @@ class Tensor(TensorMethods):
         host = np.array(input_data, dtype=dtype.np)
         self._data = get_backend().from_host(host)
         self._dtype = dtype
+
+    @property
+    def const_arg(self) -> bool:
+        """Whether MindSpore compiles this Tensor, passed to a graph, as a constant
+        (`Tensor(..., const_arg=True)`, `set_const_arg`). The graph's results are the same
+        either way; cellgraph compiles it as an input, specialised on its type."""
+        made = _CONST_ARG.get(id(self))
+        return made is not None and made() is self
+
+    def set_const_arg(self, const_arg=True) -> Tensor:
+        if not isinstance(const_arg, bool):
+            raise DTypeError(f"For 'set_const_arg', the type of 'const_arg' should be 'bool', "
+                             f"but got '{type(const_arg).__name__}'")
+        key = id(self)
+        if const_arg:
+            _CONST_ARG[key] = weakref.ref(self, lambda _: _CONST_ARG.pop(key, None))
+        else:
+            _CONST_ARG.pop(key, None)
+        return self
 
     @staticmethod
     def from_numpy(array) -> Tensor:
@@ -206,7 +235,8 @@ class SignatureTensor(Tensor):
 
     __slots__ = ("_signature_shape",)
 
-    def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False):
+    def __init__(self, input_data=None, dtype=None, shape=None, init=None, const_arg=False,
+                 internal=False):
         self._signature_shape = tuple(None if d is None or d == -1 else int(d) for d in shape)
         self._dtype = dt.as_dtype(dtype) if dtype is not None else dt.float32
         self._data = None
@@ -237,7 +267,8 @@ class UninitializedTensor(Tensor):
 
     __slots__ = ()
 
-    def __init__(self, input_data=None, dtype=None, shape=None, init=None, internal=False):
+    def __init__(self, input_data=None, dtype=None, shape=None, init=None, const_arg=False,
+                 internal=False):
         if not callable(init):
             raise DTypeError(f"Tensor: `init` must be an Initializer such as Normal(), "
                              f"got {type(init).__name__} {init!r:.40}")
@@ -429,4 +460,4 @@ class ParameterTuple(tuple):
 
 def tensor(input_data=None, dtype=None, shape=None, init=None, const_arg=False, device=None):
     """`mindspore.tensor(data, dtype)`: a new Tensor, as `Tensor(data, dtype)` makes it."""
-    return Tensor(input_data, dtype, shape, init)
+    return Tensor(input_data, dtype, shape, init, const_arg)

@@ -104,25 +104,3 @@ def test_a_backward_pre_hook_replaces_the_output_gradient(pynative):
     net.dense.register_backward_pre_hook(lambda cell, g: (g[0] * 3,))
     assert ms.grad(net)(Tensor(np.ones([1, 2], np.float32))).asnumpy().tolist() == [[12.0, 12.0]]
 
-
-def test_backward_hooks_need_one_tensor_in_and_out(pynative):
-    class Two(nn.Cell):
-        def construct(self, x, y):
-            return x * y
-
-    class Outer(nn.Cell):
-        def __init__(self):
-            super().__init__()
-            self.two = Two()
-
-        def construct(self, x):
-            return self.two(x, x).sum()
-
-    net = Outer()
-    net.two.register_backward_hook(lambda cell, gi, go: None)
-    with pytest.raises(NotImplementedError, match="one Tensor, got 2"):
-        ms.grad(net)(Tensor(np.ones(2, np.float32)))
-    bad = Doubling()
-    bad.dense.register_backward_pre_hook(lambda cell, g: (g[0][:, :1],))
-    with pytest.raises(ValueError, match="shape"):
-        ms.grad(bad)(Tensor(np.ones([1, 2], np.float32)))

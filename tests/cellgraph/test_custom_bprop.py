@@ -398,3 +398,16 @@ def test_assigning_parameters_in_a_custom_cell_is_refused_clearly():
     with pytest.raises(SyntaxError, match=r"Assigns: a Cell that defines bprop cannot assign "
                                           r"Parameters in construct \(it assigns count\)"):
         Assigns()(ones(2))
+
+
+def test_gradients_beyond_the_inputs_are_left_unread():
+    class Net(nn.Cell):
+        def construct(self, x, y):
+            return x * y * y
+
+        def bprop(self, x, y, out, dout):
+            return x + y, x * y, out, dout  # MindSpore reads the first two
+
+    grads = ops.GradOperation(get_all=True)(Net())(Tensor(np.float32(1.0)),
+                                                  Tensor(np.float32(2.0)))
+    assert [float(g) for g in grads] == [3.0, 2.0]

@@ -319,8 +319,9 @@ def test_assign_add_sub_and_depend_in_graph_and_eagerly():
     np.testing.assert_allclose(p.asnumpy(), [1.5, 2.5])
     ops.assign_sub(p, Tensor(np.array([0.5, 0.5], np.float32)))
     np.testing.assert_allclose(p.asnumpy(), [1.0, 2.0])
-    with pytest.raises(DTypeError, match="Assign: expected a Parameter as `variable`, got a Tensor"):
-        ops.assign(Tensor(np.ones(2, np.float32)), 1.0)
+    plain = Tensor(np.ones(2, np.float32))  # a Tensor is updated in place, as in MindSpore
+    assert ops.assign(plain, Tensor(np.full(2, 1.5, np.float32))) is plain
+    np.testing.assert_allclose(plain.asnumpy(), [1.5, 1.5])
     counter = Parameter(Tensor(np.zeros((), np.int32)), name="count")
     with pytest.raises(DTypeError, match="cannot assign a Float32 value to Parameter 'count'"):
         ops.assign(counter, Tensor(np.float32(1.5)))

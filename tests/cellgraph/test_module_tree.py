@@ -210,6 +210,7 @@ def test_forward_hooks_in_both_modes():
     grads = ms.grad(outer, grad_position=None, weights=outer.trainable_params())(x)
     np.testing.assert_allclose(grads[0].asnumpy(), 0.0)
     handle.remove()
+    net.register_backward_hook(lambda *a: None).remove()  # tests/cellgraph/test_cell_backward_hooks
 
 
 def test_print_primitive_base_and_custom(capsys):

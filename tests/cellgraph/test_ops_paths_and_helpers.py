@@ -63,6 +63,11 @@ def test_auto_generate_clone_contiguous_and_impls():
     assert x.asnumpy()[0, 0] == 1.0
     assert gen_ops_prim.Contiguous()(x) is x
     assert gen_ops_prim.clone_op(x).asnumpy().tolist() == x.asnumpy().tolist()
+    from cellgraph.ops.auto_generate import contiguous  # the functional forms
+    from cellgraph.ops.auto_generate import copy as copy_fn
+
+    assert copy_fn(x) is not x and copy_fn(x).asnumpy().tolist() == x.asnumpy().tolist()
+    assert contiguous(x).asnumpy().tolist() == x.asnumpy().tolist()
     check_grads(lambda t: gen_ops_prim.Clone()(t) * t, (Tensor(onp.ones(3)),), order=2)
     y = Tensor(onp.array([[0.0, 1.0, 0.0], [1.0, 0.0, 2.0]], onp.float32))
     onp.testing.assert_allclose(inner.cross_impl(x, y, 1).asnumpy(),

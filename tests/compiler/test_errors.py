@@ -32,7 +32,7 @@ def expect_error(exc_type, call, message, owner, line_snippet, caret_at=None):
     index = next(i for i, text in enumerate(lines) if line_snippet in text)
     stripped = lines[index].strip()
     col = stripped.index(caret_at if caret_at is not None else stripped)
-    where = (f'  File "{__file__}", line {first + index}\n'
+    where = (f"  In file {__file__}:{first + index}\n"
              f"    {stripped}\n"
              f"    {' ' * col}^")
     assert str(err) == f"{message}\n{where}"

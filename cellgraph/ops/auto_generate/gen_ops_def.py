@@ -8,5 +8,12 @@ def _functional_operations() -> dict:
     return {name: value for name, value in names.items() if callable(value)}
 
 
-globals().update(_functional_operations())
-__all__ = sorted(_functional_operations())  # noqa: PLE0605
+def _tensor_operations() -> dict:
+    """MindSpore's `copy` and `contiguous`: a copy of the input, and the input itself."""
+    from .gen_ops_prim import _clone, _contiguous
+
+    return {"copy": _clone, "contiguous": _contiguous}
+
+
+globals().update(_functional_operations(), **_tensor_operations())
+__all__ = sorted({**_functional_operations(), **_tensor_operations()})  # noqa: PLE0605

@@ -5,6 +5,7 @@ Every class of `_ops.operations` is here, with the pooling classes that return i
 classes of the `mint` interface, whose call takes every argument (`MatMulExt()(a, b)`,
 `SumExt()(x, dim)`)."""
 from cellgraph import ops as _ops
+from cellgraph.ops import inplace as _inplace
 from cellgraph.ops.derive import function_class as _function_class
 from cellgraph.primitives.errors import UnsupportedError as _UnsupportedError
 
@@ -122,6 +123,7 @@ Clone = _function_class("Clone", _clone)
 Contiguous = _function_class("Contiguous", _contiguous)
 MaxPoolWithIndices, MaxPoolWithMask = _ops.MaxPoolWithIndices, _ops.MaxPoolWithMask
 Tensor = _ops.Tensor  # as MindSpore's module imports it
+globals().update(_inplace.GEN_OPS_CLASSES)  # InplaceAddExt, ... (in-place Tensor updates)
 
 __all__ = sorted(name for name, value in globals().items()  # noqa: PLE0605
                  if name[:1].isupper() and isinstance(value, type))

@@ -41,7 +41,9 @@ __all__.extend(_unfiled)
 # they load with it, on first use.
 SUMMARY_OPERATIONS = {name: ("cellgraph.train.summary", name) for name in (
     "ScalarSummary", "TensorSummary", "ImageSummary", "HistogramSummary")}
-_summary_getattr = _lazy_names(globals(), SUMMARY_OPERATIONS)[0]
+# `Morph` (debug_ops) subclasses ops.primitive's classes, which load after this package
+LAZY_OPERATIONS = {**SUMMARY_OPERATIONS, "Morph": ("cellgraph.ops.operations.debug_ops", "Morph")}
+_lazy_getattr = _lazy_names(globals(), LAZY_OPERATIONS)[0]
 
 
 def _from_ops(name: str):
@@ -56,8 +58,8 @@ def _from_ops(name: str):
 
 
 def __getattr__(name: str):
-    if name in SUMMARY_OPERATIONS:
-        return _summary_getattr(name)
+    if name in LAZY_OPERATIONS:
+        return _lazy_getattr(name)
     value = _from_ops(name)
     if value is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -68,5 +70,5 @@ def __getattr__(name: str):
 def __dir__():
     from cellgraph import ops
 
-    return sorted(set(globals()) | set(SUMMARY_OPERATIONS) |
+    return sorted(set(globals()) | set(LAZY_OPERATIONS) |
                   {n for n in vars(ops) if _from_ops(n) is not None})

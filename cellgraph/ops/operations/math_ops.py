@@ -26,11 +26,13 @@ from cellgraph.ops.function.math_func.linalg import cdist, cross, einsum
 from cellgraph.ops.function.math_func.reduction import addn, all, any, std_mean
 from cellgraph.ops.function.math_func.spectral import stft
 from cellgraph.ops.function.nn_func.normalization import _lp_norm
+from cellgraph.ops.inplace import InplaceIndexAdd
 from cellgraph.ops.operations._required import require
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of
 
 __all__ = ["STFT", "AddN", "Addcmul", "ApproximateEqual", "BatchMatMul", "Cdist", "Cross", "CumSum", "Einsum", "Eps",
+           "InplaceIndexAdd",
            "IsFinite", "IsInf", "IsNan", "LinSpace", "Logit", "LpNorm", "MatMul", "ReduceAll",
            "ReduceAny", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceStd",
            "ReduceSum"]

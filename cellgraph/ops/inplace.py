@@ -1,0 +1,193 @@
+"""In-place operations: the Tensor methods whose names end in `_` (`x.add_(y)`, `x.zero_()`),
+MindSpore's in-place primitive classes (`InplaceAddExt` and the others of
+`ops.auto_generate.gen_ops_prim`, `ops.InplaceIndexAdd`).
+
+Each computes its input's new value with the functional ops, in the input's dtype and shape,
+and writes it into the input (`compiler.effects.update_in_place`): eagerly the Tensor's data
+changes; inside a graph the input is rebound, so every later read of it, through any name or
+container holding it, sees the new value, and a Tensor passed to the graph is written back after
+the run, as MindSpore does. Each returns its input.
+"""
+from __future__ import annotations
+
+from cellgraph.compiler.effects import update_in_place
+from cellgraph.primitives import functional as F
+
+from .derive import PrimitiveClass, function_class
+
+
+def _ops():
+    """The ops namespace, read when a method runs (ops imports this module while loading)."""
+    from cellgraph import ops
+
+    return ops
+
+
+def _scaled(other, alpha):
+    return other if isinstance(alpha, (int, float)) and alpha == 1 else F.mul(other, alpha)
+
+
+# ----- the in-place functions (the methods are these with `self` first) ------------------------
+
+def add_(input, other, *, alpha=1):
+    """`input += alpha * other`, in place."""
+    return update_in_place(input, F.add(input, _scaled(other, alpha)))
+
+
+def sub_(input, other, *, alpha=1):
+    """`input -= alpha * other`, in place."""
+    return update_in_place(input, F.sub(input, _scaled(other, alpha)))
+
+
+def mul_(input, other):
+    return update_in_place(input, F.mul(input, other))
+
+
+def div_(input, other, *, rounding_mode=None):
+    from cellgraph import mint  # above ops (it loads nn): read when called
+
+    return update_in_place(input, mint.div(input, other, rounding_mode=rounding_mode))
+
+
+def floor_divide_(input, other):
+    return update_in_place(input, _ops().floor_divide(input, other))
+
+
+def remainder_(input, other):
+    return update_in_place(input, _ops().remainder(input, other))
+
+
+def copy_(input, src, non_blocking=False):
+    """`input`'s data replaced by `src`'s (cast to its dtype, broadcast to its shape)."""
+    return update_in_place(input, src)
+
+
+def fill_(input, value):
+    return update_in_place(input, value)
+
+
+def zero_(input):
+    return update_in_place(input, 0)
+
+
+def clamp_(input, min=None, max=None):
+    return update_in_place(input, _ops().clamp(input, min, max))
+
+
+def masked_fill_(input, mask, value):
+    return update_in_place(input, _ops().masked_fill(input, mask, value))
+
+
+def masked_scatter_(input, mask, source):
+    return update_in_place(input, _ops().masked_scatter(input, mask, source))
+
+
+def index_fill_(input, dim, index, value):
+    return update_in_place(input, _ops().index_fill(input, dim, index, value))
+
+
+def scatter_(input, dim, index, src):
+    return update_in_place(input, _ops().scatter(input, dim, index, src))
+
+
+def scatter_add_(input, dim, index, src):
+    return update_in_place(input, _ops().scatter_add(input, dim, index, src))
+
+
+def addmm_(input, mat1, mat2, *, beta=1, alpha=1):
+    return update_in_place(input, _ops().addmm(input, mat1, mat2, beta=beta, alpha=alpha))
+
+
+def index_add_(input, dim, index, source, *, alpha=1):
+    """`input[..., index[i], ...] += alpha * source[..., i, ...]` along `dim`, in place; repeated
+    indices add up."""
+    return update_in_place(input, index_added(input, dim, index, _scaled(source, alpha)))
+
+
+def index_added(input, dim, index, source):
+    """`input` with the slices of `source` along `dim` added at `index` (a new Tensor)."""
+    ops = _ops()
+    rank = len(input.shape)
+    dim = dim + rank if dim < 0 else dim
+    moved = ops.moveaxis(input, dim, 0) if dim else input
+    updates = ops.moveaxis(source, dim, 0) if dim else source
+    out = ops.tensor_scatter_add(moved, F.reshape(index, (-1, 1)), F.cast(updates, moved.dtype))
+    return ops.moveaxis(out, 0, dim) if dim else out
+
+
+def _unary(name: str):
+    def method(input):
+        return update_in_place(input, getattr(_ops(), name)(input))
+
+    method.__name__ = method.__qualname__ = name + "_"
+    method.__doc__ = f"`input = ops.{name}(input)`, in place."
+    return method
+
+
+exp_, log_, floor_, sigmoid_, tanh_, sign_, erfinv_, relu_ = (
+    _unary(n) for n in ("exp", "log", "floor", "sigmoid", "tanh", "sign", "erfinv", "relu"))
+
+METHODS = (add_, sub_, mul_, div_, floor_divide_, remainder_, copy_, fill_, zero_, clamp_,
+           masked_fill_, masked_scatter_, index_fill_, scatter_, scatter_add_, addmm_,
+           index_add_, exp_, log_, floor_, sigmoid_, tanh_, sign_, erfinv_)
+
+
+# ----- MindSpore's in-place primitive classes --------------------------------------------------
+
+def _index_add_ext(input, dim, index, source, alpha=1):
+    return index_add_(input, dim, index, source, alpha=alpha)
+
+
+def _add_ext(input, other, alpha=1):
+    return add_(input, other, alpha=alpha)
+
+
+def _sub_ext(input, other, alpha=1):
+    return sub_(input, other, alpha=alpha)
+
+
+def _div_mod(input, other, rounding_mode=None):
+    return div_(input, other, rounding_mode=rounding_mode)
+
+
+# gen_ops_prim's classes without attributes: `InplaceAddExt()(input, other, alpha=1)`
+GEN_OPS_CLASSES = {
+    name: function_class(name, fn, f"`InplaceXxx()(input, ...)`: {fn.__name__} in place")
+    for name, fn in {
+        "InplaceAddExt": _add_ext, "InplaceAddsExt": _add_ext, "InplaceSubExt": _sub_ext,
+        "InplaceSubScalar": _sub_ext, "InplaceMul": mul_, "InplaceMuls": mul_,
+        "InplaceDiv": div_, "InplaceDivs": div_, "InplaceDivMod": _div_mod,
+        "InplaceDivMods": _div_mod, "InplaceFloorDivide": floor_divide_,
+        "InplaceFloorDivides": floor_divide_, "InplaceRemainderTensorTensor": remainder_,
+        "InplaceRemainderTensorScalar": remainder_, "InplaceCopy": copy_,
+        "InplaceZero": zero_, "InplaceFillScalar": fill_, "InplaceFillTensor": fill_,
+        "InplaceClampScalar": clamp_, "InplaceClampTensor": clamp_,
+        "InplaceMaskedFillScalar": masked_fill_, "InplaceMaskedFillTensor": masked_fill_,
+        "InplaceMaskedScatter": masked_scatter_, "InplaceIndexAddExt": _index_add_ext,
+        "InplaceExp": exp_, "InplaceLog": log_, "InplaceFloor": floor_,
+        "InplaceSigmoid": sigmoid_, "InplaceTanh": tanh_, "InplaceSign": sign_,
+        "InplaceErfinv": erfinv_, "InplaceReLU": relu_, "InplaceScatterAdd": scatter_add_,
+        "InplaceScatterSrc": scatter_,
+    }.items()}
+
+
+class InplaceIndexAdd(PrimitiveClass):
+    """`ops.InplaceIndexAdd(axis)(var, indices, updates)`: `var[..., indices[i], ...] +=
+    updates[..., i, ...]` along `axis`, in place; returns `var`."""
+
+    def __init__(self, axis):
+        if not isinstance(axis, int) or isinstance(axis, bool):
+            raise TypeError(f"For 'InplaceIndexAdd', the 'axis' must be int, but got "
+                            f"{type(axis).__name__}")
+        self.axis = axis
+        self._attrs = {}
+
+    def __call__(self, var, indices, updates):
+        return update_in_place(var, index_added(var, self.axis, indices, updates))
+
+
+def install(methods: type) -> None:
+    """Give `methods` (the core's TensorMethods) the in-place methods it lacks."""
+    for fn in METHODS:
+        if not hasattr(methods, fn.__name__):
+            setattr(methods, fn.__name__, fn)
