@@ -244,7 +244,7 @@ def _triangle_mask(x, k: int, lower: bool):
 # MindSpore's Tensor methods that are the functional op of the same name applied to the Tensor
 # as its first argument, with the op's other parameters (`x.hypot(y)` is `ops.hypot(x, y)`)
 FUNCTIONAL_METHODS = (
-    "absolute", "addcmul", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh",
+    "absolute", "addbmm", "addcmul", "addmv", "addr", "approximate_equal", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh",
     "argwhere", "baddbmm", "bmm", "count_nonzero", "cross", "cumprod", "deg2rad", "diff",
     "divide", "eq", "fliplr", "flipud", "floor_divide", "fmod", "frac", "hardshrink",
     "heaviside", "histc", "hypot", "index_fill", "inner", "inv", "isinf", "isneginf", "isposinf",

@@ -42,3 +42,10 @@ def test_shapes_are_checked():
         ops.addmv(f32([1.0]), f32([1.0]), f32([1.0]))
     with pytest.raises(ValueError, match="addr: expected two vectors"):
         ops.addr(f32([[1.0]]), f32([[1.0]]), f32([1.0]))
+
+
+def test_tensor_methods():
+    i3, m, v = f32(np.arange(3)), f32(np.arange(6).reshape(3, 2)), f32([1, 2])
+    assert i3.addmv(m, v, beta=0.5, alpha=2).asnumpy().tolist() == [4.0, 16.5, 29.0]
+    assert f32(np.ones((3, 2))).addr(i3, v).asnumpy().tolist() == [[1, 1], [2, 3], [3, 5]]
+    assert i3.approximate_equal(i3).asnumpy().tolist() == [True, True, True]
