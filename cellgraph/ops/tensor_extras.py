@@ -20,6 +20,19 @@ def _ops():
 class TensorExtras:
     """Members over `aval`; inside a graph the attributes are compile-time constants."""
 
+    # -- products and comparisons whose method takes its arguments otherwise than ops' ------
+    def addr(self, vec1, vec2, beta=1, alpha=1):
+        """ops.addr(self, vec1, vec2, beta=beta, alpha=alpha)."""
+        from cellgraph.ops.function.math_func.linalg import addr
+
+        return addr(self, vec1, vec2, beta=beta, alpha=alpha)
+
+    def approximate_equal(self, other, tolerance=1e-05):
+        """ops.approximate_equal(self, other, tolerance)."""
+        from cellgraph.ops.function.math_func.elementwise import approximate_equal
+
+        return approximate_equal(self, other, tolerance)
+
     # -- layout -----------------------------------------------------------------------------
     @property
     def itemsize(self) -> int:
@@ -244,7 +257,7 @@ def _triangle_mask(x, k: int, lower: bool):
 # MindSpore's Tensor methods that are the functional op of the same name applied to the Tensor
 # as its first argument, with the op's other parameters (`x.hypot(y)` is `ops.hypot(x, y)`)
 FUNCTIONAL_METHODS = (
-    "absolute", "addbmm", "addcmul", "addmv", "addr", "approximate_equal", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh",
+    "absolute", "addbmm", "addcmul", "addmv", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh",
     "argwhere", "baddbmm", "bmm", "count_nonzero", "cross", "cumprod", "deg2rad", "diff",
     "divide", "eq", "fliplr", "flipud", "floor_divide", "fmod", "frac", "hardshrink",
     "heaviside", "histc", "hypot", "index_fill", "inner", "inv", "isinf", "isneginf", "isposinf",
