@@ -198,30 +198,20 @@ def _zero_where(mask, value):
     return F.select(mask, F.zeros_like(value), value)
 
 
-SquaredDifference = define_class("SquaredDifference", lambda x, y: F.square(F.sub(x, y)),
-                                 module=__name__)
-Xdivy = define_class("Xdivy", lambda x, y: _zero_where(F.equal(x, 0), F.div(x, y)),
-                     module=__name__)
-DivNoNan = define_class("DivNoNan", lambda x1, x2: _zero_where(F.equal(x2, 0), F.div(x1, x2)),
-                        module=__name__)
-TruncateDiv = define_class("TruncateDiv", truncate_div, module=__name__)
-TruncateMod = define_class("TruncateMod", F.fmod, module=__name__)
-Mod = define_class("Mod", F.fmod, module=__name__)  # the remainder with the dividend's sign
-SquareSumAll = define_class("SquareSumAll", _square_sum_all, module=__name__)
-EqualCount = define_class("EqualCount", _equal_count, module=__name__)
-Ger = define_class("Ger", F.outer, module=__name__)
-Heaviside = define_class("Heaviside", F.heaviside, module=__name__)
-Hypot = define_class("Hypot", F.hypot, module=__name__)
-Xlogy = define_class("Xlogy", F.xlogy, module=__name__)
-LogicalXor = define_class("LogicalXor", F.logical_xor, module=__name__)
-Lerp = define_class("Lerp", F.lerp, module=__name__)
-Trace = define_class("Trace", F.trace, module=__name__)
-Addcdiv = define_class("Addcdiv",
-                       lambda input_data, x1, x2, value: input_data + value * F.div(x1, x2),
-                       module=__name__)
-__all__ += ["Addcdiv", "DivNoNan", "EqualCount", "Ger", "Heaviside", "Hypot", "Lerp",
-            "LogicalXor", "Mod", "SquareSumAll", "SquaredDifference", "Trace", "TruncateDiv",
-            "TruncateMod", "Xdivy", "Xlogy"]
+_COMPOSITION_CLASSES = {
+    "SquaredDifference": lambda x, y: F.square(F.sub(x, y)),
+    "Xdivy": lambda x, y: _zero_where(F.equal(x, 0), F.div(x, y)),
+    "DivNoNan": lambda x1, x2: _zero_where(F.equal(x2, 0), F.div(x1, x2)),
+    "TruncateDiv": truncate_div, "TruncateMod": F.fmod,
+    "Mod": F.fmod,  # the remainder with the dividend's sign
+    "SquareSumAll": _square_sum_all, "EqualCount": _equal_count, "Ger": F.outer,
+    "Heaviside": F.heaviside, "Hypot": F.hypot, "Xlogy": F.xlogy, "LogicalXor": F.logical_xor,
+    "Lerp": F.lerp, "Trace": F.trace,
+    "Addcdiv": lambda input_data, x1, x2, value: input_data + value * F.div(x1, x2),
+}
+globals().update({name: define_class(name, fn, module=__name__)
+                  for name, fn in _COMPOSITION_CLASSES.items()})
+__all__ += list(_COMPOSITION_CLASSES)
 
 
 # the classes derived from the primitives' declarations that MindSpore files here

@@ -508,13 +508,10 @@ class NLLLoss(PrimitiveClass):
 
 
 # classes over compositions (MindSpore's own; their values checked against MindSpore's)
-ReLU6 = define_class("ReLU6", F.relu6, module=__name__)
-PReLU = define_class("PReLU", F.prelu, module=__name__)
-SeLU = define_class("SeLU", F.selu, module=__name__)
-Mish = define_class("Mish", F.mish, module=__name__)
-Softsign = define_class("Softsign", F.softsign, module=__name__)
-HSigmoid = define_class("HSigmoid", F.hardsigmoid, module=__name__)
-FastGeLU = define_class("FastGeLU", fast_gelu, module=__name__)
+_COMPOSITION_CLASSES = {"ReLU6": F.relu6, "PReLU": F.prelu, "SeLU": F.selu, "Mish": F.mish,
+                        "Softsign": F.softsign, "HSigmoid": F.hardsigmoid, "FastGeLU": fast_gelu}
+globals().update({name: define_class(name, fn, module=__name__)
+                  for name, fn in _COMPOSITION_CLASSES.items()})
 CeLU = define_class("CeLU", lambda x, alpha=1.0: F.celu(x, alpha), {"alpha": 1.0},
                     module=__name__)
 
@@ -539,8 +536,7 @@ BCEWithLogitsLoss = define_class(
     "BCEWithLogitsLoss", lambda logits, label, weight=None, pos_weight=None, reduction="mean":
     F.binary_cross_entropy_with_logits(logits, label, weight, pos_weight, reduction),
     {"reduction": "mean"}, module=__name__)
-__all__ += ["BCEWithLogitsLoss", "CeLU", "FastGeLU", "HSigmoid", "InTopK", "Mish", "PReLU", "ReLU6", "SeLU",
-            "SmoothL1Loss", "Softsign"]
+__all__ += ["BCEWithLogitsLoss", "CeLU", "InTopK", "SmoothL1Loss"] + list(_COMPOSITION_CLASSES)
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
