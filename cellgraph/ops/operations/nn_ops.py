@@ -54,7 +54,12 @@ from cellgraph.ops.function.nn_func.loss import (
     softmax_cross_entropy_with_logits,
 )
 from cellgraph.ops.function.nn_func.normalization import _rms_norm
-from cellgraph.ops.function.nn_func.pooling import _windows, max_pool3d, max_pool_with_indices
+from cellgraph.ops.function.nn_func.pooling import (
+    _windows,
+    avg_pool3d,
+    max_pool3d,
+    max_pool_with_indices,
+)
 from cellgraph.ops.operations._required import require
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import conv_ops as C
@@ -291,6 +296,69 @@ class MaxPool3D(PrimitiveClass):
 
     def __call__(self, x):
         return max_pool3d(x, self.kernel_size, self.strides, self.pad_list)
+
+
+def _triple(value, name: str) -> tuple:
+    items = (value,) * 3 if isinstance(value, int) else tuple(value)
+    if len(items) == 5:  # (1, 1, d, h, w), as MindSpore also takes it
+        items = items[2:]
+    if len(items) != 3 or any(isinstance(v, bool) or not isinstance(v, int) or v < 1
+                              for v in items):
+        raise ArgumentValueError(f"For 'AvgPool3D', '{name}' must be a positive int or a tuple "
+                                 f"of three, got {value!r}")
+    return items
+
+
+class AvgPool3D(PrimitiveClass):
+    """`ops.AvgPool3D(kernel_size, strides, pad_mode, pad, ...)(x)` over (N, C, D, H, W):
+    pad_mode "valid", "same" (MindSpore's split, the extra on the far side) or "pad" (`pad`:
+    an int or (front, back, top, bottom, left, right)); without count_include_pad a window
+    averages its input positions only; divisor_override, when not 0, divides every sum."""
+
+    def __init__(self, kernel_size=1, strides=1, pad_mode="valid", pad=0, ceil_mode=False,
+                 count_include_pad=True, divisor_override=0, data_format="NCDHW"):
+        mode = str(pad_mode).lower()
+        if mode not in ("valid", "same", "pad"):
+            raise ArgumentValueError(f"For 'AvgPool3D', pad_mode must be 'valid', 'same' or "
+                                     f"'pad', got {pad_mode!r}")
+        if ceil_mode or data_format != "NCDHW":
+            raise ArgumentValueError("For 'AvgPool3D', ceil_mode and layouts other than NCDHW "
+                                     "are not supported")
+        pads = (pad,) * 6 if isinstance(pad, int) else tuple(pad)
+        if mode != "pad" and any(pads):
+            raise ArgumentValueError(f"For 'AvgPool3D', 'pad' must be 0 unless pad_mode is "
+                                     f"'pad', got {pad!r}")
+        self.kernel_size, self.strides = _triple(kernel_size, "kernel_size"), \
+            _triple(strides, "strides")
+        self.pad_mode, self.pad, self.ceil_mode = mode, pads, ceil_mode
+        self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
+        self.data_format = data_format
+
+    def _pairs(self, spatial) -> list:
+        if self.pad_mode == "pad":
+            return [self.pad[2 * i:2 * i + 2] for i in range(3)]
+        if self.pad_mode == "valid":
+            return [(0, 0)] * 3
+        pairs = []
+        for size, k, s in zip(spatial, self.kernel_size, self.strides):
+            total = max((-(-size // s) - 1) * s + k - size, 0)
+            pairs.append((total // 2, total - total // 2))
+        return pairs
+
+    def __call__(self, x):
+        pairs = self._pairs(tuple(x.shape[2:]))
+        flat = tuple(p for pair in reversed(pairs) for p in pair)
+        window = self.kernel_size[0] * self.kernel_size[1] * self.kernel_size[2]
+
+        def window_sums(v):
+            return F.mul(avg_pool3d(F.pad(v, flat), self.kernel_size, self.strides, 0), window)
+
+        total = window_sums(x)
+        if self.divisor_override:
+            return F.div(total, self.divisor_override)
+        if self.count_include_pad or not any(flat):
+            return F.div(total, window)
+        return F.div(total, window_sums(F.ones_like(x)))
 
 
 SoftmaxCrossEntropyWithLogits = function_class(
@@ -536,7 +604,7 @@ BCEWithLogitsLoss = define_class(
     "BCEWithLogitsLoss", lambda logits, label, weight=None, pos_weight=None, reduction="mean":
     F.binary_cross_entropy_with_logits(logits, label, weight, pos_weight, reduction),
     {"reduction": "mean"}, module=__name__)
-__all__ += ["BCEWithLogitsLoss", "CeLU", "InTopK", "SmoothL1Loss"] + list(_COMPOSITION_CLASSES)
+__all__ += ["AvgPool3D", "BCEWithLogitsLoss", "CeLU", "InTopK", "SmoothL1Loss"] + list(_COMPOSITION_CLASSES)
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
