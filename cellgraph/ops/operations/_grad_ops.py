@@ -96,6 +96,8 @@ _CLASSES = {
     "MinimumGrad": (_minimum_grad, {"grad_x": True, "grad_y": True}),
     "BiasAddGrad": (_bias_add_grad, {"data_format": "NCHW"}),
     "SliceGrad": (_slice_grad, None),
+    "DropoutGrad": (lambda dy, mask, keep_prob=0.5: dy * F.cast(mask, dy.dtype) / keep_prob,
+                    {"keep_prob": 0.5}),
 }
 
 for _name, (_fn, _attrs) in _CLASSES.items():

@@ -110,17 +110,22 @@ def _elu(input_x, alpha=1.0):
     return elu(input_x, alpha)
 
 
-def _dropout2d(x, keep_prob=0.5):
-    """(output, mask): whole channels of (N, C, H, W) kept with probability `keep_prob` and
-    scaled by 1 / keep_prob; the mask (bool, x's shape) says which elements were kept."""
-    shape = _tensor(x, "Dropout2D", "x").shape
-    if len(shape) != 4:
-        raise ShapeError(f"Dropout2D: expected a 4-D (N, C, H, W) Tensor, got shape {shape}")
-    if not 0 < keep_prob <= 1:
-        raise ArgumentValueError(f"Dropout2D: `keep_prob` must be in (0, 1], got {keep_prob}")
-    keep = M.less(rand(tuple(shape[:2]) + (1, 1)), keep_prob)
-    mask = F.broadcast_to(keep, tuple(shape))
-    return M.mul(x, F.cast(mask, abstract_of(x).dtype)) / keep_prob, mask
+def _channel_dropout(op: str, rank: int):
+    def dropout(x, keep_prob=0.5):
+        """(output, mask): whole channels (axis 1) kept with probability `keep_prob` and scaled
+        by 1 / keep_prob; the mask (bool, x's shape) says which elements were kept. With
+        keep_prob 0 every channel is dropped (zeros), as MindSpore's."""
+        shape = _tensor(x, op, "x").shape
+        if len(shape) != rank:
+            raise ShapeError(f"{op}: expected a {rank}-D (N, C, ...) Tensor, got shape {shape}")
+        if not 0 <= keep_prob <= 1:
+            raise ArgumentValueError(f"{op}: `keep_prob` must be in [0, 1], got {keep_prob}")
+        keep = M.less(rand(tuple(shape[:2]) + (1,) * (rank - 2)), keep_prob)
+        mask = F.broadcast_to(keep, tuple(shape))
+        kept = M.mul(x, F.cast(mask, abstract_of(x).dtype))
+        return (kept / keep_prob if keep_prob else kept), mask
+
+    return dropout
 
 
 Elu = define_class("Elu", _elu, {"alpha": 1.0}, module=__name__)
@@ -129,7 +134,11 @@ Elu = define_class("Elu", _elu, {"alpha": 1.0}, module=__name__)
 HSwish = define_class("HSwish", hardswish, module=__name__)
 
 
-Dropout2D = define_class("Dropout2D", _dropout2d, {"keep_prob": 0.5}, module=__name__)
+Dropout2D = define_class("Dropout2D", _channel_dropout("Dropout2D", 4), {"keep_prob": 0.5},
+                         module=__name__)
+Dropout3D = define_class("Dropout3D", _channel_dropout("Dropout3D", 5), {"keep_prob": 0.5},
+                         module=__name__)
+Dense = define_class("Dense", lambda x, w, b=None: F.dense(x, w, b), module=__name__)
 
 
 def _kl_div_loss(logits, labels, reduction="mean"):
@@ -604,7 +613,7 @@ BCEWithLogitsLoss = define_class(
     "BCEWithLogitsLoss", lambda logits, label, weight=None, pos_weight=None, reduction="mean":
     F.binary_cross_entropy_with_logits(logits, label, weight, pos_weight, reduction),
     {"reduction": "mean"}, module=__name__)
-__all__ += ["AvgPool3D", "BCEWithLogitsLoss", "CeLU", "InTopK", "SmoothL1Loss"] + list(_COMPOSITION_CLASSES)
+__all__ += ["AvgPool3D", "BCEWithLogitsLoss", "Dense", "Dropout3D", "CeLU", "InTopK", "SmoothL1Loss"] + list(_COMPOSITION_CLASSES)
 
 
 # the classes derived from the primitives' declarations that MindSpore files here

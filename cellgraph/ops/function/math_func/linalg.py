@@ -23,8 +23,28 @@ from cellgraph.primitives import math_ops as M
 from cellgraph.primitives.core import abstract_of, normalize_axis
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
-__all__ = ["addbmm", "addmm", "addmv", "addr", "baddbmm", "batch_dot", "block_diag", "bmm", "cdist", "cosine_similarity",
-           "cross", "diag_embed", "einsum", "inner", "kron", "outer", "tensor_dot", "trace"]
+__all__ = [
+    "addbmm",
+    "addmm",
+    "addmv",
+    "addr",
+    "baddbmm",
+    "batch_dot",
+    "block_diag",
+    "bmm",
+    "cdist",
+    "cosine_similarity",
+    "cross",
+    "diag_embed",
+    "dot",
+    "einsum",
+    "ger",
+    "inner",
+    "kron",
+    "outer",
+    "tensor_dot",
+    "trace",
+]
 
 
 def bmm(input_x, mat2):
@@ -333,3 +353,23 @@ def einsum(equation, *operands):
         value, term = _contract(value, term, operands[k], terms[k], later + output)
     value, term = _reduce_to(value, term, output)
     return _permute(value, term, output)
+
+
+def ger(input, vec2):
+    """The outer product of two vectors."""
+    if len(input.shape) != 1 or len(vec2.shape) != 1:
+        raise ShapeError(f"For 'Ger', the inputs must be 1-D, got shapes {input.shape} and "
+                         f"{vec2.shape}")
+    return F.reshape(input, (-1, 1)) * F.reshape(vec2, (1, -1))
+
+
+def dot(input, other):
+    """NumPy's dot of two Tensors of rank 2 or more: the last axis of `input` against the
+    second-to-last of `other`; shape input.shape[:-1] + other.shape[:-2] + other.shape[-1:]."""
+    a, b = tuple(input.shape), tuple(other.shape)
+    if len(a) < 2 or len(b) < 2 or a[-1] != b[-2]:
+        raise ShapeError(f"For 'dot', the inputs must have rank 2 or more and input's last "
+                         f"dimension must equal other's second-to-last, got {a} and {b}")
+    moved = F.transpose(other, (len(b) - 2,) + tuple(i for i in range(len(b)) if i != len(b) - 2))
+    product = F.matmul(F.reshape(input, (-1, a[-1])), F.reshape(moved, (b[-2], -1)))
+    return F.reshape(product, a[:-1] + b[:-2] + b[-1:])
