@@ -346,7 +346,13 @@ def _squeeze(xp, x, axis=()):
 def _gather(xp, x, indices, axis=0):
     flat = xp.reshape(indices, (-1,))
     flat = xp.where(flat < 0, flat + x.shape[axis], flat)  # counted from the end, as np.take
-    out = xp.take(x, flat, axis=axis)
+    try:
+        out = xp.take(x, flat, axis=axis)
+    except IndexError:  # MindSpore's words, naming the first index out of range
+        size = x.shape[axis]
+        bad = next(int(i) for i in flat.tolist() if not 0 <= i < size)
+        raise IndexError(f"For 'Gather', the 'input_indices' should be in the range [0, {size}), "
+                         f"but got {bad}") from None
     return xp.reshape(out, tuple(x.shape[:axis]) + tuple(indices.shape)
                       + tuple(x.shape[axis + 1:]))
 
