@@ -15,3 +15,12 @@ def test_out_of_range_index_is_named_as_mindspore_does():
     with pytest.raises(RuntimeError, match=r"range \[0, 3\), but got 100"):
         ops.Gather()(ms.Tensor(np.ones((3, 4), np.float32)), ms.Tensor(np.array([0, 100])), 0)
     assert table.gather(ms.Tensor(np.array([-1, 2])), 0).asnumpy().tolist() == [6.0, 2.0]
+
+
+def test_embedding_lookup_zeroes_rows_outside_the_shard():
+    # MindSpore 2.10's values for the same inputs
+    table = ms.Tensor(np.arange(8).reshape(4, 2).astype(np.float32))
+    got = ops.EmbeddingLookup()(table, ms.Tensor(np.array([[5, 2], [8, 5]], np.int32)), 4)
+    assert got.asnumpy().tolist() == [[[2.0, 3.0], [0.0, 0.0]], [[0.0, 0.0], [2.0, 3.0]]]
+    got = ops.EmbeddingLookup()(table, ms.Tensor(np.array([0, 3, -1, 4], np.int32)), 0)
+    assert got.asnumpy().tolist() == [[0.0, 1.0], [6.0, 7.0], [0.0, 0.0], [0.0, 0.0]]

@@ -358,6 +358,21 @@ class SpaceToDepth(_BlockMove):
         return F.reshape(F.transpose(x, (0, 3, 5, 1, 2, 4)), (n, b * b * c, h // b, w // b))
 
 
+def _embedding_lookup(input_params, input_indices, offset):
+    """Rows `input_indices - offset` of `input_params`; an index outside [0, rows) gives a row
+    of zeros (MindSpore's EmbeddingLookup, for a table sharded by row ranges)."""
+    rows = input_params.shape[0]
+    local = F.sub(input_indices, offset)
+    inside = F.logical_and(F.greater_equal(local, 0), F.less(local, rows))
+    picked = F.gather(input_params, F.select(inside, local, F.zeros_like(local)), 0)
+    mask = F.reshape(F.cast(inside, abstract_of(input_params).dtype),
+                     tuple(local.shape) + (1,) * (len(input_params.shape) - 1))
+    return F.mul(picked, mask)
+
+
+EmbeddingLookup = define_class("EmbeddingLookup", _embedding_lookup, module=__name__)
+
+
 class BatchToSpaceND(PrimitiveClass):
     """`BatchToSpaceND(block_shape, crops)(x)`: ops.batch_to_space_nd."""
 
@@ -384,8 +399,21 @@ class SpaceToBatchND(PrimitiveClass):
         return f"SpaceToBatchND(block_shape={self.block_shape}, paddings={self.paddings})"
 
 
-__all__ += ["BatchToSpaceND", "CumProd", "DepthToSpace", "Diag", "Meshgrid", "NonZero", "Rint",
-            "SearchSorted", "SpaceToBatchND", "SpaceToDepth", "Tril", "Triu"]
+__all__ += [
+    "BatchToSpaceND",
+    "CumProd",
+    "DepthToSpace",
+    "Diag",
+    "EmbeddingLookup",
+    "Meshgrid",
+    "NonZero",
+    "Rint",
+    "SearchSorted",
+    "SpaceToBatchND",
+    "SpaceToDepth",
+    "Tril",
+    "Triu",
+]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
