@@ -24,3 +24,13 @@ def test_embedding_lookup_zeroes_rows_outside_the_shard():
     assert got.asnumpy().tolist() == [[[2.0, 3.0], [0.0, 0.0]], [[0.0, 0.0], [2.0, 3.0]]]
     got = ops.EmbeddingLookup()(table, ms.Tensor(np.array([0, 3, -1, 4], np.int32)), 0)
     assert got.asnumpy().tolist() == [[0.0, 1.0], [6.0, 7.0], [0.0, 0.0], [0.0, 0.0]]
+
+
+def test_fill_diagonal_as_mindspore():
+    # MindSpore 2.10's values: NumPy's fill_diagonal, wrapping every columns + 1 rows on request
+    tall = ms.Tensor(np.zeros((7, 3), np.float32))
+    wrapped = [[5, 0, 0], [0, 5, 0], [0, 0, 5], [0, 0, 0], [5, 0, 0], [0, 5, 0], [0, 0, 5]]
+    assert ops.FillDiagonal(5.0, True)(tall).asnumpy().tolist() == wrapped
+    assert ops.FillDiagonal(5.0)(tall).asnumpy().tolist() == wrapped[:3] + [[0, 0, 0]] * 4
+    cube = ops.FillDiagonal(2.0)(ms.Tensor(np.zeros((3, 3, 3), np.int32)))
+    assert str(cube.dtype) == "Int32" and cube.asnumpy().sum() == 6 and cube[1, 1, 1] == 2

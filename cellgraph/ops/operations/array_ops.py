@@ -14,7 +14,14 @@ from cellgraph.ops.derive import (
     function_class,
     generate_classes,
 )
-from cellgraph.ops.function.array_func.attributes import dtype, identity, rank, shape, tensor_shape
+from cellgraph.ops.function.array_func.attributes import (
+    _const,
+    dtype,
+    identity,
+    rank,
+    shape,
+    tensor_shape,
+)
 from cellgraph.ops.function.array_func.creation import eye, scalar_to_tensor, tuple_to_array
 from cellgraph.ops.function.array_func.indexing import (
     apply_along,
@@ -373,6 +380,28 @@ def _embedding_lookup(input_params, input_indices, offset):
 EmbeddingLookup = define_class("EmbeddingLookup", _embedding_lookup, module=__name__)
 
 
+class FillDiagonal(PrimitiveClass):
+    """`FillDiagonal(fill_value, wrap=False)(input_x)`: the main diagonal (all indices equal)
+    set to `fill_value`, NumPy's fill_diagonal; `wrap` continues it every columns + 1 rows of a
+    tall matrix."""
+
+    def __init__(self, fill_value, wrap=False):
+        self.fill_value, self.wrap = fill_value, wrap
+
+    def __call__(self, input_x):
+        shape = tuple(input_x.shape)
+        if len(shape) < 2 or (len(shape) > 2 and len(set(shape)) != 1):
+            raise ArgumentValueError(f"For 'FillDiagonal', the input must be at least 2-D and, "
+                                     f"above 2-D, have all dimensions equal, got {shape}")
+        mask = np.zeros(shape, bool)
+        np.fill_diagonal(mask, True, wrap=self.wrap)
+        fill = F.cast(F.full_like(input_x, self.fill_value), abstract_of(input_x).dtype)
+        return F.select(_const(mask, dt.bool_), fill, input_x)
+
+    def __repr__(self) -> str:
+        return f"FillDiagonal(fill_value={self.fill_value}, wrap={self.wrap})"
+
+
 class BatchToSpaceND(PrimitiveClass):
     """`BatchToSpaceND(block_shape, crops)(x)`: ops.batch_to_space_nd."""
 
@@ -405,6 +434,7 @@ __all__ += [
     "DepthToSpace",
     "Diag",
     "EmbeddingLookup",
+    "FillDiagonal",
     "Meshgrid",
     "NonZero",
     "Rint",
