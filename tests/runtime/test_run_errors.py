@@ -29,7 +29,7 @@ def test_gather_index_out_of_range():
     msg = _raises(IndexError, GatherNet(), Tensor(np.ones((5, 3), np.float32)),
                   Tensor(np.array([1, 7], np.int32)))
     _assert_located(msg, "return ops.gather(y, i, 0)", "Gather")
-    assert "index 7 is out of bounds for axis 0 with size 5" in msg
+    assert "the 'input_indices' should be in the range [0, 5), but got 7" in msg
     assert "= [1, 7]" in msg and "float32[5, 3]" in msg  # the offending values
 
 
