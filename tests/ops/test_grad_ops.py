@@ -15,6 +15,10 @@ x = np.array([[-0.7, -0.2, 0.0], [0.3, 0.55, 0.9]], np.float32)
 pos = np.array([[1.2, 1.5, 2.0], [3.0, 0.5, 7.0]], np.float32)
 d = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], np.float32)
 CASES = {
+    "KLDivLossGrad": lambda: tuple(
+        G.KLDivLossGrad(r)(T([[1.0, 2.0], [3.0, 4.0]]) if r == "none" else T(2.0),
+                           T([[0.2, 0.7], [0.1, 0.5]]), T([[0.0, 1.0], [1.0, 0.5]]))
+        for r in ("none", "mean", "sum", "batchmean")),
     "DropoutGrad": lambda: G.DropoutGrad(0.5)(T(x), T([[1, 0, 1], [0, 1, 1]])),
  "ACosGrad": lambda: G.ACosGrad()(T(x), T(d)),
  "AcoshGrad": lambda: G.AcoshGrad()(T(pos), T(d)),
@@ -44,6 +48,8 @@ CASES = {
 }
 
 EXPECTED = {
+    'KLDivLossGrad': [[[0.0, -2.0], [-3.0, -2.0]], [[0.0, -0.5], [-0.5, -0.25]],
+                      [[0.0, -2.0], [-2.0, -1.0]], [[0.0, -1.0], [-1.0, -0.5]]],
     'DropoutGrad': [[[-1.4, 0.0, 0.0], [0.0, 1.1, 1.8]]],
     'ACosGrad': [[[-0.70014, 1.02062, -2.0], [-1.57243, -0.29934, 1.72062]]],
     'AcoshGrad': [[[0.33124, -0.46964, 0.55144], [0.14973, 0.47976, -0.00137]]],

@@ -47,6 +47,17 @@ def _gelu_grad(dy, x, y):
     return dy * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * k * (1 + 0.134145 * x * x))
 
 
+def _kl_div_loss_grad(grads, x, target, reduction="mean"):
+    """The gradient of KLDivLoss (target * (log target - x)) with respect to x: -target times
+    the incoming gradient, divided as the reduction divided."""
+    grad = F.mul(F.neg(target), grads)
+    if reduction == "mean":
+        return F.div(grad, F.size(x))
+    if reduction == "batchmean":
+        return F.div(grad, x.shape[0])
+    return grad
+
+
 def _maximum_grad(x1, x2, grads, grad_x=True, grad_y=True, *, pick=None):
     first = (pick or F.greater_equal)(x1, x2)
     return (_reduce_to(_where(first, grads), x1.shape) if grad_x else F.zeros_like(x1),
@@ -96,6 +107,7 @@ _CLASSES = {
     "MinimumGrad": (_minimum_grad, {"grad_x": True, "grad_y": True}),
     "BiasAddGrad": (_bias_add_grad, {"data_format": "NCHW"}),
     "SliceGrad": (_slice_grad, None),
+    "KLDivLossGrad": (_kl_div_loss_grad, {"reduction": "mean"}),
     "DropoutGrad": (lambda dy, mask, keep_prob=0.5: dy * F.cast(mask, dy.dtype) / keep_prob,
                     {"keep_prob": 0.5}),
 }
