@@ -26,6 +26,9 @@ from cellgraph.ops.function.array_func.creation import eye, scalar_to_tensor, tu
 from cellgraph.ops.function.array_func.indexing import (
     apply_along,
     gather_elements,
+    inplace_add,
+    inplace_sub,
+    inplace_update,
     masked_fill,
     masked_scatter,
     reverse_sequence,
@@ -380,6 +383,48 @@ def _embedding_lookup(input_params, input_indices, offset):
 EmbeddingLookup = define_class("EmbeddingLookup", _embedding_lookup, module=__name__)
 
 
+class _RowsClass(PrimitiveClass):
+    """`InplaceAdd(indices)(x, v)` and its kin: the ops function over the rows `indices`."""
+
+    _fn = None
+
+    def __init__(self, indices):
+        self.indices = indices
+
+    def __call__(self, x, v):
+        return type(self)._fn(x, v, self.indices)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(indices={self.indices})"
+
+
+class InplaceAdd(_RowsClass):
+    _fn = staticmethod(inplace_add)
+
+
+class InplaceSub(_RowsClass):
+    _fn = staticmethod(inplace_sub)
+
+
+class InplaceUpdate(_RowsClass):
+    _fn = staticmethod(inplace_update)
+
+
+class IndexAdd(PrimitiveClass):
+    """`IndexAdd(axis)(input_x, indices, input_y)`: input_x (a Parameter) with input_y's
+    slices along `axis` added at `indices`, in place; returns it. Out-of-range indices are an
+    error either way (`check_index_bound` only chose MindSpore's check)."""
+
+    def __init__(self, axis, use_lock=True, check_index_bound=True):
+        self.axis, self.use_lock, self.check_index_bound = axis, use_lock, check_index_bound
+
+    def __call__(self, input_x, indices, input_y):
+        from cellgraph.common.assign import assign
+        from cellgraph.ops.inplace import index_added
+
+        return assign(input_x, index_added(input_x, self.axis, indices, input_y))
+
+
 class FillDiagonal(PrimitiveClass):
     """`FillDiagonal(fill_value, wrap=False)(input_x)`: the main diagonal (all indices equal)
     set to `fill_value`, NumPy's fill_diagonal; `wrap` continues it every columns + 1 rows of a
@@ -435,6 +480,10 @@ __all__ += [
     "Diag",
     "EmbeddingLookup",
     "FillDiagonal",
+    "IndexAdd",
+    "InplaceAdd",
+    "InplaceSub",
+    "InplaceUpdate",
     "Meshgrid",
     "NonZero",
     "Rint",

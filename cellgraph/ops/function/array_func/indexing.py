@@ -9,7 +9,7 @@ import numbers
 import numpy as np
 
 from cellgraph.ops import functional as F
-from cellgraph.ops.function.array_func.attributes import _const, _shape, _tensor
+from cellgraph.ops.function.array_func.attributes import _const, _shape, _tensor, is_tensor
 from cellgraph.ops.functional import gather
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
@@ -19,9 +19,25 @@ from cellgraph.primitives.dynamic_ops import bincount, nonzero
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import argmax, cumsum, one_hot
 
-__all__ = ["aminmax", "apply_along", "argwhere", "gather_d", "gather_elements", "index_fill",
-           "index_select", "masked_fill", "masked_scatter", "max", "min", "reverse_sequence",
-           "take", "unique_consecutive"]
+__all__ = [
+    "aminmax",
+    "apply_along",
+    "argwhere",
+    "gather_d",
+    "gather_elements",
+    "index_fill",
+    "index_select",
+    "inplace_add",
+    "inplace_sub",
+    "inplace_update",
+    "masked_fill",
+    "masked_scatter",
+    "max",
+    "min",
+    "reverse_sequence",
+    "take",
+    "unique_consecutive",
+]
 
 
 def index_select(input, axis, index):
@@ -223,3 +239,42 @@ def unique_consecutive_all(input, axis=None):
     run = cumsum(F.cast(starts, dt.int64), 0) - 1
     first = F.reshape(nonzero(starts), (-1,))
     return F.gather(flat, first, axis), F.reshape(run, idx_shape), bincount(run)
+
+
+def _rows(x, v, indices, op: str, tensors: bool):
+    """The row indices `indices` names (an int or a tuple of ints; a 1-D integer Tensor too
+    where `tensors`), as (n, 1) index tuples, after MindSpore's checks of `v` against `x`."""
+    if isinstance(indices, int) and not isinstance(indices, bool):
+        indices = (indices,)
+    if isinstance(indices, tuple) and all(isinstance(i, int) and not isinstance(i, bool)
+                                          for i in indices):
+        rows = _const(np.array(indices, np.int64).reshape(-1, 1), dt.int64)
+    elif tensors and is_tensor(indices):
+        rows = F.reshape(indices, (-1, 1))
+    else:
+        raise DTypeError(f"For '{op}', the type of 'indices' should be one of "
+                         f"{['tuple', 'int'] + (['Tensor'] if tensors else [])}, but got type "
+                         f"'{type(indices).__name__}'.")
+    if len(v.shape) != len(x.shape):
+        raise ShapeError(f"For primitive[{op}], the rank of x must be equal to rank of v which "
+                         f"is {len(v.shape)} , but got {len(x.shape)}.")
+    return rows
+
+
+def inplace_add(x, v, indices):
+    """x with v's rows added to its rows `indices` (a new Tensor; repeated rows add up)."""
+    return F.tensor_scatter_add(x, _rows(x, v, indices, "InplaceAdd", False),
+                                F.cast(v, abstract_of(x).dtype))
+
+
+def inplace_sub(x, v, indices):
+    """x with v's rows taken from its rows `indices` (a new Tensor)."""
+    return F.tensor_scatter_sub(x, _rows(x, v, indices, "InplaceSub", False),
+                                F.cast(v, abstract_of(x).dtype))
+
+
+def inplace_update(x, v, indices):
+    """x with its rows `indices` replaced by v's rows (a new Tensor; a repeated row takes the
+    last)."""
+    return F.tensor_scatter_update(x, _rows(x, v, indices, "InplaceUpdate", True),
+                                   F.cast(v, abstract_of(x).dtype))

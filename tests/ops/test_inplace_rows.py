@@ -1,0 +1,37 @@
+"""ops.inplace_add / inplace_sub / inplace_update, their classes, and IndexAdd on a Parameter:
+the values MindSpore 2.10 gives for the same inputs (recorded below; repeated rows add up, or
+the last wins for an update), and its checks."""
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import ops
+
+EXPECTED = {'add': [[10.0, 11.0], [2.0, 3.0], [14.0, 15.0]], 'x_kept': [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]], 'add_rep': [[2.0, 3.0], [2.0, 3.0], [4.0, 5.0]], 'sub': [[0.0, 1.0], [1.0, 2.0], [4.0, 5.0]], 'upd': [[10.0, 10.0], [2.0, 3.0], [10.0, 10.0]], 'upd_rep': [[0.0, 1.0], [9.0, 9.0], [4.0, 5.0]], 'cls': [[10.0, 10.0], [2.0, 3.0], [10.0, 10.0]], 'cls_add': [[1.0, 2.0], [3.0, 4.0], [4.0, 5.0]], 'index_add': [[[2.0, 2.0], [0.0, 0.0], [1.0, 1.0]], [[2.0, 2.0], [0.0, 0.0], [1.0, 1.0]]], 'index_add1': [[[1.0, 0.0, 0.0], [3.0, 0.0, 2.0]], [[1.0, 0.0, 0.0], [3.0, 0.0, 2.0]]]}
+
+
+def test_as_mindspore():
+    out={}
+    x=ms.Tensor(np.arange(6).reshape(3,2).astype(np.float32)); v=ms.Tensor(np.ones((2,2),np.float32)*10)
+    out['add']=ops.inplace_add(x, v, (0,2)).asnumpy().tolist(); out['x_kept']=x.asnumpy().tolist()
+    out['add_rep']=ops.inplace_add(x, ms.Tensor(np.ones((2,2),np.float32)), (0,0)).asnumpy().tolist()
+    out['sub']=ops.inplace_sub(x, ms.Tensor(np.ones((1,2),np.float32)), 1).asnumpy().tolist()
+    out['upd']=ops.inplace_update(x, v, ms.Tensor(np.array([0,2],np.int32))).asnumpy().tolist()
+    out['upd_rep']=ops.inplace_update(x, ms.Tensor(np.array([[7.,7.],[9.,9.]],np.float32)), (1,1)).asnumpy().tolist()
+    out['cls']=ops.InplaceUpdate((0,2))(x, v).asnumpy().tolist()
+    out['cls_add']=ops.InplaceAdd((0,1))(x, ms.Tensor(np.ones((2,2),np.float32))).asnumpy().tolist()
+    p=ms.Parameter(ms.Tensor(np.zeros((3,2),np.float32)), name='p')
+    r=ops.IndexAdd(axis=0)(p, ms.Tensor(np.array([0,2,0],np.int32)), ms.Tensor(np.ones((3,2),np.float32)))
+    out['index_add']=[r.asnumpy().tolist(), p.asnumpy().tolist()]
+    q=ms.Parameter(ms.Tensor(np.zeros((2,3),np.float32)), name='q')
+    r=ops.IndexAdd(axis=1)(q, ms.Tensor(np.array([2,0],np.int32)), ms.Tensor(np.arange(4).reshape(2,2).astype(np.float32)))
+    out['index_add1']=[r.asnumpy().tolist(), q.asnumpy().tolist()]
+    assert out == EXPECTED
+
+
+def test_checks_as_mindspore():
+    x = ms.Tensor(np.zeros((3, 2), np.float32))
+    with pytest.raises(TypeError, match="'indices' should be one of"):
+        ops.inplace_add(x, ms.Tensor(np.ones((1, 2), np.float32)), ms.Tensor(np.array([1])))
+    with pytest.raises(ValueError, match="the rank of x must be equal to rank of v"):
+        ops.inplace_add(x, ms.Tensor(np.ones((2,), np.float32)), 1)
