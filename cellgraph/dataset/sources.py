@@ -15,7 +15,7 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import UnsupportedError
 
 from .engine import Dataset, column_list
-from .samplers import SubsetRandomSampler, SubsetSampler, check_shard, choose_sampler
+from .samplers import SubsetSampler, check_shard, choose_sampler
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset"]
 
@@ -67,21 +67,24 @@ class MappableSource(Dataset):
             yield read(int(index))
 
     def split(self, sizes, randomize=True):
-        """Splits of a source with random access keep their rows across epochs: each gets a
-        subset sampler over its own indices (shuffled each epoch when `randomize`)."""
-        from . import config
+        """Splits of a source with random access, as MindSpore makes them: one permutation of
+        the rows, drawn once (by MindSpore's random sampler after a dataset seed is set), is
+        cut into consecutive parts; each part keeps its rows in that order in every epoch."""
+        from . import _std_shuffle, config
         from .engine import _split_counts
 
         counts = _split_counts(sizes, self.num_rows)
-        order = config.new_rng().permutation(self.num_rows) if randomize else \
-            np.arange(self.num_rows)
+        order = np.arange(self.num_rows)
+        if randomize:
+            seed = config.mindspore_seed()
+            order = config.new_rng().permutation(self.num_rows) if seed is None else \
+                _std_shuffle.SamplerOrder().permutation(seed, self.num_rows, 0)
         bounds = np.cumsum([0] + counts)
         parts = []
         for lo, hi in itertools.pairwise(bounds):
             part = object.__new__(type(self))
             part.__dict__.update(self.__dict__)
-            sampler = SubsetRandomSampler if randomize else SubsetSampler
-            part.sampler = sampler(np.sort(order[lo:hi]))
+            part.sampler = SubsetSampler(order[lo:hi])
             parts.append(part)
         return parts
 
