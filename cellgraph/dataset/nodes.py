@@ -96,7 +96,18 @@ class BatchInfo:
         return self._epoch_num
 
 
-def stack_column(values: list, column: str) -> np.ndarray:
+def stack_column(values, column: str):
+    """A batch of one column: its rows stacked along a new first axis. Rows that are dicts
+    batch key by key (recursively), as MindSpore batches them: they must share their keys. A
+    dict a `per_batch_map` returned is already the batch's value."""
+    if isinstance(values, dict):
+        return values
+    if values and isinstance(values[0], dict):
+        keys = list(values[0])
+        if any(not isinstance(v, dict) or list(v) != keys for v in values):
+            raise ValueError(f"batch: the dicts of column {column!r} must all have the keys "
+                             f"{keys}")
+        return {k: stack_column([v[k] for v in values], f"{column}[{k!r}]") for k in keys}
     try:
         return np.stack([np.asarray(v) for v in values])
     except ValueError:
@@ -188,13 +199,16 @@ class BatchDataset(Dataset):
                                         BatchInfo(number, state.epoch))
             mapped = _as_tuple(mapped)
             kept = [c for i, c in enumerate(columns) if i not in self.input_index]
+            # a dict returned for a column is that column's value for the whole batch
+            mapped = [v if isinstance(v, dict) else list(v) for v in mapped]
             if self.outputs == self.inputs:
                 for i, values in zip(self.input_index, mapped):
-                    columns[i] = list(values)
+                    columns[i] = values
             else:
-                columns = kept + [list(v) for v in mapped]
+                columns = kept + mapped
         if self.pad_info is not None:
             columns = [pad_column(values, name, self.pad_info.get(name, (None, None)))
+                       if name in self.pad_info or not isinstance(values, dict) else values
                        for values, name in zip(columns, self.column_names)]
         return tuple(stack_column(values, name)
                      for values, name in zip(columns, self.column_names))

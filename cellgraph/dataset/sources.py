@@ -27,7 +27,9 @@ def as_row(value, names: list[str], op: str) -> tuple:
     if len(values) != len(names):
         raise ValueError(f"{op}: the source gave {len(values)} value(s) per row but the "
                          f"columns are {names}")
-    return tuple(np.asarray(v) for v in values)
+    # a dict stays the Python object it is (MindSpore keeps a reference to it and converts
+    # what it holds only when an iterator hands it out)
+    return tuple(v if isinstance(v, dict) else np.asarray(v) for v in values)
 
 
 class MappableSource(Dataset):
