@@ -270,6 +270,15 @@ class Dataset:
     def __add__(self, other):
         return self.concat(other)
 
+    def save(self, file_name, num_files=1, file_type="mindrecord"):
+        """The rows of one epoch written to `num_files` MindRecord files (`file_name`, or
+        `file_name` + 0, 1, ... when there are several), with the schema MindSpore derives
+        from the first row (see save.py)."""
+        from ..save import check_save_arguments, save
+
+        check_save_arguments(file_name, num_files, file_type)
+        save(self, file_name, num_files)
+
     # -- facts --------------------------------------------------------------------------------
     def get_col_names(self) -> list[str]:
         return list(self.column_names)
