@@ -121,8 +121,11 @@ def write_tree(mirrors: Path, entry: dict, dest: Path, package: str) -> None:
         mode, kind, sha = meta.split()
         if kind != "blob" or mode == "120000":
             continue
-        data = subprocess.run(["git", "--git-dir", gd, "cat-file", "blob", sha], check=True,
-                              stdout=subprocess.PIPE).stdout
+        blob = subprocess.run(["git", "--git-dir", gd, "cat-file", "blob", sha], check=False,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        if blob.returncode:  # a large data file the snapshot holds no copy of
+            continue
+        data = blob.stdout
         out = dest / rel
         out.parent.mkdir(parents=True, exist_ok=True)
         if rel.endswith(".py"):
