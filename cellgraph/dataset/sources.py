@@ -14,7 +14,7 @@ import numpy as np
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import UnsupportedError
 
-from .engine import Dataset, column_list
+from .engine import Dataset, check_num_parallel_workers, column_list
 from .samplers import SubsetSampler, check_shard, choose_sampler
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset"]
@@ -204,6 +204,7 @@ class GeneratorDataset(Dataset):
                  num_samples=None, num_parallel_workers=1, shuffle=None, sampler=None,
                  num_shards=None, shard_id=None, python_multiprocessing=True, max_rowsize=None,
                  batch_sampler=None, collate_fn=None):
+        check_num_parallel_workers(num_parallel_workers)
         if schema is not None:
             raise UnsupportedError("GeneratorDataset: `schema` is not supported; give "
                                    "column_names (and column_types)")
@@ -303,6 +304,7 @@ class NumpySlicesDataset(MappableSource):
 
     def __init__(self, data, column_names=None, num_samples=None, num_parallel_workers=1,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None):
+        check_num_parallel_workers(num_parallel_workers)
         if isinstance(data, dict):
             columns = [np.asarray(v) for v in data.values()]
             names = column_list(column_names, self.op, "column_names") or list(data)

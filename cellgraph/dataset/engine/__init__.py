@@ -9,6 +9,7 @@ worker thread that prepares the next rows while the training step computes.
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 import numbers
 from collections.abc import Iterator
 
@@ -55,6 +56,22 @@ def at_home(module: str, *classes) -> None:
     MindSpore's engine calls it for the classes it holds."""
     for cls in classes:
         cls.__module__ = module
+
+
+def check_num_parallel_workers(value) -> None:
+    """MindSpore's check of a `num_parallel_workers` given to a source, map or batch: an int
+    (not a bool) from 1 to the machine's CPU count; None takes the configured default."""
+    if value is None:
+        return
+    if isinstance(value, bool):
+        raise TypeError(f"Argument num_parallel_workers with value {value} is not of type "
+                        f"(<class 'int'>,), but got <class 'bool'>.")
+    if not isinstance(value, int):
+        raise TypeError(f"Argument num_parallel_workers with value {value} is not of type "
+                        f"[<class 'int'>], but got {type(value)}.")
+    cpus = multiprocessing.cpu_count()
+    if value < 1 or value > cpus:
+        raise ValueError(f"num_parallel_workers exceeds the boundary between 1 and {cpus}!")
 
 
 def _check_count(value, op: str, name: str, allow_all=False) -> int:
@@ -122,6 +139,7 @@ class Dataset:
         results become `output_columns` (default: the input columns' names). Keywords as
         MindSpore's: python_multiprocessing, max_rowsize, cache, callbacks, offload (and
         MindSpore 1.x's column_order, which orders the columns as `project` does)."""
+        check_num_parallel_workers(num_parallel_workers)
         from ..nodes import MapDataset
 
         options = _keywords("map", kwargs, python_multiprocessing=False, max_rowsize=16,
@@ -138,6 +156,7 @@ class Dataset:
         `drop_remainder`. Keywords as MindSpore's: per_batch_map, input_columns,
         output_columns, python_multiprocessing, max_rowsize; MindSpore 1.x's `pad_info` and
         `column_order` pad as `padded_batch` does and order the columns as `project` does."""
+        check_num_parallel_workers(num_parallel_workers)
         from ..nodes import BatchDataset
 
         options = _keywords("batch", kwargs, per_batch_map=None, input_columns=None,
@@ -156,6 +175,7 @@ class Dataset:
         value)}) is padded at the end to `shape` (None, or a None axis: the longest in the
         batch) with `value` (None: 0), every other column to the longest with 0. Without
         `pad_info` nothing is padded."""
+        check_num_parallel_workers(num_parallel_workers)
         from ..nodes import BatchDataset
 
         return BatchDataset(self, batch_size, drop_remainder,
