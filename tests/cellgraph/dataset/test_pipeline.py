@@ -254,3 +254,24 @@ def test_num_parallel_workers_is_checked_as_mindspore_checks_it(tmp_path):
             make(True)
     ds.NumpySlicesDataset([1, 2], num_parallel_workers=None).map(lambda x: x,
                                                                  num_parallel_workers=cpus)
+
+
+def test_autotune_settings_are_checked_and_kept():
+    assert ds.config.get_autotune_interval() == 0 and ds.config.get_enable_autotune() is False
+    ds.config.set_autotune_interval(100)
+    assert ds.config.get_autotune_interval() == 100
+    ds.config.set_autotune_interval(0)
+    with pytest.raises(TypeError, match="interval must be of type int"):
+        ds.config.set_autotune_interval(True)
+    with pytest.raises(ValueError, match="required range"):
+        ds.config.set_autotune_interval(-1)
+    ds.config.set_enable_autotune(True)
+    assert ds.config.get_enable_autotune() is True
+    ds.config.set_enable_autotune(False)
+    with pytest.raises(TypeError, match="enable must be of type bool"):
+        ds.config.set_enable_autotune(1)
+    with pytest.raises(RuntimeError, match="cannot be the empty string"):
+        ds.config.set_enable_autotune(True, "")
+    with pytest.raises(RuntimeError):  # MindSpore checks the folder of the prefix
+        ds.config.set_enable_autotune(True, "/nonexistent/folder/autotune_out")
+    assert ds.config.get_enable_autotune() is False
