@@ -29,6 +29,7 @@ from .readers import (
 )
 from .samplers import (
     DistributedSampler,
+    IterSampler,
     PKSampler,
     RandomSampler,
     Sampler,
@@ -63,6 +64,7 @@ __all__ = [
     "FashionMnistDataset",
     "GeneratorDataset",
     "ImageFolderDataset",
+    "IterSampler",
     "MindDataset",
     "MnistDataset",
     "NumpySlicesDataset",

@@ -15,7 +15,7 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import UnsupportedError
 
 from .engine import Dataset, check_num_parallel_workers, column_list
-from .samplers import SubsetSampler, check_shard, choose_sampler
+from .samplers import Sampler, SubsetSampler, check_shard, choose_sampler
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset"]
 
@@ -273,6 +273,12 @@ def _generator_source(source, column_names, num_samples, shuffle, sampler, num_s
                       shard_id):
     op = "GeneratorDataset"
     names = _names_for(column_names, None, op)
+    if sampler is not None and not isinstance(sampler, Sampler):
+        try:
+            iter(sampler)
+        except TypeError as exc:
+            raise TypeError("sampler should be either iterable or from "
+                            "cellgraph.dataset.samplers.") from exc
     random_access = hasattr(source, "__getitem__") and hasattr(source, "__len__")
     if random_access:
         return _Mapped(source, names, num_samples=num_samples, shuffle=shuffle,

@@ -1,6 +1,7 @@
 """`mindspore.dataset.engine.samplers`: the samplers at MindSpore's module path."""
 from ..samplers import (
     DistributedSampler,
+    IterSampler,
     PKSampler,
     RandomSampler,
     Sampler,
@@ -11,8 +12,8 @@ from ..samplers import (
 )
 from . import at_home
 
-__all__ = ["DistributedSampler", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler",
-           "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler"]
+__all__ = ["DistributedSampler", "IterSampler", "PKSampler", "RandomSampler", "Sampler",
+           "SequentialSampler", "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler"]
 
-at_home(__name__, DistributedSampler, PKSampler, RandomSampler, Sampler, SequentialSampler,
+at_home(__name__, DistributedSampler, IterSampler, PKSampler, RandomSampler, Sampler, SequentialSampler,
         SubsetRandomSampler, SubsetSampler, WeightedRandomSampler)
