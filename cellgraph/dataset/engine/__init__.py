@@ -139,9 +139,9 @@ class Dataset:
         results become `output_columns` (default: the input columns' names). Keywords as
         MindSpore's: python_multiprocessing, max_rowsize, cache, callbacks, offload (and
         MindSpore 1.x's column_order, which orders the columns as `project` does)."""
-        check_num_parallel_workers(num_parallel_workers)
         from ..nodes import MapDataset
 
+        check_num_parallel_workers(num_parallel_workers)
         options = _keywords("map", kwargs, python_multiprocessing=False, max_rowsize=16,
                             cache=None, callbacks=None, offload=None, column_order=None)
         if options["callbacks"] is not None:  # DSCallback hooks around each step of the map
@@ -156,9 +156,9 @@ class Dataset:
         `drop_remainder`. Keywords as MindSpore's: per_batch_map, input_columns,
         output_columns, python_multiprocessing, max_rowsize; MindSpore 1.x's `pad_info` and
         `column_order` pad as `padded_batch` does and order the columns as `project` does."""
-        check_num_parallel_workers(num_parallel_workers)
         from ..nodes import BatchDataset
 
+        check_num_parallel_workers(num_parallel_workers)
         options = _keywords("batch", kwargs, per_batch_map=None, input_columns=None,
                             output_columns=None, column_order=None, pad_info=None,
                             python_multiprocessing=False, max_rowsize=None)
@@ -175,9 +175,9 @@ class Dataset:
         value)}) is padded at the end to `shape` (None, or a None axis: the longest in the
         batch) with `value` (None: 0), every other column to the longest with 0. Without
         `pad_info` nothing is padded."""
-        check_num_parallel_workers(num_parallel_workers)
         from ..nodes import BatchDataset
 
+        check_num_parallel_workers(num_parallel_workers)
         return BatchDataset(self, batch_size, drop_remainder,
                             num_parallel_workers)._padding(pad_info)
 
@@ -186,6 +186,7 @@ class Dataset:
         true."""
         from ..nodes import FilterDataset
 
+        check_num_parallel_workers(num_parallel_workers)
         return FilterDataset(self, predicate, input_columns)
 
     def shuffle(self, buffer_size):
