@@ -66,7 +66,8 @@ def load_list(path: Path) -> list[dict]:
         entry = {"repo": repo, "path": rel, "id": f"{repo}:{rel}"}
         for option in options:
             key, _, value = option.partition("=")
-            entry[key] = value
+            # `path=` adds to the module path; the entry's own "path" is the program's
+            entry["pythonpath" if key == "path" else key] = value
         entries.append(entry)
     return entries
 
@@ -141,9 +142,8 @@ def run_side(python: str, package: str, mirrors: Path, entry: dict, timeout: flo
         write_tree(mirrors, entry, work, package)
         env = dict(os.environ, PYTHONHASHSEED="0", OMP_NUM_THREADS="1", GLOG_v="3",
                    PYTHONDONTWRITEBYTECODE="1", MPLBACKEND="Agg",
-                   PYTHONPATH=os.pathsep.join([str(work)] + [str(work / p) for p in
-                                                            entry.get("path", "").split(",")
-                                                            if p]))
+                   PYTHONPATH=os.pathsep.join([str(work)] + [
+                       str(work / p) for p in entry.get("pythonpath", "").split(",") if p]))
         blocks = 1
         if entry.get("pytest"):
             cmd = [python, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", entry["path"]]
