@@ -117,8 +117,11 @@ def compress_ints(values: np.ndarray) -> bytes:
     padded = np.zeros(-(-len(values) // 4) * 4, np.uint8)
     padded[:len(values)] = codes
     bitmap = (padded.reshape(-1, 4) << np.array([6, 4, 2, 0], np.uint8)).sum(1).astype(np.uint8)
-    body = b"".join(_WIDTHS[c].type(v).astype(_WIDTHS[c]).tobytes()
-                    for c, v in zip(codes.tolist(), values.tolist()))
+    # each value in its code's width: the low bytes of its little-endian 64-bit form (two's
+    # complement, so a value that fits a narrower width is those bytes), element after element
+    widths = np.array([w.itemsize for w in _WIDTHS])[codes]
+    as_bytes = values.astype("<i8").view(np.uint8).reshape(-1, 8)
+    body = as_bytes[np.arange(8) < widths[:, None]].tobytes()
     return struct.pack(">I", len(values)) + bitmap.tobytes() + body
 
 
