@@ -151,11 +151,11 @@ def _set_loop_checkpoint(segment) -> None:
     LOOP_SETTINGS.checkpoint = segment if segment > 1 else 0
 
 
-def get_context(key: str):
-    if key not in _state:
-        raise ArgumentError(f"get_context: unknown key {key!r}; known keys: "
+def get_context(attr_key: str):
+    if attr_key not in _state:
+        raise ArgumentError(f"get_context: unknown key {attr_key!r}; known keys: "
                             + ", ".join(sorted(_state)))
-    return _state[key]
+    return _state[attr_key]
 
 
 def _select_device(target: str) -> None:
