@@ -291,6 +291,23 @@ _NAMES = {"zeros": Zero, "zero": Zero, "ones": One, "one": One, "normal": Normal
           "identity": Identity, "eye": Identity}
 
 
+def _register(*aliases):
+    """MindSpore's class decorator that makes an Initializer known to `initializer(name)` by
+    its lower-cased class name and `aliases`; a name already known keeps its class."""
+    def alias_reg(cls):
+        for name in (cls.__name__.lower(), *aliases):
+            _NAMES.setdefault(name, cls)
+        return cls
+
+    return alias_reg
+
+
+def _init_random_uniform(a, b, shape) -> np.ndarray:
+    """MindSpore's helper: a float32 array of `shape` drawn from U(a, b) as its Uniform draws
+    (seeded by one draw from NumPy's global generator)."""
+    return np.asarray(_random_init.uniform(_numpy_seed(), tuple(shape), a, b), np.float32)
+
+
 def _shape(shape) -> tuple:
     if shape is None:
         return None

@@ -10,12 +10,14 @@
 Sources (GeneratorDataset, NumpySlicesDataset, MnistDataset, Cifar10Dataset, Cifar100Dataset,
 ImageFolderDataset) feed a chain of lazy pipeline nodes; iterators run it in a prefetch thread.
 """
+import importlib
+
 from . import audio, config, text, transforms, vision
 from .cache import DatasetCache
 from .engine import Dataset
 from .iterators import DictIterator, TupleIterator
 from .mindrecord_source import MindDataset
-from .nodes import BatchDataset, BatchInfo, ZipNode
+from .nodes import BatchDataset, BatchInfo, ZipDataset
 from .readers import (
     Cifar10Dataset,
     Cifar100Dataset,
@@ -27,6 +29,7 @@ from .readers import (
 )
 from .samplers import (
     DistributedSampler,
+    IterSampler,
     PKSampler,
     RandomSampler,
     Sampler,
@@ -37,10 +40,16 @@ from .samplers import (
 )
 from .sources import GeneratorDataset, NumpySlicesDataset
 
+# MindSpore's engine modules: each gives the classes it holds their home (`__module__`), the
+# path a program sees in `type(data)`
+for _module in ("cache_client", "datasets", "datasets_standard_format", "datasets_text",
+                "datasets_user_defined", "datasets_vision", "iterators", "samplers"):
+    importlib.import_module(f"{__name__}.engine.{_module}")
+
 
 def zip(datasets):  # MindSpore's name; the builtin is not used in this module
     """The columns of `datasets` (a tuple) side by side, row by row: `ds.zip((images, labels))`."""
-    return ZipNode(datasets)
+    return ZipDataset(datasets)
 
 
 __all__ = [
@@ -55,6 +64,7 @@ __all__ = [
     "FashionMnistDataset",
     "GeneratorDataset",
     "ImageFolderDataset",
+    "IterSampler",
     "MindDataset",
     "MnistDataset",
     "NumpySlicesDataset",

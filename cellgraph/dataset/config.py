@@ -2,15 +2,22 @@
 from __future__ import annotations
 
 import numbers
+import os
+import warnings
 
 import numpy as np
 
-__all__ = ["get_callback_timeout", "get_num_parallel_workers", "get_prefetch_size", "get_seed",
-           "set_callback_timeout", "set_num_parallel_workers", "set_prefetch_size", "set_seed"]
+from cellgraph.primitives.errors import UnsupportedError
+
+__all__ = ["get_autotune_interval", "get_callback_timeout", "get_enable_autotune",
+           "get_num_parallel_workers", "get_prefetch_size", "get_seed", "set_autotune_interval",
+           "set_callback_timeout", "set_enable_autotune", "set_num_parallel_workers",
+           "set_prefetch_size", "set_seed"]
 
 _DEFAULT_SEED = 5489  # MindSpore's default (the mt19937 default seed)
 _state = {"seed": _DEFAULT_SEED, "seeded": False, "prefetch_size": 16, "num_parallel_workers": 8,
-          "callback_timeout": 60}
+          "callback_timeout": 60, "autotune": False, "autotune_interval": 0}
+_INT32_MAX = 2 ** 31 - 1
 
 
 def _positive_int(value, name: str) -> int:
@@ -74,3 +81,51 @@ def set_callback_timeout(timeout) -> None:
 
 def get_callback_timeout() -> int:
     return _state["callback_timeout"]
+
+
+def set_enable_autotune(enable, filepath_prefix=None) -> None:
+    """Dataset AutoTune, checked as MindSpore checks it. Enabling it changes nothing here:
+    cellgraph's pipeline runs in one prefetch thread, with no worker counts or queue sizes to
+    tune. With `filepath_prefix`, MindSpore writes the tuned pipeline as JSON; cellgraph has
+    no pipeline serializer to write it, so it raises UnsupportedError (after MindSpore's checks
+    of the path)."""
+    if not isinstance(enable, bool):
+        raise TypeError("enable must be of type bool.")
+    if filepath_prefix and not isinstance(filepath_prefix, str):
+        raise TypeError(f"json_filepath must be a str value but was: {filepath_prefix}.")
+    if enable and filepath_prefix == "":
+        raise RuntimeError("The value of json_filepath cannot be the empty string.")
+    if not enable and filepath_prefix is not None:
+        warnings.warn("The value of json_filepath is ignored when enable is False.",
+                      stacklevel=2)
+    if enable and filepath_prefix is not None:
+        folder = os.path.dirname(os.path.abspath(filepath_prefix))
+        if os.path.isdir(filepath_prefix):
+            raise RuntimeError(f"Invalid json_filepath: {filepath_prefix} is a directory")
+        if not os.path.isdir(folder):
+            raise RuntimeError(f"Invalid json_filepath: the directory {folder} does not exist")
+        if not os.access(folder, os.W_OK):
+            raise RuntimeError(f"Invalid json_filepath: no write permission on {folder}")
+        raise UnsupportedError("dataset.config.set_enable_autotune: cellgraph cannot write the "
+                               "tuned pipeline (it has no dataset serializer); enable AutoTune "
+                               "without filepath_prefix")
+    _state["autotune"] = enable
+
+
+def get_enable_autotune() -> bool:
+    return _state["autotune"]
+
+
+def set_autotune_interval(interval) -> None:
+    """The steps between AutoTune's looks at the pipeline (0: each epoch), as MindSpore keeps
+    it."""
+    if not isinstance(interval, int) or isinstance(interval, bool):
+        raise TypeError("interval must be of type int.")
+    if interval < 0 or interval > _INT32_MAX:
+        raise ValueError("Interval given is not within the required range [0, "
+                         "INT32_MAX(2147483647)].")
+    _state["autotune_interval"] = interval
+
+
+def get_autotune_interval() -> int:
+    return _state["autotune_interval"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import numbers
 import threading
 import weakref
 
@@ -88,19 +89,52 @@ def _produce(rows, convert, channel: _Channel) -> None:
             close()
 
 
+def _numpy_out(value) -> np.ndarray:
+    """A column's array as MindSpore's iterators hand it out: its 64-bit integers typed as C's
+    long long, as the arrays MindSpore makes over its C++ tensors are (NumPy then writes
+    `dtype=int64` in their repr)."""
+    array = np.asarray(value)
+    if array.dtype.kind in "iu" and array.dtype.itemsize == 8:
+        return array.view(np.longlong if array.dtype.kind == "i" else np.ulonglong)
+    return array
+
+
+def _python_out(value, output_numpy: bool):
+    """What a dict column holds, as MindSpore's iterators hand it out: every value inside dicts,
+    lists and tuples, recursively, as a NumPy array or a Tensor (strings stay arrays); other
+    objects as they are."""
+    if isinstance(value, dict):
+        return {k: _python_out(v, output_numpy) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_python_out(v, output_numpy) for v in value)
+    if not isinstance(value, (np.ndarray, np.generic, numbers.Number, str, bytes)):
+        return value
+    array = np.array(value)
+    if output_numpy or array.dtype.kind in "SUO":
+        return array
+    from cellgraph.runtime.tensor import Tensor
+
+    return Tensor.from_numpy(array)
+
+
 def _convert(index, names, output_numpy: bool, as_dict: bool, row):
     if index is not None:
         row = tuple(row[i] for i in index)
     if output_numpy:
-        values = [np.asarray(v) for v in row]
+        values = [_python_out(v, True) if isinstance(v, dict) else _numpy_out(v) for v in row]
     else:
         from cellgraph.runtime.tensor import Tensor
 
-        arrays = [np.asarray(v) for v in row]
         # strings and bytes stay NumPy arrays, as MindSpore gives them: no Tensor holds them
         # (a copy, as before: the pipeline may reuse its arrays; MindSpore makes these Tensors
         # over NumPy arrays, so they print as NumPy does)
-        values = [a if a.dtype.kind in "SUO" else Tensor.from_numpy(np.array(a)) for a in arrays]
+        values = []
+        for v in row:
+            if isinstance(v, dict):
+                values.append(_python_out(v, False))
+                continue
+            a = np.asarray(v)
+            values.append(a if a.dtype.kind in "SUO" else Tensor.from_numpy(np.array(a)))
     return dict(zip(names, values)) if as_dict else values
 
 

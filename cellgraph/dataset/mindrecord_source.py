@@ -11,6 +11,7 @@ import numpy as np
 from cellgraph.mindrecord import commit as staging
 from cellgraph.mindrecord import format as fmt
 
+from .engine import check_num_parallel_workers
 from .sources import MappableSource
 
 __all__ = ["MindDataset"]
@@ -47,6 +48,7 @@ class MindDataset(MappableSource):
     def __init__(self, dataset_files, columns_list=None, num_parallel_workers=None,
                  shuffle=None, num_shards=None, shard_id=None, sampler=None, padded_sample=None,
                  num_padded=None, num_samples=None, cache=None):
+        check_num_parallel_workers(num_parallel_workers)
         self.paths = _files(dataset_files, self.op)
         headers = [fmt.read_header(p, self.op) for p in self.paths]
         first = _meta(headers[0])

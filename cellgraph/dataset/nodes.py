@@ -1,5 +1,6 @@
 """The pipeline operations as nodes: map, batch, shuffle, repeat, project, rename, take/skip,
-sync_wait and the subsets that split makes."""
+sync_wait and the subsets that split makes. Each is named as MindSpore names the dataset the
+operation returns (`MapDataset`, `TakeDataset`, ...), the name a program sees in `type(data)`."""
 from __future__ import annotations
 
 import itertools
@@ -28,7 +29,7 @@ def _operation_list(operations) -> list:
     return ops
 
 
-class MapNode(Dataset):
+class MapDataset(Dataset):
     """Each row's `input_columns` go through the operations; the results take their place."""
 
     def __init__(self, child, operations, input_columns, output_columns, column_order):
@@ -95,7 +96,18 @@ class BatchInfo:
         return self._epoch_num
 
 
-def stack_column(values: list, column: str) -> np.ndarray:
+def stack_column(values, column: str):
+    """A batch of one column: its rows stacked along a new first axis. Rows that are dicts
+    batch key by key (recursively), as MindSpore batches them: they must share their keys. A
+    dict a `per_batch_map` returned is already the batch's value."""
+    if isinstance(values, dict):
+        return values
+    if values and isinstance(values[0], dict):
+        keys = list(values[0])
+        if any(not isinstance(v, dict) or list(v) != keys for v in values):
+            raise ValueError(f"batch: the dicts of column {column!r} must all have the keys "
+                             f"{keys}")
+        return {k: stack_column([v[k] for v in values], f"{column}[{k!r}]") for k in keys}
     try:
         return np.stack([np.asarray(v) for v in values])
     except ValueError:
@@ -187,13 +199,16 @@ class BatchDataset(Dataset):
                                         BatchInfo(number, state.epoch))
             mapped = _as_tuple(mapped)
             kept = [c for i, c in enumerate(columns) if i not in self.input_index]
+            # a dict returned for a column is that column's value for the whole batch
+            mapped = [v if isinstance(v, dict) else list(v) for v in mapped]
             if self.outputs == self.inputs:
                 for i, values in zip(self.input_index, mapped):
-                    columns[i] = list(values)
+                    columns[i] = values
             else:
-                columns = kept + [list(v) for v in mapped]
+                columns = kept + mapped
         if self.pad_info is not None:
             columns = [pad_column(values, name, self.pad_info.get(name, (None, None)))
+                       if name in self.pad_info or not isinstance(values, dict) else values
                        for values, name in zip(columns, self.column_names)]
         return tuple(stack_column(values, name)
                      for values, name in zip(columns, self.column_names))
@@ -214,7 +229,7 @@ def _check_pad_info(pad_info, names) -> dict | None:
     return {column: tuple(pad) for column, pad in pad_info.items()}
 
 
-class FilterNode(Dataset):
+class FilterDataset(Dataset):
     """The rows for which `predicate(*input_columns)` is true."""
 
     def __init__(self, child, predicate, input_columns):
@@ -235,7 +250,7 @@ class FilterNode(Dataset):
                 yield row
 
 
-class ShuffleNode(Dataset):
+class ShuffleDataset(Dataset):
     """MindSpore's buffer shuffle: each row out is drawn at random from a buffer that the rows
     coming in refill."""
 
@@ -306,7 +321,7 @@ class ReleasePair:
             self.cv.notify_all()
 
 
-class SyncWaitNode(Dataset):
+class SyncWaitDataset(Dataset):
     """`dataset.sync_wait(condition_name, num_batch, callback)`: the pipeline stops after
     `num_batch` batches until `sync_update(condition_name)` lets more through (a training loop
     feeding its state to the data augmentation, as MindSpore's augmentation tutorial does)."""
@@ -335,7 +350,7 @@ class SyncWaitNode(Dataset):
             yield row
 
 
-class RepeatNode(Dataset):
+class RepeatDataset(Dataset):
     def __init__(self, child, times):
         super().__init__([child])
         self.times = times
@@ -350,7 +365,7 @@ class RepeatNode(Dataset):
             yield from self.children[0].rows(state)
 
 
-class ProjectNode(Dataset):
+class ProjectDataset(Dataset):
     def __init__(self, child, columns):
         super().__init__([child])
         self.index = [find_column(child.column_names, c, "project") for c in columns]
@@ -365,7 +380,7 @@ class ProjectNode(Dataset):
             yield tuple(row[i] for i in self.index)
 
 
-class RenameNode(Dataset):
+class RenameDataset(Dataset):
     def __init__(self, child, inputs, outputs):
         super().__init__([child])
         if len(inputs) != len(outputs):
@@ -387,7 +402,7 @@ class RenameNode(Dataset):
         return self.children[0].rows(state)
 
 
-class SliceNode(Dataset):
+class _SliceDataset(Dataset):
     """Rows [start, stop) of each epoch: take and skip."""
 
     def __init__(self, child, start, stop):
@@ -403,6 +418,20 @@ class SliceNode(Dataset):
 
     def rows(self, state):
         return itertools.islice(self.children[0].rows(state), self.start, self.stop)
+
+
+class TakeDataset(_SliceDataset):
+    """`dataset.take(count)`: the first `count` rows of each epoch."""
+
+    def __init__(self, child, count):
+        super().__init__(child, 0, count)
+
+
+class SkipDataset(_SliceDataset):
+    """`dataset.skip(count)`: the rows after the first `count` of each epoch."""
+
+    def __init__(self, child, count):
+        super().__init__(child, count, None)
 
 
 class SubsetNode(Dataset):
@@ -432,7 +461,7 @@ def _dataset_tuple(datasets, op: str) -> tuple:
     return datasets
 
 
-class ZipNode(Dataset):
+class ZipDataset(Dataset):
     """The columns of several datasets side by side, row by row; the shortest one ends it."""
 
     def __init__(self, datasets):
@@ -458,7 +487,7 @@ class ZipNode(Dataset):
             yield tuple(value for part in parts for value in part)
 
 
-class ConcatNode(Dataset):
+class ConcatDataset(Dataset):
     """The rows of several datasets with the same columns, one dataset after the other."""
 
     def __init__(self, datasets):

@@ -11,6 +11,7 @@ import numpy as np
 
 from cellgraph.primitives.errors import UnsupportedError
 
+from .engine import check_num_parallel_workers
 from .samplers import DistributedSampler, Shuffle
 from .sources import MappableSource
 
@@ -82,6 +83,7 @@ class MnistDataset(_ArraySource):
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        check_num_parallel_workers(num_parallel_workers)
         self.dataset_dir = _directory(dataset_dir, self.op)
         self.usage = _usage(usage, ("train", "test", "all"), self.op)
         super().__init__(["image", "label"], {
@@ -162,6 +164,7 @@ class Cifar10Dataset(_CifarDataset):
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        check_num_parallel_workers(num_parallel_workers)
         super().__init__(dataset_dir, usage, ["image", "label"], {
             "num_samples": num_samples, "shuffle": shuffle, "sampler": sampler,
             "num_shards": num_shards, "shard_id": shard_id, "cache": cache})
@@ -176,6 +179,7 @@ class Cifar100Dataset(_CifarDataset):
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        check_num_parallel_workers(num_parallel_workers)
         super().__init__(dataset_dir, usage, ["image", "coarse_label", "fine_label"], {
             "num_samples": num_samples, "shuffle": shuffle, "sampler": sampler,
             "num_shards": num_shards, "shard_id": shard_id, "cache": cache})
@@ -194,6 +198,7 @@ class ImageFolderDataset(MappableSource):
     def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None,
                  sampler=None, extensions=None, class_indexing=None, decode=False,
                  num_shards=None, shard_id=None, cache=None, decrypt=None):
+        check_num_parallel_workers(num_parallel_workers)
         if decrypt is not None:  # a function that decrypts each image file
             raise UnsupportedError(f"{self.op}: decrypt={decrypt!r} is not supported")
         root = _directory(dataset_dir, self.op)
@@ -251,6 +256,7 @@ class TextFileDataset(_ArraySource):
 
     def __init__(self, dataset_files, num_samples=None, num_parallel_workers=None,
                  shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None, cache=None):
+        check_num_parallel_workers(num_parallel_workers)
         self.dataset_files = _file_list(dataset_files, self.op)
         if shuffle is True:
             shuffle = Shuffle.GLOBAL

@@ -16,8 +16,8 @@ from cellgraph.primitives.errors import UnsupportedError
 
 from . import _std_shuffle, config
 
-__all__ = ["DistributedSampler", "PKSampler", "RandomSampler", "Sampler", "SequentialSampler",
-           "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler"]
+__all__ = ["DistributedSampler", "IterSampler", "PKSampler", "RandomSampler", "Sampler",
+           "SequentialSampler", "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler"]
 
 
 def _optional_count(value, op: str, name: str):
@@ -143,6 +143,21 @@ class SubsetRandomSampler(SubsetSampler):
         return subset[state.rng(self).permutation(len(subset))]
 
 
+class IterSampler(Sampler):
+    """Any iterable of row indices that is not a dataset sampler: an object with `__iter__`,
+    or with `__getitem__` (read from index 0 until IndexError, as Python iterates it), read
+    anew each epoch; `num_samples` defaults to its `len()` when it has one."""
+
+    def __init__(self, sampler, num_samples=None):
+        if num_samples is None and hasattr(sampler, "__len__"):
+            num_samples = len(sampler)
+        super().__init__(num_samples)
+        self.sampler = sampler
+
+    def __iter__(self):
+        return iter(self.sampler)
+
+
 class WeightedRandomSampler(Sampler):
     """`num_samples` row indices (default: one per weight) drawn from the first len(weights)
     rows, each with probability weight / sum(weights), with or without replacement."""
@@ -258,15 +273,20 @@ def choose_sampler(op: str, shuffle, sampler, num_samples, num_shards, shard_id)
     """MindSpore's rule for a source's arguments: an explicit sampler, else a
     DistributedSampler when sharded, else a random order unless shuffle=False."""
     if sampler is not None:
-        if shuffle is not None or num_shards is not None:
-            raise RuntimeError(f"{op}: `sampler` cannot be combined with `shuffle` or "
-                               f"`num_shards`/`shard_id`")
+        if isinstance(sampler, Sampler) and not isinstance(sampler, IterSampler):
+            if any(a is not None for a in (num_shards, shard_id, shuffle, num_samples)):
+                raise ValueError(f"Conflicting arguments during sampler assignments. "
+                                 f"num_samples: {num_samples}, num_shards: {num_shards}, "
+                                 f"shard_id: {shard_id}, shuffle: {shuffle}.")
+            return sampler
         if isinstance(sampler, (list, tuple, range, np.ndarray)):
-            return SubsetSampler(sampler)  # an iterable of row indices, in that order
-        if not isinstance(sampler, Sampler):
-            raise TypeError(f"{op}: `sampler` must be a dataset sampler or a list of row "
-                            f"indices, got {type(sampler).__name__}")
-        return sampler
+            return SubsetSampler(sampler, num_samples)  # row indices, in that order
+        if isinstance(sampler, numbers.Integral) and not isinstance(sampler, bool):
+            return SubsetSampler([sampler])
+        if not isinstance(sampler, (str, bytes)) and (hasattr(sampler, "__iter__") or
+                                                       hasattr(sampler, "__getitem__")):
+            return IterSampler(sampler, num_samples)
+        raise TypeError(f"Unsupported sampler object of type ({type(sampler)})")
     if (num_shards is None) != (shard_id is None):
         raise RuntimeError(f"{op}: give both `num_shards` and `shard_id`, or neither")
     if num_shards is not None:

@@ -14,8 +14,8 @@ import numpy as np
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import UnsupportedError
 
-from .engine import Dataset, column_list
-from .samplers import SubsetRandomSampler, SubsetSampler, check_shard, choose_sampler
+from .engine import Dataset, check_num_parallel_workers, column_list
+from .samplers import Sampler, SubsetSampler, check_shard, choose_sampler
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset"]
 
@@ -27,7 +27,9 @@ def as_row(value, names: list[str], op: str) -> tuple:
     if len(values) != len(names):
         raise ValueError(f"{op}: the source gave {len(values)} value(s) per row but the "
                          f"columns are {names}")
-    return tuple(np.asarray(v) for v in values)
+    # a dict stays the Python object it is (MindSpore keeps a reference to it and converts
+    # what it holds only when an iterator hands it out)
+    return tuple(v if isinstance(v, dict) else np.asarray(v) for v in values)
 
 
 class MappableSource(Dataset):
@@ -67,21 +69,24 @@ class MappableSource(Dataset):
             yield read(int(index))
 
     def split(self, sizes, randomize=True):
-        """Splits of a source with random access keep their rows across epochs: each gets a
-        subset sampler over its own indices (shuffled each epoch when `randomize`)."""
-        from . import config
+        """Splits of a source with random access, as MindSpore makes them: one permutation of
+        the rows, drawn once (by MindSpore's random sampler after a dataset seed is set), is
+        cut into consecutive parts; each part keeps its rows in that order in every epoch."""
+        from . import _std_shuffle, config
         from .engine import _split_counts
 
         counts = _split_counts(sizes, self.num_rows)
-        order = config.new_rng().permutation(self.num_rows) if randomize else \
-            np.arange(self.num_rows)
+        order = np.arange(self.num_rows)
+        if randomize:
+            seed = config.mindspore_seed()
+            order = config.new_rng().permutation(self.num_rows) if seed is None else \
+                _std_shuffle.SamplerOrder().permutation(seed, self.num_rows, 0)
         bounds = np.cumsum([0] + counts)
         parts = []
         for lo, hi in itertools.pairwise(bounds):
             part = object.__new__(type(self))
             part.__dict__.update(self.__dict__)
-            sampler = SubsetRandomSampler if randomize else SubsetSampler
-            part.sampler = sampler(np.sort(order[lo:hi]))
+            part.sampler = SubsetSampler(order[lo:hi])
             parts.append(part)
         return parts
 
@@ -199,6 +204,7 @@ class GeneratorDataset(Dataset):
                  num_samples=None, num_parallel_workers=1, shuffle=None, sampler=None,
                  num_shards=None, shard_id=None, python_multiprocessing=True, max_rowsize=None,
                  batch_sampler=None, collate_fn=None):
+        check_num_parallel_workers(num_parallel_workers)
         if schema is not None:
             raise UnsupportedError("GeneratorDataset: `schema` is not supported; give "
                                    "column_names (and column_types)")
@@ -267,6 +273,12 @@ def _generator_source(source, column_names, num_samples, shuffle, sampler, num_s
                       shard_id):
     op = "GeneratorDataset"
     names = _names_for(column_names, None, op)
+    if sampler is not None and not isinstance(sampler, Sampler):
+        try:
+            iter(sampler)
+        except TypeError as exc:
+            raise TypeError("sampler should be either iterable or from "
+                            "cellgraph.dataset.samplers.") from exc
     random_access = hasattr(source, "__getitem__") and hasattr(source, "__len__")
     if random_access:
         return _Mapped(source, names, num_samples=num_samples, shuffle=shuffle,
@@ -298,6 +310,7 @@ class NumpySlicesDataset(MappableSource):
 
     def __init__(self, data, column_names=None, num_samples=None, num_parallel_workers=1,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None):
+        check_num_parallel_workers(num_parallel_workers)
         if isinstance(data, dict):
             columns = [np.asarray(v) for v in data.values()]
             names = column_list(column_names, self.op, "column_names") or list(data)

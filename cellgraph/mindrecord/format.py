@@ -117,8 +117,11 @@ def compress_ints(values: np.ndarray) -> bytes:
     padded = np.zeros(-(-len(values) // 4) * 4, np.uint8)
     padded[:len(values)] = codes
     bitmap = (padded.reshape(-1, 4) << np.array([6, 4, 2, 0], np.uint8)).sum(1).astype(np.uint8)
-    body = b"".join(_WIDTHS[c].type(v).astype(_WIDTHS[c]).tobytes()
-                    for c, v in zip(codes.tolist(), values.tolist()))
+    # each value in its code's width: the low bytes of its little-endian 64-bit form (two's
+    # complement, so a value that fits a narrower width is those bytes), element after element
+    widths = np.array([w.itemsize for w in _WIDTHS])[codes]
+    as_bytes = values.astype("<i8").view(np.uint8).reshape(-1, 8)
+    body = as_bytes[np.arange(8) < widths[:, None]].tobytes()
     return struct.pack(">I", len(values)) + bitmap.tobytes() + body
 
 
@@ -132,18 +135,21 @@ def uncompress_ints(raw: bytes, dtype, where: str) -> np.ndarray:
                               f"in {len(raw)} bytes")
     bitmap = np.frombuffer(raw[4:start], np.uint8)
     codes = ((bitmap[:, None] >> np.array([6, 4, 2, 0], np.uint8)) & 3).ravel()[:count]
-    out = np.empty(count, np.int64)
-    pos = start
-    for i, code in enumerate(codes.tolist()):
-        width = _WIDTHS[code]
-        if pos + width.itemsize > len(raw):
-            raise MindRecordError(f"{where}: a compressed integer array is truncated")
-        out[i] = np.frombuffer(raw, width, 1, pos)[0]
-        pos += width.itemsize
-    if pos != len(raw):
-        raise MindRecordError(f"{where}: {len(raw) - pos} bytes follow a compressed integer "
+    widths = np.array([w.itemsize for w in _WIDTHS])[codes]
+    end = start + int(widths.sum())
+    if end > len(raw):
+        raise MindRecordError(f"{where}: a compressed integer array is truncated")
+    if end != len(raw):
+        raise MindRecordError(f"{where}: {len(raw) - end} bytes follow a compressed integer "
                               f"array")
-    return out.astype(dtype)
+    # each value's bytes become the low bytes of a little-endian 64-bit integer, the high
+    # ones filled with its sign
+    low = np.arange(8) < widths[:, None]
+    as_bytes = np.zeros((count, 8), np.uint8)
+    as_bytes[low] = np.frombuffer(raw, np.uint8, end - start, start)
+    negative = as_bytes[np.arange(count), widths - 1] >= 0x80
+    as_bytes[~low & negative[:, None]] = 0xFF
+    return as_bytes.view("<i8").ravel().astype(dtype)
 
 
 # ---------------------------------------------------------------- rows

@@ -64,6 +64,11 @@ class TensorMethods:
     def dim(self) -> int:
         return self.aval.ndim
 
+    def copy(self):
+        """`Tensor.copy()` in a graph: the value itself, as a graph never changes a value in
+        place (an item assignment makes a new value); a Tensor outside one copies its data."""
+        return self
+
     def __len__(self) -> int:
         if not self.aval.shape:
             raise TypeError("len() of a 0-d Tensor")

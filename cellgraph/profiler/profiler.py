@@ -156,6 +156,30 @@ class Profiler:
                            os.path.join(directory, "trace_view.json"), pretty=pretty)
 
 
+def analyse(profiler_path: str, max_process_number: int = max(1, (os.cpu_count() or 2) // 2),
+            pretty=False, step_list=None, data_simplification=True) -> None:
+    """`mindspore.profiler.profiler.analyse`: MindSpore's offline parsing of the raw data an
+    Ascend run left in `*_ascend_ms*` folders. cellgraph's Profiler writes its results when it
+    analyses (there is no raw data to parse later), and Ascend's raw data is not a format it
+    reads: as MindSpore's does, this logs an error (a path that does not exist, or holds no
+    such folder) and returns None, never raising."""
+    from cellgraph import log
+
+    real = os.path.realpath(os.fspath(profiler_path))
+    if not os.path.isdir(real):
+        log.error(f"Call to analyse failed. Exception: [Errno 2] No such file or directory: "
+                  f"'{real}'")
+        return
+    found = [d for d in [real, *(os.path.join(real, n) for n in os.listdir(real))]
+             if os.path.isdir(d) and "_ascend_ms" in os.path.basename(d)]
+    if not found:
+        log.error(f"Invalid path: {real}. Expected a *_ascend_ms_* directory or a parent "
+                  f"directory of multiple *_ascend_ms_*")
+        return
+    log.error(f"Call to analyse failed: cellgraph cannot parse the Ascend raw profiling data "
+              f"in {', '.join(found)}")
+
+
 class profile(Profiler):
     """`mindspore.profiler.profile`: the Profiler as a context manager (records from entry)."""
 

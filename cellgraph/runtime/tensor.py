@@ -144,7 +144,12 @@ class Tensor(TensorMethods):
         return self._dtype
 
     def asnumpy(self) -> np.ndarray:
-        return np.asarray(get_backend().to_host(self._data))
+        """The data as a NumPy array; 64-bit integers typed as C's long long, as MindSpore's
+        arrays (made over its C++ tensors) are, so their repr says `dtype=int64` as there."""
+        array = np.asarray(get_backend().to_host(self._data))
+        if array.dtype.kind in "iu" and array.dtype.itemsize == 8:
+            return array.view(np.longlong if array.dtype.kind == "i" else np.ulonglong)
+        return array
 
     def numpy(self) -> np.ndarray:
         return self.asnumpy()

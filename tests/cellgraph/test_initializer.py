@@ -212,3 +212,36 @@ def test_initializers_and_default_layers_start_from_mindspores_values():
         for p in cell.get_parameters():
             _same_bits(p.asnumpy(), MS_RANDOM[f"{label}.{p.name}"], f"{label}.{p.name}")
     _same_bits(np.random.rand(3), MS_RANDOM["numpy_after"], "NumPy's next draws")
+
+
+def test_a_registered_initializer_is_known_by_its_names():
+    # MindChemistry registers its own Uniform with MindSpore's _register; the values are
+    # MindSpore 2.10's for the same seed
+    from cellgraph.common.initializer import (
+        Initializer,
+        _assignment,
+        _init_random_uniform,
+        _register,
+        initializer,
+    )
+
+    @_register("myalias")
+    class MyUni(Initializer):
+        def __init__(self, scale=1.0):
+            super().__init__(scale=scale)
+            self.scale = scale
+
+        def _initialize(self, arr):
+            _assignment(arr, _init_random_uniform(0.0, self.scale, arr.shape))
+
+    np.random.seed(3)
+    np.testing.assert_allclose(initializer(MyUni(), [2, 3]).asnumpy(),
+                               [[0.27186325, 0.49697283, 0.38673767],
+                                [0.20661362, 0.9100463, 0.16159718]], rtol=1e-6)
+    np.testing.assert_allclose(initializer("myalias", [2]).asnumpy(), [0.9824928, 0.48087022],
+                               rtol=1e-6)
+    np.testing.assert_allclose(initializer("myuni", [2]).asnumpy(), [0.48638028, 0.782848],
+                               rtol=1e-6)
+    assert _init_random_uniform(-1.0, 1.0, (3,)).dtype == np.float32
+    assert _register("uniform")(MyUni) is MyUni
+    assert init_mod._NAMES["uniform"] is init_mod.Uniform  # a known name keeps its class

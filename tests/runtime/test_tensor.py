@@ -549,3 +549,25 @@ def test_dataset_rows_print_as_mindspore_prints_them():
     # a Tensor made from the same values prints MindSpore's own way
     assert repr(Tensor(np.ones(2))) == ("Tensor(shape=[2], dtype=Float64, value= [ 1.00000000e+00,"
                                         "  1.00000000e+00])")
+
+
+def test_asnumpy_types_64_bit_integers_as_mindspore_does():
+    # MindSpore's arrays over its C++ tensors are typed long long: their repr says the dtype
+    assert repr(ms.Tensor(np.array(1)).asnumpy()) == "array(1, dtype=int64)"
+    assert repr(ms.Tensor(np.array([1, 2], np.uint64)).asnumpy()) == \
+        "array([1, 2], dtype=uint64)"
+    assert ms.Tensor(np.array([3])).asnumpy().dtype == np.int64
+    assert repr(ms.Tensor(np.array([1, 2], np.int32)).asnumpy()) == \
+        "array([1, 2], dtype=int32)"
+
+
+def test_copy_in_a_graph_leaves_the_original_alone():
+    @ms.jit
+    def f(x):
+        a = x.copy()
+        a[0] = 5.0
+        return x, a * 2
+
+    x, doubled = f(Tensor(np.array([1.0, 2.0], np.float32)))
+    np.testing.assert_array_equal(x.asnumpy(), [1.0, 2.0])
+    np.testing.assert_array_equal(doubled.asnumpy(), [10.0, 4.0])

@@ -7,7 +7,7 @@ text says which).
 
 Before the program starts: Python's and NumPy's global generators are seeded (0), and the
 folder holds a module `download` in place of the PyPI package the tutorials fetch their data
-with, which writes small synthetic datasets of the real ones' formats and shapes instead (the
+with, which writes synthetic datasets of the real ones' formats and shapes instead (the
 same bytes on both sides, from their own generator). A URL it has no synthetic data for raises,
 on both sides alike.
 """
@@ -23,7 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-SIZES = {"train": 256, "test": 64}
+SIZES = {"train": 256, "test": 64}  # MNIST, whose files say how many images they hold
+CIFAR_RECORDS = 10000
 
 
 def _idx(array: np.ndarray) -> bytes:
@@ -48,13 +49,14 @@ def mnist_files(rng: np.random.RandomState) -> dict:
 
 
 def cifar10_files(rng: np.random.RandomState) -> dict:
-    """CIFAR-10's binary version: records of one label byte and 3x32x32 pixel bytes."""
+    """CIFAR-10's binary version: records of one label byte and 3x32x32 pixel bytes, 10000 to a
+    file as in the real one (MindSpore's reader reads exactly that many from each file and
+    fails on a shorter one)."""
     files = {}
     names = [f"data_batch_{i}.bin" for i in range(1, 6)] + ["test_batch.bin"]
     for name in names:
-        n = SIZES["test"] if name.startswith("test") else SIZES["train"] // 5
-        labels = rng.randint(0, 10, (n, 1)).astype(np.uint8)
-        pixels = rng.randint(0, 256, (n, 3072)).astype(np.uint8)
+        labels = rng.randint(0, 10, (CIFAR_RECORDS, 1)).astype(np.uint8)
+        pixels = np.frombuffer(rng.bytes(CIFAR_RECORDS * 3072), np.uint8).reshape(-1, 3072)
         files[f"cifar-10-batches-bin/{name}"] = np.concatenate([labels, pixels], 1).tobytes()
     classes = ("airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship",
                "truck")

@@ -9,6 +9,7 @@ worker thread that prepares the next rows while the training step computes.
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 import numbers
 from collections.abc import Iterator
 
@@ -47,6 +48,30 @@ class EpochState:
         if self._rngs:
             raise RuntimeError("dataset: the pass has begun; its generators cannot be reset")
         self._pending = list(states)
+
+
+def at_home(module: str, *classes) -> None:
+    """Give `classes` MindSpore's module path (`mindspore.dataset.engine.datasets_vision`...):
+    the module a program sees in `type(data)` and pickle finds them by. Each module of
+    MindSpore's engine calls it for the classes it holds."""
+    for cls in classes:
+        cls.__module__ = module
+
+
+def check_num_parallel_workers(value) -> None:
+    """MindSpore's check of a `num_parallel_workers` given to a source, map or batch: an int
+    (not a bool) from 1 to the machine's CPU count; None takes the configured default."""
+    if value is None:
+        return
+    if isinstance(value, bool):
+        raise TypeError(f"Argument num_parallel_workers with value {value} is not of type "
+                        f"(<class 'int'>,), but got <class 'bool'>.")
+    if not isinstance(value, int):
+        raise TypeError(f"Argument num_parallel_workers with value {value} is not of type "
+                        f"[<class 'int'>], but got {type(value)}.")
+    cpus = multiprocessing.cpu_count()
+    if value < 1 or value > cpus:
+        raise ValueError(f"num_parallel_workers exceeds the boundary between 1 and {cpus}!")
 
 
 def _check_count(value, op: str, name: str, allow_all=False) -> int:
@@ -114,14 +139,15 @@ class Dataset:
         results become `output_columns` (default: the input columns' names). Keywords as
         MindSpore's: python_multiprocessing, max_rowsize, cache, callbacks, offload (and
         MindSpore 1.x's column_order, which orders the columns as `project` does)."""
-        from ..nodes import MapNode
+        from ..nodes import MapDataset
 
+        check_num_parallel_workers(num_parallel_workers)
         options = _keywords("map", kwargs, python_multiprocessing=False, max_rowsize=16,
                             cache=None, callbacks=None, offload=None, column_order=None)
         if options["callbacks"] is not None:  # DSCallback hooks around each step of the map
             raise UnsupportedError(f"map: callbacks={options['callbacks']!r} is not supported")
-        mapped = MapNode(self, operations, input_columns, output_columns,
-                         options["column_order"])
+        mapped = MapDataset(self, operations, input_columns, output_columns,
+                            options["column_order"])
         cache = options["cache"]
         return mapped if cache is None else cache.over(mapped)
 
@@ -132,6 +158,7 @@ class Dataset:
         `column_order` pad as `padded_batch` does and order the columns as `project` does."""
         from ..nodes import BatchDataset
 
+        check_num_parallel_workers(num_parallel_workers)
         options = _keywords("batch", kwargs, per_batch_map=None, input_columns=None,
                             output_columns=None, column_order=None, pad_info=None,
                             python_multiprocessing=False, max_rowsize=None)
@@ -150,40 +177,42 @@ class Dataset:
         `pad_info` nothing is padded."""
         from ..nodes import BatchDataset
 
+        check_num_parallel_workers(num_parallel_workers)
         return BatchDataset(self, batch_size, drop_remainder,
                             num_parallel_workers)._padding(pad_info)
 
     def filter(self, predicate, input_columns=None, num_parallel_workers=None):
         """Keep the rows for which `predicate(*input_columns)` (all columns by default) is
         true."""
-        from ..nodes import FilterNode
+        from ..nodes import FilterDataset
 
-        return FilterNode(self, predicate, input_columns)
+        check_num_parallel_workers(num_parallel_workers)
+        return FilterDataset(self, predicate, input_columns)
 
     def shuffle(self, buffer_size):
         """Shuffle through a buffer of `buffer_size` rows (a full shuffle when it holds the
         whole dataset); every epoch shuffles anew."""
-        from ..nodes import ShuffleNode
+        from ..nodes import ShuffleDataset
 
         if isinstance(buffer_size, bool) or not isinstance(buffer_size, numbers.Integral) or \
                 buffer_size < 2:
             raise ValueError(f"shuffle: `buffer_size` must be an int >= 2, got {buffer_size!r}")
-        return ShuffleNode(self, int(buffer_size))
+        return ShuffleDataset(self, int(buffer_size))
 
     def repeat(self, count=None):
         """The dataset `count` times over (None or -1: without end)."""
-        from ..nodes import RepeatNode
+        from ..nodes import RepeatDataset
 
         if count is None or count == -1:
-            return RepeatNode(self, None)
-        return RepeatNode(self, _check_count(count, "repeat", "count"))
+            return RepeatDataset(self, None)
+        return RepeatDataset(self, _check_count(count, "repeat", "count"))
 
     def sync_wait(self, condition_name, num_batch=1, callback=None):
         """Block the pipeline after `num_batch` batches until `sync_update(condition_name)`;
         `callback(data)` runs at each update."""
-        from ..nodes import SyncWaitNode
+        from ..nodes import SyncWaitDataset
 
-        return SyncWaitNode(self, condition_name, num_batch, callback)
+        return SyncWaitDataset(self, condition_name, num_batch, callback)
 
     def sync_update(self, condition_name, num_batch=None, data=None):
         """Let `num_batch` more batches (default: sync_wait's) through `condition_name`'s
@@ -211,30 +240,30 @@ class Dataset:
 
     def project(self, columns):
         """Keep only `columns`, in that order."""
-        from ..nodes import ProjectNode
+        from ..nodes import ProjectDataset
 
-        return ProjectNode(self, column_list(columns, "project", "columns"))
+        return ProjectDataset(self, column_list(columns, "project", "columns"))
 
     def rename(self, input_columns, output_columns):
-        from ..nodes import RenameNode
+        from ..nodes import RenameDataset
 
-        return RenameNode(self, column_list(input_columns, "rename", "input_columns"),
-                          column_list(output_columns, "rename", "output_columns"))
+        return RenameDataset(self, column_list(input_columns, "rename", "input_columns"),
+                             column_list(output_columns, "rename", "output_columns"))
 
     def take(self, count=-1):
         """The first `count` rows (-1: all)."""
-        from ..nodes import SliceNode
+        from ..nodes import TakeDataset
 
         count = _check_count(count, "take", "count", allow_all=True)
-        return self if count == -1 else SliceNode(self, 0, count)
+        return self if count == -1 else TakeDataset(self, count)
 
     def skip(self, count):
         """All rows but the first `count`."""
-        from ..nodes import SliceNode
+        from ..nodes import SkipDataset
 
         if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count < 0:
             raise ValueError(f"skip: `count` must be an int >= 0, got {count!r}")
-        return SliceNode(self, int(count), None)
+        return SkipDataset(self, int(count))
 
     def split(self, sizes, randomize=True):
         """Disjoint datasets of the given sizes (row counts, or fractions that sum to 1)."""
@@ -249,18 +278,27 @@ class Dataset:
     def zip(self, datasets):
         """This dataset's columns followed by those of `datasets` (one or a tuple), row by
         row, as long as the shortest lasts."""
-        from ..nodes import ZipNode, _dataset_tuple
+        from ..nodes import ZipDataset, _dataset_tuple
 
-        return ZipNode((self,) + _dataset_tuple(datasets, "zip"))
+        return ZipDataset((self,) + _dataset_tuple(datasets, "zip"))
 
     def concat(self, datasets):
         """This dataset's rows, then those of `datasets` (one or a list); columns must match."""
-        from ..nodes import ConcatNode, _dataset_tuple
+        from ..nodes import ConcatDataset, _dataset_tuple
 
-        return ConcatNode((self,) + _dataset_tuple(datasets, "concat"))
+        return ConcatDataset((self,) + _dataset_tuple(datasets, "concat"))
 
     def __add__(self, other):
         return self.concat(other)
+
+    def save(self, file_name, num_files=1, file_type="mindrecord"):
+        """The rows of one epoch written to `num_files` MindRecord files (`file_name`, or
+        `file_name` + 0, 1, ... when there are several), with the schema MindSpore derives
+        from the first row (see save.py)."""
+        from ..save import check_save_arguments, save
+
+        check_save_arguments(file_name, num_files, file_type)
+        save(self, file_name, num_files)
 
     # -- facts --------------------------------------------------------------------------------
     def get_col_names(self) -> list[str]:
@@ -282,12 +320,12 @@ class Dataset:
         return node.batch_size if isinstance(node, BatchDataset) else 1
 
     def get_repeat_count(self) -> int:
-        from ..nodes import RepeatNode
+        from ..nodes import RepeatDataset
 
         node = self
-        while node.children and not isinstance(node, RepeatNode):
+        while node.children and not isinstance(node, RepeatDataset):
             node = node.children[0]
-        if isinstance(node, RepeatNode):
+        if isinstance(node, RepeatDataset):
             return -1 if node.times is None else node.times
         return 1
 

@@ -6,6 +6,10 @@ from ..readers import (
     ImageFolderDataset,
     MnistDataset,
 )
+from . import at_home
 
 __all__ = ["Cifar10Dataset", "Cifar100Dataset", "FashionMnistDataset", "ImageFolderDataset",
            "MnistDataset"]
+
+at_home(__name__, Cifar10Dataset, Cifar100Dataset, FashionMnistDataset, ImageFolderDataset,
+        MnistDataset)

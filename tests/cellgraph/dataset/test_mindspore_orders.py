@@ -80,3 +80,31 @@ def test_unseeded_orders_still_differ_between_passes(mnist):
     orders = [_orders(ds.MnistDataset(folder, shuffle=True), 1)[0] for _ in range(3)]
     assert all(sorted(o) == list(range(50)) for o in orders)
     assert len({tuple(o) for o in orders}) > 1
+
+
+def test_split_cuts_mindspores_permutation_and_keeps_its_order():
+    # from MindSpore 2.10 CPU: split draws one permutation with its random sampler and cuts it;
+    # each part keeps that order in every epoch (the dataset tutorial's split prints it)
+    ds.config.set_seed(1234)
+    train, test = ds.NumpySlicesDataset([1, 2, 3, 4, 5, 6], ["c"], shuffle=False).split([4, 2])
+    assert [int(r[0]) for r in train] == [6, 4, 1, 5]
+    assert [int(r[0]) for r in test] == [3, 2]
+    ds.config.set_seed(58)
+    train, test = ds.NumpySlicesDataset(list(range(10)), ["c"], shuffle=False).split([0.6, 0.4])
+    epochs = train.create_tuple_iterator(num_epochs=2, output_numpy=True)
+    assert [[int(r[0]) for r in epochs] for _ in range(2)] == [[1, 7, 4, 2, 9, 0]] * 2
+    assert [int(r[0]) for r in test] == [6, 5, 3, 8]
+
+
+def test_split_of_a_random_access_generator():
+    class Source:
+        def __getitem__(self, i):
+            return (np.array(i * 10),)
+
+        def __len__(self):
+            return 7
+
+    ds.config.set_seed(58)
+    train, test = ds.GeneratorDataset(Source(), ["x"], shuffle=False).split([5, 2])
+    assert [int(r[0]) for r in train] == [10, 40, 50, 30, 60]
+    assert [int(r[0]) for r in test] == [20, 0]

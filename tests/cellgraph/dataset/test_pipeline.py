@@ -210,7 +210,7 @@ def test_concat_chains_rows_of_the_same_columns():
 def test_map_and_batch_take_mindspores_positions_and_keywords():
     data = ds.NumpySlicesDataset({"a": np.arange(4), "b": np.arange(4)}, shuffle=False)
     # the fourth argument of map is num_parallel_workers, as in MindSpore
-    mapped = data.map(lambda x: x + 1, ["a"], ["a"], 2, python_multiprocessing=False,
+    mapped = data.map(lambda x: x + 1, ["a"], ["a"], 1, python_multiprocessing=False,
                       max_rowsize=16, cache=None, callbacks=None, offload=None)
     assert [int(r[0]) for r in mapped.create_tuple_iterator(output_numpy=True)] == [1, 2, 3, 4]
     with pytest.raises(TypeError, match="foo"):
@@ -231,3 +231,47 @@ def test_output_shapes_estimate_marks_varying_axes_none():
     assert data.output_shapes() == [[2, 4], []]
     assert data.output_shapes(estimate=True) == [[None, 4], []]
     assert ds.NumpySlicesDataset(np.ones((3, 2, 5)), ["x"]).output_shapes(True) == [[2, 5]]
+
+
+def test_num_parallel_workers_is_checked_as_mindspore_checks_it(tmp_path):
+    import multiprocessing
+
+    cpus = multiprocessing.cpu_count()
+    makers = [lambda n: ds.GeneratorDataset([1, 2], ["a"], num_parallel_workers=n),
+              lambda n: ds.NumpySlicesDataset([1, 2], num_parallel_workers=n),
+              lambda n: ds.NumpySlicesDataset([1, 2]).map(lambda x: x, num_parallel_workers=n),
+              lambda n: ds.NumpySlicesDataset([1, 2]).batch(1, num_parallel_workers=n),
+              lambda n: ds.MnistDataset(str(tmp_path), num_parallel_workers=n)]
+    for make in makers:
+        for bad in (0, cpus + 1):
+            with pytest.raises(ValueError, match=f"num_parallel_workers exceeds the boundary "
+                                                 f"between 1 and {cpus}!"):
+                make(bad)
+        with pytest.raises(TypeError, match="Argument num_parallel_workers with value 1.5 is "
+                                            "not of type"):
+            make(1.5)
+        with pytest.raises(TypeError, match="with value True is not of type"):
+            make(True)
+    ds.NumpySlicesDataset([1, 2], num_parallel_workers=None).map(lambda x: x,
+                                                                 num_parallel_workers=cpus)
+
+
+def test_autotune_settings_are_checked_and_kept():
+    assert ds.config.get_autotune_interval() == 0 and ds.config.get_enable_autotune() is False
+    ds.config.set_autotune_interval(100)
+    assert ds.config.get_autotune_interval() == 100
+    ds.config.set_autotune_interval(0)
+    with pytest.raises(TypeError, match="interval must be of type int"):
+        ds.config.set_autotune_interval(True)
+    with pytest.raises(ValueError, match="required range"):
+        ds.config.set_autotune_interval(-1)
+    ds.config.set_enable_autotune(True)
+    assert ds.config.get_enable_autotune() is True
+    ds.config.set_enable_autotune(False)
+    with pytest.raises(TypeError, match="enable must be of type bool"):
+        ds.config.set_enable_autotune(1)
+    with pytest.raises(RuntimeError, match="cannot be the empty string"):
+        ds.config.set_enable_autotune(True, "")
+    with pytest.raises(RuntimeError):  # MindSpore checks the folder of the prefix
+        ds.config.set_enable_autotune(True, "/nonexistent/folder/autotune_out")
+    assert ds.config.get_enable_autotune() is False

@@ -26,3 +26,45 @@ def test_fashion_mnist_reads_the_idx_files(tmp_path):
     rows = list(data.create_tuple_iterator(output_numpy=True))
     assert [int(r[1]) for r in rows] == [9, 0, 4] and rows[0][1].dtype == np.uint32
     np.testing.assert_array_equal(rows[1][0][..., 0], images[1])
+
+
+def test_any_iterable_is_a_sampler_as_in_mindspore():
+    # the sampler tutorial's sampler: an object with __getitem__ and __len__ (MindSpore 2.10's
+    # output below)
+    class ByIndex:
+        def __init__(self):
+            self.index_ids = [3, 4, 3, 2, 0, 11, 5, 5, 5, 9, 1, 11, 11, 11, 11, 8]
+
+        def __getitem__(self, index):
+            return self.index_ids[index]
+
+        def __len__(self):
+            return len(self.index_ids)
+
+    class Iterable:
+        def __iter__(self):
+            return iter([5, 1, 0])
+
+    letters = list("abcdefghijkl")
+
+    def read(data):
+        return [str(r[0]) for r in data.create_tuple_iterator(output_numpy=True, num_epochs=1)]
+
+    data = ds.NumpySlicesDataset(letters, column_names=["data"], sampler=ByIndex())
+    assert data.get_dataset_size() == 16
+    assert "".join(read(data)) == "dedcalfffjblllli"
+    data = ds.NumpySlicesDataset(letters, ["data"], sampler=ByIndex(), num_samples=4)
+    assert read(data) == ["d", "e", "d", "c"]
+    assert read(ds.NumpySlicesDataset(letters, ["data"], sampler=Iterable())) == ["f", "b", "a"]
+    assert read(ds.NumpySlicesDataset(letters, ["data"], sampler=[2, 0], num_samples=1)) == ["c"]
+    assert type(ds.IterSampler(Iterable())).__name__ == "IterSampler"
+    with pytest.raises(TypeError, match="sampler should be either iterable"):
+        ds.GeneratorDataset(letters, ["data"], sampler=7)
+    with pytest.raises(TypeError, match="Unsupported sampler object"):
+        ds.NumpySlicesDataset(letters, sampler="abc")
+
+
+def test_a_builtin_sampler_conflicts_with_the_other_sampling_arguments():
+    for extra in ({"shuffle": False}, {"num_samples": 2}, {"num_shards": 2, "shard_id": 0}):
+        with pytest.raises(ValueError, match="Conflicting arguments during sampler assignments"):
+            ds.NumpySlicesDataset([1, 2, 3], sampler=ds.SequentialSampler(), **extra)

@@ -127,3 +127,17 @@ def test_analyse_replaces_planted_symlinks_and_keeps_worker_names_inside(tmp_pat
     assert os.listdir(tmp_path / "elsewhere") == []
     with pytest.raises(UnsafePathError, match="leads outside"):
         tensorboard_trace_handler(str(tmp_path / "tb"), worker_name="../../escaped")(prof)
+
+
+def test_offline_analyse_logs_and_returns_as_mindspore_does(tmp_path, caplog):
+    from cellgraph.profiler.profiler import analyse
+
+    with caplog.at_level("ERROR", logger="cellgraph"):
+        assert analyse(str(tmp_path / "missing")) is None
+        assert analyse(str(tmp_path)) is None
+        (tmp_path / "host_1_ascend_ms").mkdir()
+        assert analyse(str(tmp_path)) is None
+    messages = [r.getMessage() for r in caplog.records]
+    assert "No such file or directory" in messages[0]
+    assert "Expected a *_ascend_ms_* directory" in messages[1]
+    assert "cannot parse the Ascend raw profiling data" in messages[2]

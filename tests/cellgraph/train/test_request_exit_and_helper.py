@@ -96,8 +96,38 @@ def test_dataset_helper_steps_and_sinks():
             DatasetHelper(data, **kwargs)
 
 
+def test_a_config_file_asks_for_the_graceful_exit(tmp_path, monkeypatch):
+    config = tmp_path / "graceful_exit.json"
+    net = nn.Dense(3, 1)
+    model = Model(net, nn.MSELoss(), nn.SGD(net.trainable_params(), 0.05))
+    # without MS_ENABLE_GRACEFUL_EXIT=1 the file is not read, as in MindSpore
+    config.write_text('{"GracefulExit": 1}')
+    on_exit = train.OnRequestExit(save_mindir=False, file_name="g", directory=str(tmp_path),
+                                  config_file=str(config))
+    steps = train.LambdaCallback(on_train_step_end=lambda ctx: seen.append(1))
+    seen = []
+    model.train(1, _data(), callbacks=[on_exit, steps])
+    assert len(seen) == 8 and not (tmp_path / "g_train.ckpt").exists()
+
+    monkeypatch.setenv("MS_ENABLE_GRACEFUL_EXIT", "1")
+    config.write_text('{"GracefulExit": 0}')
+    on_exit = train.OnRequestExit(save_mindir=False, file_name="g", directory=str(tmp_path),
+                                  config_file=str(config))
+
+    def ask_at_third_step(ctx):
+        seen.append(1)
+        if len(seen) == 3:
+            config.write_text('{"GracefulExit": 1}')
+
+    seen = []
+    model.train(2, _data(), callbacks=[train.LambdaCallback(on_train_step_end=ask_at_third_step),
+                                       on_exit])
+    assert len(seen) == 4  # the file is read as the fourth step begins; that step ends it
+    saved = ms.load_checkpoint(str(tmp_path / "g_train.ckpt"))
+    assert int(saved["step_num"].asnumpy()) == 4 and int(saved["epoch_num"].asnumpy()) == 1
+    np.testing.assert_allclose(saved["weight"].asnumpy(), net.weight.asnumpy())
+
+
 def test_unsupported_cluster_options_are_refused_by_name():
-    with pytest.raises(NotImplementedError, match="config_file"):
-        train.OnRequestExit(save_mindir=False, config_file="exit.json")
     with pytest.raises(TypeError, match="remove_redundancy"):  # stand-alone, as MindSpore
         ms.load_param_into_net(nn.Dense(1, 1), {}, remove_redundancy=True)
