@@ -306,8 +306,10 @@ def kl_divergence(logits, labels, reduction="mean", log_target=False):
     reduction = "sum" if batchmean else reduction
     check_reduction(op, reduction)
     check_float(op, logits, labels)
-    safe = F.select(F.greater(labels, 0), labels, F.ones_like(labels))
-    out = reduce_loss(F.mul(labels, F.sub(F.log(safe), logits)), reduction)
+    positive = F.greater(labels, 0)  # a label <= 0 adds nothing, as in MindSpore
+    safe = F.select(positive, labels, F.ones_like(labels))
+    terms = F.mul(labels, F.sub(F.log(safe), logits))
+    out = reduce_loss(F.select(positive, terms, F.zeros_like(terms)), reduction)
     return F.div(out, logits.shape[0]) if batchmean else out
 
 
