@@ -58,6 +58,23 @@ def _kl_div_loss_grad(grads, x, target, reduction="mean"):
     return grad
 
 
+def _layer_norm_grad(x, dy, variance, mean, gamma, begin_norm_axis=1, begin_params_axis=1):
+    """(dx, dgamma, dbeta) of LayerNorm from its saved mean and variance (epsilon 1e-12, as
+    MindSpore's kernel): dx = rstd (g - mean(g) - xhat mean(g xhat)) with g = dy gamma over the
+    normalised axes; dgamma, dbeta the sums of dy xhat and dy over the other axes."""
+    rank = len(x.shape)
+    norm_axes = tuple(range(begin_norm_axis % rank, rank))
+    lead_axes = tuple(range(begin_params_axis % rank))
+    rstd = F.rsqrt(F.add(variance, 1e-12))
+    xhat = F.mul(F.sub(x, mean), rstd)
+    g = F.mul(dy, gamma)
+    dx = F.mul(rstd, F.sub(F.sub(g, F.reduce_mean(g, norm_axes, keep_dims=True)),
+                           F.mul(xhat, F.reduce_mean(F.mul(g, xhat), norm_axes,
+                                                     keep_dims=True))))
+    return (dx, F.reduce_sum(F.mul(dy, xhat), lead_axes),
+            F.reduce_sum(dy, lead_axes))
+
+
 def _maximum_grad(x1, x2, grads, grad_x=True, grad_y=True, *, pick=None):
     first = (pick or F.greater_equal)(x1, x2)
     return (_reduce_to(_where(first, grads), x1.shape) if grad_x else F.zeros_like(x1),
@@ -107,6 +124,7 @@ _CLASSES = {
     "MinimumGrad": (_minimum_grad, {"grad_x": True, "grad_y": True}),
     "BiasAddGrad": (_bias_add_grad, {"data_format": "NCHW"}),
     "SliceGrad": (_slice_grad, None),
+    "LayerNormGrad": (_layer_norm_grad, {"begin_norm_axis": 1, "begin_params_axis": 1}),
     "KLDivLossGrad": (_kl_div_loss_grad, {"reduction": "mean"}),
     "DropoutGrad": (lambda dy, mask, keep_prob=0.5: dy * F.cast(mask, dy.dtype) / keep_prob,
                     {"keep_prob": 0.5}),
