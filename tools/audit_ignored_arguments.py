@@ -230,7 +230,8 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
                      "_monitors.History.on_train_begin", "_monitors.LossMonitor.on_train_begin",
                      "_monitors.TimeMonitor.on_train_epoch_begin",
                      "_monitors.TimeMonitor.on_train_step_begin",
-                     "_monitors.TimeMonitor.on_train_step_end")},
+                     "_monitors.TimeMonitor.on_train_step_end",
+                     "_on_request_exit.OnRequestExit.on_train_step_begin")},
     **{(f"cellgraph.train.summary.collector.SummaryCollector.{hook}", "run_context"): (
         "protocol", "the callback protocol's argument; this hook does not need it")
        for hook in ("on_train_begin", "on_train_end")},
