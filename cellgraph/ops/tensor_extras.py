@@ -260,7 +260,7 @@ FUNCTIONAL_METHODS = (
     "absolute", "addbmm", "addcmul", "addmv", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctanh",
     "argwhere", "baddbmm", "bmm", "count_nonzero", "cross", "cumprod", "deg2rad", "diff",
     "divide", "eq", "fliplr", "flipud", "floor_divide", "fmod", "frac", "hardshrink",
-    "heaviside", "histc", "hypot", "index_fill", "inner", "inv", "isinf", "isneginf", "isposinf",
+    "ger", "heaviside", "histc", "hypot", "index_fill", "inner", "inv", "isinf", "isneginf", "isposinf",
     "logaddexp", "logcumsumexp", "logical_xor", "logit", "masked_scatter", "mm", "moveaxis",
     "movedim", "nan_to_num", "nansum", "negative", "rad2deg", "remainder", "sgn", "signbit",
     "subtract", "swapdims", "t", "take", "tensor_split", "top_k", "unsorted_segment_max",

@@ -46,6 +46,20 @@ class Tensor(TensorMethods):
     __slots__ = ("__weakref__", "_data", "_dtype")
     _is_tensor_class = True
 
+    def __getattr__(self, name: str):
+        """A public method the API layer adds (`x.addcmul`, the compositions' methods) before
+        `cellgraph.ops` was imported: importing it installs them, then the lookup is made
+        again: the core reaching the API layer by name and on demand (docs/architecture.md
+        lists it with Parameter.clone's)."""
+        import sys
+
+        if name.startswith("_") or "cellgraph.ops" in sys.modules:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        import importlib
+
+        importlib.import_module("cellgraph.ops")
+        return object.__getattribute__(self, name)
+
     def __new__(cls, input_data=None, dtype=None, shape=None, *args, **kwargs):
         if isinstance(input_data, TensorMethods) and not isinstance(input_data, Tensor):
             # `Tensor(x)` inside a graph, over a graph value: that value (in `dtype`)
