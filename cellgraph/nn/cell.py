@@ -251,9 +251,7 @@ class Cell(CellState):
     def _graph_call(self, args, kwargs):
         """Inline this Cell into the graph being built, between its forward hooks, with its
         backward hooks on the gradients through it."""
-        return hooks.call_with_hooks(
-            self, lambda a, k: hooks.call_with_backward_hooks(self, self._inline, a, k),
-            args, kwargs)
+        return hooks.call_with_hooks(self, self._inline, args, kwargs, backward=True)
 
     def _inline(self, args, kwargs):
         """construct's graph (a custom bprop is handled by autograd)."""

@@ -4,7 +4,7 @@ backward hooks (`register_backward_pre_hook`, `register_backward_hook`, below).
 A forward hook is user Python: in PyNative mode it runs around construct on every call; in
 graph mode it runs while the graph is built (parsed like construct, so Tensor operations in it
 become part of the graph). A backward hook runs in Python on the gradients' values when the
-backward pass runs (`call_with_backward_hooks`, below): the pre-hooks where the gradients of
+backward pass runs (`backward_hooks`, below): the pre-hooks where the gradients of
 the Cell's outputs arrive, the hooks where those of its Tensor inputs leave, with both; each may
 return replacements. Registering or removing a hook replaces the Cell's hook table, and the compiled graph guards on that table,
 so the next call recompiles with the new hooks.
@@ -72,8 +72,9 @@ def _call(hook, args):
     return trace_call(hook, args) if current_builder() is not None else hook(*args)
 
 
-def call_with_hooks(cell, run, args: tuple, kwargs: dict):
-    """run(args, kwargs) between the Cell's pre-hooks and hooks."""
+def call_with_hooks(cell, run, args: tuple, kwargs: dict, backward: bool = False):
+    """run(args, kwargs) between the Cell's pre-hooks and hooks, and with `backward`, its
+    backward hooks on the gradients through it (`backward_hooks`)."""
     pre, post = _hooks(cell, "_forward_pre_hooks"), _hooks(cell, "_forward_hooks")
     args = tuple(args)  # hooks see a tuple, as MindSpore's do, however the call came
     for hook, with_kwargs, _ in pre:
@@ -92,6 +93,9 @@ def call_with_hooks(cell, run, args: tuple, kwargs: dict):
         replaced = _call(hook, (cell, args))
         if replaced is not None:
             args = replaced if isinstance(replaced, tuple) else (replaced,)
+    gradients = backward_hooks(cell) if backward else None
+    if gradients is not None:
+        args = gradients.wrap_inputs(args)
     try:
         output = run(args, kwargs)
     except Exception:
@@ -104,34 +108,23 @@ def call_with_hooks(cell, run, args: tuple, kwargs: dict):
                          (cell, args, output))
         if replaced is not None:
             output = replaced
-    return output
+    return output if gradients is None else gradients.wrap_outputs(output)
 
 
 # ----- backward hooks ---------------------------------------------------------------------------
 
-def call_with_backward_hooks(cell, run, args: tuple, kwargs: dict):
-    """run(args, kwargs) with the Cell's backward hooks on the gradients that flow back through
-    it: `hook_fn(cell, grad_output)` of `register_backward_pre_hook` on the gradients of the
-    outputs, then `hook_fn(cell, grad_input, grad_output)` of `register_backward_hook` on the
-    gradients of the Tensor inputs; each may return new gradients (a tuple) or None. The hooks
-    are Python run on the host when the backward pass runs, as in MindSpore's PyNative mode;
-    outside a differentiated graph nothing flows back and they never run."""
+def backward_hooks(cell):
+    """The Cell's backward hooks for one call being traced (None when it has none, or nothing
+    is traced): `hook_fn(cell, grad_output)` of `register_backward_pre_hook` on the gradients
+    of the outputs, then `hook_fn(cell, grad_input, grad_output)` of `register_backward_hook`
+    on those of the Tensor inputs; each may return new gradients (a tuple) or None. They are
+    Python run on the host when the backward pass runs, as in MindSpore's PyNative mode. As in
+    MindSpore, the inputs are wrapped after the forward pre-hooks and the outputs after the
+    forward hooks (`call_with_hooks`)."""
     pre, post = _hooks(cell, "_backward_pre_hooks"), _hooks(cell, "_backward_hooks")
     if not (pre or post) or current_builder() is None:
-        return run(args, kwargs)
-    state = _BackwardHooks(cell, [h for h, _, _ in pre], [h for h, _, _ in post])
-    name = type(cell).__name__
-    leaves, tree = flatten(tuple(args), is_tensor_like)
-    if leaves and post:
-        leaves = identity_with_host_bprop(leaves, state.input_grads, f"{name}_backward_hook")
-        args = tuple(unflatten(tree, leaves))
-    output = run(args, kwargs)
-    out_leaves, out_tree = flatten(output, is_tensor_like)
-    if not out_leaves:
-        return output
-    out_leaves = identity_with_host_bprop(out_leaves, state.output_grads,
-                                          f"{name}_backward_pre_hook")
-    return unflatten(out_tree, out_leaves)
+        return None
+    return _BackwardHooks(cell, [h for h, _, _ in pre], [h for h, _, _ in post])
 
 
 class _BackwardHooks:
@@ -144,6 +137,22 @@ class _BackwardHooks:
 
     def __repr__(self) -> str:  # a py_func node's params print by repr: one per Cell call
         return f"backward_hooks({type(self.cell).__name__})@{id(self):x}"
+
+    def wrap_inputs(self, args: tuple) -> tuple:
+        leaves, tree = flatten(tuple(args), is_tensor_like)
+        if not (leaves and self.post):
+            return args
+        leaves = identity_with_host_bprop(leaves, self.input_grads,
+                                          f"{type(self.cell).__name__}_backward_hook")
+        return tuple(unflatten(tree, leaves))
+
+    def wrap_outputs(self, output):
+        leaves, tree = flatten(output, is_tensor_like)
+        if not leaves:
+            return output
+        leaves = identity_with_host_bprop(leaves, self.output_grads,
+                                          f"{type(self.cell).__name__}_backward_pre_hook")
+        return unflatten(tree, leaves)
 
     def output_grads(self, *arrays) -> tuple:
         grads = _as_tensors(arrays)

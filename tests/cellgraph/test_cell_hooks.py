@@ -104,3 +104,25 @@ def test_a_backward_pre_hook_replaces_the_output_gradient(pynative):
     net.dense.register_backward_pre_hook(lambda cell, g: (g[0] * 3,))
     assert ms.grad(net)(Tensor(np.ones([1, 2], np.float32))).asnumpy().tolist() == [[12.0, 12.0]]
 
+
+
+def test_backward_hooks_wrap_outside_the_forward_hooks(pynative):
+    """As MindSpore orders them: inputs after the forward pre-hooks, outputs after the forward
+    hooks, so a forward hook that doubles the output leaves grad_output 1 (MindSpore 2.10's
+    hook tutorial prints `grad input:  (... [ 1.00000000e+00]),)` for this Cell)."""
+    seen = []
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.relu = nn.ReLU()
+            self.relu.register_forward_hook(lambda cell, inputs, output: output + output)
+            self.relu.register_backward_pre_hook(
+                lambda cell, grad_output: seen.append(grad_output[0].asnumpy().tolist()))
+
+        def construct(self, x, y):
+            return self.relu(x + y)
+
+    x = Tensor(np.ones([1], np.float32))
+    grads = ms.grad(Net(), grad_position=(0, 1))(x, x)
+    assert seen == [[1.0]] and [g.asnumpy().tolist() for g in grads] == [[2.0], [2.0]]
