@@ -13,6 +13,7 @@ import numbers
 
 from cellgraph.compiler.autodiff import emit_grad
 from cellgraph.compiler.builder import (
+    InputSlot,
     current_builder,
     describe_value,
     is_tensor_like,
@@ -172,6 +173,12 @@ class GradFunction(Transform):
                                      self.loc())
             n_first = count_leaves(tree.children[0])
             return [F.fill(o.aval.dtype, o.aval.shape, 1 if i < n_first else 0)
+                    for i, o in enumerate(graph.outputs)]
+        if any(isinstance(t, InputSlot) for t in graph.updates):
+            # the values written back to inputs an in-place operation updated carry no
+            # sensitivity (Parameters' and attributes' updates are stop_gradient values)
+            n_results = len(graph.outputs) - len(graph.updates)
+            return [F.fill(o.aval.dtype, o.aval.shape, 1 if i < n_results else 0)
                     for i, o in enumerate(graph.outputs)]
         return None
 

@@ -160,3 +160,18 @@ def test_a_constant_tensor_cannot_be_updated_inside_a_graph():
 
     with pytest.raises(TypeError, match="constant of the graph"):
         f(Tensor(np.zeros(2, np.float32)))
+
+
+def test_the_gradient_through_an_in_place_update_counts_the_result_once():
+    """MindSpore 2.10: grad of `x.add_(y); return x` with respect to x is 1 (the value written
+    back to the input carries no sensitivity), for ints and floats alike."""
+    import cellgraph as ms
+    from cellgraph import nn
+
+    class Net(nn.Cell):
+        def construct(self, x, y):
+            x.add_(y)
+            return x
+
+    assert ms.grad(Net())(ms.tensor(2.0), ms.tensor(3.0)).asnumpy() == 1.0
+    assert ms.grad(Net())(ms.tensor(2, dtype=ms.int32), ms.tensor(3, dtype=ms.int32)) == 1
