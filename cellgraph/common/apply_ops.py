@@ -310,88 +310,76 @@ def _row_indices(indices):
     return F.expand_dims(indices, -1) if not isinstance(indices, numbers.Integral) else indices
 
 
-class ScatterUpdate(_UpdateClass):
-    """input_x[indices] = updates along axis 0; returns the new input_x."""
+class _Scatter(_UpdateClass):
+    """input_x at `indices` combined with `updates` by the ops composition `_combine`
+    (tensor_scatter_update, _add, ...), in place; returns the new input_x. `indices` are rows
+    along axis 0, or (the Nd classes, `_rows` False) index tuples (..., K). Repeated indices
+    each apply (an update keeps the last)."""
 
-    def __init__(self, use_locking=True):
-        super().__init__(use_locking)
-
-    def __call__(self, input_x, indices, updates):
-        _parameters("ScatterUpdate", input_x=input_x)
-        update = _composite("tensor_scatter_update")
-        return assign(input_x, update(input_x, _row_indices(indices), updates))
-
-
-class ScatterAdd(_UpdateClass):
-    """input_x[indices] += updates along axis 0 (repeated indices add up); returns the new
-    input_x."""
-
-    def __call__(self, input_x, indices, updates):
-        _parameters("ScatterAdd", input_x=input_x)
-        add = _composite("tensor_scatter_add")
-        return assign(input_x, add(input_x, _row_indices(indices), updates))
-
-
-class _ScatterCombine(_UpdateClass):
-    """input_x[indices] = combine(input_x[indices], updates) along axis 0, repeated indices
-    each applied; returns the new input_x."""
-
-    _combine = None  # the ops composition's name: tensor_scatter_sub, ...
+    _combine = None
+    _rows = True
 
     def __call__(self, input_x, indices, updates):
         _parameters(type(self).__name__, input_x=input_x)
-        return assign(input_x, _composite(self._combine)(input_x, _row_indices(indices),
-                                                         updates))
+        where = _row_indices(indices) if self._rows else indices
+        return assign(input_x, _composite(self._combine)(input_x, where, updates))
 
 
-class ScatterSub(_ScatterCombine):
-    _combine = "tensor_scatter_sub"
+class ScatterUpdate(_Scatter):
+    """input_x[indices] = updates along axis 0."""
 
-
-class ScatterMul(_ScatterCombine):
-    _combine = "tensor_scatter_mul"
-
-
-class ScatterDiv(_ScatterCombine):
-    _combine = "tensor_scatter_div"
-
-
-class ScatterMax(_ScatterCombine):
-    _combine = "tensor_scatter_max"
-
-
-class ScatterMin(_ScatterCombine):
-    _combine = "tensor_scatter_min"
-
-
-class ScatterNdSub(_UpdateClass):
-    """input_x at the index tuples of `indices` (..., K) decreased by `updates`; returns the
-    new input_x."""
-
-    def __call__(self, input_x, indices, updates):
-        _parameters("ScatterNdSub", input_x=input_x)
-        return assign(input_x, _composite("tensor_scatter_sub")(input_x, indices, updates))
-
-
-class ScatterNdUpdate(_UpdateClass):
-    """input_x at the index tuples of `indices` (..., K) set to `updates`; returns the new
-    input_x."""
+    _combine = "tensor_scatter_update"
 
     def __init__(self, use_locking=True):
         super().__init__(use_locking)
 
-    def __call__(self, input_x, indices, updates):
-        _parameters("ScatterNdUpdate", input_x=input_x)
-        return assign(input_x, _composite("tensor_scatter_update")(input_x, indices, updates))
+
+class ScatterAdd(_Scatter):
+    """input_x[indices] += updates along axis 0 (repeated indices add up)."""
+
+    _combine = "tensor_scatter_add"
 
 
-class ScatterNdAdd(_UpdateClass):
-    """input_x at the index tuples of `indices` (..., K) increased by `updates` (repeated
-    tuples add up); returns the new input_x."""
+class ScatterSub(_Scatter):
+    _combine = "tensor_scatter_sub"
 
-    def __call__(self, input_x, indices, updates):
-        _parameters("ScatterNdAdd", input_x=input_x)
-        return assign(input_x, _composite("tensor_scatter_add")(input_x, indices, updates))
+
+class ScatterMul(_Scatter):
+    _combine = "tensor_scatter_mul"
+
+
+class ScatterDiv(_Scatter):
+    _combine = "tensor_scatter_div"
+
+
+class ScatterMax(_Scatter):
+    _combine = "tensor_scatter_max"
+
+
+class ScatterMin(_Scatter):
+    _combine = "tensor_scatter_min"
+
+
+class ScatterNdUpdate(_Scatter):
+    """input_x at the index tuples of `indices` (..., K) set to `updates`."""
+
+    _combine, _rows = "tensor_scatter_update", False
+
+    def __init__(self, use_locking=True):
+        super().__init__(use_locking)
+
+
+class ScatterNdAdd(_Scatter):
+    """input_x at the index tuples of `indices` increased by `updates` (repeated tuples add
+    up)."""
+
+    _combine, _rows = "tensor_scatter_add", False
+
+
+class ScatterNdSub(_Scatter):
+    """input_x at the index tuples of `indices` decreased by `updates`."""
+
+    _combine, _rows = "tensor_scatter_sub", False
 
 
 def scatter_add(input_x, indices, updates):

@@ -75,8 +75,13 @@ class _Slot:
 def _with_slots(render, items: list):
     """`render(slots)` with the Tensors of `items` as slots, split into a RuntimeString."""
     slots = [_Slot(i) if isinstance(item, Tracer) else item for i, item in enumerate(items)]
-    pieces = re.split("\x00([0-9]+)\x00", render(slots))
-    parts = [items[int(p)] if k % 2 else p for k, p in enumerate(pieces)]
+    return _runtime_string(render(slots), lambda i: items[i])
+
+
+def _runtime_string(text: str, part) -> RuntimeString:
+    """`text`, whose slot markers are replaced by part(slot index)."""
+    pieces = re.split("\x00([0-9]+)\x00", text)
+    parts = [part(int(p)) if k % 2 else p for k, p in enumerate(pieces)]
     return RuntimeString([p for p in parts if not isinstance(p, str) or p])
 
 
@@ -138,9 +143,7 @@ def _python_text(value):
     slotted, found = _slotted(value)
     if not found:
         return value
-    pieces = re.split("\x00([0-9]+)\x00", repr(slotted))
-    parts = [_Repr(found[int(p)]) if k % 2 else p for k, p in enumerate(pieces)]
-    return RuntimeString([p for p in parts if not isinstance(p, str) or p])
+    return _runtime_string(repr(slotted), lambda i: _Repr(found[i]))
 
 
 def _constant_text(value) -> str:

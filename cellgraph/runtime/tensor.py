@@ -1,7 +1,9 @@
 """Tensor and Parameter: a backend array plus its dtype, printed the way MindSpore prints."""
 from __future__ import annotations
 
+import importlib
 import numbers
+import sys
 import weakref
 
 import numpy as np
@@ -51,12 +53,8 @@ class Tensor(TensorMethods):
         `cellgraph.ops` was imported: importing it installs them, then the lookup is made
         again: the core reaching the API layer by name and on demand (docs/architecture.md
         lists it with Parameter.clone's)."""
-        import sys
-
         if name.startswith("_") or "cellgraph.ops" in sys.modules:
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-        import importlib
-
         importlib.import_module("cellgraph.ops")
         return object.__getattribute__(self, name)
 

@@ -6,22 +6,13 @@ like any composition; the operands come in MindSpore's order (the forward output
 from __future__ import annotations
 
 from cellgraph.ops.derive import define_class
+from cellgraph.primitives.math_ops import sum_to
 
 from .. import functional as F
 
 
 def _where(mask, value):
     return F.select(mask, value, F.zeros_like(value))
-
-
-def _reduce_to(grad, shape):
-    """`grad` summed over the axes a broadcast to its shape added or stretched from `shape`."""
-    shape = tuple(shape)
-    extra = len(grad.shape) - len(shape)
-    if extra:
-        grad = F.reduce_sum(grad, tuple(range(extra)))
-    axes = tuple(i for i, (g, s) in enumerate(zip(grad.shape, shape)) if s == 1 and g != 1)
-    return F.reduce_sum(grad, axes, keep_dims=True) if axes else grad
 
 
 def _acos_grad(x, dout):
@@ -77,8 +68,8 @@ def _layer_norm_grad(x, dy, variance, mean, gamma, begin_norm_axis=1, begin_para
 
 def _maximum_grad(x1, x2, grads, grad_x=True, grad_y=True, *, pick=None):
     first = (pick or F.greater_equal)(x1, x2)
-    return (_reduce_to(_where(first, grads), x1.shape) if grad_x else F.zeros_like(x1),
-            _reduce_to(_where(F.logical_not(first), grads), x2.shape) if grad_y
+    return (sum_to(_where(first, grads), x1.shape) if grad_x else F.zeros_like(x1),
+            sum_to(_where(F.logical_not(first), grads), x2.shape) if grad_y
             else F.zeros_like(x2))
 
 
