@@ -148,7 +148,7 @@ def _set_loop_checkpoint(segment) -> None:
     states). With `loop_checkpoint=s` (s > 1) it stores one state per segment of s trips and
     replays a segment while walking it back: memory n/s + s states (least at s = sqrt(n)), for
     one more run of the loop body per trip. 0 turns it off. Graphs recompile when it changes."""
-    from cellgraph.compiler.loop_prims import LOOP_SETTINGS
+    from cellgraph.compiler.compile_context import LOOP_SETTINGS
 
     if isinstance(segment, bool) or not isinstance(segment, int) or segment < 0:
         raise ArgumentError(f"set_context: loop_checkpoint must be an int >= 0 (the trips per "

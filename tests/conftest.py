@@ -6,10 +6,10 @@ import pytest
 
 import cellgraph
 from cellgraph import context
-from cellgraph.compiler import pipeline
+from cellgraph.compiler import compile_context
 from cellgraph.runtime import tensor_format
 
-pipeline.VERIFY_EVERY_STAGE = True  # the verifier checks the IR after every stage in tests
+compile_context.VERIFY_EVERY_STAGE = True  # the verifier checks the IR after every stage in tests
 
 
 def pytest_addoption(parser):

@@ -9,7 +9,8 @@ Parameter is a leaf, and an update never feeds a gradient.
 """
 from __future__ import annotations
 
-from cellgraph.compiler.effects import checked_assign_value, update_in_place
+from cellgraph.compiler.builder import checked_assign_value
+from cellgraph.compiler.effects import update_in_place
 from cellgraph.ops.derive import function_class
 from cellgraph.primitives import functional as F
 

@@ -48,8 +48,8 @@ from cellgraph.primitives.core import (
 )
 from cellgraph.primitives.errors import ArgumentError, CompileError
 
-from .builder import Builder, build_graph, current_builder
-from .compile_context import CompileContext, compile_context
+from .builder import Builder, build_graph, compile_context, current_builder
+from .compile_context import CompileContext
 from .ir import Apply, Constant, Graph, Var, copy_graph
 from .optimize import optimize
 from .separable import RowSplit, split_rows

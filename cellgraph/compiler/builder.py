@@ -12,20 +12,23 @@ from __future__ import annotations
 
 import contextlib
 import numbers
-import threading
 import weakref
 from collections.abc import Callable
 
 import numpy as np
 
+from cellgraph.primitives import functional as F
 from cellgraph.primitives.array_ops import cast as cast_prim
 from cellgraph.primitives.core import (
     TensorType,
     Trace,
     abstract_of,
+    broadcast_shapes,
     current_trace,
     evaluate,
+    fmt_shape,
     innermost,
+    is_value,
     operand_error,
     pop_trace,
     push_trace,
@@ -34,37 +37,21 @@ from cellgraph.primitives.errors import (
     CellgraphError,
     CompileError,
     DTypeError,
+    ShapeError,
     SourceLoc,
     UnsupportedError,
 )
 from cellgraph.primitives.tensor_methods import TensorMethods
 
-from .compile_context import compile_context
+from .compile_context import CompileContext, eager_param_cast
 from .ir import Apply, Constant, Graph, Var
 from .pytree import flatten
-
-
-class _EagerParamCast(threading.local):
-    """The cast dtypes of Cells running eagerly (PyNative), innermost last; per thread. While a
-    graph is being built they are its compile context's (`CompileContext.param_casts`, which
-    starts as a copy of these)."""
-
-    def __init__(self):
-        self.dtypes: list = []
-
-
-_eager_param_cast = _EagerParamCast()
 
 
 def _cast_dtypes() -> list:
     """The stack of cast dtypes in force here: the compile's while a graph is being built."""
     builder = current_builder()
-    return _eager_param_cast.dtypes if builder is None else compile_context(builder).param_casts
-
-
-def eager_cast_dtypes() -> list:
-    """A copy of this thread's eager cast dtypes, for a compile that starts among them."""
-    return list(_eager_param_cast.dtypes)
+    return eager_param_cast.dtypes if builder is None else compile_context(builder).param_casts
 
 
 # Gradient hooks on a graph's inputs (`Tensor.register_hook` on a Tensor or Parameter before the
@@ -160,8 +147,6 @@ class ParameterArgument(Tracer):
 
     def assign_value(self, value):
         """`param.assign_value(value)` in a graph: `ops.assign(param, value)`."""
-        from .effects import assign_in_graph
-
         return assign_in_graph(self, value)
 
     set_data = assign_value
@@ -535,3 +520,81 @@ def current_builder() -> Builder | None:
     top = current_trace()
     return top if isinstance(top, Builder) else None
 
+
+def compile_context(builder=None) -> CompileContext:
+    """The context of the compile whose graph is being recorded now (by `builder`, else the
+    current builder): that of the innermost builder that has one, which the builders inside it
+    then keep too. A graph built outside the pipeline (vmap, PyNative's grad) gets one from the
+    settings now on its outermost builder, which the rest of its tracing finds; with no graph
+    being built, a new one from the settings."""
+    start = current_builder() if builder is None else builder
+    if start is not None and start.context is not None:
+        return start.context
+    outermost, builder = start, start
+    while builder is not None and builder.context is None:
+        outermost, builder = builder, builder.outer
+    found = CompileContext.from_settings() if builder is None else builder.context
+    if outermost is not None:
+        outermost.context = found
+    if start is not None:
+        start.context = found  # the next question here needs no walk
+    return found
+
+
+def checked_assign_value(op: str, variable, value):
+    """`value` with the shape and dtype of `variable` (a Parameter, or a Tensor that an
+    in-place operation updates), or an error naming both."""
+    if not is_parameter(variable) and not _is_tensor(variable):
+        raise DTypeError(f"{op}: expected a Parameter or a Tensor as `variable`, got "
+                         f"{type(variable).__name__} {variable!r:.60}")
+    if not is_value(value):
+        raise DTypeError(f"{op}: expected a Tensor or a number as `value`, got "
+                         f"{type(value).__name__} {value!r:.60}")
+    target, given = variable.aval, abstract_of(value)
+    name = (variable.name or "Parameter") if is_parameter(variable) else "Tensor"
+    if given.shape == (1,) and target.shape == ():  # MindSpore's Assign takes [1] for a scalar
+        value = F.reshape(value, ())
+        given = abstract_of(value)
+    try:
+        fits = broadcast_shapes(given.shape, target.shape) == target.shape
+    except CellgraphError:
+        fits = False
+    if not fits:
+        raise ShapeError(f"{op}: cannot assign a value of shape {fmt_shape(given.shape)} to "
+                         f"{_described(variable, name)} of shape {fmt_shape(target.shape)}")
+    if given.dtype.is_float and not target.dtype.is_float:
+        raise DTypeError(f"{op}: cannot assign a {given.dtype} value to {_described(variable, name)} of "
+                         f"dtype {target.dtype}")
+    if isinstance(value, numbers.Number):
+        return F.fill(target.dtype, target.shape, value)
+    value = F.cast(value, target.dtype)
+    if given.shape != target.shape:
+        value = F.broadcast_to(value, target.shape)
+    return value
+
+
+def _is_tensor(x) -> bool:
+    return isinstance(x, Tracer) or hasattr(x, "_data") and hasattr(x, "aval")
+
+
+def _described(variable, name: str) -> str:
+    return f"Parameter '{name}'" if is_parameter(variable) else "a Tensor"
+
+
+def assign_in_graph(variable, value):
+    """Record `variable = value` in the graph being built; returns the new value. A Parameter's
+    new value is a leaf (no gradient flows through an update); a Tensor that an in-place
+    operation updates (`ops.AssignAdd()(x, y)`, `x.add_(y)`) is rebound: every later read of it
+    in the graph sees the new value, and the result is the Tensor itself, as MindSpore's in-place
+    operations return their input."""
+    if not is_parameter(variable) and not isinstance(variable, Tracer):
+        raise DTypeError("Assign: a Tensor that is a constant of the graph (built outside it) "
+                         "cannot be updated in place inside it; make it a Parameter, or pass "
+                         "it as an argument")
+    new = checked_assign_value("Assign", variable, value)
+    if isinstance(variable, Tracer) and not is_parameter(variable):
+        current_builder().record_update(variable, new)
+        return variable
+    new = F.stop_gradient(new)
+    current_builder().record_update(variable, new)
+    return new

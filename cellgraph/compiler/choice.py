@@ -48,10 +48,13 @@ class Choice:
     def __init__(self, items: list, index, loc):
         self.items, self.index, self.loc = items, F.reshape(index, ()), loc
 
-    def __call__(self, *args, **kwargs):
-        from .frontend import Interpreter
+    def call(self, call_item, args: list, kwargs: dict):
+        """The chosen item called: `call_item(item, args, kwargs)` runs each item's call in its
+        own branch (the front end passes its own call, which interprets what it parses)."""
+        return self._chain(0, lambda item: call_item(item, args, kwargs))
 
-        return self._chain(0, lambda item: Interpreter.call(item, list(args), kwargs))
+    def __call__(self, *args, **kwargs):
+        return self.call(lambda item, a, k: item(*a, **k), list(args), kwargs)
 
     def _chain(self, k: int, use):
         from .control_flow import Branch, emit_switch

@@ -13,8 +13,39 @@ to be differentiated again.
 """
 from __future__ import annotations
 
+import threading
 import weakref
 from dataclasses import dataclass, field, replace
+
+from .comm_schedule import overlap_enabled
+from .sharding import sharding_ranks
+
+# Tests set this so that the verifier runs after every stage, not only the last one: the
+# default of CompileContext.verify_every_stage for the compiles that start after.
+VERIFY_EVERY_STAGE = False
+
+
+class LoopSettings:
+    """Compile-time loop options; `cellgraph.set_context(loop_checkpoint=s)` sets them. A graph
+    compiled under one setting is recompiled when it changes (a guard on the attribute)."""
+
+    def __init__(self):
+        self.checkpoint = 0  # record every trip; s > 1: segments of s trips
+
+
+LOOP_SETTINGS = LoopSettings()
+
+
+class _EagerParamCast(threading.local):
+    """The cast dtypes of Cells running eagerly (PyNative), innermost last; per thread. While a
+    graph is being built they are its compile context's (`CompileContext.param_casts`, which
+    starts as a copy of these)."""
+
+    def __init__(self):
+        self.dtypes: list = []
+
+
+eager_param_cast = _EagerParamCast()
 
 
 @dataclass(frozen=True)
@@ -63,37 +94,11 @@ class CompileContext:
     @classmethod
     def from_settings(cls, **overrides) -> CompileContext:
         """A context from the process's settings now (set_context's loop_checkpoint, and
-        pipeline.VERIFY_EVERY_STAGE, which tests turn on) and this thread's (the cast dtypes
-        of the Cells running eagerly), with `overrides`."""
-        from . import pipeline
-        from .builder import eager_cast_dtypes
-        from .comm_schedule import overlap_enabled
-        from .loop_prims import LOOP_SETTINGS
-        from .sharding import sharding_ranks
-
-        found = cls(verify_every_stage=pipeline.VERIFY_EVERY_STAGE,
-                    loop_checkpoint=LOOP_SETTINGS.checkpoint, param_casts=eager_cast_dtypes(),
+        VERIFY_EVERY_STAGE, which tests turn on) and this thread's (the cast dtypes of the
+        Cells running eagerly), with `overrides`."""
+        found = cls(verify_every_stage=VERIFY_EVERY_STAGE,
+                    loop_checkpoint=LOOP_SETTINGS.checkpoint,
+                    param_casts=list(eager_param_cast.dtypes),
                     overlap_collectives=overlap_enabled(), shard_ranks=sharding_ranks())
         return replace(found, **overrides) if overrides else found
 
-
-def compile_context(builder=None) -> CompileContext:
-    """The context of the compile whose graph is being recorded now (by `builder`, else the
-    current builder): that of the innermost builder that has one, which the builders inside it
-    then keep too. A graph built outside the pipeline (vmap, PyNative's grad) gets one from the
-    settings now on its outermost builder, which the rest of its tracing finds; with no graph
-    being built, a new one from the settings."""
-    from .builder import current_builder
-
-    start = current_builder() if builder is None else builder
-    if start is not None and start.context is not None:
-        return start.context
-    outermost, builder = start, start
-    while builder is not None and builder.context is None:
-        outermost, builder = builder, builder.outer
-    found = CompileContext.from_settings() if builder is None else builder.context
-    if outermost is not None:
-        outermost.context = found
-    if start is not None:
-        start.context = found  # the next question here needs no walk
-    return found

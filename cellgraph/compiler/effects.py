@@ -18,18 +18,24 @@ reaches it, as MindSpore raises at run time there:
 """
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
 
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.core import Primitive, abstract_of, broadcast_shapes, fmt_shape, is_value
-from cellgraph.primitives.errors import CellgraphError, DTypeError, ShapeError
+from cellgraph.primitives.core import Primitive
 
 from . import codegen
-from .builder import AttributeSlot, Tracer, current_builder, is_parameter, is_tensor_like
-from .print_op import RuntimeString
+from .builder import (
+    AttributeSlot,
+    Tracer,
+    assign_in_graph,
+    checked_assign_value,
+    current_builder,
+    is_parameter,
+    is_tensor_like,
+)
+from .pytree import RuntimeString
 
 
 def assign_attribute(owner, attr: str, value) -> bool:
@@ -44,65 +50,6 @@ def assign_attribute(owner, attr: str, value) -> bool:
         return False
     builder.record_update(AttributeSlot(owner, attr), F.stop_gradient(value))
     return True
-
-
-def checked_assign_value(op: str, variable, value):
-    """`value` with the shape and dtype of `variable` (a Parameter, or a Tensor that an
-    in-place operation updates), or an error naming both."""
-    if not is_parameter(variable) and not _is_tensor(variable):
-        raise DTypeError(f"{op}: expected a Parameter or a Tensor as `variable`, got "
-                         f"{type(variable).__name__} {variable!r:.60}")
-    if not is_value(value):
-        raise DTypeError(f"{op}: expected a Tensor or a number as `value`, got "
-                         f"{type(value).__name__} {value!r:.60}")
-    target, given = variable.aval, abstract_of(value)
-    name = (variable.name or "Parameter") if is_parameter(variable) else "Tensor"
-    if given.shape == (1,) and target.shape == ():  # MindSpore's Assign takes [1] for a scalar
-        value = F.reshape(value, ())
-        given = abstract_of(value)
-    try:
-        fits = broadcast_shapes(given.shape, target.shape) == target.shape
-    except CellgraphError:
-        fits = False
-    if not fits:
-        raise ShapeError(f"{op}: cannot assign a value of shape {fmt_shape(given.shape)} to "
-                         f"{_described(variable, name)} of shape {fmt_shape(target.shape)}")
-    if given.dtype.is_float and not target.dtype.is_float:
-        raise DTypeError(f"{op}: cannot assign a {given.dtype} value to {_described(variable, name)} of "
-                         f"dtype {target.dtype}")
-    if isinstance(value, numbers.Number):
-        return F.fill(target.dtype, target.shape, value)
-    value = F.cast(value, target.dtype)
-    if given.shape != target.shape:
-        value = F.broadcast_to(value, target.shape)
-    return value
-
-
-def _is_tensor(x) -> bool:
-    return isinstance(x, Tracer) or hasattr(x, "_data") and hasattr(x, "aval")
-
-
-def _described(variable, name: str) -> str:
-    return f"Parameter '{name}'" if is_parameter(variable) else "a Tensor"
-
-
-def assign_in_graph(variable, value):
-    """Record `variable = value` in the graph being built; returns the new value. A Parameter's
-    new value is a leaf (no gradient flows through an update); a Tensor that an in-place
-    operation updates (`ops.AssignAdd()(x, y)`, `x.add_(y)`) is rebound: every later read of it
-    in the graph sees the new value, and the result is the Tensor itself, as MindSpore's in-place
-    operations return their input."""
-    if not is_parameter(variable) and not isinstance(variable, Tracer):
-        raise DTypeError("Assign: a Tensor that is a constant of the graph (built outside it) "
-                         "cannot be updated in place inside it; make it a Parameter, or pass "
-                         "it as an argument")
-    new = checked_assign_value("Assign", variable, value)
-    if isinstance(variable, Tracer) and not is_parameter(variable):
-        current_builder().record_update(variable, new)
-        return variable
-    new = F.stop_gradient(new)
-    current_builder().record_update(variable, new)
-    return new
 
 
 def update_in_place(variable, value):

@@ -130,6 +130,8 @@ class Interpreter:
         if isinstance(fn, Closure):
             return Interpreter._run(fn.node, fn.info, fn.scope, fn.name, args, kwargs,
                                     fn.defaults, fn.kw_defaults, id(fn.scope))
+        if isinstance(fn, choice.Choice):
+            return fn.call(Interpreter.call, args, kwargs)
         if is_cell(fn):
             return fn._graph_call(args, kwargs)
         if is_jit_class(fn):

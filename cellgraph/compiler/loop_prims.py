@@ -43,7 +43,8 @@ from cellgraph.primitives.errors import DTypeError
 
 from . import loop_codegen  # noqa: F401  (how loops run: registered with codegen)
 from .autodiff import RECORDING_RULES, inline
-from .compile_context import compile_context
+from .builder import compile_context
+from .compile_context import LOOP_SETTINGS
 from .control_prims import (
     PRUNE_RULES,
     _carries_grad,
@@ -56,17 +57,6 @@ from .control_prims import (
 from .guards import record_guard
 from .ir import Graph
 from .loop_tape import state_tape, step_graph, tape_of
-
-
-class LoopSettings:
-    """Compile-time loop options; `cellgraph.set_context(loop_checkpoint=s)` sets them. A graph
-    compiled under one setting is recompiled when it changes (a guard on the attribute)."""
-
-    def __init__(self):
-        self.checkpoint = 0  # record every trip; s > 1: segments of s trips
-
-
-LOOP_SETTINGS = LoopSettings()
 
 
 def loop_options() -> dict:

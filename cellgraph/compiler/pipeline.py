@@ -27,8 +27,8 @@ from cellgraph.primitives.errors import ArgumentValueError, CellgraphError, Comp
 
 from . import builder as _builder
 from . import codegen, loop_prims  # noqa: F401  (loop_prims: the loops' rules and code)
-from .builder import Builder, ParameterArgument, is_parameter, is_tensor_like
-from .compile_context import CompileContext, compile_context
+from .builder import Builder, ParameterArgument, compile_context, is_parameter, is_tensor_like
+from .compile_context import CompileContext
 from .frontend import trace_call
 from .guards import collect_guards, unique
 from .ir import Graph, print_graph, verify
@@ -166,11 +166,6 @@ PASSES: tuple[Pass, ...] = (
 STAGES = ("parse",) + tuple(p.name for p in PASSES) + ("codegen",)
 # each part of a pass, run once on the graph that pass is given: dump_ir(fn, stage="dce")
 PASS_STAGES = tuple(part.name for p in PASSES for part in p.parts)
-
-# Tests set this so that the verifier runs after every stage, not only the last one: the
-# default of CompileContext.verify_every_stage for the compiles that start after.
-VERIFY_EVERY_STAGE = False
-
 
 def run_passes(graph: Graph, until: str | None = None, record=None,
                ctx: CompileContext | None = None) -> Graph:

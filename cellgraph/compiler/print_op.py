@@ -20,31 +20,13 @@ from cellgraph.primitives.core import Primitive, abstract_of
 from cellgraph.primitives.errors import CompileError
 
 from . import codegen
-from .builder import Tracer, is_tensor_like
-from .compile_context import compile_context
+from .builder import Tracer, compile_context, is_tensor_like
+from .pytree import RuntimeString
 
 print_p = Primitive("print", lambda *avals, template, lines, style="mode", sep=None, end="\n",
                     flush=False: (),
                     label="Print", multiple_results=True, nondifferentiable=True,
                     effectful=True)
-
-
-class RuntimeString:
-    """An f-string with Tensor parts: known only at run time, so it can be printed only there.
-
-    print(f"loss {x}")   ->   print(%x) {template=('loss ', 0), sep=''}
-    """
-
-    def __init__(self, parts: list):
-        self.parts = parts  # strings and graph values, in order
-
-    @property
-    def runtime_parts(self) -> list:
-        """The parts, for the argument and result trees (pytree's "text" kind)."""
-        return self.parts
-
-    def __str__(self) -> str:
-        return "".join(p if isinstance(p, str) else f"<{type(p).__name__}>" for p in self.parts)
 
 
 def joined_string(parts: list):

@@ -46,13 +46,29 @@ def namedtuple_class(value) -> type | None:
     return cls if issubclass(cls, tuple) and hasattr(cls, "_fields") else None
 
 
+class RuntimeString:
+    """An f-string with Tensor parts: known only at run time, so it can be printed only there.
+
+    print(f"loss {x}")   ->   print(%x) {template=('loss ', 0), sep=''}
+    """
+
+    def __init__(self, parts: list):
+        self.parts = parts  # strings and graph values, in order
+
+    @property
+    def runtime_parts(self) -> list:
+        """The parts, for the argument and result trees (pytree's "text" kind)."""
+        return self.parts
+
+    def __str__(self) -> str:
+        return "".join(p if isinstance(p, str) else f"<{type(p).__name__}>" for p in self.parts)
+
+
 def join_text(parts: list):
     """A run-time string from its parts: the text, once every part has a value (a Tensor is
     written as print writes it); otherwise, inside a graph being built, a RuntimeString."""
     if all(isinstance(p, str) or hasattr(p, "asnumpy") for p in parts):
         return "".join(p if isinstance(p, str) else str(p) for p in parts)
-    from .print_op import RuntimeString
-
     return RuntimeString(list(parts))
 
 

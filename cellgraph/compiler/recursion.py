@@ -28,8 +28,7 @@ from cellgraph.primitives.core import Primitive, abstract_of
 from cellgraph.primitives.errors import CompileError
 
 from . import codegen
-from .builder import Builder, current_builder, is_tensor_like
-from .compile_context import compile_context
+from .builder import Builder, compile_context, current_builder, is_tensor_like
 from .effects import RaiseSignal
 from .ir import Graph
 from .pytree import flatten, unflatten

@@ -21,8 +21,7 @@ from cellgraph.primitives.errors import (
     ShapeError,
 )
 
-from .builder import Tracer
-from .compile_context import compile_context
+from .builder import Tracer, compile_context
 from .guards import record_global
 from .source import SourceInfo
 

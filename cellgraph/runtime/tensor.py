@@ -405,7 +405,7 @@ class Parameter(Tensor):
         from cellgraph.compiler.builder import current_builder
 
         if current_builder() is not None:  # in construct: an update the graph carries out
-            from cellgraph.compiler.effects import assign_in_graph
+            from cellgraph.compiler.builder import assign_in_graph
 
             assign_in_graph(self, data)
             return self

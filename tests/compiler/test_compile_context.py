@@ -7,9 +7,9 @@ import numpy as np
 
 import cellgraph
 from cellgraph import Tensor, nn, ops
-from cellgraph.compiler.compile_context import CompileContext, compile_context
+from cellgraph.compiler.builder import compile_context
+from cellgraph.compiler.compile_context import LOOP_SETTINGS, CompileContext
 from cellgraph.compiler.ir import print_graph
-from cellgraph.compiler.loop_prims import LOOP_SETTINGS
 from cellgraph.compiler.pipeline import parse, run_passes
 
 
