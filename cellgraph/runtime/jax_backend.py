@@ -8,9 +8,11 @@ Selecting it (JAX is an optional extra: `pip install cellgraph[jax]`):
 Compiled calls (graph mode, grad, vmap, TrainOneStepCell) go through `Backend.compile_graph`:
 cellgraph's optimised graph is lowered to one `jax.jit` function (runtime/jax_lowering.py), so
 XLA fuses what cellgraph's generated Python would run as one NumPy pass per node. XLA needs
-every shape before it runs; a graph with a value whose shape only the run decides (the per-trip
-stacks of a differentiated Tensor `while`) runs on the host instead, as the NumPy backend runs
-it. Eager calls
+every shape before it runs: the per-trip stacks of a differentiated Tensor `while` go into
+buffers of a static bound, compiled again for a larger one when a run outgrows it
+(jax_lowering.tape_loops); a graph XLA still cannot take (a value whose shape only the run
+decides, or a taped graph that prints, which a second run would show) runs on the host instead,
+as the NumPy backend runs it, with a warning naming the node. Eager calls
 (PyNative, `__init__` code) run the kernel table one primitive at a time: the shared
 array-module table over `jax.numpy` plus the overrides in runtime/jax_kernels.py.
 

@@ -8,6 +8,7 @@ one. The walk happens at trace time only; a call runs XLA's executable.
     %3 = switch(%p, %x) {then_graph=@t, else_graph=@e}     ->  lax.cond(p, t, e, x)
     %4, %5 = while_loop(%i, %x) {cond_graph, body_graph}   ->  lax.while_loop(cond, body, (i, x))
     %6, %7 = scan(%n, %c, %xs) {body_graph, reverse}        ->  lax.scan(body, c, xs, reverse)
+    while_loop stacking per trip, scans walking the stacks ->  buffers of a static bound (tapes)
     %8 = uniform_real() {shape, dtype}                      ->  jax.random.uniform(next key)
     print(%x) {template}                                   ->  io_callback(host print, ordered)
     %9 = check_range(%labels) {low, high}                  ->  io_callback(host check, ordered)
@@ -21,6 +22,7 @@ their input buffers are donated to XLA, so an optimiser step updates weights in 
 from __future__ import annotations
 
 import functools
+import threading
 import warnings
 from collections.abc import Callable
 
@@ -62,10 +64,12 @@ def typed(value, aval):
 class Lowering:
     """Runs graphs on traced values through `kernels`; one per compiled graph."""
 
-    def __init__(self, kernels: dict[str, Callable]):
+    def __init__(self, kernels: dict[str, Callable], bound: int | None = None):
         self.kernels = kernels
         self._draws: dict[int, bool] = {}
         self.host_errors: list[Exception] = []  # raised by host callbacks (a failed check)
+        # the trips a tape buffer holds (`tape_loops`); the loops' trip counts, while tracing
+        self.bound, self.trips = bound, []
 
     def draws(self, graph: Graph) -> bool:
         """Whether running `graph` consumes random keys (itself or a graph it runs)."""
@@ -126,6 +130,8 @@ def _while_loop(lowering, node, inputs, key):
     with_key = key is not None and (lowering.draws(cond_graph) or lowering.draws(body_graph))
     carried = tuple(typed(v, p.aval) for v, p in zip(inputs[:m], body_graph.params))
     invariant = list(inputs[m:])
+    if len(node.outputs) > m:  # it stacks values per trip: a tape (`tape_loops`)
+        return _taped_while(lowering, node, carried, invariant, key, with_key)
 
     def cond(state):
         values, k = state
@@ -141,6 +147,39 @@ def _while_loop(lowering, node, inputs, key):
 
     values, new_key = lax.while_loop(cond, body, (carried, key if with_key else None))
     return list(values), new_key if with_key else key
+
+
+def _taped_while(lowering, node, carried, invariant, key, with_key):
+    """A while_loop that stacks values per trip, its stacks in buffers of `lowering.bound`
+    trips: trip t writes row t (the last row once t passes the bound, as the run is then made
+    again with a bound that holds every trip: `_Taped`). The loop runs to its end whatever the
+    bound, so its trip count is the run's; the condition is evaluated as often as lax's loop
+    evaluates it, on the key the body then splits."""
+    m, bound = node.params["n_carried"], lowering.bound
+    cond_graph, body_graph = node.params["cond_graph"], node.params["body_graph"]
+    count_aval, stacks = node.outputs[m].aval, node.outputs[m + 1:]
+    buffers = tuple(jnp.zeros((bound,) + s.aval.shape[1:], s.aval.dtype.np) for s in stacks)
+
+    def holds(values, k):
+        (pred,), _ = lowering.run(cond_graph, list(values) + invariant, k)
+        return jnp.reshape(pred, ()).astype(bool)
+
+    def body(state):
+        values, trips, rows, _, k = state
+        if with_key:
+            k = jax.random.split(k)[0]
+        outs, k = lowering.run(body_graph, list(values) + invariant, k)
+        values = tuple(typed(v, p.aval) for v, p in zip(outs[:m], body_graph.params))
+        at = jnp.minimum(trips, bound - 1)
+        rows = tuple(lax.dynamic_update_index_in_dim(r, y.astype(r.dtype), at, 0)
+                     for r, y in zip(rows, outs[m:]))
+        return values, trips + 1, rows, holds(values, k), k
+
+    key = key if with_key else None
+    state = (carried, jnp.zeros((), jnp.int64), buffers, holds(carried, key), key)
+    values, trips, rows, _, new_key = lax.while_loop(lambda st: st[3], body, state)
+    lowering.trips.append(trips)
+    return list(values) + [typed(trips, count_aval)] + list(rows), new_key if with_key else key
 
 
 @rule("scan")
@@ -160,7 +199,23 @@ def _scan(lowering, node, inputs, key):
         return (tuple(outs[:nc]), k), tuple(outs[nc:])
 
     state = (carry, key if with_key else None)
-    if nx:
+    if nx and None in node.inputs[1 + nc].aval.shape[:1]:  # over a tape's buffers (`tape_loops`)
+        n = jnp.reshape(inputs[0], ()).astype(jnp.int64)
+        reverse = node.params["reverse"]
+
+        bound = xs[0].shape[0]  # the ys are tapes too, of the same bound
+        rows = tuple(jnp.zeros((bound,) + y.aval.shape[1:], y.aval.dtype.np)
+                     for y in node.outputs[nc:])
+
+        def trip(i, st):
+            st, rows = st
+            at = n - 1 - i if reverse else i
+            st, ys = step(st, [lax.dynamic_index_in_dim(x, at, 0, keepdims=False) for x in xs])
+            return st, tuple(lax.dynamic_update_index_in_dim(r, y.astype(r.dtype), at, 0)
+                             for r, y in zip(rows, ys))
+
+        (carry, new_key), ys = lax.fori_loop(jnp.zeros((), jnp.int64), n, trip, (state, rows))
+    elif nx:
         (carry, new_key), ys = lax.scan(step, state, xs, reverse=node.params["reverse"])
     else:
         assert len(body_graph.outputs) == nc, "per-step outputs need xs for their length"
@@ -284,28 +339,82 @@ def new_key() -> np.ndarray:
     return generator().integers(0, 2**32, size=2, dtype=np.uint32)
 
 
+# what a run made again (a tape that outgrew its bound) must not do twice where it shows
+_REPEATED_VISIBLY = frozenset(p.name for p in COLLECTIVES + REDISTRIBUTIONS) | {
+    "print", "py_func", "py_hook", "summary", "all_reduce_start", "all_reduce_done"}
+FIRST_BOUND = 16  # the trips a tape's buffers hold at first; a longer run sets the next bound
+
+
+def tape_loops(graph: Graph) -> tuple[list, str | None]:
+    """The nodes of `graph` itself that make or walk tapes, and why XLA cannot take them (None
+    when it can). A tape is a value stacked per trip by a while_loop (a Tensor `while` under
+    reverse mode), or by a scan over tapes (the backward pass of a higher derivative); each
+    must be read only as the xs of scans of `graph` over its loop's trip count, so that buffers
+    of a static bound can hold it (`_taped_while`, `_scan`); and nothing in the graph may show
+    a second run (printing, host functions, collectives), as a run whose trips outgrow the
+    bound is made again."""
+    count_of, taped = {}, []  # id(tape) -> the trip count of the loop that stacks it
+    for node in graph.nodes:
+        if node.callee.name == "while_loop" and len(node.outputs) > node.params["n_carried"]:
+            m = node.params["n_carried"]
+            count_of.update((id(s), node.outputs[m]) for s in node.outputs[m + 1:])
+            taped.append(node)
+            continue
+        read = [v for v in node.inputs if id(v) in count_of]
+        if not read:
+            continue
+        nc, nx = node.params.get("n_carry", 0), node.params.get("n_xs", 0)
+        xs = node.inputs[1 + nc:1 + nc + nx]
+        if node.callee.name != "scan" or any(id(v) not in count_of for v in xs) or any(
+                count_of[id(v)] is not node.inputs[0] for v in xs) or any(
+                v in read for v in node.inputs[:1 + nc] + node.inputs[1 + nc + nx:]):
+            return taped, (f"its per-trip stacks are read by {node.callee.name}, not only "
+                           f"walked by the backward pass")
+        count_of.update((id(y), node.inputs[0]) for y in node.outputs[nc:])
+        taped.append(node)
+    if not taped:
+        return [], None
+    if any(id(v) in count_of for v in graph.outputs):
+        return taped, "its per-trip stacks are results of the graph"
+    for g in all_graphs(graph):
+        shown = next((n for n in g.nodes if n.callee.name in _REPEATED_VISIBLY), None)
+        if shown is not None:
+            return taped, (f"a run that outgrows its tape's bound is made again, and the "
+                           f"graph's {shown.callee.name} would show it")
+    return taped, None
+
+
 def dynamic_node(graph: Graph):
     """(node, why) for the first node of the graph (or of the graphs its nodes run) whose
-    values XLA cannot take, as XLA needs every shape static (a while_loop's per-trip stacks
-    are not); None when there is none."""
+    values XLA cannot take, as XLA needs every shape static; None when there is none. The
+    stacks of `tape_loops` it can take, in buffers of a static bound."""
+    taped, why_not = tape_loops(graph)
+    if why_not is not None:
+        return taped[0], why_not
+    taped = {id(n) for n in taped}
     for g in all_graphs(graph):
         for param in g.params:
             if param.aval is not None and None in param.aval.shape:
                 return None, f"input {param} has a shape known only at run time"
         for node in g.nodes:
+            if g is graph and id(node) in taped:
+                continue
             if any(o.aval is not None and None in o.aval.shape for o in node.outputs):
                 return node, "its result's shape is known only when it runs"
             if node.callee.name == "while_loop" and \
                     len(node.outputs) > node.params["n_carried"]:
-                return node, ("it stacks values over its trips (a Tensor `while` under "
-                              "reverse mode), whose count is known only when it runs")
+                return node, ("it stacks values over its trips inside another loop or branch "
+                              "(a Tensor `while` under reverse mode there), whose count is known "
+                              "only when it runs")
     return None
 
 
 def compile_graph(graph: Graph, kernels: dict[str, Callable]) -> Callable:
     """`fn(*arrays) -> tuple of arrays`: the graph as one jitted function (compiled for the
     argument types on its first call). Takes the graph's inputs, then its weights; every shape
-    in it must be static (`dynamic_node` finds none)."""
+    in it must be static, or a tape's (`dynamic_node` finds none)."""
+    if tape_loops(graph)[0]:
+        return _Taped(graph, kernels)
     lowering = Lowering(kernels)
     if not lowering.draws(graph):
         def whole(*args):
@@ -320,6 +429,44 @@ def compile_graph(graph: Graph, kernels: dict[str, Callable]) -> Callable:
     donated = tuple(i + 1 for i in donated_positions(graph))
     jitted = jax.jit(whole_with_key, donate_argnums=donated)
     return functools.partial(_run, lowering, jitted, new_key)
+
+
+class _Taped:
+    """A graph with tapes (`tape_loops`), compiled for a bound on their trips, which grows: a
+    run whose loops take more trips than the bound holds is made again, on the same arguments
+    and random key, compiled for the next power of two that holds them all. So no argument is
+    donated, and each bound compiles once (per argument types, as jax.jit keys its cache)."""
+
+    def __init__(self, graph: Graph, kernels: dict[str, Callable]):
+        self.graph, self.kernels = graph, kernels
+        self.lowering = Lowering(kernels)
+        self.draws = self.lowering.draws(graph)
+        self.lock = threading.Lock()
+        self.bound, self.jitted = FIRST_BOUND, self._compiled(FIRST_BOUND)
+
+    def _compiled(self, bound: int):
+        def whole(key, *args):
+            lowering = Lowering(self.kernels, bound)  # a trace's own trip counts
+            lowering.host_errors = self.lowering.host_errors
+            outs, _ = lowering.run(self.graph, list(args), key)
+            most = functools.reduce(jnp.maximum, lowering.trips)
+            return tuple(outs), most
+
+        return jax.jit(whole)
+
+    def __call__(self, *args):
+        key = new_key() if self.draws else None
+        while True:
+            with self.lock:
+                bound, jitted = self.bound, self.jitted
+            outs, most = _run(self.lowering, jitted, None, key, *args)
+            most = int(most)
+            if most <= bound:
+                return outs
+            with self.lock:
+                if self.bound < most:
+                    self.bound = 1 << (most - 1).bit_length()
+                    self.jitted = self._compiled(self.bound)
 
 
 def _run(lowering: Lowering, jitted, make_key, *args):

@@ -62,22 +62,80 @@ def test_loops_and_their_gradients_agree_with_numpy():
     _on_numpy_too(TensorWhile(), scalar(1.5))
 
 
-def test_a_graph_with_run_time_shapes_runs_on_the_host(monkeypatch):
-    """A differentiated Tensor `while` stacks what each trip records: no static shape for XLA,
-    and the user is told so once, with the node and the line."""
+class SinLoop(nn.Cell):
+    """A Tensor `while` whose trip count is an argument, with a `break` on the state."""
+
+    def construct(self, x, w, n):
+        i = 0
+        while i < n:
+            x = ops.sin(x) * w + 0.5 * x
+            if x.sum() > 1e6:
+                break
+            i = i + 1
+        return (x * x).sum()
+
+
+class PrintingLoop(nn.Cell):
+    def construct(self, x):
+        while x.sum() < 10:
+            print("x:", x)
+            x = x * 2
+        return x
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_reverse_mode_through_a_tensor_while_runs_in_xla(dtype, monkeypatch):
+    """The loop's tape is a buffer of a static bound, which grows when a run outgrows it: the
+    gradient is one XLA program for every trip count (none, one, around the bound, past it,
+    then fewer again) and agrees with the NumPy backend's."""
+    monkeypatch.setattr(jax_lowering, "FIRST_BOUND", 4)
+    grad = cellgraph.grad(SinLoop(), grad_position=(0, 1))
+    rng = np.random.default_rng(0)
+    x, w = (Tensor(rng.standard_normal(5).astype(dtype)) for _ in range(2))
+    assert jax_lowering.dynamic_node(_graph(grad, x, w, Tensor(3, cellgraph.int32))) is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no node-by-node run
+        for n in (0, 1, 3, 4, 5, 2, 19, 7):
+            trips = Tensor(n, cellgraph.int32)
+            got = grad(x, w, trips)
+            assert all(isinstance(g._data, jax.Array) for g in got)
+            rb.set_backend("numpy")
+            want = grad(x, w, trips)
+            rb.set_backend("jax")
+            for g, r in zip(got, want):
+                np.testing.assert_allclose(np.asarray(g.asnumpy()), r.asnumpy(),
+                                           rtol=1e-5 if dtype == np.float32 else 1e-12)
+
+
+def test_a_second_derivative_through_a_tensor_while_runs_in_xla():
+    """The backward pass of the backward pass walks tapes the first one stacked: buffers of
+    the same bound, in the same XLA program."""
+    grad2 = cellgraph.grad(cellgraph.grad(TensorWhile()))
+    assert jax_lowering.dynamic_node(_graph(grad2, scalar(1.5))) is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        for start in (1.5, 0.01, 20.0):
+            _on_numpy_too(grad2, scalar(start))
+
+
+def test_a_graph_xla_cannot_take_runs_on_the_host(monkeypatch):
+    """A taped loop whose graph prints cannot be run again with a larger bound without
+    printing twice: it runs on the host, and the user is told so once, with the node and the
+    line."""
     from cellgraph.runtime import jax_backend
 
     monkeypatch.setattr(jax_backend, "_WARNED", set())  # (other tests may have compiled it)
-    grad_while = cellgraph.grad(TensorWhile())
+    grad_while = cellgraph.grad(PrintingLoop())
     node, why = jax_lowering.dynamic_node(_graph(grad_while, scalar(1.5)))
-    assert node.callee.name == "while_loop" and "run" in why
+    assert node.callee.name == "while_loop" and "print" in why
     with pytest.warns(RuntimeWarning, match=r"runs node by node on the host, not through XLA: "
-                                            r"node while_loop at programs\.py:\d+ \(while "):
+                                            r"node while_loop at test_jax_backend\.py:\d+ "
+                                            r"\(while "):
         _on_numpy_too(grad_while, scalar(1.5))
     assert isinstance(grad_while(scalar(1.5))._data, jax.Array)
     with warnings.catch_warnings():  # said once per graph, not on every compile or call
-        warnings.simplefilter("error")
-        cellgraph.grad(TensorWhile())(scalar(1.5))
+        warnings.simplefilter("error", RuntimeWarning)
+        cellgraph.grad(PrintingLoop())(scalar(1.5))
 
 
 class Dropout(nn.Cell):
@@ -177,3 +235,21 @@ def test_complex_programs_and_their_gradients_agree_with_numpy():
     _on_numpy_too(lambda a, b: _ComplexNet()(a, b)[1], x, y)
     for position in (0, 1):
         _on_numpy_too(cellgraph.grad(lambda a, b: _ComplexNet()(a, b)[0].sum(), position), x, y)
+
+
+def test_taped_graphs_called_from_several_threads_agree(monkeypatch):
+    """The bound grows under a lock; runs in flight on a smaller bound are made again."""
+    import concurrent.futures
+
+    monkeypatch.setattr(jax_lowering, "FIRST_BOUND", 2)
+    grad = cellgraph.grad(SinLoop(), grad_position=(0,))
+    x, w = Tensor(np.full(3, 0.3, np.float32)), Tensor(np.full(3, 0.9, np.float32))
+    counts = [1, 9, 3, 17, 5, 33, 2, 12]
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda n: np.asarray(grad(x, w, Tensor(n, cellgraph.int32))
+                                                 .asnumpy()), counts))
+    rb.set_backend("numpy")
+    for n, g in zip(counts, got):
+        np.testing.assert_allclose(g, grad(x, w, Tensor(n, cellgraph.int32)).asnumpy(),
+                                   rtol=1e-5)
+    rb.set_backend("jax")
