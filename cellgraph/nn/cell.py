@@ -122,22 +122,22 @@ class Cell(CellState):
     """Base class for networks. Parameters and sub-Cells are found in attribute order."""
 
     _cellgraph_cell = True
-    _forward_pre_hooks = None  # {key: hook}; replaced, never mutated, so graphs can guard it
+    # What a call does around construct: the hook tables ({key: hook}) and the mixed-precision
+    # types. Each is replaced, never mutated, through `set_call_state`, which replaces
+    # `_call_version` too: a graph guards that one read per Cell instead of five.
+    _forward_pre_hooks = None
     _forward_hooks = None
     _backward_pre_hooks = None
     _backward_hooks = None
+    _call_version = None
     _step_lock = None  # a StepLock in training Cells: their calls run one at a time
 
     def __init__(self, auto_prefix=True, flags=None):
         object.__setattr__(self, "training", False)
         # Mixed precision: None, or (compute dtype or None, dtype the outputs are cast to or
-        # None); one attribute, so that graphs guard on one read per Cell
-        object.__setattr__(self, "_amp_types", None)
-        # the hook tables as the instance's own (empty) attributes: a graph's guard on each is
-        # then one read of the instance's dict, not a walk of the class chain
-        for table in ("_forward_pre_hooks", "_forward_hooks", "_backward_pre_hooks",
-                      "_backward_hooks"):
-            object.__setattr__(self, table, None)
+        # None). It and the hook tables are the instance's own attributes.
+        for name in hooks.CALL_STATE:
+            hooks.set_call_state(self, name, None)
         object.__setattr__(self, "_graph_cache", GraphCache())
         object.__setattr__(self, "_auto_prefix", auto_prefix)
         if flags:
@@ -154,6 +154,9 @@ class Cell(CellState):
                     param.name = f"{name}.{i}"
         elif isinstance(value, Cell) and self._auto_prefix:
             value._prefix_parameter_names(name)
+        elif name in hooks.CALL_STATE:
+            hooks.set_call_state(self, name, value)
+            return
         elif isinstance(value, Tensor) and isinstance(self.__dict__.get(name), Parameter):
             self.__dict__[name].set_data(value)  # PyNative `self.w = 2 * self.w`: new data
             return
@@ -261,7 +264,7 @@ class Cell(CellState):
                 self).__mro__[1:] if c is not Cell and issubclass(c, Cell)):
             return custom_bprop_call(self, args, kwargs)
         amp_types = self.__dict__.get("_amp_types")
-        record_guard(self, "_amp_types", amp_types)
+        record_guard(self, "_call_version", self._call_version)
         if amp_types is None:
             return self._construct_call(args, kwargs)
         return _in_precision(amp_types, args, lambda a: self._construct_call(a, kwargs))
@@ -489,13 +492,13 @@ class Cell(CellState):
                              f"bfloat16 or float32, got {dtype}")
         for _, cell in self.cells_and_names():
             output = (cell.__dict__.get("_amp_types") or (None, None))[1]
-            object.__setattr__(cell, "_amp_types", (dtype, output))
+            hooks.set_call_state(cell, "_amp_types", (dtype, output))
         return self
 
     def _cast_outputs_to(self, dtype) -> None:
         """Mixed precision (amp): cast this Cell's float outputs to `dtype`."""
         compute = (self.__dict__.get("_amp_types") or (None, None))[0]
-        object.__setattr__(self, "_amp_types", (compute, dtype))
+        hooks.set_call_state(self, "_amp_types", (compute, dtype))
 
     def extend_repr(self) -> str:
         return ""

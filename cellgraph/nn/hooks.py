@@ -25,6 +25,17 @@ from cellgraph.primitives.errors import DTypeError
 _ids = itertools.count()
 
 
+CALL_STATE = ("_amp_types", "_forward_pre_hooks", "_forward_hooks", "_backward_pre_hooks",
+              "_backward_hooks")
+
+
+def set_call_state(cell, name: str, value) -> None:
+    """Replace one of the Cell's CALL_STATE attributes, and its `_call_version` with it: the
+    graphs compiled under the old state see the change through their guard on the version."""
+    object.__setattr__(cell, name, value)
+    object.__setattr__(cell, "_call_version", object())
+
+
 class HookHandle:
     """Returned by register_*_hook; `remove()` takes the hook off its Cell."""
 
@@ -34,7 +45,7 @@ class HookHandle:
     def remove(self) -> None:
         hooks = dict(getattr(self.cell, self.table) or {})
         hooks.pop(self.key, None)
-        object.__setattr__(self.cell, self.table, hooks or None)
+        set_call_state(self.cell, self.table, hooks or None)
 
 
 class _Hook(tuple):
@@ -58,13 +69,13 @@ def register(cell, table: str, hook_fn, prepend=False, with_kwargs=False,
     old = dict(getattr(cell, table) or {})
     entry = _Hook(hook_fn, with_kwargs, always_call)
     hooks = {key: entry, **old} if prepend else {**old, key: entry}
-    object.__setattr__(cell, table, hooks)
+    set_call_state(cell, table, hooks)
     return HookHandle(cell, table, key)
 
 
 def _hooks(cell, table: str) -> tuple:
     value = getattr(cell, table)
-    record_guard(cell, table, value)
+    record_guard(cell, "_call_version", cell._call_version)
     return tuple(value.values()) if value else ()
 
 

@@ -126,3 +126,29 @@ def test_backward_hooks_wrap_outside_the_forward_hooks(pynative):
     x = Tensor(np.ones([1], np.float32))
     grads = ms.grad(Net(), grad_position=(0, 1))(x, x)
     assert seen == [[1.0]] and [g.asnumpy().tolist() for g in grads] == [[2.0], [2.0]]
+
+
+class Outer(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.inner = Scale()
+
+    def construct(self, x):
+        return self.inner(x) + 1
+
+
+def test_a_compiled_graph_sees_hooks_and_precision_changed_on_an_inner_cell():
+    """Each Cell's hooks and mixed-precision types are guarded as one version, which every
+    change replaces (registering, removing, assigning, to_float)."""
+    net, x = Outer(), Tensor(np.array([1.0, 2.0], np.float32))
+    np.testing.assert_allclose(net(x).asnumpy(), [2.0, 3.0])
+    handle = net.inner.register_forward_hook(lambda cell, args, out: out * 10)
+    np.testing.assert_allclose(net(x).asnumpy(), [11.0, 21.0])
+    handle.remove()
+    np.testing.assert_allclose(net(x).asnumpy(), [2.0, 3.0])
+    net.inner._forward_hooks = dict(handle.cell._forward_hooks or {}, k=(
+        lambda cell, args, out: out * 3, False, False))
+    np.testing.assert_allclose(net(x).asnumpy(), [4.0, 7.0])
+    net.inner._forward_hooks = None
+    net.inner.to_float(ms.float16)
+    assert net(x).dtype == ms.float16
