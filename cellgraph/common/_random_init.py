@@ -14,10 +14,7 @@ import math
 
 import numpy as np
 
-_M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
-_STEP0, _STEP1 = 0x9E3779B9, 0xBB67AE85
-_LOW = np.uint64(0xFFFFFFFF)
-_32 = np.uint64(32)
+from cellgraph.runtime.rng import philox4x32
 
 
 def philox_words(seed: int, count: int) -> np.ndarray:
@@ -25,19 +22,8 @@ def philox_words(seed: int, count: int) -> np.ndarray:
     counter (block, 0, seed low, seed high), as MindSpore seeds it."""
     seed &= (1 << 64) - 1
     lo, hi = seed & 0xFFFFFFFF, seed >> 32
-    blocks = (count + 3) // 4
-    c0 = np.arange(blocks, dtype=np.uint64) & _LOW
-    c1 = (np.arange(blocks, dtype=np.uint64) >> _32) & _LOW
-    c2 = np.full(blocks, lo, np.uint64)
-    c3 = np.full(blocks, hi, np.uint64)
-    k0, k1 = lo, hi
-    for round_ in range(10):
-        t0, t1 = _M0 * c0, _M1 * c2
-        c0, c1, c2, c3 = ((t1 >> _32) ^ c1 ^ np.uint64(k0), t1 & _LOW,
-                          (t0 >> _32) ^ c3 ^ np.uint64(k1), t0 & _LOW)
-        if round_ < 9:
-            k0, k1 = (k0 + _STEP0) & 0xFFFFFFFF, (k1 + _STEP1) & 0xFFFFFFFF
-    return np.stack([c0, c1, c2, c3], 1).reshape(-1)[:count].astype(np.uint32)
+    blocks = np.arange((count + 3) // 4, dtype=np.uint64)
+    return philox4x32((blocks, blocks >> np.uint64(32), lo, hi), (lo, hi)).reshape(-1)[:count]
 
 
 def _f32(value: float) -> float:

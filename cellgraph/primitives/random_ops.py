@@ -51,10 +51,12 @@ def op_seeds(seed, seed2, op: str):
 
 
 def draw_uniform(shape, dtype, key=None):
-    """U[0, 1) draws of `shape` from the global generator, or from the stream `key`."""
+    """U[0, 1) draws of `shape` from the global generator, or from the stream `key` (an op
+    seed's key, or a stream object the kernel draws from: runtime/rng.MinstdStream)."""
     if key is None:
         return uniform_real(shape=tuple(shape), dtype=dtype)
-    return uniform_real(shape=tuple(shape), dtype=dtype, seed=tuple(key))
+    return uniform_real(shape=tuple(shape), dtype=dtype,
+                        seed=tuple(key) if isinstance(key, (tuple, list)) else key)
 
 
 def _shape(shape, op: str) -> tuple:

@@ -19,6 +19,8 @@ import math
 import types
 from collections.abc import Callable
 
+import numpy as np
+
 from cellgraph.primitives.check_ops import range_message
 from cellgraph.primitives.core import PRIMITIVES, to_numpy_index
 
@@ -258,8 +260,18 @@ TABLE["complex"] = lambda xp, re, im: re + im * 1j
 TABLE["conj"] = lambda xp, x: xp.conj(x)
 TABLE["angle"] = lambda xp, x: xp.atan2(xp.imag(x), xp.real(x))
 TABLE["fill"] = lambda xp, dtype, shape, value: xp.full(shape, value, dtype=dtype_of(xp, dtype))
-TABLE["dropout"] = lambda xp, x, mask, keep_prob: (
-    x * xp.astype(mask, x.dtype) * (1 / keep_prob))
+
+
+def _dropout(xp, x, mask, keep_prob):
+    """mask * x * scale with MindSpore's CPU kernel's scale, 1.f / keep_prob in float32; a
+    float16 x is scaled in float32 and rounded once, as that kernel does."""
+    scale = float(np.float32(1.0) / np.float32(keep_prob))
+    if x.dtype == xp.float16:
+        return xp.astype(xp.astype(x, xp.float32) * scale, x.dtype) * xp.astype(mask, x.dtype)
+    return x * xp.astype(mask, x.dtype) * scale
+
+
+TABLE["dropout"] = _dropout
 
 
 @kernel("matmul")

@@ -1,6 +1,11 @@
 """The global random generator: `cellgraph.set_seed` resets it; parameter initializers and the
-`uniform_real` kernel (dropout masks) draw from it."""
+`uniform_real` kernel (dropout masks) draw from it. Beside it, the generators MindSpore's CPU
+kernels use where a program's numbers depend on them: Philox4x32-10 (MindSpore's initializers,
+and how its kernels mix a global and an op seed) and the `std::default_random_engine` (minstd)
+stream of its Dropout kernel."""
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
@@ -33,7 +38,77 @@ def generator() -> np.random.Generator:
     return _state["rng"]
 
 
+_M0, _M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
+_LOW, _32 = np.uint64(0xFFFFFFFF), np.uint64(32)
+
+
+def philox4x32(counter, key) -> np.ndarray:
+    """Philox4x32-10: the four 32-bit words of each block; `counter` four arrays (or ints) of
+    32-bit words, `key` two ints. Returns an (n, 4) uint32 array."""
+    c0, c1, c2, c3 = (np.atleast_1d(np.asarray(c, np.uint64)) & _LOW for c in counter)
+    k0, k1 = (int(k) & 0xFFFFFFFF for k in key)
+    for round_ in range(10):
+        t0, t1 = _M0 * c0, _M1 * c2
+        c0, c1, c2, c3 = ((t1 >> _32) ^ c1 ^ np.uint64(k0), t1 & _LOW,
+                          (t0 >> _32) ^ c3 ^ np.uint64(k1), t0 & _LOW)
+        if round_ < 9:
+            k0, k1 = (k0 + 0x9E3779B9) & 0xFFFFFFFF, (k1 + 0xBB67AE85) & 0xFFFFFFFF
+    return np.stack(np.broadcast_arrays(c0, c1, c2, c3), 1).astype(np.uint32)
+
+
+def kernel_seed(seed0: int, seed1: int) -> int:
+    """The seed a MindSpore CPU kernel derives from its (global, op) seed pair: one Philox
+    block over the pair with a fixed key (its `random::GetSeed`)."""
+    words = philox4x32((seed0, seed0 >> 32, seed1, seed1 >> 32), (0x3EC8F720, 0x02461E29))[0]
+    return (int(words[1]) << 32) | int(words[0])
+
+
+_MINSTD_M, _MINSTD_A = 2**31 - 1, 16807
+
+
+class MinstdStream:
+    """The uniform floats of `std::uniform_real_distribution<float>(0, 1)` over libstdc++'s
+    `std::default_random_engine` (minstd_rand0), seeded as MindSpore's CPU Dropout kernel
+    seeds it (`kernel_seed(seed0, seed1)`): each draw is the engine's next state x as
+    float32(x - 1) / 2**31. The state carries on from draw to draw, as the kernel's does across
+    its runs; a lock keeps the draws of concurrent runs whole."""
+
+    def __init__(self, seed0: int, seed1: int):
+        self.seeds = (int(seed0), int(seed1))
+        self.state = kernel_seed(*self.seeds) % _MINSTD_M or 1
+        self._lock = threading.Lock()
+
+    def random(self, shape) -> np.ndarray:
+        n = int(np.prod(shape, dtype=np.int64))
+        powers = np.full(1, _MINSTD_A, np.int64)  # a**1 .. a**n (mod m), by doubling
+        while len(powers) < n:
+            powers = np.concatenate([powers, powers[:n - len(powers)] * int(powers[-1])
+                                     % _MINSTD_M])
+        with self._lock:
+            states = powers[:n] * self.state % _MINSTD_M
+            if n:
+                self.state = int(states[-1])
+        return ((states - 1).astype(np.float32) / np.float32(2.0**31)).reshape(shape)
+
+    def __getstate__(self) -> dict:  # (copied and pickled with the Cell holding it)
+        return {"seeds": self.seeds, "state": self.state}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"MinstdStream{self.seeds}"
+
+
 @numpy_backend.register("uniform_real")
 def _uniform_real(shape, dtype, seed=None):
-    rng = generator() if seed is None else stream(tuple(seed))
+    """U[0, 1) draws: from the global generator, an op seed's stream (`seed` a key), or a
+    MindSpore kernel's stream (`seed` a MinstdStream)."""
+    if seed is None:
+        rng = generator()
+    elif isinstance(seed, MinstdStream):
+        rng = seed
+    else:
+        rng = stream(tuple(seed))
     return rng.random(shape).astype(dtype.np)

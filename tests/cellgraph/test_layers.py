@@ -124,18 +124,20 @@ def test_flatten(rng):
 # ----- Dropout and the random primitive ---------------------------------------------------------
 
 def test_dropout_eval_is_identity_and_train_masks_and_scales():
+    cellgraph.set_seed(3)
     drop = nn.Dropout(p=0.25)
     x = Tensor(np.ones((200, 50), np.float32))
     np.testing.assert_array_equal(drop(x).asnumpy(), x.asnumpy())  # a new Cell evaluates
     drop.set_train()
-    cellgraph.set_seed(3)
     first = drop(x).asnumpy()
     assert set(np.unique(first)) <= {0.0, np.float32(1 / 0.75)}
     assert abs((first != 0).mean() - 0.75) < 0.02
     second = drop(x).asnumpy()
     assert (first != second).any(), "each run of the compiled graph draws a new mask"
-    cellgraph.set_seed(3)
-    np.testing.assert_array_equal(drop(x).asnumpy(), first)  # reproducible from the seed
+    cellgraph.set_seed(3)  # reproducible from the seed: the same layer made after it
+    again = nn.Dropout(p=0.25)
+    again.set_train()
+    np.testing.assert_array_equal(again(x).asnumpy(), first)
     drop.set_train(False)  # the graph is rebuilt for evaluation
     np.testing.assert_array_equal(drop(x).asnumpy(), x.asnumpy())
 

@@ -139,12 +139,14 @@ def test_a_graph_xla_cannot_take_runs_on_the_host(monkeypatch):
 
 
 class Dropout(nn.Cell):
+    """A dropout with no seed pair of its own: its masks are drawn from jax.random keys."""
+
     def __init__(self):
         super().__init__()
-        self.dropout = nn.Dropout(keep_prob=0.6)
+        self.dropout = ops.Dropout(keep_prob=0.6)
 
     def construct(self, x):
-        return self.dropout(x)
+        return self.dropout(x)[0]
 
 
 def test_dropout_draws_from_keys_reproducibly_after_set_seed():
@@ -159,6 +161,22 @@ def test_dropout_draws_from_keys_reproducibly_after_set_seed():
     kept = first != 0
     np.testing.assert_allclose(first[kept], 1 / 0.6, rtol=1e-6)
     assert 0.5 < kept.mean() < 0.7
+
+
+def test_a_seeded_dropout_layer_draws_mindspores_masks_on_the_host():
+    """nn.Dropout made after set_seed has a seed pair: its masks come from MindSpore's kernel
+    stream, on the host, the same as on the NumPy backend."""
+    x = Tensor(np.ones((6, 7), np.float32))
+    masks = []
+    for backend in ("jax", "numpy"):
+        rb.set_backend(backend)
+        cellgraph.set_seed(5)
+        layer = nn.Dropout(p=0.4)
+        layer.set_train()
+        masks.append([np.asarray(layer(x).asnumpy()) for _ in range(2)])
+    rb.set_backend("jax")
+    for got, want in zip(*masks):
+        np.testing.assert_array_equal(got, want)
 
 
 def test_draws_inside_a_loop_differ_per_trip():

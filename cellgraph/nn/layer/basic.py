@@ -13,19 +13,20 @@ import numpy as np
 
 import cellgraph.ops as P
 from cellgraph.common.initializer import HeUniform, Uniform, initializer
+from cellgraph.common.seed import _get_graph_seed
 from cellgraph.compiler.builder import Tracer
 from cellgraph.ops import functional as F
 from cellgraph.ops.function.array_func.padding import pad_pairs_mode
 from cellgraph.ops.function.nn_func.conv import extract_patches
+from cellgraph.ops.operations.nn_ops import Dropout as _DropoutOp
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import fmt_shape
 from cellgraph.primitives.errors import (
     ArgumentValueError,
     DTypeError,
     ShapeError,
 )
-from cellgraph.primitives.random_ops import rand, rand_like
+from cellgraph.primitives.random_ops import rand
 from cellgraph.runtime.tensor import Parameter, Tensor
 
 from ..cell import Cell
@@ -124,8 +125,10 @@ class Flatten(Cell):
 
 class Dropout(Cell):
     """In training, zero each element with probability p = 1 - keep_prob and scale the rest by
-    1 / keep_prob; in evaluation, the identity. Masks come from the global generator
-    (`cellgraph.set_seed`), drawn anew on every run of the compiled graph."""
+    1 / keep_prob; in evaluation, the identity. As in MindSpore, the layer holds an
+    `ops.Dropout` (`self.dropout`) given a seed pair when the layer is made: after
+    `cellgraph.set_seed`, its masks are MindSpore's, layer by layer and run by run; without a
+    global seed, they come from the global generator."""
 
     def __init__(self, keep_prob=0.5, p=None, dtype=dt.float32):
         super().__init__()
@@ -142,14 +145,16 @@ class Dropout(Cell):
             raise ArgumentValueError(f"Dropout: `keep_prob` must be in (0, 1], got {keep_prob}")
         self.keep_prob = float(keep_prob)
         self.p = 1 - self.keep_prob
+        seed0, seed1 = _get_graph_seed(0, "dropout")
+        self.dropout = _DropoutOp(self.keep_prob, seed0, seed1)
 
     def construct(self, x):
         if not guarded(self, "training") or self.keep_prob == 1.0:
             return x
         if not x.dtype.is_float:
             raise DTypeError(f"Dropout: expected a float input, got {x.dtype}")
-        mask = F.cast(F.less(rand_like(x), self.keep_prob), x.dtype)
-        return NF.dropout_masked(x, self.p, mask=mask)
+        out, _ = self.dropout(x)
+        return out
 
     def extend_repr(self) -> str:
         return f"p={self.p:g}"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from cellgraph.common.apply_ops import (
     Adam,
     AdamWeightDecay,
@@ -71,7 +73,8 @@ from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, fmt_shape, normalize_axis
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import _ints, argmax, one_hot
-from cellgraph.primitives.random_ops import rand, rand_like
+from cellgraph.primitives.random_ops import draw_uniform, rand, rand_like
+from cellgraph.runtime.rng import MinstdStream
 
 __all__ = ["GELU", "Adam", "AdamWeightDecay", "ApplyGradientDescent", "ApplyMomentum",
            "ApplyRMSProp", "AvgPool", "BatchNorm", "BiasAdd", "BinaryCrossEntropy", "CTCLossV2",
@@ -476,9 +479,12 @@ Softplus = define_class("Softplus", NF.softplus, module=__name__)
 
 
 class Dropout(PrimitiveClass):
-    """`ops.Dropout(keep_prob=0.5, Seed0=0, Seed1=0)(x)` -> (output, mask): the mask (0/1, x's
-    dtype) is drawn on every run from the global generator that `cellgraph.set_seed` seeds,
-    which stands in for the per-op seeds."""
+    """`ops.Dropout(keep_prob=0.5, Seed0=0, Seed1=0)(x)` -> (output, mask), the mask 0/1 in
+    x's dtype. With a seed pair (nn.Dropout takes one from `_get_graph_seed` when it is made,
+    once a global seed is set) the masks are MindSpore's CPU kernel's: a float32 draw from its
+    generator for the pair (runtime/rng.MinstdStream) below float32(keep_prob), one generator
+    per input shape and dtype carried on from run to run, as MindSpore keeps one kernel per
+    shape. With (0, 0) they come from the global generator."""
 
     _init_names, _defaults = _init(keep_prob=0.5, Seed0=0, Seed1=0)
 
@@ -486,7 +492,15 @@ class Dropout(PrimitiveClass):
         if not 0 < self.keep_prob <= 1:
             raise ArgumentValueError(f"Dropout: `keep_prob` must be in (0, 1], got "
                                      f"{self.keep_prob}")
-        mask = A.cast(M.less(rand_like(x), self.keep_prob), dtype=abstract_of(x).dtype)
+        aval = abstract_of(x)
+        if not self.Seed0 and not self.Seed1:
+            drawn = rand_like(x, dtype=dt.float32)
+        else:
+            streams = self.__dict__.setdefault("_streams", {})
+            stream = streams.setdefault((aval.shape, aval.dtype),
+                                        MinstdStream(self.Seed0, self.Seed1))
+            drawn = draw_uniform(aval.shape, dt.float32, stream)
+        mask = A.cast(M.less(drawn, np.float32(self.keep_prob)), dtype=aval.dtype)
         return NF.dropout_masked(x, 1.0 - self.keep_prob, mask=mask), mask
 
 
