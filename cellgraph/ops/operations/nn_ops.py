@@ -14,6 +14,7 @@ from cellgraph.common.apply_ops import (
     ApplyMomentum,
     ApplyRMSProp,
 )
+from cellgraph.compiler.builder import current_builder
 from cellgraph.ops import functional as F
 from cellgraph.ops.derive import (
     PrimitiveClass,
@@ -482,9 +483,11 @@ class Dropout(PrimitiveClass):
     """`ops.Dropout(keep_prob=0.5, Seed0=0, Seed1=0)(x)` -> (output, mask), the mask 0/1 in
     x's dtype. With a seed pair (nn.Dropout takes one from `_get_graph_seed` when it is made,
     once a global seed is set) the masks are MindSpore's CPU kernel's: a float32 draw from its
-    generator for the pair (runtime/rng.MinstdStream) below float32(keep_prob), one generator
-    per input shape and dtype carried on from run to run, as MindSpore keeps one kernel per
-    shape. With (0, 0) they come from the global generator."""
+    generator for the pair (runtime/rng.MinstdStream) below float32(keep_prob), carried on from
+    run to run. As MindSpore keeps one kernel per node of a compiled graph, and one per
+    primitive and input shape when it runs eagerly, each call in a graph being built gets a
+    generator of its own, and eager calls one per input shape and dtype. With (0, 0) the masks
+    come from the global generator."""
 
     _init_names, _defaults = _init(keep_prob=0.5, Seed0=0, Seed1=0)
 
@@ -496,9 +499,12 @@ class Dropout(PrimitiveClass):
         if not self.Seed0 and not self.Seed1:
             drawn = rand_like(x, dtype=dt.float32)
         else:
-            streams = self.__dict__.setdefault("_streams", {})
-            stream = streams.setdefault((aval.shape, aval.dtype),
-                                        MinstdStream(self.Seed0, self.Seed1))
+            if current_builder() is not None:
+                stream = MinstdStream(self.Seed0, self.Seed1)
+            else:
+                streams = self.__dict__.setdefault("_streams", {})
+                stream = streams.setdefault((aval.shape, aval.dtype),
+                                            MinstdStream(self.Seed0, self.Seed1))
             drawn = draw_uniform(aval.shape, dt.float32, stream)
         mask = A.cast(M.less(drawn, np.float32(self.keep_prob)), dtype=aval.dtype)
         return NF.dropout_masked(x, 1.0 - self.keep_prob, mask=mask), mask

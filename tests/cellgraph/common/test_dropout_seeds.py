@@ -87,13 +87,58 @@ def test_without_a_seed_pair_the_masks_come_from_the_global_generator():
     assert 0.4 < first.mean() < 0.6
 
 
-def test_a_copied_layer_carries_on_from_the_same_state():
+def test_a_copied_layer_carries_on_eagerly_and_compiles_afresh():
+    """Eagerly the copy holds the layer's generators as they were; a compiled copy is a new
+    graph, whose nodes start their generators again, as MindSpore's new kernels do."""
     import copy
 
+    x = Tensor(np.ones((3, 8), np.float32))
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    try:
+        ms.set_seed(4)
+        layer = nn.Dropout(p=0.5)
+        layer.set_train()
+        layer(x)
+        twin = copy.deepcopy(layer)
+        np.testing.assert_array_equal(twin(x).asnumpy(), layer(x).asnumpy())
+    finally:
+        ms.set_context(mode=ms.GRAPH_MODE)
     ms.set_seed(4)
     layer = nn.Dropout(p=0.5)
     layer.set_train()
-    x = Tensor(np.ones((3, 8), np.float32))
-    layer(x)
+    first = layer(x).asnumpy()
     twin = copy.deepcopy(layer)
-    np.testing.assert_array_equal(twin(x).asnumpy(), layer(x).asnumpy())
+    np.testing.assert_array_equal(twin(x).asnumpy(), first)
+    assert not np.array_equal(layer(x).asnumpy(), first)
+
+
+def test_two_calls_of_one_layer_in_a_graph_draw_alike_and_eagerly_in_turn():
+    """MindSpore 2.10: in a compiled graph each call is a kernel of its own (the same seed pair,
+    the same masks); eagerly the layer's one kernel draws the next masks."""
+    class Twice(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.d = nn.Dropout(p=0.5)
+
+        def construct(self, x):
+            return self.d(x), self.d(x)
+
+    x = Tensor(np.ones((2, 6), np.float32))
+
+    def bits(t):
+        return "".join("1" if v else "0" for v in t.asnumpy().ravel())
+
+    expected = {ms.GRAPH_MODE: (["001001101010", "001001101010"],
+                                ["001100011110", "001100011110"]),
+                ms.PYNATIVE_MODE: (["001001101010", "001100011110"],
+                                   ["110111000001", "111111011101"])}
+    for mode, (first, second) in expected.items():
+        ms.set_context(mode=mode)
+        try:
+            ms.set_seed(2)
+            net = Twice()
+            net.set_train()
+            assert [bits(t) for t in net(x)] == first
+            assert [bits(t) for t in net(x)] == second
+        finally:
+            ms.set_context(mode=ms.GRAPH_MODE)
