@@ -15,6 +15,7 @@ from cellgraph._lazy import lazy_names as _lazy_names
 
 from .. import derive as _derive
 from ..derive import PrimitiveClass, define_class  # noqa: F401  (the base, for users)
+from ..function._namespace import ops_names as _ops_names
 
 __all__: list[str] = []
 
@@ -50,9 +51,7 @@ def _from_ops(name: str):
     """`ops.<name>` where it is a primitive class defined elsewhere (the composite and state
     operations, the transforms' classes: `P.HyperMap()`, `P.Assign()`): MindSpore's
     `ops.operations` holds every primitive class `ops` has."""
-    from cellgraph import ops
-
-    value = vars(ops).get(name)
+    value = _ops_names().get(name)
     return value if name[:1].isupper() and isinstance(value, type) and name != "Tensor" \
         else None
 
@@ -68,7 +67,5 @@ def __getattr__(name: str):
 
 
 def __dir__():
-    from cellgraph import ops
-
     return sorted(set(globals()) | set(LAZY_OPERATIONS) |
-                  {n for n in vars(ops) if _from_ops(n) is not None})
+                  {n for n in _ops_names() if _from_ops(n) is not None})

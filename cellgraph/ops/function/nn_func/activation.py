@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph.ops import functional as F
 from cellgraph.ops.derive import export
 from cellgraph.ops.function.array_func.attributes import _tensor
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import nn_ops as N
