@@ -4,7 +4,7 @@ the same objects as ops itself gives."""
 import builtins
 import types
 
-import cellgraph.ops as ops
+from cellgraph import ops
 from cellgraph.ops import function, functional, operations
 from cellgraph.ops.function import array_func, math_func, nn_func
 

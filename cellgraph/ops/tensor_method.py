@@ -1,6 +1,8 @@
-"""Tensor attributes and methods MindSpore programs use that follow from the type alone or are
-compositions of functional ops. `install` adds them to the core's TensorMethods (the base of
-eager Tensors and graph tracers) where it has no member of the same name."""
+"""MindSpore's `ops.tensor_method`: the Tensor attributes and methods MindSpore programs use
+that follow from the type alone or are compositions of functional ops. `install` adds them to
+the core's TensorMethods (the base of eager Tensors and graph tracers) where it has no member
+of the same name; `install_functional_methods` the methods that are the functional op of the
+same name."""
 from __future__ import annotations
 
 import numpy as np
