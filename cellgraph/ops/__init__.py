@@ -97,7 +97,9 @@ from .composite import (  # noqa: F401
 )
 from .custom_ops import Custom, kernel, ms_kernel  # noqa: F401
 from .function.array_func.attributes import identity, shape  # noqa: F401
-from .surface import Print, constexpr, tuple_len  # noqa: F401
+from .function.other_func import tuple_len  # noqa: F401
+from .operations.debug_ops import Print  # noqa: F401
+from .primitive import constexpr  # noqa: F401
 
 # the Tensor methods that are functional ops of the same name, now that ops has them all
 tensor_method.install_functional_methods(_TensorMethods)

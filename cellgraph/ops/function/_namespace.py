@@ -19,12 +19,34 @@ import builtins
 import functools
 import types
 
+import cellgraph.ops.function.array_func.attributes as _array_func_attributes
+import cellgraph.ops.function.array_func.creation as _array_func_creation
+import cellgraph.ops.function.array_func.indexing as _indexing
+import cellgraph.ops.function.array_func.matrix as _matrix
+import cellgraph.ops.function.array_func.padding as _padding
+import cellgraph.ops.function.array_func.segment as _segment
+import cellgraph.ops.function.array_func.shape as _shape
+import cellgraph.ops.function.clip_func as _clip_func
+import cellgraph.ops.function.image_func as _image_func
+import cellgraph.ops.function.math_func.creation as _math_func_creation
+import cellgraph.ops.function.math_func.elementwise as _elementwise
+import cellgraph.ops.function.math_func.linalg as _linalg
+import cellgraph.ops.function.math_func.reduction as _reduction
+import cellgraph.ops.function.math_func.spectral as _spectral
+import cellgraph.ops.function.nn_func.activation as _activation
+import cellgraph.ops.function.nn_func.attention as _attention
+import cellgraph.ops.function.nn_func.basic as _basic
+import cellgraph.ops.function.nn_func.conv as _conv
+import cellgraph.ops.function.nn_func.image as _nn_func_image
+import cellgraph.ops.function.nn_func.loss as _loss
+import cellgraph.ops.function.nn_func.normalization as _normalization
+import cellgraph.ops.function.nn_func.pooling as _pooling
+import cellgraph.ops.function.other_func as _other_func
+import cellgraph.ops.function.random_func as _random_func
 from cellgraph import autograd as _autograd
 from cellgraph import gradient_hooks as _gradient_hooks
 from cellgraph import loops as _loops
-
-# The transforms (they need the compiler, which sits on the core alone)
-from cellgraph.autograd import grad, value_and_grad  # noqa: F401
+from cellgraph.autograd import grad, value_and_grad  # noqa: F401  (the transforms)
 from cellgraph.common import apply_ops as _apply_ops
 from cellgraph.common import assign as _assign
 from cellgraph.common.assign import *  # Parameter updates: F.assign, F.Depend, ...
@@ -34,30 +56,6 @@ from cellgraph.forward import jvp, linearize, vjp  # noqa: F401
 from cellgraph.ops import composite as _composite
 from cellgraph.ops import custom_ops as _custom_ops
 from cellgraph.ops import primitive as _primitive
-from cellgraph.ops import surface as _surface
-from cellgraph.ops.function import clip_func as _clip_func
-from cellgraph.ops.function import image_func as _image_func
-from cellgraph.ops.function import random_func as _random_func
-from cellgraph.ops.function.array_func import attributes as _array_func_attributes
-from cellgraph.ops.function.array_func import creation as _array_func_creation
-from cellgraph.ops.function.array_func import indexing as _indexing
-from cellgraph.ops.function.array_func import matrix as _matrix
-from cellgraph.ops.function.array_func import padding as _padding
-from cellgraph.ops.function.array_func import segment as _segment
-from cellgraph.ops.function.array_func import shape as _shape
-from cellgraph.ops.function.math_func import creation as _math_func_creation
-from cellgraph.ops.function.math_func import elementwise as _elementwise
-from cellgraph.ops.function.math_func import linalg as _linalg
-from cellgraph.ops.function.math_func import reduction as _reduction
-from cellgraph.ops.function.math_func import spectral as _spectral
-from cellgraph.ops.function.nn_func import activation as _activation
-from cellgraph.ops.function.nn_func import attention as _attention
-from cellgraph.ops.function.nn_func import basic as _basic
-from cellgraph.ops.function.nn_func import conv as _conv
-from cellgraph.ops.function.nn_func import image as _nn_func_image
-from cellgraph.ops.function.nn_func import loss as _loss
-from cellgraph.ops.function.nn_func import normalization as _normalization
-from cellgraph.ops.function.nn_func import pooling as _pooling
 from cellgraph.primitives import core as _core
 from cellgraph.primitives import floor_division as _floor_division
 from cellgraph.primitives import nn_functional as _nn_functional
@@ -69,12 +67,12 @@ from cellgraph.taylor import derivative, jet  # noqa: F401
 from cellgraph.vectorize import hessian, jacfwd, jacrev, vmap  # noqa: F401
 
 from .. import derive as _derive
+from .array_func.attributes import dtype
 
 # F.dtype(x), F.make_range(5), F.scalar_add(2, 3): ops.functional's alone (`ops.dtype` is
 # the dtype module)
-from ..surface import SCALAR_OPS as _SCALAR_OPS
-from ..surface import make_range
-from .array_func.attributes import dtype
+from .other_func import SCALAR_OPS as _SCALAR_OPS
+from .other_func import make_range
 
 # (module, the names `ops` takes from it, or None: the names a star import takes)
 SOURCES = (
@@ -117,7 +115,8 @@ SOURCES = (
                                  "clip_by_global_norm", "partial")),
     (_custom_ops, ("Custom", "kernel", "ms_kernel")),
     (_array_func_attributes, ("identity", "shape")),
-    (_surface, ("Print", "constexpr", "tuple_len")),
+    (_primitive, ("constexpr",)),
+    (_other_func, ("tuple_len",)),
 )
 
 

@@ -20,6 +20,7 @@ from ..function._namespace import ops_names as _ops_names
 __all__: list[str] = []
 
 # MindSpore's modules of primitive classes; their classes are those of `ops.operations` too
+from .debug_ops import Print  # noqa: F401  # isort: skip
 from . import array_ops, comm_ops, image_ops, math_ops, nn_ops, random_ops
 from .array_ops import *
 from .comm_ops import *
