@@ -10,7 +10,7 @@ Parameter is a leaf, and an update never feeds a gradient.
 from __future__ import annotations
 
 from cellgraph.compiler.effects import checked_assign_value, update_in_place
-from cellgraph.ops.derive import function_class
+from cellgraph.ops.primitive_class import function_class
 from cellgraph.primitives import functional as F
 
 __all__ = [

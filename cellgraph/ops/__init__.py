@@ -44,9 +44,9 @@ from cellgraph.primitives import (  # noqa: F401  (the core's modules, as attrib
 from cellgraph.primitives.core import PRIMITIVES, TensorType, bind  # noqa: F401
 from cellgraph.primitives.tensor_methods import TensorMethods as _TensorMethods
 
-from . import derive, inplace, operations, tensor_method
+from . import inplace, operations, tensor_method
 
-derive.install_methods(_TensorMethods)  # the compositions' wrappers that are Tensor methods
+tensor_method.install_registered(_TensorMethods)  # the compositions' wrappers that are methods
 tensor_method.install(_TensorMethods)
 inplace.install(_TensorMethods)
 

@@ -5,7 +5,7 @@ added to it from outside: the core's functional ops (the primitives under each o
 spellings and the core's argument-normalising wrappers, cellgraph/primitives/functional.py),
 the transforms, the Parameter updates and the scalar operations `F` alone has
 (ops/function/_namespace.py gathers them); then, when first read, the compositions' registered
-wrappers (derive.functional_names) and any other functional op of `ops` (the compositions of
+wrappers (the `export`s of ops/function/) and any other functional op of `ops` (the compositions of
 ops/function/, ...)."""
 from cellgraph.primitives.functional import abs, pow, sum  # noqa: F401  (shadow builtins)
 

@@ -15,11 +15,11 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives.floor_division import floor_divide
 from cellgraph.primitives.nn_functional import clamp
 
-from .derive import PrimitiveClass, function_class
 from .function.array_func.indexing import index_fill, masked_fill, masked_scatter
 from .function.array_func.shape import moveaxis
 from .function.math_func.elementwise import remainder
 from .function.math_func.linalg import addmm
+from .primitive_class import PrimitiveClass, function_class
 
 
 def _scaled(other, alpha):

@@ -83,7 +83,7 @@ class Primitive:
         """Record a sharding strategy (checked as MindSpore checks it) as the attributes
         in_strategy/out_strategy (in_layout/out_layout for Layouts). The operators that
         `__call__` runs are what cellgraph shards: shard those to split the work."""
-        from .derive import check_shard
+        from .primitive_class import check_shard
 
         found = check_shard(self.name, in_strategy, out_strategy)
         for name, value in ({} if found is None else found[0]).items():

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import exports
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.nn_functional import split
 
@@ -26,6 +27,7 @@ from .function.array_func.shape import (
 from .function.math_func.elementwise import isclose, isfinite, isnan
 from .function.math_func.linalg import outer
 from .function.math_func.reduction import logsumexp, norm
+from .primitive_class import from_core
 
 
 class TensorExtras:
@@ -313,3 +315,18 @@ def install_functional_methods(methods: type) -> None:
     for name in FUNCTIONAL_METHODS:
         if not hasattr(methods, name):
             setattr(methods, name, _functional_method(name))
+
+
+def install_registered(methods: type) -> None:
+    """The compositions' wrappers registered with `method=True` as Tensor methods on
+    `methods` (TensorMethods, Tensor's base, which the core fills from the declarations): a
+    wrapper takes the place of a method the core derived."""
+    replaced = set()
+    for kind, name, value, method in sorted(exports.EXPORTS, key=from_core):
+        if kind != "function" or not method:
+            continue
+        if name in exports.INSTALLED_METHODS and name not in replaced:
+            replaced.add(name)
+            setattr(methods, name, value)
+        else:
+            exports.add_method(methods, name, value)

@@ -57,6 +57,7 @@ from cellgraph.ops import composite as _composite
 from cellgraph.ops import custom_ops as _custom_ops
 from cellgraph.ops import primitive as _primitive
 from cellgraph.primitives import core as _core
+from cellgraph.primitives import exports as _exports
 from cellgraph.primitives import floor_division as _floor_division
 from cellgraph.primitives import nn_functional as _nn_functional
 from cellgraph.primitives import random_ops as _random_ops
@@ -66,7 +67,7 @@ from cellgraph.primitives.functional import abs, pow, sum
 from cellgraph.taylor import derivative, jet  # noqa: F401
 from cellgraph.vectorize import hessian, jacfwd, jacrev, vmap  # noqa: F401
 
-from .. import derive as _derive
+from ..primitive_class import from_core as _from_core
 from .array_func.attributes import dtype
 
 # F.dtype(x), F.make_range(5), F.scalar_add(2, 3): ops.functional's alone (`ops.dtype` is
@@ -148,10 +149,17 @@ FUNCTIONAL = __all__
 
 
 def registered(namespace) -> dict:
-    """The compositions' registered wrappers (crop_and_resize, ctc_loss, ...) that `namespace`
-    (ops.functional's names) lacks: the compositions (ops/function/) have registered them when
-    this module imported them."""
-    return _derive.functional_names(namespace)
+    """The compositions' registered wrappers (crop_and_resize, ctc_loss, ...: their `export`s)
+    that `namespace` (ops.functional's names) lacks, the first registration of a name winning:
+    the compositions (ops/function/) have registered them when this module imported them. A
+    wrapper never takes the place of a core name: the core's declarations and wrappers are what
+    `ops.functional` starts from."""
+    names = {}
+    for kind, name, value, method in _exports.EXPORTS:
+        if kind == "function" and not _from_core((kind, name, value, method)) \
+                and name not in namespace and name not in names:
+            names[name] = value  # the first registration of a name wins
+    return names
 
 
 def ops_function(name: str):

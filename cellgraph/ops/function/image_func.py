@@ -1,13 +1,13 @@
 """MindSpore's `ops.function.image_func`: image operations as compositions of existing ones."""
 from __future__ import annotations
 
-from cellgraph.ops.derive import export
 from cellgraph.ops.function._fallback import functional_fallback
 from cellgraph.ops.function.array_func.creation import arange
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of, prims
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError, UnsupportedError
+from cellgraph.primitives.exports import export
 from cellgraph.primitives.nn_functional import clip_by_value
 
 __all__ = []

@@ -5,7 +5,7 @@ Each class is configured in `__init__` and applied in `__call__`; instances are 
 graph, so `self.matmul = ops.MatMul()` works in construct. They are defined in MindSpore's
 modules, `array_ops`, `math_ops`, `nn_ops`, `random_ops`, `image_ops` and `comm_ops`: there
 the classes written by hand, then those derived from the primitives' declarations
-(ops/derive.py `generate_classes`, filed by each declaration's `ops_module`). The classes of
+(ops/primitive_class.py `generate_classes`, filed by each declaration's `ops_module`). The classes of
 public primitives MindSpore files in none of them are this package's own; every other class
 of `ops` (HyperMap, Assign, ...) it answers for through its module `__getattr__`.
 """
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from cellgraph._lazy import lazy_names as _lazy_names
 
-from .. import derive as _derive
-from ..derive import PrimitiveClass, define_class  # noqa: F401  (the base, for users)
+from .. import primitive_class as _primitive_class
 from ..function._namespace import ops_names as _ops_names
+from ..primitive_class import PrimitiveClass, define_class  # noqa: F401  (the base, for users)
 
 __all__: list[str] = []
 
@@ -34,7 +34,7 @@ for _module in (array_ops, comm_ops, image_ops, math_ops, nn_ops, random_ops):
 __all__.append("PrimitiveClass")
 
 # the classes derived from declarations that MindSpore files in none of the modules above
-_unfiled = _derive.unfiled_classes(globals())
+_unfiled = _primitive_class.unfiled_classes(globals())
 globals().update(_unfiled)
 __all__.extend(_unfiled)
 

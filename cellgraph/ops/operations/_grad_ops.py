@@ -5,9 +5,9 @@ like any composition; the operands come in MindSpore's order (the forward output
 `x`, and the incoming gradient), checked against MindSpore 2.10's values."""
 from __future__ import annotations
 
-from cellgraph.ops.derive import define_class
 from cellgraph.ops.function.array_func.attributes import size as _size
 from cellgraph.ops.function.array_func.padding import pad
+from cellgraph.ops.primitive_class import define_class
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.math_ops import sum_to
 

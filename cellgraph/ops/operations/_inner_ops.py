@@ -2,7 +2,7 @@
 and MindSpore's tests use and that have a counterpart here."""
 from __future__ import annotations
 
-from cellgraph.ops.derive import PrimitiveClass
+from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.errors import ArgumentError, DTypeError, ShapeError
 

@@ -6,13 +6,6 @@ from __future__ import annotations
 import numpy as np
 
 from cellgraph.common.apply_ops import ScatterAdd, ScatterNdAdd, ScatterNdUpdate, ScatterUpdate
-from cellgraph.ops.derive import (
-    PrimitiveClass,
-    _init,
-    define_class,
-    function_class,
-    generate_classes,
-)
 from cellgraph.ops.function.array_func.attributes import (
     _const,
     dtype,
@@ -58,6 +51,13 @@ from cellgraph.ops.function.math_func.reduction import cumprod
 from cellgraph.ops.function.nn_func.conv import _ints, _patches, extract_patches
 from cellgraph.ops.function.nn_func.image import _nearest
 from cellgraph.ops.operations._required import require
+from cellgraph.ops.primitive_class import (
+    PrimitiveClass,
+    _init,
+    define_class,
+    function_class,
+    generate_classes,
+)
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF

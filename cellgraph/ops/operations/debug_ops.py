@@ -7,13 +7,13 @@ import inspect
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.custom import custom_vjp_function_call
 from cellgraph.compiler.scope import is_user_function
-from cellgraph.ops.derive import PrimitiveClass
 from cellgraph.ops.primitive import (
     PrimitiveWithInfer,
     _check_declared,
     _declared,
     prim_attr_register,
 )
+from cellgraph.ops.primitive_class import PrimitiveClass
 
 __all__ = ["Morph", "Print"]
 

@@ -3,13 +3,6 @@ is a composition (`ops.AddN()`, `ops.ReduceAll()`, `ops.Einsum(equation)`, ...),
 in `__init__` and applied in `__call__`."""
 from __future__ import annotations
 
-from cellgraph.ops.derive import (
-    PrimitiveClass,
-    _init,
-    define_class,
-    function_class,
-    generate_classes,
-)
 from cellgraph.ops.function.math_func.creation import linspace
 from cellgraph.ops.function.math_func.elementwise import (
     addcmul,
@@ -33,6 +26,13 @@ from cellgraph.ops.function.math_func.spectral import stft
 from cellgraph.ops.function.nn_func.normalization import _lp_norm
 from cellgraph.ops.inplace import InplaceIndexAdd
 from cellgraph.ops.operations._required import require
+from cellgraph.ops.primitive_class import (
+    PrimitiveClass,
+    _init,
+    define_class,
+    function_class,
+    generate_classes,
+)
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of

@@ -12,13 +12,6 @@ from cellgraph.common.apply_ops import (
     ApplyMomentum,
     ApplyRMSProp,
 )
-from cellgraph.ops.derive import (
-    PrimitiveClass,
-    _init,
-    define_class,
-    function_class,
-    generate_classes,
-)
 from cellgraph.ops.function.array_func.attributes import _tensor
 from cellgraph.ops.function.array_func.indexing import apply_along
 from cellgraph.ops.function.array_func.padding import (
@@ -72,6 +65,13 @@ from cellgraph.ops.function.nn_func.pooling import (
     max_pool_with_indices,
 )
 from cellgraph.ops.operations._required import require
+from cellgraph.ops.primitive_class import (
+    PrimitiveClass,
+    _init,
+    define_class,
+    function_class,
+    generate_classes,
+)
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import conv_ops as C
 from cellgraph.primitives import dtype as dt
