@@ -16,6 +16,7 @@ a graph that does the same, cached per input signature, and runs it.
 from __future__ import annotations
 
 import numbers
+import sys
 
 import numpy as np
 
@@ -185,9 +186,8 @@ class VmapFunction(Transform):
 def _ensemble_cells(fn, loc) -> list | None:
     """The cells of a CellList given to vmap (model ensembling: the cells, alike in structure,
     run as one batch whose i-th member uses the i-th cell's parameters), else None."""
-    from cellgraph.nn import CellList
-
-    if not isinstance(fn, CellList):
+    nn = sys.modules.get("cellgraph.nn")  # no CellList exists while nn is not loaded
+    if nn is None or not isinstance(fn, nn.CellList):
         return None
     cells = list(fn)
     if not cells:

@@ -14,6 +14,7 @@ registered as Tensor methods.)
 from __future__ import annotations
 
 import inspect
+import sys
 from types import MappingProxyType
 
 from cellgraph.primitives import exports
@@ -115,11 +116,17 @@ def sharded_call(strategy: tuple, fn, args: tuple, kwargs: dict):
     return out
 
 
+def _layout_class():
+    """parallel.shard's Layout, or () (no class) while that module is not loaded: no Layout
+    exists then, and ops does not depend on parallel, which sits above it."""
+    shard = sys.modules.get("cellgraph.parallel.shard")
+    return () if shard is None else shard.Layout
+
+
 def _check_strategy(op: str, strategy, what: str):
     """MindSpore's checks of one strategy: a tuple of tuples of ints, or of Layouts; returns
     whether it is made of Layouts (None for `()`)."""
-    from cellgraph.parallel.shard import Layout
-
+    Layout = _layout_class()
     if not isinstance(strategy, tuple):
         raise DTypeError(f"{what} must be tuple type, but got:{type(strategy)}")
     if strategy == ():
@@ -147,8 +154,7 @@ def _split_counts(strategy) -> tuple | None:
 def check_shard(op: str, in_strategy, out_strategy) -> tuple | None:
     """(the attributes `shard` sets, (in_strategy, out_strategy) as split counts), or None
     when both are None; raises as MindSpore's `Primitive.shard` does."""
-    from cellgraph.parallel.shard import Layout
-
+    Layout = _layout_class()
     if in_strategy is None and out_strategy is None:
         return None
     in_layout = None if in_strategy is None else _check_strategy(op, in_strategy, "in_strategy")
