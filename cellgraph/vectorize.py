@@ -186,8 +186,9 @@ class VmapFunction(Transform):
 def _ensemble_cells(fn, loc) -> list | None:
     """The cells of a CellList given to vmap (model ensembling: the cells, alike in structure,
     run as one batch whose i-th member uses the i-th cell's parameters), else None."""
-    nn = sys.modules.get("cellgraph.nn")  # no CellList exists while nn is not loaded
-    if nn is None or not isinstance(fn, nn.CellList):
+    # no CellList exists while cellgraph.nn, which sits above vmap, is not loaded
+    cell_list = getattr(sys.modules.get("cellgraph.nn"), "CellList", None)
+    if cell_list is None or not isinstance(fn, cell_list):
         return None
     cells = list(fn)
     if not cells:
