@@ -115,10 +115,11 @@ class Transform:
     def __call__(self, *args):
         if current_builder() is not None:
             return self.emit(*args)
-        from cellgraph.tensor_hooks import hooks_key
-
-        # a graph reads hooked inputs through the hooks there are now
-        cache = graph_cache(self.fn, (type(self),) + self.cache_key() + hooks_key(args), self)
+        # a graph reads hooked inputs through the hooks there are now (none while tensor_hooks,
+        # which registers them and sits above this module, is not loaded)
+        hooks = sys.modules.get("cellgraph.tensor_hooks")
+        key = hooks.hooks_key(args) if hooks is not None else ()
+        cache = graph_cache(self.fn, (type(self),) + self.cache_key() + key, self)
         out = run_compiled(cache, args)  # compiled for these Tensors: nothing to check
         if out is not STALE:
             return out

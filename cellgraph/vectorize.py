@@ -16,6 +16,7 @@ a graph that does the same, cached per input signature, and runs it.
 from __future__ import annotations
 
 import numbers
+import sys
 
 import numpy as np
 
@@ -185,9 +186,9 @@ class VmapFunction(Transform):
 def _ensemble_cells(fn, loc) -> list | None:
     """The cells of a CellList given to vmap (model ensembling: the cells, alike in structure,
     run as one batch whose i-th member uses the i-th cell's parameters), else None."""
-    from cellgraph.nn import CellList
-
-    if not isinstance(fn, CellList):
+    # no CellList exists while cellgraph.nn, which sits above vmap, is not loaded
+    cell_list = getattr(sys.modules.get("cellgraph.nn"), "CellList", None)
+    if cell_list is None or not isinstance(fn, cell_list):
         return None
     cells = list(fn)
     if not cells:

@@ -69,9 +69,9 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
         "hint", "it tunes MindSpore's compiler"),
     ("cellgraph.train.data_sink.data_sink", "input_signature"): (
         "hint", "dynamic-shape compilation; graphs are compiled per input signature anyway"),
-    ("cellgraph.ops.surface.constexpr", "check"): ("hint", "compile-time argument checking"),
-    ("cellgraph.ops.surface.constexpr", "get_instance"): ("hint", "compile-time caching"),
-    ("cellgraph.ops.surface.constexpr", "reuse_result"): ("hint", "compile-time caching"),
+    ("cellgraph.ops.primitive.constexpr", "check"): ("hint", "compile-time argument checking"),
+    ("cellgraph.ops.primitive.constexpr", "get_instance"): ("hint", "compile-time caching"),
+    ("cellgraph.ops.primitive.constexpr", "reuse_result"): ("hint", "compile-time caching"),
     ("cellgraph.ops.composite.HyperMap.__init__", "reverse"): (
         "hint", ("the order MindSpore visits the leaves in, for parallel performance; the "
         "results are the same")),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numbers
 
 from cellgraph.compiler.builder import is_parameter
-from cellgraph.ops.derive import PrimitiveClass
+from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.errors import DTypeError
 

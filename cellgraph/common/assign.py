@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from cellgraph.compiler.builder import checked_assign_value
 from cellgraph.compiler.effects import update_in_place
-from cellgraph.ops.derive import function_class
+from cellgraph.ops.primitive_class import function_class
 from cellgraph.primitives import functional as F
 
 __all__ = [

@@ -44,10 +44,10 @@ from cellgraph.primitives import (  # noqa: F401  (the core's modules, as attrib
 from cellgraph.primitives.core import PRIMITIVES, TensorType, bind  # noqa: F401
 from cellgraph.primitives.tensor_methods import TensorMethods as _TensorMethods
 
-from . import derive, inplace, operations, tensor_extras
+from . import inplace, operations, tensor_method
 
-derive.install_methods(_TensorMethods)  # the compositions' wrappers that are Tensor methods
-tensor_extras.install(_TensorMethods)
+tensor_method.install_registered(_TensorMethods)  # the compositions' wrappers that are methods
+tensor_method.install(_TensorMethods)
 inplace.install(_TensorMethods)
 
 from cellgraph.primitives.floor_division import *
@@ -97,10 +97,12 @@ from .composite import (  # noqa: F401
 )
 from .custom_ops import Custom, kernel, ms_kernel  # noqa: F401
 from .function.array_func.attributes import identity, shape  # noqa: F401
-from .surface import Print, constexpr, tuple_len  # noqa: F401
+from .function.other_func import tuple_len  # noqa: F401
+from .operations.debug_ops import Print  # noqa: F401
+from .primitive import constexpr  # noqa: F401
 
 # the Tensor methods that are functional ops of the same name, now that ops has them all
-tensor_extras.install_functional_methods(_TensorMethods)
+tensor_method.install_functional_methods(_TensorMethods)
 
 # loaded on first use: the summary operations (they load train), Morph, `ops.auto_generate`
 # and `ops.communication`

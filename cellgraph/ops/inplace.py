@@ -12,15 +12,14 @@ from __future__ import annotations
 
 from cellgraph.compiler.effects import update_in_place
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.floor_division import floor_divide
+from cellgraph.primitives.nn_functional import clamp
 
-from .derive import PrimitiveClass, function_class
-
-
-def _ops():
-    """The ops namespace, read when a method runs (ops imports this module while loading)."""
-    from cellgraph import ops
-
-    return ops
+from .function.array_func.indexing import index_fill, masked_fill, masked_scatter
+from .function.array_func.shape import moveaxis
+from .function.math_func.elementwise import remainder
+from .function.math_func.linalg import addmm
+from .primitive_class import PrimitiveClass, function_class
 
 
 def _scaled(other, alpha):
@@ -50,11 +49,11 @@ def div_(input, other, *, rounding_mode=None):
 
 
 def floor_divide_(input, other):
-    return update_in_place(input, _ops().floor_divide(input, other))
+    return update_in_place(input, floor_divide(input, other))
 
 
 def remainder_(input, other):
-    return update_in_place(input, _ops().remainder(input, other))
+    return update_in_place(input, remainder(input, other))
 
 
 def copy_(input, src, non_blocking=False):
@@ -71,31 +70,33 @@ def zero_(input):
 
 
 def clamp_(input, min=None, max=None):
-    return update_in_place(input, _ops().clamp(input, min, max))
+    return update_in_place(input, clamp(input, min, max))
 
 
 def masked_fill_(input, mask, value):
-    return update_in_place(input, _ops().masked_fill(input, mask, value))
+    return update_in_place(input, masked_fill(input, mask, value))
 
 
 def masked_scatter_(input, mask, source):
-    return update_in_place(input, _ops().masked_scatter(input, mask, source))
+    return update_in_place(input, masked_scatter(input, mask, source))
 
 
 def index_fill_(input, dim, index, value):
-    return update_in_place(input, _ops().index_fill(input, dim, index, value))
+    return update_in_place(input, index_fill(input, dim, index, value))
 
 
 def scatter_(input, dim, index, src):
-    return update_in_place(input, _ops().scatter(input, dim, index, src))
+    return update_in_place(input, F.scatter(input, dim, index, src))
 
 
 def scatter_add_(input, dim, index, src):
-    return update_in_place(input, _ops().scatter_add(input, dim, index, src))
+    from cellgraph.common.apply_ops import scatter_add  # the Parameter updates sit above ops
+
+    return update_in_place(input, scatter_add(input, dim, index, src))
 
 
 def addmm_(input, mat1, mat2, *, beta=1, alpha=1):
-    return update_in_place(input, _ops().addmm(input, mat1, mat2, beta=beta, alpha=alpha))
+    return update_in_place(input, addmm(input, mat1, mat2, beta=beta, alpha=alpha))
 
 
 def index_add_(input, dim, index, source, *, alpha=1):
@@ -106,18 +107,17 @@ def index_add_(input, dim, index, source, *, alpha=1):
 
 def index_added(input, dim, index, source):
     """`input` with the slices of `source` along `dim` added at `index` (a new Tensor)."""
-    ops = _ops()
     rank = len(input.shape)
     dim = dim + rank if dim < 0 else dim
-    moved = ops.moveaxis(input, dim, 0) if dim else input
-    updates = ops.moveaxis(source, dim, 0) if dim else source
-    out = ops.tensor_scatter_add(moved, F.reshape(index, (-1, 1)), F.cast(updates, moved.dtype))
-    return ops.moveaxis(out, 0, dim) if dim else out
+    moved = moveaxis(input, dim, 0) if dim else input
+    updates = moveaxis(source, dim, 0) if dim else source
+    out = F.tensor_scatter_add(moved, F.reshape(index, (-1, 1)), F.cast(updates, moved.dtype))
+    return moveaxis(out, 0, dim) if dim else out
 
 
 def _unary(name: str):
     def method(input):
-        return update_in_place(input, getattr(_ops(), name)(input))
+        return update_in_place(input, getattr(F, name)(input))
 
     method.__name__ = method.__qualname__ = name + "_"
     method.__doc__ = f"`input = ops.{name}(input)`, in place."

@@ -20,10 +20,30 @@ from cellgraph.primitives.core import abstract_of, fmt_shape
 from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
 from cellgraph.transform import user_loc
 
-from .surface import constexpr
-
 __all__ = ["Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "constexpr",
            "prim_attr_register"]
+
+class _ConstexprFunction:
+    """A function run at compile time on constant arguments (never parsed into the graph)."""
+
+    def __init__(self, fn):
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+
+    def __call__(self, *args, **kwargs):
+        for value in list(args) + list(kwargs.values()):
+            if isinstance(value, Tracer):
+                raise DTypeError(f"constexpr function {self.fn.__name__}: expected compile-time "
+                                f"constants, got a Tensor computed in the graph")
+        return self.fn(*args, **kwargs)
+
+
+def constexpr(fn=None, *, get_instance=True, reuse_result=True, check=True):
+    """Decorator: `fn` runs at compile time on constants (shapes, dtypes, numbers)."""
+    if fn is None:
+        return _ConstexprFunction
+    return _ConstexprFunction(fn)
+
 
 _INSTEAD = ("define `__call__` in Python (a function of cellgraph.ops calls: it runs in "
             "PyNative and compiles in graphs), or use ops.Custom(func, out_shape, out_dtype, "
@@ -63,7 +83,7 @@ class Primitive:
         """Record a sharding strategy (checked as MindSpore checks it) as the attributes
         in_strategy/out_strategy (in_layout/out_layout for Layouts). The operators that
         `__call__` runs are what cellgraph shards: shard those to split the work."""
-        from .derive import check_shard
+        from .primitive_class import check_shard
 
         found = check_shard(self.name, in_strategy, out_strategy)
         for name, value in ({} if found is None else found[0]).items():

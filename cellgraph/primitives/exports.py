@@ -4,7 +4,7 @@ A public primitive *is* its functional op (`functional.exp` is the primitive `ex
 `method=True` it is also a Tensor method (`x.exp()`). A hand-written wrapper registered with
 `export` (one that normalises MindSpore's positional arguments in front of a primitive's
 keyword params) takes precedence over the derived name. `export_class` registers MindSpore's
-primitive class over a functional op; classes are made by the API layer (cellgraph/ops/derive.py),
+primitive class over a functional op; classes are made by the API layer (cellgraph/ops/primitive_class.py),
 which reads the same registry.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ EXPORTS: list = []  # (kind, name, value, method), in registration order
 # an `export_class` init argument without a default: MindSpore's class requires it
 REQUIRED = inspect.Parameter.empty
 # what `install` put in place (not defined by hand where it put them): a wrapper the API layer
-# registers may take a derived name's place (cellgraph/ops/derive.py)
+# registers may take a derived name's place (cellgraph/ops/primitive_class.py)
 INSTALLED_FUNCTIONS: set = set()
 INSTALLED_METHODS: set = set()
 

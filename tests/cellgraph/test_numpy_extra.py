@@ -1,4 +1,5 @@
-"""numpy_extra against NumPy, with gradients (orders 1 and 2) where the function is smooth."""
+"""mindspore.numpy's search, product, remainder, statistics and index functions against NumPy,
+with gradients (orders 1 and 2) where the function is smooth."""
 import numpy as np
 import pytest
 

@@ -137,7 +137,7 @@ def test_declared_params_are_the_class_arguments_and_the_defaults():
     import numpy as np
 
     from cellgraph import Tensor, ops
-    from cellgraph.ops import derive
+    from cellgraph.ops import primitive_class
     from cellgraph.primitives.core import Primitive
     from cellgraph.runtime.numpy_backend import numpy_backend
 
@@ -147,7 +147,7 @@ def test_declared_params_are_the_class_arguments_and_the_defaults():
         numpy_backend.kernels["scaled_probe"] = lambda x, scale: x * np.float32(scale)
         x = Tensor(np.array([1.0, -3.0], np.float32))
         np.testing.assert_array_equal(prim(x).asnumpy(), [2.0, -6.0])
-        probe_class = derive.primitive_class(prim, "cellgraph.ops.operations")
+        probe_class = primitive_class.primitive_class(prim, "cellgraph.ops.operations")
         probe = probe_class(0.5)
         assert repr(probe) == "ScaledProbe(scale=0.5)"
         np.testing.assert_array_equal(probe(x).asnumpy(), [0.5, -1.5])

@@ -5,7 +5,7 @@ import pytest
 
 import cellgraph as ms
 from cellgraph import Tensor, ops
-from cellgraph.ops.tensor_extras import FUNCTIONAL_METHODS
+from cellgraph.ops.tensor_method import FUNCTIONAL_METHODS
 
 X = Tensor(np.array([[0.5, -2.0], [3.0, 0.25]], np.float32))
 Y = Tensor(np.array([[1.5, 2.0], [-1.0, 4.0]], np.float32))

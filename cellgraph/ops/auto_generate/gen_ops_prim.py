@@ -6,7 +6,7 @@ classes of the `mint` interface, whose call takes every argument (`MatMulExt()(a
 `SumExt()(x, dim)`)."""
 from cellgraph import ops as _ops
 from cellgraph.ops import inplace as _inplace
-from cellgraph.ops.derive import function_class as _function_class
+from cellgraph.ops.primitive_class import function_class as _function_class
 from cellgraph.primitives.errors import UnsupportedError as _UnsupportedError
 
 

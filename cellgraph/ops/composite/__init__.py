@@ -20,10 +20,11 @@ from cellgraph.autograd import GradOperation, grad, value_and_grad
 from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.compiler.frontend import trace_call
 from cellgraph.forward import jvp, vjp
-from cellgraph.ops import clip_by_value, ones_like, zeros_like
-from cellgraph.ops import functional as F
+from cellgraph.primitives import functional as F
 from cellgraph.primitives.dtype import DType
 from cellgraph.primitives.errors import ArgumentError, DTypeError
+from cellgraph.primitives.functional import ones_like, zeros_like
+from cellgraph.primitives.nn_functional import clip_by_value
 from cellgraph.vectorize import vmap
 
 __all__ = ["GradOperation", "HyperMap", "Map", "MultitypeFuncGraph", "Partial", "add_flags",

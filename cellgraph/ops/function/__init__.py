@@ -19,4 +19,13 @@ from ._fallback import functional_fallback as _functional_fallback
 from . import grad as _grad_package  # noqa: F401  # isort: skip
 from .grad.grad_func import grad  # noqa: F401  # isort: skip
 
-__getattr__, __dir__ = _functional_fallback(globals(), grad=True)
+
+def _functional_namespace() -> dict:
+    """ops.functional's names (gathered below this package's modules), for this package and
+    its `*_func` packages to answer for."""
+    from ._namespace import functional_namespace
+
+    return functional_namespace()
+
+
+__getattr__, __dir__ = _functional_fallback(globals(), grad=True, functional=_functional_namespace)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph.ops import functional as F
 from cellgraph.ops.function._fallback import functional_fallback
+from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives.core import abstract_of, running_eagerly
 

@@ -1,12 +1,14 @@
 """MindSpore's `ops.function.image_func`: image operations as compositions of existing ones."""
 from __future__ import annotations
 
-from cellgraph.ops import functional as F
-from cellgraph.ops.derive import export
 from cellgraph.ops.function._fallback import functional_fallback
+from cellgraph.ops.function.array_func.creation import arange
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of, prims
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError, UnsupportedError
+from cellgraph.primitives.exports import export
+from cellgraph.primitives.nn_functional import clip_by_value
 
 __all__ = []
 
@@ -40,13 +42,13 @@ def _source(start, end, size: int, count: int):
     lies inside the image."""
     scale = size - 1
     if count > 1:
-        steps = F.cast(F.arange(0, count, 1), dt.float32)
+        steps = F.cast(arange(0, count, 1), dt.float32)
         coords = F.add(F.mul(start, scale), F.mul(F.reshape(steps, (1, count)),
                                                   F.mul(F.sub(end, start), scale / (count - 1))))
     else:
         coords = F.mul(F.add(start, end), 0.5 * scale)
     inside = F.logical_and(F.greater_equal(coords, 0), F.less_equal(coords, scale))
-    return F.clip_by_value(coords, 0.0, float(scale)), inside
+    return clip_by_value(coords, 0.0, float(scale)), inside
 
 
 def _read(image, box_indices, rows, cols):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 import numbers
 
-from cellgraph.ops import functional as F
 from cellgraph.ops.function._fallback import functional_fallback
 from cellgraph.ops.function.array_func.attributes import _ndim, _shape
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError

@@ -5,7 +5,7 @@ Each class is configured in `__init__` and applied in `__call__`; instances are 
 graph, so `self.matmul = ops.MatMul()` works in construct. They are defined in MindSpore's
 modules, `array_ops`, `math_ops`, `nn_ops`, `random_ops`, `image_ops` and `comm_ops`: there
 the classes written by hand, then those derived from the primitives' declarations
-(ops/derive.py `generate_classes`, filed by each declaration's `ops_module`). The classes of
+(ops/primitive_class.py `generate_classes`, filed by each declaration's `ops_module`). The classes of
 public primitives MindSpore files in none of them are this package's own; every other class
 of `ops` (HyperMap, Assign, ...) it answers for through its module `__getattr__`.
 """
@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from cellgraph._lazy import lazy_names as _lazy_names
 
-from .. import derive as _derive
-from ..derive import PrimitiveClass, define_class  # noqa: F401  (the base, for users)
+from .. import primitive_class as _primitive_class
+from ..function._namespace import ops_names as _ops_names
+from ..primitive_class import PrimitiveClass, define_class  # noqa: F401  (the base, for users)
 
 __all__: list[str] = []
 
 # MindSpore's modules of primitive classes; their classes are those of `ops.operations` too
+from .debug_ops import Print  # noqa: F401  # isort: skip
 from . import array_ops, comm_ops, image_ops, math_ops, nn_ops, random_ops
 from .array_ops import *
 from .comm_ops import *
@@ -32,7 +34,7 @@ for _module in (array_ops, comm_ops, image_ops, math_ops, nn_ops, random_ops):
 __all__.append("PrimitiveClass")
 
 # the classes derived from declarations that MindSpore files in none of the modules above
-_unfiled = _derive.unfiled_classes(globals())
+_unfiled = _primitive_class.unfiled_classes(globals())
 globals().update(_unfiled)
 __all__.extend(_unfiled)
 
@@ -50,9 +52,7 @@ def _from_ops(name: str):
     """`ops.<name>` where it is a primitive class defined elsewhere (the composite and state
     operations, the transforms' classes: `P.HyperMap()`, `P.Assign()`): MindSpore's
     `ops.operations` holds every primitive class `ops` has."""
-    from cellgraph import ops
-
-    value = vars(ops).get(name)
+    value = _ops_names().get(name)
     return value if name[:1].isupper() and isinstance(value, type) and name != "Tensor" \
         else None
 
@@ -68,7 +68,5 @@ def __getattr__(name: str):
 
 
 def __dir__():
-    from cellgraph import ops
-
     return sorted(set(globals()) | set(LAZY_OPERATIONS) |
-                  {n for n in vars(ops) if _from_ops(n) is not None})
+                  {n for n in _ops_names() if _from_ops(n) is not None})

@@ -5,10 +5,11 @@ like any composition; the operands come in MindSpore's order (the forward output
 `x`, and the incoming gradient), checked against MindSpore 2.10's values."""
 from __future__ import annotations
 
-from cellgraph.ops.derive import define_class
+from cellgraph.ops.function.array_func.attributes import size as _size
+from cellgraph.ops.function.array_func.padding import pad
+from cellgraph.ops.primitive_class import define_class
+from cellgraph.primitives import functional as F
 from cellgraph.primitives.math_ops import sum_to
-
-from .. import functional as F
 
 
 def _where(mask, value):
@@ -43,7 +44,7 @@ def _kl_div_loss_grad(grads, x, target, reduction="mean"):
     the incoming gradient, divided as the reduction divided."""
     grad = F.mul(F.neg(target), grads)
     if reduction == "mean":
-        return F.div(grad, F.size(x))
+        return F.div(grad, _size(x))
     if reduction == "batchmean":
         return F.div(grad, x.shape[0])
     return grad
@@ -86,7 +87,7 @@ def _slice_grad(dy, x, begin, size):
     """`dy` placed at `begin` in zeros of `x`'s shape."""
     pads = [(b, full - b - s) for b, s, full in zip(begin, dy.shape, x.shape)]
     del size  # dy's own shape is the slice's
-    return F.pad(dy, tuple(p for pair in reversed(pads) for p in pair))
+    return pad(dy, tuple(p for pair in reversed(pads) for p in pair))
 
 
 _CLASSES = {

@@ -2,10 +2,10 @@
 and MindSpore's tests use and that have a counterpart here."""
 from __future__ import annotations
 
-from cellgraph.ops.derive import PrimitiveClass
+from cellgraph.ops.primitive_class import PrimitiveClass
+from cellgraph.primitives import functional as F
 from cellgraph.primitives.errors import ArgumentError, DTypeError, ShapeError
 
-from .. import functional as F
 from ..function.array_func import is_tensor
 from . import ExtractImagePatches
 

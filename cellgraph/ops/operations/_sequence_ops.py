@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import operator
 
-from cellgraph.ops.derive import PrimitiveClass
+from cellgraph.ops.primitive_class import PrimitiveClass
 
 __all__ = ["InSequence", "ListAppend", "ListInsert", "ListToTensor", "SequenceAdd", "SequenceAddN",
            "SequenceCount", "SequenceIndex", "SequenceMax", "SequenceMin", "SequenceMul",

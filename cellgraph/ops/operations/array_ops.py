@@ -6,14 +6,6 @@ from __future__ import annotations
 import numpy as np
 
 from cellgraph.common.apply_ops import ScatterAdd, ScatterNdAdd, ScatterNdUpdate, ScatterUpdate
-from cellgraph.ops import functional as F
-from cellgraph.ops.derive import (
-    PrimitiveClass,
-    _init,
-    define_class,
-    function_class,
-    generate_classes,
-)
 from cellgraph.ops.function.array_func.attributes import (
     _const,
     dtype,
@@ -22,7 +14,13 @@ from cellgraph.ops.function.array_func.attributes import (
     shape,
     tensor_shape,
 )
-from cellgraph.ops.function.array_func.creation import eye, scalar_to_tensor, tuple_to_array
+from cellgraph.ops.function.array_func.creation import (
+    eye,
+    full_like,
+    meshgrid,
+    scalar_to_tensor,
+    tuple_to_array,
+)
 from cellgraph.ops.function.array_func.indexing import (
     apply_along,
     gather_elements,
@@ -33,6 +31,7 @@ from cellgraph.ops.function.array_func.indexing import (
     masked_scatter,
     reverse_sequence,
 )
+from cellgraph.ops.function.array_func.matrix import diag, tril, triu
 from cellgraph.ops.function.array_func.segment import (
     unsorted_segment_max,
     unsorted_segment_min,
@@ -42,14 +41,25 @@ from cellgraph.ops.function.array_func.segment import (
 from cellgraph.ops.function.array_func.shape import (
     batch_to_space_nd,
     flip,
+    narrow,
     space_to_batch_nd,
     unstack,
 )
+from cellgraph.ops.function.array_func.shape import flip as _flip
 from cellgraph.ops.function.math_func.creation import _range
+from cellgraph.ops.function.math_func.reduction import cumprod
 from cellgraph.ops.function.nn_func.conv import _ints, _patches, extract_patches
 from cellgraph.ops.function.nn_func.image import _nearest
 from cellgraph.ops.operations._required import require
+from cellgraph.ops.primitive_class import (
+    PrimitiveClass,
+    _init,
+    define_class,
+    function_class,
+    generate_classes,
+)
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of, normalize_axis
 from cellgraph.primitives.errors import ArgumentValueError, UnsupportedError
@@ -305,24 +315,24 @@ def _cumprod(x, axis, exclusive=False, reverse=False):
     """The running product along `axis`; `exclusive` leaves each element out of its own
     product, `reverse` runs from the end."""
     if reverse:
-        x = F.flip(x, (axis,))
-    out = F.cumprod(x, axis)
+        x = _flip(x, (axis,))
+    out = cumprod(x, axis)
     if exclusive:
         axis = axis % len(x.shape)
-        ones = F.ones_like(F.narrow(x, axis, 0, 1))
-        out = F.concat((ones, F.narrow(out, axis, 0, x.shape[axis] - 1)), axis)
-    return F.flip(out, (axis,)) if reverse else out
+        ones = F.ones_like(narrow(x, axis, 0, 1))
+        out = F.concat((ones, narrow(out, axis, 0, x.shape[axis] - 1)), axis)
+    return _flip(out, (axis,)) if reverse else out
 
 
-Tril = define_class("Tril", lambda x, diagonal=0: F.tril(x, diagonal), {"diagonal": 0},
+Tril = define_class("Tril", lambda x, diagonal=0: tril(x, diagonal), {"diagonal": 0},
                     module=__name__)
-Triu = define_class("Triu", lambda x, diagonal=0: F.triu(x, diagonal), {"diagonal": 0},
+Triu = define_class("Triu", lambda x, diagonal=0: triu(x, diagonal), {"diagonal": 0},
                     module=__name__)
-Meshgrid = define_class("Meshgrid", lambda inputs, indexing="xy": F.meshgrid(
+Meshgrid = define_class("Meshgrid", lambda inputs, indexing="xy": meshgrid(
     *inputs, indexing=indexing), {"indexing": "xy"}, module=__name__)
 CumProd = define_class("CumProd", _cumprod, {"exclusive": False, "reverse": False},
                        module=__name__)
-Diag = define_class("Diag", F.diag, module=__name__)
+Diag = define_class("Diag", diag, module=__name__)
 NonZero = define_class("NonZero", F.nonzero, module=__name__)
 SearchSorted = define_class("SearchSorted", lambda sorted_sequence, values, dtype=dt.int64,
                             right=False: F.searchsorted(sorted_sequence, values,
@@ -440,7 +450,7 @@ class FillDiagonal(PrimitiveClass):
                                      f"above 2-D, have all dimensions equal, got {shape}")
         mask = np.zeros(shape, bool)
         np.fill_diagonal(mask, True, wrap=self.wrap)
-        fill = F.cast(F.full_like(input_x, self.fill_value), abstract_of(input_x).dtype)
+        fill = F.cast(full_like(input_x, self.fill_value), abstract_of(input_x).dtype)
         return F.select(_const(mask, dt.bool_), fill, input_x)
 
     def __repr__(self) -> str:

@@ -1,4 +1,5 @@
-"""MindSpore's `ops.operations.debug_ops`: `Morph`, a user function used as a primitive."""
+"""MindSpore's `ops.operations.debug_ops`: `Print`, which prints every time a graph runs, and
+`Morph`, a user function used as a primitive."""
 from __future__ import annotations
 
 import inspect
@@ -12,8 +13,9 @@ from cellgraph.ops.primitive import (
     _declared,
     prim_attr_register,
 )
+from cellgraph.ops.primitive_class import PrimitiveClass
 
-__all__ = ["Morph"]
+__all__ = ["Morph", "Print"]
 
 
 class Morph(PrimitiveWithInfer):
@@ -64,3 +66,20 @@ def _check_fn_supported(fn) -> None:
                              f"keyword parameters with default value is empty, but got param "
                              f"'{param.name}' of kind '{param.kind.name}' with default value "
                              f"'{param.default}'.")
+
+
+class Print(PrimitiveClass):
+    """`ops.Print()(*values)`: inside a graph, an effectful node that prints every time the
+    graph runs, constants included (unlike the built-in `print` of constants in construct,
+    which prints once while compiling, as MindSpore's does); outside, it prints at once."""
+
+    def __call__(self, *args):
+        from cellgraph.compiler.print_op import emit_print
+
+        if current_builder() is not None:
+            return emit_print(args, {})
+        print(*args)
+        return None
+
+    def __repr__(self) -> str:
+        return "Print()"

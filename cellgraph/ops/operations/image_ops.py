@@ -1,8 +1,8 @@
 """MindSpore's `ops.operations.image_ops`: the primitive classes of image operations."""
 from __future__ import annotations
 
-from cellgraph.ops.derive import define_class, generate_classes
 from cellgraph.ops.function.image_func import crop_and_resize
+from cellgraph.ops.primitive_class import define_class, generate_classes
 
 __all__ = ["CropAndResize"]
 

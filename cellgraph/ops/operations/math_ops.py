@@ -3,31 +3,37 @@ is a composition (`ops.AddN()`, `ops.ReduceAll()`, `ops.Einsum(equation)`, ...),
 in `__init__` and applied in `__call__`."""
 from __future__ import annotations
 
-from cellgraph.ops import functional as F
-from cellgraph.ops.derive import (
+from cellgraph.ops.function.math_func.creation import linspace
+from cellgraph.ops.function.math_func.elementwise import (
+    addcmul,
+    approximate_equal,
+    eps,
+    fmod,
+    heaviside,
+    hypot,
+    isfinite,
+    isinf,
+    isnan,
+    lerp,
+    logical_xor,
+    logit,
+    truncate_div,
+    xlogy,
+)
+from cellgraph.ops.function.math_func.linalg import cdist, cross, einsum, outer, trace
+from cellgraph.ops.function.math_func.reduction import addn, all, any, std_mean
+from cellgraph.ops.function.math_func.spectral import stft
+from cellgraph.ops.function.nn_func.normalization import _lp_norm
+from cellgraph.ops.inplace import InplaceIndexAdd
+from cellgraph.ops.operations._required import require
+from cellgraph.ops.primitive_class import (
     PrimitiveClass,
     _init,
     define_class,
     function_class,
     generate_classes,
 )
-from cellgraph.ops.function.math_func.creation import linspace
-from cellgraph.ops.function.math_func.elementwise import (
-    addcmul,
-    approximate_equal,
-    eps,
-    isfinite,
-    isinf,
-    isnan,
-    logit,
-    truncate_div,
-)
-from cellgraph.ops.function.math_func.linalg import cdist, cross, einsum
-from cellgraph.ops.function.math_func.reduction import addn, all, any, std_mean
-from cellgraph.ops.function.math_func.spectral import stft
-from cellgraph.ops.function.nn_func.normalization import _lp_norm
-from cellgraph.ops.inplace import InplaceIndexAdd
-from cellgraph.ops.operations._required import require
+from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of
 
@@ -202,11 +208,11 @@ _COMPOSITION_CLASSES = {
     "SquaredDifference": lambda x, y: F.square(F.sub(x, y)),
     "Xdivy": lambda x, y: _zero_where(F.equal(x, 0), F.div(x, y)),
     "DivNoNan": lambda x1, x2: _zero_where(F.equal(x2, 0), F.div(x1, x2)),
-    "TruncateDiv": truncate_div, "TruncateMod": F.fmod,
-    "Mod": F.fmod,  # the remainder with the dividend's sign
-    "SquareSumAll": _square_sum_all, "EqualCount": _equal_count, "Ger": F.outer,
-    "Heaviside": F.heaviside, "Hypot": F.hypot, "Xlogy": F.xlogy, "LogicalXor": F.logical_xor,
-    "Lerp": F.lerp, "Trace": F.trace,
+    "TruncateDiv": truncate_div, "TruncateMod": fmod,
+    "Mod": fmod,  # the remainder with the dividend's sign
+    "SquareSumAll": _square_sum_all, "EqualCount": _equal_count, "Ger": outer,
+    "Heaviside": heaviside, "Hypot": hypot, "Xlogy": xlogy, "LogicalXor": logical_xor,
+    "Lerp": lerp, "Trace": trace,
     "Addcdiv": lambda input_data, x1, x2, value: input_data + value * F.div(x1, x2),
 }
 globals().update({name: define_class(name, fn, module=__name__)

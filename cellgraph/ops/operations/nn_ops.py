@@ -15,14 +15,6 @@ from cellgraph.common.apply_ops import (
     ApplyRMSProp,
 )
 from cellgraph.compiler.builder import current_builder
-from cellgraph.ops import functional as F
-from cellgraph.ops.derive import (
-    PrimitiveClass,
-    _init,
-    define_class,
-    function_class,
-    generate_classes,
-)
 from cellgraph.ops.function.array_func.attributes import _tensor
 from cellgraph.ops.function.array_func.indexing import apply_along
 from cellgraph.ops.function.array_func.padding import (
@@ -32,14 +24,24 @@ from cellgraph.ops.function.array_func.padding import (
     _pairs_from_last,
     pad_pairs_mode,
 )
+from cellgraph.ops.function.array_func.padding import pad as _pad
 from cellgraph.ops.function.nn_func.activation import (
+    celu,
     elu,
     fast_gelu,
     hardshrink,
+    hardsigmoid,
     hardswish,
+    mish,
+    prelu,
+    relu6,
+    selu,
     softshrink,
+    softsign,
 )
 from cellgraph.ops.function.nn_func.attention import _flash_attention_class
+from cellgraph.ops.function.nn_func.basic import dense as _dense
+from cellgraph.ops.function.nn_func.basic import intopk
 from cellgraph.ops.function.nn_func.conv import (
     _TRANSPOSE_INIT,
     _conv2d_transpose_class,
@@ -49,11 +51,13 @@ from cellgraph.ops.function.nn_func.image import _linear, grid_sampler_impl
 from cellgraph.ops.function.nn_func.loss import (
     _ctc_loss_v2,
     binary_cross_entropy,
+    binary_cross_entropy_with_logits,
     checked_labels,
     kl_div,
     l2_loss,
     nll_loss,
     sigmoid_cross_entropy_with_logits,
+    smooth_l1_loss,
     softmax_cross_entropy_with_logits,
 )
 from cellgraph.ops.function.nn_func.normalization import _rms_norm
@@ -64,9 +68,17 @@ from cellgraph.ops.function.nn_func.pooling import (
     max_pool_with_indices,
 )
 from cellgraph.ops.operations._required import require
+from cellgraph.ops.primitive_class import (
+    PrimitiveClass,
+    _init,
+    define_class,
+    function_class,
+    generate_classes,
+)
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import conv_ops as C
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import norm_ops as N
@@ -142,7 +154,7 @@ Dropout2D = define_class("Dropout2D", _channel_dropout("Dropout2D", 4), {"keep_p
                          module=__name__)
 Dropout3D = define_class("Dropout3D", _channel_dropout("Dropout3D", 5), {"keep_prob": 0.5},
                          module=__name__)
-Dense = define_class("Dense", lambda x, w, b=None: F.dense(x, w, b), module=__name__)
+Dense = define_class("Dense", lambda x, w, b=None: _dense(x, w, b), module=__name__)
 
 
 def _kl_div_loss(logits, labels, reduction="mean"):
@@ -364,7 +376,7 @@ class AvgPool3D(PrimitiveClass):
         window = self.kernel_size[0] * self.kernel_size[1] * self.kernel_size[2]
 
         def window_sums(v):
-            return F.mul(avg_pool3d(F.pad(v, flat), self.kernel_size, self.strides, 0), window)
+            return F.mul(avg_pool3d(_pad(v, flat), self.kernel_size, self.strides, 0), window)
 
         total = window_sums(x)
         if self.divisor_override:
@@ -605,11 +617,11 @@ class NLLLoss(PrimitiveClass):
 
 
 # classes over compositions (MindSpore's own; their values checked against MindSpore's)
-_COMPOSITION_CLASSES = {"ReLU6": F.relu6, "PReLU": F.prelu, "SeLU": F.selu, "Mish": F.mish,
-                        "Softsign": F.softsign, "HSigmoid": F.hardsigmoid, "FastGeLU": fast_gelu}
+_COMPOSITION_CLASSES = {"ReLU6": relu6, "PReLU": prelu, "SeLU": selu, "Mish": mish,
+                        "Softsign": softsign, "HSigmoid": hardsigmoid, "FastGeLU": fast_gelu}
 globals().update({name: define_class(name, fn, module=__name__)
                   for name, fn in _COMPOSITION_CLASSES.items()})
-CeLU = define_class("CeLU", lambda x, alpha=1.0: F.celu(x, alpha), {"alpha": 1.0},
+CeLU = define_class("CeLU", lambda x, alpha=1.0: celu(x, alpha), {"alpha": 1.0},
                     module=__name__)
 
 
@@ -620,18 +632,18 @@ class InTopK(PrimitiveClass):
         self.k = k
 
     def __call__(self, x1, x2):
-        return F.intopk(x1, x2, self.k)
+        return intopk(x1, x2, self.k)
 
     def __repr__(self) -> str:
         return f"InTopK(k={self.k})"
 
 
 SmoothL1Loss = define_class("SmoothL1Loss", lambda logits, labels, beta=1.0, reduction="none":
-                            F.smooth_l1_loss(logits, labels, beta, reduction),
+                            smooth_l1_loss(logits, labels, beta, reduction),
                             {"beta": 1.0, "reduction": "none"}, module=__name__)
 BCEWithLogitsLoss = define_class(
     "BCEWithLogitsLoss", lambda logits, label, weight=None, pos_weight=None, reduction="mean":
-    F.binary_cross_entropy_with_logits(logits, label, weight, pos_weight, reduction),
+    binary_cross_entropy_with_logits(logits, label, weight, pos_weight, reduction),
     {"reduction": "mean"}, module=__name__)
 __all__ += ["AvgPool3D", "BCEWithLogitsLoss", "Dense", "Dropout3D", "CeLU", "InTopK", "SmoothL1Loss"] + list(_COMPOSITION_CLASSES)
 

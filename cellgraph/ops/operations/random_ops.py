@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph.ops.derive import PrimitiveClass, generate_classes
 from cellgraph.ops.function.random_func import random_ints, seeded_standard_normal
+from cellgraph.ops.primitive_class import PrimitiveClass, generate_classes
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.random_ops import op_seeds
 

@@ -12,7 +12,7 @@ import pytest
 
 import cellgraph
 from cellgraph import Tensor, nn, ops
-from cellgraph.ops.derive import PrimitiveClass
+from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 FUNCTION_MODULES = ("array_func", "math_func", "nn_func", "random_func", "clip_func",

@@ -3,6 +3,7 @@ Tensors, as compositions of the core's operations (no kernel and no rule of thei
 gradients and batching come from the operations they are made of), one module a topic:
 `attributes`, `creation`, `shape`, `indexing`, `matrix`, `padding`, `segment`. The array
 operations that are primitives, and the others of `ops.functional`, are reached here too."""
+from cellgraph.ops.function import _functional_namespace
 from cellgraph.ops.function._fallback import functional_fallback as _functional_fallback
 
 from . import attributes, creation, indexing, matrix, padding, segment, shape
@@ -18,5 +19,6 @@ __all__: list[str] = []
 for _module in (attributes, creation, indexing, matrix, padding, segment, shape):
     __all__ += _module.__all__
 
+
 # the functional operations defined elsewhere (the primitives, the other modules)
-__getattr__, __dir__ = _functional_fallback(globals())
+__getattr__, __dir__ = _functional_fallback(globals(), functional=_functional_namespace)

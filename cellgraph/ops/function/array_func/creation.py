@@ -7,10 +7,10 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops import functional as F
 from cellgraph.ops.function.array_func.attributes import _const, _shape
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 

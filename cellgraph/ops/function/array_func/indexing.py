@@ -8,16 +8,17 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops import functional as F
 from cellgraph.ops.function.array_func.attributes import _const, _shape, _tensor, is_tensor
-from cellgraph.ops.functional import gather
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives.core import abstract_of, normalize_axis, tensor_axis
 from cellgraph.primitives.dynamic_ops import bincount, nonzero
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.functional import gather
 from cellgraph.primitives.nn_functional import argmax, cumsum, one_hot
+from cellgraph.primitives.nn_functional import one_hot as _one_hot
 
 __all__ = [
     "aminmax",
@@ -108,7 +109,7 @@ def index_fill(x, axis, index, value):
     """x with the positions `index` along `axis` set to `value`."""
     shape = _tensor(x, "index_fill", "x").shape
     axis = normalize_axis(axis, len(shape))
-    hits = F.reduce_sum(F.one_hot(F.reshape(index, (-1,)), shape[axis], 1, 0), (0,), False)
+    hits = F.reduce_sum(_one_hot(F.reshape(index, (-1,)), shape[axis], 1, 0), (0,), False)
     mask = F.reshape(M.greater(hits, 0), tuple(shape[axis] if i == axis else 1
                                                for i in range(len(shape))))
     fill = F.broadcast_to(F.cast(value, abstract_of(x).dtype), tuple(shape))

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph.ops import functional as F
 from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import _ints, pad_pairs

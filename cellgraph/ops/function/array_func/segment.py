@@ -5,9 +5,9 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops import functional as F
 from cellgraph.ops.function.array_func.creation import full_like
 from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import scatter_ops as S
 from cellgraph.primitives.core import abstract_of

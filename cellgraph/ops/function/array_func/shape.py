@@ -7,13 +7,14 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops import functional as F
 from cellgraph.ops.function.array_func.attributes import _const, _ndim, _shape, _tensor
-from cellgraph.ops.functional import gather
+from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of, normalize_axis, running_eagerly, tensor_axis
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.functional import gather
 
 __all__ = ["batch_to_space_nd", "chunk", "flatten", "flip", "fliplr", "flipud", "hstack", "moveaxis", "movedim",
            "narrow", "permute", "repeat_elements", "repeat_interleave", "roll", "rot90",
@@ -184,11 +185,11 @@ def swapdims(input, dim0, dim1):
 
 
 def fliplr(input):
-    return F.flip(input, (1,))
+    return flip(input, (1,))
 
 
 def flipud(input):
-    return F.flip(input, (0,))
+    return flip(input, (0,))
 
 
 def rot90(input, k, dims):
@@ -200,9 +201,9 @@ def rot90(input, k, dims):
     if k == 0:
         return input
     if k == 2:
-        return F.flip(input, (d0, d1))
+        return flip(input, (d0, d1))
     swapped = swapdims(input, d0, d1)
-    return F.flip(swapped, (d0,)) if k == 1 else swapdims(F.flip(input, (d0,)), d0, d1)
+    return flip(swapped, (d0,)) if k == 1 else swapdims(flip(input, (d0,)), d0, d1)
 
 
 def tensor_split(input, indices_or_sections, axis=0):
@@ -265,7 +266,7 @@ def space_to_batch_nd(input_x, block_size, paddings):
     moved to the batch axis: MindSpore's SpaceToBatchND, the inverse of batch_to_space_nd."""
     block, pads = _block_args(input_x, block_size, paddings, "SpaceToBatchND", "paddings")
     m = len(block)
-    x = F.pad(input_x, tuple(p for pair in reversed(pads) for p in pair))
+    x = pad(input_x, tuple(p for pair in reversed(pads) for p in pair))
     shape = tuple(x.shape)
     rest, spatial = shape[1:-m], shape[-m:]
     if any(s % b for s, b in zip(spatial, block)):

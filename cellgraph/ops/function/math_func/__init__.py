@@ -3,6 +3,7 @@
 their gradients and batching come from the operations they are made of), one module a topic:
 `elementwise`, `reduction`, `linalg`, `creation`, `spectral`. The math operations that are
 primitives, and the others of `ops.functional`, are reached here too."""
+from cellgraph.ops.function import _functional_namespace
 from cellgraph.ops.function._fallback import functional_fallback as _functional_fallback
 
 from . import creation, elementwise, linalg, reduction, spectral
@@ -17,5 +18,6 @@ __all__: list[str] = []
 for _module in (creation, elementwise, linalg, reduction, spectral):
     __all__ += _module.__all__
 
+
 # the functional operations defined elsewhere (the primitives, the other modules)
-__getattr__, __dir__ = _functional_fallback(globals())
+__getattr__, __dir__ = _functional_fallback(globals(), functional=_functional_namespace)

@@ -8,13 +8,13 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops import functional as F
-from cellgraph.ops.derive import export
 from cellgraph.ops.function.array_func.attributes import _const, _tensor, is_tensor
 from cellgraph.ops.function.array_func.creation import arange, meshgrid
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.exports import export
 
 __all__ = ["cartesian_prod", "combinations", "linspace", "tril_indices", "triu_indices"]
 

@@ -7,11 +7,11 @@ import math
 
 import numpy as np
 
-from cellgraph.ops import functional as F
 from cellgraph.ops.function.array_func.attributes import _tensor, is_tensor
 from cellgraph.ops.function.array_func.creation import full_like
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import rounding_ops as R

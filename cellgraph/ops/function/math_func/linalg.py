@@ -11,7 +11,6 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops import functional as F
 from cellgraph.ops.function.array_func.attributes import _ndim, _shape, _tensor
 from cellgraph.ops.function.array_func.creation import eye
 from cellgraph.ops.function.array_func.matrix import _matrix_shape, diagonal
@@ -19,6 +18,7 @@ from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.ops.function.array_func.shape import movedim
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives.core import abstract_of, normalize_axis
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph.ops import functional as F
 from cellgraph.ops.function.array_func.attributes import _const, _ndim, _shape, is_tensor
 from cellgraph.ops.function.array_func.shape import swapaxes
 from cellgraph.ops.function.math_func.elementwise import _as_float, isnan
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import rounding_ops as R
 from cellgraph.primitives.core import abstract_of, normalize_axis, tensor_axis
 from cellgraph.primitives.errors import ArgumentValueError
-from cellgraph.primitives.nn_functional import reduce_prod
+from cellgraph.primitives.nn_functional import cumsum, one_hot, reduce_prod
 
 __all__ = ["addn", "all", "any", "count_nonzero", "cumprod", "diff", "histc", "logcumsumexp",
            "logsumexp", "nansum", "norm", "std", "std_mean", "var", "var_mean", "vector_norm"]
@@ -100,7 +100,7 @@ def logcumsumexp(input, axis):
     """log(cumsum(exp(input))) along `axis`, shifted by the maximum so it does not overflow."""
     x = _as_float(input)
     shift = F.stop_gradient(F.reduce_max(x, axis, True))
-    return M.add(M.log(F.cumsum(M.exp(M.sub(x, shift)), axis)), shift)
+    return M.add(M.log(cumsum(M.exp(M.sub(x, shift)), axis)), shift)
 
 
 def histc(input, bins=100, min=0.0, max=0.0):
@@ -118,7 +118,7 @@ def histc(input, bins=100, min=0.0, max=0.0):
     index = F.cast(R.floor(M.mul(M.div(M.sub(x, low), width), float(bins))), dt.int32)
     index = M.select(M.equal(x, high), F.fill(dt.int32, abstract_of(index).shape, bins - 1), index)
     inside = M.logical_and(M.greater_equal(x, low), M.less_equal(x, high))
-    counts = F.reduce_sum(M.mul(F.one_hot(index, bins, 1.0, 0.0),
+    counts = F.reduce_sum(M.mul(one_hot(index, bins, 1.0, 0.0),
                                 F.expand_dims(F.cast(inside, dt.float32), -1)), (0,), False)
     return F.cast(counts, abstract_of(x).dtype)
 

@@ -8,11 +8,11 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops import functional as F
 from cellgraph.ops.function.array_func.attributes import _const
 from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives.complex_ops import complex_, imag_part, real_part
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError

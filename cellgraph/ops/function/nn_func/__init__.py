@@ -4,6 +4,7 @@ batching come from the operations they are made of), one module a topic, as Mind
 nn layers: `activation`, `basic` (dense, distances), `conv`, `pooling`, `normalization`,
 `image` (resizing, sampling), `attention` and `loss`. The nn functional operations that are
 primitives, and the others of `ops.functional`, are reached here too."""
+from cellgraph.ops.function import _functional_namespace
 from cellgraph.ops.function._fallback import functional_fallback as _functional_fallback
 
 from . import activation, attention, basic, conv, image, loss, normalization, pooling
@@ -20,5 +21,6 @@ __all__: list[str] = []
 for _module in (activation, attention, basic, conv, image, loss, normalization, pooling):
     __all__ += _module.__all__
 
+
 # the functional operations defined elsewhere (the primitives, the other modules)
-__getattr__, __dir__ = _functional_fallback(globals())
+__getattr__, __dir__ = _functional_fallback(globals(), functional=_functional_namespace)

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph.ops import functional as F
-from cellgraph.ops.derive import export
 from cellgraph.ops.function.array_func.attributes import _tensor
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import nn_ops as N
 from cellgraph.primitives.core import abstract_of, normalize_axis
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.exports import export
 from cellgraph.primitives.nn_functional import argmax
 from cellgraph.primitives.random_ops import rand
 

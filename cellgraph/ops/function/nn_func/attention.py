@@ -9,11 +9,11 @@ import math
 
 import numpy as np
 
-from cellgraph.ops import functional as F
 from cellgraph.ops.function.array_func.indexing import masked_fill
 from cellgraph.ops.function.array_func.shape import repeat_interleave, swapaxes
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import rounding_ops as R
 from cellgraph.primitives.core import abstract_of

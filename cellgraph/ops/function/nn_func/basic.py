@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import numbers
 
-from cellgraph.ops import functional as F
 from cellgraph.ops.function.array_func.attributes import _tensor
 from cellgraph.ops.function.array_func.indexing import _int_operand, gather_elements
+from cellgraph.ops.function.math_func.elementwise import isfinite
 from cellgraph.ops.function.nn_func.normalization import _lp_norm
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import DTypeError, ShapeError
@@ -50,5 +51,5 @@ def intopk(x1, x2, k):
     safe = F.select(valid, labels, F.zeros_like(labels))
     target = gather_elements(x1, 1, F.reshape(safe, (-1, 1)))
     greater = F.reduce_sum(F.cast(x1 > target, dt.int32), 1)
-    finite = F.reshape(F.isfinite(target), (-1,))
+    finite = F.reshape(isfinite(target), (-1,))
     return (greater < int(k)) & finite & valid

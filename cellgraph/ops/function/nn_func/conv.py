@@ -8,11 +8,11 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops import functional as F
 from cellgraph.ops.function.array_func.indexing import apply_along
 from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.ops.function.nn_func.image import linear_read
 from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import functional as F
 from cellgraph.primitives.conv_ops import conv2d_backprop_input, conv_out_size, same_padding
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError

@@ -5,16 +5,16 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops import functional as F
-from cellgraph.ops.derive import export
 from cellgraph.ops.function.math_func.reduction import logsumexp
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, fmt_shape
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.exports import export
 from cellgraph.primitives.nn_functional import one_hot
 from cellgraph.primitives.nn_ops import softmax_cross_entropy
 

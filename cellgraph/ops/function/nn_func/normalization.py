@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numbers
 
-from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import DTypeError, ShapeError

@@ -7,9 +7,8 @@ import math
 
 import numpy as np
 
-from cellgraph.ops import functional as F
 from cellgraph.ops.function.array_func.attributes import _tensor
-from cellgraph.ops.function.array_func.indexing import apply_along
+from cellgraph.ops.function.array_func.indexing import apply_along, gather_elements
 from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.ops.function.nn_func.conv import (
     _check_rank,
@@ -21,6 +20,7 @@ from cellgraph.ops.function.nn_func.conv import (
 )
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
 from cellgraph.primitives.conv_ops import conv_out_size
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
@@ -33,6 +33,7 @@ from cellgraph.primitives.nn_functional import (
     one_hot,
     pad_pairs,
 )
+from cellgraph.primitives.nn_functional import argmax as _argmax
 from cellgraph.runtime.tensor import Tensor
 
 __all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d",
@@ -249,8 +250,8 @@ def adaptive_max_pool(x, op: str, output_size: tuple, return_indices: bool, inde
         shape[axis], shape[nd + axis] = table.shape
         where = where * spatial[axis] + table.reshape(shape)
     where = F.broadcast_to(Tensor(where.reshape(sizes + (window,))), lead + sizes + (window,))
-    first = F.expand_dims(F.argmax(flat, -1), -1)
-    index = F.squeeze(F.gather_elements(where, len(flat.shape) - 1, first), -1)
+    first = F.expand_dims(_argmax(flat, -1), -1)
+    index = F.squeeze(gather_elements(where, len(flat.shape) - 1, first), -1)
     return best, index if index_dtype is None else F.cast(index, index_dtype)
 
 

@@ -1,4 +1,5 @@
-"""MindSpore's primitive classes, and the API layer's share of the spellings registry.
+"""MindSpore's primitive classes made from the declarations: their base, `PrimitiveClass`, and
+how they are made.
 
 The core gives each public primitive its functional op and Tensor method
 (cellgraph/primitives/exports.py). From the same declarations come MindSpore's primitive classes
@@ -6,20 +7,19 @@ The core gives each public primitive its functional op and Tensor method
 base, `PrimitiveClass`. Each module builds its own names from the declarations when it is
 imported: an `ops.operations` submodule (`math_ops`, `array_ops`, `nn_ops`, ...) ends with
 `generate_classes`, which defines there the classes MindSpore files there; `ops.operations`
-takes `unfiled_classes`, those filed in no submodule; `ops.functional` takes
-`functional_names`, the API layer's hand-written wrappers (the compositions' `export`s), each
-taking precedence over a derived name of the same spelling. `install_methods` puts the
-wrappers registered as methods on Tensor.
+takes `unfiled_classes`, those filed in no submodule. (`ops.functional` takes the API layer's
+registered wrappers through ops/function/_namespace.py; ops/tensor_method.py installs those
+registered as Tensor methods.)
 """
 from __future__ import annotations
 
 import inspect
+import sys
 from types import MappingProxyType
 
 from cellgraph.primitives import exports
 from cellgraph.primitives.core import PRIMITIVES
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
-from cellgraph.primitives.exports import export, export_class  # noqa: F401  (for compositions)
 
 
 class PrimitiveClass:
@@ -116,11 +116,17 @@ def sharded_call(strategy: tuple, fn, args: tuple, kwargs: dict):
     return out
 
 
+def _layout_class():
+    """parallel.shard's Layout, or () (no class) while that module is not loaded: no Layout
+    exists then, and ops does not depend on parallel, which sits above it."""
+    shard = sys.modules.get("cellgraph.parallel.shard")
+    return () if shard is None else shard.Layout
+
+
 def _check_strategy(op: str, strategy, what: str):
     """MindSpore's checks of one strategy: a tuple of tuples of ints, or of Layouts; returns
     whether it is made of Layouts (None for `()`)."""
-    from cellgraph.parallel.shard import Layout
-
+    Layout = _layout_class()
     if not isinstance(strategy, tuple):
         raise DTypeError(f"{what} must be tuple type, but got:{type(strategy)}")
     if strategy == ():
@@ -148,8 +154,7 @@ def _split_counts(strategy) -> tuple | None:
 def check_shard(op: str, in_strategy, out_strategy) -> tuple | None:
     """(the attributes `shard` sets, (in_strategy, out_strategy) as split counts), or None
     when both are None; raises as MindSpore's `Primitive.shard` does."""
-    from cellgraph.parallel.shard import Layout
-
+    Layout = _layout_class()
     if in_strategy is None and out_strategy is None:
         return None
     in_layout = None if in_strategy is None else _check_strategy(op, in_strategy, "in_strategy")
@@ -228,29 +233,17 @@ def generate_classes(namespace: dict) -> None:
                 namespace["__all__"].append(name)
 
 
-def _from_core(kind_value) -> bool:
+def from_core(kind_value) -> bool:
+    """Whether a registration of exports.EXPORTS is the core's (else the API layer's)."""
     value = kind_value[2][0] if kind_value[0] == "class" else kind_value[2]
     return getattr(value, "__module__", "").startswith("cellgraph.primitives")
-
-
-def functional_names(namespace: dict) -> dict:
-    """The API layer's registered functional wrappers (the compositions' `export`s) whose
-    names the module with globals `namespace` (`ops.functional`) lacks, the first registration
-    of a name winning. A wrapper never takes the place of a core name: the core's declarations
-    and wrappers are what `ops.functional` starts from."""
-    names = {}
-    for kind, name, value, _ in exports.EXPORTS:
-        if kind == "function" and not _from_core((kind, name, value, _)) \
-                and name not in namespace and name not in names:
-            names[name] = value
-    return names
 
 
 def unfiled_classes(namespace: dict) -> dict:
     """The primitive classes derived from declarations that the module whose globals are
     `namespace` (`ops.operations`) lacks: those MindSpore files in no submodule."""
     module, classes = namespace["__name__"], {}
-    for kind, name, value, _ in sorted(exports.EXPORTS, key=_from_core):
+    for kind, name, value, _ in sorted(exports.EXPORTS, key=from_core):
         if kind == "class" and name not in namespace and name not in classes:
             classes[name] = define_class(name, value[0], value[1], module)
     for prim in list(PRIMITIVES.values()):
@@ -261,18 +254,3 @@ def unfiled_classes(namespace: dict) -> dict:
                 cls = primitive_class(prim, module)
                 classes.update(dict.fromkeys(names, cls))
     return classes
-
-
-def install_methods(methods: type) -> None:
-    """The compositions' wrappers registered with `method=True` as Tensor methods on
-    `methods` (TensorMethods, Tensor's base, which the core fills from the declarations): a
-    wrapper takes the place of a method the core derived."""
-    replaced = set()
-    for kind, name, value, method in sorted(exports.EXPORTS, key=_from_core):
-        if kind != "function" or not method:
-            continue
-        if name in exports.INSTALLED_METHODS and name not in replaced:
-            replaced.add(name)
-            setattr(methods, name, value)
-        else:
-            exports.add_method(methods, name, value)

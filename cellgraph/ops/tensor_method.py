@@ -1,20 +1,33 @@
-"""Tensor attributes and methods MindSpore programs use that follow from the type alone or are
-compositions of functional ops. `install` adds them to the core's TensorMethods (the base of
-eager Tensors and graph tracers) where it has no member of the same name."""
+"""MindSpore's `ops.tensor_method`: the Tensor attributes and methods MindSpore programs use
+that follow from the type alone or are compositions of functional ops. `install` adds them to
+the core's TensorMethods (the base of eager Tensors and graph tracers) where it has no member
+of the same name; `install_functional_methods` the methods that are the functional op of the
+same name."""
 from __future__ import annotations
 
 import numpy as np
 
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import exports
+from cellgraph.primitives import functional as F
+from cellgraph.primitives.nn_functional import split
 
-from . import functional as F
-
-
-def _ops():
-    """The ops namespace, read when a method runs (it imports this module while loading)."""
-    from cellgraph import ops
-
-    return ops
+from . import functional
+from .function.array_func.indexing import gather_elements, index_select, masked_fill
+from .function.array_func.matrix import diag
+from .function.array_func.shape import (
+    chunk,
+    flip,
+    repeat_elements,
+    repeat_interleave,
+    roll,
+    swapaxes,
+    unbind,
+)
+from .function.math_func.elementwise import isclose, isfinite, isnan
+from .function.math_func.linalg import outer
+from .function.math_func.reduction import logsumexp, norm
+from .primitive_class import from_core
 
 
 class TensorExtras:
@@ -70,7 +83,7 @@ class TensorExtras:
 
     @property
     def mT(self):
-        return _ops().swapaxes(self, -1, -2)
+        return swapaxes(self, -1, -2)
 
     # -- gradients ------------------------------------------------------------------------------
     def register_hook(self, hook):
@@ -117,7 +130,7 @@ class TensorExtras:
         return F.add(self, F.mul(weight, F.sub(end, self)))
 
     def outer(self, vec2):
-        return _ops().outer(self, vec2)
+        return outer(self, vec2)
 
     def addmm(self, mat1, mat2, *, beta=1, alpha=1):
         return F.add(F.mul(self, beta), F.mul(F.matmul(mat1, mat2), alpha))
@@ -129,10 +142,10 @@ class TensorExtras:
         return F.amin(self, axis, keepdims, initial=initial, where=where)
 
     def norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):
-        return _ops().norm(self, ord, dim, keepdim, dtype=dtype)
+        return norm(self, ord, dim, keepdim, dtype=dtype)
 
     def logsumexp(self, axis, keepdims=False):
-        return _ops().logsumexp(self, axis, keepdims)
+        return logsumexp(self, axis, keepdims)
 
     # -- comparisons by name ------------------------------------------------------------------
 
@@ -152,16 +165,16 @@ class TensorExtras:
         return F.less(self, other)
 
     def isnan(self):
-        return _ops().isnan(self)
+        return isnan(self)
 
     def isfinite(self):
-        return _ops().isfinite(self)
+        return isfinite(self)
 
     def where(self, condition, y):
         return F.select(condition, self, y)
 
     def masked_fill(self, mask, value):
-        return _ops().masked_fill(self, mask, value)
+        return masked_fill(self, mask, value)
 
     # -- shape ------------------------------------------------------------------------------
     def ravel(self):
@@ -178,19 +191,19 @@ class TensorExtras:
         return F.broadcast_to(self, tuple(size))
 
     def flip(self, dims):
-        return _ops().flip(self, dims)
+        return flip(self, dims)
 
     def roll(self, shifts, dims=None):
-        return _ops().roll(self, shifts, dims)
+        return roll(self, shifts, dims)
 
     def chunk(self, chunks, axis=0):
-        return _ops().chunk(self, chunks, axis)
+        return chunk(self, chunks, axis)
 
     def split(self, split_size_or_sections, axis=0):
-        return _ops().split(self, split_size_or_sections, axis)
+        return split(self, split_size_or_sections, axis)
 
     def unbind(self, dim=0):
-        return _ops().unbind(self, dim)
+        return unbind(self, dim)
 
     def narrow(self, axis, start, length):
         index = [slice(None)] * self.aval.ndim
@@ -200,8 +213,8 @@ class TensorExtras:
     def repeat(self, repeats, axis=None):
         """NumPy's repeat: each element `repeats` times along `axis` (flattened for None)."""
         if axis is None:
-            return _ops().repeat_elements(F.reshape(self, (-1,)), repeats, 0)
-        return _ops().repeat_elements(self, repeats, axis)
+            return repeat_elements(F.reshape(self, (-1,)), repeats, 0)
+        return repeat_elements(self, repeats, axis)
 
     def tril(self, diagonal=0):
         return self * _triangle_mask(self, diagonal, lower=True)
@@ -214,29 +227,29 @@ class TensorExtras:
         return F.gather(self, input_indices, axis, batch_dims)
 
     def gather_elements(self, dim, index):
-        return _ops().gather_elements(self, dim, index)
+        return gather_elements(self, dim, index)
 
     def scatter(self, axis, index, src):
-        return _ops().scatter(self, axis, index, src)
+        return F.scatter(self, axis, index, src)
 
     def scatter_add(self, dim, index, src):
         """self with src added at index along dim (repeated indices add up)."""
-        return _ops().tensor_scatter_elements(self, index, src, axis=dim, reduction="add")
+        return F.tensor_scatter_elements(self, index, src, axis=dim, reduction="add")
 
     def repeat_interleave(self, repeats, dim=None):
-        return _ops().repeat_interleave(self, repeats, dim)
+        return repeat_interleave(self, repeats, dim)
 
     def log_softmax(self, axis=-1):
         return F.log_softmax(self, axis)
 
     def isclose(self, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
-        return _ops().isclose(self, x2, rtol, atol, equal_nan)
+        return isclose(self, x2, rtol, atol, equal_nan)
 
     def diag(self):
-        return _ops().diag(self)
+        return diag(self)
 
     def index_select(self, axis, index):
-        return _ops().index_select(self, axis, index)
+        return index_select(self, axis, index)
 
     # -- new tensors like this one ------------------------------------------------------------
     def new_zeros(self, size, dtype=None):
@@ -274,12 +287,12 @@ def _functional_method(name: str):
     import inspect
 
     def method(self, *args, **kwargs):
-        return getattr(_ops(), name)(self, *args, **kwargs)
+        return getattr(functional, name)(self, *args, **kwargs)
 
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"`ops.{name}(self, ...)`."
     try:
-        parameters = list(inspect.signature(getattr(_ops(), name)).parameters.values())
+        parameters = list(inspect.signature(getattr(functional, name)).parameters.values())
         if parameters and parameters[0].kind in (inspect.Parameter.POSITIONAL_ONLY,
                                                  inspect.Parameter.POSITIONAL_OR_KEYWORD):
             method.__signature__ = inspect.Signature(
@@ -302,3 +315,18 @@ def install_functional_methods(methods: type) -> None:
     for name in FUNCTIONAL_METHODS:
         if not hasattr(methods, name):
             setattr(methods, name, _functional_method(name))
+
+
+def install_registered(methods: type) -> None:
+    """The compositions' wrappers registered with `method=True` as Tensor methods on
+    `methods` (TensorMethods, Tensor's base, which the core fills from the declarations): a
+    wrapper takes the place of a method the core derived."""
+    replaced = set()
+    for kind, name, value, method in sorted(exports.EXPORTS, key=from_core):
+        if kind != "function" or not method:
+            continue
+        if name in exports.INSTALLED_METHODS and name not in replaced:
+            replaced.add(name)
+            setattr(methods, name, value)
+        else:
+            exports.add_method(methods, name, value)

@@ -1,9 +1,8 @@
-"""More of `mindspore.numpy`, over the functional ops and the composite ones (flip, roll, norm,
-isclose, ...); `cellgraph.numpy` re-exports everything here. Elementwise functions follow the
-module's rules: integer input to a float function is computed in float32."""
+"""`mindspore.numpy.array_creations`: functions that make Tensors (asarray, zeros, arange, eye,
+tril, diag, meshgrid, pad, ...). Creation functions whose result depends only on Python values
+build the Tensor on the host; inside a graph that Tensor is a constant."""
 from __future__ import annotations
 
-import itertools
 import numbers
 
 import numpy as onp
@@ -11,227 +10,126 @@ import numpy as onp
 import cellgraph.ops as P
 from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import normalize_axis
-from cellgraph.primitives.errors import UnsupportedError
+from cellgraph.primitives.errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from cellgraph.runtime.tensor import Tensor
 
-from .numpy import _binary, _cast, _dtype, _unary, asarray, float32, int32
+from .dtypes import float32, int32
+from .utils import _cast, _dtype, _error, _host_dtype, _is_tensor, _shape, _to_tensor
 
 __all__ = [
-    "arccos",
-    "arccosh",
-    "arcsin",
-    "arcsinh",
-    "arctan",
-    "arctan2",
-    "arctanh",
-    "average",
-    "ceil",
-    "clip",
-    "cosh",
-    "count_nonzero",
-    "cross",
-    "diag",
-    "equal",
-    "expm1",
-    "flip",
-    "floor",
-    "greater",
-    "greater_equal",
-    "hstack",
-    "isclose",
-    "isnan",
-    "less",
-    "less_equal",
-    "logaddexp",
-    "logical_and",
-    "logical_not",
-    "logical_or",
-    "logical_xor",
-    "meshgrid",
-    "moveaxis",
-    "norm",
-    "not_equal",
-    "pad",
-    "randn",
-    "reciprocal",
-    "roll",
-    "sign",
-    "sinh",
-    "split",
-    "swapaxes",
-    "take",
-    "take_along_axis",
-    "tensordot",
-    "tile",
-    "trace",
-    "tril",
-    "triu",
-    "vstack",
+    "arange", "array", "asarray", "asfarray", "copy", "diag", "diagflat", "diagonal", "empty",
+    "empty_like", "eye", "full", "full_like", "identity", "linspace", "meshgrid", "ones",
+    "ones_like", "pad", "randint", "randn", "trace", "tril", "tril_indices", "triu",
+    "triu_indices", "zeros", "zeros_like",
 ]
 
-arcsin, _arccos, arctan = (_unary(F.asin, "arcsin"), _unary(F.acos, "arccos"),
-                          _unary(F.atan, "arctan"))
-arcsinh, arccosh, arctanh = (_unary(F.asinh, "arcsinh"), _unary(F.acosh, "arccosh"),
-                             _unary(F.atanh, "arctanh"))
-sinh, cosh, expm1 = (_unary(F.sinh, "sinh"), _unary(F.cosh, "cosh"),
-                     _unary(P.expm1, "expm1"))
-reciprocal = _unary(F.reciprocal, "reciprocal")
+
+def asarray(a, dtype=None):
+    """`a` (Tensor, list, tuple, number, NumPy array) as a Tensor of `dtype`."""
+    return _to_tensor(a, dtype)
 
 
-def _rounding(op_fn, name: str):
-    """floor/ceil: a float function (integer input is rounded in float32, as NumPy gives a
-    float for it)."""
-    def fn(x, dtype=None):
-        x = asarray(x)
-        return _cast(op_fn(x if x.dtype.is_float else F.cast(x, float32)), _dtype(dtype, name))
-    fn.__name__ = fn.__qualname__ = name
-    fn.__doc__ = f"Elementwise {name}; integer input gives float32, `dtype` casts the result."
-    return fn
+def array(obj, dtype=None, copy=True, ndmin=0):
+    """A new Tensor from `obj`, with at least `ndmin` dimensions."""
+    out = asarray(obj, dtype)
+    if copy and isinstance(out, Tensor) and out is obj:
+        out = out.copy()
+    missing = ndmin - len(out.shape)
+    return F.reshape(out, (1,) * missing + tuple(out.shape)) if missing > 0 else out
 
 
-floor, ceil = _rounding(P.floor, "floor"), _rounding(P.ceil, "ceil")
-sign = _unary(F.sign, "sign")
-equal, not_equal = _binary(F.equal, "equal"), _binary(F.not_equal, "not_equal")
-less, less_equal = _binary(F.less, "less"), _binary(F.less_equal, "less_equal")
-greater, greater_equal = _binary(F.greater, "greater"), _binary(F.greater_equal, "greater_equal")
-logical_and, logical_or = _binary(F.logical_and, "logical_and"), _binary(F.logical_or,
-                                                                          "logical_or")
+def asfarray(a, dtype=float32):
+    dtype = _dtype(dtype, "asfarray")
+    return asarray(a, dtype if dtype.is_float else float32)
 
 
-def logical_not(a, dtype=None):
-    return _cast(F.logical_not(asarray(a)), _dtype(dtype, "logical_not"))
+def full(shape, fill_value, dtype=None):
+    """A Tensor of `shape` filled with `fill_value` (a number or a Tensor broadcast to it)."""
+    return _full(shape, fill_value, dtype, "full")
 
 
-def logical_xor(x1, x2, dtype=None):
-    a, b = asarray(x1), asarray(x2)
-    return _cast(F.not_equal(F.cast(a, dt.bool_), F.cast(b, dt.bool_)),
-                 _dtype(dtype, "logical_xor"))
+def _full(shape, fill_value, dtype, op: str):
+    shape = _shape(shape, op)
+    dtype = _dtype(dtype, op)
+    if _is_tensor(fill_value):
+        return F.broadcast_to(_cast(fill_value, dtype), shape)
+    if dtype is None:
+        dtype = _host_dtype(onp.asarray(fill_value))
+    return Tensor(onp.full(shape, fill_value, dtype.np), dtype)
 
 
-def isnan(x, dtype=None):
-    return _cast(P.isnan(asarray(x)), _dtype(dtype, "isnan"))
+def zeros(shape, dtype=float32):
+    return _full(shape, 0, dtype, "zeros")
 
 
-def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
-    return P.isclose(asarray(a), asarray(b), rtol, atol, equal_nan)
+def ones(shape, dtype=float32):
+    return _full(shape, 1, dtype, "ones")
 
 
-arctan2 = _binary(P.atan2, "arctan2")
+def empty(shape, dtype=float32):
+    return _full(shape, 0, dtype, "empty")
 
 
-def logaddexp(x1, x2, dtype=None):
-    """log(exp(x1) + exp(x2)), computed as max + log1p(exp(-|x1 - x2|))."""
-    a, b = asarray(x1), asarray(x2)
-    top = F.maximum(a, b)
-    return _cast(F.add(top, P.log1p(F.exp(F.neg(F.abs(F.sub(a, b)))))),
-                 _dtype(dtype, "logaddexp"))
-
-
-def arccos(input, dtype=None):
-    """Elementwise arccos; `dtype` casts the result."""
-    return _arccos(input, dtype)
-
-
-def clip(x, xmin, xmax, dtype=None):
-    return _cast(P.clip_by_value(asarray(x), xmin, xmax), _dtype(dtype, "clip"))
-
-
-def tile(a, reps):
-    reps = (reps,) if isinstance(reps, numbers.Integral) else tuple(reps)
+def _full_like(a, fill_value, dtype, shape, op: str):
     a = asarray(a)
-    if len(reps) > len(a.shape):
-        a = F.reshape(a, (1,) * (len(reps) - len(a.shape)) + tuple(a.shape))
-    reps = (1,) * (len(a.shape) - len(reps)) + reps
-    return P.tile(a, reps)
+    dtype = _dtype(dtype, op) or a.dtype
+    return _full(a.shape if shape is None else shape, fill_value, dtype, op)
 
 
-def flip(m, axis=None):
-    m = asarray(m)
-    return P.flip(m, tuple(range(len(m.shape))) if axis is None else axis)
+def full_like(a, fill_value, dtype=None, shape=None):
+    return _full_like(a, fill_value, dtype, shape, "full_like")
 
 
-def roll(a, shift, axis=None):
-    return P.roll(asarray(a), shift, axis)
+def zeros_like(a, dtype=None, shape=None):
+    return _full_like(a, 0, dtype, shape, "zeros_like")
 
 
-def swapaxes(x, axis1, axis2):
-    return P.swapaxes(asarray(x), axis1, axis2)
+def ones_like(a, dtype=None, shape=None):
+    return _full_like(a, 1, dtype, shape, "ones_like")
 
 
-def moveaxis(a, source, destination):
-    a = asarray(a)
-    order = [i for i in range(len(a.shape)) if i != normalize_axis(source, len(a.shape))]
-    order.insert(normalize_axis(destination, len(a.shape)), normalize_axis(source, len(a.shape)))
-    return F.transpose(a, tuple(order))
+def empty_like(prototype, dtype=None, shape=None):
+    return _full_like(prototype, 0, dtype, shape, "empty_like")
 
 
-def split(x, indices_or_sections, axis=0):
-    """Equal sections (an int) or pieces cut at the given indices."""
-    x = asarray(x)
-    size = x.shape[normalize_axis(axis, len(x.shape))]
-    if isinstance(indices_or_sections, numbers.Integral):
-        return tuple(NF.split_equal(x, axis, int(indices_or_sections)))
-    cuts = [0, *indices_or_sections, size]
-    return tuple(P.split(x, [b - a for a, b in itertools.pairwise(cuts)], axis))
+def arange(start, stop=None, step=None, dtype=None):
+    """Evenly spaced values in [start, stop): int32 for int bounds, else float32."""
+    bounds = [b for b in (start, stop, step) if b is not None]
+    for b in bounds:
+        if _is_tensor(b) or not isinstance(b, numbers.Number):
+            raise _error(DTypeError, "arange", f"bounds must be Python numbers, got "
+                         f"{type(b).__name__} {b!r:.40}")
+    if step == 0:
+        raise _error(ShapeError, "arange", "step must not be zero")
+    if stop is None:
+        start, stop = 0, start
+    dtype = _dtype(dtype, "arange") or (
+        int32 if all(isinstance(b, numbers.Integral) for b in bounds) else float32)
+    return Tensor(onp.arange(start, stop, 1 if step is None else step).astype(dtype.np), dtype)
 
 
-def hstack(tup):
-    items = [asarray(t) for t in tup]
-    return F.concat(items, 0 if len(items[0].shape) == 1 else 1)
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    """`num` evenly spaced values from start to stop (float32 unless `dtype` says)."""
+    if not isinstance(num, numbers.Integral) or num < 0:
+        raise _error(ArgumentError, "linspace", f"num must be a non-negative int, got {num!r}")
+    dtype = _dtype(dtype, "linspace") or float32
+    start = start.asnumpy() if isinstance(start, Tensor) else start
+    stop = stop.asnumpy() if isinstance(stop, Tensor) else stop
+    values, step = onp.linspace(start, stop, int(num), endpoint=endpoint, retstep=True,
+                                axis=axis)
+    out = Tensor(values.astype(dtype.np), dtype)
+    return (out, step) if retstep else out
 
 
-def vstack(tup):
-    items = [asarray(t) for t in tup]
-    return F.concat([F.reshape(t, (1, -1)) if len(t.shape) == 1 else t for t in items], 0)
+def eye(N, M=None, k=0, dtype=float32):
+    """The N x M matrix with ones on diagonal `k`."""
+    dtype = _dtype(dtype, "eye")
+    return Tensor(onp.eye(N, M, k, dtype=dtype.np), dtype)
 
 
-def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    """The cross product of 3-vectors along `axisa` of a and `axisb` of b, put along `axisc`
-    of the result (`axis` sets all three)."""
-    if axis is not None:
-        axisa = axisb = axisc = axis
-    a, b = moveaxis(asarray(a), axisa, -1), moveaxis(asarray(b), axisb, -1)
-    a0, a1, a2 = (a[..., i] for i in range(3))
-    b0, b1, b2 = (b[..., i] for i in range(3))
-    out = F.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], -1)
-    return moveaxis(out, -1, axisc)
-
-
-def tensordot(a, b, axes=2):
-    return P.tensor_dot(asarray(a), asarray(b), axes)
-
-
-def norm(x, ord=None, axis=None, keepdims=False):
-    """The 2-norm (Frobenius for matrices) by default; vector orders otherwise."""
-    x = asarray(x)
-    if not x.dtype.is_float:
-        x = F.cast(x, float32)
-    return P.vector_norm(x, 2 if ord in (None, "fro") else ord, axis, keepdims)
-
-
-def count_nonzero(x, axis=None, keepdims=False):
-    return F.reduce_sum(F.cast(F.not_equal(asarray(x), 0), int32), () if axis is None else axis,
-                        keepdims)
-
-
-def average(x, axis=None, weights=None, returned=False):
-    x = asarray(x)
-    if not x.dtype.is_float:
-        x = F.cast(x, float32)
-    axes = () if axis is None else axis
-    if weights is None:
-        out, total = F.reduce_mean(x, axes), None
-    else:
-        w = asarray(weights)
-        if axis is not None and len(w.shape) == 1 and len(x.shape) > 1:
-            shape = [1] * len(x.shape)
-            shape[normalize_axis(axis, len(x.shape))] = w.shape[0]
-            w = F.reshape(w, tuple(shape))
-        total = F.reduce_sum(F.mul(F.ones_like(x), w), axes)
-        out = F.div(F.reduce_sum(F.mul(x, w), axes), total)
-    return (out, total) if returned else out
+def identity(n, dtype=float32):
+    return eye(n, dtype=dtype)
 
 
 def _triangle(m, k, lower: bool):
@@ -273,36 +171,6 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None):
             a = F.transpose(a, (1, 0))
         return _cast(F.reduce_sum(diag(a, offset)), _dtype(dtype, "trace"))
     return _cast(F.reduce_sum(P.diagonal(a, offset, axis1, axis2), -1), _dtype(dtype, "trace"))
-
-
-def take(a, indices, axis=None, mode="clip"):
-    """Elements of `a` (flattened when `axis` is None) at `indices`; an index out of range is
-    clipped to the axis ("clip", a negative one counted from the end first) or wrapped
-    ("wrap"). "raise" is not implemented, as in MindSpore."""
-    a = asarray(a)
-    if axis is None:
-        a, axis = F.reshape(a, (-1,)), 0
-    size = a.shape[normalize_axis(axis, len(a.shape))]
-    indices = asarray(indices)
-    if mode == "clip":
-        indices = P.clip_by_value(F.select(F.less(indices, 0), F.add(indices, size), indices),
-                                  0, size - 1)
-    elif mode == "wrap":
-        indices = P.floor_mod(indices, size)
-    elif mode == "raise":
-        raise NotImplementedError('"raise" mode is not implemented')
-    else:
-        raise ValueError(f"take: `mode` must be 'clip', 'wrap' or 'raise', got {mode!r}")
-    return P.gather(a, indices, axis)
-
-
-def take_along_axis(arr, indices, axis):
-    """arr's elements at `indices` along `axis` (a one-hot contraction, differentiable in arr)."""
-    arr, indices = asarray(arr), asarray(indices)
-    axis = normalize_axis(axis, len(arr.shape))
-    picks = P.one_hot(indices, arr.shape[axis], 1.0, 0.0, axis + 1)  # one axis more than arr
-    chosen = F.mul(F.expand_dims(arr, axis), F.cast(picks, arr.dtype))
-    return F.reduce_sum(chosen, axis + 1)
 
 
 def meshgrid(*xi, sparse=False, indexing="xy"):
@@ -483,3 +351,46 @@ def pad(arr, pad_width, mode="constant", stat_length=None, constant_values=0, en
 
 def randn(*shape, dtype=float32):
     return _cast(P.randn(*shape), _dtype(dtype, "randn"))
+
+
+def copy(a):
+    """A new array with a's values."""
+    return F.add(asarray(a), F.zeros_like(asarray(a)))
+
+
+def _indices(rows_cols, dtype=int32):
+    return tuple(asarray(onp.asarray(i), dtype) for i in rows_cols)
+
+
+def tril_indices(n, k=0, m=None):
+    return _indices(onp.tril_indices(n, k, m))
+
+
+def triu_indices(n, k=0, m=None):
+    return _indices(onp.triu_indices(n, k, m))
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """The offset diagonal of the (axis1, axis2) planes, as the last axis."""
+    a = asarray(a)
+    nd = len(a.shape)
+    axis1, axis2 = normalize_axis(axis1, nd), normalize_axis(axis2, nd)
+    rest = [i for i in range(nd) if i not in (axis1, axis2)]
+    planes = F.transpose(a, tuple(rest) + (axis1, axis2))
+    rows, cols = a.shape[axis1], a.shape[axis2]
+    flat = [r * cols + r + offset for r in range(rows) if 0 <= r + offset < cols]
+    planes = F.reshape(planes, tuple(planes.shape[:-2]) + (rows * cols,))
+    return P.gather(planes, asarray(onp.asarray(flat, onp.int64)), len(rest))
+
+
+def diagflat(v, k=0):
+    return diag(F.reshape(asarray(v), (-1,)), k)
+
+
+def randint(minval, maxval=None, shape=None, dtype=int32):
+    """Integers uniformly drawn from [minval, maxval) (from [0, minval) with one bound)."""
+    if maxval is None:
+        minval, maxval = 0, minval
+    shape = () if shape is None else (shape,) if isinstance(shape, numbers.Integral) else \
+        tuple(shape)
+    return P.randint(minval, maxval, shape, dtype=_dtype(dtype, "randint"))

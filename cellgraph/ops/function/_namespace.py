@@ -1,0 +1,196 @@
+"""The names of `ops.functional` and of `ops`, gathered from the modules that define them.
+
+MindSpore's `ops.functional` answers for every functional operation of `ops`, `ops.operations`
+for every primitive class of `ops`, and `ops.function` with its packages for every functional
+operation. This module holds what they read, below all three and below `ops` itself, so that
+none reaches up into a module that imports it:
+
+* FUNCTIONAL: the names `ops.functional` defines (the core's functional operations, the
+  transforms, the Parameter updates, `dtype`, `make_range` and the scalar operations), which
+  it imports from here;
+* `ops_names()`: the names `ops` takes from the modules that define them, in the order `ops`
+  imports them (a later module's name replaces an earlier one's);
+* `functional_value(name)`: what `ops.functional.<name>` is beyond FUNCTIONAL: a composition's
+  registered wrapper, or a functional operation of `ops`.
+"""
+from __future__ import annotations
+
+import builtins
+import functools
+import types
+
+import cellgraph.ops.function.array_func.attributes as _array_func_attributes
+import cellgraph.ops.function.array_func.creation as _array_func_creation
+import cellgraph.ops.function.array_func.indexing as _indexing
+import cellgraph.ops.function.array_func.matrix as _matrix
+import cellgraph.ops.function.array_func.padding as _padding
+import cellgraph.ops.function.array_func.segment as _segment
+import cellgraph.ops.function.array_func.shape as _shape
+import cellgraph.ops.function.clip_func as _clip_func
+import cellgraph.ops.function.image_func as _image_func
+import cellgraph.ops.function.math_func.creation as _math_func_creation
+import cellgraph.ops.function.math_func.elementwise as _elementwise
+import cellgraph.ops.function.math_func.linalg as _linalg
+import cellgraph.ops.function.math_func.reduction as _reduction
+import cellgraph.ops.function.math_func.spectral as _spectral
+import cellgraph.ops.function.nn_func.activation as _activation
+import cellgraph.ops.function.nn_func.attention as _attention
+import cellgraph.ops.function.nn_func.basic as _basic
+import cellgraph.ops.function.nn_func.conv as _conv
+import cellgraph.ops.function.nn_func.image as _nn_func_image
+import cellgraph.ops.function.nn_func.loss as _loss
+import cellgraph.ops.function.nn_func.normalization as _normalization
+import cellgraph.ops.function.nn_func.pooling as _pooling
+import cellgraph.ops.function.other_func as _other_func
+import cellgraph.ops.function.random_func as _random_func
+from cellgraph import autograd as _autograd
+from cellgraph import gradient_hooks as _gradient_hooks
+from cellgraph import loops as _loops
+from cellgraph.autograd import grad, value_and_grad  # noqa: F401  (the transforms)
+from cellgraph.common import apply_ops as _apply_ops
+from cellgraph.common import assign as _assign
+from cellgraph.common.assign import *  # Parameter updates: F.assign, F.Depend, ...
+from cellgraph.common.assign import __all__ as _assign_names
+from cellgraph.compiler.choice import switch  # noqa: F401
+from cellgraph.forward import jvp, linearize, vjp  # noqa: F401
+from cellgraph.ops import composite as _composite
+from cellgraph.ops import custom_ops as _custom_ops
+from cellgraph.ops import primitive as _primitive
+from cellgraph.primitives import core as _core
+from cellgraph.primitives import exports as _exports
+from cellgraph.primitives import floor_division as _floor_division
+from cellgraph.primitives import nn_functional as _nn_functional
+from cellgraph.primitives import random_ops as _random_ops
+from cellgraph.primitives.functional import *
+from cellgraph.primitives.functional import __all__ as CORE_NAMES
+from cellgraph.primitives.functional import abs, pow, sum
+from cellgraph.taylor import derivative, jet  # noqa: F401
+from cellgraph.vectorize import hessian, jacfwd, jacrev, vmap  # noqa: F401
+
+from ..primitive_class import from_core as _from_core
+from .array_func.attributes import dtype
+
+# F.dtype(x), F.make_range(5), F.scalar_add(2, 3): ops.functional's alone (`ops.dtype` is
+# the dtype module)
+from .other_func import SCALAR_OPS as _SCALAR_OPS
+from .other_func import make_range
+
+# (module, the names `ops` takes from it, or None: the names a star import takes)
+SOURCES = (
+    (_array_func_attributes, None),
+    (_array_func_creation, None),
+    (_indexing, None),
+    (_matrix, None),
+    (_padding, None),
+    (_segment, None),
+    (_shape, None),
+    (_clip_func, None),
+    (_image_func, None),
+    (_math_func_creation, None),
+    (_elementwise, None),
+    (_linalg, None),
+    (_reduction, None),
+    (_spectral, None),
+    (_activation, None),
+    (_attention, None),
+    (_basic, None),
+    (_conv, None),
+    (_nn_func_image, None),
+    (_loss, None),
+    (_normalization, None),
+    (_pooling, None),
+    (_random_func, None),
+    (_core, ("PRIMITIVES", "TensorType", "bind")),
+    (_floor_division, None),
+    (_nn_functional, None),
+    (_random_ops,
+     ("Randperm", "UniformReal", "rand", "rand_like", "randperm", "shuffle")),
+    (_primitive,
+     ("Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "prim_attr_register")),
+    (_autograd, ("GradOperation", "get_grad")),
+    (_apply_ops, None),
+    (_assign, None),
+    (_gradient_hooks, ("HookBackward", "InsertGradientOf")),
+    (_loops, ("ForiLoop", "Scan", "WhileLoop")),
+    (_composite, ("HyperMap", "Map", "MultitypeFuncGraph", "Partial",
+                                 "clip_by_global_norm", "partial")),
+    (_custom_ops, ("Custom", "kernel", "ms_kernel")),
+    (_array_func_attributes, ("identity", "shape")),
+    (_primitive, ("constexpr",)),
+    (_other_func, ("tuple_len",)),
+)
+
+
+def _exported(module, names) -> dict:
+    if names is None:
+        names = getattr(module, "__all__", None)
+    if names is None:
+        names = [n for n in vars(module) if not n.startswith("_")]
+    return {n: getattr(module, n) for n in names}
+
+
+@functools.cache
+def ops_names() -> dict:
+    """name -> value, for the names `ops` takes from the modules of SOURCES (read once)."""
+    names: dict = {}
+    for module_name, wanted in SOURCES:
+        names.update(_exported(module_name, wanted))
+    return names
+
+
+TRANSFORMS = ["derivative", "grad", "hessian", "jacfwd", "jacrev", "jet", "jvp", "linearize",
+              "switch", "value_and_grad", "vjp", "vmap"]
+globals().update(_SCALAR_OPS)
+
+# the names ops.functional defines (it imports them from here)
+__all__ = [*CORE_NAMES, "abs", "pow", "sum", *TRANSFORMS, *_assign_names, "dtype",  # noqa: PLE0604
+           "make_range", *_SCALAR_OPS]
+FUNCTIONAL = __all__
+
+
+def registered(namespace) -> dict:
+    """The compositions' registered wrappers (crop_and_resize, ctc_loss, ...: their `export`s)
+    that `namespace` (ops.functional's names) lacks, the first registration of a name winning:
+    the compositions (ops/function/) have registered them when this module imported them. A
+    wrapper never takes the place of a core name: the core's declarations and wrappers are what
+    `ops.functional` starts from."""
+    names = {}
+    for kind, name, value, method in _exports.EXPORTS:
+        if kind == "function" and not _from_core((kind, name, value, method)) \
+                and name not in namespace and name not in names:
+            names[name] = value  # the first registration of a name wins
+    return names
+
+
+def ops_function(name: str):
+    """`ops.<name>` where it is a functional op F answers for: a callable whose name starts in
+    lower case, neither a module, nor a builtin's name (module attributes are the module's
+    globals: a builtin's name, slice or min, must not be shadowed under F's code), nor one of
+    the decorators that define custom operations (`ops.kernel`)."""
+    value = ops_names().get(name)
+    if name[:1].islower() and callable(value) and not isinstance(value, types.ModuleType) \
+            and not hasattr(builtins, name) \
+            and getattr(value, "__module__", None) != "cellgraph.ops.custom_ops":
+        return value
+    return None
+
+
+def functional_value(name: str, namespace):
+    """`ops.functional.<name>` for a name `namespace` (its names so far) lacks, or None."""
+    found = registered(namespace)
+    return found[name] if name in found else ops_function(name)
+
+
+def functional_names(namespace) -> set:
+    """Every name `ops.functional` answers for, `namespace` holding its names so far."""
+    return set(namespace) | set(registered(namespace)) | {
+        n for n in ops_names() if ops_function(n) is not None}
+
+
+@functools.cache
+def functional_namespace() -> dict:
+    """ops.functional's names and values, for the packages of ops.function that answer for
+    every functional operation as MindSpore's do."""
+    static = {n: globals()[n] for n in FUNCTIONAL}
+    return {**{n: functional_value(n, static) for n in functional_names(static)
+               if n not in static}, **static}

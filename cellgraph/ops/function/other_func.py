@@ -1,0 +1,38 @@
+"""MindSpore's `ops.function.other_func`, here the compile-time operations of `ops.functional`:
+`make_range`, `tuple_len` and the scalar operations (`F.scalar_add`), done on Python values
+while the graph is built."""
+from __future__ import annotations
+
+import operator
+
+from cellgraph.primitives.errors import DTypeError
+
+__all__ = ["make_range", "tuple_len"]
+
+
+def make_range(start=0, stop=None, step=1) -> tuple:
+    """A tuple of ints like Python's range (`F.make_range(5)` is (0, 1, 2, 3, 4)), made when
+    the graph is built."""
+    if stop is None:
+        start, stop = 0, start
+    for name, value in (("start", start), ("stop", stop), ("step", step)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise DTypeError(f"make_range: `{name}` must be an int, got "
+                             f"{type(value).__name__} {value!r}")
+    if step == 0:
+        raise ValueError("make_range: `step` must not be 0")
+    return tuple(range(start, stop, step))
+
+
+def tuple_len(data) -> int:
+    return len(data)
+
+
+# F.scalar_add(2, 3) and friends: arithmetic on Python numbers, done when the graph is built.
+SCALAR_OPS = {"scalar_add": operator.add, "scalar_sub": operator.sub,
+              "scalar_mul": operator.mul, "scalar_div": operator.truediv,
+              "scalar_floordiv": operator.floordiv, "scalar_mod": operator.mod,
+              "scalar_pow": operator.pow, "scalar_usub": operator.neg,
+              "scalar_lt": operator.lt, "scalar_gt": operator.gt, "scalar_le": operator.le,
+              "scalar_ge": operator.ge, "scalar_eq": operator.eq, "scalar_ne": operator.ne,
+              "bool_not": operator.not_, "bool_and": operator.and_, "bool_or": operator.or_}
