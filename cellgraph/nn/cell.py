@@ -46,8 +46,9 @@ def _check_declared(op: str, declared, args) -> None:
         want_shape, got_shape = getattr(want, "shape", None), getattr(got, "shape", None)
         if want_shape is None or got_shape is None:
             continue
-        if len(want_shape) != len(got_shape) or any(
-                w not in (None, -1, g) for w, g in zip(want_shape, got_shape)) or \
+        sizes = tuple(got_shape) if tuple(want_shape) == (-2,) else want_shape  # -2: any rank
+        if len(sizes) != len(got_shape) or any(
+                w not in (None, -1, g) for w, g in zip(sizes, got_shape)) or \
                 want.dtype != got.dtype:
             raise ArgumentError(f"{op}: input {i} of shape {tuple(got_shape)} and dtype "
                                 f"{got.dtype} does not fit the set_inputs signature "

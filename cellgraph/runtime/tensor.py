@@ -10,7 +10,7 @@ import numpy as np
 
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import TensorType
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.tensor_methods import TensorMethods
 
 from .backend import get_backend
@@ -64,11 +64,14 @@ class Tensor(TensorMethods):
             from cellgraph.primitives import functional as F
 
             return input_data if dtype is None else F.cast(input_data, dt.as_dtype(dtype))
-        if input_data is None and shape is not None:  # (a Tensor with data skips all this)
-            if not isinstance(shape, int) and any(d is None or d == -1 for d in shape):
-                return object.__new__(SignatureTensor)
+        if input_data is None:  # (a Tensor with data skips all this)
             init = kwargs.get("init", args[0] if args else None)
-            if cls is Tensor and dtype is not None and init is not None:
+            if shape is None:
+                if dtype is not None and init is None:  # any rank: MindSpore's shape [-2]
+                    return object.__new__(SignatureTensor)
+            elif not isinstance(shape, int) and any(d is None or d in (-1, -2) for d in shape):
+                return object.__new__(SignatureTensor)
+            elif cls is Tensor and dtype is not None and init is not None:
                 return object.__new__(UninitializedTensor)
         return object.__new__(cls)
 
@@ -248,13 +251,22 @@ class Tensor(TensorMethods):
 
 class SignatureTensor(Tensor):
     """`Tensor(shape=[None, 3], dtype=float32)`: a shape with unknown sizes and a dtype, no
-    data; what `Cell.set_inputs` takes to describe the inputs it will be called with."""
+    data; what `Cell.set_inputs` takes to describe the inputs it will be called with. As in
+    MindSpore, an unknown size shows as -1, and `Tensor(shape=None, dtype=...)` (or shape
+    [-2]) is a Tensor of any rank, whose shape shows as (-2,)."""
 
     __slots__ = ("_signature_shape",)
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, const_arg=False,
                  internal=False):
-        self._signature_shape = tuple(None if d is None or d == -1 else int(d) for d in shape)
+        if shape is None or tuple(shape) == (-2,):
+            self._signature_shape = (-2,)
+        else:
+            if any(d == -2 for d in shape):
+                raise ShapeError(f"Tensor: -2 (any rank) stands alone in a shape, got "
+                                 f"{list(shape)}")
+            self._signature_shape = tuple(-1 if d is None or d == -1 else int(d)
+                                          for d in shape)
         self._dtype = dt.as_dtype(dtype) if dtype is not None else dt.float32
         self._data = None
 

@@ -120,3 +120,28 @@ def test_repeated_call_short_path_sees_mode_signature_and_keyword_changes():
     np.testing.assert_allclose(shifted(x).asnumpy(), [2.0, 4.0])
     np.testing.assert_allclose(shifted(x, scale=3.0).asnumpy(), [3.0, 6.0])
     np.testing.assert_allclose(shifted(x).asnumpy(), [2.0, 4.0])
+
+
+def test_set_inputs_takes_unknown_sizes_and_any_rank_as_mindspore_shows_them():
+    """MindSpore 2.10: an unknown size shows as -1, Tensor(shape=None, dtype=...) is a Tensor
+    of any rank, shown as [-2]; calls of any shape (or rank) and the declared dtype fit."""
+    import cellgraph as ms
+
+    some, anyrank = ms.Tensor(shape=[None, 3], dtype=ms.float32), ms.Tensor(
+        shape=None, dtype=ms.float32)
+    assert some.shape == (-1, 3) and anyrank.shape == (-2,)
+    assert ms.Tensor(shape=[-2], dtype=ms.float32).shape == (-2,)
+    assert repr(anyrank).startswith("Tensor(shape=[-2], dtype=Float32")
+
+    class Square(nn.Cell):
+        def construct(self, x):
+            return x * x
+
+    net = Square()
+    net.set_inputs(anyrank)
+    assert net(Tensor(np.ones((2, 3), np.float32))).shape == (2, 3)
+    assert net(Tensor(np.ones(4, np.float32))).shape == (4,)
+    with pytest.raises(TypeError, match="set_inputs signature"):
+        net(Tensor(np.ones(4, np.int32)))
+    with pytest.raises(ValueError, match="-2"):
+        ms.Tensor(shape=[-2, 3], dtype=ms.float32)

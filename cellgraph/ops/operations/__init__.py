@@ -60,6 +60,10 @@ def _from_ops(name: str):
 def __getattr__(name: str):
     if name in LAZY_OPERATIONS:
         return _lazy_getattr(name)
+    if name == "manually_defined":  # MindSpore's hand-written primitives, loaded on first use
+        import importlib
+
+        return importlib.import_module(f"{__name__}.manually_defined")
     value = _from_ops(name)
     if value is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,32 @@
+"""`ops.operations.manually_defined`, MindSpore's hand-written primitives: the values and the
+error below were recorded from MindSpore 2.10."""
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Tensor, nn, ops
+
+
+def test_scalar_operations_as_mindspore():
+    m = ops.operations.manually_defined
+    got = (m.ScalarDiv()(7, 2), m.ScalarFloorDiv()(7, 2), m.ScalarMod()(7, 2), m.ScalarLog()(8),
+           m.ScalarCast()(3.7, ms.int64), m.ScalarBool()(0), m.ScalarMax()(2, 5),
+           m.ScalarUadd()(3), m.ScalarUsub()(3), m.ScalarPow()(2, 10), m.ScalarEq()(1, 1.0),
+           m.ScalarMin()(2, 5), m.scalar_max(1, 9))
+    assert got == (3.5, 3, 1, 2.0794415416798357, 3, False, 5, 3, -3, 1024, True, 2, 9)
+    with pytest.raises(ValueError, match="ScalarCast', the supported type is in the list"):
+        m.scalar_cast(2, ms.float32)
+
+
+def test_the_shared_primitives_are_the_same_objects():
+    m = ops.operations.manually_defined
+    assert m.Shape is ops.Shape and m.Cast is ops.Cast and m.Tile is ops.Tile
+    assert m.rank(Tensor(np.ones((2, 3)))) == 2
+
+
+def test_shape_in_a_graph():
+    class Net(nn.Cell):
+        def construct(self, x):
+            return ops.operations.manually_defined.shape_(x)
+
+    assert Net()(Tensor(np.ones((2, 5), np.float32))) == (2, 5)
