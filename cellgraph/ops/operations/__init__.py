@@ -72,5 +72,5 @@ def __getattr__(name: str):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(LAZY_OPERATIONS) |
+    return sorted(set(globals()) | set(LAZY_OPERATIONS) | {"manually_defined"} |
                   {n for n in _ops_names() if _from_ops(n) is not None})
