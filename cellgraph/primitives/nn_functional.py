@@ -364,7 +364,6 @@ __all__ = [
     "clip_by_value",
     "conv2d",
     "cumsum",
-    "dropout",
     "erf",
     "expm1",
     "gelu",

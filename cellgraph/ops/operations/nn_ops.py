@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import numbers
 
-import numpy as np
-
 from cellgraph.common.apply_ops import (
     Adam,
     AdamWeightDecay,
@@ -14,7 +12,6 @@ from cellgraph.common.apply_ops import (
     ApplyMomentum,
     ApplyRMSProp,
 )
-from cellgraph.compiler.builder import current_builder
 from cellgraph.ops.function.array_func.attributes import _tensor
 from cellgraph.ops.function.array_func.indexing import apply_along
 from cellgraph.ops.function.array_func.padding import (
@@ -41,7 +38,7 @@ from cellgraph.ops.function.nn_func.activation import (
 )
 from cellgraph.ops.function.nn_func.attention import _flash_attention_class
 from cellgraph.ops.function.nn_func.basic import dense as _dense
-from cellgraph.ops.function.nn_func.basic import intopk
+from cellgraph.ops.function.nn_func.basic import intopk, seeded_dropout
 from cellgraph.ops.function.nn_func.conv import (
     _TRANSPOSE_INIT,
     _conv2d_transpose_class,
@@ -86,8 +83,7 @@ from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, fmt_shape, normalize_axis
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import _ints, argmax, one_hot
-from cellgraph.primitives.random_ops import draw_uniform, rand, rand_like
-from cellgraph.runtime.rng import MinstdStream
+from cellgraph.primitives.random_ops import rand
 
 __all__ = ["GELU", "Adam", "AdamWeightDecay", "ApplyGradientDescent", "ApplyMomentum",
            "ApplyRMSProp", "AvgPool", "BatchNorm", "BiasAdd", "BinaryCrossEntropy", "CTCLossV2",
@@ -493,33 +489,15 @@ Softplus = define_class("Softplus", NF.softplus, module=__name__)
 
 class Dropout(PrimitiveClass):
     """`ops.Dropout(keep_prob=0.5, Seed0=0, Seed1=0)(x)` -> (output, mask), the mask 0/1 in
-    x's dtype. With a seed pair (nn.Dropout takes one from `_get_graph_seed` when it is made,
-    once a global seed is set) the masks are MindSpore's CPU kernel's: a float32 draw from its
-    generator for the pair (runtime/rng.MinstdStream) below float32(keep_prob), carried on from
-    run to run. As MindSpore keeps one kernel per node of a compiled graph, and one per
-    primitive and input shape when it runs eagerly, each call in a graph being built gets a
-    generator of its own, and eager calls one per input shape and dtype. With (0, 0) the masks
-    come from the global generator."""
+    x's dtype: with a seed pair (nn.Dropout takes one when it is made, once a global seed is
+    set), MindSpore's masks, carried on from run to run as its kernels carry them
+    (`nn_func.basic.seeded_dropout`); with (0, 0), masks from the global generator."""
 
     _init_names, _defaults = _init(keep_prob=0.5, Seed0=0, Seed1=0)
 
     def __call__(self, x):
-        if not 0 < self.keep_prob <= 1:
-            raise ArgumentValueError(f"Dropout: `keep_prob` must be in (0, 1], got "
-                                     f"{self.keep_prob}")
-        aval = abstract_of(x)
-        if not self.Seed0 and not self.Seed1:
-            drawn = rand_like(x, dtype=dt.float32)
-        else:
-            if current_builder() is not None:
-                stream = MinstdStream(self.Seed0, self.Seed1)
-            else:
-                streams = self.__dict__.setdefault("_streams", {})
-                stream = streams.setdefault((aval.shape, aval.dtype),
-                                            MinstdStream(self.Seed0, self.Seed1))
-            drawn = draw_uniform(aval.shape, dt.float32, stream)
-        mask = A.cast(M.less(drawn, np.float32(self.keep_prob)), dtype=aval.dtype)
-        return NF.dropout_masked(x, 1.0 - self.keep_prob, mask=mask), mask
+        return seeded_dropout(x, self.keep_prob, self.Seed0, self.Seed1,
+                              self.__dict__.setdefault("_streams", {}))
 
 
 class OneHot(PrimitiveClass):

@@ -142,3 +142,24 @@ def test_two_calls_of_one_layer_in_a_graph_draw_alike_and_eagerly_in_turn():
             assert [bits(t) for t in net(x)] == second
         finally:
             ms.set_context(mode=ms.GRAPH_MODE)
+
+
+def test_ops_dropout_takes_the_next_seed_pair_on_every_call():
+    """MindSpore 2.10, eagerly: with `seed` and no global seed, and two calls after set_seed."""
+    x = Tensor(np.ones((2, 4), np.float32))
+
+    def bits(t):
+        return [int(v) for v in t.asnumpy().ravel()]
+
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    try:
+        ms.set_seed(3)
+        assert [bits(ops.dropout(x, p=0.5)) for _ in range(2)] == [
+            [2, 0, 0, 2, 0, 0, 2, 2], [2, 0, 2, 0, 0, 2, 0, 0]]
+        assert bits(ops.dropout(x, p=0.0)) == [1] * 8
+        with pytest.raises(TypeError, match="'training' must be a bool"):
+            ops.dropout(x, training=1)
+        with pytest.raises(TypeError, match="must be a float"):
+            ops.dropout(x, p=0)
+    finally:
+        ms.set_context(mode=ms.GRAPH_MODE)

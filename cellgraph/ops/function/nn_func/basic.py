@@ -1,8 +1,13 @@
-"""The functions of nn's basic layers and metrics: `dense`, `pairwise_distance`, `intopk`."""
+"""The functions of nn's basic layers and metrics: `dense`, `dropout`, `pairwise_distance`,
+`intopk`."""
 from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
+from cellgraph.common.seed import _get_graph_seed
+from cellgraph.compiler.builder import current_builder
 from cellgraph.ops.function.array_func.attributes import _tensor
 from cellgraph.ops.function.array_func.indexing import _int_operand, gather_elements
 from cellgraph.ops.function.math_func.elementwise import isfinite
@@ -11,10 +16,53 @@ from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
+from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import DTypeError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.random_ops import draw_uniform, rand_like
+from cellgraph.runtime.rng import MinstdStream
 
-__all__ = ["dense", "intopk", "pairwise_distance"]
+__all__ = ["dense", "dropout", "intopk", "pairwise_distance"]
+
+
+def seeded_dropout(x, keep_prob: float, seed0: int, seed1: int, streams: dict):
+    """(output, mask) of MindSpore's Dropout primitive with the seed pair (seed0, seed1): the
+    mask (0/1, x's dtype) a float32 draw below float32(keep_prob). With a pair, the draws are
+    MindSpore's CPU kernel's (runtime/rng.MinstdStream) carried on from run to run: as
+    MindSpore keeps one kernel per node of a compiled graph, and one per primitive and input
+    shape when it runs eagerly, each call in a graph being built gets a generator of its own,
+    and eager calls the one `streams` keeps for the input's shape and dtype. With (0, 0) the
+    draws come from the global generator."""
+    if not 0 < keep_prob <= 1:
+        raise ArgumentValueError(f"Dropout: `keep_prob` must be in (0, 1], got {keep_prob}")
+    aval = abstract_of(x)
+    if not seed0 and not seed1:
+        drawn = rand_like(x, dtype=dt.float32)
+    else:
+        if current_builder() is not None:
+            stream = MinstdStream(seed0, seed1)
+        else:
+            stream = streams.setdefault((aval.shape, aval.dtype), MinstdStream(seed0, seed1))
+        drawn = draw_uniform(aval.shape, dt.float32, stream)
+    mask = A.cast(M.less(drawn, np.float32(keep_prob)), dtype=aval.dtype)
+    return NF.dropout_masked(x, 1.0 - keep_prob, mask=mask), mask
+
+
+def dropout(input, p=0.5, training=True, seed=None):
+    """Zero elements with probability `p` and scale the rest by 1 / (1 - p) when `training`.
+    As MindSpore's, each call takes the next seed pair for dropout (`_get_graph_seed(seed,
+    ...)`; in a graph, when it is compiled) for a Dropout of its own: after `set_seed`, or with
+    `seed`, the masks are MindSpore's; with neither they come from the global generator."""
+    if not isinstance(training, bool):
+        raise DTypeError(f"For 'dropout', the 'training' must be a bool, but got "
+                         f"{type(training).__name__}.")
+    if not training:
+        return input
+    _tensor(input, "dropout")
+    if isinstance(p, bool) or not isinstance(p, float):
+        raise DTypeError(f"For 'dropout', `p` must be a float, got {type(p).__name__} {p!r}")
+    seed0, seed1 = _get_graph_seed(seed, "dropout")
+    return seeded_dropout(input, 1.0 - p, seed0, seed1, {})[0]
 
 
 def dense(input, weight, bias=None):
