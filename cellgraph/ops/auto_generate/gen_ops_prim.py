@@ -6,6 +6,7 @@ classes of the `mint` interface, whose call takes every argument (`MatMulExt()(a
 `SumExt()(x, dim)`)."""
 from cellgraph import ops as _ops
 from cellgraph.ops import inplace as _inplace
+from cellgraph.ops.operations import _grad_ops
 from cellgraph.ops.primitive_class import function_class as _function_class
 from cellgraph.primitives.errors import UnsupportedError as _UnsupportedError
 
@@ -104,6 +105,8 @@ def _operations_classes() -> dict:
 
 
 globals().update(_operations_classes())
+# the gradient operations are generated primitives in MindSpore: ops.auto_generate.SqrtGrad
+globals().update({name: getattr(_grad_ops, name) for name in _grad_ops.__all__})
 
 # The mint-style classes: the call takes every argument (MatMulExt()(a, b), SumExt()(x, dim)).
 MatMulExt = _function_class("MatMulExt", _mint("matmul"))

@@ -5,8 +5,10 @@ like any composition; the operands come in MindSpore's order (the forward output
 `x`, and the incoming gradient), checked against MindSpore 2.10's values."""
 from __future__ import annotations
 
+from cellgraph.forward import vjp
 from cellgraph.ops.function.array_func.attributes import size as _size
 from cellgraph.ops.function.array_func.padding import pad
+from cellgraph.ops.function.nn_func.image import grid_sampler_impl
 from cellgraph.ops.primitive_class import define_class
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.math_ops import sum_to
@@ -48,6 +50,15 @@ def _kl_div_loss_grad(grads, x, target, reduction="mean"):
     if reduction == "batchmean":
         return F.div(grad, x.shape[0])
     return grad
+
+
+def _grid_sampler_2d_grad(grad, input_x, grid, interpolation_mode="bilinear",
+                          padding_mode="zeros", align_corners=False):
+    """(d input_x, d grid) of GridSampler2D: the pullback of grid_sample at (input_x, grid)
+    applied to `grad`."""
+    _, pullback = vjp(lambda x, g: grid_sampler_impl(x, g, interpolation_mode, padding_mode,
+                                                      align_corners), input_x, grid)
+    return pullback(grad)
 
 
 def _layer_norm_grad(x, dy, variance, mean, gamma, begin_norm_axis=1, begin_params_axis=1):
@@ -118,6 +129,11 @@ _CLASSES = {
     "SliceGrad": (_slice_grad, None),
     "LayerNormGrad": (_layer_norm_grad, {"begin_norm_axis": 1, "begin_params_axis": 1}),
     "KLDivLossGrad": (_kl_div_loss_grad, {"reduction": "mean"}),
+    "HSigmoidGrad": (lambda grads, input_x: _where(F.logical_and(input_x > -3, input_x < 3),
+                                                  grads / 6), None),
+    "GridSampler2DGrad": (_grid_sampler_2d_grad, {"interpolation_mode": "bilinear",
+                                                   "padding_mode": "zeros",
+                                                   "align_corners": False}),
     "DropoutGrad": (lambda dy, mask, keep_prob=0.5: dy * F.cast(mask, dy.dtype) / keep_prob,
                     {"keep_prob": 0.5}),
 }

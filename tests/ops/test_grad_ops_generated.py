@@ -1,0 +1,47 @@
+"""Gradient operations that MindSpore generates (`ops.auto_generate.HSigmoidGrad`,
+`GridSampler2DGrad`, and every class of `ops.operations._grad_ops`): values recorded from
+MindSpore 2.10 (CPU)."""
+import numpy as np
+
+import cellgraph as ms
+from cellgraph import Tensor, ops
+from cellgraph.ops.operations import _grad_ops
+
+# GridSampler2DGrad("bilinear", "border", True)(grad, x, grid) with the data of _data() below
+MS_DX = [0.339461, -0.512687, 0.083281, 1.352221, 0.182866, -0.322258, -0.169308, -0.123463,
+         0.799541, -0.317373, -0.151123, 0.0, -0.560318, -1.062286, 0.611505, 0.829537,
+         0.000714, -0.166577, 0.314745, 0.400096, 0.039066, -0.182166, -0.086253, 0.0, 0.0,
+         -1.484095, -0.154864, 0.0, 0.571958, -0.059336, -0.055812, 0.0, 0.925301, 0.790172,
+         1.629633, 0.0, 0.0, 0.05767, -0.029115, 0.0, 1.179817, -0.217013, -0.012233, 0.0,
+         -0.17257, -0.401701, 0.995135, 0.0]
+MS_DGRID = [-0.31161, -0.151782, 2.109007, 2.975393, -1.318345, 0.0, -1.570764, -0.55993,
+            -0.024024, 0.839458, -3.808955, -0.0, 1.548005, -0.506554, 5.667896, 2.446258,
+            -0.303142, 0.648623, 1.997505, -0.0, 1.292351, 0.315686, 1.915069, -0.0]
+
+
+def _data():
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 2, 3, 4)).astype(np.float32)
+    grid = rng.uniform(-1.2, 1.2, (2, 3, 2, 2)).astype(np.float32)
+    grad = rng.standard_normal((2, 2, 3, 2)).astype(np.float32)
+    return Tensor(grad), Tensor(x), Tensor(grid)
+
+
+def test_grid_sampler_2d_grad_as_mindspore():
+    dx, dgrid = ops.auto_generate.GridSampler2DGrad("bilinear", "border", True)(*_data())
+    np.testing.assert_allclose(dx.asnumpy().ravel(), MS_DX, atol=2e-6)
+    np.testing.assert_allclose(dgrid.asnumpy().ravel(), MS_DGRID, atol=2e-6)
+
+
+def test_hsigmoid_grad_as_mindspore():
+    grads = Tensor(np.array([0.6666667, 0.8333333, 1.0, 0.5, 2.0], np.float32))
+    x = Tensor(np.array([1.0, 2.0, 3.0, -3.0, -2.9], np.float32))
+    np.testing.assert_allclose(ops.auto_generate.HSigmoidGrad()(grads, x).asnumpy(),
+                               [0.1111111119389534, 0.138888880610466, 0.0, 0.0,
+                                0.3333333432674408], rtol=1e-6)
+
+
+def test_every_gradient_operation_is_generated_too():
+    for name in _grad_ops.__all__:
+        assert getattr(ops.auto_generate, name) is getattr(_grad_ops, name)
+    assert ms.ops.auto_generate.gen_ops_prim.SqrtGrad is _grad_ops.SqrtGrad
