@@ -45,3 +45,34 @@ def test_every_gradient_operation_is_generated_too():
     for name in _grad_ops.__all__:
         assert getattr(ops.auto_generate, name) is getattr(_grad_ops, name)
     assert ms.ops.auto_generate.gen_ops_prim.SqrtGrad is _grad_ops.SqrtGrad
+
+
+def test_nll_loss_grad_as_mindspore():
+    """Rows whose label is ignore_index (0 here) get no gradient; "mean" divides by
+    total_weight (0.7)."""
+    expected = {"none": [[0.0, 0.0, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0],
+                         [0.0, 0.0, 0.0, 0.0, -0.5], [0.0, 0.0, -0.3, 0.0, 0.0]],
+                "mean": [[0.0, -0.642857, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0],
+                         [0.0, 0.0, 0.0, 0.0, -0.535714], [0.0, 0.0, -0.214286, 0.0, 0.0]],
+                "sum": [[0.0, -0.45, 0.0, 0.0, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0],
+                        [0.0, 0.0, 0.0, 0.0, -0.375], [0.0, 0.0, -0.15, 0.0, 0.0]]}
+    logits = Tensor(np.random.default_rng(1).standard_normal((4, 5)).astype(np.float32))
+    labels = Tensor(np.array([1, 0, 4, 2], np.int32))
+    weight = Tensor(np.array([0.2, 0.3, 0.1, 0.15, 0.25], np.float32))
+    for reduction, want in expected.items():
+        grad = Tensor(np.arange(4, dtype=np.float32) if reduction == "none"
+                      else np.array(1.5, np.float32))
+        got = ops.auto_generate.NLLLossGrad(reduction=reduction, ignore_index=0)(
+            logits, grad, labels, weight, Tensor(np.array([0.7], np.float32)))
+        np.testing.assert_allclose(got.asnumpy(), want, atol=1e-6)
+
+
+def test_prelu_grad_as_mindspore():
+    rng = np.random.default_rng(1)
+    rng.standard_normal((4, 5))  # (the draws the recording made before these)
+    x = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    dy = rng.standard_normal((2, 3, 4)).astype(np.float32)
+    w = np.array([0.1, 0.5, -0.3], np.float32)
+    dx, dw = ops.auto_generate.PReLUGrad()(Tensor(dy), Tensor(x), Tensor(w))
+    np.testing.assert_allclose(dx.asnumpy(), np.where(x > 0, dy, dy * w[:, None]), rtol=1e-6)
+    np.testing.assert_allclose(dw.asnumpy(), [-0.371623, -3.48119, 0.531261], atol=2e-6)

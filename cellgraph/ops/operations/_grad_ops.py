@@ -8,10 +8,12 @@ from __future__ import annotations
 from cellgraph.forward import vjp
 from cellgraph.ops.function.array_func.attributes import size as _size
 from cellgraph.ops.function.array_func.padding import pad
+from cellgraph.ops.function.nn_func.activation import prelu
 from cellgraph.ops.function.nn_func.image import grid_sampler_impl
 from cellgraph.ops.primitive_class import define_class
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.math_ops import sum_to
+from cellgraph.primitives.nn_functional import one_hot
 
 
 def _where(mask, value):
@@ -59,6 +61,25 @@ def _grid_sampler_2d_grad(grad, input_x, grid, interpolation_mode="bilinear",
     _, pullback = vjp(lambda x, g: grid_sampler_impl(x, g, interpolation_mode, padding_mode,
                                                       align_corners), input_x, grid)
     return pullback(grad)
+
+
+def _prelu_grad(dy, x, weight):
+    """(dx, dweight) of PReLU: its pullback at (x, weight) applied to dy."""
+    _, pullback = vjp(prelu, x, weight)
+    return pullback(dy)
+
+
+def _nll_loss_grad(logits, loss_grad, labels, weight, total_weight, reduction="mean",
+                   ignore_index=-100):
+    """d logits of NLLLoss (N, C): -weight[label] times the incoming gradient at each row's
+    label (divided by total_weight under "mean"), zero on rows whose label is ignore_index."""
+    grad = F.reshape(loss_grad, (-1,)) if reduction == "none" else F.reshape(loss_grad, ())
+    if reduction == "mean":
+        grad = grad / F.reshape(total_weight, ())
+    picked = one_hot(labels, logits.shape[-1], 1.0, 0.0)
+    row_weight = F.gather(weight, labels, 0) * F.cast(labels != ignore_index, weight.dtype)
+    scale = -row_weight * grad
+    return F.cast(picked, logits.dtype) * F.reshape(scale, (-1, 1))
 
 
 def _layer_norm_grad(x, dy, variance, mean, gamma, begin_norm_axis=1, begin_params_axis=1):
@@ -134,6 +155,8 @@ _CLASSES = {
     "GridSampler2DGrad": (_grid_sampler_2d_grad, {"interpolation_mode": "bilinear",
                                                    "padding_mode": "zeros",
                                                    "align_corners": False}),
+    "PReLUGrad": (_prelu_grad, None),
+    "NLLLossGrad": (_nll_loss_grad, {"reduction": "mean", "ignore_index": -100}),
     "DropoutGrad": (lambda dy, mask, keep_prob=0.5: dy * F.cast(mask, dy.dtype) / keep_prob,
                     {"keep_prob": 0.5}),
 }
