@@ -1,7 +1,12 @@
 """Parameters held as slices (semi-auto parallel): each rank keeps its slice of a weight that
 the shard_operators pass split (compiler/sharding.py), and remembers how (`Parameter._split`:
-axis, ranks, group, whole shape), so that later graphs are traced with the whole shape and
-read the same slice; checkpoints gather the whole or take this rank's slice of it."""
+layout, device matrix, groups, whole shape; the layout names, for each axis of the device
+matrix, the dimension split along it or None), so that later graphs are traced with the whole
+shape and read the same slice; checkpoints gather the whole or take this rank's slice of it.
+
+A dimension split along several axes of the device matrix holds, on the rank with coordinates
+(i0, i1), block i0 * d1 + i1 of d0 * d1: slices are taken along the axes in order, gathers in
+the reverse order."""
 from __future__ import annotations
 
 from cellgraph.primitives.errors import ShapeError, UnsupportedError
@@ -9,11 +14,20 @@ from cellgraph.primitives.errors import ShapeError, UnsupportedError
 from . import distributed
 
 
-def this_ranks_slice(whole, axis: int, ranks: int, group: str):
-    """This rank's slice (a copy) of `whole` along `axis`, one of `ranks` equal slices."""
-    rank = distributed.group_rank_and_size(group)[0]
-    size = whole.shape[axis] // ranks
-    part = whole[(slice(None),) * axis + (slice(rank * size, (rank + 1) * size),)]
+def _dim(entry) -> bool:
+    return isinstance(entry, int) and not isinstance(entry, bool)
+
+
+def this_ranks_slice(whole, layout, matrix, groups):
+    """This rank's slice (a copy) of `whole`: along each axis of the device matrix that
+    splits a dimension, this rank's part of it within the axis' group."""
+    part = whole
+    for entry, size, group in zip(layout, matrix, groups):
+        if not _dim(entry):
+            continue
+        rank = distributed.group_rank_and_size(group)[0]
+        step = part.shape[entry] // size
+        part = part[(slice(None),) * entry + (slice(rank * step, (rank + 1) * step),)]
     return part.clone() if hasattr(part, "clone") else part.copy()
 
 
@@ -25,8 +39,8 @@ def hold_slices(graph) -> None:
         held = getattr(param, "_split", None)
         if held is not None and held[:3] != split:
             raise UnsupportedError(
-                f"Parameter {param.name!r} is held as slices {held[:3]} (axis, ranks, group) "
-                f"by an earlier sharded graph, and this graph reads it "
+                f"Parameter {param.name!r} is held as slices {held[:3]} (layout, device "
+                f"matrix, groups) by an earlier sharded graph, and this graph reads it "
                 f"{'whole' if split is None else f'split as {split}'}; run the graphs that "
                 f"share it with the same strategies")
         if held is not None or split is None:
@@ -37,6 +51,17 @@ def hold_slices(graph) -> None:
         param._version += 1
 
 
+def split_dims(param) -> dict:
+    """{tensor dimension: number of slices} of a Parameter held as slices ({} when whole)."""
+    split = getattr(param, "_split", None)
+    dims: dict = {}
+    if split is not None:
+        for entry, size in zip(split[0], split[1]):
+            if _dim(entry):
+                dims[entry] = dims.get(entry, 1) * size
+    return dims
+
+
 def gathered(param):
     """The whole value of a Parameter held as slices (a collective: every rank of its group
     must ask, in the same order), else the Parameter itself."""
@@ -45,8 +70,11 @@ def gathered(param):
         return param
     from cellgraph.primitives.redistribution_ops import shard_all_gather
 
-    axis, ranks, group, _ = split
-    return shard_all_gather(param, axis=axis, group=group, rank_size=ranks)
+    value = param
+    for entry, size, group in reversed(list(zip(*split[:3]))):
+        if _dim(entry):
+            value = shard_all_gather(value, axis=entry, group=group, rank_size=size)
+    return value
 
 
 def slice_to_hold(param, array):

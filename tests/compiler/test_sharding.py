@@ -68,7 +68,8 @@ def test_megatron_mlp_per_rank_graph():
     out = sharded(MEGATRON_MLP, weights=4)
     assert print_graph(out) == MEGATRON_MLP_RANK
     group = "hccl_world_group"
-    assert out.weight_splits == [(0, 2, group), (0, 2, group), (1, 2, group), None]
+    assert out.weight_splits == [((0,), (2,), (group,)), ((0,), (2,), (group,)),
+                                 ((1,), (2,), (group,)), None]
 
 
 def test_the_per_rank_graph_prints_and_parses_back():
@@ -176,7 +177,7 @@ graph @loss(%x: f32[4,8], %w: f32[16,8]) {
     graph.updates = list(reversed(graph.weights))  # %4 -> m, %6 -> w
     out = shard_operators(graph, 2)
     verify(out)
-    assert [s and s[0] for s in out.weight_splits] == [0, 0]
+    assert [s and s[0] for s in out.weight_splits] == [(0,), (0,)]
     assert "shard_all_gather" not in print_graph(out).split("\n\n")[0].split("return")[0]
 
 
@@ -188,7 +189,7 @@ def test_strategies_have_no_effect_on_one_rank_or_outside_semi_auto():
 
 
 @pytest.mark.parametrize("strategy, error, message", [
-    ("((2, 2), (1, 1))", UnsupportedError, "splits at most one dimension of a tensor"),
+    ("((2, 2), (1, 1))", UnsupportedError, "device matrix of two axes over 4 ranks"),
     ("((1, 1), (4, 1))", UnsupportedError, r"into one slice per rank \(2\)"),
     ("((1, 2), (1, 1))", UnsupportedError, "contracted dimension must be split alike"),
     ("((2, 1), (2, 1))", UnsupportedError, "device matrix of two axes"),
@@ -256,7 +257,7 @@ def test_a_training_step_holds_weights_and_optimizer_states_as_slices():
     graph = graph_at_stage(step, x, y, stage="parse")
     out = shard_operators(graph, 2)
     verify(out)
-    splits = {w.name: s and s[0] for w, s in zip(out.weights, out.weight_splits)}
+    splits = {w.name: s and s[0][0] for w, s in zip(out.weights, out.weight_splits)}
     assert splits == {"0.weight": 0, "0.bias": 0, "moments.0.weight": 0, "moments.0.bias": 0,
                       "learning_rate": None, "global_step": None}
     top, loss = print_graph(out).split("\n\n")
