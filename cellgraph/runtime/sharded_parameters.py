@@ -62,6 +62,21 @@ def split_dims(param) -> dict:
     return dims
 
 
+def slice_starts(param) -> tuple:
+    """Where this rank's slice of a Parameter starts in the whole, per dimension (all 0 when
+    it is held whole)."""
+    split = getattr(param, "_split", None)
+    if split is None:
+        return (0,) * len(param.shape)
+    starts = [0] * len(split[3])
+    sizes = list(split[3])
+    for entry, size, group in zip(*split[:3]):
+        if _dim(entry):
+            sizes[entry] //= size
+            starts[entry] += distributed.group_rank_and_size(group)[0] * sizes[entry]
+    return tuple(starts)
+
+
 def gathered(param):
     """The whole value of a Parameter held as slices (a collective: every rank of its group
     must ask, in the same order), else the Parameter itself."""

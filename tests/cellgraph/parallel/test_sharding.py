@@ -38,11 +38,19 @@ def results(out: Path, model: str, nproc: int) -> list[dict]:
 
 
 def whole(ranks: list[dict], name: str) -> np.ndarray:
-    """A parameter from the ranks' slices (or rank 0's copy of a whole one)."""
-    axis = int(ranks[0][f"split/{name}"])
-    if axis < 0:
-        return ranks[0][f"param/{name}"]
-    return np.concatenate([r[f"param/{name}"] for r in ranks], axis)
+    """A parameter from the ranks' slices, each placed where it starts; ranks that hold the
+    same slice (replicated along an axis of the device matrix) must hold the same values."""
+    first = ranks[0][f"param/{name}"]
+    shape = tuple(int(s) * int(c) for s, c in zip(first.shape, ranks[0][f"split/{name}"]))
+    out, seen = np.zeros(shape, first.dtype), np.zeros(shape, bool)
+    for r in ranks:
+        part = r[f"param/{name}"]
+        at = tuple(slice(int(s), int(s) + n) for s, n in zip(r[f"start/{name}"], part.shape))
+        if seen[at].any():
+            np.testing.assert_array_equal(out[at], part, err_msg=f"{name}: copies differ")
+        out[at], seen[at] = part, True
+    assert seen.all(), name
+    return out
 
 
 def check_against_one_process(model: str, ranks: list[dict]) -> None:
@@ -59,9 +67,10 @@ def check_against_one_process(model: str, ranks: list[dict]) -> None:
                                    atol=TOL, err_msg=name)
         full = int(expected[f"bytes/{name}"])
         held = [int(r[f"bytes/{name}"]) for r in ranks]
-        if int(ranks[0][f"split/{name}"]) >= 0:
+        parts = int(np.prod(ranks[0][f"split/{name}"]))
+        if parts > 1:
             sharded += 1
-            assert held == [full // nproc] * nproc, (name, held, full)
+            assert held == [full // parts] * nproc, (name, held, full)
         else:
             assert held == [full] * nproc, (name, held, full)
     assert sharded >= 3  # the MLP: both weights and the first bias
@@ -94,9 +103,9 @@ def check_checkpoints(model: str, ranks: list[dict], expected: dict) -> None:
 def test_megatron_mlp_on_two_processes_matches_one_process(two_processes):
     ranks = results(two_processes, "mlp", 2)
     check_against_one_process("mlp", ranks)
-    splits = {k: int(v) for k, v in ranks[0].items() if k.startswith("split/")}
-    assert splits == {"split/fc1.weight": 0, "split/fc1.bias": 0, "split/fc2.weight": 1,
-                      "split/fc2.bias": -1}
+    splits = {k: list(v) for k, v in ranks[0].items() if k.startswith("split/")}
+    assert splits == {"split/fc1.weight": [2, 1], "split/fc1.bias": [2],
+                      "split/fc2.weight": [1, 2], "split/fc2.bias": [1]}
     ir = (two_processes / "mlp.ir").read_text()
     # the per-rank graph: weights as slices, one AllReduce after the row-parallel matmul
     assert "%fc1_weight: f32[8,8]" in ir and "%fc2_weight: f32[8,8]" in ir
@@ -118,7 +127,7 @@ def test_vocabulary_split_lookup_on_two_processes_matches_one_process(two_proces
     looks up the ids in its range), then the Megatron MLP."""
     ranks = results(two_processes, "lookup", 2)
     check_against_one_process("lookup", ranks)
-    assert int(ranks[0]["split/embedding.embedding_table"]) == 0
+    assert list(ranks[0]["split/embedding.embedding_table"]) == [2, 1]
     ir = (two_processes / "lookup.ir").read_text()
     assert "shard_rank()" in ir and ir.count("shard_all_reduce(") == 2
 
