@@ -35,7 +35,6 @@ from .core import Primitive, TensorType, fmt_shape
 from .dtype import int32
 from .errors import ArgumentValueError, DTypeError, ShapeError
 
-
 DEVICE_AXIS_PREFIX = "shard_device_axis"
 
 

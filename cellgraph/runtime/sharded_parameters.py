@@ -31,10 +31,35 @@ def this_ranks_slice(whole, layout, matrix, groups):
     return part.clone() if hasattr(part, "clone") else part.copy()
 
 
+# name -> (layout, device matrix, whole shape, requires_grad) of each Parameter a sharded graph
+# read (layout all None: held whole); the strategy file says this (train/strategy_file.py)
+LAYOUTS: dict = {}
+# called with LAYOUTS when a sharded graph adds to it (set_auto_parallel_context's
+# strategy_ckpt_save_file writes the strategy file)
+ON_NEW_LAYOUTS: list = []
+
+
+def _record(graph, splits) -> None:
+    matrix = next(s[1] for s in splits if s is not None)
+    changed = False
+    for param, split in zip(graph.weights, splits):
+        layout = (None,) * len(matrix) if split is None else tuple(split[0])
+        shape = tuple(param.aval.shape)
+        entry = (layout, tuple(matrix), shape, bool(param.requires_grad))
+        if LAYOUTS.get(param.name) != entry:
+            LAYOUTS[param.name] = entry
+            changed = True
+    if changed:
+        for hook in ON_NEW_LAYOUTS:
+            hook(dict(LAYOUTS))
+
+
 def hold_slices(graph) -> None:
     """Give each weight the data the graph reads: this rank's slice of a weight the
     shard_operators pass split (once; the Parameter remembers it), the whole of any other."""
     splits = graph.weight_splits or [None] * len(graph.weights)
+    new = any(s is not None and getattr(p, "_split", None) is None
+              for p, s in zip(graph.weights, splits))
     for param, split in zip(graph.weights, splits):
         held = getattr(param, "_split", None)
         if held is not None and held[:3] != split:
@@ -49,6 +74,8 @@ def hold_slices(graph) -> None:
         param._data = this_ranks_slice(whole, *split)
         param._split = (*split, tuple(whole.shape))
         param._version += 1
+    if new:
+        _record(graph, splits)
 
 
 def split_dims(param) -> dict:

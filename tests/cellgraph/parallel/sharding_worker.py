@@ -6,7 +6,8 @@ heads split across the ranks, its feed-forward column- then row-parallel) or `lo
 embedding whose vocabulary is split across the ranks, then the MLP); `mlp_2d` and `block_2d`
 (on 4 ranks, in `all` too) are the MLP and the block with the batch split as well, over a
 device matrix (dp, mp) = (2, 2); `moves` checks each redistribution primitive's kernel against
-its definition.
+its definition; `reload` loads the slices a job saved, with its strategy file, into a job of
+another size.
 
 In semi_auto_parallel mode on every rank: the output, the loss and its gradients for the
 parameters, then the parameters after STEPS steps of TrainOneStepCell with Momentum, written to
@@ -246,7 +247,9 @@ def auto_parallel(model: str, out: Path, rank: int, size: int) -> None:
 
 
 def sharded(model: str, out: Path, rank: int, size: int) -> None:
-    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", full_batch=True)
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", full_batch=True,
+                                 strategy_ckpt_config={"save_file": str(
+                                     out / f"{model}_strategy.ckpt")})
     result, ir, net, x = run(model, size)
     result.update(checkpoints(model, net, x, out, rank))
     np.savez(out / f"{model}_rank{rank}.npz", **result)
@@ -258,14 +261,33 @@ MODELS = ("mlp", "block", "lookup")
 MODELS_2D = ("mlp_2d", "block_2d")  # on 4 ranks: dp x mp = 2 x 2
 
 
+def reload(model: str, source: Path, ranks: int, out: Path, rank: int, size: int) -> None:
+    """The checkpoints of `model`'s slices saved by a job of `ranks` ranks in `source`, with its
+    strategy file, loaded by load_distributed_checkpoint into the same model sharded over this
+    job's `size` ranks (over one axis); its output goes to
+    OUT_DIR/MODEL_reloaded_on_SIZE_rankR.npz with the bytes each parameter holds here."""
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", full_batch=True)
+    net, x, _ = build(model.removesuffix("_2d"), size)
+    net(Tensor(x))  # once: the network holds its slices
+    files = [str(source / f"{model}_slices_rank{r}.ckpt") for r in range(ranks)]
+    ms.load_distributed_checkpoint(net, files,
+                                   train_strategy_filename=str(source / f"{model}_strategy.ckpt"))
+    result = {"out": net(Tensor(x)).asnumpy()}
+    result.update({f"bytes/{p.name}": np.array(p.asnumpy().nbytes)
+                   for p in net.trainable_params()})
+    np.savez(out / f"{model}_reloaded_on_{size}_rank{rank}.npz", **result)
+
+
 def main() -> None:
     """TASK: a model, `all` (the auto_parallel run first, then each model, then the moves:
-    one job instead of five), or `moves`."""
+    one job instead of five), `moves`, or `reload MODEL SOURCE_DIR SOURCE_RANKS`."""
     from cellgraph.communication import get_group_size, get_rank, init
 
     task, out = sys.argv[1], Path(sys.argv[2])
     init()
     rank, size = get_rank(), get_group_size()
+    if task == "reload":  # reload OUT_DIR MODEL SOURCE_DIR SOURCE_RANKS
+        return reload(sys.argv[3], Path(sys.argv[4]), int(sys.argv[5]), out, rank, size)
     if task == "moves":
         return moves(out, rank, size)
     if len(sys.argv) > 3 and sys.argv[3] == "auto_parallel":
