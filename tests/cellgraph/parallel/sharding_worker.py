@@ -280,14 +280,21 @@ def reload(model: str, source: Path, ranks: int, out: Path, rank: int, size: int
 
 def main() -> None:
     """TASK: a model, `all` (the auto_parallel run first, then each model, then the moves:
-    one job instead of five), `moves`, or `reload MODEL SOURCE_DIR SOURCE_RANKS`."""
+    one job instead of five), `moves`, `two_axes` (the models over a device matrix (2, 2)), or
+    `reload MODEL[,MODEL...] SOURCE_DIR SOURCE_RANKS`."""
     from cellgraph.communication import get_group_size, get_rank, init
 
     task, out = sys.argv[1], Path(sys.argv[2])
     init()
     rank, size = get_rank(), get_group_size()
-    if task == "reload":  # reload OUT_DIR MODEL SOURCE_DIR SOURCE_RANKS
-        return reload(sys.argv[3], Path(sys.argv[4]), int(sys.argv[5]), out, rank, size)
+    if task == "reload":  # reload OUT_DIR MODELS SOURCE_DIR SOURCE_RANKS
+        for model in sys.argv[3].split(","):
+            reload(model, Path(sys.argv[4]), int(sys.argv[5]), out, rank, size)
+        return None
+    if task == "two_axes":
+        for model in MODELS_2D:
+            sharded(model, out, rank, size)
+        return None
     if task == "moves":
         return moves(out, rank, size)
     if len(sys.argv) > 3 and sys.argv[3] == "auto_parallel":
