@@ -404,8 +404,7 @@ def test_two_axis_layouts_move_along_each_axis(text, local, moves):
 
 
 @pytest.mark.parametrize("strategy, message", [
-    ("((2, 2), (2, 2))", r"splits 3 dimensions of the operation; cellgraph's device matrices "
-                         r"have two axes"),
+    ("((2, 2), (2, 2))", r"splits 3 dimensions of the operation; cellgraph's device"),
     ("((1, 4), (2, 1))", "split into 2 here and into 4 in another input"),
     ("((4, 1), (1, 2))", r"splits into \(4, 2\), which is not this graph's device matrix"),
 ])
