@@ -31,9 +31,24 @@ Megatron's two-layer MLP on 2 ranks, column-parallel then row-parallel:
              %5 = shard_all_reduce(%4) {group=..., rank_size=2}  : f32[4,3]
              return %5                                  (%w1: f32[4,4], %w2: f32[3,4])
 
-A strategy this cannot run (two split dimensions in one tensor, a split count other than the
-number of ranks, a split of a softmax axis) raises UnsupportedError or ArgumentValueError
-naming the operation, the strategy and the user's line.
+Device matrices of two axes (device_matrix): when an operation splits two of its dimensions
+(Megatron with data parallelism on 4 ranks: MatMul ((2, 1), (2, 1)), then ((2, 2), (1, 2))),
+the ranks form a matrix (d0, d1), rank = i0 * d1 + i1 as in MindSpore. A layout then has one
+entry per axis (the shard_rules layout along that axis: the dimension split, PARTIAL or
+whole), each node's rule runs per axis, and each move runs within the group of the ranks
+along one axis (redistribution_ops.device_axis_group):
+
+    %1 = shard_slice(%x) {axis=0, group='shard_device_axis_2x2_0', rank_size=2}  : f32[2,8]
+    %4 = matmul(%3, %2) {transpose_b=True} <in_strategy=((2, 1), (2, 1))>  : f32[2,8]
+    %9 = matmul(%7, %8) {transpose_b=True} <in_strategy=((2, 2), (1, 2))>  : f32[2,8]
+    %10 = shard_all_reduce(%9) {group='shard_device_axis_2x2_1', rank_size=2}  : f32[2,8]
+
+With one axis the layouts are 1-tuples over the world group and the graph is as above.
+
+A strategy this cannot run (three split dimensions, a split that fits no axis of the graph's
+device matrix, strategies over different matrices, a split of a softmax axis) raises
+UnsupportedError or ArgumentValueError naming the operation, the strategy and the user's
+line.
 """
 from __future__ import annotations
 
