@@ -419,3 +419,29 @@ graph @f(%x: f32[8,8], %w: f32[8,8]) {{
     with pytest.raises(UnsupportedError, match=message) as caught:
         sharded(text, ranks=4)
     assert "MatMul: in_strategy" in str(caught.value) and "net.py" in str(caught.value)
+
+
+def test_a_layout_of_two_axes_names_the_device_matrix():
+    """`Layout((2, 2), ("dp", "mp"))`: `layout("dp", "None")` and `layout("mp", "None")` are
+    the split counts ((2, 1), (2, 1)), the batch along dp and the output features along mp."""
+    from cellgraph import nn, ops
+    from cellgraph.inspect_ir import graph_at_stage
+    from cellgraph.parallel import Layout
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = Parameter(Tensor(np.ones((8, 4), np.float32)), name="w")
+            layout = Layout((2, 2), ("dp", "mp"))
+            self.matmul = ops.MatMul(transpose_b=True).shard(
+                (layout("dp", "None"), layout("mp", "None")))
+
+        def construct(self, x):
+            return self.matmul(x, self.w)
+
+    graph = graph_at_stage(Net(), Tensor(np.ones((4, 4), np.float32)), stage="parse")
+    out = shard_operators(graph, 4)
+    verify(out)
+    text = print_graph(out)
+    assert "<in_strategy=((2, 1), (2, 1))>  : f32[2,4]" in text
+    assert out.weight_splits[0][:2] == ((None, 0), (2, 2))

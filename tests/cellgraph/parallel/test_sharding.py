@@ -133,6 +133,17 @@ def test_vocabulary_split_lookup_on_two_processes_matches_one_process(two_proces
     assert "shard_rank()" in ir and ir.count("shard_all_reduce(") == 2
 
 
+def test_two_ranks_slices_load_into_one_process_with_the_strategy_file(two_processes):
+    """Each rank of the 2-process job saved its slices and the strategy file (MindSpore's
+    protobuf); load_distributed_checkpoint puts them together in this process."""
+    trained = np.load(two_processes / "mlp_rank0.npz")["trained_out"]
+    net, x, _ = worker.build("mlp", 1)
+    files = [str(two_processes / f"mlp_slices_rank{r}.ckpt") for r in range(2)]
+    ms.load_distributed_checkpoint(net, files, train_strategy_filename=str(
+        two_processes / "mlp_strategy.ckpt"))
+    np.testing.assert_allclose(net(ms.Tensor(x)).asnumpy(), trained, rtol=0, atol=TOL)
+
+
 def check_moves(out: Path, nproc: int) -> None:
     """Each move's kernel (eager and compiled) against its definition, and round trips
     through them, whose gradients must carry the logical tensor's cotangent back whole."""
