@@ -29,7 +29,10 @@ DEFAULT_BUCKET_MB = 25.0
 _DEFAULTS = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False,
              "full_batch": False,
              "device_num": None, "global_rank": None, "parameter_broadcast": False,
-             "comm_fusion": None, "all_reduce_fusion_config": []}
+             "comm_fusion": None, "all_reduce_fusion_config": [],
+             "strategy_ckpt_save_file": "",
+             "strategy_ckpt_config": {"load_file": "", "save_file": "",
+                                      "only_trainable_params": True}}
 _state = dict(_DEFAULTS)
 
 
@@ -86,24 +89,85 @@ def _split_indices(value):
     return list(value)
 
 
+def _save_file(value):
+    if not isinstance(value, str):
+        raise DTypeError(f"set_auto_parallel_context: strategy_ckpt_save_file must be str, "
+                         f"got {type(value).__name__}")
+    return value
+
+
+def _strategy_ckpt_config(value):
+    """MindSpore's {"load_file", "save_file", "only_trainable_params"}; a load_file (running
+    the operators with the strategies of another run) is not supported."""
+    if not isinstance(value, dict):
+        raise DTypeError(f"For 'set_auto_parallel_context', the argument 'strategy_ckpt_config' "
+                         f"must be dict, but got the type : {type(value)}.")
+    unknown = [k for k in value if k not in ("load_file", "save_file", "only_trainable_params")]
+    if unknown:
+        raise ArgumentValueError(f"Unknown config: {unknown}")
+    config = dict(_state["strategy_ckpt_config"])
+    for key in ("load_file", "save_file"):
+        if key in value and not isinstance(value[key], str):
+            raise DTypeError(f"For 'set_auto_parallel_context().set_strategy_ckpt_config', the "
+                             f"argument '{key}' must be str, but got the type : "
+                             f"{type(value[key])} .")
+    if "only_trainable_params" in value and not isinstance(value["only_trainable_params"], bool):
+        raise DTypeError("For 'set_auto_parallel_context().set_strategy_ckpt_config', the "
+                         "argument 'only_trainable_params' must be bool, but got the type : "
+                         f"{type(value['only_trainable_params'])} .")
+    if value.get("load_file"):
+        raise ArgumentValueError("set_auto_parallel_context: strategy_ckpt_config's load_file "
+                                 "(operators run with a saved run's strategies) is not "
+                                 "supported; give the strategies with Primitive.shard")
+    config.update(value)
+    return config
+
+
 _CHECKS = {"parallel_mode": _parallel_mode, "gradients_mean": _flag("gradients_mean"),
            "device_num": _count("device_num", 1), "global_rank": _count("global_rank", 0),
            "parameter_broadcast": _flag("parameter_broadcast"), "comm_fusion": _comm_fusion,
            "full_batch": _flag("full_batch"),
-           "all_reduce_fusion_config": _split_indices}
+           "all_reduce_fusion_config": _split_indices,
+           "strategy_ckpt_save_file": _save_file, "strategy_ckpt_config": _strategy_ckpt_config}
 
 
 def set_auto_parallel_context(**kwargs) -> None:
     """Set parallel_mode, gradients_mean, device_num, global_rank, parameter_broadcast,
-    comm_fusion (bucket size), all_reduce_fusion_config (bucket boundaries) and full_batch
-    (in semi_auto_parallel every process reads the whole batch, whatever it says); MindSpore's
-    other keys configure modes cellgraph does not run."""
+    comm_fusion (bucket size), all_reduce_fusion_config (bucket boundaries), full_batch
+    (in semi_auto_parallel every process reads the whole batch, whatever it says) and
+    strategy_ckpt_save_file / strategy_ckpt_config (the file a sharded run writes its
+    parameters' layouts to: train/strategy_file.py); MindSpore's other keys configure modes
+    cellgraph does not run."""
     for key in kwargs:
         if key not in _CHECKS:
             raise ArgumentValueError(f"set_auto_parallel_context: {key!r} is not supported; "
                                      f"cellgraph supports {', '.join(sorted(_CHECKS))}")
     _state.update({key: _CHECKS[key](value) for key, value in kwargs.items()})
+    if "strategy_ckpt_save_file" in kwargs:  # the two spellings of one setting
+        _state["strategy_ckpt_config"] = {**_state["strategy_ckpt_config"],
+                                          "save_file": _state["strategy_ckpt_save_file"]}
+    elif "strategy_ckpt_config" in kwargs:
+        _state["strategy_ckpt_save_file"] = _state["strategy_ckpt_config"]["save_file"]
     _sharding_settings().semi_auto = _state["parallel_mode"] == ParallelMode.SEMI_AUTO_PARALLEL
+    _install_strategy_writer()
+
+
+def _write_strategy_file(layouts: dict) -> None:
+    """Write the strategy file a sharded graph's layouts go to (strategy_ckpt_save_file)."""
+    config = _state["strategy_ckpt_config"]
+    if config["save_file"]:
+        from cellgraph.train import strategy_file
+
+        strategy_file.save(config["save_file"], layouts, config["only_trainable_params"])
+
+
+def _install_strategy_writer() -> None:
+    from cellgraph.runtime import sharded_parameters
+
+    if _write_strategy_file not in sharded_parameters.ON_NEW_LAYOUTS:
+        sharded_parameters.ON_NEW_LAYOUTS.append(_write_strategy_file)
+    if _state["strategy_ckpt_config"]["save_file"] and sharded_parameters.LAYOUTS:
+        _write_strategy_file(dict(sharded_parameters.LAYOUTS))
 
 
 def _sharding_settings():
@@ -136,6 +200,7 @@ def reset_auto_parallel_context() -> None:
     """Back to stand-alone training with the defaults."""
     _state.clear()
     _state.update(_DEFAULTS)
+    _state["strategy_ckpt_config"] = dict(_DEFAULTS["strategy_ckpt_config"])
     _sharding_settings().semi_auto = False
 
 

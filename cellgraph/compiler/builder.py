@@ -492,7 +492,8 @@ class Builder(Trace):
 
 
 def held_split(param) -> tuple | None:
-    """(axis, ranks, group) of a Parameter each rank holds a slice of (operator sharding)."""
+    """(layout, device matrix, groups) of a Parameter each rank holds a slice of (operator
+    sharding)."""
     split = getattr(param, "_split", None)
     return None if split is None else split[:3]
 

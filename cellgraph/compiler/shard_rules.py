@@ -2,7 +2,8 @@
 (sharding.py), one per primitive, in one table (RULES), or by the kind of the primitive's
 batching rule (elementwise and broadcasting operators share one rule).
 
-A layout says how the ranks hold a logical tensor: REPLICATED (None: each rank holds all of
+A layout says how the ranks along one axis of the device matrix hold a logical tensor (the
+pass runs a node's rule once per axis, sharding.py): REPLICATED (None: each rank holds all of
 it), an int (the axis split into one slice per rank) or PARTIAL (the tensor is the sum of the
 ranks' values). A rule is `rule(layouts, node, given) -> Sharding`: `layouts` are the inputs'
 layouts, `given` whether they are the user's strategy (then the rule checks them and raises

@@ -31,9 +31,24 @@ Megatron's two-layer MLP on 2 ranks, column-parallel then row-parallel:
              %5 = shard_all_reduce(%4) {group=..., rank_size=2}  : f32[4,3]
              return %5                                  (%w1: f32[4,4], %w2: f32[3,4])
 
-A strategy this cannot run (two split dimensions in one tensor, a split count other than the
-number of ranks, a split of a softmax axis) raises UnsupportedError or ArgumentValueError
-naming the operation, the strategy and the user's line.
+Device matrices of two axes (device_matrix): when an operation splits two of its dimensions
+(Megatron with data parallelism on 4 ranks: MatMul ((2, 1), (2, 1)), then ((2, 2), (1, 2))),
+the ranks form a matrix (d0, d1), rank = i0 * d1 + i1 as in MindSpore. A layout then has one
+entry per axis (the shard_rules layout along that axis: the dimension split, PARTIAL or
+whole), each node's rule runs per axis, and each move runs within the group of the ranks
+along one axis (redistribution_ops.device_axis_group):
+
+    %1 = shard_slice(%x) {axis=0, group='shard_device_axis_2x2_0', rank_size=2}  : f32[2,8]
+    %4 = matmul(%3, %2) {transpose_b=True} <in_strategy=((2, 1), (2, 1))>  : f32[2,8]
+    %9 = matmul(%7, %8) {transpose_b=True} <in_strategy=((2, 2), (1, 2))>  : f32[2,8]
+    %10 = shard_all_reduce(%9) {group='shard_device_axis_2x2_1', rank_size=2}  : f32[2,8]
+
+With one axis the layouts are 1-tuples over the world group and the graph is as above.
+
+A strategy this cannot run (three split dimensions, a split that fits no axis of the graph's
+device matrix, strategies over different matrices, a split of a softmax axis) raises
+UnsupportedError or ArgumentValueError naming the operation, the strategy and the user's
+line.
 """
 from __future__ import annotations
 
@@ -46,7 +61,7 @@ from cellgraph.primitives.errors import ArgumentValueError, CellgraphError, Unsu
 from cellgraph.primitives.math_ops import mul
 
 from .ir import Apply, Constant, Graph, Var, all_graphs
-from .shard_rules import PARTIAL, REPLICATED, Cannot, rule_of
+from .shard_rules import PARTIAL, REPLICATED, Cannot, _matmul_roles, elementwise, rule_of
 
 UNKNOWN = "unknown"  # a weight whose layout its first reader decides
 ROUNDS = 4  # weight layouts settle in two rounds (optimizer states follow their weights)
@@ -79,21 +94,102 @@ def has_strategies(graph: Graph) -> bool:
     return any(node.strategy is not None for g in all_graphs(graph) for node in g.nodes)
 
 
+def _is_dim(entry) -> bool:
+    return isinstance(entry, int) and not isinstance(entry, bool)
+
+
+def _unpartial(layout: tuple) -> tuple:
+    return tuple(REPLICATED if e == PARTIAL else e for e in layout)
+
+
+def dim_keys(node: Apply, kind: str) -> list:
+    """For each input (kind "in") or output ("out") of `node`, the dimension of the operation
+    each of its dimensions is, as sortable keys in the order MindSpore lays the operation's
+    dimensions out on its device matrix: a matmul's (batch..., M, K, N), a broadcasting
+    operator's output dimensions, a bias add's input dimensions, else each tensor's own."""
+    if kind == "out":
+        return [[(i, d) for d in range(len(o.aval.shape))] for i, o in enumerate(node.outputs)]
+    shapes = [tuple(a.aval.shape) for a in node.inputs]
+    name = node.callee.name
+    if name == "matmul" and len(shapes) == 2:
+        a_roles, b_roles, _ = _matmul_roles(node)
+        order = {"m": (1,), "k": (2,), "n": (3,)}
+
+        def key(role):
+            return (0, role[1]) if isinstance(role, tuple) else order[role]
+        return [[key(r) for r in a_roles], [key(r) for r in b_roles]]
+    if name == "bias_add" and len(shapes) == 2 and shapes[0]:
+        channel = node.params.get("axis", 1) % len(shapes[0])
+        return [[(0, d) for d in range(len(shapes[0]))], [(0, channel)]]
+    if rule_of(node, 1) is elementwise:
+        out = len(node.outputs[0].aval.shape)
+        return [[(0, d + out - len(s)) for d in range(len(s))] for s in shapes]
+    return [[(i, d) for d in range(len(s))] for i, s in enumerate(shapes)]
+
+
+def _split_counts(node: Apply, kind: str, strategy: tuple) -> dict:
+    """The operation's split dimensions (dim_keys) and the largest count each is split into."""
+    counts: dict = {}
+    for tensor, keys in zip(strategy, dim_keys(node, kind)):
+        for count, key in zip(tensor, keys):
+            if isinstance(count, int) and count > 1:
+                counts[key] = max(counts.get(key, 1), count)
+    return counts
+
+
+def device_matrix(graph: Graph, ranks: int) -> tuple:
+    """The device matrix the strategies of `graph` split over `ranks` ranks: (ranks,) when
+    every split is into `ranks` slices; (d0, d1) when an operation splits two of its
+    dimensions (into d0 and d1, in dim_keys' order, as MindSpore's device matrix of that
+    operation), or one into fewer slices than ranks (d1 of them: MindSpore repeats the
+    computation along the leading axis). Strategies that fit no matrix of the job are refused
+    by the pass, at their operation."""
+    pairs, singles = [], set()
+    for g in all_graphs(graph):
+        for node in g.nodes:
+            for kind, strategy in zip(("in", "out"), node.strategy or ()):
+                if not strategy:
+                    continue
+                try:
+                    split = [c for _, c in sorted(_split_counts(node, kind, strategy).items())]
+                except (TypeError, IndexError, KeyError):
+                    continue  # a malformed strategy: refused where the pass reads it
+                if len(split) == 2 and split[0] * split[1] == ranks:
+                    pairs.append(tuple(split))
+                elif len(split) == 1 and split[0] < ranks and ranks % split[0] == 0:
+                    singles.add(split[0])
+    if pairs:
+        return pairs[0]  # the first operation's; another matrix is refused at its operation
+    if singles:
+        inner = min(singles)
+        return (ranks // inner, inner)
+    return (ranks,)
+
+
 def shard_operators(graph: Graph, ranks: int, group: str = WORLD_COMM_GROUP) -> Graph:
     """The per-rank graph of `graph` over `ranks` ranks of `group` (a new graph). Weights
     already held as slices keep their layout; the others take the layout of their first
     sharded reader, then (next round) that of the value the graph writes into them."""
+    matrix = device_matrix(graph, ranks)
+    if len(matrix) == 1:
+        groups: tuple = (group,)
+    elif group != WORLD_COMM_GROUP:
+        raise UnsupportedError(f"operators split over a device matrix {matrix} run on the "
+                               f"world group, not on {group!r}")
+    else:
+        groups = tuple(R.device_axis_group(matrix, a) for a in range(len(matrix)))
     held = {}
     for i, split in enumerate(graph.weight_splits):
         if split is not None:
-            if tuple(split[1:]) != (ranks, group):
+            if (tuple(split[1]), tuple(split[2])) != (matrix, groups):
                 raise UnsupportedError(f"Parameter {graph.weights[i].name!r} is held as slices "
-                                       f"over {split[1]} ranks of {split[2]!r}; this graph "
-                                       f"splits over {ranks} of {group!r}")
-            held[i] = split[0]
+                                       f"over the device matrix {tuple(split[1])} of groups "
+                                       f"{tuple(split[2])}; this graph splits over {matrix} "
+                                       f"of {groups}")
+            held[i] = tuple(split[0])
     seeds = dict(held)
     for _ in range(ROUNDS):
-        sharder = _Sharder(ranks, group, seeds)
+        sharder = _Sharder(ranks, matrix, groups, seeds)
         result = sharder.top(graph)
         wanted = {**sharder.written, **held}
         if wanted == seeds:
@@ -105,23 +201,41 @@ def shard_operators(graph: Graph, ranks: int, group: str = WORLD_COMM_GROUP) -> 
 @dataclass
 class _Value:
     atom: object  # the per-rank value (None while an UNKNOWN weight waits for its layout)
-    layout: object
+    layout: object  # one entry per device-matrix axis (shard_rules' layouts), or UNKNOWN
     aval: TensorType  # the global type
     hint: str | None = None
 
 
 @dataclass
+class _Plan:
+    """A node's sharding on every axis of the device matrix: the layouts of its inputs and
+    outputs (one entry per axis), its params on the slices, the factor its outputs are
+    scaled by, and (axis, emit) when it computes on the slices with other nodes."""
+
+    inputs: list
+    outputs: list
+    params: dict
+    scale: float | None
+    emit: tuple | None
+
+
+@dataclass
 class _Sharder:
     ranks: int
-    group: str
+    matrix: tuple  # the device matrix: ranks along each axis
+    groups: tuple  # the group of this rank's peers along each axis
     seeds: dict  # weight index -> layout, from the previous round
     written: dict = field(default_factory=dict)  # weight index -> layout of its new value
+
+    @property
+    def whole(self) -> tuple:
+        return (REPLICATED,) * len(self.matrix)
 
     # ----- graphs ------------------------------------------------------------------------------
 
     def top(self, graph: Graph) -> Graph:
         n_inputs = graph.n_inputs
-        layouts = [REPLICATED] * n_inputs + [self.seeds.get(i, UNKNOWN)
+        layouts = [self.whole] * n_inputs + [self.seeds.get(i, UNKNOWN)
                                              for i in range(len(graph.weights))]
         new, env, params = self._begin(graph, layouts)
         n_updates = len(graph.updates)
@@ -131,9 +245,9 @@ class _Sharder:
         for out, param in zip(graph.outputs[len(plain):], graph.updates):
             value = self._value(env, out)
             index = weight_index.get(id(param))  # else an argument or attribute: whole
-            target = REPLICATED if index is None else self._weight_layout(
+            target = self.whole if index is None else self._weight_layout(
                 env, params[n_inputs + index])
-            if index is not None and value.layout not in (PARTIAL, UNKNOWN):
+            if index is not None and value.layout != UNKNOWN and PARTIAL not in value.layout:
                 self.written[index] = value.layout
             outputs.append(self._move(new, value, target, None))
         new.outputs = outputs
@@ -167,39 +281,40 @@ class _Sharder:
     def _param_atom(self, env, p) -> Var:
         value = env[id(p)]
         if value.layout == UNKNOWN:  # never read: whole
-            self._decide(value, REPLICATED)
+            self._decide(value, self.whole)
         return value.atom
 
     def _weight_layout(self, env, p):
         value = env[id(p)]
         if value.layout == UNKNOWN:
-            self._decide(value, REPLICATED)
+            self._decide(value, self.whole)
         return value.layout
 
     def _split_of(self, env, p):
+        """(layout, device matrix, groups) of a weight held as slices, else None."""
         layout = env[id(p)].layout
-        return None if layout in (REPLICATED, UNKNOWN) else (layout, self.ranks, self.group)
+        if layout == UNKNOWN or layout == self.whole:
+            return None
+        return (layout, self.matrix, self.groups)
 
     # ----- values ------------------------------------------------------------------------------
 
     def _local(self, aval: TensorType, layout) -> TensorType:
-        if not isinstance(layout, int) or isinstance(layout, bool):
-            return aval
         shape = list(aval.shape)
-        shape[layout] //= self.ranks
+        for axis, entry in enumerate(layout):
+            if _is_dim(entry):
+                shape[entry] //= self.matrix[axis]
         return TensorType(tuple(shape), aval.dtype, aval.weak)
 
     def _value(self, env, atom) -> _Value:
         if isinstance(atom, Constant):
-            return _Value(atom, REPLICATED, atom.aval)
+            return _Value(atom, self.whole, atom.aval)
         return env[id(atom)]
 
     def _decide(self, value: _Value, layout) -> None:
         """An UNKNOWN weight takes `layout`: its input holds that slice (no communication)."""
-        if layout == PARTIAL:
-            layout = REPLICATED
-        value.layout = layout
-        value.atom = Var(self._local(value.aval, layout), value.hint)
+        value.layout = _unpartial(layout)
+        value.atom = Var(self._local(value.aval, value.layout), value.hint)
 
     def _emit(self, graph: Graph, prim, inputs: list, params: dict, loc) -> list:
         avals = prim.abstract_eval([a.aval for a in inputs], params)
@@ -208,15 +323,36 @@ class _Sharder:
         graph.nodes.append(Apply(prim, inputs, params, outputs, loc))
         return outputs
 
+    def _comm(self, axis: int) -> dict:
+        return {"group": self.groups[axis], "rank_size": self.matrix[axis]}
+
     def _move(self, graph: Graph, value: _Value, target, loc):
-        """The per-rank atom of `value` in layout `target`, through the collective that moves
-        it there."""
+        """The per-rank atom of `value` in layout `target`, through the collectives that move
+        it there, each within the ranks along one axis of the device matrix. A dimension split
+        along both axes holds block (i0 * d1 + i1) of d0 * d1 on rank (i0, i1): an axis moves
+        on its own unless a later axis splits a dimension it moves; else the later axis is
+        gathered first and split again after."""
         if value.layout == UNKNOWN:
             self._decide(value, target)
         source, atom = value.layout, value.atom
         if source == target:
             return atom
-        comm = {"group": self.group, "rank_size": self.ranks}
+        if len(self.matrix) == 1:
+            return self._move_axis(graph, atom, source[0], target[0], 0, loc)
+        (s0, s1), (t0, t1) = source, target
+        if s0 == t0:
+            return self._move_axis(graph, atom, s1, t1, 1, loc)
+        if s1 == t1 and not (_is_dim(s1) and s1 in (s0, t0)):
+            return self._move_axis(graph, atom, s0, t0, 0, loc)
+        atom = self._move_axis(graph, atom, s1, REPLICATED, 1, loc)
+        atom = self._move_axis(graph, atom, s0, t0, 0, loc)
+        return self._move_axis(graph, atom, REPLICATED, t1, 1, loc)
+
+    def _move_axis(self, graph: Graph, atom, source, target, axis: int, loc):
+        """`atom` from `source` to `target` along one axis of the device matrix."""
+        if source == target:
+            return atom
+        comm = self._comm(axis)
         if source == PARTIAL:
             if target is REPLICATED:
                 return self._emit(graph, R.shard_all_reduce, [atom], comm, loc)[0]
@@ -232,9 +368,37 @@ class _Sharder:
 
     def _whole(self, graph: Graph, env, atom):
         value = self._value(env, atom)
-        return self._move(graph, value, REPLICATED, None)
+        return self._move(graph, value, self.whole, None)
 
     # ----- nodes -------------------------------------------------------------------------------
+
+    def _plan(self, node: Apply, layouts: list, given: bool) -> _Plan:
+        """The node's rule on each axis of the device matrix (raises Cannot)."""
+        per = [rule_of(node, size)([layout[axis] for layout in layouts], node, given)
+               for axis, size in enumerate(self.matrix)]
+        inputs = [tuple(s.inputs[i] for s in per) for i in range(len(node.inputs))]
+        outputs = [tuple(s.outputs[i] for s in per) for i in range(len(node.outputs))]
+        emits = [axis for axis, s in enumerate(per) if s.emit is not None]
+        if emits and len(self.matrix) > 1:
+            (axis,) = emits if len(emits) == 1 else (None,)
+            others = [layout[a] for layout in inputs + outputs
+                      for a in range(len(self.matrix)) if a != axis]
+            if axis is None or any(e is not REPLICATED for e in others):
+                raise Cannot("this split computes on its slices with its own nodes, which "
+                             "cellgraph runs along one axis of the device matrix only")
+        scale = None
+        for axis, s in enumerate(per):
+            if s.scale is not None:
+                scale = (1.0 if scale is None else scale) / self.matrix[axis]
+        params = node.params
+        if any(s.params is not None for s in per):
+            params = {**node.params}
+            for s in per:
+                params.update(s.params or {})
+            if node.callee.name == "reshape":
+                params["shape"] = self._local(node.outputs[0].aval, outputs[0]).shape
+        emit = (emits[0], per[emits[0]].emit) if emits else None
+        return _Plan(inputs, outputs, params, scale, emit)
 
     def _node(self, graph: Graph, env, node: Apply) -> None:
         if node.callee.name == "grad":
@@ -247,20 +411,20 @@ class _Sharder:
         if rule is None:
             return self._whole_node(graph, env, node, node.params)
         values = [self._value(env, a) for a in node.inputs]
-        arriving = [REPLICATED if v.layout in (PARTIAL, UNKNOWN) else v.layout for v in values]
+        arriving = [self.whole if v.layout == UNKNOWN else _unpartial(v.layout) for v in values]
         if any(v.layout == UNKNOWN for v in values):  # a weight follows its neighbours
-            arriving = self._adopting(node, rule, values, arriving)
+            arriving = self._adopting(node, values, arriving)
         try:
-            sharding = rule(arriving, node, False)
+            plan = self._plan(node, arriving, False)
         except Cannot:
             return self._whole_node(graph, env, node, node.params)
-        self._apply(graph, env, node, sharding)
+        self._apply(graph, env, node, plan)
 
-    def _adopting(self, node, rule, values, arriving) -> list:
+    def _adopting(self, node, values, arriving) -> list:
         """The arriving layouts, with each UNKNOWN weight in the one the rule would ask of it
         (so an optimizer's first read of its state needs no communication)."""
         try:
-            wanted = rule(arriving, node, False).inputs
+            wanted = self._plan(node, arriving, False).inputs
         except Cannot:
             return arriving
         return [w if v.layout == UNKNOWN else a for v, a, w in zip(values, arriving, wanted)]
@@ -273,11 +437,11 @@ class _Sharder:
                                    f"run: cellgraph has no sharding rule for this operation; "
                                    f"remove its shard(...)", node.loc)
         try:
-            sharding = rule(layouts, node, True)
+            plan = self._plan(node, layouts, True)
         except Cannot as why:
             raise UnsupportedError(f"{node.callee.label}: in_strategy {in_strategy} cannot be "
-                                   f"run on {self.ranks} ranks: {why}", node.loc) from None
-        self._apply(graph, env, node, sharding)
+                                   f"run on {self._ranks_text()}: {why}", node.loc) from None
+        self._apply(graph, env, node, plan)
         if out_strategy is not None:
             wanted = self._layouts_of(node, out_strategy, [o.aval for o in node.outputs], "out")
             for old, layout in zip(node.outputs, wanted):
@@ -285,53 +449,116 @@ class _Sharder:
                 env[id(old)] = _Value(self._move(graph, value, layout, node.loc), layout,
                                       value.aval)
 
+    def _ranks_text(self) -> str:
+        if len(self.matrix) == 1:
+            return f"{self.ranks} ranks"
+        return f"{self.ranks} ranks (device matrix {self.matrix})"
+
     def _layouts_of(self, node: Apply, strategy: tuple, avals: list, kind: str) -> list:
-        """The layouts a strategy names (one tuple of split counts per tensor)."""
+        """The layouts a strategy names (one tuple of split counts per tensor): each split
+        dimension of the operation (dim_keys) along the axes of the device matrix its count
+        covers."""
         label = f"{node.callee.label}: {kind}_strategy {strategy}"
         if len(strategy) != len(avals):
             raise ArgumentValueError(f"{label} gives {len(strategy)} inputs' splits, the "
                                      f"operation has {len(avals)}", node.loc)
-        layouts = []
         for counts, aval in zip(strategy, avals):
             if len(counts) != len(aval.shape):
                 raise ArgumentValueError(f"{label}: {counts} gives {len(counts)} dimensions for "
                                          f"a tensor of shape {aval.shape}", node.loc)
-            split = [i for i, c in enumerate(counts) if c != 1]
-            for i in split:
-                if counts[i] < 1 or (aval.shape[i] is not None and aval.shape[i] % counts[i]):
+            for i, c in enumerate(counts):
+                if c != 1 and (c < 1 or (aval.shape[i] is not None and aval.shape[i] % c)):
                     raise ArgumentValueError(f"{label}: dimension {i} of shape {aval.shape} "
-                                             f"does not split into {counts[i]}", node.loc)
-            if len(split) > 1 or (split and counts[split[0]] != self.ranks):
-                raise UnsupportedError(f"{label}: cellgraph splits at most one dimension of a "
-                                       f"tensor, into one slice per rank ({self.ranks})",
-                                       node.loc)
-            layouts.append(split[0] if split else REPLICATED)
+                                             f"does not split into {c}", node.loc)
+        axes = self._axes_of(sorted(_split_counts(node, kind, strategy).items()), label,
+                             node.loc)
+        layouts = []
+        for counts, keys in zip(strategy, dim_keys(node, kind)):
+            layout = list(self.whole)
+            for dim, (count, key) in enumerate(zip(counts, keys)):
+                if count == 1:
+                    continue
+                along = axes[key]
+                if count != _product(self.matrix[a] for a in along):
+                    raise UnsupportedError(f"{label}: a dimension is split into {count} here "
+                                           f"and into {_product(self.matrix[a] for a in along)} "
+                                           f"in another input; cellgraph splits a dimension of "
+                                           f"the operation alike in every input", node.loc)
+                for a in along:
+                    layout[a] = dim
+            layouts.append(tuple(layout))
         return layouts
 
-    def _apply(self, graph: Graph, env, node: Apply, sharding) -> None:
-        """Emit `node` on the slices `sharding` names, its inputs moved there first."""
+    def _axes_of(self, split: list, label: str, loc) -> dict:
+        """The device-matrix axes each split dimension of an operation goes along."""
+        if len(self.matrix) == 1:
+            for _, count in split:
+                if count != self.ranks:
+                    if len(split) > 1:
+                        raise UnsupportedError(
+                            f"{label}: splits {len(split)} dimensions into "
+                            f"{[c for _, c in split]}, which needs a device matrix of two axes "
+                            f"over {_product(c for _, c in split)} ranks; this job has "
+                            f"{self.ranks}", loc)
+                    raise UnsupportedError(f"{label}: a split into {count} does not fit "
+                                           f"{self.ranks} ranks: cellgraph splits a dimension "
+                                           f"into one slice per rank ({self.ranks}) or over a "
+                                           f"device matrix of two axes", loc)
+            if len(split) > 1:
+                raise UnsupportedError(f"{label}: splits {len(split)} dimensions into "
+                                       f"{[c for _, c in split]}, which needs a device matrix "
+                                       f"of two axes over "
+                                       f"{_product(c for _, c in split)} ranks; this job has "
+                                       f"{self.ranks}", loc)
+            return {key: (0,) for key, _ in split}
+        counts = tuple(c for _, c in split)
+        if len(split) > 2:
+            raise UnsupportedError(f"{label}: splits {len(split)} dimensions of the operation; "
+                                   f"cellgraph's device matrices have two axes", loc)
+        if len(split) == 2:
+            if counts != self.matrix:
+                raise UnsupportedError(f"{label}: splits into {counts}, which is not this "
+                                       f"graph's device matrix {self.matrix} (every strategy "
+                                       f"of a graph splits over one device matrix)", loc)
+            return {split[0][0]: (0,), split[1][0]: (1,)}
+        if not split:
+            return {}
+        key, count = split[0]
+        if count == self.ranks:
+            return {key: (0, 1)}
+        if count in self.matrix:
+            return {key: (1,) if count == self.matrix[1] else (0,)}
+        raise UnsupportedError(f"{label}: a split into {count} fits no axis of this graph's "
+                               f"device matrix {self.matrix}", loc)
+
+    def _apply(self, graph: Graph, env, node: Apply, plan: _Plan) -> None:
+        """Emit `node` on the slices `plan` names, its inputs moved there first; an input whole
+        along an axis its outputs are split (or partial) along goes through a mirror over that
+        axis' group (its cotangent is partial there)."""
         values = [self._value(env, a) for a in node.inputs]
-        inputs = [self._move(graph, v, want, node.loc) for v, want in zip(values, sharding.inputs)]
-        if any(layout is not REPLICATED for layout in sharding.outputs):
-            inputs = [self._emit(graph, R.shard_mirror, [a], {"group": self.group,
-                                                                "rank_size": self.ranks},
-                                 node.loc)[0] if want is REPLICATED and not isinstance(
-                a, Constant) and a.aval.dtype.is_float else a
-                for a, want in zip(inputs, sharding.inputs)]
-        params = node.params if sharding.params is None else sharding.params
-        if sharding.emit is None:
-            outputs = self._emit(graph, node.callee, inputs, params, node.loc)
+        inputs = [self._move(graph, v, want, node.loc) for v, want in zip(values, plan.inputs)]
+        for axis in range(len(self.matrix)):
+            if all(out[axis] is REPLICATED for out in plan.outputs):
+                continue
+            inputs = [self._emit(graph, R.shard_mirror, [a], self._comm(axis), node.loc)[0]
+                      if want[axis] is REPLICATED and not isinstance(a, Constant)
+                      and a.aval.dtype.is_float else a
+                      for a, want in zip(inputs, plan.inputs)]
+        if plan.emit is None:
+            outputs = self._emit(graph, node.callee, inputs, plan.params, node.loc)
             graph.nodes[-1].strategy = node.strategy
         else:
-            outputs = sharding.emit(lambda prim, args, params: self._emit(
-                graph, prim, args, params, node.loc), inputs, node, self.ranks, self.group)
-        if sharding.scale is not None:  # a mean over a split axis: the ranks' means add up
-            outputs = [self._scaled(graph, o, node.loc) for o in outputs]
-        for old, new, layout in zip(node.outputs, outputs, sharding.outputs):
+            axis, emit = plan.emit
+            outputs = emit(lambda prim, args, params: self._emit(
+                graph, prim, args, params, node.loc), inputs, node, self.matrix[axis],
+                self.groups[axis])
+        if plan.scale is not None:  # a mean over a split axis: the ranks' means add up
+            outputs = [self._scaled(graph, o, plan.scale, node.loc) for o in outputs]
+        for old, new, layout in zip(node.outputs, outputs, plan.outputs):
             env[id(old)] = _Value(new, layout, old.aval)
 
-    def _scaled(self, graph: Graph, atom, loc):
-        factor = Constant(1.0 / self.ranks, TensorType((), atom.aval.dtype, weak=True))
+    def _scaled(self, graph: Graph, atom, scale: float, loc):
+        factor = Constant(scale, TensorType((), atom.aval.dtype, weak=True))
         return self._emit(graph, mul, [atom, factor], {}, loc)[0]
 
     def _whole_node(self, graph: Graph, env, node: Apply, params: dict) -> None:
@@ -341,11 +568,11 @@ class _Sharder:
                 raise UnsupportedError(f"{node.callee.label}: operators sharded inside "
                                        f"control flow are not supported; shard the operators "
                                        f"outside it", node.loc)
-        inputs = [self._move(graph, self._value(env, a), REPLICATED, node.loc)
+        inputs = [self._move(graph, self._value(env, a), self.whole, node.loc)
                   for a in node.inputs]
         outputs = self._emit(graph, node.callee, inputs, params, node.loc)
         for old, new in zip(node.outputs, outputs):
-            env[id(old)] = _Value(new, REPLICATED, old.aval)
+            env[id(old)] = _Value(new, self.whole, old.aval)
 
     def _grad(self, graph: Graph, env, node: Apply) -> None:
         """The differentiated graph sharded with the layouts its inputs arrive in (a weight
@@ -354,16 +581,23 @@ class _Sharder:
         inner = node.params["graph"]
         n_in = len(inner.params)
         values = [self._value(env, a) for a in node.inputs[:n_in]]
-        layouts = [REPLICATED if v.layout == PARTIAL else v.layout for v in values]
+        layouts = [UNKNOWN if v.layout == UNKNOWN else _unpartial(v.layout) for v in values]
         sharded, taken = self.subgraph(inner, layouts)
         inputs = []
         for value, layout in zip(values, taken):
             inputs.append(self._move(graph, value, layout, node.loc))
-        sens = [self._move(graph, self._value(env, a), REPLICATED, node.loc)
+        sens = [self._move(graph, self._value(env, a), self.whole, node.loc)
                 for a in node.inputs[n_in:]]
         params = {**node.params, "graph": sharded}
         outputs = self._emit(graph, node.callee, inputs + sens, params, node.loc)
         n_out = len(inner.outputs)
-        layouts_out = [REPLICATED] * n_out + [taken[i] for i in node.params["wrt"]]
+        layouts_out = [self.whole] * n_out + [taken[i] for i in node.params["wrt"]]
         for old, new, layout in zip(node.outputs, outputs, layouts_out):
             env[id(old)] = _Value(new, layout, old.aval)
+
+
+def _product(values) -> int:
+    total = 1
+    for v in values:
+        total *= v
+    return total

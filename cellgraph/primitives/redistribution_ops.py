@@ -35,6 +35,28 @@ from .core import Primitive, TensorType, fmt_shape
 from .dtype import int32
 from .errors import ArgumentValueError, DTypeError, ShapeError
 
+DEVICE_AXIS_PREFIX = "shard_device_axis"
+
+
+def device_axis_group(matrix: tuple, axis: int) -> str:
+    """The name of the group of ranks that share every coordinate but `axis` of the device
+    matrix `matrix` (world ranks numbered row-major over it, the last axis fastest, as
+    MindSpore's are): `shard_device_axis_2x2_1` is the group of the ranks that differ only in
+    their coordinate along axis 1 (ranks 0 and 1, or 2 and 3). Each rank's name stands for its
+    own group; the runtime creates the groups when one is first used."""
+    return f"{DEVICE_AXIS_PREFIX}_{'x'.join(map(str, matrix))}_{axis}"
+
+
+def parse_device_axis_group(name: str) -> tuple[tuple, int] | None:
+    """(device matrix, axis) of a name device_axis_group made, else None."""
+    if not name.startswith(DEVICE_AXIS_PREFIX + "_"):
+        return None
+    matrix, _, axis = name[len(DEVICE_AXIS_PREFIX) + 1:].rpartition("_")
+    try:
+        return tuple(int(d) for d in matrix.split("x")), int(axis)
+    except ValueError:
+        return None
+
 
 def _axis(op: str, x: TensorType, axis) -> int:
     if isinstance(axis, bool) or not isinstance(axis, int) or not 0 <= axis < x.ndim:

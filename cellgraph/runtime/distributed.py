@@ -164,9 +164,45 @@ def group(name: str) -> Group:
     try:
         return _state["groups"][name]
     except KeyError:
+        if _device_axis_groups(name):
+            return _state["groups"][name]
         known = sorted(set(_state["groups"]) - set(WORLD_NAMES[1:]))
         raise CommunicationError(f"unknown communication group {name!r}; known groups: "
                                  f"{', '.join(known)} (create one with create_group)") from None
+
+
+def _device_axis_groups(name: str) -> bool:
+    """Create the groups along one axis of a device matrix (operator sharding over a device
+    matrix of several axes: redistribution_ops.device_axis_group) when `name` names one;
+    every rank creates all of them in the same order (torch.distributed's new_group is
+    collective) and keeps its own under `name`."""
+    import itertools
+
+    from cellgraph.primitives.redistribution_ops import parse_device_axis_group
+
+    parsed = parse_device_axis_group(name)
+    if parsed is None:
+        return False
+    matrix, axis = parsed
+    world = _state["groups"][WORLD_NAMES[0]].ranks
+    size = 1
+    for d in matrix:
+        size *= d
+    if size != len(world) or not 0 <= axis < len(matrix):
+        raise CommunicationError(f"group {name!r}: a device matrix {matrix} does not cover "
+                                 f"the {len(world)} ranks of the world")
+    me = torch_distributed().get_rank()
+    strides = [1] * len(matrix)
+    for i in range(len(matrix) - 2, -1, -1):
+        strides[i] = strides[i + 1] * matrix[i + 1]
+    others = [range(d) if i != axis else range(1) for i, d in enumerate(matrix)]
+    for coords in itertools.product(*others):
+        base = sum(c * s for c, s in zip(coords, strides))
+        ranks = tuple(base + k * strides[axis] for k in range(matrix[axis]))
+        handle = torch_distributed().new_group(ranks=list(ranks))
+        if me in ranks:
+            _state["groups"][name] = Group(name, ranks, handle)
+    return True
 
 
 def group_rank_and_size(name: str) -> tuple[int, int]:

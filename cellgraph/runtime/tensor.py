@@ -366,7 +366,8 @@ class Parameter(Tensor):
         self.layerwise_parallel = layerwise_parallel
         self.parallel_optimizer = parallel_optimizer
         self._version = 0
-        # (axis, ranks, group, whole shape) once each rank holds a slice (operator sharding)
+        # (layout, device matrix, groups, whole shape) once each rank holds a slice (operator
+        # sharding: runtime/sharded_parameters.py)
         self._split = None
 
     @property

@@ -68,7 +68,8 @@ def test_megatron_mlp_per_rank_graph():
     out = sharded(MEGATRON_MLP, weights=4)
     assert print_graph(out) == MEGATRON_MLP_RANK
     group = "hccl_world_group"
-    assert out.weight_splits == [(0, 2, group), (0, 2, group), (1, 2, group), None]
+    assert out.weight_splits == [((0,), (2,), (group,)), ((0,), (2,), (group,)),
+                                 ((1,), (2,), (group,)), None]
 
 
 def test_the_per_rank_graph_prints_and_parses_back():
@@ -176,7 +177,7 @@ graph @loss(%x: f32[4,8], %w: f32[16,8]) {
     graph.updates = list(reversed(graph.weights))  # %4 -> m, %6 -> w
     out = shard_operators(graph, 2)
     verify(out)
-    assert [s and s[0] for s in out.weight_splits] == [0, 0]
+    assert [s and s[0] for s in out.weight_splits] == [(0,), (0,)]
     assert "shard_all_gather" not in print_graph(out).split("\n\n")[0].split("return")[0]
 
 
@@ -188,7 +189,7 @@ def test_strategies_have_no_effect_on_one_rank_or_outside_semi_auto():
 
 
 @pytest.mark.parametrize("strategy, error, message", [
-    ("((2, 2), (1, 1))", UnsupportedError, "splits at most one dimension of a tensor"),
+    ("((2, 2), (1, 1))", UnsupportedError, "device matrix of two axes over 4 ranks"),
     ("((1, 1), (4, 1))", UnsupportedError, r"into one slice per rank \(2\)"),
     ("((1, 2), (1, 1))", UnsupportedError, "contracted dimension must be split alike"),
     ("((2, 1), (2, 1))", UnsupportedError, "device matrix of two axes"),
@@ -256,7 +257,7 @@ def test_a_training_step_holds_weights_and_optimizer_states_as_slices():
     graph = graph_at_stage(step, x, y, stage="parse")
     out = shard_operators(graph, 2)
     verify(out)
-    splits = {w.name: s and s[0] for w, s in zip(out.weights, out.weight_splits)}
+    splits = {w.name: s and s[0][0] for w, s in zip(out.weights, out.weight_splits)}
     assert splits == {"0.weight": 0, "0.bias": 0, "moments.0.weight": 0, "moments.0.bias": 0,
                       "learning_rate": None, "global_step": None}
     top, loss = print_graph(out).split("\n\n")
@@ -341,3 +342,106 @@ graph @f(%x: f32[4,6]) {
 """
     printed = print_graph(sharded(text))
     assert "%3 = exp(%2) <in_strategy=()>  : f32[2,6]" in printed  # stays split, as it came
+
+
+MEGATRON_DP_MP = """\
+graph @mlp(%x: f32[4,8], %w1: f32[16,8], %b1: f32[16], %w2: f32[8,16], %b2: f32[8]) {
+  %1 = matmul(%x, %w1) {transpose_b=True} <in_strategy=((2, 1), (2, 1))>
+  %2 = bias_add(%1, %b1) {axis=1} <in_strategy=((2, 2), (2,))>
+  %3 = relu(%2)
+  %4 = matmul(%3, %w2) {transpose_b=True} <in_strategy=((2, 2), (1, 2))>
+  return %4
+}
+"""
+AXIS0 = "group='shard_device_axis_2x2_0', rank_size=2"
+AXIS1 = "group='shard_device_axis_2x2_1', rank_size=2"
+
+
+def test_a_device_matrix_of_two_axes_data_by_model_parallel():
+    """Megatron with data parallelism on 4 ranks, a device matrix (dp, mp) = (2, 2), rank
+    (i0, i1) = 2 * i0 + i1: the batch split along axis 0, the features along axis 1. Weights
+    are held as 1/mp slices, copies along dp (mirrored there: their gradients are summed over
+    the data-parallel group); the row-parallel matmul's partial sums are all-reduced within
+    the model-parallel group; the output is gathered along both axes."""
+    out = sharded(MEGATRON_DP_MP, weights=4, ranks=4)
+    text = print_graph(out)
+    assert f"%1 = shard_slice(%x) {{axis=0, {AXIS0}}}  : f32[2,8]" in text
+    assert f"shard_mirror(%w1) {{{AXIS0}}}  : f32[8,8]" in text
+    assert f"shard_mirror(%1) {{{AXIS1}}}  : f32[2,8]" in text
+    assert "matmul(%3, %2) {transpose_b=True} <in_strategy=((2, 1), (2, 1))>  : f32[2,8]" in text
+    assert f"%10 = shard_all_reduce(%9) {{{AXIS1}}}  : f32[2,8]" in text
+    assert f"%11 = shard_all_gather(%10) {{axis=0, {AXIS0}}}  : f32[4,8]" in text
+    matrix, groups = (2, 2), ("shard_device_axis_2x2_0", "shard_device_axis_2x2_1")
+    assert out.weight_splits == [((None, 0), matrix, groups), ((None, 0), matrix, groups),
+                                 ((None, 1), matrix, groups), None]
+    grads = expand_grad_pass(out)  # differentiated like any graph
+    verify(grads)
+
+
+@pytest.mark.parametrize("text, local, moves", [
+    # one dimension split along both axes (4 = 2 x 2): block 2 * i0 + i1 of 4
+    # then a split of both dimensions: an AllToAll within the model-parallel group
+    ("%1 = gelu(%x) <in_strategy=((4, 1),)>\n  %2 = relu(%1) <in_strategy=((2, 2),)>",
+     "f32[4,3]", ["shard_slice(%x) {axis=0, " + AXIS0, "shard_slice(%1) {axis=0, " + AXIS1,
+                  "shard_all_to_all(%3) {split_axis=1, concat_axis=0, " + AXIS1,
+                  "shard_all_gather(%5) {axis=1, " + AXIS1,
+                  "shard_all_gather(%6) {axis=0, " + AXIS0]),
+    # a batch matmul split on its batch and heads: ((2, 2, 1, 1), (2, 2, 1, 1))
+    ("%1 = matmul(%a, %b) {transpose_b=True} <in_strategy=((2, 2, 1, 1), (2, 2, 1, 1))>",
+     "f32[2,3,4,4]", ["shard_slice(%a) {axis=0, " + AXIS0, "shard_slice(%1) {axis=1, " + AXIS1]),
+])
+def test_two_axis_layouts_move_along_each_axis(text, local, moves):
+    inputs = "%x: f32[8,6]" if "gelu" in text else "%a: f32[4,6,4,2], %b: f32[4,6,4,2]"
+    last = "%2" if "%2" in text else "%1"
+    out = print_graph(sharded(f"graph @f({inputs}) {{\n  {text}\n  return {last}\n}}\n",
+                              ranks=4))
+    line = next(row for row in out.splitlines() if row.lstrip().startswith(f"{last} ") or (
+        "<in_strategy" in row and last == "%1"))
+    assert line.endswith(f": {local}") or any(
+        r.endswith(f": {local}") for r in out.splitlines() if "<in_strategy" in r), out
+    for move in moves:
+        assert move in out, (move, out)
+
+
+@pytest.mark.parametrize("strategy, message", [
+    ("((2, 2), (2, 2))", r"splits 3 dimensions of the operation; cellgraph's device"),
+    ("((1, 4), (2, 1))", "split into 2 here and into 4 in another input"),
+    ("((4, 1), (1, 2))", r"splits into \(4, 2\), which is not this graph's device matrix"),
+])
+def test_two_axis_strategies_it_cannot_run_name_the_operation(strategy, message):
+    text = f"""\
+graph @f(%x: f32[8,8], %w: f32[8,8]) {{
+  %1 = relu(%x) <in_strategy=((2, 2),)>
+  %2 = matmul(%1, %w) <in_strategy={strategy}>   # net.py:3  y = mm(x, w)
+  return %2
+}}
+"""
+    with pytest.raises(UnsupportedError, match=message) as caught:
+        sharded(text, ranks=4)
+    assert "MatMul: in_strategy" in str(caught.value) and "net.py" in str(caught.value)
+
+
+def test_a_layout_of_two_axes_names_the_device_matrix():
+    """`Layout((2, 2), ("dp", "mp"))`: `layout("dp", "None")` and `layout("mp", "None")` are
+    the split counts ((2, 1), (2, 1)), the batch along dp and the output features along mp."""
+    from cellgraph import nn, ops
+    from cellgraph.inspect_ir import graph_at_stage
+    from cellgraph.parallel import Layout
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = Parameter(Tensor(np.ones((8, 4), np.float32)), name="w")
+            layout = Layout((2, 2), ("dp", "mp"))
+            self.matmul = ops.MatMul(transpose_b=True).shard(
+                (layout("dp", "None"), layout("mp", "None")))
+
+        def construct(self, x):
+            return self.matmul(x, self.w)
+
+    graph = graph_at_stage(Net(), Tensor(np.ones((4, 4), np.float32)), stage="parse")
+    out = shard_operators(graph, 4)
+    verify(out)
+    text = print_graph(out)
+    assert "<in_strategy=((2, 1), (2, 1))>  : f32[2,4]" in text
+    assert out.weight_splits[0][:2] == ((None, 0), (2, 2))

@@ -3,13 +3,16 @@
 following in one job) or a model: `mlp` (two Dense layers,
 Megatron style: column-parallel then row-parallel), `block` (a transformer block: attention
 heads split across the ranks, its feed-forward column- then row-parallel) or `lookup` (an
-embedding whose vocabulary is split across the ranks, then the MLP); `moves` checks each
-redistribution primitive's kernel against its definition.
+embedding whose vocabulary is split across the ranks, then the MLP); `mlp_2d` and `block_2d`
+(on 4 ranks, in `all` too) are the MLP and the block with the batch split as well, over a
+device matrix (dp, mp) = (2, 2); `moves` checks each redistribution primitive's kernel against
+its definition; `reload` loads the slices a job saved, with its strategy file, into a job of
+another size.
 
 In semi_auto_parallel mode on every rank: the output, the loss and its gradients for the
 parameters, then the parameters after STEPS steps of TrainOneStepCell with Momentum, written to
-OUT_DIR/MODEL_rankR.npz with the split of each parameter this rank holds (axis, or -1 whole)
-and its bytes; rank 0 also writes the per-rank graph (dump_ir at shard_operators) to
+OUT_DIR/MODEL_rankR.npz with the split of each parameter this rank holds (the number of
+slices of each dimension, and where this rank's starts) and its bytes; rank 0 also writes the per-rank graph (dump_ir at shard_operators) to
 OUT_DIR/MODEL.ir. Each rank then saves the trained network to OUT_DIR/MODEL_rankR.ckpt (whole,
 gathered) and OUT_DIR/MODEL_slices_rankR.ckpt (its slices), and loads the whole one into a
 new sharded network. With `auto_parallel` the training cell is wrapped in AutoParallel(...,
@@ -26,6 +29,7 @@ import numpy as np
 
 import cellgraph as ms
 from cellgraph import Tensor, nn, ops
+from cellgraph.runtime.sharded_parameters import slice_starts, split_dims
 
 STEPS = 3
 BATCH, SEQ, WIDTH, HEADS, HIDDEN, VOCAB = 4, 3, 8, 4, 16, 12
@@ -41,13 +45,14 @@ class MLP(nn.Cell):
         return self.fc2(self.fc1(x))
 
 
-def megatron(mlp_in: nn.Dense, mlp_out: nn.Dense, n: int) -> None:
+def megatron(mlp_in: nn.Dense, mlp_out: nn.Dense, n: int, dp: int = 1) -> None:
     """Column-parallel `mlp_in` (its output features split), row-parallel `mlp_out` (its input
-    features split: partial sums, all-reduced before the bias)."""
-    mlp_in.matmul.shard(((1, 1), (n, 1)))
-    mlp_in.bias_add.shard(((1, n), (n,)))
-    mlp_out.matmul.shard(((1, n), (1, n)))
-    mlp_out.bias_add.shard(((1, 1), (1,)))
+    features split: partial sums, all-reduced before the bias); with `dp` > 1 the rows (the
+    batch) are split too, over the other axis of a device matrix (dp, n)."""
+    mlp_in.matmul.shard(((dp, 1), (n, 1)))
+    mlp_in.bias_add.shard(((dp, n), (n,)))
+    mlp_out.matmul.shard(((dp, n), (1, n)))
+    mlp_out.bias_add.shard(((dp, 1), (1,)))
 
 
 class Block(nn.Cell):
@@ -80,18 +85,19 @@ class Block(nn.Cell):
         return x + self.ff2(self.ff1(self.norm2(x)))
 
 
-def shard_block(block: Block, n: int) -> None:
+def shard_block(block: Block, n: int, dp: int = 1) -> None:
     """Megatron's attention: query, key and value column-parallel (each rank computes its
-    heads), the batch matmuls and softmax split along heads, the projection row-parallel."""
+    heads), the batch matmuls and softmax split along heads, the projection row-parallel;
+    with `dp` > 1 the batch is split too (a device matrix (dp, n))."""
     for dense in (block.query, block.key, block.value):
-        dense.matmul.shard(((1, 1), (n, 1)))
-        dense.bias_add.shard(((1, n), (n,)))
-    block.scores.shard(((1, n, 1, 1), (1, n, 1, 1)))
-    block.softmax.shard(((1, n, 1, 1),))
-    block.mix.shard(((1, n, 1, 1), (1, n, 1, 1)))
-    block.projection.matmul.shard(((1, n), (1, n)))
-    block.projection.bias_add.shard(((1, 1), (1,)))
-    megatron(block.ff1, block.ff2, n)
+        dense.matmul.shard(((dp, 1), (n, 1)))
+        dense.bias_add.shard(((dp, n), (n,)))
+    block.scores.shard(((dp, n, 1, 1), (dp, n, 1, 1)))
+    block.softmax.shard(((dp, n, 1, 1),))
+    block.mix.shard(((dp, n, 1, 1), (dp, n, 1, 1)))
+    block.projection.matmul.shard(((dp, n), (1, n)))
+    block.projection.bias_add.shard(((dp, 1), (1,)))
+    megatron(block.ff1, block.ff2, n, dp)
 
 
 class Lookup(nn.Cell):
@@ -106,12 +112,22 @@ class Lookup(nn.Cell):
         return self.mlp(self.embedding(ids))
 
 
+def dp_mp(model: str, n: int) -> tuple[int, int]:
+    """(data-parallel, model-parallel) split counts of a model on `n` ranks: the `_2d` models
+    split over a device matrix (2, n / 2), the others over all ranks along one axis."""
+    if model.endswith("_2d") and n > 1:
+        return 2, n // 2
+    return 1, n
+
+
 def build(model: str, n: int) -> tuple[nn.Cell, np.ndarray, np.ndarray]:
     ms.set_seed(5)
     rs = np.random.RandomState(7)
+    dp, n = dp_mp(model, n)
+    model = model.removesuffix("_2d")
     if model == "mlp":
         net = MLP()
-        megatron(net.fc1, net.fc2, n)
+        megatron(net.fc1, net.fc2, n, dp)
         shape = (BATCH, WIDTH)
     elif model == "lookup":  # the vocabulary split across the ranks (masked lookups)
         net = Lookup()
@@ -121,7 +137,7 @@ def build(model: str, n: int) -> tuple[nn.Cell, np.ndarray, np.ndarray]:
         return net, ids, rs.randn(BATCH, SEQ, WIDTH).astype(np.float32)
     else:
         net = Block()
-        shard_block(net, n)
+        shard_block(net, n, dp)
         shape = (BATCH, SEQ, WIDTH)
     return net, rs.randn(*shape).astype(np.float32), rs.randn(*shape).astype(np.float32)
 
@@ -143,7 +159,9 @@ def run(model: str, n: int, wrap=None) -> tuple[dict, str, nn.Cell, np.ndarray]:
         step(Tensor(x), Tensor(y))
     for p in params:
         result[f"param/{p.name}"] = p.asnumpy()
-        result[f"split/{p.name}"] = np.array(p._split[0] if p.sliced else -1)
+        dims = split_dims(p)
+        result[f"split/{p.name}"] = np.array([dims.get(d, 1) for d in range(len(p.shape))])
+        result[f"start/{p.name}"] = np.array(slice_starts(p))
         result[f"bytes/{p.name}"] = np.array(p.asnumpy().nbytes)
     result["trained_out"] = net(Tensor(x)).asnumpy()
     return result, ir, net, x
@@ -229,7 +247,9 @@ def auto_parallel(model: str, out: Path, rank: int, size: int) -> None:
 
 
 def sharded(model: str, out: Path, rank: int, size: int) -> None:
-    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", full_batch=True)
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", full_batch=True,
+                                 strategy_ckpt_config={"save_file": str(
+                                     out / f"{model}_strategy.ckpt")})
     result, ir, net, x = run(model, size)
     result.update(checkpoints(model, net, x, out, rank))
     np.savez(out / f"{model}_rank{rank}.npz", **result)
@@ -238,16 +258,43 @@ def sharded(model: str, out: Path, rank: int, size: int) -> None:
 
 
 MODELS = ("mlp", "block", "lookup")
+MODELS_2D = ("mlp_2d", "block_2d")  # on 4 ranks: dp x mp = 2 x 2
+
+
+def reload(model: str, source: Path, ranks: int, out: Path, rank: int, size: int) -> None:
+    """The checkpoints of `model`'s slices saved by a job of `ranks` ranks in `source`, with its
+    strategy file, loaded by load_distributed_checkpoint into the same model sharded over this
+    job's `size` ranks (over one axis); its output goes to
+    OUT_DIR/MODEL_reloaded_on_SIZE_rankR.npz with the bytes each parameter holds here."""
+    ms.set_auto_parallel_context(parallel_mode="semi_auto_parallel", full_batch=True)
+    net, x, _ = build(model.removesuffix("_2d"), size)
+    net(Tensor(x))  # once: the network holds its slices
+    files = [str(source / f"{model}_slices_rank{r}.ckpt") for r in range(ranks)]
+    ms.load_distributed_checkpoint(net, files,
+                                   train_strategy_filename=str(source / f"{model}_strategy.ckpt"))
+    result = {"out": net(Tensor(x)).asnumpy()}
+    result.update({f"bytes/{p.name}": np.array(p.asnumpy().nbytes)
+                   for p in net.trainable_params()})
+    np.savez(out / f"{model}_reloaded_on_{size}_rank{rank}.npz", **result)
 
 
 def main() -> None:
     """TASK: a model, `all` (the auto_parallel run first, then each model, then the moves:
-    one job instead of five), or `moves`."""
+    one job instead of five), `moves`, `two_axes` (the models over a device matrix (2, 2)), or
+    `reload MODEL[,MODEL...] SOURCE_DIR SOURCE_RANKS`."""
     from cellgraph.communication import get_group_size, get_rank, init
 
     task, out = sys.argv[1], Path(sys.argv[2])
     init()
     rank, size = get_rank(), get_group_size()
+    if task == "reload":  # reload OUT_DIR MODELS SOURCE_DIR SOURCE_RANKS
+        for model in sys.argv[3].split(","):
+            reload(model, Path(sys.argv[4]), int(sys.argv[5]), out, rank, size)
+        return None
+    if task == "two_axes":
+        for model in MODELS_2D:
+            sharded(model, out, rank, size)
+        return None
     if task == "moves":
         return moves(out, rank, size)
     if len(sys.argv) > 3 and sys.argv[3] == "auto_parallel":
@@ -255,7 +302,7 @@ def main() -> None:
     if task != "all":
         return sharded(task, out, rank, size)
     auto_parallel("mlp", out, rank, size)  # before anything sets the parallel mode
-    for model in MODELS:
+    for model in MODELS + (MODELS_2D if size == 4 else ()):
         sharded(model, out, rank, size)
     moves(out, rank, size)
 

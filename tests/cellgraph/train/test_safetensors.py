@@ -107,5 +107,5 @@ def test_load_distributed_checkpoint_merges_agreeing_ranks(tmp_path):
     ms.save_checkpoint(other, files[1], format="safetensors")
     with pytest.raises(CheckpointError, match="'(weight|bias)' differs between rank 0 and rank 1"):
         ms.load_distributed_checkpoint(target, files, format="safetensors")
-    with pytest.raises(NotImplementedError, match="train_strategy_filename"):
-        ms.load_distributed_checkpoint(target, files, train_strategy_filename="s.ckpt")
+    with pytest.raises(NotImplementedError, match="predict_strategy"):
+        ms.load_distributed_checkpoint(target, files, predict_strategy={})
