@@ -6,6 +6,8 @@ stream of its Dropout kernel."""
 from __future__ import annotations
 
 import threading
+import weakref
+from collections import Counter
 
 import numpy as np
 
@@ -66,6 +68,34 @@ def kernel_seed(seed0: int, seed1: int) -> int:
 _MINSTD_M, _MINSTD_A = 2**31 - 1, 16807
 
 
+# The kernel streams made in this process, in order, so that a resumed run can give each the
+# state it had (train/resume.py): a stream is known by its seed pair and how many streams of
+# that pair were made before it, which a deterministic program repeats after a restart.
+_KERNEL_STREAMS: list = []  # weak references
+_MADE: Counter = Counter()
+_RESTORED: dict = {}  # key -> state, for streams not made yet
+_REGISTRY_LOCK = threading.Lock()
+
+
+def kernel_stream_states() -> dict:
+    """{"seed0,seed1,n": state} of the live kernel streams."""
+    with _REGISTRY_LOCK:
+        live = [ref() for ref in _KERNEL_STREAMS]
+    return {",".join(map(str, s.key)): s.state for s in live if s is not None}
+
+
+def restore_kernel_stream_states(states: dict) -> None:
+    """Give each kernel stream the state `kernel_stream_states` recorded for it: now for those
+    already made, when made for the rest."""
+    wanted = {tuple(int(v) for v in key.split(",")): int(state) for key, state in states.items()}
+    with _REGISTRY_LOCK:
+        for ref in _KERNEL_STREAMS:
+            stream = ref()
+            if stream is not None and stream.key in wanted:
+                stream.state = wanted.pop(stream.key)
+        _RESTORED.update(wanted)
+
+
 class MinstdStream:
     """The uniform floats of `std::uniform_real_distribution<float>(0, 1)` over libstdc++'s
     `std::default_random_engine` (minstd_rand0), seeded as MindSpore's CPU Dropout kernel
@@ -77,6 +107,12 @@ class MinstdStream:
         self.seeds = (int(seed0), int(seed1))
         self.state = kernel_seed(*self.seeds) % _MINSTD_M or 1
         self._lock = threading.Lock()
+        with _REGISTRY_LOCK:
+            self.key = (*self.seeds, _MADE[self.seeds])
+            _MADE[self.seeds] += 1
+            self.state = _RESTORED.pop(self.key, self.state)
+            _KERNEL_STREAMS[:] = [ref for ref in _KERNEL_STREAMS if ref() is not None]
+            _KERNEL_STREAMS.append(weakref.ref(self))
 
     def random(self, shape) -> np.ndarray:
         n = int(np.prod(shape, dtype=np.int64))
@@ -91,7 +127,7 @@ class MinstdStream:
         return ((states - 1).astype(np.float32) / np.float32(2.0**31)).reshape(shape)
 
     def __getstate__(self) -> dict:  # (copied and pickled with the Cell holding it)
-        return {"seeds": self.seeds, "state": self.state}
+        return {"seeds": self.seeds, "state": self.state, "key": self.key}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)

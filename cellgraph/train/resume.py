@@ -27,12 +27,14 @@ import re
 import numpy as np
 
 from cellgraph.common.seed import get_rng_state, set_rng_state
+from cellgraph.runtime.rng import kernel_stream_states, restore_kernel_stream_states
 
 from .serialization import CheckpointError, load_checkpoint, load_param_into_net
 
 RNG_KEY = "cellgraph_rng_state"
 POSITION_KEY = "cellgraph_dataset_position"
-STATE_KEYS = ("epoch_num", "step_num", RNG_KEY, POSITION_KEY)
+KERNEL_RNG_KEY = "cellgraph_kernel_rng_states"  # the dropout kernels' streams
+STATE_KEYS = ("epoch_num", "step_num", RNG_KEY, KERNEL_RNG_KEY, POSITION_KEY)
 
 __all__ = ["latest_checkpoint", "restart_count", "resume_checkpoint", "resume_state"]
 
@@ -57,13 +59,15 @@ def restarts_allowed() -> bool:
 
 def resume_state(epoch_num, step_num, iterator=None) -> dict:
     """The `append_dict` entries a checkpoint needs to resume from: `epoch_num` and `step_num`
-    (as the loop counts them), the global random generator's state and, with `iterator` (a
+    (as the loop counts them), the global random generator's state and the dropout kernels'
+    streams' (runtime/rng.MinstdStream) and, with `iterator` (a
     dataset iterator), where it is in its epochs."""
     for name, value in (("epoch_num", epoch_num), ("step_num", step_num)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
             raise ValueError(f"resume_state: `{name}` must be an int >= 0, got {value!r}")
     state = {"epoch_num": int(epoch_num), "step_num": int(step_num),
-             RNG_KEY: json.dumps(get_rng_state())}
+             RNG_KEY: json.dumps(get_rng_state()),
+             KERNEL_RNG_KEY: json.dumps(kernel_stream_states())}
     if iterator is not None:
         if not hasattr(iterator, "position"):
             raise TypeError(f"resume_state: `iterator` must be a dataset iterator "
@@ -125,6 +129,8 @@ def resume_checkpoint(net, ckpt, iterator=None, prefix=None) -> dict | None:
     params = {name: value for name, value in entries.items() if name not in STATE_KEYS}
     load_param_into_net(net, params, strict_load=False)
     set_rng_state(json.loads(entries[RNG_KEY]))
+    if KERNEL_RNG_KEY in entries:
+        restore_kernel_stream_states(json.loads(str(entries[KERNEL_RNG_KEY])))
     if iterator is not None:
         iterator.seek(json.loads(entries[POSITION_KEY]))
     return {"epoch_num": _int_entry(entries["epoch_num"]),

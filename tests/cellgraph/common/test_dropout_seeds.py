@@ -163,3 +163,22 @@ def test_ops_dropout_takes_the_next_seed_pair_on_every_call():
             ops.dropout(x, p=0)
     finally:
         ms.set_context(mode=ms.GRAPH_MODE)
+
+
+def test_kernel_streams_are_restored_by_their_seeds_and_order():
+    """What a resumed run needs: each stream, known by its seed pair and how many of that pair
+    came before it, gets back the state it had, whether it is made before or after."""
+    from cellgraph.runtime import rng
+
+    first, second = MinstdStream(91, 92), MinstdStream(91, 92)
+    first.random((5,))
+    second.random((2,))
+    states = rng.kernel_stream_states()
+    expected = [first.random((4,)), second.random((4,))]
+    rng.restore_kernel_stream_states(states)  # the live ones, now
+    np.testing.assert_array_equal(first.random((4,)), expected[0])
+    rng.restore_kernel_stream_states({k.replace("91,92,", "93,94,"): v
+                                      for k, v in states.items() if k.startswith("91,92,")})
+    later = [MinstdStream(93, 94), MinstdStream(93, 94)]  # made after: (93, 94, 0) and (.., 1)
+    np.testing.assert_array_equal(later[0].random((4,)), expected[0])
+    np.testing.assert_array_equal(later[1].random((4,)), expected[1])
