@@ -76,8 +76,8 @@ _LAZY = {
     "RowTensor": ("cellgraph.sparse", "RowTensor"),
     **{name: ("cellgraph.taylor", name) for name in ("derivative", "jet")},
     **{name: ("cellgraph.train", name) for name in (
-        "Callback", "CheckpointConfig", "DynamicLossScaleManager", "EarlyStopping",
-        "FixedLossScaleManager", "History", "LambdaCallback", "LearningRateScheduler",
+        "BackupAndRestore", "Callback", "CheckpointConfig", "DynamicLossScaleManager",
+        "EarlyStopping", "FixedLossScaleManager", "History", "LambdaCallback", "LearningRateScheduler",
         "LossMonitor", "LossScaleManager", "Model", "ModelCheckpoint", "ReduceLROnPlateau",
         "RunContext", "SummaryCollector", "SummaryRecord", "TimeMonitor", "data_sink")},
     "load_distributed_checkpoint": ("cellgraph.train.distributed_checkpoint",
@@ -124,6 +124,7 @@ __all__ = [
     "ROC",
     "STRICT",
     "Accuracy",
+    "BackupAndRestore",
     "BleuScore",
     "COOTensor",
     "Callback",

@@ -1,6 +1,7 @@
 """cellgraph.train: Model, callbacks, metrics, loss-scale managers and checkpoints."""
 from . import amp, callback, dataset_helper, loss_scale_manager, metrics, summary  # noqa: F401  (the submodule paths)
 from .callback import (
+    BackupAndRestore,
     Callback,
     CheckpointConfig,
     EarlyStopping,
@@ -58,6 +59,7 @@ __all__ = [
     "MSE",
     "ROC",
     "Accuracy",
+    "BackupAndRestore",
     "BleuScore",
     "Callback",
     "CheckpointConfig",

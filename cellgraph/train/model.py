@@ -124,6 +124,9 @@ class Model:
 
     def _run_train(self, epoch, dataset, callbacks, sink_mode, sink_size, initial_epoch,
                    valid_dataset, valid_frequency):
+        if not isinstance(sink_mode, bool):  # MindSpore checks it before anything else
+            raise TypeError(f"For 'Model.train', `dataset_sink_mode` must be a bool, but got "
+                            f"{type(sink_mode).__name__}.")
         epoch = _positive_int(epoch, "train", "epoch")
         if isinstance(initial_epoch, bool) or not 0 <= initial_epoch < epoch:
             raise ValueError(f"Model.train: `initial_epoch` must be in [0, epoch), got "
@@ -283,10 +286,13 @@ class _Batches:
             if self._stream is None:
                 self._stream = iter(self.iterator)
             try:
-                yield next(self._stream)
+                batch = next(self._stream)
             except StopIteration:
                 self._stream = iter(self.iterator)
-                yield next(self._stream)
+                batch = next(self._stream, None)
+                if batch is None:  # the dataset gives no more rows: the sink ends here
+                    return
+            yield batch
 
     def stop(self):
         self.iterator.stop()

@@ -280,3 +280,72 @@ def test_internal_callback_param_is_the_callback_parameters_class():
     params.cur_step_num = 3
     assert params == {"cur_step_num": 3} and params.cur_step_num == 3
     assert _InternalCallbackParam is callback.CallbackParams
+
+
+def test_dataset_sink_mode_must_be_a_bool():
+    _, model = _model()
+    for mode in ("True", 1):
+        with pytest.raises(TypeError, match="dataset_sink_mode"):
+            model.train(1, _regression(16, 8), dataset_sink_mode=mode)
+
+
+class _OneShot:
+    """A dataset whose iterator is itself and is never renewed: it gives its batches once."""
+
+    def __init__(self, batches):
+        self._batches = list(batches)
+        self._next = 0
+
+    def get_dataset_size(self):
+        return len(self._batches)
+
+    def get_batch_size(self):
+        return 8
+
+    def create_tuple_iterator(self, num_epochs=-1, do_copy=True):
+        return self
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._next >= len(self._batches):
+            raise StopIteration
+        self._next += 1
+        return self._batches[self._next - 1]
+
+
+def test_a_sink_ends_where_the_dataset_runs_dry():
+    """As in MindSpore, a dataset that gives no more rows ends the sink (the later epochs run
+    no steps) instead of failing the run."""
+    x = np.ones((8, 3), np.float32)
+    data = _OneShot([(Tensor(x), Tensor(x[:, :1]))] * 2)
+    recorder = Recorder()
+    _, model = _model()
+    model.train(3, data, callbacks=recorder, dataset_sink_mode=True)
+    assert [e[2] for e in recorder.events if e[0] == "step_end"] == [2, 2, 2]
+
+
+def test_backup_and_restore(tmp_path):
+    backup = str(tmp_path / "backup")
+    net, model = _model()
+    keep = train.BackupAndRestore(backup, save_freq=2, delete_checkpoint=False)
+    assert ms.BackupAndRestore is train.BackupAndRestore is callback.BackupAndRestore
+    model.train(2, _regression(16, 8), callbacks=keep)
+    saved = {p.name: p.asnumpy().copy() for p in net.trainable_params()}
+    assert os.path.isfile(keep.backup_file)
+    # a fresh run restores the backup first
+    fresh, restored = _model()
+    seen = {}
+
+    class Look(callback.Callback):
+        def on_train_begin(self, run_context):
+            seen.update({p.name: p.asnumpy().copy() for p in fresh.trainable_params()})
+
+    restored.train(1, _regression(16, 8), callbacks=[train.BackupAndRestore(backup), Look()])
+    assert all(np.array_equal(seen[k], v) for k, v in saved.items())
+    assert not os.path.exists(keep.backup_file)  # delete_checkpoint=True by default
+    with pytest.raises(TypeError):
+        train.BackupAndRestore(backup, delete_checkpoint=1)
+    with pytest.raises((TypeError, ValueError)):
+        train.BackupAndRestore(backup, save_freq=0)
