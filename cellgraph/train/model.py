@@ -161,6 +161,8 @@ class Model:
                 cb_params.eval_results = self.eval(valid_dataset)
                 cb_params.metrics = cb_params.eval_results
                 self._train_network.set_train(True)
+            if not sink_mode:
+                dataset.reset()  # as MindSpore's Model, after each epoch not sunk
             cbs.on_train_epoch_end(run_context)
             if run_context.get_stop_requested():
                 break
@@ -224,6 +226,7 @@ class Model:
             cb_params.net_outputs = outputs
             self._update_metrics(outputs)
             cbs.on_eval_step_end(run_context)
+        valid_dataset.reset()  # as MindSpore's Model, after the evaluation's epoch
         results = {name: metric.eval() for name, metric in self._metric_fns.items()}
         cb_params.metrics = results
         cbs.on_eval_epoch_end(run_context)
