@@ -571,3 +571,32 @@ def test_copy_in_a_graph_leaves_the_original_alone():
     x, doubled = f(Tensor(np.array([1.0, 2.0], np.float32)))
     np.testing.assert_array_equal(x.asnumpy(), [1.0, 2.0])
     np.testing.assert_array_equal(doubled.asnumpy(), [10.0, 4.0])
+
+
+# str and repr of bfloat16 Tensors as MindSpore 2.10 writes them
+BFLOAT16_TEXT = [
+    ([1.5, -2.25, 100, 0.001], "[1.500000 -2.250000 100.000000 0.000999]",
+     "Tensor(shape=[4], dtype=BFloat16, value= [        1.5,       -2.25,         100, "
+     "0.000999451])"),
+    ([[1, 2], [3.5, 4]], "[[1.000000 2.000000]\n [3.500000 4.000000]]",
+     "Tensor(shape=[2, 2], dtype=BFloat16, value=\n[[  1,   2],\n [3.5,   4]])"),
+    ([1e10, 1e-8, 3.14159], "[9999220736.000000 0.000000 3.140625]",
+     "Tensor(shape=[3], dtype=BFloat16, value= [9.99922e+09, 1.00117e-08,     3.14062])"),
+    (2.5, "2.500000", "Tensor(shape=[], dtype=BFloat16, value= 2.5)"),
+    ([float("nan"), float("inf")], "[nan inf]",
+     "Tensor(shape=[2], dtype=BFloat16, value= [nan, inf])"),
+    (list(range(20)),
+     "[0.000000 1.000000 2.000000 3.000000 4.000000 5.000000 6.000000 7.000000\n"
+     " 8.000000 9.000000 10.000000 11.000000 12.000000 13.000000 14.000000\n"
+     " 15.000000 16.000000 17.000000 18.000000 19.000000]",
+     "Tensor(shape=[20], dtype=BFloat16, value= [ 0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, "
+     "11, 12, 13, 14, 15, 16, 17, 18, 19])"),
+]
+
+
+@pytest.mark.parametrize("values, text, representation", BFLOAT16_TEXT)
+def test_bfloat16_str_and_repr_as_mindspore(values, text, representation):
+    pytest.importorskip("ml_dtypes")
+    t = ms.Tensor(values, dtype=ms.bfloat16)
+    assert str(t) == text
+    assert repr(t) == representation
