@@ -39,7 +39,7 @@ def format_print(arr: np.ndarray) -> str:
     type writes them, `%f` each (`[1.000000 2.500000]`)."""
     if _is_bfloat16(arr.dtype):
         return np.array2string(arr.astype(np.float32),
-                               formatter={"float_kind": lambda v: "%f" % v})
+                               formatter={"float_kind": lambda v: f"{v:f}"})
     return str(arr)
 
 
