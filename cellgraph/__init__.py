@@ -70,6 +70,7 @@ _LAZY = {
     **{name: ("cellgraph.forward", name) for name in ("jvp", "linearize", "vjp")},
     **{name: ("cellgraph.gradient_hooks", name) for name in ("HookBackward", "InsertGradientOf")},
     "dump_ir": ("cellgraph.inspect_ir", "dump_ir"),
+    "set_dump": ("cellgraph.common.dump", "set_dump"),
     **{name: ("cellgraph.jit_decorators", name) for name in (
         "JitConfig", "jit", "jit_class", "lazy_inline", "ms_class", "ms_function")},
     "COOTensor": ("cellgraph.sparse", "COOTensor"),
@@ -266,6 +267,7 @@ __all__ = [
     "set_auto_parallel_context",
     "set_context",
     "set_device",
+    "set_dump",
     "set_rng_state",
     "set_seed",
     "shard",
