@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-__all__ = ["_make_directory", "check_value_type"]
+__all__ = ["_construct_tensor_list", "_make_directory", "check_value_type"]
 
 _MAX_PATH_LENGTH = 4096
 
@@ -43,3 +43,23 @@ def _make_directory(path, arg_name='path'):
     except PermissionError as exc:
         raise TypeError("No write permission on the directory.") from exc
     return path
+
+
+def _construct_tensor_list(types, shapes, batch_expand_num=1):
+    """Zero Tensors of the dataset's column `types` and `shapes` (the first axis times
+    `batch_expand_num`), to build a network on before data arrives; marked `virtual_flag`."""
+    import numpy as np
+
+    from cellgraph.common.dtype import dtype_to_nptype
+    from cellgraph.runtime.tensor import Tensor
+
+    if len(types) != len(shapes):
+        raise ValueError(f"The length of dataset types must be equal to dataset shapes, but got "
+                         f"dataset types={types} and dataset shapes={shapes}")
+    tensors = []
+    for type_, shape in zip(types, shapes):
+        shape = tuple(item * batch_expand_num if i == 0 else item for i, item in enumerate(shape))
+        tensor = Tensor(np.zeros(shape, dtype_to_nptype(type_)), dtype=type_)
+        tensor.virtual_flag = True
+        tensors.append(tensor)
+    return tensors

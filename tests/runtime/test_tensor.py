@@ -600,3 +600,33 @@ def test_bfloat16_str_and_repr_as_mindspore(values, text, representation):
     t = ms.Tensor(values, dtype=ms.bfloat16)
     assert str(t) == text
     assert repr(t) == representation
+
+
+def test_tensor_data_refused_as_mindspore_refuses_it():
+    """MindSpore's TypeErrors for data that makes no numeric array (its messages)."""
+    records = np.array([("x", 1), ("y", 2)], dtype=[("name", "<U10"), ("value", "<i4")])
+    with pytest.raises(TypeError, match="initializing tensor by numpy array failed") as exc:
+        Tensor(records)
+    assert "<class 'numpy.void'>" in str(exc.value)
+    objects = np.array([[1, 2, 3], [4, Tensor(5), 6]], dtype=object)
+    with pytest.raises(TypeError, match="initializing tensor by numpy array failed"):
+        Tensor(objects)
+    for ragged in ([[3], [[4]]], [[[3]], [4]], [[3], [4, 5]]):
+        with pytest.raises(TypeError) as exc:
+            Tensor(ragged)
+        assert str(exc.value) == (f"For Tensor, the input_data is {ragged} that contain "
+                                  f"unsupported element.")
+    assert Tensor([Tensor(1.0), Tensor(2.0)]).shape == (2,)
+
+
+def test_virtual_flag():
+    from cellgraph.train._utils import _construct_tensor_list
+
+    t = Tensor(1)
+    assert t.virtual_flag is False
+    placeholders = _construct_tensor_list((ms.float32, ms.int32), ((2, 3), (2,)), 2)
+    assert [p.shape for p in placeholders] == [(4, 3), (4,)]
+    assert all(p.virtual_flag for p in placeholders)
+    assert placeholders[1].dtype == ms.int32
+    with pytest.raises(ValueError, match="The length of dataset types must be equal"):
+        _construct_tensor_list((ms.float32,), ((1,), (2,)))
