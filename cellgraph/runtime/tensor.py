@@ -47,8 +47,8 @@ _VALID_NP = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint
 def _check_input_data(input_data) -> None:
     """MindSpore's checks of a Tensor's data, in its words: a NumPy array of objects or records,
     or nested sequences that do not make one array, are refused with a TypeError."""
-    if isinstance(input_data, np.ndarray) and input_data.dtype.kind in "OV" and \
-            input_data.dtype.name != "bfloat16":
+    if isinstance(input_data, np.ndarray) and (input_data.dtype.kind == "O" or
+                                               input_data.dtype.fields is not None):
         new_line = "\n"
         supported = new_line.join(map(str, _VALID_NP))
         for index, x in np.ndenumerate(input_data):

@@ -14,6 +14,7 @@ from .callback import (
     ReduceLROnPlateau,
     RunContext,
     TimeMonitor,
+    TrainFaultTolerance,
 )
 from .data_sink import data_sink
 from .dataset_helper import DatasetHelper
@@ -98,6 +99,7 @@ __all__ = [
     "Top1CategoricalAccuracy",
     "Top5CategoricalAccuracy",
     "TopKCategoricalAccuracy",
+    "TrainFaultTolerance",
     "auc",
     "ckpt_to_safetensors",
     "data_sink",

@@ -17,7 +17,7 @@ import numbers
 from cellgraph import nn
 from cellgraph.auto_parallel import get_auto_parallel_context
 
-from .callback._callback import CallbackList, CallbackParams, RunContext
+from .callback._callback import CallbackManager, CallbackParams, RunContext
 from .metrics import Loss, Metric, get_metric_fn
 
 __all__ = ["Model"]
@@ -138,8 +138,14 @@ class Model:
         cb_params = self._callback_params(epoch, dataset, steps_per_epoch, sink_mode,
                                           callbacks, initial_epoch)
         run_context = RunContext(cb_params)
-        cbs = CallbackList(callbacks)
-        cb_params.list_callback = cbs.callbacks
+        # as MindSpore's Model: the callbacks are entered (`with`) around the run
+        with CallbackManager(callbacks) as cbs:
+            cb_params.list_callback = cbs.callbacks
+            self._train_loop(dataset, cbs, cb_params, run_context, epoch, initial_epoch,
+                             sink_mode, steps_per_epoch, valid_dataset, valid_frequency)
+
+    def _train_loop(self, dataset, cbs, cb_params, run_context, epoch, initial_epoch, sink_mode,
+                    steps_per_epoch, valid_dataset, valid_frequency):
         batches = _Batches(dataset)
         cb_params.train_dataset_iterator = batches.iterator
         self._train_network.set_train(True)
@@ -213,8 +219,13 @@ class Model:
         cb_params = CallbackParams(eval_network=self._eval_network, valid_dataset=valid_dataset,
                                    batch_num=valid_dataset.get_dataset_size(), cur_step_num=0,
                                    cur_epoch_num=1, epoch_num=1, mode="eval", net_outputs=None,
-                                   metrics=None)
-        run_context, cbs = RunContext(cb_params), CallbackList(callbacks)
+                                   metrics=None, dataset_sink_mode=False,
+                                   list_callback=CallbackManager(callbacks).callbacks)
+        run_context = RunContext(cb_params)
+        with CallbackManager(callbacks) as cbs:
+            return self._eval_loop(valid_dataset, cbs, cb_params, run_context)
+
+    def _eval_loop(self, valid_dataset, cbs, cb_params, run_context):
         was_training = self._network.training  # an evaluation inside train() returns to it
         self._eval_network.set_train(False)
         cbs.on_eval_begin(run_context)

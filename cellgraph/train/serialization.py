@@ -438,8 +438,8 @@ def load_param_into_net(net, parameter_dict, strict_load=False,
 
     A shape mismatch is an error; a dtype mismatch is converted within floats (rounded, as
     MindSpore casts) or within integers when no value changes (300 never becomes an int8 44) unless
-    `strict_load`, which also makes a missing parameter an error. Network parameters not loaded
-    and checkpoint entries not used are reported (a warning each) and returned. Nothing is
+    `strict_load`. Network parameters not loaded and checkpoint entries not used are reported
+    (a warning each, strict or not, as in MindSpore) and returned. Nothing is
     changed unless every check passes. String entries (append_dict's) name no parameter.
     `remove_redundancy` (a checkpoint whose data-parallel copies were saved once, spread over
     the ranks) needs a parallel job that redistributes them, which cellgraph does not do."""
@@ -468,11 +468,6 @@ def load_param_into_net(net, parameter_dict, strict_load=False,
             missing.append(name)
             continue
         updates.append((param, _converted(param, parameter_dict[name], strict_load, name)))
-    if missing and strict_load:
-        raise CheckpointError(f"{api}: the checkpoint has no value for "
-                              f"{len(missing)} parameter(s) of the network: "
-                              f"{', '.join(missing[:10])}" + (" ..." if len(missing) > 10
-                                                             else ""))
     for param, array in updates:
         param.set_data(array)
     used = {name for name, _ in net.parameters_and_names()}

@@ -188,7 +188,7 @@ def test_floats_round_and_lossy_integer_conversions_are_refused(tmp_path):
     np.testing.assert_array_equal(counter.count.asnumpy(), [1, 100])
 
 
-def test_missing_parameters_warn_or_fail_when_strict(tmp_path):
+def test_missing_parameters_warn_even_when_strict(tmp_path):
     params = cellgraph.load_checkpoint(str(_saved(tmp_path)))
     del params["fc2.bias"]
     params["extra"] = Tensor(np.ones(2, np.float32))
@@ -197,5 +197,7 @@ def test_missing_parameters_warn_or_fail_when_strict(tmp_path):
     assert "not loaded: fc2.bias" in str(warned[0].message)
     assert "named no parameter of the network: extra" in str(warned[1].message)
     assert not_loaded == ["fc2.bias"] and unused == ["extra"]
-    with pytest.raises(CheckpointError, match="no value for 1 parameter.* fc2.bias"):
-        cellgraph.load_param_into_net(Net(), params, strict_load=True)
+    # as MindSpore's: strict_load is about dtypes; a missing parameter is reported, not refused
+    with pytest.warns(UserWarning, match="not loaded: fc2.bias"):
+        assert cellgraph.load_param_into_net(Net(), params, strict_load=True) == (
+            ["fc2.bias"], ["extra"])

@@ -190,3 +190,29 @@ class ModelCheckpoint(Callback):
             extra.update(resume.resume_state(cb_params.cur_epoch_num, cb_params.cur_step_num,
                                              cb_params.get("train_dataset_iterator")))
         return extra
+
+
+def _chg_ckpt_file_name_if_same_exist(directory, prefix, exception=False):
+    """`prefix`, or `prefix_N` past the highest `prefix_K-...` checkpoint (.ckpt or
+    .safetensors; `_breakpoint.ckpt` files when `exception`) already in `directory`, as
+    MindSpore names a new run's checkpoints; a callable prefix or directory is returned as is."""
+    if callable(prefix) or callable(directory):
+        return prefix
+    suffix_num = 0
+    pre_len = len(prefix)
+    for filename in os.listdir(directory):
+        breakpoint_file = filename[-16:] == "_breakpoint.ckpt"
+        if exception and not breakpoint_file:
+            continue
+        if not exception and (os.path.splitext(filename)[-1] not in (".ckpt", ".safetensors")
+                              or breakpoint_file):
+            continue
+        if filename.find(prefix) == 0 and not filename[pre_len].isalpha():
+            index = filename[pre_len:].find("-")
+            if index == 0:
+                suffix_num = max(suffix_num, 1)
+            elif index != -1:
+                num = filename[pre_len + 1:pre_len + index]
+                if num.isdigit():
+                    suffix_num = max(suffix_num, int(num) + 1)
+    return f"{prefix}_{suffix_num}" if suffix_num != 0 else prefix

@@ -349,3 +349,58 @@ def test_backup_and_restore(tmp_path):
         train.BackupAndRestore(backup, delete_checkpoint=1)
     with pytest.raises((TypeError, ValueError)):
         train.BackupAndRestore(backup, save_freq=0)
+
+
+class _Entered(callback.Callback):
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        self.log.append("enter")
+        return self
+
+    def __exit__(self, *err):
+        self.log.append("exit")
+
+    def on_train_begin(self, run_context):
+        self.log.append("begin")
+
+
+def test_model_enters_its_callbacks_around_a_run():
+    """As MindSpore's Model: `with` around the run enters every callback and exits it."""
+    log = []
+    _, model = _model()
+    model.train(1, _regression(16, 8), callbacks=[_Entered(log)])
+    assert log == ["enter", "begin", "exit"]
+    manager = callback._CallbackManager
+    with pytest.raises(TypeError, match="not a Callback or a list of Callback"):
+        manager((_Entered(log),))
+    with pytest.raises(TypeError, match="must be Callback functions"):
+        manager([1])
+
+
+def test_checkpoint_cb_for_save_op_fills_the_current_network():
+    net = nn.Dense(2, 1)
+    callback._set_cur_net(net)
+    weight = Tensor(np.full((1, 2), 3.0, np.float32))
+    assert callback._checkpoint_cb_for_save_op([{"name": "weight", "data": weight}]) is True
+    np.testing.assert_array_equal(net.weight.asnumpy(), weight.asnumpy())
+    with pytest.warns(UserWarning, match="CUR_NET is None"):
+        assert callback._checkpoint_cb_for_save_op([{"name": "weight", "data": weight}]) is False
+
+
+def test_a_new_checkpoint_prefix_past_existing_files(tmp_path):
+    from cellgraph.train.callback._checkpoint import _chg_ckpt_file_name_if_same_exist
+
+    assert _chg_ckpt_file_name_if_same_exist(str(tmp_path), "ckpt") == "ckpt"
+    for name in ("ckpt-1_1.ckpt", "ckpt_3-1_1.ckpt", "ckpt_9-1_1.txt", "ckpt_4-1_breakpoint.ckpt"):
+        (tmp_path / name).write_text("")
+    assert _chg_ckpt_file_name_if_same_exist(str(tmp_path), "ckpt") == "ckpt_4"
+    assert _chg_ckpt_file_name_if_same_exist(str(tmp_path), "ckpt", exception=True) == "ckpt_5"
+
+
+def test_train_fault_tolerance_needs_ascend():
+    with pytest.raises(ValueError, match="ckpt_save_fn or ckpt_save_path"):
+        train.TrainFaultTolerance()
+    with pytest.raises(ValueError, match="only support on Ascend device"):
+        train.TrainFaultTolerance(ckpt_save_path="./ckpt")
