@@ -10,6 +10,7 @@ from cellgraph.primitives.errors import UnsupportedError
 from cellgraph.train import resume
 from cellgraph.train.serialization import save_checkpoint, writes_checkpoints
 
+from .._utils import _make_directory
 from ._callback import Callback
 
 __all__ = ["CheckpointConfig", "ModelCheckpoint"]
@@ -92,14 +93,24 @@ class ModelCheckpoint(Callback):
     cellgraph.train.resume), and a restarted worker resumes from the newest of them."""
 
     def __init__(self, prefix="CKP", directory=None, config=None):
-        if not isinstance(prefix, str) or not prefix or "/" in prefix:
-            raise ValueError(f"ModelCheckpoint: `prefix` must be a file-name prefix, got "
-                             f"{prefix!r}")
+        if not callable(prefix) and (not isinstance(prefix, str) or not prefix or "/" in prefix):
+            raise ValueError(f"For 'ModelCheckpoint', the argument 'prefix' for checkpoint file "
+                             f"name is invalid, it must be callable or string that does not "
+                             f"contain '/', but got {prefix}.")
         if config is not None and not isinstance(config, CheckpointConfig):
             raise TypeError(f"ModelCheckpoint: `config` must be a CheckpointConfig, got "
                             f"{type(config).__name__}")
         self._config = config or CheckpointConfig()
-        self._directory = os.path.abspath(directory) if directory else os.getcwd()
+        # a callable prefix or directory is called with cb_params at each save (MindSpore's
+        # custom names: a callable prefix names the whole file, PREFIX.ckpt)
+        self._prefix_func = prefix if callable(prefix) else None
+        self._directory_func = directory if callable(directory) else None
+        if self._directory_func is not None:
+            self._directory = None
+        elif directory is not None:
+            self._directory = _make_directory(directory)  # made now, as MindSpore makes it
+        else:
+            self._directory = os.getcwd()
         self._base_prefix = prefix
         self._prefix = prefix
         self._saved: list[str] = []
@@ -112,10 +123,12 @@ class ModelCheckpoint(Callback):
         return self._latest
 
     def on_train_begin(self, run_context):
-        os.makedirs(self._directory, exist_ok=True)
-        if resume.restart_count() > 0:
-            self._resume(run_context.original_args())
-        self._prefix = self._free_prefix()
+        if self._directory_func is None:
+            os.makedirs(self._directory, exist_ok=True)
+            if self._prefix_func is None:
+                if resume.restart_count() > 0:
+                    self._resume(run_context.original_args())
+                self._prefix = self._free_prefix()
         self._last_time = time.monotonic()
 
     def _resume(self, cb_params) -> None:
@@ -141,7 +154,9 @@ class ModelCheckpoint(Callback):
             prefix = f"{self._base_prefix}_{n}"
         return prefix
 
-    def on_train_step_end(self, run_context):
+    # MindSpore's ModelCheckpoint defines the 1.x hooks step_end and end (the 2.x
+    # on_train_step_end/on_train_end call them), so a program may call them directly
+    def step_end(self, run_context):
         cb_params = run_context.original_args()
         step = cb_params.cur_step_num
         config = self._config
@@ -152,15 +167,26 @@ class ModelCheckpoint(Callback):
         if due:
             self._save(cb_params)
 
-    def on_train_end(self, run_context):
+    def end(self, run_context):
         cb_params = run_context.original_args()
         if cb_params.cur_step_num != self._last_step:
             self._save(cb_params)
 
     def _save(self, cb_params):
-        step_in_epoch = (cb_params.cur_step_num - 1) % cb_params.batch_num + 1
-        path = os.path.join(self._directory, f"{self._prefix}-{cb_params.cur_epoch_num}_"
-                                             f"{step_in_epoch}.{self._config.format}")
+        if self._prefix_func is not None:
+            self._prefix = self._prefix_func(cb_params)
+            if not isinstance(self._prefix, str) or "/" in self._prefix:
+                raise ValueError(f"For 'ModelCheckpoint', the argument 'prefix' for checkpoint "
+                                 f"file name is callable, it must return a string that does not "
+                                 f"contain '/', but got {self._prefix}.")
+        if self._directory_func is not None:
+            self._directory = _make_directory(self._directory_func(cb_params))
+        if self._prefix_func is not None:
+            name = f"{self._prefix}.{self._config.format}"
+        else:
+            step_in_epoch = (cb_params.cur_step_num - 1) % cb_params.batch_num + 1
+            name = f"{self._prefix}-{cb_params.cur_epoch_num}_{step_in_epoch}.{self._config.format}"
+        path = os.path.join(self._directory, name)
         network = self._config.saved_network or cb_params.train_network
         config = self._config
         save_checkpoint(network, path, append_dict=self._append_dict(cb_params),

@@ -404,3 +404,29 @@ def test_train_fault_tolerance_needs_ascend():
         train.TrainFaultTolerance()
     with pytest.raises(ValueError, match="only support on Ascend device"):
         train.TrainFaultTolerance(ckpt_save_path="./ckpt")
+
+
+def test_model_checkpoint_with_callable_names(tmp_path):
+    """MindSpore's custom names: a callable prefix names the whole file (PREFIX.ckpt), a callable
+    directory is called at each save; a plain directory is made when the callback is."""
+    config = train.CheckpointConfig(save_checkpoint_steps=2)
+    made = tmp_path / "made_now"
+    train.ModelCheckpoint(directory=str(made))
+    assert made.is_dir()
+    cb_params = callback._InternalCallbackParam(
+        train_network=nn.Dense(2, 1), cur_epoch_num=1, cur_step_num=2, batch_num=4,
+        epoch_num=1)
+    run_context = callback.RunContext(cb_params)
+    named = train.ModelCheckpoint(prefix=lambda p: f"{p.cur_step_num}_custom",
+                                  directory=lambda p: str(tmp_path / "custom"), config=config)
+    named.step_end(run_context)  # the 1.x hook, as MindSpore's ModelCheckpoint defines it
+    assert (tmp_path / "custom" / "2_custom.ckpt").is_file()
+    with pytest.raises(ValueError, match="must be callable or string that does not contain"):
+        train.ModelCheckpoint(prefix="a/b")
+
+
+def test_on_request_exit_attributes(tmp_path):
+    cb = train.OnRequestExit(save_ckpt=False, save_mindir=False, directory=str(tmp_path),
+                             config_file="./reset.json")
+    assert cb.save_path == str(tmp_path) and cb.is_distributed is False
+    assert cb.remote_config_file == "./reset.json"
