@@ -4,6 +4,7 @@ from ._callback import Callback, CallbackManager, CallbackParams, RunContext
 from ._callback import checkpoint_cb_for_save_op as _checkpoint_cb_for_save_op  # noqa: F401
 from ._callback import set_cur_net as _set_cur_net  # noqa: F401
 from ._checkpoint import CheckpointConfig, ModelCheckpoint
+from ._checkpoint import CheckpointManager as _CheckpointManager  # noqa: F401
 from ._lr_callbacks import LearningRateScheduler, ReduceLROnPlateau
 from ._monitors import EarlyStopping, History, LambdaCallback, LossMonitor, TimeMonitor
 from ._on_request_exit import OnRequestExit

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numbers
 import os
+import stat
 import time
+import warnings
 
 from cellgraph.primitives.errors import UnsupportedError
 from cellgraph.train import resume
@@ -242,3 +244,55 @@ def _chg_ckpt_file_name_if_same_exist(directory, prefix, exception=False):
                 if num.isdigit():
                     suffix_num = max(suffix_num, int(num) + 1)
     return f"{prefix}_{suffix_num}" if suffix_num != 0 else prefix
+
+
+class CheckpointManager:
+    """The checkpoint files of one prefix in a directory (MindSpore's `_CheckpointManager`):
+    listed by `update_ckpoint_filelist`, removed oldest first or thinned to one per minutes."""
+
+    def __init__(self, format="ckpt"):
+        self._ckpoint_filelist = []
+        self._format = format
+
+    @property
+    def ckpoint_filelist(self):
+        return self._ckpoint_filelist
+
+    @property
+    def ckpoint_num(self):
+        return len(self._ckpoint_filelist)
+
+    def update_ckpoint_filelist(self, directory, prefix):
+        """The files `prefix-<digits and punctuation>.<format>` in `directory`."""
+        self._ckpoint_filelist = []
+        suffix = f".{self._format}"
+        for filename in os.listdir(directory):
+            if os.path.splitext(filename)[-1] == suffix and filename.startswith(prefix + "-"):
+                middle = filename[len(prefix):-len(suffix)]
+                if not any(char.isalpha() for char in middle):
+                    self._ckpoint_filelist.append(os.path.join(directory, filename))
+
+    def remove_ckpoint_file(self, file_name):
+        try:
+            os.chmod(file_name, stat.S_IWRITE)
+            os.remove(file_name)
+            self._ckpoint_filelist.remove(file_name)
+        except (OSError, ValueError) as exc:
+            warnings.warn(f"{type(exc).__name__}, failed to remove the older ckpt file "
+                          f"{file_name}.", stacklevel=2)
+
+    def remove_oldest_ckpoint_file(self):
+        self.remove_ckpoint_file(min(self._ckpoint_filelist, key=os.path.getmtime))
+
+    def keep_one_ckpoint_per_minutes(self, minutes, cur_time):
+        """Of the files written in the last `minutes` minutes, keep only the oldest."""
+        recent, oldest_file, oldest_time = [], "", cur_time
+        for ck_file in self._ckpoint_filelist:
+            modified = os.path.getmtime(ck_file)
+            if cur_time - modified < 60 * minutes:
+                recent.append(ck_file)
+                if modified < oldest_time:
+                    oldest_time, oldest_file = modified, ck_file
+        for ck_file in recent:
+            if ck_file != oldest_file:
+                self.remove_ckpoint_file(ck_file)
