@@ -44,6 +44,11 @@ _VALID_NP = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint
              np.float16, np.float32, np.float64, np.bool_, np.str_, np.complex64, np.complex128)
 
 
+_TENSOR_DTYPES = ", ".join(f"cellgraph.{name}" for name in (
+    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+    "float32", "float64", "bfloat16", "complex64", "complex128", "bool"))
+
+
 def _check_input_data(input_data) -> None:
     """MindSpore's checks of a Tensor's data, in its words: a NumPy array of objects or records,
     or nested sequences that do not make one array, are refused with a TypeError."""
@@ -124,7 +129,10 @@ class Tensor(TensorMethods):
         if not isinstance(input_data, (np.ndarray, np.generic, numbers.Number, list, tuple)):
             raise DTypeError(f"Tensor: cannot make a tensor from {type(input_data).__name__}")
         _check_input_data(input_data)
-        dtype = dt.as_dtype(dtype) if dtype is not None else _infer_dtype(input_data)
+        if dtype is not None and not isinstance(dtype, dt.DType):  # NumPy's or Python's types
+            raise DTypeError(f"For 'Tensor', the 'dtype' should be one of [{_TENSOR_DTYPES}], "
+                             f"but got '{getattr(dtype, '__name__', dtype)}'.")
+        dtype = dtype if dtype is not None else _infer_dtype(input_data)
         host = np.array(input_data, dtype=dtype.np)
         self._data = get_backend().from_host(host)
         self._dtype = dtype

@@ -21,8 +21,20 @@ def test_padding_cells():
     np.testing.assert_array_equal(nn.ReflectionPad1d((2, 1))(Tensor(X)).asnumpy(),
                                   np.pad(X, ((0, 0), (0, 0), (0, 0), (2, 1)), "reflect"))
     check_grads(nn.ReflectionPad2d((1, 2, 2, 1)), (Tensor(X.astype(np.float64)),))
+    # as MindSpore's: fewer pairs pad fewer axes (the last first); a list, an odd length or a
+    # tuple longer than the layer's axes are refused
+    np.testing.assert_array_equal(nn.ZeroPad2d((1, 2))(Tensor(X)).asnumpy(),
+                                  np.pad(X, ((0, 0), (0, 0), (0, 0), (1, 2))))
     with pytest.raises(TypeError, match="padding"):
-        nn.ZeroPad2d((1, 2))
+        nn.ZeroPad2d([1, 2])
+    with pytest.raises(ValueError, match="multiple of 2"):
+        nn.ZeroPad2d((1, 2, 3))
+    with pytest.raises(ValueError, match="no more than 4"):
+        nn.ConstantPad2d((1, 1, 1, 1, 1, 1), 0.0)
+    with pytest.raises(ValueError, match="must be >= 0"):
+        nn.ReflectionPad1d((-1, 2))
+    with pytest.raises(ValueError, match="the dimension of the tensor should be at least 4"):
+        nn.ReflectionPad1d((1,) * 8)(Tensor(np.ones((2, 3), np.float32)))
     with pytest.raises(ValueError, match="must be at most"):
         nn.ReflectionPad2d(4)(Tensor(X))
 

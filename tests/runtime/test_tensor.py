@@ -53,7 +53,10 @@ def test_dtype_argument_converts():
     assert_tensor(t, [1.0, 2.0, 3.0], ms.float32)
     assert_tensor(Tensor(np.array([1.7, -2.2]), dtype=ms.int32), [1, -2], ms.int32)
     assert_tensor(Tensor(2.0, ms.float64), 2.0, ms.float64)
-    assert_tensor(Tensor([0.0, 3.0], dtype="bool_"), [False, True], ms.bool_)
+    assert_tensor(Tensor([0.0, 3.0], dtype=ms.bool_), [False, True], ms.bool_)
+    for foreign in ("bool_", np.float32, np.dtype("float32"), float):  # MindSpore's dtypes only
+        with pytest.raises(TypeError, match="the 'dtype' should be one of"):
+            Tensor([1.0], dtype=foreign)
     assert_tensor(Tensor(t), [1.0, 2.0, 3.0], ms.float32)  # from another Tensor
     assert_tensor(Tensor(shape=(2, 1), dtype=ms.int32), [[0], [0]], ms.int32)
 
