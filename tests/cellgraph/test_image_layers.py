@@ -162,10 +162,10 @@ def test_msssim_values_and_checks_as_mindspore():
     au, bu = (a * 255).astype(np.uint8), (b * 255).astype(np.uint8)
     got = nn.MSSSIM(max_val=255, power_factors=(0.3, 0.7))(Tensor(au), Tensor(bu)).asnumpy()
     np.testing.assert_allclose(got, [0.9449810981750488, 0.9414808750152588], rtol=1e-5)
-    for kwargs, error in ((dict(max_val=-1.0), ValueError), (dict(max_val=True), TypeError),
-                          (dict(power_factors={0.1}), TypeError),
-                          (dict(filter_size=1.1), TypeError), (dict(filter_size=0), ValueError),
-                          (dict(filter_sigma=0.0), ValueError)):
+    for kwargs, error in (({"max_val": -1.0}, ValueError), ({"max_val": True}, TypeError),
+                          ({"power_factors": {0.1}}, TypeError),
+                          ({"filter_size": 1.1}, TypeError), ({"filter_size": 0}, ValueError),
+                          ({"filter_sigma": 0.0}, ValueError)):
         with pytest.raises(error):
             nn.MSSSIM(**kwargs)
     net = nn.MSSSIM(power_factors=(0.5, 0.5))
