@@ -379,17 +379,19 @@ def test_summary_record_stops_at_max_file_size(tmp_path):
         ms.SummaryRecord(str(tmp_path), export_options={"tensor_format": "npy"})
 
 
-def test_summary_collector_collects_only_what_it_can():
-    collector = ms.SummaryCollector("unused", collect_specified_data={"collect_metric": False})
-    assert collector.collect_loss is False
-    assert ms.SummaryCollector("unused", collect_specified_data={"collect_graph": False},
-                               keep_default_action=False).collect_loss is False
+def test_summary_collector_collects_only_what_it_can(tmp_path):
+    logs = str(tmp_path)
+    collector = ms.SummaryCollector(logs, collect_specified_data={"collect_metric": False})
+    assert collector._collect_specified_data["collect_metric"] is False
+    assert ms.SummaryCollector(logs, collect_specified_data={"collect_graph": False},
+                               keep_default_action=False)._collect_specified_data == {
+        "collect_graph": False}
     with pytest.raises(UnsupportedError, match="collect_graph"):
-        ms.SummaryCollector("unused", collect_specified_data={"collect_graph": True})
-    with pytest.raises(ValueError, match="unknown"):
-        ms.SummaryCollector("unused", collect_specified_data={"collect_everything": True})
+        ms.SummaryCollector(logs, collect_specified_data={"collect_graph": True})
+    with pytest.raises(ValueError, match="are unsupported"):
+        ms.SummaryCollector(logs, collect_specified_data={"collect_everything": True})
     with pytest.raises(UnsupportedError, match="custom_lineage_data"):
-        ms.SummaryCollector("unused", custom_lineage_data={"a": 1})
+        ms.SummaryCollector(logs, custom_lineage_data={"a": 1})
 
 
 def test_profiler_analyse_pretty_indents_the_trace(tmp_path):

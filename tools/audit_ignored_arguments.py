@@ -231,10 +231,11 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
                      "_monitors.TimeMonitor.on_train_epoch_begin",
                      "_monitors.TimeMonitor.on_train_step_begin",
                      "_monitors.TimeMonitor.on_train_step_end",
-                     "_on_request_exit.OnRequestExit.on_train_step_begin")},
+                     "_on_request_exit.OnRequestExit.on_train_step_begin",
+                     "_backup_and_restore.BackupAndRestore.on_train_end")},
     **{(f"cellgraph.train.summary.collector.SummaryCollector.{hook}", "run_context"): (
         "protocol", "the callback protocol's argument; this hook does not need it")
-       for hook in ("on_train_begin", "on_train_end")},
+       for hook in ("end",)},
     # ---- equivalent -----------------------------------------------------------------------
     ("cellgraph.mint._tensor_ops.argsort", "stable"): (
         "equivalent", "the sort is always stable, a right answer for stable=False too"),

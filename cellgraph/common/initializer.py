@@ -24,6 +24,7 @@ from . import _random_init
 
 __all__ = [
     "Constant",
+    "Dirac",
     "HeNormal",
     "HeUniform",
     "Identity",
@@ -31,6 +32,7 @@ __all__ = [
     "Normal",
     "One",
     "Orthogonal",
+    "Sparse",
     "TruncatedNormal",
     "Uniform",
     "VarianceScaling",
@@ -255,15 +257,65 @@ class Identity(Initializer):
         return np.eye(*shape)
 
 
+class Sparse(Initializer):
+    """A 2-D N(0, sigma^2) matrix with ceil(sparsity * rows) zeros in each column, at rows drawn
+    by NumPy's global generator (one permutation per column), as MindSpore draws them."""
+
+    def __init__(self, sparsity, sigma=0.01):
+        self.sparsity, self.sigma = sparsity, sigma
+
+    def generate(self, shape):
+        if len(shape) != 2:
+            raise ValueError(f"For Sparse initializer, the dimension of the initialized tensor "
+                             f"should be 2, but got {len(shape)}.")
+        rows, cols = shape
+        zero_num = int(np.ceil(self.sparsity * rows))
+        data = _random_init.normal(_numpy_seed(), shape, 0.0, self.sigma)
+        for col in range(cols):
+            data[np.random.permutation(list(range(rows)))[:zero_num], col] = 0.0
+        return data
+
+
+class Dirac(Initializer):
+    """The identity of a 3-, 4- or 5-D convolution weight: within each of `groups` groups of
+    output channels, channel i takes input channel i at the kernel's centre."""
+
+    def __init__(self, groups=1):
+        self.groups = groups
+
+    def generate(self, shape):
+        dimension = len(shape)
+        if dimension not in (3, 4, 5):
+            raise ValueError(f"For Dirac initializer, only support to initialize tensor with "
+                             f"dimension of 3, 4 or 5, but got {dimension}.")
+        if shape[0] % self.groups != 0:
+            raise ValueError(f"For Dirac initializer, the first dimension ofthe initialized "
+                             f"tensor must be divisible by groups, but got first "
+                             f"dimension{shape[0]}, groups{self.groups}.")
+        data = np.zeros(shape)
+        per_group = shape[0] // self.groups
+        centre = tuple(d // 2 for d in shape[2:])
+        for group in range(self.groups):
+            for dim in range(min(per_group, shape[1])):
+                data[(group * per_group + dim, dim, *centre)] = 1
+        return data
+
+
 class VarianceScaling(Initializer):
     """N(0, s) truncated to 2 std, N(0, s) or U(-sqrt(3 s), sqrt(3 s)), s = scale / fan, the
     fan by `mode` ("fan_in", "fan_out", "fan_avg")."""
 
     def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal"):
-        if mode not in ("fan_in", "fan_out", "fan_avg") or distribution not in (
-                "truncated_normal", "untruncated_normal", "uniform"):
-            raise ArgumentValueError(f"VarianceScaling: unknown mode {mode!r} or distribution "
-                                     f"{distribution!r}")
+        if scale <= 0.0:
+            raise ArgumentValueError(f"For VarianceScaling initializer, the argument 'scale' must "
+                                     f"be greater than 0, but got {scale}.")
+        if mode not in ("fan_in", "fan_out", "fan_avg"):
+            raise ArgumentValueError(f"For VarianceScaling initializer, the argument 'mode' must "
+                                     f"be fan_in, fan_out or fan_avg, but got {mode}.")
+        if distribution not in ("uniform", "truncated_normal", "untruncated_normal"):
+            raise ArgumentValueError(f"For VarianceScaling initializer, the argument "
+                                     f"'distribution' must be uniform, truncated_norm or "
+                                     f"untruncated_norm, but got {distribution}.")
         self.scale, self.mode, self.distribution = float(scale), mode, distribution
 
     def generate(self, shape):
@@ -288,7 +340,8 @@ _NAMES = {"zeros": Zero, "zero": Zero, "ones": One, "one": One, "normal": Normal
           "xavieruniform": XavierUniform, "xavier_normal": XavierNormal,
           "xaviernormal": XavierNormal, "he_uniform": HeUniform, "heuniform": HeUniform,
           "he_normal": HeNormal, "henormal": HeNormal, "orthogonal": Orthogonal,
-          "identity": Identity, "eye": Identity}
+          "identity": Identity, "eye": Identity, "sparse": Sparse, "dirac": Dirac,
+          "variancescaling": VarianceScaling}
 
 
 def _register(*aliases):

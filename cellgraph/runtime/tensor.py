@@ -37,6 +37,44 @@ def _infer_dtype(data) -> dt.DType:
 _NUMPY_STYLE: dict[int, weakref.ref] = {}
 # the Tensors marked `const_arg`, by id
 _CONST_ARG: dict[int, weakref.ref] = {}
+# the Tensors marked `virtual_flag` (placeholders a network is built on), by id
+_VIRTUAL: dict[int, weakref.ref] = {}
+# the NumPy dtypes MindSpore makes Tensors of (bfloat16 aside), as its input check lists them
+_VALID_NP = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+             np.float16, np.float32, np.float64, np.bool_, np.str_, np.complex64, np.complex128)
+
+
+_TENSOR_DTYPES = ", ".join(f"cellgraph.{name}" for name in (
+    "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+    "float32", "float64", "bfloat16", "complex64", "complex128", "bool"))
+
+
+def _check_input_data(input_data) -> None:
+    """MindSpore's checks of a Tensor's data, in its words: a NumPy array of objects or records,
+    or nested sequences that do not make one array, are refused with a TypeError."""
+    if isinstance(input_data, np.ndarray) and (input_data.dtype.kind == "O" or
+                                               input_data.dtype.fields is not None):
+        new_line = "\n"
+        supported = new_line.join(map(str, _VALID_NP))
+        for index, x in np.ndenumerate(input_data):
+            if np.array(x).dtype not in _VALID_NP:
+                raise DTypeError(f"initializing tensor by numpy array failed, because the element "
+                                 f"type '{type(x)}' of array is not supported.\nThe element index "
+                                 f"in array: {index}, numpy array: {input_data}.\nThe supported "
+                                 f"element type of ndarray as follow: {new_line}{supported}")
+        raise DTypeError(f"initializing tensor by numpy array failed, numpy array: {input_data}, "
+                         f"data type: {input_data.dtype}.\nThe supported element type of ndarray "
+                         f"as follow: {new_line}{supported}")
+    if isinstance(input_data, (list, tuple)):
+        try:
+            kind = np.array(input_data).dtype.kind
+        except ValueError as exc:
+            if "inhomogeneous shape" not in str(exc):
+                raise
+            kind = "O"
+        if kind == "O":
+            raise DTypeError(f"For Tensor, the input_data is {input_data} that contain "
+                             f"unsupported element.")
 
 
 class Tensor(TensorMethods):
@@ -93,7 +131,11 @@ class Tensor(TensorMethods):
             raise DTypeError("Tensor: expected data (a list, NumPy array or number), got None")
         if not isinstance(input_data, (np.ndarray, np.generic, numbers.Number, list, tuple)):
             raise DTypeError(f"Tensor: cannot make a tensor from {type(input_data).__name__}")
-        dtype = dt.as_dtype(dtype) if dtype is not None else _infer_dtype(input_data)
+        _check_input_data(input_data)
+        if dtype is not None and not isinstance(dtype, dt.DType):  # NumPy's or Python's types
+            raise DTypeError(f"For 'Tensor', the 'dtype' should be one of [{_TENSOR_DTYPES}], "
+                             f"but got '{getattr(dtype, '__name__', dtype)}'.")
+        dtype = dtype if dtype is not None else _infer_dtype(input_data)
         host = np.array(input_data, dtype=dtype.np)
         self._data = get_backend().from_host(host)
         self._dtype = dtype
@@ -116,6 +158,21 @@ class Tensor(TensorMethods):
         else:
             _CONST_ARG.pop(key, None)
         return self
+
+    @property
+    def virtual_flag(self) -> bool:
+        """Whether this Tensor is a placeholder a network is built on before data arrives
+        (MindSpore's `_construct_tensor_list` marks them); nothing reads it to compute."""
+        made = _VIRTUAL.get(id(self))
+        return made is not None and made() is self
+
+    @virtual_flag.setter
+    def virtual_flag(self, value) -> None:
+        key = id(self)
+        if value:
+            _VIRTUAL[key] = weakref.ref(self, lambda _: _VIRTUAL.pop(key, None))
+        else:
+            _VIRTUAL.pop(key, None)
 
     @staticmethod
     def from_numpy(array) -> Tensor:

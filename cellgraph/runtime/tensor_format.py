@@ -9,7 +9,7 @@ follows MindSpore's C++ stringifier:
      [-3,  4]])
     Tensor(shape=[], dtype=Float32, value= 2.5)
 
-Floats are `%15.8e` (float16: `%11.4e`), booleans are right-aligned in 5 columns, integers are
+Floats are `%15.8e` (float16: `%11.4e`; bfloat16: `%g` aligned as integers are), booleans are right-aligned in 5 columns, integers are
 right-aligned to the widest one shown; a 0-d tensor shows its value like C++'s `<<` (`%g`).
 Rows are separated by `,` and a newline indented by the depth, without NumPy's blank lines;
 an axis longer than 6 (1000 for a vector) shows its first and last 3 entries around `...`, and
@@ -35,8 +35,16 @@ _PAD_RUN = re.compile(PAD + "+")
 
 
 def format_print(arr: np.ndarray) -> str:
-    """`print(t)`: NumPy's str of the values."""
+    """`print(t)`: NumPy's str of the values; bfloat16 values as MindSpore's bfloat16 NumPy
+    type writes them, `%f` each (`[1.000000 2.500000]`)."""
+    if _is_bfloat16(arr.dtype):
+        return np.array2string(arr.astype(np.float32),
+                               formatter={"float_kind": lambda v: f"{v:f}"})
     return str(arr)
+
+
+def _is_bfloat16(dtype: np.dtype) -> bool:
+    return dtype.name == "bfloat16"
 
 
 def format_graph_print(arr: np.ndarray, label: str) -> str:
@@ -79,7 +87,7 @@ def _tensor_text(arr: np.ndarray, label: str, body: str, space: str = " ") -> st
 def _scalar_text(value) -> str:
     if isinstance(value, (bool, np.bool_)):
         return "True" if value else "False"
-    if isinstance(value, (float, np.floating)):
+    if isinstance(value, (float, np.floating)) or _is_bfloat16(np.asarray(value).dtype):
         return f"{float(value):g}"
     if isinstance(value, (complex, np.complexfloating)):
         return str(complex(value))
@@ -87,6 +95,12 @@ def _scalar_text(value) -> str:
 
 
 def _item_formatter(dtype: np.dtype):
+    if _is_bfloat16(dtype):  # C++'s `<<` (`%g`), right-aligned to the widest as integers are
+        def bfloat16(v):
+            text = f"{float(v):g}"
+            return PAD * len(text) + text
+
+        return bfloat16
     if dtype.kind == "f":
         spec = "11.4e" if dtype == np.float16 else "15.8e"
         return lambda v: format(float(v), spec)

@@ -1,6 +1,7 @@
 """cellgraph.train: Model, callbacks, metrics, loss-scale managers and checkpoints."""
 from . import amp, callback, dataset_helper, loss_scale_manager, metrics, summary  # noqa: F401  (the submodule paths)
 from .callback import (
+    BackupAndRestore,
     Callback,
     CheckpointConfig,
     EarlyStopping,
@@ -13,6 +14,7 @@ from .callback import (
     ReduceLROnPlateau,
     RunContext,
     TimeMonitor,
+    TrainFaultTolerance,
 )
 from .data_sink import data_sink
 from .dataset_helper import DatasetHelper
@@ -58,6 +60,7 @@ __all__ = [
     "MSE",
     "ROC",
     "Accuracy",
+    "BackupAndRestore",
     "BleuScore",
     "Callback",
     "CheckpointConfig",
@@ -96,6 +99,7 @@ __all__ = [
     "Top1CategoricalAccuracy",
     "Top5CategoricalAccuracy",
     "TopKCategoricalAccuracy",
+    "TrainFaultTolerance",
     "auc",
     "ckpt_to_safetensors",
     "data_sink",

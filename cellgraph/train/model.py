@@ -17,7 +17,7 @@ import numbers
 from cellgraph import nn
 from cellgraph.auto_parallel import get_auto_parallel_context
 
-from .callback._callback import CallbackList, CallbackParams, RunContext
+from .callback._callback import CallbackManager, CallbackParams, RunContext
 from .metrics import Loss, Metric, get_metric_fn
 
 __all__ = ["Model"]
@@ -124,6 +124,9 @@ class Model:
 
     def _run_train(self, epoch, dataset, callbacks, sink_mode, sink_size, initial_epoch,
                    valid_dataset, valid_frequency):
+        if not isinstance(sink_mode, bool):  # MindSpore checks it before anything else
+            raise TypeError(f"For 'Model.train', `dataset_sink_mode` must be a bool, but got "
+                            f"{type(sink_mode).__name__}.")
         epoch = _positive_int(epoch, "train", "epoch")
         if isinstance(initial_epoch, bool) or not 0 <= initial_epoch < epoch:
             raise ValueError(f"Model.train: `initial_epoch` must be in [0, epoch), got "
@@ -135,8 +138,14 @@ class Model:
         cb_params = self._callback_params(epoch, dataset, steps_per_epoch, sink_mode,
                                           callbacks, initial_epoch)
         run_context = RunContext(cb_params)
-        cbs = CallbackList(callbacks)
-        cb_params.list_callback = cbs.callbacks
+        # as MindSpore's Model: the callbacks are entered (`with`) around the run
+        with CallbackManager(callbacks) as cbs:
+            cb_params.list_callback = cbs.callbacks
+            self._train_loop(dataset, cbs, cb_params, run_context, epoch, initial_epoch,
+                             sink_mode, steps_per_epoch, valid_dataset, valid_frequency)
+
+    def _train_loop(self, dataset, cbs, cb_params, run_context, epoch, initial_epoch, sink_mode,
+                    steps_per_epoch, valid_dataset, valid_frequency):
         batches = _Batches(dataset)
         cb_params.train_dataset_iterator = batches.iterator
         self._train_network.set_train(True)
@@ -158,6 +167,8 @@ class Model:
                 cb_params.eval_results = self.eval(valid_dataset)
                 cb_params.metrics = cb_params.eval_results
                 self._train_network.set_train(True)
+            if not sink_mode:
+                dataset.reset()  # as MindSpore's Model, after each epoch not sunk
             cbs.on_train_epoch_end(run_context)
             if run_context.get_stop_requested():
                 break
@@ -208,8 +219,13 @@ class Model:
         cb_params = CallbackParams(eval_network=self._eval_network, valid_dataset=valid_dataset,
                                    batch_num=valid_dataset.get_dataset_size(), cur_step_num=0,
                                    cur_epoch_num=1, epoch_num=1, mode="eval", net_outputs=None,
-                                   metrics=None)
-        run_context, cbs = RunContext(cb_params), CallbackList(callbacks)
+                                   metrics=None, dataset_sink_mode=False,
+                                   list_callback=CallbackManager(callbacks).callbacks)
+        run_context = RunContext(cb_params)
+        with CallbackManager(callbacks) as cbs:
+            return self._eval_loop(valid_dataset, cbs, cb_params, run_context)
+
+    def _eval_loop(self, valid_dataset, cbs, cb_params, run_context):
         was_training = self._network.training  # an evaluation inside train() returns to it
         self._eval_network.set_train(False)
         cbs.on_eval_begin(run_context)
@@ -221,6 +237,7 @@ class Model:
             cb_params.net_outputs = outputs
             self._update_metrics(outputs)
             cbs.on_eval_step_end(run_context)
+        valid_dataset.reset()  # as MindSpore's Model, after the evaluation's epoch
         results = {name: metric.eval() for name, metric in self._metric_fns.items()}
         cb_params.metrics = results
         cbs.on_eval_epoch_end(run_context)
@@ -283,10 +300,13 @@ class _Batches:
             if self._stream is None:
                 self._stream = iter(self.iterator)
             try:
-                yield next(self._stream)
+                batch = next(self._stream)
             except StopIteration:
                 self._stream = iter(self.iterator)
-                yield next(self._stream)
+                batch = next(self._stream, None)
+                if batch is None:  # the dataset gives no more rows: the sink ends here
+                    return
+            yield batch
 
     def stop(self):
         self.iterator.stop()

@@ -19,7 +19,7 @@ from cellgraph.auto_parallel import is_data_parallel
 from cellgraph.device import export, load  # MindSpore files them in train.serialization
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.comm_ops import WORLD_COMM_GROUP
-from cellgraph.primitives.errors import CellgraphError, DTypeError, ShapeError
+from cellgraph.primitives.errors import CellgraphError, DTypeError, ShapeError, UnsupportedError
 from cellgraph.runtime import distributed
 from cellgraph.runtime.sharded_parameters import gathered, slice_to_hold
 from cellgraph.runtime.tensor import Parameter, Tensor, cast_to_dtype
@@ -337,7 +337,13 @@ def load_checkpoint(ckpt_file_name, net=None, strict_load=False, filter_prefix=N
             return False
         if drop_prefix and name.startswith(drop_prefix):
             return False
-        return not use_choice or bool(choice_func(name))
+        if not use_choice:
+            return True
+        try:
+            return bool(choice_func(name))
+        except Exception as exc:  # as MindSpore's: any failure while reading is a ValueError
+            raise ValueError(f"{exc}\nFor 'load_checkpoint', failed to load the checkpoint "
+                             f"file {path}.") from exc
 
     if format == "safetensors":
         arrays = _read_safetensors(path, crc_check, remove_redundancy, keep)
@@ -394,13 +400,21 @@ def _prefixes(value, api: str, name: str) -> tuple:
     return items
 
 
+class _ParameterShapeError(ShapeError, RuntimeError):
+    """A checkpoint value of another shape than its parameter's: MindSpore raises RuntimeError."""
+
+
+class _ParameterDTypeError(DTypeError, RuntimeError):
+    """A checkpoint value of a dtype its parameter's cannot take: MindSpore raises RuntimeError."""
+
+
 def _converted(param, value, strict: bool, name: str) -> np.ndarray:
     """The checkpoint value as the parameter's dtype (this rank's slice of a whole value for a
     parameter held as slices), or an error for a mismatch."""
     array = value.asnumpy() if isinstance(value, Tensor) else np.asarray(value)
     array = slice_to_hold(param, array)
     if tuple(array.shape) != tuple(param.shape):
-        raise ShapeError(f"load_param_into_net: Parameter {name!r} has shape "
+        raise _ParameterShapeError(f"load_param_into_net: Parameter {name!r} has shape "
                          f"{tuple(param.shape)} in the network but {tuple(array.shape)} in "
                          f"the checkpoint")
     want = param.dtype.np
@@ -409,13 +423,13 @@ def _converted(param, value, strict: bool, name: str) -> np.ndarray:
         same_kind = (have.is_float and param.dtype.is_float) or (
             have.is_int and param.dtype.is_int) or (have.is_bool and param.dtype.is_bool)
         if strict or not same_kind:
-            raise DTypeError(f"load_param_into_net: Parameter {name!r} has dtype {param.dtype} "
+            raise _ParameterDTypeError(f"load_param_into_net: Parameter {name!r} has dtype {param.dtype} "
                              f"in the network but {dt.from_numpy(array.dtype)} in the "
                              f"checkpoint" + ("" if strict else "; only conversions within "
                                               "floats or within integers are made"))
         converted = cast_to_dtype(array, want)  # floats round as MindSpore casts them
         if not have.is_float and not np.array_equal(converted.astype(array.dtype), array):
-            raise DTypeError(f"load_param_into_net: Parameter {name!r} is {param.dtype} in the "
+            raise _ParameterDTypeError(f"load_param_into_net: Parameter {name!r} is {param.dtype} in the "
                              f"network but {dt.from_numpy(array.dtype)} in the checkpoint, and "
                              f"converting would change values ({_first_change(array, converted)})"
                              f"; convert the checkpoint's values yourself if that is intended")
@@ -438,8 +452,8 @@ def load_param_into_net(net, parameter_dict, strict_load=False,
 
     A shape mismatch is an error; a dtype mismatch is converted within floats (rounded, as
     MindSpore casts) or within integers when no value changes (300 never becomes an int8 44) unless
-    `strict_load`, which also makes a missing parameter an error. Network parameters not loaded
-    and checkpoint entries not used are reported (a warning each) and returned. Nothing is
+    `strict_load`. Network parameters not loaded and checkpoint entries not used are reported
+    (a warning each, strict or not, as in MindSpore) and returned. Nothing is
     changed unless every check passes. String entries (append_dict's) name no parameter.
     `remove_redundancy` (a checkpoint whose data-parallel copies were saved once, spread over
     the ranks) needs a parallel job that redistributes them, which cellgraph does not do."""
@@ -460,6 +474,11 @@ def load_param_into_net(net, parameter_dict, strict_load=False,
     if not isinstance(parameter_dict, dict):
         raise DTypeError(f"{api}: `parameter_dict` must be a dict, got "
                          f"{type(parameter_dict).__name__}")
+    for key, value in parameter_dict.items():
+        if not isinstance(key, str) or not isinstance(value, (Tensor, np.ndarray, str)):
+            raise DTypeError(f"For 'parameter_dict', the element in the argument 'parameter_dict' "
+                             f"should be a 'str' and 'Parameter' , but got {type(key)} and "
+                             f"{type(value)}.")
     updates, missing = [], []
     for name, param in net.parameters_and_names():
         if name in parameter_dict and isinstance(parameter_dict[name], str):
@@ -468,11 +487,6 @@ def load_param_into_net(net, parameter_dict, strict_load=False,
             missing.append(name)
             continue
         updates.append((param, _converted(param, parameter_dict[name], strict_load, name)))
-    if missing and strict_load:
-        raise CheckpointError(f"{api}: the checkpoint has no value for "
-                              f"{len(missing)} parameter(s) of the network: "
-                              f"{', '.join(missing[:10])}" + (" ..." if len(missing) > 10
-                                                             else ""))
     for param, array in updates:
         param.set_data(array)
     used = {name for name, _ in net.parameters_and_names()}
@@ -485,3 +499,12 @@ def load_param_into_net(net, parameter_dict, strict_load=False,
                       f" named no parameter of the network: {', '.join(unused[:10])}",
                       stacklevel=2)
     return missing, unused
+
+
+def _save_graph(network, file_name):
+    """MindSpore writes the network's compiled graph as its IR protobuf (`get_func_graph_proto`)
+    to `file_name`; cellgraph's graphs are no MindSpore protobufs, so this is refused (the
+    `cellgraph ir` command and `dump_ir` show them)."""
+    raise UnsupportedError(f"_save_graph: cellgraph cannot write {type(network).__name__}'s "
+                           f"graph as MindSpore's IR protobuf to {file_name!r}; use "
+                           f"cellgraph.dump_ir or the `cellgraph ir` command to see it")

@@ -60,3 +60,27 @@ def test_distribution_inside_a_graph():
     out = Net()(t32([0.0, 1.0]), t32(0.0), t32(2.0)).asnumpy()
     np.testing.assert_allclose(out, -0.5 * (np.array([0, 1]) / 2) ** 2 - math.log(2)
                                - 0.5 * math.log(2 * math.pi), rtol=1e-5)
+
+
+def test_distribution_arguments_checked_as_mindspore():
+    """MindSpore's construction checks: float dtypes for continuous distributions (int, uint or
+    float for Bernoulli), a str name, a non-negative int seed, sd > 0, low < high, 0 < p < 1,
+    parameters that broadcast; lists of numbers are taken as parameters."""
+    import pytest
+
+    from cellgraph.nn.probability import bijector as msb
+
+    for make in (lambda: msd.Normal(0.0, 1.0, dtype=ms.int32),
+                 lambda: msd.Uniform(0.0, 1.0, dtype=ms.int32),
+                 lambda: msd.Bernoulli([0.1], dtype=ms.bool_),
+                 lambda: msd.Normal(0.0, 1.0, name=1.0), lambda: msd.Normal(0.0, 1.0, seed="s"),
+                 lambda: msb.Exp(name=0.1)):
+        with pytest.raises(TypeError):
+            make()
+    for make in (lambda: msd.Normal(0.0, 0.0), lambda: msd.Uniform(1.0, 0.0),
+                 lambda: msd.Bernoulli([-0.1]), lambda: msd.Bernoulli([1.0]),
+                 lambda: msd.Normal([[2.0], [1.0]], [[2.0], [3.0], [4.0]])):
+        with pytest.raises(ValueError):
+            make()
+    uniform = msd.Uniform([0.0, 1.0], [1.0, 3.0])
+    assert uniform.mean().asnumpy().tolist() == [0.5, 2.0]

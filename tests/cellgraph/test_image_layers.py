@@ -21,8 +21,20 @@ def test_padding_cells():
     np.testing.assert_array_equal(nn.ReflectionPad1d((2, 1))(Tensor(X)).asnumpy(),
                                   np.pad(X, ((0, 0), (0, 0), (0, 0), (2, 1)), "reflect"))
     check_grads(nn.ReflectionPad2d((1, 2, 2, 1)), (Tensor(X.astype(np.float64)),))
+    # as MindSpore's: fewer pairs pad fewer axes (the last first); a list, an odd length or a
+    # tuple longer than the layer's axes are refused
+    np.testing.assert_array_equal(nn.ZeroPad2d((1, 2))(Tensor(X)).asnumpy(),
+                                  np.pad(X, ((0, 0), (0, 0), (0, 0), (1, 2))))
     with pytest.raises(TypeError, match="padding"):
-        nn.ZeroPad2d((1, 2))
+        nn.ZeroPad2d([1, 2])
+    with pytest.raises(ValueError, match="multiple of 2"):
+        nn.ZeroPad2d((1, 2, 3))
+    with pytest.raises(ValueError, match="no more than 4"):
+        nn.ConstantPad2d((1, 1, 1, 1, 1, 1), 0.0)
+    with pytest.raises(ValueError, match="must be >= 0"):
+        nn.ReflectionPad1d((-1, 2))
+    with pytest.raises(ValueError, match="the dimension of the tensor should be at least 4"):
+        nn.ReflectionPad1d((1,) * 8)(Tensor(np.ones((2, 3), np.float32)))
     with pytest.raises(ValueError, match="must be at most"):
         nn.ReflectionPad2d(4)(Tensor(X))
 
@@ -134,3 +146,32 @@ def test_tanhshrink_gradient_and_errors():
     check_grads(nn.Tanhshrink(), (Tensor(np.random.default_rng(2).standard_normal((3, 4))),))
     with pytest.raises(TypeError):  # MindSpore: TypeError
         nn.Tanhshrink()(1.0)
+
+
+def test_msssim_values_and_checks_as_mindspore():
+    """MindSpore 2.10's MSSSIM values (graph mode) for the same images, float and uint8, an even
+    filter_size (its off-centre window); its argument and input checks."""
+    rng = np.random.default_rng(0)
+    a = rng.random((2, 3, 64, 64)).astype(np.float32)
+    b = np.clip(a + 0.1 * rng.standard_normal(a.shape).astype(np.float32), 0, 1)
+    got = nn.MSSSIM(power_factors=(0.2, 0.3, 0.5))(Tensor(a), Tensor(b)).asnumpy()
+    np.testing.assert_allclose(got, [0.9476321339607239, 0.9412782788276672], rtol=1e-5)
+    got = nn.MSSSIM(power_factors=(0.5, 0.5), filter_size=4, filter_sigma=1.0)(
+        Tensor(a[:, :1]), Tensor(b[:, :1])).asnumpy()
+    np.testing.assert_allclose(got, [0.9398718476295471, 0.9329639077186584], rtol=1e-5)
+    au, bu = (a * 255).astype(np.uint8), (b * 255).astype(np.uint8)
+    got = nn.MSSSIM(max_val=255, power_factors=(0.3, 0.7))(Tensor(au), Tensor(bu)).asnumpy()
+    np.testing.assert_allclose(got, [0.9449810981750488, 0.9414808750152588], rtol=1e-5)
+    for kwargs, error in (({"max_val": -1.0}, ValueError), ({"max_val": True}, TypeError),
+                          ({"power_factors": {0.1}}, TypeError),
+                          ({"filter_size": 1.1}, TypeError), ({"filter_size": 0}, ValueError),
+                          ({"filter_sigma": 0.0}, ValueError)):
+        with pytest.raises(error):
+            nn.MSSSIM(**kwargs)
+    net = nn.MSSSIM(power_factors=(0.5, 0.5))
+    with pytest.raises(ValueError):
+        net(Tensor(a), Tensor(np.ones((2, 3, 32, 32), np.float32)))
+    with pytest.raises(TypeError):
+        net(Tensor(a), Tensor(a.astype(np.float16)))
+    with pytest.raises(ValueError):
+        net(Tensor(a[None]), Tensor(a[None]))

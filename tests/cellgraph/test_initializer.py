@@ -245,3 +245,47 @@ def test_a_registered_initializer_is_known_by_its_names():
     assert _init_random_uniform(-1.0, 1.0, (3,)).dtype == np.float32
     assert _register("uniform")(MyUni) is MyUni
     assert init_mod._NAMES["uniform"] is init_mod.Uniform  # a known name keeps its class
+
+
+def test_sparse_and_dirac_as_mindspore():
+    """MindSpore 2.10's values after np.random.seed(3): Sparse draws its normal matrix and one
+    permutation per column from NumPy's generator, as MindSpore does (the next draw agrees)."""
+    from cellgraph.common.initializer import Dirac, Sparse
+
+    np.random.seed(3)
+    sparse = init_mod.initializer(Sparse(sparsity=0.5, sigma=1.0), [4, 3], ms.float32)
+    assert sparse.init_data().asnumpy().tolist() == [
+        [-1.7227400541305542, 0.5587192177772522, 0.0],
+        [-2.967068672180176, -0.026168283075094223, 0.0],
+        [0.0, 0.0, 1.8434691429138184], [0.0, 0.0, -1.2346270084381104]]
+    assert np.random.randint(0, 1000) == 681
+    dirac = init_mod.initializer(Dirac(groups=2), [4, 2, 3], ms.float32).init_data().asnumpy()
+    assert dirac.tolist() == [[[0, 1, 0], [0, 0, 0]], [[0, 0, 0], [0, 1, 0]],
+                              [[0, 1, 0], [0, 0, 0]], [[0, 0, 0], [0, 1, 0]]]
+    with pytest.raises(ValueError, match="dimension of 3, 4 or 5"):
+        init_mod.initializer(Dirac(), [4, 2], ms.float32).init_data()
+    with pytest.raises(ValueError, match="should be 2"):
+        init_mod.initializer(Sparse(0.1), [4, 2, 2], ms.float32).init_data()
+    with pytest.raises(ValueError, match="'scale' must be greater than 0"):
+        init_mod.VarianceScaling(scale=-0.1)
+
+
+def test_native_random_fills_as_mindspore():
+    """mindspore._c_expression's in-place fills, MindSpore's values for seed 12345."""
+    from cellgraph._c_expression import _random_normal, _random_uniform, _truncated_normal
+
+    expected = {
+        _random_normal: ((0.0, 1.0), [-0.2672114968299866, 0.20863831043243408,
+                                      -0.515648603439331, 0.08299954235553741,
+                                      -0.3239993155002594]),
+        _random_uniform: ((-1.0, 1.0), [0.29665684700012207, -0.5883027911186218,
+                                        -0.23487304151058197, -0.533302366733551,
+                                        -0.16116003692150116]),
+        _truncated_normal: ((-2.0, 2.0, 0.0, 1.0), [0.3626837730407715, -0.7747876048088074,
+                                                    -0.2847786247730255, -0.6887778639793396,
+                                                    -0.19400395452976227]),
+    }
+    for fill, (args, values) in expected.items():
+        arr = np.ndarray((5,), np.float32)
+        fill(12345, arr, *args)
+        assert arr.tolist() == values

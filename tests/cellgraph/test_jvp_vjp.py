@@ -384,3 +384,28 @@ def test_linearize_refuses_a_tangent_of_the_wrong_shape():
     _, jvp_fn = ops.linearize(Cube(), (X, Y))
     with pytest.raises(ShapeError, match="must match the input"):
         jvp_fn((V, t([1.0])))
+
+
+def test_nn_jvp_and_vjp_take_the_networks_inputs_one_by_one():
+    """As MindSpore's nn.Jvp/nn.Vjp: a tuple of inputs is no input of the network, and with one
+    input the vector is a Tensor (TypeError otherwise)."""
+    import numpy as np
+    import pytest
+
+    from cellgraph import Tensor, nn
+
+    class Two(nn.Cell):
+        def construct(self, x, y):
+            return x * y
+
+    class One(nn.Cell):
+        def construct(self, x):
+            return x * x
+
+    x = Tensor(np.ones((2, 2), np.float32))
+    for cell in (nn.Jvp, nn.Vjp):
+        with pytest.raises(TypeError):
+            cell(Two())((x, x), (x, x))
+        with pytest.raises(TypeError):
+            cell(One())(x, (x,))
+        cell(One())(x, x)

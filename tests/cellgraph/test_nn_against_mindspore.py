@@ -22,7 +22,8 @@ def test_matches_mindspore(case):
         kwargs = {k: cg.Tensor(np.array(v, np.float32)) if k in TENSOR_KWARGS else
                   tuple(v) if isinstance(v, list) else v  # JSON keeps tuples as lists
                   for k, v in case["kwargs"].items()}
-        cell = getattr(nn, case["cls"])(*case["args"], **kwargs)
+        args = [tuple(a) if isinstance(a, list) else a for a in case["args"]]  # as kwargs
+        cell = getattr(nn, case["cls"])(*args, **kwargs)
         return cell(*(cg.Tensor(np.array(i["values"], i["dtype"])) for i in case["inputs"]))
 
     if "raises" in case:

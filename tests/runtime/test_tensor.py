@@ -53,7 +53,10 @@ def test_dtype_argument_converts():
     assert_tensor(t, [1.0, 2.0, 3.0], ms.float32)
     assert_tensor(Tensor(np.array([1.7, -2.2]), dtype=ms.int32), [1, -2], ms.int32)
     assert_tensor(Tensor(2.0, ms.float64), 2.0, ms.float64)
-    assert_tensor(Tensor([0.0, 3.0], dtype="bool_"), [False, True], ms.bool_)
+    assert_tensor(Tensor([0.0, 3.0], dtype=ms.bool_), [False, True], ms.bool_)
+    for foreign in ("bool_", np.float32, np.dtype("float32"), float):  # MindSpore's dtypes only
+        with pytest.raises(TypeError, match="the 'dtype' should be one of"):
+            Tensor([1.0], dtype=foreign)
     assert_tensor(Tensor(t), [1.0, 2.0, 3.0], ms.float32)  # from another Tensor
     assert_tensor(Tensor(shape=(2, 1), dtype=ms.int32), [[0], [0]], ms.int32)
 
@@ -571,3 +574,62 @@ def test_copy_in_a_graph_leaves_the_original_alone():
     x, doubled = f(Tensor(np.array([1.0, 2.0], np.float32)))
     np.testing.assert_array_equal(x.asnumpy(), [1.0, 2.0])
     np.testing.assert_array_equal(doubled.asnumpy(), [10.0, 4.0])
+
+
+# str and repr of bfloat16 Tensors as MindSpore 2.10 writes them
+BFLOAT16_TEXT = [
+    ([1.5, -2.25, 100, 0.001], "[1.500000 -2.250000 100.000000 0.000999]",
+     ("Tensor(shape=[4], dtype=BFloat16, value= [        1.5,       -2.25,         100, "
+     "0.000999451])")),
+    ([[1, 2], [3.5, 4]], "[[1.000000 2.000000]\n [3.500000 4.000000]]",
+     "Tensor(shape=[2, 2], dtype=BFloat16, value=\n[[  1,   2],\n [3.5,   4]])"),
+    ([1e10, 1e-8, 3.14159], "[9999220736.000000 0.000000 3.140625]",
+     "Tensor(shape=[3], dtype=BFloat16, value= [9.99922e+09, 1.00117e-08,     3.14062])"),
+    (2.5, "2.500000", "Tensor(shape=[], dtype=BFloat16, value= 2.5)"),
+    ([float("nan"), float("inf")], "[nan inf]",
+     "Tensor(shape=[2], dtype=BFloat16, value= [nan, inf])"),
+    (list(range(20)),
+     ("[0.000000 1.000000 2.000000 3.000000 4.000000 5.000000 6.000000 7.000000\n"
+     " 8.000000 9.000000 10.000000 11.000000 12.000000 13.000000 14.000000\n"
+     " 15.000000 16.000000 17.000000 18.000000 19.000000]"),
+     ("Tensor(shape=[20], dtype=BFloat16, value= [ 0,  1,  2,  3,  4,  5,  6,  7,  8,  9, 10, "
+     "11, 12, 13, 14, 15, 16, 17, 18, 19])")),
+]
+
+
+@pytest.mark.parametrize("values, text, representation", BFLOAT16_TEXT)
+def test_bfloat16_str_and_repr_as_mindspore(values, text, representation):
+    pytest.importorskip("ml_dtypes")
+    t = ms.Tensor(values, dtype=ms.bfloat16)
+    assert str(t) == text
+    assert repr(t) == representation
+
+
+def test_tensor_data_refused_as_mindspore_refuses_it():
+    """MindSpore's TypeErrors for data that makes no numeric array (its messages)."""
+    records = np.array([("x", 1), ("y", 2)], dtype=[("name", "<U10"), ("value", "<i4")])
+    with pytest.raises(TypeError, match="initializing tensor by numpy array failed") as exc:
+        Tensor(records)
+    assert "<class 'numpy.void'>" in str(exc.value)
+    objects = np.array([[1, 2, 3], [4, Tensor(5), 6]], dtype=object)
+    with pytest.raises(TypeError, match="initializing tensor by numpy array failed"):
+        Tensor(objects)
+    for ragged in ([[3], [[4]]], [[[3]], [4]], [[3], [4, 5]]):
+        with pytest.raises(TypeError) as exc:
+            Tensor(ragged)
+        assert str(exc.value) == (f"For Tensor, the input_data is {ragged} that contain "
+                                  f"unsupported element.")
+    assert Tensor([Tensor(1.0), Tensor(2.0)]).shape == (2,)
+
+
+def test_virtual_flag():
+    from cellgraph.train._utils import _construct_tensor_list
+
+    t = Tensor(1)
+    assert t.virtual_flag is False
+    placeholders = _construct_tensor_list((ms.float32, ms.int32), ((2, 3), (2,)), 2)
+    assert [p.shape for p in placeholders] == [(4, 3), (4,)]
+    assert all(p.virtual_flag for p in placeholders)
+    assert placeholders[1].dtype == ms.int32
+    with pytest.raises(ValueError, match="The length of dataset types must be equal"):
+        _construct_tensor_list((ms.float32,), ((1,), (2,)))

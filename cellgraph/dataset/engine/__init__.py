@@ -300,6 +300,11 @@ class Dataset:
         check_save_arguments(file_name, num_files, file_type)
         save(self, file_name, num_files)
 
+    def reset(self) -> None:
+        """Reset the dataset for the next epoch (Model calls it after each epoch, as
+        MindSpore's does). As in MindSpore there is nothing to do: each epoch's iteration
+        starts from the first row."""
+
     # -- facts --------------------------------------------------------------------------------
     def get_col_names(self) -> list[str]:
         return list(self.column_names)

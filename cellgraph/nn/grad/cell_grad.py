@@ -8,6 +8,7 @@ the vector (and, for Vjp, the cotangent returned) is a single Tensor.
 """
 from __future__ import annotations
 
+from cellgraph.compiler.builder import is_tensor_like
 from cellgraph.compiler.guards import record_guard
 from cellgraph.forward import JvpFunction, VjpFunction
 from cellgraph.primitives.errors import ArgumentError
@@ -31,6 +32,14 @@ class _ProductCell(Cell):
             raise ArgumentError(f"nn.{type(self).__name__}: expected the inputs of the network "
                                 f"followed by the vector v, got {len(args)} argument(s)")
         inputs, v = args[:-1], args[-1]
+        name = type(self).__name__
+        for i, item in enumerate(inputs):  # as MindSpore's: the network's own inputs, each a
+            if not is_tensor_like(item):   # Tensor (a tuple of them is no input of the network)
+                raise ArgumentError(f"nn.{name}: input {i} of the network must be a Tensor, got "
+                                    f"{type(item).__name__}; pass the inputs one by one, then v")
+        if len(inputs) == 1 and not is_tensor_like(v):
+            raise ArgumentError(f"nn.{name}: with one input, `v` must be a Tensor, got "
+                                f"{type(v).__name__}")
         product = self.transform(self.fn)
         return product(inputs[0] if len(inputs) == 1 else inputs, v)
 

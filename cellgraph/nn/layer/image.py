@@ -8,11 +8,13 @@ import numbers
 import numpy as np
 
 import cellgraph.ops as P
+from cellgraph import _checkparam as validator
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
 from ..cell import Cell
 
-__all__ = ["PSNR", "SSIM", "CentralCrop", "PixelShuffle", "PixelUnshuffle"]
+__all__ = ["MSSSIM", "PSNR", "SSIM", "CentralCrop", "PixelShuffle", "PixelUnshuffle"]
 
 
 class PixelShuffle(Cell):
@@ -101,6 +103,93 @@ class SSIM(Cell):
         ssim_map = ((2 * mu1 * mu2 + c1) * (2 * cov + c2)) / \
             ((mu1 * mu1 + mu2 * mu2 + c1) * (var1 + var2 + c2))
         return P.reduce_mean(ssim_map, (1, 2, 3))
+
+
+def _mindspore_window(size: int, sigma: float) -> np.ndarray:
+    """MindSpore's MSSSIM window: a float32 2-D Gaussian over offsets -size//2+1 .. size//2
+    (not centred for an even size), normalised, as (1, 1, size, size)."""
+    offsets = np.arange(-size // 2 + 1, size // 2 + 1, dtype=np.float32)
+    squares = (offsets[:, None] ** 2 + offsets[None, :] ** 2).astype(np.float32)
+    g = np.exp(-squares / np.float32(2 * sigma ** 2))
+    return (g / np.sum(g))[None, None].astype(np.float32)
+
+
+_MSSSIM_DTYPES = ("Float64", "Float32", "Float16", "UInt8")
+
+
+class MSSSIM(Cell):
+    """Multi-scale SSIM, as MindSpore computes it: at each of len(power_factors) scales (each
+    half the size of the one before, by 2x2 average pooling) the per-channel SSIM and contrast
+    structure over valid `filter_size` Gaussian windows; the product of the contrast structures
+    of the first scales and the SSIM of the last, each to its power factor, averaged over
+    channels. Integer images are scaled by their dtype's maximum."""
+
+    def __init__(self, max_val=1.0, power_factors=(0.0448, 0.2856, 0.3001, 0.2363, 0.1333),
+                 filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03):
+        super().__init__()
+        name = "MSSSIM"
+        validator.check_value_type("max_val", max_val, [int, float], name)
+        validator.check_number("max_val", max_val, 0.0, validator.GT, name)
+        self.max_val = max_val
+        validator.check_value_type("power_factors", power_factors, [tuple, list], name)
+        self.filter_size = validator.check_int(filter_size, 1, validator.GE, "filter_size", name)
+        self.filter_sigma = validator.check_positive_float(filter_sigma, "filter_sigma", name)
+        self.k1 = validator.check_value_type("k1", k1, [float], name)
+        self.k2 = validator.check_value_type("k2", k2, [float], name)
+        self.power_factors = tuple(power_factors)
+        self.level = len(self.power_factors)
+        self.window = _mindspore_window(filter_size, self.filter_sigma)
+
+    def construct(self, img1, img2):
+        for label, img in (("img1", img1), ("img2", img2)):
+            if len(img.shape) != 4:
+                raise ShapeError(f"For 'MSSSIM', the dimension of '{label}' must be 4, but got "
+                                 f"{len(img.shape)}.")
+            if str(img.dtype) not in _MSSSIM_DTYPES:
+                raise DTypeError(f"For 'MSSSIM', the dtype of '{label}' must be one of "
+                                 f"[Float64, Float32, Float16, UInt8], but got {img.dtype}.")
+        if img1.dtype != img2.dtype:
+            raise DTypeError(f"For 'SameTypeShape', the dtype of 'input_x' and 'input_y' must be "
+                             f"the same, but got {img1.dtype} and {img2.dtype}.")
+        if tuple(img1.shape) != tuple(img2.shape):
+            raise ShapeError(f"For 'SameTypeShape', the shape of 'input_x' and 'input_y' must be "
+                             f"the same, but got {tuple(img1.shape)} and {tuple(img2.shape)}.")
+        dtype_max = 255.0 if str(img1.dtype) == "UInt8" else 1.0
+        max_val = float(np.float32(self.max_val / dtype_max if dtype_max > 1.0
+                                   else self.max_val))
+        img1, img2 = P.cast(img1, dt.float32), P.cast(img2, dt.float32)
+        if dtype_max > 1.0:
+            img1, img2 = img1 * (1.0 / dtype_max), img2 * (1.0 / dtype_max)
+        c1, c2 = (self.k1 * max_val) ** 2, (self.k2 * max_val) ** 2
+        window = P.cast(self.window, dt.float32)
+        factors = []
+        sim = None
+        for _ in range(self.level):
+            sim, cs = self._ssim_and_cs(c1, c2, img1, img2, window)
+            factors.append(P.relu(cs))
+            img1 = P.avg_pool2d(img1, 2, 2)
+            img2 = P.avg_pool2d(img2, 2, 2)
+        stacked = P.stack(factors[:-1] + [P.relu(sim)], -1)
+        weights = P.cast(np.asarray(self.power_factors, np.float32), dt.float32)
+        return P.reduce_mean(P.reduce_prod(P.pow(stacked, weights), -1), -1)
+
+    @staticmethod
+    def _ssim_and_cs(c1, c2, img1, img2, window):
+        """Per channel (N, C): the mean SSIM and contrast structure over valid windows."""
+        channels = img1.shape[1]
+        kernel = P.tile(window, (channels, 1, 1, 1))
+
+        def blur(x):
+            return P.conv2d(x, kernel, groups=channels)
+
+        mu1, mu2 = blur(img1), blur(img2)
+        mu1_sq, mu2_sq, mu1_mu2 = mu1 * mu1, mu2 * mu2, mu1 * mu2
+        sigma1_sq = blur(img1 * img1) - mu1_sq
+        sigma2_sq = blur(img2 * img2) - mu2_sq
+        sigma12 = blur(img1 * img2) - mu1_mu2
+        v1, v2 = 2 * sigma12 + c2, sigma1_sq + sigma2_sq + c2
+        ssim = ((2 * mu1_mu2 + c1) * v1) / ((mu1_sq + mu2_sq + c1) * v2)
+        return P.reduce_mean(ssim, (2, 3)), P.reduce_mean(v1 / v2, (2, 3))
 
 
 class PSNR(Cell):

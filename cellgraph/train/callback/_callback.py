@@ -8,7 +8,10 @@ what the 2.x ones call by default, so callbacks written either way work.
 """
 from __future__ import annotations
 
-__all__ = ["Callback", "CallbackParams", "RunContext"]
+import warnings
+from contextlib import ExitStack
+
+__all__ = ["Callback", "CallbackManager", "CallbackParams", "RunContext"]
 
 
 class CallbackParams(dict):
@@ -112,26 +115,89 @@ class Callback:
         self.end(run_context)
 
 
-class CallbackList:
-    """Several callbacks called as one, in order."""
+class CallbackManager(Callback):
+    """Several callbacks called as one, in order (MindSpore's `_CallbackManager`): a Callback,
+    a list of Callbacks or None. `with` enters every callback (and exits them, in reverse, on
+    the way out), as Model does around a run."""
 
     def __init__(self, callbacks):
-        if callbacks is None:
-            callbacks = []
-        elif isinstance(callbacks, Callback):
-            callbacks = [callbacks]
-        callbacks = list(callbacks)
-        for cb in callbacks:
-            if not isinstance(cb, Callback):
-                raise TypeError(f"callbacks: expected Callback objects, got "
-                                f"{type(cb).__name__}")
-        self.callbacks = callbacks
+        self._callbacks, self._stack = [], None
+        if isinstance(callbacks, Callback):
+            self._callbacks.append(callbacks)
+        elif isinstance(callbacks, list):
+            for cb in callbacks:
+                if not isinstance(cb, Callback):
+                    raise TypeError("When the 'callbacks' is a list, the elements in "
+                                    "'callbacks' must be Callback functions.")
+                self._callbacks.append(cb)
+        elif callbacks is not None:
+            raise TypeError("The 'callbacks' is not a Callback or a list of Callback.")
 
-    def __getattr__(self, hook):
-        if not hook.startswith("on_"):
-            raise AttributeError(hook)
+    @property
+    def callbacks(self) -> list:
+        return list(self._callbacks)
 
-        def call(run_context):
-            for cb in self.callbacks:
-                getattr(cb, hook)(run_context)
-        return call
+    def __enter__(self):
+        if self._stack is None:
+            callbacks, self._stack = [], ExitStack().__enter__()
+            for callback in self._callbacks:
+                target = self._stack.enter_context(callback)
+                if not isinstance(target, Callback):
+                    warnings.warn("Please return 'self' or a Callback as the enter target.",
+                                  stacklevel=2)
+                    callbacks.append(callback)
+                else:
+                    callbacks.append(target)
+            self._callbacks = callbacks
+        return self
+
+    def __exit__(self, *err):
+        return self._stack.__exit__(*err)
+
+
+def _forward(hook):
+    def call(self, run_context):
+        for cb in self._callbacks:
+            getattr(cb, hook)(run_context)
+
+    call.__name__, call.__qualname__ = hook, f"CallbackManager.{hook}"
+    call.__doc__ = f"Call `{hook}` of every callback, in order."
+    return call
+
+
+for _hook in ("begin", "epoch_begin", "epoch_end", "step_begin", "step_end", "end",
+              "on_train_begin", "on_train_epoch_begin", "on_train_epoch_end",
+              "on_train_step_begin", "on_train_step_end", "on_train_end", "on_eval_begin",
+              "on_eval_epoch_begin", "on_eval_epoch_end", "on_eval_step_begin",
+              "on_eval_step_end", "on_eval_end"):
+    setattr(CallbackManager, _hook, _forward(_hook))
+del _hook
+
+
+# the network `checkpoint_cb_for_save_op` fills (MindSpore's graph-kernel checkpoint hook)
+_CUR_NET = None
+
+
+def set_cur_net(net) -> None:
+    """The training network the next `checkpoint_cb_for_save_op` loads parameters into."""
+    global _CUR_NET
+    _CUR_NET = net
+
+
+def checkpoint_cb_for_save_op(parameter_list) -> bool:
+    """Load `parameter_list` ([{"name": name, "data": Tensor}, ...], emptied on the way) into
+    the network `set_cur_net` named, then forget it; False (with a warning) when none is set."""
+    from cellgraph.runtime.tensor import Parameter, Tensor
+    from cellgraph.train.serialization import load_param_into_net
+
+    if _CUR_NET is None:
+        warnings.warn("CUR_NET is None. parameters are not updated.", stacklevel=2)
+        return False
+    parameters = {}
+    while parameter_list:
+        item = parameter_list.pop(0)
+        value = item["data"].asnumpy()
+        parameters[item["name"]] = Parameter(Tensor(value), name=item["name"])
+    load_param_into_net(_CUR_NET, parameters, strict_load=True)
+    set_cur_net(None)
+    return True

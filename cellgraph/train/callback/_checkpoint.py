@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import numbers
 import os
+import stat
 import time
+import warnings
 
 from cellgraph.primitives.errors import UnsupportedError
 from cellgraph.train import resume
 from cellgraph.train.serialization import save_checkpoint, writes_checkpoints
 
+from .._utils import _make_directory
 from ._callback import Callback
 
 __all__ = ["CheckpointConfig", "ModelCheckpoint"]
@@ -92,14 +95,24 @@ class ModelCheckpoint(Callback):
     cellgraph.train.resume), and a restarted worker resumes from the newest of them."""
 
     def __init__(self, prefix="CKP", directory=None, config=None):
-        if not isinstance(prefix, str) or not prefix or "/" in prefix:
-            raise ValueError(f"ModelCheckpoint: `prefix` must be a file-name prefix, got "
-                             f"{prefix!r}")
+        if not callable(prefix) and (not isinstance(prefix, str) or not prefix or "/" in prefix):
+            raise ValueError(f"For 'ModelCheckpoint', the argument 'prefix' for checkpoint file "
+                             f"name is invalid, it must be callable or string that does not "
+                             f"contain '/', but got {prefix}.")
         if config is not None and not isinstance(config, CheckpointConfig):
             raise TypeError(f"ModelCheckpoint: `config` must be a CheckpointConfig, got "
                             f"{type(config).__name__}")
         self._config = config or CheckpointConfig()
-        self._directory = os.path.abspath(directory) if directory else os.getcwd()
+        # a callable prefix or directory is called with cb_params at each save (MindSpore's
+        # custom names: a callable prefix names the whole file, PREFIX.ckpt)
+        self._prefix_func = prefix if callable(prefix) else None
+        self._directory_func = directory if callable(directory) else None
+        if self._directory_func is not None:
+            self._directory = None
+        elif directory is not None:
+            self._directory = _make_directory(directory)  # made now, as MindSpore makes it
+        else:
+            self._directory = os.getcwd()
         self._base_prefix = prefix
         self._prefix = prefix
         self._saved: list[str] = []
@@ -112,10 +125,12 @@ class ModelCheckpoint(Callback):
         return self._latest
 
     def on_train_begin(self, run_context):
-        os.makedirs(self._directory, exist_ok=True)
-        if resume.restart_count() > 0:
-            self._resume(run_context.original_args())
-        self._prefix = self._free_prefix()
+        if self._directory_func is None:
+            os.makedirs(self._directory, exist_ok=True)
+            if self._prefix_func is None:
+                if resume.restart_count() > 0:
+                    self._resume(run_context.original_args())
+                self._prefix = self._free_prefix()
         self._last_time = time.monotonic()
 
     def _resume(self, cb_params) -> None:
@@ -141,7 +156,9 @@ class ModelCheckpoint(Callback):
             prefix = f"{self._base_prefix}_{n}"
         return prefix
 
-    def on_train_step_end(self, run_context):
+    # MindSpore's ModelCheckpoint defines the 1.x hooks step_end and end (the 2.x
+    # on_train_step_end/on_train_end call them), so a program may call them directly
+    def step_end(self, run_context):
         cb_params = run_context.original_args()
         step = cb_params.cur_step_num
         config = self._config
@@ -152,15 +169,26 @@ class ModelCheckpoint(Callback):
         if due:
             self._save(cb_params)
 
-    def on_train_end(self, run_context):
+    def end(self, run_context):
         cb_params = run_context.original_args()
         if cb_params.cur_step_num != self._last_step:
             self._save(cb_params)
 
     def _save(self, cb_params):
-        step_in_epoch = (cb_params.cur_step_num - 1) % cb_params.batch_num + 1
-        path = os.path.join(self._directory, f"{self._prefix}-{cb_params.cur_epoch_num}_"
-                                             f"{step_in_epoch}.{self._config.format}")
+        if self._prefix_func is not None:
+            self._prefix = self._prefix_func(cb_params)
+            if not isinstance(self._prefix, str) or "/" in self._prefix:
+                raise ValueError(f"For 'ModelCheckpoint', the argument 'prefix' for checkpoint "
+                                 f"file name is callable, it must return a string that does not "
+                                 f"contain '/', but got {self._prefix}.")
+        if self._directory_func is not None:
+            self._directory = _make_directory(self._directory_func(cb_params))
+        if self._prefix_func is not None:
+            name = f"{self._prefix}.{self._config.format}"
+        else:
+            step_in_epoch = (cb_params.cur_step_num - 1) % cb_params.batch_num + 1
+            name = f"{self._prefix}-{cb_params.cur_epoch_num}_{step_in_epoch}.{self._config.format}"
+        path = os.path.join(self._directory, name)
         network = self._config.saved_network or cb_params.train_network
         config = self._config
         save_checkpoint(network, path, append_dict=self._append_dict(cb_params),
@@ -190,3 +218,81 @@ class ModelCheckpoint(Callback):
             extra.update(resume.resume_state(cb_params.cur_epoch_num, cb_params.cur_step_num,
                                              cb_params.get("train_dataset_iterator")))
         return extra
+
+
+def _chg_ckpt_file_name_if_same_exist(directory, prefix, exception=False):
+    """`prefix`, or `prefix_N` past the highest `prefix_K-...` checkpoint (.ckpt or
+    .safetensors; `_breakpoint.ckpt` files when `exception`) already in `directory`, as
+    MindSpore names a new run's checkpoints; a callable prefix or directory is returned as is."""
+    if callable(prefix) or callable(directory):
+        return prefix
+    suffix_num = 0
+    pre_len = len(prefix)
+    for filename in os.listdir(directory):
+        breakpoint_file = filename[-16:] == "_breakpoint.ckpt"
+        if exception and not breakpoint_file:
+            continue
+        if not exception and (os.path.splitext(filename)[-1] not in (".ckpt", ".safetensors")
+                              or breakpoint_file):
+            continue
+        if filename.find(prefix) == 0 and not filename[pre_len].isalpha():
+            index = filename[pre_len:].find("-")
+            if index == 0:
+                suffix_num = max(suffix_num, 1)
+            elif index != -1:
+                num = filename[pre_len + 1:pre_len + index]
+                if num.isdigit():
+                    suffix_num = max(suffix_num, int(num) + 1)
+    return f"{prefix}_{suffix_num}" if suffix_num != 0 else prefix
+
+
+class CheckpointManager:
+    """The checkpoint files of one prefix in a directory (MindSpore's `_CheckpointManager`):
+    listed by `update_ckpoint_filelist`, removed oldest first or thinned to one per minutes."""
+
+    def __init__(self, format="ckpt"):
+        self._ckpoint_filelist = []
+        self._format = format
+
+    @property
+    def ckpoint_filelist(self):
+        return self._ckpoint_filelist
+
+    @property
+    def ckpoint_num(self):
+        return len(self._ckpoint_filelist)
+
+    def update_ckpoint_filelist(self, directory, prefix):
+        """The files `prefix-<digits and punctuation>.<format>` in `directory`."""
+        self._ckpoint_filelist = []
+        suffix = f".{self._format}"
+        for filename in os.listdir(directory):
+            if os.path.splitext(filename)[-1] == suffix and filename.startswith(prefix + "-"):
+                middle = filename[len(prefix):-len(suffix)]
+                if not any(char.isalpha() for char in middle):
+                    self._ckpoint_filelist.append(os.path.join(directory, filename))
+
+    def remove_ckpoint_file(self, file_name):
+        try:
+            os.chmod(file_name, stat.S_IWRITE)
+            os.remove(file_name)
+            self._ckpoint_filelist.remove(file_name)
+        except (OSError, ValueError) as exc:
+            warnings.warn(f"{type(exc).__name__}, failed to remove the older ckpt file "
+                          f"{file_name}.", stacklevel=2)
+
+    def remove_oldest_ckpoint_file(self):
+        self.remove_ckpoint_file(min(self._ckpoint_filelist, key=os.path.getmtime))
+
+    def keep_one_ckpoint_per_minutes(self, minutes, cur_time):
+        """Of the files written in the last `minutes` minutes, keep only the oldest."""
+        recent, oldest_file, oldest_time = [], "", cur_time
+        for ck_file in self._ckpoint_filelist:
+            modified = os.path.getmtime(ck_file)
+            if cur_time - modified < 60 * minutes:
+                recent.append(ck_file)
+                if modified < oldest_time:
+                    oldest_time, oldest_file = modified, ck_file
+        for ck_file in recent:
+            if ck_file != oldest_file:
+                self.remove_ckpoint_file(ck_file)

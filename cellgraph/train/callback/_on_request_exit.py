@@ -49,6 +49,8 @@ class OnRequestExit(Callback):
         self.eval_file_path = os.path.abspath(os.path.join(directory, f"{file_name}_eval"))
         self.exit = False
         self.remote_config_file = config_file
+        self.save_path = directory
+        self.is_distributed = _group_size() > 1
         self.key = "GracefulExit"
         self.use_graceful = os.environ.get("MS_ENABLE_GRACEFUL_EXIT") == "1"
         self.need_do_step_end = self.stop_train = False
@@ -138,3 +140,13 @@ class OnRequestExit(Callback):
 
     def on_eval_end(self, run_context):
         self._save(run_context.original_args().eval_network, self.eval_file_path)
+
+
+def _group_size() -> int:
+    """The ranks of the job (1 stand-alone), as MindSpore's `get_group_size` counts them."""
+    from cellgraph.primitives.comm_ops import WORLD_COMM_GROUP
+    from cellgraph.runtime import distributed
+
+    if not distributed.is_initialized():
+        return 1
+    return distributed.group_rank_and_size(WORLD_COMM_GROUP)[1]

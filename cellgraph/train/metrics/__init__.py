@@ -82,8 +82,9 @@ def _class_labels(y: np.ndarray, scores: np.ndarray, op: str) -> np.ndarray:
 
 
 class Accuracy(Metric):
-    """The fraction of correct predictions: argmax of the scores ("classification") or every
-    rounded score equal to the label ("multilabel")."""
+    """The fraction of correct predictions: the argmax over axis 1 of the scores
+    ("classification"; the labels class indices or one-hot) or 0/1 predictions equal to the 0/1
+    labels in every class ("multilabel"). Shapes and values checked as MindSpore checks them."""
 
     def __init__(self, eval_type="classification"):
         super().__init__()
@@ -94,24 +95,77 @@ class Accuracy(Metric):
         self.clear()
 
     def clear(self):
-        self._correct_num, self._total_num = 0, 0
+        self._correct_num, self._total_num, self._class_num = 0, 0, 0
 
     @rearrange_inputs
     def update(self, *inputs):
-        _check_inputs("Accuracy", inputs, 2)
+        if len(inputs) != 2:
+            raise ValueError(f"For 'Accuracy.update', it needs 2 inputs (predicted value, true "
+                             f"value), but got {len(inputs)}")
         y_pred, y = self._convert_data(inputs[0]), self._convert_data(inputs[1])
+        if self._type == "classification" and y_pred.ndim == y.ndim and _is_one_hot_axis1(y):
+            y = y.argmax(axis=1)
+        _check_evaluation_shape(self._type, y_pred, y)
+        if self._type != "classification" and not (
+                np.equal(y_pred ** 2, y_pred).all() and np.equal(y ** 2, y).all()):
+            raise ValueError("In multilabel case, all elements in y_pred (predicted value) and y "
+                             "(true value) should be 0 or 1.Please check whether your inputs "
+                             "y_pred and y are correct.")
+        if self._class_num == 0:
+            self._class_num = y_pred.shape[1]
+        elif y_pred.shape[1] != self._class_num:
+            raise ValueError(f"For 'Accuracy.update', class number not match, last input "
+                             f"predicted data contain {self._class_num} classes, but current "
+                             f"predicted data contain {y_pred.shape[1]} classes, please check your "
+                             f"predicted value(inputs[0]).")
         if self._type == "classification":
-            correct = y_pred.argmax(axis=-1) == _class_labels(y, y_pred, "Accuracy")
+            correct = (y_pred.argmax(axis=1) == y).reshape(-1)
         else:
-            _check_same_shape("Accuracy", y_pred, y)
-            correct = (np.round(y_pred) == y).all(axis=tuple(range(1, y.ndim)) or None)
+            last = y_pred.ndim - 1
+            y_pred = y_pred.swapaxes(1, last).reshape(-1, self._class_num)
+            y = y.swapaxes(1, last).reshape(-1, self._class_num)
+            correct = np.equal(y_pred, y).all(axis=1)
         self._correct_num += int(np.sum(correct))
-        self._total_num += int(np.size(correct))
+        self._total_num += int(correct.shape[0])
 
     def eval(self):
         if self._total_num == 0:
-            raise RuntimeError("Accuracy: no samples yet; call update before eval")
+            raise RuntimeError("The 'Accuracy' can not be calculated, because the number of "
+                               "samples is 0, please check whether your inputs(predicted value, "
+                               "true value) are empty, or has called update method before calling "
+                               "eval method.")
         return self._correct_num / self._total_num
+
+
+def _is_one_hot_axis1(data: np.ndarray) -> bool:
+    """0/1 values that sum to one over axis 1, as MindSpore's `_check_onehot_data`."""
+    if data.ndim > 1 and np.equal(data ** 2, data).all():
+        return bool(np.equal(data.sum(axis=1), 1).all())
+    return False
+
+
+def _check_evaluation_shape(kind: str, y_pred: np.ndarray, y: np.ndarray) -> None:
+    """MindSpore's shape checks of a classification or multilabel evaluation, in its words."""
+    if kind == "classification":
+        if y_pred.ndim != y.ndim + 1:
+            raise ValueError(f"In classification case, the dimension of y_pred (predicted value) "
+                             f"should equal to the dimension of y (true value) add 1, but got "
+                             f"y_pred dimension: {y_pred.ndim} and y dimension: {y.ndim}.")
+        if y.shape != (y_pred.shape[0],) + y_pred.shape[2:]:
+            raise ValueError(f"In classification case, y_pred (predicted value) shape and y (true "
+                             f"value) shape can not match, y shape should be equal to y_pred shape "
+                             f"that the value at index 1 is deleted. Such as y_pred shape (1, 2, "
+                             f"3), then y shape should be (1, 3). But got y_pred shape "
+                             f"{y_pred.shape} and y shape {y.shape}")
+        return
+    if y_pred.ndim != y.ndim:
+        raise ValueError(f"In {kind} case, the dimension of y_pred (predicted value) should equal "
+                         f"to the dimension of y (true value), but got y_pred dimension: "
+                         f"{y_pred.ndim} and y dimension: {y.ndim}.")
+    if y_pred.shape != y.shape:
+        raise ValueError(f"In {kind} case, the shape of y_pred (predicted value) should equal to "
+                         f"the shape of y (true value), but got y_pred shape: {y_pred.shape} and y "
+                         f"shape: {y.shape}.")
 
 
 class Loss(Metric):

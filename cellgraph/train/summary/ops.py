@@ -9,28 +9,41 @@ not one per step.
 """
 from __future__ import annotations
 
+import math
+
+from cellgraph.compiler.builder import is_tensor_like
 from cellgraph.compiler.summary_op import summary_p
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.runtime.numpy_backend import take_summaries as take_latest  # noqa: F401
 
 
-def _check_rank(op: str, shape, ranks: tuple, what: str) -> None:
-    if len(shape) not in ranks:
-        raise ValueError(f"{op}: `value` must be {what}, got shape {tuple(shape)}")
+def _check_value(op: str, kind: str, shape) -> None:
+    """MindSpore's checks of a summary value's shape, in its words."""
+    shape = tuple(shape)
+    if kind == "scalar" and math.prod(shape) != 1:
+        raise ShapeError(f'For "{op}", the v rank must be less than or equal to 1, but got '
+                         f'{shape[0] if shape else 0}.')
+    if kind == "image" and len(shape) != 4:
+        raise ShapeError(f'For "{op}", the tensor seems not to hold a valid image.')
+    if kind in ("tensor", "histogram") and not shape:
+        raise ShapeError(f'For "{op}", the value should not be empty.')
 
 
 class _SummaryOp:
     kind = ""
-    ranks: tuple = ()
-    what = ""
 
     def __call__(self, name, value):
         op = type(self).__name__
-        if not isinstance(name, str) or not name:
-            raise TypeError(f"{op}: `name` must be a non-empty str, got {name!r}")
-        if not hasattr(value, "shape"):
-            raise TypeError(f"{op}: `value` must be a Tensor, got {type(value).__name__}")
-        if self.ranks:
-            _check_rank(op, value.shape, self.ranks, self.what)
+        if not isinstance(name, str):
+            raise DTypeError(f"For '{op}', the type of 'name' should be 'String', but got type "
+                             f"'{type(name).__name__}'.")
+        if not name:
+            raise ArgumentValueError(f"For '{op}', the name must be valid string, but got "
+                                     f"'{name}'.")
+        if not is_tensor_like(value):
+            raise DTypeError(f'For "{op}", the parameter "value" expect to be Tensor, but got '
+                             f'{type(value).__name__}')
+        _check_value(op, self.kind, value.shape)
         summary_p(value, kind=self.kind, tag=name)
 
     def __repr__(self) -> str:
@@ -38,9 +51,9 @@ class _SummaryOp:
 
 
 class ScalarSummary(_SummaryOp):
-    """A scalar (shape () or (1,)) under `name`."""
+    """A scalar (a Tensor of one value) under `name`."""
 
-    kind, ranks, what = "scalar", (0, 1), "a scalar (shape () or (1,))"
+    kind = "scalar"
 
 
 class TensorSummary(_SummaryOp):
@@ -52,7 +65,7 @@ class TensorSummary(_SummaryOp):
 class ImageSummary(_SummaryOp):
     """A batch of images, NCHW, under `name`."""
 
-    kind, ranks, what = "image", (4,), "a 4-D NCHW batch of images"
+    kind = "image"
 
 
 class HistogramSummary(_SummaryOp):

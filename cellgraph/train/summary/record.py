@@ -14,7 +14,6 @@ graph and lineage plugins hold MindInsight protobufs and are refused.
 from __future__ import annotations
 
 import json
-import os
 import re
 import socket
 import threading
@@ -23,10 +22,18 @@ import warnings
 
 import numpy as np
 
+from cellgraph import _checkparam as validator
 from cellgraph import safe_io
 from cellgraph.primitives.errors import UnsupportedError
 
+from .._utils import _make_directory, check_value_type
 from .ops import take_latest
+
+# the characters of a file_prefix or file_suffix, as MindSpore's
+_NAME_PART = r"^\w+[0-9a-zA-Z\_\.]*$"
+# The export options MindSpore's SummaryRecord takes, each with its allowed values (cellgraph
+# refuses `export_options`: it writes no .npy files beside the summary).
+_DEFAULT_EXPORT_OPTIONS = {"tensor_format": {"npy", None}}
 
 PLUGINS = ("scalar", "tensor", "image", "histogram")
 _MINDINSIGHT_ONLY = ("graph", "train_lineage", "eval_lineage", "dataset_graph",
@@ -111,24 +118,58 @@ def read_summary(path) -> list[dict]:
     return entries
 
 
+def process_export_options(export_options):
+    """`export_options` checked as MindSpore checks it: a dict of the keys and values of
+    _DEFAULT_EXPORT_OPTIONS, or None."""
+    if export_options is None:
+        return None
+    check_value_type('export_options', export_options, [dict, type(None)])
+    for option, export_format in export_options.items():
+        check_value_type('export_option', option, [str])
+        check_value_type('export_format', export_format, [str, type(None)])
+    unexpected = set(export_options) - set(_DEFAULT_EXPORT_OPTIONS)
+    if unexpected:
+        raise ValueError(f'For "SummaryRecord", the keys {unexpected} of "export_options" are '
+                         f'unsupported, expect the follow keys: '
+                         f'{list(_DEFAULT_EXPORT_OPTIONS.keys())}')
+    for option, export_format in export_options.items():
+        unexpected_format = {export_format} - _DEFAULT_EXPORT_OPTIONS.get(option)
+        if unexpected_format:
+            raise ValueError(f'For "SummaryRecord", the export_format {unexpected_format} of '
+                             f'"export_options" are unsupported for {option}, expect the follow '
+                             f'values: {list(_DEFAULT_EXPORT_OPTIONS.get(option))}')
+    return export_options
+
+
 class SummaryRecord:
     """Write the values given to `add_value`, and those the network's summary operations kept,
     at each `record(step)`."""
 
     def __init__(self, log_dir, file_prefix="events", file_suffix="_MS", num_process=32,
                  network=None, max_file_size=None, raise_exception=False, export_options=None):
-        if not isinstance(log_dir, (str, os.PathLike)):
-            raise TypeError(f"SummaryRecord: log_dir must be a str, got {log_dir!r}")
-        if export_options is not None:  # tensors exported to .npy files beside the summary
+        name = type(self).__name__
+        log_dir = _make_directory(log_dir, "log_dir")
+        if not isinstance(max_file_size, (int, type(None))):
+            raise TypeError(f"For '{name}', the 'max_file_size' should be int type, but got type "
+                            f"{type(max_file_size)}")
+        if not isinstance(file_prefix, str) or not isinstance(file_suffix, str):
+            raise TypeError(f"For '{name}', `file_prefix` and `file_suffix`  should be str, but "
+                            f"got type {type(file_prefix)}")
+        for part in (file_prefix, file_suffix):
+            if re.match(_NAME_PART, part, re.ASCII) is None:
+                raise ValueError(f"The '{part}' is illegal, it must be match regular"
+                                 f"'{_NAME_PART}' by flags'{re.ASCII}.'")
+        if max_file_size is not None and max_file_size <= 0:  # MindSpore: no limit, warned
+            warnings.warn(f"For '{name}', the 'max_file_size' should be greater than 0. but got "
+                          f"value {max_file_size}.", stacklevel=2)
+            max_file_size = None
+        validator.check_value_type('raise_exception', raise_exception, [bool])
+        if process_export_options(export_options) is not None:
+            # tensors exported to .npy files beside the summary
             raise UnsupportedError(f"SummaryRecord: export_options={export_options!r} is not "
                                    f"supported")
-        if max_file_size is not None and (isinstance(max_file_size, bool) or not isinstance(
-                max_file_size, int) or max_file_size <= 0):
-            raise ValueError(f"SummaryRecord: max_file_size must be a positive int (bytes), "
-                             f"got {max_file_size!r}")
         self.max_file_size, self._written = max_file_size, 0
-        self.log_dir = os.path.realpath(os.fspath(log_dir))
-        os.makedirs(self.log_dir, exist_ok=True)
+        self.log_dir = log_dir
         name = (f"{file_prefix}.summary.{int(time.time())}.{socket.gethostname()}"
                 f"{file_suffix}.jsonl")
         # the prefix and suffix are the user's: the file stays in log_dir, and a symbolic link
@@ -196,6 +237,10 @@ class SummaryRecord:
 
     def flush(self) -> None:
         self._file.flush()
+
+    @property
+    def closed(self) -> bool:
+        return self._file.closed
 
     def close(self) -> None:
         if not self._file.closed:

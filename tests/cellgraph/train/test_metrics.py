@@ -16,14 +16,22 @@ def test_accuracy_classification_with_indices_and_one_hot():
     assert metric.eval() == pytest.approx(2 / 3)
     metric.update(SCORES, np.eye(2)[LABELS])  # one-hot labels, NumPy inputs
     assert metric.eval() == pytest.approx(2 / 3)
-    with pytest.raises(RuntimeError, match="no samples"):
+    with pytest.raises(RuntimeError, match="the number of samples is 0"):
         train.Accuracy().eval()
+    with pytest.raises(ValueError, match="should equal to the dimension of y .* add 1"):
+        metric.update(SCORES, np.full(SCORES.shape, 0.5))  # labels neither indices nor one-hot
 
 
 def test_accuracy_multilabel():
+    """As MindSpore's: predictions and labels must be 0 or 1 (scores are refused, not
+    rounded), compared class by class."""
     metric = train.Accuracy("multilabel")
-    metric.update(np.array([[0.9, 0.2], [0.6, 0.7]]), np.array([[1, 0], [1, 0]]))
+    metric.update(np.array([[1, 0], [1, 1]]), np.array([[1, 0], [1, 0]]))
     assert metric.eval() == 0.5
+    with pytest.raises(ValueError, match="should be 0 or 1"):
+        metric.update(np.array([[0.9, 0.2], [0.6, 0.7]]), np.array([[1, 0], [1, 0]]))
+    with pytest.raises(ValueError, match="class number not match"):
+        metric.update(np.array([[1, 0, 1]]), np.array([[1, 0, 1]]))
 
 
 def test_loss_mae_mse():

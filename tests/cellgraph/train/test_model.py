@@ -280,3 +280,153 @@ def test_internal_callback_param_is_the_callback_parameters_class():
     params.cur_step_num = 3
     assert params == {"cur_step_num": 3} and params.cur_step_num == 3
     assert _InternalCallbackParam is callback.CallbackParams
+
+
+def test_dataset_sink_mode_must_be_a_bool():
+    _, model = _model()
+    for mode in ("True", 1):
+        with pytest.raises(TypeError, match="dataset_sink_mode"):
+            model.train(1, _regression(16, 8), dataset_sink_mode=mode)
+
+
+class _OneShot:
+    """A dataset whose iterator is itself and is never renewed: it gives its batches once."""
+
+    def __init__(self, batches):
+        self._batches = list(batches)
+        self._next = 0
+
+    def get_dataset_size(self):
+        return len(self._batches)
+
+    def get_batch_size(self):
+        return 8
+
+    def create_tuple_iterator(self, num_epochs=-1, do_copy=True):
+        return self
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._next >= len(self._batches):
+            raise StopIteration
+        self._next += 1
+        return self._batches[self._next - 1]
+
+
+def test_a_sink_ends_where_the_dataset_runs_dry():
+    """As in MindSpore, a dataset that gives no more rows ends the sink (the later epochs run
+    no steps) instead of failing the run."""
+    x = np.ones((8, 3), np.float32)
+    data = _OneShot([(Tensor(x), Tensor(x[:, :1]))] * 2)
+    recorder = Recorder()
+    _, model = _model()
+    model.train(3, data, callbacks=recorder, dataset_sink_mode=True)
+    assert [e[2] for e in recorder.events if e[0] == "step_end"] == [2, 2, 2]
+
+
+def test_backup_and_restore(tmp_path):
+    backup = str(tmp_path / "backup")
+    net, model = _model()
+    keep = train.BackupAndRestore(backup, save_freq=2, delete_checkpoint=False)
+    assert ms.BackupAndRestore is train.BackupAndRestore is callback.BackupAndRestore
+    model.train(2, _regression(16, 8), callbacks=keep)
+    saved = {p.name: p.asnumpy().copy() for p in net.trainable_params()}
+    assert os.path.isfile(keep.backup_file)
+    # a fresh run restores the backup first
+    fresh, restored = _model()
+    seen = {}
+
+    class Look(callback.Callback):
+        def on_train_begin(self, run_context):
+            seen.update({p.name: p.asnumpy().copy() for p in fresh.trainable_params()})
+
+    restored.train(1, _regression(16, 8), callbacks=[train.BackupAndRestore(backup), Look()])
+    assert all(np.array_equal(seen[k], v) for k, v in saved.items())
+    assert not os.path.exists(keep.backup_file)  # delete_checkpoint=True by default
+    with pytest.raises(TypeError):
+        train.BackupAndRestore(backup, delete_checkpoint=1)
+    with pytest.raises((TypeError, ValueError)):
+        train.BackupAndRestore(backup, save_freq=0)
+
+
+class _Entered(callback.Callback):
+    def __init__(self, log):
+        self.log = log
+
+    def __enter__(self):
+        self.log.append("enter")
+        return self
+
+    def __exit__(self, *err):
+        self.log.append("exit")
+
+    def on_train_begin(self, run_context):
+        self.log.append("begin")
+
+
+def test_model_enters_its_callbacks_around_a_run():
+    """As MindSpore's Model: `with` around the run enters every callback and exits it."""
+    log = []
+    _, model = _model()
+    model.train(1, _regression(16, 8), callbacks=[_Entered(log)])
+    assert log == ["enter", "begin", "exit"]
+    manager = callback._CallbackManager
+    with pytest.raises(TypeError, match="not a Callback or a list of Callback"):
+        manager((_Entered(log),))
+    with pytest.raises(TypeError, match="must be Callback functions"):
+        manager([1])
+
+
+def test_checkpoint_cb_for_save_op_fills_the_current_network():
+    net = nn.Dense(2, 1)
+    callback._set_cur_net(net)
+    weight = Tensor(np.full((1, 2), 3.0, np.float32))
+    assert callback._checkpoint_cb_for_save_op([{"name": "weight", "data": weight}]) is True
+    np.testing.assert_array_equal(net.weight.asnumpy(), weight.asnumpy())
+    with pytest.warns(UserWarning, match="CUR_NET is None"):
+        assert callback._checkpoint_cb_for_save_op([{"name": "weight", "data": weight}]) is False
+
+
+def test_a_new_checkpoint_prefix_past_existing_files(tmp_path):
+    from cellgraph.train.callback._checkpoint import _chg_ckpt_file_name_if_same_exist
+
+    assert _chg_ckpt_file_name_if_same_exist(str(tmp_path), "ckpt") == "ckpt"
+    for name in ("ckpt-1_1.ckpt", "ckpt_3-1_1.ckpt", "ckpt_9-1_1.txt", "ckpt_4-1_breakpoint.ckpt"):
+        (tmp_path / name).write_text("")
+    assert _chg_ckpt_file_name_if_same_exist(str(tmp_path), "ckpt") == "ckpt_4"
+    assert _chg_ckpt_file_name_if_same_exist(str(tmp_path), "ckpt", exception=True) == "ckpt_5"
+
+
+def test_train_fault_tolerance_needs_ascend():
+    with pytest.raises(ValueError, match="ckpt_save_fn or ckpt_save_path"):
+        train.TrainFaultTolerance()
+    with pytest.raises(ValueError, match="only support on Ascend device"):
+        train.TrainFaultTolerance(ckpt_save_path="./ckpt")
+
+
+def test_model_checkpoint_with_callable_names(tmp_path):
+    """MindSpore's custom names: a callable prefix names the whole file (PREFIX.ckpt), a callable
+    directory is called at each save; a plain directory is made when the callback is."""
+    config = train.CheckpointConfig(save_checkpoint_steps=2)
+    made = tmp_path / "made_now"
+    train.ModelCheckpoint(directory=str(made))
+    assert made.is_dir()
+    cb_params = callback._InternalCallbackParam(
+        train_network=nn.Dense(2, 1), cur_epoch_num=1, cur_step_num=2, batch_num=4,
+        epoch_num=1)
+    run_context = callback.RunContext(cb_params)
+    named = train.ModelCheckpoint(prefix=lambda p: f"{p.cur_step_num}_custom",
+                                  directory=lambda p: str(tmp_path / "custom"), config=config)
+    named.step_end(run_context)  # the 1.x hook, as MindSpore's ModelCheckpoint defines it
+    assert (tmp_path / "custom" / "2_custom.ckpt").is_file()
+    with pytest.raises(ValueError, match="must be callable or string that does not contain"):
+        train.ModelCheckpoint(prefix="a/b")
+
+
+def test_on_request_exit_attributes(tmp_path):
+    cb = train.OnRequestExit(save_ckpt=False, save_mindir=False, directory=str(tmp_path),
+                             config_file="./reset.json")
+    assert cb.save_path == str(tmp_path) and cb.is_distributed is False
+    assert cb.remote_config_file == "./reset.json"

@@ -8,8 +8,9 @@ graphs; `construct(name, value)` calls the method `name`, as MindSpore's do.
 from __future__ import annotations
 
 import cellgraph.ops as P
+from cellgraph import _checkparam as validator
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 from ...cell import Cell
 from ..distribution import _tensor
@@ -24,8 +25,15 @@ class Bijector(Cell):
     def __init__(self, is_constant_jacobian=False, is_injective=True, name=None,
                  dtype=None, param=None):
         super().__init__()
-        self.is_constant_jacobian, self.is_injective = bool(is_constant_jacobian), \
-            bool(is_injective)
+        cls = type(self).__name__
+        if name is not None:  # (None: the class's name)
+            validator.check_value_type("name", name, [str], cls)
+        validator.check_value_type("is_constant_jacobian", is_constant_jacobian, [bool], name)
+        validator.check_value_type("is_injective", is_injective, [bool], name)
+        if dtype is not None and (not isinstance(dtype, dt.DType) or not dtype.is_float):
+            raise DTypeError(f"For '{cls}', the 'dtype' should be a float type (float16, "
+                             f"float32, float64), but got {dtype}.")
+        self.is_constant_jacobian, self.is_injective = is_constant_jacobian, is_injective
         self.name = name or type(self).__name__
         self.dtype = dt.float32 if dtype is None else dt.as_dtype(dtype)
         self.parameters = dict(param or {})

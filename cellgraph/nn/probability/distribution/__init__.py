@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import cellgraph.ops as P
+from cellgraph import _checkparam as validator
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.runtime.tensor import Parameter, Tensor
 
 from ...cell import Cell
 
@@ -21,8 +25,13 @@ __all__ = ["Bernoulli", "Distribution", "Normal", "TransformedDistribution", "Un
 
 
 def _tensor(value, dtype):
-    return None if value is None else P.cast(value if hasattr(value, "aval") else
-                                             P.fill(dtype, (), float(value)), dtype)
+    """A parameter as a Tensor of `dtype`: a Tensor cast, a number or a list of numbers (as
+    MindSpore's distributions take them) made one."""
+    if value is None:
+        return None
+    if hasattr(value, "aval"):
+        return P.cast(value, dtype)
+    return Tensor(np.asarray(value, dtype.np), dtype)
 
 
 class Distribution(Cell):
@@ -30,11 +39,27 @@ class Distribution(Cell):
 
     param_names: tuple = ()
 
+    float_only = True  # a continuous distribution: its dtype is a float type, as MindSpore's
+
     def __init__(self, params: dict, seed=None, dtype=dt.float32, name="Distribution"):
         super().__init__()
+        cls = type(self).__name__
+        if self.float_only and (not isinstance(dtype, dt.DType) or not dtype.is_float):
+            raise DTypeError(f"For '{cls}', the 'dtype' should be a float type (float16, "
+                             f"float32, float64), but got {dtype}.")
+        validator.check_value_type("name", name, [str], cls)
+        seed = 0 if seed is None else seed
+        validator.check_non_negative_int(seed, "seed", name)
         self.dtype, self.seed, self.name = dt.as_dtype(dtype), seed, name
         for key, value in params.items():
             setattr(self, f"_{key}", _tensor(value, self.dtype))
+        given = [tuple(np.shape(v)) for v in params.values()
+                 if v is not None and not hasattr(v, "aval")]
+        try:  # as MindSpore's: the parameters broadcast together
+            np.broadcast_shapes(*given)
+        except ValueError as exc:
+            raise ArgumentValueError(f"For '{cls}', the shapes of the parameters {given} do not "
+                                     f"broadcast together") from exc
 
     def _params(self, given) -> list:
         out = []
@@ -75,6 +100,9 @@ class Normal(Distribution):
 
     def __init__(self, mean=None, sd=None, seed=None, dtype=dt.float32, name="Normal"):
         super().__init__({"mean": mean, "sd": sd}, seed, dtype, name)
+        if sd is not None and not isinstance(sd, Parameter) and \
+                not np.all(np.asarray(sd, np.float64) > 0):
+            raise ArgumentValueError("Standard deviation must be greater than zero.")
 
     def prob(self, value, mean=None, sd=None):
         return P.exp(self.log_prob(value, mean, sd))
@@ -124,6 +152,10 @@ class Uniform(Distribution):
 
     def __init__(self, low=None, high=None, seed=None, dtype=dt.float32, name="Uniform"):
         super().__init__({"low": low, "high": high}, seed, dtype, name)
+        if low is not None and high is not None and not isinstance(low, Parameter) and \
+                not isinstance(high, Parameter) and \
+                not np.all(np.less(np.asarray(low), np.asarray(high))):
+            raise ArgumentValueError("low must be less than high")
 
     def prob(self, value, low=None, high=None):
         low, high = self._params((low, high))
@@ -164,9 +196,20 @@ class Bernoulli(Distribution):
 
     param_names = ("probs",)
 
+    float_only = False
+
     def __init__(self, probs=None, seed=None, dtype=dt.int32, name="Bernoulli"):
+        if not isinstance(dtype, dt.DType) or not (dtype.is_float or dtype.is_int):
+            raise DTypeError(f"For 'Bernoulli', the 'dtype' should be an int, uint or float "
+                             f"type, but got {dtype}.")
         super().__init__({"probs": probs}, seed, dt.float32, name)
-        self.sample_dtype = dt.as_dtype(dtype)
+        self.sample_dtype = dtype
+        if probs is not None and not isinstance(probs, Parameter):
+            values = np.asarray(probs, np.float64)
+            if not np.all(values > 0):
+                raise ArgumentValueError("Probabilities must be greater than zero")
+            if not np.all(values < 1):
+                raise ArgumentValueError("Probabilities must be less than one")
 
     def prob(self, value, probs=None):
         (p,) = self._params((probs,))
