@@ -231,3 +231,17 @@ def test_forward_value_and_grad():
     _, sens_grad = nn.ForwardValueAndGrad(net, sens_param=True)(x, Tensor(np.array([[2.0]],
                                                                                    np.float32)))
     np.testing.assert_allclose(sens_grad.asnumpy(), [[2.0, 2.0]])
+
+
+def test_constexpr_is_reached_from_the_top_level_package():
+    """`mindspore.constexpr` is `ops.constexpr`; a loop it runs is a compile-time constant."""
+    @ms.constexpr
+    def mean_of_evens(n):
+        return sum(i for i in range(n) if i % 2 == 0) // n
+
+    @ms.jit
+    def widen(x):
+        return ops.broadcast_to(x, (mean_of_evens(1000),))
+
+    assert ms.constexpr is ops.constexpr
+    np.testing.assert_array_equal(widen(Tensor([1])).asnumpy(), np.ones(249, np.int64))
