@@ -31,6 +31,7 @@ from cellgraph.primitives.core import (
     push_trace,
 )
 from cellgraph.primitives.errors import (
+    AttributeLookupError,
     CellgraphError,
     CompileError,
     DTypeError,
@@ -112,6 +113,11 @@ class Tracer(TensorMethods):
     @property
     def aval(self) -> TensorType:
         return self.ir_var.aval
+
+    def __getattr__(self, name: str):
+        # a graph value stands for a Tensor: a missing attribute is named as the Tensor's, and
+        # reaches the user (`getattr(x, name)` in construct) as MindSpore's AttributeError
+        raise AttributeLookupError(f"'Tensor' object has no attribute '{name}'")
 
     def __bool__(self):
         raise CompileError(

@@ -25,6 +25,7 @@ from cellgraph.primitives.composite_setitem import tensor_setitem
 from cellgraph.primitives.errors import (
     ArgumentError,
     ArgumentValueError,
+    AttributeLookupError,
     CellgraphError,
     CompileError,
     ShapeError,
@@ -445,8 +446,9 @@ class Interpreter:
         try:
             value = getattr(obj, node.attr)
         except AttributeError:
-            raise CompileError(f"'{type(obj).__name__}' object has no attribute '{node.attr}'",
-                               self.info.loc(node)) from None
+            owner = "Tensor" if isinstance(obj, Tracer) else type(obj).__name__
+            raise AttributeLookupError(f"'{owner}' object has no attribute '{node.attr}'",
+                                       self.info.loc(node)) from None
         if is_guarded_owner(obj):
             record_guard(obj, node.attr, value)
         return value

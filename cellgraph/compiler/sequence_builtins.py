@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import builtins
 
-from cellgraph.primitives.errors import CompileError
+from cellgraph.primitives.errors import CompileError, DTypeError
 
 from .builder import Tracer
 
@@ -45,6 +45,12 @@ def _zip(call, *sequences):
 
 
 def _enumerate(call, sequence, start=0):
+    if not isinstance(sequence, Tracer) and not hasattr(sequence, "__iter__"):
+        raise DTypeError(f"For 'enumerate', the 'first input' should be tuple or list or "
+                         f"tensor, but got {type(sequence)}.")
+    if isinstance(start, bool) or not isinstance(start, int):
+        raise DTypeError(f"For 'enumerate', the 'start' should be a const int number, but got "
+                         f"{start}.")
     return tuple(enumerate(_items(sequence), start))
 
 

@@ -64,3 +64,27 @@ def test_range_takes_python_ints_and_stays_a_graph_constant():
         tensor_range(ms.Tensor(3))
     with pytest.raises(CompileError, match="range.. of 1000000000 elements"):
         huge(ms.Tensor(1.0))
+
+
+def test_enumerate_checks_its_arguments_as_mindspore():
+    """enumerate of a number, or with a `start` that is not an int, is MindSpore's TypeError;
+    a dict or a str enumerates its keys or characters."""
+    @ms.jit
+    def of_number():
+        return tuple(i for i, _ in enumerate(2023))
+
+    @ms.jit
+    def with_float_start(x):
+        return enumerate((x, x), start=1.2)
+
+    @ms.jit
+    def of_dict_and_str():
+        return tuple(i for i, _ in enumerate({"a": 1, "b": 2})), tuple(enumerate("ab", 1))
+
+    with pytest.raises(TypeError, match=r"For 'enumerate', the 'first input' should be tuple "
+                                        r"or list or tensor, but got <class 'int'>\."):
+        of_number()
+    with pytest.raises(TypeError, match=r"For 'enumerate', the 'start' should be a const int "
+                                        r"number, but got 1\.2\."):
+        with_float_start(ms.Tensor([1]))
+    assert of_dict_and_str() == ((0, 1), ((1, "a"), (2, "b")))
