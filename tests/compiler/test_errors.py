@@ -370,7 +370,7 @@ class CallsMissingTensorMethod(nn.Cell):
 
 class GetattrMissingTensorMethod(nn.Cell):
     def construct(self, x):
-        return getattr(x, "abs2")()
+        return getattr(x, "abs2")()  # noqa: B009 (the builtin is what is under test)
 
 
 class ReadsShapeOfTuple(nn.Cell):
@@ -379,8 +379,8 @@ class ReadsShapeOfTuple(nn.Cell):
 
 
 @pytest.mark.parametrize("cell, snippet, message", [
-    (ReadsMissingAttribute, "self.missing", "'ReadsMissingAttribute' object has no attribute "
-                                            "'missing'"),
+    (ReadsMissingAttribute, "self.missing",
+     "'ReadsMissingAttribute' object has no attribute 'missing'"),
     (CallsMissingTensorMethod, "x.abs2()", "'Tensor' object has no attribute 'abs2'"),
     (GetattrMissingTensorMethod, "getattr(x", "'Tensor' object has no attribute 'abs2'"),
     (ReadsShapeOfTuple, "(1, 2).shape", "'tuple' object has no attribute 'shape'"),
