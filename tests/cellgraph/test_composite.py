@@ -245,3 +245,23 @@ def test_constexpr_is_reached_from_the_top_level_package():
 
     assert ms.constexpr is ops.constexpr
     np.testing.assert_array_equal(widen(Tensor([1])).asnumpy(), np.ones(249, np.int64))
+
+
+def test_primexpr_folds_constants_and_compiles_graph_values():
+    """ops.primitive._primexpr: on constants the function runs while the graph is built; on
+    a graph value it compiles into the graph (where ops.constexpr refuses it)."""
+    from cellgraph.ops.primitive import _primexpr
+
+    @_primexpr
+    def scaled_last(shape, x=None):
+        return shape[-1] * 2 if x is None else x * shape[-1]
+
+    @ms.jit
+    def f(t):
+        return scaled_last(t.shape), scaled_last(t.shape, t)
+
+    const, traced = f(_t(2, 3))
+    assert const == 6
+    np.testing.assert_allclose(traced.asnumpy(), _t(2, 3).asnumpy() * 3)
+    as_class = _primexpr(get_instance=False)(lambda n: n + 1)
+    assert as_class()(2) == 3
