@@ -536,6 +536,9 @@ class Interpreter:
         if isinstance(fn, type) and fn in sequence_builtins.BUILTINS:
             return self.at_node(node, lambda: sequence_builtins.BUILTINS[fn](
                 lambda f, a: Interpreter.call(f, a, {}), *args, **kwargs))
+        method = sequence_builtins.sequence_method(fn)
+        if method is not None:  # list.index / tuple.count ...: MindSpore's comparisons
+            return self.at_node(node, lambda: method(*args, **kwargs))
         if isinstance(node.func, gast.Attribute):  # a Tensor method no overload of fits
             check_method_call(node.func.attr, fn, args, kwargs, self.info.loc(node))
         return self.at_node(node, lambda: Interpreter.call(fn, args, kwargs))

@@ -88,3 +88,39 @@ def test_enumerate_checks_its_arguments_as_mindspore():
                                         r"number, but got 1\.2\."):
         with_float_start(ms.Tensor([1]))
     assert of_dict_and_str() == ((0, 1), ((1, "a"), (2, "b")))
+
+
+def test_index_and_count_compare_as_mindspore():
+    """A list's or tuple's index and count in a graph (MindSpore 2.10's outputs): values of
+    different types never match; Tensors match by value, at run time when computed there."""
+    T = ms.Tensor
+
+    @ms.jit
+    def constants():
+        return ([1, 2, 3].index(2, 1, 3), (1, True, 1.0).count(1),
+                [1, (1, 2), [3]].count((1, 2)), ["a", "b"].index("b"),
+                [T([1]), T([2]), T([3])].index(T([3])),
+                ["a", ("M", "B"), 20, 4, T(1), [1, 2], T(1)].count(T(1)))
+
+    @ms.jit
+    def computed(aa, bb):
+        x = [30, {"k": 1}, aa + bb, bb]
+        y = [30, aa + bb, bb, T(10)]
+        return x.count(30), y.count(T(10)), [T([1]), bb, T([3])].index(bb)
+
+    @ms.jit
+    def tensor_not_in_ints():
+        return [1, 2, 3, 4].index(T(1))
+
+    @ms.jit
+    def not_in_at_run_time(t):
+        return [T(1), T(2)].index(t)
+
+    assert constants() == (1, 1, 1, 1, 2, 2)
+    counts = computed(T(20), T(10))
+    assert [int(v) for v in counts] == [2, 2, 1]
+    with pytest.raises(ValueError, match=r"is not in \[1, 2, 3, 4\]"):
+        tensor_not_in_ints()
+    with pytest.raises(ValueError, match="the value is not in the list"):
+        not_in_at_run_time(T(5))
+    assert int(not_in_at_run_time(T(2))) == 1
