@@ -20,6 +20,7 @@ import types
 import weakref
 
 import gast
+import numpy as np
 
 from cellgraph.primitives.composite_setitem import tensor_setitem
 from cellgraph.primitives.errors import (
@@ -41,6 +42,7 @@ from . import (
     print_op,
     py_func_op,  # noqa: F401  (declares ops.Custom's primitive)
     recursion,
+    scalar_bitwise,
     sequence_builtins,
     summary_op,  # noqa: F401  (declares the summary operations' primitive)
 )
@@ -94,9 +96,10 @@ UNSUPPORTED = {
 
 BINOPS = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul,
           gast.Div: operator.truediv, gast.FloorDiv: operator.floordiv, gast.Mod: print_op.modulo,
-          gast.Pow: operator.pow, gast.MatMult: operator.matmul, gast.BitAnd: operator.and_,
-          gast.BitOr: operator.or_, gast.BitXor: operator.xor, gast.LShift: operator.lshift,
-          gast.RShift: operator.rshift}
+          gast.Pow: operator.pow, gast.MatMult: operator.matmul,
+          gast.BitAnd: scalar_bitwise.bit_and, gast.BitOr: scalar_bitwise.bit_or,
+          gast.BitXor: scalar_bitwise.bit_xor, gast.LShift: scalar_bitwise.left_shift,
+          gast.RShift: scalar_bitwise.right_shift}
 CMPOPS = {gast.Eq: operator.eq, gast.NotEq: operator.ne, gast.Lt: operator.lt,
           gast.LtE: operator.le, gast.Gt: operator.gt, gast.GtE: operator.ge,
           gast.Is: operator.is_, gast.IsNot: operator.is_not,
@@ -531,8 +534,13 @@ class Interpreter:
         if fn in (builtins.int, builtins.float) and len(args) == 1 and not kwargs and \
                 isinstance(args[0], Tracer):
             return self.at_node(node, lambda: tracer_number(fn, args[0]))
-        if fn is builtins.isinstance and len(args) == 2 and isinstance(args[0], Tracer):
-            return tracer_isinstance(args[1])
+        if fn is builtins.isinstance and len(args) == 2:
+            self.at_node(node, lambda: sequence_builtins.check_classinfo(args[1]))
+            if isinstance(args[0], Tracer):
+                return tracer_isinstance(args[1])
+        if fn in (builtins.all, builtins.any) and len(args) == 1 and not kwargs and \
+                is_tensor_like(args[0]) and not isinstance(args[0], np.ndarray):
+            return self.at_node(node, lambda: sequence_builtins.tensor_all_any(fn, args[0]))
         if isinstance(fn, type) and fn in sequence_builtins.BUILTINS:
             return self.at_node(node, lambda: sequence_builtins.BUILTINS[fn](
                 lambda f, a: Interpreter.call(f, a, {}), *args, **kwargs))

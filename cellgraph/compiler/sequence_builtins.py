@@ -157,6 +157,32 @@ def _first_of(pending, otherwise):
 SEQUENCE_METHODS = {"count": _count, "index": _index}
 
 
+def tensor_all_any(fn, tensor):
+    """`all(t)` / `any(t)` of a Tensor computed in the graph: over its rows, each a truth value
+    (so each must hold one element), as a bool Tensor."""
+    if tensor.ndim == 0:
+        raise DTypeError("iteration over a 0-d tensor")
+    row = int(np.prod(tensor.shape[1:]))
+    if row != 1:
+        raise ArgumentValueError(f"The tensor should have only one element, but got {row}, "
+                                 f"more than one element is ambiguous.")
+    flat = F.reshape(tensor, (tensor.shape[0],))
+    if fn is builtins.all:
+        return F.equal(F.reduce_sum(F.cast(F.equal(flat, 0), dt.int32)), 0)
+    return F.not_equal(F.reduce_sum(F.cast(F.not_equal(flat, 0), dt.int32)), 0)
+
+
+def check_classinfo(classinfo) -> None:
+    """isinstance's second argument in a graph: a type or a tuple of them, as MindSpore says."""
+    if isinstance(classinfo, type):
+        return
+    if isinstance(classinfo, tuple):
+        for item in classinfo:
+            check_classinfo(item)
+        return
+    raise DTypeError("isinstance() arg 2 must be a type or tuple of types.")
+
+
 def sequence_method(fn):
     """The graph's version of `fn` when it is a list's or tuple's `index` or `count` bound to
     its sequence, else None."""

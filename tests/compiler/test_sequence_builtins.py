@@ -124,3 +124,31 @@ def test_index_and_count_compare_as_mindspore():
     with pytest.raises(ValueError, match="the value is not in the list"):
         not_in_at_run_time(T(5))
     assert int(not_in_at_run_time(T(2))) == 1
+
+
+def test_all_and_any_of_a_tensor_and_isinstance_checks():
+    """all/any of a Tensor in a graph go over its rows (MindSpore 2.10's values); a row of
+    several elements has no truth value; isinstance's second argument must be types."""
+    from cellgraph import nn
+
+    @ms.jit
+    def truths(t):
+        x = ms.Tensor(np.array([0, 1, 2, 3]))
+        y = ms.Tensor(np.array([1, 1]))
+        return all(x), all(y), any(x), all(t), any(t), any(ms.Tensor(np.zeros((0,))))
+
+    @ms.jit
+    def of_matrix(t):
+        return all(t)
+
+    class ListOfTypes(nn.Cell):
+        def construct(self):
+            return isinstance((1, 2), [tuple, int])
+
+    out = truths(ms.Tensor(np.array([[1], [0]])))
+    assert [bool(v) for v in out] == [False, True, True, False, True, False]
+    with pytest.raises(ValueError, match="The tensor should have only one element, but got 2"):
+        of_matrix(ms.Tensor(np.ones((2, 2))))
+    with pytest.raises(TypeError, match=r"isinstance\(\) arg 2 must be a type or tuple of "
+                                        r"types\."):
+        ListOfTypes()()
