@@ -13,7 +13,6 @@ import numbers
 import gast
 import numpy as np
 
-from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentError, CompileError, DTypeError, ShapeError
@@ -49,14 +48,17 @@ def logical_and(a, b):
 
 
 def bool_op(interp, node):
-    """`and`/`or` as Python has them, on constants at once: `x and y` is y when x is true,
-    else x. A Tensor computed in the graph is true by its one element (shape () or (1,), as
-    MindSpore requires), and the choice is a switch where only the side chosen runs."""
+    """`and`/`or`: Python short-circuit on constants, logic on a Tensor computed in the graph,
+    which must hold one element (shape () or (1,)) to have a truth value, as MindSpore
+    requires. (MindSpore's result is then the operand Python would pick; here it is the
+    logical value, and the loop lowering's own `and`s rely on that.)"""
     is_and = isinstance(node.op, gast.And)
     result = interp.eval(node.values[0])
     for value_node in node.values[1:]:
         if isinstance(result, Tracer):
-            result = _tensor_bool_op(interp, node, result, value_node, is_and)
+            check_truth_shape(result)
+            other = interp.eval(value_node)
+            result = F.logical_and(result, other) if is_and else F.logical_or(result, other)
         elif truth(result) == is_and:
             result = interp.eval(value_node)
         else:
@@ -64,28 +66,12 @@ def bool_op(interp, node):
     return result
 
 
-def tensor_condition(value: Tracer) -> Tracer:
-    """The truth of a Tensor as a 0-d bool: it must hold one element."""
+def check_truth_shape(value: Tracer) -> None:
+    """A Tensor has a truth value when it holds one element."""
     shape = tuple(value.shape)
     if shape not in ((), (1,)):
         raise ShapeError(f"Only tensor which shape is () or (1,) can be converted to bool, but "
                          f"got tensor shape is ({', '.join(map(str, shape))})")
-    flat = F.reshape(value, ()) if shape else value
-    return flat if flat.dtype == dt.bool_ else F.not_equal(flat, 0)
-
-
-def _tensor_bool_op(interp, node, first: Tracer, value_node, is_and: bool):
-    loc = interp.loc(node)
-    test = tensor_condition(first)
-    then_branch, else_branch = Branch("boolop_then", loc), Branch("boolop_else", loc)
-    evaluated, kept = (then_branch, else_branch) if is_and else (else_branch, then_branch)
-    other = evaluated.run(interp, lambda: interp.eval(value_node))
-    kept.run(interp, lambda: first)
-    then_value, else_value = (other, first) if is_and else (first, other)
-    then_branch.where = else_branch.where = loc
-    label = "the `and` expression" if is_and else "the `or` expression"
-    return emit_switch(test, [label], then_branch, [then_value], else_branch, [else_value],
-                       loc)[0]
 
 
 # ----- tracing a branch ------------------------------------------------------------------------

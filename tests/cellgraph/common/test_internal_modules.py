@@ -89,3 +89,13 @@ def test_depend_on_a_monad_returns_the_value():
     assert float(product.asnumpy()) == 6.0 and float(total.asnumpy()) == 5.0
     assert float(F.depend(x, monad.U).asnumpy()) == 2.0
     assert repr(monad.U) == "U" and repr(monad.IO) == "IO"
+
+
+def test_c_expression_names_programs_reach():
+    """mindspore._c_expression: every Tensor and Parameter is a TensorPy; no security build."""
+    from cellgraph import _c_expression
+
+    assert isinstance(ms.Tensor(1), _c_expression.TensorPy)
+    assert isinstance(ms.Parameter(ms.Tensor(1.0), name="p"), _c_expression.TensorPy)
+    assert not isinstance(np.ones(2), _c_expression.TensorPy)
+    assert _c_expression.security.enable_security() is False
