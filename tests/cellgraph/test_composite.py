@@ -265,3 +265,27 @@ def test_primexpr_folds_constants_and_compiles_graph_values():
     np.testing.assert_allclose(traced.asnumpy(), _t(2, 3).asnumpy() * 3)
     as_class = _primexpr(get_instance=False)(lambda n: n + 1)
     assert as_class()(2) == 3
+
+
+def test_multitype_registered_by_type_objects():
+    """MultitypeFuncGraph overloads registered with mstype.number and mstype.tensor_type."""
+    from cellgraph import dtype as mstype
+
+    add = C.MultitypeFuncGraph("add_by_type")
+
+    @add.register(mstype.number, mstype.number)
+    def _numbers(x, y):
+        return x + y + 100
+
+    @add.register(mstype.tensor_type, mstype.tensor_type)
+    def _tensors(x, y):
+        return ops.add(x, y)
+
+    @ms.jit
+    def f(a, b):
+        return add(a, b), add(1, 2.5)
+
+    tensors, numbers = f(_t(2, 2), _t(2, 2))
+    np.testing.assert_allclose(tensors.asnumpy(), _t(2, 2).asnumpy() * 2)
+    assert numbers == 103.5
+    assert repr(mstype.number) == "cellgraph.number"
