@@ -289,3 +289,32 @@ def test_multitype_registered_by_type_objects():
     np.testing.assert_allclose(tensors.asnumpy(), _t(2, 2).asnumpy() * 2)
     assert numbers == 103.5
     assert repr(mstype.number) == "cellgraph.number"
+
+
+def test_mutable_dynamic_length_checks_as_mindspore():
+    """mutable(seq, True): the first input must be a list or tuple; in a graph the elements
+    are of one type (Tensors of one dtype, any shapes), outside one anything goes."""
+    with pytest.raises(TypeError, match="For 'mutable', when the variable_len is True, the "
+                                        "first input should be list or tuple, but got: Tensor"):
+        ms.mutable(Tensor([1, 2]), True)
+    assert len(ms.mutable((1, 2.0), True)) == 2
+
+    @ms.jit
+    def mixed():
+        return ms.mutable((1, Tensor([1, 2, 3]), 2.0), True)
+
+    @ms.jit
+    def of_dtypes():
+        return ms.mutable([Tensor([1]), Tensor([1.0])], True)
+
+    @ms.jit
+    def of_shapes():
+        return ms.mutable([Tensor([1]), Tensor([1, 2])], True)
+
+    with pytest.raises(ValueError, match="The element type do not match, can not convert to "
+                                         "dynamic length sequence. The 0th element type is: "
+                                         "int. The 1th element type is: Tensor"):
+        mixed()
+    with pytest.raises(TypeError, match="The 0th element is: Tensor\\[Int64\\]"):
+        of_dtypes()
+    assert [t.shape for t in of_shapes()] == [(1,), (2,)]
