@@ -32,7 +32,6 @@ from cellgraph.primitives.core import (
 )
 from cellgraph.primitives.errors import (
     ArgumentValueError,
-    AttributeLookupError,
     CellgraphError,
     CompileError,
     DTypeError,
@@ -114,11 +113,6 @@ class Tracer(TensorMethods):
     @property
     def aval(self) -> TensorType:
         return self.ir_var.aval
-
-    def __getattr__(self, name: str):
-        # a graph value stands for a Tensor: a missing attribute is named as the Tensor's, and
-        # reaches the user (`getattr(x, name)` in construct) as MindSpore's AttributeError
-        raise AttributeLookupError(f"'Tensor' object has no attribute '{name}'")
 
     def __bool__(self):
         raise CompileError(

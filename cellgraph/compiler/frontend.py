@@ -538,6 +538,8 @@ class Interpreter:
             self.at_node(node, lambda: sequence_builtins.check_classinfo(args[1]))
             if isinstance(args[0], Tracer):
                 return tracer_isinstance(args[1])
+        if fn is builtins.getattr and len(args) == 2 and isinstance(args[0], Tracer):
+            return self.at_node(node, lambda: _tensor_attribute(*args))
         if fn in (builtins.all, builtins.any) and len(args) == 1 and not kwargs and \
                 is_tensor_like(args[0]) and not isinstance(args[0], np.ndarray):
             return self.at_node(node, lambda: sequence_builtins.tensor_all_any(fn, args[0]))
@@ -737,6 +739,15 @@ def top_level_arguments(fn, owner: str, args: tuple, kwargs: dict,
             positional.append(value)
             provided = len(positional) if complete or name in given else provided
     return tuple(positional[:provided]) + tuple(keyword_only)
+
+
+def _tensor_attribute(tensor, name):
+    """`getattr(x, name)` in construct on a graph value, which stands for a Tensor: MindSpore's
+    AttributeError, naming the Tensor, if it has no such attribute."""
+    try:
+        return getattr(tensor, name)
+    except AttributeError:
+        raise AttributeLookupError(f"'Tensor' object has no attribute '{name}'") from None
 
 
 class KeywordOnlyCall:
