@@ -69,6 +69,7 @@ _LAZY = {
         "export", "get_current_device", "load", "set_device")},
     **{name: ("cellgraph.forward", name) for name in ("jvp", "linearize", "vjp")},
     **{name: ("cellgraph.gradient_hooks", name) for name in ("HookBackward", "InsertGradientOf")},
+    "constexpr": ("cellgraph.ops.primitive", "constexpr"),
     "dump_ir": ("cellgraph.inspect_ir", "dump_ir"),
     "set_dump": ("cellgraph.common.dump", "set_dump"),
     **{name: ("cellgraph.jit_decorators", name) for name in (

@@ -5,6 +5,8 @@ wrong type (a bool is not an int here) and ValueError for one out of range, with
 messages. The relations are named as MindSpore's (EQ, GT, INC_LEFT, ...)."""
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 from collections.abc import Iterable
 from itertools import repeat
@@ -286,3 +288,39 @@ triple = _expand_tuple(3)
 once_sequence = _expand_sequence_to_tuple(1)
 twice_sequence = _expand_sequence_to_tuple(2)
 triple_sequence = _expand_sequence_to_tuple(3)
+
+
+def check_input_format(input_param):
+    """The data format of an image operation: only "NCHW" is accepted."""
+    if input_param == "NCHW":
+        return input_param
+    raise ValueError(f"The data format must be NCHW, but got {input_param}.")
+
+
+def args_type_check(*type_args, **type_kwargs):
+    """Decorator: each call checks the arguments named in `type_args`/`type_kwargs` (bound to
+    the function's parameters as a call would bind them) against those types; None passes."""
+
+    def type_check(func):
+        signature = inspect.signature(func)
+        expected = signature.bind_partial(*type_args, **type_kwargs).arguments
+        var_keyword = next((p.name for p in signature.parameters.values()
+                            if p.kind is inspect.Parameter.VAR_KEYWORD), None)
+        if var_keyword in expected:  # types of the names **kwargs collects
+            expected = expected[var_keyword]
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            given = signature.bind(*args, **kwargs).arguments
+            if var_keyword in given:
+                given = given[var_keyword]
+            for name, value in given.items():
+                if name in expected and value is not None and \
+                        not isinstance(value, expected[name]):
+                    raise TypeError(f"The parameter '{name}' must be {expected[name]}, but got "
+                                    f"{type(value)}")
+            return func(*args, **kwargs)
+
+        return wrapper
+
+    return type_check

@@ -1,5 +1,6 @@
 """`mindspore._c_expression`: the parts of MindSpore's native module that programs and tests
-call directly.
+call directly: `TensorPy`, the class every Tensor (and Parameter) is an instance of, and the
+monad classes behind `mindspore.common._monad`.
 
 `security.enable_security()` says whether the build leaves out the debugging features (dump,
 summary); cellgraph's never does. `_random_normal`, `_random_uniform` and `_truncated_normal`
@@ -9,9 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from cellgraph.common._monad import IOMonad, UMonad
+from cellgraph.runtime.tensor import Tensor as TensorPy
+
 from . import security
 
-__all__ = ["_random_normal", "_random_uniform", "_truncated_normal", "security"]
+__all__ = ["IOMonad", "TensorPy", "UMonad", "_random_normal", "_random_uniform",
+           "_truncated_normal", "security"]
 
 
 def _fill(arr, values) -> None:

@@ -10,6 +10,7 @@ from cellgraph.primitives import dtype as _dtype_module
 from cellgraph.primitives.dtype import (  # noqa: F401  (mstype's type objects)
     DType,
     List,
+    Number,
     String,
     TensorType,
     Tuple,
@@ -17,6 +18,7 @@ from cellgraph.primitives.dtype import (  # noqa: F401  (mstype's type objects)
     as_dtype,
     from_numpy,
     list_,
+    number,
     string,
     tensor_type,
     tuple_,

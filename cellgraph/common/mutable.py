@@ -6,13 +6,15 @@ compiled graph takes it as an input like any Tensor, so calls with other values 
 gradients can be taken with respect to it. Tensors pass through unchanged; containers keep
 their structure. With `dynamic_len=True`, a tuple or list whose elements share one shape and
 dtype is accepted, and each length gets its own specialisation (graphs here are specialised on
-the structure of their inputs).
+the structure of their inputs). Inside a graph, as in MindSpore, the elements of a dynamic-length
+sequence must be of one type (all ints, all Tensors of one dtype, ...); outside one any
+elements are accepted.
 """
 from __future__ import annotations
 
 import numbers
 
-from cellgraph.compiler.builder import Tracer
+from cellgraph.compiler.builder import Tracer, current_builder, is_tensor_like
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
 
@@ -23,9 +25,11 @@ def mutable(input_data, dynamic_len=False):
     """`input_data` with every scalar made a graph input (see the module docstring)."""
     if dynamic_len:
         if not isinstance(input_data, (tuple, list)):
-            raise DTypeError(f"mutable: dynamic_len=True needs a tuple or list, got "
-                            f"{type(input_data).__name__}")
-        _check_same_kind(input_data)
+            kind = "Tensor" if is_tensor_like(input_data) else type(input_data).__name__
+            raise DTypeError(f"For 'mutable', when the variable_len is True, the first input "
+                             f"should be list or tuple, but got: {kind}")
+        if current_builder() is not None:
+            _check_same_kind(input_data)
     return _as_variable(input_data)
 
 
@@ -42,9 +46,25 @@ def _as_variable(value):
                     f"got {type(value).__name__} {value!r:.60}")
 
 
+def _kind(value) -> str:
+    """MindSpore's name for an element's type in its messages."""
+    if is_tensor_like(value):
+        return "Tensor"
+    return "Bool" if isinstance(value, bool) else type(value).__name__
+
+
 def _check_same_kind(items) -> None:
-    kinds = {(tuple(getattr(v, "shape", ())), str(getattr(v, "dtype", type(v).__name__)))
-             for v in items}
-    if len(kinds) > 1:
-        raise ArgumentValueError(f"mutable: with dynamic_len=True every element must have one "
-                                 f"shape and dtype, got {sorted(kinds)}")
+    """The elements of a dynamic-length sequence in a graph: one type, and Tensors one dtype."""
+    for i, item in enumerate(items[1:], 1):
+        first, kind = _kind(items[0]), _kind(item)
+        if first != kind:
+            raise ArgumentValueError(
+                f"In graph mode, the element type of dynamic length array must be the same.The "
+                f"element type do not match, can not convert to dynamic length sequence. The 0th "
+                f"element type is: {first}. The {i}th element type is: {kind}")
+        if kind == "Tensor" and item.dtype != items[0].dtype:
+            raise DTypeError(
+                f"In graph mode, the element shape of dynamic length array must be the same.The "
+                f"element do not match, can not convert to dynamic length sequence. The 0th "
+                f"element is: Tensor[{items[0].dtype}]. The {i}th element shape is: "
+                f"Tensor[{item.dtype}]")

@@ -34,6 +34,7 @@ from cellgraph.primitives.core import (
     push_trace,
 )
 from cellgraph.primitives.errors import (
+    ArgumentValueError,
     CellgraphError,
     CompileError,
     DTypeError,
@@ -260,6 +261,8 @@ class Builder(Trace):
         # ParameterArgument.index -> the Parameter
         self.param_args: dict[int, ParameterArgument] = {}
         self.attribute_aliases: dict[int, object] = {}
+        # a top-level graph's Parameters by name: name -> (id, whether passed as an argument)
+        self.param_names: dict[str, tuple[int, bool]] = {}
         # Parameter updates (ops.assign): id -> (Parameter, its new value), and attributes
         # assigned a Tensor (update_key). Only builders whose graph's caller writes the values
         # back (pipeline.parse) accept them.
@@ -316,6 +319,7 @@ class Builder(Trace):
         self.explicit.append(var)
         tracer = self.param_args.get(id(param))
         if tracer is None:
+            self._claim_name(param, argument=True)
             tracer = ParameterArgument(self, var, param, len(self.explicit) - 1)
             self.param_args[id(param)] = tracer
         return tracer
@@ -368,6 +372,7 @@ class Builder(Trace):
             return hooked
         entry = self.weight_vars.get(id(param))
         if entry is None:
+            self._claim_name(param, argument=False)
             entry = (param, Var(param.aval, param.name.replace(".", "_") if param.name else "w"))
             self.weight_vars[id(param)] = entry
             if read_through_hooks is not None and self.accepts_updates:
@@ -377,6 +382,20 @@ class Builder(Trace):
                     self.hooked_weights[id(param)] = read.ir_var
                     return read.ir_var
         return entry[1]
+
+    def _claim_name(self, param, argument: bool) -> None:
+        """A Parameter passed to a top-level graph has a name no other Parameter of the graph
+        has, as MindSpore requires (ValueError). Parameters the graph reads from the program
+        are not compared with each other here: MindSpore allows it in a Cell's construct and
+        refuses it in a function, and which graph reads them from which is not tracked."""
+        name = getattr(param, "name", None)
+        if self.outer is not None or not isinstance(name, str) or not name:
+            return
+        holder = self.param_names.setdefault(name, (id(param), argument))
+        if holder[0] == id(param) or not (argument or holder[1]):
+            return
+        raise ArgumentValueError(f"The parameter {param!r} , its name '{name}' already exists. "
+                                 f"Please set a unique name for the parameter.")
 
     def _capture(self, tracer: Tracer) -> Var:
         entry = self.captured.get(id(tracer.ir_var))

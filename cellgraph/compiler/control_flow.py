@@ -48,11 +48,15 @@ def logical_and(a, b):
 
 
 def bool_op(interp, node):
-    """`and`/`or`: Python short-circuit on constants, elementwise logic on Tensors."""
+    """`and`/`or`: Python short-circuit on constants, logic on a Tensor computed in the graph,
+    which must hold one element (shape () or (1,)) to have a truth value, as MindSpore
+    requires. (MindSpore's result is then the operand Python would pick; here it is the
+    logical value, and the loop lowering's own `and`s rely on that.)"""
     is_and = isinstance(node.op, gast.And)
     result = interp.eval(node.values[0])
     for value_node in node.values[1:]:
         if isinstance(result, Tracer):
+            check_truth_shape(result)
             other = interp.eval(value_node)
             result = F.logical_and(result, other) if is_and else F.logical_or(result, other)
         elif truth(result) == is_and:
@@ -60,6 +64,14 @@ def bool_op(interp, node):
         else:
             return result
     return result
+
+
+def check_truth_shape(value: Tracer) -> None:
+    """A Tensor has a truth value when it holds one element."""
+    shape = tuple(value.shape)
+    if shape not in ((), (1,)):
+        raise ShapeError(f"Only tensor which shape is () or (1,) can be converted to bool, but "
+                         f"got tensor shape is ({', '.join(map(str, shape))})")
 
 
 # ----- tracing a branch ------------------------------------------------------------------------

@@ -20,11 +20,13 @@ import types
 import weakref
 
 import gast
+import numpy as np
 
 from cellgraph.primitives.composite_setitem import tensor_setitem
 from cellgraph.primitives.errors import (
     ArgumentError,
     ArgumentValueError,
+    AttributeLookupError,
     CellgraphError,
     CompileError,
     ShapeError,
@@ -40,6 +42,7 @@ from . import (
     print_op,
     py_func_op,  # noqa: F401  (declares ops.Custom's primitive)
     recursion,
+    scalar_bitwise,
     sequence_builtins,
     summary_op,  # noqa: F401  (declares the summary operations' primitive)
 )
@@ -93,9 +96,10 @@ UNSUPPORTED = {
 
 BINOPS = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mul,
           gast.Div: operator.truediv, gast.FloorDiv: operator.floordiv, gast.Mod: print_op.modulo,
-          gast.Pow: operator.pow, gast.MatMult: operator.matmul, gast.BitAnd: operator.and_,
-          gast.BitOr: operator.or_, gast.BitXor: operator.xor, gast.LShift: operator.lshift,
-          gast.RShift: operator.rshift}
+          gast.Pow: operator.pow, gast.MatMult: operator.matmul,
+          gast.BitAnd: scalar_bitwise.bit_and, gast.BitOr: scalar_bitwise.bit_or,
+          gast.BitXor: scalar_bitwise.bit_xor, gast.LShift: scalar_bitwise.left_shift,
+          gast.RShift: scalar_bitwise.right_shift}
 CMPOPS = {gast.Eq: operator.eq, gast.NotEq: operator.ne, gast.Lt: operator.lt,
           gast.LtE: operator.le, gast.Gt: operator.gt, gast.GtE: operator.ge,
           gast.Is: operator.is_, gast.IsNot: operator.is_not,
@@ -447,8 +451,9 @@ class Interpreter:
         try:
             value = getattr(obj, node.attr)
         except AttributeError:
-            raise CompileError(f"'{type(obj).__name__}' object has no attribute '{node.attr}'",
-                               self.info.loc(node)) from None
+            owner = "Tensor" if isinstance(obj, Tracer) else type(obj).__name__
+            raise AttributeLookupError(f"'{owner}' object has no attribute '{node.attr}'",
+                                       self.info.loc(node)) from None
         if is_guarded_owner(obj):
             record_guard(obj, node.attr, value)
         return value
@@ -531,11 +536,21 @@ class Interpreter:
         if fn in (builtins.int, builtins.float) and len(args) == 1 and not kwargs and \
                 isinstance(args[0], Tracer):
             return self.at_node(node, lambda: tracer_number(fn, args[0]))
-        if fn is builtins.isinstance and len(args) == 2 and isinstance(args[0], Tracer):
-            return tracer_isinstance(args[1])
+        if fn is builtins.isinstance and len(args) == 2:
+            self.at_node(node, lambda: sequence_builtins.check_classinfo(args[1]))
+            if isinstance(args[0], Tracer):
+                return tracer_isinstance(args[1])
+        if fn is builtins.getattr and len(args) == 2 and isinstance(args[0], Tracer):
+            return self.at_node(node, lambda: _tensor_attribute(*args))
+        if fn in (builtins.all, builtins.any) and len(args) == 1 and not kwargs and \
+                is_tensor_like(args[0]) and not isinstance(args[0], np.ndarray):
+            return self.at_node(node, lambda: sequence_builtins.tensor_all_any(fn, args[0]))
         if isinstance(fn, type) and fn in sequence_builtins.BUILTINS:
             return self.at_node(node, lambda: sequence_builtins.BUILTINS[fn](
                 lambda f, a: Interpreter.call(f, a, {}), *args, **kwargs))
+        method = sequence_builtins.sequence_method(fn)
+        if method is not None:  # list.index / tuple.count ...: MindSpore's comparisons
+            return self.at_node(node, lambda: method(*args, **kwargs))
         if isinstance(node.func, gast.Attribute):  # a Tensor method no overload of fits
             check_method_call(node.func.attr, fn, args, kwargs, self.info.loc(node))
         return self.at_node(node, lambda: Interpreter.call(fn, args, kwargs))
@@ -726,6 +741,15 @@ def top_level_arguments(fn, owner: str, args: tuple, kwargs: dict,
             positional.append(value)
             provided = len(positional) if complete or name in given else provided
     return tuple(positional[:provided]) + tuple(keyword_only)
+
+
+def _tensor_attribute(tensor, name):
+    """`getattr(x, name)` in construct on a graph value, which stands for a Tensor: MindSpore's
+    AttributeError, naming the Tensor, if it has no such attribute."""
+    try:
+        return getattr(tensor, name)
+    except AttributeError:
+        raise AttributeLookupError(f"'Tensor' object has no attribute '{name}'") from None
 
 
 class KeywordOnlyCall:

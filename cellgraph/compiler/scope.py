@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from cellgraph.primitives.errors import (
     ArgumentError,
+    AttributeLookupError,
     CellgraphError,
     CompileError,
     DTypeError,
@@ -281,7 +282,9 @@ def user_error(e: Exception, loc) -> CellgraphError:
         return CompileError(f"internal error in cellgraph while compiling this statement: "
                             f"{type(e).__name__}: {e} (raised at {where}); please report it",
                             loc)
-    cls = {TypeError: ArgumentError, AttributeError: CompileError}.get(type(e), ShapeError)
+    if isinstance(e, AttributeError):  # MindSpore raises AttributeError, with Python's words
+        return AttributeLookupError(str(e), loc)
+    cls = ShapeError
     if isinstance(e, TypeError):
         cls = DTypeError if "Tensor" in str(e) else ArgumentError
     return cls(f"{type(e).__name__}: {e}", loc)

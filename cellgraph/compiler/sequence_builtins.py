@@ -4,14 +4,26 @@ of tuples (a Tensor enumerates its rows), `filter` a list. The functions they ar
 traced like any call in the graph, not run as plain Python.
 
     map(add, (1, 2), (3, 4))  ->  (4, 6)
+
+A list's or tuple's `index` and `count` compare as MindSpore's graphs do: values of different
+types never match (1, True and 1.0 are three values), and Tensors match by their values, when
+the graph runs if either is computed there; then `count` is a Tensor and `index` picks the
+first match as the graph runs, failing there if there is none.
+
+    [Tensor(1), t].count(Tensor(1))  ->  1 + (t == 1)  (an int64 Tensor)
 """
 from __future__ import annotations
 
 import builtins
 
-from cellgraph.primitives.errors import CompileError
+import numpy as np
 
-from .builder import Tracer
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_ops import check_range
+from cellgraph.primitives.errors import ArgumentValueError, CompileError, DTypeError
+
+from .builder import Tracer, is_tensor_like
 
 MAX_RANGE = 100_000  # a tuple this long is a graph's constant; an unrolled loop's limit too
 
@@ -45,6 +57,12 @@ def _zip(call, *sequences):
 
 
 def _enumerate(call, sequence, start=0):
+    if not isinstance(sequence, Tracer) and not hasattr(sequence, "__iter__"):
+        raise DTypeError(f"For 'enumerate', the 'first input' should be tuple or list or "
+                         f"tensor, but got {type(sequence)}.")
+    if isinstance(start, bool) or not isinstance(start, int):
+        raise DTypeError(f"For 'enumerate', the 'start' should be a const int number, but got "
+                         f"{start}.")
     return tuple(enumerate(_items(sequence), start))
 
 
@@ -58,3 +76,118 @@ def _filter(call, fn, sequence):
 BUILTINS = {builtins.range: _range, builtins.map: _map, builtins.zip: _zip,
             builtins.enumerate: _enumerate, builtins.filter: _filter}
 
+
+
+def _matches(item, value):
+    """Whether `item` is `value` in MindSpore's sense: a Python bool, or a bool Tracer when a
+    Tensor computed in the graph takes part."""
+    if is_tensor_like(item) or is_tensor_like(value):
+        tracer = item if isinstance(item, Tracer) else value
+        other = value if tracer is item else item
+        if isinstance(tracer, Tracer) and _is_number(other):  # compared when the graph runs
+            return F.equal(F.reduce_sum(F.cast(F.not_equal(tracer, other), dt.int32)), 0)
+        if not (is_tensor_like(item) and is_tensor_like(value)):
+            return False
+        if tuple(item.shape) != tuple(value.shape):
+            return False
+        if not isinstance(item, Tracer) and not isinstance(value, Tracer):
+            return bool(np.array_equal(np.asarray(item), np.asarray(value)))
+        mismatches = F.reduce_sum(F.cast(F.not_equal(item, value), dt.int32))
+        return F.equal(mismatches, 0)
+    if type(item) is not type(value):
+        return False
+    if isinstance(item, (tuple, list)):
+        if len(item) != len(value):
+            return False
+        result = True
+        for a, b in zip(item, value):
+            step = _matches(a, b)
+            if step is False:
+                return False
+            result = step if result is True else F.logical_and(result, step)
+        return result
+    return bool(item == value)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not is_tensor_like(value)
+
+
+def _count(sequence, value):
+    total, found = 0, []
+    for item in sequence:
+        match = _matches(item, value)
+        if isinstance(match, Tracer):
+            found.append(match)
+        else:
+            total += match
+    for match in found:
+        total = F.add(F.cast(match, dt.int64), total)
+    return total
+
+
+def _index(sequence, value, start=0, stop=None):
+    positions = range(len(sequence))[slice(start, stop)]
+    pending = []  # (position, Tracer) of matches decided when the graph runs
+    for position in positions:
+        match = _matches(sequence[position], value)
+        if match is True:
+            return _first_of(pending, position)
+        if isinstance(match, Tracer):
+            pending.append((position, match))
+    if not pending:
+        shown = repr(value) if is_tensor_like(value) else value
+        raise ArgumentValueError(f"{shown} is not in {sequence}")
+    missing = len(sequence)  # no match: the run-time check below names it
+    found = _first_of(pending, missing)
+    kind = type(sequence).__name__
+    return check_range(found, low=0, high=missing, what=f"{kind}.index: the value is not in "
+                       f"the {kind}; its position", op="index", error="value")
+
+
+def _first_of(pending, otherwise):
+    result = otherwise
+    for position, match in reversed(pending):
+        result = F.select(match, F.cast(position, dt.int64) if isinstance(result, Tracer)
+                          else np.int64(position), result if isinstance(result, Tracer)
+                          else np.int64(result))
+    return result
+
+
+SEQUENCE_METHODS = {"count": _count, "index": _index}
+
+
+def tensor_all_any(fn, tensor):
+    """`all(t)` / `any(t)` of a Tensor computed in the graph: over its rows, each a truth value
+    (so each must hold one element), as a bool Tensor."""
+    if tensor.ndim == 0:
+        raise DTypeError("iteration over a 0-d tensor")
+    row = int(np.prod(tensor.shape[1:]))
+    if row != 1:
+        raise ArgumentValueError(f"The tensor should have only one element, but got {row}, "
+                                 f"more than one element is ambiguous.")
+    flat = F.reshape(tensor, (tensor.shape[0],))
+    if fn is builtins.all:
+        return F.equal(F.reduce_sum(F.cast(F.equal(flat, 0), dt.int32)), 0)
+    return F.not_equal(F.reduce_sum(F.cast(F.not_equal(flat, 0), dt.int32)), 0)
+
+
+def check_classinfo(classinfo) -> None:
+    """isinstance's second argument in a graph: a type or a tuple of them, as MindSpore says."""
+    if isinstance(classinfo, type):
+        return
+    if isinstance(classinfo, tuple):
+        for item in classinfo:
+            check_classinfo(item)
+        return
+    raise DTypeError("isinstance() arg 2 must be a type or tuple of types.")
+
+
+def sequence_method(fn):
+    """The graph's version of `fn` when it is a list's or tuple's `index` or `count` bound to
+    its sequence, else None."""
+    owner = getattr(fn, "__self__", None)
+    handler = SEQUENCE_METHODS.get(getattr(fn, "__name__", None))
+    if handler is None or type(owner) not in (list, tuple):
+        return None
+    return lambda *args: handler(owner, *args)

@@ -208,3 +208,17 @@ def prim_attr_register(fn):
         return fn(self, *args, **kwargs)
 
     return init
+
+
+def _primexpr(fn=None, get_instance=True, name=None, reuse_result=True):
+    """MindSpore's internal decorator for a function that folds to a constant on constant
+    inputs and otherwise compiles into the graph. A graph here evaluates every Python function
+    it calls on the constants it is given while it is built, and compiles the rest, so the
+    function is returned as it is; with `get_instance=False`, a class whose instances call it.
+    `name` (the operator's name in MindSpore's IR) and `reuse_result` (whether MindSpore
+    caches the folded value; the function is evaluated at each compile here) choose nothing."""
+    def deco(fn):
+        if get_instance:
+            return fn
+        return type(name or fn.__name__, (), {"__call__": lambda self, *a, **k: fn(*a, **k)})
+    return deco(fn) if fn is not None else deco

@@ -210,5 +210,13 @@ class TypeNone(_ObjectType):
     _name = "type_none"
 
 
+class Number(_ObjectType):
+    """`mstype.number`: the type every numeric scalar and dtype falls under (what a
+    MultitypeFuncGraph overload registered for it matches: any Python number)."""
+
+    _name = "number"
+
+
 tensor_type, tuple_, list_, string, type_none = (TensorType(), Tuple(), List(), String(),
                                                  TypeNone())
+number = Number()

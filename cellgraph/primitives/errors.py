@@ -90,6 +90,11 @@ class ArgumentValueError(CellgraphError, ValueError):
     name, a probability outside [0, 1])."""
 
 
+class AttributeLookupError(CellgraphError, AttributeError):
+    """An attribute that the object construct reads it from does not have (a Cell's, a
+    Tensor's, a sequence's); MindSpore raises AttributeError for it while compiling."""
+
+
 class IndexRangeError(CellgraphError, IndexError, RuntimeError):
     """An index or a label outside the axis it indexes, found while the graph ran. Python
     raises IndexError for it; MindSpore's CPU and GPU kernels raise RuntimeError."""
@@ -112,6 +117,7 @@ for _cls in (ShapeError, GradValueError, ArgumentValueError):
 for _cls in (DTypeError, ArgumentError):
     _cls.__name__ = "TypeError"
 UndefinedNameError.__name__ = "NameError"
+AttributeLookupError.__name__ = "AttributeError"
 IndexRangeError.__name__ = "IndexError"
 RunError.__name__ = "RuntimeError"
 del _cls

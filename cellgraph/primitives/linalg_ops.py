@@ -1,5 +1,6 @@
 """Linear algebra on stacks of matrices (the last two axes; the leading ones are a batch):
-inverse, determinant, Cholesky factor, linear solve, singular value and QR decompositions.
+inverse, determinant, Cholesky factor, linear solve, singular value, QR and symmetric
+eigenvalue decompositions.
 
 The gradients are the classical matrix-calculus ones written with matmul, inverse and
 elementwise ops, so they differentiate again:
@@ -8,6 +9,9 @@ elementwise ops, so they differentiate again:
     d solve    : dB = solve(A^T, dX), dA = -dB X^T
     d cholesky : with P = L^T dL and Phi(P) its lower triangle with a halved diagonal,
                  S = L^-T Phi(P) L^-1 and dA = (S + S^T) / 2.
+    d eigh     : G = V (diag(dw) + F o (V^T dV)) V^T with F_ij = 1 / (w_j - w_i) off the
+                 diagonal; the input's one triangle stands for both, so dA is that triangle
+                 of G + G^T with G's diagonal.
 The Cholesky kernel factors the symmetric part (A + A^T) / 2, so that this symmetric gradient
 is the derivative of the function computed (a symmetric input is unchanged by it).
 """
@@ -182,6 +186,38 @@ def _qr_bprop(a, out, dout, mode):
     return (matmul(add(dq, matmul(q, mirrored)), _mT(matrix_inverse(r))),)
 
 
+def _eigh_type(a: TensorType, lower=True):
+    a = _square_stack(a)
+    return TensorType(a.shape[:-1], a.dtype), a
+
+
+eigh_p = Primitive("eigh", _eigh_type, label="Eigh", params={"lower": True},
+                   multiple_results=True)
+
+
+def _triangle_mask(n: int, lower: bool, dtype) -> np.ndarray:
+    """1 on and below (lower) or on and above the diagonal of an n x n matrix, 0 elsewhere."""
+    mask = np.tril(np.ones((n, n))) if lower else np.triu(np.ones((n, n)))
+    return mask.astype(dtype.np)
+
+
+def _eigh_bprop(a, out, dout, lower):
+    """The symmetric eigendecomposition's adjoint (distinct eigenvalues); the kernel reads one
+    triangle of the input, so each entry off the diagonal there carries G_ij + G_ji."""
+    w, v = out
+    dw, dv = (d if d is not None else zeros_like(x) for d, x in zip(dout, out))
+    dtype = abstract_of(a).dtype
+    n = abstract_of(a).shape[-1]
+    eye = np.eye(n, dtype=dtype.np)
+    gaps = add(sub(expand_dims(w, axis=_new_axis(w, -2)), expand_dims(w, axis=_new_axis(w, -1))),
+               eye)  # w_j - w_i off the diagonal, 1 on it (where F is 0)
+    inner = add(mul(div(matmul(v, dv, transpose_a=True), gaps), (1 - eye).astype(dtype.np)),
+                mul(expand_dims(dw, axis=_new_axis(dw, -1)), eye))
+    grad = matmul(matmul(v, inner), v, transpose_b=True)
+    strict = _triangle_mask(n, lower, dtype) - eye
+    return (add(mul(add(grad, _mT(grad)), strict), mul(grad, eye)),)
+
+
 def _new_axis(x, axis: int) -> int:
     """Where `expand_dims` puts a new axis that is `axis` from the end of the result."""
     return abstract_of(x).ndim + 1 + axis
@@ -190,6 +226,7 @@ def _new_axis(x, axis: int) -> int:
 matrix_inverse.def_bprop(_inverse_bprop)
 svd_p.def_bprop(_svd_bprop)
 qr_p.def_bprop(_qr_bprop)
+eigh_p.def_bprop(_eigh_bprop)
 matrix_determinant.def_bprop(_det_bprop)
 matrix_solve.def_bprop(_solve_bprop)
 cholesky_p.def_bprop(_cholesky_bprop)
@@ -204,7 +241,8 @@ def _stack_rule(prim):
     return rule
 
 
-for _prim in (matrix_inverse, matrix_determinant, cholesky_p, matrix_solve, svd_p, qr_p):
+for _prim in (matrix_inverse, matrix_determinant, cholesky_p, matrix_solve, svd_p, qr_p,
+              eigh_p):
     _prim.def_batch(_stack_rule(_prim))
 
 
@@ -258,6 +296,12 @@ def qr(input, mode="reduced"):
     return qr_p(input, mode=mode)
 
 
+def eigh(a, lower=True):
+    """The eigenvalues (ascending) and eigenvectors (columns) of each real symmetric matrix in
+    `a`, read from its lower triangle (`lower=True`) or its upper one."""
+    return eigh_p(a, lower=_static_bool(lower, "lower", "Eigh"))
+
+
 def _qr_class(x, full_matrices=False):
     return qr(x, "complete" if _static_bool(full_matrices, "full_matrices", "Qr") else "reduced")
 
@@ -273,5 +317,5 @@ export(cholesky, method=True)
 export_class("MatrixInverse", matrix_inverse_, {"adjoint": False}, ops_module="math_ops")
 export_class("Cholesky", cholesky, {"upper": False}, ops_module="math_ops")
 
-__all__ = ["cholesky", "det", "inverse", "logdet", "matrix_determinant", "matrix_inverse",
+__all__ = ["cholesky", "det", "eigh", "inverse", "logdet", "matrix_determinant", "matrix_inverse",
            "matrix_solve", "qr", "svd"]

@@ -47,6 +47,7 @@ from cellgraph.compiler.builder import ArgumentSlot, AttributeSlot, InputSlot
 from cellgraph.compiler.guards import guard_source, stale_checker
 from cellgraph.compiler.pipeline import Compiled, compile_callable
 from cellgraph.compiler.pytree import Tree, join_text
+from cellgraph.primitives.errors import RunError
 
 from . import backend as backend_module
 from .backend import Backend, get_backend
@@ -55,6 +56,7 @@ from .sharded_parameters import hold_slices
 from .tensor import Parameter, Tensor
 
 STALE = object()  # what an entry returns when a guard failed: recompile
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
 def signature(value):
@@ -72,6 +74,9 @@ def signature(value):
         return ("nd", value.shape, value.dtype.str)
     if isinstance(value, (float, np.floating)):  # by bits: -0.0 is not 0.0, NaN equals NaN
         return (type(value), float(value).hex())
+    if type(value) is int and not INT64_MIN <= value <= INT64_MAX:
+        raise RunError(f"a graph's int inputs are int64 scalars, as MindSpore's are: "
+                       f"{value} is outside [{INT64_MIN}, {INT64_MAX}]")
     try:
         hash(value)
         return (type(value), value)

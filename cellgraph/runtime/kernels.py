@@ -623,6 +623,15 @@ def _erfinv(xp, y):
     return xp.where(xp.abs(y) == 1, xp.copysign(xp.full_like(x, math.inf), y), x)
 
 
+@kernel("eigh")
+def _eigh(xp, x, lower=True):
+    """LAPACK's symmetric solver on the matrix one triangle of x describes."""
+    n = x.shape[-1]
+    rows, cols = xp.reshape(xp.arange(n), (n, 1)), xp.reshape(xp.arange(n), (1, n))
+    kept = rows >= cols if lower else rows <= cols
+    return xp.linalg.eigh(xp.where(kept, x, xp.matrix_transpose(x)))
+
+
 @kernel("qr")
 def _qr(xp, x, mode="reduced"):
     q, r = xp.linalg.qr(x, mode=mode)

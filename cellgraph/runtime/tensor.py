@@ -526,9 +526,13 @@ class ParameterTuple(tuple):
 
     def __new__(cls, iterable):
         items = tuple(iterable)
+        names: dict = {}  # name -> id of the Parameter that has it (one object may repeat)
         for p in items:
             if not isinstance(p, Parameter):
                 raise DTypeError(f"ParameterTuple: expected Parameters, got {type(p).__name__}")
+            if p.name is not None and names.setdefault(p.name, id(p)) != id(p):
+                raise ArgumentValueError(f"The value {p!r} , its name '{p.name}' already "
+                                         f"exists. Please set a unique name for the parameter.")
         return super().__new__(cls, items)
 
     def clone(self, prefix: str, init="same") -> ParameterTuple:

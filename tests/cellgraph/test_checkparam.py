@@ -59,3 +59,31 @@ def test_twice_expands_ints():
     for bad in (0.5, "str", (1, 2, 3), (3.3, 4), True):
         with pytest.raises(TypeError):
             twice(bad)
+
+
+def test_check_input_format_and_args_type_check():
+    from cellgraph._checkparam import args_type_check, check_input_format
+
+    assert check_input_format("NCHW") == "NCHW"
+    with pytest.raises(ValueError, match="The data format must be NCHW, but got rt."):
+        check_input_format("rt")
+
+    @args_type_check(v_str=str, v_int=int, v_tuple=tuple)
+    def check_input(v_str, v_int, v_tuple=None):
+        return v_str, v_int, v_tuple
+
+    assert check_input("name", 100, (10, 10)) == ("name", 100, (10, 10))
+    assert check_input("name", 100) == ("name", 100, None)
+    with pytest.raises(TypeError, match="The parameter 'v_str' must be <class 'str'>, but got "
+                                        "<class 'int'>"):
+        check_input(100, 100, (10, 10))
+    with pytest.raises(TypeError, match="'v_tuple'"):
+        check_input("name", 100, "age")
+
+    @args_type_check(mode=int)
+    def with_kwargs(**kwargs):
+        return kwargs
+
+    assert with_kwargs(mode=1) == {"mode": 1}
+    with pytest.raises(TypeError, match="'mode'"):
+        with_kwargs(mode="graph")

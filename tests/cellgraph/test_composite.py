@@ -231,3 +231,90 @@ def test_forward_value_and_grad():
     _, sens_grad = nn.ForwardValueAndGrad(net, sens_param=True)(x, Tensor(np.array([[2.0]],
                                                                                    np.float32)))
     np.testing.assert_allclose(sens_grad.asnumpy(), [[2.0, 2.0]])
+
+
+def test_constexpr_is_reached_from_the_top_level_package():
+    """`mindspore.constexpr` is `ops.constexpr`; a loop it runs is a compile-time constant."""
+    @ms.constexpr
+    def mean_of_evens(n):
+        return sum(i for i in range(n) if i % 2 == 0) // n
+
+    @ms.jit
+    def widen(x):
+        return ops.broadcast_to(x, (mean_of_evens(1000),))
+
+    assert ms.constexpr is ops.constexpr
+    np.testing.assert_array_equal(widen(Tensor([1])).asnumpy(), np.ones(249, np.int64))
+
+
+def test_primexpr_folds_constants_and_compiles_graph_values():
+    """ops.primitive._primexpr: on constants the function runs while the graph is built; on
+    a graph value it compiles into the graph (where ops.constexpr refuses it)."""
+    from cellgraph.ops.primitive import _primexpr
+
+    @_primexpr
+    def scaled_last(shape, x=None):
+        return shape[-1] * 2 if x is None else x * shape[-1]
+
+    @ms.jit
+    def f(t):
+        return scaled_last(t.shape), scaled_last(t.shape, t)
+
+    const, traced = f(_t(2, 3))
+    assert const == 6
+    np.testing.assert_allclose(traced.asnumpy(), _t(2, 3).asnumpy() * 3)
+    as_class = _primexpr(get_instance=False)(lambda n: n + 1)
+    assert as_class()(2) == 3
+
+
+def test_multitype_registered_by_type_objects():
+    """MultitypeFuncGraph overloads registered with mstype.number and mstype.tensor_type."""
+    from cellgraph import dtype as mstype
+
+    add = C.MultitypeFuncGraph("add_by_type")
+
+    @add.register(mstype.number, mstype.number)
+    def _numbers(x, y):
+        return x + y + 100
+
+    @add.register(mstype.tensor_type, mstype.tensor_type)
+    def _tensors(x, y):
+        return ops.add(x, y)
+
+    @ms.jit
+    def f(a, b):
+        return add(a, b), add(1, 2.5)
+
+    tensors, numbers = f(_t(2, 2), _t(2, 2))
+    np.testing.assert_allclose(tensors.asnumpy(), _t(2, 2).asnumpy() * 2)
+    assert numbers == 103.5
+    assert repr(mstype.number) == "cellgraph.number"
+
+
+def test_mutable_dynamic_length_checks_as_mindspore():
+    """mutable(seq, True): the first input must be a list or tuple; in a graph the elements
+    are of one type (Tensors of one dtype, any shapes), outside one anything goes."""
+    with pytest.raises(TypeError, match="For 'mutable', when the variable_len is True, the "
+                                        "first input should be list or tuple, but got: Tensor"):
+        ms.mutable(Tensor([1, 2]), True)
+    assert len(ms.mutable((1, 2.0), True)) == 2
+
+    @ms.jit
+    def mixed():
+        return ms.mutable((1, Tensor([1, 2, 3]), 2.0), True)
+
+    @ms.jit
+    def of_dtypes():
+        return ms.mutable([Tensor([1]), Tensor([1.0])], True)
+
+    @ms.jit
+    def of_shapes():
+        return ms.mutable([Tensor([1]), Tensor([1, 2])], True)
+
+    with pytest.raises(ValueError, match="The element type do not match, can not convert to "
+                                         "dynamic length sequence. The 0th element type is: "
+                                         "int. The 1th element type is: Tensor"):
+        mixed()
+    with pytest.raises(TypeError, match="The 0th element is: Tensor\\[Int64\\]"):
+        of_dtypes()
+    assert [t.shape for t in of_shapes()] == [(1,), (2,)]

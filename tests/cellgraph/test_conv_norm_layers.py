@@ -120,8 +120,8 @@ POOL_CASES = [
 
 def _pool_pad(pool, x):
     if pool.pad_mode == "same":
-        return same_pad(x.shape[2], pool.kernel_size[0], pool.stride[0]) + same_pad(
-            x.shape[3], pool.kernel_size[1], pool.stride[1])
+        return same_pad(x.shape[2], pool.kernel_hw[0], pool.stride_hw[0]) + same_pad(
+            x.shape[3], pool.kernel_hw[1], pool.stride_hw[1])
     if pool.pad_mode == "pad":
         return (pool.padding,) * 4
     return (0, 0, 0, 0)
@@ -134,7 +134,7 @@ def test_pooling_forward_and_gradients(rng, cls, kind, kwargs):
     pool = cls(**kwargs)
     x = rng.permutation(2 * 3 * 6 * 5).reshape(2, 3, 6, 5) / 10.0  # distinct: no max ties
     include = kind == "avg" and pool.pad_mode == "pad"
-    ref = np_pool(x, pool.kernel_size, pool.stride, _pool_pad(pool, x), kind, include)
+    ref = np_pool(x, pool.kernel_hw, pool.stride_hw, _pool_pad(pool, x), kind, include)
     np.testing.assert_allclose(pool(Tensor(x, f32)).asnumpy(), ref, rtol=1e-5, atol=1e-5)
     check_cell_grads(pool, (t64(x),), weights=False)
 
@@ -229,3 +229,11 @@ def test_transforms_that_cannot_carry_updates_refuse_them(rng, transform):
     with pytest.raises(cellgraph.CompileError, match=f"{transform}: the function assigns "
                                                      f"Parameters .'moving_mean'"):
         call[transform]()
+
+
+def test_pool2d_keeps_its_arguments_as_given():
+    """MindSpore's AvgPool2d(3, 2).kernel_size is 3 and .stride 2 (a tuple stays a tuple)."""
+    avg, mx = nn.AvgPool2d(3, 2), nn.MaxPool2d((3, 2), 1)
+    assert (avg.kernel_size, avg.stride) == (3, 2)
+    assert (mx.kernel_size, mx.stride) == ((3, 2), 1)
+    assert avg.kernel_hw == (3, 3) and mx.stride_hw == (1, 1)

@@ -356,3 +356,37 @@ def test_item_assignment_at_two_tensor_indices_in_a_graph():
                  "SetItem: an item assignment in a graph takes one Tensor in its index, after "
                  "`:` on the axes before it and with ints or slices after it", ItemAssignment,
                  "x[i, i] = 1.0", "x[i, i]")
+
+
+class ReadsMissingAttribute(nn.Cell):
+    def construct(self, x):
+        return self.missing + x
+
+
+class CallsMissingTensorMethod(nn.Cell):
+    def construct(self, x):
+        return x.abs2()
+
+
+class GetattrMissingTensorMethod(nn.Cell):
+    def construct(self, x):
+        return getattr(x, "abs2")()  # noqa: B009 (the builtin is what is under test)
+
+
+class ReadsShapeOfTuple(nn.Cell):
+    def construct(self, x):
+        return (1, 2).shape
+
+
+@pytest.mark.parametrize("cell, snippet, message", [
+    (ReadsMissingAttribute, "self.missing",
+     "'ReadsMissingAttribute' object has no attribute 'missing'"),
+    (CallsMissingTensorMethod, "x.abs2()", "'Tensor' object has no attribute 'abs2'"),
+    (GetattrMissingTensorMethod, "getattr(x", "'Tensor' object has no attribute 'abs2'"),
+    (ReadsShapeOfTuple, "(1, 2).shape", "'tuple' object has no attribute 'shape'"),
+], ids=lambda v: v.__name__ if isinstance(v, type) else "")
+def test_a_missing_attribute_is_an_attribute_error(cell, snippet, message):
+    """MindSpore raises AttributeError (caught by `except AttributeError`) for an attribute
+    construct reads that its object lacks; a graph value is named a Tensor."""
+    err = expect_error(AttributeError, lambda: cell()(X), message, cell, snippet, snippet)
+    assert type(err).__name__ == "AttributeError"

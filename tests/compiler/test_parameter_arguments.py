@@ -391,3 +391,34 @@ def test_parameter_arguments_show_as_argument_updates_in_the_ir():
     p = param_of(1.0, 2.0, 3.0, name="weight")
     text = ms.dump_ir(sgd_update.fn, p, f32(1.0, 1.0, 1.0), stage="parse")
     assert "# the last 1 outputs update weight" in text
+
+
+def test_parameters_of_one_graph_have_distinct_names():
+    """Two Parameter objects of one name in a graph where one is an argument: ValueError, as
+    MindSpore 2.10 raises; ParameterTuple refuses them too (one object repeated is fine)."""
+
+
+    a = Parameter(Tensor([1.0], ms.float32), name="name_a")
+    b = Parameter(Tensor([2.0], ms.float32), name="name_a")
+
+    class ReadsA(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.a = a
+
+        def construct(self, x):
+            return self.a + x
+
+    @ms.jit
+    def both_passed(x, y):
+        return x + y
+
+    message = "its name 'name_a' already exists. Please set a unique name for the parameter."
+    with pytest.raises(ValueError, match=message):
+        ReadsA()(b)
+    with pytest.raises(ValueError, match=message):
+        both_passed(a, b)
+    np.testing.assert_allclose(both_passed(a, a).asnumpy(), [2.0])
+    with pytest.raises(ValueError, match=message):
+        ParameterTuple((a, b))
+    assert len(ParameterTuple((a, a))) == 2

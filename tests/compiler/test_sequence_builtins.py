@@ -64,3 +64,91 @@ def test_range_takes_python_ints_and_stays_a_graph_constant():
         tensor_range(ms.Tensor(3))
     with pytest.raises(CompileError, match="range.. of 1000000000 elements"):
         huge(ms.Tensor(1.0))
+
+
+def test_enumerate_checks_its_arguments_as_mindspore():
+    """enumerate of a number, or with a `start` that is not an int, is MindSpore's TypeError;
+    a dict or a str enumerates its keys or characters."""
+    @ms.jit
+    def of_number():
+        return tuple(i for i, _ in enumerate(2023))
+
+    @ms.jit
+    def with_float_start(x):
+        return enumerate((x, x), start=1.2)
+
+    @ms.jit
+    def of_dict_and_str():
+        return tuple(i for i, _ in enumerate({"a": 1, "b": 2})), tuple(enumerate("ab", 1))
+
+    with pytest.raises(TypeError, match=r"For 'enumerate', the 'first input' should be tuple "
+                                        r"or list or tensor, but got <class 'int'>\."):
+        of_number()
+    with pytest.raises(TypeError, match=r"For 'enumerate', the 'start' should be a const int "
+                                        r"number, but got 1\.2\."):
+        with_float_start(ms.Tensor([1]))
+    assert of_dict_and_str() == ((0, 1), ((1, "a"), (2, "b")))
+
+
+def test_index_and_count_compare_as_mindspore():
+    """A list's or tuple's index and count in a graph (MindSpore 2.10's outputs): values of
+    different types never match; Tensors match by value, at run time when computed there."""
+    T = ms.Tensor
+
+    @ms.jit
+    def constants():
+        return ([1, 2, 3].index(2, 1, 3), (1, True, 1.0).count(1),
+                [1, (1, 2), [3]].count((1, 2)), ["a", "b"].index("b"),
+                [T([1]), T([2]), T([3])].index(T([3])),
+                ["a", ("M", "B"), 20, 4, T(1), [1, 2], T(1)].count(T(1)))
+
+    @ms.jit
+    def computed(aa, bb):
+        x = [30, {"k": 1}, aa + bb, bb]
+        y = [30, aa + bb, bb, T(10)]
+        return x.count(30), y.count(T(10)), [T([1]), bb, T([3])].index(bb)
+
+    @ms.jit
+    def tensor_not_in_ints():
+        return [1, 2, 3, 4].index(T(1))
+
+    @ms.jit
+    def not_in_at_run_time(t):
+        return [T(1), T(2)].index(t)
+
+    assert constants() == (1, 1, 1, 1, 2, 2)
+    counts = computed(T(20), T(10))
+    assert [int(v) for v in counts] == [2, 2, 1]
+    with pytest.raises(ValueError, match=r"is not in \[1, 2, 3, 4\]"):
+        tensor_not_in_ints()
+    with pytest.raises(ValueError, match="the value is not in the list"):
+        not_in_at_run_time(T(5))
+    assert int(not_in_at_run_time(T(2))) == 1
+
+
+def test_all_and_any_of_a_tensor_and_isinstance_checks():
+    """all/any of a Tensor in a graph go over its rows (MindSpore 2.10's values); a row of
+    several elements has no truth value; isinstance's second argument must be types."""
+    from cellgraph import nn
+
+    @ms.jit
+    def truths(t):
+        x = ms.Tensor(np.array([0, 1, 2, 3]))
+        y = ms.Tensor(np.array([1, 1]))
+        return all(x), all(y), any(x), all(t), any(t), any(ms.Tensor(np.zeros((0,))))
+
+    @ms.jit
+    def of_matrix(t):
+        return all(t)
+
+    class ListOfTypes(nn.Cell):
+        def construct(self):
+            return isinstance((1, 2), [tuple, int])
+
+    out = truths(ms.Tensor(np.array([[1], [0]])))
+    assert [bool(v) for v in out] == [False, True, True, False, True, False]
+    with pytest.raises(ValueError, match="The tensor should have only one element, but got 2"):
+        of_matrix(ms.Tensor(np.ones((2, 2))))
+    with pytest.raises(TypeError, match=r"isinstance\(\) arg 2 must be a type or tuple of "
+                                        r"types\."):
+        ListOfTypes()()

@@ -232,6 +232,21 @@ def _svd_signs(results: list) -> list:
     v[..., :k] *= signs
     return [s, u, v]
 
+def _eigh_signs(results: list) -> list:
+    """(w, v) with each eigenvector signed so that its largest entry in magnitude is positive:
+    one representative of the sign LAPACK leaves free."""
+    w, v = (np.asarray(r) for r in results)
+    rows = np.argmax(np.abs(v), axis=-2)
+    signs = np.sign(np.take_along_axis(v, rows[..., None, :], axis=-2))
+    signs[signs == 0] = 1
+    return [w, v * signs]
+
+
+def _eigh_ref(a, lower):
+    kept = np.tril(np.ones(a.shape[-2:], bool)) if lower else np.triu(np.ones(a.shape[-2:], bool))
+    return np.linalg.eigh(np.where(kept, f64_of(a), np.swapaxes(f64_of(a), -1, -2)))
+
+
 def _linalg_cases():
     hand = np.array([[4.0, 7.0], [2.0, 6.0]])  # det 10, inverse [[0.6, -0.7], [-0.2, 0.4]]
     inverse = [Case((hand,), lambda a, adjoint: np.array([[0.6, -0.7], [-0.2, 0.4]]), f64,
@@ -273,8 +288,20 @@ def _linalg_cases():
               np.eye(3, 2), a[:2]), (f32, f32), {"mode": "reduced"}),
           Case((np.array([[3.0, 0], [0, 2], [0, 0]]),), lambda a, mode: (np.eye(3), a),
                (f64, f64), {"mode": "complete"})]
+    # ascending eigenvalues, eigenvectors as columns; only the triangle `lower` names is read
+    eigh = [Case((np.array([[3.0, 0.0], [0.0, 1.0]]),), lambda a, lower: (
+                np.array([1.0, 3.0]), np.array([[0.0, 1.0], [1.0, 0.0]])), (f64, f64),
+                {"lower": True}, canonical=_eigh_signs),
+            Case((np.array([[1.0, 0.0], [7.0, 2.0]], np.float32),), lambda a, lower: (
+                np.array([1.0, 2.0]), np.eye(2)), (f32, f32), {"lower": False},
+                canonical=_eigh_signs),
+            Case((np.array([[1.0, 5.0], [0.0, 2.0]], np.float32),), lambda a, lower: (
+                np.array([1.0, 2.0]), np.eye(2)), (f32, f32), {"lower": True},
+                canonical=_eigh_signs),
+            Case((_spd((2, 3, 3), f64),), _eigh_ref, (f64, f64), {"lower": True},
+                 canonical=_eigh_signs)]
     return {"matrix_inverse": inverse, "matrix_determinant": det, "cholesky": cholesky,
-            "matrix_solve": solve, "svd": svd, "qr": qr}
+            "matrix_solve": solve, "svd": svd, "qr": qr, "eigh": eigh}
 
 
 # ----- rounding, integer division, bitwise --------------------------------------------------------
@@ -429,7 +456,7 @@ SELECT_CASES = seeded({
                        "tensor_scatter_sub", "tensor_scatter_max", "tensor_scatter_min",
                        "tensor_scatter_mul", "tensor_scatter_div")),
     **each(_linalg_cases, ("matrix_inverse", "matrix_determinant", "cholesky", "matrix_solve",
-                           "svd", "qr")),
+                           "svd", "qr", "eigh")),
     "floor": lambda: unary_same(np.floor, dtypes=(f32, f64)) + unary_same(np.floor, (i32,)),
     "ceil": lambda: unary_same(np.ceil, dtypes=(f32, f64, i64)),
     "trunc": lambda: unary_same(np.trunc, dtypes=(f32, f64)),

@@ -259,6 +259,8 @@ CASES: dict[str, list[Case]] = {
     "svd": [case(normal((3, 3))), case(normal((4, 2))), case(normal((2, 2, 3)))],
     "qr": [case(normal((3, 3))), case(normal((4, 2))), case(normal((2, 3, 2))),
            case(normal((3, 3)), mode="complete")],
+    # one triangle read (the other ignored); distinct eigenvalues (the adjoint divides by gaps)
+    "eigh": [case(normal((3, 3))), case(normal((2, 2, 2)), lower=False)],
     "erfinv": [case(uniform(-0.9, 0.9, (2, 3))), case(uniform(-0.5, 0.5, (3,)))],  # not at +-1
     "bincount": [case(ints([2, 4, 1, 0, 0, 2]), normal((6,))),
                  case(ints([1, 1]), normal((2,)), minlength=4)],

@@ -159,8 +159,10 @@ class _Pool2d(Cell):
     def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0,
                  data_format="NCHW"):
         super().__init__()
-        self.kernel_size = _pair(kernel_size, self.op, "kernel_size")
-        self.stride = _pair(stride, self.op, "stride")
+        # as given (MindSpore's attributes: `AvgPool2d(3).kernel_size == 3`), and per axis
+        self.kernel_size, self.stride = kernel_size, stride
+        self.kernel_hw = _pair(kernel_size, self.op, "kernel_size")
+        self.stride_hw = _pair(stride, self.op, "stride")
         self.pad_mode = _pad_mode(pad_mode, padding, self.op)
         self.padding = padding
         _check_format(data_format, self.op)
@@ -174,8 +176,8 @@ class _Pool2d(Cell):
             if isinstance(p, numbers.Integral):
                 return (p,) * 4
             return (p[0], p[0], p[1], p[1]) if len(p) == 2 else tuple(p)
-        top, bottom = same_padding(x.shape[2], self.kernel_size[0], self.stride[0])
-        left, right = same_padding(x.shape[3], self.kernel_size[1], self.stride[1])
+        top, bottom = same_padding(x.shape[2], self.kernel_hw[0], self.stride_hw[0])
+        left, right = same_padding(x.shape[3], self.kernel_hw[1], self.stride_hw[1])
         return (top, bottom, left, right)
 
     def extend_repr(self) -> str:
@@ -204,10 +206,10 @@ class MaxPool2d(_Pool2d):
         check_input(self.op, x, rank=4)
         if self.windowed:
             top, bottom, left, right = self.explicit_padding(x)
-            return _window_pool(x, self.op, "max", self.kernel_size, self.stride,
+            return _window_pool(x, self.op, "max", self.kernel_hw, self.stride_hw,
                                 ((top, bottom), (left, right)), self.dilation, self.ceil_mode,
                                 return_indices=self.return_indices)
-        return NF.max_pool2d(x, self.kernel_size, self.stride, self.explicit_padding(x))
+        return NF.max_pool2d(x, self.kernel_hw, self.stride_hw, self.explicit_padding(x))
 
 
 class AvgPool2d(_Pool2d):
@@ -235,11 +237,11 @@ class AvgPool2d(_Pool2d):
         check_input(self.op, x, rank=4)
         if self.windowed:
             top, bottom, left, right = self.explicit_padding(x)
-            return _window_pool(x, self.op, "avg", self.kernel_size, self.stride,
+            return _window_pool(x, self.op, "avg", self.kernel_hw, self.stride_hw,
                                 ((top, bottom), (left, right)), ceil_mode=self.ceil_mode,
                                 count_include_pad=self.count_include_pad,
                                 divisor_override=self.divisor_override)
-        return NF.avg_pool2d(x, self.kernel_size, self.stride, self.explicit_padding(x),
+        return NF.avg_pool2d(x, self.kernel_hw, self.stride_hw, self.explicit_padding(x),
                              count_include_pad=self.count_include_pad)
 
 

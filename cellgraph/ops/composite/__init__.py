@@ -21,7 +21,7 @@ from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.compiler.frontend import trace_call
 from cellgraph.forward import jvp, vjp
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.dtype import DType
+from cellgraph.primitives.dtype import DType, TensorType, _ObjectType
 from cellgraph.primitives.errors import ArgumentError, DTypeError
 from cellgraph.primitives.functional import ones_like, zeros_like
 from cellgraph.primitives.nn_functional import clip_by_value
@@ -77,6 +77,8 @@ def _type_test(type_name):
     if isinstance(type_name, DType):  # mstype.int64, mstype.float32, ...
         type_name = type_name.name.rstrip("_")
     name = str(type_name).lower()
+    if isinstance(type_name, (TensorType, _ObjectType)):  # mstype.tensor_type, mstype.number
+        name = name.removeprefix("cellgraph.").rstrip("_")
     if name not in _TYPE_TESTS:
         raise ArgumentError(f"MultitypeFuncGraph.register: unknown type name {type_name!r}; "
                             f"expected one of {', '.join(sorted(_TYPE_TESTS))}")

@@ -72,3 +72,30 @@ def test_common_holds_the_jit_config_and_the_type_objects():
 
     assert JitConfig is ms.JitConfig and lazy_inline is ms.lazy_inline
     assert isinstance(tensor_type, TensorType) and tensor_type is ms.tensor_type
+
+
+def test_depend_on_a_monad_returns_the_value():
+    """`ops.depend(x, monad.U)` (mindspore.common._monad) orders x after the side effects
+    before it and returns x, in a graph and eagerly."""
+    import cellgraph.common._monad as monad
+    from cellgraph.ops import functional as F
+
+    @ms.jit
+    def after_effects(x, y):
+        return F.depend(x * y, monad.U), F.depend(x + y, monad.IO)
+
+    x, y = ms.Tensor(2.0, mstype.float32), ms.Tensor(3.0, mstype.float32)
+    product, total = after_effects(x, y)
+    assert float(product.asnumpy()) == 6.0 and float(total.asnumpy()) == 5.0
+    assert float(F.depend(x, monad.U).asnumpy()) == 2.0
+    assert repr(monad.U) == "U" and repr(monad.IO) == "IO"
+
+
+def test_c_expression_names_programs_reach():
+    """mindspore._c_expression: every Tensor and Parameter is a TensorPy; no security build."""
+    from cellgraph import _c_expression
+
+    assert isinstance(ms.Tensor(1), _c_expression.TensorPy)
+    assert isinstance(ms.Parameter(ms.Tensor(1.0), name="p"), _c_expression.TensorPy)
+    assert not isinstance(np.ones(2), _c_expression.TensorPy)
+    assert _c_expression.security.enable_security() is False
