@@ -100,3 +100,16 @@ def test_class_as_mindspore(name):
         assert str(value.dtype) == dtype
         np.testing.assert_allclose(value.asnumpy().astype(np.float64), np.array(want),
                                    rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("a, b, error, message", [
+    # MindSpore 2.10's errors (its infer checks)
+    (T([1, 2, 4], np.float16), T([0, 1, -1]), TypeError, "the input type must be same"),
+    (T([1, 2, 4], np.float64), T([0, 1, -1], np.float64), TypeError,
+     r"the input argument\[x\] must be a type of \{Tensor\[Float16\], Tensor\[Float32\]\}"),
+    (xi, yi, TypeError, r"the input .*but got Tensor\[Int32\]"),
+    (T([1, 2, 4]), T([0, 1]), ValueError, "the x: .*3.* must be equal to .*2"),
+])
+def test_square_sum_all_checks_its_operands(a, b, error, message):
+    with pytest.raises(error, match=r"For primitive\[SquareSumAll\], " + message):
+        P.SquareSumAll()(a, b)
