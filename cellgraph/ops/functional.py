@@ -13,6 +13,7 @@ import types as _types
 # The transforms (they need the compiler, which sits on the core alone)
 from cellgraph.autograd import grad, value_and_grad  # noqa: F401
 from cellgraph.common.assign import *  # Parameter updates: F.assign, F.Depend, ...
+from cellgraph.compiler.builder import Tracer as _Tracer
 from cellgraph.compiler.choice import switch  # noqa: F401
 from cellgraph.forward import jvp, linearize, vjp  # noqa: F401
 from cellgraph.primitives.functional import *
@@ -28,6 +29,21 @@ from . import derive as _derive
 from .function.array_func.attributes import dtype  # noqa: F401
 from .surface import SCALAR_OPS as _SCALAR_OPS
 from .surface import make_range  # noqa: F401
+
+
+def is_sequence_value_unknown(x) -> bool:
+    """`F.is_sequence_value_unknown(seq)` (MindSpore's IsShapeUnKnown): whether an element of
+    the tuple or list is known only when the graph runs (a shape's dimension read from a
+    Tensor's values); the shapes of cellgraph's Tensors are always known."""
+    return isinstance(x, (tuple, list)) and _builtins.any(isinstance(e, _Tracer) for e in x)
+
+
+def is_sequence_shape_unknown(x) -> bool:
+    """`F.is_sequence_shape_unknown(seq)` (MindSpore's IsDimUnKnown): whether the length of the
+    tuple or list is known only when the graph runs; cellgraph's sequences always have their
+    length when the graph is built."""
+    return False
+
 
 _TRANSFORMS = ["derivative", "grad", "hessian", "jacfwd", "jacrev", "jet", "jvp", "linearize",
                "switch", "value_and_grad", "vjp", "vmap"]
