@@ -90,7 +90,35 @@ def test_gradient_operation_matches_mindspore(name):
 
 
 def test_every_class_is_tested_and_shows_its_attributes():
-    elsewhere = {"LayerNormGrad"}  # tests/ops/test_layer_norm_grad.py
+    elsewhere = {"LayerNormGrad",  # tests/ops/test_layer_norm_grad.py
+                 "ResizeBilinearGrad"}  # below
     assert set(G.__all__) - elsewhere <= {name.removesuffix("Eps").removesuffix("NHWC")
                                           for name in EXPECTED}
     assert repr(G.LogitGrad(0.35)) == "LogitGrad(eps=0.35)"
+
+
+RBG_DY = np.random.RandomState(1).randn(1, 2, 3, 5).astype(np.float32)
+
+
+@pytest.mark.parametrize("attrs, shape, dtype, first", [
+    # MindSpore 2.10 CPU: the first 8 values of G.ResizeBilinearGrad(**attrs)(dy, ones(shape))
+    ({"align_corners": True}, (1, 2, 4, 4), np.float32,
+     [1.4714, -0.7229, -1.0688, 0.5972, -0.9327, 0.464, -0.0707, -0.0848]),
+    ({}, (1, 2, 4, 4), np.float32,
+     [1.502, -0.7007, -0.9607, 0.4362, -1.3017, 0.7276, -0.1769, -0.0812]),
+    ({"half_pixel_centers": True}, (1, 2, 6, 7), np.float64,
+     [0.6497, 0.0401, -0.1835, -0.2641, -0.3219, -0.1281, 0.3462, 0.6497]),
+    ({}, (1, 2, 2, 3), np.float16,
+     [0.8452, -0.8369, -0.1478, -0.4309, -1.2363, 0.6646, -1.3828, -0.2947]),
+])
+def test_resize_bilinear_grad_is_mindspores(attrs, shape, dtype, first):
+    out = G.ResizeBilinearGrad(**attrs)(Tensor(RBG_DY.astype(dtype)), Tensor(np.ones(shape, dtype)))
+    assert out.shape == shape and out.asnumpy().dtype == dtype
+    np.testing.assert_allclose(out.asnumpy().ravel()[:8], first, atol=6e-4)
+
+
+def test_resize_bilinear_grad_spreads_each_pixel_as_mindspores_test_says():
+    dy = np.array([[[[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1], [0, 0, 1, 1]]]], np.float32)
+    out = G.ResizeBilinearGrad(align_corners=False)(Tensor(dy), Tensor(np.ones((1, 1, 2, 2),
+                                                                               np.float32)))
+    np.testing.assert_array_equal(out.asnumpy(), [[[[2.25, 0.75], [0.75, 4.25]]]])

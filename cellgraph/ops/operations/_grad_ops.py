@@ -6,6 +6,7 @@ like any composition; the operands come in MindSpore's order (the forward output
 from __future__ import annotations
 
 from cellgraph.ops.derive import define_class
+from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives.math_ops import sum_to
 
 from .. import functional as F
@@ -89,6 +90,25 @@ def _slice_grad(dy, x, begin, size):
     return F.pad(dy, tuple(p for pair in reversed(pads) for p in pair))
 
 
+def _resize_bilinear_grad(grads, original_image, align_corners=False, half_pixel_centers=False):
+    """The gradient of ResizeBilinearV2 (resizing `original_image` to the size of `grads`)
+    with respect to the image, for the incoming `grads`: each output pixel's gradient shared
+    among the input pixels it interpolated, in the image's dtype (float16 summed in float32)."""
+    from cellgraph.ops import ResizeBilinearV2
+
+    resize = ResizeBilinearV2(align_corners, half_pixel_centers)
+    size = tuple(grads.shape[2:])
+    dtype = original_image.dtype
+    wide = mstype.float32 if dtype == mstype.float16 else dtype  # float16 accumulates in float32
+    _, pullback = F.vjp(lambda image: resize(image, size), F.cast(original_image, wide))
+    (dimage,) = _as_tuple(pullback(F.cast(grads, wide)))
+    return F.cast(dimage, dtype)
+
+
+def _as_tuple(value):
+    return value if isinstance(value, tuple) else (value,)
+
+
 _CLASSES = {
     "ACosGrad": (_acos_grad, None),
     "AsinGrad": (_asin_grad, None),
@@ -117,6 +137,8 @@ _CLASSES = {
     "SliceGrad": (_slice_grad, None),
     "LayerNormGrad": (_layer_norm_grad, {"begin_norm_axis": 1, "begin_params_axis": 1}),
     "KLDivLossGrad": (_kl_div_loss_grad, {"reduction": "mean"}),
+    "ResizeBilinearGrad": (_resize_bilinear_grad,
+                           {"align_corners": False, "half_pixel_centers": False}),
     "DropoutGrad": (lambda dy, mask, keep_prob=0.5: dy * F.cast(mask, dy.dtype) / keep_prob,
                     {"keep_prob": 0.5}),
 }
