@@ -91,7 +91,7 @@ def test_gradient_operation_matches_mindspore(name):
 
 def test_every_class_is_tested_and_shows_its_attributes():
     elsewhere = {"LayerNormGrad",  # tests/ops/test_layer_norm_grad.py
-                 "ResizeBilinearGrad"}  # below
+                 "ResizeBilinearGrad", "StridedSliceGrad"}  # below
     assert set(G.__all__) - elsewhere <= {name.removesuffix("Eps").removesuffix("NHWC")
                                           for name in EXPECTED}
     assert repr(G.LogitGrad(0.35)) == "LogitGrad(eps=0.35)"
@@ -122,3 +122,29 @@ def test_resize_bilinear_grad_spreads_each_pixel_as_mindspores_test_says():
     out = G.ResizeBilinearGrad(align_corners=False)(Tensor(dy), Tensor(np.ones((1, 1, 2, 2),
                                                                                np.float32)))
     np.testing.assert_array_equal(out.asnumpy(), [[[[2.25, 0.75], [0.75, 4.25]]]])
+
+
+@pytest.mark.parametrize("args, attrs, expected", [
+    # MindSpore 2.10 CPU: dy = 1, 2, ... in the slice's shape, written back into x's shape
+    (((2, 3, 4), (1, 0, 0), (2, 3, 4), (1, 2, 3)), {},
+     [[[0] * 4] * 3, [[1, 0, 0, 2], [0] * 4, [3, 0, 0, 4]]]),
+    (((2, 3, 4), (1, 1), (2, 2), (1, 1)), {"shrink_axis_mask": 1},
+     [[[0] * 4] * 3, [[0] * 4, [1, 2, 3, 4], [0] * 4]]),
+    (((2, 3, 4), (0, 1), (1, 3), (1, 1)), {"begin_mask": 1},
+     [[[0] * 4, [1, 2, 3, 4], [5, 6, 7, 8]], [[0] * 4] * 3]),
+])
+def test_strided_slice_grad_writes_dy_where_the_slice_read(args, attrs, expected):
+    count = int(np.count_nonzero(np.asarray(expected)))
+    shape = {0: (1, 2, 2), 1: (1, 4), 2: (1, 2, 4)}[[(1, 0, 0), (1, 1), (0, 1)].index(args[1])]
+    dy = Tensor(np.arange(1, count + 1, dtype=np.float32).reshape(shape))
+    out = G.StridedSliceGrad(**attrs)(dy, *args)
+    np.testing.assert_array_equal(out.asnumpy(), expected)
+    assert repr(G.StridedSliceGrad(shrink_axis_mask=1)).startswith("StridedSliceGrad(")
+
+
+def test_strided_slice_grad_of_bools():
+    dy = Tensor(np.array([False, True, False]))
+    out = G.StridedSliceGrad()(dy, (3, 2, 3), (1, 0, 0), (2, 1, 3), (1, 1, 1)).asnumpy()
+    expected = np.zeros((3, 2, 3), bool)
+    expected[1, 0, 1] = True
+    np.testing.assert_array_equal(out, expected)

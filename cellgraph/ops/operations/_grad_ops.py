@@ -105,6 +105,25 @@ def _resize_bilinear_grad(grads, original_image, align_corners=False, half_pixel
     return F.cast(dimage, dtype)
 
 
+def _strided_slice_grad(dy, shapex, begin, end, strides, begin_mask=0, end_mask=0,
+                        ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
+    """`dy` written where StridedSlice(masks)(x, begin, end, strides) read it from an `x` of
+    shape `shapex`, zeros (False) elsewhere: the positions come from the same slice of the
+    flat positions of x."""
+    import numpy as np
+
+    from cellgraph.ops import StridedSlice, Tensor
+
+    shape = tuple(int(d) for d in shapex)
+    size = int(np.prod(shape))
+    positions = Tensor(np.arange(size, dtype=np.int32).reshape(shape))
+    picked = StridedSlice(begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+                          shrink_axis_mask)(positions, begin, end, strides)
+    flat = F.tensor_scatter_update(F.zeros((size,), dy.dtype), F.reshape(picked, (-1, 1)),
+                                   F.reshape(dy, (-1,)))
+    return F.reshape(flat, shape)
+
+
 def _as_tuple(value):
     return value if isinstance(value, tuple) else (value,)
 
@@ -139,6 +158,9 @@ _CLASSES = {
     "KLDivLossGrad": (_kl_div_loss_grad, {"reduction": "mean"}),
     "ResizeBilinearGrad": (_resize_bilinear_grad,
                            {"align_corners": False, "half_pixel_centers": False}),
+    "StridedSliceGrad": (_strided_slice_grad,
+                         {"begin_mask": 0, "end_mask": 0, "ellipsis_mask": 0,
+                          "new_axis_mask": 0, "shrink_axis_mask": 0}),
     "DropoutGrad": (lambda dy, mask, keep_prob=0.5: dy * F.cast(mask, dy.dtype) / keep_prob,
                     {"keep_prob": 0.5}),
 }
