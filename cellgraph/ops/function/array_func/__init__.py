@@ -6,6 +6,9 @@ operations that are primitives, and the others of `ops.functional`, are reached 
 from cellgraph.ops.function._fallback import functional_fallback as _functional_fallback
 
 from . import attributes, creation, indexing, matrix, padding, segment, shape
+
+# the modules, before `padding` the function takes the name of `padding` the module
+_MODULES = (attributes, creation, indexing, matrix, padding, segment, shape)
 from .attributes import *
 from .creation import *
 from .indexing import *
@@ -15,7 +18,7 @@ from .segment import *
 from .shape import *
 
 __all__: list[str] = []
-for _module in (attributes, creation, indexing, matrix, padding, segment, shape):
+for _module in _MODULES:
     __all__ += _module.__all__
 
 # the functional operations defined elsewhere (the primitives, the other modules)
