@@ -6,7 +6,8 @@ like construct (MindSpore refuses it in graph mode; here it compiles). A `Primit
 subclass's `infer_shape`/`infer_dtype` (or `__infer__`) run in a graph on the arguments' shapes
 and dtypes, as MindSpore runs them, and what `__call__` returns must agree with them;
 `infer_value` folds a call on constants into its value. A subclass with no Python `__call__`
-names a kernel of MindSpore's back ends, which cellgraph cannot run: calling it raises
+names a kernel of MindSpore's back ends: the few of those kernels that no public class reaches
+are composed in ops/_backend_kernels.py (`Shift`), and calling any other raises
 UnsupportedError saying what to write instead. `constexpr` works as in `ops.constexpr`.
 """
 from __future__ import annotations
@@ -99,6 +100,12 @@ class Primitive:
         declared = _declared(self, args)
         if declared is not None and declared.get("value") is not None:
             return declared["value"]  # infer_value folded a call on constants
+        kernel = _backend_kernel(self.name)
+        if kernel is not None:
+            out = kernel(self, *args)
+            if declared is not None:
+                _check_declared(self, declared, out)
+            return out
         raise UnsupportedError(f"Unsupported op [{self.name}] on CPU: a Primitive subclass "
                                f"without a Python `__call__` runs a kernel of MindSpore's back "
                                f"ends, which cellgraph cannot run; {_INSTEAD}", user_loc())
@@ -106,6 +113,14 @@ class Primitive:
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={v}" for k, v in self.init_attrs.items() if k != "name")
         return f"Prim[{self.name}]" + (f"<{shown}>" if shown else "")
+
+
+def _backend_kernel(name):
+    """The kernel of MindSpore's back ends named `name` that cellgraph composes (for a
+    subclass that names one, as MindSpore looks kernels up by name), else None."""
+    from ._backend_kernels import KERNELS
+
+    return KERNELS.get(name)
 
 
 def infer_argument(arg) -> dict:

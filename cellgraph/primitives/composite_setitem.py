@@ -34,8 +34,23 @@ def _static(index) -> bool:
     return True
 
 
+def _as_value(value):
+    """A tuple or list value (numbers, Tensors, nested sequences of them, as MindSpore takes)
+    as one Tensor, its elements stacked; any other value as it is."""
+    if not isinstance(value, (tuple, list)):
+        return value
+    if all(isinstance(v, numbers.Number) for v in value):
+        return A.cast(np.asarray(value), dtype=dt.float32 if any(
+            isinstance(v, float) for v in value) else dt.int64)
+    items = [_as_value(v) for v in value]
+    dtypes = [abstract_of(v).dtype for v in items if not isinstance(v, numbers.Number)]
+    return F.stack([F.cast(v, dtypes[0]) if isinstance(v, numbers.Number) else v
+                    for v in items], 0)
+
+
 def tensor_setitem(x, index, value):
     """A copy of `x` with `x[index]` replaced by `value` (broadcast to the region)."""
+    value = _as_value(value)
     if not _static(index):
         return _tensor_index_setitem(x, index, value)
     xt = abstract_of(x)
@@ -58,10 +73,12 @@ def tensor_setitem(x, index, value):
 
 # ----- an integer Tensor in the index ----------------------------------------------------------
 #
-#     x[i] = v   ->   x + gather_grad(broadcast(v) - x[i], i)
+#     x[i] = v   ->   select(written, gather_grad(last * broadcast(v), i), x)
 #
 # gather_grad (the transpose of gather) puts a value of the indexed rows' shape back where the
-# index took it from, zeros elsewhere. An index that mixes the Tensor with slices
+# index took it from, zeros elsewhere. Where `i` repeats a row only its last occurrence writes
+# (`last`, as in NumPy): the largest position naming each row, found with a scatter-max of the
+# positions, against each position. An index that mixes the Tensor with slices
 # (`x[i, :, 0:2] = v`) is done in two steps: the rows `x[i]` get `[:, 0:2] = v`, then `x[i]`
 # gets the new rows.
 
@@ -95,6 +112,25 @@ def _tensor_index_setitem(x, index, value):
         new = F.fill(dtype, abstract_of(region).shape, value)
     else:
         new = F.broadcast_to(F.cast(value, dtype), abstract_of(region).shape)
-    placed = A.gather_grad(F.sub(new, region), items[split], axis=split,
-                           shape=abstract_of(x).shape)
-    return F.add(x, placed)
+    last = _last_writes(items[split], abstract_of(x).shape[split])
+    last = F.reshape(last, (1,) * split + tuple(abstract_of(last).shape)
+                     + (1,) * (abstract_of(region).ndim - split - abstract_of(last).ndim))
+    last = F.broadcast_to(last, abstract_of(region).shape)
+    shape = abstract_of(x).shape
+    placed = A.gather_grad(F.select(last, new, F.zeros_like(new)), items[split], axis=split,
+                           shape=shape)
+    written = A.gather_grad(F.cast(last, dt.float32), items[split], axis=split, shape=shape)
+    return F.select(F.greater(written, 0.0), placed, x)
+
+
+def _last_writes(index, size: int):
+    """For each element of the integer Tensor `index` into an axis of `size` rows: whether no
+    later element (in row-major order) names the same row."""
+    ishape = tuple(abstract_of(index).shape)
+    count = int(np.prod(ishape))
+    flat = F.reshape(F.cast(index, dt.int64), (count,))
+    flat = F.select(F.less(flat, 0), F.add(flat, size), flat)
+    order = A.cast(np.arange(count), dtype=dt.int64)
+    latest = F.tensor_scatter_max(A.cast(np.full(size, -1), dtype=dt.int64),
+                                  F.expand_dims(flat, -1), order)
+    return F.reshape(F.equal(F.gather(latest, flat, 0), order), ishape)

@@ -39,6 +39,9 @@ def _gather_nd_type(x: TensorType, indices: TensorType) -> TensorType:
 
 
 def _scatter_type(x: TensorType, indices: TensorType, updates: TensorType) -> TensorType:
+    if indices.dtype.is_int and indices.dtype.name not in ("int32", "int64"):
+        raise DTypeError(f"the input[indices type] supports types: Int32, Int64. But got "
+                         f"{indices.dtype}.")
     expected = _slice_shape(x, indices)
     if updates.shape != expected:
         raise ShapeError(f"expected updates of shape {fmt_shape(expected)} (indices "

@@ -19,6 +19,13 @@ from .errors import ArgumentError, ArgumentValueError, ShapeError
 
 
 def _int_tuple(value, op: str, name: str) -> tuple:
+    array = getattr(value, "asnumpy", None)  # a Tensor whose values are known: MindSpore's
+    if hasattr(value, "aval") and array is not None and abstract_of(value).dtype.is_int \
+            and abstract_of(value).ndim <= 1:  # strided_slice takes one as begin/end/strides
+        try:
+            value = tuple(int(v) for v in array().reshape(-1))
+        except TypeError:  # one computed in a graph: its values are not known yet
+            pass
     items = value if isinstance(value, (tuple, list)) else (value,)
     if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in items):
         raise ArgumentError(f"{op}: `{name}` must be a tuple of ints, got {value!r}")

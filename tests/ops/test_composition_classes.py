@@ -100,3 +100,38 @@ def test_class_as_mindspore(name):
         assert str(value.dtype) == dtype
         np.testing.assert_allclose(value.asnumpy().astype(np.float64), np.array(want),
                                    rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("a, b, error, message", [
+    # MindSpore 2.10's errors (its infer checks)
+    (T([1, 2, 4], np.float16), T([0, 1, -1]), TypeError, "the input type must be same"),
+    (T([1, 2, 4], np.float64), T([0, 1, -1], np.float64), TypeError,
+     r"the input argument\[x\] must be a type of \{Tensor\[Float16\], Tensor\[Float32\]\}"),
+    (xi, yi, TypeError, r"the input .*but got Tensor\[Int32\]"),
+    (T([1, 2, 4]), T([0, 1]), ValueError, "the x: .*3.* must be equal to .*2"),
+])
+def test_square_sum_all_checks_its_operands(a, b, error, message):
+    with pytest.raises(error, match=r"For primitive\[SquareSumAll\], " + message):
+        P.SquareSumAll()(a, b)
+
+
+class _PReLU(ms.nn.Cell):
+    def construct(self, x, w):
+        return P.PReLU()(x, w)
+
+
+@pytest.mark.parametrize("x, w, out, dx, dw", [
+    # MindSpore 2.10: the value and the gradients in x and the weight; at 0, dx is the weight
+    (-0.8, [0.6], -0.48, 0.6, [-0.8]),
+    ([-1.0, 0.0, 2.0], [0.6], [-0.6, 0.0, 2.0], [0.6, 0.6, 1.0], [-1.0]),
+    (np.arange(-3.0, 3.0).reshape(1, 2, 3), [0.5, 0.25], [[[-1.5, -1.0, -0.5], [0, 1, 2]]],
+     [[[0.5, 0.5, 0.5], [0.25, 1.0, 1.0]]], [-6.0, 0.0]),
+])
+def test_prelu_values_shapes_and_gradients(x, w, out, dx, dw):
+    x, w = T(x), T(w)
+    y = _PReLU()(x, w)
+    gx, gw = ms.ops.GradOperation(get_all=True)(_PReLU())(x, w)
+    assert y.shape == x.shape and gx.shape == x.shape and gw.shape == w.shape
+    np.testing.assert_allclose(y.asnumpy(), out, rtol=1e-6)
+    np.testing.assert_allclose(gx.asnumpy(), dx, rtol=1e-6)
+    np.testing.assert_allclose(gw.asnumpy(), dw, rtol=1e-6)

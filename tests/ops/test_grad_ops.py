@@ -92,7 +92,61 @@ def test_gradient_operation_matches_mindspore(name):
 def test_every_class_is_tested_and_shows_its_attributes():
     elsewhere = {"LayerNormGrad",  # tests/ops/test_layer_norm_grad.py
                  "GridSampler2DGrad", "HSigmoidGrad", "NLLLossGrad",
-                 "PReLUGrad"}  # tests/ops/test_grad_ops_generated.py
+                 "PReLUGrad",
+                 "ResizeBilinearGrad", "StridedSliceGrad"}  # below
     assert set(G.__all__) - elsewhere <= {name.removesuffix("Eps").removesuffix("NHWC")
                                           for name in EXPECTED}
     assert repr(G.LogitGrad(0.35)) == "LogitGrad(eps=0.35)"
+
+
+RBG_DY = np.random.RandomState(1).randn(1, 2, 3, 5).astype(np.float32)
+
+
+@pytest.mark.parametrize("attrs, shape, dtype, first", [
+    # MindSpore 2.10 CPU: the first 8 values of G.ResizeBilinearGrad(**attrs)(dy, ones(shape))
+    ({"align_corners": True}, (1, 2, 4, 4), np.float32,
+     [1.4714, -0.7229, -1.0688, 0.5972, -0.9327, 0.464, -0.0707, -0.0848]),
+    ({}, (1, 2, 4, 4), np.float32,
+     [1.502, -0.7007, -0.9607, 0.4362, -1.3017, 0.7276, -0.1769, -0.0812]),
+    ({"half_pixel_centers": True}, (1, 2, 6, 7), np.float64,
+     [0.6497, 0.0401, -0.1835, -0.2641, -0.3219, -0.1281, 0.3462, 0.6497]),
+    ({}, (1, 2, 2, 3), np.float16,
+     [0.8452, -0.8369, -0.1478, -0.4309, -1.2363, 0.6646, -1.3828, -0.2947]),
+])
+def test_resize_bilinear_grad_is_mindspores(attrs, shape, dtype, first):
+    out = G.ResizeBilinearGrad(**attrs)(Tensor(RBG_DY.astype(dtype)), Tensor(np.ones(shape, dtype)))
+    assert out.shape == shape and out.asnumpy().dtype == dtype
+    np.testing.assert_allclose(out.asnumpy().ravel()[:8], first, atol=6e-4)
+
+
+def test_resize_bilinear_grad_spreads_each_pixel_as_mindspores_test_says():
+    dy = np.array([[[[1, 1, 0, 0], [1, 1, 0, 0], [0, 0, 1, 1], [0, 0, 1, 1]]]], np.float32)
+    out = G.ResizeBilinearGrad(align_corners=False)(Tensor(dy), Tensor(np.ones((1, 1, 2, 2),
+                                                                               np.float32)))
+    np.testing.assert_array_equal(out.asnumpy(), [[[[2.25, 0.75], [0.75, 4.25]]]])
+
+
+@pytest.mark.parametrize("args, attrs, expected", [
+    # MindSpore 2.10 CPU: dy = 1, 2, ... in the slice's shape, written back into x's shape
+    (((2, 3, 4), (1, 0, 0), (2, 3, 4), (1, 2, 3)), {},
+     [[[0] * 4] * 3, [[1, 0, 0, 2], [0] * 4, [3, 0, 0, 4]]]),
+    (((2, 3, 4), (1, 1), (2, 2), (1, 1)), {"shrink_axis_mask": 1},
+     [[[0] * 4] * 3, [[0] * 4, [1, 2, 3, 4], [0] * 4]]),
+    (((2, 3, 4), (0, 1), (1, 3), (1, 1)), {"begin_mask": 1},
+     [[[0] * 4, [1, 2, 3, 4], [5, 6, 7, 8]], [[0] * 4] * 3]),
+])
+def test_strided_slice_grad_writes_dy_where_the_slice_read(args, attrs, expected):
+    count = int(np.count_nonzero(np.asarray(expected)))
+    shape = {0: (1, 2, 2), 1: (1, 4), 2: (1, 2, 4)}[[(1, 0, 0), (1, 1), (0, 1)].index(args[1])]
+    dy = Tensor(np.arange(1, count + 1, dtype=np.float32).reshape(shape))
+    out = G.StridedSliceGrad(**attrs)(dy, *args)
+    np.testing.assert_array_equal(out.asnumpy(), expected)
+    assert repr(G.StridedSliceGrad(shrink_axis_mask=1)).startswith("StridedSliceGrad(")
+
+
+def test_strided_slice_grad_of_bools():
+    dy = Tensor(np.array([False, True, False]))
+    out = G.StridedSliceGrad()(dy, (3, 2, 3), (1, 0, 0), (2, 1, 3), (1, 1, 1)).asnumpy()
+    expected = np.zeros((3, 2, 3), bool)
+    expected[1, 0, 1] = True
+    np.testing.assert_array_equal(out, expected)

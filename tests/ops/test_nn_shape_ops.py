@@ -161,3 +161,13 @@ def test_error_messages(fn, arrays, expected):
     msg = _compile_error(fn, *arrays)
     assert msg.startswith(expected), msg
     assert THIS_FILE in msg  # the user's line
+
+
+def test_strided_slice_takes_tensors_of_ints_as_bounds():
+    # MindSpore's st/ops test: begin/end/strides as int32 or int64 Tensors
+    x = np.array([[[1., 1., 1.], [2, 2, 2]], [[3, 3, 3], [4, 4, 4]], [[5, 5, 5], [6, 7, 8]]],
+                 np.float32)
+    bounds = [cellgraph.Tensor(np.array(v, dt)) for v, dt in
+              (([2, 0, 0], np.int32), ([3, 2, 3], np.int64), ([1, 1, 1], np.int32))]
+    out = cellgraph.ops.strided_slice(cellgraph.Tensor(x), *bounds)
+    np.testing.assert_array_equal(out.asnumpy(), x[2:3, 0:2, 0:3])

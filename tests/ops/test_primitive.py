@@ -108,3 +108,48 @@ def test_a_subclass_without_python_call_is_an_error():
                                                   "ops.Custom"):
         Net(TimesTen())(Tensor(X))  # MindSpore: RuntimeError, Unsupported op [...] on CPU
     assert isinstance(NotImplementedError(), RuntimeError)
+
+
+class Shift(PrimitiveWithInfer):
+    """MindSpore's tests declare this kernel of its CPU back end themselves."""
+
+    @prim_attr_register
+    def __init__(self, periods=1, axis=-1):
+        self.init_prim_io_names(inputs=["x", "fill_value"], outputs=["output"])
+
+    def __infer__(self, x, fill_value):
+        return {"shape": tuple(x["shape"]), "dtype": x["dtype"], "value": None}
+
+
+class ShiftNet(nn.Cell):
+    def __init__(self, periods, axis):
+        super().__init__()
+        self.shift = Shift(periods, axis)
+
+    def construct(self, x, fill_value):
+        return self.shift(x, fill_value)
+
+
+SHIFT_X = np.arange(100).reshape(10, 10) % 7
+
+
+@pytest.mark.parametrize("mode", [cellgraph.GRAPH_MODE, cellgraph.PYNATIVE_MODE])
+@pytest.mark.parametrize("periods, axis, fill, row0, col0", [
+    # MindSpore 2.10 CPU's values (first row and first column of the result)
+    (1, -1, -4, [-4, 0, 1, 2, 3, 4, 5, 6, 0, 1], [-4] * 10),
+    (-3, 1, -4, [3, 4, 5, 6, 0, 1, 2, -4, -4, -4], [3, 6, 2, 5, 1, 4, 0, 3, 6, 2]),
+    (3, 0, -4, [-4] * 10, [-4, -4, -4, 0, 3, 6, 2, 5, 1, 4]),
+    (-2, 0, -4, [6, 0, 1, 2, 3, 4, 5, 6, 0, 1], [6, 2, 5, 1, 4, 0, 3, 6, -4, -4]),
+    (12, 1, -4, [-4] * 10, [-4] * 10),
+    (0, 1, -4, [0, 1, 2, 3, 4, 5, 6, 0, 1, 2], [0, 3, 6, 2, 5, 1, 4, 0, 3, 6]),
+])
+def test_a_subclass_naming_the_shift_kernel_runs_it(mode, periods, axis, fill, row0, col0):
+    cellgraph.set_context(mode=mode)
+    try:
+        out = ShiftNet(periods, axis)(Tensor(SHIFT_X.astype(np.int32)), fill).asnumpy()
+        assert out.dtype == np.int32 and out.shape == (10, 10)
+        assert out[0].tolist() == row0 and out[:, 0].tolist() == col0
+        nan = ShiftNet(periods, axis)(Tensor(SHIFT_X.astype(np.float32)), np.nan).asnumpy()
+        np.testing.assert_array_equal(np.isnan(nan), out == fill)
+    finally:
+        cellgraph.set_context(mode=cellgraph.GRAPH_MODE)

@@ -41,3 +41,17 @@ def test_the_scattered_must_be_a_parameter_and_blocks_fit():
         P.ScatterSub()(T([1.0, 2.0]), T([0], np.int32), T([1.0]))
     with pytest.raises(ValueError, match="multiple of block_size"):
         P.DepthToSpace(2)(T(np.ones((1, 3, 2, 2))))
+
+
+@pytest.mark.parametrize("name", ["tensor_scatter_add", "tensor_scatter_sub",
+                                  "tensor_scatter_max", "tensor_scatter_min",
+                                  "tensor_scatter_mul", "tensor_scatter_update"])
+def test_tensor_scatter_indices_are_int32_or_int64(name):
+    x = ms.Tensor(np.array([[7, 3, 3], [4, 5, -3]], np.int32))
+    updates = ms.Tensor(np.array([1], np.int32))
+    op = getattr(ms.ops, name)
+    for dtype in (np.int32, np.int64):
+        op(x, ms.Tensor(np.array([[0, 1]], dtype)), updates)
+    with pytest.raises(TypeError, match=r"indices type\] supports types: Int32, Int64. But got "
+                                        r"Int16"):  # MindSpore 2.10's message
+        op(x, ms.Tensor(np.array([[0, 1]], np.int16)), updates)

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import builtins
 import functools
+import sys
 import types
 
 import cellgraph.ops.function.array_func.attributes as _array_func_attributes
 import cellgraph.ops.function.array_func.creation as _array_func_creation
 import cellgraph.ops.function.array_func.indexing as _indexing
 import cellgraph.ops.function.array_func.matrix as _matrix
-import cellgraph.ops.function.array_func.padding as _padding
+import cellgraph.ops.function.array_func.padding  # noqa: F401  (loads the module)
 import cellgraph.ops.function.array_func.segment as _segment
 import cellgraph.ops.function.array_func.shape as _shape
 import cellgraph.ops.function.clip_func as _clip_func
@@ -49,6 +50,7 @@ from cellgraph import loops as _loops
 from cellgraph.autograd import grad, value_and_grad  # noqa: F401  (the transforms)
 from cellgraph.common import apply_ops as _apply_ops
 from cellgraph.common import assign as _assign
+from cellgraph.common import sparse_apply_ops as _sparse_apply_ops
 from cellgraph.common.assign import *  # Parameter updates: F.assign, F.Depend, ...
 from cellgraph.common.assign import __all__ as _assign_names
 from cellgraph.compiler.choice import switch  # noqa: F401
@@ -73,7 +75,11 @@ from .array_func.attributes import dtype
 # F.dtype(x), F.make_range(5), F.scalar_add(2, 3): ops.functional's alone (`ops.dtype` is
 # the dtype module)
 from .other_func import SCALAR_OPS as _SCALAR_OPS
-from .other_func import make_range
+
+# the module (its package's attribute `padding` is the function of that name)
+_padding = sys.modules["cellgraph.ops.function.array_func.padding"]
+
+from .other_func import is_sequence_shape_unknown, is_sequence_value_unknown, make_range
 
 # (module, the names `ops` takes from it, or None: the names a star import takes)
 SOURCES = (
@@ -109,6 +115,7 @@ SOURCES = (
      ("Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "prim_attr_register")),
     (_autograd, ("GradOperation", "get_grad")),
     (_apply_ops, None),
+    (_sparse_apply_ops, None),
     (_assign, None),
     (_gradient_hooks, ("HookBackward", "InsertGradientOf")),
     (_loops, ("ForiLoop", "Scan", "WhileLoop")),
@@ -144,7 +151,7 @@ globals().update(_SCALAR_OPS)
 
 # the names ops.functional defines (it imports them from here)
 __all__ = [*CORE_NAMES, "abs", "pow", "sum", *TRANSFORMS, *_assign_names, "dtype",  # noqa: PLE0604
-           "make_range", *_SCALAR_OPS]
+           "make_range", "is_sequence_shape_unknown", "is_sequence_value_unknown", *_SCALAR_OPS]
 FUNCTIONAL = __all__
 
 

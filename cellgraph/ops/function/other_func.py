@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import operator
 
+from cellgraph.compiler.builder import Tracer
 from cellgraph.primitives.errors import DTypeError
 
 __all__ = ["make_range", "tuple_len"]
@@ -26,6 +27,20 @@ def make_range(start=0, stop=None, step=1) -> tuple:
 
 def tuple_len(data) -> int:
     return len(data)
+
+
+def is_sequence_value_unknown(x) -> bool:
+    """`F.is_sequence_value_unknown(seq)` (MindSpore's IsShapeUnKnown): whether an element of
+    the tuple or list is known only when the graph runs (a shape's dimension read from a
+    Tensor's values); the shapes of cellgraph's Tensors are always known."""
+    return isinstance(x, (tuple, list)) and any(isinstance(e, Tracer) for e in x)
+
+
+def is_sequence_shape_unknown(x) -> bool:
+    """`F.is_sequence_shape_unknown(seq)` (MindSpore's IsDimUnKnown): whether the length of the
+    tuple or list is known only when the graph runs; cellgraph's sequences always have their
+    length when the graph is built."""
+    return False
 
 
 # F.scalar_add(2, 3) and friends: arithmetic on Python numbers, done when the graph is built.

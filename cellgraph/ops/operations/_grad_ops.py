@@ -5,15 +5,21 @@ like any composition; the operands come in MindSpore's order (the forward output
 `x`, and the incoming gradient), checked against MindSpore 2.10's values."""
 from __future__ import annotations
 
+import numpy as np
+
 from cellgraph.forward import vjp
 from cellgraph.ops.function.array_func.attributes import size as _size
 from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.ops.function.nn_func.activation import prelu
 from cellgraph.ops.function.nn_func.image import grid_sampler_impl
+from cellgraph.ops.operations.array_ops import StridedSlice
+from cellgraph.ops.operations.nn_ops import ResizeBilinearV2
 from cellgraph.ops.primitive_class import define_class
+from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.math_ops import sum_to
 from cellgraph.primitives.nn_functional import one_hot
+from cellgraph.runtime.tensor import Tensor
 
 
 def _where(mask, value):
@@ -122,6 +128,38 @@ def _slice_grad(dy, x, begin, size):
     return pad(dy, tuple(p for pair in reversed(pads) for p in pair))
 
 
+def _resize_bilinear_grad(grads, original_image, align_corners=False, half_pixel_centers=False):
+    """The gradient of ResizeBilinearV2 (resizing `original_image` to the size of `grads`)
+    with respect to the image, for the incoming `grads`: each output pixel's gradient shared
+    among the input pixels it interpolated, in the image's dtype (float16 summed in float32)."""
+    resize = ResizeBilinearV2(align_corners, half_pixel_centers)
+    size = tuple(grads.shape[2:])
+    dtype = original_image.dtype
+    wide = mstype.float32 if dtype == mstype.float16 else dtype  # float16 accumulates in float32
+    _, pullback = vjp(lambda image: resize(image, size), F.cast(original_image, wide))
+    (dimage,) = _as_tuple(pullback(F.cast(grads, wide)))
+    return F.cast(dimage, dtype)
+
+
+def _strided_slice_grad(dy, shapex, begin, end, strides, begin_mask=0, end_mask=0,
+                        ellipsis_mask=0, new_axis_mask=0, shrink_axis_mask=0):
+    """`dy` written where StridedSlice(masks)(x, begin, end, strides) read it from an `x` of
+    shape `shapex`, zeros (False) elsewhere: the positions come from the same slice of the
+    flat positions of x."""
+    shape = tuple(int(d) for d in shapex)
+    size = int(np.prod(shape))
+    positions = Tensor(np.arange(size, dtype=np.int32).reshape(shape))
+    picked = StridedSlice(begin_mask, end_mask, ellipsis_mask, new_axis_mask,
+                          shrink_axis_mask)(positions, begin, end, strides)
+    flat = F.tensor_scatter_update(F.zeros((size,), dy.dtype), F.reshape(picked, (-1, 1)),
+                                   F.reshape(dy, (-1,)))
+    return F.reshape(flat, shape)
+
+
+def _as_tuple(value):
+    return value if isinstance(value, tuple) else (value,)
+
+
 _CLASSES = {
     "ACosGrad": (_acos_grad, None),
     "AsinGrad": (_asin_grad, None),
@@ -157,6 +195,11 @@ _CLASSES = {
                                                    "align_corners": False}),
     "PReLUGrad": (_prelu_grad, None),
     "NLLLossGrad": (_nll_loss_grad, {"reduction": "mean", "ignore_index": -100}),
+    "ResizeBilinearGrad": (_resize_bilinear_grad,
+                           {"align_corners": False, "half_pixel_centers": False}),
+    "StridedSliceGrad": (_strided_slice_grad,
+                         {"begin_mask": 0, "end_mask": 0, "ellipsis_mask": 0,
+                          "new_axis_mask": 0, "shrink_axis_mask": 0}),
     "DropoutGrad": (lambda dy, mask, keep_prob=0.5: dy * F.cast(mask, dy.dtype) / keep_prob,
                     {"keep_prob": 0.5}),
 }

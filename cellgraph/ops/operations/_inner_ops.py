@@ -7,9 +7,10 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives.errors import ArgumentError, DTypeError, ShapeError
 
 from ..function.array_func import is_tensor
+from ..function.array_func.attributes import identity
 from . import ExtractImagePatches
 
-__all__ = ["DynamicBroadcastTo", "ExtractImagePatches", "SameTypeShape", "TopTypeof"]
+__all__ = ["ConvertToDynamic", "DynamicBroadcastTo", "ExtractImagePatches", "SameTypeShape", "TopTypeof"]
 
 
 class SameTypeShape(PrimitiveClass):
@@ -31,6 +32,36 @@ class SameTypeShape(PrimitiveClass):
 
     def __repr__(self) -> str:
         return "Prim[SameTypeShape]"
+
+
+class ConvertToDynamic(PrimitiveClass):
+    """`ConvertToDynamic(is_dynamic_rank=False)(input)`: `input` unaltered. MindSpore's tests put
+    it before an operation to hide the input's shape (or rank) from compilation; cellgraph
+    compiles each call for its shapes, so the operation after it runs as it would on any
+    input. Checks as MindSpore's: a Tensor of rank > 0."""
+
+    def __init__(self, is_dynamic_rank=False):
+        if not isinstance(is_dynamic_rank, bool):
+            raise ArgumentError(f"For 'ConvertToDynamic', the type of 'is_dynamic_rank' should "
+                                f"be 'bool', but got type '{type(is_dynamic_rank).__name__}'.")
+        self.is_dynamic_rank = is_dynamic_rank
+        self.attrs = {"is_dynamic_rank": is_dynamic_rank}
+
+    def add_prim_attr(self, name, value):
+        self.attrs[name] = value
+        return self
+
+    def __call__(self, input):
+        if not is_tensor(input):
+            raise ArgumentError(f"For 'ConvertToDynamic', the 'input_dtype' should be a Tensor, "
+                                f"but got {type(input).__name__}.")
+        if not tuple(input.shape):
+            raise ShapeError("For 'ConvertToDynamic', 'input_shape rank' should be > 0, but got "
+                             "0.")
+        return identity(input)
+
+    def __repr__(self) -> str:
+        return f"Prim[ConvertToDynamic]<is_dynamic_rank={self.is_dynamic_rank}>"
 
 
 class DynamicBroadcastTo(PrimitiveClass):

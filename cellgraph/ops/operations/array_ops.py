@@ -32,6 +32,7 @@ from cellgraph.ops.function.array_func.indexing import (
     reverse_sequence,
 )
 from cellgraph.ops.function.array_func.matrix import diag, tril, triu
+from cellgraph.ops.function.array_func.padding import padding
 from cellgraph.ops.function.array_func.segment import (
     unsorted_segment_max,
     unsorted_segment_min,
@@ -435,6 +436,10 @@ class IndexAdd(PrimitiveClass):
         return assign(input_x, index_added(input_x, self.axis, indices, input_y))
 
 
+Padding = define_class("Padding", padding, {"pad_dim_size": 8}, __name__,
+                       "`ops.Padding(pad_dim_size=8)(x)`: ops.padding.")
+
+
 class FillDiagonal(PrimitiveClass):
     """`FillDiagonal(fill_value, wrap=False)(input_x)`: the main diagonal (all indices equal)
     set to `fill_value`, NumPy's fill_diagonal; `wrap` continues it every columns + 1 rows of a
@@ -496,6 +501,7 @@ __all__ += [
     "InplaceUpdate",
     "Meshgrid",
     "NonZero",
+    "Padding",
     "Rint",
     "SearchSorted",
     "SpaceToBatchND",

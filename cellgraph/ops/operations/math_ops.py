@@ -33,9 +33,12 @@ from cellgraph.ops.primitive_class import (
     function_class,
     generate_classes,
 )
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
-from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.core import abstract_of, fmt_shape
+from cellgraph.primitives.errors import DTypeError, ShapeError
+from cellgraph.transform import user_loc
 
 __all__ = ["STFT", "AddN", "Addcmul", "ApproximateEqual", "BatchMatMul", "Cdist", "Cross", "CumSum", "Einsum", "Eps",
            "InplaceIndexAdd",
@@ -193,6 +196,18 @@ class ReduceProd(PrimitiveClass):
 
 # classes over compositions (MindSpore's own; their values checked against MindSpore's)
 def _square_sum_all(x, y):
+    (ax, ay), floats = (abstract_of(x), abstract_of(y)), (dt.float16, dt.float32)
+    for name, aval in (("x", ax), ("y", ay)):
+        if aval.dtype not in floats:
+            raise DTypeError(f"For primitive[SquareSumAll], the input argument[{name}] must be a "
+                             f"type of {{Tensor[Float16], Tensor[Float32]}}, but got "
+                             f"Tensor[{aval.dtype}].", user_loc())
+    if ax.dtype != ay.dtype:
+        raise DTypeError(f"For primitive[SquareSumAll], the input type must be same.\n"
+                         f"name:[x]:Tensor[{ax.dtype}].\nname:[y]:Tensor[{ay.dtype}].", user_loc())
+    if ax.shape != ay.shape:
+        raise ShapeError(f"For primitive[SquareSumAll], the x: {fmt_shape(ax.shape)} must be "
+                         f"equal to {fmt_shape(ay.shape)}", user_loc())
     return F.reduce_sum(F.square(x)), F.reduce_sum(F.square(y))
 
 

@@ -6,9 +6,13 @@ import numpy as np
 from cellgraph.ops.function.random_func import random_ints, seeded_standard_normal
 from cellgraph.ops.primitive_class import PrimitiveClass, generate_classes
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives.random_ops import op_seeds
+from cellgraph.primitives import functional as F
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.floor_division import floor_divide
+from cellgraph.primitives.random_ops import draw_uniform, op_seeds
 
-__all__ = ["StandardNormal", "UniformInt"]
+__all__ = ["RandomChoiceWithMask", "StandardNormal", "UniformInt"]
 
 
 class StandardNormal(PrimitiveClass):
@@ -31,6 +35,54 @@ class UniformInt(PrimitiveClass):
         low, high = int(np.asarray(minval)), int(np.asarray(maxval))
         return random_ints(low, high, tuple(shape), op_seeds(self.seed, self.seed2, "UniformInt"),
                            dt.int32)
+
+class RandomChoiceWithMask(PrimitiveClass):
+    """`ops.RandomChoiceWithMask(count=256, seed=0, seed2=0)(input_x)`: the coordinates of
+    `count` True elements of the bool `input_x` picked at random without repetition, shape
+    (count, rank) int32, and a (count,) mask that is False on the rows past the number of True
+    elements (their coordinates zero)."""
+
+    def __init__(self, count=256, seed=0, seed2=0):
+        for name, value in (("count", count), ("seed", seed), ("seed2", seed2)):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ArgumentError(f"For 'RandomChoiceWithMask', the type of '{name}' should "
+                                    f"be 'int', but got type '{type(value).__name__}'.")
+        if count <= 0:
+            raise ArgumentValueError(f"For 'RandomChoiceWithMask', the 'count' must be int "
+                                     f"and must > 0, but got '{count}' with type 'int'.")
+        self.count, self.seed, self.seed2 = count, seed, seed2
+
+    def __call__(self, input_x):
+        aval = abstract_of(input_x)
+        if aval.dtype != dt.bool_:
+            raise DTypeError(f"For primitive[RandomChoiceWithMask], the input argument[input_x] "
+                             f"must be a type of {{Tensor[Bool]}}, but got Tensor[{aval.dtype}].")
+        shape = tuple(aval.shape)
+        if not 1 <= len(shape) <= 5:
+            raise ShapeError(f"For 'RandomChoiceWithMask', input[0] rank should be between 1 "
+                             f"and 5, but got:{len(shape)}")
+        size = int(np.prod(shape))
+        keys = draw_uniform((size,), dt.float32,
+                           op_seeds(self.seed, self.seed2, "RandomChoiceWithMask"))
+        score = F.select(F.reshape(input_x, (size,)), keys, F.fill(dt.float32, (size,), -1.0))
+        k = min(self.count, size)
+        picked, flat = F.topk(score, k)
+        mask = F.greater_equal(picked, 0.0)
+        strides = np.cumprod((1,) + shape[::-1])[:-1][::-1].astype(np.int32)
+        flat = F.cast(flat, dt.int32)
+        coords = F.stack([floor_divide(flat, int(st)) % int(n)
+                          for st, n in zip(strides, shape)], -1)
+        coords = F.select(F.broadcast_to(F.expand_dims(mask, -1), (k, len(shape))), coords,
+                          F.zeros_like(coords))
+        if self.count > k:  # more rows than elements: the rest are padding
+            coords = F.concat((coords, F.zeros((self.count - k, len(shape)), dt.int32)), 0)
+            mask = F.concat((mask, F.zeros((self.count - k,), dt.bool_)), 0)
+        return coords, mask
+
+    def __repr__(self) -> str:
+        return (f"RandomChoiceWithMask(count={self.count}, seed={self.seed}, "
+                f"seed2={self.seed2})")
+
 
 # the classes derived from the primitives' declarations that MindSpore files here
 generate_classes(globals())

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 import cellgraph as ms
-from cellgraph import nn
+from cellgraph import Tensor, nn, ops
+from cellgraph.ops import functional as F
 from cellgraph.ops.operations import _inner_ops as inner
 
 
@@ -74,3 +75,47 @@ def test_top_typeof_gives_the_kind_of_a_value_in_and_out_of_graphs():
             return count
 
     assert CountTensors()(ms.Tensor(np.ones(3)), 2) == 1
+
+
+class _DynamicGrad(nn.Cell):
+    """How MindSpore's dynamic-shape tests use ConvertToDynamic: before the net's inputs and
+    after its outputs, under GradOperation."""
+
+    def __init__(self, net, is_dynamic_rank):
+        super().__init__()
+        self.net = net
+        self.convert = inner.ConvertToDynamic(is_dynamic_rank).add_prim_attr(
+            "primitive_target", "CPU")
+        self.grad = ops.GradOperation(get_all=True)
+
+    def construct(self, x, y):
+        args = []
+        for arg in (x, y):
+            if F.is_sequence_value_unknown(arg.shape) or arg.shape:
+                args.append(self.convert(arg))
+            else:
+                args.append(arg)
+        return self.grad(self.net)(*args)
+
+
+class _SquaredDiff(nn.Cell):
+    def construct(self, x, y):
+        return ops.SquaredDifference()(x, y)
+
+
+@pytest.mark.parametrize("is_dynamic_rank", [False, True])
+def test_convert_to_dynamic_leaves_values_and_gradients_alone(is_dynamic_rank):
+    x = Tensor(np.array([[1.0, 2.0], [3.0, 5.0]], np.float32))
+    y = Tensor(np.array([[0.5, 2.5], [1.0, 1.0]], np.float32))
+    dx, dy = _DynamicGrad(_SquaredDiff(), is_dynamic_rank)(x, y)
+    np.testing.assert_allclose(dx.asnumpy(), [[1.0, -1.0], [4.0, 8.0]])
+    np.testing.assert_allclose(dy.asnumpy(), [[-1.0, 1.0], [-4.0, -8.0]])
+    assert repr(inner.ConvertToDynamic()) == "Prim[ConvertToDynamic]<is_dynamic_rank=False>"
+
+
+def test_convert_to_dynamic_checks_as_mindspore():
+    with pytest.raises(TypeError, match="is_dynamic_rank"):
+        inner.ConvertToDynamic(1)
+    with pytest.raises(ValueError, match="rank"):
+        inner.ConvertToDynamic()(Tensor(np.float32(1.0)))
+    assert not F.is_sequence_value_unknown((2, 3)) and not F.is_sequence_shape_unknown((2, 3))

@@ -7,6 +7,9 @@ from cellgraph.ops.function import _functional_namespace
 from cellgraph.ops.function._fallback import functional_fallback as _functional_fallback
 
 from . import attributes, creation, indexing, matrix, padding, segment, shape
+
+# the modules, before `padding` the function takes the name of `padding` the module
+_MODULES = (attributes, creation, indexing, matrix, padding, segment, shape)
 from .attributes import *
 from .creation import *
 from .indexing import *
@@ -16,7 +19,7 @@ from .segment import *
 from .shape import *
 
 __all__: list[str] = []
-for _module in (attributes, creation, indexing, matrix, padding, segment, shape):
+for _module in _MODULES:
     __all__ += _module.__all__
 
 

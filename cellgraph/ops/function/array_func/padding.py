@@ -13,7 +13,7 @@ from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import _ints, pad_pairs
 
-__all__ = ["pad"]
+__all__ = ["pad", "padding"]
 
 
 # MindSpore's mode name -> np.pad's, for the modes that read the input.
@@ -98,3 +98,26 @@ def _pad_with_tensor(x, pairs, value):
     inside = pad_pairs(A.ones_like(x), tuple(pairs), 0)
     value = F.cast(F.reshape(value, ()), abstract_of(x).dtype)
     return F.add(pad_pairs(x, tuple(pairs), 0), F.mul(F.sub(1, inside), value))
+
+
+def padding(x, pad_dim_size=8):
+    """`ops.padding(x, pad_dim_size=8)`: the last axis of `x` (of length 1) extended to
+    `pad_dim_size` with zeros after its element (MindSpore's Padding)."""
+    if not isinstance(pad_dim_size, int) or isinstance(pad_dim_size, bool):
+        raise ArgumentError(f"For 'Padding', the type of 'pad_dim_size' should be 'int', but got "
+                            f"type '{type(pad_dim_size).__name__}'.")
+    if pad_dim_size <= 0:
+        raise ArgumentValueError(f"For 'Padding', the 'pad_dim_size' must be int and must > 0, "
+                                 f"but got '{pad_dim_size}' with type 'int'.")
+    _check_tensor(x, "Padding", "x")
+    shape = tuple(abstract_of(x).shape)
+    if len(shape) < 2:
+        raise ShapeError(f"For primitive[Padding], the x rank must be greater than or equal to 2, "
+                         f"but got {len(shape)}.")
+    if shape[-1] != 1:
+        raise ShapeError(f"For 'Padding', the last dimension of 'x' must be 1, but got: "
+                         f"{shape[-1]}.")
+    if pad_dim_size == 1:
+        return x  # (ops.identity)
+    zeros = F.zeros(shape[:-1] + (pad_dim_size - 1,), abstract_of(x).dtype)
+    return F.concat((x, zeros), -1)

@@ -88,12 +88,16 @@ def glu(x, axis=-1):
 
 
 def prelu(input, weight):
-    """max(0, input) + weight * min(0, input), one weight per channel (axis 1) or one for all."""
+    """input where it is > 0, else weight * input: one weight per channel (axis 1) or one for
+    all (then the result has input's shape, a 0-d input included). At 0 the gradient in input
+    is the weight's, as in MindSpore."""
     w = weight
     ndim = abstract_of(input).ndim
-    if abstract_of(weight).size not in (1, None) and ndim > 1:
+    if abstract_of(weight).size == 1:
+        w = F.reshape(weight, ())
+    elif abstract_of(weight).size is not None and ndim > 1:
         w = F.reshape(weight, (-1,) + (1,) * (ndim - 2))
-    return M.maximum(input, 0.0) + w * M.minimum(input, 0.0)
+    return M.select(M.greater(input, 0.0), input, w * input)
 
 
 def softshrink(input, lambd=0.5):

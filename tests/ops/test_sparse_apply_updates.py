@@ -1,0 +1,150 @@
+"""The sparse optimizer updates (ops.FusedSparseAdam, FusedSparseLazyAdam, FusedSparseFtrl,
+FusedSparseProximalAdagrad, SparseApplyFtrl, SparseApplyAdagrad, SparseApplyAdagradV2) on
+Parameters, with a repeated index: the values MindSpore 2.10's CPU kernels give (recorded
+below, rounded to 6 places), and their argument checks."""
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Parameter, Tensor, nn
+from cellgraph.ops import operations as P
+
+V = np.random.RandomState(0).uniform(0.5, 1.5, (4, 2)).astype(np.float32)
+G = np.array([[0.3, -0.2], [0.1, 0.4], [-0.5, 0.2]], np.float32)
+I = np.array([2, 0, 2], np.int32)
+
+
+class Net(nn.Cell):
+    def __init__(self, op, nslots, scalars):
+        super().__init__()
+        self.op, self.n, self.scalars = op, nslots, scalars
+        self.var = Parameter(Tensor(V), name="var")
+        self.s0 = Parameter(Tensor(np.full((4, 2), 0.1, np.float32)), name="s0")
+        self.s1 = Parameter(Tensor(np.full((4, 2), 0.2, np.float32)), name="s1")
+
+    def construct(self, grad, indices):
+        if self.n == 2:
+            return self.op(self.var, self.s0, self.s1, *self.scalars, grad, indices)
+        return self.op(self.var, self.s0, *self.scalars, grad, indices)
+
+
+ADAM = (0.9, 0.999, 0.001, 0.9, 0.999, 1e-8)
+PROX = (Tensor(0.1, ms.float32), Tensor(0.01, ms.float32), Tensor(0.02, ms.float32))
+PROX0 = (Tensor(0.1, ms.float32), Tensor(0.0, ms.float32), Tensor(0.02, ms.float32))
+CASES = {
+    "FusedSparseAdam": (lambda: P.FusedSparseAdam(), 2, ADAM),
+    "FusedSparseAdamN": (lambda: P.FusedSparseAdam(use_nesterov=True), 2, ADAM),
+    "FusedSparseLazyAdam": (lambda: P.FusedSparseLazyAdam(), 2, ADAM),
+    "FusedSparseLazyAdamN": (lambda: P.FusedSparseLazyAdam(use_nesterov=True), 2, ADAM),
+    "FusedSparseFtrl": (lambda: P.FusedSparseFtrl(0.1, 0.01, 0.02, -0.5), 2, ()),
+    "FusedSparseFtrl2": (lambda: P.FusedSparseFtrl(0.1, 0.0, 0.0, -0.3), 2, ()),
+    "SparseApplyFtrl": (lambda: P.SparseApplyFtrl(0.1, 0.01, 0.02, -0.5), 2, ()),
+    "FusedSparseProximalAdagrad": (lambda: P.FusedSparseProximalAdagrad(), 1, PROX),
+    "FusedSparseProximalAdagrad0": (lambda: P.FusedSparseProximalAdagrad(), 1, PROX0),
+    "SparseApplyAdagrad": (lambda: P.SparseApplyAdagrad(lr=0.1), 1, ()),
+    "SparseApplyAdagradNS": (lambda: P.SparseApplyAdagrad(lr=0.1, update_slots=False), 1, ()),
+}
+# (var, [slots]) after one update: MindSpore 2.10 CPU
+MS = {
+    'FusedSparseAdam': ([[1.048743, 1.215097], [1.1027, 1.04482], [0.923605, 1.14583], [0.937524, 1.391709]],
+        [[[0.1, 0.13], [0.09, 0.09], [0.07, 0.09], [0.09, 0.09]], [[0.19981, 0.19996], [0.1998, 0.1998], [0.19984, 0.1998], [0.1998, 0.1998]]]),
+    'FusedSparseAdamN': ([[1.048743, 1.215078], [1.102763, 1.044883], [0.923624, 1.145837], [0.937587, 1.391773]],
+        [[[0.1, 0.13], [0.09, 0.09], [0.07, 0.09], [0.09, 0.09]], [[0.19981, 0.19996], [0.1998, 0.1998], [0.19984, 0.1998], [0.1998, 0.1998]]]),
+    'FusedSparseLazyAdam': ([[1.048743, 1.215097], [1.102763, 1.044883], [0.923605, 1.14583], [0.937587, 1.391773]],
+        [[[0.1, 0.13], [0.1, 0.1], [0.07, 0.09], [0.1, 0.1]], [[0.19981, 0.19996], [0.2, 0.2], [0.19984, 0.1998], [0.2, 0.2]]]),
+    'FusedSparseLazyAdamN': ([[1.048743, 1.215078], [1.102763, 1.044883], [0.923624, 1.145837], [0.937587, 1.391773]],
+        [[[0.1, 0.13], [0.1, 0.1], [0.07, 0.09], [0.1, 0.1]], [[0.19981, 0.19996], [0.2, 0.2], [0.19984, 0.1998], [0.2, 0.2]]]),
+    'FusedSparseFtrl': ([[-0.038169, 0.339269], [1.102763, 1.044883], [0.138867, -0.059333], [0.937587, 1.391773]],
+        [[[0.11, 0.26], [0.1, 0.1], [0.14, 0.1], [0.1, 0.1]], [[0.138119, -1.753509], [0.2, 0.2], [-0.535147, 0.2], [0.2, 0.2]]]),
+    'FusedSparseFtrl2': ([[-0.028606, 0.21298], [1.102763, 1.044883], [0.088684, -0.039905], [0.937587, 1.391773]],
+        [[[0.11, 0.26], [0.1, 0.1], [0.14, 0.1], [0.1, 0.1]], [[0.14753, -1.421776], [0.2, 0.2], [-0.491682, 0.2], [0.2, 0.2]]]),
+    'SparseApplyFtrl': ([[-0.038169, 0.339269], [1.102763, 1.044883], [0.210247, 0.126216], [0.937587, 1.391773]],
+        [[[0.11, 0.26], [0.1, 0.1], [0.44, 0.18], [0.1, 0.1]], [[0.138119, -1.753509], [0.2, 0.2], [-1.413033, -0.550536], [0.2, 0.2]]]),
+    'FusedSparseProximalAdagrad': ([[1.009559, 1.130348], [1.102763, 1.044883], [0.969254, 1.13555], [0.937587, 1.391773]],
+        [[[0.11, 0.26], [0.1, 0.1], [0.14, 0.1], [0.1, 0.1]]]),
+    'FusedSparseProximalAdagrad0': ([[1.012556, 1.132302], [1.102763, 1.044883], [0.971912, 1.138692], [0.937587, 1.391773]],
+        [[[0.11, 0.26], [0.1, 0.1], [0.14, 0.1], [0.1, 0.1]]]),
+    'SparseApplyAdagrad': ([[1.018662, 1.136743], [1.102763, 1.044883], [0.977107, 1.145894], [0.937587, 1.391773]],
+        [[[0.11, 0.26], [0.1, 0.1], [0.14, 0.1], [0.1, 0.1]]]),
+    'SparseApplyAdagradNS': ([[1.017191, 1.088698], [1.102763, 1.044883], [0.9869, 1.145894], [0.937587, 1.391773]],
+        [[[0.1, 0.1], [0.1, 0.1], [0.1, 0.1], [0.1, 0.1]]]),
+}
+
+
+@pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_sparse_updates_write_mindspores_values(case, mode):
+    ms.set_context(mode=mode)
+    try:
+        make, nslots, scalars = CASES[case]
+        net = Net(make(), nslots, scalars)
+        out = net(Tensor(G), Tensor(I))
+        var, slots = MS[case]
+        np.testing.assert_allclose(net.var.asnumpy(), var, rtol=1e-5, atol=2e-6)
+        for got, want in zip((net.s0, net.s1)[:nslots], slots):
+            np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-5, atol=2e-6)
+        assert len(out) == nslots + 1 and all(o.shape == (4, 2) for o in out)
+        np.testing.assert_allclose(out[0].asnumpy(), var, rtol=1e-5, atol=2e-6)
+    finally:
+        ms.set_context(mode=ms.GRAPH_MODE)
+
+
+def test_sparse_apply_adagrad_v2_updates_a_repeated_row_again():
+    net = Net(P.SparseApplyAdagradV2(lr=0.1, epsilon=1e-3), 1, ())
+    net(Tensor(G), Tensor(I))
+    g1, g2, v = G[0].astype(np.float64), G[2].astype(np.float64), V[2].astype(np.float64)
+    a1 = 0.1 + g1 ** 2
+    a2 = a1 + g2 ** 2
+    np.testing.assert_allclose(net.s0.asnumpy()[2], a2, rtol=1e-6)  # MindSpore: [0.44, 0.18]
+    np.testing.assert_allclose(net.var.asnumpy()[2],
+                               v - g1 * 0.1 / np.sqrt(a1 + 1e-3) - g2 * 0.1 / np.sqrt(a2 + 1e-3),
+                               rtol=1e-5)
+    np.testing.assert_array_equal(net.var.asnumpy()[[1, 3]], V[[1, 3]])
+
+
+def _lazy_adam(var, m, v, grad, indices):
+    net = Net(P.FusedSparseLazyAdam(), 2, ADAM)
+    net.var = Parameter(Tensor(np.ones(var, np.float32)), name="var")
+    net.s0 = Parameter(Tensor(np.ones(m, np.float32)), name="m")
+    net.s1 = Parameter(Tensor(np.ones(v, np.float32)), name="v")
+    return net(grad, indices)
+
+
+ONES = Tensor(np.ones([3, 3, 3], np.float32))
+IDX = Tensor(np.array([0, 1, 2], np.int32))
+
+
+@pytest.mark.parametrize("shapes, grad, indices, error", [
+    # the checks MindSpore's tests make (ValueError for shapes, TypeError for types)
+    (([3, 3, 3], [3, 2, 3], [3, 3, 3]), ONES, IDX, ValueError),
+    (([3, 3, 3], [3, 3, 3], [3, 2, 3]), ONES, IDX, ValueError),
+    (([3, 3, 3],) * 3, ONES, Tensor(np.array([0, 1], np.int32)), ValueError),
+    (([3, 3, 3],) * 3, ONES, Tensor(np.array(0, np.int32)), ValueError),
+    (([3, 3, 3],) * 3, Tensor(np.float32(3)), IDX, ValueError),
+    (([3, 3, 3],) * 3, Tensor(np.ones([3, 2, 3], np.float32)), IDX, ValueError),
+    (([3, 3, 3],) * 3, ONES, Tensor(np.array([0, 1, 2], np.float32)), TypeError),
+    (([3, 3, 3],) * 3, ONES, [IDX, IDX], TypeError),
+    (([3, 3, 3],) * 3, [ONES, ONES], IDX, TypeError),
+])
+def test_sparse_updates_check_their_operands(shapes, grad, indices, error):
+    with pytest.raises(error):
+        _lazy_adam(*shapes, grad, indices)
+
+
+@pytest.mark.parametrize("make, error, message", [
+    # MindSpore 2.10's messages
+    (lambda: P.SparseApplyFtrl(lr=0.0, l1=0.01, l2=0.02, lr_power=-0.5), ValueError,
+     "For 'SparseApplyFtrl', the 'lr' must be float and must > 0, but got '0.0'"),
+    (lambda: P.FusedSparseFtrl(lr=0.1, l1=-0.01, l2=0.02, lr_power=-0.5), ValueError,
+     "the 'l1' must be float and must >= 0, but got '-0.01'"),
+    (lambda: P.FusedSparseFtrl(lr=0.1, l1=0.01, l2=0.02, lr_power=0.5), ValueError,
+     "the argument 'lr_power' must <= 0, but got 0.5"),
+    (lambda: P.SparseApplyFtrl(lr=1, l1=0.01, l2=0.02, lr_power=-0.5), TypeError,
+     "For 'SparseApplyFtrl', the type of 'lr' should be 'float', but got type 'int'"),
+    (lambda: P.SparseApplyAdagrad(lr=1), TypeError, "the type of 'lr' should be 'float'"),
+    (lambda: P.FusedSparseAdam(use_nesterov=1), TypeError,
+     "For 'FusedSparseAdam', the type of 'use_nesterov' should be 'bool', but got type 'int'"),
+])
+def test_sparse_update_attributes_are_checked(make, error, message):
+    with pytest.raises(error, match=message.replace("(", r"\(").replace("[", r"\[")):
+        make()
