@@ -1,0 +1,72 @@
+"""Tensor methods MindSpore's Tensor has that are compositions of ops (ops/tensor_overloads.py
+SINGLE and PROPERTIES), in eager code and in graphs. The expected values were recorded from
+MindSpore 2.10 (CPU, PyNative)."""
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Tensor
+
+NAN = float("nan")
+X = np.array([[1., -2., np.nan], [4., 5., -0.0]], np.float32)
+Y = np.array([[2., np.nan, 1.], [-1., 7., 3.]], np.float32)
+C = np.array([[1 + 2j, 3 - 1j], [0 + 1j, 2 + 0j]], np.complex64)
+INT = np.array([[3, -2], [1, 4]], np.int32)
+
+# name -> (call on x, y, c, i, MindSpore's (dtype, values))
+CASES = {
+    "H": (lambda x, y, c, i: c.H, ("Complex64", [[1 - 2j, -1j], [3 + 1j, 2 - 0j]])),
+    "mH_int": (lambda x, y, c, i: i.mH, ("Int32", [[3, 1], [-2, 4]])),
+    "adjoint": (lambda x, y, c, i: c.adjoint(), ("Complex64", [[1 - 2j, -1j], [3 + 1j, 2 - 0j]])),
+    "type_cast": (lambda x, y, c, i: i.type(ms.float32), ("Float32", [[3., -2.], [1., 4.]])),
+    "msort": (lambda x, y, c, i: i.msort(), ("Int32", [[1, -2], [3, 4]])),
+    "fmax": (lambda x, y, c, i: x.fmax(y), ("Float32", [[2., -2., 1.], [4., 7., 3.]])),
+    "fmax_int": (lambda x, y, c, i: i.fmax(i), ("Int32", [[3, -2], [1, 4]])),
+    "copysign": (lambda x, y, c, i: x.copysign(y), ("Float32", [[1., 2., NAN], [-4., 5., 0.]])),
+    "copysign_int_number": (lambda x, y, c, i: i.copysign(-1.0),
+                            ("Float32", [[-3., -2.], [-1., -4.]])),
+    "ldexp_int": (lambda x, y, c, i: i.ldexp(i), ("Float32", [[24., -0.5], [2., 64.]])),
+    "nanmean": (lambda x, y, c, i: x.nanmean(), ("Float32", 1.6)),
+    "nanmean_axis": (lambda x, y, c, i: x.nanmean(axis=1), ("Float32", [-0.5, 3.0])),
+    "reshape_as": (lambda x, y, c, i: x.reshape_as(Tensor(np.zeros((3, 2)))),
+                   ("Float32", [[1., -2.], [NAN, 4.], [5., -0.]])),
+    "sum_to_size": (lambda x, y, c, i: x.sum_to_size(1, 3), ("Float32", [[5., 3., NAN]])),
+    "sum_to_size_tuple": (lambda x, y, c, i: x.sum_to_size((2, 1)), ("Float32", [[NAN], [9.]])),
+    "trace_int": (lambda x, y, c, i: i.trace(), ("Int64", 7)),
+    "diagonal_offset": (lambda x, y, c, i: i.diagonal(1, 0, 1), ("Int32", [-2])),
+    "diagflat_nan": (lambda x, y, c, i: x.diagflat(), ("Float32", np.diagflat(X).tolist())),
+    "diagflat_offset": (lambda x, y, c, i: i.diagflat(1), ("Int32", np.diagflat(INT, 1).tolist())),
+    "float_power": (lambda x, y, c, i: i.float_power(2), ("Float64", [[9., 4.], [1., 16.]])),
+    "multiply": (lambda x, y, c, i: x.multiply(2), ("Float32", [[2., -4., NAN], [8., 10., -0.]])),
+    "sinc_int": (lambda x, y, c, i: i.sinc(), ("Float32", [[0., 0.], [0., 0.]])),
+}
+
+
+@pytest.mark.parametrize("graph", [False, True], ids=["eager", "graph"])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_method_as_mindspore(case, graph):
+    call, (dtype, values) = CASES[case]
+
+    def run(x, y, c, i):
+        return call(x, y, c, i)
+
+    fn = ms.jit(run) if graph else run
+    out = fn(Tensor(X), Tensor(Y), Tensor(C), Tensor(INT))
+    assert str(out.dtype) == dtype
+    np.testing.assert_allclose(out.asnumpy(), np.array(values), rtol=1e-5, atol=1e-6)
+
+
+def test_predicates_and_plain_values():
+    x, c, i = Tensor(X), Tensor(C), Tensor(INT)
+    u, b = Tensor(np.array([1, 2], np.uint8)), Tensor(np.array([True, False]))
+    assert (x.is_complex(), c.is_complex()) == (False, True)
+    assert (x.is_signed(), i.is_signed(), u.is_signed(), b.is_signed()) == (True, True, False,
+                                                                          False)
+    assert x.type() == "Float32" and i.ndimension() == 2
+    low, high = i.aminmax(axis=1, keepdims=True)
+    assert low.asnumpy().tolist() == [[-2], [1]] and high.asnumpy().tolist() == [[3], [4]]
+
+
+def test_nanmean_of_integers_is_mindspores_error():
+    with pytest.raises(TypeError, match="For 'nanmean', input should be floating point dtype"):
+        Tensor(INT).nanmean(0)
