@@ -41,11 +41,14 @@ def _construct_function(cell):
 
 
 def _check_declared(op: str, declared, args) -> None:
-    """Arguments must fit the signature given to set_inputs (None: any size on that axis)."""
+    """Arguments must fit the signature given to set_inputs (None: any size on that axis; the
+    shape (-2,): any rank)."""
     for i, (want, got) in enumerate(zip(declared, args)):
         want_shape, got_shape = getattr(want, "shape", None), getattr(got, "shape", None)
         if want_shape is None or got_shape is None:
             continue
+        if tuple(want_shape) == (-2,):
+            want_shape = (None,) * len(got_shape)
         if len(want_shape) != len(got_shape) or any(
                 w not in (None, -1, g) for w, g in zip(want_shape, got_shape)) or \
                 want.dtype != got.dtype:

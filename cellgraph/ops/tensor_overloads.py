@@ -714,11 +714,20 @@ def sinc(self):
     return _mint().sinc(self)
 
 
+def subtract(self, other, *, alpha=1):
+    """self - alpha * other."""
+    return _mint().sub(self, other, alpha=alpha)
+
+
+def unfold(self, kernel_size, dilation=1, padding=0, stride=1):
+    return _ops().unfold(self, kernel_size, dilation, padding, stride)
+
+
 # methods with one form whose parameters differ from the functional op's of the same name, or
 # that no other module gives
 SINGLE = (round, byte, logaddexp2, adjoint, is_complex, is_signed, type, msort, fmax, fmin,
           copysign, ldexp, nanmean, ndimension, reshape_as, sum_to_size, trace, diagonal, diagflat,
-          float_power, multiply, aminmax, sinc)
+          float_power, multiply, aminmax, sinc, subtract, unfold)
 # properties: `x.H` (the conjugate transpose of a matrix) and `x.mH` (of the last two axes)
 PROPERTIES = {"H": _conj_transpose, "mH": _conj_transpose}
 

@@ -64,6 +64,9 @@ class Tensor(TensorMethods):
             from cellgraph.primitives import functional as F
 
             return input_data if dtype is None else F.cast(input_data, dt.as_dtype(dtype))
+        if cls is Tensor and input_data is None and shape is None and dtype is not None and \
+                not args and kwargs.get("init") is None:
+            return object.__new__(SignatureTensor)  # `Tensor(dtype=...)`: unknown rank
         if input_data is None and shape is not None:  # (a Tensor with data skips all this)
             if not isinstance(shape, int) and any(d is None or d == -1 for d in shape):
                 return object.__new__(SignatureTensor)
@@ -248,13 +251,16 @@ class Tensor(TensorMethods):
 
 class SignatureTensor(Tensor):
     """`Tensor(shape=[None, 3], dtype=float32)`: a shape with unknown sizes and a dtype, no
-    data; what `Cell.set_inputs` takes to describe the inputs it will be called with."""
+    data; what `Cell.set_inputs` takes to describe the inputs it will be called with.
+    `Tensor(dtype=float32)` (no shape either) is one of unknown rank, shape (-2,)."""
 
     __slots__ = ("_signature_shape",)
 
     def __init__(self, input_data=None, dtype=None, shape=None, init=None, const_arg=False,
                  internal=False):
-        self._signature_shape = tuple(None if d is None or d == -1 else int(d) for d in shape)
+        # MindSpore writes an unknown rank as the shape (-2,)
+        self._signature_shape = (-2,) if shape is None else tuple(
+            None if d is None or d == -1 else int(d) for d in shape)
         self._dtype = dt.as_dtype(dtype) if dtype is not None else dt.float32
         self._data = None
 

@@ -70,3 +70,29 @@ def test_predicates_and_plain_values():
 def test_nanmean_of_integers_is_mindspores_error():
     with pytest.raises(TypeError, match="For 'nanmean', input should be floating point dtype"):
         Tensor(INT).nanmean(0)
+
+
+def test_subtract_alpha_unfold_and_nansum_to_an_integer_dtype():
+    y = Tensor(np.array([1., 2.], np.float32))
+    assert y.subtract(Tensor(np.array([3., 1.], np.float32)), alpha=2).asnumpy().tolist() == [
+        -5.0, 0.0]
+    patches = Tensor(np.arange(96, dtype=np.float32).reshape(2, 3, 4, 4)).unfold(kernel_size=3)
+    assert patches.shape == (2, 27, 4) and float(patches.sum().asnumpy()) == 10260.0
+    # the NaNs are zeros before the cast to int64 (MindSpore: [[0, 128, -128]])
+    z = Tensor([[NAN, 128.1, -256.9], [NAN, NAN, 128]], ms.float32)
+    out = z.nansum(axis=0, keepdims=True, dtype=ms.int64)
+    assert str(out.dtype) == "Int64" and out.asnumpy().tolist() == [[0, 128, -128]]
+
+
+@pytest.mark.parametrize("axes, error, message", [
+    ((0, (1,)), TypeError, ("For ops.swapaxes, the axis argument must be integer, but got "
+                            "<class 'tuple'>.")),
+    ((0, 3), ValueError, r"The 'axis' must be in the range of \[-2, 2\), but got 3."),
+    ((-3, 0), ValueError, r"The 'axis' must be in the range of \[-2, 2\), but got -3."),
+])
+def test_swapdims_and_swapaxes_errors_as_mindspore(axes, error, message):
+    z = Tensor(np.zeros((2, 3), np.float32))
+    with pytest.raises(error, match=message):
+        z.swapdims(*axes)
+    with pytest.raises(error, match=message):
+        ms.ops.swapaxes(z, *axes)
