@@ -12,7 +12,6 @@ the overloads, usually the last). A call no overload takes raises MindSpore's Ty
 the valid callings."""
 from __future__ import annotations
 
-import builtins
 import inspect
 import numbers
 
@@ -594,11 +593,14 @@ def is_signed(self):
     return self.dtype.is_inexact or (self.dtype.is_int and self.dtype.np.kind == "i")
 
 
-def type(self, dtype=None):
+def type_method(self, dtype=None):
     """The dtype's name (`'Float32'`) without `dtype`; the Tensor cast to `dtype` with it."""
     if dtype is None:
         return str(self.dtype)
     return self.astype(dtype)
+
+
+type_method.__name__ = type_method.__qualname__ = "type"
 
 
 def msort(self):
@@ -646,7 +648,7 @@ def nanmean(self, axis=None, keepdims=False, *, dtype=None):
     ops = _ops()
     if not self.dtype.is_inexact:
         raise DTypeError(f"For 'nanmean', input should be floating point dtype, but got "
-                         f"{builtins.type(self)}.")
+                         f"{type(self)}.")
     numbers = ops.logical_not(ops.isnan(self))
     total = ops.nansum(self, axis, keepdims)
     count = ops.reduce_sum(numbers.astype(self.dtype), () if axis is None else axis, keepdims)
@@ -714,6 +716,33 @@ def sinc(self):
     return _mint().sinc(self)
 
 
+def gcd(self, other):
+    """The greatest common divisor, elementwise, of two integer Tensors (0 for two zeros):
+    Euclid's algorithm, run for as many steps as the dtype's values can need."""
+    ops = _ops()
+    a, b = ops.broadcast_to(ops.abs(self), _out_shape(self, other)), ops.abs(other)
+    b = ops.broadcast_to(b.astype(a.dtype), a.shape)
+    zero = ops.zeros_like(a)
+    # consecutive Fibonacci numbers are the slowest pair: 46 steps fit int32, 92 int64
+    for _ in range(92 if a.dtype.np.itemsize > 4 else 46):
+        nonzero = b != zero
+        a, b = ops.select(nonzero, b, a), ops.select(nonzero, ops.remainder(
+            a, ops.select(nonzero, b, ops.ones_like(b))), zero)
+    return a
+
+
+def lcm(self, other):
+    """The least common multiple, elementwise, of two integer Tensors (0 where either is 0)."""
+    ops = _ops()
+    divisor = gcd(self, other)
+    safe = ops.select(divisor == ops.zeros_like(divisor), ops.ones_like(divisor), divisor)
+    return ops.abs(ops.mul(ops.floor_divide(self, safe), other.astype(divisor.dtype)))
+
+
+def _out_shape(x, y) -> tuple:
+    return tuple(np.broadcast_shapes(tuple(x.shape), tuple(y.shape)))
+
+
 def subtract(self, other, *, alpha=1):
     """self - alpha * other."""
     return _mint().sub(self, other, alpha=alpha)
@@ -725,9 +754,9 @@ def unfold(self, kernel_size, dilation=1, padding=0, stride=1):
 
 # methods with one form whose parameters differ from the functional op's of the same name, or
 # that no other module gives
-SINGLE = (round, byte, logaddexp2, adjoint, is_complex, is_signed, type, msort, fmax, fmin,
+SINGLE = (round, byte, logaddexp2, adjoint, is_complex, is_signed, type_method, msort, fmax, fmin,
           copysign, ldexp, nanmean, ndimension, reshape_as, sum_to_size, trace, diagonal, diagflat,
-          float_power, multiply, aminmax, sinc, subtract, unfold)
+          float_power, multiply, aminmax, sinc, subtract, unfold, gcd, lcm)
 # properties: `x.H` (the conjugate transpose of a matrix) and `x.mH` (of the last two axes)
 PROPERTIES = {"H": _conj_transpose, "mH": _conj_transpose}
 

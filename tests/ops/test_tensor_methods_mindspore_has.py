@@ -96,3 +96,40 @@ def test_swapdims_and_swapaxes_errors_as_mindspore(axes, error, message):
         z.swapdims(*axes)
     with pytest.raises(error, match=message):
         ms.ops.swapaxes(z, *axes)
+
+
+@pytest.mark.parametrize("graph", [False, True], ids=["eager", "graph"])
+@pytest.mark.parametrize("axes, message", [
+    ((0, 3, 4), r"For primitive\[Transpose\], the perm value must be in \[-3,3\), but got 3."),
+    ((0, -4, 1), r"For primitive\[Transpose\], the perm value must be in \[-3,3\), but got -4."),
+    ((0, 1), "For 'Transpose', size of perm should equal to rank of x, but got 2 and 3!"),
+    ((0, 0, 1), "For 'Transpose', perms should all be unique dim, but0 is not unique!"),
+])
+def test_transpose_errors_as_mindspore(axes, message, graph):
+    def run(x):
+        return x.transpose(axes)
+
+    fn = ms.jit(run) if graph else run
+    with pytest.raises(ValueError, match=message):
+        fn(Tensor(np.ones((2, 3, 4), np.float32)))
+
+
+@pytest.mark.parametrize("graph", [False, True], ids=["eager", "graph"])
+def test_gcd_and_lcm(graph):
+    # MindSpore: gcd [1, 4, 6, 5, 0, 5], lcm [21, 24, 36, 0, 0, 75] (int32)
+    a = Tensor(np.array([7, 8, -12, 0, 0, 15], np.int32))
+    b = Tensor(np.array([3, 12, 18, 5, 0, -25], np.int32))
+
+    def run(x, y):
+        return x.gcd(y), x.lcm(y)
+
+    divisor, multiple = (ms.jit(run) if graph else run)(a, b)
+    assert str(divisor.dtype) == "Int32" and divisor.asnumpy().tolist() == [1, 4, 6, 5, 0, 5]
+    assert multiple.asnumpy().tolist() == [21, 24, 36, 0, 0, 75]
+
+
+def test_gcd_and_lcm_of_large_int64_values_as_numpy():
+    rng = np.random.RandomState(0)
+    x, y = (rng.randint(-10**6, 10**6, 200).astype(np.int64) for _ in range(2))
+    np.testing.assert_array_equal(Tensor(x).gcd(Tensor(y)).asnumpy(), np.gcd(x, y))
+    np.testing.assert_array_equal(Tensor(x).lcm(Tensor(y)).asnumpy(), np.lcm(x, y))

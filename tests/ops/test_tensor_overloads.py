@@ -54,6 +54,7 @@ CASES = {
         start_dim=1), ("Float32", np.ones((2, 6)).tolist())),
     "mean_dim": (lambda x, v: x.mean(dim=1, keepdim=True), ("Float32", [[1.26667], [-0.76667]])),
     "sum_dim": (lambda x, v: x.sum(dim=0), ("Float32", [0.3, 0.8, 0.4])),
+    "mean_dtype": (lambda x, v: x.mean(1, dtype=ms.float64), ("Float64", [1.26667, -0.76667])),
     "round_positional": (
         lambda x, v: Tensor(np.array([0.8, 1.5, 2.5, -4.5], np.float32)).round(0),
         ("Float32", [1.0, 2.0, 2.0, -4.0])),
