@@ -743,6 +743,22 @@ def _out_shape(x, y) -> tuple:
     return tuple(np.broadcast_shapes(tuple(x.shape), tuple(y.shape)))
 
 
+def cauchy(self, median=0.0, sigma=1.0):
+    """A Tensor of self's shape and dtype drawn from the Cauchy distribution:
+    median + sigma * tan(pi * (u - 1/2)) for u uniform in [0, 1)."""
+    ops = _ops()
+    u = ops.uniform(tuple(self.shape), _tensor(0.0), _tensor(1.0))
+    return (median + sigma * ops.tan(np.pi * (u - 0.5))).astype(self.dtype)
+
+
+def log_normal(self, mean=1.0, std=2.0):
+    """A Tensor of self's shape and dtype drawn from the log-normal distribution:
+    exp(mean + std * z) for z standard normal."""
+    ops = _ops()
+    z = ops.standard_normal(tuple(self.shape))
+    return ops.exp(mean + std * z).astype(self.dtype)
+
+
 def subtract(self, other, *, alpha=1):
     """self - alpha * other."""
     return _mint().sub(self, other, alpha=alpha)
@@ -756,7 +772,7 @@ def unfold(self, kernel_size, dilation=1, padding=0, stride=1):
 # that no other module gives
 SINGLE = (round, byte, logaddexp2, adjoint, is_complex, is_signed, type_method, msort, fmax, fmin,
           copysign, ldexp, nanmean, ndimension, reshape_as, sum_to_size, trace, diagonal, diagflat,
-          float_power, multiply, aminmax, sinc, subtract, unfold, gcd, lcm)
+          float_power, multiply, aminmax, sinc, subtract, unfold, gcd, lcm, cauchy, log_normal)
 # properties: `x.H` (the conjugate transpose of a matrix) and `x.mH` (of the last two axes)
 PROPERTIES = {"H": _conj_transpose, "mH": _conj_transpose}
 

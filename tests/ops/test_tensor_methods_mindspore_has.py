@@ -133,3 +133,13 @@ def test_gcd_and_lcm_of_large_int64_values_as_numpy():
     x, y = (rng.randint(-10**6, 10**6, 200).astype(np.int64) for _ in range(2))
     np.testing.assert_array_equal(Tensor(x).gcd(Tensor(y)).asnumpy(), np.gcd(x, y))
     np.testing.assert_array_equal(Tensor(x).lcm(Tensor(y)).asnumpy(), np.lcm(x, y))
+
+
+def test_cauchy_and_log_normal_draw_tensors_like_self():
+    a = Tensor(np.zeros((2000, 3)), ms.float32)
+    draws = a.cauchy(median=1.0, sigma=2.0)
+    assert draws.dtype == a.dtype and draws.shape == a.shape
+    assert abs(float(np.median(draws.asnumpy())) - 1.0) < 0.3  # the median is `median`
+    logs = np.log(a.log_normal().asnumpy())  # mean 1, std 2 by default, as MindSpore's
+    assert a.log_normal().dtype == a.dtype and abs(logs.mean() - 1.0) < 0.2
+    assert abs(logs.std() - 2.0) < 0.2
