@@ -759,6 +759,15 @@ def log_normal(self, mean=1.0, std=2.0):
     return ops.exp(mean + std * z).astype(self.dtype)
 
 
+def fill_diagonal(self, fill_value, wrap=False):
+    """self with `fill_value` on its main diagonal (NumPy's fill_diagonal: every axis has the
+    same index; a tall matrix restarts the diagonal every ncols + 1 rows when `wrap`)."""
+    ops = _ops()
+    mask = np.zeros(tuple(self.shape), bool)
+    np.fill_diagonal(mask, True, wrap=wrap)
+    return ops.select(_tensor(mask), ops.full_like(self, fill_value), self)
+
+
 def subtract(self, other, *, alpha=1):
     """self - alpha * other."""
     return _mint().sub(self, other, alpha=alpha)
@@ -772,7 +781,8 @@ def unfold(self, kernel_size, dilation=1, padding=0, stride=1):
 # that no other module gives
 SINGLE = (round, byte, logaddexp2, adjoint, is_complex, is_signed, type_method, msort, fmax, fmin,
           copysign, ldexp, nanmean, ndimension, reshape_as, sum_to_size, trace, diagonal, diagflat,
-          float_power, multiply, aminmax, sinc, subtract, unfold, gcd, lcm, cauchy, log_normal)
+          float_power, multiply, aminmax, sinc, subtract, unfold, gcd, lcm, cauchy, log_normal,
+          fill_diagonal)
 # properties: `x.H` (the conjugate transpose of a matrix) and `x.mH` (of the last two axes)
 PROPERTIES = {"H": _conj_transpose, "mH": _conj_transpose}
 

@@ -143,3 +143,12 @@ def test_cauchy_and_log_normal_draw_tensors_like_self():
     logs = np.log(a.log_normal().asnumpy())  # mean 1, std 2 by default, as MindSpore's
     assert a.log_normal().dtype == a.dtype and abs(logs.mean() - 1.0) < 0.2
     assert abs(logs.std() - 2.0) < 0.2
+
+
+@pytest.mark.parametrize("wrap", [False, True])
+def test_fill_diagonal_of_a_tall_matrix(wrap):
+    # MindSpore's values (its tests/st/tensor/test_fill_diagonal.py)
+    out = Tensor(np.zeros((6, 3)), ms.float32).fill_diagonal(5.0, wrap=wrap)
+    expected = [[5., 0., 0.], [0., 5., 0.], [0., 0., 5.], [0., 0., 0.],
+                [5. if wrap else 0., 0., 0.], [0., 5. if wrap else 0., 0.]]
+    assert out.asnumpy().tolist() == expected
