@@ -18,7 +18,7 @@ import numbers
 import numpy as np
 
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives.errors import DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.primitives.method_overloads import OVERLOADS
 from cellgraph.primitives.overload_errors import overload_message
 from cellgraph.primitives.tensor_methods import TensorMethods
@@ -768,6 +768,35 @@ def fill_diagonal(self, fill_value, wrap=False):
     return ops.select(_tensor(mask), ops.full_like(self, fill_value), self)
 
 
+def _scatter_along(self, axis, positions, src):
+    """self with src written at `positions` (a NumPy index array) along `axis`."""
+    ops = _ops()
+    moved = ops.moveaxis(self, axis, 0)
+    updates = ops.moveaxis(src.astype(self.dtype), axis, 0)
+    out = ops.tensor_scatter_update(moved, _tensor(positions.reshape(-1, 1).astype(np.int64)),
+                                    updates)
+    return ops.moveaxis(out, 0, axis)
+
+
+def slice_scatter(self, src, axis=0, start=None, end=None, step=1):
+    """self with `src` written into the slice start:end:step along `axis`."""
+    axis = axis + self.ndim if axis < 0 else axis
+    positions = np.arange(self.shape[axis])[slice(start, end, step)]
+    want = tuple(self.shape[:axis]) + (len(positions),) + tuple(self.shape[axis + 1:])
+    if tuple(src.shape) != want:
+        raise ArgumentValueError(f"For slice_scatter, src shape should be equal to the slice "
+                                 f"size,but got src shape {tuple(src.shape)} and slice shape "
+                                 f"{want}")
+    return _scatter_along(self, axis, positions, src)
+
+
+def select_scatter(self, src, axis, index):
+    """self with `src` written at `index` along `axis` (src has self's shape without it)."""
+    axis = axis + self.ndim if axis < 0 else axis
+    index = index + self.shape[axis] if index < 0 else index
+    return _scatter_along(self, axis, np.array([index]), _ops().expand_dims(src, axis))
+
+
 def subtract(self, other, *, alpha=1):
     """self - alpha * other."""
     return _mint().sub(self, other, alpha=alpha)
@@ -782,7 +811,7 @@ def unfold(self, kernel_size, dilation=1, padding=0, stride=1):
 SINGLE = (round, byte, logaddexp2, adjoint, is_complex, is_signed, type_method, msort, fmax, fmin,
           copysign, ldexp, nanmean, ndimension, reshape_as, sum_to_size, trace, diagonal, diagflat,
           float_power, multiply, aminmax, sinc, subtract, unfold, gcd, lcm, cauchy, log_normal,
-          fill_diagonal)
+          fill_diagonal, slice_scatter, select_scatter)
 # properties: `x.H` (the conjugate transpose of a matrix) and `x.mH` (of the last two axes)
 PROPERTIES = {"H": _conj_transpose, "mH": _conj_transpose}
 

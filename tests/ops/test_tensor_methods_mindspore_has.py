@@ -152,3 +152,29 @@ def test_fill_diagonal_of_a_tall_matrix(wrap):
     expected = [[5., 0., 0.], [0., 5., 0.], [0., 0., 5.], [0., 0., 0.],
                 [5. if wrap else 0., 0., 0.], [0., 5. if wrap else 0., 0.]]
     assert out.asnumpy().tolist() == expected
+
+
+@pytest.mark.parametrize("graph", [False, True], ids=["eager", "graph"])
+def test_slice_scatter_and_select_scatter(graph):
+    # MindSpore's values
+    a = Tensor(np.zeros((4, 6), np.float32))
+    s = Tensor(np.arange(1, 13, dtype=np.float32).reshape(4, 3))
+
+    def run(x, src):
+        return (x.slice_scatter(src, 1, 0, 6, 2),
+                x.select_scatter(Tensor(np.ones(4, np.float32)), 1, -1))
+
+    sliced, selected = (ms.jit(run) if graph else run)(a, s)
+    expected = np.zeros((4, 6))
+    expected[:, ::2] = np.arange(1, 13).reshape(4, 3)
+    np.testing.assert_array_equal(sliced.asnumpy(), expected)
+    expected = np.zeros((4, 6))
+    expected[:, -1] = 1
+    np.testing.assert_array_equal(selected.asnumpy(), expected)
+
+
+def test_slice_scatter_of_a_source_of_another_shape_is_mindspores_error():
+    with pytest.raises(ValueError, match=r"For slice_scatter, src shape should be equal to the "
+                                         r"slice size,but got src shape \(2, 3\) and slice shape "
+                                         r"\(2, 6\)"):
+        Tensor(np.zeros((4, 6), np.float32)).slice_scatter(Tensor(np.ones((2, 3))), 0, 1, 3)
