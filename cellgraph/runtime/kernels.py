@@ -141,6 +141,15 @@ def _floor_div(xp, x, y):
     return xp.where(zero, limit, quotient)
 
 
+@kernel("sign")
+def _sign(xp, x):
+    """-1, 0 or 1; 0 for a NaN, as MindSpore's Sign gives."""
+    out = xp.sign(x)
+    if xp.isdtype(x.dtype, "real floating"):
+        out = xp.where(xp.isnan(x), xp.zeros_like(out), out)
+    return out
+
+
 @kernel("floor_mod")
 def _floor_mod(xp, x, y):
     """x mod y with y's sign; an integer mod 0 is the dtype's min for signed 32- and 64-bit

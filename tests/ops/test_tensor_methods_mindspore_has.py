@@ -178,3 +178,15 @@ def test_slice_scatter_of_a_source_of_another_shape_is_mindspores_error():
                                          r"slice size,but got src shape \(2, 3\) and slice shape "
                                          r"\(2, 6\)"):
         Tensor(np.zeros((4, 6), np.float32)).slice_scatter(Tensor(np.ones((2, 3))), 0, 1, 3)
+
+
+@pytest.mark.parametrize("graph", [False, True], ids=["eager", "graph"])
+def test_sign_of_nan_is_zero(graph):
+    # MindSpore: [[-1, 0, 1, 1, 0], [1, 1, -1, -1, 0]]
+    x = Tensor([[-1, 0, float("inf"), 4, float("nan")], [2, 3, float("-inf"), -6, 0]])
+
+    def run(v):
+        return v.sign()
+
+    out = (ms.jit(run) if graph else run)(x)
+    assert out.asnumpy().tolist() == [[-1, 0, 1, 1, 0], [1, 1, -1, -1, 0]]
