@@ -797,6 +797,38 @@ def select_scatter(self, src, axis, index):
     return _scatter_along(self, axis, np.array([index]), _ops().expand_dims(src, axis))
 
 
+def cov(self, *, correction=1, fweights=None, aweights=None):
+    """The covariance of the variables in self's rows (a 1-D Tensor is one variable), each
+    column one observation, weighted by the integer `fweights` and the `aweights` (torch.cov's
+    and NumPy's definition)."""
+    ops = _ops()
+    x = self if self.ndim == 2 else ops.reshape(self, (1, -1))
+    x = x if x.dtype.is_inexact else x.astype(dt.float32)
+    observations = x.shape[1]
+    w = None
+    if fweights is not None:
+        w = fweights.astype(x.dtype)
+    if aweights is not None:
+        w = aweights.astype(x.dtype) if w is None else w * aweights.astype(x.dtype)
+    if w is None:
+        mean = ops.mean(x, 1, True)
+        factor = observations - correction
+        centred = x - mean
+        out = ops.matmul(centred, ops.conj(centred).T) / factor
+    else:
+        w_sum = ops.reduce_sum(w)
+        mean = ops.reduce_sum(x * w, 1, True) / w_sum
+        if correction == 0:
+            factor = w_sum
+        elif aweights is None:
+            factor = w_sum - correction
+        else:
+            factor = w_sum - correction * ops.reduce_sum(w * aweights.astype(x.dtype)) / w_sum
+        centred = x - mean
+        out = ops.matmul(centred * w, ops.conj(centred).T) / factor
+    return ops.reshape(out, ()) if self.ndim < 2 else out
+
+
 def subtract(self, other, *, alpha=1):
     """self - alpha * other."""
     return _mint().sub(self, other, alpha=alpha)
@@ -811,7 +843,7 @@ def unfold(self, kernel_size, dilation=1, padding=0, stride=1):
 SINGLE = (round, byte, logaddexp2, adjoint, is_complex, is_signed, type_method, msort, fmax, fmin,
           copysign, ldexp, nanmean, ndimension, reshape_as, sum_to_size, trace, diagonal, diagflat,
           float_power, multiply, aminmax, sinc, subtract, unfold, gcd, lcm, cauchy, log_normal,
-          fill_diagonal, slice_scatter, select_scatter)
+          fill_diagonal, slice_scatter, select_scatter, cov)
 # properties: `x.H` (the conjugate transpose of a matrix) and `x.mH` (of the last two axes)
 PROPERTIES = {"H": _conj_transpose, "mH": _conj_transpose}
 

@@ -190,3 +190,22 @@ def test_sign_of_nan_is_zero(graph):
 
     out = (ms.jit(run) if graph else run)(x)
     assert out.asnumpy().tolist() == [[-1, 0, 1, 1, 0], [1, 1, -1, -1, 0]]
+
+
+@pytest.mark.parametrize("graph", [False, True], ids=["eager", "graph"])
+def test_cov_with_and_without_weights(graph):
+    # MindSpore's values
+    x = Tensor(np.array([[0., 3., 1., 7.], [2., 1., 5., 4.], [1., 1., 2., 8.]], np.float32))
+    fw = Tensor(np.array([1, 2, 1, 3], np.int32))
+    aw = Tensor(np.array([0.5, 1.0, 2.0, 1.5], np.float32))
+
+    def run(v, f, a):
+        return v.cov(), v.cov(correction=2, fweights=f, aweights=a), v[0].cov()
+
+    plain, weighted, single = (ms.jit(run) if graph else run)(x, fw, aw)
+    np.testing.assert_allclose(plain.asnumpy(), [[9.5833, 1.0, 9.3333], [1.0, 3.3333, 3.0],
+                                                 [9.3333, 3.0, 11.3333]], rtol=1e-4)
+    np.testing.assert_allclose(weighted.asnumpy(), [[10.9864, 0.9727, 12.35],
+                                                    [0.9727, 3.1455, 3.3727],
+                                                    [12.35, 3.3727, 16.0045]], rtol=1e-4)
+    assert single.shape == () and abs(float(single.asnumpy()) - 9.5833) < 1e-3
