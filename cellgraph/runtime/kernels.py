@@ -145,9 +145,7 @@ def _floor_div(xp, x, y):
 def _sign(xp, x):
     """-1, 0 or 1; 0 for a NaN, as MindSpore's Sign gives."""
     out = xp.sign(x)
-    if xp.isdtype(x.dtype, "real floating"):
-        out = xp.where(xp.isnan(x), xp.zeros_like(out), out)
-    return out
+    return xp.where(xp.not_equal(x, x), xp.zeros_like(out), out)  # only a NaN differs from itself
 
 
 @kernel("floor_mod")
