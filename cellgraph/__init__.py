@@ -50,8 +50,9 @@ _LAZY = {
         "amp", "boost", "common", "communication", "context", "dataset", "experimental", "hal",
         "log", "mindrecord", "mint", "nn", "numpy", "onnx", "ops", "parallel", "profiler",
         "train")},
-    **{name: ("cellgraph.runtime.tensor", name) for name in (
-        "Parameter", "ParameterTuple", "Tensor", "tensor")},
+    # through the public modules, which load the API layer's Tensor methods (common/tensor.py)
+    **{name: ("cellgraph.common.tensor", name) for name in ("Tensor", "tensor")},
+    **{name: ("cellgraph.common.parameter", name) for name in ("Parameter", "ParameterTuple")},
     **{name: ("cellgraph.auto_parallel", name) for name in (
         "ParallelMode", "get_auto_parallel_context", "reset_auto_parallel_context",
         "set_auto_parallel_context")},

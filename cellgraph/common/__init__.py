@@ -21,8 +21,8 @@ from .dtype import (
 from .mutable import mutable  # the function, not its module (it loads with the compiler)
 
 _LAZY = {
-    **{name: ("cellgraph.runtime.tensor", name) for name in (
-        "Parameter", "ParameterTuple", "Tensor")},
+    "Tensor": ("cellgraph.common.tensor", "Tensor"),
+    **{name: ("cellgraph.common.parameter", name) for name in ("Parameter", "ParameterTuple")},
     **{name: (f"cellgraph.common.{name}", None) for name in (
         "initializer", "np_dtype", "parameter", "tensor")},
     **{name: ("cellgraph.common.api", name) for name in (

@@ -17,7 +17,7 @@ def set_dump(target, enabled=True):
     """Record the dump mark `enabled` on `target` (a Cell or a Primitive) and what it holds."""
     from cellgraph import context
     from cellgraph.nn import Cell
-    from cellgraph.ops.derive import PrimitiveClass
+    from cellgraph.ops.primitive_class import PrimitiveClass
     from cellgraph.ops.primitive import Primitive
 
     primitive_types = (Primitive, PrimitiveClass)

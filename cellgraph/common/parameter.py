@@ -1,5 +1,6 @@
 """`mindspore.common.parameter`: Parameter and ParameterTuple, and `_Buffer`, the Tensor kind
 that a Cell keeps as state but not as a parameter."""
+import cellgraph.ops  # noqa: F401  (installs the API layer's Tensor methods: common/tensor.py)
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 

@@ -20,11 +20,11 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of, fmt_shape
 from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
+from cellgraph.runtime.tensor import Tensor
 from cellgraph.transform import user_loc
 
 from .apply_ops import _composite, _parameters, _shrunk, _UpdateClass
 from .assign import assign
-from .tensor import Tensor
 
 __all__ = ["FusedSparseAdam", "FusedSparseFtrl", "FusedSparseLazyAdam",
            "FusedSparseProximalAdagrad", "SparseApplyAdagrad", "SparseApplyAdagradV2",

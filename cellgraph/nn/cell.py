@@ -41,7 +41,8 @@ def _construct_function(cell):
 
 
 def _check_declared(op: str, declared, args) -> None:
-    """Arguments must fit the signature given to set_inputs (None: any size on that axis)."""
+    """Arguments must fit the signature given to set_inputs (None: any size on that axis; the
+    shape (-2,): any rank)."""
     for i, (want, got) in enumerate(zip(declared, args)):
         want_shape, got_shape = getattr(want, "shape", None), getattr(got, "shape", None)
         if want_shape is None or got_shape is None:

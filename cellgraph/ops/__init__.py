@@ -104,6 +104,11 @@ from .primitive import constexpr  # noqa: F401
 
 # the Tensor methods that are functional ops of the same name, now that ops has them all
 tensor_method.install_functional_methods(_TensorMethods)
+# the methods MindSpore dispatches among overloads take each of its forms (over the one form the
+# core or the compositions gave them)
+from . import tensor_overloads
+
+tensor_overloads.install(_TensorMethods)
 
 # loaded on first use: the summary operations (they load train), Morph, `ops.auto_generate`
 # and `ops.communication`

@@ -129,7 +129,20 @@ def reshape(input, shape):
 
 
 def transpose(input, dims):
-    perm = tuple(normalize_axis(int(p), abstract_of(input).ndim) for p in dims)
+    rank = abstract_of(input).ndim
+    dims = tuple(int(p) for p in dims)
+    if len(dims) != rank:  # MindSpore's Transpose checks, in its order and words
+        raise ShapeError(f"For 'Transpose', size of perm should equal to rank of x, but got "
+                         f"{len(dims)} and {rank}!")
+    for p in dims:
+        if not -max(rank, 1) <= p < max(rank, 1):
+            raise ShapeError(f"For primitive[Transpose], the perm value must be in "
+                             f"[{-rank},{rank}), but got {p}.")
+    perm = tuple(normalize_axis(p, rank) for p in dims)
+    for p in perm:
+        if perm.count(p) > 1:
+            raise ShapeError(f"For 'Transpose', perms should all be unique dim, but{p} is not "
+                             f"unique!")
     return A.transpose(input, perm=perm)
 
 

@@ -123,8 +123,9 @@ acosh = _float_math("acosh", operands=("input",), spellings=("ops.arccosh", "min
 atanh = _float_math("atanh", operands=("input",), spellings=("ops.arctanh", "mint.arctanh", "mint"))
 abs_ = _elementwise("abs", lambda x: TensorType(x.shape, dt.real_of(x.dtype)), complex_bprop=True,
                     operands=("input",), spellings=("ops.absolute", "mint"))
-sign = _elementwise("sign", same_type, nondifferentiable=True, operands=("input",),
-                    spellings=("mint",))
+# its kernel (runtime/kernels.py) gives 0 for a NaN, as MindSpore's Sign
+sign = Primitive("sign", same_type, ops_module="math_ops", public=True, method=True,
+                 nondifferentiable=True, operands=("input",), spellings=("mint",))
 
 add = _elementwise("add", arith_type, promote=SAME, aliases=("TensorAdd",),
                    operands=("input", "other"))  # its 1.x name

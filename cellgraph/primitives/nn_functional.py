@@ -180,7 +180,8 @@ def clip_by_value(x, clip_value_min=None, clip_value_max=None):
     """min(max(x, clip_value_min), clip_value_max); either bound may be None."""
     F._check_value(x, "ClipByValue")
     if clip_value_min is None and clip_value_max is None:
-        raise ArgumentValueError("ClipByValue: give clip_value_min, clip_value_max or both")
+        raise ArgumentValueError("For 'clip_by_value', at least one of 'clip_value_min' or "
+                                 "'clip_value_max' must not be None")
     if clip_value_max is None:
         return M.maximum(x, clip_value_min)
     if clip_value_min is None:
@@ -194,6 +195,8 @@ def clamp(input, min=None, max=None):
            for value in (input, min, max)):
         raise ArgumentValueError("For Clamp, the dtype of 'input', 'min' and 'max' must not be "
                                  "bool.")
+    if min is None and max is None:
+        raise ArgumentValueError("For Clamp, at least one of 'min' or 'max' must not be None.")
     return clip_by_value(input, min, max)
 
 

@@ -143,6 +143,13 @@ def _floor_div(xp, x, y):
     return xp.where(zero, limit, quotient)
 
 
+@kernel("sign")
+def _sign(xp, x):
+    """-1, 0 or 1; 0 for a NaN, as MindSpore's Sign gives."""
+    out = xp.sign(x)
+    return xp.where(xp.not_equal(x, x), xp.zeros_like(out), out)  # only a NaN differs from itself
+
+
 @kernel("floor_mod")
 def _floor_mod(xp, x, y):
     """x mod y with y's sign; an integer mod 0 is the dtype's min for signed 32- and 64-bit

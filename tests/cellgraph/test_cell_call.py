@@ -145,3 +145,24 @@ def test_set_inputs_takes_unknown_sizes_and_any_rank_as_mindspore_shows_them():
         net(Tensor(np.ones(4, np.int32)))
     with pytest.raises(ValueError, match="-2"):
         ms.Tensor(shape=[-2, 3], dtype=ms.float32)
+
+
+def test_set_inputs_with_a_tensor_of_unknown_rank():
+    """`Tensor(dtype=...)` (and `Tensor(shape=None, dtype=...)`) is MindSpore's input signature
+    of unknown rank, shape (-2,): any rank fits it, the dtype must match."""
+    ms.set_context(mode=ms.GRAPH_MODE)
+    signature = Tensor(shape=None, dtype=ms.float32)
+    assert signature.shape == (-2,) and repr(signature) == "Tensor(shape=[-2], dtype=Float32)"
+    assert Tensor(dtype=ms.int32).shape == (-2,)
+
+    class Tripled(nn.Cell):
+        def construct(self, x):
+            return x * 3
+
+    net = Tripled()
+    net.set_inputs(signature)
+    np.testing.assert_allclose(net(Tensor(np.ones((2, 3), np.float32))).asnumpy(),
+                               np.full((2, 3), 3.0))
+    np.testing.assert_allclose(net(Tensor(np.ones((4,), np.float32))).asnumpy(), np.full(4, 3.0))
+    with pytest.raises(TypeError, match="set_inputs"):
+        net(Tensor(np.ones((4,), np.int32)))

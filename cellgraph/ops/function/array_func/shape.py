@@ -49,9 +49,22 @@ def permute(input, axis):
 
 
 def swapaxes(input, axis0, axis1):
-    perm = list(range(_ndim(input)))
+    return F.transpose(input, _swapped(input, axis0, axis1))
+
+
+def _swapped(input, axis0, axis1) -> tuple:
+    """The permutation that swaps two axes, with MindSpore's errors for other axis values."""
+    rank = _ndim(input)
+    perm = list(range(rank))
+    for axis in (axis0, axis1):
+        if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+            raise DTypeError(f"For ops.swapaxes, the axis argument must be integer, but got "
+                             f"{type(axis)}.")
+        if not -rank <= axis < max(rank, 1):
+            raise ArgumentValueError(f"The 'axis' must be in the range of [{-rank}, {rank}), but "
+                                     f"got {axis}.")
     perm[axis0], perm[axis1] = perm[axis1], perm[axis0]
-    return F.transpose(input, tuple(perm))
+    return tuple(perm)
 
 
 def flip(input, dims):
@@ -179,9 +192,7 @@ def t(input):
 
 
 def swapdims(input, dim0, dim1):
-    perm = list(range(abstract_of(input).ndim))
-    perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-    return A.transpose(input, perm=tuple(perm))
+    return A.transpose(input, perm=_swapped(input, dim0, dim1))
 
 
 def fliplr(input):

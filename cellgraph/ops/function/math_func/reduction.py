@@ -90,9 +90,10 @@ def count_nonzero(x, axis=(), keep_dims=False, dtype=dt.int32):
 
 def nansum(input, axis=None, keepdims=False, *, dtype=None):
     """The sum with NaNs counted as zero."""
-    x = input if dtype is None else F.cast(input, dtype)
+    x = input  # NaNs become zeros before the cast to `dtype` (an integer one has no NaN)
     if abstract_of(x).dtype.is_float:
         x = M.select(isnan(x), A.zeros_like(x), x)
+    x = x if dtype is None else F.cast(x, dtype)
     return F.reduce_sum(x, () if axis is None else axis, keepdims)
 
 

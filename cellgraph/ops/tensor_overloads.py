@@ -1,0 +1,863 @@
+"""The Tensor methods MindSpore dispatches in C++ among several overloads, each taking every
+calling MindSpore lists for it (primitives/method_overloads.py, recorded from MindSpore).
+
+MindSpore picks the first overload, in its order, whose parameters take the call's positional
+and keyword arguments and whose parameter types (`<int>`, `<Tensor>`, `<number,None>`, ...) the
+values have; so `x.gather(1, index)` is the `(dim, index)` form (gather_elements) and
+`x.gather(indices, 0)` the `(input_indices, axis)` form, `x.max(0)` gives values and indices and
+`x.max(axis=0)` the values. Here each overload is a function with MindSpore's parameter names,
+kinds and defaults for that form, in MindSpore's order; `install` puts one method per name on the
+core's TensorMethods (over what the core or the compositions gave it: the form they had is one of
+the overloads, usually the last). A call no overload takes raises MindSpore's TypeError listing
+the valid callings."""
+from __future__ import annotations
+
+import inspect
+import numbers
+
+import numpy as np
+
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.method_overloads import OVERLOADS
+from cellgraph.primitives.overload_errors import overload_message
+from cellgraph.primitives.tensor_methods import TensorMethods
+
+
+def _tensor(data):
+    from cellgraph.runtime.tensor import Tensor
+
+    return Tensor(data)
+
+
+def _ops():
+    from cellgraph import ops
+
+    return ops
+
+
+def _mint():
+    from cellgraph import mint
+
+    return mint
+
+
+# ------------------------------------------------------------------ matching a calling
+def _calling_parameters(calling: str) -> list:
+    """[(name, {type tags})] of a recorded calling `Tensor.f(a=<int,Tensor>, *, b=<bool>)`."""
+    inner = calling[calling.index("(") + 1:calling.rindex(")")]
+    out, depth, current = [], 0, ""
+    for char in inner + ",":
+        if char == "<":
+            depth += 1
+        elif char == ">":
+            depth -= 1
+        if char == "," and depth == 0:
+            item = current.strip()
+            current = ""
+            if item and item != "*":
+                name, _, tags = item.partition("=")
+                out.append((name, set(tags.strip("<>").split(","))))
+            continue
+        current += char
+    return out
+
+
+def _is_tensor(value) -> bool:
+    return isinstance(value, TensorMethods)
+
+
+def _is_scalar_tensor(value) -> bool:
+    """A graph value standing for a Python scalar (a 0-d tracer): it fits the scalar types."""
+    return _is_tensor(value) and value.aval.ndim == 0 and type(value).__name__ == "Tracer"
+
+
+def _fits_tag(value, tag: str) -> bool:
+    if tag == "any":
+        return True
+    if tag == "Tensor":
+        return _is_tensor(value)
+    if tag == "None":
+        return value is None
+    if tag == "Tuple":
+        return isinstance(value, tuple)
+    if tag == "List":
+        return isinstance(value, list)
+    if tag == "str":
+        return isinstance(value, str)
+    if tag == "mstype":
+        return isinstance(value, dt.DType) or (isinstance(value, type) and
+                                                issubclass(value, np.generic))
+    if _is_scalar_tensor(value):
+        return tag in ("int", "float", "bool", "number")
+    if tag == "bool":
+        return isinstance(value, (bool, np.bool_))
+    if tag == "int":
+        return isinstance(value, (numbers.Integral, np.integer))
+    if tag == "float":
+        return isinstance(value, (numbers.Real, np.floating)) and not isinstance(value, bool)
+    if tag == "number":
+        return isinstance(value, (numbers.Number, np.number, np.bool_))
+    return False
+
+
+class _Form:
+    """One overload: its function (MindSpore's parameters for the form) and the types each
+    parameter takes (the union over the recorded callings with those parameter names)."""
+
+    def __init__(self, fn, tags: dict):
+        self.fn, self.tags = fn, tags
+        self.signature = inspect.signature(fn)
+
+    def bind(self, self_tensor, args, kwargs):
+        try:
+            bound = self.signature.bind(self_tensor, *args, **kwargs)
+        except TypeError:
+            return None
+        for name, value in list(bound.arguments.items())[1:]:
+            tags = self.tags.get(name)
+            if tags is not None and not any(_fits_tag(value, t) for t in tags):
+                return None
+        return bound
+
+
+# the callings MindSpore 2.10 lists (in PyNative's error for a keyword no form takes) for methods
+# whose graph-mode error lists none, so method_overloads.py has no entry for them
+PYNATIVE_CALLINGS = {
+    "cumsum": ("Tensor.cumsum(dim=<int>, *, dtype=<None,mstype>)",
+               "Tensor.cumsum(axis=<None,int>, dtype=<None,mstype>)"),
+    "take": ("Tensor.take(index=<Tensor>)",
+             "Tensor.take(indices=<Tensor>, axis=<None,int>, mode=<str>)"),
+}
+
+
+def callings(name: str) -> tuple:
+    """MindSpore's callings of the Tensor method `name`."""
+    return OVERLOADS.get(name) or PYNATIVE_CALLINGS[name]
+
+
+def _forms(name: str, functions) -> list:
+    """The forms of method `name`, matched by parameter names to MindSpore's callings."""
+    recorded = {}
+    for calling in callings(name):
+        params = _calling_parameters(calling)
+        key = tuple(p for p, _ in params)
+        merged = recorded.setdefault(key, {})
+        for p, tags in params:
+            merged.setdefault(p, set()).update(tags)
+    forms = []
+    for fn in functions:
+        key = tuple(list(inspect.signature(fn).parameters)[1:])
+        if key not in recorded:
+            raise ValueError(f"Tensor.{name}: {fn.__name__}{key} is none of MindSpore's callings")
+        forms.append(_Form(fn, recorded[key]))
+    return forms
+
+
+def _method(name: str, functions):
+    forms = _forms(name, functions)
+
+    def method(self, *args, **kwargs):
+        for form in forms:
+            bound = form.bind(self, args, kwargs)
+            if bound is not None:
+                return form.fn(*bound.args, **bound.kwargs)
+        raise DTypeError(overload_message(name, callings(name), args, kwargs))
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = (f"`Tensor.{name}` in each of MindSpore's forms:\n\n    " +
+                      "\n    ".join(callings(name)))
+    method.forms = tuple(form.fn for form in forms)
+    return method
+
+
+# ------------------------------------------------------------------ the forms
+def add_alpha(self, other, *, alpha=1):
+    return _mint().add(self, other, alpha=alpha)
+
+
+def _as_operand(self, other):
+    """A list or tuple operand of the `<any>` forms: a Tensor of self's dtype (MindSpore converts
+    it)."""
+    if isinstance(other, (list, tuple)):
+        return _ops().cast(_ops().stack([_as_operand(self, o) for o in other]) if any(
+            _is_tensor(o) for o in other) else _tensor(other), self.dtype)
+    return other
+
+
+def add_y(self, other):
+    return _PREVIOUS["add"](self, _as_operand(self, other))
+
+
+def sub_alpha(self, other, *, alpha=1):
+    return _mint().sub(self, other, alpha=alpha)
+
+
+def sub_y(self, y):
+    return _PREVIOUS["sub"](self, _as_operand(self, y))
+
+
+def div_other(self, other):
+    return _PREVIOUS["div"](self, other)
+
+
+def div_rounding(self, other, *, rounding_mode=None):
+    return _mint().div(self, other, rounding_mode=rounding_mode)
+
+
+def remainder_other(self, other):
+    return _PREVIOUS["remainder"](self, other)
+
+
+def remainder_divisor(self, divisor):
+    return _PREVIOUS["remainder"](self, divisor)
+
+
+def expand_as_other(self, other):
+    return _PREVIOUS["expand_as"](self, other)
+
+
+def expand_as_x(self, x):
+    return _PREVIOUS["expand_as"](self, x)
+
+
+def gather_dim(self, dim, index):
+    return _ops().gather_elements(self, dim, index)
+
+
+def gather_indices(self, input_indices, axis, batch_dims=0):
+    return _PREVIOUS["gather"](self, input_indices, axis, batch_dims)
+
+
+def scatter_add_dim(self, dim, index, src):
+    return _PREVIOUS["scatter_add"](self, dim, index, src)
+
+
+def scatter_add_indices(self, indices, updates):
+    return _ops().tensor_scatter_add(self, indices, updates)
+
+
+def sort_dim(self, dim=-1, descending=False, stable=False):
+    # the sort is stable either way; the indices are int32, as MindSpore's method gives
+    return _ops().sort(self, dim, descending)
+
+
+def sort_axis(self, axis=-1, descending=False):
+    return _ops().sort(self, axis, descending)
+
+
+def argsort_dim(self, dim=-1, descending=False, stable=False):
+    return _ops().argsort(self, dim, descending)
+
+
+def argsort_axis(self, axis=-1, descending=False):
+    return _ops().argsort(self, axis, descending)
+
+
+def _reduce_max_min(name):
+    def whole(self):
+        return _PREVIOUS[name](self)
+
+    def by_dim(self, dim, keepdim=False):
+        return getattr(_mint(), name)(self, dim, keepdim)
+
+    def by_axis(self, axis=None, keepdims=False, *, initial=None, where=None,
+                return_indices=False):
+        if initial is None and where is None and not return_indices:
+            return _PREVIOUS[name](self, axis, keepdims)
+        values, indices = getattr(_ops(), name)(self, axis, keepdims, initial=initial,
+                                                where=where)
+        return (values, indices) if return_indices else values
+
+    return whole, by_dim, by_axis
+
+
+def median_whole(self):
+    return _PREVIOUS["median"](self)
+
+
+def median_dim(self, dim, keepdim=False):
+    return _mint().median(self, dim, keepdim)
+
+
+def median_axis(self, axis=-1, keepdims=False):
+    return _PREVIOUS["median"](self, axis, keepdims)
+
+
+def all_axis(self, axis=None, keep_dims=False):
+    return _PREVIOUS["all"](self, axis, keep_dims)
+
+
+def all_dim(self, dim=None, keepdim=False):
+    return _PREVIOUS["all"](self, dim, keepdim)
+
+
+def any_whole(self):
+    return _PREVIOUS["any"](self)
+
+
+def any_dim(self, dim, keepdim=False):
+    return _PREVIOUS["any"](self, dim, keepdim)
+
+
+def any_axis(self, axis=None, keep_dims=False):
+    return _PREVIOUS["any"](self, axis, keep_dims)
+
+
+def mean_dim(self, dim=None, keepdim=False, *, dtype=None):
+    return _mint().mean(self, dim, keepdim, dtype=dtype)
+
+
+def mean_axis(self, axis=None, keep_dims=False):
+    return _PREVIOUS["mean"](self, axis, keep_dims)
+
+
+def sum_dim(self, dim=None, keepdim=False, *, dtype=None):
+    return _PREVIOUS["sum"](self, dim, keepdims=keepdim, dtype=dtype)
+
+
+def sum_axis(self, axis=None, dtype=None, keepdims=False, initial=None):
+    return _PREVIOUS["sum"](self, axis, keepdims=keepdims, dtype=dtype, initial=initial)
+
+
+def nansum_dim(self, dim=None, keepdim=False, *, dtype=None):
+    return _PREVIOUS["nansum"](self, dim, keepdim, dtype=dtype)
+
+
+def nansum_axis(self, axis=None, keepdims=False, *, dtype=None):
+    return _PREVIOUS["nansum"](self, axis, keepdims, dtype=dtype)
+
+
+def prod_dim(self, dim=None, keepdim=False, dtype=None):
+    out = _PREVIOUS["prod"](self, () if dim is None else dim, keepdim)
+    return out if dtype is None else out.astype(dtype)
+
+
+def logsumexp_dim(self, dim, keepdim=False):
+    return _PREVIOUS["logsumexp"](self, dim, keepdim)
+
+
+def var_axis(self, axis=None, ddof=0, keepdims=False):
+    return _PREVIOUS["var"](self, axis, ddof, keepdims)
+
+
+def var_dim(self, dim=None, correction=1, keepdim=False):
+    return _mint().var(self, dim, correction=correction, keepdim=keepdim)
+
+
+def chunk_dim(self, chunks, dim=0):
+    return _PREVIOUS["chunk"](self, chunks, dim)
+
+
+def chunk_axis(self, chunks, axis=0):
+    return _PREVIOUS["chunk"](self, chunks, axis)
+
+
+def split_size(self, split_size, dim=0):
+    return _PREVIOUS["split"](self, split_size, dim)
+
+
+def split_axis(self, split_size_or_sections, axis=0):
+    return _PREVIOUS["split"](self, split_size_or_sections, axis)
+
+
+def flatten_dims(self, start_dim=0, end_dim=-1):
+    return _mint().flatten(self, start_dim, end_dim)
+
+
+def flatten_order(self, order="C", *, start_dim=0, end_dim=-1):
+    return _ops().flatten(self, order, start_dim=start_dim, end_dim=end_dim)
+
+
+def index_select_dim(self, dim, index):
+    return _PREVIOUS["index_select"](self, dim, index)
+
+
+def index_select_axis(self, axis, index):
+    return _PREVIOUS["index_select"](self, axis, index)
+
+
+def narrow_dim(self, dim, start, length):
+    return _PREVIOUS["narrow"](self, dim, start, length)
+
+
+def narrow_axis(self, axis, start, length):
+    return _PREVIOUS["narrow"](self, axis, start, length)
+
+
+def isclose_other(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _PREVIOUS["isclose"](self, other, rtol, atol, equal_nan)
+
+
+def isclose_x2(self, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return _PREVIOUS["isclose"](self, x2, rtol, atol, equal_nan)
+
+
+def logical_and_y(self, y):
+    return _PREVIOUS["logical_and"](self, y)
+
+
+def logical_and_other(self, other):
+    return _PREVIOUS["logical_and"](self, other)
+
+
+def logical_or_y(self, y):
+    return _PREVIOUS["logical_or"](self, y)
+
+
+def logical_or_other(self, other):
+    return _PREVIOUS["logical_or"](self, other)
+
+
+def matmul_other(self, other):
+    return _PREVIOUS["matmul"](self, other)
+
+
+def matmul_tensor2(self, tensor2):
+    return _PREVIOUS["matmul"](self, tensor2)
+
+
+def unsqueeze_axis(self, axis):
+    return _PREVIOUS["unsqueeze"](self, axis)
+
+
+def unsqueeze_dim(self, dim):
+    return _PREVIOUS["unsqueeze"](self, dim)
+
+
+def tile_dims(self, dims):
+    return _PREVIOUS["tile"](self, dims)
+
+
+def tile_reps(self, reps):
+    return _PREVIOUS["tile"](self, reps)
+
+
+def where_other(self, condition, other):
+    return _PREVIOUS["where"](self, condition, other)
+
+
+def where_y(self, condition, y):
+    return _PREVIOUS["where"](self, condition, y)
+
+
+_REDUCTIONS = {"none": "none", "add": "add", "multiply": "mul"}
+
+
+def scatter_tensor(self, dim, index, src, reduce="none"):
+    if not _is_tensor(src):
+        src = _ops().full_like(index, src, dtype=self.dtype)
+    if reduce not in _REDUCTIONS:
+        raise ValueError(f"For 'Tensor.scatter', 'reduce' must be one of {list(_REDUCTIONS)[1:]}"
+                         f", but got {reduce!r}.")
+    return _ops().tensor_scatter_elements(self, index, src, axis=dim,
+                                          reduction=_REDUCTIONS[reduce])
+
+
+def scatter_axis(self, axis, index, src):
+    return _PREVIOUS["scatter"](self, axis, index, src)
+
+
+def repeat_interleave_dim(self, repeats, dim=None):
+    return _PREVIOUS["repeat_interleave"](self, repeats, dim)
+
+
+def repeat_interleave_output_size(self, repeats, dim=None, *, output_size=None):
+    return _mint().repeat_interleave(self, repeats, dim, output_size=output_size)
+
+
+def select_dim(self, dim, index):
+    return _mint().select(self, dim, index)
+
+
+def select_condition(self, condition, y):
+    return _ops().select(condition, self, y)
+
+
+def dot_other(self, other):
+    return _ops().dot(self, other)
+
+
+def arctan2_other(self, other):
+    return _ops().atan2(self, other)
+
+
+def addcdiv_value(self, tensor1, tensor2, *, value=1):
+    return _mint().addcdiv(self, tensor1, tensor2, value=value)
+
+
+def addcdiv_tensor(self, tensor1, tensor2, value):
+    return _mint().addcdiv(self, tensor1, tensor2, value=value)
+
+
+def cumsum_dim(self, dim, *, dtype=None):
+    return _PREVIOUS["cumsum"](self if dtype is None else self.astype(dtype), dim)
+
+
+def cumsum_axis(self, axis=None, dtype=None):
+    x = self if dtype is None else self.astype(dtype)
+    if axis is None:
+        return _PREVIOUS["cumsum"](_ops().reshape(x, (-1,)), 0)
+    return _PREVIOUS["cumsum"](x, axis)
+
+
+def take_index(self, index):
+    return _PREVIOUS["take"](self, index)
+
+
+def take_axis(self, indices, axis=None, mode="clip"):
+    from cellgraph import numpy as mnp
+
+    return mnp.take(self, indices, axis, mode=mode)
+
+
+_MAX = _reduce_max_min("max")
+_MIN = _reduce_max_min("min")
+
+FORMS = {
+    "add": (add_alpha, add_y),
+    "sub": (sub_alpha, sub_y),
+    "div": (div_other, div_rounding),
+    "divide": (div_other, div_rounding),
+    "remainder": (remainder_other, remainder_divisor),
+    "expand_as": (expand_as_other, expand_as_x),
+    "gather": (gather_dim, gather_indices),
+    "scatter_add": (scatter_add_dim, scatter_add_indices),
+    "sort": (sort_dim, sort_axis),
+    "argsort": (argsort_dim, argsort_axis),
+    "max": _MAX,
+    "min": _MIN,
+    "median": (median_whole, median_dim, median_axis),
+    "all": (all_axis, all_dim),
+    "any": (any_whole, any_dim, any_axis),
+    "mean": (mean_dim, mean_axis),
+    "sum": (sum_dim, sum_axis),
+    "nansum": (nansum_dim, nansum_axis),
+    "prod": (prod_dim,),
+    "logsumexp": (logsumexp_dim,),
+    "var": (var_axis, var_dim),
+    "chunk": (chunk_dim, chunk_axis),
+    "split": (split_size, split_axis),
+    "flatten": (flatten_dims, flatten_order),
+    "index_select": (index_select_dim, index_select_axis),
+    "narrow": (narrow_dim, narrow_axis),
+    "isclose": (isclose_other, isclose_x2),
+    "logical_and": (logical_and_y, logical_and_other),
+    "logical_or": (logical_or_y, logical_or_other),
+    "matmul": (matmul_other, matmul_tensor2),
+    "unsqueeze": (unsqueeze_axis, unsqueeze_dim),
+    "tile": (tile_dims, tile_reps),
+    "where": (where_other, where_y),
+    "scatter": (scatter_tensor, scatter_axis),
+    "repeat_interleave": (repeat_interleave_dim, repeat_interleave_output_size),
+    "select": (select_dim, select_condition),
+    "dot": (dot_other,),
+    "arctan2": (arctan2_other,),
+    "addcdiv": (addcdiv_value, addcdiv_tensor),
+    "cumsum": (cumsum_dim, cumsum_axis),
+    "take": (take_index, take_axis),
+}
+
+
+
+def round(self, decimals=0):
+    """`Tensor.round(decimals=0)`: the method takes `decimals` by position too (the functional
+    op by keyword only)."""
+    return _ops().round(self, decimals=decimals)
+
+
+def byte(self):
+    """The Tensor as uint8."""
+    return self.astype(dt.uint8)
+
+
+def logaddexp2(self, other):
+    """log2(2**self + 2**other)."""
+    return _mint().logaddexp2(self, other)
+
+
+def adjoint(self):
+    """The conjugate transpose of the last two axes."""
+    return _ops().conj(_ops().swapaxes(self, -2, -1))
+
+
+def _conj_transpose(self):
+    return _ops().conj(_ops().swapaxes(self, -2, -1)) if self.ndim >= 2 else self
+
+
+def is_complex(self):
+    return self.dtype.is_complex
+
+
+def is_signed(self):
+    return self.dtype.is_inexact or (self.dtype.is_int and self.dtype.np.kind == "i")
+
+
+def type_method(self, dtype=None):
+    """The dtype's name (`'Float32'`) without `dtype`; the Tensor cast to `dtype` with it."""
+    if dtype is None:
+        return str(self.dtype)
+    return self.astype(dtype)
+
+
+type_method.__name__ = type_method.__qualname__ = "type"
+
+
+def msort(self):
+    """The Tensor sorted along its first axis."""
+    return _ops().sort(self, 0)[0]
+
+
+def fmax(self, other):
+    """The larger of the two where both are numbers; the number where one is NaN."""
+    return _nan_ignoring(self, other, _ops().maximum)
+
+
+def fmin(self, other):
+    """The smaller of the two where both are numbers; the number where one is NaN."""
+    return _nan_ignoring(self, other, _ops().minimum)
+
+
+def _nan_ignoring(x, y, pick):
+    ops = _ops()
+    out = pick(x, y)
+    if not (out.dtype.is_inexact):
+        return out
+    x, y = ops.broadcast_to(x.astype(out.dtype), out.shape), ops.broadcast_to(
+        y.astype(out.dtype) if _is_tensor(y) else ops.full_like(out, y), out.shape)
+    return ops.select(ops.isnan(x), y, ops.select(ops.isnan(y), x, out))
+
+
+def copysign(self, other):
+    """|self| with the sign of other (a float result)."""
+    ops = _ops()
+    magnitude = ops.abs(self if self.dtype.is_inexact else self.astype(dt.float32))
+    sign_from = other if _is_tensor(other) else _tensor(float(other))
+    return ops.select(ops.signbit(sign_from), -magnitude, magnitude)
+
+
+def ldexp(self, other):
+    """self * 2 ** other."""
+    ops = _ops()
+    scale = ops.pow(_tensor(2.0), other.astype(dt.float32) if _is_tensor(other) else other)
+    return ops.mul(self, scale)
+
+
+def nanmean(self, axis=None, keepdims=False, *, dtype=None):
+    """The mean of the elements that are not NaN."""
+    ops = _ops()
+    if not self.dtype.is_inexact:
+        raise DTypeError(f"For 'nanmean', input should be floating point dtype, but got "
+                         f"{type(self)}.")
+    numbers = ops.logical_not(ops.isnan(self))
+    total = ops.nansum(self, axis, keepdims)
+    count = ops.reduce_sum(numbers.astype(self.dtype), () if axis is None else axis, keepdims)
+    out = total / count
+    return out if dtype is None else out.astype(dtype)
+
+
+def ndimension(self):
+    return self.ndim
+
+
+def reshape_as(self, other):
+    return _ops().reshape(self, tuple(other.shape))
+
+
+def sum_to_size(self, *size):
+    """The sum of self over the axes that broadcasting `size` to self's shape would expand."""
+    size = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+    lead = self.ndim - len(size)
+    axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(size)
+                                      if n == 1 and self.shape[lead + i] != 1)
+    out = _ops().reduce_sum(self, axes, True) if axes else self
+    return _ops().reshape(out, size)
+
+
+def trace(self, offset=0, axis1=0, axis2=1, dtype=None):
+    """The sum along a diagonal (int64 for integer and bool input, as MindSpore's)."""
+    out = _ops().diagonal(self, offset, axis1, axis2)
+    if dtype is None and (self.dtype.is_int or self.dtype.is_bool):
+        dtype = dt.int64
+    out = out.astype(dtype) if dtype is not None else out
+    return _ops().reduce_sum(out, -1)
+
+
+def diagonal(self, offset=0, axis1=0, axis2=1):
+    return _ops().diagonal(self, offset, axis1, axis2)
+
+
+def diagflat(self, offset=0):
+    """A square matrix with the flattened Tensor on diagonal `offset` and zeros elsewhere (the
+    values written in place, so a NaN or an infinity stays where it is)."""
+    ops = _ops()
+    values = ops.reshape(self, (-1,))
+    count = values.shape[0]
+    size = count + abs(offset)
+    steps = np.arange(count)
+    indices = np.stack([steps + max(-offset, 0), steps + max(offset, 0)], axis=1)
+    return ops.tensor_scatter_update(ops.zeros((size, size), self.dtype),
+                                     _tensor(indices.astype(np.int64)), values)
+
+
+def float_power(self, other):
+    return _ops().float_power(self, other)
+
+
+def multiply(self, value):
+    return _ops().mul(self, value)
+
+
+def aminmax(self, *, axis=0, keepdims=False):
+    return _ops().aminmax(self, axis=axis, keepdims=keepdims)
+
+
+def sinc(self):
+    return _mint().sinc(self)
+
+
+def gcd(self, other):
+    """The greatest common divisor, elementwise, of two integer Tensors (0 for two zeros):
+    Euclid's algorithm, run for as many steps as the dtype's values can need."""
+    ops = _ops()
+    a, b = ops.broadcast_to(ops.abs(self), _out_shape(self, other)), ops.abs(other)
+    b = ops.broadcast_to(b.astype(a.dtype), a.shape)
+    zero = ops.zeros_like(a)
+    # consecutive Fibonacci numbers are the slowest pair: 46 steps fit int32, 92 int64
+    for _ in range(92 if a.dtype.np.itemsize > 4 else 46):
+        nonzero = b != zero
+        a, b = ops.select(nonzero, b, a), ops.select(nonzero, ops.remainder(
+            a, ops.select(nonzero, b, ops.ones_like(b))), zero)
+    return a
+
+
+def lcm(self, other):
+    """The least common multiple, elementwise, of two integer Tensors (0 where either is 0)."""
+    ops = _ops()
+    divisor = gcd(self, other)
+    safe = ops.select(divisor == ops.zeros_like(divisor), ops.ones_like(divisor), divisor)
+    return ops.abs(ops.mul(ops.floor_divide(self, safe), other.astype(divisor.dtype)))
+
+
+def _out_shape(x, y) -> tuple:
+    return tuple(np.broadcast_shapes(tuple(x.shape), tuple(y.shape)))
+
+
+def cauchy(self, median=0.0, sigma=1.0):
+    """A Tensor of self's shape and dtype drawn from the Cauchy distribution:
+    median + sigma * tan(pi * (u - 1/2)) for u uniform in [0, 1)."""
+    ops = _ops()
+    u = ops.uniform(tuple(self.shape), _tensor(0.0), _tensor(1.0))
+    return (median + sigma * ops.tan(np.pi * (u - 0.5))).astype(self.dtype)
+
+
+def log_normal(self, mean=1.0, std=2.0):
+    """A Tensor of self's shape and dtype drawn from the log-normal distribution:
+    exp(mean + std * z) for z standard normal."""
+    ops = _ops()
+    z = ops.standard_normal(tuple(self.shape))
+    return ops.exp(mean + std * z).astype(self.dtype)
+
+
+def fill_diagonal(self, fill_value, wrap=False):
+    """self with `fill_value` on its main diagonal (NumPy's fill_diagonal: every axis has the
+    same index; a tall matrix restarts the diagonal every ncols + 1 rows when `wrap`)."""
+    ops = _ops()
+    mask = np.zeros(tuple(self.shape), bool)
+    np.fill_diagonal(mask, True, wrap=wrap)
+    return ops.select(_tensor(mask), ops.full_like(self, fill_value), self)
+
+
+def _scatter_along(self, axis, positions, src):
+    """self with src written at `positions` (a NumPy index array) along `axis`."""
+    ops = _ops()
+    moved = ops.moveaxis(self, axis, 0)
+    updates = ops.moveaxis(src.astype(self.dtype), axis, 0)
+    out = ops.tensor_scatter_update(moved, _tensor(positions.reshape(-1, 1).astype(np.int64)),
+                                    updates)
+    return ops.moveaxis(out, 0, axis)
+
+
+def slice_scatter(self, src, axis=0, start=None, end=None, step=1):
+    """self with `src` written into the slice start:end:step along `axis`."""
+    axis = axis + self.ndim if axis < 0 else axis
+    positions = np.arange(self.shape[axis])[slice(start, end, step)]
+    want = tuple(self.shape[:axis]) + (len(positions),) + tuple(self.shape[axis + 1:])
+    if tuple(src.shape) != want:
+        raise ArgumentValueError(f"For slice_scatter, src shape should be equal to the slice "
+                                 f"size,but got src shape {tuple(src.shape)} and slice shape "
+                                 f"{want}")
+    return _scatter_along(self, axis, positions, src)
+
+
+def select_scatter(self, src, axis, index):
+    """self with `src` written at `index` along `axis` (src has self's shape without it)."""
+    axis = axis + self.ndim if axis < 0 else axis
+    index = index + self.shape[axis] if index < 0 else index
+    return _scatter_along(self, axis, np.array([index]), _ops().expand_dims(src, axis))
+
+
+def cov(self, *, correction=1, fweights=None, aweights=None):
+    """The covariance of the variables in self's rows (a 1-D Tensor is one variable), each
+    column one observation, weighted by the integer `fweights` and the `aweights` (torch.cov's
+    and NumPy's definition)."""
+    ops = _ops()
+    x = self if self.ndim == 2 else ops.reshape(self, (1, -1))
+    x = x if x.dtype.is_inexact else x.astype(dt.float32)
+    observations = x.shape[1]
+    w = None
+    if fweights is not None:
+        w = fweights.astype(x.dtype)
+    if aweights is not None:
+        w = aweights.astype(x.dtype) if w is None else w * aweights.astype(x.dtype)
+    if w is None:
+        mean = ops.mean(x, 1, True)
+        factor = observations - correction
+        centred = x - mean
+        out = ops.matmul(centred, ops.conj(centred).T) / factor
+    else:
+        w_sum = ops.reduce_sum(w)
+        mean = ops.reduce_sum(x * w, 1, True) / w_sum
+        if correction == 0:
+            factor = w_sum
+        elif aweights is None:
+            factor = w_sum - correction
+        else:
+            factor = w_sum - correction * ops.reduce_sum(w * aweights.astype(x.dtype)) / w_sum
+        centred = x - mean
+        out = ops.matmul(centred * w, ops.conj(centred).T) / factor
+    return ops.reshape(out, ()) if self.ndim < 2 else out
+
+
+def subtract(self, other, *, alpha=1):
+    """self - alpha * other."""
+    return _mint().sub(self, other, alpha=alpha)
+
+
+def unfold(self, kernel_size, dilation=1, padding=0, stride=1):
+    return _ops().unfold(self, kernel_size, dilation, padding, stride)
+
+
+# methods with one form whose parameters differ from the functional op's of the same name, or
+# that no other module gives
+SINGLE = (round, byte, logaddexp2, adjoint, is_complex, is_signed, type_method, msort, fmax, fmin,
+          copysign, ldexp, nanmean, ndimension, reshape_as, sum_to_size, trace, diagonal, diagflat,
+          float_power, multiply, aminmax, sinc, subtract, unfold, gcd, lcm, cauchy, log_normal,
+          fill_diagonal, slice_scatter, select_scatter, cov)
+# properties: `x.H` (the conjugate transpose of a matrix) and `x.mH` (of the last two axes)
+PROPERTIES = {"H": _conj_transpose, "mH": _conj_transpose}
+
+_PREVIOUS: dict = {}
+
+
+def install(methods: type) -> None:
+    """Put on `methods` one method per name of FORMS, keeping the one it had (some forms call
+    it)."""
+    for name, functions in FORMS.items():
+        if name in vars(methods) and name not in _PREVIOUS:
+            _PREVIOUS[name] = vars(methods)[name]
+        setattr(methods, name, _method(name, functions))
+    for fn in SINGLE:
+        setattr(methods, fn.__name__, fn)
+    for name, fn in PROPERTIES.items():
+        setattr(methods, name, property(fn))
