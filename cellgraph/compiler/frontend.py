@@ -353,8 +353,17 @@ class Interpreter:
     def stmt_Assert(self, node):
         test = self.eval(node.test)
         if isinstance(test, Tracer):
-            raise CompileError("assert on a Tensor value is not supported in graph mode; assert "
-                               "on shapes or Python values", self.info.loc(node))
+            # decided when the graph runs, as MindSpore does: `if test: pass` else raise
+            # AssertionError(msg), the message made only on the failing side
+            exc = gast.Call(func=gast.Constant(value=AssertionError, kind=None),
+                            args=[node.msg] if node.msg is not None else [], keywords=[])
+            check = gast.If(test=node.test, body=[gast.Pass()],
+                            orelse=[gast.Raise(exc=exc, cause=None)])
+            for part in gast.walk(check):
+                if not isinstance(part, gast.expr_context):
+                    gast.copy_location(part, node)
+            control_flow.tensor_if(self, check, test, ())
+            return
         if not test:
             msg = self.eval(node.msg) if node.msg is not None else ""
             raise AssertionError(f"{msg}\n{self.info.loc(node).render()}")
