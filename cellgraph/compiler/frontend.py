@@ -73,8 +73,6 @@ from .source import SourceInfo, function_ast
 UNSUPPORTED = {
     gast.Try: "`try` statements are not supported in graph mode; handle errors outside "
               "construct, or run the Cell in PYNATIVE_MODE",
-    gast.With: "`with` statements are not supported in graph mode; move the context manager "
-               "outside construct",
     gast.Delete: "`del` is not supported in graph mode; rebind the name instead",
     gast.Global: "`global` is not supported in graph mode; pass the value as an argument or "
                  "store it on self in __init__",
@@ -367,6 +365,42 @@ class Interpreter:
         if not test:
             msg = self.eval(node.msg) if node.msg is not None else ""
             raise AssertionError(f"{msg}\n{self.info.loc(node).render()}")
+
+    def stmt_With(self, node):
+        """`with obj as x:` on a jit_class object or a Cell, as MindSpore's graph mode has it:
+        `x = obj.__enter__()`, the body, then `obj.__exit__(None, None, None)` (also when the
+        body returns, breaks or continues); its methods are parsed like any method."""
+        self._with_items(node, list(node.items))
+
+    def _with_items(self, node, items):
+        if not items:
+            self.exec_block(node.body)
+            return
+        item = items[0]
+        manager = self.eval(item.context_expr)
+        kind = type(manager)
+        if not (is_jit_class(kind) or is_cell(manager)):
+            # a TypeError, as MindSpore's (its documentation allows a Cell too)
+            raise ArgumentError(f"`with` in graph mode takes an object of a class decorated "
+                                f"with @jit_class or an nn.Cell, not {kind.__name__}; move the "
+                                f"context manager outside construct",
+                                self.info.loc(item.context_expr))
+        methods = {}
+        for name in ("__enter__", "__exit__"):
+            method = next((k.__dict__[name] for k in kind.__mro__ if name in k.__dict__), None)
+            if method is None:
+                raise ArgumentError(f"`with` needs {kind.__name__}.{name}, which it lacks",
+                                    self.info.loc(item.context_expr))
+            methods[name] = method
+        entered = Interpreter.call(methods["__enter__"].__get__(manager), [], {})
+        if item.optional_vars is not None:
+            self.assign(item.optional_vars, entered)
+        try:
+            self._with_items(node, items[1:])
+        except (ReturnSignal, BreakSignal, ContinueSignal):
+            Interpreter.call(methods["__exit__"].__get__(manager), [None, None, None], {})
+            raise
+        Interpreter.call(methods["__exit__"].__get__(manager), [None, None, None], {})
 
     def stmt_Raise(self, node):
         exc = self.eval(node.exc) if node.exc is not None else RuntimeError("re-raise")
