@@ -208,7 +208,8 @@ def update_target(target, leaves):
 
 def is_tensor_like(x) -> bool:
     """A leaf that becomes a graph value: a Tracer, a Tensor or a NumPy array."""
-    return isinstance(x, (Tracer, np.ndarray)) or hasattr(x, "_data") and hasattr(x, "aval")
+    return isinstance(x, (Tracer, np.ndarray)) or (
+        hasattr(x, "_data") and hasattr(x, "aval") and not isinstance(x, type))
 
 
 def describe_value(value) -> str:

@@ -141,6 +141,8 @@ class Interpreter:
             if is_user_function(call):
                 return Interpreter.call_function(call, (fn,) + tuple(args), kwargs)
         if inspect.ismethod(fn) and is_user_function(fn.__func__):
+            if _binds_no_instance(fn):
+                return Interpreter.call_function(fn.__func__, args, kwargs)
             return Interpreter.call_function(fn.__func__, (fn.__self__,) + tuple(args), kwargs)
         if is_user_function(fn):
             return Interpreter.call_function(fn, args, kwargs)
@@ -574,6 +576,11 @@ class Interpreter:
             return self.at_node(node, lambda: tracer_number(fn, args[0]))
         if fn is builtins.isinstance and len(args) == 2 and isinstance(args[0], Tracer):
             return tracer_isinstance(args[1])
+        if fn in (builtins.max, builtins.min) and not kwargs and args and any(
+                sequence_builtins.is_graph_tensor(a) for a in (
+                    args if len(args) > 1 or not isinstance(args[0], (tuple, list))
+                    else args[0])):
+            return self.at_node(node, lambda: sequence_builtins.extreme(fn, args))
         if isinstance(fn, type) and fn in sequence_builtins.BUILTINS:
             return self.at_node(node, lambda: sequence_builtins.BUILTINS[fn](
                 lambda f, a: Interpreter.call(f, a, {}), *args, **kwargs))
@@ -703,6 +710,17 @@ def _unpack(value, targets, loc):
 
 
 # ----- entry points ----------------------------------------------------------------------------
+
+def _binds_no_instance(method) -> bool:
+    """MindSpore's graph mode passes the object to a method called through it (`self.func(a,
+    b)`) only when the method's first parameter is named `self`: `def func(x, y)` on a Cell
+    is called as func(a, b), as MindSpore's tutorials rely on (a class method still gets its
+    class)."""
+    if isinstance(method.__self__, type):
+        return False
+    code = method.__func__.__code__
+    return code.co_argcount > 0 and code.co_varnames[0] != "self"
+
 
 def trace_call(fn, args, kwargs=None):
     """Call `fn` on graph values in the current builder (inlining what we parse)."""

@@ -443,3 +443,25 @@ def test_with_several_items_and_a_return_inside():
 
     np.testing.assert_allclose(Net()(Tensor(np.float32([1.5]))).asnumpy(), [16.0])
     np.testing.assert_allclose(Net()(Tensor(np.float32([1.0, 2.0]))).asnumpy(), [6.0, 12.0])
+
+
+def test_a_method_gets_its_object_only_through_a_parameter_named_self():
+    """MindSpore's graph mode passes the object to `self.func(a, b)` only when func's first
+    parameter is `self` (its error-analysis tutorial defines `def func(x, y)` on a Cell);
+    the values are MindSpore's."""
+
+    class Net(nn.Cell):
+        def func(x, y):
+            return ops.div(x, y)
+
+        def func3(x, y, z=2.0):
+            return x * 100 + y * 10 + z
+
+        def func_self(self, x):
+            return x + 1
+
+        def construct(self, x, y):
+            return self.func(x, y), self.func3(x, y), self.func_self(x)
+
+    out = Net()(Tensor(np.float32(3.0)), Tensor(np.float32(2.0)))
+    assert [float(v.asnumpy()) for v in out] == [1.5, 322.0, 4.0]
