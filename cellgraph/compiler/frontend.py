@@ -575,7 +575,7 @@ class Interpreter:
                 isinstance(args[0], Tracer):
             return self.at_node(node, lambda: tracer_number(fn, args[0]))
         if fn is builtins.isinstance and len(args) == 2 and isinstance(args[0], Tracer):
-            return tracer_isinstance(args[1])
+            return tracer_isinstance(args[1], args[0])
         if fn in (builtins.max, builtins.min) and not kwargs and args and any(
                 sequence_builtins.is_graph_tensor(a) for a in (
                     args if len(args) > 1 or not isinstance(args[0], (tuple, list))
