@@ -27,7 +27,7 @@ class _AdamBase(Optimizer):
             # beta1^t and beta2^t, one multiplication a step, as MindSpore's Adam keeps them
             # (before the moments in its checkpoints; optimizers derived from Adam update them
             # in their own construct)
-            shape = (1,) if self.use_offload else ()
+            shape = (1,) if self.use_offload else self.beta_power_shape
             self.beta1_power = Parameter(Tensor(np.ones(shape, np.float32)),
                                          name="beta1_power", requires_grad=False)
             self.beta2_power = Parameter(Tensor(np.ones(shape, np.float32)),
@@ -58,6 +58,7 @@ class Adam(_AdamBase):
     gradients computed here, so both are accepted; any other keyword is an error."""
 
     keeps_beta_powers = True
+    beta_power_shape = ()
 
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
                  use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0,
