@@ -44,7 +44,7 @@ lint:
 ORACLE ?= .ms
 oracle:
 	$(PYTHON) -m venv $(ORACLE)
-	$(ORACLE)/bin/pip install mindspore==2.10.0 "numpy<2" pytest
+	$(ORACLE)/bin/pip install mindspore==2.10.0 "numpy<2" pytest matplotlib Pillow pyyaml scipy sympy tqdm
 
 # re-record MindSpore's outputs of nn layers, losses and optimizer steps (test data)
 nn-fixtures:

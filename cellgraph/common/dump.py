@@ -17,8 +17,8 @@ def set_dump(target, enabled=True):
     """Record the dump mark `enabled` on `target` (a Cell or a Primitive) and what it holds."""
     from cellgraph import context
     from cellgraph.nn import Cell
-    from cellgraph.ops.primitive_class import PrimitiveClass
     from cellgraph.ops.primitive import Primitive
+    from cellgraph.ops.primitive_class import PrimitiveClass
 
     primitive_types = (Primitive, PrimitiveClass)
     # ValueErrors for wrong types, as MindSpore raises them

@@ -122,7 +122,9 @@ class Tracer(TensorMethods):
         with them (arithmetic, `Tensor(...)` over them) runs as graph operations."""
         from cellgraph.primitives import functional as F
 
-        return F.stop_gradient(self)
+        values = F.stop_gradient(self)
+        values.__class__ = HostArray
+        return values
 
     def value(self):
         """`param.value()` on a graph value that stands for a Parameter (a loop's state)."""
@@ -192,9 +194,18 @@ def update_target(target, leaves):
     return leaves[target.index] if isinstance(target, ArgumentSlot) else target
 
 
+class HostArray(Tracer):
+    """What `x.asnumpy()` gives in construct: a graph value that `isinstance` takes for the
+    NumPy array MindSpore's graph mode makes of it (and not for a Tensor); what is computed
+    from it is a graph value like any other."""
+
+    __slots__ = ()
+
+
 def is_tensor_like(x) -> bool:
     """A leaf that becomes a graph value: a Tracer, a Tensor or a NumPy array."""
-    return isinstance(x, (Tracer, np.ndarray)) or hasattr(x, "_data") and hasattr(x, "aval")
+    return isinstance(x, (Tracer, np.ndarray)) or (
+        hasattr(x, "_data") and hasattr(x, "aval") and not isinstance(x, type))
 
 
 def describe_value(value) -> str:

@@ -76,8 +76,6 @@ from .source import SourceInfo, function_ast
 UNSUPPORTED = {
     gast.Try: "`try` statements are not supported in graph mode; handle errors outside "
               "construct, or run the Cell in PYNATIVE_MODE",
-    gast.With: "`with` statements are not supported in graph mode; move the context manager "
-               "outside construct",
     gast.Delete: "`del` is not supported in graph mode; rebind the name instead",
     gast.Global: "`global` is not supported in graph mode; pass the value as an argument or "
                  "store it on self in __init__",
@@ -149,6 +147,8 @@ class Interpreter:
             if is_user_function(call):
                 return Interpreter.call_function(call, (fn,) + tuple(args), kwargs)
         if inspect.ismethod(fn) and is_user_function(fn.__func__):
+            if _binds_no_instance(fn):
+                return Interpreter.call_function(fn.__func__, args, kwargs)
             return Interpreter.call_function(fn.__func__, (fn.__self__,) + tuple(args), kwargs)
         if is_user_function(fn):
             return Interpreter.call_function(fn, args, kwargs)
@@ -359,11 +359,56 @@ class Interpreter:
     def stmt_Assert(self, node):
         test = self.eval(node.test)
         if isinstance(test, Tracer):
-            raise CompileError("assert on a Tensor value is not supported in graph mode; assert "
-                               "on shapes or Python values", self.info.loc(node))
+            # decided when the graph runs, as MindSpore does: `if test: pass` else raise
+            # AssertionError(msg), the message made only on the failing side
+            exc = gast.Call(func=gast.Constant(value=AssertionError, kind=None),
+                            args=[node.msg] if node.msg is not None else [], keywords=[])
+            check = gast.If(test=node.test, body=[gast.Pass()],
+                            orelse=[gast.Raise(exc=exc, cause=None)])
+            for part in gast.walk(check):
+                if not isinstance(part, gast.expr_context):
+                    gast.copy_location(part, node)
+            control_flow.tensor_if(self, check, test, ())
+            return
         if not test:
             msg = self.eval(node.msg) if node.msg is not None else ""
             raise AssertionError(f"{msg}\n{self.info.loc(node).render()}")
+
+    def stmt_With(self, node):
+        """`with obj as x:` on a jit_class object or a Cell, as MindSpore's graph mode has it:
+        `x = obj.__enter__()`, the body, then `obj.__exit__(None, None, None)` (also when the
+        body returns, breaks or continues); its methods are parsed like any method."""
+        self._with_items(node, list(node.items))
+
+    def _with_items(self, node, items):
+        if not items:
+            self.exec_block(node.body)
+            return
+        item = items[0]
+        manager = self.eval(item.context_expr)
+        kind = type(manager)
+        if not (is_jit_class(kind) or is_cell(manager)):
+            # a TypeError, as MindSpore's (its documentation allows a Cell too)
+            raise ArgumentError(f"`with` in graph mode takes an object of a class decorated "
+                                f"with @jit_class or an nn.Cell, not {kind.__name__}; move the "
+                                f"context manager outside construct",
+                                self.info.loc(item.context_expr))
+        methods = {}
+        for name in ("__enter__", "__exit__"):
+            method = next((k.__dict__[name] for k in kind.__mro__ if name in k.__dict__), None)
+            if method is None:
+                raise ArgumentError(f"`with` needs {kind.__name__}.{name}, which it lacks",
+                                    self.info.loc(item.context_expr))
+            methods[name] = method
+        entered = Interpreter.call(methods["__enter__"].__get__(manager), [], {})
+        if item.optional_vars is not None:
+            self.assign(item.optional_vars, entered)
+        try:
+            self._with_items(node, items[1:])
+        except (ReturnSignal, BreakSignal, ContinueSignal):
+            Interpreter.call(methods["__exit__"].__get__(manager), [None, None, None], {})
+            raise
+        Interpreter.call(methods["__exit__"].__get__(manager), [None, None, None], {})
 
     def stmt_Raise(self, node):
         exc = self.eval(node.exc) if node.exc is not None else RuntimeError("re-raise")
@@ -539,12 +584,17 @@ class Interpreter:
         if fn is builtins.isinstance and len(args) == 2:
             self.at_node(node, lambda: sequence_builtins.check_classinfo(args[1]))
             if isinstance(args[0], Tracer):
-                return tracer_isinstance(args[1])
+                return tracer_isinstance(args[1], args[0])
         if fn is builtins.getattr and len(args) == 2 and isinstance(args[0], Tracer):
             return self.at_node(node, lambda: _tensor_attribute(*args))
         if fn in (builtins.all, builtins.any) and len(args) == 1 and not kwargs and \
                 is_tensor_like(args[0]) and not isinstance(args[0], np.ndarray):
             return self.at_node(node, lambda: sequence_builtins.tensor_all_any(fn, args[0]))
+        if fn in (builtins.max, builtins.min) and not kwargs and args and any(
+                sequence_builtins.is_graph_tensor(a) for a in (
+                    args if len(args) > 1 or not isinstance(args[0], (tuple, list))
+                    else args[0])):
+            return self.at_node(node, lambda: sequence_builtins.extreme(fn, args))
         if isinstance(fn, type) and fn in sequence_builtins.BUILTINS:
             return self.at_node(node, lambda: sequence_builtins.BUILTINS[fn](
                 lambda f, a: Interpreter.call(f, a, {}), *args, **kwargs))
@@ -677,6 +727,17 @@ def _unpack(value, targets, loc):
 
 
 # ----- entry points ----------------------------------------------------------------------------
+
+def _binds_no_instance(method) -> bool:
+    """MindSpore's graph mode passes the object to a method called through it (`self.func(a,
+    b)`) only when the method's first parameter is named `self`: `def func(x, y)` on a Cell
+    is called as func(a, b), as MindSpore's tutorials rely on (a class method still gets its
+    class)."""
+    if isinstance(method.__self__, type):
+        return False
+    code = method.__func__.__code__
+    return code.co_argcount > 0 and code.co_varnames[0] != "self"
+
 
 def trace_call(fn, args, kwargs=None):
     """Call `fn` on graph values in the current builder (inlining what we parse)."""

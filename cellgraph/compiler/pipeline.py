@@ -21,6 +21,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from cellgraph import safe_io
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, CellgraphError, CompileError
@@ -122,13 +124,25 @@ def parse_arguments(fn, args: tuple, name: str | None = None, ctx: CompileContex
         if _builder.read_through_hooks is not None:  # inputs with gradient hooks
             tracers = [t if isinstance(t, ParameterArgument) else
                        _builder.read_through_hooks(leaf, t) for leaf, t in zip(leaves, tracers)]
-        result = trace_call(fn, unflatten(tree, tracers))
+        result = _python_scalars(trace_call(fn, unflatten(tree, tracers)))
         graph, captured = builder.finish(result)
     arguments = ParameterArguments(attributes=dict(builder.attribute_aliases))
     for i, tracer in enumerate(tracers):
         if isinstance(tracer, ParameterArgument):
             arguments.first[i], arguments.requires_grad[i] = tracer.index, tracer.requires_grad
     return graph, captured, leaves, tree, arguments
+
+
+def _python_scalars(value):
+    """A graph's result with its NumPy scalars as Python's (`tuple(np.array([1, 2]))` gives
+    `(1, 2)`), as MindSpore's graph mode returns its constants."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if type(value) in (tuple, list):
+        return type(value)(_python_scalars(v) for v in value)
+    if type(value) is dict:
+        return {k: _python_scalars(v) for k, v in value.items()}
+    return value
 
 
 def _definition_loc(fn):

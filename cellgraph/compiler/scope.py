@@ -13,6 +13,8 @@ import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from cellgraph.primitives.errors import (
     ArgumentError,
     AttributeLookupError,
@@ -22,7 +24,7 @@ from cellgraph.primitives.errors import (
     ShapeError,
 )
 
-from .builder import Tracer, compile_context
+from .builder import HostArray, Tracer, compile_context
 from .guards import record_global
 from .source import SourceInfo
 
@@ -168,9 +170,13 @@ def _is_library_module(name: str | None) -> bool:
     return root in _LIBRARY_ROOTS or root in sys.stdlib_module_names
 
 
-def tracer_isinstance(classinfo) -> bool:
-    """`isinstance(x, Tensor)` holds for a graph value that stands for a Tensor."""
+def tracer_isinstance(classinfo, value=None) -> bool:
+    """`isinstance(x, Tensor)` holds for a graph value that stands for a Tensor;
+    `isinstance(x, np.ndarray)` for one that stands for `t.asnumpy()` (a HostArray)."""
     classes = classinfo if isinstance(classinfo, tuple) else (classinfo,)
+    if isinstance(value, HostArray):
+        return any(issubclass(np.ndarray, c) if isinstance(c, type) else False
+                   for c in classes)
     return any(getattr(c, "_is_tensor_class", False) or c is Tracer for c in classes)
 
 

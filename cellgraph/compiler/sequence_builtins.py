@@ -15,13 +15,14 @@ first match as the graph runs, failing there if there is none.
 from __future__ import annotations
 
 import builtins
+import math
 
 import numpy as np
 
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.check_ops import check_range
-from cellgraph.primitives.errors import ArgumentValueError, CompileError, DTypeError
+from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, CompileError, DTypeError
 
 from .builder import Tracer, is_tensor_like
 
@@ -71,6 +72,44 @@ def _filter(call, fn, sequence):
     if fn is None:
         return [v for v in items if v]
     return [v for v in items if call(fn, [v])]
+
+
+def extreme(fn, args):
+    """`max`/`min` (`fn`) over Tensors in a graph, as MindSpore's graph mode has them: of one
+    1-D Tensor, its largest (smallest) element as a 0-d Tensor; of several values or of a
+    sequence holding Tensors, the first largest (smallest), chosen when the graph runs. As in
+    Python, Tensors of more than one element cannot be compared to a truth value."""
+    is_max = fn is builtins.max
+    if len(args) == 1 and is_graph_tensor(args[0]):
+        (seq,) = args
+        if not seq.shape:
+            raise ArgumentError(f"{fn.__name__}() of a 0-d Tensor: it is not iterable")
+        if len(seq.shape) > 1:
+            raise ArgumentValueError(_AMBIGUOUS)
+        if seq.shape[0] == 0:
+            raise ArgumentValueError(f"{fn.__name__}() arg is an empty sequence")
+        return (F.reduce_max if is_max else F.reduce_min)(seq, 0)
+    items = _items(args[0]) if len(args) == 1 else list(args)
+    if not items:
+        raise ArgumentValueError(f"{fn.__name__}() arg is an empty sequence")
+    current = items[0]
+    for item in items[1:]:
+        better = item > current if is_max else item < current
+        if not is_graph_tensor(better):
+            current = item if better else current
+            continue
+        if math.prod(better.shape) != 1:
+            raise ArgumentValueError(_AMBIGUOUS)
+        current = F.where(better, item, current)
+    return current
+
+
+def is_graph_tensor(value) -> bool:
+    """A Tracer or a Tensor (not a NumPy array, which compares as NumPy does)."""
+    return is_tensor_like(value) and not isinstance(value, np.ndarray)
+
+
+_AMBIGUOUS = "The truth value of an array with more than one element is ambiguous."
 
 
 BUILTINS = {builtins.range: _range, builtins.map: _map, builtins.zip: _zip,

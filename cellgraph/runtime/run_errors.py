@@ -36,6 +36,12 @@ def located_error(exc: BaseException, module, namespace: dict) -> BaseException:
     if raised_by_user_function(exc):
         return exc
     cls = next((ERROR_CLASSES[c] for c in type(exc).__mro__ if c in ERROR_CLASSES), RunError)
+    if node.callee.name == "raise" and not issubclass(cls, type(exc)):
+        # the program's own `raise KeyError(...)` or failed `assert` reaches it as that type,
+        # as in MindSpore; no cellgraph class is one, so the line goes in a note
+        if node.loc is not None and hasattr(exc, "add_note"):
+            exc.add_note(node.loc.render())
+        return exc
     described = ", ".join(_describe(name, frame.f_locals, frame.f_globals) for name in inputs)
     params = {k: v for k, v in node.params.items() if not hasattr(v, "nodes")}
     op = params.get("op") or node.callee.label  # a check node names the operation it is for

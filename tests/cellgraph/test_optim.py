@@ -115,8 +115,9 @@ def test_whole_step_is_one_graph_with_the_updates_as_outputs(rng):
     (entry,) = train._graph_cache.entries.values()
     graph = entry.compiled.graph
     names = sorted(p.name for p in graph.updates)
-    assert names == ["fc.bias", "fc.weight", "global_step", "moment1.fc.bias",
-                     "moment1.fc.weight", "moment2.fc.bias", "moment2.fc.weight"]
+    assert names == ["beta1_power", "beta2_power", "fc.bias", "fc.weight", "global_step",
+                     "moment1.fc.bias", "moment1.fc.weight", "moment2.fc.bias",
+                     "moment2.fc.weight"]
     assert not any(n.callee.name == "grad" for n in graph.nodes)
 
 
@@ -206,8 +207,8 @@ def test_subclass_construct_uses_grad_weights_and_sens(rng):
 def test_state_parameters_are_named_like_mindspore(rng):
     _, _, train, _ = _run("Adam", {}, 0.01, rng)
     names = [n for n, _ in train.parameters_and_names()]
-    assert names == ["fc.weight", "fc.bias", "global_step", "learning_rate",
-                     "moment1.fc.weight", "moment1.fc.bias", "moment2.fc.weight",
+    assert names == ["fc.weight", "fc.bias", "global_step", "learning_rate", "beta1_power",
+                     "beta2_power", "moment1.fc.weight", "moment1.fc.bias", "moment2.fc.weight",
                      "moment2.fc.bias"]
     assert [p.name for p in train.trainable_params()] == ["fc.weight", "fc.bias"]
 
@@ -321,3 +322,37 @@ def test_base_attributes_optimizers_written_for_mindspore_read():
     assert opt.dynamic_weight_decay is False and opt._is_dynamic_lr_or_weight_decay() is False
     scheduled = nn.Momentum(net.trainable_params(), [0.1, 0.05], 0.9)
     assert scheduled._is_dynamic_lr_or_weight_decay() is True
+
+
+class _AdamWrittenAgainstMindSpore(nn.Adam):
+    """An optimizer derived from Adam as MindFlow's AdaHessian is: MindSpore's construct steps,
+    the beta powers updated in place, then _apply_adam."""
+
+    def construct(self, gradients):
+        params = self._parameters
+        gradients = self.flatten_gradients(gradients)
+        gradients = self.decay_weight(gradients)
+        if not self.use_offload:
+            gradients = self.gradients_centralization(gradients)
+        gradients = self.scale_grad(gradients)
+        gradients = self._grad_sparse_indices_deduplicate(gradients)
+        lr = self.get_lr()
+        self.assignadd(self.global_step, self.global_step_increase_tensor)
+        self.beta1_power *= self.beta1
+        self.beta2_power *= self.beta2
+        return self._apply_adam(params, self.beta1_power, self.beta2_power, self.moment1,
+                                self.moment2, lr, gradients)
+
+
+@pytest.mark.parametrize("cls", [nn.Adam, _AdamWrittenAgainstMindSpore])
+def test_adam_keeps_mindspores_beta_powers(cls):
+    p = cellgraph.Parameter(Tensor(np.array([1.0, 2.0, 3.0], np.float32)), name="w")
+    opt = cls([p], learning_rate=0.1)
+    g = Tensor(np.array([0.3, -0.2, 0.5], np.float32))
+    for _ in range(3):
+        opt((g,))
+    # MindSpore 2.10's values for both classes
+    np.testing.assert_allclose(p.asnumpy(), [0.70000124, 2.29999876, 2.70000124], rtol=1e-5)
+    np.testing.assert_allclose(opt.beta1_power.asnumpy(), 0.7289999127388, rtol=1e-7)
+    np.testing.assert_allclose(opt.beta2_power.asnumpy(), 0.9970030784606934, rtol=1e-7)
+    assert opt.global_step.asnumpy().tolist() == [3] and opt.beta1_power.shape == ()

@@ -262,3 +262,34 @@ def test_a_value_read_back_from_a_plain_attribute_carries_no_gradient():
     net = UsesBoth()
     np.testing.assert_allclose(ms.grad(net)(x).asnumpy(), [4, 6])  # d(x²)/dx only
     np.testing.assert_allclose(net.seen.asnumpy(), [6, 9])  # set by the run under grad
+
+
+def test_assert_on_a_tensor_is_checked_when_the_graph_runs():
+    """MindSpore's tutorial asserts `x in [2, 3, 4]` on a Tensor in construct: it raises
+    AssertionError (with the message, made only when the check fails), not a compile error."""
+
+    class Asserts(nn.Cell):
+        def construct(self, x):
+            assert x > 0, f"x is {x}"
+            return x * 2
+
+    net = Asserts()
+    assert net(Tensor(3)).asnumpy() == 6
+    with pytest.raises(AssertionError, match="x is -1"):
+        net(Tensor(-1))
+    assert net(Tensor(4)).asnumpy() == 8  # the same compiled graph
+    with pytest.raises(AssertionError):
+        Asserts()(Tensor(0.0))
+
+
+def test_a_run_time_raise_of_any_exception_type_keeps_the_type():
+    class Raises(nn.Cell):
+        def construct(self, x):
+            if x > 0:
+                raise KeyError("Raises: positive")
+            return x
+
+    with pytest.raises(KeyError, match="positive") as info:
+        Raises()(Tensor(1.0))
+    assert "raise KeyError" in "\n".join(getattr(info.value, "__notes__", []))
+    assert Raises()(Tensor(-1.0)).asnumpy() == -1

@@ -102,14 +102,19 @@ class WithGenerator(nn.Cell):
     (WithDel, "del y", "`del` is not supported in graph mode; rebind the name instead"),
     (WithGlobal, "global X", ("`global` is not supported in graph mode; pass the value as an "
                               "argument or store it on self in __init__")),
-    (WithWith, "with open", ("`with` statements are not supported in graph mode; move the context "
-                             "manager outside construct")),
     (WithImport, "import math", ("`import` is not supported inside construct; import at module "
                                  "level")),
 ], ids=lambda v: v.__name__ if isinstance(v, type) else "")
 def test_unsupported_statements(cell, snippet, message):
     err = expect_error(CompileError, lambda: cell()(X), message, cell, snippet)
     assert isinstance(err, SyntaxError)
+
+
+def test_with_on_an_object_that_is_not_a_jit_class_is_a_type_error():
+    expect_error(ArgumentError, lambda: WithWith()(X),
+                 "`with` in graph mode takes an object of a class decorated with @jit_class or "
+                 "an nn.Cell, not TextIOWrapper; move the context manager outside construct",
+                 WithWith, "with open", caret_at="open")
 
 
 def test_assignment_to_attribute_is_a_compile_error():

@@ -398,3 +398,70 @@ nested = lambda v: (lambda v: v * 2)(v) + 100  # noqa: PLC3002
 def test_lambdas_anywhere_in_the_source(fn, expected):
     assert_tree(ms.jit(fn)(Tensor(X)), expected, "graph")
     assert_tree(fn(Tensor(X)), expected, "pynative")
+
+
+# ----- `with` on a jit_class object ------------------------------------------------------------
+
+@ms.jit_class
+class _Doubling:
+    """A context manager as MindSpore's statements tutorial writes one."""
+
+    def __init__(self, k):
+        self.num = ms.Tensor(np.array([k], np.int64))
+
+    def __enter__(self):
+        return self.num * 2
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        return self.num * 4
+
+
+def test_with_binds_enter_and_runs_the_body():
+    class Net(nn.Cell):
+        @ms.jit
+        def construct(self):
+            res = 1
+            obj = _Doubling(2)
+            with obj as sample:
+                res += sample
+            return res, obj.num
+
+    out1, out2 = Net()()
+    assert out1.asnumpy().tolist() == [5] and out2.asnumpy().tolist() == [2]  # MindSpore's
+
+
+def test_with_several_items_and_a_return_inside():
+    class Net(nn.Cell):
+        def construct(self, x):
+            with _Doubling(3) as a, _Doubling(5) as b:
+                if x.shape[0] > 1:
+                    return x * a
+                y = x * b
+            with _Doubling(1):
+                y = y + 1
+            return y
+
+    np.testing.assert_allclose(Net()(Tensor(np.float32([1.5]))).asnumpy(), [16.0])
+    np.testing.assert_allclose(Net()(Tensor(np.float32([1.0, 2.0]))).asnumpy(), [6.0, 12.0])
+
+
+def test_a_method_gets_its_object_only_through_a_parameter_named_self():
+    """MindSpore's graph mode passes the object to `self.func(a, b)` only when func's first
+    parameter is `self` (its error-analysis tutorial defines `def func(x, y)` on a Cell);
+    the values are MindSpore's."""
+
+    class Net(nn.Cell):
+        def func(x, y):
+            return ops.div(x, y)
+
+        def func3(x, y, z=2.0):
+            return x * 100 + y * 10 + z
+
+        def func_self(self, x):
+            return x + 1
+
+        def construct(self, x, y):
+            return self.func(x, y), self.func3(x, y), self.func_self(x)
+
+    out = Net()(Tensor(np.float32(3.0)), Tensor(np.float32(2.0)))
+    assert [float(v.asnumpy()) for v in out] == [1.5, 322.0, 4.0]

@@ -49,3 +49,18 @@ def test_int_of_a_tensor_with_more_than_one_element_raises():
 
     with pytest.raises(ValueError, match="only one element tensors"):
         f(Tensor([1, 2]))
+
+
+def test_asnumpy_in_a_graph_is_a_numpy_array_to_isinstance():
+    """MindSpore's python_builtin_functions tutorial: `isinstance(w.asnumpy(), np.ndarray)` in
+    a jit function is True (and the value is not a Tensor); its values compute as before."""
+
+    @ms.jit
+    def kinds(w):
+        a = w.asnumpy()
+        return isinstance(a, np.ndarray), isinstance(a, ms.Tensor), isinstance(w, np.ndarray), \
+            isinstance(a, (int, np.ndarray)), a * 2
+
+    is_array, is_tensor, w_is_array, in_tuple, doubled = kinds(ms.Tensor(np.array([-1, 2, 4])))
+    assert (is_array, is_tensor, w_is_array, in_tuple) == (True, False, False, True)
+    assert doubled.asnumpy().tolist() == [-2, 4, 8]

@@ -152,3 +152,50 @@ def test_all_and_any_of_a_tensor_and_isinstance_checks():
     with pytest.raises(TypeError, match=r"isinstance\(\) arg 2 must be a type or tuple of "
                                         r"types\."):
         ListOfTypes()()
+
+
+def test_max_and_min_over_tensors():
+    """MindSpore's python_builtin_functions tutorial: max/min of a 1-D Tensor is its largest
+    (smallest) element; of several Tensors (or a Tensor and numbers) the one chosen at run time."""
+
+    @ms.jit
+    def constants():
+        return max(ms.tensor([1, 2, 3])), min(ms.tensor([3, 1, 2]))
+
+    @ms.jit
+    def arguments(x, y):
+        return max(x), min(x), max(y, x[0]), min(y, x[1], 5), max((y, x[2]))
+
+    a, b = constants()
+    assert (a.asnumpy(), b.asnumpy()) == (3, 1) and a.shape == ()
+    x = ms.Tensor(np.array([3.0, 7.0, 1.0], np.float32))
+    out = arguments(x, ms.Tensor(np.float32(4.0)))
+    assert [float(v.asnumpy()) for v in out] == [7.0, 1.0, 4.0, 4.0, 4.0]
+    assert out[0].dtype == ms.float32
+
+
+def test_max_of_tensors_of_several_elements_is_ambiguous():
+    @ms.jit
+    def pairwise(x):
+        return max(x, ms.tensor([2.0, 2.0, 2.0]))
+
+    @ms.jit
+    def of_a_matrix(x):
+        return min(x)
+
+    x = ms.Tensor(np.array([3.0, 7.0, 1.0], np.float32))
+    with pytest.raises(ValueError, match="truth value of an array"):
+        pairwise(x)
+    with pytest.raises(ValueError, match="truth value of an array"):
+        of_a_matrix(ms.Tensor(np.ones((2, 2), np.float32)))
+
+
+def test_a_graph_returns_numpy_scalars_as_python_scalars_and_classes_as_they_are():
+    @ms.jit
+    def func():
+        return tuple(np.array([1, 2])), [np.float64(2.5)], type(ms.tensor([1])), float
+
+    values, floats, tensor_class, float_class = func()
+    assert values == (1, 2) and type(values[0]) is int
+    assert floats == [2.5] and type(floats[0]) is float
+    assert tensor_class is ms.Tensor and float_class is float

@@ -249,3 +249,18 @@ def test_loss_primitive_classes():
     np.testing.assert_allclose(total.asnumpy(), picked.sum())
     bce = ops.operations.BinaryCrossEntropy("sum")(t32([0.2, 0.9]), t32([0.0, 1.0]))
     np.testing.assert_allclose(bce.asnumpy(), -(np.log(0.8) + np.log(0.9)), rtol=1e-6)
+
+
+def test_partial_fixes_keywords_as_in_graph_mode():
+    """MindSpore's statements tutorial: `ops.partial(add, x=2)` in a jit function, then
+    `add_(y=3)` is 5; later keywords override the fixed ones."""
+    def add(x, y):
+        return x + y
+
+    @ms.jit
+    def fixed():
+        add_ = ops.partial(add, x=2)
+        return add_(y=3), add_(y=5), add_(x=1, y=1)
+
+    assert fixed() == (5, 7, 2)
+    assert ops.partial(add, 10)(y=Tensor(np.float32(1.5))).asnumpy() == 11.5

@@ -1,9 +1,13 @@
 """nn.Adam, nn.AdamWeightDecay and AdamW: first and second moments (`moment1`, `moment2`)."""
 from __future__ import annotations
 
+import numpy as np
+
 from cellgraph.common.assign import assign
 from cellgraph.ops import functional as F
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.runtime.tensor import Parameter, Tensor
 
 from .optimizer import Optimizer, _is_zero, _like, _lr_like, _real
 
@@ -11,12 +15,23 @@ __all__ = ["Adam", "AdamOffload", "AdamW", "AdamWeightDecay"]
 
 
 class _AdamBase(Optimizer):
+    keeps_beta_powers = False
+
     def __init__(self, params, learning_rate, beta1, beta2, eps, weight_decay, loss_scale):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
         op = type(self).__name__
         self.beta1 = _real(beta1, op, "beta1", 0.0, 1.0, low_open=True, high_open=True)
         self.beta2 = _real(beta2, op, "beta2", 0.0, 1.0, low_open=True, high_open=True)
         self.eps = _real(eps, op, "eps", low=0.0, low_open=True)
+        if self.keeps_beta_powers:
+            # beta1^t and beta2^t, one multiplication a step, as MindSpore's Adam keeps them
+            # (before the moments in its checkpoints; optimizers derived from Adam update them
+            # in their own construct)
+            shape = (1,) if self.use_offload else self.beta_power_shape
+            self.beta1_power = Parameter(Tensor(np.ones(shape, np.float32)),
+                                         name="beta1_power", requires_grad=False)
+            self.beta2_power = Parameter(Tensor(np.ones(shape, np.float32)),
+                                         name="beta2_power", requires_grad=False)
         self.moment1 = self.clone_state("moment1")
         self.moment2 = self.clone_state("moment2")
 
@@ -41,6 +56,9 @@ class Adam(_AdamBase):
     MindSpore's keyword options `use_lazy` (update only the rows a sparse gradient touches)
     and `use_offload` (run the update on the host) give the same values on the dense
     gradients computed here, so both are accepted; any other keyword is an error."""
+
+    keeps_beta_powers = True
+    beta_power_shape = ()
 
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
                  use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0,
@@ -70,17 +88,40 @@ class Adam(_AdamBase):
         if self.use_amsgrad:
             self.vhat = self.clone_state("vhat")
 
+    def construct(self, gradients):
+        assign(self.beta1_power, F.mul(self.beta1_power, self.beta1))
+        assign(self.beta2_power, F.mul(self.beta2_power, self.beta2))
+        return super().construct(gradients)
+
     def update(self, index, param, grad, lr, step):
+        if param.dtype == dt.float64:  # beyond MindSpore's Adam: float64's own beta^t
+            t = self.count(step, param)
+            powers = F.pow(self.beta1, t), F.pow(self.beta2, t)
+        else:
+            powers = self.beta1_power, self.beta2_power
+        self._adam_step(index, param, grad, lr, *powers)
+
+    def _apply_adam(self, params, beta1_power, beta2_power, moment1, moment2, lr, gradients):
+        """MindSpore's step of Adam on gradients already decayed and scaled, with the bias
+        corrections given (what an optimizer derived from Adam calls from its construct)."""
+        if moment1 is not self.moment1 or moment2 is not self.moment2:
+            raise ArgumentValueError(f"{type(self).__name__}._apply_adam: the moments must be "
+                                     f"the optimizer's own moment1 and moment2")
+        for index, (param, grad) in enumerate(zip(params, gradients)):
+            self._adam_step(index, param, grad, lr[index] if self.is_group_lr else lr,
+                            beta1_power, beta2_power)
+        return True
+
+    def _adam_step(self, index, param, grad, lr, beta1_power, beta2_power):
         m, v = self.moments(index, grad)
         if self.use_amsgrad:
             v = assign(self.vhat[index], F.maximum(self.vhat[index], v))
-        t = self.count(step, param)
-        lr_t = F.div(F.mul(_lr_like(lr, param), F.sqrt(F.sub(1, F.pow(self.beta2, t)))),
-                     F.sub(1, F.pow(self.beta1, t)))
+        b1, b2 = F.cast(beta1_power, param.dtype), F.cast(beta2_power, param.dtype)
+        lr_t = F.div(F.mul(_lr_like(lr, param), F.sqrt(F.sub(1, b2))), F.sub(1, b1))
         numerator = F.add(F.mul(m, self.beta1), F.mul(grad, 1 - self.beta1)) \
             if self.use_nesterov else m
         step_size = F.div(numerator, F.add(F.sqrt(v), self.eps))
-        assign(param, F.sub(param, F.mul(lr_t, step_size)))
+        assign(param, F.sub(param, F.reshape(F.mul(lr_t, step_size), param.shape)))
 
 
 class AdamOffload(Adam):

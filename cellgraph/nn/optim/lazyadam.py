@@ -2,12 +2,7 @@
 gradients computed here are dense, where LazyAdam's update is Adam's."""
 from __future__ import annotations
 
-import numpy as np
-
-from cellgraph.common.assign import assign
-from cellgraph.ops import functional as F
 from cellgraph.primitives.errors import DTypeError
-from cellgraph.runtime.tensor import Parameter, Tensor
 
 from .adam import Adam
 
@@ -16,8 +11,10 @@ __all__ = ["LazyAdam"]
 
 class LazyAdam(Adam):
     """MindSpore's LazyAdam: on dense gradients, Adam's update; its state is MindSpore's
-    (`moment1`, `moment2`, and `beta1_power`, `beta2_power`: beta^t after t steps), so
-    checkpoints line up."""
+    (`moment1`, `moment2`, and Adam's `beta1_power`, `beta2_power`, of shape (1,) as there),
+    so checkpoints line up."""
+
+    beta_power_shape = (1,)
 
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-8,
                  use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0):
@@ -27,12 +24,3 @@ class LazyAdam(Adam):
                                  f"{type(value).__name__}")
         super().__init__(params, learning_rate, beta1, beta2, eps, use_locking, use_nesterov,
                          weight_decay, loss_scale)
-        self.beta1_power = Parameter(Tensor(np.ones((1,), np.float32)), name="beta1_power",
-                                     requires_grad=False)
-        self.beta2_power = Parameter(Tensor(np.ones((1,), np.float32)), name="beta2_power",
-                                     requires_grad=False)
-
-    def construct(self, gradients):
-        assign(self.beta1_power, F.mul(self.beta1_power, self.beta1))
-        assign(self.beta2_power, F.mul(self.beta2_power, self.beta2))
-        return super().construct(gradients)

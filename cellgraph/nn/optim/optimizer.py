@@ -191,6 +191,7 @@ class Optimizer(Cell):
         self._use_flattened_params = False
         self.dynamic_lr = False
         self.assignadd = AssignAdd()
+        self.global_step_increase_tensor = Tensor(np.ones((1,), np.int32))
         self.global_step = Parameter(Tensor(np.zeros((1,), np.int32)), name="global_step",
                                      requires_grad=False)
         self.is_group = False

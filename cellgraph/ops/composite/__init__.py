@@ -32,11 +32,11 @@ __all__ = ["GradOperation", "HyperMap", "Map", "MultitypeFuncGraph", "Partial", 
            "value_and_grad", "vjp", "vmap", "zeros_like"]
 
 
-def apply(fn, *args):
+def apply(fn, *args, **kwargs):
     """Call `fn` as graph code would: parsed and inlined while a graph is being built."""
     if current_builder() is not None:
-        return trace_call(fn, args)
-    return fn(*args)
+        return trace_call(fn, args, kwargs)
+    return fn(*args, **kwargs)
 
 
 # ----- MultitypeFuncGraph: overloads chosen by the argument types ------------------------------
@@ -162,23 +162,25 @@ class Map(HyperMap):
 # ----- partial application --------------------------------------------------------------------
 
 class _Partial:
-    """`fn` with its first arguments fixed; calls go through `apply` like any graph call."""
+    """`fn` with its first arguments (and some keywords) fixed; calls go through `apply` like
+    any graph call; a call's keywords override the fixed ones, as functools.partial's do."""
 
-    def __init__(self, fn, args):
-        self.fn, self.args = fn, tuple(args)
+    def __init__(self, fn, args, kwargs=None):
+        self.fn, self.args, self.kwargs = fn, tuple(args), dict(kwargs or {})
 
-    def __call__(self, *args):
-        return apply(self.fn, *(self.args + args))
+    def __call__(self, *args, **kwargs):
+        return apply(self.fn, *(self.args + args), **{**self.kwargs, **kwargs})
 
     def __repr__(self) -> str:
         return f"partial({getattr(self.fn, '__name__', self.fn)!r}, {len(self.args)} args)"
 
 
-def partial(func, *args):
-    """`ops.partial(fn, a)`: a function that calls `fn(a, *rest)`."""
+def partial(func, *args, **kwargs):
+    """`ops.partial(fn, a, k=b)`: a function that calls `fn(a, *rest, k=b, **rest_keywords)`
+    (MindSpore's graph mode takes the keywords: `ops.partial(add, x=2)(y=3)`)."""
     if not callable(func):
         raise DTypeError(f"partial: expected a callable, got {type(func).__name__}")
-    return _Partial(func, args)
+    return _Partial(func, args, kwargs)
 
 
 class Partial:
