@@ -180,7 +180,7 @@ class DatasetIterator:
         for pair in self._syncs:
             pair.reset()
         weakref.finalize(self, _close_all, self._channels, self._syncs)
-        _LIVE_ITERATORS.add(self)
+        ITERATORS_LIST.append(weakref.ref(self, _forget))
 
     def _start_epoch(self) -> _Epoch:
         if self.num_epochs is not None and self.epochs_started >= self.num_epochs:
@@ -284,8 +284,16 @@ class DatasetIterator:
         self.stop()
 
 
-# every iterator not yet collected, for `_cleanup` to release (MindSpore's ITERATORS_LIST)
-_LIVE_ITERATORS: weakref.WeakSet[DatasetIterator] = weakref.WeakSet()
+# a weak reference to every iterator not yet collected, oldest first, for `_cleanup` to
+# release (MindSpore's ITERATORS_LIST, which its tests read)
+ITERATORS_LIST: list = []
+
+
+def _forget(reference) -> None:
+    if reference in ITERATORS_LIST:
+        ITERATORS_LIST.remove(reference)
+
+
 _CLEANUP_STATE = {"done": False}
 
 
@@ -293,8 +301,10 @@ def _cleanup() -> None:
     """Release every live iterator (their workers end), and note that it was done: MindSpore
     calls it at exit and its test suites after each test."""
     _set_iterator_cleanup()
-    for iterator in list(_LIVE_ITERATORS):
-        iterator.release()
+    for reference in reversed(list(ITERATORS_LIST)):
+        iterator = reference()
+        if iterator is not None:
+            iterator.release()
 
 
 def _set_iterator_cleanup() -> None:

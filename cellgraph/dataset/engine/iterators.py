@@ -1,5 +1,6 @@
 """`mindspore.dataset.engine.iterators`: the iterators at MindSpore's module path."""
-from ..iterators import (  # noqa: F401  (MindSpore's test suites import the cleanup helpers)
+from ..iterators import (  # noqa: F401  (MindSpore's test suites import the registry and its helpers)
+    ITERATORS_LIST,
     DictIterator,
     TupleIterator,
     _cleanup,

@@ -200,3 +200,20 @@ def test_cleanup_releases_every_live_iterator_and_sets_the_flag():
         next(iterator)
     _unset_iterator_cleanup()
     assert not check_iterator_cleanup()
+
+
+def test_iterators_list_holds_a_weak_reference_to_each_live_iterator():
+    """MindSpore's ITERATORS_LIST: one weak reference per iterator, gone when it is collected."""
+    from cellgraph.dataset.engine.iterators import ITERATORS_LIST
+
+    ITERATORS_LIST.clear()
+    data = ds.NumpySlicesDataset([1, 2, 3], column_names=["x"], shuffle=False)
+    first = data.create_tuple_iterator(num_epochs=1)
+    second = data.create_tuple_iterator(num_epochs=1)
+    assert len(ITERATORS_LIST) == 2 and [r() for r in ITERATORS_LIST] == [first, second]
+    del first
+    gc.collect()
+    assert [r() for r in ITERATORS_LIST] == [second]
+    del second
+    gc.collect()
+    assert ITERATORS_LIST == []
