@@ -109,3 +109,21 @@ def test_grayscale_solarize_sharpness():
     sharp = vision.RandomSharpness((1.5, 1.5))(image)
     expected = ImageEnhance.Sharpness(Image.fromarray(image)).enhance(1.5)
     np.testing.assert_array_equal(sharp, np.asarray(expected))
+
+
+def test_flips_and_crop_give_mindspores_pixels_and_errors():
+    """Values from MindSpore 2.10 for the same (2, 4, 3) image (channel 0 shown)."""
+    image = np.arange(24, dtype=np.uint8).reshape(2, 4, 3)
+    assert vision.HorizontalFlip()(image)[..., 0].tolist() == [[9, 6, 3, 0], [21, 18, 15, 12]]
+    assert vision.VerticalFlip()(image)[..., 0].tolist() == [[12, 15, 18, 21], [0, 3, 6, 9]]
+    assert vision.Crop((0, 1), (2, 2))(image)[..., 0].tolist() == [[3, 6], [15, 18]]
+    assert vision.Crop((1, 1), 1)(image)[..., 0].tolist() == [[15]]
+    with pytest.raises(RuntimeError):
+        vision.Crop((1, 3), 2)(image)
+    with pytest.raises(ValueError, match=r"Input coordinates\[0\] is not within the required "
+                                         r"interval of \[0, 2147483647\]"):
+        vision.Crop((-1, 0), 1)
+    with pytest.raises(TypeError, match="Size should be a single integer or a list/tuple"):
+        vision.Crop((0, 0), (1, 2, 3))
+    with pytest.raises(RuntimeError):
+        vision.HorizontalFlip()(np.zeros(3, np.uint8))
