@@ -158,11 +158,12 @@ def run_file(python, package, tree, rel, args):
     # its test folders are not packages there, so a test imports its neighbours (`from util
     # import ...`) from its own folder
     cwd = tree / UT_FOLDER if rel.startswith(UT_FOLDER + "/") else tree
-    search_path = os.pathsep.join([str(tree), str((tree / rel).parent)])
+    test_dir = str((tree / rel).parent)
     env = dict(os.environ, CORPUS_PACKAGE=package, CORPUS_RESULTS=str(events_path),
                CORPUS_TIMEOUT=str(args.test_timeout), CORPUS_SKIP=str(skip_path),
                CORPUS_MODE=args.mode, PYTHONDONTWRITEBYTECODE="1", GLOG_v="3",
-               PYTHONHASHSEED="0", OMP_NUM_THREADS="1", PYTHONPATH=search_path)
+               PYTHONHASHSEED="0", OMP_NUM_THREADS="1", PYTHONPATH=str(tree),
+               CORPUS_TEST_DIR=test_dir)
     start = time.time()
     for _attempt in range(200):
         skip_path.write_text("\n".join(sorted(results)) + "\n")
