@@ -18,6 +18,7 @@ from .transforms import (
     Resize,
     TensorOperation,
     _crop,
+    _h_axis,
     _hw,
     _is_pil,
     _pad,
@@ -156,30 +157,33 @@ class RandomVerticalFlip(RandomFlip):
     pil_method = 1  # Image.FLIP_TOP_BOTTOM
 
 
-def _image_array(image, op: str) -> np.ndarray:
+def _image_array(image, op: str, batched=False) -> np.ndarray:
+    """The image as an array: <H, W> or <H, W, C>, or with `batched` also <..., H, W, C>."""
     array = np.asarray(image)
-    if array.ndim not in (2, 3):
+    if array.ndim < 2 or (array.ndim > 3 and not batched):
         raise RuntimeError(f"{op}: expected an image of shape <H, W> or <H, W, C>, got shape "
                            f"{array.shape}")
     return array
 
 
 class HorizontalFlip(TensorOperation):
-    """Mirror left-right."""
+    """Mirror left-right (each image of a batch <..., H, W, C>)."""
 
     def __call__(self, image):
         if _is_pil(image):
             return image.transpose(0)  # Image.FLIP_LEFT_RIGHT
-        return np.ascontiguousarray(_image_array(image, "HorizontalFlip")[:, ::-1])
+        array = _image_array(image, "HorizontalFlip", batched=True)
+        return np.ascontiguousarray(np.flip(array, _h_axis(array) + 1))
 
 
 class VerticalFlip(TensorOperation):
-    """Mirror top-bottom."""
+    """Mirror top-bottom (each image of a batch <..., H, W, C>)."""
 
     def __call__(self, image):
         if _is_pil(image):
             return image.transpose(1)  # Image.FLIP_TOP_BOTTOM
-        return np.ascontiguousarray(_image_array(image, "VerticalFlip")[::-1])
+        array = _image_array(image, "VerticalFlip", batched=True)
+        return np.ascontiguousarray(np.flip(array, _h_axis(array)))
 
 
 class Crop(TensorOperation):

@@ -167,14 +167,25 @@ class Resize(TensorOperation):
         return resize_array(array, height, width, self.interpolation)
 
 
+def _h_axis(array) -> int:
+    """The axis of the height: 0 in an <H, W> or <H, W, C> image, else the third from last (a
+    batch or video <..., H, W, C>, which MindSpore's ops take image by image)."""
+    return 0 if array.ndim <= 3 else array.ndim - 3
+
+
 def _crop(image, top: int, left: int, height: int, width: int):
     if _is_pil(image):
         return image.crop((left, top, left + width, top + height))
-    return image[top:top + height, left:left + width]
+    lead = (slice(None),) * _h_axis(np.asarray(image))
+    return image[(*lead, slice(top, top + height), slice(left, left + width))]
 
 
 def _hw(image) -> tuple[int, int]:
-    return (image.height, image.width) if _is_pil(image) else np.asarray(image).shape[:2]
+    if _is_pil(image):
+        return image.height, image.width
+    array = np.asarray(image)
+    axis = _h_axis(array)
+    return array.shape[axis:axis + 2]
 
 
 class CenterCrop(TensorOperation):
@@ -196,7 +207,8 @@ def _pad(image, pad: tuple, fill, mode: Border):
     left, top, right, bottom = pad
     was_pil = _is_pil(image)
     array = np.asarray(image)
-    widths = [(top, bottom), (left, right)] + [(0, 0)] * (array.ndim - 2)
+    axis = _h_axis(array)
+    widths = [(0, 0)] * axis + [(top, bottom), (left, right)] + [(0, 0)] * (array.ndim - 2 - axis)
     if mode is Border.CONSTANT:
         out = np.pad(array, widths, constant_values=fill if np.isscalar(fill) else 0)
         if not np.isscalar(fill) and array.ndim == 3:

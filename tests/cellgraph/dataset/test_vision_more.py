@@ -127,3 +127,17 @@ def test_flips_and_crop_give_mindspores_pixels_and_errors():
         vision.Crop((0, 0), (1, 2, 3))
     with pytest.raises(RuntimeError):
         vision.HorizontalFlip()(np.zeros(3, np.uint8))
+
+
+def test_center_crop_and_flips_take_a_batch_of_images_as_mindspore_does():
+    """<..., H, W, C>: each image cropped or mirrored (MindSpore 2.10's values); Crop keeps to
+    one image, as MindSpore's does."""
+    batch = np.arange(2 * 4 * 6 * 3, dtype=np.uint8).reshape(2, 4, 6, 3)
+    assert vision.CenterCrop(2)(batch)[..., 0].tolist() == \
+        [[[24, 27], [42, 45]], [[96, 99], [114, 117]]]
+    assert vision.CenterCrop((3, 8))(batch).shape == (2, 3, 8, 3)
+    assert vision.CenterCrop(2)(batch[..., 0]).shape == (2, 2, 6)  # <H, W, C> with C = 6
+    assert vision.HorizontalFlip()(batch)[1, 0, :, 0].tolist() == [87, 84, 81, 78, 75, 72]
+    assert vision.VerticalFlip()(batch)[1, :, 0, 0].tolist() == [126, 108, 90, 72]
+    with pytest.raises(RuntimeError):
+        vision.Crop((1, 2), (2, 3))(batch)
