@@ -141,3 +141,9 @@ def test_center_crop_and_flips_take_a_batch_of_images_as_mindspore_does():
     assert vision.VerticalFlip()(batch)[1, :, 0, 0].tolist() == [126, 108, 90, 72]
     with pytest.raises(RuntimeError):
         vision.Crop((1, 2), (2, 3))(batch)
+
+
+def test_color_adjust_of_a_one_channel_image_says_what_mindspore_says():
+    with pytest.raises(RuntimeError, match=r"Expecting tensor in channel of \(3\)\. But got "
+                                           r"channel 1\."):
+        vision.RandomColorAdjust(brightness=(0.5, 1))(np.zeros((4, 4, 1), np.uint8))
