@@ -17,6 +17,7 @@ from .transforms import (
     RandomFlip,
     Resize,
     TensorOperation,
+    _check_inter,
     _crop,
     _h_axis,
     _hw,
@@ -129,6 +130,7 @@ class RandomRotation(_RandomOp):
 
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None,
                  fill_value=0):
+        _check_inter(resample, "resample")
         if isinstance(degrees, numbers.Real):
             if degrees < 0:
                 raise ValueError(f"RandomRotation: `degrees` must be non-negative, got "

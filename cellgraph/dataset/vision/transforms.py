@@ -81,6 +81,13 @@ def _size_pair(size, op: str) -> tuple[int, int]:
     return int(size[0]), int(size[1])
 
 
+def _check_inter(value, name: str) -> None:
+    """An interpolation mode must be an Inter (MindSpore's words, which its tests match)."""
+    if not isinstance(value, Inter):
+        raise TypeError(f"Argument {name} with value {value} is not of type [<enum 'Inter'>], "
+                        f"but got {type(value)}.")
+
+
 class Decode(TensorOperation):
     """Encoded image bytes (JPEG, PNG, ...) -> an RGB image, HWC uint8 (a Pillow image with
     `to_pil`)."""
@@ -147,8 +154,7 @@ class Resize(TensorOperation):
             self.size = int(size)
         else:
             self.size = _size_pair(size, "Resize")
-        if not isinstance(interpolation, Inter):
-            raise TypeError(f"Resize: `interpolation` must be an Inter, got {interpolation!r}")
+        _check_inter(interpolation, "interpolation")
         self.interpolation = interpolation
 
     def _target(self, height: int, width: int) -> tuple[int, int]:

@@ -147,3 +147,16 @@ def test_color_adjust_of_a_one_channel_image_says_what_mindspore_says():
     with pytest.raises(RuntimeError, match=r"Expecting tensor in channel of \(3\)\. But got "
                                            r"channel 1\."):
         vision.RandomColorAdjust(brightness=(0.5, 1))(np.zeros((4, 4, 1), np.uint8))
+
+
+@pytest.mark.parametrize("make, name, value", [
+    (lambda: vision.Resize(10, interpolation=1), "interpolation", "1"),
+    (lambda: vision.RandomResizedCrop(10, interpolation="a"), "interpolation", "a"),
+    (lambda: vision.RandomRotation(10, resample=2), "resample", "2"),
+    (lambda: vision.Rotate(10, resample=2), "resample", "2"),
+    (lambda: vision.RandomAffine(10, resample=2), "resample", "2"),
+])
+def test_an_interpolation_that_is_not_an_inter_is_refused_in_mindspores_words(make, name, value):
+    with pytest.raises(TypeError, match=rf"Argument {name} with value {value} is not of type "
+                                        r"\[<enum 'Inter'>\], but got <class"):
+        make()
