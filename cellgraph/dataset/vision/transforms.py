@@ -183,7 +183,8 @@ def _crop(image, top: int, left: int, height: int, width: int):
     if _is_pil(image):
         return image.crop((left, top, left + width, top + height))
     lead = (slice(None),) * _h_axis(np.asarray(image))
-    return image[(*lead, slice(top, top + height), slice(left, left + width))]
+    # a new array, as MindSpore's ops give (users hash its buffer)
+    return np.ascontiguousarray(image[(*lead, slice(top, top + height), slice(left, left + width))])
 
 
 def _hw(image) -> tuple[int, int]:
@@ -202,6 +203,12 @@ class CenterCrop(TensorOperation):
 
     def __call__(self, image):
         height, width = self.size
+        in_h, in_w = _hw(image)
+        if height - in_h >= 3 * in_h or width - in_w >= 3 * in_w:
+            raise RuntimeError(f"CenterCrop: Padding size cannot be more than 3 times of the "
+                               f"original image size, got top padding: {max(height - in_h, 0)}, "
+                               f"left padding: {max(width - in_w, 0)}, while the original image "
+                               f"size: {in_h}, {in_w}")
         image = _pad_to(image, height, width, 0, Border.CONSTANT)
         in_h, in_w = _hw(image)
         return _crop(image, round((in_h - height) / 2), round((in_w - width) / 2),

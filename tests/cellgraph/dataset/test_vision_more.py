@@ -160,3 +160,15 @@ def test_an_interpolation_that_is_not_an_inter_is_refused_in_mindspores_words(ma
     with pytest.raises(TypeError, match=rf"Argument {name} with value {value} is not of type "
                                         r"\[<enum 'Inter'>\], but got <class"):
         make()
+
+
+def test_center_crop_limits_padding_and_gives_a_contiguous_array():
+    """MindSpore refuses padding of 3 times the image or more, and its crops are new arrays."""
+    image = np.zeros((4, 5, 3), np.uint8)
+    assert vision.CenterCrop((15, 5))(image).shape == (15, 5, 3)
+    for size in ((16, 5), (4, 20)):
+        with pytest.raises(RuntimeError, match="Padding size cannot be more than 3 times of the "
+                                               "original image size"):
+            vision.CenterCrop(size)(image)
+    crop = vision.CenterCrop(2)(np.arange(75, dtype=np.uint8).reshape(5, 5, 3))
+    assert crop.flags["C_CONTIGUOUS"]
