@@ -39,6 +39,7 @@ from .samplers import (
     WeightedRandomSampler,
 )
 from .sources import GeneratorDataset, NumpySlicesDataset
+from .tfrecord_source import TFRecordDataset
 
 # MindSpore's engine modules: each gives the classes it holds their home (`__module__`), the
 # path a program sees in `type(data)`
@@ -75,6 +76,7 @@ __all__ = [
     "Shuffle",
     "SubsetRandomSampler",
     "SubsetSampler",
+    "TFRecordDataset",
     "TextFileDataset",
     "TupleIterator",
     "WeightedRandomSampler",

@@ -90,3 +90,64 @@ def draws_with_replacement(seed: int, n: int, count: int, epoch: int) -> np.ndar
     epoch `epoch` (its generator reseeded with seed + epoch)."""
     words = Mt19937Words(seed + epoch)
     return np.array([uniform_below(words, n) for _ in range(count)], dtype=np.int64)
+
+
+class Mt19937x64:
+    """The 64-bit outputs of `std::mt19937_64(seed)`, one per call (the generator MindSpore's
+    buffer shuffle draws from)."""
+
+    _N, _M, _MASK = 312, 156, (1 << 64) - 1
+
+    def __init__(self, seed: int):
+        state = [seed & self._MASK]
+        for i in range(1, self._N):
+            prev = state[-1]
+            state.append((6364136223846793005 * (prev ^ (prev >> 62)) + i) & self._MASK)
+        self._state, self._index = state, self._N
+
+    def _twist(self) -> None:
+        state, n, m = self._state, self._N, self._M
+        for i in range(n):
+            bits = (state[i] & 0xFFFFFFFF80000000) | (state[(i + 1) % n] & 0x7FFFFFFF)
+            value = bits >> 1
+            if bits & 1:
+                value ^= 0xB5026F5AA96619E9
+            state[i] = state[(i + m) % n] ^ value
+        self._index = 0
+
+    def __call__(self) -> int:
+        if self._index >= self._N:
+            self._twist()
+        y = self._state[self._index]
+        self._index += 1
+        y ^= (y >> 29) & 0x5555555555555555
+        y ^= (y << 17) & 0x71D67FFFEDA60000
+        y ^= (y << 37) & 0xFFF7EEE000000000
+        y ^= y >> 43
+        return y
+
+
+def buffer_shuffle(rows, size: int, words):
+    """MindSpore's ShuffleOp: a buffer of up to `size` rows; each row out is the one in a
+    random slot (word % filled slots), the last filled slot moves into its place and the next
+    row coming in takes the last slot; when the input ends the buffer drains the same way."""
+    buffer = []
+    rows = iter(rows)
+    for row in rows:
+        buffer.append(row)
+        if len(buffer) == size:
+            break
+    active = len(buffer) == size
+    last = len(buffer) - 1
+    while last >= 0:
+        slot = words() % (last + 1)
+        yield buffer[slot]
+        buffer[slot] = buffer[last]
+        if active:
+            row = next(rows, None)
+            if row is None:
+                active = False
+            else:
+                buffer[last] = row
+        if not active:
+            last -= 1

@@ -180,6 +180,7 @@ class DatasetIterator:
         for pair in self._syncs:
             pair.reset()
         weakref.finalize(self, _close_all, self._channels, self._syncs)
+        ITERATORS_LIST.append(weakref.ref(self, _forget))
 
     def _start_epoch(self) -> _Epoch:
         if self.num_epochs is not None and self.epochs_started >= self.num_epochs:
@@ -281,6 +282,42 @@ class DatasetIterator:
 
     def release(self):
         self.stop()
+
+
+# a weak reference to every iterator not yet collected, oldest first, for `_cleanup` to
+# release (MindSpore's ITERATORS_LIST, which its tests read)
+ITERATORS_LIST: list = []
+
+
+def _forget(reference) -> None:
+    if reference in ITERATORS_LIST:
+        ITERATORS_LIST.remove(reference)
+
+
+_CLEANUP_STATE = {"done": False}
+
+
+def _cleanup() -> None:
+    """Release every live iterator (their workers end), and note that it was done: MindSpore
+    calls it at exit and its test suites after each test."""
+    _set_iterator_cleanup()
+    for reference in reversed(list(ITERATORS_LIST)):
+        iterator = reference()
+        if iterator is not None:
+            iterator.release()
+
+
+def _set_iterator_cleanup() -> None:
+    _CLEANUP_STATE["done"] = True
+
+
+def _unset_iterator_cleanup() -> None:
+    _CLEANUP_STATE["done"] = False
+
+
+def check_iterator_cleanup() -> bool:
+    """Whether `_cleanup` has released the iterators since the flag was last unset."""
+    return _CLEANUP_STATE["done"]
 
 
 def _close_all(channels: list[_Channel], syncs: list = ()) -> None:

@@ -12,6 +12,7 @@ from cellgraph.mindrecord import commit as staging
 from cellgraph.mindrecord import format as fmt
 
 from .engine import check_num_parallel_workers
+from .samplers import Shuffle, _optional_count
 from .sources import MappableSource
 
 __all__ = ["MindDataset"]
@@ -48,7 +49,12 @@ class MindDataset(MappableSource):
     def __init__(self, dataset_files, columns_list=None, num_parallel_workers=None,
                  shuffle=None, num_shards=None, shard_id=None, sampler=None, padded_sample=None,
                  num_padded=None, num_samples=None, cache=None):
+        # MindSpore checks num_samples before num_parallel_workers: its tests see that error
+        _optional_count(num_samples, self.op, "num_samples")
         check_num_parallel_workers(num_parallel_workers)
+        if num_samples and shuffle in (Shuffle.FILES, Shuffle.INFILE):
+            raise ValueError("'Shuffle.FILES' or 'Shuffle.INFILE' and 'num_samples' cannot be "
+                             "specified at the same time.")
         self.paths = _files(dataset_files, self.op)
         headers = [fmt.read_header(p, self.op) for p in self.paths]
         first = _meta(headers[0])

@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from . import config
+from . import _std_shuffle, config
 from .engine import Dataset, _check_count, column_list, find_column
 
 
@@ -259,6 +259,12 @@ class ShuffleDataset(Dataset):
         self.buffer_size = buffer_size
 
     def rows(self, state):
+        seed = config.mindspore_seed()
+        if seed is not None:  # MindSpore's order: its generator, kept over epochs and repeats
+            words = state.keep(self, lambda: _std_shuffle.Mt19937x64(seed))
+            yield from _std_shuffle.buffer_shuffle(self.children[0].rows(state),
+                                                   self.buffer_size, words)
+            return
         rng = state.rng(self)
         buffer, picks = [], iter(())
         for row in self.children[0].rows(state):

@@ -20,11 +20,17 @@ __all__ = ["DistributedSampler", "IterSampler", "PKSampler", "RandomSampler", "S
            "SequentialSampler", "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler"]
 
 
+_INT64_MAX = 2**63 - 1
+
+
 def _optional_count(value, op: str, name: str):
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-        raise ValueError(f"{op}: `{name}` must be an int >= 0 or None, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{op}: {name} must be integer but was: {value!r}.")
+    if not 0 <= value <= _INT64_MAX:  # MindSpore's words, which its users' tests match
+        raise ValueError(f"{op}: {name} exceeds the boundary between 0 and {_INT64_MAX}"
+                         f"(INT64_MAX)! got {value}")
     return int(value) or None  # MindSpore reads 0 as "all"
 
 

@@ -154,21 +154,27 @@ def run_file(python, package, tree, rel, args):
     results, cpu = {}, {}
     collect_error = ""
     events_path, skip_path = tree / ".corpus_events.jsonl", tree / ".corpus_skip"
+    # MindSpore runs tests/ut/python from that folder (its data paths read `../data/...`), and
+    # its test folders are not packages there, so a test imports its neighbours (`from util
+    # import ...`) from its own folder
+    cwd = tree / UT_FOLDER if rel.startswith(UT_FOLDER + "/") else tree
+    test_dir = str((tree / rel).parent)
     env = dict(os.environ, CORPUS_PACKAGE=package, CORPUS_RESULTS=str(events_path),
                CORPUS_TIMEOUT=str(args.test_timeout), CORPUS_SKIP=str(skip_path),
                CORPUS_MODE=args.mode, PYTHONDONTWRITEBYTECODE="1", GLOG_v="3",
-               PYTHONHASHSEED="0", OMP_NUM_THREADS="1", PYTHONPATH=str(tree))
+               PYTHONHASHSEED="0", OMP_NUM_THREADS="1", PYTHONPATH=str(tree),
+               CORPUS_TEST_DIR=test_dir)
     start = time.time()
     for _attempt in range(200):
         skip_path.write_text("\n".join(sorted(results)) + "\n")
         events_path.unlink(missing_ok=True)
         cmd = [python, "-m", "pytest", "-p", "corpus_harness", "-p", "no:cacheprovider", "-q",
                "--no-header", "--tb=no", "--color=no", "-o", "python_files=test_*.py",
-               "-o", "addopts=", "--rootdir", str(tree), "--import-mode=prepend", rel]
+               "-o", "addopts=", "--rootdir", str(tree), "--import-mode=prepend", str(tree / rel)]
         budget = max(10.0, args.file_timeout - (time.time() - start))
         t0 = time.time()
         try:
-            proc = subprocess.run(cmd, cwd=tree, env=env, stdout=subprocess.PIPE,
+            proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, timeout=budget, check=False)
             rc, tail, killed = proc.returncode, proc.stdout.decode("utf-8", "replace"), False
         except subprocess.TimeoutExpired as exc:

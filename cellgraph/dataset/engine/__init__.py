@@ -29,6 +29,14 @@ class EpochState:
         self.epoch = 0
         self._rngs: dict[int, np.random.Generator] = {}  # in the order the nodes asked
         self._pending: list = []  # states for the next generators made (a resumed pass)
+        self._kept: dict[int, object] = {}
+
+    def keep(self, node, make):
+        """An object of `node`'s that lives as long as this pass (made by `make` on first use):
+        a generator that goes on over epochs and repeats."""
+        if id(node) not in self._kept:
+            self._kept[id(node)] = make()
+        return self._kept[id(node)]
 
     def rng(self, node) -> np.random.Generator:
         gen = self._rngs.get(id(node))

@@ -1,7 +1,8 @@
-"""`mindspore.dataset.engine.datasets_standard_format`: MindRecord files."""
+"""`mindspore.dataset.engine.datasets_standard_format`: MindRecord and TFRecord files."""
 from ..mindrecord_source import MindDataset
+from ..tfrecord_source import TFRecordDataset
 from . import at_home
 
-__all__ = ["MindDataset"]
+__all__ = ["MindDataset", "TFRecordDataset"]
 
-at_home(__name__, MindDataset)
+at_home(__name__, MindDataset, TFRecordDataset)

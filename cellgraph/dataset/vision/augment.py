@@ -14,7 +14,15 @@ import numbers
 import numpy as np
 
 from .geometry import _range_pair
-from .transforms import Inter, TensorOperation, _image_array, _is_pil, _pil, _RandomOp
+from .transforms import (
+    Inter,
+    TensorOperation,
+    _check_inter,
+    _image_array,
+    _is_pil,
+    _pil,
+    _RandomOp,
+)
 
 __all__ = ["GaussianBlur", "RandomAffine", "RandomErasing", "RandomSelectSubpolicy", "Rotate"]
 
@@ -95,6 +103,7 @@ class Rotate(TensorOperation):
                  fill_value=0):
         if isinstance(degrees, bool) or not isinstance(degrees, numbers.Real):
             raise TypeError(f"Rotate: `degrees` must be a number, got {degrees!r}")
+        _check_inter(resample, "resample")
         if center is not None and len(center) != 2:
             raise ValueError(f"Rotate: `center` must be (x, y), got {center!r}")
         self.degrees, self.resample, self.expand = float(degrees), resample, bool(expand)
@@ -140,6 +149,7 @@ class RandomAffine(_RandomOp):
     def __init__(self, degrees, translate=None, scale=None, shear=None,
                  resample=Inter.NEAREST, fill_value=0):
         op = "RandomAffine"
+        _check_inter(resample, "resample")
         self.degrees = _symmetric(degrees, "degrees", op)
         translate = (0.0, 0.0) if translate is None else tuple(float(t) for t in translate)
         if len(translate) not in (2, 4) or not all(-1 <= t <= 1 for t in translate):

@@ -19,7 +19,11 @@ _LUMA = np.array([0.299, 0.587, 0.114], np.float32)  # ITU-R 601-2, Pillow's "L"
 def _rgb(image, op: str) -> tuple[np.ndarray, bool]:
     was_pil = _is_pil(image)
     array = np.asarray(image.convert("RGB") if was_pil else image)
-    if array.ndim != 3 or array.shape[2] != 3:
+    if array.ndim == 3 and array.shape[2] != 3:  # MindSpore's words, which its tests match
+        raise RuntimeError(f"{op}: the channel of image tensor does not match the requirement "
+                           f"of operator. Expecting tensor in channel of (3). But got channel "
+                           f"{array.shape[2]}.")
+    if array.ndim != 3:
         raise RuntimeError(f"{op}: expected an RGB image of shape <H, W, 3>, got shape "
                            f"{array.shape}")
     return array, was_pil

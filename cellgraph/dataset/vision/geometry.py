@@ -1,5 +1,6 @@
 """Geometric transforms of mindspore.dataset.vision: Pad, RandomResizedCrop,
-RandomCropDecodeResize, RandomRotation, RandomVerticalFlip, ToPIL. Rotation needs Pillow."""
+RandomCropDecodeResize, RandomRotation, RandomVerticalFlip, HorizontalFlip, VerticalFlip, Crop,
+ToPIL. Rotation needs Pillow."""
 from __future__ import annotations
 
 import math
@@ -16,7 +17,9 @@ from .transforms import (
     RandomFlip,
     Resize,
     TensorOperation,
+    _check_inter,
     _crop,
+    _h_axis,
     _hw,
     _is_pil,
     _pad,
@@ -25,8 +28,19 @@ from .transforms import (
     _size_pair,
 )
 
-__all__ = ["Pad", "RandomCropDecodeResize", "RandomResizedCrop", "RandomRotation",
-           "RandomVerticalFlip", "SliceMode", "SlicePatches", "ToPIL"]
+__all__ = [
+    "Crop",
+    "HorizontalFlip",
+    "Pad",
+    "RandomCropDecodeResize",
+    "RandomResizedCrop",
+    "RandomRotation",
+    "RandomVerticalFlip",
+    "SliceMode",
+    "SlicePatches",
+    "ToPIL",
+    "VerticalFlip",
+]
 
 
 def _pad_amounts(padding) -> tuple:
@@ -116,6 +130,7 @@ class RandomRotation(_RandomOp):
 
     def __init__(self, degrees, resample=Inter.NEAREST, expand=False, center=None,
                  fill_value=0):
+        _check_inter(resample, "resample")
         if isinstance(degrees, numbers.Real):
             if degrees < 0:
                 raise ValueError(f"RandomRotation: `degrees` must be non-negative, got "
@@ -142,6 +157,63 @@ class RandomVerticalFlip(RandomFlip):
 
     axis = 0
     pil_method = 1  # Image.FLIP_TOP_BOTTOM
+
+
+def _image_array(image, op: str, batched=False) -> np.ndarray:
+    """The image as an array: <H, W> or <H, W, C>, or with `batched` also <..., H, W, C>."""
+    array = np.asarray(image)
+    if array.ndim < 2 or (array.ndim > 3 and not batched):
+        raise RuntimeError(f"{op}: expected an image of shape <H, W> or <H, W, C>, got shape "
+                           f"{array.shape}")
+    return array
+
+
+class HorizontalFlip(TensorOperation):
+    """Mirror left-right (each image of a batch <..., H, W, C>)."""
+
+    def __call__(self, image):
+        if _is_pil(image):
+            return image.transpose(0)  # Image.FLIP_LEFT_RIGHT
+        array = _image_array(image, "HorizontalFlip", batched=True)
+        return np.ascontiguousarray(np.flip(array, _h_axis(array) + 1))
+
+
+class VerticalFlip(TensorOperation):
+    """Mirror top-bottom (each image of a batch <..., H, W, C>)."""
+
+    def __call__(self, image):
+        if _is_pil(image):
+            return image.transpose(1)  # Image.FLIP_TOP_BOTTOM
+        array = _image_array(image, "VerticalFlip", batched=True)
+        return np.ascontiguousarray(np.flip(array, _h_axis(array)))
+
+
+class Crop(TensorOperation):
+    """The `size` (an int or (height, width)) region whose top-left corner is `coordinates`
+    (top, left); a region that leaves the image is an error."""
+
+    def __init__(self, coordinates, size):
+        if not isinstance(coordinates, (tuple, list)) or len(coordinates) != 2:
+            raise TypeError(f"Crop: `coordinates` must be a (top, left) pair, got "
+                            f"{coordinates!r}")
+        for i, value in enumerate(coordinates):
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                raise TypeError(f"Crop: coordinates[{i}] must be an int, got {value!r}")
+            if not 0 <= value <= 2**31 - 1:
+                raise ValueError(f"Input coordinates[{i}] is not within the required interval "
+                                 f"of [0, 2147483647].")
+        if isinstance(size, (tuple, list)) and len(size) != 2:
+            raise TypeError("Size should be a single integer or a list/tuple (h, w) of length 2.")
+        self.coordinates = (int(coordinates[0]), int(coordinates[1]))
+        self.size = _size_pair(size, "Crop")
+
+    def __call__(self, image):
+        (top, left), (height, width) = self.coordinates, self.size
+        in_h, in_w = _hw(image) if _is_pil(image) else _image_array(image, "Crop").shape[:2]
+        if top + height > in_h or left + width > in_w:
+            raise RuntimeError(f"Crop: the region of {height}x{width} at (top, left) = "
+                               f"({top}, {left}) leaves the {in_h}x{in_w} image")
+        return _crop(image, top, left, height, width)
 
 
 class ToPIL(TensorOperation):

@@ -81,6 +81,13 @@ def _size_pair(size, op: str) -> tuple[int, int]:
     return int(size[0]), int(size[1])
 
 
+def _check_inter(value, name: str) -> None:
+    """An interpolation mode must be an Inter (MindSpore's words, which its tests match)."""
+    if not isinstance(value, Inter):
+        raise TypeError(f"Argument {name} with value {value} is not of type [<enum 'Inter'>], "
+                        f"but got {type(value)}.")
+
+
 class Decode(TensorOperation):
     """Encoded image bytes (JPEG, PNG, ...) -> an RGB image, HWC uint8 (a Pillow image with
     `to_pil`)."""
@@ -147,8 +154,7 @@ class Resize(TensorOperation):
             self.size = int(size)
         else:
             self.size = _size_pair(size, "Resize")
-        if not isinstance(interpolation, Inter):
-            raise TypeError(f"Resize: `interpolation` must be an Inter, got {interpolation!r}")
+        _check_inter(interpolation, "interpolation")
         self.interpolation = interpolation
 
     def _target(self, height: int, width: int) -> tuple[int, int]:
@@ -167,14 +173,26 @@ class Resize(TensorOperation):
         return resize_array(array, height, width, self.interpolation)
 
 
+def _h_axis(array) -> int:
+    """The axis of the height: 0 in an <H, W> or <H, W, C> image, else the third from last (a
+    batch or video <..., H, W, C>, which MindSpore's ops take image by image)."""
+    return 0 if array.ndim <= 3 else array.ndim - 3
+
+
 def _crop(image, top: int, left: int, height: int, width: int):
     if _is_pil(image):
         return image.crop((left, top, left + width, top + height))
-    return image[top:top + height, left:left + width]
+    lead = (slice(None),) * _h_axis(np.asarray(image))
+    # a new array, as MindSpore's ops give (users hash its buffer)
+    return np.ascontiguousarray(image[(*lead, slice(top, top + height), slice(left, left + width))])
 
 
 def _hw(image) -> tuple[int, int]:
-    return (image.height, image.width) if _is_pil(image) else np.asarray(image).shape[:2]
+    if _is_pil(image):
+        return image.height, image.width
+    array = np.asarray(image)
+    axis = _h_axis(array)
+    return array.shape[axis:axis + 2]
 
 
 class CenterCrop(TensorOperation):
@@ -185,6 +203,12 @@ class CenterCrop(TensorOperation):
 
     def __call__(self, image):
         height, width = self.size
+        in_h, in_w = _hw(image)
+        if height - in_h >= 3 * in_h or width - in_w >= 3 * in_w:
+            raise RuntimeError(f"CenterCrop: Padding size cannot be more than 3 times of the "
+                               f"original image size, got top padding: {max(height - in_h, 0)}, "
+                               f"left padding: {max(width - in_w, 0)}, while the original image "
+                               f"size: {in_h}, {in_w}")
         image = _pad_to(image, height, width, 0, Border.CONSTANT)
         in_h, in_w = _hw(image)
         return _crop(image, round((in_h - height) / 2), round((in_w - width) / 2),
@@ -196,7 +220,8 @@ def _pad(image, pad: tuple, fill, mode: Border):
     left, top, right, bottom = pad
     was_pil = _is_pil(image)
     array = np.asarray(image)
-    widths = [(top, bottom), (left, right)] + [(0, 0)] * (array.ndim - 2)
+    axis = _h_axis(array)
+    widths = [(0, 0)] * axis + [(top, bottom), (left, right)] + [(0, 0)] * (array.ndim - 2 - axis)
     if mode is Border.CONSTANT:
         out = np.pad(array, widths, constant_values=fill if np.isscalar(fill) else 0)
         if not np.isscalar(fill) and array.ndim == 3:

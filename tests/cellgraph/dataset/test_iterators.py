@@ -176,3 +176,44 @@ def test_threads_sharing_an_iterator_all_see_the_pipeline_error():
     rows, errors = _read_together(it)
     assert errors and all(isinstance(e, KeyError) for e in errors)
     assert sorted(r for part in rows for r in part) == list(range(500))
+
+
+def test_cleanup_releases_every_live_iterator_and_sets_the_flag():
+    """MindSpore's test suites call `_cleanup` after each test: the iterators still alive are
+    released, and `check_iterator_cleanup` says so until unset. (Reading a released iterator
+    again raises RuntimeError here; MindSpore fails there with an AttributeError of its
+    internals, not a behaviour to copy.)"""
+    from cellgraph.dataset.engine.iterators import (
+        _cleanup,
+        _unset_iterator_cleanup,
+        check_iterator_cleanup,
+    )
+
+    data = ds.NumpySlicesDataset([1, 2, 3], column_names=["x"], shuffle=False)
+    iterator = data.create_tuple_iterator(output_numpy=True)
+    assert int(next(iterator)[0]) == 1
+    _unset_iterator_cleanup()
+    assert not check_iterator_cleanup()
+    _cleanup()
+    assert check_iterator_cleanup()
+    with pytest.raises(RuntimeError):
+        next(iterator)
+    _unset_iterator_cleanup()
+    assert not check_iterator_cleanup()
+
+
+def test_iterators_list_holds_a_weak_reference_to_each_live_iterator():
+    """MindSpore's ITERATORS_LIST: one weak reference per iterator, gone when it is collected."""
+    from cellgraph.dataset.engine.iterators import ITERATORS_LIST
+
+    ITERATORS_LIST.clear()
+    data = ds.NumpySlicesDataset([1, 2, 3], column_names=["x"], shuffle=False)
+    first = data.create_tuple_iterator(num_epochs=1)
+    second = data.create_tuple_iterator(num_epochs=1)
+    assert len(ITERATORS_LIST) == 2 and [r() for r in ITERATORS_LIST] == [first, second]
+    del first
+    gc.collect()
+    assert [r() for r in ITERATORS_LIST] == [second]
+    del second
+    gc.collect()
+    assert ITERATORS_LIST == []

@@ -89,3 +89,18 @@ def test_a_file_of_another_format_is_refused(tmp_path):
     write(tmp_path / "rows.mindrecord")
     with pytest.raises(ValueError, match="can not found in schema"):
         ds.MindDataset(str(tmp_path / "rows.mindrecord"), columns_list=["nope"])
+
+
+def test_num_samples_errors_come_first_and_file_shuffles_refuse_num_samples(tmp_path):
+    """MindSpore's order and words: a bad num_samples is reported even when
+    num_parallel_workers is out of range too; Shuffle.FILES / INFILE exclude num_samples."""
+    path = str(tmp_path / "data.mindrecord")
+    write(path)
+    with pytest.raises(ValueError, match=r"num_samples exceeds the boundary between 0 and "
+                                         r"9223372036854775807\(INT64_MAX\)"):
+        ds.MindDataset(path, num_parallel_workers=10**6, num_samples=-1)
+    for mode in (ds.Shuffle.FILES, ds.Shuffle.INFILE):
+        with pytest.raises(ValueError, match="'Shuffle.FILES' or 'Shuffle.INFILE' and "
+                                             "'num_samples' cannot be specified at the same "
+                                             "time."):
+            ds.MindDataset(path, shuffle=mode, num_samples=5)

@@ -108,3 +108,23 @@ def test_split_of_a_random_access_generator():
     train, test = ds.GeneratorDataset(Source(), ["x"], shuffle=False).split([5, 2])
     assert [int(r[0]) for r in train] == [10, 40, 50, 30, 60]
     assert [int(r[0]) for r in test] == [20, 0]
+
+
+@pytest.mark.parametrize("seed, buffer_size, rows, repeats, expected", [
+    (0, 5, 12, 1, [4, 2, 3, 6, 1, 7, 9, 11, 5, 10, 8, 0]),
+    (3, 4, 10, 2, [3, 4, 5, 1, 6, 0, 9, 8, 2, 7, 2, 3, 0, 4, 5, 8, 1, 6, 9, 7]),
+    (7, 20, 9, 1, [0, 2, 1, 8, 6, 5, 3, 7, 4]),
+])
+def test_buffer_shuffle_gives_mindspores_order_once_seeded(seed, buffer_size, rows, repeats,
+                                                           expected):
+    """`shuffle(buffer_size)` after `config.set_seed`: MindSpore 2.10's orders (its ShuffleOp
+    on std::mt19937_64, the generator going on over a repeat)."""
+    old = ds.config.get_seed()
+    try:
+        ds.config.set_seed(seed)
+        data = ds.NumpySlicesDataset(list(range(rows)), column_names=["x"], shuffle=False)
+        data = data.shuffle(buffer_size).repeat(repeats)
+        got = [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True, num_epochs=1)]
+    finally:
+        ds.config.set_seed(old)
+    assert got == expected

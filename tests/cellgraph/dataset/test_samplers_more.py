@@ -68,3 +68,18 @@ def test_a_builtin_sampler_conflicts_with_the_other_sampling_arguments():
     for extra in ({"shuffle": False}, {"num_samples": 2}, {"num_shards": 2, "shard_id": 0}):
         with pytest.raises(ValueError, match="Conflicting arguments during sampler assignments"):
             ds.NumpySlicesDataset([1, 2, 3], sampler=ds.SequentialSampler(), **extra)
+
+
+@pytest.mark.parametrize("make", [
+    lambda n: ds.RandomSampler(num_samples=n),
+    lambda n: ds.NumpySlicesDataset([1, 2], num_samples=n),
+])
+def test_num_samples_out_of_range_or_not_an_int_reads_as_in_mindspore(make):
+    """MindSpore's words, which its users' tests match: ValueError for a count outside
+    [0, INT64_MAX], TypeError for one that is not an integer."""
+    for bad in (-1, 2**63):
+        with pytest.raises(ValueError, match=r"num_samples exceeds the boundary between 0 and "
+                                             r"9223372036854775807\(INT64_MAX\)"):
+            make(bad)
+    with pytest.raises(TypeError, match="num_samples"):
+        make(1.0)

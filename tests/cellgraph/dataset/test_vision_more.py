@@ -109,3 +109,66 @@ def test_grayscale_solarize_sharpness():
     sharp = vision.RandomSharpness((1.5, 1.5))(image)
     expected = ImageEnhance.Sharpness(Image.fromarray(image)).enhance(1.5)
     np.testing.assert_array_equal(sharp, np.asarray(expected))
+
+
+def test_flips_and_crop_give_mindspores_pixels_and_errors():
+    """Values from MindSpore 2.10 for the same (2, 4, 3) image (channel 0 shown)."""
+    image = np.arange(24, dtype=np.uint8).reshape(2, 4, 3)
+    assert vision.HorizontalFlip()(image)[..., 0].tolist() == [[9, 6, 3, 0], [21, 18, 15, 12]]
+    assert vision.VerticalFlip()(image)[..., 0].tolist() == [[12, 15, 18, 21], [0, 3, 6, 9]]
+    assert vision.Crop((0, 1), (2, 2))(image)[..., 0].tolist() == [[3, 6], [15, 18]]
+    assert vision.Crop((1, 1), 1)(image)[..., 0].tolist() == [[15]]
+    with pytest.raises(RuntimeError):
+        vision.Crop((1, 3), 2)(image)
+    with pytest.raises(ValueError, match=r"Input coordinates\[0\] is not within the required "
+                                         r"interval of \[0, 2147483647\]"):
+        vision.Crop((-1, 0), 1)
+    with pytest.raises(TypeError, match="Size should be a single integer or a list/tuple"):
+        vision.Crop((0, 0), (1, 2, 3))
+    with pytest.raises(RuntimeError):
+        vision.HorizontalFlip()(np.zeros(3, np.uint8))
+
+
+def test_center_crop_and_flips_take_a_batch_of_images_as_mindspore_does():
+    """<..., H, W, C>: each image cropped or mirrored (MindSpore 2.10's values); Crop keeps to
+    one image, as MindSpore's does."""
+    batch = np.arange(2 * 4 * 6 * 3, dtype=np.uint8).reshape(2, 4, 6, 3)
+    assert vision.CenterCrop(2)(batch)[..., 0].tolist() == \
+        [[[24, 27], [42, 45]], [[96, 99], [114, 117]]]
+    assert vision.CenterCrop((3, 8))(batch).shape == (2, 3, 8, 3)
+    assert vision.CenterCrop(2)(batch[..., 0]).shape == (2, 2, 6)  # <H, W, C> with C = 6
+    assert vision.HorizontalFlip()(batch)[1, 0, :, 0].tolist() == [87, 84, 81, 78, 75, 72]
+    assert vision.VerticalFlip()(batch)[1, :, 0, 0].tolist() == [126, 108, 90, 72]
+    with pytest.raises(RuntimeError):
+        vision.Crop((1, 2), (2, 3))(batch)
+
+
+def test_color_adjust_of_a_one_channel_image_says_what_mindspore_says():
+    with pytest.raises(RuntimeError, match=r"Expecting tensor in channel of \(3\)\. But got "
+                                           r"channel 1\."):
+        vision.RandomColorAdjust(brightness=(0.5, 1))(np.zeros((4, 4, 1), np.uint8))
+
+
+@pytest.mark.parametrize("make, name, value", [
+    (lambda: vision.Resize(10, interpolation=1), "interpolation", "1"),
+    (lambda: vision.RandomResizedCrop(10, interpolation="a"), "interpolation", "a"),
+    (lambda: vision.RandomRotation(10, resample=2), "resample", "2"),
+    (lambda: vision.Rotate(10, resample=2), "resample", "2"),
+    (lambda: vision.RandomAffine(10, resample=2), "resample", "2"),
+])
+def test_an_interpolation_that_is_not_an_inter_is_refused_in_mindspores_words(make, name, value):
+    with pytest.raises(TypeError, match=rf"Argument {name} with value {value} is not of type "
+                                        r"\[<enum 'Inter'>\], but got <class"):
+        make()
+
+
+def test_center_crop_limits_padding_and_gives_a_contiguous_array():
+    """MindSpore refuses padding of 3 times the image or more, and its crops are new arrays."""
+    image = np.zeros((4, 5, 3), np.uint8)
+    assert vision.CenterCrop((15, 5))(image).shape == (15, 5, 3)
+    for size in ((16, 5), (4, 20)):
+        with pytest.raises(RuntimeError, match="Padding size cannot be more than 3 times of the "
+                                               "original image size"):
+            vision.CenterCrop(size)(image)
+    crop = vision.CenterCrop(2)(np.arange(75, dtype=np.uint8).reshape(5, 5, 3))
+    assert crop.flags["C_CONTIGUOUS"]

@@ -1,0 +1,282 @@
+"""TFRecordDataset: files of TensorFlow records, each a serialized `tf.train.Example`.
+
+A record is framed as <length: uint64 LE> <crc of length: uint32> <data> <crc of data: uint32>;
+the data is the protobuf message
+
+    Example  { Features features = 1; }
+    Features { map<string, Feature> feature = 1; }     // entries: key = 1, value = 2
+    Feature  { oneof { BytesList bytes_list = 1; FloatList float_list = 2;
+                       Int64List int64_list = 3; } }   // each a `repeated value = 1`
+
+read here with a small wire-format decoder. A schema (MindSpore's JSON file) names the columns,
+their dtypes and shapes; without one, the columns of the first record are read, int64 lists as
+int64, float lists as float32 and bytes as uint8, each as a vector.
+"""
+from __future__ import annotations
+
+import json
+import os
+import struct
+
+import numpy as np
+
+from .engine import check_num_parallel_workers
+from .readers import _ArraySource, _file_list
+from .samplers import Shuffle
+
+__all__ = ["TFRecordDataset"]
+
+_BYTES, _FLOATS, _INT64S = 1, 2, 3
+
+
+def _crc32c_table() -> list[int]:
+    table = []
+    for byte in range(256):
+        crc = byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
+        table.append(crc)
+    return table
+
+
+_CRC32C = _crc32c_table()
+
+
+def masked_crc32c(data: bytes) -> int:
+    """TFRecord's checksum: CRC-32C (Castagnoli), rotated right by 15 bits plus a constant."""
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc = _CRC32C[(crc ^ byte) & 0xFF] ^ (crc >> 8)
+    crc ^= 0xFFFFFFFF
+    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
+
+
+def _varint(buf: bytes, pos: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = buf[pos]
+        pos += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, pos
+        shift += 7
+
+
+def _fields(buf: bytes):
+    """(field number, wire type, value) of a message: ints for varints, bytes otherwise."""
+    pos = 0
+    while pos < len(buf):
+        key, pos = _varint(buf, pos)
+        number, wire = key >> 3, key & 7
+        if wire == 0:
+            value, pos = _varint(buf, pos)
+        elif wire == 2:
+            size, pos = _varint(buf, pos)
+            value, pos = buf[pos:pos + size], pos + size
+        elif wire == 5:
+            value, pos = buf[pos:pos + 4], pos + 4
+        elif wire == 1:
+            value, pos = buf[pos:pos + 8], pos + 8
+        else:
+            raise ValueError(f"TFRecordDataset: a record holds protobuf wire type {wire}, which "
+                             f"tf.train.Example does not use")
+        yield number, wire, value
+
+
+def _feature(buf: bytes) -> tuple[int, list]:
+    """The kind of a Feature and its values."""
+    for kind, _, payload in _fields(buf):
+        values = []
+        for _, wire, value in _fields(payload):
+            if kind == _BYTES:
+                values.append(bytes(value))
+            elif kind == _FLOATS:
+                values.extend(struct.unpack(f"<{len(value) // 4}f", value))
+            elif wire == 0:
+                values.append(value)
+            else:  # packed varints
+                pos = 0
+                while pos < len(value):
+                    item, pos = _varint(value, pos)
+                    values.append(item)
+        if kind == _INT64S:  # two's complement in 64 bits
+            values = [v - (1 << 64) if v >= 1 << 63 else v for v in values]
+        return kind, values
+    return _INT64S, []
+
+
+def parse_example(data: bytes) -> dict[str, tuple[int, list]]:
+    """{feature name: (kind, values)} of a serialized tf.train.Example."""
+    out = {}
+    for _, _, features in _fields(data):
+        for _, _, entry in _fields(features):
+            name, value = "", b""
+            for number, _, item in _fields(entry):
+                if number == 1:
+                    name = bytes(item).decode("utf-8")
+                elif number == 2:
+                    value = item
+            out[name] = _feature(value)
+    return out
+
+
+def read_records(path: str) -> list[bytes]:
+    """The records of one TFRecord file."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    records, pos = [], 0
+    while pos < len(raw):
+        if pos + 12 > len(raw):
+            raise RuntimeError(f"Invalid file. The following files either cannot be opened, or "
+                               f"are not valid TFRecordDataset files: {path} (it ends inside a "
+                               f"record header)")
+        (size, length_crc) = struct.unpack_from("<QI", raw, pos)
+        if masked_crc32c(raw[pos:pos + 8]) != length_crc:
+            raise RuntimeError(f"Invalid file. The following files either cannot be opened, or "
+                               f"are not valid TFRecordDataset files: {path} (the length of the "
+                               f"record at offset {pos} fails its checksum)")
+        start = pos + 12
+        if start + size + 4 > len(raw):
+            raise RuntimeError(f"Invalid file. The following files either cannot be opened, or "
+                               f"are not valid TFRecordDataset files: {path} (a record of "
+                               f"{size} bytes at offset {pos} runs past its end)")
+        records.append(raw[start:start + size])
+        pos = start + size + 4
+    return records
+
+
+def _read_schema(schema) -> tuple[dict, int | None]:
+    """{column: {"type", "rank", "shape"}} in the file's order, and its numRows."""
+    if hasattr(schema, "to_json"):  # a Schema object
+        schema = json.loads(schema.to_json())
+    else:
+        with open(os.fspath(schema), encoding="utf-8") as f:
+            schema = json.load(f)
+    columns = schema.get("columns", {})
+    if isinstance(columns, list):
+        columns = {c["name"]: c for c in columns}
+    return dict(columns), schema.get("numRows")
+
+
+def _column_value(kind: int, values: list, spec: dict | None) -> np.ndarray:
+    dtype = (spec or {}).get("type")
+    if kind == _BYTES:
+        if dtype in ("string", "str"):
+            array = np.array([v.decode("utf-8") for v in values], dtype=np.str_)
+        else:
+            array = np.frombuffer(b"".join(values), np.uint8).astype(dtype or np.uint8)
+            if spec and "shape" in spec:
+                array = array.reshape(spec["shape"])
+            return array  # bytes stay a vector, whatever the rank
+    elif kind == _FLOATS:
+        array = np.array(values, np.float32)
+    else:
+        array = np.array(values, np.int64)
+    if dtype not in (None, "string", "str"):
+        array = array.astype(dtype)
+    if spec and "shape" in spec:
+        array = array.reshape(spec["shape"])
+    elif spec and spec.get("rank") == 0 and array.size == 1:
+        array = array.reshape(())
+    return array
+
+
+class TFRecordDataset(_ArraySource):
+    """The records of TFRecord files, one row each. Files are read in the order given (a
+    pattern: its matches sorted), their rows taken in turn, one from each file; shards take
+    whole files, or equal numbers of rows with `shard_equal_rows`. `shuffle` is a Shuffle mode or a bool (True:
+    GLOBAL)."""
+
+    op = "TFRecordDataset"
+
+    def __init__(self, dataset_files, schema=None, columns_list=None, num_samples=None,
+                 num_parallel_workers=None, shuffle=Shuffle.GLOBAL, num_shards=None,
+                 shard_id=None, shard_equal_rows=False, cache=None, compression_type=None):
+        check_num_parallel_workers(num_parallel_workers)
+        if isinstance(dataset_files, (str, os.PathLike)):
+            self.dataset_files = _file_list(dataset_files, self.op)
+        else:
+            self.dataset_files = [os.fspath(f) for f in dataset_files]
+            for path in self.dataset_files:
+                if not os.path.isfile(path):
+                    raise ValueError(f"{self.op}: the file {path!r} does not exist or is not a "
+                                     f"file")
+        if compression_type not in (None, ""):
+            raise ValueError(f"{self.op}: `compression_type` {compression_type!r} is not "
+                             f"supported; only uncompressed files are read")
+        if shuffle is True:
+            shuffle = Shuffle.GLOBAL
+        if shuffle is not False and not isinstance(shuffle, Shuffle):
+            raise TypeError(f"{self.op}: `shuffle` must be a bool or a Shuffle, got {shuffle!r}")
+        if (num_shards is None) != (shard_id is None):
+            raise RuntimeError(f"{self.op}: `num_shards` and `shard_id` must be given together")
+        if num_shards is not None and not 0 <= shard_id < num_shards:
+            raise ValueError(f"{self.op}: `shard_id` must be in [0, {num_shards}), got "
+                             f"{shard_id!r}")
+        self.shuffle_mode, self.num_shards, self.shard_id = shuffle, num_shards, shard_id
+        self.shard_equal_rows = shard_equal_rows
+        self.schema, self.columns_list = schema, columns_list
+        self.column_specs, schema_rows = ({}, None) if schema is None else _read_schema(schema)
+        if num_samples is None and schema_rows:
+            num_samples = schema_rows
+        if self.column_specs:
+            names = sorted(self.column_specs)
+        else:
+            names = self._first_record_names()
+        if columns_list is not None:
+            missing = [c for c in columns_list if c not in names]
+            if missing:
+                raise RuntimeError(f"{self.op}: `columns_list` names {missing}, which the "
+                                   f"records do not hold (they hold {names})")
+            names = list(columns_list)
+        super().__init__(names, {"num_samples": num_samples,
+                                 "shuffle": shuffle is not False, "cache": cache})
+
+    def _first_record_names(self) -> list[str]:
+        for path in self.dataset_files:
+            records = read_records(path)
+            if records:
+                return sorted(parse_example(records[0]))
+        return []
+
+    def _shard_records(self) -> list[list[bytes]]:
+        """The records of this shard, per file: whole files (file i in shard i % num_shards),
+        or with `shard_equal_rows` the shard's equal slice of all rows, the files end to end
+        (wrapping around to the first rows where the count does not divide)."""
+        files = self.dataset_files
+        if self.num_shards is None:
+            return [read_records(p) for p in files]
+        if not self.shard_equal_rows:
+            if len(files) < self.num_shards:
+                raise RuntimeError(f"{self.op}: {len(files)} file(s) cannot be split into "
+                                   f"{self.num_shards} shards; give at least as many files as "
+                                   f"shards, or shard_equal_rows=True")
+            return [read_records(p) for p in files[self.shard_id::self.num_shards]]
+        per_file = [read_records(p) for p in files]
+        total = sum(len(r) for r in per_file)
+        size = -(-total // self.num_shards)
+        start, end = self.shard_id * size, (self.shard_id + 1) * size
+        if total == 0:
+            return []
+        # rows past the last wrap around to the first, so that every shard has `size` rows
+        located = [(f, r) for f, records in enumerate(per_file) for r in range(len(records))]
+        parts: dict[int, list[bytes]] = {}
+        for index in range(start, end):
+            f, r = located[index % total]
+            parts.setdefault(f, []).append(per_file[f][r])
+        return list(parts.values())
+
+    def load(self):
+        per_file = self._shard_records()
+        records = []  # one row from each file in turn
+        for i in range(max((len(r) for r in per_file), default=0)):
+            records.extend(r[i] for r in per_file if i < len(r))
+        columns = [np.empty(len(records), dtype=object) for _ in self._names]
+        for row, data in enumerate(records):
+            features = parse_example(data)
+            for column, name in zip(columns, self._names):
+                if name not in features:
+                    raise RuntimeError(f"{self.op}: a record has no feature {name!r} (it has "
+                                       f"{sorted(features)})")
+                column[row] = _column_value(*features[name], self.column_specs.get(name))
+        return columns

@@ -1,0 +1,129 @@
+"""TFRecordDataset reads tf.train.Example records as MindSpore 2.10 does: the values below are
+what MindSpore gives for the same files."""
+import json
+import struct
+
+import numpy as np
+import pytest
+
+import cellgraph.dataset as ds
+from cellgraph.dataset.tfrecord_source import masked_crc32c
+
+
+def _varint(value):
+    value &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def _field(number, payload):
+    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
+
+
+def _example(features):
+    """A serialized tf.train.Example: {name: ("int64"|"float"|"bytes", values)}."""
+    entries = b""
+    for name, (kind, values) in features.items():
+        if kind == "int64":
+            feature = _field(3, _field(1, b"".join(_varint(v) for v in values)))
+        elif kind == "float":
+            feature = _field(2, _field(1, struct.pack(f"<{len(values)}f", *values)))
+        else:
+            feature = _field(1, b"".join(_field(1, v) for v in values))
+        entries += _field(1, _field(1, name.encode()) + _field(2, feature))
+    return _field(1, entries)
+
+
+def write_records(path, rows):
+    with open(path, "wb") as f:
+        for row in rows:
+            data = _example(row)
+            length = struct.pack("<Q", len(data))
+            f.write(length + struct.pack("<I", masked_crc32c(length)) + data
+                    + struct.pack("<I", masked_crc32c(data)))
+    return str(path)
+
+
+def _rows(first):
+    return [{"id": ("int64", [first + i]), "pair": ("int64", [i, -i]),
+             "score": ("float", [i / 4]), "raw": ("bytes", [b"ab"[: 1 + i % 2]])}
+            for i in range(3)]
+
+
+@pytest.fixture
+def files(tmp_path):
+    return [write_records(tmp_path / "a.data", _rows(0)),
+            write_records(tmp_path / "b.data", _rows(10))]
+
+
+def _schema(tmp_path, columns, num_rows=None):
+    path = tmp_path / "schema.json"
+    body = {"datasetType": "TF", "columns": columns}
+    if num_rows is not None:
+        body["numRows"] = num_rows
+    path.write_text(json.dumps(body))
+    return str(path)
+
+
+def test_without_schema_reads_the_first_records_columns(files):
+    data = ds.TFRecordDataset(files[:1], shuffle=False)
+    assert data.get_col_names() == ["id", "pair", "raw", "score"]
+    assert data.output_types() == [np.int64, np.int64, np.uint8, np.float32]
+    rows = list(data.create_tuple_iterator(output_numpy=True))
+    assert [r[0].tolist() for r in rows] == [[0], [1], [2]]
+    assert [r[2].tolist() for r in rows] == [[97], [97, 98], [97]]
+    assert rows[1][1].tolist() == [1, -1] and rows[2][3].tolist() == [0.5]
+
+
+def test_files_are_read_a_row_from_each_in_turn_and_shards_take_files(files):
+    data = ds.TFRecordDataset(files, shuffle=False)
+    assert [int(r[0][0]) for r in data] == [0, 10, 1, 11, 2, 12]
+    shard = ds.TFRecordDataset(files, shuffle=False, num_shards=2, shard_id=1)
+    assert shard.get_dataset_size() == 3
+    assert [int(r[0][0]) for r in shard.create_tuple_iterator(output_numpy=True)] == [10, 11, 12]
+
+
+def test_schema_sets_dtypes_shapes_rank0_and_row_count(files, tmp_path):
+    schema = _schema(tmp_path, {"pair": {"type": "int32", "rank": 2, "shape": [1, 2]},
+                                "id": {"type": "int16", "rank": 0},
+                                "score": {"type": "float64", "rank": 1},
+                                "raw": {"type": "uint8", "rank": 0}}, num_rows=2)
+    data = ds.TFRecordDataset(files[0], schema, shuffle=False)
+    assert data.get_col_names() == ["id", "pair", "raw", "score"]
+    assert data.output_types() == [np.int16, np.int32, np.uint8, np.float64]
+    assert data.output_shapes() == [[], [1, 2], [1], [1]]
+    assert data.get_dataset_size() == 2
+
+
+def test_columns_list_keeps_its_order_and_num_samples_limits(files):
+    data = ds.TFRecordDataset(files, columns_list=["score", "id"], num_samples=4, shuffle=False)
+    assert data.get_col_names() == ["score", "id"]
+    assert data.get_dataset_size() == 4
+    assert [int(r[1][0]) for r in data.create_tuple_iterator(output_numpy=True)] == \
+        [0, 10, 1, 11]
+
+
+def test_masked_crc32c_is_tfrecords_checksum():
+    # CRC-32C of b"123456789" is 0xE3069283 (RFC 3720); TFRecord masks it
+    crc = 0xE3069283
+    assert masked_crc32c(b"123456789") == (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
+
+
+def test_a_file_that_is_not_tfrecord_is_refused(tmp_path):
+    path = tmp_path / "bad.data"
+    path.write_bytes(b"this is no record file at all")
+    with pytest.raises(RuntimeError, match="not valid TFRecordDataset files"):
+        ds.TFRecordDataset([str(path)], shuffle=False).get_dataset_size()
+
+
+def test_shard_equal_rows_splits_all_rows_evenly(files):
+    shards = [[int(r[0][0]) for r in ds.TFRecordDataset(
+        files, shuffle=False, num_shards=4, shard_id=i, shard_equal_rows=True)
+        .create_tuple_iterator(output_numpy=True)] for i in range(4)]
+    assert shards == [[0, 1], [2, 10], [11, 12], [0, 1]]
+    with pytest.raises(RuntimeError):
+        ds.TFRecordDataset(files, shuffle=False, num_shards=3, shard_id=0).get_dataset_size()
