@@ -27,23 +27,40 @@ __all__ = ["Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "constexpr",
 class _ConstexprFunction:
     """A function run at compile time on constant arguments (never parsed into the graph)."""
 
-    def __init__(self, fn):
+    def __init__(self, fn, name=None, check=True):
         functools.update_wrapper(self, fn)
-        self.fn = fn
+        self.fn, self.check = fn, check
+        if name is not None:
+            self.__name__ = self.__qualname__ = str(name)
 
     def __call__(self, *args, **kwargs):
-        for value in list(args) + list(kwargs.values()):
-            if isinstance(value, Tracer):
-                raise DTypeError(f"constexpr function {self.fn.__name__}: expected compile-time "
-                                f"constants, got a Tensor computed in the graph")
+        if self.check:
+            for value in list(args) + list(kwargs.values()):
+                if isinstance(value, Tracer):
+                    raise DTypeError(f"constexpr function {self.__name__}: expected "
+                                     f"compile-time constants, got a Tensor computed in the "
+                                     f"graph")
         return self.fn(*args, **kwargs)
 
 
-def constexpr(fn=None, *, get_instance=True, reuse_result=True, check=True):
-    """Decorator: `fn` runs at compile time on constants (shapes, dtypes, numbers)."""
-    if fn is None:
-        return _ConstexprFunction
-    return _ConstexprFunction(fn)
+def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=True):
+    """Decorator: `fn` runs at compile time on constants (shapes, dtypes, numbers), and its
+    result is a constant of the graph, computed once per compile (MindSpore's
+    `reuse_result=True`; a run-time re-execution, `reuse_result=False`, is refused). `name`
+    names the operation; `check=False` lets graph values through to `fn`; with
+    `get_instance=False` the decorator gives a class whose instances are the operation."""
+    if not reuse_result:
+        raise UnsupportedError("constexpr: reuse_result=False (running the function again at "
+                               "every execution) is not supported; cellgraph folds the result "
+                               "into the graph when it compiles")
+
+    def make(function):
+        if get_instance:
+            return _ConstexprFunction(function, name, check)
+        return type(str(name or function.__name__), (_ConstexprFunction,), {
+            "__init__": lambda self: _ConstexprFunction.__init__(self, function, name, check)})
+
+    return make if fn is None else make(fn)
 
 
 _INSTEAD = ("define `__call__` in Python (a function of cellgraph.ops calls: it runs in "

@@ -30,3 +30,29 @@ def test_shape_in_a_graph():
             return ops.operations.manually_defined.shape_(x)
 
     assert Net()(Tensor(np.ones((2, 5), np.float32))) == (2, 5)
+
+
+def test_constexpr_takes_mindspores_arguments():
+    """MindSpore's constexpr(fn=None, get_instance=True, name=None, reuse_result=True,
+    check=True)."""
+    from cellgraph.ops import constexpr
+
+    @constexpr(name="Doubled")
+    def doubled(n):
+        return 2 * n
+
+    assert doubled(4) == 8 and doubled.__name__ == "Doubled"
+    as_class = constexpr(lambda n: n + 1, get_instance=False, name="Next")
+    assert isinstance(as_class, type) and as_class.__name__ == "Next" and as_class()(1) == 2
+
+    class Net(nn.Cell):
+        def construct(self, x):
+            return strict(x)
+
+    strict = constexpr(lambda v: v)
+    with pytest.raises(TypeError, match="compile-time constants"):
+        Net()(Tensor(np.ones(2, np.float32)))
+    strict = constexpr(lambda v: v * 2, check=False)  # graph values reach the function
+    np.testing.assert_allclose(Net()(Tensor(np.ones(2, np.float32))).asnumpy(), [2.0, 2.0])
+    with pytest.raises(RuntimeError, match="reuse_result=False"):
+        constexpr(lambda v: v, reuse_result=False)
