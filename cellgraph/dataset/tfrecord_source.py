@@ -20,6 +20,8 @@ import struct
 
 import numpy as np
 
+from cellgraph._protowire import fields, read_varint
+
 from .engine import check_num_parallel_workers
 from .readers import _ArraySource, _file_list
 from .samplers import Shuffle
@@ -51,36 +53,12 @@ def masked_crc32c(data: bytes) -> int:
     return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
 
 
-def _varint(buf: bytes, pos: int) -> tuple[int, int]:
-    value = shift = 0
-    while True:
-        byte = buf[pos]
-        pos += 1
-        value |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return value, pos
-        shift += 7
-
-
 def _fields(buf: bytes):
-    """(field number, wire type, value) of a message: ints for varints, bytes otherwise."""
-    pos = 0
-    while pos < len(buf):
-        key, pos = _varint(buf, pos)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            value, pos = _varint(buf, pos)
-        elif wire == 2:
-            size, pos = _varint(buf, pos)
-            value, pos = buf[pos:pos + size], pos + size
-        elif wire == 5:
-            value, pos = buf[pos:pos + 4], pos + 4
-        elif wire == 1:
-            value, pos = buf[pos:pos + 8], pos + 8
-        else:
-            raise ValueError(f"TFRecordDataset: a record holds protobuf wire type {wire}, which "
-                             f"tf.train.Example does not use")
-        yield number, wire, value
+    """(field number, wire type, value) of a message (the protobuf wire format)."""
+    try:
+        yield from fields(buf)
+    except ValueError as e:
+        raise ValueError(f"TFRecordDataset: a record is not a tf.train.Example: {e}") from None
 
 
 def _feature(buf: bytes) -> tuple[int, list]:
@@ -97,7 +75,7 @@ def _feature(buf: bytes) -> tuple[int, list]:
             else:  # packed varints
                 pos = 0
                 while pos < len(value):
-                    item, pos = _varint(value, pos)
+                    item, pos = read_varint(value, pos)
                     values.append(item)
         if kind == _INT64S:  # two's complement in 64 bits
             values = [v - (1 << 64) if v >= 1 << 63 else v for v in values]

@@ -21,6 +21,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from cellgraph._protowire import varint
 from cellgraph.primitives import dtype as dt
 
 # MindSpore's dtype strings (str(mstype.X)) -> cellgraph dtype names
@@ -42,21 +43,8 @@ class ProtoError(ValueError):
 
 # ----- writing -----------------------------------------------------------------------------------
 
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    value &= (1 << 64) - 1  # int64 as protobuf writes it: negatives take ten bytes
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
 def _key(number: int, length: int) -> bytes:
-    return _varint(number << 3 | 2) + _varint(length)
+    return varint(number << 3 | 2) + varint(length)
 
 
 def _field(number: int, payload: bytes) -> bytes:
@@ -66,7 +54,7 @@ def _field(number: int, payload: bytes) -> bytes:
 def entry_head(tag: str, dims, tensor_type: str, content_length: int) -> bytes:
     """The bytes of one entry's `Checkpoint` message before its tensor_content, which is the
     message's last field: the message is this head followed by the content."""
-    tensor = b"".join(_varint(1 << 3) + _varint(int(d)) for d in dims)
+    tensor = b"".join(varint(1 << 3) + varint(int(d)) for d in dims)
     tensor += _field(2, tensor_type.encode()) + _key(3, content_length)
     tensor_length = len(tensor) + content_length
     value = _field(1, tag.encode()) + _key(2, tensor_length)

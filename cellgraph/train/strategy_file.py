@@ -24,6 +24,7 @@ import json
 
 import numpy as np
 
+from cellgraph._protowire import fields, key, read_varint, varint
 from cellgraph.primitives.errors import ArgumentValueError, UnsupportedError
 from cellgraph.safe_io import write_bytes, write_text
 
@@ -142,33 +143,20 @@ def merge_slices(name: str, slices: list, item: dict) -> np.ndarray:
 
 # ----- protobuf (proto2) wire format of node_strategy.proto's messages -------------------------
 
-def _varint(value: int) -> bytes:
-    value &= (1 << 64) - 1  # negative int32: ten bytes, two's complement
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
 def _tag(number: int, wire: int) -> bytes:
-    return _varint(number << 3 | wire)
+    return key(number, wire)
 
 
 def _message(number: int, body: bytes) -> bytes:
-    return _tag(number, 2) + _varint(len(body)) + body
+    return _tag(number, 2) + varint(len(body)) + body
 
 
 def _ints(values) -> bytes:
-    return b"".join(_tag(1, 0) + _varint(int(v)) for v in values)
+    return b"".join(_tag(1, 0) + varint(int(v)) for v in values)
 
 
 def _encode_map(items: dict) -> bytes:
-    out = _tag(1, 0) + _varint(0)  # current_stage
+    out = _tag(1, 0) + varint(0)  # current_stage
     for name, item in items.items():
         if any(isinstance(e, (list, tuple)) for e in item["tensor_map"]):
             raise UnsupportedError(f"strategy file: {name!r} splits a dimension along several "
@@ -176,45 +164,17 @@ def _encode_map(items: dict) -> bytes:
         layouts = (_message(1, _ints(item["dev_matrix"])) + _message(2, _ints(item["tensor_map"]))
                    + _message(3, _ints(item["param_split_shape"]))
                    + _message(4, _ints(item["indices_offset"]))
-                   + b"".join(_tag(5 + i, 0) + _varint(int(item[f])) for i, f in
+                   + b"".join(_tag(5 + i, 0) + varint(int(item[f])) for i, f in
                               enumerate(_FIELDS)))
         out += _message(3, _message(1, name.encode()) + _message(2, layouts))
     return out
 
 
 def _fields(data: bytes) -> list:
-    """(field number, value) of each field of a message: an int, or the bytes of a
-    length-delimited field."""
-    out, i = [], 0
-    while i < len(data):
-        key, i = _read_varint(data, i)
-        number, wire = key >> 3, key & 7
-        if wire == 0:
-            value, i = _read_varint(data, i)
-        elif wire == 2:
-            size, i = _read_varint(data, i)
-            value, i = data[i:i + size], i + size
-            if len(value) != size:
-                raise ValueError("truncated message")
-        elif wire == 5:
-            value, i = int.from_bytes(data[i:i + 4], "little"), i + 4
-        elif wire == 1:
-            value, i = int.from_bytes(data[i:i + 8], "little"), i + 8
-        else:
-            raise ValueError(f"wire type {wire}")
-        out.append((number, value))
-    return out
-
-
-def _read_varint(data: bytes, i: int) -> tuple[int, int]:
-    value, shift = 0, 0
-    while True:
-        byte = data[i]
-        i += 1
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        if not byte & 0x80:
-            return value, i
+    """(field number, value) of each field of a message: an int (varints and fixed-width
+    fields), or the bytes of a length-delimited field."""
+    return [(number, int.from_bytes(value, "little") if wire in (1, 5) else value)
+            for number, wire, value in fields(data)]
 
 
 def _signed(value: int) -> int:
@@ -227,7 +187,7 @@ def _int_list(body: bytes) -> list:
         if isinstance(value, bytes):  # packed
             i = 0
             while i < len(value):
-                v, i = _read_varint(value, i)
+                v, i = read_varint(value, i)
                 values.append(_signed(v))
         else:
             values.append(_signed(value))
