@@ -66,7 +66,7 @@ def main(epochs=20, batch_size=32, learning_rate=0.05, train_size=None, seed=0,
 
     model = build_model(learning_rate, epochs * steps)
     history = History()
-    saver = ModelCheckpoint(prefix="lenet", directory=checkpoint_dir, config=CheckpointConfig(
+    saver = ModelCheckpoint(prefix="lenet", directory=str(checkpoint_dir), config=CheckpointConfig(
         save_checkpoint_steps=steps, keep_checkpoint_max=1))
     callbacks = [history, saver] + ([LossMonitor(steps), TimeMonitor()] if verbose else [])
     model.train(epochs, train_set, callbacks=callbacks)
