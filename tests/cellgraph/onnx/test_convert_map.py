@@ -77,7 +77,7 @@ CASES = {
                                      ops.where(x > y, x, y), ops.clamp(x, -0.5, 0.5)),
                     [(3, 4), (3, 4)]),
     "reductions": (lambda L, x: (x.sum(), x.mean(axis=1), x.max(axis=(0, 2), keepdims=True),
-                                 x.min(0), ops.prod(x, 2), ops.argmax(x, 1), ops.argmin(x, -1),
+                                 x.min(axis=0), ops.prod(x, 2), ops.argmax(x, 1), ops.argmin(x, -1),
                                  ops.cumsum(x, 1), ops.logsumexp(x, 2), x.std(axis=2),
                                  ops.ReduceMean(keep_dims=True)(x, (1, 2))),
                    [(2, 3, 4)]),
