@@ -96,6 +96,23 @@ def restore_kernel_stream_states(states: dict) -> None:
         _RESTORED.update(wanted)
 
 
+_POWERS = {"table": np.full(1, _MINSTD_A, np.int64)}  # a**1 .. a**k (mod m), shared
+
+
+def _minstd_powers(n: int) -> np.ndarray:
+    """a**1 .. a**n (mod m): the multipliers that take a minstd state n draws on at once. The
+    table is the same for every stream and draw, so it is kept, grown by doubling when a draw
+    needs more of it (a dropout layer draws the same count on every step)."""
+    table = _POWERS["table"]
+    if len(table) < n:
+        with _REGISTRY_LOCK:
+            table = _POWERS["table"]
+            while len(table) < n:
+                table = np.concatenate([table, table * int(table[-1]) % _MINSTD_M])
+            _POWERS["table"] = table
+    return table[:n]
+
+
 class MinstdStream:
     """The uniform floats of `std::uniform_real_distribution<float>(0, 1)` over libstdc++'s
     `std::default_random_engine` (minstd_rand0), seeded as MindSpore's CPU Dropout kernel
@@ -116,12 +133,9 @@ class MinstdStream:
 
     def random(self, shape) -> np.ndarray:
         n = int(np.prod(shape, dtype=np.int64))
-        powers = np.full(1, _MINSTD_A, np.int64)  # a**1 .. a**n (mod m), by doubling
-        while len(powers) < n:
-            powers = np.concatenate([powers, powers[:n - len(powers)] * int(powers[-1])
-                                     % _MINSTD_M])
+        powers = _minstd_powers(n)
         with self._lock:
-            states = powers[:n] * self.state % _MINSTD_M
+            states = powers * self.state % _MINSTD_M
             if n:
                 self.state = int(states[-1])
         return ((states - 1).astype(np.float32) / np.float32(2.0**31)).reshape(shape)
