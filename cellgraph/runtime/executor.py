@@ -51,7 +51,7 @@ from cellgraph.primitives.errors import RunError
 
 from . import backend as backend_module
 from .backend import Backend, get_backend
-from .run_errors import located_error
+from .run_errors import UnappliedRun, located_error
 from .sharded_parameters import hold_slices
 from .tensor import Parameter, Tensor
 
@@ -168,7 +168,7 @@ def make_entry(ex: Executable, n_inputs: int):
     shapes and dtypes on its backend; CHECK_GUARDS: only the guards (the caller matched the
     signature); CHECK_NOTHING: just compiled. A failed check returns STALE.
     """
-    env = {"graph_fn": ex.fn, "STALE": STALE, "ndarray": np.ndarray,
+    env = {"graph_fn": ex.fn, "STALE": STALE, "UnappliedRun": UnappliedRun, "ndarray": np.ndarray,
            "Tensor": Tensor, "Parameter": Parameter, "new": object.__new__,
            "backends": backend_module._current,
            "default_backend": backend_module._BACKENDS.get("numpy"), "backend": ex.backend,
@@ -201,6 +201,10 @@ def make_entry(ex: Executable, n_inputs: int):
     step_start = len(lines)
     lines += ["    try:",
               f"        outs = graph_fn({', '.join(raw)})",
+              "    except UnappliedRun as e:  # a check failed after the run: keep the old values",
+              "        outs = e.outputs"]
+    restore_at = len(lines)
+    lines += ["        raise e.error from None",
               "    except Exception as e:  # a kernel failed: name the node and the user's line",
               "        error = located(e)",
               "        if error is e:",
@@ -210,6 +214,7 @@ def make_entry(ex: Executable, n_inputs: int):
     results = [f"r{i}" for i in range(len(ex.out_dtypes))]
     if results:
         lines.append(f"    {', '.join(results)}, = outs")
+    restore = []
     for i, param in enumerate(ex.updates):
         if isinstance(param, ArgumentSlot):  # a Parameter passed as an argument: that one
             env[f"param_dtype_{i}"] = ex.out_dtypes[n_results + i].np
@@ -227,6 +232,9 @@ def make_entry(ex: Executable, n_inputs: int):
         env[f"param_{i}"], env[f"param_dtype_{i}"] = param, param.dtype.np
         lines += [f"    param_{i}._data = fix({results[n_results + i]}, param_dtype_{i})",
                   f"    param_{i}._version += 1"]
+        # its buffer may have been donated to the failed run, which gives the value back
+        restore.append(f"        param_{i}._data = fix(outs[{n_results + i}], param_dtype_{i})")
+    lines[restore_at:restore_at] = restore
     if ex.updates:
         # a graph that writes Parameters reads them, runs, and writes them back: two calls at
         # once would both start from the old values and one update would be lost

@@ -11,13 +11,21 @@ one. The walk happens at trace time only; a call runs XLA's executable.
     while_loop stacking per trip, scans walking the stacks ->  buffers of a static bound (tapes)
     %8 = uniform_real() {shape, dtype}                      ->  jax.random.uniform(next key)
     print(%x) {template}                                   ->  io_callback(host print, ordered)
-    %9 = check_range(%labels) {low, high}                  ->  io_callback(host check, ordered)
+    %9 = check_range(%labels) {low, high}                  ->  a flag the call reads afterwards
+                                                               (io_callback inside a loop/branch)
 
 Random numbers go through explicit keys: a compiled function that draws takes a key as an
 extra first argument, made on every call from cellgraph's global generator (so `set_seed` makes
 runs reproducible; the numbers are `jax.random`'s, not NumPy's), split once per draw and carried
 through branches and loops. Parameters a graph assigns are trailing outputs (`Graph.updates`);
 their input buffers are donated to XLA, so an optimiser step updates weights in place.
+
+A check of the top-level graph (labels in range) is no host callback: a callback stalls the
+device mid-program for a round trip to Python (on a GPU it cost a LeNet step four times JAX's
+time). Its flag and the checked value are extra outputs (`_Checks`); the call reads the flags
+once the program ends and, when one is set, raises the NumPy kernel's error, located at the
+user's line, with every Parameter the run would have updated keeping its value (the program
+gives the old values back for the donated buffers: run_errors.UnappliedRun).
 """
 from __future__ import annotations
 
@@ -34,10 +42,12 @@ from jax.experimental import io_callback
 
 from cellgraph.compiler.ir import Constant, Graph, all_graphs
 from cellgraph.primitives.comm_ops import COLLECTIVES
+from cellgraph.primitives.errors import CellgraphError
 from cellgraph.primitives.redistribution_ops import REDISTRIBUTIONS
 
 from .numpy_backend import K as NUMPY_KERNELS
 from .rng import generator
+from .run_errors import UnappliedRun, kernel_error
 
 # primitive name -> fn(lowering, node, inputs, key) -> (outputs, key)
 LOWERING_RULES: dict[str, Callable] = {}
@@ -70,6 +80,20 @@ class Lowering:
         self.host_errors: list[Exception] = []  # raised by host callbacks (a failed check)
         # the trips a tape buffer holds (`tape_loops`); the loops' trip counts, while tracing
         self.bound, self.trips = bound, []
+        # while tracing: (node, value, flag) of the top-level graph's checks (`_Checks`)
+        self.deferred: list | None = None
+        # whether the program calls host functions that may raise (`_on_host`): a GPU reports
+        # their errors when something next waits on the device, so a call waits for its results
+        self.raising = [False]
+        self.depth = 0  # graphs being run: 1 in the top-level graph
+
+    def trace(self, bound: int | None = None) -> Lowering:
+        """A Lowering for one trace of the compiled function (traces may run at once in
+        several threads): its own trip counts and deferred checks, this one's errors."""
+        trace = Lowering(self.kernels, bound)
+        trace._draws, trace.host_errors, trace.deferred = self._draws, self.host_errors, []
+        trace.raising = self.raising
+        return trace
 
     def draws(self, graph: Graph) -> bool:
         """Whether running `graph` consumes random keys (itself or a graph it runs)."""
@@ -88,17 +112,21 @@ class Lowering:
         def value(v):
             return v.value if isinstance(v, Constant) else env[id(v)]
 
-        for node in graph.nodes:
-            inputs = [value(v) for v in node.inputs]
-            lower = LOWERING_RULES.get(node.callee.name)
-            if lower is not None:
-                outs, key = lower(self, node, inputs, key)
-            else:
-                params = {k: v for k, v in node.params.items() if not isinstance(v, Graph)}
-                result = self.kernels[node.callee.name](*inputs, **params)
-                outs = result if node.callee.multiple_results else (result,)
-            for out, v in zip(node.outputs, outs):
-                env[id(out)] = v
+        self.depth += 1
+        try:
+            for node in graph.nodes:
+                inputs = [value(v) for v in node.inputs]
+                lower = LOWERING_RULES.get(node.callee.name)
+                if lower is not None:
+                    outs, key = lower(self, node, inputs, key)
+                else:
+                    params = {k: v for k, v in node.params.items() if not isinstance(v, Graph)}
+                    result = self.kernels[node.callee.name](*inputs, **params)
+                    outs = result if node.callee.multiple_results else (result,)
+                for out, v in zip(node.outputs, outs):
+                    env[id(out)] = v
+        finally:
+            self.depth -= 1
         return [typed(value(o), o.aval) for o in graph.outputs], key
 
 
@@ -248,8 +276,8 @@ def _print(lowering, node, inputs, key):
 @rule("py_hook")
 def _py_hook(lowering, node, inputs, key):
     x = inputs[0]
-    out = io_callback(lambda v: np.asarray(node.params["fn"](np.asarray(v))),
-                      jax.ShapeDtypeStruct(x.shape, x.dtype), x, ordered=True)
+    out = _on_host(lowering, lambda v: np.asarray(node.params["fn"](np.asarray(v))),
+                   jax.ShapeDtypeStruct(x.shape, x.dtype), [x])
     return [out], key
 
 
@@ -263,6 +291,7 @@ def _on_host(lowering, fn, shapes, inputs):
             lowering.host_errors.append(e)
             raise
 
+    lowering.raising[0] = True
     return io_callback(call, shapes, *inputs, ordered=True)
 
 
@@ -280,7 +309,14 @@ def _py_func(lowering, node, inputs, key):
 
 @rule("check_range")
 def _check_range(lowering, node, inputs, key):
-    """The check runs on the host, in program order (an ordered callback); the value passes."""
+    """In the top-level graph, a flag the call reads after the run (`_Checks`); inside a loop or
+    a branch, a check on the host in program order (an ordered callback). The value passes."""
+    x = inputs[0]
+    if lowering.deferred is not None and lowering.depth == 1:
+        outside = (x < node.params["low"]) | (x >= node.params["high"])
+        lowering.deferred.append((node, x, jnp.any(outside)))
+        return [x], key
+
     def host_check(x):
         NUMPY_KERNELS["check_range"](np.asarray(x), **node.params)
 
@@ -415,20 +451,65 @@ def compile_graph(graph: Graph, kernels: dict[str, Callable]) -> Callable:
     in it must be static, or a tape's (`dynamic_node` finds none)."""
     if tape_loops(graph)[0]:
         return _Taped(graph, kernels)
-    lowering = Lowering(kernels)
+    lowering, checks = Lowering(kernels), _Checks(graph)
+    donated = donated_positions(graph)
     if not lowering.draws(graph):
         def whole(*args):
-            return tuple(lowering.run(graph, list(args))[0])
+            trace = lowering.trace()
+            return checks.outputs(trace, trace.run(graph, list(args))[0], args)
 
-        jitted = jax.jit(whole, donate_argnums=donated_positions(graph))
-        return functools.partial(_run, lowering, jitted, None)
+        jitted = jax.jit(whole, donate_argnums=donated)
+        return functools.partial(_run, lowering, checks, jitted, None)
 
     def whole_with_key(key, *args):
-        return tuple(lowering.run(graph, list(args), key)[0])
+        trace = lowering.trace()
+        return checks.outputs(trace, trace.run(graph, list(args), key)[0], args)
 
-    donated = tuple(i + 1 for i in donated_positions(graph))
-    jitted = jax.jit(whole_with_key, donate_argnums=donated)
-    return functools.partial(_run, lowering, jitted, new_key)
+    jitted = jax.jit(whole_with_key, donate_argnums=tuple(i + 1 for i in donated))
+    return functools.partial(_run, lowering, checks, jitted, new_key)
+
+
+class _Checks:
+    """The checks of a compiled graph's top level, read after its run: the jitted function
+    returns, after the graph's outputs, whether every check held and each checked value. When
+    one failed, the Parameters the graph updates come back with their old values (their buffers
+    were donated), and the call raises the check's error with them (`UnappliedRun`)."""
+
+    def __init__(self, graph: Graph):
+        self.graph, self.nodes = graph, ()
+        weights = {id(w): graph.n_inputs + i for i, w in enumerate(graph.weights)}
+        # output position -> argument position of the weight whose new value it is
+        n_results = len(graph.outputs) - len(graph.updates)
+        self.kept = {n_results + j: weights[id(p)] for j, p in enumerate(graph.updates)
+                     if id(p) in weights}
+
+    def outputs(self, trace: Lowering, outs: list, args) -> tuple:
+        """(At trace time) the jitted function's results."""
+        if not trace.deferred:
+            return tuple(outs)
+        self.nodes = tuple(node for node, _, _ in trace.deferred)  # the same on every trace
+        held = ~functools.reduce(jnp.logical_or, [bad for _, _, bad in trace.deferred])
+        outs = [jnp.where(held, o, args[self.kept[i]]) if i in self.kept else o
+                for i, o in enumerate(outs)]
+        return (*outs, held, *(x for _, x, _ in trace.deferred))
+
+    def verify(self, results: tuple) -> tuple:
+        """The graph's outputs, or UnappliedRun when a check failed."""
+        n = len(self.nodes)
+        if not n:
+            return results
+        outs, held = results[:-n - 1], results[-n - 1]
+        if bool(held):
+            return outs
+        for node, value in zip(self.nodes, results[-n:]):
+            try:
+                NUMPY_KERNELS[node.callee.name](np.asarray(value), **node.params)
+            except (IndexError, ValueError) as e:  # the check kernel's errors
+                error = kernel_error(e, node.callee, [np.asarray(value)], node.params)
+                if isinstance(error, CellgraphError):
+                    error = error.with_loc(node.loc)
+                raise UnappliedRun(error, outs) from None
+        raise AssertionError("a check's flag was set but its kernel passed")  # not reached
 
 
 class _Taped:
@@ -439,18 +520,17 @@ class _Taped:
 
     def __init__(self, graph: Graph, kernels: dict[str, Callable]):
         self.graph, self.kernels = graph, kernels
-        self.lowering = Lowering(kernels)
+        self.lowering, self.checks = Lowering(kernels), _Checks(graph)
         self.draws = self.lowering.draws(graph)
         self.lock = threading.Lock()
         self.bound, self.jitted = FIRST_BOUND, self._compiled(FIRST_BOUND)
 
     def _compiled(self, bound: int):
         def whole(key, *args):
-            lowering = Lowering(self.kernels, bound)  # a trace's own trip counts
-            lowering.host_errors = self.lowering.host_errors
-            outs, _ = lowering.run(self.graph, list(args), key)
-            most = functools.reduce(jnp.maximum, lowering.trips)
-            return tuple(outs), most
+            trace = self.lowering.trace(bound)  # a trace's own trip counts
+            outs, _ = trace.run(self.graph, list(args), key)
+            most = functools.reduce(jnp.maximum, trace.trips)
+            return self.checks.outputs(trace, outs, args), most
 
         return jax.jit(whole)
 
@@ -459,22 +539,26 @@ class _Taped:
         while True:
             with self.lock:
                 bound, jitted = self.bound, self.jitted
-            outs, most = _run(self.lowering, jitted, None, key, *args)
+            outs, most = _run(self.lowering, None, jitted, None, key, *args)
             most = int(most)
-            if most <= bound:
-                return outs
+            if most <= bound:  # the checks of a run cut short by the bound are not read
+                return self.checks.verify(outs)
             with self.lock:
                 if self.bound < most:
                     self.bound = 1 << (most - 1).bit_length()
                     self.jitted = self._compiled(self.bound)
 
 
-def _run(lowering: Lowering, jitted, make_key, *args):
+def _run(lowering: Lowering, checks: _Checks | None, jitted, make_key, *args):
     """One call: a fresh key first when the graph draws; an error a host callback raised (a
-    failed run-time check) surfaces as itself, not as XLA's report of it."""
+    failed run-time check) surfaces as itself, not as XLA's report of it; the top-level checks
+    read (`checks`, unless the caller reads them)."""
     try:
-        return jitted(make_key(), *args) if make_key is not None else jitted(*args)
+        results = jitted(make_key(), *args) if make_key is not None else jitted(*args)
+        if lowering.raising[0]:  # its error now, not at some later wait on the device
+            jax.block_until_ready(results)
     except Exception:
         if lowering.host_errors:
             raise lowering.host_errors.pop() from None
         raise
+    return checks.verify(results) if checks is not None else results

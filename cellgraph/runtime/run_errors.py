@@ -24,6 +24,16 @@ ERROR_CLASSES = {IndexError: IndexRangeError, ValueError: ArgumentValueError,
 SHOWN_VALUES = 8  # inputs with at most this many elements are shown in full
 
 
+class UnappliedRun(Exception):
+    """A compiled run that ended in a failed check (a backend that reads its checks after the
+    run: runtime/jax_lowering.py): `error` is raised once the Parameters the run updates are
+    given back `outputs`' values for them, which the program left as they were."""
+
+    def __init__(self, error: BaseException, outputs: tuple):
+        super().__init__(str(error))
+        self.error, self.outputs = error, outputs
+
+
 def located_error(exc: BaseException, module, namespace: dict) -> BaseException:
     """The error to raise for `exc`, raised inside the generated code bound to `namespace`."""
     frame, line = _failing_frame(exc, namespace)

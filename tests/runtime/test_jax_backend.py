@@ -34,7 +34,7 @@ def _graph(fn, *args):
 
 def _jaxpr_text(fn, *args) -> str:
     graph = _graph(fn, *args)
-    lowering = jax_lowering.Lowering(rb.get_backend().kernels)
+    lowering = jax_lowering.Lowering(rb.get_backend().kernels).trace()  # as a compile traces
     arrays = [a._data for a in args] + [w._data for w in graph.weights]
     return str(jax.make_jaxpr(lambda *xs: lowering.run(graph, list(xs))[0])(*arrays))
 
@@ -238,6 +238,47 @@ def test_a_failed_run_time_check_raises_its_own_error():
                                np.log(4.0), rtol=1e-6)
     with pytest.raises(IndexError, match=r"label 7 out of range \[0, 4\)"):
         fn(x, Tensor(np.array([0, 7, 3], np.int32)))
+
+
+def test_a_failed_check_in_a_training_step_leaves_the_parameters_as_they_were():
+    """The top-level check is a flag read after the run, not a host callback mid-program; when
+    it fails, the weights (whose buffers were donated) keep their values and stay usable."""
+    net = nn.Dense(4, 3)
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), nn.Momentum(net.trainable_params(),
+                                                                      0.1, 0.9))
+    x = Tensor(np.ones((2, 4), np.float32))
+    good, bad = (Tensor(np.array(v, np.int32)) for v in ([0, 1], [0, 7]))
+    assert "callback" not in _jaxpr_text(step, x, good)
+    step(x, good)
+    before = {p.name: p.asnumpy().copy() for p in step.get_parameters()}
+    with pytest.raises(IndexError, match=r"label 7 out of range \[0, 3\)") as raised:
+        step(x, bad)
+    assert isinstance(raised.value, cellgraph.primitives.errors.CellgraphError)
+    for p in step.get_parameters():
+        np.testing.assert_array_equal(p.asnumpy(), before[p.name])
+    step(x, good)  # the weights are still there, and the step goes on from them
+    assert not np.array_equal(net.weight.asnumpy(), before[net.weight.name])
+
+
+def test_a_check_inside_a_loop_still_runs_on_the_host_in_order():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="sum")
+
+        def construct(self, x, y, n):
+            total = ops.zeros((), cellgraph.float32)
+            while n > 0:
+                total = total + self.loss(x, y)
+                n = n - 1
+            return total
+
+    x, n = Tensor(np.zeros((2, 4), np.float32)), Tensor(2, cellgraph.int32)
+    np.testing.assert_allclose(Net()(x, Tensor(np.array([0, 3], np.int32)), n).asnumpy(),
+                               4 * np.log(4.0), rtol=1e-6)
+    with pytest.raises(IndexError, match=r"label 9 out of range"):
+        Net()(x, Tensor(np.array([9, 3], np.int32)), n)
 
 
 class _ComplexNet(nn.Cell):
