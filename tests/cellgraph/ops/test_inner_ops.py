@@ -119,3 +119,27 @@ def test_convert_to_dynamic_checks_as_mindspore():
     with pytest.raises(ValueError, match="rank"):
         inner.ConvertToDynamic()(Tensor(np.float32(1.0)))
     assert not F.is_sequence_value_unknown((2, 3)) and not F.is_sequence_shape_unknown((2, 3))
+
+
+def test_is_sub_class_as_mindspore():
+    """MindSpore 2.10: the same type, or any dtype under mstype.number; a non-type argument is
+    a TypeError naming it."""
+    from cellgraph.common import dtype as mstype
+    from cellgraph.ops.operations import _inner_ops as inner
+
+    is_sub = inner.IsSubClass()
+    for sub, parent, expected in [(mstype.bool_, mstype.number, True),
+                                  (mstype.int32, mstype.number, True),
+                                  (mstype.complex64, mstype.number, True),
+                                  (mstype.uint8, mstype.number, True),
+                                  (mstype.tensor_type, mstype.number, False),
+                                  (mstype.float32, mstype.float32, True),
+                                  (mstype.int32, mstype.float32, False),
+                                  (mstype.tuple_, mstype.tuple_, True),
+                                  (mstype.number, mstype.int32, False)]:
+        assert is_sub(sub, parent) is expected, (sub, parent)
+    with pytest.raises(TypeError, match="For 'IsSubClass', the type of 'sub_type' should be "
+                                        "'Type', but got type 'NoneType'."):
+        is_sub(None, mstype.number)
+    with pytest.raises(TypeError, match="the type of 'type_' should be 'Type'"):
+        is_sub(mstype.number, None)
