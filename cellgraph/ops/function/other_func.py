@@ -25,18 +25,18 @@ def make_range(start=0, stop=None, step=1) -> tuple:
     return tuple(range(start, stop, step))
 
 
-def mixed_precision_cast(dst_type, input_x):
-    """MindSpore's `F.mixed_precision_cast`: each float Tensor of `input_x` (a Tensor, or
-    tuples and lists of them, nested; a list comes back as a tuple) cast to `dst_type`. Other
+def mixed_precision_cast(dst_dtype, x):
+    """MindSpore's `F.mixed_precision_cast`: each float Tensor of `x` (a Tensor, or
+    tuples and lists of them, nested; a list comes back as a tuple) cast to `dst_dtype`. Other
     values, integer Tensors and a dict's values are left as they are, as MindSpore's."""
     from cellgraph.compiler.builder import is_tensor_like
     from cellgraph.primitives import functional as F
 
-    if is_tensor_like(input_x):
-        return F.cast(input_x, dst_type) if input_x.dtype.is_float else input_x
-    if isinstance(input_x, (tuple, list)):
-        return tuple(mixed_precision_cast(dst_type, item) for item in input_x)
-    return input_x
+    if is_tensor_like(x):
+        return F.cast(x, dst_dtype) if x.dtype.is_float else x
+    if isinstance(x, (tuple, list)):
+        return tuple(mixed_precision_cast(dst_dtype, item) for item in x)
+    return x
 
 
 def switch_layer(index, layers):
