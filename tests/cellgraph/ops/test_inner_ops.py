@@ -143,3 +143,37 @@ def test_is_sub_class_as_mindspore():
         is_sub(None, mstype.number)
     with pytest.raises(TypeError, match="the type of 'type_' should be 'Type'"):
         is_sub(mstype.number, None)
+
+
+@pytest.mark.parametrize("name", ["NPUGetFloatStatus", "NPUClearFloatStatus"])
+def test_npu_float_status_checks_as_mindspore_on_cpu(name):
+    """MindSpore 2.10 on CPU: the inputs are checked (these errors), then the call fails with
+    a RuntimeError, there being no float status register off Ascend."""
+    from cellgraph.ops import operations as P
+
+    prim = getattr(P, name)()
+    cases = [((), ValueError, (rf"For primitive\[{name}\], the input number must be equal to 1, "
+                              r"but got 0\.")),
+             ((5.0,), TypeError, (r"input arguments\[input_x\] must be all tensor and those type "
+                                 r"must be same\. But got input argument\[input_x\]:Float32")),
+             ((Tensor(np.zeros(8, np.int32)),), TypeError,
+              (r"must be a type of \{Tensor\[Float16\], Tensor\[Float32\]\}, but got "
+              r"Tensor\[Int32\]\.")),
+             ((Tensor(np.zeros((2, 8), np.float32)),), ValueError,
+              "Input_x must be a 1-dimensional tensor, but got 2-dimensional tensor."),
+             ((Tensor(np.zeros(7, np.float32)),), ValueError,
+              "The first dimension of input_x must be 8, but got 7"),
+             ((Tensor(np.zeros(8, np.float32)),), RuntimeError, "exists on Ascend only")]
+    for args, error, message in cases:
+        with pytest.raises(error, match=message):
+            prim(*args)
+
+
+def test_npu_alloc_float_status_takes_no_input():
+    from cellgraph.ops import operations as P
+
+    with pytest.raises(TypeError, match="For 'NPUAllocFloatStatus' op, input num should be 0, "
+                                        "bug gets 1"):
+        P.NPUAllocFloatStatus()(Tensor(np.zeros(8, np.float32)))
+    with pytest.raises(RuntimeError, match="exists on Ascend only"):
+        P.NPUAllocFloatStatus()()
