@@ -177,3 +177,42 @@ def test_npu_alloc_float_status_takes_no_input():
         P.NPUAllocFloatStatus()(Tensor(np.zeros(8, np.float32)))
     with pytest.raises(RuntimeError, match="exists on Ascend only"):
         P.NPUAllocFloatStatus()()
+
+
+def test_depthwise_conv2d_native_checks_as_mindspore_on_cpu():
+    """MindSpore 2.10 on CPU: the same errors for these arguments and inputs, then a
+    RuntimeError for valid ones (no CPU kernel)."""
+    from cellgraph.ops import operations as P
+
+    def ones(shape, dtype=np.float32):
+        return Tensor(np.ones(shape, dtype))
+
+    op = P.DepthwiseConv2dNative(2, (5, 5))
+    cases = [((5.0, 5.0), TypeError, "the element of 'x' must be"),
+             ((ones([5], np.bool_), ones([5], np.bool_)), TypeError, "the element of 'x'"),
+             ((ones([5]), ones([5], np.float16)), TypeError,
+              (r"the type of 'w' should be same as 'x', but got 'x' with type Tensor\[Float32\] "
+              r"and 'w' with type Tensor\[Float16\]\.")),
+             ((ones([1, 1]), ones([1, 1, 9, 9])), ValueError,
+              "the 'x rank' must be int and must = 4, but got '2'"),
+             ((ones([1, 1, 9, 9]), ones([1, 1, 9])), ValueError, "the 'weight rank' must be"),
+             ((ones([1, 1, 9, 9]), ones([1, 2, 9, 9])), ValueError,
+              r"the 'x_shape\[1\]' should be = w_shape\[1\]: 2, but got 1\."),
+             ((ones([1, 1, 9, 9]), ones([2, 1, 5, 6])), ValueError,
+              r"the 'kernel_size' should be = w_shape\[2:4\]: \(5, 6\), but got \(5, 5\)\."),
+             ((ones([1, 1, 9, 9]), ones([2, 1, 5, 5])), ValueError,
+              "the batch of 'weight' must be 1, but got 2"),
+             ((ones([1, 1, 9, 9]), ones([1, 1, 5, 5])), RuntimeError, "Ascend-only")]
+    for args, error, message in cases:
+        with pytest.raises(error, match=message):
+            op(*args)
+    for kwargs, message in [({"channel_multiplier": 0}, "'channel_multiplier' must be int"),
+                            ({"stride": (1, 2)}, "The height and width of 'stride' must be"),
+                            ({"pad": 1}, "the 'pad' must be zero or"),
+                            ({"mode": 2}, "the 'mode' must be int and must = 3"),
+                            ({"pad_mode": "bad"}, "the 'pad_mode' must be str"),
+                            ({"kernel_size": 0}, "attr 'kernel_size' must be an positive int"),
+                            ({"pad_mode": "pad", "pad": (1, 2, 3)}, "'pad size' must be")]:
+        arguments = {"channel_multiplier": 2, "kernel_size": (5, 5), **kwargs}
+        with pytest.raises(ValueError, match=message):
+            P.DepthwiseConv2dNative(**arguments)
