@@ -36,7 +36,13 @@ _GRAPH_MODE = context.GRAPH_MODE
 
 
 def _construct_function(cell):
+    """The function construct runs, called with the Cell: the class's, or one of the Cell's
+    own methods set on the instance (`setattr(net, "construct", net.construct2_c0)`), which
+    MindSpore then calls, as Python would."""
     fn = type(cell).construct
+    own = cell.__dict__.get("construct")
+    if own is not None and getattr(own, "__self__", None) is cell:
+        fn = own.__func__
     return getattr(fn, "__wrapped__", fn)
 
 
