@@ -62,3 +62,20 @@ def test_mixed_precision_cast_casts_float_tensors_in_tuples_and_lists():
     assert ops.mixed_precision_cast(mstype.float32, d).dtype == mstype.float32
     assert F.mixed_precision_cast(mstype.int32, x).dtype == mstype.int32
     assert F.mixed_precision_cast(mstype.float16, 2.0) == 2.0
+
+
+def test_is_floating_point_as_mindspore():
+    # MindSpore 2.10: True for float16/bfloat16/float32/float64, False for ints, bool, complex
+    cases = [(np.float32, True), (np.float16, True), (np.float64, True), (np.int64, False),
+             (np.bool_, False), (np.complex128, False)]
+    for np_type, expected in cases:
+        assert ops.is_floating_point(Tensor(np.ones(2, np_type))) is expected
+
+    class Check(nn.Cell):
+        def construct(self, x):
+            return ops.is_floating_point(x)
+
+    assert Check()(Tensor(np.ones(3, np.float32))) is True
+    assert Check()(Tensor(np.ones(3, np.int32))) is False
+    with pytest.raises(AttributeError):
+        ops.is_floating_point(1.0)
