@@ -65,7 +65,7 @@ _LAZY = {
         "get_rng_state", "get_seed", "manual_seed", "set_rng_state", "set_seed")},
     **{name: ("cellgraph.context", name) for name in (
         "COMPATIBLE", "GRAPH_MODE", "LAX", "PYNATIVE_MODE", "STRICT", "get_context",
-        "set_context")},
+        "set_context", "set_recursion_limit")},
     **{name: ("cellgraph.device", name) for name in (
         "export", "get_current_device", "load", "set_device")},
     **{name: ("cellgraph.forward", name) for name in ("jvp", "linearize", "vjp")},
@@ -270,6 +270,7 @@ __all__ = [
     "set_context",
     "set_device",
     "set_dump",
+    "set_recursion_limit",
     "set_rng_state",
     "set_seed",
     "shard",

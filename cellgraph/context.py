@@ -115,6 +115,8 @@ def set_context(**kwargs) -> None:
             _check_dump_path(value)
         elif key == "loop_checkpoint":
             _set_loop_checkpoint(value)
+        elif key == "max_call_depth":
+            _set_call_depth(value)
         elif key == "jit_syntax_level":
             check_syntax_level(value, "set_context", SYNTAX_LEVELS.values())
         elif key in _NO_EFFECT and key not in _warned:
@@ -123,6 +125,20 @@ def set_context(**kwargs) -> None:
                           f"option; cellgraph has no such setting and keeps the value only for "
                           f"get_context", RuntimeWarning, stacklevel=2)
         _state[key] = value
+
+
+def _set_call_depth(value) -> None:
+    from cellgraph import _checkparam as validator
+    from cellgraph.compiler.compile_context import CALL_DEPTH
+
+    CALL_DEPTH.limit = validator.check_positive_int(value)
+
+
+def set_recursion_limit(recursion_limit=1000) -> None:
+    """How deep calls may nest while a graph is compiled (MindSpore's default 1000): deeper,
+    and the compile fails with a CompileError (a RuntimeError) naming the limit. As
+    MindSpore's, this leaves get_context('max_call_depth') as it was."""
+    _set_call_depth(recursion_limit)
 
 
 def check_syntax_level(value, where: str, allowed) -> None:

@@ -36,6 +36,18 @@ class LoopSettings:
 LOOP_SETTINGS = LoopSettings()
 
 
+class CallDepth:
+    """How deep calls may nest while a graph is compiled: `set_context(max_call_depth=n)` and
+    `set_recursion_limit(n)` set it (MindSpore's default 1000; the inliner's own bound,
+    frontend.MAX_INLINE_DEPTH, applies as well)."""
+
+    def __init__(self):
+        self.limit = 1000
+
+
+CALL_DEPTH = CallDepth()
+
+
 class _EagerParamCast(threading.local):
     """The cast dtypes of Cells running eagerly (PyNative), innermost last; per thread. While a
     graph is being built they are its compile context's (`CompileContext.param_casts`, which

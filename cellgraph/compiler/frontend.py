@@ -47,6 +47,7 @@ from . import (
     summary_op,  # noqa: F401  (declares the summary operations' primitive)
 )
 from .builder import Tracer, current_builder, is_parameter, is_tensor_like
+from .compile_context import CALL_DEPTH
 from .guards import STATE, record_code_globals, record_function, record_guard
 from .method_calls import check_method_call
 from .scope import (
@@ -188,6 +189,11 @@ class Interpreter:
 
     @staticmethod
     def _run(node, info, parent, name, args, kwargs, defaults, kw_defaults, closure=()):
+        if STATE.inline_depth >= CALL_DEPTH.limit:
+            raise CompileError(f"Exceed function call depth limit {CALL_DEPTH.limit}, (function "
+                               f"call depth: {STATE.inline_depth + 1}) while inlining {name}; "
+                               f"set_recursion_limit (or set_context(max_call_depth=...)) "
+                               f"raises it", info.loc(node))
         if STATE.inline_depth > MAX_INLINE_DEPTH:
             raise CompileError(f"calls nested more than {MAX_INLINE_DEPTH} deep while inlining "
                                f"{name}; a recursion on Python values that does not end?",

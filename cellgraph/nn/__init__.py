@@ -27,8 +27,11 @@ __all__ = ["Cell"] + [name for module in (dynamic_lr, grad, layer, learning_rate
                       for name in module.__all__]
 
 # The metrics live in cellgraph.train (MindSpore 2.x); the 1.x spelling nn.Accuracy reaches
-# them on first use, since cellgraph.train imports nn.
-_METRIC_NAMES = ("Accuracy", "ConfusionMatrix", "F1", "Fbeta", "Loss", "MAE", "MSE", "Metric", "Precision",
+# them on first use, since cellgraph.train imports nn. nn.CosineSimilarity is the metric, as
+# MindSpore's (its nn imports the metrics after the layers); the layer is
+# nn.layer.CosineSimilarity.
+del CosineSimilarity  # noqa: F821  (the layer's, from `from .layer import *`)
+_METRIC_NAMES = ("Accuracy", "ConfusionMatrix", "CosineSimilarity", "F1", "Fbeta", "Loss", "MAE", "MSE", "Metric", "Precision",
                  "Recall", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
                  "TopKCategoricalAccuracy", "get_metric_fn", "names", "rearrange_inputs")
 

@@ -24,7 +24,7 @@ from cellgraph.ops import functional as F
 from cellgraph.primitives import core as _core
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import ArgumentError, DTypeError
+from cellgraph.primitives.errors import ArgumentError, AttributeLookupError, DTypeError
 from cellgraph.runtime.executor import STALE, GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
@@ -36,7 +36,13 @@ _GRAPH_MODE = context.GRAPH_MODE
 
 
 def _construct_function(cell):
+    """The function construct runs, called with the Cell: the class's, or one of the Cell's
+    own methods set on the instance (`setattr(net, "construct", net.construct2_c0)`), which
+    MindSpore then calls, as Python would."""
     fn = type(cell).construct
+    own = cell.__dict__.get("construct")
+    if own is not None and getattr(own, "__self__", None) is cell:
+        fn = own.__func__
     return getattr(fn, "__wrapped__", fn)
 
 
@@ -251,7 +257,8 @@ class Cell(CellState):
         return True
 
     def construct(self, *args, **kwargs):
-        raise NotImplementedError(f"{type(self).__name__} must define construct()")
+        # MindSpore's error and message for a Cell without construct (an AttributeError)
+        raise AttributeLookupError("For 'Cell', the method 'construct' is not defined.")
 
     def _graph_call(self, args, kwargs):
         """Inline this Cell into the graph being built, between its forward hooks, with its

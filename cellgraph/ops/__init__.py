@@ -98,7 +98,7 @@ from .composite import (  # noqa: F401
 )
 from .custom_ops import Custom, kernel, ms_kernel  # noqa: F401
 from .function.array_func.attributes import identity, shape  # noqa: F401
-from .function.other_func import tuple_len  # noqa: F401
+from .function.other_func import mixed_precision_cast, switch_layer, tuple_len  # noqa: F401
 from .operations.debug_ops import Print  # noqa: F401
 from .primitive import constexpr  # noqa: F401
 

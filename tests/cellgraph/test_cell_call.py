@@ -166,3 +166,39 @@ def test_set_inputs_with_a_tensor_of_unknown_rank():
     np.testing.assert_allclose(net(Tensor(np.ones((4,), np.float32))).asnumpy(), np.full(4, 3.0))
     with pytest.raises(TypeError, match="set_inputs"):
         net(Tensor(np.ones((4,), np.int32)))
+
+
+def test_a_cell_without_construct_raises_attribute_error_as_mindspore():
+    """MindSpore 2.10, both modes: AttributeError "For 'Cell', the method 'construct' is not
+    defined." """
+    class NoConstruct(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.relu = ms.nn.ReLU()
+
+    for mode in (ms.GRAPH_MODE, ms.PYNATIVE_MODE):
+        ms.set_context(mode=mode)
+        with pytest.raises(AttributeError, match="For 'Cell', the method 'construct' is not "
+                                                 "defined."):
+            NoConstruct()(ms.Tensor(np.ones(2, np.float32)))
+    ms.set_context(mode=ms.GRAPH_MODE)
+
+
+def test_a_construct_method_set_on_the_instance_is_the_one_called():
+    """MindSpore's test framework picks a Cell's construct per case with
+    `setattr(net, "construct", net.construct2_c0)`; MindSpore then runs that method in both
+    modes."""
+    class Picks(nn.Cell):
+        def construct(self, *inputs):
+            raise NotImplementedError
+
+        def construct2_c0(self, x1, x2):
+            return ms.ops.matmul(x1, x2)
+
+    net = Picks()
+    net.construct = net.construct2_c0
+    x1, x2 = Tensor(np.ones((1, 3), np.float32)), Tensor(np.ones((3, 4), np.float32))
+    for mode in (ms.GRAPH_MODE, ms.PYNATIVE_MODE):
+        ms.set_context(mode=mode)
+        np.testing.assert_allclose(net(x1, x2).asnumpy(), np.full((1, 4), 3.0))
+    ms.set_context(mode=ms.GRAPH_MODE)

@@ -318,3 +318,27 @@ def test_mutable_dynamic_length_checks_as_mindspore():
     with pytest.raises(TypeError, match="The 0th element is: Tensor\\[Int64\\]"):
         of_dtypes()
     assert [t.shape for t in of_shapes()] == [(1,), (2,)]
+
+
+def test_core_decorator_records_the_flags_as_mindspore():
+    from cellgraph import jit
+    from cellgraph.ops.composite.base import core
+
+    def plain(x):
+        return x
+
+    assert core(plain, predict=True) is plain
+    assert plain._func_graph_flags == {"core": True, "predict": True}
+
+    @core(loop_can_uroll=True)
+    def doubled(xs):
+        return tuple(x * 2 for x in xs)
+
+    assert doubled._func_graph_flags == {"core": True, "loop_can_uroll": True}
+
+    @jit
+    def run(x):
+        return doubled((x, x + 1))
+
+    out = run(Tensor(np.array([1.0], np.float32)))
+    assert [float(o.asnumpy()[0]) for o in out] == [2.0, 4.0]

@@ -10,7 +10,7 @@ from cellgraph.runtime.tensor import Tensor
 
 from ..cell import Cell
 
-__all__ = ["DiGamma", "LGamma", "MatDet", "MatInverse", "MatMul", "Moments", "Range",
+__all__ = ["CosineSimilarity", "DiGamma", "LGamma", "MatDet", "MatInverse", "MatMul", "Moments", "Range",
            "ReduceLogSumExp"]
 
 
@@ -69,6 +69,30 @@ class Range(Cell):
 
     def construct(self):
         return self.result_tensor
+
+
+class CosineSimilarity(Cell):
+    """sum(x1 x2) / sqrt(max(sum(x1^2) sum(x2^2), eps^2)) along `dim` (0 where that
+    denominator is 0, as MindSpore's DivNoNan)."""
+
+    def __init__(self, dim=1, eps=1e-08):
+        super().__init__()
+        self.dim, self.eps = dim, eps
+
+    def construct(self, x1, x2):
+        for name, value in (("x1", x1), ("x2", x2)):
+            if not hasattr(value, "aval"):
+                raise DTypeError(f"For 'CosineSimilarity', '{name}' must be a tensor, but got "
+                                 f"{type(value)}")
+        w12 = P.reduce_sum(P.mul(x1, x2), self.dim)
+        w1 = P.reduce_sum(P.mul(x1, x1), self.dim)
+        w2 = P.reduce_sum(P.mul(x2, x2), self.dim)
+        n12 = P.sqrt(P.maximum(P.mul(w1, w2), self.eps * self.eps))
+        zero = P.equal(n12, 0)
+        return P.select(zero, P.zeros_like(w12), P.div(w12, P.select(zero, P.ones_like(n12), n12)))
+
+    def extend_repr(self) -> str:
+        return f"dim={self.dim}, eps={self.eps}"
 
 
 class Moments(Cell):

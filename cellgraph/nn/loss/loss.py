@@ -21,6 +21,8 @@ from cellgraph.ops.function.nn_func.loss import (
     class_axis_one_hot,
     cross_entropy_with,
     ctc_loss,
+    gaussian_nll_loss,
+    hinge_embedding_loss,
     kl_div,
     l1_loss,
     margin_ranking_loss,
@@ -339,15 +341,7 @@ class HingeEmbeddingLoss(LossBase):
         self.margin = margin
 
     def construct(self, logits, labels):
-        _check_tensor("HingeEmbeddingLoss", "logits", logits)
-        _check_tensor("HingeEmbeddingLoss", "labels", labels)
-        for name, value in (("logits", logits), ("labels", labels)):
-            if not value.dtype.is_float:
-                raise DTypeError(f"HingeEmbeddingLoss: `{name}` must be float, got {value.dtype}")
-        positive = F.cast(F.greater(labels, 0), logits.dtype)
-        negative = F.cast(F.less(labels, 0), logits.dtype)
-        pushed = F.sub(F.mul(negative, float(self.margin)), F.mul(negative, logits))
-        return self.get_loss(F.add(F.mul(positive, logits), F.maximum(pushed, 0.0)))
+        return hinge_embedding_loss(logits, labels, self.margin, self.reduction)
 
     def extend_repr(self) -> str:
         return f"margin={self.margin}, reduction={self.reduction}"
@@ -368,16 +362,7 @@ class GaussianNLLLoss(LossBase):
         self.full, self.eps = full, float(eps)
 
     def construct(self, logits, labels, var):
-        for name, value in (("logits", logits), ("labels", labels), ("var", var)):
-            _check_tensor("GaussianNLLLoss", name, value)
-        if tuple(var.shape) != tuple(logits.shape) and \
-                tuple(logits.shape[:-1]) == tuple(var.shape):
-            var = F.expand_dims(var, -1)
-        clipped = F.maximum(var, self.eps)
-        loss = F.mul(F.add(F.log(clipped), F.div(F.square(F.sub(logits, labels)), clipped)), 0.5)
-        if self.full:
-            loss = F.add(loss, 0.5 * math.log(2 * math.pi))
-        return self.get_loss(loss)
+        return gaussian_nll_loss(logits, labels, var, self.full, self.eps, self.reduction)
 
     def extend_repr(self) -> str:
         return f"full={self.full}, eps={self.eps}, reduction={self.reduction}"

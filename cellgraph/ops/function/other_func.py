@@ -8,7 +8,7 @@ import operator
 from cellgraph.compiler.builder import Tracer
 from cellgraph.primitives.errors import DTypeError
 
-__all__ = ["make_range", "tuple_len"]
+__all__ = ["make_range", "mixed_precision_cast", "switch_layer", "tuple_len"]
 
 
 def make_range(start=0, stop=None, step=1) -> tuple:
@@ -23,6 +23,36 @@ def make_range(start=0, stop=None, step=1) -> tuple:
     if step == 0:
         raise ValueError("make_range: `step` must not be 0")
     return tuple(range(start, stop, step))
+
+
+def mixed_precision_cast(dst_dtype, x):
+    """MindSpore's `F.mixed_precision_cast`: each float Tensor of `x` (a Tensor, or
+    tuples and lists of them, nested; a list comes back as a tuple) cast to `dst_dtype`. Other
+    values, integer Tensors and a dict's values are left as they are, as MindSpore's."""
+    from cellgraph.compiler.builder import is_tensor_like
+    from cellgraph.primitives import functional as F
+
+    if is_tensor_like(x):
+        return F.cast(x, dst_dtype) if x.dtype.is_float else x
+    if isinstance(x, (tuple, list)):
+        return tuple(mixed_precision_cast(dst_dtype, item) for item in x)
+    return x
+
+
+def switch_layer(index, layers):
+    """MindSpore's `F.switch_layer(index, layers)`: the item of the tuple `layers` (Cells or
+    functions) that the int32 scalar Tensor `index` picks, to be called. In a graph the pick
+    happens at run time (only the chosen item runs; an index past the end takes the last);
+    run eagerly, `index` is read and the item returned."""
+    from cellgraph.compiler.builder import Tracer
+    from cellgraph.compiler.choice import index_sequence
+
+    if not isinstance(layers, (tuple, list)) or not layers:
+        raise TypeError(f"For 'switch_layer', 'layers' must be a non-empty tuple of Cells or "
+                        f"functions, got {type(layers).__name__}")
+    if isinstance(index, Tracer):
+        return index_sequence(layers, index)
+    return layers[int(index)]
 
 
 def tuple_len(data) -> int:

@@ -10,7 +10,8 @@ from ..function.array_func import is_tensor
 from ..function.array_func.attributes import identity
 from . import ExtractImagePatches
 
-__all__ = ["ConvertToDynamic", "DynamicBroadcastTo", "ExtractImagePatches", "SameTypeShape", "TopTypeof"]
+__all__ = ["ConvertToDynamic", "DynamicBroadcastTo", "ExtractImagePatches", "IsSubClass",
+           "SameTypeShape", "TopTypeof"]
 
 
 class SameTypeShape(PrimitiveClass):
@@ -100,3 +101,26 @@ class TopTypeof(PrimitiveClass):
 
     def __repr__(self) -> str:
         return "Prim[TopTypeof]"
+
+
+class IsSubClass(PrimitiveClass):
+    """`IsSubClass()(sub_type, type_)`: whether the type `sub_type` falls under `type_`: the same
+    type, or `mstype.number` above any dtype (bool and complex included, as MindSpore's). Both
+    must be type objects (TypeError otherwise, naming the argument). cellgraph's `mstype.int_`
+    and `mstype.float_` are the dtypes int64 and float32, not MindSpore's abstract Int and
+    Float, so `IsSubClass()(int32, int_)` is False here where MindSpore says True."""
+
+    def __call__(self, sub_type, type_):
+        from cellgraph.primitives import dtype as mstype
+
+        kinds = (mstype.DType, mstype.TensorType, mstype._ObjectType)
+        for name, value in (("sub_type", sub_type), ("type_", type_)):
+            if not isinstance(value, kinds):
+                raise ArgumentError(f"For 'IsSubClass', the type of '{name}' should be 'Type', "
+                                    f"but got type '{type(value).__name__}'.")
+        if sub_type == type_:
+            return True
+        return isinstance(type_, mstype.Number) and isinstance(sub_type, mstype.DType)
+
+    def __repr__(self) -> str:
+        return "Prim[IsSubClass]"

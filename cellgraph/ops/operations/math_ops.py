@@ -37,7 +37,13 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of, fmt_shape
-from cellgraph.primitives.errors import DTypeError, ShapeError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    ArgumentValueError,
+    DTypeError,
+    ShapeError,
+    UnsupportedError,
+)
 from cellgraph.transform import user_loc
 
 __all__ = ["STFT", "AddN", "Addcmul", "ApproximateEqual", "BatchMatMul", "Cdist", "Cross", "CumSum", "Einsum", "Eps",
@@ -233,6 +239,61 @@ _COMPOSITION_CLASSES = {
 globals().update({name: define_class(name, fn, module=__name__)
                   for name, fn in _COMPOSITION_CLASSES.items()})
 __all__ += list(_COMPOSITION_CLASSES)
+
+
+class NPUAllocFloatStatus(PrimitiveClass):
+    """Ascend's float status register (eight float32 flags that overflow sets): allocated,
+    read and cleared by these three primitives. They exist on Ascend only; as MindSpore on
+    CPU, the call checks its inputs (MindSpore's errors) and then fails with a RuntimeError
+    (an UnsupportedError): there is no register to read. Overflow checks on any device:
+    amp.all_finite or ops.isfinite."""
+
+    def __call__(self, *args):
+        if args:
+            raise ArgumentError(f"For '{type(self).__name__}' op, input num should be 0, bug "
+                                f"gets {len(args)}")
+        _no_status_register(type(self).__name__)
+
+
+class NPUGetFloatStatus(PrimitiveClass):
+    """See NPUAllocFloatStatus: `input_x` a float16 or float32 Tensor of shape (8,)."""
+
+    def __call__(self, *args):
+        _check_status_input(type(self).__name__, args)
+        _no_status_register(type(self).__name__)
+
+
+class NPUClearFloatStatus(NPUGetFloatStatus):
+    """See NPUAllocFloatStatus."""
+
+
+def _check_status_input(name, args) -> None:
+    if len(args) != 1:
+        raise ArgumentValueError(f"For primitive[{name}], the input number must be equal to 1, "
+                                 f"but got {len(args)}.")
+    (x,) = args
+    if not hasattr(x, "aval"):
+        kind = {bool: "Bool", int: "Int64", float: "Float32"}.get(type(x), type(x).__name__)
+        raise ArgumentError(f"The primitive[{name}]'s input arguments[input_x] must be all "
+                            f"tensor and those type must be same. But got input "
+                            f"argument[input_x]:{kind}")
+    if x.dtype not in (dt.float16, dt.float32):
+        raise DTypeError(f"For primitive[{name}], the input argument[input_x] must be a type of "
+                         f"{{Tensor[Float16], Tensor[Float32]}}, but got Tensor[{x.dtype}].")
+    if len(x.shape) != 1:
+        raise ShapeError(f"Input_x must be a 1-dimensional tensor, but got {len(x.shape)}-"
+                         f"dimensional tensor.")
+    if x.shape[0] != 8:
+        raise ShapeError(f"The first dimension of input_x must be 8, but got {x.shape[0]}")
+
+
+def _no_status_register(name) -> None:
+    raise UnsupportedError(f"{name}: Ascend's float status register exists on Ascend only "
+                           f"(MindSpore on CPU has no kernel for it either); check for overflow "
+                           f"with amp.all_finite or ops.isfinite")
+
+
+__all__ += ["NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here

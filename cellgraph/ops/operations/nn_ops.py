@@ -81,7 +81,12 @@ from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import norm_ops as N
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, fmt_shape, normalize_axis
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import (
+    ArgumentValueError,
+    DTypeError,
+    ShapeError,
+    UnsupportedError,
+)
 from cellgraph.primitives.nn_functional import _ints, argmax, one_hot
 from cellgraph.primitives.random_ops import rand
 
@@ -624,6 +629,91 @@ BCEWithLogitsLoss = define_class(
     binary_cross_entropy_with_logits(logits, label, weight, pos_weight, reduction),
     {"reduction": "mean"}, module=__name__)
 __all__ += ["AvgPool3D", "BCEWithLogitsLoss", "Dense", "Dropout3D", "CeLU", "InTopK", "SmoothL1Loss"] + list(_COMPOSITION_CLASSES)
+
+
+class DepthwiseConv2dNative(PrimitiveClass):
+    """MindSpore's deprecated Ascend depthwise convolution (nn.Conv2d with group = channels is
+    its replacement). As MindSpore on CPU, a call checks the arguments and the inputs (its
+    errors: dtypes first, then the shapes: x and w of rank 4, w (1, C, *kernel_size)) and then
+    fails with a RuntimeError (an UnsupportedError): neither has a CPU kernel for it."""
+
+    def __init__(self, channel_multiplier, kernel_size, mode=3, pad_mode="valid", pad=0,
+                 stride=1, dilation=1, group=1):
+        from cellgraph import _checkparam as validator
+
+        name = "DepthwiseConv2dNative"
+        self.kernel_size = _pair_of_positive_ints(name, "kernel_size", kernel_size)
+        self.stride = _pair_of_positive_ints(name, "stride", stride)
+        if self.stride[0] != self.stride[1]:
+            raise ArgumentValueError(f"The height and width of 'stride' must be equal,but got "
+                                     f"height:{self.stride[0]},  width:{self.stride[1]}")
+        self.dilation = _pair_of_positive_ints(name, "dilation", dilation)
+        if self.dilation[0] != self.dilation[1]:
+            raise ArgumentValueError(f"The height and width of 'dilation' must be equal,but "
+                                     f"got height:{self.dilation[0]},  "
+                                     f"width:{self.dilation[1]}")
+        validator.check_value_type("pad", pad, (int, tuple), name)
+        validator.check_value_type("pad_mode", pad_mode, [str], name)
+        pads = (pad,) * 4 if isinstance(pad, int) else pad
+        if len(pads) != 4:
+            raise ArgumentValueError(f"For '{name}', the 'pad size' must be int and must = 4, "
+                                     f"but got '{len(pads)}' with type 'int'.")
+        if pad_mode.lower() not in ("valid", "same", "pad"):
+            raise ArgumentValueError(f"For '{name}', the 'pad_mode' must be str and must be in "
+                                     f"'['valid', 'same', 'pad']', but got '{pad_mode}'.")
+        self.pad_mode = pad_mode.lower()
+        if self.pad_mode != "pad" and pads != (0, 0, 0, 0):
+            raise ArgumentValueError(f"For '{name}', the 'pad' must be zero or (0, 0, 0, 0) when "
+                                     f"'pad_mode' is not \"pad\", but got 'pad' is {pad} and "
+                                     f"'pad_mode' is {pad_mode}.")
+        if self.pad_mode == "pad":
+            for item in pads:
+                validator.check_non_negative_int(item, "pad item", name)
+        if isinstance(mode, bool) or mode != 3:
+            raise ArgumentValueError(f"For '{name}', the 'mode' must be int and must = 3, but got "
+                                     f"'{mode}' with type '{type(mode).__name__}'.")
+        self.padding, self.mode = pads, mode
+        self.channel_multiplier = validator.check_positive_int(channel_multiplier,
+                                                               "channel_multiplier", name)
+        self.group = validator.check_positive_int(group, "group", name)
+
+    def __call__(self, x, w):
+        name = "DepthwiseConv2dNative"
+        for arg, value in (("x", x), ("w", w)):
+            if not hasattr(value, "aval") or value.dtype.is_bool or value.dtype.is_complex:
+                kind = value.dtype if hasattr(value, "aval") else type(value).__name__
+                raise DTypeError(f"For '{name}', the element of '{arg}' must be a Tensor of an "
+                                 f"int, uint or float type, but got {kind}.")
+        if x.dtype != w.dtype:
+            raise DTypeError(f"For '{name}', the type of 'w' should be same as 'x', but got 'x' "
+                             f"with type Tensor[{x.dtype}] and 'w' with type Tensor[{w.dtype}].")
+        for what, value in (("weight rank", w), ("x rank", x)):
+            if len(value.shape) != 4:
+                raise ShapeError(f"For '{name}', the '{what}' must be int and must = 4, but got "
+                                 f"'{len(value.shape)}' with type 'int'.")
+        if x.shape[1] != w.shape[1]:
+            raise ShapeError(f"For '{name}', the 'x_shape[1]' should be = w_shape[1]: "
+                             f"{w.shape[1]}, but got {x.shape[1]}.")
+        if tuple(self.kernel_size) != tuple(w.shape[2:4]):
+            raise ShapeError(f"For '{name}', the 'kernel_size' should be = w_shape[2:4]: "
+                             f"{tuple(w.shape[2:4])}, but got {tuple(self.kernel_size)}.")
+        if w.shape[0] != 1:
+            raise ShapeError(f"For '{name}', the batch of 'weight' must be 1, but got "
+                             f"{w.shape[0]}")
+        raise UnsupportedError(f"{name}: an Ascend-only kernel (MindSpore on CPU has none "
+                               f"either); use nn.Conv2d with group equal to the channels")
+
+
+def _pair_of_positive_ints(op, name, value) -> tuple:
+    items = (value, value) if isinstance(value, int) and not isinstance(value, bool) else value
+    if not isinstance(items, tuple) or len(items) != 2 or any(
+            isinstance(v, bool) or not isinstance(v, int) or v <= 0 for v in items):
+        raise ArgumentValueError(f"For '{op}' attr '{name}' must be an positive int number or a "
+                                 f"tuple of two positive int numbers, but got {value}")
+    return items
+
+
+__all__ += ["DepthwiseConv2dNative"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here

@@ -119,3 +119,100 @@ def test_convert_to_dynamic_checks_as_mindspore():
     with pytest.raises(ValueError, match="rank"):
         inner.ConvertToDynamic()(Tensor(np.float32(1.0)))
     assert not F.is_sequence_value_unknown((2, 3)) and not F.is_sequence_shape_unknown((2, 3))
+
+
+def test_is_sub_class_as_mindspore():
+    """MindSpore 2.10: the same type, or any dtype under mstype.number; a non-type argument is
+    a TypeError naming it."""
+    from cellgraph.common import dtype as mstype
+    from cellgraph.ops.operations import _inner_ops as inner
+
+    is_sub = inner.IsSubClass()
+    for sub, parent, expected in [(mstype.bool_, mstype.number, True),
+                                  (mstype.int32, mstype.number, True),
+                                  (mstype.complex64, mstype.number, True),
+                                  (mstype.uint8, mstype.number, True),
+                                  (mstype.tensor_type, mstype.number, False),
+                                  (mstype.float32, mstype.float32, True),
+                                  (mstype.int32, mstype.float32, False),
+                                  (mstype.tuple_, mstype.tuple_, True),
+                                  (mstype.number, mstype.int32, False)]:
+        assert is_sub(sub, parent) is expected, (sub, parent)
+    with pytest.raises(TypeError, match="For 'IsSubClass', the type of 'sub_type' should be "
+                                        "'Type', but got type 'NoneType'."):
+        is_sub(None, mstype.number)
+    with pytest.raises(TypeError, match="the type of 'type_' should be 'Type'"):
+        is_sub(mstype.number, None)
+
+
+@pytest.mark.parametrize("name", ["NPUGetFloatStatus", "NPUClearFloatStatus"])
+def test_npu_float_status_checks_as_mindspore_on_cpu(name):
+    """MindSpore 2.10 on CPU: the inputs are checked (these errors), then the call fails with
+    a RuntimeError, there being no float status register off Ascend."""
+    from cellgraph.ops import operations as P
+
+    prim = getattr(P, name)()
+    cases = [((), ValueError, (rf"For primitive\[{name}\], the input number must be equal to 1, "
+                              r"but got 0\.")),
+             ((5.0,), TypeError, (r"input arguments\[input_x\] must be all tensor and those type "
+                                 r"must be same\. But got input argument\[input_x\]:Float32")),
+             ((Tensor(np.zeros(8, np.int32)),), TypeError,
+              (r"must be a type of \{Tensor\[Float16\], Tensor\[Float32\]\}, but got "
+              r"Tensor\[Int32\]\.")),
+             ((Tensor(np.zeros((2, 8), np.float32)),), ValueError,
+              "Input_x must be a 1-dimensional tensor, but got 2-dimensional tensor."),
+             ((Tensor(np.zeros(7, np.float32)),), ValueError,
+              "The first dimension of input_x must be 8, but got 7"),
+             ((Tensor(np.zeros(8, np.float32)),), RuntimeError, "exists on Ascend only")]
+    for args, error, message in cases:
+        with pytest.raises(error, match=message):
+            prim(*args)
+
+
+def test_npu_alloc_float_status_takes_no_input():
+    from cellgraph.ops import operations as P
+
+    with pytest.raises(TypeError, match="For 'NPUAllocFloatStatus' op, input num should be 0, "
+                                        "bug gets 1"):
+        P.NPUAllocFloatStatus()(Tensor(np.zeros(8, np.float32)))
+    with pytest.raises(RuntimeError, match="exists on Ascend only"):
+        P.NPUAllocFloatStatus()()
+
+
+def test_depthwise_conv2d_native_checks_as_mindspore_on_cpu():
+    """MindSpore 2.10 on CPU: the same errors for these arguments and inputs, then a
+    RuntimeError for valid ones (no CPU kernel)."""
+    from cellgraph.ops import operations as P
+
+    def ones(shape, dtype=np.float32):
+        return Tensor(np.ones(shape, dtype))
+
+    op = P.DepthwiseConv2dNative(2, (5, 5))
+    cases = [((5.0, 5.0), TypeError, "the element of 'x' must be"),
+             ((ones([5], np.bool_), ones([5], np.bool_)), TypeError, "the element of 'x'"),
+             ((ones([5]), ones([5], np.float16)), TypeError,
+              (r"the type of 'w' should be same as 'x', but got 'x' with type Tensor\[Float32\] "
+              r"and 'w' with type Tensor\[Float16\]\.")),
+             ((ones([1, 1]), ones([1, 1, 9, 9])), ValueError,
+              "the 'x rank' must be int and must = 4, but got '2'"),
+             ((ones([1, 1, 9, 9]), ones([1, 1, 9])), ValueError, "the 'weight rank' must be"),
+             ((ones([1, 1, 9, 9]), ones([1, 2, 9, 9])), ValueError,
+              r"the 'x_shape\[1\]' should be = w_shape\[1\]: 2, but got 1\."),
+             ((ones([1, 1, 9, 9]), ones([2, 1, 5, 6])), ValueError,
+              r"the 'kernel_size' should be = w_shape\[2:4\]: \(5, 6\), but got \(5, 5\)\."),
+             ((ones([1, 1, 9, 9]), ones([2, 1, 5, 5])), ValueError,
+              "the batch of 'weight' must be 1, but got 2"),
+             ((ones([1, 1, 9, 9]), ones([1, 1, 5, 5])), RuntimeError, "Ascend-only")]
+    for args, error, message in cases:
+        with pytest.raises(error, match=message):
+            op(*args)
+    for kwargs, message in [({"channel_multiplier": 0}, "'channel_multiplier' must be int"),
+                            ({"stride": (1, 2)}, "The height and width of 'stride' must be"),
+                            ({"pad": 1}, "the 'pad' must be zero or"),
+                            ({"mode": 2}, "the 'mode' must be int and must = 3"),
+                            ({"pad_mode": "bad"}, "the 'pad_mode' must be str"),
+                            ({"kernel_size": 0}, "attr 'kernel_size' must be an positive int"),
+                            ({"pad_mode": "pad", "pad": (1, 2, 3)}, "'pad size' must be")]:
+        arguments = {"channel_multiplier": 2, "kernel_size": (5, 5), **kwargs}
+        with pytest.raises(ValueError, match=message):
+            P.DepthwiseConv2dNative(**arguments)

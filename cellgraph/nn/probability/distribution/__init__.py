@@ -1,5 +1,6 @@
 """`mindspore.nn.probability.distribution`: Normal, Uniform, Bernoulli and
-TransformedDistribution as Cells.
+TransformedDistribution as Cells; Cauchy, Logistic, LogNormal, Exponential, Gamma, Beta,
+Poisson, Geometric and Categorical in their own modules.
 
 Each method takes the distribution's parameters as optional trailing arguments (falling back
 to the ones given at construction), as MindSpore's do; `construct(name, *args)` calls the
@@ -20,8 +21,11 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Parameter, Tensor
 
 from ...cell import Cell
+from ._checks import float_dtype
 
-__all__ = ["Bernoulli", "Distribution", "Normal", "TransformedDistribution", "Uniform"]
+__all__ = ["Bernoulli", "Beta", "Categorical", "Cauchy", "Distribution", "Exponential", "Gamma",
+           "Geometric", "LogNormal", "Logistic", "Normal", "Poisson", "TransformedDistribution",
+           "Uniform"]
 
 
 def _tensor(value, dtype):
@@ -44,9 +48,8 @@ class Distribution(Cell):
     def __init__(self, params: dict, seed=None, dtype=dt.float32, name="Distribution"):
         super().__init__()
         cls = type(self).__name__
-        if self.float_only and (not isinstance(dtype, dt.DType) or not dtype.is_float):
-            raise DTypeError(f"For '{cls}', the 'dtype' should be a float type (float16, "
-                             f"float32, float64), but got {dtype}.")
+        if self.float_only:
+            float_dtype(dtype, cls)
         validator.check_value_type("name", name, [str], cls)
         seed = 0 if seed is None else seed
         validator.check_non_negative_int(seed, "seed", name)
@@ -90,7 +93,9 @@ class Distribution(Cell):
         return P.log(self.survival_function(value, *params))
 
     def cross_entropy(self, dist, *params):
-        return self.entropy(*params[len(params) // 2:]) + self.kl_loss(dist, *params)
+        """entropy(self) + KL(self || other): `params` are the other distribution's parameters,
+        then optionally this one's."""
+        return self.entropy(*params[len(self.param_names):]) + self.kl_loss(dist, *params)
 
 
 class Normal(Distribution):
@@ -290,3 +295,15 @@ class TransformedDistribution(Distribution):
 
     def sample(self, shape=(), *params):
         return self.bijector.forward(self.distribution.sample(shape, *params))
+
+
+# Each of these subclasses Distribution, defined above.
+from .beta import Beta
+from .categorical import Categorical
+from .cauchy import Cauchy
+from .exponential import Exponential
+from .gamma import Gamma
+from .geometric import Geometric
+from .log_normal import LogNormal
+from .logistic import Logistic
+from .poisson import Poisson

@@ -22,7 +22,14 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 from cellgraph.primitives.random_ops import draw_uniform, rand_like
 from cellgraph.runtime.rng import MinstdStream
 
-__all__ = ["dense", "dropout", "intopk", "pairwise_distance"]
+__all__ = ["dense", "dropout", "intopk", "is_floating_point", "pairwise_distance"]
+
+
+def is_floating_point(input):
+    """Whether `input`'s dtype is a real float type (float16, bfloat16, float32, float64; not
+    complex), a Python bool known when the graph is built. A non-Tensor has no dtype
+    (AttributeError, as MindSpore's)."""
+    return input.dtype.is_float
 
 
 def seeded_dropout(x, keep_prob: float, seed0: int, seed1: int, streams: dict):

@@ -18,8 +18,9 @@ from cellgraph.primitives.exports import export
 from cellgraph.primitives.nn_functional import one_hot
 from cellgraph.primitives.nn_ops import softmax_cross_entropy
 
-__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy", "kl_div",
-           "l1_loss", "l2_loss", "margin_ranking_loss", "mse_loss", "nll_loss",
+__all__ = ["binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy",
+           "gaussian_nll_loss", "hinge_embedding_loss", "kl_div", "l1_loss", "l2_loss",
+           "margin_ranking_loss", "mse_loss", "nll_loss",
            "sigmoid_cross_entropy_with_logits", "smooth_l1_loss", "triplet_margin_loss"]
 
 
@@ -321,6 +322,58 @@ def margin_ranking_loss(input1, input2, target, margin=0.0, reduction="mean"):
     check_float(op, input1, input2)
     gap = F.mul(F.neg(target), F.sub(input1, input2))
     return reduce_loss(F.maximum(F.add(gap, margin), 0.0), reduction)
+
+
+def _is_tensor(value) -> bool:
+    return hasattr(value, "aval")
+
+
+def gaussian_nll_loss(x, target, var, full=False, eps=1e-6, reduction="mean"):
+    """0.5 (log(max(var, eps)) + (x - target)^2 / max(var, eps)), plus 0.5 log(2 pi) when
+    `full`, reduced; a `var` with one axis fewer than `x` (its last) is broadcast along it.
+    MindSpore's checks and messages."""
+    op = "gaussian_nll_loss"
+    for name, value in (("x", x), ("target", target), ("var", var)):
+        if not _is_tensor(value):
+            raise DTypeError(f"For '{op}', '{name}' must be a tensor, but got {type(value)}.")
+    if not isinstance(full, bool):
+        raise DTypeError(f"For '{op}', 'full' must be a bool, but got {type(full)}.")
+    if not isinstance(eps, float) or eps <= 0:
+        raise ArgumentValueError(f"For '{op}', 'eps' must be a positive float, but got {eps}.")
+    if reduction not in REDUCTIONS:
+        raise ArgumentValueError(f"For '{op}', 'reduction' must be one of 'none', 'mean', or "
+                                 f"'sum',        but got {reduction}.")
+    if tuple(var.shape) != tuple(x.shape) and tuple(x.shape[:-1]) == tuple(var.shape):
+        var = F.expand_dims(var, -1)
+    clipped = F.maximum(var, eps)
+    loss = F.mul(F.add(F.log(clipped), F.div(F.square(F.sub(x, target)), clipped)), 0.5)
+    if full:
+        loss = F.add(loss, 0.5 * float(np.log(2 * np.pi)))
+    return reduce_loss(loss, reduction)
+
+
+def hinge_embedding_loss(inputs, targets, margin=1.0, reduction="mean"):
+    """`inputs` where the target is positive, max(0, margin - inputs) where it is negative, 0
+    where it is 0, broadcast together and reduced. MindSpore's checks and messages."""
+    op = "HingeEmbeddingLoss"
+    for which, value in (("first", inputs), ("second", targets)):
+        if not _is_tensor(value):
+            raise DTypeError(f"For '{op}', the {which} input must be a Tensor, but got "
+                             f"{type(value)}.")
+    for which, value in (("first", inputs), ("second", targets)):
+        if not value.dtype.is_float:
+            raise DTypeError(f"For '{op}', the dtype of the {which} input must be float, but "
+                             f"got {value.dtype}.")
+    if not isinstance(margin, (float, int)):  # True counts as 1, as MindSpore's
+        raise DTypeError(f"For '{op}', 'margin' must be a float or int, but got "
+                         f"{type(margin)}.")
+    if reduction not in REDUCTIONS:
+        raise ArgumentValueError(f"For '{op}', 'reduction' must be one of 'none', 'mean', "
+                                 f"'sum',but got {reduction}.")
+    positive = F.cast(F.greater(targets, 0), inputs.dtype)
+    negative = F.cast(F.less(targets, 0), inputs.dtype)
+    pushed = F.sub(F.mul(negative, float(margin)), F.mul(negative, inputs))
+    return reduce_loss(F.add(F.mul(positive, inputs), F.maximum(pushed, 0.0)), reduction)
 
 
 def _p_distance(a, b, p: int, eps):

@@ -1,0 +1,81 @@
+"""F.switch_layer and F.mixed_precision_cast, as MindSpore 2.10's."""
+import numpy as np
+import pytest
+
+from cellgraph import Parameter, ParameterTuple, Tensor, nn, ops
+from cellgraph.common import dtype as mstype
+from cellgraph.ops import functional as F
+
+
+class _Scale(nn.Cell):
+    def __init__(self, value, name):
+        super().__init__()
+        self.z = Parameter(Tensor(np.full([4, 3], value, np.float32)), name=name)
+
+    def construct(self, x):
+        return x * self.z
+
+
+class _Switch(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layers = (_Scale(0.5, "a"), _Scale(2.0, "b"))
+        self.z3 = Parameter(Tensor(np.full([4, 3], 3.0, np.float32)), name="z3")
+
+    def construct(self, index, x):
+        return F.switch_layer(index, self.layers)(x) * self.z3
+
+
+def test_switch_layer_picks_at_run_time_and_differentiates_the_branch_taken():
+    net, x = _Switch(), Tensor(np.ones([4, 3], np.float32))
+    np.testing.assert_allclose(net(Tensor(0, mstype.int32), x).asnumpy(), np.full([4, 3], 1.5))
+    np.testing.assert_allclose(net(Tensor(1, mstype.int32), x).asnumpy(), np.full([4, 3], 6.0))
+    params = ParameterTuple(net.trainable_params())
+    grads = ops.GradOperation(get_by_list=True)(net, params)(Tensor(1, mstype.int32), x)
+    by_value = {float(p.asnumpy()[0, 0]): g.asnumpy() for p, g in zip(params, grads)}
+    np.testing.assert_allclose(by_value[0.5], 0)  # the layer not taken
+    np.testing.assert_allclose(by_value[2.0], 3.0)  # x * z3
+    np.testing.assert_allclose(by_value[3.0], 2.0)  # x * z of the layer taken
+    grad_x = ops.GradOperation(get_all=True)(net)(Tensor(0, mstype.int32), x)[1]
+    np.testing.assert_allclose(grad_x.asnumpy(), np.full([4, 3], 1.5))
+
+
+def test_switch_layer_eagerly_and_its_spellings():
+    layers = (_Scale(0.5, "a"), _Scale(2.0, "b"))
+    x = Tensor(np.ones([4, 3], np.float32))
+    np.testing.assert_allclose(ops.switch_layer(Tensor(1, mstype.int32), layers)(x).asnumpy(),
+                               np.full([4, 3], 2.0))
+    with pytest.raises(TypeError, match="'layers' must be a non-empty tuple"):
+        F.switch_layer(Tensor(0, mstype.int32), ())
+
+
+def test_mixed_precision_cast_casts_float_tensors_in_tuples_and_lists():
+    # MindSpore 2.10: (f16, i32, (f16, 3.0), {'a': f32}) for this input; int dst casts too
+    x = Tensor(np.ones([2], np.float32))
+    i = Tensor(np.ones([2], np.int32))
+    d = Tensor(np.ones([2], np.float64))
+    out = F.mixed_precision_cast(mstype.float16, (x, i, [d, 3.0], {"a": x}))
+    assert isinstance(out, tuple) and isinstance(out[2], tuple)
+    assert out[0].dtype == mstype.float16 and out[1].dtype == mstype.int32
+    assert out[2][0].dtype == mstype.float16 and out[2][1] == 3.0
+    assert out[3]["a"].dtype == mstype.float32
+    assert ops.mixed_precision_cast(mstype.float32, d).dtype == mstype.float32
+    assert F.mixed_precision_cast(mstype.int32, x).dtype == mstype.int32
+    assert F.mixed_precision_cast(mstype.float16, 2.0) == 2.0
+
+
+def test_is_floating_point_as_mindspore():
+    # MindSpore 2.10: True for float16/bfloat16/float32/float64, False for ints, bool, complex
+    cases = [(np.float32, True), (np.float16, True), (np.float64, True), (np.int64, False),
+             (np.bool_, False), (np.complex128, False)]
+    for np_type, expected in cases:
+        assert ops.is_floating_point(Tensor(np.ones(2, np_type))) is expected
+
+    class Check(nn.Cell):
+        def construct(self, x):
+            return ops.is_floating_point(x)
+
+    assert Check()(Tensor(np.ones(3, np.float32))) is True
+    assert Check()(Tensor(np.ones(3, np.int32))) is False
+    with pytest.raises(AttributeError):
+        ops.is_floating_point(1.0)
