@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from cellgraph import Tensor, nn, ops
+from cellgraph import jit as cellgraph_jit
 from cellgraph.testing import check_grads
 
 RNG = np.random.default_rng(0)
@@ -150,3 +151,46 @@ def test_unsorted_segment_reductions():
         segment_sum(Tensor(x), Tensor(np.array([0, 1])), 2)
     with pytest.raises(TypeError, match="integer"):
         segment_sum(Tensor(x), Tensor(np.zeros(5)), 2)
+
+
+PDIST_ROWS = np.array([[1., 1., 0.5], [2., 2., 3.], [3., 3., -1.], [0., 1., 2.]], np.float32)
+# ops.pdist(PDIST_ROWS, p) on MindSpore 2.10 CPU: pairs (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
+PDIST_MINDSPORE = {
+    2.0: [2.8722813, 3.2015622, 1.8027756, 4.2426405, 2.4494898, 4.690416],
+    1.0: [4.5, 5.5, 2.5, 6., 4., 8.],
+    0.0: [3., 3., 2., 3., 3., 3.],
+    3.0: [2.602414, 2.6858428, 1.6355332, 4.04124, 2.1544347, 3.9578917],
+    float("inf"): [2.5, 2., 1.5, 4., 2., 3.],
+    0.5: [12.824555, 16.428204, 4.9494896, 16., 11.656855, 23.797958],
+}
+
+
+@pytest.mark.parametrize("p", sorted(PDIST_MINDSPORE))
+def test_pdist_matches_mindspore(p):
+    from cellgraph.ops import functional as F
+    from cellgraph.ops.operations import nn_ops
+    x = Tensor(PDIST_ROWS)
+    for got in (ops.pdist(x, p), F.pdist(x, p=p), nn_ops.Pdist(p)(x),
+                cellgraph_jit(lambda a: ops.pdist(a, p))(x)):
+        assert got.dtype == ops.dtype.float32
+        np.testing.assert_allclose(got.asnumpy(), PDIST_MINDSPORE[p], rtol=1e-6)
+
+
+def test_pdist_gradients_and_errors():
+    rows = RNG.normal(size=(5, 3))
+    for p in (2.0, 1.5, 3.0):
+        check_grads(lambda u, p=p: ops.pdist(u, p), (Tensor(rows),), order=1, rtol=1e-4)
+    # MindSpore 2.10: the pair of equal rows (0, 1) adds nothing to their gradient
+    twins = Tensor(np.array([[1., 1.], [1., 1.], [2., 3.]], np.float32))
+    np.testing.assert_allclose(ops.grad(lambda u: ops.pdist(u).sum())(twins).asnumpy(),
+                               [[-0.4472136, -0.8944272], [-0.4472136, -0.8944272],
+                                [0.8944272, 1.7888544]], rtol=1e-6)
+    assert ops.pdist(Tensor(np.ones((1, 3), np.float32))).shape == (0,)
+    with pytest.raises(ValueError, match="non-negative"):
+        ops.pdist(Tensor(PDIST_ROWS), p=-1.0)
+    with pytest.raises(TypeError, match="should be 'float'"):
+        ops.pdist(Tensor(PDIST_ROWS), p=2)
+    with pytest.raises(ValueError, match="dim must be equal to 2"):
+        ops.pdist(Tensor(np.ones(3, np.float32)))
+    with pytest.raises(TypeError, match="Int32"):
+        ops.pdist(Tensor(np.ones((3, 3), np.int32)))

@@ -38,7 +38,7 @@ from cellgraph.ops.function.nn_func.activation import (
 )
 from cellgraph.ops.function.nn_func.attention import _flash_attention_class
 from cellgraph.ops.function.nn_func.basic import dense as _dense
-from cellgraph.ops.function.nn_func.basic import intopk, seeded_dropout
+from cellgraph.ops.function.nn_func.basic import intopk, pdist, seeded_dropout
 from cellgraph.ops.function.nn_func.conv import (
     _TRANSPOSE_INIT,
     _conv2d_transpose_class,
@@ -623,7 +623,9 @@ BCEWithLogitsLoss = define_class(
     "BCEWithLogitsLoss", lambda logits, label, weight=None, pos_weight=None, reduction="mean":
     binary_cross_entropy_with_logits(logits, label, weight, pos_weight, reduction),
     {"reduction": "mean"}, module=__name__)
-__all__ += ["AvgPool3D", "BCEWithLogitsLoss", "Dense", "Dropout3D", "CeLU", "InTopK", "SmoothL1Loss"] + list(_COMPOSITION_CLASSES)
+Pdist = define_class("Pdist", lambda x, p=2.0: pdist(x, p), {"p": 2.0}, module=__name__)
+__all__ += ["AvgPool3D", "BCEWithLogitsLoss", "Dense", "Dropout3D", "CeLU", "InTopK", "Pdist",
+            "SmoothL1Loss"] + list(_COMPOSITION_CLASSES)
 
 
 # the classes derived from the primitives' declarations that MindSpore files here

@@ -86,9 +86,14 @@ def cdist(x1, x2, p=2.0):
     p = float(p)
     if p < 0:
         raise ArgumentValueError(f"cdist: `p` must be non-negative, got {p}")
-    diff = F.expand_dims(x1, -2) - F.expand_dims(x2, -3)
+    return _p_distance(F.expand_dims(x1, -2) - F.expand_dims(x2, -3), p)
+
+
+def _p_distance(diff, p: float):
+    """The p-norm of `diff` along its last axis (p = 0 counts the non-zeros, p = inf takes the
+    largest magnitude); the gradient at a zero distance is zero."""
     if p == 0:
-        return (diff != 0).astype(abstract_of(x1).dtype).sum(axis=-1)
+        return (diff != 0).astype(abstract_of(diff).dtype).sum(axis=-1)
     if p == float("inf"):
         return M.abs_(diff).max(axis=-1)
     powered = diff * diff if p == 2 else M.abs_(diff) ** p
