@@ -194,3 +194,46 @@ def test_pdist_gradients_and_errors():
         ops.pdist(Tensor(np.ones(3, np.float32)))
     with pytest.raises(TypeError, match="Int32"):
         ops.pdist(Tensor(np.ones((3, 3), np.int32)))
+
+
+PINV_SYMMETRIC = np.array([[2., 1.], [1., -3.]], np.float32)
+# ops.pinv on MindSpore 2.10 CPU
+PINV_MINDSPORE = [
+    (lambda: ops.pinv(Tensor(np.array([[0., 1.], [1., 1.], [1., 0.]], np.float32))),
+     [[-0.3333333, 0.33333334, 0.66666675], [0.6666666, 0.3333333, -0.33333334]]),
+    (lambda: ops.pinv(Tensor(np.array([[2., 3.], [4., 6.]]))),  # rank 1
+     [[0.03076923, 0.06153846], [0.04615385, 0.09230769]]),
+    (lambda: ops.pinv(Tensor(PINV_SYMMETRIC), hermitian=True),
+     [[0.4285714, 0.14285715], [0.14285716, -0.28571433]]),
+    (lambda: ops.pinv(Tensor(np.stack([PINV_SYMMETRIC, 2 * PINV_SYMMETRIC])),
+                      atol=Tensor(np.array([0.5, 5.], np.float32))),
+     [[[0.4285714, 0.14285715], [0.14285716, -0.28571433]],
+      [[-0.00560074, 0.02908232], [0.02908232, -0.15101232]]]),
+    (lambda: ops.pinv(Tensor(PINV_SYMMETRIC), atol=2.5),
+     [[-0.01120149, 0.05816463], [0.05816463, -0.30202463]]),
+    (lambda: ops.pinv(Tensor(PINV_SYMMETRIC), rtol=0.9),
+     [[-0.01120149, 0.05816463], [0.05816463, -0.30202463]]),
+]
+
+
+@pytest.mark.parametrize("case", range(len(PINV_MINDSPORE)))
+def test_pinv_matches_mindspore(case):
+    call, expected = PINV_MINDSPORE[case]
+    np.testing.assert_allclose(call().asnumpy(), expected, rtol=2e-5, atol=1e-6)
+
+
+def test_pinv_gradient_dtype_and_errors():
+    full_rank = RNG.normal(size=(2, 4, 3))
+    check_grads(ops.pinv, (Tensor(full_rank),), order=1, rtol=1e-4)
+    check_grads(lambda a: ops.pinv(a + a.swapaxes(-1, -2), hermitian=True),
+                (Tensor(full_rank[:, :3]),), order=1, rtol=1e-4)
+    assert ops.pinv(Tensor(full_rank)).dtype == ops.dtype.float64
+    assert cellgraph_jit(ops.pinv)(Tensor(full_rank)).shape == (2, 3, 4)
+    with pytest.raises(TypeError, match="0-D input is not supported"):
+        ops.pinv(Tensor(1.0))
+    with pytest.raises(ValueError, match="2 or more dimensions, but got 1"):
+        ops.pinv(Tensor(np.ones(3, np.float32)))
+    with pytest.raises(TypeError, match="but got 'mindspore.int32'"):
+        ops.pinv(Tensor(np.ones((2, 2), np.int32)))
+    with pytest.raises(TypeError, match="'hermitian' should be 'bool'"):
+        ops.pinv(Tensor(PINV_SYMMETRIC), hermitian=1)
