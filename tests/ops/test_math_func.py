@@ -237,3 +237,28 @@ def test_pinv_gradient_dtype_and_errors():
         ops.pinv(Tensor(np.ones((2, 2), np.int32)))
     with pytest.raises(TypeError, match="'hermitian' should be 'bool'"):
         ops.pinv(Tensor(PINV_SYMMETRIC), hermitian=1)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                                   np.uint32, np.uint64])
+def test_population_count_matches_mindspore(dtype):
+    from cellgraph.ops.operations import array_ops
+    values = np.array([13, 65, np.iinfo(dtype).max, 0, np.iinfo(dtype).min], dtype)
+    bits = 8 * np.dtype(dtype).itemsize
+    # MindSpore 2.10: 3 2 (bits - 1 or bits) 0 (1 or 0), as uint8; -1 counts every bit
+    expected = [3, 2, bits - 1 if np.iinfo(dtype).min else bits, 0,
+                1 if np.iinfo(dtype).min else 0]
+    for got in (ops.population_count(Tensor(values)), array_ops.PopulationCount()(Tensor(values)),
+                cellgraph_jit(ops.population_count)(Tensor(values))):
+        assert got.dtype == ops.dtype.uint8
+        np.testing.assert_array_equal(got.asnumpy(), expected)
+    if np.iinfo(dtype).min:
+        assert ops.population_count(Tensor(np.array([-1], dtype))).asnumpy()[0] == bits
+    batch = Tensor(np.array([[13, 65], [2, 6]], dtype))
+    np.testing.assert_array_equal(ops.vmap(ops.population_count)(batch).asnumpy(), [[3, 2], [1, 2]])
+
+
+def test_population_count_refuses_float_and_bool():
+    for values in (np.array([1.5], np.float32), np.array([True])):
+        with pytest.raises(TypeError, match="PopulationCount"):
+            ops.population_count(Tensor(values))
