@@ -3,7 +3,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph.ops.function.random_func import random_ints, seeded_standard_normal
+from cellgraph.ops.function.random_func import (
+    categorical_draw,
+    random_categorical_dtype_check,
+    random_ints,
+    seeded_standard_normal,
+)
 from cellgraph.ops.primitive_class import PrimitiveClass, generate_classes
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
@@ -12,7 +17,24 @@ from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DType
 from cellgraph.primitives.floor_division import floor_divide
 from cellgraph.primitives.random_ops import draw_uniform, op_seeds
 
-__all__ = ["RandomChoiceWithMask", "StandardNormal", "UniformInt"]
+__all__ = ["RandomCategorical", "RandomChoiceWithMask", "StandardNormal", "UniformInt"]
+
+
+class RandomCategorical(PrimitiveClass):
+    """`ops.RandomCategorical(dtype=int64)(logits, num_sample, seed=0)`: `random_categorical`;
+    eagerly, an instance carries its draws on from call to call for the same inputs, as
+    MindSpore's kernel does."""
+
+    def __init__(self, dtype=dt.int64):
+        random_categorical_dtype_check(dtype)
+        self.dtype = dtype
+        self._streams: dict = {}
+
+    def __call__(self, logits, num_sample, seed=0):
+        return categorical_draw(logits, num_sample, seed, self.dtype, self._streams)
+
+    def __repr__(self) -> str:
+        return f"RandomCategorical(dtype={self.dtype})"
 
 
 class StandardNormal(PrimitiveClass):
