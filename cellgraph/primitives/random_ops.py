@@ -32,9 +32,18 @@ uniform_real = Primitive("uniform_real", _uniform_real_type, label="UniformReal"
 # starts the same in every process (and after every set_seed, which it combines with): the
 # same program draws the same numbers, as MindSpore's op seeds promise (its numbers are its own).
 
-def _seed_int(value, op: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-        raise ArgumentValueError(f"{op}: a seed must be an int >= 0, got {value!r}")
+def _seed_int(value, op: str, name: str = "seed") -> int:
+    """A seed as MindSpore's validator takes it: TypeError for a bool or a non-int, ValueError
+    for a negative int."""
+    if isinstance(value, bool):
+        raise DTypeError(f"For '{op}', the '{name}' must be int and must >= 0, but got "
+                         f"'{value}' with type 'bool'.")
+    if not isinstance(value, numbers.Integral):
+        raise DTypeError(f"For '{op}', the '{name}' must be int, but got "
+                         f"'{type(value).__name__}'")
+    if value < 0:
+        raise ArgumentValueError(f"For '{op}', the '{name}' must be int and must >= 0, but got "
+                                 f"'{value}' with type 'int'.")
     return int(value)
 
 
@@ -47,7 +56,7 @@ def op_seeds(seed, seed2, op: str):
     """The stream of a primitive class's (seed, seed2): both 0 means the global generator."""
     if not seed and not seed2:
         return None
-    return (_seed_int(seed, op), _seed_int(seed2, op))
+    return (_seed_int(seed, op), _seed_int(seed2, op, "seed2"))
 
 
 def draw_uniform(shape, dtype, key=None):
@@ -111,12 +120,20 @@ def randperm(n, seed=0, offset=0, dtype=dt.int64):
 
 
 def shuffle(x, seed=None):
-    """`x` with its first axis in a random order."""
+    """`x` with its first axis in a random order (a 0-d Tensor as it is)."""
+    return shuffle_first_axis(x, op_seed(seed, "shuffle"))
+
+
+def shuffle_first_axis(x, key):
+    """`x` with its first axis ordered by argsort of uniform draws from `key`'s stream (see
+    draw_uniform), as MindSpore's RandomShuffle."""
+    if not hasattr(x, "aval") and not isinstance(x, np.ndarray):
+        raise DTypeError(f"For Primitive[RandomShuffle], the type of input argument[input_x] "
+                         f"must be Tensor but got {type(x).__name__}.")
     aval = abstract_of(x)
     if aval.ndim == 0:
-        raise ShapeError("shuffle: expected a tensor of rank >= 1, got a scalar")
-    return gather(x, argsort(draw_uniform(aval.shape[:1], dt.float64, op_seed(seed, "shuffle"))),
-                  axis=0)
+        return x
+    return gather(x, argsort(draw_uniform(aval.shape[:1], dt.float64, key)), axis=0)
 
 
 class Randperm:

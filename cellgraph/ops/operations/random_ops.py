@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cellgraph.compiler.builder import current_builder
 from cellgraph.ops.function.random_func import (
     categorical_draw,
     random_categorical_dtype_check,
@@ -15,9 +16,38 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.floor_division import floor_divide
-from cellgraph.primitives.random_ops import draw_uniform, op_seeds
+from cellgraph.primitives.random_ops import _seed_int, draw_uniform, op_seeds, shuffle_first_axis
+from cellgraph.runtime.rng import MinstdStream
 
-__all__ = ["RandomCategorical", "RandomChoiceWithMask", "StandardNormal", "UniformInt"]
+__all__ = ["RandomCategorical", "RandomChoiceWithMask", "RandomShuffle", "StandardNormal",
+           "UniformInt"]
+
+
+class RandomShuffle(PrimitiveClass):
+    """`ops.RandomShuffle(seed=0, seed2=0)(input_x)`: input_x with its first axis in a random
+    order (a 0-d Tensor as it is). With a seed, each instance draws from a generator of its own
+    seeded from the pair, as each MindSpore kernel seeds its own: two instances with the same
+    seeds give the same orders; one graph's node, or one instance eagerly (per input shape and
+    dtype), carries its draws on from run to run. With neither seed, the global generator."""
+
+    def __init__(self, seed=0, seed2=0):
+        self.seed, self.seed2 = _seed_int(seed, "RandomShuffle"), \
+            _seed_int(seed2, "RandomShuffle", "seed2")
+        self._streams: dict = {}
+
+    def __call__(self, input_x):
+        key = None
+        if self.seed or self.seed2:
+            if current_builder() is not None:
+                key = MinstdStream(self.seed, self.seed2)
+            elif hasattr(input_x, "aval"):
+                aval = abstract_of(input_x)
+                key = self._streams.setdefault((aval.shape, aval.dtype),
+                                               MinstdStream(self.seed, self.seed2))
+        return shuffle_first_axis(input_x, key)
+
+    def __repr__(self) -> str:
+        return f"RandomShuffle(seed={self.seed}, seed2={self.seed2})"
 
 
 class RandomCategorical(PrimitiveClass):
