@@ -27,6 +27,18 @@ uniform_real = Primitive("uniform_real", _uniform_real_type, label="UniformReal"
                          nondifferentiable=True, effectful=True)
 
 
+def _random_poisson_type(rate: TensorType, shape, dtype, seed=None) -> TensorType:
+    if any(not isinstance(d, int) or d < 0 for d in shape):
+        raise ShapeError(f"expected a shape of non-negative ints, got {shape}")
+    return TensorType(tuple(shape) + tuple(rate.shape), dtype)
+
+
+# Poisson counts of shape `shape + rate.shape`, one per (draw, rate) pair (a rate <= 0 gives
+# 0), drawn from the generator `seed` names (as uniform_real's). Its kernel is in runtime/rng.py.
+random_poisson = Primitive("random_poisson", _random_poisson_type, label="RandomPoisson",
+                           nondifferentiable=True, effectful=True)
+
+
 # Op-level seeds. Without one, a draw takes the global generator's next numbers
 # (`cellgraph.set_seed`). With one, it takes the next numbers of that seed's own stream, which
 # starts the same in every process (and after every set_seed, which it combines with): the

@@ -172,6 +172,15 @@ class MinstdDoubleStream(MinstdStream):
         return f"MinstdDoubleStream{self.seeds}"
 
 
+@numpy_backend.register("random_poisson")
+def _random_poisson(rate, shape, dtype, seed=None):
+    """Poisson counts for each rate (0 where it is not positive), `shape + rate.shape` of
+    them, from the global generator or an op seed's stream."""
+    rng = generator() if seed is None else stream(tuple(seed))
+    rate = np.maximum(np.asarray(rate, np.float64), 0.0)
+    return rng.poisson(rate, size=tuple(shape) + rate.shape).astype(dtype.np)
+
+
 @numpy_backend.register("uniform_real")
 def _uniform_real(shape, dtype, seed=None):
     """U[0, 1) draws: from the global generator, an op seed's stream (`seed` a key), or a

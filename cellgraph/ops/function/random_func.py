@@ -12,13 +12,63 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import clip_by_value, cumsum
 from cellgraph.primitives.random_ops import draw_uniform, op_seed, op_seeds, rand, rand_like
+from cellgraph.primitives.random_ops import random_poisson as poisson_draw
 from cellgraph.runtime.rng import MinstdDoubleStream
 
 __all__ = ["bernoulli", "multinomial", "normal", "randint", "randn", "randn_like",
-           "random_categorical", "standard_normal", "uniform"]
+           "random_categorical", "random_poisson", "standard_normal", "uniform"]
+
+_POISSON_TYPES = (dt.int64, dt.int32, dt.float16, dt.float32, dt.float64)
+
+
+def random_poisson(shape, rate, seed=None, dtype=dt.float32):
+    """Poisson counts of shape `shape + rate.shape`, each with its element of `rate` as mean (a
+    rate <= 0 gives 0): `shape` a 1-D int Tensor of positive sizes, `rate` a float or int
+    Tensor, `dtype` the result's (int32/int64 or a float). With `seed` the draws come from that
+    seed's stream, else from the global generator (its numbers are not MindSpore's)."""
+    if not hasattr(shape, "aval"):
+        raise DTypeError(f"For primitive[RandomPoisson], the input argument[shape] must be a "
+                         f"type of {{Int32, Int64}}, but got {type(shape).__name__}.")
+    shape_aval = abstract_of(shape)
+    if shape_aval.dtype not in (dt.int32, dt.int64):
+        raise DTypeError(f"For primitive[RandomPoisson], the input argument[shape] must be a "
+                         f"type of {{Tensor[Int32], Tensor[Int64]}}, but got "
+                         f"Tensor[{shape_aval.dtype}].")
+    if shape_aval.ndim != 1:
+        raise ShapeError(f"For RandomPoisson, the argument[shape] must be a 1-D tensor, but got "
+                         f"{shape_aval.ndim}-D")
+    if not hasattr(rate, "aval"):
+        raise DTypeError(f"For primitive[RandomPoisson], the input argument[rate] must be a "
+                         f"type of {{Float16, Float32, Float64, Int32, Int64}}, but got "
+                         f"{type(rate).__name__}.")
+    rate_dtype = abstract_of(rate).dtype
+    if rate_dtype not in _POISSON_TYPES:
+        raise DTypeError(f"For primitive[RandomPoisson], the input argument[rate] must be a "
+                         f"type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64], "
+                         f"Tensor[Int32], Tensor[Int64]}}, but got Tensor[{rate_dtype}].")
+    key = op_seed(seed, "random_poisson")
+    if dtype not in _POISSON_TYPES:
+        raise DTypeError(f"For 'RandomPoisson', the 'dtype' should be one of [mindspore.int64, "
+                         f"mindspore.int32, mindspore.float16, mindspore.float32, "
+                         f"mindspore.float64], but got 'mindspore.{getattr(dtype, 'name', dtype)}'.")
+    sizes = _known_sizes(shape)
+    if any(d <= 0 for d in sizes):
+        raise ShapeError(f"For primitive[RandomPoisson], the attribute[shape] should be a vector "
+                         f"with all positive item. but got [{', '.join(map(str, sizes))}, ].")
+    return poisson_draw(rate, shape=sizes, dtype=dtype, **({} if key is None else {"seed": key}))
+
+
+def _known_sizes(shape) -> tuple:
+    """A shape Tensor's values, known when the graph is built (a constant or an eager Tensor)."""
+    array = getattr(shape, "asnumpy", None)
+    try:
+        return tuple(int(v) for v in array())
+    except (TypeError, AttributeError):
+        raise ArgumentError("RandomPoisson: `shape` must be known when the graph is built (a "
+                            "constant Tensor), got a Tensor computed in the graph") from None
 
 _CATEGORY_TYPES = (dt.int16, dt.int32, dt.int64)
 
