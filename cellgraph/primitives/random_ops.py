@@ -27,14 +27,35 @@ uniform_real = Primitive("uniform_real", _uniform_real_type, label="UniformReal"
                          nondifferentiable=True, effectful=True)
 
 
+def _random_poisson_type(rate: TensorType, shape, dtype, seed=None) -> TensorType:
+    if any(not isinstance(d, int) or d < 0 for d in shape):
+        raise ShapeError(f"expected a shape of non-negative ints, got {shape}")
+    return TensorType(tuple(shape) + tuple(rate.shape), dtype)
+
+
+# Poisson counts of shape `shape + rate.shape`, one per (draw, rate) pair (a rate <= 0 gives
+# 0), drawn from the generator `seed` names (as uniform_real's). Its kernel is in runtime/rng.py.
+random_poisson = Primitive("random_poisson", _random_poisson_type, label="RandomPoisson",
+                           nondifferentiable=True, effectful=True)
+
+
 # Op-level seeds. Without one, a draw takes the global generator's next numbers
 # (`cellgraph.set_seed`). With one, it takes the next numbers of that seed's own stream, which
 # starts the same in every process (and after every set_seed, which it combines with): the
 # same program draws the same numbers, as MindSpore's op seeds promise (its numbers are its own).
 
-def _seed_int(value, op: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-        raise ArgumentValueError(f"{op}: a seed must be an int >= 0, got {value!r}")
+def _seed_int(value, op: str, name: str = "seed") -> int:
+    """A seed as MindSpore's validator takes it: TypeError for a bool or a non-int, ValueError
+    for a negative int."""
+    if isinstance(value, bool):
+        raise DTypeError(f"For '{op}', the '{name}' must be int and must >= 0, but got "
+                         f"'{value}' with type 'bool'.")
+    if not isinstance(value, numbers.Integral):
+        raise DTypeError(f"For '{op}', the '{name}' must be int, but got "
+                         f"'{type(value).__name__}'")
+    if value < 0:
+        raise ArgumentValueError(f"For '{op}', the '{name}' must be int and must >= 0, but got "
+                                 f"'{value}' with type 'int'.")
     return int(value)
 
 
@@ -47,7 +68,7 @@ def op_seeds(seed, seed2, op: str):
     """The stream of a primitive class's (seed, seed2): both 0 means the global generator."""
     if not seed and not seed2:
         return None
-    return (_seed_int(seed, op), _seed_int(seed2, op))
+    return (_seed_int(seed, op), _seed_int(seed2, op, "seed2"))
 
 
 def draw_uniform(shape, dtype, key=None):
@@ -111,12 +132,20 @@ def randperm(n, seed=0, offset=0, dtype=dt.int64):
 
 
 def shuffle(x, seed=None):
-    """`x` with its first axis in a random order."""
+    """`x` with its first axis in a random order (a 0-d Tensor as it is)."""
+    return shuffle_first_axis(x, op_seed(seed, "shuffle"))
+
+
+def shuffle_first_axis(x, key):
+    """`x` with its first axis ordered by argsort of uniform draws from `key`'s stream (see
+    draw_uniform), as MindSpore's RandomShuffle."""
+    if not hasattr(x, "aval") and not isinstance(x, np.ndarray):
+        raise DTypeError(f"For Primitive[RandomShuffle], the type of input argument[input_x] "
+                         f"must be Tensor but got {type(x).__name__}.")
     aval = abstract_of(x)
     if aval.ndim == 0:
-        raise ShapeError("shuffle: expected a tensor of rank >= 1, got a scalar")
-    return gather(x, argsort(draw_uniform(aval.shape[:1], dt.float64, op_seed(seed, "shuffle"))),
-                  axis=0)
+        return x
+    return gather(x, argsort(draw_uniform(aval.shape[:1], dt.float64, key)), axis=0)
 
 
 class Randperm:

@@ -69,6 +69,8 @@ class Backend:
 HOST_FALLBACKS = {
     "uniform_real": "draws from the global NumPy generator (or an op seed's stream), so "
                     "set_seed gives the same numbers on every backend",
+    "random_poisson": "draws from the global NumPy generator (or an op seed's stream), as "
+                      "uniform_real",
     "print": "formats values on the host",
     "py_hook": "calls the user's Python function (HookBackward) on host values",
     "py_func": "calls the user's Python function (ops.Custom, func_type='pyfunc') on host "

@@ -151,6 +151,36 @@ class MinstdStream:
         return f"MinstdStream{self.seeds}"
 
 
+class MinstdDoubleStream(MinstdStream):
+    """The draws of `std::uniform_real_distribution<double>(0, 1)` over the same engine, as
+    MindSpore's CPU RandomCategorical kernel makes them: libstdc++'s generate_canonical takes
+    two states x1, x2 per draw, (x1 - 1 + (x2 - 1) * r) / r**2 with r = 2**31 - 2, in double."""
+
+    def random(self, shape) -> np.ndarray:
+        n = int(np.prod(shape, dtype=np.int64))
+        powers = _minstd_powers(2 * n)
+        with self._lock:
+            states = powers * self.state % _MINSTD_M
+            if n:
+                self.state = int(states[-1])
+        r = np.float64(_MINSTD_M - 1)
+        drawn = ((states[0::2] - 1).astype(np.float64) + (states[1::2] - 1).astype(np.float64)
+                 * r) / (r * r)
+        return np.minimum(drawn, np.nextafter(1.0, 0.0)).reshape(shape)
+
+    def __repr__(self) -> str:
+        return f"MinstdDoubleStream{self.seeds}"
+
+
+@numpy_backend.register("random_poisson")
+def _random_poisson(rate, shape, dtype, seed=None):
+    """Poisson counts for each rate (0 where it is not positive), `shape + rate.shape` of
+    them, from the global generator or an op seed's stream."""
+    rng = generator() if seed is None else stream(tuple(seed))
+    rate = np.maximum(np.asarray(rate, np.float64), 0.0)
+    return rng.poisson(rate, size=tuple(shape) + rate.shape).astype(dtype.np)
+
+
 @numpy_backend.register("uniform_real")
 def _uniform_real(shape, dtype, seed=None):
     """U[0, 1) draws: from the global generator, an op seed's stream (`seed` a key), or a

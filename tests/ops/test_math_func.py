@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from cellgraph import Tensor, nn, ops
+from cellgraph import jit as cellgraph_jit
 from cellgraph.testing import check_grads
 
 RNG = np.random.default_rng(0)
@@ -150,3 +151,114 @@ def test_unsorted_segment_reductions():
         segment_sum(Tensor(x), Tensor(np.array([0, 1])), 2)
     with pytest.raises(TypeError, match="integer"):
         segment_sum(Tensor(x), Tensor(np.zeros(5)), 2)
+
+
+PDIST_ROWS = np.array([[1., 1., 0.5], [2., 2., 3.], [3., 3., -1.], [0., 1., 2.]], np.float32)
+# ops.pdist(PDIST_ROWS, p) on MindSpore 2.10 CPU: pairs (0,1) (0,2) (0,3) (1,2) (1,3) (2,3)
+PDIST_MINDSPORE = {
+    2.0: [2.8722813, 3.2015622, 1.8027756, 4.2426405, 2.4494898, 4.690416],
+    1.0: [4.5, 5.5, 2.5, 6., 4., 8.],
+    0.0: [3., 3., 2., 3., 3., 3.],
+    3.0: [2.602414, 2.6858428, 1.6355332, 4.04124, 2.1544347, 3.9578917],
+    float("inf"): [2.5, 2., 1.5, 4., 2., 3.],
+    0.5: [12.824555, 16.428204, 4.9494896, 16., 11.656855, 23.797958],
+}
+
+
+@pytest.mark.parametrize("p", sorted(PDIST_MINDSPORE))
+def test_pdist_matches_mindspore(p):
+    from cellgraph.ops import functional as F
+    from cellgraph.ops.operations import nn_ops
+    x = Tensor(PDIST_ROWS)
+    for got in (ops.pdist(x, p), F.pdist(x, p=p), nn_ops.Pdist(p)(x),
+                cellgraph_jit(lambda a: ops.pdist(a, p))(x)):
+        assert got.dtype == ops.dtype.float32
+        np.testing.assert_allclose(got.asnumpy(), PDIST_MINDSPORE[p], rtol=1e-6)
+
+
+def test_pdist_gradients_and_errors():
+    rows = RNG.normal(size=(5, 3))
+    for p in (2.0, 1.5, 3.0):
+        check_grads(lambda u, p=p: ops.pdist(u, p), (Tensor(rows),), order=1, rtol=1e-4)
+    # MindSpore 2.10: the pair of equal rows (0, 1) adds nothing to their gradient
+    twins = Tensor(np.array([[1., 1.], [1., 1.], [2., 3.]], np.float32))
+    np.testing.assert_allclose(ops.grad(lambda u: ops.pdist(u).sum())(twins).asnumpy(),
+                               [[-0.4472136, -0.8944272], [-0.4472136, -0.8944272],
+                                [0.8944272, 1.7888544]], rtol=1e-6)
+    assert ops.pdist(Tensor(np.ones((1, 3), np.float32))).shape == (0,)
+    with pytest.raises(ValueError, match="non-negative"):
+        ops.pdist(Tensor(PDIST_ROWS), p=-1.0)
+    with pytest.raises(TypeError, match="should be 'float'"):
+        ops.pdist(Tensor(PDIST_ROWS), p=2)
+    with pytest.raises(ValueError, match="dim must be equal to 2"):
+        ops.pdist(Tensor(np.ones(3, np.float32)))
+    with pytest.raises(TypeError, match="Int32"):
+        ops.pdist(Tensor(np.ones((3, 3), np.int32)))
+
+
+PINV_SYMMETRIC = np.array([[2., 1.], [1., -3.]], np.float32)
+# ops.pinv on MindSpore 2.10 CPU
+PINV_MINDSPORE = [
+    (lambda: ops.pinv(Tensor(np.array([[0., 1.], [1., 1.], [1., 0.]], np.float32))),
+     [[-0.3333333, 0.33333334, 0.66666675], [0.6666666, 0.3333333, -0.33333334]]),
+    (lambda: ops.pinv(Tensor(np.array([[2., 3.], [4., 6.]]))),  # rank 1
+     [[0.03076923, 0.06153846], [0.04615385, 0.09230769]]),
+    (lambda: ops.pinv(Tensor(PINV_SYMMETRIC), hermitian=True),
+     [[0.4285714, 0.14285715], [0.14285716, -0.28571433]]),
+    (lambda: ops.pinv(Tensor(np.stack([PINV_SYMMETRIC, 2 * PINV_SYMMETRIC])),
+                      atol=Tensor(np.array([0.5, 5.], np.float32))),
+     [[[0.4285714, 0.14285715], [0.14285716, -0.28571433]],
+      [[-0.00560074, 0.02908232], [0.02908232, -0.15101232]]]),
+    (lambda: ops.pinv(Tensor(PINV_SYMMETRIC), atol=2.5),
+     [[-0.01120149, 0.05816463], [0.05816463, -0.30202463]]),
+    (lambda: ops.pinv(Tensor(PINV_SYMMETRIC), rtol=0.9),
+     [[-0.01120149, 0.05816463], [0.05816463, -0.30202463]]),
+]
+
+
+@pytest.mark.parametrize("case", range(len(PINV_MINDSPORE)))
+def test_pinv_matches_mindspore(case):
+    call, expected = PINV_MINDSPORE[case]
+    np.testing.assert_allclose(call().asnumpy(), expected, rtol=2e-5, atol=1e-6)
+
+
+def test_pinv_gradient_dtype_and_errors():
+    full_rank = RNG.normal(size=(2, 4, 3))
+    check_grads(ops.pinv, (Tensor(full_rank),), order=1, rtol=1e-4)
+    check_grads(lambda a: ops.pinv(a + a.swapaxes(-1, -2), hermitian=True),
+                (Tensor(full_rank[:, :3]),), order=1, rtol=1e-4)
+    assert ops.pinv(Tensor(full_rank)).dtype == ops.dtype.float64
+    assert cellgraph_jit(ops.pinv)(Tensor(full_rank)).shape == (2, 3, 4)
+    with pytest.raises(TypeError, match="0-D input is not supported"):
+        ops.pinv(Tensor(1.0))
+    with pytest.raises(ValueError, match="2 or more dimensions, but got 1"):
+        ops.pinv(Tensor(np.ones(3, np.float32)))
+    with pytest.raises(TypeError, match="but got 'mindspore.int32'"):
+        ops.pinv(Tensor(np.ones((2, 2), np.int32)))
+    with pytest.raises(TypeError, match="'hermitian' should be 'bool'"):
+        ops.pinv(Tensor(PINV_SYMMETRIC), hermitian=1)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                                   np.uint32, np.uint64])
+def test_population_count_matches_mindspore(dtype):
+    from cellgraph.ops.operations import array_ops
+    values = np.array([13, 65, np.iinfo(dtype).max, 0, np.iinfo(dtype).min], dtype)
+    bits = 8 * np.dtype(dtype).itemsize
+    # MindSpore 2.10: 3 2 (bits - 1 or bits) 0 (1 or 0), as uint8; -1 counts every bit
+    expected = [3, 2, bits - 1 if np.iinfo(dtype).min else bits, 0,
+                1 if np.iinfo(dtype).min else 0]
+    for got in (ops.population_count(Tensor(values)), array_ops.PopulationCount()(Tensor(values)),
+                cellgraph_jit(ops.population_count)(Tensor(values))):
+        assert got.dtype == ops.dtype.uint8
+        np.testing.assert_array_equal(got.asnumpy(), expected)
+    if np.iinfo(dtype).min:
+        assert ops.population_count(Tensor(np.array([-1], dtype))).asnumpy()[0] == bits
+    batch = Tensor(np.array([[13, 65], [2, 6]], dtype))
+    np.testing.assert_array_equal(ops.vmap(ops.population_count)(batch).asnumpy(), [[3, 2], [1, 2]])
+
+
+def test_population_count_refuses_float_and_bool():
+    for values in (np.array([1.5], np.float32), np.array([True])):
+        with pytest.raises(TypeError, match="PopulationCount"):
+            ops.population_count(Tensor(values))

@@ -16,9 +16,10 @@ from cellgraph.common.initializer import HeUniform, Uniform, initializer
 from cellgraph.common.seed import _get_graph_seed
 from cellgraph.compiler.builder import Tracer
 from cellgraph.ops import functional as F
-from cellgraph.ops.function.array_func.padding import pad_pairs_mode
 from cellgraph.ops.function.nn_func.conv import extract_patches
 from cellgraph.ops.operations.nn_ops import Dropout as _DropoutOp
+from cellgraph.ops.operations.nn_ops import Pad as _PadOp
+from cellgraph.ops.operations.nn_ops import mirror_pad
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import fmt_shape
 from cellgraph.primitives.errors import (
@@ -195,29 +196,34 @@ class OneHot(Cell):
 
 
 class Pad(Cell):
-    """Pad each axis by `paddings[i] = (before, after)`: mode "CONSTANT" (zeros), "REFLECT"
-    (mirror without the edge) or "SYMMETRIC" (mirror with it)."""
+    """Pad each axis by `paddings[i] = (before, after)`, up to 4 axes, each amount >= 0: mode
+    "CONSTANT" (zeros, ops.Pad), "REFLECT" (mirror without the edge) or "SYMMETRIC" (mirror
+    with it; both ops.MirrorPad), with MindSpore's checks."""
 
     def __init__(self, paddings, mode="CONSTANT"):
         super().__init__()
-        if not isinstance(paddings, (tuple, list)) or not all(
-                isinstance(p, (tuple, list)) and len(p) == 2 for p in paddings):
-            raise DTypeError(f"Pad: `paddings` must be a tuple of (before, after) pairs, got "
-                             f"{paddings!r}")
+        if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
+            raise ArgumentValueError(f"For 'Pad', the 'mode' must be str and must be in "
+                                     f"'['CONSTANT', 'REFLECT', 'SYMMETRIC']', but got '{mode}'.")
+        if not isinstance(paddings, tuple):
+            raise DTypeError(f"For 'Pad', the type of 'paddings' must be tuple, but got "
+                             f"{type(paddings).__name__}.")
+        for item in paddings:
+            if not isinstance(item, (tuple, list)):
+                raise DTypeError(f"object of type '{type(item).__name__}' has no len()")
+            if len(item) != 2:
+                raise ArgumentValueError(f"For 'Pad', the dimension of 'paddings' must be (n, 2), "
+                                         f"but got {paddings}.")
+        if len(paddings) > 4:
+            raise ArgumentValueError(f"For 'Pad', only 'paddings' up to 4 dims is supported, but "
+                                     f"got {len(paddings)}.")
         self.paddings = tuple((int(a), int(b)) for a, b in paddings)
-        self.mode = str(mode).upper()
-        if self.mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
-            raise ArgumentValueError(f"Pad: `mode` must be 'CONSTANT', 'REFLECT' or "
-                                     f"'SYMMETRIC', got {mode!r}")
+        self.mode = mode
 
     def construct(self, x):
-        if len(self.paddings) != len(x.shape):
-            raise ShapeError(f"Pad: expected {len(x.shape)} (before, after) pairs for an input "
-                             f"of shape {tuple(x.shape)}, got {len(self.paddings)}")
         if self.mode == "CONSTANT":
-            flat = tuple(v for pair in reversed(self.paddings) for v in pair)
-            return P.pad(x, flat)
-        return pad_pairs_mode(x, self.paddings, self.mode.lower())
+            return _PadOp(self.paddings)(x)
+        return mirror_pad(x, self.paddings, self.mode)
 
 
 class Norm(Cell):

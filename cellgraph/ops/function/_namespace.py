@@ -28,6 +28,7 @@ import cellgraph.ops.function.array_func.padding  # noqa: F401  (loads the modul
 import cellgraph.ops.function.array_func.segment as _segment
 import cellgraph.ops.function.array_func.shape as _shape
 import cellgraph.ops.function.clip_func as _clip_func
+import cellgraph.ops.function.debug_func as _debug_func
 import cellgraph.ops.function.image_func as _image_func
 import cellgraph.ops.function.math_func.creation as _math_func_creation
 import cellgraph.ops.function.math_func.elementwise as _elementwise
@@ -97,6 +98,7 @@ SOURCES = (
     (_segment, None),
     (_shape, None),
     (_clip_func, None),
+    (_debug_func, None),
     (_image_func, None),
     (_math_func_creation, None),
     (_elementwise, None),

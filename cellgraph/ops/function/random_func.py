@@ -5,18 +5,131 @@ from __future__ import annotations
 import math
 import numbers
 
+from cellgraph.compiler.builder import current_builder
 from cellgraph.ops.function._fallback import functional_fallback
 from cellgraph.ops.function.array_func.attributes import _ndim, _shape
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import clip_by_value, cumsum
 from cellgraph.primitives.random_ops import draw_uniform, op_seed, op_seeds, rand, rand_like
+from cellgraph.primitives.random_ops import random_poisson as poisson_draw
+from cellgraph.runtime.rng import MinstdDoubleStream
 
 __all__ = ["bernoulli", "multinomial", "normal", "randint", "randn", "randn_like",
-           "standard_normal", "uniform"]
+           "random_categorical", "random_poisson", "standard_normal", "uniform"]
+
+_POISSON_TYPES = (dt.int64, dt.int32, dt.float16, dt.float32, dt.float64)
+
+
+def random_poisson(shape, rate, seed=None, dtype=dt.float32):
+    """Poisson counts of shape `shape + rate.shape`, each with its element of `rate` as mean (a
+    rate <= 0 gives 0): `shape` a 1-D int Tensor of positive sizes, `rate` a float or int
+    Tensor, `dtype` the result's (int32/int64 or a float). With `seed` the draws come from that
+    seed's stream, else from the global generator (its numbers are not MindSpore's)."""
+    if not hasattr(shape, "aval"):
+        raise DTypeError(f"For primitive[RandomPoisson], the input argument[shape] must be a "
+                         f"type of {{Int32, Int64}}, but got {type(shape).__name__}.")
+    shape_aval = abstract_of(shape)
+    if shape_aval.dtype not in (dt.int32, dt.int64):
+        raise DTypeError(f"For primitive[RandomPoisson], the input argument[shape] must be a "
+                         f"type of {{Tensor[Int32], Tensor[Int64]}}, but got "
+                         f"Tensor[{shape_aval.dtype}].")
+    if shape_aval.ndim != 1:
+        raise ShapeError(f"For RandomPoisson, the argument[shape] must be a 1-D tensor, but got "
+                         f"{shape_aval.ndim}-D")
+    if not hasattr(rate, "aval"):
+        raise DTypeError(f"For primitive[RandomPoisson], the input argument[rate] must be a "
+                         f"type of {{Float16, Float32, Float64, Int32, Int64}}, but got "
+                         f"{type(rate).__name__}.")
+    rate_dtype = abstract_of(rate).dtype
+    if rate_dtype not in _POISSON_TYPES:
+        raise DTypeError(f"For primitive[RandomPoisson], the input argument[rate] must be a "
+                         f"type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64], "
+                         f"Tensor[Int32], Tensor[Int64]}}, but got Tensor[{rate_dtype}].")
+    key = op_seed(seed, "random_poisson")
+    if dtype not in _POISSON_TYPES:
+        raise DTypeError(f"For 'RandomPoisson', the 'dtype' should be one of [mindspore.int64, "
+                         f"mindspore.int32, mindspore.float16, mindspore.float32, "
+                         f"mindspore.float64], but got 'mindspore.{getattr(dtype, 'name', dtype)}'.")
+    sizes = _known_sizes(shape)
+    if any(d <= 0 for d in sizes):
+        raise ShapeError(f"For primitive[RandomPoisson], the attribute[shape] should be a vector "
+                         f"with all positive item. but got [{', '.join(map(str, sizes))}, ].")
+    return poisson_draw(rate, shape=sizes, dtype=dtype, **({} if key is None else {"seed": key}))
+
+
+def _known_sizes(shape) -> tuple:
+    """A shape Tensor's values, known when the graph is built (a constant or an eager Tensor)."""
+    array = getattr(shape, "asnumpy", None)
+    try:
+        return tuple(int(v) for v in array())
+    except (TypeError, AttributeError):
+        raise ArgumentError("RandomPoisson: `shape` must be known when the graph is built (a "
+                            "constant Tensor), got a Tensor computed in the graph") from None
+
+_CATEGORY_TYPES = (dt.int16, dt.int32, dt.int64)
+
+
+def _int_scalar(value, name: str):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        kind = "Float32" if isinstance(value, float) else type(value).__name__
+        raise DTypeError(f"For primitive[RandomCategorical], the input argument[{name}] must be "
+                         f"a type of {{Int32, Int64}}, but got {kind}.")
+    return int(value)
+
+
+def random_categorical_dtype_check(dtype) -> None:
+    if dtype not in _CATEGORY_TYPES:
+        raise DTypeError(f"For 'RandomCategorical', the 'dtype' should be one of "
+                         f"[mindspore.int32, mindspore.int16, mindspore.int64], but got "
+                         f"'mindspore.{getattr(dtype, 'name', dtype)}'.")
+
+
+def categorical_stream(seed: int, streams: dict | None, key: tuple):
+    """What RandomCategorical's draws come from: the global generator for seed 0 (MindSpore's
+    kernel then seeds from the device), else the kernel's engine seeded from (0, seed), one a
+    graph being built (a kernel of its own, carried on from run to run) and, eagerly, the one
+    `streams` keeps for `key` (MindSpore keeps a kernel per primitive and inputs)."""
+    if seed == 0:
+        return None
+    if current_builder() is not None or streams is None:
+        return MinstdDoubleStream(0, seed & (2**64 - 1))
+    return streams.setdefault(key, MinstdDoubleStream(0, seed & (2**64 - 1)))
+
+
+def random_categorical(logits, num_sample, seed=0, dtype=dt.int64):
+    """`num_sample` category indices per row of logits (batch, classes), drawn as MindSpore's
+    CPU kernel draws them: per row the running sum of exp(logit - row max) (the exponential
+    in float32, the sum in the logits' dtype), and for each sample one uniform draw, shared by
+    every row, scaled by the row's total; the index is the number of sums below it."""
+    return categorical_draw(logits, num_sample, seed, dtype, None)
+
+
+def categorical_draw(logits, num_sample, seed, dtype, streams: dict | None):
+    """random_categorical, eagerly drawing from the stream `streams` keeps for its inputs."""
+    random_categorical_dtype_check(dtype)
+    num_sample = _int_scalar(num_sample, "num_sample")
+    seed = _int_scalar(seed, "seed")
+    aval = abstract_of(logits)
+    if aval.dtype not in (dt.float16, dt.float32, dt.float64):
+        raise DTypeError(f"For primitive[RandomCategorical], the input argument[logits] must be "
+                         f"a type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but "
+                         f"got Tensor[{aval.dtype}].")
+    if aval.ndim != 2:
+        raise ShapeError("logits shape size only support 2D")
+    if num_sample <= 0:
+        raise ArgumentValueError(f"For 'RandomCategorical', num_sample can't has negative "
+                                 f"value, but got {num_sample}")
+    stream = categorical_stream(seed, streams, (aval.shape, aval.dtype, num_sample, seed))
+    shifted = F.sub(logits, F.reduce_max(logits, -1, True))
+    cdf = cumsum(F.cast(M.exp(F.cast(shifted, dt.float32)), aval.dtype), -1)
+    draws = F.cast(draw_uniform((num_sample,), dt.float32, stream), aval.dtype)
+    targets = F.mul(cdf[:, -1:], F.expand_dims(draws, 0))  # (batch, num_sample)
+    below = F.less(F.expand_dims(cdf, 1), F.expand_dims(targets, -1))
+    return F.cast(F.reduce_sum(F.cast(below, dt.int32), -1), dtype)
 
 
 def multinomial(input, num_samples, replacement=True, seed=None):

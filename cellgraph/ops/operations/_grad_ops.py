@@ -173,7 +173,7 @@ _CLASSES = {
     "ReciprocalGrad": (lambda y, dy: -dy * y * y, None),
     "InvGrad": (lambda x, grad: -grad * x * x, None),
     "ReluGrad": (lambda y_backprop, x: _where(x > 0, y_backprop), None),
-    "ReLU6Grad": (lambda y_backprop, x: _where(F.logical_and(x > 0, x < 6), y_backprop), None),
+    "ReLU6Grad": (lambda y_backprop, x: _where(F.logical_and(x > 0, x <= 6), y_backprop), None),
     "EluGrad": (lambda dout, out: F.select(out > 0, dout, dout * (out + 1)), None),
     "SoftplusGrad": (lambda gradients, features: gradients * F.sigmoid(features), None),
     "GeLUGrad": (_gelu_grad, None),

@@ -48,6 +48,7 @@ from cellgraph.ops.function.array_func.shape import (
 )
 from cellgraph.ops.function.array_func.shape import flip as _flip
 from cellgraph.ops.function.math_func.creation import _range
+from cellgraph.ops.function.math_func.elementwise import population_count
 from cellgraph.ops.function.math_func.reduction import cumprod
 from cellgraph.ops.function.nn_func.conv import _ints, _patches, extract_patches
 from cellgraph.ops.function.nn_func.image import _nearest
@@ -335,6 +336,7 @@ CumProd = define_class("CumProd", _cumprod, {"exclusive": False, "reverse": Fals
                        module=__name__)
 Diag = define_class("Diag", diag, module=__name__)
 NonZero = define_class("NonZero", F.nonzero, module=__name__)
+PopulationCount = define_class("PopulationCount", population_count, module=__name__)
 SearchSorted = define_class("SearchSorted", lambda sorted_sequence, values, dtype=dt.int64,
                             right=False: F.searchsorted(sorted_sequence, values,
                                                         out_int32=dtype == dt.int32,
@@ -502,6 +504,7 @@ __all__ += [
     "Meshgrid",
     "NonZero",
     "Padding",
+    "PopulationCount",
     "Rint",
     "SearchSorted",
     "SpaceToBatchND",

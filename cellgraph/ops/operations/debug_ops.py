@@ -7,6 +7,7 @@ import inspect
 from cellgraph.compiler.builder import current_builder
 from cellgraph.compiler.custom import custom_vjp_function_call
 from cellgraph.compiler.scope import is_user_function
+from cellgraph.ops.function.debug_func import print_
 from cellgraph.ops.primitive import (
     PrimitiveWithInfer,
     _check_declared,
@@ -74,12 +75,7 @@ class Print(PrimitiveClass):
     which prints once while compiling, as MindSpore's does); outside, it prints at once."""
 
     def __call__(self, *args):
-        from cellgraph.compiler.print_op import emit_print
-
-        if current_builder() is not None:
-            return emit_print(args, {})
-        print(*args)
-        return None
+        return print_(*args)
 
     def __repr__(self) -> str:
         return "Print()"

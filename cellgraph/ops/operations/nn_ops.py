@@ -38,7 +38,7 @@ from cellgraph.ops.function.nn_func.activation import (
 )
 from cellgraph.ops.function.nn_func.attention import _flash_attention_class
 from cellgraph.ops.function.nn_func.basic import dense as _dense
-from cellgraph.ops.function.nn_func.basic import intopk, seeded_dropout
+from cellgraph.ops.function.nn_func.basic import intopk, pdist, seeded_dropout
 from cellgraph.ops.function.nn_func.conv import (
     _TRANSPOSE_INIT,
     _conv2d_transpose_class,
@@ -95,8 +95,8 @@ __all__ = ["GELU", "Adam", "AdamWeightDecay", "ApplyGradientDescent", "ApplyMome
            "Conv2D", "Conv2DBackpropInput", "Conv2DTranspose", "Conv3D", "Dropout", "Dropout2D",
            "Elu", "FlashAttentionScore", "Flatten", "GeLU", "GridSampler2D", "GridSampler3D",
            "HShrink", "HSwish", "KLDivLoss", "L2Loss", "L2Normalize", "LayerNorm", "LogSoftmax",
-           "MaxPool", "MaxPool3D", "MaxPoolWithIndices", "MaxPoolWithMask", "NLLLoss", "OneHot",
-           "Pad", "PadV3", "ResizeBilinearV2", "RmsNorm", "SigmoidCrossEntropyWithLogits",
+           "MaxPool", "MaxPool3D", "MaxPoolWithIndices", "MaxPoolWithMask", "MirrorPad", "NLLLoss",
+           "OneHot", "Pad", "PadV3", "ResizeBilinearV2", "RmsNorm", "SigmoidCrossEntropyWithLogits",
            "SoftShrink", "Softmax", "SoftmaxCrossEntropyWithLogits", "Softplus",
            "SparseSoftmaxCrossEntropyWithLogits"]
 
@@ -515,12 +515,70 @@ class OneHot(PrimitiveClass):
 
 
 class Pad(PrimitiveClass):
-    """`ops.Pad(paddings)(x)`: zero padding, paddings[i] = (before, after) for axis i."""
+    """`ops.Pad(paddings)(x)`: zero padding, paddings[i] = (before, after) for axis i, each
+    amount >= 0 (MindSpore's Pad does not crop)."""
 
     _init_names, _defaults = _init(paddings=None)
 
     def __call__(self, x):
+        rank = abstract_of(x).ndim
+        if len(self.paddings) != rank:
+            raise ShapeError(f"For 'Pad', the length of 'paddings' must be equal to the rank of "
+                             f"'input_x', but got {len(self.paddings)} vs {rank}")
+        for axis, (before, after) in enumerate(self.paddings):
+            if before < 0 or after < 0:
+                raise ArgumentValueError(
+                    f"For 'Pad', all elements of 'paddings' must be >= 0, but got "
+                    f"paddings[{axis}][0] = {before}, paddings[{axis}][1] = {after}")
         return NF.pad_pairs(x, self.paddings)
+
+
+def mirror_pad(x, pairs, mode: str):
+    """Pad axis i of x by pairs[i] = (before, after) mirrored, in MindSpore's MirrorPad mode
+    (REFLECT leaves the edge out, SYMMETRIC repeats it), with MirrorPad's checks."""
+    shape = abstract_of(x).shape
+    if len(pairs) != len(shape):
+        raise ShapeError(f"For 'MirrorPad', the first dimension of 'paddings' must be equal to "
+                         f"the rank of 'x', but got {len(pairs)} vs {len(shape)}")
+    if any(before < 0 or after < 0 for before, after in pairs):
+        raise ArgumentValueError("For 'MirrorPad', all elements of paddings must be >= 0.")
+    for (before, after), size in zip(pairs, shape):
+        for amount in (before, after):
+            if mode == "REFLECT" and amount >= size:
+                raise ArgumentValueError(f"For 'MirrorPad', paddings must be no greater than "
+                                         f"the dimension size: [{amount}], [0] not less than "
+                                         f"[{size}]")
+            if mode == "SYMMETRIC" and amount > size:
+                raise ArgumentValueError(f"For 'MirrorPad', paddings must be no greater than "
+                                         f"the dimension size: [{amount}], [0] greater than "
+                                         f"[{size}]")
+    return pad_pairs_mode(x, pairs, mode.lower(), op="MirrorPad")
+
+
+class MirrorPad(PrimitiveClass):
+    """`ops.MirrorPad(mode='REFLECT')(x, paddings)`: `mirror_pad` by an int Tensor of shape
+    (rank, 2) whose values are known when the graph is built."""
+
+    def __init__(self, mode="REFLECT"):
+        if mode not in ("REFLECT", "SYMMETRIC"):
+            raise ArgumentValueError(f"For 'MirrorPad', the 'mode' must be str and must be in "
+                                     f"'['REFLECT', 'SYMMETRIC']', but got '{mode}'.")
+        self.mode = mode
+
+    def __call__(self, x, paddings):
+        if not hasattr(paddings, "aval"):
+            raise DTypeError(f"For Primitive[MirrorPad], the type of input argument[paddings] "
+                             f"must be Tensor but got {type(paddings).__name__}.")
+        if abstract_of(paddings).dtype not in (dt.int32, dt.int64):
+            raise DTypeError(f"For primitive[MirrorPad], the input argument[paddings] must be a "
+                             f"type of {{Tensor[Int32], Tensor[Int64]}}, but got "
+                             f"Tensor[{abstract_of(paddings).dtype}].")
+        flat = _host_ints(paddings)
+        pairs = tuple(zip(flat[0::2], flat[1::2]))
+        return mirror_pad(x, pairs, self.mode)
+
+    def __repr__(self) -> str:
+        return f"MirrorPad(mode={self.mode})"
 
 
 require(Pad, "paddings")
@@ -628,7 +686,9 @@ BCEWithLogitsLoss = define_class(
     "BCEWithLogitsLoss", lambda logits, label, weight=None, pos_weight=None, reduction="mean":
     binary_cross_entropy_with_logits(logits, label, weight, pos_weight, reduction),
     {"reduction": "mean"}, module=__name__)
-__all__ += ["AvgPool3D", "BCEWithLogitsLoss", "Dense", "Dropout3D", "CeLU", "InTopK", "SmoothL1Loss"] + list(_COMPOSITION_CLASSES)
+Pdist = define_class("Pdist", lambda x, p=2.0: pdist(x, p), {"p": 2.0}, module=__name__)
+__all__ += ["AvgPool3D", "BCEWithLogitsLoss", "Dense", "Dropout3D", "CeLU", "InTopK", "Pdist",
+            "SmoothL1Loss"] + list(_COMPOSITION_CLASSES)
 
 
 class DepthwiseConv2dNative(PrimitiveClass):

@@ -3,16 +3,68 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph.ops.function.random_func import random_ints, seeded_standard_normal
+from cellgraph.compiler.builder import current_builder
+from cellgraph.ops.function.random_func import (
+    categorical_draw,
+    random_categorical_dtype_check,
+    random_ints,
+    seeded_standard_normal,
+)
 from cellgraph.ops.primitive_class import PrimitiveClass, generate_classes
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.floor_division import floor_divide
-from cellgraph.primitives.random_ops import draw_uniform, op_seeds
+from cellgraph.primitives.random_ops import _seed_int, draw_uniform, op_seeds, shuffle_first_axis
+from cellgraph.runtime.rng import MinstdStream
 
-__all__ = ["RandomChoiceWithMask", "StandardNormal", "UniformInt"]
+__all__ = ["RandomCategorical", "RandomChoiceWithMask", "RandomShuffle", "StandardNormal",
+           "UniformInt"]
+
+
+class RandomShuffle(PrimitiveClass):
+    """`ops.RandomShuffle(seed=0, seed2=0)(input_x)`: input_x with its first axis in a random
+    order (a 0-d Tensor as it is). With a seed, each instance draws from a generator of its own
+    seeded from the pair, as each MindSpore kernel seeds its own: two instances with the same
+    seeds give the same orders; one graph's node, or one instance eagerly (per input shape and
+    dtype), carries its draws on from run to run. With neither seed, the global generator."""
+
+    def __init__(self, seed=0, seed2=0):
+        self.seed, self.seed2 = _seed_int(seed, "RandomShuffle"), \
+            _seed_int(seed2, "RandomShuffle", "seed2")
+        self._streams: dict = {}
+
+    def __call__(self, input_x):
+        key = None
+        if self.seed or self.seed2:
+            if current_builder() is not None:
+                key = MinstdStream(self.seed, self.seed2)
+            elif hasattr(input_x, "aval"):
+                aval = abstract_of(input_x)
+                key = self._streams.setdefault((aval.shape, aval.dtype),
+                                               MinstdStream(self.seed, self.seed2))
+        return shuffle_first_axis(input_x, key)
+
+    def __repr__(self) -> str:
+        return f"RandomShuffle(seed={self.seed}, seed2={self.seed2})"
+
+
+class RandomCategorical(PrimitiveClass):
+    """`ops.RandomCategorical(dtype=int64)(logits, num_sample, seed=0)`: `random_categorical`;
+    eagerly, an instance carries its draws on from call to call for the same inputs, as
+    MindSpore's kernel does."""
+
+    def __init__(self, dtype=dt.int64):
+        random_categorical_dtype_check(dtype)
+        self.dtype = dtype
+        self._streams: dict = {}
+
+    def __call__(self, logits, num_sample, seed=0):
+        return categorical_draw(logits, num_sample, seed, self.dtype, self._streams)
+
+    def __repr__(self) -> str:
+        return f"RandomCategorical(dtype={self.dtype})"
 
 
 class StandardNormal(PrimitiveClass):

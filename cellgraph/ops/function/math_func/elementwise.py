@@ -40,6 +40,7 @@ __all__ = [
     "logical_xor",
     "logit",
     "nan_to_num",
+    "population_count",
     "pows",
     "rad2deg",
     "remainder",
@@ -55,6 +56,28 @@ def deg2rad(x):
 
 def rad2deg(x):
     return F.mul(x, 180 / math.pi)
+
+
+_POPCOUNT_TYPES = (dt.int8, dt.int16, dt.int32, dt.int64, dt.uint8, dt.uint16, dt.uint32,
+                   dt.uint64)
+
+
+def population_count(input_x):
+    """The number of set bits of each integer (of its two's complement, for a negative one), a
+    uint8 Tensor: the sum of (x >> k) & 1 over the bits k of the dtype."""
+    if not is_tensor(input_x):
+        raise DTypeError(f"For Primitive[PopulationCount], the type of input argument[input_x] "
+                         f"must be Tensor but got {type(input_x).__name__}.")
+    dtype = abstract_of(input_x).dtype
+    if dtype not in _POPCOUNT_TYPES:
+        allowed = ", ".join(f"Tensor[{t}]" for t in sorted(_POPCOUNT_TYPES, key=str))
+        raise DTypeError(f"For primitive[PopulationCount], the input argument[input_x] must be "
+                         f"a type of {{{allowed}}}, but got Tensor[{dtype}].")
+    count = None
+    for k in range(8 * dtype.np.itemsize):
+        bit = F.cast(R.bitwise_and(R.bitwise_right_shift(input_x, k), 1), dt.uint8)
+        count = bit if count is None else count + bit
+    return count
 
 
 def isnan(input):

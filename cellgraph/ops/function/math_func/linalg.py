@@ -1,6 +1,6 @@
 """Products and matrices: `bmm`, `outer`, `tensor_dot`, `batch_dot`, `inner`, `kron`,
 `block_diag`, `diag_embed`, `addmm`/`baddbmm`, `cdist`, `cosine_similarity`, `cross`,
-`trace`, and `einsum` from transpose, reshape, sum and batched matmul: one operand sums the
+`trace`, `pinv` (from the SVD, or the eigendecomposition of a symmetric matrix), and `einsum` from transpose, reshape, sum and batched matmul: one operand sums the
 letters missing from the output, then transposes; two split their letters into batch,
 contracted, left-only and right-only, and one matmul gives (batch, left, right); more operands
 contract left to right; a letter repeated within one operand first takes that diagonal."""
@@ -11,7 +11,7 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops.function.array_func.attributes import _ndim, _shape, _tensor
+from cellgraph.ops.function.array_func.attributes import _ndim, _shape, _tensor, is_tensor
 from cellgraph.ops.function.array_func.creation import eye
 from cellgraph.ops.function.array_func.matrix import _matrix_shape, diagonal
 from cellgraph.ops.function.array_func.padding import pad
@@ -19,6 +19,7 @@ from cellgraph.ops.function.array_func.shape import movedim
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives import linalg_ops as L
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives.core import abstract_of, normalize_axis
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
@@ -42,6 +43,7 @@ __all__ = [
     "inner",
     "kron",
     "outer",
+    "pinv",
     "tensor_dot",
     "trace",
 ]
@@ -86,9 +88,14 @@ def cdist(x1, x2, p=2.0):
     p = float(p)
     if p < 0:
         raise ArgumentValueError(f"cdist: `p` must be non-negative, got {p}")
-    diff = F.expand_dims(x1, -2) - F.expand_dims(x2, -3)
+    return _p_distance(F.expand_dims(x1, -2) - F.expand_dims(x2, -3), p)
+
+
+def _p_distance(diff, p: float):
+    """The p-norm of `diff` along its last axis (p = 0 counts the non-zeros, p = inf takes the
+    largest magnitude); the gradient at a zero distance is zero."""
     if p == 0:
-        return (diff != 0).astype(abstract_of(x1).dtype).sum(axis=-1)
+        return (diff != 0).astype(abstract_of(diff).dtype).sum(axis=-1)
     if p == float("inf"):
         return M.abs_(diff).max(axis=-1)
     powered = diff * diff if p == 2 else M.abs_(diff) ** p
@@ -98,6 +105,49 @@ def cdist(x1, x2, p=2.0):
     positive = total > 0
     return M.select(positive, M.select(positive, total, A.ones_like(total)) ** (1.0 / p),
                     A.zeros_like(total))
+
+
+def pinv(x, *, atol=None, rtol=None, hermitian=False):
+    """The Moore-Penrose pseudo-inverse of each matrix of x (*, M, N) -> (*, N, M), as
+    MindSpore computes it: singular values (or |eigenvalues| with `hermitian`) at most
+    max(atol, rtol * the largest) count as zero; by default atol = 0 and rtol = max(M, N) * eps
+    of x's dtype, and a given atol alone makes rtol 0. atol and rtol may be Tensors, one value
+    per matrix of the batch."""
+    if not is_tensor(x):
+        raise DTypeError("The input x must be tensor")
+    aval = abstract_of(x)
+    if aval.ndim == 0:
+        raise DTypeError("For pinv, the 0-D input is not supported")
+    if aval.ndim < 2:
+        raise ShapeError(f"input x should have 2 or more dimensions, but got {aval.ndim}.")
+    if aval.dtype not in (dt.float32, dt.float64):
+        raise DTypeError(f"For 'pinv', the 'x' should be one of [mindspore.float32, "
+                         f"mindspore.float64], but got 'mindspore.{aval.dtype.name}'.")
+    if not isinstance(hermitian, bool):
+        raise DTypeError(f"For 'pinv', the type of 'hermitian' should be 'bool', but got type "
+                         f"'{type(hermitian).__name__}'.")
+    if atol is None:
+        atol = 0.0
+        if rtol is None:
+            rtol = max(aval.shape) * float(np.finfo(aval.dtype.np).eps)
+    elif rtol is None:
+        rtol = 0.0
+    atol, rtol = (F.expand_dims(t, -1) if is_tensor(t) else float(t) for t in (atol, rtol))
+    if hermitian:
+        values, vectors = L.eigh(x)
+        magnitude = M.abs_(values)
+        largest, left, right = magnitude.max(axis=-1, keepdims=True), vectors, vectors
+    else:
+        values, left, right = L.svd(x)
+        magnitude, largest = values, values[..., :1]
+    keep = magnitude > M.maximum(atol, rtol * largest)
+    safe = M.select(keep, values, A.ones_like(values))
+    inverted = M.select(keep, 1.0 / safe, A.zeros_like(values))
+    return F.matmul(right * F.expand_dims(inverted, -2), F.transpose(left, _swap_last(aval.ndim)))
+
+
+def _swap_last(ndim: int) -> tuple:
+    return tuple(range(ndim - 2)) + (ndim - 1, ndim - 2)
 
 
 def cosine_similarity(x1, x2, dim=1, eps=1e-08):

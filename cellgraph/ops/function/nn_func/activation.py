@@ -27,7 +27,8 @@ def silu(input):
 
 
 def relu6(x):
-    return NF.clip_by_value(x, 0.0, 6.0)
+    """min(max(x, 0), 6), whose gradient is 1 on (0, 6] as MindSpore's ReLU6 (0 at x = 0)."""
+    return M.minimum(F.relu(x), 6)
 
 
 def leaky_relu(input, alpha=0.2):

@@ -1,5 +1,5 @@
 """The functions of nn's basic layers and metrics: `dense`, `dropout`, `pairwise_distance`,
-`intopk`."""
+`pdist`, `intopk`."""
 from __future__ import annotations
 
 import numbers
@@ -11,6 +11,7 @@ from cellgraph.compiler.builder import current_builder
 from cellgraph.ops.function.array_func.attributes import _tensor
 from cellgraph.ops.function.array_func.indexing import _int_operand, gather_elements
 from cellgraph.ops.function.math_func.elementwise import isfinite
+from cellgraph.ops.function.math_func.linalg import _p_distance
 from cellgraph.ops.function.nn_func.normalization import _lp_norm
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
@@ -22,7 +23,7 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 from cellgraph.primitives.random_ops import draw_uniform, rand_like
 from cellgraph.runtime.rng import MinstdStream
 
-__all__ = ["dense", "dropout", "intopk", "is_floating_point", "pairwise_distance"]
+__all__ = ["dense", "dropout", "intopk", "is_floating_point", "pairwise_distance", "pdist"]
 
 
 def is_floating_point(input):
@@ -89,6 +90,28 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """The p-norm of x1 - x2 + eps along the last axis."""
     diff = M.add(M.sub(x1, x2), eps)
     return _lp_norm(diff, -1, p, keepdim, 0.0)
+
+
+def pdist(input, p=2.0):
+    """The p-norm distances between the rows of a matrix (N, M), pair (i, j) for i < j in row
+    order: N * (N - 1) / 2 of them, as MindSpore's Pdist."""
+    aval = _tensor(input, "Pdist", "x")
+    if not isinstance(p, float):
+        raise DTypeError(f"For 'Pdist', the type of 'p' should be 'float', but got type "
+                         f"'{type(p).__name__}'.")
+    if p < 0:
+        raise ArgumentValueError(f"Pdist p must be a non-negative value, but got `{p}`.")
+    if aval.dtype not in (dt.float16, dt.float32, dt.float64):
+        raise DTypeError(f"For primitive[Pdist], the input argument[x] must be a type of "
+                         f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
+                         f"Tensor[{aval.dtype}].")
+    if aval.ndim != 2:
+        raise ShapeError(f"For primitive[Pdist], the x dim must be equal to 2, but got "
+                         f"{aval.ndim}.")
+    first, second = np.triu_indices(aval.shape[0], k=1)
+    diff = A.gather(input, first.astype(np.int64), axis=0) - \
+        A.gather(input, second.astype(np.int64), axis=0)
+    return _p_distance(diff, p)
 
 
 def intopk(x1, x2, k):

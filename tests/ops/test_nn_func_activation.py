@@ -1,0 +1,20 @@
+"""ReLU6 and its gradient as MindSpore 2.10 gives them: 1 on (0, 6], 0 elsewhere, through
+ops.relu6, nn.ReLU6 and the ReLU6Grad primitive class alike."""
+import numpy as np
+
+from cellgraph import Tensor, nn, ops
+from cellgraph.ops.operations import _grad_ops as G
+
+X = np.array([-1.0, 0.0, 3.0, 6.0, 7.0], np.float32)
+GRADIENT = [0.0, 0.0, 1.0, 1.0, 0.0]  # MindSpore 2.10, recorded
+
+
+def test_relu6_values_and_gradient_match_mindspore():
+    np.testing.assert_array_equal(ops.relu6(Tensor(X)).asnumpy(), [0, 0, 3, 6, 6])
+    for fn in (ops.relu6, nn.ReLU6()):
+        grad = ops.grad(lambda a, fn=fn: fn(a).sum())(Tensor(X)).asnumpy()
+        np.testing.assert_array_equal(grad, GRADIENT)
+    dy = np.arange(1, 6, dtype=np.float32)
+    np.testing.assert_array_equal(G.ReLU6Grad()(Tensor(dy), Tensor(X)).asnumpy(),
+                                  dy * np.array(GRADIENT, np.float32))
+    assert np.isnan(ops.relu6(Tensor(np.array([np.nan], np.float32))).asnumpy()[0])
