@@ -1,5 +1,39 @@
-"""cellgraph.dataset.audio: audio transforms on NumPy waveforms (BassBiquad, Resample)."""
+"""cellgraph.dataset.audio: audio transforms on NumPy waveforms (the biquad filters, LFilter,
+Resample)."""
 from . import transforms
-from .transforms import BassBiquad, Resample, ResampleMethod
+from .transforms import (
+    AllpassBiquad,
+    BandBiquad,
+    BandpassBiquad,
+    BandrejectBiquad,
+    BassBiquad,
+    Biquad,
+    DeemphBiquad,
+    EqualizerBiquad,
+    HighpassBiquad,
+    LFilter,
+    LowpassBiquad,
+    Resample,
+    ResampleMethod,
+    RiaaBiquad,
+    TrebleBiquad,
+)
 
-__all__ = ["BassBiquad", "Resample", "ResampleMethod", "transforms"]
+__all__ = [
+    "AllpassBiquad",
+    "BandBiquad",
+    "BandpassBiquad",
+    "BandrejectBiquad",
+    "BassBiquad",
+    "Biquad",
+    "DeemphBiquad",
+    "EqualizerBiquad",
+    "HighpassBiquad",
+    "LFilter",
+    "LowpassBiquad",
+    "Resample",
+    "ResampleMethod",
+    "RiaaBiquad",
+    "TrebleBiquad",
+    "transforms",
+]
