@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import numbers
 from enum import Enum
+from typing import ClassVar
 
 import numpy as np
 
@@ -255,7 +256,7 @@ class Biquad(_Biquad):
 class DeemphBiquad(_Biquad):
     """The ISO 908 CD de-emphasis (a treble cut of about -9.5 dB) at 44100 or 48000 Hz."""
 
-    _DESIGN = {44100: (5283, 0.4845, -9.477), 48000: (5356, 0.479, -9.62)}
+    _DESIGN: ClassVar[dict] = {44100: (5283, 0.4845, -9.477), 48000: (5356, 0.479, -9.62)}
 
     def __init__(self, sample_rate):
         type_check(sample_rate, (int,), "sample_rate")
@@ -325,7 +326,7 @@ class RiaaBiquad(_Biquad):
     """The RIAA vinyl playback equalisation at 44100, 48000, 88200 or 96000 Hz, 0 dB at
     1 kHz."""
 
-    _ZEROS_POLES = {44100: ((-0.2014898, 0.9233820), (0.7083149, 0.9924091)),
+    _ZEROS_POLES: ClassVar[dict] = {44100: ((-0.2014898, 0.9233820), (0.7083149, 0.9924091)),
                     48000: ((-0.1766069, 0.9321590), (0.7396325, 0.9931330)),
                     88200: ((-0.1168735, 0.9648312), (0.8590646, 0.9964002)),
                     96000: ((-0.1141486, 0.9676817), (0.8699137, 0.9966946))}
