@@ -8,22 +8,28 @@ from __future__ import annotations
 
 import math
 import numbers
-from enum import Enum
 from typing import ClassVar
 
 import numpy as np
 
 from cellgraph.dataset.core.validator_helpers import (
+    INT32_MAX,
     check_float32,
     check_float32_not_zero,
     check_int32_not_zero,
     check_list_same_size,
+    check_non_negative_float32,
+    check_non_negative_int32,
+    check_pos_float32,
+    check_pos_int32,
     check_value,
     type_check,
 )
 from cellgraph.dataset.transforms.transforms import TensorOperation
 
-__all__ = ["AllpassBiquad", "BandBiquad", "BandpassBiquad", "BandrejectBiquad", "BassBiquad", "Biquad", "DeemphBiquad", "EqualizerBiquad", "HighpassBiquad", "LFilter", "LowpassBiquad", "Resample", "ResampleMethod", "RiaaBiquad", "TrebleBiquad"]
+from .utils import BorderType, FadeShape, GainType, ResampleMethod, ScaleType
+
+__all__ = ["AllpassBiquad", "AmplitudeToDB", "Angle", "BandBiquad", "BandpassBiquad", "BandrejectBiquad", "BassBiquad", "Biquad", "ComplexNorm", "ComputeDeltas", "Contrast", "DBToAmplitude", "DCShift", "DeemphBiquad", "EqualizerBiquad", "Fade", "Gain", "HighpassBiquad", "LFilter", "LowpassBiquad", "Magphase", "MuLawDecoding", "MuLawEncoding", "Overdrive", "Resample", "RiaaBiquad", "TrebleBiquad", "Vol"]
 
 
 def _waveform(waveform, op: str) -> np.ndarray:
@@ -372,17 +378,323 @@ class LFilter(AudioTensorOperation):
                        self.clamp)
 
 
+def _complex(spectrum, op: str) -> np.ndarray:
+    """A complex spectrum as float pairs: shape <..., complex=2>."""
+    array = np.asarray(spectrum)
+    if array.ndim < 1 or array.shape[-1] != 2:
+        raise RuntimeError(f"{op}: the shape of input tensor does not match the requirement of "
+                           f"operator. Expecting tensor in shape of <..., complex=2>.")
+    if array.dtype.kind not in "fiu":
+        raise RuntimeError(f"{op}: the data type of input tensor does not match the requirement "
+                           f"of operator. Expecting tensor in type of [int, float, double]. But "
+                           f"got type string.")
+    return array if array.dtype.kind == "f" else array.astype(np.float32)
+
+
+def _check_power(power):
+    type_check(power, (int, float), "power")
+    check_non_negative_float32(power, "power")
+
+
+class Angle(AudioTensorOperation):
+    """The phase atan2(imag, real) of a complex spectrum <..., complex=2>."""
+
+    def apply(self, spectrum):
+        array = _complex(spectrum, "Angle")
+        return np.arctan2(array[..., 1], array[..., 0]).astype(array.dtype)
+
+
+class ComplexNorm(AudioTensorOperation):
+    """The magnitude |z| ** power of a complex spectrum <..., complex=2>."""
+
+    def __init__(self, power=1.0):
+        _check_power(power)
+        self.power = power
+
+    def apply(self, spectrum):
+        array = _complex(spectrum, "ComplexNorm")
+        squares = array[..., 0] ** 2 + array[..., 1] ** 2  # (re^2 + im^2) ** (power / 2)
+        return np.power(squares, array.dtype.type(self.power / 2)).astype(array.dtype)
+
+
+class Magphase(AudioTensorOperation):
+    """(|z| ** power, angle(z)) of a complex spectrum <..., complex=2>."""
+
+    def __init__(self, power=1.0):
+        _check_power(power)
+        self.power = power
+
+    def apply(self, spectrum):
+        array = _complex(spectrum, "Magphase")
+        squares = array[..., 0] ** 2 + array[..., 1] ** 2
+        return (np.power(squares, array.dtype.type(self.power / 2)).astype(array.dtype),
+                np.arctan2(array[..., 1], array[..., 0]).astype(array.dtype))
+
+
+def _float_wave(waveform, op: str) -> np.ndarray:
+    """A waveform of any real dtype; integers are taken as float32."""
+    array = np.asarray(waveform)
+    if array.dtype.kind in "biu":
+        array = array.astype(np.float32)
+    return _waveform(array, op)
+
+
+class Gain(AudioTensorOperation):
+    """The waveform amplified by `gain_db` decibels."""
+
+    def __init__(self, gain_db=1.0):
+        type_check(gain_db, (float, int), "gain_db")
+        check_float32(gain_db, "gain_db")
+        self.gain_db = gain_db
+
+    def apply(self, waveform):
+        array = _float_wave(waveform, "Gain")
+        return (array * 10 ** (self.gain_db / 20)).astype(array.dtype)
+
+
+class Vol(AudioTensorOperation):
+    """The waveform scaled by `gain` (an amplitude ratio, a power ratio, or decibels) and
+    clamped to [-1, 1]."""
+
+    def __init__(self, gain, gain_type=GainType.AMPLITUDE):
+        type_check(gain, (int, float), "gain")
+        type_check(gain_type, (GainType,), "gain_type")
+        if gain_type == GainType.AMPLITUDE:
+            check_non_negative_float32(gain, "gain")
+        elif gain_type == GainType.POWER:
+            check_pos_float32(gain, "gain")
+        else:
+            check_float32(gain, "gain")
+        self.gain, self.gain_type = gain, gain_type
+
+    def apply(self, waveform):
+        array = _float_wave(waveform, "Vol")
+        if self.gain_type == GainType.AMPLITUDE:
+            factor = self.gain
+        elif self.gain_type == GainType.DB:
+            factor = 10 ** (self.gain / 20)
+        else:
+            factor = 10 ** (10 * math.log10(self.gain) / 20)
+        return np.clip(array * factor, -1, 1).astype(array.dtype)
+
+
+class DCShift(AudioTensorOperation):
+    """The waveform shifted by `shift`; with `limiter_gain`, the samples the shift would push
+    past the limiter's threshold are compressed (SoX's dcshift)."""
+
+    def __init__(self, shift, limiter_gain=None):
+        type_check(shift, (float, int), "shift")
+        check_value(shift, [-2.0, 2.0], "shift")
+        if limiter_gain is not None:
+            type_check(limiter_gain, (float, int), "limiter_gain")
+        self.shift, self.limiter_gain = shift, limiter_gain
+
+    def apply(self, waveform):
+        array = _float_wave(waveform, "DCShift")
+        x, shift, gain = array.astype(np.float64), self.shift, self.limiter_gain
+        if gain is None or shift == 0:
+            out = np.clip(x + shift, -1, 1)
+        else:
+            threshold = 1.0 - (abs(shift) - gain)
+            if shift > 0:
+                mask = x > threshold
+                limited = (x - threshold) * gain / (1 - threshold) + threshold + shift
+                out = np.where(mask, np.minimum(limited, threshold), np.clip(x + shift, -1, 1))
+            else:
+                mask = x < -threshold
+                # MindSpore adds the threshold back on this side too (SoX subtracts it)
+                limited = (x + threshold) * gain / (1 - threshold) + threshold + shift
+                out = np.where(mask, np.maximum(limited, -threshold),
+                               np.clip(x + shift, -1, 1))
+        return out.astype(array.dtype)
+
+
+class MuLawEncoding(AudioTensorOperation):
+    """A waveform in [-1, 1] mu-law companded to int32 codes 0 .. quantization_channels - 1."""
+
+    def __init__(self, quantization_channels=256):
+        check_pos_int32(quantization_channels, "quantization_channels")
+        self.quantization_channels = quantization_channels
+
+    def apply(self, waveform):
+        array = _float_wave(waveform, "MuLawEncoding")
+        mu = float(self.quantization_channels - 1)
+        x = array.astype(np.float64)
+        companded = np.sign(x) * np.log1p(mu * np.abs(x)) / math.log1p(mu)
+        return ((companded + 1) / 2 * mu + 0.5).astype(np.int32)
+
+
+class MuLawDecoding(AudioTensorOperation):
+    """mu-law codes 0 .. quantization_channels - 1 back to a waveform in [-1, 1] (float32 for
+    integer codes)."""
+
+    def __init__(self, quantization_channels=256):
+        check_pos_int32(quantization_channels, "quantization_channels")
+        self.quantization_channels = quantization_channels
+
+    def apply(self, codes):
+        array = _float_wave(codes, "MuLawDecoding")
+        kind = array.dtype.type  # in the codes' precision, the exponential taken in double
+        mu = kind(self.quantization_channels - 1)
+        x = array / mu * kind(2) - kind(1)
+        grown = np.exp((np.abs(x) * np.log1p(mu)).astype(np.float64)).astype(array.dtype)
+        return (np.sign(x) * (grown - kind(1)) / mu).astype(array.dtype)
+
+
+class DBToAmplitude(AudioTensorOperation):
+    """Decibels back to amplitude: ref * (10 ** (x / 10)) ** power."""
+
+    def __init__(self, ref, power):
+        type_check(ref, (float, int), "ref")
+        check_float32(ref, "ref")
+        type_check(power, (float, int), "power")
+        check_float32(power, "power")
+        self.ref, self.power = ref, power
+
+    def apply(self, spectrum):
+        array = _float_wave(spectrum, "DBToAmplitude")
+        out = self.ref * np.power(np.power(10.0, array.astype(np.float64) * 0.1), self.power)
+        return out.astype(array.dtype)
+
+
+class AmplitudeToDB(AudioTensorOperation):
+    """A power (or magnitude) spectrogram <..., freq, time> in decibels relative to
+    `ref_value`, floored at `amin`, and at `top_db` below each spectrogram's peak."""
+
+    def __init__(self, stype=ScaleType.POWER, ref_value=1.0, amin=1e-10, top_db=80.0):
+        type_check(stype, (ScaleType,), "stype")
+        for name, value in (("ref_value", ref_value), ("amin", amin), ("top_db", top_db)):
+            type_check(value, (int, float), name)
+            check_pos_float32(value, name)
+        self.stype, self.ref_value, self.amin, self.top_db = stype, ref_value, amin, top_db
+
+    def apply(self, spectrogram):
+        array = _float_wave(spectrogram, "AmplitudeToDB")
+        multiplier = 10.0 if self.stype == ScaleType.POWER else 20.0
+        x = np.maximum(array.astype(np.float64), self.amin)
+        db = multiplier * np.log10(x) - multiplier * math.log10(max(self.amin, self.ref_value))
+        if self.top_db is not None:  # below the peak of each <channel, freq, time> block
+            shape = db.shape
+            flat = db.reshape((-1,) + shape[-3:]) if db.ndim >= 3 else db[None]
+            peak = flat.max(axis=tuple(range(1, flat.ndim)), keepdims=True)
+            db = np.maximum(flat, peak - self.top_db).reshape(shape)
+        return db.astype(array.dtype)
+
+
+class Contrast(AudioTensorOperation):
+    """SoX's contrast: sin(x * pi/2 + amount/750 * sin(x * 2 pi)), louder without clipping."""
+
+    def __init__(self, enhancement_amount=75.0):
+        type_check(enhancement_amount, (float, int), "enhancement_amount")
+        check_value(enhancement_amount, [0, 100], "enhancement_amount")
+        self.enhancement_amount = enhancement_amount
+
+    def apply(self, waveform):
+        array = _float_wave(waveform, "Contrast")
+        x = array.astype(np.float64) * (math.pi / 2)
+        return np.sin(x + self.enhancement_amount / 750 * np.sin(x * 4)).astype(array.dtype)
+
+
+class Overdrive(AudioTensorOperation):
+    """SoX's overdrive: a cubic soft clip of the waveform driven by `gain` dB with `color`
+    even harmonics, through a DC-blocking filter, mixed with the dry signal."""
+
+    def __init__(self, gain=20.0, color=20.0):
+        for name, value in (("gain", gain), ("color", color)):
+            type_check(value, (float, int), name)
+            check_value(value, [0, 100], name)
+        self.gain, self.color = gain, color
+
+    def apply(self, waveform):
+        array = _float_wave(waveform, "Overdrive")
+        x = array.astype(np.float64).reshape(-1, array.shape[-1])
+        driven = x * 10 ** (self.gain / 20) + self.color / 200
+        driven = np.where(driven < -1, -2.0 / 3, np.where(driven > 1, 2.0 / 3,
+                                                          driven - driven ** 3 / 3))
+        out = np.zeros_like(x)
+        last_in = last_out = np.zeros(x.shape[0])
+        for i in range(x.shape[1]):
+            last_out = driven[:, i] - last_in + 0.995 * last_out
+            last_in = driven[:, i]
+            out[:, i] = x[:, i] * 0.5 + last_out * 0.75
+        return np.clip(out, -1, 1).reshape(array.shape).astype(array.dtype)
+
+
+_PAD_MODES = {BorderType.CONSTANT: "constant", BorderType.EDGE: "edge",
+              BorderType.REFLECT: "reflect", BorderType.SYMMETRIC: "symmetric"}
+
+
+class ComputeDeltas(AudioTensorOperation):
+    """The delta (local slope over `win_length` frames) of a spectrogram <..., freq, time>, the
+    time axis padded by `pad_mode`."""
+
+    def __init__(self, win_length=5, pad_mode=BorderType.EDGE):
+        type_check(pad_mode, (BorderType,), "pad_mode")
+        type_check(win_length, (int,), "win_length")
+        check_value(win_length, (3, INT32_MAX), "win_length")
+        self.win_length, self.pad_mode = win_length, pad_mode
+
+    def apply(self, spectrogram):
+        array = _float_wave(spectrogram, "ComputeDeltas")
+        n = (self.win_length - 1) // 2
+        denom = n * (n + 1) * (2 * n + 1) / 3
+        x = array.astype(np.float64)
+        padded = np.pad(x, [(0, 0)] * (x.ndim - 1) + [(n, n)], mode=_PAD_MODES[self.pad_mode])
+        length = x.shape[-1]
+        out = sum(k * padded[..., n + k:n + k + length] for k in range(-n, n + 1))
+        return (out / denom).astype(array.dtype)
+
+
+class Fade(AudioTensorOperation):
+    """The waveform faded in over its first `fade_in_len` samples and out over its last
+    `fade_out_len`, along a linear, exponential, logarithmic, quarter- or half-sine curve."""
+
+    def __init__(self, fade_in_len=0, fade_out_len=0, fade_shape=FadeShape.LINEAR):
+        type_check(fade_in_len, (int,), "fade_in_len")
+        check_non_negative_int32(fade_in_len, "fade_in_len")
+        type_check(fade_out_len, (int,), "fade_out_len")
+        check_non_negative_int32(fade_out_len, "fade_out_len")
+        type_check(fade_shape, (FadeShape,), "fade_shape")
+        self.fade_in_len, self.fade_out_len, self.fade_shape = (fade_in_len, fade_out_len,
+                                                                fade_shape)
+
+    def _curve(self, ramp: np.ndarray) -> np.ndarray:
+        shape = self.fade_shape
+        if shape == FadeShape.LINEAR:
+            return ramp
+        if shape == FadeShape.EXPONENTIAL:  # MindSpore's curve: r * 2 ** (r - 1)
+            return ramp * np.power(2.0, ramp - 1)
+        if shape == FadeShape.LOGARITHMIC:
+            return np.log10(0.1 + ramp) + 1
+        if shape == FadeShape.QUARTER_SINE:
+            return np.sin(ramp * math.pi / 2)
+        return np.sin(ramp * math.pi - math.pi / 2) / 2 + 0.5
+
+    def apply(self, waveform):
+        array = _float_wave(waveform, "Fade")
+        length = array.shape[-1]
+        for name, value in (("fade_in_len", self.fade_in_len),
+                            ("fade_out_len", self.fade_out_len)):
+            if value > length:
+                raise RuntimeError(f"Fade: invalid parameter, '{name}' should be no greater "
+                                   f"than 'length of waveform', but got: {name} {value} while "
+                                   f"length of waveform {length}.")
+        fade_in = np.ones(length)
+        if self.fade_in_len:
+            fade_in[:self.fade_in_len] = self._curve(np.linspace(0, 1, self.fade_in_len))
+        fade_out = np.ones(length)
+        if self.fade_out_len:
+            curve = self._curve(np.linspace(0, 1, self.fade_out_len))
+            fade_out[length - self.fade_out_len:] = curve[::-1]
+        return (array.astype(np.float64) * fade_in * fade_out).astype(array.dtype)
+
+
 def _number(value, op: str, name: str, positive=False) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or (
             positive and not value > 0):
         raise ValueError(f"{op}: `{name}` must be a{' positive' if positive else ''} number, "
                          f"got {value!r}")
     return float(value)
-
-
-class ResampleMethod(str, Enum):
-    SINC_INTERPOLATION = "sinc_interpolation"
-    KAISER_WINDOW = "kaiser_window"
 
 
 class Resample(TensorOperation):
