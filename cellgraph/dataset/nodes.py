@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from . import _std_shuffle, config
-from .engine import Dataset, _check_count, column_list, find_column
+from .engine import Dataset, column_list, find_column
 
 
 def _as_tuple(value) -> tuple:
@@ -96,7 +96,7 @@ class BatchInfo:
         return self._epoch_num
 
 
-def stack_column(values, column: str):
+def stack_column(values, column: str, index: int = 0):
     """A batch of one column: its rows stacked along a new first axis. Rows that are dicts
     batch key by key (recursively), as MindSpore batches them: they must share their keys. A
     dict a `per_batch_map` returned is already the batch's value."""
@@ -107,13 +107,28 @@ def stack_column(values, column: str):
         if any(not isinstance(v, dict) or list(v) != keys for v in values):
             raise ValueError(f"batch: the dicts of column {column!r} must all have the keys "
                              f"{keys}")
-        return {k: stack_column([v[k] for v in values], f"{column}[{k!r}]") for k in keys}
-    try:
-        return np.stack([np.asarray(v) for v in values])
-    except ValueError:
-        shapes = sorted({np.shape(v) for v in values})
-        raise ValueError(f"batch: column {column!r} holds rows of different shapes {shapes}; "
-                         f"resize them to one shape before batching") from None
+        return {k: stack_column([v[k] for v in values], f"{column}[{k!r}]", index)
+                for k in keys}
+    arrays = [np.asarray(v) for v in values]
+    for array in arrays[1:]:  # MindSpore's words, which its tests match
+        if array.shape != arrays[0].shape:
+            raise RuntimeError(f"Cannot batch tensors with different shapes in column {index}. "
+                               f"First element had shape {_shape_text(arrays[0].shape)} and "
+                               f"this element had shape {_shape_text(array.shape)}")
+        if array.dtype != arrays[0].dtype and not (array.dtype.kind in "US" and
+                                                   arrays[0].dtype.kind in "US"):
+            raise RuntimeError(f"Cannot batch tensors with different types in column {index}. "
+                               f"First element had type {_type_text(arrays[0].dtype)} and this "
+                               f"element had type {_type_text(array.dtype)}")
+    return np.stack(arrays)
+
+
+def _shape_text(shape) -> str:
+    return "<" + ",".join(str(d) for d in shape) + ">"
+
+
+def _type_text(dtype) -> str:
+    return "string" if dtype.kind in "US" else dtype.name
 
 
 def pad_column(values: list, column: str, pad) -> list:
@@ -152,7 +167,9 @@ class BatchDataset(Dataset):
                  output_columns=None, python_multiprocessing=False, max_rowsize=None):
         super().__init__([input_dataset])
         child = input_dataset
-        self.batch_size = _check_count(batch_size, "batch", "batch_size")
+        # a callable gives each batch's size from its BatchInfo; -1 is refused when read
+        self.batch_size_func = batch_size if callable(batch_size) else None
+        self.batch_size = 1 if callable(batch_size) else int(batch_size)
         for pair in child.sync_notifiers().values():  # sync_wait counts batches of this size
             pair.update_batched_size(self.batch_size)
         self.drop_remainder = bool(drop_remainder)
@@ -179,15 +196,24 @@ class BatchDataset(Dataset):
 
     def count(self):
         n = self.children[0].count()
-        if n is None:
+        if n is None or self.batch_size_func is not None or self.batch_size < 1:
             return None
         return n // self.batch_size if self.drop_remainder else -(-n // self.batch_size)
 
     def rows(self, state):
+        if self.batch_size == -1:
+            raise RuntimeError("Batch size cannot be -1 without using batch sampler.")
         rows = self.children[0].rows(state)
         for number in itertools.count():
-            chunk = list(itertools.islice(rows, self.batch_size))
-            if not chunk or (self.drop_remainder and len(chunk) < self.batch_size):
+            size = self.batch_size
+            if self.batch_size_func is not None:
+                size = self.batch_size_func(BatchInfo(number, state.epoch))
+                if isinstance(size, bool) or not isinstance(size, numbers.Integral) or \
+                        size < 1:
+                    raise RuntimeError(f"batch: the callable batch_size gave {size!r}; "
+                                       f"expected a positive int")
+            chunk = list(itertools.islice(rows, size))
+            if not chunk or (self.drop_remainder and len(chunk) < size):
                 return
             yield self._stack(chunk, number, state)
 
@@ -210,8 +236,8 @@ class BatchDataset(Dataset):
             columns = [pad_column(values, name, self.pad_info.get(name, (None, None)))
                        if name in self.pad_info or not isinstance(values, dict) else values
                        for values, name in zip(columns, self.column_names)]
-        return tuple(stack_column(values, name)
-                     for values, name in zip(columns, self.column_names))
+        return tuple(stack_column(values, name, index)
+                     for index, (values, name) in enumerate(zip(columns, self.column_names)))
 
 
 def _check_pad_info(pad_info, names) -> dict | None:

@@ -8,6 +8,7 @@ worker thread that prepares the next rows while the training step computes.
 """
 from __future__ import annotations
 
+import inspect
 import itertools
 import multiprocessing
 import numbers
@@ -18,6 +19,7 @@ import numpy as np
 from cellgraph.primitives.errors import UnsupportedError
 
 from .. import config
+from ..core.validator_helpers import INT32_MAX, check_value, type_check
 
 __all__ = ["Dataset"]
 
@@ -103,6 +105,23 @@ def column_list(columns, op: str, name: str) -> list[str] | None:
 
 
 
+def _check_batch_size(batch_size) -> None:
+    """MindSpore's check of a batch size: an int (True counts as 1) in [1, 2**31 - 1] or -1
+    (refused when the rows are read: it needs a batch sampler), or a callable of one
+    parameter (the BatchInfo)."""
+    if not (isinstance(batch_size, int) or callable(batch_size)):
+        raise TypeError("batch_size should either be an int or a callable.")
+    if callable(batch_size):
+        try:
+            takes = len(inspect.signature(batch_size).parameters)
+        except (TypeError, ValueError):
+            takes = 1
+        if takes != 1:
+            raise ValueError("callable batch_size should take one parameter (BatchInfo).")
+    elif batch_size != -1:
+        check_value(int(batch_size), [1, INT32_MAX], "batch_size")
+
+
 def _keywords(method: str, given: dict, **defaults) -> dict:
     """The keyword options of a pipeline method: `defaults` updated by `given`; a name not
     among them is a TypeError, as a misspelt keyword is in MindSpore."""
@@ -160,22 +179,36 @@ class Dataset:
         return mapped if cache is None else cache.over(mapped)
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, **kwargs):
-        """Stack `batch_size` rows into one; the last, smaller batch is dropped if
-        `drop_remainder`. Keywords as MindSpore's: per_batch_map, input_columns,
-        output_columns, python_multiprocessing, max_rowsize; MindSpore 1.x's `pad_info` and
-        `column_order` pad as `padded_batch` does and order the columns as `project` does."""
+        """Stack `batch_size` rows into one (an int, or a callable given the BatchInfo that
+        gives each batch's size); the last, smaller batch is dropped if `drop_remainder`.
+        Keywords as MindSpore's: per_batch_map, input_columns, output_columns,
+        python_multiprocessing, max_rowsize (MindSpore 2's batch refuses 1.x's `pad_info` and
+        `column_order`: `padded_batch` pads, `project` orders)."""
         from ..nodes import BatchDataset
 
-        check_num_parallel_workers(num_parallel_workers)
         options = _keywords("batch", kwargs, per_batch_map=None, input_columns=None,
-                            output_columns=None, column_order=None, pad_info=None,
-                            python_multiprocessing=False, max_rowsize=None)
-        batched = BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
-                               options["per_batch_map"], options["input_columns"],
-                               options["output_columns"], options["python_multiprocessing"],
-                               options["max_rowsize"])._padding(options["pad_info"])
-        column_order = options["column_order"]
-        return batched if column_order is None else batched.project(column_order)
+                            output_columns=None, python_multiprocessing=False,
+                            max_rowsize=None)
+        _check_batch_size(batch_size)
+        check_num_parallel_workers(num_parallel_workers)
+        type_check(drop_remainder, (bool,), "drop_remainder")
+        per_batch_map, input_columns = options["per_batch_map"], options["input_columns"]
+        if input_columns is not None and per_batch_map is None:
+            raise ValueError("input_columns can be specified only when per_batch_map is set.")
+        if input_columns is not None and callable(per_batch_map):
+            count = len([input_columns] if isinstance(input_columns, str) else input_columns)
+            try:
+                takes = len(inspect.signature(per_batch_map).parameters)
+            except (TypeError, ValueError):
+                takes = count + 1
+            if count != takes - 1:
+                raise ValueError("The signature of per_batch_map should match with input "
+                                 "columns.")
+        if options["python_multiprocessing"] is not None:
+            type_check(options["python_multiprocessing"], (bool,), "python_multiprocessing")
+        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
+                            per_batch_map, input_columns, options["output_columns"],
+                            options["python_multiprocessing"], options["max_rowsize"])
 
     def padded_batch(self, batch_size, drop_remainder=False, num_parallel_workers=None,
                      pad_info=None):
@@ -185,7 +218,9 @@ class Dataset:
         `pad_info` nothing is padded."""
         from ..nodes import BatchDataset
 
+        _check_batch_size(batch_size)
         check_num_parallel_workers(num_parallel_workers)
+        type_check(drop_remainder, (bool,), "drop_remainder")
         return BatchDataset(self, batch_size, drop_remainder,
                             num_parallel_workers)._padding(pad_info)
 
