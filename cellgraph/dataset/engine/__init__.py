@@ -210,6 +210,15 @@ class Dataset:
                             per_batch_map, input_columns, options["output_columns"],
                             options["python_multiprocessing"], options["max_rowsize"])
 
+    def apply(self, apply_func):
+        """The dataset `apply_func(self)` gives (it must give a Dataset)."""
+        if not callable(apply_func):
+            raise TypeError("apply_func must be a function.")
+        dataset = apply_func(self)
+        if not isinstance(dataset, Dataset):
+            raise TypeError("apply_func must return a dataset.")
+        return dataset
+
     def padded_batch(self, batch_size, drop_remainder=False, num_parallel_workers=None,
                      pad_info=None):
         """Batch rows of different shapes: each column in `pad_info` ({column: (shape,
