@@ -240,6 +240,86 @@ class BatchDataset(Dataset):
                      for index, (values, name) in enumerate(zip(columns, self.column_names)))
 
 
+class BucketBatchByLengthDataset(Dataset):
+    """`dataset.bucket_batch_by_length(...)`: each row goes to the bucket of its length (the
+    first axis of its column, or `element_length_function` of the columns named), bucket i
+    holding lengths in [boundary[i-1], boundary[i]); a bucket that reaches its batch size is
+    padded (`pad_info`, None axes to the longest, or with `pad_to_bucket_boundary` to the
+    bucket's boundary - 1) and batched; at the end the partial buckets follow in order unless
+    `drop_remainder`."""
+
+    def __init__(self, input_dataset, column_names, bucket_boundaries, bucket_batch_sizes,
+                 element_length_function=None, pad_info=None, pad_to_bucket_boundary=False,
+                 drop_remainder=False):
+        super().__init__([input_dataset])
+        self.length_columns = list(column_names)
+        self.boundaries, self.batch_sizes = list(bucket_boundaries), list(bucket_batch_sizes)
+        self.length_function = element_length_function
+        # a pad_info (even {}) pads every column, None axes to the longest, with 0
+        self.pad_info = None if pad_info is None else dict(pad_info)
+        self.pad_to_boundary, self.drop_remainder = pad_to_bucket_boundary, drop_remainder
+
+    @property
+    def column_names(self):
+        return self.children[0].column_names
+
+    def count(self):
+        return None
+
+    def _length(self, row) -> int:
+        if self.length_function is None:
+            value = np.asarray(row[self.length_index[0]])
+            if value.ndim == 0:
+                raise RuntimeError("BucketBatchByLength: the column to bucket by must have at "
+                                   "least one axis when no element_length_function is given")
+            return int(value.shape[0])
+        length = self.length_function(*(row[i] for i in self.length_index))
+        if isinstance(length, np.ndarray):
+            length = length.item()
+        if isinstance(length, bool) or not isinstance(length, numbers.Integral) or length < 0:
+            raise RuntimeError(f"BucketBatchByLength: element_length_function must return a "
+                               f"non-negative int, got {length!r}")
+        return int(length)
+
+    def _batch(self, rows, bucket) -> tuple:
+        names = self.column_names
+        columns = [[row[i] for row in rows] for i in range(len(names))]
+        out = []
+        for index, (values, name) in enumerate(zip(columns, names)):
+            if self.pad_info is not None:
+                shape, value = self.pad_info.get(name) or (None, None)
+                if self.pad_to_boundary and self.pad_info.get(name) is not None:
+                    if bucket >= len(self.boundaries):  # MindSpore's words
+                        raise RuntimeError(f"Invalid data, requested to pad to bucket boundary "
+                                           f"failed, bucket index should be less than "
+                                           f"{len(self.boundaries) + 1}, but got {bucket}")
+                    rank = np.asarray(values[0]).ndim
+                    shape = [None] * rank if shape is None else list(shape)
+                    shape = [self.boundaries[bucket] - 1 if d is None else d for d in shape]
+                values = pad_column(values, name, (shape, value))
+            out.append(stack_column(values, name, index))
+        return tuple(out)
+
+    def rows(self, state):
+        names = self.column_names
+        if any(c not in names for c in self.length_columns):
+            raise RuntimeError("BucketBatchByLength: Couldn't find the specified column in the "
+                               f"dataset: {self.length_columns} among {names}")
+        self.length_index = [names.index(c) for c in self.length_columns]
+        buckets = [[] for _ in self.batch_sizes]
+        for row in self.children[0].rows(state):
+            length = self._length(row)
+            bucket = sum(1 for b in self.boundaries if b <= length)
+            buckets[bucket].append(row)
+            if len(buckets[bucket]) == self.batch_sizes[bucket]:
+                yield self._batch(buckets[bucket], bucket)
+                buckets[bucket] = []
+        if not self.drop_remainder:
+            for bucket, rows in enumerate(buckets):
+                if rows:
+                    yield self._batch(rows, bucket)
+
+
 def _check_pad_info(pad_info, names) -> dict | None:
     if pad_info is None:
         return None

@@ -122,6 +122,41 @@ def _check_batch_size(batch_size) -> None:
         check_value(int(batch_size), [1, INT32_MAX], "batch_size")
 
 
+def _check_columns(columns, name: str) -> None:
+    """MindSpore's check of a list of column names: non-empty strings, none repeated."""
+    type_check(columns, (list, str), name)
+    if isinstance(columns, str):
+        if not columns:
+            raise ValueError(f"{name} should not be an empty str.")
+        return
+    if not columns:
+        raise ValueError(f"{name} should not be empty.")
+    for i, column in enumerate(columns):
+        if not column:
+            raise ValueError(f"{name}[{i}] should not be empty.")
+        type_check(column, (str,), f"{name}[{i}]")
+    if len(set(columns)) != len(columns):
+        raise ValueError("Every column name should not be same with others in column_names.")
+
+
+def _check_pad_entry(key, value) -> None:
+    """MindSpore's check of one pad_info entry: column -> (shape list or None, value)."""
+    type_check(key, (str,), "key in pad_info")
+    if value is None:
+        return
+    if len(value) != 2:
+        raise ValueError("value of pad_info should be a tuple of size 2.")
+    type_check(value, (tuple,), "value in pad_info")
+    if value[0] is not None:
+        type_check(value[0], (list,), "shape in pad_info")
+        for dim in value[0]:
+            if dim is not None:
+                type_check(dim, (int,), "dim of shape in pad_info")
+                check_value(dim, [1, INT32_MAX], "dim of shape in pad_info")
+    if value[1] is not None:
+        type_check(value[1], (int, float, str, bytes), "pad_value")
+
+
 def _keywords(method: str, given: dict, **defaults) -> dict:
     """The keyword options of a pipeline method: `defaults` updated by `given`; a name not
     among them is a TypeError, as a misspelt keyword is in MindSpore."""
@@ -209,6 +244,47 @@ class Dataset:
         return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
                             per_batch_map, input_columns, options["output_columns"],
                             options["python_multiprocessing"], options["max_rowsize"])
+
+    def bucket_batch_by_length(self, column_names, bucket_boundaries, bucket_batch_sizes,
+                               element_length_function=None, pad_info=None,
+                               pad_to_bucket_boundary=False, drop_remainder=False):
+        """Batch rows of similar length together: see nodes.BucketBatchByLengthDataset."""
+        from ..nodes import BucketBatchByLengthDataset
+
+        for name, value in (("column_names", column_names),
+                            ("bucket_boundaries", bucket_boundaries),
+                            ("bucket_batch_sizes", bucket_batch_sizes)):
+            type_check(value, (list,), name)
+        type_check(pad_to_bucket_boundary, (bool,), "pad_to_bucket_boundary")
+        type_check(drop_remainder, (bool,), "drop_remainder")
+        _check_columns(column_names, "column_names")
+        if element_length_function is None and len(column_names) != 1:
+            raise ValueError("If element_length_function is not specified, exactly one column "
+                             "name should be passed.")
+        if element_length_function is not None and not callable(element_length_function):
+            raise TypeError("element_length_function object is not callable.")
+        if not bucket_boundaries:
+            raise ValueError("bucket_boundaries cannot be empty.")
+        if not all(isinstance(b, int) for b in bucket_boundaries):
+            raise TypeError("bucket_boundaries should be a list of int.")
+        if not all(b > 0 for b in bucket_boundaries):
+            raise ValueError("bucket_boundaries must only contain positive numbers.")
+        if any(b >= c for b, c in itertools.pairwise(bucket_boundaries)):
+            raise ValueError("bucket_boundaries should be strictly increasing.")
+        if len(bucket_batch_sizes) != len(bucket_boundaries) + 1:
+            raise ValueError("bucket_batch_sizes must contain one element more than "
+                             "bucket_boundaries.")
+        if not all(isinstance(b, int) for b in bucket_batch_sizes):
+            raise TypeError("bucket_batch_sizes should be a list of int.")
+        if not all(b > 0 for b in bucket_batch_sizes):
+            raise ValueError("bucket_batch_sizes should be a list of positive numbers.")
+        if pad_info is not None:
+            type_check(pad_info, (dict,), "pad_info")
+            for key, value in pad_info.items():
+                _check_pad_entry(key, value)
+        return BucketBatchByLengthDataset(self, column_names, bucket_boundaries,
+                                          bucket_batch_sizes, element_length_function,
+                                          pad_info, pad_to_bucket_boundary, drop_remainder)
 
     def apply(self, apply_func):
         """The dataset `apply_func(self)` gives (it must give a Dataset)."""
