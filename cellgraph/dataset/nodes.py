@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from . import _std_shuffle, config
-from .engine import Dataset, _check_count, column_list, find_column
+from .engine import Dataset, column_list, find_column
 
 
 def _as_tuple(value) -> tuple:
@@ -96,7 +96,7 @@ class BatchInfo:
         return self._epoch_num
 
 
-def stack_column(values, column: str):
+def stack_column(values, column: str, index: int = 0):
     """A batch of one column: its rows stacked along a new first axis. Rows that are dicts
     batch key by key (recursively), as MindSpore batches them: they must share their keys. A
     dict a `per_batch_map` returned is already the batch's value."""
@@ -107,13 +107,28 @@ def stack_column(values, column: str):
         if any(not isinstance(v, dict) or list(v) != keys for v in values):
             raise ValueError(f"batch: the dicts of column {column!r} must all have the keys "
                              f"{keys}")
-        return {k: stack_column([v[k] for v in values], f"{column}[{k!r}]") for k in keys}
-    try:
-        return np.stack([np.asarray(v) for v in values])
-    except ValueError:
-        shapes = sorted({np.shape(v) for v in values})
-        raise ValueError(f"batch: column {column!r} holds rows of different shapes {shapes}; "
-                         f"resize them to one shape before batching") from None
+        return {k: stack_column([v[k] for v in values], f"{column}[{k!r}]", index)
+                for k in keys}
+    arrays = [np.asarray(v) for v in values]
+    for array in arrays[1:]:  # MindSpore's words, which its tests match
+        if array.shape != arrays[0].shape:
+            raise RuntimeError(f"Cannot batch tensors with different shapes in column {index}. "
+                               f"First element had shape {_shape_text(arrays[0].shape)} and "
+                               f"this element had shape {_shape_text(array.shape)}")
+        if array.dtype != arrays[0].dtype and not (array.dtype.kind in "US" and
+                                                   arrays[0].dtype.kind in "US"):
+            raise RuntimeError(f"Cannot batch tensors with different types in column {index}. "
+                               f"First element had type {_type_text(arrays[0].dtype)} and this "
+                               f"element had type {_type_text(array.dtype)}")
+    return np.stack(arrays)
+
+
+def _shape_text(shape) -> str:
+    return "<" + ",".join(str(d) for d in shape) + ">"
+
+
+def _type_text(dtype) -> str:
+    return "string" if dtype.kind in "US" else dtype.name
 
 
 def pad_column(values: list, column: str, pad) -> list:
@@ -152,7 +167,9 @@ class BatchDataset(Dataset):
                  output_columns=None, python_multiprocessing=False, max_rowsize=None):
         super().__init__([input_dataset])
         child = input_dataset
-        self.batch_size = _check_count(batch_size, "batch", "batch_size")
+        # a callable gives each batch's size from its BatchInfo; -1 is refused when read
+        self.batch_size_func = batch_size if callable(batch_size) else None
+        self.batch_size = 1 if callable(batch_size) else int(batch_size)
         for pair in child.sync_notifiers().values():  # sync_wait counts batches of this size
             pair.update_batched_size(self.batch_size)
         self.drop_remainder = bool(drop_remainder)
@@ -179,15 +196,24 @@ class BatchDataset(Dataset):
 
     def count(self):
         n = self.children[0].count()
-        if n is None:
+        if n is None or self.batch_size_func is not None or self.batch_size < 1:
             return None
         return n // self.batch_size if self.drop_remainder else -(-n // self.batch_size)
 
     def rows(self, state):
+        if self.batch_size == -1:
+            raise RuntimeError("Batch size cannot be -1 without using batch sampler.")
         rows = self.children[0].rows(state)
         for number in itertools.count():
-            chunk = list(itertools.islice(rows, self.batch_size))
-            if not chunk or (self.drop_remainder and len(chunk) < self.batch_size):
+            size = self.batch_size
+            if self.batch_size_func is not None:
+                size = self.batch_size_func(BatchInfo(number, state.epoch))
+                if isinstance(size, bool) or not isinstance(size, numbers.Integral) or \
+                        size < 1:
+                    raise RuntimeError(f"batch: the callable batch_size gave {size!r}; "
+                                       f"expected a positive int")
+            chunk = list(itertools.islice(rows, size))
+            if not chunk or (self.drop_remainder and len(chunk) < size):
                 return
             yield self._stack(chunk, number, state)
 
@@ -210,8 +236,88 @@ class BatchDataset(Dataset):
             columns = [pad_column(values, name, self.pad_info.get(name, (None, None)))
                        if name in self.pad_info or not isinstance(values, dict) else values
                        for values, name in zip(columns, self.column_names)]
-        return tuple(stack_column(values, name)
-                     for values, name in zip(columns, self.column_names))
+        return tuple(stack_column(values, name, index)
+                     for index, (values, name) in enumerate(zip(columns, self.column_names)))
+
+
+class BucketBatchByLengthDataset(Dataset):
+    """`dataset.bucket_batch_by_length(...)`: each row goes to the bucket of its length (the
+    first axis of its column, or `element_length_function` of the columns named), bucket i
+    holding lengths in [boundary[i-1], boundary[i]); a bucket that reaches its batch size is
+    padded (`pad_info`, None axes to the longest, or with `pad_to_bucket_boundary` to the
+    bucket's boundary - 1) and batched; at the end the partial buckets follow in order unless
+    `drop_remainder`."""
+
+    def __init__(self, input_dataset, column_names, bucket_boundaries, bucket_batch_sizes,
+                 element_length_function=None, pad_info=None, pad_to_bucket_boundary=False,
+                 drop_remainder=False):
+        super().__init__([input_dataset])
+        self.length_columns = list(column_names)
+        self.boundaries, self.batch_sizes = list(bucket_boundaries), list(bucket_batch_sizes)
+        self.length_function = element_length_function
+        # a pad_info (even {}) pads every column, None axes to the longest, with 0
+        self.pad_info = None if pad_info is None else dict(pad_info)
+        self.pad_to_boundary, self.drop_remainder = pad_to_bucket_boundary, drop_remainder
+
+    @property
+    def column_names(self):
+        return self.children[0].column_names
+
+    def count(self):
+        return None
+
+    def _length(self, row) -> int:
+        if self.length_function is None:
+            value = np.asarray(row[self.length_index[0]])
+            if value.ndim == 0:
+                raise RuntimeError("BucketBatchByLength: the column to bucket by must have at "
+                                   "least one axis when no element_length_function is given")
+            return int(value.shape[0])
+        length = self.length_function(*(row[i] for i in self.length_index))
+        if isinstance(length, np.ndarray):
+            length = length.item()
+        if isinstance(length, bool) or not isinstance(length, numbers.Integral) or length < 0:
+            raise RuntimeError(f"BucketBatchByLength: element_length_function must return a "
+                               f"non-negative int, got {length!r}")
+        return int(length)
+
+    def _batch(self, rows, bucket) -> tuple:
+        names = self.column_names
+        columns = [[row[i] for row in rows] for i in range(len(names))]
+        out = []
+        for index, (values, name) in enumerate(zip(columns, names)):
+            if self.pad_info is not None:
+                shape, value = self.pad_info.get(name) or (None, None)
+                if self.pad_to_boundary and self.pad_info.get(name) is not None:
+                    if bucket >= len(self.boundaries):  # MindSpore's words
+                        raise RuntimeError(f"Invalid data, requested to pad to bucket boundary "
+                                           f"failed, bucket index should be less than "
+                                           f"{len(self.boundaries) + 1}, but got {bucket}")
+                    rank = np.asarray(values[0]).ndim
+                    shape = [None] * rank if shape is None else list(shape)
+                    shape = [self.boundaries[bucket] - 1 if d is None else d for d in shape]
+                values = pad_column(values, name, (shape, value))
+            out.append(stack_column(values, name, index))
+        return tuple(out)
+
+    def rows(self, state):
+        names = self.column_names
+        if any(c not in names for c in self.length_columns):
+            raise RuntimeError("BucketBatchByLength: Couldn't find the specified column in the "
+                               f"dataset: {self.length_columns} among {names}")
+        self.length_index = [names.index(c) for c in self.length_columns]
+        buckets = [[] for _ in self.batch_sizes]
+        for row in self.children[0].rows(state):
+            length = self._length(row)
+            bucket = sum(1 for b in self.boundaries if b <= length)
+            buckets[bucket].append(row)
+            if len(buckets[bucket]) == self.batch_sizes[bucket]:
+                yield self._batch(buckets[bucket], bucket)
+                buckets[bucket] = []
+        if not self.drop_remainder:
+            for bucket, rows in enumerate(buckets):
+                if rows:
+                    yield self._batch(rows, bucket)
 
 
 def _check_pad_info(pad_info, names) -> dict | None:

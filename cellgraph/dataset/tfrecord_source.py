@@ -208,7 +208,7 @@ class TFRecordDataset(_ArraySource):
                                    f"records do not hold (they hold {names})")
             names = list(columns_list)
         super().__init__(names, {"num_samples": num_samples,
-                                 "shuffle": shuffle is not False, "cache": cache})
+                                 "shuffle": shuffle is Shuffle.GLOBAL, "cache": cache})
 
     def _first_record_names(self) -> list[str]:
         for path in self.dataset_files:
@@ -247,8 +247,12 @@ class TFRecordDataset(_ArraySource):
     def load(self):
         per_file = self._shard_records()
         records = []  # one row from each file in turn
+        self.file_rows = [[] for _ in per_file]
         for i in range(max((len(r) for r in per_file), default=0)):
-            records.extend(r[i] for r in per_file if i < len(r))
+            for f, file_records in enumerate(per_file):
+                if i < len(file_records):
+                    self.file_rows[f].append(len(records))
+                    records.append(file_records[i])
         columns = [np.empty(len(records), dtype=object) for _ in self._names]
         for row, data in enumerate(records):
             features = parse_example(data)
@@ -258,3 +262,30 @@ class TFRecordDataset(_ArraySource):
                                        f"{sorted(features)})")
                 column[row] = _column_value(*features[name], self.column_specs.get(name))
         return columns
+
+    def rows(self, state):
+        """Shuffle.GLOBAL shuffles the rows (the first num_samples when given); Shuffle.FILES the order of the
+        files only, each file's rows kept in order; Shuffle.INFILE the rows within each file,
+        the files kept in order. The files' rows are then taken in turn, one from each."""
+        limit = getattr(self.sampler, "num_samples", None)
+        if self.shuffle_mode is Shuffle.GLOBAL and limit:
+            # the reader stops at num_samples rows, and those are shuffled (MindSpore's
+            # reader runs before its shuffle)
+            count = min(limit, self.num_rows)
+            for index in state.rng(self).permutation(count):
+                yield self.row_at(int(index))
+            return
+        if self.shuffle_mode not in (Shuffle.FILES, Shuffle.INFILE):
+            yield from super().rows(state)
+            return
+        self.arrays  # noqa: B018  (loads the files, which sets file_rows)
+        rng = state.rng(self)
+        parts = [np.asarray(p, np.int64) for p in self.file_rows]
+        if self.shuffle_mode is Shuffle.FILES:
+            parts = [parts[i] for i in rng.permutation(len(parts))]
+        else:
+            parts = [rng.permutation(p) for p in parts]
+        order = [int(p[i]) for i in range(max((len(p) for p in parts), default=0))
+                 for p in parts if i < len(p)]
+        for index in self.sampler._limit(np.asarray(order, np.int64)):
+            yield self.row_at(int(index))

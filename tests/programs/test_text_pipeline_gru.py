@@ -1,7 +1,7 @@
 """An IMDB-style sentiment pipeline on an in-memory corpus: GeneratorDataset over raw strings,
 text.WhitespaceTokenizer, a Vocab built from the dataset with special tokens, Lookup with an
-unknown token, Truncate, filter on the label column, padded_batch with pad_info (and the 1.x
-batch(pad_info=...)), Concatenate to add a start token, TypeCast on the labels; a GRU classifier
+unknown token, Truncate, filter on the label column, padded_batch with pad_info, Concatenate
+to add a start token, TypeCast on the labels; a GRU classifier
 over the padded batches, packed by seq_length, trained with Model.train and evaluated."""
 import numpy as np
 import pytest
@@ -98,8 +98,8 @@ def test_padded_batch_pads_with_pad_info_and_filter_drops_rows():
     ragged = ds.NumpySlicesDataset([[1], [2], [3]], column_names=["x"], shuffle=False)
     ragged = ragged.map(lambda x: np.arange(int(x[0])), input_columns="x")
     assert shapes(ragged.padded_batch(3, pad_info={})) == [(3, 3)]
-    assert shapes(ragged.batch(3, pad_info={"x": (None, -1)})) == [(3, 3)]
-    padded = next(ragged.batch(3, pad_info={"x": (None, -1)}).create_tuple_iterator(
+    assert shapes(ragged.padded_batch(3, pad_info={"x": (None, -1)})) == [(3, 3)]
+    padded = next(ragged.padded_batch(3, pad_info={"x": (None, -1)}).create_tuple_iterator(
         output_numpy=True))[0]
     np.testing.assert_array_equal(padded, [[0, -1, -1], [0, 1, -1], [0, 1, 2]])
     with pytest.raises(ValueError, match="longer than the pad shape"):

@@ -8,6 +8,7 @@ worker thread that prepares the next rows while the training step computes.
 """
 from __future__ import annotations
 
+import inspect
 import itertools
 import multiprocessing
 import numbers
@@ -18,6 +19,7 @@ import numpy as np
 from cellgraph.primitives.errors import UnsupportedError
 
 from .. import config
+from ..core.validator_helpers import INT32_MAX, check_value, type_check
 
 __all__ = ["Dataset"]
 
@@ -103,6 +105,58 @@ def column_list(columns, op: str, name: str) -> list[str] | None:
 
 
 
+def _check_batch_size(batch_size) -> None:
+    """MindSpore's check of a batch size: an int (True counts as 1) in [1, 2**31 - 1] or -1
+    (refused when the rows are read: it needs a batch sampler), or a callable of one
+    parameter (the BatchInfo)."""
+    if not (isinstance(batch_size, int) or callable(batch_size)):
+        raise TypeError("batch_size should either be an int or a callable.")
+    if callable(batch_size):
+        try:
+            takes = len(inspect.signature(batch_size).parameters)
+        except (TypeError, ValueError):
+            takes = 1
+        if takes != 1:
+            raise ValueError("callable batch_size should take one parameter (BatchInfo).")
+    elif batch_size != -1:
+        check_value(int(batch_size), [1, INT32_MAX], "batch_size")
+
+
+def _check_columns(columns, name: str) -> None:
+    """MindSpore's check of a list of column names: non-empty strings, none repeated."""
+    type_check(columns, (list, str), name)
+    if isinstance(columns, str):
+        if not columns:
+            raise ValueError(f"{name} should not be an empty str.")
+        return
+    if not columns:
+        raise ValueError(f"{name} should not be empty.")
+    for i, column in enumerate(columns):
+        if not column:
+            raise ValueError(f"{name}[{i}] should not be empty.")
+        type_check(column, (str,), f"{name}[{i}]")
+    if len(set(columns)) != len(columns):
+        raise ValueError("Every column name should not be same with others in column_names.")
+
+
+def _check_pad_entry(key, value) -> None:
+    """MindSpore's check of one pad_info entry: column -> (shape list or None, value)."""
+    type_check(key, (str,), "key in pad_info")
+    if value is None:
+        return
+    if len(value) != 2:
+        raise ValueError("value of pad_info should be a tuple of size 2.")
+    type_check(value, (tuple,), "value in pad_info")
+    if value[0] is not None:
+        type_check(value[0], (list,), "shape in pad_info")
+        for dim in value[0]:
+            if dim is not None:
+                type_check(dim, (int,), "dim of shape in pad_info")
+                check_value(dim, [1, INT32_MAX], "dim of shape in pad_info")
+    if value[1] is not None:
+        type_check(value[1], (int, float, str, bytes), "pad_value")
+
+
 def _keywords(method: str, given: dict, **defaults) -> dict:
     """The keyword options of a pipeline method: `defaults` updated by `given`; a name not
     among them is a TypeError, as a misspelt keyword is in MindSpore."""
@@ -160,22 +214,86 @@ class Dataset:
         return mapped if cache is None else cache.over(mapped)
 
     def batch(self, batch_size, drop_remainder=False, num_parallel_workers=None, **kwargs):
-        """Stack `batch_size` rows into one; the last, smaller batch is dropped if
-        `drop_remainder`. Keywords as MindSpore's: per_batch_map, input_columns,
-        output_columns, python_multiprocessing, max_rowsize; MindSpore 1.x's `pad_info` and
-        `column_order` pad as `padded_batch` does and order the columns as `project` does."""
+        """Stack `batch_size` rows into one (an int, or a callable given the BatchInfo that
+        gives each batch's size); the last, smaller batch is dropped if `drop_remainder`.
+        Keywords as MindSpore's: per_batch_map, input_columns, output_columns,
+        python_multiprocessing, max_rowsize (MindSpore 2's batch refuses 1.x's `pad_info` and
+        `column_order`: `padded_batch` pads, `project` orders)."""
         from ..nodes import BatchDataset
 
-        check_num_parallel_workers(num_parallel_workers)
         options = _keywords("batch", kwargs, per_batch_map=None, input_columns=None,
-                            output_columns=None, column_order=None, pad_info=None,
-                            python_multiprocessing=False, max_rowsize=None)
-        batched = BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
-                               options["per_batch_map"], options["input_columns"],
-                               options["output_columns"], options["python_multiprocessing"],
-                               options["max_rowsize"])._padding(options["pad_info"])
-        column_order = options["column_order"]
-        return batched if column_order is None else batched.project(column_order)
+                            output_columns=None, python_multiprocessing=False,
+                            max_rowsize=None)
+        _check_batch_size(batch_size)
+        check_num_parallel_workers(num_parallel_workers)
+        type_check(drop_remainder, (bool,), "drop_remainder")
+        per_batch_map, input_columns = options["per_batch_map"], options["input_columns"]
+        if input_columns is not None and per_batch_map is None:
+            raise ValueError("input_columns can be specified only when per_batch_map is set.")
+        if input_columns is not None and callable(per_batch_map):
+            count = len([input_columns] if isinstance(input_columns, str) else input_columns)
+            try:
+                takes = len(inspect.signature(per_batch_map).parameters)
+            except (TypeError, ValueError):
+                takes = count + 1
+            if count != takes - 1:
+                raise ValueError("The signature of per_batch_map should match with input "
+                                 "columns.")
+        if options["python_multiprocessing"] is not None:
+            type_check(options["python_multiprocessing"], (bool,), "python_multiprocessing")
+        return BatchDataset(self, batch_size, drop_remainder, num_parallel_workers,
+                            per_batch_map, input_columns, options["output_columns"],
+                            options["python_multiprocessing"], options["max_rowsize"])
+
+    def bucket_batch_by_length(self, column_names, bucket_boundaries, bucket_batch_sizes,
+                               element_length_function=None, pad_info=None,
+                               pad_to_bucket_boundary=False, drop_remainder=False):
+        """Batch rows of similar length together: see nodes.BucketBatchByLengthDataset."""
+        from ..nodes import BucketBatchByLengthDataset
+
+        for name, value in (("column_names", column_names),
+                            ("bucket_boundaries", bucket_boundaries),
+                            ("bucket_batch_sizes", bucket_batch_sizes)):
+            type_check(value, (list,), name)
+        type_check(pad_to_bucket_boundary, (bool,), "pad_to_bucket_boundary")
+        type_check(drop_remainder, (bool,), "drop_remainder")
+        _check_columns(column_names, "column_names")
+        if element_length_function is None and len(column_names) != 1:
+            raise ValueError("If element_length_function is not specified, exactly one column "
+                             "name should be passed.")
+        if element_length_function is not None and not callable(element_length_function):
+            raise TypeError("element_length_function object is not callable.")
+        if not bucket_boundaries:
+            raise ValueError("bucket_boundaries cannot be empty.")
+        if not all(isinstance(b, int) for b in bucket_boundaries):
+            raise TypeError("bucket_boundaries should be a list of int.")
+        if not all(b > 0 for b in bucket_boundaries):
+            raise ValueError("bucket_boundaries must only contain positive numbers.")
+        if any(b >= c for b, c in itertools.pairwise(bucket_boundaries)):
+            raise ValueError("bucket_boundaries should be strictly increasing.")
+        if len(bucket_batch_sizes) != len(bucket_boundaries) + 1:
+            raise ValueError("bucket_batch_sizes must contain one element more than "
+                             "bucket_boundaries.")
+        if not all(isinstance(b, int) for b in bucket_batch_sizes):
+            raise TypeError("bucket_batch_sizes should be a list of int.")
+        if not all(b > 0 for b in bucket_batch_sizes):
+            raise ValueError("bucket_batch_sizes should be a list of positive numbers.")
+        if pad_info is not None:
+            type_check(pad_info, (dict,), "pad_info")
+            for key, value in pad_info.items():
+                _check_pad_entry(key, value)
+        return BucketBatchByLengthDataset(self, column_names, bucket_boundaries,
+                                          bucket_batch_sizes, element_length_function,
+                                          pad_info, pad_to_bucket_boundary, drop_remainder)
+
+    def apply(self, apply_func):
+        """The dataset `apply_func(self)` gives (it must give a Dataset)."""
+        if not callable(apply_func):
+            raise TypeError("apply_func must be a function.")
+        dataset = apply_func(self)
+        if not isinstance(dataset, Dataset):
+            raise TypeError("apply_func must return a dataset.")
+        return dataset
 
     def padded_batch(self, batch_size, drop_remainder=False, num_parallel_workers=None,
                      pad_info=None):
@@ -185,7 +303,9 @@ class Dataset:
         `pad_info` nothing is padded."""
         from ..nodes import BatchDataset
 
+        _check_batch_size(batch_size)
         check_num_parallel_workers(num_parallel_workers)
+        type_check(drop_remainder, (bool,), "drop_remainder")
         return BatchDataset(self, batch_size, drop_remainder,
                             num_parallel_workers)._padding(pad_info)
 

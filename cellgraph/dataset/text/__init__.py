@@ -1,6 +1,7 @@
 """cellgraph.dataset.text: Vocab, Lookup, ToNumber and tokenizers on NumPy string arrays."""
 from . import transforms, utils
 from .transforms import (
+    AddToken,
     Lookup,
     PythonTokenizer,
     ToNumber,
@@ -10,5 +11,5 @@ from .transforms import (
 )
 from .utils import Vocab
 
-__all__ = ["Lookup", "PythonTokenizer", "ToNumber", "Truncate", "UnicodeCharTokenizer", "Vocab",
-           "WhitespaceTokenizer", "transforms", "utils"]
+__all__ = ["AddToken", "Lookup", "PythonTokenizer", "ToNumber", "Truncate",
+           "UnicodeCharTokenizer", "Vocab", "WhitespaceTokenizer", "transforms", "utils"]

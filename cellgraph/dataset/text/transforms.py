@@ -6,13 +6,34 @@ import re
 
 import numpy as np
 
+from cellgraph.dataset.core.validator_helpers import type_check
 from cellgraph.dataset.transforms.transforms import TensorOperation, numpy_dtype
 from cellgraph.primitives import dtype as dt
 
 from .utils import Vocab, as_words
 
-__all__ = ["Lookup", "PythonTokenizer", "ToNumber", "Truncate", "UnicodeCharTokenizer",
+__all__ = ["AddToken", "Lookup", "PythonTokenizer", "ToNumber", "Truncate", "UnicodeCharTokenizer",
            "WhitespaceTokenizer"]
+
+
+class AddToken(TensorOperation):
+    """`token` added at the start (`begin`) or the end of each 1-D (or 2-D: along the last
+    axis) string sequence."""
+
+    def __init__(self, token, begin=True):
+        type_check(token, (str,), "token")
+        type_check(begin, (bool,), "begin")
+        self.token, self.begin = token, begin
+
+    def __call__(self, words):
+        array = np.asarray(words)
+        if array.dtype.kind not in "US":
+            raise RuntimeError("AddToken: input tensor type should be string.")
+        if array.ndim not in (1, 2):
+            raise RuntimeError("AddToken: input tensor rank should be 1 or 2.")
+        token = np.full(array.shape[:-1] + (1,), self.token)
+        parts = [token, array] if self.begin else [array, token]
+        return np.concatenate(parts, axis=-1)
 
 
 class Lookup(TensorOperation):

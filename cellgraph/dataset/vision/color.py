@@ -8,9 +8,12 @@ import numbers
 
 import numpy as np
 
+from cellgraph.dataset.core.validator_helpers import FLOAT_MAX_INTEGER, check_value, type_check
+
 from .transforms import TensorOperation, _is_pil, _pil, _RandomOp
 
-__all__ = ["AutoContrast", "Equalize", "Grayscale", "Invert", "RandomColor",
+__all__ = ["AdjustBrightness", "AdjustContrast", "AdjustHue", "AdjustSaturation",
+           "AdjustSharpness", "AutoContrast", "Equalize", "Grayscale", "Invert", "RandomColor",
            "RandomColorAdjust", "RandomPosterize", "RandomSharpness", "RandomSolarize"]
 
 _LUMA = np.array([0.299, 0.587, 0.114], np.float32)  # ITU-R 601-2, Pillow's "L" conversion
@@ -229,3 +232,158 @@ class RandomSharpness(_RandomOp):
         factor = self.rng.uniform(*self.degrees)
         out = ImageEnhance.Sharpness(_pil().fromarray(array)).enhance(factor)
         return out if was_pil else np.asarray(out)
+
+
+class _Adjust(TensorOperation):
+    """A colour adjustment by one fixed factor, checked as MindSpore checks it."""
+
+    _name = ""
+    _range = (0, FLOAT_MAX_INTEGER)
+    _names_range = True  # MindSpore's range error for saturation and sharpness names nothing
+
+    def __init__(self, factor):
+        type_check(factor, (float, int), self._name)
+        check_value(factor, self._range, self._name if self._names_range else "")
+        self.factor = factor
+
+    def adjust(self, array):
+        raise NotImplementedError
+
+    def __call__(self, image):
+        array, was_pil = _rgb(image, type(self).__name__)
+        return _back(self.adjust(array), was_pil)
+
+
+class AdjustBrightness(_Adjust):
+    """Brightness scaled by `brightness_factor` (0 gives black, 1 the image)."""
+
+    _name = "brightness_factor"
+
+    def __init__(self, brightness_factor):
+        super().__init__(brightness_factor)
+
+    def adjust(self, array):
+        return adjust_brightness(array, self.factor)
+
+
+class AdjustContrast(_Adjust):
+    """Contrast scaled by `contrast_factor`: a blend with the image's mean grey."""
+
+    _name = "contrast_factor"
+
+    def __init__(self, contrast_factor):
+        super().__init__(contrast_factor)
+
+    def adjust(self, array):
+        if array.dtype != np.uint8:
+            return adjust_contrast(array, self.factor)
+        mean = int(_cv_gray(array).mean() + 0.5)  # MindSpore rounds the mean grey
+        out = array.astype(np.float32) * np.float32(self.factor) + \
+            np.float32(mean * (1 - self.factor))  # cv::Mat::convertTo(alpha, beta)
+        return np.clip(np.rint(out), 0, 255).astype(np.uint8)
+
+
+class AdjustSaturation(_Adjust):
+    """Saturation scaled by `saturation_factor`: a blend with the image's grey version."""
+
+    _name = "saturation_factor"
+    _names_range = False
+
+    def __init__(self, saturation_factor):
+        super().__init__(saturation_factor)
+
+    def adjust(self, array):
+        if array.dtype != np.uint8:
+            return adjust_saturation(array, self.factor)
+        return _cv_weighted(array, self.factor, _cv_gray(array)[..., None])
+
+
+class AdjustHue(_Adjust):
+    """The hue turned by `hue_factor` turns, in [-0.5, 0.5]: for uint8 images through OpenCV's
+    full-range 8-bit HSV, as MindSpore's kernel; its pixels can still differ from MindSpore's
+    by a few levels."""
+
+    _name = "hue_factor"
+    _range = (-0.5, 0.5)
+
+    def __init__(self, hue_factor):
+        super().__init__(hue_factor)
+
+    def adjust(self, array):
+        if array.dtype != np.uint8:
+            return adjust_hue(array, self.factor)
+        hsv = _cv_rgb_to_hsv_full(array)
+        shift = int(self.factor * 255) % 256  # the hue byte wraps around
+        hsv[..., 0] = ((hsv[..., 0].astype(np.int64) + shift) % 256).astype(np.uint8)
+        return _cv_hsv_full_to_rgb(hsv)
+
+
+class AdjustSharpness(_Adjust):
+    """Sharpness scaled by `sharpness_factor`: a blend with the image smoothed by a 3x3
+    kernel (borders kept); 0 blurs, 1 is the image, 2 sharpens."""
+
+    _name = "sharpness_factor"
+    _names_range = False
+
+    def __init__(self, sharpness_factor):
+        super().__init__(sharpness_factor)
+
+    def adjust(self, array):
+        from PIL import ImageEnhance
+
+        return np.asarray(ImageEnhance.Sharpness(_pil().fromarray(array)).enhance(self.factor))
+
+
+# OpenCV's 8-bit colour conversions, which MindSpore's C++ adjustments run through: integer
+# grey (fixed point, 14 bits) and HSV over the full byte range (hue 0..255)
+_HSV_SHIFT = 12
+
+
+def _cv_gray(array: np.ndarray) -> np.ndarray:
+    r, g, b = (array[..., i].astype(np.int64) for i in range(3))
+    return ((r * 4899 + g * 9617 + b * 1868 + 8192) >> 14).astype(np.uint8)
+
+
+def _cv_weighted(image: np.ndarray, factor: float, other) -> np.ndarray:
+    """cv::addWeighted(image, factor, other, 1 - factor, 0), rounded half to even."""
+    out = image.astype(np.float32) * np.float32(factor) + \
+        np.asarray(other, np.float32) * np.float32(1 - factor)
+    return np.clip(np.rint(out), 0, 255).astype(np.uint8)
+
+
+def _cv_rgb_to_hsv_full(array: np.ndarray) -> np.ndarray:
+    r, g, b = (array[..., i].astype(np.int64) for i in range(3))
+    v = np.maximum(np.maximum(r, g), b)
+    diff = v - np.minimum(np.minimum(r, g), b)
+    index = np.arange(256)
+    with np.errstate(divide="ignore"):
+        sdiv = np.where(index > 0, np.rint((255 << _HSV_SHIFT) / np.maximum(index, 1)), 0)
+        hdiv = np.where(index > 0, np.rint((256 << _HSV_SHIFT) / (6.0 * np.maximum(index, 1))),
+                        0)
+    sdiv, hdiv = sdiv.astype(np.int64), hdiv.astype(np.int64)
+    half = 1 << (_HSV_SHIFT - 1)
+    s = (diff * sdiv[v] + half) >> _HSV_SHIFT
+    h = np.where(v == r, g - b, np.where(v == g, b - r + 2 * diff, r - g + 4 * diff))
+    h = (h * hdiv[diff] + half) >> _HSV_SHIFT
+    h = np.where(h < 0, h + 256, h)
+    return np.stack([np.clip(h, 0, 255), s, v], -1).astype(np.uint8)
+
+
+_SECTORS = np.array([[1, 3, 0], [1, 0, 2], [3, 0, 1], [0, 2, 1], [0, 1, 3], [2, 1, 0]])
+
+
+def _cv_hsv_full_to_rgb(hsv: np.ndarray) -> np.ndarray:
+    h = hsv[..., 0].astype(np.float32) * np.float32(6.0 / 256)
+    s = hsv[..., 1].astype(np.float32) * np.float32(1 / 255)
+    v = hsv[..., 2].astype(np.float32) * np.float32(1 / 255)
+    sector = np.floor(h).astype(np.int64)
+    h = h - sector.astype(np.float32)
+    bad = (sector < 0) | (sector >= 6)
+    sector, h = np.where(bad, 0, sector), np.where(bad, np.float32(0), h)
+    one = np.float32(1)
+    tab = np.stack([v, v * (one - s), v * (one - s * h), v * (one - s * (one - h))], -1)
+    picks = _SECTORS[sector]  # (b, g, r) entries of tab
+    bgr = np.take_along_axis(tab, picks, -1)
+    bgr = np.where((s == 0)[..., None], v[..., None], bgr)
+    rgb = bgr[..., ::-1] * np.float32(255)
+    return np.clip(np.rint(rgb), 0, 255).astype(np.uint8)

@@ -70,5 +70,8 @@ def test_resample_at_the_same_rate_is_the_identity_and_batches():
     np.testing.assert_array_equal(audio.Resample(16000, 16000)(wave), wave)
     halves = audio.Resample(200, 100)(wave)
     np.testing.assert_allclose(halves[1, 2], audio.Resample(200, 100)(wave[1, 2]))
-    with pytest.raises(TypeError, match="float waveform"):
-        audio.Resample(2, 1)(np.arange(4))
+    ints = audio.Resample(2, 1)(np.arange(4))  # integers resample as float32, as in MindSpore
+    np.testing.assert_allclose(ints, [0.05002478, 2.241822], rtol=1e-5)
+    assert ints.dtype == np.float32
+    with pytest.raises(RuntimeError, match=r"Expecting tensor in type of \[float, double\]"):
+        audio.Resample(2, 1)(np.array(["a", "b"]))

@@ -59,7 +59,7 @@ def test_batch_stacks_and_drops_the_remainder():
 
 def test_batch_of_different_shapes_is_an_error():
     ragged = ds.GeneratorDataset(lambda: (np.zeros(i + 1) for i in range(3)), ["x"]).batch(3)
-    with pytest.raises(ValueError, match="different shapes"):
+    with pytest.raises(RuntimeError, match="Cannot batch tensors with different shapes"):
         list(ragged)
 
 

@@ -59,3 +59,19 @@ def test_tokenizers_with_byte_offsets():
     assert starts.tolist() == [2, 6, 13] and limits.tolist() == [4, 12, 14]
     assert text.PythonTokenizer(lambda s: s.split("-"))(np.array("a-b")).tolist() == ["a", "b"]
 
+
+
+def test_add_token_as_mindspore():
+    text_ops = text
+    begin = text_ops.AddToken("T", True)(["a", "b"])
+    assert begin.tolist() == ["T", "a", "b"]
+    end = text_ops.AddToken("T", False)(np.array([["a", "bb"]]))
+    assert end.tolist() == [["a", "bb", "T"]]
+    with pytest.raises(TypeError) as info:
+        text_ops.AddToken(1.0)
+    assert str(info.value) == ("Argument token with value 1.0 is not of type [<class 'str'>], "
+                               "but got <class 'float'>.")
+    with pytest.raises(RuntimeError, match="AddToken: input tensor type should be string."):
+        text_ops.AddToken("T")(np.array([1, 2]))
+    with pytest.raises(RuntimeError, match="AddToken: input tensor rank should be 1 or 2."):
+        text_ops.AddToken("T")(np.array([[["a"]]]))

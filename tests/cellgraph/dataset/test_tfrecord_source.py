@@ -127,3 +127,28 @@ def test_shard_equal_rows_splits_all_rows_evenly(files):
     assert shards == [[0, 1], [2, 10], [11, 12], [0, 1]]
     with pytest.raises(RuntimeError):
         ds.TFRecordDataset(files, shuffle=False, num_shards=3, shard_id=0).get_dataset_size()
+
+
+def test_shuffle_files_keeps_each_files_rows_in_order(files):
+    # MindSpore: Shuffle.FILES reorders the files only (one file: the rows as written)
+    ds.config.set_seed(5)
+    one = ds.TFRecordDataset(files[:1], shuffle=ds.Shuffle.FILES)
+    assert [r[0].tolist() for r in one.create_tuple_iterator(output_numpy=True)] == \
+        [[0], [1], [2]]
+    both = [int(r[0][0]) for r in ds.TFRecordDataset(files, shuffle=ds.Shuffle.FILES)
+            .create_tuple_iterator(output_numpy=True)]
+    assert both in ([0, 10, 1, 11, 2, 12], [10, 0, 11, 1, 12, 2])  # rows taken in turn
+    infile = [int(r[0][0]) for r in ds.TFRecordDataset(files, shuffle=ds.Shuffle.INFILE)
+              .create_tuple_iterator(output_numpy=True)]
+    assert [i for i in infile if i < 10] != [] and sorted(infile) == [0, 1, 2, 10, 11, 12]
+    assert [i >= 10 for i in infile] == [False, True] * 3  # the files keep their turns
+
+
+def test_global_shuffle_with_num_samples_shuffles_the_first_rows(files):
+    # MindSpore's reader stops at num_samples before its shuffle: a schema of numRows 1 and
+    # the default Shuffle.GLOBAL gives the first record
+    for seed in range(4):
+        ds.config.set_seed(seed)
+        data = ds.TFRecordDataset(files, num_samples=2)
+        assert sorted(int(r[0][0]) for r in data.create_tuple_iterator(output_numpy=True)) \
+            == [0, 10]

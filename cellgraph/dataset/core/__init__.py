@@ -1,0 +1,1 @@
+"""mindspore.dataset.core: the argument checks shared by the dataset transforms."""

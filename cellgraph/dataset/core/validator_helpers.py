@@ -1,0 +1,101 @@
+"""The argument checks of mindspore.dataset's transforms and sources, with MindSpore's error
+types and words (its tests match the messages): a wrong type is a TypeError naming the
+argument, its value and the accepted types; a value out of range is a ValueError naming the
+interval."""
+from __future__ import annotations
+
+INT32_MAX = 2147483647
+INT32_MIN = -2147483648
+UINT32_MAX = 4294967295
+FLOAT_MAX_INTEGER = 16777216
+FLOAT_MIN_INTEGER = -16777216
+DOUBLE_MAX_INTEGER = 9007199254740992
+
+__all__ = ["check_float32", "check_float32_not_zero", "check_int32", "check_int32_not_zero",
+           "check_list_same_size", "check_non_negative_float32", "check_non_negative_int32",
+           "check_pos_float32", "check_pos_int32", "check_value", "type_check",
+           "type_check_list"]
+
+
+def _shown(value):
+    return '""' if repr(value) == repr("") else value
+
+
+def type_check(arg, types: tuple, arg_name: str) -> None:
+    """TypeError unless `arg` is one of `types`; a bool is not an int unless bool is listed."""
+    if int in types and bool not in types and isinstance(arg, bool):
+        raise TypeError(f"Argument {arg_name} with value {_shown(arg)} is not of type {types}, "
+                        f"but got {type(arg)}.")
+    if not isinstance(arg, types):
+        raise TypeError(f"Argument {arg_name} with value {_shown(arg)} is not of type "
+                        f"{list(types)}, but got {type(arg)}.")
+
+
+def type_check_list(args, types: tuple, arg_name: str) -> None:
+    """Each item of the list or tuple `args` is one of `types`."""
+    type_check(args, (list, tuple), arg_name)
+    for i, arg in enumerate(args):
+        type_check(arg, types, f"{arg_name}[{i}]")
+
+
+def check_value(value, valid_range, arg_name="", left_open_interval=False,
+                right_open_interval=False) -> None:
+    """ValueError unless `value` lies in `valid_range`, each end closed unless said open."""
+    low, high = valid_range
+    below = value <= low if left_open_interval else value < low
+    above = value >= high if right_open_interval else value > high
+    if below or above:
+        name = f"{arg_name} " if arg_name else ""
+        left, right = "(" if left_open_interval else "[", ")" if right_open_interval else "]"
+        raise ValueError(f"Input {name}is not within the required interval of "
+                         f"{left}{low}, {high}{right}.")
+
+
+def check_int32(value, arg_name="") -> None:
+    type_check(value, (int,), arg_name)
+    check_value(value, [INT32_MIN, INT32_MAX], arg_name)
+
+
+def check_pos_int32(value, arg_name="") -> None:
+    type_check(value, (int,), arg_name)
+    check_value(value, [1, INT32_MAX], arg_name)
+
+
+def check_non_negative_int32(value, arg_name="") -> None:
+    type_check(value, (int,), arg_name)
+    check_value(value, [0, INT32_MAX], arg_name)
+
+
+def check_int32_not_zero(value, arg_name="") -> None:
+    type_check(value, (int,), arg_name)
+    if value < INT32_MIN or value > INT32_MAX or value == 0:
+        raise ValueError(f"Input {arg_name} is not within the required interval of "
+                         f"[{INT32_MIN}, 0) and (0, {INT32_MAX}].")
+
+
+def check_float32(value, arg_name="") -> None:
+    type_check(value, (float, int), arg_name)
+    check_value(value, [FLOAT_MIN_INTEGER, FLOAT_MAX_INTEGER], arg_name)
+
+
+def check_pos_float32(value, arg_name="") -> None:
+    type_check(value, (float, int), arg_name)
+    check_value(value, [0, FLOAT_MAX_INTEGER], arg_name, True)
+
+
+def check_non_negative_float32(value, arg_name="") -> None:
+    type_check(value, (float, int), arg_name)
+    check_value(value, [0, FLOAT_MAX_INTEGER], arg_name)
+
+
+def check_float32_not_zero(value, arg_name="") -> None:
+    type_check(value, (float, int), arg_name)
+    if value < FLOAT_MIN_INTEGER or value > FLOAT_MAX_INTEGER or value == 0:
+        raise ValueError(f"Input {arg_name} is not within the required interval of "
+                         f"[{FLOAT_MIN_INTEGER}, 0) and (0, {FLOAT_MAX_INTEGER}].")
+
+
+def check_list_same_size(list1, list2, list1_name="", list2_name="") -> None:
+    if len(list1) != len(list2):
+        raise ValueError(f"The size of {list1_name} should be the same as that of "
+                         f"{list2_name}.")
