@@ -224,6 +224,7 @@ def _sync_sharding_settings() -> None:
     settings.device_num = _state["device_num"]
     settings.pipeline_stages = _state["pipeline_stages"]
     settings.parallel_optimizer = _state["enable_parallel_optimizer"]
+    settings.full_batch = _state["full_batch"]
 
 
 def _write_strategy_file(layouts: dict) -> None:

@@ -83,6 +83,7 @@ class ShardSettings:
     device_num: int | None = None
     pipeline_stages: int = 1
     parallel_optimizer: bool = False
+    full_batch: bool = False
 
 
 SETTINGS = ShardSettings()
@@ -103,8 +104,12 @@ def check_parallel_job() -> None:
     (GetCommInfo): a device_num set in the context must be the number of processes the job
     has (1 before communication.init()), else RuntimeError. Then the settings cellgraph
     cannot run are refused: strategy search (auto_parallel), pipeline stages, optimizer
-    sharding."""
+    sharding. In the other modes, full_batch (every process reads the whole batch) is refused
+    as MindSpore refuses it."""
     if SETTINGS.parallel_mode not in OPERATOR_MODES:
+        if SETTINGS.full_batch:
+            raise RunError("full_batch could only be used under semi_auto_parallel or "
+                           "auto_parallel.")
         return
     world = _world_size()
     if SETTINGS.device_num is not None and SETTINGS.device_num != world:

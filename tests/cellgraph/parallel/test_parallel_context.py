@@ -98,6 +98,16 @@ def test_device_num_not_the_jobs_raises_runtime_error_at_compile():
         _cell_graph_executor.compile(ShardedMul(), X)
 
 
+def test_full_batch_outside_semi_auto_and_auto_parallel_raises_at_compile():
+    for mode in ("data_parallel", "stand_alone"):
+        context.set_auto_parallel_context(parallel_mode=mode, full_batch=True)
+        with pytest.raises(RuntimeError, match="full_batch could only be used under "
+                                               "semi_auto_parallel or auto_parallel."):
+            _cell_graph_executor.compile(ShardedMul(), X)
+    context.set_auto_parallel_context(parallel_mode="semi_auto_parallel")
+    _cell_graph_executor.compile(ShardedMul(), X)
+
+
 def test_data_parallel_and_stand_alone_compile_whatever_device_num_says():
     context.set_auto_parallel_context(parallel_mode="data_parallel", device_num=8)
     _cell_graph_executor.compile(ShardedMul(), X)
