@@ -59,6 +59,7 @@ _LAZY = {
     **{name: ("cellgraph.autograd", name) for name in (
         "GradOperation", "get_grad", "grad", "value_and_grad")},
     "mutable": ("cellgraph.common.mutable", "mutable"),
+    "Symbol": ("cellgraph.common.symbol", "Symbol"),
     **{name: ("cellgraph.common.dtype", name) for name in (
         "dtype_to_nptype", "dtype_to_pytype", "get_py_obj_dtype", "pytype_to_dtype")},
     **{name: ("cellgraph.common.seed", name) for name in (
@@ -173,6 +174,7 @@ __all__ = [
     "StreamCtx",
     "SummaryCollector",
     "SummaryRecord",
+    "Symbol",
     "Tensor",
     "TensorType",
     "TimeMonitor",

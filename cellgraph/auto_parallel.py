@@ -3,7 +3,12 @@ gradients_mean=True)` makes TrainOneStepCell (and DistributedGradReducer) all-re
 across the processes of the job. `parallel_mode=ParallelMode.SEMI_AUTO_PARALLEL` splits the
 operators the program shards (`Primitive.shard`) across the processes (the compiler's
 shard_operators pass); every process reads the whole batch (MindSpore's `full_batch=True`).
-MindSpore's other modes are named, and setting them raises an error that says so.
+
+`AUTO_PARALLEL` (strategy search), `search_mode`, `pipeline_stages` and
+`enable_parallel_optimizer` are accepted with MindSpore's checks and read back, and a network
+compiled under them is refused (compiler/sharding.check_parallel_job): after MindSpore's own
+check that the `device_num` set is the number of processes the job has, which raises
+RuntimeError as MindSpore's does. `HYBRID_PARALLEL` is refused when set.
 """
 from __future__ import annotations
 
@@ -24,13 +29,16 @@ class ParallelMode:
 
 
 SUPPORTED_MODES = (ParallelMode.STAND_ALONE, ParallelMode.DATA_PARALLEL,
-                   ParallelMode.SEMI_AUTO_PARALLEL)
+                   ParallelMode.SEMI_AUTO_PARALLEL, ParallelMode.AUTO_PARALLEL)
+SEARCH_MODES = ("recursive_programming", "dynamic_programming", "sharding_propagation")
 DEFAULT_BUCKET_MB = 25.0
 _DEFAULTS = {"parallel_mode": ParallelMode.STAND_ALONE, "gradients_mean": False,
              "full_batch": False,
              "device_num": None, "global_rank": None, "parameter_broadcast": False,
              "comm_fusion": None, "all_reduce_fusion_config": [],
-             "strategy_ckpt_save_file": "",
+             "strategy_ckpt_save_file": "", "dataset_strategy": "data_parallel",
+             "search_mode": "recursive_programming", "pipeline_stages": 1,
+             "enable_parallel_optimizer": False, "enable_all_reduce_fusion": True,
              "strategy_ckpt_config": {"load_file": "", "save_file": "",
                                       "only_trainable_params": True}}
 _state = dict(_DEFAULTS)
@@ -63,6 +71,41 @@ def _count(key, low):
                                      f"got {value}")
         return int(value)
     return check
+
+
+def _dataset_strategy(value):
+    """"full_batch" (every process reads the whole batch), "data_parallel" (its share), or one
+    split per input (a tuple of tuples), kept as MindSpore keeps it: lists."""
+    if isinstance(value, str):
+        if value not in ("full_batch", "data_parallel"):
+            raise ArgumentValueError(f"For 'set_auto_parallel_context', the argument "
+                                     f"'dataset_strategy' must be 'full_batch' or "
+                                     f"'data_parallel', but got the value : {value}.")
+        return value
+    if not isinstance(value, tuple) or not all(isinstance(v, tuple) for v in value):
+        raise DTypeError(f"For 'set_auto_parallel_context', the argument 'dataset_strategy' "
+                         f"must be str or tuple type, but got the type : {type(value)}.")
+    return [list(v) for v in value]
+
+
+def _search_mode(value):
+    if value not in SEARCH_MODES:
+        raise ArgumentValueError(f"The context configuration parameter "
+                                 f"'auto_parallel_search_mode' only support "
+                                 f"'recursive_programming', 'dynamic_programming' and "
+                                 f"'sharding_propagation', but got the value: {value}.")
+    return value
+
+
+def _pipeline_stages(value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise DTypeError(f"For 'set_auto_parallel_context', the argument 'pipeline_stages' "
+                         f"must be int, but got the type : {type(value)}.")
+    if value < 1:
+        raise ArgumentValueError(f"For 'set_auto_parallel_context', the argument "
+                                 f"'pipeline_stages' should be greater or equal 1, but got the "
+                                 f"value of stages : {value}.")
+    return int(value)
 
 
 def _comm_fusion(value):
@@ -126,7 +169,9 @@ def _strategy_ckpt_config(value):
 _CHECKS = {"parallel_mode": _parallel_mode, "gradients_mean": _flag("gradients_mean"),
            "device_num": _count("device_num", 1), "global_rank": _count("global_rank", 0),
            "parameter_broadcast": _flag("parameter_broadcast"), "comm_fusion": _comm_fusion,
-           "full_batch": _flag("full_batch"),
+           "full_batch": _flag("full_batch"), "dataset_strategy": _dataset_strategy,
+           "search_mode": _search_mode, "pipeline_stages": _pipeline_stages,
+           "enable_parallel_optimizer": _flag("enable_parallel_optimizer"),
            "all_reduce_fusion_config": _split_indices,
            "strategy_ckpt_save_file": _save_file, "strategy_ckpt_config": _strategy_ckpt_config}
 
@@ -136,8 +181,10 @@ def set_auto_parallel_context(**kwargs) -> None:
     comm_fusion (bucket size), all_reduce_fusion_config (bucket boundaries), full_batch
     (in semi_auto_parallel every process reads the whole batch, whatever it says) and
     strategy_ckpt_save_file / strategy_ckpt_config (the file a sharded run writes its
-    parameters' layouts to: train/strategy_file.py); MindSpore's other keys configure modes
-    cellgraph does not run."""
+    parameters' layouts to: train/strategy_file.py), dataset_strategy (full_batch's other
+    spelling), and search_mode, pipeline_stages, enable_parallel_optimizer (read back; a
+    network compiled in semi_auto/auto parallel under them is refused); MindSpore's other keys
+    configure modes cellgraph does not run."""
     for key in kwargs:
         if key not in _CHECKS:
             raise ArgumentValueError(f"set_auto_parallel_context: {key!r} is not supported; "
@@ -148,8 +195,36 @@ def set_auto_parallel_context(**kwargs) -> None:
                                           "save_file": _state["strategy_ckpt_save_file"]}
     elif "strategy_ckpt_config" in kwargs:
         _state["strategy_ckpt_save_file"] = _state["strategy_ckpt_config"]["save_file"]
-    _sharding_settings().semi_auto = _state["parallel_mode"] == ParallelMode.SEMI_AUTO_PARALLEL
+    if "dataset_strategy" in kwargs:  # full_batch is the str spelling's other name
+        _state["full_batch"] = _state["dataset_strategy"] == "full_batch"
+    elif "full_batch" in kwargs:
+        _state["dataset_strategy"] = "full_batch" if _state["full_batch"] else "data_parallel"
+    _sync_sharding_settings()
     _install_strategy_writer()
+
+
+def set_enable_all_reduce_fusion(enable: bool) -> None:
+    """Whether data parallelism packs the gradients into buckets (comm_fusion's size) or
+    all-reduces each on its own."""
+    if not isinstance(enable, bool):
+        raise DTypeError(f"For 'set_auto_parallel_context().set_enable_all_reduce_fusion', the "
+                         f"argument 'enable_fusion' must be bool, but got the type : "
+                         f"{type(enable)}.")
+    _state["enable_all_reduce_fusion"] = enable
+
+
+def enable_all_reduce_fusion() -> bool:
+    return _state["enable_all_reduce_fusion"]
+
+
+def _sync_sharding_settings() -> None:
+    settings = _sharding_settings()
+    settings.semi_auto = _state["parallel_mode"] == ParallelMode.SEMI_AUTO_PARALLEL
+    settings.parallel_mode = _state["parallel_mode"]
+    settings.device_num = _state["device_num"]
+    settings.pipeline_stages = _state["pipeline_stages"]
+    settings.parallel_optimizer = _state["enable_parallel_optimizer"]
+    settings.full_batch = _state["full_batch"]
 
 
 def _write_strategy_file(layouts: dict) -> None:
@@ -201,7 +276,7 @@ def reset_auto_parallel_context() -> None:
     _state.clear()
     _state.update(_DEFAULTS)
     _state["strategy_ckpt_config"] = dict(_DEFAULTS["strategy_ckpt_config"])
-    _sharding_settings().semi_auto = False
+    _sync_sharding_settings()
 
 
 def is_data_parallel() -> bool:
@@ -209,7 +284,10 @@ def is_data_parallel() -> bool:
 
 
 def bucket_bytes() -> int:
-    """The gradient bucket size comm_fusion asks for (25 MB unless set)."""
+    """The gradient bucket size comm_fusion asks for (25 MB unless set; 0, one gradient a
+    bucket, when all-reduce fusion is off)."""
+    if not _state["enable_all_reduce_fusion"]:
+        return 0
     setting = (_state["comm_fusion"] or {}).get("allreduce", {})
     mb = setting.get("config", DEFAULT_BUCKET_MB) if setting.get("mode") == "size" else \
         DEFAULT_BUCKET_MB

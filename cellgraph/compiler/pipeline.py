@@ -45,6 +45,7 @@ from .passes import (
 )
 from .pytree import Tree, flatten, unflatten
 from .scope import is_cell
+from .sharding import check_parallel_job
 
 
 @dataclass
@@ -228,6 +229,7 @@ def _compile(fn, args, dump_dir, name, keep_stages, graph_print) -> Compiled:
         if keep:
             stages[stage] = print_graph(graph)
 
+    check_parallel_job()
     ctx = CompileContext.from_settings(graph_print=graph_print)
     with collect_guards() as guards:
         graph, captured, _, in_tree, arguments = parse_arguments(fn, args, name, ctx)

@@ -57,7 +57,12 @@ from dataclasses import dataclass, field
 from cellgraph.primitives import redistribution_ops as R
 from cellgraph.primitives.comm_ops import WORLD_COMM_GROUP
 from cellgraph.primitives.core import TensorType
-from cellgraph.primitives.errors import ArgumentValueError, CellgraphError, UnsupportedError
+from cellgraph.primitives.errors import (
+    ArgumentValueError,
+    CellgraphError,
+    RunError,
+    UnsupportedError,
+)
 from cellgraph.primitives.math_ops import mul
 
 from .ir import Apply, Constant, Graph, Var, all_graphs
@@ -69,12 +74,58 @@ ROUNDS = 4  # weight layouts settle in two rounds (optimizer states follow their
 
 @dataclass
 class ShardSettings:
-    """Whether the process runs semi_auto_parallel (set_auto_parallel_context sets it)."""
+    """The auto-parallel context the compiler reads (set_auto_parallel_context sets it):
+    whether the process runs semi_auto_parallel, the mode, the device_num set (None: the
+    job's), pipeline stages and optimizer sharding."""
 
     semi_auto: bool = False
+    parallel_mode: str = "stand_alone"
+    device_num: int | None = None
+    pipeline_stages: int = 1
+    parallel_optimizer: bool = False
+    full_batch: bool = False
 
 
 SETTINGS = ShardSettings()
+OPERATOR_MODES = ("semi_auto_parallel", "auto_parallel")
+
+
+def _world_size() -> int:
+    from cellgraph.primitives import comm_ops
+
+    try:
+        return comm_ops.group_rank_and_size(WORLD_COMM_GROUP)[1]
+    except CellgraphError:
+        return 1
+
+
+def check_parallel_job() -> None:
+    """What a compile in semi_auto or auto parallel mode checks first, as MindSpore's does
+    (GetCommInfo): a device_num set in the context must be the number of processes the job
+    has (1 before communication.init()), else RuntimeError. Then the settings cellgraph
+    cannot run are refused: strategy search (auto_parallel), pipeline stages, optimizer
+    sharding. In the other modes, full_batch (every process reads the whole batch) is refused
+    as MindSpore refuses it."""
+    if SETTINGS.parallel_mode not in OPERATOR_MODES:
+        if SETTINGS.full_batch:
+            raise RunError("full_batch could only be used under semi_auto_parallel or "
+                           "auto_parallel.")
+        return
+    world = _world_size()
+    if SETTINGS.device_num is not None and SETTINGS.device_num != world:
+        raise RunError(f"The device_num {SETTINGS.device_num} set in the context is not "
+                       f"consist with {world} devices you have. Please check your rank_table "
+                       f"file(for Ascend) or host file(for GPU).")
+    if SETTINGS.parallel_mode == "auto_parallel":
+        raise UnsupportedError("parallel_mode 'auto_parallel' searches the operators' "
+                               "strategies; cellgraph runs the strategies a program sets: "
+                               "use 'semi_auto_parallel' with Primitive.shard")
+    if SETTINGS.pipeline_stages > 1:
+        raise UnsupportedError(f"pipeline_stages={SETTINGS.pipeline_stages}: cellgraph runs "
+                               f"no pipeline stages; every process runs the whole network")
+    if SETTINGS.parallel_optimizer:
+        raise UnsupportedError("enable_parallel_optimizer=True: cellgraph shards no optimizer "
+                               "states; every process holds whole ones")
 
 
 def sharding_ranks() -> int:
@@ -82,12 +133,7 @@ def sharding_ranks() -> int:
     mode once communication is initialised, else 1 (no sharding)."""
     if not SETTINGS.semi_auto:
         return 1
-    from cellgraph.primitives import comm_ops
-
-    try:
-        return comm_ops.group_rank_and_size(WORLD_COMM_GROUP)[1]
-    except CellgraphError:
-        return 1
+    return _world_size()
 
 
 def has_strategies(graph: Graph) -> bool:

@@ -81,6 +81,33 @@ class PrimitiveClass:
         self.__dict__.update(attrs)
         return self
 
+    @property
+    def attrs(self) -> dict:
+        """The primitive's attributes: its arguments, and those add_prim_attr added."""
+        return {**self._attrs, **self.__dict__.get("_added_attrs", {})}
+
+    def add_prim_attr(self, name, value):
+        """Set attribute `name`, as MindSpore's primitives take it: one of the operation's
+        arguments (`transpose_b`) changes what it computes; any other is kept (readable as
+        `self.<name>` and in `attrs`) for what reads it: in MindSpore its auto-parallel pass
+        and device kernels, which cellgraph does not have."""
+        if name in self._attrs:
+            self._attrs = {**self._attrs, name: value}
+        else:
+            self.__dict__["_added_attrs"] = {**self.__dict__.get("_added_attrs", {}),
+                                             name: value}
+        self.__dict__[name] = value
+        return self
+
+    def del_prim_attr(self, name):
+        """Remove an attribute add_prim_attr added (an argument of the operation stays)."""
+        added = dict(self.__dict__.get("_added_attrs", {}))
+        if name in added:
+            del added[name]
+            self.__dict__["_added_attrs"] = added
+            self.__dict__.pop(name, None)
+        return self
+
     def __repr__(self) -> str:
         inner = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
         return f"{type(self).__name__}({inner})"

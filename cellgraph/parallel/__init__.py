@@ -1,9 +1,12 @@
 """`mindspore.parallel`: `AutoParallel` ("semi_auto": data parallelism, or the operator
 strategies the network's primitives carry) and `Layout` (a strategy as a device matrix, for
 `Primitive.shard`). Sharding a whole function (`shard`) and pipeline stages (`nn.Pipeline`)
-exist so programs import, and raise UnsupportedError when used."""
+exist so programs import, and raise UnsupportedError when used. The strategy search's
+parameters (`set_algo_parameters`) are kept and read back."""
 from . import auto_parallel, nn
+from .algo_parameter_config import get_algo_parameters, reset_algo_parameters, set_algo_parameters
 from .auto_parallel import AutoParallel
 from .shard import Layout, shard
 
-__all__ = ["AutoParallel", "Layout", "auto_parallel", "nn", "shard"]
+__all__ = ["AutoParallel", "Layout", "auto_parallel", "get_algo_parameters", "nn",
+           "reset_algo_parameters", "set_algo_parameters", "shard"]

@@ -107,7 +107,7 @@ class Tensor(TensorMethods):
             if shape is None:
                 if dtype is not None and init is None:  # any rank: MindSpore's shape [-2]
                     return object.__new__(SignatureTensor)
-            elif not isinstance(shape, int) and any(d is None or d in (-1, -2) for d in shape):
+            elif not isinstance(shape, int) and any(_unknown_size(d) or d == -2 for d in shape):
                 return object.__new__(SignatureTensor)
             elif cls is Tensor and dtype is not None and init is not None:
                 return object.__new__(UninitializedTensor)
@@ -306,6 +306,12 @@ class Tensor(TensorMethods):
         self._data = get_backend().from_host(self.asnumpy().astype(self._dtype.np))
 
 
+def _unknown_size(dim) -> bool:
+    """Whether a dimension of Tensor(shape=...) is an unknown size: None, -1 or a Symbol."""
+    return dim is None or getattr(dim, "_is_shape_symbol", False) or \
+        (isinstance(dim, numbers.Integral) and dim == -1)
+
+
 class SignatureTensor(Tensor):
     """`Tensor(shape=[None, 3], dtype=float32)`: a shape with unknown sizes and a dtype, no
     data; what `Cell.set_inputs` takes to describe the inputs it will be called with. As in
@@ -322,8 +328,7 @@ class SignatureTensor(Tensor):
             if any(d == -2 for d in shape):
                 raise ShapeError(f"Tensor: -2 (any rank) stands alone in a shape, got "
                                  f"{list(shape)}")
-            self._signature_shape = tuple(-1 if d is None or d == -1 else int(d)
-                                          for d in shape)
+            self._signature_shape = tuple(-1 if _unknown_size(d) else int(d) for d in shape)
         self._dtype = dt.as_dtype(dtype) if dtype is not None else dt.float32
         self._data = None
 

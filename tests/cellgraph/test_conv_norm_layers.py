@@ -237,3 +237,27 @@ def test_pool2d_keeps_its_arguments_as_given():
     assert (avg.kernel_size, avg.stride) == (3, 2)
     assert (mx.kernel_size, mx.stride) == ((3, 2), 1)
     assert avg.kernel_hw == (3, 3) and mx.stride_hw == (1, 1)
+
+
+def test_batch_norm_runs_its_bn_train_and_bn_infer_primitives():
+    """MindSpore's BatchNorm layers hold `bn_train` and `bn_infer` (ops.BatchNorm, momentum the
+    batch's weight: 1 - the layer's), which programs shard and set attributes on; the layer
+    computes through them: the running averages move by momentum as before."""
+    bn = nn.BatchNorm2d(3, momentum=0.8)
+    assert (bn.bn_train.is_training, bn.bn_infer.is_training) == (True, False)
+    assert bn.bn_train.momentum == pytest.approx(0.2)
+    assert bn.bn_train.epsilon == bn.bn_infer.epsilon == 1e-5
+    assert bn.bn_train.shard(((2, 1, 1, 1), (1,), (1,), (1,), (1,))) is bn.bn_train
+    x = np.random.default_rng(0).normal(size=(4, 3, 2, 2)).astype(np.float32)
+    bn.set_train(True)
+    y = bn(Tensor(x)).asnumpy()
+    mean, var = x.mean(axis=(0, 2, 3)), x.var(axis=(0, 2, 3))
+    expected = (x - mean[:, None, None]) / np.sqrt(var[:, None, None] + 1e-5)
+    np.testing.assert_allclose(y, expected, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(bn.moving_mean.asnumpy(), 0.2 * mean, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(bn.moving_variance.asnumpy(), 0.8 + 0.2 * var * 16 / 15,
+                               rtol=1e-5)
+    bn.set_train(False)
+    running = bn.moving_mean.asnumpy(), bn.moving_variance.asnumpy()
+    expected = (x - running[0][:, None, None]) / np.sqrt(running[1][:, None, None] + 1e-5)
+    np.testing.assert_allclose(bn(Tensor(x)).asnumpy(), expected, rtol=1e-4, atol=1e-5)

@@ -66,6 +66,12 @@ class _BatchNorm(Cell):
                                          requires_grad=False)
         self.gamma = Parameter(initializer(gamma_init, shape, dtype), requires_grad=self.affine)
         self.beta = Parameter(initializer(beta_init, shape, dtype), requires_grad=self.affine)
+        # MindSpore's two primitives, which programs shard and set attributes on
+        # (`bn.bn_train.shard(...)`): their momentum is the batch's weight in the update
+        self.bn_train = P.BatchNorm(is_training=True, epsilon=self.eps,
+                                    momentum=1.0 - self.momentum, data_format=data_format)
+        self.bn_infer = P.BatchNorm(is_training=False, epsilon=self.eps,
+                                    data_format=data_format)
 
     def construct(self, x):
         params = parameter_read_dtype(self.gamma.dtype)
@@ -85,9 +91,13 @@ class _BatchNorm(Cell):
                 is_training=bool(use_batch), epsilon=self.eps)
             y = P.cast(y, x.dtype)
             batch_mean, batch_var = P.cast(batch_mean, params), P.cast(batch_var, params)
+        elif use_batch:
+            y, _, _, new_mean, new_var = self.bn_train(x, *stats)
+            assign(self.moving_mean, new_mean)
+            assign(self.moving_variance, new_var)
+            return y
         else:
-            y, batch_mean, batch_var = norm_ops.batch_norm(
-                x, *stats, is_training=bool(use_batch), epsilon=self.eps)
+            return self.bn_infer(x, *stats)[0]
         if use_batch:
             count = x.size // self.num_features
             unbiased = batch_var * (count / max(count - 1, 1))

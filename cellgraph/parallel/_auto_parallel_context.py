@@ -1,0 +1,72 @@
+"""`mindspore.parallel._auto_parallel_context`: `auto_parallel_context()`, the object behind
+`set_auto_parallel_context`, whose setters and getters MindSpore's programs and tests call
+one key at a time. Each reads or writes the one context of cellgraph/auto_parallel.py."""
+from __future__ import annotations
+
+from cellgraph import auto_parallel as _context
+
+
+class _AutoParallelContext:
+    """One setter and getter per key of the auto-parallel context."""
+
+    def set_device_num(self, device_num):
+        _context.set_auto_parallel_context(device_num=device_num)
+
+    def get_device_num(self):
+        return _context.get_auto_parallel_context("device_num")
+
+    def get_device_num_is_set(self):
+        return _context._state["device_num"] is not None
+
+    def set_global_rank(self, global_rank):
+        _context.set_auto_parallel_context(global_rank=global_rank)
+
+    def get_global_rank(self):
+        return _context.get_auto_parallel_context("global_rank")
+
+    def set_gradients_mean(self, gradients_mean):
+        _context.set_auto_parallel_context(gradients_mean=gradients_mean)
+
+    def get_gradients_mean(self):
+        return _context.get_auto_parallel_context("gradients_mean")
+
+    def set_parallel_mode(self, parallel_mode):
+        _context.set_auto_parallel_context(parallel_mode=parallel_mode)
+
+    def get_parallel_mode(self):
+        return _context.get_auto_parallel_context("parallel_mode")
+
+    def set_pipeline_stages(self, stages):
+        _context.set_auto_parallel_context(pipeline_stages=stages)
+
+    def get_pipeline_stages(self):
+        return _context.get_auto_parallel_context("pipeline_stages")
+
+    def set_full_batch(self, full_batch):
+        _context.set_auto_parallel_context(full_batch=full_batch)
+
+    def get_full_batch(self):
+        return _context.get_auto_parallel_context("full_batch")
+
+    def set_enable_parallel_optimizer(self, enable_parallel_optimizer):
+        _context.set_auto_parallel_context(enable_parallel_optimizer=enable_parallel_optimizer)
+
+    def get_enable_parallel_optimizer(self):
+        return _context.get_auto_parallel_context("enable_parallel_optimizer")
+
+    def set_enable_all_reduce_fusion(self, enable_all_reduce_fusion):
+        _context.set_enable_all_reduce_fusion(enable_all_reduce_fusion)
+
+    def get_enable_all_reduce_fusion(self):
+        return _context.enable_all_reduce_fusion()
+
+    def reset(self):
+        _context.reset_auto_parallel_context()
+
+
+_AUTO_PARALLEL_CONTEXT = _AutoParallelContext()
+
+
+def auto_parallel_context():
+    """The process's auto-parallel context."""
+    return _AUTO_PARALLEL_CONTEXT

@@ -1,0 +1,213 @@
+"""The auto-parallel context as MindSpore 2.10 keeps it: the keys set_auto_parallel_context
+accepts beyond the ones cellgraph runs (read back, refused at compile), MindSpore's check that
+the device_num set is the job's (RuntimeError at compile, before anything else), and the
+private modules programs and MindSpore's tests import (`parallel._auto_parallel_context`,
+`_cost_model_context`, `algo_parameter_config`, `_utils`). Expected values and messages are
+MindSpore 2.10's."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Tensor, context, nn, ops
+from cellgraph.common.api import _cell_graph_executor
+from cellgraph.parallel import _cost_model_context as cost_model
+from cellgraph.parallel import get_algo_parameters, reset_algo_parameters, set_algo_parameters
+from cellgraph.parallel._auto_parallel_context import auto_parallel_context
+from cellgraph.parallel._utils import _get_full_batch, _is_in_auto_parallel_mode, _reset_op_id
+from cellgraph.primitives.errors import UnsupportedError
+
+
+@pytest.fixture(autouse=True)
+def _fresh_context():
+    context.reset_auto_parallel_context()
+    yield
+    context.reset_auto_parallel_context()
+    cost_model.reset_cost_model_context()
+    reset_algo_parameters()
+
+
+class ShardedMul(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.mul = ops.Mul().shard(((2, 1), (2, 1)))
+
+    def construct(self, x):
+        return self.mul(x, x)
+
+
+X = Tensor(np.ones((8, 4), np.float32))
+
+
+def test_defaults_read_back_as_mindspore():
+    expected = {"dataset_strategy": "data_parallel", "search_mode": "recursive_programming",
+                "pipeline_stages": 1, "enable_parallel_optimizer": False, "full_batch": False,
+                "parallel_mode": "stand_alone", "device_num": 1, "global_rank": 0}
+    for key, value in expected.items():
+        assert context.get_auto_parallel_context(key) == value
+
+
+@pytest.mark.parametrize("kwargs, key, value, full_batch", [
+    ({"dataset_strategy": "full_batch"}, "dataset_strategy", "full_batch", True),
+    ({"dataset_strategy": "data_parallel"}, "dataset_strategy", "data_parallel", False),
+    ({"dataset_strategy": ((2, 1), (2, 1))}, "dataset_strategy", [[2, 1], [2, 1]], False),
+    ({"full_batch": True}, "dataset_strategy", "full_batch", True),
+    ({"search_mode": "sharding_propagation"}, "search_mode", "sharding_propagation", False),
+    ({"search_mode": "dynamic_programming"}, "search_mode", "dynamic_programming", False),
+    ({"pipeline_stages": 2}, "pipeline_stages", 2, False),
+    ({"enable_parallel_optimizer": True}, "enable_parallel_optimizer", True, False),
+    ({"parallel_mode": "auto_parallel"}, "parallel_mode", "auto_parallel", False),
+])
+def test_settings_read_back(kwargs, key, value, full_batch):
+    context.set_auto_parallel_context(**kwargs)
+    assert context.get_auto_parallel_context(key) == value
+    assert context.get_auto_parallel_context("full_batch") is full_batch
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"dataset_strategy": "foo"}, ValueError,
+     ("the argument 'dataset_strategy' must be 'full_batch' or 'data_parallel', but got the "
+     "value : foo.")),
+    ({"dataset_strategy": [[2, 1]]}, TypeError,
+     ("the argument 'dataset_strategy' must be str or tuple type, but got the type : "
+     "<class 'list'>.")),
+    ({"search_mode": "foo"}, ValueError,
+     ("'auto_parallel_search_mode' only support 'recursive_programming', "
+     "'dynamic_programming' and 'sharding_propagation', but got the value: foo.")),
+    ({"pipeline_stages": 0}, ValueError,
+     "should be greater or equal 1, but got the value of stages : 0."),
+    ({"pipeline_stages": True}, TypeError,
+     "the argument 'pipeline_stages' must be int, but got the type : <class 'bool'>."),
+    ({"enable_parallel_optimizer": 1}, TypeError, "enable_parallel_optimizer"),
+])
+def test_settings_refused_as_mindspore(kwargs, error, message):
+    with pytest.raises(error) as info:
+        context.set_auto_parallel_context(**kwargs)
+    assert message in str(info.value)
+
+
+def test_device_num_not_the_jobs_raises_runtime_error_at_compile():
+    context.set_auto_parallel_context(parallel_mode="semi_auto_parallel", device_num=8,
+                                      global_rank=0)
+    with pytest.raises(RuntimeError, match="The device_num 8 set in the context is not "
+                                           "consist with 1 devices you have"):
+        _cell_graph_executor.compile(ShardedMul(), X)
+    context.set_auto_parallel_context(parallel_mode="auto_parallel")
+    with pytest.raises(RuntimeError, match="The device_num 8"):
+        _cell_graph_executor.compile(ShardedMul(), X)
+
+
+def test_full_batch_outside_semi_auto_and_auto_parallel_raises_at_compile():
+    for mode in ("data_parallel", "stand_alone"):
+        context.set_auto_parallel_context(parallel_mode=mode, full_batch=True)
+        with pytest.raises(RuntimeError, match="full_batch could only be used under "
+                                               "semi_auto_parallel or auto_parallel."):
+            _cell_graph_executor.compile(ShardedMul(), X)
+    context.set_auto_parallel_context(parallel_mode="semi_auto_parallel")
+    _cell_graph_executor.compile(ShardedMul(), X)
+
+
+def test_data_parallel_and_stand_alone_compile_whatever_device_num_says():
+    context.set_auto_parallel_context(parallel_mode="data_parallel", device_num=8)
+    _cell_graph_executor.compile(ShardedMul(), X)
+    context.set_auto_parallel_context(parallel_mode="stand_alone")
+    _cell_graph_executor.compile(ShardedMul(), X)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"parallel_mode": "auto_parallel"}, "searches the operators' strategies"),
+    ({"parallel_mode": "semi_auto_parallel", "pipeline_stages": 2}, "pipeline_stages=2"),
+    ({"parallel_mode": "semi_auto_parallel", "enable_parallel_optimizer": True},
+     "enable_parallel_optimizer=True"),
+])
+def test_settings_cellgraph_cannot_run_are_refused_at_compile(kwargs, message):
+    context.set_auto_parallel_context(**kwargs)
+    with pytest.raises(UnsupportedError, match=message):
+        _cell_graph_executor.compile(ShardedMul(), X)
+
+
+def test_auto_parallel_context_object():
+    apc = auto_parallel_context()
+    assert apc.get_device_num_is_set() is False
+    apc.set_device_num(4)
+    apc.set_global_rank(1)
+    apc.set_gradients_mean(True)
+    assert (apc.get_device_num(), apc.get_global_rank(), apc.get_gradients_mean()) == (4, 1, True)
+    assert apc.get_device_num_is_set() is True
+    assert apc.get_pipeline_stages() == 1
+    with pytest.raises(TypeError, match="the argument 'enable_fusion' must be bool, but got the "
+                                        "type : <class 'int'>."):
+        apc.set_enable_all_reduce_fusion(1)
+    apc.set_enable_all_reduce_fusion(enable_all_reduce_fusion=False)
+    assert apc.get_enable_all_reduce_fusion() is False
+    apc.reset()
+    assert apc.get_device_num_is_set() is False
+    context.set_auto_parallel_context(parallel_mode="auto_parallel", dataset_strategy="full_batch")
+    assert _is_in_auto_parallel_mode() and _get_full_batch()
+    assert _reset_op_id() is None
+
+
+def test_all_reduce_fusion_off_reduces_each_gradient_alone():
+    from cellgraph.auto_parallel import bucket_bytes
+    from cellgraph.nn.wrap.grad_reducer import plan_buckets
+
+    params = [ms.Parameter(Tensor(np.zeros(n, np.float32)), name=f"p{n}") for n in (3, 4, 5)]
+    assert plan_buckets(params, bucket_bytes()) == ((0, 1, 2),)
+    auto_parallel_context().set_enable_all_reduce_fusion(False)
+    assert plan_buckets(params, bucket_bytes()) == ((0,), (1,), (2,))
+
+
+def test_algo_parameters_as_mindspore():
+    assert [get_algo_parameters(k) for k in (
+        "fully_use_devices", "elementwise_op_strategy_follow", "enable_algo_approxi",
+        "algo_approxi_epsilon", "tensor_slice_align_enable", "tensor_slice_align_size")] == \
+        [False, False, False, 0.10000000149011612, False, 16]
+    set_algo_parameters(tensor_slice_align_size=3, fully_use_devices=True)
+    assert get_algo_parameters("tensor_slice_align_size") == 3
+    assert get_algo_parameters("fully_use_devices") is True
+    with pytest.raises(ValueError, match="Set context keyword foo is not recognized!"):
+        set_algo_parameters(foo=1)
+    with pytest.raises(ValueError, match=r"Align_size must be in \[1, 1024\], but got 2000"):
+        set_algo_parameters(tensor_slice_align_size=2000)
+    with pytest.raises(TypeError, match="The parameter 'fully_use_devices' must be "
+                                        "<class 'bool'>, but got <class 'int'>"):
+        set_algo_parameters(fully_use_devices=1)
+    with pytest.raises(RuntimeError, match=r"'epsilon' must be in \(0, 1\]"):
+        set_algo_parameters(algo_approxi_epsilon=2.0)
+    with pytest.raises(ValueError, match="Get context keyword foo is not recognized!"):
+        get_algo_parameters("foo")
+    reset_algo_parameters()
+    assert get_algo_parameters("tensor_slice_align_size") == 16
+
+
+def test_cost_model_context_as_mindspore():
+    expected = {"device_memory_capacity": 17179869184.0, "costmodel_alpha": 1.0,
+                "costmodel_beta": 400.0, "costmodel_gamma": 0.0010000000474974513,
+                "costmodel_communi_threshold": 2048.0, "costmodel_communi_const": 3072.0,
+                "costmodel_communi_bias": 1024.0, "run_phase": 0,
+                "costmodel_allreduce_fusion_algorithm": 0,
+                "costmodel_allreduce_fusion_times": 0,
+                "costmodel_allreduce_fusion_tail_percent": 0.1}
+    for key, value in expected.items():
+        assert cost_model.get_cost_model_context(key) == pytest.approx(value, rel=1e-7)
+    assert (cost_model._get_multi_subgraphs(), cost_model._get_algo_single_loop(),
+            cost_model._get_rp_matmul_mem_coef()) == (False, False, 0.10000000149011612)
+    cost_model.set_cost_model_context(costmodel_beta=10.0, run_phase=1)
+    assert cost_model.get_cost_model_context("costmodel_beta") == 10.0
+    assert cost_model.get_cost_model_context("run_phase") == 1
+    with pytest.raises(ValueError, match="Set context keyword foo is not recognized!"):
+        cost_model.set_cost_model_context(foo=1.0)
+    with pytest.raises(TypeError, match="The parameter 'costmodel_alpha' must be "
+                                        "<class 'float'>, but got <class 'int'>"):
+        cost_model.set_cost_model_context(costmodel_alpha=1)
+    with pytest.raises(ValueError, match="the argument 'phase' must be '0' or '1', but got 2"):
+        cost_model.set_cost_model_context(run_phase=2)
+    with pytest.raises(RuntimeError, match="'costmodel_alpha' must be positive."):
+        cost_model.set_cost_model_context(costmodel_alpha=-1.0)
+    with pytest.raises(ValueError, match="Get context keyword foo is not recognized!"):
+        cost_model.get_cost_model_context("foo")
+    cost_model._set_algo_single_loop(True)
+    assert cost_model._get_algo_single_loop() is True
+    cost_model.reset_cost_model_context()
+    assert cost_model.get_cost_model_context("costmodel_beta") == 400.0
