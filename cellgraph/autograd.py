@@ -24,7 +24,7 @@ from cellgraph.compiler.pipeline import graph_name, parse
 from cellgraph.compiler.pytree import count_leaves, flatten, unflatten
 from cellgraph.compiler.scope import is_jit_class
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.core import abstract_of, shapes_agree
 from cellgraph.primitives.errors import (
     ArgumentError,
     DTypeError,
@@ -146,6 +146,7 @@ class GradFunction(Transform):
         return self.positions
 
     def _sens(self, graph, sens):
+        """The sens values, one per output, checked against the outputs' shapes."""
         if sens is not None:
             flat, _ = flatten(sens, is_tensor_like)
             n_results = len(graph.outputs) - len(graph.updates)
@@ -157,7 +158,7 @@ class GradFunction(Transform):
             for i, (s, o) in enumerate(zip(flat, graph.outputs)):
                 if abstract_of(s).shape == (1,) and o.aval.shape == ():
                     flat[i] = s = F.reshape(s, ())  # as MindSpore: a (1,) sens of a scalar
-                if abstract_of(s).shape != o.aval.shape:
+                if not shapes_agree(abstract_of(s).shape, o.aval.shape):
                     raise ArgumentError(f"{self.api}: sens {i} has shape "
                                         f"{abstract_of(s).shape}, but output {i} of "
                                         f"{graph_name(self.fn)} has shape {o.aval.shape}",

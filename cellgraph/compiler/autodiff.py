@@ -45,6 +45,7 @@ from cellgraph.primitives.core import (
     fmt_shape,
     prims,
     set_decomposition_vjp,
+    shapes_agree,
 )
 from cellgraph.primitives.errors import ArgumentError, CompileError
 
@@ -68,7 +69,7 @@ def _grad_type(*avals, graph: Graph, wrt: tuple, has_sens: bool):
             raise ArgumentError(f"expected {len(graph.outputs)} sens values (one per output of "
                                 f"{graph!r}), got {len(sens)}")
         for o, s in zip(graph.outputs, sens):
-            if o.aval.shape != s.shape:
+            if not shapes_agree(o.aval.shape, s.shape):
                 raise ArgumentError(f"sens of shape {s.shape} for an output of shape "
                                     f"{o.aval.shape}")
     return tuple(graph.out_avals()) + tuple(graph.params[i].aval for i in wrt)

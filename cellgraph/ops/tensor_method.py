@@ -248,6 +248,10 @@ class TensorExtras:
     def diag(self):
         return diag(self)
 
+    def ptp(self, axis=None, keepdims=False):
+        """The range of the values, max - min, along `axis` (over all of them when None)."""
+        return F.sub(F.reduce_max(self, axis, keepdims), F.reduce_min(self, axis, keepdims))
+
     def index_select(self, axis, index):
         return index_select(self, axis, index)
 

@@ -9,6 +9,7 @@ from . import (  # noqa: F401  (each module declares its primitives)
     advanced_index,
     array_ops,
     batching,
+    bessel_ops,
     check_ops,
     comm_ops,
     complex_ops,

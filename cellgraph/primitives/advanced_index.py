@@ -6,7 +6,8 @@ The basic items (slices, None) are applied first with every advanced axis kept w
 advanced axes are moved to the front and read together by one gather_nd over the broadcast
 indices stacked as coordinates. As in NumPy, ints count as (0-d) advanced indices once any
 array index is present, and the broadcast index dims replace the advanced axes where those are
-adjacent, or come first where they are not.
+adjacent, or come first where they are not. A Python `True` among them is NumPy's 0-d boolean
+index: a new axis of size 1, read at the advanced index [0].
 """
 from __future__ import annotations
 
@@ -25,8 +26,9 @@ _WHOLE = Slice(None, None, None)
 
 
 def _expand_ellipsis(items: list, ndim: int) -> list:
-    """The items with Ellipsis replaced by whole slices, so that each item but None is one axis."""
-    used = sum(1 for it in items if it is not None and it is not Ellipsis)
+    """The items with Ellipsis replaced by whole slices, so that each item but None (and True,
+    a new axis too) is one axis."""
+    used = sum(1 for it in items if it is not None and it is not Ellipsis and it is not True)
     if used > ndim:
         raise ShapeError(f"GetItem: too many indices ({used}) for a tensor of rank {ndim}")
     # identity tests: `in` and `index` would compare Tensors by value
@@ -59,6 +61,9 @@ def advanced_getitem(x, items: list):
     for axis, item in enumerate(items):
         if item is None or isinstance(item, Slice):
             basic.append(item)
+        elif item is True:
+            basic.append(None)
+            advanced.append((axis, np.zeros(1, np.int64)))
         else:
             basic.append(_WHOLE)
             advanced.append((axis, item))

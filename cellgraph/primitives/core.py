@@ -587,6 +587,12 @@ def set_eager_trace(trace: Trace) -> None:
 
 # ----- shape-rule helpers shared by the primitive declarations --------------------------------
 
+def shapes_agree(a: Shape, b: Shape) -> bool:
+    """Same rank, and the same size on every axis where both sizes are known (None: a size
+    known only at run time, checked there)."""
+    return len(a) == len(b) and all(x is None or y is None or x == y for x, y in zip(a, b))
+
+
 def broadcast_shapes(*shapes: Shape) -> Shape:
     """NumPy broadcasting; a None dim stays None unless the other side fixes it."""
     ndim = max((len(s) for s in shapes), default=0)

@@ -95,6 +95,10 @@ class AttributeLookupError(CellgraphError, AttributeError):
     Tensor's, a sequence's); MindSpore raises AttributeError for it while compiling."""
 
 
+class IndexValueError(CellgraphError, IndexError):
+    """An index MindSpore refuses while compiling, by its value (`x[False]`)."""
+
+
 class IndexRangeError(CellgraphError, IndexError, RuntimeError):
     """An index or a label outside the axis it indexes, found while the graph ran. Python
     raises IndexError for it; MindSpore's CPU and GPU kernels raise RuntimeError."""

@@ -13,7 +13,7 @@ from . import nn_ops as N
 from .advanced_index import advanced_getitem
 from .array_ops import Slice
 from .core import abstract_of, is_value, normalize_axes, normalize_axis, running_eagerly
-from .errors import DTypeError, ShapeError, UnsupportedError
+from .errors import DTypeError, IndexValueError, ShapeError, UnsupportedError
 
 # Elementwise primitives are functional ops themselves: `exp`, `add`, ... and their other
 # spellings (`arcsin`, `negative`, ...) join this module from their declarations
@@ -236,12 +236,19 @@ def clamp_min(x, value):
 
 
 def getitem(x, index):
-    """`x[index]`: static int/slice/None/Ellipsis items, or one integer Tensor index (gather)."""
+    """`x[index]`: static int/slice/None/Ellipsis items, or one integer Tensor index (gather).
+    A Python `True` is NumPy's 0-d boolean index: a new axis of size 1 (None) alone, an
+    advanced index with the others; `False` (an empty selection) is refused, as in MindSpore."""
     _check_value(x, "getitem")
     items = index if isinstance(index, tuple) else (index,)
     static, tensors = [], []
     for pos, item in enumerate(items):
-        if isinstance(item, slice):
+        if isinstance(item, bool):
+            if not item:
+                raise IndexValueError("GetItem: when tensor is indexed by a bool object, the "
+                                      "value only support 'True'.")
+            static.append(True)
+        elif isinstance(item, slice):
             bounds = (item.start, item.stop, item.step)
             if any(b is not None and not isinstance(b, numbers.Integral) for b in bounds):
                 raise DTypeError(f"GetItem: slice bounds must be Python ints, got {item}; "
@@ -257,7 +264,7 @@ def getitem(x, index):
         else:
             raise DTypeError(f"GetItem: unsupported index {item!r} of type {type(item).__name__}")
     if not tensors:
-        return A.getitem(x, index=tuple(static))
+        return A.getitem(x, index=tuple(None if it is True else it for it in static))
     return _gather_index(x, static, tensors)
 
 

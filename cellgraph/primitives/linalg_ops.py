@@ -25,7 +25,7 @@ from .batching import batch_size, batched_front
 from .core import Primitive, TensorType, abstract_of, fmt_shape
 from .errors import ArgumentValueError, CompileError, DTypeError, ShapeError
 from .exports import export, export_class
-from .math_ops import add, div, log, matmul, mul, neg, sub
+from .math_ops import add, div, log, matmul, mul, neg, select, sub
 
 
 def _check_dtype(a: TensorType, what: str = "input") -> None:
@@ -279,6 +279,22 @@ def cholesky(input_x, upper=False):
     return cholesky_p(input_x, upper=_static_bool(upper, "upper", "Cholesky"))
 
 
+def cholesky_solve(input, input2, upper=False):
+    """The solution X of A X = input where A = L L^T (or U^T U with `upper=True`) and `input2`
+    is the factor; only its lower (upper) triangle is read, as MindSpore's kernel does."""
+    upper = _static_bool(upper, "upper", "CholeskySolve")
+    for name, x in (("input", input), ("input2", input2)):
+        dtype = abstract_of(x).dtype
+        if dtype not in (dt.float32, dt.float64):
+            raise DTypeError(f"CholeskySolve: expected a float32 or float64 tensor {name}, got "
+                             f"{dtype}")
+    n = abstract_of(input2).shape[-1]
+    keep = np.triu(np.ones((n, n), bool)) if upper else np.tril(np.ones((n, n), bool))
+    factor = select(keep, input2, zeros_like(input2))
+    gram = matmul(_mT(factor), factor) if upper else matmul(factor, _mT(factor))
+    return matrix_solve(gram, input)
+
+
 def svd(input, full_matrices=False, compute_uv=True):
     """The singular value decomposition input = U diag(S) V^T of each matrix: (S descending,
     U, V), or S alone with `compute_uv=False`."""
@@ -314,8 +330,10 @@ export(inverse, method=True)
 export(det, method=True)
 export(logdet, method=True)
 export(cholesky, method=True)
+export(cholesky_solve, method=True)
+export_class("CholeskySolve", cholesky_solve, {"upper": False}, ops_module="math_ops")
 export_class("MatrixInverse", matrix_inverse_, {"adjoint": False}, ops_module="math_ops")
 export_class("Cholesky", cholesky, {"upper": False}, ops_module="math_ops")
 
-__all__ = ["cholesky", "det", "eigh", "inverse", "logdet", "matrix_determinant", "matrix_inverse",
+__all__ = ["cholesky", "cholesky_solve", "det", "eigh", "inverse", "logdet", "matrix_determinant", "matrix_inverse",
            "matrix_solve", "qr", "svd"]

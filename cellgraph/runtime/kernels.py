@@ -24,6 +24,7 @@ import numpy as np
 from cellgraph.primitives.check_ops import range_message
 from cellgraph.primitives.core import PRIMITIVES, to_numpy_index
 
+from .bessel_kernels import BESSEL_KERNELS
 from .numpy_compat import NUMPY2
 
 TABLE: dict[str, Callable] = {}  # primitive name -> fn(xp, *operands, **params)
@@ -226,6 +227,7 @@ def _in_operand_dtype(fn):
 
 
 
+TABLE.update(BESSEL_KERNELS)
 TABLE["softplus"] = lambda xp, x: xp.logaddexp(xp.zeros_like(x), x)
 TABLE["clip_by_value"] = lambda xp, x, lo, hi: xp.minimum(xp.maximum(x, lo), hi)
 

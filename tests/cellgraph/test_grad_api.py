@@ -180,6 +180,33 @@ def two_outputs(x, y):
     return x * y, x + y
 
 
+def test_sens_fits_an_output_whose_size_is_known_only_at_run_time():
+    # x[unique(index)] has (None, 3) rows in the graph; a (2, 3) sens fits it (MindSpore's
+    # gradient for these values)
+    class Read(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.index = Tensor([1, 1, 1, 2])
+
+        def construct(self, x):
+            return x[ops.unique(self.index)[0]]
+
+    class Grad(nn.Cell):
+        def __init__(self, net):
+            super().__init__()
+            self.net, self.grad = net, ops.GradOperation(sens_param=True)
+
+        def construct(self, x, sens):
+            return self.grad(self.net)(x, sens)
+
+    x = Tensor(np.arange(9, dtype=np.float32).reshape(3, 3))
+    sens = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3) + 1)
+    np.testing.assert_array_equal(Grad(Read())(x, sens).asnumpy(),
+                                  [[0, 0, 0], [1, 2, 3], [4, 5, 6]])
+    with pytest.raises(TypeError, match="sens"):
+        Grad(Read())(x, Tensor(np.ones((2, 4), np.float32)))
+
+
 def test_without_sens_every_output_is_seeded_with_ones():
     out = cellgraph.grad(two_outputs, (0, 1))(T(3), T(5))
     assert values(out) == ([6.0], [4.0])  # d(xy + x + y): y + 1, x + 1

@@ -442,8 +442,39 @@ def _gamma_cases():
     return {"lgamma": lgamma, "digamma": digamma, "polygamma": polygamma, "erfinv": erfinv}
 
 
+# ----- the Bessel family: MindSpore 2.10's values --------------------------------------------------
+
+BESSEL_X = np.array([-2.0, 1e-3, 0.7, 8.0, 30.0])
+BESSEL_VALUES = {
+    "bessel_i0": [2.27958530e+00, 1.00000025e+00, 1.12630302e+00, 4.27564116e+02, 7.81672298e+11],
+    "bessel_i0e": [0.30850832, 0.99900075, 0.55930553, 0.14343178, 0.07314595],
+    "bessel_i1": [-1.59063685e+00, 5.00000063e-04, 3.71879678e-01, 3.99873137e+02,
+                  7.68532039e+11],
+    "bessel_i1e": [-0.21526929, 4.995003124e-04, 0.18466998, 0.13414249, 0.07191633],
+    "bessel_j0": [0.22389078, 0.99999975, 0.88120089, 0.17165081, -0.08636798],
+    "bessel_j1": [-5.76724808e-01, 4.99999938e-04, 3.28995742e-01, 2.34636347e-01,
+                  -1.18751063e-01],
+    "bessel_y0": [-np.inf, -4.47141661, -0.19066493, 0.22352149, -0.11729573],
+    "bessel_y1": [-np.inf, -6.36622167e+02, -1.10324987e+00, -1.58060462e-01, 8.44255707e-02],
+    "bessel_k0": [np.inf, 7.02368880e+00, 6.60519860e-01, 1.46470705e-04, 2.13247750e-14],
+    "bessel_k0e": [np.inf, 7.030716, 1.33012366, 0.43662302, 0.22788667],
+    "bessel_k1": [np.inf, 9.99996238e+02, 1.05028354e+00, 1.55369212e-04, 2.16773200e-14],
+    "bessel_k1e": [np.inf, 1.00099673e+03, 2.11501131e+00, 4.63149093e-01, 2.31654129e-01],
+}
+
+
+def _bessel_cases():
+    def table(values):
+        return lambda x: np.array(values)
+    return {name: [Case((BESSEL_X,), table(values), f64, tol={"rtol": 2e-7, "atol": 1e-12}),
+                   Case((BESSEL_X[1:4].astype(np.float32),), table(values[1:4]), f32,
+                        tol={"rtol": 1e-6, "atol": 1e-9})]
+            for name, values in BESSEL_VALUES.items()}
+
+
 SELECT_CASES = seeded({
     **each(_gamma_cases, ("lgamma", "digamma", "polygamma", "erfinv")),
+    **each(_bessel_cases, tuple(BESSEL_VALUES)),
     **each(_dynamic_cases, ("nonzero", "masked_select", "unique", "bincount", "take_first",
                             "take_first_grad")),
     "sort": _sort_cases,

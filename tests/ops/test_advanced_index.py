@@ -18,6 +18,11 @@ CASES = {
     "int and tensor apart": lambda x, i, j: x[1, :, j],
     "ellipsis and none": lambda x, i, j: x[..., None, i, 1:4],
     "stepped slice before": lambda x, i, j: x[:, ::2, i, j],
+    # a Python True is NumPy's 0-d boolean index (MindSpore follows NumPy): a new axis alone,
+    # an advanced index [0] on a new axis among the others
+    "true alone": lambda x, i, j: x[True],
+    "true with a tensor": lambda x, i, j: x[True, 1, :, J],
+    "true, int and none": lambda x, i, j: x[..., True, 3, 0:2, None],
 }
 
 
@@ -40,6 +45,15 @@ def test_gradient_adds_repeated_entries():
     check_grads(lambda x: (x[1, i, j] ** 2).sum(), (Tensor(X),), order=2)
     grad = ops.grad(lambda x: x[1, i, j].sum())(Tensor(X)).asnumpy()
     assert grad[1, 0, 1, :].tolist() == [2.0] * 5 and grad.sum() == 15.0
+
+
+def test_false_index_is_refused_as_in_mindspore():
+    class Read(nn.Cell):
+        def construct(self, x):
+            return x[False]
+
+    with pytest.raises(IndexError, match="only support 'True'"):
+        Read()(Tensor(X))
 
 
 def test_float_index_and_bool_mix_are_refused():

@@ -101,6 +101,29 @@ def test_matrix_diag_bands_alignments_and_gradient():
         ops.matrix_diag(Tensor(v), align="UP")
 
 
+def test_matrix_diag_part_and_set_diag_follow_mindspore():
+    # the values MindSpore 2.10 gives for these calls
+    x = np.arange(1.0, 13.0).reshape(3, 4)
+    band = Tensor(np.array([-1, 1], np.int32))
+    both(lambda t: ops.matrix_diag_part(t, band, 0.0), (x,),
+         np.array([[2.0, 7, 12], [1, 6, 11], [5, 10, 0]]))
+    both(lambda t: ops.matrix_diag_part(t, band, 0.0, "LEFT_RIGHT"), (x,),
+         np.array([[2.0, 7, 12], [1, 6, 11], [0, 5, 10]]))
+    both(lambda t: ops.matrix_diag_part(t, 1, 9.0), (x,), np.array([2.0, 7, 12]))
+    rows = np.array([[10.0, 11, 12], [20, 21, 22]])
+    both(lambda t, d: ops.matrix_set_diag(t, d, Tensor(np.array([0, 1]))), (x, rows),
+         np.array([[20.0, 10, 3, 4], [5, 21, 11, 8], [9, 10, 22, 12]]))
+    both(lambda t, d: ops.matrix_set_diag(t, d), (x, np.array([7.0, 8, 9])),
+         np.array([[7.0, 2, 3, 4], [5, 8, 7, 8], [9, 10, 9, 12]]))
+    check_grads(lambda t: ops.matrix_diag_part(t, (-1, 1), 0.0), (Tensor(x),), order=2)
+    check_grads(lambda t, d: ops.matrix_set_diag(t, d, (0, 1)), (Tensor(x), Tensor(rows)),
+                order=2)
+    with pytest.raises(ValueError, match="diagonal"):
+        ops.matrix_set_diag(Tensor(x), Tensor(rows))
+    part = ops.MatrixDiagPartV3(align="LEFT_RIGHT")(Tensor(x), band, Tensor(0.0))
+    np.testing.assert_array_equal(part.asnumpy(), [[2.0, 7, 12], [1, 6, 11], [0, 5, 10]])
+
+
 def test_intopk_counts_ties_as_in():
     x1 = Tensor(np.array([[1, 8, 5, 2, 7], [4, 9, 1, 3, 5]], np.float32))
     both(lambda a, b: ops.intopk(a, b, 3), (x1, Tensor(np.array([1, 3], np.int32))),

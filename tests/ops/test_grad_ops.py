@@ -14,6 +14,8 @@ def T(a):
 x = np.array([[-0.7, -0.2, 0.0], [0.3, 0.55, 0.9]], np.float32)
 pos = np.array([[1.2, 1.5, 2.0], [3.0, 0.5, 7.0]], np.float32)
 d = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], np.float32)
+CONV_DOUT = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4) / 8 - 1
+CONV_X = np.cos(np.arange(36, dtype=np.float32)).reshape(1, 1, 6, 6)
 CASES = {
     "KLDivLossGrad": lambda: tuple(
         G.KLDivLossGrad(r)(T([[1.0, 2.0], [3.0, 4.0]]) if r == "none" else T(2.0),
@@ -45,6 +47,10 @@ CASES = {
  "BiasAddGrad": lambda: G.BiasAddGrad()(T(np.arange(24).reshape(2, 3, 2, 2))),
  "BiasAddGradNHWC": lambda: G.BiasAddGrad("NHWC")(T(np.arange(24).reshape(2, 2, 2, 3))),
  "SliceGrad": lambda: G.SliceGrad()(T(d[:, :2]), T(np.zeros((3, 4))), (1, 1), (2, 2)),
+ "Conv2DBackpropFilter": lambda: G.Conv2DBackpropFilter(1, 3)(
+     T(CONV_DOUT), T(CONV_X), (1, 1, 3, 3)),
+ "Conv2DBackpropFilterSame": lambda: G.Conv2DBackpropFilter(1, 2, pad_mode="same", stride=2)(
+     T(CONV_DOUT[..., :3, :3]), T(CONV_X[..., :5, :5]), (1, 1, 2, 2)),
 }
 
 EXPECTED = {
@@ -76,6 +82,9 @@ EXPECTED = {
     'BiasAddGrad': [[60.0, 92.0, 124.0]],
     'BiasAddGradNHWC': [[84.0, 92.0, 100.0]],
     'SliceGrad': [[[0.0, 0.0, 0.0, 0.0], [0.0, 0.5, -1.0, 0.0], [0.0, 1.5, 0.25, 0.0]]],
+    'Conv2DBackpropFilter': [[[[[-0.51681, -0.08319, 0.42692], [-0.56133, -0.23656, 0.3057],
+                                [-0.56113, -0.37109, 0.16013]]]]],
+    'Conv2DBackpropFilterSame': [[[[[-0.53921, 0.12058], [-0.43675, -0.24562]]]]],
 }
 
 
@@ -94,7 +103,7 @@ def test_every_class_is_tested_and_shows_its_attributes():
                  "GridSampler2DGrad", "HSigmoidGrad", "NLLLossGrad",
                  "PReLUGrad",
                  "ResizeBilinearGrad", "StridedSliceGrad"}  # below
-    assert set(G.__all__) - elsewhere <= {name.removesuffix("Eps").removesuffix("NHWC")
+    assert set(G.__all__) - elsewhere <= {name.removesuffix("Eps").removesuffix("NHWC").removesuffix("Same")
                                           for name in EXPECTED}
     assert repr(G.LogitGrad(0.35)) == "LogitGrad(eps=0.35)"
 

@@ -262,6 +262,9 @@ CASES: dict[str, list[Case]] = {
     # one triangle read (the other ignored); distinct eigenvalues (the adjoint divides by gaps)
     "eigh": [case(normal((3, 3))), case(normal((2, 2, 2)), lower=False)],
     "erfinv": [case(uniform(-0.9, 0.9, (2, 3))), case(uniform(-0.5, 0.5, (3,)))],  # not at +-1
+    # Y and K are defined for x > 0 only
+    **{f"bessel_{kind}": [case(uniform(0.3, 4.0, (2, 3)))]
+       for kind in ("i0", "i0e", "i1", "i1e", "j0", "j1", "y0", "y1", "k0", "k0e", "k1", "k1e")},
     "bincount": [case(ints([2, 4, 1, 0, 0, 2]), normal((6,))),
                  case(ints([1, 1]), normal((2,)), minlength=4)],
     "concat": [case(normal((2, 3)), normal((1, 3)), axis=0),

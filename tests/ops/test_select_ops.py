@@ -344,3 +344,18 @@ def test_gamma_family_spellings():
     np.testing.assert_allclose(grad2.asnumpy(), [np.pi ** 2 / 6])
     with pytest.raises(DTypeError, match="Polygamma: expected an int order"):
         ops.polygamma(1.5, Tensor(x))
+
+
+def test_cholesky_solve_reads_one_triangle_of_the_factor():
+    # MindSpore 2.10's result; the factor's other triangle (7s) is not read
+    b = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    factor = np.array([[2.0, 7, 7], [1, 3, 7], [1, 1, 2]])
+    expected = np.array([[-0.19444444, 0.0], [-0.02777778, 0.0], [0.91666667, 1.0]])
+    assert_both(ops.cholesky_solve, (b, factor), expected)
+    assert_both(lambda x, u: ops.cholesky_solve(x, u, upper=True), (b, factor.T), expected)
+    np.testing.assert_allclose(
+        ops.CholeskySolve()(Tensor(b, cellgraph.float32), Tensor(factor, cellgraph.float32))
+        .asnumpy(), expected, rtol=1e-5)
+    check_grads(ops.cholesky_solve, (Tensor(b), Tensor(np.tril(factor))), order=2)
+    with pytest.raises(TypeError, match="float32 or float64"):
+        ops.cholesky_solve(Tensor(np.ones((3, 2), I32)), Tensor(np.eye(3, dtype=I32)))

@@ -39,6 +39,8 @@ CASES = {
     "float_power": (lambda x, y, c, i: i.float_power(2), ("Float64", [[9., 4.], [1., 16.]])),
     "multiply": (lambda x, y, c, i: x.multiply(2), ("Float32", [[2., -4., NAN], [8., 10., -0.]])),
     "sinc_int": (lambda x, y, c, i: i.sinc(), ("Float32", [[0., 0.], [0., 0.]])),
+    "ptp_int": (lambda x, y, c, i: i.ptp(), ("Int32", 6)),
+    "ptp_keepdims": (lambda x, y, c, i: i.ptp(0, True), ("Int32", [[2, 6]])),
 }
 
 

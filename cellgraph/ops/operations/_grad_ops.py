@@ -11,6 +11,7 @@ from cellgraph.forward import vjp
 from cellgraph.ops.function.array_func.attributes import size as _size
 from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.ops.function.nn_func.activation import prelu
+from cellgraph.ops.function.nn_func.conv import _conv2d_backprop_filter_class
 from cellgraph.ops.function.nn_func.image import grid_sampler_impl
 from cellgraph.ops.operations.array_ops import StridedSlice
 from cellgraph.ops.operations.nn_ops import ResizeBilinearV2
@@ -200,6 +201,10 @@ _CLASSES = {
     "StridedSliceGrad": (_strided_slice_grad,
                          {"begin_mask": 0, "end_mask": 0, "ellipsis_mask": 0,
                           "new_axis_mask": 0, "shrink_axis_mask": 0}),
+    "Conv2DBackpropFilter": (_conv2d_backprop_filter_class,
+                             {"out_channel": None, "kernel_size": None, "pad_mode": "valid",
+                              "pad": 0, "pad_list": (0, 0, 0, 0), "mode": 1, "stride": (1, 1),
+                              "dilation": (1, 1, 1, 1), "group": 1, "data_format": "NCHW"}),
     "DropoutGrad": (lambda dy, mask, keep_prob=0.5: dy * F.cast(mask, dy.dtype) / keep_prob,
                     {"keep_prob": 0.5}),
 }

@@ -31,7 +31,14 @@ from cellgraph.ops.function.array_func.indexing import (
     masked_scatter,
     reverse_sequence,
 )
-from cellgraph.ops.function.array_func.matrix import diag, tril, triu
+from cellgraph.ops.function.array_func.matrix import (
+    diag,
+    matrix_diag,
+    matrix_diag_part,
+    matrix_set_diag,
+    tril,
+    triu,
+)
 from cellgraph.ops.function.array_func.padding import padding
 from cellgraph.ops.function.array_func.segment import (
     unsorted_segment_max,
@@ -335,6 +342,16 @@ Meshgrid = define_class("Meshgrid", lambda inputs, indexing="xy": meshgrid(
 CumProd = define_class("CumProd", _cumprod, {"exclusive": False, "reverse": False},
                        module=__name__)
 Diag = define_class("Diag", diag, module=__name__)
+MatrixDiagV3 = define_class(
+    "MatrixDiagV3", lambda x, k, num_rows, num_cols, padding_value, align="RIGHT_LEFT":
+    matrix_diag(x, k, num_rows, num_cols, padding_value, align), {"align": "RIGHT_LEFT"},
+    module=__name__)
+MatrixDiagPartV3 = define_class(
+    "MatrixDiagPartV3", lambda x, k, padding_value, align="RIGHT_LEFT":
+    matrix_diag_part(x, k, padding_value, align), {"align": "RIGHT_LEFT"}, module=__name__)
+MatrixSetDiagV3 = define_class(
+    "MatrixSetDiagV3", lambda x, diagonal, k, align="RIGHT_LEFT":
+    matrix_set_diag(x, diagonal, k, align), {"align": "RIGHT_LEFT"}, module=__name__)
 NonZero = define_class("NonZero", F.nonzero, module=__name__)
 PopulationCount = define_class("PopulationCount", population_count, module=__name__)
 SearchSorted = define_class("SearchSorted", lambda sorted_sequence, values, dtype=dt.int64,
@@ -501,6 +518,9 @@ __all__ += [
     "InplaceAdd",
     "InplaceSub",
     "InplaceUpdate",
+    "MatrixDiagPartV3",
+    "MatrixDiagV3",
+    "MatrixSetDiagV3",
     "Meshgrid",
     "NonZero",
     "Padding",

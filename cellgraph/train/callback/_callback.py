@@ -11,7 +11,21 @@ from __future__ import annotations
 import warnings
 from contextlib import ExitStack
 
+import numpy as np
+
 __all__ = ["Callback", "CallbackManager", "CallbackParams", "RunContext"]
+
+
+def _handle_loss(loss):
+    """A step's outputs as MindSpore's callbacks read the loss from them: a tuple or list
+    whose first item is a Tensor gives that Tensor; a Tensor gives the mean of its values as a
+    float; anything else comes back unchanged."""
+    if isinstance(loss, (tuple, list)):
+        if loss and hasattr(loss[0], "asnumpy"):
+            loss = loss[0]
+    elif hasattr(loss, "asnumpy"):
+        loss = float(np.mean(loss.asnumpy()))
+    return loss
 
 
 class CallbackParams(dict):

@@ -15,7 +15,8 @@ from cellgraph.primitives import math_ops as M
 from cellgraph.primitives.core import abstract_of, normalize_axis
 from cellgraph.primitives.errors import ArgumentValueError, ShapeError
 
-__all__ = ["diag", "diagonal", "matrix_band_part", "matrix_diag", "tril", "triu"]
+__all__ = ["diag", "diagonal", "matrix_band_part", "matrix_diag", "matrix_diag_part",
+           "matrix_set_diag", "tril", "triu"]
 
 
 def _band(x, keep: np.ndarray):
@@ -98,17 +99,78 @@ def _diag_table(k: tuple, rows: int, cols: int, width: int, align: str) -> np.nd
     return table
 
 
-def matrix_diag(x, k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
-    """Matrices whose diagonals k[0]..k[1] hold x's rows (one diagonal: x's last axis), the rest
-    `padding_value` (MindSpore's MatrixDiagV3)."""
-    op = "matrix_diag"
-    if align not in _ALIGNS:
-        raise ArgumentValueError(f"{op}: `align` must be one of {_ALIGNS}, got {align!r}")
+def _diag_range(k, op: str) -> tuple:
     ks = known(k, "k", op).reshape(-1).astype(int).tolist()
     if len(ks) not in (1, 2) or ks[0] > ks[-1]:
         raise ArgumentValueError(f"{op}: `k` must be an int or a pair (low, high) with low <= "
                                  f"high, got {ks}")
-    low, high = ks[0], ks[-1]
+    return ks[0], ks[-1]
+
+
+def _check_align(align, op: str) -> None:
+    if align not in _ALIGNS:
+        raise ArgumentValueError(f"{op}: `align` must be one of {_ALIGNS}, got {align!r}")
+
+
+def _band_table(x, k, align, op: str):
+    """The (rows, cols) table of `_diag_table` for x's matrices and diagonals k, with the
+    diagonals' width (the longest one's length) and their range."""
+    rows, cols = _matrix_shape(x, op)
+    low, high = _diag_range(k, op)
+    if not (-rows < low <= high < cols) and not (rows == 0 or cols == 0):
+        raise ArgumentValueError(f"{op}: diagonals {low}..{high} are outside ({rows}, {cols}) "
+                                 f"matrices")
+    width = max(min(rows + min(0, d), cols - max(0, d)) for d in range(low, high + 1))
+    return _diag_table((low, high), rows, cols, width, align), width, (low, high)
+
+
+def matrix_diag_part(x, k, padding_value, align="RIGHT_LEFT"):
+    """Diagonals k[0]..k[1] of x's matrices, from the highest down, each padded to the longest
+    one's length with `padding_value` on the side `align` gives it (MatrixDiagPartV3)."""
+    op = "matrix_diag_part"
+    _check_align(align, op)
+    table, width, (low, high) = _band_table(x, k, align, op)
+    n_diags = high - low + 1
+    source = np.zeros(n_diags * width, np.int64)
+    filled = np.zeros(n_diags * width, bool)
+    cells = np.flatnonzero(table.reshape(-1) >= 0)
+    source[table.reshape(-1)[cells]] = cells
+    filled[table.reshape(-1)[cells]] = True
+    shape = _shape(x)
+    flat = F.reshape(x, shape[:-2] + (-1,))
+    read = F.gather(flat, _const(source, dt.int64), -1)
+    pad = F.cast(padding_value, abstract_of(x).dtype) if hasattr(padding_value, "aval") \
+        else padding_value
+    out = F.select(_const(filled, dt.bool_), read, F.zeros_like(read) + pad)
+    return F.reshape(out, shape[:-2] + ((width,) if low == high else (n_diags, width)))
+
+
+def matrix_set_diag(x, diagonal, k=0, align="RIGHT_LEFT"):
+    """x with its diagonals k[0]..k[1] replaced by `diagonal`'s rows (laid out as
+    matrix_diag_part gives them) (MatrixSetDiagV3)."""
+    op = "matrix_set_diag"
+    _check_align(align, op)
+    table, width, (low, high) = _band_table(x, k, align, op)
+    rows, cols = _matrix_shape(x, op)
+    shape, dshape = _shape(x), _shape(diagonal)
+    want = shape[:-2] + ((width,) if low == high else (high - low + 1, width))
+    if dshape != want:
+        raise ShapeError(f"{op}: for diagonals {low}..{high} of {shape} matrices `diagonal` "
+                         f"must have shape {want}, got {dshape}")
+    flat = F.reshape(diagonal, shape[:-2] + (-1,))
+    source = np.zeros((abstract_of(flat).shape[-1], rows * cols))
+    cells = np.flatnonzero(table.reshape(-1) >= 0)
+    source[table.reshape(-1)[cells], cells] = 1
+    placed = _place(flat, source, (rows, cols))
+    return F.select(_const(table >= 0, dt.bool_), placed, x)
+
+
+def matrix_diag(x, k=0, num_rows=-1, num_cols=-1, padding_value=0, align="RIGHT_LEFT"):
+    """Matrices whose diagonals k[0]..k[1] hold x's rows (one diagonal: x's last axis), the rest
+    `padding_value` (MindSpore's MatrixDiagV3)."""
+    op = "matrix_diag"
+    _check_align(align, op)
+    low, high = _diag_range(k, op)
     shape = _shape(x)
     width = shape[-1]
     if low != high and (len(shape) < 2 or shape[-2] != high - low + 1):

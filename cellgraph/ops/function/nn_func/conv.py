@@ -13,7 +13,12 @@ from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.ops.function.nn_func.image import linear_read
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.conv_ops import conv2d_backprop_input, conv_out_size, same_padding
+from cellgraph.primitives.conv_ops import (
+    conv2d_backprop_filter,
+    conv2d_backprop_input,
+    conv_out_size,
+    same_padding,
+)
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import bias_add, bias_add_in, conv2d
@@ -293,24 +298,52 @@ def _conv2d_transpose_class(dout, weight, input_size, *, out_channel, kernel_siz
     if data_format != "NCHW":
         raise ArgumentValueError(f"{op}: only data_format='NCHW' is supported, got "
                                  f"{data_format!r}")
+    size = tuple(int(s) for s in input_size)
+    stride, dilation, pads = _backprop_geometry(op, size, kernel_size, pad_mode, pad, pad_list,
+                                                stride, dilation)
+    return conv2d_backprop_input(dout, weight, x_shape=size, stride=stride, pad=pads,
+                                 dilation=dilation, group=group)
+
+
+def _backprop_geometry(op, x_size, kernel_size, pad_mode, pad, pad_list, stride, dilation):
+    """(stride, dilation, (top, bottom, left, right) pads) of a Conv2D backprop class's
+    attributes, for an input of NCHW size `x_size`."""
     kernel = _ints(kernel_size, 2, op, "kernel_size")
     spatial = [v[2:] if isinstance(v, (tuple, list)) and len(v) == 4 else v
                for v in (stride, dilation)]
     stride, dilation = _ints(spatial[0], 2, op, "stride"), _ints(spatial[1], 2, op, "dilation")
-    size = tuple(int(s) for s in input_size)
     mode_name = pad_mode.lower()
     if mode_name == "pad":
-        pads = tuple(pad_list) if pad_list is not None else _ints(pad, 4, op, "pad")
+        pads = tuple(pad_list) if pad_list is not None and any(pad_list) else _ints(
+            pad, 4, op, "pad")
     elif mode_name == "same":
-        pads = (same_padding(size[2], kernel[0], stride[0], dilation[0])
-                + same_padding(size[3], kernel[1], stride[1], dilation[1]))
+        pads = (same_padding(x_size[2], kernel[0], stride[0], dilation[0])
+                + same_padding(x_size[3], kernel[1], stride[1], dilation[1]))
     elif mode_name == "valid":
         pads = (0, 0, 0, 0)
     else:
         raise ArgumentValueError(f"{op}: `pad_mode` must be 'same', 'valid' or 'pad', got "
                                  f"{pad_mode!r}")
-    return conv2d_backprop_input(dout, weight, x_shape=size, stride=stride, pad=pads,
-                                 dilation=dilation, group=group)
+    return stride, dilation, pads
+
+
+def _conv2d_backprop_filter_class(dout, x, filter_size, *, out_channel, kernel_size,
+                                  pad_mode="valid", pad=0, pad_list=(0, 0, 0, 0), mode=1,
+                                  stride=(1, 1), dilation=(1, 1, 1, 1), group=1,
+                                  data_format="NCHW"):
+    """Conv2DBackpropFilter: the gradient of Conv2D with respect to its OIHW weight of shape
+    `filter_size`, from the output gradient `dout` and the input `x`."""
+    op = "Conv2DBackpropFilter"
+    if data_format != "NCHW":
+        raise ArgumentValueError(f"{op}: only data_format='NCHW' is supported, got "
+                                 f"{data_format!r}")
+    w_shape = tuple(int(s) for s in filter_size)
+    if len(w_shape) != 4 or w_shape[0] != out_channel:
+        raise ShapeError(f"{op}: filter_size {w_shape} does not match out_channel={out_channel}")
+    stride, dilation, pads = _backprop_geometry(op, abstract_of(x).shape, kernel_size, pad_mode,
+                                                pad, pad_list, stride, dilation)
+    return conv2d_backprop_filter(x, dout, w_shape=w_shape, stride=stride, pad=pads,
+                                  dilation=dilation, group=group)
 
 
 _TRANSPOSE_INIT = {"out_channel": None, "kernel_size": None, "pad_mode": "valid", "pad": 0,
