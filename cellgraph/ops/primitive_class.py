@@ -84,15 +84,16 @@ class PrimitiveClass:
     @property
     def attrs(self) -> dict:
         """The primitive's attributes: its arguments, and those add_prim_attr added."""
-        return {**self._attrs, **self.__dict__.get("_added_attrs", {})}
+        return {**self.__dict__.get("_attrs", {}), **self.__dict__.get("_added_attrs", {})}
 
     def add_prim_attr(self, name, value):
         """Set attribute `name`, as MindSpore's primitives take it: one of the operation's
         arguments (`transpose_b`) changes what it computes; any other is kept (readable as
         `self.<name>` and in `attrs`) for what reads it: in MindSpore its auto-parallel pass
         and device kernels, which cellgraph does not have."""
-        if name in self._attrs:
-            self._attrs = {**self._attrs, name: value}
+        arguments = self.__dict__.get("_attrs", {})  # none on a class with its own __init__
+        if name in arguments:
+            self._attrs = {**arguments, name: value}
         else:
             self.__dict__["_added_attrs"] = {**self.__dict__.get("_added_attrs", {}),
                                              name: value}

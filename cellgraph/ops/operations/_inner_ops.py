@@ -46,11 +46,7 @@ class ConvertToDynamic(PrimitiveClass):
             raise ArgumentError(f"For 'ConvertToDynamic', the type of 'is_dynamic_rank' should "
                                 f"be 'bool', but got type '{type(is_dynamic_rank).__name__}'.")
         self.is_dynamic_rank = is_dynamic_rank
-        self.attrs = {"is_dynamic_rank": is_dynamic_rank}
-
-    def add_prim_attr(self, name, value):
-        self.attrs[name] = value
-        return self
+        self._attrs = {"is_dynamic_rank": is_dynamic_rank}
 
     def __call__(self, input):
         if not is_tensor(input):
