@@ -22,7 +22,7 @@ their input buffers are donated to XLA, so an optimiser step updates weights in 
 
 A check of the top-level graph (labels in range) is no host callback: a callback stalls the
 device mid-program for a round trip to Python (on a GPU it cost a LeNet step four times JAX's
-time). Its flag and the checked value are extra outputs (`_Checks`); the call reads the flags
+time). Its flag and the checked value are extra outputs (`_Results`); the call reads the flags
 once the program ends and, when one is set, raises the NumPy kernel's error, located at the
 user's line, with every Parameter the run would have updated keeping its value (the program
 gives the old values back for the donated buffers: run_errors.UnappliedRun).
@@ -80,7 +80,7 @@ class Lowering:
         self.host_errors: list[Exception] = []  # raised by host callbacks (a failed check)
         # the trips a tape buffer holds (`tape_loops`); the loops' trip counts, while tracing
         self.bound, self.trips = bound, []
-        # while tracing: (node, value, flag) of the top-level graph's checks (`_Checks`)
+        # while tracing: (node, value, flag) of the top-level graph's checks (`_Results`)
         self.deferred: list | None = None
         # whether the program calls host functions that may raise (`_on_host`): a GPU reports
         # their errors when something next waits on the device, so a call waits for its results
@@ -309,7 +309,7 @@ def _py_func(lowering, node, inputs, key):
 
 @rule("check_range")
 def _check_range(lowering, node, inputs, key):
-    """In the top-level graph, a flag the call reads after the run (`_Checks`); inside a loop or
+    """In the top-level graph, a flag the call reads after the run (`_Results`); inside a loop or
     a branch, a check on the host in program order (an ordered callback). The value passes."""
     x = inputs[0]
     if lowering.deferred is not None and lowering.depth == 1:
@@ -451,55 +451,68 @@ def compile_graph(graph: Graph, kernels: dict[str, Callable]) -> Callable:
     in it must be static, or a tape's (`dynamic_node` finds none)."""
     if tape_loops(graph)[0]:
         return _Taped(graph, kernels)
-    lowering, checks = Lowering(kernels), _Checks(graph)
-    donated = donated_positions(graph)
+    lowering, donated = Lowering(kernels), donated_positions(graph)
+    results = _Results(graph, donated)
     if not lowering.draws(graph):
         def whole(*args):
             trace = lowering.trace()
-            return checks.outputs(trace, trace.run(graph, list(args))[0], args)
+            return results.outputs(trace, trace.run(graph, list(args))[0], args)
 
         jitted = jax.jit(whole, donate_argnums=donated)
-        return functools.partial(_run, lowering, checks, jitted, None)
+        return functools.partial(_run, lowering, results, jitted, None)
 
     def whole_with_key(key, *args):
         trace = lowering.trace()
-        return checks.outputs(trace, trace.run(graph, list(args), key)[0], args)
+        return results.outputs(trace, trace.run(graph, list(args), key)[0], args)
 
     jitted = jax.jit(whole_with_key, donate_argnums=tuple(i + 1 for i in donated))
-    return functools.partial(_run, lowering, checks, jitted, new_key)
+    return functools.partial(_run, lowering, results, jitted, new_key)
 
 
-class _Checks:
-    """The checks of a compiled graph's top level, read after its run: the jitted function
-    returns, after the graph's outputs, whether every check held and each checked value. When
-    one failed, the Parameters the graph updates come back with their old values (their buffers
-    were donated), and the call raises the check's error with them (`UnappliedRun`)."""
+class _Results:
+    """The jitted function's results, and back. Its outputs are the graph's, reordered so that
+    each updated weight's new value comes in the order of the donated arguments: JAX lends a
+    donated buffer to the first output of its shape and dtype, and when that output is another
+    weight's (a weight and its moment have one shape), XLA copies buffers to keep both (16 copy
+    kernels in a transformer step on a GPU). After them, the checks of the graph's top level,
+    read after the run: whether every check held, and each checked value. When one failed, the
+    updated weights come back with their old values (their buffers were donated), and the call
+    raises the check's error with them (`UnappliedRun`)."""
 
-    def __init__(self, graph: Graph):
-        self.graph, self.nodes = graph, ()
+    def __init__(self, graph: Graph, donated: tuple[int, ...] = ()):
+        self.nodes = ()
         weights = {id(w): graph.n_inputs + i for i, w in enumerate(graph.weights)}
         # output position -> argument position of the weight whose new value it is
         n_results = len(graph.outputs) - len(graph.updates)
         self.kept = {n_results + j: weights[id(p)] for j, p in enumerate(graph.updates)
                      if id(p) in weights}
+        first = [o for o, a in sorted(self.kept.items(), key=lambda item: item[1])
+                 if a in donated]
+        order = first + [o for o in range(len(graph.outputs)) if o not in set(first)]
+        self.order = None if order == sorted(order) else order
+        self.inverse = None if self.order is None else \
+            [self.order.index(o) for o in range(len(order))]
 
     def outputs(self, trace: Lowering, outs: list, args) -> tuple:
         """(At trace time) the jitted function's results."""
+        if trace.deferred:
+            self.nodes = tuple(node for node, _, _ in trace.deferred)  # the same each trace
+            held = ~functools.reduce(jnp.logical_or, [bad for _, _, bad in trace.deferred])
+            outs = [jnp.where(held, o, args[self.kept[i]]) if i in self.kept else o
+                    for i, o in enumerate(outs)]
+        if self.order is not None:
+            outs = [outs[o] for o in self.order]
         if not trace.deferred:
             return tuple(outs)
-        self.nodes = tuple(node for node, _, _ in trace.deferred)  # the same on every trace
-        held = ~functools.reduce(jnp.logical_or, [bad for _, _, bad in trace.deferred])
-        outs = [jnp.where(held, o, args[self.kept[i]]) if i in self.kept else o
-                for i, o in enumerate(outs)]
         return (*outs, held, *(x for _, x, _ in trace.deferred))
 
     def verify(self, results: tuple) -> tuple:
         """The graph's outputs, or UnappliedRun when a check failed."""
         n = len(self.nodes)
-        if not n:
-            return results
-        outs, held = results[:-n - 1], results[-n - 1]
-        if bool(held):
+        outs = results[:-n - 1] if n else results
+        if self.inverse is not None:
+            outs = tuple([outs[k] for k in self.inverse])
+        if not n or bool(results[-n - 1]):
             return outs
         for node, value in zip(self.nodes, results[-n:]):
             try:
@@ -520,7 +533,7 @@ class _Taped:
 
     def __init__(self, graph: Graph, kernels: dict[str, Callable]):
         self.graph, self.kernels = graph, kernels
-        self.lowering, self.checks = Lowering(kernels), _Checks(graph)
+        self.lowering, self.results = Lowering(kernels), _Results(graph)
         self.draws = self.lowering.draws(graph)
         self.lock = threading.Lock()
         self.bound, self.jitted = FIRST_BOUND, self._compiled(FIRST_BOUND)
@@ -530,7 +543,7 @@ class _Taped:
             trace = self.lowering.trace(bound)  # a trace's own trip counts
             outs, _ = trace.run(self.graph, list(args), key)
             most = functools.reduce(jnp.maximum, trace.trips)
-            return self.checks.outputs(trace, outs, args), most
+            return self.results.outputs(trace, outs, args), most
 
         return jax.jit(whole)
 
@@ -542,23 +555,23 @@ class _Taped:
             outs, most = _run(self.lowering, None, jitted, None, key, *args)
             most = int(most)
             if most <= bound:  # the checks of a run cut short by the bound are not read
-                return self.checks.verify(outs)
+                return self.results.verify(outs)
             with self.lock:
                 if self.bound < most:
                     self.bound = 1 << (most - 1).bit_length()
                     self.jitted = self._compiled(self.bound)
 
 
-def _run(lowering: Lowering, checks: _Checks | None, jitted, make_key, *args):
+def _run(lowering: Lowering, results: _Results | None, jitted, make_key, *args):
     """One call: a fresh key first when the graph draws; an error a host callback raised (a
-    failed run-time check) surfaces as itself, not as XLA's report of it; the top-level checks
-    read (`checks`, unless the caller reads them)."""
+    failed run-time check) surfaces as itself, not as XLA's report of it; the outputs put back
+    in the graph's order and the top-level checks read (`results`, unless the caller does)."""
     try:
-        results = jitted(make_key(), *args) if make_key is not None else jitted(*args)
+        out = jitted(make_key(), *args) if make_key is not None else jitted(*args)
         if lowering.raising[0]:  # its error now, not at some later wait on the device
-            jax.block_until_ready(results)
+            jax.block_until_ready(out)
     except Exception:
         if lowering.host_errors:
             raise lowering.host_errors.pop() from None
         raise
-    return checks.verify(results) if checks is not None else results
+    return results.verify(out) if results is not None else out
