@@ -100,6 +100,12 @@ class PrimitiveClass:
         self.__dict__[name] = value
         return self
 
+    def set_device(self, device_target):
+        """MindSpore's placement of the operation on a device ("Ascend", "GPU", "CPU"), kept
+        as the attribute `primitive_target`, as MindSpore keeps it. cellgraph runs every
+        operation of a graph on the graph's backend."""
+        return self.add_prim_attr("primitive_target", device_target)
+
     def del_prim_attr(self, name):
         """Remove an attribute add_prim_attr added (an argument of the operation stays)."""
         added = dict(self.__dict__.get("_added_attrs", {}))

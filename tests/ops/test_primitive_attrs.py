@@ -38,3 +38,10 @@ def test_other_attributes_are_kept_and_removed():
     lookup = ops.EmbeddingLookup().shard(((1, 1), (1, 1)))
     lookup.add_prim_attr("primitive_target", "CPU")
     assert lookup.attrs["primitive_target"] == "CPU"
+
+
+def test_set_device_keeps_the_target():
+    add = ops.Add()
+    assert add.set_device("GPU") is add
+    assert add.primitive_target == "GPU"
+    assert add.attrs["primitive_target"] == "GPU"

@@ -13,6 +13,7 @@ import numbers
 from cellgraph.autograd import GradOperation, value_and_grad
 from cellgraph.common.assign import assign
 from cellgraph.ops import functional as F
+from cellgraph.ops.operations.comm_ops import _VirtualDataset
 from cellgraph.primitives.errors import ArgumentError, DTypeError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple
 
@@ -170,3 +171,19 @@ class ParameterUpdate(Cell):
     def construct(self, x):
         assign(self._param, x)
         return x
+
+
+class _VirtualDatasetCell(Cell):
+    """`backbone` with its inputs marked as the dataset's (ops' _VirtualDataset), which
+    MindSpore's auto-parallel pass splits by the dataset strategy; cellgraph's processes read
+    the whole batch, so `backbone` sees its inputs unchanged."""
+
+    def __init__(self, backbone):
+        super().__init__(auto_prefix=False)
+        _check_cell(backbone, "_VirtualDatasetCell", "backbone")
+        self._backbone = backbone
+        self._virtual_dataset = _VirtualDataset()
+
+    def construct(self, *inputs):
+        output = self._virtual_dataset(*inputs)
+        return self._backbone(*output)

@@ -36,3 +36,22 @@ def test_virtual_dataset_passes_its_inputs():
         context.set_context(mode=mode)
     assert virtual_dataset(x, y)[1] is y
     assert virtual_dataset.attrs["order_enforce_skip"] is True
+
+
+def test_virtual_dataset_cell_passes_its_inputs_to_the_backbone():
+    from cellgraph.nn.wrap.cell_wrapper import _VirtualDatasetCell
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.dense = nn.Dense(4, 2)
+
+        def construct(self, x, y):
+            return self.dense(x - y)
+
+    backbone = Net()
+    net = _VirtualDatasetCell(backbone)
+    x, y = Tensor(np.arange(8, dtype=np.float32).reshape(2, 4)), Tensor(np.ones(4, np.float32))
+    np.testing.assert_allclose(net(x, y).asnumpy(), backbone(x, y).asnumpy())
+    # MindSpore's names: the wrapper adds no prefix
+    assert [p.name for p in net.get_parameters()] == ["dense.weight", "dense.bias"]
