@@ -55,5 +55,6 @@ def test_batch_returns_a_batch_dataset():
     assert [b["x"].tolist() for b in direct.create_dict_iterator(output_numpy=True)] == [
         [0, 1, 2, 3], [4, 5, 6, 7]]
     assert batched.get_dataset_size() == 3 and direct.get_dataset_size() == 2
-    with pytest.raises(ValueError, match="batch_size"):
-        ds.BatchDataset(data, 0)
+    with pytest.raises(ValueError, match="batch_size"):  # checked by batch(), as MindSpore's
+        data.batch(0)
+    ds.BatchDataset(data, 0)  # the class itself takes it, as MindSpore's does
