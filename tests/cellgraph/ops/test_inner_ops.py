@@ -216,3 +216,42 @@ def test_depthwise_conv2d_native_checks_as_mindspore_on_cpu():
         arguments = {"channel_multiplier": 2, "kernel_size": (5, 5), **kwargs}
         with pytest.raises(ValueError, match=message):
             P.DepthwiseConv2dNative(**arguments)
+
+
+def test_max_pool_with_argmax_as_mindspore_cpu():
+    """MindSpore 2.10 CPU's values: the index counts over the sample's C*H*W values, the first
+    maximum in a tie wins, and pad_mode="same" pads after the input."""
+    from cellgraph.ops import operations as P
+
+    x = np.zeros((2, 2, 5, 5), np.float32)
+    x[0, 0, 0, 0], x[0, 0, 4, 4], x[1, 1, 2, 2] = 9, 8, 7
+    values, index = P.MaxPoolWithArgmax(kernel_size=3, strides=2, pad_mode="same")(Tensor(x))
+    assert index.dtype == ms.int32 and values.shape == (2, 2, 3, 3)
+    np.testing.assert_array_equal(values.asnumpy()[0, 0], [[9, 0, 0], [0, 8, 8], [0, 8, 8]])
+    np.testing.assert_array_equal(index.asnumpy()[0, 0], [[0, 2, 4], [10, 24, 24], [20, 24, 24]])
+    np.testing.assert_array_equal(index.asnumpy()[1, 1], [[37, 37, 29], [37, 37, 39],
+                                                          [45, 47, 49]])
+    np.testing.assert_array_equal(index.asnumpy()[0, 1], [[25, 27, 29], [35, 37, 39],
+                                                          [45, 47, 49]])
+
+    class Pool(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.pool = P.MaxPoolWithArgmax(kernel_size=2, strides=1)
+
+        def construct(self, x):
+            return self.pool(x)
+
+    values, index = Pool()(Tensor(-np.arange(9).reshape(1, 1, 3, 3).astype(np.float64)))
+    np.testing.assert_array_equal(values.asnumpy().ravel(), [0, -1, -3, -4])
+    np.testing.assert_array_equal(index.asnumpy().ravel(), [0, 1, 3, 4])
+    for bad, error, message in [(5.0, TypeError, "must be Tensor but got Float32"),
+                                (Tensor(np.ones(5, np.bool_)), TypeError, "must be a type of"),
+                                (Tensor(np.ones((1, 1, 32), np.float32)), ValueError,
+                                 "the x_rank must be equal to 4, but got 3"),
+                                (Tensor(np.ones((1, 1, 3, 3), np.int64)), TypeError,
+                                 "the CPU kernel takes float")]:
+        with pytest.raises(error, match=message):
+            P.MaxPoolWithArgmax()(bad)
+    with pytest.raises(ValueError, match="MaxPoolWithArgmax"):
+        P.MaxPoolWithArgmax(kernel_size=50)(Tensor(np.ones((1, 1, 32, 32), np.float32)))
