@@ -255,3 +255,50 @@ def test_max_pool_with_argmax_as_mindspore_cpu():
             P.MaxPoolWithArgmax()(bad)
     with pytest.raises(ValueError, match="MaxPoolWithArgmax"):
         P.MaxPoolWithArgmax(kernel_size=50)(Tensor(np.ones((1, 1, 32, 32), np.float32)))
+
+
+BOXES = np.array([[0, 0, 10, 10, 0.5], [1, 1, 11, 11, 0.8], [20, 20, 30, 30, 0.7],
+                  [0, 0, 10, 10.5, 0.9], [0, 0, 4, 10, 0.6]], np.float32)
+
+
+@pytest.mark.parametrize("threshold, mask", [(0.5, [True, False, True, True, False]),
+                                             (0.35, [True, False, True, False, False]),
+                                             (1.5, [True] * 5),
+                                             (-0.5, [True, False, False, False, False])])
+def test_nms_with_mask_as_mindspore_cpu(threshold, mask):
+    """MindSpore 2.10 CPU's results: boxes by descending score, positions 0..N-1, the mask."""
+    from cellgraph.ops import operations as P
+
+    class Nms(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.nms = P.NMSWithMask(threshold)
+
+        def construct(self, boxes):
+            return self.nms(boxes)
+
+    boxes, index, keep = Nms()(Tensor(BOXES))
+    np.testing.assert_allclose(boxes.asnumpy(), BOXES[[3, 1, 2, 4, 0]])
+    assert index.dtype == ms.int32 and index.asnumpy().tolist() == [0, 1, 2, 3, 4]
+    assert keep.asnumpy().tolist() == mask
+
+
+def test_nms_with_mask_checks_and_edges_as_mindspore():
+    from cellgraph.ops import operations as P
+
+    touching = Tensor(np.array([[0, 0, 1, 1, 0.9], [1, 0, 2, 1, 0.8]], np.float32))
+    assert P.NMSWithMask(0.3)(touching)[2].asnumpy().tolist() == [True, True]  # no +1 in areas
+    same = Tensor(np.array([[0, 0, 10, 10, 0.5], [0, 0, 10, 10, 0.5]], np.float32))
+    assert P.NMSWithMask(0.5)(same)[2].asnumpy().tolist() == [True, False]
+    for bad, error, message in [(5.0, TypeError, (r"argument\[bboxes\] must be Tensor but got "
+                                                 r"Float32")),
+                                (Tensor(np.ones((3, 4), np.int32)), TypeError,
+                                 r"must be a type of \{Tensor\[Float16\], Tensor\[Float32\]\}"),
+                                (Tensor(np.ones((3, 4, 2), np.float32)), ValueError,
+                                 "the shape of bboxes must be equal to 2 , but got 3"),
+                                (Tensor(np.ones((3, 2), np.float32)), ValueError,
+                                 "should equal to 5 or 8, but got 2")]:
+        with pytest.raises(error, match=message):
+            P.NMSWithMask()(bad)
+    with pytest.raises(TypeError, match="'iou_threshold' should be 'float', but got type 'int'"):
+        P.NMSWithMask(1)
