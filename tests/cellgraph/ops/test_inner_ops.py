@@ -302,3 +302,25 @@ def test_nms_with_mask_checks_and_edges_as_mindspore():
             P.NMSWithMask()(bad)
     with pytest.raises(TypeError, match="'iou_threshold' should be 'float', but got type 'int'"):
         P.NMSWithMask(1)
+
+
+def test_anti_quant_checks_as_mindspore_on_cpu():
+    """MindSpore 2.10 CPU: a non-Tensor scale or offset is a TypeError naming it, x must be
+    int8, and a valid call fails with a RuntimeError (no CPU kernel)."""
+    x = ms.Tensor([50.0, 20.0], ms.int8)
+
+    @ms.jit
+    def func(x, scale, offset):
+        return inner.AntiQuant()(x=x, scale=scale, offset=offset)
+
+    with pytest.raises(TypeError, match=r"input arguments\[scale\] must be all tensor and those "
+                                        r"type must be same\. But got input "
+                                        r"argument\[scale\]:Float32"):
+        func(x, 1.0, 2.0)
+    with pytest.raises(TypeError, match=r"must be a type of \{Tensor\[Int8\]\}, but got "
+                                        r"Tensor\[Float32\]"):
+        func(Tensor([1.0]), Tensor([1.0]), Tensor([1.0]))
+    with pytest.raises(RuntimeError, match="Ascend-only"):
+        func(x, Tensor([1.0]), Tensor([1.0]))
+    with pytest.raises(TypeError, match="the type of 'sqrt_mode' should be 'bool'"):
+        inner.AntiQuant(sqrt_mode=1)
