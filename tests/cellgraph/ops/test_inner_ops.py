@@ -324,3 +324,14 @@ def test_anti_quant_checks_as_mindspore_on_cpu():
         func(x, Tensor([1.0]), Tensor([1.0]))
     with pytest.raises(TypeError, match="the type of 'sqrt_mode' should be 'bool'"):
         inner.AntiQuant(sqrt_mode=1)
+
+
+def test_ge_switch_and_merge_construct_and_refuse_a_call_as_mindspore():
+    """MindSpore 2.10: both construct; a call raises NotImplementedError (eagerly and on
+    CPU)."""
+    from cellgraph.ops import operations as P
+
+    for call in (lambda: P.GeSwitch()(Tensor(1.0), Tensor(True)),
+                 lambda: P.Merge()((Tensor(1.0), Tensor(2.0)))):
+        with pytest.raises(NotImplementedError, match="GE dataflow"):
+            call()
