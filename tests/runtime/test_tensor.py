@@ -57,6 +57,8 @@ def test_dtype_argument_converts():
     for foreign in ("bool_", np.float32, np.dtype("float32"), float):  # MindSpore's dtypes only
         with pytest.raises(TypeError, match="the 'dtype' should be one of"):
             Tensor([1.0], dtype=foreign)
+        with pytest.raises(TypeError, match="the 'dtype' should be one of"):
+            Tensor(None, foreign)  # no data: MindSpore checks the dtype all the same
     assert_tensor(Tensor(t), [1.0, 2.0, 3.0], ms.float32)  # from another Tensor
     assert_tensor(Tensor(shape=(2, 1), dtype=ms.int32), [[0], [0]], ms.int32)
 
