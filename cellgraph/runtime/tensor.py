@@ -249,7 +249,13 @@ class Tensor(TensorMethods):
         return arr if dtype is None else arr.astype(dtype)
 
     def __bool__(self) -> bool:
-        return bool(self.asnumpy())
+        """The truth of a one-element Tensor; ValueError for any other (MindSpore's message),
+        also where construct tests a Tensor constant (`if self.mask:`)."""
+        arr = self.asnumpy()
+        if arr.size != 1:
+            raise ArgumentValueError(f"The tensor should have only one element, but got "
+                                     f"{arr.size}, more than one element is ambiguous.")
+        return bool(arr.reshape(())[()])
 
     def __float__(self) -> float:
         return float(self._one_element("Only one element tensors can be converted to Python "
