@@ -77,6 +77,14 @@ def _check_input_data(input_data) -> None:
                              f"unsupported element.")
 
 
+def _check_tensor_dtype(dtype) -> None:
+    """A Tensor's dtype is one of cellgraph's (NumPy's or Python's types are refused, with or
+    without data, as MindSpore's)."""
+    if dtype is not None and not isinstance(dtype, dt.DType):
+        raise DTypeError(f"For 'Tensor', the 'dtype' should be one of [{_TENSOR_DTYPES}], "
+                         f"but got '{getattr(dtype, '__name__', dtype)}'.")
+
+
 class Tensor(TensorMethods):
     """An n-dimensional array on a backend. `Tensor(data, dtype=None)`; data is a list, a
     NumPy array, a scalar or another Tensor."""
@@ -103,6 +111,7 @@ class Tensor(TensorMethods):
 
             return input_data if dtype is None else F.cast(input_data, dt.as_dtype(dtype))
         if input_data is None:  # (a Tensor with data skips all this)
+            _check_tensor_dtype(dtype)
             init = kwargs.get("init", args[0] if args else None)
             if shape is None:
                 if dtype is not None and init is None:  # any rank: MindSpore's shape [-2]
@@ -132,9 +141,7 @@ class Tensor(TensorMethods):
         if not isinstance(input_data, (np.ndarray, np.generic, numbers.Number, list, tuple)):
             raise DTypeError(f"Tensor: cannot make a tensor from {type(input_data).__name__}")
         _check_input_data(input_data)
-        if dtype is not None and not isinstance(dtype, dt.DType):  # NumPy's or Python's types
-            raise DTypeError(f"For 'Tensor', the 'dtype' should be one of [{_TENSOR_DTYPES}], "
-                             f"but got '{getattr(dtype, '__name__', dtype)}'.")
+        _check_tensor_dtype(dtype)
         dtype = dtype if dtype is not None else _infer_dtype(input_data)
         host = np.array(input_data, dtype=dtype.np)
         self._data = get_backend().from_host(host)
@@ -242,7 +249,13 @@ class Tensor(TensorMethods):
         return arr if dtype is None else arr.astype(dtype)
 
     def __bool__(self) -> bool:
-        return bool(self.asnumpy())
+        """The truth of a one-element Tensor; ValueError for any other (MindSpore's message),
+        also where construct tests a Tensor constant (`if self.mask:`)."""
+        arr = self.asnumpy()
+        if arr.size != 1:
+            raise ArgumentValueError(f"The tensor should have only one element, but got "
+                                     f"{arr.size}, more than one element is ambiguous.")
+        return bool(arr.reshape(())[()])
 
     def __float__(self) -> float:
         return float(self._one_element("Only one element tensors can be converted to Python "

@@ -57,6 +57,8 @@ def test_dtype_argument_converts():
     for foreign in ("bool_", np.float32, np.dtype("float32"), float):  # MindSpore's dtypes only
         with pytest.raises(TypeError, match="the 'dtype' should be one of"):
             Tensor([1.0], dtype=foreign)
+        with pytest.raises(TypeError, match="the 'dtype' should be one of"):
+            Tensor(None, foreign)  # no data: MindSpore checks the dtype all the same
     assert_tensor(Tensor(t), [1.0, 2.0, 3.0], ms.float32)  # from another Tensor
     assert_tensor(Tensor(shape=(2, 1), dtype=ms.int32), [[0], [0]], ms.int32)
 
@@ -633,3 +635,25 @@ def test_virtual_flag():
     assert placeholders[1].dtype == ms.int32
     with pytest.raises(ValueError, match="The length of dataset types must be equal"):
         _construct_tensor_list((ms.float32,), ((1,), (2,)))
+
+
+def test_truth_of_a_tensor_needs_one_element_as_mindspore():
+    """MindSpore 2.10: ValueError "The tensor should have only one element, but got 2, more
+    than one element is ambiguous." eagerly and for a Tensor constant tested in construct."""
+    assert bool(Tensor([3])) and not bool(Tensor(np.zeros((1, 1)))) and bool(Tensor(True))
+    with pytest.raises(ValueError, match="The tensor should have only one element, but got 2, "
+                                         "more than one element is ambiguous."):
+        bool(Tensor(np.array([1, 2])))
+
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.mask = Tensor(np.array([True, False]))
+
+        def construct(self, x):
+            if self.mask:
+                return x + 1
+            return x - 1
+
+    with pytest.raises(ValueError, match="should have only one element, but got 2"):
+        Net()(Tensor(np.ones(2, np.int32)))

@@ -21,16 +21,17 @@ __all__: list[str] = []
 
 # MindSpore's modules of primitive classes; their classes are those of `ops.operations` too
 from .debug_ops import Print  # noqa: F401  # isort: skip
-from . import array_ops, comm_ops, image_ops, inner_ops, math_ops, nn_ops, random_ops
+from . import array_ops, comm_ops, control_ops, image_ops, inner_ops, math_ops, nn_ops, random_ops
 from .array_ops import *
 from .comm_ops import *
+from .control_ops import *
 from .image_ops import *
 from .inner_ops import *
 from .math_ops import *
 from .nn_ops import *
 from .random_ops import *
 
-for _module in (array_ops, comm_ops, image_ops, inner_ops, math_ops, nn_ops, random_ops):
+for _module in (array_ops, comm_ops, control_ops, image_ops, inner_ops, math_ops, nn_ops, random_ops):
     __all__.extend(_module.__all__)
 __all__.append("PrimitiveClass")
 

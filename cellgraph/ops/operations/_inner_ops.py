@@ -3,6 +3,7 @@ and MindSpore's tests use and that have a counterpart here."""
 from __future__ import annotations
 
 from cellgraph.ops.primitive_class import PrimitiveClass
+from cellgraph.primitives import dtype as _dtype
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.errors import ArgumentError, DTypeError, ShapeError
 
@@ -10,7 +11,7 @@ from ..function.array_func import is_tensor
 from ..function.array_func.attributes import identity
 from . import ExtractImagePatches
 
-__all__ = ["ConvertToDynamic", "DynamicBroadcastTo", "ExtractImagePatches", "IsSubClass",
+__all__ = ["AntiQuant", "ConvertToDynamic", "DynamicBroadcastTo", "ExtractImagePatches", "IsSubClass",
            "SameTypeShape", "TopTypeof"]
 
 
@@ -120,3 +121,37 @@ class IsSubClass(PrimitiveClass):
 
     def __repr__(self) -> str:
         return "Prim[IsSubClass]"
+
+
+class AntiQuant(PrimitiveClass):
+    """`AntiQuant(sqrt_mode=False, dtype=float16)(x, scale, offset)`: MindSpore's Ascend
+    dequantization of an int8 `x`. As MindSpore on CPU: the arguments are checked (its
+    errors: `x` an int8 Tensor, `scale` and `offset` Tensors), then the call fails with a
+    RuntimeError (an UnsupportedError), neither having a CPU kernel for it."""
+
+    def __init__(self, sqrt_mode=False, dtype=_dtype.float16):
+        from cellgraph import _checkparam as validator
+
+        self.sqrt_mode = validator.check_value_type("sqrt_mode", sqrt_mode, [bool], "AntiQuant")
+        self.dtype = dtype
+
+    def __call__(self, x, scale, offset):
+        from cellgraph.primitives import dtype as mstype
+        from cellgraph.primitives.errors import UnsupportedError
+
+        if not is_tensor(x) or x.dtype != mstype.int8:
+            got = f"Tensor[{x.dtype}]" if is_tensor(x) else type(x).__name__
+            raise DTypeError(f"For primitive[AntiQuant], the input argument[input_x] must be a "
+                             f"type of {{Tensor[Int8]}}, but got {got}.")
+        for name, value in (("scale", scale), ("offset", offset)):
+            if not is_tensor(value):
+                kind = {bool: "Bool", int: "Int64", float: "Float32"}.get(type(value),
+                                                                           type(value).__name__)
+                raise ArgumentError(f"The primitive[AntiQuant]'s input arguments[{name}] must be "
+                                    f"all tensor and those type must be same. But got input "
+                                    f"argument[{name}]:{kind}")
+        raise UnsupportedError("AntiQuant: an Ascend-only kernel (MindSpore on CPU has none "
+                               "either)")
+
+    def __repr__(self) -> str:
+        return f"Prim[AntiQuant]<sqrt_mode={self.sqrt_mode}>"

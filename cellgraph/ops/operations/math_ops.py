@@ -3,6 +3,8 @@ is a composition (`ops.AddN()`, `ops.ReduceAll()`, `ops.Einsum(equation)`, ...),
 in `__init__` and applied in `__call__`."""
 from __future__ import annotations
 
+import numpy as np
+
 from cellgraph.ops.function.math_func.creation import linspace
 from cellgraph.ops.function.math_func.elementwise import (
     addcmul,
@@ -44,6 +46,7 @@ from cellgraph.primitives.errors import (
     ShapeError,
     UnsupportedError,
 )
+from cellgraph.runtime.tensor import Tensor
 from cellgraph.transform import user_loc
 
 __all__ = ["STFT", "AddN", "Addcmul", "ApproximateEqual", "BatchMatMul", "Cdist", "Cross", "CumSum", "Einsum", "Eps",
@@ -241,6 +244,63 @@ globals().update({name: define_class(name, fn, module=__name__)
 __all__ += list(_COMPOSITION_CLASSES)
 
 
+class NMSWithMask(PrimitiveClass):
+    """`ops.NMSWithMask(iou_threshold=0.5)(bboxes)`: greedy non-maximum suppression of the
+    (N, 5) boxes [x1, y1, x2, y2, score], as MindSpore's CPU kernel: the boxes sorted by
+    descending score (a stable sort), int32 positions 0..N-1 of that order, and a bool mask of
+    the boxes kept, a box being dropped when its IoU (areas (x2 - x1) (y2 - y1)) with a kept
+    box of higher score exceeds `iou_threshold`. The greedy pass is unrolled over the N
+    boxes."""
+
+    def __init__(self, iou_threshold=0.5):
+        if not isinstance(iou_threshold, float):
+            raise ArgumentError(f"For 'NMSWithMask', the type of 'iou_threshold' should be "
+                                f"'float', but got type '{type(iou_threshold).__name__}'.")
+        self.iou_threshold = iou_threshold
+
+    def __call__(self, bboxes):
+        op = "NMSWithMask"
+        if not hasattr(bboxes, "aval"):
+            kind = {bool: "Bool", int: "Int64", float: "Float32"}.get(type(bboxes),
+                                                                       type(bboxes).__name__)
+            raise ArgumentError(f"For Primitive[{op}], the type of input argument[bboxes] must "
+                                f"be Tensor but got {kind}.")
+        if bboxes.dtype not in (dt.float16, dt.float32):
+            raise DTypeError(f"For primitive[{op}], the input argument[bboxes] must be a type "
+                             f"of {{Tensor[Float16], Tensor[Float32]}}, but got "
+                             f"Tensor[{bboxes.dtype}].")
+        if len(bboxes.shape) != 2:
+            raise ShapeError(f"For primitive[{op}], the shape of bboxes must be equal to 2 , "
+                             f"but got {len(bboxes.shape)}.")
+        if bboxes.shape[1] != 5:
+            raise ShapeError(f" For {op}, the 2nd dim in shape of bboxes should equal to 5 or "
+                             f"8, but got {bboxes.shape[1]}" + (
+                                 " (cellgraph takes the 5-column boxes only)"
+                                 if bboxes.shape[1] == 8 else ""))
+        count = bboxes.shape[0]
+        order = F.argsort(F.neg(F.cast(bboxes[:, 4], dt.float32)), -1)
+        boxes = F.gather(bboxes, order, 0)
+        corners = F.cast(boxes[:, :4], dt.float32)
+        x1, y1, x2, y2 = (corners[:, k] for k in range(4))
+        area = F.mul(F.sub(x2, x1), F.sub(y2, y1))
+        width = F.maximum(F.sub(F.minimum(x2[:, None], x2[None]),
+                                F.maximum(x1[:, None], x1[None])), 0.0)
+        height = F.maximum(F.sub(F.minimum(y2[:, None], y2[None]),
+                                 F.maximum(y1[:, None], y1[None])), 0.0)
+        inter = F.mul(width, height)
+        iou = F.div(inter, F.sub(F.add(area[:, None], area[None]), inter))
+        overlaps = F.greater(iou, self.iou_threshold)
+        keep = F.ones((count,), dt.bool_)
+        later = np.triu(np.ones((count, count), np.bool_), 1)
+        for i in range(count):
+            drop = F.logical_and(F.logical_and(overlaps[i], Tensor(later[i])), keep[i])
+            keep = F.logical_and(keep, F.logical_not(drop))
+        return boxes, Tensor(np.arange(count, dtype=np.int32)), keep
+
+    def __repr__(self) -> str:
+        return f"Prim[NMSWithMask]<iou_threshold={self.iou_threshold}>"
+
+
 class NPUAllocFloatStatus(PrimitiveClass):
     """Ascend's float status register (eight float32 flags that overflow sets): allocated,
     read and cleared by these three primitives. They exist on Ascend only; as MindSpore on
@@ -293,7 +353,7 @@ def _no_status_register(name) -> None:
                            f"with amp.all_finite or ops.isfinite")
 
 
-__all__ += ["NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus"]
+__all__ += ["NMSWithMask", "NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numbers
 
+import numpy as _np
+
 from cellgraph.common.apply_ops import (
     Adam,
     AdamWeightDecay,
@@ -466,6 +468,69 @@ class MaxPool(PrimitiveClass):
                         **self._extra)
 
 
+class MaxPoolWithArgmax(MaxPool):
+    """`ops.MaxPoolWithArgmax(kernel_size=1, strides=1, pad_mode="valid")(x)`: (max over NCHW
+    windows, int32 index of each maximum among its sample's C*H*W input values, the first
+    one in a tie), as MindSpore's CPU kernel. pad_mode "same" gives ceil(size / stride)
+    windows with all the padding after the input, as that kernel does. MindSpore's checks: a
+    Tensor of float, int8/16/64 or uint dtype (not int32 or bool), of rank 4."""
+
+    _valid = (dt.float16, dt.float32, dt.float64, dt.int8, dt.int16, dt.int64, dt.uint8,
+              dt.uint16, dt.uint32, dt.uint64)
+
+    def __call__(self, x):
+        op = "MaxPoolWithArgmax"
+        if self.data_format != "NCHW":
+            raise ArgumentValueError(f"For '{op}', the 'NHWC' format is only supported in GPU "
+                                     f"target, but got the 'data_format' is "
+                                     f"{self.data_format} and the platform is CPU.")
+        if not hasattr(x, "aval"):
+            kind = {bool: "Bool", int: "Int64", float: "Float32"}.get(type(x),
+                                                                       type(x).__name__)
+            raise DTypeError(f"For Primitive[{op}], the type of input argument[input] must be "
+                             f"Tensor but got {kind}.")
+        if x.dtype not in self._valid:
+            names = ", ".join(f"Tensor[{d}]" for d in self._valid)
+            raise DTypeError(f"For primitive[{op}], the input argument[input] must be a type "
+                             f"of {{{names}}}, but got Tensor[{x.dtype}].")
+        if not x.dtype.is_float:  # MindSpore's CPU kernel: float types only (a TypeError too)
+            raise DTypeError(f"For '{op}', the CPU kernel takes float16, float32 or float64, "
+                             f"but got Tensor[{x.dtype}].")
+        if len(x.shape) != 4:
+            raise ShapeError(f"For primitive[{op}], the x_rank must be equal to 4, but got "
+                             f"{len(x.shape)}.")
+        kernel, stride = _pair_of_positive_ints(op, "kernel_size", self.kernel_size), \
+            _pair_of_positive_ints(op, "strides", self.strides)
+        size = tuple(x.shape[2:])
+        if str(self.pad_mode).lower() == "same":
+            outs = [-(-n // s) for n, s in zip(size, stride)]
+            totals = [max(0, (o - 1) * s + k - n)
+                      for o, s, k, n in zip(outs, stride, kernel, size)]
+        else:
+            outs = [(n - k) // s + 1 for n, k, s in zip(size, kernel, stride)]
+            totals = [0, 0]
+        if min(outs) < 1:
+            raise ShapeError(f"For '{op}', kernel_size {tuple(kernel)} with strides "
+                             f"{tuple(stride)} leaves no output for the input of height and "
+                             f"width {size} (output shape {tuple(x.shape[:2]) + tuple(outs)})")
+        before = [0, 0]
+        lowest = float("-inf") if x.dtype.is_float else int(_np.iinfo(x.dtype.np).min)
+        padded = pad_pairs_mode(x, ((0, 0), (0, 0), (before[0], totals[0] - before[0]),
+                                    (before[1], totals[1] - before[1])), "constant", lowest,
+                                op)
+        values, index = max_pool_with_indices(padded, tuple(kernel), tuple(stride), 0,
+                                              argmax_type=dt.int32)
+        if totals[1]:  # positions in the padded plane -> in the input plane
+            width = size[1] + totals[1]
+            row = F.floor_div(index, width)
+            index = F.add(F.mul(row, size[1]), F.sub(index, F.mul(row, width)))
+        plane = size[0] * size[1]
+        offsets = _np.arange(x.shape[1], dtype=_np.int32).reshape(1, -1, 1, 1) * plane
+        from cellgraph.runtime.tensor import Tensor
+
+        return values, F.add(index, Tensor(offsets))
+
+
 class AvgPool(MaxPool):
     """`ops.AvgPool(kernel_size=1, strides=1, pad_mode="VALID")(x)`: mean over NCHW windows;
     with pad_mode="same" each window divides by its elements inside the input (TensorFlow's
@@ -773,7 +838,7 @@ def _pair_of_positive_ints(op, name, value) -> tuple:
     return items
 
 
-__all__ += ["DepthwiseConv2dNative"]
+__all__ += ["DepthwiseConv2dNative", "MaxPoolWithArgmax"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here

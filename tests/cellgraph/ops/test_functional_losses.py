@@ -1,5 +1,5 @@
-"""ops.gaussian_nll_loss and ops.hinge_embedding_loss: values, checks and messages as MindSpore
-2.10's (recorded from the same calls)."""
+"""ops.gaussian_nll_loss, ops.hinge_embedding_loss, ops.lp_pool1d and ops.lp_pool2d: values,
+checks and messages as MindSpore 2.10's (recorded from the same calls)."""
 import numpy as np
 import pytest
 
@@ -93,3 +93,44 @@ def test_hinge_embedding_loss_checks(call, error, message):
                        .replace(".", r"\.")):
         call()
     assert ops.hinge_embedding_loss(XX, LABELS, margin=True).shape == ()
+
+
+LP_X = np.arange(2 * 3 * 7).reshape((2, 3, 7)).astype(np.float32) - 10
+LP_Y = (np.arange(2 * 3 * 5 * 6).reshape((2, 3, 5, 6)).astype(np.float32) - 40) / 7
+
+
+@pytest.mark.parametrize("call, shape, head", [  # MindSpore 2.10's first values
+    (lambda: ops.lp_pool1d(Tensor(LP_X), norm_type=1, kernel_size=3, stride=1), (2, 3, 5),
+     [-27.0, -24.0, -21.0, -18.0, -15.0, -6.0, -3.0, 0.0, 3.0, 6.0, 15.0, 18.0]),
+    (lambda: ops.lp_pool1d(Tensor(LP_X), norm_type=2, kernel_size=3, stride=2, ceil_mode=True),
+     (2, 3, 3), [15.6525, 12.2066, 8.775, 3.7417, 1.4142, 3.7417, 8.775, 12.2066, 15.6525,
+                 20.8327, 24.2899, 27.7489]),
+    (lambda: ops.lp_pool1d(Tensor(LP_X[0]), norm_type=3, kernel_size=2), (3, 3),
+     [np.nan] * 5 + [2.0801, 5.7388, 8.2377, 10.7463]),
+    (lambda: ops.lp_pool2d(Tensor(LP_Y), norm_type=1, kernel_size=3, stride=1), (2, 3, 3, 4),
+     [-42.4286, -41.1429, -39.8571, -38.5714, -34.7143, -33.4286, -32.1429, -30.8571, -27.0,
+      -25.7143, -24.4286, -23.1429]),
+    (lambda: ops.lp_pool2d(Tensor(LP_Y), norm_type=2, kernel_size=(2, 3), stride=(2, 1),
+                           ceil_mode=True), (2, 3, 3, 4),
+     [12.6443, 12.2957, 11.9472, 11.5987, 8.4684, 8.1215, 7.7749, 7.4286, 5.2567, 4.9073,
+      4.558, 4.2088]),
+])
+def test_lp_pool_as_mindspore(call, shape, head):
+    out = call()
+    assert out.shape == shape
+    np.testing.assert_allclose(out.asnumpy().ravel()[:len(head)], head, rtol=1e-4, atol=1e-4)
+
+
+def test_lp_pool_checks_and_graph_use():
+    with pytest.raises(TypeError, match="For lp_pool1d, the type of 'norm_type' must be float "
+                                        "or int"):
+        ops.lp_pool1d(Tensor(LP_X), norm_type="a", kernel_size=3)
+    with pytest.raises(ValueError, match="For lp_pool2d, the value of 'norm_type' can not be 0"):
+        ops.lp_pool2d(Tensor(LP_Y), norm_type=0, kernel_size=3)
+
+    class Pool(nn.Cell):
+        def construct(self, y):
+            return ops.lp_pool2d(y, norm_type=1, kernel_size=3, stride=1)
+
+    np.testing.assert_allclose(Pool()(Tensor(LP_Y)).asnumpy(),
+                               ops.lp_pool2d(Tensor(LP_Y), 1, 3, 1).asnumpy(), rtol=1e-6)

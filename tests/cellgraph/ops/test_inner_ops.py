@@ -216,3 +216,122 @@ def test_depthwise_conv2d_native_checks_as_mindspore_on_cpu():
         arguments = {"channel_multiplier": 2, "kernel_size": (5, 5), **kwargs}
         with pytest.raises(ValueError, match=message):
             P.DepthwiseConv2dNative(**arguments)
+
+
+def test_max_pool_with_argmax_as_mindspore_cpu():
+    """MindSpore 2.10 CPU's values: the index counts over the sample's C*H*W values, the first
+    maximum in a tie wins, and pad_mode="same" pads after the input."""
+    from cellgraph.ops import operations as P
+
+    x = np.zeros((2, 2, 5, 5), np.float32)
+    x[0, 0, 0, 0], x[0, 0, 4, 4], x[1, 1, 2, 2] = 9, 8, 7
+    values, index = P.MaxPoolWithArgmax(kernel_size=3, strides=2, pad_mode="same")(Tensor(x))
+    assert index.dtype == ms.int32 and values.shape == (2, 2, 3, 3)
+    np.testing.assert_array_equal(values.asnumpy()[0, 0], [[9, 0, 0], [0, 8, 8], [0, 8, 8]])
+    np.testing.assert_array_equal(index.asnumpy()[0, 0], [[0, 2, 4], [10, 24, 24], [20, 24, 24]])
+    np.testing.assert_array_equal(index.asnumpy()[1, 1], [[37, 37, 29], [37, 37, 39],
+                                                          [45, 47, 49]])
+    np.testing.assert_array_equal(index.asnumpy()[0, 1], [[25, 27, 29], [35, 37, 39],
+                                                          [45, 47, 49]])
+
+    class Pool(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.pool = P.MaxPoolWithArgmax(kernel_size=2, strides=1)
+
+        def construct(self, x):
+            return self.pool(x)
+
+    values, index = Pool()(Tensor(-np.arange(9).reshape(1, 1, 3, 3).astype(np.float64)))
+    np.testing.assert_array_equal(values.asnumpy().ravel(), [0, -1, -3, -4])
+    np.testing.assert_array_equal(index.asnumpy().ravel(), [0, 1, 3, 4])
+    for bad, error, message in [(5.0, TypeError, "must be Tensor but got Float32"),
+                                (Tensor(np.ones(5, np.bool_)), TypeError, "must be a type of"),
+                                (Tensor(np.ones((1, 1, 32), np.float32)), ValueError,
+                                 "the x_rank must be equal to 4, but got 3"),
+                                (Tensor(np.ones((1, 1, 3, 3), np.int64)), TypeError,
+                                 "the CPU kernel takes float")]:
+        with pytest.raises(error, match=message):
+            P.MaxPoolWithArgmax()(bad)
+    with pytest.raises(ValueError, match="MaxPoolWithArgmax"):
+        P.MaxPoolWithArgmax(kernel_size=50)(Tensor(np.ones((1, 1, 32, 32), np.float32)))
+
+
+BOXES = np.array([[0, 0, 10, 10, 0.5], [1, 1, 11, 11, 0.8], [20, 20, 30, 30, 0.7],
+                  [0, 0, 10, 10.5, 0.9], [0, 0, 4, 10, 0.6]], np.float32)
+
+
+@pytest.mark.parametrize("threshold, mask", [(0.5, [True, False, True, True, False]),
+                                             (0.35, [True, False, True, False, False]),
+                                             (1.5, [True] * 5),
+                                             (-0.5, [True, False, False, False, False])])
+def test_nms_with_mask_as_mindspore_cpu(threshold, mask):
+    """MindSpore 2.10 CPU's results: boxes by descending score, positions 0..N-1, the mask."""
+    from cellgraph.ops import operations as P
+
+    class Nms(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.nms = P.NMSWithMask(threshold)
+
+        def construct(self, boxes):
+            return self.nms(boxes)
+
+    boxes, index, keep = Nms()(Tensor(BOXES))
+    np.testing.assert_allclose(boxes.asnumpy(), BOXES[[3, 1, 2, 4, 0]])
+    assert index.dtype == ms.int32 and index.asnumpy().tolist() == [0, 1, 2, 3, 4]
+    assert keep.asnumpy().tolist() == mask
+
+
+def test_nms_with_mask_checks_and_edges_as_mindspore():
+    from cellgraph.ops import operations as P
+
+    touching = Tensor(np.array([[0, 0, 1, 1, 0.9], [1, 0, 2, 1, 0.8]], np.float32))
+    assert P.NMSWithMask(0.3)(touching)[2].asnumpy().tolist() == [True, True]  # no +1 in areas
+    same = Tensor(np.array([[0, 0, 10, 10, 0.5], [0, 0, 10, 10, 0.5]], np.float32))
+    assert P.NMSWithMask(0.5)(same)[2].asnumpy().tolist() == [True, False]
+    for bad, error, message in [(5.0, TypeError, (r"argument\[bboxes\] must be Tensor but got "
+                                                 r"Float32")),
+                                (Tensor(np.ones((3, 4), np.int32)), TypeError,
+                                 r"must be a type of \{Tensor\[Float16\], Tensor\[Float32\]\}"),
+                                (Tensor(np.ones((3, 4, 2), np.float32)), ValueError,
+                                 "the shape of bboxes must be equal to 2 , but got 3"),
+                                (Tensor(np.ones((3, 2), np.float32)), ValueError,
+                                 "should equal to 5 or 8, but got 2")]:
+        with pytest.raises(error, match=message):
+            P.NMSWithMask()(bad)
+    with pytest.raises(TypeError, match="'iou_threshold' should be 'float', but got type 'int'"):
+        P.NMSWithMask(1)
+
+
+def test_anti_quant_checks_as_mindspore_on_cpu():
+    """MindSpore 2.10 CPU: a non-Tensor scale or offset is a TypeError naming it, x must be
+    int8, and a valid call fails with a RuntimeError (no CPU kernel)."""
+    x = ms.Tensor([50.0, 20.0], ms.int8)
+
+    @ms.jit
+    def func(x, scale, offset):
+        return inner.AntiQuant()(x=x, scale=scale, offset=offset)
+
+    with pytest.raises(TypeError, match=r"input arguments\[scale\] must be all tensor and those "
+                                        r"type must be same\. But got input "
+                                        r"argument\[scale\]:Float32"):
+        func(x, 1.0, 2.0)
+    with pytest.raises(TypeError, match=r"must be a type of \{Tensor\[Int8\]\}, but got "
+                                        r"Tensor\[Float32\]"):
+        func(Tensor([1.0]), Tensor([1.0]), Tensor([1.0]))
+    with pytest.raises(RuntimeError, match="Ascend-only"):
+        func(x, Tensor([1.0]), Tensor([1.0]))
+    with pytest.raises(TypeError, match="the type of 'sqrt_mode' should be 'bool'"):
+        inner.AntiQuant(sqrt_mode=1)
+
+
+def test_ge_switch_and_merge_construct_and_refuse_a_call_as_mindspore():
+    """MindSpore 2.10: both construct; a call raises NotImplementedError (eagerly and on
+    CPU)."""
+    from cellgraph.ops import operations as P
+
+    for call in (lambda: P.GeSwitch()(Tensor(1.0), Tensor(True)),
+                 lambda: P.Merge()((Tensor(1.0), Tensor(2.0)))):
+        with pytest.raises(NotImplementedError, match="GE dataflow"):
+            call()

@@ -36,8 +36,17 @@ from cellgraph.primitives.nn_functional import (
 from cellgraph.primitives.nn_functional import argmax as _argmax
 from cellgraph.runtime.tensor import Tensor
 
-__all__ = ["adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool1d",
-           "adaptive_max_pool2d", "avg_pool3d", "max_pool3d", "max_pool_with_indices"]
+__all__ = [
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
+    "avg_pool3d",
+    "lp_pool1d",
+    "lp_pool2d",
+    "max_pool3d",
+    "max_pool_with_indices",
+]
 
 
 def _average_matrix(size_in: int, size_out: int) -> np.ndarray:
@@ -289,3 +298,63 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
         raise DTypeError(f"For adaptive_max_pool2d, the output_size must be an int or a tuple of "
                          f"2 ints (or None), got {output_size!r}")
     return adaptive_max_pool(input, "adaptive_max_pool2d", sizes, return_indices)
+
+
+def _lp_norm_type(op: str, norm_type) -> float:
+    if isinstance(norm_type, bool) or not isinstance(norm_type, (float, int)):
+        raise DTypeError(f"For {op}, the type of 'norm_type' must be float or int, but got "
+                         f"{type(norm_type)}")
+    if norm_type == 0:
+        raise ArgumentValueError(f"For {op}, the value of 'norm_type' can not be 0.")
+    return float(norm_type)
+
+
+def _lp_axis(length: int, k: int, s: int, ceil_mode: bool):
+    """(zeros to pad at the end, elements of the input inside each window)."""
+    out = (-(-(length - k) // s) if ceil_mode else (length - k) // s) + 1
+    if ceil_mode and (out - 1) * s >= length:
+        out -= 1
+    counts = np.array([min(i * s + k, length) - i * s for i in range(out)], np.float64)
+    return max((out - 1) * s + k - length, 0), counts
+
+
+def _lp_pool(x4, p: float, kernel: tuple, stride: tuple, ceil_mode: bool):
+    """(sum of x^p over each window of the (N, C, H, W) `x4`)^(1/p); with ceil_mode a window
+    past the end sums what is inside, scaled by kernel / inside (MindSpore's average pool
+    divides by the elements inside), the negative part set to 0 before the root, as
+    MindSpore's sign(out) * relu(|out|)."""
+    (pad_h, count_h), (pad_w, count_w) = (
+        _lp_axis(size, k, st, ceil_mode) for size, k, st in zip(x4.shape[2:], kernel, stride))
+    powered = F.pow(x4, p)
+    if pad_h or pad_w:
+        powered = pad_pairs(powered, ((0, 0), (0, 0), (0, pad_h), (0, pad_w)), 0)
+    window = kernel[0] * kernel[1]
+    mean = avg_pool2d(powered, kernel, stride)
+    counts = np.outer(count_h, count_w)
+    if np.all(counts == window):
+        sums = F.mul(mean, float(window))
+    else:
+        scale = window * window / counts
+        sums = F.mul(mean, Tensor(scale.astype(np.dtype(x4.dtype.np_name))))
+    return F.pow(F.mul(F.sign(sums), F.relu(F.abs(sums))), 1.0 / p)
+
+
+def lp_pool1d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """(sum over each window of x^p)^(1/p) along the last axis of (N, C, L) or (C, L), as
+    MindSpore's (its average pool of x^p times the kernel size; no padding)."""
+    p = _lp_norm_type("lp_pool1d", norm_type)
+    stride = kernel_size if stride is None else stride
+    batched = len(x.shape) == 3
+    x4 = F.expand_dims(x if batched else F.expand_dims(x, 0), 2)
+    out = F.squeeze(_lp_pool(x4, p, (1, kernel_size), (1, stride), ceil_mode), 2)
+    return out if batched else F.squeeze(out, 0)
+
+
+def lp_pool2d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """lp_pool1d over the last two axes of (N, C, H, W): windows of `kernel_size` (an int or
+    a pair) moved by `stride` (default: the kernel)."""
+    p = _lp_norm_type("lp_pool2d", norm_type)
+    kernel = kernel_size if isinstance(kernel_size, tuple) else (kernel_size, kernel_size)
+    stride = kernel if stride is None else stride
+    stride = stride if isinstance(stride, tuple) else (stride, stride)
+    return _lp_pool(x, p, kernel, stride, ceil_mode)
