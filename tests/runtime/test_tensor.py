@@ -268,7 +268,7 @@ def test_boolean_mask_reads_outside_graphs_and_with_numpy_masks():
 
 
 def test_index_errors():
-    with pytest.raises(ShapeError, match=r"GetItem: index \(5,\) does not fit a tensor of shape "
+    with pytest.raises(IndexError, match=r"GetItem: index \(5,\) does not fit a tensor of shape "
                                          r"\(2, 3, 4\)"):
         Tensor(A)[5]
     with pytest.raises(ShapeError, match=r"GetItem: the boolean mask of shape \(3,\) does not "
@@ -633,3 +633,12 @@ def test_virtual_flag():
     assert placeholders[1].dtype == ms.int32
     with pytest.raises(ValueError, match="The length of dataset types must be equal"):
         _construct_tensor_list((ms.float32,), ((1,), (2,)))
+
+
+def test_parameter_of_a_python_number_takes_mindspores_dtype():
+    # MindSpore 2.10: a Python int gives an int32 Parameter, a float a float32 one, and a bool
+    # is refused
+    assert Parameter(-4, name="p").dtype == ms.int32
+    assert Parameter(2.5, name="q").dtype == ms.float32
+    with pytest.raises(ValueError, match="can not be `bool`"):
+        Parameter(True, name="r")
