@@ -27,7 +27,7 @@ from .core import (
     normalize_axis,
     to_numpy_index,
 )
-from .errors import DTypeError, ShapeError
+from .errors import DTypeError, IndexValueError, ShapeError
 from .math_ops import add, div, equal, mul, sum_to
 
 
@@ -97,7 +97,7 @@ def _getitem_type(x: TensorType, index: tuple) -> TensorType:
         try:
             shapes.append(_dummy(stand_in)[to_numpy_index(index)].shape)
         except IndexError as e:
-            raise ShapeError(f"index {index} does not fit a tensor of shape "
+            raise IndexValueError(f"index {index} does not fit a tensor of shape "
                              f"{fmt_shape(x.shape)}: {e}") from None
     shape = tuple(a if a == b else None for a, b in zip(shapes[0], shapes[-1]))
     return TensorType(shape, x.dtype)

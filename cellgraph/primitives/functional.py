@@ -258,6 +258,12 @@ def getitem(x, index):
             static.append(item)
         elif isinstance(item, numbers.Integral) and not isinstance(item, bool):
             static.append(int(item))
+        elif isinstance(item, float):
+            raise IndexValueError(f"GetItem: Number index of tensor must be int or bool, but got "
+                                  f"{item}.")
+        elif isinstance(item, list) and not item:
+            raise IndexValueError("GetItem: When tensor is indexed by list, the list can't be "
+                                  "empty.")
         elif isinstance(item, (list, np.ndarray)) or is_value(item):
             tensors.append(pos)
             static.append(item)

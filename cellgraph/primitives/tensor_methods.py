@@ -19,9 +19,13 @@ from .core import abstract_of, normalize_axes
 def _seq(o, tensor):
     """A tuple or list of numbers added to or subtracted from a Tensor is a Tensor of that
     Tensor's dtype, as in MindSpore (`x + (1, 2, 3)`; `*`, `/` and `**` refuse sequences there
-    too); anything else is left for the operation to take or refuse."""
+    too); a tuple or list of Tensors is the Tensor they stack into (MindSpore's sequence to
+    Tensor conversion: `ops.Split()(x) + y`); anything else is left for the operation to take
+    or refuse."""
     if not isinstance(o, (tuple, list)):
         return o
+    if o and all(hasattr(item, "aval") for item in o):
+        return F.stack(list(o), 0)
     arr = np.asarray(o)
     if arr.dtype.kind not in "biuf":
         return o

@@ -432,7 +432,11 @@ class Parameter(Tensor):
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
                  parallel_optimizer=True, storage_format="", device=None):
         data = default_input
-        if isinstance(data, numbers.Number):
+        if isinstance(data, bool):
+            raise ArgumentValueError("Parameter data can not be `bool`")
+        if isinstance(data, int):  # as MindSpore: a Python int is int32, a float float32
+            data = np.asarray(data, np.int32)
+        elif isinstance(data, numbers.Number):
             data = np.asarray(data, np.float32)
         super().__init__(data, dtype=default_input.dtype if isinstance(default_input, Tensor)
                          else None)

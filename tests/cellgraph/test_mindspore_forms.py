@@ -24,6 +24,25 @@ def test_a_tuple_or_list_added_to_a_tensor_takes_its_dtype(graph):
         x * [2, 2, 2]
 
 
+class SplitsPlusTensor(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.split = ops.Split()
+
+    def construct(self, x, y, z):
+        return self.split(x) + self.split(y) + z, (y[0], y[0], x[0]) - z
+
+
+def test_a_tuple_of_tensors_added_to_a_tensor_is_their_stack():
+    # MindSpore 2.10: the tuple becomes the Tensor its items stack into, then broadcasts
+    x = Tensor(np.ones((1, 3), np.float32))
+    y = Tensor(np.full((1, 3), 2.0, np.float32))
+    z = Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+    added, taken = SplitsPlusTensor()(x, y, z)
+    np.testing.assert_array_equal(added.asnumpy(), [[[2.0, 3, 4]], [[3.0, 4, 5]]])
+    np.testing.assert_array_equal(taken.asnumpy(), [[1.0, 0, -1], [1, 0, -1], [0, -1, -2]])
+
+
 def test_one_grad_position_in_a_tuple_gives_a_bare_gradient():
     x = Tensor(np.array([1.0, 2.0], np.float32))
     g = ms.grad(lambda a, b: (a * b).sum(), grad_position=(0,))(x, x)

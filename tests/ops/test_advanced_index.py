@@ -54,6 +54,13 @@ def test_false_index_is_refused_as_in_mindspore():
 
     with pytest.raises(IndexError, match="only support 'True'"):
         Read()(Tensor(X))
+    # MindSpore raises IndexError for a float number, an empty list and an int out of range
+    with pytest.raises(IndexError, match="must be int or bool, but got 3.4"):
+        Tensor(X)[3.4]
+    with pytest.raises(IndexError, match="list can't be empty"):
+        Tensor(X)[[]]
+    with pytest.raises(IndexError, match="out of bounds"):
+        Tensor(X)[2]
 
 
 def test_float_index_and_bool_mix_are_refused():

@@ -270,7 +270,7 @@ def test_boolean_mask_reads_outside_graphs_and_with_numpy_masks():
 
 
 def test_index_errors():
-    with pytest.raises(ShapeError, match=r"GetItem: index \(5,\) does not fit a tensor of shape "
+    with pytest.raises(IndexError, match=r"GetItem: index \(5,\) does not fit a tensor of shape "
                                          r"\(2, 3, 4\)"):
         Tensor(A)[5]
     with pytest.raises(ShapeError, match=r"GetItem: the boolean mask of shape \(3,\) does not "
@@ -657,3 +657,12 @@ def test_truth_of_a_tensor_needs_one_element_as_mindspore():
 
     with pytest.raises(ValueError, match="should have only one element, but got 2"):
         Net()(Tensor(np.ones(2, np.int32)))
+
+
+def test_parameter_of_a_python_number_takes_mindspores_dtype():
+    # MindSpore 2.10: a Python int gives an int32 Parameter, a float a float32 one, and a bool
+    # is refused
+    assert Parameter(-4, name="p").dtype == ms.int32
+    assert Parameter(2.5, name="q").dtype == ms.float32
+    with pytest.raises(ValueError, match="can not be `bool`"):
+        Parameter(True, name="r")
