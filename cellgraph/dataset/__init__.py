@@ -14,6 +14,7 @@ import importlib
 
 from . import audio, config, text, transforms, vision
 from .cache import DatasetCache
+from .csv_source import CSVDataset
 from .engine import Dataset
 from .iterators import DictIterator, TupleIterator
 from .mindrecord_source import MindDataset
@@ -56,6 +57,7 @@ def zip(datasets):  # MindSpore's name; the builtin is not used in this module
 __all__ = [
     "BatchDataset",
     "BatchInfo",
+    "CSVDataset",
     "Cifar10Dataset",
     "Cifar100Dataset",
     "Dataset",
