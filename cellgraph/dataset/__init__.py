@@ -40,6 +40,7 @@ from .samplers import (
     WeightedRandomSampler,
 )
 from .sources import GeneratorDataset, NumpySlicesDataset
+from .text_sources import PennTreebankDataset
 from .tfrecord_source import TFRecordDataset
 
 # MindSpore's engine modules: each gives the classes it holds their home (`__module__`), the
@@ -72,6 +73,7 @@ __all__ = [
     "MnistDataset",
     "NumpySlicesDataset",
     "PKSampler",
+    "PennTreebankDataset",
     "RandomSampler",
     "Sampler",
     "SequentialSampler",

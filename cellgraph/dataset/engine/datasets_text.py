@@ -1,7 +1,8 @@
 """`mindspore.dataset.engine.datasets_text`: the text sources at MindSpore's module path."""
 from ..readers import TextFileDataset
+from ..text_sources import PennTreebankDataset
 from . import at_home
 
-__all__ = ["TextFileDataset"]
+__all__ = ["PennTreebankDataset", "TextFileDataset"]
 
-at_home(__name__, TextFileDataset)
+at_home(__name__, PennTreebankDataset, TextFileDataset)
