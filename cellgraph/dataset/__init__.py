@@ -40,7 +40,15 @@ from .samplers import (
     WeightedRandomSampler,
 )
 from .sources import GeneratorDataset, NumpySlicesDataset
-from .text_sources import PennTreebankDataset
+from .text_sources import (
+    AGNewsDataset,
+    AmazonReviewDataset,
+    DBpediaDataset,
+    PennTreebankDataset,
+    SogouNewsDataset,
+    YahooAnswersDataset,
+    YelpReviewDataset,
+)
 from .tfrecord_source import TFRecordDataset
 
 # MindSpore's engine modules: each gives the classes it holds their home (`__module__`), the
@@ -56,11 +64,14 @@ def zip(datasets):  # MindSpore's name; the builtin is not used in this module
 
 
 __all__ = [
+    "AGNewsDataset",
+    "AmazonReviewDataset",
     "BatchDataset",
     "BatchInfo",
     "CSVDataset",
     "Cifar10Dataset",
     "Cifar100Dataset",
+    "DBpediaDataset",
     "Dataset",
     "DatasetCache",
     "DictIterator",
@@ -78,12 +89,15 @@ __all__ = [
     "Sampler",
     "SequentialSampler",
     "Shuffle",
+    "SogouNewsDataset",
     "SubsetRandomSampler",
     "SubsetSampler",
     "TFRecordDataset",
     "TextFileDataset",
     "TupleIterator",
     "WeightedRandomSampler",
+    "YahooAnswersDataset",
+    "YelpReviewDataset",
     "audio",
     "config",
     "text",

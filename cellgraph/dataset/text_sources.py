@@ -1,6 +1,9 @@
-"""Text corpora read line by line, as MindSpore's text sources read them: PennTreebankDataset."""
+"""Text corpora read as MindSpore's text sources read them: PennTreebankDataset (a line a row)
+and the CSV text-classification corpora (AGNews, AmazonReview, DBpedia, SogouNews,
+YahooAnswers, YelpReview: a record a row, every field a string column)."""
 from __future__ import annotations
 
+import csv
 import os
 from typing import ClassVar
 
@@ -12,7 +15,9 @@ from .engine import check_num_parallel_workers
 from .readers import TextFileDataset
 from .samplers import Shuffle
 
-__all__ = ["PennTreebankDataset", "shard_pieces", "worker_order"]
+__all__ = ["AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "PennTreebankDataset",
+           "SogouNewsDataset", "YahooAnswersDataset", "YelpReviewDataset", "shard_pieces",
+           "worker_order"]
 
 
 def worker_order(file_rows: list, workers: int) -> np.ndarray:
@@ -53,6 +58,7 @@ class _LineCorpus(TextFileDataset):
     """A corpus of text files in `dataset_dir`, chosen by `usage`, one line a row in `text`."""
 
     _FILES: ClassVar[dict] = {}
+    _ALL: ClassVar[list] = []  # the files of usage "all" in MindSpore's order (else sorted)
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None, cache=None):
@@ -74,11 +80,13 @@ class _LineCorpus(TextFileDataset):
             type_check(num_shards, (int,), "num_shards")
             check_value(num_shards, [1, 2147483647], "num_shards")
         check_num_parallel_workers(num_parallel_workers)
-        names = self._FILES.values() if usage == "all" else [self._FILES[usage]]
-        files = sorted(os.path.join(dataset_dir, name) for name in names)
+        names = (self._ALL or sorted(self._FILES.values())) if usage == "all" else \
+            [self._FILES[usage]]
+        files = [os.path.join(dataset_dir, name) for name in names]
         self.dataset_dir, self.usage, self.workers = dataset_dir, usage, num_parallel_workers
         super().__init__(files, num_samples or None, None, shuffle, num_shards, shard_id,
                          cache)
+        self.dataset_files = files  # in MindSpore's order, not sorted
 
     def rows(self, state):
         self.arrays  # noqa: B018  (loads the files, which sets file_rows)
@@ -115,3 +123,99 @@ class PennTreebankDataset(_LineCorpus):
     op = "PennTreebankDataset"
     _FILES: ClassVar[dict] = {"train": "ptb.train.txt", "valid": "ptb.valid.txt",
                               "test": "ptb.test.txt"}
+
+
+class _CsvCorpus(_LineCorpus):
+    """A corpus of CSV files (train.csv, test.csv) in `dataset_dir`: a record a row, its
+    fields the string columns `_COLUMNS` (quotes as RFC 4180; backslashes kept)."""
+
+    _FILES: ClassVar[dict] = {"train": "train.csv", "test": "test.csv"}
+    _COLUMNS: ClassVar[list] = []
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None, cache=None):
+        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle,
+                         num_shards, shard_id, cache)
+        self._names = list(self._COLUMNS)
+
+    def load(self):
+        rows = []
+        self.file_rows = []
+        for path in self.dataset_files:
+            start = len(rows)
+            with open(path, encoding="utf-8", newline="") as f:
+                reader = csv.reader(f)
+                line = 1  # where the next record starts
+                for record in reader:
+                    start_line, line = line, reader.line_num + 1
+                    if not record:
+                        continue
+                    count = len(self._names)
+                    if len(record) != count:  # MindSpore's words, both ways round
+                        detail = ("Invalid columns, the size of column_names should be less "
+                                  "than the size of 'column_defaults', but got the size of "
+                                  + (f"column_names: {count}, the size of column_defaults : "
+                                     f"{count}." if len(record) > count else
+                                     f"column_names: {len(record)}, the size of "
+                                     f"'column_defaults': {count}."))
+                        raise RuntimeError(f"Invalid file, failed to parse csv file: {path} at "
+                                           f"line {start_line}. Error message: {detail}")
+                    rows.append(record)
+            self.file_rows.append(np.arange(start, len(rows)))
+        return [np.array([row[i] for row in rows], dtype=np.str_)
+                for i in range(len(self._names))]
+
+
+class AGNewsDataset(_CsvCorpus):
+    """AG's News topic classification: columns index, title, description."""
+
+    op = "AGNewsDataset"
+    _COLUMNS: ClassVar[list] = ["index", "title", "description"]
+
+
+class AmazonReviewDataset(_CsvCorpus):
+    """Amazon reviews (the polarity or full version's folder): columns label, title,
+    content."""
+
+    op = "AmazonReviewDataset"
+    _COLUMNS: ClassVar[list] = ["label", "title", "content"]
+
+
+class DBpediaDataset(_CsvCorpus):
+    """DBpedia ontology classification: columns class, title, content."""
+
+    op = "DBpediaDataset"
+    _COLUMNS: ClassVar[list] = ["class", "title", "content"]
+
+
+class SogouNewsDataset(_CsvCorpus):
+    """Sogou News classification: columns index, title, content."""
+
+    op = "SogouNewsDataset"
+    _COLUMNS: ClassVar[list] = ["index", "title", "content"]
+    _ALL: ClassVar[list] = ["train.csv", "test.csv"]
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, shuffle=Shuffle.GLOBAL,
+                 num_shards=None, shard_id=None, num_parallel_workers=None, cache=None):
+        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle,
+                         num_shards, shard_id, cache)
+
+
+class YahooAnswersDataset(_CsvCorpus):
+    """Yahoo! Answers topic classification: columns class, title, content, answer."""
+
+    op = "YahooAnswersDataset"
+    _COLUMNS: ClassVar[list] = ["class", "title", "content", "answer"]
+
+
+class YelpReviewDataset(_CsvCorpus):
+    """Yelp reviews (the polarity or full version's folder): columns label, text."""
+
+    op = "YelpReviewDataset"
+    _COLUMNS: ClassVar[list] = ["label", "text"]
+    _ALL: ClassVar[list] = ["train.csv", "test.csv"]
+
+    def __init__(self, dataset_dir, usage=None, num_samples=None, shuffle=Shuffle.GLOBAL,
+                 num_shards=None, shard_id=None, num_parallel_workers=None, cache=None):
+        super().__init__(dataset_dir, usage, num_samples, num_parallel_workers, shuffle,
+                         num_shards, shard_id, cache)
