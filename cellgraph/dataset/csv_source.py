@@ -9,7 +9,7 @@ import numpy as np
 from .core.validator_helpers import type_check
 from .engine import check_num_parallel_workers
 from .readers import TextFileDataset, _file_list
-from .samplers import DistributedSampler, Shuffle
+from .samplers import Shuffle
 
 __all__ = ["CSVDataset"]
 
@@ -46,7 +46,8 @@ class CSVDataset(TextFileDataset):
             type_check(column_names, (list,), "column_names")
         names = list(column_names) if column_names else self._header(files[0])
         self._has_header = not column_names
-        super().__init__(files, num_samples, None, shuffle, num_shards, shard_id, cache)
+        super().__init__(files, num_samples, num_parallel_workers, shuffle, num_shards,
+                         shard_id, cache)
         self._names = names
 
     def _reader(self, f, strict=True):
@@ -132,6 +133,9 @@ class CSVDataset(TextFileDataset):
     def row_at(self, index):
         self.arrays  # noqa: B018  (loads the files)
         record, path, line = self._rows[int(index)]
+        from .nodes import ROW_FILE
+
+        ROW_FILE.path = path
         if len(record) != len(self._names):
             raise RuntimeError(f"Invalid file, failed to parse csv file: {path} at line "
                                f"{line}. Error message: the record has {len(record)} fields, "
@@ -142,27 +146,3 @@ class CSVDataset(TextFileDataset):
                                f"Error message: Invalid csv file, reach the end of file in "
                                f"quote field, check {path}.")
         return values
-
-    def rows(self, state):
-        """A shard holds ceil(rows / num_shards) consecutive rows, wrapping around to the
-        first rows where the count does not divide (MindSpore's equal shards)."""
-        if not isinstance(self.sampler, DistributedSampler):
-            yield from super().rows(state)
-            return
-        self.arrays  # noqa: B018  (loads the files, which sets file_rows)
-        rng = state.rng(self)
-        parts = list(self.file_rows)
-        if self.shuffle_mode is Shuffle.FILES:
-            parts = [parts[i] for i in rng.permutation(len(parts))]
-        elif self.shuffle_mode is Shuffle.INFILE:
-            parts = [rng.permutation(p) for p in parts]
-        order = np.concatenate(parts) if parts else np.zeros(0, np.int64)
-        total, shards = len(order), self.sampler.num_shards
-        if total:
-            size = -(-total // shards)
-            start = self.sampler.shard_id * size
-            order = order[[(start + i) % total for i in range(size)]]
-        if self.shuffle_mode is Shuffle.GLOBAL:
-            order = rng.permutation(order)
-        for index in self.sampler._limit(order):
-            yield self.row_at(int(index))

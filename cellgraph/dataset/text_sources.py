@@ -9,49 +9,14 @@ from typing import ClassVar
 
 import numpy as np
 
-from . import config
 from .core.validator_helpers import check_value, type_check
 from .engine import check_num_parallel_workers
-from .readers import TextFileDataset
+from .readers import TextFileDataset, shard_pieces, worker_order
 from .samplers import Shuffle
 
 __all__ = ["AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "PennTreebankDataset",
            "SogouNewsDataset", "YahooAnswersDataset", "YelpReviewDataset", "shard_pieces",
            "worker_order"]
-
-
-def worker_order(file_rows: list, workers: int) -> np.ndarray:
-    """The order MindSpore's parallel file readers give the rows of several files: file i is
-    read by worker i % workers (one after another), and the workers hand over one row each in
-    turn. One worker reads the files end to end; as many workers as files take one row from
-    each file in turn."""
-    workers = max(1, min(workers, len(file_rows)))
-    queues = [np.concatenate(file_rows[k::workers]) if file_rows[k::workers] else
-              np.zeros(0, np.int64) for k in range(workers)]
-    longest = max((len(q) for q in queues), default=0)
-    return np.asarray([int(q[i]) for i in range(longest) for q in queues if i < len(q)],
-                      np.int64)
-
-
-def shard_pieces(parts: list, num_shards: int, shard_id: int) -> list:
-    """MindSpore's shard of a text source, as pieces of files: ceil(rows / num_shards)
-    consecutive rows of the files end to end, wrapping around to the first rows where the count
-    does not divide; each run of rows from one file is a piece its workers read."""
-    lengths = [len(p) for p in parts]
-    total = sum(lengths)
-    if not total:
-        return []
-    size = -(-total // num_shards)
-    owner = np.repeat(np.arange(len(parts)), lengths)
-    flat = np.concatenate(parts)
-    positions = [(shard_id * size + i) % total for i in range(size)]
-    pieces, last = [], None
-    for position in positions:
-        if last is None or owner[position] != owner[last] or position != last + 1:
-            pieces.append([])
-        pieces[-1].append(int(flat[position]))
-        last = position
-    return [np.asarray(piece, np.int64) for piece in pieces]
 
 
 class _LineCorpus(TextFileDataset):
@@ -83,36 +48,10 @@ class _LineCorpus(TextFileDataset):
         names = (self._ALL or sorted(self._FILES.values())) if usage == "all" else \
             [self._FILES[usage]]
         files = [os.path.join(dataset_dir, name) for name in names]
-        self.dataset_dir, self.usage, self.workers = dataset_dir, usage, num_parallel_workers
-        super().__init__(files, num_samples or None, None, shuffle, num_shards, shard_id,
-                         cache)
+        self.dataset_dir, self.usage = dataset_dir, usage
+        super().__init__(files, num_samples or None, num_parallel_workers, shuffle, num_shards,
+                         shard_id, cache)
         self.dataset_files = files  # in MindSpore's order, not sorted
-
-    def rows(self, state):
-        self.arrays  # noqa: B018  (loads the files, which sets file_rows)
-        rng = state.rng(self)
-        parts = list(self.file_rows)
-        if self.shuffle_mode is Shuffle.FILES:
-            parts = [parts[i] for i in rng.permutation(len(parts))]
-        elif self.shuffle_mode is Shuffle.INFILE:
-            parts = [rng.permutation(p) for p in parts]
-        sampler = self.sampler
-        if getattr(sampler, "num_shards", None):
-            parts = shard_pieces(parts, sampler.num_shards, sampler.shard_id)
-        workers = self.workers or config.get_num_parallel_workers()
-        order = worker_order(parts, workers)
-        if self.shuffle_mode is Shuffle.GLOBAL:
-            order = rng.permutation(order)
-        for index in sampler._limit(order):
-            yield self.row_at(int(index))
-
-    def count(self):
-        total = self.num_rows
-        shards = getattr(self.sampler, "num_shards", None)
-        if shards:
-            total = -(-total // shards)
-        limit = getattr(self.sampler, "num_samples", None)
-        return min(total, limit) if limit else total
 
 
 class PennTreebankDataset(_LineCorpus):
