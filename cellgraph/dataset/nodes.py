@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from . import _std_shuffle, config
-from .engine import Dataset, column_list, find_column
+from .engine import Dataset, _check_batch_size, column_list, find_column
 from .transforms.transforms import TensorOperation
 
 _RULE = "-" * 66
@@ -198,6 +198,7 @@ class BatchDataset(Dataset):
                  output_columns=None, python_multiprocessing=False, max_rowsize=None):
         super().__init__([input_dataset])
         child = input_dataset
+        _check_batch_size(batch_size)
         # a callable gives each batch's size from its BatchInfo; -1 is refused when read
         self.batch_size_func = batch_size if callable(batch_size) else None
         self.batch_size = 1 if callable(batch_size) else int(batch_size)
