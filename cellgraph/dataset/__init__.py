@@ -14,6 +14,7 @@ import importlib
 
 from . import audio, config, text, transforms, vision
 from .cache import DatasetCache
+from .csv_source import CSVDataset
 from .engine import Dataset
 from .iterators import DictIterator, TupleIterator
 from .mindrecord_source import MindDataset
@@ -39,6 +40,15 @@ from .samplers import (
     WeightedRandomSampler,
 )
 from .sources import GeneratorDataset, NumpySlicesDataset
+from .text_sources import (
+    AGNewsDataset,
+    AmazonReviewDataset,
+    DBpediaDataset,
+    PennTreebankDataset,
+    SogouNewsDataset,
+    YahooAnswersDataset,
+    YelpReviewDataset,
+)
 from .tfrecord_source import TFRecordDataset
 
 # MindSpore's engine modules: each gives the classes it holds their home (`__module__`), the
@@ -54,10 +64,14 @@ def zip(datasets):  # MindSpore's name; the builtin is not used in this module
 
 
 __all__ = [
+    "AGNewsDataset",
+    "AmazonReviewDataset",
     "BatchDataset",
     "BatchInfo",
+    "CSVDataset",
     "Cifar10Dataset",
     "Cifar100Dataset",
+    "DBpediaDataset",
     "Dataset",
     "DatasetCache",
     "DictIterator",
@@ -70,16 +84,20 @@ __all__ = [
     "MnistDataset",
     "NumpySlicesDataset",
     "PKSampler",
+    "PennTreebankDataset",
     "RandomSampler",
     "Sampler",
     "SequentialSampler",
     "Shuffle",
+    "SogouNewsDataset",
     "SubsetRandomSampler",
     "SubsetSampler",
     "TFRecordDataset",
     "TextFileDataset",
     "TupleIterator",
     "WeightedRandomSampler",
+    "YahooAnswersDataset",
+    "YelpReviewDataset",
     "audio",
     "config",
     "text",

@@ -6,12 +6,43 @@ from __future__ import annotations
 import itertools
 import numbers
 import threading
+import traceback
 import warnings
 
 import numpy as np
 
 from . import _std_shuffle, config
-from .engine import Dataset, column_list, find_column
+from .engine import Dataset, _check_batch_size, column_list, find_column
+from .transforms.transforms import TensorOperation
+
+_RULE = "-" * 66
+# the file the row being read came from, set by the file sources as they read (per thread)
+ROW_FILE = threading.local()
+
+
+def _pyfunc_error(error: Exception) -> RuntimeError:
+    """A Python function's error in a map, as MindSpore reports it: a RuntimeError naming the
+    map, the data file of the row (when a file source read it) and the function's traceback."""
+    path = getattr(ROW_FILE, "path", None)
+    where = f" The corresponding data file is: {path}." if path else ""
+    stack = "".join(traceback.format_exception(error)).rstrip("\n")
+    return RuntimeError(
+        f"Exception thrown from user defined Python function in dataset. \n\n{_RULE}\n"
+        f"- Python Call Stack: \n{_RULE}\nmap operation: [PyFunc] failed.{where} Error "
+        f"description:\n{type(error).__name__}: {stack}\n\n{_RULE}\n- Dataset Pipeline Error "
+        f"Message: \n{_RULE}\n[ERROR] Execute user Python code failed, check 'Python Call "
+        f"Stack' above.")
+
+
+def _call(op, *values):
+    """One map operation on the values; a Python function's error becomes MindSpore's
+    RuntimeError (the dataset transforms raise their own, MindSpore's, errors)."""
+    if isinstance(op, TensorOperation):
+        return op(*values)
+    try:
+        return op(*values)
+    except Exception as error:
+        raise _pyfunc_error(error) from error
 
 
 def _as_tuple(value) -> tuple:
@@ -62,14 +93,14 @@ class MapDataset(Dataset):
         if self._one_to_one is not None:  # the common case, kept lean: it runs once per row
             value = row[self._one_to_one]
             for op in self.operations:
-                value = op(value)
+                value = _call(op, value)
             if type(value) is not tuple:
                 return row[:self._one_to_one] + (value,) + row[self._one_to_one + 1:]
             values = value
         else:
             values = tuple(row[i] for i in self.input_index)
             for op in self.operations:
-                values = _as_tuple(op(*values))
+                values = _as_tuple(_call(op, *values))
         if len(values) != len(self.outputs):
             raise ValueError(f"map: the operations returned {len(values)} value(s) for the "
                              f"output columns {self.outputs}")
@@ -167,6 +198,7 @@ class BatchDataset(Dataset):
                  output_columns=None, python_multiprocessing=False, max_rowsize=None):
         super().__init__([input_dataset])
         child = input_dataset
+        _check_batch_size(batch_size)
         # a callable gives each batch's size from its BatchInfo; -1 is refused when read
         self.batch_size_func = batch_size if callable(batch_size) else None
         self.batch_size = 1 if callable(batch_size) else int(batch_size)

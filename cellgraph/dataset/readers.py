@@ -11,8 +11,9 @@ import numpy as np
 
 from cellgraph.primitives.errors import UnsupportedError
 
+from . import config
 from .engine import check_num_parallel_workers
-from .samplers import DistributedSampler, Shuffle
+from .samplers import Shuffle
 from .sources import MappableSource
 
 __all__ = ["Cifar10Dataset", "Cifar100Dataset", "FashionMnistDataset", "ImageFolderDataset",
@@ -237,15 +238,53 @@ class ImageFolderDataset(MappableSource):
 
 
 def _file_list(dataset_files, op: str) -> list[str]:
+    if isinstance(dataset_files, str) and not dataset_files:  # MindSpore's words
+        raise ValueError("Input dataset_files can not be empty, but got ''.")
     patterns = [dataset_files] if isinstance(dataset_files, (str, os.PathLike)) else \
         list(dataset_files)
-    files = []
+    files, unmatched = [], []
     for pattern in patterns:
         found = glob.glob(os.fspath(pattern))
         if not found:
-            raise ValueError(f"{op}: no file matches {os.fspath(pattern)!r}")
+            unmatched.append(os.fspath(pattern))
         files.extend(found)
+    if unmatched:
+        raise ValueError(f"The following patterns did not match any files: {unmatched}.")
     return sorted(files)  # MindSpore reads the files in lexicographic order
+
+
+def worker_order(file_rows: list, workers: int) -> np.ndarray:
+    """The order MindSpore's parallel file readers give the rows of several files: file i is
+    read by worker i % workers (one after another), and the workers hand over one row each in
+    turn. One worker reads the files end to end; as many workers as files take one row from
+    each file in turn."""
+    workers = max(1, min(workers, len(file_rows)))
+    queues = [np.concatenate(file_rows[k::workers]) if file_rows[k::workers] else
+              np.zeros(0, np.int64) for k in range(workers)]
+    longest = max((len(q) for q in queues), default=0)
+    return np.asarray([int(q[i]) for i in range(longest) for q in queues if i < len(q)],
+                      np.int64)
+
+
+def shard_pieces(parts: list, num_shards: int, shard_id: int) -> list:
+    """MindSpore's shard of a text source, as pieces of files: ceil(rows / num_shards)
+    consecutive rows of the files end to end, wrapping around to the first rows where the count
+    does not divide; each run of rows from one file is a piece its workers read."""
+    lengths = [len(p) for p in parts]
+    total = sum(lengths)
+    if not total:
+        return []
+    size = -(-total // num_shards)
+    owner = np.repeat(np.arange(len(parts)), lengths)
+    flat = np.concatenate(parts)
+    positions = [(shard_id * size + i) % total for i in range(size)]
+    pieces, last = [], None
+    for position in positions:
+        if last is None or owner[position] != owner[last] or position != last + 1:
+            pieces.append([])
+        pieces[-1].append(int(flat[position]))
+        last = position
+    return [np.asarray(piece, np.int64) for piece in pieces]
 
 
 class TextFileDataset(_ArraySource):
@@ -262,7 +301,7 @@ class TextFileDataset(_ArraySource):
             shuffle = Shuffle.GLOBAL
         if shuffle is not False and not isinstance(shuffle, Shuffle):
             raise TypeError(f"{self.op}: `shuffle` must be a bool or a Shuffle, got {shuffle!r}")
-        self.shuffle_mode = shuffle
+        self.shuffle_mode, self.workers = shuffle, num_parallel_workers
         super().__init__(["text"], {
             "num_samples": num_samples, "shuffle": shuffle is Shuffle.GLOBAL,
             "num_shards": num_shards, "shard_id": shard_id, "cache": cache})
@@ -272,25 +311,49 @@ class TextFileDataset(_ArraySource):
         lines = []
         self.file_rows = []
         for path in self.dataset_files:
-            with open(path, encoding="utf-8") as f:
-                rows = [line.rstrip("\r\n") for line in f]
+            with open(path, encoding="utf-8", newline="") as f:
+                # as MindSpore reads lines: the "\n" removed (a "\r" kept), empty lines skipped
+                rows = [line.removesuffix("\n") for line in f]
+                rows = [row for row in rows if row]
             self.file_rows.append(np.arange(len(lines), len(lines) + len(rows)))
             lines.extend(rows)
         return [np.array(lines, dtype=np.str_)]
 
+    def row_at(self, index):
+        """The row, noting the file it came from (a map's error names it)."""
+        from .nodes import ROW_FILE
+
+        starts = getattr(self, "_file_starts", None)
+        if starts is None:
+            self.arrays  # noqa: B018  (loads the files, which sets file_rows)
+            starts = self._file_starts = np.cumsum([len(r) for r in self.file_rows])
+        ROW_FILE.path = self.dataset_files[int(np.searchsorted(starts, index, side="right"))]
+        return super().row_at(index)
+
     def rows(self, state):
-        if self.shuffle_mode not in (Shuffle.FILES, Shuffle.INFILE):
-            yield from super().rows(state)
-            return
         self.arrays  # noqa: B018  (loads the files, which sets file_rows)
         rng = state.rng(self)
         parts = list(self.file_rows)
         if self.shuffle_mode is Shuffle.FILES:
             parts = [parts[i] for i in rng.permutation(len(parts))]
-        else:
+        elif self.shuffle_mode is Shuffle.INFILE:
             parts = [rng.permutation(p) for p in parts]
-        order = np.concatenate(parts) if parts else np.zeros(0, np.int64)
-        if isinstance(self.sampler, DistributedSampler):  # this shard's every n-th line
-            order = order[self.sampler.shard_id::self.sampler.num_shards]
-        for index in self.sampler._limit(order):  # the sampler keeps num_samples
+        sampler = self.sampler
+        if getattr(sampler, "num_shards", None):
+            parts = shard_pieces(parts, sampler.num_shards, sampler.shard_id)
+        workers = self.workers or config.get_num_parallel_workers()
+        order = worker_order(parts, workers)
+        if self.shuffle_mode is Shuffle.GLOBAL:
+            order = rng.permutation(order)
+        for index in sampler._limit(order):
             yield self.row_at(int(index))
+
+    def count(self):
+        total = self.num_rows
+        shards = getattr(self.sampler, "num_shards", None)
+        if shards:
+            total = -(-total // shards)
+        limit = getattr(self.sampler, "num_samples", None)
+        return min(total, limit) if limit else total
+
+

@@ -1,8 +1,9 @@
-"""`mindspore.dataset.engine.datasets_standard_format`: MindRecord and TFRecord files."""
+"""`mindspore.dataset.engine.datasets_standard_format`: CSV, MindRecord and TFRecord files."""
+from ..csv_source import CSVDataset
 from ..mindrecord_source import MindDataset
 from ..tfrecord_source import TFRecordDataset
 from . import at_home
 
-__all__ = ["MindDataset", "TFRecordDataset"]
+__all__ = ["CSVDataset", "MindDataset", "TFRecordDataset"]
 
-at_home(__name__, MindDataset, TFRecordDataset)
+at_home(__name__, CSVDataset, MindDataset, TFRecordDataset)

@@ -13,6 +13,8 @@ import numbers
 
 import numpy as np
 
+from cellgraph.dataset.core.validator_helpers import check_value, type_check
+
 from .geometry import _range_pair
 from .transforms import (
     Inter,
@@ -24,7 +26,7 @@ from .transforms import (
     _RandomOp,
 )
 
-__all__ = ["GaussianBlur", "RandomAffine", "RandomErasing", "RandomSelectSubpolicy", "Rotate"]
+__all__ = ["Affine", "GaussianBlur", "RandomAffine", "RandomErasing", "RandomSelectSubpolicy", "Rotate"]
 
 
 def _fill_pixel(fill_value, channels: int | None, dtype) -> np.ndarray:
@@ -184,6 +186,64 @@ class RandomAffine(_RandomOp):
 
     def __call__(self, image):
         array, was_pil = _as_array(image, "RandomAffine")
+        forward = self.matrix(*array.shape[:2])
+        return _back(warp_affine(array, forward, array.shape[:2], self.resample,
+                                 self.fill_value), was_pil)
+
+
+class Affine(TensorOperation):
+    """The affine warp of RandomAffine with fixed values: a turn of `degrees`, a shift of
+    `translate` (fractions of the width and height), a zoom `scale` and shears `shear` (a
+    number: along x; or (x, y) degrees), about the image centre."""
+
+    def __init__(self, degrees, translate, scale, shear, resample=Inter.NEAREST,
+                 fill_value=0):
+        type_check(degrees, (int, float), "degrees")  # MindSpore's checks and words
+        check_value(degrees, [-180, 180], "degrees")
+        type_check(translate, (list, tuple), "translate")
+        if len(translate) != 2:
+            raise TypeError("The length of translate should be 2.")
+        for i, t in enumerate(translate):
+            type_check(t, (int, float), f"translate[{i}]")
+            check_value(t, [-1.0, 1.0], f"translate[{i}]")
+        type_check(scale, (int, float), "scale")
+        if scale <= 0:
+            raise ValueError("Input scale must be greater than 0.")
+        type_check(shear, (numbers.Number, tuple, list), "shear")
+        if isinstance(shear, (list, tuple)):
+            if len(shear) != 2:
+                raise TypeError("The length of shear should be 2.")
+            for i, value in enumerate(shear):
+                type_check(value, (int, float), f"shear[{i}]")
+                check_value(value, [-180, 180], f"shear[{i}]")
+            shear = (float(shear[0]), float(shear[1]))
+        else:
+            check_value(shear, [-180, 180], "shear")
+            shear = (float(shear), 0.0)
+        type_check(resample, (Inter,), "resample")
+        if isinstance(fill_value, int):
+            check_value(fill_value, [0, 255], "fill_value")
+        elif isinstance(fill_value, tuple) and len(fill_value) == 3:
+            for i, value in enumerate(fill_value):
+                type_check(value, (int,), f"fill_value[{i}]")
+                check_value(value, [0, 255], f"fill_value[{i}]")
+        else:
+            raise TypeError("fill_value should be a single integer or a 3-tuple.")
+        self.degrees, self.translate, self.scale = float(degrees), tuple(translate), scale
+        self.shear, self.resample, self.fill_value = shear, resample, fill_value
+
+    def matrix(self, height: int, width: int) -> np.ndarray:
+        """The forward 2x3 matrix for an image of this size: RandomAffine's composition, the
+        turn and the shears taken the other way round (MindSpore's Affine pixels match)."""
+        tx = self.translate[0] * width  # not rounded to whole pixels
+        ty = self.translate[1] * height
+        sx, sy = (math.radians(-s) for s in self.shear)
+        shear = np.array([[1.0, math.tan(sx)], [math.tan(sy), 1.0]])
+        linear = _rotation(-self.degrees) @ shear * self.scale
+        return _about(((width - 1) / 2, (height - 1) / 2), linear, (tx, ty))
+
+    def __call__(self, image):
+        array, was_pil = _as_array(image, "Affine")
         forward = self.matrix(*array.shape[:2])
         return _back(warp_affine(array, forward, array.shape[:2], self.resample,
                                  self.fill_value), was_pil)

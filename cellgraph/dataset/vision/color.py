@@ -145,8 +145,16 @@ class AutoContrast(TensorOperation):
     darkest and lightest pixels (Pillow's ImageOps.autocontrast)."""
 
     def __init__(self, cutoff=0.0, ignore=None):
-        if not 0 <= cutoff < 50:
-            raise ValueError(f"AutoContrast: `cutoff` must be in [0, 50), got {cutoff}")
+        type_check(cutoff, (int, float), "cutoff")  # MindSpore's checks and words
+        check_value(cutoff, [0, 50], "cutoff", right_open_interval=True)
+        if ignore is not None:
+            type_check(ignore, (list, tuple, int), "ignore")
+        if isinstance(ignore, int):
+            check_value(ignore, [0, 255], "ignore")
+        if isinstance(ignore, (list, tuple)):
+            for item in ignore:
+                type_check(item, (int,), "item")
+                check_value(item, [0, 255], "ignore")
         self.cutoff, self.ignore = cutoff, ignore
 
     def __call__(self, image):

@@ -168,8 +168,28 @@ def test_errors_in_the_pipeline_reach_the_loop():
             raise KeyError("row three")
         return a
 
-    with pytest.raises(KeyError, match="row three"):
+    # as MindSpore: a RuntimeError naming the map, with the function's own error and traceback
+    with pytest.raises(RuntimeError) as info:
         list(_numbers(5).map(broken, input_columns="a"))
+    message = str(info.value)
+    assert message.startswith("Exception thrown from user defined Python function in dataset.")
+    assert "map operation: [PyFunc] failed. Error description:\nKeyError: " in message
+    assert "KeyError: 'row three'" in message and "in broken" in message
+    assert isinstance(info.value.__cause__, KeyError)
+
+
+def test_a_map_error_names_the_data_file_of_its_row(tmp_path):
+    path = tmp_path / "lines.txt"
+    path.write_text("one\ntwo\n")
+
+    def broken(text):
+        raise ValueError("no")
+
+    data = ds.TextFileDataset(str(path), shuffle=False).map(broken, input_columns="text")
+    with pytest.raises(RuntimeError) as info:
+        list(data)
+    assert (f"map operation: [PyFunc] failed. The corresponding data file is: {path}. Error "
+            f"description:\nValueError: ") in str(info.value)
 
 
 def test_config_values():

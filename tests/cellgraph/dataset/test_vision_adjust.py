@@ -54,3 +54,19 @@ def test_factors_are_checked_with_mindspores_words(spelled, error, message):
     with pytest.raises(error) as info:
         eval("vision." + spelled)
     assert str(info.value) == message
+
+
+@pytest.mark.parametrize("args, error, message", [
+    ((50,), ValueError, "Input cutoff is not within the required interval of [0, 50)."),
+    (("1",), TypeError, ("Argument cutoff with value 1 is not of type [<class 'int'>, "
+                        "<class 'float'>], but got <class 'str'>.")),
+    ((1, 255.5), TypeError, ("Argument ignore with value 255.5 is not of type [<class 'list'>, "
+                            "<class 'tuple'>, <class 'int'>], but got <class 'float'>.")),
+    ((1, [1, 300]), ValueError, "Input ignore is not within the required interval of [0, 255]."),
+    ((1, [1, "a"]), TypeError, ("Argument item with value a is not of type [<class 'int'>], but "
+                               "got <class 'str'>.")),
+])
+def test_auto_contrast_checks_as_mindspore(args, error, message):
+    with pytest.raises(error) as info:
+        vision.AutoContrast(*args)
+    assert str(info.value) == message
