@@ -1,0 +1,96 @@
+"""What MindSpore's graph mode checks and accepts in a Cell (recorded from MindSpore 2.10 CPU,
+GRAPH_MODE): the names of the Parameters in a Cell's tuple and list attributes, Tensors made
+by an initializer read in construct, dtype names and shape entries given to Tensor methods."""
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Parameter, Tensor, nn
+from cellgraph.common import initializer as init
+
+
+@pytest.fixture(autouse=True)
+def graph_mode():
+    ms.set_context(mode=ms.GRAPH_MODE)
+    yield
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def _param(value, name=None):
+    return Parameter(Tensor(np.array([value], np.float32)), name=name)
+
+
+def test_sequence_parameters_with_one_name_are_refused_when_set():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.param_tuple = (_param(1.0, "name_a"), _param(2.0))
+            self.param_list = [_param(3.0, "name_a"), _param(4.0)]
+
+        def construct(self, x):
+            return self.param_tuple[0] + self.param_list[0] + x
+
+    # MindSpore: ValueError from Cell.__setattr__, before any call
+    with pytest.raises(ValueError, match="its name 'name_a' already exists. Please set a unique "
+                                         "name for the parameter."):
+        Net()
+
+
+def test_sequence_parameters_distinct_or_shared_are_accepted():
+    shared = _param(1.0, "w")
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.first = (shared, _param(2.0, "b"))
+            self.again = [shared]  # the same Parameter object: its name is checked once
+            self.a = _param(5.0, "name_a")  # plain attributes: MindSpore allows equal names
+            self.b = _param(6.0, "name_a")
+
+        def construct(self, x):
+            return self.first[0] + self.first[1] + self.again[0] + self.a + self.b + x
+
+    net = Net()
+    np.testing.assert_allclose(net(Tensor(np.array([10.0], np.float32))).asnumpy(), [25.0])
+    clone = copy.deepcopy(net)
+    clone.again = [clone.first[0]]  # the copy's own Parameter under its own name
+    np.testing.assert_allclose(clone(Tensor(np.array([0.0], np.float32))).asnumpy(), [15.0])
+
+
+def test_initializer_tensor_read_in_construct_is_a_constant():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.t1 = init.initializer("one", [1, 3], ms.float32)
+            self.t2 = init.initializer("one", [2, 3], ms.float32)
+
+        def construct(self):
+            return self.t1.expand_as(self.t2) + 1
+
+    net = Net()
+    np.testing.assert_array_equal(net().asnumpy(), np.full((2, 3), 2.0, np.float32))
+    assert net.t1.has_init  # the graph read its values; the Tensor itself stays as it was
+
+
+def test_unknown_dtype_name_and_float_shape_entries_are_type_errors():
+    value = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+
+    class AsType(nn.Cell):
+        def construct(self):
+            return value.astype("float88")
+
+    class Reshape(nn.Cell):
+        def construct(self):
+            return value.reshape((1, 2, 3.5))
+
+    with pytest.raises(TypeError, match="float88"):
+        AsType()()
+    with pytest.raises(TypeError, match=r"shape=Tuple<int, int, float>"):
+        Reshape()()
+    with pytest.raises(TypeError):
+        value.reshape(2, 3.0)  # never truncated to an int
+    assert value.reshape(np.int64(6)).shape == (6,)
