@@ -242,7 +242,11 @@ class Tensor(TensorMethods):
         return arr if dtype is None else arr.astype(dtype)
 
     def __bool__(self) -> bool:
-        return bool(self.asnumpy())
+        data = self.asnumpy()
+        if data.size != 1:
+            raise ArgumentValueError(f"The tensor should have only one element, but got "
+                                     f"{data.size}, more than one element is ambiguous.")
+        return bool(data)
 
     def __float__(self) -> float:
         return float(self._one_element("Only one element tensors can be converted to Python "

@@ -94,3 +94,47 @@ def test_unknown_dtype_name_and_float_shape_entries_are_type_errors():
     with pytest.raises(TypeError):
         value.reshape(2, 3.0)  # never truncated to an int
     assert value.reshape(np.int64(6)).shape == (6,)
+
+
+def test_truth_of_a_tensor_needs_one_element():
+    @ms.jit
+    def constant_and():
+        x = Tensor([0, 1])
+        y = Tensor([1, 2])
+        return x and y
+
+    @ms.jit
+    def constant_if():
+        x = Tensor([0, 1])
+        if x:
+            return 1
+        return 2
+
+    for fn in (constant_and, constant_if):  # MindSpore: ValueError when the graph is compiled
+        with pytest.raises(ValueError, match=r"Only tensor which shape is \(\) or \(1,\) can be "
+                                             r"converted to bool, but got tensor shape is \(2\)"):
+            fn()
+    # outside a graph (MindSpore's TensorItem): one element of any shape
+    assert bool(Tensor([[1]])) and not bool(Tensor(0))
+    for t in (Tensor([0, 1]), Tensor(np.zeros((0,), np.float32))):
+        with pytest.raises(ValueError, match="The tensor should have only one element, but got"):
+            bool(t)
+
+
+def test_a_function_reads_parameters_of_distinct_names():
+    param_a = Parameter(Tensor(np.array([1.0], np.float32)), name="name_a")
+    param_b = Parameter(Tensor(np.array([2.0], np.float32)), name="name_a")
+
+    @ms.jit
+    def both():
+        return param_a + param_b
+
+    @ms.jit
+    def one_twice(x):
+        return param_a + x + param_a
+
+    # MindSpore: RuntimeError when the function is compiled
+    with pytest.raises(RuntimeError, match="its name 'name_a' already exists. Please set a "
+                                           "unique name for the parameter."):
+        both()
+    np.testing.assert_allclose(one_twice(Tensor(np.array([1.0], np.float32))).asnumpy(), [3.0])
