@@ -138,3 +138,24 @@ def test_a_function_reads_parameters_of_distinct_names():
                                            "unique name for the parameter."):
         both()
     np.testing.assert_allclose(one_twice(Tensor(np.array([1.0], np.float32))).asnumpy(), [3.0])
+
+
+def test_python_operator_errors_on_constants_are_type_errors():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.const_x = [10]
+            self.const_y = [11]
+
+        def construct(self):
+            return self.const_x & self.const_y
+
+    class Text(nn.Cell):
+        def construct(self):
+            return "a" - 1
+
+    # MindSpore: Python's TypeError and message, from its interpreted fallback
+    with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for &: 'list' and 'list'"):
+        Net()()
+    with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for -: 'str' and 'int'"):
+        Text()()
