@@ -655,6 +655,8 @@ class Interpreter:
                                    "spec or !r/!s on it is not supported in graph mode",
                                    self.info.loc(node))
             return value  # formatted when the graph runs
+        if not spec and hasattr(value, "_graph_text") and is_tensor_like(value):
+            return value._graph_text()  # a constant Tensor: as MindSpore's graph writes it
         return format(value, spec)
 
     def expr_Starred(self, node):

@@ -293,6 +293,11 @@ class Tensor(TensorMethods):
     def __format__(self, spec):
         return format(self.asnumpy().item(), spec) if spec else str(self)
 
+    def _graph_text(self) -> str:
+        """How a graph writes this Tensor, held as a constant, into an f-string (MindSpore's
+        `f"{Tensor(2)}"` in construct): its repr without the commas."""
+        return format_repr(self.asnumpy(), self._dtype.label, comma="")
+
     def copy(self) -> Tensor:
         return Tensor(self.asnumpy().copy(), self._dtype)
 

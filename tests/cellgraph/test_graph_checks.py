@@ -159,3 +159,23 @@ def test_python_operator_errors_on_constants_are_type_errors():
         Net()()
     with pytest.raises(TypeError, match=r"unsupported operand type\(s\) for -: 'str' and 'int'"):
         Text()()
+
+
+def test_a_constant_tensor_in_an_f_string():
+    @ms.jit
+    def constants():
+        a = Tensor(np.array([[1.5, 2.0], [3.0, 4.25]], np.float32))
+        return f"a: {a}, b: {Tensor(True)}, c: {Tensor([1.0, 2.0])}, d: {Tensor(2)!r}"
+
+    @ms.jit
+    def argument(x):
+        return f"x: {x}"
+
+    # MindSpore 2.10's strings: a constant is written as its repr without commas; an input
+    # Tensor as print writes its values
+    assert constants() == (
+        "a: Tensor(shape=[2, 2], dtype=Float32, value=\n[[ 1.50000000e+00  2.00000000e+00]\n"
+        " [ 3.00000000e+00  4.25000000e+00]]), b: Tensor(shape=[], dtype=Bool, value=True), "
+        "c: Tensor(shape=[2], dtype=Float32, value=[ 1.00000000e+00  2.00000000e+00]), "
+        "d: Tensor(shape=[], dtype=Int64, value=2)")
+    assert argument(Tensor(np.array([1, 2]))) == "x: [1 2]"
