@@ -66,7 +66,7 @@ class PairEnergy(nn.Cell):
 
     def construct(self, positions):  # (B, ATOMS, 3)
         delta = ops.gather(positions, self.first, 1) - ops.gather(positions, self.second, 1)
-        r = ops.sqrt(ops.reduce_sum(delta * delta, -1, keep_dims=True))  # (B, pairs, 1)
+        r = ops.sqrt(ops.sum(delta * delta, -1, keepdim=True))  # (B, pairs, 1)
         return ops.reduce_sum(self.phi(r), (1, 2))  # (B,)
 
 

@@ -130,6 +130,15 @@ class Tracer(TensorMethods):
         """`param.value()` on a graph value that stands for a Parameter (a loop's state)."""
         return self
 
+    def __copy__(self):
+        """`copy.copy(x)` / `copy.deepcopy(x)` in construct: a graph value holding x's current
+        value (after any in-place update of x), which later in-place updates of either leave
+        apart."""
+        return Tracer(self.builder, self.builder.atom(self))
+
+    def __deepcopy__(self, memo):
+        return self.__copy__()
+
     def __repr__(self) -> str:
         return f"Tracer({self.aval})"
 
@@ -366,6 +375,8 @@ class Builder(Trace):
         if isinstance(x, bool | numbers.Number | np.ndarray | np.generic):
             value = x.item() if isinstance(x, np.generic) else x
             return Constant(value, abstract_of(value))
+        if getattr(x, "has_init", False):  # made with `init=`: its initial values
+            return Constant(x.initial_values(), x.aval)
         if hasattr(x, "_data") and hasattr(x, "aval"):
             return Constant(x.asnumpy(), x.aval)
         raise DTypeError(f"expected a Tensor, got {type(x).__name__} {x!r:.60}")

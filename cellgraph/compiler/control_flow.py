@@ -33,7 +33,10 @@ _NO_RETURN = object()
 
 
 def truth(value) -> bool:
-    """Python truthiness of a compile-time value (a concrete Tensor counts by its value)."""
+    """Python truthiness of a compile-time value (a concrete Tensor counts by its value, and
+    must hold one element, shape () or (1,), as in MindSpore's graphs)."""
+    if is_tensor_like(value) and not isinstance(value, np.ndarray):
+        check_truth_shape(value)
     return bool(value)
 
 
@@ -66,7 +69,7 @@ def bool_op(interp, node):
     return result
 
 
-def check_truth_shape(value: Tracer) -> None:
+def check_truth_shape(value) -> None:
     """A Tensor has a truth value when it holds one element."""
     shape = tuple(value.shape)
     if shape not in ((), (1,)):

@@ -544,7 +544,12 @@ class Interpreter:
 
     def expr_BinOp(self, node):
         left, right = self.eval(node.left), self.eval(node.right)
-        return self.at_node(node, lambda: BINOPS[type(node.op)](left, right))
+        try:
+            return self.at_node(node, lambda: BINOPS[type(node.op)](left, right))
+        except TypeError as e:  # Python's own, on Python values (`[10] & [11]`): its message
+            if isinstance(e, CellgraphError) or is_tensor_like(left) or is_tensor_like(right):
+                raise
+            raise ArgumentError(str(e), self.info.loc(node)) from None
 
     def expr_UnaryOp(self, node):
         value = self.eval(node.operand)
@@ -656,6 +661,8 @@ class Interpreter:
                                    "spec or !r/!s on it is not supported in graph mode",
                                    self.info.loc(node))
             return value  # formatted when the graph runs
+        if not spec and hasattr(value, "_graph_text") and is_tensor_like(value):
+            return value._graph_text()  # a constant Tensor: as MindSpore's graph writes it
         return format(value, spec)
 
     def expr_Starred(self, node):

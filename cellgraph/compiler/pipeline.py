@@ -235,6 +235,8 @@ def _compile(fn, args, dump_dir, name, keep_stages, graph_print) -> Compiled:
         graph, captured, _, in_tree, arguments = parse_arguments(fn, args, name, ctx)
     if captured:
         raise CompileError("a top-level graph cannot read values of another graph")
+    if inspect.isfunction(fn):
+        _check_weight_names(graph)
     if ctx.verify_every_stage:
         verify(graph)
     record("parse", graph)
@@ -244,6 +246,18 @@ def _compile(fn, args, dump_dir, name, keep_stages, graph_print) -> Compiled:
     if dump_dir:
         write_stages(stages, dump_dir, graph.name)
     return Compiled(graph, module, stages, unique(guards), in_tree, arguments)
+
+
+def _check_weight_names(graph: Graph) -> None:
+    """The Parameters a function's graph reads from the program have distinct names, as
+    MindSpore requires of a function (it resolves them by name; a Cell's construct may read
+    Parameters of one name)."""
+    seen: dict = {}
+    for weight in graph.weights:
+        name = getattr(weight, "name", None)
+        if isinstance(name, str) and name and seen.setdefault(name, id(weight)) != id(weight):
+            raise CompileError(f"The parameter {name} , its name '{name}' already exists. "
+                               f"Please set a unique name for the parameter.", graph.loc)
 
 
 _WRITTEN: dict[str, set] = {}  # dump folder -> graph names written there by this process

@@ -6,6 +6,7 @@ import numpy as _np
 
 import cellgraph.ops as _ops
 from cellgraph.ops import functional as _F
+from cellgraph.ops.function.array_func.creation import ones_like, zeros_like  # noqa: F401  (with dtype)
 from cellgraph.ops.function.math_func.elementwise import truncate_div
 from cellgraph.primitives import dtype as _dt
 from cellgraph.primitives.core import PRIMITIVES as _PRIMITIVES
@@ -92,11 +93,11 @@ def clamp(input, min=None, max=None):
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
-    return _F.reduce_sum(_cast(input, dtype), _dims(dim), keepdim)
+    return _core.reduce_sum(_cast(input, dtype), _dims(dim), keepdim)
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None):
-    return _F.reduce_mean(_cast(input, dtype), _dims(dim), keepdim)
+    return _core.reduce_mean(_cast(input, dtype), _dims(dim), keepdim)
 
 
 def prod(input, dim=None, keepdim=False, *, dtype=None):
@@ -240,7 +241,7 @@ def dot(input, other):
     if input.ndim != 1 or other.ndim != 1:
         raise ArgumentValueError(f"mint.dot: expected 1-D tensors, got shapes {input.shape} and "
                                  f"{other.shape}")
-    return _F.reduce_sum(_F.mul(input, other), (), False)
+    return _core.reduce_sum(_F.mul(input, other), (), False)
 
 
 def mm(input, mat2):
@@ -310,16 +311,16 @@ def norm(input, p="fro", dim=None, keepdim=False, *, dtype=None):
     x = _ops.abs(_cast(input, dtype))
     axes = _dims(dim)
     if p in ("fro", 2, 2.0):
-        return _ops.sqrt(_F.reduce_sum(_F.mul(x, x), axes, keepdim))
+        return _ops.sqrt(_core.reduce_sum(_F.mul(x, x), axes, keepdim))
     if p == float("inf"):
-        return _F.reduce_max(x, axes, keepdim)
+        return _core.reduce_max(x, axes, keepdim)
     if p == float("-inf"):
-        return _F.reduce_min(x, axes, keepdim)
+        return _core.reduce_min(x, axes, keepdim)
     if p == 0:
-        return _F.reduce_sum(_F.cast(_F.not_equal(x, 0), x.dtype), axes, keepdim)
+        return _core.reduce_sum(_F.cast(_F.not_equal(x, 0), x.dtype), axes, keepdim)
     if isinstance(p, str):
         raise ArgumentValueError(f"mint.norm: p={p!r} is not supported; use a number or 'fro'")
-    return _F.pow(_F.reduce_sum(_F.pow(x, p), axes, keepdim), 1.0 / p)
+    return _F.pow(_core.reduce_sum(_F.pow(x, p), axes, keepdim), 1.0 / p)
 
 
 def std(input, dim=None, *, correction=1, keepdim=False):
@@ -417,6 +418,8 @@ def bernoulli(input, *, generator=None):
     _check_generator(generator, "bernoulli")
     return _F.cast(_F.less(_ops.rand_like(input), input), input.dtype)
 
+
+from cellgraph.primitives import functional as _core
 
 from ._tensor_ops import *  # the adapters whose arguments or results differ from ops'
 

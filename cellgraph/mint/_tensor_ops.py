@@ -10,6 +10,7 @@ import numbers
 
 import cellgraph.ops as _ops
 from cellgraph.primitives import dtype as _dt
+from cellgraph.primitives import functional as _core
 from cellgraph.primitives.errors import (
     ArgumentError,
     ArgumentValueError,
@@ -56,7 +57,7 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     """The sum over `dim` with NaNs counted as zero."""
     x = input if dtype is None else _ops.cast(input, dtype)
     x = _ops.masked_fill(x, _ops.isnan(x), 0) if x.dtype.is_float else x
-    return _ops.reduce_sum(x, () if dim is None else dim, keepdim)
+    return _core.reduce_sum(x, () if dim is None else dim, keepdim)
 
 
 def count_nonzero(input, dim=None):

@@ -24,7 +24,12 @@ from cellgraph.ops import functional as F
 from cellgraph.primitives import core as _core
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import ArgumentError, AttributeLookupError, DTypeError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    ArgumentValueError,
+    AttributeLookupError,
+    DTypeError,
+)
 from cellgraph.runtime.executor import STALE, GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
@@ -160,6 +165,7 @@ class Cell(CellState):
             for i, param in enumerate(value):  # each keeps its own name, as in MindSpore
                 if param.name in (None, "Parameter"):
                     param.name = f"{name}.{i}"
+            self._check_sequence_parameter_names(value)
         elif isinstance(value, Cell) and self._auto_prefix:
             value._prefix_parameter_names(name)
         elif name in hooks.CALL_STATE:
@@ -172,6 +178,16 @@ class Cell(CellState):
             self._buffer_setattr(name, value)
         object.__setattr__(self, name, value)
 
+    def _check_sequence_parameter_names(self, value) -> None:
+        """The Parameters of the Cell's tuple and list attributes have distinct names (each
+        Parameter object counted once), as MindSpore's Cell checks when they are set."""
+        seen = self.__dict__.setdefault("_sequence_parameter_names", {})  # name -> id
+        for param in value:
+            if seen.get(param.name, id(param)) != id(param):
+                raise ArgumentValueError(f"The value {value} , its name '{param.name}' already "
+                                         f"exists. Please set a unique name for the parameter.")
+            seen[param.name] = id(param)
+
     def __deepcopy__(self, memo):
         """A copy with its own Parameters and sub-Cells and an empty compile cache (compiled
         graphs and their locks belong to the original)."""
@@ -180,6 +196,10 @@ class Cell(CellState):
         for name, value in self.__dict__.items():
             fresh = GraphCache() if isinstance(value, GraphCache) else copy.deepcopy(value, memo)
             object.__setattr__(clone, name, fresh)
+        if "_sequence_parameter_names" in self.__dict__:  # the copies' own Parameters
+            clone.__dict__["_sequence_parameter_names"] = {
+                n: id(memo[i]) if i in memo else i
+                for n, i in self._sequence_parameter_names.items()}
         return clone
 
     def _prefix_parameter_names(self, prefix: str) -> None:

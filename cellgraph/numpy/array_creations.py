@@ -10,6 +10,7 @@ import numpy as onp
 import cellgraph.ops as P
 from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as _core
 from cellgraph.primitives.core import normalize_axis
 from cellgraph.primitives.errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from cellgraph.runtime.tensor import Tensor
@@ -239,7 +240,7 @@ def _pad_statistic(x, widths, lengths, stat):
 
 
 def _mean_keepdims(x, axis):
-    mean = F.reduce_mean(F.cast(x, dt.float32) if not x.dtype.is_float else x, axis, True)
+    mean = _core.reduce_mean(F.cast(x, dt.float32) if not x.dtype.is_float else x, axis, True)
     return F.cast(mean, x.dtype) if not x.dtype.is_float else mean  # MindSpore truncates
 
 
@@ -338,8 +339,8 @@ def pad(arr, pad_width, mode="constant", stat_length=None, constant_values=0, en
         lengths = ((1, 1),) * ndim if mode == "edge" else (
             tuple(x.shape[i:i + 1] * 2 for i in range(ndim)) if stat_length is None else
             tuple((int(b), int(a)) for b, a in _pad_pairs(stat_length, ndim, "stat_length")))
-        stat = {"maximum": lambda v, axis: F.reduce_max(v, axis, True),
-                "minimum": lambda v, axis: F.reduce_min(v, axis, True),
+        stat = {"maximum": lambda v, axis: _core.reduce_max(v, axis, True),
+                "minimum": lambda v, axis: _core.reduce_min(v, axis, True),
                 "mean": _mean_keepdims, "edge": lambda v, axis: v}[mode]
         return _pad_statistic(x, widths, lengths, stat)
     if mode == "wrap":

@@ -10,6 +10,7 @@ import numpy as onp
 
 import cellgraph.ops as P
 from cellgraph.ops import functional as F
+from cellgraph.primitives import functional as _core
 from cellgraph.primitives.core import PRIMITIVES, fmt_shape, normalize_axis
 from cellgraph.primitives.errors import ShapeError
 
@@ -65,7 +66,7 @@ def sum(a, axis=None, dtype=None, keepdims=False, initial=None):
     """Sum over `axis` (all axes by default); bool input counts as int32."""
     a = asarray(a)
     dtype = _dtype(dtype, "sum") or (int32 if a.dtype.is_bool else None)
-    out = F.reduce_sum(_cast(a, dtype), axis, keepdims)
+    out = _core.reduce_sum(_cast(a, dtype), axis, keepdims)
     return out if initial is None else F.add(out, initial)
 
 
@@ -74,7 +75,7 @@ def mean(a, axis=None, keepdims=False, dtype=None):
     a = asarray(a)
     if not a.dtype.is_float:
         a = F.cast(a, float32)
-    return _cast(F.reduce_mean(a, axis, keepdims), _dtype(dtype, "mean"))
+    return _cast(_core.reduce_mean(a, axis, keepdims), _dtype(dtype, "mean"))
 
 
 def amax(a, axis=None, keepdims=False, initial=None, where=True):
@@ -204,7 +205,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
 
 
 def count_nonzero(x, axis=None, keepdims=False):
-    return F.reduce_sum(F.cast(F.not_equal(asarray(x), 0), int32), () if axis is None else axis,
+    return _core.reduce_sum(F.cast(F.not_equal(asarray(x), 0), int32), () if axis is None else axis,
                         keepdims)
 
 
@@ -300,8 +301,8 @@ def var(x, axis=None, ddof=0, keepdims=False):
     axes = tuple(range(len(x.shape))) if axis is None else (
         (axis,) if isinstance(axis, int) else tuple(axis))
     count = int(onp.prod([x.shape[normalize_axis(a, len(x.shape))] for a in axes]))
-    deviation = F.sub(x, F.reduce_mean(x, axes, True))
-    return F.div(F.reduce_sum(F.square(deviation), axes, keepdims), max(count - ddof, 0))
+    deviation = F.sub(x, _core.reduce_mean(x, axes, True))
+    return F.div(_core.reduce_sum(F.square(deviation), axes, keepdims), max(count - ddof, 0))
 
 
 def std(x, axis=None, ddof=0, keepdims=False):

@@ -26,7 +26,6 @@ from cellgraph.primitives import (  # noqa: F401  (the core's modules, as attrib
     complex_ops,
     conv_ops,
     core,
-    dtype,
     dynamic_ops,
     errors,
     gamma_ops,
@@ -98,7 +97,10 @@ from .composite import (  # noqa: F401
     partial,
 )
 from .custom_ops import Custom, kernel, ms_kernel  # noqa: F401
-from .function.array_func.attributes import identity, shape  # noqa: F401
+
+# ops.dtype(x) is a Tensor's dtype, as MindSpore's (its DType primitive); the dtypes are
+# cellgraph.float32, ... (mindspore.common.dtype)
+from .function.array_func.attributes import dtype, identity, shape  # noqa: F401
 from .function.other_func import mixed_precision_cast, switch_layer, tuple_len  # noqa: F401
 from .operations.debug_ops import Print  # noqa: F401
 from .primitive import constexpr  # noqa: F401

@@ -18,6 +18,7 @@ import numbers
 import numpy as np
 
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as _core
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.primitives.method_overloads import OVERLOADS
 from cellgraph.primitives.overload_errors import overload_message
@@ -651,7 +652,7 @@ def nanmean(self, axis=None, keepdims=False, *, dtype=None):
                          f"{type(self)}.")
     numbers = ops.logical_not(ops.isnan(self))
     total = ops.nansum(self, axis, keepdims)
-    count = ops.reduce_sum(numbers.astype(self.dtype), () if axis is None else axis, keepdims)
+    count = _core.reduce_sum(numbers.astype(self.dtype), () if axis is None else axis, keepdims)
     out = total / count
     return out if dtype is None else out.astype(dtype)
 
@@ -670,7 +671,7 @@ def sum_to_size(self, *size):
     lead = self.ndim - len(size)
     axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(size)
                                       if n == 1 and self.shape[lead + i] != 1)
-    out = _ops().reduce_sum(self, axes, True) if axes else self
+    out = _core.reduce_sum(self, axes, True) if axes else self
     return _ops().reshape(out, size)
 
 
@@ -817,7 +818,7 @@ def cov(self, *, correction=1, fweights=None, aweights=None):
         out = ops.matmul(centred, ops.conj(centred).T) / factor
     else:
         w_sum = ops.reduce_sum(w)
-        mean = ops.reduce_sum(x * w, 1, True) / w_sum
+        mean = _core.reduce_sum(x * w, 1, True) / w_sum
         if correction == 0:
             factor = w_sum
         elif aweights is None:

@@ -5,6 +5,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import DTypeError
+
 
 @dataclass(frozen=True)
 class DType:
@@ -106,7 +108,7 @@ def from_numpy(dt) -> DType:
         dt = np.dtype(dt)
         return _BY_NAME[dt.name] if dt.name in _BY_NAME else _BY_NP[dt]
     except (KeyError, TypeError):
-        raise TypeError(f"unsupported tensor dtype {dt}; expected one of "
+        raise DTypeError(f"unsupported tensor dtype {dt}; expected one of "
                         f"{', '.join(d.name for d in ALL)}") from None
 
 

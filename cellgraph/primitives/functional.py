@@ -115,7 +115,15 @@ def amin(input, axis=None, keepdims=False, *, initial=None, where=None):
 
 def reshape(input, shape):
     x = input
-    shape = tuple(int(s) for s in (shape if isinstance(shape, (tuple, list)) else (shape,)))
+    dims = shape if isinstance(shape, (tuple, list)) else (shape,)
+    if any(isinstance(d, (float, np.floating)) for d in dims):  # never truncated to an int
+        kinds = ", ".join(type(d).__name__ if isinstance(d, (float, np.floating)) else "int"
+                          for d in dims)
+        seq = "Tuple" if isinstance(shape, tuple) else "List"
+        raise DTypeError(f'Failed calling Reshape with "Reshape()(input=Tensor, '
+                         f'shape={seq}<{kinds}>)".\nThe valid calling should be: \n'
+                         f'"Reshape()(input=<Tensor>, shape=<list of int, Tensor, tuple of int>)".')
+    shape = tuple(int(s) for s in dims)
     size = abstract_of(x).size
     if shape.count(-1) == 1 and size is not None:
         known = int(np.prod([s for s in shape if s != -1]))

@@ -302,6 +302,11 @@ class Tensor(TensorMethods):
     def __format__(self, spec):
         return format(self.asnumpy().item(), spec) if spec else str(self)
 
+    def _graph_text(self) -> str:
+        """How a graph writes this Tensor, held as a constant, into an f-string (MindSpore's
+        `f"{Tensor(2)}"` in construct): its repr without the commas."""
+        return format_repr(self.asnumpy(), self._dtype.label, comma="")
+
     def copy(self) -> Tensor:
         return Tensor(self.asnumpy().copy(), self._dtype)
 
@@ -398,12 +403,18 @@ class UninitializedTensor(Tensor):
         return True
 
     def init_data(self, slice_index=None, shape=None, opt_shard_group=None) -> Tensor:
-        init, full_shape = _DATA_SLOT.__get__(self)
-        host = np.zeros(full_shape, self._dtype.np)
-        init(host)  # an Initializer fills a NumPy array in place (its protocol)
+        host = self.initial_values()
         self.__class__ = Tensor
         self._data = get_backend().from_host(host)
         return self
+
+    def initial_values(self) -> np.ndarray:
+        """The values init_data() would fill it with, in a new NumPy array; the Tensor stays
+        uninitialized (a graph that reads it takes them as a constant, as MindSpore's does)."""
+        init, full_shape = _DATA_SLOT.__get__(self)
+        host = np.zeros(full_shape, self._dtype.np)
+        init(host)  # an Initializer fills a NumPy array in place (its protocol)
+        return host
 
     def asnumpy(self) -> np.ndarray:
         return self.init_data().asnumpy()

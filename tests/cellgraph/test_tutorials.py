@@ -173,6 +173,10 @@ def test_gan():
             return self.model(x)
 
     generator, discriminator = Generator(), Discriminator()
+    # one compiled step reads both networks' Parameters, whose names must differ (MindSpore's
+    # RuntimeError otherwise: both have model.0.weight)
+    generator.update_parameters_name("generator.")
+    discriminator.update_parameters_name("discriminator.")
     adversarial_loss = nn.BCELoss(reduction="mean")
     optimizer_g = nn.Adam(generator.trainable_params(), learning_rate=0.01, beta1=0.5)
     optimizer_d = nn.Adam(discriminator.trainable_params(), learning_rate=0.01, beta1=0.5)
@@ -189,15 +193,25 @@ def test_gan():
     grad_g = ms.value_and_grad(generator_forward, None, optimizer_g.parameters, has_aux=True)
     grad_d = ms.value_and_grad(discriminator_forward, None, optimizer_d.parameters)
 
+    # one compiled step per optimizer: two Adams in one graph read two `beta1_power`s and two
+    # `global_step`s, which MindSpore refuses (RuntimeError: its name already exists)
     @ms.jit
+    def generator_step(z, valid):
+        (g_loss, gen), g_grads = grad_g(z, valid)
+        optimizer_g(g_grads)
+        return g_loss, gen
+
+    @ms.jit
+    def discriminator_step(real, gen, valid, fake):
+        d_loss, d_grads = grad_d(real, gen, valid, fake)
+        optimizer_d(d_grads)
+        return d_loss
+
     def train_step(real, z):
         valid = ops.ones((real.shape[0], 1), mstype.float32)
         fake = ops.zeros((real.shape[0], 1), mstype.float32)
-        (g_loss, gen), g_grads = grad_g(z, valid)
-        optimizer_g(g_grads)
-        d_loss, d_grads = grad_d(real, ops.stop_gradient(gen), valid, fake)
-        optimizer_d(d_grads)
-        return g_loss, d_loss
+        g_loss, gen = generator_step(z, valid)
+        return g_loss, discriminator_step(real, ops.stop_gradient(gen), valid, fake)
 
     rng = np.random.default_rng(0)
     for _ in range(150):

@@ -219,7 +219,7 @@ def test_reductions_squeeze_and_reshape_along_inner_batch_axis():
     xs = Tensor(RNG.standard_normal((2, 3, 4)).astype(np.float32))
 
     def f(x):  # x: (2, 4) per example when mapped over axis 1
-        return ops.reshape(ops.softmax(x, axis=0), (8,)) + ops.reduce_max(x, keep_dims=True).squeeze()
+        return ops.reshape(ops.softmax(x, axis=0), (8,)) + ops.ReduceMax(keep_dims=True)(x).squeeze()
 
     got = ops.vmap(f, in_axes=1)(xs)
     np.testing.assert_allclose(got.asnumpy(), _per_example(f, xs, in_axes=(1,)), rtol=1e-6)

@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 
+import cellgraph as ms
 from cellgraph import Tensor, nn, ops
 from cellgraph import jit as cellgraph_jit
 from cellgraph.testing import check_grads
@@ -104,7 +105,7 @@ def test_shape_helpers():
     v = Tensor(np.array([1.0, 2.0, 3.0]))
     np.testing.assert_array_equal(ops.diag(v).asnumpy(), np.diag([1.0, 2.0, 3.0]))
     np.testing.assert_array_equal(ops.full_like(v, 7).asnumpy(), [7.0, 7.0, 7.0])
-    assert ops.full_like(v, 7, dtype=ops.dtype.int32).dtype == ops.dtype.int32
+    assert ops.full_like(v, 7, dtype=ms.int32).dtype == ms.int32
     np.testing.assert_array_equal(ops.hstack([v, v]).asnumpy(), np.hstack([[1, 2, 3]] * 2))
     np.testing.assert_array_equal(ops.vstack([v, v]).asnumpy(), np.vstack([[1, 2, 3]] * 2))
     np.testing.assert_array_equal(ops.repeat_interleave(v, 2).asnumpy(), np.repeat([1, 2, 3], 2))

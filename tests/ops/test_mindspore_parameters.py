@@ -187,3 +187,163 @@ def test_top_level_names_are_the_submodules_objects():
     assert hal.memory_allocated("CPU") == 0
     with pytest.raises(ValueError):
         hal.memory_allocated("TPU")
+
+
+# ----- ops' functional ops under MindSpore's parameters where the core's primitives differ ------
+XF = np.array([-7.0, 5.0, 3.5], np.float32)
+YF = np.array([2.0, -2.0, 1.5], np.float32)
+XI = np.array([-7, 5, 3], np.int32)
+YI = np.array([2, -2, 2], np.int32)
+
+
+@pytest.mark.parametrize("fn", [ops.div, ops.divide, ops.functional.div, ops.functional.divide])
+def test_div_rounding_mode(fn):
+    cases = [  # (x, y, rounding_mode, MindSpore's dtype, values)
+        (XF, YF, "floor", ms.float32, [-4.0, -3.0, 2.0]),
+        (XF, YF, "trunc", ms.float32, [-3.0, -2.0, 2.0]),
+        (XI, YI, None, ms.float32, [-3.5, -2.5, 1.5]),
+        (XI, YI, "floor", ms.int32, [-4, -3, 1]),
+        (XI, YI, "trunc", ms.int32, [-3, -2, 1]),
+    ]
+    for x, y, mode, dtype, want in cases:
+        out = fn(Tensor(x), Tensor(y), rounding_mode=mode)
+        assert out.dtype == dtype
+        np.testing.assert_allclose(out.asnumpy(), want)
+    out = fn(Tensor(XI), 2, rounding_mode="trunc")  # a Python int takes the Tensor's dtype
+    assert out.dtype == ms.int32
+    np.testing.assert_array_equal(out.asnumpy(), [-3, 2, 1])
+    with pytest.raises(ValueError, match="rounding_mode"):
+        fn(Tensor(XF), Tensor(YF), rounding_mode="bad")
+    with pytest.raises(TypeError):
+        fn(Tensor(XF), Tensor(YF), "floor")  # keyword-only, as MindSpore's
+
+
+@pytest.mark.parametrize("fn", [ops.subtract, ops.functional.subtract])
+def test_subtract_alpha(fn):
+    np.testing.assert_allclose(fn(Tensor(XF), Tensor(YF), alpha=2).asnumpy(), [-11.0, 9.0, 0.5])
+    np.testing.assert_allclose(fn(Tensor(XF), Tensor(YF), alpha=0.5).asnumpy(),
+                               [-8.0, 6.0, 2.75])
+    out = fn(Tensor(XI), Tensor(YI), alpha=2)
+    assert out.dtype == ms.int32
+    np.testing.assert_array_equal(out.asnumpy(), [-11, 9, -1])
+    out = fn(Tensor(XI), Tensor(YI), alpha=2.5)  # a float alpha makes an integer result float
+    assert out.dtype == ms.float32
+    np.testing.assert_allclose(out.asnumpy(), [-12.0, 10.0, -2.0])
+    np.testing.assert_allclose(fn(Tensor(XF), 1, alpha=2).asnumpy(), [-9.0, 3.0, 1.5])
+
+
+def test_div_subtract_in_graph():
+    class Net(ms.nn.Cell):
+        def construct(self, a, b):
+            return ops.div(a, b, rounding_mode="trunc"), ops.subtract(a, b, alpha=3)
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        q, d = Net()(Tensor(XI), Tensor(YI))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    assert q.dtype == ms.int32 and d.dtype == ms.int32
+    np.testing.assert_array_equal(q.asnumpy(), [-3, -2, 1])
+    np.testing.assert_array_equal(d.asnumpy(), [-13, 11, -3])
+
+
+@pytest.mark.parametrize("name", ["ones_like", "zeros_like"])
+def test_ones_zeros_like_dtype(name):
+    x = Tensor(np.array([[-7, 5, 3]], np.int32))
+    fill = 1 if name == "ones_like" else 0
+    for fn in (getattr(ops, name), getattr(ops.functional, name), getattr(mint, name)):
+        out = fn(x)
+        assert out.dtype == ms.int32 and out.shape == (1, 3)
+        np.testing.assert_array_equal(out.asnumpy(), [[fill] * 3])
+        out = fn(input=x, dtype=ms.float16)
+        assert out.dtype == ms.float16
+        np.testing.assert_array_equal(out.asnumpy(), [[fill] * 3])
+        assert fn(x, dtype=ms.bool_).dtype == ms.bool_
+        with pytest.raises(TypeError):
+            fn(x, ms.float16)  # dtype is keyword-only
+
+
+def test_matrix_solve_adjoint_positional():
+    a = Tensor(np.array([[2.0, 1.0], [0.0, 3.0]], np.float32))
+    b = Tensor(np.array([[1.0], [2.0]], np.float32))
+    np.testing.assert_allclose(ops.matrix_solve(a, b).asnumpy(), [[1 / 6], [2 / 3]], rtol=1e-6)
+    np.testing.assert_allclose(ops.matrix_solve(a, b, True).asnumpy(), [[0.5], [0.5]], rtol=1e-6)
+    np.testing.assert_allclose(ops.functional.matrix_solve(matrix=a, rhs=b, adjoint=True)
+                               .asnumpy(), [[0.5], [0.5]], rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["reduce_sum", "reduce_mean", "reduce_max", "reduce_min"])
+def test_reduce_functions_take_no_keep_dims(name):
+    a = Tensor(np.array([[2.0, 1.0], [0.0, 3.0]], np.float32))
+    want = {"reduce_sum": ([3.0, 3.0], 6.0), "reduce_mean": ([1.5, 1.5], 1.5),
+            "reduce_max": ([2.0, 3.0], 3.0), "reduce_min": ([1.0, 0.0], 0.0)}[name]
+    for fn in (getattr(ops, name), getattr(ops.functional, name)):
+        np.testing.assert_allclose(fn(a, 1).asnumpy(), want[0])
+        np.testing.assert_allclose(fn(a).asnumpy(), want[1])
+        with pytest.raises(TypeError):  # MindSpore's ReduceXxx() instance: keep_dims=False
+            fn(a, 1, True)
+    # keep_dims belongs to the class
+    cls = getattr(ops, "".join(p.capitalize() for p in name.split("_")))
+    assert cls(keep_dims=True)(a, 1).shape == (2, 1)
+
+
+def test_relu_inplace():
+    x = Tensor(np.array([-1.0, 2.0], np.float32))
+    out = ops.relu(x)
+    np.testing.assert_array_equal(out.asnumpy(), [0.0, 2.0])
+    np.testing.assert_array_equal(x.asnumpy(), [-1.0, 2.0])
+    for fn in (ops.relu, ops.functional.relu, mint.nn.functional.relu):
+        x = Tensor(np.array([-1.0, 2.0], np.float32))
+        assert fn(x, inplace=True) is x
+        np.testing.assert_array_equal(x.asnumpy(), [0.0, 2.0])
+
+    class Net(ms.nn.Cell):
+        def construct(self, x):
+            y = ops.relu(x, inplace=True)
+            return x, y
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        x = Tensor(np.array([-1.0, 2.0], np.float32))
+        a, b = Net()(x)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_array_equal(a.asnumpy(), [0.0, 2.0])
+    np.testing.assert_array_equal(b.asnumpy(), [0.0, 2.0])
+    np.testing.assert_array_equal(x.asnumpy(), [0.0, 2.0])  # written back after the run
+
+
+def test_scalar_functions_take_x_and_y():
+    F = ops.functional
+    assert F.scalar_add(x=2, y=3) == 5
+    assert F.scalar_div(7, 2) == 3.5
+    assert F.scalar_floordiv(7, 2) == 3
+    assert F.scalar_pow(x=2, y=3) == 8
+    assert F.scalar_usub(x=2) == -2
+    assert F.scalar_lt(1, 2) is True
+
+
+def test_round_class_takes_decimals_at_the_call():
+    x = Tensor(np.array([1.26, 2.5, -0.55], np.float32))
+    with pytest.raises(TypeError):
+        ops.Round(2)
+    np.testing.assert_array_equal(ops.Round()(x).asnumpy(), [1.0, 2.0, -1.0])  # MindSpore's
+    np.testing.assert_allclose(ops.Round()(x, decimals=1).asnumpy(), [1.3, 2.5, -0.6],
+                               rtol=1e-6)
+
+
+def test_ops_dtype_is_a_tensors_dtype():
+    # MindSpore's ops.dtype is its DType primitive (ops.functional.dtype), not a module of dtypes
+    assert ops.dtype is ops.functional.dtype
+    assert ops.dtype(Tensor(np.array([1, 2]))) == ms.int64
+    assert not hasattr(ops.dtype, "float32")
+
+    class AnyCallable:
+        def __call__(self, x):
+            return ops.dtype(x)
+
+    @ms.jit
+    def func(x):
+        return AnyCallable()(x)
+
+    assert func(Tensor(np.array([1.0], np.float32))) == ms.float32

@@ -3,6 +3,7 @@ SoftmaxCrossEntropyWithLogits primitive, against NumPy references, with gradient
 import numpy as np
 import pytest
 
+import cellgraph as ms
 from cellgraph import Tensor, ops
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.testing import check_grads
@@ -90,7 +91,7 @@ def test_max_pool_with_indices_doc_example():
     np.testing.assert_array_equal(argmax.asnumpy()[0, 2], [[5, 6, 7], [9, 10, 11]])
     assert str(argmax.dtype) == "Int64"
     with pytest.raises(DTypeError, match="argmax_type"):
-        ops.MaxPoolWithIndices(2, argmax_type=ops.dtype.float32)(x)
+        ops.MaxPoolWithIndices(2, argmax_type=ms.float32)(x)
     with pytest.raises(ShapeError):
         ops.MaxPoolWithIndices(2)(Tensor(np.zeros((3, 4), np.float32)))
 

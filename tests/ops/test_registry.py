@@ -92,9 +92,12 @@ def test_public_declarations_give_op_class_and_method(name):
 
     from cellgraph import Tensor, ops
     from cellgraph.ops import operations
+    from cellgraph.ops.function._namespace import MINDSPORE_PARAMETERS
 
     prim = PRIMITIVES[name]
-    assert getattr(ops, name) is prim
+    # MindSpore's ops.div takes rounding_mode, ops.relu inplace, ...: a function of the API
+    # layer in front of the primitive
+    assert getattr(ops, name) is MINDSPORE_PARAMETERS.get(name, prim)
     if prim.primitive_class:
         cls = getattr(ops, prim.label)
         assert cls is getattr(operations, prim.label)
@@ -122,7 +125,7 @@ def test_public_declarations_give_op_class_and_method(name):
     case = cases[0]
     operands = [Tensor(o) if isinstance(o, np.ndarray) else o for o in case.operands]
     expected = prim(*operands, **case.params).asnumpy()
-    if cls is not None:
+    if cls is not None and cls._fn is not None:  # (Round takes its decimals at the call)
         np.testing.assert_array_equal(cls(**case.params)(*operands).asnumpy(), expected)
     if prim.method:
         method = getattr(operands[0], name)

@@ -31,13 +31,17 @@ OTHER_PLATFORMS = {"platform_ascend", "platform_ascend910b", "platform_ascend310
                    "cpu_windows", "cpu_macos", "platform_arm_ascend_training",
                    "platform_x86_ascend_training", "platform_x86_gpu_training"}
 
+# the package (and NumPy, which it imports) first: a test folder holds sub-folders named like
+# libraries (tests/ut/python/graph_syntax/numpy), which the copy makes packages, and which
+# must not stand for them
+_pkg = importlib.import_module(PACKAGE)
+
 # the test's own folder first, before the working folder `python -m` put there: MindSpore's
 # test folders are not packages, so pytest would have put the folder first (mindrecord's
 # `from utils import ...` means its utils.py, not tests/ut/python/utils)
 if os.environ.get("CORPUS_TEST_DIR"):
     sys.path.insert(0, os.environ["CORPUS_TEST_DIR"])
 
-_pkg = importlib.import_module(PACKAGE)
 _context = importlib.import_module(PACKAGE + ".context")
 GRAPH = getattr(_context, "GRAPH_MODE", 0)
 PYNATIVE = getattr(_context, "PYNATIVE_MODE", 1)

@@ -7,6 +7,7 @@ import numpy as _np
 
 import cellgraph.ops as _ops
 from cellgraph.ops.function.array_func.attributes import known as _known
+from cellgraph.ops.function.nn_func.activation import relu  # noqa: F401  (with inplace)
 from cellgraph.ops.function.nn_func.conv import conv_transpose2d  # noqa: F401
 from cellgraph.ops.function.nn_func.conv import conv_transpose2d_mode as _conv_transpose2d_mode
 from cellgraph.ops.function.nn_func.loss import (

@@ -21,6 +21,7 @@ from cellgraph.ops.operations.nn_ops import Dropout as _DropoutOp
 from cellgraph.ops.operations.nn_ops import Pad as _PadOp
 from cellgraph.ops.operations.nn_ops import mirror_pad
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as _core
 from cellgraph.primitives.core import fmt_shape
 from cellgraph.primitives.errors import (
     ArgumentValueError,
@@ -234,7 +235,7 @@ class Norm(Cell):
         self.axis, self.keep_dims = axis, keep_dims
 
     def construct(self, x):
-        return P.sqrt(P.reduce_sum(P.square(x), self.axis, self.keep_dims))
+        return P.sqrt(_core.reduce_sum(P.square(x), self.axis, self.keep_dims))
 
 
 class ClipByNorm(Cell):
@@ -245,7 +246,7 @@ class ClipByNorm(Cell):
         self.axis = () if axis is None else axis
 
     def construct(self, x, clip_norm):
-        l2 = P.sqrt(P.reduce_sum(P.square(x), self.axis, True))
+        l2 = P.sqrt(_core.reduce_sum(P.square(x), self.axis, True))
         return P.div(P.mul(x, clip_norm), P.maximum(l2, clip_norm))
 
 

@@ -7,6 +7,7 @@ import cellgraph.ops as P
 from cellgraph.common.initializer import initializer
 from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as _core
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.errors import (
     ArgumentValueError,
@@ -115,7 +116,7 @@ class EmbeddingLookup(Cell):
         else:
             out = F.gather(self.embedding_table, indices, 0)
         if self.max_norm is not None:
-            norm = F.sqrt(F.reduce_sum(F.square(out), -1, True))
+            norm = F.sqrt(_core.reduce_sum(F.square(out), -1, True))
             out = F.div(F.mul(out, self.max_norm), F.maximum(norm, self.max_norm))
         return out
 

@@ -5,6 +5,7 @@ import numpy as np
 
 import cellgraph.ops as P
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as _core
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
 
@@ -41,8 +42,8 @@ class ReduceLogSumExp(Cell):
         self.axis, self.keep_dims = axis, keep_dims
 
     def construct(self, x):
-        top = P.stop_gradient(P.reduce_max(x, self.axis, True))
-        out = P.add(P.log(P.reduce_sum(P.exp(P.sub(x, top)), self.axis, True)), top)
+        top = P.stop_gradient(_core.reduce_max(x, self.axis, True))
+        out = P.add(P.log(_core.reduce_sum(P.exp(P.sub(x, top)), self.axis, True)), top)
         return out if self.keep_dims else P.squeeze(out, self._axes(len(x.shape)))
 
     def _axes(self, ndim: int) -> tuple:

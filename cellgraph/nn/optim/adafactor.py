@@ -5,6 +5,7 @@ import numpy as np
 
 from cellgraph.common.assign import assign
 from cellgraph.ops import functional as F
+from cellgraph.primitives import functional as _core
 from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
 
@@ -81,7 +82,7 @@ class AdaFactor(Optimizer):
                 self.exp_avg_sq_row[index], F.reduce_mean(squared, -1), beta2t))
             col = assign(self.exp_avg_sq_col[index], _average(
                 self.exp_avg_sq_col[index], F.reduce_mean(squared, -2), beta2t))
-            row_factor = F.rsqrt(F.div(row, F.reduce_mean(row, -1, True)))
+            row_factor = F.rsqrt(F.div(row, _core.reduce_mean(row, -1, True)))
             update = F.mul(F.mul(F.expand_dims(row_factor, -1),
                                  F.expand_dims(F.rsqrt(col), -2)), grad)
         else:

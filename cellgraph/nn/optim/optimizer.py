@@ -20,6 +20,7 @@ from cellgraph.compiler.frontend import trace_call
 from cellgraph.ops import functional as F
 from cellgraph.ops.composite import HyperMap, Map
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as _core
 from cellgraph.primitives.core import fmt_shape
 from cellgraph.primitives.errors import (
     ArgumentError,
@@ -780,7 +781,7 @@ def _centralized(grad):
     whose second dimension is not a multiple of 16."""
     if len(grad.shape) < 2 or grad.shape[1] % 16 != 0:
         return grad
-    return F.sub(grad, F.reduce_mean(grad, tuple(range(1, len(grad.shape))), True))
+    return F.sub(grad, _core.reduce_mean(grad, tuple(range(1, len(grad.shape))), True))
 
 
 def _lr_like(lr, param):

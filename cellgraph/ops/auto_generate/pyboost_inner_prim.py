@@ -10,6 +10,7 @@ from cellgraph.ops.function.nn_func.attention import flash_attention_score_impl 
 from cellgraph.ops.function.nn_func.image import grid_sampler_impl
 from cellgraph.ops.function.nn_func.loss import checked_labels as _checked_labels
 from cellgraph.ops.function.nn_func.loss import nll_loss as _nll_loss
+from cellgraph.primitives import functional as _core
 
 
 def argmax_with_value_impl(input, axis=0, keep_dims=False):
@@ -25,7 +26,7 @@ def softmax_impl(input, axis=(-1,)):
 
 
 def reduce_max_impl(input, axis=(), keep_dims=False):
-    return _ops.functional.reduce_max(input, axis, keep_dims)
+    return _core.reduce_max(input, axis, keep_dims)
 
 
 def meshgrid_impl(inputs, indexing="xy"):

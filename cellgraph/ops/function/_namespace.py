@@ -73,8 +73,7 @@ from cellgraph.vectorize import hessian, jacfwd, jacrev, vmap  # noqa: F401
 from ..primitive_class import from_core as _from_core
 from .array_func.attributes import dtype
 
-# F.dtype(x), F.make_range(5), F.scalar_add(2, 3): ops.functional's alone (`ops.dtype` is
-# the dtype module)
+# F.dtype(x) (also ops.dtype), F.make_range(5), F.scalar_add(2, 3): ops.functional's
 from .other_func import SCALAR_OPS as _SCALAR_OPS
 
 # the module (its package's attribute `padding` is the function of that name)
@@ -156,6 +155,15 @@ def ops_names() -> dict:
 TRANSFORMS = ["derivative", "grad", "hessian", "jacfwd", "jacrev", "jet", "jvp", "linearize",
               "switch", "value_and_grad", "vjp", "vmap"]
 globals().update(_SCALAR_OPS)
+# MindSpore's parameters over the core's functional ops of the same names: the core's reductions
+# take keep_dims (MindSpore's ops.reduce_sum leaves it to ReduceSum's init), its div, sub, relu,
+# ones_like and matrix_solve are the primitives (no rounding_mode, alpha, inplace, dtype; adjoint
+# keyword-only)
+MINDSPORE_PARAMETERS = {fn.__name__: fn for fn in (
+    _array_func_creation.ones_like, _array_func_creation.zeros_like, _elementwise.div,
+    _elementwise.divide, _elementwise.subtract, _linalg.matrix_solve, _reduction.reduce_max,
+    _reduction.reduce_mean, _reduction.reduce_min, _reduction.reduce_sum, _activation.relu)}
+globals().update(MINDSPORE_PARAMETERS)
 
 # the names ops.functional defines (it imports them from here)
 __all__ = [*CORE_NAMES, "abs", "pow", "sum", *TRANSFORMS, *_assign_names, "dtype",  # noqa: PLE0604

@@ -73,11 +73,28 @@ def is_sequence_shape_unknown(x) -> bool:
     return False
 
 
+def _scalar_op(name: str, op, arity: int):
+    """`F.<name>` under MindSpore's parameters: `(x, y)`, or `(x)` for a unary operation."""
+    if arity == 1:
+        def scalar(x):
+            return op(x)
+    else:
+        def scalar(x, y):
+            return op(x, y)
+    scalar.__name__ = scalar.__qualname__ = name
+    scalar.__doc__ = f"`F.{name}`: Python's {op.__name__} on scalars, done when the graph is built."
+    return scalar
+
+
 # F.scalar_add(2, 3) and friends: arithmetic on Python numbers, done when the graph is built.
-SCALAR_OPS = {"scalar_add": operator.add, "scalar_sub": operator.sub,
-              "scalar_mul": operator.mul, "scalar_div": operator.truediv,
-              "scalar_floordiv": operator.floordiv, "scalar_mod": operator.mod,
-              "scalar_pow": operator.pow, "scalar_usub": operator.neg,
-              "scalar_lt": operator.lt, "scalar_gt": operator.gt, "scalar_le": operator.le,
-              "scalar_ge": operator.ge, "scalar_eq": operator.eq, "scalar_ne": operator.ne,
-              "bool_not": operator.not_, "bool_and": operator.and_, "bool_or": operator.or_}
+# MindSpore names their parameters (x, y); scalar_ne and the bool operations take *args there.
+SCALAR_OPS = {
+    **{name: _scalar_op(name, op, 2) for name, op in (
+        ("scalar_add", operator.add), ("scalar_sub", operator.sub),
+        ("scalar_mul", operator.mul), ("scalar_div", operator.truediv),
+        ("scalar_floordiv", operator.floordiv), ("scalar_mod", operator.mod),
+        ("scalar_pow", operator.pow), ("scalar_lt", operator.lt), ("scalar_gt", operator.gt),
+        ("scalar_le", operator.le), ("scalar_ge", operator.ge), ("scalar_eq", operator.eq))},
+    "scalar_usub": _scalar_op("scalar_usub", operator.neg, 1),
+    "scalar_ne": operator.ne, "bool_not": operator.not_, "bool_and": operator.and_,
+    "bool_or": operator.or_}

@@ -38,6 +38,7 @@ from cellgraph.ops.primitive_class import (
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
+from cellgraph.primitives import rounding_ops as R
 from cellgraph.primitives.core import abstract_of, fmt_shape
 from cellgraph.primitives.errors import (
     ArgumentError,
@@ -53,7 +54,7 @@ __all__ = ["STFT", "AddN", "Addcmul", "ApproximateEqual", "BatchMatMul", "Cdist"
            "InplaceIndexAdd",
            "IsFinite", "IsInf", "IsNan", "LinSpace", "Logit", "LpNorm", "MatMul", "ReduceAll",
            "ReduceAny", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceStd",
-           "ReduceSum"]
+           "ReduceSum", "Round"]
 
 
 # the classes over one functional op, their static params keyword arguments of it
@@ -201,6 +202,14 @@ class ReduceProd(PrimitiveClass):
 
     def __call__(self, x, axis=()):
         return NF.reduce_prod(x, axis, self.keep_dims)
+
+
+class Round(PrimitiveClass):
+    """`ops.Round()(input, decimals=0)`: the class takes no arguments; the call rounds to
+    `decimals` places, halves to even."""
+
+    def __call__(self, input, decimals=0):
+        return R.round_(input, decimals=decimals)
 
 
 # classes over compositions (MindSpore's own; their values checked against MindSpore's)

@@ -14,7 +14,8 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
-__all__ = ["arange", "eye", "full_like", "meshgrid", "scalar_to_tensor", "tuple_to_array"]
+__all__ = ["arange", "eye", "full_like", "meshgrid", "ones_like", "scalar_to_tensor",
+           "tuple_to_array", "zeros_like"]
 
 
 def arange(start=0, end=None, step=1, *, dtype=None):
@@ -70,3 +71,15 @@ def tuple_to_array(input_x):
     """A 1-D tensor from a tuple of Python numbers (float32 if any is a float, else int64)."""
     kind = np.float32 if np.asarray(input_x).dtype.kind == "f" else np.int64
     return A.cast(np.asarray(input_x, kind), dtype=dt.from_numpy(kind))
+
+
+def ones_like(input, *, dtype=None):
+    """Ones with `input`'s shape, in `input`'s dtype or `dtype`."""
+    out = F.ones_like(input)
+    return out if dtype is None else F.cast(out, dtype)
+
+
+def zeros_like(input, *, dtype=None):
+    """Zeros with `input`'s shape, in `input`'s dtype or `dtype`."""
+    out = F.zeros_like(input)
+    return out if dtype is None else F.cast(out, dtype)

@@ -16,12 +16,15 @@ from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import rounding_ops as R
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import DTypeError, RunError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, RunError
+from cellgraph.primitives.floor_division import floor_divide
 
 __all__ = [
     "addcmul",
     "approximate_equal",
     "deg2rad",
+    "div",
+    "divide",
     "eps",
     "exp2",
     "float_power",
@@ -46,6 +49,7 @@ __all__ = [
     "remainder",
     "sgn",
     "signbit",
+    "subtract",
     "xlogy",
 ]
 
@@ -256,6 +260,35 @@ def truncate_div(x, y):
     """x / y rounded toward zero (integers exactly, through their magnitudes)."""
     if abstract_of(x).dtype.is_float:
         return F.trunc(F.div(x, y))
+    if is_tensor(x) and isinstance(y, int) and not isinstance(y, bool):
+        y = full_like(x, y)  # a Python int takes the integer Tensor's dtype
     quotient = F.floor_div(F.abs(x), F.abs(y))
     return F.select(F.equal(F.sign(x), F.sign(y)), quotient, F.neg(quotient))
 
+
+
+def div(input, other, *, rounding_mode=None):
+    """input / other; rounding_mode "floor" rounds the quotient down, "trunc" toward zero
+    (integer operands then give integers, as MindSpore's)."""
+    if rounding_mode is None:
+        return F.div(input, other)
+    if rounding_mode == "floor":
+        return floor_divide(input, other)
+    if rounding_mode == "trunc":
+        return truncate_div(input, other)
+    raise ArgumentValueError(f"For ops.div, rounding_mode value should be None, 'floor' or "
+                             f"'trunc', got {rounding_mode!r}.")
+
+
+def divide(input, other, *, rounding_mode=None):
+    """`ops.div` under its other name."""
+    return div(input, other, rounding_mode=rounding_mode)
+
+
+def subtract(input, other, *, alpha=1):
+    """input - alpha * other."""
+    return F.sub(input, other if _is_one(alpha) else F.mul(other, alpha))
+
+
+def _is_one(alpha) -> bool:
+    return isinstance(alpha, (bool, int, float)) and alpha == 1

@@ -42,6 +42,7 @@ __all__ = [
     "ger",
     "inner",
     "kron",
+    "matrix_solve",
     "outer",
     "pinv",
     "tensor_dot",
@@ -423,3 +424,9 @@ def dot(input, other):
     moved = F.transpose(other, (len(b) - 2,) + tuple(i for i in range(len(b)) if i != len(b) - 2))
     product = F.matmul(F.reshape(input, (-1, a[-1])), F.reshape(moved, (b[-2], -1)))
     return F.reshape(product, a[:-1] + b[:-2] + b[-1:])
+
+
+def matrix_solve(matrix, rhs, adjoint=False):
+    """X with matrix @ X = rhs (adjoint: matrix's conjugate transpose @ X = rhs), for square
+    matrices and their batches."""
+    return F.matrix_solve(matrix, rhs, adjoint=adjoint)

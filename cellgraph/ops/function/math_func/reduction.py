@@ -17,7 +17,31 @@ from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.primitives.nn_functional import cumsum, one_hot, reduce_prod
 
 __all__ = ["addn", "all", "any", "count_nonzero", "cumprod", "diff", "histc", "logcumsumexp",
-           "logsumexp", "nansum", "norm", "std", "std_mean", "var", "var_mean", "vector_norm"]
+           "logsumexp", "nansum", "norm", "reduce_max", "reduce_mean", "reduce_min",
+           "reduce_sum", "std", "std_mean", "var", "var_mean", "vector_norm"]
+
+
+# `ops.reduce_sum(x, axis=())` and the others are MindSpore's instances of ReduceSum() and its
+# siblings: their `keep_dims` is the class's init argument (False), never a call argument
+# (`ops.ReduceSum(keep_dims=True)(x, axis)` keeps the reduced dimensions)
+def reduce_sum(x, axis=()):
+    """The sum over `axis` (every axis when it is ())."""
+    return F.reduce_sum(x, axis)
+
+
+def reduce_mean(x, axis=()):
+    """The mean over `axis` (every axis when it is ())."""
+    return F.reduce_mean(x, axis)
+
+
+def reduce_max(x, axis=()):
+    """The maximum over `axis` (every axis when it is ())."""
+    return F.reduce_max(x, axis)
+
+
+def reduce_min(x, axis=()):
+    """The minimum over `axis` (every axis when it is ())."""
+    return F.reduce_min(x, axis)
 
 
 def cumprod(input, dim, dtype=None):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cellgraph.compiler.effects import update_in_place
 from cellgraph.ops.function.array_func.attributes import _tensor
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
@@ -18,12 +19,19 @@ from cellgraph.primitives.nn_functional import argmax
 from cellgraph.primitives.random_ops import rand
 
 __all__ = ["celu", "elu", "fast_gelu", "glu", "gumbel_softmax", "hardshrink", "hardsigmoid", "hardswish",
-           "hardtanh", "leaky_relu", "logsigmoid", "mish", "prelu", "relu6", "selu", "silu",
+           "hardtanh", "leaky_relu", "logsigmoid", "mish", "prelu", "relu", "relu6", "selu", "silu",
            "softmin", "softshrink", "softsign"]
 
 
 def silu(input):
     return F.mul(input, F.sigmoid(input))
+
+
+def relu(input, inplace=False):
+    """max(input, 0); with `inplace` the result is written into `input`, which is returned (as
+    `Tensor.relu_`)."""
+    out = F.relu(input)
+    return update_in_place(input, out) if inplace else out
 
 
 def relu6(x):
