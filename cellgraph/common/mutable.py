@@ -7,14 +7,18 @@ gradients can be taken with respect to it. Tensors pass through unchanged; conta
 their structure. With `dynamic_len=True`, a tuple or list whose elements share one shape and
 dtype is accepted, and each length gets its own specialisation (graphs here are specialised on
 the structure of their inputs). Inside a graph, as in MindSpore, the elements of a dynamic-length
-sequence must be of one type (all ints, all Tensors of one dtype, ...); outside one any
-elements are accepted.
+sequence must be of one type (all ints, all Tensors of one dtype, ...), and it is a sequence
+whose length is known only when the graph runs (compiler/dynamic_sequence.py: `len` of it, its
+`count` and `index` are variable ints); outside one any elements are accepted. Inside a graph a
+mutable number is a variable scalar (a number known only at run time, which `isinstance` takes
+for an int, float or bool), as MindSpore's is.
 """
 from __future__ import annotations
 
 import numbers
 
 from cellgraph.compiler.builder import Tracer, current_builder, is_tensor_like
+from cellgraph.compiler.dynamic_sequence import RuntimeSequence, one_shape, variable_scalar
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
 
@@ -30,7 +34,24 @@ def mutable(input_data, dynamic_len=False):
                              f"should be list or tuple, but got: {kind}")
         if current_builder() is not None:
             _check_same_kind(input_data)
+            if one_shape(input_data):
+                return RuntimeSequence.of(input_data)
+            # Tensors of different shapes: kept by position (the graph has each one's shape)
+    if current_builder() is not None:
+        return _in_graph(input_data)
     return _as_variable(input_data)
+
+
+def _in_graph(value):
+    """Inside a graph, a number becomes a variable scalar (a number known only at run time, as
+    MindSpore's), not a Tensor."""
+    if isinstance(value, numbers.Number) and not isinstance(value, complex):
+        return variable_scalar(value)
+    if isinstance(value, (tuple, list)):
+        return type(value)(_in_graph(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _in_graph(v) for k, v in value.items()}
+    return _as_variable(value)
 
 
 def _as_variable(value):

@@ -18,7 +18,7 @@ import numbers
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 from .builder import Tracer, is_tensor_like
 
@@ -35,7 +35,8 @@ def index_sequence(items, index, loc=None):
     """`items[index]` for a Tensor `index`."""
     items = list(items)
     if not items:
-        raise IndexError("cannot index an empty sequence with a Tensor")
+        raise ArgumentValueError("For primitive:'TupleGetItem', cannot get item by index from an "
+                                 "empty sequence.")
     if all(is_tensor_like(v) for v in items) and len({abstract_of(v).strong()
                                                        for v in items}) == 1:
         return F.stack(items)[F.reshape(index, ())]

@@ -79,7 +79,12 @@ from .other_func import SCALAR_OPS as _SCALAR_OPS
 # the module (its package's attribute `padding` is the function of that name)
 _padding = sys.modules["cellgraph.ops.function.array_func.padding"]
 
-from .other_func import is_sequence_shape_unknown, is_sequence_value_unknown, make_range
+from .other_func import (
+    is_sequence_shape_unknown,
+    is_sequence_value_unknown,
+    isconstant,
+    make_range,
+)
 
 # (module, the names `ops` takes from it, or None: the names a star import takes)
 SOURCES = (
@@ -151,7 +156,8 @@ globals().update(_SCALAR_OPS)
 
 # the names ops.functional defines (it imports them from here)
 __all__ = [*CORE_NAMES, "abs", "pow", "sum", *TRANSFORMS, *_assign_names, "dtype",  # noqa: PLE0604
-           "make_range", "is_sequence_shape_unknown", "is_sequence_value_unknown", *_SCALAR_OPS]
+           "make_range", "is_sequence_shape_unknown", "is_sequence_value_unknown", "isconstant",
+           *_SCALAR_OPS]
 FUNCTIONAL = __all__
 
 

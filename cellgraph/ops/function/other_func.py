@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import operator
 
+from cellgraph.compiler import dynamic_sequence
 from cellgraph.compiler.builder import Tracer
+from cellgraph.compiler.dynamic_sequence import RuntimeSequence
 from cellgraph.primitives.errors import DTypeError
 
 __all__ = ["make_range", "tuple_len"]
@@ -31,16 +33,23 @@ def tuple_len(data) -> int:
 
 def is_sequence_value_unknown(x) -> bool:
     """`F.is_sequence_value_unknown(seq)` (MindSpore's IsShapeUnKnown): whether an element of
-    the tuple or list is known only when the graph runs (a shape's dimension read from a
-    Tensor's values); the shapes of cellgraph's Tensors are always known."""
+    the tuple or list is known only when the graph runs (a dynamic-length sequence's are)."""
+    if isinstance(x, RuntimeSequence):
+        return True
     return isinstance(x, (tuple, list)) and any(isinstance(e, Tracer) for e in x)
 
 
 def is_sequence_shape_unknown(x) -> bool:
     """`F.is_sequence_shape_unknown(seq)` (MindSpore's IsDimUnKnown): whether the length of the
-    tuple or list is known only when the graph runs; cellgraph's sequences always have their
-    length when the graph is built."""
-    return False
+    tuple or list is known only when the graph runs (a dynamic-length sequence)."""
+    return isinstance(x, RuntimeSequence)
+
+
+def isconstant(x) -> bool:
+    """`F.isconstant(x)`: whether `x` is known when the graph is compiled: a Python value or a
+    constant Tensor, not a value computed when the graph runs (a Tensor input, a variable
+    scalar, a dynamic-length sequence, or a sequence holding one)."""
+    return dynamic_sequence.isconstant(x)
 
 
 # F.scalar_add(2, 3) and friends: arithmetic on Python numbers, done when the graph is built.
