@@ -1,7 +1,7 @@
 """`mindspore.common.api`: the compilation decorators; `_pynative_executor`, the object
 MindSpore's own tests call `sync()` on to wait for queued device work; and
 `_cell_graph_executor`, the one they call `compile(net, *inputs)` on to compile a network
-without running it."""
+without running it; `_JitExecutor`, the same for a function (or a Cell's bound construct)."""
 import weakref
 
 from cellgraph.jit_decorators import jit, jit_class, ms_class, ms_function
@@ -102,3 +102,45 @@ class _CellGraphExecutor:
 
 
 _cell_graph_executor = _CellGraphExecutor()
+
+
+class _JitExecutor:
+    """What MindSpore's own tests reach of its function executor: `compile(method_name,
+    *args)` compiles `fn` for those arguments without running it and returns the phase,
+    `"<module>.<method_name>.<file>.<line>.<ms_create_time>.<n>"` (where `fn` is defined), n
+    counting the function's specialisations in the
+    order they were first compiled (arguments of the same shapes and dtypes, mutable numbers
+    included, give the same phase; a constant number its own). `input_signature`, `obj`,
+    `jit_config` and `dynamic` (ways MindSpore's jit configures the compile) are refused."""
+
+    def __init__(self, fn, ms_create_time, input_signature=None, obj=None, jit_config=None,
+                 dynamic=0, cell_cache_key_extend=""):
+        from cellgraph.primitives.errors import UnsupportedError
+        from cellgraph.runtime.executor import GraphCache
+
+        given = [name for name, value in (("input_signature", input_signature), ("obj", obj),
+                                          ("jit_config", jit_config)) if value is not None]
+        if given or dynamic != 0:
+            raise UnsupportedError(f"_JitExecutor: {', '.join(given) or 'dynamic'} is not "
+                                   f"supported; compile through `jit` instead")
+        if not callable(fn):
+            raise TypeError(f"_JitExecutor: fn must be callable, got {type(fn).__name__}")
+        self.fn = fn
+        self._create_time = ms_create_time
+        self._key_extend = str(cell_cache_key_extend)
+        self._cache = GraphCache()
+        self._keys: dict = {}  # id(Executable) -> n
+
+    def compile(self, method_name, *args, phase="", **kwargs):
+        """Compile `fn(*args, **kwargs)` without running it; returns the phase."""
+        from cellgraph import context
+        from cellgraph.compiler.frontend import top_level_arguments
+
+        if kwargs:
+            args = top_level_arguments(self.fn, str(method_name), args, kwargs)
+        entry = self._cache.lookup(self.fn, tuple(args), context.dump_dir())
+        key = self._keys.setdefault(id(entry), len(self._keys))
+        code = getattr(getattr(self.fn, "__func__", self.fn), "__code__", None)
+        where = f".{code.co_filename}.{code.co_firstlineno}" if code is not None else ""
+        name = phase or f"{getattr(self.fn, '__module__', None)}.{method_name}"
+        return f"{name}{where}.{self._create_time}{self._key_extend}.{key}"

@@ -220,3 +220,43 @@ def test_a_dynamic_length_list_stacks_along_any_axis():
     across, down = f()
     assert across.asnumpy().tolist() == [[1, 3, 5], [2, 4, 6]]
     assert down.asnumpy().tolist() == [[1, 2], [3, 4], [5, 6]]
+
+
+def test_mutable_checks_its_input_as_mindspore():
+    looped = []
+    looped.append(looped)
+    with pytest.raises(TypeError, match="with no self-reference"):
+        mutable(looped)
+    with pytest.raises(TypeError, match="For 'mutable', the 'input_data' should be one of "
+                                        r"\(bool, int, float, Tensor, tuple, list, dict\)"):
+        mutable([1, np.array([[1, 2, 3]])])
+    with pytest.raises(TypeError, match="For 'mutable', the second input should be bool, but "
+                                        "got: list"):
+        mutable([1], [1])
+
+    @ms.jit
+    def twice():
+        x = mutable((1, 2, 3), True)
+        return mutable(x, True), F.is_dynamic_sequence_element_unknown(mutable([], True)), \
+            F.is_dynamic_sequence_element_unknown(x)
+
+    @ms.jit
+    def to_constant_length():
+        return mutable(mutable((1, 2, 3), True))
+
+    @ms.jit
+    def of_a_constant_list():
+        return F.is_dynamic_sequence_element_unknown([])
+
+    @ms.jit
+    def of_tensors():
+        out = mutable((Tensor([1]), Tensor([2])))
+        return F.is_sequence_value_unknown(out), F.is_sequence_shape_unknown(out)
+
+    assert twice() == ((1, 2, 3), True, False)
+    with pytest.raises(RuntimeError, match="For 'mutable', can not convert a dynamic length "
+                                           "sequence to constant length."):
+        to_constant_length()
+    with pytest.raises(TypeError, match="should be variable length sequence"):
+        of_a_constant_list()
+    assert of_tensors() == (True, False)

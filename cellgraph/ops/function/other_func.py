@@ -45,6 +45,15 @@ def is_sequence_shape_unknown(x) -> bool:
     return isinstance(x, RuntimeSequence)
 
 
+def is_dynamic_sequence_element_unknown(x) -> bool:
+    """`F.is_dynamic_sequence_element_unknown(seq)`: whether a dynamic-length sequence's
+    element type is not known yet (an empty `mutable([], True)`)."""
+    if not isinstance(x, RuntimeSequence):
+        raise DTypeError(f"For 'is_dynamic_sequence_element_unknown', the input should be "
+                         f"variable length sequence, but got {type(x).__name__}.")
+    return x.element is None
+
+
 def isconstant(x) -> bool:
     """`F.isconstant(x)`: whether `x` is known when the graph is compiled: a Python value or a
     constant Tensor, not a value computed when the graph runs (a Tensor input, a variable

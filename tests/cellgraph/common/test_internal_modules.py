@@ -39,6 +39,28 @@ def test_compile_does_not_run_and_the_executor_runs_the_compiled_graph():
         _cell_graph_executor(net, ms.Tensor(np.ones((5,), np.float32)))
 
 
+def test_the_function_executor_names_each_specialisation():
+    """MindSpore's phases for these calls (the definition's line and file replaced):
+    __main__.construct.<file>.<line>.0.0, ....0.1, ....0.2, ....0.2, ....0.3"""
+    from cellgraph.common.api import _JitExecutor
+
+    class Net(nn.Cell):
+        def construct(self, x, y):
+            return x + y
+
+    net = Net()
+    executor = _JitExecutor(net.construct, 0)
+    phases = [executor.compile("construct", *args) for args in (
+        (ms.Tensor([1.0]), 2), (ms.Tensor([2.0]), 3), (ms.Tensor([2.0]), ms.mutable(2)),
+        (ms.Tensor([5.0]), ms.mutable(3)), (ms.Tensor([5.0, 1.0]), ms.mutable(3)))]
+    line = Net.construct.__code__.co_firstlineno
+    assert [p.rsplit(".", 3)[1:] for p in phases] == [
+        [str(line), "0", n] for n in ("0", "1", "2", "2", "3")]
+    assert phases[0].startswith(f"{__name__}.construct.")
+    with pytest.raises(NotImplementedError, match="input_signature"):
+        _JitExecutor(net.construct, 0, input_signature=(ms.Tensor([1.0]),))
+
+
 def test_compile_checks_the_network_as_a_graph():
     class Mismatch(nn.Cell):
         def construct(self, x, y):
