@@ -182,13 +182,14 @@ def _type_mismatch(elements, where):
         f"is: {first.type_name()}. The {i}th element type is: {elements[i].type_name()}")
 
 
-def _stack(items: list, element: Element):
-    """The data of `items` (element data) stacked along a first axis of run-time size."""
+def _stack(items: list, element: Element, dynamic: bool = True):
+    """The data of `items` (element data) stacked along a first axis of run-time size (of
+    their count when not `dynamic`)."""
     if all(isinstance(i, np.ndarray) for i in items):
         data = np.stack(items) if items else np.zeros((0, *element.shape), element.dtype.np)
     else:
         data = F.stack([i if isinstance(i, Tracer) else _as_value(i, element) for i in items])
-    return set_dims_p(data, shape=(None, *element.shape))
+    return set_dims_p(data, shape=(None, *element.shape)) if dynamic else data
 
 
 def _as_value(item, element: Element):
@@ -201,12 +202,21 @@ class RuntimeSequence:
     """A tuple or list whose length is known only when the graph runs (see the module
     docstring). `data` is None for an empty sequence whose element type is not known yet."""
 
-    __slots__ = ("data", "element", "kind")
+    __slots__ = ("data", "element", "kind", "known")
 
-    def __init__(self, kind: type, element: Element | None, data):
+    def __init__(self, kind: type, element: Element | None, data, known=None):
         self.kind = kind
         self.element = element
         self.data = data
+        # the same elements stacked with the length known when it was made (until the
+        # sequence changes): an item at an int position is read from it, so that gradients
+        # flow back to the values the sequence was made of through shapes known here
+        self.known = known
+
+    def __setattr__(self, name, value):
+        if name == "data" and getattr(self, "known", None) is not None:
+            object.__setattr__(self, "known", None)  # changed: no longer of that length
+        object.__setattr__(self, name, value)
 
     @staticmethod
     def rebuild(static, items):
@@ -237,7 +247,9 @@ class RuntimeSequence:
             raise _type_mismatch(elements, where)
         if any(e != elements[0] for e in elements):
             raise _shape_mismatch(elements)
-        return cls(kind, elements[0], _stack([d for _, d in pairs], elements[0]))
+        known = _stack([d for _, d in pairs], elements[0], dynamic=False)
+        return cls(kind, elements[0], set_dims_p(known, shape=(None, *elements[0].shape)),
+                   known if isinstance(known, Tracer) else None)
 
     # -- what the sequence is
     def __repr__(self) -> str:
@@ -344,6 +356,8 @@ class RuntimeSequence:
         if isinstance(index, bool) or not isinstance(index, int):
             raise DTypeError(f"list indices must be integers or slices, not "
                              f"{type(index).__name__}")
+        if self.known is not None:
+            return self._element_value(F.getitem(self.known, index))
         return self._element_value(A.getitem(self.data, index=(index,)))
 
     def __setitem__(self, index, value):

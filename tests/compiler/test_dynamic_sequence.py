@@ -260,3 +260,14 @@ def test_mutable_checks_its_input_as_mindspore():
     with pytest.raises(TypeError, match="should be variable length sequence"):
         of_a_constant_list()
     assert of_tensors() == (True, False)
+
+
+def test_gradients_flow_through_a_dynamic_length_sequence_to_its_elements():
+    class Net(ms.nn.Cell):
+        def construct(self, a, b):
+            x = mutable((a, b), True)
+            return x[0] * x[1]
+
+    a, b = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, 5.0], np.float32))
+    da, db = ms.ops.GradOperation(get_all=True)(Net())(a, b)
+    assert da.asnumpy().tolist() == [3.0, 5.0] and db.asnumpy().tolist() == [1.0, 2.0]
