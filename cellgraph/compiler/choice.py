@@ -13,6 +13,7 @@ end takes the last item.
 """
 from __future__ import annotations
 
+import math
 import numbers
 
 from cellgraph.primitives import dtype as dt
@@ -83,6 +84,9 @@ def switch(cond, true_value, false_value):
     callables give a Choice that calls the one picked."""
     if not isinstance(cond, Tracer):
         return true_value if bool(cond) else false_value
+    if None not in cond.shape and math.prod(cond.shape) != 1:
+        raise ArgumentValueError("The truth value of an array with more than one element is "
+                                 "ambiguous.")
     pick = Choice([true_value, false_value], F.cast(F.logical_not(cond), dt.int32), None)
     if callable(true_value) and callable(false_value) and not is_tensor_like(true_value):
         return pick
