@@ -2,6 +2,7 @@
 MindSpore's own tests call `sync()` on to wait for queued device work; and
 `_cell_graph_executor`, the one they call `compile(net, *inputs)` on to compile a network
 without running it; `_JitExecutor`, the same for a function (or a Cell's bound construct)."""
+import inspect
 import weakref
 
 from cellgraph.jit_decorators import jit, jit_class, ms_class, ms_function
@@ -144,3 +145,32 @@ class _JitExecutor:
         where = f".{code.co_filename}.{code.co_firstlineno}" if code is not None else ""
         name = phase or f"{getattr(self.fn, '__module__', None)}.{method_name}"
         return f"{name}{where}.{self._create_time}{self._key_extend}.{key}"
+
+
+def _add_flags(fn=None, **flags):
+    """Record compile flags on a function or Cell class (its `_func_graph_flags` dict, where
+    MindSpore's compiler reads them); usable as a decorator. The flags MindSpore's compiler acts
+    on tune its own passes (recursion checks, inlining), which this compiler has no counterpart
+    for: they are kept for programs that read them back."""
+    def deco(target):
+        found = getattr(target, "_func_graph_flags", None)
+        if found is None:
+            target._func_graph_flags = found = {}
+        found.update(flags)
+        return target
+
+    return deco if fn is None else deco(fn)
+
+
+def _no_recursive(callable_obj):
+    """MindSpore's decorator that lets its compiler skip checking a function (or a Cell
+    class's construct) for recursion; it flags the object (`no_recursive`). Calls compile and
+    run as without it: recursion here is handled where it is met."""
+    from cellgraph.nn.cell import Cell
+
+    is_cell_class = inspect.isclass(callable_obj) and issubclass(callable_obj, Cell)
+    if not (is_cell_class or inspect.ismethod(callable_obj) or
+            inspect.isfunction(callable_obj)):
+        raise TypeError(f"Decorator no_recursive is used for callable object, but got "
+                        f"{callable_obj}.")
+    return _add_flags(callable_obj, no_recursive=True)

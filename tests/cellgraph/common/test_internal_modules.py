@@ -121,3 +121,29 @@ def test_c_expression_names_programs_reach():
     assert isinstance(ms.Parameter(ms.Tensor(1.0), name="p"), _c_expression.TensorPy)
     assert not isinstance(np.ones(2), _c_expression.TensorPy)
     assert _c_expression.security.enable_security() is False
+
+
+def test_no_recursive_flags_a_function_or_cell_class_as_mindspore():
+    """MindSpore's `_no_recursive` adds {'no_recursive': True} to `_func_graph_flags` and
+    refuses anything but a function, a method or a Cell class; the calls run unchanged."""
+    from cellgraph.common.api import _no_recursive
+
+    def double(x):
+        return x * 2
+
+    @_no_recursive
+    class Net(nn.Cell):
+        def construct(self, x):
+            return double(x) + 1
+
+    @ms.jit
+    @_no_recursive
+    def twice(x):
+        return double(double(x))
+
+    assert Net._func_graph_flags == {"no_recursive": True}
+    assert Net()(ms.Tensor([2.0])).asnumpy().tolist() == [5.0]
+    assert twice(ms.Tensor([2.0])).asnumpy().tolist() == [8.0]
+    with pytest.raises(TypeError, match="Decorator no_recursive is used for callable object, "
+                                        "but got 3."):
+        _no_recursive(3)
