@@ -21,7 +21,12 @@ import numpy as np
 
 from cellgraph.compiler.builder import Tracer, current_builder, is_tensor_like
 from cellgraph.compiler.dynamic_dims import set_dims_p
-from cellgraph.compiler.dynamic_sequence import RuntimeSequence, one_shape, variable_scalar
+from cellgraph.compiler.dynamic_sequence import (
+    RuntimeSequence,
+    one_shape,
+    representable,
+    variable_scalar,
+)
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
 
@@ -50,9 +55,10 @@ def mutable(input_data, dynamic_len=False):
                              f"should be list or tuple, but got: {kind}")
         if current_builder() is not None:
             _check_same_kind(input_data)
-            if one_shape(input_data):
+            if one_shape(input_data) and representable(input_data):
                 return RuntimeSequence.of(input_data)
-            # Tensors of different shapes: kept by position (the graph has each one's shape)
+            # Tensors of different shapes, elements of other kinds (lists, ...): kept by
+            # position (the graph has each one's type)
     if current_builder() is not None:
         return _in_graph(input_data)
     return _as_variable(input_data)

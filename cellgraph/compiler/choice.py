@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 import numbers
 
+import numpy as np
+
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
@@ -41,7 +43,34 @@ def index_sequence(items, index, loc=None):
     if all(is_tensor_like(v) for v in items) and len({abstract_of(v).strong()
                                                        for v in items}) == 1:
         return F.stack(items)[F.reshape(index, ())]
+    numbers_at = _number_columns(items)
+    if numbers_at is not None:  # sequences of numbers alike: each item a variable scalar
+        from .dynamic_sequence import variable_scalar
+
+        position = F.reshape(index, ())
+        return type(items[0])(variable_scalar(F.getitem(column, position))
+                              for column in numbers_at)
     return Choice(items, index, loc)
+
+
+def _number_columns(items):
+    """For tuples (or lists) of numbers of one length and one type at each position: the
+    numbers at each position as an array; else None."""
+    first = items[0]
+    if not isinstance(first, (tuple, list)) or not first or any(
+            type(v) is not type(first) or len(v) != len(first) for v in items):
+        return None
+    columns = []
+    for j in range(len(first)):
+        column = [v[j] for v in items]
+        kinds = {bool if isinstance(x, bool) else int if isinstance(x, numbers.Integral) else
+                 float if isinstance(x, numbers.Real) else None for x in column}
+        if len(kinds) != 1 or None in kinds:
+            return None
+        kind = kinds.pop()
+        columns.append(np.asarray(column, {bool: np.bool_, int: np.int64,
+                                           float: np.float32}[kind]))
+    return columns
 
 
 class Choice:

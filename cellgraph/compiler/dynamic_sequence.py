@@ -459,6 +459,17 @@ class RuntimeSequence:
         return F.cast(self.data, dtype)
 
 
+def representable(values) -> bool:
+    """Whether the elements are of the kinds a dynamic-length sequence holds here (numbers,
+    Tensors, tuples or lists of numbers)."""
+    try:
+        for v in values:
+            _element_of(v, "mutable")
+    except (DTypeError, ArgumentValueError):
+        return False
+    return True
+
+
 def one_shape(values) -> bool:
     """Whether the Tensors (or tuples) of `values` share one shape (length), so that they stack
     into a dynamic-length sequence here; MindSpore also takes Tensors of different shapes."""

@@ -123,7 +123,8 @@ def _masked_select_bprop(x, mask, out, dout):
 bincount_p.def_bprop(lambda x, weights, out, dout, minlength: (
     None, gather(dout, x, axis=0)))
 
-for _prim in (nonzero_p, masked_select, unique_p, bincount_p, take_first, take_first_grad):
+for _prim in (nonzero_p, masked_select, unique_p, bincount_p, take_first, take_first_grad,
+              sequence_range):
     _prim.def_batch(loop_rule(_prim))
 
 

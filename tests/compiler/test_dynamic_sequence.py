@@ -271,3 +271,22 @@ def test_gradients_flow_through_a_dynamic_length_sequence_to_its_elements():
     a, b = Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, 5.0], np.float32))
     da, db = ms.ops.GradOperation(get_all=True)(Net())(a, b)
     assert da.asnumpy().tolist() == [3.0, 5.0] and db.asnumpy().tolist() == [1.0, 2.0]
+
+
+def test_a_sequence_indexed_at_a_run_time_position():
+    @ms.jit
+    def pick(inputs, i):
+        return inputs[mutable(i)], inputs[mutable(i)][1]
+
+    @ms.jit
+    def of_lists(inputs, index):
+        return mutable(inputs[mutable(index)], True)[1]
+
+    @ms.jit
+    def of_anything(inputs):
+        return mutable([mutable(inputs), inputs], True)
+
+    # MindSpore: ((3, 4.5), 4.5), 5 and [[(1, 2), 2, 2.0], [(1, 2), 2, 2.0]]
+    assert pick(((1, 2.5), (3, 4.5)), 1) == ((3, 4.5), 4.5)
+    assert of_lists([[1, 2], [4, 5], [2, 2]], 1) == 5
+    assert of_anything([(1, 2), 2, 2.]) == [[(1, 2), 2, 2.0], [(1, 2), 2, 2.0]]
