@@ -202,9 +202,9 @@ class RuntimeSequence:
     """A tuple or list whose length is known only when the graph runs (see the module
     docstring). `data` is None for an empty sequence whose element type is not known yet."""
 
-    __slots__ = ("data", "element", "kind", "known")
+    __slots__ = ("data", "element", "items", "kind", "known")
 
-    def __init__(self, kind: type, element: Element | None, data, known=None):
+    def __init__(self, kind: type, element: Element | None, data, known=None, items=None):
         self.kind = kind
         self.element = element
         self.data = data
@@ -212,10 +212,14 @@ class RuntimeSequence:
         # sequence changes): an item at an int position is read from it, so that gradients
         # flow back to the values the sequence was made of through shapes known here
         self.known = known
+        # the values it was made of (until it changes): a `for` loop over it takes them one
+        # by one, as MindSpore's loop over it does when the graph runs
+        self.items = items
 
     def __setattr__(self, name, value):
-        if name == "data" and getattr(self, "known", None) is not None:
-            object.__setattr__(self, "known", None)  # changed: no longer of that length
+        if name == "data":  # changed: no longer of the length or values it was made with
+            object.__setattr__(self, "known", None)
+            object.__setattr__(self, "items", None)
         object.__setattr__(self, name, value)
 
     @staticmethod
@@ -240,7 +244,7 @@ class RuntimeSequence:
             return values
         kind = tuple if isinstance(values, tuple) else list
         if not values:
-            return cls(kind, None, None)
+            return cls(kind, None, None, items=())
         pairs = [_element_of(v, where) for v in values]
         elements = [e for e, _ in pairs]
         if any(e.kind != elements[0].kind or e.py != elements[0].py for e in elements):
@@ -249,7 +253,7 @@ class RuntimeSequence:
             raise _shape_mismatch(elements)
         known = _stack([d for _, d in pairs], elements[0], dynamic=False)
         return cls(kind, elements[0], set_dims_p(known, shape=(None, *elements[0].shape)),
-                   known if isinstance(known, Tracer) else None)
+                   known if isinstance(known, Tracer) else None, tuple(values))
 
     # -- what the sequence is
     def __repr__(self) -> str:
@@ -260,9 +264,11 @@ class RuntimeSequence:
                            "time")
 
     def __iter__(self):
+        if self.items is not None:
+            return iter(self.items)
         raise RuntimeError("For 'for' loop, the dynamic length input is unsupported in graph "
-                           "mode: the number of iterations must be known when the graph is "
-                           "compiled")
+                           "mode here once the sequence has changed in the graph: its number "
+                           "of iterations must be known when the graph is compiled")
 
     def length(self) -> RuntimeScalar:
         """`len(seq)`, a variable int."""

@@ -290,3 +290,23 @@ def test_a_sequence_indexed_at_a_run_time_position():
     assert pick(((1, 2.5), (3, 4.5)), 1) == ((3, 4.5), 4.5)
     assert of_lists([[1, 2], [4, 5], [2, 2]], 1) == 5
     assert of_anything([(1, 2), 2, 2.]) == [[(1, 2), 2, 2.0], [(1, 2), 2, 2.0]]
+
+
+def test_a_for_loop_over_a_dynamic_length_sequence_made_here():
+    @ms.jit
+    def total():
+        out = 0
+        for x in mutable([1, 2, 3], True):
+            out = out + x
+        return out
+
+    @ms.jit
+    def copied():
+        y = mutable([], True)
+        for i in mutable([1, 2, 3, 4], True):
+            y.append(i)
+        return y
+
+    # MindSpore: 6 and [1, 2, 3, 4] (a loop over a sequence changed in the graph, which
+    # MindSpore runs as a loop when the graph runs, is refused here: not built yet)
+    assert total() == 6 and copied() == [1, 2, 3, 4]
