@@ -589,18 +589,39 @@ def _range(*args):
 
 
 def check_range_arguments(args) -> None:
-    """MindSpore's graph-mode `range` takes int scalars only (variable ones too): a Tensor or a
-    float is refused."""
+    """MindSpore's graph-mode `range` (its make_range): one to three int scalars (variable
+    ones too); a Tensor or a float is refused, and so are a zero step and a range whose
+    traversal leaves int64."""
+    if not 1 <= len(args) <= 3:
+        raise RuntimeError(f"For 'make_range', the input size should within [1, 3] but "
+                           f"got{len(args)}")
     for i, a in enumerate(args):
         if isinstance(a, RuntimeScalar):
             ok = a.python_type is int
         else:
             ok = not is_tensor_like(a) and isinstance(a, int) and not isinstance(a, bool)
         if not ok:
-            shown = (f"AbstractTensor(shape: ({', '.join(map(str, abstract_of(a).shape))}))"
-                     if is_tensor_like(a) else f"{type(a).__name__} {a!r}")
+            if is_tensor_like(a):
+                shown = f"AbstractTensor(shape: ({', '.join(map(str, abstract_of(a).shape))}))"
+            elif isinstance(a, (bool, int, float)):
+                value = f"{a:g}" if isinstance(a, float) else a  # MindSpore writes 3.0 as 3
+                shown = (f"AbstractScalar(Type: {_TYPE_NAMES[type(a)]}, Value: {value}, "
+                         f"Shape: NoShape)")
+            else:
+                shown = f"{type(a).__name__} {a!r}"
             raise DTypeError(f"For 'make_range', the {i}th input should be a int scalar but got "
                              f"{shown}")
+    if any(isinstance(a, Tracer) for a in args):
+        return
+    start, stop, step = (0, args[0], 1) if len(args) == 1 else (
+        (*args, 1) if len(args) == 2 else args)
+    if step == 0:
+        raise RuntimeError("For 'range', the argument 'step' could not be 0.")
+    values = range(start, stop, step)
+    low, high = -2 ** 63, 2 ** 63 - 1
+    if values and not (low <= start <= high and low <= values[-1] + step <= high):
+        raise ArgumentValueError("Integer overflow error occurred when traversing the range. "
+                                 "Please check the inputs of range.")
 
 
 def slice_sequence(container, index: slice):

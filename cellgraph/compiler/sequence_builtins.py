@@ -26,7 +26,7 @@ from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, CompileError, DTypeError
 
 from .builder import Tracer, is_tensor_like
-from .dynamic_sequence import variable_scalar
+from .dynamic_sequence import check_range_arguments, variable_scalar
 
 MAX_RANGE = 100_000  # a tuple this long is a graph's constant; an unrolled loop's limit too
 
@@ -39,6 +39,7 @@ def _items(value) -> list:
 
 def _range(call, *args):
     # (bounds known only at run time give a dynamic-length tuple: dynamic_sequence.py)
+    check_range_arguments(args)
     values = builtins.range(*args)
     if len(values) > MAX_RANGE:
         raise CompileError(f"range() of {len(values)} elements: a graph makes it a tuple, "

@@ -310,3 +310,35 @@ def test_a_for_loop_over_a_dynamic_length_sequence_made_here():
     # MindSpore: 6 and [1, 2, 3, 4] (a loop over a sequence changed in the graph, which
     # MindSpore runs as a loop when the graph runs, is refused here: not built yet)
     assert total() == 6 and copied() == [1, 2, 3, 4]
+
+
+def test_range_checks_its_arguments_as_mindspore():
+    import sys
+
+    class Net(ms.nn.Cell):
+        def __init__(self, args):
+            super().__init__()
+            self.args = args
+
+        def construct(self, x):
+            out = x
+            for _ in range(*self.args):
+                out = out + 1
+            return out
+
+    cases = [((), RuntimeError, "For 'make_range', the input size should within [1, 3] but got0"),
+             ((1, 2, 3, 4), RuntimeError, "the input size should within [1, 3] but got4"),
+             ((1, 2, 0), RuntimeError, "For 'range', the argument 'step' could not be 0."),
+             ((0, 0.02), TypeError, ("For 'make_range', the 1th input should be a int scalar "
+                                     "but got AbstractScalar(Type: Float32, Value: 0.02, Shape: "
+                                     "NoShape)")),
+             ((3.0,), TypeError, ("the 0th input should be a int scalar but got AbstractScalar("
+                                  "Type: Float32, Value: 3, Shape: NoShape)")),
+             ((sys.maxsize - 1, sys.maxsize, 3), ValueError,
+              "Integer overflow error occurred when traversing the range.")]
+    for args, error, message in cases:  # MindSpore's errors and messages
+        with pytest.raises(error) as info:
+            Net(args)(Tensor([1]))
+        assert message in str(info.value)
+    assert [Net(args)(Tensor([1])).asnumpy().tolist() for args in (
+        (1, -1, 3), (-1, 1, -3), (5,))] == [[1], [1], [6]]
