@@ -1,7 +1,8 @@
 """`mindspore.common.api`: the compilation decorators; `_pynative_executor`, the object
 MindSpore's own tests call `sync()` on to wait for queued device work; and
 `_cell_graph_executor`, the one they call `compile(net, *inputs)` on to compile a network
-without running it."""
+without running it; `_JitExecutor`, the same for a function (or a Cell's bound construct)."""
+import inspect
 import weakref
 
 from cellgraph.jit_decorators import jit, jit_class, ms_class, ms_function
@@ -102,3 +103,74 @@ class _CellGraphExecutor:
 
 
 _cell_graph_executor = _CellGraphExecutor()
+
+
+class _JitExecutor:
+    """What MindSpore's own tests reach of its function executor: `compile(method_name,
+    *args)` compiles `fn` for those arguments without running it and returns the phase,
+    `"<module>.<method_name>.<file>.<line>.<ms_create_time>.<n>"` (where `fn` is defined), n
+    counting the function's specialisations in the
+    order they were first compiled (arguments of the same shapes and dtypes, mutable numbers
+    included, give the same phase; a constant number its own). `input_signature`, `obj`,
+    `jit_config` and `dynamic` (ways MindSpore's jit configures the compile) are refused."""
+
+    def __init__(self, fn, ms_create_time, input_signature=None, obj=None, jit_config=None,
+                 dynamic=0, cell_cache_key_extend=""):
+        from cellgraph.primitives.errors import UnsupportedError
+        from cellgraph.runtime.executor import GraphCache
+
+        given = [name for name, value in (("input_signature", input_signature), ("obj", obj),
+                                          ("jit_config", jit_config)) if value is not None]
+        if given or dynamic != 0:
+            raise UnsupportedError(f"_JitExecutor: {', '.join(given) or 'dynamic'} is not "
+                                   f"supported; compile through `jit` instead")
+        if not callable(fn):
+            raise TypeError(f"_JitExecutor: fn must be callable, got {type(fn).__name__}")
+        self.fn = fn
+        self._create_time = ms_create_time
+        self._key_extend = str(cell_cache_key_extend)
+        self._cache = GraphCache()
+        self._keys: dict = {}  # id(Executable) -> n
+
+    def compile(self, method_name, *args, phase="", **kwargs):
+        """Compile `fn(*args, **kwargs)` without running it; returns the phase."""
+        from cellgraph import context
+        from cellgraph.compiler.frontend import top_level_arguments
+
+        if kwargs:
+            args = top_level_arguments(self.fn, str(method_name), args, kwargs)
+        entry = self._cache.lookup(self.fn, tuple(args), context.dump_dir())
+        key = self._keys.setdefault(id(entry), len(self._keys))
+        code = getattr(getattr(self.fn, "__func__", self.fn), "__code__", None)
+        where = f".{code.co_filename}.{code.co_firstlineno}" if code is not None else ""
+        name = phase or f"{getattr(self.fn, '__module__', None)}.{method_name}"
+        return f"{name}{where}.{self._create_time}{self._key_extend}.{key}"
+
+
+def _add_flags(fn=None, **flags):
+    """Record compile flags on a function or Cell class (its `_func_graph_flags` dict, where
+    MindSpore's compiler reads them); usable as a decorator. The flags MindSpore's compiler acts
+    on tune its own passes (recursion checks, inlining), which this compiler has no counterpart
+    for: they are kept for programs that read them back."""
+    def deco(target):
+        found = getattr(target, "_func_graph_flags", None)
+        if found is None:
+            target._func_graph_flags = found = {}
+        found.update(flags)
+        return target
+
+    return deco if fn is None else deco(fn)
+
+
+def _no_recursive(callable_obj):
+    """MindSpore's decorator that lets its compiler skip checking a function (or a Cell
+    class's construct) for recursion; it flags the object (`no_recursive`). Calls compile and
+    run as without it: recursion here is handled where it is met."""
+    from cellgraph.nn.cell import Cell
+
+    is_cell_class = inspect.isclass(callable_obj) and issubclass(callable_obj, Cell)
+    if not (is_cell_class or inspect.ismethod(callable_obj) or
+            inspect.isfunction(callable_obj)):
+        raise TypeError(f"Decorator no_recursive is used for callable object, but got "
+                        f"{callable_obj}.")
+    return _add_flags(callable_obj, no_recursive=True)

@@ -7,14 +7,26 @@ gradients can be taken with respect to it. Tensors pass through unchanged; conta
 their structure. With `dynamic_len=True`, a tuple or list whose elements share one shape and
 dtype is accepted, and each length gets its own specialisation (graphs here are specialised on
 the structure of their inputs). Inside a graph, as in MindSpore, the elements of a dynamic-length
-sequence must be of one type (all ints, all Tensors of one dtype, ...); outside one any
-elements are accepted.
+sequence must be of one type (all ints, all Tensors of one dtype, ...), and it is a sequence
+whose length is known only when the graph runs (compiler/dynamic_sequence.py: `len` of it, its
+`count` and `index` are variable ints); outside one any elements are accepted. Inside a graph a
+mutable number is a variable scalar (a number known only at run time, which `isinstance` takes
+for an int, float or bool), as MindSpore's is.
 """
 from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from cellgraph.compiler.builder import Tracer, current_builder, is_tensor_like
+from cellgraph.compiler.dynamic_dims import set_dims_p
+from cellgraph.compiler.dynamic_sequence import (
+    RuntimeSequence,
+    one_shape,
+    representable,
+    variable_scalar,
+)
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
 
@@ -23,6 +35,19 @@ __all__ = ["mutable"]
 
 def mutable(input_data, dynamic_len=False):
     """`input_data` with every scalar made a graph input (see the module docstring)."""
+    if isinstance(input_data, RuntimeSequence):  # already of dynamic length (in a graph)
+        if not dynamic_len:
+            raise RuntimeError("For 'mutable', can not convert a dynamic length sequence to "
+                               "constant length.")
+        return input_data
+    if not _valid_elements(input_data, set()):
+        raise DTypeError(f"For 'mutable', the 'input_data' should be one of (bool, int, float, "
+                         f"Tensor, tuple, list, dict) or their nested structures with no "
+                         f"self-reference, but got {type(input_data).__name__}: "
+                         f"{_shown(input_data)}.")
+    if not isinstance(dynamic_len, bool):  # (MindSpore names the first input's type)
+        raise DTypeError(f"For 'mutable', the second input should be bool, but got: "
+                         f"{type(input_data).__name__}")
     if dynamic_len:
         if not isinstance(input_data, (tuple, list)):
             kind = "Tensor" if is_tensor_like(input_data) else type(input_data).__name__
@@ -30,7 +55,49 @@ def mutable(input_data, dynamic_len=False):
                              f"should be list or tuple, but got: {kind}")
         if current_builder() is not None:
             _check_same_kind(input_data)
+            if one_shape(input_data) and representable(input_data):
+                return RuntimeSequence.of(input_data)
+            # Tensors of different shapes, elements of other kinds (lists, ...): kept by
+            # position (the graph has each one's type)
+    if current_builder() is not None:
+        return _in_graph(input_data)
     return _as_variable(input_data)
+
+
+def _valid_elements(value, seen: set) -> bool:
+    """Numbers and Tensors, nested in tuples, lists and dicts that do not contain themselves."""
+    if isinstance(value, (tuple, list, dict)):
+        if id(value) in seen:
+            return False
+        seen.add(id(value))
+        items = value.values() if isinstance(value, dict) else value
+        ok = all(_valid_elements(v, seen) for v in items)
+        seen.discard(id(value))
+        return ok
+    return (isinstance(value, (Tracer, Tensor)) or is_tensor_like(value) and not isinstance(
+        value, np.ndarray)) or (isinstance(value, numbers.Real) and not isinstance(
+            value, np.generic))
+
+
+def _shown(value) -> str:
+    try:
+        return repr(value)
+    except RecursionError:  # a list holding itself
+        return "[...]"
+
+
+def _in_graph(value):
+    """Inside a graph, a number becomes a variable scalar (a number known only at run time, as
+    MindSpore's), not a Tensor."""
+    if isinstance(value, numbers.Number) and not isinstance(value, complex):
+        return variable_scalar(value)
+    if isinstance(value, (tuple, list)):
+        return type(value)(_in_graph(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _in_graph(v) for k, v in value.items()}
+    if is_tensor_like(value) and not isinstance(value, Tracer):  # a constant Tensor: its
+        return set_dims_p(value, shape=tuple(value.shape))  # value known only at run time
+    return _as_variable(value)
 
 
 def _as_variable(value):

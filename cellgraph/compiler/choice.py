@@ -13,12 +13,15 @@ end takes the last item.
 """
 from __future__ import annotations
 
+import math
 import numbers
+
+import numpy as np
 
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 from .builder import Tracer, is_tensor_like
 
@@ -35,11 +38,39 @@ def index_sequence(items, index, loc=None):
     """`items[index]` for a Tensor `index`."""
     items = list(items)
     if not items:
-        raise IndexError("cannot index an empty sequence with a Tensor")
+        raise ArgumentValueError("For primitive:'TupleGetItem', cannot get item by index from an "
+                                 "empty sequence.")
     if all(is_tensor_like(v) for v in items) and len({abstract_of(v).strong()
                                                        for v in items}) == 1:
         return F.stack(items)[F.reshape(index, ())]
+    numbers_at = _number_columns(items)
+    if numbers_at is not None:  # sequences of numbers alike: each item a variable scalar
+        from .dynamic_sequence import variable_scalar
+
+        position = F.reshape(index, ())
+        return type(items[0])(variable_scalar(F.getitem(column, position))
+                              for column in numbers_at)
     return Choice(items, index, loc)
+
+
+def _number_columns(items):
+    """For tuples (or lists) of numbers of one length and one type at each position: the
+    numbers at each position as an array; else None."""
+    first = items[0]
+    if not isinstance(first, (tuple, list)) or not first or any(
+            type(v) is not type(first) or len(v) != len(first) for v in items):
+        return None
+    columns = []
+    for j in range(len(first)):
+        column = [v[j] for v in items]
+        kinds = {bool if isinstance(x, bool) else int if isinstance(x, numbers.Integral) else
+                 float if isinstance(x, numbers.Real) else None for x in column}
+        if len(kinds) != 1 or None in kinds:
+            return None
+        kind = kinds.pop()
+        columns.append(np.asarray(column, {bool: np.bool_, int: np.int64,
+                                           float: np.float32}[kind]))
+    return columns
 
 
 class Choice:
@@ -82,6 +113,9 @@ def switch(cond, true_value, false_value):
     callables give a Choice that calls the one picked."""
     if not isinstance(cond, Tracer):
         return true_value if bool(cond) else false_value
+    if None not in cond.shape and math.prod(cond.shape) != 1:
+        raise ArgumentValueError("The truth value of an array with more than one element is "
+                                 "ambiguous.")
     pick = Choice([true_value, false_value], F.cast(F.logical_not(cond), dt.int32), None)
     if callable(true_value) and callable(false_value) and not is_tensor_like(true_value):
         return pick

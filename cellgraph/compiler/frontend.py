@@ -37,6 +37,7 @@ from cellgraph.primitives.errors import (
 from . import (
     choice,
     control_flow,
+    dynamic_sequence,
     effects,
     loop_exits,
     print_op,
@@ -446,6 +447,16 @@ class Interpreter:
                     self.at_node(target, lambda: effects.assign_in_graph(container, updated))
                 else:
                     self.assign(target.value, updated)
+            elif isinstance(container, list) and (
+                    dynamic_sequence.has_runtime_bound(index) or (isinstance(index, slice) and
+                    isinstance(value, dynamic_sequence.RuntimeSequence))):
+                # the list becomes a dynamic-length one, which `target.value` names from now
+                updated = dynamic_sequence.RuntimeSequence.of(container, "list_setitem")
+                self.at_node(target, lambda: updated.__setitem__(index, value))
+                self.assign(target.value, updated)
+            elif isinstance(container, list) and isinstance(index, Tracer):
+                self.at_node(target, lambda: dynamic_sequence.set_item_at(container, index,
+                                                                          value))
             else:
                 container[index] = value
         elif isinstance(target, gast.Attribute):
@@ -511,6 +522,8 @@ class Interpreter:
 
     def expr_Subscript(self, node):
         container, index = self.eval(node.value), self.eval(node.slice)
+        if isinstance(container, (tuple, list)) and dynamic_sequence.has_runtime_bound(index):
+            return self.at_node(node, lambda: dynamic_sequence.slice_sequence(container, index))
         if isinstance(index, Tracer) and choice.is_sequence(container):
             return self.at_node(node, lambda: choice.index_sequence(container, index,
                                                                      self.info.loc(node)))
@@ -589,6 +602,10 @@ class Interpreter:
             return text
         if fn is builtins.super and not args:
             return self._zero_arg_super()
+        if dynamic_sequence.is_hooked(fn):  # on a dynamic-length sequence, variable scalar
+            out = self.at_node(node, lambda: dynamic_sequence.builtin_call(fn, args, kwargs))
+            if out is not dynamic_sequence.NOT_HANDLED:
+                return out
         if fn in (builtins.int, builtins.float) and len(args) == 1 and not kwargs and \
                 isinstance(args[0], Tracer):
             return self.at_node(node, lambda: tracer_number(fn, args[0]))

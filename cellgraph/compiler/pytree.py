@@ -31,9 +31,16 @@ def _walk(v, is_leaf, leaves: list) -> Tree:
     if type(v) is dict:
         return Tree("dict", tuple(_walk(c, is_leaf, leaves) for c in v.values()),
                     static=tuple(v))
+    sequence = getattr(v, "runtime_sequence", None)  # a dynamic-length tuple or list
+    if sequence is not None:
+        children = () if sequence.data is None else (_walk(sequence.data, is_leaf, leaves),)
+        return Tree("dynseq", children, static=(type(sequence).rebuild, sequence.kind,
+                                                sequence.element))
     if is_leaf(v):
+        scalar = getattr(v, "python_type", None)  # a variable scalar
         leaves.append(v)
-        return LEAF
+        return LEAF if scalar is None else Tree("scalar", (LEAF,),
+                                                static=(type(v).rebuild, scalar))
     parts = getattr(v, "runtime_parts", None)  # an f-string or format() with Tensor parts
     if parts is not None:
         return Tree("text", tuple(_walk(p, is_leaf, leaves) for p in parts))
@@ -85,6 +92,8 @@ def _build(t: Tree, it):
     if t.kind == "static":
         return t.static
     items = [_build(c, it) for c in t.children]
+    if t.kind in ("dynseq", "scalar"):
+        return runtime_value(t, items)
     if t.kind == "text":
         return join_text(items)
     if t.kind == "dict":
@@ -92,6 +101,14 @@ def _build(t: Tree, it):
     if t.kind == "list":
         return items
     return tuple(items) if t.static is None else t.static(*items)
+
+
+def runtime_value(t: Tree, items: list):
+    """A dynamic-length sequence or variable scalar: again one while a graph is built (its
+    leaves graph values), else the Python list, tuple or number the caller gets. Its class
+    rebuilds it (`static` holds its `rebuild` and what that needs)."""
+    rebuild, *static = t.static
+    return rebuild(static, items)
 
 
 def count_leaves(tree: Tree) -> int:

@@ -7,10 +7,11 @@ traced like any call in the graph, not run as plain Python.
 
 A list's or tuple's `index` and `count` compare as MindSpore's graphs do: values of different
 types never match (1, True and 1.0 are three values), and Tensors match by their values, when
-the graph runs if either is computed there; then `count` is a Tensor and `index` picks the
-first match as the graph runs, failing there if there is none.
+the graph runs if either is computed there; then `count` is a variable int (a number known
+only at run time, dynamic_sequence.py) and `index` picks the first match as the graph runs,
+failing there if there is none.
 
-    [Tensor(1), t].count(Tensor(1))  ->  1 + (t == 1)  (an int64 Tensor)
+    [Tensor(1), t].count(Tensor(1))  ->  1 + (t == 1)  (a variable int)
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, CompileError, DTypeError
 
 from .builder import Tracer, is_tensor_like
+from .dynamic_sequence import check_range_arguments, variable_scalar
 
 MAX_RANGE = 100_000  # a tuple this long is a graph's constant; an unrolled loop's limit too
 
@@ -36,9 +38,8 @@ def _items(value) -> list:
 
 
 def _range(call, *args):
-    if any(isinstance(a, Tracer) for a in args):
-        raise CompileError("range() takes Python ints in a graph, not Tensors; iterate with a "
-                           "Tensor `while` loop instead")
+    # (bounds known only at run time give a dynamic-length tuple: dynamic_sequence.py)
+    check_range_arguments(args)
     values = builtins.range(*args)
     if len(values) > MAX_RANGE:
         raise CompileError(f"range() of {len(values)} elements: a graph makes it a tuple, "
@@ -162,7 +163,7 @@ def _count(sequence, value):
             total += match
     for match in found:
         total = F.add(F.cast(match, dt.int64), total)
-    return total
+    return variable_scalar(total) if isinstance(total, Tracer) else total
 
 
 def _index(sequence, value, start=0, stop=None):
@@ -171,7 +172,8 @@ def _index(sequence, value, start=0, stop=None):
     for position in positions:
         match = _matches(sequence[position], value)
         if match is True:
-            return _first_of(pending, position)
+            found = _first_of(pending, position)
+            return variable_scalar(found) if isinstance(found, Tracer) else found
         if isinstance(match, Tracer):
             pending.append((position, match))
     if not pending:
@@ -180,8 +182,9 @@ def _index(sequence, value, start=0, stop=None):
     missing = len(sequence)  # no match: the run-time check below names it
     found = _first_of(pending, missing)
     kind = type(sequence).__name__
-    return check_range(found, low=0, high=missing, what=f"{kind}.index: the value is not in "
-                       f"the {kind}; its position", op="index", error="value")
+    return variable_scalar(check_range(
+        found, low=0, high=missing, what=f"{kind}.index: the value is not in the {kind}; its "
+        f"position", op="index", error="value"))
 
 
 def _first_of(pending, otherwise):

@@ -90,6 +90,17 @@ def _take_first_grad_bprop(g, count, out, dout, axis, size):
     # g's size is static (count must equal it at run time): a static slice keeps its type
     return getitem(dout, index=(Slice(None, None, None),) * axis + (Slice(0, kept, None),)), None
 
+def _sequence_range_type(start: TensorType, stop: TensorType, step: TensorType) -> TensorType:
+    for name, bound in (("start", start), ("stop", stop), ("step", step)):
+        if not bound.dtype.is_int or bound.shape != ():
+            raise DTypeError(f"For 'range', the {name} should be an int scalar, got "
+                             f"{bound.dtype} of shape {bound.shape}")
+    return TensorType((None,), dt.int64)
+
+
+# range(start, stop, step) with bounds read at run time: the ints of a tuple whose length only
+# the run knows (MindSpore's dynamic-length tuple from `range` over variable scalars)
+sequence_range = Primitive("sequence_range", _sequence_range_type, nondifferentiable=True)
 bincount_p = Primitive("bincount", _bincount_type, label="Bincount", params={"minlength": 0})
 nonzero_p = Primitive("nonzero", _nonzero_type, label="NonZero", nondifferentiable=True)
 masked_select = Primitive("masked_select", _masked_select_type, public=True, method=True,
@@ -112,7 +123,8 @@ def _masked_select_bprop(x, mask, out, dout):
 bincount_p.def_bprop(lambda x, weights, out, dout, minlength: (
     None, gather(dout, x, axis=0)))
 
-for _prim in (nonzero_p, masked_select, unique_p, bincount_p, take_first, take_first_grad):
+for _prim in (nonzero_p, masked_select, unique_p, bincount_p, take_first, take_first_grad,
+              sequence_range):
     _prim.def_batch(loop_rule(_prim))
 
 

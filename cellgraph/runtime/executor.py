@@ -46,7 +46,7 @@ import numpy as np
 from cellgraph.compiler.builder import ArgumentSlot, AttributeSlot, InputSlot
 from cellgraph.compiler.guards import guard_source, stale_checker
 from cellgraph.compiler.pipeline import Compiled, compile_callable
-from cellgraph.compiler.pytree import Tree, join_text
+from cellgraph.compiler.pytree import Tree, join_text, runtime_value
 from cellgraph.primitives.errors import RunError
 
 from . import backend as backend_module
@@ -299,6 +299,10 @@ def _tree_expr(tree: Tree | None, leaves, env) -> str:
         env[name] = tree.static
         return name
     items = [_tree_expr(child, leaves, env) for child in tree.children]
+    if tree.kind in ("dynseq", "scalar"):  # a dynamic-length sequence, a variable scalar
+        name = f"runtime_{len(env)}"
+        env[name] = functools.partial(runtime_value, tree)
+        return f"{name}([{', '.join(items)}])"
     if tree.kind == "text":  # a string with Tensor parts, written when the graph has run
         env["join_text"] = join_text
         return f"join_text([{', '.join(items)}])"

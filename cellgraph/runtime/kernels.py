@@ -251,6 +251,14 @@ def _count(xp, count, size: int) -> int:
     return n
 
 
+@kernel("sequence_range")
+def _sequence_range(xp, start, stop, step):
+    step = int(step)
+    if step == 0:
+        raise ValueError("For 'range', the step must not be 0")
+    return xp.asarray(np.arange(int(start), int(stop), step, dtype=np.int64))
+
+
 @kernel("take_first")
 def _take_first(xp, x, count, axis=0):
     axis %= x.ndim
@@ -536,6 +544,8 @@ def _round(xp, x, decimals=0):
 
 # ----- results sized by the values ----------------------------------------------------------------
 
+# set_dims only retypes (generated as an assignment); this kernel is for folding constants
+TABLE["set_dims"] = lambda xp, x, shape: x
 TABLE["nonzero"] = lambda xp, x: xp.astype(xp.stack(xp.nonzero(x), axis=-1), xp.int64)
 
 

@@ -109,6 +109,22 @@ def test_ops_switch_chooses_values_and_functions_at_run_time(x):
     check_grads(SwitchValuesAndFunctions(), (t(x),), order=2)
 
 
+def test_ops_switch_needs_a_condition_of_one_element():
+    """MindSpore: a ValueError, "The truth value of an array with more than one element is
+    ambiguous.", for a (2, 2) condition; a (1,) one picks."""
+
+    @ms.jit
+    def pick(cond, x, y):
+        return ops.switch(cond, x, y)
+
+    x = ms.Tensor([[1, 1], [2, 2]])
+    y = ms.Tensor([[3, 3], [4, 4]])
+    with pytest.raises(ValueError, match="The truth value of an array with more than one "
+                                         "element is ambiguous."):
+        pick(x > y, x, y)
+    assert pick(ms.Tensor([True]), x, y).asnumpy().tolist() == [[1, 1], [2, 2]]
+
+
 def test_in_with_tensor_items_and_a_python_value():
     """`a in b` where `b` holds Tensors (a mutable list) and `a` is a number; a Tensor is never
     equal to a string; `in` on a non-container is Python's TypeError. As in MindSpore."""

@@ -7,6 +7,7 @@ classes of the `mint` interface, whose call takes every argument (`MatMulExt()(a
 from cellgraph import ops as _ops
 from cellgraph.ops import inplace as _inplace
 from cellgraph.ops.operations import _grad_ops
+from cellgraph.ops.operations._sequence_ops import SequenceConcat  # noqa: F401  (filed here)
 from cellgraph.ops.primitive_class import function_class as _function_class
 from cellgraph.primitives.errors import UnsupportedError as _UnsupportedError
 

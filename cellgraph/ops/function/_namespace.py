@@ -80,8 +80,10 @@ from .other_func import SCALAR_OPS as _SCALAR_OPS
 _padding = sys.modules["cellgraph.ops.function.array_func.padding"]
 
 from .other_func import (
+    is_dynamic_sequence_element_unknown,
     is_sequence_shape_unknown,
     is_sequence_value_unknown,
+    isconstant,
     make_range,
     mixed_precision_cast,
     switch_layer,
@@ -167,8 +169,9 @@ globals().update(MINDSPORE_PARAMETERS)
 
 # the names ops.functional defines (it imports them from here)
 __all__ = [*CORE_NAMES, "abs", "pow", "sum", *TRANSFORMS, *_assign_names, "dtype",  # noqa: PLE0604
-           "make_range", "is_sequence_shape_unknown", "is_sequence_value_unknown",
-           "mixed_precision_cast", "switch_layer", *_SCALAR_OPS]
+           "make_range", "is_sequence_shape_unknown", "is_sequence_value_unknown", "isconstant",
+           "is_dynamic_sequence_element_unknown", "mixed_precision_cast", "switch_layer",
+           *_SCALAR_OPS]
 FUNCTIONAL = __all__
 
 

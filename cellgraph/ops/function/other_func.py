@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import operator
 
+from cellgraph.compiler import dynamic_sequence
 from cellgraph.compiler.builder import Tracer
+from cellgraph.compiler.dynamic_sequence import RuntimeSequence
 from cellgraph.primitives.errors import DTypeError
 
 __all__ = ["make_range", "mixed_precision_cast", "switch_layer", "tuple_len"]
@@ -61,16 +63,32 @@ def tuple_len(data) -> int:
 
 def is_sequence_value_unknown(x) -> bool:
     """`F.is_sequence_value_unknown(seq)` (MindSpore's IsShapeUnKnown): whether an element of
-    the tuple or list is known only when the graph runs (a shape's dimension read from a
-    Tensor's values); the shapes of cellgraph's Tensors are always known."""
+    the tuple or list is known only when the graph runs (a dynamic-length sequence's are)."""
+    if isinstance(x, RuntimeSequence):
+        return True
     return isinstance(x, (tuple, list)) and any(isinstance(e, Tracer) for e in x)
 
 
 def is_sequence_shape_unknown(x) -> bool:
     """`F.is_sequence_shape_unknown(seq)` (MindSpore's IsDimUnKnown): whether the length of the
-    tuple or list is known only when the graph runs; cellgraph's sequences always have their
-    length when the graph is built."""
-    return False
+    tuple or list is known only when the graph runs (a dynamic-length sequence)."""
+    return isinstance(x, RuntimeSequence)
+
+
+def is_dynamic_sequence_element_unknown(x) -> bool:
+    """`F.is_dynamic_sequence_element_unknown(seq)`: whether a dynamic-length sequence's
+    element type is not known yet (an empty `mutable([], True)`)."""
+    if not isinstance(x, RuntimeSequence):
+        raise DTypeError(f"For 'is_dynamic_sequence_element_unknown', the input should be "
+                         f"variable length sequence, but got {type(x).__name__}.")
+    return x.element is None
+
+
+def isconstant(x) -> bool:
+    """`F.isconstant(x)`: whether `x` is known when the graph is compiled: a Python value or a
+    constant Tensor, not a value computed when the graph runs (a Tensor input, a variable
+    scalar, a dynamic-length sequence, or a sequence holding one)."""
+    return dynamic_sequence.isconstant(x)
 
 
 def _scalar_op(name: str, op, arity: int):

@@ -3,19 +3,25 @@
 In a graph here, tuples and lists hold their elements by position (a Tensor's shape is a tuple
 of ints), so each of these is the Python operation it names, traced like any other Python
 code in `construct`; their elements may be Tensors where the operation applies to them
-(`SequenceAddN` sums Tensors). MindSpore's dynamic-length sequences, whose length is only
-known when the graph runs, have no counterpart.
+(`SequenceAddN` sums Tensors). On a dynamic-length sequence (`mutable(seq, True)`, whose length
+is known only when the graph runs) they are the same operations on its run-time value
+(`cellgraph.compiler.dynamic_sequence`).
 """
 from __future__ import annotations
 
 import functools
 import operator
 
+from cellgraph.compiler.dynamic_sequence import RuntimeSequence, sequence_length
+from cellgraph.ops.function.array_func.shape import unstack
 from cellgraph.ops.primitive_class import PrimitiveClass
+from cellgraph.primitives import functional as F
+from cellgraph.primitives.core import abstract_of, normalize_axis
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 __all__ = ["InSequence", "ListAppend", "ListInsert", "ListToTensor", "SequenceAdd", "SequenceAddN",
-           "SequenceCount", "SequenceIndex", "SequenceMax", "SequenceMin", "SequenceMul",
-           "SequenceSlice", "SequenceZerosLike", "TupleToTensor", "list_equal",
+           "SequenceConcat", "SequenceCount", "SequenceIndex", "SequenceMax", "SequenceMin",
+           "SequenceMul", "SequenceSlice", "SequenceStack", "SequenceUnstack", "SequenceZerosLike", "TupleToTensor", "list_equal",
            "list_greater_equal", "list_greater_than", "list_le", "list_lt", "make_range",
            "sequence_len", "shape_mul", "tuple_equal", "tuple_greater_equal", "tuple_greater_than",
            "tuple_le", "tuple_lt"]
@@ -98,12 +104,66 @@ class SequenceZerosLike(_SequenceOp):
         return type(sequence)(type(x)(0) for x in sequence)
 
 
+class _AxisOp(_SequenceOp):
+    def __init__(self, axis=0):
+        if isinstance(axis, bool) or not isinstance(axis, int):
+            raise DTypeError(f"For '{type(self).__name__}', the 'axis' must be int, but got "
+                             f"{type(axis).__name__}.")
+        self.axis = axis
+
+
+class SequenceConcat(_AxisOp):
+    """The Tensors of a sequence joined along `axis` (MindSpore files it in
+    `ops.auto_generate`)."""
+
+    def __call__(self, input_x):
+        return F.concat(_tensors(input_x, "SequenceConcat"), self.axis)
+
+
+class SequenceStack(_AxisOp):
+    """The Tensors of a sequence stacked along a new axis `axis`; a dynamic-length sequence's
+    run-time count of them is that axis's size."""
+
+    def __call__(self, input_x):
+        if isinstance(input_x, RuntimeSequence):
+            return input_x.stacked(self.axis)
+        return F.stack(_tensors(input_x, "SequenceStack"), self.axis)
+
+
+class SequenceUnstack(_AxisOp):
+    """A tuple of the slices of a Tensor along `axis`; `num`, when given, must be that axis's
+    length."""
+
+    def __init__(self, axis=0, num=None):
+        super().__init__(axis)
+        self.num = num
+
+    def __call__(self, input_x):
+        length = abstract_of(input_x).shape[normalize_axis(self.axis, abstract_of(input_x).ndim)]
+        if self.num is not None and self.num != length:
+            raise ArgumentValueError(f"For 'SequenceUnstack', num={self.num} but axis "
+                                     f"{self.axis} has length {length}")
+        return unstack(input_x, self.axis)
+
+
+def _tensors(sequence, op: str) -> list:
+    if isinstance(sequence, RuntimeSequence):
+        raise DTypeError(f"For '{op}', a dynamic length sequence is joined along an axis only "
+                         f"by SequenceStack here")
+    if not isinstance(sequence, (tuple, list)):
+        raise DTypeError(f"For '{op}', the input must be a tuple or list of Tensors, but got "
+                         f"{type(sequence).__name__}.")
+    return list(sequence)
+
+
 class TupleToTensor(_SequenceOp):
     """A 1-D Tensor of `dtype` holding the tuple's numbers."""
 
     def __call__(self, input_tuple, dtype):
         from cellgraph.runtime.tensor import Tensor
 
+        if isinstance(input_tuple, RuntimeSequence):
+            return input_tuple.to_tensor(dtype)
         return Tensor(input_tuple, dtype)
 
 
@@ -113,6 +173,8 @@ class ListToTensor(_SequenceOp):
     def __call__(self, input_list, dtype):
         from cellgraph.runtime.tensor import Tensor
 
+        if isinstance(input_list, RuntimeSequence):
+            return input_list.to_tensor(dtype)
         return Tensor(input_list, dtype)
 
 
@@ -120,6 +182,8 @@ class ListAppend(_SequenceOp):
     """A new list: `input_data` with `target` appended."""
 
     def __call__(self, input_data, target):
+        if isinstance(input_data, RuntimeSequence):
+            return input_data + [target]
         return [*input_data, target]
 
 
@@ -136,7 +200,7 @@ class sequence_len(_SequenceOp):  # MindSpore's lower-case class names
     """`len(sequence)`."""
 
     def __call__(self, sequence):
-        return len(sequence)
+        return sequence_length(sequence)
 
 
 class shape_mul(_SequenceOp):

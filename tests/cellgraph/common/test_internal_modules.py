@@ -39,6 +39,28 @@ def test_compile_does_not_run_and_the_executor_runs_the_compiled_graph():
         _cell_graph_executor(net, ms.Tensor(np.ones((5,), np.float32)))
 
 
+def test_the_function_executor_names_each_specialisation():
+    """MindSpore's phases for these calls (the definition's line and file replaced):
+    __main__.construct.<file>.<line>.0.0, ....0.1, ....0.2, ....0.2, ....0.3"""
+    from cellgraph.common.api import _JitExecutor
+
+    class Net(nn.Cell):
+        def construct(self, x, y):
+            return x + y
+
+    net = Net()
+    executor = _JitExecutor(net.construct, 0)
+    phases = [executor.compile("construct", *args) for args in (
+        (ms.Tensor([1.0]), 2), (ms.Tensor([2.0]), 3), (ms.Tensor([2.0]), ms.mutable(2)),
+        (ms.Tensor([5.0]), ms.mutable(3)), (ms.Tensor([5.0, 1.0]), ms.mutable(3)))]
+    line = Net.construct.__code__.co_firstlineno
+    assert [p.rsplit(".", 3)[1:] for p in phases] == [
+        [str(line), "0", n] for n in ("0", "1", "2", "2", "3")]
+    assert phases[0].startswith(f"{__name__}.construct.")
+    with pytest.raises(NotImplementedError, match="input_signature"):
+        _JitExecutor(net.construct, 0, input_signature=(ms.Tensor([1.0]),))
+
+
 def test_compile_checks_the_network_as_a_graph():
     class Mismatch(nn.Cell):
         def construct(self, x, y):
@@ -99,3 +121,29 @@ def test_c_expression_names_programs_reach():
     assert isinstance(ms.Parameter(ms.Tensor(1.0), name="p"), _c_expression.TensorPy)
     assert not isinstance(np.ones(2), _c_expression.TensorPy)
     assert _c_expression.security.enable_security() is False
+
+
+def test_no_recursive_flags_a_function_or_cell_class_as_mindspore():
+    """MindSpore's `_no_recursive` adds {'no_recursive': True} to `_func_graph_flags` and
+    refuses anything but a function, a method or a Cell class; the calls run unchanged."""
+    from cellgraph.common.api import _no_recursive
+
+    def double(x):
+        return x * 2
+
+    @_no_recursive
+    class Net(nn.Cell):
+        def construct(self, x):
+            return double(x) + 1
+
+    @ms.jit
+    @_no_recursive
+    def twice(x):
+        return double(double(x))
+
+    assert Net._func_graph_flags == {"no_recursive": True}
+    assert Net()(ms.Tensor([2.0])).asnumpy().tolist() == [5.0]
+    assert twice(ms.Tensor([2.0])).asnumpy().tolist() == [8.0]
+    with pytest.raises(TypeError, match="Decorator no_recursive is used for callable object, "
+                                        "but got 3."):
+        _no_recursive(3)
