@@ -14,7 +14,13 @@ from cellgraph.ops.primitive_class import PrimitiveClass, generate_classes
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    ArgumentValueError,
+    DTypeError,
+    RunError,
+    ShapeError,
+)
 from cellgraph.primitives.floor_division import floor_divide
 from cellgraph.primitives.random_ops import _seed_int, draw_uniform, op_seeds, shuffle_first_axis
 from cellgraph.runtime.rng import MinstdStream
@@ -113,9 +119,12 @@ class RandomChoiceWithMask(PrimitiveClass):
         if not 1 <= len(shape) <= 5:
             raise ShapeError(f"For 'RandomChoiceWithMask', input[0] rank should be between 1 "
                              f"and 5, but got:{len(shape)}")
+        if self.count * len(shape) > 2**31 - 1:
+            raise RunError("For 'RandomChoiceWithMask', output size exceed INT_MAX.")
         size = int(np.prod(shape))
-        keys = draw_uniform((size,), dt.float32,
-                           op_seeds(self.seed, self.seed2, "RandomChoiceWithMask"))
+        # MindSpore takes any int seeds (a negative one as its 64-bit pattern)
+        keys = draw_uniform((size,), dt.float32, op_seeds(
+            self.seed & (2**64 - 1), self.seed2 & (2**64 - 1), "RandomChoiceWithMask"))
         score = F.select(F.reshape(input_x, (size,)), keys, F.fill(dt.float32, (size,), -1.0))
         k = min(self.count, size)
         picked, flat = F.topk(score, k)
