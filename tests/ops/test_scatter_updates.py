@@ -55,3 +55,15 @@ def test_tensor_scatter_indices_are_int32_or_int64(name):
     with pytest.raises(TypeError, match=r"indices type\] supports types: Int32, Int64. But got "
                                         r"Int16"):  # MindSpore 2.10's message
         op(x, ms.Tensor(np.array([[0, 1]], np.int16)), updates)
+
+
+def test_tensor_scatter_div_of_integers_truncates_as_mindspore():
+    from cellgraph import Tensor, ops
+    x = np.array([[7, -7, 9], [5, 6, -8]])
+    indices = Tensor(np.array([[0, 0], [1, 2], [0, 1]], np.int32))
+    for dtype in (np.int16, np.int32, np.int64):
+        args = (Tensor(x.astype(dtype)), indices, Tensor(np.array([2, 3, 2], dtype)))
+        for got in (ops.tensor_scatter_div(*args), ms.jit(ops.tensor_scatter_div)(*args)):
+            assert got.dtype == args[0].dtype
+            # MindSpore 2.10 CPU, recorded
+            np.testing.assert_array_equal(got.asnumpy(), [[3, -3, 9], [5, 6, -2]])
