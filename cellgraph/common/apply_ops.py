@@ -20,8 +20,9 @@ __all__ = ["Adam", "AdamWeightDecay", "ApplyAdaMax", "ApplyAdadelta", "ApplyAdag
            "ApplyAdagradDA", "ApplyAdagradV2", "ApplyAdamWithAmsgrad", "ApplyAddSign",
            "ApplyFtrl", "ApplyGradientDescent", "ApplyMomentum", "ApplyPowerSign",
            "ApplyProximalAdagrad", "ApplyProximalGradientDescent", "ApplyRMSProp", "ScatterAdd",
-           "ScatterDiv", "ScatterMax", "ScatterMin", "ScatterMul", "ScatterNdAdd", "ScatterNdSub",
-           "ScatterNdUpdate", "ScatterSub", "ScatterUpdate", "scatter_add", "scatter_nd_add"]
+           "ScatterDiv", "ScatterMax", "ScatterMin", "ScatterMul", "ScatterNdAdd", "ScatterNdDiv",
+           "ScatterNdMax", "ScatterNdMin", "ScatterNdMul", "ScatterNdSub", "ScatterNdUpdate",
+           "ScatterSub", "ScatterUpdate", "scatter_add", "scatter_nd_add"]
 
 
 def _parameters(op: str, **values) -> None:
@@ -380,6 +381,30 @@ class ScatterNdSub(_Scatter):
     """input_x at the index tuples of `indices` decreased by `updates`."""
 
     _combine, _rows = "tensor_scatter_sub", False
+
+
+class ScatterNdMul(_Scatter):
+    """input_x at the index tuples of `indices` multiplied by `updates`."""
+
+    _combine, _rows = "tensor_scatter_mul", False
+
+
+class ScatterNdDiv(_Scatter):
+    """input_x at the index tuples of `indices` divided by `updates` (integers truncating)."""
+
+    _combine, _rows = "tensor_scatter_div", False
+
+
+class ScatterNdMax(_Scatter):
+    """input_x at the index tuples of `indices` the larger of itself and `updates`."""
+
+    _combine, _rows = "tensor_scatter_max", False
+
+
+class ScatterNdMin(_Scatter):
+    """input_x at the index tuples of `indices` the smaller of itself and `updates`."""
+
+    _combine, _rows = "tensor_scatter_min", False
 
 
 def scatter_add(input_x, indices, updates):

@@ -67,3 +67,20 @@ def test_tensor_scatter_div_of_integers_truncates_as_mindspore():
             assert got.dtype == args[0].dtype
             # MindSpore 2.10 CPU, recorded
             np.testing.assert_array_equal(got.asnumpy(), [[3, -3, 9], [5, 6, -2]])
+
+
+def test_scatter_nd_mul_div_max_min_update_the_parameter_in_place():
+    from cellgraph import Parameter, Tensor
+    from cellgraph.ops.operations import array_ops
+    indices = Tensor(np.array([[0, 1], [1, 1]], np.int32))
+    cases = [(array_ops.ScatterNdMul, [2, 2], [[6, 12, 6], [2, -14, 2]]),
+             (array_ops.ScatterNdDiv, [2, 2], [[6, 3, 6], [2, -3, 2]]),  # truncating
+             (array_ops.ScatterNdMax, [100, -100], [[6, 100, 6], [2, -7, 2]]),
+             (array_ops.ScatterNdMin, [0, 0], [[6, 0, 6], [2, -7, 2]])]
+    for cls, updates, expected in cases:
+        for run in (lambda op, *a: op(*a), lambda op, *a: ms.jit(op)(*a)):
+            x = Parameter(Tensor(np.array([[6, 6, 6], [2, -7, 2]], np.int32)), name="x")
+            out = run(cls(), x, indices, Tensor(np.array(updates, np.int32)))
+            np.testing.assert_array_equal(out.asnumpy(), expected)
+            np.testing.assert_array_equal(x.asnumpy(), expected)
+    assert ms.ops.ScatterNdDiv is array_ops.ScatterNdDiv
