@@ -12,6 +12,8 @@ import numbers
 from cellgraph.compiler.builder import is_parameter
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_ops import check_range
+from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import DTypeError
 
 from .assign import assign
@@ -362,12 +364,22 @@ class ScatterMin(_Scatter):
 
 
 class ScatterNdUpdate(_Scatter):
-    """input_x at the index tuples of `indices` (..., K) set to `updates`."""
+    """input_x at the index tuples of `indices` (..., K) set to `updates`; an index outside
+    input_x is a ValueError when it runs, as MindSpore's."""
 
     _combine, _rows = "tensor_scatter_update", False
 
     def __init__(self, use_locking=True):
         super().__init__(use_locking)
+
+    def __call__(self, input_x, indices, updates):
+        shape = abstract_of(input_x).shape
+        depth = abstract_of(indices).shape[-1]
+        columns = [check_range(indices[..., k], low=0, high=max(int(shape[k]), 1),
+                               what="index", op="ScatterNdUpdate", error="value")
+                   for k in range(min(depth, len(shape)))]
+        checked = F.stack(columns, -1) if columns else indices
+        return super().__call__(input_x, checked, updates)
 
 
 class ScatterNdAdd(_Scatter):

@@ -84,3 +84,24 @@ def test_scatter_nd_mul_div_max_min_update_the_parameter_in_place():
             np.testing.assert_array_equal(out.asnumpy(), expected)
             np.testing.assert_array_equal(x.asnumpy(), expected)
     assert ms.ops.ScatterNdDiv is array_ops.ScatterNdDiv
+
+
+def test_scatter_nd_update_index_out_of_range_is_a_value_error():
+    from cellgraph import Parameter, Tensor, nn
+
+    class Update(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.op = P.ScatterNdUpdate()
+            self.x = Parameter(Tensor(np.ones([1, 4, 1], np.float32)), name="x")
+
+        def construct(self, indices, updates):
+            return self.op(self.x, indices, updates)
+
+    bad = Tensor(np.array([[0, 2], [3, 2], [1, 3]], np.int32))
+    with pytest.raises(ValueError, match="out of range"):  # MindSpore 2.10: ValueError
+        Update()(bad, Tensor(np.ones((3, 1), np.float32)))
+    x = Parameter(Tensor(np.zeros([2, 3], np.float32)), name="y")
+    P.ScatterNdUpdate()(x, Tensor(np.array([[0, 2], [1, 1]], np.int32)),
+                        Tensor(np.ones(2, np.float32)))
+    np.testing.assert_array_equal(x.asnumpy(), [[0, 0, 1], [0, 1, 0]])
