@@ -12,6 +12,8 @@ import numbers
 from cellgraph.compiler.builder import is_parameter
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.check_ops import check_range
+from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import DTypeError
 
 from .assign import assign
@@ -20,8 +22,9 @@ __all__ = ["Adam", "AdamWeightDecay", "ApplyAdaMax", "ApplyAdadelta", "ApplyAdag
            "ApplyAdagradDA", "ApplyAdagradV2", "ApplyAdamWithAmsgrad", "ApplyAddSign",
            "ApplyFtrl", "ApplyGradientDescent", "ApplyMomentum", "ApplyPowerSign",
            "ApplyProximalAdagrad", "ApplyProximalGradientDescent", "ApplyRMSProp", "ScatterAdd",
-           "ScatterDiv", "ScatterMax", "ScatterMin", "ScatterMul", "ScatterNdAdd", "ScatterNdSub",
-           "ScatterNdUpdate", "ScatterSub", "ScatterUpdate", "scatter_add", "scatter_nd_add"]
+           "ScatterDiv", "ScatterMax", "ScatterMin", "ScatterMul", "ScatterNdAdd", "ScatterNdDiv",
+           "ScatterNdMax", "ScatterNdMin", "ScatterNdMul", "ScatterNdSub", "ScatterNdUpdate",
+           "ScatterSub", "ScatterUpdate", "scatter_add", "scatter_nd_add"]
 
 
 def _parameters(op: str, **values) -> None:
@@ -361,12 +364,22 @@ class ScatterMin(_Scatter):
 
 
 class ScatterNdUpdate(_Scatter):
-    """input_x at the index tuples of `indices` (..., K) set to `updates`."""
+    """input_x at the index tuples of `indices` (..., K) set to `updates`; an index outside
+    input_x is a ValueError when it runs, as MindSpore's."""
 
     _combine, _rows = "tensor_scatter_update", False
 
     def __init__(self, use_locking=True):
         super().__init__(use_locking)
+
+    def __call__(self, input_x, indices, updates):
+        shape = abstract_of(input_x).shape
+        depth = abstract_of(indices).shape[-1]
+        columns = [check_range(indices[..., k], low=0, high=max(int(shape[k]), 1),
+                               what="index", op="ScatterNdUpdate", error="value")
+                   for k in range(min(depth, len(shape)))]
+        checked = F.stack(columns, -1) if columns else indices
+        return super().__call__(input_x, checked, updates)
 
 
 class ScatterNdAdd(_Scatter):
@@ -380,6 +393,30 @@ class ScatterNdSub(_Scatter):
     """input_x at the index tuples of `indices` decreased by `updates`."""
 
     _combine, _rows = "tensor_scatter_sub", False
+
+
+class ScatterNdMul(_Scatter):
+    """input_x at the index tuples of `indices` multiplied by `updates`."""
+
+    _combine, _rows = "tensor_scatter_mul", False
+
+
+class ScatterNdDiv(_Scatter):
+    """input_x at the index tuples of `indices` divided by `updates` (integers truncating)."""
+
+    _combine, _rows = "tensor_scatter_div", False
+
+
+class ScatterNdMax(_Scatter):
+    """input_x at the index tuples of `indices` the larger of itself and `updates`."""
+
+    _combine, _rows = "tensor_scatter_max", False
+
+
+class ScatterNdMin(_Scatter):
+    """input_x at the index tuples of `indices` the smaller of itself and `updates`."""
+
+    _combine, _rows = "tensor_scatter_min", False
 
 
 def scatter_add(input_x, indices, updates):

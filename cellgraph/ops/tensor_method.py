@@ -13,7 +13,12 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives.nn_functional import split
 
 from . import functional
-from .function.array_func.indexing import gather_elements, index_select, masked_fill
+from .function.array_func.indexing import (
+    gather_elements,
+    index_select,
+    masked_fill,
+    reverse_sequence,
+)
 from .function.array_func.matrix import diag
 from .function.array_func.shape import (
     chunk,
@@ -39,6 +44,11 @@ class TensorExtras:
         from cellgraph.ops.function.math_func.linalg import addr
 
         return addr(self, vec1, vec2, beta=beta, alpha=alpha)
+
+    def reverse_sequence(self, seq_lengths, seq_dim=0, batch_dim=0):
+        """ops.reverse_sequence(self, seq_lengths, seq_dim, batch_dim); the method's seq_dim
+        defaults to 0, as MindSpore's."""
+        return reverse_sequence(self, seq_lengths, seq_dim, batch_dim)
 
     def approximate_equal(self, other, tolerance=1e-05):
         """ops.approximate_equal(self, other, tolerance)."""

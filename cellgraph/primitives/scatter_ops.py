@@ -52,9 +52,11 @@ def _scatter_type(x: TensorType, indices: TensorType, updates: TensorType) -> Te
     return x.strong()
 
 
-def _float_scatter_type(x: TensorType, indices: TensorType, updates: TensorType) -> TensorType:
-    if not x.dtype.is_float:
-        raise DTypeError(f"expected a float input, got {x.dtype}")
+def _div_scatter_type(x: TensorType, indices: TensorType, updates: TensorType) -> TensorType:
+    """Float, complex or integer inputs; integers divide truncating towards zero (MindSpore's
+    CPU kernel: 7 / 2 = 3, -7 / 2 = -3)."""
+    if x.dtype.is_bool:
+        raise DTypeError(f"expected a numeric input, got {x.dtype}")
     return _scatter_type(x, indices, updates)
 
 
@@ -72,7 +74,7 @@ tensor_scatter_min = Primitive("tensor_scatter_min", _scatter_type, public=True,
                                operands=("input_x", "indices", "updates"), ops_module="array_ops")
 tensor_scatter_mul = Primitive("tensor_scatter_mul", _scatter_type, public=True,
                                operands=("input_x", "indices", "updates"), ops_module="array_ops")
-tensor_scatter_div = Primitive("tensor_scatter_div", _float_scatter_type, public=True,
+tensor_scatter_div = Primitive("tensor_scatter_div", _div_scatter_type, public=True,
                                operands=("input_x", "indices", "updates"), ops_module="array_ops")
 
 gather_nd.def_bprop(lambda x, indices, out, dout: (

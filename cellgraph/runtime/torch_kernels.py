@@ -422,8 +422,9 @@ def _scatter_reduce(x, indices, updates, reduce: str):
 TABLE["tensor_scatter_max"] = lambda dev, x, i, u: _scatter_reduce(x, i, u, "amax")
 TABLE["tensor_scatter_min"] = lambda dev, x, i, u: _scatter_reduce(x, i, u, "amin")
 TABLE["tensor_scatter_mul"] = lambda dev, x, i, u: _scatter_reduce(x, i, u, "prod")
-TABLE["tensor_scatter_div"] = lambda dev, x, i, u: x / _scatter_reduce(
-    torch.ones_like(x), i, u, "prod")
+TABLE["tensor_scatter_div"] = lambda dev, x, i, u: torch.div(
+    x, _scatter_reduce(torch.ones_like(x), i, u, "prod"),
+    rounding_mode=None if x.is_floating_point() or x.is_complex() else "trunc")
 
 
 @kernel("tensor_scatter_elements")

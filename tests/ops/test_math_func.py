@@ -263,3 +263,53 @@ def test_population_count_refuses_float_and_bool():
     for values in (np.array([1.5], np.float32), np.array([True])):
         with pytest.raises(TypeError, match="PopulationCount"):
             ops.population_count(Tensor(values))
+
+
+RENORM_X = np.array([[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]],
+                     [[9.0, 10.0, 11.0, 12.0], [13.0, 14.0, 15.0, 16.0]]])
+
+
+def test_renorm_matches_mindspore():
+    from cellgraph.ops.operations import math_ops
+    x32 = Tensor(RENORM_X.astype(np.float32))
+    # MindSpore 2.10 CPU, recorded
+    np.testing.assert_allclose(ops.renorm(x32, 2, 1, 5.0).asnumpy(), [
+        [[0.22917463, 0.45834926, 0.68752384, 0.9166985],
+         [0.78278035, 0.9393364, 1.0958924, 1.2524486]],
+        [[2.0625715, 2.2917461, 2.520921, 2.7500954],
+         [2.035229, 2.1917849, 2.348341, 2.504897]]], rtol=1e-6)
+    np.testing.assert_allclose(math_ops.Renorm(1, 0, 10.0)(x32).asnumpy()[:, 0, 0],
+                               [0.27777779, 0.90000004], rtol=1e-6)
+    x64 = Tensor(RENORM_X)
+    np.testing.assert_array_equal(ops.renorm(x64, 1, 0, 36.0).asnumpy()[0, 0], [1, 2, 3, 4])
+    np.testing.assert_allclose(ops.renorm(x64, 1, 0, 35.99999).asnumpy()[0, 0],  # maxnorm float32
+                               [0.9999996821, 1.9999993642, 2.9999990463, 3.9999987284],
+                               rtol=1e-10)
+    complex_x = Tensor((RENORM_X + 1j * RENORM_X[::-1]).astype(np.complex64))
+    out = ops.renorm(complex_x, 2, 0, 10.0)
+    assert out.dtype == ops.dtype.complex64
+    np.testing.assert_allclose(out.asnumpy()[0, 0], [0.25854382 + 2.3268943j,
+                                                     0.51708764 + 2.5854383j,
+                                                     0.77563155 + 2.843982j,
+                                                     1.0341753 + 3.1025262j], rtol=1e-6)
+    grad = ops.grad(lambda a: ops.renorm(a, 2, 0, 10.0).sum())(x32).asnumpy()
+    np.testing.assert_allclose(grad[0], [[0.5765859, 0.45303178, 0.3294776, 0.2059235],
+                                         [0.08236937, -0.04118483, -0.16473891, -0.28829306]],
+                               rtol=1e-5, atol=1e-6)
+    check_grads(lambda a: ops.renorm(a, 3, 2, 4.0), (x64,), order=1, rtol=1e-5)
+    batched = ops.vmap(lambda a: ops.renorm(a, 1, 0, 10.0))(Tensor(np.stack([RENORM_X] * 2)))
+    np.testing.assert_allclose(batched.asnumpy()[1], ops.renorm(x64, 1, 0, 10.0).asnumpy())
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda x: ops.renorm(x, 1.5, 0, 5.0), TypeError, "'p' should be 'int'"),
+    (lambda x: ops.renorm(x, 0, 0, 5.0), ValueError, "non-positive-norm"),
+    (lambda x: ops.renorm(x, 1, 3, 5.0), RuntimeError, r"must be in range \[-3, 3\)"),
+    (lambda x: ops.renorm(x, 1, 0, -5.0), RuntimeError, "must be non-negative"),
+    (lambda x: ops.renorm(x, 1, 0, 5), TypeError, "'maxnorm' should be 'float'"),
+    (lambda x: ops.renorm(x.astype(ops.dtype.int32), 1, 0, 5.0), TypeError, r"Tensor\[Int32\]"),
+    (lambda x: ops.renorm(x[0, 0, 0], 1, 0, 5.0), RuntimeError, "input shape is zero"),
+])
+def test_renorm_checks_as_mindspore(call, error, message):
+    with pytest.raises(error, match=message):
+        call(Tensor(RENORM_X.astype(np.float32)))

@@ -53,3 +53,13 @@ def test_three_dimensions():
 def test_checks_are_mindspores(make, x, error, message):
     with pytest.raises(error, match=message):
         make()(Tensor(x))
+
+
+def test_negative_seeds_and_the_output_size_limit_as_mindspore():
+    from cellgraph.ops import operations as P
+    x = Tensor(np.array([True, False, True, True]))
+    coords, mask = P.RandomChoiceWithMask(count=3, seed=0, seed2=-1024)(x)
+    assert sorted(coords.asnumpy()[:, 0].tolist()) == [0, 2, 3] and mask.asnumpy().all()
+    with pytest.raises(RuntimeError, match="output size exceed INT_MAX"):
+        P.RandomChoiceWithMask(count=2051328285, seed=0, seed2=-1024)(
+            Tensor(np.ones((4, 4), np.bool_)))

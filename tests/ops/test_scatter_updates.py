@@ -55,3 +55,53 @@ def test_tensor_scatter_indices_are_int32_or_int64(name):
     with pytest.raises(TypeError, match=r"indices type\] supports types: Int32, Int64. But got "
                                         r"Int16"):  # MindSpore 2.10's message
         op(x, ms.Tensor(np.array([[0, 1]], np.int16)), updates)
+
+
+def test_tensor_scatter_div_of_integers_truncates_as_mindspore():
+    from cellgraph import Tensor, ops
+    x = np.array([[7, -7, 9], [5, 6, -8]])
+    indices = Tensor(np.array([[0, 0], [1, 2], [0, 1]], np.int32))
+    for dtype in (np.int16, np.int32, np.int64):
+        args = (Tensor(x.astype(dtype)), indices, Tensor(np.array([2, 3, 2], dtype)))
+        for got in (ops.tensor_scatter_div(*args), ms.jit(ops.tensor_scatter_div)(*args)):
+            assert got.dtype == args[0].dtype
+            # MindSpore 2.10 CPU, recorded
+            np.testing.assert_array_equal(got.asnumpy(), [[3, -3, 9], [5, 6, -2]])
+
+
+def test_scatter_nd_mul_div_max_min_update_the_parameter_in_place():
+    from cellgraph import Parameter, Tensor
+    from cellgraph.ops.operations import array_ops
+    indices = Tensor(np.array([[0, 1], [1, 1]], np.int32))
+    cases = [(array_ops.ScatterNdMul, [2, 2], [[6, 12, 6], [2, -14, 2]]),
+             (array_ops.ScatterNdDiv, [2, 2], [[6, 3, 6], [2, -3, 2]]),  # truncating
+             (array_ops.ScatterNdMax, [100, -100], [[6, 100, 6], [2, -7, 2]]),
+             (array_ops.ScatterNdMin, [0, 0], [[6, 0, 6], [2, -7, 2]])]
+    for cls, updates, expected in cases:
+        for run in (lambda op, *a: op(*a), lambda op, *a: ms.jit(op)(*a)):
+            x = Parameter(Tensor(np.array([[6, 6, 6], [2, -7, 2]], np.int32)), name="x")
+            out = run(cls(), x, indices, Tensor(np.array(updates, np.int32)))
+            np.testing.assert_array_equal(out.asnumpy(), expected)
+            np.testing.assert_array_equal(x.asnumpy(), expected)
+    assert ms.ops.ScatterNdDiv is array_ops.ScatterNdDiv
+
+
+def test_scatter_nd_update_index_out_of_range_is_a_value_error():
+    from cellgraph import Parameter, Tensor, nn
+
+    class Update(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.op = P.ScatterNdUpdate()
+            self.x = Parameter(Tensor(np.ones([1, 4, 1], np.float32)), name="x")
+
+        def construct(self, indices, updates):
+            return self.op(self.x, indices, updates)
+
+    bad = Tensor(np.array([[0, 2], [3, 2], [1, 3]], np.int32))
+    with pytest.raises(ValueError, match="out of range"):  # MindSpore 2.10: ValueError
+        Update()(bad, Tensor(np.ones((3, 1), np.float32)))
+    x = Parameter(Tensor(np.zeros([2, 3], np.float32)), name="y")
+    P.ScatterNdUpdate()(x, Tensor(np.array([[0, 2], [1, 1]], np.int32)),
+                        Tensor(np.ones(2, np.float32)))
+    np.testing.assert_array_equal(x.asnumpy(), [[0, 0, 1], [0, 1, 0]])

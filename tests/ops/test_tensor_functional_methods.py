@@ -33,3 +33,17 @@ def test_method_is_the_functional_op(name):
 
 def test_every_listed_method_is_installed():
     assert all(hasattr(X, name) for name in FUNCTIONAL_METHODS)
+
+
+def test_reverse_sequence_method_as_mindspore():
+    import numpy as np
+
+    from cellgraph import Tensor, jit
+    x = Tensor(np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]], np.int8))
+    lengths = Tensor(np.array([1, 2, 3]))
+    # MindSpore 2.10: Tensor.reverse_sequence(seq_lengths, seq_dim=0, batch_dim=0)
+    for got in (x.reverse_sequence(lengths, seq_dim=1),
+                jit(lambda a, n: a.reverse_sequence(n, 1))(x, lengths)):
+        np.testing.assert_array_equal(got.asnumpy(), [[1, 2, 3], [5, 4, 6], [9, 8, 7]])
+    np.testing.assert_array_equal(x.reverse_sequence(lengths, batch_dim=1).asnumpy(),
+                                  [[1, 5, 9], [4, 2, 6], [7, 8, 3]])

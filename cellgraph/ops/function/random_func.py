@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 import numbers
 
+import numpy as np
+
 from cellgraph.compiler.builder import current_builder
 from cellgraph.ops.function._fallback import functional_fallback
 from cellgraph.ops.function.array_func.attributes import _ndim, _shape
@@ -16,10 +18,37 @@ from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DType
 from cellgraph.primitives.nn_functional import clip_by_value, cumsum
 from cellgraph.primitives.random_ops import draw_uniform, op_seed, op_seeds, rand, rand_like
 from cellgraph.primitives.random_ops import random_poisson as poisson_draw
-from cellgraph.runtime.rng import MinstdDoubleStream
+from cellgraph.runtime.rng import MinstdDoubleStream, MinstdStream
 
 __all__ = ["bernoulli", "multinomial", "normal", "randint", "randn", "randn_like",
-           "random_categorical", "random_poisson", "standard_normal", "uniform"]
+           "random_categorical", "random_poisson", "standard_laplace", "standard_normal",
+           "uniform"]
+
+
+def instance_stream(seed: int, seed2: int, streams: dict, key: tuple):
+    """The draws of a seeded random primitive instance, as each MindSpore kernel seeds a
+    generator of its own from (seed, seed2): None (the global generator) when both are 0; in a
+    graph being built, a stream for that node (carried on from run to run); eagerly, the one
+    `streams` (the instance's) keeps for `key` (its inputs). So two instances with the same
+    seeds draw the same numbers."""
+    if not seed and not seed2:
+        return None
+    if current_builder() is not None:
+        return MinstdStream(seed, seed2)
+    return streams.setdefault(key, MinstdStream(seed, seed2))
+
+
+def laplace_draws(shape, key=None):
+    """Standard Laplace float32 samples, -sign(u) log(1 - 2|u|) of u uniform on (-1/2, 1/2)."""
+    u = F.sub(draw_uniform(shape, dt.float32, key), 0.5)
+    magnitude = F.maximum(F.sub(1.0, F.mul(F.abs(u), 2.0)), float(np.finfo(np.float32).tiny))
+    return F.mul(F.neg(F.sign(u)), F.log(magnitude))
+
+
+def standard_laplace(shape, seed=None):
+    """Standard Laplace (location 0, scale 1) float32 samples of `shape`; `seed` None or 0:
+    from the global generator (the numbers are not MindSpore's)."""
+    return laplace_draws(_size((shape,)), op_seeds(seed or 0, 0, "standard_laplace"))
 
 _POISSON_TYPES = (dt.int64, dt.int32, dt.float16, dt.float32, dt.float64)
 

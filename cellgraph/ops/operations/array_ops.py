@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph.common.apply_ops import ScatterAdd, ScatterNdAdd, ScatterNdUpdate, ScatterUpdate
+from cellgraph.common.apply_ops import (
+    ScatterAdd,
+    ScatterNdAdd,
+    ScatterNdDiv,
+    ScatterNdMax,
+    ScatterNdMin,
+    ScatterNdMul,
+    ScatterNdSub,
+    ScatterNdUpdate,
+    ScatterUpdate,
+)
 from cellgraph.ops.function.array_func.attributes import (
     _const,
     dtype,
@@ -78,7 +88,8 @@ __all__ = ["ArgMaxWithValue", "ArgMinWithValue", "Argmax", "BroadcastTo", "Cast"
            "DType", "ExpandDims", "ExtractImagePatches", "Eye", "Fill", "Gather", "GatherD",
            "Identity", "Im2Col", "MaskedFill", "MaskedScatter", "Ones", "Range", "Rank", "Reshape",
            "ResizeNearestNeighbor", "ReverseSequence", "ReverseV2", "ScalarToTensor", "ScatterAdd",
-           "ScatterNdAdd", "ScatterNdUpdate", "ScatterUpdate", "Shape", "Size", "Slice", "Split",
+           "ScatterNdAdd", "ScatterNdDiv", "ScatterNdMax", "ScatterNdMin", "ScatterNdMul",
+           "ScatterNdSub", "ScatterNdUpdate", "ScatterUpdate", "Shape", "Size", "Slice", "Split",
            "Squeeze", "Stack", "StridedSlice", "TensorShape", "Tile", "Transpose", "TupleToArray",
            "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd", "UnsortedSegmentSum",
            "Unstack", "Zeros"]

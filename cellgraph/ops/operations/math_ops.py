@@ -22,7 +22,7 @@ from cellgraph.ops.function.math_func.elementwise import (
     truncate_div,
     xlogy,
 )
-from cellgraph.ops.function.math_func.linalg import cdist, cross, einsum, outer, trace
+from cellgraph.ops.function.math_func.linalg import cdist, cross, einsum, outer, renorm, trace
 from cellgraph.ops.function.math_func.reduction import addn, all, any, std_mean
 from cellgraph.ops.function.math_func.spectral import stft
 from cellgraph.ops.function.nn_func.normalization import _lp_norm
@@ -54,7 +54,7 @@ __all__ = ["STFT", "AddN", "Addcmul", "ApproximateEqual", "BatchMatMul", "Cdist"
            "InplaceIndexAdd",
            "IsFinite", "IsInf", "IsNan", "LinSpace", "Logit", "LpNorm", "MatMul", "ReduceAll",
            "ReduceAny", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceStd",
-           "ReduceSum", "Round"]
+           "ReduceSum", "Renorm", "Round"]
 
 
 # the classes over one functional op, their static params keyword arguments of it
@@ -100,6 +100,19 @@ Logit = define_class("Logit", _logit, {"eps": -1.0}, module=__name__)
 
 
 Cdist = define_class("Cdist", cdist, {"p": 2.0}, module=__name__)
+
+
+class Renorm(PrimitiveClass):
+    """`ops.Renorm(p, dim, maxnorm)(x)`: `renorm(x, p, dim, maxnorm)`."""
+
+    def __init__(self, p, dim, maxnorm):
+        self.p, self.dim, self.maxnorm = p, dim, maxnorm
+
+    def __call__(self, input_x):
+        return renorm(input_x, self.p, self.dim, self.maxnorm)
+
+    def __repr__(self) -> str:
+        return f"Renorm(p={self.p}, dim={self.dim}, maxnorm={self.maxnorm})"
 
 
 Addcmul = define_class("Addcmul", lambda input, x1, x2, value: addcmul(input, x1, x2, value),

@@ -86,6 +86,7 @@ from cellgraph.primitives.core import abstract_of, fmt_shape, normalize_axis
 from cellgraph.primitives.errors import (
     ArgumentValueError,
     DTypeError,
+    RunError,
     ShapeError,
     UnsupportedError,
 )
@@ -98,7 +99,7 @@ __all__ = ["GELU", "Adam", "AdamWeightDecay", "ApplyGradientDescent", "ApplyMome
            "Elu", "FlashAttentionScore", "Flatten", "GeLU", "GridSampler2D", "GridSampler3D",
            "HShrink", "HSwish", "KLDivLoss", "L2Loss", "L2Normalize", "LayerNorm", "LogSoftmax",
            "MaxPool", "MaxPool3D", "MaxPoolWithIndices", "MaxPoolWithMask", "MirrorPad", "NLLLoss",
-           "OneHot", "Pad", "PadV3", "ResizeBilinearV2", "RmsNorm", "SigmoidCrossEntropyWithLogits",
+           "OneHot", "Pad", "PadV3", "ResizeBilinearV2", "ResizeLinear1D", "RmsNorm", "SigmoidCrossEntropyWithLogits",
            "SoftShrink", "Softmax", "SoftmaxCrossEntropyWithLogits", "Softplus",
            "SparseSoftmaxCrossEntropyWithLogits"]
 
@@ -185,6 +186,50 @@ class ResizeBilinearV2(PrimitiveClass):
             x = apply_along(x, _linear(shape[axis], int(out), self.align_corners,
                                        self.half_pixel_centers), axis)
         return x
+
+
+class ResizeLinear1D(PrimitiveClass):
+    """`ops.ResizeLinear1D(coordinate_transformation_mode="align_corners")(x, size)`: the last
+    axis of x (N, C, W) resized to size[0] by linear interpolation, the ends mapped onto each
+    other ("align_corners") or pixel centres sampled ("half_pixel"); its gradient is the
+    interpolation matrix's transpose. MindSpore's CPU kernel takes "asymmetric" as a name but
+    refuses to run it, and so does this."""
+
+    MODES = ("align_corners", "half_pixel", "asymmetric")
+
+    def __init__(self, coordinate_transformation_mode="align_corners"):
+        if coordinate_transformation_mode not in self.MODES:
+            raise ArgumentValueError(f"For 'ResizeLinear1D', coordinate_transformation_mode must "
+                                     f"be one of {list(self.MODES)}, but got "
+                                     f"{coordinate_transformation_mode!r}")
+        self.coordinate_transformation_mode = coordinate_transformation_mode
+
+    def __call__(self, x, size):
+        aval = _tensor(x, "ResizeLinear1D", "x")
+        if not aval.dtype.is_float:
+            raise DTypeError(f"For primitive[ResizeLinear1D], the input argument[x] must be a "
+                             f"type of {{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, "
+                             f"but got Tensor[{aval.dtype}].")
+        if aval.ndim != 3:
+            raise ShapeError(f"For primitive[ResizeLinear1D], the image rank must be equal to 3, "
+                             f"but got {aval.ndim}.")
+        if hasattr(size, "aval") and not abstract_of(size).dtype.is_int:
+            raise DTypeError(f"For ResizeLinear1D, the 1'th input is a Tensor whose shape is "
+                             f"{list(abstract_of(size).shape)} and dtype is "
+                             f"[{abstract_of(size).dtype}], which can not be converted to tuple "
+                             f"of int.")
+        (out,) = _ints(_host_ints(size), "ResizeLinear1D", "size")
+        mode = self.coordinate_transformation_mode
+        if mode == "asymmetric":
+            raise RunError("For 'ResizeLinear1D', coordinate_transformation_mode not support now.")
+        weights = _linear(aval.shape[2], int(out), mode == "align_corners", True)
+        if aval.dtype == dt.float16:  # interpolated in float32, as MindSpore's kernel does
+            return F.cast(apply_along(F.cast(x, dt.float32), weights, 2), dt.float16)
+        return apply_along(x, weights, 2)
+
+    def __repr__(self) -> str:
+        return (f"ResizeLinear1D(coordinate_transformation_mode="
+                f"{self.coordinate_transformation_mode!r})")
 
 
 class PadV3(PrimitiveClass):

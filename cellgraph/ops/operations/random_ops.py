@@ -5,22 +5,31 @@ import numpy as np
 
 from cellgraph.compiler.builder import current_builder
 from cellgraph.ops.function.random_func import (
+    _normal_draws,
+    _size,
     categorical_draw,
+    instance_stream,
+    laplace_draws,
     random_categorical_dtype_check,
     random_ints,
-    seeded_standard_normal,
 )
 from cellgraph.ops.primitive_class import PrimitiveClass, generate_classes
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    ArgumentValueError,
+    DTypeError,
+    RunError,
+    ShapeError,
+)
 from cellgraph.primitives.floor_division import floor_divide
 from cellgraph.primitives.random_ops import _seed_int, draw_uniform, op_seeds, shuffle_first_axis
 from cellgraph.runtime.rng import MinstdStream
 
-__all__ = ["RandomCategorical", "RandomChoiceWithMask", "RandomShuffle", "StandardNormal",
-           "UniformInt"]
+__all__ = ["RandomCategorical", "RandomChoiceWithMask", "RandomShuffle", "StandardLaplace",
+           "StandardNormal", "UniformInt"]
 
 
 class RandomShuffle(PrimitiveClass):
@@ -67,26 +76,44 @@ class RandomCategorical(PrimitiveClass):
         return f"RandomCategorical(dtype={self.dtype})"
 
 
-class StandardNormal(PrimitiveClass):
-    """`ops.StandardNormal(seed=0, seed2=0)(shape)`."""
+class _SeededRandom(PrimitiveClass):
+    """A random primitive class seeded by (seed=0, seed2=0): each instance draws from a
+    generator of its own (random_func.instance_stream), as each MindSpore kernel does."""
 
     def __init__(self, seed=0, seed2=0):
-        self.seed, self.seed2 = seed, seed2
+        name = type(self).__name__
+        self.seed, self.seed2 = _seed_int(seed, name), _seed_int(seed2, name, "seed2")
+        self._streams: dict = {}
+
+    def _stream(self, key: tuple):
+        return instance_stream(self.seed, self.seed2, self._streams, key)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(seed={self.seed}, seed2={self.seed2})"
+
+
+class StandardNormal(_SeededRandom):
+    """`ops.StandardNormal(seed=0, seed2=0)(shape)`: N(0, 1) float32 samples."""
 
     def __call__(self, shape):
-        return seeded_standard_normal(shape, self.seed, self.seed2)
+        shape = _size((shape,))
+        return _normal_draws(shape, self._stream(shape))
 
 
-class UniformInt(PrimitiveClass):
+class StandardLaplace(_SeededRandom):
+    """`ops.StandardLaplace(seed=0, seed2=0)(shape)`: Laplace(0, 1) float32 samples."""
+
+    def __call__(self, shape):
+        shape = _size((shape,))
+        return laplace_draws(shape, self._stream(shape))
+
+
+class UniformInt(_SeededRandom):
     """`ops.UniformInt(seed, seed2)(shape, minval, maxval)`: ints in [minval, maxval)."""
-
-    def __init__(self, seed=0, seed2=0):
-        self.seed, self.seed2 = seed, seed2
 
     def __call__(self, shape, minval, maxval):
         low, high = int(np.asarray(minval)), int(np.asarray(maxval))
-        return random_ints(low, high, tuple(shape), op_seeds(self.seed, self.seed2, "UniformInt"),
-                           dt.int32)
+        return random_ints(low, high, tuple(shape), self._stream(tuple(shape)), dt.int32)
 
 class RandomChoiceWithMask(PrimitiveClass):
     """`ops.RandomChoiceWithMask(count=256, seed=0, seed2=0)(input_x)`: the coordinates of
@@ -113,9 +140,12 @@ class RandomChoiceWithMask(PrimitiveClass):
         if not 1 <= len(shape) <= 5:
             raise ShapeError(f"For 'RandomChoiceWithMask', input[0] rank should be between 1 "
                              f"and 5, but got:{len(shape)}")
+        if self.count * len(shape) > 2**31 - 1:
+            raise RunError("For 'RandomChoiceWithMask', output size exceed INT_MAX.")
         size = int(np.prod(shape))
-        keys = draw_uniform((size,), dt.float32,
-                           op_seeds(self.seed, self.seed2, "RandomChoiceWithMask"))
+        # MindSpore takes any int seeds (a negative one as its 64-bit pattern)
+        keys = draw_uniform((size,), dt.float32, op_seeds(
+            self.seed & (2**64 - 1), self.seed2 & (2**64 - 1), "RandomChoiceWithMask"))
         score = F.select(F.reshape(input_x, (size,)), keys, F.fill(dt.float32, (size,), -1.0))
         k = min(self.count, size)
         picked, flat = F.topk(score, k)

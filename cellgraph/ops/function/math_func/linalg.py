@@ -22,7 +22,7 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives import linalg_ops as L
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives.core import abstract_of, normalize_axis
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, RunError, ShapeError
 
 __all__ = [
     "addbmm",
@@ -45,6 +45,7 @@ __all__ = [
     "matrix_solve",
     "outer",
     "pinv",
+    "renorm",
     "tensor_dot",
     "trace",
 ]
@@ -145,6 +146,47 @@ def pinv(x, *, atol=None, rtol=None, hermitian=False):
     safe = M.select(keep, values, A.ones_like(values))
     inverted = M.select(keep, 1.0 / safe, A.zeros_like(values))
     return F.matmul(right * F.expand_dims(inverted, -2), F.transpose(left, _swap_last(aval.ndim)))
+
+
+_RENORM_TYPES = (dt.float16, dt.float32, dt.float64, dt.complex64, dt.complex128)
+
+
+def renorm(input, p, axis, maxnorm):
+    """Each slice of `input` along `axis` whose p-norm (over the other axes) exceeds `maxnorm`
+    scaled down to norm `maxnorm` (maxnorm / norm, maxnorm held as a float32 as MindSpore's
+    attribute is); the other slices as they are."""
+    if isinstance(p, bool) or not isinstance(p, numbers.Integral):
+        raise DTypeError(f"For 'Renorm', the type of 'p' should be 'int', but got type "
+                         f"'{type(p).__name__}'.")
+    if p <= 0:
+        raise ArgumentValueError(f"Renorm op don't support non-positive-norm, but got{p}")
+    if not isinstance(maxnorm, float):
+        raise DTypeError(f"For 'Renorm', the type of 'maxnorm' should be 'float', but got type "
+                         f"'{type(maxnorm).__name__}'.")
+    aval = _tensor(input, "Renorm", "x")
+    if aval.dtype not in _RENORM_TYPES:
+        raise DTypeError(f"For primitive[Renorm], the input argument[x] must be a type of "
+                         f"{{Tensor[Complex128], Tensor[Complex64], Tensor[Float16], "
+                         f"Tensor[Float32], Tensor[Float64]}}, but got Tensor[{aval.dtype}].")
+    if aval.ndim == 0:
+        raise RunError("The Renorm input shape is zero.")
+    if not -aval.ndim <= axis < aval.ndim:
+        raise RunError(f"For 'Renorm, the attribute 'dim' must be in range [{-aval.ndim}, "
+                       f"{aval.ndim}), but got {axis}")
+    if maxnorm < 0:
+        raise RunError(f"For 'Renorm', the attribute 'maxnorm' must be non-negative, but got "
+                       f"{maxnorm:g}")
+    axis = normalize_axis(axis, aval.ndim)
+    others = tuple(a for a in range(aval.ndim) if a != axis)
+    magnitude = M.abs_(input)
+    powered = magnitude if p == 1 else magnitude ** p
+    norm = F.reduce_sum(powered, others, True)
+    if p != 1:
+        norm = norm ** (1.0 / p)
+    limit = float(np.float32(maxnorm))
+    over = norm > limit
+    scale = M.select(over, limit / M.select(over, norm, A.ones_like(norm)), A.ones_like(norm))
+    return input * F.cast(scale, aval.dtype)
 
 
 def _swap_last(ndim: int) -> tuple:
