@@ -9,6 +9,7 @@ import pytest
 import cellgraph as ms
 from cellgraph import Tensor, nn, ops
 from cellgraph import jit as cellgraph_jit
+from cellgraph.common import dtype as mstype
 from cellgraph.testing import check_grads
 
 RNG = np.random.default_rng(0)
@@ -173,7 +174,7 @@ def test_pdist_matches_mindspore(p):
     x = Tensor(PDIST_ROWS)
     for got in (ops.pdist(x, p), F.pdist(x, p=p), nn_ops.Pdist(p)(x),
                 cellgraph_jit(lambda a: ops.pdist(a, p))(x)):
-        assert got.dtype == ops.dtype.float32
+        assert got.dtype == mstype.float32
         np.testing.assert_allclose(got.asnumpy(), PDIST_MINDSPORE[p], rtol=1e-6)
 
 
@@ -228,7 +229,7 @@ def test_pinv_gradient_dtype_and_errors():
     check_grads(ops.pinv, (Tensor(full_rank),), order=1, rtol=1e-4)
     check_grads(lambda a: ops.pinv(a + a.swapaxes(-1, -2), hermitian=True),
                 (Tensor(full_rank[:, :3]),), order=1, rtol=1e-4)
-    assert ops.pinv(Tensor(full_rank)).dtype == ops.dtype.float64
+    assert ops.pinv(Tensor(full_rank)).dtype == mstype.float64
     assert cellgraph_jit(ops.pinv)(Tensor(full_rank)).shape == (2, 3, 4)
     with pytest.raises(TypeError, match="0-D input is not supported"):
         ops.pinv(Tensor(1.0))
@@ -251,7 +252,7 @@ def test_population_count_matches_mindspore(dtype):
                 1 if np.iinfo(dtype).min else 0]
     for got in (ops.population_count(Tensor(values)), array_ops.PopulationCount()(Tensor(values)),
                 cellgraph_jit(ops.population_count)(Tensor(values))):
-        assert got.dtype == ops.dtype.uint8
+        assert got.dtype == mstype.uint8
         np.testing.assert_array_equal(got.asnumpy(), expected)
     if np.iinfo(dtype).min:
         assert ops.population_count(Tensor(np.array([-1], dtype))).asnumpy()[0] == bits
@@ -287,7 +288,7 @@ def test_renorm_matches_mindspore():
                                rtol=1e-10)
     complex_x = Tensor((RENORM_X + 1j * RENORM_X[::-1]).astype(np.complex64))
     out = ops.renorm(complex_x, 2, 0, 10.0)
-    assert out.dtype == ops.dtype.complex64
+    assert out.dtype == mstype.complex64
     np.testing.assert_allclose(out.asnumpy()[0, 0], [0.25854382 + 2.3268943j,
                                                      0.51708764 + 2.5854383j,
                                                      0.77563155 + 2.843982j,
@@ -307,7 +308,7 @@ def test_renorm_matches_mindspore():
     (lambda x: ops.renorm(x, 1, 3, 5.0), RuntimeError, r"must be in range \[-3, 3\)"),
     (lambda x: ops.renorm(x, 1, 0, -5.0), RuntimeError, "must be non-negative"),
     (lambda x: ops.renorm(x, 1, 0, 5), TypeError, "'maxnorm' should be 'float'"),
-    (lambda x: ops.renorm(x.astype(ops.dtype.int32), 1, 0, 5.0), TypeError, r"Tensor\[Int32\]"),
+    (lambda x: ops.renorm(x.astype(mstype.int32), 1, 0, 5.0), TypeError, r"Tensor\[Int32\]"),
     (lambda x: ops.renorm(x[0, 0, 0], 1, 0, 5.0), RuntimeError, "input shape is zero"),
 ])
 def test_renorm_checks_as_mindspore(call, error, message):

@@ -6,6 +6,7 @@ import pytest
 
 import cellgraph
 from cellgraph import Tensor, nn, ops
+from cellgraph.common import dtype as mstype
 from cellgraph.ops.operations import random_ops
 
 ROWS = np.array([[1, 2, 3, 4, 5], [6, 7, 8, 9, 10]])
@@ -22,7 +23,7 @@ class CategoricalNet(nn.Cell):
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
-@pytest.mark.parametrize("out", [ops.dtype.int16, ops.dtype.int32, ops.dtype.int64])
+@pytest.mark.parametrize("out", [mstype.int16, mstype.int32, mstype.int64])
 def test_draws_match_mindspore(dtype, out):
     logits = Tensor(ROWS.astype(dtype))
     for got in (random_ops.RandomCategorical(out)(logits, 10, 5),
@@ -39,7 +40,7 @@ def test_an_instance_carries_its_draws_on():
     np.testing.assert_array_equal(op(logits, 6, 5).asnumpy(), [[4, 4, 4, 4, 3, 4]] * 2)
     np.testing.assert_array_equal(op(logits, 4, 5).asnumpy(), [[4, 4, 2, 4]] * 2)
     # in a graph: the node's kernel goes on from run to run
-    net = CategoricalNet(ops.dtype.int16)
+    net = CategoricalNet(mstype.int16)
     ten = Tensor(np.arange(1, 11, dtype=np.float16)[None])
     assert net(ten, 8, 7).asnumpy().tolist() == [[9, 9, 9, 9, 9, 8, 8, 9]]
     assert net(ten, 8, 7).asnumpy().tolist() == [[9, 9, 8, 9, 9, 9, 8, 9]]
@@ -57,12 +58,12 @@ def test_seed_zero_draws_from_the_global_generator():
 
 
 @pytest.mark.parametrize("call, error, message", [
-    (lambda x: random_ops.RandomCategorical(ops.dtype.float32), TypeError, "'dtype' should be"),
+    (lambda x: random_ops.RandomCategorical(mstype.float32), TypeError, "'dtype' should be"),
     (lambda x: ops.random_categorical(x, 0, 5), ValueError, "can't has negative value, but got 0"),
     (lambda x: ops.random_categorical(x, 2.0, 5), TypeError, r"argument\[num_sample\]"),
     (lambda x: ops.random_categorical(x, 2, 1.5), TypeError, r"argument\[seed\]"),
     (lambda x: ops.random_categorical(x[0], 2, 5), ValueError, "only support 2D"),
-    (lambda x: ops.random_categorical(x.astype(ops.dtype.int32), 2, 5), TypeError,
+    (lambda x: ops.random_categorical(x.astype(mstype.int32), 2, 5), TypeError,
      r"Tensor\[Int32\]"),
 ])
 def test_checks_as_mindspore(call, error, message):

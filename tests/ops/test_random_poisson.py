@@ -5,13 +5,14 @@ import pytest
 
 import cellgraph
 from cellgraph import Tensor, ops
+from cellgraph.common import dtype as mstype
 from cellgraph.ops.function import random_func as R
 
-I32, I64, F32 = ops.dtype.int32, ops.dtype.int64, ops.dtype.float32
+I32, I64, F32 = mstype.int32, mstype.int64, mstype.float32
 
 
-@pytest.mark.parametrize("dtype", [ops.dtype.float64, F32, ops.dtype.float16, I64, I32])
-@pytest.mark.parametrize("rate_dtype", [ops.dtype.float64, ops.dtype.float16, I64])
+@pytest.mark.parametrize("dtype", [mstype.float64, F32, mstype.float16, I64, I32])
+@pytest.mark.parametrize("rate_dtype", [mstype.float64, mstype.float16, I64])
 def test_shape_and_dtype(dtype, rate_dtype):
     out = R.random_poisson(Tensor(np.array([3, 5]), I64), Tensor(0.5, rate_dtype), seed=1,
                            dtype=dtype)
@@ -44,7 +45,7 @@ def test_draws_follow_the_rates():
     (Tensor(np.array([3, 5]), I32), [0.5], {}, TypeError, r"argument\[rate\]"),
     (Tensor(np.array([3, 5]), I32), Tensor(np.array([True])), {}, TypeError, r"Tensor\[Bool\]"),
     (Tensor(np.array([3, 5]), I32), Tensor([0.5]), {"seed": 0.5}, TypeError, "'seed' must be int"),
-    (Tensor(np.array([3, 5]), I32), Tensor([0.5]), {"dtype": ops.dtype.bool_}, TypeError,
+    (Tensor(np.array([3, 5]), I32), Tensor([0.5]), {"dtype": mstype.bool_}, TypeError,
      "'dtype' should be one of"),
 ])
 def test_checks_as_mindspore(shape, rate, kwargs, error, message):
