@@ -8,6 +8,9 @@ import os
 from . import commit as staging
 from . import format as fmt
 from . import msgpack
+from .checks import check_filename
+from .common.exceptions import ParamValueError
+from .config import _get_enc_key, refuse_encryption
 from .index import write_index
 
 
@@ -32,21 +35,20 @@ class FileWriter:
     contiguous blocks over the shards, as MindSpore's writer does."""
 
     def __init__(self, file_name, shard_num=1, overwrite=False):
-        if not isinstance(file_name, (str, os.PathLike)) or not os.fspath(file_name) or \
-                os.fspath(file_name).endswith(("/", os.sep)):
-            raise ValueError(f"FileWriter: file_name must be the path of a file, got "
-                             f"{file_name!r}")
+        check_filename(file_name)
         if shard_num is None:
-            raise ValueError("FileWriter: Parameter shard_num is None.")
-        if isinstance(shard_num, bool) or not isinstance(shard_num, int):
-            # MindSpore raises ValueError (its ParamValueError) here
-            raise ValueError("FileWriter: Parameter shard_num's type is not int.")  # noqa: TRY004
+            raise ParamValueError("Parameter shard_num is None.")
+        if not isinstance(shard_num, int):
+            raise ParamValueError("Parameter shard_num's type is not int.")
         if not 1 <= shard_num <= 1000:
-            raise ValueError(f"FileWriter: Parameter shard_num's value: {shard_num} should "
-                             f"between 1 and 1000.")
+            raise ParamValueError(f"Parameter shard_num's value: {shard_num} should between 1 "
+                                  f"and 1000.")
         if not isinstance(overwrite, bool):
-            # MindSpore raises ValueError (its ParamValueError) here
-            raise ValueError("FileWriter: Parameter overwrite's type is not bool.")  # noqa: TRY004
+            raise ParamValueError("Parameter overwrite's type is not bool.")
+        if shard_num > 1 and _get_enc_key() is not None:
+            raise RuntimeError("When encode mode is enabled, the automatic sharding function is "
+                               "unavailable.")
+        refuse_encryption("FileWriter")
         self.paths = [os.path.abspath(p) for p in _shard_paths(os.fspath(file_name), shard_num)]
         self._folder = os.path.dirname(self.paths[0])
         self._name = os.path.basename(os.fspath(file_name))

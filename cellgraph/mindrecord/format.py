@@ -175,7 +175,9 @@ def _number(value, name: str, kind: str, op: str):
         return int(value)
     if not isinstance(value, float):
         raise _mismatch(value, name, kind, op)
-    return float(NUMBER_TYPES[kind](value))
+    # MindSpore stores the Python float itself, float32 field or not (as float32 when that is
+    # exact, as float64 otherwise); its readers give that value back
+    return float(value)
 
 
 def _array(value, name: str, spec: dict, op: str) -> np.ndarray:
