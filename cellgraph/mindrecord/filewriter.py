@@ -63,6 +63,8 @@ class FileWriter:
         self._schema, self._desc, self._index_fields = None, "", []
         self._blobs: list[str] = []
         self._rows = [[] for _ in self.paths]  # per shard: (raw, blob, index values)
+        self._parallel, self._next_shard = None, 0
+        self._shard_saved = [0] * len(self.paths)  # in parallel mode each file counts its own
         self._saved = 0
         self._header_size, self._page_size = fmt.DEFAULT_HEADER_SIZE, fmt.DEFAULT_PAGE_SIZE
         self._committed = False
@@ -91,6 +93,8 @@ class FileWriter:
         self._header_size, self._page_size = header["header_size"], header["page_size"]
         self._saved = int(header.get("compression_size") or 0)
         self._committed = False
+        self._parallel, self._next_shard = None, 0
+        self._shard_saved = [0] * len(self.paths)  # in parallel mode each file counts its own
         stored_compressed = header["version"] >= "3.0" and fmt._compresses(self._schema)
         self._rows = []
         for shard_path in self.paths:
@@ -182,11 +186,17 @@ class FileWriter:
         return value
 
     def write_raw_data(self, raw_data, parallel_writer=False) -> None:
-        """Append rows (a list of dicts holding every field of the schema); they are split
-        into contiguous blocks over the shards."""
+        """Append rows (a list of dicts holding every field of the schema). Without
+        `parallel_writer` they are split into contiguous blocks over the shards; with it (the
+        first call decides, later calls must agree) each call's rows go whole to the next
+        shard in turn, and each shard file is written as a dataset of its own (its header
+        names only itself), as MindSpore's parallel writer does."""
         if not isinstance(parallel_writer, bool):
-            raise TypeError("FileWriter.write_raw_data: The parameter `parallel_writer` must be "
-                            "bool.")
+            raise TypeError("The parameter `parallel_writer` must be bool.")
+        if self._parallel is None:
+            self._parallel = parallel_writer
+        if self._parallel != parallel_writer:
+            raise RuntimeError("The parameter `parallel_writer` must be consistent during use.")
         self._need_schema("write_raw_data")
         if not isinstance(raw_data, list):
             raise TypeError(f"FileWriter.write_raw_data: raw_data must be a list of dicts, got "
@@ -205,14 +215,21 @@ class FileWriter:
             # the index holds the values as stored (a float32 field's value rounded to float32)
             encoded.append((raw, blob, msgpack.unpackb(raw), saved))
         shards = len(self.paths)
-        per, extra = divmod(len(encoded), shards)
-        start = 0
-        for shard in range(shards):
-            end = start + per + (shard < extra)
-            for raw, blob, values, saved in encoded[start:end]:
+        if self._parallel:
+            blocks = [[] for _ in range(shards)]
+            blocks[self._next_shard] = encoded
+            self._next_shard = (self._next_shard + 1) % shards
+        else:
+            per, extra = divmod(len(encoded), shards)
+            bounds = [0]
+            for shard in range(shards):
+                bounds.append(bounds[-1] + per + (shard < extra))
+            blocks = [encoded[bounds[i]:bounds[i + 1]] for i in range(shards)]
+        for shard, block in enumerate(blocks):
+            for raw, blob, values, saved in block:
                 self._rows[shard].append((raw, blob, values))
                 self._saved += saved
-            start = end
+                self._shard_saved[shard] += saved
 
     def commit(self) -> None:
         """Write every shard file and its index, all at once: until every file is written,
@@ -221,8 +238,9 @@ class FileWriter:
         index_fields = self._index_fields or [  # MindSpore indexes every scalar field then
             name for name in self._schema if name not in self._blobs]
         addresses = [os.path.basename(p) for p in self.paths]
-        laid_out = [fmt.layout_pages([(raw, blob) for raw, blob, _ in rows], shard,
-                                     self._page_size) for shard, rows in enumerate(self._rows)]
+        laid_out = [fmt.layout_pages([(raw, blob) for raw, blob, _ in rows],
+                                     0 if self._parallel else shard, self._page_size)
+                    for shard, rows in enumerate(self._rows)]
         staging.recover(self._folder, self._name)
         stage = staging.new_stage(self._folder, self._name)
         try:
@@ -230,9 +248,12 @@ class FileWriter:
             for shard, (pages, contents, index_rows) in enumerate(laid_out):
                 header = fmt.header_bytes(
                     header_size=self._header_size, page_size=self._page_size,
-                    compression_size=max(self._saved, 0), schema=self._schema, desc=self._desc,
-                    index_fields=index_fields, pages=pages, addresses=addresses,
-                    shard_id=shard)
+                    compression_size=max(
+                        self._shard_saved[shard] if self._parallel else self._saved, 0),
+                    schema=self._schema, desc=self._desc,
+                    index_fields=index_fields, pages=pages,
+                    addresses=[addresses[shard]] if self._parallel else addresses,
+                    shard_id=0 if self._parallel else shard)
                 name = addresses[shard]
                 with open(os.path.join(stage, name), "xb") as f:
                     fmt.write_shard(f, header, self._header_size, self._page_size, pages,
