@@ -70,3 +70,11 @@ def check_parameter(func):
             check_num_consumer(bound.arguments["num_consumer"])
         return func(*args, **kwargs)
     return wrapper
+
+
+def pipeline_error(message: str) -> RuntimeError:
+    """A RuntimeError worded as MindSpore's data engine words its errors."""
+    rule = "-" * 66
+    return RuntimeError(f"Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline "
+                        f"Error Message'. \n\n{rule}\n- Dataset Pipeline Error Message: \n"
+                        f"{rule}\n[ERROR] {message}\n")

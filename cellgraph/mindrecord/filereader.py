@@ -3,13 +3,14 @@ order without a pipeline (MindSpore's tests and tools read back what FileWriter 
 from __future__ import annotations
 
 import os
+import sqlite3
 
 import numpy as np
 
 from . import commit as staging
 from . import format as fmt
 from . import msgpack
-from .checks import MIN_FILE_SIZE, check_parameter
+from .checks import MIN_FILE_SIZE, check_parameter, pipeline_error
 from .common.exceptions import ParamTypeError, ParamValueError
 from .config import refuse_encryption
 
@@ -68,16 +69,25 @@ class _Shards:
 
 def _open_files(file_name, op: str, columns=None) -> _Shards:
     """The shards of `file_name`: one file of a dataset (its shards are all read), or a list
-    of files."""
+    of files; each with its index file, checked as MindSpore checks them."""
     refuse_encryption(op)
+    given = [file_name] if isinstance(file_name, str) else list(file_name)
+    for path in given:
+        for p in (path, path + ".db"):
+            if not os.path.exists(p):
+                raise RuntimeError(f"The input: {p} is not exists.")
+    for path in given:
+        size = os.path.getsize(path)
+        if size < MIN_FILE_SIZE:
+            raise RuntimeError(f"Invalid file, the size of mindrecord file: {size} is less than "
+                               f"{MIN_FILE_SIZE}.")
     if isinstance(file_name, str):
         staging.recover(os.path.dirname(os.path.abspath(file_name)))
-        _check_exists(file_name)
         paths = fmt.dataset_files(file_name, fmt.read_header(file_name, op), op)
     else:
-        for p in file_name:
-            _check_exists(p)
-        paths = list(file_name)
+        paths = given
+    for path in paths:
+        _check_shard(path)
     shards = _Shards(paths, op, columns)
     if columns:
         unknown = [n for n in columns if n not in shards.schema]
@@ -87,13 +97,27 @@ def _open_files(file_name, op: str, columns=None) -> _Shards:
     return shards
 
 
-def _check_exists(path: str) -> None:
-    if not os.path.exists(path):
-        raise RuntimeError(f"The input: {path} is not exists.")
-    size = os.path.getsize(path)
-    if size < MIN_FILE_SIZE:
-        raise RuntimeError(f"Invalid file, the size of mindrecord file: {size} is less than "
-                           f"{MIN_FILE_SIZE}.")
+def _check_shard(path: str) -> None:
+    """A shard file and its index exist, and the index is a database naming the shard."""
+    if not os.path.isfile(path):
+        raise pipeline_error(f"Invalid file, mindrecord file: {path} can not be found. Please "
+                             f"check whether the mindrecord file exists and do not rename the "
+                             f"mindrecord file.")
+    db = path + ".db"
+    if not os.path.isfile(db):
+        raise pipeline_error(f"Invalid file, failed to open mindrecord meta file. Please check "
+                             f"whether the meta file: {db} exists and do not rename the "
+                             f"mindrecord file and meta file.")
+    try:
+        connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        try:
+            connection.execute("SELECT NAME from SHARD_NAME;").fetchall()
+        finally:
+            connection.close()
+    except sqlite3.Error as e:
+        raise pipeline_error(f"Failed to execute the sql [ SELECT NAME from SHARD_NAME; ] while "
+                             f"verifying meta file, {e}. Please check the meta file: "
+                             f"{db}") from None
 
 
 class FileReader:

@@ -3,15 +3,27 @@ format (format.py), each shard with its SQLite index (index.py), committed atomi
 (commit.py). MindSpore's `dataset.MindDataset` reads them, and cellgraph's reads MindSpore's."""
 from __future__ import annotations
 
+import json
+import logging
 import os
+import re
 
 from . import commit as staging
 from . import format as fmt
 from . import msgpack
-from .checks import check_filename
-from .common.exceptions import ParamValueError
+from .checks import check_filename, pipeline_error
+from .common.exceptions import (
+    MRMBuildSchemaError,
+    MRMDefineIndexError,
+    MRMGetMetaError,
+    MRMInvalidSchemaError,
+    ParamTypeError,
+    ParamValueError,
+)
 from .config import _get_enc_key, refuse_encryption
 from .index import write_index
+
+_log = logging.getLogger(__name__)
 
 
 def _shard_paths(file_name: str, shard_num: int) -> list[str]:
@@ -140,8 +152,16 @@ class FileWriter:
             raise RuntimeError("FileWriter.add_schema: the schema was already added (a "
                                "MindRecord file holds one schema)")
         if desc is not None and not isinstance(desc, str):
-            raise ValueError(f"FileWriter.add_schema: desc must be a str, got {desc!r}")
-        self._schema = fmt.check_schema(content, "FileWriter.add_schema")
+            raise TypeError(f"FileWriter.add_schema: desc must be a str, got {desc!r}")
+        if isinstance(content, dict) and any(
+                isinstance(spec, dict) and isinstance(spec.get("shape"), list)
+                and spec["shape"].count(-1) > 1 for spec in content.values()):
+            raise MRMBuildSchemaError  # MindSpore's schema builder refuses two -1 sizes
+        try:
+            self._schema = fmt.check_schema(content, "FileWriter.add_schema")
+        except ValueError as e:
+            detail = str(e).split(": ", 1)[-1]
+            raise MRMInvalidSchemaError(re.sub(r" \([^()]*\)\.$", ".", detail)) from None
         self._blobs = fmt.blob_fields(self._schema)
         self._desc = desc or ""
         return 0
@@ -150,19 +170,16 @@ class FileWriter:
         """Fields to index in the `.db` files: scalar fields of the schema (not bytes, not
         arrays)."""
         if not index_fields or not isinstance(index_fields, list):
-            raise TypeError(f"FileWriter.add_index: index_fields must be a non-empty list, got "
-                            f"{index_fields!r}")
+            raise ParamTypeError("index_fields", "list")
+        if self._schema is None:
+            raise MRMGetMetaError
         self._need_schema("add_index")
         for name in index_fields:
-            if not isinstance(name, str):
-                raise TypeError(f"FileWriter.add_index: an index field must be a str, got "
-                                f"{name!r}")
-            if name not in self._schema:
-                raise ValueError(f"FileWriter.add_index: the schema has no field {name!r}")
             if name in self._blobs:
-                raise ValueError(f"FileWriter.add_index: Failed to set field {name} since it's "
-                                 f"not primitive type (a scalar field of the schema, got "
-                                 f"{self._schema[name]}).")
+                raise MRMDefineIndexError(f"Failed to set field {name} since it's not primitive "
+                                          f"type.")
+            if not isinstance(name, str):
+                raise ParamTypeError("index field", "str")
         for name in index_fields:
             if name not in self._index_fields:
                 self._index_fields.append(name)
@@ -199,21 +216,25 @@ class FileWriter:
             raise RuntimeError("The parameter `parallel_writer` must be consistent during use.")
         self._need_schema("write_raw_data")
         if not isinstance(raw_data, list):
-            raise TypeError(f"FileWriter.write_raw_data: raw_data must be a list of dicts, got "
-                            f"{type(raw_data).__name__}")
+            raise ParamTypeError("raw_data", "list")
         for row in raw_data:
             if not isinstance(row, dict):
-                raise TypeError(f"FileWriter.write_raw_data: raw_data items must be dicts, got "
-                                f"{type(row).__name__}")
+                raise ParamTypeError("raw_data item", "dict")
+        self._check_index_fields()
         encoded = []
         for i, row in enumerate(raw_data):
             try:
                 raw, blob, saved = fmt.encode_row(row, self._schema, self._blobs,
                                                   "FileWriter.write_raw_data")
             except ValueError as e:
-                raise ValueError(f"{e} (row {i} of this batch)") from None
-            # the index holds the values as stored (a float32 field's value rounded to float32)
+                # as MindSpore: a row that does not match the schema is left out, with a warning
+                _log.warning("for schema, %d th data is wrong: %s", i, e)
+                continue
             encoded.append((raw, blob, msgpack.unpackb(raw), saved))
+        if not encoded:
+            raise RuntimeError("There is no valid data which can be written by 'write_raw_data' "
+                               "to mindrecord file. Please check the abnormal input data "
+                               "indicated in the warning log above.")
         shards = len(self.paths)
         if self._parallel:
             blocks = [[] for _ in range(shards)]
@@ -235,6 +256,7 @@ class FileWriter:
         """Write every shard file and its index, all at once: until every file is written,
         the files already there stay as they were."""
         self._need_schema("commit")
+        self._check_index_fields()
         index_fields = self._index_fields or [  # MindSpore indexes every scalar field then
             name for name in self._schema if name not in self._blobs]
         addresses = [os.path.basename(p) for p in self.paths]
@@ -270,6 +292,14 @@ class FileWriter:
                 staging.discard(stage)  # before the commit point: the old files stand
             raise
         self._committed = True
+
+    def _check_index_fields(self) -> None:
+        unknown = [name for name in self._index_fields if name not in self._schema]
+        if unknown:
+            schema = json.dumps(self._schema, separators=(",", ":"), sort_keys=True)
+            raise pipeline_error(f"Invalid input, 'index_fields': {unknown[0]} can not found in "
+                                 f"schema: {schema}. \nPlease use 'add_index' function to add "
+                                 f"proper 'index_fields'.")
 
     def _need_schema(self, method: str) -> None:
         if self._committed:

@@ -419,7 +419,12 @@ def read_header(path: str, op: str) -> dict:
                                   f"versions, which is no longer read: write the dataset again "
                                   f"with mindrecord.FileWriter (MindSpore's format)")
         (length,) = _U64.unpack(head)
-        if length > MAX_HEADER_SIZE or length + 8 > size:
+        if length > MAX_HEADER_SIZE:
+            raise MindRecordError(f"Invalid file, the size of mindrecord file header is larger "
+                                  f"than the upper limit. \nThe invalid mindrecord file is "
+                                  f"[{path}]. \nPlease use 'FileWriter' to generate valid "
+                                  f"mindrecord files.")
+        if length + 8 > size:
             raise MindRecordError(f"{op}: {path!r} is not a MindRecord file, or its header is "
                                   f"corrupt (it claims {length} bytes of header in a file of "
                                   f"{size})")

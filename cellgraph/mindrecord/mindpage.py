@@ -7,17 +7,11 @@ import json
 import os
 import sqlite3
 
-from .checks import check_parameter
+from .checks import check_parameter, pipeline_error
 from .common.exceptions import MRMDefineCategoryError, ParamTypeError, ParamValueError
 from .filereader import _open_files
 
 __all__ = ["MindPage"]
-
-
-def _pipeline_error(message: str) -> RuntimeError:
-    return RuntimeError(f"Exception thrown from dataset pipeline. Refer to 'Dataset Pipeline "
-                        f"Error Message'. \n\n{'-' * 66}\n- Dataset Pipeline Error Message: \n"
-                        f"{'-' * 66}\n[ERROR] {message}\n")
 
 
 class MindPage:
@@ -63,7 +57,7 @@ class MindPage:
 
     def _need_field(self) -> str:
         if self._category_field is None:
-            raise _pipeline_error("Invalid data, category_field is not set, please set it "
+            raise pipeline_error("Invalid data, category_field is not set, please set it "
                                   "with one of candidate_fields first.")
         return self._category_field
 
@@ -73,13 +67,13 @@ class MindPage:
         for path in self._shards.paths:
             db = path + ".db"
             if not os.path.isfile(db):
-                raise _pipeline_error(f"Invalid file, the index file of the mindrecord file "
+                raise pipeline_error(f"Invalid file, the index file of the mindrecord file "
                                       f"does not exist: {db}")
             connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
             try:
                 out.append(connection.execute(sql, params).fetchall())
             except sqlite3.Error as e:
-                raise _pipeline_error(f"Failed to query the index file: {db}: {e}") from None
+                raise pipeline_error(f"Failed to query the index file: {db}: {e}") from None
             finally:
                 connection.close()
         return out
@@ -109,7 +103,7 @@ class MindPage:
 
     def _page(self, name: str, count: int, page: int, num_row: int) -> list[dict]:
         if page * num_row >= count:
-            raise _pipeline_error(f"Invalid data, page no: {page}or page size: {num_row} is "
+            raise pipeline_error(f"Invalid data, page no: {page}or page size: {num_row} is "
                                   f"invalid.")
         column = f'"{self._need_field()}_0"'
         matches = self._query(f"SELECT ROW_ID FROM INDEXES WHERE {column} = ? ORDER BY ROW_ID",
@@ -126,7 +120,7 @@ class MindPage:
         _check_page(page, num_row)
         categories = self._category_list()
         if category_id >= len(categories):
-            raise _pipeline_error(f"Invalid data, category_id: {category_id} must be in the "
+            raise pipeline_error(f"Invalid data, category_id: {category_id} must be in the "
                                   f"range [0, {len(categories)}].")
         name, count = categories[category_id]
         return self._page(name, count, page, num_row)
@@ -139,7 +133,7 @@ class MindPage:
         _check_page(page, num_row)
         counts = dict(self._category_list())
         if category_name not in counts:
-            raise _pipeline_error(f"category_name: {category_name} could not found.")
+            raise pipeline_error(f"category_name: {category_name} could not found.")
         return self._page(category_name, counts[category_name], page, num_row)
 
 
