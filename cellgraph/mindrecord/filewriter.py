@@ -303,7 +303,10 @@ class FileWriter:
 
     def _need_schema(self, method: str) -> None:
         if self._committed:
-            raise RuntimeError(f"FileWriter.{method}: Not allowed to call `{method}` on flushed "
-                               f"MindRecord files (the files were already committed).")
+            raise RuntimeError(f"Not allowed to call `{method}` on flushed MindRecord files."
+                               f"When creating new MindRecord files, please remove `commit` "
+                               f"before `{method}`. In other cases, when appending to existing "
+                               f"MindRecord files, please call `open_for_append` first and then "
+                               f"`{method}`.")
         if self._schema is None:
             raise RuntimeError(f"FileWriter.{method}: add_schema first")
