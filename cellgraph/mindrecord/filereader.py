@@ -2,6 +2,7 @@
 order without a pipeline (MindSpore's tests and tools read back what FileWriter wrote)."""
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 
@@ -12,7 +13,7 @@ from . import format as fmt
 from . import msgpack
 from .checks import MIN_FILE_SIZE, check_parameter, pipeline_error
 from .common.exceptions import ParamTypeError, ParamValueError
-from .config import refuse_encryption
+from .config import decrypt_inputs, release
 
 __all__ = ["FileReader"]
 
@@ -70,7 +71,6 @@ class _Shards:
 def _open_files(file_name, op: str, columns=None) -> _Shards:
     """The shards of `file_name`: one file of a dataset (its shards are all read), or a list
     of files; each with its index file, checked as MindSpore checks them."""
-    refuse_encryption(op)
     given = [file_name] if isinstance(file_name, str) else list(file_name)
     for path in given:
         for p in (path, path + ".db"):
@@ -133,7 +133,13 @@ class FileReader:
             raise ParamTypeError("columns", "list")
         if isinstance(file_name, list) and not file_name:
             raise ParamValueError("File path is not allowed None or empty!")
-        self._shards = _open_files(file_name, self.op, columns or None)
+        self._decrypted = []
+        paths, self._decrypted = decrypt_inputs(file_name)
+        try:
+            self._shards = _open_files(paths, self.op, columns or None)
+        except BaseException:
+            release(self._decrypted)
+            raise
         self._schema = self._shards.schema
         self.num_consumer = num_consumer
         self.operator = operator
@@ -156,5 +162,11 @@ class FileReader:
         return {name: dict(spec) for name, spec in self._schema.items()}
 
     def close(self) -> None:
-        """Stop reading: get_next yields no more rows."""
+        """Stop reading: get_next yields no more rows (decrypted copies are removed)."""
         self._closed = True
+        release(self._decrypted)
+        self._decrypted = []
+
+    def __del__(self):
+        with contextlib.suppress(Exception):
+            release(getattr(self, "_decrypted", []))

@@ -20,7 +20,7 @@ from .common.exceptions import (
     ParamTypeError,
     ParamValueError,
 )
-from .config import _get_enc_key, refuse_encryption
+from .config import _get_enc_key, decrypt_in_place, encrypt_file
 from .index import write_index
 
 _log = logging.getLogger(__name__)
@@ -60,7 +60,6 @@ class FileWriter:
         if shard_num > 1 and _get_enc_key() is not None:
             raise RuntimeError("When encode mode is enabled, the automatic sharding function is "
                                "unavailable.")
-        refuse_encryption("FileWriter")
         self.paths = [os.path.abspath(p) for p in _shard_paths(os.fspath(file_name), shard_num)]
         self._folder = os.path.dirname(self.paths[0])
         self._name = os.path.basename(os.fspath(file_name))
@@ -93,6 +92,7 @@ class FileWriter:
                 f"{op}: file_name must be the path of a MindRecord file, got {file_name!r}")
         path = os.path.abspath(os.fspath(file_name))
         staging.recover(os.path.dirname(path))
+        decrypt_in_place(path)
         header = fmt.read_header(path, op)
         self = cls.__new__(cls)
         self.paths = fmt.dataset_files(path, header, op)
@@ -283,6 +283,9 @@ class FileWriter:
                 write_index(os.path.join(stage, name + ".db"), name, self._schema,
                             index_fields, index_rows,
                             [values for _, _, values in self._rows[shard]])
+                if _get_enc_key() is not None:  # set_enc_key: the files are stored encrypted
+                    encrypt_file(os.path.join(stage, name))
+                    encrypt_file(os.path.join(stage, name + ".db"))
                 for n in (name, name + ".db"):
                     names.append(n)
                     modes[n] = _mode(os.path.join(self._folder, n))

@@ -3,12 +3,14 @@ one index field (a category field), read a page at a time, through the SQLite in
 each shard file (index.py)."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
 
 from .checks import check_parameter, pipeline_error
 from .common.exceptions import MRMDefineCategoryError, ParamTypeError, ParamValueError
+from .config import decrypt_inputs, release
 from .filereader import _open_files
 
 __all__ = ["MindPage"]
@@ -28,12 +30,22 @@ class MindPage:
         if isinstance(file_name, list) and not file_name:
             raise ParamValueError("File path is not allowed None or empty!")
         self.num_consumer = num_consumer
-        self._shards = _open_files(file_name, self.op)
+        self._decrypted = []
+        paths, self._decrypted = decrypt_inputs(file_name)
+        try:
+            self._shards = _open_files(paths, self.op)
+        except BaseException:
+            release(self._decrypted)
+            raise
         self._schema = self._shards.schema
         fields = [f["index_field"] for f in self._shards.headers[0].get("index_fields") or []]
         self._candidate_fields = fields
         self._category_field = None
         self._categories = None
+
+    def __del__(self):
+        with contextlib.suppress(Exception):
+            release(getattr(self, "_decrypted", []))
 
     @property
     def candidate_fields(self):

@@ -74,13 +74,11 @@ def test_encryption_settings_are_checked():
     assert config._get_dec_mode() == "AES-GCM"
 
 
-def test_encryption_is_refused_not_ignored(tmp_path):
+def test_encryption_settings_keep_sharding_off(tmp_path):
     mindrecord.set_enc_key("0123456789012345")
     try:
         with pytest.raises(RuntimeError, match="the automatic sharding function is unavailable"):
             mindrecord.FileWriter(str(tmp_path / "a"), 2)
-        with pytest.raises(NotImplementedError, match="encrypted MindRecord files"):
-            mindrecord.FileWriter(str(tmp_path / "a"))
     finally:
         mindrecord.set_enc_key(None)
     assert mindrecord.SUCCESS == 0 and mindrecord.FAILED == -1
