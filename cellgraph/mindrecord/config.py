@@ -20,6 +20,8 @@ import shutil
 import threading
 import uuid
 
+from .format import MindRecordError
+
 __all__ = ["set_dec_mode", "set_enc_key", "set_enc_mode"]
 
 _ENC_KEY = None
@@ -135,12 +137,12 @@ def decrypt(filename: str) -> str:
     """The path to read `filename` from: itself when it is not encrypted (and no key is set),
     else its decrypted copy. MindSpore's errors when the key and the file disagree."""
     if not os.path.exists(filename):
-        raise RuntimeError(f"The input: {filename} is not exists.")
+        raise MindRecordError(f"The input: {filename} is not exists.")
     if not os.path.isfile(filename):
-        raise RuntimeError(f"The input: {filename} should be a regular file.")
+        raise MindRecordError(f"The input: {filename} should be a regular file.")
     size = os.path.getsize(filename)
     if size < _MIN_FILE_SIZE:
-        raise RuntimeError(f"Invalid file, the size of mindrecord file: {size} is smaller than "
+        raise MindRecordError(f"Invalid file, the size of mindrecord file: {size} is smaller than "
                            f"the lower limit: {_MIN_FILE_SIZE}.\n Please check file path: "
                            f"{filename} and use 'FileWriter' to generate valid mindrecord files.")
     encrypted = _tail(filename, len(ENCRYPT_END_FLAG)) == ENCRYPT_END_FLAG

@@ -103,3 +103,18 @@ def test_functions_as_modes(tmp_path):
         FileReader(path)
     set_dec_mode(dec)
     assert [r["label"] for r in FileReader(path).get_next()] == [0, 1, 2]
+
+
+def test_mind_dataset_reads_encrypted_files(tmp_path):
+    pytest.importorskip("cryptography")
+    from cellgraph import dataset as ds
+
+    path = str(tmp_path / "d.mr")
+    set_enc_key(KEY)
+    write(path, rows=4)
+    labels = [int(r["label"]) for r in ds.MindDataset(path, shuffle=False)
+              .create_dict_iterator(output_numpy=True)]
+    assert labels == [0, 1, 2, 3]
+    set_enc_key(None)
+    with pytest.raises(RuntimeError, match="The mindrecord file is encrypted"):
+        ds.MindDataset(path)
