@@ -1,6 +1,9 @@
-"""`mindspore.mindrecord`: FileWriter (and Cifar10ToMR, which converts CIFAR-10) writes
-MindRecord files in MindSpore's format (format.py), which `dataset.MindDataset` and FileReader
-read, as MindSpore's reader does; datasets MindSpore wrote load here."""
+"""`mindspore.mindrecord`: FileWriter writes MindRecord files in MindSpore's format (format.py,
+byte-identical to MindSpore's but for the shard names), which `dataset.MindDataset`, FileReader
+and MindPage (rows by the value of an index field, a page at a time) read, as MindSpore's do;
+datasets MindSpore wrote load here. Cifar10ToMR and ImageNetToMR convert those datasets;
+set_enc_key / set_enc_mode / set_dec_mode encrypt the files (config.py); the errors are
+MindSpore's (common/exceptions.py)."""
 from .cifar10_to_mr import Cifar10ToMR
 from .common.exceptions import (
     DbConnectionError,
