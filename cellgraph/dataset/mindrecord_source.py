@@ -5,11 +5,13 @@ arrays in the schema's shape."""
 from __future__ import annotations
 
 import os
+import weakref
 
 import numpy as np
 
 from cellgraph.mindrecord import commit as staging
 from cellgraph.mindrecord import format as fmt
+from cellgraph.mindrecord.config import decrypt_inputs, release
 
 from .engine import check_num_parallel_workers
 from .samplers import Shuffle, _optional_count
@@ -55,6 +57,11 @@ class MindDataset(MappableSource):
         if num_samples and shuffle in (Shuffle.FILES, Shuffle.INFILE):
             raise ValueError("'Shuffle.FILES' or 'Shuffle.INFILE' and 'num_samples' cannot be "
                              "specified at the same time.")
+        if isinstance(dataset_files, (str, list)) and dataset_files:
+            # with set_enc_key, encrypted files are read from decrypted copies (removed when the
+            # dataset goes away), as MindSpore's MindDataset does
+            dataset_files, decrypted = decrypt_inputs(dataset_files)
+            weakref.finalize(self, release, tuple(decrypted))
         self.paths = _files(dataset_files, self.op)
         headers = [fmt.read_header(p, self.op) for p in self.paths]
         first = _meta(headers[0])

@@ -1,9 +1,97 @@
-"""`mindspore.mindrecord`: FileWriter (and Cifar10ToMR, which converts CIFAR-10) writes
-MindRecord files in MindSpore's format (format.py), which `dataset.MindDataset` and FileReader
-read, as MindSpore's reader does; datasets MindSpore wrote load here."""
+"""`mindspore.mindrecord`: FileWriter writes MindRecord files in MindSpore's format (format.py,
+byte-identical to MindSpore's but for the shard names), which `dataset.MindDataset`, FileReader
+and MindPage (rows by the value of an index field, a page at a time) read, as MindSpore's do;
+datasets MindSpore wrote load here. Cifar10ToMR and ImageNetToMR convert those datasets;
+set_enc_key / set_enc_mode / set_dec_mode encrypt the files (config.py); the errors are
+MindSpore's (common/exceptions.py)."""
 from .cifar10_to_mr import Cifar10ToMR
+from .common.exceptions import (
+    DbConnectionError,
+    MindRecordException,
+    MRMAddIndexError,
+    MRMAddSchemaError,
+    MRMBuildSchemaError,
+    MRMCloseError,
+    MRMCommitError,
+    MRMDefineBlobError,
+    MRMDefineCategoryError,
+    MRMDefineIndexError,
+    MRMFetchCandidateFieldsError,
+    MRMFetchDataError,
+    MRMFinishError,
+    MRMGenerateIndexError,
+    MRMGetMetaError,
+    MRMIndexGeneratorError,
+    MRMInitSegmentError,
+    MRMInvalidHeaderSizeError,
+    MRMInvalidPageSizeError,
+    MRMInvalidSchemaError,
+    MRMLaunchError,
+    MRMOpenError,
+    MRMOpenForAppendError,
+    MRMReadCategoryInfoError,
+    MRMSetHeaderError,
+    MRMUnsupportedSchemaError,
+    MRMValidateDataError,
+    MRMWriteDatasetError,
+    ParamMissError,
+    ParamTypeError,
+    ParamValueError,
+    PathNotExistsError,
+    UnknownError,
+)
+from .config import set_dec_mode, set_enc_key, set_enc_mode
 from .filereader import FileReader
 from .filewriter import FileWriter
 from .format import MindRecordError
+from .imagenet_to_mr import ImageNetToMR
+from .mindpage import MindPage
 
-__all__ = ["Cifar10ToMR", "FileReader", "FileWriter", "MindRecordError"]
+SUCCESS, FAILED = 0, -1
+
+__all__ = [
+    "FAILED",
+    "SUCCESS",
+    "Cifar10ToMR",
+    "DbConnectionError",
+    "FileReader",
+    "FileWriter",
+    "ImageNetToMR",
+    "MRMAddIndexError",
+    "MRMAddSchemaError",
+    "MRMBuildSchemaError",
+    "MRMCloseError",
+    "MRMCommitError",
+    "MRMDefineBlobError",
+    "MRMDefineCategoryError",
+    "MRMDefineIndexError",
+    "MRMFetchCandidateFieldsError",
+    "MRMFetchDataError",
+    "MRMFinishError",
+    "MRMGenerateIndexError",
+    "MRMGetMetaError",
+    "MRMIndexGeneratorError",
+    "MRMInitSegmentError",
+    "MRMInvalidHeaderSizeError",
+    "MRMInvalidPageSizeError",
+    "MRMInvalidSchemaError",
+    "MRMLaunchError",
+    "MRMOpenError",
+    "MRMOpenForAppendError",
+    "MRMReadCategoryInfoError",
+    "MRMSetHeaderError",
+    "MRMUnsupportedSchemaError",
+    "MRMValidateDataError",
+    "MRMWriteDatasetError",
+    "MindPage",
+    "MindRecordError",
+    "MindRecordException",
+    "ParamMissError",
+    "ParamTypeError",
+    "ParamValueError",
+    "PathNotExistsError",
+    "UnknownError",
+    "set_dec_mode",
+    "set_enc_key",
+    "set_enc_mode",
+]

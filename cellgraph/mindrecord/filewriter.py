@@ -3,12 +3,27 @@ format (format.py), each shard with its SQLite index (index.py), committed atomi
 (commit.py). MindSpore's `dataset.MindDataset` reads them, and cellgraph's reads MindSpore's."""
 from __future__ import annotations
 
+import json
+import logging
 import os
+import re
 
 from . import commit as staging
 from . import format as fmt
 from . import msgpack
+from .checks import check_filename, pipeline_error
+from .common.exceptions import (
+    MRMBuildSchemaError,
+    MRMDefineIndexError,
+    MRMGetMetaError,
+    MRMInvalidSchemaError,
+    ParamTypeError,
+    ParamValueError,
+)
+from .config import _get_enc_key, decrypt_in_place, encrypt_file
 from .index import write_index
+
+_log = logging.getLogger(__name__)
 
 
 def _shard_paths(file_name: str, shard_num: int) -> list[str]:
@@ -32,21 +47,19 @@ class FileWriter:
     contiguous blocks over the shards, as MindSpore's writer does."""
 
     def __init__(self, file_name, shard_num=1, overwrite=False):
-        if not isinstance(file_name, (str, os.PathLike)) or not os.fspath(file_name) or \
-                os.fspath(file_name).endswith(("/", os.sep)):
-            raise ValueError(f"FileWriter: file_name must be the path of a file, got "
-                             f"{file_name!r}")
+        check_filename(file_name)
         if shard_num is None:
-            raise ValueError("FileWriter: Parameter shard_num is None.")
-        if isinstance(shard_num, bool) or not isinstance(shard_num, int):
-            # MindSpore raises ValueError (its ParamValueError) here
-            raise ValueError("FileWriter: Parameter shard_num's type is not int.")  # noqa: TRY004
+            raise ParamValueError("Parameter shard_num is None.")
+        if not isinstance(shard_num, int):
+            raise ParamValueError("Parameter shard_num's type is not int.")
         if not 1 <= shard_num <= 1000:
-            raise ValueError(f"FileWriter: Parameter shard_num's value: {shard_num} should "
-                             f"between 1 and 1000.")
+            raise ParamValueError(f"Parameter shard_num's value: {shard_num} should between 1 "
+                                  f"and 1000.")
         if not isinstance(overwrite, bool):
-            # MindSpore raises ValueError (its ParamValueError) here
-            raise ValueError("FileWriter: Parameter overwrite's type is not bool.")  # noqa: TRY004
+            raise ParamValueError("Parameter overwrite's type is not bool.")
+        if shard_num > 1 and _get_enc_key() is not None:
+            raise RuntimeError("When encode mode is enabled, the automatic sharding function is "
+                               "unavailable.")
         self.paths = [os.path.abspath(p) for p in _shard_paths(os.fspath(file_name), shard_num)]
         self._folder = os.path.dirname(self.paths[0])
         self._name = os.path.basename(os.fspath(file_name))
@@ -61,6 +74,8 @@ class FileWriter:
         self._schema, self._desc, self._index_fields = None, "", []
         self._blobs: list[str] = []
         self._rows = [[] for _ in self.paths]  # per shard: (raw, blob, index values)
+        self._parallel, self._next_shard = None, 0
+        self._shard_saved = [0] * len(self.paths)  # in parallel mode each file counts its own
         self._saved = 0
         self._header_size, self._page_size = fmt.DEFAULT_HEADER_SIZE, fmt.DEFAULT_PAGE_SIZE
         self._committed = False
@@ -77,6 +92,7 @@ class FileWriter:
                 f"{op}: file_name must be the path of a MindRecord file, got {file_name!r}")
         path = os.path.abspath(os.fspath(file_name))
         staging.recover(os.path.dirname(path))
+        decrypt_in_place(path)
         header = fmt.read_header(path, op)
         self = cls.__new__(cls)
         self.paths = fmt.dataset_files(path, header, op)
@@ -89,6 +105,8 @@ class FileWriter:
         self._header_size, self._page_size = header["header_size"], header["page_size"]
         self._saved = int(header.get("compression_size") or 0)
         self._committed = False
+        self._parallel, self._next_shard = None, 0
+        self._shard_saved = [0] * len(self.paths)  # in parallel mode each file counts its own
         stored_compressed = header["version"] >= "3.0" and fmt._compresses(self._schema)
         self._rows = []
         for shard_path in self.paths:
@@ -134,8 +152,16 @@ class FileWriter:
             raise RuntimeError("FileWriter.add_schema: the schema was already added (a "
                                "MindRecord file holds one schema)")
         if desc is not None and not isinstance(desc, str):
-            raise ValueError(f"FileWriter.add_schema: desc must be a str, got {desc!r}")
-        self._schema = fmt.check_schema(content, "FileWriter.add_schema")
+            raise TypeError(f"FileWriter.add_schema: desc must be a str, got {desc!r}")
+        if isinstance(content, dict) and any(
+                isinstance(spec, dict) and isinstance(spec.get("shape"), list)
+                and spec["shape"].count(-1) > 1 for spec in content.values()):
+            raise MRMBuildSchemaError  # MindSpore's schema builder refuses two -1 sizes
+        try:
+            self._schema = fmt.check_schema(content, "FileWriter.add_schema")
+        except ValueError as e:
+            detail = str(e).split(": ", 1)[-1]
+            raise MRMInvalidSchemaError(re.sub(r" \([^()]*\)\.$", ".", detail)) from None
         self._blobs = fmt.blob_fields(self._schema)
         self._desc = desc or ""
         return 0
@@ -144,19 +170,16 @@ class FileWriter:
         """Fields to index in the `.db` files: scalar fields of the schema (not bytes, not
         arrays)."""
         if not index_fields or not isinstance(index_fields, list):
-            raise TypeError(f"FileWriter.add_index: index_fields must be a non-empty list, got "
-                            f"{index_fields!r}")
+            raise ParamTypeError("index_fields", "list")
+        if self._schema is None:
+            raise MRMGetMetaError
         self._need_schema("add_index")
         for name in index_fields:
-            if not isinstance(name, str):
-                raise TypeError(f"FileWriter.add_index: an index field must be a str, got "
-                                f"{name!r}")
-            if name not in self._schema:
-                raise ValueError(f"FileWriter.add_index: the schema has no field {name!r}")
             if name in self._blobs:
-                raise ValueError(f"FileWriter.add_index: Failed to set field {name} since it's "
-                                 f"not primitive type (a scalar field of the schema, got "
-                                 f"{self._schema[name]}).")
+                raise MRMDefineIndexError(f"Failed to set field {name} since it's not primitive "
+                                          f"type.")
+            if not isinstance(name, str):
+                raise ParamTypeError("index field", "str")
         for name in index_fields:
             if name not in self._index_fields:
                 self._index_fields.append(name)
@@ -180,47 +203,66 @@ class FileWriter:
         return value
 
     def write_raw_data(self, raw_data, parallel_writer=False) -> None:
-        """Append rows (a list of dicts holding every field of the schema); they are split
-        into contiguous blocks over the shards."""
+        """Append rows (a list of dicts holding every field of the schema). Without
+        `parallel_writer` they are split into contiguous blocks over the shards; with it (the
+        first call decides, later calls must agree) each call's rows go whole to the next
+        shard in turn, and each shard file is written as a dataset of its own (its header
+        names only itself), as MindSpore's parallel writer does."""
         if not isinstance(parallel_writer, bool):
-            raise TypeError("FileWriter.write_raw_data: The parameter `parallel_writer` must be "
-                            "bool.")
+            raise TypeError("The parameter `parallel_writer` must be bool.")
+        if self._parallel is None:
+            self._parallel = parallel_writer
+        if self._parallel != parallel_writer:
+            raise RuntimeError("The parameter `parallel_writer` must be consistent during use.")
         self._need_schema("write_raw_data")
         if not isinstance(raw_data, list):
-            raise TypeError(f"FileWriter.write_raw_data: raw_data must be a list of dicts, got "
-                            f"{type(raw_data).__name__}")
+            raise ParamTypeError("raw_data", "list")
         for row in raw_data:
             if not isinstance(row, dict):
-                raise TypeError(f"FileWriter.write_raw_data: raw_data items must be dicts, got "
-                                f"{type(row).__name__}")
+                raise ParamTypeError("raw_data item", "dict")
+        self._check_index_fields()
         encoded = []
         for i, row in enumerate(raw_data):
             try:
                 raw, blob, saved = fmt.encode_row(row, self._schema, self._blobs,
                                                   "FileWriter.write_raw_data")
             except ValueError as e:
-                raise ValueError(f"{e} (row {i} of this batch)") from None
-            # the index holds the values as stored (a float32 field's value rounded to float32)
+                # as MindSpore: a row that does not match the schema is left out, with a warning
+                _log.warning("for schema, %d th data is wrong: %s", i, e)
+                continue
             encoded.append((raw, blob, msgpack.unpackb(raw), saved))
+        if not encoded:
+            raise RuntimeError("There is no valid data which can be written by 'write_raw_data' "
+                               "to mindrecord file. Please check the abnormal input data "
+                               "indicated in the warning log above.")
         shards = len(self.paths)
-        per, extra = divmod(len(encoded), shards)
-        start = 0
-        for shard in range(shards):
-            end = start + per + (shard < extra)
-            for raw, blob, values, saved in encoded[start:end]:
+        if self._parallel:
+            blocks = [[] for _ in range(shards)]
+            blocks[self._next_shard] = encoded
+            self._next_shard = (self._next_shard + 1) % shards
+        else:
+            per, extra = divmod(len(encoded), shards)
+            bounds = [0]
+            for shard in range(shards):
+                bounds.append(bounds[-1] + per + (shard < extra))
+            blocks = [encoded[bounds[i]:bounds[i + 1]] for i in range(shards)]
+        for shard, block in enumerate(blocks):
+            for raw, blob, values, saved in block:
                 self._rows[shard].append((raw, blob, values))
                 self._saved += saved
-            start = end
+                self._shard_saved[shard] += saved
 
     def commit(self) -> None:
         """Write every shard file and its index, all at once: until every file is written,
         the files already there stay as they were."""
         self._need_schema("commit")
+        self._check_index_fields()
         index_fields = self._index_fields or [  # MindSpore indexes every scalar field then
             name for name in self._schema if name not in self._blobs]
         addresses = [os.path.basename(p) for p in self.paths]
-        laid_out = [fmt.layout_pages([(raw, blob) for raw, blob, _ in rows], shard,
-                                     self._page_size) for shard, rows in enumerate(self._rows)]
+        laid_out = [fmt.layout_pages([(raw, blob) for raw, blob, _ in rows],
+                                     0 if self._parallel else shard, self._page_size)
+                    for shard, rows in enumerate(self._rows)]
         staging.recover(self._folder, self._name)
         stage = staging.new_stage(self._folder, self._name)
         try:
@@ -228,9 +270,12 @@ class FileWriter:
             for shard, (pages, contents, index_rows) in enumerate(laid_out):
                 header = fmt.header_bytes(
                     header_size=self._header_size, page_size=self._page_size,
-                    compression_size=max(self._saved, 0), schema=self._schema, desc=self._desc,
-                    index_fields=index_fields, pages=pages, addresses=addresses,
-                    shard_id=shard)
+                    compression_size=max(
+                        self._shard_saved[shard] if self._parallel else self._saved, 0),
+                    schema=self._schema, desc=self._desc,
+                    index_fields=index_fields, pages=pages,
+                    addresses=[addresses[shard]] if self._parallel else addresses,
+                    shard_id=0 if self._parallel else shard)
                 name = addresses[shard]
                 with open(os.path.join(stage, name), "xb") as f:
                     fmt.write_shard(f, header, self._header_size, self._page_size, pages,
@@ -238,6 +283,9 @@ class FileWriter:
                 write_index(os.path.join(stage, name + ".db"), name, self._schema,
                             index_fields, index_rows,
                             [values for _, _, values in self._rows[shard]])
+                if _get_enc_key() is not None:  # set_enc_key: the files are stored encrypted
+                    encrypt_file(os.path.join(stage, name))
+                    encrypt_file(os.path.join(stage, name + ".db"))
                 for n in (name, name + ".db"):
                     names.append(n)
                     modes[n] = _mode(os.path.join(self._folder, n))
@@ -248,9 +296,20 @@ class FileWriter:
             raise
         self._committed = True
 
+    def _check_index_fields(self) -> None:
+        unknown = [name for name in self._index_fields if name not in self._schema]
+        if unknown:
+            schema = json.dumps(self._schema, separators=(",", ":"), sort_keys=True)
+            raise pipeline_error(f"Invalid input, 'index_fields': {unknown[0]} can not found in "
+                                 f"schema: {schema}. \nPlease use 'add_index' function to add "
+                                 f"proper 'index_fields'.")
+
     def _need_schema(self, method: str) -> None:
         if self._committed:
-            raise RuntimeError(f"FileWriter.{method}: Not allowed to call `{method}` on flushed "
-                               f"MindRecord files (the files were already committed).")
+            raise RuntimeError(f"Not allowed to call `{method}` on flushed MindRecord files."
+                               f"When creating new MindRecord files, please remove `commit` "
+                               f"before `{method}`. In other cases, when appending to existing "
+                               f"MindRecord files, please call `open_for_append` first and then "
+                               f"`{method}`.")
         if self._schema is None:
             raise RuntimeError(f"FileWriter.{method}: add_schema first")

@@ -175,7 +175,9 @@ def _number(value, name: str, kind: str, op: str):
         return int(value)
     if not isinstance(value, float):
         raise _mismatch(value, name, kind, op)
-    return float(NUMBER_TYPES[kind](value))
+    # MindSpore stores the Python float itself, float32 field or not (as float32 when that is
+    # exact, as float64 otherwise); its readers give that value back
+    return float(value)
 
 
 def _array(value, name: str, spec: dict, op: str) -> np.ndarray:
@@ -225,7 +227,8 @@ def encode_row(row: dict, schema: dict, blobs: list[str], op: str) -> tuple[byte
         plain = array.astype(array.dtype.newbyteorder("<")).tobytes()
         if compress and spec["type"] in ("int32", "int64"):
             packed = compress_ints(array)
-            saved += len(plain) - len(packed)
+            if array.size:  # MindSpore counts nothing saved (nor lost) for an empty array
+                saved += len(plain) - len(packed)
             parts.append(packed)
         else:
             parts.append(plain)
@@ -416,7 +419,12 @@ def read_header(path: str, op: str) -> dict:
                                   f"versions, which is no longer read: write the dataset again "
                                   f"with mindrecord.FileWriter (MindSpore's format)")
         (length,) = _U64.unpack(head)
-        if length > MAX_HEADER_SIZE or length + 8 > size:
+        if length > MAX_HEADER_SIZE:
+            raise MindRecordError(f"Invalid file, the size of mindrecord file header is larger "
+                                  f"than the upper limit. \nThe invalid mindrecord file is "
+                                  f"[{path}]. \nPlease use 'FileWriter' to generate valid "
+                                  f"mindrecord files.")
+        if length + 8 > size:
             raise MindRecordError(f"{op}: {path!r} is not a MindRecord file, or its header is "
                                   f"corrupt (it claims {length} bytes of header in a file of "
                                   f"{size})")

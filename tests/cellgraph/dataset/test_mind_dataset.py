@@ -84,6 +84,10 @@ def test_sharding_padding_and_shuffle(tmp_path):
 def test_a_file_of_another_format_is_refused(tmp_path):
     foreign = tmp_path / "mindspore.mindrecord"
     foreign.write_bytes(b"\x00" * 64)
+    # as MindSpore's MindDataset: the index file is looked for first
+    with pytest.raises(RuntimeError, match=r"The input: .*mindspore.mindrecord.db is not exists"):
+        ds.MindDataset(str(foreign))
+    (tmp_path / "mindspore.mindrecord.db").write_bytes(b"\x00" * 64)
     with pytest.raises(RuntimeError, match="not a MindRecord file"):
         ds.MindDataset(str(foreign))
     write(tmp_path / "rows.mindrecord")

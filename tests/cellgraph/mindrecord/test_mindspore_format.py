@@ -21,7 +21,7 @@ import pytest
 
 import cellgraph
 from cellgraph import dataset as ds
-from cellgraph.mindrecord import FileWriter, MindRecordError, msgpack
+from cellgraph.mindrecord import FileReader, FileWriter, MindRecordError, msgpack
 from cellgraph.mindrecord import format as fmt
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -155,8 +155,11 @@ def test_corrupt_headers_and_pages_are_refused(tmp_path):
     good = path.read_bytes()
     (n,) = struct.unpack("<Q", good[:8])
     cases = {
-        "too small": good[:5],
-        "header is corrupt": struct.pack("<Q", 1 << 40) + good[8:],
+        # MindSpore's message for a file under 8 bytes
+        "is smaller than the lower limit: 8": good[:5],
+        # MindSpore's message for a header length past the 128 MB limit
+        "header is larger than the upper limit": struct.pack("<Q", 1 << 40) + good[8:],
+        "header is corrupt": struct.pack("<Q", len(good)) + good[8:],
         "not valid JSON": good[:8] + b"#" + good[9:],
         "lies beyond the end": good[:-40],  # the last page cut short
         "older cellgraph": b"CELLGRAPH-MINDRECORD 1\n" + b"\x00" * 64,
@@ -317,7 +320,8 @@ def test_schemas_without_blob_or_raw_fields_and_many_shards(tmp_path):
 
 def test_without_add_index_every_scalar_field_is_indexed(tmp_path):
     """As MindSpore's writer: no add_index indexes the scalar fields (not bytes, not arrays),
-    with the values as stored (a float32 field's value rounded to float32)."""
+    with the values as stored: MindSpore stores a float32 field's Python float unrounded
+    (recorded from MindSpore 2.10: the index holds 0.1, FileReader gives 0.1 back)."""
     path = tmp_path / "auto.mr"
     writer = FileWriter(str(path))
     writer.add_schema({"f": {"type": "float32"}, "s": {"type": "string"},
@@ -328,7 +332,10 @@ def test_without_add_index_every_scalar_field_is_indexed(tmp_path):
     assert [f["index_field"] for f in header["index_fields"]] == ["f", "s"]
     with sqlite3.connect(tmp_path / "auto.mr.db") as db:
         assert db.execute("SELECT INC_0, f_0, INC_1, s_0 FROM INDEXES").fetchall() == [
-            (0, float(np.float32(0.1)), 0, "x")]
+            (0, 0.1, 0, "x")]
+    (row,) = FileReader(str(path)).get_next()
+    assert list(row) == ["f", "s", "a", "b"]  # the raw fields as stored, then the blobs
+    assert (row["f"], row["s"], row["a"].tolist(), row["b"]) == (0.1, "x", [1], b"\x01")
 
 
 def test_open_for_append_adds_rows_to_every_shard(tmp_path):

@@ -1,0 +1,1 @@
+"""`mindspore.mindrecord.common`: the MindRecord exceptions."""
