@@ -117,13 +117,14 @@ class _Biquad(AudioTensorOperation):
         b, a = self.coefficients()
         return lfilter(_waveform(waveform, type(self).__name__), b, a)
 
+    def _angle(self) -> tuple[float, float]:
+        """(w0, alpha): the cookbook's angular frequency of central_freq and its bandwidth term."""
+        w0 = 2 * math.pi * self.central_freq / self.sample_rate
+        return w0, math.sin(w0) / 2 / self.Q
 
-def _cookbook_denominator(w0: float, alpha: float) -> list:
-    return [1 + alpha, -2 * math.cos(w0), 1 - alpha]
 
-
-class AllpassBiquad(_Biquad):
-    """A two-pole all-pass filter about `central_freq` Hz: the phase turns, the gain stays."""
+class _CentralBiquad(_Biquad):
+    """A filter about `central_freq` Hz of quality factor Q, checked as MindSpore checks them."""
 
     def __init__(self, sample_rate, central_freq, Q=0.707):
         _check_sample_rate(sample_rate)
@@ -131,9 +132,16 @@ class AllpassBiquad(_Biquad):
         _check_q(Q)
         self.sample_rate, self.central_freq, self.Q = sample_rate, central_freq, Q
 
+
+def _cookbook_denominator(w0: float, alpha: float) -> list:
+    return [1 + alpha, -2 * math.cos(w0), 1 - alpha]
+
+
+class AllpassBiquad(_CentralBiquad):
+    """A two-pole all-pass filter about `central_freq` Hz: the phase turns, the gain stays."""
+
     def coefficients(self):
-        w0 = 2 * math.pi * self.central_freq / self.sample_rate
-        alpha = math.sin(w0) / 2 / self.Q
+        w0, alpha = self._angle()
         return [1 - alpha, -2 * math.cos(w0), 1 + alpha], _cookbook_denominator(w0, alpha)
 
 
@@ -174,24 +182,16 @@ class BandpassBiquad(_Biquad):
         self.const_skirt_gain = const_skirt_gain
 
     def coefficients(self):
-        w0 = 2 * math.pi * self.central_freq / self.sample_rate
-        alpha = math.sin(w0) / 2 / self.Q
+        w0, alpha = self._angle()
         gain = math.sin(w0) / 2 if self.const_skirt_gain else alpha
         return [gain, 0.0, -gain], _cookbook_denominator(w0, alpha)
 
 
-class BandrejectBiquad(_Biquad):
+class BandrejectBiquad(_CentralBiquad):
     """A two-pole band-reject (notch) filter about `central_freq` Hz."""
 
-    def __init__(self, sample_rate, central_freq, Q=0.707):
-        _check_sample_rate(sample_rate)
-        _check_frequency(central_freq, "central_freq")
-        _check_q(Q)
-        self.sample_rate, self.central_freq, self.Q = sample_rate, central_freq, Q
-
     def coefficients(self):
-        w0 = 2 * math.pi * self.central_freq / self.sample_rate
-        alpha = math.sin(w0) / 2 / self.Q
+        w0, alpha = self._angle()
         return [1.0, -2 * math.cos(w0), 1.0], _cookbook_denominator(w0, alpha)
 
 
