@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from . import _std_shuffle, config
-from .engine import Dataset, _check_batch_size, column_list, find_column
+from .engine import Dataset, column_list, find_column
 from .transforms.transforms import TensorOperation
 
 _RULE = "-" * 66
@@ -198,7 +198,10 @@ class BatchDataset(Dataset):
                  output_columns=None, python_multiprocessing=False, max_rowsize=None):
         super().__init__([input_dataset])
         child = input_dataset
-        _check_batch_size(batch_size)
+        # the class takes any int or callable, as MindSpore's does (`batch()` checks the range
+        # first); an int below 1 is refused when the rows are read
+        if not (isinstance(batch_size, int) or callable(batch_size)):
+            raise TypeError("batch_size should either be an int or a callable.")
         # a callable gives each batch's size from its BatchInfo; -1 is refused when read
         self.batch_size_func = batch_size if callable(batch_size) else None
         self.batch_size = 1 if callable(batch_size) else int(batch_size)
@@ -235,6 +238,9 @@ class BatchDataset(Dataset):
     def rows(self, state):
         if self.batch_size == -1:
             raise RuntimeError("Batch size cannot be -1 without using batch sampler.")
+        if self.batch_size_func is None and self.batch_size < 1:
+            raise RuntimeError(f"Batch: 'batch_size' should be positive integer, but got: "
+                               f"{self.batch_size}")
         rows = self.children[0].rows(state)
         for number in itertools.count():
             size = self.batch_size

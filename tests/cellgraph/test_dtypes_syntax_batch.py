@@ -57,4 +57,6 @@ def test_batch_returns_a_batch_dataset():
     assert batched.get_dataset_size() == 3 and direct.get_dataset_size() == 2
     with pytest.raises(ValueError, match="batch_size"):  # checked by batch(), as MindSpore's
         data.batch(0)
-    ds.BatchDataset(data, 0)  # the class itself takes it, as MindSpore's does
+    zero = ds.BatchDataset(data, 0)  # the class itself takes it, as MindSpore's does
+    with pytest.raises(RuntimeError, match="'batch_size' should be positive integer, but got: 0"):
+        zero.get_dataset_size()

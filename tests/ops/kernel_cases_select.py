@@ -396,8 +396,15 @@ def _dynamic_cases():
              {"axis": 0, "size": 4}),
         Case((arr((3, 1), f64), np.array(1, np.int32)), take_first_grad_ref, f64,
              {"axis": 1, "size": 3})]
+    def range_ref(start, stop, step):
+        return np.arange(int(start), int(stop), int(step), dtype=np.int64)
+
+    sequence_range = [Case(tuple(np.array(v, np.int64) for v in (0, 5, 1)), range_ref, i64),
+                      Case(tuple(np.array(v, np.int32) for v in (5, -3, -2)), range_ref, i64),
+                      Case(tuple(np.array(v, np.int64) for v in (3, 3, 1)), range_ref, i64)]
     return {"nonzero": nonzero, "masked_select": masked, "unique": unique,
-            "bincount": bincount, "take_first": take_first, "take_first_grad": take_first_grad}
+            "bincount": bincount, "take_first": take_first, "take_first_grad": take_first_grad,
+            "sequence_range": sequence_range}
 
 
 # ----- the gamma family and erfinv: values written from their closed forms -------------------------
@@ -476,7 +483,7 @@ SELECT_CASES = seeded({
     **each(_gamma_cases, ("lgamma", "digamma", "polygamma", "erfinv")),
     **each(_bessel_cases, tuple(BESSEL_VALUES)),
     **each(_dynamic_cases, ("nonzero", "masked_select", "unique", "bincount", "take_first",
-                            "take_first_grad")),
+                            "take_first_grad", "sequence_range")),
     "sort": _sort_cases,
     "topk": _topk_cases,
     "argmin": _argmin_cases,

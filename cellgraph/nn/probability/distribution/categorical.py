@@ -47,13 +47,13 @@ class Categorical(Distribution):
 
     def mean(self, probs=None):
         (p,) = self._params((probs,))
-        return P.reduce_sum(self._index(p) * p, -1, keep_dims=True)
+        return P.sum(self._index(p) * p, -1, keepdim=True)
 
     def var(self, probs=None):
         (p,) = self._params((probs,))
         index = self._index(p)
-        mean = P.reduce_sum(index * p, -1, keep_dims=True)
-        return P.reduce_sum(index * index * p, -1, keep_dims=True) - mean * mean
+        mean = P.sum(index * p, -1, keepdim=True)
+        return P.sum(index * index * p, -1, keepdim=True) - mean * mean
 
     def mode(self, probs=None):
         (p,) = self._params((probs,))
