@@ -337,9 +337,10 @@ class AdjustSharpness(_Adjust):
         super().__init__(sharpness_factor)
 
     def adjust(self, array):
+        image = _pil().fromarray(array)  # (Pillow's ImportError names the extra)
         from PIL import ImageEnhance
 
-        return np.asarray(ImageEnhance.Sharpness(_pil().fromarray(array)).enhance(self.factor))
+        return np.asarray(ImageEnhance.Sharpness(image).enhance(self.factor))
 
 
 # OpenCV's 8-bit colour conversions, which MindSpore's C++ adjustments run through: integer

@@ -36,6 +36,8 @@ ERRORS = [
 
 @pytest.mark.parametrize("spelled", sorted(CASES))
 def test_adjustment_gives_mindspores_pixels(spelled):
+    if spelled.startswith("AdjustSharpness"):
+        pytest.importorskip("PIL")  # it blends as Pillow's ImageEnhance (the `vision` extra)
     out = eval("vision." + spelled)(np.array(IMAGE, np.uint8))  # the call as written
     assert out.dtype == np.uint8
     np.testing.assert_array_equal(out, CASES[spelled])
