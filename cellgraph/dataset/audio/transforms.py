@@ -117,9 +117,9 @@ class _Biquad(AudioTensorOperation):
         b, a = self.coefficients()
         return lfilter(_waveform(waveform, type(self).__name__), b, a)
 
-    def _angle(self) -> tuple[float, float]:
-        """(w0, alpha): the cookbook's angular frequency of central_freq and its bandwidth term."""
-        w0 = 2 * math.pi * self.central_freq / self.sample_rate
+    def _angle(self, freq: float) -> tuple[float, float]:
+        """(w0, alpha): the cookbook's angular frequency of `freq` Hz and its bandwidth term."""
+        w0 = 2 * math.pi * freq / self.sample_rate
         return w0, math.sin(w0) / 2 / self.Q
 
 
@@ -141,7 +141,7 @@ class AllpassBiquad(_CentralBiquad):
     """A two-pole all-pass filter about `central_freq` Hz: the phase turns, the gain stays."""
 
     def coefficients(self):
-        w0, alpha = self._angle()
+        w0, alpha = self._angle(self.central_freq)
         return [1 - alpha, -2 * math.cos(w0), 1 + alpha], _cookbook_denominator(w0, alpha)
 
 
@@ -182,7 +182,7 @@ class BandpassBiquad(_Biquad):
         self.const_skirt_gain = const_skirt_gain
 
     def coefficients(self):
-        w0, alpha = self._angle()
+        w0, alpha = self._angle(self.central_freq)
         gain = math.sin(w0) / 2 if self.const_skirt_gain else alpha
         return [gain, 0.0, -gain], _cookbook_denominator(w0, alpha)
 
@@ -191,7 +191,7 @@ class BandrejectBiquad(_CentralBiquad):
     """A two-pole band-reject (notch) filter about `central_freq` Hz."""
 
     def coefficients(self):
-        w0, alpha = self._angle()
+        w0, alpha = self._angle(self.central_freq)
         return [1.0, -2 * math.cos(w0), 1.0], _cookbook_denominator(w0, alpha)
 
 
@@ -291,15 +291,15 @@ class EqualizerBiquad(_Biquad):
                                                                  gain, Q)
 
     def coefficients(self):
-        w0 = 2 * math.pi * self.center_freq / self.sample_rate
+        w0, alpha = self._angle(self.center_freq)
         amp = 10 ** (self.gain / 40)
-        alpha = math.sin(w0) / 2 / self.Q
         return ([1 + alpha * amp, -2 * math.cos(w0), 1 - alpha * amp],
                 [1 + alpha / amp, -2 * math.cos(w0), 1 - alpha / amp])
 
 
-class HighpassBiquad(_Biquad):
-    """A two-pole high-pass filter of cutoff `cutoff_freq` Hz."""
+class _CutoffBiquad(_Biquad):
+    """A filter of cutoff `cutoff_freq` Hz and quality factor Q, checked as MindSpore checks
+    them."""
 
     def __init__(self, sample_rate, cutoff_freq, Q=0.707):
         _check_sample_rate(sample_rate)
@@ -307,24 +307,22 @@ class HighpassBiquad(_Biquad):
         _check_q(Q)
         self.sample_rate, self.cutoff_freq, self.Q = sample_rate, cutoff_freq, Q
 
+
+class HighpassBiquad(_CutoffBiquad):
+    """A two-pole high-pass filter of cutoff `cutoff_freq` Hz."""
+
     def coefficients(self):
-        w0 = 2 * math.pi * self.cutoff_freq / self.sample_rate
-        alpha, cos = math.sin(w0) / 2 / self.Q, math.cos(w0)
+        w0, alpha = self._angle(self.cutoff_freq)
+        cos = math.cos(w0)
         return [(1 + cos) / 2, -1 - cos, (1 + cos) / 2], _cookbook_denominator(w0, alpha)
 
 
-class LowpassBiquad(_Biquad):
+class LowpassBiquad(_CutoffBiquad):
     """A two-pole low-pass filter of cutoff `cutoff_freq` Hz."""
 
-    def __init__(self, sample_rate, cutoff_freq, Q=0.707):
-        _check_sample_rate(sample_rate)
-        _check_frequency(cutoff_freq, "cutoff_freq")
-        _check_q(Q)
-        self.sample_rate, self.cutoff_freq, self.Q = sample_rate, cutoff_freq, Q
-
     def coefficients(self):
-        w0 = 2 * math.pi * self.cutoff_freq / self.sample_rate
-        alpha, cos = math.sin(w0) / 2 / self.Q, math.cos(w0)
+        w0, alpha = self._angle(self.cutoff_freq)
+        cos = math.cos(w0)
         return [(1 - cos) / 2, 1 - cos, (1 - cos) / 2], _cookbook_denominator(w0, alpha)
 
 
