@@ -7,23 +7,17 @@ import cellgraph.ops as P
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError
 
-from . import Distribution, _tensor
-from ._checks import greater_zero, undefined
+from . import _tensor
+from ._checks import undefined
+from ._location_scale import LocationScale
 
 
-class Cauchy(Distribution):
+class Cauchy(LocationScale):
     """Cauchy(loc, scale): density 1 / (pi scale (1 + z^2)), z = (x - loc) / scale. The mean,
     variance and standard deviation are undefined (ValueError, as MindSpore's)."""
 
-    param_names = ("loc", "scale")
-
     def __init__(self, loc=None, scale=None, seed=None, dtype=dt.float32, name="Cauchy"):
-        super().__init__({"loc": loc, "scale": scale}, seed, dtype, name)
-        greater_zero(scale, "scale")
-
-    def _z(self, value, loc, scale):
-        loc, scale = self._params((loc, scale))
-        return (value - loc) / scale, scale
+        super().__init__(loc, scale, seed, dtype, name)
 
     def log_prob(self, value, loc=None, scale=None):
         z, scale = self._z(value, loc, scale)

@@ -6,22 +6,14 @@ import math
 import cellgraph.ops as P
 from cellgraph.primitives import dtype as dt
 
-from . import Distribution
-from ._checks import greater_zero
+from ._location_scale import LocationScale
 
 
-class Logistic(Distribution):
+class Logistic(LocationScale):
     """Logistic(loc, scale): cdf sigmoid((x - loc) / scale)."""
 
-    param_names = ("loc", "scale")
-
     def __init__(self, loc=None, scale=None, seed=None, dtype=dt.float32, name="Logistic"):
-        super().__init__({"loc": loc, "scale": scale}, seed, dtype, name)
-        greater_zero(scale, "scale")
-
-    def _z(self, value, loc, scale):
-        loc, scale = self._params((loc, scale))
-        return (value - loc) / scale, scale
+        super().__init__(loc, scale, seed, dtype, name)
 
     def log_prob(self, value, loc=None, scale=None):
         z, scale = self._z(value, loc, scale)

@@ -1,0 +1,20 @@
+"""The base of the distributions of z = (x - loc) / scale (Cauchy, Logistic)."""
+from __future__ import annotations
+
+from . import Distribution
+from ._checks import greater_zero
+
+
+class LocationScale(Distribution):
+    """Parameters `loc` and `scale` (> 0, checked as MindSpore checks it); `_z` standardises a
+    value with the given or the distribution's own parameters."""
+
+    param_names = ("loc", "scale")
+
+    def __init__(self, loc, scale, seed, dtype, name):
+        super().__init__({"loc": loc, "scale": scale}, seed, dtype, name)
+        greater_zero(scale, "scale")
+
+    def _z(self, value, loc, scale):
+        loc, scale = self._params((loc, scale))
+        return (value - loc) / scale, scale
