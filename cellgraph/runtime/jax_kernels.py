@@ -8,7 +8,7 @@ Overrides (`OVERRIDES`, same names and params as the shared table):
   (`jax.linear_transpose`, or one `jax.vjp` for the fused `conv2d_grad`), which XLA lowers to
   transposed convolutions, no im2col;
 * pooling: the kh*kw strided slices of the padded input, stacked: max and average over them,
-  gradients added back slice by slice (`.at[].add`), ties going to the first maximum as in the
+  gradients spread back by `lax.pad` with interior zeros and added (no scatter), ties going to the first maximum as in the
   NumPy kernels; a recorded argmax (an index into the padded plane) becomes one-hot masks over
   the window positions;
 * scatter: `getitem_grad`, `gather_grad` and the `tensor_scatter` family through `.at[]`.
@@ -120,12 +120,19 @@ def _windows(x, kernel, stride, pad, value):
 
 
 def _add_windows(parts, x_shape, kernel, stride, pad):
-    """The transpose of `_windows`: add each position's (N, C, Ho, Wo) part back, then crop."""
-    padded = jnp.zeros(tuple(x_shape[:2]) + (x_shape[2] + pad[0] + pad[1],
-                                             x_shape[3] + pad[2] + pad[3]), parts[0].dtype)
+    """The transpose of `_windows`: each position's (N, C, Ho, Wo) part spread back to its
+    strided places in the padded plane (`lax.pad`, with stride - 1 zeros between elements), the
+    parts added, then cropped. Pads and adds fuse into one elementwise kernel; a strided
+    `.at[].add` would be a scatter each."""
+    hp, wp = x_shape[2] + pad[0] + pad[1], x_shape[3] + pad[2] + pad[3]
+    total = None
     for part, (r, c) in zip(parts, _window_slices(x_shape[2:], kernel, stride, pad)):
-        padded = padded.at[:, :, r, c].add(part)
-    return padded[:, :, pad[0]:pad[0] + x_shape[2], pad[2]:pad[2] + x_shape[3]]
+        ho, wo = part.shape[2:]
+        rows = (r.start, hp - r.start - (stride[0] * (ho - 1) + 1), stride[0] - 1)
+        cols = (c.start, wp - c.start - (stride[1] * (wo - 1) + 1), stride[1] - 1)
+        spread = lax.pad(part, jnp.zeros((), part.dtype), ((0, 0, 0), (0, 0, 0), rows, cols))
+        total = spread if total is None else total + spread
+    return total[:, :, pad[0]:pad[0] + x_shape[2], pad[2]:pad[2] + x_shape[3]]
 
 
 @override("max_pool2d")
