@@ -24,8 +24,10 @@ A check of the top-level graph (labels in range) is no host callback: a callback
 device mid-program for a round trip to Python (on a GPU it cost a LeNet step four times JAX's
 time). Its flag and the checked value are extra outputs (`_Results`); the call reads the flags
 once the program ends and, when one is set, raises the NumPy kernel's error, located at the
-user's line, with every Parameter the run would have updated keeping its value (the program
-gives the old values back for the donated buffers: run_errors.UnappliedRun).
+user's line, with every Parameter the run would have updated keeping its value. So a graph
+with such checks donates no buffer: the arguments stay whole, and a failed run gives them back
+(run_errors.UnappliedRun). Keeping them inside the program instead (a select between the old and
+new values) made XLA copy every weight and moment it updates.
 """
 from __future__ import annotations
 
@@ -364,6 +366,11 @@ for _prim in COLLECTIVES + REDISTRIBUTIONS:  # the sharding moves run on the hos
 
 # ----- the compiled function -------------------------------------------------------------------
 
+def top_level_checks(graph: Graph) -> bool:
+    """Whether the graph's own nodes hold checks read after the run (`_check_range`)."""
+    return any(node.callee.name == "check_range" for node in graph.nodes)
+
+
 def donated_positions(graph: Graph) -> tuple[int, ...]:
     """Argument positions of the weights the graph assigns: their buffers can be reused."""
     updated = {id(p) for p in graph.updates}
@@ -451,19 +458,20 @@ def compile_graph(graph: Graph, kernels: dict[str, Callable]) -> Callable:
     in it must be static, or a tape's (`dynamic_node` finds none)."""
     if tape_loops(graph)[0]:
         return _Taped(graph, kernels)
-    lowering, donated = Lowering(kernels), donated_positions(graph)
+    lowering = Lowering(kernels)
+    donated = () if top_level_checks(graph) else donated_positions(graph)
     results = _Results(graph, donated)
     if not lowering.draws(graph):
         def whole(*args):
             trace = lowering.trace()
-            return results.outputs(trace, trace.run(graph, list(args))[0], args)
+            return results.outputs(trace, trace.run(graph, list(args))[0])
 
         jitted = jax.jit(whole, donate_argnums=donated)
         return functools.partial(_run, lowering, results, jitted, None)
 
     def whole_with_key(key, *args):
         trace = lowering.trace()
-        return results.outputs(trace, trace.run(graph, list(args), key)[0], args)
+        return results.outputs(trace, trace.run(graph, list(args), key)[0])
 
     jitted = jax.jit(whole_with_key, donate_argnums=tuple(i + 1 for i in donated))
     return functools.partial(_run, lowering, results, jitted, new_key)
@@ -476,8 +484,8 @@ class _Results:
     weight's (a weight and its moment have one shape), XLA copies buffers to keep both (16 copy
     kernels in a transformer step on a GPU). After them, the checks of the graph's top level,
     read after the run: whether every check held, and each checked value. When one failed, the
-    updated weights come back with their old values (their buffers were donated), and the call
-    raises the check's error with them (`UnappliedRun`)."""
+    call raises the check's error with the updated weights' old values, the arguments (such a
+    graph donates none), for the caller to keep (`UnappliedRun`)."""
 
     def __init__(self, graph: Graph, donated: tuple[int, ...] = ()):
         self.nodes = ()
@@ -493,20 +501,17 @@ class _Results:
         self.inverse = None if self.order is None else \
             [self.order.index(o) for o in range(len(order))]
 
-    def outputs(self, trace: Lowering, outs: list, args) -> tuple:
+    def outputs(self, trace: Lowering, outs: list) -> tuple:
         """(At trace time) the jitted function's results."""
-        if trace.deferred:
-            self.nodes = tuple(node for node, _, _ in trace.deferred)  # the same each trace
-            held = ~functools.reduce(jnp.logical_or, [bad for _, _, bad in trace.deferred])
-            outs = [jnp.where(held, o, args[self.kept[i]]) if i in self.kept else o
-                    for i, o in enumerate(outs)]
         if self.order is not None:
             outs = [outs[o] for o in self.order]
         if not trace.deferred:
             return tuple(outs)
+        self.nodes = tuple(node for node, _, _ in trace.deferred)  # the same each trace
+        held = ~functools.reduce(jnp.logical_or, [bad for _, _, bad in trace.deferred])
         return (*outs, held, *(x for _, x, _ in trace.deferred))
 
-    def verify(self, results: tuple) -> tuple:
+    def verify(self, results: tuple, args: tuple) -> tuple:
         """The graph's outputs, or UnappliedRun when a check failed."""
         n = len(self.nodes)
         outs = results[:-n - 1] if n else results
@@ -514,6 +519,7 @@ class _Results:
             outs = tuple([outs[k] for k in self.inverse])
         if not n or bool(results[-n - 1]):
             return outs
+        outs = tuple(args[self.kept[i]] if i in self.kept else o for i, o in enumerate(outs))
         for node, value in zip(self.nodes, results[-n:]):
             try:
                 NUMPY_KERNELS[node.callee.name](np.asarray(value), **node.params)
@@ -543,7 +549,7 @@ class _Taped:
             trace = self.lowering.trace(bound)  # a trace's own trip counts
             outs, _ = trace.run(self.graph, list(args), key)
             most = functools.reduce(jnp.maximum, trace.trips)
-            return self.results.outputs(trace, outs, args), most
+            return self.results.outputs(trace, outs), most
 
         return jax.jit(whole)
 
@@ -555,7 +561,7 @@ class _Taped:
             outs, most = _run(self.lowering, None, jitted, None, key, *args)
             most = int(most)
             if most <= bound:  # the checks of a run cut short by the bound are not read
-                return self.results.verify(outs)
+                return self.results.verify(outs, args)
             with self.lock:
                 if self.bound < most:
                     self.bound = 1 << (most - 1).bit_length()
@@ -574,4 +580,4 @@ def _run(lowering: Lowering, results: _Results | None, jitted, make_key, *args):
         if lowering.host_errors:
             raise lowering.host_errors.pop() from None
         raise
-    return results.verify(out) if results is not None else out
+    return results.verify(out, args) if results is not None else out
