@@ -12,7 +12,14 @@ from . import math_ops as M
 from . import nn_ops as N
 from .advanced_index import advanced_getitem
 from .array_ops import Slice
-from .core import abstract_of, is_value, normalize_axes, normalize_axis, running_eagerly
+from .core import (
+    abstract_of,
+    is_value,
+    normalize_axes,
+    normalize_axis,
+    running_eagerly,
+    value_input,
+)
 from .errors import DTypeError, IndexValueError, ShapeError, UnsupportedError
 
 # Elementwise primitives are functional ops themselves: `exp`, `add`, ... and their other
@@ -56,6 +63,8 @@ def batch_matmul(x, y, transpose_a=False, transpose_b=False):
 
 
 def _axes(x, axis):
+    if hasattr(axis, "aval"):  # a Tensor of axes: a value input
+        axis = tuple(int(a) for a in value_input(axis, "Reduce", "axis").reshape(-1))
     return normalize_axes(axis, abstract_of(x).ndim) if axis not in (None, ()) else ()
 
 
@@ -115,6 +124,8 @@ def amin(input, axis=None, keepdims=False, *, initial=None, where=None):
 
 def reshape(input, shape):
     x = input
+    if hasattr(shape, "aval"):  # a 1-D Tensor of sizes: a value input
+        shape = tuple(int(s) for s in value_input(shape, "Reshape", "shape").reshape(-1))
     dims = shape if isinstance(shape, (tuple, list)) else (shape,)
     if any(isinstance(d, (float, np.floating)) for d in dims):  # never truncated to an int
         kinds = ", ".join(type(d).__name__ if isinstance(d, (float, np.floating)) else "int"
@@ -207,6 +218,8 @@ def stack(tensors, axis=0):
 
 
 def fill(type, shape, value):
+    if hasattr(shape, "aval"):  # a Tensor of sizes: a value input
+        shape = tuple(int(s) for s in value_input(shape, "Fill", "shape").reshape(-1))
     shape = (shape,) if isinstance(shape, numbers.Integral) else tuple(int(s) for s in shape)
     return A.fill(dtype=dt.as_dtype(type), shape=shape, value=value)
 

@@ -152,6 +152,22 @@ class Executable:
                 return False
         return True
 
+    def values_hold(self, leaves) -> bool:
+        """Whether the call passes the values the graph was specialised on at the positions of
+        its value inputs (a shape, an axis, paddings passed as a Tensor): bit for bit, with
+        the same dtype and shape (a NaN is itself, -0.0 is not 0.0)."""
+        arguments = self.compiled.arguments
+        if arguments is None or not arguments.values:
+            return True
+        to_host = self.backend.to_host
+        for i, expected in arguments.values.items():
+            data = leaves[i]._data
+            host = data if isinstance(data, np.ndarray) else np.asarray(to_host(data))
+            if (host.dtype != expected.dtype or host.shape != expected.shape
+                    or host.tobytes() != expected.tobytes()):
+                return False
+        return True
+
     def __call__(self, leaves):
         return self.run(leaves, CHECK_NOTHING)
 
@@ -185,11 +201,15 @@ def make_entry(ex: Executable, n_inputs: int):
     lines += ["    " + line for line in _signature_lines(ex.compiled.graph, args, arguments,
                                                           env)]
     checks_aliases = arguments is not None and bool(arguments.first)
-    if ex.guards or checks_aliases:
+    checks_values = arguments is not None and bool(arguments.values)
+    if ex.guards or checks_aliases or checks_values:
         lines += ["    if check:"] + guard_source(ex.guards, env, "        ")
     if checks_aliases:
         env["aliases_hold"] = ex.aliases_hold
         lines += ["        if not aliases_hold(leaves):", "            return STALE"]
+    if checks_values:
+        env["values_hold"] = ex.values_hold
+        lines += ["        if not values_hold(leaves):", "            return STALE"]
     for i, w in enumerate(ex.weights):
         env[f"weight_{i}"] = w
     raw = [f"{a}._data" for a in args] + [f"weight_{i}._data" for i in range(len(ex.weights))]
@@ -408,14 +428,16 @@ class GraphCache:
         leaves = tensor_leaves(args)
         sig = (get_backend().name, signature(args), repeated_parameters(leaves))
         entry = self.entries.get(sig)
-        if entry is None or not (entry.guards_hold() and entry.aliases_hold(leaves)):
+        if entry is None or not (entry.guards_hold() and entry.aliases_hold(leaves)
+                                 and entry.values_hold(leaves)):
             entry = self._compile(fn, args, sig, dump_dir, name, leaves)
         return entry
 
     def _compile(self, fn, args, sig, dump_dir, name, leaves) -> Executable:
         with self.lock:
             entry = self.entries.get(sig)  # another thread may have compiled it meanwhile
-            if entry is not None and entry.guards_hold() and entry.aliases_hold(leaves):
+            if entry is not None and entry.guards_hold() and entry.aliases_hold(leaves) and \
+                    entry.values_hold(leaves):
                 self.entries.move_to_end(sig)
                 return entry
             entry = Executable(compile_callable(fn, args, dump_dir, name,

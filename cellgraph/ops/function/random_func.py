@@ -13,8 +13,8 @@ from cellgraph.ops.function.array_func.attributes import _ndim, _shape
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
-from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.core import abstract_of, value_input
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import clip_by_value, cumsum
 from cellgraph.primitives.random_ops import draw_uniform, op_seed, op_seeds, rand, rand_like
 from cellgraph.primitives.random_ops import random_poisson as poisson_draw
@@ -91,13 +91,8 @@ def random_poisson(shape, rate, seed=None, dtype=dt.float32):
 
 
 def _known_sizes(shape) -> tuple:
-    """A shape Tensor's values, known when the graph is built (a constant or an eager Tensor)."""
-    array = getattr(shape, "asnumpy", None)
-    try:
-        return tuple(int(v) for v in array())
-    except (TypeError, AttributeError):
-        raise ArgumentError("RandomPoisson: `shape` must be known when the graph is built (a "
-                            "constant Tensor), got a Tensor computed in the graph") from None
+    """A shape Tensor's values, known when the graph is built (a value input)."""
+    return tuple(int(v) for v in value_input(shape, "RandomPoisson", "shape").reshape(-1))
 
 _CATEGORY_TYPES = (dt.int16, dt.int32, dt.int64)
 

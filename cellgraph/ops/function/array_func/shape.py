@@ -12,7 +12,12 @@ from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.core import abstract_of, normalize_axis, running_eagerly, tensor_axis
+from cellgraph.primitives.core import (
+    abstract_of,
+    normalize_axis,
+    tensor_axis,
+    value_input,
+)
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.functional import gather
 
@@ -135,11 +140,8 @@ def repeat_interleave(input, repeats, axis=None):
     if axis is None:
         input, axis = F.reshape(input, (-1,)), 0
     axis = tensor_axis(axis, abstract_of(input).ndim, "repeat_interleave")
-    if hasattr(repeats, "asnumpy"):
-        if not running_eagerly():
-            raise DTypeError("repeat_interleave: Tensor `repeats` inside a graph give a shape "
-                             "known only at run time; pass an int or a list")
-        repeats = repeats.asnumpy().tolist()
+    if hasattr(repeats, "aval"):
+        repeats = value_input(repeats, "repeat_interleave", "repeats").tolist()
     if isinstance(repeats, numbers.Integral):
         if repeats < 0:
             raise ArgumentValueError(f"repeat_interleave: `repeats` must be >= 0, got {repeats}")

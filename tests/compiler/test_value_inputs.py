@@ -1,0 +1,166 @@
+"""Value inputs: an operation input whose values decide the shape of the result (a shape, an
+axis, paddings, bounds, begin/size, a diagonal offset, a number of segments). Given a Tensor
+passed to the graph, the graph is specialised on its values (through nested Cells and grad),
+and a call with other values compiles again; a value computed inside the graph is refused by
+name. Expected values were recorded from MindSpore 2.10 (CPU, graph mode)."""
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Tensor, nn, ops
+from cellgraph.ops import operations as P
+from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.runtime import executor
+
+X = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+
+
+@pytest.fixture
+def compiles(monkeypatch):
+    count = [0]
+    real = executor.compile_callable
+
+    def counting(*args, **kwargs):
+        count[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(executor, "compile_callable", counting)
+    return count
+
+
+class Poisson(nn.Cell):
+    def construct(self, shape, rate):
+        return ops.random_poisson(shape, rate, seed=5)
+
+
+def test_shape_tensor_specialises_and_recompiles_on_new_values(compiles):
+    net, rate = Poisson(), Tensor(np.array([1.0, 2.0], np.float32))
+    assert net(Tensor(np.array([2, 3], np.int32)), rate).shape == (2, 3, 2)
+    assert net(Tensor(np.array([2, 3], np.int32)), rate).shape == (2, 3, 2)
+    assert compiles[0] == 1  # the same values: the same graph
+    assert net(Tensor(np.array([4, 1], np.int32)), rate).shape == (4, 1, 2)
+    assert compiles[0] == 2
+    net.set_inputs(Tensor(shape=[None], dtype=ms.int32), Tensor(shape=[None], dtype=ms.float32))
+    out = net(Tensor(np.array([3, 1], np.int32)), Tensor(np.array([1.0, 2.0, 3.0], np.float32)))
+    assert out.shape == (3, 1, 3) and out.dtype == ms.float32
+
+
+class SliceNet(nn.Cell):
+    def construct(self, x, begin, size):
+        return ops.Slice()(x, begin, size) * 2
+
+
+class Grad(nn.Cell):
+    def __init__(self, net, get_all=False):
+        super().__init__()
+        self.net, self.grad = net, ops.GradOperation(get_all=get_all)
+
+    def construct(self, *args):
+        return self.grad(self.net)(*args)
+
+
+def test_slice_begin_and_size_tensors_forward_and_grad():
+    x = Tensor(X)
+    out = SliceNet()(x, Tensor(np.array([0, 1, 0])), Tensor(np.array([2, 1, 2])))
+    np.testing.assert_array_equal(out.asnumpy(), [[[8.0, 10.0]], [[32.0, 34.0]]])
+    grad = Grad(SliceNet())
+    expected = np.zeros((2, 3, 4), np.float32)
+    expected[:, 1, :2] = 2.0
+    got = grad(x, Tensor(np.array([0, 1, 0])), Tensor(np.array([2, 1, 2])))
+    np.testing.assert_array_equal(got.asnumpy(), expected)
+    expected = np.zeros((2, 3, 4), np.float32)
+    expected[1, :2, 2:] = 2.0  # other values: another specialisation
+    got = grad(x, Tensor(np.array([1, 0, 2])), Tensor(np.array([1, 2, 2])))
+    np.testing.assert_array_equal(got.asnumpy(), expected)
+
+
+class DiagPart(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.op = P.MatrixDiagPartV3(align="RIGHT_LEFT")
+
+    def construct(self, x, k, padding):
+        return self.op(x, k, padding)
+
+
+class Outer(nn.Cell):
+    """The value input reaches the operation through a nested Cell."""
+
+    def __init__(self):
+        super().__init__()
+        self.inner = DiagPart()
+
+    def construct(self, x, k, padding):
+        return self.inner(x * 1.0, k, padding) + 1
+
+
+def test_diagonal_offset_through_a_nested_cell_and_grad():
+    m = Tensor(X)
+    got = Outer()(m, Tensor(1, ms.int32), Tensor(0, ms.float32))
+    np.testing.assert_array_equal(got.asnumpy(), [[2.0, 7.0, 12.0], [14.0, 19.0, 24.0]])
+    got = Outer()(m, Tensor(np.array([-1, 1], np.int32)), Tensor(9, ms.float32))
+    np.testing.assert_array_equal(got.asnumpy(), [
+        [[2.0, 7.0, 12.0], [1.0, 6.0, 11.0], [5.0, 10.0, 10.0]],
+        [[14.0, 19.0, 24.0], [13.0, 18.0, 23.0], [17.0, 22.0, 10.0]]])
+    grads = Grad(Outer(), get_all=True)(m, Tensor(1, ms.int32), Tensor(0, ms.float32))
+    one = [[0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]]
+    np.testing.assert_array_equal(grads[0].asnumpy(), [one, one])
+
+
+class ReshapeMean(nn.Cell):
+    def construct(self, x, shape):
+        return ops.ReduceMean(True)(ops.reshape(x, shape), 0)
+
+
+def test_reshape_shape_tensor_with_grad():
+    x = Tensor(X)
+    out = ReshapeMean()(x, Tensor(np.array([4, 6])))
+    np.testing.assert_array_equal(out.asnumpy(), [[9.0, 10.0, 11.0, 12.0, 13.0, 14.0]])
+    grads = Grad(ReshapeMean(), get_all=True)(x, Tensor(np.array([4, 6])))
+    np.testing.assert_array_equal(grads[0].asnumpy(), np.full((2, 3, 4), 0.25, np.float32))
+
+
+class Creation(nn.Cell):
+    def construct(self, shape, start, limit, delta):
+        return (ops.zeros(shape, ms.float32) + ops.ones(shape, ms.int32),
+                ops.fill(ms.float32, shape, 2.5), ops.range(start, limit, delta))
+
+
+class Sizes(nn.Cell):
+    def construct(self, x, paddings, axis, ids, segments):
+        return (ops.pad(x, paddings, value=1.5), ops.ReduceSum()(x, axis),
+                ops.unsorted_segment_sum(x[0], ids, segments))
+
+
+def test_creation_padding_axes_and_segments_from_tensors():
+    ones, filled, rng = Creation()(Tensor(np.array([2, 3])), Tensor(1, ms.int32),
+                                   Tensor(10, ms.int32), Tensor(3, ms.int32))
+    np.testing.assert_array_equal(ones.asnumpy(), np.ones((2, 3)))
+    np.testing.assert_array_equal(filled.asnumpy(), np.full((2, 3), 2.5))
+    np.testing.assert_array_equal(rng.asnumpy(), [1, 4, 7])
+    x = np.ones((2, 2), np.float32)
+    padded, summed, segments = Sizes()(Tensor(x), Tensor(np.array([1, 0, 0, 1])),
+                                       Tensor(np.array([1])), Tensor(np.array([0, 2], np.int32)),
+                                       Tensor(3, ms.int32))
+    np.testing.assert_array_equal(padded.asnumpy(), [[1.5, 1.0, 1.0], [1.5, 1.0, 1.0],
+                                                     [1.5, 1.5, 1.5]])
+    np.testing.assert_array_equal(summed.asnumpy(), [2.0, 2.0])
+    np.testing.assert_array_equal(segments.asnumpy(), [1.0, 0.0, 1.0])
+
+
+class Computed(nn.Cell):
+    def construct(self, x, shape):
+        return ops.reshape(x, shape * 2)
+
+
+def test_a_value_computed_in_the_graph_is_refused_by_name():
+    with pytest.raises(ArgumentValueError, match=r"Reshape: `shape` sets the shape of the "
+                                                 r"result.*computed in the graph") as info:
+        Computed()(Tensor(X), Tensor(np.array([1, 6])))
+    assert "shape * 2" in str(info.value)
+
+
+def test_a_large_tensor_is_not_a_value_input():
+    big = Tensor(np.ones(2048, np.int64))
+    with pytest.raises(ArgumentValueError, match="at most 1024 elements"):
+        ReshapeMean()(Tensor(X), big)
