@@ -556,9 +556,21 @@ def _masked_select(xp, x, mask):
 
 
 @kernel("unique")
-def _unique(xp, x):
-    values, inverse = xp.unique_inverse(xp.reshape(x, (-1,)))
-    return values, xp.astype(xp.reshape(inverse, x.shape), xp.int32)
+def _unique(xp, x, sorted=True):
+    flat = xp.reshape(x, (-1,))
+    values, inverse = xp.unique_inverse(flat)
+    inverse = xp.reshape(inverse, (-1,))
+    if not sorted and flat.shape[0]:
+        # the values in the order of their first occurrence: a stable sort by value puts each
+        # value's first position at the start of its run
+        order = xp.argsort(inverse, stable=True)
+        runs = xp.take(inverse, order)
+        starts = xp.concat([xp.ones((1,), dtype=xp.bool), runs[1:] != runs[:-1]])
+        appearance = xp.argsort(order[starts])  # new position -> sorted position
+        values = xp.take(values, appearance)
+        inverse = xp.take(xp.argsort(appearance), inverse)
+    index = xp.int64 if x.dtype == xp.int64 else xp.int32
+    return values, xp.astype(xp.reshape(inverse, x.shape), index)
 
 
 @kernel("argmin")

@@ -362,7 +362,7 @@ def _dynamic_cases():
               Case((arr((3,), i32, -5, 5), mask), _masked_select_ref, i32)]
     unique = [Case((np.array([1, 2, 5, 2], np.int32),), _unique_ref, (i32, i32)),
               Case((np.array([[2.5, -1.0], [2.5, 0.0]], np.float32),), _unique_ref, (f32, i32)),
-              Case((arr((3, 4), i64, 0, 4),), _unique_ref, (i64, i32))]
+              Case((arr((3, 4), i64, 0, 4),), _unique_ref, (i64, i64))]
     def bincount_ref(x, w, minlength=0):
         out = np.zeros(max(int(x.max()) + 1 if x.size else 0, minlength), w.dtype)
         for value, weight in zip(x, w):
