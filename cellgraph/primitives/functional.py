@@ -8,6 +8,7 @@ import numpy as np
 
 from . import array_ops as A
 from . import dtype as dt
+from . import dynamic_ops as D
 from . import math_ops as M
 from . import nn_ops as N
 from .advanced_index import advanced_getitem
@@ -18,6 +19,7 @@ from .core import (
     normalize_axes,
     normalize_axis,
     running_eagerly,
+    static_values,
     value_input,
 )
 from .errors import DTypeError, IndexValueError, ShapeError, UnsupportedError
@@ -125,7 +127,10 @@ def amin(input, axis=None, keepdims=False, *, initial=None, where=None):
 def reshape(input, shape):
     x = input
     if hasattr(shape, "aval"):  # a 1-D Tensor of sizes: a value input
-        shape = tuple(int(s) for s in value_input(shape, "Reshape", "shape").reshape(-1))
+        known = static_values(shape)
+        if known is None:  # computed in the graph: the sizes are read when it runs
+            return D.reshape_to(x, shape)
+        shape = tuple(int(s) for s in known.reshape(-1))
     dims = shape if isinstance(shape, (tuple, list)) else (shape,)
     if any(isinstance(d, (float, np.floating)) for d in dims):  # never truncated to an int
         kinds = ", ".join(type(d).__name__ if isinstance(d, (float, np.floating)) else "int"
@@ -134,7 +139,8 @@ def reshape(input, shape):
         raise DTypeError(f'Failed calling Reshape with "Reshape()(input=Tensor, '
                          f'shape={seq}<{kinds}>)".\nThe valid calling should be: \n'
                          f'"Reshape()(input=<Tensor>, shape=<list of int, Tensor, tuple of int>)".')
-    shape = tuple(int(s) for s in dims)
+    # a dim known only at run time (None, from another value's shape) is the one -1
+    shape = tuple(-1 if s is None else int(s) for s in dims)
     size = abstract_of(x).size
     if shape.count(-1) == 1 and size is not None:
         known = int(np.prod([s for s in shape if s != -1]))
@@ -219,6 +225,10 @@ def stack(tensors, axis=0):
 
 def fill(type, shape, value):
     if hasattr(shape, "aval"):  # a Tensor of sizes: a value input
+        known = static_values(shape)
+        if known is None and isinstance(value, (bool, int, float)):
+            # computed in the graph: the sizes are read when it runs
+            return D.fill_to(shape, dtype=dt.as_dtype(type), value=value)
         shape = tuple(int(s) for s in value_input(shape, "Fill", "shape").reshape(-1))
     shape = (shape,) if isinstance(shape, numbers.Integral) else tuple(int(s) for s in shape)
     return A.fill(dtype=dt.as_dtype(type), shape=shape, value=value)
