@@ -112,6 +112,17 @@ class Tracer(TensorMethods):
         for i in range(len(self)):
             yield self[i]
 
+    def __int__(self):
+        """`int(x)` of a one-element Tensor passed to the graph (a number the caller made
+        `mutable`, a size): its value, on which the graph is then specialised (a value input,
+        `Builder.input_value`). A value computed in the graph has none yet: TypeError, as for
+        any object `int` cannot read."""
+        known = self.builder.input_value(self)
+        if known is None or known.size != 1:
+            raise TypeError(f"int() argument must be a string, a bytes-like object or a real "
+                            f"number, not '{type(self).__name__}'")
+        return int(known.reshape(-1)[0])
+
     def __array__(self, *a, **k):
         raise DTypeError("a graph Tensor cannot be converted to a NumPy array while compiling; "
                          "NumPy functions cannot take it, use cellgraph.ops instead",

@@ -14,6 +14,7 @@ from .array_ops import (
     gather,
     getitem,
     ones_like,
+    reshape,
     squeeze,
     transpose,
     zeros_like,
@@ -107,6 +108,41 @@ bincount_p = Primitive("bincount", _bincount_type, label="Bincount", params={"mi
 nonzero_p = Primitive("nonzero", _nonzero_type, label="NonZero", nondifferentiable=True)
 masked_select = Primitive("masked_select", _masked_select_type, public=True, method=True,
                           operands=("input", "mask"), spellings=("mint",), ops_module="array_ops")
+def _shape_of_type(x: TensorType) -> TensorType:
+    return TensorType((x.ndim,), dt.int64)
+
+
+def _runtime_sizes(shape: TensorType, op: str) -> int:
+    """The rank a run-time shape (a 1-D integer Tensor of known length) gives."""
+    if not shape.dtype.is_int or shape.ndim != 1 or shape.shape[0] is None:
+        raise ShapeError(f"{op}: a `shape` computed in the graph must be a 1-D integer Tensor "
+                         f"of known length, got {shape}")
+    return shape.shape[0]
+
+
+def _reshape_to_type(x: TensorType, shape: TensorType) -> TensorType:
+    return TensorType((None,) * _runtime_sizes(shape, "Reshape"), x.dtype)
+
+
+def _fill_to_type(shape: TensorType, dtype, value) -> TensorType:
+    return TensorType((None,) * _runtime_sizes(shape, "Fill"), dtype)
+
+
+# Shapes computed in the graph (value inputs whose values only the run knows): the run-time
+# shape of a value, a reshape to a shape Tensor and a fill of one; their sizes are None.
+shape_of = Primitive("shape_of", _shape_of_type, label="TensorShape", nondifferentiable=True)
+reshape_to = Primitive("reshape_to", _reshape_to_type, label="Reshape")
+fill_to = Primitive("fill_to", _fill_to_type, label="Fill", nondifferentiable=True,
+                    params={"dtype": dt.float32, "value": 0})
+
+
+@reshape_to.def_bprop
+def _reshape_to_bprop(x, shape, out, dout):
+    dims = abstract_of(x).shape
+    if dims.count(None) <= 1:  # back to x's type: its sizes, its one run-time dim as -1
+        return reshape(dout, shape=tuple(-1 if d is None else d for d in dims)), None
+    return reshape_to(dout, shape_of(x)), None
+
 # Unique's values are a selection of the input, but MindSpore programs use it on labels and
 # ids; its outputs carry no gradient here.
 # `sorted`: the distinct values ascending (mint's, NumPy's), else in the order of their first
@@ -129,7 +165,7 @@ bincount_p.def_bprop(lambda x, weights, out, dout, minlength: (
     None, gather(dout, x, axis=0)))
 
 for _prim in (nonzero_p, masked_select, unique_p, bincount_p, take_first, take_first_grad,
-              sequence_range):
+              sequence_range, shape_of, reshape_to, fill_to):
     _prim.def_batch(loop_rule(_prim))
 
 

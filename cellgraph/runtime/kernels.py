@@ -259,6 +259,21 @@ def _sequence_range(xp, start, stop, step):
     return xp.asarray(np.arange(int(start), int(stop), step, dtype=np.int64))
 
 
+@kernel("shape_of")
+def _shape_of(xp, x):
+    return xp.asarray(tuple(x.shape), dtype=xp.int64)
+
+
+@kernel("reshape_to")
+def _reshape_to(xp, x, shape):
+    return xp.reshape(x, tuple(int(d) for d in shape))
+
+
+@kernel("fill_to")
+def _fill_to(xp, shape, dtype, value):
+    return xp.full(tuple(int(d) for d in shape), value, dtype=dtype_of(xp, dtype))
+
+
 @kernel("take_first")
 def _take_first(xp, x, count, axis=0):
     axis %= x.ndim

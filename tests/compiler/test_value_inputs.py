@@ -150,17 +150,58 @@ def test_creation_padding_axes_and_segments_from_tensors():
 
 class Computed(nn.Cell):
     def construct(self, x, shape):
-        return ops.reshape(x, shape * 2)
+        y = ops.reshape(x, shape * 2)
+        return y * 2, ops.zeros(shape + 1, ms.float32), ops.fill(ms.int32, shape, 3)
 
 
-def test_a_value_computed_in_the_graph_is_refused_by_name():
-    with pytest.raises(ArgumentValueError, match=r"Reshape: `shape` sets the shape of the "
+def test_a_shape_computed_in_the_graph_is_read_when_it_runs():
+    x = Tensor(X)
+    doubled, zeros, threes = Computed()(x, Tensor(np.array([1, 6])))
+    assert doubled.shape == (2, 12) and zeros.shape == (2, 7) and threes.shape == (1, 6)
+    np.testing.assert_array_equal(doubled.asnumpy(), 2 * X.reshape(2, 12))
+    assert threes.dtype == ms.int32 and (threes.asnumpy() == 3).all()
+    grad = ops.GradOperation()(Computed())(x, Tensor(np.array([1, 6])))
+    np.testing.assert_array_equal(grad.asnumpy(), np.full((2, 3, 4), 2.0, np.float32))
+    doubled, _, _ = Computed()(x, Tensor(np.array([3, 2])))  # the same graph, other sizes
+    assert doubled.shape == (6, 4)
+
+
+class ComputedPadding(nn.Cell):
+    def construct(self, x, paddings):
+        return ops.pad(x, paddings + 1)
+
+
+def test_a_value_computed_in_the_graph_is_refused_by_name_where_it_must_be_known():
+    with pytest.raises(ArgumentValueError, match=r"PadV3: `paddings` sets the shape of the "
                                                  r"result.*computed in the graph") as info:
-        Computed()(Tensor(X), Tensor(np.array([1, 6])))
-    assert "shape * 2" in str(info.value)
+        ComputedPadding()(Tensor(X), Tensor(np.array([1, 0])))
+    assert "ops.pad(x, paddings + 1)" in str(info.value)
 
 
 def test_a_large_tensor_is_not_a_value_input():
-    big = Tensor(np.ones(2048, np.int64))
+    big = Tensor(np.zeros(2048, np.int64))
     with pytest.raises(ArgumentValueError, match="at most 1024 elements"):
-        ReshapeMean()(Tensor(X), big)
+        Sizes()(Tensor(np.ones((2, 2), np.float32)), big, Tensor(np.array([1])),
+                Tensor(np.array([0, 2], np.int32)), Tensor(3, ms.int32))
+
+
+class PoolOf(nn.Cell):
+    def construct(self, x, kernel, stride, pad_mode, data_format):
+        return ops.AvgPool(kernel, stride, pad_mode, data_format)(x)
+
+
+def test_mutable_numbers_as_operation_attributes(compiles):
+    """A `mutable` number or tuple passed where an operation takes an int attribute (a kernel
+    size, a stride, a size): its value, the graph specialised on it."""
+    x = Tensor(np.arange(36, dtype=np.float32).reshape(1, 3, 3, 4))
+    out = PoolOf()(x, ms.mutable(1), ms.mutable(2), "VALID", "NCHW")
+    np.testing.assert_array_equal(out.asnumpy(), X_POOLED)
+    resize = ms.jit(lambda x, size: ops.ResizeNearestNeighbor(size)(x))
+    image = Tensor(np.array([[[[-0.1, 0.3, 3.6], [0.4, 0.5, -3.2]]]], np.float32))
+    np.testing.assert_array_equal(resize(image, ms.mutable((2, 2))).asnumpy(),
+                                  np.array([[[[-0.1, 0.3], [0.4, 0.5]]]], np.float32))
+    assert resize(image, ms.mutable((1, 3))).shape == (1, 1, 1, 3)
+
+
+X_POOLED = np.array([[[[0.0, 2.0], [8.0, 10.0]], [[12.0, 14.0], [20.0, 22.0]],
+                      [[24.0, 26.0], [32.0, 34.0]]]], np.float32)
