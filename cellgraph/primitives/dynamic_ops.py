@@ -11,6 +11,7 @@ from . import dtype as dt
 from .array_ops import (
     broadcast_to,
     cast,
+    expand_dims,
     gather,
     getitem,
     ones_like,
@@ -142,6 +143,27 @@ def _reshape_to_bprop(x, shape, out, dout):
     if dims.count(None) <= 1:  # back to x's type: its sizes, its one run-time dim as -1
         return reshape(dout, shape=tuple(-1 if d is None else d for d in dims)), None
     return reshape_to(dout, shape_of(x)), None
+
+_static_gather_bprop = gather.bprop_rule
+
+
+@gather.def_bprop
+def _gather_bprop(x, indices, out, dout, axis=0):
+    """Gather's gradient; for an input with sizes known only at run time, the rows of dout
+    added into zeros of x's run-time shape (gather_grad takes a static shape)."""
+    shape = abstract_of(x).shape
+    if None not in shape:
+        return _static_gather_bprop(x, indices, out=out, dout=dout, axis=axis)
+    ndim, k = len(shape), abstract_of(indices).ndim
+    axis = normalize_axis(axis, ndim)
+    front = (axis,) + tuple(i for i in range(ndim) if i != axis)  # the gathered axis first
+    rows = (tuple(range(axis, axis + k)) + tuple(range(axis))
+            + tuple(range(axis + k, ndim - 1 + k)))
+    summed = tensor_scatter_add(zeros_like(transpose(x, perm=front)),
+                                expand_dims(indices, axis=k), transpose(dout, perm=rows))
+    back = tuple(sorted(range(ndim), key=front.__getitem__))
+    return transpose(summed, perm=back), None
+
 
 # Unique's values are a selection of the input, but MindSpore programs use it on labels and
 # ids; its outputs carry no gradient here.

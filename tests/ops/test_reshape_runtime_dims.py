@@ -2,7 +2,9 @@
 the one -1, and the target's own unknown dim (from another shape) too; its gradient reshapes
 back the same way. Expected values recorded from MindSpore 2.10 (CPU, graph mode)."""
 import numpy as np
+import pytest
 
+import cellgraph as ms
 from cellgraph import Tensor, nn, ops
 from cellgraph.ops import operations as P
 
@@ -37,3 +39,26 @@ def test_gradient_through_a_runtime_dim_reshape():
     expected = np.zeros((4, 12), np.float32)
     expected[[0, 2]] = 6 * X[[0, 2]].reshape(2, 12)
     np.testing.assert_array_equal(grad, expected)
+
+
+class Resized(nn.Cell):
+    def __init__(self, align_corners, half_pixel_centers):
+        super().__init__()
+        self.op = ops.ResizeBilinearV2(align_corners, half_pixel_centers)
+
+    def construct(self, x, ids):
+        columns = ops.gather(x, ops.unique(ids)[0], 3)  # a width known only at run time
+        return (self.op(columns, (2, 3)) * ops.arange(3).astype(ms.float32)).sum()
+
+
+@pytest.mark.parametrize("align_corners, half_pixel, value, grad", [
+    (False, False, 10.333333, [8 / 3, 0.0, 1 / 3]),
+    (True, False, 11.0, [2.5, 0.0, 0.5]),
+    (False, True, 11.0, [2.5, 0.0, 0.5]),
+])
+def test_resize_bilinear_of_a_runtime_width(align_corners, half_pixel, value, grad):
+    x, ids = Tensor(np.arange(6, dtype=np.float32).reshape(1, 1, 2, 3)), Tensor(IDS)
+    net = Resized(align_corners, half_pixel)
+    np.testing.assert_allclose(net(x, ids).asnumpy(), value, rtol=1e-6)
+    got = ops.GradOperation()(net)(x, ids).asnumpy().reshape(2, 3)
+    np.testing.assert_allclose(got, [grad, grad], rtol=1e-6)
