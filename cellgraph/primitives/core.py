@@ -685,6 +685,9 @@ fmt_shape = _fmt_shape
 
 
 def normalize_axis(axis: int, ndim: int, op: str = "") -> int:
+    if hasattr(axis, "aval") and axis.aval.shape == () and axis.aval.dtype.is_int:
+        known = static_values(axis)  # a `mutable` axis passed to the graph: a value input
+        axis = axis if known is None else int(known)
     if not isinstance(axis, numbers.Integral):
         raise DTypeError(f"the type of 'axis' must be 'int', got {type(axis).__name__} {axis!r}")
     if not -max(ndim, 1) <= axis < max(ndim, 1):

@@ -205,3 +205,12 @@ def test_mutable_numbers_as_operation_attributes(compiles):
 
 X_POOLED = np.array([[[[0.0, 2.0], [8.0, 10.0]], [[12.0, 14.0], [20.0, 22.0]],
                       [[24.0, 26.0], [32.0, 34.0]]]], np.float32)
+
+
+def test_a_mutable_axis():
+    reduce = ms.jit(lambda x, axis: ops.ReduceMean()(x, axis))
+    x = Tensor(np.arange(6.0).reshape(2, 3))
+    assert reduce(x, ms.mutable((0, 1))).asnumpy() == 2.5
+    np.testing.assert_array_equal(reduce(x, ms.mutable(1)).asnumpy(), [1.0, 4.0])
+    with pytest.raises(ValueError):  # MindSpore: ValueError, axis 1 of a 1-D input
+        reduce(Tensor(np.array([1.0])), ms.mutable((0, 1)))
