@@ -154,6 +154,10 @@ def reshape(input, shape):
 
 
 def transpose(input, dims):
+    if hasattr(dims, "aval"):  # MindSpore takes a tuple or list of ints only
+        raise DTypeError('Failed calling Transpose with "Transpose()(input=Tensor, dims=Tensor)".'
+                         '\nThe valid calling should be: \n"Transpose()(input=<Tensor>, '
+                         'dims=<list of int, tuple of int>)".')
     rank = abstract_of(input).ndim
     dims = tuple(int(p) for p in dims)
     if len(dims) != rank:  # MindSpore's Transpose checks, in its order and words
@@ -174,6 +178,8 @@ def transpose(input, dims):
 def broadcast_to(input, shape):
     x = input
     xt = abstract_of(x)
+    if hasattr(shape, "aval"):  # a Tensor of sizes: a value input
+        shape = value_input(shape, "BroadcastTo", "shape").reshape(-1).tolist()
     shape = tuple(int(s) for s in shape)
     lead = len(shape) - xt.ndim
     for i, s in enumerate(shape):

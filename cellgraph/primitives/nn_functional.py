@@ -20,7 +20,7 @@ from . import norm_ops as N
 from . import shape_ops as S
 from . import special_ops as SP
 from .array_ops import Slice
-from .core import abstract_of, normalize_axes, normalize_axis, static_values
+from .core import abstract_of, normalize_axes, normalize_axis, static_values, value_input
 from .errors import ArgumentError, ArgumentValueError, ShapeError
 from .random_ops import rand_like
 
@@ -28,6 +28,8 @@ from .random_ops import rand_like
 
 
 def _ints(value, op: str, name: str) -> tuple:
+    if hasattr(value, "aval") and abstract_of(value).ndim == 1 and abstract_of(value).dtype.is_int:
+        value = tuple(value_input(value, op, name).tolist())  # a Tensor of ints: a value input
     items = value if isinstance(value, (tuple, list)) else (value,)
     # an integer Tensor passed to the graph (a `mutable` number): a value input
     items = tuple(_known_int(v) for v in items)

@@ -214,3 +214,42 @@ def test_a_mutable_axis():
     np.testing.assert_array_equal(reduce(x, ms.mutable(1)).asnumpy(), [1.0, 4.0])
     with pytest.raises(ValueError):  # MindSpore: ValueError, axis 1 of a 1-D input
         reduce(Tensor(np.array([1.0])), ms.mutable((0, 1)))
+
+
+class Shaped(nn.Cell):
+    def construct(self, x, multiples, shape, n, draw_shape):
+        return (ops.tile(x, multiples), ops.broadcast_to(x, shape), ops.eye(n, 2, ms.float32),
+                ops.StandardNormal(seed=1, seed2=2)(draw_shape),
+                ops.UniformInt(seed=1)(draw_shape, Tensor(0, ms.int32), Tensor(5, ms.int32)))
+
+
+def test_tile_broadcast_eye_and_random_shapes_from_tensors():
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    tiled, wide, eye, normal, ints = Shaped()(
+        Tensor(x), Tensor(np.array([2, 1])), Tensor(np.array([2, 2, 3])), Tensor(3, ms.int32),
+        Tensor(np.array([2, 3])))
+    np.testing.assert_array_equal(tiled.asnumpy(), np.tile(x, (2, 1)))
+    np.testing.assert_array_equal(wide.asnumpy(), np.broadcast_to(x, (2, 2, 3)))
+    np.testing.assert_array_equal(eye.asnumpy(), np.eye(3, 2))
+    assert normal.shape == (2, 3) and ints.shape == (2, 3)
+    assert ((ints.asnumpy() >= 0) & (ints.asnumpy() < 5)).all()
+
+
+class TensorPerm(nn.Cell):
+    def construct(self, x, p):
+        return ops.transpose(x, p)
+
+
+class TensorShift(nn.Cell):
+    def construct(self, x, s):
+        return ops.roll(x, s, 1)
+
+
+def test_transpose_and_roll_refuse_tensor_arguments_as_mindspore_does():
+    x = Tensor(X)
+    with pytest.raises(TypeError, match=r'Failed calling Transpose with "Transpose\(\)\('
+                                        r'input=Tensor, dims=Tensor\)"'):
+        TensorPerm()(x, Tensor(np.array([1, 0, 2])))
+    with pytest.raises(TypeError, match=r'Failed calling Roll with "Roll\(shifts=Tensor, '
+                                        r'dims=int\)\(input=Tensor\)"'):
+        TensorShift()(x, Tensor(1, ms.int32))

@@ -172,6 +172,10 @@ def multinomial(input, num_samples, replacement=True, seed=None):
 def _size(size) -> tuple:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = size[0]
+    if len(size) == 1 and hasattr(size[0], "aval") and abstract_of(size[0]).ndim == 1:
+        size = tuple(value_input(size[0], "random", "shape").tolist())  # a shape Tensor
+    size = tuple(value_input(d, "random", "shape").item() if hasattr(d, "aval") else d
+                 for d in size)
     if not all(isinstance(d, numbers.Integral) for d in size):
         raise DTypeError(f"expected a shape of ints, got {size!r}")
     return tuple(int(d) for d in size)

@@ -85,6 +85,12 @@ def flip(input, dims):
 
 def roll(input, shifts, dims=None):
     """Shift elements along `dims` cyclically (flattened when dims is None)."""
+    if hasattr(shifts, "aval") or hasattr(dims, "aval"):  # MindSpore takes ints only
+        kinds = ["Tensor" if hasattr(v, "aval") else type(v).__name__ for v in (shifts, dims)]
+        raise DTypeError(f'Failed calling Roll with "Roll(shifts={kinds[0]}, dims={kinds[1]})'
+                         f'(input=Tensor)".\nThe valid calling should be: \n"Roll(shifts=<list '
+                         f'of int, int, tuple of int>, dims=<list of int, int, tuple of int>)'
+                         f'(input=<Tensor>)".')
     if dims is None:
         return F.reshape(roll(F.reshape(input, (-1,)), shifts, 0), _shape(input))
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
