@@ -40,6 +40,10 @@ def test_shape_tensor_specialises_and_recompiles_on_new_values(compiles):
     assert compiles[0] == 1  # the same values: the same graph
     assert net(Tensor(np.array([4, 1], np.int32)), rate).shape == (4, 1, 2)
     assert compiles[0] == 2
+    for _ in range(2):  # each specialisation is kept, under a key holding its values
+        assert net(Tensor(np.array([2, 3], np.int32)), rate).shape == (2, 3, 2)
+        assert net(Tensor(np.array([4, 1], np.int32)), rate).shape == (4, 1, 2)
+    assert compiles[0] == 2
     net.set_inputs(Tensor(shape=[None], dtype=ms.int32), Tensor(shape=[None], dtype=ms.float32))
     out = net(Tensor(np.array([3, 1], np.int32)), Tensor(np.array([1.0, 2.0, 3.0], np.float32)))
     assert out.shape == (3, 1, 3) and out.dtype == ms.float32
