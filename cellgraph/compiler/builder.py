@@ -104,6 +104,12 @@ class Tracer(TensorMethods):
         return self.ir_var.aval
 
     def __bool__(self):
+        # a one-element Tensor passed to the graph (a `mutable` flag an operation's Python
+        # code tests): its value, the graph specialised on it (Builder.input_value); a
+        # construct's own `if x:` becomes a switch in the front end and never comes here
+        known = self.builder.input_value(self)
+        if known is not None and known.size == 1:
+            return bool(known.reshape(-1)[0])
         raise CompileError(
             "the truth value of a Tensor is known only at run time; use it as the condition of "
             "an `if`/`while` in construct, or ops.select(cond, x, y)", self.builder.loc)

@@ -257,3 +257,19 @@ def test_transpose_and_roll_refuse_tensor_arguments_as_mindspore_does():
     with pytest.raises(TypeError, match=r'Failed calling Roll with "Roll\(shifts=Tensor, '
                                         r'dims=int\)\(input=Tensor\)"'):
         TensorShift()(x, Tensor(1, ms.int32))
+
+
+class Close(nn.Cell):
+    def construct(self, x, y, rtol, atol, equal_nan):
+        return ops.isclose(x, y, rtol, atol, equal_nan)
+
+
+def test_a_mutable_flag_that_an_operation_tests():
+    net = Close()
+    x = Tensor(np.array([[1.0, np.nan, 2.0]], np.float32))
+    y = Tensor(np.array([[1.001, np.nan, 3.0]], np.float32))
+    flags = [ms.mutable(v, dynamic_len=False) for v in (3e-3, 2e-3)]
+    got = net(x, y, *flags, ms.mutable(True, dynamic_len=False))
+    np.testing.assert_array_equal(got.asnumpy(), [[True, True, False]])
+    got = net(x, y, *flags, ms.mutable(False, dynamic_len=False))
+    np.testing.assert_array_equal(got.asnumpy(), [[True, False, False]])
