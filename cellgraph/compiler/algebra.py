@@ -451,7 +451,7 @@ def matmul_outer(node: Apply, ctx: RewriteContext):
     if x.aval.ndim < 2 or y.aval.ndim < 2 or not is_float(node):
         return None
     k = x.aval.shape[-2] if node.params.get("transpose_a", False) else x.aval.shape[-1]
-    if k != 1 or x.aval.dtype != y.aval.dtype:
+    if k != 1 or x.aval.dtype != y.aval.dtype or x.aval.size is None or y.aval.size is None:
         return None
     m, n = out_type(node).shape[-2:]
     # with a dimension of 1, swapping the last two axes is a reshape
@@ -551,4 +551,4 @@ def reshape_of_reshape(node: Apply, ctx: RewriteContext):
     inner = ctx.produced_by(node.inputs[0], "reshape")
     if inner is None:
         return None
-    return E("reshape", inner.inputs[0], shape=out_type(node).shape)
+    return E("reshape", inner.inputs[0], shape=node.params["shape"])  # (its -1 stays)

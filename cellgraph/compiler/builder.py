@@ -11,6 +11,7 @@ whatever it passed at that position.
 from __future__ import annotations
 
 import contextlib
+import math
 import numbers
 import weakref
 from collections.abc import Callable
@@ -20,6 +21,7 @@ import numpy as np
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.array_ops import cast as cast_prim
 from cellgraph.primitives.core import (
+    VALUE_INPUT_LIMIT,
     TensorType,
     Trace,
     abstract_of,
@@ -102,6 +104,12 @@ class Tracer(TensorMethods):
         return self.ir_var.aval
 
     def __bool__(self):
+        # a one-element Tensor passed to the graph (a `mutable` flag an operation's Python
+        # code tests): its value, the graph specialised on it (Builder.input_value); a
+        # construct's own `if x:` becomes a switch in the front end and never comes here
+        known = self.builder.input_value(self)
+        if known is not None and known.size == 1:
+            return bool(known.reshape(-1)[0])
         raise CompileError(
             "the truth value of a Tensor is known only at run time; use it as the condition of "
             "an `if`/`while` in construct, or ops.select(cond, x, y)", self.builder.loc)
@@ -109,6 +117,17 @@ class Tracer(TensorMethods):
     def __iter__(self):
         for i in range(len(self)):
             yield self[i]
+
+    def __int__(self):
+        """`int(x)` of a one-element Tensor passed to the graph (a number the caller made
+        `mutable`, a size): its value, on which the graph is then specialised (a value input,
+        `Builder.input_value`). A value computed in the graph has none yet: TypeError, as for
+        any object `int` cannot read."""
+        known = self.builder.input_value(self)
+        if known is None or known.size != 1:
+            raise TypeError(f"int() argument must be a string, a bytes-like object or a real "
+                            f"number, not '{type(self).__name__}'")
+        return int(known.reshape(-1)[0])
 
     def __array__(self, *a, **k):
         raise DTypeError("a graph Tensor cannot be converted to a NumPy array while compiling; "
@@ -300,6 +319,12 @@ class Builder(Trace):
         # the compile this graph belongs to (compile_context.CompileContext), on the builder of
         # its top-level graph; builders inside it find it through `outer`
         self.context = None
+        # where the values of this graph's explicit inputs come from (`input_value`): id(var)
+        # -> ("leaf", flat position, the Tensor a top-level graph's caller passed), ("outer",
+        # the enclosing graph's value passed in) or ("constant", a Tensor known now); and the
+        # values a top-level graph was specialised on: flat position -> NumPy array
+        self.input_sources: dict[int, tuple] = {}
+        self.value_reads: dict[int, np.ndarray] = {}
 
     # -- entering and leaving ---------------------------------------------------------------
     @contextlib.contextmanager
@@ -358,6 +383,47 @@ class Builder(Trace):
                     builder.attribute_aliases[argument.index] = param  # pass it there again
                 param = argument
         return param
+
+    def note_input_source(self, tracer: Tracer, leaf, index: int) -> None:
+        """Where the values of the explicit input `tracer` (flat position `index`, made for
+        `leaf`) come from, for `input_value`: a Tensor the caller of a top-level graph passes
+        (not a Parameter, whose values the graph may assign), an enclosing graph's value, or
+        a Tensor known now passed to an inner graph."""
+        if isinstance(tracer, ParameterArgument) or is_parameter(leaf):
+            return
+        if isinstance(leaf, Tracer):
+            self.input_sources[id(tracer.ir_var)] = ("outer", leaf)
+        elif hasattr(leaf, "_data") and hasattr(leaf, "asnumpy"):
+            kind = "leaf" if self.outer is None else "constant"
+            self.input_sources[id(tracer.ir_var)] = (kind, index, leaf)
+
+    def input_value(self, value):
+        """The values of `value` (a Tracer) as a NumPy array, when they are known while the graph
+        is built: an input of a top-level graph that its caller passed as a Tensor (of at most
+        VALUE_INPUT_LIMIT elements, not updated in place before the read), followed through
+        the inner graphs it is passed to. The top-level graph is then specialised on them:
+        `value_reads` holds them, which the executor compares with each later call's. Else
+        None (a value computed in the graph, known only when it runs)."""
+        if not isinstance(value, Tracer) or isinstance(value, ParameterArgument):
+            return None
+        builder = value.builder
+        if builder is not self:
+            return builder.input_value(value)
+        if id(value) in self.updates:
+            return None
+        source = self.input_sources.get(id(value.ir_var))
+        if source is None:
+            return None
+        if source[0] == "outer":
+            outer = source[1]
+            return outer.builder.input_value(outer) if isinstance(outer, Tracer) else None
+        leaf = source[2]
+        if math.prod(leaf.shape) > VALUE_INPUT_LIMIT:
+            return None
+        known = np.array(leaf.asnumpy(), copy=True)
+        if source[0] == "leaf":
+            self.value_reads.setdefault(source[1], known)
+        return known
 
     def atom(self, x):
         """The graph value for an operand: a var, a capture, a weight or a constant."""

@@ -62,8 +62,8 @@ class Compiled:
 
 @dataclass
 class ParameterArguments:
-    """What a graph assumed of the Parameters among its flat inputs, which a later call must
-    match to reuse it: `first` maps each Parameter input's position to the first position
+    """What a graph assumed of its flat inputs (the Parameters among them, and the values of
+    value inputs), which a later call must match to reuse it: `first` maps each Parameter input's position to the first position
     holding the same Parameter, `requires_grad` to its flag then (the graph may read it);
     `attributes` maps a position to the Parameter the graph also read as an attribute (so
     that a call must pass that very Parameter there)."""
@@ -71,6 +71,9 @@ class ParameterArguments:
     first: dict = field(default_factory=dict)
     requires_grad: dict = field(default_factory=dict)
     attributes: dict = field(default_factory=dict)
+    # the values the graph was specialised on: flat position -> the NumPy array a value input
+    # (core.value_input: a shape, an axis, paddings) read from the Tensor passed there
+    values: dict = field(default_factory=dict)
 
 
 def _user_callable(fn):
@@ -122,12 +125,15 @@ def parse_arguments(fn, args: tuple, name: str | None = None, ctx: CompileContex
     with builder.active():
         tracers = [builder.add_parameter_argument(leaf, h) if is_parameter(leaf) else
                    builder.add_param(abstract_of(leaf), h) for leaf, h in zip(leaves, hints)]
+        for i, (leaf, tracer) in enumerate(zip(leaves, tracers)):
+            builder.note_input_source(tracer, leaf, i)
         if _builder.read_through_hooks is not None:  # inputs with gradient hooks
             tracers = [t if isinstance(t, ParameterArgument) else
                        _builder.read_through_hooks(leaf, t) for leaf, t in zip(leaves, tracers)]
         result = _python_scalars(trace_call(fn, unflatten(tree, tracers)))
         graph, captured = builder.finish(result)
-    arguments = ParameterArguments(attributes=dict(builder.attribute_aliases))
+    arguments = ParameterArguments(attributes=dict(builder.attribute_aliases),
+                                   values=dict(builder.value_reads))
     for i, tracer in enumerate(tracers):
         if isinstance(tracer, ParameterArgument):
             arguments.first[i], arguments.requires_grad[i] = tracer.index, tracer.requires_grad

@@ -45,7 +45,14 @@ def _mean_type(x: TensorType, axis=(), keep_dims=False) -> TensorType:
     return TensorType(out.shape, dt.to_float(out.dtype))
 
 
+def runtime_shape(x) -> tuple:
+    """x's shape as a reshape target: its one dim known only at run time as -1."""
+    return tuple(-1 if d is None else d for d in abstract_of(x).shape)
+
+
 def _reshape_type(x: TensorType, shape) -> TensorType:
+    if x.size is None and list(shape).count(-1) == 1:  # a size known only at run time
+        return TensorType(tuple(None if d == -1 else d for d in shape), x.dtype)
     if x.size is not None and int(np.prod(shape)) != x.size:
         raise ShapeError(f"cannot reshape a tensor of shape {fmt_shape(x.shape)} "
                          f"({x.size} elements) into shape {fmt_shape(shape)}")
@@ -214,12 +221,12 @@ def _extremum_bprop(x, out, dout, axis=(), keep_dims=False):
 
 reduce_max.def_bprop(_extremum_bprop)
 reduce_min.def_bprop(_extremum_bprop)
-reshape.def_bprop(lambda x, out, dout, shape: (reshape(dout, shape=abstract_of(x).shape),))
+reshape.def_bprop(lambda x, out, dout, shape: (reshape(dout, shape=runtime_shape(x)),))
 transpose.def_bprop(lambda x, out, dout,
                     perm: (transpose(dout, perm=tuple(np.argsort(perm).tolist())),))
 broadcast_to.def_bprop(lambda x, out, dout, shape: (sum_to(dout, abstract_of(x).shape),))
-expand_dims.def_bprop(lambda x, out, dout, axis: (reshape(dout, shape=abstract_of(x).shape),))
-squeeze.def_bprop(lambda x, out, dout, axis=(): (reshape(dout, shape=abstract_of(x).shape),))
+expand_dims.def_bprop(lambda x, out, dout, axis: (reshape(dout, shape=runtime_shape(x)),))
+squeeze.def_bprop(lambda x, out, dout, axis=(): (reshape(dout, shape=runtime_shape(x)),))
 stop_gradient.def_bprop(lambda x, out, dout: (None,))
 
 

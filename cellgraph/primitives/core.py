@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import dtype as dt
-from .errors import ArgumentError, CellgraphError, DTypeError, ShapeError
+from .errors import ArgumentError, ArgumentValueError, CellgraphError, DTypeError, ShapeError
 
 Shape = tuple  # of int (or None for a size known only at run time)
 
@@ -459,6 +459,52 @@ class Trace:
         compute dtype of mixed precision)."""
         return args
 
+    def input_value(self, value) -> Any:
+        """The values of `value`, a graph value of this trace, as a NumPy array when they are
+        known while the graph is built (a graph builder: a Tensor the caller passed, whose
+        values the compiled graph is then specialised on), else None."""
+        return None
+
+
+# The most elements a value input (`value_input`) read from a graph's input Tensor may have:
+# the compiled graph is specialised on those values, checked before each reuse.
+VALUE_INPUT_LIMIT = 1024
+
+
+def static_values(value):
+    """The values of a Tensor as a NumPy array where they are known while a graph is built (an
+    eager Tensor, a constant, or a Tensor passed to the graph: `value_input`), else None (a
+    value computed in the graph, or not a Tensor)."""
+    if hasattr(value, "_data") and hasattr(value, "asnumpy"):
+        return value.asnumpy()
+    trace = getattr(value, "builder", None)
+    return trace.input_value(value) if isinstance(trace, Trace) else None
+
+
+def value_input(value, op: str, what: str):
+    """The values of an operation's value input (an input whose values decide the shape of the
+    result: a shape, an axis, paddings, bounds, a diagonal offset), as a NumPy array: of a
+    Python number or sequence, of a Tensor whose values are known now (eager, or a constant),
+    or of a Tensor passed to the graph being built (the graph is then specialised on its
+    values, as MindSpore's graph mode reads a value input when it compiles). A Tensor computed
+    inside the graph has no values yet: an error naming the operation and the input."""
+    import numpy as np
+
+    known = static_values(value)
+    if known is not None:
+        return known
+    trace = getattr(value, "builder", None)
+    if isinstance(trace, Trace):
+        error = ArgumentValueError(f"{op}: `{what}` sets the shape of the result, so its values must "
+                              f"be known when the graph is built (a constant, or a Tensor "
+                              f"passed to the graph, of at most {VALUE_INPUT_LIMIT} elements); "
+                              f"got a Tensor computed in the graph ({value.aval})")
+        raise error.with_loc(getattr(trace, "loc", None))
+    if isinstance(value, (tuple, list)) and any(getattr(v, "builder", None) is not None
+                                                 for v in value):
+        return np.asarray([value_input(v, op, what) for v in value])
+    return np.asarray(value)
+
 
 class ThreadLocalStack(threading.local):
     """A list-like stack whose contents belong to the calling thread: compiler state that must
@@ -639,6 +685,9 @@ fmt_shape = _fmt_shape
 
 
 def normalize_axis(axis: int, ndim: int, op: str = "") -> int:
+    if hasattr(axis, "aval") and axis.aval.shape == () and axis.aval.dtype.is_int:
+        known = static_values(axis)  # a `mutable` axis passed to the graph: a value input
+        axis = axis if known is None else int(known)
     if not isinstance(axis, numbers.Integral):
         raise DTypeError(f"the type of 'axis' must be 'int', got {type(axis).__name__} {axis!r}")
     if not -max(ndim, 1) <= axis < max(ndim, 1):
@@ -657,7 +706,10 @@ def tensor_axis(axis: int, ndim: int, op: str) -> int:
 
 def normalize_axes(axis, ndim: int) -> tuple[int, ...]:
     """None -> all axes; int or tuple -> sorted non-negative tuple. A 0-d tensor has no axes:
-    axis 0 or -1 of it (accepted, as in MindSpore) is no axis."""
+    axis 0 or -1 of it (accepted, as in MindSpore) is no axis. A Tensor of axes is a value
+    input (`value_input`)."""
+    if hasattr(axis, "aval"):
+        axis = tuple(int(a) for a in value_input(axis, "Reduce", "axis").reshape(-1))
     if axis is None or axis == () or ndim == 0:
         return tuple(range(ndim))
     if isinstance(axis, int):

@@ -11,9 +11,11 @@ from . import dtype as dt
 from .array_ops import (
     broadcast_to,
     cast,
+    expand_dims,
     gather,
     getitem,
     ones_like,
+    reshape,
     squeeze,
     transpose,
     zeros_like,
@@ -40,8 +42,10 @@ def _masked_select_type(x: TensorType, mask: TensorType) -> TensorType:
     return TensorType((None,), x.strong().dtype)
 
 
-def _unique_type(x: TensorType):
-    return TensorType((None,), x.strong().dtype), TensorType(x.shape, dt.int32)
+def _unique_type(x: TensorType, sorted=True):
+    # MindSpore's indices are int64 for an int64 input, int32 otherwise
+    index = dt.int64 if x.strong().dtype == dt.int64 else dt.int32
+    return TensorType((None,), x.strong().dtype), TensorType(x.shape, index)
 
 
 def _bincount_type(x: TensorType, weights: TensorType, minlength=0) -> TensorType:
@@ -105,9 +109,68 @@ bincount_p = Primitive("bincount", _bincount_type, label="Bincount", params={"mi
 nonzero_p = Primitive("nonzero", _nonzero_type, label="NonZero", nondifferentiable=True)
 masked_select = Primitive("masked_select", _masked_select_type, public=True, method=True,
                           operands=("input", "mask"), spellings=("mint",), ops_module="array_ops")
+def _shape_of_type(x: TensorType) -> TensorType:
+    return TensorType((x.ndim,), dt.int64)
+
+
+def _runtime_sizes(shape: TensorType, op: str) -> int:
+    """The rank a run-time shape (a 1-D integer Tensor of known length) gives."""
+    if not shape.dtype.is_int or shape.ndim != 1 or shape.shape[0] is None:
+        raise ShapeError(f"{op}: a `shape` computed in the graph must be a 1-D integer Tensor "
+                         f"of known length, got {shape}")
+    return shape.shape[0]
+
+
+def _reshape_to_type(x: TensorType, shape: TensorType) -> TensorType:
+    return TensorType((None,) * _runtime_sizes(shape, "Reshape"), x.dtype)
+
+
+def _fill_to_type(shape: TensorType, dtype, value) -> TensorType:
+    return TensorType((None,) * _runtime_sizes(shape, "Fill"), dtype)
+
+
+# Shapes computed in the graph (value inputs whose values only the run knows): the run-time
+# shape of a value, a reshape to a shape Tensor and a fill of one; their sizes are None.
+shape_of = Primitive("shape_of", _shape_of_type, label="TensorShape", nondifferentiable=True)
+reshape_to = Primitive("reshape_to", _reshape_to_type, label="Reshape")
+fill_to = Primitive("fill_to", _fill_to_type, label="Fill", nondifferentiable=True,
+                    params={"dtype": dt.float32, "value": 0})
+
+
+@reshape_to.def_bprop
+def _reshape_to_bprop(x, shape, out, dout):
+    dims = abstract_of(x).shape
+    if dims.count(None) <= 1:  # back to x's type: its sizes, its one run-time dim as -1
+        return reshape(dout, shape=tuple(-1 if d is None else d for d in dims)), None
+    return reshape_to(dout, shape_of(x)), None
+
+_static_gather_bprop = gather.bprop_rule
+
+
+@gather.def_bprop
+def _gather_bprop(x, indices, out, dout, axis=0):
+    """Gather's gradient; for an input with sizes known only at run time, the rows of dout
+    added into zeros of x's run-time shape (gather_grad takes a static shape)."""
+    shape = abstract_of(x).shape
+    if None not in shape:
+        return _static_gather_bprop(x, indices, out=out, dout=dout, axis=axis)
+    ndim, k = len(shape), abstract_of(indices).ndim
+    axis = normalize_axis(axis, ndim)
+    front = (axis,) + tuple(i for i in range(ndim) if i != axis)  # the gathered axis first
+    rows = (tuple(range(axis, axis + k)) + tuple(range(axis))
+            + tuple(range(axis + k, ndim - 1 + k)))
+    summed = tensor_scatter_add(zeros_like(transpose(x, perm=front)),
+                                expand_dims(indices, axis=k), transpose(dout, perm=rows))
+    back = tuple(sorted(range(ndim), key=front.__getitem__))
+    return transpose(summed, perm=back), None
+
+
 # Unique's values are a selection of the input, but MindSpore programs use it on labels and
 # ids; its outputs carry no gradient here.
-unique_p = Primitive("unique", _unique_type, multiple_results=True, nondifferentiable=True)
+# `sorted`: the distinct values ascending (mint's, NumPy's), else in the order of their first
+# occurrence (MindSpore's Unique on CPU).
+unique_p = Primitive("unique", _unique_type, multiple_results=True, nondifferentiable=True,
+                     params={"sorted": True})
 
 
 @masked_select.def_bprop
@@ -124,7 +187,7 @@ bincount_p.def_bprop(lambda x, weights, out, dout, minlength: (
     None, gather(dout, x, axis=0)))
 
 for _prim in (nonzero_p, masked_select, unique_p, bincount_p, take_first, take_first_grad,
-              sequence_range):
+              sequence_range, shape_of, reshape_to, fill_to):
     _prim.def_batch(loop_rule(_prim))
 
 
@@ -140,9 +203,10 @@ def nonzero(input, *, as_tuple=False):
 
 
 def unique(input):
-    """(the distinct elements of `input`, ascending; for each element of `input` the int32
-    position of its value among them)."""
-    return unique_p(input)
+    """(the distinct elements of `input` in the order they first occur, as MindSpore's Unique
+    gives them; for each element of `input` the position of its value among them, int64 for an
+    int64 input and int32 otherwise)."""
+    return unique_p(input, sorted=False)
 
 
 def bincount(input, weights=None, minlength=0):

@@ -8,11 +8,20 @@ import numpy as np
 
 from . import array_ops as A
 from . import dtype as dt
+from . import dynamic_ops as D
 from . import math_ops as M
 from . import nn_ops as N
 from .advanced_index import advanced_getitem
 from .array_ops import Slice
-from .core import abstract_of, is_value, normalize_axes, normalize_axis, running_eagerly
+from .core import (
+    abstract_of,
+    is_value,
+    normalize_axes,
+    normalize_axis,
+    running_eagerly,
+    static_values,
+    value_input,
+)
 from .errors import DTypeError, IndexValueError, ShapeError, UnsupportedError
 
 # Elementwise primitives are functional ops themselves: `exp`, `add`, ... and their other
@@ -56,6 +65,8 @@ def batch_matmul(x, y, transpose_a=False, transpose_b=False):
 
 
 def _axes(x, axis):
+    if hasattr(axis, "aval"):  # a Tensor of axes: a value input
+        axis = tuple(int(a) for a in value_input(axis, "Reduce", "axis").reshape(-1))
     return normalize_axes(axis, abstract_of(x).ndim) if axis not in (None, ()) else ()
 
 
@@ -115,6 +126,11 @@ def amin(input, axis=None, keepdims=False, *, initial=None, where=None):
 
 def reshape(input, shape):
     x = input
+    if hasattr(shape, "aval"):  # a 1-D Tensor of sizes: a value input
+        known = static_values(shape)
+        if known is None:  # computed in the graph: the sizes are read when it runs
+            return D.reshape_to(x, shape)
+        shape = tuple(int(s) for s in known.reshape(-1))
     dims = shape if isinstance(shape, (tuple, list)) else (shape,)
     if any(isinstance(d, (float, np.floating)) for d in dims):  # never truncated to an int
         kinds = ", ".join(type(d).__name__ if isinstance(d, (float, np.floating)) else "int"
@@ -123,7 +139,8 @@ def reshape(input, shape):
         raise DTypeError(f'Failed calling Reshape with "Reshape()(input=Tensor, '
                          f'shape={seq}<{kinds}>)".\nThe valid calling should be: \n'
                          f'"Reshape()(input=<Tensor>, shape=<list of int, Tensor, tuple of int>)".')
-    shape = tuple(int(s) for s in dims)
+    # a dim known only at run time (None, from another value's shape) is the one -1
+    shape = tuple(-1 if s is None else int(s) for s in dims)
     size = abstract_of(x).size
     if shape.count(-1) == 1 and size is not None:
         known = int(np.prod([s for s in shape if s != -1]))
@@ -137,6 +154,10 @@ def reshape(input, shape):
 
 
 def transpose(input, dims):
+    if hasattr(dims, "aval"):  # MindSpore takes a tuple or list of ints only
+        raise DTypeError('Failed calling Transpose with "Transpose()(input=Tensor, dims=Tensor)".'
+                         '\nThe valid calling should be: \n"Transpose()(input=<Tensor>, '
+                         'dims=<list of int, tuple of int>)".')
     rank = abstract_of(input).ndim
     dims = tuple(int(p) for p in dims)
     if len(dims) != rank:  # MindSpore's Transpose checks, in its order and words
@@ -157,6 +178,8 @@ def transpose(input, dims):
 def broadcast_to(input, shape):
     x = input
     xt = abstract_of(x)
+    if hasattr(shape, "aval"):  # a Tensor of sizes: a value input
+        shape = value_input(shape, "BroadcastTo", "shape").reshape(-1).tolist()
     shape = tuple(int(s) for s in shape)
     lead = len(shape) - xt.ndim
     for i, s in enumerate(shape):
@@ -207,6 +230,12 @@ def stack(tensors, axis=0):
 
 
 def fill(type, shape, value):
+    if hasattr(shape, "aval"):  # a Tensor of sizes: a value input
+        known = static_values(shape)
+        if known is None and isinstance(value, (bool, int, float)):
+            # computed in the graph: the sizes are read when it runs
+            return D.fill_to(shape, dtype=dt.as_dtype(type), value=value)
+        shape = tuple(int(s) for s in value_input(shape, "Fill", "shape").reshape(-1))
     shape = (shape,) if isinstance(shape, numbers.Integral) else tuple(int(s) for s in shape)
     return A.fill(dtype=dt.as_dtype(type), shape=shape, value=value)
 

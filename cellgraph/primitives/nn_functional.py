@@ -20,7 +20,7 @@ from . import norm_ops as N
 from . import shape_ops as S
 from . import special_ops as SP
 from .array_ops import Slice
-from .core import abstract_of, normalize_axes, normalize_axis
+from .core import abstract_of, normalize_axes, normalize_axis, static_values, value_input
 from .errors import ArgumentError, ArgumentValueError, ShapeError
 from .random_ops import rand_like
 
@@ -28,10 +28,25 @@ from .random_ops import rand_like
 
 
 def _ints(value, op: str, name: str) -> tuple:
+    if hasattr(value, "aval") and abstract_of(value).ndim == 1 and abstract_of(value).dtype.is_int:
+        value = tuple(value_input(value, op, name).tolist())  # a Tensor of ints: a value input
     items = value if isinstance(value, (tuple, list)) else (value,)
+    # an integer Tensor passed to the graph (a `mutable` number): a value input
+    items = tuple(_known_int(v) for v in items)
     if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in items):
         raise ArgumentError(f"{op}: `{name}` must be an int or a tuple of ints, got {value!r}")
     return tuple(int(v) for v in items)
+
+
+def _known_int(value):
+    """A 0-d integer Tensor's value where it is known while the graph is built (core.
+    static_values); anything else as it is."""
+    if hasattr(value, "aval") and abstract_of(value).shape == () and \
+            abstract_of(value).dtype.is_int:
+        known = static_values(value)
+        if known is not None:
+            return int(known)
+    return value
 
 
 def _pair(value, op: str, name: str) -> tuple[int, int]:

@@ -14,18 +14,18 @@ import numbers
 
 from . import array_ops as A
 from .array_ops import Slice
-from .core import abstract_of, fmt_shape
+from .core import abstract_of, fmt_shape, static_values
 from .errors import ArgumentError, ArgumentValueError, ShapeError
 
 
 def _int_tuple(value, op: str, name: str) -> tuple:
-    array = getattr(value, "asnumpy", None)  # a Tensor whose values are known: MindSpore's
-    if hasattr(value, "aval") and array is not None and abstract_of(value).dtype.is_int \
-            and abstract_of(value).ndim <= 1:  # strided_slice takes one as begin/end/strides
-        try:
-            value = tuple(int(v) for v in array().reshape(-1))
-        except TypeError:  # one computed in a graph: its values are not known yet
-            pass
+    # a Tensor whose values are known (a value input): MindSpore's strided_slice and slice
+    # take one as begin/end/strides/size
+    if hasattr(value, "aval") and abstract_of(value).dtype.is_int \
+            and abstract_of(value).ndim <= 1:
+        array = static_values(value)
+        if array is not None:
+            value = tuple(int(v) for v in array.reshape(-1))
     items = value if isinstance(value, (tuple, list)) else (value,)
     if not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in items):
         raise ArgumentError(f"{op}: `{name}` must be a tuple of ints, got {value!r}")

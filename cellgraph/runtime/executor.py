@@ -37,6 +37,7 @@ the Executable keeps the lowered graph and module, so run-time errors name its n
 from __future__ import annotations
 
 import functools
+import math
 import threading
 import types
 from collections import OrderedDict
@@ -47,6 +48,7 @@ from cellgraph.compiler.builder import ArgumentSlot, AttributeSlot, InputSlot
 from cellgraph.compiler.guards import guard_source, stale_checker
 from cellgraph.compiler.pipeline import Compiled, compile_callable
 from cellgraph.compiler.pytree import Tree, join_text, runtime_value
+from cellgraph.primitives.core import VALUE_INPUT_LIMIT
 from cellgraph.primitives.errors import RunError
 
 from . import backend as backend_module
@@ -152,6 +154,22 @@ class Executable:
                 return False
         return True
 
+    def values_hold(self, leaves) -> bool:
+        """Whether the call passes the values the graph was specialised on at the positions of
+        its value inputs (a shape, an axis, paddings passed as a Tensor): bit for bit, with
+        the same dtype and shape (a NaN is itself, -0.0 is not 0.0)."""
+        arguments = self.compiled.arguments
+        if arguments is None or not arguments.values:
+            return True
+        to_host = self.backend.to_host
+        for i, expected in arguments.values.items():
+            data = leaves[i]._data
+            host = data if isinstance(data, np.ndarray) else np.asarray(to_host(data))
+            if (host.dtype != expected.dtype or host.shape != expected.shape
+                    or host.tobytes() != expected.tobytes()):
+                return False
+        return True
+
     def __call__(self, leaves):
         return self.run(leaves, CHECK_NOTHING)
 
@@ -185,11 +203,15 @@ def make_entry(ex: Executable, n_inputs: int):
     lines += ["    " + line for line in _signature_lines(ex.compiled.graph, args, arguments,
                                                           env)]
     checks_aliases = arguments is not None and bool(arguments.first)
-    if ex.guards or checks_aliases:
+    checks_values = arguments is not None and bool(arguments.values)
+    if ex.guards or checks_aliases or checks_values:
         lines += ["    if check:"] + guard_source(ex.guards, env, "        ")
     if checks_aliases:
         env["aliases_hold"] = ex.aliases_hold
         lines += ["        if not aliases_hold(leaves):", "            return STALE"]
+    if checks_values:
+        env["values_hold"] = ex.values_hold
+        lines += ["        if not values_hold(leaves):", "            return STALE"]
     for i, w in enumerate(ex.weights):
         env[f"weight_{i}"] = w
     raw = [f"{a}._data" for a in args] + [f"weight_{i}._data" for i in range(len(ex.weights))]
@@ -389,11 +411,22 @@ class GraphCache:
         # keyword-only parameters): while it is the Cell's, nn.Cell.__call__ may try `last`
         self.plain_construct = None
         self.lock = threading.RLock()
+        # flat input positions whose values some specialisation read (value inputs): their
+        # values are part of the key, so that calls alternating between values find theirs
+        self.value_positions: frozenset = frozenset()
+
+    def key(self, args: tuple, leaves: list) -> tuple:
+        """The cache key of a call: backend, signature, repeated Parameters and, at the
+        positions of value inputs, the values (at most VALUE_INPUT_LIMIT elements each)."""
+        sig = (get_backend().name, signature(args), repeated_parameters(leaves))
+        if self.value_positions:
+            sig += (value_key(leaves, self.value_positions),)
+        return sig
 
     def call(self, fn, args: tuple, dump_dir=None, name=None, key=None):
         """Run `fn(*args)`, compiling it for this signature first when needed."""
         leaves = tensor_leaves(args)
-        sig = (get_backend().name, signature(args), repeated_parameters(leaves))
+        sig = self.key(args, leaves)
         entry = self.entries.get(sig)
         out = STALE if entry is None else entry.run(leaves, CHECK_GUARDS)
         if out is STALE:
@@ -406,20 +439,27 @@ class GraphCache:
     def lookup(self, fn, args: tuple, dump_dir=None, name=None) -> Executable:
         """The Executable for `args`, compiled if missing or stale (without running it)."""
         leaves = tensor_leaves(args)
-        sig = (get_backend().name, signature(args), repeated_parameters(leaves))
+        sig = self.key(args, leaves)
         entry = self.entries.get(sig)
-        if entry is None or not (entry.guards_hold() and entry.aliases_hold(leaves)):
+        if entry is None or not (entry.guards_hold() and entry.aliases_hold(leaves)
+                                 and entry.values_hold(leaves)):
             entry = self._compile(fn, args, sig, dump_dir, name, leaves)
         return entry
 
     def _compile(self, fn, args, sig, dump_dir, name, leaves) -> Executable:
         with self.lock:
             entry = self.entries.get(sig)  # another thread may have compiled it meanwhile
-            if entry is not None and entry.guards_hold() and entry.aliases_hold(leaves):
+            if entry is not None and entry.guards_hold() and entry.aliases_hold(leaves) and \
+                    entry.values_hold(leaves):
                 self.entries.move_to_end(sig)
                 return entry
             entry = Executable(compile_callable(fn, args, dump_dir, name,
                                                 graph_print=self.graph_print), get_backend())
+            arguments = entry.compiled.arguments
+            read = frozenset(arguments.values) if arguments is not None else frozenset()
+            if not read <= self.value_positions:  # new value inputs: keyed from now on
+                self.value_positions |= read
+                sig = self.key(args, leaves)
             self.entries[sig] = entry
             self.entries.move_to_end(sig)
             while len(self.entries) > self.size:
@@ -438,6 +478,21 @@ class GraphCache:
             self.entries.clear()
             self.flat.clear()
             self.last = None
+
+
+def value_key(leaves: list, positions) -> tuple:
+    """The values at `positions` of a call's leaves, as bytes with their dtype and shape (None
+    for a leaf too large to be a value input, or a position the call does not have)."""
+    out = []
+    for i in sorted(positions):
+        leaf = leaves[i] if i < len(leaves) else None
+        data = getattr(leaf, "_data", None)
+        if data is None or math.prod(data.shape) > VALUE_INPUT_LIMIT:
+            out.append(None)
+            continue
+        host = data if isinstance(data, np.ndarray) else np.asarray(get_backend().to_host(data))
+        out.append((host.dtype.str, host.shape, host.tobytes()))
+    return tuple(out)
 
 
 def tensor_leaves(args) -> list:

@@ -259,6 +259,21 @@ def _sequence_range(xp, start, stop, step):
     return xp.asarray(np.arange(int(start), int(stop), step, dtype=np.int64))
 
 
+@kernel("shape_of")
+def _shape_of(xp, x):
+    return xp.asarray(tuple(x.shape), dtype=xp.int64)
+
+
+@kernel("reshape_to")
+def _reshape_to(xp, x, shape):
+    return xp.reshape(x, tuple(int(d) for d in shape))
+
+
+@kernel("fill_to")
+def _fill_to(xp, shape, dtype, value):
+    return xp.full(tuple(int(d) for d in shape), value, dtype=dtype_of(xp, dtype))
+
+
 @kernel("take_first")
 def _take_first(xp, x, count, axis=0):
     axis %= x.ndim
@@ -556,9 +571,21 @@ def _masked_select(xp, x, mask):
 
 
 @kernel("unique")
-def _unique(xp, x):
-    values, inverse = xp.unique_inverse(xp.reshape(x, (-1,)))
-    return values, xp.astype(xp.reshape(inverse, x.shape), xp.int32)
+def _unique(xp, x, sorted=True):
+    flat = xp.reshape(x, (-1,))
+    values, inverse = xp.unique_inverse(flat)
+    inverse = xp.reshape(inverse, (-1,))
+    if not sorted and flat.shape[0]:
+        # the values in the order of their first occurrence: a stable sort by value puts each
+        # value's first position at the start of its run
+        order = xp.argsort(inverse, stable=True)
+        runs = xp.take(inverse, order)
+        starts = xp.concat([xp.ones((1,), dtype=xp.bool), runs[1:] != runs[:-1]])
+        appearance = xp.argsort(order[starts])  # new position -> sorted position
+        values = xp.take(values, appearance)
+        inverse = xp.take(xp.argsort(appearance), inverse)
+    index = xp.int64 if x.dtype == xp.int64 else xp.int32
+    return values, xp.astype(xp.reshape(inverse, x.shape), index)
 
 
 @kernel("argmin")

@@ -362,7 +362,7 @@ def _dynamic_cases():
               Case((arr((3,), i32, -5, 5), mask), _masked_select_ref, i32)]
     unique = [Case((np.array([1, 2, 5, 2], np.int32),), _unique_ref, (i32, i32)),
               Case((np.array([[2.5, -1.0], [2.5, 0.0]], np.float32),), _unique_ref, (f32, i32)),
-              Case((arr((3, 4), i64, 0, 4),), _unique_ref, (i64, i32))]
+              Case((arr((3, 4), i64, 0, 4),), _unique_ref, (i64, i64))]
     def bincount_ref(x, w, minlength=0):
         out = np.zeros(max(int(x.max()) + 1 if x.size else 0, minlength), w.dtype)
         for value, weight in zip(x, w):
@@ -402,9 +402,21 @@ def _dynamic_cases():
     sequence_range = [Case(tuple(np.array(v, np.int64) for v in (0, 5, 1)), range_ref, i64),
                       Case(tuple(np.array(v, np.int32) for v in (5, -3, -2)), range_ref, i64),
                       Case(tuple(np.array(v, np.int64) for v in (3, 3, 1)), range_ref, i64)]
+    shape_of = [Case((arr((2, 3), f32),), lambda x: np.array(x.shape, np.int64), i64),
+                Case((np.zeros((0, 4), np.int32),), lambda x: np.array(x.shape, np.int64), i64),
+                Case((np.array(2.0),), lambda x: np.zeros(0, np.int64), i64)]
+    reshape_to = [Case((arr((2, 3), f32), np.array([3, 2], np.int64)),
+                       lambda x, s: x.reshape(tuple(s)), f32),
+                  Case((arr((2, 3, 4), i32), np.array([4, -1], np.int32)),
+                       lambda x, s: x.reshape(tuple(s)), i32)]
+    fill_to = [Case((np.array([2, 3], np.int64),), lambda s, dtype, value: np.full(tuple(s), value),
+                    f32, {"dtype": f32, "value": 1.5}),
+               Case((np.array([0, 2], np.int32),), lambda s, dtype, value: np.full(tuple(s), value),
+                    i32, {"dtype": i32, "value": 7})]
     return {"nonzero": nonzero, "masked_select": masked, "unique": unique,
             "bincount": bincount, "take_first": take_first, "take_first_grad": take_first_grad,
-            "sequence_range": sequence_range}
+            "sequence_range": sequence_range, "shape_of": shape_of, "reshape_to": reshape_to,
+            "fill_to": fill_to}
 
 
 # ----- the gamma family and erfinv: values written from their closed forms -------------------------
@@ -483,7 +495,8 @@ SELECT_CASES = seeded({
     **each(_gamma_cases, ("lgamma", "digamma", "polygamma", "erfinv")),
     **each(_bessel_cases, tuple(BESSEL_VALUES)),
     **each(_dynamic_cases, ("nonzero", "masked_select", "unique", "bincount", "take_first",
-                            "take_first_grad", "sequence_range")),
+                            "take_first_grad", "sequence_range", "shape_of", "reshape_to",
+                            "fill_to")),
     "sort": _sort_cases,
     "topk": _topk_cases,
     "argmin": _argmin_cases,

@@ -248,6 +248,7 @@ CASES: dict[str, list[Case]] = {
         case(normal((2, 4)), ints([[3, 1], [0, 0]]), normal((2, 2)), axis=1, reduction="add"),
     ],
     "take_first": [case(normal((4,)), ints([2])), case(normal((3, 4)), ints(3), axis=1)],
+    "reshape_to": [case(normal((2, 3)), ints([3, 2])), case(normal((2, 3, 2)), ints([-1, 4]))],
     "take_first_grad": [case(normal((2,)), ints([2]), axis=0, size=4),
                         case(normal((3, 1)), ints(1), axis=1, size=3)],
     "masked_select": [

@@ -13,8 +13,8 @@ from cellgraph.ops.function.array_func.attributes import _ndim, _shape
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
-from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.core import abstract_of, value_input
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import clip_by_value, cumsum
 from cellgraph.primitives.random_ops import draw_uniform, op_seed, op_seeds, rand, rand_like
 from cellgraph.primitives.random_ops import random_poisson as poisson_draw
@@ -91,13 +91,8 @@ def random_poisson(shape, rate, seed=None, dtype=dt.float32):
 
 
 def _known_sizes(shape) -> tuple:
-    """A shape Tensor's values, known when the graph is built (a constant or an eager Tensor)."""
-    array = getattr(shape, "asnumpy", None)
-    try:
-        return tuple(int(v) for v in array())
-    except (TypeError, AttributeError):
-        raise ArgumentError("RandomPoisson: `shape` must be known when the graph is built (a "
-                            "constant Tensor), got a Tensor computed in the graph") from None
+    """A shape Tensor's values, known when the graph is built (a value input)."""
+    return tuple(int(v) for v in value_input(shape, "RandomPoisson", "shape").reshape(-1))
 
 _CATEGORY_TYPES = (dt.int16, dt.int32, dt.int64)
 
@@ -177,6 +172,10 @@ def multinomial(input, num_samples, replacement=True, seed=None):
 def _size(size) -> tuple:
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = size[0]
+    if len(size) == 1 and hasattr(size[0], "aval") and abstract_of(size[0]).ndim == 1:
+        size = tuple(value_input(size[0], "random", "shape").tolist())  # a shape Tensor
+    size = tuple(value_input(d, "random", "shape").item() if hasattr(d, "aval") else d
+                 for d in size)
     if not all(isinstance(d, numbers.Integral) for d in size):
         raise DTypeError(f"expected a shape of ints, got {size!r}")
     return tuple(int(d) for d in size)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import dtype as _dtype
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.core import value_input
 from cellgraph.primitives.errors import ArgumentError, DTypeError, ShapeError
 
 from ..function.array_func import is_tensor
@@ -67,10 +68,9 @@ class DynamicBroadcastTo(PrimitiveClass):
     as a 1-D Tensor of them (whose values must be known when the graph is compiled)."""
 
     def __call__(self, x, shape):
-        from cellgraph.runtime.tensor import Tensor
-
-        if isinstance(shape, Tensor):
-            shape = tuple(int(d) for d in shape.asnumpy().reshape(-1))
+        if hasattr(shape, "aval"):
+            shape = tuple(int(d) for d in value_input(shape, "DynamicBroadcastTo",
+                                                      "shape").reshape(-1))
         return F.broadcast_to(x, shape)
 
     def __repr__(self) -> str:

@@ -46,7 +46,7 @@ from cellgraph.ops.function.nn_func.conv import (
     _conv2d_transpose_class,
     _conv3d_class,
 )
-from cellgraph.ops.function.nn_func.image import _linear, grid_sampler_impl
+from cellgraph.ops.function.nn_func.image import _linear, grid_sampler_impl, linear_along
 from cellgraph.ops.function.nn_func.loss import (
     _ctc_loss_v2,
     binary_cross_entropy,
@@ -183,6 +183,9 @@ class ResizeBilinearV2(PrimitiveClass):
     def __call__(self, x, size):
         shape = abstract_of(x).shape
         for axis, out in zip((2, 3), tuple(size)):
+            if shape[axis] is None:  # a size known only at run time
+                x = linear_along(x, axis, int(out), self.align_corners, self.half_pixel_centers)
+                continue
             x = apply_along(x, _linear(shape[axis], int(out), self.align_corners,
                                        self.half_pixel_centers), axis)
         return x

@@ -16,7 +16,7 @@ from cellgraph.ops.function.random_func import (
 from cellgraph.ops.primitive_class import PrimitiveClass, generate_classes
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import (
     ArgumentError,
     ArgumentValueError,
@@ -112,8 +112,10 @@ class UniformInt(_SeededRandom):
     """`ops.UniformInt(seed, seed2)(shape, minval, maxval)`: ints in [minval, maxval)."""
 
     def __call__(self, shape, minval, maxval):
-        low, high = int(np.asarray(minval)), int(np.asarray(maxval))
-        return random_ints(low, high, tuple(shape), self._stream(tuple(shape)), dt.int32)
+        low, high = (int(value_input(v, "UniformInt", name).reshape(-1)[0])
+                     for v, name in ((minval, "minval"), (maxval, "maxval")))
+        shape = _size((shape,))
+        return random_ints(low, high, shape, self._stream(shape), dt.int32)
 
 class RandomChoiceWithMask(PrimitiveClass):
     """`ops.RandomChoiceWithMask(count=256, seed=0, seed2=0)(input_x)`: the coordinates of

@@ -9,8 +9,8 @@ import numpy as np
 
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives.core import abstract_of, is_value
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.core import abstract_of, is_value, value_input
+from cellgraph.primitives.errors import DTypeError
 
 __all__ = ["is_tensor", "rank", "size"]
 
@@ -52,14 +52,10 @@ def rank(input_x) -> int:
 
 
 def known(value, what: str, op: str):
-    """The value of a Python number, sequence or a Tensor whose value is known now (an eager
-    Tensor), as a NumPy array; a value computed inside a graph cannot size a result."""
-    if hasattr(value, "_data"):
-        return value.asnumpy()
-    if hasattr(value, "aval"):
-        raise ArgumentValueError(f"{op}: `{what}` sets the shape of the result, so it must be a "
-                                 f"constant, got a Tensor computed in the graph")
-    return np.asarray(value)
+    """The values of a value input (a Python number or sequence, a Tensor whose values are
+    known now, or one passed to the graph being built: core.value_input) as a NumPy array; a
+    value computed inside a graph cannot size a result."""
+    return value_input(value, op, what)
 
 
 def identity(x):

@@ -11,7 +11,7 @@ from cellgraph.ops.function.array_func.attributes import _const, _shape
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 __all__ = ["arange", "eye", "full_like", "meshgrid", "ones_like", "scalar_to_tensor",
@@ -34,6 +34,8 @@ def arange(start=0, end=None, step=1, *, dtype=None):
 def eye(n, m=None, dtype=None):
     """The n x m identity matrix (float32 unless `dtype` says otherwise)."""
     dtype = dt.float32 if dtype is None else dtype
+    n, m = (int(value_input(v, "Eye", name).reshape(-1)[0]) if hasattr(v, "aval") else v
+            for v, name in ((n, "n"), (m, "m")))
     return _const(np.eye(n, m).astype(dt.as_dtype(dtype).np), dtype)
 
 

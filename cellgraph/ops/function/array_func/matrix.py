@@ -45,8 +45,27 @@ def matrix_band_part(x, lower, upper):
     """Keep the band of `lower` sub- and `upper` super-diagonals (negative: all of them)."""
     rows, cols = _matrix_shape(x, "matrix_band_part")
     i, j = np.indices((rows, cols))
-    keep = ((int(lower) < 0) | (i - j <= int(lower))) & ((int(upper) < 0) | (j - i <= int(upper)))
-    return _band(x, keep)
+    if not (hasattr(lower, "aval") or hasattr(upper, "aval")):
+        keep = ((int(lower) < 0) | (i - j <= int(lower))) & (
+            (int(upper) < 0) | (j - i <= int(upper)))
+        return _band(x, keep)
+    # Tensor bounds: the band computed in the graph, so the bounds may be graph values
+    keep = M.logical_and(_within(lower, i - j, "lower"), _within(upper, j - i, "upper"))
+    keep = F.broadcast_to(keep, abstract_of(x).shape)
+    return M.select(keep, x, A.zeros_like(x))
+
+
+def _within(bound, offsets: np.ndarray, name: str):
+    """Where `offsets` (rows, cols) are within `bound` (negative: everywhere); a Tensor
+    `bound` is 0-d (vmap batches it)."""
+    if not hasattr(bound, "aval"):
+        return _const(((int(bound) < 0) | (offsets <= int(bound))), dt.bool_)
+    if abstract_of(bound).ndim:
+        raise ShapeError(f"For primitive[MatrixBandPart], the rank of '{name}' must be equal "
+                         f"to 0, but got {abstract_of(bound).ndim}.")
+    bound = F.cast(bound, dt.int64)
+    table = _const(offsets.astype(np.int64), dt.int64)
+    return M.logical_or(M.less(bound, 0), M.less_equal(table, bound))
 
 
 def diag(input):

@@ -9,7 +9,7 @@ import numpy as np
 
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import _ints, pad_pairs
 
@@ -80,11 +80,7 @@ def pad(input_x, padding, mode="constant", value=None):
 def _host_ints(value):
     """Paddings given as a Tensor (a constant) -> a tuple of ints."""
     if hasattr(value, "aval"):
-        array = getattr(value, "asnumpy", None)
-        if array is None:
-            raise ArgumentError("PadV3: `paddings` must be known when the graph is built (a "
-                                "tuple or a constant Tensor), got a Tensor computed in the graph")
-        return tuple(int(v) for v in np.asarray(array()).reshape(-1))
+        return tuple(int(v) for v in value_input(value, "PadV3", "paddings").reshape(-1))
     return value
 
 

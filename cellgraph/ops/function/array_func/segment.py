@@ -10,7 +10,7 @@ from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import scatter_ops as S
-from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import DTypeError, ShapeError
 
 __all__ = ["unsorted_segment_max", "unsorted_segment_min", "unsorted_segment_prod",
@@ -20,8 +20,8 @@ __all__ = ["unsorted_segment_max", "unsorted_segment_min", "unsorted_segment_pro
 def _segments(input_x, segment_ids, num_segments, op: str):
     """(ids as scatter indices, the rows that count, the output shape). Ids outside
     [0, num_segments) are dropped, as MindSpore's CPU kernels drop them."""
-    if hasattr(num_segments, "asnumpy"):
-        num_segments = num_segments.asnumpy().item()
+    if hasattr(num_segments, "aval"):
+        num_segments = value_input(num_segments, op, "num_segments").reshape(-1)[0].item()
     if not isinstance(num_segments, numbers.Integral) or num_segments < 0:
         raise DTypeError(f"{op}: `num_segments` must be a non-negative int (a shape), got "
                          f"{num_segments!r}")

@@ -12,7 +12,12 @@ from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.core import abstract_of, normalize_axis, running_eagerly, tensor_axis
+from cellgraph.primitives.core import (
+    abstract_of,
+    normalize_axis,
+    tensor_axis,
+    value_input,
+)
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.functional import gather
 
@@ -80,6 +85,12 @@ def flip(input, dims):
 
 def roll(input, shifts, dims=None):
     """Shift elements along `dims` cyclically (flattened when dims is None)."""
+    if hasattr(shifts, "aval") or hasattr(dims, "aval"):  # MindSpore takes ints only
+        kinds = ["Tensor" if hasattr(v, "aval") else type(v).__name__ for v in (shifts, dims)]
+        raise DTypeError(f'Failed calling Roll with "Roll(shifts={kinds[0]}, dims={kinds[1]})'
+                         f'(input=Tensor)".\nThe valid calling should be: \n"Roll(shifts=<list '
+                         f'of int, int, tuple of int>, dims=<list of int, int, tuple of int>)'
+                         f'(input=<Tensor>)".')
     if dims is None:
         return F.reshape(roll(F.reshape(input, (-1,)), shifts, 0), _shape(input))
     shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
@@ -135,11 +146,8 @@ def repeat_interleave(input, repeats, axis=None):
     if axis is None:
         input, axis = F.reshape(input, (-1,)), 0
     axis = tensor_axis(axis, abstract_of(input).ndim, "repeat_interleave")
-    if hasattr(repeats, "asnumpy"):
-        if not running_eagerly():
-            raise DTypeError("repeat_interleave: Tensor `repeats` inside a graph give a shape "
-                             "known only at run time; pass an int or a list")
-        repeats = repeats.asnumpy().tolist()
+    if hasattr(repeats, "aval"):
+        repeats = value_input(repeats, "repeat_interleave", "repeats").tolist()
     if isinstance(repeats, numbers.Integral):
         if repeats < 0:
             raise ArgumentValueError(f"repeat_interleave: `repeats` must be >= 0, got {repeats}")

@@ -12,7 +12,7 @@ from cellgraph.ops.function.array_func.attributes import _const, _tensor, is_ten
 from cellgraph.ops.function.array_func.creation import arange, meshgrid
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.primitives.exports import export
 
@@ -56,7 +56,8 @@ def combinations(input, r=2, with_replacement=False):
 
 def _range(start, limit, delta, maxlen=1000000):
     """[start, limit) by delta in the inputs' dtype, at most `maxlen` values."""
-    values = [v.item() if is_tensor(v) else v for v in (start, limit, delta)]
+    values = [value_input(v, "Range", name).reshape(-1)[0].item() if is_tensor(v) else v
+              for v, name in ((start, "start"), (limit, "limit"), (delta, "delta"))]
     dtype = abstract_of(start).dtype if is_tensor(start) else None
     out = arange(*values, dtype=dtype)
     if abstract_of(out).shape[0] > maxlen:

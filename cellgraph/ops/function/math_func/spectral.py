@@ -14,7 +14,7 @@ from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.complex_ops import complex_, imag_part, real_part
-from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
 __all__ = ["bartlett_window", "blackman_window", "hamming_window", "hann_window",
@@ -25,8 +25,8 @@ def _make_window(op: str, window_length, periodic, dtype, values, default=dt.flo
     """A window of `window_length` points (an int, or a 0-d integer Tensor) in `dtype`:
     values(n, N) at n = 0 .. length - 1, N the length (periodic) or the length - 1; `default`
     is the dtype without one (MindSpore's hann and kaiser windows are float64)."""
-    if hasattr(window_length, "asnumpy") and window_length.ndim == 0:
-        window_length = window_length.asnumpy().item()
+    if hasattr(window_length, "aval") and window_length.ndim == 0:
+        window_length = value_input(window_length, op, "window_length").item()
     if isinstance(window_length, bool) or not isinstance(window_length, numbers.Integral) \
             or window_length < 0:
         raise ArgumentValueError(f"{op}: `window_length` must be a non-negative int, got "

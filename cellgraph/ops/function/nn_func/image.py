@@ -10,6 +10,7 @@ import numpy as np
 from cellgraph.ops.function.array_func.indexing import apply_along
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import dynamic_ops as D
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import rounding_ops as R
@@ -69,6 +70,29 @@ def _linear(size_in: int, size_out: int, align_corners: bool, half_pixel: bool) 
     np.add.at(matrix, (np.arange(size_out), low), 1.0 - frac)
     np.add.at(matrix, (np.arange(size_out), high), frac)
     return matrix
+
+
+def linear_along(x, axis: int, size_out: int, align_corners: bool, half_pixel: bool):
+    """Axis `axis` of x resized to `size_out` by linear interpolation, as `_linear`'s matrix
+    does, where that axis's size is known only at run time (after Unique and a gather): the
+    source positions computed from the run-time size, the two neighbours gathered and
+    mixed."""
+    dtype = abstract_of(x).dtype
+    size_in = F.cast(D.shape_of(x)[axis], dt.float64)
+    i = np.arange(size_out, dtype=np.float64)
+    if align_corners:
+        src = (size_in - 1.0) * (i / (size_out - 1) if size_out > 1 else np.zeros(size_out))
+    elif half_pixel:
+        src = F.maximum((i + 0.5) * (size_in / size_out) - 0.5, 0.0)
+    else:
+        src = i * (size_in / size_out)
+    low = F.minimum(F.floor(src), size_in - 1.0)
+    high = F.minimum(low + 1.0, size_in - 1.0)
+    trailing = (1,) * (abstract_of(x).ndim - axis - 1)
+    frac = F.cast(F.reshape(src - low, (size_out,) + trailing), dtype)
+    below = F.gather(x, F.cast(low, dt.int64), axis)
+    above = F.gather(x, F.cast(high, dt.int64), axis)
+    return below * (1.0 - frac) + above * frac
 
 
 def _sizes(shape, size, scale_factor) -> tuple:
