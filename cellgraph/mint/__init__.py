@@ -10,6 +10,7 @@ from cellgraph.ops.function.array_func.creation import ones_like, zeros_like  # 
 from cellgraph.ops.function.math_func.elementwise import truncate_div
 from cellgraph.primitives import dtype as _dt
 from cellgraph.primitives.core import PRIMITIVES as _PRIMITIVES
+from cellgraph.primitives.dynamic_ops import unique_p as _unique_p
 from cellgraph.primitives.errors import ArgumentValueError
 
 from . import distributed, linalg, nn, optim  # noqa: F401  (mint.nn, .optim, .linalg, ...)
@@ -348,7 +349,7 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     if dim is not None:
         raise ArgumentValueError("mint.unique: `dim` is not supported; unique values are taken "
                                  "over all elements")
-    values, inverse = _ops.unique(input)
+    values, inverse = _unique_p(input, ascending=True)
     out = [values]
     if return_inverse:
         out.append(_F.cast(inverse, _dt.int64))

@@ -40,8 +40,10 @@ def _masked_select_type(x: TensorType, mask: TensorType) -> TensorType:
     return TensorType((None,), x.strong().dtype)
 
 
-def _unique_type(x: TensorType):
-    return TensorType((None,), x.strong().dtype), TensorType(x.shape, dt.int32)
+def _unique_type(x: TensorType, ascending=True):
+    # MindSpore's indices are int64 for an int64 input, int32 otherwise
+    index = dt.int64 if x.dtype == dt.int64 else dt.int32
+    return TensorType((None,), x.strong().dtype), TensorType(x.shape, index)
 
 
 def _bincount_type(x: TensorType, weights: TensorType, minlength=0) -> TensorType:
@@ -106,8 +108,10 @@ nonzero_p = Primitive("nonzero", _nonzero_type, label="NonZero", nondifferentiab
 masked_select = Primitive("masked_select", _masked_select_type, public=True, method=True,
                           operands=("input", "mask"), spellings=("mint",), ops_module="array_ops")
 # Unique's values are a selection of the input, but MindSpore programs use it on labels and
-# ids; its outputs carry no gradient here.
-unique_p = Primitive("unique", _unique_type, multiple_results=True, nondifferentiable=True)
+# ids; its outputs carry no gradient here. `ascending`: the values sorted (NumPy's unique), else
+# in the order of their first occurrence (MindSpore's Unique).
+unique_p = Primitive("unique", _unique_type, multiple_results=True, nondifferentiable=True,
+                     params={"ascending": True})
 
 
 @masked_select.def_bprop
@@ -140,9 +144,10 @@ def nonzero(input, *, as_tuple=False):
 
 
 def unique(input):
-    """(the distinct elements of `input`, ascending; for each element of `input` the int32
-    position of its value among them)."""
-    return unique_p(input)
+    """(the distinct elements of `input`, in the order of their first occurrence; for each
+    element of `input` the position of its value among them, int64 for an int64 input, else
+    int32), as MindSpore's Unique."""
+    return unique_p(input, ascending=False)
 
 
 def bincount(input, weights=None, minlength=0):

@@ -556,9 +556,15 @@ def _masked_select(xp, x, mask):
 
 
 @kernel("unique")
-def _unique(xp, x):
-    values, inverse = xp.unique_inverse(xp.reshape(x, (-1,)))
-    return values, xp.astype(xp.reshape(inverse, x.shape), xp.int32)
+def _unique(xp, x, ascending=True):
+    found = xp.unique_all(xp.reshape(x, (-1,)))
+    values, inverse = found.values, xp.astype(found.inverse_indices, xp.int64)
+    index = xp.int64 if x.dtype == xp.int64 else xp.int32
+    if not ascending:  # the values in the order of their first occurrence
+        order = xp.argsort(found.indices, stable=True)
+        rank = xp.argsort(order, stable=True)  # where each sorted value moved to
+        values, inverse = xp.take(values, order), xp.take(rank, inverse)
+    return values, xp.astype(xp.reshape(inverse, x.shape), index)
 
 
 @kernel("argmin")
