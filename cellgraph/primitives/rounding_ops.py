@@ -121,7 +121,14 @@ def inv(x):
     return reciprocal(x)
 
 
+def invert(x):
+    """MindSpore's `ops.invert`: the bitwise NOT of an integer x (the Invert
+    primitive)."""
+    return bitwise_invert(x)
+
+
 export(inv)
+export(invert)
 export_class("Inv", inv, ops_module="math_ops")
 
 __all__ = [
@@ -137,6 +144,7 @@ __all__ = [
     "floor_div",
     "floor_mod",
     "inv",
+    "invert",
     "log2",
     "log10",
     "round_",

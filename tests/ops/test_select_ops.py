@@ -146,6 +146,17 @@ def test_inv_of_integers_keeps_the_dtype():
     np.testing.assert_array_equal(got.asnumpy(), [np.iinfo(np.int64).min, 0])
 
 
+def test_invert_is_the_bitwise_not():
+    # MindSpore 2.10: ops.invert(int16 [8, -3, 0]) is [-9, 2, -1]; uint8 [5] gives [250]
+    from cellgraph.ops import functional as F
+
+    for invert in (ops.invert, F.invert):
+        got = invert(Tensor(np.array([8, -3, 0], np.int16)))
+        assert got.dtype == cellgraph.int16
+        np.testing.assert_array_equal(got.asnumpy(), [-9, 2, -1])
+    np.testing.assert_array_equal(ops.invert(Tensor(np.array([5], np.uint8))).asnumpy(), [250])
+
+
 def test_unique_keeps_the_order_of_first_occurrence():
     # MindSpore 2.10's Unique, and ops.unique, which ravels its input
     x = np.array([8.0, -3.0, 0.0, 0.0, 10.0, 1.0, 21.0, -3.0, 11.0, 4.0, -2.0, 10.0, 8.0],
