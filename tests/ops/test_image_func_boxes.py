@@ -1,11 +1,12 @@
-"""ops.bounding_box_encode / bounding_box_decode and their classes against MindSpore 2.10's CPU
-kernels: values recorded from it (bit for bit in float16; in float32 up to the last bit of an
+"""ops.bounding_box_encode / bounding_box_decode / check_valid and their classes against
+MindSpore 2.10's CPU kernels: values recorded from it (bit for bit in float16; in float32 up to the last bit of an
 exp or log, where NumPy's and the C library's differ), and its option errors."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+import cellgraph
 from cellgraph import Tensor, ops
 from cellgraph.ops import operations as P
 
@@ -97,3 +98,32 @@ def test_decode_needs_max_shape_when_it_runs():
     decode = P.BoundingBoxDecode(None)
     with pytest.raises(RuntimeError, match="max_shape"):
         decode(Tensor(ANCHOR), Tensor(DELTAS))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, np.int16])
+def test_check_valid_as_mindspore(dtype):
+    # MindSpore 2.10 CPU: [True, False, False, True, True] in each dtype
+    boxes = np.array([[0, 0, 9, 9], [-1, 0, 5, 5], [0, 0, 10, 5], [0, 0, 5, 10.5],
+                      [3, 2, 9.4, 10.49]], np.float32)
+    metas = np.array([11, 10, 1.05], np.float32)
+    for check in (P.CheckValid(), ops.check_valid):
+        out = check(Tensor(boxes.astype(dtype)), Tensor(metas.astype(dtype)))
+        assert out.dtype == cellgraph.bool_
+        assert out.asnumpy().tolist() == [True, False, False, True, True]
+    # uint8 metas: width * ratio - 1 = 201 in float64, no uint8 overflow
+    out = ops.check_valid(Tensor(np.array([[0, 0, 200, 100]], np.uint8)),
+                          Tensor(np.array([51, 101, 2], np.uint8)))
+    assert out.asnumpy().tolist() == [True]
+
+
+@pytest.mark.parametrize("boxes, metas, error, message", [
+    (np.ones((2, 5), np.float32), np.ones(3, np.float32), ValueError,
+     "the last dimension of 'bboxes' must equal to 4, but got: 5."),
+    (np.ones((2, 4), np.float32), np.ones(4, np.float32), ValueError,
+     "the first dimension of 'img_metas' must equal to 3, but got: 4."),
+    (np.ones((2, 4), np.float64), np.ones(3, np.float64), TypeError, "Float64"),
+    (np.ones((2, 4), np.int32), np.ones(3, np.int32), TypeError, "Int32"),
+])
+def test_check_valid_checks_its_inputs(boxes, metas, error, message):
+    with pytest.raises(error, match=message):
+        P.CheckValid()(Tensor(boxes), Tensor(metas))

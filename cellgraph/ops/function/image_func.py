@@ -217,8 +217,44 @@ def bounding_box_encode(anchor_box, groundtruth_box, means=(0.0, 0.0, 0.0, 0.0),
                      for d, m, s in zip(deltas, means, stds)], 1)
 
 
+_CHECK_VALID_TYPES = (dt.int16, dt.uint8, dt.float16, dt.float32)
+
+
+def check_valid(bboxes, img_metas):
+    """Whether each box (x1, y1, x2, y2) of `bboxes` (n, 4) lies in the image that `img_metas`
+    (height, width, ratio) describes: x1, y1 >= 0 and x2, y2 at most width * ratio - 1 and
+    height * ratio - 1 (compared in float64, as MindSpore's kernel does); bool (n,)."""
+    boxes, metas = abstract_of(bboxes), abstract_of(img_metas)
+    for name, aval in (("bboxes", boxes), ("metas", metas)):
+        if aval.dtype not in _CHECK_VALID_TYPES:
+            raise DTypeError(f"For 'CheckValid', the type of '{name}' should be one of int16, "
+                             f"uint8, float16, float32, but got {aval.dtype}")
+    if boxes.ndim != 2:
+        raise ArgumentValueError(f"For 'CheckValid', the 'bboxes rank' must be equal to 2, but "
+                                 f"got {boxes.ndim}.")
+    if boxes.shape[1] is not None and boxes.shape[1] != 4:
+        raise ArgumentValueError(f"For 'CheckValid', the last dimension of 'bboxes' must equal "
+                                 f"to 4, but got: {boxes.shape[1]}.")
+    if metas.ndim != 1:
+        raise ArgumentValueError(f"For 'CheckValid', the 'img_metas rank' must be equal to 1, "
+                                 f"but got {metas.ndim}.")
+    if metas.shape[0] is not None and metas.shape[0] != 3:
+        raise ArgumentValueError(f"For 'CheckValid', the first dimension of 'img_metas' must "
+                                 f"equal to 3, but got: {metas.shape[0]}.")
+    x1, y1, x2, y2 = prims.split(bboxes, axis=1, sizes=(1, 1, 1, 1))
+    height, width, ratio = prims.split(F.cast(img_metas, dt.float64), axis=0, sizes=(1, 1, 1))
+    right = F.sub(F.mul(width, ratio), 1.0)
+    bottom = F.sub(F.mul(height, ratio), 1.0)
+    zero = F.cast(0, boxes.dtype)
+    invalid = F.logical_or(F.logical_or(F.less(x1, zero), F.less(y1, zero)),
+                           F.logical_or(F.less(right, F.cast(x2, dt.float64)),
+                                        F.less(bottom, F.cast(y2, dt.float64))))
+    return F.reshape(F.logical_not(invalid), (-1,))
+
+
 export(bounding_box_decode)
 export(bounding_box_encode)
+export(check_valid)
 
 
 # the functional operations defined elsewhere (the primitives, the other modules)

@@ -1,4 +1,4 @@
-"""MindSpore's `ops.operations.other_ops`: the bounding-box encoding primitives' classes."""
+"""MindSpore's `ops.operations.other_ops`: the bounding-box primitives' classes."""
 from __future__ import annotations
 
 from cellgraph.ops.function.image_func import (
@@ -6,11 +6,12 @@ from cellgraph.ops.function.image_func import (
     bounding_box_encode,
     check_box_options,
     check_decode_options,
+    check_valid,
 )
 from cellgraph.ops.primitive_class import define_class, generate_classes
 from cellgraph.primitives.exports import REQUIRED
 
-__all__ = ["BoundingBoxDecode", "BoundingBoxEncode"]
+__all__ = ["BoundingBoxDecode", "BoundingBoxEncode", "CheckValid"]
 
 _BOXES = {"means": (0.0, 0.0, 0.0, 0.0), "stds": (1.0, 1.0, 1.0, 1.0)}
 
@@ -36,6 +37,8 @@ class BoundingBoxDecode(define_class("BoundingBoxDecode", bounding_box_decode,
         check_decode_options(max_shape, means, stds, wh_ratio_clip)
         super().__init__(max_shape, means, stds, wh_ratio_clip)
 
+
+CheckValid = define_class("CheckValid", check_valid, module=__name__)
 
 # the classes derived from the primitives' declarations that MindSpore files here
 generate_classes(globals())
