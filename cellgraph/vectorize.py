@@ -21,8 +21,16 @@ import sys
 import numpy as np
 
 from cellgraph.compiler.autodiff import expand_grad, inline, vjp, zero_of
-from cellgraph.compiler.batching import Basis, batch_graph, move_batch
-from cellgraph.compiler.builder import build_graph, current_builder, is_tensor_like
+from cellgraph.compiler.batching import Basis, batch_graph, dense, move_batch
+from cellgraph.compiler.builder import (
+    ArgumentSlot,
+    InputSlot,
+    build_graph,
+    current_builder,
+    is_parameter,
+    is_tensor_like,
+    update_target,
+)
 from cellgraph.compiler.ir import Graph
 from cellgraph.compiler.pipeline import graph_name, parse
 from cellgraph.compiler.pytree import count_leaves, flatten, unflatten
@@ -30,12 +38,14 @@ from cellgraph.primitives import array_ops as A
 from cellgraph.primitives.core import abstract_of, fmt_shape
 from cellgraph.primitives.errors import (
     ArgumentError,
+    ArgumentValueError,
     CompileError,
     DTypeError,
     GradValueError,
     ShapeError,
     SourceLoc,
 )
+from cellgraph.runtime.tensor import Parameter, Tensor
 
 from .transform import Transform, leaf_ranges, normalize_positions, user_loc
 
@@ -150,12 +160,16 @@ class VmapFunction(Transform):
                                        for x, d in zip(leaves, dims)])
         fn = cells[0] if cells else self.fn
         graph, captured, _, _ = parse(fn, examples, graph_name(fn))
-        _no_updates(graph, "vmap", loc)
+        _only_argument_updates(graph, loc)
         inputs = [(leaf, d) for leaf, d in zip(leaves, dims)]
         inputs += [(value, None) for value in captured]
         inputs += _stacked_weights(cells, graph.weights) if cells else \
             [(weight, None) for weight in graph.weights]
         outs = batch_graph(graph, inputs)
+        if graph.updates:  # the trailing outputs: the Parameters' new values
+            n_results = len(outs) - len(graph.updates)
+            _write_back(graph, outs[n_results:], leaves, dims, size, loc)
+            outs = outs[:n_results]
         axes = self._out_axes(graph, outs, loc)
         return unflatten(graph.out_tree, [move_batch(e, size, a) for e, a in zip(outs, axes)])
 
@@ -221,11 +235,50 @@ def _stacked_weights(cells: list, weights) -> list:
     return inputs
 
 
-def _example_of(x, dim: int) -> np.ndarray:
-    """A stand-in for one example of `x` to trace with: the right shape and dtype, no data."""
+def _example_of(x, dim: int):
+    """A stand-in for one example of `x` to trace with: the right shape and dtype, no data (of
+    a Parameter, a Parameter of that name, which the traced function may update in place)."""
     aval = abstract_of(x)
     shape = aval.shape[:dim] + aval.shape[dim + 1:]
-    return np.lib.stride_tricks.as_strided(np.zeros(1, aval.dtype.np), shape, (0,) * len(shape))
+    example = np.lib.stride_tricks.as_strided(np.zeros(1, aval.dtype.np), shape,
+                                              (0,) * len(shape))
+    if is_parameter(x):
+        return Parameter(Tensor(example, aval.dtype), x.name, x.requires_grad)
+    return example
+
+
+def _only_argument_updates(graph: Graph, loc) -> None:
+    """vmap writes back the Parameters passed to it as arguments; a function that assigns any
+    other Parameter (one of a Cell, or a plain Tensor input) is refused."""
+    kept = graph.updates
+    graph.updates = [t for t in kept if not isinstance(t, ArgumentSlot)
+                     or isinstance(t, InputSlot)]
+    try:
+        _no_updates(graph, "vmap", loc)
+    finally:
+        graph.updates = kept
+
+
+def _write_back(graph: Graph, new_values: list, leaves: list, dims: list, size: int,
+                loc) -> None:
+    """Record the update of each Parameter argument the function assigned, with its batch
+    where MindSpore's in-place rules put it: a mapped Parameter is mapped along axis 0 and
+    takes the whole batch; an unmapped one takes a value that no mapped input reaches (else
+    the order of the batch's writes would decide it)."""
+    builder = current_builder()
+    for slot, entry in zip(graph.updates, new_values):
+        param, dim = update_target(slot, leaves), dims[slot.index]
+        value, value_dim = dense(entry)
+        if dim is None and value_dim is not None:
+            raise ArgumentValueError(
+                f"vmap: the source axis of Parameter '{slot.name}' is None, but the function "
+                f"assigns it a value that depends on mapped inputs; the execution order of its "
+                f"updates cannot be guaranteed, so map it along axis 0", loc)
+        if dim not in (None, 0):
+            raise ArgumentValueError(
+                f"vmap: the function assigns Parameter '{slot.name}', so its source axis must "
+                f"be 0 or None, got {dim}", loc)
+        builder.record_update(param, value if dim is None else move_batch(entry, size, 0))
 
 
 def _example_shape(entry) -> tuple:

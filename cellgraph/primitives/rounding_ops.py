@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import math
 
+from . import dtype as dt
+from .array_ops import cast
 from .batching import broadcasting_rule, same_shape_rule
-from .core import FLOAT, SAME, Primitive, TensorType
+from .core import FLOAT, SAME, Primitive, TensorType, abstract_of
 from .errors import DTypeError
 from .exports import export, export_class
 from .math_ops import arith_type, div, exp, float_type, grad_like, mul, neg, reciprocal
@@ -111,11 +113,22 @@ for _prim in (floor_div, floor_mod, bitwise_and, bitwise_or, bitwise_xor, bitwis
 
 def inv(x):
     """MindSpore's `ops.inv`: the elementwise reciprocal 1 / x (`ops.inverse` is the matrix
-    inverse)."""
+    inverse). An integer x keeps its dtype, as MindSpore's kernel does: 1 / x rounded toward
+    zero (0 but for 1 and -1), and 1 / 0 the dtype's smallest value."""
+    dtype = abstract_of(x).dtype
+    if dtype.is_int:
+        return cast(reciprocal(cast(x, dtype=dt.float64)), dtype=dtype)
     return reciprocal(x)
 
 
+def invert(x):
+    """MindSpore's `ops.invert`: the bitwise NOT of an integer x (the Invert
+    primitive)."""
+    return bitwise_invert(x)
+
+
 export(inv)
+export(invert)
 export_class("Inv", inv, ops_module="math_ops")
 
 __all__ = [
@@ -131,6 +144,7 @@ __all__ = [
     "floor_div",
     "floor_mod",
     "inv",
+    "invert",
     "log2",
     "log10",
     "round_",

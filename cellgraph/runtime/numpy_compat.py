@@ -27,6 +27,7 @@ _RENAMED = {"acos": "arccos", "acosh": "arccosh", "asin": "arcsin", "asinh": "ar
             "permute_dims": "transpose", "pow": "power"}
 
 _UniqueInverse = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+_UniqueAll = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
 
 _DTYPE_KINDS = {"bool": "b", "signed integer": "i", "unsigned integer": "u", "integral": "iu",
                 "real floating": "f", "complex floating": "c", "numeric": "iufc"}
@@ -92,6 +93,12 @@ def _unique_inverse(x, /):
     return _UniqueInverse(values, inverse.reshape(np.shape(x)))
 
 
+def _unique_all(x, /):
+    values, indices, inverse, counts = np.unique(x, return_index=True, return_inverse=True,
+                                                 return_counts=True)
+    return _UniqueAll(values, indices, inverse.reshape(np.shape(x)), counts)
+
+
 def _reshape(x, /, shape=None, *, order="C", newshape=None, copy=None):
     shape = newshape if shape is None else shape
     if copy:
@@ -146,7 +153,8 @@ def _array_api_extras() -> dict:
     extras = {new: getattr(np, old) for new, old in _RENAMED.items()}
     extras.update(astype=_astype, asarray=_asarray, argsort=_argsort, sort=_sort,
                   cumulative_sum=_cumulative_sum, isdtype=_isdtype,
-                  unique_inverse=_unique_inverse, matrix_transpose=_matrix_transpose,
+                  unique_inverse=_unique_inverse, unique_all=_unique_all,
+                  matrix_transpose=_matrix_transpose,
                   reshape=_reshape, linalg=_linalg(),
                   **{name: _keeps_integers(getattr(np, name)) for name in ("floor", "ceil",
                                                                              "trunc")})

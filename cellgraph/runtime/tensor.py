@@ -90,6 +90,10 @@ class Tensor(TensorMethods):
     NumPy array, a scalar or another Tensor."""
 
     __module__ = "cellgraph.common.tensor"  # its public path, as MindSpore's (printed, pickled)
+    # a NumPy array or scalar on the left of an operator takes a Tensor in as an array
+    # (`ndarray - Tensor` is an ndarray, as in MindSpore); graph values (Tracers) keep the
+    # priority that sends the operator to the graph
+    __array_priority__ = 0.0
 
     __slots__ = ("__weakref__", "_data", "_dtype")
     _is_tensor_class = True

@@ -356,3 +356,20 @@ def test_adam_keeps_mindspores_beta_powers(cls):
     np.testing.assert_allclose(opt.beta1_power.asnumpy(), 0.7289999127388, rtol=1e-7)
     np.testing.assert_allclose(opt.beta2_power.asnumpy(), 0.9970030784606934, rtol=1e-7)
     assert opt.global_step.asnumpy().tolist() == [3] and opt.beta1_power.shape == ()
+
+
+@pytest.mark.parametrize("options", [{}, {"use_lazy": True}, {"use_offload": True}])
+def test_adam_follows_mindspores_kernel_to_the_bit(options):
+    # MindSpore 2.10 CPU: a Dense(16, 10) with weights 0.01, three steps of Adam(lr=0.01) on one
+    # example, losses exactly these float32 values (its kernel: m += (g - m)(1 - beta1), ...)
+    net = nn.Dense(16, 10, weight_init=Tensor(np.full((10, 16), 0.01, np.float32)),
+                   bias_init="zeros")
+    optimizer = nn.Adam(filter(lambda p: p.requires_grad, net.get_parameters()),
+                        learning_rate=0.01, **options)
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), optimizer)
+    data = Tensor(np.arange(16, dtype=np.float32).reshape(1, 16) * 0.01)
+    label = Tensor(np.array([0], np.int32))
+    losses = [step(data, label).asnumpy() for _ in range(3)]
+    np.testing.assert_array_equal(losses, np.array([2.3025851249694824, 2.263073682785034,
+                                                    2.223747491836548], np.float32))

@@ -1,5 +1,7 @@
 """vmap over a CellList (model ensembling): the i-th member of the batch runs with the i-th
-cell's parameters, stacked along axis 0; gradients reach every cell's parameters."""
+cell's parameters, stacked along axis 0; gradients reach every cell's parameters. And vmap of a
+function that updates the Parameters passed to it in place (MindSpore's Apply* primitives):
+each member updates its slice."""
 from __future__ import annotations
 
 import numpy as np
@@ -64,3 +66,77 @@ def test_errors():
         ops.vmap(nn.CellList([nn.Dense(3, 2), nn.Dense(3, 4)]), in_axes=None)(_x(1, 3))
     with pytest.raises(ShapeError, match="the CellList has 3 along axis 0, argument 0 has 4"):
         ops.vmap(_ensemble(), in_axes=0)(_x(4, 2, 3).astype(ms.float32))
+
+
+# ----- in-place updates of Parameters passed to vmap ---------------------------------------------
+
+def _descent(var, alpha, delta):
+    return ops.ApplyGradientDescent()(var, alpha, delta)
+
+
+class _MappedDescent(nn.Cell):
+    def __init__(self, fn):
+        super().__init__()
+        self.var = ms.Parameter(Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)), name="var")
+        self.fn = fn
+
+    def construct(self, alpha, delta):
+        return self.fn(self.var, alpha, delta)
+
+
+def test_a_mapped_parameter_takes_each_members_update():
+    # MindSpore 2.10: out and var both [[-0.5, 0.5, 1.5], [1, 2, 3]]
+    net = _MappedDescent(ops.vmap(_descent, in_axes=(0, 0, 1)))
+    out = net(Tensor(np.array([0.5, 2.0], np.float32)), Tensor(np.ones((3, 2), np.float32)))
+    expected = np.array([[-0.5, 0.5, 1.5], [1.0, 2.0, 3.0]], np.float32)
+    np.testing.assert_array_equal(out.asnumpy(), expected)
+    np.testing.assert_array_equal(net.var.asnumpy(), expected)
+
+
+def test_nested_vmap_updates_the_parameter_once():
+    # MindSpore 2.10's values for the same program
+    net = _MappedDescent(ops.vmap(ops.vmap(_descent, in_axes=(0, None, 0)), in_axes=(0, 0, 0)))
+    net.var.set_data(Tensor(np.arange(12, dtype=np.float32).reshape(2, 3, 2)))
+    out = net(Tensor(np.array([0.5, 2.0], np.float32)),
+              Tensor(np.arange(12, dtype=np.float32).reshape(2, 3, 2) / 4))
+    expected = np.array([[[0.0, 0.875], [1.75, 2.625], [3.5, 4.375]],
+                         [[3.0, 3.5], [4.0, 4.5], [5.0, 5.5]]], np.float32)
+    np.testing.assert_array_equal(out.asnumpy(), expected)
+    np.testing.assert_array_equal(net.var.asnumpy(), expected)
+
+
+def test_a_parameter_updated_from_python_is_written_back():
+    # MindSpore 2.10: out and var both zeros
+    var = ms.Parameter(Tensor(np.ones((2, 3), np.float32)), name="w")
+    out = ops.vmap(_descent, in_axes=(0, None, 0))(var, Tensor(np.float32(0.5)),
+                                                   Tensor(np.full((2, 3), 2.0, np.float32)))
+    np.testing.assert_array_equal(out.asnumpy(), np.zeros((2, 3), np.float32))
+    np.testing.assert_array_equal(var.asnumpy(), np.zeros((2, 3), np.float32))
+
+
+@pytest.mark.parametrize("in_axes, alpha, delta, message", [
+    # MindSpore: "the source axis of `var` must not equal to 0, but got ...: 1"
+    ((1, None, 0), np.float32(0.5), np.ones((3, 2), np.float32), "must be 0 or None, got 1"),
+    # MindSpore: "The source axis of `var` is None, but the source axis of `alpha/delta` is not
+    # None. The execution order of operator `ApplyGradientDescent` cannot be guaranteed."
+    ((None, None, 0), np.float32(0.5), np.ones((2, 2, 3), np.float32),
+     "execution order of its updates cannot be guaranteed"),
+])
+def test_updated_parameters_follow_mindspores_axis_rules(in_axes, alpha, delta, message):
+    net = _MappedDescent(ops.vmap(_descent, in_axes=in_axes))
+    with pytest.raises(ValueError, match=message):
+        net(Tensor(alpha), Tensor(delta))
+
+
+def test_assigning_a_cells_own_parameter_is_still_refused():
+    class Scaled(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = ms.Parameter(Tensor(np.ones(3, np.float32)), name="w")
+
+        def construct(self, x):
+            ops.assign(self.w, x)
+            return x
+
+    with pytest.raises(Exception, match="must be pure"):
+        ops.vmap(Scaled(), in_axes=0)(Tensor(np.ones((2, 3), np.float32)))

@@ -21,3 +21,23 @@ def test_values_as_mindspore():
 def test_shapes_must_match():
     with pytest.raises(RuntimeError, match="'x1' must have the same shape as 'x2'"):
         approximate_equal(Tensor(np.ones(3, np.float32)), Tensor(np.ones(2, np.float32)))
+
+
+@pytest.mark.parametrize("tolerance", ["str", 1, True, None])
+def test_tolerance_must_be_a_float(tolerance):
+    # MindSpore 2.10 refuses it when the primitive is made, and in the functional op
+    message = (f"For 'ApproximateEqual', the type of 'tolerance' should be 'float', but got "
+               f"type '{type(tolerance).__name__}'.")
+    with pytest.raises(TypeError, match=message):
+        ops.ApproximateEqual(tolerance=tolerance)
+    with pytest.raises(TypeError, match=message):
+        approximate_equal(Tensor(np.ones(2, np.float32)), Tensor(np.ones(2, np.float32)),
+                          tolerance)
+
+
+def test_rank_must_be_below_eight():
+    x = Tensor(np.ones((2,) * 8, np.float32))
+    with pytest.raises(RuntimeError, match="the x's rank should be less than 8, but got: 8"):
+        ops.ApproximateEqual()(x, x)
+    y = Tensor(np.ones((2,) * 7, np.float32))
+    assert ops.ApproximateEqual()(y, y).shape == (2,) * 7

@@ -133,6 +133,47 @@ def test_searchsorted_bucketize_median():
     assert_both(lambda x: ops.Inv()(x), (np.array([0.5, -4.0]),), np.array([2.0, -0.25]))
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's notes on 1 / 0 and its cast
+def test_inv_of_integers_keeps_the_dtype():
+    # MindSpore 2.10: Inv on int32 [0, 2, -1, 1, 3] gives [-2147483648, 0, -1, 1, 0] (int32),
+    # on int64 [0, 3] gives [-9223372036854775808, 0] (int64)
+    x = np.array([0, 2, -1, 1, 3], np.int32)
+    for got in (ops.Inv()(Tensor(x)), ops.inv(Tensor(x))):
+        assert got.dtype == cellgraph.int32
+        np.testing.assert_array_equal(got.asnumpy(), [-2147483648, 0, -1, 1, 0])
+    got = ops.Inv()(Tensor(np.array([0, 3], np.int64)))
+    assert got.dtype == cellgraph.int64
+    np.testing.assert_array_equal(got.asnumpy(), [np.iinfo(np.int64).min, 0])
+
+
+def test_invert_is_the_bitwise_not():
+    # MindSpore 2.10: ops.invert(int16 [8, -3, 0]) is [-9, 2, -1]; uint8 [5] gives [250]
+    from cellgraph.ops import functional as F
+
+    for invert in (ops.invert, F.invert):
+        got = invert(Tensor(np.array([8, -3, 0], np.int16)))
+        assert got.dtype == cellgraph.int16
+        np.testing.assert_array_equal(got.asnumpy(), [-9, 2, -1])
+    np.testing.assert_array_equal(ops.invert(Tensor(np.array([5], np.uint8))).asnumpy(), [250])
+
+
+def test_unique_keeps_the_order_of_first_occurrence():
+    # MindSpore 2.10's Unique, and ops.unique, which ravels its input
+    x = np.array([8.0, -3.0, 0.0, 0.0, 10.0, 1.0, 21.0, -3.0, 11.0, 4.0, -2.0, 10.0, 8.0],
+                 np.float32)
+    assert_both(lambda x: ops.Unique()(x), (x,),
+                (np.array([8, -3, 0, 10, 1, 21, 11, 4, -2], np.float32),
+                 np.array([0, 1, 2, 2, 3, 4, 5, 1, 6, 7, 8, 3, 0])))
+    values, index = ops.unique(Tensor(np.array([[3, 1], [3, 2]], np.int64)))
+    np.testing.assert_array_equal(values.asnumpy(), [3, 1, 2])
+    np.testing.assert_array_equal(index.asnumpy(), [[0, 1], [0, 2]])
+    assert index.dtype == cellgraph.int64  # int32 for every other input dtype
+    assert ops.unique(Tensor(np.array([3, 1], np.int8)))[1].dtype == cellgraph.int32
+    # NumPy's unique (cellgraph.numpy, mint) stays sorted
+    np.testing.assert_array_equal(cellgraph.numpy.unique(Tensor(x)).asnumpy(),
+                                  np.unique(x))
+
+
 def test_sort_gradient_follows_the_permutation():
     x = Tensor(np.array([3.0, 1.0, 2.0]))
     weights = Tensor(np.array([10.0, 20.0, 30.0]))

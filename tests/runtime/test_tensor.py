@@ -668,3 +668,17 @@ def test_parameter_of_a_python_number_takes_mindspores_dtype():
     assert Parameter(2.5, name="q").dtype == ms.float32
     with pytest.raises(ValueError, match="can not be `bool`"):
         Parameter(True, name="r")
+
+
+def test_a_numpy_array_on_the_left_takes_a_tensor_in_as_an_array():
+    # MindSpore 2.10: `ndarray OP Tensor` is NumPy's operation on the Tensor's values (an
+    # ndarray, NumPy's dtype rules)
+    t = Tensor(np.array([1.0, 2.0], np.float32))
+    a = np.array([3.0, 4.0])
+    for result, expected in ((a - t, [2.0, 2.0]), (a + t, [4.0, 6.0]), (a * t, [3.0, 8.0])):
+        assert type(result) is np.ndarray and result.dtype == np.float64
+        np.testing.assert_array_equal(result, expected)
+    compared = a < t
+    assert type(compared) is np.ndarray and compared.dtype == np.bool_
+    assert np.all(a - t < 3)
+

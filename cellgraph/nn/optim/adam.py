@@ -113,15 +113,22 @@ class Adam(_AdamBase):
         return True
 
     def _adam_step(self, index, param, grad, lr, beta1_power, beta2_power):
-        m, v = self.moments(index, grad)
+        """MindSpore's CPU Adam kernel, in its order of operations (so float32 results agree to
+        the bit): m += (g - m)(1 - beta1); v += (g^2 - v)(1 - beta2); param -= lr_t m /
+        (sqrt(v) + eps), with 1 - beta in the parameter's dtype."""
+        one = np.dtype(param.dtype.np if param.dtype.is_float else np.float32).type
+        keep1, keep2 = one(1) - one(self.beta1), one(1) - one(self.beta2)
+        m_old, v_old = self.moment1[index], self.moment2[index]
+        m = assign(m_old, F.add(m_old, F.mul(F.sub(grad, m_old), keep1)))
+        v = assign(v_old, F.add(v_old, F.mul(F.sub(F.square(grad), v_old), keep2)))
         if self.use_amsgrad:
             v = assign(self.vhat[index], F.maximum(self.vhat[index], v))
         b1, b2 = F.cast(beta1_power, param.dtype), F.cast(beta2_power, param.dtype)
         lr_t = F.div(F.mul(_lr_like(lr, param), F.sqrt(F.sub(1, b2))), F.sub(1, b1))
-        numerator = F.add(F.mul(m, self.beta1), F.mul(grad, 1 - self.beta1)) \
+        numerator = F.add(F.mul(m, one(self.beta1)), F.mul(grad, keep1)) \
             if self.use_nesterov else m
-        step_size = F.div(numerator, F.add(F.sqrt(v), self.eps))
-        assign(param, F.sub(param, F.reshape(F.mul(lr_t, step_size), param.shape)))
+        step = F.div(F.mul(lr_t, numerator), F.add(F.sqrt(v), one(self.eps)))
+        assign(param, F.sub(param, F.reshape(step, param.shape)))
 
 
 class AdamOffload(Adam):

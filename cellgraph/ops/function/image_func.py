@@ -1,12 +1,20 @@
 """MindSpore's `ops.function.image_func`: image operations as compositions of existing ones."""
 from __future__ import annotations
 
+import numpy as np
+
 from cellgraph.ops.function._fallback import functional_fallback
 from cellgraph.ops.function.array_func.creation import arange
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of, prims
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError, UnsupportedError
+from cellgraph.primitives.errors import (
+    ArgumentValueError,
+    DTypeError,
+    RunError,
+    ShapeError,
+    UnsupportedError,
+)
 from cellgraph.primitives.exports import export
 from cellgraph.primitives.nn_functional import clip_by_value
 
@@ -99,6 +107,154 @@ def _mix(a, b, weight):
 
 
 export(crop_and_resize)
+
+
+# ----- bounding boxes: (x1, y1, x2, y2) rows against (dx, dy, dw, dh) deltas --------------------
+
+def check_box_options(op: str, means, stds) -> None:
+    """`means` and `stds`: tuples of four floats (MindSpore's TypeError and ValueError)."""
+    for name, value in (("means", means), ("stds", stds)):
+        if not isinstance(value, tuple):
+            raise DTypeError(f"For '{op}', the type of '{name}' should be 'tuple', but got type "
+                             f"'{type(value).__name__}'.")
+        for i, item in enumerate(value):
+            if not isinstance(item, float):
+                raise DTypeError(f"For '{op}', the type of '{name}[{i}]' should be 'float', but "
+                                 f"got type '{type(item).__name__}'.")
+    for name, value in (("means", means), ("stds", stds)):
+        if len(value) != 4:
+            raise ArgumentValueError(f"For '{op}', the '{name} len' must be int and must = 4, "
+                                     f"but got '{len(value)}' with type 'int'.")
+
+
+def check_decode_options(max_shape, means, stds, wh_ratio_clip) -> None:
+    """BoundingBoxDecode's options, checked as MindSpore checks them."""
+    check_box_options("BoundingBoxDecode", means, stds)
+    if not isinstance(wh_ratio_clip, float):
+        raise DTypeError(f"For 'BoundingBoxDecode', the type of 'wh_ratio_clip' should be "
+                         f"'float', but got type '{type(wh_ratio_clip).__name__}'.")
+    if max_shape is not None:
+        if not isinstance(max_shape, tuple):
+            raise DTypeError(f"For 'BoundingBoxDecode', the type of 'max_shape' should be "
+                             f"'tuple', but got type '{type(max_shape).__name__}'.")
+        if len(max_shape) != 2:
+            raise ArgumentValueError(f"For 'BoundingBoxDecode', the 'max_shape len' must be int "
+                                     f"and must = 2, but got '{len(max_shape)}' with type "
+                                     f"'int'.")
+
+
+def _box_columns(op: str, boxes, other, names) -> tuple:
+    """The four (n, 1) columns of `boxes` and of `other`, both (n, 4) float16 or float32."""
+    a, b = abstract_of(boxes), abstract_of(other)
+    for name, aval in zip(names, (a, b)):
+        if aval.dtype not in (dt.float16, dt.float32):
+            raise DTypeError(f"For '{op}', the type of '{name}' should be float16 or float32, "
+                             f"but got {aval.dtype}")
+        if aval.ndim != 2:
+            raise ArgumentValueError(f"For '{op}', the '{name} rank' must be equal to 2, but "
+                                     f"got {aval.ndim}.")
+        if aval.shape[1] is not None and aval.shape[1] != 4:
+            raise ArgumentValueError(f"For '{op}', '{name}' last dimension must be 4, but got: "
+                                     f"{aval.shape[1]}.")
+    if a.dtype != b.dtype:
+        raise DTypeError(f"For '{op}', '{names[1]}' must have the dtype of '{names[0]}' "
+                         f"({a.dtype}), but got {b.dtype}")
+    if None not in (a.shape[0], b.shape[0]) and a.shape[0] != b.shape[0]:
+        raise ArgumentValueError(f"For '{op}', '{names[0]}' and '{names[1]}' must have the same "
+                                 f"first dimension. But got {names[0]}_shape[0]: {a.shape[0]}, "
+                                 f"{names[1]}_shape[0]: {b.shape[0]}.")
+    return (prims.split(boxes, axis=1, sizes=(1, 1, 1, 1)),
+            prims.split(other, axis=1, sizes=(1, 1, 1, 1)))
+
+
+def _centre_and_size(x1, y1, x2, y2) -> tuple:
+    """Centre and size of a box whose corners are pixels (width x2 - x1 + 1)."""
+    return (F.mul(F.add(x1, x2), 0.5), F.mul(F.add(y1, y2), 0.5),
+            F.add(F.sub(x2, x1), 1.0), F.add(F.sub(y2, y1), 1.0))
+
+
+def bounding_box_decode(anchor_box, deltas, max_shape, means=(0.0, 0.0, 0.0, 0.0),
+                        stds=(1.0, 1.0, 1.0, 1.0), wh_ratio_clip=0.016):
+    """The boxes that `deltas` (dx, dy, dw, dh, normalised by `means` and `stds`) make of the
+    anchors, with dw and dh clipped to |log(wh_ratio_clip)| and the corners to `max_shape`
+    (height, width); in MindSpore's CPU kernel's order of operations."""
+    check_decode_options(max_shape, means, stds, wh_ratio_clip)
+    if max_shape is None:  # the class takes None; MindSpore's kernel then cannot run
+        raise RunError("For 'BoundingBoxDecode', 'max_shape' must be a tuple (height, width) "
+                       "when it runs, but got None")
+    anchors, moves = _box_columns("BoundingBoxDecode", anchor_box, deltas,
+                                  ("anchor_box", "deltas"))
+    dtype = abstract_of(anchor_box).dtype.np
+    dx, dy, dw, dh = (F.add(F.mul(d, float(s)), float(m))
+                      for d, s, m in zip(moves, stds, means))
+    max_ratio = float(dtype.type(abs(np.log(np.float32(wh_ratio_clip)))))
+    dw, dh = (clip_by_value(d, -max_ratio, max_ratio) for d in (dw, dh))
+    px, py, pw, ph = _centre_and_size(*anchors)
+    gx, gy = F.add(px, F.mul(pw, dx)), F.add(py, F.mul(ph, dy))
+    gw, gh = F.mul(pw, F.exp(dw)), F.mul(ph, F.exp(dh))
+    x1 = F.add(F.sub(gx, F.mul(gw, 0.5)), 0.5)
+    y1 = F.add(F.sub(gy, F.mul(gh, 0.5)), 0.5)
+    x2 = F.sub(F.add(gx, F.mul(gw, 0.5)), 0.5)
+    y2 = F.sub(F.add(gy, F.mul(gh, 0.5)), 0.5)
+    height, width = float(max_shape[0]), float(max_shape[1])
+    x1, x2 = (F.minimum(F.maximum(x, 0.0), width) for x in (x1, x2))
+    y1, y2 = (F.minimum(F.maximum(y, 0.0), height) for y in (y1, y2))
+    return F.concat([x1, y1, x2, y2], 1)
+
+
+def bounding_box_encode(anchor_box, groundtruth_box, means=(0.0, 0.0, 0.0, 0.0),
+                        stds=(1.0, 1.0, 1.0, 1.0)):
+    """The deltas (dx, dy, dw, dh) that move each anchor onto its ground-truth box, normalised
+    by `means` and `stds`; in MindSpore's CPU kernel's order of operations."""
+    check_box_options("BoundingBoxEncode", means, stds)
+    anchors, truths = _box_columns("BoundingBoxEncode", anchor_box, groundtruth_box,
+                                   ("anchor_box", "groundtruth_box"))
+    px, py, pw, ph = _centre_and_size(*anchors)
+    gx, gy, gw, gh = _centre_and_size(*truths)
+    deltas = (F.div(F.sub(gx, px), pw), F.div(F.sub(gy, py), ph),
+              F.log(F.div(gw, pw)), F.log(F.div(gh, ph)))
+    return F.concat([F.div(F.sub(d, float(m)), float(s))
+                     for d, m, s in zip(deltas, means, stds)], 1)
+
+
+_CHECK_VALID_TYPES = (dt.int16, dt.uint8, dt.float16, dt.float32)
+
+
+def check_valid(bboxes, img_metas):
+    """Whether each box (x1, y1, x2, y2) of `bboxes` (n, 4) lies in the image that `img_metas`
+    (height, width, ratio) describes: x1, y1 >= 0 and x2, y2 at most width * ratio - 1 and
+    height * ratio - 1 (compared in float64, as MindSpore's kernel does); bool (n,)."""
+    boxes, metas = abstract_of(bboxes), abstract_of(img_metas)
+    for name, aval in (("bboxes", boxes), ("metas", metas)):
+        if aval.dtype not in _CHECK_VALID_TYPES:
+            raise DTypeError(f"For 'CheckValid', the type of '{name}' should be one of int16, "
+                             f"uint8, float16, float32, but got {aval.dtype}")
+    if boxes.ndim != 2:
+        raise ArgumentValueError(f"For 'CheckValid', the 'bboxes rank' must be equal to 2, but "
+                                 f"got {boxes.ndim}.")
+    if boxes.shape[1] is not None and boxes.shape[1] != 4:
+        raise ArgumentValueError(f"For 'CheckValid', the last dimension of 'bboxes' must equal "
+                                 f"to 4, but got: {boxes.shape[1]}.")
+    if metas.ndim != 1:
+        raise ArgumentValueError(f"For 'CheckValid', the 'img_metas rank' must be equal to 1, "
+                                 f"but got {metas.ndim}.")
+    if metas.shape[0] is not None and metas.shape[0] != 3:
+        raise ArgumentValueError(f"For 'CheckValid', the first dimension of 'img_metas' must "
+                                 f"equal to 3, but got: {metas.shape[0]}.")
+    x1, y1, x2, y2 = prims.split(bboxes, axis=1, sizes=(1, 1, 1, 1))
+    height, width, ratio = prims.split(F.cast(img_metas, dt.float64), axis=0, sizes=(1, 1, 1))
+    right = F.sub(F.mul(width, ratio), 1.0)
+    bottom = F.sub(F.mul(height, ratio), 1.0)
+    zero = F.cast(0, boxes.dtype)
+    invalid = F.logical_or(F.logical_or(F.less(x1, zero), F.less(y1, zero)),
+                           F.logical_or(F.less(right, F.cast(x2, dt.float64)),
+                                        F.less(bottom, F.cast(y2, dt.float64))))
+    return F.reshape(F.logical_not(invalid), (-1,))
+
+
+export(bounding_box_decode)
+export(bounding_box_encode)
+export(check_valid)
 
 
 # the functional operations defined elsewhere (the primitives, the other modules)

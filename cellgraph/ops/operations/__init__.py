@@ -3,7 +3,8 @@ importable as `cellgraph.ops.operations` (MindSpore's `mindspore.ops.operations`
 
 Each class is configured in `__init__` and applied in `__call__`; instances are constants in a
 graph, so `self.matmul = ops.MatMul()` works in construct. They are defined in MindSpore's
-modules, `array_ops`, `math_ops`, `nn_ops`, `random_ops`, `image_ops`, `inner_ops` and `comm_ops`: there
+modules, `array_ops`, `math_ops`, `nn_ops`, `random_ops`, `image_ops`, `other_ops`, `inner_ops` and
+`comm_ops`: there
 the classes written by hand, then those derived from the primitives' declarations
 (ops/primitive_class.py `generate_classes`, filed by each declaration's `ops_module`). The classes of
 public primitives MindSpore files in none of them are this package's own; every other class
@@ -21,7 +22,17 @@ __all__: list[str] = []
 
 # MindSpore's modules of primitive classes; their classes are those of `ops.operations` too
 from .debug_ops import Print  # noqa: F401  # isort: skip
-from . import array_ops, comm_ops, control_ops, image_ops, inner_ops, math_ops, nn_ops, random_ops
+from . import (
+    array_ops,
+    comm_ops,
+    control_ops,
+    image_ops,
+    inner_ops,
+    math_ops,
+    nn_ops,
+    other_ops,
+    random_ops,
+)
 from .array_ops import *
 from .comm_ops import *
 from .control_ops import *
@@ -29,9 +40,11 @@ from .image_ops import *
 from .inner_ops import *
 from .math_ops import *
 from .nn_ops import *
+from .other_ops import *
 from .random_ops import *
 
-for _module in (array_ops, comm_ops, control_ops, image_ops, inner_ops, math_ops, nn_ops, random_ops):
+for _module in (array_ops, comm_ops, control_ops, image_ops, inner_ops, math_ops, nn_ops,
+                other_ops, random_ops):
     __all__.extend(_module.__all__)
 __all__.append("PrimitiveClass")
 

@@ -9,6 +9,7 @@ from cellgraph.ops.function.math_func.creation import linspace
 from cellgraph.ops.function.math_func.elementwise import (
     addcmul,
     approximate_equal,
+    check_tolerance,
     eps,
     fmod,
     heaviside,
@@ -62,8 +63,13 @@ MatMul = define_class("MatMul", F.batch_matmul, {"transpose_a": False, "transpos
                       module=__name__)
 BatchMatMul = define_class("BatchMatMul", F.batch_matmul,
                            {"transpose_a": False, "transpose_b": False}, module=__name__)
-ApproximateEqual = define_class("ApproximateEqual", approximate_equal, {"tolerance": 1e-05},
-                                module=__name__)
+class ApproximateEqual(define_class("ApproximateEqual", approximate_equal, {"tolerance": 1e-05},
+                                    module=__name__)):
+    """ops.ApproximateEqual(tolerance=1e-05): its tolerance is checked when it is made."""
+
+    def __init__(self, tolerance=1e-05):
+        check_tolerance(tolerance)
+        super().__init__(tolerance)
 
 
 def _reduction_class(name: str, reduce) -> type:

@@ -246,10 +246,21 @@ def pows(input, exponent):
     return F.pow(input, exponent)
 
 
+def check_tolerance(tolerance) -> None:
+    """ApproximateEqual's `tolerance` is a Python float (MindSpore's TypeError otherwise)."""
+    if not isinstance(tolerance, float):
+        raise DTypeError(f"For 'ApproximateEqual', the type of 'tolerance' should be 'float', but "
+                         f"got type '{type(tolerance).__name__}'.")
+
+
 def approximate_equal(x, y, tolerance=1e-05):
-    """|x - y| < tolerance, elementwise, as bools; `y` is read in `x`'s dtype and the shapes
-    must be the same (MindSpore's RuntimeError otherwise)."""
+    """|x - y| < tolerance, elementwise, as bools; `y` is read in `x`'s dtype, the shapes must
+    be the same and the rank below 8 (MindSpore's RuntimeErrors otherwise)."""
+    check_tolerance(tolerance)
     a, b = _tensor(x, "approximate_equal"), _tensor(y, "approximate_equal", "y")
+    if len(a.shape) >= 8:
+        raise RunError(f"For 'ApproximateEqual', the x's rank should be less than 8, but got: "
+                       f"{len(a.shape)}")
     if tuple(a.shape) != tuple(b.shape):
         raise RunError(f"For 'ApproximateEqual', arg 'x1' must have the same shape as 'x2'. But "
                        f"got 'x1' shape: {tuple(a.shape)}, 'x2' shape: {tuple(b.shape)}.")
