@@ -14,7 +14,7 @@ from cellgraph.common.apply_ops import (
     ApplyMomentum,
     ApplyRMSProp,
 )
-from cellgraph.ops.function.array_func.attributes import _tensor
+from cellgraph.ops.function.array_func.attributes import _const, _tensor, is_tensor
 from cellgraph.ops.function.array_func.indexing import apply_along
 from cellgraph.ops.function.array_func.padding import (
     _check_tensor,
@@ -90,6 +90,7 @@ from cellgraph.primitives.errors import (
     ShapeError,
     UnsupportedError,
 )
+from cellgraph.primitives.floor_division import floor_mod
 from cellgraph.primitives.nn_functional import _ints, argmax, one_hot
 from cellgraph.primitives.random_ops import rand
 
@@ -874,6 +875,36 @@ class DepthwiseConv2dNative(PrimitiveClass):
                                f"either); use nn.Conv2d with group equal to the channels")
 
 
+class DataFormatDimMap(PrimitiveClass):
+    """`ops.DataFormatDimMap(src_format="NHWC", dst_format="NCHW")(x)`: each axis index x
+    (taken modulo 4) of `dst_format` mapped to the index of the same letter in `src_format`,
+    in x's dtype (int32 or int64)."""
+
+    _FORMATS = ("NHWC", "NCHW")
+
+    def __init__(self, src_format="NHWC", dst_format="NCHW"):
+        for name, value in (("src_format", src_format), ("dst_format", dst_format)):
+            if not isinstance(value, str) or value not in self._FORMATS:
+                raise ArgumentValueError(f"For 'DataFormatDimMap', the '{name}' must be str and "
+                                         f"must be in '{list(self._FORMATS)}', but got "
+                                         f"'{value}'.")
+        self.src_format, self.dst_format = src_format, dst_format
+
+    def __call__(self, x):
+        dtype = abstract_of(x).dtype if is_tensor(x) else None
+        if dtype not in (dt.int32, dt.int64):
+            kind = f"Tensor[{dtype}]" if is_tensor(x) else type(x).__name__
+            raise DTypeError(f"For primitive[DataFormatDimMap], the input argument[input type] "
+                             f"must be a type of {{Tensor[Int32], Tensor[Int64]}}, but got "
+                             f"{kind}.")
+        table = _np.array([self.src_format.index(c) for c in self.dst_format])
+        return F.gather(_const(table, dtype), floor_mod(x, _const(4, dtype)), 0)
+
+    def __repr__(self) -> str:
+        return (f"DataFormatDimMap(src_format={self.src_format!r}, "
+                f"dst_format={self.dst_format!r})")
+
+
 def _pair_of_positive_ints(op, name, value) -> tuple:
     items = (value, value) if isinstance(value, int) and not isinstance(value, bool) else value
     if not isinstance(items, tuple) or len(items) != 2 or any(
@@ -883,7 +914,7 @@ def _pair_of_positive_ints(op, name, value) -> tuple:
     return items
 
 
-__all__ += ["DepthwiseConv2dNative", "MaxPoolWithArgmax"]
+__all__ += ["DataFormatDimMap", "DepthwiseConv2dNative", "MaxPoolWithArgmax"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
