@@ -389,24 +389,24 @@ class _BlockMove(PrimitiveClass):
 
 class DepthToSpace(_BlockMove):
     def __call__(self, x):
-        n, c, h, w = x.shape
+        _, c, h, w = x.shape
         b = self.block_size
         if c % (b * b):
             raise ArgumentValueError(f"For 'DepthToSpace', the channels {c} must be a multiple "
                                      f"of block_size * block_size = {b * b}")
-        x = F.reshape(x, (n, b, b, c // (b * b), h, w))
-        return F.reshape(F.transpose(x, (0, 3, 4, 1, 5, 2)), (n, c // (b * b), h * b, w * b))
+        x = F.reshape(x, (-1, b, b, c // (b * b), h, w))  # -1: a batch known at run time
+        return F.reshape(F.transpose(x, (0, 3, 4, 1, 5, 2)), (-1, c // (b * b), h * b, w * b))
 
 
 class SpaceToDepth(_BlockMove):
     def __call__(self, x):
-        n, c, h, w = x.shape
+        _, c, h, w = x.shape
         b = self.block_size
         if h % b or w % b:
             raise ArgumentValueError(f"For 'SpaceToDepth', the height {h} and width {w} must be "
                                      f"multiples of block_size {b}")
-        x = F.reshape(x, (n, c, h // b, b, w // b, b))
-        return F.reshape(F.transpose(x, (0, 3, 5, 1, 2, 4)), (n, b * b * c, h // b, w // b))
+        x = F.reshape(x, (-1, c, h // b, b, w // b, b))  # -1: a batch known at run time
+        return F.reshape(F.transpose(x, (0, 3, 5, 1, 2, 4)), (-1, b * b * c, h // b, w // b))
 
 
 def _embedding_lookup(input_params, input_indices, offset):
