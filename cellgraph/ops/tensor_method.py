@@ -22,6 +22,7 @@ from .function.array_func.indexing import (
 from .function.array_func.matrix import diag
 from .function.array_func.shape import (
     chunk,
+    expand,
     flip,
     repeat_elements,
     repeat_interleave,
@@ -197,6 +198,8 @@ class TensorExtras:
         return F.broadcast_to(self, tuple(other.shape))
 
     def expand(self, *size):
+        if len(size) == 1 and hasattr(size[0], "aval"):  # the shape as an integer Tensor
+            return expand(self, size[0])
         size = size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
         return F.broadcast_to(self, tuple(size))
 

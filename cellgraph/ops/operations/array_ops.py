@@ -58,6 +58,7 @@ from cellgraph.ops.function.array_func.segment import (
 )
 from cellgraph.ops.function.array_func.shape import (
     batch_to_space_nd,
+    expand,
     flip,
     narrow,
     space_to_batch_nd,
@@ -353,6 +354,7 @@ Meshgrid = define_class("Meshgrid", lambda inputs, indexing="xy": meshgrid(
 CumProd = define_class("CumProd", _cumprod, {"exclusive": False, "reverse": False},
                        module=__name__)
 Diag = define_class("Diag", diag, module=__name__)
+Expand = define_class("Expand", expand, module=__name__)
 MatrixDiagV3 = define_class(
     "MatrixDiagV3", lambda x, k, num_rows, num_cols, padding_value, align="RIGHT_LEFT":
     matrix_diag(x, k, num_rows, num_cols, padding_value, align), {"align": "RIGHT_LEFT"},
@@ -524,6 +526,7 @@ __all__ += [
     "DepthToSpace",
     "Diag",
     "EmbeddingLookup",
+    "Expand",
     "FillDiagonal",
     "IndexAdd",
     "InplaceAdd",
