@@ -35,18 +35,18 @@ def test_in_a_graph_with_a_constant_size():
 
 
 @pytest.mark.parametrize("size, error, message", [
-    ((3, 4), TypeError, r"For Primitive\[Expand\], the type of input argument\[shape\] must be "
-                        r"Tensor but got Tuple\[Int64\*2\]\."),
+    ((3, 4), TypeError, (r"For Primitive\[Expand\], the type of input argument\[shape\] must be "
+                        r"Tensor but got Tuple\[Int64\*2\]\.")),
     ([3, 4], TypeError, r"must be Tensor but got List\[Int64\*2\]\."),
     (Tensor(np.array([3.0, 4.0], np.float32)), TypeError,
-     r"For primitive\[Expand\], the input argument\[shape\] must be a type of \{Tensor\[Int16\], "
-     r"Tensor\[Int32\], Tensor\[Int64\]\}, but got Tensor\[Float32\]\."),
+     (r"For primitive\[Expand\], the input argument\[shape\] must be a type of \{Tensor\[Int16\], "
+     r"Tensor\[Int32\], Tensor\[Int64\]\}, but got Tensor\[Float32\]\.")),
     (Tensor(np.array([4, 4], np.int32)), ValueError,
-     r"For Expand, the expanded size of the tensor \(4\) must be equal to the existing size "
-     r"\(3\) which is not 1 at dim \(0\)\."),
+     (r"For Expand, the expanded size of the tensor \(4\) must be equal to the existing size "
+     r"\(3\) which is not 1 at dim \(0\)\.")),
     (Tensor(np.array([2], np.int32)), ValueError,
-     r"For Expand, the size of shape provided \(1\) must be greater than or equal to the size "
-     r"of tensor x's shape \(2\)\."),
+     (r"For Expand, the size of shape provided \(1\) must be greater than or equal to the size "
+     r"of tensor x's shape \(2\)\.")),
 ])
 def test_errors_as_mindspore(size, error, message):
     with pytest.raises(error, match=message):
