@@ -11,7 +11,7 @@ from cellgraph.forward import vjp
 from cellgraph.ops.function.array_func.attributes import size as _size
 from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.ops.function.nn_func.activation import prelu
-from cellgraph.ops.function.nn_func.conv import _conv2d_backprop_filter_class
+from cellgraph.ops.function.nn_func.conv import _conv2d_backprop_filter_class, deformable_offsets
 from cellgraph.ops.function.nn_func.image import grid_sampler_impl
 from cellgraph.ops.operations.array_ops import StridedSlice
 from cellgraph.ops.operations.nn_ops import ResizeBilinearV2
@@ -67,6 +67,16 @@ def _grid_sampler_2d_grad(grad, input_x, grid, interpolation_mode="bilinear",
     applied to `grad`."""
     _, pullback = vjp(lambda x, g: grid_sampler_impl(x, g, interpolation_mode, padding_mode,
                                                       align_corners), input_x, grid)
+    return pullback(grad)
+
+
+def _deformable_offsets_grad(grad, x, offsets, strides, pads, kernel_size,
+                             dilations=(1, 1, 1, 1), data_format="NCHW", deformable_groups=1,
+                             modulated=True):
+    """(d x, d offsets) of DeformableOffsets: its pullback at (x, offsets) applied to `grad`."""
+    _, pullback = vjp(lambda x, offsets: deformable_offsets(
+        x, offsets, strides, pads, kernel_size, dilations, data_format, deformable_groups,
+        modulated), x, offsets)
     return pullback(grad)
 
 
@@ -195,6 +205,10 @@ _CLASSES = {
                                                    "padding_mode": "zeros",
                                                    "align_corners": False}),
     "PReLUGrad": (_prelu_grad, None),
+    "DeformableOffsetsGrad": (_deformable_offsets_grad,
+                              {"strides": None, "pads": None, "kernel_size": None,
+                               "dilations": (1, 1, 1, 1), "data_format": "NCHW",
+                               "deformable_groups": 1, "modulated": True}),
     "NLLLossGrad": (_nll_loss_grad, {"reduction": "mean", "ignore_index": -100}),
     "ResizeBilinearGrad": (_resize_bilinear_grad,
                            {"align_corners": False, "half_pixel_centers": False}),

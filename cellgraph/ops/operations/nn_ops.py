@@ -45,6 +45,7 @@ from cellgraph.ops.function.nn_func.conv import (
     _TRANSPOSE_INIT,
     _conv2d_transpose_class,
     _conv3d_class,
+    deformable_offsets,
 )
 from cellgraph.ops.function.nn_func.image import _linear, grid_sampler_impl
 from cellgraph.ops.function.nn_func.loss import (
@@ -875,6 +876,13 @@ class DepthwiseConv2dNative(PrimitiveClass):
                                f"either); use nn.Conv2d with group equal to the channels")
 
 
+DeformableOffsets = define_class(
+    "DeformableOffsets", lambda x, offsets, strides, pads, ksize, **attrs: deformable_offsets(
+        x, offsets, strides, pads, ksize, **attrs),
+    {"strides": None, "pads": None, "ksize": None, "dilations": (1, 1, 1, 1),
+     "data_format": "NCHW", "deformable_groups": 1, "modulated": True}, module=__name__)
+
+
 class DataFormatDimMap(PrimitiveClass):
     """`ops.DataFormatDimMap(src_format="NHWC", dst_format="NCHW")(x)`: each axis index x
     (taken modulo 4) of `dst_format` mapped to the index of the same letter in `src_format`,
@@ -914,7 +922,7 @@ def _pair_of_positive_ints(op, name, value) -> tuple:
     return items
 
 
-__all__ += ["DataFormatDimMap", "DepthwiseConv2dNative", "MaxPoolWithArgmax"]
+__all__ += ["DataFormatDimMap", "DeformableOffsets", "DepthwiseConv2dNative", "MaxPoolWithArgmax"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
