@@ -16,6 +16,7 @@ from . import functional
 from .function.array_func.indexing import (
     gather_elements,
     index_select,
+    inplace_update,
     masked_fill,
     reverse_sequence,
 )
@@ -193,6 +194,9 @@ class TensorExtras:
 
     def view_as(self, other):
         return F.reshape(self, tuple(other.shape))
+
+    def inplace_update(self, v, indices):
+        return inplace_update(self, v, indices)
 
     def expand_as(self, other):
         return F.broadcast_to(self, tuple(other.shape))

@@ -453,6 +453,11 @@ class InplaceUpdate(_RowsClass):
     _fn = staticmethod(inplace_update)
 
 
+# the rows as an operand (a Tensor or a tuple), where InplaceUpdate takes them when it is made
+InplaceUpdateV2 = define_class("InplaceUpdateV2", lambda x, indices, v: inplace_update(
+    x, v, indices), module=__name__)
+
+
 class IndexAdd(PrimitiveClass):
     """`IndexAdd(axis)(input_x, indices, input_y)`: input_x (a Parameter) with input_y's
     slices along `axis` added at `indices`, in place; returns it. Out-of-range indices are an
@@ -532,6 +537,7 @@ __all__ += [
     "InplaceAdd",
     "InplaceSub",
     "InplaceUpdate",
+    "InplaceUpdateV2",
     "MatrixDiagPartV3",
     "MatrixDiagV3",
     "MatrixSetDiagV3",
