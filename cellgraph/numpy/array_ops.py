@@ -11,6 +11,7 @@ import cellgraph.ops as P
 from cellgraph.ops import functional as F
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import fmt_shape, normalize_axis
+from cellgraph.primitives.dynamic_ops import unique_p
 from cellgraph.primitives.errors import ArgumentError, ShapeError
 
 from .array_creations import asarray
@@ -225,7 +226,7 @@ def unravel_index(indices, shape, order="C"):
 def unique(x, return_inverse=False):
     """The sorted distinct values of the flattened `x` (and the indices of the flattened x's
     elements among them), as MindSpore's, which ravels a multi-dimensional input first."""
-    values, inverse = P.unique(F.reshape(asarray(x), (-1,)))
+    values, inverse = unique_p(F.reshape(asarray(x), (-1,)), sorted=True)
     return (values, inverse) if return_inverse else values
 
 

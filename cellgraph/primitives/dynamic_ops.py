@@ -40,7 +40,7 @@ def _masked_select_type(x: TensorType, mask: TensorType) -> TensorType:
     return TensorType((None,), x.strong().dtype)
 
 
-def _unique_type(x: TensorType):
+def _unique_type(x: TensorType, sorted=True):
     return TensorType((None,), x.strong().dtype), TensorType(x.shape, dt.int32)
 
 
@@ -106,8 +106,10 @@ nonzero_p = Primitive("nonzero", _nonzero_type, label="NonZero", nondifferentiab
 masked_select = Primitive("masked_select", _masked_select_type, public=True, method=True,
                           operands=("input", "mask"), spellings=("mint",), ops_module="array_ops")
 # Unique's values are a selection of the input, but MindSpore programs use it on labels and
-# ids; its outputs carry no gradient here.
-unique_p = Primitive("unique", _unique_type, multiple_results=True, nondifferentiable=True)
+# ids; its outputs carry no gradient here. sorted=False: in order of first occurrence
+# (MindSpore's Unique on CPU); True: ascending (mindspore.numpy.unique).
+unique_p = Primitive("unique", _unique_type, multiple_results=True, nondifferentiable=True,
+                     params={"sorted": True})
 
 
 @masked_select.def_bprop
@@ -140,9 +142,10 @@ def nonzero(input, *, as_tuple=False):
 
 
 def unique(input):
-    """(the distinct elements of `input`, ascending; for each element of `input` the int32
-    position of its value among them)."""
-    return unique_p(input)
+    """(the distinct elements of `input` in the order they first occur, as MindSpore's Unique
+    gives them on CPU; for each element of `input` the int32 position of its value among
+    them)."""
+    return unique_p(input, sorted=False)
 
 
 def bincount(input, weights=None, minlength=0):

@@ -556,8 +556,18 @@ def _masked_select(xp, x, mask):
 
 
 @kernel("unique")
-def _unique(xp, x):
+def _unique(xp, x, sorted=True):
     values, inverse = xp.unique_inverse(xp.reshape(x, (-1,)))
+    inverse = xp.reshape(inverse, (-1,))
+    if not sorted and values.shape[0] > 1:
+        # each value's first position: the head of its run in a stable sort of the positions by
+        # value; the values then go in the order of those positions
+        order = xp.argsort(inverse, stable=True)
+        grouped = xp.take(inverse, order)
+        heads = xp.concat((xp.asarray([0]), xp.nonzero(grouped[1:] != grouped[:-1])[0] + 1))
+        by_first = xp.argsort(xp.take(order, heads))
+        values = xp.take(values, by_first)
+        inverse = xp.take(xp.argsort(by_first), inverse)
     return values, xp.astype(xp.reshape(inverse, x.shape), xp.int32)
 
 

@@ -93,6 +93,10 @@ class Tensor(TensorMethods):
 
     __slots__ = ("__weakref__", "_data", "_dtype")
     _is_tensor_class = True
+    # NumPy's priority of a non-array: `ndarray - tensor` converts the Tensor and gives an
+    # ndarray, as MindSpore's Tensor (which sets none) does; graph values keep TensorMethods'
+    # priority, so NumPy constants in a graph defer to them
+    __array_priority__ = -1000000.0
 
     def __getattr__(self, name: str):
         """A public method the API layer adds (`x.addcmul`, the compositions' methods) before

@@ -8,6 +8,7 @@ reordered examples stay in range; the first cases of `cholesky` are 1x1 stacks a
 that stay positive definite in any of the test's orders."""
 from __future__ import annotations
 
+import builtins
 import functools
 import math
 
@@ -345,8 +346,10 @@ def _masked_select_ref(x, mask):
     return np.array([x[pos] for pos in np.ndindex(*x.shape) if mask[pos]])
 
 
-def _unique_ref(x):
-    values = sorted(set(x.reshape(-1).tolist()))
+def _unique_ref(x, sorted=True):
+    flat = x.reshape(-1).tolist()
+    # ascending, or in the order of first occurrence
+    values = builtins.sorted(set(flat)) if sorted else list(dict.fromkeys(flat))
     return np.array(values), np.vectorize(values.index)(x)
 
 
@@ -362,7 +365,12 @@ def _dynamic_cases():
               Case((arr((3,), i32, -5, 5), mask), _masked_select_ref, i32)]
     unique = [Case((np.array([1, 2, 5, 2], np.int32),), _unique_ref, (i32, i32)),
               Case((np.array([[2.5, -1.0], [2.5, 0.0]], np.float32),), _unique_ref, (f32, i32)),
-              Case((arr((3, 4), i64, 0, 4),), _unique_ref, (i64, i32))]
+              Case((arr((3, 4), i64, 0, 4),), _unique_ref, (i64, i32)),
+              Case((np.array([5, 1, 5, 3, 1, 9, 0], np.int32),), _unique_ref, (i32, i32),
+                   {"sorted": False}),
+              Case((np.array([[2.5, -1.0], [2.5, 7.0]], np.float64),), _unique_ref, (f64, i32),
+                   {"sorted": False}),
+              Case((np.array([3, 3, 3], np.int64),), _unique_ref, (i64, i32), {"sorted": False})]
     def bincount_ref(x, w, minlength=0):
         out = np.zeros(max(int(x.max()) + 1 if x.size else 0, minlength), w.dtype)
         for value, weight in zip(x, w):
