@@ -13,6 +13,7 @@ from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.ops.function.nn_func.activation import prelu
 from cellgraph.ops.function.nn_func.conv import _conv2d_backprop_filter_class, deformable_offsets
 from cellgraph.ops.function.nn_func.image import grid_sampler_impl
+from cellgraph.ops.function.nn_func.normalization import lrn
 from cellgraph.ops.operations.array_ops import StridedSlice
 from cellgraph.ops.operations.nn_ops import ResizeBilinearV2
 from cellgraph.ops.primitive_class import define_class
@@ -78,6 +79,12 @@ def _deformable_offsets_grad(grad, x, offsets, strides, pads, kernel_size,
         x, offsets, strides, pads, kernel_size, dilations, data_format, deformable_groups,
         modulated), x, offsets)
     return pullback(grad)
+
+
+def _lrn_grad(grads, x, y, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5):
+    """d x of LRN: its pullback at x applied to `grads` (y, LRN's output, is not needed)."""
+    _, pullback = vjp(lambda x: lrn(x, depth_radius, bias, alpha, beta), x)
+    return pullback(grads)[0]
 
 
 def _prelu_grad(dy, x, weight):
@@ -205,6 +212,7 @@ _CLASSES = {
                                                    "padding_mode": "zeros",
                                                    "align_corners": False}),
     "PReLUGrad": (_prelu_grad, None),
+    "LRNGrad": (_lrn_grad, {"depth_radius": 5, "bias": 1.0, "alpha": 1.0, "beta": 0.5}),
     "DeformableOffsetsGrad": (_deformable_offsets_grad,
                               {"strides": None, "pads": None, "kernel_size": None,
                                "dilations": (1, 1, 1, 1), "data_format": "NCHW",

@@ -60,7 +60,7 @@ from cellgraph.ops.function.nn_func.loss import (
     smooth_l1_loss,
     softmax_cross_entropy_with_logits,
 )
-from cellgraph.ops.function.nn_func.normalization import _rms_norm
+from cellgraph.ops.function.nn_func.normalization import _rms_norm, lrn
 from cellgraph.ops.function.nn_func.pooling import (
     _windows,
     avg_pool3d,
@@ -883,6 +883,10 @@ DeformableOffsets = define_class(
      "data_format": "NCHW", "deformable_groups": 1, "modulated": True}, module=__name__)
 
 
+LRN = define_class("LRN", lrn, {"depth_radius": 5, "bias": 1.0, "alpha": 1.0, "beta": 0.5,
+                               "norm_region": "ACROSS_CHANNELS"}, module=__name__)
+
+
 class DataFormatDimMap(PrimitiveClass):
     """`ops.DataFormatDimMap(src_format="NHWC", dst_format="NCHW")(x)`: each axis index x
     (taken modulo 4) of `dst_format` mapped to the index of the same letter in `src_format`,
@@ -922,7 +926,7 @@ def _pair_of_positive_ints(op, name, value) -> tuple:
     return items
 
 
-__all__ += ["DataFormatDimMap", "DeformableOffsets", "DepthwiseConv2dNative", "MaxPoolWithArgmax"]
+__all__ += ["LRN", "DataFormatDimMap", "DeformableOffsets", "DepthwiseConv2dNative", "MaxPoolWithArgmax"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
