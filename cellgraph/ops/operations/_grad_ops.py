@@ -87,6 +87,17 @@ def _lrn_grad(grads, x, y, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5):
     return pullback(grads)[0]
 
 
+def _max_pool_grad_with_argmax(x, grad, argmax, kernel_size=1, strides=1, pad_mode="VALID",
+                               data_format="NCHW"):
+    """d x of MaxPoolWithArgmax: each output's gradient added at the position its argmax names
+    in its sample of x (row-major over C, H, W, as MaxPoolWithArgmax counts); the window
+    attributes are not needed."""
+    n, c, h, w = x.shape
+    hot = one_hot(F.reshape(argmax, (n, -1)), c * h * w, 1.0, 0.0)  # (N, outputs, C * H * W)
+    picked = F.mul(F.cast(hot, grad.dtype), F.expand_dims(F.reshape(grad, (n, -1)), -1))
+    return F.reshape(F.reduce_sum(picked, 1), (n, c, h, w))
+
+
 def _prelu_grad(dy, x, weight):
     """(dx, dweight) of PReLU: its pullback at (x, weight) applied to dy."""
     _, pullback = vjp(prelu, x, weight)
@@ -212,6 +223,9 @@ _CLASSES = {
                                                    "padding_mode": "zeros",
                                                    "align_corners": False}),
     "PReLUGrad": (_prelu_grad, None),
+    "MaxPoolGradWithArgmax": (_max_pool_grad_with_argmax,
+                              {"kernel_size": 1, "strides": 1, "pad_mode": "VALID",
+                               "data_format": "NCHW"}),
     "LRNGrad": (_lrn_grad, {"depth_radius": 5, "bias": 1.0, "alpha": 1.0, "beta": 0.5}),
     "DeformableOffsetsGrad": (_deformable_offsets_grad,
                               {"strides": None, "pads": None, "kernel_size": None,
