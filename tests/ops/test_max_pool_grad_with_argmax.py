@@ -34,3 +34,12 @@ def test_values_as_mindspore(dtype):
     for out in (G.MaxPoolGradWithArgmax(kernel_size=2, strides=1)(*args), Grad()(*args)):
         assert out.dtype == args[0].dtype
         np.testing.assert_allclose(out.asnumpy(), EXPECTED, rtol=1e-3)
+
+
+def test_grad_grad_reads_grad_at_each_argmax():
+    """G.MaxPoolGradGradWithArgmax(x, grad, argmax): `grad` at each output's argmax (over the
+    sample's C, H, W), as MindSpore 2.10 gives it for ARGMAX."""
+    grad = np.arange(18, dtype=np.float32).reshape(1, 2, 3, 3) / 4
+    _, argmax = ops.MaxPoolWithArgmax(kernel_size=2, strides=1, pad_mode="VALID")(Tensor(X))
+    out = G.MaxPoolGradGradWithArgmax(kernel_size=2, strides=1)(Tensor(X), Tensor(grad), argmax)
+    np.testing.assert_array_equal(out.asnumpy(), np.take(grad.reshape(-1), ARGMAX) / 1.0)

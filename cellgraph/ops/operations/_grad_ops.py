@@ -9,6 +9,7 @@ import numpy as np
 
 from cellgraph.forward import jvp, vjp
 from cellgraph.ops.function.array_func.attributes import size as _size
+from cellgraph.ops.function.array_func.indexing import gather_elements
 from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.ops.function.nn_func.activation import prelu
 from cellgraph.ops.function.nn_func.conv import _conv2d_backprop_filter_class, deformable_offsets
@@ -97,6 +98,15 @@ def _max_pool_grad_with_argmax(x, grad, argmax, kernel_size=1, strides=1, pad_mo
     hot = one_hot(F.reshape(argmax, (n, -1)), c * h * w, 1.0, 0.0)  # (N, outputs, C * H * W)
     picked = F.mul(F.cast(hot, grad.dtype), F.expand_dims(F.reshape(grad, (n, -1)), -1))
     return F.reshape(F.reduce_sum(picked, 1), (n, c, h, w))
+
+
+def _max_pool_grad_grad_with_argmax(x, grad, argmax, kernel_size=1, strides=1,
+                                    pad_mode="VALID"):
+    """The second-order gradient of MaxPoolWithArgmax: `grad` (x's shape) read at each
+    output's argmax, counted over the sample's C, H, W as MaxPoolWithArgmax counts."""
+    n = argmax.shape[0]
+    flat = gather_elements(F.reshape(grad, (n, -1)), 1, F.reshape(argmax, (n, -1)))
+    return F.reshape(flat, argmax.shape)
 
 
 def _last3(value) -> tuple:
@@ -246,6 +256,8 @@ _CLASSES = {
                                                    "padding_mode": "zeros",
                                                    "align_corners": False}),
     "PReLUGrad": (_prelu_grad, None),
+    "MaxPoolGradGradWithArgmax": (_max_pool_grad_grad_with_argmax,
+                                  {"kernel_size": 1, "strides": 1, "pad_mode": "VALID"}),
     "MaxPool3DGradGrad": (_max_pool3d_grad_grad,
                           {"kernel_size": (1, 1, 1, 1, 1), "strides": (1, 1, 1, 1, 1),
                            "pad_mode": "VALID", "data_format": "NCDHW"}),
