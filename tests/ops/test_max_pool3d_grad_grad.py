@@ -34,3 +34,17 @@ def test_values_as_mindspore(mode, dtype):
         assert result.dtype == x.dtype
         np.testing.assert_allclose(result.asnumpy().reshape(-1), EXPECTED[mode], rtol=2e-3,
                                    atol=1e-3)
+
+
+@pytest.mark.parametrize("kernel, strides, expected", [
+    (2, 1, [9, 9, 9, 9, 9, 9, 6, 6, 5, 9, 9, 9, 9, 9, 9, 3, 3, 3]),
+    (3, 2, [9, 9, 9, 9]),
+    ((1, 2, 2), (1, 2, 1), [5, 9, 9, 6, 6, 5, 9, 9, 9, 3, 3, 3]),
+])
+def test_max_pool3d_same_as_mindspore(kernel, strides, expected):
+    """MaxPool3D(pad_mode='SAME'): ceil(size / stride) windows an axis, padded with -inf, the
+    odd cell after (MindSpore 2.10's values)."""
+    x = np.array([3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3],
+                 np.float32).reshape(1, 1, 2, 3, 3)
+    out = ops.MaxPool3D(kernel_size=kernel, strides=strides, pad_mode="SAME")(Tensor(x))
+    np.testing.assert_array_equal(out.asnumpy().reshape(-1), expected)

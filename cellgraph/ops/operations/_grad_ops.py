@@ -15,14 +15,14 @@ from cellgraph.ops.function.nn_func.activation import prelu
 from cellgraph.ops.function.nn_func.conv import _conv2d_backprop_filter_class, deformable_offsets
 from cellgraph.ops.function.nn_func.image import grid_sampler_impl
 from cellgraph.ops.function.nn_func.normalization import lrn
-from cellgraph.ops.function.nn_func.pooling import max_pool3d
+from cellgraph.ops.function.nn_func.pooling import _last3, max_pool3d, same_max_pool3d
 from cellgraph.ops.operations.array_ops import StridedSlice
 from cellgraph.ops.operations.nn_ops import ResizeBilinearV2
 from cellgraph.ops.primitive_class import define_class
 from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.math_ops import sum_to
-from cellgraph.primitives.nn_functional import one_hot, pad_pairs
+from cellgraph.primitives.nn_functional import one_hot
 from cellgraph.runtime.tensor import Tensor
 
 
@@ -109,26 +109,13 @@ def _max_pool_grad_grad_with_argmax(x, grad, argmax, kernel_size=1, strides=1,
     return F.reshape(flat, argmax.shape)
 
 
-def _last3(value) -> tuple:
-    items = (value,) * 3 if isinstance(value, int) else tuple(value)
-    return items[2:] if len(items) == 5 else items  # (1, 1, d, h, w), as MindSpore takes it
-
-
 def _max_pool3d_grad_grad(x, out, grad, kernel_size=(1, 1, 1, 1, 1), strides=(1, 1, 1, 1, 1),
                           pad_mode="VALID", data_format="NCDHW"):
     """The second-order gradient of MaxPool3D: for each window, `grad` at the position of the
-    window's maximum in x (the forward derivative of the pooling of x along `grad`). 'SAME'
-    pads with -inf, the extra cell after, as MindSpore pads."""
-    kernel, stride = _last3(kernel_size), _last3(strides)
-    pairs = [(0, 0), (0, 0)]
-    for size, k, st in zip(x.shape[2:], kernel, stride):
-        total = max((-(-size // st) - 1) * st + k - size, 0) if pad_mode.upper() == "SAME" else 0
-        pairs.append((total // 2, total - total // 2))
-
-    def pool(x):
-        return max_pool3d(pad_pairs(x, tuple(pairs), float("-inf")), kernel, stride)
-
-    return jvp(pool, (x,), (grad,))[1]
+    window's maximum in x (the forward derivative of the pooling of x along `grad`)."""
+    if pad_mode.upper() == "SAME":
+        return jvp(lambda x: same_max_pool3d(x, kernel_size, strides), (x,), (grad,))[1]
+    return jvp(lambda x: max_pool3d(x, _last3(kernel_size), _last3(strides)), (x,), (grad,))[1]
 
 
 def _prelu_grad(dy, x, weight):

@@ -66,6 +66,7 @@ from cellgraph.ops.function.nn_func.pooling import (
     avg_pool3d,
     max_pool3d,
     max_pool_with_indices,
+    same_max_pool3d,
 )
 from cellgraph.ops.operations._required import require
 from cellgraph.ops.primitive_class import (
@@ -364,12 +365,17 @@ class MaxPool3D(PrimitiveClass):
 
     def __init__(self, kernel_size=1, strides=1, pad_mode="VALID", pad_list=0, ceil_mode=None,
                  data_format="NCDHW"):
-        if str(pad_mode).upper() not in ("VALID", "PAD") or ceil_mode or data_format != "NCDHW":
+        if str(pad_mode).upper() not in ("VALID", "PAD", "SAME") or ceil_mode or \
+                data_format != "NCDHW":
             raise ArgumentValueError(f"MaxPool3D: pad_mode {pad_mode!r}, ceil_mode and layouts "
-                                     f"other than NCDHW are not supported (use 'VALID' or 'PAD')")
+                                     f"other than NCDHW are not supported (use 'VALID', 'SAME' "
+                                     f"or 'PAD')")
         self.kernel_size, self.strides, self.pad_list = kernel_size, strides, pad_list
+        self.pad_mode = str(pad_mode).upper()
 
     def __call__(self, x):
+        if self.pad_mode == "SAME":
+            return same_max_pool3d(x, self.kernel_size, self.strides)
         return max_pool3d(x, self.kernel_size, self.strides, self.pad_list)
 
 
