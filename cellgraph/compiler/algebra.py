@@ -547,7 +547,8 @@ def transpose_as_reshape(node: Apply, ctx: RewriteContext):
 
 
 def reshape_of_reshape(node: Apply, ctx: RewriteContext):
-    """reshape(reshape(x)) -> reshape(x): only the last shape matters."""
+    """reshape(reshape(x)) -> reshape(x): only the last shape matters (as written: its -1
+    stands for a size known only at run time)."""
     inner = ctx.produced_by(node.inputs[0], "reshape")
     if inner is None:
         return None

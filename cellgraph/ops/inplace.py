@@ -16,8 +16,7 @@ from cellgraph.primitives.floor_division import floor_divide
 from cellgraph.primitives.nn_functional import clamp
 
 from .function.array_func.indexing import index_fill, masked_fill, masked_scatter
-from .function.array_func.shape import moveaxis
-from .function.math_func.elementwise import remainder
+from .function.math_func.elementwise import index_added, remainder
 from .function.math_func.linalg import addmm
 from .primitive_class import PrimitiveClass, function_class
 
@@ -103,16 +102,6 @@ def index_add_(input, dim, index, source, *, alpha=1):
     """`input[..., index[i], ...] += alpha * source[..., i, ...]` along `dim`, in place; repeated
     indices add up."""
     return update_in_place(input, index_added(input, dim, index, _scaled(source, alpha)))
-
-
-def index_added(input, dim, index, source):
-    """`input` with the slices of `source` along `dim` added at `index` (a new Tensor)."""
-    rank = len(input.shape)
-    dim = dim + rank if dim < 0 else dim
-    moved = moveaxis(input, dim, 0) if dim else input
-    updates = moveaxis(source, dim, 0) if dim else source
-    out = F.tensor_scatter_add(moved, F.reshape(index, (-1, 1)), F.cast(updates, moved.dtype))
-    return moveaxis(out, 0, dim) if dim else out
 
 
 def _unary(name: str):

@@ -16,12 +16,14 @@ from . import functional
 from .function.array_func.indexing import (
     gather_elements,
     index_select,
+    inplace_update,
     masked_fill,
     reverse_sequence,
 )
 from .function.array_func.matrix import diag
 from .function.array_func.shape import (
     chunk,
+    expand,
     flip,
     repeat_elements,
     repeat_interleave,
@@ -193,10 +195,15 @@ class TensorExtras:
     def view_as(self, other):
         return F.reshape(self, tuple(other.shape))
 
+    def inplace_update(self, v, indices):
+        return inplace_update(self, v, indices)
+
     def expand_as(self, other):
         return F.broadcast_to(self, tuple(other.shape))
 
     def expand(self, *size):
+        if len(size) == 1 and hasattr(size[0], "aval"):  # the shape as an integer Tensor
+            return expand(self, size[0])
         size = size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
         return F.broadcast_to(self, tuple(size))
 

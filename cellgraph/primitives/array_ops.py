@@ -56,7 +56,8 @@ def _reshape_type(x: TensorType, shape) -> TensorType:
     if x.size is not None and int(np.prod(shape)) != x.size:
         raise ShapeError(f"cannot reshape a tensor of shape {fmt_shape(x.shape)} "
                          f"({x.size} elements) into shape {fmt_shape(shape)}")
-    return TensorType(tuple(shape), x.dtype)
+    # a -1 left in the shape stands for a size known only at run time (the kernel resolves it)
+    return TensorType(tuple(None if d == -1 else d for d in shape), x.dtype)
 
 
 def _transpose_type(x: TensorType, perm) -> TensorType:

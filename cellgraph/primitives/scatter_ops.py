@@ -43,7 +43,9 @@ def _scatter_type(x: TensorType, indices: TensorType, updates: TensorType) -> Te
         raise DTypeError(f"the input[indices type] supports types: Int32, Int64. But got "
                          f"{indices.dtype}.")
     expected = _slice_shape(x, indices)
-    if updates.shape != expected:
+    # a size known only at run time (None) on either side matches any
+    if len(updates.shape) != len(expected) or any(
+            a is not None and b is not None and a != b for a, b in zip(updates.shape, expected)):
         raise ShapeError(f"expected updates of shape {fmt_shape(expected)} (indices "
                          f"{fmt_shape(indices.shape)} into input {fmt_shape(x.shape)}), got "
                          f"{fmt_shape(updates.shape)}")

@@ -191,3 +191,29 @@ def test_rnn_layers_create_their_parameters_in_dtype():
                    cellgraph.Tensor(np.zeros((2, 3, 16), np.float16)))
     assert out.dtype == h_n.dtype == cellgraph.float16 and out.shape == (3, 5, 16)
     assert {p.dtype for p in cellgraph.nn.LSTM(4, 3).get_parameters()} == {cellgraph.float32}
+
+
+def test_assigning_the_parameter_lists_replaces_the_parameters_as_mindspore():
+    """`net.w_ih_list = ParameterTuple(...)` (and w_hh, b_ih, b_hh) replaces the layer's
+    Parameters, one a layer and direction; the output is MindSpore 2.10's for the same weights
+    (recorded), and the Parameters keep their names."""
+    import cellgraph as cg
+
+    net = cg.nn.LSTM(4, 3, num_layers=2, has_bias=True, bidirectional=True)
+    rng = np.random.RandomState(0)
+
+    def params(kind, shape_of):
+        return cg.ParameterTuple([cg.Parameter(cg.Tensor(rng.uniform(-0.5, 0.5, shape_of(
+            layer)).astype(np.float32)), name=f"{kind}_l{layer}{suffix}")
+            for layer in range(2) for suffix in ("", "_reverse")])
+
+    net.w_ih_list = params("weight_ih", lambda layer: (12, 4 if layer == 0 else 6))
+    net.w_hh_list = params("weight_hh", lambda layer: (12, 3))
+    net.b_ih_list = params("bias_ih", lambda layer: (12,))
+    net.b_hh_list = params("bias_hh", lambda layer: (12,))
+    out, _ = net(cg.Tensor(rng.randn(5, 2, 4).astype(np.float32)))
+    np.testing.assert_allclose(out.asnumpy().reshape(-1)[:8], [
+        -0.05248, -0.0079, -0.09315, 0.44768, -0.21727, 0.26418, -0.05509, -0.00837], atol=1e-5)
+    assert net.w_hh_list[3].name == "weight_hh_l1_reverse"
+    with pytest.raises(ValueError, match="expected 4 Parameters for the weight_ih list, got 1"):
+        net.w_ih_list = net.w_ih_list[:1]

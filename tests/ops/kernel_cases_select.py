@@ -371,7 +371,12 @@ def _dynamic_cases():
                    (f32, i32), {"sorted": False}),
               Case((np.array([[5, 1], [5, 0]], np.int64),), _unique_ref, (i64, i64),
                    {"sorted": False}),
-              Case((np.array([3], np.int16),), _unique_ref, (dt.int16, i32), {"sorted": False})]
+              Case((np.array([3], np.int16),), _unique_ref, (dt.int16, i32), {"sorted": False}),
+              Case((np.array([5, 1, 5, 3, 1, 9, 0], np.int32),), _unique_ref, (i32, i32),
+                   {"sorted": False}),
+              Case((np.array([[2.5, -1.0], [2.5, 7.0]], np.float64),), _unique_ref, (f64, i32),
+                   {"sorted": False}),
+              Case((np.array([3, 3, 3], np.int64),), _unique_ref, (i64, i64), {"sorted": False})]
     def bincount_ref(x, w, minlength=0):
         out = np.zeros(max(int(x.max()) + 1 if x.size else 0, minlength), w.dtype)
         for value, weight in zip(x, w):

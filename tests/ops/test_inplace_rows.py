@@ -35,3 +35,36 @@ def test_checks_as_mindspore():
         ops.inplace_add(x, ms.Tensor(np.ones((1, 2), np.float32)), ms.Tensor(np.array([1])))
     with pytest.raises(ValueError, match="the rank of x must be equal to rank of v"):
         ops.inplace_add(x, ms.Tensor(np.ones((2,), np.float32)), 1)
+
+
+def test_inplace_update_v2_and_the_tensor_method_as_mindspore():
+    """InplaceUpdateV2()(x, indices, v) and x.inplace_update(v, indices): a new Tensor with the
+    rows replaced, x itself unchanged (MindSpore 2.10's values)."""
+    x = ms.Tensor(np.array([[1, 2], [3, 4], [5, 6]], np.float16))
+    v = ms.Tensor(np.array([[0.5, 1.0], [1.0, 1.5]], np.float16))
+    expected = [[0.5, 1.0], [1.0, 1.5], [5, 6]]
+    for indices in (ms.Tensor(np.array([0, 1], np.int32)), (0, 1)):
+        for out in (ms.ops.InplaceUpdateV2()(x, indices, v), x.inplace_update(v, indices)):
+            assert out.dtype == ms.float16
+            np.testing.assert_array_equal(out.asnumpy(), expected)
+    np.testing.assert_array_equal(x.asnumpy(), [[1, 2], [3, 4], [5, 6]])
+
+
+def test_inplace_index_add_writes_its_input_as_mindspore():
+    """ops.inplace_index_add(var, indices, updates, axis) adds along `axis` (a repeated index
+    adds twice) into `var`, a Tensor or a Parameter, and returns it; math_func's `F` (MindSpore
+    binds ops.function there) reaches it too."""
+    from cellgraph.ops.function.math_func import F
+
+    x = ms.Tensor(np.array([[1, 2], [3, 4], [5, 6]], np.float32))
+    out = F.inplace_index_add(x, ms.Tensor(np.array([0, 1, 0], np.int32)),
+                              ms.Tensor(np.array([[1, 2], [7, 8], [1, 1]], np.float32)), axis=0)
+    np.testing.assert_array_equal(out.asnumpy(), [[3, 5], [10, 12], [5, 6]])
+    np.testing.assert_array_equal(x.asnumpy(), [[3, 5], [10, 12], [5, 6]])
+    out = ms.ops.inplace_index_add(x, ms.Tensor(np.array([1], np.int32)),
+                                   ms.Tensor(np.array([[1], [2], [3]], np.float32)), 1)
+    np.testing.assert_array_equal(out.asnumpy(), [[3, 6], [10, 14], [5, 9]])
+    p = ms.Parameter(ms.Tensor(np.ones((3, 2), np.int32)), name="p")
+    ms.ops.inplace_index_add(p, ms.Tensor(np.array([2], np.int32)),
+                             ms.Tensor(np.array([[4, 5]], np.int32)), 0)
+    np.testing.assert_array_equal(p.asnumpy(), [[1, 1], [1, 1], [5, 6]])

@@ -43,6 +43,33 @@ def test_the_scattered_must_be_a_parameter_and_blocks_fit():
         P.DepthToSpace(2)(T(np.ones((1, 3, 2, 2))))
 
 
+def test_depth_to_space_with_a_batch_known_at_run_time():
+    """A batch from `Unique` (its size known when the graph runs) goes through DepthToSpace and
+    back through SpaceToDepth, as in MindSpore, and a reshape whose -1 stands for it too."""
+
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.d2s, self.s2d = P.DepthToSpace(2), P.SpaceToDepth(2)
+            self.unique, self.gather = P.Unique(), P.Gather()
+
+        def construct(self, x, idx):
+            kept, _ = self.unique(idx)
+            y = self.d2s(self.gather(x, kept, 0))
+            return y, self.s2d(y), ms.ops.reshape(y, (-1, 12))
+
+    x = np.arange(4 * 12, dtype=np.float32).reshape(4, 12, 1, 1)
+    idx = T([0, 2, 2, 0, 1], np.int32)
+    net = Net()
+    net.set_inputs(ms.Tensor(shape=[None] * 4, dtype=ms.float32), idx)
+    y, back, flat = net(T(x), idx)
+    kept = x[[0, 2, 1]]  # Unique keeps the order of first occurrence
+    np.testing.assert_array_equal(y.asnumpy(), P.DepthToSpace(2)(T(kept)).asnumpy())
+    assert y.shape == (3, 3, 2, 2)
+    np.testing.assert_array_equal(back.asnumpy(), kept)
+    np.testing.assert_array_equal(flat.asnumpy(), y.asnumpy().reshape(-1, 12))
+
+
 @pytest.mark.parametrize("name", ["tensor_scatter_add", "tensor_scatter_sub",
                                   "tensor_scatter_max", "tensor_scatter_min",
                                   "tensor_scatter_mul", "tensor_scatter_update"])

@@ -400,3 +400,21 @@ def test_cholesky_solve_reads_one_triangle_of_the_factor():
     check_grads(ops.cholesky_solve, (Tensor(b), Tensor(np.tril(factor))), order=2)
     with pytest.raises(TypeError, match="float32 or float64"):
         ops.cholesky_solve(Tensor(np.ones((3, 2), I32)), Tensor(np.eye(3, dtype=I32)))
+
+
+def test_masked_select_grad_with_a_sens_of_known_size_as_mindspore():
+    """The sens of masked_select has a size known to the caller while the selection's size is
+    known only at run time: the gradient still goes back to the selected positions (MindSpore
+    2.10's values)."""
+    import cellgraph as cg
+
+    class Net(cg.nn.Cell):
+        def construct(self, x, mask):
+            return cg.ops.masked_select(x, mask)
+
+    x = cg.Tensor(np.arange(16, dtype=np.float32).reshape(4, 4))
+    mask = cg.Tensor(np.array([[1, 0, 1, 0]] * 4, bool))
+    grad = cg.ops.GradOperation(sens_param=True)(Net())(
+        x, mask, cg.Tensor(np.arange(8, dtype=np.float32)))
+    np.testing.assert_array_equal(grad.asnumpy(), [[0, 0, 1, 0], [2, 0, 3, 0], [4, 0, 5, 0],
+                                                   [6, 0, 7, 0]])

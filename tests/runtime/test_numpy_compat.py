@@ -79,3 +79,27 @@ def test_zero_dimensional_results_keep_their_dtype():
     assert grad.dtype == cellgraph.float16 and float(grad.asnumpy()) == 1.0
     with np.errstate(over="ignore"):  # MindSpore 2.10: inf, in float16
         assert (Tensor(np.array(1, np.float16)) + 1e5).dtype == cellgraph.float16
+
+
+def test_numpy_array_on_the_left_gives_an_ndarray_as_mindspore():
+    """`ndarray - tensor` (and the other operators, a NumPy scalar or 0-d array on the left too)
+    converts the Tensor and gives an ndarray, as MindSpore 2.10 does, so `np.all(out - expect)`
+    works when `expect` is a Tensor; in a graph, NumPy constants still defer to graph values."""
+    import cellgraph as cg
+
+    t = cg.Tensor(np.array([1.0, 2.0], np.float32))
+    a = np.ones(2, np.float32)
+    for out, expected in ((a - t, [0.0, -1.0]), (a + t, [2.0, 3.0]), (a * t, [1.0, 2.0]),
+                          (a < t, [False, True]), (a == t, [True, False]),
+                          (np.float32(2) * t, [2.0, 4.0])):
+        assert type(out) is np.ndarray
+        np.testing.assert_array_equal(out, expected)
+    assert np.all(a - t < 1e-4)
+
+    class Net(cg.nn.Cell):
+        def construct(self, x):
+            return np.array([1.0, 2.0], np.float32) * x
+
+    out = Net()(t)
+    assert isinstance(out, cg.Tensor)
+    np.testing.assert_array_equal(out.asnumpy(), [1.0, 4.0])

@@ -95,28 +95,34 @@ class _RNNBase(Cell):
                 name = f"{kind}_l{layer}{suffix}"
                 setattr(self, name, Parameter(values[(kind, n)], name=name))
 
+    def _names(self, kind: str) -> list:
+        return [f"{kind}_l{layer}{'_reverse' if d else ''}" for layer in range(self.num_layers)
+                for d in range(self.num_directions)]
+
     def _list(self, kind: str) -> ParameterTuple:
         if kind.startswith("bias") and not self.has_bias:
             return ParameterTuple(())
-        return ParameterTuple(getattr(self, f"{kind}_l{layer}{'_reverse' if d else ''}")
-                              for layer in range(self.num_layers)
-                              for d in range(self.num_directions))
+        return ParameterTuple(getattr(self, name) for name in self._names(kind))
 
-    @property
-    def w_ih_list(self):
-        return self._list("weight_ih")
+    def _set_list(self, kind: str, params) -> None:
+        """Replace the Parameters of `kind` (one a layer and direction, in that order), as a
+        program assigning MindSpore's `w_ih_list` and its kin does."""
+        params = tuple(params)
+        names = [] if kind.startswith("bias") and not self.has_bias else self._names(kind)
+        if len(params) != len(names):
+            raise ArgumentValueError(f"{type(self).__name__}: expected {len(names)} Parameters "
+                                     f"for the {kind} list, got {len(params)}")
+        for name, param in zip(names, params):
+            setattr(self, name, param)
 
-    @property
-    def w_hh_list(self):
-        return self._list("weight_hh")
-
-    @property
-    def b_ih_list(self):
-        return self._list("bias_ih")
-
-    @property
-    def b_hh_list(self):
-        return self._list("bias_hh")
+    w_ih_list = property(lambda self: self._list("weight_ih"),
+                         lambda self, params: self._set_list("weight_ih", params))
+    w_hh_list = property(lambda self: self._list("weight_hh"),
+                         lambda self, params: self._set_list("weight_hh", params))
+    b_ih_list = property(lambda self: self._list("bias_ih"),
+                         lambda self, params: self._set_list("bias_ih", params))
+    b_hh_list = property(lambda self: self._list("bias_hh"),
+                         lambda self, params: self._set_list("bias_hh", params))
 
     def _initial_state(self, x, hx):
         lstm = _is_lstm_state(self.mode)

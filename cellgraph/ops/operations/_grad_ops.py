@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph.forward import vjp
+from cellgraph.forward import jvp, vjp
 from cellgraph.ops.function.array_func.attributes import size as _size
+from cellgraph.ops.function.array_func.indexing import gather_elements
 from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.ops.function.nn_func.activation import prelu
-from cellgraph.ops.function.nn_func.conv import _conv2d_backprop_filter_class
+from cellgraph.ops.function.nn_func.conv import _conv2d_backprop_filter_class, deformable_offsets
 from cellgraph.ops.function.nn_func.image import grid_sampler_impl
+from cellgraph.ops.function.nn_func.normalization import lrn
+from cellgraph.ops.function.nn_func.pooling import _last3, max_pool3d, same_max_pool3d
 from cellgraph.ops.operations.array_ops import StridedSlice
 from cellgraph.ops.operations.nn_ops import ResizeBilinearV2
 from cellgraph.ops.primitive_class import define_class
@@ -68,6 +71,51 @@ def _grid_sampler_2d_grad(grad, input_x, grid, interpolation_mode="bilinear",
     _, pullback = vjp(lambda x, g: grid_sampler_impl(x, g, interpolation_mode, padding_mode,
                                                       align_corners), input_x, grid)
     return pullback(grad)
+
+
+def _deformable_offsets_grad(grad, x, offsets, strides, pads, kernel_size,
+                             dilations=(1, 1, 1, 1), data_format="NCHW", deformable_groups=1,
+                             modulated=True):
+    """(d x, d offsets) of DeformableOffsets: its pullback at (x, offsets) applied to `grad`."""
+    _, pullback = vjp(lambda x, offsets: deformable_offsets(
+        x, offsets, strides, pads, kernel_size, dilations, data_format, deformable_groups,
+        modulated), x, offsets)
+    return pullback(grad)
+
+
+def _lrn_grad(grads, x, y, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5):
+    """d x of LRN: its pullback at x applied to `grads` (y, LRN's output, is not needed)."""
+    _, pullback = vjp(lambda x: lrn(x, depth_radius, bias, alpha, beta), x)
+    return pullback(grads)[0]
+
+
+def _max_pool_grad_with_argmax(x, grad, argmax, kernel_size=1, strides=1, pad_mode="VALID",
+                               data_format="NCHW"):
+    """d x of MaxPoolWithArgmax: each output's gradient added at the position its argmax names
+    in its sample of x (row-major over C, H, W, as MaxPoolWithArgmax counts); the window
+    attributes are not needed."""
+    n, c, h, w = x.shape
+    hot = one_hot(F.reshape(argmax, (n, -1)), c * h * w, 1.0, 0.0)  # (N, outputs, C * H * W)
+    picked = F.mul(F.cast(hot, grad.dtype), F.expand_dims(F.reshape(grad, (n, -1)), -1))
+    return F.reshape(F.reduce_sum(picked, 1), (n, c, h, w))
+
+
+def _max_pool_grad_grad_with_argmax(x, grad, argmax, kernel_size=1, strides=1,
+                                    pad_mode="VALID"):
+    """The second-order gradient of MaxPoolWithArgmax: `grad` (x's shape) read at each
+    output's argmax, counted over the sample's C, H, W as MaxPoolWithArgmax counts."""
+    n = argmax.shape[0]
+    flat = gather_elements(F.reshape(grad, (n, -1)), 1, F.reshape(argmax, (n, -1)))
+    return F.reshape(flat, argmax.shape)
+
+
+def _max_pool3d_grad_grad(x, out, grad, kernel_size=(1, 1, 1, 1, 1), strides=(1, 1, 1, 1, 1),
+                          pad_mode="VALID", data_format="NCDHW"):
+    """The second-order gradient of MaxPool3D: for each window, `grad` at the position of the
+    window's maximum in x (the forward derivative of the pooling of x along `grad`)."""
+    if pad_mode.upper() == "SAME":
+        return jvp(lambda x: same_max_pool3d(x, kernel_size, strides), (x,), (grad,))[1]
+    return jvp(lambda x: max_pool3d(x, _last3(kernel_size), _last3(strides)), (x,), (grad,))[1]
 
 
 def _prelu_grad(dy, x, weight):
@@ -195,6 +243,19 @@ _CLASSES = {
                                                    "padding_mode": "zeros",
                                                    "align_corners": False}),
     "PReLUGrad": (_prelu_grad, None),
+    "MaxPoolGradGradWithArgmax": (_max_pool_grad_grad_with_argmax,
+                                  {"kernel_size": 1, "strides": 1, "pad_mode": "VALID"}),
+    "MaxPool3DGradGrad": (_max_pool3d_grad_grad,
+                          {"kernel_size": (1, 1, 1, 1, 1), "strides": (1, 1, 1, 1, 1),
+                           "pad_mode": "VALID", "data_format": "NCDHW"}),
+    "MaxPoolGradWithArgmax": (_max_pool_grad_with_argmax,
+                              {"kernel_size": 1, "strides": 1, "pad_mode": "VALID",
+                               "data_format": "NCHW"}),
+    "LRNGrad": (_lrn_grad, {"depth_radius": 5, "bias": 1.0, "alpha": 1.0, "beta": 0.5}),
+    "DeformableOffsetsGrad": (_deformable_offsets_grad,
+                              {"strides": None, "pads": None, "kernel_size": None,
+                               "dilations": (1, 1, 1, 1), "data_format": "NCHW",
+                               "deformable_groups": 1, "modulated": True}),
     "NLLLossGrad": (_nll_loss_grad, {"reduction": "mean", "ignore_index": -100}),
     "ResizeBilinearGrad": (_resize_bilinear_grad,
                            {"align_corners": False, "half_pixel_centers": False}),

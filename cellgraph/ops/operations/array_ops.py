@@ -58,6 +58,7 @@ from cellgraph.ops.function.array_func.segment import (
 )
 from cellgraph.ops.function.array_func.shape import (
     batch_to_space_nd,
+    expand,
     flip,
     narrow,
     space_to_batch_nd,
@@ -353,6 +354,7 @@ Meshgrid = define_class("Meshgrid", lambda inputs, indexing="xy": meshgrid(
 CumProd = define_class("CumProd", _cumprod, {"exclusive": False, "reverse": False},
                        module=__name__)
 Diag = define_class("Diag", diag, module=__name__)
+Expand = define_class("Expand", expand, module=__name__)
 MatrixDiagV3 = define_class(
     "MatrixDiagV3", lambda x, k, num_rows, num_cols, padding_value, align="RIGHT_LEFT":
     matrix_diag(x, k, num_rows, num_cols, padding_value, align), {"align": "RIGHT_LEFT"},
@@ -389,24 +391,24 @@ class _BlockMove(PrimitiveClass):
 
 class DepthToSpace(_BlockMove):
     def __call__(self, x):
-        n, c, h, w = x.shape
+        _, c, h, w = x.shape
         b = self.block_size
         if c % (b * b):
             raise ArgumentValueError(f"For 'DepthToSpace', the channels {c} must be a multiple "
                                      f"of block_size * block_size = {b * b}")
-        x = F.reshape(x, (n, b, b, c // (b * b), h, w))
-        return F.reshape(F.transpose(x, (0, 3, 4, 1, 5, 2)), (n, c // (b * b), h * b, w * b))
+        x = F.reshape(x, (-1, b, b, c // (b * b), h, w))  # -1: a batch known at run time
+        return F.reshape(F.transpose(x, (0, 3, 4, 1, 5, 2)), (-1, c // (b * b), h * b, w * b))
 
 
 class SpaceToDepth(_BlockMove):
     def __call__(self, x):
-        n, c, h, w = x.shape
+        _, c, h, w = x.shape
         b = self.block_size
         if h % b or w % b:
             raise ArgumentValueError(f"For 'SpaceToDepth', the height {h} and width {w} must be "
                                      f"multiples of block_size {b}")
-        x = F.reshape(x, (n, c, h // b, b, w // b, b))
-        return F.reshape(F.transpose(x, (0, 3, 5, 1, 2, 4)), (n, b * b * c, h // b, w // b))
+        x = F.reshape(x, (-1, c, h // b, b, w // b, b))  # -1: a batch known at run time
+        return F.reshape(F.transpose(x, (0, 3, 5, 1, 2, 4)), (-1, b * b * c, h // b, w // b))
 
 
 def _embedding_lookup(input_params, input_indices, offset):
@@ -449,6 +451,11 @@ class InplaceSub(_RowsClass):
 
 class InplaceUpdate(_RowsClass):
     _fn = staticmethod(inplace_update)
+
+
+# the rows as an operand (a Tensor or a tuple), where InplaceUpdate takes them when it is made
+InplaceUpdateV2 = define_class("InplaceUpdateV2", lambda x, indices, v: inplace_update(
+    x, v, indices), module=__name__)
 
 
 class IndexAdd(PrimitiveClass):
@@ -524,11 +531,13 @@ __all__ += [
     "DepthToSpace",
     "Diag",
     "EmbeddingLookup",
+    "Expand",
     "FillDiagonal",
     "IndexAdd",
     "InplaceAdd",
     "InplaceSub",
     "InplaceUpdate",
+    "InplaceUpdateV2",
     "MatrixDiagPartV3",
     "MatrixDiagV3",
     "MatrixSetDiagV3",

@@ -14,7 +14,7 @@ from cellgraph.common.apply_ops import (
     ApplyMomentum,
     ApplyRMSProp,
 )
-from cellgraph.ops.function.array_func.attributes import _tensor
+from cellgraph.ops.function.array_func.attributes import _const, _tensor, is_tensor
 from cellgraph.ops.function.array_func.indexing import apply_along
 from cellgraph.ops.function.array_func.padding import (
     _check_tensor,
@@ -45,6 +45,7 @@ from cellgraph.ops.function.nn_func.conv import (
     _TRANSPOSE_INIT,
     _conv2d_transpose_class,
     _conv3d_class,
+    deformable_offsets,
 )
 from cellgraph.ops.function.nn_func.image import _linear, grid_sampler_impl, linear_along
 from cellgraph.ops.function.nn_func.loss import (
@@ -59,12 +60,13 @@ from cellgraph.ops.function.nn_func.loss import (
     smooth_l1_loss,
     softmax_cross_entropy_with_logits,
 )
-from cellgraph.ops.function.nn_func.normalization import _rms_norm
+from cellgraph.ops.function.nn_func.normalization import _rms_norm, lrn
 from cellgraph.ops.function.nn_func.pooling import (
     _windows,
     avg_pool3d,
     max_pool3d,
     max_pool_with_indices,
+    same_max_pool3d,
 )
 from cellgraph.ops.operations._required import require
 from cellgraph.ops.primitive_class import (
@@ -90,6 +92,7 @@ from cellgraph.primitives.errors import (
     ShapeError,
     UnsupportedError,
 )
+from cellgraph.primitives.floor_division import floor_mod
 from cellgraph.primitives.nn_functional import _ints, argmax, one_hot
 from cellgraph.primitives.random_ops import rand
 
@@ -365,12 +368,17 @@ class MaxPool3D(PrimitiveClass):
 
     def __init__(self, kernel_size=1, strides=1, pad_mode="VALID", pad_list=0, ceil_mode=None,
                  data_format="NCDHW"):
-        if str(pad_mode).upper() not in ("VALID", "PAD") or ceil_mode or data_format != "NCDHW":
+        if str(pad_mode).upper() not in ("VALID", "PAD", "SAME") or ceil_mode or \
+                data_format != "NCDHW":
             raise ArgumentValueError(f"MaxPool3D: pad_mode {pad_mode!r}, ceil_mode and layouts "
-                                     f"other than NCDHW are not supported (use 'VALID' or 'PAD')")
+                                     f"other than NCDHW are not supported (use 'VALID', 'SAME' "
+                                     f"or 'PAD')")
         self.kernel_size, self.strides, self.pad_list = kernel_size, strides, pad_list
+        self.pad_mode = str(pad_mode).upper()
 
     def __call__(self, x):
+        if self.pad_mode == "SAME":
+            return same_max_pool3d(x, self.kernel_size, self.strides)
         return max_pool3d(x, self.kernel_size, self.strides, self.pad_list)
 
 
@@ -877,6 +885,47 @@ class DepthwiseConv2dNative(PrimitiveClass):
                                f"either); use nn.Conv2d with group equal to the channels")
 
 
+DeformableOffsets = define_class(
+    "DeformableOffsets", lambda x, offsets, strides, pads, ksize, **attrs: deformable_offsets(
+        x, offsets, strides, pads, ksize, **attrs),
+    {"strides": None, "pads": None, "ksize": None, "dilations": (1, 1, 1, 1),
+     "data_format": "NCHW", "deformable_groups": 1, "modulated": True}, module=__name__)
+
+
+LRN = define_class("LRN", lrn, {"depth_radius": 5, "bias": 1.0, "alpha": 1.0, "beta": 0.5,
+                               "norm_region": "ACROSS_CHANNELS"}, module=__name__)
+
+
+class DataFormatDimMap(PrimitiveClass):
+    """`ops.DataFormatDimMap(src_format="NHWC", dst_format="NCHW")(x)`: each axis index x
+    (taken modulo 4) of `dst_format` mapped to the index of the same letter in `src_format`,
+    in x's dtype (int32 or int64)."""
+
+    _FORMATS = ("NHWC", "NCHW")
+
+    def __init__(self, src_format="NHWC", dst_format="NCHW"):
+        for name, value in (("src_format", src_format), ("dst_format", dst_format)):
+            if not isinstance(value, str) or value not in self._FORMATS:
+                raise ArgumentValueError(f"For 'DataFormatDimMap', the '{name}' must be str and "
+                                         f"must be in '{list(self._FORMATS)}', but got "
+                                         f"'{value}'.")
+        self.src_format, self.dst_format = src_format, dst_format
+
+    def __call__(self, x):
+        dtype = abstract_of(x).dtype if is_tensor(x) else None
+        if dtype not in (dt.int32, dt.int64):
+            kind = f"Tensor[{dtype}]" if is_tensor(x) else type(x).__name__
+            raise DTypeError(f"For primitive[DataFormatDimMap], the input argument[input type] "
+                             f"must be a type of {{Tensor[Int32], Tensor[Int64]}}, but got "
+                             f"{kind}.")
+        table = _np.array([self.src_format.index(c) for c in self.dst_format])
+        return F.gather(_const(table, dtype), floor_mod(x, _const(4, dtype)), 0)
+
+    def __repr__(self) -> str:
+        return (f"DataFormatDimMap(src_format={self.src_format!r}, "
+                f"dst_format={self.dst_format!r})")
+
+
 def _pair_of_positive_ints(op, name, value) -> tuple:
     items = (value, value) if isinstance(value, int) and not isinstance(value, bool) else value
     if not isinstance(items, tuple) or len(items) != 2 or any(
@@ -886,7 +935,7 @@ def _pair_of_positive_ints(op, name, value) -> tuple:
     return items
 
 
-__all__ += ["DepthwiseConv2dNative", "MaxPoolWithArgmax"]
+__all__ += ["LRN", "DataFormatDimMap", "DeformableOffsets", "DepthwiseConv2dNative", "MaxPoolWithArgmax"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here

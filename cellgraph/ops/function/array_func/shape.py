@@ -7,7 +7,7 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops.function.array_func.attributes import _const, _ndim, _shape, _tensor
+from cellgraph.ops.function.array_func.attributes import _const, _ndim, _shape, _tensor, is_tensor
 from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
@@ -18,10 +18,15 @@ from cellgraph.primitives.core import (
     tensor_axis,
     value_input,
 )
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    ArgumentValueError,
+    DTypeError,
+    ShapeError,
+)
 from cellgraph.primitives.functional import gather
 
-__all__ = ["batch_to_space_nd", "chunk", "flatten", "flip", "fliplr", "flipud", "hstack", "moveaxis", "movedim",
+__all__ = ["batch_to_space_nd", "chunk", "expand", "flatten", "flip", "fliplr", "flipud", "hstack", "moveaxis", "movedim",
            "narrow", "permute", "repeat_elements", "repeat_interleave", "roll", "rot90",
            "space_to_batch_nd",
            "swapaxes", "swapdims", "t", "tensor_split", "unbind", "unsqueeze", "unstack", "vstack"]
@@ -298,3 +303,39 @@ def space_to_batch_nd(input_x, block_size, paddings):
         lead + 2 * i for i in range(m))
     return F.reshape(F.transpose(x, order), (shape[0] * int(np.prod(block)),) + rest + tuple(
         s // b for s, b in zip(spatial, block)))
+
+
+_SHAPE_TYPES = (dt.int16, dt.int32, dt.int64)
+
+
+def expand(input_x, size):
+    """`ops.expand(input_x, size)`: `input_x` broadcast to the shape held by the integer Tensor
+    `size`, a -1 keeping the size of an axis (MindSpore's Expand; the values of `size` must be
+    known when the graph is built)."""
+    if not is_tensor(size):
+        kind = type(size).__name__.capitalize()
+        if isinstance(size, (tuple, list)):
+            kind += f"[{'Int64' if all(isinstance(v, int) for v in size) else 'Any'}*{len(size)}]"
+        raise DTypeError(f"For Primitive[Expand], the type of input argument[shape] must be "
+                         f"Tensor but got {kind}.")
+    if abstract_of(size).dtype not in _SHAPE_TYPES:
+        raise DTypeError(f"For primitive[Expand], the input argument[shape] must be a type of "
+                         f"{{Tensor[Int16], Tensor[Int32], Tensor[Int64]}}, but got "
+                         f"Tensor[{abstract_of(size).dtype}].")
+    try:
+        sizes = tuple(int(v) for v in np.asarray(size.asnumpy()).reshape(-1))
+    except (TypeError, AttributeError):
+        raise ArgumentError("Expand: `size` must be known when the graph is built (a constant "
+                            "Tensor), got a Tensor computed in the graph") from None
+    shape = _shape(input_x)
+    if len(sizes) < len(shape):
+        raise ArgumentValueError(f"For Expand, the size of shape provided ({len(sizes)}) must be "
+                                 f"greater than or equal to the size of tensor x's shape "
+                                 f"({len(shape)}).")
+    lead = len(sizes) - len(shape)
+    for axis, (want, have) in enumerate(zip(sizes[lead:], shape)):
+        if want not in (-1, have) and have != 1:
+            raise ArgumentValueError(f"For Expand, the expanded size of the tensor ({want}) must "
+                                     f"be equal to the existing size ({have}) which is not 1 at "
+                                     f"dim ({axis + lead}).")
+    return F.broadcast_to(input_x, sizes)

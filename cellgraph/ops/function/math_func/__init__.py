@@ -3,6 +3,8 @@
 their gradients and batching come from the operations they are made of), one module a topic:
 `elementwise`, `reduction`, `linalg`, `creation`, `spectral`. The math operations that are
 primitives, and the others of `ops.functional`, are reached here too."""
+# MindSpore's math_func binds ops.function as F, and programs import it from there
+from cellgraph.ops import function as F  # noqa: F401
 from cellgraph.ops.function import _functional_namespace
 from cellgraph.ops.function._fallback import functional_fallback as _functional_fallback
 

@@ -7,8 +7,10 @@ import math
 
 import numpy as np
 
+from cellgraph.compiler.effects import update_in_place
 from cellgraph.ops.function.array_func.attributes import _tensor, is_tensor
 from cellgraph.ops.function.array_func.creation import full_like
+from cellgraph.ops.function.array_func.shape import moveaxis
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
@@ -32,6 +34,7 @@ __all__ = [
     "frac",
     "heaviside",
     "hypot",
+    "inplace_index_add",
     "isclose",
     "isfinite",
     "isinf",
@@ -303,3 +306,23 @@ def subtract(input, other, *, alpha=1):
 
 def _is_one(alpha) -> bool:
     return isinstance(alpha, (bool, int, float)) and alpha == 1
+
+
+def index_added(input, dim, index, source):
+    """`input` with the slices of `source` along `dim` added at `index` (a new Tensor)."""
+    rank = len(input.shape)
+    dim = dim + rank if dim < 0 else dim
+    moved = moveaxis(input, dim, 0) if dim else input
+    updates = moveaxis(source, dim, 0) if dim else source
+    out = F.tensor_scatter_add(moved, F.reshape(index, (-1, 1)), F.cast(updates, moved.dtype))
+    return moveaxis(out, 0, dim) if dim else out
+
+
+def inplace_index_add(var, indices, updates, axis):
+    """`ops.inplace_index_add(var, indices, updates, axis)`: `var[..., indices[i], ...] +=
+    updates[..., i, ...]` along `axis`, written into `var` (a Parameter or a Tensor), which it
+    returns (MindSpore's InplaceIndexAdd)."""
+    if isinstance(axis, bool) or not isinstance(axis, int):
+        raise DTypeError(f"For 'InplaceIndexAdd', the 'axis' must be int, but got "
+                         f"{type(axis).__name__}")
+    return update_in_place(var, index_added(var, axis, indices, updates))

@@ -24,7 +24,7 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 from cellgraph.primitives.nn_functional import bias_add, bias_add_in, conv2d
 
 __all__ = ["conv1d", "conv3d", "conv_transpose2d", "conv_transpose3d", "deformable_conv2d",
-           "unfold"]
+           "unfold"]  # deformable_offsets: the class ops.operations.nn_ops.DeformableOffsets only
 
 
 def _ints(value, n: int, op: str, name: str) -> tuple:
@@ -362,7 +362,7 @@ def deformable_conv2d(x, weight, offsets, kernel_size, strides, padding, bias=No
     if not modulated:
         raise ArgumentValueError(f"{op}: only modulated=True (deformable convolution v2) "
                                  f"exists, as in MindSpore")
-    n, c, h, w = _checked_rank(x, 4, op)
+    n, c = _checked_rank(x, 4, op)[:2]
     kh, kw = _ints(kernel_size, 2, op, "kernel_size")
     stride, dilation = _ints4(strides, op, "strides")[2:], _ints4(dilations, op, "dilations")[2:]
     top, bottom, left, right = _ints4(padding, op, "padding")
@@ -372,9 +372,27 @@ def deformable_conv2d(x, weight, offsets, kernel_size, strides, padding, bias=No
         raise ShapeError(f"{op}: weight {abstract_of(weight).shape} does not fit {c} input "
                          f"channels, groups={groups} and kernel_size={(kh, kw)}, or the channels "
                          f"do not split into deformable_groups={deformable_groups}")
+    taps = kh * kw
+    sampled, out_h, out_w = _deformed_taps(op, x, offsets, (kh, kw), stride, dilation,
+                                           (top, bottom, left, right), deformable_groups)
+    columns = F.reshape(sampled, (n, groups, (c // groups) * taps, out_h * out_w))
+    kernel = F.reshape(weight, (groups, out_c // groups, (c // groups) * taps))
+    out = F.reshape(F.matmul(kernel, columns), (n, out_c, out_h, out_w))
+    return out if bias is None else out + F.reshape(bias, (1, out_c, 1, 1))
+
+
+def _deformed_taps(op: str, x, offsets, kernel, stride, dilation, pads, dg: int):
+    """x (N, C, H, W) read at every kernel tap of every output position, moved by `offsets`
+    (N, 3 * dg * kh * kw, H_out, W_out: the x offsets, the y offsets, the masks) bilinearly
+    with zeros outside the image and scaled by the mask -> (N, C, kh * kw * H_out * W_out),
+    H_out and W_out."""
+    n, c, h, w = _checked_rank(x, 4, op)
+    (kh, kw), (top, bottom, left, right) = kernel, pads
+    if c % dg:
+        raise ShapeError(f"{op}: the {c} channels do not split into deformable_groups={dg}")
     out_h = (h + top + bottom - dilation[0] * (kh - 1) - 1) // stride[0] + 1
     out_w = (w + left + right - dilation[1] * (kw - 1) - 1) // stride[1] + 1
-    taps, dg = kh * kw, deformable_groups
+    taps = kh * kw
     if tuple(abstract_of(offsets).shape) != (n, 3 * dg * taps, out_h, out_w):
         raise ShapeError(f"{op}: expected offsets of shape {(n, 3 * dg * taps, out_h, out_w)}, "
                          f"got {abstract_of(offsets).shape}")
@@ -394,11 +412,27 @@ def deformable_conv2d(x, weight, offsets, kernel_size, strides, padding, bias=No
                            [F.getitem(ys, (slice(None), g)), F.getitem(xs, (slice(None), g))],
                            (h, w)) * F.expand_dims(F.getitem(mask, (slice(None), g)), 1)
                for g in range(dg)]
-    columns = F.reshape(F.concat(sampled, 1) if dg > 1 else sampled[0],
-                        (n, groups, (c // groups) * taps, out_h * out_w))
-    kernel = F.reshape(weight, (groups, out_c // groups, (c // groups) * taps))
-    out = F.reshape(F.matmul(kernel, columns), (n, out_c, out_h, out_w))
-    return out if bias is None else out + F.reshape(bias, (1, out_c, 1, 1))
+    return (F.concat(sampled, 1) if dg > 1 else sampled[0]), out_h, out_w
+
+
+def deformable_offsets(x, offsets, strides, pads, kernel_size, dilations=(1, 1, 1, 1),
+                       data_format="NCHW", deformable_groups=1, modulated=True):
+    """MindSpore's DeformableOffsets: the deformed, masked samples of x (N, C, H, W) that
+    `deformable_conv2d` contracts with its weight, laid out as (N, C, H_out * kh, W_out * kw)
+    with tap (i, j) of output (p, q) at row p * kh + i, column q * kw + j."""
+    op = "DeformableOffsets"
+    if data_format != "NCHW":
+        raise ArgumentValueError(f"For '{op}', the 'data_format' must be 'NCHW' on CPU, but got "
+                                 f"{data_format!r}")
+    if not modulated:
+        raise ArgumentValueError(f"For '{op}', only modulated=True exists, as in MindSpore")
+    n, c = _checked_rank(x, 4, op)[:2]
+    kh, kw = _ints(kernel_size, 2, op, "kernel_size")
+    stride, dilation = _ints4(strides, op, "strides")[2:], _ints4(dilations, op, "dilations")[2:]
+    sampled, out_h, out_w = _deformed_taps(op, x, offsets, (kh, kw), stride, dilation,
+                                           _ints4(pads, op, "pads"), deformable_groups)
+    taps = F.reshape(sampled, (n, c, kh, kw, out_h, out_w))
+    return F.reshape(F.transpose(taps, (0, 1, 4, 2, 5, 3)), (n, c, out_h * kh, out_w * kw))
 
 
 def _ints4(value, op: str, name: str) -> tuple:

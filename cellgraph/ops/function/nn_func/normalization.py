@@ -7,9 +7,10 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import DTypeError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.nn_functional import pad_pairs
 
-__all__ = ["rms_norm"]
+__all__ = ["lrn", "rms_norm"]
 
 
 def _lp_norm(input, axis, p=2, keep_dims=False, epsilon=1e-12):
@@ -44,3 +45,30 @@ def _rms_norm(x, gamma, epsilon=1e-6):
 def rms_norm(x, gamma, epsilon=1e-6):
     """The normalised x of RmsNorm (its first result)."""
     return _rms_norm(x, gamma, epsilon)[0]
+
+
+def lrn(x, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5, norm_region="ACROSS_CHANNELS"):
+    """`ops.lrn`: local response normalisation across channels of an NCHW x,
+    x / (bias + alpha * sum of x ** 2 over the channels c - depth_radius .. c + depth_radius)
+    ** beta (MindSpore's LRN)."""
+    if isinstance(depth_radius, bool) or not isinstance(depth_radius, int) or depth_radius < 0:
+        raise ArgumentValueError(f"For 'LRN', the 'depth_radius' must be int and must >= 0, but "
+                                 f"got '{depth_radius}' with type '{type(depth_radius).__name__}'.")
+    if norm_region != "ACROSS_CHANNELS":
+        raise ArgumentValueError(f"For 'LRN', the 'norm_region' must be str and must be in "
+                                 f"'['ACROSS_CHANNELS']', but got '{norm_region}'.")
+    shape = abstract_of(x).shape
+    if len(shape) != 4:
+        raise ShapeError(f"For primitive[LRN], the rank of input  must be equal to 4 , but got "
+                         f"{len(shape)}.")
+    channels = shape[1]
+    squares = F.square(x)
+    window = None  # the sum of the squares of the channels within depth_radius of each
+    for shift in range(-depth_radius, depth_radius + 1):
+        lo, hi = max(0, shift), min(channels, channels + shift)
+        if lo >= hi:
+            continue
+        part = F.getitem(squares, (slice(None), slice(lo, hi)))
+        part = pad_pairs(part, ((0, 0), (lo - shift, channels + shift - hi), (0, 0), (0, 0)), 0)
+        window = part if window is None else F.add(window, part)
+    return F.div(x, F.pow(F.add(F.mul(window, alpha), bias), beta))

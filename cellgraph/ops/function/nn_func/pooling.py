@@ -120,6 +120,22 @@ def max_pool3d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=Fal
                    kernel_size, stride, padding, combine, float("-inf"))
 
 
+def same_max_pool3d(x, kernel_size, stride):
+    """max_pool3d with MindSpore's 'SAME' windows: ceil(size / stride) outputs an axis, x padded
+    with -inf by the cells they need, the odd one after."""
+    kernel, stride = _last3(kernel_size), _last3(stride)
+    pairs = [(0, 0), (0, 0)]
+    for size, k, st in zip(abstract_of(x).shape[2:], kernel, stride):
+        total = max((-(-size // st) - 1) * st + k - size, 0)
+        pairs.append((total // 2, total - total // 2))
+    return max_pool3d(pad_pairs(x, tuple(pairs), float("-inf")), kernel, stride)
+
+
+def _last3(value) -> tuple:
+    items = (value,) * 3 if isinstance(value, int) else tuple(value)
+    return items[2:] if len(items) == 5 else items  # (1, 1, d, h, w), as MindSpore takes it
+
+
 def avg_pool3d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False,
                count_include_pad=True, divisor_override=0):
     """The mean over each (kd, kh, kw) window of (N, C, D, H, W), padded zeros counted; with
