@@ -94,6 +94,13 @@ class SparseTensorDenseAdd(PrimitiveClass):
     def __call__(self, x1_indices, x1_values, x1_shape, x2):
         _check_indices("SparseTensorDenseAdd", x1_indices, "x1_indices")
         _same_dtype("SparseTensorDenseAdd", x1_values=x1_values, x2=x2)
+        if not hasattr(x1_shape, "aval") or \
+                abstract_of(x1_shape).dtype != abstract_of(x1_indices).dtype:
+            got = f"Tensor[{abstract_of(x1_shape).dtype}]" if hasattr(x1_shape, "aval") else \
+                type(x1_shape).__name__
+            raise DTypeError(f"The primitive[SparseTensorDenseAdd]'s input arguments[indices, "
+                             f"shape] must be all tensor and those type must be same. But got "
+                             f"input argument[shape]:{got}")
         shape = _dense_shape("SparseTensorDenseAdd", x1_shape)
         if shape != tuple(abstract_of(x2).shape):
             raise ShapeError(f"For 'SparseTensorDenseAdd', the 'x1_shape' {shape} must be the "
