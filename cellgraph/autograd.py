@@ -186,8 +186,9 @@ class GradFunction(Transform):
     def _result(self, graph, outs, grads, slots, weight_slots, args, positions):
         input_grads = []
         for pos, start, count in slots:
-            if not is_tensor_like(args[pos]) and not isinstance(args[pos], (tuple, list)):
-                continue  # Python numbers get no gradient
+            if not is_tensor_like(args[pos]) and (
+                    not isinstance(args[pos], (tuple, list)) or count == 0):
+                continue  # Python numbers, and tuples of them (a shape), get no gradient
             _, sub_tree = flatten(args[pos], is_tensor_like)
             value = unflatten(sub_tree, grads[start:start + count])
             input_grads.append((pos, value) if self.return_ids else value)

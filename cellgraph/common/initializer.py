@@ -378,15 +378,18 @@ def _shape(shape) -> tuple:
 
 def initializer(init, shape=None, dtype=dt.float32) -> Tensor:
     """A Tensor of `shape` and `dtype` filled by `init` (an Initializer, its name, a number,
-    or a Tensor/array whose shape matches)."""
+    or a Tensor/array whose shape matches). A Tensor is returned itself, its dtype kept (`dtype`
+    does not apply to it), as MindSpore's initializer does."""
     dtype = dt.as_dtype(dtype)
     shape = _shape(shape)
     if isinstance(init, (Tensor, np.ndarray)):
-        data = init.asnumpy() if isinstance(init, Tensor) else init
-        if shape is not None and tuple(data.shape) != shape:
-            raise ShapeError(f"initializer: the given Tensor has shape {tuple(data.shape)}, "
-                             f"expected {shape}")
-        return Tensor(np.array(data, dtype=dtype.np), dtype)
+        if shape is not None and tuple(init.shape) != shape:
+            raise ShapeError(f"For 'initializer', the shape of the 'init' argument should be "
+                             f"same as the argument 'shape', but got the 'init' shape "
+                             f"{list(init.shape)} and the 'shape' {shape}.")
+        if isinstance(init, Tensor):
+            return init
+        return Tensor(np.array(init, dtype=dtype.np), dtype)
     if shape is None:
         raise ArgumentValueError(f"initializer: `shape` is needed for init={init!r}")
     if isinstance(init, str):

@@ -28,7 +28,7 @@ from .assign import assign
 
 __all__ = ["FusedSparseAdam", "FusedSparseFtrl", "FusedSparseLazyAdam",
            "FusedSparseProximalAdagrad", "SparseApplyAdagrad", "SparseApplyAdagradV2",
-           "SparseApplyFtrl"]
+           "SparseApplyFtrl", "SparseApplyRMSProp"]
 
 
 def _check_attr(op, name, value, kind, low=None, strict=False, high=None):
@@ -308,3 +308,43 @@ class SparseApplyAdagradV2(SparseApplyAdagrad):
 
     def _denominator(self, accum):
         return F.sqrt(F.add(accum, self.epsilon))
+
+
+class SparseApplyRMSProp(_Sparse):
+    """RMSProp on the rows `indices` names, once per index in order: ms = rho ms + (1 - rho)
+    g^2; mom = momentum mom + lr g / sqrt(ms + epsilon); var -= mom. Returns (var, ms,
+    mom)."""
+
+    _slots = ("ms", "mom")
+    _scalars = ("lr",)
+    _summed = False
+
+    def __init__(self, rho, momentum, epsilon, use_locking=False):
+        op = type(self).__name__
+        self._set(_check_attr(op, "use_locking", use_locking, bool),
+                  rho=_check_attr(op, "rho", rho, float),
+                  momentum=_check_attr(op, "momentum", momentum, float),
+                  epsilon=_check_attr(op, "epsilon", epsilon, float))
+
+    def __call__(self, var, ms, mom, lr, grad, indices):
+        var_shape, grad_shape = abstract_of(var).shape, abstract_of(grad).shape
+        if tuple(var_shape) != tuple(grad_shape):  # one gradient row per row of var
+            raise ShapeError(f"For primitive[SparseApplyRMSProp], the shape of grad : "
+                             f"[{','.join(map(str, grad_shape))},] must be equal to "
+                             f"[{','.join(map(str, var_shape))},]")
+        return super().__call__(var, ms, mom, lr, grad, indices)
+
+    def _rows(self, targets, scalars, grad):
+        # as MindSpore's kernel: in float32 (float16 values are stored rounded), and ms kept
+        # where the gradient is within float32's epsilon of zero
+        dtype = abstract_of(targets[0]).dtype
+        ms, mom, grad = (F.cast(t, dt.float32) for t in (targets[1], targets[2], grad))
+        (lr,) = scalars
+        lr = F.cast(lr, dt.float32) if is_tensor_like(lr) else lr
+        moving = F.greater(F.abs(grad), float(np.finfo(np.float32).eps))
+        ms = F.select(moving, F.add(F.mul(ms, self.rho), F.mul(F.square(grad), 1.0 - self.rho)),
+                      ms)
+        mom = F.add(F.mul(mom, self.momentum),
+                    F.div(F.mul(grad, lr), F.sqrt(F.add(ms, self.epsilon))))
+        mom = F.cast(mom, dtype)
+        return F.sub(targets[0], mom), F.cast(ms, dtype), mom

@@ -9,6 +9,7 @@ from . import (
     loss,
     optim,
     probability,  # noqa: F401  (nn.probability)
+    sparse,
     utils,
     wrap,
 )
@@ -19,11 +20,12 @@ from .layer import *
 from .learning_rate_schedule import *
 from .loss import *
 from .optim import *
+from .sparse import *
 from .utils import *
 from .wrap import *
 
 __all__ = ["Cell"] + [name for module in (dynamic_lr, grad, layer, learning_rate_schedule, loss,
-                                          optim, utils, wrap)
+                                          optim, sparse, utils, wrap)
                       for name in module.__all__]
 
 # The metrics live in cellgraph.train (MindSpore 2.x); the 1.x spelling nn.Accuracy reaches

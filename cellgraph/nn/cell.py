@@ -171,7 +171,8 @@ class Cell(CellState):
         elif name in hooks.CALL_STATE:
             hooks.set_call_state(self, name, value)
             return
-        elif isinstance(value, Tensor) and isinstance(self.__dict__.get(name), Parameter):
+        elif isinstance(value, Tensor) and not isinstance(value, Parameter) and \
+                isinstance(self.__dict__.get(name), Parameter):
             self.__dict__[name].set_data(value)  # PyNative `self.w = 2 * self.w`: new data
             return
         if isinstance(value, _Buffer) or name in self._buffers:

@@ -253,6 +253,22 @@ class TensorExtras:
         """self with src added at index along dim (repeated indices add up)."""
         return F.tensor_scatter_elements(self, index, src, axis=dim, reduction="add")
 
+    # MindSpore's (deprecated since 2.9) spellings of tensor_scatter_<op>(self, indices, updates)
+    def scatter_sub(self, indices, updates):
+        return F.tensor_scatter_sub(self, indices, updates)
+
+    def scatter_mul(self, indices, updates):
+        return F.tensor_scatter_mul(self, indices, updates)
+
+    def scatter_div(self, indices, updates):
+        return F.tensor_scatter_div(self, indices, updates)
+
+    def scatter_max(self, indices, updates):
+        return F.tensor_scatter_max(self, indices, updates)
+
+    def scatter_min(self, indices, updates):
+        return F.tensor_scatter_min(self, indices, updates)
+
     def repeat_interleave(self, repeats, dim=None):
         return repeat_interleave(self, repeats, dim)
 

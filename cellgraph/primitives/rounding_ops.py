@@ -32,7 +32,8 @@ def _float_unary_type(x: TensorType) -> TensorType:
 
 
 def _numeric_arith_type(x: TensorType, y: TensorType) -> TensorType:
-    if x.dtype.is_bool or y.dtype.is_bool:
+    # a bool operand beside a number is that number's type (MindSpore's implicit conversion)
+    if x.dtype.is_bool and y.dtype.is_bool:
         raise DTypeError(f"expected numeric tensors, got {x.dtype} and {y.dtype}")
     return arith_type(x, y)
 

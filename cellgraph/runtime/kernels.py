@@ -26,6 +26,7 @@ from cellgraph.primitives.core import PRIMITIVES, to_numpy_index
 
 from .bessel_kernels import BESSEL_KERNELS
 from .numpy_compat import NUMPY2
+from .select_order import unsorted_topk_order
 
 TABLE: dict[str, Callable] = {}  # primitive name -> fn(xp, *operands, **params)
 
@@ -517,7 +518,13 @@ def _sort(xp, x, axis=-1, descending=False):
 @kernel("topk")
 def _topk(xp, x, k, axis=-1, largest=True, sorted=True):
     axis = axis % x.ndim
-    order = _stable_order(xp, x, axis, largest)[(slice(None),) * axis + (slice(0, k),)]
+    if sorted or k >= x.shape[axis]:  # k == n unsorted: nth_element moves nothing
+        order = _stable_order(xp, x, axis, largest)[(slice(None),) * axis + (slice(0, k),)] \
+            if sorted else xp.broadcast_to(xp.reshape(
+                xp.arange(x.shape[axis]), (-1,) + (1,) * (x.ndim - 1 - axis)), x.shape)
+    else:  # MindSpore's kernel's order (std::nth_element's), worked out on the host
+        last = np.moveaxis(np.asarray(x), axis, -1)
+        order = xp.asarray(np.moveaxis(unsorted_topk_order(last, k, largest), -1, axis))
     return xp.take_along_axis(x, order, axis=axis), xp.astype(order, xp.int32)
 
 

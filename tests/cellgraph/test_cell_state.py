@@ -109,3 +109,25 @@ def test_state_dict_hooks():
     handle.remove()
     net.state_dict()
     assert calls[-1] == "pre"
+
+
+def test_setting_a_parameter_attribute_to_a_new_parameter_replaces_it():
+    # MindSpore 2.10: `net.w = Parameter(float16 data, name="w")` puts that Parameter in place
+    # (its dtype kept); a plain Tensor still sets the data of the Parameter there
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = Parameter(Tensor(np.ones(2, np.float32)), name="w")
+
+        def construct(self, x):
+            return self.w * x
+
+    net = Net()
+    old = net.w
+    new = Parameter(Tensor(np.array([1.5, 2.5]), cg.float16), name="w")
+    net.w = new
+    assert net.w is new and net.w.dtype == cg.float16
+    assert net(Tensor(np.ones(2, np.float16))).dtype == cg.float16
+    net.w = Tensor(np.array([3., 4.], np.float32))
+    assert net.w is new and net.w.asnumpy().tolist() == [3., 4.]
+    assert old.asnumpy().tolist() == [1., 1.]

@@ -10,7 +10,7 @@ import pytest
 
 import cellgraph
 import cellgraph as ms
-from cellgraph import Tensor, nn
+from cellgraph import Parameter, Tensor, nn
 from cellgraph.common import _random_init
 from cellgraph.common import initializer as init_mod
 from cellgraph.common.initializer import (
@@ -72,7 +72,7 @@ def test_constants_tensors_and_dtypes():
     np.testing.assert_array_equal(_values(Constant(2.5), (2,), cellgraph.float64), [2.5, 2.5])
     np.testing.assert_array_equal(_values(3, (2,), cellgraph.int32), [3, 3])
     given = np.arange(6.0).reshape(2, 3)
-    np.testing.assert_array_equal(_values(Tensor(given), (2, 3)), given)
+    np.testing.assert_array_equal(_values(Tensor(given, cellgraph.float32), (2, 3)), given)
 
 
 def test_set_seed_makes_initialisation_reproducible():
@@ -84,10 +84,18 @@ def test_set_seed_makes_initialisation_reproducible():
     assert not np.array_equal(nn.Dense(5, 4).weight.asnumpy(), first)
 
 
+def test_initializer_of_a_tensor_is_that_tensor_with_its_dtype():
+    # MindSpore 2.10 returns the Tensor itself: an int32 one stays int32 whatever `dtype` says
+    labels = Tensor(np.array([2, 1, 0], np.int32))
+    assert initializer(labels, (3,)) is labels
+    assert initializer(labels, (3,), cellgraph.float16).dtype == cellgraph.int32
+    assert Parameter(initializer(labels, labels.shape), name="labels").dtype == cellgraph.int32
+
+
 def test_initializer_errors():
     with pytest.raises(ArgumentValueError, match="unknown initializer name 'glorot'"):
         initializer("glorot", (2, 2))
-    with pytest.raises(ShapeError, match=r"the given Tensor has shape \(2, 2\), expected "
+    with pytest.raises(ShapeError, match=r"the 'init' shape \[2, 2\] and the 'shape' "
                                          r"\(3, 2\)"):
         initializer(Tensor(np.ones((2, 2))), (3, 2))
     deferred = initializer(XavierUniform(), (5,))  # as in MindSpore, the values come later

@@ -3,6 +3,7 @@ and FloorMod's gradient."""
 import numpy as np
 import pytest
 
+import cellgraph as ms
 from cellgraph import Tensor, nn, ops
 from cellgraph.testing import check_grads
 
@@ -98,3 +99,23 @@ def test_float_division_by_zero_and_large_quotients():
                                       np.array([np.nan, np.nan, np.nan, 1]))
     big = Tensor(np.array([1e20, -1e20]))
     np.testing.assert_array_equal((big // 1.0).asnumpy(), [1e20, -1e20])
+
+
+@pytest.mark.parametrize("name, int_by_bool, bool_by_int", [
+    ("TruncateDiv", [1, 4, -3], [1, 0, 0]),
+    ("TruncateMod", [0, 0, 0], [0, 1, 1]),
+    ("FloorDiv", [1, 4, -3], [1, 0, -1]),
+    ("FloorMod", [0, 0, 0], [0, 1, -2]),
+    ("Mod", [0, 0, 0], [0, 1, 1]),
+])
+def test_a_bool_operand_takes_the_other_operands_dtype(name, int_by_bool, bool_by_int):
+    # values recorded from MindSpore 2.10 (CPU): the bool converts to int32, the result int32
+    x = Tensor(np.array([1, 4, -3], np.int32))
+    flag = Tensor(np.array([True]))
+    op = getattr(ops, name)()
+    for out, expected in ((op(x, flag), int_by_bool), (op(flag, x), bool_by_int)):
+        assert out.dtype == ms.int32
+        assert out.asnumpy().tolist() == expected
+    if name != "FloorDiv":  # two bools: MindSpore's TypeError (its FloorDiv gives a bool)
+        with pytest.raises(TypeError):
+            op(flag, flag)

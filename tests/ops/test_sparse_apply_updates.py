@@ -148,3 +148,35 @@ def test_sparse_updates_check_their_operands(shapes, grad, indices, error):
 def test_sparse_update_attributes_are_checked(make, error, message):
     with pytest.raises(error, match=message.replace("(", r"\(").replace("[", r"\[")):
         make()
+
+
+class _RMSPropNet(nn.Cell):
+    def __init__(self, dtype):
+        super().__init__()
+        self.op = P.SparseApplyRMSProp(0.2, 0.01, 1e-6)
+        self.var = Parameter(Tensor(np.array([[0.6, 0.3], [0.1, 0.5], [1., 2.]]), dtype), name="var")
+        self.ms = Parameter(Tensor(np.array([[0.2, 0.4], [0.1, 0.3], [1., 1.]]), dtype), name="ms")
+        self.mom = Parameter(Tensor(np.array([[0.3, 0.1], [0.3, 0.6], [0., 0.]]), dtype), name="mom")
+
+    def construct(self, lr, grad, indices):
+        return self.op(self.var, self.ms, self.mom, lr, grad, indices)
+
+
+@pytest.mark.parametrize("dtype, tol", [(ms.float32, 1e-6), (ms.float16, 1e-3)])
+def test_sparse_apply_rms_prop_as_mindspore(dtype, tol):
+    # values recorded from MindSpore 2.10 (CPU); ms stays where the gradient is zero, as its
+    # kernel leaves it, and float16 is computed in float32 and stored rounded
+    net = _RMSPropNet(dtype)
+    out = net(Tensor(0.01, dtype), Tensor(np.array([[0.3, 0.], [0.1, 0.8], [0., 0.5]]), dtype),
+              Tensor(np.array([2, 0, 1], np.int32)))
+    expected = ([[0.592436, 0.288603], [0.097, 0.484194], [0.994248, 2.0]],
+                [[0.048, 0.592], [0.1, 0.26], [0.272, 1.0]],
+                [[0.007564, 0.011397], [0.003, 0.015806], [0.005752, 0.0]])
+    for got, want, param in zip(out, expected, (net.var, net.ms, net.mom)):
+        assert got.dtype == dtype
+        np.testing.assert_allclose(got.asnumpy().astype(np.float64), want, atol=tol)
+        np.testing.assert_allclose(param.asnumpy().astype(np.float64), want, atol=tol)
+    with pytest.raises(ValueError, match=r"the shape of grad : \[2,2,\] must be equal to "
+                                         r"\[3,2,\]"):
+        net(Tensor(0.01, dtype), Tensor(np.zeros((2, 2)), dtype),
+            Tensor(np.array([2, 0], np.int32)))

@@ -211,3 +211,25 @@ def test_cov_with_and_without_weights(graph):
                                                     [0.9727, 3.1455, 3.3727],
                                                     [12.35, 3.3727, 16.0045]], rtol=1e-4)
     assert single.shape == () and abs(float(single.asnumpy()) - 9.5833) < 1e-3
+
+
+@pytest.mark.parametrize("graph", [False, True])
+def test_scatter_arithmetic_methods_are_tensor_scatter_ops(graph):
+    # x.scatter_<op>(indices, updates) is tensor_scatter_<op>; values from MindSpore 2.10
+    x = Tensor(np.array([[1., 2., 3.], [4., 5., 6.]], np.float32))
+    indices = Tensor(np.array([[0, 1], [1, 2], [0, 1]], np.int32))
+    updates = Tensor(np.array([2., 4., -3.], np.float32))
+    expected = {"scatter_sub": [[1., 3., 3.], [4., 5., 2.]],
+                "scatter_mul": [[1., -12., 3.], [4., 5., 24.]],
+                "scatter_div": [[1., -1 / 3, 3.], [4., 5., 1.5]],
+                "scatter_max": [[1., 2., 3.], [4., 5., 6.]],
+                "scatter_min": [[1., -3., 3.], [4., 5., 4.]]}
+    for name, values in expected.items():
+        def call(a, b, c, name=name):
+            return getattr(a, name)(b, c)
+        out = (ms.jit(call) if graph else call)(x, indices, updates)
+        np.testing.assert_allclose(out.asnumpy(), values, rtol=1e-6, err_msg=name)
+    xi = Tensor(np.array([[7, -7, 3]], np.int32))
+    out = xi.scatter_div(Tensor(np.array([[0, 0], [0, 1]], np.int32)),
+                         Tensor(np.array([2, 2], np.int32)))
+    assert out.asnumpy().tolist() == [[3, -3, 3]]

@@ -15,7 +15,6 @@ none reaches up into a module that imports it:
 """
 from __future__ import annotations
 
-import builtins
 import functools
 import sys
 import types
@@ -191,12 +190,11 @@ def registered(namespace) -> dict:
 
 def ops_function(name: str):
     """`ops.<name>` where it is a functional op F answers for: a callable whose name starts in
-    lower case, neither a module, nor a builtin's name (module attributes are the module's
-    globals: a builtin's name, slice or min, must not be shadowed under F's code), nor one of
-    the decorators that define custom operations (`ops.kernel`)."""
+    lower case, neither a module nor one of the decorators that define custom operations
+    (`ops.kernel`). Builtins' names are among them, as in MindSpore's F (`F.slice`, `F.min`,
+    `F.all`): ops/functional.py, which keeps what it found as its globals, calls none of them."""
     value = ops_names().get(name)
     if name[:1].islower() and callable(value) and not isinstance(value, types.ModuleType) \
-            and not hasattr(builtins, name) \
             and getattr(value, "__module__", None) != "cellgraph.ops.custom_ops":
         return value
     return None

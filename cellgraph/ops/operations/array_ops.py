@@ -40,6 +40,7 @@ from cellgraph.ops.function.array_func.indexing import (
     masked_fill,
     masked_scatter,
     reverse_sequence,
+    unique_with_pad,
 )
 from cellgraph.ops.function.array_func.matrix import (
     diag,
@@ -146,6 +147,7 @@ class Eye(_Creation):
 
 
 UnsortedSegmentSum = function_class("UnsortedSegmentSum", unsorted_segment_sum)
+UniqueWithPad = function_class("UniqueWithPad", unique_with_pad)
 
 
 UnsortedSegmentMax = function_class("UnsortedSegmentMax", unsorted_segment_max)
@@ -551,6 +553,7 @@ __all__ += [
     "SpaceToDepth",
     "Tril",
     "Triu",
+    "UniqueWithPad",
 ]
 
 

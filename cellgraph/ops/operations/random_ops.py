@@ -5,8 +5,10 @@ import numpy as np
 
 from cellgraph.compiler.builder import current_builder
 from cellgraph.ops.function.random_func import (
+    _check_sampler,
     _normal_draws,
     _size,
+    candidate_draws,
     categorical_draw,
     instance_stream,
     laplace_draws,
@@ -29,7 +31,7 @@ from cellgraph.primitives.random_ops import _seed_int, draw_uniform, op_seeds, s
 from cellgraph.runtime.rng import MinstdStream
 
 __all__ = ["RandomCategorical", "RandomChoiceWithMask", "RandomShuffle", "StandardLaplace",
-           "StandardNormal", "UniformInt"]
+           "StandardNormal", "UniformCandidateSampler", "UniformInt"]
 
 
 class RandomShuffle(PrimitiveClass):
@@ -116,6 +118,30 @@ class UniformInt(_SeededRandom):
                      for v, name in ((minval, "minval"), (maxval, "maxval")))
         shape = _size((shape,))
         return random_ints(low, high, shape, self._stream(shape), dt.int32)
+
+class UniformCandidateSampler(PrimitiveClass):
+    """`ops.UniformCandidateSampler(num_true, num_sampled, unique, range_max, seed=0,
+    remove_accidental_hits=False)(true_classes)`: `uniform_candidate_sampler`; with a seed,
+    each instance draws from a generator of its own, carried on from call to call."""
+
+    def __init__(self, num_true, num_sampled, unique, range_max, seed=0,
+                 remove_accidental_hits=False):
+        self.num_true, self.num_sampled, self.range_max = num_true, num_sampled, range_max
+        self.unique, self.remove_accidental_hits = bool(unique), bool(remove_accidental_hits)
+        self.seed = _seed_int(seed, "UniformCandidateSampler")
+        if unique and num_sampled > range_max:
+            raise ArgumentValueError(f"For 'UniformCandidateSampler', the value of num_sampled "
+                                     f"should be <= value of range_max: {range_max}, but got "
+                                     f"{num_sampled}.")
+        self._streams: dict = {}
+
+    def __call__(self, true_classes):
+        aval = _check_sampler(true_classes, self.num_true, self.num_sampled, self.unique,
+                              self.range_max)
+        stream = instance_stream(self.seed, 0, self._streams, (aval.shape, aval.dtype))
+        return candidate_draws(true_classes, self.num_true, self.num_sampled, self.unique,
+                               self.range_max, self.remove_accidental_hits, stream)
+
 
 class RandomChoiceWithMask(PrimitiveClass):
     """`ops.RandomChoiceWithMask(count=256, seed=0, seed2=0)(input_x)`: the coordinates of

@@ -38,6 +38,7 @@ __all__ = [
     "reverse_sequence",
     "take",
     "unique_consecutive",
+    "unique_with_pad",
 ]
 
 
@@ -217,6 +218,41 @@ def unique_consecutive(input, return_inverse=False, return_counts=False, dim=Non
     if return_counts:
         return values, counts
     return values
+
+
+_UNIQUE_WITH_PAD_TYPES = (dt.float32, dt.int32, dt.int64)
+
+
+def unique_with_pad(x, pad_num):
+    """(the distinct elements of the 1-D `x` in order of first appearance, padded with `pad_num`
+    to x's length; each element's position among them): MindSpore's UniqueWithPad, whose
+    positions are x's dtype (int32 for float32 input). Made of comparisons, cumsum and sums, so
+    the shapes are x's and vmap batches it."""
+    aval = abstract_of(x)
+    if aval.dtype not in _UNIQUE_WITH_PAD_TYPES:
+        raise DTypeError(f"For primitive[UniqueWithPad], the input argument[x] must be a type of "
+                         f"{{Tensor[Float32], Tensor[Int32], Tensor[Int64]}}, but got "
+                         f"Tensor[{aval.dtype}].")
+    if aval.ndim != 1:
+        raise ShapeError(f"For primitive[UniqueWithPad], the input_shape_size must be equal to "
+                         f"1, but got {aval.ndim}.")
+    if aval.dtype.is_int and not (isinstance(pad_num, numbers.Integral)
+                                  or is_tensor(pad_num)) or isinstance(pad_num, bool):
+        raise DTypeError(f"For primitive[UniqueWithPad], pad_num must be an int for x of "
+                         f"{aval.dtype}, got {pad_num!r}")
+    n = aval.shape[0]
+    same = F.equal(F.expand_dims(x, 1), F.expand_dims(x, 0))  # same[i, j]: x[i] == x[j]
+    earlier = _const(np.tri(n, n, -1, dtype=bool), dt.bool_)  # j < i
+    first = F.logical_not(F.reduce_max(F.cast(F.logical_and(same, earlier), dt.int32), 1) > 0)
+    rank = cumsum(F.cast(first, dt.int32), 0) - 1  # a first appearance's place among them
+    idx_dtype = dt.int32 if aval.dtype == dt.float32 else aval.dtype
+    idx = F.cast(F.gather(rank, argmax(F.cast(same, dt.int32), 1), 0), idx_dtype)
+    places = _const(np.arange(n, dtype=np.int32).reshape(n, 1), dt.int32)
+    lands = F.logical_and(F.expand_dims(first, 0), F.equal(F.expand_dims(rank, 0), places))
+    zero = F.zeros((), aval.dtype)
+    values = F.reduce_sum(F.where(lands, F.expand_dims(x, 0), zero), 1)
+    filled = F.reduce_max(F.cast(lands, dt.int32), 1) > 0
+    return F.where(filled, values, F.cast(pad_num, aval.dtype)), idx
 
 
 def unique_consecutive_all(input, axis=None):

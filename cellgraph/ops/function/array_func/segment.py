@@ -10,6 +10,7 @@ from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import scatter_ops as S
+from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import DTypeError, ShapeError
 
@@ -18,9 +19,10 @@ __all__ = ["unsorted_segment_max", "unsorted_segment_min", "unsorted_segment_pro
 
 
 def _segments(input_x, segment_ids, num_segments, op: str):
-    """(ids as scatter indices, the rows that count, the output shape). Ids outside
-    [0, num_segments) are dropped, as MindSpore's CPU kernels drop them."""
-    if hasattr(num_segments, "aval"):
+    """(ids as scatter indices, the rows that count, the output shape). Negative ids are
+    dropped and an id >= num_segments is a run-time error, as MindSpore's CPU kernels have
+    them. A Tensor `num_segments` is a value input (its value sets the output's shape)."""
+    if hasattr(num_segments, "aval") or hasattr(num_segments, "asnumpy"):
         num_segments = value_input(num_segments, op, "num_segments").reshape(-1)[0].item()
     if not isinstance(num_segments, numbers.Integral) or num_segments < 0:
         raise DTypeError(f"{op}: `num_segments` must be a non-negative int (a shape), got "
@@ -31,6 +33,9 @@ def _segments(input_x, segment_ids, num_segments, op: str):
     if x_shape[:ids_type.ndim] != ids_type.shape:
         raise ShapeError(f"{op}: `segment_ids` of shape {ids_type.shape} must be a prefix of "
                          f"the input's shape {x_shape}")
+    checked = check_range(M.maximum(segment_ids, A.zeros_like(segment_ids)), low=0,
+                          high=max(int(num_segments), 1), what="segment_ids value", op=op)
+    segment_ids = M.select(segment_ids >= 0, checked, segment_ids)
     valid = M.logical_and(segment_ids >= 0, segment_ids < int(num_segments))
     ids = M.select(valid, segment_ids, A.zeros_like(segment_ids))
     row_valid = F.reshape(valid, ids_type.shape + (1,) * (len(x_shape) - ids_type.ndim))
@@ -38,9 +43,13 @@ def _segments(input_x, segment_ids, num_segments, op: str):
     return F.expand_dims(ids, -1), row_valid, out_shape
 
 
+_LABELS = {"add": "UnsortedSegmentSum", "mul": "UnsortedSegmentProd",
+           "max": "UnsortedSegmentMax", "min": "UnsortedSegmentMin"}
+
+
 def _segment_reduce(scatter, neutral):
     def reduce(x, segment_ids, num_segments):
-        op = f"unsorted_segment_{scatter.name.rsplit('_', 1)[-1]}"
+        op = _LABELS[scatter.name.rsplit('_', 1)[-1]]
         indices, valid, out_shape = _segments(x, segment_ids, num_segments, op)
         dtype = abstract_of(x).dtype
         fill = neutral(dtype)

@@ -270,8 +270,21 @@ def approximate_equal(x, y, tolerance=1e-05):
     return F.less(F.abs(F.sub(x, F.cast(y, a.dtype))), tolerance)
 
 
+def _bool_as_other(x, y):
+    """A bool Tensor beside a Tensor of numbers takes that one's dtype (MindSpore's implicit
+    conversion)."""
+    x_bool = is_tensor(x) and abstract_of(x).dtype.is_bool
+    y_bool = is_tensor(y) and abstract_of(y).dtype.is_bool
+    if x_bool and is_tensor(y) and not y_bool:
+        return F.cast(x, abstract_of(y).dtype), y
+    if y_bool and is_tensor(x) and not x_bool:
+        return x, F.cast(y, abstract_of(x).dtype)
+    return x, y
+
+
 def truncate_div(x, y):
     """x / y rounded toward zero (integers exactly, through their magnitudes)."""
+    x, y = _bool_as_other(x, y)
     if abstract_of(x).dtype.is_float:
         return F.trunc(F.div(x, y))
     if is_tensor(x) and isinstance(y, int) and not isinstance(y, bool):

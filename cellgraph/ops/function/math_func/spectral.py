@@ -90,6 +90,7 @@ def _window(window, win_length: int, n_fft: int, dtype):
     """The window padded with zeros on both sides to n_fft samples (centred)."""
     if window is None:
         window = A.cast(np.ones(win_length), dtype=dtype)
+    window = F.cast(window, dtype)
     if tuple(abstract_of(window).shape) != (win_length,):
         raise ShapeError(f"stft: expected a window of shape ({win_length},), got "
                          f"{abstract_of(window).shape}")
@@ -102,7 +103,8 @@ def _window(window, win_length: int, n_fft: int, dtype):
 def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True,
          pad_mode="REFLECT", normalized=False, onesided=None, return_complex=None):
     """(*, bins, frames) complex spectra of a 1-D or 2-D (batch, time) signal; with
-    return_complex=False a real (*, bins, frames, 2) of the real and imaginary parts."""
+    return_complex=False a real (*, bins, frames, 2) of the real and imaginary parts. Signal
+    and window may each be complex."""
     shape = abstract_of(x).shape
     if len(shape) not in (1, 2):
         raise ShapeError(f"stft: expected a 1-D or 2-D signal, got shape {shape}")
@@ -113,27 +115,56 @@ def stft(x, n_fft, hop_length=None, win_length=None, window=None, center=True,
                                  f"got n_fft={n_fft}, win_length={win_length}, "
                                  f"hop_length={hop_length}")
     x_complex = abstract_of(x).dtype.is_complex
-    if window is not None and abstract_of(window).dtype.is_complex:
-        raise ArgumentValueError("stft: a complex window is not supported")
-    if onesided and x_complex:
-        raise ArgumentValueError("stft: onesided=True needs a real signal")
-    onesided = not x_complex if onesided is None else onesided
-    return_complex = x_complex if return_complex is None else return_complex
-    parts = (real_part(x), imag_part(x)) if x_complex else (x,)
-    dtype = abstract_of(parts[0]).dtype if abstract_of(parts[0]).dtype.is_float else dt.float32
-    spectra = [_spectrum(F.cast(part, dtype), n_fft, hop_length, win_length, window, center,
-                         pad_mode, normalized, onesided, dtype) for part in parts]
-    re, im = spectra[0]
-    if x_complex:  # (a + ib) M = (aC - bS) + i(aS + bC), C and S the DFT's parts
-        re, im = re - spectra[1][1], im + spectra[1][0]
+    w_complex = window is not None and abstract_of(window).dtype.is_complex
+    if onesided and (x_complex or w_complex):
+        raise ArgumentValueError("stft: onesided=True needs a real signal and window")
+    onesided = not (x_complex or w_complex) if onesided is None else onesided
+    return_complex = (x_complex or w_complex) if return_complex is None else return_complex
+    x_parts = (real_part(x), imag_part(x)) if x_complex else (x, None)
+    w_parts = (real_part(window), imag_part(window)) if w_complex else (window, None)
+    dtype = _float_dtype(x_parts[0], w_parts[0])
+    frames = [None if part is None else
+              _frames(F.cast(part, dtype), n_fft, hop_length, center, pad_mode)
+              for part in x_parts]
+    windows = [None if part is None and i else _window(part, win_length, n_fft, dtype)
+               for i, part in enumerate(w_parts)]
+    # (a + ib)(c + id) = (ac - bd) + i(ad + bc), per frame sample
+    real = _sum_of([(frames[0], windows[0], 1), (frames[1], windows[1], -1)])
+    imag = _sum_of([(frames[0], windows[1], 1), (frames[1], windows[0], 1)])
+    bins = n_fft // 2 + 1 if onesided else n_fft
+    re, im = _dft(real, n_fft, bins, dtype)
+    if imag is not None:  # (p + iq) M = (pC - qS) + i(pS + qC), C and S the DFT's parts
+        im_re, im_im = _dft(imag, n_fft, bins, dtype)
+        re, im = re - im_im, im + im_re
+    if normalized:
+        re, im = re * (n_fft ** -0.5), im * (n_fft ** -0.5)
+    axes = tuple(range(len(shape) - 1)) + (len(shape), len(shape) - 1)  # (*, bins, T)
+    re, im = F.transpose(re, axes), F.transpose(im, axes)
     if return_complex:
         return complex_(re, im)
     return F.stack((re, im), -1)
 
 
-def _spectrum(x, n_fft, hop_length, win_length, window, center, pad_mode, normalized,
-              onesided, dtype):
-    """(real, imag), each (*, bins, frames), of the transform of a real signal."""
+def _float_dtype(*parts):
+    """The widest float dtype of the parts given (float32 when none is a float)."""
+    dtypes = [abstract_of(p).dtype for p in parts if p is not None]
+    floats = [d for d in dtypes if d.is_float]
+    return max(floats, key=lambda d: np.dtype(d.np).itemsize) if floats else dt.float32
+
+
+def _sum_of(terms):
+    """sum of sign * frames * window over the terms whose frames and window are given."""
+    out = None
+    for frames, window, sign in terms:
+        if frames is None or window is None:
+            continue
+        term = frames * window if sign > 0 else F.neg(frames * window)
+        out = term if out is None else out + term
+    return out
+
+
+def _frames(x, n_fft, hop_length, center, pad_mode):
+    """(*, frames, n_fft): the signal's frames, after its padding when `center`."""
     shape = abstract_of(x).shape
     if center:
         if pad_mode.upper() not in _PAD_MODES:
@@ -146,11 +177,4 @@ def _spectrum(x, n_fft, hop_length, win_length, window, center, pad_mode, normal
                          f"n_fft={n_fft}")
     count = 1 + (length - n_fft) // hop_length
     positions = np.arange(count)[:, None] * hop_length + np.arange(n_fft)[None, :]
-    frames = A.gather(x, positions.astype(np.int64), axis=len(shape) - 1)  # (*, T, n_fft)
-    frames = frames * F.cast(_window(window, win_length, n_fft, dtype), dtype)
-    bins = n_fft // 2 + 1 if onesided else n_fft
-    re, im = _dft(frames, n_fft, bins, dtype)
-    if normalized:
-        re, im = re * (n_fft ** -0.5), im * (n_fft ** -0.5)
-    axes = tuple(range(len(shape) - 1)) + (len(shape), len(shape) - 1)  # (*, bins, T)
-    return F.transpose(re, axes), F.transpose(im, axes)
+    return A.gather(x, positions.astype(np.int64), axis=len(shape) - 1)

@@ -1,0 +1,229 @@
+"""MindSpore's `ops.operations.sparse_ops`: the primitive classes over a sparse tensor given as
+COO parts, `indices` (N, rank) integers, `values` (N,) and its dense shape, whose results have
+shapes known from their inputs' shapes. Each is a composition of gathers and scatters, so its
+gradient is theirs:
+
+    SparseToDense()(indices, values, (3, 3))   is   tensor_scatter_update(zeros((3, 3)), indices,
+                                                                          values)
+
+The operations whose result size depends on the values (SparseAdd, SparseSparseMaximum,
+SparseCountSparseOutput, SparseSegmentMean, the CSR conversions, ...) are not here."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from cellgraph.ops.primitive_class import PrimitiveClass, _init
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
+
+__all__ = ["SparseAddmm", "SparseDenseCwiseAdd", "SparseDenseCwiseDiv", "SparseDenseCwiseMul",
+           "SparseReorder", "SparseTensorDenseAdd", "SparseTensorDenseMatmul", "SparseToDense"]
+
+_INDEX_DTYPES = ("Int32", "Int64")
+
+
+def _check_indices(op: str, indices, name: str = "indices") -> None:
+    dtype = abstract_of(indices).dtype
+    if str(dtype) not in _INDEX_DTYPES:
+        raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type of "
+                         f"{{Tensor[Int32], Tensor[Int64]}}, but got Tensor[{dtype}].")
+    if abstract_of(indices).ndim != 2:
+        raise ShapeError(f"For '{op}', the '{name}' must be a 2-D Tensor, got shape "
+                         f"{tuple(abstract_of(indices).shape)}")
+
+
+def _dense_shape(op: str, shape) -> tuple:
+    """The dense shape as ints: a tuple or list, or a Tensor whose values are known."""
+    if hasattr(shape, "aval"):
+        try:
+            shape = tuple(np.asarray(shape.asnumpy()).reshape(-1).tolist())
+        except (AttributeError, TypeError):
+            raise UnsupportedError(
+                f"{op}: a dense shape computed in the graph has no values while compiling; "
+                f"pass it as a tuple or a constant Tensor") from None
+    if not isinstance(shape, (tuple, list)) or not all(
+            isinstance(d, numbers.Integral) and not isinstance(d, bool) for d in shape):
+        raise DTypeError(f"For '{op}', the dense shape must be a tuple of ints or a Tensor, got "
+                         f"{shape!r}")
+    return tuple(int(d) for d in shape)
+
+
+def _check_rank(op: str, shape, rank: int) -> None:
+    """The dense shape (a tuple, or a 1-D Tensor) has one entry per column of the indices."""
+    length = abstract_of(shape).shape[0] if hasattr(shape, "aval") else len(shape)
+    if length is not None and rank is not None and length != rank:
+        raise ShapeError(f"For '{op}', the dense shape has {length} entries, but the indices "
+                         f"have {rank} columns")
+
+
+def _same_dtype(op: str, **tensors) -> None:
+    dtypes = {name: abstract_of(t).dtype for name, t in tensors.items()}
+    if len(set(dtypes.values())) > 1:
+        listed = ", ".join(f"'{n}' {d}" for n, d in dtypes.items())
+        raise DTypeError(f"For '{op}', the dtypes of the inputs must be the same, got {listed}")
+
+
+def _column(indices, j: int):
+    """indices[:, j] as an (N, 1) Tensor."""
+    return F.gather(indices, np.array([j], np.int32), 1)
+
+
+class SparseToDense(PrimitiveClass):
+    """`SparseToDense()(indices, values, sparse_shape)`: zeros of `sparse_shape` with
+    `values[i]` at `indices[i]`; a repeated index keeps its last value, as MindSpore's kernel."""
+
+    _init_names, _defaults = _init()
+
+    def __call__(self, indices, values, sparse_shape):
+        _check_indices("SparseToDense", indices)
+        shape = _dense_shape("SparseToDense", sparse_shape)
+        zeros = F.zeros(shape, abstract_of(values).dtype)
+        return F.tensor_scatter_update(zeros, indices, values)
+
+
+class SparseTensorDenseAdd(PrimitiveClass):
+    """`SparseTensorDenseAdd()(x1_indices, x1_values, x1_shape, x2)`: x2 with the sparse
+    tensor's values added at its indices (repeated indices add up)."""
+
+    _init_names, _defaults = _init()
+
+    def __call__(self, x1_indices, x1_values, x1_shape, x2):
+        _check_indices("SparseTensorDenseAdd", x1_indices, "x1_indices")
+        _same_dtype("SparseTensorDenseAdd", x1_values=x1_values, x2=x2)
+        if not hasattr(x1_shape, "aval") or \
+                abstract_of(x1_shape).dtype != abstract_of(x1_indices).dtype:
+            got = f"Tensor[{abstract_of(x1_shape).dtype}]" if hasattr(x1_shape, "aval") else \
+                type(x1_shape).__name__
+            raise DTypeError(f"The primitive[SparseTensorDenseAdd]'s input arguments[indices, "
+                             f"shape] must be all tensor and those type must be same. But got "
+                             f"input argument[shape]:{got}")
+        shape = _dense_shape("SparseTensorDenseAdd", x1_shape)
+        if shape != tuple(abstract_of(x2).shape):
+            raise ShapeError(f"For 'SparseTensorDenseAdd', the 'x1_shape' {shape} must be the "
+                             f"shape of 'x2' {tuple(abstract_of(x2).shape)}")
+        return F.tensor_scatter_add(x2, x1_indices, x1_values)
+
+
+def _sparse_dense_matmul(op: str, indices, values, rows: int, dense):
+    """(rows, dense's columns): row indices[i, 0] gets values[i] * dense[indices[i, 1]]."""
+    _check_indices(op, indices)
+    if abstract_of(indices).shape[1] != 2:
+        raise ShapeError(f"For '{op}', the 'indices' must be of shape (N, 2), got "
+                         f"{tuple(abstract_of(indices).shape)}")
+    picked = F.gather(dense, F.reshape(_column(indices, 1), (-1,)), 0)
+    products = F.mul(F.expand_dims(values, -1), picked)
+    out_shape = (rows, abstract_of(dense).shape[1])
+    zeros = F.zeros(out_shape, abstract_of(products).dtype)
+    return F.tensor_scatter_add(zeros, _column(indices, 0), products)
+
+
+def _swap_columns(indices):
+    return F.concat((_column(indices, 1), _column(indices, 0)), axis=1)
+
+
+class SparseTensorDenseMatmul(PrimitiveClass):
+    """`SparseTensorDenseMatmul(adjoint_st=False, adjoint_dt=False)(indices, values,
+    sparse_shape, dense)`: the (2-D) sparse tensor times `dense`, either taken adjoint
+    (conjugate transposed) first."""
+
+    _init_names, _defaults = _init(adjoint_st=False, adjoint_dt=False)
+
+    def __call__(self, indices, values, sparse_shape, dense):
+        op = "SparseTensorDenseMatmul"
+        _same_dtype(op, values=values, dense=dense)
+        shape = _dense_shape(op, sparse_shape)
+        if len(shape) != 2 or abstract_of(dense).ndim != 2:
+            raise ShapeError(f"For '{op}', the sparse shape and 'dense' must be 2-D, got "
+                             f"{shape} and {tuple(abstract_of(dense).shape)}")
+        complex_ = abstract_of(values).dtype.is_complex
+        if self.adjoint_st:
+            indices, shape = _swap_columns(indices), shape[::-1]
+            values = F.conj(values) if complex_ else values
+        if self.adjoint_dt:
+            dense = F.transpose(dense, (1, 0))
+            dense = F.conj(dense) if complex_ else dense
+        if abstract_of(dense).shape[0] != shape[1]:
+            raise ShapeError(f"For '{op}', the sparse tensor's {shape[1]} columns do not match "
+                             f"'dense' of shape {tuple(abstract_of(dense).shape)}")
+        return _sparse_dense_matmul(op, indices, values, shape[0], dense)
+
+
+class SparseAddmm(PrimitiveClass):
+    """`SparseAddmm()(indices, values, sparse_shape, x2_dense, x3_dense, alpha, beta)`:
+    beta * x3_dense + alpha * (sparse @ x2_dense)."""
+
+    _init_names, _defaults = _init()
+
+    def __call__(self, indices, values, sparse_shape, x2_dense, x3_dense, alpha, beta):
+        op = "SparseAddmm"
+        _same_dtype(op, values=values, x2_dense=x2_dense, x3_dense=x3_dense, alpha=alpha,
+                    beta=beta)
+        rows = abstract_of(x3_dense).shape[0]
+        product = _sparse_dense_matmul(op, indices, values, rows, x2_dense)
+        return F.add(F.mul(beta, x3_dense), F.mul(alpha, product))
+
+
+def _dense_at(op: str, indices, x2):
+    """x2 broadcast to the sparse tensor's shape, read at each index: x2 aligns with the
+    trailing axes, and an axis of size 1 is read at 0."""
+    rank, x2_shape = abstract_of(indices).shape[1], tuple(abstract_of(x2).shape)
+    if len(x2_shape) > rank:
+        raise ShapeError(f"For '{op}', 'x2' of shape {x2_shape} has more axes than the sparse "
+                         f"tensor's {rank}")
+    if not x2_shape:
+        return x2
+    columns = [_column(indices, j) for j in range(rank - len(x2_shape), rank)]
+    keep = np.array([0 if d == 1 else 1 for d in x2_shape], abstract_of(indices).dtype.np)
+    return F.gather_nd(x2, F.mul(F.concat(columns, axis=1), keep))
+
+
+def _cwise_class(name: str, combine, doc: str) -> type:
+    def __call__(self, x1_indices, x1_values, x1_shape, x2):
+        _check_indices(name, x1_indices, "x1_indices")
+        _same_dtype(name, x1_values=x1_values, x2=x2)
+        _check_rank(name, x1_shape, abstract_of(x1_indices).shape[1])
+        return combine(x1_values, _dense_at(name, x1_indices, x2))
+
+    return type(name, (PrimitiveClass,), {
+        "_init_names": (), "_defaults": {}, "__call__": __call__, "__doc__": doc,
+        "__module__": __name__})
+
+
+SparseDenseCwiseAdd = _cwise_class(
+    "SparseDenseCwiseAdd", F.add,
+    "`SparseDenseCwiseAdd()(x1_indices, x1_values, x1_shape, x2)`: the sparse tensor's values "
+    "plus x2 (broadcast to its shape) at its indices.")
+SparseDenseCwiseMul = _cwise_class(
+    "SparseDenseCwiseMul", F.mul,
+    "`SparseDenseCwiseMul()(x1_indices, x1_values, x1_shape, x2)`: the sparse tensor's values "
+    "times x2 (broadcast to its shape) at its indices.")
+SparseDenseCwiseDiv = _cwise_class(
+    "SparseDenseCwiseDiv", F.div,
+    "`SparseDenseCwiseDiv()(x1_indices, x1_values, x1_shape, x2)`: the sparse tensor's values "
+    "over x2 (broadcast to its shape) at its indices.")
+
+
+class SparseReorder(PrimitiveClass):
+    """`SparseReorder()(indices, values, shape)`: (indices, values) with the indices in
+    row-major order, the values following them."""
+
+    _init_names, _defaults = _init()
+
+    def __call__(self, indices, values, shape):
+        _check_indices("SparseReorder", indices)
+        rank = abstract_of(indices).shape[1]
+        _check_rank("SparseReorder", shape, rank)
+        wide = F.cast(indices, dtype=dt.int64)
+        # the row-major position of each index, with each axis as long as its largest index
+        extent = F.add(F.reduce_max(wide, 0), 1)
+        key = F.reshape(_column(wide, rank - 1), (-1,))
+        stride = F.gather(extent, np.array(rank - 1, np.int32), 0)
+        for j in range(rank - 2, -1, -1):
+            key = F.add(key, F.mul(F.reshape(_column(wide, j), (-1,)), stride))
+            stride = F.mul(stride, F.gather(extent, np.array(j, np.int32), 0))
+        order = F.argsort(key)
+        return F.gather(indices, order, 0), F.gather(values, order, 0)

@@ -1,0 +1,131 @@
+"""ops.operations.sparse_ops over COO parts (indices, values, dense shape), eagerly and in a
+graph; the expected values were recorded from MindSpore 2.10 (CPU), but for
+SparseDenseCwiseDiv, which MindSpore's CPU build lacks (its values follow from the Mul's)."""
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Tensor, nn, ops
+from cellgraph.ops.operations import sparse_ops as S
+from cellgraph.primitives.errors import DTypeError
+
+IDX = Tensor(np.array([[0, 0], [1, 1], [2, 0], [2, 2], [3, 1], [3, 2]], np.int32))
+VAL = Tensor(np.array([1, 2, 3, 4, 5, 6], np.float32))
+I3 = Tensor(np.array([[0, 0, 1], [1, 2, 0], [1, 1, 3]], np.int64))
+V3 = Tensor(np.array([2., 4., 6.], np.float32))
+SHAPE3 = Tensor(np.array([2, 3, 4], np.int64))
+
+
+def _run(graph, fn, *args):
+    return (ms.jit(fn) if graph else fn)(*args)
+
+
+@pytest.mark.parametrize("graph", [False, True])
+def test_sparse_to_dense_keeps_the_last_of_a_repeated_index(graph):
+    out = _run(graph, lambda i, v: ops.SparseToDense()(i, v, (3, 2)),
+               Tensor(np.array([[0, 1], [0, 1], [2, 0]], np.int32)),
+               Tensor(np.array([1.5, 2., 3.], np.float32)))
+    np.testing.assert_array_equal(out.asnumpy(), [[0., 2.], [0., 0.], [3., 0.]])
+    coo = ms.COOTensor(Tensor(np.array([[0, 1], [1, 0]], np.int32)),
+                       Tensor(np.array([5., 6.], np.float32)), (2, 2))
+    np.testing.assert_array_equal(nn.SparseToDense()(coo).asnumpy(), [[0., 5.], [6., 0.]])
+    with pytest.raises(DTypeError, match=r"argument\[indices\] must be a type of"):
+        ops.SparseToDense()(Tensor(np.zeros((1, 2), np.float32)), Tensor(np.ones(1)), (2, 2))
+
+
+@pytest.mark.parametrize("graph", [False, True])
+def test_sparse_tensor_dense_matmul_and_its_adjoints(graph):
+    cases = [((False, False), np.arange(6).reshape(3, 2),
+              [[0., 1.], [4., 6.], [16., 23.], [34., 45.]]),
+             ((True, False), np.arange(12).reshape(4, 3),
+              [[18., 22., 26.], [51., 58., 65.], [78., 88., 98.]]),
+             ((False, True), np.arange(6).reshape(2, 3),
+              [[0., 3.], [2., 8.], [8., 29.], [17., 50.]])]
+    for (adjoint_st, adjoint_dt), dense, expected in cases:
+        op = ops.SparseTensorDenseMatmul(adjoint_st=adjoint_st, adjoint_dt=adjoint_dt)
+        out = _run(graph, lambda i, v, d, op=op: op(i, v, (4, 3), d), IDX, VAL,
+                   Tensor(dense.astype(np.float32)))
+        np.testing.assert_allclose(out.asnumpy(), expected)
+    layer = nn.SparseTensorDenseMatmul()
+    np.testing.assert_allclose(
+        layer(IDX, VAL, (4, 3), Tensor(np.arange(6).reshape(3, 2).astype(np.float32))).asnumpy(),
+        cases[0][2])
+
+
+def test_sparse_tensor_dense_matmul_gradients():
+    op = ops.SparseTensorDenseMatmul(adjoint_st=True)
+    grads = ops.GradOperation(get_all=True)(lambda i, v, s, d: op(i, v, s, d))(
+        IDX, VAL, (4, 3), Tensor(np.arange(12).reshape(4, 3).astype(np.float32)))
+    assert len(grads) == 3  # indices, values, dense: the shape tuple gets none
+    np.testing.assert_allclose(grads[1].asnumpy(), [3., 12., 21., 21., 30., 30.])
+    np.testing.assert_allclose(grads[2].asnumpy(), [[1.] * 3, [2.] * 3, [7.] * 3, [11.] * 3])
+
+
+def test_sparse_tensor_dense_matmul_gradient_against_finite_differences():
+    rng = np.random.default_rng(0)
+    values = rng.standard_normal(6)
+    dense = rng.standard_normal((3, 2))
+    op = ops.SparseTensorDenseMatmul()
+    indices64 = Tensor(IDX.asnumpy().astype(np.int64))
+
+    def loss(v, d):
+        return (op(indices64, v, (4, 3), d) ** 2).sum()
+
+    grads = ops.grad(loss, grad_position=(0, 1))(Tensor(values), Tensor(dense))
+    for k, (x, g) in enumerate(zip((values, dense), grads)):
+        numeric = np.zeros_like(x)
+        for j in np.ndindex(x.shape):
+            step = np.zeros_like(x)
+            step[j] = 1e-6
+            args = [Tensor(values), Tensor(dense)]
+            plus, minus = list(args), list(args)
+            plus[k], minus[k] = Tensor(x + step), Tensor(x - step)
+            numeric[j] = (loss(*plus).asnumpy() - loss(*minus).asnumpy()) / 2e-6
+        np.testing.assert_allclose(g.asnumpy(), numeric, rtol=1e-6, atol=1e-8)
+
+
+def test_sparse_tensor_dense_add_takes_a_shape_tensor_of_the_indices_dtype():
+    out = ops.SparseTensorDenseAdd()(
+        Tensor(np.array([[0, 0], [0, 0], [1, 2]], np.int64)),
+        Tensor(np.array([1., 2., 3.], np.float32)), Tensor(np.array([2, 3], np.int64)),
+        Tensor(np.ones((2, 3), np.float32)))
+    np.testing.assert_array_equal(out.asnumpy(), [[4., 1., 1.], [1., 1., 4.]])
+    with pytest.raises(DTypeError, match=r"input argument\[shape\]:tuple"):
+        ops.SparseTensorDenseAdd()(Tensor(np.array([[0, 0]], np.int64)),
+                                   Tensor(np.array([1.], np.float32)), (2, 3),
+                                   Tensor(np.ones((2, 3), np.float32)))
+
+
+@pytest.mark.parametrize("graph", [False, True])
+@pytest.mark.parametrize("x2, added, multiplied", [
+    (np.arange(1, 5), [4., 5., 10.], [4., 4., 24.]),
+    (np.arange(1, 13).reshape(3, 4), [4., 13., 14.], [4., 36., 48.]),
+    (np.array([[2.], [3.], [5.]]), [4., 9., 9.], [4., 20., 18.]),
+    (np.array(4.), [6., 8., 10.], [8., 16., 24.]),
+])
+def test_sparse_dense_cwise_ops_broadcast_the_dense_operand(graph, x2, added, multiplied):
+    x2 = Tensor(x2.astype(np.float32))
+    for op, expected in ((S.SparseDenseCwiseAdd(), added), (S.SparseDenseCwiseMul(), multiplied)):
+        out = _run(graph, lambda i, v, s, d, op=op: op(i, v, s, d), I3, V3, SHAPE3, x2)
+        np.testing.assert_allclose(out.asnumpy(), expected, rtol=1e-6)
+    quotient = _run(graph, lambda i, v, s, d: S.SparseDenseCwiseDiv()(i, v, s, d),
+                    I3, V3, SHAPE3, x2)
+    np.testing.assert_allclose(quotient.asnumpy(),
+                               V3.asnumpy() ** 2 / np.array(multiplied, np.float32), rtol=1e-6)
+
+
+@pytest.mark.parametrize("graph", [False, True])
+def test_sparse_addmm_and_sparse_reorder(graph):
+    out = _run(graph, lambda *a: S.SparseAddmm()(*a),
+               Tensor(np.array([[0, 1], [1, 2]], np.int32)), Tensor(np.array([1., 2.], np.float32)),
+               Tensor(np.array([3, 4], np.int32)),
+               Tensor(np.arange(8).reshape(4, 2).astype(np.float32)),
+               Tensor(np.ones((3, 2), np.float32)), Tensor(np.array([2.], np.float32)),
+               Tensor(np.array([3.], np.float32)))
+    np.testing.assert_allclose(out.asnumpy(), [[7., 9.], [19., 23.], [3., 3.]])
+    indices, values = _run(graph, lambda *a: S.SparseReorder()(*a),
+                           Tensor(np.array([[2, 1], [0, 3], [0, 1], [1, 0]], np.int64)),
+                           Tensor(np.array([1., 2., 3., 4.], np.float32)),
+                           Tensor(np.array([3, 4], np.int64)))
+    assert indices.asnumpy().tolist() == [[0, 1], [0, 3], [1, 0], [2, 1]]
+    np.testing.assert_array_equal(values.asnumpy(), [3., 2., 4., 1.])
