@@ -16,6 +16,15 @@ from . import audio, config, text, transforms, vision
 from .cache import DatasetCache
 from .csv_source import CSVDataset
 from .engine import Dataset
+from .engine.text_readers import (
+    CLUEDataset,
+    CoNLL2000Dataset,
+    IMDBDataset,
+    IWSLT2016Dataset,
+    IWSLT2017Dataset,
+    Multi30kDataset,
+)
+from .engine.vision_readers import CocoDataset
 from .iterators import DictIterator, TupleIterator
 from .mindrecord_source import MindDataset
 from .nodes import BatchDataset, BatchInfo, ZipDataset
@@ -68,9 +77,12 @@ __all__ = [
     "AmazonReviewDataset",
     "BatchDataset",
     "BatchInfo",
+    "CLUEDataset",
     "CSVDataset",
     "Cifar10Dataset",
     "Cifar100Dataset",
+    "CoNLL2000Dataset",
+    "CocoDataset",
     "DBpediaDataset",
     "Dataset",
     "DatasetCache",
@@ -78,10 +90,14 @@ __all__ = [
     "DistributedSampler",
     "FashionMnistDataset",
     "GeneratorDataset",
+    "IMDBDataset",
+    "IWSLT2016Dataset",
+    "IWSLT2017Dataset",
     "ImageFolderDataset",
     "IterSampler",
     "MindDataset",
     "MnistDataset",
+    "Multi30kDataset",
     "NumpySlicesDataset",
     "PKSampler",
     "PennTreebankDataset",

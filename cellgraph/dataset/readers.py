@@ -244,7 +244,7 @@ def _file_list(dataset_files, op: str) -> list[str]:
         list(dataset_files)
     files, unmatched = [], []
     for pattern in patterns:
-        found = glob.glob(os.fspath(pattern))
+        found = [f for f in glob.glob(os.fspath(pattern)) if not os.path.isdir(f)]
         if not found:
             unmatched.append(os.fspath(pattern))
         files.extend(found)

@@ -7,9 +7,16 @@ from ..readers import (
     MnistDataset,
 )
 from . import at_home
+from .vision_readers import CocoDataset
 
-__all__ = ["Cifar10Dataset", "Cifar100Dataset", "FashionMnistDataset", "ImageFolderDataset",
-           "MnistDataset"]
+__all__ = [
+    "Cifar10Dataset",
+    "Cifar100Dataset",
+    "CocoDataset",
+    "FashionMnistDataset",
+    "ImageFolderDataset",
+    "MnistDataset",
+]
 
-at_home(__name__, Cifar10Dataset, Cifar100Dataset, FashionMnistDataset, ImageFolderDataset,
+at_home(__name__, Cifar10Dataset, CocoDataset, Cifar100Dataset, FashionMnistDataset, ImageFolderDataset,
         MnistDataset)
