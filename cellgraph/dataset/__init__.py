@@ -24,7 +24,16 @@ from .engine.text_readers import (
     IWSLT2017Dataset,
     Multi30kDataset,
 )
-from .engine.vision_readers import CocoDataset
+from .engine.vision_readers import (
+    CelebADataset,
+    CocoDataset,
+    EMnistDataset,
+    FakeImageDataset,
+    KITTIDataset,
+    LFWDataset,
+    ManifestDataset,
+    OmniglotDataset,
+)
 from .iterators import DictIterator, TupleIterator
 from .mindrecord_source import MindDataset
 from .nodes import BatchDataset, BatchInfo, ZipDataset
@@ -79,6 +88,7 @@ __all__ = [
     "BatchInfo",
     "CLUEDataset",
     "CSVDataset",
+    "CelebADataset",
     "Cifar10Dataset",
     "Cifar100Dataset",
     "CoNLL2000Dataset",
@@ -88,6 +98,8 @@ __all__ = [
     "DatasetCache",
     "DictIterator",
     "DistributedSampler",
+    "EMnistDataset",
+    "FakeImageDataset",
     "FashionMnistDataset",
     "GeneratorDataset",
     "IMDBDataset",
@@ -95,10 +107,14 @@ __all__ = [
     "IWSLT2017Dataset",
     "ImageFolderDataset",
     "IterSampler",
+    "KITTIDataset",
+    "LFWDataset",
+    "ManifestDataset",
     "MindDataset",
     "MnistDataset",
     "Multi30kDataset",
     "NumpySlicesDataset",
+    "OmniglotDataset",
     "PKSampler",
     "PennTreebankDataset",
     "RandomSampler",

@@ -91,8 +91,10 @@ class MnistDataset(_ArraySource):
             "num_samples": num_samples, "shuffle": shuffle, "sampler": sampler,
             "num_shards": num_shards, "shard_id": shard_id, "cache": cache})
 
+    _ALL: ClassVar[tuple] = ("train", "test")  # the parts usage "all" reads, in order
+
     def load(self):
-        parts = ("train", "test") if self.usage == "all" else (self.usage,)
+        parts = self._ALL if self.usage == "all" else (self.usage,)
         if self.usage == "all":  # the parts whose files are there (a folder may hold one)
             parts = [p for p in parts if self._find(p, "images-idx3-ubyte", required=False)]
         images, labels = [], []

@@ -15,7 +15,14 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import UnsupportedError
 
 from .engine import Dataset, check_num_parallel_workers, column_list
-from .samplers import Sampler, SubsetSampler, check_shard, choose_sampler
+from .samplers import (
+    Sampler,
+    SubsetSampler,
+    chained_count,
+    chained_indices,
+    check_shard,
+    choose_sampler,
+)
 
 __all__ = ["GeneratorDataset", "NumpySlicesDataset"]
 
@@ -45,8 +52,11 @@ class MappableSource(Dataset):
         self.sampler = choose_sampler(self.op, shuffle, sampler, num_samples, num_shards,
                                       shard_id)
         self.cache = cache
-        if hasattr(self.sampler, "attach"):  # a sampler that reads the rows (PKSampler)
-            self.sampler.attach(self)
+        sampler = self.sampler
+        while sampler is not None:  # a sampler that reads the rows (PKSampler), or its child
+            if hasattr(sampler, "attach"):
+                sampler.attach(self)
+            sampler = getattr(sampler, "child_sampler", None)
 
     @property
     def column_names(self):
@@ -60,12 +70,12 @@ class MappableSource(Dataset):
         raise NotImplementedError
 
     def count(self):
-        return self.sampler.count(self.num_rows)
+        return chained_count(self.sampler, self.num_rows)
 
     def rows(self, state):
         read = self.row_at if self.cache is None else \
             (lambda index: self.cache.row(self, index, self.row_at))
-        for index in self.sampler.indices(self.num_rows, state):
+        for index in chained_indices(self.sampler, self.num_rows, state):
             yield read(int(index))
 
     def split(self, sizes, randomize=True):

@@ -4,6 +4,8 @@ argument, its value and the accepted types; a value out of range is a ValueError
 interval."""
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 
 INT32_MAX = 2147483647
@@ -13,7 +15,7 @@ FLOAT_MAX_INTEGER = 16777216
 FLOAT_MIN_INTEGER = -16777216
 DOUBLE_MAX_INTEGER = 9007199254740992
 
-__all__ = ["check_dir", "check_file", "check_filename", "check_float32",
+__all__ = ["check_arguments", "check_dir", "check_file", "check_filename", "check_float32",
            "check_float32_not_zero", "check_int32", "check_int32_not_zero",
            "check_list_same_size", "check_mappable_source", "check_non_negative_float32",
            "check_non_negative_int32", "check_num_samples", "check_pos_float32",
@@ -188,3 +190,20 @@ def check_mappable_source(param_dict: dict, bools=("shuffle", "decode")) -> None
                                   "shard_id"], param_dict, int)
     validate_dataset_param_value(list(bools), param_dict, bool)
     check_sampler_shuffle_shard_options(param_dict)
+
+
+def check_arguments(method):
+    """Bind a call's arguments to `method`'s signature first, as MindSpore's checks do, so a
+    missing or unknown argument is a TypeError in MindSpore's words ("missing a required
+    argument: 'dataset_dir'")."""
+    signature = inspect.signature(method)
+
+    @functools.wraps(method)
+    def checked(*args, **kwargs):
+        try:
+            signature.bind(*args, **kwargs)
+        except TypeError as error:
+            raise TypeError(str(error)) from None
+        return method(*args, **kwargs)
+
+    return checked

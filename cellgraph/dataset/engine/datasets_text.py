@@ -36,5 +36,7 @@ __all__ = [
     "YelpReviewDataset",
 ]
 
-at_home(__name__, AGNewsDataset, CLUEDataset, CoNLL2000Dataset, IMDBDataset,
-        IWSLT2016Dataset, IWSLT2017Dataset, Multi30kDataset, AmazonReviewDataset, DBpediaDataset, PennTreebankDataset, SogouNewsDataset, TextFileDataset, YahooAnswersDataset, YelpReviewDataset)
+at_home(__name__, AGNewsDataset, AmazonReviewDataset, CLUEDataset, CoNLL2000Dataset,
+        DBpediaDataset, IMDBDataset, IWSLT2016Dataset, IWSLT2017Dataset, Multi30kDataset,
+        PennTreebankDataset, SogouNewsDataset, TextFileDataset, YahooAnswersDataset,
+        YelpReviewDataset)

@@ -13,7 +13,9 @@ from typing import ClassVar
 
 import numpy as np
 
+from .. import config
 from ..core.validator_helpers import (
+    check_arguments,
     check_dir,
     check_mappable_source,
     check_sampler_shuffle_shard_options,
@@ -21,7 +23,7 @@ from ..core.validator_helpers import (
     type_check_list,
     validate_dataset_param_value,
 )
-from ..readers import TextFileDataset, _ArraySource, _file_list
+from ..readers import TextFileDataset, _ArraySource, _file_list, shard_pieces, worker_order
 from ..samplers import Shuffle
 from ..sources import MappableSource
 from .vision_readers import read_file_bytes
@@ -155,6 +157,7 @@ class IWSLT2016Dataset(_IWSLTDataset):
                ["ar", "en"], ["fr", "en"], ["de", "en"], ["cs", "en"]])
     _SETS: ClassVar[list] = ["dev2010", "tst2010", "tst2011", "tst2012", "tst2013", "tst2014"]
 
+    @check_arguments
     def __init__(self, dataset_dir, usage=None, language_pair=None, valid_set=None,
                  test_set=None, num_samples=None, shuffle=Shuffle.GLOBAL, num_shards=None,
                  shard_id=None, num_parallel_workers=None, cache=None):
@@ -191,6 +194,7 @@ class IWSLT2017Dataset(_IWSLTDataset):
                ["de", "nl"], ["de", "it"], ["it", "en"], ["it", "nl"], ["it", "de"],
                ["it", "ro"], ["nl", "de"], ["nl", "en"], ["nl", "it"], ["nl", "ro"]])
 
+    @check_arguments
     def __init__(self, dataset_dir, usage=None, language_pair=None, num_samples=None,
                  shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None,
                  num_parallel_workers=None, cache=None):
@@ -245,6 +249,7 @@ class Multi30kDataset(_PairCorpus):
     _PARTS: ClassVar[dict] = {"test": ("mmt16_task1_test", "test"), "train": ("training", "train"),
               "valid": ("validation", "val")}
 
+    @check_arguments
     def __init__(self, dataset_dir, usage=None, language_pair=None, num_samples=None,
                  num_parallel_workers=None, shuffle=None, num_shards=None, shard_id=None,
                  cache=None):
@@ -284,13 +289,15 @@ class Multi30kDataset(_PairCorpus):
 
 
 class CoNLL2000Dataset(_FileCorpus):
-    """CoNLL-2000 chunking: train.txt and test.txt in `dataset_dir`; each sentence (lines up to an empty line) a row of three string columns: the
-    lines' first, second and third fields split at single spaces ("all" reads test.txt, then
-    train.txt). Its size is counted, as
-    MindSpore counts it, in non-empty lines."""
+    """CoNLL-2000 chunking: train.txt and test.txt in `dataset_dir`; each sentence (lines up
+    to an empty line) a row of three string columns: the lines' first, second and third fields split at single spaces ("all" reads test.txt, then
+    train.txt). As in MindSpore, a file's rows for counting, sharding and reading in parallel
+    are its non-empty lines, and a sentence the file ends in (no empty line after it) is not
+    read."""
 
     op = "CoNLL2000Dataset"
 
+    @check_arguments
     def __init__(self, dataset_dir, usage=None, num_samples=None, shuffle=Shuffle.GLOBAL,
                  num_shards=None, shard_id=None, num_parallel_workers=None, cache=None):
         params = dict(locals(), _usages=["train", "test", "all"])
@@ -306,28 +313,85 @@ class CoNLL2000Dataset(_FileCorpus):
                          ["word", "pos_tag", "chunk_tag"], num_samples, num_parallel_workers,
                          shuffle, num_shards, shard_id, cache)
 
-    def read(self, path):
-        if not os.path.isfile(path):
-            raise _pipeline_error(f"Invalid file, failed to open file: {path}")
-        rows, sentence = [], []
-        with open(path, encoding="utf-8") as f:
-            for line in f.read().splitlines() + [""]:
-                if line.strip():
-                    fields = line.split(" ")
-                    sentence.append((fields + ["", "", ""])[:3])
-                    continue
-                if sentence:
-                    rows.append(tuple(np.array([w[i] for w in sentence], np.str_)
-                                      for i in range(3)))
-                    sentence = []
+    def load(self):
+        """Each file's lines; its rows, as MindSpore counts and shards them, are its
+        non-empty lines (a sentence is made of the rows a reader's range holds)."""
+        self._lines, self.file_rows, total = [], [], 0
+        for path in self.dataset_files:
+            if not os.path.isfile(path):
+                raise _pipeline_error(f"Invalid file path, CoNLL2000 dataset dir: {path} does "
+                                      f"not exist.")
+            with open(path, encoding="utf-8") as f:
+                lines = f.read().splitlines()
+            self._lines.append(lines)
+            count = sum(1 for line in lines if line)
+            self.file_rows.append(np.arange(total, total + count))
+            total += count
+        self._line_count = total
+        return [np.arange(total)]
+
+    def _sentences(self, lines, start, end) -> list[tuple]:
+        """The rows MindSpore's reader makes of a file's rows [start, end): a sentence ends at
+        an empty line, or at the line after `end`; one the file ends in is dropped."""
+        rows, words, total = [], [], 0
+
+        def flush():
+            if words:
+                rows.append(tuple(np.array([w[i] for w in words], np.str_) for i in range(3)))
+            words.clear()
+
+        for line in lines:
+            if not line and total < start:
+                continue
+            if total >= end:
+                flush()
+                break
+            if total < start:
+                total += 1
+                continue
+            line = line.strip()
+            if not line:
+                flush()
+                continue
+            fields = line.split(" ")
+            words.append((fields + ["", ""])[:3])
+            total += 1
         return rows
 
+    def rows(self, state):
+        from ..nodes import ROW_FILE
+
+        self.arrays  # noqa: B018  (reads the files)
+        rng = state.rng(self)
+        files = list(range(len(self.dataset_files)))
+        if self.shuffle_mode is Shuffle.FILES:
+            files = [files[i] for i in rng.permutation(len(files))]
+        parts = [self.file_rows[k] for k in files]
+        sampler = self.sampler
+        if getattr(sampler, "num_shards", None):
+            parts = shard_pieces(parts, sampler.num_shards, sampler.shard_id)
+        starts = [int(r[0]) if len(r) else 0 for r in self.file_rows]
+        owner = np.concatenate([np.full(len(r), k) for k, r in enumerate(self.file_rows)]) \
+            if self._line_count else np.zeros(0, np.int64)
+        made, pieces = [], []
+        for piece in parts:
+            if not len(piece):
+                continue
+            k = int(owner[piece[0]])
+            rows = self._sentences(self._lines[k], int(piece[0]) - starts[k],
+                                   int(piece[-1]) + 1 - starts[k])
+            pieces.append(np.arange(len(made), len(made) + len(rows)))
+            made.extend((self.dataset_files[k], row) for row in rows)
+        order = worker_order(pieces, self.workers or config.get_num_parallel_workers())
+        if self.shuffle_mode is Shuffle.GLOBAL:
+            order = rng.permutation(order)
+        for index in sampler._limit(order):
+            path, row = made[int(index)]
+            ROW_FILE.path = path
+            yield row
+
     def count(self):
-        if self._line_count is None:
-            self._line_count = 0
-            for path in self.dataset_files:
-                with open(path, encoding="utf-8") as f:
-                    self._line_count += sum(1 for line in f if line.strip())
+        self.arrays  # noqa: B018  (counts the rows)
         total = self._line_count
         shards = getattr(self.sampler, "num_shards", None)
         if shards:
@@ -380,6 +444,7 @@ class CLUEDataset(_FileCorpus):
 
     op = "CLUEDataset"
 
+    @check_arguments
     def __init__(self, dataset_files, task="AFQMC", usage="train", num_samples=None,
                  num_parallel_workers=None, shuffle=Shuffle.GLOBAL, num_shards=None,
                  shard_id=None, cache=None):
@@ -429,10 +494,11 @@ class CLUEDataset(_FileCorpus):
 class IMDBDataset(MappableSource):
     """The IMDB reviews: `dataset_dir`/{train,test}/{pos,neg}/*.txt, a file a row with
     columns text (the file's text) and label (int32, 1 pos, 0 neg); usage "train", "test"
-    or "all" (train then test), pos before neg, files in name order."""
+    or "all" (train then test), pos before neg, every file of a folder in name order."""
 
     op = "IMDBDataset"
 
+    @check_arguments
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
         params = dict(locals(), _usages=["train", "test", "all"])
@@ -448,7 +514,7 @@ class IMDBDataset(MappableSource):
                 if not os.path.isdir(folder):
                     continue
                 for file in sorted(os.listdir(folder)):
-                    if file.endswith(".txt"):
+                    if os.path.isfile(os.path.join(folder, file)):
                         self.files.append((os.path.join(folder, file), label))
         super().__init__(["text", "label"], num_samples, shuffle, sampler, num_shards,
                          shard_id, cache)
