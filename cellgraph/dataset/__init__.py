@@ -57,7 +57,7 @@ from .samplers import (
     SubsetSampler,
     WeightedRandomSampler,
 )
-from .sources import GeneratorDataset, NumpySlicesDataset
+from .sources import GeneratorDataset, NumpySlicesDataset, PaddedDataset
 from .text_sources import (
     AGNewsDataset,
     AmazonReviewDataset,
@@ -116,6 +116,7 @@ __all__ = [
     "NumpySlicesDataset",
     "OmniglotDataset",
     "PKSampler",
+    "PaddedDataset",
     "PennTreebankDataset",
     "RandomSampler",
     "Sampler",

@@ -24,7 +24,7 @@ from .samplers import (
     choose_sampler,
 )
 
-__all__ = ["GeneratorDataset", "NumpySlicesDataset"]
+__all__ = ["GeneratorDataset", "NumpySlicesDataset", "PaddedDataset"]
 
 
 def as_row(value, names: list[str], op: str) -> tuple:
@@ -344,3 +344,34 @@ class NumpySlicesDataset(MappableSource):
 
     def row_at(self, index):
         return tuple(c[index] for c in self.columns)
+
+
+class _PaddedSamples:
+    """A list of dicts as a random-access source: row i is dict i's values, in the first
+    dict's key order."""
+
+    def __init__(self, padded_samples):
+        self.column_names = list(padded_samples[0].keys())
+        self.padded_samples = padded_samples
+
+    def __getitem__(self, index):
+        return tuple(self.padded_samples[index][key] for key in self.column_names)
+
+    def __len__(self):
+        return len(self.padded_samples)
+
+
+class PaddedDataset(GeneratorDataset):
+    """Rows given as a list of dicts (column name -> value), in order: the filler samples a
+    program adds to a dataset (with `+`) so that its shards come out even."""
+
+    def __init__(self, padded_samples):
+        from .core.validator_helpers import type_check
+
+        if not padded_samples:
+            raise ValueError("padded_samples cannot be empty.")
+        type_check(padded_samples, (list,), "padded_samples")
+        type_check(padded_samples[0], (dict,), "padded_element")
+        samples = _PaddedSamples(padded_samples)
+        super().__init__(samples, column_names=samples.column_names, shuffle=False)
+        self.padded_samples = padded_samples

@@ -272,6 +272,18 @@ CALLS = [
     "ds.SequentialSampler(2)))"),
 ]
 
+CALLS += [
+    # PaddedDataset, and CaseFold on a string column
+    ("ds.PaddedDataset([{'a': np.zeros(2, np.uint8), 'b': np.array(1, np.int32)}, "
+     "{'a': np.ones(1, np.uint8), 'b': np.array(2, np.int32)}])"),
+    ("ds.NumpySlicesDataset([7, 8], ['a'], shuffle=False) + "
+     "ds.PaddedDataset([{'a': np.array(9)}]).repeat(2)"),
+    "ds.PaddedDataset([])",
+    "ds.PaddedDataset([1])",
+    ("ds.NumpySlicesDataset(['Stra\u00dfe \ufb01', '\u03a3\u0391\u03a3\u00ad', '\u0130', "
+     "'\uff21\u2460\u212b'], ['t'], shuffle=False).map(ds.text.CaseFold(), ['t'])"),
+]
+
 FACTS = [
     "ds.CocoDataset(f + '/coco/images', f + '/coco/det.json').get_class_indexing()",
     ("ds.CocoDataset(f + '/coco/images', f + '/coco/panoptic.json', task='Panoptic')"
@@ -312,10 +324,12 @@ def _error(error, folder):
 
 def read_all(ds, folder):
     """{call: what it gives} for CALLS and FACTS, read with the dataset module `ds`."""
+    import numpy as np
+
     out = {}
     for call in CALLS:
         try:
-            data = eval(call, {"ds": ds, "f": folder, "_chain": _chain})
+            data = eval(call, {"ds": ds, "f": folder, "_chain": _chain, "np": np})
             got = {"columns": data.get_col_names(), "size": data.get_dataset_size(),
                    "rows": [{k: _value(v) for k, v in row.items()}
                             for row in data.create_dict_iterator(num_epochs=1,
