@@ -9,6 +9,7 @@ import hashlib
 import json
 import os
 import struct
+import sys
 
 JPEG = b"\xff\xd8\xff\xe0" + bytes(range(12))
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(8, 20))
@@ -158,6 +159,8 @@ def build(folder):
     # CoNLL-2000
     w("conll/train.txt", "He PRP B-NP\nran   VBD  B-VP\n. . O\n\n\nShe PRP B-NP\n")
     w("conll/test.txt", "It PRP B-NP\nis VBZ B-VP\n\nOK JJ O\n")
+    w("text/1.txt", "".join(f"one {k}\n" for k in range(7)))
+    w("text/2.txt", "".join(f"two {k}\n" for k in range(4)))
     # CLUE
     w("clue/afqmc.json", '{"sentence1": "a", "sentence2": "b", "label": "1"}\n'
       '{"sentence1": "c", "sentence2": "d", "label": "0"}\n')
@@ -284,6 +287,15 @@ CALLS += [
      "'\uff21\u2460\u212b'], ['t'], shuffle=False).map(ds.text.CaseFold(), ['t'])"),
 ]
 
+# the shuffled orders of the file sources once a dataset seed is set (two epochs each)
+CALLS += [
+    f"_seeded({seed}, ds.{source}, shuffle=ds.Shuffle.{mode}{more})"
+    for seed in (246, 7) for mode in ("GLOBAL", "FILES")
+    for source, more in (("CoNLL2000Dataset, f + '/conll'", ""),
+                         ("TextFileDataset, f + '/text/*.txt'", ""),
+                         ("TextFileDataset, f + '/text/*.txt'", ", num_samples=5"),
+                         ("TextFileDataset, f + '/text/*.txt'", ", num_shards=2, shard_id=1"))]
+
 FACTS = [
     "ds.CocoDataset(f + '/coco/images', f + '/coco/det.json').get_class_indexing()",
     ("ds.CocoDataset(f + '/coco/images', f + '/coco/panoptic.json', task='Panoptic')"
@@ -295,6 +307,34 @@ FACTS = [
     "ds.OmniglotDataset(f + '/omniglot').num_classes()",
     "ds.NumpySlicesDataset([1, 2]).get_class_indexing()",
 ]
+
+
+def _seeded(seed, make, *args, **kwargs):
+    """The dataset `make(*args, **kwargs)` makes, read for two epochs, after the dataset seed
+    is set to `seed` (and set back to MindSpore's default after)."""
+    import numpy as np
+
+    class _TwoEpochs:
+        def __init__(self, data):
+            self.data = data
+
+        def get_col_names(self):
+            return self.data.get_col_names()
+
+        def get_dataset_size(self):
+            return self.data.get_dataset_size()
+
+        def create_dict_iterator(self, num_epochs, output_numpy):
+            ds = sys.modules[type(self.data).__module__.split(".")[0] + ".dataset"]
+            ds.config.set_seed(seed)
+            try:
+                it = self.data.create_dict_iterator(num_epochs=2, output_numpy=output_numpy)
+                rows = [dict(r, epoch=np.array(e)) for e in range(2) for r in it]
+            finally:
+                ds.config.set_seed(5489)
+            return rows
+
+    return _TwoEpochs(make(*args, **kwargs))
 
 
 def _chain(parent, child):
@@ -329,7 +369,8 @@ def read_all(ds, folder):
     out = {}
     for call in CALLS:
         try:
-            data = eval(call, {"ds": ds, "f": folder, "_chain": _chain, "np": np})
+            data = eval(call, {"ds": ds, "f": folder, "_chain": _chain, "np": np,
+                               "_seeded": _seeded})
             got = {"columns": data.get_col_names(), "size": data.get_dataset_size(),
                    "rows": [{k: _value(v) for k, v in row.items()}
                             for row in data.create_dict_iterator(num_epochs=1,

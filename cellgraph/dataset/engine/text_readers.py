@@ -23,7 +23,15 @@ from ..core.validator_helpers import (
     type_check_list,
     validate_dataset_param_value,
 )
-from ..readers import TextFileDataset, _ArraySource, _file_list, shard_pieces, worker_order
+from ..readers import (
+    TextFileDataset,
+    _ArraySource,
+    _file_list,
+    file_order,
+    global_shuffle,
+    shard_pieces,
+    worker_order,
+)
 from ..samplers import Shuffle
 from ..sources import MappableSource
 from .vision_readers import read_file_bytes
@@ -363,11 +371,10 @@ class CoNLL2000Dataset(_FileCorpus):
 
         self.arrays  # noqa: B018  (reads the files)
         rng = state.rng(self)
-        files = list(range(len(self.dataset_files)))
-        if self.shuffle_mode is Shuffle.FILES:
-            files = [files[i] for i in rng.permutation(len(files))]
-        parts = [self.file_rows[k] for k in files]
         sampler = self.sampler
+        files = file_order(len(self.dataset_files), self.shuffle_mode, rng, state.epoch,
+                           getattr(sampler, "num_shards", None))
+        parts = [self.file_rows[k] for k in files]
         if getattr(sampler, "num_shards", None):
             parts = shard_pieces(parts, sampler.num_shards, sampler.shard_id)
         starts = [int(r[0]) if len(r) else 0 for r in self.file_rows]
@@ -383,9 +390,7 @@ class CoNLL2000Dataset(_FileCorpus):
             pieces.append(np.arange(len(made), len(made) + len(rows)))
             made.extend((self.dataset_files[k], row) for row in rows)
         order = worker_order(pieces, self.workers or config.get_num_parallel_workers())
-        if self.shuffle_mode is Shuffle.GLOBAL:
-            order = rng.permutation(order)
-        for index in sampler._limit(order):
+        for index in global_shuffle(self, order, state, rng, self._line_count):
             path, row = made[int(index)]
             ROW_FILE.path = path
             yield row
