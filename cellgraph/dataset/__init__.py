@@ -16,6 +16,24 @@ from . import audio, config, text, transforms, vision
 from .cache import DatasetCache
 from .csv_source import CSVDataset
 from .engine import Dataset
+from .engine.text_readers import (
+    CLUEDataset,
+    CoNLL2000Dataset,
+    IMDBDataset,
+    IWSLT2016Dataset,
+    IWSLT2017Dataset,
+    Multi30kDataset,
+)
+from .engine.vision_readers import (
+    CelebADataset,
+    CocoDataset,
+    EMnistDataset,
+    FakeImageDataset,
+    KITTIDataset,
+    LFWDataset,
+    ManifestDataset,
+    OmniglotDataset,
+)
 from .iterators import DictIterator, TupleIterator
 from .mindrecord_source import MindDataset
 from .nodes import BatchDataset, BatchInfo, ZipDataset
@@ -39,7 +57,7 @@ from .samplers import (
     SubsetSampler,
     WeightedRandomSampler,
 )
-from .sources import GeneratorDataset, NumpySlicesDataset
+from .sources import GeneratorDataset, NumpySlicesDataset, PaddedDataset
 from .text_sources import (
     AGNewsDataset,
     AmazonReviewDataset,
@@ -68,22 +86,37 @@ __all__ = [
     "AmazonReviewDataset",
     "BatchDataset",
     "BatchInfo",
+    "CLUEDataset",
     "CSVDataset",
+    "CelebADataset",
     "Cifar10Dataset",
     "Cifar100Dataset",
+    "CoNLL2000Dataset",
+    "CocoDataset",
     "DBpediaDataset",
     "Dataset",
     "DatasetCache",
     "DictIterator",
     "DistributedSampler",
+    "EMnistDataset",
+    "FakeImageDataset",
     "FashionMnistDataset",
     "GeneratorDataset",
+    "IMDBDataset",
+    "IWSLT2016Dataset",
+    "IWSLT2017Dataset",
     "ImageFolderDataset",
     "IterSampler",
+    "KITTIDataset",
+    "LFWDataset",
+    "ManifestDataset",
     "MindDataset",
     "MnistDataset",
+    "Multi30kDataset",
     "NumpySlicesDataset",
+    "OmniglotDataset",
     "PKSampler",
+    "PaddedDataset",
     "PennTreebankDataset",
     "RandomSampler",
     "Sampler",

@@ -28,6 +28,14 @@ class Mt19937Words:
             self._buffer = self._bits.random_raw(1024).tolist()[::-1]
         return self._buffer.pop()
 
+    def block(self, count: int) -> np.ndarray:
+        """The next `count` outputs at once (uint32), as `count` calls would give them."""
+        head = self._buffer[::-1][:count]
+        del self._buffer[len(self._buffer) - len(head):]
+        rest = self._bits.random_raw(count - len(head)) if count > len(head) else []
+        return np.concatenate([np.asarray(head, np.uint64), np.asarray(rest, np.uint64)]
+                              ).astype(np.uint32)
+
 
 def uniform_below(words: Mt19937Words, n: int) -> int:
     """`std::uniform_int_distribution(0, n - 1)` over 32-bit words (downscaling by division,

@@ -15,8 +15,10 @@ __all__ = ["get_autotune_interval", "get_callback_timeout", "get_enable_autotune
            "set_prefetch_size", "set_seed"]
 
 _DEFAULT_SEED = 5489  # MindSpore's default (the mt19937 default seed)
-_state = {"seed": _DEFAULT_SEED, "seeded": False, "prefetch_size": 16, "num_parallel_workers": 8,
-          "callback_timeout": 60, "autotune": False, "autotune_interval": 0}
+# MindSpore's default worker count: 8, or the machine's CPU count where that is smaller
+_state = {"seed": _DEFAULT_SEED, "seeded": False, "prefetch_size": 16,
+          "num_parallel_workers": min(8, os.cpu_count() or 8), "callback_timeout": 60,
+          "autotune": False, "autotune_interval": 0}
 _INT32_MAX = 2 ** 31 - 1
 
 

@@ -163,6 +163,10 @@ class DatasetIterator:
             find_column(self.names, c, "create_tuple_iterator") for c in columns]
         if self.index is not None:
             self.names = list(columns)
+        elif any(name.startswith("_meta-") for name in self.names):
+            # a source's metadata columns (extra_metadata=True) are left out until renamed
+            self.index = [i for i, name in enumerate(self.names) if not name.startswith("_meta-")]
+            self.names = [self.names[i] for i in self.index]
         self.output_numpy, self.as_dict = bool(output_numpy), bool(as_dict)
         self.state = EpochState()
         self.epochs_started = 0

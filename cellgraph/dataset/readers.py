@@ -11,7 +11,7 @@ import numpy as np
 
 from cellgraph.primitives.errors import UnsupportedError
 
-from . import config
+from . import _std_shuffle, config
 from .engine import check_num_parallel_workers
 from .samplers import Shuffle
 from .sources import MappableSource
@@ -91,8 +91,10 @@ class MnistDataset(_ArraySource):
             "num_samples": num_samples, "shuffle": shuffle, "sampler": sampler,
             "num_shards": num_shards, "shard_id": shard_id, "cache": cache})
 
+    _ALL: ClassVar[tuple] = ("train", "test")  # the parts usage "all" reads, in order
+
     def load(self):
-        parts = ("train", "test") if self.usage == "all" else (self.usage,)
+        parts = self._ALL if self.usage == "all" else (self.usage,)
         if self.usage == "all":  # the parts whose files are there (a folder may hold one)
             parts = [p for p in parts if self._find(p, "images-idx3-ubyte", required=False)]
         images, labels = [], []
@@ -244,7 +246,7 @@ def _file_list(dataset_files, op: str) -> list[str]:
         list(dataset_files)
     files, unmatched = [], []
     for pattern in patterns:
-        found = glob.glob(os.fspath(pattern))
+        found = [f for f in glob.glob(os.fspath(pattern)) if not os.path.isdir(f)]
         if not found:
             unmatched.append(os.fspath(pattern))
         files.extend(found)
@@ -285,6 +287,42 @@ def shard_pieces(parts: list, num_shards: int, shard_id: int) -> list:
         pieces[-1].append(int(flat[position]))
         last = position
     return [np.asarray(piece, np.int64) for piece in pieces]
+
+
+def file_order(count: int, mode, rng, epoch: int, shards) -> list[int]:
+    """The order a file source reads its files in an epoch. Shuffle.FILES and GLOBAL shuffle
+    them: once a dataset seed is set, as MindSpore does (each epoch std::shuffles the last
+    order again, with std::mt19937 seeded by the seed, or by the epoch's number 1, 2, ... when
+    sharded); without one, by the pipeline's generator (FILES only)."""
+    files = list(range(count))
+    if mode not in (Shuffle.FILES, Shuffle.GLOBAL):
+        return files
+    seed = config.mindspore_seed()
+    if seed is None:
+        return [files[i] for i in rng.permutation(count)] if mode is Shuffle.FILES else files
+    for e in range(epoch + 1):
+        _std_shuffle.shuffle(files, _std_shuffle.Mt19937Words(seed if not shards or shards == 1
+                                                              else e + 1))
+    return files
+
+
+def global_shuffle(source, order, state, rng, num_rows: int):
+    """The rows of a file source with Shuffle.GLOBAL, and its num_samples limit. Once a dataset
+    seed is set, as MindSpore orders them: the first num_samples rows read go through its
+    buffer shuffle (std::mt19937_64 seeded by the seed, kept over epochs), of min(4 x the rows
+    per file (a shard's), 10000) rows; without one, a permutation by the pipeline's
+    generator."""
+    sampler = source.sampler
+    if source.shuffle_mode is not Shuffle.GLOBAL:
+        return sampler._limit(order)
+    seed = config.mindspore_seed()
+    if seed is None:
+        return sampler._limit(rng.permutation(order))
+    shards = getattr(sampler, "num_shards", None) or 1
+    per_file = -(-num_rows // shards) // max(1, len(source.dataset_files))
+    size = min(per_file * 4, 10000) if per_file else 10000
+    words = state.keep(source, lambda: _std_shuffle.Mt19937x64(seed))
+    return _std_shuffle.buffer_shuffle(list(sampler._limit(order)), size, words)
 
 
 class TextFileDataset(_ArraySource):
@@ -333,19 +371,17 @@ class TextFileDataset(_ArraySource):
     def rows(self, state):
         self.arrays  # noqa: B018  (loads the files, which sets file_rows)
         rng = state.rng(self)
-        parts = list(self.file_rows)
-        if self.shuffle_mode is Shuffle.FILES:
-            parts = [parts[i] for i in rng.permutation(len(parts))]
-        elif self.shuffle_mode is Shuffle.INFILE:
-            parts = [rng.permutation(p) for p in parts]
         sampler = self.sampler
+        files = file_order(len(self.file_rows), self.shuffle_mode, rng, state.epoch,
+                           getattr(sampler, "num_shards", None))
+        parts = [self.file_rows[k] for k in files]
+        if self.shuffle_mode is Shuffle.INFILE:
+            parts = [rng.permutation(p) for p in parts]
         if getattr(sampler, "num_shards", None):
             parts = shard_pieces(parts, sampler.num_shards, sampler.shard_id)
         workers = self.workers or config.get_num_parallel_workers()
         order = worker_order(parts, workers)
-        if self.shuffle_mode is Shuffle.GLOBAL:
-            order = rng.permutation(order)
-        for index in sampler._limit(order):
+        for index in global_shuffle(self, order, state, rng, self.num_rows):
             yield self.row_at(int(index))
 
     def count(self):

@@ -53,6 +53,16 @@ class Sampler:
     def __init__(self, num_samples=None):
         self.num_samples = _optional_count(num_samples, type(self).__name__, "num_samples")
 
+    def add_child(self, sampler) -> None:
+        """Chain `sampler` under this one: this sampler then samples the ids the child gives
+        (its rows are the child's output, in the child's order)."""
+        if getattr(self, "child_sampler", None) is not None:
+            raise RuntimeError("Cannot add child sampler, this sampler already has a child.")
+        self.child_sampler = sampler
+
+    def get_child(self):
+        return getattr(self, "child_sampler", None)
+
     def _limit(self, indices: np.ndarray) -> np.ndarray:
         limit = getattr(self, "num_samples", None)  # a subclass may skip __init__
         return indices if limit is None else indices[:limit]
@@ -169,13 +179,29 @@ class WeightedRandomSampler(Sampler):
     rows, each with probability weight / sum(weights), with or without replacement."""
 
     def __init__(self, weights, num_samples=None, replacement=True):
+        # MindSpore's checks and words: the element types here, the values where its C++
+        # sampler is built (a RuntimeError)
+        if not isinstance(weights, list):
+            weights = [weights]
+        for i, w in enumerate(weights):
+            if not isinstance(w, numbers.Number):
+                raise TypeError(f"type of weights element must be number, but got w[{i}]: {w}, "
+                                f"type: {type(w)}.")
         super().__init__(num_samples)
-        self.weights = np.asarray(list(weights), dtype=np.float64)
-        if self.weights.ndim != 1 or not len(self.weights) or (self.weights < 0).any() or \
-                not self.weights.sum() > 0:
-            raise ValueError(f"WeightedRandomSampler: `weights` must be non-negative numbers "
-                             f"with a positive sum, got {weights!r}")
-        self.replacement = bool(replacement)
+        if not isinstance(replacement, bool):
+            raise TypeError(f"replacement must be a boolean value but was: {replacement}.")
+        self.weights = np.asarray(weights, dtype=np.float64)
+        if not len(self.weights):
+            raise RuntimeError("WeightedRandomSampler: weights vector must not be empty")
+        negative = np.flatnonzero(self.weights < 0)
+        if len(negative):
+            raise RuntimeError(f"WeightedRandomSampler: weights vector must not contain negative "
+                               f"numbers, got: weights[{negative[0]}] = "
+                               f"{self.weights[negative[0]]:f}")
+        if not self.weights.any():
+            raise RuntimeError("WeightedRandomSampler: elements of weights vector must not be all "
+                               "zero")
+        self.replacement = replacement
         if not self.replacement and self.count(len(self.weights)) > np.count_nonzero(
                 self.weights):
             raise ValueError("WeightedRandomSampler: without replacement, num_samples must not "
@@ -301,3 +327,21 @@ def choose_sampler(op: str, shuffle, sampler, num_samples, num_shards, shard_id)
     if shuffle is False:
         return SequentialSampler(num_samples=num_samples)
     return RandomSampler(num_samples=num_samples)
+
+
+def chained_indices(sampler, num_rows: int, state) -> np.ndarray:
+    """The row ids `sampler` gives for one epoch, through its chain of child samplers: each
+    parent samples positions in its child's output."""
+    child = getattr(sampler, "child_sampler", None)
+    if child is None:
+        return np.asarray(sampler.indices(num_rows, state), np.int64)
+    ids = chained_indices(child, num_rows, state)
+    return ids[np.asarray(sampler.indices(len(ids), state), np.int64)]
+
+
+def chained_count(sampler, num_rows: int) -> int:
+    """How many rows `sampler` gives over a dataset of `num_rows`, through its children."""
+    child = getattr(sampler, "child_sampler", None)
+    if child is not None:
+        num_rows = chained_count(child, num_rows)
+    return sampler.count(num_rows)

@@ -15,9 +15,16 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import UnsupportedError
 
 from .engine import Dataset, check_num_parallel_workers, column_list
-from .samplers import Sampler, SubsetSampler, check_shard, choose_sampler
+from .samplers import (
+    Sampler,
+    SubsetSampler,
+    chained_count,
+    chained_indices,
+    check_shard,
+    choose_sampler,
+)
 
-__all__ = ["GeneratorDataset", "NumpySlicesDataset"]
+__all__ = ["GeneratorDataset", "NumpySlicesDataset", "PaddedDataset"]
 
 
 def as_row(value, names: list[str], op: str) -> tuple:
@@ -45,8 +52,11 @@ class MappableSource(Dataset):
         self.sampler = choose_sampler(self.op, shuffle, sampler, num_samples, num_shards,
                                       shard_id)
         self.cache = cache
-        if hasattr(self.sampler, "attach"):  # a sampler that reads the rows (PKSampler)
-            self.sampler.attach(self)
+        sampler = self.sampler
+        while sampler is not None:  # a sampler that reads the rows (PKSampler), or its child
+            if hasattr(sampler, "attach"):
+                sampler.attach(self)
+            sampler = getattr(sampler, "child_sampler", None)
 
     @property
     def column_names(self):
@@ -60,12 +70,12 @@ class MappableSource(Dataset):
         raise NotImplementedError
 
     def count(self):
-        return self.sampler.count(self.num_rows)
+        return chained_count(self.sampler, self.num_rows)
 
     def rows(self, state):
         read = self.row_at if self.cache is None else \
             (lambda index: self.cache.row(self, index, self.row_at))
-        for index in self.sampler.indices(self.num_rows, state):
+        for index in chained_indices(self.sampler, self.num_rows, state):
             yield read(int(index))
 
     def split(self, sizes, randomize=True):
@@ -334,3 +344,34 @@ class NumpySlicesDataset(MappableSource):
 
     def row_at(self, index):
         return tuple(c[index] for c in self.columns)
+
+
+class _PaddedSamples:
+    """A list of dicts as a random-access source: row i is dict i's values, in the first
+    dict's key order."""
+
+    def __init__(self, padded_samples):
+        self.column_names = list(padded_samples[0].keys())
+        self.padded_samples = padded_samples
+
+    def __getitem__(self, index):
+        return tuple(self.padded_samples[index][key] for key in self.column_names)
+
+    def __len__(self):
+        return len(self.padded_samples)
+
+
+class PaddedDataset(GeneratorDataset):
+    """Rows given as a list of dicts (column name -> value), in order: the filler samples a
+    program adds to a dataset (with `+`) so that its shards come out even."""
+
+    def __init__(self, padded_samples):
+        from .core.validator_helpers import type_check
+
+        if not padded_samples:
+            raise ValueError("padded_samples cannot be empty.")
+        type_check(padded_samples, (list,), "padded_samples")
+        type_check(padded_samples[0], (dict,), "padded_element")
+        samples = _PaddedSamples(padded_samples)
+        super().__init__(samples, column_names=samples.column_names, shuffle=False)
+        self.padded_samples = padded_samples

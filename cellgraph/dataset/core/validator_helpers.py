@@ -4,6 +4,10 @@ argument, its value and the accepted types; a value out of range is a ValueError
 interval."""
 from __future__ import annotations
 
+import functools
+import inspect
+import os
+
 INT32_MAX = 2147483647
 INT32_MIN = -2147483648
 UINT32_MAX = 4294967295
@@ -11,10 +15,12 @@ FLOAT_MAX_INTEGER = 16777216
 FLOAT_MIN_INTEGER = -16777216
 DOUBLE_MAX_INTEGER = 9007199254740992
 
-__all__ = ["check_float32", "check_float32_not_zero", "check_int32", "check_int32_not_zero",
-           "check_list_same_size", "check_non_negative_float32", "check_non_negative_int32",
-           "check_pos_float32", "check_pos_int32", "check_value", "type_check",
-           "type_check_list"]
+__all__ = ["check_arguments", "check_dir", "check_file", "check_filename", "check_float32",
+           "check_float32_not_zero", "check_int32", "check_int32_not_zero",
+           "check_list_same_size", "check_mappable_source", "check_non_negative_float32",
+           "check_non_negative_int32", "check_num_samples", "check_pos_float32",
+           "check_pos_int32", "check_sampler_shuffle_shard_options", "check_value",
+           "type_check", "type_check_list", "validate_dataset_param_value"]
 
 
 def _shown(value):
@@ -99,3 +105,105 @@ def check_list_same_size(list1, list2, list1_name="", list2_name="") -> None:
     if len(list1) != len(list2):
         raise ValueError(f"The size of {list1_name} should be the same as that of "
                          f"{list2_name}.")
+
+
+INT64_MAX = 9223372036854775807
+_FORBIDDEN_IN_FILENAME = set(r'\/:*?"<>|`&\';')
+
+
+def check_filename(path) -> None:
+    """The last part of `path` holds none of the characters MindSpore forbids in a file name."""
+    if not isinstance(path, str):
+        raise TypeError(f"path: {path} is not string")
+    filename = os.path.basename(os.path.realpath(path))
+    if set(filename) & _FORBIDDEN_IN_FILENAME:
+        raise ValueError(r"filename should not contain \/:*?\"<>|`&;\'")
+    if filename.startswith(" ") or filename.endswith(" "):
+        raise ValueError("filename should not start/end with space.")
+
+
+def check_dir(dataset_dir) -> None:
+    """`dataset_dir` is a str naming a readable folder."""
+    type_check(dataset_dir, (str,), "dataset_dir")
+    if not os.path.isdir(dataset_dir) or not os.access(dataset_dir, os.R_OK):
+        raise ValueError(f"The folder {dataset_dir} does not exist or is not a directory or "
+                         f"permission denied!")
+
+
+def check_file(dataset_file) -> None:
+    """`dataset_file` is a str naming a readable file (the error names its real path)."""
+    check_filename(dataset_file)
+    real = os.path.realpath(dataset_file)
+    if not os.path.isfile(real) or not os.access(real, os.R_OK):
+        raise ValueError(f"The file {real} does not exist or permission denied!")
+
+
+def check_num_samples(value) -> None:
+    type_check(value, (int,), "num_samples")
+    if value < 0 or value > INT64_MAX:
+        raise ValueError(f"num_samples exceeds the boundary between 0 and {INT64_MAX}"
+                         f"(INT64_MAX)!")
+
+
+def validate_dataset_param_value(param_list, param_dict: dict, param_type) -> None:
+    """Each named argument that is given is of `param_type` (num_samples and
+    num_parallel_workers also in their ranges)."""
+    from ..engine import check_num_parallel_workers
+
+    for name in param_list:
+        value = param_dict.get(name)
+        if value is None:
+            continue
+        if name == "num_parallel_workers":
+            check_num_parallel_workers(value)
+        if name == "num_samples":
+            check_num_samples(value)
+        else:
+            type_check(value, (param_type,), name)
+
+
+def check_sampler_shuffle_shard_options(param_dict: dict) -> None:
+    """A sampler excludes shuffle, sharding and num_samples; num_shards and shard_id come
+    together, shard_id in [0, num_shards - 1]."""
+    shuffle, sampler = param_dict.get("shuffle"), param_dict.get("sampler")
+    num_shards, shard_id = param_dict.get("num_shards"), param_dict.get("shard_id")
+    if sampler is not None:
+        if shuffle is not None:
+            raise RuntimeError("sampler and shuffle cannot be specified at the same time.")
+        if num_shards is not None or shard_id is not None:
+            raise RuntimeError("sampler and sharding cannot be specified at the same time.")
+        if param_dict.get("num_samples") is not None:
+            raise RuntimeError("sampler and num_samples cannot be specified at the same time.")
+    if num_shards is not None:
+        check_pos_int32(num_shards, "num_shards")
+        if shard_id is None:
+            raise RuntimeError("num_shards is specified and currently requires shard_id as "
+                               "well.")
+        check_value(shard_id, [0, num_shards - 1], "shard_id")
+    if num_shards is None and shard_id is not None:
+        raise RuntimeError("shard_id is specified but num_shards is not.")
+
+
+def check_mappable_source(param_dict: dict, bools=("shuffle", "decode")) -> None:
+    """The checks every image source with random access makes of its common arguments."""
+    validate_dataset_param_value(["num_samples", "num_parallel_workers", "num_shards",
+                                  "shard_id"], param_dict, int)
+    validate_dataset_param_value(list(bools), param_dict, bool)
+    check_sampler_shuffle_shard_options(param_dict)
+
+
+def check_arguments(method):
+    """Bind a call's arguments to `method`'s signature first, as MindSpore's checks do, so a
+    missing or unknown argument is a TypeError in MindSpore's words ("missing a required
+    argument: 'dataset_dir'")."""
+    signature = inspect.signature(method)
+
+    @functools.wraps(method)
+    def checked(*args, **kwargs):
+        try:
+            signature.bind(*args, **kwargs)
+        except TypeError as error:
+            raise TypeError(str(error)) from None
+        return method(*args, **kwargs)
+
+    return checked

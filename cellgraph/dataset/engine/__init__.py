@@ -437,6 +437,19 @@ class Dataset:
     def get_col_names(self) -> list[str]:
         return list(self.column_names)
 
+    def get_class_indexing(self) -> dict:
+        """The class names and indexes of the source under this node (its first child's, as
+        MindSpore asks), or {} where no source has them."""
+        if self.children:
+            return self.children[0].get_class_indexing()
+        return {}
+
+    def num_classes(self):
+        """The number of classes of the source under this node, or None where it has none."""
+        if self.children:
+            return self.children[0].num_classes()
+        return None
+
     def get_dataset_size(self) -> int:
         """Rows (or batches, after `batch`) in one epoch."""
         n = self.count()

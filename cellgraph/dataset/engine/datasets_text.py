@@ -10,7 +10,33 @@ from ..text_sources import (
     YelpReviewDataset,
 )
 from . import at_home
+from .text_readers import (
+    CLUEDataset,
+    CoNLL2000Dataset,
+    IMDBDataset,
+    IWSLT2016Dataset,
+    IWSLT2017Dataset,
+    Multi30kDataset,
+)
 
-__all__ = ["AGNewsDataset", "AmazonReviewDataset", "DBpediaDataset", "PennTreebankDataset", "SogouNewsDataset", "TextFileDataset", "YahooAnswersDataset", "YelpReviewDataset"]
+__all__ = [
+    "AGNewsDataset",
+    "AmazonReviewDataset",
+    "CLUEDataset",
+    "CoNLL2000Dataset",
+    "DBpediaDataset",
+    "IMDBDataset",
+    "IWSLT2016Dataset",
+    "IWSLT2017Dataset",
+    "Multi30kDataset",
+    "PennTreebankDataset",
+    "SogouNewsDataset",
+    "TextFileDataset",
+    "YahooAnswersDataset",
+    "YelpReviewDataset",
+]
 
-at_home(__name__, AGNewsDataset, AmazonReviewDataset, DBpediaDataset, PennTreebankDataset, SogouNewsDataset, TextFileDataset, YahooAnswersDataset, YelpReviewDataset)
+at_home(__name__, AGNewsDataset, AmazonReviewDataset, CLUEDataset, CoNLL2000Dataset,
+        DBpediaDataset, IMDBDataset, IWSLT2016Dataset, IWSLT2017Dataset, Multi30kDataset,
+        PennTreebankDataset, SogouNewsDataset, TextFileDataset, YahooAnswersDataset,
+        YelpReviewDataset)

@@ -7,9 +7,33 @@ from ..readers import (
     MnistDataset,
 )
 from . import at_home
+from .vision_readers import (
+    CelebADataset,
+    CocoDataset,
+    EMnistDataset,
+    FakeImageDataset,
+    KITTIDataset,
+    LFWDataset,
+    ManifestDataset,
+    OmniglotDataset,
+)
 
-__all__ = ["Cifar10Dataset", "Cifar100Dataset", "FashionMnistDataset", "ImageFolderDataset",
-           "MnistDataset"]
+__all__ = [
+    "CelebADataset",
+    "Cifar10Dataset",
+    "Cifar100Dataset",
+    "CocoDataset",
+    "EMnistDataset",
+    "FakeImageDataset",
+    "FashionMnistDataset",
+    "ImageFolderDataset",
+    "KITTIDataset",
+    "LFWDataset",
+    "ManifestDataset",
+    "MnistDataset",
+    "OmniglotDataset",
+]
 
-at_home(__name__, Cifar10Dataset, Cifar100Dataset, FashionMnistDataset, ImageFolderDataset,
-        MnistDataset)
+at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, EMnistDataset,
+        FakeImageDataset, FashionMnistDataset, ImageFolderDataset, KITTIDataset, LFWDataset,
+        ManifestDataset, MnistDataset, OmniglotDataset)

@@ -2,6 +2,7 @@
 from . import transforms, utils
 from .transforms import (
     AddToken,
+    CaseFold,
     Lookup,
     PythonTokenizer,
     ToNumber,
@@ -11,5 +12,5 @@ from .transforms import (
 )
 from .utils import Vocab
 
-__all__ = ["AddToken", "Lookup", "PythonTokenizer", "ToNumber", "Truncate",
+__all__ = ["AddToken", "CaseFold", "Lookup", "PythonTokenizer", "ToNumber", "Truncate",
            "UnicodeCharTokenizer", "Vocab", "WhitespaceTokenizer", "transforms", "utils"]

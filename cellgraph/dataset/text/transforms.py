@@ -3,6 +3,7 @@ tokenizers (offsets are UTF-8 byte positions, uint32, as MindSpore gives them)."
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import numpy as np
 
@@ -12,7 +13,7 @@ from cellgraph.primitives import dtype as dt
 
 from .utils import Vocab, as_words
 
-__all__ = ["AddToken", "Lookup", "PythonTokenizer", "ToNumber", "Truncate", "UnicodeCharTokenizer",
+__all__ = ["AddToken", "CaseFold", "Lookup", "PythonTokenizer", "ToNumber", "Truncate", "UnicodeCharTokenizer",
            "WhitespaceTokenizer"]
 
 
@@ -151,3 +152,36 @@ class PythonTokenizer(TensorOperation):
 
     def __call__(self, text):
         return np.array(self.tokenizer(_one_string(text, "PythonTokenizer")), dtype=str)
+
+
+# Default_Ignorable_Code_Point outside the format characters (category Cf), which NFKC_Casefold
+# removes along with them
+_IGNORABLE_RANGES = ((0x034F, 0x034F), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
+                     (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFFA0, 0xFFA0), (0x1BCA0, 0x1BCA3),
+                     (0xE0000, 0xE0FFF))
+
+
+def _ignorable(char: str) -> bool:
+    code = ord(char)
+    return unicodedata.category(char) == "Cf" or any(lo <= code <= hi
+                                                     for lo, hi in _IGNORABLE_RANGES)
+
+
+def nfkc_casefold(text: str) -> str:
+    """Unicode's NFKC_Casefold mapping (what ICU's case folding normaliser gives): NFKC, full
+    case folding, NFKC again, with the default-ignorable code points removed."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    return "".join(c for c in folded if not _ignorable(c))
+
+
+class CaseFold(TensorOperation):
+    """Each string of a string array case-folded (NFKC_Casefold), the shape kept."""
+
+    def __call__(self, text):
+        array = np.asarray(text)
+        if array.dtype.kind not in "US":
+            raise RuntimeError("CaseFold: input is not string datatype.")
+        if array.dtype.kind == "S":
+            array = np.char.decode(array, "utf-8")
+        out = [nfkc_casefold(str(word)) for word in array.reshape(-1)]
+        return np.array(out, dtype=np.str_).reshape(array.shape)
