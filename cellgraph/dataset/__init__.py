@@ -39,6 +39,7 @@ from .samplers import (
     SubsetSampler,
     WeightedRandomSampler,
 )
+from .schema import Schema
 from .sources import GeneratorDataset, NumpySlicesDataset
 from .text_sources import (
     AGNewsDataset,
@@ -87,6 +88,7 @@ __all__ = [
     "PennTreebankDataset",
     "RandomSampler",
     "Sampler",
+    "Schema",
     "SequentialSampler",
     "Shuffle",
     "SogouNewsDataset",
