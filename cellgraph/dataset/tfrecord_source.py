@@ -14,9 +14,11 @@ int64, float lists as float32 and bytes as uint8, each as a vector.
 """
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import struct
+import zlib
 
 import numpy as np
 
@@ -98,10 +100,21 @@ def parse_example(data: bytes) -> dict[str, tuple[int, list]]:
     return out
 
 
-def read_records(path: str) -> list[bytes]:
-    """The records of one TFRecord file."""
+_DECOMPRESS = {"GZIP": gzip.decompress, "ZLIB": zlib.decompress}
+
+
+def read_records(path: str, compression_type: str | None = None) -> list[bytes]:
+    """The records of one TFRecord file, its bytes first inflated where `compression_type` is
+    "GZIP" or "ZLIB"."""
     with open(path, "rb") as f:
         raw = f.read()
+    if compression_type:
+        try:
+            raw = _DECOMPRESS[compression_type](raw)
+        except (OSError, zlib.error, EOFError) as error:
+            raise RuntimeError(f"Invalid file. The following files either cannot be opened, or "
+                               f"are not valid TFRecordDataset files: {path} ({compression_type} "
+                               f"decompression failed: {error})") from None
     records, pos = [], 0
     while pos < len(raw):
         if pos + 12 > len(raw):
@@ -171,6 +184,10 @@ class TFRecordDataset(_ArraySource):
                  num_parallel_workers=None, shuffle=Shuffle.GLOBAL, num_shards=None,
                  shard_id=None, shard_equal_rows=False, cache=None, compression_type=None):
         check_num_parallel_workers(num_parallel_workers)
+        self.compression_type = compression_type or ""
+        if self.compression_type not in ("", "ZLIB", "GZIP"):
+            raise ValueError(f"Input compression_type can only be either '' (no compression), "
+                             f"'ZLIB', or 'GZIP', but got '{compression_type}'.")
         if isinstance(dataset_files, (str, os.PathLike)):
             self.dataset_files = _file_list(dataset_files, self.op)
         else:
@@ -179,9 +196,11 @@ class TFRecordDataset(_ArraySource):
                 if not os.path.isfile(path):
                     raise ValueError(f"{self.op}: the file {path!r} does not exist or is not a "
                                      f"file")
-        if compression_type not in (None, ""):
-            raise ValueError(f"{self.op}: `compression_type` {compression_type!r} is not "
-                             f"supported; only uncompressed files are read")
+        if self.compression_type and num_samples is not None and num_shards is not None \
+                and num_shards > len(self.dataset_files):
+            raise ValueError(f"When compression_type is provided, the number of dataset files "
+                             f"cannot be less than num_shards, but the actual number of files is "
+                             f"{len(self.dataset_files)} and actual num_shards is {num_shards}.")
         if shuffle is True:
             shuffle = Shuffle.GLOBAL
         if shuffle is not False and not isinstance(shuffle, Shuffle):
@@ -197,6 +216,9 @@ class TFRecordDataset(_ArraySource):
         self.column_specs, schema_rows = ({}, None) if schema is None else _read_schema(schema)
         if num_samples is None and schema_rows:
             num_samples = schema_rows
+        # compressed files cannot be counted without inflating them: given a row count, MindSpore
+        # reads that many rows per shard, an equal part from each of the shard's files
+        self._rows_per_shard = num_samples if self.compression_type and num_samples else None
         if self.column_specs:
             names = sorted(self.column_specs)
         else:
@@ -212,7 +234,7 @@ class TFRecordDataset(_ArraySource):
 
     def _first_record_names(self) -> list[str]:
         for path in self.dataset_files:
-            records = read_records(path)
+            records = read_records(path, self.compression_type)
             if records:
                 return sorted(parse_example(records[0]))
         return []
@@ -222,15 +244,18 @@ class TFRecordDataset(_ArraySource):
         or with `shard_equal_rows` the shard's equal slice of all rows, the files end to end
         (wrapping around to the first rows where the count does not divide)."""
         files = self.dataset_files
+        if self._rows_per_shard is not None:
+            return self._compressed_shard_records()
         if self.num_shards is None:
-            return [read_records(p) for p in files]
+            return [read_records(p, self.compression_type) for p in files]
         if not self.shard_equal_rows:
             if len(files) < self.num_shards:
                 raise RuntimeError(f"{self.op}: {len(files)} file(s) cannot be split into "
                                    f"{self.num_shards} shards; give at least as many files as "
                                    f"shards, or shard_equal_rows=True")
-            return [read_records(p) for p in files[self.shard_id::self.num_shards]]
-        per_file = [read_records(p) for p in files]
+            return [read_records(p, self.compression_type)
+                    for p in files[self.shard_id::self.num_shards]]
+        per_file = [read_records(p, self.compression_type) for p in files]
         total = sum(len(r) for r in per_file)
         size = -(-total // self.num_shards)
         start, end = self.shard_id * size, (self.shard_id + 1) * size
@@ -243,6 +268,25 @@ class TFRecordDataset(_ArraySource):
             f, r = located[index % total]
             parts.setdefault(f, []).append(per_file[f][r])
         return list(parts.values())
+
+    def _compressed_shard_records(self) -> list[list[bytes]]:
+        """Compressed files with a row count (num_samples, or the schema's numRows): whole files
+        per shard (those past the last multiple of num_shards left out, shard_equal_rows
+        ignored), and from each file its share of the count, which it must hold."""
+        shards = self.num_shards or 1
+        files = self.dataset_files[:len(self.dataset_files) // shards * shards]
+        mine = files[self.shard_id or 0::shards]
+        per_file_rows = self._rows_per_shard // max(len(files) // shards, 1)
+        per_file = []
+        for path in mine:
+            records = read_records(path, self.compression_type)
+            if len(records) < per_file_rows:
+                raise RuntimeError(
+                    f"This tfrecord file: {path}, does not meet minimum rows per shard "
+                    f"requirement: {self._rows_per_shard} and {self._rows_per_shard // shards} "
+                    f"number of rows per file, but got {len(records)} number of rows in this file.")
+            per_file.append(records[:per_file_rows])
+        return per_file
 
     def load(self):
         per_file = self._shard_records()

@@ -1,6 +1,7 @@
 """TFRecordDataset reads tf.train.Example records as MindSpore 2.10 does: the values below are
 what MindSpore gives for the same files."""
 import json
+import os
 import struct
 
 import numpy as np
@@ -152,3 +153,39 @@ def test_global_shuffle_with_num_samples_shuffles_the_first_rows(files):
         data = ds.TFRecordDataset(files, num_samples=2)
         assert sorted(int(r[0][0]) for r in data.create_tuple_iterator(output_numpy=True)) \
             == [0, 10]
+
+
+@pytest.mark.parametrize("compression_type", ["GZIP", "ZLIB"])
+def test_compressed_files_read_as_uncompressed(tmp_path, files, compression_type):
+    """GZIP and ZLIB files read as the same rows; without a row count they are counted."""
+    import gzip
+    import zlib
+    pack = gzip.compress if compression_type == "GZIP" else zlib.compress
+    packed = []
+    for path in files:
+        with open(path, "rb") as f:
+            out = tmp_path / (os.path.basename(path) + "." + compression_type.lower())
+            out.write_bytes(pack(f.read()))
+            packed.append(str(out))
+    plain = ds.TFRecordDataset(files, shuffle=False)
+    data = ds.TFRecordDataset(packed, shuffle=False, compression_type=compression_type)
+    assert data.get_dataset_size() == plain.get_dataset_size() == 6
+    for a, b in zip(plain.create_tuple_iterator(output_numpy=True),
+                    data.create_tuple_iterator(output_numpy=True)):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+    # with num_samples, each shard reads num_samples rows, an equal part from each of its files
+    shard = ds.TFRecordDataset(packed, num_samples=2, num_shards=2, shard_id=1, shuffle=False,
+                               compression_type=compression_type)
+    assert [r["id"].tolist() for r in shard.create_dict_iterator(output_numpy=True)] == [[10],
+                                                                                       [11]]
+    short = ds.TFRecordDataset(packed, num_samples=8, num_shards=2, shard_id=0, shuffle=False,
+                               compression_type=compression_type)
+    with pytest.raises(RuntimeError, match="does not meet minimum rows per shard requirement"):
+        list(short.create_tuple_iterator())
+
+
+def test_compression_arguments():
+    path = "any.data"
+    with pytest.raises(ValueError, match="compression_type can only be either '' "):
+        ds.TFRecordDataset([path], compression_type="ZIP")
