@@ -149,26 +149,39 @@ def _read_schema(schema) -> tuple[dict, int | None]:
     return dict(columns), schema.get("numRows")
 
 
-def _column_value(kind: int, values: list, spec: dict | None) -> np.ndarray:
-    dtype = (spec or {}).get("type")
-    if kind == _BYTES:
-        if dtype in ("string", "str"):
-            array = np.array([v.decode("utf-8") for v in values], dtype=np.str_)
-        else:
-            array = np.frombuffer(b"".join(values), np.uint8).astype(dtype or np.uint8)
-            if spec and "shape" in spec:
-                array = array.reshape(spec["shape"])
-            return array  # bytes stay a vector, whatever the rank
-    elif kind == _FLOATS:
-        array = np.array(values, np.float32)
+_EXAMPLE_TYPES = {_BYTES: "string", _FLOATS: "float32", _INT64S: "int64"}
+
+
+def _column_value(kind: int, values: list, spec: dict | None, name: str) -> np.ndarray:
+    """One feature as a column value, by MindSpore's rules: a bytes list is a string column, or
+    its bytes end to end in a uint8 one; ints and floats cast to any numeric type, never to or
+    from strings; a shape without -1 must hold exactly the values read, one with -1 takes the
+    rest; no schema reads bytes as uint8."""
+    spec = spec or {}
+    example_type = _EXAMPLE_TYPES[kind]
+    dtype = {"str": "string"}.get(spec.get("type"), spec.get("type"))
+    if dtype is None:
+        dtype = "uint8" if kind == _BYTES else example_type
+    elif dtype != example_type and "string" in (dtype, example_type) and dtype != "uint8":
+        raise RuntimeError(f"The data type loaded from the example for feature name: {name} does "
+                           f"not match the predefined type in schema, the actual type: "
+                           f"{example_type}, but the predefined type: {dtype}")
+    if kind == _BYTES and dtype == "string":
+        array = np.array([v.decode("utf-8") for v in values], dtype=np.str_)
+    elif kind == _BYTES:
+        array = np.frombuffer(b"".join(values), np.uint8)
     else:
-        array = np.array(values, np.int64)
-    if dtype not in (None, "string", "str"):
-        array = array.astype(dtype)
-    if spec and "shape" in spec:
-        array = array.reshape(spec["shape"])
-    elif spec and spec.get("rank") == 0 and array.size == 1:
-        array = array.reshape(())
+        array = np.array(values, np.float32 if kind == _FLOATS else np.int64).astype(dtype)
+    shape = spec.get("shape")
+    if shape is not None:
+        known = -1 not in shape
+        if known and int(np.prod(shape, dtype=np.int64)) != array.size or not known and (
+                array.size % max(-int(np.prod(shape, dtype=np.int64)), 1)):
+            raise RuntimeError(f"Column shape of {name} defined in schema does not match the "
+                               f"shape actually load.")
+        array = array.reshape(shape)
+    elif spec.get("rank") == 0 and array.size == 1 and not (kind == _BYTES and dtype == "uint8"):
+        array = array.reshape(())  # bytes read as uint8 stay a vector, whatever the rank
     return array
 
 
@@ -188,14 +201,9 @@ class TFRecordDataset(_ArraySource):
         if self.compression_type not in ("", "ZLIB", "GZIP"):
             raise ValueError(f"Input compression_type can only be either '' (no compression), "
                              f"'ZLIB', or 'GZIP', but got '{compression_type}'.")
-        if isinstance(dataset_files, (str, os.PathLike)):
-            self.dataset_files = _file_list(dataset_files, self.op)
-        else:
-            self.dataset_files = [os.fspath(f) for f in dataset_files]
-            for path in self.dataset_files:
-                if not os.path.isfile(path):
-                    raise ValueError(f"{self.op}: the file {path!r} does not exist or is not a "
-                                     f"file")
+        # a pattern or a list of patterns, their matches in lexicographic order (MindSpore's
+        # TFRecordNode sorts the files it is given)
+        self.dataset_files = _file_list(dataset_files, self.op)
         if self.compression_type and num_samples is not None and num_shards is not None \
                 and num_shards > len(self.dataset_files):
             raise ValueError(f"When compression_type is provided, the number of dataset files "
@@ -223,11 +231,10 @@ class TFRecordDataset(_ArraySource):
             names = sorted(self.column_specs)
         else:
             names = self._first_record_names()
+        # a name the records do not hold is refused when they are read, as MindSpore does
+        self._unknown_columns = [] if columns_list is None else [
+            c for c in columns_list if c not in names]
         if columns_list is not None:
-            missing = [c for c in columns_list if c not in names]
-            if missing:
-                raise RuntimeError(f"{self.op}: `columns_list` names {missing}, which the "
-                                   f"records do not hold (they hold {names})")
             names = list(columns_list)
         super().__init__(names, {"num_samples": num_samples,
                                  "shuffle": shuffle is Shuffle.GLOBAL, "cache": cache})
@@ -288,7 +295,24 @@ class TFRecordDataset(_ArraySource):
             per_file.append(records[:per_file_rows])
         return per_file
 
+    def _check_files(self) -> None:
+        """Every file must be a TFRecord file (MindSpore checks them all before reading one),
+        and `columns_list` must name features of the records."""
+        invalid = []
+        for path in self.dataset_files:
+            try:
+                read_records(path, self.compression_type)
+            except RuntimeError:
+                invalid.append(path)
+        if invalid:
+            raise RuntimeError(f"Invalid file. The following files either cannot be opened, or "
+                               f"are not valid TFRecordDataset files: {', '.join(invalid)}")
+        if self._unknown_columns:
+            raise RuntimeError(f"Invalid columns_list, tfrecord file failed to find column name: "
+                               f"{self._unknown_columns[0]}")
+
     def load(self):
+        self._check_files()
         per_file = self._shard_records()
         records = []  # one row from each file in turn
         self.file_rows = [[] for _ in per_file]
@@ -302,9 +326,9 @@ class TFRecordDataset(_ArraySource):
             features = parse_example(data)
             for column, name in zip(columns, self._names):
                 if name not in features:
-                    raise RuntimeError(f"{self.op}: a record has no feature {name!r} (it has "
-                                       f"{sorted(features)})")
-                column[row] = _column_value(*features[name], self.column_specs.get(name))
+                    raise RuntimeError(f"Feature name: {name} is required in schema but could "
+                                       f"not be found in tfrecord file.")
+                column[row] = _column_value(*features[name], self.column_specs.get(name), name)
         return columns
 
     def rows(self, state):

@@ -483,7 +483,9 @@ class Dataset:
 
     def output_types(self) -> list[np.dtype]:
         row = next(iter(self.rows(EpochState())))
-        return [np.asarray(v).dtype for v in row]
+        # strings and bytes are typed without their width (dtype('<U'), which equals np.str_)
+        return [np.dtype(d.type) if d.kind in "US" else d
+                for d in (np.asarray(v).dtype for v in row)]
 
     # -- iterators ----------------------------------------------------------------------------
     def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False,

@@ -295,3 +295,13 @@ def test_autotune_settings_are_checked_and_kept():
     with pytest.raises(RuntimeError):  # MindSpore checks the folder of the prefix
         ds.config.set_enable_autotune(True, "/nonexistent/folder/autotune_out")
     assert ds.config.get_enable_autotune() is False
+
+
+def test_output_types_of_string_and_bytes_columns_have_no_width():
+    """MindSpore types a string column dtype('<U') and a bytes column dtype('S'): equal to
+    np.str_ and np.bytes_, whatever the widths of the values."""
+    data = ds.NumpySlicesDataset({"a": np.array(["ab", "c"]), "b": np.array([b"x", b"yy"]),
+                                  "c": [1, 2]}, shuffle=False)
+    types = data.output_types()
+    assert types == [np.dtype("<U"), np.dtype("S"), np.int64]
+    assert types[0] == np.str_ and types[1] == np.bytes_

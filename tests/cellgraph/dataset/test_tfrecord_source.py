@@ -189,3 +189,60 @@ def test_compression_arguments():
     path = "any.data"
     with pytest.raises(ValueError, match="compression_type can only be either '' "):
         ds.TFRecordDataset([path], compression_type="ZIP")
+
+
+def _column_schema(**columns):
+    schema = ds.Schema()
+    for name, (de_type, shape) in columns.items():
+        schema.add_column(name, de_type=de_type, shape=shape)
+    return schema
+
+
+def _first(data):
+    return next(data.create_dict_iterator(num_epochs=1, output_numpy=True))
+
+
+def test_schema_column_rules(files):
+    """MindSpore's reading of a feature into a schema column: numbers cast between numeric
+    types, bytes read as strings or as uint8, -1 takes the rest of the values, [] a scalar."""
+    row = _first(ds.TFRecordDataset(files[0], _column_schema(
+        pair=("int8", [2, -1]), id=("float64", []), score=("int32", [-1]),
+        raw=("string", [])), shuffle=False))
+    assert row["pair"].shape == (2, 1) and row["pair"].dtype == np.int8
+    assert row["id"].shape == () and row["id"].dtype == np.float64
+    assert row["score"].dtype == np.int32 and row["score"].shape == (1,)
+    assert row["raw"].shape == () and row["raw"].dtype.kind == "U"
+    assert ds.TFRecordDataset(files[0], _column_schema(raw=("string", [1])),
+                              shuffle=False).output_types() == [np.str_]
+
+
+@pytest.mark.parametrize("columns, text", [
+    ({"pair": ("string", [2])}, ("The data type loaded from the example for feature name: pair "
+                                "does not match the predefined type in schema")),
+    ({"raw": ("int64", None)}, "feature name: raw does not match the predefined type"),
+    ({"score": ("string", None)}, "feature name: score does not match the predefined type"),
+    ({"pair": ("int64", [3])}, ("Column shape of pair defined in schema does not match the shape "
+                               "actually load.")),
+    ({"missing": ("int64", [1])}, ("Feature name: missing is required in schema but could not be "
+                                  "found in tfrecord file.")),
+])
+def test_schema_column_errors_when_read(files, columns, text):
+    data = ds.TFRecordDataset(files[0], _column_schema(**columns), shuffle=False)
+    with pytest.raises(RuntimeError) as info:
+        _first(data)
+    assert text in str(info.value)
+
+
+def test_file_and_column_errors_when_read(files, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("not a record file")
+    data = ds.TFRecordDataset([str(bad), files[0]], shuffle=False, columns_list=["id"])
+    with pytest.raises(RuntimeError) as info:
+        _first(data)
+    assert f"not valid TFRecordDataset files: {bad}" in str(info.value)
+    assert files[0] not in str(info.value)
+    data = ds.TFRecordDataset(files, columns_list=["nope"])
+    with pytest.raises(RuntimeError, match="failed to find column name: nope"):
+        _first(data)
+    with pytest.raises(ValueError, match="did not match any files"):
+        ds.TFRecordDataset([files[0], str(tmp_path / "none.data")])
