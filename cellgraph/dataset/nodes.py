@@ -638,21 +638,47 @@ class ZipDataset(Dataset):
 
 
 class ConcatDataset(Dataset):
-    """The rows of several datasets with the same columns, one dataset after the other."""
+    """The rows of several datasets with the same columns, one dataset after the other. As in
+    MindSpore, differing column names, ranks or types are refused when the rows are read: the
+    first row of each dataset is checked against the first row of the first."""
 
     def __init__(self, datasets):
         datasets = _dataset_tuple(datasets, "concat")
         super().__init__(datasets)
-        names = datasets[0].column_names
-        for d in datasets[1:]:
-            if d.column_names != names:
-                raise ValueError(f"concat: expected the columns {names} in every dataset, "
-                                 f"got {d.column_names}")
+
+    def _check_columns(self) -> None:
+        names = self.children[0].column_names
+        if any(d.column_names != names for d in self.children[1:]):
+            raise RuntimeError("Invalid columns, 'column name' or 'column order' of concat "
+                               "datasets should be the same.")
 
     def count(self):
-        counts = [d.count() for d in self.children]
-        return None if None in counts else sum(counts)
+        # each dataset counted on its own (by reading it where it cannot say), so that a size
+        # is given before the columns are checked, as MindSpore gives it
+        return sum(d.get_dataset_size() for d in self.children)
 
     def rows(self, state):
+        self._check_columns()
+        first = None
         for d in self.children:
-            yield from d.rows(state)
+            checked = False
+            for row in d.rows(state):
+                if first is None:
+                    first = [np.asarray(v) for v in row]
+                elif not checked:
+                    _check_concat_row(first, [np.asarray(v) for v in row])
+                checked = True
+                yield row
+
+
+def _check_concat_row(first: list, row: list) -> None:
+    for a, b in zip(first, row):
+        if a.ndim != b.ndim:
+            raise RuntimeError(f"Concat: the data tensor rank of the two datasets to be "
+                               f"concatenated should be the same, but got: {a.ndim} and "
+                               f"{b.ndim}.")
+        if a.dtype.kind in "US" and b.dtype.kind in "US":
+            continue  # strings of any width
+        if a.dtype != b.dtype:
+            raise RuntimeError(f"Concat: the data types of the two datasets to be concatenated "
+                               f"should be the same, but got: {a.dtype} and {b.dtype}.")
