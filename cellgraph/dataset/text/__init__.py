@@ -3,7 +3,9 @@ from . import transforms, utils
 from .transforms import (
     AddToken,
     Lookup,
+    Ngram,
     PythonTokenizer,
+    SlidingWindow,
     ToNumber,
     Truncate,
     UnicodeCharTokenizer,
@@ -11,5 +13,5 @@ from .transforms import (
 )
 from .utils import Vocab
 
-__all__ = ["AddToken", "Lookup", "PythonTokenizer", "ToNumber", "Truncate",
+__all__ = ["AddToken", "Lookup", "Ngram", "PythonTokenizer", "SlidingWindow", "ToNumber", "Truncate",
            "UnicodeCharTokenizer", "Vocab", "WhitespaceTokenizer", "transforms", "utils"]

@@ -6,14 +6,14 @@ import re
 
 import numpy as np
 
-from cellgraph.dataset.core.validator_helpers import type_check
+from cellgraph.dataset.core.validator_helpers import check_pos_int32, type_check
 from cellgraph.dataset.transforms.transforms import TensorOperation, numpy_dtype
 from cellgraph.primitives import dtype as dt
 
 from .utils import Vocab, as_words
 
-__all__ = ["AddToken", "Lookup", "PythonTokenizer", "ToNumber", "Truncate", "UnicodeCharTokenizer",
-           "WhitespaceTokenizer"]
+__all__ = ["AddToken", "Lookup", "Ngram", "PythonTokenizer", "SlidingWindow", "ToNumber", "Truncate",
+           "UnicodeCharTokenizer", "WhitespaceTokenizer"]
 
 
 class AddToken(TensorOperation):
@@ -34,6 +34,81 @@ class AddToken(TensorOperation):
         token = np.full(array.shape[:-1] + (1,), self.token)
         parts = [token, array] if self.begin else [array, token]
         return np.concatenate(parts, axis=-1)
+
+
+def _one_input(inputs: tuple, op: str) -> np.ndarray:
+    if len(inputs) != 1:
+        raise RuntimeError(f"{op}: The op is OneToOne, can only accept one tensor as input.")
+    return np.asarray(inputs[0])
+
+
+def _pad_spec(pad, side: str) -> tuple[str, int]:
+    if not (isinstance(pad, tuple) and len(pad) == 2 and isinstance(pad[0], str)
+            and isinstance(pad[1], int)):
+        raise ValueError(f"{side}_pad needs to be a tuple of (str, int) str is pad token and int "
+                         f"is pad_width.")
+    return pad
+
+
+class Ngram(TensorOperation):
+    """The n-grams of a 1-D string sequence for each n in `n` (an int or a list), one after
+    another: the sequence padded with `left_pad` = (token, width) and `right_pad`, each window
+    of n words joined by `separator`; an n longer than the padded sequence gives one ""."""
+
+    def __init__(self, n, left_pad=("", 0), right_pad=("", 0), separator=" "):
+        n = [n] if isinstance(n, int) and not isinstance(n, bool) else n
+        if not (isinstance(n, list) and n):
+            raise ValueError("n needs to be a non-empty list of positive integers.")
+        for i, gram in enumerate(n):
+            type_check(gram, (int,), f"gram[{i}]")
+            if gram <= 0:
+                raise ValueError(f"Input gram_{i} must be greater than 0.")
+        left_pad, right_pad = _pad_spec(left_pad, "left"), _pad_spec(right_pad, "right")
+        if left_pad[1] < 0 or right_pad[1] < 0:
+            raise ValueError("padding width need to be positive numbers.")
+        type_check(separator, (str,), "separator")
+        self.ngrams, self.left_pad, self.right_pad, self.separator = n, left_pad, right_pad, \
+            separator
+
+    def __call__(self, *inputs):
+        array = _one_input(inputs, "Ngram")
+        if array.dtype.kind not in "US" or array.ndim != 1:
+            raise RuntimeError("Ngram: input is not a 1D data with string datatype.")
+        words = as_words(array)
+        grams = []
+        for n in self.ngrams:
+            # each side padded with at most n - 1 tokens
+            padded = ([self.left_pad[0]] * min(self.left_pad[1], n - 1) + words
+                      + [self.right_pad[0]] * min(self.right_pad[1], n - 1))
+            if n > len(padded):
+                grams.append("")
+            else:
+                grams.extend(self.separator.join(padded[i:i + n])
+                             for i in range(len(padded) - n + 1))
+        return np.array(grams, dtype=np.str_)
+
+
+class SlidingWindow(TensorOperation):
+    """The windows of `width` consecutive items of a 1-D sequence, stacked: shape
+    (len - width + 1, width), empty when `width` is longer; `axis` 0 or -1."""
+
+    def __init__(self, width, axis=0):
+        check_pos_int32(width, "width")
+        type_check(axis, (int,), "axis")
+        self.width, self.axis = width, axis
+
+    def __call__(self, *inputs):
+        array = _one_input(inputs, "SlidingWindow")
+        if array.ndim != 1:
+            raise RuntimeError(f"SlidingWindow: SlidingWindow supports 1D input only for now, but "
+                               f"got {array.ndim}D.")
+        if self.axis not in (0, -1):
+            raise RuntimeError(f"SlidingWindow: The parameter axis supports 0 or -1 only for now, "
+                               f"but got {self.axis}.")
+        count = len(array) - self.width + 1
+        if count <= 0:
+            return np.array([], dtype=array.dtype)
+        return np.stack([array[i:i + self.width] for i in range(count)])
 
 
 class Lookup(TensorOperation):

@@ -75,3 +75,42 @@ def test_add_token_as_mindspore():
         text_ops.AddToken("T")(np.array([1, 2]))
     with pytest.raises(RuntimeError, match="AddToken: input tensor rank should be 1 or 2."):
         text_ops.AddToken("T")(np.array([[["a"]]]))
+
+
+def test_ngram_pads_at_most_n_minus_one_tokens_a_side():
+    """MindSpore 2.10's n-grams for the same inputs."""
+    words = np.array(["a", "b"])
+    assert text.Ngram([1, 3], ("<", 1), (">", 3), "+")(words).tolist() == [
+        "a", "b", "<+a+b", "a+b+>", "b+>+>"]
+    assert text.Ngram(4, ("<", 1), (">", 1))(np.array(["a"])).tolist() == [""]
+    assert text.Ngram([2, 3, 4])(np.array(["Lone", "Star"])).tolist() == ["Lone Star", "", ""]
+    assert text.Ngram(2, separator="")(np.array(["x", "y", "z"])).tolist() == ["xy", "yz"]
+
+
+@pytest.mark.parametrize("args, error, message", [
+    (([],), ValueError, "n needs to be a non-empty list"),
+    (([1, [1]],), TypeError, "gram[1] with value [1] is not of type"),
+    (([1, 0],), ValueError, "gram_1 must be greater than 0"),
+    (([1], ("s", -1)), ValueError, "padding width need to be positive numbers"),
+    (([1], ("s", "x")), ValueError, "left_pad needs to be a tuple of (str, int)"),
+])
+def test_ngram_argument_errors(args, error, message):
+    with pytest.raises(error) as info:
+        text.Ngram(*args)
+    assert message in str(info.value)
+
+
+def test_sliding_window():
+    assert text.SlidingWindow(2)(np.array([1.5, 2, 3])).tolist() == [[1.5, 2.0], [2.0, 3.0]]
+    assert text.SlidingWindow(2, -1)(["x", "y", "z"]).tolist() == [["x", "y"], ["y", "z"]]
+    assert text.SlidingWindow(10)(["x", "y"]).shape == (0,)
+    with pytest.raises(RuntimeError, match="supports 1D input only for now, but got 2D"):
+        text.SlidingWindow(2)([["x", "y"]])
+    with pytest.raises(RuntimeError, match="axis supports 0 or -1 only for now, but got -100"):
+        text.SlidingWindow(2, -100)(["x", "y"])
+    with pytest.raises(RuntimeError, match="OneToOne, can only accept one tensor"):
+        text.SlidingWindow(2)(["x"], ["y"])
+    with pytest.raises(ValueError):
+        text.SlidingWindow(0)
+    with pytest.raises(TypeError):
+        text.SlidingWindow(1, "0")
