@@ -33,3 +33,4 @@ def test_errors():
         utils.get_image_size(np.array([1, 2, 3]))
     with pytest.raises(RuntimeError, match="GetImageNumChannels: invalid parameter"):
         utils.get_image_num_channels(np.array([1, 2, 3]))
+
