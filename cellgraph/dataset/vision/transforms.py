@@ -419,7 +419,7 @@ class ToTensor(TensorOperation):
     def __call__(self, image):
         array = _image_array(image, "ToTensor")
         array = array[..., None] if array.ndim == 2 else array
-        return (array.transpose(2, 0, 1) / 255.0).astype(self.output_type)
+        return np.ascontiguousarray(array.transpose(2, 0, 1) / 255.0, self.output_type)
 
 
 def __getattr__(name: str):
