@@ -94,7 +94,9 @@ def _numpy_out(value) -> np.ndarray:
     long long, as the arrays MindSpore makes over its C++ tensors are (NumPy then writes
     `dtype=int64` in their repr), and C-contiguous, as every array over a MindSpore tensor is
     (a transform may have left a transposed view)."""
-    array = np.ascontiguousarray(value)
+    array = np.asarray(value)
+    if not array.flags.c_contiguous:  # (np.ascontiguousarray would make a 0-d array 1-d)
+        array = np.ascontiguousarray(array)
     if array.dtype.kind in "iu" and array.dtype.itemsize == 8:
         return array.view(np.longlong if array.dtype.kind == "i" else np.ulonglong)
     return array
