@@ -322,9 +322,8 @@ class Dataset:
         whole dataset); every epoch shuffles anew."""
         from ..nodes import ShuffleDataset
 
-        if isinstance(buffer_size, bool) or not isinstance(buffer_size, numbers.Integral) or \
-                buffer_size < 2:
-            raise ValueError(f"shuffle: `buffer_size` must be an int >= 2, got {buffer_size!r}")
+        type_check(buffer_size, (int,), "buffer_size")
+        check_value(buffer_size, [2, INT32_MAX], "buffer_size")
         return ShuffleDataset(self, int(buffer_size))
 
     def repeat(self, count=None):

@@ -10,7 +10,7 @@ import numpy as np
 
 from cellgraph.dataset.core.validator_helpers import FLOAT_MAX_INTEGER, check_value, type_check
 
-from .transforms import TensorOperation, _is_pil, _pil, _RandomOp
+from .transforms import TensorOperation, _is_pil, _pil, _RandomOp, check_prob
 
 __all__ = ["AdjustBrightness", "AdjustContrast", "AdjustHue", "AdjustSaturation",
            "AdjustSharpness", "AutoContrast", "Equalize", "Grayscale", "Invert", "RandomColor",
@@ -208,12 +208,7 @@ class RandomEqualize(_RandomOp):
     3-channel uint8 images."""
 
     def __init__(self, prob=0.5):
-        if isinstance(prob, bool) or not isinstance(prob, (float, int)):
-            raise TypeError(f"Argument prob with value {prob} is not of type [<class 'float'>, "
-                            f"<class 'int'>], but got {type(prob)}.")
-        if not 0 <= prob <= 1:
-            raise ValueError("Input prob is not within the required interval of [0.0, 1.0].")
-        self.prob = float(prob)
+        self.prob = check_prob(prob)
 
     def __call__(self, image):
         if not _is_pil(image):

@@ -74,6 +74,14 @@ def _image_array(image, op: str) -> np.ndarray:
     return array
 
 
+def check_prob(prob) -> float:
+    """MindSpore's check of a transform's probability: a float or int (not a bool) in [0, 1]."""
+    type_check(prob, (float, int), "prob")
+    if not 0 <= prob <= 1:
+        raise ValueError("Input prob is not within the required interval of [0.0, 1.0].")
+    return float(prob)
+
+
 def _size_pair(size, op: str) -> tuple[int, int]:
     if isinstance(size, numbers.Integral) and not isinstance(size, bool):
         size = (size, size)
@@ -289,13 +297,21 @@ class RandomFlip(_RandomOp):
     pil_method = 0  # Image.FLIP_LEFT_RIGHT
 
     def __init__(self, prob=0.5):
-        if not isinstance(prob, numbers.Real) or not 0 <= prob <= 1:
-            raise ValueError(f"{type(self).__name__}: `prob` must be in [0, 1], got {prob!r}")
-        self.prob = float(prob)
+        self.prob = check_prob(prob)
 
-    def __call__(self, image):
-        if self.rng.random() >= self.prob:
-            return image
+    def __call__(self, *images):
+        """One draw for all the images given (an image and its mask flip together)."""
+        for image in images:
+            if not _is_pil(image) and np.asarray(image).ndim not in (2, 3):
+                rank = np.asarray(image).ndim
+                hint = ". You may need to perform Decode first." if rank < 2 else ""
+                raise RuntimeError(f"{type(self).__name__}: input tensor is not in shape of <H,W> "
+                                   f"or <H,W,C>, but got rank: {rank}{hint}")
+        flip = self.rng.random() < self.prob
+        out = tuple(self._flip(image) if flip else image for image in images)
+        return out[0] if len(out) == 1 else out
+
+    def _flip(self, image):
         if _is_pil(image):
             return image.transpose(self.pil_method)
         return np.ascontiguousarray(np.flip(np.asarray(image), self.axis))

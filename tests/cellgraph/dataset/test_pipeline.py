@@ -318,3 +318,14 @@ def test_output_types_of_string_and_bytes_columns_have_no_width():
     types = data.output_types()
     assert types == [np.dtype("<U"), np.dtype("S"), np.int64]
     assert types[0] == np.str_ and types[1] == np.bytes_
+
+
+@pytest.mark.parametrize("size, error, text", [
+    (1, ValueError, "Input buffer_size is not within the required interval of [2, 2147483647]."),
+    (2 ** 31, ValueError, "Input buffer_size is not within the required interval"),
+    (2.5, TypeError, "Argument buffer_size with value 2.5 is not of type [<class 'int'>]"),
+])
+def test_shuffle_buffer_size_checks(size, error, text):
+    with pytest.raises(error) as info:
+        _numbers().shuffle(size)
+    assert text in str(info.value)

@@ -202,3 +202,24 @@ def test_random_equalize():
     with pytest.raises(RuntimeError, match="input image is not in type of uint8, but got: "
                                            "float32"):
         vision.RandomEqualize(1.0)(np.zeros((4, 4, 3), np.float32))
+
+
+@pytest.mark.parametrize("op", [vision.RandomVerticalFlip, vision.RandomHorizontalFlip,
+                                vision.RandomEqualize])
+def test_prob_checks_are_mindspores(op):
+    with pytest.raises(ValueError, match=r"Input prob is not within the required interval of "
+                                         r"\[0.0, 1.0\]."):
+        op(1.5)
+    with pytest.raises(TypeError, match=r"Argument prob with value 1 is not of type \[<class "
+                                        r"'float'>, <class 'int'>\], but got <class 'str'>."):
+        op("1")
+
+
+def test_random_flip_takes_several_images_and_checks_their_rank():
+    image = np.arange(18, dtype=np.uint8).reshape(2, 3, 3)
+    first, second = vision.RandomVerticalFlip(1.0)(image, image + 1)
+    np.testing.assert_array_equal(first, image[::-1])
+    np.testing.assert_array_equal(second, image[::-1] + 1)
+    with pytest.raises(RuntimeError, match="RandomVerticalFlip: input tensor is not in shape of "
+                                           "<H,W> or <H,W,C>, but got rank: 4"):
+        vision.RandomVerticalFlip(1.0)(np.zeros((2, 2, 3, 3), np.uint8))
