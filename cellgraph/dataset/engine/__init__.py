@@ -381,7 +381,10 @@ class Dataset:
         """The first `count` rows (-1: all)."""
         from ..nodes import TakeDataset
 
-        count = _check_count(count, "take", "count", allow_all=True)
+        type_check(count, (int,), "count")
+        if count != -1 and not 0 < count <= INT32_MAX:  # MindSpore's words
+            raise ValueError(f"count should be either -1 or within the required interval of "
+                             f"(0, {INT32_MAX}], got {count}.")
         return self if count == -1 else TakeDataset(self, count)
 
     def skip(self, count):

@@ -6,7 +6,12 @@ import re
 
 import numpy as np
 
-from cellgraph.dataset.core.validator_helpers import check_pos_int32, type_check
+from cellgraph.dataset.core.validator_helpers import (
+    INT32_MAX,
+    check_pos_int32,
+    check_value,
+    type_check,
+)
 from cellgraph.dataset.transforms.transforms import TensorOperation, numpy_dtype
 from cellgraph.primitives import dtype as dt
 
@@ -140,9 +145,8 @@ class Truncate(TensorOperation):
     """A 1-D (or 2-D: along the last axis) sequence cut to its first `max_seq_len` items."""
 
     def __init__(self, max_seq_len):
-        if isinstance(max_seq_len, bool) or not isinstance(max_seq_len, int) or max_seq_len < 1:
-            raise ValueError(f"Truncate: `max_seq_len` must be a positive int, got "
-                             f"{max_seq_len!r}")
+        type_check(max_seq_len, (int,), "max_seq_len")
+        check_value(max_seq_len, [1, INT32_MAX], "max_seq_len")
         self.max_seq_len = max_seq_len
 
     def __call__(self, x):
@@ -152,27 +156,50 @@ class Truncate(TensorOperation):
         return array[..., :self.max_seq_len]
 
 
+_INT_PREFIX = re.compile(r"\s*[+-]?\d+")
+_FLOAT_PREFIX = re.compile(r"\s*[+-]?(inf(inity)?|nan|(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)",
+                           re.IGNORECASE)
+
+
 class ToNumber(TensorOperation):
-    """Strings -> numbers of `data_type` (an unparsable or out-of-range string is an error)."""
+    """Strings -> numbers of `data_type`, read as C's strtoll / strtof / strtod read them (the
+    longest number at the start, after blanks); a string with no number, or one out of the
+    type's range (an underflowing float too), is an error, in MindSpore's words."""
 
     def __init__(self, data_type):
         self.dtype = numpy_dtype(data_type)
         if self.dtype.kind not in "iuf":
-            raise TypeError(f"ToNumber: `data_type` must be numeric, got {self.dtype}")
+            raise TypeError(f"data_type: {data_type} is not numeric data type.")
 
-    def __call__(self, strings):
-        array = np.asarray(strings)
-        values = []
-        for s in as_words(array):
-            try:
-                value = float(s) if self.dtype.kind == "f" else int(s)
-            except ValueError:
-                raise RuntimeError(f"ToNumber: {s!r} is not a {self.dtype} number") from None
-            if self.dtype.kind in "iu" and not (np.iinfo(self.dtype).min <= value <=
-                                                np.iinfo(self.dtype).max):
-                raise RuntimeError(f"ToNumber: {s!r} is out of the range of {self.dtype}")
-            values.append(value)
+    def __call__(self, *inputs):
+        array = _one_input(inputs, "ToNumber")
+        values = [self._number(s) for s in as_words(array)]
         return np.asarray(values, self.dtype).reshape(array.shape)
+
+    def _out_of_bounds(self, text: str, low, high, fmt: str) -> RuntimeError:
+        return RuntimeError(f"ToNumber: string input {text} will be out of bounds if cast to "
+                            f"{self.dtype}. The valid range is: [{low:{fmt}}, {high:{fmt}}].")
+
+    def _number(self, text: str):
+        pattern = _INT_PREFIX if self.dtype.kind in "iu" else _FLOAT_PREFIX
+        match = pattern.match(text)
+        if match is None:
+            raise RuntimeError(f'ToNumber: it is invalid to convert "{text}" to a number.')
+        if self.dtype.kind in "iu":
+            info = np.iinfo(self.dtype)
+            value = int(match.group())
+            if not info.min <= value <= info.max or self.dtype.kind == "u" and "-" in text:
+                raise self._out_of_bounds(text, info.min, info.max, "d")
+            return value
+        parsed = np.float64 if self.dtype == np.float64 else np.float32
+        info = np.finfo(parsed)
+        value = float(match.group())
+        if abs(value) > float(info.max) or value != 0 and abs(value) < float(info.tiny):
+            raise self._out_of_bounds(text, -float(info.max), float(info.max), ".6f")
+        if self.dtype == np.float16 and abs(value) > 65504:
+            raise RuntimeError(f"ToFloat16: value {value:.6f}in input data is outside of valid "
+                               f"float16 range [65504.000000, -65504.000000].")
+        return value
 
 
 def _tokens(text: str, spans: list[tuple[int, int]], with_offsets: bool):

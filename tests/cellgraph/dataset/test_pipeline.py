@@ -329,3 +329,14 @@ def test_shuffle_buffer_size_checks(size, error, text):
     with pytest.raises(error) as info:
         _numbers().shuffle(size)
     assert text in str(info.value)
+
+
+@pytest.mark.parametrize("count, error, text", [
+    (0, ValueError, ("count should be either -1 or within the required interval of "
+                    "(0, 2147483647], got 0.")),
+    (2.5, TypeError, "Argument count with value 2.5 is not of type [<class 'int'>]"),
+])
+def test_take_count_checks(count, error, text):
+    with pytest.raises(error) as info:
+        _numbers().take(count)
+    assert text in str(info.value)

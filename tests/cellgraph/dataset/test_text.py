@@ -43,7 +43,7 @@ def test_lookup_and_to_number_in_a_pipeline():
         text.Lookup(vocab)(np.array(["nope"]))
     np.testing.assert_array_equal(text.ToNumber(ms.float32)(np.array(["1.5", "-2"])),
                                   [1.5, -2.0])
-    with pytest.raises(RuntimeError, match="out of the range"):
+    with pytest.raises(RuntimeError, match="will be out of bounds if cast to uint8"):
         text.ToNumber(np.uint8)(np.array(["300"]))
     with pytest.raises(RuntimeError, match="not a"):
         text.ToNumber(np.int32)(np.array(["1.5x"]))
@@ -114,3 +114,41 @@ def test_sliding_window():
         text.SlidingWindow(0)
     with pytest.raises(TypeError):
         text.SlidingWindow(1, "0")
+
+
+@pytest.mark.parametrize("strings, dtype, expected", [
+    (["1.5", "  12", "12 ", "0x10", "+5"], ms.int32, [1, 12, 12, 0, 5]),
+    (["1e3"], ms.float16, [1000.0]),
+])
+def test_to_number_reads_as_c_does(strings, dtype, expected):
+    """MindSpore 2.10's ToNumber results: the longest number at the start of each string."""
+    assert text.ToNumber(dtype)(np.array(strings)).tolist() == expected
+
+
+@pytest.mark.parametrize("string, dtype, message", [
+    ("a8fa9ds8fa", ms.int32, 'ToNumber: it is invalid to convert "a8fa9ds8fa" to a number.'),
+    ("137", ms.int8, ("string input 137 will be out of bounds if cast to int8. The valid range "
+                     "is: [-128, 127].")),
+    ("-0", ms.uint8, "string input -0 will be out of bounds if cast to uint8"),
+    ("1e-50", ms.float32, ("string input 1e-50 will be out of bounds if cast to float32. The "
+                          "valid range is: [-340282346638528859811704183484516925440.000000, ")),
+    ("inf", ms.float32, "string input inf will be out of bounds if cast to float32"),
+    ("7e4", ms.float16, ("ToFloat16: value 70000.000000in input data is outside of valid float16 "
+                        "range [65504.000000, -65504.000000].")),
+])
+def test_to_number_errors(string, dtype, message):
+    with pytest.raises(RuntimeError) as info:
+        text.ToNumber(dtype)(np.array([string]))
+    assert message in str(info.value)
+
+
+def test_to_number_and_truncate_argument_errors():
+    with pytest.raises(TypeError, match="data_type: Bool is not numeric data type."):
+        text.ToNumber(ms.bool_)
+    with pytest.raises(RuntimeError, match="OneToOne, can only accept one tensor"):
+        text.ToNumber(ms.int8)(["1"], ["2"])
+    with pytest.raises(ValueError, match=r"Input max_seq_len is not within the required interval "
+                                         r"of \[1, 2147483647\]."):
+        text.Truncate(0)
+    with pytest.raises(TypeError, match="Argument max_seq_len with value x"):
+        text.Truncate("x")
