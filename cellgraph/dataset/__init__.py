@@ -57,6 +57,7 @@ from .samplers import (
     SubsetSampler,
     WeightedRandomSampler,
 )
+from .schema import Schema
 from .sources import GeneratorDataset, NumpySlicesDataset, PaddedDataset
 from .text_sources import (
     AGNewsDataset,
@@ -120,6 +121,7 @@ __all__ = [
     "PennTreebankDataset",
     "RandomSampler",
     "Sampler",
+    "Schema",
     "SequentialSampler",
     "Shuffle",
     "SogouNewsDataset",

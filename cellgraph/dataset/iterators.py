@@ -92,8 +92,11 @@ def _produce(rows, convert, channel: _Channel) -> None:
 def _numpy_out(value) -> np.ndarray:
     """A column's array as MindSpore's iterators hand it out: its 64-bit integers typed as C's
     long long, as the arrays MindSpore makes over its C++ tensors are (NumPy then writes
-    `dtype=int64` in their repr)."""
+    `dtype=int64` in their repr), and C-contiguous, as every array over a MindSpore tensor is
+    (a transform may have left a transposed view)."""
     array = np.asarray(value)
+    if not array.flags.c_contiguous:  # (np.ascontiguousarray would make a 0-d array 1-d)
+        array = np.ascontiguousarray(array)
     if array.dtype.kind in "iu" and array.dtype.itemsize == 8:
         return array.view(np.longlong if array.dtype.kind == "i" else np.ulonglong)
     return array

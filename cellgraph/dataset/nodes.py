@@ -127,19 +127,47 @@ class BatchInfo:
         return self._epoch_num
 
 
-def stack_column(values, column: str, index: int = 0):
+def _collate_dicts(values: list, index: int) -> dict:
+    """Rows that are dicts, as one dict of lists (key by key, in the first row's order), with
+    MindSpore's checks that the rows share their keys."""
+    keys = list(values[0])
+    for row in values[1:]:
+        if len(row) != len(keys):
+            raise RuntimeError(f"Failed to create a batch since number of key/value pairs in "
+                               f"dictionaries do not match. First row: {len(keys)}, current "
+                               f"row: {len(row)}")
+        for key in row:
+            if key not in values[0]:
+                raise RuntimeError(f"Python dictionary keys do not match when creating a batch: "
+                                   f"{key} was not found in previous rows.")
+    return {k: [row[k] for row in values] for k in keys}
+
+
+def stack_column(values, column: str, index: int = 0, per_batch_map=False):
     """A batch of one column: its rows stacked along a new first axis. Rows that are dicts
-    batch key by key (recursively), as MindSpore batches them: they must share their keys. A
-    dict a `per_batch_map` returned is already the batch's value."""
-    if isinstance(values, dict):
+    batch key by key, as MindSpore batches them: each key's values as one NumPy array, or,
+    after a `per_batch_map`, as a list. A dict a `per_batch_map` returned is already the
+    batch's value, as is an array it returned with every other column an array or a dict."""
+    if isinstance(values, (dict, np.ndarray)):
         return values
     if values and isinstance(values[0], dict):
-        keys = list(values[0])
-        if any(not isinstance(v, dict) or list(v) != keys for v in values):
-            raise ValueError(f"batch: the dicts of column {column!r} must all have the keys "
-                             f"{keys}")
-        return {k: stack_column([v[k] for v in values], f"{column}[{k!r}]", index)
-                for k in keys}
+        collated = _collate_dicts(values, index)
+        if per_batch_map:
+            return collated
+        out = {}
+        for key, items in collated.items():
+            try:
+                array = np.array(items)
+            except ValueError as error:
+                raise RuntimeError(f"Failed to batch Python dictionary: ValueError: {error}") \
+                    from None
+            if array.dtype == object:
+                raise RuntimeError(f"Batch: failed to create a NumPy array with primitive types "
+                                   f"for the dictionary objects in column {index}, key: "
+                                   f"'{key}'.\nIf you want a customized array, define a custom "
+                                   f"'per_batch_map' function.")
+            out[key] = array
+        return out
     arrays = [np.asarray(v) for v in values]
     for array in arrays[1:]:  # MindSpore's words, which its tests match
         if array.shape != arrays[0].shape:
@@ -261,10 +289,8 @@ class BatchDataset(Dataset):
         if self.per_batch_map is not None:
             mapped = self.per_batch_map(*(columns[i] for i in self.input_index),
                                         BatchInfo(number, state.epoch))
-            mapped = _as_tuple(mapped)
+            mapped = self._batch_map_columns(_as_tuple(mapped), len(chunk))
             kept = [c for i, c in enumerate(columns) if i not in self.input_index]
-            # a dict returned for a column is that column's value for the whole batch
-            mapped = [v if isinstance(v, dict) else list(v) for v in mapped]
             if self.outputs == self.inputs:
                 for i, values in zip(self.input_index, mapped):
                     columns[i] = values
@@ -274,8 +300,27 @@ class BatchDataset(Dataset):
             columns = [pad_column(values, name, self.pad_info.get(name, (None, None)))
                        if name in self.pad_info or not isinstance(values, dict) else values
                        for values, name in zip(columns, self.column_names)]
-        return tuple(stack_column(values, name, index)
+        return tuple(stack_column(values, name, index, self.per_batch_map is not None)
                      for index, (values, name) in enumerate(zip(columns, self.column_names)))
+
+    def _batch_map_columns(self, mapped: tuple, rows: int) -> list:
+        """What `per_batch_map` returned, as MindSpore reads it: arrays and dicts only, each the
+        batch's value as it is; otherwise each a list of one value per row (a dict refused)."""
+        if all(isinstance(v, (np.ndarray, dict)) for v in mapped):
+            return [dict(v) if isinstance(v, dict) else v for v in mapped]
+        columns = []
+        for name, values in zip(self.outputs, mapped):
+            if isinstance(values, dict):  # MindSpore's error type and words
+                raise RuntimeError(  # noqa: TRY004
+                    "Failed to convert rows: mismatched types returned from per_batch_map "
+                    "function. If different types are returned, all of them should be "
+                    "convertible to Python lists. Got: Python dict")
+            values = list(values)
+            if len(values) != rows:
+                raise RuntimeError(f"Invalid data, column: {name} expects: {rows} rows returned "
+                                   f"from 'per_batch_map', got: {len(values)}")
+            columns.append(values)
+        return columns
 
 
 class BucketBatchByLengthDataset(Dataset):
@@ -638,21 +683,47 @@ class ZipDataset(Dataset):
 
 
 class ConcatDataset(Dataset):
-    """The rows of several datasets with the same columns, one dataset after the other."""
+    """The rows of several datasets with the same columns, one dataset after the other. As in
+    MindSpore, differing column names, ranks or types are refused when the rows are read: the
+    first row of each dataset is checked against the first row of the first."""
 
     def __init__(self, datasets):
         datasets = _dataset_tuple(datasets, "concat")
         super().__init__(datasets)
-        names = datasets[0].column_names
-        for d in datasets[1:]:
-            if d.column_names != names:
-                raise ValueError(f"concat: expected the columns {names} in every dataset, "
-                                 f"got {d.column_names}")
+
+    def _check_columns(self) -> None:
+        names = self.children[0].column_names
+        if any(d.column_names != names for d in self.children[1:]):
+            raise RuntimeError("Invalid columns, 'column name' or 'column order' of concat "
+                               "datasets should be the same.")
 
     def count(self):
-        counts = [d.count() for d in self.children]
-        return None if None in counts else sum(counts)
+        # each dataset counted on its own (by reading it where it cannot say), so that a size
+        # is given before the columns are checked, as MindSpore gives it
+        return sum(d.get_dataset_size() for d in self.children)
 
     def rows(self, state):
+        self._check_columns()
+        first = None
         for d in self.children:
-            yield from d.rows(state)
+            checked = False
+            for row in d.rows(state):
+                if first is None:
+                    first = [np.asarray(v) for v in row]
+                elif not checked:
+                    _check_concat_row(first, [np.asarray(v) for v in row])
+                checked = True
+                yield row
+
+
+def _check_concat_row(first: list, row: list) -> None:
+    for a, b in zip(first, row):
+        if a.ndim != b.ndim:
+            raise RuntimeError(f"Concat: the data tensor rank of the two datasets to be "
+                               f"concatenated should be the same, but got: {a.ndim} and "
+                               f"{b.ndim}.")
+        if a.dtype.kind in "US" and b.dtype.kind in "US":
+            continue  # strings of any width
+        if a.dtype != b.dtype:
+            raise RuntimeError(f"Concat: the data types of the two datasets to be concatenated "
+                               f"should be the same, but got: {a.dtype} and {b.dtype}.")

@@ -14,9 +14,11 @@ int64, float lists as float32 and bytes as uint8, each as a vector.
 """
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import struct
+import zlib
 
 import numpy as np
 
@@ -98,10 +100,21 @@ def parse_example(data: bytes) -> dict[str, tuple[int, list]]:
     return out
 
 
-def read_records(path: str) -> list[bytes]:
-    """The records of one TFRecord file."""
+_DECOMPRESS = {"GZIP": gzip.decompress, "ZLIB": zlib.decompress}
+
+
+def read_records(path: str, compression_type: str | None = None) -> list[bytes]:
+    """The records of one TFRecord file, its bytes first inflated where `compression_type` is
+    "GZIP" or "ZLIB"."""
     with open(path, "rb") as f:
         raw = f.read()
+    if compression_type:
+        try:
+            raw = _DECOMPRESS[compression_type](raw)
+        except (OSError, zlib.error, EOFError) as error:
+            raise RuntimeError(f"Invalid file. The following files either cannot be opened, or "
+                               f"are not valid TFRecordDataset files: {path} ({compression_type} "
+                               f"decompression failed: {error})") from None
     records, pos = [], 0
     while pos < len(raw):
         if pos + 12 > len(raw):
@@ -136,26 +149,39 @@ def _read_schema(schema) -> tuple[dict, int | None]:
     return dict(columns), schema.get("numRows")
 
 
-def _column_value(kind: int, values: list, spec: dict | None) -> np.ndarray:
-    dtype = (spec or {}).get("type")
-    if kind == _BYTES:
-        if dtype in ("string", "str"):
-            array = np.array([v.decode("utf-8") for v in values], dtype=np.str_)
-        else:
-            array = np.frombuffer(b"".join(values), np.uint8).astype(dtype or np.uint8)
-            if spec and "shape" in spec:
-                array = array.reshape(spec["shape"])
-            return array  # bytes stay a vector, whatever the rank
-    elif kind == _FLOATS:
-        array = np.array(values, np.float32)
+_EXAMPLE_TYPES = {_BYTES: "string", _FLOATS: "float32", _INT64S: "int64"}
+
+
+def _column_value(kind: int, values: list, spec: dict | None, name: str) -> np.ndarray:
+    """One feature as a column value, by MindSpore's rules: a bytes list is a string column, or
+    its bytes end to end in a uint8 one; ints and floats cast to any numeric type, never to or
+    from strings; a shape without -1 must hold exactly the values read, one with -1 takes the
+    rest; no schema reads bytes as uint8."""
+    spec = spec or {}
+    example_type = _EXAMPLE_TYPES[kind]
+    dtype = {"str": "string"}.get(spec.get("type"), spec.get("type"))
+    if dtype is None:
+        dtype = "uint8" if kind == _BYTES else example_type
+    elif dtype != example_type and "string" in (dtype, example_type) and dtype != "uint8":
+        raise RuntimeError(f"The data type loaded from the example for feature name: {name} does "
+                           f"not match the predefined type in schema, the actual type: "
+                           f"{example_type}, but the predefined type: {dtype}")
+    if kind == _BYTES and dtype == "string":
+        array = np.array([v.decode("utf-8") for v in values], dtype=np.str_)
+    elif kind == _BYTES:
+        array = np.frombuffer(b"".join(values), np.uint8)
     else:
-        array = np.array(values, np.int64)
-    if dtype not in (None, "string", "str"):
-        array = array.astype(dtype)
-    if spec and "shape" in spec:
-        array = array.reshape(spec["shape"])
-    elif spec and spec.get("rank") == 0 and array.size == 1:
-        array = array.reshape(())
+        array = np.array(values, np.float32 if kind == _FLOATS else np.int64).astype(dtype)
+    shape = spec.get("shape")
+    if shape is not None:
+        known = -1 not in shape
+        if known and int(np.prod(shape, dtype=np.int64)) != array.size or not known and (
+                array.size % max(-int(np.prod(shape, dtype=np.int64)), 1)):
+            raise RuntimeError(f"Column shape of {name} defined in schema does not match the "
+                               f"shape actually load.")
+        array = array.reshape(shape)
+    elif spec.get("rank") == 0 and array.size == 1 and not (kind == _BYTES and dtype == "uint8"):
+        array = array.reshape(())  # bytes read as uint8 stay a vector, whatever the rank
     return array
 
 
@@ -171,17 +197,18 @@ class TFRecordDataset(_ArraySource):
                  num_parallel_workers=None, shuffle=Shuffle.GLOBAL, num_shards=None,
                  shard_id=None, shard_equal_rows=False, cache=None, compression_type=None):
         check_num_parallel_workers(num_parallel_workers)
-        if isinstance(dataset_files, (str, os.PathLike)):
-            self.dataset_files = _file_list(dataset_files, self.op)
-        else:
-            self.dataset_files = [os.fspath(f) for f in dataset_files]
-            for path in self.dataset_files:
-                if not os.path.isfile(path):
-                    raise ValueError(f"{self.op}: the file {path!r} does not exist or is not a "
-                                     f"file")
-        if compression_type not in (None, ""):
-            raise ValueError(f"{self.op}: `compression_type` {compression_type!r} is not "
-                             f"supported; only uncompressed files are read")
+        self.compression_type = compression_type or ""
+        if self.compression_type not in ("", "ZLIB", "GZIP"):
+            raise ValueError(f"Input compression_type can only be either '' (no compression), "
+                             f"'ZLIB', or 'GZIP', but got '{compression_type}'.")
+        # a pattern or a list of patterns, their matches in lexicographic order (MindSpore's
+        # TFRecordNode sorts the files it is given)
+        self.dataset_files = _file_list(dataset_files, self.op)
+        if self.compression_type and num_samples is not None and num_shards is not None \
+                and num_shards > len(self.dataset_files):
+            raise ValueError(f"When compression_type is provided, the number of dataset files "
+                             f"cannot be less than num_shards, but the actual number of files is "
+                             f"{len(self.dataset_files)} and actual num_shards is {num_shards}.")
         if shuffle is True:
             shuffle = Shuffle.GLOBAL
         if shuffle is not False and not isinstance(shuffle, Shuffle):
@@ -197,22 +224,24 @@ class TFRecordDataset(_ArraySource):
         self.column_specs, schema_rows = ({}, None) if schema is None else _read_schema(schema)
         if num_samples is None and schema_rows:
             num_samples = schema_rows
+        # compressed files cannot be counted without inflating them: given a row count, MindSpore
+        # reads that many rows per shard, an equal part from each of the shard's files
+        self._rows_per_shard = num_samples if self.compression_type and num_samples else None
         if self.column_specs:
             names = sorted(self.column_specs)
         else:
             names = self._first_record_names()
+        # a name the records do not hold is refused when they are read, as MindSpore does
+        self._unknown_columns = [] if columns_list is None else [
+            c for c in columns_list if c not in names]
         if columns_list is not None:
-            missing = [c for c in columns_list if c not in names]
-            if missing:
-                raise RuntimeError(f"{self.op}: `columns_list` names {missing}, which the "
-                                   f"records do not hold (they hold {names})")
             names = list(columns_list)
         super().__init__(names, {"num_samples": num_samples,
                                  "shuffle": shuffle is Shuffle.GLOBAL, "cache": cache})
 
     def _first_record_names(self) -> list[str]:
         for path in self.dataset_files:
-            records = read_records(path)
+            records = read_records(path, self.compression_type)
             if records:
                 return sorted(parse_example(records[0]))
         return []
@@ -222,15 +251,18 @@ class TFRecordDataset(_ArraySource):
         or with `shard_equal_rows` the shard's equal slice of all rows, the files end to end
         (wrapping around to the first rows where the count does not divide)."""
         files = self.dataset_files
+        if self._rows_per_shard is not None:
+            return self._compressed_shard_records()
         if self.num_shards is None:
-            return [read_records(p) for p in files]
+            return [read_records(p, self.compression_type) for p in files]
         if not self.shard_equal_rows:
             if len(files) < self.num_shards:
                 raise RuntimeError(f"{self.op}: {len(files)} file(s) cannot be split into "
                                    f"{self.num_shards} shards; give at least as many files as "
                                    f"shards, or shard_equal_rows=True")
-            return [read_records(p) for p in files[self.shard_id::self.num_shards]]
-        per_file = [read_records(p) for p in files]
+            return [read_records(p, self.compression_type)
+                    for p in files[self.shard_id::self.num_shards]]
+        per_file = [read_records(p, self.compression_type) for p in files]
         total = sum(len(r) for r in per_file)
         size = -(-total // self.num_shards)
         start, end = self.shard_id * size, (self.shard_id + 1) * size
@@ -244,7 +276,43 @@ class TFRecordDataset(_ArraySource):
             parts.setdefault(f, []).append(per_file[f][r])
         return list(parts.values())
 
+    def _compressed_shard_records(self) -> list[list[bytes]]:
+        """Compressed files with a row count (num_samples, or the schema's numRows): whole files
+        per shard (those past the last multiple of num_shards left out, shard_equal_rows
+        ignored), and from each file its share of the count, which it must hold."""
+        shards = self.num_shards or 1
+        files = self.dataset_files[:len(self.dataset_files) // shards * shards]
+        mine = files[self.shard_id or 0::shards]
+        per_file_rows = self._rows_per_shard // max(len(files) // shards, 1)
+        per_file = []
+        for path in mine:
+            records = read_records(path, self.compression_type)
+            if len(records) < per_file_rows:
+                raise RuntimeError(
+                    f"This tfrecord file: {path}, does not meet minimum rows per shard "
+                    f"requirement: {self._rows_per_shard} and {self._rows_per_shard // shards} "
+                    f"number of rows per file, but got {len(records)} number of rows in this file.")
+            per_file.append(records[:per_file_rows])
+        return per_file
+
+    def _check_files(self) -> None:
+        """Every file must be a TFRecord file (MindSpore checks them all before reading one),
+        and `columns_list` must name features of the records."""
+        invalid = []
+        for path in self.dataset_files:
+            try:
+                read_records(path, self.compression_type)
+            except RuntimeError:
+                invalid.append(path)
+        if invalid:
+            raise RuntimeError(f"Invalid file. The following files either cannot be opened, or "
+                               f"are not valid TFRecordDataset files: {', '.join(invalid)}")
+        if self._unknown_columns:
+            raise RuntimeError(f"Invalid columns_list, tfrecord file failed to find column name: "
+                               f"{self._unknown_columns[0]}")
+
     def load(self):
+        self._check_files()
         per_file = self._shard_records()
         records = []  # one row from each file in turn
         self.file_rows = [[] for _ in per_file]
@@ -258,9 +326,9 @@ class TFRecordDataset(_ArraySource):
             features = parse_example(data)
             for column, name in zip(columns, self._names):
                 if name not in features:
-                    raise RuntimeError(f"{self.op}: a record has no feature {name!r} (it has "
-                                       f"{sorted(features)})")
-                column[row] = _column_value(*features[name], self.column_specs.get(name))
+                    raise RuntimeError(f"Feature name: {name} is required in schema but could "
+                                       f"not be found in tfrecord file.")
+                column[row] = _column_value(*features[name], self.column_specs.get(name), name)
         return columns
 
     def rows(self, state):

@@ -703,16 +703,16 @@ class Resample(TensorOperation):
                  resample_method=ResampleMethod.SINC_INTERPOLATION, lowpass_filter_width=6,
                  rolloff=0.99, beta=None):
         op = "Resample"
-        self.orig_freq = _number(orig_freq, op, "orig_freq", positive=True)
-        self.new_freq = _number(new_freq, op, "new_freq", positive=True)
-        if not isinstance(resample_method, ResampleMethod):
-            raise TypeError(f"{op}: `resample_method` must be a ResampleMethod, got "
-                            f"{resample_method!r}")
-        if isinstance(lowpass_filter_width, bool) or not isinstance(
-                lowpass_filter_width, numbers.Integral) or lowpass_filter_width < 1:
-            raise ValueError(f"{op}: `lowpass_filter_width` must be a positive int, got "
-                             f"{lowpass_filter_width!r}")
-        self.rolloff = _number(rolloff, op, "rolloff", positive=True)
+        for name, freq in (("orig_freq", orig_freq), ("new_freq", new_freq)):  # MindSpore's
+            type_check(freq, (float, int), name)
+            check_value(freq, [0, 16777216], name, left_open_interval=True)
+        self.orig_freq, self.new_freq = float(orig_freq), float(new_freq)
+        type_check(resample_method, (ResampleMethod,), "resample_method")
+        type_check(lowpass_filter_width, (int,), "lowpass_filter_width")
+        check_value(lowpass_filter_width, [1, INT32_MAX], "lowpass_filter_width")
+        type_check(rolloff, (float,), "rolloff")
+        check_value(rolloff, [0, 1.0], "rolloff", left_open_interval=True)
+        self.rolloff = float(rolloff)
         self.resample_method, self.width = resample_method, int(lowpass_filter_width)
         self.beta = 14.769656459379492 if beta is None else _number(beta, op, "beta")
 

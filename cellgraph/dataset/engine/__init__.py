@@ -322,9 +322,8 @@ class Dataset:
         whole dataset); every epoch shuffles anew."""
         from ..nodes import ShuffleDataset
 
-        if isinstance(buffer_size, bool) or not isinstance(buffer_size, numbers.Integral) or \
-                buffer_size < 2:
-            raise ValueError(f"shuffle: `buffer_size` must be an int >= 2, got {buffer_size!r}")
+        type_check(buffer_size, (int,), "buffer_size")
+        check_value(buffer_size, [2, INT32_MAX], "buffer_size")
         return ShuffleDataset(self, int(buffer_size))
 
     def repeat(self, count=None):
@@ -382,7 +381,10 @@ class Dataset:
         """The first `count` rows (-1: all)."""
         from ..nodes import TakeDataset
 
-        count = _check_count(count, "take", "count", allow_all=True)
+        type_check(count, (int,), "count")
+        if count != -1 and not 0 < count <= INT32_MAX:  # MindSpore's words
+            raise ValueError(f"count should be either -1 or within the required interval of "
+                             f"(0, {INT32_MAX}], got {count}.")
         return self if count == -1 else TakeDataset(self, count)
 
     def skip(self, count):
@@ -496,7 +498,9 @@ class Dataset:
 
     def output_types(self) -> list[np.dtype]:
         row = next(iter(self.rows(EpochState())))
-        return [np.asarray(v).dtype for v in row]
+        # strings and bytes are typed without their width (dtype('<U'), which equals np.str_)
+        return [np.dtype(d.type) if d.kind in "US" else d
+                for d in (np.asarray(v).dtype for v in row)]
 
     # -- iterators ----------------------------------------------------------------------------
     def create_tuple_iterator(self, columns=None, num_epochs=-1, output_numpy=False,

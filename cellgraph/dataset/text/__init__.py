@@ -4,7 +4,9 @@ from .transforms import (
     AddToken,
     CaseFold,
     Lookup,
+    Ngram,
     PythonTokenizer,
+    SlidingWindow,
     ToNumber,
     Truncate,
     UnicodeCharTokenizer,
@@ -12,5 +14,6 @@ from .transforms import (
 )
 from .utils import Vocab
 
-__all__ = ["AddToken", "CaseFold", "Lookup", "PythonTokenizer", "ToNumber", "Truncate",
+__all__ = ["AddToken", "CaseFold", "Lookup", "Ngram", "PythonTokenizer", "SlidingWindow", "ToNumber",
+           "Truncate",
            "UnicodeCharTokenizer", "Vocab", "WhitespaceTokenizer", "transforms", "utils"]

@@ -7,14 +7,19 @@ import unicodedata
 
 import numpy as np
 
-from cellgraph.dataset.core.validator_helpers import type_check
+from cellgraph.dataset.core.validator_helpers import (
+    INT32_MAX,
+    check_pos_int32,
+    check_value,
+    type_check,
+)
 from cellgraph.dataset.transforms.transforms import TensorOperation, numpy_dtype
 from cellgraph.primitives import dtype as dt
 
 from .utils import Vocab, as_words
 
-__all__ = ["AddToken", "CaseFold", "Lookup", "PythonTokenizer", "ToNumber", "Truncate", "UnicodeCharTokenizer",
-           "WhitespaceTokenizer"]
+__all__ = ["AddToken", "CaseFold", "Lookup", "Ngram", "PythonTokenizer", "SlidingWindow", "ToNumber",
+           "Truncate", "UnicodeCharTokenizer", "WhitespaceTokenizer"]
 
 
 class AddToken(TensorOperation):
@@ -35,6 +40,81 @@ class AddToken(TensorOperation):
         token = np.full(array.shape[:-1] + (1,), self.token)
         parts = [token, array] if self.begin else [array, token]
         return np.concatenate(parts, axis=-1)
+
+
+def _one_input(inputs: tuple, op: str) -> np.ndarray:
+    if len(inputs) != 1:
+        raise RuntimeError(f"{op}: The op is OneToOne, can only accept one tensor as input.")
+    return np.asarray(inputs[0])
+
+
+def _pad_spec(pad, side: str) -> tuple[str, int]:
+    if not (isinstance(pad, tuple) and len(pad) == 2 and isinstance(pad[0], str)
+            and isinstance(pad[1], int)):
+        raise ValueError(f"{side}_pad needs to be a tuple of (str, int) str is pad token and int "
+                         f"is pad_width.")
+    return pad
+
+
+class Ngram(TensorOperation):
+    """The n-grams of a 1-D string sequence for each n in `n` (an int or a list), one after
+    another: the sequence padded with `left_pad` = (token, width) and `right_pad`, each window
+    of n words joined by `separator`; an n longer than the padded sequence gives one ""."""
+
+    def __init__(self, n, left_pad=("", 0), right_pad=("", 0), separator=" "):
+        n = [n] if isinstance(n, int) and not isinstance(n, bool) else n
+        if not (isinstance(n, list) and n):
+            raise ValueError("n needs to be a non-empty list of positive integers.")
+        for i, gram in enumerate(n):
+            type_check(gram, (int,), f"gram[{i}]")
+            if gram <= 0:
+                raise ValueError(f"Input gram_{i} must be greater than 0.")
+        left_pad, right_pad = _pad_spec(left_pad, "left"), _pad_spec(right_pad, "right")
+        if left_pad[1] < 0 or right_pad[1] < 0:
+            raise ValueError("padding width need to be positive numbers.")
+        type_check(separator, (str,), "separator")
+        self.ngrams, self.left_pad, self.right_pad, self.separator = n, left_pad, right_pad, \
+            separator
+
+    def __call__(self, *inputs):
+        array = _one_input(inputs, "Ngram")
+        if array.dtype.kind not in "US" or array.ndim != 1:
+            raise RuntimeError("Ngram: input is not a 1D data with string datatype.")
+        words = as_words(array)
+        grams = []
+        for n in self.ngrams:
+            # each side padded with at most n - 1 tokens
+            padded = ([self.left_pad[0]] * min(self.left_pad[1], n - 1) + words
+                      + [self.right_pad[0]] * min(self.right_pad[1], n - 1))
+            if n > len(padded):
+                grams.append("")
+            else:
+                grams.extend(self.separator.join(padded[i:i + n])
+                             for i in range(len(padded) - n + 1))
+        return np.array(grams, dtype=np.str_)
+
+
+class SlidingWindow(TensorOperation):
+    """The windows of `width` consecutive items of a 1-D sequence, stacked: shape
+    (len - width + 1, width), empty when `width` is longer; `axis` 0 or -1."""
+
+    def __init__(self, width, axis=0):
+        check_pos_int32(width, "width")
+        type_check(axis, (int,), "axis")
+        self.width, self.axis = width, axis
+
+    def __call__(self, *inputs):
+        array = _one_input(inputs, "SlidingWindow")
+        if array.ndim != 1:
+            raise RuntimeError(f"SlidingWindow: SlidingWindow supports 1D input only for now, but "
+                               f"got {array.ndim}D.")
+        if self.axis not in (0, -1):
+            raise RuntimeError(f"SlidingWindow: The parameter axis supports 0 or -1 only for now, "
+                               f"but got {self.axis}.")
+        count = len(array) - self.width + 1
+        if count <= 0:
+            return np.array([], dtype=array.dtype)
+        return np.stack([array[i:i + self.width] for i in range(count)])
 
 
 class Lookup(TensorOperation):
@@ -66,9 +146,8 @@ class Truncate(TensorOperation):
     """A 1-D (or 2-D: along the last axis) sequence cut to its first `max_seq_len` items."""
 
     def __init__(self, max_seq_len):
-        if isinstance(max_seq_len, bool) or not isinstance(max_seq_len, int) or max_seq_len < 1:
-            raise ValueError(f"Truncate: `max_seq_len` must be a positive int, got "
-                             f"{max_seq_len!r}")
+        type_check(max_seq_len, (int,), "max_seq_len")
+        check_value(max_seq_len, [1, INT32_MAX], "max_seq_len")
         self.max_seq_len = max_seq_len
 
     def __call__(self, x):
@@ -78,27 +157,50 @@ class Truncate(TensorOperation):
         return array[..., :self.max_seq_len]
 
 
+_INT_PREFIX = re.compile(r"\s*[+-]?\d+")
+_FLOAT_PREFIX = re.compile(r"\s*[+-]?(inf(inity)?|nan|(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)",
+                           re.IGNORECASE)
+
+
 class ToNumber(TensorOperation):
-    """Strings -> numbers of `data_type` (an unparsable or out-of-range string is an error)."""
+    """Strings -> numbers of `data_type`, read as C's strtoll / strtof / strtod read them (the
+    longest number at the start, after blanks); a string with no number, or one out of the
+    type's range (an underflowing float too), is an error, in MindSpore's words."""
 
     def __init__(self, data_type):
         self.dtype = numpy_dtype(data_type)
         if self.dtype.kind not in "iuf":
-            raise TypeError(f"ToNumber: `data_type` must be numeric, got {self.dtype}")
+            raise TypeError(f"data_type: {data_type} is not numeric data type.")
 
-    def __call__(self, strings):
-        array = np.asarray(strings)
-        values = []
-        for s in as_words(array):
-            try:
-                value = float(s) if self.dtype.kind == "f" else int(s)
-            except ValueError:
-                raise RuntimeError(f"ToNumber: {s!r} is not a {self.dtype} number") from None
-            if self.dtype.kind in "iu" and not (np.iinfo(self.dtype).min <= value <=
-                                                np.iinfo(self.dtype).max):
-                raise RuntimeError(f"ToNumber: {s!r} is out of the range of {self.dtype}")
-            values.append(value)
+    def __call__(self, *inputs):
+        array = _one_input(inputs, "ToNumber")
+        values = [self._number(s) for s in as_words(array)]
         return np.asarray(values, self.dtype).reshape(array.shape)
+
+    def _out_of_bounds(self, text: str, low, high, fmt: str) -> RuntimeError:
+        return RuntimeError(f"ToNumber: string input {text} will be out of bounds if cast to "
+                            f"{self.dtype}. The valid range is: [{low:{fmt}}, {high:{fmt}}].")
+
+    def _number(self, text: str):
+        pattern = _INT_PREFIX if self.dtype.kind in "iu" else _FLOAT_PREFIX
+        match = pattern.match(text)
+        if match is None:
+            raise RuntimeError(f'ToNumber: it is invalid to convert "{text}" to a number.')
+        if self.dtype.kind in "iu":
+            info = np.iinfo(self.dtype)
+            value = int(match.group())
+            if not info.min <= value <= info.max or self.dtype.kind == "u" and "-" in text:
+                raise self._out_of_bounds(text, info.min, info.max, "d")
+            return value
+        parsed = np.float64 if self.dtype == np.float64 else np.float32
+        info = np.finfo(parsed)
+        value = float(match.group())
+        if abs(value) > float(info.max) or value != 0 and abs(value) < float(info.tiny):
+            raise self._out_of_bounds(text, -float(info.max), float(info.max), ".6f")
+        if self.dtype == np.float16 and abs(value) > 65504:
+            raise RuntimeError(f"ToFloat16: value {value:.6f}in input data is outside of valid "
+                               f"float16 range [65504.000000, -65504.000000].")
+        return value
 
 
 def _tokens(text: str, spans: list[tuple[int, int]], with_offsets: bool):

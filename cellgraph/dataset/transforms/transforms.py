@@ -50,6 +50,8 @@ def numpy_dtype(data_type) -> np.dtype:
     """A NumPy dtype from a cellgraph dtype (mstype.int32), a NumPy dtype or a name."""
     if isinstance(data_type, dt.DType):
         return data_type.np
+    if isinstance(data_type, dt.String):  # mstype.string: a column of str
+        return np.dtype(np.str_)
     try:
         return np.dtype(data_type)
     except TypeError:
@@ -182,7 +184,23 @@ class Fill(TensorOperation):
 
     def __call__(self, x):
         array = np.asarray(x)
-        return np.full(array.shape, self.fill_value, dtype=array.dtype)
+        value = np.asarray(self.fill_value)
+        if "U" in (value.dtype.kind + array.dtype.kind) or "S" in (value.dtype.kind +
+                                                                   array.dtype.kind):
+            if value.dtype.kind != array.dtype.kind:
+                raise RuntimeError(f"Fill: fill_value and the input tensor must be of the same "
+                                   f"data type when involving strings or bytes, but got "
+                                   f"fill_value data type {_type_name(value.dtype)} and input "
+                                   f"tensor data type {_type_name(array.dtype)}")
+            return np.full(array.shape, self.fill_value)  # the value's own width
+        if value.dtype.kind == "f" and array.dtype.kind in "iu":
+            value = value.astype(np.int64)  # C's cast: toward zero, then wrapped
+        return np.full(array.shape, value.astype(array.dtype))
+
+
+def _type_name(dtype: np.dtype) -> str:
+    """MindSpore's name of a tensor's element type (strings are "string", bytes "bytes")."""
+    return {"U": "string", "S": "bytes"}.get(dtype.kind, dtype.name)
 
 
 class Concatenate(TensorOperation):
@@ -248,7 +266,8 @@ class Relational(enum.Enum):
 
 
 class Mask(TensorOperation):
-    """x `operator` constant, elementwise, as `dtype` (bool by default)."""
+    """x `operator` constant, elementwise, as `dtype` (bool by default): the constant cast to
+    x's type first; strings compare only with strings."""
 
     def __init__(self, operator, constant, dtype=dt.bool_):
         if not isinstance(operator, Relational):
@@ -260,4 +279,17 @@ class Mask(TensorOperation):
         self.dtype = numpy_dtype(dtype)
 
     def __call__(self, x):
-        return np.asarray(self.operator.value(np.asarray(x), self.constant)).astype(self.dtype)
+        if self.dtype.kind in "US":
+            raise RuntimeError(f"Mask: Only supports bool or numeric datatype for generated mask "
+                               f"type, but got:{_type_name(self.dtype)}")
+        array = np.asarray(x)
+        constant = np.asarray(self.constant)
+        if (array.dtype.kind in "US") != (constant.dtype.kind in "US"):
+            raise RuntimeError("Mask: input datatype does not match the value datatype, both "
+                               "should be numeric or non-numerical in the same time.")
+        if array.dtype.kind not in "US":
+            # the constant takes the input's type first (3.5 compares with ints as 3)
+            if constant.dtype.kind == "f" and array.dtype.kind in "iu":
+                constant = constant.astype(np.int64)
+            constant = constant.astype(array.dtype)
+        return np.asarray(self.operator.value(array, constant)).astype(self.dtype)

@@ -10,11 +10,11 @@ import numpy as np
 
 from cellgraph.dataset.core.validator_helpers import FLOAT_MAX_INTEGER, check_value, type_check
 
-from .transforms import TensorOperation, _is_pil, _pil, _RandomOp
+from .transforms import TensorOperation, _is_pil, _pil, _RandomOp, check_prob
 
 __all__ = ["AdjustBrightness", "AdjustContrast", "AdjustHue", "AdjustSaturation",
            "AdjustSharpness", "AutoContrast", "Equalize", "Grayscale", "Invert", "RandomColor",
-           "RandomColorAdjust", "RandomPosterize", "RandomSharpness", "RandomSolarize"]
+           "RandomColorAdjust", "RandomEqualize", "RandomPosterize", "RandomSharpness", "RandomSolarize"]
 
 _LUMA = np.array([0.299, 0.587, 0.114], np.float32)  # ITU-R 601-2, Pillow's "L" conversion
 
@@ -165,15 +165,69 @@ class AutoContrast(TensorOperation):
         return out if was_pil else np.asarray(out)
 
 
+def equalize_channel(channel: np.ndarray) -> np.ndarray:
+    """OpenCV's equalizeHist (MindSpore's kernel) of one uint8 channel: the cumulative
+    histogram past the first used level, scaled to 0..255 and rounded half to even."""
+    hist = np.bincount(channel.ravel(), minlength=256)
+    first = int(np.flatnonzero(hist)[0])
+    total = channel.size
+    if hist[first] == total:
+        return np.full_like(channel, first)
+    scale = np.float32(255.0 / (total - hist[first]))
+    lut = np.zeros(256, np.uint8)
+    cumulative = np.cumsum(hist[first + 1:])
+    lut[first + 1:] = np.clip(np.rint(cumulative * scale), 0, 255).astype(np.uint8)
+    return lut[channel]
+
+
+def equalize(array: np.ndarray) -> np.ndarray:
+    """Each channel of a uint8 <H, W> or <H, W, C> image equalized on its own."""
+    if array.ndim == 2:
+        return equalize_channel(array)
+    return np.stack([equalize_channel(array[:, :, c]) for c in range(array.shape[2])], axis=2)
+
+
 class Equalize(TensorOperation):
-    """Equalise each channel's histogram (Pillow's ImageOps.equalize)."""
+    """Equalise each channel's histogram, as MindSpore does (OpenCV's equalizeHist)."""
 
     def __call__(self, image):
-        from PIL import ImageOps
+        if _is_pil(image):
+            array, was_pil = _rgb(image, "Equalize")
+            return _back(equalize(array), was_pil)
+        array = np.asarray(image)
+        if array.ndim not in (2, 3):
+            raise RuntimeError(f"Equalize: image rank should be 2 or 3,  but got: {array.ndim}")
+        if array.ndim == 3 and array.shape[2] not in (1, 3):
+            raise RuntimeError(f"Equalize: channel of input image should be 1 or 3, but got: "
+                               f"{array.shape[2]}")
+        return equalize(array)
 
-        array, was_pil = _rgb(image, "Equalize")
-        out = ImageOps.equalize(_pil().fromarray(array))
-        return out if was_pil else np.asarray(out)
+
+class RandomEqualize(_RandomOp):
+    """Equalize the image (as `Equalize`) with probability `prob`; 1-channel (or <H, W>) and
+    3-channel uint8 images."""
+
+    def __init__(self, prob=0.5):
+        self.prob = check_prob(prob)
+
+    def __call__(self, image):
+        if not _is_pil(image):
+            array = np.asarray(image)
+            if array.ndim not in (2, 3):
+                hint = ". You may need to perform Decode first." if array.ndim < 2 else ""
+                raise RuntimeError(f"RandomEqualize: input tensor is not in shape of <H,W> or "
+                                   f"<H,W,C>, but got rank: {array.ndim}{hint}")
+            if array.ndim == 3 and array.shape[2] not in (1, 3):
+                raise RuntimeError(f"RandomEqualize: input image is not in channel of 1 or 3, "
+                                   f"but got: {array.shape[2]}")
+            if array.dtype != np.uint8:
+                raise RuntimeError(f"RandomEqualize: input image is not in type of uint8, but "
+                                   f"got: {array.dtype}")
+        if self.rng.random() >= self.prob:
+            return image
+        if _is_pil(image):
+            return Equalize()(image)
+        return equalize(np.asarray(image))
 
 
 class RandomPosterize(_RandomOp):

@@ -12,6 +12,7 @@ from enum import Enum
 
 import numpy as np
 
+from cellgraph.dataset.core.validator_helpers import check_value, type_check
 from cellgraph.dataset.transforms.transforms import RandomOperation as _RandomOp
 from cellgraph.dataset.transforms.transforms import TensorOperation
 
@@ -22,6 +23,7 @@ __all__ = [
     "Decode",
     "Inter",
     "Normalize",
+    "NormalizePad",
     "RandomCrop",
     "RandomHorizontalFlip",
     "Rescale",
@@ -70,6 +72,14 @@ def _image_array(image, op: str) -> np.ndarray:
         raise RuntimeError(f"{op}: expected an image of shape <H, W> or <H, W, C>, got shape "
                            f"{array.shape}")
     return array
+
+
+def check_prob(prob) -> float:
+    """MindSpore's check of a transform's probability: a float or int (not a bool) in [0, 1]."""
+    type_check(prob, (float, int), "prob")
+    if not 0 <= prob <= 1:
+        raise ValueError("Input prob is not within the required interval of [0.0, 1.0].")
+    return float(prob)
 
 
 def _size_pair(size, op: str) -> tuple[int, int]:
@@ -287,13 +297,21 @@ class RandomFlip(_RandomOp):
     pil_method = 0  # Image.FLIP_LEFT_RIGHT
 
     def __init__(self, prob=0.5):
-        if not isinstance(prob, numbers.Real) or not 0 <= prob <= 1:
-            raise ValueError(f"{type(self).__name__}: `prob` must be in [0, 1], got {prob!r}")
-        self.prob = float(prob)
+        self.prob = check_prob(prob)
 
-    def __call__(self, image):
-        if self.rng.random() >= self.prob:
-            return image
+    def __call__(self, *images):
+        """One draw for all the images given (an image and its mask flip together)."""
+        for image in images:
+            if not _is_pil(image) and np.asarray(image).ndim not in (2, 3):
+                rank = np.asarray(image).ndim
+                hint = ". You may need to perform Decode first." if rank < 2 else ""
+                raise RuntimeError(f"{type(self).__name__}: input tensor is not in shape of <H,W> "
+                                   f"or <H,W,C>, but got rank: {rank}{hint}")
+        flip = self.rng.random() < self.prob
+        out = tuple(self._flip(image) if flip else image for image in images)
+        return out[0] if len(out) == 1 else out
+
+    def _flip(self, image):
         if _is_pil(image):
             return image.transpose(self.pil_method)
         return np.ascontiguousarray(np.flip(np.asarray(image), self.axis))
@@ -342,6 +360,60 @@ class Normalize(TensorOperation):
         return out
 
 
+def _check_mean_std(mean, std) -> None:
+    """MindSpore's checks of Normalize / NormalizePad's mean and std."""
+    type_check(mean, (list, tuple), "mean")
+    type_check(std, (list, tuple), "std")
+    if len(mean) != len(std):
+        raise ValueError("Length of mean and std must be equal.")
+    for i, value in enumerate(mean):
+        type_check(value, (int, float), f"mean[{i}]")
+        check_value(value, [0, 255], f"mean[{i}]")
+    for i, value in enumerate(std):
+        type_check(value, (int, float), f"std[{i}]")
+        check_value(value, [0, 255], f"std[{i}]", left_open_interval=True)
+
+
+class NormalizePad(TensorOperation):
+    """Normalize (per channel, (image - mean) / std) and a zero channel added, as `dtype`
+    ("float32" or "float16"). The values are laid out as MindSpore's kernel writes them: the
+    normalized channels' values end to end, then the zero plane, in the output's shape (for a
+    CHW image those are its planes; for an HWC image MindSpore gives this same order read as
+    <H, W, C + 1>, which the numbers here reproduce)."""
+
+    def __init__(self, mean, std, dtype="float32", is_hwc=True):
+        _check_mean_std(mean, std)
+        type_check(is_hwc, (bool,), "is_hwc")
+        if not isinstance(dtype, str):
+            raise TypeError("dtype should be string.")
+        if dtype not in ("float32", "float16"):
+            raise ValueError("dtype only supports float32 or float16.")
+        self.mean, self.std, self.dtype, self.is_hwc = list(mean), list(std), dtype, is_hwc
+
+    def __call__(self, image):
+        array = np.asarray(image)
+        if array.ndim not in (2, 3):
+            hint = ". You may need to perform Decode first." if array.ndim < 2 else ""
+            raise RuntimeError(f"NormalizePad: input tensor is not in shape of <H,W> or <H,W,C>, "
+                               f"but got rank: {array.ndim}{hint}")
+        if array.ndim == 2:
+            array = array[:, :, None] if self.is_hwc else array[None]
+        axis = 2 if self.is_hwc else 0
+        if array.shape[axis] != len(self.mean):
+            raise RuntimeError(f"NormalizePad: number of channels does not match the size of mean "
+                               f"and std vectors, got channels: {array.shape[axis]}, size of "
+                               f"mean: {len(self.mean)}")
+        shape = (1, 1, -1) if self.is_hwc else (-1, 1, 1)
+        mean = np.asarray(self.mean, np.float64).reshape(shape)
+        std = np.asarray(self.std, np.float64).reshape(shape)
+        normalized = ((array - mean) / std).astype(self.dtype)  # rounded once, as MindSpore
+        plane = array.shape[0] * array.shape[1] if self.is_hwc else array[0].size
+        values = np.concatenate([normalized.ravel(), np.zeros(plane, self.dtype)])
+        out_shape = list(array.shape)
+        out_shape[axis] += 1
+        return values.reshape(out_shape)
+
+
 class HWC2CHW(TensorOperation):
     """<H, W, C> -> <C, H, W> (a 2-D image gains a channel axis first)."""
 
@@ -363,7 +435,7 @@ class ToTensor(TensorOperation):
     def __call__(self, image):
         array = _image_array(image, "ToTensor")
         array = array[..., None] if array.ndim == 2 else array
-        return (array.transpose(2, 0, 1) / 255.0).astype(self.output_type)
+        return np.ascontiguousarray(array.transpose(2, 0, 1) / 255.0, self.output_type)
 
 
 def __getattr__(name: str):

@@ -75,3 +75,21 @@ def test_resample_at_the_same_rate_is_the_identity_and_batches():
     assert ints.dtype == np.float32
     with pytest.raises(RuntimeError, match=r"Expecting tensor in type of \[float, double\]"):
         audio.Resample(2, 1)(np.array(["a", "b"]))
+
+
+@pytest.mark.parametrize("kwargs, error, text", [
+    ({"orig_freq": -1}, ValueError, ("Input orig_freq is not within the required interval of "
+                                    "(0, 16777216].")),
+    ({"orig_freq": "x"}, TypeError, "Argument orig_freq with value x is not of type"),
+    ({"lowpass_filter_width": 0}, ValueError, ("Input lowpass_filter_width is not within the "
+                                              "required interval of [1, 2147483647].")),
+    ({"rolloff": 0}, TypeError, ("Argument rolloff with value 0 is not of type [<class "
+                                "'float'>]")),
+    ({"rolloff": 1.5}, ValueError, ("Input rolloff is not within the required interval of "
+                                   "(0, 1.0].")),
+    ({"resample_method": 1}, TypeError, "Argument resample_method with value 1"),
+])
+def test_resample_argument_checks(kwargs, error, text):
+    with pytest.raises(error) as info:
+        audio.Resample(**kwargs)
+    assert text in str(info.value)

@@ -219,3 +219,11 @@ def test_iterators_list_holds_a_weak_reference_to_each_live_iterator():
     del second
     gc.collect()
     assert ITERATORS_LIST == []
+
+
+def test_numpy_outputs_are_c_contiguous():
+    """Arrays over MindSpore's tensors are C-contiguous, whatever view a transform returned."""
+    data = ds.NumpySlicesDataset({"a": np.zeros((2, 3, 4), np.float32)}, shuffle=False)
+    data = data.map(lambda x: x.T, input_columns=["a"])
+    row = next(data.create_tuple_iterator(output_numpy=True, num_epochs=1))
+    assert row[0].shape == (4, 3) and row[0].flags["C_CONTIGUOUS"]

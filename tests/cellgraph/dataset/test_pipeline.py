@@ -222,9 +222,22 @@ def test_concat_chains_rows_of_the_same_columns():
     assert both.get_dataset_size() == 5
     assert _values(both) == [0, 1, 2, 0, 1]
     assert _values(_numbers(2) + _numbers(1) + _numbers(2), 1) == [0, 10, 0, 0, 10]
-    with pytest.raises(ValueError, match=r"concat: expected the columns \['a', 'b'\] in every "
-                                         r"dataset, got \['a'\]"):
-        _numbers().concat(_numbers().project("a"))
+    # MindSpore builds a concat of differing columns, ranks or types, and refuses it when read
+    # (its messages)
+    different = _numbers().concat(_numbers().project("a"))
+    assert different.get_dataset_size() == 2 * _numbers().get_dataset_size()
+    with pytest.raises(RuntimeError, match="'column name' or 'column order' of concat datasets "
+                                           "should be the same"):
+        _values(different)
+    ints = ds.NumpySlicesDataset({"a": np.arange(2)}, shuffle=False)
+    floats = ds.NumpySlicesDataset({"a": np.arange(2.0, dtype=np.float32)}, shuffle=False)
+    matrix = ds.NumpySlicesDataset({"a": np.zeros((2, 1, 1), np.int64)}, shuffle=False)
+    with pytest.raises(RuntimeError, match="data types of the two datasets to be concatenated "
+                                           "should be the same, but got: float32 and int64"):
+        _values(floats + ints)
+    with pytest.raises(RuntimeError, match="tensor rank of the two datasets to be concatenated "
+                                           "should be the same, but got: 0 and 2"):
+        _values(ints + matrix)
 
 
 def test_map_and_batch_take_mindspores_positions_and_keywords():
@@ -295,3 +308,35 @@ def test_autotune_settings_are_checked_and_kept():
     with pytest.raises(RuntimeError):  # MindSpore checks the folder of the prefix
         ds.config.set_enable_autotune(True, "/nonexistent/folder/autotune_out")
     assert ds.config.get_enable_autotune() is False
+
+
+def test_output_types_of_string_and_bytes_columns_have_no_width():
+    """MindSpore types a string column dtype('<U') and a bytes column dtype('S'): equal to
+    np.str_ and np.bytes_, whatever the widths of the values."""
+    data = ds.NumpySlicesDataset({"a": np.array(["ab", "c"]), "b": np.array([b"x", b"yy"]),
+                                  "c": [1, 2]}, shuffle=False)
+    types = data.output_types()
+    assert types == [np.dtype("<U"), np.dtype("S"), np.int64]
+    assert types[0] == np.str_ and types[1] == np.bytes_
+
+
+@pytest.mark.parametrize("size, error, text", [
+    (1, ValueError, "Input buffer_size is not within the required interval of [2, 2147483647]."),
+    (2 ** 31, ValueError, "Input buffer_size is not within the required interval"),
+    (2.5, TypeError, "Argument buffer_size with value 2.5 is not of type [<class 'int'>]"),
+])
+def test_shuffle_buffer_size_checks(size, error, text):
+    with pytest.raises(error) as info:
+        _numbers().shuffle(size)
+    assert text in str(info.value)
+
+
+@pytest.mark.parametrize("count, error, text", [
+    (0, ValueError, ("count should be either -1 or within the required interval of "
+                    "(0, 2147483647], got 0.")),
+    (2.5, TypeError, "Argument count with value 2.5 is not of type [<class 'int'>]"),
+])
+def test_take_count_checks(count, error, text):
+    with pytest.raises(error) as info:
+        _numbers().take(count)
+    assert text in str(info.value)

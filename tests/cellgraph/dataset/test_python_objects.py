@@ -3,6 +3,7 @@ per_batch_map gives stays a Python dict; batch groups dicts key by key; iterator
 a dict holds, recursively, to arrays or Tensors (strings stay arrays). The reprs below are
 MindSpore 2.10's (CPU), printed by the same code."""
 import numpy as np
+import pytest
 
 import cellgraph.dataset as ds
 
@@ -58,3 +59,59 @@ def test_64_bit_integer_columns_print_their_dtype():
     row = next(data.create_tuple_iterator(output_numpy=True))
     assert repr(row) == "[array(0, dtype=uint64), array(0, dtype=int64)]"
     assert row[1].dtype == np.int64
+
+
+def _dict_rows():
+    for i in range(4):
+        yield {"integer": i, "pair": np.array([i, i + 1], np.int32)}
+
+
+def test_batch_of_dicts_stacks_each_key_or_lists_it_after_per_batch_map():
+    """MindSpore 2.10: a batch of dict rows is one dict, each key's values one NumPy array; a
+    per_batch_map returning a list of dicts gives each key's values as a list."""
+    plain = ds.GeneratorDataset(_dict_rows, ["c"]).batch(2)
+    row = next(plain.create_dict_iterator(output_numpy=True, num_epochs=1))["c"]
+    assert row["integer"].tolist() == [0, 1] and row["pair"].shape == (2, 2)
+
+    def as_dicts(c, info):
+        return ([{"v": np.power(x["integer"], 2)} for x in c],)
+
+    mapped = ds.GeneratorDataset(_dict_rows, ["c"]).batch(2, per_batch_map=as_dicts)
+    row = next(mapped.create_dict_iterator(output_numpy=True, num_epochs=1))["c"]
+    assert isinstance(row["v"], list) and [int(v) for v in row["v"]] == [0, 1]
+
+    def array_and_dict(c, info):
+        return ({"a": 1},)
+
+    whole = ds.GeneratorDataset(_dict_rows, ["c"]).batch(2, per_batch_map=array_and_dict)
+    assert next(whole.create_dict_iterator(output_numpy=True, num_epochs=1))["c"]["a"] == 1
+
+
+def test_batch_of_dicts_errors():
+    def ragged():
+        yield {"a": np.array([1, 2])}
+        yield {"a": np.array([1, 2, 3])}
+
+    with pytest.raises(RuntimeError, match="Batch: failed to create a NumPy array with primitive "
+                                           "types|setting an array element with a sequence"):
+        list(ds.GeneratorDataset(ragged, ["c"]).batch(2).create_tuple_iterator())
+
+    def other_keys():
+        yield {"a": 1}
+        yield {"b": 1}
+
+    with pytest.raises(RuntimeError, match="b was not found in previous rows"):
+        list(ds.GeneratorDataset(other_keys, ["c"]).batch(2).create_tuple_iterator())
+    two = ds.zip((ds.GeneratorDataset(_dict_rows, ["x"]), ds.GeneratorDataset(_dict_rows, ["y"])))
+
+    def dict_and_list(x, y, info):
+        return {"a": 1}, y
+
+    def too_few(x, y, info):
+        return x, np.array([1])
+
+    with pytest.raises(RuntimeError, match="mismatched types returned from per_batch_map"):
+        list(two.batch(2, per_batch_map=dict_and_list).create_tuple_iterator())
+    with pytest.raises(RuntimeError, match="column: y expects: 2 rows returned from "
+                                           "'per_batch_map', got: 1"):
+        list(two.batch(2, per_batch_map=too_few).create_tuple_iterator())

@@ -43,10 +43,12 @@ def test_lookup_and_to_number_in_a_pipeline():
         text.Lookup(vocab)(np.array(["nope"]))
     np.testing.assert_array_equal(text.ToNumber(ms.float32)(np.array(["1.5", "-2"])),
                                   [1.5, -2.0])
-    with pytest.raises(RuntimeError, match="out of the range"):
+    with pytest.raises(RuntimeError, match="will be out of bounds if cast to uint8"):
         text.ToNumber(np.uint8)(np.array(["300"]))
-    with pytest.raises(RuntimeError, match="not a"):
-        text.ToNumber(np.int32)(np.array(["1.5x"]))
+    # MindSpore reads the number at the start (C's strtoll): "1.5x" is 1, "x1" none
+    assert text.ToNumber(np.int32)(np.array(["1.5x"])).tolist() == [1]
+    with pytest.raises(RuntimeError, match='it is invalid to convert "x1" to a number'):
+        text.ToNumber(np.int32)(np.array(["x1"]))
 
 
 def test_tokenizers_with_byte_offsets():
@@ -75,3 +77,80 @@ def test_add_token_as_mindspore():
         text_ops.AddToken("T")(np.array([1, 2]))
     with pytest.raises(RuntimeError, match="AddToken: input tensor rank should be 1 or 2."):
         text_ops.AddToken("T")(np.array([[["a"]]]))
+
+
+def test_ngram_pads_at_most_n_minus_one_tokens_a_side():
+    """MindSpore 2.10's n-grams for the same inputs."""
+    words = np.array(["a", "b"])
+    assert text.Ngram([1, 3], ("<", 1), (">", 3), "+")(words).tolist() == [
+        "a", "b", "<+a+b", "a+b+>", "b+>+>"]
+    assert text.Ngram(4, ("<", 1), (">", 1))(np.array(["a"])).tolist() == [""]
+    assert text.Ngram([2, 3, 4])(np.array(["Lone", "Star"])).tolist() == ["Lone Star", "", ""]
+    assert text.Ngram(2, separator="")(np.array(["x", "y", "z"])).tolist() == ["xy", "yz"]
+
+
+@pytest.mark.parametrize("args, error, message", [
+    (([],), ValueError, "n needs to be a non-empty list"),
+    (([1, [1]],), TypeError, "gram[1] with value [1] is not of type"),
+    (([1, 0],), ValueError, "gram_1 must be greater than 0"),
+    (([1], ("s", -1)), ValueError, "padding width need to be positive numbers"),
+    (([1], ("s", "x")), ValueError, "left_pad needs to be a tuple of (str, int)"),
+])
+def test_ngram_argument_errors(args, error, message):
+    with pytest.raises(error) as info:
+        text.Ngram(*args)
+    assert message in str(info.value)
+
+
+def test_sliding_window():
+    assert text.SlidingWindow(2)(np.array([1.5, 2, 3])).tolist() == [[1.5, 2.0], [2.0, 3.0]]
+    assert text.SlidingWindow(2, -1)(["x", "y", "z"]).tolist() == [["x", "y"], ["y", "z"]]
+    assert text.SlidingWindow(10)(["x", "y"]).shape == (0,)
+    with pytest.raises(RuntimeError, match="supports 1D input only for now, but got 2D"):
+        text.SlidingWindow(2)([["x", "y"]])
+    with pytest.raises(RuntimeError, match="axis supports 0 or -1 only for now, but got -100"):
+        text.SlidingWindow(2, -100)(["x", "y"])
+    with pytest.raises(RuntimeError, match="OneToOne, can only accept one tensor"):
+        text.SlidingWindow(2)(["x"], ["y"])
+    with pytest.raises(ValueError):
+        text.SlidingWindow(0)
+    with pytest.raises(TypeError):
+        text.SlidingWindow(1, "0")
+
+
+@pytest.mark.parametrize("strings, dtype, expected", [
+    (["1.5", "  12", "12 ", "0x10", "+5"], ms.int32, [1, 12, 12, 0, 5]),
+    (["1e3"], ms.float16, [1000.0]),
+])
+def test_to_number_reads_as_c_does(strings, dtype, expected):
+    """MindSpore 2.10's ToNumber results: the longest number at the start of each string."""
+    assert text.ToNumber(dtype)(np.array(strings)).tolist() == expected
+
+
+@pytest.mark.parametrize("string, dtype, message", [
+    ("a8fa9ds8fa", ms.int32, 'ToNumber: it is invalid to convert "a8fa9ds8fa" to a number.'),
+    ("137", ms.int8, ("string input 137 will be out of bounds if cast to int8. The valid range "
+                     "is: [-128, 127].")),
+    ("-0", ms.uint8, "string input -0 will be out of bounds if cast to uint8"),
+    ("1e-50", ms.float32, ("string input 1e-50 will be out of bounds if cast to float32. The "
+                          "valid range is: [-340282346638528859811704183484516925440.000000, ")),
+    ("inf", ms.float32, "string input inf will be out of bounds if cast to float32"),
+    ("7e4", ms.float16, ("ToFloat16: value 70000.000000in input data is outside of valid float16 "
+                        "range [65504.000000, -65504.000000].")),
+])
+def test_to_number_errors(string, dtype, message):
+    with pytest.raises(RuntimeError) as info:
+        text.ToNumber(dtype)(np.array([string]))
+    assert message in str(info.value)
+
+
+def test_to_number_and_truncate_argument_errors():
+    with pytest.raises(TypeError, match="data_type: Bool is not numeric data type."):
+        text.ToNumber(ms.bool_)
+    with pytest.raises(RuntimeError, match="OneToOne, can only accept one tensor"):
+        text.ToNumber(ms.int8)(["1"], ["2"])
+    with pytest.raises(ValueError, match=r"Input max_seq_len is not within the required interval "
+                                         r"of \[1, 2147483647\]."):
+        text.Truncate(0)
+    with pytest.raises(TypeError, match="Argument max_seq_len with value x"):
+        text.Truncate("x")

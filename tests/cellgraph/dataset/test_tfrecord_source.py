@@ -1,6 +1,7 @@
 """TFRecordDataset reads tf.train.Example records as MindSpore 2.10 does: the values below are
 what MindSpore gives for the same files."""
 import json
+import os
 import struct
 
 import numpy as np
@@ -152,3 +153,96 @@ def test_global_shuffle_with_num_samples_shuffles_the_first_rows(files):
         data = ds.TFRecordDataset(files, num_samples=2)
         assert sorted(int(r[0][0]) for r in data.create_tuple_iterator(output_numpy=True)) \
             == [0, 10]
+
+
+@pytest.mark.parametrize("compression_type", ["GZIP", "ZLIB"])
+def test_compressed_files_read_as_uncompressed(tmp_path, files, compression_type):
+    """GZIP and ZLIB files read as the same rows; without a row count they are counted."""
+    import gzip
+    import zlib
+    pack = gzip.compress if compression_type == "GZIP" else zlib.compress
+    packed = []
+    for path in files:
+        with open(path, "rb") as f:
+            out = tmp_path / (os.path.basename(path) + "." + compression_type.lower())
+            out.write_bytes(pack(f.read()))
+            packed.append(str(out))
+    plain = ds.TFRecordDataset(files, shuffle=False)
+    data = ds.TFRecordDataset(packed, shuffle=False, compression_type=compression_type)
+    assert data.get_dataset_size() == plain.get_dataset_size() == 6
+    for a, b in zip(plain.create_tuple_iterator(output_numpy=True),
+                    data.create_tuple_iterator(output_numpy=True)):
+        for x, y in zip(a, b):
+            np.testing.assert_array_equal(x, y)
+    # with num_samples, each shard reads num_samples rows, an equal part from each of its files
+    shard = ds.TFRecordDataset(packed, num_samples=2, num_shards=2, shard_id=1, shuffle=False,
+                               compression_type=compression_type)
+    assert [r["id"].tolist() for r in shard.create_dict_iterator(output_numpy=True)] == [[10],
+                                                                                       [11]]
+    short = ds.TFRecordDataset(packed, num_samples=8, num_shards=2, shard_id=0, shuffle=False,
+                               compression_type=compression_type)
+    with pytest.raises(RuntimeError, match="does not meet minimum rows per shard requirement"):
+        list(short.create_tuple_iterator())
+
+
+def test_compression_arguments():
+    path = "any.data"
+    with pytest.raises(ValueError, match="compression_type can only be either '' "):
+        ds.TFRecordDataset([path], compression_type="ZIP")
+
+
+def _column_schema(**columns):
+    schema = ds.Schema()
+    for name, (de_type, shape) in columns.items():
+        schema.add_column(name, de_type=de_type, shape=shape)
+    return schema
+
+
+def _first(data):
+    return next(data.create_dict_iterator(num_epochs=1, output_numpy=True))
+
+
+def test_schema_column_rules(files):
+    """MindSpore's reading of a feature into a schema column: numbers cast between numeric
+    types, bytes read as strings or as uint8, -1 takes the rest of the values, [] a scalar."""
+    row = _first(ds.TFRecordDataset(files[0], _column_schema(
+        pair=("int8", [2, -1]), id=("float64", []), score=("int32", [-1]),
+        raw=("string", [])), shuffle=False))
+    assert row["pair"].shape == (2, 1) and row["pair"].dtype == np.int8
+    assert row["id"].shape == () and row["id"].dtype == np.float64
+    assert row["score"].dtype == np.int32 and row["score"].shape == (1,)
+    assert row["raw"].shape == () and row["raw"].dtype.kind == "U"
+    assert ds.TFRecordDataset(files[0], _column_schema(raw=("string", [1])),
+                              shuffle=False).output_types() == [np.str_]
+
+
+@pytest.mark.parametrize("columns, text", [
+    ({"pair": ("string", [2])}, ("The data type loaded from the example for feature name: pair "
+                                "does not match the predefined type in schema")),
+    ({"raw": ("int64", None)}, "feature name: raw does not match the predefined type"),
+    ({"score": ("string", None)}, "feature name: score does not match the predefined type"),
+    ({"pair": ("int64", [3])}, ("Column shape of pair defined in schema does not match the shape "
+                               "actually load.")),
+    ({"missing": ("int64", [1])}, ("Feature name: missing is required in schema but could not be "
+                                  "found in tfrecord file.")),
+])
+def test_schema_column_errors_when_read(files, columns, text):
+    data = ds.TFRecordDataset(files[0], _column_schema(**columns), shuffle=False)
+    with pytest.raises(RuntimeError) as info:
+        _first(data)
+    assert text in str(info.value)
+
+
+def test_file_and_column_errors_when_read(files, tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("not a record file")
+    data = ds.TFRecordDataset([str(bad), files[0]], shuffle=False, columns_list=["id"])
+    with pytest.raises(RuntimeError) as info:
+        _first(data)
+    assert f"not valid TFRecordDataset files: {bad}" in str(info.value)
+    assert files[0] not in str(info.value)
+    data = ds.TFRecordDataset(files, columns_list=["nope"])
+    with pytest.raises(RuntimeError, match="failed to find column name: nope"):
+        _first(data)
+    with pytest.raises(ValueError, match="did not match any files"):
+        ds.TFRecordDataset([files[0], str(tmp_path / "none.data")])

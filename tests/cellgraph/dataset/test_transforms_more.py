@@ -1,6 +1,8 @@
-"""transforms.PadEnd and transforms.Fill."""
+"""transforms.PadEnd, transforms.Fill and transforms.Mask."""
 import numpy as np
+import pytest
 
+import cellgraph as ms
 from cellgraph.dataset import transforms
 
 
@@ -11,3 +13,46 @@ def test_pad_end_and_fill():
     assert transforms.PadEnd([3])(np.array(["a"])).tolist() == ["a", "", ""]
     filled = transforms.Fill(7)(np.zeros((2, 2), np.int32))
     assert filled.dtype == np.int32 and (filled == 7).all()
+
+
+@pytest.mark.parametrize("x, value, expected", [
+    (np.array([4, 5], np.uint8), -3, [253, 253]),
+    (np.array([4, 5], np.uint8), 300, [44, 44]),
+    (np.array([4, 5], np.int8), 2.7, [2, 2]),
+    (np.array([4, 5], np.uint16), -1.7, [65535, 65535]),
+    (np.array([True, False]), 3, [True, True]),
+    (np.array([b"A", b"B"]), b"abc", [b"abc", b"abc"]),
+])
+def test_fill_casts_as_mindspore(x, value, expected):
+    """MindSpore 2.10's Fill results: the value cast to the input's type (floats toward zero,
+    then wrapped); bytes and strings keep their own width."""
+    out = transforms.Fill(value)(x)
+    assert out.tolist() == expected
+    assert out.dtype == x.dtype or x.dtype.kind == "S"
+
+
+@pytest.mark.parametrize("x, value, words", [
+    (np.array([4, 4]), "words", "fill_value data type string and input tensor data type int64"),
+    (np.array(["a"]), 3, "fill_value data type int64 and input tensor data type string"),
+    (np.array([b"a"]), "x", "fill_value data type string and input tensor data type bytes"),
+])
+def test_fill_refuses_mixing_strings(x, value, words):
+    with pytest.raises(RuntimeError, match="Fill: fill_value and the input tensor must be of the "
+                                           "same data type when involving strings or bytes"):
+        transforms.Fill(value)(x)
+    with pytest.raises(RuntimeError, match=words):
+        transforms.Fill(value)(x)
+
+
+def test_mask_casts_the_constant_to_the_input_type():
+    """MindSpore 2.10's Mask results: 3.5 compares with ints as 3, -1 with uint8 as 255."""
+    le = transforms.Relational.LE
+    assert transforms.Mask(le, 3.5)(np.array([1, 2, 3, 4, 5])).tolist() == [
+        True, True, True, False, False]
+    assert transforms.Mask(le, -1, ms.int32)(np.array([1, 5], np.uint8)).tolist() == [1, 1]
+    assert transforms.Mask(le, "2", ms.int8)(np.array(["1", "2"])).tolist() == [1, 1]
+    with pytest.raises(RuntimeError, match="input datatype does not match the value datatype"):
+        transforms.Mask(le, "3.5")(np.array([1, 2]))
+    with pytest.raises(RuntimeError, match="Only supports bool or numeric datatype for generated "
+                                           "mask type, but got:string"):
+        transforms.Mask(le, "3.5", ms.string)(np.array(["1"]))

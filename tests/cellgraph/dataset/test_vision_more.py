@@ -48,8 +48,6 @@ def test_invert_autocontrast_equalize_posterize():
     np.testing.assert_array_equal(vision.Invert()(image), 255 - image)
     np.testing.assert_array_equal(vision.AutoContrast()(image),
                                   np.asarray(ImageOps.autocontrast(Image.fromarray(image))))
-    np.testing.assert_array_equal(vision.Equalize()(image),
-                                  np.asarray(ImageOps.equalize(Image.fromarray(image))))
     np.testing.assert_array_equal(vision.RandomPosterize(2)(image), image & 0xC0)
 
 
@@ -172,3 +170,56 @@ def test_center_crop_limits_padding_and_gives_a_contiguous_array():
             vision.CenterCrop(size)(image)
     crop = vision.CenterCrop(2)(np.arange(75, dtype=np.uint8).reshape(5, 5, 3))
     assert crop.flags["C_CONTIGUOUS"]
+
+
+_EQ_IMAGE = ((np.arange(48).reshape(4, 4, 3) * 37) % 200).astype(np.uint8)
+
+
+def test_equalize_gives_mindspores_pixels():
+    """MindSpore 2.10's Equalize (OpenCV's equalizeHist per channel) for the same image."""
+    out = vision.Equalize()(_EQ_IMAGE)
+    assert out[0].tolist() == [[0, 34, 102], [153, 187, 255], [34, 68, 136], [187, 221, 17]]
+    assert out[3].tolist() == [[170, 204, 0], [51, 85, 153], [204, 238, 34], [85, 119, 187]]
+    assert vision.Equalize()(_EQ_IMAGE[:, :, 1]).tolist() == [
+        [34, 187, 68, 221], [102, 255, 136, 0], [153, 17, 170, 51], [204, 85, 238, 119]]
+    assert vision.Equalize()(np.full((2, 2), 7, np.uint8)).tolist() == [[7, 7], [7, 7]]
+
+
+def test_random_equalize():
+    np.testing.assert_array_equal(vision.RandomEqualize(1.0)(_EQ_IMAGE),
+                                  vision.Equalize()(_EQ_IMAGE))
+    np.testing.assert_array_equal(vision.RandomEqualize(0.0)(_EQ_IMAGE), _EQ_IMAGE)
+    assert vision.RandomEqualize(1.0)(_EQ_IMAGE[:, :, :1]).shape == (4, 4, 1)
+    with pytest.raises(ValueError, match=r"Input prob is not within the required interval of "
+                                         r"\[0.0, 1.0\]."):
+        vision.RandomEqualize(1.5)
+    with pytest.raises(TypeError, match="Argument prob with value True"):
+        vision.RandomEqualize(True)
+    with pytest.raises(RuntimeError, match="input image is not in channel of 1 or 3, but got: 4"):
+        vision.RandomEqualize(1.0)(np.zeros((4, 4, 4), np.uint8))
+    with pytest.raises(RuntimeError, match="not in shape of <H,W> or <H,W,C>, but got rank: 4"):
+        vision.RandomEqualize(1.0)(np.zeros((2, 4, 4, 3), np.uint8))
+    with pytest.raises(RuntimeError, match="input image is not in type of uint8, but got: "
+                                           "float32"):
+        vision.RandomEqualize(1.0)(np.zeros((4, 4, 3), np.float32))
+
+
+@pytest.mark.parametrize("op", [vision.RandomVerticalFlip, vision.RandomHorizontalFlip,
+                                vision.RandomEqualize])
+def test_prob_checks_are_mindspores(op):
+    with pytest.raises(ValueError, match=r"Input prob is not within the required interval of "
+                                         r"\[0.0, 1.0\]."):
+        op(1.5)
+    with pytest.raises(TypeError, match=r"Argument prob with value 1 is not of type \[<class "
+                                        r"'float'>, <class 'int'>\], but got <class 'str'>."):
+        op("1")
+
+
+def test_random_flip_takes_several_images_and_checks_their_rank():
+    image = np.arange(18, dtype=np.uint8).reshape(2, 3, 3)
+    first, second = vision.RandomVerticalFlip(1.0)(image, image + 1)
+    np.testing.assert_array_equal(first, image[::-1])
+    np.testing.assert_array_equal(second, image[::-1] + 1)
+    with pytest.raises(RuntimeError, match="RandomVerticalFlip: input tensor is not in shape of "
+                                           "<H,W> or <H,W,C>, but got rank: 4"):
+        vision.RandomVerticalFlip(1.0)(np.zeros((2, 2, 3, 3), np.uint8))
