@@ -145,7 +145,8 @@ class UndefinedName(nn.Cell):
 
 def test_undefined_name():
     err = expect_error(NameError, lambda: UndefinedName()(X),
-                       "name 'undefined_scale' is not defined", UndefinedName,
+                       "The name 'undefined_scale' is not defined, or not supported in graph "
+                       "mode.", UndefinedName,
                        "undefined_scale", "undefined_scale")
     assert type(err).__name__ == "NameError"  # as MindSpore raises it
 
