@@ -49,7 +49,8 @@ def _range(call, *args):
 
 def _map(call, fn, *sequences):
     if not sequences:
-        raise TypeError("map() must have at least two arguments.")
+        raise ArgumentError(f"The Map operator must have at least two arguments. But the size "
+                            f"of arguments is {1 + len(sequences)}.")
     out = [call(fn, list(items)) for items in zip(*(_items(s) for s in sequences))]
     return out if isinstance(sequences[0], list) else tuple(out)
 

@@ -203,3 +203,13 @@ def test_a_graph_returns_numpy_scalars_as_python_scalars_and_classes_as_they_are
     assert values == (1, 2) and type(values[0]) is int
     assert floats == [2.5] and type(floats[0]) is float
     assert tensor_class is ms.Tensor and float_class is float
+
+
+def test_map_without_a_sequence_is_mindspores_type_error():
+    @ms.jit
+    def f(x):
+        return map(abs)
+
+    with pytest.raises(TypeError, match=r"^The Map operator must have at least two arguments\. "
+                                        r"But the size of arguments is 1\."):
+        f(ms.Tensor(np.ones(2, np.float32)))
