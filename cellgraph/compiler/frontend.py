@@ -482,7 +482,13 @@ class Interpreter:
 
     def assign_attribute(self, target, value) -> None:
         """`obj.attr = value`: objects made during this compile take it; an object with a
-        `_graph_setattr` hook (a Cell assigning one of its Parameters) handles it."""
+        `_graph_setattr` hook (a Cell assigning one of its Parameters) handles it. The owner
+        is named (`self.attr`, `obj.inner.attr`), as MindSpore requires: not an item or a call's
+        result."""
+        if not isinstance(target.value, (gast.Name, gast.Attribute)):
+            raise CompileError(f"In graph mode, only attribute and name of class members can be "
+                               f"assigned. But got {type(target.value).__name__}.",
+                               self.info.loc(target))
         owner = self.eval(target.value)
         if is_compile_time_object(owner):
             setattr(owner, target.attr, value)
