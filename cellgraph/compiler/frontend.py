@@ -603,6 +603,7 @@ class Interpreter:
         left, result = self.eval(node.left), None
         for op, comparator in zip(node.ops, node.comparators):
             right = self.eval(comparator)
+            sequence_builtins.check_sequence_ordering(type(op).__name__, left, right)
             step = CMPOPS[type(op)](left, right)
             result = step if result is None else control_flow.logical_and(result, step)
             left = right
