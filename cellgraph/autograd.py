@@ -91,7 +91,8 @@ class GradFunction(Transform):
 
     def __call__(self, *args, **kwargs):
         """Keyword arguments go to `fn` as they are and are not differentiated (as in
-        MindSpore): the gradient is that of `functools.partial(fn, **kwargs)`."""
+        MindSpore's grad; GradOperation with get_all differentiates them, below): the gradient
+        is that of `functools.partial(fn, **kwargs)`."""
         if not kwargs:
             return super().__call__(*args)
         bound = copy.copy(self)
@@ -270,6 +271,23 @@ class _OperationGrad(GradFunction):
         self.all_inputs = all_inputs
         super().__init__(fn, positions, weights, sens_param, single=not all_inputs,
                          api="GradOperation", single_weight=single_weight)
+
+    def __call__(self, *args, **kwargs):
+        """With get_all, keyword inputs are differentiated too, after the positional ones, in
+        the order given (MindSpore's GradOperation); otherwise they are passed through."""
+        if not (kwargs and self.all_inputs and self.positions is not None):
+            return super().__call__(*args, **kwargs)
+        sens = args[-1:] if self.sens_param and args else ()
+        inputs = args[:len(args) - len(sens)]
+        fn, names, n_positional = self.fn, tuple(kwargs), len(inputs)
+
+        def with_keywords(*values):
+            return fn(*values[:n_positional], **dict(zip(names, values[n_positional:])))
+
+        bound = copy.copy(self)
+        with_keywords.__name__ = with_keywords.__qualname__ = graph_name(fn)
+        bound.fn = bound.__wrapped__ = with_keywords
+        return Transform.__call__(bound, *inputs, *kwargs.values(), *sens)
 
     def _positions(self, args):
         if self.positions is None:

@@ -17,7 +17,7 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentError, CompileError, DTypeError, ShapeError
 
-from . import dynamic_dims
+from . import definedness, dynamic_dims
 from .builder import Builder, Tracer, current_builder, is_tensor_like, is_tensor_target
 from .control_prims import switch_p, while_p
 from .effects import RaiseSignal
@@ -363,20 +363,29 @@ def tensor_if(interp, node, test, rest) -> bool:
     else_branch.run(interp, lambda: interp.exec_block(node.orelse))
     for branch, block in ((then_branch, node.body), (else_branch, node.orelse)):
         branch.where = branch.where or interp.loc(block[-1] if block else node)
-    names = []
+    names, one_sided = [], {}
     for n in list(then_branch.vars) + list(else_branch.vars):
         vt, ve = then_branch.vars.get(n, _MISSING), else_branch.vars.get(n, _MISSING)
         old = before.get(n, _MISSING)
-        if n in names or (vt is old and ve is old):
+        if n in names or n in one_sided or (vt is old and ve is old):
             continue
-        if (vt is _MISSING and not then_branch.raised) or (
-                ve is _MISSING and not else_branch.raised):
-            continue  # defined on one side only: undefined after the `if`, as in Python
-        names.append(n)
+        t_set, e_set = _is_set(vt), _is_set(ve)
+        if not t_set and not e_set:
+            one_sided[n] = ve if vt is old else vt  # a mark made inside a branch
+        elif (not t_set and not then_branch.raised) or (not e_set and not else_branch.raised):
+            if old is not _MISSING:  # unbound on some path before this `if`: that path's mark
+                one_sided[n] = old
+                continue
+            side, block = ("true", node.body) if t_set else ("false", node.orelse)
+            where = definedness.assigned_names(block).get(n, node)
+            one_sided[n] = definedness.branch_message(n, side, interp.info, where)
+        else:
+            names.append(n)
     merged = emit_switch(test, [f"variable `{n}`" for n in names], then_branch,
                          _values_after(then_branch, names), else_branch,
                          _values_after(else_branch, names), loc)
     interp.scope.vars.update(zip(names, merged))
+    interp.scope.vars.update(one_sided)
     _raise_if_both_raised(then_branch, else_branch)
     return False
 
@@ -384,7 +393,12 @@ def tensor_if(interp, node, test, rest) -> bool:
 def _values_after(branch: Branch, names: list) -> list:
     """The branch's values of `names`; a branch that raised never continues, so what it left
     unset is UNBOUND."""
-    return [branch.vars.get(n, UNBOUND) for n in names]
+    return [value if _is_set(value) else UNBOUND
+            for value in (branch.vars.get(n, UNBOUND) for n in names)]
+
+
+def _is_set(value) -> bool:
+    return value is not _MISSING and definedness.is_defined(value)
 
 
 def _if_with_return(interp, node, test, rest, name, loc):
@@ -450,7 +464,8 @@ def tensor_while(interp, node):
     traced again with them carried until nothing new turns up."""
     loc = interp.loc(node)
     assert not has_exit(node.body) and not has_return(node.body), "lowered in loop_exits.py"
-    names = [n for n in _assigned_names(node.body) if n in interp.scope.vars]
+    names = [n for n in _assigned_names(node.body)
+             if definedness.is_defined(interp.scope.vars.get(n, definedness.ABSENT))]
     init = {n: interp.scope.vars[n] for n in names}
     params: list = []
     while True:

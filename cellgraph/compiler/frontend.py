@@ -31,12 +31,14 @@ from cellgraph.primitives.errors import (
     CompileError,
     ShapeError,
     SourceLoc,
+    UnboundNameError,
     UndefinedNameError,
 )
 
 from . import (
     choice,
     control_flow,
+    definedness,
     dynamic_sequence,
     effects,
     loop_exits,
@@ -306,16 +308,23 @@ class Interpreter:
         A `# @jit.cond: True` (or False) comment on the `if` line decides the condition at
         compile time, as in MindSpore, without evaluating it."""
         forced = _condition_comment(self.info.loc(node))
-        if forced is not None:
-            self.exec_block(node.body if forced else node.orelse)
-            return False
-        test = self.eval(node.test)
+        test = forced if forced is not None else self.eval(node.test)
         if isinstance(test, Tracer):
             return control_flow.tensor_if(self, node, test, rest)
-        self.exec_block(node.body if control_flow.truth(test) else node.orelse)
+        before = dict(self.scope.vars)
+        taken = control_flow.truth(test)
+        self.exec_block(node.body if taken else node.orelse)
+        definedness.mark_constant_if(self.scope.vars, before, node, taken, self.info)
         return False
 
     def stmt_For(self, node):
+        before = dict(self.scope.vars)
+        try:
+            self._run_for(node)
+        finally:
+            definedness.mark_loop(self.scope.vars, before, node, "for", self.info)
+
+    def _run_for(self, node):
         node, flags = loop_exits.lower_loop_exits(node)
         self.scope.vars.update(dict.fromkeys(flags, False))
         iterable = self.eval(node.iter)
@@ -339,6 +348,13 @@ class Interpreter:
         self.exec_block(node.orelse)
 
     def stmt_While(self, node):
+        before = dict(self.scope.vars)
+        try:
+            self._run_while(node)
+        finally:
+            definedness.mark_loop(self.scope.vars, before, node, "while", self.info)
+
+    def _run_while(self, node):
         node, flags = loop_exits.lower_loop_exits(node)
         self.scope.vars.update(dict.fromkeys(flags, False))
         test = self.eval(node.test)
@@ -466,7 +482,13 @@ class Interpreter:
 
     def assign_attribute(self, target, value) -> None:
         """`obj.attr = value`: objects made during this compile take it; an object with a
-        `_graph_setattr` hook (a Cell assigning one of its Parameters) handles it."""
+        `_graph_setattr` hook (a Cell assigning one of its Parameters) handles it. The owner
+        is named (`self.attr`, `obj.inner.attr`), as MindSpore requires: not an item or a call's
+        result."""
+        if not isinstance(target.value, (gast.Name, gast.Attribute)):
+            raise CompileError(f"In graph mode, only attribute and name of class members can be "
+                               f"assigned. But got {type(target.value).__name__}.",
+                               self.info.loc(target))
         owner = self.eval(target.value)
         if is_compile_time_object(owner):
             setattr(owner, target.attr, value)
@@ -494,10 +516,13 @@ class Interpreter:
 
     def expr_Name(self, node):
         try:
-            return self.scope.lookup(node.id)
+            value = self.scope.lookup(node.id)
         except KeyError:
-            raise UndefinedNameError(f"name '{node.id}' is not defined",
-                                     self.info.loc(node)) from None
+            raise UndefinedNameError(f"The name '{node.id}' is not defined, or not supported "
+                                     f"in graph mode.", self.info.loc(node)) from None
+        if not definedness.is_defined(value):
+            raise UnboundNameError(value.message, self.info.loc(node))
+        return value
 
     def expr_Attribute(self, node):
         obj = self.eval(node.value)
@@ -578,6 +603,7 @@ class Interpreter:
         left, result = self.eval(node.left), None
         for op, comparator in zip(node.ops, node.comparators):
             right = self.eval(comparator)
+            sequence_builtins.check_sequence_ordering(type(op).__name__, left, right)
             step = CMPOPS[type(op)](left, right)
             result = step if result is None else control_flow.logical_and(result, step)
             left = right

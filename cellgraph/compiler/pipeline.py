@@ -241,6 +241,7 @@ def _compile(fn, args, dump_dir, name, keep_stages, graph_print) -> Compiled:
         graph, captured, _, in_tree, arguments = parse_arguments(fn, args, name, ctx)
     if captured:
         raise CompileError("a top-level graph cannot read values of another graph")
+    _refuse_functions_in_output(graph.out_tree, graph.loc)
     if inspect.isfunction(fn):
         _check_weight_names(graph)
     if ctx.verify_every_stage:
@@ -252,6 +253,16 @@ def _compile(fn, args, dump_dir, name, keep_stages, graph_print) -> Compiled:
     if dump_dir:
         write_stages(stages, dump_dir, graph.name)
     return Compiled(graph, module, stages, unique(guards), in_tree, arguments)
+
+
+def _refuse_functions_in_output(tree: Tree, loc) -> None:
+    """A program's result holds values, not functions (a function, method, Primitive or Cell
+    returned, alone or in a tuple): MindSpore refuses them. A class may be returned."""
+    if tree.kind == "tuple":
+        for child in tree.children:
+            _refuse_functions_in_output(child, loc)
+    elif tree.kind == "static" and callable(tree.static) and not isinstance(tree.static, type):
+        raise CompileError("Function in output is not supported. Please check your code.", loc)
 
 
 def _check_weight_names(graph: Graph) -> None:

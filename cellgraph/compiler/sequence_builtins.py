@@ -26,7 +26,7 @@ from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, CompileError, DTypeError
 
 from .builder import Tracer, is_tensor_like
-from .dynamic_sequence import check_range_arguments, variable_scalar
+from .dynamic_sequence import check_range_arguments, is_runtime_scalar, variable_scalar
 
 MAX_RANGE = 100_000  # a tuple this long is a graph's constant; an unrolled loop's limit too
 
@@ -49,7 +49,8 @@ def _range(call, *args):
 
 def _map(call, fn, *sequences):
     if not sequences:
-        raise TypeError("map() must have at least two arguments.")
+        raise ArgumentError(f"The Map operator must have at least two arguments. But the size "
+                            f"of arguments is {1 + len(sequences)}.")
     out = [call(fn, list(items)) for items in zip(*(_items(s) for s in sequences))]
     return out if isinstance(sequences[0], list) else tuple(out)
 
@@ -233,3 +234,35 @@ def sequence_method(fn):
     if handler is None or type(owner) not in (list, tuple):
         return None
     return lambda *args: handler(owner, *args)
+
+
+# MindSpore's names for ordering two tuples (or lists) in a graph: the operator, and the
+# primitive whose element check speaks (`>=` is checked by its equality primitive first, whose
+# name it spells so, unquoted)
+_ORDERING = {"Lt": ("lt", "'{}_lt'"), "LtE": ("le", "'{}_le'"), "Gt": ("gt", "'{}_gt'"),
+             "GtE": ("ge", "tupel_equal")}
+
+
+def check_sequence_ordering(op: str, left, right) -> None:
+    """`left < right` (or <=, >, >=) on two tuples or two lists in a graph: MindSpore orders
+    sequences of scalars only. An element that is a sequence, or a Tensor, is a TypeError in
+    its words; the first pair holding one decides, as its elementwise check does."""
+    if op not in _ORDERING or type(left) is not type(right) or \
+            not isinstance(left, (tuple, list)):
+        return
+    kind = "tuple" if isinstance(left, tuple) else "list"
+    short, primitive = _ORDERING[op]
+    for a, b in zip(left, right):
+        nested = next((e for e in (a, b) if isinstance(e, (tuple, list))), None)
+        if nested is not None:
+            raise DTypeError(f"For op '{kind}_{short}' input must be [int32, int64, float32, "
+                             f"float64, bool], but got {nested!r}")
+        if any(is_tensor_like(e) and not is_runtime_scalar(e) for e in (a, b)):
+            raise DTypeError(f"For primitive {primitive.format(kind)}, the input element must "
+                             f"be scalar, but got {_element(a)} and {_element(b)}")
+
+
+def _element(value) -> str:
+    if is_tensor_like(value):
+        return f"Tensor(shape={list(value.shape)}, dtype={value.dtype})"
+    return repr(value)

@@ -102,6 +102,21 @@ from .custom_ops import Custom, kernel, ms_kernel  # noqa: F401
 # cellgraph.float32, ... (mindspore.common.dtype)
 from .function.array_func.attributes import dtype, identity, shape  # noqa: F401
 from .function.other_func import mixed_precision_cast, switch_layer, tuple_len  # noqa: F401
+from .functional import (  # noqa: F401  (primitive instances and aliases, as in MindSpore)
+    tensor_add,
+    tensor_div,
+    tensor_exp,
+    tensor_floordiv,
+    tensor_ge,
+    tensor_gt,
+    tensor_le,
+    tensor_lt,
+    tensor_mod,
+    tensor_mul,
+    tensor_pow,
+    tensor_slice,
+    tensor_sub,
+)
 from .operations.debug_ops import Print  # noqa: F401
 from .primitive import constexpr  # noqa: F401
 

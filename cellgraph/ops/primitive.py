@@ -12,6 +12,7 @@ UnsupportedError saying what to write instead. `constexpr` works as in `ops.cons
 """
 from __future__ import annotations
 
+import collections
 import functools
 import inspect
 
@@ -180,6 +181,50 @@ def _python_call(call):
         return out
 
     return run
+
+
+class BpropRegistry(collections.UserDict):
+    """MindSpore's registry of Python bprops for primitives (`bprop_getters` of
+    `ops._grad_experimental.grad_base`): `@bprop_getters.register(PrimClass)` (or a primitive's
+    name) over `get(prim) -> bprop(*inputs, out, dout)`, read back by `get(prim)` and
+    `get_bprop_fn(prim)`. MindSpore consults it for the operators of its C++ back ends; a
+    Primitive subclass with a Python `__call__` is differentiated through that `__call__`, in
+    MindSpore 2.10 (PyNative; its graph mode cannot run one on CPU) as here, whatever is
+    registered for it. cellgraph's own operators keep their declared derivatives."""
+
+    def register(self, prim):
+        def deco(fn):
+            if isinstance(prim, str):
+                self[prim] = fn
+            elif isinstance(prim, type) and issubclass(prim, Primitive):
+                self[id(prim)] = fn
+                self[prim.__name__] = fn
+            else:
+                raise DTypeError(f"bprop_getters.register: expected a Primitive subclass or a "
+                                 f"primitive's name, got {type(prim).__name__}")
+            return fn
+
+        return deco
+
+    def get(self, prim_obj, default=None):
+        if isinstance(prim_obj, str):
+            return self.data.get(prim_obj, default)
+        if isinstance(prim_obj, Primitive):
+            found = self.data.get(id(type(prim_obj)))
+            return found if found is not None else self.data.get(prim_obj.name, default)
+        return default
+
+
+bprop_getters = BpropRegistry()
+
+
+def get_bprop_fn(prim, get_closure=False):
+    """The bprop registered for `prim` (a Primitive or a name); the getter itself with
+    `get_closure`; None when none is."""
+    getter = bprop_getters.get(prim, None)
+    if getter is None or get_closure:
+        return getter
+    return getter(prim)
 
 
 def _check_declared(prim, declared: dict, out) -> None:

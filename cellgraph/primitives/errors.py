@@ -60,6 +60,11 @@ class UndefinedNameError(CellgraphError, NameError):
     """A name construct reads that is defined nowhere (MindSpore raises NameError)."""
 
 
+class UnboundNameError(CellgraphError, UnboundLocalError):
+    """A name construct reads that some path leaves unbound: assigned in one branch of an `if`
+    only, or first in a loop body (MindSpore raises UnboundLocalError)."""
+
+
 class ShapeError(CellgraphError, ValueError):
     """Operands whose shapes do not fit the operation."""
 

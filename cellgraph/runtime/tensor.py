@@ -131,6 +131,9 @@ class Tensor(TensorMethods):
         if internal:  # fast path for results: input_data is already a backend array
             self._data, self._dtype = input_data, dtype
             return
+        if not isinstance(const_arg, bool):
+            raise DTypeError(f"For 'Tensor', the type of 'const_arg' should be 'bool', but got "
+                             f"type '{type(const_arg).__name__}'.")
         if const_arg:
             self.set_const_arg(const_arg)
         if init is not None:  # with shape and dtype and no data, an UninitializedTensor
@@ -162,7 +165,7 @@ class Tensor(TensorMethods):
     def set_const_arg(self, const_arg=True) -> Tensor:
         if not isinstance(const_arg, bool):
             raise DTypeError(f"For 'set_const_arg', the type of 'const_arg' should be 'bool', "
-                             f"but got '{type(const_arg).__name__}'")
+                             f"but got type '{type(const_arg).__name__}'.")
         key = id(self)
         if const_arg:
             _CONST_ARG[key] = weakref.ref(self, lambda _: _CONST_ARG.pop(key, None))

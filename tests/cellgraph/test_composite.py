@@ -342,3 +342,33 @@ def test_core_decorator_records_the_flags_as_mindspore():
 
     out = run(Tensor(np.array([1.0], np.float32)))
     assert [float(o.asnumpy()[0]) for o in out] == [2.0, 4.0]
+
+
+_pick = C.MultitypeFuncGraph("pick")
+
+
+@_pick.register("Tensor", "Tuple")
+def _pick_by_sign(x, y):
+    if x > 0:
+        return y[0]
+    return y[1]
+
+
+class _HyperMapOverPairs(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.hyper_map = C.HyperMap(_pick)
+
+    def construct(self, x, y, z):
+        return self.hyper_map((x, y), ((z, x), (y, z)))
+
+
+@pytest.mark.parametrize("mode", [ms.GRAPH_MODE, ms.PYNATIVE_MODE])
+def test_hyper_map_hands_a_registered_sequence_to_the_function(mode):
+    # an element that is a tuple where the MultitypeFuncGraph registers "Tuple" is its argument,
+    # not mapped over; MindSpore 2.10's values (forward and C.GradOperation(get_all=True))
+    ms.set_context(mode=mode)
+    x, y, z = (Tensor(v, ms.int32) for v in (2, -3, 0))
+    assert [int(v) for v in _HyperMapOverPairs()(x, y, z)] == [0, 0]
+    grads = C.GradOperation(get_all=True)(_HyperMapOverPairs())(x, y, z)
+    assert [int(g) for g in grads] == [0, 0, 2]

@@ -442,3 +442,28 @@ def test_a_tuple_of_numbers_input_gets_no_gradient_as_in_mindspore():
         np.testing.assert_allclose(grads[0].asnumpy(), [6., 8.])
         np.testing.assert_allclose(grads[1].asnumpy(), [2., 4.])
     assert cellgraph.grad(f, grad_position=1)(x, (3, 4), y, 2) == ()
+
+
+class _ScaledProduct(nn.Cell):
+    def construct(self, x, y, z=1.0):
+        return x * y * 2 * z
+
+
+@pytest.mark.parametrize("mode", [cellgraph.GRAPH_MODE, cellgraph.PYNATIVE_MODE])
+def test_grad_operation_get_all_differentiates_keyword_inputs(mode):
+    # MindSpore 2.10: get_all gives the keyword inputs' gradients after the positional ones;
+    # without get_all, the first input's alone
+    cellgraph.set_context(mode=mode)
+    net = _ScaledProduct()
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    y = Tensor(np.array([3.0, 4.0], np.float32))
+    gx, gy = ops.GradOperation(get_all=True)(net)(x, y=y)
+    np.testing.assert_allclose(gx.asnumpy(), [6.0, 8.0])
+    np.testing.assert_allclose(gy.asnumpy(), [2.0, 4.0])
+    np.testing.assert_allclose(ops.GradOperation()(net)(x, y=y).asnumpy(), [6.0, 8.0])
+    (gx, gy), weights = ops.GradOperation(get_all=True, get_by_list=True)(
+        net, net.trainable_params())(x, y=y)
+    assert weights == () and gy.shape == (2,)
+    grads = ops.GradOperation(get_all=True)(net)(x, y, z=Tensor(np.array([2.0, 2.0], np.float32)))
+    np.testing.assert_allclose([g.asnumpy() for g in grads],
+                               [[12.0, 16.0], [4.0, 8.0], [6.0, 16.0]])

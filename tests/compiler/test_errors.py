@@ -145,7 +145,8 @@ class UndefinedName(nn.Cell):
 
 def test_undefined_name():
     err = expect_error(NameError, lambda: UndefinedName()(X),
-                       "name 'undefined_scale' is not defined", UndefinedName,
+                       "The name 'undefined_scale' is not defined, or not supported in graph "
+                       "mode.", UndefinedName,
                        "undefined_scale", "undefined_scale")
     assert type(err).__name__ == "NameError"  # as MindSpore raises it
 
@@ -399,3 +400,30 @@ def test_a_missing_attribute_is_an_attribute_error(cell, snippet, message):
     construct reads that its object lacks; a graph value is named a Tensor."""
     err = expect_error(AttributeError, lambda: cell()(X), message, cell, snippet, snippet)
     assert type(err).__name__ == "AttributeError"
+
+
+class _HoldsX(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.x = 0
+
+    def construct(self, x):
+        return x
+
+
+class AssignsThroughAnItem(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.cells = nn.CellList([_HoldsX()])
+
+    def construct(self, x):
+        self.cells[0].x = x
+        return x
+
+
+def test_assigning_an_attribute_of_an_item_is_mindspores_runtime_error():
+    err = expect_error(CompileError, lambda: AssignsThroughAnItem()(X),
+                       "In graph mode, only attribute and name of class members can be "
+                       "assigned. But got Subscript.", AssignsThroughAnItem,
+                       "self.cells[0].x = x")
+    assert isinstance(err, RuntimeError)

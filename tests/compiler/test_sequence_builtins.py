@@ -203,3 +203,59 @@ def test_a_graph_returns_numpy_scalars_as_python_scalars_and_classes_as_they_are
     assert values == (1, 2) and type(values[0]) is int
     assert floats == [2.5] and type(floats[0]) is float
     assert tensor_class is ms.Tensor and float_class is float
+
+
+def test_map_without_a_sequence_is_mindspores_type_error():
+    @ms.jit
+    def f(x):
+        return map(abs)
+
+    with pytest.raises(TypeError, match=r"^The Map operator must have at least two arguments\. "
+                                        r"But the size of arguments is 1\."):
+        f(ms.Tensor(np.ones(2, np.float32)))
+
+
+def _lt_tensors(x, y):
+    return (1, x) < (1, y)
+
+
+def _le_lists(x, y):
+    return [1, x] <= [1, y]
+
+
+def _ge_tensors(x, y):
+    return (1, x) >= (1, y)
+
+
+def _lt_nested(x, y):
+    return ((1, 2), x + 2) < ((2, 3), y + 2)
+
+
+def _lt_scalar_then_tensor(x, y):
+    return (1, 2) < (1, x)
+
+
+@pytest.mark.parametrize("fn, message", [
+    (_lt_tensors, ("For primitive 'tuple_lt', the input element must be scalar, but got "
+                   "Tensor(shape=[1], dtype=Int64) and Tensor(shape=[1], dtype=Int64)")),
+    (_le_lists, "For primitive 'list_le', the input element must be scalar"),
+    (_ge_tensors, "For primitive tupel_equal, the input element must be scalar"),
+    (_lt_nested, ("For op 'tuple_lt' input must be [int32, int64, float32, float64, bool], "
+                  "but got (1, 2)")),
+    (_lt_scalar_then_tensor, ("For primitive 'tuple_lt', the input element must be scalar, "
+                              "but got 2 and Tensor")),
+])
+def test_ordering_sequences_of_tensors_or_sequences_is_mindspores_type_error(fn, message):
+    # MindSpore 2.10 orders tuples and lists of scalars only (its messages, `tupel` included)
+    with pytest.raises(TypeError) as info:
+        ms.jit(fn)(ms.Tensor([1]), ms.Tensor([3]))
+    assert str(info.value).startswith(message)
+
+
+def test_ordering_sequences_of_scalars_still_folds():
+    @ms.jit
+    def f(x):
+        return (1, 2) < (1, 3), [2, 1] >= [2, 1], x
+
+    lt, ge, _ = f(ms.Tensor([1]))
+    assert lt is True and ge is True

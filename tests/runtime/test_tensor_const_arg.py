@@ -24,3 +24,18 @@ def test_a_const_arg_tensor_computes_as_any_tensor():
     a = Tensor(np.array([[0.5, 0.6], [1.2, 1.3]], np.float32), const_arg=True)
     b = Tensor(np.array([[1.0, 0.0], [0.0, 2.0]], np.float32), const_arg=True)
     np.testing.assert_allclose(f(a, b).asnumpy(), [[0.5, 1.2], [1.2, 2.6]], rtol=1e-6)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: Tensor([0], dtype=ms.int32, const_arg=1),
+     "For 'Tensor', the type of 'const_arg' should be 'bool', but got type 'int'."),
+    (lambda: Tensor([0], dtype=ms.int32, const_arg="yes"),
+     "For 'Tensor', the type of 'const_arg' should be 'bool', but got type 'str'."),
+    (lambda: Tensor([0], dtype=ms.int32).set_const_arg(1),
+     "For 'set_const_arg', the type of 'const_arg' should be 'bool', but got type 'int'."),
+])
+def test_const_arg_must_be_a_bool(make, message):
+    # MindSpore 2.10's messages, word for word
+    with pytest.raises(TypeError) as info:
+        make()
+    assert str(info.value) == message

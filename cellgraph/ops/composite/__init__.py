@@ -104,9 +104,16 @@ class MultitypeFuncGraph:
 
         return add
 
+    def _matches(self, args) -> list:
+        return [(generic, i, fn) for i, (tests, generic, fn) in enumerate(self.entries)
+                if len(tests) == len(args) and all(t(a) for t, a in zip(tests, args))]
+
+    def accepts(self, *args) -> bool:
+        """Whether an implementation is registered for arguments of these types."""
+        return bool(self._matches(args))
+
     def __call__(self, *args):
-        matches = [(generic, i, fn) for i, (tests, generic, fn) in enumerate(self.entries)
-                   if len(tests) == len(args) and all(t(a) for t, a in zip(tests, args))]
+        matches = self._matches(args)
         if not matches:
             given = ", ".join("Tensor" if _is_tensor(a) else type(a).__name__ for a in args)
             raise DTypeError(f"MultitypeFuncGraph '{self.name}': no implementation registered "
@@ -142,8 +149,9 @@ class HyperMap:
 
     def _map(self, fn, seqs, top):
         lengths = {len(s) for s in seqs if _is_sequence(s)}
-        if not lengths or (not top and not self.recursive):
-            return apply(fn, *seqs)
+        if not lengths or (not top and not self.recursive) or (
+                isinstance(fn, MultitypeFuncGraph) and fn.accepts(*seqs)):
+            return apply(fn, *seqs)  # (a MultitypeFuncGraph registered for a sequence takes it)
         if len(lengths) > 1:
             raise ArgumentError(f"{type(self).__name__}: expected sequences of one length, got "
                                 f"lengths {sorted(lengths)}")

@@ -16,6 +16,8 @@ none reaches up into a module that imports it:
 from __future__ import annotations
 
 import functools
+import importlib
+import inspect
 import sys
 import types
 
@@ -200,16 +202,47 @@ def ops_function(name: str):
     return None
 
 
+# MindSpore's functional spellings that are primitive instances (`tensor_add = P.Add()` in its
+# ops/function/math_func.py): the module of the class, the class, the parameters its call shows;
+# read when first asked for (the operations modules import the packages this module sits below)
+_TWO = ("input", "other")
+PRIMITIVE_INSTANCES = {
+    "tensor_add": ("math_ops", "Add", _TWO), "tensor_sub": ("math_ops", "Sub", ("*args",)),
+    "tensor_mul": ("math_ops", "Mul", _TWO), "tensor_div": ("math_ops", "RealDiv", ("x", "y")),
+    "tensor_pow": ("math_ops", "Pow", ("input", "exponent")),
+    "tensor_mod": ("math_ops", "FloorMod", ("x", "y")),
+    "tensor_floordiv": ("math_ops", "FloorDiv", _TWO), "tensor_exp": ("math_ops", "Exp", ("input",)),
+    "tensor_le": ("math_ops", "LessEqual", _TWO), "tensor_ge": ("math_ops", "GreaterEqual", _TWO),
+    "tensor_slice": ("array_ops", "Slice", ("input", "begin", "size"))}
+# ... and those that are its functions under another name
+ALIASES = {"tensor_lt": "less", "tensor_gt": "greater"}
+
+
+@functools.cache
+def primitive_instance(name: str):
+    module, cls, params = PRIMITIVE_INSTANCES[name]
+    instance = getattr(importlib.import_module(f"cellgraph.ops.operations.{module}"), cls)()
+    instance.__signature__ = inspect.Signature([
+        inspect.Parameter(p.lstrip("*"), inspect.Parameter.VAR_POSITIONAL if p.startswith("*")
+                          else inspect.Parameter.POSITIONAL_OR_KEYWORD) for p in params])
+    return instance
+
+
 def functional_value(name: str, namespace):
     """`ops.functional.<name>` for a name `namespace` (its names so far) lacks, or None."""
+    if name in PRIMITIVE_INSTANCES:
+        return primitive_instance(name)
+    if name in ALIASES:
+        target = ALIASES[name]
+        return namespace[target] if target in namespace else functional_value(target, namespace)
     found = registered(namespace)
     return found[name] if name in found else ops_function(name)
 
 
 def functional_names(namespace) -> set:
     """Every name `ops.functional` answers for, `namespace` holding its names so far."""
-    return set(namespace) | set(registered(namespace)) | {
-        n for n in ops_names() if ops_function(n) is not None}
+    return set(namespace) | set(registered(namespace)) | set(PRIMITIVE_INSTANCES) | set(
+        ALIASES) | {n for n in ops_names() if ops_function(n) is not None}
 
 
 @functools.cache

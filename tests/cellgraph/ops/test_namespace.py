@@ -3,6 +3,9 @@ without importing it (ops/function/_namespace.py gathers them from the modules d
 the same objects as ops itself gives."""
 import types
 
+import numpy as np
+
+import cellgraph as ms
 from cellgraph import ops
 from cellgraph.ops import function, functional, operations
 from cellgraph.ops.function import array_func, math_func, nn_func
@@ -45,3 +48,24 @@ def test_the_function_packages_answer_for_each_name_of_ops_functional():
         for package in (function, array_func, math_func, nn_func):
             if name not in vars(package):  # a name it defines is its own
                 assert getattr(package, name) is getattr(functional, name), (package, name)
+
+
+def test_functional_spellings_that_are_primitive_instances():
+    # MindSpore 2.10: ops.functional.tensor_add is Prim[Add], ... and tensor_lt/tensor_gt are
+    # its functions less/greater; ops has the same objects
+    from cellgraph.ops.operations import array_ops, math_ops
+
+    F = functional
+
+    kinds = {"tensor_add": math_ops.Add, "tensor_sub": math_ops.Sub, "tensor_mul": math_ops.Mul,
+             "tensor_div": math_ops.RealDiv, "tensor_pow": math_ops.Pow,
+             "tensor_mod": math_ops.FloorMod, "tensor_floordiv": math_ops.FloorDiv,
+             "tensor_exp": math_ops.Exp, "tensor_le": math_ops.LessEqual,
+             "tensor_ge": math_ops.GreaterEqual, "tensor_slice": array_ops.Slice}
+    for name, kind in kinds.items():
+        assert isinstance(getattr(F, name), kind) and getattr(ops, name) is getattr(F, name)
+    assert F.tensor_lt is F.less and F.tensor_gt is F.greater
+    x, y = ms.Tensor(np.array([1.0, 4.0], np.float32)), ms.Tensor(np.array([2.0, 2.0], np.float32))
+    np.testing.assert_allclose(F.tensor_add(x, y).asnumpy(), [3.0, 6.0])
+    np.testing.assert_allclose(F.tensor_div(x, y).asnumpy(), [0.5, 2.0])
+    np.testing.assert_array_equal(F.tensor_lt(x, y).asnumpy(), [True, False])
