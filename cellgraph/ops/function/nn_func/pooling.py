@@ -19,6 +19,7 @@ from cellgraph.ops.function.nn_func.conv import (
     _unfold_depth,
     addn_list,
 )
+from cellgraph.ops.function.nn_func.image import _average_matrix
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
@@ -64,16 +65,6 @@ def _per_axis(value, nd: int, op: str, name: str) -> tuple:
         raise ArgumentValueError(f"{op}: `{name}` must be an int or a tuple of {nd} ints, got "
                                  f"{value!r}")
     return tuple(int(v) for v in items)
-
-
-def _average_matrix(size_in: int, size_out: int) -> np.ndarray:
-    """(size_out, size_in): row i averages adaptive bin i, [floor(i in / out),
-    ceil((i + 1) in / out))."""
-    rows = np.zeros((size_out, size_in))
-    for i in range(size_out):
-        start, stop = (i * size_in) // size_out, -(-((i + 1) * size_in) // size_out)
-        rows[i, start:stop] = 1.0 / (stop - start)
-    return rows
 
 
 def _adaptive_avg_pool(input, output_size, rank: int, op: str):
