@@ -207,7 +207,11 @@ def stack(tensors, axis=0):
 
 
 def fill(type, shape, value):
+    """`shape` filled with `value`; a 0-d Tensor or a scalar known only when the graph runs
+    (a `mutable` number) is broadcast."""
     shape = (shape,) if isinstance(shape, numbers.Integral) else tuple(int(s) for s in shape)
+    if hasattr(value, "aval") and tuple(value.aval.shape) == ():
+        return A.broadcast_to(A.cast(value, dtype=dt.as_dtype(type)), shape=shape)
     return A.fill(dtype=dt.as_dtype(type), shape=shape, value=value)
 
 
