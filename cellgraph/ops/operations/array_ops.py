@@ -303,7 +303,7 @@ class _ArgWithValue(PrimitiveClass):
         index = argmax(F.mul(x, self.sign), self.axis, self.keep_dims)
         values = F.reduce_max(x, self.axis, self.keep_dims) if self.sign > 0 else \
             F.reduce_min(x, self.axis, self.keep_dims)
-        return F.cast(index, dt.int32), values
+        return F.cast(index, dt.int64), values
 
 
 class ArgMaxWithValue(_ArgWithValue):
