@@ -59,6 +59,7 @@ _LAZY = {
     **{name: ("cellgraph.autograd", name) for name in (
         "GradOperation", "get_grad", "grad", "value_and_grad")},
     "mutable": ("cellgraph.common.mutable", "mutable"),
+    "recompute": ("cellgraph.common.recompute", "recompute"),
     "Symbol": ("cellgraph.common.symbol", "Symbol"),
     **{name: ("cellgraph.common.dtype", name) for name in (
         "dtype_to_nptype", "dtype_to_pytype", "get_py_obj_dtype", "pytype_to_dtype")},
@@ -262,6 +263,7 @@ __all__ = [
     "profiler",
     "pytype_to_dtype",
     "rearrange_inputs",
+    "recompute",
     "reset_auto_parallel_context",
     "reset_max_memory_allocated",
     "reset_max_memory_reserved",

@@ -9,7 +9,6 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
-import numbers
 
 from cellgraph.compiler.autodiff import emit_grad
 from cellgraph.compiler.builder import (
@@ -187,9 +186,9 @@ class GradFunction(Transform):
     def _result(self, graph, outs, grads, slots, weight_slots, args, positions):
         input_grads = []
         for pos, start, count in slots:
-            if not is_tensor_like(args[pos]) and (
-                    not isinstance(args[pos], (tuple, list)) or count == 0):
-                continue  # Python numbers, and tuples of them (a shape), get no gradient
+            if not is_tensor_like(args[pos]):
+                continue  # as MindSpore's: only Tensor inputs get a gradient (not numbers,
+                # nor tuples, lists or dicts, even of Tensors)
             _, sub_tree = flatten(args[pos], is_tensor_like)
             value = unflatten(sub_tree, grads[start:start + count])
             input_grads.append((pos, value) if self.return_ids else value)
@@ -311,9 +310,9 @@ def grad(fn, grad_position=0, weights=None, has_aux=False, return_ids=False, sen
     for name, flag in (("has_aux", has_aux), ("return_ids", return_ids),
                        ("sens_param", sens_param)):
         _check_bool(name, flag, "grad")
-    return GradFunction(fn, positions, weights, sens_param, has_aux, return_ids,
-                        single=isinstance(grad_position, numbers.Integral) or (
-                            isinstance(grad_position, tuple) and len(grad_position) == 1),
+    # as MindSpore's: when one input's gradient comes back (one position, or the others
+    # numbers, tuples or lists), it comes back bare
+    return GradFunction(fn, positions, weights, sens_param, has_aux, return_ids, single=True,
                         single_weight=single_weight)
 
 

@@ -1,12 +1,15 @@
 """`mindspore._c_expression`: the parts of MindSpore's native module that programs and tests
 call directly: `TensorPy`, the class every Tensor (and Parameter) is an instance of, and the
-monad classes behind `mindspore.common._monad`.
+monad classes behind `mindspore.common._monad`, and `CreationType`, the kinds of view Tensor
+MindSpore's eager autograd tells apart (its values as MindSpore numbers them).
 
 `security.enable_security()` says whether the build leaves out the debugging features (dump,
 summary); cellgraph's never does. `_random_normal`, `_random_uniform` and `_truncated_normal`
 fill a float32 NumPy array in place with MindSpore's random initial values from a seed (its
 Philox generator and transforms, reproduced in common/_random_init.py)."""
 from __future__ import annotations
+
+import enum
 
 import numpy as np
 
@@ -15,8 +18,18 @@ from cellgraph.runtime.tensor import Tensor as TensorPy
 
 from . import security
 
-__all__ = ["IOMonad", "TensorPy", "UMonad", "_random_normal", "_random_uniform",
+__all__ = ["CreationType", "IOMonad", "TensorPy", "UMonad", "_random_normal", "_random_uniform",
            "_truncated_normal", "security"]
+
+
+class CreationType(enum.IntEnum):
+    """How a view Tensor was made: by an ordinary operation, with gradients off, as one output
+    of a multi-output operation, or as the output of a Cell with its own bprop."""
+
+    DEFAULT = 0
+    NO_GRAD_MODE = 1
+    MULTI_OUTPUT = 2
+    CUSTOM_BPROP = 3
 
 
 def _fill(arr, values) -> None:

@@ -20,6 +20,7 @@ from cellgraph.compiler.frontend import trace_call
 from cellgraph.compiler.guards import record_guard
 from cellgraph.compiler.pytree import flatten, unflatten
 from cellgraph.gradient_hooks import identity_with_host_bprop
+from cellgraph.jit_decorators import JitFunction, _BoundJit
 from cellgraph.primitives.errors import DTypeError
 
 _ids = itertools.count()
@@ -65,6 +66,9 @@ def register(cell, table: str, hook_fn, prepend=False, with_kwargs=False,
     if not callable(hook_fn):
         raise DTypeError(f"{type(cell).__name__}.register_*_hook: expected a function, got "
                         f"{type(hook_fn).__name__}")
+    if isinstance(hook_fn, (JitFunction, _BoundJit)):  # a hook runs eagerly, as MindSpore's
+        raise DTypeError(f"Decorating hook function {hook_fn.__name__} with '@jit' is not "
+                         f"supported.")
     key = next(_ids)
     old = dict(getattr(cell, table) or {})
     entry = _Hook(hook_fn, with_kwargs, always_call)

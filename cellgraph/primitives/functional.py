@@ -230,6 +230,8 @@ def stack(tensors, axis=0):
 
 
 def fill(type, shape, value):
+    """`shape` filled with `value`; a 0-d Tensor or a scalar known only when the graph runs
+    (a `mutable` number) is broadcast."""
     if hasattr(shape, "aval"):  # a Tensor of sizes: a value input
         known = static_values(shape)
         if known is None and isinstance(value, (bool, int, float)):
@@ -237,6 +239,8 @@ def fill(type, shape, value):
             return D.fill_to(shape, dtype=dt.as_dtype(type), value=value)
         shape = tuple(int(s) for s in value_input(shape, "Fill", "shape").reshape(-1))
     shape = (shape,) if isinstance(shape, numbers.Integral) else tuple(int(s) for s in shape)
+    if hasattr(value, "aval") and tuple(value.aval.shape) == ():
+        return A.broadcast_to(A.cast(value, dtype=dt.as_dtype(type)), shape=shape)
     return A.fill(dtype=dt.as_dtype(type), shape=shape, value=value)
 
 

@@ -152,3 +152,19 @@ def test_a_compiled_graph_sees_hooks_and_precision_changed_on_an_inner_cell():
     net.inner._forward_hooks = None
     net.inner.to_float(ms.float16)
     assert net(x).dtype == ms.float16
+
+
+def test_a_jit_hook_is_refused_as_mindspore():
+    """MindSpore 2.10 refuses a @jit-decorated hook function with TypeError ("Decorating hook
+    function ... with '@jit' is not supported.") on all four Cell hooks, and a non-callable."""
+    @ms.jit
+    def hook(cell, inputs, output):
+        return output
+
+    cell = nn.ReLU()
+    for register in (cell.register_forward_pre_hook, cell.register_forward_hook,
+                     cell.register_backward_pre_hook, cell.register_backward_hook):
+        with pytest.raises(TypeError, match="Decorating hook function hook with '@jit'"):
+            register(hook)
+        with pytest.raises(TypeError):
+            register("Test")

@@ -264,3 +264,15 @@ def test_partial_fixes_keywords_as_in_graph_mode():
 
     assert fixed() == (5, 7, 2)
     assert ops.partial(add, 10)(y=Tensor(np.float32(1.5))).asnumpy() == 11.5
+
+
+def test_arg_with_value_indices_are_int64():
+    """MindSpore 2.10: ArgMaxWithValue()(x) and ArgMinWithValue(1, True)(x) give Int64 indices
+    ([1, 0, 0] and [[0], [1]] for this x)."""
+    x = t32([[1.0, 5.0, 3.0], [7.0, 2.0, 2.0]])
+    index, value = ops.ArgMaxWithValue()(x)
+    assert index.dtype == ms.int64 and index.asnumpy().tolist() == [1, 0, 0]
+    assert value.asnumpy().tolist() == [7.0, 5.0, 3.0]
+    index, value = ops.ArgMinWithValue(1, True)(x)
+    assert index.dtype == ms.int64 and index.asnumpy().tolist() == [[0], [1]]
+    assert value.asnumpy().tolist() == [[1.0], [2.0]]

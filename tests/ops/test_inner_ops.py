@@ -52,3 +52,17 @@ def test_no_repeat_ngram_errors():
         P.NoRepeatNGram(2)(Tensor(SEQ), Tensor(LOG_PROBS[:, :1]))
     with pytest.raises(ValueError):  # an id outside [0, vocab), found while running
         P.NoRepeatNGram(2)(Tensor(SEQ * 2), Tensor(LOG_PROBS))
+
+
+def test_copy_with_slice_writes_the_source_into_the_destination():
+    """MindSpore 2.10: CopyWithSlice()(x, y) writes y into x in place; a different shape or
+    dtype is a RuntimeError."""
+    from cellgraph.ops.operations._inner_ops import CopyWithSlice
+
+    a = Tensor(np.arange(12, dtype=np.float32).reshape(2, 2, 3))
+    dest = Tensor(np.zeros((2, 3, 2), np.float32))
+    assert CopyWithSlice()(dest, ops.transpose(a, (0, 2, 1))) is dest
+    np.testing.assert_array_equal(dest.asnumpy(), a.asnumpy().transpose(0, 2, 1))
+    for source in (np.ones(3, np.float32), np.ones((2, 3, 2), np.int32)):
+        with pytest.raises(RuntimeError):
+            CopyWithSlice()(dest, Tensor(source))

@@ -244,6 +244,19 @@ def load_files(args):
     return files
 
 
+def _stored_mindspore(paths):
+    """{file: {test id: record}} of MindSpore's side from earlier `run` results: its results do
+    not depend on cellgraph's code, so a re-measurement of the same tree need not repeat them."""
+    stored = collections.defaultdict(dict)
+    for path in paths:
+        for ln in Path(path).read_text().splitlines():
+            if ln.strip():
+                r = json.loads(ln)
+                stored[r["file"]][r["id"]] = {"status": r["ms"], "exc": r["ms_exc"],
+                                              "msg": r["ms_msg"], "cpu": r["cpu"]}
+    return stored
+
+
 def run(args):
     files = load_files(args)
     done = set()
@@ -252,6 +265,7 @@ def run(args):
         done = {json.loads(ln)["file"] for ln in out.read_text().splitlines() if ln.strip()}
     elif out.exists():
         out.unlink()
+    stored_ms = _stored_mindspore(args.ms_results or ())
     tmp = Path(tempfile.mkdtemp(prefix="corpus_"))
     sides = {"mindspore": (os.path.abspath(args.ms_python), tmp / "ms"),
              "cellgraph": (os.path.abspath(args.cg_python), tmp / "cg")}
@@ -262,7 +276,9 @@ def run(args):
             if rel in done:
                 continue
             t0 = time.time()
-            per_side = {p: run_file(py, p, tree, rel, args) for p, (py, tree) in sides.items()}
+            per_side = {p: (stored_ms[rel] if p == "mindspore" and rel in stored_ms
+                            else run_file(py, p, tree, rel, args))
+                        for p, (py, tree) in sides.items()}
             ms, cg = (_spread_collect_error(per_side[p], per_side) for p in sides)
             with out.open("a", encoding="utf-8") as fh:
                 for tid in sorted(set(ms) | set(cg)):
@@ -383,6 +399,9 @@ def main():
     p.add_argument("--resume", action="store_true", help="skip files --out already holds")
     p.add_argument("--mode", choices=("graph", "keep"), default="graph",
                    help="graph: run every test in GRAPH_MODE (default); keep: as written")
+    p.add_argument("--ms-results", nargs="+", metavar="JSONL",
+                   help="earlier results of the same tree: MindSpore's side of the files they "
+                        "hold is taken from them instead of being run again")
     p.add_argument("--test-timeout", type=float, default=60.0, help="seconds per test")
     p.add_argument("--file-timeout", type=float, default=300.0, help="seconds per file and side")
     p = sub.add_parser("report", help="pass rates per folder and divergences by cause")

@@ -13,7 +13,12 @@ import numpy as np
 
 import cellgraph.ops as P
 from cellgraph.compiler.builder import Tracer
-from cellgraph.ops.function.nn_func.pooling import adaptive_max_pool
+from cellgraph.ops.function.nn_func.pooling import (
+    _per_axis,
+    adaptive_max_pool,
+    max_unpool,
+    unpool_windows,
+)
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.conv_ops import same_padding
@@ -53,18 +58,6 @@ class AdaptiveAvgPool2d(Cell):
     def construct(self, x):
         check_input("AdaptiveAvgPool2d", x, rank=(3, 4))
         return P.adaptive_avg_pool2d(x, self.output_size)
-
-
-def _per_axis(value, nd: int, op: str, name: str) -> tuple:
-    """An int, or a tuple of 1 or `nd` ints, as `nd` ints."""
-    items = (value,) if isinstance(value, numbers.Integral) else tuple(value)
-    if len(items) == 1:
-        items = items * nd
-    if len(items) != nd or any(isinstance(v, bool) or not isinstance(v, numbers.Integral)
-                               for v in items):
-        raise ArgumentValueError(f"{op}: `{name}` must be an int or a tuple of {nd} ints, got "
-                                 f"{value!r}")
-    return tuple(int(v) for v in items)
 
 
 def _pads(padding, nd: int, op: str) -> tuple:
@@ -530,71 +523,24 @@ class AdaptiveMaxPool3d(_AdaptiveMaxPool):
     index_dtype = dt.int32
 
 
-def _max_unpool(x, indices, op: str, kernel, stride, padding, output_size):
-    """max_pool's inverse: zeros of the unpooled size with each value of `x` written at its
-    index (flattened over the last len(kernel) axes), as MindSpore's MaxUnpool."""
-    nd = len(kernel)
-    for name, value in (("x", x), ("indices", indices)):
-        if not isinstance(value, (Tensor, Tracer)):
-            raise DTypeError(f"{op}: `{name}` must be a Tensor, got {type(value).__name__}")
-    if str(indices.dtype) not in ("Int32", "Int64"):
-        raise DTypeError(f"{op}: `indices` must be int32 or int64, got {indices.dtype}")
-    shape = tuple(x.shape)
-    if len(shape) not in (nd + 1, nd + 2):
-        raise ArgumentValueError(f"{op}: `x` must have rank {nd + 1} or {nd + 2}, got shape "
-                                 f"{shape}")
-    if tuple(indices.shape) != shape:
-        raise ArgumentValueError(f"{op}: `indices` of shape {tuple(indices.shape)} must have the "
-                                 f"shape of `x`, {shape}")
-    lead, spatial = shape[:-nd], shape[-nd:]
-    sizes = tuple((n - 1) * s - 2 * p + k for n, k, s, p in zip(spatial, kernel, stride, padding))
-    if output_size:
-        if not isinstance(output_size, tuple) or len(output_size) not in (nd, nd + 1, nd + 2):
-            raise ArgumentValueError(f"{op}: `output_size` must be a tuple of {nd} to {nd + 2} "
-                                     f"ints, got {output_size!r}")
-        wanted = tuple(int(v) for v in output_size[-nd:])
-        for want, size, s in zip(wanted, sizes, stride):
-            if not size - s < want < size + s:
-                raise ArgumentValueError(f"{op}: `output_size` {output_size} must lie between "
-                                         f"the default size {sizes} minus and plus the stride "
-                                         f"{tuple(stride)}, exclusive")
-        sizes = wanted
-    if any(n < 1 for n in sizes):
-        raise ArgumentValueError(f"{op}: the output size {sizes} must be positive")
-    batch = int(np.prod(lead))
-    flat_x = P.reshape(x, (batch, int(np.prod(spatial))))
-    flat_i = P.reshape(indices, (batch, int(np.prod(spatial))))
-    zeros = P.zeros((batch, int(np.prod(sizes))), x.dtype)
-    out = P.tensor_scatter_elements(zeros, flat_i, flat_x, axis=1)
-    return P.reshape(out, lead + sizes)
-
-
 class _MaxUnpool(Cell):
     nd = 1
 
     def __init__(self, kernel_size, stride=None, padding=0):
         super().__init__()
-        name = type(self).__name__
         self.kernel_size, self.stride, self.padding = kernel_size, stride, padding
-        self._kernel = _per_axis(kernel_size, self.nd, name, "kernel_size")
-        unset = stride is None or stride == 0 or stride == (0,)
-        self._stride = self._kernel if unset else _per_axis(stride, self.nd, name, "stride")
-        self._padding = _per_axis(padding, self.nd, name, "padding")
-        if any(v < 1 for v in self._kernel + self._stride) or any(v < 0 for v in self._padding):
-            raise ArgumentValueError(f"{name}: `kernel_size` and `stride` must be positive and "
-                                     f"`padding` non-negative, got {kernel_size!r}, {stride!r}, "
-                                     f"{padding!r}")
+        self._kernel, self._stride, self._padding = unpool_windows(
+            kernel_size, stride, padding, self.nd, type(self).__name__)
 
     def construct(self, x, indices, output_size=None):
         name = type(self).__name__
-        if output_size is not None:
-            if not isinstance(output_size, tuple):
-                raise ArgumentValueError(f"{name}: `output_size` must be a tuple, got "
-                                         f"{type(output_size).__name__}")
-            if not output_size:
-                raise ArgumentValueError(f"{name}: `output_size` must not be empty")
-        return _max_unpool(x, indices, name, self._kernel, self._stride, self._padding,
-                           output_size or ())
+        if output_size is not None and not isinstance(output_size, tuple):
+            raise ArgumentValueError(f"{name}: `output_size` must be a tuple, got "
+                                     f"{type(output_size).__name__}")
+        if output_size is not None and not output_size:
+            raise ArgumentValueError(f"{name}: `output_size` must not be empty")
+        return max_unpool(x, indices, name, self._kernel, self._stride, self._padding,
+                          output_size or ())
 
     def extend_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"

@@ -2,18 +2,37 @@
 and MindSpore's tests use and that have a counterpart here."""
 from __future__ import annotations
 
+from cellgraph.compiler.effects import update_in_place
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import dtype as _dtype
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import value_input
-from cellgraph.primitives.errors import ArgumentError, DTypeError, ShapeError
+from cellgraph.primitives.errors import ArgumentError, DTypeError, RunError, ShapeError
 
 from ..function.array_func import is_tensor
 from ..function.array_func.attributes import identity
 from . import ExtractImagePatches
 
-__all__ = ["AntiQuant", "ConvertToDynamic", "DynamicBroadcastTo", "ExtractImagePatches", "IsSubClass",
+__all__ = ["AntiQuant", "ConvertToDynamic", "CopyWithSlice", "DynamicBroadcastTo", "ExtractImagePatches", "IsSubClass",
            "SameTypeShape", "TopTypeof"]
+
+
+class CopyWithSlice(PrimitiveClass):
+    """`CopyWithSlice()(x, y)`: `x`'s data replaced in place by `y`'s, which must have its
+    shape and dtype (else RuntimeError, as MindSpore's); returns `x`."""
+
+    def __call__(self, x, y):
+        for value in (x, y):
+            if not is_tensor(value):
+                raise DTypeError(f"For 'CopyWithSlice', the inputs must be Tensors, got "
+                                 f"{type(value).__name__}")
+        if tuple(x.shape) != tuple(y.shape):
+            raise RunError(f"For 'CopyWithSlice', the shape of the source {tuple(y.shape)} must "
+                           f"equal the shape of the destination {tuple(x.shape)}")
+        if x.dtype != y.dtype:
+            raise RunError(f"For 'CopyWithSlice', the dtype of the source {y.dtype} must equal "
+                           f"the dtype of the destination {x.dtype}")
+        return update_in_place(x, y)
 
 
 class SameTypeShape(PrimitiveClass):

@@ -20,6 +20,7 @@ from cellgraph.ops.function.array_func.attributes import (
     _const,
     dtype,
     identity,
+    is_tensor,
     rank,
     shape,
     tensor_shape,
@@ -83,11 +84,11 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of, normalize_axis
-from cellgraph.primitives.errors import ArgumentValueError, UnsupportedError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, UnsupportedError
 from cellgraph.primitives.nn_functional import argmax
 
 __all__ = ["ArgMaxWithValue", "ArgMinWithValue", "Argmax", "BroadcastTo", "Cast", "Concat",
-           "DType", "ExpandDims", "ExtractImagePatches", "Eye", "Fill", "Gather", "GatherD",
+           "DType", "ExpandDims", "ExtractImagePatches", "Eye", "Fill", "FillV2", "Gather", "GatherD",
            "Identity", "Im2Col", "MaskedFill", "MaskedScatter", "Ones", "Range", "Rank", "Reshape",
            "ResizeNearestNeighbor", "ReverseSequence", "ReverseV2", "ScalarToTensor", "ScatterAdd",
            "ScatterNdAdd", "ScatterNdDiv", "ScatterNdMax", "ScatterNdMin", "ScatterNdMul",
@@ -103,6 +104,38 @@ Transpose = define_class("Transpose", F.transpose, module=__name__)
 Cast = define_class("Cast", F.cast, module=__name__)
 ExpandDims = define_class("ExpandDims", F.expand_dims, module=__name__)
 Fill = define_class("Fill", F.fill, module=__name__)
+
+
+def _fill_v2(shape, value):
+    """A Tensor of `shape` (a 1-D int32/int64 Tensor of the sizes, or a tuple) filled with the
+    one element of the Tensor `value`, in its dtype. The sizes are read from `shape`'s values,
+    so in a graph they must be known when it is built."""
+    if is_tensor(shape) and not isinstance(shape, np.ndarray):
+        aval = abstract_of(shape)
+        if aval.dtype not in (dt.int32, dt.int64):
+            raise DTypeError(f"For primitive[FillV2], the input argument[shape] must be a type of "
+                             f"{{Tensor[Int32], Tensor[Int64]}}, but got Tensor[{aval.dtype}].")
+        if aval.ndim != 1:
+            raise ArgumentValueError("For Primitive[FillV2], Shape of shape value only could be "
+                                     "one-dimensional")
+        sizes = tuple(int(v) for v in np.asarray(shape))
+    else:
+        sizes = tuple(int(v) for v in shape)
+    for i, n in enumerate(sizes):
+        if n < 0:
+            raise ArgumentValueError(f"For primitive[FillV2], the the {i}th dimension of input "
+                                     f"shape must be greater than or equal to 0, but got {n}.")
+    if not is_tensor(value) or isinstance(value, np.ndarray):
+        raise DTypeError(f"For Primitive[FillV2], the type of input argument[y] must be Tensor "
+                         f"but got {type(value).__name__}.")
+    count = int(np.prod(abstract_of(value).shape))
+    if count != 1:
+        raise ArgumentValueError(f"For primitive[FillV2], the size of the input [fill_value] must "
+                                 f"be equal to 1, but got {count}.")
+    return F.broadcast_to(F.reshape(value, ()), sizes)
+
+
+FillV2 = define_class("FillV2", _fill_v2, module=__name__)
 Gather = define_class("Gather", lambda input_params, input_indices, axis, batch_dims=0: F.gather(
     input_params, input_indices, axis, batch_dims), {"batch_dims": 0}, module=__name__)
 BroadcastTo = require(define_class("BroadcastTo", lambda x, shape: F.broadcast_to(x, shape),
@@ -273,7 +306,7 @@ class _ArgWithValue(PrimitiveClass):
         index = argmax(F.mul(x, self.sign), self.axis, self.keep_dims)
         values = F.reduce_max(x, self.axis, self.keep_dims) if self.sign > 0 else \
             F.reduce_min(x, self.axis, self.keep_dims)
-        return F.cast(index, dt.int32), values
+        return F.cast(index, dt.int64), values
 
 
 class ArgMaxWithValue(_ArgWithValue):

@@ -39,8 +39,8 @@ from cellgraph.ops.function.nn_func.activation import (
     softsign,
 )
 from cellgraph.ops.function.nn_func.attention import _flash_attention_class
+from cellgraph.ops.function.nn_func.basic import channel_dropout, intopk, pdist, seeded_dropout
 from cellgraph.ops.function.nn_func.basic import dense as _dense
-from cellgraph.ops.function.nn_func.basic import intopk, pdist, seeded_dropout
 from cellgraph.ops.function.nn_func.conv import (
     _TRANSPOSE_INIT,
     _conv2d_transpose_class,
@@ -94,7 +94,6 @@ from cellgraph.primitives.errors import (
 )
 from cellgraph.primitives.floor_division import floor_mod
 from cellgraph.primitives.nn_functional import _ints, argmax, one_hot
-from cellgraph.primitives.random_ops import rand
 
 __all__ = ["GELU", "Adam", "AdamWeightDecay", "ApplyGradientDescent", "ApplyMomentum",
            "ApplyRMSProp", "AvgPool", "BatchNorm", "BiasAdd", "BinaryCrossEntropy", "CTCLossV2",
@@ -135,18 +134,7 @@ def _elu(input_x, alpha=1.0):
 
 def _channel_dropout(op: str, rank: int):
     def dropout(x, keep_prob=0.5):
-        """(output, mask): whole channels (axis 1) kept with probability `keep_prob` and scaled
-        by 1 / keep_prob; the mask (bool, x's shape) says which elements were kept. With
-        keep_prob 0 every channel is dropped (zeros), as MindSpore's."""
-        shape = _tensor(x, op, "x").shape
-        if len(shape) != rank:
-            raise ShapeError(f"{op}: expected a {rank}-D (N, C, ...) Tensor, got shape {shape}")
-        if not 0 <= keep_prob <= 1:
-            raise ArgumentValueError(f"{op}: `keep_prob` must be in [0, 1], got {keep_prob}")
-        keep = M.less(rand(tuple(shape[:2]) + (1,) * (rank - 2)), keep_prob)
-        mask = F.broadcast_to(keep, tuple(shape))
-        kept = M.mul(x, F.cast(mask, abstract_of(x).dtype))
-        return (kept / keep_prob if keep_prob else kept), mask
+        return channel_dropout(x, keep_prob, op, rank)
 
     return dropout
 

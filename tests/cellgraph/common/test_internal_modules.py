@@ -123,6 +123,15 @@ def test_c_expression_names_programs_reach():
     assert _c_expression.security.enable_security() is False
 
 
+def test_c_expression_creation_type_as_mindspore():
+    """MindSpore 2.10: CreationType members DEFAULT 0, NO_GRAD_MODE 1, MULTI_OUTPUT 2,
+    CUSTOM_BPROP 3."""
+    from cellgraph._c_expression import CreationType
+
+    assert [(m.name, int(m)) for m in CreationType] == [
+        ("DEFAULT", 0), ("NO_GRAD_MODE", 1), ("MULTI_OUTPUT", 2), ("CUSTOM_BPROP", 3)]
+
+
 def test_no_recursive_flags_a_function_or_cell_class_as_mindspore():
     """MindSpore's `_no_recursive` adds {'no_recursive': True} to `_func_graph_flags` and
     refuses anything but a function, a method or a Cell class; the calls run unchanged."""

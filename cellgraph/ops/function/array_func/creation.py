@@ -7,6 +7,7 @@ import numbers
 
 import numpy as np
 
+from cellgraph.compiler.builder import current_builder
 from cellgraph.ops.function.array_func.attributes import _const, _shape
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
@@ -14,8 +15,8 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
-__all__ = ["arange", "eye", "full_like", "meshgrid", "ones_like", "scalar_to_tensor",
-           "tuple_to_array", "zeros_like"]
+__all__ = ["arange", "eye", "full_like", "make_tuple", "meshgrid", "ones_like",
+           "scalar_to_tensor", "tuple_to_array", "zeros_like"]
 
 
 def arange(start=0, end=None, step=1, *, dtype=None):
@@ -59,6 +60,21 @@ def meshgrid(*inputs, indexing="xy"):
 def full_like(input, fill_value, *, dtype=None):
     shape = abstract_of(input).shape
     return F.fill(dtype or abstract_of(input).dtype, shape, fill_value)
+
+
+def make_tuple(*elements):
+    """The tuple of `elements` (MindSpore's MakeTuple). In a graph they are kept as given;
+    called eagerly, a Python int becomes an int64 and a float a float32 0-d Tensor, as
+    MindSpore's primitive gives them."""
+    if current_builder() is not None:
+        return tuple(elements)
+    return tuple(_scalar_tensor(e) if isinstance(e, (int, float)) and not isinstance(e, bool)
+                 else e for e in elements)
+
+
+def _scalar_tensor(value):
+    kind = dt.int64 if isinstance(value, int) else dt.float32
+    return A.cast(np.asarray(value, kind.np), dtype=kind)
 
 
 def scalar_to_tensor(input_x, dtype=dt.float32):

@@ -8,7 +8,7 @@ import numpy as np
 
 from cellgraph.common.seed import _get_graph_seed
 from cellgraph.compiler.builder import current_builder
-from cellgraph.ops.function.array_func.attributes import _tensor
+from cellgraph.ops.function.array_func.attributes import _tensor, is_tensor
 from cellgraph.ops.function.array_func.indexing import _int_operand, gather_elements
 from cellgraph.ops.function.math_func.elementwise import isfinite
 from cellgraph.ops.function.math_func.linalg import _p_distance
@@ -20,10 +20,11 @@ from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
-from cellgraph.primitives.random_ops import draw_uniform, rand_like
+from cellgraph.primitives.random_ops import draw_uniform, rand, rand_like
 from cellgraph.runtime.rng import MinstdStream
 
-__all__ = ["dense", "dropout", "intopk", "is_floating_point", "pairwise_distance", "pdist"]
+__all__ = ["dense", "dropout", "dropout1d", "dropout2d", "dropout3d", "intopk", "is_floating_point",
+           "pairwise_distance", "pdist"]
 
 
 def is_floating_point(input):
@@ -71,6 +72,79 @@ def dropout(input, p=0.5, training=True, seed=None):
         raise DTypeError(f"For 'dropout', `p` must be a float, got {type(p).__name__} {p!r}")
     seed0, seed1 = _get_graph_seed(seed, "dropout")
     return seeded_dropout(input, 1.0 - p, seed0, seed1, {})[0]
+
+
+def channel_dropout(x, keep_prob, op: str, rank: int):
+    """(output, mask) of MindSpore's Dropout2D/Dropout3D: whole channels (axis 1) kept with
+    probability `keep_prob` and scaled by 1 / keep_prob (an integer input stays integer); the
+    mask (bool, x's shape) says which elements were kept. With keep_prob 0 every channel is
+    dropped (zeros)."""
+    aval = _tensor(x, op, "x")
+    if aval.dtype == dt.bool_ or aval.dtype.is_complex:
+        raise DTypeError(f"For primitive[{op}], the input argument[x] must be a type of "
+                         f"{{Tensor[BFloat16], Tensor[Float16], Tensor[Float32], Tensor[Float64], "
+                         f"Tensor[Int16], Tensor[Int32], Tensor[Int64], Tensor[Int8]}}, but got "
+                         f"Tensor[{aval.dtype}].")
+    if aval.ndim != rank:
+        raise ShapeError(f"For primitive[{op}], the rank of input  must be equal to {rank} , but "
+                         f"got {aval.ndim}.")
+    if not 0 <= keep_prob <= 1:
+        raise ArgumentValueError(f"For '{op}', the 'keep_prob' must be in range of [0.0, 1.0], "
+                                 f"but got {keep_prob} with type '{type(keep_prob).__name__}'.")
+    keep = M.less(rand(tuple(aval.shape[:2]) + (1,) * (rank - 2)), keep_prob)
+    mask = F.broadcast_to(keep, tuple(aval.shape))
+    kept = M.mul(x, A.cast(mask, dtype=aval.dtype))
+    if not keep_prob:
+        return kept, mask
+    if aval.dtype.is_float:
+        return M.div(kept, keep_prob), mask
+    return A.cast(M.mul(A.cast(kept, dtype=dt.float32), 1.0 / keep_prob), dtype=aval.dtype), mask
+
+
+def _check_training(training, op: str):
+    if not isinstance(training, bool):
+        raise DTypeError(f"For '{op}', the 'training' must be a bool, but got "
+                         f"{type(training).__name__}.")
+
+
+def dropout1d(input, p=0.5, training=True):
+    """Zero whole channels of (N, C, L) or (C, L) with probability `p` and scale the rest by
+    1 / (1 - p) when `training`; `p` must be a float."""
+    if isinstance(p, bool) or not isinstance(p, float):
+        raise DTypeError(f"For dropout1d, 'p' must be float, but got type {type(p)}.")
+    if not 0 <= p <= 1:
+        raise ArgumentValueError(f"For dropout1d, the 'p' must be a number in range [0, 1], but "
+                                 f"got {p}.")
+    if not is_tensor(input) or isinstance(input, np.ndarray):
+        raise DTypeError(f"For dropout1d, 'input' must be Tensor, but got type {type(input)}.")
+    _check_training(training, "dropout1d")
+    if not training:
+        return input
+    shape = tuple(input.shape)
+    if len(shape) not in (2, 3):
+        raise ArgumentValueError(f"For dropout1d, input shape should be 2D or 3D, but got "
+                                 f"{len(shape)}.")
+    batched = shape if len(shape) == 3 else (1,) + shape
+    out, _ = channel_dropout(F.reshape(input, batched + (1,)), 1.0 - p, "Dropout2D", 4)
+    return F.reshape(out, shape)
+
+
+def dropout2d(input, p=0.5, training=True):
+    """Zero whole channels of (N, C, H, W) with probability `p` and scale the rest by
+    1 / (1 - p) when `training`."""
+    _check_training(training, "dropout2d")
+    if not training:
+        return input
+    return channel_dropout(input, 1.0 - p, "Dropout2D", 4)[0]
+
+
+def dropout3d(input, p=0.5, training=True):
+    """Zero whole channels of (N, C, D, H, W) with probability `p` and scale the rest by
+    1 / (1 - p) when `training`."""
+    _check_training(training, "dropout3d")
+    if not training:
+        return input
+    return channel_dropout(input, 1.0 - p, "Dropout3D", 5)[0]
 
 
 def dense(input, weight, bias=None):

@@ -106,10 +106,38 @@ def _sizes(shape, size, scale_factor) -> tuple:
     return tuple(int(np.floor(n * s)) for n, s in zip(spatial, scale))
 
 
+def _average_matrix(size_in: int, size_out: int) -> np.ndarray:
+    """(size_out, size_in): row i averages adaptive bin i, [floor(i in / out),
+    ceil((i + 1) in / out))."""
+    rows = np.zeros((size_out, size_in))
+    for i in range(size_out):
+        start, stop = (i * size_in) // size_out, -(-((i + 1) * size_in) // size_out)
+        rows[i, start:stop] = 1.0 / (stop - start)
+    return rows
+
+
+def _area_matrices(shape, sizes, align_corners) -> list:
+    """"area" is adaptive average pooling to the output size, as MindSpore's: each output
+    element the mean of its bin [floor(i in / out), ceil((i + 1) in / out)) on every axis; on
+    one spatial axis (a 3-D input), the size must divide the input's, as MindSpore's CPU
+    adaptive_avg_pool1d requires."""
+    rank = len(shape)
+    if rank not in (3, 4, 5):
+        raise ArgumentValueError(f"For 'interpolate', area only support '[3, 4, 5]'D, but got "
+                                 f"{rank}D")
+    if align_corners is not None:
+        raise ArgumentValueError(f"For 'interpolate', 'align_corners' option cannot currently be "
+                                 f"set with the mode = area, and dim = {rank}D")
+    if rank == 3 and shape[-1] % sizes[0]:
+        raise ArgumentValueError(f"For adaptive_avg_pool1d input's last dimension must be "
+                                 f"divisible by output size {sizes[0]}, but got {shape[-1]}.")
+    return [_average_matrix(n, m) for n, m in zip(shape[2:], sizes)]
+
+
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
                 recompute_scale_factor=None):
-    """Resize the spatial axes (after N, C): "nearest", or "linear"/"bilinear"/"trilinear"
-    (pixel-centre sampling unless align_corners)."""
+    """Resize the spatial axes (after N, C): "nearest", "linear"/"bilinear"/"trilinear"
+    (pixel-centre sampling unless align_corners) or "area" (adaptive average pooling)."""
     shape = abstract_of(input).shape
     sizes = _sizes(shape, size, scale_factor)
     for n, m in zip(shape[2:], sizes):
@@ -124,9 +152,11 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         matrices = [_nearest(n, m, False) for n, m in zip(shape[2:], sizes)]
     elif mode in ("linear", "bilinear", "trilinear"):
         matrices = [_linear(n, m, bool(align_corners), True) for n, m in zip(shape[2:], sizes)]
+    elif mode == "area":
+        matrices = _area_matrices(shape, sizes, align_corners)
     else:
-        raise ArgumentValueError(f"interpolate: `mode` must be 'nearest', 'linear', 'bilinear' "
-                                 f"or 'trilinear', got {mode!r}")
+        raise ArgumentValueError(f"interpolate: `mode` must be 'nearest', 'linear', 'bilinear', "
+                                 f"'trilinear' or 'area', got {mode!r}")
     for axis, matrix in enumerate(matrices, 2):
         input = apply_along(input, matrix, axis)
     return input

@@ -4,10 +4,11 @@ from (`max_pool_with_indices`, behind `MaxPoolWithIndices` and `MaxPoolWithMask`
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 
-from cellgraph.ops.function.array_func.attributes import _tensor
+from cellgraph.ops.function.array_func.attributes import _tensor, is_tensor
 from cellgraph.ops.function.array_func.indexing import apply_along, gather_elements
 from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.ops.function.nn_func.conv import (
@@ -18,6 +19,7 @@ from cellgraph.ops.function.nn_func.conv import (
     _unfold_depth,
     addn_list,
 )
+from cellgraph.ops.function.nn_func.image import _average_matrix
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
@@ -34,6 +36,7 @@ from cellgraph.primitives.nn_functional import (
     pad_pairs,
 )
 from cellgraph.primitives.nn_functional import argmax as _argmax
+from cellgraph.primitives.sort_ops import tensor_scatter_elements
 from cellgraph.runtime.tensor import Tensor
 
 __all__ = [
@@ -46,17 +49,22 @@ __all__ = [
     "lp_pool2d",
     "max_pool3d",
     "max_pool_with_indices",
+    "max_unpool1d",
+    "max_unpool2d",
+    "max_unpool3d",
 ]
 
 
-def _average_matrix(size_in: int, size_out: int) -> np.ndarray:
-    """(size_out, size_in): row i averages adaptive bin i, [floor(i in / out),
-    ceil((i + 1) in / out))."""
-    rows = np.zeros((size_out, size_in))
-    for i in range(size_out):
-        start, stop = (i * size_in) // size_out, -(-((i + 1) * size_in) // size_out)
-        rows[i, start:stop] = 1.0 / (stop - start)
-    return rows
+def _per_axis(value, nd: int, op: str, name: str) -> tuple:
+    """An int, or a tuple of 1 or `nd` ints, as `nd` ints."""
+    items = (value,) if isinstance(value, numbers.Integral) else tuple(value)
+    if len(items) == 1:
+        items = items * nd
+    if len(items) != nd or any(isinstance(v, bool) or not isinstance(v, numbers.Integral)
+                               for v in items):
+        raise ArgumentValueError(f"{op}: `{name}` must be an int or a tuple of {nd} ints, got "
+                                 f"{value!r}")
+    return tuple(int(v) for v in items)
 
 
 def _adaptive_avg_pool(input, output_size, rank: int, op: str):
@@ -374,3 +382,81 @@ def lp_pool2d(x, norm_type, kernel_size, stride=None, ceil_mode=False):
     stride = kernel if stride is None else stride
     stride = stride if isinstance(stride, tuple) else (stride, stride)
     return _lp_pool(x, p, kernel, stride, ceil_mode)
+
+
+def max_unpool(x, indices, op: str, kernel, stride, padding, output_size):
+    """max_pool's inverse: zeros of the unpooled size with each value of `x` written at its
+    index (flattened over the last len(kernel) axes), as MindSpore's MaxUnpool."""
+    nd = len(kernel)
+    for name, value in (("x", x), ("indices", indices)):
+        if not is_tensor(value):
+            raise DTypeError(f"{op}: `{name}` must be a Tensor, got {type(value).__name__}")
+    if str(indices.dtype) not in ("Int32", "Int64"):
+        raise DTypeError(f"{op}: `indices` must be int32 or int64, got {indices.dtype}")
+    shape = tuple(x.shape)
+    if len(shape) not in (nd + 1, nd + 2):
+        raise ArgumentValueError(f"{op}: `x` must have rank {nd + 1} or {nd + 2}, got shape "
+                                 f"{shape}")
+    if tuple(indices.shape) != shape:
+        raise ArgumentValueError(f"{op}: `indices` of shape {tuple(indices.shape)} must have the "
+                                 f"shape of `x`, {shape}")
+    lead, spatial = shape[:-nd], shape[-nd:]
+    sizes = tuple((n - 1) * s - 2 * p + k for n, k, s, p in zip(spatial, kernel, stride, padding))
+    if output_size:
+        if not isinstance(output_size, tuple) or len(output_size) not in (nd, nd + 1, nd + 2):
+            raise ArgumentValueError(f"{op}: `output_size` must be a tuple of {nd} to {nd + 2} "
+                                     f"ints, got {output_size!r}")
+        wanted = tuple(int(v) for v in output_size[-nd:])
+        for want, size, s in zip(wanted, sizes, stride):
+            if not size - s < want < size + s:
+                raise ArgumentValueError(f"{op}: `output_size` {output_size} must lie between "
+                                         f"the default size {sizes} minus and plus the stride "
+                                         f"{tuple(stride)}, exclusive")
+        sizes = wanted
+    if any(n < 1 for n in sizes):
+        raise ArgumentValueError(f"{op}: the output size {sizes} must be positive")
+    batch = int(np.prod(lead))
+    flat_x = F.reshape(x, (batch, int(np.prod(spatial))))
+    flat_i = F.reshape(indices, (batch, int(np.prod(spatial))))
+    zeros = F.zeros((batch, int(np.prod(sizes))), x.dtype)
+    out = tensor_scatter_elements(zeros, flat_i, flat_x, axis=1)
+    return F.reshape(out, lead + sizes)
+
+
+def unpool_windows(kernel_size, stride, padding, nd: int, op: str):
+    """(kernel, stride, padding) of a max unpooling, `nd` ints each: `stride` None, 0 or (0,)
+    means the kernel size."""
+    kernel = _per_axis(kernel_size, nd, op, "kernel_size")
+    unset = stride is None or stride == 0 or stride == (0,) or stride == (0,) * nd
+    strides = kernel if unset else _per_axis(stride, nd, op, "stride")
+    pads = _per_axis(padding, nd, op, "padding")
+    if any(v < 1 for v in kernel + strides) or any(v < 0 for v in pads):
+        raise ArgumentValueError(f"{op}: `kernel_size` and `stride` must be positive and "
+                                 f"`padding` non-negative, got {kernel_size!r}, {stride!r}, "
+                                 f"{padding!r}")
+    return kernel, strides, pads
+
+
+def _max_unpool_nd(nd: int, x, indices, kernel_size, stride, padding, output_size):
+    op = f"max_unpool{nd}d"
+    kernel, strides, pads = unpool_windows(kernel_size, stride, padding, nd, op)
+    if output_size is not None and not isinstance(output_size, tuple):
+        raise ArgumentValueError(f"{op}: `output_size` must be a tuple, got "
+                                 f"{type(output_size).__name__}")
+    return max_unpool(x, indices, op, kernel, strides, pads, output_size or ())
+
+
+def max_unpool1d(x, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """max_pool1d's inverse: (N, C, L) or (C, L) values written at their `indices` into zeros
+    of length (L - 1) stride - 2 padding + kernel_size (or the last of `output_size`)."""
+    return _max_unpool_nd(1, x, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool2d(x, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """max_pool2d's inverse over (N, C, H, W) or (C, H, W)."""
+    return _max_unpool_nd(2, x, indices, kernel_size, stride, padding, output_size)
+
+
+def max_unpool3d(x, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """max_pool3d's inverse over (N, C, D, H, W) or (C, D, H, W)."""
+    return _max_unpool_nd(3, x, indices, kernel_size, stride, padding, output_size)
