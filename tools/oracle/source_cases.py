@@ -291,7 +291,7 @@ CALLS += [
 CALLS += [
     ("ds.EMnistDataset(f + '/emnist', 'letters', 'train', shuffle=False)"
      ".map(ds.vision.Decode(), ['image'])"),
-    ("ds.CelebADataset(f + '/celeba', shuffle=False, usage='train')"
+    ("ds.CelebADataset(f + '/celeba', shuffle=False, usage='test')"
      ".map(ds.vision.Decode(), ['image'])"),
 ]
 
