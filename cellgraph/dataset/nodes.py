@@ -38,7 +38,13 @@ def _call(op, *values):
     """One map operation on the values; a Python function's error becomes MindSpore's
     RuntimeError (the dataset transforms raise their own, MindSpore's, errors)."""
     if isinstance(op, TensorOperation):
-        return op(*values)
+        try:
+            return op(*values)
+        except RuntimeError as error:  # MindSpore names the map's operation and the data file
+            path = getattr(ROW_FILE, "path", None)
+            where = f" The corresponding data file is: {path}." if path else ""
+            raise RuntimeError(f"map operation: [{type(op).__name__}] failed.{where} "
+                               f"{error}") from error
     try:
         return op(*values)
     except Exception as error:

@@ -98,15 +98,26 @@ class MnistDataset(_ArraySource):
         if self.usage == "all":  # the parts whose files are there (a folder may hold one)
             parts = [p for p in parts if self._find(p, "images-idx3-ubyte", required=False)]
         images, labels = [], []
+        self._row_files = []  # (first row, images file) of each part
         for part in parts or ("train",):
             image_file = self._find(part, "images-idx3-ubyte")
             label_file = self._find(part, "labels-idx1-ubyte")
+            self._row_files.append((sum(len(i) for i in images), os.path.realpath(image_file)))
             images.append(read_idx(image_file)[..., None])
             labels.append(read_idx(label_file).astype(np.uint32))
             if len(images[-1]) != len(labels[-1]):
                 raise ValueError(f"{self.op}: {image_file!r} has {len(images[-1])} images "
                                  f"but {label_file!r} has {len(labels[-1])} labels")
         return [np.concatenate(images), np.concatenate(labels)]
+
+    def row_at(self, index):
+        """The row, noting the images file it came from (a map's error names it)."""
+        from .nodes import ROW_FILE
+
+        row = super().row_at(index)
+        ROW_FILE.path = next(path for first, path in reversed(self._row_files)
+                             if first <= index)
+        return row
 
     def _find(self, part: str, suffix: str, required=True) -> str | None:
         prefix = os.path.join(self.dataset_dir, self._FILES[part])

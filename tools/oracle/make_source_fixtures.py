@@ -18,12 +18,14 @@ import source_cases
 def main():
     import mindspore.dataset as ds
 
+    out = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory() as folder:
         folder = os.path.realpath(folder)
+        os.chdir(folder)  # MindSpore writes an image it cannot decode to ./abnormal_image.jpg
         source_cases.build(folder)
         ds.config.set_num_parallel_workers(2)
         reads = source_cases.read_all(ds, folder)
-    with open(sys.argv[1], "w", encoding="utf-8") as f:
+    with open(out, "w", encoding="utf-8") as f:
         json.dump(reads, f, indent=0, sort_keys=True, ensure_ascii=False)
         f.write("\n")
 

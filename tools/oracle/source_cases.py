@@ -287,6 +287,14 @@ CALLS += [
      "'\uff21\u2460\u212b'], ['t'], shuffle=False).map(ds.text.CaseFold(), ['t'])"),
 ]
 
+# a map operation's error names the operation and the row's data file
+CALLS += [
+    ("ds.EMnistDataset(f + '/emnist', 'letters', 'train', shuffle=False)"
+     ".map(ds.vision.Decode(), ['image'])"),
+    ("ds.CelebADataset(f + '/celeba', shuffle=False, usage='test')"
+     ".map(ds.vision.Decode(), ['image'])"),
+]
+
 # the shuffled orders of the file sources once a dataset seed is set (two epochs each)
 CALLS += [
     f"_seeded({seed}, ds.{source}, shuffle=ds.Shuffle.{mode}{more})"
