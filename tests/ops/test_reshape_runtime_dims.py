@@ -62,3 +62,26 @@ def test_resize_bilinear_of_a_runtime_width(align_corners, half_pixel, value, gr
     np.testing.assert_allclose(net(x, ids).asnumpy(), value, rtol=1e-6)
     got = ops.GradOperation()(net)(x, ids).asnumpy().reshape(2, 3)
     np.testing.assert_allclose(got, [grad, grad], rtol=1e-6)
+
+
+class Blocked(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.to_batch = ops.SpaceToBatchND([2, 2], [[0, 0], [0, 0]])
+        self.to_space = ops.BatchToSpaceND([2, 2], [[0, 0], [0, 0]])
+
+    def construct(self, x, ids):
+        batch = self.to_batch(ops.gather(x, ops.unique(ids)[0], 0))  # a run-time batch
+        return batch, self.to_space(batch)
+
+
+def test_space_to_batch_and_back_of_a_runtime_batch():
+    x = np.arange(16).reshape(2, 1, 2, 4).astype(np.float32)
+    ids = Tensor(np.array([1, 0, 1], np.int32))
+    batch, space = Blocked()(Tensor(x), ids)
+    assert batch.shape == (8, 1, 1, 2)
+    np.testing.assert_array_equal(batch.asnumpy().ravel(), [
+        8, 10, 0, 2, 9, 11, 1, 3, 12, 14, 4, 6, 13, 15, 5, 7])
+    np.testing.assert_array_equal(space.asnumpy(), x[[1, 0]])
+    grad = ops.GradOperation()(Blocked())(Tensor(x), ids)
+    np.testing.assert_array_equal(grad.asnumpy(), np.full_like(x, 2.0))

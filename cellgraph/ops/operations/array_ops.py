@@ -53,6 +53,11 @@ from cellgraph.ops.function.array_func.matrix import (
 )
 from cellgraph.ops.function.array_func.padding import padding
 from cellgraph.ops.function.array_func.segment import (
+    segment_max,
+    segment_mean,
+    segment_min,
+    segment_prod,
+    segment_sum,
     unsorted_segment_max,
     unsorted_segment_min,
     unsorted_segment_prod,
@@ -92,7 +97,8 @@ __all__ = ["ArgMaxWithValue", "ArgMinWithValue", "Argmax", "BroadcastTo", "Cast"
            "Identity", "Im2Col", "MaskedFill", "MaskedScatter", "Ones", "Range", "Rank", "Reshape",
            "ResizeNearestNeighbor", "ReverseSequence", "ReverseV2", "ScalarToTensor", "ScatterAdd",
            "ScatterNdAdd", "ScatterNdDiv", "ScatterNdMax", "ScatterNdMin", "ScatterNdMul",
-           "ScatterNdSub", "ScatterNdUpdate", "ScatterUpdate", "Shape", "Size", "Slice", "Split",
+           "ScatterNdSub", "ScatterNdUpdate", "ScatterUpdate", "SegmentMax", "SegmentMean",
+           "SegmentMin", "SegmentProd", "SegmentSum", "Shape", "Size", "Slice", "Split",
            "Squeeze", "Stack", "StridedSlice", "TensorShape", "Tile", "Transpose", "TupleToArray",
            "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd", "UnsortedSegmentSum",
            "Unstack", "Zeros"]
@@ -181,6 +187,11 @@ class Eye(_Creation):
 
 UnsortedSegmentSum = function_class("UnsortedSegmentSum", unsorted_segment_sum)
 UniqueWithPad = function_class("UniqueWithPad", unique_with_pad)
+SegmentSum = function_class("SegmentSum", segment_sum)
+SegmentMean = function_class("SegmentMean", segment_mean)
+SegmentMax = function_class("SegmentMax", segment_max)
+SegmentMin = function_class("SegmentMin", segment_min)
+SegmentProd = function_class("SegmentProd", segment_prod)
 
 
 UnsortedSegmentMax = function_class("UnsortedSegmentMax", unsorted_segment_max)

@@ -7,13 +7,15 @@ import numpy as np
 
 from cellgraph.ops.function.array_func.creation import full_like
 from cellgraph.primitives import array_ops as A
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import scatter_ops as S
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, value_input
-from cellgraph.primitives.errors import DTypeError, ShapeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
+# (the sorted segment reductions below are MindSpore's classes only: operations.array_ops)
 __all__ = ["unsorted_segment_max", "unsorted_segment_min", "unsorted_segment_prod",
            "unsorted_segment_sum"]
 
@@ -90,3 +92,65 @@ unsorted_segment_prod = _segment_reduce(S.tensor_scatter_mul, lambda dtype: 1)
 
 
 unsorted_segment_prod.__doc__ = "Row products per segment; an empty segment holds one."
+
+
+# ----- sorted segments (MindSpore's SegmentSum, SegmentMean, ...): as many segments as the
+# last id + 1, so the ids are a value input (core.value_input) -----------------------------------
+
+
+def _sorted_segments(input_x, segment_ids, op: str) -> int:
+    """The number of segments: the last of the ascending `segment_ids` + 1."""
+    ids = value_input(segment_ids, op, "segment_ids").reshape(-1)
+    if not abstract_of(segment_ids).dtype.is_int or abstract_of(segment_ids).ndim != 1:
+        raise DTypeError(f"For '{op}', segment_ids must be a 1-D integer Tensor, got "
+                         f"{abstract_of(segment_ids)}")
+    if ids.size != abstract_of(input_x).shape[0]:
+        raise ShapeError(f"For '{op}', the length of segment_ids ({ids.size}) must equal the "
+                         f"first dimension of input_x ({abstract_of(input_x).shape[0]})")
+    if ids.size and ((ids[1:] < ids[:-1]).any() or ids[0] < 0):
+        raise ArgumentValueError("For 'SegmentOp', segment_ids must be a tensor with element "
+                                 "values sorted in ascending order.")
+    return int(ids[-1]) + 1 if ids.size else 0
+
+
+def _present(segment_ids, count: int, like):
+    """Per segment, whether any row falls in it, shaped to broadcast over `like`'s rows."""
+    ones = F.cast(A.ones_like(segment_ids), dt.float32)
+    rows = _segment_sum(ones, segment_ids, count)
+    shape = (count,) + (1,) * (abstract_of(like).ndim - 1)
+    return F.reshape(rows, shape)
+
+
+def segment_sum(input_x, segment_ids):
+    """Row sums per segment of the ascending `segment_ids` (as many as the last id + 1; a
+    segment no row falls in is 0)."""
+    return _segment_sum(input_x, segment_ids, _sorted_segments(input_x, segment_ids,
+                                                                 "SegmentSum"))
+
+
+def segment_mean(input_x, segment_ids):
+    """Row means per segment (an empty segment is 0)."""
+    count = _sorted_segments(input_x, segment_ids, "SegmentMean")
+    sums = _segment_sum(input_x, segment_ids, count)
+    rows = F.cast(_present(segment_ids, count, input_x), abstract_of(input_x).dtype)
+    return F.div(sums, M.maximum(rows, full_like(rows, 1)))
+
+
+def _extreme(unsorted, op: str):
+    def reduce(input_x, segment_ids):
+        count = _sorted_segments(input_x, segment_ids, op)
+        out = unsorted(input_x, segment_ids, count)
+        present = M.greater(_present(segment_ids, count, input_x), 0)
+        return M.select(F.broadcast_to(present, abstract_of(out).shape), out, A.zeros_like(out))
+    reduce.__doc__ = f"MindSpore's {op}: per segment of the ascending ids; an empty one is 0."
+    return reduce
+
+
+segment_max = _extreme(unsorted_segment_max, "SegmentMax")
+segment_min = _extreme(unsorted_segment_min, "SegmentMin")
+
+
+def segment_prod(input_x, segment_ids):
+    """Row products per segment (an empty segment is 1)."""
+    return unsorted_segment_prod(input_x, segment_ids,
+                                 _sorted_segments(input_x, segment_ids, "SegmentProd"))

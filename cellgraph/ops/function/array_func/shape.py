@@ -269,17 +269,20 @@ def batch_to_space_nd(input_x, block_shape, crops):
     block, crops = _block_args(input_x, block_shape, crops, "BatchToSpaceND", "crops")
     shape, m = tuple(input_x.shape), len(block)
     n, total = shape[0], int(np.prod(block))
-    if n % total:
+    if n is not None and n % total:
         raise ArgumentValueError(f"For 'BatchToSpaceND', the batch size {n} must be a multiple "
                                  f"of the block shape's product {total}")
     rest, spatial = shape[1:-m], shape[-m:]
-    x = F.reshape(input_x, block + (n // total,) + rest + spatial)
+    n = None if n is None else n // total  # None: a batch known only at run time
+    x = F.reshape(input_x, block + (n,) + rest + spatial)
     lead = 1 + len(rest)
     order = tuple(range(m, m + lead)) + tuple(
         a for i in range(m) for a in (m + lead + i, i))
-    x = F.reshape(F.transpose(x, order), (n // total,) + rest + tuple(
+    x = F.reshape(F.transpose(x, order), (n,) + rest + tuple(
         s * b for s, b in zip(spatial, block)))
     for i, (begin, end) in enumerate(crops):
+        if not (begin or end):
+            continue
         axis = len(shape) - m + i
         x = narrow(x, axis, begin, x.shape[axis] - begin - end)
     return x
@@ -301,7 +304,8 @@ def space_to_batch_nd(input_x, block_size, paddings):
     lead = 1 + len(rest)
     order = tuple(lead + 2 * i + 1 for i in range(m)) + tuple(range(lead)) + tuple(
         lead + 2 * i for i in range(m))
-    return F.reshape(F.transpose(x, order), (shape[0] * int(np.prod(block)),) + rest + tuple(
+    batch = None if shape[0] is None else shape[0] * int(np.prod(block))  # None: at run time
+    return F.reshape(F.transpose(x, order), (batch,) + rest + tuple(
         s // b for s, b in zip(spatial, block)))
 
 
