@@ -90,6 +90,11 @@ class RuntimeText:
                        for p in self.parts)
 
 
+def holds_graph_values(exc: BaseException) -> bool:
+    """Whether the message of `exc` holds values known only when the graph runs."""
+    return any(isinstance(arg, RuntimeString | Tracer) for arg in exc.args)
+
+
 def emit_raise(exc: BaseException) -> None:
     """A `raise` node for `exc`. Its message is the one known while compiling, but for the
     Tensors in it (a Tensor argument, or one formatted into an f-string), which are the node's

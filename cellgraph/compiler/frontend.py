@@ -438,8 +438,9 @@ class Interpreter:
         if isinstance(exc, type) and issubclass(exc, BaseException):
             exc = exc()
         builder = current_builder()
-        if builder is not None and builder.runs_conditionally:
-            effects.emit_raise(exc)  # whether it is reached is known only at run time
+        if builder is not None and (builder.runs_conditionally or effects.holds_graph_values(exc)):
+            # whether it is reached, or its message, is known only at run time
+            effects.emit_raise(exc)
             raise effects.RaiseSignal()
         raise exc
 

@@ -31,6 +31,7 @@ from . import builder as _builder
 from . import codegen, loop_prims  # noqa: F401  (loop_prims: the loops' rules and code)
 from .builder import Builder, ParameterArgument, compile_context, is_parameter, is_tensor_like
 from .compile_context import CompileContext
+from .effects import RaiseSignal
 from .frontend import trace_call
 from .guards import collect_guards, unique
 from .ir import Graph, print_graph, verify
@@ -130,7 +131,10 @@ def parse_arguments(fn, args: tuple, name: str | None = None, ctx: CompileContex
         if _builder.read_through_hooks is not None:  # inputs with gradient hooks
             tracers = [t if isinstance(t, ParameterArgument) else
                        _builder.read_through_hooks(leaf, t) for leaf, t in zip(leaves, tracers)]
-        result = _python_scalars(trace_call(fn, unflatten(tree, tracers)))
+        try:
+            result = _python_scalars(trace_call(fn, unflatten(tree, tracers)))
+        except RaiseSignal:  # it raises on every path, when it runs (the raise node): no result
+            result = None
         graph, captured = builder.finish(result)
     arguments = ParameterArguments(attributes=dict(builder.attribute_aliases),
                                    values=dict(builder.value_reads))

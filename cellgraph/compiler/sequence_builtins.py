@@ -246,7 +246,7 @@ _ORDERING = {"Lt": ("lt", "'{}_lt'"), "LtE": ("le", "'{}_le'"), "Gt": ("gt", "'{
 def check_sequence_ordering(op: str, left, right) -> None:
     """`left < right` (or <=, >, >=) on two tuples or two lists in a graph: MindSpore orders
     sequences of scalars only. An element that is a sequence, or a Tensor, is a TypeError in
-    its words; the first pair holding one decides, as its elementwise check does."""
+    its words, when the pairs before it are equal numbers, as its elementwise check goes."""
     if op not in _ORDERING or type(left) is not type(right) or \
             not isinstance(left, (tuple, list)):
         return
@@ -260,6 +260,8 @@ def check_sequence_ordering(op: str, left, right) -> None:
         if any(is_tensor_like(e) and not is_runtime_scalar(e) for e in (a, b)):
             raise DTypeError(f"For primitive {primitive.format(kind)}, the input element must "
                              f"be scalar, but got {_element(a)} and {_element(b)}")
+        if not any(is_tensor_like(e) for e in (a, b)) and a != b:
+            return  # two numbers that differ decide the order: the rest is never compared
 
 
 def _element(value) -> str:

@@ -46,7 +46,9 @@ def located_error(exc: BaseException, module, namespace: dict) -> BaseException:
     if raised_by_user_function(exc):
         return exc
     cls = next((ERROR_CLASSES[c] for c in type(exc).__mro__ if c in ERROR_CLASSES), RunError)
-    if node.callee.name == "raise" and not issubclass(cls, type(exc)):
+    if node.callee.name == "raise":
+        if issubclass(cls, type(exc)):  # the program's own message, as MindSpore gives it
+            return cls(str(exc), node.loc)
         # the program's own `raise KeyError(...)` or failed `assert` reaches it as that type,
         # as in MindSpore; no cellgraph class is one, so the line goes in a note
         if node.loc is not None and hasattr(exc, "add_note"):

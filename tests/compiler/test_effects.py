@@ -293,3 +293,32 @@ def test_a_run_time_raise_of_any_exception_type_keeps_the_type():
         Raises()(Tensor(1.0))
     assert "raise KeyError" in "\n".join(getattr(info.value, "__notes__", []))
     assert Raises()(Tensor(-1.0)).asnumpy() == -1
+
+
+def _raise_with(message):
+    raise ValueError(message)
+
+
+@ms.jit
+def _raises_with_a_tensor_in_its_message(x):
+    _raise_with(f"bad {x}.")
+    return x
+
+
+class _RaisesTypeError(nn.Cell):
+    def construct(self, x):
+        raise TypeError(f"value {x}")
+
+
+def test_a_raise_whose_message_holds_a_tensor_happens_when_the_graph_runs():
+    # MindSpore 2.10: the message is written with the Tensor's values, which only the run has
+    x = Tensor(np.array([1.0, 2.0], np.float32))
+    with pytest.raises(ValueError) as info:
+        _raises_with_a_tensor_in_its_message(x)
+    assert str(info.value).startswith("bad [1. 2.].")
+    with pytest.raises(TypeError) as info:
+        _RaisesTypeError()(x)
+    assert str(info.value).startswith("value [1. 2.]")
+    with pytest.raises(TypeError) as info:
+        ops.GradOperation()(_RaisesTypeError())(x)
+    assert str(info.value).startswith("value [1. 2.]")
