@@ -56,6 +56,9 @@ def batch_matmul(x, y, transpose_a=False, transpose_b=False):
 
 
 def _axes(x, axis):
+    if hasattr(axis, "aval"):  # a Tensor of axes (0-d or 1-D), read for its values
+        values = np.asarray(axis).astype(np.int64)
+        axis = int(values) if values.ndim == 0 else tuple(int(v) for v in values.ravel())
     return normalize_axes(axis, abstract_of(x).ndim) if axis not in (None, ()) else ()
 
 
