@@ -642,6 +642,8 @@ class Interpreter:
                 return tracer_isinstance(args[1], args[0])
         if fn is builtins.getattr and len(args) == 2 and isinstance(args[0], Tracer):
             return self.at_node(node, lambda: _tensor_attribute(*args))
+        if fn is builtins.bool and len(args) == 1 and not kwargs and isinstance(args[0], Tracer):
+            return self.at_node(node, lambda: sequence_builtins.tensor_bool(args[0]))
         if fn in (builtins.all, builtins.any) and len(args) == 1 and not kwargs and \
                 is_tensor_like(args[0]) and not isinstance(args[0], np.ndarray):
             return self.at_node(node, lambda: sequence_builtins.tensor_all_any(fn, args[0]))

@@ -119,6 +119,15 @@ BUILTINS = {builtins.range: _range, builtins.map: _map, builtins.zip: _zip,
 
 
 
+def tensor_bool(value):
+    """`bool(x)` of a graph Tensor: a variable bool scalar, true when its one element is
+    nonzero, as MindSpore's (a Tensor of several elements has no truth value)."""
+    if int(np.prod(value.aval.shape)) != 1:
+        raise ArgumentValueError("The truth value of an array with more than one element is "
+                                 "ambiguous.")
+    return variable_scalar(F.cast(F.reshape(value, ()), dt.bool_))
+
+
 def _matches(item, value):
     """Whether `item` is `value` in MindSpore's sense: a Python bool, or a bool Tracer when a
     Tensor computed in the graph takes part."""
