@@ -2,16 +2,39 @@
 from . import transforms, utils
 from .transforms import (
     AddToken,
+    CaseFold,
     Lookup,
     Ngram,
+    NormalizeUTF8,
     PythonTokenizer,
+    RegexReplace,
+    RegexTokenizer,
     SlidingWindow,
     ToNumber,
     Truncate,
     UnicodeCharTokenizer,
     WhitespaceTokenizer,
 )
-from .utils import Vocab
+from .utils import NormalizeForm, Vocab, to_bytes, to_str
 
-__all__ = ["AddToken", "Lookup", "Ngram", "PythonTokenizer", "SlidingWindow", "ToNumber", "Truncate",
-           "UnicodeCharTokenizer", "Vocab", "WhitespaceTokenizer", "transforms", "utils"]
+__all__ = [
+    "AddToken",
+    "CaseFold",
+    "Lookup",
+    "Ngram",
+    "NormalizeForm",
+    "NormalizeUTF8",
+    "PythonTokenizer",
+    "RegexReplace",
+    "RegexTokenizer",
+    "SlidingWindow",
+    "ToNumber",
+    "Truncate",
+    "UnicodeCharTokenizer",
+    "Vocab",
+    "WhitespaceTokenizer",
+    "to_bytes",
+    "to_str",
+    "transforms",
+    "utils",
+]

@@ -3,6 +3,7 @@ tokenizers (offsets are UTF-8 byte positions, uint32, as MindSpore gives them)."
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import numpy as np
 
@@ -15,9 +16,11 @@ from cellgraph.dataset.core.validator_helpers import (
 from cellgraph.dataset.transforms.transforms import TensorOperation, numpy_dtype
 from cellgraph.primitives import dtype as dt
 
-from .utils import Vocab, as_words
+from .icu_regex import compile_icu, icu_replacement
+from .utils import NormalizeForm, Vocab, as_words
 
-__all__ = ["AddToken", "Lookup", "Ngram", "PythonTokenizer", "SlidingWindow", "ToNumber", "Truncate",
+__all__ = ["AddToken", "CaseFold", "Lookup", "Ngram", "NormalizeUTF8", "PythonTokenizer",
+           "RegexReplace", "RegexTokenizer", "SlidingWindow", "ToNumber", "Truncate",
            "UnicodeCharTokenizer", "WhitespaceTokenizer"]
 
 
@@ -203,7 +206,9 @@ class ToNumber(TensorOperation):
 
 
 def _tokens(text: str, spans: list[tuple[int, int]], with_offsets: bool):
-    """The tokens, and with offsets their UTF-8 byte starts and ends."""
+    """The tokens, and with offsets their UTF-8 byte starts and ends. No token is one empty
+    token at 0, as MindSpore's tokenizers give it."""
+    spans = spans or [(0, 0)]
     tokens = np.array([text[a:b] for a, b in spans], dtype=str)
     if not with_offsets:
         return tokens
@@ -253,3 +258,80 @@ class PythonTokenizer(TensorOperation):
 
     def __call__(self, text):
         return np.array(self.tokenizer(_one_string(text, "PythonTokenizer")), dtype=str)
+
+
+def _map_strings(array, convert) -> np.ndarray:
+    """`convert` applied to every string of a str (or bytes) array, in its shape."""
+    array = np.asarray(array)
+    return np.array([convert(w) for w in as_words(array)], dtype=str).reshape(array.shape)
+
+
+class CaseFold(TensorOperation):
+    """Strings case-folded as ICU's NFKC_Casefold folds them (NFKC, then full case folding:
+    "Ⅻ" -> "xii", "ß" -> "ss")."""
+
+    def __call__(self, *inputs):
+        array = _one_input(inputs, "CaseFold")
+        return _map_strings(array, lambda w: unicodedata.normalize("NFKC", w).casefold())
+
+
+class NormalizeUTF8(TensorOperation):
+    """Strings in the Unicode normalization form `normalize_form` (NormalizeForm.NONE keeps
+    them)."""
+
+    def __init__(self, normalize_form=NormalizeForm.NFKC):
+        type_check(normalize_form, (NormalizeForm,), "normalize_form")
+        self.normalize_form = normalize_form
+
+    def __call__(self, *inputs):
+        array = _one_input(inputs, "NormalizeUTF8")
+        if self.normalize_form is NormalizeForm.NONE:
+            return _map_strings(array, str)
+        form = self.normalize_form.name
+        return _map_strings(array, lambda w: unicodedata.normalize(form, w))
+
+
+class RegexReplace(TensorOperation):
+    """Matches of the ICU regex `pattern` replaced by `replace` (`$1` names a group): all of
+    them, or with `replace_all=False` the first."""
+
+    def __init__(self, pattern, replace, replace_all=True):
+        type_check(pattern, (str,), "pattern")
+        type_check(replace, (str,), "replace")
+        type_check(replace_all, (bool,), "replace_all")
+        self.pattern, self.replace, self.replace_all = pattern, replace, replace_all
+        self._regex, self._replacement = compile_icu(pattern), icu_replacement(replace)
+
+    def __call__(self, *inputs):
+        array = _one_input(inputs, "RegexReplace")
+        count = 0 if self.replace_all else 1
+        return _map_strings(array, lambda w: self._regex.sub(self._replacement, w, count=count))
+
+
+class RegexTokenizer(TensorOperation):
+    """A string split at the matches of the ICU regex `delim_pattern`; the delimiters that
+    match `keep_delim_pattern` whole are tokens too; empty tokens are dropped (no token at all
+    is one empty token)."""
+
+    def __init__(self, delim_pattern, keep_delim_pattern="", with_offsets=False):
+        type_check(delim_pattern, (str,), "delim_pattern")
+        type_check(keep_delim_pattern, (str,), "keep_delim_pattern")
+        type_check(with_offsets, (bool,), "with_offsets")
+        self.delim_pattern, self.keep_delim_pattern = delim_pattern, keep_delim_pattern
+        self.with_offsets = with_offsets
+        self._delim = compile_icu(delim_pattern)
+        self._keep = compile_icu(keep_delim_pattern) if keep_delim_pattern else None
+
+    def __call__(self, *inputs):
+        text = _one_string(_one_input(inputs, "RegexTokenizer"), "RegexTokenizer")
+        spans, start = [], 0
+        for match in self._delim.finditer(text):
+            if match.start() > start:
+                spans.append((start, match.start()))
+            if self._keep is not None and match.end() > match.start() and \
+                    self._keep.fullmatch(match.group()):
+                spans.append(match.span())
+            start = match.end()
+        if start < len(text):
+            spans.append((start, len(text)))
+        return _tokens(text, spans, self.with_offsets)

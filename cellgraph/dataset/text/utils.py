@@ -2,12 +2,37 @@
 dataset (most frequent first, ties in lexicographic order, as MindSpore orders them)."""
 from __future__ import annotations
 
+import enum
 import os
 from collections import Counter
 
 import numpy as np
 
-__all__ = ["Vocab", "as_words"]
+__all__ = ["NormalizeForm", "Vocab", "as_words", "to_bytes", "to_str"]
+
+
+class NormalizeForm(enum.IntEnum):
+    """Unicode normalization forms of text.NormalizeUTF8 (MindSpore's values)."""
+
+    NONE = 0
+    NFC = 1
+    NFKC = 2
+    NFD = 3
+    NFKD = 4
+
+
+def to_bytes(array, encoding="utf8") -> np.ndarray:
+    """A NumPy array of str, each encoded as bytes in `encoding`."""
+    if not isinstance(array, np.ndarray):
+        raise ValueError("input should be a NumPy array.")  # noqa: TRY004  (MindSpore's type)
+    return np.char.encode(array, encoding)
+
+
+def to_str(array, encoding="utf8") -> np.ndarray:
+    """A NumPy array of bytes, each decoded from `encoding`."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError("input should be a NumPy array.")
+    return np.char.decode(array, encoding)
 
 
 def as_words(array) -> list[str]:

@@ -154,3 +154,38 @@ def test_to_number_and_truncate_argument_errors():
         text.Truncate(0)
     with pytest.raises(TypeError, match="Argument max_seq_len with value x"):
         text.Truncate("x")
+
+
+def test_regex_tokenizer_as_mindspore():
+    """MindSpore 2.10's tokens (and UTF-8 byte offsets) for the same strings."""
+    assert text.RegexTokenizer(r"\s+")(np.array("Welcome  to Beijing! ")).tolist() == [
+        "Welcome", "to", "Beijing!"]
+    assert text.RegexTokenizer(r"\s+", r"\s+")(np.array("Welcome  to Beijing! ")).tolist() == [
+        "Welcome", "  ", "to", " ", "Beijing!", " "]
+    tokens, starts, ends = text.RegexTokenizer(r"\s+", with_offsets=True)(np.array(" 我 喜 "))
+    assert tokens.tolist() == ["我", "喜"] and starts.tolist() == [1, 5] and ends.tolist() == [4, 8]
+    assert text.RegexTokenizer(r"\s+|,", r",")(np.array("a,b c,,")).tolist() == [
+        "a", ",", "b", "c", ",", ","]
+    assert text.RegexTokenizer(r"\s+")(np.array("   ")).tolist() == [""]
+    assert text.WhitespaceTokenizer()(np.array("")).tolist() == [""]
+
+
+def test_regex_replace_with_unicode_properties():
+    assert text.RegexReplace(r"\p{Ll}", "_")(np.array(["Hello World"])).tolist() == [
+        "H____ W____"]
+    assert text.RegexReplace(r"\p{Cc}|\p{Cf}|\s+", "")(np.array("a b\u200bc\x01d")).tolist() == \
+        "abcd"
+    assert text.RegexReplace(r"[\p{Han}]+", "#")(np.array("ab我们c")).tolist() == "ab#c"
+    assert text.RegexReplace("a", "b", False)(np.array("aaa")).tolist() == "baa"
+    assert text.RegexReplace("(a)(b)", "$2$1")(np.array("abab")).tolist() == "baba"
+
+
+def test_case_fold_and_normalize_utf8():
+    assert text.CaseFold()(np.array(["Welcome To BEIJING!", "ß", "ﬁ", "Ⅻ"])).tolist() == [
+        "welcome to beijing!", "ss", "fi", "xii"]
+    words = np.array(["ṩ", "ﬁ", "é"])
+    forms = text.NormalizeForm
+    assert [w.encode() for w in text.NormalizeUTF8(forms.NFKD)(words).tolist()] == [
+        b"s\xcc\xa3\xcc\x87", b"fi", b"e\xcc\x81"]
+    assert text.NormalizeUTF8(forms.NONE)(words).tolist() == words.tolist()
+    assert text.to_str(text.to_bytes(words)).tolist() == words.tolist()
