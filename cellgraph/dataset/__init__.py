@@ -40,6 +40,7 @@ from .samplers import (
     WeightedRandomSampler,
 )
 from .schema import Schema
+from .semeion_source import SemeionDataset
 from .sources import GeneratorDataset, NumpySlicesDataset
 from .text_sources import (
     AGNewsDataset,
@@ -89,6 +90,7 @@ __all__ = [
     "RandomSampler",
     "Sampler",
     "Schema",
+    "SemeionDataset",
     "SequentialSampler",
     "Shuffle",
     "SogouNewsDataset",

@@ -13,7 +13,8 @@ DOUBLE_MAX_INTEGER = 9007199254740992
 
 __all__ = ["check_float32", "check_float32_not_zero", "check_int32", "check_int32_not_zero",
            "check_list_same_size", "check_non_negative_float32", "check_non_negative_int32",
-           "check_pos_float32", "check_pos_int32", "check_value", "type_check",
+           "check_pos_float32", "check_pos_int32", "check_sampler_shuffle_shard_options",
+           "check_value", "type_check",
            "type_check_list"]
 
 
@@ -99,3 +100,24 @@ def check_list_same_size(list1, list2, list1_name="", list2_name="") -> None:
     if len(list1) != len(list2):
         raise ValueError(f"The size of {list1_name} should be the same as that of "
                          f"{list2_name}.")
+
+
+def check_sampler_shuffle_shard_options(param_dict: dict) -> None:
+    """MindSpore's check of a file source's sampling arguments: a sampler excludes shuffle,
+    sharding and num_samples; num_shards and shard_id come together, shard_id in range."""
+    shuffle, sampler = param_dict.get("shuffle"), param_dict.get("sampler")
+    num_shards, shard_id = param_dict.get("num_shards"), param_dict.get("shard_id")
+    if sampler is not None:
+        if shuffle is not None:
+            raise RuntimeError("sampler and shuffle cannot be specified at the same time.")
+        if num_shards is not None or shard_id is not None:
+            raise RuntimeError("sampler and sharding cannot be specified at the same time.")
+        if param_dict.get("num_samples") is not None:
+            raise RuntimeError("sampler and num_samples cannot be specified at the same time.")
+    if num_shards is not None:
+        check_pos_int32(num_shards, "num_shards")
+        if shard_id is None:
+            raise RuntimeError("num_shards is specified and currently requires shard_id as well.")
+        check_value(shard_id, [0, num_shards - 1], "shard_id")
+    if num_shards is None and shard_id is not None:
+        raise RuntimeError("shard_id is specified but num_shards is not.")

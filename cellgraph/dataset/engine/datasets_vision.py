@@ -6,10 +6,11 @@ from ..readers import (
     ImageFolderDataset,
     MnistDataset,
 )
+from ..semeion_source import SemeionDataset
 from . import at_home
 
 __all__ = ["Cifar10Dataset", "Cifar100Dataset", "FashionMnistDataset", "ImageFolderDataset",
-           "MnistDataset"]
+           "MnistDataset", "SemeionDataset"]
 
 at_home(__name__, Cifar10Dataset, Cifar100Dataset, FashionMnistDataset, ImageFolderDataset,
-        MnistDataset)
+        MnistDataset, SemeionDataset)
