@@ -25,6 +25,13 @@ class SemeionDataset(_ArraySource):
             "num_samples": num_samples, "shuffle": shuffle, "sampler": sampler,
             "num_shards": num_shards, "shard_id": shard_id, "cache": cache})
 
+    def row_at(self, index):
+        """The row, noting its file (a map's error names it)."""
+        from .nodes import ROW_FILE
+
+        ROW_FILE.path = os.path.join(self.dataset_dir, "semeion.data")
+        return super().row_at(index)
+
     def load(self):
         path = os.path.join(self.dataset_dir, "semeion.data")
         if not os.path.isfile(path):

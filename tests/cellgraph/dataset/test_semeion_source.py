@@ -45,3 +45,12 @@ def test_sampling_argument_checks(folder, kwargs, error, text):
     with pytest.raises(error) as info:
         ds.SemeionDataset(folder[0], **kwargs)
     assert text in str(info.value)
+
+
+def test_map_errors_name_the_file(folder):
+    def broken(x):
+        raise ValueError("no")
+
+    data = ds.SemeionDataset(folder[0]).map(broken, input_columns=["label"])
+    with pytest.raises(RuntimeError, match="The corresponding data file is: .*semeion.data"):
+        list(data.create_tuple_iterator())
