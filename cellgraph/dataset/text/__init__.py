@@ -11,11 +11,12 @@ from .transforms import (
     RegexTokenizer,
     SlidingWindow,
     ToNumber,
+    ToVectors,
     Truncate,
     UnicodeCharTokenizer,
     WhitespaceTokenizer,
 )
-from .utils import NormalizeForm, Vocab, to_bytes, to_str
+from .utils import NormalizeForm, Vectors, Vocab, to_bytes, to_str
 
 __all__ = [
     "AddToken",
@@ -29,8 +30,10 @@ __all__ = [
     "RegexTokenizer",
     "SlidingWindow",
     "ToNumber",
+    "ToVectors",
     "Truncate",
     "UnicodeCharTokenizer",
+    "Vectors",
     "Vocab",
     "WhitespaceTokenizer",
     "to_bytes",

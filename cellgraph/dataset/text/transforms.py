@@ -17,10 +17,10 @@ from cellgraph.dataset.transforms.transforms import TensorOperation, numpy_dtype
 from cellgraph.primitives import dtype as dt
 
 from .icu_regex import compile_icu, icu_replacement
-from .utils import NormalizeForm, Vocab, as_words
+from .utils import NormalizeForm, Vectors, Vocab, as_words
 
 __all__ = ["AddToken", "CaseFold", "Lookup", "Ngram", "NormalizeUTF8", "PythonTokenizer",
-           "RegexReplace", "RegexTokenizer", "SlidingWindow", "ToNumber", "Truncate",
+           "RegexReplace", "RegexTokenizer", "SlidingWindow", "ToNumber", "ToVectors", "Truncate",
            "UnicodeCharTokenizer", "WhitespaceTokenizer"]
 
 
@@ -335,3 +335,29 @@ class RegexTokenizer(TensorOperation):
         if start < len(text):
             spans.append((start, len(text)))
         return _tokens(text, spans, self.with_offsets)
+
+
+class ToVectors(TensorOperation):
+    """Tokens -> their vectors in `vectors` (float32): one token gives a vector, several a
+    (count, dim) matrix; an unknown token gets `unk_init` (or zeros)."""
+
+    def __init__(self, vectors, unk_init=None, lower_case_backup=False):
+        type_check(vectors, (Vectors,), "vectors")
+        if unk_init is not None:
+            type_check(unk_init, (list, tuple), "unk_init")
+            for i, value in enumerate(unk_init):
+                type_check(value, (int, float), f"unk_init[{i}]")
+        type_check(lower_case_backup, (bool,), "lower_case_backup")
+        self.vectors, self.unk_init = vectors, unk_init
+        self.lower_case_backup = lower_case_backup
+
+    def __call__(self, *inputs):
+        array = _one_input(inputs, "ToVectors")
+        if array.dtype.kind not in "US":
+            raise RuntimeError("ToVectors: input tensor type should be string.")
+        if self.unk_init is not None and len(self.unk_init) != self.vectors.dim:
+            raise RuntimeError(f"ToVectors: unk_init must be the same length as vectors, but got "
+                               f"unk_init: {len(self.unk_init)} and vectors: {self.vectors.dim}")
+        rows = [self.vectors.lookup(w, self.unk_init, self.lower_case_backup)
+                for w in as_words(array)]
+        return rows[0] if len(rows) == 1 else np.stack(rows)

@@ -8,7 +8,7 @@ from collections import Counter
 
 import numpy as np
 
-__all__ = ["NormalizeForm", "Vocab", "as_words", "to_bytes", "to_str"]
+__all__ = ["NormalizeForm", "Vectors", "Vocab", "as_words", "to_bytes", "to_str"]
 
 
 class NormalizeForm(enum.IntEnum):
@@ -120,3 +120,61 @@ class Vocab:
 
     def __len__(self) -> int:
         return len(self._ids)
+
+
+class Vectors:
+    """Pre-trained word vectors from a text file of lines "token v1 v2 ...", read as
+    MindSpore's loader reads them: a leading line of two fields is a header; the first line
+    fixes the dimension; the first vector of a token is kept; `max_vectors` the lines read."""
+
+    def __init__(self, table: dict, dim: int):
+        self.table, self.dim = table, dim
+
+    @classmethod
+    def from_file(cls, file_path, max_vectors=None):
+        from cellgraph.dataset.core.validator_helpers import check_value, type_check
+
+        type_check(file_path, (str,), "file_path")
+        if max_vectors is not None:
+            type_check(max_vectors, (int,), "max_vectors")
+            check_value(max_vectors, [0, 2147483647], "max_vectors")
+        if not os.path.isfile(file_path):
+            raise RuntimeError(f"Vectors: get real path failed, path: {file_path}")
+        with open(file_path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        while lines:  # header lines ("count dim") before the first vector
+            fields = lines[0].split(" ")
+            if fields and fields[-1] == "":
+                fields.pop()
+            if len(fields) != 2:
+                break
+            lines.pop(0)
+        if not lines:
+            raise RuntimeError("Vectors: invalid file, file is empty.")
+        fields = lines[0].split(" ")
+        dim = len(fields) - (2 if fields[-1] == "" else 1)
+        if max_vectors:
+            lines = lines[:max_vectors]
+        table = {}
+        for line in lines:
+            token, _, rest = line.partition(" ")
+            values = rest.split()
+            if len(values) <= 1:
+                raise RuntimeError("Vectors: token with 1-dimensional vector.")
+            if len(values) != dim:
+                raise RuntimeError(f"Vectors: all vectors must have the same number of "
+                                   f"dimensions, but got dim {len(values)} while expecting {dim}")
+            table.setdefault(token, np.array([float(v) for v in values], np.float32))
+        return cls(table, dim)
+
+    def lookup(self, token: str, unk_init, lower_case_backup: bool) -> np.ndarray:
+        """The token's vector (lower-cased first with `lower_case_backup`), else `unk_init`
+        or zeros."""
+        key = token.lower() if lower_case_backup else token
+        if key in self.table:
+            return self.table[key]
+        if unk_init is not None and len(unk_init) == self.dim:
+            return np.asarray(unk_init, np.float32)
+        return np.zeros(self.dim, np.float32)

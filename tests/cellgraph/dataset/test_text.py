@@ -189,3 +189,28 @@ def test_case_fold_and_normalize_utf8():
         b"s\xcc\xa3\xcc\x87", b"fi", b"e\xcc\x81"]
     assert text.NormalizeUTF8(forms.NONE)(words).tolist() == words.tolist()
     assert text.to_str(text.to_bytes(words)).tolist() == words.tolist()
+
+
+def test_vectors_and_to_vectors(tmp_path):
+    """MindSpore 2.10's loading and lookup rules: a 2-field header skipped, the first vector of
+    a token kept, max_vectors lines, unknown tokens zero (or unk_init), lower_case_backup."""
+    path = tmp_path / "vectors.txt"
+    path.write_text("3 2\nok 0.5 -1\n! 2 3 \nok 9 9\nhome 1 1\n")
+    vectors = text.Vectors.from_file(str(path), max_vectors=3)
+    assert text.ToVectors(vectors)("ok").tolist() == [0.5, -1.0]
+    assert text.ToVectors(vectors)("home").tolist() == [0.0, 0.0]
+    out = text.ToVectors(vectors, unk_init=[-1, -1], lower_case_backup=True)(
+        np.array(["OK", "none"]))
+    assert out.dtype == np.float32 and out.tolist() == [[0.5, -1.0], [-1.0, -1.0]]
+    with pytest.raises(RuntimeError, match="unk_init must be the same length as vectors, but "
+                                           "got unk_init: 1 and vectors: 2"):
+        text.ToVectors(vectors, unk_init=[1])("ok")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("a 1 2\nb 1 2 3\n")
+    with pytest.raises(RuntimeError, match="all vectors must have the same number of dimensions, "
+                                           "but got dim 3 while expecting 2"):
+        text.Vectors.from_file(str(bad))
+    with pytest.raises(RuntimeError, match="get real path failed"):
+        text.Vectors.from_file(str(tmp_path / "none.txt"))
+    with pytest.raises(ValueError, match="Input max_vectors is not within the required interval"):
+        text.Vectors.from_file(str(path), max_vectors=-1)
