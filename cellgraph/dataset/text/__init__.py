@@ -16,11 +16,12 @@ from .transforms import (
     UnicodeCharTokenizer,
     WhitespaceTokenizer,
 )
-from .utils import NormalizeForm, Vectors, Vocab, to_bytes, to_str
+from .utils import CharNGram, NormalizeForm, Vectors, Vocab, to_bytes, to_str
 
 __all__ = [
     "AddToken",
     "CaseFold",
+    "CharNGram",
     "Lookup",
     "Ngram",
     "NormalizeForm",

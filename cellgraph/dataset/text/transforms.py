@@ -338,8 +338,8 @@ class RegexTokenizer(TensorOperation):
 
 
 class ToVectors(TensorOperation):
-    """Tokens -> their vectors in `vectors` (float32): one token gives a vector, several a
-    (count, dim) matrix; an unknown token gets `unk_init` (or zeros)."""
+    """Tokens -> their vectors in `vectors` (Vectors or CharNGram; float32): one token gives a
+    vector, several a (count, dim) matrix; an unknown token gets `unk_init` (or zeros)."""
 
     def __init__(self, vectors, unk_init=None, lower_case_backup=False):
         type_check(vectors, (Vectors,), "vectors")

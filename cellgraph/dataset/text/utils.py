@@ -8,7 +8,7 @@ from collections import Counter
 
 import numpy as np
 
-__all__ = ["NormalizeForm", "Vectors", "Vocab", "as_words", "to_bytes", "to_str"]
+__all__ = ["CharNGram", "NormalizeForm", "Vectors", "Vocab", "as_words", "to_bytes", "to_str"]
 
 
 class NormalizeForm(enum.IntEnum):
@@ -178,3 +178,23 @@ class Vectors:
         if unk_init is not None and len(unk_init) == self.dim:
             return np.asarray(unk_init, np.float32)
         return np.zeros(self.dim, np.float32)
+
+
+class CharNGram(Vectors):
+    """Character n-gram vectors ("2gram-ab ..." lines): a token's vector is the mean of the
+    vectors of its 2-, 3- and 4-grams, the token framed by "#BEGIN#" and "#END#" (grams not in
+    the file, or equal to the unknown vector, are left out), as MindSpore computes it."""
+
+    def lookup(self, token: str, unk_init, lower_case_backup: bool) -> np.ndarray:
+        init = np.zeros(self.dim, np.float32)
+        if unk_init is not None and len(unk_init) == self.dim:
+            init = np.asarray(unk_init, np.float32)
+        chars = ["#BEGIN#", *(token.lower() if lower_case_backup else token), "#END#"]
+        total, count = np.zeros(self.dim, np.float32), 0
+        for n in (2, 3, 4):
+            for pos in range(len(chars) - n + 1):
+                vector = self.table.get(f"{n}gram-{''.join(chars[pos:pos + n])}", init)
+                if not np.array_equal(vector, init):
+                    total += vector
+                    count += 1
+        return total / np.float32(count) if count else init

@@ -214,3 +214,16 @@ def test_vectors_and_to_vectors(tmp_path):
         text.Vectors.from_file(str(tmp_path / "none.txt"))
     with pytest.raises(ValueError, match="Input max_vectors is not within the required interval"):
         text.Vectors.from_file(str(path), max_vectors=-1)
+
+
+def test_char_n_gram(tmp_path):
+    """MindSpore 2.10's CharNGram vectors for the same file: the mean of the known 2/3/4-grams
+    of "#BEGIN#" + token + "#END#" (a gram whose vector is the unknown vector left out)."""
+    path = tmp_path / "grams.txt"
+    path.write_text("2gram-#BEGIN#a 1 2\n2gram-ab 3 4\n3gram-ab#END# 5 7\n2gram-b#END# 0 0\n"
+                    "1gram-a 9 9\n")
+    grams = text.CharNGram.from_file(str(path))
+    out = text.ToVectors(grams)(np.array(["ab", "AB", "zz"]))
+    np.testing.assert_allclose(out, [[3.0, 4.333333], [0, 0], [0, 0]], rtol=1e-6)
+    np.testing.assert_allclose(text.ToVectors(grams, lower_case_backup=True)("AB"),
+                               [3.0, 4.333333], rtol=1e-6)
