@@ -47,7 +47,14 @@ class AddToken(TensorOperation):
 def _one_input(inputs: tuple, op: str) -> np.ndarray:
     if len(inputs) != 1:
         raise RuntimeError(f"{op}: The op is OneToOne, can only accept one tensor as input.")
-    return np.asarray(inputs[0])
+    try:
+        array = np.asarray(inputs[0])
+    except ValueError:
+        array = np.asarray(inputs[0], dtype=object)
+    if array.dtype == object:  # an eager call's input must make a tensor, as in MindSpore
+        raise TypeError(f"Invalid user input. Got {type(inputs[0])}: {inputs[0]}, cannot be "
+                        f"converted into tensor.")
+    return array
 
 
 def _pad_spec(pad, side: str) -> tuple[str, int]:

@@ -227,3 +227,12 @@ def test_char_n_gram(tmp_path):
     np.testing.assert_allclose(out, [[3.0, 4.333333], [0, 0], [0, 0]], rtol=1e-6)
     np.testing.assert_allclose(text.ToVectors(grams, lower_case_backup=True)("AB"),
                                [3.0, 4.333333], rtol=1e-6)
+
+
+def test_eager_text_input_must_make_a_tensor():
+    with pytest.raises(TypeError, match=r"Invalid user input. Got <class 'list'>: \[\['1', '2', "
+                                        r"None\]\], cannot be converted into tensor."):
+        text.ToNumber(ms.int8)([["1", "2", None]])
+    with pytest.raises(RuntimeError, match="string input inf will be out of bounds if cast to "
+                                           "float16"):
+        text.ToNumber(ms.float16)(np.array(["inf"]))
