@@ -161,9 +161,11 @@ class PadEnd(TensorOperation):
 
     def __call__(self, x):
         array = np.asarray(x)
+        if array.ndim == 0:  # a scalar is left as it is, as MindSpore leaves it
+            return array
         if array.ndim != len(self.pad_shape):
-            raise RuntimeError(f"PadEnd: `pad_shape` {self.pad_shape} has {len(self.pad_shape)} "
-                               f"axes, the input has shape {array.shape}")
+            raise RuntimeError(f"PadEnd: invalid pad shape, as rank of input is: {array.ndim}, "
+                               f"and rank of pad value: {len(self.pad_shape)}")
         target = [n if d is None else d for n, d in zip(array.shape, self.pad_shape)]
         fill = self.pad_value if self.pad_value is not None else (
             {"U": "", "S": b""}.get(array.dtype.kind, 0))

@@ -74,3 +74,11 @@ def test_pad_end_strings_numbers_and_errors():
     with pytest.raises(TypeError, match=r"Argument pad_shape with value \(3,\) is not of type "
                                         r"\[<class 'list'>\]"):
         transforms.PadEnd((3,))
+
+
+def test_pad_end_scalar_and_rank_mismatch():
+    assert transforms.PadEnd([3])(np.array("abc")).tolist() == "abc"
+    assert transforms.PadEnd([2, 2])(np.array(5)).tolist() == 5
+    with pytest.raises(RuntimeError, match="PadEnd: invalid pad shape, as rank of input is: 1, "
+                                           "and rank of pad value: 2"):
+        transforms.PadEnd([2, 3])(np.array([1, 2]))
