@@ -58,6 +58,7 @@ from .samplers import (
     WeightedRandomSampler,
 )
 from .schema import Schema
+from .semeion_source import SemeionDataset
 from .sources import GeneratorDataset, NumpySlicesDataset, PaddedDataset
 from .text_sources import (
     AGNewsDataset,
@@ -122,6 +123,7 @@ __all__ = [
     "RandomSampler",
     "Sampler",
     "Schema",
+    "SemeionDataset",
     "SequentialSampler",
     "Shuffle",
     "SogouNewsDataset",

@@ -20,18 +20,24 @@ _RULE = "-" * 66
 ROW_FILE = threading.local()
 
 
+def user_code_error(error: Exception, context: str = "") -> RuntimeError:
+    """An error of the user's Python code run by the pipeline (a generator, a map function, a
+    per_batch_map), as MindSpore reports it: a RuntimeError with the code's traceback."""
+    stack = "".join(traceback.format_exception(error)).rstrip("\n")
+    return RuntimeError(
+        f"Exception thrown from user defined Python function in dataset. \n\n{_RULE}\n"
+        f"- Python Call Stack: \n{_RULE}\n{context}{stack}\n\n{_RULE}\n- Dataset Pipeline "
+        f"Error Message: \n{_RULE}\n[ERROR] Execute user Python code failed, check 'Python "
+        f"Call Stack' above.")
+
+
 def _pyfunc_error(error: Exception) -> RuntimeError:
     """A Python function's error in a map, as MindSpore reports it: a RuntimeError naming the
     map, the data file of the row (when a file source read it) and the function's traceback."""
     path = getattr(ROW_FILE, "path", None)
     where = f" The corresponding data file is: {path}." if path else ""
-    stack = "".join(traceback.format_exception(error)).rstrip("\n")
-    return RuntimeError(
-        f"Exception thrown from user defined Python function in dataset. \n\n{_RULE}\n"
-        f"- Python Call Stack: \n{_RULE}\nmap operation: [PyFunc] failed.{where} Error "
-        f"description:\n{type(error).__name__}: {stack}\n\n{_RULE}\n- Dataset Pipeline Error "
-        f"Message: \n{_RULE}\n[ERROR] Execute user Python code failed, check 'Python Call "
-        f"Stack' above.")
+    return user_code_error(error, f"map operation: [PyFunc] failed.{where} Error description:\n"
+                                  f"{type(error).__name__}: ")
 
 
 def _call(op, *values):
@@ -293,8 +299,11 @@ class BatchDataset(Dataset):
         names = self.children[0].column_names
         columns = [[row[i] for row in chunk] for i in range(len(names))]
         if self.per_batch_map is not None:
-            mapped = self.per_batch_map(*(columns[i] for i in self.input_index),
-                                        BatchInfo(number, state.epoch))
+            try:
+                mapped = self.per_batch_map(*(columns[i] for i in self.input_index),
+                                            BatchInfo(number, state.epoch))
+            except Exception as error:
+                raise user_code_error(error) from error
             mapped = self._batch_map_columns(_as_tuple(mapped), len(chunk))
             kept = [c for i, c in enumerate(columns) if i not in self.input_index]
             if self.outputs == self.inputs:

@@ -12,6 +12,7 @@ import numpy as np
 from cellgraph.primitives.errors import UnsupportedError
 
 from . import _std_shuffle, config
+from .core.validator_helpers import check_sampler_shuffle_shard_options
 from .engine import check_num_parallel_workers
 from .samplers import Shuffle
 from .sources import MappableSource
@@ -56,6 +57,7 @@ class _ArraySource(MappableSource):
     """A reader that loads its files into arrays, one per column, on first use."""
 
     def __init__(self, names, sampling):
+        check_sampler_shuffle_shard_options(sampling)  # MindSpore's file sources check first
         self._arrays = None
         super().__init__(names, **sampling)
 

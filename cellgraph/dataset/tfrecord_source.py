@@ -254,14 +254,16 @@ class TFRecordDataset(_ArraySource):
         if self._rows_per_shard is not None:
             return self._compressed_shard_records()
         if self.num_shards is None:
+            self._shard_paths = list(files)
             return [read_records(p, self.compression_type) for p in files]
         if not self.shard_equal_rows:
             if len(files) < self.num_shards:
-                raise RuntimeError(f"{self.op}: {len(files)} file(s) cannot be split into "
-                                   f"{self.num_shards} shards; give at least as many files as "
-                                   f"shards, or shard_equal_rows=True")
-            return [read_records(p, self.compression_type)
-                    for p in files[self.shard_id::self.num_shards]]
+                raise RuntimeError(f"Invalid file, numbers of tfrecord file should not less than "
+                                   f"num_shards when shard_equal_rows is false, but got numbers "
+                                   f"of tfrecord file: {len(files)}, num_shards: "
+                                   f"{self.num_shards}")
+            self._shard_paths = files[self.shard_id::self.num_shards]
+            return [read_records(p, self.compression_type) for p in self._shard_paths]
         per_file = [read_records(p, self.compression_type) for p in files]
         total = sum(len(r) for r in per_file)
         size = -(-total // self.num_shards)
@@ -274,6 +276,7 @@ class TFRecordDataset(_ArraySource):
         for index in range(start, end):
             f, r = located[index % total]
             parts.setdefault(f, []).append(per_file[f][r])
+        self._shard_paths = [files[f] for f in parts]
         return list(parts.values())
 
     def _compressed_shard_records(self) -> list[list[bytes]]:
@@ -285,6 +288,7 @@ class TFRecordDataset(_ArraySource):
         mine = files[self.shard_id or 0::shards]
         per_file_rows = self._rows_per_shard // max(len(files) // shards, 1)
         per_file = []
+        self._shard_paths = list(mine)
         for path in mine:
             records = read_records(path, self.compression_type)
             if len(records) < per_file_rows:
@@ -321,6 +325,9 @@ class TFRecordDataset(_ArraySource):
                 if i < len(file_records):
                     self.file_rows[f].append(len(records))
                     records.append(file_records[i])
+        self._row_paths = np.empty(len(records), dtype=object)
+        for path, rows in zip(self._shard_paths, self.file_rows):
+            self._row_paths[rows] = path
         columns = [np.empty(len(records), dtype=object) for _ in self._names]
         for row, data in enumerate(records):
             features = parse_example(data)
@@ -330,6 +337,14 @@ class TFRecordDataset(_ArraySource):
                                        f"not be found in tfrecord file.")
                 column[row] = _column_value(*features[name], self.column_specs.get(name), name)
         return columns
+
+    def row_at(self, index):
+        """The row, noting the file it came from (a map's error names it)."""
+        from .nodes import ROW_FILE
+
+        self.arrays  # noqa: B018  (loads the files, which sets _row_paths)
+        ROW_FILE.path = self._row_paths[index]
+        return super().row_at(index)
 
     def rows(self, state):
         """Shuffle.GLOBAL shuffles the rows (the first num_samples when given); Shuffle.FILES the order of the

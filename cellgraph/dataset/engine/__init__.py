@@ -480,6 +480,7 @@ class Dataset:
     def output_shapes(self, estimate=False) -> list[list[int]]:
         """The shape of each column in the first row; with `estimate`, over every row, an
         axis whose length varies is None (a rank that varies is an error)."""
+        type_check(estimate, (bool,), "estimate")
         if not estimate:
             row = next(iter(self.rows(EpochState())))
             return [list(np.shape(v)) for v in row]
@@ -490,9 +491,11 @@ class Dataset:
                 shapes = now
                 continue
             for i, (seen, shape) in enumerate(zip(shapes, now)):
-                if len(seen) != len(shape):
-                    raise RuntimeError(f"output_shapes: column {self.column_names[i]!r} has "
-                                       f"rows of rank {len(seen)} and {len(shape)}")
+                if len(seen) != len(shape):  # MindSpore's words (and order)
+                    raise RuntimeError(
+                        f"Inconsistent shapes, expect same shape for each data row, last data "
+                        f"row: <{','.join(map(str, shape))}>, current data row: "
+                        f"<{','.join(map(str, seen))}> (column {self.column_names[i]!r})")
                 shapes[i] = [a if a == b else None for a, b in zip(seen, shape)]
         return shapes or []
 

@@ -6,6 +6,7 @@ from ..readers import (
     ImageFolderDataset,
     MnistDataset,
 )
+from ..semeion_source import SemeionDataset
 from . import at_home
 from .vision_readers import (
     CelebADataset,
@@ -32,8 +33,9 @@ __all__ = [
     "ManifestDataset",
     "MnistDataset",
     "OmniglotDataset",
+    "SemeionDataset",
 ]
 
 at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, EMnistDataset,
         FakeImageDataset, FashionMnistDataset, ImageFolderDataset, KITTIDataset, LFWDataset,
-        ManifestDataset, MnistDataset, OmniglotDataset)
+        ManifestDataset, MnistDataset, OmniglotDataset, SemeionDataset)

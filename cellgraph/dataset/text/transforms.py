@@ -16,10 +16,12 @@ from cellgraph.dataset.core.validator_helpers import (
 from cellgraph.dataset.transforms.transforms import TensorOperation, numpy_dtype
 from cellgraph.primitives import dtype as dt
 
-from .utils import Vocab, as_words
+from .icu_regex import compile_icu, icu_replacement
+from .utils import NormalizeForm, Vectors, Vocab, as_words
 
-__all__ = ["AddToken", "CaseFold", "Lookup", "Ngram", "PythonTokenizer", "SlidingWindow", "ToNumber",
-           "Truncate", "UnicodeCharTokenizer", "WhitespaceTokenizer"]
+__all__ = ["AddToken", "CaseFold", "Lookup", "Ngram", "NormalizeUTF8", "PythonTokenizer",
+           "RegexReplace", "RegexTokenizer", "SlidingWindow", "ToNumber", "ToVectors", "Truncate",
+           "UnicodeCharTokenizer", "WhitespaceTokenizer"]
 
 
 class AddToken(TensorOperation):
@@ -45,7 +47,14 @@ class AddToken(TensorOperation):
 def _one_input(inputs: tuple, op: str) -> np.ndarray:
     if len(inputs) != 1:
         raise RuntimeError(f"{op}: The op is OneToOne, can only accept one tensor as input.")
-    return np.asarray(inputs[0])
+    try:
+        array = np.asarray(inputs[0])
+    except ValueError:
+        array = np.asarray(inputs[0], dtype=object)
+    if array.dtype == object:  # an eager call's input must make a tensor, as in MindSpore
+        raise TypeError(f"Invalid user input. Got {type(inputs[0])}: {inputs[0]}, cannot be "
+                        f"converted into tensor.")
+    return array
 
 
 def _pad_spec(pad, side: str) -> tuple[str, int]:
@@ -204,7 +213,9 @@ class ToNumber(TensorOperation):
 
 
 def _tokens(text: str, spans: list[tuple[int, int]], with_offsets: bool):
-    """The tokens, and with offsets their UTF-8 byte starts and ends."""
+    """The tokens, and with offsets their UTF-8 byte starts and ends. No token is one empty
+    token at 0, as MindSpore's tokenizers give it."""
+    spans = spans or [(0, 0)]
     tokens = np.array([text[a:b] for a, b in spans], dtype=str)
     if not with_offsets:
         return tokens
@@ -287,3 +298,97 @@ class CaseFold(TensorOperation):
             array = np.char.decode(array, "utf-8")
         out = [nfkc_casefold(str(word)) for word in array.reshape(-1)]
         return np.array(out, dtype=np.str_).reshape(array.shape)
+
+
+def _map_strings(array, convert) -> np.ndarray:
+    """`convert` applied to every string of a str (or bytes) array, in its shape."""
+    array = np.asarray(array)
+    return np.array([convert(w) for w in as_words(array)], dtype=str).reshape(array.shape)
+
+
+class NormalizeUTF8(TensorOperation):
+    """Strings in the Unicode normalization form `normalize_form` (NormalizeForm.NONE keeps
+    them)."""
+
+    def __init__(self, normalize_form=NormalizeForm.NFKC):
+        type_check(normalize_form, (NormalizeForm,), "normalize_form")
+        self.normalize_form = normalize_form
+
+    def __call__(self, *inputs):
+        array = _one_input(inputs, "NormalizeUTF8")
+        if self.normalize_form is NormalizeForm.NONE:
+            return _map_strings(array, str)
+        form = self.normalize_form.name
+        return _map_strings(array, lambda w: unicodedata.normalize(form, w))
+
+
+class RegexReplace(TensorOperation):
+    """Matches of the ICU regex `pattern` replaced by `replace` (`$1` names a group): all of
+    them, or with `replace_all=False` the first."""
+
+    def __init__(self, pattern, replace, replace_all=True):
+        type_check(pattern, (str,), "pattern")
+        type_check(replace, (str,), "replace")
+        type_check(replace_all, (bool,), "replace_all")
+        self.pattern, self.replace, self.replace_all = pattern, replace, replace_all
+        self._regex, self._replacement = compile_icu(pattern), icu_replacement(replace)
+
+    def __call__(self, *inputs):
+        array = _one_input(inputs, "RegexReplace")
+        count = 0 if self.replace_all else 1
+        return _map_strings(array, lambda w: self._regex.sub(self._replacement, w, count=count))
+
+
+class RegexTokenizer(TensorOperation):
+    """A string split at the matches of the ICU regex `delim_pattern`; the delimiters that
+    match `keep_delim_pattern` whole are tokens too; empty tokens are dropped (no token at all
+    is one empty token)."""
+
+    def __init__(self, delim_pattern, keep_delim_pattern="", with_offsets=False):
+        type_check(delim_pattern, (str,), "delim_pattern")
+        type_check(keep_delim_pattern, (str,), "keep_delim_pattern")
+        type_check(with_offsets, (bool,), "with_offsets")
+        self.delim_pattern, self.keep_delim_pattern = delim_pattern, keep_delim_pattern
+        self.with_offsets = with_offsets
+        self._delim = compile_icu(delim_pattern)
+        self._keep = compile_icu(keep_delim_pattern) if keep_delim_pattern else None
+
+    def __call__(self, *inputs):
+        text = _one_string(_one_input(inputs, "RegexTokenizer"), "RegexTokenizer")
+        spans, start = [], 0
+        for match in self._delim.finditer(text):
+            if match.start() > start:
+                spans.append((start, match.start()))
+            if self._keep is not None and match.end() > match.start() and \
+                    self._keep.fullmatch(match.group()):
+                spans.append(match.span())
+            start = match.end()
+        if start < len(text):
+            spans.append((start, len(text)))
+        return _tokens(text, spans, self.with_offsets)
+
+
+class ToVectors(TensorOperation):
+    """Tokens -> their vectors in `vectors` (Vectors or CharNGram; float32): one token gives a
+    vector, several a (count, dim) matrix; an unknown token gets `unk_init` (or zeros)."""
+
+    def __init__(self, vectors, unk_init=None, lower_case_backup=False):
+        type_check(vectors, (Vectors,), "vectors")
+        if unk_init is not None:
+            type_check(unk_init, (list, tuple), "unk_init")
+            for i, value in enumerate(unk_init):
+                type_check(value, (int, float), f"unk_init[{i}]")
+        type_check(lower_case_backup, (bool,), "lower_case_backup")
+        self.vectors, self.unk_init = vectors, unk_init
+        self.lower_case_backup = lower_case_backup
+
+    def __call__(self, *inputs):
+        array = _one_input(inputs, "ToVectors")
+        if array.dtype.kind not in "US":
+            raise RuntimeError("ToVectors: input tensor type should be string.")
+        if self.unk_init is not None and len(self.unk_init) != self.vectors.dim:
+            raise RuntimeError(f"ToVectors: unk_init must be the same length as vectors, but got "
+                               f"unk_init: {len(self.unk_init)} and vectors: {self.vectors.dim}")
+        rows = [self.vectors.lookup(w, self.unk_init, self.lower_case_backup)
+                for w in as_words(array)]
+        return rows[0] if len(rows) == 1 else np.stack(rows)

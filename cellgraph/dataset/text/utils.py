@@ -2,12 +2,37 @@
 dataset (most frequent first, ties in lexicographic order, as MindSpore orders them)."""
 from __future__ import annotations
 
+import enum
 import os
 from collections import Counter
 
 import numpy as np
 
-__all__ = ["Vocab", "as_words"]
+__all__ = ["CharNGram", "NormalizeForm", "Vectors", "Vocab", "as_words", "to_bytes", "to_str"]
+
+
+class NormalizeForm(enum.IntEnum):
+    """Unicode normalization forms of text.NormalizeUTF8 (MindSpore's values)."""
+
+    NONE = 0
+    NFC = 1
+    NFKC = 2
+    NFD = 3
+    NFKD = 4
+
+
+def to_bytes(array, encoding="utf8") -> np.ndarray:
+    """A NumPy array of str, each encoded as bytes in `encoding`."""
+    if not isinstance(array, np.ndarray):
+        raise ValueError("input should be a NumPy array.")  # noqa: TRY004  (MindSpore's type)
+    return np.char.encode(array, encoding)
+
+
+def to_str(array, encoding="utf8") -> np.ndarray:
+    """A NumPy array of bytes, each decoded from `encoding`."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError("input should be a NumPy array.")
+    return np.char.decode(array, encoding)
 
 
 def as_words(array) -> list[str]:
@@ -95,3 +120,81 @@ class Vocab:
 
     def __len__(self) -> int:
         return len(self._ids)
+
+
+class Vectors:
+    """Pre-trained word vectors from a text file of lines "token v1 v2 ...", read as
+    MindSpore's loader reads them: a leading line of two fields is a header; the first line
+    fixes the dimension; the first vector of a token is kept; `max_vectors` the lines read."""
+
+    def __init__(self, table: dict, dim: int):
+        self.table, self.dim = table, dim
+
+    @classmethod
+    def from_file(cls, file_path, max_vectors=None):
+        from cellgraph.dataset.core.validator_helpers import check_value, type_check
+
+        type_check(file_path, (str,), "file_path")
+        if max_vectors is not None:
+            type_check(max_vectors, (int,), "max_vectors")
+            check_value(max_vectors, [0, 2147483647], "max_vectors")
+        if not os.path.isfile(file_path):
+            raise RuntimeError(f"Vectors: get real path failed, path: {file_path}")
+        with open(file_path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        while lines:  # header lines ("count dim") before the first vector
+            fields = lines[0].split(" ")
+            if fields and fields[-1] == "":
+                fields.pop()
+            if len(fields) != 2:
+                break
+            lines.pop(0)
+        if not lines:
+            raise RuntimeError("Vectors: invalid file, file is empty.")
+        fields = lines[0].split(" ")
+        dim = len(fields) - (2 if fields[-1] == "" else 1)
+        if max_vectors:
+            lines = lines[:max_vectors]
+        table = {}
+        for line in lines:
+            token, _, rest = line.partition(" ")
+            values = rest.split()
+            if len(values) <= 1:
+                raise RuntimeError("Vectors: token with 1-dimensional vector.")
+            if len(values) != dim:
+                raise RuntimeError(f"Vectors: all vectors must have the same number of "
+                                   f"dimensions, but got dim {len(values)} while expecting {dim}")
+            table.setdefault(token, np.array([float(v) for v in values], np.float32))
+        return cls(table, dim)
+
+    def lookup(self, token: str, unk_init, lower_case_backup: bool) -> np.ndarray:
+        """The token's vector (lower-cased first with `lower_case_backup`), else `unk_init`
+        or zeros."""
+        key = token.lower() if lower_case_backup else token
+        if key in self.table:
+            return self.table[key]
+        if unk_init is not None and len(unk_init) == self.dim:
+            return np.asarray(unk_init, np.float32)
+        return np.zeros(self.dim, np.float32)
+
+
+class CharNGram(Vectors):
+    """Character n-gram vectors ("2gram-ab ..." lines): a token's vector is the mean of the
+    vectors of its 2-, 3- and 4-grams, the token framed by "#BEGIN#" and "#END#" (grams not in
+    the file, or equal to the unknown vector, are left out), as MindSpore computes it."""
+
+    def lookup(self, token: str, unk_init, lower_case_backup: bool) -> np.ndarray:
+        init = np.zeros(self.dim, np.float32)
+        if unk_init is not None and len(unk_init) == self.dim:
+            init = np.asarray(unk_init, np.float32)
+        chars = ["#BEGIN#", *(token.lower() if lower_case_backup else token), "#END#"]
+        total, count = np.zeros(self.dim, np.float32), 0
+        for n in (2, 3, 4):
+            for pos in range(len(chars) - n + 1):
+                vector = self.table.get(f"{n}gram-{''.join(chars[pos:pos + n])}", init)
+                if not np.array_equal(vector, init):
+                    total += vector
+                    count += 1
+        return total / np.float32(count) if count else init

@@ -9,6 +9,7 @@ import operator
 import numpy as np
 
 from cellgraph.dataset import config
+from cellgraph.dataset.core.validator_helpers import type_check
 from cellgraph.primitives import dtype as dt
 
 __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd",
@@ -152,22 +153,35 @@ class PadEnd(TensorOperation):
     (0, or "" for strings); an axis already longer is cut to the length."""
 
     def __init__(self, pad_shape, pad_value=None):
-        if not isinstance(pad_shape, (list, tuple)) or not all(
-                d is None or (isinstance(d, int) and not isinstance(d, bool) and d >= 0)
-                for d in pad_shape):
-            raise TypeError(f"PadEnd: `pad_shape` must be a list of non-negative ints (or "
-                            f"None), got {pad_shape!r}")
+        type_check(pad_shape, (list,), "pad_shape")
+        for d in pad_shape:
+            if d is not None and (isinstance(d, bool) or not isinstance(d, int)):
+                raise TypeError("a value in the list is not an integer.")
         self.pad_shape, self.pad_value = list(pad_shape), pad_value
 
     def __call__(self, x):
         array = np.asarray(x)
+        if array.ndim == 0:  # a scalar is left as it is, as MindSpore leaves it
+            return array
         if array.ndim != len(self.pad_shape):
-            raise RuntimeError(f"PadEnd: `pad_shape` {self.pad_shape} has {len(self.pad_shape)} "
-                               f"axes, the input has shape {array.shape}")
+            raise RuntimeError(f"PadEnd: invalid pad shape, as rank of input is: {array.ndim}, "
+                               f"and rank of pad value: {len(self.pad_shape)}")
         target = [n if d is None else d for n, d in zip(array.shape, self.pad_shape)]
         fill = self.pad_value if self.pad_value is not None else (
-            "" if array.dtype.kind in "US" else 0)
-        out = np.full(target, fill, dtype=array.dtype)
+            {"U": "", "S": b""}.get(array.dtype.kind, 0))
+        fill_array = np.asarray(fill)
+        kinds = fill_array.dtype.kind + array.dtype.kind
+        if ("U" in kinds or "S" in kinds) and fill_array.dtype.kind != array.dtype.kind:
+            pair = f"{_type_name(fill_array.dtype)} and {_type_name(array.dtype)}"
+            words = "string and byte" if set(kinds) == {"U", "S"} else "numeric and string"
+            raise RuntimeError(f"PadEnd: can not pad {words} tensors together, but got: {pair}.")
+        if array.dtype.kind in "US":
+            dtype = np.promote_types(array.dtype, fill_array.dtype)  # the pad value's width
+        else:
+            dtype = array.dtype
+            if fill_array.dtype.kind == "f" and dtype.kind in "iu":
+                fill_array = fill_array.astype(np.int64)  # C's cast, toward zero
+        out = np.full(target, fill_array.astype(dtype), dtype=dtype)
         kept = tuple(slice(0, min(n, t)) for n, t in zip(array.shape, target))
         out[kept] = array[kept]
         return out

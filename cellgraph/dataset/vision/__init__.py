@@ -6,4 +6,4 @@ from .augment import *
 from .color import *
 from .geometry import *
 from .transforms import *
-from .utils import get_image_num_channels, get_image_size  # noqa: F401
+from .utils import get_image_num_channels, get_image_size, read_file, write_file  # noqa: F401

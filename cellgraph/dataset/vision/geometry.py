@@ -30,6 +30,7 @@ from .transforms import (
 
 __all__ = [
     "Crop",
+    "FiveCrop",
     "HorizontalFlip",
     "Pad",
     "RandomCropDecodeResize",
@@ -266,3 +267,26 @@ class SlicePatches(TensorOperation):
         patches = tuple(array[r * ph:(r + 1) * ph, c * pw:(c + 1) * pw]
                         for r in range(rows) for c in range(cols))
         return patches if len(patches) > 1 else patches[0]
+
+
+class FiveCrop(TensorOperation):
+    """A Pillow image -> its four corner crops and its center crop, each `size` (an int, or
+    (height, width)): (top_left, top_right, bottom_left, bottom_right, center)."""
+
+    def __init__(self, size):
+        self.size = _size_pair(size, "FiveCrop")
+
+    def __call__(self, image):
+        if not _is_pil(image):
+            raise TypeError(f"img should be PIL image. Got {type(image)}.")
+        width, height = image.size
+        crop_h, crop_w = self.size
+        if crop_h > height or crop_w > width:
+            raise ValueError(f"Crop size {self.size} is larger than input image size "
+                             f"{(height, width)}.")
+        top, left = round((height - crop_h) / 2.0), round((width - crop_w) / 2.0)
+        return (image.crop((0, 0, crop_w, crop_h)),
+                image.crop((width - crop_w, 0, width, crop_h)),
+                image.crop((0, height - crop_h, crop_w, height)),
+                image.crop((width - crop_w, height - crop_h, width, height)),
+                image.crop((left, top, left + crop_w, top + crop_h)))

@@ -2,12 +2,17 @@
 (`get_image_size`, `get_image_num_channels`) on NumPy arrays and Pillow images."""
 from __future__ import annotations
 
+import os
+
 import numpy as np
+
+from cellgraph.safe_io import write_bytes
 
 from .geometry import SliceMode
 from .transforms import Border, Inter, _is_pil
 
-__all__ = ["Border", "Inter", "SliceMode", "get_image_num_channels", "get_image_size"]
+__all__ = ["Border", "Inter", "SliceMode", "get_image_num_channels", "get_image_size",
+           "read_file", "write_file"]
 
 
 def _not_an_image(image) -> TypeError:
@@ -42,3 +47,45 @@ def get_image_num_channels(image) -> int:
     if _is_pil(image):
         return len(image.getbands())
     raise _not_an_image(image)
+
+
+def _tensor_type():
+    from cellgraph.runtime.tensor import Tensor
+
+    return Tensor
+
+
+def _check_filename(filename) -> None:
+    if not isinstance(filename, str):
+        raise TypeError(f"Input filename is not of type {str}, but got: {type(filename)}.")
+
+
+def read_file(filename) -> np.ndarray:
+    """The bytes of a file, as a 1-D uint8 array."""
+    _check_filename(filename)
+    if not os.path.exists(filename):
+        raise RuntimeError(f"ReadFile: Invalid file path, {filename} does not exist.")
+    if not os.path.isfile(filename):
+        raise RuntimeError(f"ReadFile: Invalid file path, {filename} is not a regular file.")
+    return np.fromfile(filename, dtype=np.uint8)
+
+
+def write_file(filename, data) -> None:
+    """Write a 1-D uint8 array (or Tensor) to `filename` as raw bytes."""
+    _check_filename(filename)
+    tensor = _tensor_type()
+    if not isinstance(data, (np.ndarray, tensor)):
+        raise TypeError(f"Input data is not of type {np.ndarray} or {tensor}, but got: "
+                        f"{type(data)}.")
+    array = data.asnumpy() if isinstance(data, tensor) else data
+    if os.path.isdir(filename):
+        raise RuntimeError(f"WriteFile: Invalid file path, {filename} is not a regular file.")
+    if not os.path.isdir(os.path.dirname(os.path.abspath(filename))):
+        raise RuntimeError(f"WriteFile: No such file or directory: {filename}")
+    if array.dtype != np.uint8:
+        raise RuntimeError(f"WriteFile: The type of the elements of data should be UINT8, but "
+                           f"got {array.dtype}.")
+    if array.ndim != 1:
+        raise RuntimeError(f"WriteFile: The data has invalid dimensions. It should have only one "
+                           f"dimension, but got {array.ndim} dimensions.")
+    write_bytes(filename, array.tobytes())

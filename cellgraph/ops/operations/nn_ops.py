@@ -3,6 +3,7 @@
 `__init__` and applied in `__call__`."""
 from __future__ import annotations
 
+import inspect
 import numbers
 
 import numpy as _np
@@ -873,10 +874,11 @@ class DepthwiseConv2dNative(PrimitiveClass):
                                f"either); use nn.Conv2d with group equal to the channels")
 
 
+_REQUIRED = inspect.Parameter.empty
 DeformableOffsets = define_class(
     "DeformableOffsets", lambda x, offsets, strides, pads, ksize, **attrs: deformable_offsets(
         x, offsets, strides, pads, ksize, **attrs),
-    {"strides": None, "pads": None, "ksize": None, "dilations": (1, 1, 1, 1),
+    {"strides": _REQUIRED, "pads": _REQUIRED, "ksize": _REQUIRED, "dilations": (1, 1, 1, 1),
      "data_format": "NCHW", "deformable_groups": 1, "modulated": True}, module=__name__)
 
 

@@ -340,3 +340,17 @@ def test_take_count_checks(count, error, text):
     with pytest.raises(error) as info:
         _numbers().take(count)
     assert text in str(info.value)
+
+
+def test_output_shapes_estimate_errors():
+    def rows():
+        yield (np.zeros((2,)),)
+        yield (np.zeros((2, 3)),)
+
+    data = ds.GeneratorDataset(rows, ["data1"])
+    with pytest.raises(RuntimeError, match="Inconsistent shapes, expect same shape for each data "
+                                           "row, last data row: <2,3>, current data row: <2>"):
+        data.output_shapes(estimate=True)
+    with pytest.raises(TypeError, match=r"Argument estimate with value 1 is not of type "
+                                        r"\[<class 'bool'>\]"):
+        data.output_shapes(estimate=1)

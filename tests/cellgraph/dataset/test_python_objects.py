@@ -115,3 +115,17 @@ def test_batch_of_dicts_errors():
     with pytest.raises(RuntimeError, match="column: y expects: 2 rows returned from "
                                            "'per_batch_map', got: 1"):
         list(two.batch(2, per_batch_map=too_few).create_tuple_iterator())
+
+
+def test_per_batch_map_errors_are_reported_as_mindspore_does():
+    def broken(col, info):
+        return 1 / 0
+
+    data = ds.GeneratorDataset(_dict_rows, ["c"]).batch(2, per_batch_map=broken)
+    with pytest.raises(RuntimeError) as info:
+        list(data.create_tuple_iterator())
+    text = str(info.value)
+    for part in ("Exception thrown from user defined Python function in dataset",
+                 "Python Call Stack", "Traceback (most recent call last):", "in broken",
+                 "ZeroDivisionError: division by zero", "Dataset Pipeline Error Message:"):
+        assert part in text

@@ -154,3 +154,85 @@ def test_to_number_and_truncate_argument_errors():
         text.Truncate(0)
     with pytest.raises(TypeError, match="Argument max_seq_len with value x"):
         text.Truncate("x")
+
+
+def test_regex_tokenizer_as_mindspore():
+    """MindSpore 2.10's tokens (and UTF-8 byte offsets) for the same strings."""
+    assert text.RegexTokenizer(r"\s+")(np.array("Welcome  to Beijing! ")).tolist() == [
+        "Welcome", "to", "Beijing!"]
+    assert text.RegexTokenizer(r"\s+", r"\s+")(np.array("Welcome  to Beijing! ")).tolist() == [
+        "Welcome", "  ", "to", " ", "Beijing!", " "]
+    tokens, starts, ends = text.RegexTokenizer(r"\s+", with_offsets=True)(np.array(" 我 喜 "))
+    assert tokens.tolist() == ["我", "喜"] and starts.tolist() == [1, 5] and ends.tolist() == [4, 8]
+    assert text.RegexTokenizer(r"\s+|,", r",")(np.array("a,b c,,")).tolist() == [
+        "a", ",", "b", "c", ",", ","]
+    assert text.RegexTokenizer(r"\s+")(np.array("   ")).tolist() == [""]
+    assert text.WhitespaceTokenizer()(np.array("")).tolist() == [""]
+
+
+def test_regex_replace_with_unicode_properties():
+    assert text.RegexReplace(r"\p{Ll}", "_")(np.array(["Hello World"])).tolist() == [
+        "H____ W____"]
+    assert text.RegexReplace(r"\p{Cc}|\p{Cf}|\s+", "")(np.array("a b\u200bc\x01d")).tolist() == \
+        "abcd"
+    assert text.RegexReplace(r"[\p{Han}]+", "#")(np.array("ab我们c")).tolist() == "ab#c"
+    assert text.RegexReplace("a", "b", False)(np.array("aaa")).tolist() == "baa"
+    assert text.RegexReplace("(a)(b)", "$2$1")(np.array("abab")).tolist() == "baba"
+
+
+def test_case_fold_and_normalize_utf8():
+    assert text.CaseFold()(np.array(["Welcome To BEIJING!", "ß", "ﬁ", "Ⅻ"])).tolist() == [
+        "welcome to beijing!", "ss", "fi", "xii"]
+    words = np.array(["ṩ", "ﬁ", "é"])
+    forms = text.NormalizeForm
+    assert [w.encode() for w in text.NormalizeUTF8(forms.NFKD)(words).tolist()] == [
+        b"s\xcc\xa3\xcc\x87", b"fi", b"e\xcc\x81"]
+    assert text.NormalizeUTF8(forms.NONE)(words).tolist() == words.tolist()
+    assert text.to_str(text.to_bytes(words)).tolist() == words.tolist()
+
+
+def test_vectors_and_to_vectors(tmp_path):
+    """MindSpore 2.10's loading and lookup rules: a 2-field header skipped, the first vector of
+    a token kept, max_vectors lines, unknown tokens zero (or unk_init), lower_case_backup."""
+    path = tmp_path / "vectors.txt"
+    path.write_text("3 2\nok 0.5 -1\n! 2 3 \nok 9 9\nhome 1 1\n")
+    vectors = text.Vectors.from_file(str(path), max_vectors=3)
+    assert text.ToVectors(vectors)("ok").tolist() == [0.5, -1.0]
+    assert text.ToVectors(vectors)("home").tolist() == [0.0, 0.0]
+    out = text.ToVectors(vectors, unk_init=[-1, -1], lower_case_backup=True)(
+        np.array(["OK", "none"]))
+    assert out.dtype == np.float32 and out.tolist() == [[0.5, -1.0], [-1.0, -1.0]]
+    with pytest.raises(RuntimeError, match="unk_init must be the same length as vectors, but "
+                                           "got unk_init: 1 and vectors: 2"):
+        text.ToVectors(vectors, unk_init=[1])("ok")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("a 1 2\nb 1 2 3\n")
+    with pytest.raises(RuntimeError, match="all vectors must have the same number of dimensions, "
+                                           "but got dim 3 while expecting 2"):
+        text.Vectors.from_file(str(bad))
+    with pytest.raises(RuntimeError, match="get real path failed"):
+        text.Vectors.from_file(str(tmp_path / "none.txt"))
+    with pytest.raises(ValueError, match="Input max_vectors is not within the required interval"):
+        text.Vectors.from_file(str(path), max_vectors=-1)
+
+
+def test_char_n_gram(tmp_path):
+    """MindSpore 2.10's CharNGram vectors for the same file: the mean of the known 2/3/4-grams
+    of "#BEGIN#" + token + "#END#" (a gram whose vector is the unknown vector left out)."""
+    path = tmp_path / "grams.txt"
+    path.write_text("2gram-#BEGIN#a 1 2\n2gram-ab 3 4\n3gram-ab#END# 5 7\n2gram-b#END# 0 0\n"
+                    "1gram-a 9 9\n")
+    grams = text.CharNGram.from_file(str(path))
+    out = text.ToVectors(grams)(np.array(["ab", "AB", "zz"]))
+    np.testing.assert_allclose(out, [[3.0, 4.333333], [0, 0], [0, 0]], rtol=1e-6)
+    np.testing.assert_allclose(text.ToVectors(grams, lower_case_backup=True)("AB"),
+                               [3.0, 4.333333], rtol=1e-6)
+
+
+def test_eager_text_input_must_make_a_tensor():
+    with pytest.raises(TypeError, match=r"Invalid user input. Got <class 'list'>: \[\['1', '2', "
+                                        r"None\]\], cannot be converted into tensor."):
+        text.ToNumber(ms.int8)([["1", "2", None]])
+    with pytest.raises(RuntimeError, match="string input inf will be out of bounds if cast to "
+                                           "float16"):
+        text.ToNumber(ms.float16)(np.array(["inf"]))

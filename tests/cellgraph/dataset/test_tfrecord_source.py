@@ -246,3 +246,18 @@ def test_file_and_column_errors_when_read(files, tmp_path):
         _first(data)
     with pytest.raises(ValueError, match="did not match any files"):
         ds.TFRecordDataset([files[0], str(tmp_path / "none.data")])
+
+
+def test_map_errors_name_the_record_file(files):
+    def broken(x):
+        raise ValueError("no")
+
+    data = ds.TFRecordDataset(files, shuffle=False).map(broken, input_columns=["id"])
+    with pytest.raises(RuntimeError) as info:
+        list(data.create_tuple_iterator())
+    assert f"map operation: [PyFunc] failed. The corresponding data file is: {files[0]}." in \
+        str(info.value)
+    with pytest.raises(RuntimeError, match="numbers of tfrecord file should not less than "
+                                           "num_shards when shard_equal_rows is false, but got "
+                                           "numbers of tfrecord file: 2, num_shards: 4"):
+        list(ds.TFRecordDataset(files, num_shards=4, shard_id=3).create_tuple_iterator())

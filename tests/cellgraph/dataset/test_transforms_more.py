@@ -56,3 +56,29 @@ def test_mask_casts_the_constant_to_the_input_type():
     with pytest.raises(RuntimeError, match="Only supports bool or numeric datatype for generated "
                                            "mask type, but got:string"):
         transforms.Mask(le, "3.5", ms.string)(np.array(["1"]))
+
+
+def test_pad_end_strings_numbers_and_errors():
+    """MindSpore 2.10's PadEnd results and errors for the same inputs."""
+    assert transforms.PadEnd([3], "xyz")(np.array(["ab"])).tolist() == ["ab", "xyz", "xyz"]
+    assert transforms.PadEnd([2])(np.array([b"a"])).tolist() == [b"a", b""]
+    assert transforms.PadEnd([3], 2.7)(np.array([1])).tolist() == [1, 2, 2]
+    with pytest.raises(RuntimeError, match="can not pad numeric and string tensors together, "
+                                           "but got: string and int64."):
+        transforms.PadEnd([3], "-1")(np.array([1, 2]))
+    with pytest.raises(RuntimeError, match="can not pad string and byte tensors together, but "
+                                           "got: bytes and string."):
+        transforms.PadEnd([3], b"x")(np.array(["ab"]))
+    with pytest.raises(TypeError, match="a value in the list is not an integer."):
+        transforms.PadEnd(["2"])
+    with pytest.raises(TypeError, match=r"Argument pad_shape with value \(3,\) is not of type "
+                                        r"\[<class 'list'>\]"):
+        transforms.PadEnd((3,))
+
+
+def test_pad_end_scalar_and_rank_mismatch():
+    assert transforms.PadEnd([3])(np.array("abc")).tolist() == "abc"
+    assert transforms.PadEnd([2, 2])(np.array(5)).tolist() == 5
+    with pytest.raises(RuntimeError, match="PadEnd: invalid pad shape, as rank of input is: 1, "
+                                           "and rank of pad value: 2"):
+        transforms.PadEnd([2, 3])(np.array([1, 2]))

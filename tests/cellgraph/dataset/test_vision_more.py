@@ -223,3 +223,17 @@ def test_random_flip_takes_several_images_and_checks_their_rank():
     with pytest.raises(RuntimeError, match="RandomVerticalFlip: input tensor is not in shape of "
                                            "<H,W> or <H,W,C>, but got rank: 4"):
         vision.RandomVerticalFlip(1.0)(np.zeros((2, 2, 3, 3), np.uint8))
+
+
+def test_five_crop():
+    image_module = pytest.importorskip("PIL.Image")
+    array = np.arange(5 * 6, dtype=np.uint8).reshape(5, 6)
+    crops = vision.FiveCrop((2, 3))(image_module.fromarray(array))
+    assert [np.asarray(c).tolist() for c in crops] == [
+        array[:2, :3].tolist(), array[:2, 3:].tolist(), array[3:, :3].tolist(),
+        array[3:, 3:].tolist(), array[2:4, 2:5].tolist()]
+    with pytest.raises(ValueError, match=r"Crop size \(6, 6\) is larger than input image size "
+                                         r"\(5, 6\)."):
+        vision.FiveCrop(6)(image_module.fromarray(array))
+    with pytest.raises(TypeError, match="img should be PIL image"):
+        vision.FiveCrop(2)(array)

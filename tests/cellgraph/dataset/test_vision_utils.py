@@ -34,3 +34,30 @@ def test_errors():
     with pytest.raises(RuntimeError, match="GetImageNumChannels: invalid parameter"):
         utils.get_image_num_channels(np.array([1, 2, 3]))
 
+
+
+def test_write_and_read_file(tmp_path):
+    path = str(tmp_path / "bytes.bin")
+    utils.write_file(path, np.array([97, 98, 99], np.uint8))
+    assert utils.read_file(path).tolist() == [97, 98, 99]
+    utils.write_file(path, np.empty(0, np.uint8))
+    assert vision.read_file(path).shape == (0,)
+
+
+@pytest.mark.parametrize("filename, data, error, text", [
+    ("DIR", np.zeros(3, np.uint8), RuntimeError, "is not a regular file."),
+    ("DIR/no/such/file", np.zeros(3, np.uint8), RuntimeError, "No such file or directory"),
+    (0, np.zeros(3, np.uint8), TypeError, "Input filename is not of type <class 'str'>"),
+    ("DIR/x", 0, TypeError, "Input data is not of type <class 'numpy.ndarray'>"),
+    ("DIR/x", np.zeros(3), RuntimeError, ("The type of the elements of data should be UINT8, but "
+                                         "got float64.")),
+    ("DIR/x", np.zeros((2, 2), np.uint8), RuntimeError, ("The data has invalid dimensions. It "
+                                                        "should have only one dimension, but "
+                                                        "got 2 dimensions.")),
+])
+def test_write_file_errors(tmp_path, filename, data, error, text):
+    if isinstance(filename, str):
+        filename = filename.replace("DIR", str(tmp_path))
+    with pytest.raises(error) as info:
+        vision.write_file(filename, data)
+    assert text in str(info.value)
