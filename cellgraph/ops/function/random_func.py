@@ -18,11 +18,12 @@ from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DType
 from cellgraph.primitives.nn_functional import clip_by_value, cumsum
 from cellgraph.primitives.random_ops import draw_uniform, op_seed, op_seeds, rand, rand_like
 from cellgraph.primitives.random_ops import random_poisson as poisson_draw
+from cellgraph.primitives.random_ops import uniform_candidate_sampler as candidate_draw
 from cellgraph.runtime.rng import MinstdDoubleStream, MinstdStream
 
 __all__ = ["bernoulli", "multinomial", "normal", "randint", "randn", "randn_like",
            "random_categorical", "random_poisson", "standard_laplace", "standard_normal",
-           "uniform"]
+           "uniform", "uniform_candidate_sampler"]
 
 
 def instance_stream(seed: int, seed2: int, streams: dict, key: tuple):
@@ -36,6 +37,53 @@ def instance_stream(seed: int, seed2: int, streams: dict, key: tuple):
     if current_builder() is not None:
         return MinstdStream(seed, seed2)
     return streams.setdefault(key, MinstdStream(seed, seed2))
+
+
+def check_candidate_sampler(num_true, num_sampled, unique, range_max, seed,
+                            remove_accidental_hits) -> None:
+    """UniformCandidateSampler's options, with MindSpore's TypeErrors and ValueErrors."""
+    op = "UniformCandidateSampler"
+    for name, value, kind in (("num_true", num_true, int), ("num_sampled", num_sampled, int),
+                              ("unique", unique, bool), ("range_max", range_max, int),
+                              ("seed", seed, int),
+                              ("remove_accidental_hits", remove_accidental_hits, bool)):
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise DTypeError(f"For '{op}', the type of '{name}' should be '{kind.__name__}', "
+                             f"but got type '{type(value).__name__}'.")
+    for name, value in (("num_true", num_true), ("num_sampled", num_sampled),
+                        ("range_max", range_max)):
+        if value <= 0:
+            raise ArgumentValueError(f"For '{op}', the value of {name} should be > : 0, but "
+                                     f"got {value}.")
+    if unique and num_sampled > range_max:
+        raise ArgumentValueError(f"For '{op}', the value of num_sampled should be <= value of "
+                                 f"range_max: {range_max}, but got {num_sampled}.")
+    if seed < 0:
+        raise ArgumentValueError(f"For '{op}', the value of seed should be >= : 0, but got "
+                                 f"{seed}.")
+
+
+def sample_candidates(true_classes, num_true, num_sampled, unique, range_max,
+                      remove_accidental_hits, stream):
+    """The UniformCandidateSampler primitive on `true_classes`, drawing from `stream` (None:
+    the global generator)."""
+    params = {"num_true": num_true, "num_sampled": num_sampled, "unique": unique,
+              "range_max": range_max, "remove_accidental_hits": remove_accidental_hits}
+    if stream is not None:
+        params["seed"] = stream
+    return tuple(candidate_draw(true_classes, **params))
+
+
+def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=0,
+                              remove_accidental_hits=False):
+    """(sampled classes, expected count of each true class, of each sampled class): classes
+    drawn uniformly from [0, range_max), as MindSpore's UniformCandidateSampler; with a
+    `seed`, every call draws the numbers that seed starts with (its numbers are not
+    MindSpore's)."""
+    check_candidate_sampler(num_true, num_sampled, unique, range_max, seed,
+                            remove_accidental_hits)
+    return sample_candidates(true_classes, num_true, num_sampled, unique, range_max,
+                             remove_accidental_hits, MinstdStream(seed, 0) if seed else None)
 
 
 def laplace_draws(shape, key=None):

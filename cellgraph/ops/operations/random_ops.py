@@ -8,10 +8,12 @@ from cellgraph.ops.function.random_func import (
     _normal_draws,
     _size,
     categorical_draw,
+    check_candidate_sampler,
     instance_stream,
     laplace_draws,
     random_categorical_dtype_check,
     random_ints,
+    sample_candidates,
 )
 from cellgraph.ops.primitive_class import PrimitiveClass, generate_classes
 from cellgraph.primitives import dtype as dt
@@ -29,7 +31,7 @@ from cellgraph.primitives.random_ops import _seed_int, draw_uniform, op_seeds, s
 from cellgraph.runtime.rng import MinstdStream
 
 __all__ = ["RandomCategorical", "RandomChoiceWithMask", "RandomShuffle", "StandardLaplace",
-           "StandardNormal", "UniformInt"]
+           "StandardNormal", "UniformCandidateSampler", "UniformInt"]
 
 
 class RandomShuffle(PrimitiveClass):
@@ -57,6 +59,32 @@ class RandomShuffle(PrimitiveClass):
 
     def __repr__(self) -> str:
         return f"RandomShuffle(seed={self.seed}, seed2={self.seed2})"
+
+
+class UniformCandidateSampler(PrimitiveClass):
+    """`ops.UniformCandidateSampler(num_true, num_sampled, unique, range_max, seed=0,
+    remove_accidental_hits=False)(true_classes)`: `uniform_candidate_sampler`. With a seed,
+    each instance draws from a generator of its own, carried on from call to call, as each
+    MindSpore kernel seeds its own: two instances with the same seed give the same classes."""
+
+    def __init__(self, num_true, num_sampled, unique, range_max, seed=0,
+                 remove_accidental_hits=False):
+        check_candidate_sampler(num_true, num_sampled, unique, range_max, seed,
+                                remove_accidental_hits)
+        self.num_true, self.num_sampled, self.unique = num_true, num_sampled, unique
+        self.range_max, self.seed = range_max, seed
+        self.remove_accidental_hits = remove_accidental_hits
+        self._streams: dict = {}
+
+    def __call__(self, true_classes):
+        aval = abstract_of(true_classes)
+        stream = instance_stream(self.seed, 0, self._streams, (aval.shape, aval.dtype))
+        return sample_candidates(true_classes, self.num_true, self.num_sampled, self.unique,
+                                 self.range_max, self.remove_accidental_hits, stream)
+
+    def __repr__(self) -> str:
+        return (f"UniformCandidateSampler(num_true={self.num_true}, num_sampled="
+                f"{self.num_sampled}, unique={self.unique}, range_max={self.range_max})")
 
 
 class RandomCategorical(PrimitiveClass):
