@@ -83,6 +83,7 @@ from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import norm_ops as N
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, fmt_shape, normalize_axis
+from cellgraph.primitives.dynamic_ops import check_merge_repeated, ctc_greedy_decoder
 from cellgraph.primitives.errors import (
     ArgumentValueError,
     DTypeError,
@@ -94,7 +95,8 @@ from cellgraph.primitives.nn_functional import _ints, argmax, one_hot
 from cellgraph.primitives.random_ops import rand
 
 __all__ = ["GELU", "Adam", "AdamWeightDecay", "ApplyGradientDescent", "ApplyMomentum",
-           "ApplyRMSProp", "AvgPool", "BatchNorm", "BiasAdd", "BinaryCrossEntropy", "CTCLossV2",
+           "ApplyRMSProp", "AvgPool", "BatchNorm", "BiasAdd", "BinaryCrossEntropy",
+           "CTCGreedyDecoder", "CTCLossV2",
            "Conv2D", "Conv2DBackpropInput", "Conv2DTranspose", "Conv3D", "Dropout", "Dropout2D",
            "Elu", "FlashAttentionScore", "Flatten", "GeLU", "GridSampler2D", "GridSampler3D",
            "HShrink", "HSwish", "KLDivLoss", "L2Loss", "L2Normalize", "LayerNorm", "LogSoftmax",
@@ -887,4 +889,14 @@ __all__ += ["DepthwiseConv2dNative", "MaxPoolWithArgmax"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
+class CTCGreedyDecoder(define_class("CTCGreedyDecoder", ctc_greedy_decoder,
+                                    {"merge_repeated": True}, module=__name__)):
+    """ops.CTCGreedyDecoder(merge_repeated=True)(inputs, sequence_length): its flag is checked
+    when it is made."""
+
+    def __init__(self, merge_repeated=True):
+        check_merge_repeated(merge_repeated)
+        super().__init__(merge_repeated)
+
+
 generate_classes(globals())
