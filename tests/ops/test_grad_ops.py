@@ -159,3 +159,29 @@ def test_strided_slice_grad_of_bools():
     expected = np.zeros((3, 2, 3), bool)
     expected[1, 0, 1] = True
     np.testing.assert_array_equal(out, expected)
+
+
+# ----- complex operands: MindSpore 2.10 conjugates the derivative (but for TanhGrad, InvGrad) ---
+
+_CX = np.array([-0.5, 0.2, 0.5], np.complex64) * (1 + 0.5j)
+_CDY = np.array([1, 0.5, -1], np.complex64) * (1 + 0.3j)
+COMPLEX = {
+    "AtanGrad": [(0.75544, 0.41167), (0.47906, 0.16424), (-0.75544, -0.41167)],
+    "AsinhGrad": [(0.87075, 0.37733), (0.48951, 0.15748), (-0.87075, -0.37733)],
+    "AcoshGrad": [(-1.26582, -1.29361), (1.68088, 1.60323), (-1.26582, -1.29361)],
+    "SqrtGrad": [(-0.68, -0.64), (0.85, 0.8), (-0.68, -0.64)],
+    "RsqrtGrad": [(0.04141, -0.08125), (-0.00133, 0.0026), (0.04141, -0.08125)],
+    "TanhGrad": [(0.8875, -0.00625), (0.491, 0.1255), (-0.8875, 0.00625)],
+    "SigmoidGrad": [(-0.8375, 0.29375), (0.094, -0.0045), (-0.3125, -0.09375)],
+    "ReciprocalGrad": [(-0.2625, 0.19375), (-0.021, 0.0155), (0.2625, -0.19375)],
+    "InvGrad": [(-0.1125, -0.30625), (-0.009, -0.0245), (0.1125, 0.30625)],
+    "ACosGrad": [(-1.12092, -0.16049), (-0.51049, -0.14175), (1.12092, 0.16049)],
+    "AsinGrad": [(1.12092, 0.16049), (0.51049, 0.14175), (-1.12092, -0.16049)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPLEX))
+def test_complex_operands_as_mindspore(name):
+    out = getattr(G, name)()(Tensor(_CX), Tensor(_CDY)).asnumpy()
+    expected = np.array([re + 1j * im for re, im in COMPLEX[name]])
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-5)

@@ -18,6 +18,7 @@ from cellgraph.ops.operations.nn_ops import ResizeBilinearV2
 from cellgraph.ops.primitive_class import define_class
 from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.math_ops import sum_to
 from cellgraph.primitives.nn_functional import one_hot
 from cellgraph.runtime.tensor import Tensor
@@ -27,12 +28,18 @@ def _where(mask, value):
     return F.select(mask, value, F.zeros_like(value))
 
 
+def _conj(derivative):
+    """A complex operand's derivative enters conjugated, as MindSpore's grad kernels take it
+    (its AtanGrad is dy / conj(1 + x^2)); a real one as it is."""
+    return F.conj(derivative) if abstract_of(derivative).dtype.is_complex else derivative
+
+
 def _acos_grad(x, dout):
-    return -dout / F.sqrt(1 - x * x)
+    return -dout / _conj(F.sqrt(1 - x * x))
 
 
 def _asin_grad(x, dout):
-    return dout / F.sqrt(1 - x * x)
+    return dout / _conj(F.sqrt(1 - x * x))
 
 
 def _logit_grad(grad, x, eps=-1.0):
@@ -164,14 +171,16 @@ def _as_tuple(value):
 _CLASSES = {
     "ACosGrad": (_acos_grad, None),
     "AsinGrad": (_asin_grad, None),
-    "AcoshGrad": (lambda y, dy: dy / F.sinh(y), None),
-    "AsinhGrad": (lambda y, dy: dy / F.cosh(y), None),
-    "AtanGrad": (lambda x, dout: dout / (1 + x * x), None),
-    "SqrtGrad": (lambda y, dy: dy / (2 * y), None),
-    "RsqrtGrad": (lambda y, dy: dy * -0.5 * y * y * y, None),
+    # TanhGrad and InvGrad take a complex derivative as it is, the others conjugated
+    # (MindSpore 2.10's kernels)
+    "AcoshGrad": (lambda y, dy: dy / _conj(F.sinh(y)), None),
+    "AsinhGrad": (lambda y, dy: dy / _conj(F.cosh(y)), None),
+    "AtanGrad": (lambda x, dout: dout / _conj(1 + x * x), None),
+    "SqrtGrad": (lambda y, dy: dy / _conj(2 * y), None),
+    "RsqrtGrad": (lambda y, dy: dy * _conj(-0.5 * y * y * y), None),
     "TanhGrad": (lambda y, dy: dy * (1 - y * y), None),
-    "SigmoidGrad": (lambda y, dy: dy * y * (1 - y), None),
-    "ReciprocalGrad": (lambda y, dy: -dy * y * y, None),
+    "SigmoidGrad": (lambda y, dy: dy * _conj(y * (1 - y)), None),
+    "ReciprocalGrad": (lambda y, dy: -dy * _conj(y * y), None),
     "InvGrad": (lambda x, grad: -grad * x * x, None),
     "ReluGrad": (lambda y_backprop, x: _where(x > 0, y_backprop), None),
     "ReLU6Grad": (lambda y_backprop, x: _where(F.logical_and(x > 0, x <= 6), y_backprop), None),
