@@ -400,3 +400,18 @@ def test_cholesky_solve_reads_one_triangle_of_the_factor():
     check_grads(ops.cholesky_solve, (Tensor(b), Tensor(np.tril(factor))), order=2)
     with pytest.raises(TypeError, match="float32 or float64"):
         ops.cholesky_solve(Tensor(np.ones((3, 2), I32)), Tensor(np.eye(3, dtype=I32)))
+
+
+def test_cholesky_inverse_as_mindspore():
+    # MindSpore 2.10 (its documented example, and upper=True on the same factor read whole)
+    u = np.array([[2, 0, 0], [4, 1, 0], [-1, 1, 2]], np.float32)
+    np.testing.assert_allclose(ops.cholesky_inverse(Tensor(u)).asnumpy(),
+                               [[5.8125, -2.625, 0.625], [-2.625, 1.25, -0.25],
+                                [0.625, -0.25, 0.25]], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ops.CholeskyInverse(upper=True)(Tensor(u)).asnumpy(),
+                               [[0.25, -1.0, 0.625], [-1.0, 5.0, -3.0], [0.625, -3.0, 2.0625]],
+                               rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError, match="input x must be batch squares, but got batch 2 x 3"):
+        ops.cholesky_inverse(Tensor(np.ones((2, 3), np.float32)))
+    factor = Tensor(np.array([[1.5, 0.0], [0.3, 1.2]]))
+    check_grads(lambda f: ops.cholesky_inverse(f), (factor,), order=2)
