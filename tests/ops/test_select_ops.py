@@ -415,3 +415,17 @@ def test_cholesky_inverse_as_mindspore():
         ops.cholesky_inverse(Tensor(np.ones((2, 3), np.float32)))
     factor = Tensor(np.array([[1.5, 0.0], [0.3, 1.2]]))
     check_grads(lambda f: ops.cholesky_inverse(f), (factor,), order=2)
+
+
+def test_running_extrema_carry_a_nan_on():
+    # MindSpore 2.10: a NaN wins and stays, indexed by the latest NaN
+    x = Tensor(np.array([1, np.nan, np.nan, 2, 0, 5], np.float32))
+    for op in (ops.cummax, ops.cummin):
+        values, index = op(x, 0)
+        np.testing.assert_array_equal(values.asnumpy(), [1, np.nan, np.nan, np.nan, np.nan, np.nan])
+        np.testing.assert_array_equal(index.asnumpy(), [0, 1, 2, 2, 2, 2])
+    x = Tensor(np.array([[3, 1, 3, 3], [np.nan, 0, 1, 7]], np.float32))
+    np.testing.assert_array_equal(ops.cummax(x, 1)[1].asnumpy(), [[0, 0, 2, 3], [0, 0, 0, 0]])
+    np.testing.assert_array_equal(ops.cummin(x, 0)[1].asnumpy(), [[0, 0, 0, 0], [1, 1, 1, 0]])
+    x = Tensor(np.array([4, np.inf, 1.5, -np.inf, 0, np.nan, 1], np.float16))
+    np.testing.assert_array_equal(ops.cummin(x, 0)[1].asnumpy(), [0, 0, 2, 3, 3, 5, 5])
