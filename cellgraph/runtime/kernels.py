@@ -705,8 +705,10 @@ def _running_extremum(better):
     holds the extremum of the 2s elements ending there; an earlier run replaces the current one
     only when strictly `better`, so equal values keep the latest index. A NaN beats every number
     and, once reached, is carried on (the latest NaN's index), as MindSpore's kernels do."""
-    def nan_first(a, b):  # (a NaN is the one value unequal to itself; never so for ints)
-        return ((a != a) & (b == b)) | better(a, b)
+    def nan_first(xp, a, b):
+        if not xp.isdtype(a.dtype, ("real floating", "complex floating")):
+            return better(a, b)
+        return (xp.isnan(a) & ~xp.isnan(b)) | better(a, b)
 
     def kernel(xp, x, axis):
         values = xp.moveaxis(x, axis, -1)
@@ -717,7 +719,7 @@ def _running_extremum(better):
             # positions before `shift` compare with themselves, which is never strictly better
             earlier_v = xp.concat([values[..., :shift], values[..., :-shift]], axis=-1)
             earlier_i = xp.concat([index[..., :shift], index[..., :-shift]], axis=-1)
-            take = nan_first(earlier_v, values)
+            take = nan_first(xp, earlier_v, values)
             values, index = xp.where(take, earlier_v, values), xp.where(take, earlier_i, index)
             shift *= 2
         return xp.moveaxis(values, -1, axis), xp.moveaxis(index, -1, axis)
