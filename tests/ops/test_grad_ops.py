@@ -218,3 +218,14 @@ def test_cdist_grad_batches_under_vmap():
     out = ops.vmap(lambda *a: G.CdistGrad(3.0)(*a))(*(Tensor(v) for v in (grad, x1, x2, x2)))
     np.testing.assert_allclose(out.asnumpy()[:, 0], [[[-8 / 9, -8 / 9], [-4 / 9, -4 / 9]]] * 2,
                                rtol=1e-6)
+
+
+def test_conv2d_backprop_filter_takes_the_shape_of_filter_size():
+    # MindSpore 2.10 computes a (2, 1, 3, 3) weight gradient whatever out_channel and
+    # kernel_size say (its test passes out_channel=4, kernel_size=1 for a (1, 1, 3, 3) filter)
+    x = Tensor(np.arange(36, dtype=np.float32).reshape(1, 1, 6, 6))
+    dout = Tensor(np.ones((1, 2, 4, 4), np.float32))
+    grad = G.Conv2DBackpropFilter(5, 1)(dout, x, (2, 1, 3, 3))
+    assert grad.shape == (2, 1, 3, 3)
+    expected = G.Conv2DBackpropFilter(2, 3)(dout, x, (2, 1, 3, 3))
+    np.testing.assert_array_equal(grad.asnumpy(), expected.asnumpy())
