@@ -434,7 +434,15 @@ def _dynamic_cases():
     scores[:, 1, 4] = 5.0  # one entry all blanks
     scores[0:2, 0, 2] = 9.0  # a repeat to merge
     lengths = np.array([4, 2, 3], np.int32)
-    ctc = [Case((scores.astype(np.float32), lengths), _ctc_greedy_ref, (i64, i64, i64, f32)),
+    # the first four decode to one length in every batch entry, whatever order vmap's tests
+    # give the values (a per-example loop can stack them); the rest exercise the decoding
+    flat, steps = np.full((3, 2, 4), 0.25), np.array([2, 2], np.int32)
+    ctc = [Case((flat.astype(np.float32), steps), _ctc_greedy_ref, (i64, i64, i64, f32)),
+           Case((flat, steps), _ctc_greedy_ref, (i64, i64, i64, f64), {"merge_repeated": False}),
+           Case((flat, np.zeros(2, np.int32)), _ctc_greedy_ref, (i64, i64, i64, f64)),
+           Case((flat.astype(np.float32), np.array([3, 3], np.int32)), _ctc_greedy_ref,
+                (i64, i64, i64, f32), {"merge_repeated": False}),
+           Case((scores.astype(np.float32), lengths), _ctc_greedy_ref, (i64, i64, i64, f32)),
            Case((scores, lengths), _ctc_greedy_ref, (i64, i64, i64, f64),
                 {"merge_repeated": False}),
            Case((scores[:, :0], np.zeros(0, np.int32)), _ctc_greedy_ref, (i64, i64, i64, f64))]
