@@ -22,7 +22,7 @@ from .array_ops import (
 )
 from .batching import loop_rule
 from .core import Primitive, Slice, TensorType, abstract_of, broadcast_shapes, normalize_axis
-from .errors import DTypeError, ShapeError
+from .errors import ArgumentValueError, DTypeError, ShapeError
 from .exports import export, export_class
 from .math_ops import grad_like
 from .scatter_ops import tensor_scatter_add
@@ -219,9 +219,60 @@ def bincount(input, weights=None, minlength=0):
     return bincount_p(input, weights, minlength=minlength)
 
 
+def _ctc_greedy_decoder_type(inputs: TensorType, sequence_length: TensorType,
+                             merge_repeated=True) -> tuple:
+    op = "CTCGreedyDecoder"
+    if inputs.dtype not in (dt.float32, dt.float64):
+        raise DTypeError(f"For primitive[{op}], the input argument[inputs type] must be a type "
+                         f"of {{Tensor[Float32], Tensor[Float64]}}, but got "
+                         f"Tensor[{inputs.dtype}].")
+    if sequence_length.dtype != dt.int32:
+        raise DTypeError(f"For primitive[{op}], the input argument[sequence length dtype] must "
+                         f"be a type of {{Tensor[Int32]}}, but got "
+                         f"Tensor[{sequence_length.dtype}].")
+    if inputs.ndim != 3:
+        raise ArgumentValueError(f"inputs's dim must be 3, but got: {inputs.ndim}.")
+    if sequence_length.ndim != 1:
+        raise ArgumentValueError(f"sequence_length's dims must be 1, but got: "
+                                 f"{sequence_length.ndim}.")
+    batch = inputs.shape[1]
+    if None not in (batch, sequence_length.shape[0]) and batch != sequence_length.shape[0]:
+        raise ArgumentValueError(f"inputs batch_size must be the same with "
+                                 f"sequence_length batch_size, but now inputs batch_size: "
+                                 f"{batch} and sequence_length batch_size: "
+                                 f"{sequence_length.shape[0]}.")
+    return (TensorType((None, 2), dt.int64), TensorType((None,), dt.int64),
+            TensorType((2,), dt.int64), TensorType((batch, 1), inputs.dtype))
+
+
+# CTC greedy decoding of (max_time, batch, num_classes) scores, the last class the blank: the
+# decoded sequences as a sparse (indices, values, dense shape) and each one's negative sum of
+# the chosen scores. How many values there are depends on the data.
+ctc_greedy_decoder_p = Primitive("ctc_greedy_decoder", _ctc_greedy_decoder_type,
+                                 label="CTCGreedyDecoder", multiple_results=True,
+                                 nondifferentiable=True, params={"merge_repeated": True})
+ctc_greedy_decoder_p.def_batch(loop_rule(ctc_greedy_decoder_p))
+
+
+def check_merge_repeated(merge_repeated) -> None:
+    if not isinstance(merge_repeated, bool):
+        raise DTypeError(f"For 'CTCGreedyDecoder', the type of 'merge_repeated' should be "
+                         f"'bool', but got type '{type(merge_repeated).__name__}'.")
+
+
+def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True):
+    """MindSpore's CTCGreedyDecoder: the most likely class at each step up to each batch
+    entry's `sequence_length`, blanks (the last class) dropped and, with `merge_repeated`,
+    repeats merged; returns (decoded_indices, decoded_values, decoded_shape,
+    log_probability)."""
+    check_merge_repeated(merge_repeated)
+    return tuple(ctc_greedy_decoder_p(inputs, sequence_length, merge_repeated=merge_repeated))
+
+
 export(nonzero, method=True)
 export(bincount, method=True)
 export(unique)
 export_class("Unique", unique, ops_module="array_ops")
+export(ctc_greedy_decoder)
 
-__all__ = ["bincount", "masked_select", "nonzero", "unique"]
+__all__ = ["bincount", "ctc_greedy_decoder", "masked_select", "nonzero", "unique"]

@@ -295,6 +295,21 @@ def cholesky_solve(input, input2, upper=False):
     return matrix_solve(gram, input)
 
 
+def cholesky_inverse(input_x, upper=False):
+    """The inverse of A = U U^T (U^T U with `upper=True`) from its Cholesky factor U, read
+    whole, as MindSpore's kernel reads it."""
+    aval = abstract_of(input_x)
+    if aval.dtype not in (dt.float32, dt.float64):
+        raise DTypeError(f"CholeskyInverse: expected a float32 or float64 input_x, got "
+                         f"{aval.dtype}")
+    if aval.ndim < 2 or aval.shape[-1] != aval.shape[-2]:
+        raise ArgumentValueError(f"For CholeskyInverse, input x must be batch squares, but got "
+                                 f"batch {' x '.join(str(d) for d in aval.shape[-2:])} "
+                                 f"matrices.")
+    gram = matmul(_mT(input_x), input_x) if upper else matmul(input_x, _mT(input_x))
+    return matrix_inverse(gram)
+
+
 def svd(input, full_matrices=False, compute_uv=True):
     """The singular value decomposition input = U diag(S) V^T of each matrix: (S descending,
     U, V), or S alone with `compute_uv=False`."""
@@ -333,7 +348,9 @@ export(cholesky, method=True)
 export(cholesky_solve, method=True)
 export_class("CholeskySolve", cholesky_solve, {"upper": False}, ops_module="math_ops")
 export_class("MatrixInverse", matrix_inverse_, {"adjoint": False}, ops_module="math_ops")
+export(cholesky_inverse)
+export_class("CholeskyInverse", cholesky_inverse, {"upper": False}, ops_module="math_ops")
 export_class("Cholesky", cholesky, {"upper": False}, ops_module="math_ops")
 
-__all__ = ["cholesky", "cholesky_solve", "det", "eigh", "inverse", "logdet", "matrix_determinant", "matrix_inverse",
+__all__ = ["cholesky", "cholesky_inverse", "cholesky_solve", "det", "eigh", "inverse", "logdet", "matrix_determinant", "matrix_inverse",
            "matrix_solve", "qr", "svd"]

@@ -9,6 +9,7 @@ import numpy as np
 
 from . import dtype as dt
 from .array_ops import cast, gather, reshape
+from .batching import loop_rule
 from .core import Primitive, TensorType, abstract_of
 from .errors import ArgumentValueError, DTypeError, ShapeError
 from .math_ops import less, select
@@ -37,6 +38,31 @@ def _random_poisson_type(rate: TensorType, shape, dtype, seed=None) -> TensorTyp
 # 0), drawn from the generator `seed` names (as uniform_real's). Its kernel is in runtime/rng.py.
 random_poisson = Primitive("random_poisson", _random_poisson_type, label="RandomPoisson",
                            nondifferentiable=True, effectful=True)
+
+
+def _candidate_sampler_type(true_classes: TensorType, num_true, num_sampled, unique, range_max,
+                            remove_accidental_hits, seed=None) -> tuple:
+    if true_classes.dtype not in (dt.int32, dt.int64):
+        raise DTypeError(f"For primitive[UniformCandidateSampler], the input "
+                         f"argument[true_classes] must be a type of {{Tensor[Int32], "
+                         f"Tensor[Int64]}}, but got Tensor[{true_classes.dtype}].")
+    if true_classes.ndim != 2:
+        raise ArgumentValueError(f"For 'UniformCandidateSampler', the dimension of input "
+                                 f"'true_classes' must be 2, but got {true_classes.ndim}")
+    if true_classes.shape[1] is not None and true_classes.shape[1] != num_true:
+        raise ArgumentValueError(f"For primitive[UniformCandidateSampler], the num_true must be "
+                                 f"equal to {true_classes.shape[1]}, but got {num_true}.")
+    return (TensorType((num_sampled,), true_classes.dtype),
+            TensorType(true_classes.shape, dt.float32), TensorType((num_sampled,), dt.float32))
+
+
+# MindSpore's UniformCandidateSampler: `num_sampled` classes drawn uniformly from [0, range_max)
+# (`unique`: without repeats, and with `remove_accidental_hits` none of the true classes),
+# and the expected count of every true and sampled class. Its kernel is in runtime/rng.py.
+uniform_candidate_sampler = Primitive(
+    "uniform_candidate_sampler", _candidate_sampler_type, label="UniformCandidateSampler",
+    multiple_results=True, nondifferentiable=True, effectful=True)
+uniform_candidate_sampler.def_batch(loop_rule(uniform_candidate_sampler))
 
 
 # Op-level seeds. Without one, a draw takes the global generator's next numbers

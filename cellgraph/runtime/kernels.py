@@ -595,6 +595,33 @@ def _unique(xp, x, sorted=True):
     return values, xp.astype(xp.reshape(inverse, x.shape), index)
 
 
+@kernel("ctc_greedy_decoder")
+def _ctc_greedy_decoder(xp, inputs, sequence_length, merge_repeated=True):
+    max_time, batch, num_classes = inputs.shape
+    too_long = sequence_length > max_time
+    if bool(xp.any(too_long)):
+        b = int(xp.argmax(xp.astype(too_long, xp.int32)))
+        raise RuntimeError(f"For 'CTCGreedyDecoder', sequence_length[{b}] "
+                           f"{int(sequence_length[b])} should be less than {max_time}.")
+    best = xp.argmax(inputs, axis=2)                                     # (time, batch)
+    steps = xp.arange(max_time)[:, None] < xp.astype(sequence_length, xp.int64)[None, :]
+    # the negative sum of the chosen scores, added step by step as the kernel does
+    chosen = xp.where(steps, xp.max(inputs, axis=2), xp.zeros_like(inputs[:, :, 0]))
+    log_probability = xp.reshape(-xp.sum(chosen, axis=0), (batch, 1))
+    keep = steps & (best != num_classes - 1)
+    if merge_repeated:
+        previous = xp.concat([xp.full((1, batch), -1, dtype=best.dtype), best[:-1]], axis=0)
+        keep = keep & (best != previous)
+    keep, best = xp.permute_dims(keep, (1, 0)), xp.permute_dims(best, (1, 0))  # batch-major
+    rows = xp.broadcast_to(xp.arange(batch, dtype=xp.int64)[:, None], keep.shape)
+    positions = xp.cumulative_sum(xp.astype(keep, xp.int64), axis=1) - 1
+    counts = xp.sum(xp.astype(keep, xp.int64), axis=1)
+    indices = xp.stack([rows[keep], positions[keep]], axis=1)
+    longest = int(xp.max(counts)) if batch else 0
+    return (xp.reshape(indices, (-1, 2)), xp.astype(best[keep], xp.int64),
+            xp.asarray([batch, longest], dtype=xp.int64), log_probability)
+
+
 @kernel("argmin")
 def _argmin(xp, x, axis, keep_dims=False, dtype=None):
     return xp.astype(xp.argmin(x, axis=axis, keepdims=keep_dims), dtype_of(xp, dtype))
@@ -704,7 +731,13 @@ def _bincount(xp, x, weights, minlength=0):
 def _running_extremum(better):
     """cummax / cummin by doubling (Hillis-Steele): after the step with shift s, each position
     holds the extremum of the 2s elements ending there; an earlier run replaces the current one
-    only when strictly `better`, so equal values keep the latest index."""
+    only when strictly `better`, so equal values keep the latest index. A NaN beats every number
+    and, once reached, is carried on (the latest NaN's index), as MindSpore's kernels do."""
+    def nan_first(xp, a, b):
+        if not xp.isdtype(a.dtype, ("real floating", "complex floating")):
+            return better(a, b)
+        return (xp.isnan(a) & ~xp.isnan(b)) | better(a, b)
+
     def kernel(xp, x, axis):
         values = xp.moveaxis(x, axis, -1)
         n = values.shape[-1]
@@ -714,7 +747,7 @@ def _running_extremum(better):
             # positions before `shift` compare with themselves, which is never strictly better
             earlier_v = xp.concat([values[..., :shift], values[..., :-shift]], axis=-1)
             earlier_i = xp.concat([index[..., :shift], index[..., :-shift]], axis=-1)
-            take = better(earlier_v, values)
+            take = nan_first(xp, earlier_v, values)
             values, index = xp.where(take, earlier_v, values), xp.where(take, earlier_i, index)
             shift *= 2
         return xp.moveaxis(values, -1, axis), xp.moveaxis(index, -1, axis)

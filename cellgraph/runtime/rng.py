@@ -181,6 +181,44 @@ def _random_poisson(rate, shape, dtype, seed=None):
     return rng.poisson(rate, size=tuple(shape) + rate.shape).astype(dtype.np)
 
 
+@numpy_backend.register("uniform_candidate_sampler")
+def _uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
+                               remove_accidental_hits, seed=None):
+    """MindSpore's CPU kernel's sampling: classes drawn one at a time from [0, range_max), with
+    `unique` each new one kept until `num_sampled` are (skipping the true classes with
+    `remove_accidental_hits`, unless too few classes are left); the expected count of each
+    class is p * num_sampled, or 1 - (1 - p) ** tries when repeats were drawn, p = 1 /
+    range_max. Draws from the global generator, or the op's own stream (`seed`)."""
+    rng = generator() if seed is None else seed
+    true_classes = np.asarray(true_classes)
+    hits = set(true_classes.ravel().tolist()) if remove_accidental_hits else set()
+    if num_sampled + len(hits) > range_max:  # MindSpore warns and samples without removing
+        hits = set()
+
+    def draw(count):
+        values = np.floor(rng.random((count,)).astype(np.float64) * range_max)
+        return np.minimum(values, range_max - 1).astype(np.int64)
+
+    if not unique:
+        picked, tries = draw(num_sampled).tolist(), num_sampled
+    else:
+        picked, seen, tries = [], set(), 0
+        while len(picked) < num_sampled:
+            for value in draw(num_sampled - len(picked)).tolist():
+                tries += 1
+                if value not in seen and value not in hits:
+                    seen.add(value)
+                    picked.append(value)
+                    if len(picked) == num_sampled:
+                        break
+    p = np.float32(1.0 / range_max)
+    expected = p * np.float32(num_sampled) if tries == num_sampled else \
+        np.float32(-np.expm1(tries * np.log1p(-np.float64(p))))
+    return (np.asarray(picked, true_classes.dtype),
+            np.full(true_classes.shape, expected, np.float32),
+            np.full((num_sampled,), expected, np.float32))
+
+
 @numpy_backend.register("uniform_real")
 def _uniform_real(shape, dtype, seed=None):
     """U[0, 1) draws: from the global generator, an op seed's stream (`seed` a key), or a

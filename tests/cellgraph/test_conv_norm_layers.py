@@ -261,3 +261,13 @@ def test_batch_norm_runs_its_bn_train_and_bn_infer_primitives():
     running = bn.moving_mean.asnumpy(), bn.moving_variance.asnumpy()
     expected = (x - running[0][:, None, None]) / np.sqrt(running[1][:, None, None] + 1e-5)
     np.testing.assert_allclose(bn(Tensor(x)).asnumpy(), expected, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("cls, kernel", [(nn.Conv3d, (2, 2, 2)), (nn.Conv3dTranspose, (2, 2, 2))])
+def test_conv3d_layers_take_tensors_as_initial_values(cls, kernel):
+    # MindSpore's own tests give weight_init (and bias_init) as the Tensor of initial values
+    weight = np.arange(2 * 2 * 8, dtype=np.float32).reshape(2, 2, *kernel) / 10
+    bias = np.array([0.5, -1.0], np.float32)
+    layer = cls(2, 2, kernel, weight_init=Tensor(weight), has_bias=True, bias_init=Tensor(bias))
+    np.testing.assert_array_equal(layer.weight.asnumpy(), weight)
+    np.testing.assert_array_equal(layer.bias.asnumpy(), bias)

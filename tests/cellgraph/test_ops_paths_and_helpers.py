@@ -123,3 +123,19 @@ def test_mint_inv_nn_matmul_and_serialization_tables():
 
     assert tensor_to_ms_type["Float32"] is ms.float32 and tensor_to_ms_type["Bool"] is ms.bool_
     assert tensor_to_np_type["UInt8"] is onp.uint8 and tensor_to_np_type["Bool"] is onp.bool_
+
+
+def test_conjugate_transpose_and_concat_offset_v1_as_mindspore():
+    # MindSpore 2.10's values (ops.operations.array_ops)
+    from cellgraph.ops.operations.array_ops import ConcatOffsetV1, ConjugateTranspose
+
+    x = onp.array([[1 + 2j, 3j], [4, 5 - 1j]], onp.complex64)
+    onp.testing.assert_array_equal(ConjugateTranspose()(Tensor(x), (1, 0)).asnumpy(),
+                                  [[1 - 2j, 4], [-3j, 5 + 1j]])
+    real = onp.array([[1, 3], [4, 5]], onp.float32)
+    onp.testing.assert_array_equal(ConjugateTranspose()(Tensor(real), (1, 0)).asnumpy(), real.T)
+    shapes = [Tensor(onp.array(s, onp.int32)) for s in ([1, 2, 3], [1, 5, 3], [1, 4, 3])]
+    offsets = ConcatOffsetV1()(Tensor(onp.int32(1)), tuple(shapes))
+    assert [o.asnumpy().tolist() for o in offsets] == [[0, 0, 0], [0, 2, 0], [0, 7, 0]]
+    offsets = ConcatOffsetV1()(Tensor(onp.int32(-1)), tuple(shapes[:2]))
+    assert [o.asnumpy().tolist() for o in offsets] == [[0, 0, 0], [0, 0, 3]]

@@ -352,6 +352,26 @@ def _unique_ref(x, sorted=True):
     return np.array(values, x.dtype), np.vectorize(values.index)(x)
 
 
+def _ctc_greedy_ref(inputs, sequence_length, merge_repeated=True):
+    """The definition, one step at a time (MindSpore's CPU kernel's loop)."""
+    _, batch, num_classes = inputs.shape
+    indices, values, longest = [], [], 0
+    log_probability = np.zeros((batch, 1), inputs.dtype)
+    for b in range(batch):
+        previous, decoded = -1, []
+        for t in range(int(sequence_length[b])):
+            best = int(np.argmax(inputs[t, b]))
+            log_probability[b, 0] -= inputs[t, b, best]
+            if best != num_classes - 1 and not (merge_repeated and best == previous):
+                decoded.append(best)
+            previous = best
+        indices += [[b, k] for k in range(len(decoded))]
+        values += decoded
+        longest = max(longest, len(decoded))
+    return (np.array(indices, np.int64).reshape(-1, 2), np.array(values, np.int64),
+            np.array([batch, longest], np.int64), log_probability)
+
+
 def _dynamic_cases():
     sparse = np.array([[0, 1.5, 0], [2.0, 0, -1.0]], np.float32)
     nonzero = [Case((sparse,), _nonzero_ref, i64),
@@ -428,7 +448,24 @@ def _dynamic_cases():
                     f32, {"dtype": f32, "value": 1.5}),
                Case((np.array([0, 0], np.int32),), lambda s, dtype, value: np.full(tuple(s), value),
                     i32, {"dtype": i32, "value": 7})]
+    scores = np.random.default_rng(5).normal(size=(4, 3, 5))
+    scores[:, 1, 4] = 5.0  # one entry all blanks
+    scores[0:2, 0, 2] = 9.0  # a repeat to merge
+    lengths = np.array([4, 2, 3], np.int32)
+    # the first four decode to one length in every batch entry, whatever order vmap's tests
+    # give the values (a per-example loop can stack them); the rest exercise the decoding
+    flat, steps = np.full((3, 2, 4), 0.25), np.array([2, 2], np.int32)
+    ctc = [Case((flat.astype(np.float32), steps), _ctc_greedy_ref, (i64, i64, i64, f32)),
+           Case((flat, steps), _ctc_greedy_ref, (i64, i64, i64, f64), {"merge_repeated": False}),
+           Case((flat, np.zeros(2, np.int32)), _ctc_greedy_ref, (i64, i64, i64, f64)),
+           Case((flat.astype(np.float32), np.array([3, 3], np.int32)), _ctc_greedy_ref,
+                (i64, i64, i64, f32), {"merge_repeated": False}),
+           Case((scores.astype(np.float32), lengths), _ctc_greedy_ref, (i64, i64, i64, f32)),
+           Case((scores, lengths), _ctc_greedy_ref, (i64, i64, i64, f64),
+                {"merge_repeated": False}),
+           Case((scores[:, :0], np.zeros(0, np.int32)), _ctc_greedy_ref, (i64, i64, i64, f64))]
     return {"nonzero": nonzero, "masked_select": masked, "unique": unique,
+            "ctc_greedy_decoder": ctc,
             "bincount": bincount, "take_first": take_first, "take_first_grad": take_first_grad,
             "sequence_range": sequence_range, "shape_of": shape_of, "reshape_to": reshape_to,
             "fill_to": fill_to}
@@ -509,9 +546,9 @@ def _bessel_cases():
 SELECT_CASES = seeded({
     **each(_gamma_cases, ("lgamma", "digamma", "polygamma", "erfinv")),
     **each(_bessel_cases, tuple(BESSEL_VALUES)),
-    **each(_dynamic_cases, ("nonzero", "masked_select", "unique", "bincount", "take_first",
-                            "take_first_grad", "sequence_range", "shape_of", "reshape_to",
-                            "fill_to")),
+    **each(_dynamic_cases, ("nonzero", "masked_select", "unique", "ctc_greedy_decoder",
+                            "bincount", "take_first", "take_first_grad", "sequence_range",
+                            "shape_of", "reshape_to", "fill_to")),
     "sort": _sort_cases,
     "topk": _topk_cases,
     "argmin": _argmin_cases,

@@ -234,3 +234,27 @@ def test_shape_and_index_compositions():
     check_grads(ops.cross, (p, q), order=2)
     with pytest.raises(ShapeError, match="size 3"):
         ops.cross(Tensor(normal(2, 2)), Tensor(normal(2, 2)))
+
+
+def test_bidense_as_mindspore():
+    # MindSpore 2.10's values on these operands
+    rng = np.random.default_rng(4)
+    x1 = rng.normal(size=(2, 3, 4)).astype(np.float32)
+    x2 = rng.normal(size=(2, 3, 5)).astype(np.float32)
+    w = rng.normal(size=(6, 4, 5)).astype(np.float32)
+    b = rng.normal(size=(6,)).astype(np.float32)
+    out = ops.bidense(Tensor(x1), Tensor(x2), Tensor(w), Tensor(b)).asnumpy()
+    assert out.shape == (2, 3, 6)
+    np.testing.assert_allclose(out.reshape(-1)[:5], [-2.955967903137207, -5.461807727813721,
+                                                     -2.4007997512817383, 7.841554164886475,
+                                                     -6.2622785568237305], rtol=1e-6)
+    out = ops.bidense(Tensor(x1[0, 0]), Tensor(x2[0, 0]), Tensor(w)).asnumpy()
+    assert out.shape == (6,)
+    np.testing.assert_allclose(out[:3], [-3.628002643585205, -5.889909744262695,
+                                         -3.8417060375213623], rtol=1e-6)
+    small = ops.bidense(Tensor(np.array([3, -2], np.int8)), Tensor(np.array([1, 2, -1], np.int8)),
+                        Tensor(np.arange(6, dtype=np.int8).reshape(1, 2, 3)),
+                        Tensor(np.array([5], np.int8)))
+    assert small.shape == (1,) and small.asnumpy().tolist() == [-7]
+    with pytest.raises(TypeError, match="the dtype of 'bias', 'input1' and 'input2'"):
+        ops.bidense(Tensor(x1), Tensor(x2), Tensor(w), Tensor(b.astype(np.float16)))

@@ -3,7 +3,7 @@ operands gives the values MindSpore's gave (recorded below, rounded to 5 places)
 import numpy as np
 import pytest
 
-from cellgraph import Tensor
+from cellgraph import Tensor, ops
 from cellgraph.ops.operations import _grad_ops as G
 
 
@@ -102,7 +102,7 @@ def test_every_class_is_tested_and_shows_its_attributes():
     elsewhere = {"LayerNormGrad",  # tests/ops/test_layer_norm_grad.py
                  "GridSampler2DGrad", "HSigmoidGrad", "NLLLossGrad",
                  "PReLUGrad",
-                 "ResizeBilinearGrad", "StridedSliceGrad"}  # below
+                 "ResizeBilinearGrad", "StridedSliceGrad", "CdistGrad"}  # below
     assert set(G.__all__) - elsewhere <= {name.removesuffix("Eps").removesuffix("NHWC").removesuffix("Same")
                                           for name in EXPECTED}
     assert repr(G.LogitGrad(0.35)) == "LogitGrad(eps=0.35)"
@@ -159,3 +159,73 @@ def test_strided_slice_grad_of_bools():
     expected = np.zeros((3, 2, 3), bool)
     expected[1, 0, 1] = True
     np.testing.assert_array_equal(out, expected)
+
+
+# ----- complex operands: MindSpore 2.10 conjugates the derivative (but for TanhGrad, InvGrad) ---
+
+_CX = np.array([-0.5, 0.2, 0.5], np.complex64) * (1 + 0.5j)
+_CDY = np.array([1, 0.5, -1], np.complex64) * (1 + 0.3j)
+COMPLEX = {
+    "AtanGrad": [(0.75544, 0.41167), (0.47906, 0.16424), (-0.75544, -0.41167)],
+    "AsinhGrad": [(0.87075, 0.37733), (0.48951, 0.15748), (-0.87075, -0.37733)],
+    "AcoshGrad": [(-1.26582, -1.29361), (1.68088, 1.60323), (-1.26582, -1.29361)],
+    "SqrtGrad": [(-0.68, -0.64), (0.85, 0.8), (-0.68, -0.64)],
+    "RsqrtGrad": [(0.04141, -0.08125), (-0.00133, 0.0026), (0.04141, -0.08125)],
+    "TanhGrad": [(0.8875, -0.00625), (0.491, 0.1255), (-0.8875, 0.00625)],
+    "SigmoidGrad": [(-0.8375, 0.29375), (0.094, -0.0045), (-0.3125, -0.09375)],
+    "ReciprocalGrad": [(-0.2625, 0.19375), (-0.021, 0.0155), (0.2625, -0.19375)],
+    "InvGrad": [(-0.1125, -0.30625), (-0.009, -0.0245), (0.1125, 0.30625)],
+    "ACosGrad": [(-1.12092, -0.16049), (-0.51049, -0.14175), (1.12092, 0.16049)],
+    "AsinGrad": [(1.12092, 0.16049), (0.51049, 0.14175), (-1.12092, -0.16049)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMPLEX))
+def test_complex_operands_as_mindspore(name):
+    out = getattr(G, name)()(Tensor(_CX), Tensor(_CDY)).asnumpy()
+    expected = np.array([re + 1j * im for re, im in COMPLEX[name]])
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-5)
+
+
+# ----- CdistGrad: MindSpore 2.10's values on the same operands (first row of the first batch) --
+
+_CDIST = {0.0: [0.0, 0.0, 0.0, 0.0, 0.0],
+          0.5: [0.0, 0.0, 0.0, 0.0, 0.0],
+          1.0: [0.1511, 0.1511, -2.45521, -0.81198, 2.45521],
+          1.5: [0.12562, 0.28895, -0.56717, -0.22553, 1.09064],
+          2.0: [0.06996, 0.34783, -0.17829, -0.0814, 0.63364],
+          3.0: [-0.05217, 0.42042, -0.02642, -0.02467, 0.30521],
+          float("inf"): [-1.15206, 1.30316, 0.0, 0.0, 0.0]}
+
+
+@pytest.mark.parametrize("p", sorted(_CDIST))
+def test_cdist_grad_as_mindspore(p):
+    rng = np.random.default_rng(1)
+    grad = rng.normal(size=(2, 3, 4)).astype(np.float32)
+    x1 = rng.normal(size=(2, 3, 5)).astype(np.float32)
+    x2 = rng.normal(size=(2, 4, 5)).astype(np.float32)
+    x2[0, 0] = x1[0, 0]  # a pair at distance 0
+    dist = ops.cdist(Tensor(x1), Tensor(x2), p)
+    out = G.CdistGrad(p)(Tensor(grad), Tensor(x1), Tensor(x2), dist).asnumpy()
+    np.testing.assert_allclose(out[0, 0], _CDIST[p], rtol=1e-4, atol=1e-5)
+
+
+def test_cdist_grad_batches_under_vmap():
+    # MindSpore's own check: -8/9 and -4/9 for each member
+    grad = np.tile(np.array([[[1.0, 1.0], [2.0, 2.0]]], np.float32), (2, 1, 1))[:, None]
+    x1 = np.tile(np.array([[[1.0, 1.0], [2.0, 2.0]]], np.float32), (2, 1, 1))[:, None]
+    x2 = np.full((2, 1, 2, 2), 3.0, np.float32)
+    out = ops.vmap(lambda *a: G.CdistGrad(3.0)(*a))(*(Tensor(v) for v in (grad, x1, x2, x2)))
+    np.testing.assert_allclose(out.asnumpy()[:, 0], [[[-8 / 9, -8 / 9], [-4 / 9, -4 / 9]]] * 2,
+                               rtol=1e-6)
+
+
+def test_conv2d_backprop_filter_takes_the_shape_of_filter_size():
+    # MindSpore 2.10 computes a (2, 1, 3, 3) weight gradient whatever out_channel and
+    # kernel_size say (its test passes out_channel=4, kernel_size=1 for a (1, 1, 3, 3) filter)
+    x = Tensor(np.arange(36, dtype=np.float32).reshape(1, 1, 6, 6))
+    dout = Tensor(np.ones((1, 2, 4, 4), np.float32))
+    grad = G.Conv2DBackpropFilter(5, 1)(dout, x, (2, 1, 3, 3))
+    assert grad.shape == (2, 1, 3, 3)
+    expected = G.Conv2DBackpropFilter(2, 3)(dout, x, (2, 1, 3, 3))
+    np.testing.assert_array_equal(grad.asnumpy(), expected.asnumpy())

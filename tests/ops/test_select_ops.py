@@ -418,3 +418,32 @@ def test_masked_select_grad_with_a_sens_of_known_size_as_mindspore():
         x, mask, cg.Tensor(np.arange(8, dtype=np.float32)))
     np.testing.assert_array_equal(grad.asnumpy(), [[0, 0, 1, 0], [2, 0, 3, 0], [4, 0, 5, 0],
                                                    [6, 0, 7, 0]])
+
+
+def test_cholesky_inverse_as_mindspore():
+    # MindSpore 2.10 (its documented example, and upper=True on the same factor read whole)
+    u = np.array([[2, 0, 0], [4, 1, 0], [-1, 1, 2]], np.float32)
+    np.testing.assert_allclose(ops.cholesky_inverse(Tensor(u)).asnumpy(),
+                               [[5.8125, -2.625, 0.625], [-2.625, 1.25, -0.25],
+                                [0.625, -0.25, 0.25]], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ops.CholeskyInverse(upper=True)(Tensor(u)).asnumpy(),
+                               [[0.25, -1.0, 0.625], [-1.0, 5.0, -3.0], [0.625, -3.0, 2.0625]],
+                               rtol=1e-5, atol=1e-5)
+    with pytest.raises(ValueError, match="input x must be batch squares, but got batch 2 x 3"):
+        ops.cholesky_inverse(Tensor(np.ones((2, 3), np.float32)))
+    factor = Tensor(np.array([[1.5, 0.0], [0.3, 1.2]]))
+    check_grads(lambda f: ops.cholesky_inverse(f), (factor,), order=2)
+
+
+def test_running_extrema_carry_a_nan_on():
+    # MindSpore 2.10: a NaN wins and stays, indexed by the latest NaN
+    x = Tensor(np.array([1, np.nan, np.nan, 2, 0, 5], np.float32))
+    for op in (ops.cummax, ops.cummin):
+        values, index = op(x, 0)
+        np.testing.assert_array_equal(values.asnumpy(), [1, np.nan, np.nan, np.nan, np.nan, np.nan])
+        np.testing.assert_array_equal(index.asnumpy(), [0, 1, 2, 2, 2, 2])
+    x = Tensor(np.array([[3, 1, 3, 3], [np.nan, 0, 1, 7]], np.float32))
+    np.testing.assert_array_equal(ops.cummax(x, 1)[1].asnumpy(), [[0, 0, 2, 3], [0, 0, 0, 0]])
+    np.testing.assert_array_equal(ops.cummin(x, 0)[1].asnumpy(), [[0, 0, 0, 0], [1, 1, 1, 0]])
+    x = Tensor(np.array([4, np.inf, 1.5, -np.inf, 0, np.nan, 1], np.float16))
+    np.testing.assert_array_equal(ops.cummin(x, 0)[1].asnumpy(), [0, 0, 2, 3, 3, 5, 5])

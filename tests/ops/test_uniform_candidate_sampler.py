@@ -1,14 +1,94 @@
-"""ops.UniformCandidateSampler / ops.uniform_candidate_sampler: shapes, dtypes, seeds and the
-expected counts as MindSpore 2.10's CPU kernel gives them (values recorded from it: 0.75 for
-3 of 4 classes drawn with repetition; its errors' wording)."""
+"""ops.uniform_candidate_sampler and ops.UniformCandidateSampler: MindSpore 2.10's shapes,
+dtypes, expected counts, option errors and seeded repeatability (its numbers are its own)."""
+from __future__ import annotations
+
 import numpy as np
 import pytest
 
-import cellgraph as ms
-from cellgraph import Tensor, ops
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
+import cellgraph
+from cellgraph import Tensor, nn, ops
+from cellgraph.ops import operations as P
 
-TRUE = Tensor(np.array([[1], [3], [0], [2], [3]], np.int32))
+TRUE = np.array([[1], [3], [4], [6], [3]])
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64])
+def test_shapes_dtypes_and_range(dtype):
+    sampled, true_count, sampled_count = P.UniformCandidateSampler(1, 3, False, 4)(
+        Tensor(TRUE.astype(dtype)))
+    assert sampled.shape == (3,) and sampled.asnumpy().dtype == dtype
+    assert true_count.shape == (5, 1) and true_count.dtype == cellgraph.float32
+    assert sampled_count.shape == (3,)
+    assert np.all((sampled.asnumpy() >= 0) & (sampled.asnumpy() < 4))
+    # drawn with repeats allowed: num_sampled tries, so p * num_sampled (MindSpore: 0.75)
+    np.testing.assert_array_equal(true_count.asnumpy(), np.full((5, 1), 0.75, np.float32))
+    np.testing.assert_array_equal(sampled_count.asnumpy(), np.full(3, 0.75, np.float32))
+
+
+def test_unique_samples_and_their_expected_count():
+    sampler = P.UniformCandidateSampler(2, 5, True, 8, remove_accidental_hits=True)
+    for _ in range(20):
+        sampled, true_count, _ = sampler(Tensor(np.array([[1, 2], [3, 2]], np.int32)))
+        values = sampled.asnumpy().tolist()
+        assert len(set(values)) == 5 and not {1, 2, 3} & set(values)
+        # 1 - (1 - p) ** tries for some number of tries >= num_sampled
+        count = float(true_count.asnumpy()[0, 0])
+        tries = np.log1p(-count) / np.log1p(-1 / 8)
+        assert tries >= 5 - 1e-3 and abs(tries - round(tries)) < 1e-3
+
+
+def test_instances_with_one_seed_draw_the_same_classes():
+    def first_draw():
+        return P.UniformCandidateSampler(1, 3, True, 40, seed=7)(Tensor(TRUE))[0]
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.sampler = P.UniformCandidateSampler(1, 3, True, 40, seed=7)
+
+        def construct(self, x):
+            return self.sampler(x)[0]
+
+    np.testing.assert_array_equal(first_draw().asnumpy(), first_draw().asnumpy())
+    np.testing.assert_array_equal(Net()(Tensor(TRUE)).asnumpy(), Net()(Tensor(TRUE)).asnumpy())
+    seeded = ops.uniform_candidate_sampler(Tensor(TRUE), 1, 3, True, 40, seed=3)[0]
+    again = ops.uniform_candidate_sampler(Tensor(TRUE), 1, 3, True, 40, seed=3)[0]
+    np.testing.assert_array_equal(seeded.asnumpy(), again.asnumpy())
+
+
+def test_under_vmap_each_member_draws_its_own():
+    sampler = P.UniformCandidateSampler(1, 3, True, 4)
+    sampled, true_count, sampled_count = ops.vmap(sampler, in_axes=0)(
+        Tensor(np.stack([TRUE, TRUE]).astype(np.int32)))
+    assert sampled.shape == (2, 3) and true_count.shape == (2, 5, 1)
+    assert sampled_count.shape == (2, 3)
+
+
+@pytest.mark.parametrize("args, error, message", [
+    ((1.0, 3, True, 4), TypeError, "the type of 'num_true' should be 'int', but got type 'float'"),
+    ((True, 3, True, 4), TypeError, "the type of 'num_true' should be 'int', but got type 'bool'"),
+    ((1, 3, 1, 4), TypeError, "the type of 'unique' should be 'bool', but got type 'int'"),
+    ((0, 3, True, 4), ValueError, "the value of num_true should be > : 0, but got 0"),
+    ((1, 5, True, 4), ValueError,
+     "the value of num_sampled should be <= value of range_max: 4, but got 5"),
+    ((1, 3, True, 4, -1), ValueError, "the value of seed should be >= : 0, but got -1"),
+])
+def test_options_as_mindspore_checks_them(args, error, message):
+    # MindSpore 2.10's errors, each raised when the class is made
+    with pytest.raises(error, match=message):
+        P.UniformCandidateSampler(*args)
+
+
+def test_true_classes_must_be_a_matrix_of_num_true_columns():
+    # MindSpore 2.10's errors and words
+    with pytest.raises(ValueError, match="the num_true must be equal to 1, but got 2"):
+        P.UniformCandidateSampler(2, 3, True, 4)(Tensor(TRUE.astype(np.int32)))
+    with pytest.raises(TypeError, match=r"must be a type of \{Tensor\[Int32\], "
+                                        r"Tensor\[Int64\]\}, but got Tensor\[Float32\]"):
+        P.UniformCandidateSampler(1, 3, True, 4)(Tensor(TRUE.astype(np.float32)))
+
+
+TRUE_T = Tensor(np.array([[1], [3], [0], [2], [3]], np.int32))
 
 
 @pytest.mark.parametrize("graph", [False, True])
@@ -16,16 +96,16 @@ def test_shapes_dtypes_and_the_expected_count_with_repetition(graph):
     def run(x):
         return ops.UniformCandidateSampler(1, 3, False, 4)(x)
 
-    sampled, true_count, sampled_count = (ms.jit(run) if graph else run)(TRUE)
-    assert sampled.shape == (3,) and sampled.dtype == ms.int32
-    assert true_count.shape == (5, 1) and true_count.dtype == ms.float32
+    sampled, true_count, sampled_count = (cellgraph.jit(run) if graph else run)(TRUE_T)
+    assert sampled.shape == (3,) and sampled.dtype == cellgraph.int32
+    assert true_count.shape == (5, 1) and true_count.dtype == cellgraph.float32
     assert sampled_count.shape == (3,)
     assert set(sampled.asnumpy().tolist()) <= {0, 1, 2, 3}
     np.testing.assert_allclose(true_count.asnumpy(), 0.75)
     np.testing.assert_allclose(sampled_count.asnumpy(), 0.75)
     wide = ops.UniformCandidateSampler(2, 5, False, 100)(Tensor(np.array([[1, 2], [3, 4]],
                                                                         np.int64)))
-    assert wide[0].dtype == ms.int64 and wide[1].shape == (2, 2)
+    assert wide[0].dtype == cellgraph.int64 and wide[1].shape == (2, 2)
     np.testing.assert_allclose(wide[2].asnumpy(), 0.05, rtol=1e-6)
 
 
@@ -33,7 +113,7 @@ def test_unique_draws_are_distinct_and_count_the_draws_taken():
     p = 1 / 10
     possible = [p * 6] + [-np.expm1(t * np.log1p(-p)) for t in range(7, 400)]
     for seed in range(1, 30):
-        sampled, _, count = ops.uniform_candidate_sampler(TRUE, 1, 6, True, 10, seed=seed)
+        sampled, _, count = ops.uniform_candidate_sampler(TRUE_T, 1, 6, True, 10, seed=seed)
         values = sampled.asnumpy().tolist()
         assert len(set(values)) == 6 and all(0 <= v < 10 for v in values)
         assert np.isclose(possible, count.asnumpy()[0], rtol=1e-6).any()
@@ -45,14 +125,3 @@ def test_seeded_instances_repeat_and_accidental_hits_are_removed():
     again = ops.UniformCandidateSampler(1, 3, True, 4, seed=1, remove_accidental_hits=True)(x)
     np.testing.assert_array_equal(first[0].asnumpy(), again[0].asnumpy())
     assert sorted(first[0].asnumpy().tolist()) == [0, 2, 3]  # 1 is a true class
-
-
-def test_errors_as_mindspore():
-    with pytest.raises(ArgumentValueError, match="num_sampled should be <= value of range_max: "
-                                                 "4, but got 5"):
-        ops.UniformCandidateSampler(1, 5, True, 4)
-    with pytest.raises(ShapeError, match="the num_true must be equal to 1, but got 2"):
-        ops.UniformCandidateSampler(2, 3, True, 4)(Tensor(np.array([[1]], np.int32)))
-    with pytest.raises(DTypeError, match=r"must be a type of \{Tensor\[Int32\], "
-                                         r"Tensor\[Int64\]\}, but got Tensor\[Float32\]"):
-        ops.UniformCandidateSampler(1, 3, True, 4)(Tensor(np.array([[1.]], np.float32)))

@@ -250,7 +250,8 @@ def test_host_fallbacks_are_declared(backend):
         assert not _host_fallbacks(backend)
         return
     assert _host_fallbacks(backend) == set(EFFECT_TESTS) == {
-        "uniform_real", "random_poisson", "print", "summary", "py_hook", "py_func"}
+        "uniform_real", "random_poisson", "uniform_candidate_sampler", "print", "summary",
+        "py_hook", "py_func"}
 
 
 @pytest.mark.parametrize("np_dtype", [np.int32, np.int64])

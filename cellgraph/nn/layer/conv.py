@@ -131,13 +131,16 @@ class _ConvNd(Cell):
         lead = (self.in_channels, self.out_channels // self.group) if self.transposed else (
             self.out_channels, self.in_channels // self.group)
         shape = lead + self.kernel_prefix + self.kernel_size
-        self.weight = Parameter(initializer(weight_init or HeUniform(math.sqrt(5)), shape, dtype),
-                                name="weight")
+        if weight_init is None:  # (a Tensor given as the initial values has no truth value)
+            weight_init = HeUniform(math.sqrt(5))
+        self.weight = Parameter(initializer(weight_init, shape, dtype), name="weight")
         self.bias = None
         if self.has_bias:
             bound = 1 / math.sqrt(compute_fans(shape)[0])
-            self.bias = Parameter(initializer(bias_init or Uniform(bound), (self.out_channels,),
-                                              dtype), name="bias")
+            if bias_init is None:
+                bias_init = Uniform(bound)
+            self.bias = Parameter(initializer(bias_init, (self.out_channels,), dtype),
+                                  name="bias")
 
     def extend_repr(self) -> str:
         return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "

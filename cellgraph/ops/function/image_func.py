@@ -13,7 +13,6 @@ from cellgraph.primitives.errors import (
     DTypeError,
     RunError,
     ShapeError,
-    UnsupportedError,
 )
 from cellgraph.primitives.exports import export
 from cellgraph.primitives.nn_functional import clip_by_value
@@ -21,13 +20,10 @@ from cellgraph.primitives.nn_functional import clip_by_value
 __all__ = []
 
 
-_METHODS = ("bilinear", "nearest")
+_METHODS = ("bilinear", "nearest", "bilinear_v2")
 
 
 def _check(image, boxes, box_indices, crop_size, method):
-    if method == "bilinear_v2":
-        raise UnsupportedError("CropAndResize: method 'bilinear_v2' is not supported; use "
-                               "'bilinear'")
     if method not in _METHODS:
         raise ArgumentValueError(f"CropAndResize: expected method in {_METHODS}, got "
                                  f"{method!r}")
@@ -71,12 +67,59 @@ def _read(image, box_indices, rows, cols):
     return prims.gather_nd(image, index)
 
 
+def _v2_axis(start, end, size: int, count: int) -> tuple:
+    """bilinear_v2 along one axis: the box's first pixel int(start * size) and its extent,
+    then for each of `count` outputs the half-pixel source point, its two neighbours inside
+    the extent, as offsets from the first pixel (never below 0), and the weight of the far
+    one; float32 as MindSpore's kernel computes them."""
+    first = F.cast(F.mul(start, float(size)), dt.int32)            # (n, 1), toward zero
+    extent = F.maximum(F.add(F.sub(F.cast(F.mul(end, float(size)), dt.int32), first), 1), 1)
+    steps = F.reshape(F.cast(arange(0, count, 1), dt.float32), (1, count))
+    point = F.sub(F.mul(F.add(steps, 0.5), F.div(F.cast(extent, dt.float32), float(count))),
+                  0.5)
+    last = F.sub(extent, 1)
+    near = F.minimum(F.maximum(F.cast(F.floor(point), dt.int32), 0), last)
+    far = F.minimum(F.maximum(F.cast(F.ceil(point), dt.int32), 0), last)
+    weight = F.sub(point, F.cast(near, dt.float32))
+    return (F.minimum(F.maximum(F.add(first, near), 0), size - 1),
+            F.minimum(F.maximum(F.add(first, far), 0), size - 1), weight)
+
+
+def _crop_v2(image, boxes, box_indices, crop_size):
+    """MindSpore's bilinear_v2: each box cut at whole pixels, then sampled at half-pixel
+    centres. Pixels are read at their flat offsets in the image, as the kernel reads them (a
+    column past the width is the next row's)."""
+    batch, height, width, depth = abstract_of(image).shape
+    corner = [F.reshape(boxes[:, k], (-1, 1)) for k in range(4)]
+    top, bottom, dy = _v2_axis(corner[0], corner[2], height, crop_size[0])
+    left, right, dx = _v2_axis(corner[1], corner[3], width, crop_size[1])
+    flat = F.reshape(F.cast(image, dt.float32), (-1,))
+    size = batch * height * width * depth
+    base = F.reshape(F.mul(F.cast(box_indices, dt.int32), height), (-1, 1, 1, 1))
+    channels = F.reshape(F.cast(arange(0, depth, 1), dt.int32), (1, 1, 1, depth))
+
+    def read(rows, cols):
+        rows = F.reshape(rows, (-1, crop_size[0], 1, 1))
+        cols = F.reshape(cols, (-1, 1, crop_size[1], 1))
+        offset = F.add(F.mul(F.add(F.mul(F.add(base, rows), width), cols), depth), channels)
+        return prims.gather(flat, F.minimum(offset, size - 1), axis=0)
+
+    dy = F.reshape(dy, (-1, crop_size[0], 1, 1))
+    dx = F.reshape(dx, (-1, 1, crop_size[1], 1))
+    up, left_w = F.sub(1.0, dy), F.sub(1.0, dx)
+    terms = (F.mul(F.mul(read(top, left), up), left_w), F.mul(F.mul(read(bottom, right), dy), dx),
+             F.mul(F.mul(read(top, right), up), dx), F.mul(F.mul(read(bottom, left), dy), left_w))
+    return F.add(F.add(F.add(terms[0], terms[1]), terms[2]), terms[3])
+
+
 def crop_and_resize(image, boxes, box_indices, crop_size, method="bilinear",
                     extrapolation_value=0.0):
     """Crops of `image` (batch, H, W, depth) at `boxes`, resized to `crop_size`: float32
     (num_boxes, crop_h, crop_w, depth)."""
     crop_size = tuple(crop_size) if isinstance(crop_size, list) else crop_size
     _check(image, boxes, box_indices, crop_size, method)
+    if method == "bilinear_v2":  # no extrapolation: every output reads the image
+        return _crop_v2(image, F.cast(boxes, dt.float32), box_indices, crop_size)
     _, height, width, _ = abstract_of(image).shape
     image, boxes = F.cast(image, dt.float32), F.cast(boxes, dt.float32)
     corner = [F.reshape(boxes[:, k], (-1, 1)) for k in range(4)]

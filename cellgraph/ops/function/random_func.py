@@ -18,6 +18,7 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 from cellgraph.primitives.nn_functional import clip_by_value, cumsum
 from cellgraph.primitives.random_ops import draw_uniform, op_seed, op_seeds, rand, rand_like
 from cellgraph.primitives.random_ops import random_poisson as poisson_draw
+from cellgraph.primitives.random_ops import uniform_candidate_sampler as candidate_draw
 from cellgraph.runtime.rng import MinstdDoubleStream, MinstdStream
 
 __all__ = ["bernoulli", "multinomial", "normal", "randint", "randn", "randn_like",
@@ -36,6 +37,53 @@ def instance_stream(seed: int, seed2: int, streams: dict, key: tuple):
     if current_builder() is not None:
         return MinstdStream(seed, seed2)
     return streams.setdefault(key, MinstdStream(seed, seed2))
+
+
+def check_candidate_sampler(num_true, num_sampled, unique, range_max, seed,
+                            remove_accidental_hits) -> None:
+    """UniformCandidateSampler's options, with MindSpore's TypeErrors and ValueErrors."""
+    op = "UniformCandidateSampler"
+    for name, value, kind in (("num_true", num_true, int), ("num_sampled", num_sampled, int),
+                              ("unique", unique, bool), ("range_max", range_max, int),
+                              ("seed", seed, int),
+                              ("remove_accidental_hits", remove_accidental_hits, bool)):
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise DTypeError(f"For '{op}', the type of '{name}' should be '{kind.__name__}', "
+                             f"but got type '{type(value).__name__}'.")
+    for name, value in (("num_true", num_true), ("num_sampled", num_sampled),
+                        ("range_max", range_max)):
+        if value <= 0:
+            raise ArgumentValueError(f"For '{op}', the value of {name} should be > : 0, but "
+                                     f"got {value}.")
+    if unique and num_sampled > range_max:
+        raise ArgumentValueError(f"For '{op}', the value of num_sampled should be <= value of "
+                                 f"range_max: {range_max}, but got {num_sampled}.")
+    if seed < 0:
+        raise ArgumentValueError(f"For '{op}', the value of seed should be >= : 0, but got "
+                                 f"{seed}.")
+
+
+def sample_candidates(true_classes, num_true, num_sampled, unique, range_max,
+                      remove_accidental_hits, stream):
+    """The UniformCandidateSampler primitive on `true_classes`, drawing from `stream` (None:
+    the global generator)."""
+    params = {"num_true": num_true, "num_sampled": num_sampled, "unique": unique,
+              "range_max": range_max, "remove_accidental_hits": remove_accidental_hits}
+    if stream is not None:
+        params["seed"] = stream
+    return tuple(candidate_draw(true_classes, **params))
+
+
+def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=0,
+                              remove_accidental_hits=False):
+    """(sampled classes, expected count of each true class, of each sampled class): classes
+    drawn uniformly from [0, range_max), as MindSpore's UniformCandidateSampler; with a
+    `seed`, every call draws the numbers that seed starts with (its numbers are not
+    MindSpore's)."""
+    check_candidate_sampler(num_true, num_sampled, unique, range_max, seed,
+                            remove_accidental_hits)
+    return sample_candidates(true_classes, num_true, num_sampled, unique, range_max,
+                             remove_accidental_hits, MinstdStream(seed, 0) if seed else None)
 
 
 def laplace_draws(shape, key=None):
@@ -249,68 +297,3 @@ def bernoulli(input, p=0.5, seed=None):
 
 # the functional operations defined elsewhere (the primitives, the other modules)
 __getattr__, __dir__ = functional_fallback(globals())
-
-
-def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max, seed=0,
-                              remove_accidental_hits=False):
-    """(num_sampled classes drawn uniformly from [0, range_max), the expected count of each
-    true class, of each sampled one): MindSpore's UniformCandidateSampler. Unique draws are
-    those of its kernel's loop (draw until num_sampled distinct classes, skipping the true
-    classes with remove_accidental_hits) in distribution: a random order of the allowed
-    classes, and the number of draws the loop took, a sum of geometric waits, which the
-    expected counts 1 - (1 - 1/range_max)^draws follow. `seed` 0: the global generator."""
-    return candidate_draws(true_classes, num_true, num_sampled, unique, range_max,
-                           remove_accidental_hits, op_seeds(seed, 0, "uniform_candidate_sampler"))
-
-
-def _check_sampler(true_classes, num_true, num_sampled, unique, range_max):
-    op = "UniformCandidateSampler"
-    for name, value in (("num_true", num_true), ("num_sampled", num_sampled),
-                        ("range_max", range_max)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value <= 0:
-            raise ArgumentValueError(f"For '{op}', '{name}' must be a positive int, got "
-                                     f"{value!r}")
-    if unique and num_sampled > range_max:
-        raise ArgumentValueError(f"For '{op}', the value of num_sampled should be <= value of "
-                                 f"range_max: {range_max}, but got {num_sampled}.")
-    aval = abstract_of(true_classes)
-    if aval.dtype not in (dt.int32, dt.int64):
-        raise DTypeError(f"For primitive[{op}], the input argument[true_classes] must be a type "
-                         f"of {{Tensor[Int32], Tensor[Int64]}}, but got Tensor[{aval.dtype}].")
-    if aval.ndim != 2 or aval.shape[1] != num_true:
-        raise ShapeError(f"For primitive[{op}], the num_true must be equal to "
-                         f"{aval.shape[-1] if aval.ndim else 0}, but got {num_true}.")
-    return aval
-
-
-def candidate_draws(true_classes, num_true, num_sampled, unique, range_max,
-                    remove_accidental_hits, stream):
-    """uniform_candidate_sampler's draws from `stream` (None: the global generator)."""
-    aval = _check_sampler(true_classes, num_true, num_sampled, unique, range_max)
-    p = 1.0 / range_max
-    if not unique:
-        sampled = random_ints(0, range_max, (num_sampled,), stream, aval.dtype)
-        count = F.fill(dt.float32, (), np.float32(p) * num_sampled)
-    else:  # one draw for both, so a seeded stream is read once
-        u = F.cast(draw_uniform((range_max + num_sampled,), dt.float32, stream), dt.float64)
-        keys, waits = u[:range_max], u[range_max:]
-        allowed = float(range_max)
-        if remove_accidental_hits:
-            classes = np.arange(range_max, dtype=aval.dtype.np).reshape(1, -1)
-            hit = F.reduce_max(F.cast(F.equal(F.reshape(true_classes, (-1, 1)), classes),
-                                      dt.int32), 0) > 0
-            keys = F.where(hit, F.fill(dt.float64, (range_max,), 2.0), keys)
-            allowed = F.sub(float(range_max), F.reduce_sum(F.cast(hit, dt.float64)))
-        sampled = F.cast(F.argsort(keys)[:num_sampled], aval.dtype)
-        # the j-th new class takes Geometric((allowed - j) / range_max) draws
-        success = F.div(F.sub(allowed, np.arange(num_sampled, dtype=np.float64)), range_max)
-        failure = F.log1p(F.neg(F.minimum(success, 1.0 - 1e-12)))
-        wait = F.add(F.floor(F.div(F.log(F.maximum(waits, 1e-300)), failure)), 1.0)
-        wait = F.where(success >= 1.0, F.fill(dt.float64, (num_sampled,), 1.0), wait)
-        tries = F.reduce_sum(wait)
-        count = F.where(F.equal(tries, float(num_sampled)),
-                        F.fill(dt.float64, (), p * num_sampled),
-                        F.neg(F.expm1(F.mul(tries, float(np.log1p(-p))))))
-        count = F.cast(count, dt.float32)
-    true_expected = F.broadcast_to(count, tuple(aval.shape))
-    return sampled, true_expected, F.broadcast_to(count, (num_sampled,))

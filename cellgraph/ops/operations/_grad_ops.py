@@ -21,6 +21,7 @@ from cellgraph.ops.operations.nn_ops import ResizeBilinearV2
 from cellgraph.ops.primitive_class import define_class
 from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.math_ops import sum_to
 from cellgraph.primitives.nn_functional import one_hot
 from cellgraph.runtime.tensor import Tensor
@@ -30,12 +31,18 @@ def _where(mask, value):
     return F.select(mask, value, F.zeros_like(value))
 
 
+def _conj(derivative):
+    """A complex operand's derivative enters conjugated, as MindSpore's grad kernels take it
+    (its AtanGrad is dy / conj(1 + x^2)); a real one as it is."""
+    return F.conj(derivative) if abstract_of(derivative).dtype.is_complex else derivative
+
+
 def _acos_grad(x, dout):
-    return -dout / F.sqrt(1 - x * x)
+    return -dout / _conj(F.sqrt(1 - x * x))
 
 
 def _asin_grad(x, dout):
-    return dout / F.sqrt(1 - x * x)
+    return dout / _conj(F.sqrt(1 - x * x))
 
 
 def _logit_grad(grad, x, eps=-1.0):
@@ -205,6 +212,44 @@ def _strided_slice_grad(dy, shapex, begin, end, strides, begin_mask=0, end_mask=
     return F.reshape(flat, shape)
 
 
+def _cdist_grad(grad, input_x, input_y, cdist, p=2.0):
+    """The gradient of cdist(input_x, input_y, p) with respect to input_x, given the distances
+    `cdist` and their gradient `grad` (float32), term by term as MindSpore's CPU kernel: each
+    pair's diff = x - y weighs in by sign(diff) (p = 1), |diff|^(p-1) sign(diff) / d^(p-1)
+    (p < 2, 0 at diff = 0 and for p < 1), diff / d (p = 2), sign(diff) where |diff| is the
+    distance (p = inf), diff |diff|^(p-2) / d^(p-1) (else); 0 where d = 0, and for p = 0."""
+    for name, value in (("grad", grad), ("input_x", input_x), ("input_y", input_y),
+                        ("cdist", cdist)):
+        if abstract_of(value).dtype != mstype.float32:
+            raise TypeError(f"For 'CdistGrad', the dtype of '{name}' must be float32, but got "
+                            f"{abstract_of(value).dtype}")
+    p = float(p)
+    diff = F.sub(F.expand_dims(input_x, -2), F.expand_dims(input_y, -3))  # (..., P, R, M)
+    weight, dist = F.expand_dims(grad, -1), F.expand_dims(cdist, -1)
+    magnitude, sign = F.abs(diff), F.sign(diff)
+    zero = F.zeros_like(diff)
+    at_zero = F.equal(F.broadcast_to(dist, abstract_of(diff).shape), zero)
+    dist = F.select(at_zero, F.ones_like(diff), F.broadcast_to(dist, abstract_of(diff).shape))
+    if p == 0.0 or p < 1.0:
+        terms = zero
+    elif p == 1.0:
+        terms = F.mul(weight, sign)
+    elif p < 2.0:
+        terms = F.select(F.equal(diff, zero), zero,
+                         F.div(F.mul(F.mul(sign, F.pow(magnitude, p - 1)), weight),
+                               F.pow(dist, p - 1)))
+    elif p == 2.0:
+        terms = F.select(at_zero, zero, F.div(F.mul(weight, diff), dist))
+    elif np.isinf(p):
+        off = F.minimum(F.ceil(F.abs(F.sub(magnitude, dist))), 1.0)
+        terms = F.mul(F.mul(weight, sign), F.sub(1.0, off))
+    else:
+        terms = F.select(at_zero, zero,
+                         F.div(F.mul(F.mul(diff, F.pow(magnitude, p - 2)), weight),
+                               F.pow(dist, p - 1)))
+    return F.reduce_sum(terms, -2)
+
+
 def _as_tuple(value):
     return value if isinstance(value, tuple) else (value,)
 
@@ -212,14 +257,16 @@ def _as_tuple(value):
 _CLASSES = {
     "ACosGrad": (_acos_grad, None),
     "AsinGrad": (_asin_grad, None),
-    "AcoshGrad": (lambda y, dy: dy / F.sinh(y), None),
-    "AsinhGrad": (lambda y, dy: dy / F.cosh(y), None),
-    "AtanGrad": (lambda x, dout: dout / (1 + x * x), None),
-    "SqrtGrad": (lambda y, dy: dy / (2 * y), None),
-    "RsqrtGrad": (lambda y, dy: dy * -0.5 * y * y * y, None),
+    # TanhGrad and InvGrad take a complex derivative as it is, the others conjugated
+    # (MindSpore 2.10's kernels)
+    "AcoshGrad": (lambda y, dy: dy / _conj(F.sinh(y)), None),
+    "AsinhGrad": (lambda y, dy: dy / _conj(F.cosh(y)), None),
+    "AtanGrad": (lambda x, dout: dout / _conj(1 + x * x), None),
+    "SqrtGrad": (lambda y, dy: dy / _conj(2 * y), None),
+    "RsqrtGrad": (lambda y, dy: dy * _conj(-0.5 * y * y * y), None),
     "TanhGrad": (lambda y, dy: dy * (1 - y * y), None),
-    "SigmoidGrad": (lambda y, dy: dy * y * (1 - y), None),
-    "ReciprocalGrad": (lambda y, dy: -dy * y * y, None),
+    "SigmoidGrad": (lambda y, dy: dy * _conj(y * (1 - y)), None),
+    "ReciprocalGrad": (lambda y, dy: -dy * _conj(y * y), None),
     "InvGrad": (lambda x, grad: -grad * x * x, None),
     "ReluGrad": (lambda y_backprop, x: _where(x > 0, y_backprop), None),
     "ReLU6Grad": (lambda y_backprop, x: _where(F.logical_and(x > 0, x <= 6), y_backprop), None),
@@ -266,6 +313,7 @@ _CLASSES = {
                              {"out_channel": None, "kernel_size": None, "pad_mode": "valid",
                               "pad": 0, "pad_list": (0, 0, 0, 0), "mode": 1, "stride": (1, 1),
                               "dilation": (1, 1, 1, 1), "group": 1, "data_format": "NCHW"}),
+    "CdistGrad": (_cdist_grad, {"p": 2.0}),
     "DropoutGrad": (lambda dy, mask, keep_prob=0.5: dy * F.cast(mask, dy.dtype) / keep_prob,
                     {"keep_prob": 0.5}),
 }

@@ -93,7 +93,8 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, Unsuppor
 from cellgraph.primitives.nn_functional import argmax
 
 __all__ = ["ArgMaxWithValue", "ArgMinWithValue", "Argmax", "BroadcastTo", "Cast", "Concat",
-           "DType", "ExpandDims", "ExtractImagePatches", "Eye", "Fill", "FillV2", "Gather", "GatherD",
+           "ConcatOffsetV1", "ConjugateTranspose", "DType", "ExpandDims", "ExtractImagePatches", "Eye",
+           "Fill", "FillV2", "Gather", "GatherD",
            "Identity", "Im2Col", "MaskedFill", "MaskedScatter", "Ones", "Range", "Rank", "Reshape",
            "ResizeNearestNeighbor", "ReverseSequence", "ReverseV2", "ScalarToTensor", "ScatterAdd",
            "ScatterNdAdd", "ScatterNdDiv", "ScatterNdMax", "ScatterNdMin", "ScatterNdMul",
@@ -151,6 +152,30 @@ Squeeze = define_class("Squeeze", lambda x, axis=(): F.squeeze(x, axis), {"axis"
 Concat = define_class("Concat", lambda x, axis=0: F.concat(x, axis), {"axis": 0}, module=__name__)
 Stack = define_class("Stack", lambda x, axis=0: F.stack(x, axis), {"axis": 0}, module=__name__)
 Identity = function_class("Identity", identity)
+
+
+def _conjugate_transpose(x, perm):
+    """x transposed by `perm`, complex values conjugated (real ones as they are)."""
+    out = F.transpose(x, perm)
+    return F.conj(out) if abstract_of(out).dtype.is_complex else out
+
+
+def _concat_offset_v1(axis, x):
+    """Where each input's block starts when the shapes `x` (1-D int32 Tensors) are joined
+    along `axis` (an int32 Tensor, read when the graph runs): per input, zeros but the sum of
+    the earlier inputs' sizes at `axis`."""
+    shapes = F.stack([F.cast(s, dt.int32) for s in x], 0)           # (inputs, rank)
+    rank = abstract_of(shapes).shape[1]
+    axis = F.cast(F.reshape(axis, ()), dt.int32)
+    axis = F.select(F.less(axis, 0), F.add(axis, rank), axis)
+    at_axis = F.cast(F.equal(F.cast(_range(0, rank, 1), dt.int32), axis), dt.int32)
+    sizes = F.reduce_sum(F.mul(shapes, at_axis), 1)                   # (inputs,)
+    starts = F.sub(NF.cumsum(sizes, 0), sizes)
+    return tuple(F.mul(at_axis, starts[i]) for i in range(len(x)))
+
+
+ConjugateTranspose = function_class("ConjugateTranspose", _conjugate_transpose)
+ConcatOffsetV1 = function_class("ConcatOffsetV1", _concat_offset_v1)
 Shape = function_class("Shape", shape)
 DType = function_class("DType", dtype)
 TensorShape = function_class("TensorShape", tensor_shape)

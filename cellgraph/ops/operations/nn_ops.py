@@ -86,6 +86,7 @@ from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import norm_ops as N
 from cellgraph.primitives.check_ops import check_range
 from cellgraph.primitives.core import abstract_of, fmt_shape, normalize_axis
+from cellgraph.primitives.dynamic_ops import check_merge_repeated, ctc_greedy_decoder
 from cellgraph.primitives.errors import (
     ArgumentValueError,
     DTypeError,
@@ -97,7 +98,8 @@ from cellgraph.primitives.floor_division import floor_mod
 from cellgraph.primitives.nn_functional import _ints, argmax, one_hot
 
 __all__ = ["GELU", "Adam", "AdamWeightDecay", "ApplyGradientDescent", "ApplyMomentum",
-           "ApplyRMSProp", "AvgPool", "BatchNorm", "BiasAdd", "BinaryCrossEntropy", "CTCLossV2",
+           "ApplyRMSProp", "AvgPool", "BatchNorm", "BiasAdd", "BinaryCrossEntropy",
+           "CTCGreedyDecoder", "CTCLossV2",
            "Conv2D", "Conv2DBackpropInput", "Conv2DTranspose", "Conv3D", "Dropout", "Dropout2D",
            "Elu", "FlashAttentionScore", "Flatten", "GeLU", "GridSampler2D", "GridSampler3D",
            "HShrink", "HSwish", "KLDivLoss", "L2Loss", "L2Normalize", "LayerNorm", "LogSoftmax",
@@ -929,4 +931,14 @@ __all__ += ["LRN", "DataFormatDimMap", "DeformableOffsets", "DepthwiseConv2dNati
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
+class CTCGreedyDecoder(define_class("CTCGreedyDecoder", ctc_greedy_decoder,
+                                    {"merge_repeated": True}, module=__name__)):
+    """ops.CTCGreedyDecoder(merge_repeated=True)(inputs, sequence_length): its flag is checked
+    when it is made."""
+
+    def __init__(self, merge_repeated=True):
+        check_merge_repeated(merge_repeated)
+        super().__init__(merge_repeated)
+
+
 generate_classes(globals())

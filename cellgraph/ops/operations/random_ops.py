@@ -5,15 +5,15 @@ import numpy as np
 
 from cellgraph.compiler.builder import current_builder
 from cellgraph.ops.function.random_func import (
-    _check_sampler,
     _normal_draws,
     _size,
-    candidate_draws,
     categorical_draw,
+    check_candidate_sampler,
     instance_stream,
     laplace_draws,
     random_categorical_dtype_check,
     random_ints,
+    sample_candidates,
 )
 from cellgraph.ops.primitive_class import PrimitiveClass, generate_classes
 from cellgraph.primitives import dtype as dt
@@ -59,6 +59,32 @@ class RandomShuffle(PrimitiveClass):
 
     def __repr__(self) -> str:
         return f"RandomShuffle(seed={self.seed}, seed2={self.seed2})"
+
+
+class UniformCandidateSampler(PrimitiveClass):
+    """`ops.UniformCandidateSampler(num_true, num_sampled, unique, range_max, seed=0,
+    remove_accidental_hits=False)(true_classes)`: `uniform_candidate_sampler`. With a seed,
+    each instance draws from a generator of its own, carried on from call to call, as each
+    MindSpore kernel seeds its own: two instances with the same seed give the same classes."""
+
+    def __init__(self, num_true, num_sampled, unique, range_max, seed=0,
+                 remove_accidental_hits=False):
+        check_candidate_sampler(num_true, num_sampled, unique, range_max, seed,
+                                remove_accidental_hits)
+        self.num_true, self.num_sampled, self.unique = num_true, num_sampled, unique
+        self.range_max, self.seed = range_max, seed
+        self.remove_accidental_hits = remove_accidental_hits
+        self._streams: dict = {}
+
+    def __call__(self, true_classes):
+        aval = abstract_of(true_classes)
+        stream = instance_stream(self.seed, 0, self._streams, (aval.shape, aval.dtype))
+        return sample_candidates(true_classes, self.num_true, self.num_sampled, self.unique,
+                                 self.range_max, self.remove_accidental_hits, stream)
+
+    def __repr__(self) -> str:
+        return (f"UniformCandidateSampler(num_true={self.num_true}, num_sampled="
+                f"{self.num_sampled}, unique={self.unique}, range_max={self.range_max})")
 
 
 class RandomCategorical(PrimitiveClass):
@@ -118,30 +144,6 @@ class UniformInt(_SeededRandom):
                      for v, name in ((minval, "minval"), (maxval, "maxval")))
         shape = _size((shape,))
         return random_ints(low, high, shape, self._stream(shape), dt.int32)
-
-class UniformCandidateSampler(PrimitiveClass):
-    """`ops.UniformCandidateSampler(num_true, num_sampled, unique, range_max, seed=0,
-    remove_accidental_hits=False)(true_classes)`: `uniform_candidate_sampler`; with a seed,
-    each instance draws from a generator of its own, carried on from call to call."""
-
-    def __init__(self, num_true, num_sampled, unique, range_max, seed=0,
-                 remove_accidental_hits=False):
-        self.num_true, self.num_sampled, self.range_max = num_true, num_sampled, range_max
-        self.unique, self.remove_accidental_hits = bool(unique), bool(remove_accidental_hits)
-        self.seed = _seed_int(seed, "UniformCandidateSampler")
-        if unique and num_sampled > range_max:
-            raise ArgumentValueError(f"For 'UniformCandidateSampler', the value of num_sampled "
-                                     f"should be <= value of range_max: {range_max}, but got "
-                                     f"{num_sampled}.")
-        self._streams: dict = {}
-
-    def __call__(self, true_classes):
-        aval = _check_sampler(true_classes, self.num_true, self.num_sampled, self.unique,
-                              self.range_max)
-        stream = instance_stream(self.seed, 0, self._streams, (aval.shape, aval.dtype))
-        return candidate_draws(true_classes, self.num_true, self.num_sampled, self.unique,
-                               self.range_max, self.remove_accidental_hits, stream)
-
 
 class RandomChoiceWithMask(PrimitiveClass):
     """`ops.RandomChoiceWithMask(count=256, seed=0, seed2=0)(input_x)`: the coordinates of

@@ -23,8 +23,8 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 from cellgraph.primitives.random_ops import draw_uniform, rand, rand_like
 from cellgraph.runtime.rng import MinstdStream
 
-__all__ = ["dense", "dropout", "dropout1d", "dropout2d", "dropout3d", "intopk", "is_floating_point",
-           "pairwise_distance", "pdist"]
+__all__ = ["bidense", "dense", "dropout", "dropout1d", "dropout2d", "dropout3d", "intopk",
+           "is_floating_point", "pairwise_distance", "pdist"]
 
 
 def is_floating_point(input):
@@ -158,6 +158,34 @@ def dense(input, weight, bias=None):
                          f"features of `weight` {w.shape}")
     out = F.matmul(input, weight if w.ndim == 1 else A.transpose(weight, perm=(1, 0)))
     return out if bias is None else M.add(out, bias)
+
+
+def bidense(input1, input2, weight, bias=None):
+    """The bilinear map out[..., o] = sum_ij input1[..., i] weight[o, i, j] input2[..., j]
+    (+ bias[o]), in MindSpore's order of operations: input1 against weight, then input2."""
+    x1 = _tensor(input1, "bidense", "input1")
+    x2 = _tensor(input2, "bidense", "input2")
+    w = _tensor(weight, "bidense", "weight")
+    if x1.shape[:-1] != x2.shape[:-1]:
+        raise ArgumentValueError(f"For 'bidense', the dimensions but the last of 'input1' "
+                                 f"{x1.shape} and 'input2' {x2.shape} must be the same")
+    if w.ndim != 3 or (w.shape[1], w.shape[2]) != (x1.shape[-1], x2.shape[-1]):
+        raise ShapeError(f"For 'bidense', 'weight' must have shape (out, {x1.shape[-1]}, "
+                         f"{x2.shape[-1]}), got {w.shape}")
+    flat1 = F.reshape(input1, (-1, x1.shape[-1]))
+    flat2 = F.reshape(input2, (-1, x2.shape[-1]))
+    rows = abstract_of(flat1).shape[0]
+    out = F.matmul(flat1, F.reshape(A.transpose(weight, perm=(1, 2, 0)), (x1.shape[-1], -1)))
+    out = F.reshape(out, (rows, x2.shape[-1], w.shape[0]))
+    out = M.mul(A.transpose(out, perm=(2, 0, 1)), flat2)
+    out = A.transpose(F.reduce_sum(out, 2), perm=(1, 0))          # (rows, out)
+    if bias is not None:
+        b = _tensor(bias, "bidense", "bias")
+        if x1.dtype != b.dtype or x2.dtype != b.dtype:
+            raise DTypeError(f"For 'bidense', the dtype of 'bias', 'input1' and 'input2' must be "
+                             f"the same, but got {b.dtype}, {x1.dtype} and {x2.dtype}.")
+        out = M.add(F.cast(out, b.dtype), bias)
+    return out if x1.ndim == 2 else F.reshape(out, x1.shape[:-1] + (-1,))
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):

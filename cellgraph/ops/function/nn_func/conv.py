@@ -337,9 +337,10 @@ def _conv2d_backprop_filter_class(dout, x, filter_size, *, out_channel, kernel_s
     if data_format != "NCHW":
         raise ArgumentValueError(f"{op}: only data_format='NCHW' is supported, got "
                                  f"{data_format!r}")
+    # the weight's shape is filter_size's whatever out_channel says, as in MindSpore's kernel
     w_shape = tuple(int(s) for s in filter_size)
-    if len(w_shape) != 4 or w_shape[0] != out_channel:
-        raise ShapeError(f"{op}: filter_size {w_shape} does not match out_channel={out_channel}")
+    if len(w_shape) != 4:
+        raise ShapeError(f"{op}: filter_size must have 4 entries (OIHW), got {w_shape}")
     stride, dilation, pads = _backprop_geometry(op, abstract_of(x).shape, kernel_size, pad_mode,
                                                 pad, pad_list, stride, dilation)
     return conv2d_backprop_filter(x, dout, w_shape=w_shape, stride=stride, pad=pads,

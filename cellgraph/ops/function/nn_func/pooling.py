@@ -44,6 +44,7 @@ __all__ = [
     "adaptive_avg_pool2d",
     "adaptive_max_pool1d",
     "adaptive_max_pool2d",
+    "avg_pool1d",
     "avg_pool3d",
     "lp_pool1d",
     "lp_pool2d",
@@ -142,6 +143,51 @@ def same_max_pool3d(x, kernel_size, stride):
 def _last3(value) -> tuple:
     items = (value,) * 3 if isinstance(value, int) else tuple(value)
     return items[2:] if len(items) == 5 else items  # (1, 1, d, h, w), as MindSpore takes it
+
+
+def _check_avg_pool1d(kernel_size, stride, padding, ceil_mode, count_include_pad) -> int:
+    """The padding as an int, the options checked as MindSpore's avg_pool1d checks them (a
+    tuple stride passes its type check, then fails as not an int, as in MindSpore)."""
+    op = "avg_pool1d"
+    for name, value, kinds in (("kernel_size", kernel_size, (int,)),
+                               ("stride", stride, (int, tuple)),
+                               ("ceil_mode", ceil_mode, (bool,)),
+                               ("count_include_pad", count_include_pad, (bool,))):
+        if not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool)):
+            names = f"one of {[k.__name__ for k in kinds]}" if len(kinds) > 1 else \
+                f"'{kinds[0].__name__}'"
+            raise DTypeError(f"For '{op}', the type of '{name}' should be {names}, but got "
+                             f"type '{type(value).__name__}'.")
+    for name, value in (("kernel_size", kernel_size), ("stride", stride)):
+        if not isinstance(value, int):
+            raise DTypeError(f"For '{op}', the '{name}' must be int, but got "
+                             f"'{type(value).__name__}'")
+        if value < 1:
+            raise ArgumentValueError(f"For '{op}', the '{name}' must be int and must >= 1, but "
+                                     f"got '{value}' with type 'int'.")
+    if isinstance(padding, tuple):
+        if len(padding) != 1:
+            raise ArgumentValueError("For avg_pool1d, padding should be int or tuple of "
+                                     "length 1.")
+        padding = padding[0]
+    elif isinstance(padding, bool) or not isinstance(padding, int):
+        raise DTypeError("For avg_pool1d, padding should be int or tuple of length 1.")
+    if isinstance(padding, bool) or not isinstance(padding, int) or padding < 0:
+        raise ArgumentValueError(f"For '{op}', the 'padding' must be int and must >= 0, but "
+                                 f"got '{padding}' with type 'int'.")
+    return padding
+
+
+def avg_pool1d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    """The mean over each window of `kernel_size` along the last axis of (N, C, L), `padding`
+    zeros on both ends (counted in the divisor with `count_include_pad`)."""
+    _tensor(input_x, "avg_pool1d")
+    padding = _check_avg_pool1d(kernel_size, stride, padding, ceil_mode, count_include_pad)
+    _check_rank(input_x, 3, "avg_pool1d", "(N, C, L)")
+    out = avg_pool2d(F.expand_dims(input_x, 2), (1, kernel_size), (1, stride),
+                     (0, 0, padding, padding), ceil_mode, count_include_pad)
+    return F.squeeze(out, 2)
 
 
 def avg_pool3d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False,
