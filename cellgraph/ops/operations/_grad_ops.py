@@ -13,6 +13,10 @@ from cellgraph.ops.function.array_func.indexing import gather_elements
 from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.ops.function.nn_func.activation import prelu
 from cellgraph.ops.function.nn_func.conv import _conv2d_backprop_filter_class, deformable_offsets
+from cellgraph.ops.function.nn_func.fractional_pool import (
+    fractional_avg_pool_grad,
+    fractional_max_pool_grad,
+)
 from cellgraph.ops.function.nn_func.image import grid_sampler_impl
 from cellgraph.ops.function.nn_func.normalization import lrn
 from cellgraph.ops.function.nn_func.pooling import _last3, max_pool3d, same_max_pool3d
@@ -245,6 +249,8 @@ _CLASSES = {
     "PReLUGrad": (_prelu_grad, None),
     "MaxPoolGradGradWithArgmax": (_max_pool_grad_grad_with_argmax,
                                   {"kernel_size": 1, "strides": 1, "pad_mode": "VALID"}),
+    "FractionalAvgPoolGrad": (fractional_avg_pool_grad, {"overlapping": False}),
+    "FractionalMaxPoolGrad": (fractional_max_pool_grad, {"overlapping": False}),
     "MaxPool3DGradGrad": (_max_pool3d_grad_grad,
                           {"kernel_size": (1, 1, 1, 1, 1), "strides": (1, 1, 1, 1, 1),
                            "pad_mode": "VALID", "data_format": "NCDHW"}),

@@ -47,6 +47,7 @@ from cellgraph.ops.function.nn_func.conv import (
     _conv3d_class,
     deformable_offsets,
 )
+from cellgraph.ops.function.nn_func.fractional_pool import fractional_avg_pool, fractional_max_pool
 from cellgraph.ops.function.nn_func.image import _linear, grid_sampler_impl
 from cellgraph.ops.function.nn_func.loss import (
     _ctc_loss_v2,
@@ -891,6 +892,14 @@ DeformableOffsets = define_class(
 
 LRN = define_class("LRN", lrn, {"depth_radius": 5, "bias": 1.0, "alpha": 1.0, "beta": 0.5,
                                "norm_region": "ACROSS_CHANNELS"}, module=__name__)
+
+
+_FRACTIONAL_INIT = {"pooling_ratio": None, "pseudo_random": False, "overlapping": False,
+                    "deterministic": False, "seed": 0, "seed2": 0}
+FractionalAvgPool = define_class("FractionalAvgPool", fractional_avg_pool, _FRACTIONAL_INIT,
+                                 module=__name__)
+FractionalMaxPool = define_class("FractionalMaxPool", fractional_max_pool, _FRACTIONAL_INIT,
+                                 module=__name__)
 
 
 class DataFormatDimMap(PrimitiveClass):
