@@ -24,7 +24,7 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 from cellgraph.primitives.nn_functional import bias_add, bias_add_in, conv2d
 
 __all__ = ["conv1d", "conv3d", "conv_transpose2d", "conv_transpose3d", "deformable_conv2d",
-           "unfold"]  # deformable_offsets: the class ops.operations.nn_ops.DeformableOffsets only
+           "fold", "unfold"]  # deformable_offsets: the class ops.operations.nn_ops.DeformableOffsets only
 
 
 def _ints(value, n: int, op: str, name: str) -> tuple:
@@ -255,6 +255,33 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
                       (pad_h, pad_h, pad_w, pad_w), op)
     n, c, k, oh, ow = abstract_of(blocks).shape
     return F.reshape(blocks, (n, c * k, oh * ow))
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """`ops.fold`: (N, C * kh * kw, L) columns summed back into an (N, C, H, W) image of
+    `output_size` (an int32/int64 Tensor of (H, W), as MindSpore's Col2Im takes it): the
+    adjoint of `unfold`, so it is unfold's pullback."""
+    from cellgraph.forward import vjp
+
+    if not hasattr(output_size, "aval"):
+        kind = type(output_size).__name__.capitalize()
+        if isinstance(output_size, (tuple, list)):
+            kind += f"[Int64*{len(output_size)}]"
+        raise DTypeError(f"For Primitive[Col2Im], the type of input argument[output_size] must "
+                         f"be Tensor but got {kind}.")
+    try:
+        size = tuple(int(v) for v in np.asarray(output_size.asnumpy()).reshape(-1))
+    except (TypeError, AttributeError):
+        raise ArgumentValueError("fold: `output_size` must be known when the graph is built (a "
+                                 "constant Tensor)") from None
+    if len(size) != 2 or min(size) < 0:
+        raise ArgumentValueError(f"For 'Col2Im', the value of 'output_size' must not be "
+                                 f"negative, but got {list(size)}.")
+    n, columns = abstract_of(input).shape[:2]
+    kernel = _ints(kernel_size, 2, "fold", "kernel_size")
+    image = F.zeros((n, columns // (kernel[0] * kernel[1])) + size, abstract_of(input).dtype)
+    _, pullback = vjp(lambda x: unfold(x, kernel, dilation, padding, stride), image)
+    return pullback(input)[0]
 
 
 def extract_patches(x, ksizes, strides, rates, padding="valid"):
