@@ -39,8 +39,8 @@ from cellgraph.ops.function.nn_func.activation import (
     softsign,
 )
 from cellgraph.ops.function.nn_func.attention import _flash_attention_class
+from cellgraph.ops.function.nn_func.basic import channel_dropout, intopk, pdist, seeded_dropout
 from cellgraph.ops.function.nn_func.basic import dense as _dense
-from cellgraph.ops.function.nn_func.basic import intopk, pdist, seeded_dropout
 from cellgraph.ops.function.nn_func.conv import (
     _TRANSPOSE_INIT,
     _conv2d_transpose_class,
@@ -95,7 +95,6 @@ from cellgraph.primitives.errors import (
 )
 from cellgraph.primitives.floor_division import floor_mod
 from cellgraph.primitives.nn_functional import _ints, argmax, one_hot
-from cellgraph.primitives.random_ops import rand
 
 __all__ = ["GELU", "Adam", "AdamWeightDecay", "ApplyGradientDescent", "ApplyMomentum",
            "ApplyRMSProp", "AvgPool", "BatchNorm", "BiasAdd", "BinaryCrossEntropy", "CTCLossV2",
@@ -134,33 +133,15 @@ def _elu(input_x, alpha=1.0):
     return elu(input_x, alpha)
 
 
-def _channel_dropout(op: str, rank: int):
-    def dropout(x, keep_prob=0.5):
-        """(output, mask): whole channels (axis 1) kept with probability `keep_prob` and scaled
-        by 1 / keep_prob; the mask (bool, x's shape) says which elements were kept. With
-        keep_prob 0 every channel is dropped (zeros), as MindSpore's."""
-        shape = _tensor(x, op, "x").shape
-        if len(shape) != rank:
-            raise ShapeError(f"{op}: expected a {rank}-D (N, C, ...) Tensor, got shape {shape}")
-        if not 0 <= keep_prob <= 1:
-            raise ArgumentValueError(f"{op}: `keep_prob` must be in [0, 1], got {keep_prob}")
-        keep = M.less(rand(tuple(shape[:2]) + (1,) * (rank - 2)), keep_prob)
-        mask = F.broadcast_to(keep, tuple(shape))
-        kept = M.mul(x, F.cast(mask, abstract_of(x).dtype))
-        return (kept / keep_prob if keep_prob else kept), mask
-
-    return dropout
-
-
 Elu = define_class("Elu", _elu, {"alpha": 1.0}, module=__name__)
 
 
 HSwish = define_class("HSwish", hardswish, module=__name__)
 
 
-Dropout2D = define_class("Dropout2D", _channel_dropout("Dropout2D", 4), {"keep_prob": 0.5},
+Dropout2D = define_class("Dropout2D", channel_dropout("Dropout2D", 4), {"keep_prob": 0.5},
                          module=__name__)
-Dropout3D = define_class("Dropout3D", _channel_dropout("Dropout3D", 5), {"keep_prob": 0.5},
+Dropout3D = define_class("Dropout3D", channel_dropout("Dropout3D", 5), {"keep_prob": 0.5},
                          module=__name__)
 Dense = define_class("Dense", lambda x, w, b=None: _dense(x, w, b), module=__name__)
 

@@ -23,7 +23,7 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 from cellgraph.primitives.random_ops import draw_uniform, rand_like
 from cellgraph.runtime.rng import MinstdStream
 
-__all__ = ["dense", "dropout", "intopk", "is_floating_point", "pairwise_distance", "pdist"]
+__all__ = ["dense", "dropout", "dropout2d", "dropout3d", "intopk", "is_floating_point", "pairwise_distance", "pdist"]
 
 
 def is_floating_point(input):
@@ -131,3 +131,36 @@ def intopk(x1, x2, k):
     greater = F.reduce_sum(F.cast(x1 > target, dt.int32), 1)
     finite = F.reshape(isfinite(target), (-1,))
     return (greater < int(k)) & finite & valid
+
+
+def channel_dropout(op: str, rank: int):
+    """The (output, mask) function of Dropout2D / Dropout3D over a `rank`-D input."""
+    def dropout(x, keep_prob=0.5):
+        """(output, mask): whole channels (axis 1) kept with probability `keep_prob` and scaled
+        by 1 / keep_prob; the mask (bool, x's shape) says which elements were kept. With
+        keep_prob 0 every channel is dropped (zeros), as MindSpore's."""
+        shape = _tensor(x, op, "x").shape
+        if len(shape) != rank:
+            raise ShapeError(f"For primitive[{op}], the rank of input  must be equal to {rank} "
+                             f", but got {len(shape)}.")
+        if not 0 <= keep_prob <= 1:
+            raise ArgumentValueError(f"For '{op}', the 'keep_prob' must be in range of "
+                                     f"[0.0, 1.0], but got {keep_prob} with type "
+                                     f"'{type(keep_prob).__name__}'.")
+        keep = M.less(draw_uniform(tuple(shape[:2]) + (1,) * (rank - 2), dt.float32), keep_prob)
+        mask = F.broadcast_to(keep, tuple(shape))
+        kept = M.mul(x, F.cast(mask, abstract_of(x).dtype))
+        return (kept / keep_prob if keep_prob else kept), mask
+
+    return dropout
+
+
+def dropout2d(input, p=0.5, training=True):
+    """`ops.dropout2d`: whole channels of an (N, C, H, W) input zeroed with probability p,
+    the rest scaled by 1 / (1 - p), when `training`."""
+    return channel_dropout("Dropout2D", 4)(input, 1 - p)[0] if training else input
+
+
+def dropout3d(input, p=0.5, training=True):
+    """`ops.dropout3d`: dropout2d over whole channels of an (N, C, D, H, W) input."""
+    return channel_dropout("Dropout3D", 5)(input, 1 - p)[0] if training else input
