@@ -864,11 +864,19 @@ class DepthwiseConv2dNative(PrimitiveClass):
                                f"either); use nn.Conv2d with group equal to the channels")
 
 
-DeformableOffsets = define_class(
-    "DeformableOffsets", lambda x, offsets, strides, pads, ksize, **attrs: deformable_offsets(
-        x, offsets, strides, pads, ksize, **attrs),
-    {"strides": None, "pads": None, "ksize": None, "dilations": (1, 1, 1, 1),
-     "data_format": "NCHW", "deformable_groups": 1, "modulated": True}, module=__name__)
+class DeformableOffsets(PrimitiveClass):
+    """`ops.DeformableOffsets(strides, pads, ksize, ...)(x, offsets)`: `deformable_offsets`."""
+
+    def __init__(self, strides, pads, ksize, dilations=(1, 1, 1, 1), data_format="NCHW",
+                 deformable_groups=1, modulated=True):
+        self.strides, self.pads, self.ksize, self.dilations = strides, pads, ksize, dilations
+        self.data_format, self.deformable_groups = data_format, deformable_groups
+        self.modulated = modulated
+
+    def __call__(self, x, offsets):
+        return deformable_offsets(x, offsets, self.strides, self.pads, self.ksize,
+                                  self.dilations, self.data_format, self.deformable_groups,
+                                  self.modulated)
 
 
 LRN = define_class("LRN", lrn, {"depth_radius": 5, "bias": 1.0, "alpha": 1.0, "beta": 0.5,
