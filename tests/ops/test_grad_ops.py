@@ -164,3 +164,11 @@ def test_strided_slice_grad_of_bools():
     expected = np.zeros((3, 2, 3), bool)
     expected[1, 0, 1] = True
     np.testing.assert_array_equal(out, expected)
+
+
+@pytest.mark.parametrize("reduction", ["error", 1.0])
+def test_kl_div_loss_grad_checks_its_reduction_as_mindspore(reduction):
+    with pytest.raises(ValueError, match=r"For 'KLDivLossGrad', the 'reduction' must be str and "
+                                         r"must be in '\['none', 'mean', 'batchmean', 'sum'\]', "
+                                         rf"but got '{reduction}'\."):
+        G.KLDivLossGrad(reduction)

@@ -22,9 +22,10 @@ from cellgraph.ops.function.nn_func.normalization import lrn
 from cellgraph.ops.function.nn_func.pooling import _last3, max_pool3d, same_max_pool3d
 from cellgraph.ops.operations.array_ops import StridedSlice
 from cellgraph.ops.operations.nn_ops import ResizeBilinearV2
-from cellgraph.ops.primitive_class import define_class
+from cellgraph.ops.primitive_class import PrimitiveClass, define_class
 from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives import functional as F
+from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.primitives.math_ops import sum_to
 from cellgraph.primitives.nn_functional import one_hot
 from cellgraph.runtime.tensor import Tensor
@@ -240,7 +241,6 @@ _CLASSES = {
     "BiasAddGrad": (_bias_add_grad, {"data_format": "NCHW"}),
     "SliceGrad": (_slice_grad, None),
     "LayerNormGrad": (_layer_norm_grad, {"begin_norm_axis": 1, "begin_params_axis": 1}),
-    "KLDivLossGrad": (_kl_div_loss_grad, {"reduction": "mean"}),
     "HSigmoidGrad": (lambda grads, input_x: _where(F.logical_and(input_x > -3, input_x < 3),
                                                   grads / 6), None),
     "GridSampler2DGrad": (_grid_sampler_2d_grad, {"interpolation_mode": "bilinear",
@@ -276,10 +276,27 @@ _CLASSES = {
                     {"keep_prob": 0.5}),
 }
 
+_REDUCTIONS = ["none", "mean", "batchmean", "sum"]
+
+
+class KLDivLossGrad(PrimitiveClass):
+    """`G.KLDivLossGrad(reduction="mean")(grads, x, target)`: `_kl_div_loss_grad`; the
+    reduction checked when the class is made, as MindSpore checks it."""
+
+    def __init__(self, reduction="mean"):
+        if not isinstance(reduction, str) or reduction not in _REDUCTIONS:
+            raise ArgumentValueError(f"For 'KLDivLossGrad', the 'reduction' must be str and must "
+                                     f"be in '{_REDUCTIONS}', but got '{reduction}'.")
+        self.reduction = reduction
+
+    def __call__(self, grads, x, target):
+        return _kl_div_loss_grad(grads, x, target, self.reduction)
+
+
 for _name, (_fn, _attrs) in _CLASSES.items():
     globals()[_name] = define_class(_name, _fn, _attrs, __name__,
                                     f"`G.{_name}({', '.join(_attrs or ())})(...)`: "
                                     f"{(_fn.__doc__ or '').strip() or 'see the module'}")
 del _name, _fn, _attrs
 
-__all__ = list(_CLASSES)
+__all__ = [*list(_CLASSES), "KLDivLossGrad"]  # noqa: PLE0604
