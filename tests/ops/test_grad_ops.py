@@ -3,7 +3,7 @@ operands gives the values MindSpore's gave (recorded below, rounded to 5 places)
 import numpy as np
 import pytest
 
-from cellgraph import Tensor
+from cellgraph import Tensor, ops
 from cellgraph.ops.operations import _grad_ops as G
 
 
@@ -106,6 +106,7 @@ def test_every_class_is_tested_and_shows_its_attributes():
                  "DeformableOffsetsGrad",  # tests/ops/test_deformable_offsets.py
                  "FractionalAvgPoolGrad", "FractionalMaxPoolGrad",  # test_fractional_pool.py
                  "LRNGrad",  # tests/ops/test_lrn.py
+                 "L2NormalizeGrad",  # below
                  "MaxPool3DGradGrad",  # tests/ops/test_max_pool3d_grad_grad.py
                  "MaxPoolGradWithArgmax", "MaxPoolGradGradWithArgmax"}  # test_max_pool_grad_with_argmax.py
     assert set(G.__all__) - elsewhere <= {name.removesuffix("Eps").removesuffix("NHWC").removesuffix("Same")
@@ -172,3 +173,14 @@ def test_kl_div_loss_grad_checks_its_reduction_as_mindspore(reduction):
                                          r"must be in '\['none', 'mean', 'batchmean', 'sum'\]', "
                                          rf"but got '{reduction}'\."):
         G.KLDivLossGrad(reduction)
+
+
+def test_l2_normalize_grad_as_mindspore():
+    """G.L2NormalizeGrad(axis, epsilon)(x, out, dout): L2Normalize's pullback (MindSpore
+    2.10's values)."""
+    x = np.array([[0.5, -1.0, 2.0], [3.0, 0.25, -0.5]], np.float32)
+    dy = np.array([[1.0, 2.0, -1.0], [0.5, 0.5, 1.0]], np.float32)
+    out = ops.L2Normalize(axis=1, epsilon=1e-4)(Tensor(x))
+    grad = G.L2NormalizeGrad(axis=1, epsilon=1e-4)(Tensor(x), out, Tensor(dy))
+    np.testing.assert_allclose(grad.asnumpy(), [[0.581914, 0.581914, 0.145479],
+                                                [0.045085, 0.15395, 0.347486]], rtol=1e-5)

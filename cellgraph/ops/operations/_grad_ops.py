@@ -21,7 +21,7 @@ from cellgraph.ops.function.nn_func.image import grid_sampler_impl
 from cellgraph.ops.function.nn_func.normalization import lrn
 from cellgraph.ops.function.nn_func.pooling import _last3, max_pool3d, same_max_pool3d
 from cellgraph.ops.operations.array_ops import StridedSlice
-from cellgraph.ops.operations.nn_ops import ResizeBilinearV2
+from cellgraph.ops.operations.nn_ops import L2Normalize, ResizeBilinearV2
 from cellgraph.ops.primitive_class import PrimitiveClass, define_class
 from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives import functional as F
@@ -121,6 +121,12 @@ def _max_pool3d_grad_grad(x, out, grad, kernel_size=(1, 1, 1, 1, 1), strides=(1,
     if pad_mode.upper() == "SAME":
         return jvp(lambda x: same_max_pool3d(x, kernel_size, strides), (x,), (grad,))[1]
     return jvp(lambda x: max_pool3d(x, _last3(kernel_size), _last3(strides)), (x,), (grad,))[1]
+
+
+def _l2_normalize_grad(x, out, dout, axis=0, epsilon=1e-4):
+    """d x of L2Normalize: its pullback at x applied to `dout` (`out` is not needed)."""
+    _, pullback = vjp(L2Normalize(axis, epsilon), x)
+    return pullback(dout)[0]
 
 
 def _prelu_grad(dy, x, weight):
@@ -247,6 +253,7 @@ _CLASSES = {
                                                    "padding_mode": "zeros",
                                                    "align_corners": False}),
     "PReLUGrad": (_prelu_grad, None),
+    "L2NormalizeGrad": (_l2_normalize_grad, {"axis": 0, "epsilon": 1e-4}),
     "MaxPoolGradGradWithArgmax": (_max_pool_grad_grad_with_argmax,
                                   {"kernel_size": 1, "strides": 1, "pad_mode": "VALID"}),
     "FractionalAvgPoolGrad": (fractional_avg_pool_grad, {"overlapping": False}),
