@@ -34,6 +34,7 @@ from .function.array_func.shape import (
 from .function.math_func.elementwise import isclose, isfinite, isnan
 from .function.math_func.linalg import outer
 from .function.math_func.reduction import logsumexp, norm
+from .function.nn_func.conv import fold
 from .primitive_class import from_core
 
 
@@ -194,6 +195,9 @@ class TensorExtras:
 
     def view_as(self, other):
         return F.reshape(self, tuple(other.shape))
+
+    def fold(self, output_size, kernel_size, dilation=1, padding=0, stride=1):
+        return fold(self, output_size, kernel_size, dilation, padding, stride)
 
     def inplace_update(self, v, indices):
         return inplace_update(self, v, indices)

@@ -67,7 +67,28 @@ def _offsets_shape(attrs):
     return (1, 3 * groups * kh * kw, out_h, out_w)
 
 
-def test_only_nchw_on_cpu():
-    with pytest.raises(ValueError, match="'data_format' must be 'NCHW'"):
-        nn_ops.DeformableOffsets((1, 1, 1, 1), (0, 0, 0, 0), (2, 2), data_format="NHWC")(
+def test_layouts_are_nchw_or_nhwc():
+    with pytest.raises(ValueError, match="'data_format' must be 'NCHW' or 'NHWC'"):
+        nn_ops.DeformableOffsets((1, 1, 1, 1), (0, 0, 0, 0), (2, 2), data_format="HWCN")(
             Tensor(X), Tensor(OFFSETS))
+
+
+def test_nhwc_float16_and_positions_from_the_offsets():
+    """NHWC is the NCHW op on transposed views; float16 is sampled in float32 (as MindSpore's
+    kernel); offsets holding fewer output positions than x allows give that many, as in
+    MindSpore (its own test passes (1, 27, 1, 1) offsets for a 4x4 input and a 3x3 kernel)."""
+    args = ((1, 1, 1, 1), (0, 0, 0, 0), (2, 2))
+    nchw = nn_ops.DeformableOffsets(*args)(Tensor(X), Tensor(OFFSETS)).asnumpy()
+    nhwc = nn_ops.DeformableOffsets(*args, data_format="NHWC")(
+        Tensor(X.transpose(0, 2, 3, 1)), Tensor(OFFSETS.transpose(0, 2, 3, 1))).asnumpy()
+    np.testing.assert_allclose(nhwc.transpose(0, 3, 1, 2), nchw, rtol=1e-6)
+    half = nn_ops.DeformableOffsets(*args)(Tensor(X.astype(np.float16)),
+                                           Tensor(OFFSETS.astype(np.float16)))
+    assert half.dtype == Tensor(X.astype(np.float16)).dtype
+    np.testing.assert_allclose(half.asnumpy(), nchw, rtol=2e-3, atol=2e-3)
+    x, offsets = np.ones((1, 2, 4, 4), np.float32), np.full((1, 27, 1, 1), 0.1, np.float32)
+    grad_x, grad_offsets = G.DeformableOffsetsGrad((1, 1, 1, 1), (0, 0, 0, 0), (3, 3))(
+        Tensor(np.ones((1, 2, 3, 3), np.float32)), Tensor(x), Tensor(offsets))
+    assert grad_x.shape == (1, 2, 4, 4) and grad_offsets.shape == (1, 27, 1, 1)
+    np.testing.assert_allclose(grad_x.asnumpy()[0, 0, 0], [0.081, 0.09, 0.09, 0.009],
+                               rtol=1e-5)  # MindSpore's expected values in its test

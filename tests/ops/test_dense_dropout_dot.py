@@ -1,6 +1,7 @@
 """ops.Dense, ops.Dropout3D (and Dropout2D with keep_prob 0), G.DropoutGrad, ops.ger and
 ops.dot: the values MindSpore 2.10 gives for the same inputs (recorded below)."""
 import numpy as np
+import pytest
 
 import cellgraph as ms
 from cellgraph import ops
@@ -30,3 +31,25 @@ def test_as_mindspore():
 def test_dropout2d_takes_keep_prob_zero():
     out, mask = ops.Dropout2D(0.0)(ms.Tensor(np.ones((1, 2, 2, 2), np.float32)))
     assert not out.asnumpy().any() and not mask.asnumpy().any()
+
+
+@pytest.mark.parametrize("fn, rank", [("dropout2d", 4), ("dropout3d", 5)])
+def test_functional_channel_dropout_as_mindspore(fn, rank):
+    """ops.dropout2d / ops.dropout3d(input, p, training): whole channels zeroed with
+    probability p, the rest scaled by 1 / (1 - p); the input itself when not training; an
+    empty batch goes through; MindSpore 2.10's rank and probability errors."""
+    op = getattr(ops, fn)
+    x = ms.Tensor(np.ones((4, 6) + (2,) * (rank - 2), np.float32))
+    out = op(x, 0.5, True).asnumpy()
+    assert out.shape == x.shape and set(np.unique(out)) <= {0.0, 2.0}
+    per_channel = out.reshape(4, 6, -1)
+    assert (per_channel == per_channel[..., :1]).all()  # a channel is kept or dropped whole
+    np.testing.assert_array_equal(op(x, 0.5, False).asnumpy(), x.asnumpy())
+    assert op(ms.Tensor(np.ones((0, 1) + (2,) * (rank - 2), np.float32))).shape[0] == 0
+    name = "Dropout2D" if rank == 4 else "Dropout3D"
+    with pytest.raises(ValueError, match=rf"For primitive\[{name}\], the rank of input  must be "
+                                         rf"equal to {rank} , but got 3\."):
+        op(ms.Tensor(np.ones((2, 3, 2), np.float32)))
+    with pytest.raises(ValueError, match=rf"For '{name}', the 'keep_prob' must be in range of "
+                                         r"\[0.0, 1.0\], but got -0.5 with type 'float'\."):
+        op(x, 1.5)

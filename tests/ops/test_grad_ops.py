@@ -102,7 +102,13 @@ def test_every_class_is_tested_and_shows_its_attributes():
     elsewhere = {"LayerNormGrad",  # tests/ops/test_layer_norm_grad.py
                  "GridSampler2DGrad", "HSigmoidGrad", "NLLLossGrad",
                  "PReLUGrad",
-                 "ResizeBilinearGrad", "StridedSliceGrad", "CdistGrad"}  # below
+                 "ResizeBilinearGrad", "StridedSliceGrad", "CdistGrad",  # below
+                 "DeformableOffsetsGrad",  # tests/ops/test_deformable_offsets.py
+                 "FractionalAvgPoolGrad", "FractionalMaxPoolGrad",  # test_fractional_pool.py
+                 "LRNGrad",  # tests/ops/test_lrn.py
+                 "L2NormalizeGrad",  # below
+                 "MaxPool3DGradGrad",  # tests/ops/test_max_pool3d_grad_grad.py
+                 "MaxPoolGradWithArgmax", "MaxPoolGradGradWithArgmax"}  # test_max_pool_grad_with_argmax.py
     assert set(G.__all__) - elsewhere <= {name.removesuffix("Eps").removesuffix("NHWC").removesuffix("Same")
                                           for name in EXPECTED}
     assert repr(G.LogitGrad(0.35)) == "LogitGrad(eps=0.35)"
@@ -229,3 +235,22 @@ def test_conv2d_backprop_filter_takes_the_shape_of_filter_size():
     assert grad.shape == (2, 1, 3, 3)
     expected = G.Conv2DBackpropFilter(2, 3)(dout, x, (2, 1, 3, 3))
     np.testing.assert_array_equal(grad.asnumpy(), expected.asnumpy())
+
+
+@pytest.mark.parametrize("reduction", ["error", 1.0])
+def test_kl_div_loss_grad_checks_its_reduction_as_mindspore(reduction):
+    with pytest.raises(ValueError, match=r"For 'KLDivLossGrad', the 'reduction' must be str and "
+                                         r"must be in '\['none', 'mean', 'batchmean', 'sum'\]', "
+                                         rf"but got '{reduction}'\."):
+        G.KLDivLossGrad(reduction)
+
+
+def test_l2_normalize_grad_as_mindspore():
+    """G.L2NormalizeGrad(axis, epsilon)(x, out, dout): L2Normalize's pullback (MindSpore
+    2.10's values)."""
+    x = np.array([[0.5, -1.0, 2.0], [3.0, 0.25, -0.5]], np.float32)
+    dy = np.array([[1.0, 2.0, -1.0], [0.5, 0.5, 1.0]], np.float32)
+    out = ops.L2Normalize(axis=1, epsilon=1e-4)(Tensor(x))
+    grad = G.L2NormalizeGrad(axis=1, epsilon=1e-4)(Tensor(x), out, Tensor(dy))
+    np.testing.assert_allclose(grad.asnumpy(), [[0.581914, 0.581914, 0.145479],
+                                                [0.045085, 0.15395, 0.347486]], rtol=1e-5)

@@ -1,6 +1,7 @@
 """ReLU6 and its gradient as MindSpore 2.10 gives them: 1 on (0, 6], 0 elsewhere, through
-ops.relu6, nn.ReLU6 and the ReLU6Grad primitive class alike."""
+ops.relu6, nn.ReLU6 and the ReLU6Grad primitive class alike; GLU on empty tensors."""
 import numpy as np
+import pytest
 
 from cellgraph import Tensor, nn, ops
 from cellgraph.ops.operations import _grad_ops as G
@@ -18,3 +19,18 @@ def test_relu6_values_and_gradient_match_mindspore():
     np.testing.assert_array_equal(G.ReLU6Grad()(Tensor(dy), Tensor(X)).asnumpy(),
                                   dy * np.array(GRADIENT, np.float32))
     assert np.isnan(ops.relu6(Tensor(np.array([np.nan], np.float32))).asnumpy()[0])
+
+
+@pytest.mark.parametrize("shape", [(2, 0, 2, 6), (2, 4, 6, 0)])
+def test_glu_of_empty_tensors_as_mindspore(shape):
+    """ops.glu halves its axis by slicing: an empty axis, or an empty other axis, gives an
+    empty result and gradient of MindSpore 2.10's shapes; values as MindSpore's."""
+    for dim in range(4):
+        x = Tensor(np.zeros(shape, np.float32))
+        out, grad = ops.glu(x, dim), ops.grad(lambda x, dim=dim: ops.glu(x, dim))(x)
+        expected = list(shape)
+        expected[dim] //= 2
+        assert out.shape == tuple(expected) and grad.shape == shape
+    x = Tensor(np.arange(12, dtype=np.float32).reshape(3, 4) / 10)
+    np.testing.assert_allclose(ops.glu(x).asnumpy(), [
+        [0.0, 0.05744], [0.25826, 0.33409], [0.58485, 0.67523]], rtol=1e-4)

@@ -13,15 +13,20 @@ from cellgraph.ops.function.array_func.indexing import gather_elements
 from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.ops.function.nn_func.activation import prelu
 from cellgraph.ops.function.nn_func.conv import _conv2d_backprop_filter_class, deformable_offsets
+from cellgraph.ops.function.nn_func.fractional_pool import (
+    fractional_avg_pool_grad,
+    fractional_max_pool_grad,
+)
 from cellgraph.ops.function.nn_func.image import grid_sampler_impl
 from cellgraph.ops.function.nn_func.normalization import lrn
 from cellgraph.ops.function.nn_func.pooling import _last3, max_pool3d, same_max_pool3d
 from cellgraph.ops.operations.array_ops import StridedSlice
-from cellgraph.ops.operations.nn_ops import ResizeBilinearV2
-from cellgraph.ops.primitive_class import define_class
+from cellgraph.ops.operations.nn_ops import L2Normalize, ResizeBilinearV2
+from cellgraph.ops.primitive_class import PrimitiveClass, define_class
 from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.primitives.math_ops import sum_to
 from cellgraph.primitives.nn_functional import one_hot
 from cellgraph.runtime.tensor import Tensor
@@ -123,6 +128,12 @@ def _max_pool3d_grad_grad(x, out, grad, kernel_size=(1, 1, 1, 1, 1), strides=(1,
     if pad_mode.upper() == "SAME":
         return jvp(lambda x: same_max_pool3d(x, kernel_size, strides), (x,), (grad,))[1]
     return jvp(lambda x: max_pool3d(x, _last3(kernel_size), _last3(strides)), (x,), (grad,))[1]
+
+
+def _l2_normalize_grad(x, out, dout, axis=0, epsilon=1e-4):
+    """d x of L2Normalize: its pullback at x applied to `dout` (`out` is not needed)."""
+    _, pullback = vjp(L2Normalize(axis, epsilon), x)
+    return pullback(dout)[0]
 
 
 def _prelu_grad(dy, x, weight):
@@ -283,15 +294,17 @@ _CLASSES = {
     "BiasAddGrad": (_bias_add_grad, {"data_format": "NCHW"}),
     "SliceGrad": (_slice_grad, None),
     "LayerNormGrad": (_layer_norm_grad, {"begin_norm_axis": 1, "begin_params_axis": 1}),
-    "KLDivLossGrad": (_kl_div_loss_grad, {"reduction": "mean"}),
     "HSigmoidGrad": (lambda grads, input_x: _where(F.logical_and(input_x > -3, input_x < 3),
                                                   grads / 6), None),
     "GridSampler2DGrad": (_grid_sampler_2d_grad, {"interpolation_mode": "bilinear",
                                                    "padding_mode": "zeros",
                                                    "align_corners": False}),
     "PReLUGrad": (_prelu_grad, None),
+    "L2NormalizeGrad": (_l2_normalize_grad, {"axis": 0, "epsilon": 1e-4}),
     "MaxPoolGradGradWithArgmax": (_max_pool_grad_grad_with_argmax,
                                   {"kernel_size": 1, "strides": 1, "pad_mode": "VALID"}),
+    "FractionalAvgPoolGrad": (fractional_avg_pool_grad, {"overlapping": False}),
+    "FractionalMaxPoolGrad": (fractional_max_pool_grad, {"overlapping": False}),
     "MaxPool3DGradGrad": (_max_pool3d_grad_grad,
                           {"kernel_size": (1, 1, 1, 1, 1), "strides": (1, 1, 1, 1, 1),
                            "pad_mode": "VALID", "data_format": "NCDHW"}),
@@ -318,10 +331,27 @@ _CLASSES = {
                     {"keep_prob": 0.5}),
 }
 
+_REDUCTIONS = ["none", "mean", "batchmean", "sum"]
+
+
+class KLDivLossGrad(PrimitiveClass):
+    """`G.KLDivLossGrad(reduction="mean")(grads, x, target)`: `_kl_div_loss_grad`; the
+    reduction checked when the class is made, as MindSpore checks it."""
+
+    def __init__(self, reduction="mean"):
+        if not isinstance(reduction, str) or reduction not in _REDUCTIONS:
+            raise ArgumentValueError(f"For 'KLDivLossGrad', the 'reduction' must be str and must "
+                                     f"be in '{_REDUCTIONS}', but got '{reduction}'.")
+        self.reduction = reduction
+
+    def __call__(self, grads, x, target):
+        return _kl_div_loss_grad(grads, x, target, self.reduction)
+
+
 for _name, (_fn, _attrs) in _CLASSES.items():
     globals()[_name] = define_class(_name, _fn, _attrs, __name__,
                                     f"`G.{_name}({', '.join(_attrs or ())})(...)`: "
                                     f"{(_fn.__doc__ or '').strip() or 'see the module'}")
 del _name, _fn, _attrs
 
-__all__ = list(_CLASSES)
+__all__ = [*list(_CLASSES), "KLDivLossGrad"]  # noqa: PLE0604

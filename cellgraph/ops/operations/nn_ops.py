@@ -3,7 +3,6 @@
 `__init__` and applied in `__call__`."""
 from __future__ import annotations
 
-import inspect
 import numbers
 
 import numpy as _np
@@ -48,6 +47,7 @@ from cellgraph.ops.function.nn_func.conv import (
     _conv3d_class,
     deformable_offsets,
 )
+from cellgraph.ops.function.nn_func.fractional_pool import fractional_avg_pool, fractional_max_pool
 from cellgraph.ops.function.nn_func.image import _linear, grid_sampler_impl, linear_along
 from cellgraph.ops.function.nn_func.loss import (
     _ctc_loss_v2,
@@ -876,16 +876,31 @@ class DepthwiseConv2dNative(PrimitiveClass):
                                f"either); use nn.Conv2d with group equal to the channels")
 
 
-_REQUIRED = inspect.Parameter.empty
-DeformableOffsets = define_class(
-    "DeformableOffsets", lambda x, offsets, strides, pads, ksize, **attrs: deformable_offsets(
-        x, offsets, strides, pads, ksize, **attrs),
-    {"strides": _REQUIRED, "pads": _REQUIRED, "ksize": _REQUIRED, "dilations": (1, 1, 1, 1),
-     "data_format": "NCHW", "deformable_groups": 1, "modulated": True}, module=__name__)
+class DeformableOffsets(PrimitiveClass):
+    """`ops.DeformableOffsets(strides, pads, ksize, ...)(x, offsets)`: `deformable_offsets`."""
+
+    def __init__(self, strides, pads, ksize, dilations=(1, 1, 1, 1), data_format="NCHW",
+                 deformable_groups=1, modulated=True):
+        self.strides, self.pads, self.ksize, self.dilations = strides, pads, ksize, dilations
+        self.data_format, self.deformable_groups = data_format, deformable_groups
+        self.modulated = modulated
+
+    def __call__(self, x, offsets):
+        return deformable_offsets(x, offsets, self.strides, self.pads, self.ksize,
+                                  self.dilations, self.data_format, self.deformable_groups,
+                                  self.modulated)
 
 
 LRN = define_class("LRN", lrn, {"depth_radius": 5, "bias": 1.0, "alpha": 1.0, "beta": 0.5,
                                "norm_region": "ACROSS_CHANNELS"}, module=__name__)
+
+
+_FRACTIONAL_INIT = {"pooling_ratio": None, "pseudo_random": False, "overlapping": False,
+                    "deterministic": False, "seed": 0, "seed2": 0}
+FractionalAvgPool = define_class("FractionalAvgPool", fractional_avg_pool, _FRACTIONAL_INIT,
+                                 module=__name__)
+FractionalMaxPool = define_class("FractionalMaxPool", fractional_max_pool, _FRACTIONAL_INIT,
+                                 module=__name__)
 
 
 class DataFormatDimMap(PrimitiveClass):

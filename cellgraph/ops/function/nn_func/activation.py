@@ -91,8 +91,13 @@ def softmin(x, axis=-1, *, dtype=None):
 
 
 def glu(x, axis=-1):
-    a, b = NF.split(x, abstract_of(x).shape[normalize_axis(axis, abstract_of(x).ndim)] // 2,
-                    axis)
+    """The first half of x along `axis` gated by the sigmoid of the second (halves by slicing,
+    so an empty axis gives empty halves, as in MindSpore)."""
+    axis = normalize_axis(axis, abstract_of(x).ndim)
+    half = abstract_of(x).shape[axis] // 2
+    lead = (slice(None),) * axis
+    a = F.getitem(x, lead + (slice(0, half),))
+    b = F.getitem(x, lead + (slice(half, 2 * half),))
     return a * N.sigmoid(b)
 
 

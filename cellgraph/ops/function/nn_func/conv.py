@@ -24,7 +24,7 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 from cellgraph.primitives.nn_functional import bias_add, bias_add_in, conv2d
 
 __all__ = ["conv1d", "conv3d", "conv_transpose2d", "conv_transpose3d", "deformable_conv2d",
-           "unfold"]  # deformable_offsets: the class ops.operations.nn_ops.DeformableOffsets only
+           "fold", "unfold"]  # deformable_offsets: the class ops.operations.nn_ops.DeformableOffsets only
 
 
 def _ints(value, n: int, op: str, name: str) -> tuple:
@@ -257,6 +257,33 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     return F.reshape(blocks, (n, c * k, oh * ow))
 
 
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """`ops.fold`: (N, C * kh * kw, L) columns summed back into an (N, C, H, W) image of
+    `output_size` (an int32/int64 Tensor of (H, W), as MindSpore's Col2Im takes it): the
+    adjoint of `unfold`, so it is unfold's pullback."""
+    from cellgraph.forward import vjp
+
+    if not hasattr(output_size, "aval"):
+        kind = type(output_size).__name__.capitalize()
+        if isinstance(output_size, (tuple, list)):
+            kind += f"[Int64*{len(output_size)}]"
+        raise DTypeError(f"For Primitive[Col2Im], the type of input argument[output_size] must "
+                         f"be Tensor but got {kind}.")
+    try:
+        size = tuple(int(v) for v in np.asarray(output_size.asnumpy()).reshape(-1))
+    except (TypeError, AttributeError):
+        raise ArgumentValueError("fold: `output_size` must be known when the graph is built (a "
+                                 "constant Tensor)") from None
+    if len(size) != 2 or min(size) < 0:
+        raise ArgumentValueError(f"For 'Col2Im', the value of 'output_size' must not be "
+                                 f"negative, but got {list(size)}.")
+    n, columns = abstract_of(input).shape[:2]
+    kernel = _ints(kernel_size, 2, "fold", "kernel_size")
+    image = F.zeros((n, columns // (kernel[0] * kernel[1])) + size, abstract_of(input).dtype)
+    _, pullback = vjp(lambda x: unfold(x, kernel, dilation, padding, stride), image)
+    return pullback(input)[0]
+
+
 def extract_patches(x, ksizes, strides, rates, padding="valid"):
     """nn.Unfold's image patches: (N, kh * kw * C, out_rows, out_cols), the channels of one
     window position together (TensorFlow's order); `padding` 'same' or 'valid'."""
@@ -382,7 +409,8 @@ def deformable_conv2d(x, weight, offsets, kernel_size, strides, padding, bias=No
     return out if bias is None else out + F.reshape(bias, (1, out_c, 1, 1))
 
 
-def _deformed_taps(op: str, x, offsets, kernel, stride, dilation, pads, dg: int):
+def _deformed_taps(op: str, x, offsets, kernel, stride, dilation, pads, dg: int,
+                   positions_from_offsets: bool = False):
     """x (N, C, H, W) read at every kernel tap of every output position, moved by `offsets`
     (N, 3 * dg * kh * kw, H_out, W_out: the x offsets, the y offsets, the masks) bilinearly
     with zeros outside the image and scaled by the mask -> (N, C, kh * kw * H_out * W_out),
@@ -394,6 +422,9 @@ def _deformed_taps(op: str, x, offsets, kernel, stride, dilation, pads, dg: int)
     out_h = (h + top + bottom - dilation[0] * (kh - 1) - 1) // stride[0] + 1
     out_w = (w + left + right - dilation[1] * (kw - 1) - 1) // stride[1] + 1
     taps = kh * kw
+    if positions_from_offsets and len(abstract_of(offsets).shape) == 4:
+        # MindSpore's DeformableOffsets reads the output positions the offsets hold
+        out_h, out_w = (min(a, b) for a, b in zip(abstract_of(offsets).shape[2:], (out_h, out_w)))
     if tuple(abstract_of(offsets).shape) != (n, 3 * dg * taps, out_h, out_w):
         raise ShapeError(f"{op}: expected offsets of shape {(n, 3 * dg * taps, out_h, out_w)}, "
                          f"got {abstract_of(offsets).shape}")
@@ -422,16 +453,28 @@ def deformable_offsets(x, offsets, strides, pads, kernel_size, dilations=(1, 1, 
     `deformable_conv2d` contracts with its weight, laid out as (N, C, H_out * kh, W_out * kw)
     with tap (i, j) of output (p, q) at row p * kh + i, column q * kw + j."""
     op = "DeformableOffsets"
-    if data_format != "NCHW":
-        raise ArgumentValueError(f"For '{op}', the 'data_format' must be 'NCHW' on CPU, but got "
-                                 f"{data_format!r}")
+    if data_format not in ("NCHW", "NHWC"):
+        raise ArgumentValueError(f"For '{op}', the 'data_format' must be 'NCHW' or 'NHWC', but "
+                                 f"got {data_format!r}")
+    if data_format == "NHWC":  # the same op on channel-first views, strides and dilations too
+        to_first, to_last = (0, 3, 1, 2), (0, 2, 3, 1)
+        out = deformable_offsets(
+            F.transpose(x, to_first), F.transpose(offsets, to_first),
+            tuple(_ints4(strides, op, "strides")[i] for i in to_first), pads, kernel_size,
+            tuple(_ints4(dilations, op, "dilations")[i] for i in to_first), "NCHW",
+            deformable_groups, modulated)
+        return F.transpose(out, to_last)
     if not modulated:
         raise ArgumentValueError(f"For '{op}', only modulated=True exists, as in MindSpore")
+    if abstract_of(x).dtype.name == "float16":  # sampled in float32, as MindSpore's kernel does
+        out = deformable_offsets(F.cast(x, "float32"), F.cast(offsets, "float32"), strides, pads,
+                                 kernel_size, dilations, data_format, deformable_groups)
+        return F.cast(out, "float16")
     n, c = _checked_rank(x, 4, op)[:2]
     kh, kw = _ints(kernel_size, 2, op, "kernel_size")
     stride, dilation = _ints4(strides, op, "strides")[2:], _ints4(dilations, op, "dilations")[2:]
     sampled, out_h, out_w = _deformed_taps(op, x, offsets, (kh, kw), stride, dilation,
-                                           _ints4(pads, op, "pads"), deformable_groups)
+                                           _ints4(pads, op, "pads"), deformable_groups, True)
     taps = F.reshape(sampled, (n, c, kh, kw, out_h, out_w))
     return F.reshape(F.transpose(taps, (0, 1, 4, 2, 5, 3)), (n, c, out_h * kh, out_w * kw))
 

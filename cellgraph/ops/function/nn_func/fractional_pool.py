@@ -1,0 +1,177 @@
+"""Fractional pooling (MindSpore's FractionalMaxPool, FractionalAvgPool and their gradients) on
+NHWC input: each spatial axis of length n pooled into floor(n / ratio) windows whose bounds, the
+pooling sequence [0 = b_0 < b_1 < ... < b_out = n], come from the ratio: equal windows where n
+divides evenly, otherwise windows of k and k + 1 cells (k = n // out) in a random order, or with
+`pseudo_random` bounds ceil(alpha * (i + u)) - 1 for one uniform draw u, as TensorFlow and
+MindSpore draw them. A window covers b_i <= j < b_{i+1}, and b_{i+1} too with `overlapping`.
+
+The sequences are Tensors drawn when the graph runs, so the windows are membership matrices
+(out, n) built from them: the averages are two matrix products, the maxima a masked reduction,
+and the gradients follow."""
+from __future__ import annotations
+
+import numpy as np
+
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives import functional as F
+from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.errors import ArgumentValueError, ShapeError
+from cellgraph.primitives.nn_functional import argmax, cumsum, one_hot
+from cellgraph.primitives.random_ops import draw_uniform, op_seeds
+
+__all__: list[str] = []  # the classes of ops.operations call these
+
+
+def _ratios(op: str, pooling_ratio) -> tuple:
+    ratio = tuple(float(r) for r in pooling_ratio)
+    if len(ratio) != 4 or ratio[0] != 1.0 or ratio[3] != 1.0 or min(ratio) < 1.0:
+        raise ArgumentValueError(f"For '{op}', the 'pooling_ratio' must be 4 numbers >= 1.0, "
+                                 f"the first and last 1.0, but got {pooling_ratio}")
+    return ratio
+
+
+def pooling_sequence(op: str, length: int, ratio: float, pseudo_random: bool, key):
+    """The int64 bounds (out + 1,) of the windows of an axis of `length` cells; `key` the
+    stream they are drawn from, or a NumPy Generator for windows fixed when the graph is built
+    (`deterministic`)."""
+    out = int(length / ratio)
+    if out < 1:
+        raise ShapeError(f"For '{op}', the pooling ratio {ratio} leaves no window of an axis "
+                         f"of {length}")
+    if length % out == 0:
+        return F.cast(np.arange(out + 1, dtype=np.int64) * (length // out), dt.int64)
+    alpha, k = length / out, length // out
+    if isinstance(key, np.random.Generator):
+        draw = key.random(out)
+        if pseudo_random:
+            draw = np.full(out, draw[0])
+        key_draw = F.cast(draw, dt.float64)
+    else:
+        key_draw = draw_uniform((out,), dt.float64, key)
+    if pseudo_random:
+        max_u = min((k + 2) / alpha - 1, (length + 1 - k) / alpha - (out - 1))
+        u = F.mul(key_draw[0], max_u)
+        inner = F.sub(F.ceil(F.mul(F.add(np.arange(1, out, dtype=np.float64), u), alpha)), 1.0)
+        return F.concat((F.cast(np.array([0], np.int64), dt.int64), F.cast(inner, dt.int64),
+                         F.cast(np.array([length], np.int64), dt.int64)), 0)
+    # windows of k + 1 cells for the remainder, k for the rest, in a random order
+    sizes = np.full(out, k, np.int64)
+    sizes[:length % out] += 1
+    order = F.argsort(key_draw)
+    shuffled = F.gather(F.cast(sizes, dt.int64), order, 0)
+    return F.concat((F.cast(np.array([0], np.int64), dt.int64), cumsum(shuffled, 0)), 0)
+
+
+def _membership(bounds, length: int, overlapping: bool, dtype):
+    """(out, length): 1 where cell j lies in window i."""
+    cells = F.cast(np.arange(length, dtype=np.int64)[None, :], dt.int64)
+    starts = F.expand_dims(bounds[:-1], 1)
+    ends = F.expand_dims(bounds[1:], 1)
+    inside = F.logical_and(F.greater_equal(cells, starts),
+                           F.less_equal(cells, ends) if overlapping else F.less(cells, ends))
+    return F.cast(inside, dtype)
+
+
+def _sequences(op, x, pooling_ratio, pseudo_random, deterministic, seed, seed2):
+    """The row and column bounds: drawn at each run from the (seed, seed2) stream, or the
+    global generator when both are 0; with `deterministic`, drawn once when the graph is built
+    from a NumPy generator seeded with (seed, seed2), so every call pools the same windows (a
+    fixed pooling region, as the flag asks; not MindSpore's draws)."""
+    shape = _check_shape(op, abstract_of(x).shape)
+    ratio = _ratios(op, pooling_ratio)
+    key = np.random.default_rng([seed, seed2]) if deterministic else op_seeds(seed, seed2, op)
+    rows = pooling_sequence(op, shape[1], ratio[1], pseudo_random, key)
+    cols = pooling_sequence(op, shape[2], ratio[2], pseudo_random, key)
+    return rows, cols
+
+
+def _average(x, rows, cols, overlapping: bool):
+    """The window means of NHWC x (float64 for integer x, truncated back as MindSpore's)."""
+    dtype = abstract_of(x).dtype
+    wide = dtype if dtype.is_float else dt.float64
+    _, h, w, _ = abstract_of(x).shape
+    m_rows = _membership(rows, h, overlapping, wide)
+    m_cols = _membership(cols, w, overlapping, wide)
+    planes = F.transpose(F.cast(x, wide), (0, 3, 1, 2))  # (N, C, H, W)
+    sums = F.matmul(F.matmul(m_rows, planes), F.transpose(m_cols, (1, 0)))
+    counts = F.mul(F.expand_dims(F.reduce_sum(m_rows, 1), 1), F.reduce_sum(m_cols, 1))
+    return F.cast(F.transpose(F.div(sums, counts), (0, 2, 3, 1)), dtype)
+
+
+def _maximum(x, rows, cols, overlapping: bool):
+    """The window maxima of NHWC x."""
+    return F.reduce_max(_masked(x, rows, cols, overlapping), (2, 4))
+
+
+def _masked(x, rows, cols, overlapping: bool):
+    """x spread over (N, out_r, H, out_c, W, C), the cells outside each window at the dtype's
+    lowest."""
+    dtype = abstract_of(x).dtype
+    n, h, w, c = abstract_of(x).shape
+    m_rows = F.cast(_membership(rows, h, overlapping, dt.int32), dt.bool_)
+    m_cols = F.cast(_membership(cols, w, overlapping, dt.int32), dt.bool_)
+    out_r, out_c = abstract_of(m_rows).shape[0], abstract_of(m_cols).shape[0]
+    full = (n, out_r, h, out_c, w, c)
+    inside = F.broadcast_to(F.logical_and(F.reshape(m_rows, (1, out_r, h, 1, 1, 1)),
+                                          F.reshape(m_cols, (1, 1, 1, out_c, w, 1))), full)
+    lowest = float("-inf") if dtype.is_float else int(np.iinfo(dtype.np).min)
+    spread = F.broadcast_to(F.reshape(x, (n, 1, h, 1, w, c)), full)
+    floor = F.broadcast_to(F.cast(np.array(lowest), dtype), full)
+    return F.select(inside, spread, floor)
+
+
+def _check_shape(op: str, shape) -> tuple:
+    if len(shape) != 4:
+        raise ShapeError(f"For '{op}', the input must be 4-D (N, H, W, C), but got rank "
+                         f"{len(shape)}")
+    return tuple(shape)
+
+
+def fractional_avg_pool(x, pooling_ratio, pseudo_random=False, overlapping=False,
+                        deterministic=False, seed=0, seed2=0):
+    """(y, row_pooling_sequence, col_pooling_sequence) of FractionalAvgPool."""
+    rows, cols = _sequences("FractionalAvgPool", x, pooling_ratio, pseudo_random,
+                            deterministic, seed, seed2)
+    return _average(x, rows, cols, overlapping), rows, cols
+
+
+def fractional_max_pool(x, pooling_ratio, pseudo_random=False, overlapping=False,
+                        deterministic=False, seed=0, seed2=0):
+    """(y, row_pooling_sequence, col_pooling_sequence) of FractionalMaxPool."""
+    rows, cols = _sequences("FractionalMaxPool", x, pooling_ratio, pseudo_random,
+                            deterministic, seed, seed2)
+    return _maximum(x, rows, cols, overlapping), rows, cols
+
+
+def fractional_avg_pool_grad(orig_input_tensor_shape, out_backprop, row_pooling_sequence,
+                             col_pooling_sequence, overlapping=False):
+    """The gradient of FractionalAvgPool: each output's gradient shared evenly over its
+    window, in an input of shape `orig_input_tensor_shape` (values known when the graph is
+    built)."""
+    array = getattr(orig_input_tensor_shape, "asnumpy", None)
+    shape = tuple(int(v) for v in (array() if array else orig_input_tensor_shape))
+    _, h, w, _ = _check_shape("FractionalAvgPoolGrad", shape)
+    dtype = abstract_of(out_backprop).dtype
+    wide = dtype if dtype.is_float else dt.float64
+    m_rows = _membership(row_pooling_sequence, h, overlapping, wide)
+    m_cols = _membership(col_pooling_sequence, w, overlapping, wide)
+    counts = F.mul(F.expand_dims(F.reduce_sum(m_rows, 1), 1), F.reduce_sum(m_cols, 1))
+    share = F.div(F.transpose(F.cast(out_backprop, wide), (0, 3, 1, 2)), counts)
+    spread = F.matmul(F.matmul(F.transpose(m_rows, (1, 0)), share), m_cols)
+    return F.cast(F.transpose(spread, (0, 2, 3, 1)), dtype)
+
+
+def fractional_max_pool_grad(orig_input, orig_output, out_backprop, row_pooling_sequence,
+                             col_pooling_sequence, overlapping=False):
+    """The gradient of FractionalMaxPool: each output's gradient at its window's maximum in
+    `orig_input`, the first in row-major order where several cells hold it (as MindSpore)."""
+    n, h, w, c = abstract_of(orig_input).shape
+    spread = _masked(orig_input, row_pooling_sequence, col_pooling_sequence, overlapping)
+    out_r, out_c = abstract_of(spread).shape[1], abstract_of(spread).shape[3]
+    cells = F.reshape(F.transpose(spread, (0, 1, 3, 5, 2, 4)), (n, out_r, out_c, c, h * w))
+    first = argmax(cells, -1)  # (N, out_r, out_c, C)
+    hot = one_hot(first, h * w, 1.0, 0.0)
+    grads = F.mul(F.cast(hot, abstract_of(orig_input).dtype), F.expand_dims(F.cast(
+        out_backprop, abstract_of(orig_input).dtype), -1))
+    summed = F.reshape(F.reduce_sum(grads, (1, 2)), (n, c, h, w))
+    return F.transpose(summed, (0, 2, 3, 1))
