@@ -728,13 +728,22 @@ def _bincount(xp, x, weights, minlength=0):
                   axis=0, dtype=weights.dtype)
 
 
+def _floating(xp, dtype) -> bool:
+    """Whether `dtype` holds real or complex floating numbers; ml_dtypes' (bfloat16, the
+    float8s), which the namespace does not know, do."""
+    try:
+        return xp.isdtype(dtype, ("real floating", "complex floating"))
+    except TypeError:
+        return True
+
+
 def _running_extremum(better):
     """cummax / cummin by doubling (Hillis-Steele): after the step with shift s, each position
     holds the extremum of the 2s elements ending there; an earlier run replaces the current one
     only when strictly `better`, so equal values keep the latest index. A NaN beats every number
     and, once reached, is carried on (the latest NaN's index), as MindSpore's kernels do."""
     def nan_first(xp, a, b):
-        if not xp.isdtype(a.dtype, ("real floating", "complex floating")):
+        if not _floating(xp, a.dtype):
             return better(a, b)
         return (xp.isnan(a) & ~xp.isnan(b)) | better(a, b)
 
