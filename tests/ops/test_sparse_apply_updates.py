@@ -184,13 +184,13 @@ def test_sparse_apply_rms_prop_as_mindspore(dtype, tol):
 
 @pytest.mark.parametrize("make, inputs, message", [
     (lambda: P.SparseApplyAdagrad(lr=1e-8), ("accum",),
-     r"SparseApplyAdagrad\], the input argument\[accum\] must be a type of \{Tensor\[Float16\], "
-     r"Tensor\[Float32\]\}, but got Ref\[Tensor\[Float64\]\]\."),
+     (r"SparseApplyAdagrad\], the input argument\[accum\] must be a type of \{Tensor\[Float16\], "
+     r"Tensor\[Float32\]\}, but got Ref\[Tensor\[Float64\]\]\.")),
     (lambda: P.SparseApplyAdagradV2(lr=1e-8, epsilon=1e-6), ("accum",),
      r"SparseApplyAdagradV2\], the input argument\[accum\] must be a type of"),
     (lambda: P.SparseApplyRMSProp(0.2, 0.01, 1e-6), ("ms", "mom", 0.01),
-     r"SparseApplyRMSProp\], the input argument\[grad\] must be a type of \{Tensor\[Float16\], "
-     r"Tensor\[Float32\]\}, but got Tensor\[Float64\]\."),
+     (r"SparseApplyRMSProp\], the input argument\[grad\] must be a type of \{Tensor\[Float16\], "
+     r"Tensor\[Float32\]\}, but got Tensor\[Float64\]\.")),
 ])
 def test_sparse_updates_take_float16_and_float32_only(make, inputs, message):
     # MindSpore 2.10's TypeErrors for float64 operands
