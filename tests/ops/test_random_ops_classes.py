@@ -1,6 +1,7 @@
-"""ops.UniformCandidateSampler / ops.uniform_candidate_sampler: shapes, dtypes, seeds and the
-expected counts as MindSpore 2.10's CPU kernel gives them (values recorded from it: 0.75 for
-3 of 4 classes drawn with repetition; its errors' wording)."""
+"""ops.operations.random_ops: UniformCandidateSampler (and ops.uniform_candidate_sampler) and
+Uniform: shapes, dtypes, seeds, and the expected counts as MindSpore 2.10's CPU kernel gives
+them (values recorded from it: 0.75 for 3 of 4 classes drawn with repetition; its errors'
+wording)."""
 import numpy as np
 import pytest
 
@@ -56,3 +57,25 @@ def test_errors_as_mindspore():
     with pytest.raises(DTypeError, match=r"must be a type of \{Tensor\[Int32\], "
                                          r"Tensor\[Int64\]\}, but got Tensor\[Float32\]"):
         ops.UniformCandidateSampler(1, 3, True, 4)(Tensor(np.array([[1.]], np.float32)))
+
+
+def test_random_ops_uniform_draws_like_x_and_checks_as_mindspore():
+    from cellgraph.ops.operations.random_ops import Uniform
+
+    for dtype in (ms.float16, ms.float32, ms.float64):
+        y = ms.jit(lambda x: Uniform(minval=1.0, maxval=2.0)(x))(Tensor(np.zeros((3, 4)), dtype))
+        assert y.shape == (3, 4) and y.dtype == dtype
+        assert ((y.asnumpy() >= 1.0) & (y.asnumpy() < 2.0)).all()
+    first = Uniform(seed=3)(Tensor(np.zeros(4), ms.float32)).asnumpy()
+    np.testing.assert_array_equal(Uniform(seed=3)(Tensor(np.zeros(4), ms.float32)).asnumpy(),
+                                  first)
+    # MindSpore 2.10's errors
+    with pytest.raises(ArgumentValueError, match="'minval' should be <= maxval: 1.0, but got "
+                                                 "2.0"):
+        Uniform(minval=2.0, maxval=1.0)
+    with pytest.raises(DTypeError, match="'minval' must be float, but got 'int'"):
+        Uniform(minval=1, maxval=2.0)
+    with pytest.raises(DTypeError, match=r"argument\[x\] must be a type of \{Tensor\[Float16\], "
+                                         r"Tensor\[Float32\], Tensor\[Float64\]\}, but got "
+                                         r"Tensor\[Int32\]"):
+        Uniform()(Tensor(np.zeros((2, 3), np.int32)))
