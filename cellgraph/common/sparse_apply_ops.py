@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cellgraph.compiler.builder import is_tensor_like
+from cellgraph.compiler.builder import is_parameter, is_tensor_like
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of, fmt_shape
@@ -91,6 +91,19 @@ def _check_operands(op, var, slots: dict, grad, indices):
                          user_loc())
 
 
+def _check_float_types(op, names, operands: dict) -> None:
+    """MindSpore's dtype check of the operands `names` (float16 or float32), in its order."""
+    for name in names:
+        value = operands[name]
+        dtype = abstract_of(value).dtype
+        if dtype not in (dt.float16, dt.float32):
+            kind = "Ref[Tensor" if is_parameter(value) else "Tensor"
+            closing = "]]" if kind == "Ref[Tensor" else "]"
+            raise DTypeError(f"For primitive[{op}], the input argument[{name}] must be a type of "
+                             f"{{Tensor[Float16], Tensor[Float32]}}, but got {kind}[{dtype}"
+                             f"{closing}.", user_loc())
+
+
 def _summed(var, grad, indices):
     """The gradient rows added up per row of var (zero where no index names it), and where an
     index names a row (a mask of var's shape)."""
@@ -132,6 +145,7 @@ class _Sparse(_UpdateClass):
     _slots: tuple = ()
     _scalars: tuple = ()
     _summed = True
+    _float_checks: tuple = ()  # operands that must be float16/float32, in MindSpore's order
 
     def __call__(self, var, *args):
         op = type(self).__name__
@@ -139,6 +153,8 @@ class _Sparse(_UpdateClass):
         slots, scalars = args[:n], args[n:n + len(self._scalars)]
         grad, indices = args[n + len(self._scalars):]
         _check_operands(op, var, dict(zip(self._slots, slots)), grad, indices)
+        _check_float_types(op, self._float_checks,
+                           {"var": var, **dict(zip(self._slots, slots)), "grad": grad})
         _parameters(op, var=var, **dict(zip(self._slots, slots)))
         scalars = tuple(_scalar(s, var) for s in scalars)
         targets = (var, *slots)
@@ -275,6 +291,7 @@ class SparseApplyAdagrad(_Sparse):
     update_slots; var -= lr g / sqrt(accum). Returns (var, accum)."""
 
     _slots = ("accum",)
+    _float_checks = ("accum", "var", "grad")
 
     def __init__(self, lr, update_slots=True, use_locking=False):
         op = type(self).__name__
@@ -318,6 +335,7 @@ class SparseApplyRMSProp(_Sparse):
     _slots = ("ms", "mom")
     _scalars = ("lr",)
     _summed = False
+    _float_checks = ("grad", "var", "ms", "mom")
 
     def __init__(self, rho, momentum, epsilon, use_locking=False):
         op = type(self).__name__

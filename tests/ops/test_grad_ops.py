@@ -37,6 +37,8 @@ CASES = {
  "ReLU6Grad": lambda: G.ReLU6Grad()(T(d), T(pos)),
  "EluGrad": lambda: G.EluGrad()(T(d), T(x)),
  "SoftplusGrad": lambda: G.SoftplusGrad()(T(d), T(x)),
+ "SigmoidCrossEntropyWithLogitsGrad": lambda: G.SigmoidCrossEntropyWithLogitsGrad()(
+     T(x), T([[0., 1., 1.], [0.5, 0., 1.]]), T(d)),
  "GeLUGrad": lambda: G.GeLUGrad()(T(d), T(x), T(x)),
  "SoftShrinkGrad": lambda: G.SoftShrinkGrad(0.25)(T(d), T(x)),
  "HShrinkGrad": lambda: G.HShrinkGrad(0.25)(T(d), T(x)),
@@ -54,6 +56,8 @@ CASES = {
 }
 
 EXPECTED = {
+    'SigmoidCrossEntropyWithLogitsGrad': [[[0.16591, 0.54983, -1.0],
+                                           [0.11166, 0.15853, 0.21679]]],
     'KLDivLossGrad': [[[0.0, -2.0], [-3.0, -2.0]], [[0.0, -0.5], [-0.5, -0.25]],
                       [[0.0, -2.0], [-2.0, -1.0]], [[0.0, -1.0], [-1.0, -0.5]]],
     'DropoutGrad': [[[-1.4, 0.0, 0.0], [0.0, 1.1, 1.8]]],

@@ -180,3 +180,22 @@ def test_sparse_apply_rms_prop_as_mindspore(dtype, tol):
                                          r"\[3,2,\]"):
         net(Tensor(0.01, dtype), Tensor(np.zeros((2, 2)), dtype),
             Tensor(np.array([2, 0], np.int32)))
+
+
+@pytest.mark.parametrize("make, inputs, message", [
+    (lambda: P.SparseApplyAdagrad(lr=1e-8), ("accum",),
+     (r"SparseApplyAdagrad\], the input argument\[accum\] must be a type of \{Tensor\[Float16\], "
+     r"Tensor\[Float32\]\}, but got Ref\[Tensor\[Float64\]\]\.")),
+    (lambda: P.SparseApplyAdagradV2(lr=1e-8, epsilon=1e-6), ("accum",),
+     r"SparseApplyAdagradV2\], the input argument\[accum\] must be a type of"),
+    (lambda: P.SparseApplyRMSProp(0.2, 0.01, 1e-6), ("ms", "mom", 0.01),
+     (r"SparseApplyRMSProp\], the input argument\[grad\] must be a type of \{Tensor\[Float16\], "
+     r"Tensor\[Float32\]\}, but got Tensor\[Float64\]\.")),
+])
+def test_sparse_updates_take_float16_and_float32_only(make, inputs, message):
+    # MindSpore 2.10's TypeErrors for float64 operands
+    var = Parameter(Tensor(np.array([0.2])), name="var")
+    slots = [Parameter(Tensor(np.array([0.1])), name=n) if isinstance(n, str) else n
+             for n in inputs]
+    with pytest.raises(TypeError, match=message):
+        make()(var, *slots, Tensor(np.array([0.7])), Tensor(np.array([0], np.int32)))

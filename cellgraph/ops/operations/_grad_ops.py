@@ -283,6 +283,7 @@ _CLASSES = {
     "ReLU6Grad": (lambda y_backprop, x: _where(F.logical_and(x > 0, x <= 6), y_backprop), None),
     "EluGrad": (lambda dout, out: F.select(out > 0, dout, dout * (out + 1)), None),
     "SoftplusGrad": (lambda gradients, features: gradients * F.sigmoid(features), None),
+    "SigmoidCrossEntropyWithLogitsGrad": (lambda x, y, dout: dout * (F.sigmoid(x) - y), None),
     "GeLUGrad": (_gelu_grad, None),
     "SoftShrinkGrad": (lambda input_grad, input_x, lambd=0.5:
                        _where(F.abs(input_x) > lambd, input_grad), {"lambd": 0.5}),

@@ -2,19 +2,21 @@
 and MindSpore's tests use and that have a counterpart here."""
 from __future__ import annotations
 
+import numpy as np
+
 from cellgraph.compiler.effects import update_in_place
 from cellgraph.ops.primitive_class import PrimitiveClass
 from cellgraph.primitives import dtype as _dtype
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.core import value_input
+from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentError, DTypeError, RunError, ShapeError
 
 from ..function.array_func import is_tensor
 from ..function.array_func.attributes import identity
 from . import ExtractImagePatches
 
-__all__ = ["AntiQuant", "ConvertToDynamic", "CopyWithSlice", "DynamicBroadcastTo", "ExtractImagePatches", "IsSubClass",
-           "SameTypeShape", "TopTypeof"]
+__all__ = ["AntiQuant", "ConvertToDynamic", "CopyWithSlice", "DynamicBroadcastTo", "ExtractImagePatches",
+           "IsSubClass", "SameTypeShape", "TensorCopySlices", "TopTypeof"]
 
 
 class CopyWithSlice(PrimitiveClass):
@@ -174,3 +176,24 @@ class AntiQuant(PrimitiveClass):
 
     def __repr__(self) -> str:
         return f"Prim[AntiQuant]<sqrt_mode={self.sqrt_mode}>"
+
+
+class TensorCopySlices(PrimitiveClass):
+    """`TensorCopySlices()(x, value, begin, end, strides)`: x with the slice
+    x[begin:end] (strides of 1 only, as MindSpore's CPU kernel) replaced by `value`, which has
+    the slice's elements (MindSpore copies that many from it without broadcasting)."""
+
+    def __call__(self, x, value, begin, end, strides):
+        if any(int(s) != 1 for s in strides):
+            raise RunError(f"The element in step only support 1, but got:{tuple(strides)}")
+        shape = tuple(abstract_of(x).shape)
+        positions = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)
+        index = tuple(slice(int(b), int(e)) for b, e in zip(begin, end))
+        picked = positions[index].reshape(-1, 1)
+        if int(np.prod(abstract_of(value).shape)) != picked.shape[0]:
+            raise ShapeError(f"For 'TensorCopySlices', `value` of shape "
+                             f"{tuple(abstract_of(value).shape)} must have the "
+                             f"{picked.shape[0]} elements of the slice {index} of x")
+        flat = F.tensor_scatter_update(F.reshape(x, (-1,)), picked,
+                                       F.reshape(F.cast(value, abstract_of(x).dtype), (-1,)))
+        return F.reshape(flat, shape)

@@ -31,7 +31,8 @@ from cellgraph.primitives.random_ops import _seed_int, draw_uniform, op_seeds, s
 from cellgraph.runtime.rng import MinstdStream
 
 __all__ = ["RandomCategorical", "RandomChoiceWithMask", "RandomShuffle", "StandardLaplace",
-           "StandardNormal", "UniformCandidateSampler", "UniformInt"]
+           "StandardNormal", "UniformCandidateSampler", "UniformInt"]  # and Uniform, which
+# MindSpore keeps to this module (not in ops.operations or ops)
 
 
 class RandomShuffle(PrimitiveClass):
@@ -144,6 +145,41 @@ class UniformInt(_SeededRandom):
                      for v, name in ((minval, "minval"), (maxval, "maxval")))
         shape = _size((shape,))
         return random_ints(low, high, shape, self._stream(shape), dt.int32)
+
+
+class Uniform(PrimitiveClass):
+    """`ops.operations.random_ops.Uniform(minval=0.0, maxval=1.0, seed=0, offset=0)(x)`: draws
+    uniform on [minval, maxval) of x's shape and (float) dtype; with a seed, each instance draws
+    from a generator of its own seeded from (seed, offset)."""
+
+    def __init__(self, minval=0.0, maxval=1.0, seed=0, offset=0):
+        for name, value in (("minval", minval), ("maxval", maxval)):
+            if not isinstance(value, float):
+                raise DTypeError(f"For 'Uniform', the '{name}' must be float, but got "
+                                 f"'{type(value).__name__}'")
+            if value < 0:
+                raise ArgumentValueError(f"For 'Uniform', the '{name}' must be float and must "
+                                         f">= 0, but got '{value}' with type 'float'.")
+        if minval > maxval:
+            raise ArgumentValueError(f"For 'Uniform', the 'minval' should be <= maxval: "
+                                     f"{maxval}, but got {minval}.")
+        self.minval, self.maxval = minval, maxval
+        self.seed, self.offset = _seed_int(seed, "Uniform"), _seed_int(offset, "Uniform",
+                                                                      "offset")
+        self._streams: dict = {}
+
+    def __call__(self, x):
+        aval = abstract_of(x)
+        if aval.dtype not in (dt.float16, dt.float32, dt.float64):
+            raise DTypeError(f"For primitive[Uniform], the input argument[x] must be a type of "
+                             f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
+                             f"Tensor[{aval.dtype}].")
+        shape = tuple(aval.shape)
+        stream = instance_stream(self.seed, self.offset, self._streams, (shape, aval.dtype))
+        draws = F.cast(draw_uniform(shape, dt.float32, stream), aval.dtype)
+        return F.add(F.mul(draws, self.maxval - self.minval), self.minval)
+
+
 
 class RandomChoiceWithMask(PrimitiveClass):
     """`ops.RandomChoiceWithMask(count=256, seed=0, seed2=0)(input_x)`: the coordinates of

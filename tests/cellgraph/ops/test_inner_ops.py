@@ -335,3 +335,18 @@ def test_ge_switch_and_merge_construct_and_refuse_a_call_as_mindspore():
                  lambda: P.Merge()((Tensor(1.0), Tensor(2.0)))):
         with pytest.raises(NotImplementedError, match="GE dataflow"):
             call()
+
+
+@pytest.mark.parametrize("graph", [False, True])
+def test_tensor_copy_slices_writes_the_slice(graph):
+    # MindSpore 2.10 (CPU): rows 1..2 of a 4x5 matrix become ones; a step other than 1 fails
+    def run(x, value):
+        return inner.TensorCopySlices()(x, value, (1, 0), (3, 5), (1, 1))
+
+    x = Tensor(np.arange(20, dtype=np.float32).reshape(4, 5))
+    out = (ms.jit(run) if graph else run)(x, Tensor(np.ones((2, 5), np.float32)))
+    expected = np.arange(20, dtype=np.float32).reshape(4, 5)
+    expected[1:3] = 1
+    np.testing.assert_array_equal(out.asnumpy(), expected)
+    with pytest.raises(RuntimeError, match="step only support 1"):
+        inner.TensorCopySlices()(x, Tensor(np.ones(2, np.float32)), (0, 1), (4, 4), (2, 2))

@@ -1,5 +1,7 @@
-"""ops.uniform_candidate_sampler and ops.UniformCandidateSampler: MindSpore 2.10's shapes,
-dtypes, expected counts, option errors and seeded repeatability (its numbers are its own)."""
+"""ops.operations.random_ops: UniformCandidateSampler (and ops.uniform_candidate_sampler) and
+Uniform: shapes, dtypes, seeds, and the expected counts as MindSpore 2.10's CPU kernel gives
+them (values recorded from it: 0.75 for 3 of 4 classes drawn with repetition; its errors'
+wording)."""
 from __future__ import annotations
 
 import numpy as np
@@ -8,6 +10,7 @@ import pytest
 import cellgraph
 from cellgraph import Tensor, nn, ops
 from cellgraph.ops import operations as P
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 TRUE = np.array([[1], [3], [4], [6], [3]])
 
@@ -125,3 +128,25 @@ def test_seeded_instances_repeat_and_accidental_hits_are_removed():
     again = ops.UniformCandidateSampler(1, 3, True, 4, seed=1, remove_accidental_hits=True)(x)
     np.testing.assert_array_equal(first[0].asnumpy(), again[0].asnumpy())
     assert sorted(first[0].asnumpy().tolist()) == [0, 2, 3]  # 1 is a true class
+
+
+def test_random_ops_uniform_draws_like_x_and_checks_as_mindspore():
+    from cellgraph.ops.operations.random_ops import Uniform
+
+    for dtype in (cellgraph.float16, cellgraph.float32, cellgraph.float64):
+        y = cellgraph.jit(lambda x: Uniform(minval=1.0, maxval=2.0)(x))(Tensor(np.zeros((3, 4)), dtype))
+        assert y.shape == (3, 4) and y.dtype == dtype
+        assert ((y.asnumpy() >= 1.0) & (y.asnumpy() < 2.0)).all()
+    first = Uniform(seed=3)(Tensor(np.zeros(4), cellgraph.float32)).asnumpy()
+    np.testing.assert_array_equal(Uniform(seed=3)(Tensor(np.zeros(4), cellgraph.float32)).asnumpy(),
+                                  first)
+    # MindSpore 2.10's errors
+    with pytest.raises(ArgumentValueError, match="'minval' should be <= maxval: 1.0, but got "
+                                                 "2.0"):
+        Uniform(minval=2.0, maxval=1.0)
+    with pytest.raises(DTypeError, match="'minval' must be float, but got 'int'"):
+        Uniform(minval=1, maxval=2.0)
+    with pytest.raises(DTypeError, match=r"argument\[x\] must be a type of \{Tensor\[Float16\], "
+                                         r"Tensor\[Float32\], Tensor\[Float64\]\}, but got "
+                                         r"Tensor\[Int32\]"):
+        Uniform()(Tensor(np.zeros((2, 3), np.int32)))
