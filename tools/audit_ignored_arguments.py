@@ -117,6 +117,8 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
     **{("cellgraph.nn.cell.Cell.recompute", name): (
         "hint", "how MindSpore recomputes activations (memory); results are the same")
        for name in ("use_reentrant", "output_recompute", "early_stop", "context_fn")},
+    ("cellgraph.common.recompute.recompute", "early_stop"): (
+        "hint", "when MindSpore stops recomputing in backward (memory); results are the same"),
     ("cellgraph.runtime.tensor.Parameter.init_data", "set_sliced"): (
         "hint", "operator-sharded Parameters (auto parallel), which cellgraph does not shard"),
     ("cellgraph.ops.primitive.Primitive.set_prim_instance_name", "instance_name"): (

@@ -91,9 +91,10 @@ class Tensor(TensorMethods):
 
     __module__ = "cellgraph.common.tensor"  # its public path, as MindSpore's (printed, pickled)
     # a NumPy array or scalar on the left of an operator takes a Tensor in as an array
-    # (`ndarray - Tensor` is an ndarray, as in MindSpore); graph values (Tracers) keep the
-    # priority that sends the operator to the graph
-    __array_priority__ = 0.0
+    # (`ndarray - Tensor` is an ndarray, as in MindSpore): NumPy's scalars have priority -1e6,
+    # so the Tensor's is no higher; graph values (Tracers) keep the priority that sends the
+    # operator to the graph
+    __array_priority__ = -1000000.0
 
     __slots__ = ("__weakref__", "_data", "_dtype")
     _is_tensor_class = True
