@@ -7,7 +7,7 @@ import pytest
 import cellgraph
 from cellgraph import context
 from cellgraph.compiler import compile_context
-from cellgraph.runtime import tensor_format
+from cellgraph.runtime import executor, tensor_format
 
 compile_context.VERIFY_EVERY_STAGE = True  # the verifier checks the IR after every stage in tests
 
@@ -37,3 +37,17 @@ def _graph_mode_cpu(request):
 @pytest.fixture
 def rng():
     return np.random.default_rng(0)
+
+
+@pytest.fixture
+def compiles(monkeypatch):
+    """Counts calls of the compile pipeline."""
+    count = [0]
+    real = executor.compile_callable
+
+    def counting(*args, **kwargs):
+        count[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(executor, "compile_callable", counting)
+    return count

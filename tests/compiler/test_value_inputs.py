@@ -10,22 +10,8 @@ import cellgraph as ms
 from cellgraph import Tensor, nn, ops
 from cellgraph.ops import operations as P
 from cellgraph.primitives.errors import ArgumentValueError
-from cellgraph.runtime import executor
 
 X = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
-
-
-@pytest.fixture
-def compiles(monkeypatch):
-    count = [0]
-    real = executor.compile_callable
-
-    def counting(*args, **kwargs):
-        count[0] += 1
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(executor, "compile_callable", counting)
-    return count
 
 
 class Poisson(nn.Cell):

@@ -8,20 +8,6 @@ from cellgraph import Parameter, Tensor, nn, ops
 from cellgraph.runtime import executor
 
 
-@pytest.fixture
-def compiles(monkeypatch):
-    """Counts calls of the compile pipeline."""
-    count = [0]
-    real = executor.compile_callable
-
-    def counting(*args, **kwargs):
-        count[0] += 1
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(executor, "compile_callable", counting)
-    return count
-
-
 class Scaled(nn.Cell):
     factor = 2.0  # a class constant read in construct
 
