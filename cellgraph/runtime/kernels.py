@@ -587,7 +587,7 @@ def _unique(xp, x, sorted=True):
         # value's first position at the start of its run
         order = xp.argsort(inverse, stable=True)
         runs = xp.take(inverse, order)
-        starts = xp.concat([xp.ones((1,), dtype=xp.bool), runs[1:] != runs[:-1]])
+        starts = xp.concat([xp.asarray([True]), runs[1:] != runs[:-1]])
         appearance = xp.argsort(order[starts])  # new position -> sorted position
         values = xp.take(values, appearance)
         inverse = xp.take(xp.argsort(appearance), inverse)

@@ -359,9 +359,11 @@ def test_adam_keeps_mindspores_beta_powers(cls):
 
 
 @pytest.mark.parametrize("options", [{}, {"use_lazy": True}, {"use_offload": True}])
-def test_adam_follows_mindspores_kernel_to_the_bit(options):
+def test_adam_follows_mindspores_kernel_to_the_last_bit(options):
     # MindSpore 2.10 CPU: a Dense(16, 10) with weights 0.01, three steps of Adam(lr=0.01) on one
-    # example, losses exactly these float32 values (its kernel: m += (g - m)(1 - beta1), ...)
+    # example, losses exactly these float32 values (its kernel: m += (g - m)(1 - beta1), ...).
+    # Equal to the bit with NumPy 2; NumPy 1.26's summation order can move the last bit of the
+    # loss (one ulp, 2.4e-7 relative), which the tolerance allows and no more.
     net = nn.Dense(16, 10, weight_init=Tensor(np.full((10, 16), 0.01, np.float32)),
                    bias_init="zeros")
     optimizer = nn.Adam(filter(lambda p: p.requires_grad, net.get_parameters()),
@@ -371,5 +373,6 @@ def test_adam_follows_mindspores_kernel_to_the_bit(options):
     data = Tensor(np.arange(16, dtype=np.float32).reshape(1, 16) * 0.01)
     label = Tensor(np.array([0], np.int32))
     losses = [step(data, label).asnumpy() for _ in range(3)]
-    np.testing.assert_array_equal(losses, np.array([2.3025851249694824, 2.263073682785034,
-                                                    2.223747491836548], np.float32))
+    np.testing.assert_allclose(losses, np.array([2.3025851249694824, 2.263073682785034,
+                                                 2.223747491836548], np.float32), rtol=2.5e-7,
+                               atol=0)
