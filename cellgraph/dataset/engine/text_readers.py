@@ -150,6 +150,20 @@ def _iwslt_lines(path) -> list[str]:
 
 class _IWSLTDataset(_PairCorpus):
     op = "IWSLTDataset"
+    _SETS: ClassVar[list] = []
+
+    def _check(self, params: dict, language_pair, sets=()) -> None:
+        """MindSpore's checks of an IWSLT source's arguments, in its order: the folder and
+        usage, the language pair, the named sets, the counts, the sampling options."""
+        params["_usages"] = ["train", "test", "valid", "all"]
+        _text_source_checks(params)
+        _check_language_pair(language_pair, self._PAIRS)
+        for name, value in sets:
+            if value is not None:
+                check_valid_str(value, self._SETS, name)
+        validate_dataset_param_value(["num_samples", "num_parallel_workers", "num_shards",
+                                      "shard_id"], params, int)
+        check_sampler_shuffle_shard_options(params)
 
     def lines(self, path):
         return _iwslt_lines(path)
@@ -169,15 +183,8 @@ class IWSLT2016Dataset(_IWSLTDataset):
     def __init__(self, dataset_dir, usage=None, language_pair=None, valid_set=None,
                  test_set=None, num_samples=None, shuffle=Shuffle.GLOBAL, num_shards=None,
                  shard_id=None, num_parallel_workers=None, cache=None):
-        params = dict(locals(), _usages=["train", "test", "valid", "all"])
-        _text_source_checks(params)
-        _check_language_pair(language_pair, self._PAIRS)
-        for name, value in (("valid_set", valid_set), ("test_set", test_set)):
-            if value is not None:
-                check_valid_str(value, self._SETS, name)
-        validate_dataset_param_value(["num_samples", "num_parallel_workers", "num_shards",
-                                      "shard_id"], params, int)
-        check_sampler_shuffle_shard_options(params)
+        self._check(dict(locals()), language_pair,
+                    (("valid_set", valid_set), ("test_set", test_set)))
         self.dataset_dir = dataset_dir
         self.usage = "all" if usage is None else usage
         self.language_pair = ["de", "en"] if language_pair is None else list(language_pair)
@@ -206,12 +213,7 @@ class IWSLT2017Dataset(_IWSLTDataset):
     def __init__(self, dataset_dir, usage=None, language_pair=None, num_samples=None,
                  shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None,
                  num_parallel_workers=None, cache=None):
-        params = dict(locals(), _usages=["train", "test", "valid", "all"])
-        _text_source_checks(params)
-        _check_language_pair(language_pair, self._PAIRS)
-        validate_dataset_param_value(["num_samples", "num_parallel_workers", "num_shards",
-                                      "shard_id"], params, int)
-        check_sampler_shuffle_shard_options(params)
+        self._check(dict(locals()), language_pair)
         self.dataset_dir = dataset_dir
         self.usage = "all" if usage is None else usage
         self.language_pair = ["de", "en"] if language_pair is None else list(language_pair)
