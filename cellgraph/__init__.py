@@ -78,6 +78,7 @@ _LAZY = {
     **{name: ("cellgraph.jit_decorators", name) for name in (
         "JitConfig", "jit", "jit_class", "lazy_inline", "ms_class", "ms_function")},
     "COOTensor": ("cellgraph.sparse", "COOTensor"),
+    "CSRTensor": ("cellgraph.sparse", "CSRTensor"),
     "RowTensor": ("cellgraph.sparse", "RowTensor"),
     **{name: ("cellgraph.taylor", name) for name in ("derivative", "jet")},
     **{name: ("cellgraph.train", name) for name in (
@@ -132,6 +133,7 @@ __all__ = [
     "BackupAndRestore",
     "BleuScore",
     "COOTensor",
+    "CSRTensor",
     "Callback",
     "CheckpointConfig",
     "Cifar10ToMR",

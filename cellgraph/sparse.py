@@ -10,13 +10,13 @@ import numbers
 import numpy as np
 
 from cellgraph import ops
-from cellgraph.compiler.builder import current_builder
+from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.ops import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
 from cellgraph.runtime.tensor import Tensor
 
-__all__ = ["COOTensor", "RowTensor"]
+__all__ = ["COOTensor", "CSRTensor", "RowTensor"]
 
 
 class RowTensor:
@@ -184,3 +184,225 @@ class COOTensor:
         keep = Tensor(keep)
         return COOTensor(ops.gather(joined.indices, keep, 0), ops.gather(joined.values, keep, 0),
                          self.shape)
+
+
+_CSR_INDEX_DTYPES = ("int16", "int32", "int64")
+
+
+def _checked_csr(indptr, indices, values, shape):
+    """MindSpore's checks of a CSRTensor's parts, in its order and words."""
+    if not isinstance(indptr, (Tensor, Tracer)):
+        raise DTypeError(f"For CSRTensor, 'indptr' must be Tensor, but got {type(indptr)}.")
+    for name, part in (("indices", indices), ("values", values)):
+        if not isinstance(part, (Tensor, Tracer)):
+            raise DTypeError(f"For CSRTensor, '{name}' must be Tensor, but got {type(part)}.")
+    if not isinstance(shape, (tuple, list)):
+        raise DTypeError(f"For CSRTensor, 'shape' must be tuple or list, but got {type(shape)}.")
+    indptr_shape, indices_shape, values_shape = (tuple(abstract_of(part).shape)
+                                                 for part in (indptr, indices, values))
+    if not (indptr_shape == indices_shape == values_shape == (0,)):  # an empty one is fine
+        for item in shape:
+            if not isinstance(item, numbers.Integral):
+                raise DTypeError(f"For CSRTensor, the element type of shape must be int, but "
+                                 f"got {type(item)}")
+            if item <= 0:
+                raise ValueError(f"For CSRTensor, the element of shape must be positive, but "
+                                 f"got {item}")
+        if any(item <= 0 for item in values_shape):
+            raise ValueError(f"The element of shape must be positive, but got "
+                             f"{min(values_shape)}")
+        if int(np.prod(shape)) < int(np.prod(values_shape)):
+            raise ValueError(f"Shape total size: {int(np.prod(shape))} is too small to hold "
+                             f"{int(np.prod(values_shape))} non-zero values.")
+        if len(indices_shape) != 1:
+            raise ValueError(f"For CSRTensor, indices must be a 1-dimensional tensor, but got a "
+                             f"{len(indices_shape)} dimension tensor.")
+        if len(indptr_shape) != 1:
+            raise ValueError(f"For CSRTensor, indptr must be a 1-dimensional tensor, but got a "
+                             f"{len(indptr_shape)} dimension tensor.")
+        if shape[0] + 1 != indptr_shape[0]:
+            raise ValueError(f"For CSRTensor, indptr must have length (1 + shape[0]), but got: "
+                             f"{indptr_shape[0]}")
+        if indices_shape[0] != values_shape[0]:
+            raise ValueError(f"For CSRTensor, indices and values must equal in their shape, but "
+                             f"got indices shape: {indices_shape[0]}, values shape: "
+                             f"{values_shape[0]}.")
+        if len(values_shape) + 1 != len(shape):
+            raise ValueError(f"Values' dimension should equal to CSRTensor's dimension - 1, but "
+                             f"gotValues' dimension: {len(values_shape)} , CSRTensor's "
+                             f"dimension: {len(shape)}")
+        if values_shape[1:] != tuple(shape[2:]):
+            raise ValueError(f"CSRTensor's shape[2: ] must be equal to value's shape[1: ],but "
+                             f"CSRTensor's shape[2: ] got: {tuple(shape[2:])} and value's "
+                             f"shape[1: ]got: {values_shape[1:]}")
+    for name, part in (("indptr", indptr), ("indices", indices)):
+        if abstract_of(part).dtype.name not in _CSR_INDEX_DTYPES:
+            raise DTypeError(f"For CSRTensor, {name} must have int16 or int32 or int64 data "
+                             f"type, but got {abstract_of(part).dtype}.")
+    return tuple(int(s) for s in shape)
+
+
+class CSRTensor:
+    """A sparse tensor in compressed sparse row form, as MindSpore's: row r's values are
+    values[indptr[r]:indptr[r + 1]], in the columns indices[indptr[r]:indptr[r + 1]], of a
+    dense tensor of `shape` (values of more than one dimension fill its trailing axes).
+    `csr_tensor=` copies another. Its operations are functional ops on the three parts, so one
+    works eagerly and inside construct alike; `add` of two whose patterns differ has a result
+    size that depends on the data, and runs eagerly only."""
+
+    _sparse_kind = "csrtensor"
+
+    def __init__(self, indptr=None, indices=None, values=None, shape=None, csr_tensor=None):
+        if csr_tensor is not None:
+            if not isinstance(csr_tensor, CSRTensor):
+                raise DTypeError(f"Expect input `csr_tensor` to be a CSRTensor, but got "
+                                 f"{type(csr_tensor)}")
+            if not (indptr is None and indices is None and values is None and shape is None):
+                raise DTypeError("If input `csr_tensor` is provided, `indptr`, `indices`, "
+                                 "`values`, `shapes` should all be `None`")
+            indptr, indices = csr_tensor.indptr, csr_tensor.indices
+            values, shape = csr_tensor.values, csr_tensor.shape
+        self.shape = _checked_csr(indptr, indices, values, shape)
+        self.indptr, self.indices, self.values = indptr, indices, values
+
+    # -- properties -----------------------------------------------------------------------
+    @property
+    def dtype(self):
+        return abstract_of(self.values).dtype
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(abstract_of(self.values).shape))
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.np.itemsize
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def __repr__(self) -> str:
+        return (f"CSRTensor(shape={list(self.shape)}, dtype={self.dtype}, "
+                f"indptr={self.indptr!r}, indices={self.indices!r}, values={self.values!r})")
+
+    # -- conversions ----------------------------------------------------------------------
+    def to_tuple(self):
+        return self.indptr, self.indices, self.values, self.shape
+
+    def _row_ids(self):
+        """The row of each stored value: how many rows end at or before its position."""
+        positions = F.expand_dims(ops.arange(abstract_of(self.values).shape[0],
+                                             dtype=abstract_of(self.indices).dtype), 1)
+        ends = F.expand_dims(F.cast(self.indptr[1:], abstract_of(self.indices).dtype), 0)
+        return ops.sum(F.cast(ops.greater_equal(positions, ends),
+                              abstract_of(self.indices).dtype), 1)
+
+    def _two_dimensional(self):
+        if self.ndim != 2:
+            raise ValueError("Currently only support 2-D CSRTensor when converting to "
+                             "COOTensor.")
+
+    def to_coo(self):
+        """The same entries as a COOTensor (2-D only, as MindSpore's)."""
+        self._two_dimensional()
+        rows = self._row_ids()
+        return COOTensor(ops.stack((rows, F.cast(self.indices, abstract_of(rows).dtype)), 1),
+                         self.values, self.shape)
+
+    def to_dense(self):
+        """The dense Tensor (2-D only, as MindSpore's, which converts through COO)."""
+        return self.to_coo().to_dense()
+
+    def astype(self, dtype):
+        return CSRTensor(self.indptr, self.indices, F.cast(self.values, dtype), self.shape)
+
+    def _with_values(self, values):
+        return CSRTensor(self.indptr, self.indices, values, self.shape)
+
+    # -- arithmetic -----------------------------------------------------------------------
+    def abs(self):
+        return self._with_values(ops.abs(self.values))
+
+    def __neg__(self):
+        return self._with_values(ops.neg(self.values))
+
+    def _at_entries(self, other):
+        """A dense `other` broadcast to the dense shape, read at the stored entries."""
+        self._two_dimensional()
+        if isinstance(other, numbers.Number):
+            return other
+        dense = F.broadcast_to(other, self.shape)
+        return ops.gather_nd(dense, self.to_coo().indices)
+
+    def __mul__(self, other):
+        return self._with_values(ops.mul(self.values, self._at_entries(other)))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        return self._with_values(ops.div(self.values, self._at_entries(other)))
+
+    __div__ = __truediv__
+
+    def __add__(self, other):
+        if getattr(other, "shape", None) is None or tuple(other.shape) != self.shape:
+            raise ValueError("Input tensors should have the same shape.")
+        if not isinstance(other, CSRTensor):
+            raise DTypeError(f"CSRTensor add with {type(other)} is not supported.")
+        return self.add(other, 1.0, 1.0)
+
+    def __sub__(self, other):
+        if getattr(other, "shape", None) is None or tuple(other.shape) != self.shape:
+            raise ValueError("Input tensors should have the same shape.")
+        if not isinstance(other, CSRTensor):
+            raise DTypeError(f"CSRTensor subtract with {type(other)} is not supported.")
+        return self.add(other, 1.0, -1.0)
+
+    def add(self, b, alpha, beta):
+        """alpha * self + beta * b, a CSRTensor of the entries of either (2-D)."""
+        self._two_dimensional()
+        if self.indptr is b.indptr and self.indices is b.indices:  # one pattern: no merge
+            return self._with_values(ops.add(ops.mul(self.values, alpha),
+                                             ops.mul(F.cast(b.values, self.dtype), beta)))
+        if current_builder() is not None:
+            raise UnsupportedError("CSRTensor.add: two different patterns give a number of "
+                                   "values that depends on the data, so it runs eagerly only; "
+                                   "call it outside construct or add the dense tensors")
+        ours, theirs = self.to_coo(), b.to_coo()
+        both = COOTensor(ops.concat((ours.indices, F.cast(theirs.indices, abstract_of(
+            ours.indices).dtype)), 0), ops.concat((ops.mul(ours.values, alpha), ops.mul(
+                F.cast(theirs.values, self.dtype), beta)), 0), self.shape).coalesce()
+        rows = both.indices.asnumpy()[:, 0]
+        index_dtype = abstract_of(self.indptr).dtype.np
+        indptr = np.searchsorted(rows, np.arange(self.shape[0] + 1)).astype(index_dtype)
+        columns = both.indices.asnumpy()[:, 1].astype(abstract_of(self.indices).dtype.np)
+        return CSRTensor(Tensor(indptr), Tensor(columns), both.values, self.shape)
+
+    # -- products and sums ----------------------------------------------------------------
+    def _row_sums(self, per_entry):
+        return ops.unsorted_segment_sum(per_entry, self._row_ids(), self.shape[0])
+
+    def mv(self, dense_vector):
+        """self @ dense_vector, dense_vector of shape (shape[1], 1): (shape[0], 1)."""
+        if not isinstance(dense_vector, (Tensor, Tracer)):
+            raise DTypeError(f"For 'CSRTensor.mv', the type of 'dense_vector' should be Tensor, "
+                             f"but got {type(dense_vector).__name__}.")
+        return self.mm(dense_vector)
+
+    def mm(self, matrix):
+        """self @ matrix for a dense (shape[1], k) matrix: a dense (shape[0], k) Tensor."""
+        self._two_dimensional()
+        if isinstance(matrix, CSRTensor):
+            matrix = matrix.to_dense()
+        picked = ops.gather(matrix, self.indices, 0)  # (nnz, k): row indices[i] of matrix
+        return self._row_sums(ops.mul(F.expand_dims(F.cast(self.values, abstract_of(
+            picked).dtype), 1), picked))
+
+    def sum(self, axis):
+        """The sum along `axis` 1 (or -1), kept as an axis: (shape[0], 1), as MindSpore's."""
+        self._two_dimensional()
+        if axis not in (1, -1):
+            raise ValueError(f"For CSRReduceSum, `axis` should be 1 or 1-dim. But got `axis`: "
+                             f"{axis}and `1- dim`: -1.")
+        return F.expand_dims(self._row_sums(self.values), 1)

@@ -1,9 +1,9 @@
-"""COOTensor: construction checks, conversions and arithmetic, eagerly and inside a graph."""
+"""COOTensor and CSRTensor: construction checks, conversions and arithmetic, eagerly and inside a graph."""
 import numpy as np
 import pytest
 
 import cellgraph as ms
-from cellgraph import COOTensor, Tensor
+from cellgraph import COOTensor, CSRTensor, Tensor
 from cellgraph.primitives.errors import ShapeError, UnsupportedError
 
 INDICES = np.array([[0, 1], [1, 2], [0, 1]], np.int32)
@@ -111,3 +111,95 @@ def test_multitype_overloads_tell_a_row_tensor_from_a_dense_tensor():
                                      (3, 2)))
     assert isinstance(sparse, ms.RowTensor)
     np.testing.assert_array_equal(sparse.values.asnumpy(), [[2, 2]])
+
+
+# ----- CSRTensor (MindSpore's values where its CPU build runs the operation) ------------------
+
+INDPTR = np.array([0, 1, 2, 2], np.int32)
+CSR_COLUMNS = np.array([0, 2], np.int32)
+CSR_VALUES = np.array([1.5, -2.0], np.float32)
+CSR_DENSE = np.array([[1.5, 0, 0, 0], [0, 0, -2.0, 0], [0, 0, 0, 0]], np.float32)
+
+
+def csr(values=CSR_VALUES):
+    return CSRTensor(Tensor(INDPTR), Tensor(CSR_COLUMNS), Tensor(values), (3, 4))
+
+
+def test_csr_tensor_parts_and_conversions():
+    x = csr()
+    assert (x.shape, x.dtype, x.size, x.itemsize, x.ndim) == ((3, 4), ms.float32, 2, 4, 2)
+    np.testing.assert_array_equal(x.to_dense().asnumpy(), CSR_DENSE)
+    coo = x.to_coo()
+    assert coo.indices.asnumpy().tolist() == [[0, 0], [1, 2]] and coo.shape == (3, 4)
+    indptr, columns, values, shape = CSRTensor(csr_tensor=x).to_tuple()
+    assert indptr.asnumpy().tolist() == INDPTR.tolist() and shape == (3, 4)
+    assert columns.asnumpy().tolist() == [0, 2] and values.asnumpy().tolist() == [1.5, -2.0]
+    assert x.astype(ms.float64).dtype == ms.float64
+    np.testing.assert_array_equal((-x).values.asnumpy(), -CSR_VALUES)
+    np.testing.assert_array_equal(x.abs().values.asnumpy(), np.abs(CSR_VALUES))
+    empty = np.zeros(0, np.int32)
+    assert CSRTensor(Tensor(empty), Tensor(empty), Tensor(empty.astype(np.float32)),
+                     (3, 4)).shape == (3, 4)  # an empty one skips the shape checks
+
+
+@pytest.mark.parametrize("make, error, words", [
+    (lambda: CSRTensor(Tensor(INDPTR), Tensor(CSR_COLUMNS), Tensor(CSR_VALUES), (4, 4)),
+     ValueError, r"indptr must have length \(1 \+ shape\[0\]\), but got: 4"),
+    (lambda: CSRTensor(Tensor(INDPTR.astype(np.float32)), Tensor(CSR_COLUMNS),
+                       Tensor(CSR_VALUES), (3, 4)),
+     TypeError, "indptr must have int16 or int32 or int64 data type, but got Float32"),
+    (lambda: CSRTensor(Tensor(INDPTR), Tensor(CSR_COLUMNS), Tensor(CSR_VALUES), (3, 0)),
+     ValueError, "the element of shape must be positive, but got 0"),
+    (lambda: CSRTensor([0, 1], Tensor(CSR_COLUMNS), Tensor(CSR_VALUES), (3, 4)),
+     TypeError, "'indptr' must be Tensor, but got <class 'list'>"),
+    (lambda: CSRTensor(csr_tensor=1), TypeError, "Expect input `csr_tensor` to be a CSRTensor"),
+    (lambda: csr() + Tensor(1.0), ValueError, "Input tensors should have the same shape."),
+    (lambda: CSRTensor(Tensor(INDPTR), Tensor(CSR_COLUMNS), Tensor(CSR_VALUES), (3, 4, 1)),
+     ValueError, "Values' dimension should equal to CSRTensor's dimension - 1"),
+    (lambda: CSRTensor(Tensor(INDPTR), Tensor(CSR_COLUMNS), Tensor(np.ones(3, np.float32)),
+                       (3, 4)),
+     ValueError, ("indices and values must equal in their shape, but got indices shape: 2, "
+                  "values shape: 3")),
+    (lambda: csr().sum(0), ValueError, "For CSRReduceSum, `axis` should be 1"),
+    (lambda: CSRTensor(Tensor(INDPTR), Tensor(CSR_COLUMNS), Tensor(np.ones((2, 5), np.float32)),
+                       (3, 4, 5)).to_dense(),
+     ValueError, "Currently only support 2-D CSRTensor when converting to COOTensor."),
+])
+def test_csr_tensor_errors_as_mindspore_says(make, error, words):
+    with pytest.raises(error, match=words):
+        make()
+
+
+def test_csr_tensor_products_sums_and_sums_of_two():
+    x = csr()
+    vector = np.arange(4, dtype=np.float32).reshape(4, 1)
+    matrix = np.arange(8, dtype=np.float32).reshape(4, 2)
+    np.testing.assert_allclose(x.mv(Tensor(vector)).asnumpy(), CSR_DENSE @ vector)
+    np.testing.assert_allclose(x.mm(Tensor(matrix)).asnumpy(), CSR_DENSE @ matrix)
+    np.testing.assert_allclose(x.sum(1).asnumpy(), CSR_DENSE.sum(1, keepdims=True))
+    scale = np.array([1.0, 2, 3, 4], np.float32)
+    np.testing.assert_allclose((x * Tensor(scale)).to_dense().asnumpy(), CSR_DENSE * scale)
+    np.testing.assert_allclose((x / 2.0).values.asnumpy(), CSR_VALUES / 2)
+    doubled = x + csr()  # MindSpore: values [3, -4] on the same pattern
+    assert doubled.values.asnumpy().tolist() == [3.0, -4.0]
+    assert doubled.indptr.asnumpy().tolist() == INDPTR.tolist()
+    other = CSRTensor(Tensor(np.array([0, 0, 1, 2], np.int32)), Tensor(np.array([2, 3], np.int32)),
+                      Tensor(np.array([1.0, 5.0], np.float32)), (3, 4))
+    np.testing.assert_allclose((x - other).to_dense().asnumpy(),
+                               CSR_DENSE - other.to_dense().asnumpy())
+
+
+def test_csr_tensor_in_a_graph_with_gradients():
+    @ms.jit
+    def f(indptr, columns, values):
+        x = CSRTensor(indptr, columns, values, (3, 4))
+        return x.to_dense(), x.mv(Tensor(np.ones((4, 1), np.float32))), x.sum(1)
+
+    dense, product, sums = f(Tensor(INDPTR), Tensor(CSR_COLUMNS), Tensor(CSR_VALUES))
+    np.testing.assert_array_equal(dense.asnumpy(), CSR_DENSE)
+    np.testing.assert_allclose(product.asnumpy(), CSR_DENSE.sum(1, keepdims=True))
+    np.testing.assert_allclose(sums.asnumpy(), CSR_DENSE.sum(1, keepdims=True))
+    weights = np.arange(12, dtype=np.float32).reshape(3, 4)
+    grad = ms.ops.grad(lambda v: (csr(v).to_dense() * Tensor(weights)).sum())(
+        Tensor(CSR_VALUES))
+    np.testing.assert_array_equal(grad.asnumpy(), [weights[0, 0], weights[1, 2]])
