@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import numbers
 
 from cellgraph.compiler.autodiff import emit_grad
 from cellgraph.compiler.builder import (
@@ -148,14 +149,20 @@ class GradFunction(Transform):
     def _sens(self, graph, sens):
         """The sens values, one per output, checked against the outputs' shapes."""
         if sens is not None:
-            flat, _ = flatten(sens, is_tensor_like)
+            # a Python number is the sens of a scalar output (MindSpore's scalar graphs)
+            flat, _ = flatten(sens, lambda v: is_tensor_like(v) or _is_number(v))
             n_results = len(graph.outputs) - len(graph.updates)
+            tensors = [s for s in flat if not _is_number(s)]
+            if len(flat) != n_results and len(tensors) == n_results:
+                flat = tensors  # numbers for the outputs that are numbers: no gradient flows
             if len(flat) != n_results:
                 raise ArgumentError(f"{self.api}: the sens value must match the output of "
                                     f"{graph_name(self.fn)}: {n_results} tensors "
                                     f"({', '.join(str(o.aval) for o in graph.outputs)}), got "
                                     f"{describe_value(sens)}", self.loc())
             for i, (s, o) in enumerate(zip(flat, graph.outputs)):
+                if _is_number(s):
+                    flat[i] = s = F.fill(o.aval.dtype, (), s)
                 if abstract_of(s).shape == (1,) and o.aval.shape == ():
                     flat[i] = s = F.reshape(s, ())  # as MindSpore: a (1,) sens of a scalar
                 if not shapes_agree(abstract_of(s).shape, o.aval.shape):
@@ -212,6 +219,10 @@ class GradFunction(Transform):
         if self.has_aux:
             return result, tuple(value[1:])
         return result
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, numbers.Number) and not isinstance(value, bool)
 
 
 def _weight_input(graph, leaves, weight):

@@ -218,6 +218,29 @@ def test_with_sens_a_tuple_output_takes_a_tuple_of_sens():
     assert values(grad_fn(T(3), T(5), (T(0), T(2)))) == ([2.0], [2.0])
 
 
+class _Sum(nn.Cell):
+    def construct(self, x, y):
+        return x + y
+
+
+class _GradAllWithSens(nn.Cell):
+    def __init__(self, net):
+        super().__init__()
+        self.net, self.grad = net, ops.GradOperation(get_all=True, sens_param=True)
+
+    def construct(self, x, y, sens):
+        return self.grad(self.net)(x, y, sens)
+
+
+def test_a_python_number_is_the_sens_of_a_scalar_output():
+    """As MindSpore: a number for a 0-d output is a 0-d sens of the output's dtype, and a
+    number for an output that is itself a number (no Tensor input) passes no gradient."""
+    grads = _GradAllWithSens(_Sum())(Tensor(3.0), Tensor(4.0), 2.0)
+    assert [g.asnumpy().tolist() for g in grads] == [2.0, 2.0]
+    assert grads[0].dtype == cellgraph.float32
+    assert _GradAllWithSens(_Sum())(3, 4, 7) == ()
+
+
 def aux_fn(x, y, z):
     return x * ops.exp(y) * ops.pow(z, 2), z
 
