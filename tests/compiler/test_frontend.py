@@ -235,6 +235,15 @@ def test_tuple_list_and_dict_literals():
     check_both_modes(Literals(), (X, Y), (Y * 2, 5, X, X + Y, Y * Y, Y, (), [X]))
 
 
+def test_dict_has_key_in_a_graph_as_mindspore_has_it():
+    @ms.jit
+    def has(x):
+        table = {"a": 1, "b": x, "cd": 3}
+        return table.has_key("a"), table.has_key("c")
+
+    assert has(Tensor(2)) == (True, False)
+
+
 A = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
 
 
