@@ -541,8 +541,8 @@ class Interpreter:
         except AttributeError:
             if isinstance(obj, dict) and node.attr == "has_key":  # MindSpore's graphs have it
                 return obj.__contains__
-            owner = "Tensor" if isinstance(obj, Tracer) else type(obj).__name__
-            raise AttributeLookupError(f"'{owner}' object has no attribute '{node.attr}'",
+            raise AttributeLookupError(f"'{_graph_type_name(obj)}' object has no attribute "
+                                       f"'{node.attr}'",
                                        self.info.loc(node)) from None
         if is_guarded_owner(obj):
             record_guard(obj, node.attr, value)
@@ -863,6 +863,20 @@ def top_level_arguments(fn, owner: str, args: tuple, kwargs: dict,
             positional.append(value)
             provided = len(positional) if complete or name in given else provided
     return tuple(positional[:provided]) + tuple(keyword_only)
+
+
+# MindSpore's names for the types of values in a graph, as its attribute errors say them
+_GRAPH_TYPE_NAMES = ((bool, "Bool"), (int, "Int"), (float, "Float"), (str, "String"),
+                     (list, "List"), (dict, "Dictionary"))
+
+
+def _graph_type_name(obj) -> str:
+    if isinstance(obj, Tracer):
+        return "Tensor"
+    if isinstance(obj, tuple):
+        return "NamedTuple" if hasattr(type(obj), "_fields") else "Tuple"
+    return next((name for kind, name in _GRAPH_TYPE_NAMES if isinstance(obj, kind)),
+                type(obj).__name__)
 
 
 def _tensor_attribute(tensor, name):

@@ -2,6 +2,7 @@
 file, the line, the source text and a caret under the failing construct)."""
 from __future__ import annotations
 
+import collections
 import inspect
 
 import numpy as np
@@ -388,16 +389,33 @@ class ReadsShapeOfTuple(nn.Cell):
         return (1, 2).shape
 
 
+class ReadsShapeOfInt(nn.Cell):
+    def construct(self, x):
+        return (3).shape
+
+
+_Point = collections.namedtuple("_Point", ["x", "y"])
+
+
+class ReadsFieldOfNamedTuple(nn.Cell):
+    def construct(self, x):
+        point = _Point(1, 2)
+        return point.z
+
+
 @pytest.mark.parametrize("cell, snippet, message", [
     (ReadsMissingAttribute, "self.missing",
      "'ReadsMissingAttribute' object has no attribute 'missing'"),
     (CallsMissingTensorMethod, "x.abs2()", "'Tensor' object has no attribute 'abs2'"),
     (GetattrMissingTensorMethod, "getattr(x", "'Tensor' object has no attribute 'abs2'"),
-    (ReadsShapeOfTuple, "(1, 2).shape", "'tuple' object has no attribute 'shape'"),
+    (ReadsShapeOfTuple, "(1, 2).shape", "'Tuple' object has no attribute 'shape'"),
+    (ReadsShapeOfInt, "(3).shape", "'Int' object has no attribute 'shape'"),
+    (ReadsFieldOfNamedTuple, "point.z", "'NamedTuple' object has no attribute 'z'"),
 ], ids=lambda v: v.__name__ if isinstance(v, type) else "")
 def test_a_missing_attribute_is_an_attribute_error(cell, snippet, message):
     """MindSpore raises AttributeError (caught by `except AttributeError`) for an attribute
-    construct reads that its object lacks; a graph value is named a Tensor."""
+    construct reads that its object lacks, naming the object's type as its graphs name it (a
+    graph value is a Tensor, a tuple a Tuple, an int an Int, a namedtuple a NamedTuple)."""
     err = expect_error(AttributeError, lambda: cell()(X), message, cell, snippet, snippet)
     assert type(err).__name__ == "AttributeError"
 
