@@ -434,7 +434,8 @@ class Interpreter:
         Interpreter.call(methods["__exit__"].__get__(manager), [None, None, None], {})
 
     def stmt_Raise(self, node):
-        exc = self.eval(node.exc) if node.exc is not None else RuntimeError("re-raise")
+        exc = self.eval(node.exc) if node.exc is not None else RuntimeError(
+            "No active exception to reraise")  # Python's words, as MindSpore's
         if isinstance(exc, type) and issubclass(exc, BaseException):
             exc = exc()
         builder = current_builder()

@@ -474,3 +474,15 @@ def test_a_method_gets_its_object_only_through_a_parameter_named_self():
 
     out = Net()(Tensor(np.float32(3.0)), Tensor(np.float32(2.0)))
     assert [float(v.asnumpy()) for v in out] == [1.5, 322.0, 4.0]
+
+
+class _BareRaise(nn.Cell):
+    def construct(self, x):
+        if x == 1:
+            raise
+        return x
+
+
+def test_a_bare_raise_with_no_exception_is_pythons_runtime_error():
+    with pytest.raises(RuntimeError, match="No active exception to reraise"):
+        _BareRaise()(1)
