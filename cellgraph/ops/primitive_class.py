@@ -32,6 +32,9 @@ class PrimitiveClass:
     _init_names: tuple = ()
     _defaults: MappingProxyType = MappingProxyType({})
     _strategy: tuple | None = None  # (in_strategy, out_strategy) as split counts, once shard
+    # an arithmetic operation (one that promotes its operands): inside a graph, Python numbers
+    # alone are Tensors to it (int64, float32), so its result is a Tensor, as MindSpore's
+    _numbers_as_tensors = False
 
     def __init_subclass__(cls, **kwargs):
         """A class configured by `_init_names` shows them as its signature (`Flatten()` takes
@@ -66,6 +69,8 @@ class PrimitiveClass:
         self._attrs = values
 
     def __call__(self, *args, **kwargs):
+        if self._numbers_as_tensors and args and all(type(a) in (int, float) for a in args):
+            args = _numbers_in_a_graph(args)
         if self._strategy is None:
             return type(self)._fn(*args, **kwargs, **self._attrs)
         return sharded_call(self._strategy, type(self)._fn, args, {**kwargs, **self._attrs})
@@ -118,6 +123,15 @@ class PrimitiveClass:
     def __repr__(self) -> str:
         inner = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
         return f"{type(self).__name__}({inner})"
+
+
+def _numbers_in_a_graph(args: tuple) -> tuple:
+    """Python numbers as the Tensors MindSpore's graphs make of them for an operation (a
+    number's own arithmetic, `x + y`, stays Python's); outside a graph, as they are."""
+    from cellgraph.compiler.builder import current_builder
+    from cellgraph.runtime.tensor import Tensor
+
+    return args if current_builder() is None else tuple(Tensor(a) for a in args)
 
 
 def _carrying_strategy(call):
@@ -238,6 +252,7 @@ def function_class(name: str, fn, doc: str | None = None) -> type:
 def primitive_class(prim, module: str) -> type:
     """MindSpore's class of a public primitive, defined in `module`."""
     cls = define_class(prim.label, prim, prim.params, module)
+    cls._numbers_as_tensors = prim.promote is not None
     if prim.operands is not None:  # MindSpore's class takes the static params
         cls.__signature__ = inspect.Signature([
             inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=v)
