@@ -115,8 +115,9 @@ class Tracer(TensorMethods):
             "an `if`/`while` in construct, or ops.select(cond, x, y)", self.builder.loc)
 
     def __iter__(self):
-        for i in range(len(self)):
-            yield self[i]
+        if not self.aval.shape:
+            raise DTypeError("Cannot iterate over a scalar tensor.")
+        return (self[i] for i in range(len(self)))
 
     def __int__(self):
         """`int(x)` of a one-element Tensor passed to the graph (a number the caller made

@@ -329,7 +329,7 @@ class Interpreter:
         self.scope.vars.update(dict.fromkeys(flags, False))
         iterable = self.eval(node.iter)
         if isinstance(iterable, Tracer):
-            iterable = [iterable[i] for i in range(iterable.shape[0])]
+            iterable = self.at_node(node.iter, lambda: list(iterable))  # its rows
         self.loop_depth += 1
         try:
             for count, item in enumerate(iterable):

@@ -14,6 +14,7 @@ from . import math_ops as _math
 from . import nn_functional as NF
 from . import rounding_ops as _bitwise
 from .core import abstract_of, normalize_axes
+from .errors import DTypeError
 
 
 def _seq(o, tensor):
@@ -75,7 +76,7 @@ class TensorMethods:
 
     def __len__(self) -> int:
         if not self.aval.shape:
-            raise TypeError("len() of a 0-d Tensor")
+            raise DTypeError("Not support len of a 0-D tensor")  # MindSpore's words
         return self.aval.shape[0]
 
     def __add__(self, o): return F.add(self, _seq(o, self))

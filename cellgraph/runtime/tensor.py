@@ -277,7 +277,7 @@ class Tensor(TensorMethods):
         """An integer Tensor of shape () or (1,) indexes a Python list (`x1[Tensor([i])]`)."""
         message = "Only integer tensors of a single element can be converted to an index"
         if self.dtype.is_float or self.dtype.is_complex:
-            raise ValueError(f"{message}, got {self.dtype}")
+            raise ArgumentValueError(f"{message}, got {self.dtype}")
         return int(self._one_element(message))
 
     def _one_element(self, message: str):
@@ -285,12 +285,16 @@ class Tensor(TensorMethods):
         for other shapes."""
         data = self.asnumpy()
         if data.shape not in ((), (1,)):
-            raise ValueError(f"{message}, got shape {data.shape}")
+            raise ArgumentValueError(f"{message}, got shape {data.shape}")
         return data.reshape(())[()]
 
     def __iter__(self):
-        for i in range(len(self)):
-            yield self[i]
+        if not self.shape:  # MindSpore's words: a graph's, else PyNative's
+            from cellgraph.compiler.builder import current_builder
+
+            raise DTypeError("Cannot iterate over a scalar tensor." if current_builder()
+                             is not None else "iteration over a 0-d tensor")
+        return (self[i] for i in range(len(self)))
 
     def __setitem__(self, index, value):
         """In-place assignment outside graphs, with NumPy indexing rules."""

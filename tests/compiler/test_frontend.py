@@ -479,10 +479,46 @@ def test_a_method_gets_its_object_only_through_a_parameter_named_self():
 class _BareRaise(nn.Cell):
     def construct(self, x):
         if x == 1:
-            raise
+            raise  # noqa: PLE0704 - the statement under test
         return x
 
 
 def test_a_bare_raise_with_no_exception_is_pythons_runtime_error():
     with pytest.raises(RuntimeError, match="No active exception to reraise"):
         _BareRaise()(1)
+
+
+class _IteratesAScalarParameter(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.p = Parameter(Tensor(np.float32(5)), name="p")
+
+    def construct(self, x):
+        for a in self.p:
+            x = x + a
+        return x
+
+
+def test_iterating_a_0d_tensor_is_mindspores_type_error():
+    """In a graph (a graph value or a constant Tensor) and outside one, in MindSpore's words;
+    len() of one, and one-element conversions of a longer one, likewise."""
+    @ms.jit
+    def over(x):
+        for a in x:
+            x = x + a
+        return x
+
+    for call in (lambda: over(Tensor(1.0)), lambda: _IteratesAScalarParameter()(Tensor(1.0))):
+        with pytest.raises(TypeError, match="Cannot iterate over a scalar tensor."):
+            call()
+    with pytest.raises(TypeError, match="iteration over a 0-d tensor"):
+        list(Tensor(1.0))
+    with pytest.raises(TypeError, match="Not support len of a 0-D tensor"):
+        len(Tensor(1.0))
+
+    @ms.jit
+    def to_float():
+        return float(Tensor([1, 2, 3]))
+
+    with pytest.raises(ValueError, match="Only one element tensors can be converted"):
+        to_float()
