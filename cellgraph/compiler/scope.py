@@ -21,6 +21,7 @@ from cellgraph.primitives.errors import (
     CellgraphError,
     CompileError,
     DTypeError,
+    IndexValueError,
     ShapeError,
 )
 
@@ -291,6 +292,8 @@ def user_error(e: Exception, loc) -> CellgraphError:
     if isinstance(e, AttributeError):  # MindSpore raises AttributeError, with Python's words
         return AttributeLookupError(str(e), loc)
     cls = ShapeError
-    if isinstance(e, TypeError):
+    if isinstance(e, IndexError):  # MindSpore raises Python's IndexError (a list's pop, ...)
+        cls = IndexValueError
+    elif isinstance(e, TypeError):
         cls = DTypeError if "Tensor" in str(e) else ArgumentError
     return cls(f"{type(e).__name__}: {e}", loc)

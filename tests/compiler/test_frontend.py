@@ -522,3 +522,15 @@ def test_iterating_a_0d_tensor_is_mindspores_type_error():
 
     with pytest.raises(ValueError, match="Only one element tensors can be converted"):
         to_float()
+
+
+def test_an_index_error_of_python_values_in_a_graph_is_an_index_error():
+    """A list's pop or item read out of range while compiling raises IndexError (caught by
+    `except IndexError`), as MindSpore's graphs raise it."""
+    @ms.jit
+    def pops():
+        x = [1, 2, 3, 4]
+        return x.pop(4)
+
+    with pytest.raises(IndexError, match="pop index out of range"):
+        pops()
