@@ -14,6 +14,7 @@ from cellgraph.primitives.errors import (
     CellgraphError,
     CompileError,
     DTypeError,
+    IndexValueError,
     ShapeError,
 )
 
@@ -361,11 +362,10 @@ class ItemAssignment(nn.Cell):
         return x
 
 
-def test_item_assignment_at_two_tensor_indices_in_a_graph():
-    expect_error(DTypeError, lambda: ItemAssignment()(X, Tensor(np.int64(0))),
-                 "SetItem: an item assignment in a graph takes one Tensor in its index, after "
-                 "`:` on the axes before it and with ints or slices after it", ItemAssignment,
-                 "x[i, i] = 1.0", "x[i, i]")
+def test_item_assignment_at_float_tensor_indices_in_a_graph():
+    expect_error(IndexValueError, lambda: ItemAssignment()(X, Tensor(np.float32(0))),
+                 "For 'tensor setitem', the index tensor data type 'Float32' is not supported.",
+                 ItemAssignment, "x[i, i] = 1.0", "x[i, i]")
 
 
 class ReadsMissingAttribute(nn.Cell):
