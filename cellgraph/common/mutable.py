@@ -101,7 +101,9 @@ def _in_graph(value):
 
 
 def _as_variable(value):
-    if isinstance(value, (Tensor, Tracer)):
+    if isinstance(value, Tensor):
+        return value.set_const_arg(False)  # MindSpore's: a mutable Tensor is not a constant
+    if isinstance(value, Tracer):
         return value
     if isinstance(value, numbers.Number) and not isinstance(value, complex):
         return Tensor(value)

@@ -186,6 +186,15 @@ class ParameterArgument(Tracer):
         return f"Parameter(name={self.name}, {self.aval})"
 
 
+def is_constant_argument(x) -> bool:
+    """Whether `x` is a Tensor marked `const_arg`, or a graph's input that holds one."""
+    if isinstance(x, ParameterArgument):
+        return False
+    if isinstance(x, Tracer):
+        return x.builder.is_constant_argument(x)
+    return bool(getattr(x, "const_arg", False))
+
+
 def is_parameter(x) -> bool:
     return isinstance(x, ParameterArgument) or (
         getattr(x, "requires_grad", None) is not None and hasattr(x, "set_data"))
@@ -396,6 +405,17 @@ class Builder(Trace):
         elif hasattr(leaf, "_data") and hasattr(leaf, "asnumpy"):
             kind = "leaf" if self.outer is None else "constant"
             self.input_sources[id(tracer.ir_var)] = (kind, index, leaf)
+
+    def is_constant_argument(self, value) -> bool:
+        """Whether the explicit input `value` (a Tracer of this graph) holds a Tensor marked
+        `const_arg` (MindSpore compiles it as a constant: no gradient is taken of it), followed
+        through the inner graphs it is passed to."""
+        source = self.input_sources.get(id(value.ir_var))
+        if source is None:
+            return False
+        if source[0] == "outer":
+            return is_constant_argument(source[1])
+        return bool(getattr(source[2], "const_arg", False))
 
     def input_value(self, value):
         """The values of `value` (a Tracer) as a NumPy array, when they are known while the graph
