@@ -15,9 +15,11 @@ from __future__ import annotations
 import collections
 import functools
 import inspect
+import types
 
 from cellgraph.compiler.builder import Tracer, current_builder, describe_value, is_tensor_like
-from cellgraph.compiler.scope import is_user_function, written_by_user
+from cellgraph.compiler.scope import Closure, is_user_function, written_by_user
+from cellgraph.primitives.core import Primitive as CorePrimitive
 from cellgraph.primitives.core import abstract_of, fmt_shape
 from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
 from cellgraph.transform import user_loc
@@ -41,7 +43,22 @@ class _ConstexprFunction:
                     raise DTypeError(f"constexpr function {self.__name__}: expected "
                                      f"compile-time constants, got a Tensor computed in the "
                                      f"graph")
+        if current_builder() is not None:
+            args = tuple(_graph_constant(v) for v in args)
+            kwargs = {k: _graph_constant(v) for k, v in kwargs.items()}
         return self.fn(*args, **kwargs)
+
+
+def _graph_constant(value):
+    """What a constexpr function gets in a graph for `value`: MindSpore parses Python
+    functions, methods and Python's builtins (len, ...) into graphs, which are not values, and
+    passes None for them (a lambda of the graph, a function of cellgraph.ops too); anything
+    else (classes, math.sqrt, ufuncs) as it is."""
+    if isinstance(value, (types.FunctionType, types.MethodType, Closure, CorePrimitive)) or (
+            isinstance(value, types.BuiltinFunctionType)
+            and getattr(value, "__module__", None) == "builtins"):
+        return None
+    return value
 
 
 def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=True):

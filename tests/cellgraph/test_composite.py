@@ -372,3 +372,36 @@ def test_hyper_map_hands_a_registered_sequence_to_the_function(mode):
     assert [int(v) for v in _HyperMapOverPairs()(x, y, z)] == [0, 0]
     grads = C.GradOperation(get_all=True)(_HyperMapOverPairs())(x, y, z)
     assert [int(g) for g in grads] == [0, 0, 2]
+
+
+def _returns_zero():
+    return 0
+
+
+@ops.constexpr(check=False)
+def _describe(a, b=None):
+    return f"{a}|{b}"
+
+
+def test_constexpr_gets_none_for_functions_in_a_graph():
+    """MindSpore parses Python functions, methods and Python's builtins into graphs and passes
+    None for them to a constexpr function; classes and other callables pass as they are
+    (MindSpore 2.10's strings, its module names aside)."""
+    import math
+
+    class Holder:
+        def method(self):
+            return 1
+
+    @ms.jit
+    def functions():
+        return _describe(_returns_zero, len), _describe(lambda v: v, Holder().method)
+
+    @ms.jit
+    def others():
+        return _describe(math.sqrt, np.add), _describe((1, 2), 3)
+
+    assert functions() == ("None|None", "None|None")
+    assert others() == ("<built-in function sqrt>|<ufunc 'add'>", "(1, 2)|3")
+    # outside a graph the function is passed as it is
+    assert _describe(_returns_zero) == f"{_returns_zero}|None"
