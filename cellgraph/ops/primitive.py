@@ -24,6 +24,8 @@ from cellgraph.primitives.core import abstract_of, fmt_shape
 from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
 from cellgraph.transform import user_loc
 
+from .primitive_class import UserData
+
 __all__ = ["Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "constexpr",
            "prim_attr_register"]
 
@@ -86,7 +88,7 @@ _INSTEAD = ("define `__call__` in Python (a function of cellgraph.ops calls: it 
             "'pyfunc') to run a function over NumPy arrays")
 
 
-class Primitive:
+class Primitive(UserData):
     """Base of MindSpore primitive classes: a name and attributes."""
 
     def __init__(self, name):
