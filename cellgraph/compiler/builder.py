@@ -118,6 +118,18 @@ class Tracer(TensorMethods):
         for i in range(len(self)):
             yield self[i]
 
+    def item(self):
+        """The one element of a Tensor of shape () or (1,) as a variable scalar (a number
+        known when the graph runs: int, float or bool by the dtype), as MindSpore's graphs
+        give it; any other shape is its ValueError."""
+        from .dynamic_sequence import variable_scalar
+
+        shape = tuple(self.aval.shape)
+        if len(shape) > 1 or int(np.prod(shape)) != 1:
+            raise ShapeError(f"The tensor should have only one element. But the shape of input "
+                             f"tensor is {shape}.")
+        return variable_scalar(F.reshape(self, ()))
+
     def __int__(self):
         """`int(x)` of a one-element Tensor passed to the graph (a number the caller made
         `mutable`, a size): its value, on which the graph is then specialised (a value input,
