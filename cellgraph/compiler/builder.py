@@ -62,6 +62,9 @@ def _cast_dtypes() -> list:
 # first hook is registered; the tracer that stands for `value` in the graph being built, through
 # the value's hooks, so that a gradient with respect to it passes them. None: no hooks exist.
 read_through_hooks: Callable | None = None
+# a 0-d graph value as a variable scalar (set by dynamic_sequence, which sits above this
+# module): what `Tracer.item()` returns
+variable_scalar: Callable | None = None
 
 
 @contextlib.contextmanager
@@ -122,13 +125,11 @@ class Tracer(TensorMethods):
         """The one element of a Tensor of shape () or (1,) as a variable scalar (a number
         known when the graph runs: int, float or bool by the dtype), as MindSpore's graphs
         give it; any other shape is its ValueError."""
-        from .dynamic_sequence import variable_scalar
-
         shape = tuple(self.aval.shape)
         if len(shape) > 1 or int(np.prod(shape)) != 1:
             raise ShapeError(f"The tensor should have only one element. But the shape of input "
                              f"tensor is {shape}.")
-        return variable_scalar(F.reshape(self, ()))
+        return variable_scalar(F.reshape(self, ()))  # (dynamic_sequence sets it)
 
     def __int__(self):
         """`int(x)` of a one-element Tensor passed to the graph (a number the caller made

@@ -34,6 +34,7 @@ from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, CompileError, DTypeError
 from cellgraph.primitives.special_ops import cumsum
 
+from . import builder as _builder
 from .builder import Tracer, current_builder, is_tensor_like
 from .dynamic_dims import set_dims_p
 
@@ -83,6 +84,9 @@ def variable_scalar(value) -> RuntimeScalar:
     out = set_dims_p(value, shape=())  # a new graph value: the class of `value` is kept
     out.__class__ = RuntimeScalar
     return out
+
+
+_builder.variable_scalar = variable_scalar  # Tracer.item()
 
 
 def is_runtime_scalar(value) -> bool:
