@@ -143,6 +143,13 @@ class Primitive(UserData):
             if declared is not None:
                 _check_declared(self, declared, out)
             return out
+        if declared is None:  # no infer either: MindSpore finds no operator of that name
+            lead = (f"Operator '{self.name}' is invalid, or no matching evaluator could be "
+                    f"found" if current_builder() is not None else
+                    f"prim:{self.name} has no attr:__infer__")
+            raise UnsupportedError(f"{lead}: a Primitive without a Python `__call__` names a "
+                                   f"kernel of MindSpore's back ends, which cellgraph does not "
+                                   f"have; {_INSTEAD}", user_loc())
         raise UnsupportedError(f"Unsupported op [{self.name}] on CPU: a Primitive subclass "
                                f"without a Python `__call__` runs a kernel of MindSpore's back "
                                f"ends, which cellgraph cannot run; {_INSTEAD}", user_loc())
