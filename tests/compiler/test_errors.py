@@ -66,7 +66,7 @@ class WithDel(nn.Cell):
 
 class WithGlobal(nn.Cell):
     def construct(self, x):
-        global X  # noqa: PLW0603
+        global X
         X = x
         return x
 
