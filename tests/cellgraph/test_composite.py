@@ -320,6 +320,39 @@ def test_mutable_dynamic_length_checks_as_mindspore():
     assert [t.shape for t in of_shapes()] == [(1,), (2,)]
 
 
+def test_mutable_counts_and_checks_its_inputs_as_mindspore():
+    """Inside a graph mutable is MindSpore's operator: another number of inputs is its
+    RuntimeError, and an element it cannot take is named; outside one the call binds as
+    Python's (MindSpore 2.10's messages)."""
+    import inspect
+
+    assert str(inspect.signature(ms.mutable)) == "(input_data, dynamic_len=False)"
+    with pytest.raises(TypeError, match="^mutable\\(\\) missing 1 required positional argument: "
+                                        "'input_data'$"):
+        ms.mutable()
+
+    @ms.jit
+    def none():
+        return ms.mutable()
+
+    @ms.jit
+    def three():
+        return ms.mutable([1], True, True)
+
+    @ms.jit
+    def array_inside():
+        return ms.mutable([1, np.array([[1, 2, 3]])])
+
+    for f, n in ((none, 0), (three, 3)):
+        with pytest.raises(RuntimeError, match=f"For 'mutable', the number of inputs should be "
+                                               f"1 or 2, but got {n}"):
+            f()
+    with pytest.raises(TypeError, match="For 'mutable', the 'input_data' should be one of "
+                                        "\\(bool, int, float, Tensor, tuple, list, dict\\) or "
+                                        "their nested structures, but got ndarray"):
+        array_inside()
+
+
 def test_core_decorator_records_the_flags_as_mindspore():
     from cellgraph import jit
     from cellgraph.ops.composite.base import core
