@@ -24,6 +24,7 @@ from cellgraph.compiler.builder import Tracer, current_builder, is_tensor_like
 from cellgraph.compiler.dynamic_dims import set_dims_p
 from cellgraph.compiler.dynamic_sequence import (
     RuntimeSequence,
+    dynamic_length_argument,
     one_shape,
     representable,
     variable_scalar,
@@ -74,6 +75,8 @@ def mutable(*args, **kwargs):
             # position (the graph has each one's type)
     if current_builder() is not None:
         return _in_graph(input_data)
+    if dynamic_len:  # a graph it is passed to takes it as a dynamic-length sequence
+        return dynamic_length_argument(_as_variable(input_data), input_data)
     return _as_variable(input_data)
 
 

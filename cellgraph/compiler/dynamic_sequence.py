@@ -469,6 +469,58 @@ class RuntimeSequence:
         return F.cast(self.data, dtype)
 
 
+class DynamicLengthList(list):
+    """A list `mutable(seq, True)` made outside a graph: a graph it is passed to takes it as a
+    dynamic-length list (its elements of one type and shape; each length compiles its own
+    specialisation). `origin` holds the elements as they were given (Python numbers stay
+    numbers there: in the graph they are variable scalars)."""
+
+    origin: tuple = ()
+
+
+class DynamicLengthTuple(tuple):
+    """The tuple counterpart of DynamicLengthList."""
+
+    origin: tuple = ()
+
+
+def dynamic_length_argument(values, origin):
+    """`values` (the elements as graph inputs take them) marked as a dynamic-length sequence
+    of the kind of `origin`."""
+    out = (DynamicLengthTuple if isinstance(origin, tuple) else DynamicLengthList)(values)
+    out.origin = tuple(origin)
+    return out
+
+
+def take_dynamic_arguments(given, traced):
+    """The traced arguments of a graph with the dynamic-length sequences among `given` (the
+    caller's values, DynamicLengthList/Tuple) made RuntimeSequences, as MindSpore's graphs
+    take them: elements given as numbers become variable scalars; a sequence whose Tensors
+    differ in shape stays a sequence of its elements (MindSpore's also takes those)."""
+    if isinstance(given, (DynamicLengthList, DynamicLengthTuple)):
+        kind = tuple if isinstance(given, tuple) else list
+        items = [variable_scalar(v) if isinstance(o, numbers.Number) and not isinstance(
+            o, complex) else v for o, v in zip(given.origin, traced)]
+        if not one_shape(items):
+            return kind(items)
+        return RuntimeSequence.of(kind(items))
+    if isinstance(given, (tuple, list)) and isinstance(traced, (tuple, list)):
+        return type(traced)(take_dynamic_arguments(g, t) for g, t in zip(given, traced))
+    if type(given) is dict and type(traced) is dict:
+        return {k: take_dynamic_arguments(given[k], traced[k]) for k in traced}
+    return traced
+
+
+def has_dynamic_arguments(args) -> bool:
+    if isinstance(args, (DynamicLengthList, DynamicLengthTuple)):
+        return True
+    if isinstance(args, (tuple, list)):
+        return any(has_dynamic_arguments(a) for a in args)
+    if type(args) is dict:
+        return any(has_dynamic_arguments(a) for a in args.values())
+    return False
+
+
 def representable(values) -> bool:
     """Whether the elements are of the kinds a dynamic-length sequence holds here (numbers,
     Tensors, tuples or lists of numbers)."""
