@@ -28,10 +28,10 @@ from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, CellgraphError, CompileError
 
 from . import builder as _builder
-from .dynamic_sequence import has_dynamic_arguments, take_dynamic_arguments
 from . import codegen, loop_prims  # noqa: F401  (loop_prims: the loops' rules and code)
 from .builder import Builder, ParameterArgument, compile_context, is_parameter, is_tensor_like
 from .compile_context import CompileContext
+from .dynamic_sequence import has_dynamic_arguments, take_dynamic_arguments
 from .effects import RaiseSignal
 from .frontend import trace_call
 from .guards import collect_guards, unique
