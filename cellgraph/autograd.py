@@ -16,6 +16,7 @@ from cellgraph.compiler.builder import (
     InputSlot,
     current_builder,
     describe_value,
+    is_constant_argument,
     is_tensor_like,
     update_target,
 )
@@ -191,11 +192,14 @@ class GradFunction(Transform):
         return None
 
     def _result(self, graph, outs, grads, slots, weight_slots, args, positions):
-        input_grads = []
+        input_grads, constants = [], False
         for pos, start, count in slots:
             if not is_tensor_like(args[pos]):
                 continue  # as MindSpore's: only Tensor inputs get a gradient (not numbers,
                 # nor tuples, lists or dicts, even of Tensors)
+            if is_constant_argument(args[pos]):
+                constants = True  # a `const_arg` Tensor is a constant: it has no gradient
+                continue
             _, sub_tree = flatten(args[pos], is_tensor_like)
             value = unflatten(sub_tree, grads[start:start + count])
             input_grads.append((pos, value) if self.return_ids else value)
@@ -207,7 +211,9 @@ class GradFunction(Transform):
                           else tuple(weight_grads))
         if positions is None:
             result = weights_result
-        elif self.single and len(input_grads) == 1:
+        elif len(input_grads) == 1 and (self.single or constants and not getattr(
+                self, "all_inputs", False)):
+            # (grad: the one gradient left once constant inputs are dropped comes back bare)
             result = input_grads[0]
         else:
             result = tuple(input_grads)

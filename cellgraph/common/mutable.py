@@ -15,6 +15,7 @@ for an int, float or bool), as MindSpore's is.
 """
 from __future__ import annotations
 
+import inspect
 import numbers
 
 import numpy as np
@@ -23,6 +24,7 @@ from cellgraph.compiler.builder import Tracer, current_builder, is_tensor_like
 from cellgraph.compiler.dynamic_dims import set_dims_p
 from cellgraph.compiler.dynamic_sequence import (
     RuntimeSequence,
+    dynamic_length_argument,
     one_shape,
     representable,
     variable_scalar,
@@ -33,13 +35,25 @@ from cellgraph.runtime.tensor import Tensor
 __all__ = ["mutable"]
 
 
-def mutable(input_data, dynamic_len=False):
+def mutable(*args, **kwargs):
     """`input_data` with every scalar made a graph input (see the module docstring)."""
+    if current_builder() is not None and len(args) + len(kwargs) not in (1, 2):
+        # (inside a graph mutable is MindSpore's operator, which counts its inputs)
+        raise RuntimeError(f"For 'mutable', the number of inputs should be 1 or 2, but got "
+                           f"{len(args) + len(kwargs)}")
+    input_data, dynamic_len = _bind(*args, **kwargs)  # Python's TypeError for another call
     if isinstance(input_data, RuntimeSequence):  # already of dynamic length (in a graph)
         if not dynamic_len:
             raise RuntimeError("For 'mutable', can not convert a dynamic length sequence to "
                                "constant length.")
         return input_data
+    if not _valid_elements(input_data, set()) and current_builder() is not None:
+        # (inside a graph MindSpore names the element it cannot take; no value there can
+        # contain itself)
+        bad = _first_invalid(input_data)
+        raise DTypeError(f"For 'mutable', the 'input_data' should be one of (bool, int, float, "
+                         f"Tensor, tuple, list, dict) or their nested structures, but got "
+                         f"{type(bad).__name__}: {_shown(bad)}")
     if not _valid_elements(input_data, set()):
         raise DTypeError(f"For 'mutable', the 'input_data' should be one of (bool, int, float, "
                          f"Tensor, tuple, list, dict) or their nested structures with no "
@@ -61,7 +75,18 @@ def mutable(input_data, dynamic_len=False):
             # position (the graph has each one's type)
     if current_builder() is not None:
         return _in_graph(input_data)
+    if dynamic_len:  # a graph it is passed to takes it as a dynamic-length sequence
+        return dynamic_length_argument(_as_variable(input_data), input_data)
     return _as_variable(input_data)
+
+
+def _bind(input_data, dynamic_len=False):
+    return input_data, dynamic_len
+
+
+# the arguments bind as mutable's own would, with Python's messages naming it
+_bind.__name__ = _bind.__qualname__ = "mutable"
+mutable.__signature__ = inspect.signature(_bind)
 
 
 def _valid_elements(value, seen: set) -> bool:
@@ -77,6 +102,17 @@ def _valid_elements(value, seen: set) -> bool:
     return (isinstance(value, (Tracer, Tensor)) or is_tensor_like(value) and not isinstance(
         value, np.ndarray)) or (isinstance(value, numbers.Real) and not isinstance(
             value, np.generic))
+
+
+def _first_invalid(value):
+    """The first element of `value` (in order, depth first) that mutable cannot take."""
+    if isinstance(value, (tuple, list, dict)):
+        for item in value.values() if isinstance(value, dict) else value:
+            bad = _first_invalid(item)
+            if bad is not None:
+                return bad
+        return None
+    return None if _valid_elements(value, set()) else value
 
 
 def _shown(value) -> str:
@@ -101,7 +137,9 @@ def _in_graph(value):
 
 
 def _as_variable(value):
-    if isinstance(value, (Tensor, Tracer)):
+    if isinstance(value, Tensor):
+        return value.set_const_arg(False)  # MindSpore's: a mutable Tensor is not a constant
+    if isinstance(value, Tracer):
         return value
     if isinstance(value, numbers.Number) and not isinstance(value, complex):
         return Tensor(value)

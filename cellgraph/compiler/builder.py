@@ -62,6 +62,9 @@ def _cast_dtypes() -> list:
 # first hook is registered; the tracer that stands for `value` in the graph being built, through
 # the value's hooks, so that a gradient with respect to it passes them. None: no hooks exist.
 read_through_hooks: Callable | None = None
+# a 0-d graph value as a variable scalar (set by dynamic_sequence, which sits above this
+# module): what `Tracer.item()` returns
+variable_scalar: Callable | None = None
 
 
 @contextlib.contextmanager
@@ -118,6 +121,16 @@ class Tracer(TensorMethods):
         if not self.aval.shape:
             raise DTypeError("Cannot iterate over a scalar tensor.")
         return (self[i] for i in range(len(self)))
+
+    def item(self):
+        """The one element of a Tensor of shape () or (1,) as a variable scalar (a number
+        known when the graph runs: int, float or bool by the dtype), as MindSpore's graphs
+        give it; any other shape is its ValueError."""
+        shape = tuple(self.aval.shape)
+        if len(shape) > 1 or int(np.prod(shape)) != 1:
+            raise ShapeError(f"The tensor should have only one element. But the shape of input "
+                             f"tensor is {shape}.")
+        return variable_scalar(F.reshape(self, ()))  # (dynamic_sequence sets it)
 
     def __int__(self):
         """`int(x)` of a one-element Tensor passed to the graph (a number the caller made
@@ -185,6 +198,15 @@ class ParameterArgument(Tracer):
 
     def __repr__(self) -> str:
         return f"Parameter(name={self.name}, {self.aval})"
+
+
+def is_constant_argument(x) -> bool:
+    """Whether `x` is a Tensor marked `const_arg`, or a graph's input that holds one."""
+    if isinstance(x, ParameterArgument):
+        return False
+    if isinstance(x, Tracer):
+        return x.builder.is_constant_argument(x)
+    return bool(getattr(x, "const_arg", False))
 
 
 def is_parameter(x) -> bool:
@@ -397,6 +419,17 @@ class Builder(Trace):
         elif hasattr(leaf, "_data") and hasattr(leaf, "asnumpy"):
             kind = "leaf" if self.outer is None else "constant"
             self.input_sources[id(tracer.ir_var)] = (kind, index, leaf)
+
+    def is_constant_argument(self, value) -> bool:
+        """Whether the explicit input `value` (a Tracer of this graph) holds a Tensor marked
+        `const_arg` (MindSpore compiles it as a constant: no gradient is taken of it), followed
+        through the inner graphs it is passed to."""
+        source = self.input_sources.get(id(value.ir_var))
+        if source is None:
+            return False
+        if source[0] == "outer":
+            return is_constant_argument(source[1])
+        return bool(getattr(source[2], "const_arg", False))
 
     def input_value(self, value):
         """The values of `value` (a Tracer) as a NumPy array, when they are known while the graph

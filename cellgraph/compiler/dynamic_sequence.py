@@ -34,6 +34,7 @@ from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, CompileError, DTypeError
 from cellgraph.primitives.special_ops import cumsum
 
+from . import builder as _builder
 from .builder import Tracer, current_builder, is_tensor_like
 from .dynamic_dims import set_dims_p
 
@@ -83,6 +84,9 @@ def variable_scalar(value) -> RuntimeScalar:
     out = set_dims_p(value, shape=())  # a new graph value: the class of `value` is kept
     out.__class__ = RuntimeScalar
     return out
+
+
+_builder.variable_scalar = variable_scalar  # Tracer.item()
 
 
 def is_runtime_scalar(value) -> bool:
@@ -463,6 +467,58 @@ class RuntimeSequence:
         if self.data is None:
             raise ArgumentValueError("cannot convert an empty sequence to a Tensor")
         return F.cast(self.data, dtype)
+
+
+class DynamicLengthList(list):
+    """A list `mutable(seq, True)` made outside a graph: a graph it is passed to takes it as a
+    dynamic-length list (its elements of one type and shape; each length compiles its own
+    specialisation). `origin` holds the elements as they were given (Python numbers stay
+    numbers there: in the graph they are variable scalars)."""
+
+    origin: tuple = ()
+
+
+class DynamicLengthTuple(tuple):
+    """The tuple counterpart of DynamicLengthList."""
+
+    origin: tuple = ()
+
+
+def dynamic_length_argument(values, origin):
+    """`values` (the elements as graph inputs take them) marked as a dynamic-length sequence
+    of the kind of `origin`."""
+    out = (DynamicLengthTuple if isinstance(origin, tuple) else DynamicLengthList)(values)
+    out.origin = tuple(origin)
+    return out
+
+
+def take_dynamic_arguments(given, traced):
+    """The traced arguments of a graph with the dynamic-length sequences among `given` (the
+    caller's values, DynamicLengthList/Tuple) made RuntimeSequences, as MindSpore's graphs
+    take them: elements given as numbers become variable scalars; a sequence whose Tensors
+    differ in shape stays a sequence of its elements (MindSpore's also takes those)."""
+    if isinstance(given, (DynamicLengthList, DynamicLengthTuple)):
+        kind = tuple if isinstance(given, tuple) else list
+        items = [variable_scalar(v) if isinstance(o, numbers.Number) and not isinstance(
+            o, complex) else v for o, v in zip(given.origin, traced)]
+        if not one_shape(items):
+            return kind(items)
+        return RuntimeSequence.of(kind(items))
+    if isinstance(given, (tuple, list)) and isinstance(traced, (tuple, list)):
+        return type(traced)(take_dynamic_arguments(g, t) for g, t in zip(given, traced))
+    if type(given) is dict and type(traced) is dict:
+        return {k: take_dynamic_arguments(given[k], traced[k]) for k in traced}
+    return traced
+
+
+def has_dynamic_arguments(args) -> bool:
+    if isinstance(args, (DynamicLengthList, DynamicLengthTuple)):
+        return True
+    if isinstance(args, (tuple, list)):
+        return any(has_dynamic_arguments(a) for a in args)
+    if type(args) is dict:
+        return any(has_dynamic_arguments(a) for a in args.values())
+    return False
 
 
 def representable(values) -> bool:

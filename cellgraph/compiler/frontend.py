@@ -81,8 +81,6 @@ UNSUPPORTED = {
     gast.Try: "`try` statements are not supported in graph mode; handle errors outside "
               "construct, or run the Cell in PYNATIVE_MODE",
     gast.Delete: "`del` is not supported in graph mode; rebind the name instead",
-    gast.Global: "`global` is not supported in graph mode; pass the value as an argument or "
-                 "store it on self in __init__",
     gast.Nonlocal: "`nonlocal` is not supported in graph mode; return the new value instead",
     gast.Yield: "generators (`yield`) are not supported in graph mode; build a tuple or list",
     gast.YieldFrom: "generators (`yield from`) are not supported in graph mode",
@@ -128,6 +126,7 @@ class Interpreter:
         self.info = info
         self.name = name
         self.loop_depth = 0  # static loops around the statement being run
+        self.declared_globals: set = set()  # the names a `global` statement named
 
     # -- calling ----------------------------------------------------------------------------
     @staticmethod
@@ -272,6 +271,12 @@ class Interpreter:
 
     def stmt_Pass(self, node):
         pass
+
+    def stmt_Global(self, node):
+        """`global x`: x reads the module's value, as it does without the statement (MindSpore
+        takes the statement); a graph cannot rebind a module's name, so an assignment to x is
+        refused (see assign)."""
+        self.declared_globals.update(node.names)
 
     def stmt_Return(self, node):
         raise ReturnSignal(None if node.value is None else self.eval(node.value),
@@ -448,6 +453,10 @@ class Interpreter:
     # -- assignment targets -----------------------------------------------------------------
     def assign(self, target, value) -> None:
         if isinstance(target, gast.Name):
+            if target.id in self.declared_globals:
+                raise CompileError(f"assigning the global `{target.id}` is not supported in "
+                                   f"graph mode; return the new value and assign it outside "
+                                   f"the graph", self.info.loc(target))
             self.scope.vars[target.id] = value
         elif isinstance(target, (gast.Tuple, gast.List)):
             items = _unpack(value, target.elts, self.info.loc(target))

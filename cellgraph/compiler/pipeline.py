@@ -31,6 +31,7 @@ from . import builder as _builder
 from . import codegen, loop_prims  # noqa: F401  (loop_prims: the loops' rules and code)
 from .builder import Builder, ParameterArgument, compile_context, is_parameter, is_tensor_like
 from .compile_context import CompileContext
+from .dynamic_sequence import has_dynamic_arguments, take_dynamic_arguments
 from .effects import RaiseSignal
 from .frontend import trace_call
 from .guards import collect_guards, unique
@@ -131,8 +132,11 @@ def parse_arguments(fn, args: tuple, name: str | None = None, ctx: CompileContex
         if _builder.read_through_hooks is not None:  # inputs with gradient hooks
             tracers = [t if isinstance(t, ParameterArgument) else
                        _builder.read_through_hooks(leaf, t) for leaf, t in zip(leaves, tracers)]
+        inputs = unflatten(tree, tracers)
+        if has_dynamic_arguments(args):  # mutable(seq, True) made outside the graph
+            inputs = take_dynamic_arguments(tuple(args), inputs)
         try:
-            result = _python_scalars(trace_call(fn, unflatten(tree, tracers)))
+            result = _python_scalars(trace_call(fn, inputs))
         except RaiseSignal:  # it raises on every path, when it runs (the raise node): no result
             result = None
         graph, captured = builder.finish(result)

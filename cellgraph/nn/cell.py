@@ -29,6 +29,7 @@ from cellgraph.primitives.errors import (
     ArgumentValueError,
     AttributeLookupError,
     DTypeError,
+    ShapeError,
 )
 from cellgraph.runtime.executor import STALE, GraphCache, run_cached
 from cellgraph.runtime.tensor import Parameter, ParameterTuple, Tensor
@@ -53,18 +54,28 @@ def _construct_function(cell):
 
 def _check_declared(op: str, declared, args) -> None:
     """Arguments must fit the signature given to set_inputs (None: any size on that axis; the
-    shape (-2,): any rank)."""
-    for i, (want, got) in enumerate(zip(declared, args)):
+    shape (-2,): any rank), with MindSpore's errors: the dtype first (TypeError), then the rank
+    and the sizes (ValueError). As in MindSpore, a 0-d Tensor fits a signature whose sizes are
+    all unknown."""
+    for i, (want, got) in enumerate(zip(declared, args), 1):
         want_shape, got_shape = getattr(want, "shape", None), getattr(got, "shape", None)
         if want_shape is None or got_shape is None:
             continue
-        sizes = tuple(got_shape) if tuple(want_shape) == (-2,) else want_shape  # -2: any rank
-        if len(sizes) != len(got_shape) or any(
-                w not in (None, -1, g) for w, g in zip(sizes, got_shape)) or \
-                want.dtype != got.dtype:
-            raise ArgumentError(f"{op}: input {i} of shape {tuple(got_shape)} and dtype "
-                                f"{got.dtype} does not fit the set_inputs signature "
-                                f"{tuple(want_shape)} {want.dtype}")
+        if want.dtype != got.dtype:
+            raise DTypeError(f"For set_inputs or tuple(list) in set_inputs, the {i}th type "
+                             f"should be Tensor[{want.dtype}], but got Tensor[{got.dtype}]!")
+        want_shape, got_shape = tuple(want_shape), tuple(got_shape)
+        if want_shape == (-2,) or not got_shape and all(w in (None, -1) for w in want_shape):
+            continue
+        if len(want_shape) != len(got_shape):
+            raise ShapeError(f"For set_inputs and tuple(list) in set_inputs, the dims of {i}th "
+                             f"input must be the same as expected, but got expected: "
+                             f"{len(want_shape)}, and input: {len(got_shape)}!")
+        for w, g in zip(want_shape, got_shape):
+            if w not in (None, -1, g):
+                raise ShapeError(f"For set_inputs and tuple(list) in set_inputs, the shape of "
+                                 f"{i}th input must be the same as expected, but got expected: "
+                                 f"{w}, and input: {g}!")
 
 
 def cast_float(value, dtype):

@@ -15,12 +15,16 @@ from __future__ import annotations
 import collections
 import functools
 import inspect
+import types
 
 from cellgraph.compiler.builder import Tracer, current_builder, describe_value, is_tensor_like
-from cellgraph.compiler.scope import is_user_function, written_by_user
+from cellgraph.compiler.scope import Closure, is_user_function, written_by_user
+from cellgraph.primitives.core import Primitive as CorePrimitive
 from cellgraph.primitives.core import abstract_of, fmt_shape
 from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
 from cellgraph.transform import user_loc
+
+from .primitive_class import UserData
 
 __all__ = ["Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "constexpr",
            "prim_attr_register"]
@@ -41,7 +45,22 @@ class _ConstexprFunction:
                     raise DTypeError(f"constexpr function {self.__name__}: expected "
                                      f"compile-time constants, got a Tensor computed in the "
                                      f"graph")
+        if current_builder() is not None:
+            args = tuple(_graph_constant(v) for v in args)
+            kwargs = {k: _graph_constant(v) for k, v in kwargs.items()}
         return self.fn(*args, **kwargs)
+
+
+def _graph_constant(value):
+    """What a constexpr function gets in a graph for `value`: MindSpore parses Python
+    functions, methods and Python's builtins (len, ...) into graphs, which are not values, and
+    passes None for them (a lambda of the graph, a function of cellgraph.ops too); anything
+    else (classes, math.sqrt, ufuncs) as it is."""
+    if isinstance(value, (types.FunctionType, types.MethodType, Closure, CorePrimitive)) or (
+            isinstance(value, types.BuiltinFunctionType)
+            and getattr(value, "__module__", None) == "builtins"):
+        return None
+    return value
 
 
 def constexpr(fn=None, get_instance=True, name=None, reuse_result=True, check=True):
@@ -69,7 +88,7 @@ _INSTEAD = ("define `__call__` in Python (a function of cellgraph.ops calls: it 
             "'pyfunc') to run a function over NumPy arrays")
 
 
-class Primitive:
+class Primitive(UserData):
     """Base of MindSpore primitive classes: a name and attributes."""
 
     def __init__(self, name):
@@ -124,6 +143,13 @@ class Primitive:
             if declared is not None:
                 _check_declared(self, declared, out)
             return out
+        if declared is None:  # no infer either: MindSpore finds no operator of that name
+            lead = (f"Operator '{self.name}' is invalid, or no matching evaluator could be "
+                    f"found" if current_builder() is not None else
+                    f"prim:{self.name} has no attr:__infer__")
+            raise UnsupportedError(f"{lead}: a Primitive without a Python `__call__` names a "
+                                   f"kernel of MindSpore's back ends, which cellgraph does not "
+                                   f"have; {_INSTEAD}", user_loc())
         raise UnsupportedError(f"Unsupported op [{self.name}] on CPU: a Primitive subclass "
                                f"without a Python `__call__` runs a kernel of MindSpore's back "
                                f"ends, which cellgraph cannot run; {_INSTEAD}", user_loc())

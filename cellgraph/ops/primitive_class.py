@@ -22,7 +22,24 @@ from cellgraph.primitives.core import PRIMITIVES
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 
-class PrimitiveClass:
+class UserData:
+    """`set_user_data(key, value)` / `get_user_data(key)`: values a program keeps on a primitive
+    instance, by str key (MindSpore's Primitive methods, with its errors)."""
+
+    def set_user_data(self, key, value):
+        if not isinstance(key, str):
+            raise DTypeError(f"set_user_data(): incompatible function arguments: the key must "
+                             f"be a str, got {type(key).__name__}")
+        self.__dict__.setdefault("_user_data", {})[key] = value
+
+    def get_user_data(self, key):
+        found = self.__dict__.get("_user_data", {})
+        if key not in found:
+            raise RuntimeError("The pointer[primitive_data] is null.")
+        return found[key]
+
+
+class PrimitiveClass(UserData):
     """A MindSpore primitive class: `__init__` takes the static params (remembered for repr),
     `__call__` the operands. Instances are constants in a graph (`self.mul = ops.Mul()`).
     `shard(in_strategy, out_strategy)` records a sharding strategy, which the node a call

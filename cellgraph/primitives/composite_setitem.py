@@ -16,7 +16,7 @@ from . import array_ops as A
 from . import dtype as dt
 from . import functional as F
 from .core import abstract_of, is_value
-from .errors import DTypeError
+from .errors import IndexValueError, ShapeError
 
 __all__ = ["tensor_setitem"]
 
@@ -48,14 +48,40 @@ def _as_value(value):
                     for v in items], 0)
 
 
+def _broadcast(value, shape, whole: bool = False):
+    """`value` broadcast to the region `shape`. As in MindSpore, a value of higher rank than
+    the region is refused, but for `x[...] = v`, which takes any value of x's size in x's shape
+    (`x[...] = v[None]`)."""
+    vshape = tuple(abstract_of(value).shape)
+    if whole and len(vshape) > len(shape):
+        if int(np.prod(vshape)) != int(np.prod(shape)):
+            raise ShapeError(f"SetItem: `x[...] = value` takes a value of x's size; got a "
+                             f"value of shape {vshape} for x of shape {tuple(shape)}")
+        value = F.reshape(value, tuple(shape))
+    return F.broadcast_to(value, tuple(shape))
+
+
 def tensor_setitem(x, index, value):
     """A copy of `x` with `x[index]` replaced by `value` (broadcast to the region)."""
     value = _as_value(value)
     if not _static(index):
-        return _tensor_index_setitem(x, index, value)
+        if _is_tensor_index(index):
+            dtype = abstract_of(index).dtype
+            if dtype.is_bool:
+                return _bool_mask_setitem(x, index, value)
+            if not dtype.is_int:
+                raise IndexValueError(f"For 'tensor setitem', the index tensor data type "
+                                      f"'{dtype}' is not supported.")
+        if _one_tensor_index(index):
+            return _tensor_index_setitem(x, index, value)
+        return _positions_setitem(x, index, value)
     xt = abstract_of(x)
     size = int(np.prod(xt.shape))
-    positions = np.arange(size).reshape(xt.shape)[index]
+    try:
+        positions = np.arange(size).reshape(xt.shape)[index]
+    except IndexError as e:  # an int out of range, several Ellipsis, too many indices
+        raise IndexValueError(f"SetItem: {e} (the tensor's shape is {tuple(xt.shape)})") \
+            from None
     if positions.size == 0:
         return x
     source = np.zeros(size, np.int64)
@@ -65,7 +91,8 @@ def tensor_setitem(x, index, value):
     if isinstance(value, numbers.Number):
         values = F.fill(xt.dtype, (positions.size,), value)
     else:
-        values = F.reshape(F.broadcast_to(F.cast(value, xt.dtype), positions.shape), (-1,))
+        values = F.reshape(_broadcast(F.cast(value, xt.dtype), positions.shape,
+                                             whole=index is Ellipsis), (-1,))
     placed = F.gather(values, A.cast(source, dtype=dt.int64), 0)
     flat = F.select(A.cast(mask, dtype=dt.bool_), placed, F.reshape(x, (-1,)))
     return F.reshape(flat, xt.shape)
@@ -93,13 +120,19 @@ def _is_full(item) -> bool:
     return isinstance(item, slice) and item == _FULL
 
 
-def _tensor_index_setitem(x, index, value):
+def _one_tensor_index(index) -> bool:
+    """Whether `index` holds one integer Tensor, after `:` on the axes before it and with ints
+    or slices after it (the form `_tensor_index_setitem` writes row by row)."""
     items = index if isinstance(index, tuple) else (index,)
     split = next((i for i, item in enumerate(items) if _is_tensor_index(item)), None)
-    if split is None or not all(_is_full(item) for item in items[:split]) or any(
-            _is_tensor_index(item) for item in items[split + 1:]):
-        raise DTypeError("SetItem: an item assignment in a graph takes one Tensor in its index, "
-                         "after `:` on the axes before it and with ints or slices after it")
+    return split is not None and all(_is_full(item) for item in items[:split]) and not any(
+        _is_tensor_index(item) or item is None or item is Ellipsis or isinstance(item, bool)
+        for item in items[split + 1:]) and abstract_of(items[split]).dtype.is_int
+
+
+def _tensor_index_setitem(x, index, value):
+    items = index if isinstance(index, tuple) else (index,)
+    split = next(i for i, item in enumerate(items) if _is_tensor_index(item))
     lead = items[:split + 1]  # x[:, ..., i] picks the rows
     if not all(_is_full(item) for item in items[split + 1:]):
         # the rest of the index applies to the picked rows, past the axes the Tensor gave them
@@ -111,7 +144,7 @@ def _tensor_index_setitem(x, index, value):
     if isinstance(value, numbers.Number):
         new = F.fill(dtype, abstract_of(region).shape, value)
     else:
-        new = F.broadcast_to(F.cast(value, dtype), abstract_of(region).shape)
+        new = _broadcast(F.cast(value, dtype), abstract_of(region).shape)
     last = _last_writes(items[split], abstract_of(x).shape[split])
     last = F.reshape(last, (1,) * split + tuple(abstract_of(last).shape)
                      + (1,) * (abstract_of(region).ndim - split - abstract_of(last).ndim))
@@ -134,3 +167,62 @@ def _last_writes(index, size: int):
     latest = F.tensor_scatter_max(A.cast(np.full(size, -1), dtype=dt.int64),
                                   F.expand_dims(flat, -1), order)
     return F.reshape(F.equal(F.gather(latest, flat, 0), order), ishape)
+
+
+# ----- a boolean mask Tensor -------------------------------------------------------------------
+#
+#     x[mask] = v   ->   select(broadcast(mask), broadcast(v), x)
+#
+# As MindSpore does: the mask and the value are each padded with trailing axes of size 1 up to
+# the rank of `x` and broadcast to its shape (so a value of shape (n,) fills rows, not the
+# selected elements in order); a mask or value that does not broadcast is a ValueError.
+
+def _padded(t, ndim: int):
+    shape = tuple(abstract_of(t).shape)
+    if len(shape) > ndim:
+        raise ShapeError(f"SetItem: can not pad {shape} to length {ndim}.")
+    return F.reshape(t, shape + (1,) * (ndim - len(shape)))
+
+
+def _bool_mask_setitem(x, mask, value):
+    xt = abstract_of(x)
+    mask = F.broadcast_to(_padded(mask, xt.ndim), xt.shape)
+    if isinstance(value, numbers.Number):
+        value = F.fill(xt.dtype, xt.shape, value)
+    else:
+        value = F.broadcast_to(_padded(F.cast(value, xt.dtype), xt.ndim), xt.shape)
+    return F.select(mask, value, x)
+
+
+# ----- any other index with Tensors in it ------------------------------------------------------
+#
+#     x[index] = v   ->   tensor_scatter_update(x, positions, broadcast(v))
+#
+# `positions` is `arange(x.size).reshape(x.shape)[index]`: the same read, of a constant, names
+# the flat position of every element the index selects (NumPy's rules for several Tensors,
+# slices, Ellipsis and None, as getitem applies them), in the shape the value broadcasts to.
+
+def _positions_setitem(x, index, value):
+    xt = abstract_of(x)
+    items = index if isinstance(index, tuple) else (index,)
+    for item in items:
+        if _is_tensor_index(item) and not abstract_of(item).dtype.is_int:
+            raise IndexValueError(f"For 'tensor setitem', the index tensor data type "
+                                  f"'{abstract_of(item).dtype}' is not supported.")
+    used = sum(1 for item in items if item is not None and item is not Ellipsis
+               and not isinstance(item, bool))
+    if used > xt.ndim:
+        raise IndexValueError(f"SetItem: too many indices for tensor with dimension size "
+                              f"{xt.ndim}, got {used} indices.")
+    size = int(np.prod(xt.shape))
+    ids = A.cast(np.arange(size, dtype=np.int64).reshape(xt.shape), dtype=dt.int64)
+    positions = F.getitem(ids, index)
+    region = tuple(abstract_of(positions).shape)
+    if isinstance(value, numbers.Number):
+        new = F.fill(xt.dtype, region, value)
+    else:
+        new = _broadcast(F.cast(value, xt.dtype), region)
+    count = int(np.prod(region))
+    flat = F.tensor_scatter_update(F.reshape(x, (size,)), F.reshape(positions, (count, 1)),
+                                   F.reshape(new, (count,)))
+    return F.reshape(flat, xt.shape)

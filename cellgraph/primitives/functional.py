@@ -302,7 +302,11 @@ def getitem(x, index):
         elif isinstance(item, float):
             raise IndexValueError(f"GetItem: Number index of tensor must be int or bool, but got "
                                   f"{item}.")
-        elif isinstance(item, list) and not item:
+        elif isinstance(item, list) and not any(v is True or v is np.True_ for v in item) and \
+                all(isinstance(v, (bool, np.bool_)) for v in item) and (
+                    not item or running_eagerly()):
+            # (MindSpore's PyNative reads a list of bools as the positions of its Trues: none
+            # is the empty list; its graphs select nothing)
             raise IndexValueError("GetItem: When tensor is indexed by list, the list can't be "
                                   "empty.")
         elif isinstance(item, (list, np.ndarray)) or is_value(item):

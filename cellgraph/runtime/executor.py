@@ -67,6 +67,8 @@ def signature(value):
     if isinstance(value, Parameter):  # an input the graph may assign, and may ask about
         return (Parameter, value._data.shape, value._dtype, bool(value.requires_grad))
     if isinstance(value, Tensor):
+        if value.const_arg:  # a constant of the graph (MindSpore's): each Tensor its own
+            return ("const_arg", id(value), value._data.shape, value._dtype)
         return (value._data.shape, value._dtype)
     if isinstance(value, (tuple, list)):
         return (type(value),) + tuple(signature(v) for v in value)

@@ -158,8 +158,9 @@ class Tensor(TensorMethods):
     @property
     def const_arg(self) -> bool:
         """Whether MindSpore compiles this Tensor, passed to a graph, as a constant
-        (`Tensor(..., const_arg=True)`, `set_const_arg`). The graph's results are the same
-        either way; cellgraph compiles it as an input, specialised on its type."""
+        (`Tensor(..., const_arg=True)`, `set_const_arg`): each such Tensor gets its own
+        specialisation of the graph (its own phase), and no gradient is taken with respect to
+        it (grad and GradOperation leave it out of their results). `mutable` clears it."""
         made = _CONST_ARG.get(id(self))
         return made is not None and made() is self
 

@@ -320,6 +320,39 @@ def test_mutable_dynamic_length_checks_as_mindspore():
     assert [t.shape for t in of_shapes()] == [(1,), (2,)]
 
 
+def test_mutable_counts_and_checks_its_inputs_as_mindspore():
+    """Inside a graph mutable is MindSpore's operator: another number of inputs is its
+    RuntimeError, and an element it cannot take is named; outside one the call binds as
+    Python's (MindSpore 2.10's messages)."""
+    import inspect
+
+    assert str(inspect.signature(ms.mutable)) == "(input_data, dynamic_len=False)"
+    with pytest.raises(TypeError, match="^mutable\\(\\) missing 1 required positional argument: "
+                                        "'input_data'$"):
+        ms.mutable()
+
+    @ms.jit
+    def none():
+        return ms.mutable()
+
+    @ms.jit
+    def three():
+        return ms.mutable([1], True, True)
+
+    @ms.jit
+    def array_inside():
+        return ms.mutable([1, np.array([[1, 2, 3]])])
+
+    for f, n in ((none, 0), (three, 3)):
+        with pytest.raises(RuntimeError, match=f"For 'mutable', the number of inputs should be "
+                                               f"1 or 2, but got {n}"):
+            f()
+    with pytest.raises(TypeError, match="For 'mutable', the 'input_data' should be one of "
+                                        "\\(bool, int, float, Tensor, tuple, list, dict\\) or "
+                                        "their nested structures, but got ndarray"):
+        array_inside()
+
+
 def test_core_decorator_records_the_flags_as_mindspore():
     from cellgraph import jit
     from cellgraph.ops.composite.base import core
@@ -372,3 +405,36 @@ def test_hyper_map_hands_a_registered_sequence_to_the_function(mode):
     assert [int(v) for v in _HyperMapOverPairs()(x, y, z)] == [0, 0]
     grads = C.GradOperation(get_all=True)(_HyperMapOverPairs())(x, y, z)
     assert [int(g) for g in grads] == [0, 0, 2]
+
+
+def _returns_zero():
+    return 0
+
+
+@ops.constexpr(check=False)
+def _describe(a, b=None):
+    return f"{a}|{b}"
+
+
+def test_constexpr_gets_none_for_functions_in_a_graph():
+    """MindSpore parses Python functions, methods and Python's builtins into graphs and passes
+    None for them to a constexpr function; classes and other callables pass as they are
+    (MindSpore 2.10's strings, its module names aside)."""
+    import math
+
+    class Holder:
+        def method(self):
+            return 1
+
+    @ms.jit
+    def functions():
+        return _describe(_returns_zero, len), _describe(lambda v: v, Holder().method)
+
+    @ms.jit
+    def others():
+        return _describe(math.sqrt, np.add), _describe((1, 2), 3)
+
+    assert functions() == ("None|None", "None|None")
+    assert others() == ("<built-in function sqrt>|<ufunc 'add'>", "(1, 2)|3")
+    # outside a graph the function is passed as it is
+    assert _describe(_returns_zero) == f"{_returns_zero}|None"

@@ -342,3 +342,43 @@ def test_range_checks_its_arguments_as_mindspore():
         assert message in str(info.value)
     assert [Net(args)(Tensor([1])).asnumpy().tolist() for args in (
         (1, -1, 3), (-1, 1, -3), (5,))] == [[1], [1], [6]]
+
+
+def test_a_dynamic_length_sequence_made_outside_is_one_in_the_graph():
+    """mutable(seq, True) outside a graph: the graph takes a dynamic-length sequence (its
+    length and values unknown when it compiles), with numbers as variable scalars; elements of
+    different types are MindSpore's ValueError at the call (MindSpore 2.10)."""
+    from cellgraph.ops import functional as F
+
+    @ms.jit
+    def unknown(x):
+        return F.is_sequence_value_unknown(x), F.is_sequence_shape_unknown(x), len(x)
+
+    assert unknown(mutable((Tensor([1]), Tensor([2])), True)) == (True, True, 2)
+    assert unknown(mutable((Tensor([1]), Tensor([2])), False)) == (True, False, 2)
+
+    @ms.jit
+    def total(x):
+        return x[0] + x[-1], isinstance(x[0], int)
+
+    assert total(mutable([1, 2, 5], True)) == (6, True)
+
+    @ms.jit
+    def same(x):
+        return x
+
+    with pytest.raises(ValueError, match="In graph mode, the element type of dynamic length "
+                                         "array must be the same."):
+        same(mutable([1, 2.2, 3], True))
+
+
+def test_sequence_concat_joins_a_dynamic_length_sequence_along_any_axis():
+    parts = mutable((Tensor([[1, 2], [2, 3]]), Tensor([[2, 3], [3, 4]])), True)
+
+    @ms.jit
+    def joined(x):
+        return SequenceConcat(axis=0)(x), SequenceConcat(axis=-1)(x)
+
+    rows, columns = joined(parts)
+    assert rows.asnumpy().tolist() == [[1, 2], [2, 3], [2, 3], [3, 4]]
+    assert columns.asnumpy().tolist() == [[1, 2, 2, 3], [2, 3, 3, 4]]

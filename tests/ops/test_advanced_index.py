@@ -59,6 +59,17 @@ def test_false_index_is_refused_as_in_mindspore():
         Tensor(X)[3.4]
     with pytest.raises(IndexError, match="list can't be empty"):
         Tensor(X)[[]]
+    # a list of bools names the positions of its Trues: all False is the empty list outside
+    # a graph; a graph selects nothing
+    with pytest.raises(IndexError, match="list can't be empty"):
+        Tensor(X)[[False, False]]
+
+    class ReadFalses(nn.Cell):
+        def construct(self, x):
+            return x[[False, False]]
+
+    assert ReadFalses()(Tensor(X)).shape == (0, 3, 4, 5)
+    assert Tensor(X)[[True, False]].shape == (1, 3, 4, 5)
     with pytest.raises(IndexError, match="out of bounds"):
         Tensor(X)[2]
 

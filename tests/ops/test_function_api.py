@@ -37,6 +37,23 @@ def test_shape_queries():
     np.testing.assert_allclose(queries(Tensor(np.ones((2, 3)))).asnumpy(), 6 * 6 + 2)
 
 
+@pytest.mark.parametrize("value", [[Tensor(np.ones(2))], (Tensor(np.ones(2)),), 3, None,
+                                   np.ones(2), "a"])
+def test_shape_takes_only_a_tensor(value):
+    # MindSpore 2.10's message, word for word, for ops.shape and ops.Shape()
+    message = f"For primitive[Shape], the input argument must be Tensor, but got {type(value)}."
+    for shape in (ops.shape, ops.Shape()):
+        with pytest.raises(TypeError) as info:
+            shape(value)
+        assert str(info.value) == message
+
+    @ms.jit
+    def in_graph(x):
+        return ops.shape(x), ops.Shape()(x)
+
+    assert in_graph(Tensor(np.ones((2, 3)))) == ((2, 3), (2, 3))
+
+
 def test_block_diag():
     a, b, c = normal(2, 2), normal(1, 3), normal(2)
     expected = np.zeros((4, 7))

@@ -110,6 +110,21 @@ def test_a_subclass_without_python_call_is_an_error():
     assert isinstance(NotImplementedError(), RuntimeError)
 
 
+def test_a_primitive_of_an_unknown_name_is_mindspore_runtime_error():
+    invalid = ops.Primitive("invalid_prim")
+
+    @cellgraph.jit
+    def func(x):
+        return invalid(x)
+
+    # MindSpore 2.10: in a graph, then in PyNative
+    with pytest.raises(RuntimeError, match="^Operator 'invalid_prim' is invalid, or no "
+                                           "matching evaluator could be found"):
+        func(Tensor(X))
+    with pytest.raises(RuntimeError, match="^prim:invalid_prim has no attr:__infer__"):
+        invalid(Tensor(X))
+
+
 class Shift(PrimitiveWithInfer):
     """MindSpore's tests declare this kernel of its CPU back end themselves."""
 

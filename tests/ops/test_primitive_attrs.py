@@ -4,7 +4,9 @@ graph too); another attribute is kept and read back, and removed again."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+import cellgraph as ms
 from cellgraph import Tensor, nn, ops
 
 A = Tensor(np.ones((2, 3), np.float32))
@@ -45,3 +47,27 @@ def test_set_device_keeps_the_target():
     assert add.set_device("GPU") is add
     assert add.primitive_target == "GPU"
     assert add.attrs["primitive_target"] == "GPU"
+
+
+def test_user_data_is_kept_per_primitive_instance():
+    """MindSpore's Primitive.set_user_data / get_user_data: any value by str key on the
+    instance; a key never set is its RuntimeError, a key not a str a TypeError."""
+    from cellgraph.ops.primitive import Primitive
+
+    cast = ops.Cast()
+    data = Tensor(np.ones((1, 2, 3)), ms.float64)
+    cast.set_user_data("__user_data__", data)
+    assert cast.get_user_data("__user_data__") is data
+    cast.set_user_data("__user_data__", 3)
+    assert cast.get_user_data("__user_data__") == 3
+    with pytest.raises(RuntimeError, match=r"The pointer\[primitive_data\] is null."):
+        ops.Cast().get_user_data("__user_data__")
+    with pytest.raises(TypeError):
+        cast.set_user_data(1, 2)
+
+    class Own(Primitive):
+        pass
+
+    own = Own("own")
+    own.set_user_data("k", [1, 2])
+    assert own.get_user_data("k") == [1, 2]

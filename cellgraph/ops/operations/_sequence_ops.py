@@ -117,6 +117,18 @@ class SequenceConcat(_AxisOp):
     `ops.auto_generate`)."""
 
     def __call__(self, input_x):
+        if isinstance(input_x, RuntimeSequence) and input_x.element is not None and \
+                input_x.element.kind == "tensor":
+            # a dynamic-length sequence: its elements stacked next to `axis`, which then takes
+            # the run-time count of them times its own size
+            rank = len(input_x.element.shape)
+            if not -rank <= self.axis < rank:
+                raise ArgumentValueError(f"For 'SequenceConcat', the axis must be in [{-rank}, "
+                                         f"{rank}), but got {self.axis}")
+            axis = self.axis % rank
+            stacked = input_x.stacked(axis)
+            shape = tuple(input_x.element.shape)
+            return F.reshape(stacked, shape[:axis] + (-1,) + shape[axis + 1:])
         return F.concat(_tensors(input_x, "SequenceConcat"), self.axis)
 
 

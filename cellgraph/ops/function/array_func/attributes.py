@@ -65,6 +65,9 @@ def identity(x):
 
 def shape(input_x) -> tuple:
     """The static shape of a Tensor, a tuple of ints (`ops.shape`, `F.shape`)."""
+    if not is_value(input_x) or isinstance(input_x, (numbers.Number, np.ndarray)):
+        raise DTypeError(f"For primitive[Shape], the input argument must be Tensor, but got "
+                         f"{type(input_x)}.")
     return tuple(input_x.shape)
 
 
