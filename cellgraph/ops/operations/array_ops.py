@@ -531,17 +531,16 @@ InplaceUpdateV2 = define_class("InplaceUpdateV2", lambda x, indices, v: inplace_
 
 class IndexAdd(PrimitiveClass):
     """`IndexAdd(axis)(input_x, indices, input_y)`: input_x (a Parameter) with input_y's
-    slices along `axis` added at `indices`, in place; returns it. Out-of-range indices are an
-    error either way (`check_index_bound` only chose MindSpore's check)."""
+    slices along `axis` added at `indices`, in place; returns the new value (ops.index_add)."""
 
     def __init__(self, axis, use_lock=True, check_index_bound=True):
         self.axis, self.use_lock, self.check_index_bound = axis, use_lock, check_index_bound
 
     def __call__(self, input_x, indices, input_y):
-        from cellgraph.common.assign import assign
-        from cellgraph.ops.inplace import index_added
+        from cellgraph.ops.function.math_func.elementwise import index_add
 
-        return assign(input_x, index_added(input_x, self.axis, indices, input_y))
+        return index_add(input_x, indices, input_y, self.axis, self.use_lock,
+                         self.check_index_bound)
 
 
 Padding = define_class("Padding", padding, {"pad_dim_size": 8}, __name__,

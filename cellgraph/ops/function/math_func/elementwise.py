@@ -34,6 +34,7 @@ __all__ = [
     "frac",
     "heaviside",
     "hypot",
+    "index_add",
     "inplace_index_add",
     "isclose",
     "isfinite",
@@ -329,6 +330,32 @@ def index_added(input, dim, index, source):
     updates = moveaxis(source, dim, 0) if dim else source
     out = F.tensor_scatter_add(moved, F.reshape(index, (-1, 1)), F.cast(updates, moved.dtype))
     return moveaxis(out, 0, dim) if dim else out
+
+
+def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
+    """`ops.index_add`: x with y's slices along `axis` added at `indices` (int32), written into x
+    (a Parameter, or a Tensor in place) as MindSpore's IndexAdd does; returns the new value,
+    which differentiates as the sum it is (dx = dout, dy = dout's slices at `indices`), as
+    IndexAdd's does. Out-of-range indices are an error whatever `check_index_bound` says, and
+    `use_lock` (a GPU kernel's choice) changes nothing on the CPU."""
+    if isinstance(axis, bool) or not isinstance(axis, int):
+        raise DTypeError(f"For 'IndexAdd', the type of 'axis' should be 'int', but got type "
+                         f"'{type(axis).__name__}'.")
+    index_dtype = abstract_of(indices).dtype
+    if index_dtype != dt.int32:
+        raise DTypeError(f"For primitive[IndexAdd], the input argument[indices type] must be a "
+                         f"type of {{Tensor[Int32]}}, but got Tensor[{index_dtype}].")
+    rank = abstract_of(x).ndim
+    if not -rank <= axis < rank:
+        raise ArgumentValueError(f"For primitive[IndexAdd], the axis must be in "
+                                 f"({-rank - 1},{rank}), but got {axis}.")
+    count, y_shape = abstract_of(indices).size, abstract_of(y).shape
+    if len(y_shape) == rank and y_shape[axis] != count:
+        raise ArgumentValueError(f"For primitive[IndexAdd], the attribute[size of indices] must "
+                                 f"be equal to {y_shape[axis]}, but got {count}.")
+    new = index_added(x, axis, indices, y)
+    update_in_place(x, new)
+    return new
 
 
 def inplace_index_add(var, indices, updates, axis):
