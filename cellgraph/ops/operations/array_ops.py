@@ -73,7 +73,7 @@ from cellgraph.ops.function.array_func.shape import (
 )
 from cellgraph.ops.function.array_func.shape import flip as _flip
 from cellgraph.ops.function.math_func.creation import _range
-from cellgraph.ops.function.math_func.elementwise import population_count
+from cellgraph.ops.function.math_func.elementwise import mvlgamma, population_count
 from cellgraph.ops.function.math_func.reduction import cumprod
 from cellgraph.ops.function.nn_func.conv import _ints, _patches, extract_patches
 from cellgraph.ops.function.nn_func.image import _nearest
@@ -90,6 +90,7 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of, normalize_axis
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, UnsupportedError
+from cellgraph.primitives.exports import REQUIRED
 from cellgraph.primitives.nn_functional import argmax
 
 __all__ = ["ArgMaxWithValue", "ArgMinWithValue", "Argmax", "BroadcastTo", "Cast", "Concat",
@@ -543,6 +544,19 @@ class IndexAdd(PrimitiveClass):
                          self.check_index_bound)
 
 
+class Mvlgamma(define_class("Mvlgamma", mvlgamma, {"p": REQUIRED}, __name__)):
+    """`ops.Mvlgamma(p)(x)`: ops.mvlgamma, p checked when it is made."""
+
+    def __init__(self, p):
+        if isinstance(p, bool) or not isinstance(p, int):
+            raise DTypeError(f"For 'Mvlgamma', the type of 'p' should be 'int', but got type "
+                             f"'{type(p).__name__}'.")
+        if p < 1:
+            raise ArgumentValueError(f"For 'Mvlgamma', the 'p' must be int and must > 0, but "
+                                     f"got '{p}' with type 'int'.")
+        super().__init__(p)
+
+
 Padding = define_class("Padding", padding, {"pad_dim_size": 8}, __name__,
                        "`ops.Padding(pad_dim_size=8)(x)`: ops.padding.")
 
@@ -612,6 +626,7 @@ __all__ += [
     "MatrixDiagV3",
     "MatrixSetDiagV3",
     "Meshgrid",
+    "Mvlgamma",
     "NonZero",
     "Padding",
     "PopulationCount",
