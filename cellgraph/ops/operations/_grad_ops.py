@@ -21,7 +21,7 @@ from cellgraph.ops.function.nn_func.image import grid_sampler_impl
 from cellgraph.ops.function.nn_func.normalization import lrn
 from cellgraph.ops.function.nn_func.pooling import _last3, max_pool3d, same_max_pool3d
 from cellgraph.ops.operations.array_ops import StridedSlice
-from cellgraph.ops.operations.nn_ops import L2Normalize, ResizeBilinearV2
+from cellgraph.ops.operations.nn_ops import L2Normalize, MaxPool, ResizeBilinearV2
 from cellgraph.ops.primitive_class import PrimitiveClass, define_class
 from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives import functional as F
@@ -119,6 +119,14 @@ def _max_pool_grad_grad_with_argmax(x, grad, argmax, kernel_size=1, strides=1,
     n = argmax.shape[0]
     flat = gather_elements(F.reshape(grad, (n, -1)), 1, F.reshape(argmax, (n, -1)))
     return F.reshape(flat, argmax.shape)
+
+
+def _max_pool_grad_grad(x, out, grad, kernel_size=1, strides=1, pad_mode="VALID"):
+    """The second-order gradient of MaxPool (NCHW): for each window, `grad` at the position of
+    the window's maximum in x (the forward derivative of the pooling of x along `grad`; `out`,
+    the pooled x, is not needed)."""
+    pool = MaxPool(kernel_size, strides, pad_mode)
+    return jvp(pool, (x,), (grad,))[1]
 
 
 def _max_pool3d_grad_grad(x, out, grad, kernel_size=(1, 1, 1, 1, 1), strides=(1, 1, 1, 1, 1),
@@ -306,6 +314,8 @@ _CLASSES = {
                                   {"kernel_size": 1, "strides": 1, "pad_mode": "VALID"}),
     "FractionalAvgPoolGrad": (fractional_avg_pool_grad, {"overlapping": False}),
     "FractionalMaxPoolGrad": (fractional_max_pool_grad, {"overlapping": False}),
+    "MaxPoolGradGrad": (_max_pool_grad_grad,
+                        {"kernel_size": 1, "strides": 1, "pad_mode": "VALID"}),
     "MaxPool3DGradGrad": (_max_pool3d_grad_grad,
                           {"kernel_size": (1, 1, 1, 1, 1), "strides": (1, 1, 1, 1, 1),
                            "pad_mode": "VALID", "data_format": "NCDHW"}),

@@ -1,0 +1,34 @@
+"""_grad_ops.MaxPoolGradGrad (NCHW): `grad` read at each window's maximum of x, for VALID and
+SAME padding and overlapping windows; MindSpore 2.10's values recorded (ties in x included)."""
+import numpy as np
+import pytest
+
+from cellgraph import Tensor, ops
+from cellgraph.ops.operations import _grad_ops as G
+
+X = np.array([[[[3, 1, 4, 1, 5], [9, 2, 6, 5, 3], [5, 8, 9, 7, 9], [3, 2, 3, 8, 4],
+                [6, 2, 6, 4, 3]]]], np.float32)
+GRAD = np.arange(25, dtype=np.float32).reshape(1, 1, 5, 5) / 4
+EXPECTED = {
+    ("SAME", 3, 2): [[[[1.25, 1.75, 1.0], [1.25, 3.0, 3.5], [5.0, 4.5, 4.5]]]],
+    ("VALID", 2, 2): [[[[1.25, 1.75], [2.75, 3.0]]]],
+    ("SAME", 2, 1): [[[[1.25, 1.75, 1.75, 1.0, 1.0], [1.25, 3.0, 3.0, 3.5, 3.5],
+                       [2.75, 3.0, 3.0, 3.5, 3.5], [5.0, 5.5, 4.5, 4.5, 4.75],
+                       [5.0, 5.5, 5.5, 5.75, 6.0]]]],
+}
+
+
+@pytest.mark.parametrize("mode, kernel, stride", list(EXPECTED))
+def test_as_mindspore(mode, kernel, stride):
+    x = Tensor(X)
+    out = ops.MaxPool(kernel, stride, mode)(x)
+    result = G.MaxPoolGradGrad(kernel, stride, mode)(x, out, Tensor(GRAD))
+    np.testing.assert_array_equal(result.asnumpy(), EXPECTED[(mode, kernel, stride)])
+
+
+def test_float16_keeps_the_dtype():
+    x = Tensor(X.astype(np.float16))
+    out = ops.MaxPool(2, 2, "VALID")(x)
+    result = G.MaxPoolGradGrad(2, 2, "VALID")(x, out, Tensor(GRAD.astype(np.float16)))
+    assert result.asnumpy().dtype == np.float16
+    np.testing.assert_array_equal(result.asnumpy(), EXPECTED[("VALID", 2, 2)])
