@@ -1,5 +1,6 @@
 """_grad_ops.MaxPoolGradGrad (NCHW): `grad` read at each window's maximum of x, for VALID and
-SAME padding and overlapping windows; MindSpore 2.10's values recorded (ties in x included)."""
+SAME padding and overlapping windows (ties in x included), and MaxPoolGradWithArgmaxV2;
+MindSpore 2.10's values recorded."""
 import numpy as np
 import pytest
 
@@ -32,3 +33,17 @@ def test_float16_keeps_the_dtype():
     result = G.MaxPoolGradGrad(2, 2, "VALID")(x, out, Tensor(GRAD.astype(np.float16)))
     assert result.asnumpy().dtype == np.float16
     np.testing.assert_array_equal(result.asnumpy(), EXPECTED[("VALID", 2, 2)])
+
+
+@pytest.mark.parametrize("index_dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_max_pool_grad_with_argmax_v2_adds_at_each_planes_argmax(index_dtype, dtype):
+    """MaxPoolGradWithArgmaxV2: argmax counts within each (H, W) plane; repeated positions add
+    up (MindSpore 2.10's values)."""
+    x = Tensor(np.zeros((1, 2, 3, 3), dtype))
+    dy = Tensor(np.array([[[[1., 2.], [3., 4.]], [[0.5, 0.25], [2., 8.]]]], dtype))
+    argmax = Tensor(np.array([[[[4, 4], [4, 8]], [[0, 2], [6, 8]]]], index_dtype))
+    result = G.MaxPoolGradWithArgmaxV2(2, 1, 0, 1, False)(x, dy, argmax)
+    assert result.asnumpy().dtype == dtype
+    np.testing.assert_array_equal(result.asnumpy(), [[[[0, 0, 0], [0, 6, 0], [0, 0, 4]],
+                                                      [[0.5, 0, 0.25], [0, 0, 0], [2, 0, 8]]]])

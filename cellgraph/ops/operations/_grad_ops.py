@@ -27,6 +27,7 @@ from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.primitives.exports import REQUIRED
 from cellgraph.primitives.math_ops import sum_to
 from cellgraph.primitives.nn_functional import one_hot
 from cellgraph.runtime.tensor import Tensor
@@ -109,6 +110,17 @@ def _max_pool_grad_with_argmax(x, grad, argmax, kernel_size=1, strides=1, pad_mo
     n, c, h, w = x.shape
     hot = one_hot(F.reshape(argmax, (n, -1)), c * h * w, 1.0, 0.0)  # (N, outputs, C * H * W)
     picked = F.mul(F.cast(hot, grad.dtype), F.expand_dims(F.reshape(grad, (n, -1)), -1))
+    return F.reshape(F.reduce_sum(picked, 1), (n, c, h, w))
+
+
+def _max_pool_grad_with_argmax_v2(x, grad, argmax, kernel_size, strides=None, pads=0,
+                                  dilation=(1, 1), ceil_mode=False, argmax_type=mstype.int64):
+    """d x of MaxPoolWithArgmaxV2: each output's gradient added at the position its argmax
+    names in its own (H, W) plane of x (row-major, as MaxPoolWithArgmaxV2 counts, int32 or
+    int64); the window attributes are not needed."""
+    n, c, h, w = x.shape
+    hot = one_hot(F.reshape(argmax, (n * c, -1)), h * w, 1.0, 0.0)  # (N * C, outputs, H * W)
+    picked = F.mul(F.cast(hot, grad.dtype), F.expand_dims(F.reshape(grad, (n * c, -1)), -1))
     return F.reshape(F.reduce_sum(picked, 1), (n, c, h, w))
 
 
@@ -319,6 +331,10 @@ _CLASSES = {
     "MaxPool3DGradGrad": (_max_pool3d_grad_grad,
                           {"kernel_size": (1, 1, 1, 1, 1), "strides": (1, 1, 1, 1, 1),
                            "pad_mode": "VALID", "data_format": "NCDHW"}),
+    "MaxPoolGradWithArgmaxV2": (_max_pool_grad_with_argmax_v2,
+                                {"kernel_size": REQUIRED, "strides": None, "pads": 0,
+                                 "dilation": (1, 1), "ceil_mode": False,
+                                 "argmax_type": mstype.int64}),
     "MaxPoolGradWithArgmax": (_max_pool_grad_with_argmax,
                               {"kernel_size": 1, "strides": 1, "pad_mode": "VALID",
                                "data_format": "NCHW"}),
