@@ -11,17 +11,17 @@ X = np.array([[3., nan, 1., 7.], [nan, nan, 2., 5.], [nan, nan, nan, nan], [4., 
              np.float32)
 XI = np.array([[5, 1, 4, 1], [2, 8, 3, 3]], np.int32)
 CASES = [
-    (X, dict(axis=1), [nan, nan, nan, 2.0], [1, 0, 0, 1]),
-    (X, dict(axis=1, ignore_nan=True), [3.0, 2.0, nan, 2.0], [0, 2, 2, 1]),
-    (X, dict(axis=0, ignore_nan=True, keep_dims=True), [[3.0, 2.0, 2.0, 5.0]], [[0, 3, 1, 1]]),
-    (X, dict(global_median=True), nan, 0),
-    (X, dict(global_median=True, ignore_nan=True), 3.0, 0),
-    (XI, dict(axis=1), [1, 3], [3, 2]),
-    (XI, dict(axis=-1, keep_dims=True), [[1], [3]], [[3], [2]]),
-    (XI, dict(global_median=True), 3, 0),
-    (XI, dict(axis=0), [2, 1, 3, 1], [1, 0, 1, 0]),
-    (np.zeros((2, 0), np.float32), dict(global_median=True), nan, 0),
-    (np.zeros((2, 0), np.int32), dict(global_median=True), 0, 0),
+    (X, {"axis": 1}, [nan, nan, nan, 2.0], [1, 0, 0, 1]),
+    (X, {"axis": 1, "ignore_nan": True}, [3.0, 2.0, nan, 2.0], [0, 2, 2, 1]),
+    (X, {"axis": 0, "ignore_nan": True, "keep_dims": True}, [[3.0, 2.0, 2.0, 5.0]], [[0, 3, 1, 1]]),
+    (X, {"global_median": True}, nan, 0),
+    (X, {"global_median": True, "ignore_nan": True}, 3.0, 0),
+    (XI, {"axis": 1}, [1, 3], [3, 2]),
+    (XI, {"axis": -1, "keep_dims": True}, [[1], [3]], [[3], [2]]),
+    (XI, {"global_median": True}, 3, 0),
+    (XI, {"axis": 0}, [2, 1, 3, 1], [1, 0, 1, 0]),
+    (np.zeros((2, 0), np.float32), {"global_median": True}, nan, 0),
+    (np.zeros((2, 0), np.int32), {"global_median": True}, 0, 0),
 ]
 
 
