@@ -81,6 +81,10 @@ def softsign(x):
 
 
 def mish(x):
+    """x * tanh(softplus(x)); float16 computed in float32 and rounded once, as MindSpore's
+    CPU kernel does."""
+    if abstract_of(x).dtype == dt.float16:
+        return F.cast(mish(F.cast(x, dt.float32)), dt.float16)
     return x * M.tanh(NF.softplus(x))
 
 
