@@ -192,15 +192,21 @@ def _layer_norm_grad(x, dy, variance, mean, gamma, begin_norm_axis=1, begin_para
             F.reduce_sum(dy, lead_axes))
 
 
-def _maximum_grad(x1, x2, grads, grad_x=True, grad_y=True, *, pick=None):
-    first = (pick or F.greater_equal)(x1, x2)
-    return (sum_to(_where(first, grads), x1.shape) if grad_x else F.zeros_like(x1),
-            sum_to(_where(F.logical_not(first), grads), x2.shape) if grad_y
+def _maximum_grad(x1, x2, grads, grad_x=True, grad_y=True, *, wins=None, loses=None):
+    """MindSpore's MaximumGrad kernel: grads to the operand that wins strictly, half of them to
+    each where neither does (a tie, or a NaN)."""
+    first = (wins or F.greater)(x1, x2)
+    second = (loses or F.less)(x1, x2)
+    zero = F.zeros_like(grads)
+    half = F.select(F.logical_not(F.logical_or(first, second)), grads * 0.5, zero)
+    return (sum_to(F.select(first, grads, zero) + half, x1.shape) if grad_x
+            else F.zeros_like(x1),
+            sum_to(F.select(second, grads, zero) + half, x2.shape) if grad_y
             else F.zeros_like(x2))
 
 
 def _minimum_grad(x1, x2, grads, grad_x=True, grad_y=True):
-    return _maximum_grad(x1, x2, grads, grad_x, grad_y, pick=F.less_equal)
+    return _maximum_grad(x1, x2, grads, grad_x, grad_y, wins=F.less, loses=F.greater)
 
 
 def _bias_add_grad(dout, data_format="NCHW"):
