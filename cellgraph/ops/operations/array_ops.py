@@ -74,6 +74,7 @@ from cellgraph.ops.function.array_func.shape import (
 from cellgraph.ops.function.array_func.shape import flip as _flip
 from cellgraph.ops.function.math_func.creation import _range
 from cellgraph.ops.function.math_func.elementwise import mvlgamma, population_count
+from cellgraph.ops.function.math_func.linalg import lstsq
 from cellgraph.ops.function.math_func.reduction import cumprod
 from cellgraph.ops.function.nn_func.conv import _ints, _patches, extract_patches
 from cellgraph.ops.function.nn_func.image import _nearest
@@ -544,6 +545,22 @@ class IndexAdd(PrimitiveClass):
                          self.check_index_bound)
 
 
+class Lstsq(PrimitiveClass):
+    """`ops.Lstsq(fast=True, l2_regularizer=0.0)(x, a)`: ops.lstsq; MindSpore accepts only
+    those values of its two attributes."""
+
+    def __init__(self, fast=True, l2_regularizer=0.0):
+        if fast is not True:
+            raise DTypeError(f"For 'Lstsq', the 'fast' should be True, but got '{fast}'.")
+        if l2_regularizer != 0.0 or type(l2_regularizer) is not float:
+            raise DTypeError(f"For 'Lstsq', the 'l2_regularizer' should be 0.0, but got "
+                             f"'{l2_regularizer}'.")
+        self.fast, self.l2_regularizer = fast, l2_regularizer
+
+    def __call__(self, x, a):
+        return lstsq(x, a)
+
+
 class Mvlgamma(define_class("Mvlgamma", mvlgamma, {"p": REQUIRED}, __name__)):
     """`ops.Mvlgamma(p)(x)`: ops.mvlgamma, p checked when it is made."""
 
@@ -622,6 +639,7 @@ __all__ += [
     "InplaceSub",
     "InplaceUpdate",
     "InplaceUpdateV2",
+    "Lstsq",
     "MatrixDiagPartV3",
     "MatrixDiagV3",
     "MatrixSetDiagV3",
