@@ -1,10 +1,10 @@
 """_grad_ops.MaxPoolGradGrad (NCHW): `grad` read at each window's maximum of x, for VALID and
-SAME padding and overlapping windows (ties in x included), and MaxPoolGradWithArgmaxV2;
+SAME padding and overlapping windows (ties in x included), MaxPoolGradWithArgmaxV2 and ConcatOffset;
 MindSpore 2.10's values recorded."""
 import numpy as np
 import pytest
 
-from cellgraph import Tensor, ops
+from cellgraph import Tensor, nn, ops
 from cellgraph.ops.operations import _grad_ops as G
 
 X = np.array([[[[3, 1, 4, 1, 5], [9, 2, 6, 5, 3], [5, 8, 9, 7, 9], [3, 2, 3, 8, 4],
@@ -47,3 +47,25 @@ def test_max_pool_grad_with_argmax_v2_adds_at_each_planes_argmax(index_dtype, dt
     assert result.asnumpy().dtype == dtype
     np.testing.assert_array_equal(result.asnumpy(), [[[[0, 0, 0], [0, 6, 0], [0, 0, 4]],
                                                       [[0.5, 0, 0.25], [0, 0, 0], [2, 0, 8]]]])
+
+
+def test_concat_offset_as_mindspore():
+    """_grad_ops.ConcatOffset(N, axis): each input's start along `axis` (MindSpore 2.10's
+    values), eagerly and inside construct."""
+    x = tuple(Tensor(np.ones(s, np.float32)) for s in ((2, 3, 4), (2, 5, 4), (2, 1, 4)))
+    out = G.ConcatOffset(3, 1)(x)
+    assert out.asnumpy().dtype == np.int64
+    np.testing.assert_array_equal(out.asnumpy(), [[0, 0, 0], [0, 3, 0], [0, 8, 0]])
+    pair = (Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((2, 5), np.float32)))
+    np.testing.assert_array_equal(G.ConcatOffset(2, -1)(pair).asnumpy(), [[0, 0], [0, 3]])
+
+    class _Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.offsets = G.ConcatOffset(2, 0)
+
+        def construct(self, a, b):
+            return self.offsets((a, b))
+
+    out = _Net()(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((4, 3), np.float32)))
+    np.testing.assert_array_equal(out.asnumpy(), [[0, 0], [2, 0]])

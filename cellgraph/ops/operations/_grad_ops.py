@@ -113,6 +113,20 @@ def _max_pool_grad_with_argmax(x, grad, argmax, kernel_size=1, strides=1, pad_mo
     return F.reshape(F.reduce_sum(picked, 1), (n, c, h, w))
 
 
+def _concat_offset(x, N=2, axis=0):
+    """Where each Tensor of `x` starts when they are joined along `axis`: an (N, rank) int64
+    Tensor, zeros but the sum of the earlier inputs' sizes at `axis` (their shapes are known
+    when the graph is built)."""
+    shapes = np.array([abstract_of(t).shape for t in x], np.int64)
+    if len(x) != N:
+        raise ArgumentValueError(f"For 'ConcatOffset', the number of inputs must be {N}, but "
+                                 f"got {len(x)}.")
+    axis = axis % shapes.shape[1]
+    offsets = np.zeros_like(shapes)
+    offsets[:, axis] = np.cumsum(shapes[:, axis]) - shapes[:, axis]
+    return Tensor(offsets)
+
+
 def _max_pool_grad_with_argmax_v2(x, grad, argmax, kernel_size, strides=None, pads=0,
                                   dilation=(1, 1), ceil_mode=False, argmax_type=mstype.int64):
     """d x of MaxPoolWithArgmaxV2: each output's gradient added at the position its argmax
@@ -337,6 +351,7 @@ _CLASSES = {
     "MaxPool3DGradGrad": (_max_pool3d_grad_grad,
                           {"kernel_size": (1, 1, 1, 1, 1), "strides": (1, 1, 1, 1, 1),
                            "pad_mode": "VALID", "data_format": "NCDHW"}),
+    "ConcatOffset": (_concat_offset, {"N": 2, "axis": 0}),
     "MaxPoolGradWithArgmaxV2": (_max_pool_grad_with_argmax_v2,
                                 {"kernel_size": REQUIRED, "strides": None, "pads": 0,
                                  "dilation": (1, 1), "ceil_mode": False,
