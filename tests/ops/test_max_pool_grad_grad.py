@@ -69,3 +69,23 @@ def test_concat_offset_as_mindspore():
 
     out = _Net()(Tensor(np.ones((2, 3), np.float32)), Tensor(np.ones((4, 3), np.float32)))
     np.testing.assert_array_equal(out.asnumpy(), [[0, 0], [2, 0]])
+
+
+def test_concat_offset_of_run_time_sizes():
+    """Inputs whose size along the axis is known only when the graph runs (Unique's results):
+    the offsets are computed in the graph (MindSpore 2.10's values)."""
+    from cellgraph.ops import operations as P
+
+    class _Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.unique = P.Unique()
+            self.offsets = G.ConcatOffset(3, 0)
+
+        def construct(self, x, y, z):
+            parts = [ops.reshape(self.unique(v)[0], (-1, 1, 2, 1)) for v in (x, y, z)]
+            return self.offsets(tuple(parts))
+
+    t = Tensor(np.array([1, 2, 3, 4, 5, 6], np.float32))
+    np.testing.assert_array_equal(_Net()(t, t, t).asnumpy(),
+                                  [[0, 0, 0, 0], [3, 0, 0, 0], [6, 0, 0, 0]])

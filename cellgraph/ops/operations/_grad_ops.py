@@ -26,10 +26,11 @@ from cellgraph.ops.primitive_class import PrimitiveClass, define_class
 from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.dynamic_ops import shape_of
 from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.primitives.exports import REQUIRED
 from cellgraph.primitives.math_ops import sum_to
-from cellgraph.primitives.nn_functional import one_hot
+from cellgraph.primitives.nn_functional import cumsum, one_hot
 from cellgraph.runtime.tensor import Tensor
 
 
@@ -117,11 +118,19 @@ def _concat_offset(x, N=2, axis=0):
     """Where each Tensor of `x` starts when they are joined along `axis`: an (N, rank) int64
     Tensor, zeros but the sum of the earlier inputs' sizes at `axis` (their shapes are known
     when the graph is built)."""
-    shapes = np.array([abstract_of(t).shape for t in x], np.int64)
     if len(x) != N:
         raise ArgumentValueError(f"For 'ConcatOffset', the number of inputs must be {N}, but "
                                  f"got {len(x)}.")
-    axis = axis % shapes.shape[1]
+    static = [abstract_of(t).shape for t in x]
+    rank = len(static[0])
+    axis = axis % rank
+    if any(d is None for shape in static for d in shape):  # sizes known when the graph runs
+        sizes = F.stack([F.cast(F.reshape(F.getitem(shape_of(t), (slice(axis, axis + 1),)),
+                                          ()), mstype.int64) for t in x], 0)
+        starts = F.sub(cumsum(sizes, 0), sizes)                         # (N,)
+        at_axis = Tensor((np.arange(rank) == axis).astype(np.int64))
+        return F.mul(F.expand_dims(starts, 1), at_axis)
+    shapes = np.array(static, np.int64)
     offsets = np.zeros_like(shapes)
     offsets[:, axis] = np.cumsum(shapes[:, axis]) - shapes[:, axis]
     return Tensor(offsets)
