@@ -64,7 +64,9 @@ _LAZY = {
     **{name: ("cellgraph.common.dtype", name) for name in (
         "dtype_to_nptype", "dtype_to_pytype", "get_py_obj_dtype", "pytype_to_dtype")},
     **{name: ("cellgraph.common.seed", name) for name in (
-        "get_rng_state", "get_seed", "manual_seed", "set_rng_state", "set_seed")},
+        "get_rng_state", "get_seed", "set_rng_state", "set_seed")},
+    **{name: ("cellgraph.common.generator", name) for name in (
+        "Generator", "default_generator", "initial_seed", "manual_seed")},
     **{name: ("cellgraph.context", name) for name in (
         "COMPATIBLE", "GRAPH_MODE", "LAX", "PYNATIVE_MODE", "STRICT", "get_context",
         "set_context", "set_recursion_limit")},
@@ -147,6 +149,7 @@ __all__ = [
     "Fbeta",
     "FileWriter",
     "FixedLossScaleManager",
+    "Generator",
     "GradOperation",
     "HausdorffDistance",
     "History",
@@ -199,6 +202,7 @@ __all__ = [
     "current_stream",
     "data_sink",
     "dataset",
+    "default_generator",
     "double",
     "dtype",
     "dtype_to_nptype",
@@ -228,6 +232,7 @@ __all__ = [
     "hal",
     "half",
     "hessian",
+    "initial_seed",
     "int8",
     "int16",
     "int32",

@@ -28,6 +28,9 @@ _LAZY = {
     **{name: ("cellgraph.common.api", name) for name in (
         "jit", "jit_class", "ms_class", "ms_function")},
     **{name: ("cellgraph.common.seed", name) for name in ("get_seed", "set_seed")},
+    **{name: ("cellgraph.common.generator", name) for name in (
+        "Generator", "default_generator", "initial_seed", "manual_seed")},
+    "generator": ("cellgraph.common.generator", None),
     "recompute": ("cellgraph.common.recompute", "recompute"),
     **{name: ("cellgraph.jit_decorators", name) for name in ("JitConfig", "lazy_inline")},
 }
@@ -35,8 +38,38 @@ _LAZY = {
 
 __getattr__, __dir__ = _lazy_names(globals(), _LAZY)
 
-__all__ = ["JitConfig", "Parameter", "ParameterTuple", "Tensor", "TensorType", "dtype",
-           "dtype_to_nptype", "dtype_to_pytype", "get_py_obj_dtype", "get_seed", "initializer",
-           "jit", "jit_class", "lazy_inline", "list_", "ms_class", "ms_function", "mutable",
-           "np_dtype", "parameter", "pytype_to_dtype", "recompute", "set_seed", "string", "tensor",
-           "tensor_type", "tuple_", "type_none"]
+__all__ = [
+    "Generator",
+    "JitConfig",
+    "Parameter",
+    "ParameterTuple",
+    "Tensor",
+    "TensorType",
+    "default_generator",
+    "dtype",
+    "dtype_to_nptype",
+    "dtype_to_pytype",
+    "generator",
+    "get_py_obj_dtype",
+    "get_seed",
+    "initial_seed",
+    "initializer",
+    "jit",
+    "jit_class",
+    "lazy_inline",
+    "list_",
+    "manual_seed",
+    "ms_class",
+    "ms_function",
+    "mutable",
+    "np_dtype",
+    "parameter",
+    "pytype_to_dtype",
+    "recompute",
+    "set_seed",
+    "string",
+    "tensor",
+    "tensor_type",
+    "tuple_",
+    "type_none",
+]

@@ -35,11 +35,6 @@ def global_rng() -> np.random.Generator:
     return _rng.generator()
 
 
-def manual_seed(seed: int) -> None:
-    """`mindspore.manual_seed`: the same as set_seed."""
-    set_seed(seed)
-
-
 def get_rng_state():
     """The global generator's state, for set_rng_state to restore."""
     return _rng.generator().bit_generator.state

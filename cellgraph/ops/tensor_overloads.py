@@ -238,6 +238,18 @@ def scatter_add_indices(self, indices, updates):
     return _ops().tensor_scatter_add(self, indices, updates)
 
 
+def index_add_dim(self, dim, index, source, *, alpha=1):
+    """ops.index_add with source scaled by alpha (a number), into self as MindSpore's does."""
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+        raise DTypeError(f"For 'index_add', the type of 'alpha' should be 'int' or 'float', "
+                         f"but got '{type(alpha).__name__}'.")
+    return _ops().index_add(self, index, source * alpha, dim)
+
+
+def index_add_indices(self, indices, y, axis, use_lock=True, check_index_bound=True):
+    return _ops().index_add(self, indices, y, axis, use_lock, check_index_bound)
+
+
 def sort_dim(self, dim=-1, descending=False, stable=False):
     # the sort is stable either way; the indices are int32, as MindSpore's method gives
     return _ops().sort(self, dim, descending)
@@ -524,6 +536,7 @@ FORMS = {
     "expand_as": (expand_as_other, expand_as_x),
     "gather": (gather_dim, gather_indices),
     "scatter_add": (scatter_add_dim, scatter_add_indices),
+    "index_add": (index_add_dim, index_add_indices),
     "sort": (sort_dim, sort_axis),
     "argsort": (argsort_dim, argsort_axis),
     "max": _MAX,

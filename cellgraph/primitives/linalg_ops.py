@@ -22,6 +22,7 @@ import numpy as np
 from . import dtype as dt
 from .array_ops import expand_dims, reshape, transpose, zeros_like
 from .batching import batch_size, batched_front
+from .complex_ops import conj_
 from .core import Primitive, TensorType, abstract_of, fmt_shape
 from .errors import ArgumentValueError, CompileError, DTypeError, ShapeError
 from .exports import export, export_class
@@ -47,7 +48,11 @@ def _det_type(a: TensorType) -> TensorType:
 
 
 def _solve_type(a: TensorType, b: TensorType, adjoint=False) -> TensorType:
-    _square_stack(a, "matrix")
+    if a.dtype not in (dt.complex64, dt.complex128):  # complex systems solve as well
+        _check_dtype(a, "matrix")
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise ShapeError(f"expected square matrices (shape [..., N, N]) as matrix, got "
+                         f"{fmt_shape(a.shape)}")
     if b.dtype != a.dtype:
         raise DTypeError(f"expected rhs of the matrix's dtype {a.dtype}, got {b.dtype}")
     if b.ndim != a.ndim or b.shape[:-2] != a.shape[:-2] or b.shape[-2] != a.shape[-1]:
@@ -68,8 +73,9 @@ matrix_inverse = Primitive("matrix_inverse", _inverse_type, params={"adjoint": F
 matrix_determinant = Primitive("matrix_determinant", _det_type, public=True, operands=("input",),
                                ops_module="math_ops")
 cholesky_p = Primitive("cholesky", _cholesky_type, params={"upper": False})
+# `adjoint` solves with the conjugate transpose; the rule follows the complex convention itself
 matrix_solve = Primitive("matrix_solve", _solve_type, params={"adjoint": False}, public=True,
-                         ops_module="math_ops")
+                         ops_module="math_ops", complex_bprop=True)
 
 
 def _mT(x):
@@ -91,9 +97,15 @@ def _det_bprop(a, out, dout):
 
 
 def _solve_bprop(a, b, out, dout, adjoint):
+    # X = solve(A, B): dB = solve(A^H, dX), dA = -dB X^H; X = solve(A^H, B): dB = solve(A, dX),
+    # dA = -X dB^H (^H the transpose for real dtypes)
     db = matrix_solve(a, dout, adjoint=not adjoint)
-    da = neg(matmul(out, db, transpose_b=True) if adjoint else matmul(db, out, transpose_b=True))
-    return da, db
+    if abstract_of(out).dtype.is_complex:
+        da = matmul(out, conj_(db), transpose_b=True) if adjoint else \
+            matmul(db, conj_(out), transpose_b=True)
+    else:
+        da = matmul(out, db, transpose_b=True) if adjoint else matmul(db, out, transpose_b=True)
+    return neg(da), db
 
 
 def _cholesky_bprop(a, out, dout, upper):

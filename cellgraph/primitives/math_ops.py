@@ -294,16 +294,31 @@ def _pow_bprop(x, y, out, dout):
     return grad_like(dx, x), grad_like(dy, y)
 
 
+def extremum_grads(x, y, dout, x_wins, y_wins):
+    """MindSpore's gradients of maximum / minimum: dout to the operand that wins strictly,
+    half of it to each at a tie (an integer dout halved toward zero), and all of it to both
+    where either is NaN."""
+    dtype = abstract_of(dout).dtype
+    if dtype.is_inexact:
+        nan = logical_or(not_equal(x, x), not_equal(y, y))
+        x_wins, y_wins = logical_or(x_wins, nan), logical_or(y_wins, nan)
+        half = mul(dout, 0.5)
+    else:
+        half = prims.cast(mul(prims.cast(dout, dtype=dt.float64), 0.5), dtype=dtype)
+    zero = prims.zeros_like(dout)
+    at_tie = select(equal(x, y), half, zero)
+    return (grad_like(add(select(x_wins, dout, zero), at_tie), x),
+            grad_like(add(select(y_wins, dout, zero), at_tie), y))
+
+
 @maximum.def_bprop
 def _maximum_bprop(x, y, out, dout):
-    x_wins = _cast_like(greater_equal(x, y), dout)
-    return grad_like(mul(dout, x_wins), x), grad_like(mul(dout, sub(1, x_wins)), y)
+    return extremum_grads(x, y, dout, greater(x, y), less(x, y))
 
 
 @minimum.def_bprop
 def _minimum_bprop(x, y, out, dout):
-    x_wins = _cast_like(less_equal(x, y), dout)
-    return grad_like(mul(dout, x_wins), x), grad_like(mul(dout, sub(1, x_wins)), y)
+    return extremum_grads(x, y, dout, less(x, y), greater(x, y))
 
 
 @select.def_bprop

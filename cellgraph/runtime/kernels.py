@@ -548,7 +548,7 @@ TABLE["matrix_determinant"] = lambda xp, x: xp.linalg.det(x)
 TABLE["cholesky"] = lambda xp, x, upper=False: xp.linalg.cholesky(
     (x + xp.matrix_transpose(x)) / 2, upper=upper)
 TABLE["matrix_solve"] = lambda xp, a, b, adjoint=False: xp.linalg.solve(
-    xp.matrix_transpose(a) if adjoint else a, b)
+    xp.conj(xp.matrix_transpose(a)) if adjoint else a, b)  # the conjugate transpose
 
 
 # ----- rounding and special functions -----------------------------------------------------------

@@ -22,6 +22,13 @@ def seed_generator(seed: int) -> None:
     _state["streams"] = {}  # the op seeds' streams start again, combined with the new seed
 
 
+def seed_draws(seed: int) -> None:
+    """Restart the global generator's draws from `seed` (any int, taken modulo 2**64) without
+    recording a global seed: `manual_seed` seeds the draws but, as in MindSpore, not
+    `get_seed`, NumPy's generator or the op seeds' streams."""
+    _state["rng"] = np.random.default_rng(int(seed) % 2**64)
+
+
 def stream(key: tuple) -> np.random.Generator:
     """The generator of an op-level seed `key`: the same numbers in every process, started
     again by set_seed (and combined with its seed)."""

@@ -53,7 +53,20 @@ def _casts():
             Case((arr((2, 3), f64),), lambda x, dtype: c128_of(x), c64, {"dtype": c64})]
 
 
+def _solves():
+    """Complex systems; `adjoint` solves with the conjugate transpose."""
+    def ref(a, b, adjoint=False):
+        a = c128_of(a)
+        return np.linalg.solve(np.conj(np.swapaxes(a, -1, -2)) if adjoint else a, c128_of(b))
+
+    return [Case(((carr(sa, d) + 4 * np.eye(sa[-1])).astype(d.np), carr(sb, d)), ref, d,
+                 {"adjoint": adjoint})
+            for sa, sb, d, adjoint in [((3, 3), (3, 2), c128, False), ((3, 3), (3, 2), c128, True),
+                                       ((2, 2, 2), (2, 2, 1), c64, True)]]
+
+
 COMPLEX_CASES = seeded({
+    "matrix_solve": _solves,
     "complex": _parts,
     "real": lambda: _unary(np.real, dt.real_of),
     "imag": lambda: _unary(np.imag, dt.real_of),

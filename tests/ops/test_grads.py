@@ -262,6 +262,11 @@ CASES: dict[str, list[Case]] = {
            case(normal((3, 3)), mode="complete")],
     # one triangle read (the other ignored); distinct eigenvalues (the adjoint divides by gaps)
     "eigh": [case(normal((3, 3))), case(normal((2, 2, 2)), lower=False)],
+    # well-conditioned systems, real and complex, solved with A or its (conjugate) transpose
+    "matrix_solve": [case(Tensor(normal((3, 3)).asnumpy() + 4 * np.eye(3)), normal((3, 2)),
+                          adjoint=adjoint) for adjoint in (False, True)]
+    + [case(Tensor(complex_normal((3, 3)).asnumpy() + 4 * np.eye(3)), complex_normal((3, 2)),
+            adjoint=adjoint) for adjoint in (False, True)],
     "erfinv": [case(uniform(-0.9, 0.9, (2, 3))), case(uniform(-0.5, 0.5, (3,)))],  # not at +-1
     # Y and K are defined for x > 0 only
     **{f"bessel_{kind}": [case(uniform(0.3, 4.0, (2, 3)))]

@@ -127,3 +127,48 @@ def test_check_valid_as_mindspore(dtype):
 def test_check_valid_checks_its_inputs(boxes, metas, error, message):
     with pytest.raises(error, match=message):
         P.CheckValid()(Tensor(boxes), Tensor(metas))
+
+
+# ops.IOU / ops.iou: MindSpore 2.10's CPU results for gt boxes TRUTH + one far box over the
+# anchors ANCHOR, as the bits of each value ((M, N) = (4, 3))
+IOU_TRUTH = np.concatenate([TRUTH, [[40.0, 40.0, 41.0, 41.0]]]).astype(np.float32)
+IOU_BITS = {
+    ("iou", np.float16): [[14682, 0, 12506], [0, 0, 7330], [12374, 7181, 14822], [0, 0, 0]],
+    ("iou", np.float32): [[1059803017, 0, 1041976069], [0, 0, 999572865],
+                          [1040892758, 998352217, 1060955305], [0, 0, 0]],
+    ("iou", np.float64): [[4604202678669200689, 0, 4594631908549966570],
+                          [0, 0, 4571866861541042669],
+                          [4594050310366071227, 4571211531568545025, 4604821308315762930],
+                          [0, 0, 0]],
+    ("iof", np.float16): [[14868, 0, 13844], [0, 0, 14336], [12850, 7185, 15321], [0, 0, 0]],
+    ("iof", np.float32): [[1061326684, 0, 1052938076], [0, 0, 1056964608],
+                          [1044794046, 998385967, 1065036665], [0, 0, 0]],
+    ("iof", np.float64): [[4605020690978875659, 0, 4600517091351505163],
+                          [0, 0, 4602678819172346672],
+                          [4596144798263420412, 4571229650771781808, 4607012471644264068],
+                          [0, 0, 0]],
+}
+_BITS = {np.float16: np.uint16, np.float32: np.uint32, np.float64: np.uint64}
+
+
+@pytest.mark.parametrize("mode, dtype", list(IOU_BITS))
+def test_iou_bit_for_bit_as_mindspore(mode, dtype):
+    anchors, truths = Tensor(ANCHOR.astype(dtype)), Tensor(IOU_TRUTH.astype(dtype))
+    for out in (P.IOU(mode)(anchors, truths), ops.iou(anchors, truths, mode)):
+        assert out.asnumpy().dtype == dtype
+        np.testing.assert_array_equal(out.asnumpy().view(_BITS[dtype]), IOU_BITS[(mode, dtype)])
+
+
+def test_iou_errors_as_mindspore():
+    anchors, truths = Tensor(ANCHOR), Tensor(IOU_TRUTH)
+    with pytest.raises(KeyError, match="only 'iou' or 'iof' are supported, but got 'mode': x"):
+        P.IOU("x")
+    with pytest.raises(ValueError, match=r"the anchor_boxes.shape\[1\] must be equal to 4, but "
+                                         r"got 3"):
+        ops.iou(Tensor(ANCHOR[:, :3]), truths)
+    with pytest.raises(TypeError, match=r"must be a type of \{Tensor\[Float16\], "
+                                        r"Tensor\[Float32\], Tensor\[Float64\]\}, but got "
+                                        r"Tensor\[Int32\]"):
+        ops.iou(Tensor(ANCHOR.astype(np.int32)), Tensor(IOU_TRUTH.astype(np.int32)))
+    with pytest.raises(TypeError, match="the input type must be same"):
+        ops.iou(anchors, Tensor(IOU_TRUTH.astype(np.float16)))

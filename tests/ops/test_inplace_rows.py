@@ -68,3 +68,74 @@ def test_inplace_index_add_writes_its_input_as_mindspore():
     ms.ops.inplace_index_add(p, ms.Tensor(np.array([2], np.int32)),
                              ms.Tensor(np.array([[4, 5]], np.int32)), 0)
     np.testing.assert_array_equal(p.asnumpy(), [[1, 1], [1, 1], [5, 6]])
+
+
+def _rows_added_inputs():
+    return (ms.Tensor(np.array([0, 2], np.int32)), ms.Tensor(np.ones((3, 2), np.float32)))
+
+
+def test_index_add_function_and_both_tensor_method_forms_write_into_the_input():
+    """ops.index_add(x, indices, y, axis), x.index_add(dim, index, source, *, alpha) and
+    x.index_add(indices, y, axis): the sum, written into x as MindSpore 2.10 does (values
+    recorded from it)."""
+    indices, y = _rows_added_inputs()
+    x = ms.Tensor(np.ones((3, 3), np.float32))
+    np.testing.assert_array_equal(ops.index_add(x, indices, y, 1).asnumpy()[0], [2, 1, 2])
+    np.testing.assert_array_equal(x.asnumpy()[0], [2, 1, 2])
+    out = x.index_add(1, indices, y, alpha=2)
+    np.testing.assert_array_equal(out.asnumpy()[0], [4, 1, 4])
+    np.testing.assert_array_equal(x.asnumpy()[0], [4, 1, 4])
+    np.testing.assert_array_equal(x.index_add(indices, y, 1).asnumpy()[0], [5, 1, 5])
+    p = ms.Parameter(ms.Tensor(np.ones((3, 3), np.float32)), name="p")
+    half = ms.Tensor(np.ones((3, 2), np.float16))  # cast to the Parameter's dtype
+    np.testing.assert_array_equal(p.index_add(1, indices, half).asnumpy()[0], [2, 1, 2])
+    np.testing.assert_array_equal(p.asnumpy()[0], [2, 1, 2])
+
+
+def test_index_add_checks_as_mindspore():
+    indices, y = _rows_added_inputs()
+    x = ms.Tensor(np.ones((3, 3), np.float32))
+    with pytest.raises(TypeError, match=r"must be a type of \{Tensor\[Int32\]\}, but got "
+                                        r"Tensor\[Int64\]"):
+        ops.index_add(x, ms.Tensor(np.array([0, 2], np.int64)), y, 1)
+    with pytest.raises(TypeError, match="the type of 'axis' should be 'int', but got type "
+                                        "'float'"):
+        ops.index_add(x, indices, y, 1.0)
+    with pytest.raises(ValueError, match=r"the axis must be in \(-3,2\), but got 2"):
+        ops.index_add(x, indices, y, 2)
+    with pytest.raises(ValueError, match="size of indices] must be equal to 3, but got 2"):
+        ops.index_add(x, indices, y, -2)
+
+
+class _IndexAddNet(ms.nn.Cell):
+    def __init__(self, x):
+        super().__init__()
+        self.input_x = ms.Parameter(ms.Tensor(x), name="x")
+        self.index_add = ops.IndexAdd(1)
+
+    def construct(self, idx, y):
+        return self.index_add(self.input_x, idx, y)
+
+
+class _GradAll(ms.nn.Cell):
+    def __init__(self, network):
+        super().__init__()
+        self.grad = ops.GradOperation(get_all=True, sens_param=True, get_by_list=True)
+        self.network = network
+        self.params = ms.ParameterTuple(network.trainable_params())
+
+    def construct(self, idx, y, dout):
+        return self.grad(self.network, self.params)(idx, y, dout)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32])
+def test_index_add_result_differentiates_as_the_sum(dtype):
+    """IndexAdd's result carries gradients to the Parameter (dout) and to y (dout's slices at
+    the indices), and the Parameter holds the sum afterwards (MindSpore 2.10's values)."""
+    net = _IndexAddNet(np.arange(15).reshape(5, 3).astype(dtype))
+    dout = np.arange(63, 78).reshape(5, 3).astype(dtype)
+    out = _GradAll(net)(ms.Tensor(np.array([1], np.int32)),
+                        ms.Tensor(np.arange(5).reshape(5, 1).astype(dtype)), ms.Tensor(dout))
+    np.testing.assert_array_equal(out[0][1].asnumpy().ravel(), [64, 67, 70, 73, 76])
+    np.testing.assert_array_equal(out[1][0].asnumpy(), dout)
+    np.testing.assert_array_equal(net.input_x.asnumpy()[:, 1], [1, 5, 9, 13, 17])

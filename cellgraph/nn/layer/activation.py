@@ -63,7 +63,7 @@ class ReLU6(Cell):
         super().__init__()
 
     def construct(self, x):
-        return F.minimum(F.relu(x), 6.0)
+        return F.relu6(x)
 
 
 class LeakyReLU(Cell):

@@ -429,7 +429,8 @@ class L1Regularizer(Cell):
         self.scale = Tensor(scale, dt.float32)
 
     def construct(self, weights):
-        if weights.dtype == dt.bool_:
+        weights_dtype = F.dtype(weights)  # a TypeError for what has none, as MindSpore's check
+        if weights_dtype == dt.bool_:
             raise DTypeError(f"L1Regularizer: `weights` must be a number type, got "
-                             f"{weights.dtype}")
+                             f"{weights_dtype}")
         return F.mul(self.scale, F.reduce_sum(F.abs(weights)))

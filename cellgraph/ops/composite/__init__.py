@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numbers
 
+from cellgraph._lazy import lazy_names as _lazy_names
 from cellgraph.autograd import GradOperation, grad, value_and_grad
 from cellgraph.compiler.builder import Tracer, current_builder
 from cellgraph.compiler.frontend import trace_call
@@ -28,8 +29,15 @@ from cellgraph.primitives.nn_functional import clip_by_value
 from cellgraph.vectorize import vmap
 
 __all__ = ["GradOperation", "HyperMap", "Map", "MultitypeFuncGraph", "Partial", "add_flags",
-           "clip_by_global_norm", "clip_by_value", "grad", "jvp", "ones_like", "partial", "tail",
+           "clip_by_global_norm", "clip_by_value", "grad", "jvp", "multinomial", "ones_like",
+           "partial", "tail",
            "value_and_grad", "vjp", "vmap", "zeros_like"]
+
+
+# MindSpore's composite has the random functions too; ops.function reaches this module, so
+# they load on first use
+__getattr__, __dir__ = _lazy_names(globals(), {
+    "multinomial": ("cellgraph.ops.function.random_func", "multinomial")})
 
 
 def apply(fn, *args, **kwargs):

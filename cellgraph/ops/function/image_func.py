@@ -295,9 +295,55 @@ def check_valid(bboxes, img_metas):
     return F.reshape(F.logical_not(invalid), (-1,))
 
 
+IOU_MODES = ("iou", "iof")
+_IOU_TYPES = (dt.float16, dt.float32, dt.float64)
+
+
+def check_iou_mode(mode) -> None:
+    if mode not in IOU_MODES:
+        raise KeyError(f"For 'IOU', only 'iou' or 'iof' are supported, but got 'mode': {mode}.")
+
+
+def iou(anchor_boxes, gt_boxes, mode="iou"):
+    """The (M, N) overlaps of the M boxes `gt_boxes` with the N boxes `anchor_boxes`, each
+    (x0, y0, x1, y1) with inclusive pixel corners (a side is x1 - x0 + 1): the intersection over
+    the union ("iou") or over the gt box ("iof"), plus 1e-10 in the denominator (0 in float16);
+    in MindSpore's CPU kernel's order of operations, in the boxes' dtype."""
+    check_iou_mode(mode)
+    a, g = abstract_of(anchor_boxes), abstract_of(gt_boxes)
+    for aval in (a, g):
+        if aval.dtype not in _IOU_TYPES:
+            raise DTypeError(f"For primitive[IOU], the input argument[x] must be a type of "
+                             f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
+                             f"Tensor[{aval.dtype}].")
+    if a.dtype != g.dtype:
+        raise DTypeError("For primitive[IOU], the input type must be same.")
+    for name, aval in (("anchor_boxes", a), ("gt_boxes", g)):
+        if aval.ndim != 2:
+            raise ArgumentValueError(f"For primitive[IOU], the dimension of '{name}' must be "
+                                     f"equal to 2, but got {aval.ndim}.")
+        if aval.shape[1] != 4:
+            raise ArgumentValueError(f"For primitive[IOU], the {name}.shape[1] must be equal to "
+                                     f"4, but got {aval.shape[1]}.")
+    one, eps = F.cast(1, a.dtype), F.cast(1e-10, a.dtype)
+    zero = F.cast(0, a.dtype)
+    ax0, ay0, ax1, ay1 = (F.reshape(c, (1, -1)) for c in
+                          prims.split(anchor_boxes, axis=1, sizes=(1, 1, 1, 1)))
+    gx0, gy0, gx1, gy1 = prims.split(gt_boxes, axis=1, sizes=(1, 1, 1, 1))  # (M, 1) each
+    width = F.maximum(zero, F.add(F.sub(F.minimum(ax1, gx1), F.maximum(ax0, gx0)), one))
+    height = F.maximum(zero, F.add(F.sub(F.minimum(ay1, gy1), F.maximum(ay0, gy0)), one))
+    overlaps = F.mul(width, height)
+    area1 = F.mul(F.add(F.sub(ax1, ax0), one), F.add(F.sub(ay1, ay0), one))
+    area2 = F.mul(F.add(F.sub(gx1, gx0), one), F.add(F.sub(gy1, gy0), one))
+    if mode == "iou":
+        return F.div(overlaps, F.add(F.sub(F.add(area1, area2), overlaps), eps))
+    return F.div(overlaps, F.add(area2, eps))
+
+
 export(bounding_box_decode)
 export(bounding_box_encode)
 export(check_valid)
+export(iou)
 
 
 # the functional operations defined elsewhere (the primitives, the other modules)

@@ -21,14 +21,16 @@ from cellgraph.ops.function.nn_func.image import grid_sampler_impl
 from cellgraph.ops.function.nn_func.normalization import lrn
 from cellgraph.ops.function.nn_func.pooling import _last3, max_pool3d, same_max_pool3d
 from cellgraph.ops.operations.array_ops import StridedSlice
-from cellgraph.ops.operations.nn_ops import L2Normalize, ResizeBilinearV2
+from cellgraph.ops.operations.nn_ops import L2Normalize, MaxPool, ResizeBilinearV2
 from cellgraph.ops.primitive_class import PrimitiveClass, define_class
 from cellgraph.primitives import dtype as mstype
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.dynamic_ops import shape_of
 from cellgraph.primitives.errors import ArgumentValueError
+from cellgraph.primitives.exports import REQUIRED
 from cellgraph.primitives.math_ops import sum_to
-from cellgraph.primitives.nn_functional import one_hot
+from cellgraph.primitives.nn_functional import cumsum, one_hot
 from cellgraph.runtime.tensor import Tensor
 
 
@@ -112,6 +114,39 @@ def _max_pool_grad_with_argmax(x, grad, argmax, kernel_size=1, strides=1, pad_mo
     return F.reshape(F.reduce_sum(picked, 1), (n, c, h, w))
 
 
+def _concat_offset(x, N=2, axis=0):
+    """Where each Tensor of `x` starts when they are joined along `axis`: an (N, rank) int64
+    Tensor, zeros but the sum of the earlier inputs' sizes at `axis` (their shapes are known
+    when the graph is built)."""
+    if len(x) != N:
+        raise ArgumentValueError(f"For 'ConcatOffset', the number of inputs must be {N}, but "
+                                 f"got {len(x)}.")
+    static = [abstract_of(t).shape for t in x]
+    rank = len(static[0])
+    axis = axis % rank
+    if any(d is None for shape in static for d in shape):  # sizes known when the graph runs
+        sizes = F.stack([F.cast(F.reshape(F.getitem(shape_of(t), (slice(axis, axis + 1),)),
+                                          ()), mstype.int64) for t in x], 0)
+        starts = F.sub(cumsum(sizes, 0), sizes)                         # (N,)
+        at_axis = Tensor((np.arange(rank) == axis).astype(np.int64))
+        return F.mul(F.expand_dims(starts, 1), at_axis)
+    shapes = np.array(static, np.int64)
+    offsets = np.zeros_like(shapes)
+    offsets[:, axis] = np.cumsum(shapes[:, axis]) - shapes[:, axis]
+    return Tensor(offsets)
+
+
+def _max_pool_grad_with_argmax_v2(x, grad, argmax, kernel_size, strides=None, pads=0,
+                                  dilation=(1, 1), ceil_mode=False, argmax_type=mstype.int64):
+    """d x of MaxPoolWithArgmaxV2: each output's gradient added at the position its argmax
+    names in its own (H, W) plane of x (row-major, as MaxPoolWithArgmaxV2 counts, int32 or
+    int64); the window attributes are not needed."""
+    n, c, h, w = x.shape
+    hot = one_hot(F.reshape(argmax, (n * c, -1)), h * w, 1.0, 0.0)  # (N * C, outputs, H * W)
+    picked = F.mul(F.cast(hot, grad.dtype), F.expand_dims(F.reshape(grad, (n * c, -1)), -1))
+    return F.reshape(F.reduce_sum(picked, 1), (n, c, h, w))
+
+
 def _max_pool_grad_grad_with_argmax(x, grad, argmax, kernel_size=1, strides=1,
                                     pad_mode="VALID"):
     """The second-order gradient of MaxPoolWithArgmax: `grad` (x's shape) read at each
@@ -119,6 +154,14 @@ def _max_pool_grad_grad_with_argmax(x, grad, argmax, kernel_size=1, strides=1,
     n = argmax.shape[0]
     flat = gather_elements(F.reshape(grad, (n, -1)), 1, F.reshape(argmax, (n, -1)))
     return F.reshape(flat, argmax.shape)
+
+
+def _max_pool_grad_grad(x, out, grad, kernel_size=1, strides=1, pad_mode="VALID"):
+    """The second-order gradient of MaxPool (NCHW): for each window, `grad` at the position of
+    the window's maximum in x (the forward derivative of the pooling of x along `grad`; `out`,
+    the pooled x, is not needed)."""
+    pool = MaxPool(kernel_size, strides, pad_mode)
+    return jvp(pool, (x,), (grad,))[1]
 
 
 def _max_pool3d_grad_grad(x, out, grad, kernel_size=(1, 1, 1, 1, 1), strides=(1, 1, 1, 1, 1),
@@ -172,15 +215,21 @@ def _layer_norm_grad(x, dy, variance, mean, gamma, begin_norm_axis=1, begin_para
             F.reduce_sum(dy, lead_axes))
 
 
-def _maximum_grad(x1, x2, grads, grad_x=True, grad_y=True, *, pick=None):
-    first = (pick or F.greater_equal)(x1, x2)
-    return (sum_to(_where(first, grads), x1.shape) if grad_x else F.zeros_like(x1),
-            sum_to(_where(F.logical_not(first), grads), x2.shape) if grad_y
+def _maximum_grad(x1, x2, grads, grad_x=True, grad_y=True, *, wins=None, loses=None):
+    """MindSpore's MaximumGrad kernel: grads to the operand that wins strictly, half of them to
+    each where neither does (a tie, or a NaN)."""
+    first = (wins or F.greater)(x1, x2)
+    second = (loses or F.less)(x1, x2)
+    zero = F.zeros_like(grads)
+    half = F.select(F.logical_not(F.logical_or(first, second)), grads * 0.5, zero)
+    return (sum_to(F.select(first, grads, zero) + half, x1.shape) if grad_x
+            else F.zeros_like(x1),
+            sum_to(F.select(second, grads, zero) + half, x2.shape) if grad_y
             else F.zeros_like(x2))
 
 
 def _minimum_grad(x1, x2, grads, grad_x=True, grad_y=True):
-    return _maximum_grad(x1, x2, grads, grad_x, grad_y, pick=F.less_equal)
+    return _maximum_grad(x1, x2, grads, grad_x, grad_y, wins=F.less, loses=F.greater)
 
 
 def _bias_add_grad(dout, data_format="NCHW"):
@@ -306,9 +355,16 @@ _CLASSES = {
                                   {"kernel_size": 1, "strides": 1, "pad_mode": "VALID"}),
     "FractionalAvgPoolGrad": (fractional_avg_pool_grad, {"overlapping": False}),
     "FractionalMaxPoolGrad": (fractional_max_pool_grad, {"overlapping": False}),
+    "MaxPoolGradGrad": (_max_pool_grad_grad,
+                        {"kernel_size": 1, "strides": 1, "pad_mode": "VALID"}),
     "MaxPool3DGradGrad": (_max_pool3d_grad_grad,
                           {"kernel_size": (1, 1, 1, 1, 1), "strides": (1, 1, 1, 1, 1),
                            "pad_mode": "VALID", "data_format": "NCDHW"}),
+    "ConcatOffset": (_concat_offset, {"N": 2, "axis": 0}),
+    "MaxPoolGradWithArgmaxV2": (_max_pool_grad_with_argmax_v2,
+                                {"kernel_size": REQUIRED, "strides": None, "pads": 0,
+                                 "dilation": (1, 1), "ceil_mode": False,
+                                 "argmax_type": mstype.int64}),
     "MaxPoolGradWithArgmax": (_max_pool_grad_with_argmax,
                               {"kernel_size": 1, "strides": 1, "pad_mode": "VALID",
                                "data_format": "NCHW"}),

@@ -73,7 +73,8 @@ from cellgraph.ops.function.array_func.shape import (
 )
 from cellgraph.ops.function.array_func.shape import flip as _flip
 from cellgraph.ops.function.math_func.creation import _range
-from cellgraph.ops.function.math_func.elementwise import population_count
+from cellgraph.ops.function.math_func.elementwise import mvlgamma, population_count
+from cellgraph.ops.function.math_func.linalg import lstsq
 from cellgraph.ops.function.math_func.reduction import cumprod
 from cellgraph.ops.function.nn_func.conv import _ints, _patches, extract_patches
 from cellgraph.ops.function.nn_func.image import _nearest
@@ -90,6 +91,7 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import abstract_of, normalize_axis
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, UnsupportedError
+from cellgraph.primitives.exports import REQUIRED
 from cellgraph.primitives.nn_functional import argmax
 
 __all__ = ["ArgMaxWithValue", "ArgMinWithValue", "Argmax", "BroadcastTo", "Cast", "Concat",
@@ -531,17 +533,45 @@ InplaceUpdateV2 = define_class("InplaceUpdateV2", lambda x, indices, v: inplace_
 
 class IndexAdd(PrimitiveClass):
     """`IndexAdd(axis)(input_x, indices, input_y)`: input_x (a Parameter) with input_y's
-    slices along `axis` added at `indices`, in place; returns it. Out-of-range indices are an
-    error either way (`check_index_bound` only chose MindSpore's check)."""
+    slices along `axis` added at `indices`, in place; returns the new value (ops.index_add)."""
 
     def __init__(self, axis, use_lock=True, check_index_bound=True):
         self.axis, self.use_lock, self.check_index_bound = axis, use_lock, check_index_bound
 
     def __call__(self, input_x, indices, input_y):
-        from cellgraph.common.assign import assign
-        from cellgraph.ops.inplace import index_added
+        from cellgraph.ops.function.math_func.elementwise import index_add
 
-        return assign(input_x, index_added(input_x, self.axis, indices, input_y))
+        return index_add(input_x, indices, input_y, self.axis, self.use_lock,
+                         self.check_index_bound)
+
+
+class Lstsq(PrimitiveClass):
+    """`ops.Lstsq(fast=True, l2_regularizer=0.0)(x, a)`: ops.lstsq; MindSpore accepts only
+    those values of its two attributes."""
+
+    def __init__(self, fast=True, l2_regularizer=0.0):
+        if fast is not True:
+            raise DTypeError(f"For 'Lstsq', the 'fast' should be True, but got '{fast}'.")
+        if l2_regularizer != 0.0 or type(l2_regularizer) is not float:
+            raise DTypeError(f"For 'Lstsq', the 'l2_regularizer' should be 0.0, but got "
+                             f"'{l2_regularizer}'.")
+        self.fast, self.l2_regularizer = fast, l2_regularizer
+
+    def __call__(self, x, a):
+        return lstsq(x, a)
+
+
+class Mvlgamma(define_class("Mvlgamma", mvlgamma, {"p": REQUIRED}, __name__)):
+    """`ops.Mvlgamma(p)(x)`: ops.mvlgamma, p checked when it is made."""
+
+    def __init__(self, p):
+        if isinstance(p, bool) or not isinstance(p, int):
+            raise DTypeError(f"For 'Mvlgamma', the type of 'p' should be 'int', but got type "
+                             f"'{type(p).__name__}'.")
+        if p < 1:
+            raise ArgumentValueError(f"For 'Mvlgamma', the 'p' must be int and must > 0, but "
+                                     f"got '{p}' with type 'int'.")
+        super().__init__(p)
 
 
 Padding = define_class("Padding", padding, {"pad_dim_size": 8}, __name__,
@@ -609,10 +639,12 @@ __all__ += [
     "InplaceSub",
     "InplaceUpdate",
     "InplaceUpdateV2",
+    "Lstsq",
     "MatrixDiagPartV3",
     "MatrixDiagV3",
     "MatrixSetDiagV3",
     "Meshgrid",
+    "Mvlgamma",
     "NonZero",
     "Padding",
     "PopulationCount",

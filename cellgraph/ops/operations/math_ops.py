@@ -48,6 +48,7 @@ from cellgraph.primitives.errors import (
     ShapeError,
     UnsupportedError,
 )
+from cellgraph.runtime.select_order import nth_element_order
 from cellgraph.runtime.tensor import Tensor
 from cellgraph.transform import user_loc
 
@@ -381,6 +382,83 @@ def _no_status_register(name) -> None:
                            f"with amp.all_finite or ops.isfinite")
 
 
+_MEDIAN_TYPES = (dt.float32, dt.float64, dt.int16, dt.int32, dt.int64)
+
+
+def _median(x, global_median=False, axis=0, keep_dims=False, ignore_nan=False):
+    """(the lower median, its int64 index) along `axis`, as MindSpore's CPU Median kernel
+    picks it: ties ordered by position; a NaN in the slice gives NaN and the first NaN's
+    index, or with `ignore_nan` the median of the other elements (an all-NaN slice: NaN, at the
+    position libstdc++'s nth_element leaves first, as the kernel's). `global_median`: the median of
+    every element, index 0; an empty input gives NaN (0 for integers)."""
+    from cellgraph.primitives.sort_ops import sort, take_along_axis
+
+    aval = abstract_of(x)
+    if aval.dtype not in _MEDIAN_TYPES:
+        raise DTypeError(f"For primitive[Median], the input argument[x] must be a type of "
+                         f"{{Tensor[Float32], Tensor[Float64], Tensor[Int16], Tensor[Int32], "
+                         f"Tensor[Int64]}}, but got Tensor[{aval.dtype}].")
+    floating = aval.dtype.is_float
+    if global_median:
+        if aval.size == 0:
+            empty = np.array(np.nan if floating else 0, aval.dtype.np)
+            return F.cast(empty, aval.dtype), F.cast(0, dt.int64)
+        value, _ = _median(F.reshape(x, (-1,)), False, 0, False, ignore_nan)
+        return value, F.cast(0, dt.int64)
+    if aval.ndim == 0:
+        return x, F.cast(0, dt.int64)
+    if not -aval.ndim <= axis < aval.ndim:
+        raise ArgumentValueError(f"For primitive[Median], the axis must be in "
+                                 f"[{-aval.ndim},{aval.ndim}), but got {axis}.")
+    axis %= aval.ndim
+    n = aval.shape[axis]
+    if n == 0:
+        shape = aval.shape[:axis] + ((1,) if keep_dims else ()) + aval.shape[axis + 1:]
+        return F.zeros(shape, aval.dtype), F.zeros(shape, dt.int64)
+    _, order = sort(x, axis)  # stable, NaN last
+    order = F.cast(order, dt.int64)
+    kept = aval.shape[:axis] + (1,) + aval.shape[axis + 1:]
+    nan = F.not_equal(x, x) if floating else None
+    if ignore_nan and floating:
+        count = F.sub(n, F.reduce_sum(F.cast(nan, dt.int64), (axis,), True))
+        middle = F.floor_div(F.maximum(F.sub(count, 1), 0), 2)
+        index = take_along_axis(order, middle, axis=axis)
+        # every NaN compares equivalent: the position nth_element leaves first, given n alone
+        all_nan = nth_element_order(np.full(n, np.nan), 0)[0]
+        index = F.select(F.less(count, 1), F.zeros_like(index) + all_nan, index)
+    else:
+        index = take_along_axis(order, F.fill(dt.int64, kept, (n - 1) // 2), axis=axis)
+        if floating:
+            positions = F.reshape(F.cast(np.arange(n), dt.int64),
+                                  (1,) * axis + (n,) + (1,) * (aval.ndim - axis - 1))
+            first_nan = F.reduce_min(F.select(nan, positions, F.zeros_like(positions) + n),
+                                     (axis,), True)
+            index = F.select(F.less(first_nan, n), first_nan, index)
+    value = take_along_axis(x, index, axis=axis)
+    if not keep_dims:
+        value, index = F.squeeze(value, (axis,)), F.squeeze(index, (axis,))
+    return value, index
+
+
+class Median(PrimitiveClass):
+    """`ops.Median(global_median=False, axis=0, keep_dims=False, ignore_nan=False)(x)`: (the
+    median, its index); see `_median`."""
+
+    def __init__(self, global_median=False, axis=0, keep_dims=False, ignore_nan=False):
+        for name, value, kind in (("global_median", global_median, bool), ("axis", axis, int),
+                                  ("keep_dims", keep_dims, bool),
+                                  ("ignore_nan", ignore_nan, bool)):
+            if type(value) is not kind:
+                raise DTypeError(f"For 'Median', the type of '{name}' should be "
+                                 f"'{kind.__name__}', but got type '{type(value).__name__}'.")
+        self.global_median, self.axis = global_median, axis
+        self.keep_dims, self.ignore_nan = keep_dims, ignore_nan
+
+    def __call__(self, x):
+        return _median(x, self.global_median, self.axis, self.keep_dims, self.ignore_nan)
+
+
+__all__ += ["Median"]
 __all__ += ["NMSWithMask", "NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus"]
 
 

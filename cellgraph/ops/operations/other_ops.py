@@ -1,4 +1,4 @@
-"""MindSpore's `ops.operations.other_ops`: the bounding-box primitives' classes."""
+"""MindSpore's `ops.operations.other_ops`: the bounding-box primitives' classes and IOU."""
 from __future__ import annotations
 
 from cellgraph.ops.function.image_func import (
@@ -6,12 +6,14 @@ from cellgraph.ops.function.image_func import (
     bounding_box_encode,
     check_box_options,
     check_decode_options,
+    check_iou_mode,
     check_valid,
+    iou,
 )
 from cellgraph.ops.primitive_class import define_class, generate_classes
 from cellgraph.primitives.exports import REQUIRED
 
-__all__ = ["BoundingBoxDecode", "BoundingBoxEncode", "CheckValid"]
+__all__ = ["IOU", "BoundingBoxDecode", "BoundingBoxEncode", "CheckValid"]
 
 _BOXES = {"means": (0.0, 0.0, 0.0, 0.0), "stds": (1.0, 1.0, 1.0, 1.0)}
 
@@ -39,6 +41,14 @@ class BoundingBoxDecode(define_class("BoundingBoxDecode", bounding_box_decode,
 
 
 CheckValid = define_class("CheckValid", check_valid, module=__name__)
+
+
+class IOU(define_class("IOU", iou, {"mode": "iou"}, module=__name__)):
+    """ops.IOU(mode)(anchor_boxes, gt_boxes): ops.iou, its mode checked when it is made."""
+
+    def __init__(self, mode="iou"):
+        check_iou_mode(mode)
+        super().__init__(mode)
 
 # the classes derived from the primitives' declarations that MindSpore files here
 generate_classes(globals())

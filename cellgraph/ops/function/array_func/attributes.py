@@ -9,7 +9,7 @@ import numpy as np
 
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives.core import abstract_of, is_value, value_input
+from cellgraph.primitives.core import abstract_of, is_value, running_eagerly, value_input
 from cellgraph.primitives.errors import DTypeError
 
 __all__ = ["is_tensor", "rank", "size"]
@@ -72,8 +72,17 @@ def shape(input_x) -> tuple:
 
 
 def dtype(x):
-    """The dtype of a Tensor (`F.dtype`)."""
-    return x.dtype
+    """The dtype of a Tensor, CSRTensor or COOTensor (`F.dtype`); inside a graph a Python
+    number's too (bool, int64 or float32, as MindSpore's graph mode types constants). Anything
+    else is a TypeError, as in MindSpore."""
+    if is_tensor(x) or type(x).__name__ in ("CSRTensor", "COOTensor"):
+        return x.dtype
+    if isinstance(x, numbers.Number) and not running_eagerly():
+        if isinstance(x, (bool, np.bool_)):
+            return dt.bool_
+        return dt.int64 if isinstance(x, numbers.Integral) else dt.float32
+    raise DTypeError(f"For Primitive[Dtype], the input argument[input_x] must be a Tensor, "
+                     f"CSRTensor or COOTensor, but got {type(x)}.")
 
 
 def tensor_shape(input_x):

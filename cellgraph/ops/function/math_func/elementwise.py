@@ -17,9 +17,11 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import rounding_ops as R
-from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.check_ops import check_range
+from cellgraph.primitives.core import abstract_of, running_eagerly
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, RunError
 from cellgraph.primitives.floor_division import floor_divide
+from cellgraph.primitives.gamma_ops import lgamma
 
 __all__ = [
     "addcmul",
@@ -34,6 +36,7 @@ __all__ = [
     "frac",
     "heaviside",
     "hypot",
+    "index_add",
     "inplace_index_add",
     "isclose",
     "isfinite",
@@ -45,6 +48,7 @@ __all__ = [
     "logaddexp",
     "logical_xor",
     "logit",
+    "mvlgamma",
     "nan_to_num",
     "population_count",
     "pows",
@@ -329,6 +333,65 @@ def index_added(input, dim, index, source):
     updates = moveaxis(source, dim, 0) if dim else source
     out = F.tensor_scatter_add(moved, F.reshape(index, (-1, 1)), F.cast(updates, moved.dtype))
     return moveaxis(out, 0, dim) if dim else out
+
+
+_MVLGAMMA_DOMAIN = "For Mvlgamma, all elements of 'x' must be greater than (p-1)/2."
+
+
+def mvlgamma(input, p):
+    """The multivariate log-gamma of dimension p, elementwise: p(p-1)/4 log(pi) + sum over
+    i < p of lgamma(x - i/2), summed in that order in x's dtype (float32 or float64), as
+    MindSpore's CPU kernel does. Every element must exceed (p-1)/2 (NaN does not): a ValueError
+    at once when eager, when the graph runs otherwise."""
+    if isinstance(p, bool) or not isinstance(p, int):
+        raise DTypeError(f"For 'Mvlgamma', the type of 'p' should be 'int', but got type "
+                         f"'{type(p).__name__}'.")
+    if p < 1:
+        raise ArgumentValueError(f"For 'Mvlgamma', the 'p' must be int and must > 0, but got "
+                                 f"'{p}' with type 'int'.")
+    dtype = abstract_of(input).dtype
+    if dtype not in (dt.float32, dt.float64):
+        raise DTypeError(f"For primitive[Mvlgamma], the input argument[x] must be a type of "
+                         f"{{Tensor[Float32], Tensor[Float64]}}, but got Tensor[{dtype}].")
+    bound = (p - 1) / 2
+    outside = F.logical_not(F.greater(input, F.cast(bound, dtype)))
+    if running_eagerly():
+        if bool(np.any(outside.asnumpy())):
+            raise ArgumentValueError(_MVLGAMMA_DOMAIN)
+    else:
+        check_range(F.reduce_sum(F.cast(outside, dt.int32)), low=0, high=1, op="Mvlgamma",
+                    what=_MVLGAMMA_DOMAIN + " Elements not greater:", error="value")
+    real = np.float32 if dtype == dt.float32 else np.float64
+    out = full_like(input, real(p * (p - 1)) * real(np.log(np.pi)) * real(0.25))
+    for i in range(p):
+        out = F.add(out, lgamma(F.sub(input, F.cast(real(0.5) * i, dtype))))
+    return out
+
+
+def index_add(x, indices, y, axis, use_lock=True, check_index_bound=True):
+    """`ops.index_add`: x with y's slices along `axis` added at `indices` (int32), written into x
+    (a Parameter, or a Tensor in place) as MindSpore's IndexAdd does; returns the new value,
+    which differentiates as the sum it is (dx = dout, dy = dout's slices at `indices`), as
+    IndexAdd's does. Out-of-range indices are an error whatever `check_index_bound` says, and
+    `use_lock` (a GPU kernel's choice) changes nothing on the CPU."""
+    if isinstance(axis, bool) or not isinstance(axis, int):
+        raise DTypeError(f"For 'IndexAdd', the type of 'axis' should be 'int', but got type "
+                         f"'{type(axis).__name__}'.")
+    index_dtype = abstract_of(indices).dtype
+    if index_dtype != dt.int32:
+        raise DTypeError(f"For primitive[IndexAdd], the input argument[indices type] must be a "
+                         f"type of {{Tensor[Int32]}}, but got Tensor[{index_dtype}].")
+    rank = abstract_of(x).ndim
+    if not -rank <= axis < rank:
+        raise ArgumentValueError(f"For primitive[IndexAdd], the axis must be in "
+                                 f"({-rank - 1},{rank}), but got {axis}.")
+    count, y_shape = abstract_of(indices).size, abstract_of(y).shape
+    if len(y_shape) == rank and y_shape[axis] != count:
+        raise ArgumentValueError(f"For primitive[IndexAdd], the attribute[size of indices] must "
+                                 f"be equal to {y_shape[axis]}, but got {count}.")
+    new = index_added(x, axis, indices, y)
+    update_in_place(x, new)
+    return new
 
 
 def inplace_index_add(var, indices, updates, axis):

@@ -42,6 +42,7 @@ __all__ = [
     "ger",
     "inner",
     "kron",
+    "lstsq",
     "matrix_solve",
     "outer",
     "pinv",
@@ -466,6 +467,40 @@ def dot(input, other):
     moved = F.transpose(other, (len(b) - 2,) + tuple(i for i in range(len(b)) if i != len(b) - 2))
     product = F.matmul(F.reshape(input, (-1, a[-1])), F.reshape(moved, (b[-2], -1)))
     return F.reshape(product, a[:-1] + b[:-2] + b[-1:])
+
+
+def lstsq(input, A):
+    """The least-squares solution X (n, k) of input @ X = A for an (m, n) `input` and an (m, k)
+    or (m,) `A`, through the normal equations as MindSpore's CPU Lstsq: (input^T input)^-1
+    input^T A when m >= n, else the minimum-norm input^T (input input^T)^-1 A. float16 is
+    solved in float32."""
+    x, a = abstract_of(input), abstract_of(A)
+    for aval in (x, a):
+        if aval.dtype not in (dt.float16, dt.float32, dt.float64):
+            raise DTypeError(f"For primitive[Lstsq], the input argument[a] must be a type of "
+                             f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
+                             f"Tensor[{aval.dtype}].")
+    if x.dtype != a.dtype:
+        raise DTypeError("For primitive[Lstsq], the input type must be same.")
+    if x.ndim != 2:
+        raise ShapeError(f"For 'Lstsq', the dimension of x must be equal to 2, but got x_dim: "
+                         f"{x.ndim}.")
+    if a.ndim not in (1, 2):
+        raise ShapeError(f"For 'Lstsq', the dimension of 'a' must be equal to 2 or 1, but got "
+                         f"a_dim: {a.ndim}.")
+    if x.shape[0] != a.shape[0]:
+        raise ShapeError(f"For 'Lstsq', the length of x_dim[0] must be equal to the length of "
+                         f"a_dims[0]. But got x_dim[0]: {x.shape[0]},  a_dims[0]: "
+                         f"{a.shape[0]}.")
+    if x.dtype == dt.float16:
+        return F.cast(lstsq(F.cast(input, dt.float32), F.cast(A, dt.float32)), dt.float16)
+    rhs = F.reshape(A, (a.shape[0], 1)) if a.ndim == 1 else A
+    m, n = x.shape
+    if m >= n:
+        gram = M.matmul(input, input, transpose_a=True)
+        return L.matrix_solve(gram, M.matmul(input, rhs, transpose_a=True))
+    gram = M.matmul(input, input, transpose_b=True)
+    return M.matmul(input, L.matrix_solve(gram, rhs), transpose_a=True)
 
 
 def matrix_solve(matrix, rhs, adjoint=False):

@@ -36,7 +36,7 @@ def relu(input, inplace=False):
 
 def relu6(x):
     """min(max(x, 0), 6), whose gradient is 1 on (0, 6] as MindSpore's ReLU6 (0 at x = 0)."""
-    return M.minimum(F.relu(x), 6)
+    return M.select(x > 6, F.zeros_like(x) + 6, F.relu(x))  # ReLU6Grad: dout on (0, 6]
 
 
 def leaky_relu(input, alpha=0.2):
@@ -44,7 +44,7 @@ def leaky_relu(input, alpha=0.2):
 
 
 def elu(input_x, alpha=1.0):
-    negative = M.minimum(input_x, 0.0)
+    negative = M.select(input_x > 0, F.zeros_like(input_x), input_x)  # EluGrad: 1 at 0
     return M.select(input_x > 0, input_x, alpha * (M.exp(negative) - 1))
 
 
@@ -81,6 +81,10 @@ def softsign(x):
 
 
 def mish(x):
+    """x * tanh(softplus(x)); float16 computed in float32 and rounded once, as MindSpore's
+    CPU kernel does."""
+    if abstract_of(x).dtype == dt.float16:
+        return F.cast(mish(F.cast(x, dt.float32)), dt.float16)
     return x * M.tanh(NF.softplus(x))
 
 

@@ -121,8 +121,8 @@ def max_pool3d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=Fal
 
     def combine(taps):
         out = taps[0]
-        for t in taps[1:]:
-            out = F.maximum(out, t)
+        for t in taps[1:]:  # a tie keeps the earlier tap, which takes the whole gradient
+            out = F.select(F.greater(t, out), t, out)
         return out
 
     return _pool3d(lambda v, k, s, p: max_pool2d(v, k, s, _pool_pad(p)), "MaxPool3d", x,
