@@ -9,16 +9,18 @@ import numpy as np
 
 from cellgraph.primitives.errors import UnsupportedError
 
-__all__ = ["get_autotune_interval", "get_callback_timeout", "get_enable_autotune",
+__all__ = ["get_autotune_interval", "get_callback_timeout", "get_debug_mode", "get_enable_autotune",
            "get_num_parallel_workers", "get_prefetch_size", "get_seed", "set_autotune_interval",
-           "set_callback_timeout", "set_enable_autotune", "set_num_parallel_workers",
+           "set_callback_timeout", "set_debug_mode", "set_enable_autotune",
+           "set_num_parallel_workers",
            "set_prefetch_size", "set_seed"]
 
 _DEFAULT_SEED = 5489  # MindSpore's default (the mt19937 default seed)
 # MindSpore's default worker count: 8, or the machine's CPU count where that is smaller
 _state = {"seed": _DEFAULT_SEED, "seeded": False, "prefetch_size": 16,
           "num_parallel_workers": min(8, os.cpu_count() or 8), "callback_timeout": 60,
-          "autotune": False, "autotune_interval": 0}
+          "autotune": False, "autotune_interval": 0, "debug_mode": False,
+          "debug_hook_list": None}
 _INT32_MAX = 2 ** 31 - 1
 
 
@@ -131,3 +133,37 @@ def set_autotune_interval(interval) -> None:
 
 def get_autotune_interval() -> int:
     return _state["autotune_interval"]
+
+
+def set_debug_mode(debug_mode_flag: bool, debug_hook_list: list | None = None) -> None:
+    """Debug mode: each `map` made while it is on runs the hooks of `debug_hook_list` (by
+    default one PrintMetaDataHook) before its first operation and after each operation, each
+    a copy of the hook told the operation's name. cellgraph's pipeline runs its operations in
+    one thread either way. An empty list keeps the hooks set before."""
+    from .debug import DebugHook, PrintMetaDataHook
+
+    if not isinstance(debug_mode_flag, bool):
+        raise TypeError("debug_mode_flag isn't of type boolean.")
+    if debug_hook_list is None:
+        debug_hook_list = [PrintMetaDataHook()]
+    if not isinstance(debug_hook_list, list):
+        raise TypeError("debug_hook_list is not a list.")
+    for hook in debug_hook_list:
+        if not isinstance(hook, DebugHook):
+            raise TypeError("All items in debug_hook_list must be of type DebugHook.")
+    if debug_mode_flag:
+        warnings.warn("Dataset pipeline debug mode is enabled. Performance will be impacted "
+                      "because the pipeline will be running in a single thread.", stacklevel=2)
+    if debug_hook_list:
+        _state["debug_hook_list"] = debug_hook_list
+    _state["debug_mode"] = debug_mode_flag
+
+
+def get_debug_mode() -> bool:
+    """Whether debug mode is on."""
+    return _state["debug_mode"]
+
+
+def _get_debug_hook_list():
+    """The hooks debug mode puts around each operation of a map (None before any was set)."""
+    return _state["debug_hook_list"]

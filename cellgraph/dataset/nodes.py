@@ -3,10 +3,12 @@ sync_wait and the subsets that split makes. Each is named as MindSpore names the
 operation returns (`MapDataset`, `TakeDataset`, ...), the name a program sees in `type(data)`."""
 from __future__ import annotations
 
+import copy
 import itertools
 import numbers
 import threading
 import traceback
+import types
 import warnings
 
 import numpy as np
@@ -69,7 +71,45 @@ def _operation_list(operations) -> list:
                             f"got {type(op).__name__} {op!r:.60}")
     if not ops:
         raise ValueError("map: `operations` is empty")
-    return ops
+    from .debug import DebugHook
+
+    if any(isinstance(op, DebugHook) for op in ops) and not config.get_debug_mode():
+        raise ValueError("It is not allowed to inject DebugHook object in non-debug mode.")
+    if config.get_debug_mode() and config._get_debug_hook_list():
+        steps = _debug_steps(_operation_name(ops[0]), first=True)
+        for op in ops:
+            steps += [op] + _debug_steps(_operation_name(op))
+        ops = steps
+    return [_DebugStep(op) if isinstance(op, DebugHook) else op for op in ops]
+
+
+def _operation_name(op) -> str:
+    return getattr(op, "__name__", None) if isinstance(op, types.FunctionType) else \
+        type(op).__name__
+
+
+def _debug_steps(name: str, first: bool = False) -> list:
+    """A copy of each of debug mode's hooks, told the operation it sees the input (before the
+    first operation) or the output of."""
+    steps = []
+    for hook in config._get_debug_hook_list():
+        hook = copy.deepcopy(hook)
+        hook.set_previous_op_name(name)
+        hook.set_is_first(first)
+        steps.append(hook)
+    return steps
+
+
+class _DebugStep:
+    """A DebugHook among a map's operations: the hook sees the columns, which pass on as they
+    came."""
+
+    def __init__(self, hook):
+        self.hook = hook
+
+    def __call__(self, *columns):
+        self.hook(*columns)
+        return columns[0] if len(columns) == 1 else columns
 
 
 class MapDataset(Dataset):
@@ -705,6 +745,58 @@ class ConcatDataset(Dataset):
     def __init__(self, datasets):
         datasets = _dataset_tuple(datasets, "concat")
         super().__init__(datasets)
+        self._sampler = None  # set by use_sampler
+        self._full_sizes = None  # the children's sizes before use_sampler shards them
+
+    def use_sampler(self, sampler):
+        """Shard the concatenation (a DistributedSampler without shuffle or num_samples) or
+        draw its rows in a random order of children (a RandomSampler without replacement or
+        num_samples), as MindSpore does: a sharded concatenation keeps the rows whose
+        position p in it (counted over the epochs of an iterator for the children read front
+        to back) has p % num_shards == shard_id; each child with random access is given its
+        own DistributedSampler, offset to the position it starts at."""
+        from .samplers import DistributedSampler, RandomSampler
+
+        if not isinstance(sampler, (DistributedSampler, RandomSampler)):
+            raise TypeError(f"The parameter {sampler} of concat must be DistributedSampler or "
+                            f"RandomSampler!")
+        if isinstance(sampler, RandomSampler):
+            if sampler.replacement:
+                raise ValueError("The parameter replacement of RandomSampler must be False!")
+            if sampler.get_num_samples() is not None:
+                raise ValueError("The parameter num_samples of RandomSampler is not support to "
+                                 "be set!")
+            self._sampler = sampler
+            for child in _descendants(self):
+                if isinstance(child, ConcatDataset):
+                    child.use_sampler(sampler)
+            return
+        if sampler.is_shuffled():
+            raise ValueError("The parameter shuffle of DistributedSampler must be False!")
+        if sampler.num_shards <= 0:
+            raise ValueError("The parameter num_shards of DistributedSampler must be positive "
+                             "int!")
+        if sampler.get_num_samples() is not None:
+            raise ValueError("The parameter num_samples of DistributedSampler is not support "
+                             "to be set!")
+        self._sampler = sampler
+        if self._full_sizes is None:  # before any child's sampler is replaced
+            self._full_sizes = [d.get_dataset_size() for d in self.children]
+        start = 0
+        for child, full in zip(self.children, self._full_sizes):
+            source = _random_access(child)
+            own = getattr(source if source is not None else child, "sampler", None)
+            if own is not None and own.get_num_samples() is not None:
+                raise ValueError(f"The parameter NumSamples of {child} is not support to be "
+                                 f"set!")
+            if isinstance(child, BatchDataset):
+                raise TypeError(f"The parameter {child} of concat must not be BatchDataset or "
+                                f"PaddedBatchDataset!")
+            size = 0
+            if source is not None:
+                size = full
+                source.use_sampler(copy.deepcopy(sampler).set_offset(start))
+            start = (start + size) % sampler.num_shards
 
     def _check_columns(self) -> None:
         names = self.children[0].column_names
@@ -713,22 +805,75 @@ class ConcatDataset(Dataset):
                                "datasets should be the same.")
 
     def count(self):
+        if self._sampler is not None:
+            return None  # the rows a sampler keeps are counted by reading them
         # each dataset counted on its own (by reading it where it cannot say), so that a size
         # is given before the columns are checked, as MindSpore gives it
         return sum(d.get_dataset_size() for d in self.children)
 
+    def _child_rows(self, state):
+        """Each child's rows in turn, sharded or drawn at random when a sampler is set."""
+        from .samplers import DistributedSampler
+
+        if isinstance(self._sampler, DistributedSampler):
+            position = state.keep(self, lambda: [0])  # goes on over the epochs
+            shards, shard = self._sampler.num_shards, self._sampler.shard_id
+            for index, d in enumerate(self.children):
+                if _random_access(d) is not None:  # sharded by its own sampler
+                    for row in d.rows(state):
+                        yield index, row
+                    position[0] += self._full_sizes[index]
+                    continue
+                for row in d.rows(state):
+                    if position[0] % shards == shard:
+                        yield index, row
+                    position[0] += 1
+            return
+        if self._sampler is not None:  # RandomSampler: a child drawn by its rows left
+            rng = state.rng(self)
+            streams = [d.rows(state) for d in self.children]
+            left = [d.get_dataset_size() for d in self.children]
+            while sum(left):
+                index = int(rng.choice(len(left), p=np.asarray(left) / sum(left)))
+                row = next(streams[index], None)
+                if row is None:
+                    raise RuntimeError(f"The actual size of dataset {index} does not match its "
+                                       f"defined size, maybe the dataset size is variable or "
+                                       f"`__len__` is incorrect.")
+                left[index] -= 1
+                yield index, row
+            return
+        for index, d in enumerate(self.children):
+            for row in d.rows(state):
+                yield index, row
+
     def rows(self, state):
         self._check_columns()
-        first = None
-        for d in self.children:
-            checked = False
-            for row in d.rows(state):
-                if first is None:
-                    first = [np.asarray(v) for v in row]
-                elif not checked:
-                    _check_concat_row(first, [np.asarray(v) for v in row])
-                checked = True
-                yield row
+        first, checked = None, set()
+        for index, row in self._child_rows(state):
+            if first is None:
+                first = [np.asarray(v) for v in row]
+            elif index not in checked:  # the first row of each dataset
+                _check_concat_row(first, [np.asarray(v) for v in row])
+            checked.add(index)
+            yield row
+
+
+def _descendants(node):
+    for child in node.children:
+        yield child
+        yield from _descendants(child)
+
+
+def _random_access(dataset):
+    """The source with random access behind `dataset` (itself, or a GeneratorDataset's or
+    PaddedDataset's), whose sampler ConcatDataset.use_sampler replaces; None for a dataset read
+    front to back."""
+    from .sources import GeneratorDataset, MappableSource
+
+    if isinstance(dataset, GeneratorDataset):
+        dataset = dataset.children[0]
+    return dataset if isinstance(dataset, MappableSource) else None
 
 
 def _check_concat_row(first: list, row: list) -> None:

@@ -12,8 +12,6 @@ from enum import Enum
 
 import numpy as np
 
-from cellgraph.primitives.errors import UnsupportedError
-
 from . import _std_shuffle, config
 
 __all__ = ["DistributedSampler", "IterSampler", "PKSampler", "RandomSampler", "Sampler",
@@ -62,6 +60,14 @@ class Sampler:
 
     def get_child(self):
         return getattr(self, "child_sampler", None)
+
+    def get_num_samples(self):
+        """num_samples as given (None: all), or, when unset, the child sampler's."""
+        limit = getattr(self, "num_samples", None)
+        child = getattr(self, "child_sampler", None)
+        if limit is None and child is not None:
+            return child.get_num_samples()
+        return limit
 
     def _limit(self, indices: np.ndarray) -> np.ndarray:
         limit = getattr(self, "num_samples", None)  # a subclass may skip __init__
@@ -221,26 +227,50 @@ class WeightedRandomSampler(Sampler):
 
 
 class DistributedSampler(Sampler):
+    """Shard `shard_id` of `num_shards`. With an `offset` (set by ConcatDataset.use_sampler,
+    the position its child starts at in the concatenation), row j goes to the shard
+    (j + offset) % num_shards, without wrapping around: the shards of the concatenation are
+    then the rows whose position p in it has p % num_shards == shard_id."""
+
     def __init__(self, num_shards, shard_id, shuffle=True, num_samples=None, offset=-1):
-        if offset != -1:  # MindSpore: the shard a ConcatDataset's child starts at
-            raise UnsupportedError(f"DistributedSampler: offset={offset!r} is not supported "
-                                   f"(only -1)")
         super().__init__(num_samples)
         check_shard(num_shards, shard_id, "DistributedSampler")
+        if isinstance(offset, bool) or not isinstance(offset, numbers.Integral):
+            raise TypeError(f"DistributedSampler: offset must be integer but was: {offset!r}.")
         self.num_shards, self.shard_id = int(num_shards), int(shard_id)
         self.shuffle = bool(shuffle)
+        self.offset = int(offset)
+
+    def set_offset(self, offset):
+        self.offset = offset
+        return self
+
+    def is_shuffled(self):
+        return self.shuffle
+
+    def is_sharded(self):
+        return self.num_shards > 1
 
     def indices(self, num_rows, state):
         order = np.arange(num_rows)
         if self.shuffle:  # the same permutation in every shard
             order = np.random.default_rng([config.get_seed(), state.epoch]).permutation(
                 num_rows)
+        if self.offset != -1:
+            first = self.shard_id - self.offset
+            first += -(first // self.num_shards) * self.num_shards if first < 0 else 0
+            picked = order[first::self.num_shards] if num_rows else order
+            return self._limit(picked[:self._full_count(num_rows)])
         per_shard = -(-num_rows // self.num_shards)
         padded = np.resize(order, per_shard * self.num_shards)  # wraps around
         return self._limit(padded[self.shard_id::self.num_shards])
 
     def _full_count(self, num_rows):
-        return -(-num_rows // self.num_shards)
+        if self.offset == -1:
+            return -(-num_rows // self.num_shards)
+        total = num_rows + self.offset
+        return total // self.num_shards + (self.shard_id < total % self.num_shards) - \
+            (self.shard_id < self.offset)
 
 
 class PKSampler(Sampler):

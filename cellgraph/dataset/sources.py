@@ -72,6 +72,21 @@ class MappableSource(Dataset):
     def count(self):
         return chained_count(self.sampler, self.num_rows)
 
+    def use_sampler(self, new_sampler):
+        """MindSpore's replacement of the sampler: without a child sampler, `new_sampler`
+        takes the sampler's place; with one, the child becomes the sampler and `new_sampler`
+        its child."""
+        if new_sampler is None:
+            raise TypeError("Input sampler can not be None.")
+        if not isinstance(new_sampler, Sampler):
+            raise TypeError("Input sampler is not an instance of a sampler.")
+        child = getattr(self.sampler, "child_sampler", None)
+        if child is None:
+            self.sampler = new_sampler
+        else:
+            self.sampler = child
+            child.add_child(new_sampler)
+
     def rows(self, state):
         read = self.row_at if self.cache is None else \
             (lambda index: self.cache.row(self, index, self.row_at))
@@ -233,6 +248,12 @@ class GeneratorDataset(Dataset):
     def rows(self, state):
         rows = self.children[0].rows(state)
         return rows if self._column_types is None else _typed_rows(rows, self._column_types)
+
+    def use_sampler(self, new_sampler):
+        if not isinstance(self.children[0], MappableSource):
+            raise ValueError("GeneratorDataset: `sampler` needs a source with random access "  # noqa: TRY004
+                             "(__getitem__ and __len__)")
+        self.children[0].use_sampler(new_sampler)
 
     def split(self, sizes, randomize=True):
         if isinstance(self.children[0], MappableSource):
