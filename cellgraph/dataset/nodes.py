@@ -112,6 +112,26 @@ class _DebugStep:
         return columns[0] if len(columns) == 1 else columns
 
 
+def _map_layout(names: list, inputs: list, outputs: list, input_index: list):
+    """A map's columns as MindSpore lays them out: as many outputs as inputs take the inputs'
+    places; otherwise the outputs come first, then the columns the map does not read. A name
+    given twice keeps its later place (the earlier column is no longer seen). Returns the names
+    and, for each, (True, output index) or (False, the child's column index)."""
+    if len(inputs) == len(outputs):
+        places = {n: (j, (False, j)) for j, n in enumerate(names)}
+        for name in inputs:
+            places.pop(name, None)
+        for i, name in enumerate(outputs):
+            places[name] = (input_index[i], (True, i))
+    else:
+        places = {n: (i, (True, i)) for i, n in enumerate(outputs)}
+        kept = [j for j, n in enumerate(names) if n not in inputs]
+        for t, j in enumerate(kept):
+            places[names[j]] = (len(outputs) + t, (False, j))
+    ordered = sorted(places.items(), key=lambda item: item[1][0])
+    return [n for n, _ in ordered], [source for _, (_, source) in ordered]
+
+
 class MapDataset(Dataset):
     """Each row's `input_columns` go through the operations; the results take their place."""
 
@@ -122,19 +142,14 @@ class MapDataset(Dataset):
         self.inputs = column_list(input_columns, "map", "input_columns") or names[:1]
         self.outputs = column_list(output_columns, "map", "output_columns") or self.inputs
         self.input_index = [find_column(names, c, "map") for c in self.inputs]
-        first = min(self.input_index)
-        kept = [c for c in names if c not in self.inputs]
-        self._names = kept[:first] + self.outputs + kept[first:]
-        if len(set(self._names)) != len(self._names):
-            raise ValueError(f"map: output columns {self.outputs} clash with the columns "
-                             f"{kept} the map keeps")
-        self.kept_index = [names.index(c) for c in kept]
-        self.first = first
+        self._names, self._sources = _map_layout(names, self.inputs, self.outputs,
+                                                 self.input_index)
         if column_order is not None:
             self._names_order = column_list(column_order, "map", "column_order")
         else:
             self._names_order = None
-        one_to_one = len(self.inputs) == len(self.outputs) == 1 and self._names_order is None
+        one_to_one = len(self.inputs) == len(self.outputs) == 1 and \
+            self._names_order is None and len(self._names) == len(names)
         self._one_to_one = self.input_index[0] if one_to_one else None
 
     @property
@@ -156,8 +171,7 @@ class MapDataset(Dataset):
         if len(values) != len(self.outputs):
             raise ValueError(f"map: the operations returned {len(values)} value(s) for the "
                              f"output columns {self.outputs}")
-        kept = [row[i] for i in self.kept_index]
-        out = tuple(kept[:self.first]) + values + tuple(kept[self.first:])
+        out = tuple(values[i] if is_output else row[i] for is_output, i in self._sources)
         if self._names_order is not None:
             out = tuple(out[self._names.index(c)] for c in self._names_order)
         return out

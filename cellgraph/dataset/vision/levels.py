@@ -137,7 +137,7 @@ class RandomGrayscale(_RandomOp):
 
 
 class ToNumpy(TensorOperation):
-    """A Pillow image as its NumPy array; an array passes as it is."""
+    """A Pillow image (or an array) as a new NumPy array."""
 
     def __call__(self, img):
-        return np.asarray(img) if _is_pil(img) else img
+        return np.array(img)

@@ -87,4 +87,5 @@ def test_random_grayscale_and_to_numpy():
     with pytest.raises(ValueError, match="Input prob is not within the required interval"):
         v.RandomGrayscale(1.5)
     assert v.ToNumpy()(PIL.fromarray(A)).tolist() == A.tolist()
-    assert v.ToNumpy()(A) is A
+    out = v.ToNumpy()(A)
+    assert out is not A and out.tolist() == A.tolist()
