@@ -169,8 +169,11 @@ class MapDataset(Dataset):
             for op in self.operations:
                 values = _as_tuple(_call(op, *values))
         if len(values) != len(self.outputs):
-            raise ValueError(f"map: the operations returned {len(values)} value(s) for the "
-                             f"output columns {self.outputs}")
+            raise RuntimeError(f"Invalid columns, the number of columns returned in 'map' "
+                               f"operations should match the number of 'output_columns', but "
+                               f"got the number of columns returned in 'map' operations: "
+                               f"{len(values)}, the number of 'output_columns': "
+                               f"{len(self.outputs)}.")
         out = tuple(values[i] if is_output else row[i] for is_output, i in self._sources)
         if self._names_order is not None:
             out = tuple(out[self._names.index(c)] for c in self._names_order)

@@ -9,7 +9,7 @@ import operator
 import numpy as np
 
 from cellgraph.dataset import config
-from cellgraph.dataset.core.validator_helpers import type_check
+from cellgraph.dataset.core.validator_helpers import check_value, type_check
 from cellgraph.primitives import dtype as dt
 
 __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd",
@@ -40,11 +40,16 @@ class RandomOperation(TensorOperation):
 
 
 def _transform_list(transforms, op: str) -> list:
-    transforms = list(transforms) if isinstance(transforms, (list, tuple)) else None
-    if not transforms or not all(callable(t) for t in transforms):
-        raise TypeError(f"{op}: `transforms` must be a non-empty list of transforms, got "
-                        f"{transforms!r}")
-    return transforms
+    """MindSpore's check of the transforms of Compose, RandomApply and RandomChoice: a
+    non-empty list (not a tuple) of callables."""
+    type_check(transforms, (list,), "transforms list")
+    if not transforms:
+        raise ValueError("transforms list can not be empty.")
+    for index, transform in enumerate(transforms):
+        if not callable(transform):
+            raise TypeError(f"transforms[{index}] is neither a transforms op (TensorOperation) "
+                            f"nor a callable pyfunc.")
+    return list(transforms)
 
 
 def numpy_dtype(data_type) -> np.dtype:
@@ -127,8 +132,8 @@ class RandomApply(RandomOperation):
 
     def __init__(self, transforms, prob=0.5):
         self.transforms = _transform_list(transforms, "RandomApply")
-        if isinstance(prob, bool) or not isinstance(prob, numbers.Real) or not 0 <= prob <= 1:
-            raise ValueError(f"RandomApply: `prob` must be a number in [0, 1], got {prob!r}")
+        type_check(prob, (float, int), "prob")
+        check_value(prob, [0, 1], "prob")
         self.prob = float(prob)
 
     def __call__(self, *inputs):

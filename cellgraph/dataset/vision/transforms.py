@@ -282,9 +282,13 @@ class RandomCrop(_RandomOp):
         if self.pad_if_needed:
             image = _pad_to(image, height, width, self.fill_value, self.padding_mode)
         in_h, in_w = _hw(image)
-        if in_h < height or in_w < width:
-            raise RuntimeError(f"RandomCrop: the crop size {self.size} is larger than the image "
-                               f"({in_h}, {in_w}); set pad_if_needed=True")
+        if in_h < height or in_w < width:  # MindSpore's words: its Pillow path, its C++ path
+            if _is_pil(image):
+                raise ValueError(f"Crop size {self.size} is larger than input image size "
+                                 f"({in_h}, {in_w}).")
+            raise RuntimeError(f"RandomCrop: invalid crop size, crop size is bigger than the "
+                               f"image dimensions, got crop height: {height}, crop width: "
+                               f"{width}")
         top = int(self.rng.integers(in_h - height + 1))
         left = int(self.rng.integers(in_w - width + 1))
         return _crop(image, top, left, height, width)

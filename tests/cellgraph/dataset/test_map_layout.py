@@ -32,3 +32,13 @@ def test_map_layout(inputs, outputs, fn, names, first):
     assert data.get_col_names() == names
     row = next(data.create_tuple_iterator(output_numpy=True))
     assert [int(v[0]) for v in row] == first
+
+
+def test_operations_returning_too_many_columns():
+    data = ds.NumpySlicesDataset([1, 2, 3], shuffle=False).map(operations=lambda x: (1, 2))
+    with pytest.raises(RuntimeError, match=r"Invalid columns, the number of columns returned in "
+                                           r"'map' operations should match the number of "
+                                           r"'output_columns', but got the number of columns "
+                                           r"returned in 'map' operations: 2, the number of "
+                                           r"'output_columns': 1."):
+        list(data.create_tuple_iterator(output_numpy=True))
