@@ -9,7 +9,7 @@ import operator
 import numpy as np
 
 from cellgraph.dataset import config
-from cellgraph.dataset.core.validator_helpers import check_value, type_check
+from cellgraph.dataset.core.validator_helpers import check_arguments, check_value, type_check
 from cellgraph.primitives import dtype as dt
 
 __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd",
@@ -68,11 +68,35 @@ def numpy_dtype(data_type) -> np.dtype:
 class TypeCast(TensorOperation):
     """Cast to `data_type`."""
 
+    @check_arguments
     def __init__(self, data_type):
+        _check_data_type(data_type)
         self.dtype = numpy_dtype(data_type)
 
     def __call__(self, x):
-        return np.asarray(x).astype(self.dtype)
+        x = np.asarray(x)
+        if x.dtype.kind in "US" and self.dtype.kind not in "US":
+            source = "string" if x.dtype.kind == "U" else "bytes"
+            raise RuntimeError(f"TypeCast: TypeCast does not support cast from {source} to "
+                               f"{self.dtype.name}")
+        if self.dtype.kind in "US" and x.dtype.kind not in "US":
+            raise RuntimeError("Failed to create empty tensor, number of elements should be 0 "
+                               "when data type is string.")
+        return x.astype(self.dtype)
+
+
+def _check_data_type(data_type) -> None:
+    """MindSpore's check of TypeCast's (and ToType's) data_type: a MindSpore dtype, or anything
+    numpy.dtype takes."""
+    if isinstance(data_type, (dt.DType, dt.String)):
+        return
+    if data_type is not None:
+        try:
+            np.dtype(data_type)
+            return
+        except (TypeError, ValueError):
+            pass
+    type_check(data_type, (dt.DType, np.dtype), "data_type")
 
 
 class OneHot(TensorOperation):

@@ -1,6 +1,7 @@
 """Pixel-level transforms of mindspore.dataset.vision with MindSpore's checks and words:
 Posterize and Solarize (fixed levels), RandomInvert and RandomAdjustSharpness (applied with a
-probability), RandomGrayscale (Pillow images, as MindSpore's Python transform) and ToNumpy.
+probability), RandomGrayscale (Pillow images, as MindSpore's Python transform), ToNumpy and
+ToType.
 Eagerly a Pillow image comes back as a NumPy array from the C++-backed ones, as in MindSpore."""
 from __future__ import annotations
 
@@ -8,13 +9,14 @@ import numbers
 
 import numpy as np
 
-from cellgraph.dataset.core.validator_helpers import check_value, type_check
+from cellgraph.dataset.core.validator_helpers import check_arguments, check_value, type_check
+from cellgraph.dataset.transforms.transforms import TypeCast
 
 from .color import AdjustSharpness
 from .transforms import TensorOperation, _is_pil, _pil, _RandomOp, check_prob
 
 __all__ = ["Posterize", "RandomAdjustSharpness", "RandomGrayscale", "RandomInvert", "Solarize",
-           "ToNumpy"]
+           "ToNumpy", "ToType"]
 
 
 def _array(image) -> np.ndarray:
@@ -141,3 +143,11 @@ class ToNumpy(TensorOperation):
 
     def __call__(self, img):
         return np.array(img)
+
+
+class ToType(TypeCast):
+    """An image (or any array) cast to `data_type`: a MindSpore dtype or a NumPy one."""
+
+    @check_arguments
+    def __init__(self, data_type):
+        super().__init__(data_type)
