@@ -97,8 +97,10 @@ class Sampler:
 
 
 def _checked_indices(indices: np.ndarray, num_rows: int, op: str, limit) -> np.ndarray:
-    if len(indices) and (indices.max() >= num_rows or indices.min() < 0):
-        raise ValueError(f"{op}: an index lies outside the {num_rows} rows of the dataset")
+    outside = (indices >= num_rows) | (indices < 0)
+    if outside.any():  # MindSpore's words, naming the first index out of bounds
+        raise RuntimeError(f"Sample ID ({indices[outside.argmax()]}) is out of bound, expected "
+                           f"range [0, {num_rows - 1}]")
     return limit(indices)
 
 

@@ -90,7 +90,12 @@ class MappableSource(Dataset):
     def rows(self, state):
         read = self.row_at if self.cache is None else \
             (lambda index: self.cache.row(self, index, self.row_at))
-        for index in chained_indices(self.sampler, self.num_rows, state):
+        # the sampler draws a new order for every pass over the source, a repeat's as an
+        # epoch's, as MindSpore resets its sampler for each: its epoch is the pass's number
+        passes = state.keep(self, lambda: [0])
+        sampler_state = _Pass(state, passes[0])
+        passes[0] += 1
+        for index in chained_indices(self.sampler, self.num_rows, sampler_state):
             yield read(int(index))
 
     def split(self, sizes, randomize=True):
@@ -114,6 +119,16 @@ class MappableSource(Dataset):
             part.sampler = SubsetSampler(order[lo:hi])
             parts.append(part)
         return parts
+
+
+class _Pass:
+    """A pass's view of the pipeline state, whose epoch is the number of the pass."""
+
+    def __init__(self, state, number: int):
+        self._state, self.epoch = state, number
+
+    def __getattr__(self, name):
+        return getattr(self._state, name)
 
 
 class _Mapped(MappableSource):
