@@ -76,13 +76,29 @@ class Sampler:
     def indices(self, num_rows: int, state) -> np.ndarray:
         op = type(self).__name__
         self.dataset_size = num_rows
+        if state.epoch > 0 and callable(getattr(self, "reset", None)):
+            self.reset()  # MindSpore's hook before each pass after the first
         try:
             iterator = iter(self)
         except TypeError:
             raise TypeError(f"{op}: a user-defined sampler must define __iter__, yielding row "
                             f"indices") from None
-        return _checked_indices(np.fromiter(iterator, dtype=np.int64), num_rows, op,
-                                self._limit)
+        ids = np.fromiter(iterator, dtype=np.int64)
+        declared = self._declared_count()
+        if declared is not None:  # num_samples, or the sampler's own len()
+            if len(ids) < declared:
+                raise RuntimeError(f"The actual amount of data read from generator {len(ids)} "
+                                   f"is different from generator.len {declared}, you should "
+                                   f"adjust generator.len to make them match.")
+            ids = ids[:declared]
+        return _checked_indices(ids, num_rows, op, self._limit)
+
+    def _declared_count(self):
+        """A user-defined sampler's size as it declares it: num_samples, else its len()."""
+        limit = getattr(self, "num_samples", None)
+        if limit is None and hasattr(self, "__len__"):
+            limit = len(self)
+        return limit
 
     def count(self, num_rows: int) -> int:
         full = self._full_count(num_rows)
@@ -90,9 +106,10 @@ class Sampler:
         return full if limit is None else min(full, limit)
 
     def _full_count(self, num_rows: int) -> int:
-        if type(self).indices is Sampler.indices:  # user-defined: its own length, or a pass
+        if type(self).indices is Sampler.indices:  # user-defined: its declared size, or a pass
             self.dataset_size = num_rows
-            return len(self) if hasattr(self, "__len__") else sum(1 for _ in iter(self))
+            declared = self._declared_count()
+            return declared if declared is not None else sum(1 for _ in iter(self))
         return num_rows
 
 
@@ -150,7 +167,14 @@ class SubsetSampler(Sampler):
 
     def __init__(self, indices, num_samples=None):
         super().__init__(num_samples)
-        self.subset = np.asarray(list(indices), dtype=np.int64)
+        if isinstance(indices, numbers.Integral):
+            indices = [indices]
+        indices = list(indices)
+        for index, item in enumerate(indices):  # MindSpore's check and words
+            if not isinstance(item, numbers.Integral):
+                raise TypeError(f"SubsetSampler: Type of indices element must be int, but got "
+                                f"list[{index}]: {item}, type: {type(item)}.")
+        self.subset = np.asarray(indices, dtype=np.int64)
 
     def indices(self, num_rows, state):
         return _checked_indices(self.subset, num_rows, type(self).__name__, self._limit)

@@ -2,6 +2,7 @@
 every source with random access (`MappableSource`), which a sampler orders each epoch."""
 from __future__ import annotations
 
+import copy
 import itertools
 import numbers
 import threading
@@ -70,7 +71,7 @@ class MappableSource(Dataset):
         raise NotImplementedError
 
     def count(self):
-        return chained_count(self.sampler, self.num_rows)
+        return chained_count(_for_iterator(self.sampler), self.num_rows)
 
     def use_sampler(self, new_sampler):
         """MindSpore's replacement of the sampler: without a child sampler, `new_sampler`
@@ -92,10 +93,10 @@ class MappableSource(Dataset):
             (lambda index: self.cache.row(self, index, self.row_at))
         # the sampler draws a new order for every pass over the source, a repeat's as an
         # epoch's, as MindSpore resets its sampler for each: its epoch is the pass's number
-        passes = state.keep(self, lambda: [0])
+        passes = state.keep(self, lambda: [0, _for_iterator(self.sampler)])
         sampler_state = _Pass(state, passes[0])
         passes[0] += 1
-        for index in chained_indices(self.sampler, self.num_rows, sampler_state):
+        for index in chained_indices(passes[1], self.num_rows, sampler_state):
             yield read(int(index))
 
     def split(self, sizes, randomize=True):
@@ -119,6 +120,18 @@ class MappableSource(Dataset):
             part.sampler = SubsetSampler(order[lo:hi])
             parts.append(part)
         return parts
+
+
+def _for_iterator(sampler):
+    """The sampler an iterator (or a count) uses: a user-defined sampler anywhere in the chain
+    is copied with the chain, as MindSpore copies it for each, so that its state (its own
+    generator, a counter its reset() moves) starts afresh."""
+    node = sampler
+    while node is not None:
+        if type(node).indices is Sampler.indices:
+            return copy.deepcopy(sampler)
+        node = getattr(node, "child_sampler", None)
+    return sampler
 
 
 class _Pass:

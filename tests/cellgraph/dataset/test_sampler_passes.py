@@ -39,3 +39,82 @@ def test_epochs_and_repeats_count_together():
                                                                   output_numpy=True)
     assert [[int(r["a"]) for r in it] for _ in range(2)] == \
         [[5, 3, 0, 4, 2, 1, 5, 3, 4, 0, 2, 1], [3, 4, 1, 5, 0, 2, 1, 4, 5, 2, 3, 0]]
+
+
+class _Ten(ds.Sampler):
+    def __iter__(self):
+        yield from range(10)
+
+
+class _TenLong:
+    def __init__(self, length):
+        self.length = length
+
+    def __iter__(self):
+        yield from range(10)
+
+    def __len__(self):
+        return self.length
+
+
+def _strings(sampler):
+    return ds.GeneratorDataset([np.array(str(i)) for i in range(10)], ["a"], sampler=sampler)
+
+
+@pytest.mark.parametrize("sampler, size", [(_Ten(5), 5), (_Ten(15), 15), (_TenLong(5), 5),
+                                           (_TenLong(15), 15), (_Ten(), 10)])
+def test_user_sampler_declared_size(sampler, size):
+    data = _strings(sampler)
+    assert data.get_dataset_size() == size
+    if size <= 10:
+        assert [str(r["a"]) for r in data.create_dict_iterator(output_numpy=True)] == \
+            [str(i) for i in range(size)]
+    else:
+        with pytest.raises(RuntimeError, match="The actual amount of data read from generator 10 "
+                                               "is different from generator.len 15"):
+            list(data)
+
+
+class _Counter(ds.Sampler):
+    def __init__(self, num_samples=None):
+        super().__init__(num_samples)
+        self.cnt = 0
+
+    def __iter__(self):
+        return iter([self.cnt] * self.num_samples)
+
+    def reset(self):
+        self.cnt = (self.cnt + 1) % self.dataset_size
+
+
+class _Drawn(ds.Sampler):
+    def __init__(self):
+        super().__init__()
+        self.generator = np.random.default_rng(seed=0)
+
+    def __iter__(self):
+        indices = list(range(self.generator.integers(1, 11)))
+        self.generator.shuffle(indices)
+        return iter(indices)
+
+
+def test_user_sampler_reset_and_a_copy_per_iterator():
+    assert [int(r["a"]) for r in _data(_Counter(2)).repeat(4).create_dict_iterator(
+        output_numpy=True)] == [0, 0, 1, 1, 2, 2, 3, 3]
+    data = _strings(_Drawn())
+    assert data.get_dataset_size() == 9
+    runs = []
+    for _ in range(2):  # each iterator starts from a fresh copy of the sampler
+        it = data.create_dict_iterator(num_epochs=2, output_numpy=True)
+        runs.append([[str(r["a"]) for r in it] for _ in range(2)])
+    assert runs[0] == runs[1] and [len(epoch) for epoch in runs[0]] == [9, 6]
+
+
+def test_subset_sampler_element_types():
+    with pytest.raises(TypeError, match=r"SubsetSampler: Type of indices element must be int, "
+                                        r"but got list\[0\]: 1.5, type: <class 'float'>."):
+        ds.SubsetSampler([1.5, 7])
+    with pytest.raises(TypeError, match=r"but got list\[0\]: \[1 2\], type: <class "
+                                        r"'numpy.ndarray'>."):
+        ds.SubsetSampler(np.array([[1, 2]]))
+    assert _values(_data(ds.SubsetSampler(3))) == [3]
