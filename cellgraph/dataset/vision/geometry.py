@@ -9,6 +9,14 @@ from enum import Enum
 
 import numpy as np
 
+from cellgraph.dataset.core.validator_helpers import (
+    FLOAT_MAX_INTEGER,
+    check_pos_float32,
+    check_value,
+    type_check,
+    type_check_list,
+)
+
 from .transforms import (
     _PIL_FILTERS,
     Border,
@@ -76,6 +84,28 @@ def _range_pair(value, name: str, op: str) -> tuple[float, float]:
     return pair
 
 
+def _crop_scale_ratio(scale, ratio) -> tuple:
+    """MindSpore's checks of a random resized crop's `scale` (of the area, 0 <= min <= max,
+    max > 0) and `ratio` (of the aspect, 0 < min <= max), as float pairs."""
+    type_check(scale, (tuple, list), "scale")
+    if len(scale) != 2:
+        raise TypeError("scale should be a list/tuple of length 2.")
+    type_check_list(scale, (float, int), "scale")
+    if scale[0] > scale[1]:
+        raise ValueError("scale should be in (min,max) format. Got (max,min).")
+    for value in scale:
+        check_value(value, (0, FLOAT_MAX_INTEGER))
+    check_value(scale[1], (0, FLOAT_MAX_INTEGER), "scale[1]", left_open_interval=True)
+    type_check(ratio, (tuple, list), "ratio")
+    if len(ratio) != 2:
+        raise TypeError("ratio should be a list/tuple of length 2.")
+    check_pos_float32(ratio[0], "ratio[0]")
+    check_pos_float32(ratio[1], "ratio[1]")
+    if ratio[0] > ratio[1]:
+        raise ValueError("ratio should be in (min,max) format. Got (max,min).")
+    return (float(scale[0]), float(scale[1])), (float(ratio[0]), float(ratio[1]))
+
+
 class RandomResizedCrop(_RandomOp):
     """A random region of `scale` times the area and aspect ratio in `ratio`, resized to
     `size` (Inception's crop); after `max_attempts` misses, the central crop of the clamped
@@ -85,9 +115,7 @@ class RandomResizedCrop(_RandomOp):
                  interpolation=Inter.BILINEAR, max_attempts=10):
         op = type(self).__name__
         self.size = _size_pair(size, op)
-        self.scale, self.ratio = _range_pair(scale, "scale", op), _range_pair(ratio, "ratio", op)
-        if self.ratio[0] == 0:
-            raise ValueError(f"{op}: `ratio` must be positive, got {ratio!r}")
+        self.scale, self.ratio = _crop_scale_ratio(scale, ratio)
         self.resize = Resize(self.size, interpolation)
         self.max_attempts = int(max_attempts)
 

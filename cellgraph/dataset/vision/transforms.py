@@ -12,7 +12,7 @@ from enum import Enum
 
 import numpy as np
 
-from cellgraph.dataset.core.validator_helpers import check_value, type_check
+from cellgraph.dataset.core.validator_helpers import FLOAT_MAX_INTEGER, check_value, type_check
 from cellgraph.dataset.transforms.transforms import RandomOperation as _RandomOp
 from cellgraph.dataset.transforms.transforms import TensorOperation
 
@@ -83,11 +83,16 @@ def check_prob(prob) -> float:
 
 
 def _size_pair(size, op: str) -> tuple[int, int]:
-    if isinstance(size, numbers.Integral) and not isinstance(size, bool):
-        size = (size, size)
-    size = tuple(size)
-    if len(size) != 2 or not all(isinstance(s, numbers.Integral) and s > 0 for s in size):
-        raise ValueError(f"{op}: `size` must be a positive int or (height, width), got {size}")
+    """MindSpore's check of a crop's `size` (an int, or (height, width)), as a pair."""
+    type_check(size, (int, list, tuple), "size")
+    if isinstance(size, int):
+        check_value(size, (1, FLOAT_MAX_INTEGER))
+        return int(size), int(size)
+    if len(size) != 2:
+        raise TypeError("Size should be a single integer or a list/tuple (h, w) of length 2.")
+    for index, value in enumerate(size):
+        type_check(value, (int,), f"size[{index}]")
+        check_value(value, (1, FLOAT_MAX_INTEGER))
     return int(size[0]), int(size[1])
 
 
@@ -158,12 +163,18 @@ class Resize(TensorOperation):
     """To `size`: (height, width), or an int for the shorter side (the aspect kept)."""
 
     def __init__(self, size, interpolation=Inter.LINEAR):
-        if isinstance(size, numbers.Integral) and not isinstance(size, bool):
-            if size <= 0:
-                raise ValueError(f"Resize: `size` must be positive, got {size}")
+        type_check(size, (int, list, tuple), "size")  # MindSpore's checks and words
+        if isinstance(size, int):
+            check_value(size, (1, FLOAT_MAX_INTEGER))
             self.size = int(size)
         else:
-            self.size = _size_pair(size, "Resize")
+            if len(size) != 2:
+                raise TypeError("Size should be a single integer or a list/tuple (h, w) of "
+                                "length 2.")
+            for index, value in enumerate(size):
+                type_check(value, (int,), f"size at dim {index}")
+                check_value(value, (1, 2 ** 31 - 1), f"size at dim {index}")
+            self.size = (int(size[0]), int(size[1]))
         _check_inter(interpolation, "interpolation")
         self.interpolation = interpolation
 
@@ -275,15 +286,18 @@ class RandomCrop(_RandomOp):
         self.pad_if_needed = bool(pad_if_needed)
         self.fill_value, self.padding_mode = fill_value, padding_mode
 
-    def __call__(self, image):
-        if self.padding is not None:
-            image = _pad(image, self.padding, self.fill_value, self.padding_mode)
+    def __call__(self, *images):
+        """One crop, at one random place, of each image given (images of one shape)."""
+        images = [self._padded(image) for image in images]
+        in_h, in_w = _hw(images[0])
+        if any(np.shape(image) != np.shape(images[0]) for image in images[1:] if
+               not _is_pil(image)):
+            raise RuntimeError("RandomCrop: Input images in different column must have the "
+                               "same shape, check the output shape in specified "
+                               "'input_columns' before call this operation.")
         height, width = self.size
-        if self.pad_if_needed:
-            image = _pad_to(image, height, width, self.fill_value, self.padding_mode)
-        in_h, in_w = _hw(image)
         if in_h < height or in_w < width:  # MindSpore's words: its Pillow path, its C++ path
-            if _is_pil(image):
+            if _is_pil(images[0]):
                 raise ValueError(f"Crop size {self.size} is larger than input image size "
                                  f"({in_h}, {in_w}).")
             raise RuntimeError(f"RandomCrop: invalid crop size, crop size is bigger than the "
@@ -291,7 +305,21 @@ class RandomCrop(_RandomOp):
                                f"{width}")
         top = int(self.rng.integers(in_h - height + 1))
         left = int(self.rng.integers(in_w - width + 1))
-        return _crop(image, top, left, height, width)
+        out = tuple(_crop(image, top, left, height, width) for image in images)
+        return out[0] if len(out) == 1 else out
+
+    def _padded(self, image):
+        if not _is_pil(image):
+            array = np.asarray(image)
+            if array.ndim == 3 and array.shape[2] not in (1, 3):  # MindSpore pads every image
+                raise RuntimeError(f"Pad: the channel of image tensor does not match the "
+                                   f"requirement of operator. Expecting tensor in channel of "
+                                   f"(1, 3). But got channel {array.shape[2]}.")
+        if self.padding is not None:
+            image = _pad(image, self.padding, self.fill_value, self.padding_mode)
+        if self.pad_if_needed:
+            image = _pad_to(image, *self.size, self.fill_value, self.padding_mode)
+        return image
 
 
 class RandomFlip(_RandomOp):
