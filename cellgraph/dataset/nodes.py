@@ -4,6 +4,7 @@ operation returns (`MapDataset`, `TakeDataset`, ...), the name a program sees in
 from __future__ import annotations
 
 import copy
+import inspect
 import itertools
 import numbers
 import threading
@@ -46,6 +47,9 @@ def _call(op, *values):
     """One map operation on the values; a Python function's error becomes MindSpore's
     RuntimeError (the dataset transforms raise their own, MindSpore's, errors)."""
     if isinstance(op, TensorOperation):
+        if len(values) > 1 and not _takes(op, len(values)):
+            raise RuntimeError(f"map operation: [{type(op).__name__}] failed. The op is "
+                               f"OneToOne, can only accept one tensor as input.")
         try:
             return op(*values)
         except RuntimeError as error:  # MindSpore names the map's operation and the data file
@@ -59,12 +63,33 @@ def _call(op, *values):
         raise _pyfunc_error(error) from error
 
 
+def _takes(op, count: int) -> bool:
+    """Whether the transform's __call__ takes `count` inputs."""
+    try:
+        inspect.signature(op.__call__).bind(*range(count))
+    except TypeError:
+        return False
+    return True
+
+
 def _as_tuple(value) -> tuple:
     return value if isinstance(value, tuple) else (value,)
 
 
+def _decomposed(ops: list) -> list:
+    """A Compose among the operations as its transforms, in place (MindSpore decomposes it,
+    so an error names the transform that failed)."""
+    from .transforms.transforms import Compose
+
+    out = []
+    for op in ops:
+        out.extend(_decomposed(op.transforms) if type(op) is Compose else [op])
+    return out
+
+
 def _operation_list(operations) -> list:
     ops = list(operations) if isinstance(operations, (list, tuple)) else [operations]
+    ops = _decomposed(ops)
     for op in ops:
         if not callable(op):
             raise TypeError(f"map: `operations` must be callables (transforms or functions), "
@@ -159,8 +184,8 @@ class MapDataset(Dataset):
     def transform(self, row: tuple) -> tuple:
         if self._one_to_one is not None:  # the common case, kept lean: it runs once per row
             value = row[self._one_to_one]
-            for op in self.operations:
-                value = _call(op, value)
+            for op in self.operations:  # a transform's several outputs go on as several inputs
+                value = _call(op, *value) if type(value) is tuple else _call(op, value)
             if type(value) is not tuple:
                 return row[:self._one_to_one] + (value,) + row[self._one_to_one + 1:]
             values = value

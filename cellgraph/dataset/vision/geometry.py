@@ -47,6 +47,7 @@ __all__ = [
     "RandomVerticalFlip",
     "SliceMode",
     "SlicePatches",
+    "TenCrop",
     "ToPIL",
     "VerticalFlip",
 ]
@@ -186,6 +187,7 @@ class RandomVerticalFlip(RandomFlip):
 
     axis = 0
     pil_method = 1  # Image.FLIP_TOP_BOTTOM
+    batched = False
 
 
 def _image_array(image, op: str, batched=False) -> np.ndarray:
@@ -271,12 +273,13 @@ class SlicePatches(TensorOperation):
 
     def __init__(self, num_height=1, num_width=1, slice_mode=SliceMode.PAD, fill_value=0):
         for name, value in (("num_height", num_height), ("num_width", num_width)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"SlicePatches: `{name}` must be an int >= 1, got {value!r}")
+            type_check(value, (int,), name)  # MindSpore's checks and words
+            check_value(value, (1, 2 ** 31 - 1), name)
         self.grid = (num_height, num_width)
         self.slice_mode = slice_mode
-        if not isinstance(self.slice_mode, SliceMode):
-            raise TypeError(f"SlicePatches: `slice_mode` must be a SliceMode, got {slice_mode!r}")
+        type_check(slice_mode, (SliceMode,), "slice_mode")
+        type_check(fill_value, (int,), "fill_value")
+        check_value(fill_value, (0, 255), "fill_value")
         self.fill_value = fill_value
 
     def __call__(self, image):
@@ -295,6 +298,22 @@ class SlicePatches(TensorOperation):
         patches = tuple(array[r * ph:(r + 1) * ph, c * pw:(c + 1) * pw]
                         for r in range(rows) for c in range(cols))
         return patches if len(patches) > 1 else patches[0]
+
+
+class TenCrop(TensorOperation):
+    """A Pillow image -> FiveCrop's five crops of it, then the five of its mirror image
+    (left-right, or top-bottom with `use_vertical_flip`)."""
+
+    def __init__(self, size, use_vertical_flip=False):
+        self.size = _size_pair(size, "TenCrop")
+        type_check(use_vertical_flip, (bool,), "use_vertical_flip")
+        self.use_vertical_flip = use_vertical_flip
+
+    def __call__(self, img):
+        five = FiveCrop(self.size)
+        first = five(img)
+        mirrored = img.transpose(1 if self.use_vertical_flip else 0)  # TOP_BOTTOM / LEFT_RIGHT
+        return first + five(mirrored)
 
 
 class FiveCrop(TensorOperation):

@@ -12,7 +12,7 @@ import numpy as np
 from cellgraph.dataset.core.validator_helpers import check_arguments, check_value, type_check
 from cellgraph.dataset.transforms.transforms import TypeCast
 
-from .color import AdjustSharpness
+from . import color
 from .transforms import TensorOperation, _is_pil, _pil, _RandomOp, check_prob
 
 __all__ = ["Posterize", "RandomAdjustSharpness", "RandomGrayscale", "RandomInvert", "Solarize",
@@ -117,7 +117,7 @@ class RandomAdjustSharpness(_RandomOp):
                                f"got rank: {array.ndim}")
         if self.rng.random() >= self.prob:
             return array
-        return AdjustSharpness(self.degree).adjust(array)
+        return color.AdjustSharpness(self.degree).adjust(array)
 
 
 class RandomGrayscale(_RandomOp):

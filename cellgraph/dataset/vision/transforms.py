@@ -322,11 +322,16 @@ class RandomCrop(_RandomOp):
         return image
 
 
+# the data engine's names of the NumPy kinds without a numeric name
+_DE_TYPE_NAMES = {"U": "string", "S": "bytes", "O": "python"}
+
+
 class RandomFlip(_RandomOp):
     """Mirror along `axis` (1: left-right, 0: top-bottom) with probability `prob`."""
 
     axis = 1
     pil_method = 0  # Image.FLIP_LEFT_RIGHT
+    batched = True  # MindSpore's left-right flip also takes a batch <..., H, W, C>
 
     def __init__(self, prob=0.5):
         self.prob = check_prob(prob)
@@ -334,19 +339,41 @@ class RandomFlip(_RandomOp):
     def __call__(self, *images):
         """One draw for all the images given (an image and its mask flip together)."""
         for image in images:
-            if not _is_pil(image) and np.asarray(image).ndim not in (2, 3):
-                rank = np.asarray(image).ndim
-                hint = ". You may need to perform Decode first." if rank < 2 else ""
-                raise RuntimeError(f"{type(self).__name__}: input tensor is not in shape of <H,W> "
-                                   f"or <H,W,C>, but got rank: {rank}{hint}")
+            if not _is_pil(image):
+                self._check_rank(np.asarray(image).ndim)
+                self._check_dtype(np.asarray(image).dtype)
         flip = self.rng.random() < self.prob
         out = tuple(self._flip(image) if flip else image for image in images)
         return out[0] if len(out) == 1 else out
 
+    def _check_rank(self, rank: int) -> None:
+        op = type(self).__name__
+        if self.batched and rank < 2:
+            raise RuntimeError(f"{op}: the image tensor should have at least two dimensions. "
+                               f"You may need to perform Decode first.")
+        if not self.batched and rank not in (2, 3):
+            hint = ". You may need to perform Decode first." if rank < 2 else ""
+            raise RuntimeError(f"{op}: input tensor is not in shape of <H,W> or <H,W,C>, but "
+                               f"got rank: {rank}{hint}")
+
+    def _check_dtype(self, dtype: np.dtype) -> None:
+        name = _DE_TYPE_NAMES.get(dtype.kind, dtype.name)
+        if self.batched and name not in ("bool", "int8", "uint8", "int16", "uint16", "int32",
+                                         "float16", "float32", "float64"):
+            raise RuntimeError(f"{type(self).__name__}: the data type of image tensor does not "
+                               f"match the requirement of operator. Expecting tensor in type "
+                               f"of (bool, int8, uint8, int16, uint16, int32, float16, float32, "
+                               f"float64). But got type {name}.")
+        if not self.batched and name in ("uint32", "int64", "uint64", "string", "bytes"):
+            raise RuntimeError(f"{type(self).__name__}: Cannot convert [{name}] to OpenCV type. "
+                               f"Currently unsupported data type: [uint32, int64, uint64, "
+                               f"string]")
+
     def _flip(self, image):
         if _is_pil(image):
             return image.transpose(self.pil_method)
-        return np.ascontiguousarray(np.flip(np.asarray(image), self.axis))
+        array = np.asarray(image)
+        return np.ascontiguousarray(np.flip(array, _h_axis(array) + self.axis))
 
 
 class RandomHorizontalFlip(RandomFlip):
@@ -472,10 +499,10 @@ class ToTensor(TensorOperation):
 
 def __getattr__(name: str):
     """MindSpore keeps every image transform in this module; the ones written in color.py,
-    geometry.py and augment.py (which import this module) are found here too."""
-    from . import augment, color, geometry
+    geometry.py, augment.py and levels.py (which import this module) are found here too."""
+    from . import augment, color, geometry, levels
 
-    for module in (color, geometry, augment):
+    for module in (color, geometry, augment, levels):
         if name in module.__all__:
             return getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
