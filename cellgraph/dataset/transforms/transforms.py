@@ -13,7 +13,7 @@ from cellgraph.dataset.core.validator_helpers import check_arguments, check_valu
 from cellgraph.primitives import dtype as dt
 
 __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd",
-           "RandomApply", "RandomChoice", "Relational", "Slice", "TensorOperation", "TypeCast"]
+           "RandomApply", "RandomChoice", "RandomOrder", "Relational", "Slice", "TensorOperation", "TypeCast"]
 
 
 class TensorOperation:
@@ -164,6 +164,17 @@ class RandomApply(RandomOperation):
         if self.rng.random() >= self.prob:
             return inputs[0] if len(inputs) == 1 else inputs
         return _run_in_turn(self.transforms, inputs)
+
+
+class RandomOrder(RandomOperation):
+    """The transforms one after another, in a new random order for each call."""
+
+    def __init__(self, transforms):
+        self.transforms = _transform_list(transforms, "RandomOrder")
+
+    def __call__(self, *inputs):
+        order = self.rng.permutation(len(self.transforms))
+        return _run_in_turn([self.transforms[i] for i in order], inputs)
 
 
 class RandomChoice(RandomOperation):

@@ -44,3 +44,22 @@ def test_random_crop_larger_than_the_image():
     with pytest.raises(ValueError, match=r"Crop size \(10, 40\) is larger than input image size "
                                          r"\(20, 30\)."):
         vision.RandomCrop((10, 40))(pil.fromarray(image))
+
+
+def test_random_order_runs_every_transform_once():
+    import numpy as np
+
+    order = t.RandomOrder([lambda x: x * 2, lambda x: x + 1])
+    results = {int(order(np.array(3))) for _ in range(40)}
+    assert results == {7, 8}  # (3 * 2) + 1 or (3 + 1) * 2
+    with pytest.raises(ValueError, match="transforms list can not be empty."):
+        t.RandomOrder([])
+
+
+@pytest.mark.parametrize("bits", [(1, 9), 9, (0, 8), (2, 1)])
+def test_random_posterize_bits(bits):
+    from cellgraph.dataset import vision
+
+    with pytest.raises(ValueError, match=r"^Input is not within the required interval of "
+                                         r"\[1, 8\].$"):
+        vision.RandomPosterize(bits)
