@@ -151,8 +151,9 @@ def get_autotune_interval() -> int:
 def set_debug_mode(debug_mode_flag: bool, debug_hook_list: list | None = None) -> None:
     """Debug mode: each `map` made while it is on runs the hooks of `debug_hook_list` (by
     default one PrintMetaDataHook) before its first operation and after each operation, each
-    a copy of the hook told the operation's name. cellgraph's pipeline runs its operations in
-    one thread either way. An empty list keeps the hooks set before."""
+    a copy of the hook told the operation's name, and a pipeline started with no seed set is
+    seeded with 1. cellgraph's pipeline runs its operations in one thread either way. An empty
+    list keeps the hooks set before."""
     from .debug import DebugHook, PrintMetaDataHook
 
     if not isinstance(debug_mode_flag, bool):
@@ -170,6 +171,13 @@ def set_debug_mode(debug_mode_flag: bool, debug_hook_list: list | None = None) -
     if debug_hook_list:
         _state["debug_hook_list"] = debug_hook_list
     _state["debug_mode"] = debug_mode_flag
+
+
+def _seed_for_debug_mode() -> None:
+    """A pipeline started in debug mode with no seed set is seeded with 1, as MindSpore seeds
+    it, so that its runs repeat."""
+    if _state["debug_mode"] and not _state["seeded"]:
+        set_seed(1)
 
 
 def get_debug_mode() -> bool:

@@ -9,8 +9,10 @@ from cellgraph.dataset import debug
 
 @pytest.fixture(autouse=True)
 def _debug_off():
+    saved = dict(ds.config._state)
     yield
     ds.config.set_debug_mode(False)
+    ds.config._state.update(saved)
 
 
 def plus(x):
@@ -69,3 +71,18 @@ def test_hook_outside_debug_mode_is_refused():
 def test_hook_without_compute_cannot_be_made():
     with pytest.raises(TypeError):
         debug.DebugHook()
+
+
+@pytest.mark.filterwarnings("ignore:Dataset pipeline debug mode")
+def test_debug_mode_seeds_an_unseeded_pipeline_with_1():
+    ds.config._state.update(seed=5489, seeded=False)
+    ds.config.set_debug_mode(True)
+    assert ds.config.get_seed() == 5489  # until a pipeline starts
+    data = ds.NumpySlicesDataset(np.arange(10), ["a"], shuffle=True)
+    assert [int(r["a"]) for r in data.create_dict_iterator(output_numpy=True)] == \
+        [9, 0, 2, 5, 7, 4, 6, 3, 1, 8]
+    assert ds.config.get_seed() == 1
+    ds.config.set_seed(7)  # a seed the program set stays
+    data = ds.NumpySlicesDataset(np.arange(10), ["a"], shuffle=True)
+    assert [int(r["a"]) for r in data.create_dict_iterator(output_numpy=True)] == \
+        [2, 7, 6, 8, 1, 5, 3, 0, 4, 9]
