@@ -57,6 +57,8 @@ def _call(op, *values):
             where = f" The corresponding data file is: {path}." if path else ""
             raise RuntimeError(f"map operation: [{type(op).__name__}] failed.{where} "
                                f"{error}") from error
+        except Exception as error:  # a Python (Pillow-path) transform's: as a function's
+            raise _pyfunc_error(error) from error
     try:
         return op(*values)
     except Exception as error:

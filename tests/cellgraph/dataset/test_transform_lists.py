@@ -63,3 +63,18 @@ def test_random_posterize_bits(bits):
     with pytest.raises(ValueError, match=r"^Input is not within the required interval of "
                                          r"\[1, 8\].$"):
         vision.RandomPosterize(bits)
+
+
+def test_pillow_path_error_in_a_map_is_a_runtime_error():
+    import numpy as np
+
+    from cellgraph import dataset as ds
+    from cellgraph.dataset import vision
+
+    pytest.importorskip("PIL")
+    data = ds.NumpySlicesDataset({"image": np.zeros((1, 20, 30, 3), np.uint8)}, shuffle=False)
+    data = data.map(t.Compose([vision.ToPIL(), vision.RandomCrop(50), vision.ToTensor()]),
+                    ["image"])
+    with pytest.raises(RuntimeError, match=r"(?s)Exception thrown from user defined Python "
+                                           r"function in dataset.*Crop size \(50, 50\) is larger"):
+        next(data.create_dict_iterator())
