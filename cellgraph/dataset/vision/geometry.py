@@ -45,6 +45,7 @@ __all__ = [
     "RandomResizedCrop",
     "RandomRotation",
     "RandomVerticalFlip",
+    "ResizedCrop",
     "SliceMode",
     "SlicePatches",
     "TenCrop",
@@ -298,6 +299,24 @@ class SlicePatches(TensorOperation):
         patches = tuple(array[r * ph:(r + 1) * ph, c * pw:(c + 1) * pw]
                         for r in range(rows) for c in range(cols))
         return patches if len(patches) > 1 else patches[0]
+
+
+class ResizedCrop(TensorOperation):
+    """The region (top, left, height, width) of the image, resized to `size` with
+    `interpolation`: Crop((top, left), (height, width)) then Resize(size, interpolation)."""
+
+    def __init__(self, top, left, height, width, size, interpolation=Inter.BILINEAR):
+        for name, value, low in (("top", top, 0), ("left", left, 0), ("height", height, 1),
+                                 ("width", width, 1)):
+            type_check(value, (int,), name)  # MindSpore's checks and words
+            check_value(value, (low, 2 ** 31 - 1), name)
+        size = _size_pair(size, "ResizedCrop")
+        _check_inter(interpolation, "interpolation")
+        self.crop = Crop((top, left), (height, width))
+        self.resize = Resize(size, interpolation)
+
+    def __call__(self, image):
+        return self.resize(self.crop(image))
 
 
 class TenCrop(TensorOperation):

@@ -139,9 +139,11 @@ def _linear_axis(out_len: int, in_len: int):
 
 def resize_array(image: np.ndarray, height: int, width: int, interpolation: Inter):
     in_h, in_w = image.shape[:2]
-    if interpolation is Inter.NEAREST:
-        rows = np.minimum(((np.arange(height) + 0.5) * in_h / height).astype(np.int64), in_h - 1)
-        cols = np.minimum(((np.arange(width) + 0.5) * in_w / width).astype(np.int64), in_w - 1)
+    if interpolation is Inter.NEAREST:  # OpenCV's: source index floor(dst / (out / in))
+        rows = np.minimum(np.floor(np.arange(height) * (1.0 / (height / in_h))).astype(np.int64),
+                          in_h - 1)
+        cols = np.minimum(np.floor(np.arange(width) * (1.0 / (width / in_w))).astype(np.int64),
+                          in_w - 1)
         return image[rows][:, cols]
     if interpolation is not Inter.LINEAR:
         pil = _pil().fromarray(image)
