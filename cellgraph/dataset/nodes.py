@@ -800,6 +800,7 @@ class ConcatDataset(Dataset):
         to back) has p % num_shards == shard_id; each child with random access is given its
         own DistributedSampler, offset to the position it starts at."""
         from .samplers import DistributedSampler, RandomSampler
+        from .sources import GeneratorDataset
 
         if not isinstance(sampler, (DistributedSampler, RandomSampler)):
             raise TypeError(f"The parameter {sampler} of concat must be DistributedSampler or "
@@ -836,11 +837,11 @@ class ConcatDataset(Dataset):
             if isinstance(child, BatchDataset):
                 raise TypeError(f"The parameter {child} of concat must not be BatchDataset or "
                                 f"PaddedBatchDataset!")
-            size = 0
             if source is not None:
-                size = full
                 source.use_sampler(copy.deepcopy(sampler).set_offset(start))
-            start = (start + size) % sampler.num_shards
+            # MindSpore counts every child's rows here but a generator read front to back's
+            iterable = isinstance(child, GeneratorDataset) and source is None
+            start = (start + (0 if iterable else full)) % sampler.num_shards
 
     def _check_columns(self) -> None:
         names = self.children[0].column_names
@@ -917,7 +918,9 @@ def _random_access(dataset):
 
     if isinstance(dataset, GeneratorDataset):
         dataset = dataset.children[0]
-    return dataset if isinstance(dataset, MappableSource) else None
+    # the text-file readers keep MappableSource's shape but read their files front to back
+    sampled = isinstance(dataset, MappableSource) and type(dataset).rows is MappableSource.rows
+    return dataset if sampled else None
 
 
 def _check_concat_row(first: list, row: list) -> None:

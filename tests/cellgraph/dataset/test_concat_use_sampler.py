@@ -86,3 +86,16 @@ def test_random_sampler_draws_every_row_once():
     got = _values(data)
     assert sorted(got) == [0, 1, 2, 10, 11]
     assert [v for v in got if v < 10] == [0, 1, 2]  # each child still read front to back
+
+
+def test_text_file_child_is_read_front_to_back(tmp_path):
+    lines = tmp_path / "lines.txt"
+    lines.write_text("a\nb\nc\n")
+    got = []
+    for shard in range(2):
+        text = ds.TextFileDataset(str(lines), shuffle=False)
+        data = text + ds.PaddedDataset([{"text": np.array("p")}, {"text": np.array("q")}])
+        data.use_sampler(ds.DistributedSampler(2, shard, shuffle=False))
+        got.append((data.get_dataset_size(),
+                    [str(r["text"]) for r in data.create_dict_iterator(output_numpy=True)]))
+    assert got == [(3, ["a", "c", "q"]), (2, ["b", "p"])]
