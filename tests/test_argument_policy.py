@@ -422,7 +422,6 @@ def test_generator_dataset_checks_column_types():
 
 @pytest.mark.parametrize("call", [
     lambda: ds.NumpySlicesDataset(np.arange(4.0)).map(lambda x: x, callbacks=[object()]),
-    lambda: ds.DistributedSampler(2, 0, offset=1),
 ])
 def test_dataset_arguments_that_would_change_rows_raise(call):
     with pytest.raises(UnsupportedError):

@@ -9,16 +9,31 @@ import numpy as np
 
 from cellgraph.primitives.errors import UnsupportedError
 
-__all__ = ["get_autotune_interval", "get_callback_timeout", "get_enable_autotune",
-           "get_num_parallel_workers", "get_prefetch_size", "get_seed", "set_autotune_interval",
-           "set_callback_timeout", "set_enable_autotune", "set_num_parallel_workers",
-           "set_prefetch_size", "set_seed"]
+__all__ = [
+    "get_autotune_interval",
+    "get_callback_timeout",
+    "get_debug_mode",
+    "get_enable_autotune",
+    "get_enable_shared_mem",
+    "get_num_parallel_workers",
+    "get_prefetch_size",
+    "get_seed",
+    "set_autotune_interval",
+    "set_callback_timeout",
+    "set_debug_mode",
+    "set_enable_autotune",
+    "set_enable_shared_mem",
+    "set_num_parallel_workers",
+    "set_prefetch_size",
+    "set_seed",
+]
 
 _DEFAULT_SEED = 5489  # MindSpore's default (the mt19937 default seed)
 # MindSpore's default worker count: 8, or the machine's CPU count where that is smaller
 _state = {"seed": _DEFAULT_SEED, "seeded": False, "prefetch_size": 16,
           "num_parallel_workers": min(8, os.cpu_count() or 8), "callback_timeout": 60,
-          "autotune": False, "autotune_interval": 0}
+          "autotune": False, "autotune_interval": 0, "debug_mode": False, "shared_mem": True,
+          "debug_hook_list": None}
 _INT32_MAX = 2 ** 31 - 1
 
 
@@ -131,3 +146,63 @@ def set_autotune_interval(interval) -> None:
 
 def get_autotune_interval() -> int:
     return _state["autotune_interval"]
+
+
+def set_debug_mode(debug_mode_flag: bool, debug_hook_list: list | None = None) -> None:
+    """Debug mode: each `map` made while it is on runs the hooks of `debug_hook_list` (by
+    default one PrintMetaDataHook) before its first operation and after each operation, each
+    a copy of the hook told the operation's name, and a pipeline started with no seed set is
+    seeded with 1. cellgraph's pipeline runs its operations in one thread either way. An empty
+    list keeps the hooks set before."""
+    from .debug import DebugHook, PrintMetaDataHook
+
+    if not isinstance(debug_mode_flag, bool):
+        raise TypeError("debug_mode_flag isn't of type boolean.")
+    if debug_hook_list is None:
+        debug_hook_list = [PrintMetaDataHook()]
+    if not isinstance(debug_hook_list, list):
+        raise TypeError("debug_hook_list is not a list.")
+    for hook in debug_hook_list:
+        if not isinstance(hook, DebugHook):
+            raise TypeError("All items in debug_hook_list must be of type DebugHook.")
+    if debug_mode_flag:
+        warnings.warn("Dataset pipeline debug mode is enabled. Performance will be impacted "
+                      "because the pipeline will be running in a single thread.", stacklevel=2)
+    if debug_hook_list:
+        _state["debug_hook_list"] = debug_hook_list
+    _state["debug_mode"] = debug_mode_flag
+
+
+def _seed_for_debug_mode() -> None:
+    """A pipeline started in debug mode with no seed set is seeded with 1, as MindSpore seeds
+    it, so that its runs repeat."""
+    if _state["debug_mode"] and not _state["seeded"]:
+        set_seed(1)
+
+
+def get_debug_mode() -> bool:
+    """Whether debug mode is on."""
+    return _state["debug_mode"]
+
+
+def _get_debug_hook_list():
+    """The hooks debug mode puts around each operation of a map (None before any was set)."""
+    return _state["debug_hook_list"]
+
+
+def set_enable_shared_mem(enable) -> None:
+    """Whether worker processes would hand rows over through shared memory (MindSpore's
+    default: on; deprecated since MindSpore 2.8). cellgraph's map and generator workers are
+    threads of one process, which share the rows' memory whatever the setting."""
+    warnings.warn("'set_enable_shared_mem' is deprecated from version 2.8.0 and will be removed "
+                  "in a future version.", DeprecationWarning, stacklevel=2)
+    if not isinstance(enable, bool):
+        raise TypeError("enable must be of type bool.")
+    _state["shared_mem"] = enable
+
+
+def get_enable_shared_mem() -> bool:
+    """The setting of set_enable_shared_mem (deprecated since MindSpore 2.8)."""
+    warnings.warn("'get_enable_shared_mem' is deprecated from version 2.8.0 and will be removed "
+                  "in a future version.", DeprecationWarning, stacklevel=2)
+    return _state["shared_mem"]

@@ -160,6 +160,7 @@ class DatasetIterator:
         elif isinstance(num_epochs, bool) or not isinstance(num_epochs, int) or num_epochs < 1:
             raise ValueError(f"create_tuple_iterator: `num_epochs` must be a positive int or "
                              f"-1, got {num_epochs!r}")
+        config._seed_for_debug_mode()
         self.dataset, self.num_epochs = dataset, num_epochs
         self.names = dataset.column_names
         self.index = None if columns is None else [

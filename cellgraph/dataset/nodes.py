@@ -3,10 +3,13 @@ sync_wait and the subsets that split makes. Each is named as MindSpore names the
 operation returns (`MapDataset`, `TakeDataset`, ...), the name a program sees in `type(data)`."""
 from __future__ import annotations
 
+import copy
+import inspect
 import itertools
 import numbers
 import threading
 import traceback
+import types
 import warnings
 
 import numpy as np
@@ -44,6 +47,9 @@ def _call(op, *values):
     """One map operation on the values; a Python function's error becomes MindSpore's
     RuntimeError (the dataset transforms raise their own, MindSpore's, errors)."""
     if isinstance(op, TensorOperation):
+        if len(values) > 1 and not _takes(op, len(values)):
+            raise RuntimeError(f"map operation: [{type(op).__name__}] failed. The op is "
+                               f"OneToOne, can only accept one tensor as input.")
         try:
             return op(*values)
         except RuntimeError as error:  # MindSpore names the map's operation and the data file
@@ -51,25 +57,106 @@ def _call(op, *values):
             where = f" The corresponding data file is: {path}." if path else ""
             raise RuntimeError(f"map operation: [{type(op).__name__}] failed.{where} "
                                f"{error}") from error
+        except Exception as error:  # a Python (Pillow-path) transform's: as a function's
+            raise _pyfunc_error(error) from error
     try:
         return op(*values)
     except Exception as error:
         raise _pyfunc_error(error) from error
 
 
+def _takes(op, count: int) -> bool:
+    """Whether the transform's __call__ takes `count` inputs."""
+    try:
+        inspect.signature(op.__call__).bind(*range(count))
+    except TypeError:
+        return False
+    return True
+
+
 def _as_tuple(value) -> tuple:
     return value if isinstance(value, tuple) else (value,)
 
 
+def _decomposed(ops: list) -> list:
+    """A Compose among the operations as its transforms, in place (MindSpore decomposes it,
+    so an error names the transform that failed)."""
+    from .transforms.transforms import Compose
+
+    out = []
+    for op in ops:
+        out.extend(_decomposed(op.transforms) if type(op) is Compose else [op])
+    return out
+
+
 def _operation_list(operations) -> list:
     ops = list(operations) if isinstance(operations, (list, tuple)) else [operations]
+    ops = _decomposed(ops)
     for op in ops:
         if not callable(op):
             raise TypeError(f"map: `operations` must be callables (transforms or functions), "
                             f"got {type(op).__name__} {op!r:.60}")
     if not ops:
         raise ValueError("map: `operations` is empty")
-    return ops
+    from .debug import DebugHook
+
+    if any(isinstance(op, DebugHook) for op in ops) and not config.get_debug_mode():
+        raise ValueError("It is not allowed to inject DebugHook object in non-debug mode.")
+    if config.get_debug_mode() and config._get_debug_hook_list():
+        steps = _debug_steps(_operation_name(ops[0]), first=True)
+        for op in ops:
+            steps += [op] + _debug_steps(_operation_name(op))
+        ops = steps
+    return [_DebugStep(op) if isinstance(op, DebugHook) else op for op in ops]
+
+
+def _operation_name(op) -> str:
+    return getattr(op, "__name__", None) if isinstance(op, types.FunctionType) else \
+        type(op).__name__
+
+
+def _debug_steps(name: str, first: bool = False) -> list:
+    """A copy of each of debug mode's hooks, told the operation it sees the input (before the
+    first operation) or the output of."""
+    steps = []
+    for hook in config._get_debug_hook_list():
+        hook = copy.deepcopy(hook)
+        hook.set_previous_op_name(name)
+        hook.set_is_first(first)
+        steps.append(hook)
+    return steps
+
+
+class _DebugStep:
+    """A DebugHook among a map's operations: the hook sees the columns, which pass on as they
+    came."""
+
+    def __init__(self, hook):
+        self.hook = hook
+
+    def __call__(self, *columns):
+        self.hook(*columns)
+        return columns[0] if len(columns) == 1 else columns
+
+
+def _map_layout(names: list, inputs: list, outputs: list, input_index: list):
+    """A map's columns as MindSpore lays them out: as many outputs as inputs take the inputs'
+    places; otherwise the outputs come first, then the columns the map does not read. A name
+    given twice keeps its later place (the earlier column is no longer seen). Returns the names
+    and, for each, (True, output index) or (False, the child's column index)."""
+    if len(inputs) == len(outputs):
+        places = {n: (j, (False, j)) for j, n in enumerate(names)}
+        for name in inputs:
+            places.pop(name, None)
+        for i, name in enumerate(outputs):
+            places[name] = (input_index[i], (True, i))
+    else:
+        places = {n: (i, (True, i)) for i, n in enumerate(outputs)}
+        kept = [j for j, n in enumerate(names) if n not in inputs]
+        for t, j in enumerate(kept):
+            places[names[j]] = (len(outputs) + t, (False, j))
+    ordered = sorted(places.items(), key=lambda item: item[1][0])
+    return [n for n, _ in ordered], [source for _, (_, source) in ordered]
 
 
 class MapDataset(Dataset):
@@ -82,19 +169,14 @@ class MapDataset(Dataset):
         self.inputs = column_list(input_columns, "map", "input_columns") or names[:1]
         self.outputs = column_list(output_columns, "map", "output_columns") or self.inputs
         self.input_index = [find_column(names, c, "map") for c in self.inputs]
-        first = min(self.input_index)
-        kept = [c for c in names if c not in self.inputs]
-        self._names = kept[:first] + self.outputs + kept[first:]
-        if len(set(self._names)) != len(self._names):
-            raise ValueError(f"map: output columns {self.outputs} clash with the columns "
-                             f"{kept} the map keeps")
-        self.kept_index = [names.index(c) for c in kept]
-        self.first = first
+        self._names, self._sources = _map_layout(names, self.inputs, self.outputs,
+                                                 self.input_index)
         if column_order is not None:
             self._names_order = column_list(column_order, "map", "column_order")
         else:
             self._names_order = None
-        one_to_one = len(self.inputs) == len(self.outputs) == 1 and self._names_order is None
+        one_to_one = len(self.inputs) == len(self.outputs) == 1 and \
+            self._names_order is None and len(self._names) == len(names)
         self._one_to_one = self.input_index[0] if one_to_one else None
 
     @property
@@ -104,8 +186,8 @@ class MapDataset(Dataset):
     def transform(self, row: tuple) -> tuple:
         if self._one_to_one is not None:  # the common case, kept lean: it runs once per row
             value = row[self._one_to_one]
-            for op in self.operations:
-                value = _call(op, value)
+            for op in self.operations:  # a transform's several outputs go on as several inputs
+                value = _call(op, *value) if type(value) is tuple else _call(op, value)
             if type(value) is not tuple:
                 return row[:self._one_to_one] + (value,) + row[self._one_to_one + 1:]
             values = value
@@ -114,10 +196,12 @@ class MapDataset(Dataset):
             for op in self.operations:
                 values = _as_tuple(_call(op, *values))
         if len(values) != len(self.outputs):
-            raise ValueError(f"map: the operations returned {len(values)} value(s) for the "
-                             f"output columns {self.outputs}")
-        kept = [row[i] for i in self.kept_index]
-        out = tuple(kept[:self.first]) + values + tuple(kept[self.first:])
+            raise RuntimeError(f"Invalid columns, the number of columns returned in 'map' "
+                               f"operations should match the number of 'output_columns', but "
+                               f"got the number of columns returned in 'map' operations: "
+                               f"{len(values)}, the number of 'output_columns': "
+                               f"{len(self.outputs)}.")
+        out = tuple(values[i] if is_output else row[i] for is_output, i in self._sources)
         if self._names_order is not None:
             out = tuple(out[self._names.index(c)] for c in self._names_order)
         return out
@@ -705,6 +789,59 @@ class ConcatDataset(Dataset):
     def __init__(self, datasets):
         datasets = _dataset_tuple(datasets, "concat")
         super().__init__(datasets)
+        self._sampler = None  # set by use_sampler
+        self._full_sizes = None  # the children's sizes before use_sampler shards them
+
+    def use_sampler(self, sampler):
+        """Shard the concatenation (a DistributedSampler without shuffle or num_samples) or
+        draw its rows in a random order of children (a RandomSampler without replacement or
+        num_samples), as MindSpore does: a sharded concatenation keeps the rows whose
+        position p in it (counted over the epochs of an iterator for the children read front
+        to back) has p % num_shards == shard_id; each child with random access is given its
+        own DistributedSampler, offset to the position it starts at."""
+        from .samplers import DistributedSampler, RandomSampler
+        from .sources import GeneratorDataset
+
+        if not isinstance(sampler, (DistributedSampler, RandomSampler)):
+            raise TypeError(f"The parameter {sampler} of concat must be DistributedSampler or "
+                            f"RandomSampler!")
+        if isinstance(sampler, RandomSampler):
+            if sampler.replacement:
+                raise ValueError("The parameter replacement of RandomSampler must be False!")
+            if sampler.get_num_samples() is not None:
+                raise ValueError("The parameter num_samples of RandomSampler is not support to "
+                                 "be set!")
+            self._sampler = sampler
+            for child in _descendants(self):
+                if isinstance(child, ConcatDataset):
+                    child.use_sampler(sampler)
+            return
+        if sampler.is_shuffled():
+            raise ValueError("The parameter shuffle of DistributedSampler must be False!")
+        if sampler.num_shards <= 0:
+            raise ValueError("The parameter num_shards of DistributedSampler must be positive "
+                             "int!")
+        if sampler.get_num_samples() is not None:
+            raise ValueError("The parameter num_samples of DistributedSampler is not support "
+                             "to be set!")
+        self._sampler = sampler
+        if self._full_sizes is None:  # before any child's sampler is replaced
+            self._full_sizes = [d.get_dataset_size() for d in self.children]
+        start = 0
+        for child, full in zip(self.children, self._full_sizes):
+            source = _random_access(child)
+            own = getattr(source if source is not None else child, "sampler", None)
+            if own is not None and own.get_num_samples() is not None:
+                raise ValueError(f"The parameter NumSamples of {child} is not support to be "
+                                 f"set!")
+            if isinstance(child, BatchDataset):
+                raise TypeError(f"The parameter {child} of concat must not be BatchDataset or "
+                                f"PaddedBatchDataset!")
+            if source is not None:
+                source.use_sampler(copy.deepcopy(sampler).set_offset(start))
+            # MindSpore counts every child's rows here but a generator read front to back's
+            iterable = isinstance(child, GeneratorDataset) and source is None
+            start = (start + (0 if iterable else full)) % sampler.num_shards
 
     def _check_columns(self) -> None:
         names = self.children[0].column_names
@@ -713,22 +850,77 @@ class ConcatDataset(Dataset):
                                "datasets should be the same.")
 
     def count(self):
+        if self._sampler is not None:
+            return None  # the rows a sampler keeps are counted by reading them
         # each dataset counted on its own (by reading it where it cannot say), so that a size
         # is given before the columns are checked, as MindSpore gives it
         return sum(d.get_dataset_size() for d in self.children)
 
+    def _child_rows(self, state):
+        """Each child's rows in turn, sharded or drawn at random when a sampler is set."""
+        from .samplers import DistributedSampler
+
+        if isinstance(self._sampler, DistributedSampler):
+            position = state.keep(self, lambda: [0])  # goes on over the epochs
+            shards, shard = self._sampler.num_shards, self._sampler.shard_id
+            for index, d in enumerate(self.children):
+                if _random_access(d) is not None:  # sharded by its own sampler
+                    for row in d.rows(state):
+                        yield index, row
+                    position[0] += self._full_sizes[index]
+                    continue
+                for row in d.rows(state):
+                    if position[0] % shards == shard:
+                        yield index, row
+                    position[0] += 1
+            return
+        if self._sampler is not None:  # RandomSampler: a child drawn by its rows left
+            rng = state.rng(self)
+            streams = [d.rows(state) for d in self.children]
+            left = [d.get_dataset_size() for d in self.children]
+            while sum(left):
+                index = int(rng.choice(len(left), p=np.asarray(left) / sum(left)))
+                row = next(streams[index], None)
+                if row is None:
+                    raise RuntimeError(f"The actual size of dataset {index} does not match its "
+                                       f"defined size, maybe the dataset size is variable or "
+                                       f"`__len__` is incorrect.")
+                left[index] -= 1
+                yield index, row
+            return
+        for index, d in enumerate(self.children):
+            for row in d.rows(state):
+                yield index, row
+
     def rows(self, state):
         self._check_columns()
-        first = None
-        for d in self.children:
-            checked = False
-            for row in d.rows(state):
-                if first is None:
-                    first = [np.asarray(v) for v in row]
-                elif not checked:
-                    _check_concat_row(first, [np.asarray(v) for v in row])
-                checked = True
-                yield row
+        first, checked = None, set()
+        for index, row in self._child_rows(state):
+            if first is None:
+                first = [np.asarray(v) for v in row]
+            elif index not in checked:  # the first row of each dataset
+                _check_concat_row(first, [np.asarray(v) for v in row])
+            checked.add(index)
+            yield row
+
+
+def _descendants(node):
+    for child in node.children:
+        yield child
+        yield from _descendants(child)
+
+
+def _random_access(dataset):
+    """The source with random access behind `dataset` (itself, or a GeneratorDataset's or
+    PaddedDataset's), whose sampler ConcatDataset.use_sampler replaces; None for a dataset read
+    front to back."""
+    from .sources import GeneratorDataset, MappableSource
+
+    if isinstance(dataset, GeneratorDataset):
+        dataset = dataset.children[0]
+    # the text-file readers keep MappableSource's shape but read their files front to back
+    sampled = isinstance(dataset, MappableSource) and type(dataset).rows is MappableSource.rows
+    return dataset if sampled else None
 
 
 def _check_concat_row(first: list, row: list) -> None:

@@ -12,8 +12,6 @@ from enum import Enum
 
 import numpy as np
 
-from cellgraph.primitives.errors import UnsupportedError
-
 from . import _std_shuffle, config
 
 __all__ = ["DistributedSampler", "IterSampler", "PKSampler", "RandomSampler", "Sampler",
@@ -63,6 +61,14 @@ class Sampler:
     def get_child(self):
         return getattr(self, "child_sampler", None)
 
+    def get_num_samples(self):
+        """num_samples as given (None: all), or, when unset, the child sampler's."""
+        limit = getattr(self, "num_samples", None)
+        child = getattr(self, "child_sampler", None)
+        if limit is None and child is not None:
+            return child.get_num_samples()
+        return limit
+
     def _limit(self, indices: np.ndarray) -> np.ndarray:
         limit = getattr(self, "num_samples", None)  # a subclass may skip __init__
         return indices if limit is None else indices[:limit]
@@ -70,13 +76,29 @@ class Sampler:
     def indices(self, num_rows: int, state) -> np.ndarray:
         op = type(self).__name__
         self.dataset_size = num_rows
+        if state.epoch > 0 and callable(getattr(self, "reset", None)):
+            self.reset()  # MindSpore's hook before each pass after the first
         try:
             iterator = iter(self)
         except TypeError:
             raise TypeError(f"{op}: a user-defined sampler must define __iter__, yielding row "
                             f"indices") from None
-        return _checked_indices(np.fromiter(iterator, dtype=np.int64), num_rows, op,
-                                self._limit)
+        ids = np.fromiter(iterator, dtype=np.int64)
+        declared = self._declared_count()
+        if declared is not None:  # num_samples, or the sampler's own len()
+            if len(ids) < declared:
+                raise RuntimeError(f"The actual amount of data read from generator {len(ids)} "
+                                   f"is different from generator.len {declared}, you should "
+                                   f"adjust generator.len to make them match.")
+            ids = ids[:declared]
+        return _checked_indices(ids, num_rows, op, self._limit)
+
+    def _declared_count(self):
+        """A user-defined sampler's size as it declares it: num_samples, else its len()."""
+        limit = getattr(self, "num_samples", None)
+        if limit is None and hasattr(self, "__len__"):
+            limit = len(self)
+        return limit
 
     def count(self, num_rows: int) -> int:
         full = self._full_count(num_rows)
@@ -84,15 +106,18 @@ class Sampler:
         return full if limit is None else min(full, limit)
 
     def _full_count(self, num_rows: int) -> int:
-        if type(self).indices is Sampler.indices:  # user-defined: its own length, or a pass
+        if type(self).indices is Sampler.indices:  # user-defined: its declared size, or a pass
             self.dataset_size = num_rows
-            return len(self) if hasattr(self, "__len__") else sum(1 for _ in iter(self))
+            declared = self._declared_count()
+            return declared if declared is not None else sum(1 for _ in iter(self))
         return num_rows
 
 
 def _checked_indices(indices: np.ndarray, num_rows: int, op: str, limit) -> np.ndarray:
-    if len(indices) and (indices.max() >= num_rows or indices.min() < 0):
-        raise ValueError(f"{op}: an index lies outside the {num_rows} rows of the dataset")
+    outside = (indices >= num_rows) | (indices < 0)
+    if outside.any():  # MindSpore's words, naming the first index out of bounds
+        raise RuntimeError(f"Sample ID ({indices[outside.argmax()]}) is out of bound, expected "
+                           f"range [0, {num_rows - 1}]")
     return limit(indices)
 
 
@@ -142,7 +167,14 @@ class SubsetSampler(Sampler):
 
     def __init__(self, indices, num_samples=None):
         super().__init__(num_samples)
-        self.subset = np.asarray(list(indices), dtype=np.int64)
+        if isinstance(indices, numbers.Integral):
+            indices = [indices]
+        indices = list(indices)
+        for index, item in enumerate(indices):  # MindSpore's check and words
+            if not isinstance(item, numbers.Integral):
+                raise TypeError(f"SubsetSampler: Type of indices element must be int, but got "
+                                f"list[{index}]: {item}, type: {type(item)}.")
+        self.subset = np.asarray(indices, dtype=np.int64)
 
     def indices(self, num_rows, state):
         return _checked_indices(self.subset, num_rows, type(self).__name__, self._limit)
@@ -221,26 +253,50 @@ class WeightedRandomSampler(Sampler):
 
 
 class DistributedSampler(Sampler):
+    """Shard `shard_id` of `num_shards`. With an `offset` (set by ConcatDataset.use_sampler,
+    the position its child starts at in the concatenation), row j goes to the shard
+    (j + offset) % num_shards, without wrapping around: the shards of the concatenation are
+    then the rows whose position p in it has p % num_shards == shard_id."""
+
     def __init__(self, num_shards, shard_id, shuffle=True, num_samples=None, offset=-1):
-        if offset != -1:  # MindSpore: the shard a ConcatDataset's child starts at
-            raise UnsupportedError(f"DistributedSampler: offset={offset!r} is not supported "
-                                   f"(only -1)")
         super().__init__(num_samples)
         check_shard(num_shards, shard_id, "DistributedSampler")
+        if isinstance(offset, bool) or not isinstance(offset, numbers.Integral):
+            raise TypeError(f"DistributedSampler: offset must be integer but was: {offset!r}.")
         self.num_shards, self.shard_id = int(num_shards), int(shard_id)
         self.shuffle = bool(shuffle)
+        self.offset = int(offset)
+
+    def set_offset(self, offset):
+        self.offset = offset
+        return self
+
+    def is_shuffled(self):
+        return self.shuffle
+
+    def is_sharded(self):
+        return self.num_shards > 1
 
     def indices(self, num_rows, state):
         order = np.arange(num_rows)
         if self.shuffle:  # the same permutation in every shard
             order = np.random.default_rng([config.get_seed(), state.epoch]).permutation(
                 num_rows)
+        if self.offset != -1:
+            first = self.shard_id - self.offset
+            first += -(first // self.num_shards) * self.num_shards if first < 0 else 0
+            picked = order[first::self.num_shards] if num_rows else order
+            return self._limit(picked[:self._full_count(num_rows)])
         per_shard = -(-num_rows // self.num_shards)
         padded = np.resize(order, per_shard * self.num_shards)  # wraps around
         return self._limit(padded[self.shard_id::self.num_shards])
 
     def _full_count(self, num_rows):
-        return -(-num_rows // self.num_shards)
+        if self.offset == -1:
+            return -(-num_rows // self.num_shards)
+        total = num_rows + self.offset
+        return total // self.num_shards + (self.shard_id < total % self.num_shards) - \
+            (self.shard_id < self.offset)
 
 
 class PKSampler(Sampler):

@@ -2,6 +2,7 @@
 every source with random access (`MappableSource`), which a sampler orders each epoch."""
 from __future__ import annotations
 
+import copy
 import itertools
 import numbers
 import threading
@@ -70,12 +71,32 @@ class MappableSource(Dataset):
         raise NotImplementedError
 
     def count(self):
-        return chained_count(self.sampler, self.num_rows)
+        return chained_count(_for_iterator(self.sampler), self.num_rows)
+
+    def use_sampler(self, new_sampler):
+        """MindSpore's replacement of the sampler: without a child sampler, `new_sampler`
+        takes the sampler's place; with one, the child becomes the sampler and `new_sampler`
+        its child."""
+        if new_sampler is None:
+            raise TypeError("Input sampler can not be None.")
+        if not isinstance(new_sampler, Sampler):
+            raise TypeError("Input sampler is not an instance of a sampler.")
+        child = getattr(self.sampler, "child_sampler", None)
+        if child is None:
+            self.sampler = new_sampler
+        else:
+            self.sampler = child
+            child.add_child(new_sampler)
 
     def rows(self, state):
         read = self.row_at if self.cache is None else \
             (lambda index: self.cache.row(self, index, self.row_at))
-        for index in chained_indices(self.sampler, self.num_rows, state):
+        # the sampler draws a new order for every pass over the source, a repeat's as an
+        # epoch's, as MindSpore resets its sampler for each: its epoch is the pass's number
+        passes = state.keep(self, lambda: [0, _for_iterator(self.sampler)])
+        sampler_state = _Pass(state, passes[0])
+        passes[0] += 1
+        for index in chained_indices(passes[1], self.num_rows, sampler_state):
             yield read(int(index))
 
     def split(self, sizes, randomize=True):
@@ -99,6 +120,28 @@ class MappableSource(Dataset):
             part.sampler = SubsetSampler(order[lo:hi])
             parts.append(part)
         return parts
+
+
+def _for_iterator(sampler):
+    """The sampler an iterator (or a count) uses: a user-defined sampler anywhere in the chain
+    is copied with the chain, as MindSpore copies it for each, so that its state (its own
+    generator, a counter its reset() moves) starts afresh."""
+    node = sampler
+    while node is not None:
+        if type(node).indices is Sampler.indices:
+            return copy.deepcopy(sampler)
+        node = getattr(node, "child_sampler", None)
+    return sampler
+
+
+class _Pass:
+    """A pass's view of the pipeline state, whose epoch is the number of the pass."""
+
+    def __init__(self, state, number: int):
+        self._state, self.epoch = state, number
+
+    def __getattr__(self, name):
+        return getattr(self._state, name)
 
 
 class _Mapped(MappableSource):
@@ -233,6 +276,12 @@ class GeneratorDataset(Dataset):
     def rows(self, state):
         rows = self.children[0].rows(state)
         return rows if self._column_types is None else _typed_rows(rows, self._column_types)
+
+    def use_sampler(self, new_sampler):
+        if not isinstance(self.children[0], MappableSource):
+            raise ValueError("GeneratorDataset: `sampler` needs a source with random access "  # noqa: TRY004
+                             "(__getitem__ and __len__)")
+        self.children[0].use_sampler(new_sampler)
 
     def split(self, sizes, randomize=True):
         if isinstance(self.children[0], MappableSource):

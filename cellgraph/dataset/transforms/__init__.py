@@ -1,5 +1,5 @@
 """cellgraph.dataset.transforms: TypeCast, OneHot, Compose, PadEnd, Fill, Concatenate, Slice,
-Duplicate, Mask, RandomApply, RandomChoice (also under the 1.x module paths `c_transforms` and `py_transforms`)."""
+Duplicate, Mask, RandomApply, RandomChoice, RandomOrder (also under the 1.x module paths `c_transforms` and `py_transforms`)."""
 from . import c_transforms, py_transforms, transforms
 from .transforms import (
     Compose,
@@ -11,6 +11,7 @@ from .transforms import (
     PadEnd,
     RandomApply,
     RandomChoice,
+    RandomOrder,
     Relational,
     Slice,
     TensorOperation,
@@ -18,5 +19,5 @@ from .transforms import (
 )
 
 __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd", "RandomApply",
-           "RandomChoice", "Relational",
+           "RandomChoice", "RandomOrder", "Relational",
            "Slice", "TensorOperation", "TypeCast", "c_transforms", "py_transforms", "transforms"]

@@ -9,11 +9,11 @@ import operator
 import numpy as np
 
 from cellgraph.dataset import config
-from cellgraph.dataset.core.validator_helpers import type_check
+from cellgraph.dataset.core.validator_helpers import check_arguments, check_value, type_check
 from cellgraph.primitives import dtype as dt
 
 __all__ = ["Compose", "Concatenate", "Duplicate", "Fill", "Mask", "OneHot", "PadEnd",
-           "RandomApply", "RandomChoice", "Relational", "Slice", "TensorOperation", "TypeCast"]
+           "RandomApply", "RandomChoice", "RandomOrder", "Relational", "Slice", "TensorOperation", "TypeCast"]
 
 
 class TensorOperation:
@@ -40,11 +40,16 @@ class RandomOperation(TensorOperation):
 
 
 def _transform_list(transforms, op: str) -> list:
-    transforms = list(transforms) if isinstance(transforms, (list, tuple)) else None
-    if not transforms or not all(callable(t) for t in transforms):
-        raise TypeError(f"{op}: `transforms` must be a non-empty list of transforms, got "
-                        f"{transforms!r}")
-    return transforms
+    """MindSpore's check of the transforms of Compose, RandomApply and RandomChoice: a
+    non-empty list (not a tuple) of callables."""
+    type_check(transforms, (list,), "transforms list")
+    if not transforms:
+        raise ValueError("transforms list can not be empty.")
+    for index, transform in enumerate(transforms):
+        if not callable(transform):
+            raise TypeError(f"transforms[{index}] is neither a transforms op (TensorOperation) "
+                            f"nor a callable pyfunc.")
+    return list(transforms)
 
 
 def numpy_dtype(data_type) -> np.dtype:
@@ -63,11 +68,35 @@ def numpy_dtype(data_type) -> np.dtype:
 class TypeCast(TensorOperation):
     """Cast to `data_type`."""
 
+    @check_arguments
     def __init__(self, data_type):
+        _check_data_type(data_type)
         self.dtype = numpy_dtype(data_type)
 
     def __call__(self, x):
-        return np.asarray(x).astype(self.dtype)
+        x = np.asarray(x)
+        if x.dtype.kind in "US" and self.dtype.kind not in "US":
+            source = "string" if x.dtype.kind == "U" else "bytes"
+            raise RuntimeError(f"TypeCast: TypeCast does not support cast from {source} to "
+                               f"{self.dtype.name}")
+        if self.dtype.kind in "US" and x.dtype.kind not in "US":
+            raise RuntimeError("Failed to create empty tensor, number of elements should be 0 "
+                               "when data type is string.")
+        return x.astype(self.dtype)
+
+
+def _check_data_type(data_type) -> None:
+    """MindSpore's check of TypeCast's (and ToType's) data_type: a MindSpore dtype, or anything
+    numpy.dtype takes."""
+    if isinstance(data_type, (dt.DType, dt.String)):
+        return
+    if data_type is not None:
+        try:
+            np.dtype(data_type)
+            return
+        except (TypeError, ValueError):
+            pass
+    type_check(data_type, (dt.DType, np.dtype), "data_type")
 
 
 class OneHot(TensorOperation):
@@ -127,14 +156,25 @@ class RandomApply(RandomOperation):
 
     def __init__(self, transforms, prob=0.5):
         self.transforms = _transform_list(transforms, "RandomApply")
-        if isinstance(prob, bool) or not isinstance(prob, numbers.Real) or not 0 <= prob <= 1:
-            raise ValueError(f"RandomApply: `prob` must be a number in [0, 1], got {prob!r}")
+        type_check(prob, (float, int), "prob")
+        check_value(prob, [0, 1], "prob")
         self.prob = float(prob)
 
     def __call__(self, *inputs):
         if self.rng.random() >= self.prob:
             return inputs[0] if len(inputs) == 1 else inputs
         return _run_in_turn(self.transforms, inputs)
+
+
+class RandomOrder(RandomOperation):
+    """The transforms one after another, in a new random order for each call."""
+
+    def __init__(self, transforms):
+        self.transforms = _transform_list(transforms, "RandomOrder")
+
+    def __call__(self, *inputs):
+        order = self.rng.permutation(len(self.transforms))
+        return _run_in_turn([self.transforms[i] for i in order], inputs)
 
 
 class RandomChoice(RandomOperation):

@@ -234,9 +234,13 @@ class RandomPosterize(_RandomOp):
     """Keep only the top `bits` bits of each channel, `bits` drawn from [min, max] in 1..8."""
 
     def __init__(self, bits=(8, 8)):
+        type_check(bits, (list, tuple, int), "bits")  # MindSpore's checks and words
         bits = (bits, bits) if isinstance(bits, int) else tuple(bits)
-        if len(bits) != 2 or not 1 <= bits[0] <= bits[1] <= 8:
-            raise ValueError(f"RandomPosterize: `bits` must be in [1, 8], got {bits!r}")
+        for value in bits:
+            type_check(value, (int,), "bits")
+            check_value(value, [1, 8])
+        if len(bits) != 2 or bits[0] > bits[1]:
+            raise ValueError("Input is not within the required interval of [1, 8].")
         self.bits = bits
 
     def __call__(self, image):

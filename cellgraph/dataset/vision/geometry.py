@@ -9,6 +9,14 @@ from enum import Enum
 
 import numpy as np
 
+from cellgraph.dataset.core.validator_helpers import (
+    FLOAT_MAX_INTEGER,
+    check_pos_float32,
+    check_value,
+    type_check,
+    type_check_list,
+)
+
 from .transforms import (
     _PIL_FILTERS,
     Border,
@@ -37,8 +45,10 @@ __all__ = [
     "RandomResizedCrop",
     "RandomRotation",
     "RandomVerticalFlip",
+    "ResizedCrop",
     "SliceMode",
     "SlicePatches",
+    "TenCrop",
     "ToPIL",
     "VerticalFlip",
 ]
@@ -76,6 +86,28 @@ def _range_pair(value, name: str, op: str) -> tuple[float, float]:
     return pair
 
 
+def _crop_scale_ratio(scale, ratio) -> tuple:
+    """MindSpore's checks of a random resized crop's `scale` (of the area, 0 <= min <= max,
+    max > 0) and `ratio` (of the aspect, 0 < min <= max), as float pairs."""
+    type_check(scale, (tuple, list), "scale")
+    if len(scale) != 2:
+        raise TypeError("scale should be a list/tuple of length 2.")
+    type_check_list(scale, (float, int), "scale")
+    if scale[0] > scale[1]:
+        raise ValueError("scale should be in (min,max) format. Got (max,min).")
+    for value in scale:
+        check_value(value, (0, FLOAT_MAX_INTEGER))
+    check_value(scale[1], (0, FLOAT_MAX_INTEGER), "scale[1]", left_open_interval=True)
+    type_check(ratio, (tuple, list), "ratio")
+    if len(ratio) != 2:
+        raise TypeError("ratio should be a list/tuple of length 2.")
+    check_pos_float32(ratio[0], "ratio[0]")
+    check_pos_float32(ratio[1], "ratio[1]")
+    if ratio[0] > ratio[1]:
+        raise ValueError("ratio should be in (min,max) format. Got (max,min).")
+    return (float(scale[0]), float(scale[1])), (float(ratio[0]), float(ratio[1]))
+
+
 class RandomResizedCrop(_RandomOp):
     """A random region of `scale` times the area and aspect ratio in `ratio`, resized to
     `size` (Inception's crop); after `max_attempts` misses, the central crop of the clamped
@@ -85,9 +117,7 @@ class RandomResizedCrop(_RandomOp):
                  interpolation=Inter.BILINEAR, max_attempts=10):
         op = type(self).__name__
         self.size = _size_pair(size, op)
-        self.scale, self.ratio = _range_pair(scale, "scale", op), _range_pair(ratio, "ratio", op)
-        if self.ratio[0] == 0:
-            raise ValueError(f"{op}: `ratio` must be positive, got {ratio!r}")
+        self.scale, self.ratio = _crop_scale_ratio(scale, ratio)
         self.resize = Resize(self.size, interpolation)
         self.max_attempts = int(max_attempts)
 
@@ -158,6 +188,7 @@ class RandomVerticalFlip(RandomFlip):
 
     axis = 0
     pil_method = 1  # Image.FLIP_TOP_BOTTOM
+    batched = False
 
 
 def _image_array(image, op: str, batched=False) -> np.ndarray:
@@ -243,12 +274,13 @@ class SlicePatches(TensorOperation):
 
     def __init__(self, num_height=1, num_width=1, slice_mode=SliceMode.PAD, fill_value=0):
         for name, value in (("num_height", num_height), ("num_width", num_width)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"SlicePatches: `{name}` must be an int >= 1, got {value!r}")
+            type_check(value, (int,), name)  # MindSpore's checks and words
+            check_value(value, (1, 2 ** 31 - 1), name)
         self.grid = (num_height, num_width)
         self.slice_mode = slice_mode
-        if not isinstance(self.slice_mode, SliceMode):
-            raise TypeError(f"SlicePatches: `slice_mode` must be a SliceMode, got {slice_mode!r}")
+        type_check(slice_mode, (SliceMode,), "slice_mode")
+        type_check(fill_value, (int,), "fill_value")
+        check_value(fill_value, (0, 255), "fill_value")
         self.fill_value = fill_value
 
     def __call__(self, image):
@@ -267,6 +299,40 @@ class SlicePatches(TensorOperation):
         patches = tuple(array[r * ph:(r + 1) * ph, c * pw:(c + 1) * pw]
                         for r in range(rows) for c in range(cols))
         return patches if len(patches) > 1 else patches[0]
+
+
+class ResizedCrop(TensorOperation):
+    """The region (top, left, height, width) of the image, resized to `size` with
+    `interpolation`: Crop((top, left), (height, width)) then Resize(size, interpolation)."""
+
+    def __init__(self, top, left, height, width, size, interpolation=Inter.BILINEAR):
+        for name, value, low in (("top", top, 0), ("left", left, 0), ("height", height, 1),
+                                 ("width", width, 1)):
+            type_check(value, (int,), name)  # MindSpore's checks and words
+            check_value(value, (low, 2 ** 31 - 1), name)
+        size = _size_pair(size, "ResizedCrop")
+        _check_inter(interpolation, "interpolation")
+        self.crop = Crop((top, left), (height, width))
+        self.resize = Resize(size, interpolation)
+
+    def __call__(self, image):
+        return self.resize(self.crop(image))
+
+
+class TenCrop(TensorOperation):
+    """A Pillow image -> FiveCrop's five crops of it, then the five of its mirror image
+    (left-right, or top-bottom with `use_vertical_flip`)."""
+
+    def __init__(self, size, use_vertical_flip=False):
+        self.size = _size_pair(size, "TenCrop")
+        type_check(use_vertical_flip, (bool,), "use_vertical_flip")
+        self.use_vertical_flip = use_vertical_flip
+
+    def __call__(self, img):
+        five = FiveCrop(self.size)
+        first = five(img)
+        mirrored = img.transpose(1 if self.use_vertical_flip else 0)  # TOP_BOTTOM / LEFT_RIGHT
+        return first + five(mirrored)
 
 
 class FiveCrop(TensorOperation):

@@ -12,7 +12,7 @@ from enum import Enum
 
 import numpy as np
 
-from cellgraph.dataset.core.validator_helpers import check_value, type_check
+from cellgraph.dataset.core.validator_helpers import FLOAT_MAX_INTEGER, check_value, type_check
 from cellgraph.dataset.transforms.transforms import RandomOperation as _RandomOp
 from cellgraph.dataset.transforms.transforms import TensorOperation
 
@@ -83,11 +83,16 @@ def check_prob(prob) -> float:
 
 
 def _size_pair(size, op: str) -> tuple[int, int]:
-    if isinstance(size, numbers.Integral) and not isinstance(size, bool):
-        size = (size, size)
-    size = tuple(size)
-    if len(size) != 2 or not all(isinstance(s, numbers.Integral) and s > 0 for s in size):
-        raise ValueError(f"{op}: `size` must be a positive int or (height, width), got {size}")
+    """MindSpore's check of a crop's `size` (an int, or (height, width)), as a pair."""
+    type_check(size, (int, list, tuple), "size")
+    if isinstance(size, int):
+        check_value(size, (1, FLOAT_MAX_INTEGER))
+        return int(size), int(size)
+    if len(size) != 2:
+        raise TypeError("Size should be a single integer or a list/tuple (h, w) of length 2.")
+    for index, value in enumerate(size):
+        type_check(value, (int,), f"size[{index}]")
+        check_value(value, (1, FLOAT_MAX_INTEGER))
     return int(size[0]), int(size[1])
 
 
@@ -134,9 +139,11 @@ def _linear_axis(out_len: int, in_len: int):
 
 def resize_array(image: np.ndarray, height: int, width: int, interpolation: Inter):
     in_h, in_w = image.shape[:2]
-    if interpolation is Inter.NEAREST:
-        rows = np.minimum(((np.arange(height) + 0.5) * in_h / height).astype(np.int64), in_h - 1)
-        cols = np.minimum(((np.arange(width) + 0.5) * in_w / width).astype(np.int64), in_w - 1)
+    if interpolation is Inter.NEAREST:  # OpenCV's: source index floor(dst / (out / in))
+        rows = np.minimum(np.floor(np.arange(height) * (1.0 / (height / in_h))).astype(np.int64),
+                          in_h - 1)
+        cols = np.minimum(np.floor(np.arange(width) * (1.0 / (width / in_w))).astype(np.int64),
+                          in_w - 1)
         return image[rows][:, cols]
     if interpolation is not Inter.LINEAR:
         pil = _pil().fromarray(image)
@@ -158,12 +165,18 @@ class Resize(TensorOperation):
     """To `size`: (height, width), or an int for the shorter side (the aspect kept)."""
 
     def __init__(self, size, interpolation=Inter.LINEAR):
-        if isinstance(size, numbers.Integral) and not isinstance(size, bool):
-            if size <= 0:
-                raise ValueError(f"Resize: `size` must be positive, got {size}")
+        type_check(size, (int, list, tuple), "size")  # MindSpore's checks and words
+        if isinstance(size, int):
+            check_value(size, (1, FLOAT_MAX_INTEGER))
             self.size = int(size)
         else:
-            self.size = _size_pair(size, "Resize")
+            if len(size) != 2:
+                raise TypeError("Size should be a single integer or a list/tuple (h, w) of "
+                                "length 2.")
+            for index, value in enumerate(size):
+                type_check(value, (int,), f"size at dim {index}")
+                check_value(value, (1, 2 ** 31 - 1), f"size at dim {index}")
+            self.size = (int(size[0]), int(size[1]))
         _check_inter(interpolation, "interpolation")
         self.interpolation = interpolation
 
@@ -275,19 +288,44 @@ class RandomCrop(_RandomOp):
         self.pad_if_needed = bool(pad_if_needed)
         self.fill_value, self.padding_mode = fill_value, padding_mode
 
-    def __call__(self, image):
-        if self.padding is not None:
-            image = _pad(image, self.padding, self.fill_value, self.padding_mode)
+    def __call__(self, *images):
+        """One crop, at one random place, of each image given (images of one shape)."""
+        images = [self._padded(image) for image in images]
+        in_h, in_w = _hw(images[0])
+        if any(np.shape(image) != np.shape(images[0]) for image in images[1:] if
+               not _is_pil(image)):
+            raise RuntimeError("RandomCrop: Input images in different column must have the "
+                               "same shape, check the output shape in specified "
+                               "'input_columns' before call this operation.")
         height, width = self.size
-        if self.pad_if_needed:
-            image = _pad_to(image, height, width, self.fill_value, self.padding_mode)
-        in_h, in_w = _hw(image)
-        if in_h < height or in_w < width:
-            raise RuntimeError(f"RandomCrop: the crop size {self.size} is larger than the image "
-                               f"({in_h}, {in_w}); set pad_if_needed=True")
+        if in_h < height or in_w < width:  # MindSpore's words: its Pillow path, its C++ path
+            if _is_pil(images[0]):
+                raise ValueError(f"Crop size {self.size} is larger than input image size "
+                                 f"({in_h}, {in_w}).")
+            raise RuntimeError(f"RandomCrop: invalid crop size, crop size is bigger than the "
+                               f"image dimensions, got crop height: {height}, crop width: "
+                               f"{width}")
         top = int(self.rng.integers(in_h - height + 1))
         left = int(self.rng.integers(in_w - width + 1))
-        return _crop(image, top, left, height, width)
+        out = tuple(_crop(image, top, left, height, width) for image in images)
+        return out[0] if len(out) == 1 else out
+
+    def _padded(self, image):
+        if not _is_pil(image):
+            array = np.asarray(image)
+            if array.ndim == 3 and array.shape[2] not in (1, 3):  # MindSpore pads every image
+                raise RuntimeError(f"Pad: the channel of image tensor does not match the "
+                                   f"requirement of operator. Expecting tensor in channel of "
+                                   f"(1, 3). But got channel {array.shape[2]}.")
+        if self.padding is not None:
+            image = _pad(image, self.padding, self.fill_value, self.padding_mode)
+        if self.pad_if_needed:
+            image = _pad_to(image, *self.size, self.fill_value, self.padding_mode)
+        return image
+
+
+# the data engine's names of the NumPy kinds without a numeric name
+_DE_TYPE_NAMES = {"U": "string", "S": "bytes", "O": "python"}
 
 
 class RandomFlip(_RandomOp):
@@ -295,6 +333,7 @@ class RandomFlip(_RandomOp):
 
     axis = 1
     pil_method = 0  # Image.FLIP_LEFT_RIGHT
+    batched = True  # MindSpore's left-right flip also takes a batch <..., H, W, C>
 
     def __init__(self, prob=0.5):
         self.prob = check_prob(prob)
@@ -302,19 +341,41 @@ class RandomFlip(_RandomOp):
     def __call__(self, *images):
         """One draw for all the images given (an image and its mask flip together)."""
         for image in images:
-            if not _is_pil(image) and np.asarray(image).ndim not in (2, 3):
-                rank = np.asarray(image).ndim
-                hint = ". You may need to perform Decode first." if rank < 2 else ""
-                raise RuntimeError(f"{type(self).__name__}: input tensor is not in shape of <H,W> "
-                                   f"or <H,W,C>, but got rank: {rank}{hint}")
+            if not _is_pil(image):
+                self._check_rank(np.asarray(image).ndim)
+                self._check_dtype(np.asarray(image).dtype)
         flip = self.rng.random() < self.prob
         out = tuple(self._flip(image) if flip else image for image in images)
         return out[0] if len(out) == 1 else out
 
+    def _check_rank(self, rank: int) -> None:
+        op = type(self).__name__
+        if self.batched and rank < 2:
+            raise RuntimeError(f"{op}: the image tensor should have at least two dimensions. "
+                               f"You may need to perform Decode first.")
+        if not self.batched and rank not in (2, 3):
+            hint = ". You may need to perform Decode first." if rank < 2 else ""
+            raise RuntimeError(f"{op}: input tensor is not in shape of <H,W> or <H,W,C>, but "
+                               f"got rank: {rank}{hint}")
+
+    def _check_dtype(self, dtype: np.dtype) -> None:
+        name = _DE_TYPE_NAMES.get(dtype.kind, dtype.name)
+        if self.batched and name not in ("bool", "int8", "uint8", "int16", "uint16", "int32",
+                                         "float16", "float32", "float64"):
+            raise RuntimeError(f"{type(self).__name__}: the data type of image tensor does not "
+                               f"match the requirement of operator. Expecting tensor in type "
+                               f"of (bool, int8, uint8, int16, uint16, int32, float16, float32, "
+                               f"float64). But got type {name}.")
+        if not self.batched and name in ("uint32", "int64", "uint64", "string", "bytes"):
+            raise RuntimeError(f"{type(self).__name__}: Cannot convert [{name}] to OpenCV type. "
+                               f"Currently unsupported data type: [uint32, int64, uint64, "
+                               f"string]")
+
     def _flip(self, image):
         if _is_pil(image):
             return image.transpose(self.pil_method)
-        return np.ascontiguousarray(np.flip(np.asarray(image), self.axis))
+        array = np.asarray(image)
+        return np.ascontiguousarray(np.flip(array, _h_axis(array) + self.axis))
 
 
 class RandomHorizontalFlip(RandomFlip):
@@ -440,10 +501,10 @@ class ToTensor(TensorOperation):
 
 def __getattr__(name: str):
     """MindSpore keeps every image transform in this module; the ones written in color.py,
-    geometry.py and augment.py (which import this module) are found here too."""
-    from . import augment, color, geometry
+    geometry.py, augment.py and levels.py (which import this module) are found here too."""
+    from . import augment, color, geometry, levels
 
-    for module in (color, geometry, augment):
+    for module in (color, geometry, augment, levels):
         if name in module.__all__:
             return getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

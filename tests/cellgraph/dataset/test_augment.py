@@ -113,7 +113,7 @@ def test_every_transform_is_in_the_vision_transforms_module_too():
     from cellgraph.dataset.vision.transforms import RandomVerticalFlip
 
     assert RandomVerticalFlip is vision.RandomVerticalFlip and vt.Rotate is vision.Rotate
-    flipped = RandomVerticalFlip(prob=1.0)(np.arange(4).reshape(2, 2))
+    flipped = RandomVerticalFlip(prob=1.0)(np.arange(4, dtype=np.uint8).reshape(2, 2))
     np.testing.assert_array_equal(flipped, [[2, 3], [0, 1]])
     with pytest.raises(AttributeError):
         vt.NoSuchTransform  # noqa: B018

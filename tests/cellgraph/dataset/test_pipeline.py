@@ -43,7 +43,8 @@ def test_map_errors_name_the_columns():
     with pytest.raises(ValueError, match="no column named 'c'"):
         _numbers().map(lambda c: c, input_columns="c")
     bad = _numbers(2).map(lambda a: (a, a), input_columns="a")
-    with pytest.raises(ValueError, match="returned 2 value"):
+    with pytest.raises(RuntimeError, match="returned in 'map' operations: 2, the number of "
+                                           "'output_columns': 1"):
         list(bad)
 
 

@@ -157,8 +157,13 @@ def test_user_defined_samplers_and_index_lists():
     assert _column(limited) == [0, 2] and limited.get_dataset_size() == 2
     assert _column(ds.NumpySlicesDataset(np.arange(3), ["a"], sampler=_Reversed())) == [2, 1, 0]
     assert _column(ds.NumpySlicesDataset(np.arange(5), ["a"], sampler=[4, 0, 2])) == [4, 0, 2]
-    with pytest.raises(ValueError, match="an index lies outside the 5 rows"):
+    with pytest.raises(RuntimeError, match=r"Sample ID \(9\) is out of bound, expected range "
+                                           r"\[0, 4\]"):
         _column(ds.NumpySlicesDataset(np.arange(5), ["a"], sampler=[9]))
+    with pytest.raises(RuntimeError, match=r"Sample ID \(500\) is out of bound, expected range "
+                                           r"\[0, 9\]"):
+        _column(ds.NumpySlicesDataset(np.arange(10), ["a"],
+                                      sampler=ds.SubsetSampler([0, 9, 0, 500, -1])))
     with pytest.raises(TypeError, match="a user-defined sampler must define __iter__"):
         _column(ds.NumpySlicesDataset(np.arange(5), ["a"], sampler=ds.Sampler()))
     with pytest.raises(TypeError, match=r"Unsupported sampler object of type \(<class 'str'>\)"):
