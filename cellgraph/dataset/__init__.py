@@ -16,6 +16,7 @@ from . import audio, config, text, transforms, vision
 from .cache import DatasetCache
 from .csv_source import CSVDataset
 from .engine import Dataset
+from .engine.audio_sources import CMUArcticDataset
 from .engine.text_readers import (
     CLUEDataset,
     CoNLL2000Dataset,
@@ -33,6 +34,13 @@ from .engine.vision_readers import (
     LFWDataset,
     ManifestDataset,
     OmniglotDataset,
+)
+from .engine.vision_sources import (
+    FlickrDataset,
+    QMnistDataset,
+    STL10Dataset,
+    VOCDataset,
+    WIDERFaceDataset,
 )
 from .iterators import DictIterator, TupleIterator
 from .mindrecord_source import MindDataset
@@ -73,7 +81,7 @@ from .tfrecord_source import TFRecordDataset
 
 # MindSpore's engine modules: each gives the classes it holds their home (`__module__`), the
 # path a program sees in `type(data)`
-for _module in ("cache_client", "datasets", "datasets_standard_format", "datasets_text",
+for _module in ("cache_client", "datasets", "datasets_audio", "datasets_standard_format", "datasets_text",
                 "datasets_user_defined", "datasets_vision", "iterators", "samplers"):
     importlib.import_module(f"{__name__}.engine.{_module}")
 
@@ -89,6 +97,7 @@ __all__ = [
     "BatchDataset",
     "BatchInfo",
     "CLUEDataset",
+    "CMUArcticDataset",
     "CSVDataset",
     "CelebADataset",
     "Cifar10Dataset",
@@ -103,6 +112,7 @@ __all__ = [
     "EMnistDataset",
     "FakeImageDataset",
     "FashionMnistDataset",
+    "FlickrDataset",
     "GeneratorDataset",
     "IMDBDataset",
     "IWSLT2016Dataset",
@@ -120,7 +130,9 @@ __all__ = [
     "PKSampler",
     "PaddedDataset",
     "PennTreebankDataset",
+    "QMnistDataset",
     "RandomSampler",
+    "STL10Dataset",
     "Sampler",
     "Schema",
     "SemeionDataset",
@@ -132,6 +144,8 @@ __all__ = [
     "TFRecordDataset",
     "TextFileDataset",
     "TupleIterator",
+    "VOCDataset",
+    "WIDERFaceDataset",
     "WeightedRandomSampler",
     "YahooAnswersDataset",
     "YelpReviewDataset",

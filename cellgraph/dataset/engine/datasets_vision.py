@@ -18,6 +18,13 @@ from .vision_readers import (
     ManifestDataset,
     OmniglotDataset,
 )
+from .vision_sources import (
+    FlickrDataset,
+    QMnistDataset,
+    STL10Dataset,
+    VOCDataset,
+    WIDERFaceDataset,
+)
 
 __all__ = [
     "CelebADataset",
@@ -27,15 +34,21 @@ __all__ = [
     "EMnistDataset",
     "FakeImageDataset",
     "FashionMnistDataset",
+    "FlickrDataset",
     "ImageFolderDataset",
     "KITTIDataset",
     "LFWDataset",
     "ManifestDataset",
     "MnistDataset",
     "OmniglotDataset",
+    "QMnistDataset",
+    "STL10Dataset",
     "SemeionDataset",
+    "VOCDataset",
+    "WIDERFaceDataset",
 ]
 
 at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, EMnistDataset,
         FakeImageDataset, FashionMnistDataset, ImageFolderDataset, KITTIDataset, LFWDataset,
-        ManifestDataset, MnistDataset, OmniglotDataset, SemeionDataset)
+        ManifestDataset, MnistDataset, OmniglotDataset, SemeionDataset, FlickrDataset,
+        QMnistDataset, STL10Dataset, VOCDataset, WIDERFaceDataset)
