@@ -17,6 +17,7 @@ from .cache import DatasetCache
 from .csv_source import CSVDataset
 from .engine import Dataset
 from .engine.audio_sources import CMUArcticDataset
+from .engine.corpus_sources import EnWik9Dataset
 from .engine.text_readers import (
     CLUEDataset,
     CoNLL2000Dataset,
@@ -110,6 +111,7 @@ __all__ = [
     "DictIterator",
     "DistributedSampler",
     "EMnistDataset",
+    "EnWik9Dataset",
     "FakeImageDataset",
     "FashionMnistDataset",
     "FlickrDataset",

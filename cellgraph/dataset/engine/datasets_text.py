@@ -10,6 +10,7 @@ from ..text_sources import (
     YelpReviewDataset,
 )
 from . import at_home
+from .corpus_sources import EnWik9Dataset
 from .text_readers import (
     CLUEDataset,
     CoNLL2000Dataset,
@@ -25,6 +26,7 @@ __all__ = [
     "CLUEDataset",
     "CoNLL2000Dataset",
     "DBpediaDataset",
+    "EnWik9Dataset",
     "IMDBDataset",
     "IWSLT2016Dataset",
     "IWSLT2017Dataset",
@@ -39,4 +41,4 @@ __all__ = [
 at_home(__name__, AGNewsDataset, AmazonReviewDataset, CLUEDataset, CoNLL2000Dataset,
         DBpediaDataset, IMDBDataset, IWSLT2016Dataset, IWSLT2017Dataset, Multi30kDataset,
         PennTreebankDataset, SogouNewsDataset, TextFileDataset, YahooAnswersDataset,
-        YelpReviewDataset)
+        YelpReviewDataset, EnWik9Dataset)

@@ -1,0 +1,42 @@
+"""EnWik9Dataset and TextFileDataset read lines as MindSpore 2.10 does: split at "\\n" only,
+EnWik9 keeping empty lines as rows (while its size counts the non-empty ones), and a line that
+is not UTF-8 failing when its row is read. Expected values are MindSpore's."""
+import pytest
+
+import cellgraph.dataset as ds
+
+
+def _read(data):
+    out = []
+    with pytest.raises(RuntimeError) as info:
+        out.extend(str(row[0]) for row in data.create_tuple_iterator(output_numpy=True))
+    return out, str(info.value)
+
+
+def _write(tmp_path, data: bytes) -> str:
+    (tmp_path / "enwik9").write_bytes(data)
+    return str(tmp_path)
+
+
+@pytest.mark.parametrize("content, size, rows", [
+    (b"first\n\nthird\nlast", 3, ["first", "", "third", "last"]),
+    (b"first\n\nthird\nlast\n\n", 3, ["first", "", "third", "last", ""]),
+])
+def test_enwik9_keeps_empty_lines(tmp_path, content, size, rows):
+    data = ds.EnWik9Dataset(_write(tmp_path, content), shuffle=False)
+    assert data.get_dataset_size() == size
+    assert [str(r[0]) for r in data.create_tuple_iterator(output_numpy=True)] == rows
+
+
+def test_undecodable_line_fails_at_its_row(tmp_path):
+    folder = _write(tmp_path, b"first\n\n  third\r\nab\xf5cd\nlast")
+    error = ("Failed to cast to Unicode string: UnicodeDecodeError: 'utf-8' codec can't decode "
+             "byte 0xf5 in position 2: invalid start byte")
+    data = ds.EnWik9Dataset(folder, shuffle=False)
+    assert data.get_dataset_size() == 4
+    rows, message = _read(data)
+    assert rows == ["first", "", "  third\r"] and error in message
+    data = ds.TextFileDataset(folder + "/enwik9", shuffle=False)
+    assert data.get_dataset_size() == 4
+    rows, message = _read(data)
+    assert rows == ["first", "  third\r"] and error in message
