@@ -523,6 +523,10 @@ class Dataset:
     def __iter__(self):
         return iter(self.create_tuple_iterator(num_epochs=1))
 
+    def __len__(self):
+        """The number of rows: `len(data)` is `data.get_dataset_size()`, as in MindSpore."""
+        return self.get_dataset_size()
+
 
 def _split_counts(sizes, total: int) -> list[int]:
     sizes = list(sizes)
