@@ -358,7 +358,9 @@ def test_output_shapes_estimate_errors():
 
 def test_len_is_the_dataset_size():
     # MindSpore's Dataset.__len__ is get_dataset_size(): after batching and sharding too
-    data = ds.NumpySlicesDataset(np.arange(10), shuffle=False)
-    assert len(data) == 10
-    assert len(data.batch(3)) == 4 and len(data.batch(3, drop_remainder=True)) == 3
+    def data():
+        return ds.NumpySlicesDataset(np.arange(10), shuffle=False)
+
+    assert len(data()) == 10
+    assert len(data().batch(3)) == 4 and len(data().batch(3, drop_remainder=True)) == 3
     assert len(ds.NumpySlicesDataset(np.arange(10), num_shards=3, shard_id=0)) == 4
