@@ -16,7 +16,7 @@ from . import audio, config, text, transforms, vision
 from .cache import DatasetCache
 from .csv_source import CSVDataset
 from .engine import Dataset
-from .engine.audio_sources import CMUArcticDataset
+from .engine.audio_sources import CMUArcticDataset, GTZANDataset, LJSpeechDataset, YesNoDataset
 from .engine.corpus_sources import EnWik9Dataset
 from .engine.text_readers import (
     CLUEDataset,
@@ -115,6 +115,7 @@ __all__ = [
     "FakeImageDataset",
     "FashionMnistDataset",
     "FlickrDataset",
+    "GTZANDataset",
     "GeneratorDataset",
     "IMDBDataset",
     "IWSLT2016Dataset",
@@ -123,6 +124,7 @@ __all__ = [
     "IterSampler",
     "KITTIDataset",
     "LFWDataset",
+    "LJSpeechDataset",
     "ManifestDataset",
     "MindDataset",
     "MnistDataset",
@@ -151,6 +153,7 @@ __all__ = [
     "WeightedRandomSampler",
     "YahooAnswersDataset",
     "YelpReviewDataset",
+    "YesNoDataset",
     "audio",
     "config",
     "text",

@@ -119,3 +119,26 @@ def cmu_arctic(root):
     _write(f"{folder}/etc/txt.done.data", '( arctic_a0001 "Slow." )\n')
     _write(f"{folder}/wav/arctic_a0001.wav", _wav([5, 6], rate=8000))
     return root
+
+
+def lj_speech(root):
+    """metadata.csv with two records and their wavs (22050 Hz)."""
+    _write(f"{root}/metadata.csv", "LJ001-0001|Printing, in the|Printing, in the\n"
+                                   "LJ001-0002|in 1st|in first\n")
+    _write(f"{root}/wavs/LJ001-0001.wav", _wav([1, 2, 3], rate=22050))
+    _write(f"{root}/wavs/LJ001-0002.wav", _wav([-4, 5], rate=22050))
+    return root
+
+
+def yes_no(root):
+    """One file named by its eight words (8 kHz), and a file that is not .wav."""
+    _write(f"{root}/0_1_0_0_1_0_1_1.wav", _wav([7, -7, 0], rate=8000))
+    _write(f"{root}/notes.txt", "x")
+    return root
+
+
+def gtzan(root):
+    """blues/blues.00000.wav and jazz/jazz.00001.wav (22050 Hz)."""
+    _write(f"{root}/blues/blues.00000.wav", _wav([10, 20], rate=22050))
+    _write(f"{root}/jazz/jazz.00001.wav", _wav([-30], rate=22050))
+    return root

@@ -153,3 +153,35 @@ def test_cmu_arctic(tmp_path):
     assert "sampling rate of CMUArctic wav file must be 16000, file path: " in message
     with pytest.raises(ValueError, match="Input name is not within the valid set of"):
         ds.CMUArcticDataset(root, name="xyz")
+
+
+def test_lj_speech(tmp_path):
+    rows = _rows(ds.LJSpeechDataset(source_files.lj_speech(str(tmp_path)), shuffle=False))
+    assert list(rows[0]) == ["waveform", "sample_rate", "transcription",
+                             "normalized_transcription"]
+    np.testing.assert_array_equal(rows[1]["waveform"], np.array(
+        [[-0.00012207403779029846, 0.00015259254723787308]], np.float32))
+    assert rows[0]["sample_rate"].dtype == np.int32 and int(rows[0]["sample_rate"]) == 22050
+    assert [str(r["normalized_transcription"]) for r in rows] == ["Printing, in the",
+                                                                  "in first"]
+    assert str(rows[1]["transcription"]) == "in 1st"
+
+
+def test_yes_no(tmp_path):
+    rows = _rows(ds.YesNoDataset(source_files.yes_no(str(tmp_path)), shuffle=False))
+    assert len(rows) == 1
+    assert rows[0]["label"].dtype == np.int32
+    assert rows[0]["label"].tolist() == [0, 1, 0, 0, 1, 0, 1, 1]
+    assert int(rows[0]["sample_rate"]) == 8000
+    np.testing.assert_array_equal(rows[0]["waveform"], np.array(
+        [[0.0002136295661330223, -0.0002136295661330223, 0.0]], np.float32))
+
+
+def test_gtzan_all(tmp_path):
+    rows = _rows(ds.GTZANDataset(source_files.gtzan(str(tmp_path)), shuffle=False))
+    assert [str(r["label"]) for r in rows] == ["blues", "jazz"]
+    assert rows[0]["sample_rate"].dtype == np.uint32 and int(rows[0]["sample_rate"]) == 22050
+    np.testing.assert_array_equal(rows[1]["waveform"],
+                                  np.array([[-0.0009155552834272385]], np.float32))
+    with pytest.raises(NotImplementedError, match="filtered GTZAN split"):
+        ds.GTZANDataset(str(tmp_path), usage="valid")
