@@ -17,7 +17,7 @@ from .cache import DatasetCache
 from .csv_source import CSVDataset
 from .engine import Dataset
 from .engine.audio_sources import CMUArcticDataset, GTZANDataset, LJSpeechDataset, YesNoDataset
-from .engine.corpus_sources import EnWik9Dataset
+from .engine.corpus_sources import EnWik9Dataset, WikiTextDataset
 from .engine.text_readers import (
     CLUEDataset,
     CoNLL2000Dataset,
@@ -151,6 +151,7 @@ __all__ = [
     "VOCDataset",
     "WIDERFaceDataset",
     "WeightedRandomSampler",
+    "WikiTextDataset",
     "YahooAnswersDataset",
     "YelpReviewDataset",
     "YesNoDataset",

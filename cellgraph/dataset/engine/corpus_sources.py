@@ -1,8 +1,10 @@
 """Text corpora read as MindSpore's readers read them: EnWik9 (the file enwik9, every line a
-row, empty lines included). Row order, shuffling and sharding are TextFileDataset's."""
+row, empty lines included) and WikiText (wiki.<usage>.tokens, a non-empty line a row). Row
+order, shuffling and sharding are TextFileDataset's."""
 from __future__ import annotations
 
 import os
+from typing import ClassVar
 
 import numpy as np
 
@@ -13,8 +15,9 @@ from ..core.validator_helpers import (
     validate_dataset_param_value,
 )
 from ..readers import TextFileDataset
+from ..text_sources import _LineCorpus
 
-__all__ = ["EnWik9Dataset"]
+__all__ = ["EnWik9Dataset", "WikiTextDataset"]
 
 
 class EnWik9Dataset(TextFileDataset):
@@ -48,3 +51,13 @@ class EnWik9Dataset(TextFileDataset):
             total = -(-total // shards)
         limit = getattr(self.sampler, "num_samples", None)
         return min(total, limit) if limit else total
+
+
+class WikiTextDataset(_LineCorpus):
+    """WikiText-2 / WikiText-103: wiki.train.tokens, wiki.valid.tokens and wiki.test.tokens in
+    `dataset_dir` (`usage` "train", "valid", "test" or "all": the three, in name order), one
+    non-empty line a row in the string column `text`."""
+
+    op = "WikiTextDataset"
+    _FILES: ClassVar[dict] = {"train": "wiki.train.tokens", "valid": "wiki.valid.tokens",
+                              "test": "wiki.test.tokens"}

@@ -10,7 +10,7 @@ from ..text_sources import (
     YelpReviewDataset,
 )
 from . import at_home
-from .corpus_sources import EnWik9Dataset
+from .corpus_sources import EnWik9Dataset, WikiTextDataset
 from .text_readers import (
     CLUEDataset,
     CoNLL2000Dataset,
@@ -34,6 +34,7 @@ __all__ = [
     "PennTreebankDataset",
     "SogouNewsDataset",
     "TextFileDataset",
+    "WikiTextDataset",
     "YahooAnswersDataset",
     "YelpReviewDataset",
 ]
@@ -41,4 +42,4 @@ __all__ = [
 at_home(__name__, AGNewsDataset, AmazonReviewDataset, CLUEDataset, CoNLL2000Dataset,
         DBpediaDataset, IMDBDataset, IWSLT2016Dataset, IWSLT2017Dataset, Multi30kDataset,
         PennTreebankDataset, SogouNewsDataset, TextFileDataset, YahooAnswersDataset,
-        YelpReviewDataset, EnWik9Dataset)
+        YelpReviewDataset, EnWik9Dataset, WikiTextDataset)

@@ -40,3 +40,17 @@ def test_undecodable_line_fails_at_its_row(tmp_path):
     assert data.get_dataset_size() == 4
     rows, message = _read(data)
     assert rows == ["first", "  third\r"] and error in message
+
+
+def test_wikitext_files_and_order(tmp_path):
+    (tmp_path / "wiki.train.tokens").write_text(" = Title = \n\n b line\n")
+    (tmp_path / "wiki.valid.tokens").write_text("valid one\n")
+    (tmp_path / "wiki.test.tokens").write_text("t1\nt2\n")
+    data = ds.WikiTextDataset(str(tmp_path), usage="train", shuffle=False)
+    assert data.get_dataset_size() == 2
+    assert [str(r[0]) for r in data.create_tuple_iterator(output_numpy=True)] == \
+        [" = Title = ", " b line"]
+    # "all": the files in name order (test, train, valid), read a line of each in turn
+    data = ds.WikiTextDataset(str(tmp_path), shuffle=False)
+    assert [str(r[0]) for r in data.create_tuple_iterator(output_numpy=True)] == \
+        ["t1", " = Title = ", "t2", " b line", "valid one"]
