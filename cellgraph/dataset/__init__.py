@@ -40,6 +40,7 @@ from .engine.vision_sources import (
     FlickrDataset,
     QMnistDataset,
     STL10Dataset,
+    SUN397Dataset,
     VOCDataset,
     WIDERFaceDataset,
 )
@@ -137,6 +138,7 @@ __all__ = [
     "QMnistDataset",
     "RandomSampler",
     "STL10Dataset",
+    "SUN397Dataset",
     "Sampler",
     "Schema",
     "SemeionDataset",

@@ -22,6 +22,7 @@ from .vision_sources import (
     FlickrDataset,
     QMnistDataset,
     STL10Dataset,
+    SUN397Dataset,
     VOCDataset,
     WIDERFaceDataset,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "OmniglotDataset",
     "QMnistDataset",
     "STL10Dataset",
+    "SUN397Dataset",
     "SemeionDataset",
     "VOCDataset",
     "WIDERFaceDataset",
@@ -51,4 +53,4 @@ __all__ = [
 at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, EMnistDataset,
         FakeImageDataset, FashionMnistDataset, ImageFolderDataset, KITTIDataset, LFWDataset,
         ManifestDataset, MnistDataset, OmniglotDataset, SemeionDataset, FlickrDataset,
-        QMnistDataset, STL10Dataset, VOCDataset, WIDERFaceDataset)
+        QMnistDataset, STL10Dataset, SUN397Dataset, VOCDataset, WIDERFaceDataset)

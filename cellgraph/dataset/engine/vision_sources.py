@@ -1,5 +1,5 @@
 """More image sources with random access, reading the files MindSpore's readers read: VOC
-(its Segmentation and Detection tasks), WIDERFace, Flickr8k/30k, QMNIST and STL-10. Columns,
+(its Segmentation and Detection tasks), WIDERFace, Flickr8k/30k, QMNIST, STL-10 and SUN397. Columns,
 dtypes, row order, argument checks and error messages are MindSpore's; the rows a source gives
 are chosen by the common sampler rules (shuffle, sampler, num_samples, num_shards/shard_id)."""
 from __future__ import annotations
@@ -28,7 +28,8 @@ from .vision_readers import (
     read_file_bytes,
 )
 
-__all__ = ["FlickrDataset", "QMnistDataset", "STL10Dataset", "VOCDataset", "WIDERFaceDataset"]
+__all__ = ["FlickrDataset", "QMnistDataset", "STL10Dataset", "SUN397Dataset", "VOCDataset",
+           "WIDERFaceDataset"]
 
 
 def _lines(text: str) -> list[str]:
@@ -521,3 +522,58 @@ class STL10Dataset(_LazySource):
         path, image, label = self.index[index]
         ROW_FILE.path = path
         return np.ascontiguousarray(image), np.array(label, np.int32)
+
+
+class SUN397Dataset(_LazySource):
+    """SUN397: the categories of ClassName.txt ("/a/abbey" a line; label uint32 = its line
+    number from 0), read in the categories' name order; each category's folder gives its
+    sun_*.jpg files in path order. Columns image (file bytes, or decoded) and label."""
+
+    op = "SUN397Dataset"
+
+    @check_arguments
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 decode=False, sampler=None, num_shards=None, shard_id=None, cache=None):
+        params = dict(locals())
+        check_dir(dataset_dir)
+        check_mappable_source(params)
+        self.dataset_dir, self.decode = dataset_dir, decode
+        super().__init__(["image", "label"], num_samples, shuffle, sampler, num_shards,
+                         shard_id, cache)
+
+    def build(self):
+        meta = os.path.join(os.path.realpath(self.dataset_dir), "ClassName.txt")
+        if not os.path.isfile(meta):
+            raise _pipeline_error(f"Invalid file, failed to open {meta}: SUN397 file is damaged "
+                                  f"or permission denied.")
+        with open(meta, encoding="utf-8") as f:
+            text = f.read()
+        if not text:
+            raise _pipeline_error(f"Invalid file, the file size of {meta} is unexpected, got "
+                                  f"size 0.")
+        labels: dict = {}
+        for i, category in enumerate(text.split()):
+            labels.setdefault(category, i)
+        rows = []
+        for category in sorted(labels):
+            folder = self.dataset_dir + category
+            if not os.path.isdir(folder):
+                raise _pipeline_error(f"Invalid path, {category} does not exist or permission "
+                                      f"denied.")
+            images = sorted(os.path.join(folder, e.name) for e in os.scandir(folder)
+                            if os.path.splitext(e.name)[1] == ".jpg" and
+                            e.name.startswith("sun_"))
+            rows.extend((image, labels[category]) for image in images)
+        if not rows:
+            raise _pipeline_error("Invalid data, no valid data matching the dataset API "
+                                  "SUN397Dataset. Please check file path or dataset API.")
+        return rows
+
+    def row_at(self, index):
+        path, label = self.index[index]
+        try:
+            image = load_image(path, self.decode)
+        except RuntimeError:
+            raise _pipeline_error(f"Invalid image, {path} decode failed, the image is broken or "
+                                  f"permission denied.") from None
+        return image, np.array(label, np.uint32)

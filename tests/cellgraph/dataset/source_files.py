@@ -142,3 +142,13 @@ def gtzan(root):
     _write(f"{root}/blues/blues.00000.wav", _wav([10, 20], rate=22050))
     _write(f"{root}/jazz/jazz.00001.wav", _wav([-30], rate=22050))
     return root
+
+
+def sun397(root):
+    """ClassName.txt lists /b/beach before /a/abbey; abbey holds sun_2.jpg and sun_1.jpg, and
+    files SUN397 leaves out (other.jpg, sun_3.png)."""
+    _write(f"{root}/ClassName.txt", "/b/beach\n/a/abbey\n")
+    for name in ("a/abbey/sun_2.jpg", "a/abbey/sun_1.jpg", "a/abbey/other.jpg",
+                 "a/abbey/sun_3.png", "b/beach/sun_9.jpg"):
+        _write(f"{root}/{name}", JPEG + name.encode())
+    return root

@@ -185,3 +185,11 @@ def test_gtzan_all(tmp_path):
                                   np.array([[-0.0009155552834272385]], np.float32))
     with pytest.raises(NotImplementedError, match="filtered GTZAN split"):
         ds.GTZANDataset(str(tmp_path), usage="valid")
+
+
+def test_sun397(tmp_path):
+    rows = _rows(ds.SUN397Dataset(source_files.sun397(str(tmp_path)), shuffle=False))
+    # categories in name order, labelled by their line in ClassName.txt; sun_*.jpg only
+    assert [(int(r["label"]), r["image"].tobytes()[len(source_files.JPEG):]) for r in rows] == \
+        [(1, b"a/abbey/sun_1.jpg"), (1, b"a/abbey/sun_2.jpg"), (0, b"b/beach/sun_9.jpg")]
+    assert rows[0]["label"].dtype == np.uint32
