@@ -25,6 +25,7 @@ from .engine.text_readers import (
     IWSLT2016Dataset,
     IWSLT2017Dataset,
     Multi30kDataset,
+    UDPOSDataset,
 )
 from .engine.vision_readers import (
     CelebADataset,
@@ -150,6 +151,7 @@ __all__ = [
     "TFRecordDataset",
     "TextFileDataset",
     "TupleIterator",
+    "UDPOSDataset",
     "VOCDataset",
     "WIDERFaceDataset",
     "WeightedRandomSampler",

@@ -18,6 +18,7 @@ from .text_readers import (
     IWSLT2016Dataset,
     IWSLT2017Dataset,
     Multi30kDataset,
+    UDPOSDataset,
 )
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "PennTreebankDataset",
     "SogouNewsDataset",
     "TextFileDataset",
+    "UDPOSDataset",
     "WikiTextDataset",
     "YahooAnswersDataset",
     "YelpReviewDataset",
@@ -42,4 +44,4 @@ __all__ = [
 at_home(__name__, AGNewsDataset, AmazonReviewDataset, CLUEDataset, CoNLL2000Dataset,
         DBpediaDataset, IMDBDataset, IWSLT2016Dataset, IWSLT2017Dataset, Multi30kDataset,
         PennTreebankDataset, SogouNewsDataset, TextFileDataset, YahooAnswersDataset,
-        YelpReviewDataset, EnWik9Dataset, WikiTextDataset)
+        YelpReviewDataset, EnWik9Dataset, WikiTextDataset, UDPOSDataset)

@@ -54,3 +54,17 @@ def test_wikitext_files_and_order(tmp_path):
     data = ds.WikiTextDataset(str(tmp_path), shuffle=False)
     assert [str(r[0]) for r in data.create_tuple_iterator(output_numpy=True)] == \
         ["t1", " = Title = ", "t2", " b line", "valid one"]
+
+
+def test_udpos_sentences(tmp_path):
+    (tmp_path / "en-ud-tag.v2.train.txt").write_text(
+        "Hi\tINTJ\tUH\nthere\tADV\tRB\n\nOk\tINTJ\tUH\n\ntail\tNOUN\tNN\n")
+    (tmp_path / "en-ud-tag.v2.test.txt").write_text("b\tX\n\n")
+    data = ds.UDPOSDataset(str(tmp_path), usage="train", shuffle=False)
+    assert data.get_dataset_size() == 4  # its non-empty lines, as MindSpore counts
+    rows = [[c.tolist() for c in r] for r in data.create_tuple_iterator(output_numpy=True)]
+    # a sentence the file ends in (no empty line after it) is not read, as in MindSpore
+    assert rows == [[["Hi", "there"], ["INTJ", "ADV"], ["UH", "RB"]], [["Ok"], ["INTJ"], ["UH"]]]
+    _, message = _read(ds.UDPOSDataset(str(tmp_path), usage="test", shuffle=False))
+    assert ("Invalid file content, each line should contain three columns, representing word, "
+            "universal and stanford.") in message
