@@ -1,6 +1,7 @@
 """EnWik9Dataset and TextFileDataset read lines as MindSpore 2.10 does: split at "\\n" only,
 EnWik9 keeping empty lines as rows (while its size counts the non-empty ones), and a line that
 is not UTF-8 failing when its row is read. Expected values are MindSpore's."""
+import numpy as np
 import pytest
 
 import cellgraph.dataset as ds
@@ -68,3 +69,19 @@ def test_udpos_sentences(tmp_path):
     _, message = _read(ds.UDPOSDataset(str(tmp_path), usage="test", shuffle=False))
     assert ("Invalid file content, each line should contain three columns, representing word, "
             "universal and stanford.") in message
+
+
+def test_truncate_sequence_pair():
+    # MindSpore's values: the longer sequence (the second on a tie) loses its last item
+    from cellgraph.dataset import text
+
+    op = text.TruncateSequencePair(3)
+    assert [x.tolist() for x in op(["1", "2", "3"], ["4", "5"])] == [["1", "2"], ["4"]]
+    assert [x.tolist() for x in op(np.array([1, 2]), np.array([3, 4]))] == [[1, 2], [3]]
+    assert [x.tolist() for x in text.TruncateSequencePair(1)([1, 2], [3, 4, 5])] == [[1], []]
+    assert [x.tolist() for x in text.TruncateSequencePair(9)([1], [3])] == [[1], [3]]
+    with pytest.raises(RuntimeError, match="both data column should be of rank 1."):
+        op(np.array([[1, 2]]), np.array([3]))
+    data = ds.NumpySlicesDataset({"s1": [[1, 2, 3]], "s2": [[4, 5]]}, shuffle=False)
+    row = next(data.map(op, input_columns=["s1", "s2"]).create_dict_iterator(output_numpy=True))
+    assert row["s1"].tolist() == [1, 2] and row["s2"].tolist() == [4]
