@@ -85,3 +85,16 @@ def test_truncate_sequence_pair():
     data = ds.NumpySlicesDataset({"s1": [[1, 2, 3]], "s2": [[4, 5]]}, shuffle=False)
     row = next(data.map(op, input_columns=["s1", "s2"]).create_dict_iterator(output_numpy=True))
     assert row["s1"].tolist() == [1, 2] and row["s2"].tolist() == [4]
+
+
+def test_vocab_zero_d_arrays_are_one_item():
+    # MindSpore's values: a 0-d array is one id / one token, a 1-d array a list
+    from cellgraph.dataset import text
+
+    vocab = text.Vocab.from_list(["w1", "w2", "w3"], special_tokens=["<unk>"],
+                                 special_first=True)
+    assert vocab.ids_to_tokens(np.array(2)) == "w2"
+    assert vocab.ids_to_tokens(np.array([2, 3])) == ["w2", "w3"]
+    assert vocab.tokens_to_ids(np.array("w1")) == 1
+    assert vocab.tokens_to_ids(np.array(["w1", "w3"])) == [1, 3]
+    assert vocab.tokens_to_ids(np.array("zz")) == -1
