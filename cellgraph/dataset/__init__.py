@@ -38,6 +38,7 @@ from .engine.vision_readers import (
     OmniglotDataset,
 )
 from .engine.vision_sources import (
+    Caltech256Dataset,
     FlickrDataset,
     QMnistDataset,
     STL10Dataset,
@@ -102,6 +103,7 @@ __all__ = [
     "CLUEDataset",
     "CMUArcticDataset",
     "CSVDataset",
+    "Caltech256Dataset",
     "CelebADataset",
     "Cifar10Dataset",
     "Cifar100Dataset",

@@ -19,6 +19,7 @@ from .vision_readers import (
     OmniglotDataset,
 )
 from .vision_sources import (
+    Caltech256Dataset,
     FlickrDataset,
     QMnistDataset,
     STL10Dataset,
@@ -28,6 +29,7 @@ from .vision_sources import (
 )
 
 __all__ = [
+    "Caltech256Dataset",
     "CelebADataset",
     "Cifar10Dataset",
     "Cifar100Dataset",
@@ -53,4 +55,4 @@ __all__ = [
 at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, EMnistDataset,
         FakeImageDataset, FashionMnistDataset, ImageFolderDataset, KITTIDataset, LFWDataset,
         ManifestDataset, MnistDataset, OmniglotDataset, SemeionDataset, FlickrDataset,
-        QMnistDataset, STL10Dataset, SUN397Dataset, VOCDataset, WIDERFaceDataset)
+        QMnistDataset, STL10Dataset, SUN397Dataset, Caltech256Dataset, VOCDataset, WIDERFaceDataset)

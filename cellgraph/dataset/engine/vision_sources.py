@@ -18,6 +18,7 @@ from ..core.validator_helpers import (
     type_check,
     validate_dataset_param_value,
 )
+from ..readers import ImageFolderDataset
 from .vision_readers import (
     _atof,
     _image_type_known,
@@ -28,7 +29,7 @@ from .vision_readers import (
     read_file_bytes,
 )
 
-__all__ = ["FlickrDataset", "QMnistDataset", "STL10Dataset", "SUN397Dataset", "VOCDataset",
+__all__ = ["Caltech256Dataset", "FlickrDataset", "QMnistDataset", "STL10Dataset", "SUN397Dataset", "VOCDataset",
            "WIDERFaceDataset"]
 
 
@@ -577,3 +578,20 @@ class SUN397Dataset(_LazySource):
             raise _pipeline_error(f"Invalid image, {path} decode failed, the image is broken or "
                                   f"permission denied.") from None
         return image, np.array(label, np.uint32)
+
+
+class Caltech256Dataset(ImageFolderDataset):
+    """Caltech 256: an image folder (one sub-folder a class, labels the sorted folder names'
+    indexes) of .jpg and .JPEG files, as MindSpore's Caltech256 reader (an ImageFolder reader)
+    reads it: columns image and label."""
+
+    op = "Caltech256Dataset"
+
+    @check_arguments
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 decode=False, sampler=None, num_shards=None, shard_id=None, cache=None):
+        params = dict(locals())
+        check_dir(dataset_dir)
+        check_mappable_source(params)
+        super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, sampler,
+                         [".jpg", ".JPEG"], None, decode, num_shards, shard_id, cache)

@@ -193,3 +193,15 @@ def test_sun397(tmp_path):
     assert [(int(r["label"]), r["image"].tobytes()[len(source_files.JPEG):]) for r in rows] == \
         [(1, b"a/abbey/sun_1.jpg"), (1, b"a/abbey/sun_2.jpg"), (0, b"b/beach/sun_9.jpg")]
     assert rows[0]["label"].dtype == np.uint32
+
+
+def test_caltech256_reads_jpg_and_JPEG(tmp_path):
+    for name in ("002.b/x.jpg", "002.b/y.JPEG", "002.b/z.png", "001.a/w.jpg"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_bytes(source_files.JPEG + name.encode())
+    data = ds.Caltech256Dataset(str(tmp_path), shuffle=False)
+    assert data.get_dataset_size() == 3  # MindSpore's values: the .png is left out
+    rows = [(r["label"].dtype, int(r["label"]), r["image"].tobytes()[len(source_files.JPEG):])
+            for r in _rows(data)]
+    assert rows == [(np.int32, 0, b"001.a/w.jpg"), (np.int32, 1, b"002.b/x.jpg"),
+                    (np.int32, 1, b"002.b/y.JPEG")]
