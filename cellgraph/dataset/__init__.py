@@ -25,6 +25,7 @@ from .engine.text_readers import (
     IWSLT2016Dataset,
     IWSLT2017Dataset,
     Multi30kDataset,
+    SQuADDataset,
     UDPOSDataset,
 )
 from .engine.vision_readers import (
@@ -140,6 +141,7 @@ __all__ = [
     "PennTreebankDataset",
     "QMnistDataset",
     "RandomSampler",
+    "SQuADDataset",
     "STL10Dataset",
     "SUN397Dataset",
     "Sampler",

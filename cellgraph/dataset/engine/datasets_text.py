@@ -18,6 +18,7 @@ from .text_readers import (
     IWSLT2016Dataset,
     IWSLT2017Dataset,
     Multi30kDataset,
+    SQuADDataset,
     UDPOSDataset,
 )
 
@@ -33,6 +34,7 @@ __all__ = [
     "IWSLT2017Dataset",
     "Multi30kDataset",
     "PennTreebankDataset",
+    "SQuADDataset",
     "SogouNewsDataset",
     "TextFileDataset",
     "UDPOSDataset",
@@ -44,4 +46,5 @@ __all__ = [
 at_home(__name__, AGNewsDataset, AmazonReviewDataset, CLUEDataset, CoNLL2000Dataset,
         DBpediaDataset, IMDBDataset, IWSLT2016Dataset, IWSLT2017Dataset, Multi30kDataset,
         PennTreebankDataset, SogouNewsDataset, TextFileDataset, YahooAnswersDataset,
-        YelpReviewDataset, EnWik9Dataset, WikiTextDataset, UDPOSDataset)
+        YelpReviewDataset, EnWik9Dataset, WikiTextDataset, UDPOSDataset,
+        SQuADDataset)

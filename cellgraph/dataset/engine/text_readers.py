@@ -37,7 +37,7 @@ from ..sources import MappableSource
 from .vision_readers import read_file_bytes
 
 __all__ = ["CLUEDataset", "CoNLL2000Dataset", "IMDBDataset", "IWSLT2016Dataset",
-           "IWSLT2017Dataset", "Multi30kDataset", "UDPOSDataset"]
+           "IWSLT2017Dataset", "Multi30kDataset", "SQuADDataset", "UDPOSDataset"]
 
 
 def check_valid_str(value, valid_strings, arg_name="") -> None:
@@ -575,3 +575,61 @@ class UDPOSDataset(CoNLL2000Dataset):
             raise _pipeline_error("Invalid file content, each line should contain three columns, "
                                   "representing word, universal and stanford.")
         return fields[:3]
+
+
+class SQuADDataset(_FileCorpus):
+    """SQuAD 1.1 / 2.0: train-v1.1.json, train-v2.0.json (usage "train"), dev-v1.1.json,
+    dev-v2.0.json ("dev"; "all": train's then dev's, those that exist) in `dataset_dir`; a row
+    per question: context and question (str), the answers' text (str (n,)) and answer_start
+    (uint32 (n,)); a question without answers gives [""] and [4294967295] (MindSpore's -1)."""
+
+    op = "SQuADDataset"
+
+    @check_arguments
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None, cache=None):
+        params = dict(locals(), _usages=["train", "dev", "all"])
+        _text_source_checks(params)
+        validate_dataset_param_value(["num_samples", "num_parallel_workers", "num_shards",
+                                      "shard_id"], params, int)
+        check_sampler_shuffle_shard_options(params)
+        self.dataset_dir = dataset_dir
+        self.usage = "all" if usage is None else usage
+        root = os.path.realpath(dataset_dir)
+        files = []
+        for part in (["train", "dev"] if self.usage == "all" else [self.usage]):
+            found = [os.path.join(root, f"{part}-{v}.json") for v in ("v1.1", "v2.0")]
+            found = [f for f in found if os.path.isfile(f)]
+            if not found:
+                raise _pipeline_error(f"Invalid path, failed to find SQuAD {part} data file: "
+                                      f"{dataset_dir}")
+            files.extend(found)
+        super().__init__(files, ["context", "question", "text", "answer_start"], num_samples,
+                         num_parallel_workers, shuffle, num_shards, shard_id, cache)
+
+    @staticmethod
+    def _node(tree, name):
+        if not isinstance(tree, dict) or name not in tree:
+            raise _pipeline_error(f"Invalid data, required node not found in JSON: {name}")
+        return tree[name]
+
+    def read(self, path):
+        try:
+            with open(path, encoding="utf-8") as f:
+                root = json.load(f)
+        except ValueError:
+            raise _pipeline_error(f"Invalid file, failed to parse JSON file: {path}") from None
+        rows = []
+        for data in self._node(root, "data"):
+            for paragraph in self._node(data, "paragraphs"):
+                context = self._node(paragraph, "context")
+                for qa in self._node(paragraph, "qas"):
+                    question = self._node(qa, "question")
+                    texts, starts = [], []
+                    for answer in self._node(qa, "answers"):
+                        texts.append(self._node(answer, "text"))
+                        starts.append(self._node(answer, "answer_start"))
+                    rows.append((np.array(context), np.array(question),
+                                 np.array(texts or [""], np.str_),
+                                 np.array(starts or [-1], np.int64).astype(np.uint32)))
+        return rows

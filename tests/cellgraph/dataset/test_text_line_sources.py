@@ -98,3 +98,22 @@ def test_vocab_zero_d_arrays_are_one_item():
     assert vocab.tokens_to_ids(np.array("w1")) == 1
     assert vocab.tokens_to_ids(np.array(["w1", "w3"])) == [1, 3]
     assert vocab.tokens_to_ids(np.array("zz")) == -1
+
+
+def test_squad_rows(tmp_path):
+    import json
+
+    (tmp_path / "train-v1.1.json").write_text(json.dumps({"data": [{"paragraphs": [{
+        "context": "C1", "qas": [
+            {"question": "Q1", "answers": [{"text": "a", "answer_start": 3},
+                                           {"text": "b", "answer_start": 0}]},
+            {"question": "Q2", "answers": []}]}]}]}))
+    (tmp_path / "dev-v2.0.json").write_text(json.dumps({"data": [{"paragraphs": [{
+        "context": "D", "qas": [{"question": "QD",
+                                 "answers": [{"text": "x", "answer_start": 1}]}]}]}]}))
+    data = ds.SQuADDataset(str(tmp_path), shuffle=False)
+    assert data.get_dataset_size() == 3
+    rows = [[c.tolist() for c in r] for r in data.create_tuple_iterator(output_numpy=True)]
+    # MindSpore's values: the files read in turn; no answers is [""] and [-1 as uint32]
+    assert rows == [["C1", "Q1", ["a", "b"], [3, 0]], ["D", "QD", ["x"], [1]],
+                    ["C1", "Q2", [""], [4294967295]]]
