@@ -22,6 +22,7 @@ from .vision_sources import (
     Caltech256Dataset,
     FlickrDataset,
     QMnistDataset,
+    SBUDataset,
     STL10Dataset,
     SUN397Dataset,
     VOCDataset,
@@ -45,6 +46,7 @@ __all__ = [
     "MnistDataset",
     "OmniglotDataset",
     "QMnistDataset",
+    "SBUDataset",
     "STL10Dataset",
     "SUN397Dataset",
     "SemeionDataset",
@@ -55,4 +57,4 @@ __all__ = [
 at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, EMnistDataset,
         FakeImageDataset, FashionMnistDataset, ImageFolderDataset, KITTIDataset, LFWDataset,
         ManifestDataset, MnistDataset, OmniglotDataset, SemeionDataset, FlickrDataset,
-        QMnistDataset, STL10Dataset, SUN397Dataset, Caltech256Dataset, VOCDataset, WIDERFaceDataset)
+        QMnistDataset, STL10Dataset, SUN397Dataset, Caltech256Dataset, SBUDataset, VOCDataset, WIDERFaceDataset)

@@ -1,5 +1,6 @@
 """More image sources with random access, reading the files MindSpore's readers read: VOC
-(its Segmentation and Detection tasks), WIDERFace, Flickr8k/30k, QMNIST, STL-10 and SUN397. Columns,
+(its Segmentation and Detection tasks), WIDERFace, Flickr8k/30k, QMNIST, STL-10, SUN397 and
+SBU. Columns,
 dtypes, row order, argument checks and error messages are MindSpore's; the rows a source gives
 are chosen by the common sampler rules (shuffle, sampler, num_samples, num_shards/shard_id)."""
 from __future__ import annotations
@@ -29,8 +30,16 @@ from .vision_readers import (
     read_file_bytes,
 )
 
-__all__ = ["Caltech256Dataset", "FlickrDataset", "QMnistDataset", "STL10Dataset", "SUN397Dataset", "VOCDataset",
-           "WIDERFaceDataset"]
+__all__ = [
+    "Caltech256Dataset",
+    "FlickrDataset",
+    "QMnistDataset",
+    "SBUDataset",
+    "STL10Dataset",
+    "SUN397Dataset",
+    "VOCDataset",
+    "WIDERFaceDataset",
+]
 
 
 def _lines(text: str) -> list[str]:
@@ -595,3 +604,62 @@ class Caltech256Dataset(ImageFolderDataset):
         check_mappable_source(params)
         super().__init__(dataset_dir, num_samples, num_parallel_workers, shuffle, sampler,
                          [".jpg", ".JPEG"], None, decode, num_shards, shard_id, cache)
+
+
+class SBUDataset(_LazySource):
+    """SBU Captioned Photo: line i of SBU_captioned_photo_dataset_urls.txt and of
+    ..._captions.txt make a row when sbu_images/ holds the image the URL names (the URL after
+    its first 23 characters, "/" read as "_"): columns image (file bytes, or decoded) and
+    caption (str, trailing spaces removed)."""
+
+    op = "SBUDataset"
+    _URLS, _CAPTIONS = "SBU_captioned_photo_dataset_urls.txt", \
+        "SBU_captioned_photo_dataset_captions.txt"
+
+    @check_arguments
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 decode=False, sampler=None, num_shards=None, shard_id=None, cache=None):
+        params = dict(locals())
+        check_dir(dataset_dir)
+        check_file(os.path.join(dataset_dir, self._URLS))
+        check_file(os.path.join(dataset_dir, self._CAPTIONS))
+        check_dir(os.path.join(dataset_dir, "sbu_images"))
+        check_mappable_source(params)
+        self.dataset_dir, self.decode = dataset_dir, decode
+        super().__init__(["image", "caption"], num_samples, shuffle, sampler, num_shards,
+                         shard_id, cache)
+
+    def build(self):
+        root = os.path.realpath(self.dataset_dir)
+        urls_path, captions_path = (os.path.join(root, n) for n in (self._URLS, self._CAPTIONS))
+        images = os.path.join(root, "sbu_images")
+        with open(urls_path, encoding="utf-8", newline="") as f:
+            urls = _lines(f.read())
+        with open(captions_path, encoding="utf-8", newline="") as f:
+            captions = _lines(f.read())
+        rows, line = [], 0
+        for url, caption in zip(urls, captions):
+            if bool(url) != bool(caption):
+                raise _pipeline_error(f"Invalid data, SBU url: {urls_path} and caption file: "
+                                      f"{captions_path} load empty data at line: {line}.")
+            if not url:
+                continue
+            line += 1
+            if len(url) <= 23:
+                raise _pipeline_error(f"Invalid url in {urls_path}: {url}")
+            path = os.path.join(images, url[23:].replace("/", "_"))
+            if os.path.isfile(path):
+                rows.append((path, caption.rstrip(" ")))
+        if not rows:
+            raise _pipeline_error(f"Invalid data, no valid images in {images}, check SBU "
+                                  f"dataset.")
+        return rows
+
+    def row_at(self, index):
+        path, caption = self.index[index]
+        try:
+            image = load_image(path, self.decode)
+        except RuntimeError:
+            raise _pipeline_error(f"Invalid image, failed to decode image:{path}, the image is "
+                                  f"damaged or permission denied.") from None
+        return image, np.array(caption)

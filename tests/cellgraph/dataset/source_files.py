@@ -152,3 +152,16 @@ def sun397(root):
                  "a/abbey/sun_3.png", "b/beach/sun_9.jpg"):
         _write(f"{root}/{name}", JPEG + name.encode())
     return root
+
+
+def sbu(root):
+    """Three URL/caption lines (an empty pair between them); the second URL's image is
+    missing, so two rows."""
+    prefix = "http://static.flickr.com/"[:23]
+    _write(f"{root}/SBU_captioned_photo_dataset_urls.txt",
+           f"{prefix}1/a.jpg\n\n{prefix}2/b.jpg\n{prefix}3/c.jpg\n")
+    _write(f"{root}/SBU_captioned_photo_dataset_captions.txt",
+           "first caption  \n\nsecond\nthird one\n")
+    _write(f"{root}/sbu_images/1_a.jpg", JPEG + b"a")
+    _write(f"{root}/sbu_images/3_c.jpg", JPEG + b"c")
+    return root
