@@ -143,7 +143,7 @@ class Lookup(TensorOperation):
 
     def __call__(self, words):
         array = np.asarray(words)
-        ids = self.vocab.tokens_to_ids(array)
+        ids = self.vocab.tokens_to_ids(list(as_words(array)))  # one id per word, 0-d too
         for word, i in zip(as_words(array), ids):
             if i == -1 and self.unknown_id is None:
                 raise RuntimeError(f"Lookup: {word!r} is not in the vocab and no unknown_token "

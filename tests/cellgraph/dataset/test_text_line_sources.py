@@ -117,3 +117,12 @@ def test_squad_rows(tmp_path):
     # MindSpore's values: the files read in turn; no answers is [""] and [-1 as uint32]
     assert rows == [["C1", "Q1", ["a", "b"], [3, 0]], ["D", "QD", ["x"], [1]],
                     ["C1", "Q2", [""], [4294967295]]]
+
+
+def test_lookup_of_one_word():
+    from cellgraph.dataset import text
+
+    vocab = text.Vocab.from_list(["w1", "w2"])
+    out = text.Lookup(vocab)(np.array("w2"))
+    assert out.shape == () and int(out) == 1
+    assert text.Lookup(vocab)(["w2", "w1"]).tolist() == [1, 0]
