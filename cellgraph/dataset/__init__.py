@@ -16,6 +16,8 @@ from . import audio, config, text, transforms, vision
 from .cache import DatasetCache
 from .csv_source import CSVDataset
 from .engine import Dataset
+from .engine.audio_sources import CMUArcticDataset, GTZANDataset, LJSpeechDataset, YesNoDataset
+from .engine.corpus_sources import EnWik9Dataset, WikiTextDataset
 from .engine.text_readers import (
     CLUEDataset,
     CoNLL2000Dataset,
@@ -23,6 +25,8 @@ from .engine.text_readers import (
     IWSLT2016Dataset,
     IWSLT2017Dataset,
     Multi30kDataset,
+    SQuADDataset,
+    UDPOSDataset,
 )
 from .engine.vision_readers import (
     CelebADataset,
@@ -33,6 +37,16 @@ from .engine.vision_readers import (
     LFWDataset,
     ManifestDataset,
     OmniglotDataset,
+)
+from .engine.vision_sources import (
+    Caltech256Dataset,
+    FlickrDataset,
+    QMnistDataset,
+    SBUDataset,
+    STL10Dataset,
+    SUN397Dataset,
+    VOCDataset,
+    WIDERFaceDataset,
 )
 from .iterators import DictIterator, TupleIterator
 from .mindrecord_source import MindDataset
@@ -73,7 +87,7 @@ from .tfrecord_source import TFRecordDataset
 
 # MindSpore's engine modules: each gives the classes it holds their home (`__module__`), the
 # path a program sees in `type(data)`
-for _module in ("cache_client", "datasets", "datasets_standard_format", "datasets_text",
+for _module in ("cache_client", "datasets", "datasets_audio", "datasets_standard_format", "datasets_text",
                 "datasets_user_defined", "datasets_vision", "iterators", "samplers"):
     importlib.import_module(f"{__name__}.engine.{_module}")
 
@@ -89,7 +103,9 @@ __all__ = [
     "BatchDataset",
     "BatchInfo",
     "CLUEDataset",
+    "CMUArcticDataset",
     "CSVDataset",
+    "Caltech256Dataset",
     "CelebADataset",
     "Cifar10Dataset",
     "Cifar100Dataset",
@@ -101,8 +117,11 @@ __all__ = [
     "DictIterator",
     "DistributedSampler",
     "EMnistDataset",
+    "EnWik9Dataset",
     "FakeImageDataset",
     "FashionMnistDataset",
+    "FlickrDataset",
+    "GTZANDataset",
     "GeneratorDataset",
     "IMDBDataset",
     "IWSLT2016Dataset",
@@ -111,6 +130,7 @@ __all__ = [
     "IterSampler",
     "KITTIDataset",
     "LFWDataset",
+    "LJSpeechDataset",
     "ManifestDataset",
     "MindDataset",
     "MnistDataset",
@@ -120,7 +140,12 @@ __all__ = [
     "PKSampler",
     "PaddedDataset",
     "PennTreebankDataset",
+    "QMnistDataset",
     "RandomSampler",
+    "SBUDataset",
+    "SQuADDataset",
+    "STL10Dataset",
+    "SUN397Dataset",
     "Sampler",
     "Schema",
     "SemeionDataset",
@@ -132,9 +157,14 @@ __all__ = [
     "TFRecordDataset",
     "TextFileDataset",
     "TupleIterator",
+    "UDPOSDataset",
+    "VOCDataset",
+    "WIDERFaceDataset",
     "WeightedRandomSampler",
+    "WikiTextDataset",
     "YahooAnswersDataset",
     "YelpReviewDataset",
+    "YesNoDataset",
     "audio",
     "config",
     "text",

@@ -358,16 +358,29 @@ class TextFileDataset(_ArraySource):
             "num_shards": num_shards, "shard_id": shard_id, "cache": cache})
         self._epoch_rng = None
 
+    keep_empty_lines = False  # MindSpore's TextFileDataset skips them
+
     def load(self):
+        """The files' lines as MindSpore reads them: split at "\n" only (a "\r" kept), the
+        empty ones skipped (kept where `keep_empty_lines`). A line that is not UTF-8 is a row
+        too: reading it is MindSpore's error (`_undecodable` holds it by row)."""
         lines = []
-        self.file_rows = []
+        self.file_rows, self._undecodable = [], {}
         for path in self.dataset_files:
-            with open(path, encoding="utf-8", newline="") as f:
-                # as MindSpore reads lines: the "\n" removed (a "\r" kept), empty lines skipped
-                rows = [line.removesuffix("\n") for line in f]
-                rows = [row for row in rows if row]
-            self.file_rows.append(np.arange(len(lines), len(lines) + len(rows)))
-            lines.extend(rows)
+            with open(path, "rb") as f:
+                raw = f.read().split(b"\n")
+            if raw and raw[-1] == b"":
+                raw.pop()  # the end of the last line, not a line
+            if not self.keep_empty_lines:
+                raw = [line for line in raw if line]
+            for i, line in enumerate(raw):
+                try:
+                    raw[i] = line.decode("utf-8")
+                except UnicodeDecodeError as error:
+                    self._undecodable[len(lines) + i] = error
+                    raw[i] = ""
+            self.file_rows.append(np.arange(len(lines), len(lines) + len(raw)))
+            lines.extend(raw)
         return [np.array(lines, dtype=np.str_)]
 
     def row_at(self, index):
@@ -379,6 +392,12 @@ class TextFileDataset(_ArraySource):
             self.arrays  # noqa: B018  (loads the files, which sets file_rows)
             starts = self._file_starts = np.cumsum([len(r) for r in self.file_rows])
         ROW_FILE.path = self.dataset_files[int(np.searchsorted(starts, index, side="right"))]
+        error = getattr(self, "_undecodable", {}).get(index)  # (set by this class's load)
+        if error is not None:
+            raise RuntimeError(f"Exception thrown from dataset pipeline. Refer to 'Dataset "
+                               f"Pipeline Error Message'. \n\n- Dataset Pipeline Error Message: "
+                               f"\n[ERROR] Failed to cast to Unicode string: "
+                               f"{type(error).__name__}: {error}")
         return super().row_at(index)
 
     def rows(self, state):

@@ -270,6 +270,7 @@ class GeneratorDataset(Dataset):
             child = _generator_source(source, column_names, num_samples, shuffle, sampler,
                                       num_shards, shard_id)
         super().__init__([child])
+        self._batch_sampled = batch_sampler is not None
         self._column_types = None if column_types is None else [
             np.dtype(dt.as_dtype(t).np) for t in column_types]
 
@@ -282,6 +283,27 @@ class GeneratorDataset(Dataset):
             raise ValueError("GeneratorDataset: `sampler` needs a source with random access "  # noqa: TRY004
                              "(__getitem__ and __len__)")
         self.children[0].use_sampler(new_sampler)
+
+    def __getitem__(self, index):
+        """`source[i]` of the row the sampler gives `index`-th in an epoch (its first, as a
+        new pass draws it): MindSpore's random access to a GeneratorDataset."""
+        from .core.validator_helpers import type_check
+        from .engine import EpochState
+        from .samplers import chained_indices
+
+        type_check(index, (int, np.number), "index")
+        child = self.children[0]
+        if not isinstance(child, _Mapped):
+            if self._batch_sampled:
+                raise RuntimeError("GeneratorDataset with batch_sampler does not support "
+                                   "random access.")
+            raise RuntimeError("Dataset don't support randomized access.")  # noqa: TRY004
+        if index < 0:
+            raise RuntimeError(f"Index [{index}] can not be a negative number.")
+        ids = chained_indices(child.sampler, child.num_rows, EpochState())
+        if index >= len(ids):
+            raise RuntimeError(f"Index [{index}] exceeded the number of data samples.")
+        return child.source[int(ids[int(index)])]
 
     def split(self, sizes, randomize=True):
         if isinstance(self.children[0], MappableSource):

@@ -523,6 +523,17 @@ class Dataset:
     def __iter__(self):
         return iter(self.create_tuple_iterator(num_epochs=1))
 
+    def device_que(self, send_epoch_end=True, create_data_info_queue=False, queue_name=""):
+        """A TransferDataset that sends this pipeline's rows to the data queue a training
+        step reads (`send()` starts it)."""
+        from ..transfer import TransferDataset
+
+        return TransferDataset(self, send_epoch_end, create_data_info_queue, queue_name)
+
+    def __len__(self):
+        """The number of rows: `len(data)` is `data.get_dataset_size()`, as in MindSpore."""
+        return self.get_dataset_size()
+
 
 def _split_counts(sizes, total: int) -> list[int]:
     sizes = list(sizes)

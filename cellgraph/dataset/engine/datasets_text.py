@@ -10,6 +10,7 @@ from ..text_sources import (
     YelpReviewDataset,
 )
 from . import at_home
+from .corpus_sources import EnWik9Dataset, WikiTextDataset
 from .text_readers import (
     CLUEDataset,
     CoNLL2000Dataset,
@@ -17,6 +18,8 @@ from .text_readers import (
     IWSLT2016Dataset,
     IWSLT2017Dataset,
     Multi30kDataset,
+    SQuADDataset,
+    UDPOSDataset,
 )
 
 __all__ = [
@@ -25,13 +28,17 @@ __all__ = [
     "CLUEDataset",
     "CoNLL2000Dataset",
     "DBpediaDataset",
+    "EnWik9Dataset",
     "IMDBDataset",
     "IWSLT2016Dataset",
     "IWSLT2017Dataset",
     "Multi30kDataset",
     "PennTreebankDataset",
+    "SQuADDataset",
     "SogouNewsDataset",
     "TextFileDataset",
+    "UDPOSDataset",
+    "WikiTextDataset",
     "YahooAnswersDataset",
     "YelpReviewDataset",
 ]
@@ -39,4 +46,5 @@ __all__ = [
 at_home(__name__, AGNewsDataset, AmazonReviewDataset, CLUEDataset, CoNLL2000Dataset,
         DBpediaDataset, IMDBDataset, IWSLT2016Dataset, IWSLT2017Dataset, Multi30kDataset,
         PennTreebankDataset, SogouNewsDataset, TextFileDataset, YahooAnswersDataset,
-        YelpReviewDataset)
+        YelpReviewDataset, EnWik9Dataset, WikiTextDataset, UDPOSDataset,
+        SQuADDataset)

@@ -18,8 +18,19 @@ from .vision_readers import (
     ManifestDataset,
     OmniglotDataset,
 )
+from .vision_sources import (
+    Caltech256Dataset,
+    FlickrDataset,
+    QMnistDataset,
+    SBUDataset,
+    STL10Dataset,
+    SUN397Dataset,
+    VOCDataset,
+    WIDERFaceDataset,
+)
 
 __all__ = [
+    "Caltech256Dataset",
     "CelebADataset",
     "Cifar10Dataset",
     "Cifar100Dataset",
@@ -27,15 +38,23 @@ __all__ = [
     "EMnistDataset",
     "FakeImageDataset",
     "FashionMnistDataset",
+    "FlickrDataset",
     "ImageFolderDataset",
     "KITTIDataset",
     "LFWDataset",
     "ManifestDataset",
     "MnistDataset",
     "OmniglotDataset",
+    "QMnistDataset",
+    "SBUDataset",
+    "STL10Dataset",
+    "SUN397Dataset",
     "SemeionDataset",
+    "VOCDataset",
+    "WIDERFaceDataset",
 ]
 
 at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, EMnistDataset,
         FakeImageDataset, FashionMnistDataset, ImageFolderDataset, KITTIDataset, LFWDataset,
-        ManifestDataset, MnistDataset, OmniglotDataset, SemeionDataset)
+        ManifestDataset, MnistDataset, OmniglotDataset, SemeionDataset, FlickrDataset,
+        QMnistDataset, STL10Dataset, SUN397Dataset, Caltech256Dataset, SBUDataset, VOCDataset, WIDERFaceDataset)

@@ -37,7 +37,7 @@ from ..sources import MappableSource
 from .vision_readers import read_file_bytes
 
 __all__ = ["CLUEDataset", "CoNLL2000Dataset", "IMDBDataset", "IWSLT2016Dataset",
-           "IWSLT2017Dataset", "Multi30kDataset"]
+           "IWSLT2017Dataset", "Multi30kDataset", "SQuADDataset", "UDPOSDataset"]
 
 
 def check_valid_str(value, valid_strings, arg_name="") -> None:
@@ -306,6 +306,7 @@ class CoNLL2000Dataset(_FileCorpus):
     read."""
 
     op = "CoNLL2000Dataset"
+    _NAME = "CoNLL2000"  # MindSpore's name of the dataset in its errors
 
     @check_arguments
     def __init__(self, dataset_dir, usage=None, num_samples=None, shuffle=Shuffle.GLOBAL,
@@ -329,7 +330,7 @@ class CoNLL2000Dataset(_FileCorpus):
         self._lines, self.file_rows, total = [], [], 0
         for path in self.dataset_files:
             if not os.path.isfile(path):
-                raise _pipeline_error(f"Invalid file path, CoNLL2000 dataset dir: {path} does "
+                raise _pipeline_error(f"Invalid file path, {self._NAME} dataset dir: {path} does "
                                       f"not exist.")
             with open(path, encoding="utf-8") as f:
                 lines = f.read().splitlines()
@@ -363,10 +364,13 @@ class CoNLL2000Dataset(_FileCorpus):
             if not line:
                 flush()
                 continue
-            fields = line.split(" ")
-            words.append((fields + ["", ""])[:3])
+            words.append(self._fields(line))
             total += 1
         return rows
+
+    def _fields(self, line: str) -> list:
+        """A word line's three fields (split at single spaces; missing ones empty)."""
+        return (line.split(" ") + ["", ""])[:3]
 
     def rows(self, state):
         from ..nodes import ROW_FILE
@@ -534,3 +538,98 @@ class IMDBDataset(MappableSource):
         path, label = self.files[index]
         text = read_file_bytes(path).tobytes().decode("utf-8")
         return np.array(text), np.array(label, np.int32)
+
+
+class UDPOSDataset(CoNLL2000Dataset):
+    """Universal Dependencies English POS tags: en-ud-tag.v2.{train,dev,test}.txt in
+    `dataset_dir` (`usage` "train", "valid", "test", or "all": the three in name order); each
+    sentence a row of string columns word, universal and stanford (a line's tab-separated
+    fields; a line with fewer than three is MindSpore's error). Rows count, shard and read as
+    CoNLL2000Dataset's."""
+
+    op = "UDPOSDataset"
+    _NAME = "UDPOS"
+    _FILES: ClassVar[dict] = {"train": "en-ud-tag.v2.train.txt", "valid": "en-ud-tag.v2.dev.txt",
+                              "test": "en-ud-tag.v2.test.txt"}
+
+    @check_arguments
+    def __init__(self, dataset_dir, usage=None, num_samples=None, shuffle=Shuffle.GLOBAL,
+                 num_shards=None, shard_id=None, num_parallel_workers=None, cache=None):
+        params = dict(locals(), _usages=["train", "valid", "test", "all"])
+        _text_source_checks(params)
+        validate_dataset_param_value(["num_samples", "num_parallel_workers", "num_shards",
+                                      "shard_id"], params, int)
+        check_sampler_shuffle_shard_options(params)
+        self.dataset_dir = dataset_dir
+        self.usage = "all" if usage is None else usage
+        names = sorted(self._FILES.values()) if self.usage == "all" else \
+            [self._FILES[self.usage]]
+        self._line_count = None
+        _FileCorpus.__init__(self, [os.path.join(dataset_dir, name) for name in names],
+                             ["word", "universal", "stanford"], num_samples,
+                             num_parallel_workers, shuffle, num_shards, shard_id, cache)
+
+    def _fields(self, line: str) -> list:
+        fields = line.split("\t")
+        if len(fields) < 3:
+            raise _pipeline_error("Invalid file content, each line should contain three columns, "
+                                  "representing word, universal and stanford.")
+        return fields[:3]
+
+
+class SQuADDataset(_FileCorpus):
+    """SQuAD 1.1 / 2.0: train-v1.1.json, train-v2.0.json (usage "train"), dev-v1.1.json,
+    dev-v2.0.json ("dev"; "all": train's then dev's, those that exist) in `dataset_dir`; a row
+    per question: context and question (str), the answers' text (str (n,)) and answer_start
+    (uint32 (n,)); a question without answers gives [""] and [4294967295] (MindSpore's -1)."""
+
+    op = "SQuADDataset"
+
+    @check_arguments
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None, cache=None):
+        params = dict(locals(), _usages=["train", "dev", "all"])
+        _text_source_checks(params)
+        validate_dataset_param_value(["num_samples", "num_parallel_workers", "num_shards",
+                                      "shard_id"], params, int)
+        check_sampler_shuffle_shard_options(params)
+        self.dataset_dir = dataset_dir
+        self.usage = "all" if usage is None else usage
+        root = os.path.realpath(dataset_dir)
+        files = []
+        for part in (["train", "dev"] if self.usage == "all" else [self.usage]):
+            found = [os.path.join(root, f"{part}-{v}.json") for v in ("v1.1", "v2.0")]
+            found = [f for f in found if os.path.isfile(f)]
+            if not found:
+                raise _pipeline_error(f"Invalid path, failed to find SQuAD {part} data file: "
+                                      f"{dataset_dir}")
+            files.extend(found)
+        super().__init__(files, ["context", "question", "text", "answer_start"], num_samples,
+                         num_parallel_workers, shuffle, num_shards, shard_id, cache)
+
+    @staticmethod
+    def _node(tree, name):
+        if not isinstance(tree, dict) or name not in tree:
+            raise _pipeline_error(f"Invalid data, required node not found in JSON: {name}")
+        return tree[name]
+
+    def read(self, path):
+        try:
+            with open(path, encoding="utf-8") as f:
+                root = json.load(f)
+        except ValueError:
+            raise _pipeline_error(f"Invalid file, failed to parse JSON file: {path}") from None
+        rows = []
+        for data in self._node(root, "data"):
+            for paragraph in self._node(data, "paragraphs"):
+                context = self._node(paragraph, "context")
+                for qa in self._node(paragraph, "qas"):
+                    question = self._node(qa, "question")
+                    texts, starts = [], []
+                    for answer in self._node(qa, "answers"):
+                        texts.append(self._node(answer, "text"))
+                        starts.append(self._node(answer, "answer_start"))
+                    rows.append((np.array(context), np.array(question),
+                                 np.array(texts or [""], np.str_),
+                                 np.array(starts or [-1], np.int64).astype(np.uint32)))
+        return rows

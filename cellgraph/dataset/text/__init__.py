@@ -13,6 +13,7 @@ from .transforms import (
     ToNumber,
     ToVectors,
     Truncate,
+    TruncateSequencePair,
     UnicodeCharTokenizer,
     WhitespaceTokenizer,
 )
@@ -33,6 +34,7 @@ __all__ = [
     "ToNumber",
     "ToVectors",
     "Truncate",
+    "TruncateSequencePair",
     "UnicodeCharTokenizer",
     "Vectors",
     "Vocab",

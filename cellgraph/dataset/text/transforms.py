@@ -21,6 +21,7 @@ from .utils import NormalizeForm, Vectors, Vocab, as_words
 
 __all__ = ["AddToken", "CaseFold", "Lookup", "Ngram", "NormalizeUTF8", "PythonTokenizer",
            "RegexReplace", "RegexTokenizer", "SlidingWindow", "ToNumber", "ToVectors", "Truncate",
+           "TruncateSequencePair",
            "UnicodeCharTokenizer", "WhitespaceTokenizer"]
 
 
@@ -142,13 +143,36 @@ class Lookup(TensorOperation):
 
     def __call__(self, words):
         array = np.asarray(words)
-        ids = self.vocab.tokens_to_ids(array)
+        ids = self.vocab.tokens_to_ids(list(as_words(array)))  # one id per word, 0-d too
         for word, i in zip(as_words(array), ids):
             if i == -1 and self.unknown_id is None:
                 raise RuntimeError(f"Lookup: {word!r} is not in the vocab and no unknown_token "
                                    f"was given")
         ids = [self.unknown_id if i == -1 else i for i in ids]
         return np.asarray(ids, self.dtype).reshape(array.shape)
+
+
+class TruncateSequencePair(TensorOperation):
+    """Two 1-D sequences cut to at most `max_length` items together: while too long, the
+    longer one (the second, when they are as long) loses its last item."""
+
+    def __init__(self, max_length):
+        self.max_length = max_length
+
+    def __call__(self, *inputs):
+        if len(inputs) != 2:
+            raise RuntimeError(f"TruncateSequencePair: Expected two inputs, but got "
+                               f"{len(inputs)} inputs.")
+        first, second = (np.asarray(x) for x in inputs)
+        if first.ndim != 1 or second.ndim != 1:
+            raise RuntimeError("TruncateSequencePair: both data column should be of rank 1.")
+        keep1, keep2 = len(first), len(second)
+        for _ in range(max(keep1 + keep2 - self.max_length, 0)):
+            if keep1 > keep2:
+                keep1 -= 1
+            else:
+                keep2 -= 1
+        return first[:keep1], second[:keep2]
 
 
 class Truncate(TensorOperation):

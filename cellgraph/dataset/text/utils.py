@@ -109,13 +109,13 @@ class Vocab:
         return dict(self._ids)
 
     def tokens_to_ids(self, tokens):
-        if isinstance(tokens, str):
-            return self._ids.get(tokens, -1)
+        if isinstance(tokens, str) or (isinstance(tokens, np.ndarray) and tokens.ndim == 0):
+            return self._ids.get(str(tokens), -1)  # one token (a 0-d array too): one id
         return [self._ids.get(t, -1) for t in as_words(tokens)]
 
     def ids_to_tokens(self, ids):
-        if isinstance(ids, (int, np.integer)):
-            return self._words.get(int(ids), "")
+        if isinstance(ids, (int, np.integer)) or (isinstance(ids, np.ndarray) and ids.ndim == 0):
+            return self._words.get(int(ids), "")  # one id (a 0-d array too): one token
         return [self._words.get(int(i), "") for i in np.asarray(ids).reshape(-1)]
 
     def __len__(self) -> int:

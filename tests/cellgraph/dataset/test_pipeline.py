@@ -355,3 +355,13 @@ def test_output_shapes_estimate_errors():
     with pytest.raises(TypeError, match=r"Argument estimate with value 1 is not of type "
                                         r"\[<class 'bool'>\]"):
         data.output_shapes(estimate=1)
+
+
+def test_len_is_the_dataset_size():
+    # MindSpore's Dataset.__len__ is get_dataset_size(): after batching and sharding too
+    def data():
+        return ds.NumpySlicesDataset(np.arange(10), shuffle=False)
+
+    assert len(data()) == 10
+    assert len(data().batch(3)) == 4 and len(data().batch(3, drop_remainder=True)) == 3
+    assert len(ds.NumpySlicesDataset(np.arange(10), num_shards=3, shard_id=0)) == 4

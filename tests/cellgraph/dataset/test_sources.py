@@ -285,3 +285,44 @@ def test_random_sampler_takes_a_shuffle_mode():
         list(range(6))
     with pytest.raises(ValueError, match="GLOBAL"):
         ds.RandomSampler(shuffle=ds.Shuffle.FILES)
+
+
+class _TenTimes:
+    def __getitem__(self, i):
+        return (np.array(i * 10),)
+
+    def __len__(self):
+        return 6
+
+
+@pytest.mark.parametrize("kwargs, expected", [
+    ({"shuffle": False}, [0, 10, 20, 30, 40, 50]),
+    ({"shuffle": True}, [50, 40, 10, 20, 30, 0]),  # MindSpore's order with seed 200
+    ({"num_shards": 2, "shard_id": 1, "shuffle": False}, [10, 30, 50]),
+])
+def test_generator_random_access_follows_the_sampler(kwargs, expected):
+    seed = ds.config.get_seed()
+    ds.config.set_seed(200)
+    try:
+        data = ds.GeneratorDataset(_TenTimes(), ["c"], **kwargs)
+        assert [int(data[i][0]) for i in range(data.get_dataset_size())] == expected
+        assert [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True)] == expected
+    finally:
+        ds.config.set_seed(seed)
+
+
+def test_generator_random_access_errors():
+    data = ds.GeneratorDataset([1, 2, 3], ["c"], shuffle=False)
+    assert data[1] == 2  # the source's item itself
+    with pytest.raises(RuntimeError, match=r"Index \[8\] exceeded the number of data samples."):
+        data[8]
+    with pytest.raises(RuntimeError, match=r"Index \[-1\] can not be a negative number."):
+        data[-1]
+    with pytest.raises(TypeError, match="Argument index with value x is not of type"):
+        data["x"]
+
+    def gen():
+        yield (np.array(1),)
+
+    with pytest.raises(RuntimeError, match="Dataset don't support randomized access."):
+        ds.GeneratorDataset(gen, ["c"])[0]

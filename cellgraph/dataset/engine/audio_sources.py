@@ -1,0 +1,236 @@
+"""Audio sources with random access that read .wav files as MindSpore's readers do: CMU
+ARCTIC, LJSpeech, YesNo and GTZAN. Columns, dtypes, row order, argument checks and error messages are MindSpore's; the
+rows a source gives are chosen by the common sampler rules."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ..core.validator_helpers import check_arguments, check_dir, check_mappable_source
+from .vision_readers import _LazySource, _pipeline_error, check_valid_str
+
+__all__ = ["CMUArcticDataset", "GTZANDataset", "LJSpeechDataset", "YesNoDataset", "read_wave_file"]
+
+
+def read_wave_file(path: str) -> tuple[np.ndarray, int]:
+    """MindSpore's reading of a .wav file: the 44-byte canonical header (sample rate, bits per
+    sample, data size), then data size / (bits per sample // 8) 16-bit samples divided by
+    32767 (float32; samples the file lacks read as 0). Gives (waveform, sample rate)."""
+    from ..nodes import ROW_FILE
+
+    real = os.path.realpath(path)
+    if not os.path.isfile(real):
+        raise _pipeline_error(f"Invalid file path, failed to find waveform file: {real}")
+    ROW_FILE.path = real
+    with open(real, "rb") as f:
+        header = f.read(44).ljust(44, b"\0")
+        sample_rate = int.from_bytes(header[24:28], "little", signed=True)
+        bits = int.from_bytes(header[34:36], "little", signed=True)
+        data_size = int.from_bytes(header[40:44], "little", signed=True)
+        if bits // 8 == 0:
+            raise _pipeline_error("ReadWaveFile: zero division error, bits per sample of the "
+                                  "audio can not be zero.")
+        count = max(int(data_size / float(bits // 8)), 0)
+        raw = f.read(2 * count)
+    samples = np.zeros(count, np.int16)
+    got = len(raw) // 2
+    samples[:got] = np.frombuffer(raw[:2 * got], "<i2")
+    return samples.astype(np.float32) / np.float32(32767.0), sample_rate
+
+
+class CMUArcticDataset(_LazySource):
+    """CMU ARCTIC: the utterances of cmu_us_<name>_arctic/etc/txt.done.data ('( <id> "<text>"
+    )' a line) with their wav/<id>.wav (16 kHz): columns waveform (float32 (1, n)),
+    sample_rate (uint32), transcript and utterance_id (str: the id's part after its last
+    "_")."""
+
+    op = "CMUArcticDataset"
+    _NAMES = ('aew', 'ahw', 'aup', 'awb', 'axb', 'bdl', 'clb', 'eey', 'fem', 'gka', 'jmk', 'ksp',
+              'ljm', 'lnh', 'rms', 'rxr', 'slp', 'slt')
+
+    @check_arguments
+    def __init__(self, dataset_dir, name=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        params = dict(locals())
+        check_dir(dataset_dir)
+        if name is not None:
+            check_valid_str(name, list(self._NAMES), "name")
+        check_mappable_source(params, bools=("shuffle",))
+        self.dataset_dir = dataset_dir
+        self.name = "aew" if name is None else name
+        super().__init__(["waveform", "sample_rate", "transcript", "utterance_id"],
+                         num_samples, shuffle, sampler, num_shards, shard_id, cache)
+
+    def _folder(self) -> str:
+        return os.path.join(os.path.realpath(self.dataset_dir), f"cmu_us_{self.name}_arctic")
+
+    def build(self):
+        labels = os.path.join(self._folder(), "etc", "txt.done.data")
+        if not os.path.isfile(labels):
+            raise _pipeline_error(f"Invalid file, failed to find label file: {labels}")
+        with open(labels, encoding="utf-8", newline="") as f:
+            lines = f.read().split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        rows = []
+        for line in lines:
+            first = line.find('"')
+            second = line.find('"', first + 1) if first >= 0 else -1
+            if second < 0:
+                raise _pipeline_error(f"Invalid file, the file may not be a CMUArctic dataset "
+                                      f"file: {labels}")
+            rows.append((line[2:first - 1], line[first + 1:second]))
+        if not rows:
+            raise _pipeline_error(f"Invalid data, no valid data found in path: "
+                                  f"{self.dataset_dir}")
+        return rows
+
+    def row_at(self, index):
+        utterance, transcript = self.index[index]
+        cut = utterance.rfind("_")
+        if cut < 0 or cut + 1 >= len(utterance):
+            raise _pipeline_error(f"Invalid utterance id, please check if it is in valid "
+                                  f"format: {utterance}")
+        path = os.path.join(self._folder(), "wav", utterance + ".wav")
+        waveform, rate = read_wave_file(path)
+        if rate != 16000:
+            raise _pipeline_error(f"Invalid file, sampling rate of CMUArctic wav file must be "
+                                  f"16000, file path: {path}")
+        return (waveform.reshape(1, -1), np.array(16000, np.uint32), np.array(transcript),
+                np.array(utterance[cut + 1:]))
+
+
+def _lines(path: str) -> list[str]:
+    with open(path, encoding="utf-8", newline="") as f:
+        lines = f.read().split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+class LJSpeechDataset(_LazySource):
+    """LJSpeech: the records of metadata.csv ("<id>|<transcription>|<normalized>" a line)
+    with their wavs/<id>.wav: columns waveform (float32 (1, n)), sample_rate (int32),
+    transcription and normalized_transcription (str)."""
+
+    op = "LJSpeechDataset"
+
+    @check_arguments
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, num_shards=None, shard_id=None, cache=None):
+        params = dict(locals())
+        check_dir(dataset_dir)
+        check_mappable_source(params, bools=("shuffle",))
+        self.dataset_dir = dataset_dir
+        super().__init__(["waveform", "sample_rate", "transcription",
+                          "normalized_transcription"], num_samples, shuffle, sampler, num_shards,
+                         shard_id, cache)
+
+    def build(self):
+        metadata = os.path.join(os.path.realpath(self.dataset_dir), "metadata.csv")
+        if not os.path.isfile(metadata):
+            raise _pipeline_error(f"Invalid file, failed to find LJSpeech metadata file: "
+                                  f"{metadata}")
+        rows = [line.split("|") for line in _lines(metadata)]
+        if not rows:
+            raise _pipeline_error(f"Reading failed, unable to read valid data from the LJSpeech "
+                                  f"metadata file: {metadata}.")
+        return rows
+
+    def row_at(self, index):
+        fields = self.index[index]
+        if len(fields) < 3:
+            raise _pipeline_error(f"Invalid data, the LJSpeech metadata line of "
+                                  f"{fields[0]} does not hold three fields.")
+        path = os.path.join(self.dataset_dir, "wavs", fields[0] + ".wav")
+        waveform, rate = read_wave_file(path)
+        return (waveform.reshape(1, -1), np.array(rate, np.int32), np.array(fields[1]),
+                np.array(fields[2]))
+
+
+class YesNoDataset(_LazySource):
+    """YesNo: the .wav files of `dataset_dir` (in directory order), named by their eight 0/1
+    words ("0_1_0_0_1_0_1_1.wav"): columns waveform (float32 (1, n)), sample_rate and label
+    (int32 (8,))."""
+
+    op = "YesNoDataset"
+
+    @check_arguments
+    def __init__(self, dataset_dir, num_samples=None, num_parallel_workers=None, shuffle=None,
+                 sampler=None, num_shards=None, shard_id=None, cache=None):
+        params = dict(locals())
+        check_dir(dataset_dir)
+        check_mappable_source(params, bools=("shuffle",))
+        self.dataset_dir = dataset_dir
+        super().__init__(["waveform", "sample_rate", "label"], num_samples, shuffle, sampler,
+                         num_shards, shard_id, cache)
+
+    def build(self):
+        folder = os.path.realpath(self.dataset_dir)
+        files = [e.path for e in os.scandir(folder) if os.path.splitext(e.name)[1] == ".wav"]
+        if not files:
+            raise _pipeline_error(f"Invalid file, no .wav files found under {self.dataset_dir}")
+        return files
+
+    def row_at(self, index):
+        path = self.index[index]
+        words = path[path.rfind(os.sep) + 1:][:15]  # MindSpore reads the name's first 15
+        try:
+            label = [int(w) for w in words.split("_") if w]
+        except ValueError as error:
+            raise _pipeline_error(f"[Internal ERROR] Converting char to int confront with an "
+                                  f"error in function stoi: {error}") from None
+        waveform, rate = read_wave_file(path)
+        return waveform.reshape(1, -1), np.array(rate, np.int32), np.array(label, np.int32)
+
+
+class GTZANDataset(_LazySource):
+    """GTZAN: with usage "all" (the default), the .wav files of each genre folder (blues,
+    classical, ..., rock, in that order; files in directory order) at 22050 Hz: columns
+    waveform (float32 (1, n)), sample_rate (uint32) and label (str: the genre). The "train",
+    "valid" and "test" splits (MindSpore's lists of the filtered GTZAN) are not provided."""
+
+    op = "GTZANDataset"
+    _GENRES = ("blues", "classical", "country", "disco", "hiphop", "jazz", "metal", "pop",
+               "reggae", "rock")
+
+    @check_arguments
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        params = dict(locals())
+        check_dir(dataset_dir)
+        if usage is not None:
+            check_valid_str(usage, ["train", "valid", "test", "all"], "usage")
+        check_mappable_source(params, bools=("shuffle",))
+        self.dataset_dir = dataset_dir
+        self.usage = "all" if usage is None else usage
+        if self.usage != "all":
+            raise NotImplementedError(f"GTZANDataset: usage {self.usage!r} needs the file lists "
+                                      f"of the filtered GTZAN split, which cellgraph does not "
+                                      f"hold; usage 'all' reads every genre folder.")
+        super().__init__(["waveform", "sample_rate", "label"], num_samples, shuffle, sampler,
+                         num_shards, shard_id, cache)
+
+    def build(self):
+        rows = []
+        for genre in self._GENRES:
+            folder = os.path.join(self.dataset_dir, genre)
+            if not os.path.isdir(folder):
+                continue
+            for entry in os.scandir(folder):
+                name, ext = os.path.splitext(entry.path)
+                if ext == ".wav" and "." in name:  # MindSpore asks for a "." in the path
+                    rows.append((entry.path, genre))
+        if not rows:
+            raise _pipeline_error(f"Invalid data, no valid data found in path:"
+                                  f"{self.dataset_dir}")
+        return rows
+
+    def row_at(self, index):
+        path, genre = self.index[index]
+        waveform, rate = read_wave_file(path)
+        if rate != 22050:
+            raise _pipeline_error(f"Invalid file, sampling rate of GTZAN wav file must be "
+                                  f"22050, file path: {path}")
+        return waveform.reshape(1, -1), np.array(22050, np.uint32), np.array(genre)
