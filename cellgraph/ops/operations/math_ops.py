@@ -125,7 +125,18 @@ Addcmul = define_class("Addcmul", lambda input, x1, x2, value: addcmul(input, x1
                        module=__name__)
 
 
-LinSpace = define_class("LinSpace", linspace, module=__name__)
+def _lin_space(start, stop, num):
+    """The primitive takes Tensors for start and stop (the function `ops.linspace` also takes
+    numbers) and an int or a Tensor for num."""
+    kinds = [type(v).__name__ if isinstance(v, (bool, int, float)) else "Tensor"
+             for v in (start, stop, num)]
+    if kinds[0] != "Tensor" or kinds[1] != "Tensor" or kinds[2] not in ("int", "Tensor"):
+        raise DTypeError(f'Failed calling LinSpace with "LinSpace()(start={kinds[0]}, '
+                         f'stop={kinds[1]}, num={kinds[2]})".')
+    return linspace(start, stop, num)
+
+
+LinSpace = define_class("LinSpace", _lin_space, module=__name__)
 
 
 ReduceStd = define_class("ReduceStd", _reduce_std,
