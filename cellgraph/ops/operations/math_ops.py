@@ -25,7 +25,7 @@ from cellgraph.ops.function.math_func.elementwise import (
 )
 from cellgraph.ops.function.math_func.linalg import cdist, cross, einsum, outer, renorm, trace
 from cellgraph.ops.function.math_func.reduction import addn, all, any, std_mean
-from cellgraph.ops.function.math_func.spectral import stft
+from cellgraph.ops.function.math_func.spectral import fft_with_size, stft
 from cellgraph.ops.function.nn_func.normalization import _lp_norm
 from cellgraph.ops.inplace import InplaceIndexAdd
 from cellgraph.ops.operations._required import require
@@ -52,7 +52,7 @@ from cellgraph.runtime.tensor import Tensor
 from cellgraph.transform import user_loc
 
 __all__ = ["STFT", "AddN", "Addcmul", "ApproximateEqual", "BatchMatMul", "Cdist", "Cross", "CumSum", "Einsum", "Eps",
-           "InplaceIndexAdd",
+           "FFTWithSize", "InplaceIndexAdd",
            "IsFinite", "IsInf", "IsNan", "LinSpace", "Logit", "LpNorm", "MatMul", "ReduceAll",
            "ReduceAny", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceStd",
            "ReduceSum", "Renorm", "Round"]
@@ -119,6 +119,26 @@ class Renorm(PrimitiveClass):
 
     def __repr__(self) -> str:
         return f"Renorm(p={self.p}, dim={self.dim}, maxnorm={self.maxnorm})"
+
+
+class FFTWithSize(PrimitiveClass):
+    """`ops.FFTWithSize(signal_ndim, inverse, real, norm="backward", onesided=True,
+    signal_sizes=())(x)`: fft, ifft, rfft or irfft over the last signal_ndim axes
+    (`fft_with_size`)."""
+
+    def __init__(self, signal_ndim, inverse, real, norm="backward", onesided=True,
+                 signal_sizes=()):
+        self.signal_ndim, self.inverse, self.real = signal_ndim, inverse, real
+        self.norm, self.onesided, self.signal_sizes = norm, onesided, tuple(signal_sizes)
+
+    def __call__(self, x):
+        return fft_with_size(x, self.signal_ndim, self.inverse, self.real, self.norm,
+                             self.onesided, self.signal_sizes)
+
+    def __repr__(self) -> str:
+        return (f"FFTWithSize(signal_ndim={self.signal_ndim}, inverse={self.inverse}, "
+                f"real={self.real}, norm={self.norm!r}, onesided={self.onesided}, "
+                f"signal_sizes={self.signal_sizes})")
 
 
 Addcmul = define_class("Addcmul", lambda input, x1, x2, value: addcmul(input, x1, x2, value),
