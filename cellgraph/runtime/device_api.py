@@ -13,9 +13,9 @@ import warnings
 
 from .backend import get_backend
 
-__all__ = ["Stream", "StreamCtx", "current_stream", "empty_cache", "max_memory_allocated",
-           "launch_blocking", "max_memory_reserved", "memory_allocated", "memory_reserved", "memory_stats",
-           "reset_max_memory_allocated", "reset_max_memory_reserved", "reset_peak_memory_stats",
+__all__ = ["Stream", "StreamCtx", "current_stream", "empty_cache", "launch_blocking",
+           "max_memory_allocated", "max_memory_reserved", "memory_allocated", "memory_reserved",
+           "memory_stats", "reset_max_memory_allocated", "reset_max_memory_reserved", "reset_peak_memory_stats",
            "set_memory", "synchronize"]
 
 

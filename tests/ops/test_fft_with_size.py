@@ -98,8 +98,8 @@ def test_vmap_over_a_leading_axis():
     (np.ones((2, 3), np.complex64), (1, True, True, "bad"), ValueError,
      "Failed to convert the value \"bad\" of input 'norm' of 'FFTWithSize' to enum."),
     (np.ones((2, 4), np.float32), (1, True, True), TypeError,
-     "For primitive[FFTWithSize], the input argument[x] in irfft mode must be a type of "
-     "{Complex128, Complex64}, but got Float32."),
+     ("For primitive[FFTWithSize], the input argument[x] in irfft mode must be a type of "
+      "{Complex128, Complex64}, but got Float32.")),
 ])
 def test_errors(x, args, error, message):
     with pytest.raises(error) as info:
