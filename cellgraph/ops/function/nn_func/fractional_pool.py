@@ -14,7 +14,7 @@ import numpy as np
 
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, ShapeError
 from cellgraph.primitives.nn_functional import argmax, cumsum, one_hot
 from cellgraph.primitives.random_ops import draw_uniform, op_seeds
@@ -148,8 +148,8 @@ def fractional_avg_pool_grad(orig_input_tensor_shape, out_backprop, row_pooling_
     """The gradient of FractionalAvgPool: each output's gradient shared evenly over its
     window, in an input of shape `orig_input_tensor_shape` (values known when the graph is
     built)."""
-    array = getattr(orig_input_tensor_shape, "asnumpy", None)
-    shape = tuple(int(v) for v in (array() if array else orig_input_tensor_shape))
+    shape = tuple(int(v) for v in np.asarray(value_input(
+        orig_input_tensor_shape, "FractionalAvgPoolGrad", "orig_input_tensor_shape")).reshape(-1))
     _, h, w, _ = _check_shape("FractionalAvgPoolGrad", shape)
     dtype = abstract_of(out_backprop).dtype
     wide = dtype if dtype.is_float else dt.float64
