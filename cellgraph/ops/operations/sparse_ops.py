@@ -17,7 +17,7 @@ import numpy as np
 from cellgraph.ops.primitive_class import PrimitiveClass, _init
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.core import abstract_of, static_values
 from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
 
 __all__ = ["SparseAddmm", "SparseDenseCwiseAdd", "SparseDenseCwiseDiv", "SparseDenseCwiseMul",
@@ -37,14 +37,16 @@ def _check_indices(op: str, indices, name: str = "indices") -> None:
 
 
 def _dense_shape(op: str, shape) -> tuple:
-    """The dense shape as ints: a tuple or list, or a Tensor whose values are known."""
+    """The dense shape as ints: a tuple or list, or a Tensor whose values are known while the
+    graph is built (eager, a constant, or a Tensor passed to the graph, which the graph is then
+    specialised on)."""
     if hasattr(shape, "aval"):
-        try:
-            shape = tuple(np.asarray(shape.asnumpy()).reshape(-1).tolist())
-        except (AttributeError, TypeError):
+        known = static_values(shape)
+        if known is None:
             raise UnsupportedError(
                 f"{op}: a dense shape computed in the graph has no values while compiling; "
-                f"pass it as a tuple or a constant Tensor") from None
+                f"pass it as a tuple, a constant Tensor or a Tensor input of the graph")
+        shape = tuple(np.asarray(known).reshape(-1).tolist())
     if not isinstance(shape, (tuple, list)) or not all(
             isinstance(d, numbers.Integral) and not isinstance(d, bool) for d in shape):
         raise DTypeError(f"For '{op}', the dense shape must be a tuple of ints or a Tensor, got "
