@@ -51,7 +51,7 @@ from cellgraph.primitives.errors import (
 from cellgraph.runtime.tensor import Tensor
 from cellgraph.transform import user_loc
 
-__all__ = ["STFT", "AddN", "Addcmul", "ApproximateEqual", "BatchMatMul", "Cdist", "Cross", "CumSum", "Einsum", "Eps",
+__all__ = ["STFT", "AddN", "AddV2", "Addcmul", "ApproximateEqual", "BatchMatMul", "Cdist", "Cross", "CumSum", "Einsum", "Eps",
            "FFTWithSize", "InplaceIndexAdd",
            "IsFinite", "IsInf", "IsNan", "LinSpace", "Logit", "LpNorm", "MatMul", "ReduceAll",
            "ReduceAny", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceStd",
@@ -119,6 +119,35 @@ class Renorm(PrimitiveClass):
 
     def __repr__(self) -> str:
         return f"Renorm(p={self.p}, dim={self.dim}, maxnorm={self.maxnorm})"
+
+
+_ADD_V2_TYPES = ("Complex128", "Complex64", "Float16", "Float32", "Float64", "Float", "Int16",
+                 "Int32", "Int64", "Int8", "UInt16", "UInt32", "UInt64", "UInt8")
+
+
+def _add_v2(x, y):
+    """AddV2: x + y of the same shape (no broadcasting, as MindSpore's), numeric dtypes only;
+    mixed dtypes promote as Add's."""
+    shapes = []
+    for name, value in (("x", x), ("y", y)):
+        aval = abstract_of(value)
+        if str(aval.dtype) not in _ADD_V2_TYPES[:5] + _ADD_V2_TYPES[6:]:
+            raise DTypeError(f"For primitive[AddV2], the input argument[{name}] must be a type of "
+                             f"{{{', '.join(f'Tensor[{t}]' for t in _ADD_V2_TYPES)}}}, but got "
+                             f"Tensor[{aval.dtype}].")
+        shapes.append(tuple(aval.shape))
+    if shapes[0] != shapes[1]:
+        text = ["[" + "".join(f"{d}," for d in shape) + "]" for shape in shapes]
+        raise ArgumentValueError(f"For primitive[AddV2], the input_shape: {text[0]} must be equal "
+                                 f"to {text[1]}")
+    return F.add(x, y)
+
+
+class AddV2(define_class("AddV2", _add_v2, module=__name__)):
+    """`ops.operations.math_ops.AddV2()(x, y)`: x + y of one shape (`_add_v2`)."""
+
+    def __repr__(self) -> str:
+        return "Prim[AddV2]"
 
 
 class FFTWithSize(PrimitiveClass):
