@@ -172,7 +172,6 @@ class MinstdDoubleStream(MinstdStream):
         return f"MinstdDoubleStream{self.seeds}"
 
 
-@numpy_backend.register("random_poisson")
 class PhiloxMantissaStream:
     """The uniform floats of MindSpore's CPU MultinomialWithReplacement kernel: Philox4x32-10
     keyed by the 64-bit seed, the offset the counter's high 64 bits, one 32-bit word w a draw,
@@ -214,6 +213,7 @@ class PhiloxMantissaStream:
         return f"PhiloxMantissaStream{self.seeds}"
 
 
+@numpy_backend.register("random_poisson")
 def _random_poisson(rate, shape, dtype, seed=None):
     """Poisson counts for each rate (0 where it is not positive), `shape + rate.shape` of
     them, from the global generator or an op seed's stream."""
