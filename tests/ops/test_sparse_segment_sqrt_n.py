@@ -1,5 +1,5 @@
-"""`SparseSegmentSqrtNWithNumSegments`: MindSpore 2.10's values in float16, float32 and float64
-(sums in x's dtype, divided by the square root of each segment's count; empty segments 0), the
+"""`SparseSegmentSqrtNWithNumSegments`, `SparseSegmentMeanWithNumSegments`: MindSpore 2.10's values
+(sums in x's dtype over each segment's count or its square root; empty segments 0), the
 segment count read from a Tensor passed to the compiled Cell, the gradient, and dtype errors."""
 from __future__ import annotations
 
@@ -57,3 +57,26 @@ def test_index_dtypes_must_agree():
     with pytest.raises(TypeError, match=r"argument\[x\]"):
         Net()(Tensor(X.astype(np.int32)), Tensor(np.array(INDICES, np.int32)),
               Tensor(np.array(SEGMENTS, np.int32)), Tensor(np.array([5], np.int32)))
+
+
+# MindSpore 2.10 CPU: SparseSegmentMeanWithNumSegments()(X as dtype, INDICES, SEGMENTS, [5])
+MEANS = {np.float16: [[-0.315673828125, 0.330322265625, 0.8212890625, 0.92578125], [0.3349609375, -0.350830078125, -0.87158203125, -0.982421875], [0.0, 0.0, 0.0, 0.0], [-0.367919921875, -0.3056640625, -0.09979248046875, 0.1529541015625], [0.0, 0.0, 0.0, 0.0]],
+         np.float32: [[-0.3156333267688751, 0.3305157721042633, 0.8212181329727173, 0.9256888031959534], [0.33498814702033997, -0.35078322887420654, -0.8715757727622986, -0.9824526309967041], [0.0, 0.0, 0.0, 0.0], [-0.36791884899139404, -0.3057253062725067, -0.09974434226751328, 0.15314793586730957], [0.0, 0.0, 0.0, 0.0]],
+         np.float64: [[-0.3156333189361608, 0.33051579386102037, 0.8212181643536246, 0.9256888002629371], [0.3349881501559051, -0.35078322768961984, -0.8715757724135877, -0.9824526126243326], [0.0, 0.0, 0.0, 0.0], [-0.36791885007145114, -0.30572528737490573, -0.09974434493655111, 0.153147921473844], [0.0, 0.0, 0.0, 0.0]]}
+
+
+@pytest.mark.parametrize("dtype", list(MEANS))
+def test_segment_means_as_mindspore(dtype):
+    index_dtype = EXPECTED[dtype][0]
+    out = S.SparseSegmentMeanWithNumSegments()(
+        Tensor(X.astype(dtype)), Tensor(np.array(INDICES, index_dtype)),
+        Tensor(np.array(SEGMENTS, index_dtype)), Tensor(np.array([5], index_dtype)))
+    np.testing.assert_array_equal(out.asnumpy(), np.array(MEANS[dtype], dtype))
+
+
+def test_segment_mean_gradient_as_mindspore():
+    x = Tensor(np.array([[0, 1, 0, 0], [0, 1, 1, 0], [1, 0, 1, 0]], np.float32))
+    grads = ops.GradOperation(get_all=True)(S.SparseSegmentMeanWithNumSegments())(
+        x, Tensor(np.array([0, 2, 1], np.int32)), Tensor(np.array([0, 1, 1], np.int32)),
+        Tensor(np.array([4], np.int32)))
+    assert [g.asnumpy().tolist() for g in grads] == [[[1.0, 1.0, 1.0, 1.0], [0.5, 0.5, 0.5, 0.5], [0.5, 0.5, 0.5, 0.5]], [0, 0, 0], [0, 0, 0], [0]]  # MindSpore 2.10 CPU

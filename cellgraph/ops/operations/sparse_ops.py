@@ -21,7 +21,8 @@ from cellgraph.primitives.core import abstract_of, static_values, value_input
 from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
 
 __all__ = ["SparseAddmm", "SparseDenseCwiseAdd", "SparseDenseCwiseDiv", "SparseDenseCwiseMul",
-           "SparseReorder", "SparseSegmentSqrtNWithNumSegments", "SparseTensorDenseAdd",
+           "SparseReorder", "SparseSegmentMeanWithNumSegments",
+           "SparseSegmentSqrtNWithNumSegments", "SparseTensorDenseAdd",
            "SparseTensorDenseMatmul", "SparseToDense"]
 
 _INDEX_DTYPES = ("Int32", "Int64")
@@ -111,53 +112,68 @@ class SparseTensorDenseAdd(PrimitiveClass):
         return F.tensor_scatter_add(x2, x1_indices, x1_values)
 
 
+def _sparse_segment(op: str, x, indices, segment_ids, num_segments, mean: bool):
+    """(segments, *x.shape[1:]): row s the sum of the rows x[indices[i]] with segment_ids[i] == s
+    over their count (mean) or its square root, in x's dtype as MindSpore's CPU kernels; an
+    empty segment 0. The segment count is read when the graph is built (num_segments passed to
+    the graph specialises it)."""
+    x_dtype = abstract_of(x).dtype
+    if x_dtype not in (dt.float16, dt.float32, dt.float64):
+        raise DTypeError(f"For primitive[{op}], the input argument[x] must be a type of "
+                         f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
+                         f"Tensor[{x_dtype}].")
+    named = [("indices", indices), ("segment_ids", segment_ids), ("num_segments", num_segments)]
+    dtypes = {name: abstract_of(v).dtype for name, v in named}
+    if len(set(dtypes.values())) != 1 or str(dtypes["indices"]) not in _INDEX_DTYPES:
+        raise DTypeError(f"For '{op}', the dtypes of indices, segment_ids and num_segments "
+                         f"must be the same int32 or int64, but got "
+                         + ", ".join(f"{k}: {v}" for k, v in dtypes.items()) + ".")
+    if abstract_of(x).ndim < 1 or abstract_of(indices).ndim != 1 \
+            or abstract_of(segment_ids).ndim != 1:
+        raise ShapeError(f"For '{op}', x must have rank >= 1 and indices, segment_ids rank "
+                         f"1, but got shapes {tuple(abstract_of(x).shape)}, "
+                         f"{tuple(abstract_of(indices).shape)} and "
+                         f"{tuple(abstract_of(segment_ids).shape)}.")
+    if abstract_of(indices).shape != abstract_of(segment_ids).shape:
+        raise ShapeError(f"For '{op}', the shapes of indices and segment_ids must be the "
+                         f"same, but got {tuple(abstract_of(indices).shape)} and "
+                         f"{tuple(abstract_of(segment_ids).shape)}.")
+    count = np.asarray(value_input(num_segments, op, "num_segments")).reshape(-1)
+    if count.size != 1:
+        raise ShapeError(f"For '{op}', num_segments must hold one value, but got {count.size}.")
+    segments = int(count[0])
+    ids = F.reshape(segment_ids, (-1, 1))
+    rows = F.gather(x, indices, 0)
+    sums = F.tensor_scatter_add(F.zeros((segments,) + tuple(abstract_of(x).shape[1:]),
+                                        x_dtype), ids, rows)
+    counts = F.tensor_scatter_add(F.zeros((segments,), dt.float64), ids,
+                                  F.ones(tuple(abstract_of(segment_ids).shape), dt.float64))
+    counts = F.maximum(counts, F.ones((segments,), dt.float64))
+    divisor = F.cast(counts if mean else F.sqrt(counts), x_dtype)
+    return F.div(sums, F.reshape(divisor, (segments,) + (1,) * (abstract_of(x).ndim - 1)))
+
+
 class SparseSegmentSqrtNWithNumSegments(PrimitiveClass):
-    """`SparseSegmentSqrtNWithNumSegments()(x, indices, segment_ids, num_segments)`: (num_segments,
-    *x.shape[1:]), row s the sum of the rows x[indices[i]] with segment_ids[i] == s, divided by
-    the square root of their count (in x's dtype, as MindSpore's CPU kernel); a segment without
-    rows is 0. num_segments (a 0-D or one-element Tensor of the indices' dtype) sets the shape of
-    the result, so its value must be known when the graph is built (a Tensor passed to the
-    graph specialises it)."""
+    """`SparseSegmentSqrtNWithNumSegments()(x, indices, segment_ids, num_segments)`: segment
+    sums of the gathered rows over the square root of each count, num_segments (0-D or one
+    element, the indices' dtype) segments (`_sparse_segment`)."""
 
     _init_names, _defaults = _init()
 
     def __call__(self, x, indices, segment_ids, num_segments):
-        op = "SparseSegmentSqrtNWithNumSegments"
-        x_dtype = abstract_of(x).dtype
-        if x_dtype not in (dt.float16, dt.float32, dt.float64):
-            raise DTypeError(f"For primitive[{op}], the input argument[x] must be a type of "
-                             f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
-                             f"Tensor[{x_dtype}].")
-        dtypes = {name: abstract_of(v).dtype for name, v in (
-            ("indices", indices), ("segment_ids", segment_ids), ("num_segments", num_segments))}
-        if len(set(dtypes.values())) != 1 or str(dtypes["indices"]) not in _INDEX_DTYPES:
-            raise DTypeError(f"For '{op}', the dtypes of indices, segment_ids and num_segments "
-                             f"must be the same int32 or int64, but got "
-                             + ", ".join(f"{k}: {v}" for k, v in dtypes.items()) + ".")
-        if abstract_of(x).ndim < 1 or abstract_of(indices).ndim != 1 \
-                or abstract_of(segment_ids).ndim != 1:
-            raise ShapeError(f"For '{op}', x must have rank >= 1 and indices, segment_ids rank "
-                             f"1, but got shapes {tuple(abstract_of(x).shape)}, "
-                             f"{tuple(abstract_of(indices).shape)} and "
-                             f"{tuple(abstract_of(segment_ids).shape)}.")
-        if abstract_of(indices).shape != abstract_of(segment_ids).shape:
-            raise ShapeError(f"For '{op}', the shapes of indices and segment_ids must be the "
-                             f"same, but got {tuple(abstract_of(indices).shape)} and "
-                             f"{tuple(abstract_of(segment_ids).shape)}.")
-        count = np.asarray(value_input(num_segments, op, "num_segments")).reshape(-1)
-        if count.size != 1:
-            raise ShapeError(f"For '{op}', num_segments must hold one value, but got "
-                             f"{count.size}.")
-        segments = int(count[0])
-        ids = F.reshape(segment_ids, (-1, 1))
-        rows = F.gather(x, indices, 0)
-        sums = F.tensor_scatter_add(F.zeros((segments,) + tuple(abstract_of(x).shape[1:]),
-                                            x_dtype), ids, rows)
-        counts = F.tensor_scatter_add(F.zeros((segments,), dt.float64), ids,
-                                      F.ones(tuple(abstract_of(segment_ids).shape), dt.float64))
-        roots = F.cast(F.sqrt(F.maximum(counts, F.ones((segments,), dt.float64))), x_dtype)
-        roots = F.reshape(roots, (segments,) + (1,) * (abstract_of(x).ndim - 1))
-        return F.div(sums, roots)
+        return _sparse_segment("SparseSegmentSqrtNWithNumSegments", x, indices, segment_ids,
+                               num_segments, mean=False)
+
+
+class SparseSegmentMeanWithNumSegments(PrimitiveClass):
+    """`SparseSegmentMeanWithNumSegments()(x, indices, segment_ids, num_segments)`: segment
+    means of the gathered rows (`_sparse_segment`)."""
+
+    _init_names, _defaults = _init()
+
+    def __call__(self, x, indices, segment_ids, num_segments):
+        return _sparse_segment("SparseSegmentMeanWithNumSegments", x, indices, segment_ids,
+                               num_segments, mean=True)
 
 
 def _sparse_dense_matmul(op: str, indices, values, rows: int, dense):
