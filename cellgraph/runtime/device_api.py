@@ -13,9 +13,9 @@ import warnings
 
 from .backend import get_backend
 
-__all__ = ["Stream", "StreamCtx", "current_stream", "empty_cache", "max_memory_allocated",
-           "max_memory_reserved", "memory_allocated", "memory_reserved", "memory_stats",
-           "reset_max_memory_allocated", "reset_max_memory_reserved", "reset_peak_memory_stats",
+__all__ = ["Stream", "StreamCtx", "current_stream", "empty_cache", "launch_blocking",
+           "max_memory_allocated", "max_memory_reserved", "memory_allocated", "memory_reserved",
+           "memory_stats", "reset_max_memory_allocated", "reset_max_memory_reserved", "reset_peak_memory_stats",
            "set_memory", "synchronize"]
 
 
@@ -98,6 +98,16 @@ def empty_cache() -> None:
         lib.empty_cache()
     elif kind == "cupy":
         lib.get_default_memory_pool().free_all_blocks()
+
+
+def launch_blocking() -> None:
+    """MindSpore's switch to run every kernel synchronously, so that a kernel's error is raised
+    at the call that launched it. The NumPy backend already runs each kernel to completion
+    before the call returns; a CUDA backend launches asynchronously through its library, which
+    this switch does not change (a warning says so)."""
+    if _library()[0] is not None:
+        warnings.warn("runtime.launch_blocking: the CUDA backend's kernels stay asynchronous; "
+                      "call runtime.synchronize() to wait for them", RuntimeWarning, stacklevel=2)
 
 
 def set_memory(init_size="2GB", increase_size="2GB", max_size="1024GB", optimize_level="O0",

@@ -179,6 +179,47 @@ class MinstdDoubleStream(MinstdStream):
         return f"MinstdDoubleStream{self.seeds}"
 
 
+class PhiloxMantissaStream:
+    """The uniform floats of MindSpore's CPU MultinomialWithReplacement kernel: Philox4x32-10
+    keyed by the 64-bit seed, the offset the counter's high 64 bits, one 32-bit word w a draw,
+    float32 with w's low 23 bits the mantissa of a number in [1, 2), minus 1. A block's unused
+    words and the counter carry on from draw to draw, as the kernel's generator does across its
+    runs; `carry` starts it with another stream's unused words (the kernel keeps them when a new
+    seed re-seeds it)."""
+
+    def __init__(self, seed: int, offset: int, carry: PhiloxMantissaStream | None = None):
+        self.seeds = (int(seed), int(offset))
+        mask = (1 << 64) - 1
+        self.key = (int(seed) & 0xFFFFFFFF, (int(seed) & mask) >> 32)
+        self.counter = (int(offset) & mask) << 64  # the 128-bit counter, words 0..3 low first
+        self.words = carry.words.copy() if carry is not None else np.zeros(0, np.uint32)
+        self._lock = threading.Lock()
+
+    def random(self, shape) -> np.ndarray:
+        n = int(np.prod(shape, dtype=np.int64))
+        with self._lock:
+            blocks = max(0, -(-(n - self.words.size) // 4))
+            if blocks:
+                counters = [self.counter + i for i in range(blocks)]
+                words = philox4x32([np.array([(c >> (32 * k)) & 0xFFFFFFFF for c in counters],
+                                             np.uint64) for k in range(4)], self.key)
+                self.counter = (self.counter + blocks) % (1 << 128)
+                self.words = np.concatenate([self.words, words.reshape(-1)])
+            taken, self.words = self.words[:n], self.words[n:]
+        bits = (taken & np.uint32(0x7FFFFF)) | np.uint32(127 << 23)
+        return (bits.view(np.float32) - np.float32(1.0)).reshape(shape)
+
+    def __getstate__(self) -> dict:  # (copied and pickled with the Cell holding it)
+        return {k: v for k, v in self.__dict__.items() if k != "_lock"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"PhiloxMantissaStream{self.seeds}"
+
+
 @numpy_backend.register("random_poisson")
 def _random_poisson(rate, shape, dtype, seed=None):
     """Poisson counts for each rate (0 where it is not positive), `shape + rate.shape` of
@@ -232,7 +273,7 @@ def _uniform_real(shape, dtype, seed=None):
     MindSpore kernel's stream (`seed` a MinstdStream)."""
     if seed is None:
         rng = generator()
-    elif isinstance(seed, MinstdStream):
+    elif isinstance(seed, (MinstdStream, PhiloxMantissaStream)):
         rng = seed
     else:
         rng = stream(tuple(seed))

@@ -261,6 +261,18 @@ def test_runtime_device_functions_on_the_cpu():
         runtime.set_memory(max_size="8GB")
 
 
+def test_launch_blocking_on_the_cpu_raises_a_kernel_error_at_its_call():
+    import warnings
+
+    from cellgraph import runtime
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing to warn about on the NumPy backend
+        assert runtime.launch_blocking() is None
+    with pytest.raises(ValueError, match="the last dimension of the input cannot be 1"):
+        ops.FFTWithSize(2, True, True)(Tensor(np.ones((2, 1), np.complex64)))
+
+
 class _AssignsAttributes(nn.Cell):
     def __init__(self):
         super().__init__()

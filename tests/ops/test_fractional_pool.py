@@ -46,6 +46,25 @@ def test_fixed_windows_as_mindspore(overlapping):
     np.testing.assert_array_equal(grad.asnumpy().reshape(-1), want["max_grad"])
 
 
+class AvgGrad(nn.Cell):
+    def __init__(self, overlapping):
+        super().__init__()
+        self.op = G.FractionalAvgPoolGrad(overlapping=overlapping)
+
+    def construct(self, shape, dy, rows, cols):
+        return self.op(shape, dy, rows, cols)
+
+
+@pytest.mark.parametrize("overlapping", [False, True])
+def test_avg_grad_takes_its_shape_as_a_graph_input(overlapping):
+    """The input's shape passed to a compiled Cell (the graph is specialised on its values)."""
+    dy = Tensor(np.arange(1, 7, dtype=np.float32).reshape(1, 3, 2, 1))
+    rows, cols = Tensor(np.array([0, 2, 4, 6])), Tensor(np.array([0, 3, 6]))
+    grad = AvgGrad(overlapping)(Tensor(np.array([1, 6, 6, 1], np.int64)), dy, rows, cols)
+    np.testing.assert_allclose(grad.asnumpy().reshape(-1), EXPECTED[overlapping]["avg_grad"],
+                               rtol=1e-5)
+
+
 def test_integer_averages_truncate_as_mindspore():
     x = np.arange(1, 17).reshape(1, 4, 4, 1)
     y, _, _ = N.FractionalAvgPool([1.0, 1.5, 1.5, 1.0])(Tensor(x.astype(np.int32)))

@@ -129,7 +129,8 @@ def test_primitive_classes():
     assert ops.eps(Tensor(x.astype(np.float32))).asnumpy()[0, 0] == np.float32(1.1920929e-07)
     with pytest.raises(ArgumentValueError, match="num=3"):
         ops.Unstack(axis=1, num=3)(Tensor(x))
-    np.testing.assert_allclose(ops.LinSpace()(0.0, 1.0, 5).asnumpy(), np.linspace(0, 1, 5))
+    np.testing.assert_allclose(ops.LinSpace()(Tensor(0.0), Tensor(1.0), 5).asnumpy(),
+                               np.linspace(0, 1, 5))
     assert ops.range(0, 5, 2).asnumpy().tolist() == [0, 2, 4]
     out = ops.Range()(Tensor(1), Tensor(8), Tensor(3))
     assert out.dtype == ms.int64 and out.asnumpy().tolist() == [1, 4, 7]

@@ -19,9 +19,9 @@ from cellgraph.primitives.nn_functional import clip_by_value, cumsum
 from cellgraph.primitives.random_ops import draw_uniform, op_seed, op_seeds, rand, rand_like
 from cellgraph.primitives.random_ops import random_poisson as poisson_draw
 from cellgraph.primitives.random_ops import uniform_candidate_sampler as candidate_draw
-from cellgraph.runtime.rng import MinstdDoubleStream, MinstdStream
+from cellgraph.runtime.rng import MinstdDoubleStream, MinstdStream, PhiloxMantissaStream
 
-__all__ = ["bernoulli", "multinomial", "normal", "randint", "randn", "randn_like",
+__all__ = ["bernoulli", "multinomial", "multinomial_with_replacement", "normal", "randint", "randn", "randn_like",
            "random_categorical", "random_poisson", "standard_laplace", "standard_normal",
            "uniform", "uniform_candidate_sampler"]
 
@@ -297,3 +297,108 @@ def bernoulli(input, p=0.5, seed=None):
 
 # the functional operations defined elsewhere (the primitives, the other modules)
 __getattr__, __dir__ = functional_fallback(globals())
+
+
+# ---------------------------------------------------------------- MultinomialWithReplacement
+def _pick(cdf, total, rr, cols: int):
+    """MindSpore's kernel's pick for each draw rr: the smallest cumulative weight >= rr (at most
+    the total), then the last column holding it."""
+    above = F.greater_equal(cdf, rr)
+    shape = tuple(abstract_of(above).shape)
+    cdf = F.broadcast_to(cdf, shape)
+    cand = F.select(above, cdf, F.broadcast_to(total, shape))
+    least = F.expand_dims(F.reduce_min(cand, -1), -1)
+    columns = F.cast(np.arange(cols, dtype=np.int64), dt.int64)
+    hits = F.select(F.equal(cdf, least), F.broadcast_to(columns, shape),
+                    F.broadcast_to(F.cast(np.array(-1), dt.int64), shape))
+    return F.reduce_max(hits, -1)
+
+
+def _cumulative(weights):
+    """(cdf, total): the running sums of the nonzero weights at their columns (0 elsewhere)."""
+    sums = cumsum(weights, -1)
+    zero = F.zeros_like(weights)
+    cdf = F.select(F.not_equal(weights, zero), sums, zero)
+    return cdf, F.getitem(sums, (..., slice(-1, None)))
+
+
+def multinomial_with_replacement_draw(x, seed, offset, numsamples, replacement, streams: dict):
+    """(rows, numsamples) int64 column indices drawn by the weights in each row of the 1-D or 2-D
+    x, as MindSpore's CPU kernel: one uniform float per sample (runtime/rng.PhiloxMantissaStream
+    from seed and offset, the global generator when both are 0), cast to x's dtype, times the
+    row's total; without replacement a drawn column's weight becomes 0, and once the nonzero
+    weights are used up the zero-weight columns follow in order. `streams` is the instance's:
+    eagerly one stream carried on while seed and offset stay the same."""
+    op = "MultinomialWithReplacement"
+    aval = abstract_of(x)
+    if aval.dtype not in (dt.float16, dt.float32, dt.float64):
+        raise DTypeError(f"For '{op}', the dtype of 'x' must be float16, float32 or float64, "
+                         f"but got {aval.dtype}.")
+    if aval.ndim not in (1, 2):
+        raise ShapeError(f"For '{op}', the dimension of 'x' must be 1 or 2, but got "
+                         f"{aval.ndim}.")
+    if isinstance(numsamples, bool) or not isinstance(numsamples, numbers.Integral) \
+            or numsamples <= 0:
+        raise ArgumentValueError(f"For '{op}', 'numsamples' should be a nonnegative number, but "
+                                 f"got {numsamples}.")
+    rows, cols = (1, aval.shape[0]) if aval.ndim == 1 else tuple(aval.shape)
+    if not replacement and numsamples > cols:
+        raise ArgumentValueError(f"For '{op}', without replacement 'numsamples' ({numsamples}) "
+                                 f"cannot exceed the number of categories ({cols}).")
+    seeds = tuple(int(value_input(v, op, name).reshape(-1)[0])
+                  for v, name in ((seed, "seed"), (offset, "offset")))
+    if seeds == (0, 0):
+        stream = None
+    elif current_builder() is not None:
+        stream = PhiloxMantissaStream(*seeds)
+    else:
+        last = streams.get("last")
+        if last is None or last.seeds != seeds:
+            streams["last"] = PhiloxMantissaStream(*seeds, carry=last)
+        stream = streams["last"]
+    draws = F.cast(F.cast(draw_uniform((rows, numsamples), dt.float32, stream), aval.dtype),
+                   dt.float64)
+    weights = F.cast(F.reshape(x, (rows, cols)), dt.float64)
+    cdf, total = _cumulative(weights)
+    if replacement:
+        picks = _pick(F.expand_dims(cdf, 1), F.expand_dims(total, 1),
+                      F.expand_dims(F.mul(draws, total), -1), cols)
+        return F.reshape(picks, (numsamples,)) if aval.ndim == 1 else picks
+    zero = F.zeros_like(weights)
+    is_zero = F.equal(weights, zero)
+    nonzero_count = F.reduce_sum(F.cast(F.logical_not(is_zero), dt.int64), -1)   # (rows,)
+    zero_rank = cumsum(F.cast(is_zero, dt.int64), -1)                            # 1, 2, ...
+    columns = F.cast(np.arange(cols, dtype=np.int64), dt.int64)
+    picks = []
+    for j in range(numsamples):
+        rr = F.mul(F.getitem(draws, (slice(None), slice(j, j + 1))), total)
+        normal = _pick(cdf, total, rr, cols)
+        # past the nonzero weights: the (j - nonzero)-th zero-weight column
+        wanted = F.expand_dims(F.sub(F.cast(np.array(j + 1), dt.int64), nonzero_count), -1)
+        zeros_at = F.select(F.logical_and(is_zero, F.equal(zero_rank, wanted)),
+                            F.broadcast_to(columns, (rows, cols)),
+                            F.broadcast_to(F.cast(np.array(-1), dt.int64), (rows, cols)))
+        in_nonzero = F.less(F.cast(np.array(j), dt.int64), nonzero_count)
+        pick = F.select(in_nonzero, normal, F.reduce_max(zeros_at, -1))
+        picks.append(pick)
+        taken = F.logical_and(F.equal(F.expand_dims(pick, -1), columns),
+                              F.expand_dims(in_nonzero, -1))
+        weights = F.select(taken, zero, weights)
+        cdf, total = _cumulative(weights)
+    picks = F.stack(picks, 1)
+    return F.reshape(picks, (numsamples,)) if aval.ndim == 1 else picks
+
+
+def multinomial_with_replacement(x, seed, offset, numsamples, replacement=False):
+    """`ops.multinomial_with_replacement(x, seed, offset, numsamples, replacement=False)`:
+    MultinomialWithReplacement with a generator of its own (seed and offset ints or Tensors)."""
+    from cellgraph.ops.function.array_func.attributes import _const
+
+    for name, value in (("seed", seed), ("offset", offset)):
+        if not hasattr(value, "aval") and (isinstance(value, bool)
+                                           or not isinstance(value, numbers.Integral)):
+            raise DTypeError(f"For multinomial_with_replacement, the input[{name}] must be int, "
+                             f"but got {type(value)}.")
+    seed, offset = (v if hasattr(v, "aval") else _const(np.array(v, np.int64), dt.int64)
+                    for v in (seed, offset))
+    return multinomial_with_replacement_draw(x, seed, offset, numsamples, replacement, {})

@@ -89,8 +89,13 @@ from cellgraph.ops.primitive_class import (
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
-from cellgraph.primitives.core import abstract_of, normalize_axis
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError, UnsupportedError
+from cellgraph.primitives.core import abstract_of, normalize_axis, value_input
+from cellgraph.primitives.errors import (
+    ArgumentValueError,
+    DTypeError,
+    ShapeError,
+    UnsupportedError,
+)
 from cellgraph.primitives.exports import REQUIRED
 from cellgraph.primitives.nn_functional import argmax
 
@@ -98,7 +103,7 @@ __all__ = ["ArgMaxWithValue", "ArgMinWithValue", "Argmax", "BroadcastTo", "Cast"
            "ConcatOffsetV1", "ConjugateTranspose", "DType", "ExpandDims", "ExtractImagePatches", "Eye",
            "Fill", "FillV2", "Gather", "GatherD",
            "Identity", "Im2Col", "MaskedFill", "MaskedScatter", "Ones", "Range", "Rank", "Reshape",
-           "ResizeNearestNeighbor", "ReverseSequence", "ReverseV2", "ScalarToTensor", "ScatterAdd",
+           "ResizeNearestNeighbor", "ResizeNearestNeighborV2", "ReverseSequence", "ReverseV2", "ScalarToTensor", "ScatterAdd",
            "ScatterNdAdd", "ScatterNdDiv", "ScatterNdMax", "ScatterNdMin", "ScatterNdMul",
            "ScatterNdSub", "ScatterNdUpdate", "ScatterUpdate", "SegmentMax", "SegmentMean",
            "SegmentMin", "SegmentProd", "SegmentSum", "Shape", "Size", "Slice", "Split",
@@ -258,6 +263,62 @@ class ResizeNearestNeighbor(PrimitiveClass):
         for axis, out in zip((2, 3), self.size):
             x = apply_along(x, _nearest(shape[axis], int(out), self.align_corners), axis)
         return x
+
+
+def _nearest_v2(size_in: int, size_out: int, align_corners: bool, half_pixel: bool):
+    """One-hot (size_out, size_in) rows: MindSpore's CPU kernel's source pixel for each output
+    pixel, its scale and position in float32, rounded half away from zero (align_corners) or
+    floored, clamped to the input."""
+    scale = np.float32((size_in - 1) / np.float32(size_out - 1)) if align_corners and \
+        size_out > 1 else np.float32(np.float32(size_in) / np.float32(size_out))
+    pos = np.arange(size_out, dtype=np.float32)
+    pos = ((pos + np.float32(0.5)) * scale if half_pixel else pos * scale).astype(np.float64)
+    src = np.sign(pos) * np.floor(np.abs(pos) + 0.5) if align_corners else np.floor(pos)
+    src = np.minimum(src.astype(np.int64), size_in - 1)
+    if half_pixel:
+        src = np.maximum(src, 0)
+    matrix = np.zeros((size_out, size_in))
+    matrix[np.arange(size_out), src] = 1.0
+    return matrix
+
+
+class ResizeNearestNeighborV2(PrimitiveClass):
+    """`ResizeNearestNeighborV2(align_corners=False, half_pixel_centers=False)(x, size)`: the
+    (N, C, H, W) x resized to `size` (a 1-D Tensor [new_h, new_w], known when the graph is
+    built) by nearest neighbour as MindSpore's CPU kernel picks it (`_nearest_v2`)."""
+
+    def __init__(self, align_corners=False, half_pixel_centers=False):
+        for name, value in (("align_corners", align_corners),
+                            ("half_pixel_centers", half_pixel_centers)):
+            if not isinstance(value, bool):
+                raise DTypeError(f"For 'ResizeNearestNeighborV2', the type of '{name}' should be "
+                                 f"'bool', but got type '{type(value).__name__}'.")
+        if align_corners and half_pixel_centers:
+            raise ArgumentValueError("For 'ResizeNearestNeighborV2', If half_pixel_centers is "
+                                     "True, align_corners must be False, but got True")
+        self.align_corners, self.half_pixel_centers = align_corners, half_pixel_centers
+
+    def __call__(self, x, size):
+        shape, dtype = abstract_of(x).shape, abstract_of(x).dtype
+        if dtype not in (dt.uint8, dt.float16, dt.float32, dt.float64):
+            raise DTypeError(f"For 'ResizeNearestNeighborV2', the dtype of 'x' must be uint8, "
+                             f"float16, float32 or float64 (its CPU kernels), but got {dtype}.")
+        if len(shape) != 4:
+            raise ShapeError(f"For 'ResizeNearestNeighborV2', the dimension of 'x' must be 4, but "
+                             f"got {len(shape)}.")
+        out = [int(v) for v in np.asarray(value_input(size, "ResizeNearestNeighborV2",
+                                                      "size")).reshape(-1)]
+        if len(out) != 2 or min(out) <= 0:
+            raise ArgumentValueError(f"For 'ResizeNearestNeighborV2', 'size' must be two positive "
+                                     f"values, but got {out}.")
+        for axis, size_out in zip((2, 3), out):
+            x = apply_along(x, _nearest_v2(shape[axis], size_out, self.align_corners,
+                                           self.half_pixel_centers), axis)
+        return x
+
+    def __repr__(self) -> str:
+        return (f"ResizeNearestNeighborV2(align_corners={self.align_corners}, "
+                f"half_pixel_centers={self.half_pixel_centers})")
 
 
 def _im2col(x, ksizes, strides=1, dilations=1, pads=0):

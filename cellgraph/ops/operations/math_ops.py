@@ -25,7 +25,7 @@ from cellgraph.ops.function.math_func.elementwise import (
 )
 from cellgraph.ops.function.math_func.linalg import cdist, cross, einsum, outer, renorm, trace
 from cellgraph.ops.function.math_func.reduction import addn, all, any, std_mean
-from cellgraph.ops.function.math_func.spectral import stft
+from cellgraph.ops.function.math_func.spectral import fft_with_size, stft
 from cellgraph.ops.function.nn_func.normalization import _lp_norm
 from cellgraph.ops.inplace import InplaceIndexAdd
 from cellgraph.ops.operations._required import require
@@ -52,8 +52,8 @@ from cellgraph.runtime.select_order import nth_element_order
 from cellgraph.runtime.tensor import Tensor
 from cellgraph.transform import user_loc
 
-__all__ = ["STFT", "AddN", "Addcmul", "ApproximateEqual", "BatchMatMul", "Cdist", "Cross", "CumSum", "Einsum", "Eps",
-           "InplaceIndexAdd",
+__all__ = ["STFT", "AddN", "AddV2", "Addcmul", "ApproximateEqual", "BatchMatMul", "Cdist", "Cross", "CumSum", "Einsum", "Eps",
+           "FFTWithSize", "InplaceIndexAdd",
            "IsFinite", "IsInf", "IsNan", "LinSpace", "Logit", "LpNorm", "MatMul", "ReduceAll",
            "ReduceAny", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceStd",
            "ReduceSum", "Renorm", "Round"]
@@ -122,11 +122,71 @@ class Renorm(PrimitiveClass):
         return f"Renorm(p={self.p}, dim={self.dim}, maxnorm={self.maxnorm})"
 
 
+_ADD_V2_TYPES = ("Complex128", "Complex64", "Float16", "Float32", "Float64", "Float", "Int16",
+                 "Int32", "Int64", "Int8", "UInt16", "UInt32", "UInt64", "UInt8")
+
+
+def _add_v2(x, y):
+    """AddV2: x + y of the same shape (no broadcasting, as MindSpore's), numeric dtypes only;
+    mixed dtypes promote as Add's."""
+    shapes = []
+    for name, value in (("x", x), ("y", y)):
+        aval = abstract_of(value)
+        if str(aval.dtype) not in _ADD_V2_TYPES[:5] + _ADD_V2_TYPES[6:]:
+            raise DTypeError(f"For primitive[AddV2], the input argument[{name}] must be a type of "
+                             f"{{{', '.join(f'Tensor[{t}]' for t in _ADD_V2_TYPES)}}}, but got "
+                             f"Tensor[{aval.dtype}].")
+        shapes.append(tuple(aval.shape))
+    if shapes[0] != shapes[1]:
+        text = ["[" + "".join(f"{d}," for d in shape) + "]" for shape in shapes]
+        raise ArgumentValueError(f"For primitive[AddV2], the input_shape: {text[0]} must be equal "
+                                 f"to {text[1]}")
+    return F.add(x, y)
+
+
+class AddV2(define_class("AddV2", _add_v2, module=__name__)):
+    """`ops.operations.math_ops.AddV2()(x, y)`: x + y of one shape (`_add_v2`)."""
+
+    def __repr__(self) -> str:
+        return "Prim[AddV2]"
+
+
+class FFTWithSize(PrimitiveClass):
+    """`ops.FFTWithSize(signal_ndim, inverse, real, norm="backward", onesided=True,
+    signal_sizes=())(x)`: fft, ifft, rfft or irfft over the last signal_ndim axes
+    (`fft_with_size`)."""
+
+    def __init__(self, signal_ndim, inverse, real, norm="backward", onesided=True,
+                 signal_sizes=()):
+        self.signal_ndim, self.inverse, self.real = signal_ndim, inverse, real
+        self.norm, self.onesided, self.signal_sizes = norm, onesided, tuple(signal_sizes)
+
+    def __call__(self, x):
+        return fft_with_size(x, self.signal_ndim, self.inverse, self.real, self.norm,
+                             self.onesided, self.signal_sizes)
+
+    def __repr__(self) -> str:
+        return (f"FFTWithSize(signal_ndim={self.signal_ndim}, inverse={self.inverse}, "
+                f"real={self.real}, norm={self.norm!r}, onesided={self.onesided}, "
+                f"signal_sizes={self.signal_sizes})")
+
+
 Addcmul = define_class("Addcmul", lambda input, x1, x2, value: addcmul(input, x1, x2, value),
                        module=__name__)
 
 
-LinSpace = define_class("LinSpace", linspace, module=__name__)
+def _lin_space(start, stop, num):
+    """The primitive takes Tensors for start and stop (the function `ops.linspace` also takes
+    numbers) and an int or a Tensor for num."""
+    kinds = [type(v).__name__ if isinstance(v, (bool, int, float)) else "Tensor"
+             for v in (start, stop, num)]
+    if kinds[0] != "Tensor" or kinds[1] != "Tensor" or kinds[2] not in ("int", "Tensor"):
+        raise DTypeError(f'Failed calling LinSpace with "LinSpace()(start={kinds[0]}, '
+                         f'stop={kinds[1]}, num={kinds[2]})".')
+    return linspace(start, stop, num)
+
+
+LinSpace = define_class("LinSpace", _lin_space, module=__name__)
 
 
 ReduceStd = define_class("ReduceStd", _reduce_std,

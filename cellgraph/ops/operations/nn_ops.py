@@ -47,7 +47,11 @@ from cellgraph.ops.function.nn_func.conv import (
     _conv3d_class,
     deformable_offsets,
 )
-from cellgraph.ops.function.nn_func.fractional_pool import fractional_avg_pool, fractional_max_pool
+from cellgraph.ops.function.nn_func.fractional_pool import (
+    fractional_avg_pool,
+    fractional_max_pool,
+    fractional_max_pool_with_fixed_ksize,
+)
 from cellgraph.ops.function.nn_func.image import _linear, grid_sampler_impl, linear_along
 from cellgraph.ops.function.nn_func.loss import (
     _ctc_loss_v2,
@@ -903,6 +907,23 @@ FractionalMaxPool = define_class("FractionalMaxPool", fractional_max_pool, _FRAC
                                  module=__name__)
 
 
+class FractionalMaxPoolWithFixedKsize(PrimitiveClass):
+    """`ops.FractionalMaxPoolWithFixedKsize(ksize, output_shape, data_format="NCHW")(input_x,
+    random_samples)`: (y, argmax) of fixed-size windows placed by random_samples
+    (`fractional_max_pool_with_fixed_ksize`)."""
+
+    def __init__(self, ksize, output_shape, data_format="NCHW"):
+        self.ksize, self.output_shape, self.data_format = ksize, output_shape, data_format
+
+    def __call__(self, input_x, random_samples):
+        return fractional_max_pool_with_fixed_ksize(input_x, random_samples, self.ksize,
+                                                    self.output_shape, self.data_format)
+
+    def __repr__(self) -> str:
+        return (f"FractionalMaxPoolWithFixedKsize(ksize={self.ksize}, "
+                f"output_shape={self.output_shape}, data_format={self.data_format!r})")
+
+
 class DataFormatDimMap(PrimitiveClass):
     """`ops.DataFormatDimMap(src_format="NHWC", dst_format="NCHW")(x)`: each axis index x
     (taken modulo 4) of `dst_format` mapped to the index of the same letter in `src_format`,
@@ -943,6 +964,7 @@ def _pair_of_positive_ints(op, name, value) -> tuple:
 
 
 __all__ += ["LRN", "DataFormatDimMap", "DeformableOffsets", "DepthwiseConv2dNative", "MaxPoolWithArgmax"]
+__all__ += ["FractionalMaxPoolWithFixedKsize"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here

@@ -11,6 +11,7 @@ from cellgraph.ops.function.random_func import (
     check_candidate_sampler,
     instance_stream,
     laplace_draws,
+    multinomial_with_replacement_draw,
     random_categorical_dtype_check,
     random_ints,
     sample_candidates,
@@ -30,7 +31,7 @@ from cellgraph.primitives.floor_division import floor_divide
 from cellgraph.primitives.random_ops import _seed_int, draw_uniform, op_seeds, shuffle_first_axis
 from cellgraph.runtime.rng import MinstdStream
 
-__all__ = ["RandomCategorical", "RandomChoiceWithMask", "RandomShuffle", "StandardLaplace",
+__all__ = ["MultinomialWithReplacement", "RandomCategorical", "RandomChoiceWithMask", "RandomShuffle", "StandardLaplace",
            "StandardNormal", "UniformCandidateSampler", "UniformInt"]  # and Uniform, which
 # MindSpore keeps to this module (not in ops.operations or ops)
 
@@ -103,6 +104,24 @@ class RandomCategorical(PrimitiveClass):
 
     def __repr__(self) -> str:
         return f"RandomCategorical(dtype={self.dtype})"
+
+
+class MultinomialWithReplacement(PrimitiveClass):
+    """`MultinomialWithReplacement(numsamples, replacement=False)(x, seed, offset)`: int64
+    column indices drawn by the weights in each row of x, from a generator seeded by the seed
+    and offset Tensors (`multinomial_with_replacement_draw`)."""
+
+    def __init__(self, numsamples, replacement=False):
+        self.numsamples, self.replacement = numsamples, replacement
+        self._streams: dict = {}
+
+    def __call__(self, x, seed, offset):
+        return multinomial_with_replacement_draw(x, seed, offset, self.numsamples,
+                                                 self.replacement, self._streams)
+
+    def __repr__(self) -> str:
+        return (f"MultinomialWithReplacement(numsamples={self.numsamples}, "
+                f"replacement={self.replacement})")
 
 
 class _SeededRandom(PrimitiveClass):

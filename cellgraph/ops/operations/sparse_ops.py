@@ -17,11 +17,13 @@ import numpy as np
 from cellgraph.ops.primitive_class import PrimitiveClass, _init
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.core import abstract_of
+from cellgraph.primitives.core import abstract_of, static_values, value_input
 from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
 
 __all__ = ["SparseAddmm", "SparseDenseCwiseAdd", "SparseDenseCwiseDiv", "SparseDenseCwiseMul",
-           "SparseReorder", "SparseTensorDenseAdd", "SparseTensorDenseMatmul", "SparseToDense"]
+           "SparseReorder", "SparseSegmentMeanWithNumSegments",
+           "SparseSegmentSqrtNWithNumSegments", "SparseTensorDenseAdd",
+           "SparseTensorDenseMatmul", "SparseToDense"]
 
 _INDEX_DTYPES = ("Int32", "Int64")
 
@@ -37,14 +39,16 @@ def _check_indices(op: str, indices, name: str = "indices") -> None:
 
 
 def _dense_shape(op: str, shape) -> tuple:
-    """The dense shape as ints: a tuple or list, or a Tensor whose values are known."""
+    """The dense shape as ints: a tuple or list, or a Tensor whose values are known while the
+    graph is built (eager, a constant, or a Tensor passed to the graph, which the graph is then
+    specialised on)."""
     if hasattr(shape, "aval"):
-        try:
-            shape = tuple(np.asarray(shape.asnumpy()).reshape(-1).tolist())
-        except (AttributeError, TypeError):
+        known = static_values(shape)
+        if known is None:
             raise UnsupportedError(
                 f"{op}: a dense shape computed in the graph has no values while compiling; "
-                f"pass it as a tuple or a constant Tensor") from None
+                f"pass it as a tuple, a constant Tensor or a Tensor input of the graph")
+        shape = tuple(np.asarray(known).reshape(-1).tolist())
     if not isinstance(shape, (tuple, list)) or not all(
             isinstance(d, numbers.Integral) and not isinstance(d, bool) for d in shape):
         raise DTypeError(f"For '{op}', the dense shape must be a tuple of ints or a Tensor, got "
@@ -106,6 +110,70 @@ class SparseTensorDenseAdd(PrimitiveClass):
             raise ShapeError(f"For 'SparseTensorDenseAdd', the 'x1_shape' {shape} must be the "
                              f"shape of 'x2' {tuple(abstract_of(x2).shape)}")
         return F.tensor_scatter_add(x2, x1_indices, x1_values)
+
+
+def _sparse_segment(op: str, x, indices, segment_ids, num_segments, mean: bool):
+    """(segments, *x.shape[1:]): row s the sum of the rows x[indices[i]] with segment_ids[i] == s
+    over their count (mean) or its square root, in x's dtype as MindSpore's CPU kernels; an
+    empty segment 0. The segment count is read when the graph is built (num_segments passed to
+    the graph specialises it)."""
+    x_dtype = abstract_of(x).dtype
+    if x_dtype not in (dt.float16, dt.float32, dt.float64):
+        raise DTypeError(f"For primitive[{op}], the input argument[x] must be a type of "
+                         f"{{Tensor[Float16], Tensor[Float32], Tensor[Float64]}}, but got "
+                         f"Tensor[{x_dtype}].")
+    named = [("indices", indices), ("segment_ids", segment_ids), ("num_segments", num_segments)]
+    dtypes = {name: abstract_of(v).dtype for name, v in named}
+    if len(set(dtypes.values())) != 1 or str(dtypes["indices"]) not in _INDEX_DTYPES:
+        raise DTypeError(f"For '{op}', the dtypes of indices, segment_ids and num_segments "
+                         f"must be the same int32 or int64, but got "
+                         + ", ".join(f"{k}: {v}" for k, v in dtypes.items()) + ".")
+    if abstract_of(x).ndim < 1 or abstract_of(indices).ndim != 1 \
+            or abstract_of(segment_ids).ndim != 1:
+        raise ShapeError(f"For '{op}', x must have rank >= 1 and indices, segment_ids rank "
+                         f"1, but got shapes {tuple(abstract_of(x).shape)}, "
+                         f"{tuple(abstract_of(indices).shape)} and "
+                         f"{tuple(abstract_of(segment_ids).shape)}.")
+    if abstract_of(indices).shape != abstract_of(segment_ids).shape:
+        raise ShapeError(f"For '{op}', the shapes of indices and segment_ids must be the "
+                         f"same, but got {tuple(abstract_of(indices).shape)} and "
+                         f"{tuple(abstract_of(segment_ids).shape)}.")
+    count = np.asarray(value_input(num_segments, op, "num_segments")).reshape(-1)
+    if count.size != 1:
+        raise ShapeError(f"For '{op}', num_segments must hold one value, but got {count.size}.")
+    segments = int(count[0])
+    ids = F.reshape(segment_ids, (-1, 1))
+    rows = F.gather(x, indices, 0)
+    sums = F.tensor_scatter_add(F.zeros((segments,) + tuple(abstract_of(x).shape[1:]),
+                                        x_dtype), ids, rows)
+    counts = F.tensor_scatter_add(F.zeros((segments,), dt.float64), ids,
+                                  F.ones(tuple(abstract_of(segment_ids).shape), dt.float64))
+    counts = F.maximum(counts, F.ones((segments,), dt.float64))
+    divisor = F.cast(counts if mean else F.sqrt(counts), x_dtype)
+    return F.div(sums, F.reshape(divisor, (segments,) + (1,) * (abstract_of(x).ndim - 1)))
+
+
+class SparseSegmentSqrtNWithNumSegments(PrimitiveClass):
+    """`SparseSegmentSqrtNWithNumSegments()(x, indices, segment_ids, num_segments)`: segment
+    sums of the gathered rows over the square root of each count, num_segments (0-D or one
+    element, the indices' dtype) segments (`_sparse_segment`)."""
+
+    _init_names, _defaults = _init()
+
+    def __call__(self, x, indices, segment_ids, num_segments):
+        return _sparse_segment("SparseSegmentSqrtNWithNumSegments", x, indices, segment_ids,
+                               num_segments, mean=False)
+
+
+class SparseSegmentMeanWithNumSegments(PrimitiveClass):
+    """`SparseSegmentMeanWithNumSegments()(x, indices, segment_ids, num_segments)`: segment
+    means of the gathered rows (`_sparse_segment`)."""
+
+    _init_names, _defaults = _init()
+
+    def __call__(self, x, indices, segment_ids, num_segments):
+        return _sparse_segment("SparseSegmentMeanWithNumSegments", x, indices, segment_ids,
+                               num_segments, mean=True)
 
 
 def _sparse_dense_matmul(op: str, indices, values, rows: int, dense):

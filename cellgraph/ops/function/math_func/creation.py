@@ -20,8 +20,33 @@ __all__ = ["cartesian_prod", "combinations", "linspace", "tril_indices", "triu_i
 
 
 def linspace(start, end, steps):
-    """`steps` evenly spaced float32 values from start to end inclusive."""
-    return _const(np.linspace(start, end, int(steps)).astype(np.float32), dt.float32)
+    """`ops.linspace` and the `LinSpace` primitive: `steps` values from start to end inclusive,
+    computed in the graph as MindSpore's kernel does, start + i * step with
+    step = (end - start) / (steps - 1) in the inputs' dtype (float32 or float64, both the same;
+    a Python number is a float32 Tensor). start and end are 0-D; `steps` (an int, or a Tensor
+    holding one) must be known when the graph is built and be positive. One step gives [start]."""
+    start = start if is_tensor(start) else _const(np.asarray(start, np.float32), dt.float32)
+    end = end if is_tensor(end) else _const(np.asarray(end, np.float32), dt.float32)
+    for what, value in (("start", start), ("stop", end)):
+        aval = abstract_of(value)
+        if aval.dtype not in (dt.float32, dt.float64):
+            raise DTypeError(f"For primitive[LinSpace], the input argument[{what} type] must be a "
+                             f"type of {{Tensor[Float32], Tensor[Float64]}}, but got "
+                             f"Tensor[{aval.dtype}].")
+        if aval.ndim != 0:
+            raise ArgumentValueError(f"For primitive[LinSpace], the rank of '{what}' must be "
+                                     f"equal to 0, but got {aval.ndim}.")
+    dtype = abstract_of(start).dtype
+    if abstract_of(end).dtype != dtype:
+        raise DTypeError("For primitive[LinSpace], the input type must be same.")
+    num = int(value_input(steps, "LinSpace", "num").reshape(-1)[0])
+    if num <= 0:
+        raise ArgumentValueError(f"For primitive[LinSpace], the num must be greater than 0, but "
+                                 f"got {num}.")
+    if num == 1:
+        return F.reshape(start, (1,))
+    step = F.div(F.sub(end, start), _const(np.asarray(num - 1, dtype.np), dtype))
+    return F.add(start, F.mul(step, _const(np.arange(num, dtype=dtype.np), dtype)))
 
 
 def _triangle_indices(row, col, offset, dtype, lower: bool):

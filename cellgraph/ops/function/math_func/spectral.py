@@ -8,7 +8,7 @@ import numbers
 
 import numpy as np
 
-from cellgraph.ops.function.array_func.attributes import _const
+from cellgraph.ops.function.array_func.attributes import _const, _tensor
 from cellgraph.ops.function.array_func.padding import pad
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
@@ -17,8 +17,8 @@ from cellgraph.primitives.complex_ops import complex_, imag_part, real_part
 from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
-__all__ = ["bartlett_window", "blackman_window", "hamming_window", "hann_window",
-           "kaiser_window", "stft"]
+__all__ = ["bartlett_window", "blackman_window", "fft_with_size", "hamming_window",
+           "hann_window", "kaiser_window", "stft"]
 
 
 def _make_window(op: str, window_length, periodic, dtype, values, default=dt.float32):
@@ -178,3 +178,108 @@ def _frames(x, n_fft, hop_length, center, pad_mode):
     count = 1 + (length - n_fft) // hop_length
     positions = np.arange(count)[:, None] * hop_length + np.arange(n_fft)[None, :]
     return A.gather(x, positions.astype(np.int64), axis=len(shape) - 1)
+
+# ---------------------------------------------------------------- FFTWithSize
+_FFT_NORMS = ("backward", "forward", "ortho")
+_RFFT_INPUTS = (dt.float32, dt.float64, dt.uint8, dt.int8, dt.int16, dt.int32, dt.int64, dt.bool_)
+
+
+def _fft_matrix(n_in: int, n_out: int, period: int, inverse: bool, scale: float, dtype):
+    """The constant (n_in, n_out) matrix of a DFT along one axis: exp(-+2 pi i j k / period)."""
+    sign = 1.0 if inverse else -1.0
+    angles = sign * 2 * np.pi * np.outer(np.arange(n_in), np.arange(n_out)) / period
+    return _const((np.exp(1j * angles) * scale).astype(dtype.np), dtype)
+
+
+def _along(x, axis: int, matrix):
+    """x transformed along `axis` by a matrix: the axis moved last, multiplied, moved back."""
+    ndim = abstract_of(x).ndim
+    perm = [d for d in range(ndim) if d != axis] + [axis]
+    back = list(np.argsort(perm))
+    moved = F.transpose(x, tuple(perm)) if axis != ndim - 1 else x
+    out = F.matmul(moved, matrix)
+    return F.transpose(out, tuple(int(d) for d in back)) if axis != ndim - 1 else out
+
+
+def _irfft_sizes(op: str, shape, signal_ndim: int, signal_sizes):
+    """The length of the last axis of the signal an onesided irfft rebuilds (MindSpore's checks
+    of `signal_sizes`, then its default 2 * (n - 1))."""
+    n = shape[-1]
+    sizes = [int(v) for v in signal_sizes]
+    if not sizes:
+        if n == 1:
+            raise ArgumentValueError(f"For '{op}', the last dimension of the input cannot be 1, "
+                                     f"but got: {n}")
+        return 2 * (n - 1)
+    if len(sizes) != signal_ndim:
+        raise ArgumentValueError(f"For '{op}', signal_sizes is expected to be empty (default) or "
+                                 f"of signal_ndim={signal_ndim}D, but got signal_sizes={sizes}")
+    even = list(shape[len(shape) - signal_ndim:])
+    even[-1] = (n - 1) * 2
+    odd = even[:-1] + [even[-1] + 1]
+    if sizes[:-1] != even[:-1] or sizes[-1] // 2 + 1 != n:
+        raise ArgumentValueError(f"For '{op}', got invalid signal_sizes: {sizes}, a valid one "
+                                 f"should be {even}, or {odd}.")
+    return sizes[-1]
+
+
+def fft_with_size(x, signal_ndim, inverse, real, norm="backward", onesided=True,
+                  signal_sizes=()):
+    """`ops.FFTWithSize`: the discrete Fourier transform over the last `signal_ndim` (1 to 3)
+    axes, as MindSpore's CPU kernel: fft / ifft of a complex input (real=False); rfft of a real
+    input (float64 gives complex128, other real and bool dtypes complex64), onesided keeping the
+    last axis' n // 2 + 1 bins; irfft of a complex input to its real dtype, onesided rebuilding
+    the last axis to signal_sizes[-1] (default 2 * (n - 1)) from its Hermitian half. norm:
+    "backward" scales the inverse by 1/n, "forward" the forward transform, "ortho" both by
+    1/sqrt(n), n the signal's element count. Computed in the graph as products with constant
+    DFT matrices, one axis at a time, so it has gradients and batches under vmap."""
+    op = "FFTWithSize"
+    aval = _tensor(x, op, "x")
+    if isinstance(signal_ndim, bool) or not isinstance(signal_ndim, numbers.Integral) \
+            or not 1 <= signal_ndim <= 3:
+        raise ArgumentValueError(f"For '{op}', the signal_ndim must be in range of [1, 3], but "
+                                 f"got {signal_ndim!r}.")
+    if aval.ndim < signal_ndim:
+        raise ArgumentValueError(f"For '{op}', the x's dimension  must be greater than or equal "
+                                 f"to {signal_ndim}, but got {aval.ndim}.")
+    if norm not in _FFT_NORMS:
+        raise ArgumentValueError(f'Failed to convert the value "{norm}" of input \'norm\' of '
+                                 f"'{op}' to enum.")
+    if real and not inverse:
+        if aval.dtype not in _RFFT_INPUTS:
+            raise DTypeError(f"For primitive[{op}], the input argument[x] in rfft mode must be a "
+                             f"type of {{Bool, Float32, Float64, Int16, Int32, Int64, Int8, "
+                             f"UInt8}}, but got {aval.dtype}.")
+        cdtype = dt.complex128 if aval.dtype == dt.float64 else dt.complex64
+        x = F.cast(x, cdtype)
+    else:
+        if aval.dtype not in (dt.complex64, dt.complex128):
+            mode = "irfft" if real else ("ifft" if inverse else "fft")
+            raise DTypeError(f"For primitive[{op}], the input argument[x] in {mode} mode must be "
+                             f"a type of {{Complex128, Complex64}}, but got {aval.dtype}.")
+        cdtype = aval.dtype
+    shape = aval.shape
+    axes = list(range(aval.ndim - signal_ndim, aval.ndim))
+    sizes = [shape[a] for a in axes]
+    rebuild = bool(real and inverse and onesided)
+    out_last = _irfft_sizes(op, shape, signal_ndim, signal_sizes) if rebuild else sizes[-1]
+    count = int(np.prod(sizes[:-1], dtype=np.int64)) * out_last
+    scale = {"backward": 1.0, "forward": 1.0 / count, "ortho": 1.0 / np.sqrt(count)}[norm]
+    if inverse:   # the kernel's inverse transform divides by n; norm then undoes that
+        scale = {"backward": 1.0 / count, "forward": 1.0, "ortho": 1.0 / np.sqrt(count)}[norm]
+    for a in axes[:-1]:
+        x = _along(x, a, _fft_matrix(shape[a], shape[a], shape[a], inverse, 1.0, cdtype))
+    n = sizes[-1]
+    if rebuild:
+        # the last axis' full spectrum is the input's n bins then conj(X[M - p]) at p in [n, M);
+        # the output is its real part, and Re(conj(X_q) w) = Re(X_q conj(w)) folds each mirrored
+        # bin into the row of the bin it copies
+        m = out_last
+        matrix = np.exp(2j * np.pi * np.outer(np.arange(n), np.arange(m)) / m)
+        for p in range(n, m):
+            matrix[m - p] += np.exp(-2j * np.pi * p * np.arange(m) / m)
+        matrix = _const((matrix * scale).astype(cdtype.np), cdtype)
+        return real_part(_along(x, axes[-1], matrix))
+    bins = n // 2 + 1 if real and not inverse and onesided else n
+    x = _along(x, axes[-1], _fft_matrix(n, bins, n, inverse, scale, cdtype))
+    return real_part(x) if real and inverse else x

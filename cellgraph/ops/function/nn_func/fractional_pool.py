@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from cellgraph.ops.function.array_func.indexing import gather_elements
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
-from cellgraph.primitives.core import abstract_of
-from cellgraph.primitives.errors import ArgumentValueError, ShapeError
+from cellgraph.primitives.core import abstract_of, value_input
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import argmax, cumsum, one_hot
 from cellgraph.primitives.random_ops import draw_uniform, op_seeds
 
@@ -148,8 +149,8 @@ def fractional_avg_pool_grad(orig_input_tensor_shape, out_backprop, row_pooling_
     """The gradient of FractionalAvgPool: each output's gradient shared evenly over its
     window, in an input of shape `orig_input_tensor_shape` (values known when the graph is
     built)."""
-    array = getattr(orig_input_tensor_shape, "asnumpy", None)
-    shape = tuple(int(v) for v in (array() if array else orig_input_tensor_shape))
+    shape = tuple(int(v) for v in np.asarray(value_input(
+        orig_input_tensor_shape, "FractionalAvgPoolGrad", "orig_input_tensor_shape")).reshape(-1))
     _, h, w, _ = _check_shape("FractionalAvgPoolGrad", shape)
     dtype = abstract_of(out_backprop).dtype
     wide = dtype if dtype.is_float else dt.float64
@@ -175,3 +176,89 @@ def fractional_max_pool_grad(orig_input, orig_output, out_backprop, row_pooling_
         out_backprop, abstract_of(orig_input).dtype), -1))
     summed = F.reshape(F.reduce_sum(grads, (1, 2)), (n, c, h, w))
     return F.transpose(summed, (0, 2, 3, 1))
+
+
+def _pair(op: str, name: str, value) -> tuple:
+    values = (value,) if isinstance(value, int) else tuple(value)
+    if len(values) not in (1, 2):
+        raise ArgumentValueError(f"For '{op}', the size of attr {name} must be equal to 1 or 2, "
+                                 f"but got {len(values)}.")
+    return (values[0], values[-1])
+
+
+def _fixed_starts(samples, size: int, out: int, k: int, dtype):
+    """(N, C, out) window starts along an axis of `size`, as MindSpore's kernel draws them:
+    alpha = (size - k) / (out - 1), start i = int((i + u) * alpha) - int(u * alpha) in the
+    samples' dtype (truncated toward zero), the last start size - k."""
+    shape = abstract_of(samples).shape
+    if out == 1:
+        return F.broadcast_to(F.cast(np.array(size - k), dt.int32), shape + (1,))
+    alpha = F.div(F.cast(np.array(size - k, dtype.np), dtype),
+                  F.cast(np.array(out - 1, dtype.np), dtype))
+    u = F.expand_dims(samples, -1)
+    steps = F.cast(np.arange(out - 1, dtype=dtype.np), dtype)
+    starts = F.sub(F.cast(F.mul(F.add(steps, u), alpha), dt.int32),
+                   F.cast(F.mul(u, alpha), dt.int32))
+    last = F.broadcast_to(F.cast(np.array(size - k), dt.int32), shape + (1,))
+    return F.concat((starts, last), -1)
+
+
+def fractional_max_pool_with_fixed_ksize(input_x, random_samples, ksize, output_shape,
+                                         data_format="NCHW"):
+    """(y, argmax) of FractionalMaxPoolWithFixedKsize: on NCHW input_x, windows of `ksize`
+    starting where the (N, C, 2) random_samples (the width's, then the height's) put them,
+    `output_shape` of them per axis; argmax the int64 index of each maximum within its plane
+    (the first in row-major order). As MindSpore's CPU kernel, an integer input's maxima start
+    from 0 (its -infinity), so a window of values <= 0 gives 0 at the window's first cell."""
+    op = "FractionalMaxPoolWithFixedKsize"
+    if data_format != "NCHW":
+        raise ArgumentValueError(f"For '{op}', the attr data_format must be NCHW.")
+    kh, kw = _pair(op, "kszie", ksize)
+    oh, ow = _pair(op, "output_shape", output_shape)
+    if min(oh, ow) <= 0:
+        raise ArgumentValueError(f"For '{op}', the output_shape should all be positive numbers, "
+                                 f"but there are negative numbers.")
+    x_aval, s_aval = abstract_of(input_x), abstract_of(random_samples)
+    if x_aval.dtype not in (dt.float16, dt.float32, dt.float64, dt.int32, dt.int64):
+        raise DTypeError(f"For '{op}', the data type of input not support.")
+    if s_aval.dtype not in (dt.float16, dt.float32, dt.float64):
+        raise DTypeError(f"For '{op}', random_samples_type {s_aval.dtype} not support, must be "
+                         f"in [{{DT_FLOAT16, DT_FLOAT, DT_DOUBLE}}].")
+    if x_aval.ndim != 4:
+        raise ShapeError(f"For '{op}', the dimension of 'input_x' must be 4, but got "
+                         f"{x_aval.ndim}.")
+    n, c, h, w = x_aval.shape
+    if oh + kh - 1 > h:
+        raise ArgumentValueError(f"For '{op}', ksize height [{kh}] + output_shape_h [{oh}] too "
+                                 f"large relative to input height [{h}], conflict with the rule: "
+                                 f"ksize_h + output_shape_h - 1 <= input_h")
+    if ow + kw - 1 > w:
+        raise ArgumentValueError(f"For '{op}', ksize width [{kw}] + output_shape_w [{ow}] too "
+                                 f"large relative to input width [{w}], conflict with the rule: "
+                                 f"ksize_w + output_shape_w - 1 <= input_w")
+    if tuple(s_aval.shape) != (n, c, 2):
+        raise ShapeError(f"For '{op}', random_samples must have shape ({n}, {c}, 2) (x's N and "
+                         f"C, then 2), but got {tuple(s_aval.shape)}.")
+    rows = F.add(F.expand_dims(_fixed_starts(F.getitem(random_samples, (..., 1)), h, oh, kh,
+                                             s_aval.dtype), -1),
+                 F.cast(np.arange(kh, dtype=np.int32), dt.int32))            # (N, C, oh, kh)
+    cols = F.add(F.expand_dims(_fixed_starts(F.getitem(random_samples, (..., 0)), w, ow, kw,
+                                             s_aval.dtype), -1),
+                 F.cast(np.arange(kw, dtype=np.int32), dt.int32))            # (N, C, ow, kw)
+    flat = F.add(F.mul(F.reshape(rows, (n, c, oh, 1, kh, 1)), w),
+                 F.reshape(cols, (n, c, 1, ow, 1, kw)))                      # (N, C, oh, ow, kh, kw)
+    flat = F.reshape(F.broadcast_to(flat, (n, c, oh, ow, kh, kw)), (n, c, oh * ow * kh * kw))
+    cells = gather_elements(F.reshape(input_x, (n, c, h * w)), 2, F.cast(flat, dt.int64))
+    cells = F.reshape(cells, (n, c, oh, ow, kh * kw))
+    first = argmax(cells, -1, keepdim=True)                                  # (N, C, oh, ow, 1)
+    y = F.squeeze(gather_elements(cells, 4, first), -1)
+    index = F.squeeze(gather_elements(F.reshape(F.cast(flat, dt.int64), (n, c, oh, ow, kh * kw)),
+                                      4, first), -1)
+    if not x_aval.dtype.is_float:
+        positive = F.greater(y, F.zeros_like(y))
+        y = F.select(positive, y, F.zeros_like(y))
+        index = F.select(positive, index,
+                         F.reshape(F.getitem(F.reshape(F.cast(flat, dt.int64),
+                                                       (n, c, oh, ow, kh * kw)), (..., 0)),
+                                   (n, c, oh, ow)))
+    return y, index
