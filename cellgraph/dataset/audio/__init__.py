@@ -1,6 +1,7 @@
 """cellgraph.dataset.audio: audio transforms on NumPy waveforms and spectrograms (filters,
 gains, mu-law coding, decibels, deltas, fades, resampling) and the filter banks of utils."""
 from . import transforms, utils
+from .spectral import LFCC, MFCC, MelScale, MelSpectrogram, SpectralCentroid, Spectrogram
 from .transforms import (
     AllpassBiquad,
     AmplitudeToDB,
@@ -50,6 +51,8 @@ from .utils import (
 )
 
 __all__ = [
+    "LFCC",
+    "MFCC",
     "AllpassBiquad",
     "AmplitudeToDB",
     "Angle",
@@ -76,6 +79,8 @@ __all__ = [
     "LFilter",
     "LowpassBiquad",
     "Magphase",
+    "MelScale",
+    "MelSpectrogram",
     "MelType",
     "Modulation",
     "MuLawDecoding",
@@ -87,6 +92,8 @@ __all__ = [
     "ResampleMethod",
     "RiaaBiquad",
     "ScaleType",
+    "SpectralCentroid",
+    "Spectrogram",
     "TrebleBiquad",
     "Vol",
     "WindowType",
