@@ -747,3 +747,36 @@ class Resample(TensorOperation):
                                                           axis=-1)[..., ::orig, :]
         out = (frames @ kernels.T).reshape(array.shape[:-1] + (-1,))
         return out[..., :math.ceil(new * length / orig)].astype(array.dtype)
+
+
+# MindSpore's audio.transforms module holds every transform: the spectral and masking ones live
+# in their own files (which build on the definitions above) and are named here too
+from .masking import (
+    Filtfilt,
+    FrequencyMasking,
+    MaskAlongAxis,
+    MaskAlongAxisIID,
+    TimeMasking,
+)
+from .spectral import (
+    LFCC,
+    MFCC,
+    MelScale,
+    MelSpectrogram,
+    SpectralCentroid,
+    Spectrogram,
+)
+
+__all__ += [
+    "LFCC",
+    "MFCC",
+    "Filtfilt",
+    "FrequencyMasking",
+    "MaskAlongAxis",
+    "MaskAlongAxisIID",
+    "MelScale",
+    "MelSpectrogram",
+    "SpectralCentroid",
+    "Spectrogram",
+    "TimeMasking",
+]
