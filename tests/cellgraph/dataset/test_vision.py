@@ -175,3 +175,34 @@ def test_inter_has_mindspore_values_and_aliases():
 
 def test_slice_mode_has_mindspore_values():
     assert [(m.name, m.value) for m in vision.SliceMode] == [("PAD", 0), ("DROP", 1)]
+
+
+def test_cut_out_zeroes_clipped_squares_as_mindspore():
+
+    image = np.full((6, 7, 3), 9, np.uint8)
+    for _ in range(20):
+        out = vision.CutOut(3, num_patches=2)(image)
+        assert out.dtype == np.uint8 and out.shape == image.shape
+        assert set(np.unique(out)) <= {0, 9}
+        zero = (out == 0).all(axis=2)
+        assert ((out == 0).any(axis=2) == zero).all()  # every channel of a pixel together
+        assert zero.sum() <= 2 * 9
+    chw = vision.CutOut(7, is_hwc=False)(np.ones((4, 7, 7), np.float32))
+    assert chw.dtype == np.float32 and ((chw == 0).all(axis=0) == (chw == 0).any(axis=0)).all()
+    assert (image == 9).all()  # the input is left as it was
+
+
+def test_cut_out_errors_match_mindspore():
+
+    with pytest.raises(RuntimeError, match="CutOut: box size is too large for image erase, got "
+                                           "box height: 5box weight: 5, and image height: 4, "
+                                           "image width: 8"):
+        vision.CutOut(5, is_hwc=False)(np.ones((3, 4, 8), np.uint8))
+    with pytest.raises(RuntimeError, match="CutOut: shape is invalid."):
+        vision.CutOut(2)(np.ones((4, 8), np.uint8))
+    with pytest.raises(ValueError, match=r"Input is not within the required interval of "
+                                         r"\[1, 16777216\]."):
+        vision.CutOut(0)
+    with pytest.raises(TypeError, match=r"Argument num_patches with value 1.5 is not of type "
+                                        r"\[<class 'int'>\], but got <class 'float'>."):
+        vision.CutOut(2, num_patches=1.5)
