@@ -705,6 +705,40 @@ class ConcatDataset(Dataset):
     def __init__(self, datasets):
         datasets = _dataset_tuple(datasets, "concat")
         super().__init__(datasets)
+        self._sampler = None  # sequential; use_sampler sets a DistributedSampler or RandomSampler
+
+    def use_sampler(self, sampler):
+        """Shard the concatenated rows with a DistributedSampler (shuffle=False): row k of the
+        concatenation, counted across the datasets, goes to shard k % num_shards; or, with a
+        RandomSampler, read the datasets interleaved at random: each row comes from a dataset
+        drawn with probability proportional to the rows it has left (each dataset keeps its
+        own order), as MindSpore's ConcatOp samples."""
+        from .samplers import DistributedSampler, RandomSampler
+
+        if not isinstance(sampler, (DistributedSampler, RandomSampler)):
+            raise TypeError(f"The parameter {sampler} of concat must be DistributedSampler or "
+                            f"RandomSampler!")
+        if isinstance(sampler, RandomSampler):
+            if sampler.replacement:
+                raise ValueError("The parameter replacement of RandomSampler must be False!")
+            if sampler.num_samples is not None:
+                raise ValueError("The parameter num_samples of RandomSampler is not support to "
+                                 "be set!")
+            self._sampler = sampler
+            return
+        if sampler.shuffle:
+            raise ValueError("The parameter shuffle of DistributedSampler must be False!")
+        if sampler.num_shards <= 0:
+            raise ValueError("The parameter num_shards of DistributedSampler must be positive "
+                             "int!")
+        if sampler.num_samples is not None:
+            raise ValueError("The parameter num_samples of DistributedSampler is not support to "
+                             "be set!")
+        for child in self.children:
+            if isinstance(child, BatchDataset):
+                raise TypeError(f"The parameter {child} of concat must not be BatchDataset or "
+                                f"PaddedBatchDataset!")
+        self._sampler = sampler
 
     def _check_columns(self) -> None:
         names = self.children[0].column_names
@@ -715,19 +749,46 @@ class ConcatDataset(Dataset):
     def count(self):
         # each dataset counted on its own (by reading it where it cannot say), so that a size
         # is given before the columns are checked, as MindSpore gives it
-        return sum(d.get_dataset_size() for d in self.children)
+        total = sum(d.get_dataset_size() for d in self.children)
+        shards = getattr(self._sampler, "num_shards", None)
+        if shards is None:
+            return total
+        return total // shards + (1 if self._sampler.shard_id < total % shards else 0)
+
+    def _child_rows(self, state):
+        """(dataset index, row) in MindSpore's order: one dataset after the other, or drawn at
+        random after use_sampler(RandomSampler())."""
+        from .samplers import RandomSampler
+
+        if not isinstance(self._sampler, RandomSampler):
+            for index, d in enumerate(self.children):
+                for row in d.rows(state):
+                    yield index, row
+            return
+        rng = config.new_rng()
+        left = np.array([d.get_dataset_size() for d in self.children], np.float64)
+        streams = [iter(d.rows(state)) for d in self.children]
+        while left.sum() > 0:
+            index = int(rng.choice(len(streams), p=left / left.sum()))
+            row = next(streams[index], None)
+            if row is None:  # fewer rows than the dataset said
+                left[index] = 0
+                continue
+            left[index] -= 1
+            yield index, row
 
     def rows(self, state):
         self._check_columns()
+        shards = getattr(self._sampler, "num_shards", None)
         first = None
-        for d in self.children:
-            checked = False
-            for row in d.rows(state):
-                if first is None:
-                    first = [np.asarray(v) for v in row]
-                elif not checked:
-                    _check_concat_row(first, [np.asarray(v) for v in row])
-                checked = True
+        checked = set()
+        for k, (index, row) in enumerate(self._child_rows(state)):
+            if first is None:
+                first = [np.asarray(v) for v in row]
+            elif index not in checked:
+                _check_concat_row(first, [np.asarray(v) for v in row])
+            checked.add(index)
+            if shards is None or k % shards == self._sampler.shard_id:
                 yield row
 
 

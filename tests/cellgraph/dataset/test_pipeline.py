@@ -354,3 +354,61 @@ def test_output_shapes_estimate_errors():
     with pytest.raises(TypeError, match=r"Argument estimate with value 1 is not of type "
                                         r"\[<class 'bool'>\]"):
         data.output_shapes(estimate=1)
+
+
+def _counting(start, stop):
+    def gen():
+        for i in range(start, stop):
+            yield (np.array(i),)
+    return gen
+
+
+def test_concat_use_sampler_shards_the_concatenated_rows_as_mindspore():
+    # recorded from MindSpore 2.10: 3 + 7 rows over 4 shards, generators or mappable sources
+    expected = [([0, 4, 8], 3), ([1, 5, 9], 3), ([2, 6], 2), ([3, 7], 2)]
+    for mappable in (False, True):
+        got = []
+        for shard in range(4):
+            if mappable:
+                data = (ds.NumpySlicesDataset(list(range(3)), ["c"], shuffle=False)
+                        + ds.NumpySlicesDataset(list(range(3, 10)), ["c"], shuffle=False))
+            else:
+                data = (ds.GeneratorDataset(_counting(0, 3), ["c"])
+                        + ds.GeneratorDataset(_counting(3, 10), ["c"]))
+            data.use_sampler(ds.DistributedSampler(4, shard, shuffle=False))
+            rows = [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True)]
+            got.append((rows, data.get_dataset_size()))
+        assert got == expected
+
+
+def test_concat_use_sampler_random_interleaves_the_datasets():
+    ds.config.set_seed(5)
+    data = ds.GeneratorDataset(_counting(0, 10), ["c"]) + ds.GeneratorDataset(_counting(10, 20),
+                                                                               ["c"])
+    data.use_sampler(ds.RandomSampler())
+    rows = [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True)]
+    assert sorted(rows) == list(range(20))
+    assert rows != list(range(20))
+    # each dataset keeps its own order
+    assert [r for r in rows if r < 10] == list(range(10))
+    assert [r for r in rows if r >= 10] == list(range(10, 20))
+
+
+@pytest.mark.parametrize("sampler, error, words", [
+    (lambda: ds.SequentialSampler(), TypeError,
+     "of concat must be DistributedSampler or RandomSampler!"),
+    (lambda: ds.DistributedSampler(2, 0), ValueError,
+     "The parameter shuffle of DistributedSampler must be False!"),
+    (lambda: ds.DistributedSampler(2, 0, shuffle=False, num_samples=3), ValueError,
+     "The parameter num_samples of DistributedSampler is not support to be set!"),
+    (lambda: ds.RandomSampler(replacement=True), ValueError,
+     "The parameter replacement of RandomSampler must be False!"),
+    (lambda: ds.RandomSampler(num_samples=2), ValueError,
+     "The parameter num_samples of RandomSampler is not support to be set!"),
+])
+def test_concat_use_sampler_refuses_as_mindspore(sampler, error, words):
+    data = (ds.NumpySlicesDataset([1, 2, 3], ["c"], shuffle=False)
+            + ds.NumpySlicesDataset([4, 5], ["c"], shuffle=False))
+    with pytest.raises(error) as info:
+        data.use_sampler(sampler())
+    assert words in str(info.value)
