@@ -206,3 +206,26 @@ def test_cut_out_errors_match_mindspore():
     with pytest.raises(TypeError, match=r"Argument num_patches with value 1.5 is not of type "
                                         r"\[<class 'int'>\], but got <class 'float'>."):
         vision.CutOut(2, num_patches=1.5)
+
+
+def test_random_auto_contrast_applies_auto_contrast_with_probability():
+    image = (np.arange(4 * 5 * 3).reshape(4, 5, 3) * 3 % 200 + 20).astype(np.uint8)
+    always = vision.RandomAutoContrast(cutoff=10, prob=1.0)(image)
+    np.testing.assert_array_equal(always, vision.AutoContrast(cutoff=10)(image))
+    assert vision.RandomAutoContrast(prob=0.0)(image) is image
+    bad = np.zeros((2, 3, 4, 5), np.uint32)  # left alone (unchecked) when not applied
+    assert vision.RandomAutoContrast(prob=0.0)(bad) is bad
+    assert vision.RandomAutoContrast(ignore=7).ignore == [7]
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    ({"prob": 1.5}, ValueError, "Input prob is not within the required interval of [0.0, 1.0]."),
+    ({"cutoff": 60}, ValueError, "Input cutoff is not within the required interval of [0, 50)."),
+    ({"prob": "a"}, TypeError,
+     "Argument prob with value a is not of type [<class 'float'>, <class 'int'>], but got "
+     "<class 'str'>."),
+])
+def test_random_auto_contrast_checks_as_mindspore(kwargs, error, words):
+    with pytest.raises(error) as info:
+        vision.RandomAutoContrast(**kwargs)
+    assert str(info.value) == words
