@@ -222,8 +222,8 @@ def test_random_auto_contrast_applies_auto_contrast_with_probability():
     ({"prob": 1.5}, ValueError, "Input prob is not within the required interval of [0.0, 1.0]."),
     ({"cutoff": 60}, ValueError, "Input cutoff is not within the required interval of [0, 50)."),
     ({"prob": "a"}, TypeError,
-     "Argument prob with value a is not of type [<class 'float'>, <class 'int'>], but got "
-     "<class 'str'>."),
+     ("Argument prob with value a is not of type [<class 'float'>, <class 'int'>], but got "
+      "<class 'str'>.")),
 ])
 def test_random_auto_contrast_checks_as_mindspore(kwargs, error, words):
     with pytest.raises(error) as info:
