@@ -780,3 +780,6 @@ __all__ += [
     "Spectrogram",
     "TimeMasking",
 ]
+from .vocoder import PhaseVocoder, TimeStretch
+
+__all__ += ["PhaseVocoder", "TimeStretch"]
