@@ -783,3 +783,6 @@ __all__ += [
 from .vocoder import PhaseVocoder, TimeStretch
 
 __all__ += ["PhaseVocoder", "TimeStretch"]
+from .effects import Dither
+
+__all__ += ["Dither"]
