@@ -783,6 +783,6 @@ __all__ += [
 from .vocoder import PhaseVocoder, TimeStretch
 
 __all__ += ["PhaseVocoder", "TimeStretch"]
-from .effects import Dither
+from .effects import Dither, Flanger, Phaser
 
-__all__ += ["Dither"]
+__all__ += ["Dither", "Flanger", "Phaser"]
