@@ -123,6 +123,12 @@ class MapDataset(Dataset):
         return out
 
     def rows(self, state):
+        # MindSpore checks each operation's parameters when it builds the pipeline, before any
+        # row is read (and this map's before those of the maps it reads from)
+        for op in self.operations:
+            check = getattr(op, "_validate_params", None)
+            if check is not None:
+                check()
         return map(self.transform, self.children[0].rows(state))
 
 

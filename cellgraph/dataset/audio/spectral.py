@@ -35,7 +35,8 @@ from .utils import (
     create_dct,
 )
 
-__all__ = ["LFCC", "MFCC", "MelScale", "MelSpectrogram", "SpectralCentroid", "Spectrogram"]
+__all__ = ["LFCC", "MFCC", "GriffinLim", "InverseSpectrogram", "MelScale", "MelSpectrogram",
+           "SpectralCentroid", "Spectrogram"]
 
 _PAD_MODES = {BorderType.CONSTANT: "constant", BorderType.EDGE: "edge",
               BorderType.REFLECT: "reflect", BorderType.SYMMETRIC: "symmetric"}
@@ -500,3 +501,175 @@ class LFCC(AudioTensorOperation):
         bank = _triangles(all_freqs, np.linspace(self.f_min, self.f_max, self.n_filter + 2))
         filtered = _apply_bank(power, bank.astype(np.float32).astype(np.float64))
         return _cepstrum(filtered, self.n_lfcc, self.n_filter, self.norm, self.log_lf)
+
+
+def istft(spec: np.ndarray, n_fft: int, hop_length: int, win_length: int,
+          window_type: WindowType, center: bool, length: int) -> np.ndarray:
+    """MindSpore's inverse STFT of one complex spectrogram (freq, time) (a complex array):
+    windowed inverse real FFTs overlap-added, divided by the summed squared window where that
+    exceeds the smallest float32, then trimmed (or zero-padded) to `length`; float64."""
+    if n_fft != (spec.shape[0] - 1) * 2:
+        raise RuntimeError("GriffinLim: the frequency of the input should equal to n_fft / 2 + 1")
+    win = np.zeros(n_fft, np.float32)
+    left = (n_fft - win_length) // 2
+    win[left:left + win_length] = window(window_type, win_length)
+    if length and hop_length:
+        padded = length + n_fft if center else length
+        n_frames = min(spec.shape[1], math.ceil(np.float32(padded) / np.float32(hop_length)))
+    else:
+        n_frames = spec.shape[1]
+    total = n_fft + hop_length * (n_frames - 1)
+    frames = np.fft.irfft(spec[:, :n_frames], n=n_fft, axis=0) * win.astype(np.float64)[:, None]
+    y = np.zeros(total, np.float64)
+    norm = np.zeros(total, np.float32)
+    square = (win * win).astype(np.float32)
+    for frame in range(n_frames):
+        start = frame * hop_length
+        y[start:start + n_fft] += frames[:, frame]
+        norm[start:start + n_fft] += square
+    tiny = np.finfo(np.float32).tiny
+    y = np.where(norm > tiny, y / np.where(norm > tiny, norm, 1).astype(np.float64), y)
+    if length == 0 and center:
+        return y[n_fft // 2:total - n_fft // 2]
+    y = y[n_fft // 2:] if center else y
+    return np.concatenate([y, np.zeros(max(0, length - y.size))])[:length]
+
+
+def _complex_rows(array: np.ndarray) -> np.ndarray:
+    return array[..., 0].astype(np.float64) + 1j * array[..., 1].astype(np.float64)
+
+
+class InverseSpectrogram(AudioTensorOperation):
+    """The waveform <..., time> of a complex spectrogram <..., freq, time, complex=2> by
+    MindSpore's inverse STFT (see `istft`), `pad` samples removed from each end."""
+
+    def __init__(self, length=None, n_fft=400, win_length=None, hop_length=None, pad=0,
+                 window=WindowType.HANN, normalized=False, center=True,
+                 pad_mode=BorderType.REFLECT, onesided=True):
+        if length is not None:
+            check_non_negative_int32(length, "length")
+        check_pos_int32(n_fft, "n_fft")
+        type_check(window, (WindowType,), "window")
+        type_check(normalized, (bool,), "normalized")
+        type_check(center, (bool,), "center")
+        type_check(pad_mode, (BorderType,), "pad_mode")
+        type_check(onesided, (bool,), "onesided")
+        check_non_negative_int32(pad, "pad")
+        _check_window_lengths(n_fft, win_length, hop_length, typed=False)
+        self.length = length if length is not None else 0
+        self.n_fft = n_fft
+        self.win_length = win_length if win_length is not None else n_fft
+        self.hop_length = hop_length if hop_length is not None else self.win_length // 2
+        self.pad, self.window, self.normalized, self.center = pad, window, normalized, center
+        self.pad_mode, self.onesided = pad_mode, onesided
+
+    def apply(self, spectrogram):
+        array = np.asarray(spectrogram)
+        if array.ndim <= 2 or array.shape[-1] != 2:
+            raise RuntimeError("InverseSpectrogram: the shape of input tensor does not match the "
+                               "requirement of operator. Expecting tensor in shape of <..., freq, "
+                               f"time, complex=2>. But got tensor with dimension {array.ndim}.")
+        array = _numeric(array, "InverseSpectrogram", 3, "<..., freq, time, complex=2>")
+        dtype = array.dtype
+        spec = _complex_rows(array.reshape((-1,) + array.shape[-3:]))
+        if self.normalized:
+            win = np.zeros(self.n_fft, np.float32)
+            left = (self.n_fft - self.win_length) // 2
+            win[left:left + self.win_length] = window(self.window, self.win_length)
+            spec = spec * float(np.sqrt(np.float32(np.sum(win * win, dtype=np.float32))))
+        out_length = ((array.shape[-2] - 1) * self.hop_length if self.length == 0
+                      else self.length + 2 * self.pad)
+        waves = np.stack([istft(s, self.n_fft, self.hop_length, self.win_length, self.window,
+                                self.center, out_length) for s in spec])
+        if self.length != 0 and self.pad > 0:
+            waves = waves[:, self.pad:waves.shape[1] - self.pad]
+        return waves.reshape(array.shape[:-3] + waves.shape[-1:]).astype(dtype)
+
+
+class GriffinLim(AudioTensorOperation):
+    """A waveform <..., time> from a magnitude (`power` 2: power) spectrogram <..., freq, time>
+    by Griffin-Lim phase recovery: `n_iter` rounds of MindSpore's inverse STFT and STFT with
+    `momentum`, phases starting at 1 (or, with `rand_init`, at u + i v, u and v uniform in
+    [0, 1), unnormalised, as MindSpore's kernel starts them)."""
+
+    def __init__(self, n_fft=400, n_iter=32, win_length=None, hop_length=None,
+                 window_type=WindowType.HANN, power=2.0, momentum=0.99, length=None,
+                 rand_init=True):
+        from cellgraph.dataset.transforms.transforms import RandomOperation
+
+        type_check(n_fft, (int,), "n_fft")
+        check_pos_int32(n_fft, "n_fft")
+        type_check(n_iter, (int,), "n_iter")
+        check_pos_int32(n_iter, "n_iter")
+        if win_length is not None:
+            type_check(win_length, (int,), "win_length")
+            check_non_negative_int32(win_length, "win_length")
+            if win_length > n_fft:
+                raise ValueError(f"Input win_length should be no more than n_fft, but got "
+                                 f"win_length: {win_length} and n_fft: {n_fft}.")
+        if hop_length is not None:
+            type_check(hop_length, (int,), "hop_length")
+            check_non_negative_int32(hop_length, "hop_length")
+        type_check(window_type, (WindowType,), "window_type")
+        type_check(power, (int, float), "power")
+        check_pos_float32(power, "power")
+        type_check(momentum, (int, float), "momentum")
+        check_non_negative_float32(momentum, "momentum")
+        if length is not None:
+            type_check(length, (int,), "length")
+            check_non_negative_int32(length, "length")
+        type_check(rand_init, (bool,), "rand_init")
+        self.n_fft, self.n_iter = n_fft, n_iter
+        self.win_length = win_length if win_length else n_fft
+        self.hop_length = hop_length if hop_length else self.win_length // 2
+        self.window_type, self.power, self.momentum = window_type, power, momentum
+        self.length = length if length else 0
+        self.rand_init = rand_init
+        self._random = RandomOperation()
+
+    def _validate_params(self):
+        """MindSpore's checks when it builds the operation (a pipeline runs them before reading
+        any row), and the lengths it builds with."""
+        if self.length != 0 and self.n_fft >= self.length:
+            raise RuntimeError("GriffinLim: n_fft must be less than length.")
+        if not self.momentum < 1:
+            raise RuntimeError(f"GriffinLim: momentum equal to or greater than 1 can be unstable, "
+                               f"but got: {self.momentum:.6f}")
+        win_length = self.win_length or self.n_fft
+        return win_length, self.hop_length or win_length // 2
+
+    def apply(self, spectrogram):
+        win_length, hop_length = self._validate_params()
+        # MindSpore turns momentum m into m / (1 + m) when it builds the operation and its kernel
+        # weighs the previous estimate by m' / (1 + m') of that again
+        momentum = np.float32(self.momentum) / np.float32(1 + np.float32(self.momentum))
+        factor = float(np.float32(momentum / (1 + momentum)))
+        array = _numeric(spectrogram, "GriffinLim", 2, "<..., freq, time>")
+        dtype = array.dtype
+        mags = array.reshape((-1,) + array.shape[-2:]).astype(dtype)
+        mags = np.power(mags, dtype.type(1 / np.float32(self.power))).astype(np.float64)
+        waves = []
+        for spec in mags:
+            if self.rand_init:
+                rng = self._random.rng
+                angles = rng.random(spec.shape) + 1j * rng.random(spec.shape)
+            else:
+                angles = np.ones(spec.shape, np.complex128)
+            previous = np.zeros(spec.shape, np.complex128)
+            for _ in range(self.n_iter):
+                wave = istft(angles * spec, self.n_fft, hop_length, win_length,
+                             self.window_type, True, self.length).astype(dtype)
+                rebuilt = stft(wave, self.n_fft, win_length, hop_length, 0,
+                               self.window_type, 0.0, False, True, BorderType.REFLECT, True)
+                # MindSpore's kernel fills its (freq, time) estimate from the STFT's values in
+                # order, so an STFT with more frames than the input spills into the next bins
+                rebuilt = _complex_rows(rebuilt).reshape(-1)[:spec.size].reshape(spec.shape)
+                angles = rebuilt
+                if abs(momentum) > np.finfo(np.float32).eps:
+                    angles = angles - previous * factor
+                angles = angles / (np.abs(angles) + 1e-16)
+                previous = rebuilt
+            waves.append(istft(angles * spec, self.n_fft, hop_length, win_length,
+                               self.window_type, True, self.length))
+        waves = np.stack(waves)
+        return waves.reshape(array.shape[:-2] + waves.shape[-1:]).astype(dtype)

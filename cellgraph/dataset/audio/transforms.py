@@ -749,40 +749,39 @@ class Resample(TensorOperation):
         return out[..., :math.ceil(new * length / orig)].astype(array.dtype)
 
 
-# MindSpore's audio.transforms module holds every transform: the spectral and masking ones live
-# in their own files (which build on the definitions above) and are named here too
-from .masking import (
-    Filtfilt,
-    FrequencyMasking,
-    MaskAlongAxis,
-    MaskAlongAxisIID,
-    TimeMasking,
-)
+# MindSpore's audio.transforms module holds every transform: the spectral, masking, vocoder and
+# effect ones live in their own files (which build on the definitions above) and are named here
+from .effects import Dither, Flanger, Phaser
+from .masking import Filtfilt, FrequencyMasking, MaskAlongAxis, MaskAlongAxisIID, TimeMasking
 from .spectral import (
     LFCC,
     MFCC,
+    GriffinLim,
+    InverseSpectrogram,
     MelScale,
     MelSpectrogram,
     SpectralCentroid,
     Spectrogram,
 )
+from .vocoder import PhaseVocoder, TimeStretch
 
 __all__ += [
     "LFCC",
     "MFCC",
+    "Dither",
     "Filtfilt",
+    "Flanger",
     "FrequencyMasking",
+    "GriffinLim",
+    "InverseSpectrogram",
     "MaskAlongAxis",
     "MaskAlongAxisIID",
     "MelScale",
     "MelSpectrogram",
+    "PhaseVocoder",
+    "Phaser",
     "SpectralCentroid",
     "Spectrogram",
     "TimeMasking",
+    "TimeStretch",
 ]
-from .vocoder import PhaseVocoder, TimeStretch
-
-__all__ += ["PhaseVocoder", "TimeStretch"]
-from .effects import Dither, Flanger, Phaser
-
-__all__ += ["Dither", "Flanger", "Phaser"]
