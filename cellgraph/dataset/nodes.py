@@ -75,9 +75,11 @@ def _operation_list(operations) -> list:
 class MapDataset(Dataset):
     """Each row's `input_columns` go through the operations; the results take their place."""
 
-    def __init__(self, child, operations, input_columns, output_columns, column_order):
+    def __init__(self, child, operations, input_columns, output_columns, column_order,
+                 callbacks=None):
         super().__init__([child])
         self.operations = _operation_list(operations)
+        self.callbacks = callbacks or []  # DSCallbacks (dataset.callback)
         names = child.column_names
         self.inputs = column_list(input_columns, "map", "input_columns") or names[:1]
         self.outputs = column_list(output_columns, "map", "output_columns") or self.inputs
@@ -129,7 +131,14 @@ class MapDataset(Dataset):
             check = getattr(op, "_validate_params", None)
             if check is not None:
                 check()
-        return map(self.transform, self.children[0].rows(state))
+        if not self.callbacks or not state.runs_callbacks:
+            return map(self.transform, self.children[0].rows(state))
+        from .callback import _MapCallbacks
+
+        hooks = state.keep(self, lambda: _MapCallbacks(self.callbacks))
+        hooks.enter(state.epoch)
+        state.on_epoch_end(hooks.end_epoch)
+        return (hooks.step(self.transform, row) for row in self.children[0].rows(state))
 
 
 class BatchInfo:
