@@ -105,9 +105,9 @@ class MapDataset(Dataset):
 
     def transform(self, row: tuple) -> tuple:
         if self._one_to_one is not None:  # the common case, kept lean: it runs once per row
-            value = row[self._one_to_one]
-            for op in self.operations:
-                value = _call(op, value)
+            value = _call(self.operations[0], row[self._one_to_one])
+            for op in self.operations[1:]:  # an operation's several outputs are the next's inputs
+                value = _call(op, *value) if type(value) is tuple else _call(op, value)
             if type(value) is not tuple:
                 return row[:self._one_to_one] + (value,) + row[self._one_to_one + 1:]
             values = value

@@ -40,11 +40,20 @@ class RandomOperation(TensorOperation):
 
 
 def _transform_list(transforms, op: str) -> list:
-    transforms = list(transforms) if isinstance(transforms, (list, tuple)) else None
-    if not transforms or not all(callable(t) for t in transforms):
-        raise TypeError(f"{op}: `transforms` must be a non-empty list of transforms, got "
-                        f"{transforms!r}")
-    return transforms
+    """MindSpore's checks of the transforms of Compose, RandomApply and RandomChoice: a
+    non-empty list of transform instances or callables (`op` names the caller)."""
+    type_check(transforms, (list,), "transforms list")
+    if not transforms:
+        raise ValueError("transforms list can not be empty.")
+    for i, transform in enumerate(transforms):
+        if not callable(transform):
+            raise TypeError(f"transforms[{i}] is neither a transforms op (TensorOperation) nor a "
+                            f"callable pyfunc.")
+        if type(transform) is type:
+            raise ValueError(f"op_list[{i}] should be a dataset processing operation instance, "
+                             f"but got: {transform}. It may be missing parentheses for "
+                             f"instantiation.")
+    return list(transforms)
 
 
 def numpy_dtype(data_type) -> np.dtype:
@@ -110,6 +119,8 @@ class Compose(TensorOperation):
         self.transforms = _transform_list(transforms, "Compose")
 
     def __call__(self, *inputs):
+        if not inputs:  # MindSpore's eager run of a Compose given nothing
+            raise RuntimeError("Input Tensor is not valid.")
         return _run_in_turn(self.transforms, inputs)
 
 

@@ -412,3 +412,31 @@ def test_concat_use_sampler_refuses_as_mindspore(sampler, error, words):
     with pytest.raises(error) as info:
         data.use_sampler(sampler())
     assert words in str(info.value)
+
+
+def test_map_passes_an_operations_outputs_to_the_next_as_its_inputs():
+    # MindSpore: a function returning two values feeds a next operation taking two
+    data = ds.NumpySlicesDataset([[1, 2]], column_names=["col0"], shuffle=False)
+    data = data.map(input_columns=["col0"],
+                    operations=[lambda x: x * 3, lambda x: (x, x * x),
+                                lambda *images: np.stack(images)])
+    rows = [r["col0"].tolist() for r in data.create_dict_iterator(num_epochs=1,
+                                                                   output_numpy=True)]
+    assert rows == [[[3, 6], [9, 36]]]
+
+
+def test_compose_checks_its_list_as_mindspore():
+    from cellgraph.dataset import transforms
+
+    with pytest.raises(TypeError, match=r"transforms\[0\] is neither a transforms op "
+                                        r"\(TensorOperation\) nor a callable pyfunc."):
+        transforms.Compose([1])
+    with pytest.raises(ValueError, match="transforms list can not be empty."):
+        transforms.RandomChoice([])
+    with pytest.raises(TypeError, match="Argument transforms list with value"):
+        transforms.Compose((lambda x: x,))
+    with pytest.raises(ValueError, match=r"op_list\[0\] should be a dataset processing "
+                                         r"operation instance"):
+        transforms.RandomApply([transforms.OneHot])
+    with pytest.raises(RuntimeError, match="Input Tensor is not valid."):
+        transforms.Compose([lambda x: x + x])()
