@@ -229,23 +229,41 @@ def _type_name(dtype: np.dtype) -> str:
 
 
 class Concatenate(TensorOperation):
-    """The 1-D inputs (one or more columns) joined, with `prepend` before and `append` after."""
+    """The 1-D inputs (one or more columns) joined, with `prepend` before and `append` after;
+    all of one data type (strings of any width count as one), refused in MindSpore's words
+    otherwise."""
 
     def __init__(self, axis=0, prepend=None, append=None):
-        if axis not in (0, -1):
-            raise ValueError(f"Concatenate: only 1-D inputs are supported, so `axis` must be 0 "
-                             f"or -1, got {axis!r}")
-        self.prepend = None if prepend is None else np.asarray(prepend)
-        self.append = None if append is None else np.asarray(append)
+        if axis is not None:
+            type_check(axis, (int,), "axis")
+            if axis not in (0, -1):
+                raise ValueError("only 1D concatenation supported.")
+        for name, edge in (("prepend", prepend), ("append", append)):
+            if edge is not None:
+                type_check(edge, (np.ndarray,), name)
+                if len(edge.shape) != 1:
+                    raise ValueError(f"can only {name} 1D arrays.")
+        self.axis, self.prepend, self.append = axis, prepend, append
+
+    @staticmethod
+    def _type_name(array) -> str:
+        return "string" if array.dtype.kind in "USO" else array.dtype.name
 
     def __call__(self, *inputs):
         parts = [np.asarray(x) for x in inputs]
-        if any(p.ndim != 1 for p in parts):
-            raise RuntimeError(f"Concatenate: expected 1-D inputs, got shapes "
-                               f"{[p.shape for p in parts]}")
-        edges = [e for e in (self.prepend, self.append) if e is not None]
-        if any(e.ndim != 1 for e in edges):
-            raise RuntimeError("Concatenate: `prepend` and `append` must be 1-D")
+        names = {self._type_name(p) for p in parts}
+        if len(names) > 1:
+            raise RuntimeError("Concatenate: inconsistent datatype of input.")
+        kind = self._type_name(parts[0])
+        for name, edge in (("prepend", self.prepend), ("append", self.append)):
+            if edge is not None and self._type_name(edge) != kind:
+                raise RuntimeError(f"Concatenate: input datatype does not match the {name} "
+                                   f"datatype, got input datatype: {kind}, {name} datatype:"
+                                   f"{self._type_name(edge)}")
+        for p in parts:
+            if p.ndim != 1:
+                raise RuntimeError(f"Concatenate: only 1D input supported, got rank of input: "
+                                   f"{p.ndim}")
         return np.concatenate(([self.prepend] if self.prepend is not None else []) + parts
                               + ([self.append] if self.append is not None else []))
 
