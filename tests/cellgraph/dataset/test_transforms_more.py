@@ -86,14 +86,14 @@ def test_pad_end_scalar_and_rank_mismatch():
 
 @pytest.mark.parametrize("op, inputs, words", [
     (lambda: transforms.Concatenate(0, np.array([3, 4.0])), [np.array(["a", "b"])],
-     "Concatenate: input datatype does not match the prepend datatype, got input datatype: "
-     "string, prepend datatype:float64"),
+     ("Concatenate: input datatype does not match the prepend datatype, got input datatype: "
+      "string, prepend datatype:float64")),
     (lambda: transforms.Concatenate(0, np.array([1, 2], np.int32)), [np.array([1, 2])],
-     "Concatenate: input datatype does not match the prepend datatype, got input datatype: "
-     "int64, prepend datatype:int32"),
+     ("Concatenate: input datatype does not match the prepend datatype, got input datatype: "
+      "int64, prepend datatype:int32")),
     (lambda: transforms.Concatenate(0, None, np.array([1.0, 2])), [np.array([1, 2])],
-     "Concatenate: input datatype does not match the append datatype, got input datatype: "
-     "int64, append datatype:float64"),
+     ("Concatenate: input datatype does not match the append datatype, got input datatype: "
+      "int64, append datatype:float64")),
     (lambda: transforms.Concatenate(0, np.array(["a", "b"])), [np.array([["a", "b"]])],
      "Concatenate: only 1D input supported, got rank of input: 2"),
     (lambda: transforms.Concatenate(0), [np.array([1, 2]), np.array([1.0, 2])],
