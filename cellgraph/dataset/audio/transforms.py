@@ -763,7 +763,7 @@ from .spectral import (
     SpectralCentroid,
     Spectrogram,
 )
-from .vocoder import PhaseVocoder, TimeStretch
+from .vocoder import PhaseVocoder, PitchShift, TimeStretch
 
 __all__ += [
     "LFCC",
@@ -780,6 +780,7 @@ __all__ += [
     "MelSpectrogram",
     "PhaseVocoder",
     "Phaser",
+    "PitchShift",
     "SpectralCentroid",
     "Spectrogram",
     "TimeMasking",

@@ -1,5 +1,5 @@
 """Phase-vocoder transforms of dataset.audio (mindspore.dataset.audio): TimeStretch and
-PhaseVocoder on complex spectrograms <..., freq, time, complex=2>.
+PhaseVocoder on complex spectrograms <..., freq, time, complex=2>, and PitchShift built on them.
 
 A stretch by `rate` reads the spectrogram at times 0, rate, 2 rate, ... (while below its
 length): magnitudes interpolated linearly between the two neighbouring frames, phases
@@ -13,11 +13,19 @@ import math
 
 import numpy as np
 
-from cellgraph.dataset.core.validator_helpers import check_pos_float32, check_pos_int32, type_check
+from cellgraph.dataset.core.validator_helpers import (
+    check_int32,
+    check_int32_not_zero,
+    check_non_negative_int32,
+    check_pos_float32,
+    check_pos_int32,
+    type_check,
+)
 
 from .transforms import AudioTensorOperation
+from .utils import BorderType, WindowType
 
-__all__ = ["PhaseVocoder", "TimeStretch"]
+__all__ = ["PhaseVocoder", "PitchShift", "TimeStretch"]
 
 
 def _complex_spectrogram(spec, op: str) -> np.ndarray:
@@ -126,3 +134,57 @@ class PhaseVocoder(AudioTensorOperation):
                                f"type of input tensor {array.dtype}.")
         array = _complex_spectrogram(array, "PhaseVocoder")
         return phase_vocoder(array, self.rate, self.phase_advance)
+
+
+class PitchShift(AudioTensorOperation):
+    """Shift a waveform <..., time> by `n_steps` of `bins_per_octave` per octave, as MindSpore's
+    kernel does: its complex STFT stretched in time by 2 ** (-n_steps / bins_per_octave),
+    turned back into a waveform, resampled from sample_rate / rate to sample_rate, and cut
+    (or zero-padded) to the input's length."""
+
+    def __init__(self, sample_rate, n_steps, bins_per_octave=12, n_fft=512, win_length=None,
+                 hop_length=None, window=WindowType.HANN):
+        check_non_negative_int32(sample_rate, "sample_rate")
+        check_int32(n_steps, "n_steps")
+        check_int32_not_zero(bins_per_octave, "bins_per_octave")
+        check_pos_int32(n_fft, "n_fft")
+        type_check(window, (WindowType,), "window")
+        if win_length is not None:
+            check_pos_int32(win_length, "win_length")
+            if win_length > n_fft:
+                raise ValueError(f"Input win_length should be no more than n_fft, but got "
+                                 f"win_length: {win_length} and n_fft: {n_fft}.")
+        if hop_length is not None:
+            check_pos_int32(hop_length, "hop_length")
+        self.sample_rate, self.n_steps, self.bins_per_octave = (sample_rate, n_steps,
+                                                                bins_per_octave)
+        self.n_fft = n_fft
+        self.win_length = win_length if win_length is not None else n_fft
+        self.hop_length = hop_length if hop_length is not None else self.win_length // 4
+        self.window = window
+
+    def apply(self, waveform):
+        from .spectral import _complex_rows, _numeric, istft, stft
+        from .transforms import Resample
+
+        array = _numeric(waveform, "PitchShift")
+        dtype = array.dtype
+        length = array.shape[-1]
+        rows = array.reshape(-1, length)
+        spec = stft(rows, self.n_fft, self.win_length, self.hop_length, 0, self.window, 0.0,
+                    False, True, BorderType.REFLECT, True, "PitchShift")
+        advance = np.linspace(0, math.pi * self.hop_length, spec.shape[-3])
+        advance = advance.astype(np.float64 if dtype == np.float64 else np.float32)
+        rate = float(np.float32(2.0) ** np.float32(np.float32(-self.n_steps)
+                                                   / np.float32(self.bins_per_octave)))
+        stretched = phase_vocoder(spec, rate, advance)
+        ratio = length / rate
+        len_stretch = math.floor(ratio + 0.5)  # C's round: half away from zero
+        waves = np.stack([istft(_complex_rows(s), self.n_fft, self.hop_length, self.win_length,
+                                self.window, True, len_stretch) for s in stretched]).astype(dtype)
+        shifted = Resample(float(int(self.sample_rate / rate)), float(self.sample_rate))(waves)
+        if shifted.shape[-1] > length:
+            shifted = shifted[:, :length]
+        else:
+            shifted = np.pad(shifted, [(0, 0), (0, length - shifted.shape[-1])])
+        return shifted.reshape(array.shape[:-1] + (length,)).astype(dtype)

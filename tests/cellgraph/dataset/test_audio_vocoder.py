@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from cellgraph.dataset.audio import PhaseVocoder, TimeStretch
+from cellgraph.dataset.audio import PhaseVocoder, PitchShift, TimeStretch
 
 Z = np.array([[[0.5, -0.2], [0.1, 0.9], [-0.7, 0.3], [0.2, 0.2]],
               [[-0.4, 0.6], [0.8, -0.1], [0.3, -0.5], [-0.9, 0.0]],
@@ -42,3 +42,27 @@ def test_errors_match_mindspore():
     with pytest.raises(TypeError, match=r"Argument phase_advance with value 1.0 is not of type "
                                         r"\[<class 'numpy.ndarray'>\]"):
         PhaseVocoder(1.5, 1.0)
+
+
+X = (np.sin(np.arange(60) * 0.37).reshape(2, 30) * 0.6).astype(np.float32)
+
+SHIFTS = {
+    'PitchShift(16, 4, n_fft=16)':
+        [[0.008489, 0.24033, 0.433684, 0.541532, 0.536614, 0.454957, 0.369663, 0.308881, 0.260632, 0.15297, -0.022852, -0.193361, -0.333229, -0.412391, -0.410279, -0.341479, -0.218875, -0.063297, 0.088025, 0.21061, 0.280989, 0.289384, 0.240611, 0.13498, 0.006171, -0.122475, -0.210952, -0.182618, -0.138068, -0.130258], [-0.523034, -0.522929, -0.31845, -0.103841, 0.135709, 0.31257, 0.394301, 0.361842, 0.232173, 0.03936, -0.173019, -0.355743, -0.468777, -0.490767, -0.417156, -0.260786, -0.059244, 0.146572, 0.31418, 0.406448, 0.412074, 0.339944, 0.214664, 0.068309, -0.082715, -0.216644, -0.26579, -0.063354, 0.034633, 0.110135]],
+    'PitchShift(100, -3, 12, 16, 12, 3)':
+        [[0.000448, 0.172431, 0.346289, 0.461239, 0.544864, 0.566037, 0.53211, 0.443213, 0.308418, 0.142607, -0.037357, -0.213363, -0.365827, -0.47831, -0.541722, -0.554048, -0.514872, -0.427321, -0.298562, -0.138738, 0.035856, 0.206237, 0.354096, 0.461102, 0.512838, 0.498307, 0.426004, 0.324384, 0.150648, 0.016861], [-0.600112, -0.586503, -0.43046, -0.325931, -0.128993, 0.051371, 0.227883, 0.37468, 0.482618, 0.547855, 0.565643, 0.534652, 0.457042, 0.334612, 0.176057, -0.002566, -0.178295, -0.329867, -0.441206, -0.507999, -0.53395, -0.510607, -0.450961, -0.371689, -0.276568, -0.18125, -0.089568, 0.010631, 0.1149, 0.081002]],
+}
+
+
+@pytest.mark.parametrize("spec", list(SHIFTS))
+def test_pitch_shift_matches_mindspore(spec):
+    out = eval(spec)(X)
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, np.array(SHIFTS[spec]), rtol=1e-5, atol=2e-6)
+
+
+def test_pitch_shift_checks_as_mindspore():
+    with pytest.raises(TypeError, match=r"Argument bins_per_octave  with value s is not of type "
+                                        r"\[<class 'int'>\], but got <class 'str'>."):
+        PitchShift(16000, 2, "s")
+    assert PitchShift(100, 2, n_fft=16)(X.astype(np.float64)).dtype == np.float64
