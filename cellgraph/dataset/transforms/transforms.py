@@ -99,9 +99,10 @@ class OneHot(TensorOperation):
         labels = np.asarray(labels)
         if labels.dtype.kind not in "iu":
             raise RuntimeError(f"OneHot: expected integer labels, got dtype {labels.dtype}")
+        labels = labels.squeeze()  # MindSpore drops the axes of length 1 first
         if labels.ndim > 1:
-            raise RuntimeError(f"OneHot: expected a scalar or 1-D label, got shape "
-                               f"{labels.shape}")
+            raise RuntimeError(f"OneHot: Only support scalar or 1D input, got rank: "
+                               f"{labels.ndim}")
         if labels.size and (labels.min() < 0 or labels.max() >= self.num_classes):
             raise RuntimeError(f"OneHot: labels must lie in [0, {self.num_classes}), got "
                                f"{labels.min()}..{labels.max()}")

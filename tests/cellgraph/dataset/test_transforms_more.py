@@ -113,3 +113,12 @@ def test_concatenate_argument_checks_as_mindspore():
         transforms.Concatenate(0, np.array([["a", "b"]]))
     with pytest.raises(TypeError, match="Argument append with value"):
         transforms.Concatenate(0, None, [1, 2])
+
+
+def test_one_hot_drops_axes_of_length_one_as_mindspore():
+    # recorded from MindSpore 2.10: (3, 1) -> (3, 5), (1, 1, 1) -> (5,), (1, 3) -> (3, 5)
+    assert transforms.OneHot(5)(np.array([[1], [3], [0]])).shape == (3, 5)
+    assert transforms.OneHot(5)(np.array([[[1]]])).shape == (5,)
+    assert transforms.OneHot(5)(np.zeros((1, 3), int)).shape == (3, 5)
+    with pytest.raises(RuntimeError, match="OneHot: Only support scalar or 1D input, got rank: 2"):
+        transforms.OneHot(5)(np.zeros((2, 2, 1), int))
