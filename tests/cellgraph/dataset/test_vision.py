@@ -229,3 +229,11 @@ def test_random_auto_contrast_checks_as_mindspore(kwargs, error, words):
     with pytest.raises(error) as info:
         vision.RandomAutoContrast(**kwargs)
     assert str(info.value) == words
+
+
+def test_hwc2chw_keeps_a_2d_image_and_refuses_other_ranks_as_mindspore():
+    assert vision.HWC2CHW()(np.zeros([32, 28])).shape == (32, 28)
+    assert vision.HWC2CHW()(np.zeros([50, 50, 5])).shape == (5, 50, 50)
+    with pytest.raises(RuntimeError, match=r"HWC2CHW: image shape should be <H,W> or <H,W,C>, "
+                                           r"but got rank: 4"):
+        vision.HWC2CHW()(np.zeros([2, 3, 4, 5]))
