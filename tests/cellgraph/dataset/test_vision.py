@@ -237,3 +237,7 @@ def test_hwc2chw_keeps_a_2d_image_and_refuses_other_ranks_as_mindspore():
     with pytest.raises(RuntimeError, match=r"HWC2CHW: image shape should be <H,W> or <H,W,C>, "
                                            r"but got rank: 4"):
         vision.HWC2CHW()(np.zeros([2, 3, 4, 5]))
+    image = np.zeros([4, 5, 3])
+    with pytest.raises(RuntimeError, match="The op is OneToOne, can only accept one tensor as "
+                                           "input."):
+        vision.HWC2CHW()(image, image)
