@@ -74,12 +74,15 @@ class _Channel:
             self._ready.notify_all()
 
 
-def _produce(rows, convert, channel: _Channel) -> None:
-    """The worker thread's body: one epoch's rows into `channel`, then `_END` (or the error)."""
+def _produce(rows, convert, channel: _Channel, on_end=None) -> None:
+    """The worker thread's body: one epoch's rows into `channel`, then `_END` (or the error);
+    `on_end()` runs once the epoch's rows are all out (the maps' dataset callbacks)."""
     try:
         for row in rows:
             if not channel.put(convert(row)):
                 return
+        if on_end is not None:
+            on_end()
         channel.put(_END)
     except BaseException as error:  # noqa: BLE001  (handed to the consumer, raised there)
         channel.put(_Failure(error))
@@ -173,6 +176,7 @@ class DatasetIterator:
             self.names = [self.names[i] for i in self.index]
         self.output_numpy, self.as_dict = bool(output_numpy), bool(as_dict)
         self.state = EpochState()
+        self.state.runs_callbacks = True  # a getter's pass (sizes, shapes) runs none
         self.epochs_started = 0
         self._epoch: _Epoch | None = None
         self._rows = 0  # rows the current epoch has delivered
@@ -202,7 +206,8 @@ class DatasetIterator:
         convert = functools.partial(_convert, self.index, self.names, self.output_numpy,
                                     self.as_dict)
         worker = threading.Thread(target=_produce, name="cellgraph-dataset-prefetch",
-                                  args=(self.dataset.rows(self.state), convert, channel),
+                                  args=(self.dataset.rows(self.state), convert, channel,
+                                        self.state.epoch_ended),
                                   daemon=True)
         self._channels[:] = [channel]
         self._epoch = _Epoch(self.state.epoch, channel)

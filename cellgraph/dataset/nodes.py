@@ -162,9 +162,11 @@ def _map_layout(names: list, inputs: list, outputs: list, input_index: list):
 class MapDataset(Dataset):
     """Each row's `input_columns` go through the operations; the results take their place."""
 
-    def __init__(self, child, operations, input_columns, output_columns, column_order):
+    def __init__(self, child, operations, input_columns, output_columns, column_order,
+                 callbacks=None):
         super().__init__([child])
         self.operations = _operation_list(operations)
+        self.callbacks = callbacks or []  # DSCallbacks (dataset.callback)
         names = child.column_names
         self.inputs = column_list(input_columns, "map", "input_columns") or names[:1]
         self.outputs = column_list(output_columns, "map", "output_columns") or self.inputs
@@ -207,7 +209,20 @@ class MapDataset(Dataset):
         return out
 
     def rows(self, state):
-        return map(self.transform, self.children[0].rows(state))
+        # MindSpore checks each operation's parameters when it builds the pipeline, before any
+        # row is read (and this map's before those of the maps it reads from)
+        for op in self.operations:
+            check = getattr(op, "_validate_params", None)
+            if check is not None:
+                check()
+        if not self.callbacks or not state.runs_callbacks:
+            return map(self.transform, self.children[0].rows(state))
+        from .callback import _MapCallbacks
+
+        hooks = state.keep(self, lambda: _MapCallbacks(self.callbacks))
+        hooks.enter(state.epoch)
+        state.on_epoch_end(hooks.end_epoch)
+        return (hooks.step(self.transform, row) for row in self.children[0].rows(state))
 
 
 class BatchInfo:

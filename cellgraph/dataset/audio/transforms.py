@@ -716,12 +716,14 @@ class Resample(TensorOperation):
         self.resample_method, self.width = resample_method, int(lowpass_filter_width)
         self.beta = 14.769656459379492 if beta is None else _number(beta, op, "beta")
 
-    def kernels(self, orig: int, new: int) -> tuple[np.ndarray, int]:
-        """One interpolation kernel per output phase, shape (new, 2 * pad + orig), and pad."""
+    def kernels(self, orig: int, new: int, phases: int | None = None) -> tuple[np.ndarray, int]:
+        """One interpolation kernel per output phase, shape (new, 2 * pad + orig) (only the
+        first `phases` rows when given), and pad."""
         base = min(orig, new) * self.rolloff
         pad = math.ceil(self.width * orig / base)
         offsets = np.arange(-pad, pad + orig, dtype=np.float64) / orig
-        t = (-np.arange(new, dtype=np.float64)[:, None] / new + offsets[None, :]) * base
+        rows = np.arange(new if phases is None else min(phases, new), dtype=np.float64)
+        t = (-rows[:, None] / new + offsets[None, :]) * base
         t = np.clip(t, -self.width, self.width)
         if self.resample_method is ResampleMethod.SINC_INTERPOLATION:
             window = np.cos(t * math.pi / self.width / 2) ** 2
@@ -739,11 +741,54 @@ class Resample(TensorOperation):
         orig, new = int(self.orig_freq), int(self.new_freq)
         divisor = math.gcd(orig, new)
         orig, new = orig // divisor, new // divisor
-        kernels, pad = self.kernels(orig, new)
         length = array.shape[-1]
+        # a short waveform needs only the phases of its few output samples (the kernel matrix
+        # of rates with a small common divisor is otherwise large)
+        kernels, pad = self.kernels(orig, new, math.ceil(new * length / orig))
         padded = np.pad(array.astype(np.float64),
                         [(0, 0)] * (array.ndim - 1) + [(pad, pad + orig)])
         frames = np.lib.stride_tricks.sliding_window_view(padded, kernels.shape[1],
                                                           axis=-1)[..., ::orig, :]
+        if kernels.shape[0] < new:  # all the output lies in the first frame's phases
+            frames = frames[..., :1, :]
         out = (frames @ kernels.T).reshape(array.shape[:-1] + (-1,))
         return out[..., :math.ceil(new * length / orig)].astype(array.dtype)
+
+
+# MindSpore's audio.transforms module holds every transform: the spectral, masking, vocoder and
+# effect ones live in their own files (which build on the definitions above) and are named here
+from .effects import Dither, Flanger, Phaser
+from .masking import Filtfilt, FrequencyMasking, MaskAlongAxis, MaskAlongAxisIID, TimeMasking
+from .spectral import (
+    LFCC,
+    MFCC,
+    GriffinLim,
+    InverseSpectrogram,
+    MelScale,
+    MelSpectrogram,
+    SpectralCentroid,
+    Spectrogram,
+)
+from .vocoder import PhaseVocoder, PitchShift, TimeStretch
+
+__all__ += [
+    "LFCC",
+    "MFCC",
+    "Dither",
+    "Filtfilt",
+    "Flanger",
+    "FrequencyMasking",
+    "GriffinLim",
+    "InverseSpectrogram",
+    "MaskAlongAxis",
+    "MaskAlongAxisIID",
+    "MelScale",
+    "MelSpectrogram",
+    "PhaseVocoder",
+    "Phaser",
+    "PitchShift",
+    "SpectralCentroid",
+    "Spectrogram",
+    "TimeMasking",
+    "TimeStretch",
+]

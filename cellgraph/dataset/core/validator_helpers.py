@@ -73,7 +73,8 @@ def check_non_negative_int32(value, arg_name="") -> None:
 
 
 def check_int32_not_zero(value, arg_name="") -> None:
-    type_check(value, (int,), arg_name)
+    # MindSpore pads the name with a space before its type check too ("Argument x  with")
+    type_check(value, (int,), f"{arg_name} " if arg_name else arg_name)
     if value < INT32_MIN or value > INT32_MAX or value == 0:
         raise ValueError(f"Input {arg_name} is not within the required interval of "
                          f"[{INT32_MIN}, 0) and (0, {INT32_MAX}].")
@@ -95,7 +96,7 @@ def check_non_negative_float32(value, arg_name="") -> None:
 
 
 def check_float32_not_zero(value, arg_name="") -> None:
-    type_check(value, (float, int), arg_name)
+    type_check(value, (float, int), f"{arg_name} " if arg_name else arg_name)
     if value < FLOAT_MIN_INTEGER or value > FLOAT_MAX_INTEGER or value == 0:
         raise ValueError(f"Input {arg_name} is not within the required interval of "
                          f"[{FLOAT_MIN_INTEGER}, 0) and (0, {FLOAT_MAX_INTEGER}].")

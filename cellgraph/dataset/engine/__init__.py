@@ -16,8 +16,6 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from cellgraph.primitives.errors import UnsupportedError
-
 from .. import config
 from ..core.validator_helpers import INT32_MAX, check_value, type_check
 
@@ -32,6 +30,8 @@ class EpochState:
         self._rngs: dict[int, np.random.Generator] = {}  # in the order the nodes asked
         self._pending: list = []  # states for the next generators made (a resumed pass)
         self._kept: dict[int, object] = {}
+        self._end_hooks: list = []  # what an epoch's end tells (the maps' dataset callbacks)
+        self.runs_callbacks = False  # an iterator's pass runs the maps' dataset callbacks
 
     def keep(self, node, make):
         """An object of `node`'s that lives as long as this pass (made by `make` on first use):
@@ -52,6 +52,15 @@ class EpochState:
         """The generators' states, in the order the nodes first asked for theirs (the same
         order in every pass over the same pipeline)."""
         return [gen.bit_generator.state for gen in self._rngs.values()]
+
+    def on_epoch_end(self, hook) -> None:
+        """Call `hook()` whenever a pass over the pipeline delivers its epoch's last row."""
+        if hook not in self._end_hooks:
+            self._end_hooks.append(hook)
+
+    def epoch_ended(self) -> None:
+        for hook in list(self._end_hooks):
+            hook()
 
     def restore_rng_states(self, states) -> None:
         """The generators a pass over the same pipeline makes next take `states` in turn."""
@@ -206,10 +215,18 @@ class Dataset:
         check_num_parallel_workers(num_parallel_workers)
         options = _keywords("map", kwargs, python_multiprocessing=False, max_rowsize=16,
                             cache=None, callbacks=None, offload=None, column_order=None)
-        if options["callbacks"] is not None:  # DSCallback hooks around each step of the map
-            raise UnsupportedError(f"map: callbacks={options['callbacks']!r} is not supported")
+        callbacks = options["callbacks"]
+        if callbacks is not None:  # DSCallback hooks around each step of the map
+            from ..callback import DSCallback
+            from ..core.validator_helpers import type_check_list
+
+            if isinstance(callbacks, (list, tuple)):
+                type_check_list(callbacks, (DSCallback,), "callbacks")
+            else:
+                type_check(callbacks, (DSCallback,), "callbacks")
+            callbacks = list(callbacks) if isinstance(callbacks, (list, tuple)) else [callbacks]
         mapped = MapDataset(self, operations, input_columns, output_columns,
-                            options["column_order"])
+                            options["column_order"], callbacks)
         cache = options["cache"]
         return mapped if cache is None else cache.over(mapped)
 

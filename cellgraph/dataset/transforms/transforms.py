@@ -40,15 +40,19 @@ class RandomOperation(TensorOperation):
 
 
 def _transform_list(transforms, op: str) -> list:
-    """MindSpore's check of the transforms of Compose, RandomApply and RandomChoice: a
-    non-empty list (not a tuple) of callables."""
+    """MindSpore's checks of the transforms of Compose, RandomApply and RandomChoice: a
+    non-empty list of transform instances or callables (`op` names the caller)."""
     type_check(transforms, (list,), "transforms list")
     if not transforms:
         raise ValueError("transforms list can not be empty.")
-    for index, transform in enumerate(transforms):
+    for i, transform in enumerate(transforms):
         if not callable(transform):
-            raise TypeError(f"transforms[{index}] is neither a transforms op (TensorOperation) "
-                            f"nor a callable pyfunc.")
+            raise TypeError(f"transforms[{i}] is neither a transforms op (TensorOperation) nor a "
+                            f"callable pyfunc.")
+        if type(transform) is type:
+            raise ValueError(f"op_list[{i}] should be a dataset processing operation instance, "
+                             f"but got: {transform}. It may be missing parentheses for "
+                             f"instantiation.")
     return list(transforms)
 
 
@@ -119,9 +123,10 @@ class OneHot(TensorOperation):
         labels = np.asarray(labels)
         if labels.dtype.kind not in "iu":
             raise RuntimeError(f"OneHot: expected integer labels, got dtype {labels.dtype}")
+        labels = labels.squeeze()  # MindSpore drops the axes of length 1 first
         if labels.ndim > 1:
-            raise RuntimeError(f"OneHot: expected a scalar or 1-D label, got shape "
-                               f"{labels.shape}")
+            raise RuntimeError(f"OneHot: Only support scalar or 1D input, got rank: "
+                               f"{labels.ndim}")
         if labels.size and (labels.min() < 0 or labels.max() >= self.num_classes):
             raise RuntimeError(f"OneHot: labels must lie in [0, {self.num_classes}), got "
                                f"{labels.min()}..{labels.max()}")
@@ -139,6 +144,8 @@ class Compose(TensorOperation):
         self.transforms = _transform_list(transforms, "Compose")
 
     def __call__(self, *inputs):
+        if not inputs:  # MindSpore's eager run of a Compose given nothing
+            raise RuntimeError("Input Tensor is not valid.")
         return _run_in_turn(self.transforms, inputs)
 
 
@@ -258,23 +265,41 @@ def _type_name(dtype: np.dtype) -> str:
 
 
 class Concatenate(TensorOperation):
-    """The 1-D inputs (one or more columns) joined, with `prepend` before and `append` after."""
+    """The 1-D inputs (one or more columns) joined, with `prepend` before and `append` after;
+    all of one data type (strings of any width count as one), refused in MindSpore's words
+    otherwise."""
 
     def __init__(self, axis=0, prepend=None, append=None):
-        if axis not in (0, -1):
-            raise ValueError(f"Concatenate: only 1-D inputs are supported, so `axis` must be 0 "
-                             f"or -1, got {axis!r}")
-        self.prepend = None if prepend is None else np.asarray(prepend)
-        self.append = None if append is None else np.asarray(append)
+        if axis is not None:
+            type_check(axis, (int,), "axis")
+            if axis not in (0, -1):
+                raise ValueError("only 1D concatenation supported.")
+        for name, edge in (("prepend", prepend), ("append", append)):
+            if edge is not None:
+                type_check(edge, (np.ndarray,), name)
+                if len(edge.shape) != 1:
+                    raise ValueError(f"can only {name} 1D arrays.")
+        self.axis, self.prepend, self.append = axis, prepend, append
+
+    @staticmethod
+    def _type_name(array) -> str:
+        return "string" if array.dtype.kind in "USO" else array.dtype.name
 
     def __call__(self, *inputs):
         parts = [np.asarray(x) for x in inputs]
-        if any(p.ndim != 1 for p in parts):
-            raise RuntimeError(f"Concatenate: expected 1-D inputs, got shapes "
-                               f"{[p.shape for p in parts]}")
-        edges = [e for e in (self.prepend, self.append) if e is not None]
-        if any(e.ndim != 1 for e in edges):
-            raise RuntimeError("Concatenate: `prepend` and `append` must be 1-D")
+        names = {self._type_name(p) for p in parts}
+        if len(names) > 1:
+            raise RuntimeError("Concatenate: inconsistent datatype of input.")
+        kind = self._type_name(parts[0])
+        for name, edge in (("prepend", self.prepend), ("append", self.append)):
+            if edge is not None and self._type_name(edge) != kind:
+                raise RuntimeError(f"Concatenate: input datatype does not match the {name} "
+                                   f"datatype, got input datatype: {kind}, {name} datatype:"
+                                   f"{self._type_name(edge)}")
+        for p in parts:
+            if p.ndim != 1:
+                raise RuntimeError(f"Concatenate: only 1D input supported, got rank of input: "
+                                   f"{p.ndim}")
         return np.concatenate(([self.prepend] if self.prepend is not None else []) + parts
                               + ([self.append] if self.append is not None else []))
 

@@ -13,7 +13,7 @@ import numbers
 
 import numpy as np
 
-from cellgraph.dataset.core.validator_helpers import check_value, type_check
+from cellgraph.dataset.core.validator_helpers import FLOAT_MAX_INTEGER, check_value, type_check
 
 from .geometry import _range_pair
 from .transforms import (
@@ -26,7 +26,7 @@ from .transforms import (
     _RandomOp,
 )
 
-__all__ = ["Affine", "GaussianBlur", "RandomAffine", "RandomErasing", "RandomSelectSubpolicy", "Rotate"]
+__all__ = ["Affine", "CutOut", "GaussianBlur", "RandomAffine", "RandomErasing", "RandomSelectSubpolicy", "Rotate"]
 
 
 def _fill_pixel(fill_value, channels: int | None, dtype) -> np.ndarray:
@@ -351,6 +351,45 @@ class RandomErasing(_RandomOp):
             patch = np.asarray(self.value, np.float64).reshape(-1, 1, 1)
         out[:, top:top + h, left:left + w] = patch
         return out
+
+
+class CutOut(_RandomOp):
+    """Zero `num_patches` random `length` x `length` squares of an HWC (or, with
+    `is_hwc=False`, CHW) image. As in MindSpore's kernel, each square's top-left corner is
+    drawn uniformly in [-length, H] x [-length, W] and the square is clipped to the image, so
+    squares near the edges are partly (or wholly) outside it."""
+
+    def __init__(self, length, num_patches=1, is_hwc=True):
+        type_check(length, (int,), "length")
+        type_check(num_patches, (int,), "num_patches")
+        check_value(length, (1, FLOAT_MAX_INTEGER))
+        check_value(num_patches, (1, FLOAT_MAX_INTEGER))
+        self.length, self.num_patches, self.is_hwc = length, num_patches, is_hwc
+        self.random = False
+
+    def __call__(self, image):
+        array = np.array(image, copy=True)
+        layout = "<H,W,C>" if self.is_hwc else "<C,H,W>"
+        if array.ndim <= (2 if self.is_hwc else 0):
+            raise RuntimeError("CutOut: shape is invalid.")
+        if array.ndim != 3:
+            raise RuntimeError(f"CutOut: image shape is not {layout}, but got rank: {array.ndim}")
+        height, width = array.shape[:2] if self.is_hwc else array.shape[1:]
+        box = self.length
+        if box > height or box > width:
+            raise RuntimeError(f"CutOut: box size is too large for image erase, got box height: "
+                               f"{box}box weight: {box}, and image height: {height}, image "
+                               f"width: {width}")
+        for _ in range(self.num_patches):
+            top = int(self.rng.integers(0, height + box + 1)) - box
+            left = int(self.rng.integers(0, width + box + 1)) - box
+            rows = slice(max(top, 0), min(top + box, height))
+            cols = slice(max(left, 0), min(left + box, width))
+            if self.is_hwc:
+                array[rows, cols] = 0
+            else:
+                array[:, rows, cols] = 0
+        return _back(array, _is_pil(image))
 
 
 class RandomSelectSubpolicy(_RandomOp):

@@ -12,9 +12,24 @@ from cellgraph.dataset.core.validator_helpers import FLOAT_MAX_INTEGER, check_va
 
 from .transforms import TensorOperation, _is_pil, _pil, _RandomOp, check_prob
 
-__all__ = ["AdjustBrightness", "AdjustContrast", "AdjustHue", "AdjustSaturation",
-           "AdjustSharpness", "AutoContrast", "Equalize", "Grayscale", "Invert", "RandomColor",
-           "RandomColorAdjust", "RandomEqualize", "RandomPosterize", "RandomSharpness", "RandomSolarize"]
+__all__ = [
+    "AdjustBrightness",
+    "AdjustContrast",
+    "AdjustHue",
+    "AdjustSaturation",
+    "AdjustSharpness",
+    "AutoContrast",
+    "Equalize",
+    "Grayscale",
+    "Invert",
+    "RandomAutoContrast",
+    "RandomColor",
+    "RandomColorAdjust",
+    "RandomEqualize",
+    "RandomPosterize",
+    "RandomSharpness",
+    "RandomSolarize",
+]
 
 _LUMA = np.array([0.299, 0.587, 0.114], np.float32)  # ITU-R 601-2, Pillow's "L" conversion
 
@@ -228,6 +243,23 @@ class RandomEqualize(_RandomOp):
         if _is_pil(image):
             return Equalize()(image)
         return equalize(np.asarray(image))
+
+
+class RandomAutoContrast(_RandomOp):
+    """AutoContrast (of `cutoff` and `ignore`) with probability `prob`; the image is left as it
+    is otherwise (and, as in MindSpore, not checked)."""
+
+    def __init__(self, cutoff=0.0, ignore=None, prob=0.5):
+        self._auto = AutoContrast(cutoff, ignore)  # MindSpore's checks of cutoff and ignore
+        type_check(prob, (float, int), "prob")
+        check_value(prob, [0.0, 1.0], "prob")
+        self.cutoff, self.prob = cutoff, prob
+        self.ignore = [] if ignore is None else [ignore] if isinstance(ignore, int) else ignore
+
+    def __call__(self, image):
+        if self.rng.random() >= self.prob:
+            return image
+        return self._auto(image)
 
 
 class RandomPosterize(_RandomOp):

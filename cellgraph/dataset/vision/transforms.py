@@ -476,12 +476,18 @@ class NormalizePad(TensorOperation):
 
 
 class HWC2CHW(TensorOperation):
-    """<H, W, C> -> <C, H, W> (a 2-D image gains a channel axis first)."""
+    """<H, W, C> -> <C, H, W>; a 2-D image <H, W> is returned as it is (MindSpore 2's
+    kernel)."""
 
-    def __call__(self, image):
-        array = _image_array(image, "HWC2CHW")
+    def __call__(self, *images):
+        if len(images) != 1:
+            raise RuntimeError("The op is OneToOne, can only accept one tensor as input.")
+        array = np.asarray(images[0])
+        if array.ndim not in (2, 3):
+            raise RuntimeError(f"HWC2CHW: image shape should be <H,W> or <H,W,C>, but got rank: "
+                               f"{array.ndim}")
         if array.ndim == 2:
-            return array[None]
+            return array
         return array.transpose(2, 0, 1)  # a view: batching copies it into place anyway
 
 

@@ -365,3 +365,89 @@ def test_len_is_the_dataset_size():
     assert len(data()) == 10
     assert len(data().batch(3)) == 4 and len(data().batch(3, drop_remainder=True)) == 3
     assert len(ds.NumpySlicesDataset(np.arange(10), num_shards=3, shard_id=0)) == 4
+
+
+def _counting(start, stop):
+    def gen():
+        for i in range(start, stop):
+            yield (np.array(i),)
+    return gen
+
+
+def test_concat_use_sampler_shards_the_concatenated_rows_as_mindspore():
+    # recorded from MindSpore 2.10: 3 + 7 rows over 4 shards, generators or mappable sources
+    expected = [([0, 4, 8], 3), ([1, 5, 9], 3), ([2, 6], 2), ([3, 7], 2)]
+    for mappable in (False, True):
+        got = []
+        for shard in range(4):
+            if mappable:
+                data = (ds.NumpySlicesDataset(list(range(3)), ["c"], shuffle=False)
+                        + ds.NumpySlicesDataset(list(range(3, 10)), ["c"], shuffle=False))
+            else:
+                data = (ds.GeneratorDataset(_counting(0, 3), ["c"])
+                        + ds.GeneratorDataset(_counting(3, 10), ["c"]))
+            data.use_sampler(ds.DistributedSampler(4, shard, shuffle=False))
+            rows = [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True)]
+            got.append((rows, data.get_dataset_size()))
+        assert got == expected
+
+
+def test_concat_use_sampler_random_interleaves_the_datasets():
+    ds.config.set_seed(5)
+    data = ds.GeneratorDataset(_counting(0, 10), ["c"]) + ds.GeneratorDataset(_counting(10, 20),
+                                                                               ["c"])
+    data.use_sampler(ds.RandomSampler())
+    rows = [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True)]
+    assert sorted(rows) == list(range(20))
+    assert rows != list(range(20))
+    # each dataset keeps its own order
+    assert [r for r in rows if r < 10] == list(range(10))
+    assert [r for r in rows if r >= 10] == list(range(10, 20))
+
+
+@pytest.mark.parametrize("sampler, error, words", [
+    (lambda: ds.SequentialSampler(), TypeError,
+     "of concat must be DistributedSampler or RandomSampler!"),
+    (lambda: ds.DistributedSampler(2, 0), ValueError,
+     "The parameter shuffle of DistributedSampler must be False!"),
+    (lambda: ds.DistributedSampler(2, 0, shuffle=False, num_samples=3), ValueError,
+     "The parameter num_samples of DistributedSampler is not support to be set!"),
+    (lambda: ds.RandomSampler(replacement=True), ValueError,
+     "The parameter replacement of RandomSampler must be False!"),
+    (lambda: ds.RandomSampler(num_samples=2), ValueError,
+     "The parameter num_samples of RandomSampler is not support to be set!"),
+])
+def test_concat_use_sampler_refuses_as_mindspore(sampler, error, words):
+    data = (ds.NumpySlicesDataset([1, 2, 3], ["c"], shuffle=False)
+            + ds.NumpySlicesDataset([4, 5], ["c"], shuffle=False))
+    with pytest.raises(error) as info:
+        data.use_sampler(sampler())
+    assert words in str(info.value)
+
+
+def test_map_passes_an_operations_outputs_to_the_next_as_its_inputs():
+    # MindSpore: a function returning two values feeds a next operation taking two
+    data = ds.NumpySlicesDataset([[1, 2]], column_names=["col0"], shuffle=False)
+    data = data.map(input_columns=["col0"],
+                    operations=[lambda x: x * 3, lambda x: (x, x * x),
+                                lambda *images: np.stack(images)])
+    rows = [r["col0"].tolist() for r in data.create_dict_iterator(num_epochs=1,
+                                                                   output_numpy=True)]
+    assert rows == [[[3, 6], [9, 36]]]
+
+
+def test_compose_checks_its_list_as_mindspore():
+    from cellgraph.dataset import transforms
+
+    with pytest.raises(TypeError, match=r"transforms\[0\] is neither a transforms op "
+                                        r"\(TensorOperation\) nor a callable pyfunc."):
+        transforms.Compose([1])
+    with pytest.raises(ValueError, match="transforms list can not be empty."):
+        transforms.RandomChoice([])
+    with pytest.raises(TypeError, match="Argument transforms list with value"):
+        transforms.Compose((lambda x: x,))
+    with pytest.raises(ValueError, match=r"op_list\[0\] should be a dataset processing "
+                                         r"operation instance"):
+        transforms.RandomApply([transforms.OneHot])
+    with pytest.raises(RuntimeError, match="Input Tensor is not valid."):
+        transforms.Compose([lambda x: x + x])()

@@ -82,3 +82,43 @@ def test_pad_end_scalar_and_rank_mismatch():
     with pytest.raises(RuntimeError, match="PadEnd: invalid pad shape, as rank of input is: 1, "
                                            "and rank of pad value: 2"):
         transforms.PadEnd([2, 3])(np.array([1, 2]))
+
+
+@pytest.mark.parametrize("op, inputs, words", [
+    (lambda: transforms.Concatenate(0, np.array([3, 4.0])), [np.array(["a", "b"])],
+     ("Concatenate: input datatype does not match the prepend datatype, got input datatype: "
+      "string, prepend datatype:float64")),
+    (lambda: transforms.Concatenate(0, np.array([1, 2], np.int32)), [np.array([1, 2])],
+     ("Concatenate: input datatype does not match the prepend datatype, got input datatype: "
+      "int64, prepend datatype:int32")),
+    (lambda: transforms.Concatenate(0, None, np.array([1.0, 2])), [np.array([1, 2])],
+     ("Concatenate: input datatype does not match the append datatype, got input datatype: "
+      "int64, append datatype:float64")),
+    (lambda: transforms.Concatenate(0, np.array(["a", "b"])), [np.array([["a", "b"]])],
+     "Concatenate: only 1D input supported, got rank of input: 2"),
+    (lambda: transforms.Concatenate(0), [np.array([1, 2]), np.array([1.0, 2])],
+     "Concatenate: inconsistent datatype of input."),
+])
+def test_concatenate_refuses_as_mindspore(op, inputs, words):
+    # the words MindSpore 2.10 raises (a RuntimeError of the pipeline)
+    with pytest.raises(RuntimeError) as info:
+        op()(*inputs)
+    assert str(info.value) == words
+
+
+def test_concatenate_argument_checks_as_mindspore():
+    with pytest.raises(ValueError, match="only 1D concatenation supported."):
+        transforms.Concatenate(2)
+    with pytest.raises(ValueError, match="can only prepend 1D arrays."):
+        transforms.Concatenate(0, np.array([["a", "b"]]))
+    with pytest.raises(TypeError, match="Argument append with value"):
+        transforms.Concatenate(0, None, [1, 2])
+
+
+def test_one_hot_drops_axes_of_length_one_as_mindspore():
+    # recorded from MindSpore 2.10: (3, 1) -> (3, 5), (1, 1, 1) -> (5,), (1, 3) -> (3, 5)
+    assert transforms.OneHot(5)(np.array([[1], [3], [0]])).shape == (3, 5)
+    assert transforms.OneHot(5)(np.array([[[1]]])).shape == (5,)
+    assert transforms.OneHot(5)(np.zeros((1, 3), int)).shape == (3, 5)
+    with pytest.raises(RuntimeError, match="OneHot: Only support scalar or 1D input, got rank: 2"):
+        transforms.OneHot(5)(np.zeros((2, 2, 1), int))

@@ -175,3 +175,69 @@ def test_inter_has_mindspore_values_and_aliases():
 
 def test_slice_mode_has_mindspore_values():
     assert [(m.name, m.value) for m in vision.SliceMode] == [("PAD", 0), ("DROP", 1)]
+
+
+def test_cut_out_zeroes_clipped_squares_as_mindspore():
+
+    image = np.full((6, 7, 3), 9, np.uint8)
+    for _ in range(20):
+        out = vision.CutOut(3, num_patches=2)(image)
+        assert out.dtype == np.uint8 and out.shape == image.shape
+        assert set(np.unique(out)) <= {0, 9}
+        zero = (out == 0).all(axis=2)
+        assert ((out == 0).any(axis=2) == zero).all()  # every channel of a pixel together
+        assert zero.sum() <= 2 * 9
+    chw = vision.CutOut(7, is_hwc=False)(np.ones((4, 7, 7), np.float32))
+    assert chw.dtype == np.float32 and ((chw == 0).all(axis=0) == (chw == 0).any(axis=0)).all()
+    assert (image == 9).all()  # the input is left as it was
+
+
+def test_cut_out_errors_match_mindspore():
+
+    with pytest.raises(RuntimeError, match="CutOut: box size is too large for image erase, got "
+                                           "box height: 5box weight: 5, and image height: 4, "
+                                           "image width: 8"):
+        vision.CutOut(5, is_hwc=False)(np.ones((3, 4, 8), np.uint8))
+    with pytest.raises(RuntimeError, match="CutOut: shape is invalid."):
+        vision.CutOut(2)(np.ones((4, 8), np.uint8))
+    with pytest.raises(ValueError, match=r"Input is not within the required interval of "
+                                         r"\[1, 16777216\]."):
+        vision.CutOut(0)
+    with pytest.raises(TypeError, match=r"Argument num_patches with value 1.5 is not of type "
+                                        r"\[<class 'int'>\], but got <class 'float'>."):
+        vision.CutOut(2, num_patches=1.5)
+
+
+def test_random_auto_contrast_applies_auto_contrast_with_probability():
+    image = (np.arange(4 * 5 * 3).reshape(4, 5, 3) * 3 % 200 + 20).astype(np.uint8)
+    always = vision.RandomAutoContrast(cutoff=10, prob=1.0)(image)
+    np.testing.assert_array_equal(always, vision.AutoContrast(cutoff=10)(image))
+    assert vision.RandomAutoContrast(prob=0.0)(image) is image
+    bad = np.zeros((2, 3, 4, 5), np.uint32)  # left alone (unchecked) when not applied
+    assert vision.RandomAutoContrast(prob=0.0)(bad) is bad
+    assert vision.RandomAutoContrast(ignore=7).ignore == [7]
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    ({"prob": 1.5}, ValueError, "Input prob is not within the required interval of [0.0, 1.0]."),
+    ({"cutoff": 60}, ValueError, "Input cutoff is not within the required interval of [0, 50)."),
+    ({"prob": "a"}, TypeError,
+     ("Argument prob with value a is not of type [<class 'float'>, <class 'int'>], but got "
+      "<class 'str'>.")),
+])
+def test_random_auto_contrast_checks_as_mindspore(kwargs, error, words):
+    with pytest.raises(error) as info:
+        vision.RandomAutoContrast(**kwargs)
+    assert str(info.value) == words
+
+
+def test_hwc2chw_keeps_a_2d_image_and_refuses_other_ranks_as_mindspore():
+    assert vision.HWC2CHW()(np.zeros([32, 28])).shape == (32, 28)
+    assert vision.HWC2CHW()(np.zeros([50, 50, 5])).shape == (5, 50, 50)
+    with pytest.raises(RuntimeError, match=r"HWC2CHW: image shape should be <H,W> or <H,W,C>, "
+                                           r"but got rank: 4"):
+        vision.HWC2CHW()(np.zeros([2, 3, 4, 5]))
+    image = np.zeros([4, 5, 3])
+    with pytest.raises(RuntimeError, match="The op is OneToOne, can only accept one tensor as "
+                                           "input."):
+        vision.HWC2CHW()(image, image)

@@ -1,0 +1,116 @@
+"""dataset.callback: the DSCallback hooks a map calls, in MindSpore's order and with its run
+context, and WaitedDSCallback's waits on training."""
+import numpy as np
+import pytest
+
+import cellgraph.dataset as ds
+from cellgraph.dataset.callback import DSCallback, WaitedDSCallback
+
+
+class Recorder(DSCallback):
+    def __init__(self, events, step_size=1, name="cb"):
+        super().__init__(step_size)
+        self.events, self.name = events, name
+
+    def _log(self, event, ctx):
+        self.events.append((self.name, event, ctx.cur_epoch_num, ctx.cur_step_num_in_epoch,
+                            ctx.cur_step_num))
+
+    def ds_begin(self, ctx):
+        self._log("begin", ctx)
+
+    def ds_epoch_begin(self, ctx):
+        self._log("epoch_begin", ctx)
+
+    def ds_epoch_end(self, ctx):
+        self._log("epoch_end", ctx)
+
+    def ds_step_begin(self, ctx):
+        self._log("step_begin", ctx)
+
+    def ds_step_end(self, ctx):
+        self._log("step_end", ctx)
+
+
+def _run(data, epochs):
+    it = data.create_tuple_iterator(num_epochs=epochs)
+    for _ in range(epochs):
+        for _ in it:
+            pass
+
+
+def test_events_and_context_follow_mindspore():
+    events = []
+    data = ds.NumpySlicesDataset([1, 2, 3], shuffle=False)
+    data = data.map(operations=(lambda x: x), callbacks=Recorder(events, step_size=2))
+    _run(data, 2)
+    assert events == [
+        ("cb", "begin", 0, 0, 0),
+        ("cb", "epoch_begin", 1, 0, 0),
+        ("cb", "step_begin", 1, 1, 1), ("cb", "step_end", 1, 1, 1),
+        ("cb", "step_begin", 1, 3, 3), ("cb", "step_end", 1, 3, 3),
+        ("cb", "epoch_end", 1, 3, 3),
+        ("cb", "epoch_begin", 2, 0, 3),
+        ("cb", "step_begin", 2, 1, 4), ("cb", "step_end", 2, 1, 4),
+        ("cb", "step_begin", 2, 3, 6), ("cb", "step_end", 2, 3, 6),
+        ("cb", "epoch_end", 2, 3, 6),
+    ]
+
+
+def test_an_epoch_spans_the_repeats_below_it():
+    events = []
+    data = ds.NumpySlicesDataset([1, 2], shuffle=False)
+    data = data.map(operations=(lambda x: x), callbacks=Recorder(events)).repeat(2)
+    _run(data, 1)
+    kinds = [e[1] for e in events]
+    assert kinds.count("epoch_begin") == 1 and kinds.count("epoch_end") == 1
+    assert events[-1] == ("cb", "epoch_end", 1, 4, 4)
+
+
+def test_getters_run_no_callback():
+    events = []
+    data = ds.NumpySlicesDataset([1, 2, 3, 4], shuffle=False)
+    data = data.map(operations=(lambda x: x), callbacks=[Recorder(events)])
+    assert data.get_dataset_size() == 4
+    assert data.output_shapes() == [[]]
+    assert events == []
+
+
+def test_errors_match_mindspore():
+    class Nothing(DSCallback):
+        pass
+
+    data = ds.NumpySlicesDataset([1, 2], shuffle=False)
+    with pytest.raises(AttributeError, match="Inheriting Callback class without overriding any "
+                                             "methods"):
+        _run(data.map(operations=(lambda x: x), callbacks=Nothing()), 1)
+    with pytest.raises(TypeError, match=r"Argument callbacks with value 1 is not of type"):
+        data.map(operations=(lambda x: x), callbacks=1)
+    with pytest.raises(ValueError, match=r"Input step_size is not within the required interval"):
+        Recorder([], step_size=0)
+
+    class Boom(DSCallback):
+        def ds_step_begin(self, ctx):
+            raise ValueError("boom")
+
+    with pytest.raises(RuntimeError, match="ValueError: boom"):
+        _run(data.map(operations=(lambda x: x), callbacks=Boom()), 1)
+
+
+def test_waited_callback_waits_for_the_training_step():
+    seen = []
+
+    class Waited(WaitedDSCallback):
+        def sync_step_begin(self, train_run_context, ds_run_context):
+            seen.append((train_run_context, ds_run_context.cur_step_num))
+
+    cb = Waited()
+    data = ds.NumpySlicesDataset(np.arange(3), shuffle=False)
+    data = data.map(operations=(lambda x: x), callbacks=cb)
+    it = data.create_tuple_iterator(num_epochs=1)
+    next(it)  # the first step does not wait
+    cb.step_end("step 1 done")
+    next(it)
+    cb.end("trained")  # training ended: nothing waits any more
+    list(it)
+    assert seen == [("step 1 done", 2), ("trained", 3)]
