@@ -137,6 +137,11 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
     ("cellgraph.nn.optim.rmsprop.RMSProp.__init__", "use_locking"): (
         "hint", ("a lock around MindSpore's in-place update kernels; each step's update is "
         "serialised here")),
+    ("cellgraph.ops.function.math_func.elementwise.index_add", "use_lock"): (
+        "hint", "a lock in MindSpore's GPU kernel; the CPU sum is the same"),
+    ("cellgraph.ops.function.math_func.elementwise.index_add", "check_index_bound"): (
+        "hint", ("whether MindSpore checks the indices; out-of-range indices are an error here "
+        "either way (unchecked, MindSpore writes outside the tensor)")),
     ("cellgraph.profiler.profiler.Profiler.analyse", "mode"): (
         "hint", "whether MindSpore parses its device data synchronously"),
     ("cellgraph.profiler.profiler.Profiler.op_analyse", "device_id"): (

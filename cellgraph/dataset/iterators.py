@@ -181,6 +181,7 @@ class DatasetIterator:
         self._epoch: _Epoch | None = None
         self._rows = 0  # rows the current epoch has delivered
         self._epoch_rngs: list = []  # the pipeline's generators as the current epoch began
+        self._epoch_passes: list = []  # the sources' pass counts as it began
         self._stopped = False
         self._lock = threading.Lock()  # one reader at a time takes a row or ends an epoch
         self._reading = threading.local()  # per thread: the epoch it took rows from
@@ -202,6 +203,7 @@ class DatasetIterator:
         self.epochs_started += 1
         self._rows = 0
         self._epoch_rngs = self.state.rng_states()
+        self._epoch_passes = self.state.pass_counts()
         channel = _Channel(config.get_prefetch_size())
         convert = functools.partial(_convert, self.index, self.names, self.output_numpy,
                                     self.as_dict)
@@ -250,14 +252,16 @@ class DatasetIterator:
     def position(self) -> dict:
         """Where reading goes on, for `seek` to return to (a checkpoint records it to resume a
         run): {"epoch", "rows" delivered in it, "rng_states": the pipeline's random generators
-        (shuffles, random samplers and transforms) as that epoch began}. A finished epoch is
-        the next one at row 0."""
+        (shuffles, random samplers and transforms) as that epoch began, "passes": the passes
+        begun over each source before it (their samplers draw by it)}. A finished epoch is the
+        next one at row 0."""
         with self._lock:
             if self._epoch is None or self._epoch.ended:
                 return {"epoch": self.epochs_started, "rows": 0,
-                        "rng_states": self.state.rng_states()}
+                        "rng_states": self.state.rng_states(),
+                        "passes": self.state.pass_counts()}
             return {"epoch": self._epoch.number, "rows": self._rows,
-                    "rng_states": list(self._epoch_rngs)}
+                    "rng_states": list(self._epoch_rngs), "passes": list(self._epoch_passes)}
 
     def seek(self, position: dict) -> None:
         """Continue from the `position` of an iterator over the same pipeline: the epoch's
@@ -276,6 +280,7 @@ class DatasetIterator:
                 raise RuntimeError("dataset iterator seek: the iterator has already been read; "
                                    "seek a new iterator")
             self.state.restore_rng_states(position.get("rng_states", ()))
+            self.state.restore_pass_counts(position.get("passes", ()))
             self.epochs_started = int(epoch)
         for _ in range(int(rows)):
             try:

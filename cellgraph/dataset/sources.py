@@ -93,10 +93,9 @@ class MappableSource(Dataset):
             (lambda index: self.cache.row(self, index, self.row_at))
         # the sampler draws a new order for every pass over the source, a repeat's as an
         # epoch's, as MindSpore resets its sampler for each: its epoch is the pass's number
-        passes = state.keep(self, lambda: [0, _for_iterator(self.sampler)])
-        sampler_state = _Pass(state, passes[0])
-        passes[0] += 1
-        for index in chained_indices(passes[1], self.num_rows, sampler_state):
+        sampler = state.keep(self, lambda: _for_iterator(self.sampler))
+        sampler_state = _Pass(state, state.next_pass(self))
+        for index in chained_indices(sampler, self.num_rows, sampler_state):
             yield read(int(index))
 
     def split(self, sizes, randomize=True):

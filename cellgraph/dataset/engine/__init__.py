@@ -32,6 +32,8 @@ class EpochState:
         self._kept: dict[int, object] = {}
         self._end_hooks: list = []  # what an epoch's end tells (the maps' dataset callbacks)
         self.runs_callbacks = False  # an iterator's pass runs the maps' dataset callbacks
+        self._passes: dict[int, int] = {}  # passes begun over each source (samplers' draws)
+        self._pending_passes: list = []  # counts for the next sources counted (a resumed pass)
 
     def keep(self, node, make):
         """An object of `node`'s that lives as long as this pass (made by `make` on first use):
@@ -61,6 +63,25 @@ class EpochState:
     def epoch_ended(self) -> None:
         for hook in list(self._end_hooks):
             hook()
+
+    def next_pass(self, node) -> int:
+        """The number of passes over `node` begun before this one (epochs and repeats
+        together), counted from the restored counts when the pass was resumed."""
+        if id(node) not in self._passes:
+            self._passes[id(node)] = self._pending_passes.pop(0) if self._pending_passes else 0
+        number = self._passes[id(node)]
+        self._passes[id(node)] = number + 1
+        return number
+
+    def pass_counts(self) -> list:
+        """The pass counts, in the order the sources were first counted."""
+        return list(self._passes.values())
+
+    def restore_pass_counts(self, counts) -> None:
+        """The sources a pass over the same pipeline counts next start from `counts`."""
+        if self._passes:
+            raise RuntimeError("dataset: the pass has begun; its counts cannot be reset")
+        self._pending_passes = list(counts)
 
     def restore_rng_states(self, states) -> None:
         """The generators a pass over the same pipeline makes next take `states` in turn."""
