@@ -16,7 +16,7 @@ from cellgraph.primitives.core import abstract_of, normalize_axis, tensor_axis
 from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.primitives.nn_functional import cumsum, one_hot, reduce_prod
 
-__all__ = ["addn", "all", "any", "count_nonzero", "cumprod", "diff", "histc", "logcumsumexp",
+__all__ = ["addn", "all", "any", "count_nonzero", "cov", "cumprod", "diff", "histc", "logcumsumexp",
            "logsumexp", "nansum", "norm", "reduce_max", "reduce_mean", "reduce_min",
            "reduce_sum", "std", "std_mean", "var", "var_mean", "vector_norm"]
 
@@ -178,3 +178,59 @@ def diff(x, n=1, axis=-1, prepend=None, append=None):
         lead[axis], tail[axis] = slice(1, size), slice(0, size - 1)
         x = F.sub(F.getitem(x, tuple(lead)), F.getitem(x, tuple(tail)))
     return x
+
+
+def _cov_weights(weights, name: str, observations: int, is_kind, kind: str) -> None:
+    aval = abstract_of(weights)
+    if aval.ndim > 1:
+        raise ValueError(f"For cov, the {name} must have one or fewer dimensions, but got "
+                         f"{aval.ndim} dimensions.")
+    if not is_kind(aval.dtype):
+        raise TypeError(f"For cov, the dtype of {name} must be {kind} type, but got type "
+                        f"{aval.dtype}")
+    if int(np.prod(aval.shape)) != observations:
+        raise ValueError(f"For cov, the numel of {name} must equal the number of columns of "
+                         f"input, but got numel:{int(np.prod(aval.shape))}, number of columns "
+                         f"of input:{observations}.")
+
+
+def _divisor(value):
+    """MindSpore divides by float64 values as they are and by any other in float32."""
+    return value if abstract_of(value).dtype == dt.float64 else F.cast(value, dt.float32)
+
+
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    """The covariance matrix of the variables in the rows of `input` (observations in its
+    columns), with `correction` subtracted from the observation count (1: unbiased) and
+    optional integer frequency and float observation weights, as MindSpore computes it."""
+    aval = abstract_of(input)
+    if aval.ndim > 2:
+        raise ValueError(f"For cov, the input must have two or fewer dimensions, but got "
+                         f"{aval.ndim} dimensions.")
+    if aval.dtype == dt.bool_:
+        raise TypeError("For cov, the input dtype can not be bool.")
+    x = F.reshape(input, (1, -1)) if aval.ndim < 2 else input
+    if abstract_of(x).dtype in (dt.float16, dt.bfloat16):
+        x = F.cast(x, dt.float32)
+    observations = _shape(x)[1]
+    if fweights is not None:
+        _cov_weights(fweights, "fweights", observations, lambda d: d.is_int, "an integer")
+    if aweights is not None:
+        _cov_weights(aweights, "aweights", observations, lambda d: d.is_float,
+                     "a floating point")
+    weights = [w for w in (fweights, aweights) if w is not None]
+    w = weights[0] * weights[1] if len(weights) == 2 else (weights[0] if weights else None)
+    if w is not None:
+        w_sum = F.reduce_sum(w)
+        avg = F.reduce_sum(x * w, 1) / _divisor(w_sum)
+    else:
+        w_sum = _const(observations, dt.int64)
+        avg = F.reduce_sum(x, 1) / _divisor(w_sum)
+    if w is not None and aweights is not None and correction != 0:
+        norm_factor = w_sum - correction * F.reduce_sum(w * aweights) / w_sum
+    else:
+        norm_factor = w_sum - correction
+    norm_factor = F.maximum(norm_factor, F.zeros_like(norm_factor))
+    x = x - F.expand_dims(avg, 1)
+    c = F.matmul(x, F.transpose(x * w if w is not None else x, (1, 0)))
+    return F.squeeze(c / _divisor(F.cast(norm_factor, dt.float32)))
