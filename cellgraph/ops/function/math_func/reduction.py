@@ -10,6 +10,7 @@ from cellgraph.ops.function.math_func.elementwise import _as_float, isnan
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives import linalg_ops as L
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import rounding_ops as R
 from cellgraph.primitives.core import abstract_of, normalize_axis, tensor_axis
@@ -66,9 +67,63 @@ def logsumexp(input, dim, keepdim=False):
     return out if keepdim else F.squeeze(out, dim)
 
 
+_MATRIX_ORDS = (2, -2, 1, -1, float("inf"), -float("inf"), "fro", "nuc", None)
+
+
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
-    """The 2-norm (Frobenius for matrices) over `dim`; ord 1, inf, -inf or p for vectors."""
-    return vector_norm(A, 2 if ord is None or ord == "fro" else ord, dim, keepdim, dtype=dtype)
+    """MindSpore's norm: over one axis (an int `dim`, or a 1-D input) the vector norm of
+    `ord`; over two (a pair `dim`, or a 2-D input with `dim=None`) the matrix norm of `ord`
+    (1/-1: max/min column sum, inf/-inf: max/min row sum, 2/-2: largest/smallest singular
+    value, 'nuc': their sum, None/'fro': Frobenius); with neither given, the 2-norm of all."""
+    ndim = _ndim(A)
+    if dim is None:
+        axes = tuple(range(ndim))
+    elif isinstance(dim, int):
+        axes = (dim,)
+    elif isinstance(dim, tuple):
+        if len(dim) > 2:
+            raise ValueError("For norm, the dimensions is out of range.")
+        axes = dim
+    else:
+        raise TypeError(f"For norm, the dim should be int or tuple of int, but got {type(dim)}")
+    if len(axes) == 1 and isinstance(ord, str):
+        raise TypeError(f"For norm, ord mode can not be str for vectors, but got {ord}.")
+    if len(axes) == 2 and ord not in _MATRIX_ORDS:
+        raise ValueError(f"For norm, the ord mode must be in [2, -2, 1, -1, float('inf'), "
+                         f"-float('inf'), 'fro', 'nuc', None] for matrices, but got {ord}.")
+    if dtype is not None:
+        A = F.cast(A, dtype)
+    if len(axes) == 2 and not (dim is None and ord is None):
+        return _matrix_norm(A, ord, axes, keepdim)
+    # one axis, or all of them (MindSpore's own norm gives None for ord over 3 or more axes)
+    return vector_norm(A, 2 if ord is None or ord == "fro" else ord,
+                       None if dim is None else axes, keepdim)
+
+
+def _matrix_norm(A, ord, axes, keepdim):
+    ndim = _ndim(A)
+    row, col = (normalize_axis(a, ndim) for a in axes)
+    if row == col:
+        raise ValueError("For norm, the elements of dim can not be duplicate.")
+    if ord in (1, -1, float("inf"), -float("inf")):
+        summed, over = (row, col) if ord in (1, -1) else (col, row)
+        sums = F.reduce_sum(F.abs(A), summed)
+        over -= over > summed  # the summed axis is gone
+        pick = F.reduce_max if ord in (1, float("inf")) else F.reduce_min
+        out = pick(sums, over)
+    elif ord in (2, -2, "nuc"):
+        perm = [a for a in range(ndim) if a not in (row, col)] + [row, col]
+        values = L.svd(A.transpose(tuple(perm)).astype(dt.float32), compute_uv=False)
+        pick = {2: F.reduce_max, -2: F.reduce_min, "nuc": F.reduce_sum}[ord]
+        out = pick(values, -1)
+    else:  # None or "fro"
+        size = F.abs(A) if abstract_of(A).dtype.is_complex else A
+        out = F.sqrt(F.reduce_sum(F.square(size), (row, col)))
+    if keepdim:
+        shape = list(_shape(A))
+        shape[row] = shape[col] = 1
+        out = F.reshape(out, tuple(shape))
+    return out
 
 
 def vector_norm(x, ord=2, axis=None, keepdims=False, *, dtype=None):
