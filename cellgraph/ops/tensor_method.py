@@ -315,8 +315,9 @@ FUNCTIONAL_METHODS = (
     "argwhere", "baddbmm", "bmm", "count_nonzero", "cross", "cumprod", "deg2rad", "diff",
     "divide", "eq", "fliplr", "flipud", "floor_divide", "fmod", "frac", "hardshrink",
     "ger", "heaviside", "histc", "hypot", "index_fill", "inner", "inv", "isinf", "isneginf", "isposinf",
-    "logaddexp", "logcumsumexp", "logical_xor", "logit", "lstsq", "masked_scatter", "mm", "moveaxis",
-    "movedim", "mvlgamma", "nan_to_num", "nansum", "negative", "rad2deg", "remainder", "sgn", "signbit",
+    "isreal", "logaddexp", "logcumsumexp", "logical_xor", "logit", "lstsq", "masked_scatter",
+    "mm", "moveaxis", "movedim", "multinomial", "mvlgamma", "nan_to_num", "nansum", "negative",
+    "rad2deg", "remainder", "sgn", "signbit",
     "subtract", "swapdims", "t", "take", "tensor_split", "top_k", "unsorted_segment_max",
     "unsorted_segment_min", "unsorted_segment_prod", "xlogy",
 )

@@ -198,6 +198,22 @@ def _qr_bprop(a, out, dout, mode):
     return (matmul(add(dq, matmul(q, mirrored)), _mT(matrix_inverse(r))),)
 
 
+def _geqrf_type(a: TensorType):
+    if a.dtype not in (dt.float16, dt.float32, dt.float64):
+        raise DTypeError(f"Geqrf: expected a float16, float32 or float64 input, got {a.dtype}")
+    if a.ndim < 2:
+        raise ArgumentValueError(f"the rank of a must be greater than or "
+                                 f"equal to 2, but got {a.ndim}.")
+    *batch, m, n = a.shape
+    return a.strong(), TensorType(tuple(batch) + (min(m, n),), a.dtype)
+
+
+# LAPACK's geqrf: R on and above the diagonal, the Householder vectors (their leading 1
+# implied) below it, and their scales tau; no gradient in MindSpore either
+geqrf = Primitive("geqrf", _geqrf_type, label="Geqrf", public=True, method=True,
+                  multiple_results=True, nondifferentiable=True, operands=("input",))
+
+
 def _eigh_type(a: TensorType, lower=True):
     a = _square_stack(a)
     return TensorType(a.shape[:-1], a.dtype), a
@@ -254,7 +270,7 @@ def _stack_rule(prim):
 
 
 for _prim in (matrix_inverse, matrix_determinant, cholesky_p, matrix_solve, svd_p, qr_p,
-              eigh_p):
+              eigh_p, geqrf):
     _prim.def_batch(_stack_rule(_prim))
 
 
@@ -364,5 +380,18 @@ export(cholesky_inverse)
 export_class("CholeskyInverse", cholesky_inverse, {"upper": False}, ops_module="math_ops")
 export_class("Cholesky", cholesky, {"upper": False}, ops_module="math_ops")
 
-__all__ = ["cholesky", "cholesky_inverse", "cholesky_solve", "det", "eigh", "inverse", "logdet", "matrix_determinant", "matrix_inverse",
-           "matrix_solve", "qr", "svd"]
+__all__ = [
+    "cholesky",
+    "cholesky_inverse",
+    "cholesky_solve",
+    "det",
+    "eigh",
+    "geqrf",
+    "inverse",
+    "logdet",
+    "matrix_determinant",
+    "matrix_inverse",
+    "matrix_solve",
+    "qr",
+    "svd",
+]

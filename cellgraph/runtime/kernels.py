@@ -718,6 +718,39 @@ def _qr(xp, x, mode="reduced"):
     return q, r
 
 
+@kernel("geqrf")
+def _geqrf(xp, x):
+    """LAPACK's Householder QR (dgeqrf with dlarfg's reflectors), column by column over the
+    whole batch: a zero column below the diagonal leaves its reflector the identity (tau 0);
+    float16 is factored in float32, as MindSpore's CPU kernel does."""
+    dtype = x.dtype
+    a = xp.astype(x, xp.float32) if dtype == xp.float16 else x
+    *_, m, n = a.shape
+    rows = xp.reshape(xp.arange(m), (m, 1))
+    cols = xp.arange(n)
+    taus = []
+    for j in range(min(m, n)):
+        col = a[..., :, j:j + 1]
+        alpha = col[..., j:j + 1, :]
+        below = xp.sum(xp.where(rows > j, col * col, xp.zeros_like(col)), axis=-2, keepdims=True)
+        norm = xp.sqrt(alpha * alpha + below)
+        beta = xp.where(alpha >= 0, -norm, norm)
+        reflects = below > 0
+        safe = xp.where(reflects, alpha - beta, xp.ones_like(alpha))
+        tau = xp.where(reflects, (beta - alpha) / xp.where(reflects, beta, xp.ones_like(beta)),
+                       xp.zeros_like(alpha))
+        v = xp.where(rows > j, col / safe, xp.where(rows == j, xp.ones_like(col),
+                                                    xp.zeros_like(col)))
+        w = xp.sum(v * a, axis=-2, keepdims=True)
+        applied = a - tau * v * w
+        new_col = xp.where(rows < j, col, xp.where(rows == j, xp.where(reflects, beta, alpha),
+                                                   xp.where(reflects, v, col)))
+        a = xp.where(cols > j, applied, xp.where(cols == j, new_col, a))
+        taus.append(tau[..., 0, 0])
+    tau = (xp.stack(taus, axis=-1) if taus else xp.zeros((*a.shape[:-2], 0), dtype=a.dtype))
+    return xp.astype(a, dtype), xp.astype(tau, dtype)
+
+
 @kernel("bincount")
 def _bincount(xp, x, weights, minlength=0):
     """Each bin sums the weights of the elements equal to its number (one comparison per

@@ -301,8 +301,21 @@ def _linalg_cases():
                 canonical=_eigh_signs),
             Case((_spd((2, 3, 3), f64),), _eigh_ref, (f64, f64), {"lower": True},
                  canonical=_eigh_signs)]
+    # LAPACK's own geqrf (NumPy's qr in mode "raw" returns its output transposed)
+    geqrf = [Case((arr((3, 2), f64),), _geqrf_ref, (f64, f64), call=ops.geqrf),
+             Case((arr((2, 3), f32),), _geqrf_ref, (f32, f32)),
+             Case((arr((2, 3, 3), f64),), _geqrf_ref, (f64, f64)),
+             Case((np.array([[0.0, 1.0], [0.0, 2.0]]),), _geqrf_ref, (f64, f64))]
     return {"matrix_inverse": inverse, "matrix_determinant": det, "cholesky": cholesky,
-            "matrix_solve": solve, "svd": svd, "qr": qr, "eigh": eigh}
+            "matrix_solve": solve, "svd": svd, "qr": qr, "eigh": eigh, "geqrf": geqrf}
+
+
+def _geqrf_ref(a):
+    flat = a.reshape(-1, *a.shape[-2:])
+    raw = [np.linalg.qr(m.astype(np.float64), mode="raw") for m in flat]
+    h = np.stack([r[0].T for r in raw]).reshape(a.shape)
+    tau = np.stack([r[1] for r in raw]).reshape(*a.shape[:-2], min(a.shape[-2:]))
+    return h, tau
 
 
 # ----- rounding, integer division, bitwise --------------------------------------------------------
@@ -559,7 +572,7 @@ SELECT_CASES = seeded({
                        "tensor_scatter_sub", "tensor_scatter_max", "tensor_scatter_min",
                        "tensor_scatter_mul", "tensor_scatter_div")),
     **each(_linalg_cases, ("matrix_inverse", "matrix_determinant", "cholesky", "matrix_solve",
-                           "svd", "qr", "eigh")),
+                           "svd", "qr", "eigh", "geqrf")),
     "floor": lambda: unary_same(np.floor, dtypes=(f32, f64)) + unary_same(np.floor, (i32,)),
     "ceil": lambda: unary_same(np.ceil, dtypes=(f32, f64, i64)),
     "trunc": lambda: unary_same(np.trunc, dtypes=(f32, f64)),

@@ -46,6 +46,13 @@ CASES = {
  "LogitGradEps": lambda: G.LogitGrad(0.35)(T(d), T(np.abs(x))),
  "MaximumGrad": lambda: G.MaximumGrad()(T(x), T(x[:1] * 0 + 0.1), T(d)),
  "MinimumGrad": lambda: G.MinimumGrad()(T(x), T(x[:1] * 0 + 0.1), T(d)),
+ # ties pick dx1; grad_x=False changes nothing in MindSpore 2.10's kernel
+ "MaximumGradGrad": lambda: G.MaximumGradGrad(grad_x=False)(
+     T([1, 2, 4, 3]), T([2, 2, 3, 3]), T([10, 20, 30, 40]), T([1, 2, 3, 4])),
+ "MinimumGradGrad": lambda: G.MinimumGradGrad()(
+     T([1, 2, 4, 3]), T([2, 2, 3, 3]), T([10, 20, 30, 40]), T([1, 2, 3, 4])),
+ "MinimumGradGradBroadcast": lambda: G.MinimumGradGrad()(
+     T([[1, 2], [3, 0]]), T([2, 1]), T(np.ones((2, 2))), T([5, 6])),
  "BiasAddGrad": lambda: G.BiasAddGrad()(T(np.arange(24).reshape(2, 3, 2, 2))),
  "BiasAddGradNHWC": lambda: G.BiasAddGrad("NHWC")(T(np.arange(24).reshape(2, 2, 2, 3))),
  "SliceGrad": lambda: G.SliceGrad()(T(d[:, :2]), T(np.zeros((3, 4))), (1, 1), (2, 2)),
@@ -83,6 +90,9 @@ EXPECTED = {
     'LogitGradEps': [[[0.0, 0.0, 0.0], [0.0, 1.0101, 0.0]]],
     'MaximumGrad': [[[0.0, 0.0, 0.0], [1.5, 0.25, -0.75]], [[0.5, -1.0, 2.0]]],
     'MinimumGrad': [[[0.5, -1.0, 2.0], [0.0, 0.0, 0.0]], [[1.5, 0.25, -0.75]]],
+    'MaximumGradGrad': [[0.0] * 4, [0.0] * 4, [1.0, 20.0, 30.0, 40.0]],
+    'MinimumGradGrad': [[0.0] * 4, [0.0] * 4, [10.0, 20.0, 3.0, 40.0]],
+    'MinimumGradGradBroadcast': [[[0.0, 0.0], [0.0, 0.0]], [0.0, 0.0], [[1.0, 6.0], [5.0, 1.0]]],
     'BiasAddGrad': [[60.0, 92.0, 124.0]],
     'BiasAddGradNHWC': [[84.0, 92.0, 100.0]],
     'SliceGrad': [[[0.0, 0.0, 0.0, 0.0], [0.0, 0.5, -1.0, 0.0], [0.0, 1.5, 0.25, 0.0]]],
@@ -117,7 +127,7 @@ def test_every_class_is_tested_and_shows_its_attributes():
                  "ConcatOffset",  # tests/ops/test_max_pool_grad_grad.py
                  "MaxPoolGradWithArgmax", "MaxPoolGradGradWithArgmax"}  # test_max_pool_grad_with_argmax.py
     assert set(G.__all__) - elsewhere <= {name.removesuffix("Eps").removesuffix("NHWC").removesuffix("Same")
-                                          for name in EXPECTED}
+                                          .removesuffix("Broadcast") for name in EXPECTED}
     assert repr(G.LogitGrad(0.35)) == "LogitGrad(eps=0.35)"
 
 
@@ -261,3 +271,16 @@ def test_l2_normalize_grad_as_mindspore():
     grad = G.L2NormalizeGrad(axis=1, epsilon=1e-4)(Tensor(x), out, Tensor(dy))
     np.testing.assert_allclose(grad.asnumpy(), [[0.581914, 0.581914, 0.145479],
                                                 [0.045085, 0.15395, 0.347486]], rtol=1e-5)
+
+
+def test_maximum_grad_grad_checks_its_gradient_shapes_as_mindspore():
+    with pytest.raises(ValueError, match="'dx', 'dy' should have same shape"):
+        ops.auto_generate.MaximumGradGrad()(T([1, 2]), T([2, 1]), T([1, 1]), T([1, 1, 1]))
+
+
+def test_maximum_grad_grad_batches_under_vmap():
+    xs, ys = T([[3, 5, 11], [7, 5, 6]]), T([[6, 6, 8], [3, 2, 7]])
+    dxs, dys = T([[0, 0, 3], [1, 2, 0]]), T([[1, 2, 0], [0, 0, 3]])
+    out = ops.vmap(ops.auto_generate.MaximumGradGrad(), in_axes=0, out_axes=0)(xs, ys, dxs, dys)
+    np.testing.assert_array_equal(out[2].asnumpy(), [[1, 2, 3], [1, 2, 3]])
+    np.testing.assert_array_equal(out[0].asnumpy(), np.zeros((2, 3)))

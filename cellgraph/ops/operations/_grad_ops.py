@@ -232,6 +232,25 @@ def _minimum_grad(x1, x2, grads, grad_x=True, grad_y=True):
     return _maximum_grad(x1, x2, grads, grad_x, grad_y, wins=F.less, loses=F.greater)
 
 
+def _maximum_grad_grad(x1, x2, dx1, dx2, grad_x=True, grad_y=True, *, pick=None,
+                       label="MaximumGradGrad"):
+    """The second-order pass of MaximumGrad: (0 like x1, 0 like x2, dx1 where x1 wins the
+    comparison (ties included) else dx2). MindSpore 2.10's kernel gives the third result in
+    full whatever grad_x and grad_y say (recorded), so they are the class's attributes only."""
+    del grad_x, grad_y
+    if tuple(dx1.shape) != tuple(x1.shape) or tuple(dx2.shape) != tuple(x2.shape):
+        raise ArgumentValueError(
+            f"For '{label}', Its input 'dx', 'dy' should have same shape and equal to x and y "
+            f"shape, but got 'x' shape:{list(x1.shape)} vs 'dx' shape: {list(dx1.shape)}, "
+            f"'y' shape:{list(x2.shape)} vs 'dy' shape: {list(dx2.shape)}")
+    first = (pick or F.greater_equal)(x1, x2)
+    return F.zeros_like(x1), F.zeros_like(x2), F.select(first, dx1, dx2)
+
+
+def _minimum_grad_grad(x1, x2, dx1, dx2):
+    return _maximum_grad_grad(x1, x2, dx1, dx2, pick=F.less_equal, label="MinimumGradGrad")
+
+
 def _bias_add_grad(dout, data_format="NCHW"):
     channel = len(dout.shape) - 1 if data_format == "NHWC" else 1
     return F.reduce_sum(dout, tuple(i for i in range(len(dout.shape)) if i != channel))
@@ -341,6 +360,8 @@ _CLASSES = {
     "LogitGrad": (_logit_grad, {"eps": -1.0}),
     "MaximumGrad": (_maximum_grad, {"grad_x": True, "grad_y": True}),
     "MinimumGrad": (_minimum_grad, {"grad_x": True, "grad_y": True}),
+    "MaximumGradGrad": (_maximum_grad_grad, {"grad_x": True, "grad_y": True}),
+    "MinimumGradGrad": (_minimum_grad_grad, None),
     "BiasAddGrad": (_bias_add_grad, {"data_format": "NCHW"}),
     "SliceGrad": (_slice_grad, None),
     "LayerNormGrad": (_layer_norm_grad, {"begin_norm_axis": 1, "begin_params_axis": 1}),

@@ -12,7 +12,7 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.core import abstract_of, is_value, running_eagerly, value_input
 from cellgraph.primitives.errors import DTypeError
 
-__all__ = ["is_tensor", "rank", "size"]
+__all__ = ["deepcopy", "is_nonzero", "is_tensor", "rank", "size"]
 
 
 def _const(values: np.ndarray, dtype):
@@ -49,6 +49,27 @@ def size(input_x) -> int:
 def rank(input_x) -> int:
     """The number of dimensions, a Python int."""
     return _tensor(input_x, "rank", "input_x").ndim
+
+
+def deepcopy(input_x):
+    """A copy of `input_x` (`ops.deepcopy`): new data outside a graph; inside one the value
+    itself, which no later operation changes in place. Its gradient passes through."""
+    _tensor(input_x, "deepcopy", "input_x")
+    return input_x.copy()
+
+
+def is_nonzero(input):
+    """Whether the one element of `input` is not zero (False, 0, 0.0 are zero): a Python bool
+    outside a graph, a 0-d bool Tensor inside one (known when the graph runs)."""
+    from cellgraph.runtime.tensor import Tensor
+
+    if not is_tensor(input):
+        raise TypeError(f"For is_nonzero, the input must be a Tensor, but got {type(input)}.")
+    numel = math.prod(abstract_of(input).shape)
+    if numel != 1:
+        raise ValueError(f"For is_nonzero, the numel of input must be 1, but got {numel}.")
+    out = A.cast(A.reshape(input, shape=()), dtype=dt.bool_)
+    return bool(out.asnumpy()) if isinstance(out, Tensor) else out
 
 
 def known(value, what: str, op: str):

@@ -26,7 +26,7 @@ from cellgraph.primitives.errors import (
 )
 from cellgraph.primitives.functional import gather
 
-__all__ = ["batch_to_space_nd", "chunk", "expand", "flatten", "flip", "fliplr", "flipud", "hstack", "moveaxis", "movedim",
+__all__ = ["batch_to_space_nd", "chunk", "column_stack", "expand", "flatten", "flip", "fliplr", "flipud", "hstack", "moveaxis", "movedim",
            "narrow", "permute", "repeat_elements", "repeat_interleave", "roll", "rot90",
            "space_to_batch_nd",
            "swapaxes", "swapdims", "t", "tensor_split", "unbind", "unsqueeze", "unstack", "vstack"]
@@ -190,6 +190,24 @@ def narrow(input, axis, start, length):
 def hstack(tensors):
     tensors = tuple(tensors)
     return F.concat(tensors, 0 if abstract_of(tensors[0]).ndim == 1 else 1)
+
+
+def column_stack(tensors):
+    """The tensors side by side as columns: a 0-d or 1-D tensor becomes one column, the others
+    are joined along axis 1 (`ops.column_stack`)."""
+    if not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"For column_stack, the input must be list or tuple of tensors, but got "
+                        f"{type(tensors)}.")
+    columns = []
+    for tensor in tensors:
+        if not is_tensor(tensor):
+            raise TypeError(f"For column_stack, the input element must be tensor, but got "
+                            f"{type(tensor)}.")
+        ndim = abstract_of(tensor).ndim
+        columns.append(F.reshape(tensor, (-1, 1)) if ndim < 2 else tensor)
+    if not columns:
+        raise ValueError("For column_stack, the input must have at least 1 tensor, but got 0.")
+    return F.concat(tuple(columns), 1)
 
 
 def vstack(inputs):

@@ -44,6 +44,7 @@ __all__ = [
     "isnan",
     "isneginf",
     "isposinf",
+    "isreal",
     "lerp",
     "logaddexp",
     "logical_xor",
@@ -59,6 +60,15 @@ __all__ = [
     "subtract",
     "xlogy",
 ]
+
+
+def isreal(input):
+    """True where an element has no imaginary part: everywhere for a real, integer or bool
+    tensor, where the imaginary part is 0 for a complex one (`ops.isreal`)."""
+    aval = _tensor(input, "isreal")
+    if not aval.dtype.is_complex:
+        return F.ones(tuple(aval.shape), dt.bool_)
+    return F.equal(F.imag(input), 0)
 
 
 def deg2rad(x):

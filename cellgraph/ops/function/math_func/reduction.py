@@ -10,13 +10,14 @@ from cellgraph.ops.function.math_func.elementwise import _as_float, isnan
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
+from cellgraph.primitives import linalg_ops as L
 from cellgraph.primitives import math_ops as M
 from cellgraph.primitives import rounding_ops as R
 from cellgraph.primitives.core import abstract_of, normalize_axis, tensor_axis
 from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.primitives.nn_functional import cumsum, one_hot, reduce_prod
 
-__all__ = ["addn", "all", "any", "count_nonzero", "cumprod", "diff", "histc", "logcumsumexp",
+__all__ = ["addn", "all", "any", "count_nonzero", "cov", "cumprod", "diff", "histc", "logcumsumexp",
            "logsumexp", "nansum", "norm", "reduce_max", "reduce_mean", "reduce_min",
            "reduce_sum", "std", "std_mean", "var", "var_mean", "vector_norm"]
 
@@ -66,9 +67,63 @@ def logsumexp(input, dim, keepdim=False):
     return out if keepdim else F.squeeze(out, dim)
 
 
+_MATRIX_ORDS = (2, -2, 1, -1, float("inf"), -float("inf"), "fro", "nuc", None)
+
+
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
-    """The 2-norm (Frobenius for matrices) over `dim`; ord 1, inf, -inf or p for vectors."""
-    return vector_norm(A, 2 if ord is None or ord == "fro" else ord, dim, keepdim, dtype=dtype)
+    """MindSpore's norm: over one axis (an int `dim`, or a 1-D input) the vector norm of
+    `ord`; over two (a pair `dim`, or a 2-D input with `dim=None`) the matrix norm of `ord`
+    (1/-1: max/min column sum, inf/-inf: max/min row sum, 2/-2: largest/smallest singular
+    value, 'nuc': their sum, None/'fro': Frobenius); with neither given, the 2-norm of all."""
+    ndim = _ndim(A)
+    if dim is None:
+        axes = tuple(range(ndim))
+    elif isinstance(dim, int):
+        axes = (dim,)
+    elif isinstance(dim, tuple):
+        if len(dim) > 2:
+            raise ValueError("For norm, the dimensions is out of range.")
+        axes = dim
+    else:
+        raise TypeError(f"For norm, the dim should be int or tuple of int, but got {type(dim)}")
+    if len(axes) == 1 and isinstance(ord, str):
+        raise TypeError(f"For norm, ord mode can not be str for vectors, but got {ord}.")
+    if len(axes) == 2 and ord not in _MATRIX_ORDS:
+        raise ValueError(f"For norm, the ord mode must be in [2, -2, 1, -1, float('inf'), "
+                         f"-float('inf'), 'fro', 'nuc', None] for matrices, but got {ord}.")
+    if dtype is not None:
+        A = F.cast(A, dtype)
+    if len(axes) == 2 and not (dim is None and ord is None):
+        return _matrix_norm(A, ord, axes, keepdim)
+    # one axis, or all of them (MindSpore's own norm gives None for ord over 3 or more axes)
+    return vector_norm(A, 2 if ord is None or ord == "fro" else ord,
+                       None if dim is None else axes, keepdim)
+
+
+def _matrix_norm(A, ord, axes, keepdim):
+    ndim = _ndim(A)
+    row, col = (normalize_axis(a, ndim) for a in axes)
+    if row == col:
+        raise ValueError("For norm, the elements of dim can not be duplicate.")
+    if ord in (1, -1, float("inf"), -float("inf")):
+        summed, over = (row, col) if ord in (1, -1) else (col, row)
+        sums = F.reduce_sum(F.abs(A), summed)
+        over -= over > summed  # the summed axis is gone
+        pick = F.reduce_max if ord in (1, float("inf")) else F.reduce_min
+        out = pick(sums, over)
+    elif ord in (2, -2, "nuc"):
+        perm = [a for a in range(ndim) if a not in (row, col)] + [row, col]
+        values = L.svd(A.transpose(tuple(perm)).astype(dt.float32), compute_uv=False)
+        pick = {2: F.reduce_max, -2: F.reduce_min, "nuc": F.reduce_sum}[ord]
+        out = pick(values, -1)
+    else:  # None or "fro"
+        size = F.abs(A) if abstract_of(A).dtype.is_complex else A
+        out = F.sqrt(F.reduce_sum(F.square(size), (row, col)))
+    if keepdim:
+        shape = list(_shape(A))
+        shape[row] = shape[col] = 1
+        out = F.reshape(out, tuple(shape))
+    return out
 
 
 def vector_norm(x, ord=2, axis=None, keepdims=False, *, dtype=None):
@@ -178,3 +233,59 @@ def diff(x, n=1, axis=-1, prepend=None, append=None):
         lead[axis], tail[axis] = slice(1, size), slice(0, size - 1)
         x = F.sub(F.getitem(x, tuple(lead)), F.getitem(x, tuple(tail)))
     return x
+
+
+def _cov_weights(weights, name: str, observations: int, is_kind, kind: str) -> None:
+    aval = abstract_of(weights)
+    if aval.ndim > 1:
+        raise ValueError(f"For cov, the {name} must have one or fewer dimensions, but got "
+                         f"{aval.ndim} dimensions.")
+    if not is_kind(aval.dtype):
+        raise TypeError(f"For cov, the dtype of {name} must be {kind} type, but got type "
+                        f"{aval.dtype}")
+    if int(np.prod(aval.shape)) != observations:
+        raise ValueError(f"For cov, the numel of {name} must equal the number of columns of "
+                         f"input, but got numel:{int(np.prod(aval.shape))}, number of columns "
+                         f"of input:{observations}.")
+
+
+def _divisor(value):
+    """MindSpore divides by float64 values as they are and by any other in float32."""
+    return value if abstract_of(value).dtype == dt.float64 else F.cast(value, dt.float32)
+
+
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    """The covariance matrix of the variables in the rows of `input` (observations in its
+    columns), with `correction` subtracted from the observation count (1: unbiased) and
+    optional integer frequency and float observation weights, as MindSpore computes it."""
+    aval = abstract_of(input)
+    if aval.ndim > 2:
+        raise ValueError(f"For cov, the input must have two or fewer dimensions, but got "
+                         f"{aval.ndim} dimensions.")
+    if aval.dtype == dt.bool_:
+        raise TypeError("For cov, the input dtype can not be bool.")
+    x = F.reshape(input, (1, -1)) if aval.ndim < 2 else input
+    if abstract_of(x).dtype in (dt.float16, dt.bfloat16):
+        x = F.cast(x, dt.float32)
+    observations = _shape(x)[1]
+    if fweights is not None:
+        _cov_weights(fweights, "fweights", observations, lambda d: d.is_int, "an integer")
+    if aweights is not None:
+        _cov_weights(aweights, "aweights", observations, lambda d: d.is_float,
+                     "a floating point")
+    weights = [w for w in (fweights, aweights) if w is not None]
+    w = weights[0] * weights[1] if len(weights) == 2 else (weights[0] if weights else None)
+    if w is not None:
+        w_sum = F.reduce_sum(w)
+        avg = F.reduce_sum(x * w, 1) / _divisor(w_sum)
+    else:
+        w_sum = _const(observations, dt.int64)
+        avg = F.reduce_sum(x, 1) / _divisor(w_sum)
+    if w is not None and aweights is not None and correction != 0:
+        norm_factor = w_sum - correction * F.reduce_sum(w * aweights) / w_sum
+    else:
+        norm_factor = w_sum - correction
+    norm_factor = F.maximum(norm_factor, F.zeros_like(norm_factor))
+    x = x - F.expand_dims(avg, 1)
+    c = F.matmul(x, F.transpose(x * w if w is not None else x, (1, 0)))
+    return F.squeeze(c / _divisor(F.cast(norm_factor, dt.float32)))
