@@ -300,3 +300,24 @@ def test_conv2d_subclass_calls_conv2d_and_bias_add(has_bias):
         want = want + np.arange(4).reshape(1, 4, 1, 1)
     np.testing.assert_allclose(net(Tensor(x)).asnumpy(), want, rtol=1e-4, atol=1e-4)
     assert net.conv2d.group == 1 and net.bias_add.data_format == "NCHW"
+
+
+class _ChannelsFirstLayerNorm(nn.LayerNorm):
+    """mindcv's ConvNextLayerNorm: MindSpore's `self.layer_norm` primitive on the input moved
+    to channels-last."""
+
+    def construct(self, x):
+        x = cellgraph.ops.transpose(x, (0, 2, 3, 1))
+        y, mean, var = self.layer_norm(x, self.gamma, self.beta)
+        return cellgraph.ops.transpose(y, (0, 3, 1, 2)), mean.shape, var.shape
+
+
+def test_layer_norm_subclass_calls_layer_norm():
+    net = _ChannelsFirstLayerNorm((4,), epsilon=1e-6)
+    net.gamma.set_data(Tensor(np.array([1.0, 2.0, 3.0, 4.0], np.float32)))
+    x = np.random.RandomState(1).standard_normal((2, 4, 3, 5)).astype(np.float32)
+    y, mean_shape, var_shape = net(Tensor(x))
+    mu = x.mean(1, keepdims=True)
+    want = (x - mu) / np.sqrt(x.var(1, keepdims=True) + 1e-6) * np.arange(1, 5).reshape(1, 4, 1, 1)
+    np.testing.assert_allclose(y.asnumpy(), want, rtol=1e-4, atol=1e-5)
+    assert tuple(mean_shape) == tuple(var_shape) == (2, 3, 5, 1)
