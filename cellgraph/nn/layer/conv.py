@@ -10,7 +10,6 @@ import cellgraph.ops as P
 from cellgraph.common.initializer import HeUniform, Uniform, compute_fans, initializer
 from cellgraph.ops.function.nn_func.conv import conv_transpose2d_mode
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Parameter
 
