@@ -370,6 +370,14 @@ def tensor_if(interp, node, test, rest) -> bool:
         if n in names or n in one_sided or (vt is old and ve is old):
             continue
         t_set, e_set = _is_set(vt), _is_set(ve)
+        if old is _MISSING and t_set != e_set:
+            # a global (or an enclosing function's local) that one branch assigns: the other
+            # branch keeps the outer value, as MindSpore's parser reads it
+            outer = interp.scope.outer_value(n, _MISSING)
+            if _is_set(outer):
+                (else_branch if t_set else then_branch).vars[n] = outer
+                names.append(n)
+                continue
         if not t_set and not e_set:
             one_sided[n] = ve if vt is old else vt  # a mark made inside a branch
         elif (not t_set and not then_branch.raised) or (not e_set and not else_branch.raised):

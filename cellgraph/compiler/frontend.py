@@ -316,14 +316,27 @@ class Interpreter:
         test = forced if forced is not None else self.eval(node.test)
         if isinstance(test, Tracer):
             return control_flow.tensor_if(self, node, test, rest)
-        before = dict(self.scope.vars)
+        before = self._vars_before([node])
         taken = control_flow.truth(test)
         self.exec_block(node.body if taken else node.orelse)
         definedness.mark_constant_if(self.scope.vars, before, node, taken, self.info)
         return False
 
-    def stmt_For(self, node):
+    def _vars_before(self, stmts) -> dict:
+        """The local names before `stmts`, with the names they assign that are not local yet
+        but have a value outside the function (a global, an enclosing function's local): that
+        value is the name's on the paths that do not assign it (MindSpore's parser reads
+        `z += i` in a loop over a global `z` from the global)."""
         before = dict(self.scope.vars)
+        for name in definedness.assigned_names(stmts):
+            if name not in before:
+                value = self.scope.outer_value(name, definedness.ABSENT)
+                if definedness.is_defined(value):
+                    before[name] = value
+        return before
+
+    def stmt_For(self, node):
+        before = self._vars_before([node])
         try:
             self._run_for(node)
         finally:
@@ -353,7 +366,7 @@ class Interpreter:
         self.exec_block(node.orelse)
 
     def stmt_While(self, node):
-        before = dict(self.scope.vars)
+        before = self._vars_before(node.body)
         try:
             self._run_while(node)
         finally:

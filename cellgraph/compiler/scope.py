@@ -83,6 +83,18 @@ class Scope:
             return getattr(builtins, name)
         raise KeyError(name)
 
+    def outer_value(self, name: str, missing=None):
+        """The value `name` has outside this function's own locals (an enclosing function's
+        local, or a global), else `missing`: what a local name assigned only inside a loop or
+        one branch holds on the paths that do not assign it, as in MindSpore's parser."""
+        scope = self.parent
+        while scope is not None:
+            if name in scope.vars:
+                return scope.vars[name]
+            scope = scope.parent
+        record_global(self.globals, name)
+        return self.globals.get(name, missing)
+
 
 # ----- what gets interpreted -------------------------------------------------------------------
 

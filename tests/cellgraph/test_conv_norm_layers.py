@@ -271,3 +271,53 @@ def test_conv3d_layers_take_tensors_as_initial_values(cls, kernel):
     layer = cls(2, 2, kernel, weight_init=Tensor(weight), has_bias=True, bias_init=Tensor(bias))
     np.testing.assert_array_equal(layer.weight.asnumpy(), weight)
     np.testing.assert_array_equal(layer.bias.asnumpy(), bias)
+
+
+class _StdConv2d(nn.Conv2d):
+    """Weight standardisation as the zoos write it (mindcv's BiT): MindSpore's `self.conv2d`
+    primitive applied to a weight computed in construct, then `self.bias_add`."""
+
+    def construct(self, x):
+        w = self.weight
+        m = w.mean((1, 2, 3), keep_dims=True)
+        v = w.var((1, 2, 3), keepdims=True)
+        out = self.conv2d(x, (w - m) / cellgraph.ops.sqrt(v + 1e-10))
+        return self.bias_add(out, self.bias) if self.has_bias else out
+
+
+@pytest.mark.parametrize("has_bias", [False, True])
+def test_conv2d_subclass_calls_conv2d_and_bias_add(has_bias):
+    rng = np.random.RandomState(0)
+    net = _StdConv2d(3, 4, 3, stride=2, pad_mode="pad", padding=1, has_bias=has_bias)
+    w = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
+    net.weight.set_data(Tensor(w))
+    if has_bias:
+        net.bias.set_data(Tensor(np.arange(4, dtype=np.float32)))
+    x = rng.standard_normal((2, 3, 7, 7)).astype(np.float32)
+    ws = (w - w.mean((1, 2, 3), keepdims=True)) / np.sqrt(w.var((1, 2, 3), keepdims=True) + 1e-10)
+    want = np_conv2d(x, ws, stride=(2, 2), pad=(1, 1, 1, 1))
+    if has_bias:
+        want = want + np.arange(4).reshape(1, 4, 1, 1)
+    np.testing.assert_allclose(net(Tensor(x)).asnumpy(), want, rtol=1e-4, atol=1e-4)
+    assert net.conv2d.group == 1 and net.bias_add.data_format == "NCHW"
+
+
+class _ChannelsFirstLayerNorm(nn.LayerNorm):
+    """mindcv's ConvNextLayerNorm: MindSpore's `self.layer_norm` primitive on the input moved
+    to channels-last."""
+
+    def construct(self, x):
+        x = cellgraph.ops.transpose(x, (0, 2, 3, 1))
+        y, mean, var = self.layer_norm(x, self.gamma, self.beta)
+        return cellgraph.ops.transpose(y, (0, 3, 1, 2)), mean.shape, var.shape
+
+
+def test_layer_norm_subclass_calls_layer_norm():
+    net = _ChannelsFirstLayerNorm((4,), epsilon=1e-6)
+    net.gamma.set_data(Tensor(np.array([1.0, 2.0, 3.0, 4.0], np.float32)))
+    x = np.random.RandomState(1).standard_normal((2, 4, 3, 5)).astype(np.float32)
+    y, mean_shape, var_shape = net(Tensor(x))
+    mu = x.mean(1, keepdims=True)
+    want = (x - mu) / np.sqrt(x.var(1, keepdims=True) + 1e-6) * np.arange(1, 5).reshape(1, 4, 1, 1)
+    np.testing.assert_allclose(y.asnumpy(), want, rtol=1e-4, atol=1e-5)
+    assert tuple(mean_shape) == tuple(var_shape) == (2, 3, 5, 1)

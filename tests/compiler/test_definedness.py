@@ -179,3 +179,32 @@ def test_undefined_name_uses_mindspore_words():
     with pytest.raises(NameError, match=r"^The name 'undefined_offset' is not defined, or not "
                                         r"supported in graph mode\."):
         jit(reads_nothing)(X)
+
+
+# A name the function assigns only inside a loop or one branch, that is also a global: the
+# paths that do not assign it read the global (MindSpore 2.10 returned the values below).
+TOTAL = Tensor(np.ones((2, 3), np.float32))
+LIMIT = 5
+
+
+def global_updated_in_loop():
+    for i in (1, 2, 3):
+        TOTAL = TOTAL + i  # noqa: F823 - the global's value on the first pass
+    return TOTAL
+
+
+def global_set_in_one_branch(x):
+    if x > 0:
+        LIMIT = 2
+    return LIMIT + x
+
+
+def test_loop_reads_the_global_it_shadows():
+    out = jit(global_updated_in_loop)()
+    np.testing.assert_array_equal(out.asnumpy(), np.full((2, 3), 7.0, np.float32))
+    np.testing.assert_array_equal(TOTAL.asnumpy(), np.ones((2, 3), np.float32))
+
+
+@pytest.mark.parametrize(("x", "want"), [(1, 3), (-1, 4)])
+def test_tensor_if_reads_the_global_on_the_other_branch(x, want):
+    assert int(jit(global_set_in_one_branch)(Tensor(x)).asnumpy()) == want

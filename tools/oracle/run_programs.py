@@ -16,6 +16,9 @@ The list is programs.txt beside this file, one program a line: `owner/name path 
 * a `.py` script, run in a copy of the folders that `tree=a,b` names (the zoo's package);
 * a zoo's test file (`pytest=1`), run with pytest in such a copy: the program counts as the
   tests MindSpore passes in it.
+* a zoo's model (`model=NAME`, with `factory=module:function` when not mindcv's
+  create_model and `input=CxHxW` when not 3x224x224): model_program.py builds it in such a
+  copy, gives it the same weights on both sides, runs one forward pass and two training steps.
 `path=a,b` adds folders of the copy to the module path. Nothing of the repositories enters the
 project: each program is written into a temporary folder twice, the second time with the word
 `mindspore` written `cellgraph`, and run there on each side under program_harness.py (seeded
@@ -68,6 +71,8 @@ def load_list(path: Path) -> list[dict]:
             key, _, value = option.partition("=")
             # `path=` adds to the module path; the entry's own "path" is the program's
             entry["pythonpath" if key == "path" else key] = value
+        if "model" in entry:  # one file defines several models
+            entry["id"] += f"[{entry['model']}]"
         entries.append(entry)
     return entries
 
@@ -149,6 +154,13 @@ def run_side(python: str, package: str, mirrors: Path, entry: dict, timeout: flo
             cmd = [python, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", entry["path"]]
         else:
             text = show(mirrors, entry["repo"], entry["path"])
+            if entry.get("model"):
+                # a zoo's model run by our own program (model_program.py): `path` is the
+                # file that defines it, read only to check that the zoo still has it
+                text = (f"MODEL = {entry['model']!r}\n"
+                        f"FACTORY = {entry.get('factory', 'mindcv.models:create_model')!r}\n"
+                        f"INPUT = {tuple(int(n) for n in entry.get('input', '3x224x224').split('x'))}\n"
+                        + (HERE / "model_program.py").read_text(encoding="utf-8"))
             if entry["path"].endswith((".md", ".ipynb")):
                 program = work / "program.json"
                 page = [renamed(b, package) for b in blocks_of(entry["path"], text)]

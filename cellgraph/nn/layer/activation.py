@@ -51,6 +51,7 @@ class ReLU(Cell):
 
     def __init__(self):
         super().__init__()
+        self.relu = P.ReLU()  # MindSpore's attribute, which subclasses call
 
     def construct(self, x):
         return F.relu(x)
@@ -61,6 +62,7 @@ class ReLU6(Cell):
 
     def __init__(self):
         super().__init__()
+        self.relu6 = P.ReLU6()
 
     def construct(self, x):
         return F.relu6(x)
@@ -85,6 +87,7 @@ class Sigmoid(Cell):
 
     def __init__(self):
         super().__init__()
+        self.sigmoid = P.Sigmoid()
 
     def construct(self, x):
         return F.sigmoid(x)
@@ -93,6 +96,7 @@ class Sigmoid(Cell):
 class Tanh(Cell):
     def __init__(self):
         super().__init__()
+        self.tanh = P.Tanh()
 
     def construct(self, x):
         return F.tanh(x)
@@ -135,6 +139,7 @@ class Softmax(Cell):
     def __init__(self, axis=-1):
         super().__init__()
         self.axis = axis
+        self.softmax = P.Softmax(axis)
 
     def construct(self, x):
         return F.softmax(x, self.axis)
@@ -147,6 +152,7 @@ class LogSoftmax(Cell):
     def __init__(self, axis=-1):
         super().__init__()
         self.axis = axis
+        self.log_softmax = P.LogSoftmax(axis)
 
     def construct(self, x):
         return F.log_softmax(x, self.axis)

@@ -10,7 +10,6 @@ import cellgraph.ops as P
 from cellgraph.common.initializer import HeUniform, Uniform, compute_fans, initializer
 from cellgraph.ops.function.nn_func.conv import conv_transpose2d_mode
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Parameter
 
@@ -80,11 +79,21 @@ class Conv2d(Cell):
                 bias_init = Uniform(1 / math.sqrt(compute_fans(shape)[0]))
             self.bias = Parameter(initializer(bias_init, (self.out_channels,), dtype),
                                   name="bias")
+        self.data_format = data_format
+        # MindSpore's attributes: subclasses call them on a weight of their own (weight
+        # standardisation: `self.conv2d(x, standardised(self.weight))`)
+        self.conv2d = P.Conv2D(out_channel=self.out_channels, kernel_size=self.kernel_size,
+                               mode=1, pad_mode=self.pad_mode, pad=self.padding,
+                               stride=self.stride, dilation=self.dilation, group=self.group,
+                               data_format=data_format)
+        self.bias_add = P.BiasAdd(data_format=data_format)
 
     def construct(self, x):
         check_input("Conv2d", x, rank=4, channels=self.in_channels, dtype=self.weight.dtype)
-        return NF.conv2d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
-                         self.dilation, self.group)
+        output = self.conv2d(x, self.weight)
+        if self.has_bias:
+            output = self.bias_add(output, self.bias)
+        return output
 
     def extend_repr(self) -> str:
         return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "

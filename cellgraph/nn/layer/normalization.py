@@ -198,6 +198,11 @@ class LayerNorm(Cell):
         self.epsilon = float(epsilon)
         self.gamma = Parameter(initializer(gamma_init, self.normalized_shape, dtype))
         self.beta = Parameter(initializer(beta_init, self.normalized_shape, dtype))
+        # MindSpore's attribute: subclasses call it on an input of their own (mindcv's
+        # channels-first ConvNextLayerNorm: `y, _, _ = self.layer_norm(x, self.gamma, ...)`)
+        self.layer_norm = P.LayerNorm(begin_norm_axis=begin_norm_axis,
+                                      begin_params_axis=begin_params_axis,
+                                      epsilon=self.epsilon)
 
     def construct(self, x):
         ndim = len(x.shape)
