@@ -24,6 +24,23 @@ def test_gen_ops_prim_classes_and_instances():
         _ = gen_ops_prim.no_such_thing_op
 
 
+def test_ones_like_ext_and_zeros_like_ext_take_a_dtype_by_position():
+    from cellgraph.ops.auto_generate import OnesLikeExt, ZerosLikeExt
+
+    x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))
+    ones = OnesLikeExt()(x)
+    assert ones.dtype == cellgraph.float32 and ones.asnumpy().tolist() == [[1.0] * 3] * 2
+    assert OnesLikeExt()(x, cellgraph.int32).dtype == cellgraph.int32
+    zeros = ZerosLikeExt()(x, None)
+    assert zeros.dtype == cellgraph.float32 and not zeros.asnumpy().any()
+
+    @cellgraph.jit
+    def both(x):
+        return OnesLikeExt()(x, cellgraph.int32) + ZerosLikeExt()(x, dtype=cellgraph.int32)
+
+    assert both(x).asnumpy().tolist() == [[1] * 3] * 2
+
+
 def test_gen_ops_def_and_pyboost_inner_prim_run_in_graphs():
     from cellgraph.ops.auto_generate import gen_ops_def, pyboost_inner_prim
 

@@ -87,6 +87,16 @@ def _clone(input):
     return input
 
 
+def _ones_like_ext(input, dtype=None):
+    """MindSpore's OnesLikeExt: mint.ones_like, its dtype also by position."""
+    return _mint("ones_like")(input, dtype=dtype)
+
+
+def _zeros_like_ext(input, dtype=None):
+    """MindSpore's ZerosLikeExt: mint.zeros_like, its dtype also by position."""
+    return _mint("zeros_like")(input, dtype=dtype)
+
+
 def _contiguous(input):
     """The input itself: cellgraph's Tensors are always stored contiguously, which is when
     MindSpore's Contiguous returns its input unchanged."""
@@ -125,6 +135,8 @@ BernoulliExt = _function_class("BernoulliExt", _bernoulli_ext)
 MultinomialExt = _function_class("MultinomialExt", _multinomial_ext)
 Clone = _function_class("Clone", _clone)
 Contiguous = _function_class("Contiguous", _contiguous)
+OnesLikeExt = _function_class("OnesLikeExt", _ones_like_ext)
+ZerosLikeExt = _function_class("ZerosLikeExt", _zeros_like_ext)
 MaxPoolWithIndices, MaxPoolWithMask = _ops.MaxPoolWithIndices, _ops.MaxPoolWithMask
 Tensor = _ops.Tensor  # as MindSpore's module imports it
 globals().update(_inplace.GEN_OPS_CLASSES)  # InplaceAddExt, ... (in-place Tensor updates)
