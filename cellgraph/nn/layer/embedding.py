@@ -19,7 +19,7 @@ from cellgraph.runtime.tensor import Parameter
 from ..cell import Cell
 from ._checks import positive_int
 
-__all__ = ["Embedding", "EmbeddingLookup"]
+__all__ = ["Embedding", "EmbeddingLookup", "MultiFieldEmbeddingLookup"]
 
 
 class Embedding(Cell):
@@ -123,3 +123,65 @@ class EmbeddingLookup(Cell):
     def extend_repr(self) -> str:
         return f"vocab_size={self.vocab_size}, embedding_size={self.embedding_size}, " \
                f"target={self.target}, max_norm={self.max_norm}"
+
+
+_MULTI_FIELD_DTYPES = {"input_indices": (dt.int32, dt.int64), "input_values": (dt.float32,),
+                       "field_ids": (dt.int32,)}
+
+
+class MultiFieldEmbeddingLookup(EmbeddingLookup):
+    """Per example, the rows of the ids in `input_indices` (batch, n), each scaled by its
+    `input_values` entry, merged per field (`field_ids`, values in [0, field_size)) by
+    `operator`: 'SUM', 'MEAN' (the sum over the sum of the values' magnitudes, 0 where that is
+    0) or 'MAX' (entries of value 0 take no part; a field with none is 0). The result is
+    (batch, field_size, embedding_size), as MindSpore's."""
+
+    OPERATOR_SUM, OPERATOR_MEAN, OPERATOR_MAX = "SUM", "MEAN", "MAX"
+
+    def __init__(self, vocab_size, embedding_size, field_size, param_init="normal",
+                 target="CPU", slice_mode="batch_slice", feature_num_list=None, max_norm=None,
+                 sparse=True, operator="SUM", dtype=dt.float32):
+        super().__init__(vocab_size, embedding_size, param_init, target, slice_mode,
+                         feature_num_list, max_norm, sparse, dtype=dtype)
+        self.field_size = positive_int(field_size, "MultiFieldEmbeddingLookup", "field_size")
+        if operator not in ("SUM", "MAX", "MEAN"):
+            raise ArgumentValueError(f"For 'MultiFieldEmbeddingLookup', the 'operator' must be "
+                                     f"str and must be in '['SUM', 'MAX', 'MEAN']', but got "
+                                     f"{operator!r}.")
+        self.operator = operator
+
+    def construct(self, input_indices, input_values, field_ids):
+        for name, value in (("input_indices", input_indices), ("input_values", input_values),
+                            ("field_ids", field_ids)):
+            if len(value.shape) != 2:
+                raise ArgumentValueError(f"For 'MultiFieldEmbeddingLookup', the dimension of "
+                                         f"'{name}' must be 2d, but got {len(value.shape)}")
+        for name, value, allowed in (
+                ("input_indices", input_indices, "one of [mindspore.int32, mindspore.int64]"),
+                ("input_values", input_values, "Float32"), ("field_ids", field_ids, "Int32")):
+            if value.dtype not in _MULTI_FIELD_DTYPES[name]:
+                raise DTypeError(f"For 'MultiFieldEmbeddingLookup', the '{name}' should be "
+                                 f"{allowed}, but got 'mindspore.{value.dtype.np.name}'.")
+        batch, length = input_indices.shape
+        segments = batch * self.field_size
+        bias = F.reshape(P.arange(0, segments, self.field_size, dtype=dt.int32), (batch, 1))
+        ids = F.reshape(F.add(field_ids, bias), (-1,))
+        weights = F.reshape(input_values, (batch, length, 1))
+        embedding = F.mul(weights, super().construct(input_indices))
+        if self.operator == "MAX":  # entries of value 0 take no part in the maximum
+            embedding = F.add(embedding, F.mul(F.cast(F.equal(weights, 0), dt.float32),
+                                               -3.402823466e38))
+        embedding = F.reshape(embedding, (-1, self.embedding_size))
+        merge = P.unsorted_segment_max if self.operator == "MAX" else P.unsorted_segment_sum
+        merged = merge(embedding, ids, segments)
+        if self.operator != "SUM":
+            count = P.unsorted_segment_sum(F.abs(F.reshape(input_values, (-1,))), ids, segments)
+            if self.operator == "MAX":  # a field no entry reached is 0
+                merged = F.mul(merged, F.expand_dims(F.cast(F.not_equal(count, 0.0),
+                                                            dt.float32), -1))
+            else:  # MindSpore's DivNoNan: 0 where the count is 0
+                count = F.expand_dims(count, -1)
+                empty = F.equal(count, 0.0)
+                merged = F.select(F.broadcast_to(empty, merged.shape), F.zeros_like(merged),
+                                  F.div(merged, F.select(empty, F.ones_like(count), count)))
+        return F.reshape(merged, (batch, self.field_size, -1))
