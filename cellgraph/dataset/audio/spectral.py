@@ -113,6 +113,19 @@ def stft(array: np.ndarray, n_fft: int, win_length: int, hop_length: int, pad: i
     return out.reshape(lead + out.shape[1:]).astype(dtype)
 
 
+def _check_stft_options(window, normalized, center, pad_mode, onesided, pad, n_fft,
+                        win_length, hop_length):
+    """The STFT options' checks that Spectrogram-like transforms end with, in MindSpore's
+    order."""
+    type_check(window, (WindowType,), "window")
+    type_check(normalized, (bool,), "normalized")
+    type_check(center, (bool,), "center")
+    type_check(pad_mode, (BorderType,), "pad_mode")
+    type_check(onesided, (bool,), "onesided")
+    check_non_negative_int32(pad, "pad")
+    _check_window_lengths(n_fft, win_length, hop_length, typed=False)
+
+
 def _check_window_lengths(n_fft, win_length, hop_length, typed=True):
     if typed:
         type_check(n_fft, (int,), "n_fft")
@@ -272,13 +285,8 @@ def _check_mel_spectrogram(sample_rate, n_fft, win_length, hop_length, f_min, f_
     type_check(norm, (NormType,), "norm")
     type_check(mel_scale, (MelType,), "mel_type")
     check_pos_float32(power, "power")
-    type_check(window, (WindowType,), "window")
-    type_check(normalized, (bool,), "normalized")
-    type_check(center, (bool,), "center")
-    type_check(pad_mode, (BorderType,), "pad_mode")
-    type_check(onesided, (bool,), "onesided")
-    check_non_negative_int32(pad, "pad")
-    _check_window_lengths(n_fft, win_length, hop_length, typed=False)
+    _check_stft_options(window, normalized, center, pad_mode, onesided, pad, n_fft,
+                        win_length, hop_length)
 
 
 class MelSpectrogram(AudioTensorOperation):
@@ -549,13 +557,8 @@ class InverseSpectrogram(AudioTensorOperation):
         if length is not None:
             check_non_negative_int32(length, "length")
         check_pos_int32(n_fft, "n_fft")
-        type_check(window, (WindowType,), "window")
-        type_check(normalized, (bool,), "normalized")
-        type_check(center, (bool,), "center")
-        type_check(pad_mode, (BorderType,), "pad_mode")
-        type_check(onesided, (bool,), "onesided")
-        check_non_negative_int32(pad, "pad")
-        _check_window_lengths(n_fft, win_length, hop_length, typed=False)
+        _check_stft_options(window, normalized, center, pad_mode, onesided, pad, n_fft,
+                            win_length, hop_length)
         self.length = length if length is not None else 0
         self.n_fft = n_fft
         self.win_length = win_length if win_length is not None else n_fft

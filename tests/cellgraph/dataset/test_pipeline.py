@@ -405,26 +405,6 @@ def test_concat_use_sampler_random_interleaves_the_datasets():
     assert [r for r in rows if r >= 10] == list(range(10, 20))
 
 
-@pytest.mark.parametrize("sampler, error, words", [
-    (lambda: ds.SequentialSampler(), TypeError,
-     "of concat must be DistributedSampler or RandomSampler!"),
-    (lambda: ds.DistributedSampler(2, 0), ValueError,
-     "The parameter shuffle of DistributedSampler must be False!"),
-    (lambda: ds.DistributedSampler(2, 0, shuffle=False, num_samples=3), ValueError,
-     "The parameter num_samples of DistributedSampler is not support to be set!"),
-    (lambda: ds.RandomSampler(replacement=True), ValueError,
-     "The parameter replacement of RandomSampler must be False!"),
-    (lambda: ds.RandomSampler(num_samples=2), ValueError,
-     "The parameter num_samples of RandomSampler is not support to be set!"),
-])
-def test_concat_use_sampler_refuses_as_mindspore(sampler, error, words):
-    data = (ds.NumpySlicesDataset([1, 2, 3], ["c"], shuffle=False)
-            + ds.NumpySlicesDataset([4, 5], ["c"], shuffle=False))
-    with pytest.raises(error) as info:
-        data.use_sampler(sampler())
-    assert words in str(info.value)
-
-
 def test_map_passes_an_operations_outputs_to_the_next_as_its_inputs():
     # MindSpore: a function returning two values feeds a next operation taking two
     data = ds.NumpySlicesDataset([[1, 2]], column_names=["col0"], shuffle=False)
