@@ -345,19 +345,19 @@ class CSRTensor:
 
     __div__ = __truediv__
 
-    def __add__(self, other):
+    def _other_csr(self, other, verb: str):
+        """`other` for self + other or self - other: MindSpore's checks, shape first."""
         if getattr(other, "shape", None) is None or tuple(other.shape) != self.shape:
             raise ValueError("Input tensors should have the same shape.")
         if not isinstance(other, CSRTensor):
-            raise DTypeError(f"CSRTensor add with {type(other)} is not supported.")
-        return self.add(other, 1.0, 1.0)
+            raise DTypeError(f"CSRTensor {verb} with {type(other)} is not supported.")
+        return other
+
+    def __add__(self, other):
+        return self.add(self._other_csr(other, "add"), 1.0, 1.0)
 
     def __sub__(self, other):
-        if getattr(other, "shape", None) is None or tuple(other.shape) != self.shape:
-            raise ValueError("Input tensors should have the same shape.")
-        if not isinstance(other, CSRTensor):
-            raise DTypeError(f"CSRTensor subtract with {type(other)} is not supported.")
-        return self.add(other, 1.0, -1.0)
+        return self.add(self._other_csr(other, "subtract"), 1.0, -1.0)
 
     def add(self, b, alpha, beta):
         """alpha * self + beta * b, a CSRTensor of the entries of either (2-D)."""

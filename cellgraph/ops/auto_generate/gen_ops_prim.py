@@ -87,14 +87,15 @@ def _clone(input):
     return input
 
 
-def _ones_like_ext(input, dtype=None):
-    """MindSpore's OnesLikeExt: mint.ones_like, its dtype also by position."""
-    return _mint("ones_like")(input, dtype=dtype)
+def _like_ext(name: str):
+    """MindSpore's OnesLikeExt / ZerosLikeExt: mint's `name`, its dtype also by position."""
+    fill = _mint(name)
 
+    def call(input, dtype=None):
+        return fill(input, dtype=dtype)
 
-def _zeros_like_ext(input, dtype=None):
-    """MindSpore's ZerosLikeExt: mint.zeros_like, its dtype also by position."""
-    return _mint("zeros_like")(input, dtype=dtype)
+    call.__name__ = call.__qualname__ = name
+    return call
 
 
 def _contiguous(input):
@@ -135,8 +136,8 @@ BernoulliExt = _function_class("BernoulliExt", _bernoulli_ext)
 MultinomialExt = _function_class("MultinomialExt", _multinomial_ext)
 Clone = _function_class("Clone", _clone)
 Contiguous = _function_class("Contiguous", _contiguous)
-OnesLikeExt = _function_class("OnesLikeExt", _ones_like_ext)
-ZerosLikeExt = _function_class("ZerosLikeExt", _zeros_like_ext)
+OnesLikeExt = _function_class("OnesLikeExt", _like_ext("ones_like"))
+ZerosLikeExt = _function_class("ZerosLikeExt", _like_ext("zeros_like"))
 MaxPoolWithIndices, MaxPoolWithMask = _ops.MaxPoolWithIndices, _ops.MaxPoolWithMask
 Tensor = _ops.Tensor  # as MindSpore's module imports it
 globals().update(_inplace.GEN_OPS_CLASSES)  # InplaceAddExt, ... (in-place Tensor updates)
