@@ -62,6 +62,9 @@ class Closure:
         return self.interpret(self, args, kwargs)
 
 
+_ABSENT = object()  # no such name (a global may hold None)
+
+
 @dataclass(eq=False)
 class Scope:
     """Local names, falling back to the enclosing scope, then globals and builtins."""
@@ -71,14 +74,9 @@ class Scope:
     globals: dict = field(default_factory=dict)
 
     def lookup(self, name: str):
-        scope = self
-        while scope is not None:
-            if name in scope.vars:
-                return scope.vars[name]
-            scope = scope.parent
-        record_global(self.globals, name)  # present, or absent (a builtin) until assigned
-        if name in self.globals:
-            return self.globals[name]
+        value = self._from(self, name, _ABSENT)
+        if value is not _ABSENT:
+            return value
         if hasattr(builtins, name):
             return getattr(builtins, name)
         raise KeyError(name)
@@ -87,12 +85,15 @@ class Scope:
         """The value `name` has outside this function's own locals (an enclosing function's
         local, or a global), else `missing`: what a local name assigned only inside a loop or
         one branch holds on the paths that do not assign it, as in MindSpore's parser."""
-        scope = self.parent
+        return self._from(self.parent, name, missing)
+
+    def _from(self, scope, name: str, missing):
+        """`name` in `scope` or the scopes enclosing it, else a global, else `missing`."""
         while scope is not None:
             if name in scope.vars:
                 return scope.vars[name]
             scope = scope.parent
-        record_global(self.globals, name)
+        record_global(self.globals, name)  # present, or absent (a builtin) until assigned
         return self.globals.get(name, missing)
 
 
