@@ -12,6 +12,7 @@ from cellgraph._lazy import lazy_names as _lazy_names
 from .function.array_func import *
 from .function.clip_func import *
 from .function.debug_func import *
+from .function.fft_func import *
 from .function.image_func import *
 from .function.math_func import *
 from .function.math_func import all, any  # noqa: F401  (shadow builtins on purpose, as MindSpore)

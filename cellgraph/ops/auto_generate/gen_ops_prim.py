@@ -6,6 +6,7 @@ classes of the `mint` interface, whose call takes every argument (`MatMulExt()(a
 `SumExt()(x, dim)`)."""
 from cellgraph import ops as _ops
 from cellgraph.ops import inplace as _inplace
+from cellgraph.ops.function import fft_func as _fft_func
 from cellgraph.ops.operations import _grad_ops
 from cellgraph.ops.operations._sequence_ops import SequenceConcat  # noqa: F401  (filed here)
 from cellgraph.ops.primitive_class import function_class as _function_class
@@ -140,6 +141,10 @@ OnesLikeExt = _function_class("OnesLikeExt", _like_ext("ones_like"))
 ZerosLikeExt = _function_class("ZerosLikeExt", _like_ext("zeros_like"))
 MaxPoolWithIndices, MaxPoolWithMask = _ops.MaxPoolWithIndices, _ops.MaxPoolWithMask
 Tensor = _ops.Tensor  # as MindSpore's module imports it
+# the discrete Fourier transforms: FFT()(input, n, dim, norm), FFTShift()(input, dim), ...
+globals().update({
+    name: _function_class(name, getattr(_fft_func, function)) for function in _fft_func.__all__
+    for name in [function.upper().replace("SHIFT", "Shift").replace("FREQ", "Freq")]})
 globals().update(_inplace.GEN_OPS_CLASSES)  # InplaceAddExt, ... (in-place Tensor updates)
 
 __all__ = sorted(name for name, value in globals().items()  # noqa: PLE0605
