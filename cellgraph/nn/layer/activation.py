@@ -357,9 +357,7 @@ class Threshold(Cell):
         self.threshold, self.value = threshold, value
 
     def construct(self, input_x):
-        _check_tensor("Threshold", input_x)
-        filled = F.fill(input_x.dtype, input_x.shape, self.value)
-        return F.select(F.greater(input_x, self.threshold), input_x, filled)
+        return P.threshold(input_x, self.threshold, self.value)
 
 
 class GLU(Cell):
@@ -424,11 +422,7 @@ class Tanhshrink(Cell):
         super().__init__()
 
     def construct(self, x):
-        if not isinstance(x, (Tensor, Tracer)):
-            raise DTypeError(f"Tanhshrink: the input must be a Tensor, got {type(x).__name__}")
-        if not x.dtype.is_float:
-            x = F.cast(x, dt.float32)
-        return F.sub(x, F.tanh(x))
+        return P.tanhshrink(x)
 
 
 _ACTIVATIONS["tanhshrink"] = Tanhshrink

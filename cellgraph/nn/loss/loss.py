@@ -32,6 +32,7 @@ from cellgraph.ops.function.nn_func.loss import (
     smooth_l1_loss,
     triplet_margin_loss,
 )
+from cellgraph.ops.function.nn_func.margin_loss import multi_margin, multilabel_soft_margin
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import fmt_shape
@@ -309,9 +310,8 @@ def _check_tensor(op: str, name: str, value) -> None:
 
 class MultiLabelSoftMarginLoss(LossBase):
     """The mean over the last (class) axis of y softplus(-x) + (1 - y) softplus(x), times
-    `weight` (broadcast over the classes) before that mean, then reduced over the samples.
-    MindSpore writes softplus as log(1 + exp(.)), which overflows to inf for |x| > ~88 in
-    float32; softplus here stays finite and equal elsewhere."""
+    `weight` (broadcast over the classes) before that mean, then reduced over the samples
+    (ops.multilabel_soft_margin_loss)."""
 
     def __init__(self, weight=None, reduction="mean"):
         super().__init__(reduction)
@@ -320,13 +320,7 @@ class MultiLabelSoftMarginLoss(LossBase):
     def construct(self, x, target):
         _check_tensor("MultiLabelSoftMarginLoss", "x", x)
         _check_tensor("MultiLabelSoftMarginLoss", "target", target)
-        loss = F.add(F.mul(target, NF.softplus(F.neg(x))),
-                     F.mul(F.sub(1, target), NF.softplus(x)))
-        if self.weight is not None:
-            loss = F.mul(loss, self.weight)
-        class_axis = len(x.shape) - 1
-        loss = F.div(F.reduce_sum(loss, class_axis), x.shape[class_axis])
-        return self.get_loss(loss)
+        return self.get_loss(multilabel_soft_margin(x, target, self.weight))
 
 
 class HingeEmbeddingLoss(LossBase):
@@ -517,26 +511,9 @@ class MultiMarginLoss(LossBase):
         self.p, self.margin, self.weight = p, float(margin), weight
 
     def construct(self, x, target, weight=None):
-        op = "MultiMarginLoss"
-        _check_tensor(op, "x", x)
-        _check_tensor(op, "target", target)
-        if self.weight is not None:
-            weight = self.weight
-        if len(x.shape) != 2 or tuple(target.shape) != (x.shape[0],):
-            raise ArgumentValueError(f"{op}: `x` must be (N, C) and `target` (N,), got "
-                                     f"{tuple(x.shape)} and {tuple(target.shape)}")
-        index = F.expand_dims(F.cast(target, dt.int32), 1)
-        chosen = F.gather_elements(x, 1, index)
-        gaps = F.maximum(F.add(F.sub(x, chosen), self.margin), 0.0)
-        if self.p == 2:
-            gaps = F.square(gaps)
-        others = F.sub(1.0, F.cast(F.equal(F.expand_dims(F.arange(x.shape[1]), 0), index),
-                                   x.dtype))
-        gaps = F.mul(gaps, others)
-        if weight is not None:
-            _check_tensor(op, "weight", weight)
-            gaps = F.mul(gaps, F.gather(weight, index, 0))  # weight[y], shape (N, 1)
-        return self.get_loss(F.div(F.reduce_sum(gaps, 1), x.shape[1]))
+        weight = self.weight if self.weight is not None else weight
+        return self.get_loss(multi_margin("MultiMarginLoss", x, target, self.p, self.margin,
+                                          weight))
 
 
 class TripletMarginWithDistanceLoss(LossBase):

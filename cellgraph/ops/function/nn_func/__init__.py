@@ -7,18 +7,20 @@ primitives, and the others of `ops.functional`, are reached here too."""
 from cellgraph.ops.function import _functional_namespace
 from cellgraph.ops.function._fallback import functional_fallback as _functional_fallback
 
-from . import activation, attention, basic, conv, image, loss, normalization, pooling
+from . import activation, attention, basic, conv, image, loss, margin_loss, normalization, pooling
 from .activation import *
 from .attention import *
 from .basic import *
 from .conv import *
 from .image import *
 from .loss import *
+from .margin_loss import *
 from .normalization import *
 from .pooling import *
 
 __all__: list[str] = []
-for _module in (activation, attention, basic, conv, image, loss, normalization, pooling):
+for _module in (activation, attention, basic, conv, image, loss, margin_loss, normalization,
+                pooling):
     __all__ += _module.__all__
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from cellgraph.compiler.effects import update_in_place
-from cellgraph.ops.function.array_func.attributes import _tensor
+from cellgraph.ops.function.array_func.attributes import _tensor, is_tensor
 from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
@@ -18,9 +18,32 @@ from cellgraph.primitives.exports import export
 from cellgraph.primitives.nn_functional import argmax
 from cellgraph.primitives.random_ops import rand
 
-__all__ = ["celu", "elu", "fast_gelu", "glu", "gumbel_softmax", "hardshrink", "hardsigmoid", "hardswish",
-           "hardtanh", "leaky_relu", "logsigmoid", "mish", "prelu", "relu", "relu6", "selu", "silu",
-           "softmin", "softshrink", "softsign"]
+__all__ = [
+    "celu",
+    "elu",
+    "fast_gelu",
+    "glu",
+    "gumbel_softmax",
+    "hardshrink",
+    "hardsigmoid",
+    "hardswish",
+    "hardtanh",
+    "leaky_relu",
+    "logsigmoid",
+    "mish",
+    "prelu",
+    "relu",
+    "relu6",
+    "rrelu",
+    "selu",
+    "silu",
+    "soft_shrink",
+    "softmin",
+    "softshrink",
+    "softsign",
+    "tanhshrink",
+    "threshold",
+]
 
 
 def silu(input):
@@ -124,6 +147,48 @@ def softshrink(input, lambd=0.5):
     if lambd < 0:
         raise ArgumentValueError(f"softshrink: `lambd` must be non-negative, got {lambd}")
     return M.sub(input, NF.clamp(input, -lambd, lambd))
+
+
+def soft_shrink(input, lambd=0.5):
+    """`softshrink` under MindSpore's other name for it."""
+    return softshrink(input, lambd)
+
+
+def tanhshrink(input):
+    """x - tanh(x); an integer or bool input is taken as float32."""
+    if not is_tensor(input):
+        raise DTypeError(f"For tanhshrink, the input must be a Tensor, but got {type(input)}.")
+    if abstract_of(input).dtype.is_int or abstract_of(input).dtype.is_bool:
+        input = F.cast(input, dt.float32)
+    return F.sub(input, F.tanh(input))
+
+
+def threshold(input, thr, value):
+    """input where it is greater than `thr`, else `value`."""
+    _tensor(input, "threshold")
+    for name, v in (("thr", thr), ("value", value)):
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise DTypeError(f"For 'threshold', the '{name}' must be a float or an int, but got "
+                             f"{type(v).__name__}.")
+    filled = F.fill(abstract_of(input).dtype, tuple(abstract_of(input).shape), value)
+    return M.select(M.greater(input, thr), input, filled)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3):
+    """Randomized leaky ReLU: x where x >= 0, else a x with a drawn uniformly from
+    [lower, upper) for each element."""
+    for name, v in (("upper", upper), ("lower", lower)):
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise DTypeError(f"For 'rrelu', '{name}' must be an int or a float, but got "
+                             f"{type(v)}")
+    if lower > upper:
+        raise ArgumentValueError(f"For 'rrelu', the value of 'upper' must be greater than or "
+                                 f"equal to 'lower', but got upper: {upper}, lower: {lower}. ")
+    if not is_tensor(input):
+        raise DTypeError(f"For 'rrelu', the 'input' must be a Tensor but got {type(input)}.")
+    aval = abstract_of(input)
+    slopes = F.cast(F.add(F.mul(rand(tuple(aval.shape)), upper - lower), lower), aval.dtype)
+    return M.select(M.less(input, 0), F.mul(input, slopes), input)
 
 
 def hardshrink(input, lambd=0.5):
