@@ -24,7 +24,10 @@ __all__ = ["Adam", "AdamWeightDecay", "ApplyAdaMax", "ApplyAdadelta", "ApplyAdag
            "ApplyProximalAdagrad", "ApplyProximalGradientDescent", "ApplyRMSProp", "ScatterAdd",
            "ScatterDiv", "ScatterMax", "ScatterMin", "ScatterMul", "ScatterNdAdd", "ScatterNdDiv",
            "ScatterNdMax", "ScatterNdMin", "ScatterNdMul", "ScatterNdSub", "ScatterNdUpdate",
-           "ScatterSub", "ScatterUpdate", "scatter_add", "scatter_nd_add"]
+           "ScatterSub", "ScatterUpdate", "scatter_add", "scatter_div", "scatter_max",
+           "scatter_min", "scatter_mul", "scatter_nd_add", "scatter_nd_div", "scatter_nd_max",
+           "scatter_nd_min", "scatter_nd_mul", "scatter_nd_sub", "scatter_nd_update",
+           "scatter_update"]
 
 
 def _parameters(op: str, **values) -> None:
@@ -424,9 +427,64 @@ def scatter_add(input_x, indices, updates):
     return ScatterAdd()(input_x, indices, updates)
 
 
+def scatter_div(input_x, indices, updates):
+    """`ops.scatter_div`: ScatterDiv on the Parameter `input_x`, in place."""
+    return ScatterDiv()(input_x, indices, updates)
+
+
+def scatter_max(input_x, indices, updates):
+    """`ops.scatter_max`: ScatterMax on the Parameter `input_x`, in place."""
+    return ScatterMax()(input_x, indices, updates)
+
+
+def scatter_min(input_x, indices, updates):
+    """`ops.scatter_min`: ScatterMin on the Parameter `input_x`, in place."""
+    return ScatterMin()(input_x, indices, updates)
+
+
+def scatter_mul(input_x, indices, updates):
+    """`ops.scatter_mul`: ScatterMul on the Parameter `input_x`, in place."""
+    return ScatterMul()(input_x, indices, updates)
+
+
+def scatter_update(input_x, indices, updates):
+    """`ops.scatter_update`: ScatterUpdate on the Parameter `input_x`, in place."""
+    return ScatterUpdate()(input_x, indices, updates)
+
+
 def scatter_nd_add(input_x, indices, updates, use_locking=False):
     """`ops.scatter_nd_add`: ScatterNdAdd on the Parameter `input_x`, in place."""
     return ScatterNdAdd(use_locking)(input_x, indices, updates)
+
+
+def scatter_nd_sub(input_x, indices, updates, use_locking=False):
+    """`ops.scatter_nd_sub`: ScatterNdSub on the Parameter `input_x`, in place."""
+    return ScatterNdSub(use_locking)(input_x, indices, updates)
+
+
+def scatter_nd_mul(input_x, indices, updates, use_locking=False):
+    """`ops.scatter_nd_mul`: ScatterNdMul on the Parameter `input_x`, in place."""
+    return ScatterNdMul(use_locking)(input_x, indices, updates)
+
+
+def scatter_nd_div(input_x, indices, updates, use_locking=False):
+    """`ops.scatter_nd_div`: ScatterNdDiv on the Parameter `input_x`, in place."""
+    return ScatterNdDiv(use_locking)(input_x, indices, updates)
+
+
+def scatter_nd_max(input_x, indices, updates, use_locking=False):
+    """`ops.scatter_nd_max`: ScatterNdMax on the Parameter `input_x`, in place."""
+    return ScatterNdMax(use_locking)(input_x, indices, updates)
+
+
+def scatter_nd_min(input_x, indices, updates, use_locking=False):
+    """`ops.scatter_nd_min`: ScatterNdMin on the Parameter `input_x`, in place."""
+    return ScatterNdMin(use_locking)(input_x, indices, updates)
+
+
+def scatter_nd_update(input_x, indices, updates, use_locking=True):
+    """`ops.scatter_nd_update`: ScatterNdUpdate on the Parameter `input_x`, in place."""
+    return ScatterNdUpdate(use_locking)(input_x, indices, updates)
 
 
 def _composite(name: str):

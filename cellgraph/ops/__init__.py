@@ -16,6 +16,7 @@ from .function.fft_func import *
 from .function.image_func import *
 from .function.math_func import *
 from .function.math_func import all, any  # noqa: F401  (shadow builtins on purpose, as MindSpore)
+from .function.method_forms import *
 from .function.nn_func import *
 from .function.random_func import *
 

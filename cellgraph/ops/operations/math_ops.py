@@ -317,10 +317,18 @@ def _zero_where(mask, value):
     return F.select(mask, F.zeros_like(value), value)
 
 
+def _divide_unless(mask, x, y):
+    """x / y where `mask` is False, x / 1 where it is True: the quotients the mask then
+    replaces are never computed (no 0 / 0, no NaN in the gradient)."""
+    ones = F.ones_like(F.add(F.zeros_like(x), F.zeros_like(y)))
+    return F.div(x, F.select(mask, ones, F.add(F.zeros_like(ones), y)))
+
+
 _COMPOSITION_CLASSES = {
     "SquaredDifference": lambda x, y: F.square(F.sub(x, y)),
-    "Xdivy": lambda x, y: _zero_where(F.equal(x, 0), F.div(x, y)),
-    "DivNoNan": lambda x1, x2: _zero_where(F.equal(x2, 0), F.div(x1, x2)),
+    "Xdivy": lambda x, y: _divide_unless(F.equal(x, 0), x, y),
+    "DivNoNan": lambda x1, x2: _zero_where(F.equal(x2, 0),
+                                           _divide_unless(F.equal(x2, 0), x1, x2)),
     "TruncateDiv": truncate_div, "TruncateMod": fmod,
     "Mod": fmod,  # the remainder with the dividend's sign
     "SquareSumAll": _square_sum_all, "EqualCount": _equal_count, "Ger": outer,

@@ -1,0 +1,104 @@
+"""The functional forms in `ops` of operations that are Tensor methods or mint functions
+(`ops.gcd`, `ops.fmax`, `ops.slice_scatter`, ...), against NumPy, eagerly and in a compiled
+Cell; and the functional Parameter scatters (`ops.scatter_div`, `ops.scatter_nd_update`, ...)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cellgraph as cg
+from cellgraph import Parameter, Tensor, nn, ops
+
+X = np.array([[1.0, -2.0], [3.0, 4.0]], np.float32)
+I = np.array([12, 18, -7, 0])
+J = np.array([8, 12, 21, 5])
+
+CASES = {
+    "addcdiv": (lambda: ops.addcdiv(Tensor(X), Tensor(X), Tensor(X + 10), 2),
+                X + 2 * X / (X + 10)),
+    "adjoint": (lambda: ops.adjoint(Tensor(X)), X.T),
+    "arctan2": (lambda: ops.arctan2(Tensor(X), Tensor(X[::-1].copy())), np.arctan2(X, X[::-1])),
+    "copysign": (lambda: ops.copysign(Tensor(X), -1.0), -np.abs(X)),
+    "diagflat": (lambda: ops.diagflat(Tensor(X), 1), np.diagflat(X, 1)),
+    "expand_as": (lambda: ops.expand_as(Tensor(X[0]), Tensor(X)), np.broadcast_to(X[0], X.shape)),
+    "floordiv": (lambda: ops.floordiv(Tensor(X), 3), np.floor_divide(X, 3)),
+    "floormod": (lambda: ops.floormod(Tensor(X), 3.0), np.mod(X, 3)),
+    "fmax": (lambda: ops.fmax(Tensor(X), Tensor(np.array([np.nan, 1.0], np.float32))),
+             np.fmax(X, [np.nan, 1.0])),
+    "fmin": (lambda: ops.fmin(Tensor(X), Tensor(np.array([np.nan, 1.0], np.float32))),
+             np.fmin(X, [np.nan, 1.0])),
+    "gcd": (lambda: ops.gcd(Tensor(I), Tensor(J)), np.gcd(I, J)),
+    "lcm": (lambda: ops.lcm(Tensor(I), Tensor(J)), np.lcm(I, J)),
+    "ldexp": (lambda: ops.ldexp(Tensor(X), Tensor(np.array([1, 2]))), np.ldexp(X, [1, 2])),
+    "logaddexp2": (lambda: ops.logaddexp2(Tensor(X), Tensor(X.T.copy())), np.logaddexp2(X, X.T)),
+    "msort": (lambda: ops.msort(Tensor(X[::-1].copy())), np.sort(X[::-1], 0)),
+    "mv": (lambda: ops.mv(Tensor(X), Tensor(np.array([1.0, 2.0], np.float32))), X @ [1, 2]),
+    "nanmean": (lambda: ops.nanmean(Tensor(np.array([1.0, np.nan, 3.0])), 0), 2.0),
+    "ravel": (lambda: ops.ravel(Tensor(X)), X.ravel()),
+    "select_scatter": (lambda: ops.select_scatter(Tensor(X), Tensor(np.array([9.0, 9.0],
+                                                                             np.float32)), 0, 1),
+                       np.array([[1.0, -2.0], [9.0, 9.0]])),
+    "slice_scatter": (lambda: ops.slice_scatter(Tensor(X), Tensor(np.zeros((2, 1), np.float32)),
+                                                1, 0, 1), np.array([[0.0, -2.0], [0.0, 4.0]])),
+    "sinc": (lambda: ops.sinc(Tensor(X)), np.sinc(X)),
+    "truncate_div": (lambda: ops.truncate_div(Tensor(I), Tensor(J)), np.trunc(I / J)),
+    "truncate_mod": (lambda: ops.truncate_mod(Tensor(I), Tensor(J)), np.fmod(I, J)),
+    "type_as": (lambda: ops.type_as(Tensor(I), Tensor(X)), I.astype(np.float32)),
+    "view_as": (lambda: ops.view_as(Tensor(X), Tensor(np.zeros(4))), X.ravel()),
+    "xdivy": (lambda: ops.xdivy(Tensor(np.array([0.0, 2.0], np.float32)),
+                                Tensor(np.array([0.0, 4.0], np.float32))), [0.0, 0.5]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_values_match_numpy(name):
+    call, want = CASES[name]
+    np.testing.assert_allclose(call().asnumpy(), want, rtol=1e-6, atol=1e-6)
+
+
+def test_predicates_and_counts_are_python_values():
+    assert ops.is_complex(Tensor(X)) is False
+    assert ops.is_complex(Tensor(X.astype(np.complex64))) is True
+    assert ops.numel(Tensor(X)) == 4
+    with pytest.raises(TypeError, match="For 'is_complex', the input must be a Tensor"):
+        ops.is_complex(X)
+
+
+class Net(nn.Cell):
+    def construct(self, a, b):
+        return ops.gcd(a, b) + ops.numel(a), ops.fmax(ops.ravel(a).astype(cg.float32), 3.0)
+
+
+def test_in_a_compiled_cell():
+    first, second = Net()(Tensor(I), Tensor(J))
+    np.testing.assert_array_equal(first.asnumpy(), np.gcd(I, J) + 4)
+    np.testing.assert_array_equal(second.asnumpy(), np.fmax(I, 3.0))
+
+
+@pytest.mark.parametrize("op, indices, expected", [
+    (ops.scatter_div, [0, 2], [[4, 4], [8, 8], [4, 4]]),
+    (ops.scatter_mul, [1], [[8, 8], [16, 16], [8, 8]]),
+    (ops.scatter_max, [0], [[8, 8], [8, 8], [8, 8]]),
+    (ops.scatter_min, [0], [[2, 2], [8, 8], [8, 8]]),
+    (ops.scatter_update, [2], [[8, 8], [8, 8], [2, 2]]),
+])
+def test_parameter_scatters_update_in_place(op, indices, expected):
+    param = Parameter(Tensor(np.full((3, 2), 8, np.float32)), name="p")
+    updates = Tensor(np.full((len(indices), 2), 2, np.float32))
+    out = op(param, Tensor(np.array(indices, np.int32)), updates)
+    np.testing.assert_array_equal(out.asnumpy(), expected)
+    np.testing.assert_array_equal(param.asnumpy(), expected)
+
+
+@pytest.mark.parametrize("op, expected", [
+    (ops.scatter_nd_update, [[8, 8], [2, 2], [8, 8]]),
+    (ops.scatter_nd_sub, [[8, 8], [6, 6], [8, 8]]),
+    (ops.scatter_nd_mul, [[8, 8], [16, 16], [8, 8]]),
+    (ops.scatter_nd_div, [[8, 8], [4, 4], [8, 8]]),
+    (ops.scatter_nd_max, [[8, 8], [8, 8], [8, 8]]),
+    (ops.scatter_nd_min, [[8, 8], [2, 2], [8, 8]]),
+])
+def test_parameter_nd_scatters_update_in_place(op, expected):
+    param = Parameter(Tensor(np.full((3, 2), 8, np.float32)), name="p")
+    op(param, Tensor(np.array([[1]], np.int32)), Tensor(np.full((1, 2), 2, np.float32)))
+    np.testing.assert_array_equal(param.asnumpy(), expected)
