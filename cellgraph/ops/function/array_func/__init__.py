@@ -6,10 +6,10 @@ operations that are primitives, and the others of `ops.functional`, are reached 
 from cellgraph.ops.function import _functional_namespace
 from cellgraph.ops.function._fallback import functional_fallback as _functional_fallback
 
-from . import attributes, creation, indexing, matrix, padding, segment, shape
+from . import attributes, creation, indexing, matrix, padding, segment, shape, stacking
 
 # the modules, before `padding` the function takes the name of `padding` the module
-_MODULES = (attributes, creation, indexing, matrix, padding, segment, shape)
+_MODULES = (attributes, creation, indexing, matrix, padding, segment, shape, stacking)
 from .attributes import *
 from .creation import *
 from .indexing import *
@@ -17,6 +17,7 @@ from .matrix import *
 from .padding import *
 from .segment import *
 from .shape import *
+from .stacking import *
 
 __all__: list[str] = []
 for _module in _MODULES:

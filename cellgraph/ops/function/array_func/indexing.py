@@ -17,8 +17,9 @@ from cellgraph.primitives.core import abstract_of, normalize_axis, tensor_axis
 from cellgraph.primitives.dynamic_ops import bincount, nonzero
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.functional import gather
-from cellgraph.primitives.nn_functional import argmax, cumsum, one_hot
+from cellgraph.primitives.nn_functional import argmax, cumsum
 from cellgraph.primitives.nn_functional import one_hot as _one_hot
+from cellgraph.primitives.sort_ops import take_along_axis
 
 __all__ = [
     "aminmax",
@@ -139,12 +140,9 @@ def gather_elements(input, dim, index):
         raise ShapeError(f"gather_elements: index of shape {i_shape} must have the rank of "
                          f"input, shape {x_shape}")
     crop = tuple(slice(None) if d == dim else slice(0, i_shape[d]) for d in range(len(x_shape)))
-    x = F.getitem(input, crop)
-    # x with its `dim` axis moved last and a 1 left in its place, against index's one-hot rows
-    moved = F.expand_dims(F.transpose(x, tuple(d for d in range(len(x_shape)) if d != dim)
-                                      + (dim,)), dim)
-    picks = F.cast(one_hot(index, x_shape[dim], 1, 0, -1), abstract_of(input).dtype)
-    return F.reduce_sum(F.mul(picks, moved), -1)
+    # the values themselves (GatherD): a product with one-hot rows would turn a NaN or an
+    # infinity anywhere along the axis into NaN
+    return take_along_axis(F.getitem(input, crop), index, axis=dim)
 
 
 def gather_d(x, dim, index):
