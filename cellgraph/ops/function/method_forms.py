@@ -1,6 +1,6 @@
 """The functional forms of operations cellgraph first wrote as Tensor methods
-(`ops.tensor_overloads`) or as mint functions: MindSpore's `ops` has each of them too, under
-the parameter names given here, computing what the method computes."""
+(`ops.tensor_overloads`), as mint functions or under another name: MindSpore's `ops` has each
+of them too, under the parameter names given here, computing what the original computes."""
 from __future__ import annotations
 
 import math
@@ -11,7 +11,7 @@ from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import DTypeError
 
 __all__ = ["addcdiv", "adjoint", "arctan2", "copysign", "diagflat", "expand_as", "floordiv",
-           "floormod", "fmax", "fmin", "gcd", "is_complex", "lcm", "ldexp", "logaddexp2", "msort",
+           "floormod", "fmax", "fmin", "gcd", "i0", "is_complex", "lcm", "ldexp", "logaddexp2", "msort",
            "mv", "nanmean", "numel", "ravel", "select_scatter", "sinc", "slice_scatter",
            "truncate_div", "truncate_mod", "type_as", "view_as", "xdivy"]
 
@@ -93,6 +93,11 @@ def gcd(input, other):
 def lcm(input, other):
     """The least common multiple of two integer Tensors, elementwise."""
     return _methods.lcm(input, other)
+
+
+def i0(input):
+    """The modified Bessel function of the first kind of order 0 (`bessel_i0`)."""
+    return _ops().bessel_i0(input)
 
 
 def is_complex(input):

@@ -8,17 +8,18 @@ from cellgraph.ops import function as F  # noqa: F401
 from cellgraph.ops.function import _functional_namespace
 from cellgraph.ops.function._fallback import functional_fallback as _functional_fallback
 
-from . import creation, elementwise, linalg, reduction, spectral, statistics
+from . import creation, elementwise, linalg, matrices, reduction, spectral, statistics
 from .creation import *
 from .elementwise import *
 from .linalg import *
+from .matrices import *
 from .reduction import *
 from .reduction import all, any  # noqa: F401  (MindSpore's, over the builtins)
 from .spectral import *
 from .statistics import *
 
 __all__: list[str] = []
-for _module in (creation, elementwise, linalg, reduction, spectral, statistics):
+for _module in (creation, elementwise, linalg, matrices, reduction, spectral, statistics):
     __all__ += _module.__all__
 
 
