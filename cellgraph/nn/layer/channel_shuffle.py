@@ -24,17 +24,7 @@ class ChannelShuffle(Cell):
         self.groups = groups
 
     def construct(self, x):
-        shape = tuple(x.shape)
-        if len(shape) < 2:
-            raise ArgumentValueError(f"ChannelShuffle: the input must have at least 2 dimensions "
-                                     f"(N, C, ...), got shape {shape}")
-        n, c = shape[0], shape[1]
-        if c % self.groups:
-            raise ArgumentValueError(f"ChannelShuffle: the channels ({c}) must be divisible by "
-                                     f"`groups` ({self.groups})")
-        out = P.reshape(x, (n, self.groups, c // self.groups, -1))
-        out = P.transpose(out, (0, 2, 1, 3))
-        return P.reshape(out, shape)
+        return P.channel_shuffle(x, self.groups)
 
     def extend_repr(self) -> str:
         return f"groups={self.groups}"

@@ -10,10 +10,14 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import DTypeError
 
-__all__ = ["addcdiv", "adjoint", "arctan2", "copysign", "diagflat", "expand_as", "floordiv",
-           "floormod", "fmax", "fmin", "gcd", "i0", "is_complex", "lcm", "ldexp", "logaddexp2", "msort",
-           "mv", "nanmean", "numel", "ravel", "select_scatter", "sinc", "slice_scatter",
-           "truncate_div", "truncate_mod", "type_as", "view_as", "xdivy"]
+__all__ = ["adaptive_avg_pool2d_ext", "addcdiv", "adjoint", "arctan2", "baddbmm_ext",
+           "bernoulli_ext", "conv3d_transpose", "copysign", "diagflat", "diff_ext", "einsum_ext", "embedding",
+           "expand_as", "float_power_ext", "floordiv", "floormod", "fmax", "fmin", "gcd",
+           "group_norm", "i0", "is_complex", "isnan_ext", "lcm", "ldexp", "logaddexp2",
+           "mirror_pad", "mse_loss_ext", "msort", "mv", "nanmean", "numel", "ravel",
+           "select_scatter", "sinc", "slice_scatter", "swiglu", "tensor_expm1", "tensor_muls",
+           "tensor_range", "truncate_div", "truncate_mod", "type_as", "upsample", "view_as",
+           "xdivy"]
 
 
 def _ops():
@@ -26,6 +30,12 @@ def _mint():
     from cellgraph import mint
 
     return mint
+
+
+def _mint_functional():
+    from cellgraph.mint.nn import functional
+
+    return functional
 
 
 def _checked(op: str, input):
@@ -179,3 +189,93 @@ def view_as(input, other):
 def xdivy(x, y):
     """x / y, 0 where x is 0."""
     return _ops().Xdivy()(x, y)
+
+
+# ----- MindSpore's other names: the mint-style `_ext` forms and the older `tensor_` ones ------
+
+def adaptive_avg_pool2d_ext(input, output_size):
+    return _ops().adaptive_avg_pool2d(input, output_size)
+
+
+def baddbmm_ext(input, batch1, batch2, *, beta=1, alpha=1):
+    return _ops().baddbmm(input, batch1, batch2, beta, alpha)
+
+
+def bernoulli_ext(input, *, generator=None):
+    """0/1 draws, each 1 with the probability its element of `input` gives."""
+    return _mint().bernoulli(input, generator=generator)
+
+
+def diff_ext(input, n=1, dim=-1, prepend=None, append=None):
+    return _ops().diff(input, n, dim, prepend, append)
+
+
+def einsum_ext(equation, *operands):
+    return _ops().einsum(equation, *operands)
+
+
+def float_power_ext(input, exponent):
+    return _ops().float_power(input, exponent)
+
+
+def isnan_ext(tensor):
+    return _ops().isnan(tensor)
+
+
+def mse_loss_ext(input, target, reduction="mean"):
+    return _ops().mse_loss(input, target, reduction)
+
+
+def tensor_expm1(input):
+    return _ops().expm1(input)
+
+
+def tensor_muls(input, other):
+    return _ops().mul(input, other)
+
+
+def tensor_range(start, end, step):
+    return _ops().range(start, end, step)
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+             recompute_scale_factor=None):
+    """`interpolate`, under its older name."""
+    return _ops().interpolate(input, size, scale_factor, mode, align_corners,
+                              recompute_scale_factor)
+
+
+# ----- the functional forms of mint's and the primitives' ---------------------------------------
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
+              scale_grad_by_freq=False):
+    """The rows of `weight` at the indices `input`."""
+    return _mint_functional().embedding(input, weight, padding_idx, max_norm, norm_type,
+                                        scale_grad_by_freq)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
+    """Normalisation over groups of channels (axis 1), then the per-channel affine map."""
+    return _mint_functional().group_norm(input, num_groups, weight, bias, eps)
+
+
+def conv3d_transpose(inputs, weight, pad_mode="valid", padding=0, stride=1, dilation=1, group=1,
+                     output_padding=0):
+    """The transposed 3-D convolution of `inputs` (N, C, D, H, W) by `weight`, no bias."""
+    return _ops().conv_transpose3d(inputs, weight, None, stride, pad_mode, padding, dilation,
+                                   group, output_padding)
+
+
+def mirror_pad(input_x, paddings, mode):
+    """`MirrorPad(mode)`: input_x padded by reflection ('REFLECT' or 'SYMMETRIC')."""
+    return _ops().MirrorPad(mode)(input_x, paddings)
+
+
+def swiglu(input, dim=-1):
+    """silu(a) * b, a and b the two halves of `input` along `dim`."""
+    aval = _checked("swiglu", input)
+    if not aval.dtype.is_float:
+        raise DTypeError(f"For 'swiglu', the input must be a float16, float32 or bfloat16 "
+                         f"Tensor, but got {aval.dtype}.")
+    a, b = _ops().chunk(input, 2, dim)
+    return F.mul(_ops().silu(a), b)

@@ -23,8 +23,27 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 from cellgraph.primitives.random_ops import draw_uniform, rand, rand_like
 from cellgraph.runtime.rng import MinstdStream
 
-__all__ = ["bidense", "dense", "dropout", "dropout1d", "dropout2d", "dropout3d", "intopk",
+__all__ = ["bidense", "channel_shuffle", "dense", "dropout", "dropout1d", "dropout2d", "dropout3d", "intopk",
            "is_floating_point", "pairwise_distance", "pdist"]
+
+
+def channel_shuffle(x, groups):
+    """The channels (axis 1) split into `groups` groups and interleaved: channel g * (C / groups)
+    + i goes to i * groups + g."""
+    if isinstance(groups, bool) or not isinstance(groups, int):
+        raise DTypeError(f"ChannelShuffle: `groups` must be an int, got {type(groups).__name__}")
+    if groups < 1:
+        raise ArgumentValueError(f"ChannelShuffle: `groups` must be larger than 0, got {groups}")
+    shape = tuple(_tensor(x, "ChannelShuffle", "x").shape)
+    if len(shape) < 2:
+        raise ArgumentValueError(f"ChannelShuffle: the input must have at least 2 dimensions "
+                                 f"(N, C, ...), got shape {shape}")
+    n, c = shape[0], shape[1]
+    if c % groups:
+        raise ArgumentValueError(f"ChannelShuffle: the channels ({c}) must be divisible by "
+                                 f"`groups` ({groups})")
+    out = F.reshape(x, (n, groups, c // groups, -1))
+    return F.reshape(F.transpose(out, (0, 2, 1, 3)), shape)
 
 
 def is_floating_point(input):
