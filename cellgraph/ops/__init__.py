@@ -51,6 +51,7 @@ from . import inplace, operations, tensor_method
 tensor_method.install_registered(_TensorMethods)  # the compositions' wrappers that are methods
 tensor_method.install(_TensorMethods)
 inplace.install(_TensorMethods)
+globals().update({name: getattr(inplace, name) for name in inplace.OPS_FUNCTIONS})
 
 from cellgraph.primitives.floor_division import *
 from cellgraph.primitives.nn_functional import *

@@ -313,3 +313,16 @@ def inplace_update(x, v, indices):
     last)."""
     return F.tensor_scatter_update(x, _rows(x, v, indices, "InplaceUpdate", True),
                                    F.cast(v, abstract_of(x).dtype))
+
+
+def put_along(input, index, source, accumulate=False):
+    """input, read as flat, with `source` written at the flat positions `index` (negative ones
+    counted from the end), or added there with `accumulate` (repeated positions add up)."""
+    shape = _shape(input)
+    size = int(np.prod(shape, dtype=np.int64))
+    positions = F.reshape(_int_operand(index, "index", "put_"), (-1, 1))
+    positions = F.select(F.less(positions, 0), F.add(positions, size), positions)
+    values = F.reshape(F.cast(source, abstract_of(input).dtype), (-1,))
+    flat = F.reshape(input, (-1,))
+    scatter = F.tensor_scatter_add if accumulate else F.tensor_scatter_update
+    return F.reshape(scatter(flat, positions, values), shape)
