@@ -320,6 +320,11 @@ FUNCTIONAL_METHODS = (
     "rad2deg", "remainder", "sgn", "signbit",
     "subtract", "swapdims", "t", "take", "tensor_split", "top_k", "unsorted_segment_max",
     "unsorted_segment_min", "unsorted_segment_prod", "xlogy",
+    # the functional ops added with MindSpore's ops names
+    "cholesky_inverse", "diagonal_scatter", "dsplit", "hsplit", "i0", "invert",
+    "log_matrix_determinant", "lu_solve", "matrix_power", "nanmedian",
+    "nanquantile", "quantile", "renorm", "reverse", "rot90", "slogdet", "soft_shrink",
+    "unique_consecutive", "unique_with_pad", "vsplit", "xdivy",
 )
 
 

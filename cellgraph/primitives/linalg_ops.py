@@ -70,8 +70,8 @@ def _inverse_type(a: TensorType, adjoint=False) -> TensorType:
 
 
 matrix_inverse = Primitive("matrix_inverse", _inverse_type, params={"adjoint": False})
-matrix_determinant = Primitive("matrix_determinant", _det_type, public=True, operands=("input",),
-                               ops_module="math_ops")
+matrix_determinant = Primitive("matrix_determinant", _det_type, public=True, method=True,
+                               operands=("input",), ops_module="math_ops")
 cholesky_p = Primitive("cholesky", _cholesky_type, params={"upper": False})
 # `adjoint` solves with the conjugate transpose; the rule follows the complex convention itself
 matrix_solve = Primitive("matrix_solve", _solve_type, params={"adjoint": False}, public=True,

@@ -62,7 +62,7 @@ def _div_scatter_type(x: TensorType, indices: TensorType, updates: TensorType) -
     return _scatter_type(x, indices, updates)
 
 
-gather_nd = Primitive("gather_nd", _gather_nd_type, label="GatherNd", public=True,
+gather_nd = Primitive("gather_nd", _gather_nd_type, label="GatherNd", public=True, method=True,
                       operands=("input_x", "indices"), ops_module="array_ops")
 tensor_scatter_update = Primitive("tensor_scatter_update", _scatter_type, public=True,
                                   ops_module="array_ops")

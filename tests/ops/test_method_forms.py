@@ -118,3 +118,18 @@ def test_parameter_nd_scatters_update_in_place(op, expected):
     param = Parameter(Tensor(np.full((3, 2), 8, np.float32)), name="p")
     op(param, Tensor(np.array([[1]], np.int32)), Tensor(np.full((1, 2), 2, np.float32)))
     np.testing.assert_array_equal(param.asnumpy(), expected)
+
+
+def test_tensor_methods_of_the_new_functions():
+    x = Tensor(np.array([[2.0, 1.0], [1.0, 3.0]], np.float32))
+    np.testing.assert_allclose(x.slogdet()[1].asnumpy(), np.log(5.0), rtol=1e-6)
+    np.testing.assert_allclose(x.matrix_power(2).asnumpy(), [[5, 5], [5, 10]])
+    np.testing.assert_allclose(x.quantile(0.5).asnumpy(), 1.5)
+    np.testing.assert_allclose(x.xdivy(x).asnumpy(), np.ones((2, 2)))
+    np.testing.assert_allclose(x.matrix_determinant().asnumpy(), 5.0, rtol=1e-6)
+    assert [t.shape for t in x.hsplit(2)] == [(2, 1), (2, 1)]
+    np.testing.assert_array_equal(x.gather_nd(Tensor(np.array([[1, 1]]))).asnumpy(), [3.0])
+    np.testing.assert_array_equal(x.reverse([0]).asnumpy(), x.asnumpy()[::-1])
+    import cellgraph.ops.functional as F
+
+    assert F.fft is ops.fft and F.quantile is ops.quantile and F.huber_loss is ops.huber_loss

@@ -28,20 +28,26 @@ import cellgraph.ops.function.array_func.matrix as _matrix
 import cellgraph.ops.function.array_func.padding  # noqa: F401  (loads the module)
 import cellgraph.ops.function.array_func.segment as _segment
 import cellgraph.ops.function.array_func.shape as _shape
+import cellgraph.ops.function.array_func.stacking as _stacking
 import cellgraph.ops.function.clip_func as _clip_func
 import cellgraph.ops.function.debug_func as _debug_func
+import cellgraph.ops.function.fft_func as _fft_func
 import cellgraph.ops.function.image_func as _image_func
 import cellgraph.ops.function.math_func.creation as _math_func_creation
 import cellgraph.ops.function.math_func.elementwise as _elementwise
 import cellgraph.ops.function.math_func.linalg as _linalg
+import cellgraph.ops.function.math_func.matrices as _matrices
 import cellgraph.ops.function.math_func.reduction as _reduction
 import cellgraph.ops.function.math_func.spectral as _spectral
+import cellgraph.ops.function.math_func.statistics as _statistics
+import cellgraph.ops.function.method_forms as _method_forms
 import cellgraph.ops.function.nn_func.activation as _activation
 import cellgraph.ops.function.nn_func.attention as _attention
 import cellgraph.ops.function.nn_func.basic as _basic
 import cellgraph.ops.function.nn_func.conv as _conv
 import cellgraph.ops.function.nn_func.image as _nn_func_image
 import cellgraph.ops.function.nn_func.loss as _loss
+import cellgraph.ops.function.nn_func.margin_loss as _margin_loss
 import cellgraph.ops.function.nn_func.normalization as _normalization
 import cellgraph.ops.function.nn_func.pooling as _pooling
 import cellgraph.ops.function.other_func as _other_func
@@ -99,23 +105,29 @@ SOURCES = (
     (_padding, None),
     (_segment, None),
     (_shape, None),
+    (_stacking, None),
     (_clip_func, None),
     (_debug_func, None),
+    (_fft_func, None),
     (_image_func, None),
     (_math_func_creation, None),
     (_elementwise, None),
     (_linalg, None),
     (_reduction, None),
     (_spectral, None),
+    (_matrices, None),
+    (_statistics, None),
     (_activation, None),
     (_attention, None),
     (_basic, None),
     (_conv, None),
     (_nn_func_image, None),
     (_loss, None),
+    (_margin_loss, None),
     (_normalization, None),
     (_pooling, None),
     (_random_func, None),
+    (_method_forms, None),
     (_core, ("PRIMITIVES", "TensorType", "bind")),
     (_floor_division, None),
     (_nn_functional, None),
