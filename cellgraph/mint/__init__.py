@@ -432,3 +432,6 @@ for _prim in _PRIMITIVES.values():
             globals().setdefault(_name, _spelled)
 
 __all__ = sorted(n for n in dir() if not n.startswith("_") and n != "annotations")  # noqa: PLE0605
+
+# mint.special reads the functions above
+from . import special  # noqa: F401

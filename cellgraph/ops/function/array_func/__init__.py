@@ -23,6 +23,8 @@ __all__: list[str] = []
 for _module in _MODULES:
     __all__ += _module.__all__
 
+# mint's forms under their `_ext` names: this package's names, not in its __all__ (ops has none)
+from .ext import *
 
 # the functional operations defined elsewhere (the primitives, the other modules)
 __getattr__, __dir__ = _functional_fallback(globals(), functional=_functional_namespace)

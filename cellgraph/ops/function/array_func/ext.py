@@ -1,0 +1,104 @@
+"""The `_ext` functions of MindSpore's `ops.function.array_func`: the array operations with
+mint's parameters (`gather_ext(input, dim, index)` is `mint.gather`), which MindSpore's own code
+and tests import from here. They are this module's names only, not `ops`'s (as in MindSpore)."""
+from __future__ import annotations
+
+__all__ = ["arange_ext", "chunk_ext", "full_ext", "full_like_ext", "gather_ext", "index_fill_ext",
+           "max_ext", "meshgrid_ext", "min_ext", "one_hot_ext", "ones_like_ext",
+           "repeat_interleave_ext", "scatter_add_ext", "sort_ext", "split_ext",
+           "tensor_scatter_elements_ext", "tril_ext", "unbind_ext", "unique_ext",
+           "zeros_like_ext"]
+
+
+def _mint():
+    from cellgraph import mint  # above ops (it loads nn): read when called
+
+    return mint
+
+
+def _ops():
+    from cellgraph import ops
+
+    return ops
+
+
+def arange_ext(start=0, end=None, step=1, *, dtype=None):
+    return _mint().arange(start, end, step, dtype=dtype)
+
+
+def chunk_ext(input, chunks, dim=0):
+    return _mint().chunk(input, chunks, dim)
+
+
+def full_ext(size, fill_value, *, dtype=None):
+    return _mint().full(size, fill_value, dtype=dtype)
+
+
+def full_like_ext(input, fill_value, *, dtype=None):
+    return _mint().full_like(input, fill_value, dtype=dtype)
+
+
+def gather_ext(input, dim, index):
+    return _mint().gather(input, dim, index)
+
+
+def index_fill_ext(input, dim, index, value):
+    return _ops().index_fill(input, dim, index, value)
+
+
+def max_ext(input, dim=None, keepdim=False):
+    return _mint().max(input, dim, keepdim)
+
+
+def meshgrid_ext(*tensors, indexing=None):
+    return _mint().meshgrid(*tensors, indexing=indexing)
+
+
+def min_ext(input, dim=None, keepdim=False):
+    return _mint().min(input, dim, keepdim)
+
+
+def one_hot_ext(tensor, num_classes):
+    from cellgraph.mint.nn import functional
+
+    return functional.one_hot(tensor, num_classes)
+
+
+def ones_like_ext(input, *, dtype=None):
+    return _mint().ones_like(input, dtype=dtype)
+
+
+def repeat_interleave_ext(input, repeats, dim=None, output_size=None):
+    return _mint().repeat_interleave(input, repeats, dim, output_size=output_size)
+
+
+def scatter_add_ext(input, dim, index, src):
+    return _mint().scatter_add(input, dim, index, src)
+
+
+def sort_ext(input, *, dim=-1, descending=False, stable=False):
+    return _mint().sort(input, dim=dim, descending=descending, stable=stable)
+
+
+def split_ext(tensor, split_size, dim=0):
+    return _mint().split(tensor, split_size, dim)
+
+
+def tensor_scatter_elements_ext(data, indices, updates, axis=0, reduce="none"):
+    return _ops().tensor_scatter_elements(data, indices, updates, axis, reduce)
+
+
+def tril_ext(input, diagonal=0):
+    return _mint().tril(input, diagonal)
+
+
+def unbind_ext(input, dim=0):
+    return _mint().unbind(input, dim)
+
+
+def unique_ext(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    return _mint().unique(input, sorted, return_inverse, return_counts, dim)
+
+
+def zeros_like_ext(input, *, dtype=None):
+    return _mint().zeros_like(input, dtype=dtype)
