@@ -87,6 +87,9 @@ def reduce_min(x, axis=(), keep_dims=False):
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
+    if isinstance(input, numbers.Number):  # MindSpore's sum takes Tensors only
+        raise DTypeError(f"For 'sum', the input must be a Tensor, but got "
+                         f"{type(input).__name__} {input!r}.")
     if dtype is not None:
         input = cast(input, dtype)
     return reduce_sum(input, dim, keepdim)

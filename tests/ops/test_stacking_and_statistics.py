@@ -103,3 +103,14 @@ def test_gather_elements_keeps_nans_and_infinities_in_place():
     np.testing.assert_array_equal(out.asnumpy(), [[1.0, 3.0], [7.0, 5.0]])
     with pytest.raises(IndexError):
         ops.gather_elements(x, 1, Tensor(np.array([[5]])))
+
+
+def test_masked_fill_broadcasts_input_and_mask_together():
+    out = ops.masked_fill(Tensor(np.array([[1.0, 2.0]], np.float32)),
+                          Tensor(np.array([[False], [True]])), 0.5)
+    np.testing.assert_array_equal(out.asnumpy(), [[1, 2], [0.5, 0.5]])
+
+
+def test_sum_takes_tensors_only():
+    with pytest.raises(TypeError, match="For 'sum', the input must be a Tensor"):
+        ops.sum(1)

@@ -13,7 +13,7 @@ from cellgraph.primitives import array_ops as A
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import math_ops as M
-from cellgraph.primitives.core import abstract_of, normalize_axis, tensor_axis
+from cellgraph.primitives.core import abstract_of, broadcast_shapes, normalize_axis, tensor_axis
 from cellgraph.primitives.dynamic_ops import bincount, nonzero
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.functional import gather
@@ -49,13 +49,14 @@ def index_select(input, axis, index):
 
 
 def masked_fill(input_x, mask, value):
-    """`value` where mask is True, input_x elsewhere."""
-    dtype, shape = abstract_of(input_x).dtype, _shape(input_x)
+    """`value` where mask is True, input_x elsewhere (the two broadcast together)."""
+    dtype = abstract_of(input_x).dtype
+    shape = tuple(broadcast_shapes(_shape(input_x), _shape(mask)))
     if isinstance(value, numbers.Number):
         filler = F.fill(dtype, shape, value)
     else:
         filler = F.broadcast_to(F.cast(value, dtype), shape)
-    return F.select(F.broadcast_to(mask, shape), filler, input_x)
+    return F.select(F.broadcast_to(mask, shape), filler, F.broadcast_to(input_x, shape))
 
 
 def _init_and_select(input, initial, where, compare, op):
