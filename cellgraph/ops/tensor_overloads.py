@@ -782,6 +782,114 @@ def fill_diagonal(self, fill_value, wrap=False):
     return ops.select(_tensor(mask), ops.full_like(self, fill_value), self)
 
 
+def fill(self, value):
+    """A Tensor of self's shape and dtype holding `value` everywhere."""
+    return _ops().full_like(self, value)
+
+
+def new_full(self, size, fill_value, *, dtype=None):
+    """A Tensor of shape `size` holding `fill_value`, in self's dtype by default."""
+    return _ops().full(tuple(size), fill_value, dtype=dtype or self.dtype)
+
+
+def new_empty(self, size, *, dtype=None, device=None):
+    """A Tensor of shape `size` (its values unspecified: zeros here), self's dtype by default."""
+    return _ops().zeros(tuple(size) if isinstance(size, (tuple, list)) else (size,),
+                        dtype or self.dtype)
+
+
+def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Whether every element is close to other's: |self - other| <= atol + rtol |other|."""
+    return _ops().isclose(self, other, rtol, atol, equal_nan).all()
+
+
+def argmax_with_value(self, axis=0, keep_dims=False):
+    """(the largest values along `axis`, their indices)."""
+    index, values = _ops().ArgMaxWithValue(axis, keep_dims)(self)
+    return values, index
+
+
+def argmin_with_value(self, axis=0, keep_dims=False):
+    """(the smallest values along `axis`, their indices)."""
+    index, values = _ops().ArgMinWithValue(axis, keep_dims)(self)
+    return values, index
+
+
+def stride(self, dim=None):
+    """The steps, in elements, between neighbours along each axis of the (contiguous) Tensor:
+    a list, or along `dim` an int."""
+    shape = tuple(self.shape)
+    steps = [int(np.prod(shape[i + 1:], dtype=np.int64)) for i in range(len(shape))]
+    return steps if dim is None else steps[dim]
+
+
+def storage_offset(self):
+    """0: a Tensor's elements start its storage (cellgraph keeps no views into others)."""
+    return 0
+
+
+def resize(self, *new_shape):
+    """The elements, read flat, cut or padded with zeros to `new_shape` (ndarray.resize)."""
+    shape = tuple(new_shape[0]) if len(new_shape) == 1 and isinstance(
+        new_shape[0], (tuple, list)) else tuple(new_shape)
+    ops = _ops()
+    count, size = int(np.prod(shape, dtype=np.int64)), int(np.prod(self.shape, dtype=np.int64))
+    flat = ops.reshape(self, (-1,))
+    if count <= size:
+        return ops.reshape(flat[:count], shape)
+    return ops.reshape(ops.concat((flat, ops.zeros((count - size,), self.dtype))), shape)
+
+
+def index_put(self, indices, values, accumulate=False):
+    """self with `values` written (added, with `accumulate`) at the positions the tuple of
+    index Tensors `indices` picks, one Tensor per leading axis."""
+    ops = _ops()
+    positions = ops.stack([ops.cast(i, dt.int64) for i in indices], -1)
+    values = ops.broadcast_to(values.astype(self.dtype), tuple(positions.shape[:-1])
+                              + tuple(self.shape[len(indices):]))
+    scatter = ops.tensor_scatter_add if accumulate else ops.tensor_scatter_update
+    return scatter(self, positions, values)
+
+
+def choose(self, choices, mode="clip"):
+    """choices[self[i]][i] for each position (NumPy's choose); indices out of range are
+    clipped (mode 'clip') or wrapped ('wrap'); 'raise' leaves them to the gather, which
+    raises."""
+    ops = _ops()
+    stacked = ops.stack([ops.broadcast_to(c, tuple(self.shape)) for c in choices], 0)
+    n = len(choices)
+    index = self.astype(dt.int64)
+    if mode == "clip":
+        index = ops.clamp(index, 0, n - 1)
+    elif mode == "wrap":
+        index = ops.remainder(index, n)
+    elif mode != "raise":
+        raise ArgumentValueError(f"For 'choose', 'mode' must be 'raise', 'wrap' or 'clip', but "
+                                 f"got {mode!r}.")
+    return ops.gather_elements(stacked, 0, ops.expand_dims(index, 0))[0]
+
+
+def bitwise_not(self):
+    """~self, elementwise (logical not for bool)."""
+    return _ops().invert(self)
+
+
+def uniform(self, from_=0.0, to=1.0, generator=None):
+    """A Tensor of self's shape and dtype drawn from U[from_, to)."""
+    draws = _mint().rand(*tuple(self.shape), generator=generator)
+    return (draws * (to - from_) + from_).astype(self.dtype)
+
+
+def bernoulli(self, *, generator=None):
+    """0/1 draws, 1 with the probability in each element of self."""
+    return _mint().bernoulli(self, generator=generator)
+
+
+def value(self):
+    """The Tensor itself (MindSpore's accessor of a Tensor's value)."""
+    return self
+
+
 def _scatter_along(self, axis, positions, src):
     """self with src written at `positions` (a NumPy index array) along `axis`."""
     ops = _ops()
@@ -857,7 +965,9 @@ def unfold(self, kernel_size, dilation=1, padding=0, stride=1):
 SINGLE = (round, byte, logaddexp2, adjoint, is_complex, is_signed, type_method, msort, fmax, fmin,
           copysign, ldexp, nanmean, ndimension, reshape_as, sum_to_size, trace, diagonal, diagflat,
           float_power, multiply, aminmax, sinc, subtract, unfold, gcd, lcm, cauchy, log_normal,
-          fill_diagonal, slice_scatter, select_scatter, cov)
+          fill_diagonal, slice_scatter, select_scatter, cov, fill, new_full, new_empty, allclose,
+          argmax_with_value, argmin_with_value, stride, storage_offset, resize, index_put,
+          choose, bitwise_not, uniform, bernoulli, value)
 # properties: `x.H` (the conjugate transpose of a matrix) and `x.mH` (of the last two axes)
 PROPERTIES = {"H": _conj_transpose, "mH": _conj_transpose}
 

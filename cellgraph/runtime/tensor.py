@@ -332,9 +332,40 @@ class Tensor(TensorMethods):
         self._data = get_backend().from_host(np.array(src, dtype=self._dtype.np))
         return self
 
+    def itemset(self, *args) -> Tensor:
+        """One element replaced, in place: `itemset(value)` for a one-element Tensor,
+        `itemset(flat_index, value)` or `itemset((i, j, ...), value)`; returns self."""
+        if not 1 <= len(args) <= 2:
+            raise TypeError(f"itemset() takes 1 or 2 arguments, got {len(args)}")
+        data = self.asnumpy().copy()
+        _set_item(data, *args)
+        return self.assign_value(data)
+
+    def set_(self, source) -> Tensor:
+        """This Tensor's data, shape and dtype replaced by `source`'s, in place; returns self."""
+        if not isinstance(source, Tensor):
+            raise TypeError(f"For 'set_', the source must be a Tensor, but got "
+                            f"{type(source).__name__}.")
+        self._dtype = source._dtype
+        self._data = get_backend().from_host(source.asnumpy().copy())
+        return self
+
     def set_dtype(self, dtype):
         self._dtype = dt.as_dtype(dtype)
         self._data = get_backend().from_host(self.asnumpy().astype(self._dtype.np))
+
+
+def _set_item(data: np.ndarray, *args) -> None:
+    """ndarray.itemset, which NumPy 2 removed: the only element, or the one at a flat index or
+    an index tuple."""
+    if len(args) == 1:
+        if data.size != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        data.flat[0] = args[0]
+    elif isinstance(args[0], tuple):
+        data[args[0]] = args[1]
+    else:
+        data.flat[args[0]] = args[1]
 
 
 def _unknown_size(dim) -> bool:

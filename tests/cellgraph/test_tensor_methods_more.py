@@ -1,0 +1,56 @@
+"""Tensor methods MindSpore's Tensor has: fill, new_full, new_empty, allclose,
+argmax_with_value, argmin_with_value, stride, storage_offset, resize, index_put, choose,
+bitwise_not, uniform, bernoulli, value, itemset, set_ (MindSpore 2.10's values)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cellgraph as cg
+from cellgraph import Tensor
+
+X = np.array([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]], np.float32)
+
+
+def test_values_as_mindspore():
+    x = Tensor(X)
+    values, indices = x.argmin_with_value(1, True)
+    np.testing.assert_array_equal(values.asnumpy(), [[1.0], [2.0]])
+    np.testing.assert_array_equal(indices.asnumpy(), [[0], [1]])
+    values, indices = x.argmax_with_value(1)
+    np.testing.assert_array_equal(values.asnumpy(), [5.0, 6.0])
+    np.testing.assert_array_equal(indices.asnumpy(), [1, 2])
+    np.testing.assert_array_equal(x.fill(2).asnumpy(), np.full((2, 3), 2.0))
+    assert bool(Tensor(np.array([1.0, 2.0])).allclose(Tensor(np.array([1.0, 2.1])), rtol=0.1))
+    out = x.index_put((Tensor(np.array([0, 0])), Tensor(np.array([1, 1]))),
+                      Tensor(np.array([9.0], np.float32)), True)
+    np.testing.assert_array_equal(out.asnumpy(), [[1, 23, 3], [4, 2, 6]])
+    np.testing.assert_array_equal(x.resize(2, 2).asnumpy(), [[1, 5], [3, 4]])
+    np.testing.assert_array_equal(x.resize((3, 3)).asnumpy()[2], [0, 0, 0])
+    assert x.stride() == [3, 1] and x.stride(0) == 3 and x.storage_offset() == 0
+    assert x.new_empty((2, 2), dtype=cg.int32).dtype == cg.int32
+    np.testing.assert_array_equal(x.new_full((2,), 7).asnumpy(), [7.0, 7.0])
+    choices = (Tensor(np.array([1, 2, 3])), Tensor(np.array([7, 8, 9])))
+    np.testing.assert_array_equal(Tensor(np.array([0, 1, 0])).choose(choices).asnumpy(), [1, 8, 3])
+    np.testing.assert_array_equal(Tensor(np.array([0, 3, 0])).choose(choices, "wrap").asnumpy(),
+                                  [1, 8, 3])
+    np.testing.assert_array_equal(Tensor(np.array([1, 2])).bitwise_not().asnumpy(), [-2, -3])
+    assert x.value() is x
+
+
+def test_random_draws_have_the_shape_and_range():
+    out = Tensor(X).uniform(2.0, 3.0).asnumpy()
+    assert out.shape == (2, 3) and out.min() >= 2 and out.max() < 3
+    np.testing.assert_array_equal(Tensor(np.array([0.0, 1.0], np.float32)).bernoulli().asnumpy(),
+                                  [0.0, 1.0])
+
+
+def test_itemset_and_set_write_in_place():
+    x = Tensor(X.copy())
+    assert x.itemset((0, 0), 9.0) is x
+    x.itemset(5, 0.5)
+    np.testing.assert_array_equal(x.asnumpy(), [[9, 5, 3], [4, 2, 0.5]])
+    x.set_(Tensor(np.array([1], np.int32)))
+    assert x.shape == (1,) and x.dtype == cg.int32
+    with pytest.raises(ValueError):
+        Tensor(X).itemset(1.0)
