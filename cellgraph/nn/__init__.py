@@ -33,9 +33,17 @@ __all__ = ["Cell"] + [name for module in (dynamic_lr, grad, layer, learning_rate
 # MindSpore's (its nn imports the metrics after the layers); the layer is
 # nn.layer.CosineSimilarity.
 del CosineSimilarity  # noqa: F821  (the layer's, from `from .layer import *`)
-_METRIC_NAMES = ("Accuracy", "ConfusionMatrix", "CosineSimilarity", "F1", "Fbeta", "Loss", "MAE", "MSE", "Metric", "Precision",
-                 "Recall", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
-                 "TopKCategoricalAccuracy", "get_metric_fn", "names", "rearrange_inputs")
+_METRIC_NAMES = ("Accuracy", "BleuScore", "ConfusionMatrix", "ConfusionMatrixMetric",
+                 "CosineSimilarity", "Dice", "F1", "Fbeta", "HausdorffDistance", "Loss", "MAE",
+                 "MSE", "MeanSurfaceDistance", "Metric", "OcclusionSensitivity", "Perplexity",
+                 "Precision", "ROC", "Recall", "RootMeanSquareDistance",
+                 "Top1CategoricalAccuracy", "Top5CategoricalAccuracy", "TopKCategoricalAccuracy",
+                 "auc", "get_metric_fn", "names", "rearrange_inputs")
+
+
+# MindSpore's nn.<Name>Ext classes are mint.nn's <Name> (mint.nn imports nn: read on first use)
+_MINT_CLASSES = ("AvgPool2dExt", "DropoutExt", "EmbeddingExt", "L1LossExt", "LayerNormExt",
+                 "LogSoftmaxExt", "MaxPool2dExt", "PReLUExt")
 
 
 def __getattr__(name):
@@ -43,4 +51,8 @@ def __getattr__(name):
         from cellgraph.train import metrics
 
         return getattr(metrics, name)
+    if name in _MINT_CLASSES:
+        from cellgraph.mint import nn as mint_nn
+
+        return getattr(mint_nn, name[:-len("Ext")])
     raise AttributeError(f"module 'cellgraph.nn' has no attribute {name!r}")

@@ -54,3 +54,11 @@ def test_itemset_and_set_write_in_place():
     assert x.shape == (1,) and x.dtype == cg.int32
     with pytest.raises(ValueError):
         Tensor(X).itemset(1.0)
+
+
+def test_nn_names_of_the_metrics_and_mints_classes():
+    from cellgraph import mint, nn
+    from cellgraph.train import metrics
+
+    assert nn.ROC is metrics.ROC and nn.auc is metrics.auc and nn.Dice is metrics.Dice
+    assert nn.DropoutExt is mint.nn.Dropout and nn.LayerNormExt is mint.nn.LayerNorm
