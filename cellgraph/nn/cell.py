@@ -536,6 +536,90 @@ class Cell(CellState):
             hooks.set_call_state(cell, "_amp_types", (dtype, output))
         return self
 
+    def to(self, *args, **kwargs):
+        """The float and complex Parameters of this Cell and those below it cast to a dtype, in
+        place; returns self. Takes `to(dtype)`, `to(device, dtype)`, `to(tensor)` (its dtype)
+        or the keywords device, dtype and non_blocking, as MindSpore's; cellgraph's device is
+        the backend's, so `device` ("CPU", ...) is checked and changes nothing."""
+        from cellgraph.runtime.tensor import Tensor
+
+        unknown = set(kwargs) - {"device", "dtype", "non_blocking"}
+        if unknown:
+            raise TypeError(f"to() got unexpected keyword arguments {sorted(unknown)}")
+        device, dtype = kwargs.get("device"), kwargs.get("dtype")
+        for arg in args:
+            if isinstance(arg, Tensor):
+                dtype = arg.dtype
+            elif isinstance(arg, str):
+                device = arg
+            elif isinstance(arg, bool):
+                continue  # non_blocking, by position
+            else:
+                dtype = arg
+        if device is not None and str(device).split(":")[0] not in ("CPU", "cpu", "Ascend",
+                                                                     "npu", "GPU", "cuda"):
+            raise ValueError(f"The value of 'to' must be one of ['Ascend', 'CPU'], but got "
+                             f"{device}")
+        if dtype is None:
+            return self
+        dtype = dt.as_dtype(dtype)
+        if not (dtype.is_float or dtype.is_complex):
+            raise TypeError(f"Cell.to only accepts floating point or complex dtypes, but got "
+                            f"desired dtype={dtype}")
+        for param in self.get_parameters():
+            if param.dtype.is_float or param.dtype.is_complex:
+                param.set_dtype(dtype)
+        return self
+
+    def check_names(self):
+        """ValueError when two Parameters of this Cell share a name."""
+        names = set()
+        for value, param in self.parameters_and_names():
+            if param.name in names:
+                raise ValueError(f"The value of {value} is {param}, its name '{param.name}' "
+                                 f"already exists. Please set a unique name for the parameter.")
+            names.add(param.name)
+
+    def parameters_broadcast_dict(self, recurse=True):
+        """name -> Parameter for the Parameters that are not layerwise parallel (None when there
+        is none): the ones a data-parallel start broadcasts from rank 0."""
+        params = {p.name: p for p in self.get_parameters(expand=recurse)
+                  if not p.layerwise_parallel}
+        return params or None
+
+    def update_cell_prefix(self):
+        """Record each Cell's name in this network as its parameter prefix."""
+        for name, cell in self.cells_and_names():
+            object.__setattr__(cell, "_param_prefix", name)
+
+    def update_cell_type(self, cell_type):
+        object.__setattr__(self, "cell_type", cell_type)
+
+    def set_broadcast_flag(self, mode=True):
+        return self.add_flags_recursive(broadcast_flag=mode)
+
+    def cast_inputs(self, inputs, dst_type):
+        """`inputs` with each float Tensor among them cast to `dst_type`."""
+        from cellgraph.runtime.tensor import Tensor
+
+        dtype = dt.as_dtype(dst_type)
+        return tuple(x.astype(dtype) if isinstance(x, Tensor) and x.dtype.is_float else x
+                     for x in inputs)
+
+    def run_construct(self, cast_inputs, kwargs):
+        """construct called with the positional `cast_inputs` and the dict `kwargs`."""
+        return self.construct(*cast_inputs, **kwargs)
+
+    def get_extra_state(self):
+        """A subclass's extra state for its state_dict; MindSpore's base raises."""
+        raise RuntimeError("Reached a code path in Cell.get_extra_state() that should never be "
+                           "called.")
+
+    def set_extra_state(self, state):
+        """A subclass restores its extra state from load_state_dict; MindSpore's base raises."""
+        raise RuntimeError("Reached a code path in Cell.set_extra_state() that should never be "
+                           "called.")
+
     def _cast_outputs_to(self, dtype) -> None:
         """Mixed precision (amp): cast this Cell's float outputs to `dtype`."""
         compute = (self.__dict__.get("_amp_types") or (None, None))[0]
