@@ -11,12 +11,25 @@ the run, as MindSpore does. Each returns its input.
 from __future__ import annotations
 
 from cellgraph.compiler.effects import update_in_place
-from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.floor_division import floor_divide
-from cellgraph.primitives.nn_functional import clamp
 
 from .function.array_func.indexing import index_fill, masked_fill, masked_scatter
+from .function.inplace_func import (  # noqa: F401  (the in-place functions of ops)
+    OPS_FUNCTIONS,
+    bernoulli_,
+    clamp_,
+    erfinv_,
+    exponential_,
+    inplace_sigmoid,
+    normal_,
+    put_,
+    random_,
+    sigmoid_,
+    tanh_,
+    uniform_,
+    zero_,
+)
 from .function.math_func.elementwise import index_added, remainder
 from .function.math_func.linalg import addmm
 from .primitive_class import PrimitiveClass, function_class
@@ -65,14 +78,6 @@ def fill_(input, value):
     return update_in_place(input, value)
 
 
-def zero_(input):
-    return update_in_place(input, 0)
-
-
-def clamp_(input, min=None, max=None):
-    return update_in_place(input, clamp(input, min, max))
-
-
 def masked_fill_(input, mask, value):
     return update_in_place(input, masked_fill(input, mask, value))
 
@@ -114,72 +119,8 @@ def _unary(name: str):
     return method
 
 
-exp_, log_, floor_, sigmoid_, tanh_, sign_, erfinv_, relu_ = (
-    _unary(n) for n in ("exp", "log", "floor", "sigmoid", "tanh", "sign", "erfinv", "relu"))
-
-
-def inplace_sigmoid(input):
-    """`input = ops.sigmoid(input)`, in place."""
-    return sigmoid_(input)
-
-
-# ----- random fills in place: the draws from mint's samplers (which take a `generator`) --------
-
-def _mint():
-    from cellgraph import mint  # above ops (it loads nn): read when called
-
-    return mint
-
-
-def _shape(input) -> tuple:
-    return tuple(input.shape)
-
-
-def normal_(input, mean=0, std=1, *, generator=None):
-    """input filled with draws from N(mean, std^2), in place."""
-    draws = _mint().normal(0.0, 1.0, _shape(input), generator=generator)
-    return update_in_place(input, F.add(F.mul(draws, std), mean))
-
-
-def uniform_(input, from_=0, to=1, *, generator=None):
-    """input filled with draws from U[from_, to), in place."""
-    draws = _mint().rand(*_shape(input), generator=generator)
-    return update_in_place(input, F.add(F.mul(draws, to - from_), from_))
-
-
-def exponential_(input, lambd=1, *, generator=None):
-    """input filled with draws from the exponential distribution of rate `lambd`, in place:
-    -log(1 - u) / lambd for u uniform in [0, 1)."""
-    u = _mint().rand(*_shape(input), generator=generator)
-    return update_in_place(input, F.div(F.neg(F.log(F.sub(1.0, u))), lambd))
-
-
-def random_(input, from_=0, to=None, *, generator=None):
-    """input filled with integers drawn uniformly from [from_, to), in place (to defaults to
-    one past the largest value of input's dtype, 2^mantissa bits for a float dtype)."""
-    import numpy as np
-
-    dtype = input.dtype
-    if to is None:
-        to = (int(np.iinfo(dtype.np).max) + 1 if dtype.is_int
-              else 2 ** (np.finfo(dtype.np).nmant + 1) if dtype.is_float else 2)
-    draws = _mint().randint(from_, to, _shape(input), generator=generator)
-    return update_in_place(input, draws)
-
-
-def bernoulli_(input, p=0.5, *, generator=None):
-    """input filled with 1 with probability p (a number or a Tensor broadcast to input), 0
-    otherwise, in place."""
-    probability = F.add(F.zeros_like(F.cast(input, dt.float32)), p)
-    return update_in_place(input, _mint().bernoulli(probability, generator=generator))
-
-
-def put_(input, index, source, accumulate=False):
-    """input, read as flat, with `source` written at the flat positions `index` (added with
-    `accumulate`), in place."""
-    from .function.array_func.indexing import put_along
-
-    return update_in_place(input, put_along(input, index, source, accumulate))
+exp_, log_, floor_, sign_, relu_ = (
+    _unary(n) for n in ("exp", "log", "floor", "sign", "relu"))
 
 
 METHODS = (add_, sub_, mul_, div_, floor_divide_, remainder_, copy_, fill_, zero_, clamp_,
@@ -187,9 +128,7 @@ METHODS = (add_, sub_, mul_, div_, floor_divide_, remainder_, copy_, fill_, zero
            index_add_, exp_, log_, floor_, sigmoid_, tanh_, sign_, erfinv_, normal_, uniform_,
            exponential_, random_, bernoulli_, put_)
 
-# the in-place functions MindSpore's ops has
-OPS_FUNCTIONS = ["bernoulli_", "clamp_", "erfinv_", "exponential_", "inplace_sigmoid", "normal_",
-                 "put_", "random_", "tanh_", "uniform_", "zero_"]
+
 
 
 # ----- MindSpore's in-place primitive classes --------------------------------------------------

@@ -33,6 +33,7 @@ import cellgraph.ops.function.clip_func as _clip_func
 import cellgraph.ops.function.debug_func as _debug_func
 import cellgraph.ops.function.fft_func as _fft_func
 import cellgraph.ops.function.image_func as _image_func
+import cellgraph.ops.function.inplace_func as _inplace_func
 import cellgraph.ops.function.math_func.creation as _math_func_creation
 import cellgraph.ops.function.math_func.elementwise as _elementwise
 import cellgraph.ops.function.math_func.linalg as _linalg
@@ -144,6 +145,7 @@ SOURCES = (
     (_composite, ("HyperMap", "Map", "MultitypeFuncGraph", "Partial",
                                  "clip_by_global_norm", "partial")),
     (_custom_ops, ("Custom", "kernel", "ms_kernel")),
+    (_inplace_func, tuple(_inplace_func.OPS_FUNCTIONS)),
     (_array_func_attributes, ("identity", "shape")),
     (_primitive, ("constexpr",)),
     (_other_func, ("mixed_precision_cast", "switch_layer", "tuple_len")),
