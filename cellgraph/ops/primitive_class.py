@@ -65,6 +65,10 @@ class PrimitiveClass(UserData):
             cls.__signature__ = inspect.Signature([
                 inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=v)
                 for k, v in cls._defaults.items()])
+        elif "__init__" in vars(cls) and "__signature__" not in vars(cls):
+            # not a base class's: the class's own parameters
+            own = list(inspect.signature(cls.__init__).parameters.values())[1:]
+            cls.__signature__ = inspect.Signature(own)
 
     def __init__(self, *args, **kwargs):
         names = self._init_names

@@ -35,16 +35,19 @@ from cellgraph.ops.function.array_func.creation import (
 from cellgraph.ops.function.array_func.indexing import (
     apply_along,
     gather_elements,
+    index_fill,
     inplace_add,
     inplace_sub,
     inplace_update,
     masked_fill,
     masked_scatter,
     reverse_sequence,
+    unique_consecutive,
     unique_with_pad,
 )
 from cellgraph.ops.function.array_func.matrix import (
     diag,
+    matrix_band_part,
     matrix_diag,
     matrix_diag_part,
     matrix_set_diag,
@@ -72,10 +75,11 @@ from cellgraph.ops.function.array_func.shape import (
     unstack,
 )
 from cellgraph.ops.function.array_func.shape import flip as _flip
-from cellgraph.ops.function.math_func.creation import _range
+from cellgraph.ops.function.math_func.creation import _range, tril_indices, triu_indices
 from cellgraph.ops.function.math_func.elementwise import mvlgamma, population_count
 from cellgraph.ops.function.math_func.linalg import lstsq
 from cellgraph.ops.function.math_func.reduction import cumprod
+from cellgraph.ops.function.nn_func.basic import channel_shuffle
 from cellgraph.ops.function.nn_func.conv import _ints, _patches, extract_patches
 from cellgraph.ops.function.nn_func.image import _nearest
 from cellgraph.ops.operations._required import require
@@ -98,6 +102,7 @@ from cellgraph.primitives.errors import (
 )
 from cellgraph.primitives.exports import REQUIRED
 from cellgraph.primitives.nn_functional import argmax
+from cellgraph.primitives.sort_ops import searchsorted
 
 __all__ = ["ArgMaxWithValue", "ArgMinWithValue", "Argmax", "BroadcastTo", "Cast", "Concat",
            "ConcatOffsetV1", "ConjugateTranspose", "DType", "ExpandDims", "ExtractImagePatches", "Eye",
@@ -717,6 +722,90 @@ __all__ += [
     "Triu",
     "UniqueWithPad",
 ]
+
+
+
+# ----- MindSpore's older names and the classes of functional ops cellgraph computes -------------
+
+class Pack(Stack):
+    """MindSpore's older name of Stack: `Pack(axis)(tensors)`."""
+
+
+class Unpack(Unstack):
+    """MindSpore's older name of Unstack: `Unpack(axis)(x)`."""
+
+    def __init__(self, axis=0):
+        super().__init__(axis)
+
+
+class GatherV2(Gather):
+    """MindSpore's older name of Gather: `GatherV2()(params, indices, axis)`."""
+
+    def __init__(self):
+        super().__init__()
+
+
+def _bound(side: str):
+    def call(sorted_x, values, out_type=dt.int32):
+        """For each row of `values`, the insertion positions in the same row of `sorted_x`."""
+        positions = searchsorted(sorted_x, values, right=side == "right")
+        return F.cast(positions, out_type)
+
+    return call
+
+
+def _index_put(x1, x2, indices, accumulate=0):
+    """x1 with the values x2 written (added, with accumulate=1) at the positions the tuple of
+    index Tensors picks, one Tensor per leading axis."""
+    positions = F.stack([F.cast(i, dt.int64) for i in indices], -1)
+    lead = tuple(abstract_of(positions).shape[:-1]) + tuple(abstract_of(x1).shape[len(indices):])
+    values = F.broadcast_to(F.cast(x2, abstract_of(x1).dtype), lead)
+    scatter = F.tensor_scatter_add if accumulate else F.tensor_scatter_update
+    return scatter(x1, positions, values)
+
+
+def _diag_part(x):
+    """The diagonal of a (d1, .., dk, d1, .., dk) Tensor: out[i1..ik] = x[i1..ik, i1..ik]."""
+    shape = tuple(abstract_of(x).shape)
+    half = len(shape) // 2
+    size = int(np.prod(shape[:half], dtype=np.int64))
+    flat = F.reshape(x, (size, size))
+    picks = _const(np.arange(size, dtype=np.int64) * (size + 1), dt.int64)
+    return F.reshape(F.gather(F.reshape(flat, (-1,)), picks, 0), shape[:half])
+
+
+def _invert_permutation(x):
+    """The inverse of the permutation x (a tuple of ints, or a 1-D int Tensor)."""
+    values = np.asarray(value_input(x, "InvertPermutation", "x"), np.int64)
+    if sorted(values.tolist()) != list(range(len(values))):
+        raise ArgumentValueError(f"For 'InvertPermutation', the input must be a permutation of "
+                                 f"0 .. n - 1, but got {values.tolist()}.")
+    inverse = np.argsort(values)
+    return tuple(int(v) for v in inverse) if isinstance(x, (tuple, list)) else _const(
+        inverse.astype(abstract_of(x).dtype.np), abstract_of(x).dtype)
+
+
+_FUNCTION_CLASSES = {
+    "IndexFill": (index_fill, {}),
+    "IndexPut": (_index_put, {"accumulate": 0}),
+    "UniqueConsecutive": (lambda x, return_inverse, return_counts, dim: unique_consecutive(
+        x, return_inverse, return_counts, dim),
+        {"return_inverse": False, "return_counts": False, "dim": None}),
+    "DiagPart": (_diag_part, {}),
+    "MatrixBandPart": (matrix_band_part, {}),
+    "LowerBound": (_bound("left"), {"out_type": dt.int32}),
+    "UpperBound": (_bound("right"), {"out_type": dt.int32}),
+    "TrilIndices": (lambda row, col, offset, dtype: tril_indices(row, col, offset, dtype=dtype),
+                    {"row": REQUIRED, "col": REQUIRED, "offset": 0, "dtype": dt.int32}),
+    "TriuIndices": (lambda row, col, offset, dtype: triu_indices(row, col, offset, dtype=dtype),
+                    {"row": REQUIRED, "col": REQUIRED, "offset": 0, "dtype": dt.int32}),
+    "InvertPermutation": (_invert_permutation, {}),
+    "ChannelShuffle": (lambda x, group: channel_shuffle(x, group), {"group": REQUIRED}),
+}
+for _name, (_fn, _attrs) in _FUNCTION_CLASSES.items():
+    globals()[_name] = define_class(_name, _fn, _attrs, __name__)
+__all__ += ["GatherV2", "Pack", "Unpack"]
+__all__ += list(_FUNCTION_CLASSES)
 
 
 # the classes derived from the primitives' declarations that MindSpore files here

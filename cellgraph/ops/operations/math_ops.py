@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from cellgraph.ops.function.array_func.shape import flip as _flip
+from cellgraph.ops.function.array_func.shape import swapaxes
 from cellgraph.ops.function.math_func.creation import linspace
 from cellgraph.ops.function.math_func.elementwise import (
     addcmul,
@@ -14,18 +16,35 @@ from cellgraph.ops.function.math_func.elementwise import (
     fmod,
     heaviside,
     hypot,
+    isclose,
     isfinite,
     isinf,
     isnan,
     lerp,
     logical_xor,
     logit,
+    nan_to_num,
     truncate_div,
     xlogy,
 )
 from cellgraph.ops.function.math_func.linalg import cdist, cross, einsum, outer, renorm, trace
-from cellgraph.ops.function.math_func.reduction import addn, all, any, std_mean
-from cellgraph.ops.function.math_func.spectral import fft_with_size, stft
+from cellgraph.ops.function.math_func.matrices import (
+    logspace,
+    lu_solve,
+    lu_unpack,
+    matrix_exp,
+    matrix_power,
+    slogdet,
+)
+from cellgraph.ops.function.math_func.reduction import addn, all, any, logcumsumexp, norm, std_mean
+from cellgraph.ops.function.math_func.spectral import (
+    bartlett_window,
+    blackman_window,
+    fft_with_size,
+    hamming_window,
+    stft,
+)
+from cellgraph.ops.function.method_forms import fmax, fmin, gcd, lcm
 from cellgraph.ops.function.nn_func.normalization import _lp_norm
 from cellgraph.ops.inplace import InplaceIndexAdd
 from cellgraph.ops.operations._required import require
@@ -40,7 +59,8 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives import rounding_ops as R
-from cellgraph.primitives.core import abstract_of, fmt_shape
+from cellgraph.primitives.complex_ops import polar
+from cellgraph.primitives.core import abstract_of, fmt_shape, value_input
 from cellgraph.primitives.errors import (
     ArgumentError,
     ArgumentValueError,
@@ -48,6 +68,7 @@ from cellgraph.primitives.errors import (
     ShapeError,
     UnsupportedError,
 )
+from cellgraph.primitives.exports import REQUIRED
 from cellgraph.runtime.select_order import nth_element_order
 from cellgraph.runtime.tensor import Tensor
 from cellgraph.transform import user_loc
@@ -528,6 +549,94 @@ class Median(PrimitiveClass):
 
 __all__ += ["Median"]
 __all__ += ["NMSWithMask", "NPUAllocFloatStatus", "NPUClearFloatStatus", "NPUGetFloatStatus"]
+
+
+
+# ----- MindSpore's classes of functional ops cellgraph computes (the call takes the operands) ---
+
+def _cumulative_logsumexp(x, axis, exclusive=False, reverse=False):
+    """log(cumsum(exp(x))) along `axis`; `reverse` from the end, `exclusive` leaving out each
+    element's own term (-inf for the first)."""
+    axis = int(np.asarray(axis)) if not isinstance(axis, int) else axis
+    axis %= abstract_of(x).ndim
+    if reverse:
+        x = _flip(x, (axis,))
+    out = logcumsumexp(x, axis)
+    if exclusive:
+        first = F.fill(abstract_of(x).dtype, tuple(
+            1 if d == axis else n for d, n in enumerate(abstract_of(x).shape)), float("-inf"))
+        out = F.concat((first, _narrow_before_last(out, axis)), axis)
+    return _flip(out, (axis,)) if reverse else out
+
+
+def _narrow_before_last(x, axis):
+    index = [slice(None)] * abstract_of(x).ndim
+    index[axis] = slice(0, abstract_of(x).shape[axis] - 1)
+    return F.getitem(x, tuple(index))
+
+
+def _mul_no_nan(x, y):
+    """x * y, 0 where y is 0 (even where x is infinite or NaN)."""
+    both = F.add(F.zeros_like(x), F.zeros_like(y))  # the broadcast shape
+    x, y = F.add(x, both), F.add(y, both)
+    return F.mul(F.select(F.equal(y, 0), F.zeros_like(x), x), y)
+
+
+def _triangular_solve(matrix, rhs, lower=True, adjoint=False):
+    """x with T x = rhs, T the lower (or upper) triangle of `matrix` (the rest is not read),
+    or its conjugate transpose with `adjoint`."""
+    n = abstract_of(matrix).shape[-1]
+    keep = np.tril(np.ones((n, n), bool)) if lower else np.triu(np.ones((n, n), bool))
+    triangle = F.select(Tensor(keep), matrix, F.zeros_like(matrix))
+    if adjoint:
+        if abstract_of(matrix).dtype.is_complex:
+            triangle = F.conj(triangle)
+        triangle = swapaxes(triangle, -1, -2)
+    return F.matrix_solve(triangle, rhs)
+
+
+def _bincount_class(array, size, weights):
+    """The count (sum of `weights`) of each value 0 .. size - 1 in `array`; other values are
+    left out."""
+    size = int(value_input(size, "Bincount", "size"))
+    onehot = NF.one_hot(F.reshape(array, (-1,)), size, 1, 0)
+    weights = F.reshape(weights, (-1, 1))
+    return F.reduce_sum(F.mul(F.cast(onehot, abstract_of(weights).dtype), weights), 0)
+
+
+def _window(fn):
+    def call(length, **attrs):
+        dtype = attrs.pop("dtype")
+        return fn(int(value_input(length, "Window", "length").reshape(-1)[0]), dtype=dtype, **attrs)
+
+    return call
+
+
+_FUNCTION_CLASSES = {
+    "Gcd": (gcd, {}), "Lcm": (lcm, {}), "Fmax": (fmax, {}), "Fmin": (fmin, {}),
+    "IsClose": (isclose, {"rtol": 1e-05, "atol": 1e-08, "equal_nan": False}),
+    "NanToNum": (nan_to_num, {"nan": None, "posinf": None, "neginf": None}),
+    "Polar": (polar, {}), "MulNoNan": (_mul_no_nan, {}),
+    "MatrixPower": (matrix_power, {"n": REQUIRED}),
+    "LogMatrixDeterminant": (slogdet, {}), "MatrixExp": (matrix_exp, {}),
+    "LuSolve": (lambda x, lu_data, lu_pivots: lu_solve(x, lu_data, lu_pivots), {}),
+    "LuUnpack": (lu_unpack, {"unpack_data": True, "unpack_pivots": True}),
+    "CumulativeLogsumexp": (_cumulative_logsumexp, {"exclusive": False, "reverse": False}),
+    "LogSpace": (lambda start, end, steps, base, dtype: logspace(start, end, steps, base,
+                                                               dtype=dtype),
+                 {"steps": 10, "base": 10, "dtype": dt.float32}),
+    "HammingWindow": (_window(hamming_window), {"periodic": True, "alpha": 0.54, "beta": 0.46,
+                                                "dtype": dt.float32}),
+    "BartlettWindow": (_window(bartlett_window), {"periodic": True, "dtype": dt.float32}),
+    "BlackmanWindow": (_window(blackman_window), {"periodic": True, "dtype": dt.float32}),
+    "NuclearNorm": (lambda x, dim, keepdim: norm(x, "nuc", dim or (-2, -1), keepdim),
+                    {"dim": None, "keepdim": False}),
+    "MatrixTriangularSolve": (_triangular_solve, {"lower": True, "adjoint": False}),
+    "Bincount": (_bincount_class, {}),
+}
+for _name, (_fn, _attrs) in _FUNCTION_CLASSES.items():
+    globals()[_name] = define_class(_name, _fn, _attrs, __name__)
+__all__ += list(_FUNCTION_CLASSES)
 
 
 # the classes derived from the primitives' declarations that MindSpore files here

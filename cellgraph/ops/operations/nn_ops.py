@@ -28,6 +28,7 @@ from cellgraph.ops.function.nn_func.activation import (
     celu,
     elu,
     fast_gelu,
+    glu,
     hardshrink,
     hardsigmoid,
     hardswish,
@@ -61,13 +62,22 @@ from cellgraph.ops.function.nn_func.loss import (
     kl_div,
     l2_loss,
     nll_loss,
+    reduce_loss,
     sigmoid_cross_entropy_with_logits,
     smooth_l1_loss,
     softmax_cross_entropy_with_logits,
+    triplet_margin_loss,
+)
+from cellgraph.ops.function.nn_func.margin_loss import (
+    multi_margin,
+    multilabel_margin,
+    soft_margin_loss,
 )
 from cellgraph.ops.function.nn_func.normalization import _rms_norm, lrn
 from cellgraph.ops.function.nn_func.pooling import (
     _windows,
+    adaptive_avg_pool2d,
+    adaptive_max_pool2d,
     avg_pool3d,
     max_pool3d,
     max_pool_with_indices,
@@ -98,6 +108,7 @@ from cellgraph.primitives.errors import (
     ShapeError,
     UnsupportedError,
 )
+from cellgraph.primitives.exports import REQUIRED
 from cellgraph.primitives.floor_division import floor_mod
 from cellgraph.primitives.nn_functional import _ints, argmax, one_hot
 
@@ -979,3 +990,33 @@ class CTCGreedyDecoder(define_class("CTCGreedyDecoder", ctc_greedy_decoder,
 
 
 generate_classes(globals())
+
+# MindSpore's older names of FastGeLU and GeLU
+FastGelu, Gelu = FastGeLU, GeLU  # noqa: F821  (FastGeLU: from its declaration, just above)
+__all__ += ["FastGelu", "Gelu"]
+
+
+# ----- the classes of functional ops cellgraph computes (the call takes the operands) ----------
+
+def _adaptive_max_pool2d(x, output_size):
+    return adaptive_max_pool2d(x, output_size, True)
+
+
+_FUNCTION_CLASSES = {
+    "GLU": (glu, {"axis": -1}),
+    "AdaptiveAvgPool2D": (adaptive_avg_pool2d, {"output_size": REQUIRED}),
+    "AdaptiveMaxPool2D": (_adaptive_max_pool2d, {"output_size": REQUIRED}),
+    "SoftMarginLoss": (soft_margin_loss, {"reduction": "mean"}),
+    "MultiMarginLoss": (lambda x, target, weight=None, p=1, margin=1.0, reduction="mean":
+                        reduce_loss(multi_margin("MultiMarginLoss", x, target, p, float(margin),
+                                                 weight), reduction),
+                        {"p": 1, "margin": 1.0, "reduction": "mean"}),
+    "TripletMarginLoss": (lambda x, positive, negative, margin, p=2, swap=False, eps=1e-06,
+                          reduction="mean": triplet_margin_loss(
+                              x, positive, negative, margin, p, eps, swap, reduction),
+                          {"p": 2, "swap": False, "eps": 1e-06, "reduction": "mean"}),
+    "MultilabelMarginLoss": (multilabel_margin, {"reduction": "mean"}),
+}
+for _name, (_fn, _attrs) in _FUNCTION_CLASSES.items():
+    globals()[_name] = define_class(_name, _fn, _attrs, __name__)
+__all__ += list(_FUNCTION_CLASSES)

@@ -7,16 +7,18 @@ from cellgraph.compiler.builder import current_builder
 from cellgraph.ops.function.random_func import (
     _normal_draws,
     _size,
+    bernoulli,
     categorical_draw,
     check_candidate_sampler,
     instance_stream,
     laplace_draws,
+    multinomial,
     multinomial_with_replacement_draw,
     random_categorical_dtype_check,
     random_ints,
     sample_candidates,
 )
-from cellgraph.ops.primitive_class import PrimitiveClass, generate_classes
+from cellgraph.ops.primitive_class import PrimitiveClass, define_class, generate_classes
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of, value_input
@@ -249,6 +251,28 @@ class RandomChoiceWithMask(PrimitiveClass):
     def __repr__(self) -> str:
         return (f"RandomChoiceWithMask(count={self.count}, seed={self.seed}, "
                 f"seed2={self.seed2})")
+
+
+
+# ----- the classes of random draws cellgraph computes with its functional samplers -------------
+
+def _bernoulli(x, p, seed=-1, offset=0):
+    """Zeros and ones of x's shape and dtype, one with probability p; seed -1 draws from the
+    global generator."""
+    return bernoulli(x, p, seed=None if seed == -1 else seed)
+
+
+def _multinomial(x, num_samples, seed=0, seed2=0, dtype=dt.int32):
+    """num_samples category indices per row of x, drawn with its weights (with replacement);
+    seeds 0 draw from the global generator."""
+    num_samples = int(value_input(num_samples, "Multinomial", "num_samples"))
+    return F.cast(multinomial(x, num_samples, True, seed=seed or seed2 or None), dtype)
+
+
+Bernoulli = define_class("Bernoulli", _bernoulli, {"seed": -1, "offset": 0}, __name__)
+Multinomial = define_class("Multinomial", _multinomial,
+                           {"seed": 0, "seed2": 0, "dtype": dt.int32}, __name__)
+__all__ += ["Bernoulli", "Multinomial"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here

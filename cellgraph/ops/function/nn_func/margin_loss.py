@@ -109,6 +109,13 @@ def multilabel_margin_loss(input, target, reduction="mean"):
     """The multi-label hinge loss: per sample, the sum over its target classes j (the entries
     of its target row up to the first -1) and its other classes k of max(0, 1 - (x[j] - x[k])),
     divided by the number of classes. `target` is int32, of input's shape."""
+    return multilabel_margin(input, target, reduction)[0]
+
+
+def multilabel_margin(input, target, reduction="mean"):
+    """(`multilabel_margin_loss`, is_target): is_target (target's shape and dtype) is 1 where
+    a class is among the sample's targets (the second output of MindSpore's
+    MultilabelMarginLoss)."""
     op = "multilabel_margin_loss"
     _tensor(input, op, "input")
     aval = _tensor(target, op, "target")
@@ -131,9 +138,10 @@ def multilabel_margin_loss(input, target, reduction="mean"):
     margins = F.maximum(F.add(F.sub(F.expand_dims(x, 1), F.expand_dims(picked, 2)), 1.0), 0.0)
     pairs = F.mul(F.expand_dims(valid, 2), F.expand_dims(F.sub(1.0, is_target), 1))
     loss = F.div(F.reduce_sum(F.mul(margins, pairs), (1, 2)), classes)
+    is_target = F.cast(is_target, aval.dtype)
     if len(aval.shape) == 1:
-        loss = F.reshape(loss, ())
-    return _reduced(op, loss, reduction)
+        loss, is_target = F.reshape(loss, ()), F.reshape(is_target, (classes,))
+    return _reduced(op, loss, reduction), is_target
 
 
 def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction="mean"):
