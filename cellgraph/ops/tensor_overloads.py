@@ -17,6 +17,7 @@ import numbers
 
 import numpy as np
 
+from cellgraph.compiler.builder import current_builder
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as _core
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
@@ -155,11 +156,17 @@ def _forms(name: str, functions) -> list:
     return forms
 
 
+# MindSpore's graph mode tries some forms in another order than PyNative: `x.max(0, False)` in
+# construct is the reduction over axis 0 (values only), `x.max(dim=0)` the (values, indices) form
+GRAPH_ORDER = {"max": (0, 2, 1), "min": (0, 2, 1)}
+
+
 def _method(name: str, functions):
     forms = _forms(name, functions)
+    graph_forms = [forms[i] for i in GRAPH_ORDER[name]] if name in GRAPH_ORDER else forms
 
     def method(self, *args, **kwargs):
-        for form in forms:
+        for form in graph_forms if current_builder() is not None else forms:
             bound = form.bind(self, args, kwargs)
             if bound is not None:
                 return form.fn(*bound.args, **bound.kwargs)
@@ -885,6 +892,11 @@ def bernoulli(self, *, generator=None):
     return _mint().bernoulli(self, generator=generator)
 
 
+def swapaxes(self, axis0, axis1):
+    """self with two axes swapped (MindSpore's checks of the axes)."""
+    return _ops().swapaxes(self, axis0, axis1)
+
+
 def value(self):
     """The Tensor itself (MindSpore's accessor of a Tensor's value)."""
     return self
@@ -967,7 +979,7 @@ SINGLE = (round, byte, logaddexp2, adjoint, is_complex, is_signed, type_method, 
           float_power, multiply, aminmax, sinc, subtract, unfold, gcd, lcm, cauchy, log_normal,
           fill_diagonal, slice_scatter, select_scatter, cov, fill, new_full, new_empty, allclose,
           argmax_with_value, argmin_with_value, stride, storage_offset, resize, index_put,
-          choose, bitwise_not, uniform, bernoulli, value)
+          choose, bitwise_not, uniform, bernoulli, value, swapaxes)
 # properties: `x.H` (the conjugate transpose of a matrix) and `x.mH` (of the last two axes)
 PROPERTIES = {"H": _conj_transpose, "mH": _conj_transpose}
 

@@ -62,3 +62,16 @@ def test_nn_names_of_the_metrics_and_mints_classes():
 
     assert nn.ROC is metrics.ROC and nn.auc is metrics.auc and nn.Dice is metrics.Dice
     assert nn.DropoutExt is mint.nn.Dropout and nn.LayerNormExt is mint.nn.LayerNorm
+
+
+def test_swapaxes_checks_its_axes_in_a_graph():
+    class Net(cg.nn.Cell):
+        def construct(self, x, axis0, axis1):
+            return x.swapaxes(axis0, axis1)
+
+    net, x = Net(), Tensor(X)
+    with pytest.raises(TypeError, match="the axis argument must be integer"):
+        net(x, 0, (1,))
+    with pytest.raises(ValueError, match=r"must be in the range of \[-2, 2\), but got 3"):
+        net(x, 0, 3)
+    assert net(x, 0, 1).shape == (3, 2)

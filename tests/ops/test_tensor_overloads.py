@@ -102,10 +102,16 @@ def _check(result, expected):
     np.testing.assert_allclose(result.asnumpy(), np.array(values), rtol=1e-5, atol=1e-5)
 
 
+# MindSpore 2.10's graph mode (jit) picks another form for these: positional arguments of max
+# and min are the reduction's (axis, keepdims), which gives the values only
+GRAPH_RESULTS = {"max_positional_dim": ("Float32", [3.6, 0.5])}
+
+
 @pytest.mark.parametrize("graph", [False, True], ids=["eager", "graph"])
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_method_form_as_mindspore(case, graph):
     call, expected = CASES[case]
+    expected = GRAPH_RESULTS.get(case, expected) if graph else expected
 
     def run(x, v):
         return call(x, v)
