@@ -897,6 +897,31 @@ def swapaxes(self, axis0, axis1):
     return _ops().swapaxes(self, axis0, axis1)
 
 
+# MindSpore's augmented assignments: a new Tensor each, as MindSpore's (the left one unchanged)
+def __iadd__(self, other, alpha=1):
+    return self + other if alpha == 1 else _mint().add(self, other, alpha=alpha)
+
+
+def __isub__(self, other, alpha=1):
+    return self - other if alpha == 1 else _mint().sub(self, other, alpha=alpha)
+
+
+def __imul__(self, other):
+    return self * other
+
+
+def __itruediv__(self, other):
+    return self / other
+
+
+def __ifloordiv__(self, other):
+    return self // other
+
+
+def __imod__(self, other):
+    return self % other
+
+
 def value(self):
     """The Tensor itself (MindSpore's accessor of a Tensor's value)."""
     return self
@@ -979,7 +1004,8 @@ SINGLE = (round, byte, logaddexp2, adjoint, is_complex, is_signed, type_method, 
           float_power, multiply, aminmax, sinc, subtract, unfold, gcd, lcm, cauchy, log_normal,
           fill_diagonal, slice_scatter, select_scatter, cov, fill, new_full, new_empty, allclose,
           argmax_with_value, argmin_with_value, stride, storage_offset, resize, index_put,
-          choose, bitwise_not, uniform, bernoulli, value, swapaxes)
+          choose, bitwise_not, uniform, bernoulli, value, swapaxes, __iadd__, __isub__,
+          __imul__, __itruediv__, __ifloordiv__, __imod__)
 # properties: `x.H` (the conjugate transpose of a matrix) and `x.mH` (of the last two axes)
 PROPERTIES = {"H": _conj_transpose, "mH": _conj_transpose}
 

@@ -54,7 +54,11 @@ def matmul(input, other):
 
 
 def mm(input, mat2):
-    """The rank-2 MatMul primitive."""
+    """The rank-2 MatMul primitive (two Tensors: a number is a TypeError, as MindSpore's)."""
+    for name, value in (("input", input), ("mat2", mat2)):
+        if isinstance(value, numbers.Number):
+            raise DTypeError(f"For 'mm', the '{name}' must be a Tensor, but got "
+                             f"{type(value).__name__} {value!r}.")
     return M.matmul(input, mat2)
 
 

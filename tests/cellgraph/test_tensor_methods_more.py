@@ -75,3 +75,17 @@ def test_swapaxes_checks_its_axes_in_a_graph():
     with pytest.raises(ValueError, match=r"must be in the range of \[-2, 2\), but got 3"):
         net(x, 0, 3)
     assert net(x, 0, 1).shape == (3, 2)
+
+
+def test_augmented_assignment_methods_give_new_tensors():
+    a = Tensor(np.array([1.0, 2.0], np.float32))
+    ones = Tensor(np.array([1.0, 1.0], np.float32))
+    np.testing.assert_array_equal(a.__iadd__(ones, alpha=2).asnumpy(), [3, 4])
+    np.testing.assert_array_equal(a.__isub__(ones, alpha=2).asnumpy(), [-1, 0])
+    np.testing.assert_array_equal(a.__imod__(2).asnumpy(), [1, 0])
+    b = a
+    a -= 1
+    np.testing.assert_array_equal(b.asnumpy(), [1, 2])  # as MindSpore's: b is unchanged
+    np.testing.assert_array_equal(a.asnumpy(), [0, 1])
+    with pytest.raises(TypeError, match="For 'mm', the 'mat2' must be a Tensor"):
+        Tensor(X).mm(3)
