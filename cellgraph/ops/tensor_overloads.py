@@ -74,8 +74,17 @@ def _is_scalar_tensor(value) -> bool:
     return _is_tensor(value) and value.aval.ndim == 0 and type(value).__name__ == "Tracer"
 
 
+def _is_sequence_tensor(value) -> bool:
+    """A graph value standing for a tuple of ints (a `mutable` tuple passed to the graph: a
+    1-D integer tracer): it fits the tuple and list types."""
+    return _is_tensor(value) and value.aval.ndim == 1 and value.aval.dtype.is_int and \
+        type(value).__name__ == "Tracer"
+
+
 def _fits_tag(value, tag: str) -> bool:
     if tag == "any":
+        return True
+    if tag in ("Tuple", "List") and _is_sequence_tensor(value):
         return True
     if tag == "Tensor":
         return _is_tensor(value)

@@ -141,3 +141,13 @@ def test_clamp_without_bounds_is_mindspores_error():
     with pytest.raises(ValueError, match="For Clamp, at least one of 'min' or 'max' must not be "
                                          "None."):
         Tensor(X).clip(None, None)
+
+
+def test_a_mutable_tuple_of_axes_fits_the_tuple_forms():
+    class Net(ms.nn.Cell):
+        def construct(self, x, dim):
+            return x.sum(dim), x.mean(dim)
+
+    total, mean = Net()(Tensor(X), ms.mutable((1,)))
+    np.testing.assert_allclose(total.asnumpy(), X.sum(1), rtol=1e-6)
+    np.testing.assert_allclose(mean.asnumpy(), X.mean(1), rtol=1e-6)
