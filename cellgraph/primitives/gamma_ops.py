@@ -11,11 +11,11 @@ from __future__ import annotations
 import math
 import numbers
 
-from .batching import same_shape_rule
-from .core import FLOAT, Primitive, TensorType
+from .batching import broadcasting_rule, same_shape_rule
+from .core import FLOAT, Primitive, TensorType, broadcast_shapes
 from .errors import ArgumentValueError, DTypeError
 from .exports import export, export_class
-from .math_ops import exp, mul
+from .math_ops import add, exp, grad_like, log, mul, neg, sub
 from .special_ops import _float_unary_type
 
 _SQRT_PI_2 = math.sqrt(math.pi) / 2
@@ -44,6 +44,86 @@ for _prim in (lgamma, digamma, polygamma_p, erfinv):
     _prim.def_batch(same_shape_rule(_prim))
 
 
+# ----- the regularized incomplete gamma functions -----------------------------------------------
+# P(a, x) = gamma(a, x) / Gamma(a) (igamma) and Q = 1 - P (igammac), MindSpore's Igamma and
+# Igammac; igamma_da(order=k) is d^k P / da^k (k = 1: MindSpore's IgammaGradA), whose own
+# derivatives are igamma_da(order=k + 1) in a and the k-th a-derivative of the density in x, so
+# every order is available. The kernels (runtime/kernels.py) sum the power series where
+# x < a + 1 and evaluate the continued fraction of Q elsewhere, in float64, the derivatives in
+# a carried along as truncated Taylor series.
+
+def _igamma_type(a: TensorType, x: TensorType) -> TensorType:
+    for name, t in (("a", a), ("x", x)):
+        if t.dtype.name not in ("float32", "float64"):
+            raise DTypeError(f"For primitive[Igamma], the input argument[{name}] must be a type "
+                             f"of {{Tensor[Float32], Tensor[Float64]}}, but got "
+                             f"Tensor[{t.dtype}].")
+    if a.dtype != x.dtype:
+        raise DTypeError(f"For primitive[Igamma], the input type must be same.\nname:[a]:"
+                         f"Tensor[{a.dtype}].\nname:[x]:Tensor[{x.dtype}].")
+    return TensorType(broadcast_shapes(a.shape, x.shape), a.dtype)
+
+
+igamma = Primitive("igamma", _igamma_type, label="Igamma", public=True, method=True,
+                   operands=("input", "other"), ops_module="math_ops")
+igammac = Primitive("igammac", _igamma_type, label="Igammac", public=True, method=True,
+                    operands=("input", "other"), ops_module="math_ops")
+
+
+def _igamma_da_type(a: TensorType, x: TensorType, order: int) -> TensorType:
+    if order < 1:
+        raise ArgumentValueError(f"expected an order >= 1, got {order}")
+    return _igamma_type(a, x)
+
+
+# d^order P(a, x) / da^order; order 1 is MindSpore's IgammaGradA
+igamma_da = Primitive("igamma_da", _igamma_da_type, label="IgammaGradA", params={"order": 1})
+
+
+def _density_da(a, x, order: int):
+    """d^order/da^order of dP/dx = exp(D), D = (a - 1) log x - x - lgamma(a): the derivatives of
+    exp(D) from D' = log x - digamma(a), D^(j) = -polygamma(j - 1, a), by the recurrence
+    (e^D)^(n) = sum_j C(n - 1, j) D^(j + 1) (e^D)^(n - 1 - j)."""
+    d = [sub(sub(mul(sub(a, 1.0), log(x)), x), lgamma(a)), sub(log(x), digamma(a))]
+    d += [neg(polygamma_p(a, n=j - 1)) for j in range(2, order + 1)]
+    out = [exp(d[0])]
+    for n in range(1, order + 1):
+        total = None
+        for j in range(n):
+            term = mul(d[j + 1], out[n - 1 - j])
+            term = term if math.comb(n - 1, j) == 1 else mul(term, float(math.comb(n - 1, j)))
+            total = term if total is None else add(total, term)
+        out.append(total)
+    return out[order]
+
+
+@igamma.def_bprop
+def _igamma_bprop(a, x, out, dout):
+    return (grad_like(mul(dout, igamma_da(a, x, order=1)), a),
+            grad_like(mul(dout, _density_da(a, x, 0)), x))
+
+
+@igammac.def_bprop
+def _igammac_bprop(a, x, out, dout):
+    return (grad_like(neg(mul(dout, igamma_da(a, x, order=1))), a),
+            grad_like(neg(mul(dout, _density_da(a, x, 0))), x))
+
+
+@igamma_da.def_bprop
+def _igamma_da_bprop(a, x, out, dout, order):
+    return (grad_like(mul(dout, igamma_da(a, x, order=order + 1)), a),
+            grad_like(mul(dout, _density_da(a, x, order)), x))
+
+
+for _prim in (igamma, igammac, igamma_da):
+    _prim.def_batch(broadcasting_rule(_prim))
+
+
+def igamma_grad_a(a, x):
+    """dP(a, x)/da: MindSpore's IgammaGradA."""
+    return igamma_da(a, x, order=1)
+
+
 def polygamma(n, input):
     """The n-th derivative of digamma at `input` (n = 0: digamma itself)."""
     if isinstance(n, bool) or not isinstance(n, numbers.Integral):
@@ -54,4 +134,4 @@ def polygamma(n, input):
 export(polygamma)
 export_class("Polygamma", polygamma, ops_module="math_ops")
 
-__all__ = ["digamma", "erfinv", "lgamma", "polygamma"]
+__all__ = ["digamma", "erfinv", "igamma", "igamma_grad_a", "igammac", "lgamma", "polygamma"]

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from cellgraph import ops
+from cellgraph import Tensor, ops
 from cellgraph.primitives import dtype as dt
 
 from .kernel_cases import Case, arr, each, f32, f64, f64_of, i32, i64, seeded, unary_same
@@ -526,6 +526,44 @@ def _gamma_cases():
     return {"lgamma": lgamma, "digamma": digamma, "polygamma": polygamma, "erfinv": erfinv}
 
 
+# ----- the regularized incomplete gamma functions: closed forms and MindSpore 2.10's values ------
+
+IGAMMA_A = np.array([1.0, 1.0, 2.0, 2.0, 0.5, 0.5])
+IGAMMA_X = np.array([0.5, 3.0, 1.5, 4.0, 0.7, 2.5])
+# the same points, a where x < a + 1 (series) and elsewhere (continued fraction)
+_IGAMMA_P = np.array([1 - math.exp(-0.5), 1 - math.exp(-3.0), 1 - math.exp(-1.5) * 2.5,
+                      1 - math.exp(-4.0) * 5.0, math.erf(math.sqrt(0.7)),
+                      math.erf(math.sqrt(2.5))])
+# MindSpore 2.10 CPU, float32: IgammaGradA at (a, x)
+GRAD_A_POINTS = (np.array([0.5, 1.0, 2.0, 10.0, 100.0], np.float32),
+                 np.array([0.3, 1.0, 5.0, 9.0, 120.0], np.float32))
+GRAD_A_VALUES = np.array([-0.7705705, -0.4317296, -0.05585987, -0.12703626, -0.00621332])
+
+
+def _igamma_second_derivative(a, x, order):
+    """d^2 P / da^2 by central differences of the first derivative (float64)."""
+    from cellgraph.primitives.gamma_ops import igamma_da
+
+    h = 1e-5
+    first = [igamma_da(Tensor(a + s), Tensor(x), order=1).asnumpy() for s in (h, -h)]
+    return (first[0] - first[1]) / (2 * h)
+
+
+def _igamma_cases():
+    igamma = [Case((IGAMMA_A, IGAMMA_X), lambda a, x: _IGAMMA_P, f64),
+              Case((IGAMMA_A.astype(np.float32), IGAMMA_X.astype(np.float32)),
+                   lambda a, x: _IGAMMA_P, f32),
+              # broadcasting, a <= 0 (NaN) and x = 0
+              Case((np.array([[1.0], [-1.0]]), np.array([0.0, 2.0])),
+                   lambda a, x: np.array([[0.0, 1 - math.exp(-2.0)], [np.nan, np.nan]]), f64)]
+    igammac = [Case((IGAMMA_A, IGAMMA_X), lambda a, x: 1 - _IGAMMA_P, f64)]
+    igamma_da = [Case(GRAD_A_POINTS, lambda a, x, order: GRAD_A_VALUES, f32, {"order": 1},
+                      tol={"rtol": 2e-5, "atol": 1e-6}),
+                 Case((IGAMMA_A, IGAMMA_X), _igamma_second_derivative, f64, {"order": 2},
+                      tol={"rtol": 1e-6, "atol": 1e-8})]
+    return {"igamma": igamma, "igammac": igammac, "igamma_da": igamma_da}
+
+
 # ----- the Bessel family: MindSpore 2.10's values --------------------------------------------------
 
 BESSEL_X = np.array([-2.0, 1e-3, 0.7, 8.0, 30.0])
@@ -558,6 +596,7 @@ def _bessel_cases():
 
 SELECT_CASES = seeded({
     **each(_gamma_cases, ("lgamma", "digamma", "polygamma", "erfinv")),
+    **each(_igamma_cases, ("igamma", "igammac", "igamma_da")),
     **each(_bessel_cases, tuple(BESSEL_VALUES)),
     **each(_dynamic_cases, ("nonzero", "masked_select", "unique", "ctc_greedy_decoder",
                             "bincount", "take_first", "take_first_grad", "sequence_range",

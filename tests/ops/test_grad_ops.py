@@ -120,6 +120,7 @@ def test_every_class_is_tested_and_shows_its_attributes():
                  "DeformableOffsetsGrad",  # tests/ops/test_deformable_offsets.py
                  "FractionalAvgPoolGrad", "FractionalMaxPoolGrad",  # test_fractional_pool.py
                  "LRNGrad",  # tests/ops/test_lrn.py
+                 "IgammaGradA",  # tests/ops/test_igamma.py
                  "L2NormalizeGrad",  # below
                  "MaxPool3DGradGrad",  # tests/ops/test_max_pool3d_grad_grad.py
                  "MaxPoolGradGrad",  # tests/ops/test_max_pool_grad_grad.py

@@ -118,6 +118,12 @@ def _binary_cases(left, right):
 
 
 CASES: dict[str, list[Case]] = {
+    # a and x inside the domain, on both sides of x = a + 1 (series and continued fraction)
+    "igamma": [case(uniform(0.5, 3.0), uniform(0.2, 4.0)),
+               case(uniform(0.5, 2.0, (3, 1)), uniform(2.5, 6.0, (1, 2)))],
+    "igammac": [case(uniform(0.5, 3.0), uniform(0.2, 4.0))],
+    "igamma_da": [case(uniform(0.5, 3.0), uniform(0.2, 4.0), order=1),
+                  case(uniform(0.8, 2.0), uniform(0.5, 3.0), order=2)],
     "neg": _unary_cases(normal),
     "square": _unary_cases(normal),
     "sqrt": _unary_cases(lambda s=(2, 3): uniform(0.3, 2.0, s)),

@@ -11,7 +11,7 @@ from cellgraph.runtime.tensor import Tensor
 
 from ..cell import Cell
 
-__all__ = ["CosineSimilarity", "DiGamma", "LGamma", "MatDet", "MatInverse", "MatMul", "Moments", "Range",
+__all__ = ["CosineSimilarity", "DiGamma", "IGamma", "LGamma", "MatDet", "MatInverse", "MatMul", "Moments", "Range",
            "ReduceLogSumExp"]
 
 
@@ -158,6 +158,21 @@ class LGamma(Cell):
     def construct(self, x):
         _float16_or_32("LGamma", "x", x)
         return P.lgamma(x)
+
+
+class IGamma(Cell):
+    """The regularized lower incomplete gamma function P(a, x), elementwise (a and x
+    broadcast), for float32 Tensors."""
+
+    def __init__(self):
+        super().__init__()
+
+    def construct(self, a, x):
+        for name, value in (("a", a), ("x", x)):
+            if value.dtype != dt.float32:
+                raise DTypeError(f"For 'IGamma', the '{name}' should be Float32, but got "
+                                 f"'{value.dtype}'.")
+        return P.igamma(a, x)
 
 
 class DiGamma(Cell):

@@ -29,6 +29,7 @@ from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.dynamic_ops import shape_of
 from cellgraph.primitives.errors import ArgumentValueError
 from cellgraph.primitives.exports import REQUIRED
+from cellgraph.primitives.gamma_ops import igamma_grad_a
 from cellgraph.primitives.math_ops import sum_to
 from cellgraph.primitives.nn_functional import cumsum, one_hot
 from cellgraph.runtime.tensor import Tensor
@@ -407,6 +408,7 @@ _CLASSES = {
     "CdistGrad": (_cdist_grad, {"p": 2.0}),
     "DropoutGrad": (lambda dy, mask, keep_prob=0.5: dy * F.cast(mask, dy.dtype) / keep_prob,
                     {"keep_prob": 0.5}),
+    "IgammaGradA": (igamma_grad_a, None),
 }
 
 _REDUCTIONS = ["none", "mean", "batchmean", "sum"]
