@@ -11,7 +11,7 @@ import cellgraph.ops as P
 from cellgraph.ops import functional as F
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as _core
-from cellgraph.primitives.core import normalize_axis
+from cellgraph.primitives.core import normalize_axis, value_input
 from cellgraph.primitives.errors import ArgumentError, DTypeError, ShapeError, UnsupportedError
 from cellgraph.runtime.tensor import Tensor
 
@@ -395,3 +395,138 @@ def randint(minval, maxval=None, shape=None, dtype=int32):
     shape = () if shape is None else (shape,) if isinstance(shape, numbers.Integral) else \
         tuple(shape)
     return P.randint(minval, maxval, shape, dtype=_dtype(dtype, "randint"))
+
+
+# ----- more of NumPy's creation functions ---------------------------------------------------------
+
+__all__ += ["bartlett", "blackman", "diag_indices", "geomspace", "hamming", "hanning",
+            "histogram_bin_edges", "indices", "ix_", "logspace", "rand", "tri",
+            "tril_indices_from", "triu_indices_from", "vander"]
+
+
+def _window(values, M):
+    if not isinstance(M, numbers.Integral) or isinstance(M, bool):
+        raise _error(DTypeError, "window", f"M must be an int, got {type(M).__name__}")
+    return Tensor(onp.asarray(values(int(M))).astype(onp.float32), float32)
+
+
+def bartlett(M):
+    """The Bartlett (triangular) window of M points."""
+    return _window(onp.bartlett, M)
+
+
+def blackman(M):
+    """The Blackman window of M points."""
+    return _window(onp.blackman, M)
+
+
+def hamming(M):
+    """The Hamming window of M points."""
+    return _window(onp.hamming, M)
+
+
+def hanning(M):
+    """The Hann window of M points."""
+    return _window(onp.hanning, M)
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+    """`num` values base ** t, t evenly spaced from start to stop."""
+    dtype = _dtype(dtype, "logspace") or float32
+    start = start.asnumpy() if isinstance(start, Tensor) else start
+    stop = stop.asnumpy() if isinstance(stop, Tensor) else stop
+    values = onp.logspace(start, stop, int(num), endpoint=endpoint, base=base, axis=axis)
+    return Tensor(values.astype(dtype.np), dtype)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
+    """`num` values evenly spaced on a log scale from start to stop."""
+    dtype = _dtype(dtype, "geomspace") or float32
+    start = start.asnumpy() if isinstance(start, Tensor) else start
+    stop = stop.asnumpy() if isinstance(stop, Tensor) else stop
+    values = onp.geomspace(start, stop, int(num), endpoint=endpoint, axis=axis)
+    return Tensor(values.astype(dtype.np), dtype)
+
+
+def diag_indices(n, ndim=2):
+    """The indices (each an int32 array) of the main diagonal of an n x ... x n array."""
+    return _indices(onp.diag_indices(n, ndim))
+
+
+def tril_indices_from(arr, k=0):
+    """`tril_indices` for the shape of the 2-D `arr`."""
+    shape = _shape_of_2d(arr, "tril_indices_from")
+    return _indices(onp.tril_indices(shape[0], k, shape[1]))
+
+
+def triu_indices_from(arr, k=0):
+    """`triu_indices` for the shape of the 2-D `arr`."""
+    shape = _shape_of_2d(arr, "triu_indices_from")
+    return _indices(onp.triu_indices(shape[0], k, shape[1]))
+
+
+def _shape_of_2d(arr, op):
+    shape = tuple(asarray(arr).shape)
+    if len(shape) != 2:
+        raise _error(ShapeError, op, f"input array must be 2-d, got shape {shape}")
+    return shape
+
+
+def indices(dimensions, dtype=int32, sparse=False):
+    """The index grids of an array of shape `dimensions`: one array per axis, stacked (or, with
+    `sparse`, a tuple of arrays shaped to broadcast)."""
+    dtype = _dtype(dtype, "indices")
+    grids = onp.indices(tuple(dimensions), sparse=sparse)
+    if sparse:
+        return tuple(Tensor(g.astype(dtype.np), dtype) for g in grids)
+    return Tensor(grids.astype(dtype.np), dtype)
+
+
+def ix_(*args):
+    """Open-mesh index arrays from 1-D sequences: the i-th shaped to vary along axis i."""
+    n = len(args)
+    out = []
+    for i, a in enumerate(args):
+        a = asarray(a)
+        if a.ndim != 1:
+            raise _error(ShapeError, "ix_", "Cross index must be 1 dimensional")
+        out.append(F.reshape(a, (1,) * i + (-1,) + (1,) * (n - i - 1)))
+    return tuple(out)
+
+
+def rand(*shape, dtype=float32):
+    """Draws from U[0, 1) of the given shape."""
+    shape = tuple(shape[0]) if len(shape) == 1 and isinstance(shape[0], (tuple, list)) \
+        else shape
+    return _cast(P.rand(*shape), _dtype(dtype, "rand"))
+
+
+def tri(N, M=None, k=0, dtype=float32):
+    """The N x M array with ones at and below diagonal k."""
+    dtype = _dtype(dtype, "tri")
+    return Tensor(onp.tri(N, M, k).astype(dtype.np), dtype)
+
+
+def vander(x, N=None, increasing=False):
+    """The Vandermonde matrix of the 1-D x: its columns the powers of x, decreasing (or
+    increasing)."""
+    x = asarray(x)
+    if x.ndim != 1:
+        raise _error(ShapeError, "vander", f"x should be 1-D, got shape {tuple(x.shape)}")
+    N = x.shape[0] if N is None else N
+    powers = onp.arange(N) if increasing else onp.arange(N - 1, -1, -1)
+    return F.pow(F.expand_dims(x, 1), Tensor(powers.astype(x.dtype.np), x.dtype))
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    """The edges of `bins` equal bins over `range` (the data's min and max by default), or the
+    given edges."""
+    if not isinstance(bins, numbers.Integral):
+        return _cast(asarray(bins), float32)
+    if range is None:
+        values = value_input(asarray(a), "histogram_bin_edges", "a")
+        range = (values.min(), values.max())
+    low, high = (float(v) for v in range)
+    if low == high:
+        low, high = low - 0.5, high + 0.5
+    return Tensor(onp.linspace(low, high, int(bins) + 1).astype(onp.float32), float32)

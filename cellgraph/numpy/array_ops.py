@@ -10,7 +10,7 @@ import numpy as onp
 import cellgraph.ops as P
 from cellgraph.ops import functional as F
 from cellgraph.primitives import nn_functional as NF
-from cellgraph.primitives.core import fmt_shape, normalize_axis
+from cellgraph.primitives.core import fmt_shape, normalize_axis, value_input
 from cellgraph.primitives.dynamic_ops import unique_p
 from cellgraph.primitives.errors import ArgumentError, ShapeError
 
@@ -174,12 +174,15 @@ def take(a, indices, axis=None, mode="clip"):
 
 
 def take_along_axis(arr, indices, axis):
-    """arr's elements at `indices` along `axis` (a one-hot contraction, differentiable in arr)."""
+    """arr's elements at `indices` along `axis`, the two broadcast together on the other axes
+    (the values themselves: a NaN or an infinity elsewhere along the axis stays there)."""
     arr, indices = asarray(arr), asarray(indices)
     axis = normalize_axis(axis, len(arr.shape))
-    picks = P.one_hot(indices, arr.shape[axis], 1.0, 0.0, axis + 1)  # one axis more than arr
-    chosen = F.mul(F.expand_dims(arr, axis), F.cast(picks, arr.dtype))
-    return F.reduce_sum(chosen, axis + 1)
+    other = onp.broadcast_shapes(*[tuple(t.shape[:axis]) + (1,) + tuple(t.shape[axis + 1:])
+                                   for t in (arr, indices)])
+    arr = P.broadcast_to(arr, other[:axis] + (arr.shape[axis],) + other[axis + 1:])
+    indices = P.broadcast_to(indices, other[:axis] + (indices.shape[axis],) + other[axis + 1:])
+    return P.gather_elements(arr, axis, indices)
 
 
 def append(arr, values, axis=None):
@@ -238,3 +241,185 @@ def nonzero(a):
 def argwhere(a):
     """The indices of the non-zero elements, (count, ndim)."""
     return P.nonzero(asarray(a))
+
+
+# ----- more of NumPy's array functions ------------------------------------------------------------
+
+__all__ += ["apply_along_axis", "apply_over_axes", "array_str", "atleast_1d", "atleast_2d",
+            "atleast_3d", "choose", "column_stack", "dsplit", "dstack", "fliplr", "flipud",
+            "hsplit", "intersect1d", "piecewise", "rollaxis", "rot90", "select", "vsplit"]
+
+
+def _atleast(arys, raise_rank):
+    out = [raise_rank(asarray(a)) for a in arys]
+    return out[0] if len(out) == 1 else out
+
+
+def atleast_1d(*arys):
+    """Each array with at least one axis."""
+    return _atleast(arys, lambda a: P.atleast_1d(a))
+
+
+def atleast_2d(*arys):
+    """Each array with at least two axes (ones prepended)."""
+    return _atleast(arys, lambda a: P.atleast_2d(a))
+
+
+def atleast_3d(*arys):
+    """Each array with at least three axes: (n,) -> (1, n, 1), (m, n) -> (m, n, 1)."""
+    return _atleast(arys, lambda a: P.atleast_3d(a))
+
+
+def column_stack(tup):
+    """1-D arrays as columns of a 2-D array; 2-D ones joined along axis 1."""
+    return P.column_stack([asarray(t) for t in tup])
+
+
+def dstack(tup):
+    """The arrays joined along their third axis, each raised to rank 3 first."""
+    return P.dstack([asarray(t) for t in tup])
+
+
+def hsplit(x, indices_or_sections):
+    """`split` along axis 1 (axis 0 for a 1-D array)."""
+    x = asarray(x)
+    return split(x, indices_or_sections, 1 if len(x.shape) > 1 else 0)
+
+
+def vsplit(x, indices_or_sections):
+    """`split` along axis 0 (the array has at least 2 axes)."""
+    x = asarray(x)
+    if len(x.shape) < 2:
+        raise _error(ShapeError, "vsplit", "vsplit only works on arrays of 2 or more dimensions")
+    return split(x, indices_or_sections, 0)
+
+
+def dsplit(x, indices_or_sections):
+    """`split` along axis 2 (the array has at least 3 axes)."""
+    x = asarray(x)
+    if len(x.shape) < 3:
+        raise _error(ShapeError, "dsplit", "dsplit only works on arrays of 3 or more dimensions")
+    return split(x, indices_or_sections, 2)
+
+
+def fliplr(m):
+    """m with its columns (axis 1) reversed."""
+    return flip(m, 1)
+
+
+def flipud(m):
+    """m with its rows (axis 0) reversed."""
+    return flip(m, 0)
+
+
+def rot90(a, k=1, axes=(0, 1)):
+    """a rotated by 90 degrees k times in the plane of `axes`."""
+    return P.rot90(asarray(a), k, axes)
+
+
+def rollaxis(x, axis, start=0):
+    """x with `axis` moved to lie before `start` (NumPy's older form of moveaxis)."""
+    x = asarray(x)
+    n = len(x.shape)
+    axis = normalize_axis(axis, n)
+    start = start + n if start < 0 else start
+    if not 0 <= start <= n:
+        raise _error(ShapeError, "rollaxis", f"start must be in [0, {n}], got {start}")
+    return moveaxis(x, axis, start - 1 if axis < start else start)
+
+
+def choose(a, choices, mode="clip"):
+    """choices[a[i]][i] at each position (indices clipped or wrapped by `mode`)."""
+    return asarray(a).choose([asarray(c) for c in choices], mode)
+
+
+def select(condlist, choicelist, default=0):
+    """At each position the element of the first choice whose condition holds, else
+    `default`."""
+    if len(condlist) != len(choicelist):
+        raise _error(ShapeError, "select", "list of cases must be same length as list of "
+                     "conditions")
+    choices = [asarray(c) for c in choicelist]
+    out = None
+    for cond, choice in zip(reversed(list(condlist)), reversed(choices)):
+        cond = asarray(cond)
+        base = out if out is not None else F.add(F.zeros_like(choice), default)
+        shape = onp.broadcast_shapes(tuple(cond.shape), tuple(choice.shape), tuple(base.shape))
+        out = F.select(P.broadcast_to(F.cast(cond, "bool_"), shape),
+                       P.broadcast_to(choice, shape), P.broadcast_to(F.cast(base, choice.dtype),
+                                                                     shape))
+    return out
+
+
+def piecewise(x, condlist, funclist, *args, **kw):
+    """funclist[i](x) (or the constant) where condlist[i] holds; one more function than
+    conditions gives the value where none holds (0 otherwise)."""
+    x = asarray(x)
+    if not isinstance(condlist, (list, tuple)) or (condlist and not isinstance(
+            condlist[0], (list, tuple)) and asarray(condlist[0]).ndim == x.ndim and
+            len(condlist) != len(funclist) and len(condlist) + 1 != len(funclist)):
+        condlist = [condlist]
+    conds = [F.cast(asarray(c), "bool_") for c in condlist]
+    if len(funclist) == len(conds) + 1:
+        otherwise = P.logical_not(P.any(P.stack(conds), 0)) if conds else None
+        conds.append(otherwise)
+    elif len(funclist) != len(conds):
+        raise _error(ShapeError, "piecewise", f"with {len(conds)} condition(s), either "
+                     f"{len(conds)} or {len(conds) + 1} functions are expected")
+    out = F.zeros_like(x)
+    for cond, fn in zip(conds, funclist):
+        value = fn(x, *args, **kw) if callable(fn) else F.add(F.zeros_like(x), fn)
+        out = F.select(cond, F.cast(asarray(value), x.dtype), out)
+    return out
+
+
+def apply_along_axis(func1d, axis, arr, *args, **kwargs):
+    """func1d applied to each 1-D slice of arr along `axis`; the results stacked in its
+    place."""
+    arr = asarray(arr)
+    axis = normalize_axis(axis, len(arr.shape))
+    moved = moveaxis(arr, axis, -1)
+    lead = tuple(moved.shape[:-1])
+    flat = F.reshape(moved, (-1, moved.shape[-1])) if lead else F.expand_dims(moved, 0)
+    results = [asarray(func1d(flat[i], *args, **kwargs)) for i in range(flat.shape[0])]
+    out = _stack(results, 0)
+    out = F.reshape(out, lead + tuple(out.shape[1:]))
+    if len(out.shape) > len(lead):  # the result's axes where `axis` was
+        extra = len(out.shape) - len(lead)
+        order = list(range(axis)) + list(range(len(lead), len(lead) + extra)) + list(
+            range(axis, len(lead)))
+        out = F.transpose(out, tuple(order))
+    return out
+
+
+def apply_over_axes(func, a, axes):
+    """func(a, axis) applied for each axis in turn, the reduced axis kept."""
+    a = asarray(a)
+    for axis in ([axes] if isinstance(axes, numbers.Integral) else axes):
+        result = asarray(func(a, axis))
+        if len(result.shape) == len(a.shape) - 1:
+            result = F.expand_dims(result, normalize_axis(axis, len(a.shape)))
+        if len(result.shape) != len(a.shape):
+            raise _error(ShapeError, "apply_over_axes", "function is not returning an array "
+                         "of the correct shape")
+        a = result
+    return a
+
+
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    """The sorted values found in both arrays (with `return_indices`, also their first
+    positions in each)."""
+    from .logic_ops import isin
+
+    if return_indices:
+        a1, a2 = value_input(asarray(ar1), "intersect1d", "ar1"), value_input(
+            asarray(ar2), "intersect1d", "ar2")
+        values, i1, i2 = onp.intersect1d(a1, a2, assume_unique, True)
+        return asarray(values), asarray(i1.astype(onp.int32)), asarray(i2.astype(onp.int32))
+    values = F.reshape(asarray(ar1), (-1,)) if assume_unique else unique(ar1)
+    return P.masked_select(values, isin(values, ar2))
+
+
+def array_str(a):
+    """The Tensor's values as text (NumPy's array_str)."""
+    return onp.array_str(asarray(a).asnumpy())

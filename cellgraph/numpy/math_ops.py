@@ -408,3 +408,369 @@ for _prim in PRIMITIVES.values():
         if _spelling.module == "numpy" and _spelling.name not in _DEFINED:
             globals()[_spelling.name] = _declared(_prim, _spelling.name, _spelling.operands)
             __all__.append(_spelling.name)
+
+
+# ----- more of NumPy's functions, in MindSpore numpy's forms -------------------------------------
+
+__all__ += [
+    "around", "bitwise_not", "convolve", "copysign", "correlate", "cumsum", "deg2rad", "diff",
+    "divmod", "ediff1d", "exp2", "fabs", "fix", "float_power", "floor_divide", "gcd",
+    "gradient", "heaviside", "inner", "invert", "kron", "lcm", "matrix_power", "nancumsum",
+    "nanmax", "nanmean", "nanmin", "nanstd", "nansum", "nanvar", "outer", "polyadd", "polyder",
+    "polyint", "polymul", "polysub", "polyval", "promote_types", "ptp", "rad2deg", "radians",
+    "ravel_multi_index", "result_type", "rint", "trapz", "unwrap",
+]
+
+copysign = _binary(P.copysign, "copysign")
+floor_divide = _binary(P.floor_divide, "floor_divide")
+float_power = _binary(P.float_power, "float_power")
+gcd, lcm = _binary(P.gcd, "gcd"), _binary(P.lcm, "lcm")
+heaviside = _binary(P.heaviside, "heaviside")
+exp2 = _unary(lambda x: F.pow(2.0, _float(x)), "exp2")
+fabs = _unary(F.abs, "fabs")  # MindSpore keeps an integer dtype
+rint = _unary(lambda x: P.round(_float(x)), "rint")
+invert = bitwise_not = _unary(P.invert, "invert")
+bitwise_not.__doc__ = "Elementwise bitwise NOT (logical NOT for bool)."
+deg2rad = radians = _unary(lambda x: F.mul(_float(x), onp.pi / 180), "deg2rad")
+rad2deg = _unary(lambda x: F.mul(_float(x), 180 / onp.pi), "rad2deg")
+
+
+def around(a, decimals=0):
+    """`round`, under NumPy's other name."""
+    return round(a, decimals)
+
+
+def fix(x):
+    """x rounded toward zero, as a float."""
+    return P.trunc(_float(asarray(x)))
+
+
+def divmod(x1, x2, dtype=None):
+    """(floor_divide(x1, x2), remainder(x1, x2))."""
+    return floor_divide(x1, x2, dtype), remainder(x1, x2, dtype)
+
+
+def cumsum(a, axis=None, dtype=None):
+    """The cumulative sum along `axis` (of the flattened array when None); bool and small
+    integers add as int32."""
+    a, axis = _flat_or(asarray(a), axis)
+    dtype = _dtype(dtype, "cumsum") or (int32 if a.dtype.is_bool or (
+        a.dtype.is_int and a.dtype.np.itemsize < 4) else None)
+    return P.cumsum(_cast(a, dtype), axis)
+
+
+def nancumsum(a, axis=None, dtype=None):
+    """`cumsum` with NaNs counted as 0."""
+    a = asarray(a)
+    return cumsum(F.select(P.isnan(a), F.zeros_like(a), a) if a.dtype.is_float else a, axis,
+                  dtype)
+
+
+def diff(a, n=1, axis=-1, prepend=None, append=None):
+    """The n-th discrete difference along `axis`, after `prepend` and `append` are joined."""
+    a = asarray(a)
+    parts = [asarray(p) if hasattr(p, "shape") or isinstance(p, (list, tuple)) else p
+             for p in (prepend, a, append)]
+    axis = normalize_axis(axis, a.ndim)
+    joined = [_broadcast_edge(p, a, axis) for p in parts if p is not None]
+    a = P.concat(joined, axis) if len(joined) > 1 else a
+    for _ in range(n):
+        length = a.shape[axis]
+        a = F.sub(P.narrow(a, axis, 1, length - 1), P.narrow(a, axis, 0, length - 1))
+    return a
+
+
+def _broadcast_edge(p, a, axis):
+    """A number or an array without `axis` as a slab of a's shape, one long on `axis`."""
+    if isinstance(p, numbers.Number):
+        shape = list(a.shape)
+        shape[axis] = 1
+        return F.cast(P.fill(a.dtype, tuple(shape), p), a.dtype)
+    if p.ndim < a.ndim:
+        p = P.expand_dims(p, axis)
+    return _cast(p, a.dtype)
+
+
+def ediff1d(ary, to_end=None, to_begin=None):
+    """The differences of the flattened array, with `to_begin` and `to_end` joined at the ends."""
+    flat = F.reshape(asarray(ary), (-1,))
+    out = F.sub(flat[1:], flat[:-1])
+    parts = [F.reshape(_cast(asarray(p), out.dtype), (-1,)) for p in (to_begin,) if p is not None]
+    parts += [out] + [F.reshape(_cast(asarray(p), out.dtype), (-1,)) for p in (to_end,)
+                      if p is not None]
+    return P.concat(parts, 0) if len(parts) > 1 else out
+
+
+def gradient(f, *varargs, axis=None, edge_order=1):
+    """The gradient by central differences inside and one-sided ones at the edges (edge_order 1),
+    along each axis of `axis` (every axis by default), with unit spacing or the scalar spacings
+    of `varargs`; a list of arrays for several axes."""
+    f = _float(asarray(f))
+    axes = list(range(f.ndim)) if axis is None else (
+        [axis] if isinstance(axis, int) else list(axis))
+    axes = [normalize_axis(ax, f.ndim) for ax in axes]
+    if edge_order != 1:
+        raise _error(ShapeError, "gradient", f"only edge_order=1 is supported, got {edge_order}")
+    spacings = list(varargs) if varargs else [1.0] * len(axes)
+    if len(spacings) == 1 and len(axes) > 1:
+        spacings = spacings * len(axes)
+    out = []
+    for ax, h in zip(axes, spacings):
+        n = f.shape[ax]
+        if n < 2:
+            raise _error(ShapeError, "gradient", "Shape of array too small to calculate a "
+                         "numerical gradient, at least (edge_order + 1) elements are required.")
+        first = F.sub(P.narrow(f, ax, 1, 1), P.narrow(f, ax, 0, 1))
+        last = F.sub(P.narrow(f, ax, n - 1, 1), P.narrow(f, ax, n - 2, 1))
+        parts = [first]
+        if n > 2:
+            parts.append(F.mul(F.sub(P.narrow(f, ax, 2, n - 2), P.narrow(f, ax, 0, n - 2)), 0.5))
+        parts.append(last)
+        out.append(F.div(P.concat(parts, ax), h))
+    return out[0] if len(out) == 1 else out
+
+
+def inner(a, b):
+    """The sum product over the last axes (a scalar times an array for a 0-d operand)."""
+    a, b = asarray(a), asarray(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return F.mul(a, b)
+    _check_inner(a.shape[-1], b.shape[-1], a, b, "inner")
+    return P.tensor_dot(a, b, ((a.ndim - 1,), (b.ndim - 1,)))
+
+
+def outer(a, b):
+    """The outer product of the flattened arrays."""
+    return F.mul(F.reshape(asarray(a), (-1, 1)), F.reshape(asarray(b), (1, -1)))
+
+
+def kron(a, b):
+    """The Kronecker product: blocks a[i, j] * b."""
+    a, b = asarray(a), asarray(b)
+    ndim = max(a.ndim, b.ndim)
+    a = F.reshape(a, (1,) * (ndim - a.ndim) + tuple(a.shape))
+    b = F.reshape(b, (1,) * (ndim - b.ndim) + tuple(b.shape))
+    # a's axes interleaved with b's: (a0, 1, a1, 1, ...) * (1, b0, 1, b1, ...)
+    a_shape = [d for s in a.shape for d in (s, 1)]
+    b_shape = [d for s in b.shape for d in (1, s)]
+    out = F.mul(F.reshape(a, tuple(a_shape)), F.reshape(b, tuple(b_shape)))
+    return F.reshape(out, tuple(x * y for x, y in zip(a.shape, b.shape)))
+
+
+def matrix_power(a, n):
+    """The square matrix (or stack of them) to the integer power n."""
+    return P.matrix_power(_float(asarray(a)) if n < 0 else asarray(a), n)
+
+
+def _nan_reduce(name, reduce, fill):
+    def fn(a, axis=None, dtype=None, keepdims=False):
+        a = asarray(a)
+        if a.dtype.is_float:
+            a = F.select(P.isnan(a), P.full_like(a, fill), a)
+        return _cast(reduce(a, axis, keepdims), _dtype(dtype, name))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"`{name[3:]}` with the NaNs left out."
+    return fn
+
+
+nansum = _nan_reduce("nansum", lambda a, axis, keepdims: sum(a, axis, keepdims=keepdims), 0)
+nanmax = _nan_reduce("nanmax", lambda a, axis, keepdims: amax(a, axis, keepdims), -onp.inf)
+nanmin = _nan_reduce("nanmin", lambda a, axis, keepdims: amin(a, axis, keepdims), onp.inf)
+
+
+def nanmean(a, axis=None, dtype=None, keepdims=False):
+    """The mean of the elements that are not NaN."""
+    a = _float(asarray(a))
+    numbers_ = F.cast(P.logical_not(P.isnan(a)), a.dtype)
+    total = nansum(a, axis, keepdims=keepdims)
+    return _cast(F.div(total, sum(numbers_, axis, keepdims=keepdims)), _dtype(dtype, "nanmean"))
+
+
+def nanvar(a, axis=None, dtype=None, ddof=0, keepdims=False):
+    """The variance of the elements that are not NaN (divided by their count - ddof)."""
+    a = _float(asarray(a))
+    present = P.logical_not(P.isnan(a))
+    count = sum(F.cast(present, a.dtype), axis, keepdims=True)
+    centred = F.select(present, F.sub(a, F.div(nansum(a, axis, keepdims=True), count)),
+                       F.zeros_like(a))
+    out = F.div(sum(F.square(centred), axis, keepdims=keepdims),
+                F.sub(sum(F.cast(present, a.dtype), axis, keepdims=keepdims), ddof))
+    return _cast(out, _dtype(dtype, "nanvar"))
+
+
+def nanstd(a, axis=None, dtype=None, ddof=0, keepdims=False):
+    """The standard deviation of the elements that are not NaN."""
+    return _cast(F.sqrt(nanvar(a, axis, None, ddof, keepdims)), _dtype(dtype, "nanstd"))
+
+
+def ptp(x, axis=None, keepdims=False):
+    """The range, max - min, along `axis`."""
+    return F.sub(amax(x, axis, keepdims), amin(x, axis, keepdims))
+
+
+def trapz(y, x=None, dx=1.0, axis=-1):
+    """The integral of y along `axis` by the trapezoidal rule (sample points `x`, or spacing
+    `dx`)."""
+    y = _float(asarray(y))
+    axis = normalize_axis(axis, y.ndim)
+    n = y.shape[axis]
+    heights = F.mul(F.add(P.narrow(y, axis, 1, n - 1), P.narrow(y, axis, 0, n - 1)), 0.5)
+    if x is None:
+        return F.mul(sum(heights, axis), dx)
+    x = _float(asarray(x))
+    if x.ndim == 1:
+        shape = [1] * y.ndim
+        shape[axis] = n - 1
+        widths = F.reshape(F.sub(x[1:], x[:-1]), tuple(shape))
+    else:
+        widths = F.sub(P.narrow(x, axis, 1, n - 1), P.narrow(x, axis, 0, n - 1))
+    return sum(F.mul(heights, widths), axis)
+
+
+def unwrap(p, discont=onp.pi, axis=-1):
+    """p with its jumps of more than `discont` along `axis` replaced by their 2 pi
+    complements."""
+    p = _float(asarray(p))
+    axis = normalize_axis(axis, p.ndim)
+    n = p.shape[axis]
+    step = F.sub(P.narrow(p, axis, 1, n - 1), P.narrow(p, axis, 0, n - 1))
+    wrapped = F.sub(P.remainder(F.add(step, onp.pi), 2 * onp.pi), onp.pi)
+    wrapped = F.select(P.logical_and(F.equal(wrapped, -onp.pi), F.greater(step, 0)),
+                       P.full_like(wrapped, onp.pi), wrapped)
+    correction = F.select(F.less(F.abs(step), discont), F.zeros_like(step),
+                          F.sub(wrapped, step))
+    zeros = F.zeros_like(P.narrow(p, axis, 0, 1))
+    return F.add(p, P.concat((zeros, P.cumsum(correction, axis)), axis))
+
+
+# ----- polynomials: coefficient arrays, highest power first --------------------------------------
+
+def _poly_pad(a1, a2):
+    a1, a2 = F.reshape(asarray(a1), (-1,)), F.reshape(asarray(a2), (-1,))
+    n = max(a1.shape[0], a2.shape[0])
+    pad = lambda a: a if a.shape[0] == n else P.concat(
+        (P.zeros((n - a.shape[0],), a.dtype), a), 0)
+    return pad(a1), pad(a2)
+
+
+def polyadd(a1, a2):
+    """The sum of two polynomials."""
+    return F.add(*_poly_pad(a1, a2))
+
+
+def polysub(a1, a2):
+    """The difference of two polynomials."""
+    return F.sub(*_poly_pad(a1, a2))
+
+
+def polymul(a1, a2):
+    """The product of two polynomials (the convolution of their coefficients)."""
+    return convolve(a1, a2, "full")
+
+
+def polyval(p, x):
+    """p evaluated at x (Horner's rule)."""
+    p, x = F.reshape(asarray(p), (-1,)), asarray(x)
+    out = F.zeros_like(_float(x)) if not p.shape[0] else None
+    for i in range(p.shape[0]):
+        out = p[i] if out is None else F.add(F.mul(out, x), p[i])
+    return _cast(F.add(F.zeros_like(x), out), None) if x.ndim else out
+
+
+def polyder(p, m=1):
+    """The m-th derivative of the polynomial p."""
+    p = F.reshape(asarray(p), (-1,))
+    for _ in range(m):
+        n = p.shape[0] - 1
+        if n <= 0:
+            return P.zeros((1,), p.dtype)
+        p = F.mul(p[:-1], F.cast(asarray(onp.arange(n, 0, -1)), p.dtype))
+    return p
+
+
+def polyint(p, m=1, k=None):
+    """The m-th antiderivative of p, with the integration constants k (0 by default)."""
+    p = _float(F.reshape(asarray(p), (-1,)))
+    constants = [0.0] * m if k is None else (list(k) if isinstance(k, (list, tuple)) else [k] * m)
+    for i in range(m):
+        n = p.shape[0]
+        scaled = F.div(p, F.cast(asarray(onp.arange(n, 0, -1)), p.dtype))
+        p = P.concat((scaled, F.cast(asarray([constants[i]]), p.dtype)), 0)
+    return p
+
+
+def convolve(a, v, mode="full"):
+    """The discrete linear convolution of two 1-D arrays ('full', 'same' or 'valid')."""
+    a, v = F.reshape(asarray(a), (-1,)), F.reshape(asarray(v), (-1,))
+    return _correlate_full(a, P.flip(v, (0,)), mode, "convolve")
+
+
+def correlate(a, v, mode="valid"):
+    """The cross-correlation of two 1-D arrays ('valid', 'same' or 'full')."""
+    a, v = F.reshape(asarray(a), (-1,)), F.reshape(asarray(v), (-1,))
+    return _correlate_full(a, v, mode, "correlate")
+
+
+def _correlate_full(a, v, mode, op):
+    """sum_k a[n + k] v[k] over the shifts `mode` keeps (a and v swapped when v is longer, as
+    NumPy's correlate reverses the result then)."""
+    if mode not in ("full", "same", "valid"):
+        raise _error(ShapeError, op, f"mode must be one of 'full', 'same', 'valid', got {mode!r}")
+    n, m = a.shape[0], v.shape[0]
+    if n == 0 or m == 0:
+        raise _error(ShapeError, op, "inputs cannot be empty")
+    swap = m > n
+    if swap:
+        a, v, n, m = P.flip(v, (0,)), P.flip(a, (0,)), m, n
+    padded = P.concat((P.zeros((m - 1,), a.dtype), a, P.zeros((m - 1,), a.dtype)), 0)
+    positions = onp.arange(n + m - 1)[:, None] + onp.arange(m)[None, :]
+    windows = P.gather(padded, asarray(positions.astype(onp.int32)), 0)
+    full = sum(F.mul(windows, v), 1)
+    if mode == "full":
+        out = full
+    elif mode == "valid":
+        out = full[m - 1:n]
+    else:
+        start = (m - 1) // 2
+        out = full[start:start + n]
+    return out
+
+
+def promote_types(type1, type2):
+    """The dtype both promote to (MindSpore's rules)."""
+    from cellgraph.primitives import dtype as _dt
+
+    return _dt.promote(_dtype(type1, "promote_types"), _dtype(type2, "promote_types"))
+
+
+def result_type(*arrays_and_dtypes):
+    """The dtype the arguments promote to together."""
+    from cellgraph.primitives import dtype as _dt
+
+    dtypes = [a if isinstance(a, _dt.DType) else (asarray(a).dtype if not isinstance(
+        a, numbers.Number) else None) for a in arrays_and_dtypes]
+    out = None
+    for d in dtypes:
+        if d is not None:
+            out = d if out is None else promote_types(out, d)
+    return out if out is not None else float32
+
+
+def ravel_multi_index(multi_index, dims, mode="clip", order="C"):
+    """The flat indices of the index tuples into an array of shape `dims` ('clip' clips each
+    index into its axis, 'wrap' wraps it; order 'C' or 'F')."""
+    dims = tuple(int(d) for d in dims)
+    if order not in ("C", "F"):
+        raise _error(ShapeError, "ravel_multi_index", f"order must be 'C' or 'F', got {order!r}")
+    strides = (onp.cumprod((1,) + dims[:0:-1])[::-1] if order == "C"
+               else onp.cumprod((1,) + dims[:-1]))
+    out = None
+    for index, dim, stride in zip(multi_index, dims, strides):
+        index = asarray(index)
+        if mode == "clip":
+            index = P.clamp(index, 0, dim - 1)
+        elif mode == "wrap":
+            index = P.remainder(index, dim)
+        term = F.mul(index, int(stride))
+        out = term if out is None else F.add(out, term)
+    return out
