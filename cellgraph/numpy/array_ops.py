@@ -409,15 +409,14 @@ def apply_over_axes(func, a, axes):
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     """The sorted values found in both arrays (with `return_indices`, also their first
     positions in each)."""
-    from .logic_ops import isin
-
     if return_indices:
         a1, a2 = value_input(asarray(ar1), "intersect1d", "ar1"), value_input(
             asarray(ar2), "intersect1d", "ar2")
         values, i1, i2 = onp.intersect1d(a1, a2, assume_unique, True)
         return asarray(values), asarray(i1.astype(onp.int32)), asarray(i2.astype(onp.int32))
     values = F.reshape(asarray(ar1), (-1,)) if assume_unique else unique(ar1)
-    return P.masked_select(values, isin(values, ar2))
+    found = P.any(F.equal(F.expand_dims(values, -1), F.reshape(asarray(ar2), (-1,))), -1)
+    return P.masked_select(values, found)
 
 
 def array_str(a):
