@@ -420,6 +420,69 @@ def bernoulli(input, *, generator=None):
     return _F.cast(_F.less(_ops.rand_like(input), input), input.dtype)
 
 
+# the functions of ops that mint has under the same names and parameters
+addbmm, addmv, polar, float_power, fmod, floor_divide = (
+    _ops.addbmm, _ops.addmv, _ops.polar, _ops.float_power, _ops.fmod, _ops.floor_divide)
+imag, real, take, gcd, isneginf = _ops.imag, _ops.real, _ops.take, _ops.gcd, _ops.isneginf
+clip = clamp  # MindSpore's other name of clamp
+
+
+def bitwise_not(input):
+    """~input, elementwise (logical NOT for bool)."""
+    return _ops.invert(input)
+
+
+def dstack(tensors):
+    """The tensors joined along their third axis, each raised to rank 3 first."""
+    return _ops.dstack(tensors)
+
+
+def hstack(tensors):
+    """The tensors joined along axis 1 (axis 0 for 1-D ones)."""
+    return _ops.hstack(tensors)
+
+
+def item(input):
+    """The value of a one-element tensor, a Python number."""
+    return input.item()
+
+
+def vdot(input, other):
+    """sum(conj(input) * other) of two 1-D tensors."""
+    if input.ndim != 1 or other.ndim != 1:
+        raise ArgumentValueError(f"mint.vdot: expected two 1-D tensors, got shapes "
+                                 f"{tuple(input.shape)} and {tuple(other.shape)}")
+    left = _ops.conj(input) if input.dtype.is_complex else input
+    return _F.reduce_sum(_F.mul(left, other))
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    """input with alpha * source added at `index` along `dim` (repeated indices add up)."""
+    from cellgraph.ops.function.math_func.elementwise import index_added
+
+    return index_added(input, dim, index, source if alpha == 1 else _F.mul(source, alpha))
+
+
+def triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
+    """(x, A) with T x = b, T the upper (or lower) triangle of A (its transpose with
+    `transpose`; ones on its diagonal with `unitriangular`)."""
+    n = A.shape[-1]
+    keep = _np.triu(_np.ones((n, n), bool)) if upper else _np.tril(_np.ones((n, n), bool))
+    if unitriangular:
+        keep &= ~_np.eye(n, dtype=bool)
+    triangle = _F.select(_ops.Tensor(keep), A, _ops.zeros_like(A))
+    if unitriangular:
+        triangle = _F.add(triangle, _ops.Tensor(_np.eye(n, dtype=A.dtype.np)))
+    if transpose:
+        triangle = _ops.swapaxes(triangle, -1, -2)
+    return _ops.matrix_solve(triangle, b), A
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """The 2-D convolution (mint.nn.functional.conv2d)."""
+    return nn.functional.conv2d(input, weight, bias, stride, padding, dilation, groups)
+
+
 from cellgraph.primitives import functional as _core
 
 from ._tensor_ops import *  # the adapters whose arguments or results differ from ops'

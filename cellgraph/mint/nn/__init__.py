@@ -115,5 +115,128 @@ class AvgPool2d(_nn.AvgPool2d):
                          padding, ceil_mode, count_include_pad, divisor_override)
 
 
+class _Functional(_nn.Cell):
+    """A layer that applies mint.nn.functional's `_fn` with the arguments it was made with."""
+
+    _fn = None
+
+    def __init__(self, **kwargs):
+        super().__init__()
+        self._kwargs = kwargs
+
+    def construct(self, *inputs):
+        return type(self)._fn(*inputs, **self._kwargs)
+
+    def extend_repr(self) -> str:
+        return ", ".join(f"{k}={v!r}" for k, v in self._kwargs.items())
+
+
+class Threshold(_Functional):
+    """input where it is greater than `threshold`, else `value`."""
+
+    _fn = staticmethod(functional.threshold)
+
+    def __init__(self, threshold, value, inplace=False):
+        functional.check_inplace(inplace, "mint.nn.Threshold")
+        super().__init__(threshold=threshold, value=value)
+
+
+class SoftMarginLoss(_Functional):
+    """log(1 + exp(-y x)), reduced."""
+
+    _fn = staticmethod(functional.soft_margin_loss)
+
+    def __init__(self, reduction="mean"):
+        super().__init__(reduction=reduction)
+
+
+class CosineEmbeddingLoss(_Functional):
+    """1 - cos(x1, x2) where the target is 1, max(0, cos(x1, x2) - margin) where it is -1."""
+
+    _fn = staticmethod(functional.cosine_embedding_loss)
+
+    def __init__(self, margin=0.0, reduction="mean"):
+        super().__init__(margin=margin, reduction=reduction)
+
+
+class Dropout2d(_nn.Cell):
+    """Whole channels zeroed with probability p while training (scaled by 1 / (1 - p))."""
+
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        functional.check_inplace(inplace, "mint.nn.Dropout2d")
+        self.p = p
+
+    def construct(self, input):
+        return functional.dropout2d(input, self.p, self.training)
+
+
+class AvgPool1d(_Functional):
+    """The mean over windows of the last axis of (N, C, L)."""
+
+    _fn = staticmethod(functional.avg_pool1d)
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True):
+        super().__init__(kernel_size=kernel_size, stride=stride, padding=padding,
+                         ceil_mode=ceil_mode, count_include_pad=count_include_pad)
+
+
+class AvgPool3d(_Functional):
+    """The mean over 3-D windows of (N, C, D, H, W)."""
+
+    _fn = staticmethod(functional.avg_pool3d)
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True, divisor_override=None):
+        super().__init__(kernel_size=kernel_size, stride=stride, padding=padding,
+                         ceil_mode=ceil_mode, count_include_pad=count_include_pad,
+                         divisor_override=divisor_override)
+
+
+class AdaptiveMaxPool2d(_Functional):
+    """The maximum over adaptive windows of the last two axes."""
+
+    _fn = staticmethod(functional.adaptive_max_pool2d)
+
+    def __init__(self, output_size, return_indices=False):
+        super().__init__(output_size=output_size, return_indices=return_indices)
+
+
+class MaxUnpool2d(_Functional):
+    """The inverse of MaxPool2d with indices."""
+
+    _fn = staticmethod(functional.max_unpool2d)
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__(kernel_size=kernel_size, stride=stride, padding=padding)
+
+    def construct(self, input, indices, output_size=None):
+        return functional.max_unpool2d(input, indices, output_size=output_size, **self._kwargs)
+
+
+class UpsamplingNearest2d(_nn.Cell):
+    """Nearest-neighbour upsampling of (N, C, H, W) to `size` or by `scale_factor`."""
+
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__()
+        self.size, self.scale_factor = size, scale_factor
+
+    def construct(self, input):
+        return functional.interpolate(input, self.size, self.scale_factor, "nearest")
+
+
+class UpsamplingBilinear2d(_nn.Cell):
+    """Bilinear upsampling of (N, C, H, W) with the corners aligned, to `size` or by
+    `scale_factor`."""
+
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__()
+        self.size, self.scale_factor = size, scale_factor
+
+    def construct(self, input):
+        return functional.interpolate(input, self.size, self.scale_factor, "bilinear", True)
+
+
 __all__ = sorted(n for n in dir() if not n.startswith("_")  # noqa: PLE0605
                  and n not in ("annotations", "ArgumentValueError"))

@@ -6,6 +6,7 @@ import numbers as _numbers
 import numpy as _np
 
 import cellgraph.ops as _ops
+from cellgraph.compiler.effects import update_in_place as _update_in_place
 from cellgraph.ops.function.array_func.attributes import known as _known
 from cellgraph.ops.function.nn_func.activation import relu  # noqa: F401  (with inplace)
 from cellgraph.ops.function.nn_func.conv import conv_transpose2d  # noqa: F401
@@ -335,6 +336,91 @@ def leaky_relu(input, negative_slope=0.01):
 def normalize(input, p=2.0, dim=1, eps=1e-12):
     """input / max(||input||_p along dim, eps)."""
     return input / _ops.maximum(_ops.vector_norm(input, p, dim, True), eps)
+
+
+# ----- more of mint.nn.functional ----------------------------------------------------------------
+
+broadcast_to, clamp, grid_sample = _ops.broadcast_to, _ops.clamp, _ops.grid_sample
+cosine_embedding_loss, soft_margin_loss = _ops.cosine_embedding_loss, _ops.soft_margin_loss
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    """input with the axes start_dim .. end_dim merged into one."""
+    return _ops.flatten(input, start_dim=start_dim, end_dim=end_dim)
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):
+    """`interpolate`, under its older name."""
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    """The mean over windows of the last axis of (N, C, L)."""
+    return _ops.avg_pool1d(input, kernel_size, kernel_size if stride is None else stride,
+                           padding, ceil_mode, count_include_pad)
+
+
+def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+    """The mean over 3-D windows of (N, C, D, H, W) (divided by `divisor_override` if
+    given)."""
+    return _ops.avg_pool3d(input, kernel_size, kernel_size if stride is None else stride,
+                           padding, ceil_mode, count_include_pad, divisor_override or 0)
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """The maximum over adaptive windows of the last two axes (and their flat positions with
+    `return_indices`)."""
+    return _ops.adaptive_max_pool2d(input, output_size, return_indices)
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """The 3-D convolution; `padding` an int, a triple, or 'same' / 'valid'."""
+    if isinstance(padding, str):
+        return _ops.conv3d(input, weight, bias, stride, padding, 0, dilation, groups)
+    return _ops.conv3d(input, weight, bias, stride, "pad", padding, dilation, groups)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """Whole channels of (N, C, H, W) zeroed with probability p (the rest scaled by
+    1 / (1 - p)) while training."""
+    check_inplace(inplace, "mint.nn.functional.dropout2d")
+    return _ops.dropout2d(input, p, training)
+
+
+def threshold(input, threshold, value, inplace=False):
+    """input where it is greater than `threshold`, else `value`."""
+    check_inplace(inplace, "mint.nn.functional.threshold")
+    return _ops.threshold(input, threshold, value)
+
+
+def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
+    """The inverse of max_pool2d with indices: each value written at its index, zeros
+    elsewhere."""
+    return _ops.max_unpool2d(input, indices, kernel_size, stride, padding, output_size)
+
+
+# the in-place activations: the input's values replaced, as MindSpore's (eagerly, and a
+# Parameter or graph input inside a graph)
+def relu_(input):
+    return _update_in_place(input, _ops.relu(input))
+
+
+def sigmoid_(input):
+    return _update_in_place(input, _ops.sigmoid(input))
+
+
+def elu_(input, alpha=1.0):
+    return _update_in_place(input, _ops.elu(input, alpha))
+
+
+def hardtanh_(input, min_val=-1, max_val=1):
+    return _update_in_place(input, _ops.hardtanh(input, min_val, max_val))
+
+
+def threshold_(input, threshold, value):
+    return _update_in_place(input, _ops.threshold(input, threshold, value))
 
 
 # the primitives whose declaration spells them here (`spellings=("mint.nn.functional",)`), where
