@@ -114,3 +114,13 @@ __all__ = [
     "safetensors_to_ckpt",
     "save_checkpoint",
 ]
+
+# MindSpore's train also has the model files' export and load and the distributed and mixed
+# precision helpers, defined elsewhere here (read when first used: they import train)
+from cellgraph._lazy import lazy_names as _lazy_names
+
+__getattr__, __dir__ = _lazy_names(globals(), {
+    "export": ("cellgraph.device", "export"), "load": ("cellgraph.device", "load"),
+    "load_distributed_checkpoint": ("cellgraph.train.distributed_checkpoint",
+                                    "load_distributed_checkpoint"),
+    "build_train_network": ("cellgraph.amp.build", "build_train_network")})

@@ -78,3 +78,12 @@ def test_layers():
                                          Tensor(np.ones((2, 3), np.float32)),
                                          Tensor(np.array([1, -1])))
     np.testing.assert_allclose(loss.asnumpy(), 0.5, rtol=1e-6)
+
+
+def test_train_has_export_load_and_the_helpers_defined_elsewhere():
+    import cellgraph
+    from cellgraph import train
+
+    assert train.export is cellgraph.export and train.load is cellgraph.load
+    assert train.load_distributed_checkpoint is cellgraph.load_distributed_checkpoint
+    assert train.build_train_network is cellgraph.build_train_network
