@@ -97,6 +97,15 @@ def zip(datasets):  # MindSpore's name; the builtin is not used in this module
     return ZipDataset(datasets)
 
 
+# the configuration functions MindSpore's dataset has at its top level too
+from .config import (
+    get_callback_timeout,
+    get_debug_mode,
+    get_num_parallel_workers,
+    get_seed,
+    set_seed,
+)
+
 __all__ = [
     "AGNewsDataset",
     "AmazonReviewDataset",
@@ -167,6 +176,11 @@ __all__ = [
     "YesNoDataset",
     "audio",
     "config",
+    "get_callback_timeout",
+    "get_debug_mode",
+    "get_num_parallel_workers",
+    "get_seed",
+    "set_seed",
     "text",
     "transforms",
     "vision",

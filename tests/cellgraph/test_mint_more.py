@@ -87,3 +87,11 @@ def test_train_has_export_load_and_the_helpers_defined_elsewhere():
     assert train.export is cellgraph.export and train.load is cellgraph.load
     assert train.load_distributed_checkpoint is cellgraph.load_distributed_checkpoint
     assert train.build_train_network is cellgraph.build_train_network
+
+
+def test_dataset_has_its_configuration_functions_at_the_top():
+    from cellgraph import dataset
+
+    dataset.set_seed(7)
+    assert dataset.get_seed() == dataset.config.get_seed() == 7
+    assert dataset.get_num_parallel_workers() == dataset.config.get_num_parallel_workers()
