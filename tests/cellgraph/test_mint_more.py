@@ -92,6 +92,10 @@ def test_train_has_export_load_and_the_helpers_defined_elsewhere():
 def test_dataset_has_its_configuration_functions_at_the_top():
     from cellgraph import dataset
 
-    dataset.set_seed(7)
-    assert dataset.get_seed() == dataset.config.get_seed() == 7
+    before = dataset.get_seed()
+    try:
+        dataset.set_seed(7)
+        assert dataset.get_seed() == dataset.config.get_seed() == 7
+    finally:
+        dataset.set_seed(before)
     assert dataset.get_num_parallel_workers() == dataset.config.get_num_parallel_workers()
