@@ -45,6 +45,9 @@ __all__ = [
     "Identity",
     "L1Regularizer",
     "Linear",
+    "MatrixDiag",
+    "MatrixDiagPart",
+    "MatrixSetDiag",
     "Norm",
     "OneHot",
     "Pad",
@@ -434,3 +437,35 @@ class L1Regularizer(Cell):
             raise DTypeError(f"L1Regularizer: `weights` must be a number type, got "
                              f"{weights_dtype}")
         return F.mul(self.scale, F.reduce_sum(F.abs(weights)))
+
+
+class MatrixDiag(Cell):
+    """The batched diagonal matrices whose main diagonals are the last axis of `input_x`:
+    shape (..., n) -> (..., n, n)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def construct(self, input_x):
+        return P.matrix_diag(input_x)
+
+
+class MatrixDiagPart(Cell):
+    """The main diagonals of the batched matrices in `input_x`: shape (..., m, n) ->
+    (..., min(m, n))."""
+
+    def __init__(self):
+        super().__init__()
+
+    def construct(self, input_x):
+        return P.matrix_diag_part(input_x, 0, 0)
+
+
+class MatrixSetDiag(Cell):
+    """`input_x` (..., m, n) with its main diagonals replaced by `diagonal` (..., min(m, n))."""
+
+    def __init__(self):
+        super().__init__()
+
+    def construct(self, input_x, diagonal):
+        return P.matrix_set_diag(input_x, diagonal)

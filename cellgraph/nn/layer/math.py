@@ -1,6 +1,8 @@
 """Layers over one math op: MatMul and ReduceLogSumExp."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 import cellgraph.ops as P
@@ -11,7 +13,7 @@ from cellgraph.runtime.tensor import Tensor
 
 from ..cell import Cell
 
-__all__ = ["CosineSimilarity", "DiGamma", "IGamma", "LGamma", "MatDet", "MatInverse", "MatMul", "Moments", "Range",
+__all__ = ["CosineSimilarity", "DiGamma", "IGamma", "LBeta", "LGamma", "MatDet", "MatInverse", "MatMul", "Moments", "Range",
            "ReduceLogSumExp"]
 
 
@@ -173,6 +175,55 @@ class IGamma(Cell):
                 raise DTypeError(f"For 'IGamma', the '{name}' should be Float32, but got "
                                  f"'{value.dtype}'.")
         return P.igamma(a, x)
+
+
+_LBETA_MINIMAX = (-0.165322962780713e-02, 0.837308034031215e-03, -0.595202931351870e-03,
+                  0.793650666825390e-03, -0.277777777760991e-02, 0.833333333333333e-01)
+
+
+def _log_gamma_correction(x):
+    """lgamma(x) less its Stirling approximation, by the minimax polynomial in 1/x^2 (x >= 8)."""
+    inverse = 1.0 / x
+    inverse_squared = inverse * inverse
+    accum = _LBETA_MINIMAX[0]
+    for coeff in _LBETA_MINIMAX[1:]:
+        accum = accum * inverse_squared + coeff
+    return accum * inverse
+
+
+class LBeta(Cell):
+    """log|Beta(x, y)| = lgamma(x) + lgamma(y) - lgamma(x + y), elementwise with broadcasting.
+    Where an argument is 8 or more, the large lgammas are cancelled analytically (Stirling's
+    series and its correction), avoiding the catastrophic cancellation of the plain sum."""
+
+    def __init__(self):
+        super().__init__()
+
+    def construct(self, x, y):
+        if x.dtype not in (dt.float16, dt.float32):
+            raise DTypeError(f"For 'LBeta', the 'x' should be one of [mindspore.float16, "
+                             f"mindspore.float32], but got 'mindspore.{str(x.dtype).lower()}'.")
+        if y.dtype != x.dtype:
+            raise DTypeError(f"For 'LBeta', the 'y' should be {x.dtype}, but got "
+                             f"'mindspore.{str(y.dtype).lower()}'.")
+        x_plus_y = x + y
+        x = P.broadcast_to(x, x_plus_y.shape)
+        y = P.broadcast_to(y, x_plus_y.shape)
+        less = P.less(x, y)
+        x_min = P.select(less, x, y)
+        y_max = P.select(less, y, x)
+        corr_x, corr_y = _log_gamma_correction(x_min), _log_gamma_correction(y_max)
+        corr_xy = _log_gamma_correction(x_plus_y)
+        # both arguments >= 8
+        two_large = (0.5 * math.log(2 * math.pi) - 0.5 * P.log(y_max) + corr_x + corr_y - corr_xy
+                     + (x_min - 0.5) * P.log(x_min / (x_min + y_max))
+                     - y_max * P.log1p(x_min / y_max))
+        # x < 8 <= y: lgamma(y) - lgamma(x + y) with the large terms cancelled
+        cancelled_stirling = (-1 * (x_min + y_max - 0.5) * P.log1p(x_min / y_max)
+                              - x_min * P.log(y_max) + x_min)
+        one_large = P.lgamma(x_min) + corr_y - corr_xy + cancelled_stirling
+        small = P.lgamma(x_min) + P.lgamma(y_max) - P.lgamma(x_min + y_max)
+        return P.select(x_min < 8, P.select(y_max < 8, small, one_large), two_large)
 
 
 class DiGamma(Cell):
