@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import numbers
 
+from . import dtype as dt
 from .batching import broadcasting_rule, same_shape_rule
 from .core import FLOAT, Primitive, TensorType, broadcast_shapes
 from .errors import ArgumentValueError, DTypeError
@@ -115,7 +116,32 @@ def _igamma_da_bprop(a, x, out, dout, order):
             grad_like(mul(dout, _density_da(a, x, order)), x))
 
 
-for _prim in (igamma, igammac, igamma_da):
+
+def _zeta_type(x: TensorType, q: TensorType) -> TensorType:
+    if x.dtype != q.dtype:
+        raise DTypeError(f"For primitive[Zeta], the input type must be same.\n"
+                         f"name:[q]:Tensor[{q.dtype}].\nname:[x]:Tensor[{x.dtype}].")
+    if x.dtype not in (dt.float32, dt.float64):
+        raise DTypeError(f"For primitive[Zeta], the input argument[q] must be a type of "
+                         f"{{Tensor[Float32], Tensor[Float64]}}, but got Tensor[{q.dtype}].")
+    if x.shape != q.shape:
+        raise ArgumentValueError(f"ZetaShape of x{x.shape} are not consistent with the shape "
+                                 f"q{q.shape}".replace(",)", ")"))
+    return x
+
+
+# The Hurwitz zeta function zeta(x, q) = sum_k (q + k)^-x. Its derivative in q is
+# -x zeta(x + 1, q); MindSpore's gradient in x is zero, and so is this one.
+zeta = Primitive("zeta", _zeta_type, public=True, operands=("input", "other"),
+                 ops_module="math_ops")
+
+
+@zeta.def_bprop
+def _zeta_bprop(x, q, out, dout):
+    return mul(dout, 0.0), mul(dout, neg(mul(x, zeta(add(x, 1.0), q))))
+
+
+for _prim in (igamma, igammac, igamma_da, zeta):
     _prim.def_batch(broadcasting_rule(_prim))
 
 
@@ -134,4 +160,4 @@ def polygamma(n, input):
 export(polygamma)
 export_class("Polygamma", polygamma, ops_module="math_ops")
 
-__all__ = ["digamma", "erfinv", "igamma", "igamma_grad_a", "igammac", "lgamma", "polygamma"]
+__all__ = ["digamma", "erfinv", "igamma", "igamma_grad_a", "igammac", "lgamma", "polygamma", "zeta"]

@@ -917,3 +917,40 @@ if not NUMPY2:  # formulas with Python number constants
     for _name in ("rsqrt", "reciprocal", "sigmoid", "relu", "normal_cdf", "gelu", "gelu_grad",
                   "gelu_and_slope", "gelu_tanh", "gelu_tanh_grad", "erfc"):
         TABLE[_name] = _in_operand_dtype(TABLE[_name])
+
+
+# ----- the Hurwitz zeta function zeta(x, q) = sum_k>=0 (q + k)^-x ------------------------------
+# The first terms summed directly until q + k >= 10, the rest by the Euler-Maclaurin formula
+# (Cephes' coefficients), in float64. x = 1 or q a non-positive whole number: inf; x < 1, or
+# q < 0 with x not whole: NaN.
+_ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9,
+           7.47242496e10, -2.950130727918164224e12, 1.1646782814350067249e14,
+           -4.5979787224074726105e15, 1.8152105401943546773e17, -7.1661652561756670113e18)
+
+
+@kernel("zeta")
+def _zeta(xp, x, q):
+    dtype = x.dtype
+    x, q = xp.broadcast_arrays(xp.astype(x, xp.float64), xp.astype(q, xp.float64))
+    pole = (x == 1) | ((q <= 0) & (q == xp.floor(q)))
+    nan = (x < 1) | ((q < 0) & (x != xp.floor(x))) | xp.isnan(x) | xp.isnan(q)
+    safe = pole | nan
+    x, q = xp.where(safe, 2.0, x), xp.where(safe, 1.0, q)
+    direct = max(10, math.ceil(10 - float(xp.min(q))) if q.size else 10)
+    total = xp.zeros_like(x)
+    for k in range(direct):
+        total = total + (q + k) ** -x
+    w = q + direct - 1  # the last term summed, b, is counted half in the formula
+    b = w ** -x
+    total = total + b * w / (x - 1) - 0.5 * b
+    a, k = 1.0, 0.0
+    for coeff in _ZETA_A:
+        a = a * (x + k)
+        b = b / w
+        total = total + a * b / coeff
+        k += 1
+        a = a * (x + k)
+        b = b / w
+        k += 1
+    total = xp.where(pole, math.inf, xp.where(nan, math.nan, total))
+    return xp.astype(total, dtype)

@@ -1,0 +1,60 @@
+"""The Hurwitz zeta function (ops.zeta, ops.Zeta): values against closed forms and MindSpore
+2.10, its poles and NaNs, the gradient in q, and MindSpore's operand checks."""
+import math
+
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Tensor, ops
+from cellgraph.ops.operations.math_ops import Zeta
+
+ZETA3 = 1.2020569031595942
+
+
+def _f64(values):
+    return Tensor(np.asarray(values, np.float64))
+
+
+def test_closed_forms_in_float64():
+    x = _f64([2.0, 4.0, 2.0, 3.0, 6.0, 2.0])
+    q = _f64([1.0, 1.0, 0.5, 2.0, 1.0, 25.5])
+    want = [math.pi ** 2 / 6, math.pi ** 4 / 90, math.pi ** 2 / 2, ZETA3 - 1,
+            math.pi ** 6 / 945, math.pi ** 2 / 2 - 4 * sum(1 / (2 * k + 1) ** 2 for k in range(25))]
+    np.testing.assert_allclose(ops.zeta(x, q).asnumpy(), want, rtol=1e-13)
+
+
+def test_values_poles_and_nans_match_mindspore():
+    x = Tensor(np.float32([2.0, 3, 4.5, 1.0, 0.5, 2, 2]))
+    q = Tensor(np.float32([1.0, 2, 0.5, 1, 1, -1.5, -2]))
+    out = Zeta()(x, q)
+    assert out.dtype == ms.float32
+    # MindSpore 2.10 CPU
+    np.testing.assert_allclose(out.asnumpy(), [1.644934, 0.20205691, 22.810602, np.inf, np.nan,
+                                               9.379247, np.inf], rtol=1e-6)
+    np.testing.assert_allclose(Zeta()(_f64([2.0]), _f64([-1.5])).asnumpy(), [9.37924664],
+                               rtol=1e-8)
+
+
+def test_gradient_in_q_and_zero_in_x():
+    x, q = Tensor(np.float32([2.0, 3, 4.5])), Tensor(np.float32([1.0, 2, 0.5]))
+    dx, dq = ops.grad(lambda x, q: Zeta()(x, q), grad_position=(0, 1))(x, q)
+    np.testing.assert_array_equal(dx.asnumpy(), 0.0)
+    # MindSpore 2.10 CPU
+    np.testing.assert_allclose(dq.asnumpy(), [-2.40411401, -0.2469697, -204.166138], rtol=1e-6)
+    x64, q64, h = np.array([2.0, 3.5, 5.0]), np.array([0.7, 2.0, 9.0]), 1e-6
+    fd = (ops.zeta(_f64(x64), _f64(q64 + h)).asnumpy()
+          - ops.zeta(_f64(x64), _f64(q64 - h)).asnumpy()) / (2 * h)
+    dq = ops.grad(ops.zeta, grad_position=1)(_f64(x64), _f64(q64))
+    np.testing.assert_allclose(dq.asnumpy(), fd, rtol=1e-7)
+
+
+def test_operand_checks():
+    f32 = Tensor(np.float32([1.0, 2.0]))
+    with pytest.raises(TypeError, match=r"For primitive\[Zeta\], the input type must be same"):
+        Zeta()(f32, Tensor(np.float64([1.0, 2.0])))
+    with pytest.raises(TypeError, match=r"must be a type of \{Tensor\[Float32\], Tensor\[Float64\]"):
+        Zeta()(Tensor(np.int32([1])), Tensor(np.int32([1])))
+    with pytest.raises(ValueError, match=r"ZetaShape of x\(2\) are not consistent with the "
+                                         r"shape q\(3\)"):
+        Zeta()(f32, Tensor(np.float32([1.0, 2.0, 3.0])))
