@@ -48,6 +48,21 @@ def _unique_type(x: TensorType, sorted=True):
     return TensorType((None,), x.strong().dtype), TensorType(x.shape, index)
 
 
+_SET_INT_TYPES = (dt.int8, dt.int16, dt.int32, dt.int64, dt.uint8, dt.uint16)
+
+
+def _set_operation_type(x1: TensorType, x2_indices: TensorType, x2_values: TensorType,
+                        set_operation="a-b", x2_shape=()):
+    if x1.ndim < 2:
+        raise ArgumentValueError(f"For 'SetOperation', the rank of input 'x1' must be at least "
+                                 f"2, but got {x1.ndim}.")
+    if x1.dtype not in _SET_INT_TYPES or x2_values.dtype != x1.dtype:
+        raise DTypeError(f"For 'SetOperation', 'x1' and 'x2' must be integer tensors of one "
+                         f"dtype, but got {x1.dtype} and {x2_values.dtype}.")
+    return (TensorType((None, x1.ndim), dt.int64), TensorType((None,), x1.dtype),
+            TensorType((x1.ndim,), dt.int64))
+
+
 def _bincount_type(x: TensorType, weights: TensorType, minlength=0) -> TensorType:
     if not x.dtype.is_int or x.ndim != 1:
         raise DTypeError(f"expected a 1-D integer input, got {x.dtype} of shape "
@@ -173,6 +188,15 @@ unique_p = Primitive("unique", _unique_type, multiple_results=True, nondifferent
                      params={"sorted": True})
 
 
+# The set operation ("a-b", "b-a", "intersection", "union") of each row of the last axis of a
+# dense x1 with the same row of x2, given as sparse coordinates and values (a dense x2 is every
+# coordinate of it); the result is sparse: sorted distinct values per row, int64 indices and
+# the dense shape x1.shape[:-1] + (the longest row,).
+set_operation_p = Primitive("set_operation", _set_operation_type, multiple_results=True,
+                            nondifferentiable=True,
+                            params={"set_operation": "a-b", "x2_shape": ()})
+
+
 @masked_select.def_bprop
 def _masked_select_bprop(x, mask, out, dout):
     # put each selected element's gradient back at its position (in the broadcast shape)
@@ -186,7 +210,7 @@ def _masked_select_bprop(x, mask, out, dout):
 bincount_p.def_bprop(lambda x, weights, out, dout, minlength: (
     None, gather(dout, x, axis=0)))
 
-for _prim in (nonzero_p, masked_select, unique_p, bincount_p, take_first, take_first_grad,
+for _prim in (nonzero_p, masked_select, unique_p, set_operation_p, bincount_p, take_first, take_first_grad,
               sequence_range, shape_of, reshape_to, fill_to):
     _prim.def_batch(loop_rule(_prim))
 

@@ -954,3 +954,23 @@ def _zeta(xp, x, q):
         k += 1
     total = xp.where(pole, math.inf, xp.where(nan, math.nan, total))
     return xp.astype(total, dtype)
+
+
+@kernel("set_operation")
+def _set_operation(xp, x1, x2_indices, x2_values, set_operation="a-b", x2_shape=()):
+    a = np.asarray(x1)
+    groups = a.shape[:-1]
+    rows2: dict = {}
+    for index, value in zip(np.asarray(x2_indices).tolist(), np.asarray(x2_values).tolist()):
+        rows2.setdefault(tuple(index[:-1]), set()).add(value)
+    op = {"a-b": lambda p, q: p - q, "b-a": lambda p, q: q - p,
+          "intersection": lambda p, q: p & q, "union": lambda p, q: p | q}[set_operation]
+    indices, values, longest = [], [], 0
+    for group in np.ndindex(*groups):
+        result = sorted(op(set(a[group].tolist()), rows2.get(group, set())))
+        longest = max(longest, len(result))
+        indices += [(*group, k) for k in range(len(result))]
+        values += result
+    return (xp.asarray(np.asarray(indices, np.int64).reshape(-1, a.ndim)),
+            xp.asarray(np.asarray(values, a.dtype)),
+            xp.asarray(np.asarray((*groups, longest), np.int64)))

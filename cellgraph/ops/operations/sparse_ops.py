@@ -18,7 +18,9 @@ from cellgraph.ops.primitive_class import PrimitiveClass, _init
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of, static_values, value_input
+from cellgraph.primitives.dynamic_ops import set_operation_p
 from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
+from cellgraph.runtime.tensor import Tensor
 
 __all__ = ["SparseAddmm", "SparseDenseCwiseAdd", "SparseDenseCwiseDiv", "SparseDenseCwiseMul",
            "SparseReorder", "SparseSegmentMeanWithNumSegments",
@@ -295,3 +297,66 @@ class SparseReorder(PrimitiveClass):
             stride = F.mul(stride, F.gather(extent, np.array(j, np.int32), 0))
         order = F.argsort(key)
         return F.gather(indices, order, 0), F.gather(values, order, 0)
+
+
+_SET_OPERATIONS = ("a-b", "b-a", "intersection", "union")
+
+
+class _SetOperation(PrimitiveClass):
+    def __init__(self, set_operation="", validate_indices=True):
+        name = type(self).__name__
+        if not isinstance(set_operation, str):
+            raise DTypeError(f"For '{name}', the type of 'set_operation' should be 'str', but "
+                             f"got type '{type(set_operation).__name__}'.")
+        if not isinstance(validate_indices, bool):
+            raise DTypeError(f"For '{name}', the type of 'validate_indices' should be 'bool', "
+                             f"but got type '{type(validate_indices).__name__}'.")
+        if set_operation.lower() not in _SET_OPERATIONS:
+            raise ValueError(f"For '{name}', the attr set_operation must be any one of "
+                             f"['a-b','b-a','intersection','union'], but got {set_operation}.")
+        self.set_operation, self.validate_indices = set_operation.lower(), validate_indices
+
+
+class DenseToDenseSetOperation(_SetOperation):
+    """`DenseToDenseSetOperation(set_operation, validate_indices=True)(x1, x2)`: the set
+    operation of each row of the last axis of x1 with the same row of x2, as a sparse tensor
+    (indices (N, rank) int64, the sorted distinct values, the dense shape int64)."""
+
+    def __call__(self, x1, x2):
+        a, b = abstract_of(x1), abstract_of(x2)
+        if a.ndim < 2 or b.ndim != a.ndim or b.shape[:-1] != a.shape[:-1]:
+            raise ValueError(f"For 'DenseToDenseSetOperation', 'x1' and 'x2' must be of rank "
+                             f">= 2 and agree on all but the last axis, but got shapes "
+                             f"{list(a.shape)} and {list(b.shape)}.")
+        coords = Tensor(np.argwhere(np.ones(b.shape, bool)).astype(np.int64))
+        return set_operation_p(x1, coords, F.reshape(x2, (-1,)),
+                               set_operation=self.set_operation)
+
+
+class DenseToSparseSetOperation(_SetOperation):
+    """`DenseToSparseSetOperation(set_operation, validate_indices=True)(x1, x2_indices,
+    x2_values, x2_shape)`: as DenseToDenseSetOperation, x2 given as a sparse tensor whose
+    indices are checked against its shape when `validate_indices`."""
+
+    def __call__(self, x1, x2_indices, x2_values, x2_shape):
+        a = abstract_of(x1)
+        if a.ndim < 2:
+            raise ValueError(f"For 'DenseToSparseSetOperation', the rank of the shape of input "
+                             f"'x1' must be at least 2, but got {a.ndim}.")
+        shape = static_values(x2_shape)
+        if shape is not None:
+            shape = tuple(int(v) for v in np.asarray(shape).reshape(-1))
+            if len(shape) != a.ndim or shape[:-1] != tuple(a.shape[:-1]):
+                raise ValueError(f"For 'DenseToSparseSetOperation', the dense shape of x2 "
+                                 f"{list(shape)} must agree with x1's {list(a.shape)} on all "
+                                 f"but the last axis.")
+            indices = static_values(x2_indices)
+            if self.validate_indices and indices is not None:
+                indices = np.asarray(indices).reshape(-1, len(shape))
+                if ((indices < 0) | (indices >= np.asarray(shape))).any():
+                    raise ValueError("For 'DenseToSparseSetOperation', the indices of x2 must "
+                                     f"lie inside its shape {list(shape)}.")
+        return set_operation_p(x1, x2_indices, x2_values, set_operation=self.set_operation)
+
+
+__all__ += ["DenseToDenseSetOperation", "DenseToSparseSetOperation"]
