@@ -438,3 +438,15 @@ def test_constexpr_gets_none_for_functions_in_a_graph():
     assert others() == ("<built-in function sqrt>|<ufunc 'add'>", "(1, 2)|3")
     # outside a graph the function is passed as it is
     assert _describe(_returns_zero) == f"{_returns_zero}|None"
+
+
+def test_partial_binds_keyword_arguments_in_both_modes():
+    x = Tensor(np.arange(24, dtype=np.float32).reshape(2, 3, 4))
+
+    @ms.jit
+    def by_keyword(x, axis):
+        return ops.Partial()(ops.ReduceSum(keep_dims=True), axis=axis)(x=x)
+
+    eager = ops.Partial()(ops.ReduceSum(keep_dims=True), axis=(-1,))(x)
+    np.testing.assert_array_equal(eager.asnumpy(), x.asnumpy().sum(-1, keepdims=True))
+    np.testing.assert_array_equal(by_keyword(x, (-1,)).asnumpy(), eager.asnumpy())

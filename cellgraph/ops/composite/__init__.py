@@ -200,10 +200,10 @@ def partial(func, *args, **kwargs):
 
 
 class Partial:
-    """The primitive class `ops.Partial()`: `Partial()(fn, a)` is `partial(fn, a)`."""
+    """The primitive class `ops.Partial()`: `Partial()(fn, a, k=b)` is `partial(fn, a, k=b)`."""
 
-    def __call__(self, func, *args):
-        return partial(func, *args)
+    def __call__(self, func, *args, **kwargs):
+        return partial(func, *args, **kwargs)
 
 
 def add_flags(fn=None, **flags):
