@@ -286,9 +286,12 @@ def clamp_min(x, value):
 def getitem(x, index):
     """`x[index]`: static int/slice/None/Ellipsis items, or one integer Tensor index (gather).
     A Python `True` is NumPy's 0-d boolean index: a new axis of size 1 (None) alone, an
-    advanced index with the others; `False` (an empty selection) is refused, as in MindSpore."""
+    advanced index with the others; `False` (an empty selection) is refused, as in MindSpore.
+    A tuple inside the index tuple is a sequence index, as a list is (NumPy's and MindSpore's
+    reading)."""
     _check_value(x, "getitem")
-    items = index if isinstance(index, tuple) else (index,)
+    items = (tuple(list(item) if isinstance(item, tuple) else item for item in index)
+             if isinstance(index, tuple) else (index,))
     static, tensors = [], []
     for pos, item in enumerate(items):
         if isinstance(item, bool):
