@@ -161,7 +161,7 @@ BroadcastTo = require(define_class("BroadcastTo", lambda x, shape: F.broadcast_t
                                    {"shape": None}, module=__name__), "shape")
 Squeeze = define_class("Squeeze", lambda x, axis=(): F.squeeze(x, axis), {"axis": ()},
                        module=__name__)
-Concat = define_class("Concat", lambda x, axis=0: F.concat(x, axis), {"axis": 0}, module=__name__)
+Concat = define_class("Concat", lambda tensors, axis=0: F.concat(tensors, axis), {"axis": 0}, module=__name__)
 Stack = define_class("Stack", lambda x, axis=0: F.stack(x, axis), {"axis": 0}, module=__name__)
 Identity = function_class("Identity", identity)
 
