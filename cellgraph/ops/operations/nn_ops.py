@@ -738,7 +738,8 @@ class BatchNorm(PrimitiveClass):
     _init_names, _defaults = _init(is_training=False, epsilon=1e-5, momentum=0.1,
                                    data_format="NCHW")
 
-    def __call__(self, x, scale, bias, mean, variance):
+    def __call__(self, input_x, scale, bias, mean, variance):
+        x = input_x  # MindSpore's name for the operand (it may be passed by keyword)
         _nchw_only("BatchNorm", self.data_format)
         if not 0 <= self.momentum <= 1:
             raise ArgumentValueError(f"BatchNorm: `momentum` must be in [0, 1], got "
