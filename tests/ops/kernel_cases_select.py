@@ -526,7 +526,7 @@ def _gamma_cases():
     return {"lgamma": lgamma, "digamma": digamma, "polygamma": polygamma, "erfinv": erfinv}
 
 
-# ----- the regularized incomplete gamma functions: closed forms and MindSpore 2.10's values ------
+# ----- the incomplete gamma and zeta functions, set operations: closed forms, MindSpore's values -
 
 IGAMMA_A = np.array([1.0, 1.0, 2.0, 2.0, 0.5, 0.5])
 IGAMMA_X = np.array([0.5, 3.0, 1.5, 4.0, 0.7, 2.5])
@@ -561,7 +561,17 @@ def _igamma_cases():
                       tol={"rtol": 2e-5, "atol": 1e-6}),
                  Case((IGAMMA_A, IGAMMA_X), _igamma_second_derivative, f64, {"order": 2},
                       tol={"rtol": 1e-6, "atol": 1e-8})]
-    return {"igamma": igamma, "igammac": igammac, "igamma_da": igamma_da}
+    zeta = [Case((np.array([2.0, 4.0, 2.0]), np.array([1.0, 1.0, 0.5])),
+                 lambda x, q: np.array([math.pi ** 2 / 6, math.pi ** 4 / 90, math.pi ** 2 / 2]),
+                 f64)]
+    x1, x2 = np.int32([[1, 2, 4], [3, 4, 5]]), np.int32([[3, 2, 5], [1, 4, 7]])
+    coords = np.argwhere(np.ones(x2.shape, bool)).astype(np.int64)
+    # MindSpore 2.10's DenseToDenseSetOperation(a-b): the row-wise differences, as sparse parts
+    set_operation = [Case((x1, coords, x2.reshape(-1)), lambda *args, **kw: (
+        np.int64([[0, 0], [0, 1], [1, 0], [1, 1]]), np.int32([1, 4, 3, 5]), np.int64([2, 2])),
+        (i64, i32, i64), {"set_operation": "a-b"})]
+    return {"igamma": igamma, "igammac": igammac, "igamma_da": igamma_da, "zeta": zeta,
+            "set_operation": set_operation}
 
 
 # ----- the Bessel family: MindSpore 2.10's values --------------------------------------------------
@@ -596,7 +606,7 @@ def _bessel_cases():
 
 SELECT_CASES = seeded({
     **each(_gamma_cases, ("lgamma", "digamma", "polygamma", "erfinv")),
-    **each(_igamma_cases, ("igamma", "igammac", "igamma_da")),
+    **each(_igamma_cases, ("igamma", "igammac", "igamma_da", "zeta", "set_operation")),
     **each(_bessel_cases, tuple(BESSEL_VALUES)),
     **each(_dynamic_cases, ("nonzero", "masked_select", "unique", "ctc_greedy_decoder",
                             "bincount", "take_first", "take_first_grad", "sequence_range",
