@@ -322,7 +322,7 @@ FUNCTIONAL_METHODS = (
     "unsorted_segment_min", "unsorted_segment_prod", "xlogy",
     # the functional ops added with MindSpore's ops names
     "cholesky_inverse", "diagonal_scatter", "dsplit", "hsplit", "i0", "invert",
-    "log_matrix_determinant", "lu_solve", "matrix_power", "nanmedian",
+    "log_matrix_determinant", "lu_solve", "matrix_power", "nanmedian", "orgqr",
     "nanquantile", "quantile", "renorm", "reverse", "rot90", "slogdet", "soft_shrink",
     "unique_consecutive", "unique_with_pad", "vsplit", "xdivy",
 )

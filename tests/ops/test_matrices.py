@@ -104,3 +104,20 @@ def test_errors():
         ops.vander(Tensor(np.array([1.0])), 0)
     with pytest.raises(ValueError, match="ord must be one of"):
         ops.matrix_norm(Tensor(A), 3)
+
+
+def test_orgqr_as_mindspore():
+    m = Tensor(np.array([[-114.6, 10.9, 1.1], [-0.304, 38.07, 69.38], [-0.45, -0.17, 62.0]],
+                        np.float32))
+    np.testing.assert_allclose(
+        ops.orgqr(m, Tensor(np.float32([1.55, 1.94, 0.0]))).asnumpy(),
+        [[-0.54999995, -0.21289244, 0.8137956], [0.47119996, -0.8752807, 0.08240613],
+         [0.69749993, 0.42560163, 0.57772595]], rtol=1e-5, atol=1e-6)
+    m2 = Tensor(np.arange(12).reshape(4, 3) / 7)
+    np.testing.assert_allclose(
+        m2.orgqr(Tensor(np.float64([0.5, 1.2]))).asnumpy(),
+        [[0.5, 1.65918367, 1.44489796], [-0.21428571, 0.51107872, -0.58075802],
+         [-0.42857143, 0.22215743, 1.03848397], [-0.64285714, 0.41895044, 0.14344023]],
+        rtol=1e-7)
+    with pytest.raises(ValueError, match="expected m >= n >= k"):
+        ops.orgqr(Tensor(np.ones((2, 3))), Tensor(np.ones(2)))

@@ -5,7 +5,6 @@ import cellgraph.ops as P
 from cellgraph.compiler.builder import Tracer
 from cellgraph.ops import functional as F
 from cellgraph.ops.function.nn_func.activation import fast_gelu
-from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
@@ -389,9 +388,7 @@ class RReLU(Cell):
 
     def construct(self, x):
         _check_tensor("RReLU", x)
-        slopes = F.cast(P.uniform(tuple(x.shape), Tensor(self.lower, dt.float32),
-                                  Tensor(self.upper, dt.float32)), x.dtype)
-        return F.select(F.less(x, 0), F.mul(x, slopes), x)
+        return P.rrelu(x, self.lower, self.upper)
 
 
 _ACTIVATIONS = {"relu": ReLU, "relu6": ReLU6, "leakyrelu": LeakyReLU, "sigmoid": Sigmoid,

@@ -21,7 +21,8 @@ from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 
 __all__ = ["cond", "diagonal_scatter", "log_matrix_determinant", "logspace", "lu_solve",
-           "lu_unpack", "matrix_exp", "matrix_norm", "matrix_power", "slogdet", "vander"]
+           "lu_unpack", "matrix_exp", "matrix_norm", "matrix_power", "orgqr", "slogdet",
+           "vander"]
 
 
 def _ops():
@@ -201,6 +202,33 @@ def lu_solve(b, LU_data, LU_pivots):
     ops = _ops()
     permuted = F.matmul(ops.swapaxes(perm, -1, -2), b)  # P^T b
     return F.matrix_solve(upper, F.matrix_solve(lower, permuted))
+
+
+def orgqr(input, input2):
+    """The first n columns of Q = H_1 ... H_k, H_i = I - tau_i v_i v_i^T, from the Householder
+    vectors below the diagonal of `input` (*, m, n) (v_i is 1 at row i) and the scalars
+    `input2` (*, k) of a QR factorisation (LAPACK's geqrf layout)."""
+    a, tau = _tensor(input, "Orgqr", "input"), _tensor(input2, "Orgqr", "input2")
+    if a.ndim < 2 or tau.ndim != a.ndim - 1 or tuple(tau.shape[:-1]) != tuple(a.shape[:-2]):
+        raise ShapeError(f"For 'Orgqr', expected input (*, m, n) and input2 (*, k), but got "
+                         f"shapes {list(a.shape)} and {list(tau.shape)}.")
+    m, n = a.shape[-2:]
+    k = tau.shape[-1]
+    if not m >= n >= k:
+        raise ShapeError(f"For 'Orgqr', expected m >= n >= k, but got m={m}, n={n}, k={k}.")
+    lead = tuple(a.shape[:-2])
+    q = _const(np.eye(m, dtype=a.dtype.np), a.dtype)
+    for i in range(k):
+        below = np.zeros(m, a.dtype.np)
+        below[i + 1:] = 1
+        unit = np.zeros(m, a.dtype.np)
+        unit[i] = 1
+        column = F.getitem(input, (Ellipsis, slice(None), i))
+        v = F.add(F.mul(column, _const(below, a.dtype)), _const(unit, a.dtype))
+        t = F.reshape(F.getitem(input2, (Ellipsis, i)), lead + (1, 1))
+        outer = F.mul(F.reshape(v, lead + (m, 1)), F.reshape(v, lead + (1, m)))
+        q = F.sub(q, F.mul(t, F.matmul(q, outer)))  # Q H_i = Q - tau Q v v^T
+    return F.getitem(q, (Ellipsis, slice(None), slice(0, n)))
 
 
 def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
