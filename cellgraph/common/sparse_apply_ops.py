@@ -19,7 +19,13 @@ from cellgraph.compiler.builder import is_parameter, is_tensor_like
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of, fmt_shape
-from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError, ShapeError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    ArgumentValueError,
+    DTypeError,
+    ShapeError,
+    UnsupportedError,
+)
 from cellgraph.runtime.tensor import Tensor
 from cellgraph.transform import user_loc
 
@@ -161,6 +167,11 @@ class _Sparse(_UpdateClass):
         if self._summed:
             dense, mask = _summed(var, grad, indices)
             return self._apply(targets, scalars, dense, mask)
+        if abstract_of(indices).shape[0] is None:
+            raise UnsupportedError(
+                f"{op}: the updates are applied one index after another, so the number of "
+                f"indices must be known when the graph is built; these come from an operation "
+                f"whose output length is known only at run time (such as Unique)", user_loc())
         out = targets
         for row, mask in _one_by_one(var, grad, indices):
             out = _write(targets, self._rows(targets, scalars, row), mask)

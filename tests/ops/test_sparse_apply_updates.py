@@ -199,3 +199,23 @@ def test_sparse_updates_take_float16_and_float32_only(make, inputs, message):
              for n in inputs]
     with pytest.raises(TypeError, match=message):
         make()(var, *slots, Tensor(np.array([0.7])), Tensor(np.array([0], np.int32)))
+
+
+def test_indices_of_a_run_time_length_are_refused_clearly():
+    from cellgraph.primitives.errors import UnsupportedError
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.ftrl = P.SparseApplyFtrl(lr=0.01, l1=0.0, l2=0.0, lr_power=-0.5)
+            self.var = Parameter(Tensor(np.ones((4, 2), np.float32)), name="var")
+            self.accum = Parameter(Tensor(np.ones((4, 2), np.float32)), name="accum")
+            self.linear = Parameter(Tensor(np.ones((4, 2), np.float32)), name="linear")
+
+        def construct(self, grad, indices):
+            ids, _ = P.Unique()(indices)  # as many rows of grad as there are distinct indices
+            rows = P.Cast()(P.ExpandDims()(ids, 1), ms.float32) + grad
+            return self.ftrl(self.var, self.accum, self.linear, rows, ids)[0]
+
+    with pytest.raises(UnsupportedError, match="number of indices must be known"):
+        Net()(Tensor(np.ones((1, 2), np.float32)), Tensor(np.array([1, 1, 2], np.int32)))
