@@ -12,8 +12,9 @@ import math
 import numbers
 
 from . import dtype as dt
-from .batching import broadcasting_rule, same_shape_rule
-from .core import FLOAT, Primitive, TensorType, broadcast_shapes
+from .array_ops import broadcast_to
+from .batching import batch_size, broadcasting_rule, same_shape_rule, to_front
+from .core import FLOAT, Primitive, TensorType, abstract_of, broadcast_shapes
 from .errors import ArgumentValueError, DTypeError
 from .exports import export, export_class
 from .math_ops import add, exp, grad_like, log, mul, neg, sub
@@ -141,8 +142,19 @@ def _zeta_bprop(x, q, out, dout):
     return mul(dout, 0.0), mul(dout, neg(mul(x, zeta(add(x, 1.0), q))))
 
 
-for _prim in (igamma, igammac, igamma_da, zeta):
+for _prim in (igamma, igammac, igamma_da):
     _prim.def_batch(broadcasting_rule(_prim))
+
+
+@zeta.def_batch
+def _zeta_batch(args, dims, **params):
+    """zeta takes operands of one shape: the batch axes go to the front, and an unbatched
+    operand is repeated along it."""
+    size = batch_size(args, dims)
+    operands = [to_front(x, d) if d is not None else
+                broadcast_to(x, shape=(size,) + tuple(abstract_of(x).shape))
+                for x, d in zip(args, dims)]
+    return zeta(*operands, **params), 0
 
 
 def igamma_grad_a(a, x):
