@@ -131,30 +131,64 @@ def _zeta_type(x: TensorType, q: TensorType) -> TensorType:
     return x
 
 
-# The Hurwitz zeta function zeta(x, q) = sum_k (q + k)^-x. Its derivative in q is
-# -x zeta(x + 1, q); MindSpore's gradient in x is zero, and so is this one.
+# The Hurwitz zeta function zeta(x, q) = sum_k (q + k)^-x and zeta_dx, its order-th derivative
+# in x. The derivative in q is -x zeta(x + 1, q). MindSpore's gradient in x is zero, which is
+# wrong; here it is the derivative, -sum_k log(q + k) (q + k)^-x (the README lists it).
 zeta = Primitive("zeta", _zeta_type, public=True, operands=("input", "other"),
                  ops_module="math_ops")
 
 
+def _zeta_dx_type(x: TensorType, q: TensorType, order: int) -> TensorType:
+    if order < 1:
+        raise ArgumentValueError(f"expected an order >= 1, got {order}")
+    return _zeta_type(x, q)
+
+
+zeta_dx = Primitive("zeta_dx", _zeta_dx_type, params={"order": 1})
+
+
+def _zeta_of_order(x, q, order: int):
+    return zeta(x, q) if order == 0 else zeta_dx(x, q, order=order)
+
+
+def _zeta_dq(x, q, order: int):
+    """d/dq of d^order/dx^order zeta(x, q) = d^order/dx^order (-x zeta(x + 1, q)) =
+    -(x zeta^(order)(x + 1, q) + order zeta^(order - 1)(x + 1, q))."""
+    shifted = add(x, 1.0)
+    out = mul(x, _zeta_of_order(shifted, q, order))
+    if order:
+        out = add(out, mul(_zeta_of_order(shifted, q, order - 1), float(order)))
+    return neg(out)
+
+
 @zeta.def_bprop
 def _zeta_bprop(x, q, out, dout):
-    return mul(dout, 0.0), mul(dout, neg(mul(x, zeta(add(x, 1.0), q))))
+    return mul(dout, zeta_dx(x, q, order=1)), mul(dout, _zeta_dq(x, q, 0))
+
+
+@zeta_dx.def_bprop
+def _zeta_dx_bprop(x, q, out, dout, order):
+    return mul(dout, zeta_dx(x, q, order=order + 1)), mul(dout, _zeta_dq(x, q, order))
 
 
 for _prim in (igamma, igammac, igamma_da):
     _prim.def_batch(broadcasting_rule(_prim))
 
 
-@zeta.def_batch
-def _zeta_batch(args, dims, **params):
+def _one_shape_rule(prim):
     """zeta takes operands of one shape: the batch axes go to the front, and an unbatched
     operand is repeated along it."""
-    size = batch_size(args, dims)
-    operands = [to_front(x, d) if d is not None else
-                broadcast_to(x, shape=(size,) + tuple(abstract_of(x).shape))
-                for x, d in zip(args, dims)]
-    return zeta(*operands, **params), 0
+    def rule(args, dims, **params):
+        size = batch_size(args, dims)
+        operands = [to_front(x, d) if d is not None else
+                    broadcast_to(x, shape=(size,) + tuple(abstract_of(x).shape))
+                    for x, d in zip(args, dims)]
+        return prim(*operands, **params), 0
+    return rule
+
+
+for _prim in (zeta, zeta_dx):
+    _prim.def_batch(_one_shape_rule(_prim))
 
 
 def igamma_grad_a(a, x):
@@ -172,4 +206,5 @@ def polygamma(n, input):
 export(polygamma)
 export_class("Polygamma", polygamma, ops_module="math_ops")
 
-__all__ = ["digamma", "erfinv", "igamma", "igamma_grad_a", "igammac", "lgamma", "polygamma", "zeta"]
+__all__ = ["digamma", "erfinv", "igamma", "igamma_grad_a", "igammac", "lgamma", "polygamma", "zeta",
+           "zeta_dx"]

@@ -928,32 +928,57 @@ _ZETA_A = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606
            -4.5979787224074726105e15, 1.8152105401943546773e17, -7.1661652561756670113e18)
 
 
-@kernel("zeta")
-def _zeta(xp, x, q):
-    dtype = x.dtype
-    x, q = xp.broadcast_arrays(xp.astype(x, xp.float64), xp.astype(q, xp.float64))
+def _zeta_jet(xp, x, q, order):
+    """zeta(x, q) and its first `order` derivatives in x (a list), for float64 arrays: the
+    direct terms (q + k)^-x and the Euler-Maclaurin tail carried as truncated Taylor series in
+    x (d^n/dx^n (q + k)^-x = (-log(q + k))^n (q + k)^-x)."""
+    x, q = xp.broadcast_arrays(x, q)
     pole = (x == 1) | ((q <= 0) & (q == xp.floor(q)))
     nan = (x < 1) | ((q < 0) & (x != xp.floor(x))) | xp.isnan(x) | xp.isnan(q)
     safe = pole | nan
     x, q = xp.where(safe, 2.0, x), xp.where(safe, 1.0, q)
+    zeros = [xp.zeros_like(x) for _ in range(order)]
+
+    def power_jet(base):  # base^-x and its derivatives in x (not real for a negative base)
+        value = base ** -x
+        if not order:
+            return [value]
+        minus_log = -xp.log(xp.where(base > 0, base, 1.0))
+        real = base > 0
+        return [value] + [xp.where(real, value * minus_log ** n, math.nan)
+                          for n in range(1, order + 1)]
+
     direct = max(10, math.ceil(10 - float(xp.min(q))) if q.size else 10)
-    total = xp.zeros_like(x)
+    total = [xp.zeros_like(x)] + zeros
     for k in range(direct):
-        total = total + (q + k) ** -x
+        total = [t + u for t, u in zip(total, power_jet(q + k))]
     w = q + direct - 1  # the last term summed, b, is counted half in the formula
-    b = w ** -x
-    total = total + b * w / (x - 1) - 0.5 * b
-    a, k = 1.0, 0.0
+    b = power_jet(w)
+    inverse = [(-1) ** n * math.factorial(n) / (x - 1) ** (n + 1) for n in range(order + 1)]
+    tail = _jet_mul(b, inverse)
+    total = [t + u * w - 0.5 * v for t, u, v in zip(total, tail, b)]
+    a = [xp.ones_like(x)] + zeros
+    k = 0.0
     for coeff in _ZETA_A:
-        a = a * (x + k)
-        b = b / w
-        total = total + a * b / coeff
+        a = _jet_mul(a, [x + k] + ([xp.ones_like(x)] if order else []) + zeros[1:])
+        b = [v / w for v in b]
+        total = [t + u / coeff for t, u in zip(total, _jet_mul(a, b))]
         k += 1
-        a = a * (x + k)
-        b = b / w
+        a = _jet_mul(a, [x + k] + ([xp.ones_like(x)] if order else []) + zeros[1:])
+        b = [v / w for v in b]
         k += 1
-    total = xp.where(pole, math.inf, xp.where(nan, math.nan, total))
-    return xp.astype(total, dtype)
+    return [xp.where(pole, math.inf if n == 0 else math.nan, xp.where(nan, math.nan, t))
+            for n, t in enumerate(total)]
+
+
+@kernel("zeta")
+def _zeta(xp, x, q):
+    return _in_float64(xp, lambda x, q: _zeta_jet(xp, x, q, 0)[0], x, q)
+
+
+@kernel("zeta_dx")
+def _zeta_dx(xp, x, q, order):
+    return _in_float64(xp, lambda x, q: _zeta_jet(xp, x, q, order)[order], x, q)
 
 
 @kernel("set_operation")

@@ -564,6 +564,13 @@ def _igamma_cases():
     zeta = [Case((np.array([2.0, 4.0, 2.0]), np.array([1.0, 1.0, 0.5])),
                  lambda x, q: np.array([math.pi ** 2 / 6, math.pi ** 4 / 90, math.pi ** 2 / 2]),
                  f64)]
+    # d^n/dx^n zeta(x, q), from mpmath's zeta(x, q, derivative=n)
+    zeta_dx = [Case((np.array([2.0, 3.0, 2.5]), np.array([1.0, 2.0, 0.5])),
+                    lambda x, q, order: np.array([-0.9375482543158438, -0.19812624288563685,
+                                                  3.4562202257347123]), f64, {"order": 1}),
+               Case((np.array([2.0, 4.0]), np.array([1.0, 1.5])),
+                    lambda x, q, order: np.array([1.989280234298901, 0.0802107632794385]), f64,
+                    {"order": 2})]
     # DenseToDenseSetOperation(a-b) on rows whose difference keeps its size whatever the order
     # of their values (the batching test permutes them); MindSpore's values on other rows are
     # in tests/ops/test_set_operations.py
@@ -573,7 +580,7 @@ def _igamma_cases():
                                                np.int64([2, 1])),
                           (i64, i32, i64), {"set_operation": "a-b"})]
     return {"igamma": igamma, "igammac": igammac, "igamma_da": igamma_da, "zeta": zeta,
-            "set_operation": set_operation}
+            "zeta_dx": zeta_dx, "set_operation": set_operation}
 
 
 # ----- the Bessel family: MindSpore 2.10's values --------------------------------------------------
@@ -608,7 +615,8 @@ def _bessel_cases():
 
 SELECT_CASES = seeded({
     **each(_gamma_cases, ("lgamma", "digamma", "polygamma", "erfinv")),
-    **each(_igamma_cases, ("igamma", "igammac", "igamma_da", "zeta", "set_operation")),
+    **each(_igamma_cases, ("igamma", "igammac", "igamma_da", "zeta", "zeta_dx",
+                           "set_operation")),
     **each(_bessel_cases, tuple(BESSEL_VALUES)),
     **each(_dynamic_cases, ("nonzero", "masked_select", "unique", "ctc_greedy_decoder",
                             "bincount", "take_first", "take_first_grad", "sequence_range",

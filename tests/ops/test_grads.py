@@ -39,9 +39,6 @@ COLLECTIVES |= {"shard_all_reduce", "shard_reduce_scatter", "shard_all_gather",
 # ops.Custom's node: differentiated only through the user's bprop, whose refusal without one
 # and whose use with one tests/ops/test_custom_ops.py checks
 USER_BPROP = {"py_func"}
-# zeta's gradient in x is zero, as MindSpore defines it (the sum's derivative in x is not taken);
-# tests/ops/test_zeta.py checks the gradient in q
-PARTIAL_GRADIENT = {"zeta"}
 
 _rng = np.random.default_rng(1234)
 ALL = slice(None)
@@ -127,6 +124,9 @@ CASES: dict[str, list[Case]] = {
     "igammac": [case(uniform(0.5, 3.0), uniform(0.2, 4.0))],
     "igamma_da": [case(uniform(0.5, 3.0), uniform(0.2, 4.0), order=1),
                   case(uniform(0.8, 2.0), uniform(0.5, 3.0), order=2)],
+    # x > 1 and q > 0: inside the domain, where every derivative is real
+    "zeta": [case(uniform(1.5, 4.0), uniform(0.5, 3.0))],
+    "zeta_dx": [case(uniform(1.5, 4.0), uniform(0.5, 3.0), order=1)],
     "neg": _unary_cases(normal),
     "square": _unary_cases(normal),
     "sqrt": _unary_cases(lambda s=(2, 3): uniform(0.3, 2.0, s)),
@@ -406,7 +406,7 @@ def _call(name, params):
 
 def test_every_differentiable_primitive_has_a_case():
     missing = (differentiable_primitives() - set(grad_cases()) - STRUCTURAL - ZERO_GRADIENT
-               - COLLECTIVES - USER_BPROP - PARTIAL_GRADIENT)
+               - COLLECTIVES - USER_BPROP)
     assert not missing, (f"differentiable primitives without a gradient case in "
                          f"tests/ops/test_grads.py or a float kernel case: {sorted(missing)}")
     unknown = set(CASES) - set(PRIMITIVES)
@@ -423,8 +423,6 @@ def test_every_differentiable_primitive_has_a_bprop():
 @pytest.mark.parametrize("name, c", list(_params()))
 @pytest.mark.parametrize("order", [1, 2])
 def test_primitive_grad(name, c, order):
-    if name in PARTIAL_GRADIENT:
-        pytest.skip("checked in its own test file (see PARTIAL_GRADIENT)")
     check_grads(_call(name, c.params), c.args, order=order, **c.tol)
 
 
