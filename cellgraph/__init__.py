@@ -82,6 +82,7 @@ _LAZY = {
     "COOTensor": ("cellgraph.sparse", "COOTensor"),
     "CSRTensor": ("cellgraph.sparse", "CSRTensor"),
     "RowTensor": ("cellgraph.sparse", "RowTensor"),
+    "SparseTensor": ("cellgraph.sparse", "SparseTensor"),
     **{name: ("cellgraph.taylor", name) for name in ("derivative", "jet")},
     **{name: ("cellgraph.train", name) for name in (
         "BackupAndRestore", "Callback", "CheckpointConfig", "DynamicLossScaleManager",
@@ -177,6 +178,7 @@ __all__ = [
     "RootMeanSquareDistance",
     "RowTensor",
     "RunContext",
+    "SparseTensor",
     "StreamCtx",
     "SummaryCollector",
     "SummaryRecord",

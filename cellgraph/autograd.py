@@ -194,9 +194,10 @@ class GradFunction(Transform):
     def _result(self, graph, outs, grads, slots, weight_slots, args, positions):
         input_grads, constants = [], False
         for pos, start, count in slots:
-            if not is_tensor_like(args[pos]):
-                continue  # as MindSpore's: only Tensor inputs get a gradient (not numbers,
-                # nor tuples, lists or dicts, even of Tensors)
+            if not (is_tensor_like(args[pos]) or getattr(args[pos], "__ms_mutable__", False)):
+                continue  # as MindSpore's: only Tensor inputs and mutable tuples, lists and
+                # dicts get a gradient (not numbers, nor other tuples, lists or dicts, even of
+                # Tensors); a mutable one's has its structure
             if is_constant_argument(args[pos]):
                 constants = True  # a `const_arg` Tensor is a constant: it has no gradient
                 continue

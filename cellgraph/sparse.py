@@ -6,6 +6,7 @@ eagerly only, as their result has no shape known while compiling."""
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
 
@@ -16,12 +17,14 @@ from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
 from cellgraph.runtime.tensor import Tensor
 
-__all__ = ["COOTensor", "CSRTensor", "RowTensor"]
+__all__ = ["COOTensor", "CSRTensor", "RowTensor", "RowTensorInner", "SparseTensor"]
 
 
-class RowTensor:
+class RowTensorInner:
     """dense[indices[i]] = values[i] row by row, for a dense tensor of shape `shape` (MindSpore's
-    `dense_shape`); rows not listed are zero. `row_tensor=` copies another."""
+    `dense_shape`); rows not listed are zero. `row_tensor=` copies another. MindSpore's
+    internal class (its sparse gradients are made as these); the public `RowTensor` derives
+    from it."""
 
     _sparse_kind = "rowtensor"
 
@@ -53,6 +56,11 @@ class RowTensor:
         """The dense Tensor (rows listed twice add up)."""
         zeros = F.zeros(self.dense_shape, self.dtype)
         return ops.tensor_scatter_add(zeros, F.expand_dims(self.indices, -1), self.values)
+
+
+class RowTensor(RowTensorInner):
+    """The public row-sparse tensor: a `RowTensorInner` (an instance of this class is one of
+    those, not the other way round, as in MindSpore)."""
 
 
 class COOTensor:
@@ -240,6 +248,19 @@ def _checked_csr(indptr, indices, values, shape):
             raise DTypeError(f"For CSRTensor, {name} must have int16 or int32 or int64 data "
                              f"type, but got {abstract_of(part).dtype}.")
     return tuple(int(s) for s in shape)
+
+
+class SparseTensor(COOTensor):
+    """MindSpore's name for `COOTensor` before 1.7, kept with its stricter constructor: Tensor
+    indices and values and a tuple shape, all three given."""
+
+    def __init__(self, indices, values, shape):
+        warnings.warn("'SparseTensor' is deprecated from version 1.7; use 'COOTensor' instead.",
+                      DeprecationWarning, stacklevel=2)
+        if not (isinstance(indices, (Tensor, Tracer)) and isinstance(values, (Tensor, Tracer))
+                and isinstance(shape, tuple)):
+            raise DTypeError("Inputs must follow: COOTensor(indices, values, shape).")
+        super().__init__(indices, values, shape)
 
 
 class CSRTensor:

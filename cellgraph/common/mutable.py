@@ -20,7 +20,7 @@ import numbers
 
 import numpy as np
 
-from cellgraph.compiler.builder import Tracer, current_builder, is_tensor_like
+from cellgraph.compiler.builder import Tracer, current_builder, is_constant_argument, is_tensor_like
 from cellgraph.compiler.dynamic_dims import set_dims_p
 from cellgraph.compiler.dynamic_sequence import (
     RuntimeSequence,
@@ -29,6 +29,7 @@ from cellgraph.compiler.dynamic_sequence import (
     representable,
     variable_scalar,
 )
+from cellgraph.compiler.pytree import MutableDict, MutableList, MutableTuple
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
 
@@ -77,7 +78,10 @@ def mutable(*args, **kwargs):
         return _in_graph(input_data)
     if dynamic_len:  # a graph it is passed to takes it as a dynamic-length sequence
         return dynamic_length_argument(_as_variable(input_data), input_data)
-    return _as_variable(input_data)
+    out = _as_variable(input_data)
+    if isinstance(out, (MutableTuple, MutableList, MutableDict)):  # MindSpore's marks
+        out.__ms_origin_object__, out.__ms_dynamic_len__ = input_data, False
+    return out
 
 
 def _bind(input_data, dynamic_len=False):
@@ -128,11 +132,14 @@ def _in_graph(value):
     if isinstance(value, numbers.Number) and not isinstance(value, complex):
         return variable_scalar(value)
     if isinstance(value, (tuple, list)):
-        return type(value)(_in_graph(v) for v in value)
+        items = [_in_graph(v) for v in value]
+        return MutableList(items) if isinstance(value, list) else MutableTuple(items)
     if isinstance(value, dict):
-        return {k: _in_graph(v) for k, v in value.items()}
+        return MutableDict((k, _in_graph(v)) for k, v in value.items())
     if is_tensor_like(value) and not isinstance(value, Tracer):  # a constant Tensor: its
         return set_dims_p(value, shape=tuple(value.shape))  # value known only at run time
+    if isinstance(value, Tracer) and is_constant_argument(value):  # a `const_arg` input: a
+        return set_dims_p(value, shape=tuple(value.aval.shape))  # variable from here on
     return _as_variable(value)
 
 
@@ -144,9 +151,10 @@ def _as_variable(value):
     if isinstance(value, numbers.Number) and not isinstance(value, complex):
         return Tensor(value)
     if isinstance(value, (tuple, list)):
-        return type(value)(_as_variable(v) for v in value)
+        items = [_as_variable(v) for v in value]
+        return MutableList(items) if isinstance(value, list) else MutableTuple(items)
     if isinstance(value, dict):
-        return {k: _as_variable(v) for k, v in value.items()}
+        return MutableDict((k, _as_variable(v)) for k, v in value.items())
     raise DTypeError(f"mutable: expected a Tensor, a scalar, or a tuple, list or dict of them, "
                     f"got {type(value).__name__} {value!r:.60}")
 
@@ -155,7 +163,10 @@ def _kind(value) -> str:
     """MindSpore's name for an element's type in its messages."""
     if is_tensor_like(value):
         return "Tensor"
-    return "Bool" if isinstance(value, bool) else type(value).__name__
+    if isinstance(value, bool):
+        return "Bool"
+    plain = next((c for c in (list, tuple, dict) if isinstance(value, c)), type(value))
+    return plain.__name__
 
 
 def _check_same_kind(items) -> None:

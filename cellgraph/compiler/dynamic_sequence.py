@@ -37,6 +37,7 @@ from cellgraph.primitives.special_ops import cumsum
 from . import builder as _builder
 from .builder import Tracer, current_builder, is_tensor_like
 from .dynamic_dims import set_dims_p
+from .pytree import is_plain_dict
 
 __all__ = ["RuntimeScalar", "RuntimeSequence", "is_runtime_scalar", "is_runtime_sequence",
            "sequence_length", "variable_scalar"]
@@ -506,7 +507,7 @@ def take_dynamic_arguments(given, traced):
         return RuntimeSequence.of(kind(items))
     if isinstance(given, (tuple, list)) and isinstance(traced, (tuple, list)):
         return type(traced)(take_dynamic_arguments(g, t) for g, t in zip(given, traced))
-    if type(given) is dict and type(traced) is dict:
+    if is_plain_dict(given) and is_plain_dict(traced):
         return {k: take_dynamic_arguments(given[k], traced[k]) for k in traced}
     return traced
 
@@ -516,7 +517,7 @@ def has_dynamic_arguments(args) -> bool:
         return True
     if isinstance(args, (tuple, list)):
         return any(has_dynamic_arguments(a) for a in args)
-    if type(args) is dict:
+    if is_plain_dict(args):
         return any(has_dynamic_arguments(a) for a in args.values())
     return False
 

@@ -12,9 +12,36 @@ class Tree:
     # keys), "text" (a string known at run time: its parts), "static"
     children: tuple = ()
     static: Any = None
+    mutable: bool = False  # a tuple, list or dict `mutable()` made (rebuilt as one)
 
 
 LEAF = Tree("leaf")
+
+
+class MutableTuple(tuple):
+    """A tuple `mutable(...)` made outside a graph (MindSpore's `_Tuple`): a graph takes it as
+    a plain tuple, and a gradient with respect to it is one of the same structure (a plain
+    tuple of Tensors gets none)."""
+
+    __ms_mutable__ = True
+
+
+class MutableList(list):
+    """The list counterpart of MutableTuple (MindSpore's `_List`)."""
+
+    __ms_mutable__ = True
+
+
+class MutableDict(dict):
+    """The dict counterpart of MutableTuple (MindSpore's `_Dict`)."""
+
+    __ms_mutable__ = True
+
+
+def is_plain_dict(value) -> bool:
+    """A dict whose values a graph takes as inputs: a dict, or a mutable one (not another
+    mapping class, which is a constant)."""
+    return type(value) in (dict, MutableDict)
 
 
 def flatten(value, is_leaf: Callable[[Any], bool]) -> tuple[list, Tree]:
@@ -26,11 +53,12 @@ def flatten(value, is_leaf: Callable[[Any], bool]) -> tuple[list, Tree]:
 def _walk(v, is_leaf, leaves: list) -> Tree:
     # Module-level for the same reason as _build: no self-referencing closure holding values.
     if isinstance(v, (tuple, list)) and not is_leaf(v):
-        return Tree(type(v).__name__ if type(v) in (tuple, list) else "tuple",
-                    tuple(_walk(c, is_leaf, leaves) for c in v), namedtuple_class(v))
-    if type(v) is dict:
+        return Tree("list" if isinstance(v, list) else "tuple",
+                    tuple(_walk(c, is_leaf, leaves) for c in v), namedtuple_class(v),
+                    isinstance(v, (MutableTuple, MutableList)))
+    if is_plain_dict(v):
         return Tree("dict", tuple(_walk(c, is_leaf, leaves) for c in v.values()),
-                    static=tuple(v))
+                    static=tuple(v), mutable=isinstance(v, MutableDict))
     sequence = getattr(v, "runtime_sequence", None)  # a dynamic-length tuple or list
     if sequence is not None:
         children = () if sequence.data is None else (_walk(sequence.data, is_leaf, leaves),)
@@ -97,10 +125,12 @@ def _build(t: Tree, it):
     if t.kind == "text":
         return join_text(items)
     if t.kind == "dict":
-        return dict(zip(t.static, items))
+        return (MutableDict if t.mutable else dict)(zip(t.static, items))
     if t.kind == "list":
-        return items
-    return tuple(items) if t.static is None else t.static(*items)
+        return MutableList(items) if t.mutable else items
+    if t.static is not None:
+        return t.static(*items)
+    return MutableTuple(items) if t.mutable else tuple(items)
 
 
 def runtime_value(t: Tree, items: list):

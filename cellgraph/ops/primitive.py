@@ -24,7 +24,7 @@ from cellgraph.primitives.core import abstract_of, fmt_shape
 from cellgraph.primitives.errors import DTypeError, ShapeError, UnsupportedError
 from cellgraph.transform import user_loc
 
-from .primitive_class import UserData
+from .primitive_class import PrimitiveClass, UserData
 
 __all__ = ["Primitive", "PrimitiveWithCheck", "PrimitiveWithInfer", "constexpr",
            "prim_attr_register"]
@@ -88,7 +88,21 @@ _INSTEAD = ("define `__call__` in Python (a function of cellgraph.ops calls: it 
             "'pyfunc') to run a function over NumPy arrays")
 
 
-class Primitive(UserData):
+class _PrimitiveType(type):
+    """`Primitive` is also the base of every operation class of ops.operations (they derive
+    from PrimitiveClass), as MindSpore's all derive from its Primitive: `isinstance(P.Add(),
+    Primitive)` holds, eagerly and inside a graph."""
+
+    def __instancecheck__(cls, instance):
+        return super().__instancecheck__(instance) or (
+            cls is Primitive and isinstance(instance, PrimitiveClass))
+
+    def __subclasscheck__(cls, subclass):
+        return super().__subclasscheck__(subclass) or (
+            cls is Primitive and isinstance(subclass, type) and issubclass(subclass, PrimitiveClass))
+
+
+class Primitive(UserData, metaclass=_PrimitiveType):
     """Base of MindSpore primitive classes: a name and attributes."""
 
     def __init__(self, name):

@@ -108,6 +108,16 @@ class PrimitiveClass(UserData):
         return self
 
     @property
+    def name(self) -> str:
+        """The operation's name, as MindSpore's primitives carry it: the class's name unless
+        the instance was given another."""
+        return self.__dict__.get("name", type(self).__name__)
+
+    @name.setter
+    def name(self, value):
+        self.__dict__["name"] = value
+
+    @property
     def attrs(self) -> dict:
         """The primitive's attributes: its arguments, and those add_prim_attr added."""
         return {**self.__dict__.get("_attrs", {}), **self.__dict__.get("_added_attrs", {})}

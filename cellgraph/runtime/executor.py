@@ -47,7 +47,7 @@ import numpy as np
 from cellgraph.compiler.builder import ArgumentSlot, AttributeSlot, InputSlot
 from cellgraph.compiler.guards import guard_source, stale_checker
 from cellgraph.compiler.pipeline import Compiled, compile_callable
-from cellgraph.compiler.pytree import Tree, join_text, runtime_value
+from cellgraph.compiler.pytree import Tree, is_plain_dict, join_text, runtime_value
 from cellgraph.primitives.core import VALUE_INPUT_LIMIT
 from cellgraph.primitives.errors import RunError
 
@@ -72,8 +72,8 @@ def signature(value):
         return (value._data.shape, value._dtype)
     if isinstance(value, (tuple, list)):
         return (type(value),) + tuple(signature(v) for v in value)
-    if type(value) is dict:
-        return (dict,) + tuple((k, signature(v)) for k, v in value.items())
+    if is_plain_dict(value):
+        return (type(value),) + tuple((k, signature(v)) for k, v in value.items())
     if isinstance(value, np.ndarray):  # a graph input like a Tensor: its type, not its values
         return ("nd", value.shape, value.dtype.str)
     if isinstance(value, (float, np.floating)):  # by bits: -0.0 is not 0.0, NaN equals NaN
@@ -504,7 +504,7 @@ def tensor_leaves(args) -> list:
             out.append(a)
         elif isinstance(a, (tuple, list)):
             out.extend(tensor_leaves(a))
-        elif type(a) is dict:
+        elif is_plain_dict(a):
             out.extend(tensor_leaves(tuple(a.values())))
         elif isinstance(a, np.ndarray):
             out.append(Tensor(a))
