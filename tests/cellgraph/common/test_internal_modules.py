@@ -156,3 +156,18 @@ def test_no_recursive_flags_a_function_or_cell_class_as_mindspore():
     with pytest.raises(TypeError, match="Decorator no_recursive is used for callable object, "
                                         "but got 3."):
         _no_recursive(3)
+
+
+def test_standard_method_functions_in_a_graph_and_eagerly():
+    from cellgraph._extends.parse.standard_method import ms_len, uadd, usub
+
+    @ms.jit
+    def lengths(x):
+        return ms_len([1, 2, 3]), ms_len(x), usub(x), uadd(x)
+
+    x = ms.Tensor(np.arange(4, dtype=np.float32).reshape(2, 2))
+    n_list, n_rows, negated, same = lengths(x)
+    assert (n_list, n_rows) == (3, 2)
+    np.testing.assert_array_equal(negated.asnumpy(), -x.asnumpy())
+    np.testing.assert_array_equal(same.asnumpy(), x.asnumpy())
+    assert ms_len((1, 2)) == 2
