@@ -72,6 +72,7 @@ from cellgraph.ops.function.array_func.shape import (
     flip,
     narrow,
     space_to_batch_nd,
+    swapaxes,
     unstack,
 )
 from cellgraph.ops.function.array_func.shape import flip as _flip
@@ -785,7 +786,24 @@ def _invert_permutation(x):
         inverse.astype(abstract_of(x).dtype.np), abstract_of(x).dtype)
 
 
+def _select_view(input, index, dim):
+    """SelectView(input, index, dim): the slice at `index` along `dim`, that axis removed
+    (MindSpore's operands in this order)."""
+    axis = normalize_axis(dim, len(abstract_of(input).shape))
+    size = abstract_of(input).shape[axis]
+    return F.squeeze(narrow(input, axis, index % size if size else index, 1), axis)
+
+
+# MindSpore's view operations: the same values as the operations they view through (cellgraph's
+# Tensors never share storage, so an in-place write to the result does not reach the input)
+_VIEW_CLASSES = {
+    "TransposeView": (F.transpose, {}),
+    "TransposeExtView": (swapaxes, {}),
+    "SelectView": (_select_view, {}),
+}
+
 _FUNCTION_CLASSES = {
+    **_VIEW_CLASSES,
     "IndexFill": (index_fill, {}),
     "IndexPut": (_index_put, {"accumulate": 0}),
     "UniqueConsecutive": (lambda x, return_inverse, return_counts, dim: unique_consecutive(
