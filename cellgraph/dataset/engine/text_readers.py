@@ -102,11 +102,17 @@ class _FileCorpus(TextFileDataset):
         return tuple(np.asarray(value) for value in super().row_at(index))
 
 
-def _text_source_checks(params: dict) -> None:
+def _text_source_checks(params: dict, shard_options: bool = False) -> None:
+    """The folder and usage checks of every text source; with `shard_options`, also those of
+    a source without a sampler: int counts and the shuffle/shard combination."""
     check_dir(params["dataset_dir"])
     usage = params.get("usage")
     if usage is not None:
         check_valid_str(usage, params.pop("_usages"), "usage")
+    if shard_options:
+        validate_dataset_param_value(["num_samples", "num_parallel_workers", "num_shards",
+                                      "shard_id"], params, int)
+        check_sampler_shuffle_shard_options(params)
 
 
 class _PairCorpus(_FileCorpus):
@@ -312,10 +318,7 @@ class CoNLL2000Dataset(_FileCorpus):
     def __init__(self, dataset_dir, usage=None, num_samples=None, shuffle=Shuffle.GLOBAL,
                  num_shards=None, shard_id=None, num_parallel_workers=None, cache=None):
         params = dict(locals(), _usages=["train", "test", "all"])
-        _text_source_checks(params)
-        validate_dataset_param_value(["num_samples", "num_parallel_workers", "num_shards",
-                                      "shard_id"], params, int)
-        check_sampler_shuffle_shard_options(params)
+        _text_source_checks(params, shard_options=True)
         self.dataset_dir = dataset_dir
         self.usage = "all" if usage is None else usage
         parts = ["test", "train"] if self.usage == "all" else [self.usage]
@@ -556,10 +559,7 @@ class UDPOSDataset(CoNLL2000Dataset):
     def __init__(self, dataset_dir, usage=None, num_samples=None, shuffle=Shuffle.GLOBAL,
                  num_shards=None, shard_id=None, num_parallel_workers=None, cache=None):
         params = dict(locals(), _usages=["train", "valid", "test", "all"])
-        _text_source_checks(params)
-        validate_dataset_param_value(["num_samples", "num_parallel_workers", "num_shards",
-                                      "shard_id"], params, int)
-        check_sampler_shuffle_shard_options(params)
+        _text_source_checks(params, shard_options=True)
         self.dataset_dir = dataset_dir
         self.usage = "all" if usage is None else usage
         names = sorted(self._FILES.values()) if self.usage == "all" else \
@@ -589,10 +589,7 @@ class SQuADDataset(_FileCorpus):
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None, cache=None):
         params = dict(locals(), _usages=["train", "dev", "all"])
-        _text_source_checks(params)
-        validate_dataset_param_value(["num_samples", "num_parallel_workers", "num_shards",
-                                      "shard_id"], params, int)
-        check_sampler_shuffle_shard_options(params)
+        _text_source_checks(params, shard_options=True)
         self.dataset_dir = dataset_dir
         self.usage = "all" if usage is None else usage
         root = os.path.realpath(dataset_dir)

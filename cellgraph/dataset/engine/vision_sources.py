@@ -55,6 +55,14 @@ def _check_decrypt(decrypt) -> None:
         raise TypeError(f"Argument decrypt is not a callable object, but got {type(decrypt)}")
 
 
+def _decoded(path, decode, message):
+    """load_image(path, decode), failing with the reader's own message for a broken image."""
+    try:
+        return load_image(path, decode)
+    except RuntimeError:
+        raise _pipeline_error(message) from None
+
+
 class VOCDataset(_LazySource):
     """PASCAL VOC: the image ids of ImageSets/<Segmentation|Main>/<usage>.txt. Task
     "Segmentation": columns image and target (JPEGImages/<id>.jpg, SegmentationClass/<id>.png,
@@ -285,11 +293,9 @@ class WIDERFaceDataset(_LazySource):
         path = self.index[index]
         raw = read_file_bytes(path)
         if self.decode:
-            try:
-                image = load_image(path, True)
-            except RuntimeError:
-                raise _pipeline_error(f"Invalid file, failed to decode image, the image may be "
-                                      f"broken or permission denied: {path}") from None
+            image = _decoded(path, True,
+                             f"Invalid file, failed to decode image, the image may be "
+                             f"broken or permission denied: {path}")
         else:
             image = raw
         if self.usage == "test":
@@ -355,11 +361,9 @@ class FlickrDataset(_LazySource):
 
     def row_at(self, index):
         image, captions = self.index[index]
-        try:
-            data = load_image(image, self.decode)
-        except RuntimeError:
-            raise _pipeline_error(f"Invalid image, failed to decode {image}: the image is "
-                                  f"damaged or permission denied!") from None
+        data = _decoded(image, self.decode,
+                        f"Invalid image, failed to decode {image}: the image is "
+                        f"damaged or permission denied!")
         return data, np.array(captions, np.str_)
 
 
@@ -581,11 +585,9 @@ class SUN397Dataset(_LazySource):
 
     def row_at(self, index):
         path, label = self.index[index]
-        try:
-            image = load_image(path, self.decode)
-        except RuntimeError:
-            raise _pipeline_error(f"Invalid image, {path} decode failed, the image is broken or "
-                                  f"permission denied.") from None
+        image = _decoded(path, self.decode,
+                         f"Invalid image, {path} decode failed, the image is broken or "
+                         f"permission denied.")
         return image, np.array(label, np.uint32)
 
 
@@ -657,9 +659,7 @@ class SBUDataset(_LazySource):
 
     def row_at(self, index):
         path, caption = self.index[index]
-        try:
-            image = load_image(path, self.decode)
-        except RuntimeError:
-            raise _pipeline_error(f"Invalid image, failed to decode image:{path}, the image is "
-                                  f"damaged or permission denied.") from None
+        image = _decoded(path, self.decode,
+                         f"Invalid image, failed to decode image:{path}, the image is "
+                         f"damaged or permission denied.")
         return image, np.array(caption)
