@@ -1,7 +1,8 @@
 """`mindspore.mindrecord`: FileWriter writes MindRecord files in MindSpore's format (format.py,
 byte-identical to MindSpore's but for the shard names), which `dataset.MindDataset`, FileReader
 and MindPage (rows by the value of an index field, a page at a time) read, as MindSpore's do;
-datasets MindSpore wrote load here. Cifar10ToMR and ImageNetToMR convert those datasets;
+datasets MindSpore wrote load here. Cifar10ToMR, Cifar100ToMR, ImageNetToMR, MnistToMR and
+CsvToMR convert those datasets (converters.py);
 set_enc_key / set_enc_mode / set_dec_mode encrypt the files (config.py); the errors are
 MindSpore's (common/exceptions.py)."""
 from .cifar10_to_mr import Cifar10ToMR
@@ -41,6 +42,7 @@ from .common.exceptions import (
     UnknownError,
 )
 from .config import set_dec_mode, set_enc_key, set_enc_mode
+from .converters import Cifar100ToMR, CsvToMR, MnistToMR
 from .filereader import FileReader
 from .filewriter import FileWriter
 from .format import MindRecordError
@@ -53,6 +55,8 @@ __all__ = [
     "FAILED",
     "SUCCESS",
     "Cifar10ToMR",
+    "Cifar100ToMR",
+    "CsvToMR",
     "DbConnectionError",
     "FileReader",
     "FileWriter",
@@ -86,6 +90,7 @@ __all__ = [
     "MindPage",
     "MindRecordError",
     "MindRecordException",
+    "MnistToMR",
     "ParamMissError",
     "ParamTypeError",
     "ParamValueError",

@@ -4,12 +4,11 @@ the training batches and one (`destination + "_test"`) for the test batch, each 
 Encoding JPEG needs Pillow."""
 from __future__ import annotations
 
-import io
 import os
-import pickle
 
 import numpy as np
 
+from .converters import jpeg, load_pickle, write_rows
 from .filewriter import FileWriter
 
 __all__ = ["Cifar10ToMR"]
@@ -27,8 +26,7 @@ def _read_batches(directory: str, names: list[str]) -> tuple[np.ndarray, np.ndar
         if not os.path.isfile(path):
             raise FileNotFoundError(f"Cifar10ToMR: no file {name} in {directory!r} (expected "
                                     f"the CIFAR-10 python version, cifar-10-batches-py)")
-        with open(path, "rb") as f:
-            batch = pickle.load(f, encoding="bytes")
+        batch = load_pickle(path, "Cifar10")
         data = batch.get(b"data", batch.get("data"))
         batch_labels = batch.get(b"labels", batch.get("labels"))
         if data is None or batch_labels is None:
@@ -36,17 +34,6 @@ def _read_batches(directory: str, names: list[str]) -> tuple[np.ndarray, np.ndar
         images.append(np.asarray(data, np.uint8).reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1))
         labels.append(np.asarray(batch_labels, np.int64))
     return np.concatenate(images), np.concatenate(labels)
-
-
-def _jpeg(image: np.ndarray) -> bytes:
-    try:
-        from PIL import Image
-    except ImportError:
-        raise ImportError("Cifar10ToMR encodes the images as JPEG, which needs Pillow: pip "
-                          "install Pillow") from None
-    out = io.BytesIO()
-    Image.fromarray(image).save(out, format="JPEG")
-    return out.getvalue()
 
 
 class Cifar10ToMR:
@@ -74,9 +61,8 @@ class Cifar10ToMR:
             writer.add_schema(_SCHEMA, "img_schema")
             if fields:
                 writer.add_index(fields)
-            writer.write_raw_data([{"id": i, "label": int(label), "data": _jpeg(image)}
-                                   for i, (image, label) in enumerate(zip(images, labels))])
-            writer.commit()
+            write_rows(writer, ({"id": i, "label": int(label), "data": jpeg(image)}
+                                for i, (image, label) in enumerate(zip(images, labels))))
 
     def transform(self, fields=None):
         """The same as `run`."""

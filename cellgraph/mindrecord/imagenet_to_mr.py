@@ -9,6 +9,7 @@ import os
 
 from .checks import check_filename
 from .common.exceptions import PathNotExistsError
+from .converters import write_rows
 from .filewriter import FileWriter
 
 __all__ = ["ImageNetToMR"]
@@ -16,7 +17,6 @@ __all__ = ["ImageNetToMR"]
 _log = logging.getLogger(__name__)
 _SCHEMA = {"label": {"type": "int32"}, "image": {"type": "bytes"},
            "file_name": {"type": "string"}}
-_BATCH = 256
 
 
 class ImageNetToMR:
@@ -73,15 +73,7 @@ class ImageNetToMR:
         # page, which its parallel writer does not apply, so its files have 32 MB pages
         self.writer.add_schema(_SCHEMA, "imagenet_schema")
         self.writer.add_index(["label", "file_name"])
-        batch = []
-        for row in self._rows():
-            batch.append(row)
-            if len(batch) == _BATCH:
-                self.writer.write_raw_data(batch, True)
-                batch = []
-        if batch:
-            self.writer.write_raw_data(batch, True)
-        self.writer.commit()
+        write_rows(self.writer, self._rows(), parallel=True)
         return 0
 
     def transform(self):
