@@ -110,6 +110,27 @@ def index_add_(input, dim, index, source, *, alpha=1):
     return update_in_place(input, index_added(input, dim, index, _scaled(source, alpha)))
 
 
+def index_copy_(input, dim, index, tensor):
+    """`input[..., index[i], ...] = tensor[..., i, ...]` along `dim`, in place."""
+    from .tensor_overloads import index_copy  # (the functional form, with the methods)
+
+    return update_in_place(input, index_copy(input, dim, index, tensor))
+
+
+def index_put_(input, indices, values, accumulate=False):
+    """`input[indices] = values` (`+=` with `accumulate`), in place."""
+    from .tensor_overloads import index_put
+
+    return update_in_place(input, index_put(input, indices, values, accumulate))
+
+
+def fill_diagonal_(input, fill_value, wrap=False):
+    """`fill_value` on the main diagonal of `input`, in place."""
+    from .tensor_overloads import fill_diagonal
+
+    return update_in_place(input, fill_diagonal(input, fill_value, wrap))
+
+
 def _unary(name: str):
     def method(input):
         return update_in_place(input, getattr(F, name)(input))
@@ -126,7 +147,7 @@ exp_, log_, floor_, sign_, relu_ = (
 METHODS = (add_, sub_, mul_, div_, floor_divide_, remainder_, copy_, fill_, zero_, clamp_,
            masked_fill_, masked_scatter_, index_fill_, scatter_, scatter_add_, addmm_,
            index_add_, exp_, log_, floor_, sigmoid_, tanh_, sign_, erfinv_, normal_, uniform_,
-           exponential_, random_, bernoulli_, put_)
+           exponential_, random_, bernoulli_, put_, index_copy_, index_put_, fill_diagonal_)
 
 
 

@@ -1006,6 +1006,107 @@ def unfold(self, kernel_size, dilation=1, padding=0, stride=1):
     return _ops().unfold(self, kernel_size, dilation, padding, stride)
 
 
+def index_copy(self, dim, index, tensor):
+    """self with slice `index[i]` along `dim` replaced by slice i of `tensor` (a later
+    repeated index wins)."""
+    ops = _ops()
+    rank = len(self.shape)
+    axis = dim + rank if -rank <= dim < 0 else dim
+    if not 0 <= axis < max(rank, 1):
+        raise ArgumentValueError(f"For 'index_copy', 'dim' must be in [{-rank}, {rank}), but "
+                                 f"got {dim}.")
+    if rank == 0:
+        return ops.reshape(tensor, ()).astype(self.dtype)
+    order = (axis,) + tuple(i for i in range(rank) if i != axis)
+    inverse = tuple(int(i) for i in np.argsort(order))
+    moved = ops.transpose(self, order)
+    expected = tuple(int(np.prod(index.shape)) if i == axis else self.shape[i]
+                     for i in range(rank))
+    if tuple(tensor.shape) != expected:
+        raise ArgumentValueError(f"For 'index_copy', 'tensor' must have shape {expected} (the "
+                                 f"input's, with len(index) along dim), but got "
+                                 f"{tuple(tensor.shape)}.")
+    rows = ops.transpose(tensor.astype(self.dtype), order)
+    positions = ops.expand_dims(ops.cast(ops.reshape(index, (-1,)), dt.int64), -1)
+    return ops.transpose(ops.tensor_scatter_update(moved, positions, rows), inverse)
+
+
+def kthvalue(self, k, dim=-1, keepdim=False):
+    """(the k-th smallest values along `dim`, their indices)."""
+    return _mint().kthvalue(self, k, dim, keepdim)
+
+
+def searchsorted(self, v, side="left", sorter=None):
+    """Where each value of `v` would go in self (sorted along its last axis) to keep it
+    sorted: the first such place (`side` "left") or the last ("right")."""
+    return _ops().searchsorted(self, v, side=side, sorter=sorter)
+
+
+def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct values (with the inverse indices and counts when asked)."""
+    return _mint().unique(self, sorted, return_inverse, return_counts, dim)
+
+
+def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
+    """(X, A) with A X = self for a triangular `A` (MindSpore's parameter names)."""
+    return _mint().triangular_solve(self, A, upper, transpose, unitriangular)
+
+
+def fills(self, value):
+    """A Tensor of self's shape and dtype holding the number (or 0-d Tensor) `value`."""
+    if not isinstance(value, (numbers.Number, TensorMethods)) or (
+            isinstance(value, TensorMethods) and len(value.shape) != 0):
+        raise DTypeError(f"For 'fills', 'value' must be a number or a 0-d Tensor, but got "
+                         f"{type(value).__name__}.")
+    return _ops().full_like(self, value)
+
+
+def bfloat16(self):
+    """self cast to bfloat16."""
+    return self.astype(dt.bfloat16)
+
+
+def random_categorical(self, num_sample, seed=0, dtype=dt.int64):
+    """`num_sample` draws per row of the logits self."""
+    return _ops().random_categorical(self, num_sample, seed, dtype)
+
+
+def to_coo(self):
+    """The non-zero elements of self (a 2-D Tensor) as a COOTensor."""
+    from cellgraph.sparse import COOTensor
+
+    _check_sparse_source(self, "to_coo")
+    positions = np.argwhere(self.asnumpy() != 0)
+    indices = _tensor(positions.astype(np.int64))
+    values = _ops().gather_nd(self, indices) if len(positions) else _ops().zeros((0,),
+                                                                                  self.dtype)
+    return COOTensor(indices, values, tuple(self.shape))
+
+
+def to_csr(self):
+    """The non-zero elements of self (a 2-D Tensor) as a CSRTensor."""
+    from cellgraph.sparse import CSRTensor
+
+    _check_sparse_source(self, "to_csr")
+    dense = self.asnumpy()
+    rows, cols = np.nonzero(dense)
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=dense.shape[0]))])
+    return CSRTensor(_tensor(indptr.astype(np.int64)), _tensor(cols.astype(np.int64)),
+                     _tensor(dense[rows, cols]), tuple(dense.shape))
+
+
+def _check_sparse_source(self, name):
+    if current_builder() is not None:
+        from cellgraph.primitives.errors import UnsupportedError
+
+        raise UnsupportedError(f"Tensor.{name}: the number of non-zero elements sets the "
+                               f"sparse tensor's shape, known only when the graph runs; "
+                               f"convert outside construct")
+    if len(self.shape) != 2:
+        raise ArgumentValueError(f"For '{name}', the input must be a 2-D Tensor, but got "
+                                 f"{len(self.shape)}-D.")
+
+
 # methods with one form whose parameters differ from the functional op's of the same name, or
 # that no other module gives
 SINGLE = (round, byte, logaddexp2, adjoint, is_complex, is_signed, type_method, msort, fmax, fmin,
@@ -1014,7 +1115,8 @@ SINGLE = (round, byte, logaddexp2, adjoint, is_complex, is_signed, type_method, 
           fill_diagonal, slice_scatter, select_scatter, cov, fill, new_full, new_empty, allclose,
           argmax_with_value, argmin_with_value, stride, storage_offset, resize, index_put,
           choose, bitwise_not, uniform, bernoulli, value, swapaxes, __iadd__, __isub__,
-          __imul__, __itruediv__, __ifloordiv__, __imod__)
+          __imul__, __itruediv__, __ifloordiv__, __imod__, index_copy, kthvalue, searchsorted,
+          unique, triangular_solve, fills, bfloat16, random_categorical, to_coo, to_csr)
 # properties: `x.H` (the conjugate transpose of a matrix) and `x.mH` (of the last two axes)
 PROPERTIES = {"H": _conj_transpose, "mH": _conj_transpose}
 
