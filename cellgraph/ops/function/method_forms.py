@@ -10,14 +10,58 @@ from cellgraph.primitives import functional as F
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import DTypeError
 
-__all__ = ["adaptive_avg_pool2d_ext", "addcdiv", "adjoint", "arctan2", "baddbmm_ext",
-           "bernoulli_ext", "conv3d_transpose", "copysign", "diagflat", "diff_ext", "einsum_ext", "embedding",
-           "expand_as", "float_power_ext", "floordiv", "floormod", "fmax", "fmin", "gcd",
-           "group_norm", "i0", "is_complex", "isnan_ext", "lcm", "ldexp", "logaddexp2",
-           "mirror_pad", "mse_loss_ext", "msort", "mv", "nanmean", "numel", "ravel",
-           "select_scatter", "sinc", "slice_scatter", "swiglu", "tensor_expm1", "tensor_muls",
-           "tensor_range", "truncate_div", "truncate_mod", "type_as", "upsample", "view_as",
-           "xdivy"]
+__all__ = [
+    "accumulate_n",
+    "adaptive_avg_pool2d_ext",
+    "addcdiv",
+    "adjoint",
+    "arctan2",
+    "baddbmm_ext",
+    "bernoulli_ext",
+    "conv3d_transpose",
+    "copysign",
+    "dense_to_sparse_coo",
+    "dense_to_sparse_csr",
+    "diagflat",
+    "diff_ext",
+    "einsum_ext",
+    "embedding",
+    "expand_as",
+    "fills",
+    "float_power_ext",
+    "floordiv",
+    "floormod",
+    "fmax",
+    "fmin",
+    "gcd",
+    "group_norm",
+    "i0",
+    "is_complex",
+    "isnan_ext",
+    "lcm",
+    "ldexp",
+    "logaddexp2",
+    "mirror_pad",
+    "mse_loss_ext",
+    "msort",
+    "mv",
+    "nanmean",
+    "numel",
+    "ravel",
+    "select_scatter",
+    "sinc",
+    "slice_scatter",
+    "swiglu",
+    "tensor_expm1",
+    "tensor_muls",
+    "tensor_range",
+    "truncate_div",
+    "truncate_mod",
+    "type_as",
+    "upsample",
+    "view_as",
+    "xdivy",
+]
 
 
 def _ops():
@@ -279,3 +323,29 @@ def swiglu(input, dim=-1):
                          f"Tensor, but got {aval.dtype}.")
     a, b = _ops().chunk(input, 2, dim)
     return F.mul(_ops().silu(a), b)
+
+
+def accumulate_n(x):
+    """The elementwise sum of the Tensors in the list or tuple `x` (ops.addn)."""
+    if not isinstance(x, (list, tuple)) or not x:
+        raise DTypeError(f"For 'accumulate_n', 'x' must be a non-empty list or tuple of "
+                         f"Tensors, but got {type(x).__name__}.")
+    total = x[0]
+    for item in x[1:]:
+        total = F.add(total, item)
+    return total
+
+
+def fills(x, value):
+    """A Tensor of x's shape and dtype holding the number (or 0-d Tensor) `value`."""
+    return _methods.fills(x, value)
+
+
+def dense_to_sparse_coo(tensor):
+    """The non-zero elements of the 2-D `tensor` as a COOTensor."""
+    return _methods.to_coo(tensor)
+
+
+def dense_to_sparse_csr(tensor):
+    """The non-zero elements of the 2-D `tensor` as a CSRTensor."""
+    return _methods.to_csr(tensor)

@@ -21,9 +21,23 @@ from cellgraph.primitives.random_ops import random_poisson as poisson_draw
 from cellgraph.primitives.random_ops import uniform_candidate_sampler as candidate_draw
 from cellgraph.runtime.rng import MinstdDoubleStream, MinstdStream, PhiloxMantissaStream
 
-__all__ = ["bernoulli", "multinomial", "multinomial_with_replacement", "normal", "randint", "randn", "randn_like",
-           "random_categorical", "random_poisson", "standard_laplace", "standard_normal",
-           "uniform", "uniform_candidate_sampler"]
+__all__ = [
+    "bernoulli",
+    "laplace",
+    "multinomial",
+    "multinomial_with_replacement",
+    "normal",
+    "randint",
+    "randint_like",
+    "randn",
+    "randn_like",
+    "random_categorical",
+    "random_poisson",
+    "standard_laplace",
+    "standard_normal",
+    "uniform",
+    "uniform_candidate_sampler",
+]
 
 
 def instance_stream(seed: int, seed2: int, streams: dict, key: tuple):
@@ -97,6 +111,26 @@ def standard_laplace(shape, seed=None):
     """Standard Laplace (location 0, scale 1) float32 samples of `shape`; `seed` None or 0:
     from the global generator (the numbers are not MindSpore's)."""
     return laplace_draws(_size((shape,)), op_seeds(seed or 0, 0, "standard_laplace"))
+
+def laplace(shape, mean, lambda_param, seed=None):
+    """Laplace float32 samples, location `mean` and scale `lambda_param` (Tensors), of the
+    broadcast shape of `shape`, mean's and lambda_param's; `seed` None or 0: from the global
+    generator (the numbers are not MindSpore's)."""
+    for name, value in (("mean", mean), ("lambda_param", lambda_param)):
+        if not hasattr(value, "aval"):
+            raise DTypeError(f"For 'laplace', '{name}' must be a Tensor, but got "
+                             f"{type(value).__name__}.")
+    out_shape = tuple(np.broadcast_shapes(_size((shape,)), tuple(abstract_of(mean).shape),
+                                          tuple(abstract_of(lambda_param).shape)))
+    draws = laplace_draws(out_shape, op_seeds(seed or 0, 0, "laplace"))
+    return F.add(F.mul(draws, F.cast(lambda_param, dt.float32)), F.cast(mean, dt.float32))
+
+
+def randint_like(input, low, high, seed=None, *, dtype=None):
+    """Integers in [low, high) of `input`'s shape, in `dtype` (default input's)."""
+    return random_ints(low, high, tuple(abstract_of(input).shape), op_seed(seed, "randint_like"),
+                       dtype or abstract_of(input).dtype)
+
 
 _POISSON_TYPES = (dt.int64, dt.int32, dt.float16, dt.float32, dt.float64)
 

@@ -23,8 +23,8 @@ from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import bias_add, bias_add_in, conv2d
 
-__all__ = ["conv1d", "conv3d", "conv_transpose2d", "conv_transpose3d", "deformable_conv2d",
-           "fold", "unfold"]  # deformable_offsets: the class ops.operations.nn_ops.DeformableOffsets only
+__all__ = ["col2im", "conv1d", "conv3d", "conv_transpose2d", "conv_transpose3d",
+           "deformable_conv2d", "fold", "unfold"]  # deformable_offsets: the class ops.operations.nn_ops.DeformableOffsets only
 
 
 def _ints(value, n: int, op: str, name: str) -> tuple:
@@ -282,6 +282,14 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     image = F.zeros((n, columns // (kernel[0] * kernel[1])) + size, abstract_of(input).dtype)
     _, pullback = vjp(lambda x: unfold(x, kernel, dilation, padding, stride), image)
     return pullback(input)[0]
+
+
+def col2im(input_x, output_size, kernel_size, dilation, padding_value, stride):
+    """MindSpore's Col2Im: `input_x` (N, C, kh * kw, L) columns summed back into an
+    (N, C, H, W) image of `output_size` (fold with the kernel positions on their own axis)."""
+    n, c, k, length = abstract_of(input_x).shape
+    return fold(F.reshape(input_x, (n, c * k, length)), output_size, kernel_size, dilation,
+                padding_value, stride)
 
 
 def extract_patches(x, ksizes, strides, rates, padding="valid"):

@@ -17,8 +17,9 @@ from cellgraph.primitives import rounding_ops as R
 from cellgraph.primitives.core import abstract_of
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.sort_ops import take_along_axis
+from cellgraph.runtime.tensor import Tensor
 
-__all__ = ["grid_sample", "interpolate", "pixel_shuffle", "pixel_unshuffle"]
+__all__ = ["affine_grid", "grid_sample", "interpolate", "pixel_shuffle", "pixel_unshuffle"]
 
 
 def pixel_shuffle(input, upscale_factor):
@@ -246,6 +247,34 @@ def _check(input, grid, mode, padding_mode, align_corners) -> int:
         raise ArgumentValueError(f"grid_sample: `align_corners` must be a bool, got "
                                  f"{align_corners!r}")
     return d
+
+
+def affine_grid(theta, size, align_corners=False):
+    """The sampling grid of the affine maps `theta` ((N, 2, 3) or (N, 3, 4)) over an output of
+    `size` ((N, C, H, W) or (N, C, D, H, W)): (N, H, W, 2) or (N, D, H, W, 3) normalised
+    (x, y[, z]) coordinates, for grid_sample. With `align_corners` the corner pixels' centres
+    are -1 and 1, else their outer edges."""
+    size = tuple(int(v) for v in size)
+    rank = len(size) - 2
+    shape = tuple(abstract_of(theta).shape)
+    if rank not in (2, 3) or shape != (size[0], rank, rank + 1):
+        raise ShapeError(f"For 'affine_grid', 'theta' must have shape (N, {rank}, {rank + 1}) "
+                         f"for an output size {size}, but got {shape}.")
+
+    def axis(n):
+        if n <= 1:
+            return np.zeros(max(n, 1))
+        steps = np.linspace(-1.0, 1.0, n)
+        return steps if align_corners else steps * (n - 1) / n
+
+    spatial = size[2:][::-1]  # x runs along W, y along H, z along D
+    coords = np.meshgrid(*[axis(n) for n in spatial], indexing="ij")  # (W, H[, D]) order
+    points = np.stack([c.transpose(tuple(range(rank))[::-1]) for c in coords]
+                      + [np.ones(size[2:])], -1).astype(abstract_of(theta).dtype.np)
+    base = F.reshape(Tensor(points), (1, -1, rank + 1))  # (1, D*H*W, rank + 1)
+    grid = F.matmul(F.broadcast_to(base, (size[0],) + tuple(abstract_of(base).shape[1:])),
+                    F.transpose(theta, (0, 2, 1)))
+    return F.reshape(grid, (size[0],) + size[2:] + (rank,))
 
 
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):

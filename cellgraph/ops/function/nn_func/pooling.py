@@ -42,8 +42,10 @@ from cellgraph.runtime.tensor import Tensor
 __all__ = [
     "adaptive_avg_pool1d",
     "adaptive_avg_pool2d",
+    "adaptive_avg_pool3d",
     "adaptive_max_pool1d",
     "adaptive_max_pool2d",
+    "adaptive_max_pool3d",
     "avg_pool1d",
     "avg_pool3d",
     "lp_pool1d",
@@ -92,6 +94,12 @@ def adaptive_avg_pool2d(input, output_size):
     """Averages of ([N,] C, H, W) over an `output_size` grid of adaptive bins (an int for
     both, None to keep a size)."""
     return _adaptive_avg_pool(input, output_size, 2, "adaptive_avg_pool2d")
+
+
+def adaptive_avg_pool3d(input, output_size):
+    """Averages of ([N,] C, D, H, W) over an `output_size` grid of adaptive bins (an int for
+    all three, None to keep a size)."""
+    return _adaptive_avg_pool(input, output_size, 3, "adaptive_avg_pool3d")
 
 
 def _pool3d(pool2d, op, x, kernel_size, stride, padding, combine, depth_fill):
@@ -368,6 +376,23 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
         raise DTypeError(f"For adaptive_max_pool2d, the output_size must be an int or a tuple of "
                          f"2 ints (or None), got {output_size!r}")
     return adaptive_max_pool(input, "adaptive_max_pool2d", sizes, return_indices)
+
+
+def adaptive_max_pool3d(input, output_size, return_indices=False):
+    """The maximum over an `output_size` grid of adaptive bins of (N, C, D, H, W) or
+    (C, D, H, W) (None keeps an axis's size); with `return_indices`, also where each came from
+    (flattened over D, H and W)."""
+    x = _tensor(input, "adaptive_max_pool3d")
+    if len(x.shape) not in (4, 5):
+        raise ShapeError(f"For adaptive_max_pool3d, the input must be 4-D or 5-D, got "
+                         f"{len(x.shape)}-D")
+    sizes = (output_size,) * 3 if output_size is None or isinstance(output_size, int) \
+        else tuple(output_size)
+    if len(sizes) != 3 or any(v is not None and (isinstance(v, bool) or not isinstance(v, int))
+                              for v in sizes):
+        raise DTypeError(f"For adaptive_max_pool3d, the output_size must be an int or a tuple of "
+                         f"3 ints (or None), got {output_size!r}")
+    return adaptive_max_pool(input, "adaptive_max_pool3d", sizes, return_indices)
 
 
 def _lp_norm_type(op: str, norm_type) -> float:
