@@ -42,7 +42,7 @@ _METRIC_NAMES = ("Accuracy", "BleuScore", "ConfusionMatrix", "ConfusionMatrixMet
 
 
 # MindSpore's nn.<Name>Ext classes are mint.nn's <Name> (mint.nn imports nn: read on first use)
-_MINT_CLASSES = ("AvgPool2dExt", "DropoutExt", "EmbeddingExt", "L1LossExt", "LayerNormExt",
+_MINT_CLASSES = ("AvgPool1dExt", "AvgPool2dExt", "AvgPool3dExt", "Dropout2dExt", "DropoutExt", "EmbeddingExt", "L1LossExt", "LayerNormExt",
                  "LogSoftmaxExt", "MaxPool2dExt", "PReLUExt")
 
 

@@ -203,6 +203,24 @@ class AdaptiveMaxPool2d(_Functional):
         super().__init__(output_size=output_size, return_indices=return_indices)
 
 
+class AdaptiveMaxPool1d(_Functional):
+    """The maximum over adaptive windows of the last axis."""
+
+    _fn = staticmethod(functional.adaptive_max_pool1d)
+
+    def __init__(self, output_size, return_indices=False):
+        super().__init__(output_size=output_size, return_indices=return_indices)
+
+
+class AdaptiveAvgPool3d(_Functional):
+    """The mean over an `output_size` grid of adaptive windows of the last three axes."""
+
+    _fn = staticmethod(functional.adaptive_avg_pool3d)
+
+    def __init__(self, output_size):
+        super().__init__(output_size=output_size)
+
+
 class MaxUnpool2d(_Functional):
     """The inverse of MaxPool2d with indices."""
 

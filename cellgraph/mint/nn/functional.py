@@ -22,6 +22,7 @@ from cellgraph.ops.function.nn_func.loss import (  # noqa: F401
     triplet_margin_loss,
 )
 from cellgraph.ops.function.nn_func.loss import smooth_l1_loss as _smooth_l1_loss
+from cellgraph.ops.function.nn_func.pooling import adaptive_max_pool as _adaptive_max_pool
 from cellgraph.primitives import dtype as _dt
 from cellgraph.primitives.core import PRIMITIVES as _PRIMITIVES
 from cellgraph.primitives.errors import ArgumentValueError, UnsupportedError
@@ -34,6 +35,7 @@ softshrink, pixel_shuffle, cosine_similarity, pairwise_distance = (
     _ops.softshrink, _ops.pixel_shuffle, _ops.cosine_similarity, _ops.pairwise_distance)
 adaptive_avg_pool1d, adaptive_avg_pool2d, interpolate, layer_norm = (
     _ops.adaptive_avg_pool1d, _ops.adaptive_avg_pool2d, _ops.interpolate, _ops.layer_norm)
+adaptive_avg_pool3d = _ops.adaptive_avg_pool3d
 
 
 def pad(input, pad, mode="constant", value=None):
@@ -367,6 +369,15 @@ def avg_pool3d(input, kernel_size, stride=None, padding=0, ceil_mode=False,
     given)."""
     return _ops.avg_pool3d(input, kernel_size, kernel_size if stride is None else stride,
                            padding, ceil_mode, count_include_pad, divisor_override or 0)
+
+
+def adaptive_max_pool1d(input, output_size, return_indices=False):
+    """The maximum over `output_size` adaptive windows of the last axis of (N, C, L) or
+    (C, L) (and their positions with `return_indices`)."""
+    if len(input.shape) not in (2, 3):
+        raise _ShapeError(f"For adaptive_max_pool1d, the input must be 2-D or 3-D, but got "
+                          f"{len(input.shape)}-D.")
+    return _adaptive_max_pool(input, "adaptive_max_pool1d", (output_size,), return_indices)
 
 
 def adaptive_max_pool2d(input, output_size, return_indices=False):
