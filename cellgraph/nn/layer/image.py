@@ -14,7 +14,47 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeErr
 
 from ..cell import Cell
 
-__all__ = ["MSSSIM", "PSNR", "SSIM", "CentralCrop", "PixelShuffle", "PixelUnshuffle"]
+__all__ = ["LRN", "MSSSIM", "PSNR", "SSIM", "CentralCrop", "ImageGradients", "PixelShuffle",
+           "PixelUnshuffle"]
+
+
+class ImageGradients(Cell):
+    """(dy, dx) of (N, C, H, W) images: the differences to the next row and to the next
+    column, 0 in the last row (dy) and last column (dx)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def construct(self, images):
+        if len(images.shape) != 4:
+            raise ShapeError(f"For 'ImageGradients', the dimension of 'images' must be 4, but got "
+                             f"{len(images.shape)}.")
+        dy = P.concat((images[:, :, 1:, :] - images[:, :, :-1, :],
+                       P.zeros_like(images[:, :, :1, :])), 2)
+        dx = P.concat((images[:, :, :, 1:] - images[:, :, :, :-1],
+                       P.zeros_like(images[:, :, :, :1])), 3)
+        return dy, dx
+
+
+class LRN(Cell):
+    """Local response normalisation across channels (ops.lrn): x / (bias + alpha * sum of x^2
+    over the `depth_radius` neighbouring channels on each side) ^ beta."""
+
+    def __init__(self, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5,
+                 norm_region="ACROSS_CHANNELS"):
+        super().__init__()
+        validator.check_value_type("depth_radius", depth_radius, [int], "LRN")
+        for name, value in (("bias", bias), ("alpha", alpha), ("beta", beta)):
+            validator.check_value_type(name, value, [float], "LRN")
+        if norm_region != "ACROSS_CHANNELS":
+            raise ArgumentValueError(f"For 'LRN', 'norm_region' must be 'ACROSS_CHANNELS', but "
+                                     f"got {norm_region!r}.")
+        self.depth_radius, self.bias, self.alpha, self.beta = depth_radius, bias, alpha, beta
+        self.norm_region = norm_region
+
+    def construct(self, input_x):
+        return P.lrn(input_x, self.depth_radius, self.bias, self.alpha, self.beta,
+                     self.norm_region)
 
 
 class PixelShuffle(Cell):

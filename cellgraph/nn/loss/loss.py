@@ -32,7 +32,11 @@ from cellgraph.ops.function.nn_func.loss import (
     smooth_l1_loss,
     triplet_margin_loss,
 )
-from cellgraph.ops.function.nn_func.margin_loss import multi_margin, multilabel_soft_margin
+from cellgraph.ops.function.nn_func.margin_loss import (
+    multi_margin,
+    multilabel_margin_loss,
+    multilabel_soft_margin,
+)
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import fmt_shape
@@ -45,7 +49,8 @@ from ..cell import Cell
 __all__ = ["BCELoss", "BCEWithLogitsLoss", "CTCLoss", "CosineEmbeddingLoss", "CrossEntropyLoss",
            "DiceLoss", "FocalLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "HuberLoss",
            "KLDivLoss", "L1Loss", "LossBase", "MAELoss", "MSELoss", "MarginRankingLoss",
-           "MultiClassDiceLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "NLLLoss",
+           "MultiClassDiceLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss",
+           "MultilabelMarginLoss", "NLLLoss",
            "PoissonNLLLoss", "RMSELoss", "SmoothL1Loss", "SoftMarginLoss",
            "SoftmaxCrossEntropyWithLogits", "TripletMarginLoss",
            "TripletMarginWithDistanceLoss"]
@@ -321,6 +326,19 @@ class MultiLabelSoftMarginLoss(LossBase):
         _check_tensor("MultiLabelSoftMarginLoss", "x", x)
         _check_tensor("MultiLabelSoftMarginLoss", "target", target)
         return self.get_loss(multilabel_soft_margin(x, target, self.weight))
+
+
+class MultilabelMarginLoss(LossBase):
+    """The multi-label hinge loss (ops.multilabel_margin_loss): per sample, over its target
+    classes (the target row's entries up to the first -1) and its other classes, the mean of
+    max(0, 1 - (x[target] - x[other]))."""
+
+    def __init__(self, reduction="mean"):
+        super().__init__(reduction)
+        self.reduction = reduction
+
+    def construct(self, x, target):
+        return multilabel_margin_loss(x, target, self.reduction)
 
 
 class HingeEmbeddingLoss(LossBase):
