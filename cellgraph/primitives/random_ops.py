@@ -40,6 +40,21 @@ random_poisson = Primitive("random_poisson", _random_poisson_type, label="Random
                            nondifferentiable=True, effectful=True)
 
 
+def _random_gamma_type(alpha: TensorType, shape, seed=None) -> TensorType:
+    if any(not isinstance(d, int) or d < 0 for d in shape):
+        raise ShapeError(f"expected a shape of non-negative ints, got {shape}")
+    if not alpha.dtype.is_float:
+        raise DTypeError(f"For 'RandomGamma', the type of 'alpha' must be float16, float32 or "
+                         f"float64, but got {alpha.dtype}")
+    return TensorType(tuple(shape) + tuple(alpha.shape), alpha.dtype)
+
+
+# Gamma(alpha, 1) draws of shape `shape + alpha.shape`, one per (draw, alpha) pair, in alpha's
+# dtype, from the generator `seed` names (as uniform_real's). Its kernel is in runtime/rng.py.
+random_gamma = Primitive("random_gamma", _random_gamma_type, label="RandomGamma",
+                         nondifferentiable=True, effectful=True)
+
+
 def _candidate_sampler_type(true_classes: TensorType, num_true, num_sampled, unique, range_max,
                             remove_accidental_hits, seed=None) -> tuple:
     if true_classes.dtype not in (dt.int32, dt.int64):

@@ -71,6 +71,8 @@ HOST_FALLBACKS = {
                     "set_seed gives the same numbers on every backend",
     "random_poisson": "draws from the global NumPy generator (or an op seed's stream), as "
                       "uniform_real",
+    "random_gamma": "draws from the global NumPy generator (or an op seed's stream), as "
+                    "uniform_real",
     "uniform_candidate_sampler": "draws from the global NumPy generator (or the instance's "
                                  "stream), as uniform_real",
     "print": "formats values on the host",

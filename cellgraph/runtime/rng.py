@@ -229,6 +229,20 @@ def _random_poisson(rate, shape, dtype, seed=None):
     return rng.poisson(rate, size=tuple(shape) + rate.shape).astype(dtype.np)
 
 
+@numpy_backend.register("random_gamma")
+def _random_gamma(alpha, shape, seed=None):
+    """Gamma(alpha, 1) draws for each alpha (0 where it is 0, NaN where it is negative, as
+    MindSpore's kernel gives), `shape + alpha.shape` of them, from the global generator or an
+    op seed's stream."""
+    rng = generator() if seed is None else stream(tuple(seed))
+    alpha = np.asarray(alpha)
+    with np.errstate(invalid="ignore"):
+        valid = alpha.astype(np.float64) > 0
+        draws = rng.standard_gamma(np.where(valid, alpha, 1.0).astype(np.float64),
+                                   size=tuple(shape) + alpha.shape)
+    return np.where(valid, draws, np.where(alpha == 0, 0.0, np.nan)).astype(alpha.dtype)
+
+
 @numpy_backend.register("uniform_candidate_sampler")
 def _uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
                                remove_accidental_hits, seed=None):

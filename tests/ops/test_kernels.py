@@ -52,6 +52,7 @@ def _primitives():
 EFFECT_TESTS = {"print": "test_print_kernel_writes_values",
                 "uniform_real": "tests/cellgraph/test_layers.py::test_uniform_real_*",
                 "random_poisson": "tests/ops/test_random_poisson.py",
+                "random_gamma": "tests/ops/test_random_gamma.py",
                 "uniform_candidate_sampler": "tests/ops/test_uniform_candidate_sampler.py",
                 "summary": "tests/cellgraph/train/test_summary.py",
                 "py_hook": "tests/cellgraph/test_gradient_hooks.py::test_hook_backward_*",

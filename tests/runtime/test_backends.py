@@ -250,7 +250,8 @@ def test_host_fallbacks_are_declared(backend):
         assert not _host_fallbacks(backend)
         return
     assert _host_fallbacks(backend) == set(EFFECT_TESTS) == {
-        "uniform_real", "random_poisson", "uniform_candidate_sampler", "print", "summary",
+        "uniform_real", "random_poisson", "random_gamma", "uniform_candidate_sampler", "print",
+        "summary",
         "py_hook", "py_func"}
 
 

@@ -17,12 +17,14 @@ from cellgraph.primitives.core import abstract_of, value_input
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeError
 from cellgraph.primitives.nn_functional import clip_by_value, cumsum
 from cellgraph.primitives.random_ops import draw_uniform, op_seed, op_seeds, rand, rand_like
+from cellgraph.primitives.random_ops import random_gamma as gamma_draw
 from cellgraph.primitives.random_ops import random_poisson as poisson_draw
 from cellgraph.primitives.random_ops import uniform_candidate_sampler as candidate_draw
 from cellgraph.runtime.rng import MinstdDoubleStream, MinstdStream, PhiloxMantissaStream
 
 __all__ = [
     "bernoulli",
+    "gamma",
     "laplace",
     "multinomial",
     "multinomial_with_replacement",
@@ -32,6 +34,7 @@ __all__ = [
     "randn",
     "randn_like",
     "random_categorical",
+    "random_gamma",
     "random_poisson",
     "standard_laplace",
     "standard_normal",
@@ -124,6 +127,41 @@ def laplace(shape, mean, lambda_param, seed=None):
                                           tuple(abstract_of(lambda_param).shape)))
     draws = laplace_draws(out_shape, op_seeds(seed or 0, 0, "laplace"))
     return F.add(F.mul(draws, F.cast(lambda_param, dt.float32)), F.cast(mean, dt.float32))
+
+
+def random_gamma(shape, alpha, seed=None):
+    """Gamma(alpha, 1) draws of shape `shape + alpha.shape` in alpha's dtype: `shape` a 1-D
+    int32/int64 Tensor of sizes, `alpha` a float Tensor of concentrations (a draw is 0 where
+    one is 0 and NaN where one is negative, as MindSpore's). With `seed` the draws come from that seed's stream, else from the global
+    generator (its numbers are not MindSpore's)."""
+    if not hasattr(shape, "aval"):
+        raise DTypeError("For RandomGamma, input[0] only support tensor!")
+    shape_aval = abstract_of(shape)
+    if shape_aval.dtype not in (dt.int32, dt.int64) or shape_aval.ndim != 1:
+        raise DTypeError(f"For RandomGamma, 'shape' must be a 1-D int32 or int64 Tensor, but "
+                         f"got Tensor[{shape_aval.dtype}] of rank {shape_aval.ndim}.")
+    if not hasattr(alpha, "aval") or abstract_of(alpha).dtype not in (dt.float16, dt.float32,
+                                                                     dt.float64):
+        raise DTypeError(f"For RandomGamma, 'alpha' must be a float16, float32 or float64 "
+                         f"Tensor, but got {type(alpha).__name__}.")
+    key = op_seed(seed, "random_gamma")
+    return gamma_draw(alpha, shape=_known_sizes(shape),
+                      **({} if key is None else {"seed": key}))
+
+
+def gamma(shape, alpha, beta, seed=None):
+    """Gamma(alpha, beta) draws (concentration `alpha`, rate `beta`, Tensors) of the broadcast
+    shape of `shape` (a tuple), alpha's and beta's: standard gamma draws divided by beta."""
+    for name, value in (("alpha", alpha), ("beta", beta)):
+        if not hasattr(value, "aval"):
+            raise DTypeError(f"For 'gamma', '{name}' must be a Tensor, but got "
+                             f"{type(value).__name__}.")
+    out_shape = tuple(np.broadcast_shapes(_size((shape,)), tuple(abstract_of(alpha).shape),
+                                          tuple(abstract_of(beta).shape)))
+    key = op_seed(seed, "gamma")
+    draws = gamma_draw(F.broadcast_to(F.cast(alpha, dt.float32), out_shape), shape=(),
+                       **({} if key is None else {"seed": key}))
+    return F.div(draws, F.cast(beta, dt.float32))
 
 
 def randint_like(input, low, high, seed=None, *, dtype=None):
