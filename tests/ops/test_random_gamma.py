@@ -56,3 +56,11 @@ def test_gamma_with_rate():
 def test_random_gamma_checks(shape, alpha, message):
     with pytest.raises(TypeError, match=message):
         ops.random_gamma(shape, alpha)
+
+
+def test_poisson_broadcasts_the_shape_with_the_means():
+    counts = ops.poisson((20000, 2), Tensor(np.array([1.0, 4.0], np.float32)), seed=4)
+    assert counts.shape == (20000, 2) and counts.dtype == mstype.float32
+    np.testing.assert_allclose(counts.asnumpy().mean(0), [1.0, 4.0], rtol=0.05)
+    with pytest.raises(TypeError, match="mean"):
+        ops.poisson((2,), 1.0)

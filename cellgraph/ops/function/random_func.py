@@ -29,6 +29,7 @@ __all__ = [
     "multinomial",
     "multinomial_with_replacement",
     "normal",
+    "poisson",
     "randint",
     "randint_like",
     "randn",
@@ -162,6 +163,19 @@ def gamma(shape, alpha, beta, seed=None):
     draws = gamma_draw(F.broadcast_to(F.cast(alpha, dt.float32), out_shape), shape=(),
                        **({} if key is None else {"seed": key}))
     return F.div(draws, F.cast(beta, dt.float32))
+
+
+def poisson(shape, mean, seed=None):
+    """Poisson counts (float32) of the broadcast shape of `shape` (a tuple) and `mean`'s, each
+    with its element of `mean` as the mean (MindSpore's deprecated ops.poisson; its CPU build
+    has no kernel for it)."""
+    if not hasattr(mean, "aval"):
+        raise DTypeError(f"For 'poisson', 'mean' must be a Tensor, but got "
+                         f"{type(mean).__name__}.")
+    out_shape = tuple(np.broadcast_shapes(_size((shape,)), tuple(abstract_of(mean).shape)))
+    key = op_seed(seed, "poisson")
+    return poisson_draw(F.broadcast_to(F.cast(mean, dt.float32), out_shape), shape=(),
+                        dtype=dt.float32, **({} if key is None else {"seed": key}))
 
 
 def randint_like(input, low, high, seed=None, *, dtype=None):
