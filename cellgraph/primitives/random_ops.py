@@ -56,7 +56,7 @@ random_gamma = Primitive("random_gamma", _random_gamma_type, label="RandomGamma"
 
 
 def _candidate_sampler_type(true_classes: TensorType, num_true, num_sampled, unique, range_max,
-                            remove_accidental_hits, seed=None) -> tuple:
+                            remove_accidental_hits, seed=None, log_uniform=False) -> tuple:
     if true_classes.dtype not in (dt.int32, dt.int64):
         raise DTypeError(f"For primitive[UniformCandidateSampler], the input "
                          f"argument[true_classes] must be a type of {{Tensor[Int32], "

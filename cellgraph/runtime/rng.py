@@ -245,12 +245,14 @@ def _random_gamma(alpha, shape, seed=None):
 
 @numpy_backend.register("uniform_candidate_sampler")
 def _uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
-                               remove_accidental_hits, seed=None):
-    """MindSpore's CPU kernel's sampling: classes drawn one at a time from [0, range_max), with
-    `unique` each new one kept until `num_sampled` are (skipping the true classes with
-    `remove_accidental_hits`, unless too few classes are left); the expected count of each
-    class is p * num_sampled, or 1 - (1 - p) ** tries when repeats were drawn, p = 1 /
-    range_max. Draws from the global generator, or the op's own stream (`seed`)."""
+                               remove_accidental_hits, seed=None, log_uniform=False):
+    """MindSpore's CPU kernels' sampling (its range samplers): classes drawn one at a time
+    from [0, range_max), uniformly or, with `log_uniform`, with probability
+    p(c) = log((c + 2) / (c + 1)) / log(range_max + 1); with `unique` each new one kept until
+    `num_sampled` are (skipping the true classes with `remove_accidental_hits`, unless too few
+    classes are left). The expected count of a class is p * num_sampled, or
+    1 - (1 - p) ** tries when more draws than num_sampled were made. Draws from the global
+    generator, or the op's own stream (`seed`)."""
     rng = generator() if seed is None else seed
     true_classes = np.asarray(true_classes)
     hits = set(true_classes.ravel().tolist()) if remove_accidental_hits else set()
@@ -258,8 +260,10 @@ def _uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, rang
         hits = set()
 
     def draw(count):
-        values = np.floor(rng.random((count,)).astype(np.float64) * range_max)
-        return np.minimum(values, range_max - 1).astype(np.int64)
+        u = rng.random((count,)).astype(np.float64)
+        values = np.floor(np.exp(u * np.log(range_max + 1.0))) - 1.0 if log_uniform else \
+            np.floor(u * range_max)
+        return np.clip(values, 0, range_max - 1).astype(np.int64)
 
     if not unique:
         picked, tries = draw(num_sampled).tolist(), num_sampled
@@ -273,12 +277,17 @@ def _uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, rang
                     picked.append(value)
                     if len(picked) == num_sampled:
                         break
-    p = np.float32(1.0 / range_max)
-    expected = p * np.float32(num_sampled) if tries == num_sampled else \
-        np.float32(-np.expm1(tries * np.log1p(-np.float64(p))))
-    return (np.asarray(picked, true_classes.dtype),
-            np.full(true_classes.shape, expected, np.float32),
-            np.full((num_sampled,), expected, np.float32))
+
+    def expected(classes):
+        classes = np.asarray(classes, np.float64)
+        p = np.log((classes + 2.0) / (classes + 1.0)) / np.log(range_max + 1.0) \
+            if log_uniform else np.full(classes.shape, 1.0 / range_max)
+        p = p.astype(np.float32).astype(np.float64)
+        count = p * num_sampled if tries == num_sampled else -np.expm1(tries * np.log1p(-p))
+        return count.astype(np.float32)
+
+    return (np.asarray(picked, true_classes.dtype), expected(true_classes),
+            expected(np.asarray(picked)))
 
 
 @numpy_backend.register("uniform_real")

@@ -26,6 +26,7 @@ __all__ = [
     "bernoulli",
     "gamma",
     "laplace",
+    "log_uniform_candidate_sampler",
     "multinomial",
     "multinomial_with_replacement",
     "normal",
@@ -82,11 +83,12 @@ def check_candidate_sampler(num_true, num_sampled, unique, range_max, seed,
 
 
 def sample_candidates(true_classes, num_true, num_sampled, unique, range_max,
-                      remove_accidental_hits, stream):
-    """The UniformCandidateSampler primitive on `true_classes`, drawing from `stream` (None:
-    the global generator)."""
+                      remove_accidental_hits, stream, log_uniform=False):
+    """The candidate sampler primitive on `true_classes` (log-uniform classes with
+    `log_uniform`, else uniform), drawing from `stream` (None: the global generator)."""
     params = {"num_true": num_true, "num_sampled": num_sampled, "unique": unique,
-              "range_max": range_max, "remove_accidental_hits": remove_accidental_hits}
+              "range_max": range_max, "remove_accidental_hits": remove_accidental_hits,
+              "log_uniform": log_uniform}
     if stream is not None:
         params["seed"] = stream
     return tuple(candidate_draw(true_classes, **params))
@@ -102,6 +104,40 @@ def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range
                             remove_accidental_hits)
     return sample_candidates(true_classes, num_true, num_sampled, unique, range_max,
                              remove_accidental_hits, MinstdStream(seed, 0) if seed else None)
+
+
+def check_log_uniform_sampler(num_true, num_sampled, unique, range_max, seed) -> None:
+    """LogUniformCandidateSampler's options, with MindSpore's TypeErrors and ValueErrors."""
+    op = "LogUniformCandidateSampler"
+    for name, value, kind in (("num_true", num_true, int), ("num_sampled", num_sampled, int),
+                              ("unique", unique, bool), ("range_max", range_max, int),
+                              ("seed", seed, int)):
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise DTypeError(f"For '{op}', the type of '{name}' should be '{kind.__name__}', "
+                             f"but got type '{type(value).__name__}'.")
+    for name, value, low in (("num_true", num_true, 1), ("num_sampled", num_sampled, 1),
+                             ("range_max", range_max, 1), ("seed", seed, 0)):
+        if value < low:
+            raise ArgumentValueError(f"For '{op}', the '{name}' must be >= {low}, but got "
+                                     f"{value}.")
+    if unique and range_max < num_sampled:
+        raise ArgumentValueError(f"For '{op}', the 'range_max' must be >= 'num_sampled': "
+                                 f"{num_sampled}, but got {range_max}.")
+
+
+def log_uniform_candidate_sampler(true_classes, num_true=1, num_sampled=5, unique=True,
+                                  range_max=5, seed=0):
+    """(sampled classes, expected count of each true class, of each sampled class): classes
+    drawn from [0, range_max) with probability log((c + 2) / (c + 1)) / log(range_max + 1)
+    (small classes, the frequent words of a vocabulary sorted by frequency, most often), as
+    MindSpore's LogUniformCandidateSampler; with a `seed`, every call draws the numbers that
+    seed starts with (its numbers are not MindSpore's)."""
+    check_log_uniform_sampler(num_true, num_sampled, unique, range_max, seed)
+    if not hasattr(true_classes, "aval"):
+        raise DTypeError(f"For 'LogUniformCandidateSampler', 'true_classes' must be a Tensor, "
+                         f"but got {type(true_classes).__name__}.")
+    return sample_candidates(true_classes, num_true, num_sampled, unique, range_max, False,
+                             MinstdStream(seed, 0) if seed else None, log_uniform=True)
 
 
 def laplace_draws(shape, key=None):

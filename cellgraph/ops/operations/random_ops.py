@@ -10,6 +10,7 @@ from cellgraph.ops.function.random_func import (
     bernoulli,
     categorical_draw,
     check_candidate_sampler,
+    check_log_uniform_sampler,
     instance_stream,
     laplace_draws,
     multinomial,
@@ -33,8 +34,17 @@ from cellgraph.primitives.floor_division import floor_divide
 from cellgraph.primitives.random_ops import _seed_int, draw_uniform, op_seeds, shuffle_first_axis
 from cellgraph.runtime.rng import MinstdStream
 
-__all__ = ["MultinomialWithReplacement", "RandomCategorical", "RandomChoiceWithMask", "RandomShuffle", "StandardLaplace",
-           "StandardNormal", "UniformCandidateSampler", "UniformInt"]  # and Uniform, which
+__all__ = [
+    "LogUniformCandidateSampler",
+    "MultinomialWithReplacement",
+    "RandomCategorical",
+    "RandomChoiceWithMask",
+    "RandomShuffle",
+    "StandardLaplace",
+    "StandardNormal",
+    "UniformCandidateSampler",
+    "UniformInt",
+]  # and Uniform, which
 # MindSpore keeps to this module (not in ops.operations or ops)
 
 
@@ -88,6 +98,28 @@ class UniformCandidateSampler(PrimitiveClass):
 
     def __repr__(self) -> str:
         return (f"UniformCandidateSampler(num_true={self.num_true}, num_sampled="
+                f"{self.num_sampled}, unique={self.unique}, range_max={self.range_max})")
+
+
+class LogUniformCandidateSampler(PrimitiveClass):
+    """`ops.LogUniformCandidateSampler(num_true=1, num_sampled=5, unique=True, range_max=5,
+    seed=0)(true_classes)`: `log_uniform_candidate_sampler`; with a seed each instance draws
+    from a generator of its own, carried on from call to call."""
+
+    def __init__(self, num_true=1, num_sampled=5, unique=True, range_max=5, seed=0):
+        check_log_uniform_sampler(num_true, num_sampled, unique, range_max, seed)
+        self.num_true, self.num_sampled, self.unique = num_true, num_sampled, unique
+        self.range_max, self.seed = range_max, seed
+        self._streams: dict = {}
+
+    def __call__(self, true_classes):
+        aval = abstract_of(true_classes)
+        stream = instance_stream(self.seed, 0, self._streams, (aval.shape, aval.dtype))
+        return sample_candidates(true_classes, self.num_true, self.num_sampled, self.unique,
+                                 self.range_max, False, stream, log_uniform=True)
+
+    def __repr__(self) -> str:
+        return (f"LogUniformCandidateSampler(num_true={self.num_true}, num_sampled="
                 f"{self.num_sampled}, unique={self.unique}, range_max={self.range_max})")
 
 
