@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import builtins
 import inspect
+import numbers
 import operator
 import re
 import sys
@@ -29,6 +30,7 @@ from cellgraph.primitives.errors import (
     AttributeLookupError,
     CellgraphError,
     CompileError,
+    DTypeError,
     ShapeError,
     SourceLoc,
     UnboundNameError,
@@ -100,6 +102,11 @@ BINOPS = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mu
           gast.BitAnd: scalar_bitwise.bit_and, gast.BitOr: scalar_bitwise.bit_or,
           gast.BitXor: scalar_bitwise.bit_xor, gast.LShift: scalar_bitwise.left_shift,
           gast.RShift: scalar_bitwise.right_shift}
+# MindSpore's words when a division of Python numbers in a graph has a zero divisor (its scalar
+# operations' checks, ValueError)
+ZERO_DIVISOR = {gast.Div: "The divisor could not be zero. But the divisor is zero now.",
+                gast.FloorDiv: "The divisor could not be zero. But the divisor is zero now.",
+                gast.Mod: "Cannot perform modulo operation on zero."}
 CMPOPS = {gast.Eq: operator.eq, gast.NotEq: operator.ne, gast.Lt: operator.lt,
           gast.LtE: operator.le, gast.Gt: operator.gt, gast.GtE: operator.ge,
           gast.Is: operator.is_, gast.IsNot: operator.is_not,
@@ -107,6 +114,18 @@ CMPOPS = {gast.Eq: operator.eq, gast.NotEq: operator.ne, gast.Lt: operator.lt,
           gast.NotIn: lambda a, b: control_flow.logical_not(choice.contains(a, b))}
 MAX_INLINE_DEPTH = 200
 MAX_STATIC_ITERATIONS = 100_000
+
+
+def binop(op, left, right):
+    """`left <op> right` (op a gast operator). Python numbers divided by zero raise MindSpore's
+    ValueError, as its scalar operations check the divisor while the graph is built."""
+    try:
+        return BINOPS[type(op)](left, right)
+    except ZeroDivisionError:
+        if type(op) in ZERO_DIVISOR and all(isinstance(v, numbers.Number)
+                                            for v in (left, right)):
+            raise ArgumentValueError(ZERO_DIVISOR[type(op)]) from None
+        raise
 
 
 _CONDITION_COMMENT = re.compile(r"#\s*@jit\.cond:\s*(True|False)\s*$")
@@ -300,7 +319,7 @@ class Interpreter:
     def stmt_AugAssign(self, node):
         target = node.target
         current = self.eval(_as_load(target))
-        self.assign(target, BINOPS[type(node.op)](current, self.eval(node.value)))
+        self.assign(target, binop(node.op, current, self.eval(node.value)))
 
     def stmt_FunctionDef(self, node):
         if node.decorator_list:
@@ -582,7 +601,13 @@ class Interpreter:
 
     def expr_Slice(self, node):
         part = lambda n: None if n is None else self.eval(n)
-        return slice(part(node.lower), part(node.upper), part(node.step))
+        bounds = part(node.lower), part(node.upper), part(node.step)
+        for bound in bounds:  # MindSpore's MakeSlice: ints, bools, None or Tensors
+            if isinstance(bound, (float, str)):
+                kind = "Float32" if isinstance(bound, float) else "String"
+                raise DTypeError(f"Slice indices must be integers or bool. But got a {kind} "
+                                 f"number.", self.info.loc(node))
+        return slice(*bounds)
 
     def expr_Tuple(self, node):
         return tuple(self._elements(node.elts))
@@ -609,7 +634,7 @@ class Interpreter:
     def expr_BinOp(self, node):
         left, right = self.eval(node.left), self.eval(node.right)
         try:
-            return self.at_node(node, lambda: BINOPS[type(node.op)](left, right))
+            return self.at_node(node, lambda: binop(node.op, left, right))
         except TypeError as e:  # Python's own, on Python values (`[10] & [11]`): its message
             if isinstance(e, CellgraphError) or is_tensor_like(left) or is_tensor_like(right):
                 raise
