@@ -23,6 +23,7 @@ import weakref
 import gast
 import numpy as np
 
+from cellgraph._check_jit_forbidden_api import forbidden_call, forbidden_method
 from cellgraph.primitives.composite_setitem import tensor_setitem
 from cellgraph.primitives.errors import (
     ArgumentError,
@@ -573,6 +574,9 @@ class Interpreter:
         assigned = builder and builder.assigned_attribute(obj, node.attr)
         if assigned is not None:  # a read after `obj.attr = tensor` in this graph
             return assigned
+        forbidden = forbidden_method(obj, node.attr)
+        if forbidden is not None:  # a method MindSpore's graphs refuse on a Tensor or Parameter
+            raise CompileError(forbidden, self.info.loc(node))
         getter = user_property_getter(obj, node.attr)
         if getter is not None:  # parsed like a method: its own reads are guarded one by one
             if is_guarded_owner(obj):
@@ -665,6 +669,9 @@ class Interpreter:
 
     def expr_Call(self, node):
         fn = self.eval(node.func)
+        forbidden = forbidden_call(fn)
+        if forbidden is not None:
+            raise CompileError(forbidden, self.info.loc(node))
         args = list(self._elements(node.args))
         kwargs = {}
         for kw in node.keywords:

@@ -23,7 +23,13 @@ import numpy as np
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.check_ops import check_range
-from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, CompileError, DTypeError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    ArgumentValueError,
+    CompileError,
+    DTypeError,
+    IndexValueError,
+)
 
 from .builder import Tracer, is_tensor_like
 from .dynamic_sequence import check_range_arguments, is_runtime_scalar, variable_scalar
@@ -51,8 +57,38 @@ def _map(call, fn, *sequences):
     if not sequences:
         raise ArgumentError(f"The Map operator must have at least two arguments. But the size "
                             f"of arguments is {1 + len(sequences)}.")
+    _check_map_sequences(sequences)
     out = [call(fn, list(items)) for items in zip(*(_items(s) for s in sequences))]
     return out if isinstance(sequences[0], list) else tuple(out)
+
+
+def _check_map_sequences(sequences) -> None:
+    """MindSpore's Map: lists or tuples, of one kind and one length, not Python's
+    shortest-wins; Tensors map over their rows. A NumPy array among them is Python's map
+    (MindSpore's fallback)."""
+    if any(isinstance(s, np.ndarray) for s in sequences):
+        return
+    kinds = {list if isinstance(s, list) else tuple if isinstance(s, tuple) else
+             Tracer if is_tensor_like(s) else type(s) for s in sequences}
+    if len(kinds) > 1:
+        raise CompileError("The types of arguments in Map must be consistent, but the types of "
+                           "arguments are inconsistent.")
+    (kind,) = kinds
+    if kind is Tracer:
+        return
+    if kind not in (list, tuple):
+        raise CompileError(f"Map can only be applied to list, tuple, but got "
+                           f"{_graph_type_name(sequences[0])}.")
+    if len({len(_items(s)) for s in sequences}) > 1:
+        raise CompileError(f"For 'Map', the length of {'lists' if kind is list else 'tuples'} "
+                           f"must be the same. ")
+
+
+def _graph_type_name(value) -> str:
+    """MindSpore's name for the type of a Python value in a graph (Int64, Float32, ...)."""
+    names = {bool: "Bool", int: "Int64", float: "Float32", str: "String", dict: "Dictionary"}
+    return next((name for kind, name in names.items() if type(value) is kind),
+                type(value).__name__)
 
 
 def _zip(call, *sequences):
@@ -206,7 +242,27 @@ def _first_of(pending, otherwise):
     return result
 
 
-SEQUENCE_METHODS = {"count": _count, "index": _index}
+# MindSpore's names for the type of a constant scalar in its messages
+_IMM_NAMES = {bool: "BoolImm", int: "Int64Imm", float: "FP32Imm", str: "StringImm"}
+
+
+def _pop(sequence, *args):
+    """`list.pop([index])` in a graph: an int index within the list (MindSpore's errors for
+    another type, or one out of range, or an empty list)."""
+    if not isinstance(sequence, list) or len(args) > 1:
+        return sequence.pop(*args)
+    index = args[0] if args else -1
+    if isinstance(index, (bool, float, str)):
+        shown = ("true" if index else "false") if isinstance(index, bool) else \
+            f"{index:g}" if isinstance(index, float) else index
+        raise DTypeError(f"Integer argument expected, but got {_IMM_NAMES[type(index)]} type "
+                         f"value: {shown}")
+    if isinstance(index, int) and not -len(sequence) <= index < len(sequence):
+        raise IndexValueError("The pop index out of range.")
+    return sequence.pop(index)
+
+
+SEQUENCE_METHODS = {"count": _count, "index": _index, "pop": _pop}
 
 
 def tensor_all_any(fn, tensor):
@@ -236,8 +292,8 @@ def check_classinfo(classinfo) -> None:
 
 
 def sequence_method(fn):
-    """The graph's version of `fn` when it is a list's or tuple's `index` or `count` bound to
-    its sequence, else None."""
+    """The graph's version of `fn` when it is a list's or tuple's `index` or `count`, or a
+    list's `pop`, bound to its sequence, else None."""
     owner = getattr(fn, "__self__", None)
     handler = SEQUENCE_METHODS.get(getattr(fn, "__name__", None))
     if handler is None or type(owner) not in (list, tuple):

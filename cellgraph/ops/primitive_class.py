@@ -101,8 +101,13 @@ class PrimitiveClass(UserData):
             raise
 
     def _check_operand_count(self, args, kwargs):
-        """Raise MindSpore's error when the call passed fewer operands than the operation
-        takes (a TypeError of the call itself, not one raised inside the operation)."""
+        """Inside a graph, raise MindSpore's error when the call passed fewer operands than the
+        operation takes (a TypeError of the call itself, not one raised inside the operation;
+        eagerly, the primitive's own TypeError is MindSpore's PyNative one)."""
+        from cellgraph.compiler.builder import current_builder
+
+        if current_builder() is None:
+            return
         try:
             signature = inspect.signature(type(self)._fn)
         except (TypeError, ValueError):

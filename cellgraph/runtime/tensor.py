@@ -554,7 +554,7 @@ class Parameter(Tensor):
         if current_builder() is not None:  # in construct: an update the graph carries out
             from cellgraph.compiler.builder import assign_in_graph
 
-            assign_in_graph(self, data)
+            assign_in_graph(self, data, converting=True)
             return self
         if isinstance(data, float) and self._dtype.np.kind == "i":
             raise DTypeError(f"Parameter set_data: a Python float ({data!r}) is not converted "
