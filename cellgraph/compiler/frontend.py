@@ -704,10 +704,8 @@ class Interpreter:
         if fn in (builtins.all, builtins.any) and len(args) == 1 and not kwargs and \
                 is_tensor_like(args[0]) and not isinstance(args[0], np.ndarray):
             return self.at_node(node, lambda: sequence_builtins.tensor_all_any(fn, args[0]))
-        if fn in (builtins.max, builtins.min) and not kwargs and args and any(
-                sequence_builtins.is_graph_tensor(a) for a in (
-                    args if len(args) > 1 or not isinstance(args[0], (tuple, list))
-                    else args[0])):
+        if fn in (builtins.max, builtins.min) and not kwargs and args and \
+                sequence_builtins.extreme_applies(args):
             return self.at_node(node, lambda: sequence_builtins.extreme(fn, args))
         if isinstance(fn, type) and fn in sequence_builtins.BUILTINS:
             return self.at_node(node, lambda: sequence_builtins.BUILTINS[fn](

@@ -118,18 +118,24 @@ def extreme(fn, args):
     sequence holding Tensors, the first largest (smallest), chosen when the graph runs. As in
     Python, Tensors of more than one element cannot be compared to a truth value."""
     is_max = fn is builtins.max
+    empty = f"{fn.__name__}() arg is an empty sequence."
     if len(args) == 1 and is_graph_tensor(args[0]):
         (seq,) = args
         if not seq.shape:
-            raise ArgumentError(f"{fn.__name__}() of a 0-d Tensor: it is not iterable")
+            raise DTypeError("Cannot iterate over a scalar tensor.")
         if len(seq.shape) > 1:
             raise ArgumentValueError(_AMBIGUOUS)
         if seq.shape[0] == 0:
-            raise ArgumentValueError(f"{fn.__name__}() arg is an empty sequence")
+            raise ArgumentValueError(empty)
         return (F.reduce_max if is_max else F.reduce_min)(seq, 0)
     items = _items(args[0]) if len(args) == 1 else list(args)
     if not items:
-        raise ArgumentValueError(f"{fn.__name__}() arg is an empty sequence")
+        raise ArgumentValueError(empty)
+    nested = [item for item in items if isinstance(item, (tuple, list)) and holds_tensor(item)]
+    if nested and len(args) == 1:
+        raise DTypeError(f"{fn.__name__}() cannot support tensor in list or tuple nested now.")
+    if any(math.prod(t.shape) != 1 for item in nested for t in item if is_graph_tensor(t)):
+        raise ArgumentValueError(_AMBIGUOUS)  # sequences compare their Tensors' truth values
     current = items[0]
     for item in items[1:]:
         better = item > current if is_max else item < current
@@ -140,6 +146,21 @@ def extreme(fn, args):
             raise ArgumentValueError(_AMBIGUOUS)
         current = F.where(better, item, current)
     return current
+
+
+def extreme_applies(args) -> bool:
+    """Whether `max`/`min` of `args` is MindSpore's graph form (extreme): a Tensor among them
+    or inside a tuple or list of them, or one empty tuple or list."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)) and not args[0]:
+        return True
+    return holds_tensor(args)
+
+
+def holds_tensor(value) -> bool:
+    """A graph Tensor, or a tuple or list holding one (at any depth)."""
+    if isinstance(value, (tuple, list)):
+        return any(holds_tensor(v) for v in value)
+    return is_graph_tensor(value)
 
 
 def is_graph_tensor(value) -> bool:

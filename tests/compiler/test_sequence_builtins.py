@@ -323,3 +323,21 @@ def test_list_pop_refuses_what_mindspores_graphs_refuse():
                          (True, "BoolImm type value: true")):
         with pytest.raises(TypeError, match=f"Integer argument expected, but got {words}"):
             pop_with(index)
+
+
+def test_max_min_refuse_what_mindspores_graphs_refuse():
+    # MindSpore 2.10's errors for these calls in a graph
+    calls = [
+        (lambda: max(()), ValueError, "max() arg is an empty sequence."),
+        (lambda: min(ms.Tensor(1)), TypeError, "Cannot iterate over a scalar tensor."),
+        (lambda: max(((ms.Tensor(10.0), ms.Tensor(30.0)),)), TypeError,
+         "max() cannot support tensor in list or tuple nested now."),
+        (lambda: min([[ms.Tensor(1.0)], [ms.Tensor(2.0)]]), TypeError,
+         "min() cannot support tensor in list or tuple nested now."),
+        (lambda: max([ms.Tensor([1, 2]), ms.Tensor([3, 4])], [ms.Tensor([5, 6])]), ValueError,
+         "The truth value of an array with more than one element is ambiguous.")]
+    for call, error, message in calls:
+        with pytest.raises(error) as info:
+            ms.jit(call)()
+        assert str(info.value).startswith(message)
+    assert ms.jit(lambda: max((1, 2), (1, 3)))() == (1, 3)
