@@ -113,6 +113,13 @@ CMPOPS = {gast.Eq: operator.eq, gast.NotEq: operator.ne, gast.Lt: operator.lt,
           gast.Is: operator.is_, gast.IsNot: operator.is_not,
           gast.In: choice.contains,
           gast.NotIn: lambda a, b: control_flow.logical_not(choice.contains(a, b))}
+# the exception types a graph raises (MindSpore's exception_types_map)
+RAISE_TYPES = frozenset({
+    "IndexError", "ValueError", "TypeError", "KeyError", "AttributeError", "NameError",
+    "AssertionError", "BaseException", "KeyboardInterrupt", "Exception", "StopIteration",
+    "OverflowError", "ZeroDivisionError", "EnvironmentError", "IOError", "OSError",
+    "MemoryError", "UnboundLocalError", "RuntimeError", "NotImplementedError",
+    "IndentationError", "RuntimeWarning"})
 MAX_INLINE_DEPTH = 200
 MAX_STATIC_ITERATIONS = 100_000
 
@@ -472,6 +479,7 @@ class Interpreter:
         Interpreter.call(methods["__exit__"].__get__(manager), [None, None, None], {})
 
     def stmt_Raise(self, node):
+        self._check_exception_type(node.exc)
         exc = self.eval(node.exc) if node.exc is not None else RuntimeError(
             "No active exception to reraise")  # Python's words, as MindSpore's
         if isinstance(exc, type) and issubclass(exc, BaseException):
@@ -482,6 +490,21 @@ class Interpreter:
             effects.emit_raise(exc)
             raise effects.RaiseSignal()
         raise exc
+
+    def _check_exception_type(self, exc_node) -> None:
+        """MindSpore's parser: `raise Name(...)` names a local variable or one of the Python
+        exception types graphs raise (RAISE_TYPES); any other name is refused."""
+        name_node = exc_node.func if isinstance(exc_node, gast.Call) else exc_node
+        if not isinstance(name_node, gast.Name) or name_node.id in RAISE_TYPES:
+            return
+        scope = self.scope
+        while scope is not None:
+            if name_node.id in scope.vars:
+                return
+            scope = scope.parent
+        raise CompileError(f"Unsupported exception type: {name_node.id}. Raise only support some "
+                           f"Python standard exception types: {', '.join(sorted(RAISE_TYPES))}",
+                           self.info.loc(exc_node))
 
     # -- assignment targets -----------------------------------------------------------------
     def assign(self, target, value) -> None:

@@ -504,3 +504,37 @@ def test_a_slice_bound_that_is_not_an_int_or_bool_is_a_type_error(bound, kind):
         _SliceBy(bound)(Tensor(np.array([8, 10, 12], np.int32)))
     out, items = _SliceBy(True)(Tensor(np.array([8, 10, 12], np.int32)))
     assert out.asnumpy().tolist() == [] and items == (2, 3)
+
+
+class _NotAGraphError(Exception):
+    pass
+
+
+class _Raises(nn.Cell):
+    def __init__(self, which):
+        super().__init__()
+        self.which = which
+
+    def construct(self, x):
+        if self.which == "UserWarning":
+            raise UserWarning("no")
+        if self.which == "custom":
+            raise _NotAGraphError("no")
+        if self.which == "local":
+            err = ValueError("local")
+            raise err
+        raise RuntimeWarning("warned")
+
+
+@pytest.mark.parametrize("which, name", [("UserWarning", "UserWarning"),
+                                         ("custom", "_NotAGraphError")])
+def test_raise_of_a_type_graphs_do_not_raise_is_mindspores_runtime_error(which, name):
+    # MindSpore 2.10's parser: only its list of Python exception types, or a local variable
+    with pytest.raises(RuntimeError, match=f"Unsupported exception type: {name}. Raise only "
+                                           f"support some Python standard exception types: "
+                                           f"AssertionError, AttributeError, BaseException"):
+        _Raises(which)(Tensor(np.int32(1)))
+    with pytest.raises(ValueError, match="local"):
+        _Raises("local")(Tensor(np.int32(1)))
+    with pytest.raises(RuntimeWarning, match="warned"):
+        _Raises("other")(Tensor(np.int32(1)))
