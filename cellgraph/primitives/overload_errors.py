@@ -40,6 +40,7 @@ class _Match:
     fits_count: bool
     message: str | None = None  # why the calling does not take the call
     keyword: bool = False  # the failure is an unknown keyword
+    too_many: bool = False  # the failure is more positional arguments than it has
     first_failed: int | None = None  # the failing positional argument, self counting as 0
 
 
@@ -72,10 +73,13 @@ def overload_message(name: str, callings, args: tuple, kwargs: dict) -> str:
 
 
 def refuses_scalars(callings, args: tuple, kwargs: dict) -> bool:
-    """Whether no calling takes the call's Python numbers, strings and Nones (the arguments
-    whose type the call itself shows; Tensors and sequences are left to the method)."""
-    return all(_match("", c, args, kwargs, scalars_only=True).message is not None
-               for c in callings)
+    """Whether no calling that could take the call's arguments (by position and keyword name;
+    the recorded callings do not say which parameters have defaults) takes its Python numbers,
+    strings and Nones. Tensors and sequences are left to the method, and so is a call no calling
+    could take (sizes given one by one: MindSpore's `*shape`)."""
+    takers = [m for m in (_match("", c, args, kwargs, scalars_only=True) for c in callings)
+              if not m.keyword and not m.too_many]
+    return bool(takers) and all(m.message is not None for m in takers)
 
 
 def _match(name: str, calling: str, args: tuple, kwargs: dict,
@@ -93,6 +97,7 @@ def _match(name: str, calling: str, args: tuple, kwargs: dict,
         was = "were" if given + 1 > 2 else "was"
         found.message = (f"{name}() takes {len(positional)} positional arguments but {given} "
                          f"{was} given.")
+        found.too_many = True
         return found
     unknown = next((key for key in kwargs if key not in names), None)
     if unknown is not None:  # (before any type: MindSpore converts some types we cannot see)
