@@ -229,7 +229,9 @@ class GradFunction(Transform):
 
 
 def _is_number(value) -> bool:
-    return isinstance(value, numbers.Number) and not isinstance(value, bool)
+    """A Python number (bools too: the sens of a bool output, as MindSpore's scalar graphs
+    take it)."""
+    return isinstance(value, numbers.Number)
 
 
 def _weight_input(graph, leaves, weight):

@@ -14,12 +14,42 @@ _logger = logging.getLogger("cellgraph")
 if _logger.level == logging.NOTSET:  # a level set before this module loaded stays
     _logger.setLevel(_LEVELS.get(int(os.environ.get("GLOG_v", "2") or 2), logging.WARNING))
 
-debug = _logger.debug
-info = _logger.info
-warning = _logger.warning
-error = _logger.error
-critical = _logger.critical
-exception = _logger.exception
+
+
+def debug(msg, *args, **kwargs):
+    """Log `msg % args` at level DEBUG."""
+    kwargs.setdefault("stacklevel", 2)  # the caller's line, not this module's
+    _logger.debug(msg, *args, **kwargs)
+
+
+def info(msg, *args, **kwargs):
+    """Log `msg % args` at level INFO."""
+    kwargs.setdefault("stacklevel", 2)  # the caller's line, not this module's
+    _logger.info(msg, *args, **kwargs)
+
+
+def warning(msg, *args, **kwargs):
+    """Log `msg % args` at level WARNING."""
+    kwargs.setdefault("stacklevel", 2)  # the caller's line, not this module's
+    _logger.warning(msg, *args, **kwargs)
+
+
+def error(msg, *args, **kwargs):
+    """Log `msg % args` at level ERROR."""
+    kwargs.setdefault("stacklevel", 2)  # the caller's line, not this module's
+    _logger.error(msg, *args, **kwargs)
+
+
+def critical(msg, *args, **kwargs):
+    """Log `msg % args` at level CRITICAL."""
+    kwargs.setdefault("stacklevel", 2)  # the caller's line, not this module's
+    _logger.critical(msg, *args, **kwargs)
+
+
+def exception(msg, *args, **kwargs):
+    """Log `msg % args` at level ERROR, with the exception being handled."""
+    kwargs.setdefault("stacklevel", 2)  # the caller's line, not this module's
+    _logger.exception(msg, *args, **kwargs)
 
 
 def get_level() -> str:

@@ -28,6 +28,7 @@ __all__ = [
 
 def assign(variable, value):
     """`variable = value` for a Parameter, or in place for a Tensor; returns the new value."""
+    checked_assign_value("Assign", variable, value)  # Assign's own dtype rule, then the update
     return update_in_place(variable, value)
 
 

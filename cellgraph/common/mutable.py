@@ -144,8 +144,8 @@ def _in_graph(value):
 
 
 def _as_variable(value):
-    if isinstance(value, Tensor):
-        return value.set_const_arg(False)  # MindSpore's: a mutable Tensor is not a constant
+    if isinstance(value, Tensor):  # MindSpore's: a mutable Tensor is not a constant, and is
+        return value.set_const_arg(False)._mark_mutable()  # marked (`__ms_origin_object__`)
     if isinstance(value, Tracer):
         return value
     if isinstance(value, numbers.Number) and not isinstance(value, complex):

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.array_ops import cast as cast_prim
 from cellgraph.primitives.core import (
@@ -683,9 +684,12 @@ def compile_context(builder=None) -> CompileContext:
     return found
 
 
-def checked_assign_value(op: str, variable, value):
+def checked_assign_value(op: str, variable, value, converting: bool = False):
     """`value` with the shape and dtype of `variable` (a Parameter, or a Tensor that an
-    in-place operation updates), or an error naming both."""
+    in-place operation updates), or an error naming both. Assign converts a Tensor value only
+    to a dtype that promoting the two gives (MindSpore's rule); an operation `converting` its
+    result into its input (`x.add_(y)`, `x.copy_(y)`, `set_data`) casts any but a float into
+    an integer or bool variable."""
     if not is_parameter(variable) and not _is_tensor(variable):
         raise DTypeError(f"{op}: expected a Parameter or a Tensor as `variable`, got "
                          f"{type(variable).__name__} {variable!r:.60}")
@@ -694,6 +698,18 @@ def checked_assign_value(op: str, variable, value):
                          f"{type(value).__name__} {value!r:.60}")
     target, given = variable.aval, abstract_of(value)
     name = (variable.name or "Parameter") if is_parameter(variable) else "Tensor"
+    if converting:
+        if given.dtype.is_float and not target.dtype.is_float:
+            raise DTypeError(f"{op}: cannot assign a {given.dtype} value to "
+                             f"{_described(variable, name)} of dtype {target.dtype}")
+    elif not isinstance(value, numbers.Number) and dt.promote(target.dtype,
+                                                              given.dtype) != target.dtype:
+        # MindSpore converts the value to the variable's dtype only where the promotion of the
+        # two is the variable's own
+        raise DTypeError(f"Data type conversion is not supported for a 'Parameter', nor for "
+                         f"the input tensor of an in-place operator, so data type "
+                         f"{str(target.dtype).capitalize()}, which cannot be converted to data "
+                         f"type {str(given.dtype).capitalize()} automatically.")
     if given.shape == (1,) and target.shape == ():  # MindSpore's Assign takes [1] for a scalar
         value = F.reshape(value, ())
         given = abstract_of(value)
@@ -704,9 +720,6 @@ def checked_assign_value(op: str, variable, value):
     if not fits:
         raise ShapeError(f"{op}: cannot assign a value of shape {fmt_shape(given.shape)} to "
                          f"{_described(variable, name)} of shape {fmt_shape(target.shape)}")
-    if given.dtype.is_float and not target.dtype.is_float:
-        raise DTypeError(f"{op}: cannot assign a {given.dtype} value to {_described(variable, name)} of "
-                         f"dtype {target.dtype}")
     if isinstance(value, numbers.Number):
         return F.fill(target.dtype, target.shape, value)
     value = F.cast(value, target.dtype)
@@ -723,7 +736,7 @@ def _described(variable, name: str) -> str:
     return f"Parameter '{name}'" if is_parameter(variable) else "a Tensor"
 
 
-def assign_in_graph(variable, value):
+def assign_in_graph(variable, value, converting: bool = False):
     """Record `variable = value` in the graph being built; returns the new value. A Parameter's
     new value is a leaf (no gradient flows through an update); a Tensor that an in-place
     operation updates (`ops.AssignAdd()(x, y)`, `x.add_(y)`) is rebound: every later read of it
@@ -733,7 +746,7 @@ def assign_in_graph(variable, value):
         raise DTypeError("Assign: a Tensor that is a constant of the graph (built outside it) "
                          "cannot be updated in place inside it; make it a Parameter, or pass "
                          "it as an argument")
-    new = checked_assign_value("Assign", variable, value)
+    new = checked_assign_value("Assign", variable, value, converting)
     if isinstance(variable, Tracer) and not is_parameter(variable):
         current_builder().record_update(variable, new)
         return variable

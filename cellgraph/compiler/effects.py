@@ -57,8 +57,8 @@ def update_in_place(variable, value):
     Parameter or Tensor at once when eager, recorded in the graph being built (`assign_in_graph`)
     otherwise. Returns `variable` (inside a graph, as assign_in_graph returns it)."""
     if current_builder() is not None:
-        return assign_in_graph(variable, value)
-    new = checked_assign_value("Assign", variable, value)
+        return assign_in_graph(variable, value, converting=True)
+    new = checked_assign_value("Assign", variable, value, converting=True)
     data = np.asarray(new.asnumpy())
     if is_parameter(variable):
         variable.set_data(data)

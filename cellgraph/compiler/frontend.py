@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import builtins
 import inspect
+import numbers
 import operator
 import re
 import sys
@@ -22,6 +23,7 @@ import weakref
 import gast
 import numpy as np
 
+from cellgraph._check_jit_forbidden_api import forbidden_call, forbidden_method
 from cellgraph.primitives.composite_setitem import tensor_setitem
 from cellgraph.primitives.errors import (
     ArgumentError,
@@ -29,6 +31,7 @@ from cellgraph.primitives.errors import (
     AttributeLookupError,
     CellgraphError,
     CompileError,
+    DTypeError,
     ShapeError,
     SourceLoc,
     UnboundNameError,
@@ -100,13 +103,37 @@ BINOPS = {gast.Add: operator.add, gast.Sub: operator.sub, gast.Mult: operator.mu
           gast.BitAnd: scalar_bitwise.bit_and, gast.BitOr: scalar_bitwise.bit_or,
           gast.BitXor: scalar_bitwise.bit_xor, gast.LShift: scalar_bitwise.left_shift,
           gast.RShift: scalar_bitwise.right_shift}
+# MindSpore's words when a division of Python numbers in a graph has a zero divisor (its scalar
+# operations' checks, ValueError)
+ZERO_DIVISOR = {gast.Div: "The divisor could not be zero. But the divisor is zero now.",
+                gast.FloorDiv: "The divisor could not be zero. But the divisor is zero now.",
+                gast.Mod: "Cannot perform modulo operation on zero."}
 CMPOPS = {gast.Eq: operator.eq, gast.NotEq: operator.ne, gast.Lt: operator.lt,
           gast.LtE: operator.le, gast.Gt: operator.gt, gast.GtE: operator.ge,
           gast.Is: operator.is_, gast.IsNot: operator.is_not,
           gast.In: choice.contains,
           gast.NotIn: lambda a, b: control_flow.logical_not(choice.contains(a, b))}
+# the exception types a graph raises (MindSpore's exception_types_map)
+RAISE_TYPES = frozenset({
+    "IndexError", "ValueError", "TypeError", "KeyError", "AttributeError", "NameError",
+    "AssertionError", "BaseException", "KeyboardInterrupt", "Exception", "StopIteration",
+    "OverflowError", "ZeroDivisionError", "EnvironmentError", "IOError", "OSError",
+    "MemoryError", "UnboundLocalError", "RuntimeError", "NotImplementedError",
+    "IndentationError", "RuntimeWarning"})
 MAX_INLINE_DEPTH = 200
 MAX_STATIC_ITERATIONS = 100_000
+
+
+def binop(op, left, right):
+    """`left <op> right` (op a gast operator). Python numbers divided by zero raise MindSpore's
+    ValueError, as its scalar operations check the divisor while the graph is built."""
+    try:
+        return BINOPS[type(op)](left, right)
+    except ZeroDivisionError:
+        if type(op) in ZERO_DIVISOR and all(isinstance(v, numbers.Number)
+                                            for v in (left, right)):
+            raise ArgumentValueError(ZERO_DIVISOR[type(op)]) from None
+        raise
 
 
 _CONDITION_COMMENT = re.compile(r"#\s*@jit\.cond:\s*(True|False)\s*$")
@@ -300,7 +327,7 @@ class Interpreter:
     def stmt_AugAssign(self, node):
         target = node.target
         current = self.eval(_as_load(target))
-        self.assign(target, BINOPS[type(node.op)](current, self.eval(node.value)))
+        self.assign(target, binop(node.op, current, self.eval(node.value)))
 
     def stmt_FunctionDef(self, node):
         if node.decorator_list:
@@ -452,6 +479,7 @@ class Interpreter:
         Interpreter.call(methods["__exit__"].__get__(manager), [None, None, None], {})
 
     def stmt_Raise(self, node):
+        self._check_exception_type(node.exc)
         exc = self.eval(node.exc) if node.exc is not None else RuntimeError(
             "No active exception to reraise")  # Python's words, as MindSpore's
         if isinstance(exc, type) and issubclass(exc, BaseException):
@@ -462,6 +490,21 @@ class Interpreter:
             effects.emit_raise(exc)
             raise effects.RaiseSignal()
         raise exc
+
+    def _check_exception_type(self, exc_node) -> None:
+        """MindSpore's parser: `raise Name(...)` names a local variable or one of the Python
+        exception types graphs raise (RAISE_TYPES); any other name is refused."""
+        name_node = exc_node.func if isinstance(exc_node, gast.Call) else exc_node
+        if not isinstance(name_node, gast.Name) or name_node.id in RAISE_TYPES:
+            return
+        scope = self.scope
+        while scope is not None:
+            if name_node.id in scope.vars:
+                return
+            scope = scope.parent
+        raise CompileError(f"Unsupported exception type: {name_node.id}. Raise only support some "
+                           f"Python standard exception types: {', '.join(sorted(RAISE_TYPES))}",
+                           self.info.loc(exc_node))
 
     # -- assignment targets -----------------------------------------------------------------
     def assign(self, target, value) -> None:
@@ -554,6 +597,9 @@ class Interpreter:
         assigned = builder and builder.assigned_attribute(obj, node.attr)
         if assigned is not None:  # a read after `obj.attr = tensor` in this graph
             return assigned
+        forbidden = forbidden_method(obj, node.attr)
+        if forbidden is not None:  # a method MindSpore's graphs refuse on a Tensor or Parameter
+            raise CompileError(forbidden, self.info.loc(node))
         getter = user_property_getter(obj, node.attr)
         if getter is not None:  # parsed like a method: its own reads are guarded one by one
             if is_guarded_owner(obj):
@@ -582,7 +628,13 @@ class Interpreter:
 
     def expr_Slice(self, node):
         part = lambda n: None if n is None else self.eval(n)
-        return slice(part(node.lower), part(node.upper), part(node.step))
+        bounds = part(node.lower), part(node.upper), part(node.step)
+        for bound in bounds:  # MindSpore's MakeSlice: ints, bools, None or Tensors
+            if isinstance(bound, (float, str)):
+                kind = "Float32" if isinstance(bound, float) else "String"
+                raise DTypeError(f"Slice indices must be integers or bool. But got a {kind} "
+                                 f"number.", self.info.loc(node))
+        return slice(*bounds)
 
     def expr_Tuple(self, node):
         return tuple(self._elements(node.elts))
@@ -609,7 +661,7 @@ class Interpreter:
     def expr_BinOp(self, node):
         left, right = self.eval(node.left), self.eval(node.right)
         try:
-            return self.at_node(node, lambda: BINOPS[type(node.op)](left, right))
+            return self.at_node(node, lambda: binop(node.op, left, right))
         except TypeError as e:  # Python's own, on Python values (`[10] & [11]`): its message
             if isinstance(e, CellgraphError) or is_tensor_like(left) or is_tensor_like(right):
                 raise
@@ -640,6 +692,9 @@ class Interpreter:
 
     def expr_Call(self, node):
         fn = self.eval(node.func)
+        forbidden = forbidden_call(fn)
+        if forbidden is not None:
+            raise CompileError(forbidden, self.info.loc(node))
         args = list(self._elements(node.args))
         kwargs = {}
         for kw in node.keywords:
@@ -672,10 +727,8 @@ class Interpreter:
         if fn in (builtins.all, builtins.any) and len(args) == 1 and not kwargs and \
                 is_tensor_like(args[0]) and not isinstance(args[0], np.ndarray):
             return self.at_node(node, lambda: sequence_builtins.tensor_all_any(fn, args[0]))
-        if fn in (builtins.max, builtins.min) and not kwargs and args and any(
-                sequence_builtins.is_graph_tensor(a) for a in (
-                    args if len(args) > 1 or not isinstance(args[0], (tuple, list))
-                    else args[0])):
+        if fn in (builtins.max, builtins.min) and not kwargs and args and \
+                sequence_builtins.extreme_applies(args):
             return self.at_node(node, lambda: sequence_builtins.extreme(fn, args))
         if isinstance(fn, type) and fn in sequence_builtins.BUILTINS:
             return self.at_node(node, lambda: sequence_builtins.BUILTINS[fn](

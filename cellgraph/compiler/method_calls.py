@@ -6,7 +6,7 @@ import inspect
 
 from cellgraph.primitives.errors import DTypeError
 from cellgraph.primitives.method_overloads import OVERLOADS
-from cellgraph.primitives.overload_errors import overload_message
+from cellgraph.primitives.overload_errors import overload_message, refuses_scalars
 from cellgraph.primitives.tensor_methods import TensorMethods
 
 
@@ -20,6 +20,10 @@ def check_method_call(name: str, fn, args: tuple, kwargs: dict, loc) -> None:
         given = args
     elif args and isinstance(args[0], TensorMethods) and getattr(type(args[0]), name, None) is fn:
         given = args[1:]
+    elif getattr(TensorMethods, name, None) is fn:  # Tensor.add(x, y) with x no Tensor
+        first = type(args[0]).__name__ if args else "NoneType"
+        raise DTypeError(f"descriptor '{name}' for 'TensorPy' objects doesn't apply to a "
+                         f"'{first}' object", loc)
     else:
         return
     try:
@@ -28,3 +32,5 @@ def check_method_call(name: str, fn, args: tuple, kwargs: dict, loc) -> None:
         return  # no signature to bind against: the call itself decides
     except TypeError:
         raise DTypeError(overload_message(name, callings, given, kwargs), loc) from None
+    if refuses_scalars(callings, given, kwargs):  # a number or string of a type no form takes
+        raise DTypeError(overload_message(name, callings, given, kwargs), loc)

@@ -23,7 +23,13 @@ import numpy as np
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.check_ops import check_range
-from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, CompileError, DTypeError
+from cellgraph.primitives.errors import (
+    ArgumentError,
+    ArgumentValueError,
+    CompileError,
+    DTypeError,
+    IndexValueError,
+)
 
 from .builder import Tracer, is_tensor_like
 from .dynamic_sequence import check_range_arguments, is_runtime_scalar, variable_scalar
@@ -51,8 +57,38 @@ def _map(call, fn, *sequences):
     if not sequences:
         raise ArgumentError(f"The Map operator must have at least two arguments. But the size "
                             f"of arguments is {1 + len(sequences)}.")
+    _check_map_sequences(sequences)
     out = [call(fn, list(items)) for items in zip(*(_items(s) for s in sequences))]
     return out if isinstance(sequences[0], list) else tuple(out)
+
+
+def _check_map_sequences(sequences) -> None:
+    """MindSpore's Map: lists or tuples, of one kind and one length, not Python's
+    shortest-wins; Tensors map over their rows. A NumPy array among them is Python's map
+    (MindSpore's fallback)."""
+    if any(isinstance(s, np.ndarray) for s in sequences):
+        return
+    kinds = {list if isinstance(s, list) else tuple if isinstance(s, tuple) else
+             Tracer if is_tensor_like(s) else type(s) for s in sequences}
+    if len(kinds) > 1:
+        raise CompileError("The types of arguments in Map must be consistent, but the types of "
+                           "arguments are inconsistent.")
+    (kind,) = kinds
+    if kind is Tracer:
+        return
+    if kind not in (list, tuple):
+        raise CompileError(f"Map can only be applied to list, tuple, but got "
+                           f"{_graph_type_name(sequences[0])}.")
+    if len({len(_items(s)) for s in sequences}) > 1:
+        raise CompileError(f"For 'Map', the length of {'lists' if kind is list else 'tuples'} "
+                           f"must be the same. ")
+
+
+def _graph_type_name(value) -> str:
+    """MindSpore's name for the type of a Python value in a graph (Int64, Float32, ...)."""
+    names = {bool: "Bool", int: "Int64", float: "Float32", str: "String", dict: "Dictionary"}
+    return next((name for kind, name in names.items() if type(value) is kind),
+                type(value).__name__)
 
 
 def _zip(call, *sequences):
@@ -82,18 +118,24 @@ def extreme(fn, args):
     sequence holding Tensors, the first largest (smallest), chosen when the graph runs. As in
     Python, Tensors of more than one element cannot be compared to a truth value."""
     is_max = fn is builtins.max
+    empty = f"{fn.__name__}() arg is an empty sequence."
     if len(args) == 1 and is_graph_tensor(args[0]):
         (seq,) = args
         if not seq.shape:
-            raise ArgumentError(f"{fn.__name__}() of a 0-d Tensor: it is not iterable")
+            raise DTypeError("Cannot iterate over a scalar tensor.")
         if len(seq.shape) > 1:
             raise ArgumentValueError(_AMBIGUOUS)
         if seq.shape[0] == 0:
-            raise ArgumentValueError(f"{fn.__name__}() arg is an empty sequence")
+            raise ArgumentValueError(empty)
         return (F.reduce_max if is_max else F.reduce_min)(seq, 0)
     items = _items(args[0]) if len(args) == 1 else list(args)
     if not items:
-        raise ArgumentValueError(f"{fn.__name__}() arg is an empty sequence")
+        raise ArgumentValueError(empty)
+    nested = [item for item in items if isinstance(item, (tuple, list)) and holds_tensor(item)]
+    if nested and len(args) == 1:
+        raise DTypeError(f"{fn.__name__}() cannot support tensor in list or tuple nested now.")
+    if any(math.prod(t.shape) != 1 for item in nested for t in item if is_graph_tensor(t)):
+        raise ArgumentValueError(_AMBIGUOUS)  # sequences compare their Tensors' truth values
     current = items[0]
     for item in items[1:]:
         better = item > current if is_max else item < current
@@ -104,6 +146,21 @@ def extreme(fn, args):
             raise ArgumentValueError(_AMBIGUOUS)
         current = F.where(better, item, current)
     return current
+
+
+def extreme_applies(args) -> bool:
+    """Whether `max`/`min` of `args` is MindSpore's graph form (extreme): a Tensor among them
+    or inside a tuple or list of them, or one empty tuple or list."""
+    if len(args) == 1 and isinstance(args[0], (tuple, list)) and not args[0]:
+        return True
+    return holds_tensor(args)
+
+
+def holds_tensor(value) -> bool:
+    """A graph Tensor, or a tuple or list holding one (at any depth)."""
+    if isinstance(value, (tuple, list)):
+        return any(holds_tensor(v) for v in value)
+    return is_graph_tensor(value)
 
 
 def is_graph_tensor(value) -> bool:
@@ -206,7 +263,27 @@ def _first_of(pending, otherwise):
     return result
 
 
-SEQUENCE_METHODS = {"count": _count, "index": _index}
+# MindSpore's names for the type of a constant scalar in its messages
+_IMM_NAMES = {bool: "BoolImm", int: "Int64Imm", float: "FP32Imm", str: "StringImm"}
+
+
+def _pop(sequence, *args):
+    """`list.pop([index])` in a graph: an int index within the list (MindSpore's errors for
+    another type, or one out of range, or an empty list)."""
+    if not isinstance(sequence, list) or len(args) > 1:
+        return sequence.pop(*args)
+    index = args[0] if args else -1
+    if isinstance(index, (bool, float, str)):
+        shown = ("true" if index else "false") if isinstance(index, bool) else \
+            f"{index:g}" if isinstance(index, float) else index
+        raise DTypeError(f"Integer argument expected, but got {_IMM_NAMES[type(index)]} type "
+                         f"value: {shown}")
+    if isinstance(index, int) and not -len(sequence) <= index < len(sequence):
+        raise IndexValueError("The pop index out of range.")
+    return sequence.pop(index)
+
+
+SEQUENCE_METHODS = {"count": _count, "index": _index, "pop": _pop}
 
 
 def tensor_all_any(fn, tensor):
@@ -236,8 +313,8 @@ def check_classinfo(classinfo) -> None:
 
 
 def sequence_method(fn):
-    """The graph's version of `fn` when it is a list's or tuple's `index` or `count` bound to
-    its sequence, else None."""
+    """The graph's version of `fn` when it is a list's or tuple's `index` or `count`, or a
+    list's `pop`, bound to its sequence, else None."""
     owner = getattr(fn, "__self__", None)
     handler = SEQUENCE_METHODS.get(getattr(fn, "__name__", None))
     if handler is None or type(owner) not in (list, tuple):

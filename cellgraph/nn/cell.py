@@ -6,6 +6,7 @@ import inspect
 import threading
 
 from cellgraph import context
+from cellgraph._check_jit_forbidden_api import jit_forbidden_register
 from cellgraph.common.parameter import _Buffer
 from cellgraph.compiler.builder import current_builder, parameters_cast_to
 from cellgraph.compiler.frontend import (
@@ -376,10 +377,12 @@ class Cell(CellState):
             if not expand:
                 break
 
+    @jit_forbidden_register
     def get_parameters(self, expand=True):
         for _, p in self.parameters_and_names(expand=expand):
             yield p
 
+    @jit_forbidden_register
     def trainable_params(self, recurse=True) -> list:
         params = []
         for name, p in self.parameters_and_names(expand=recurse):
@@ -389,6 +392,7 @@ class Cell(CellState):
                 params.append(p)
         return params
 
+    @jit_forbidden_register
     def untrainable_params(self, recurse=True) -> list:
         return [p for _, p in self.parameters_and_names(expand=recurse) if not p.requires_grad]
 

@@ -14,6 +14,7 @@ import types
 from collections import OrderedDict
 from collections.abc import Mapping
 
+from cellgraph._check_jit_forbidden_api import jit_forbidden_register
 from cellgraph.common.parameter import _Buffer
 from cellgraph.runtime.tensor import Parameter, Tensor
 
@@ -51,6 +52,7 @@ class CellState:
         else:
             self._non_persistent_buffers_set.add(name)
 
+    @jit_forbidden_register
     def register_buffer(self, name, tensor, persistent=True) -> None:
         """Keep `tensor` (a Tensor, or None) as the buffer `name`, an attribute of this Cell;
         `persistent` buffers are part of `state_dict()`."""
@@ -68,6 +70,7 @@ class CellState:
         self._set_buffer(name, tensor, bool(persistent))
         object.__setattr__(self, name, tensor)
 
+    @jit_forbidden_register
     def get_sub_cell(self, target: str):
         """The Cell at the attribute path `target` ("" is this Cell)."""
         cell = self
@@ -79,6 +82,7 @@ class CellState:
                 raise AttributeError(f"`{item}` is not an nn.Cell")  # noqa: TRY004 (MindSpore)
         return cell
 
+    @jit_forbidden_register
     def get_buffer(self, target: str):
         """The buffer at the attribute path `target` ("sub_net.buffer_1")."""
         cell_path, _, name = target.rpartition(".")
@@ -89,6 +93,7 @@ class CellState:
             raise AttributeError(f"`{name}` is not a buffer")
         return getattr(cell, name)
 
+    @jit_forbidden_register
     def named_buffers(self, prefix="", recurse=True, remove_duplicate=True):
         """Yield (attribute path, buffer) for the buffers of this Cell (and, with `recurse`,
         of the Cells below it); a buffer held twice is yielded once unless
@@ -103,6 +108,7 @@ class CellState:
                     seen.add(id(value))
                 yield (f"{cell_prefix}.{name}" if cell_prefix else name), value
 
+    @jit_forbidden_register
     def buffers(self, recurse=True):
         """Yield the buffers of this Cell (and, with `recurse`, of the Cells below it)."""
         for _, value in self.named_buffers(recurse=recurse):
@@ -127,25 +133,30 @@ class CellState:
         object.__setattr__(self, table, {**(getattr(self, table) or {}), key: hook})
         return hooks.HookHandle(self, table, key)
 
+    @jit_forbidden_register
     def register_state_dict_pre_hook(self, hook):
         """`hook(cell, prefix, keep_vars)` runs before `state_dict()` collects this Cell."""
         return self._add_hook("_state_dict_pre_hooks", hook)
 
+    @jit_forbidden_register
     def register_state_dict_post_hook(self, hook):
         """`hook(cell, state_dict, prefix, local_metadata)` runs after `state_dict()` has
         collected this Cell and those below it; it must return None."""
         return self._add_hook("_state_dict_hooks", hook)
 
+    @jit_forbidden_register
     def register_load_state_dict_pre_hook(self, hook):
         """`hook(cell, state_dict, prefix, local_metadata, strict, missing_keys,
         unexpected_keys, error_msgs)` runs before `load_state_dict()` loads this Cell."""
         return self._add_hook("_load_state_dict_pre_hooks", hook)
 
+    @jit_forbidden_register
     def register_load_state_dict_post_hook(self, hook):
         """`hook(cell, incompatible_keys)` runs after `load_state_dict()` has loaded this Cell
         and those below it; it may edit the key lists in place and must return None."""
         return self._add_hook("_load_state_dict_post_hooks", hook)
 
+    @jit_forbidden_register
     def state_dict(self, *args, destination=None, prefix="", keep_vars=False):
         """An OrderedDict from attribute path to each Parameter and persistent buffer of this
         Cell and the Cells below it (the objects themselves)."""
@@ -210,6 +221,7 @@ class CellState:
                     if (dot and head not in children) or (not dot and head not in local_state):
                         unexpected_keys.append(key)
 
+    @jit_forbidden_register
     def load_state_dict(self, state_dict, strict=True):
         """Copy the values of `state_dict` (attribute path -> Tensor, as `state_dict()` or
         `load_checkpoint` gives) into this Cell's Parameters and persistent buffers. Returns

@@ -104,7 +104,13 @@ from .custom_ops import Custom, kernel, ms_kernel  # noqa: F401
 # ops.dtype(x) is a Tensor's dtype, as MindSpore's (its DType primitive); the dtypes are
 # cellgraph.float32, ... (mindspore.common.dtype)
 from .function.array_func.attributes import dtype, identity, shape  # noqa: F401
-from .function.other_func import mixed_precision_cast, switch_layer, tuple_len  # noqa: F401
+from .function.other_func import (  # noqa: F401
+    mixed_precision_cast,
+    switch_layer,
+    tuple_div,
+    tuple_len,
+    typeof,
+)
 from .functional import (  # noqa: F401  (primitive instances and aliases, as in MindSpore)
     tensor_add,
     tensor_div,

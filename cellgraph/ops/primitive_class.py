@@ -19,7 +19,7 @@ from types import MappingProxyType
 
 from cellgraph.primitives import exports
 from cellgraph.primitives.core import PRIMITIVES
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, CompileError, DTypeError
 
 
 class UserData:
@@ -92,9 +92,37 @@ class PrimitiveClass(UserData):
     def __call__(self, *args, **kwargs):
         if self._numbers_as_tensors and args and all(type(a) in (int, float) for a in args):
             args = _numbers_in_a_graph(args)
-        if self._strategy is None:
-            return type(self)._fn(*args, **kwargs, **self._attrs)
-        return sharded_call(self._strategy, type(self)._fn, args, {**kwargs, **self._attrs})
+        try:
+            if self._strategy is None:
+                return type(self)._fn(*args, **kwargs, **self._attrs)
+            return sharded_call(self._strategy, type(self)._fn, args, {**kwargs, **self._attrs})
+        except TypeError:
+            self._check_operand_count(args, kwargs)
+            raise
+
+    def _check_operand_count(self, args, kwargs):
+        """Inside a graph, raise MindSpore's error when the call passed fewer operands than the
+        operation takes (a TypeError of the call itself, not one raised inside the operation;
+        eagerly, the primitive's own TypeError is MindSpore's PyNative one)."""
+        from cellgraph.compiler.builder import current_builder
+
+        if current_builder() is None:
+            return
+        try:
+            signature = inspect.signature(type(self)._fn)
+        except (TypeError, ValueError):
+            return
+        attrs = self.__dict__.get("_attrs", {})
+        operands = [p for p in signature.parameters.values() if p.name not in attrs and p.kind in (
+            inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+        try:
+            signature.bind(*args, **kwargs, **attrs)
+        except TypeError:
+            if len(args) + len(kwargs) < len(operands):
+                raise CompileError(  # MindSpore's RuntimeError while it builds the graph
+                    f"For 'S_Prim_{self.name}', the size of input should be {len(operands)}, "
+                    f"but got {len(args) + len(kwargs)}. Please check inputs of the "
+                    f"operator.") from None
 
     def shard(self, in_strategy=None, out_strategy=None):
         """Split the operator's inputs (and, for some, its output) across devices in

@@ -13,7 +13,6 @@ the valid callings."""
 from __future__ import annotations
 
 import inspect
-import numbers
 
 import numpy as np
 
@@ -22,7 +21,7 @@ from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as _core
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.primitives.method_overloads import OVERLOADS
-from cellgraph.primitives.overload_errors import overload_message
+from cellgraph.primitives.overload_errors import fits_tag, overload_message
 from cellgraph.primitives.tensor_methods import TensorMethods
 
 
@@ -69,49 +68,6 @@ def _is_tensor(value) -> bool:
     return isinstance(value, TensorMethods)
 
 
-def _is_scalar_tensor(value) -> bool:
-    """A graph value standing for a Python scalar (a 0-d tracer): it fits the scalar types."""
-    return _is_tensor(value) and value.aval.ndim == 0 and type(value).__name__ == "Tracer"
-
-
-def _is_sequence_tensor(value) -> bool:
-    """A graph value standing for a tuple of ints (a `mutable` tuple passed to the graph: a
-    1-D integer tracer): it fits the tuple and list types."""
-    return _is_tensor(value) and value.aval.ndim == 1 and value.aval.dtype.is_int and \
-        type(value).__name__ == "Tracer"
-
-
-def _fits_tag(value, tag: str) -> bool:
-    if tag == "any":
-        return True
-    if tag in ("Tuple", "List") and _is_sequence_tensor(value):
-        return True
-    if tag == "Tensor":
-        return _is_tensor(value)
-    if tag == "None":
-        return value is None
-    if tag == "Tuple":
-        return isinstance(value, tuple)
-    if tag == "List":
-        return isinstance(value, list)
-    if tag == "str":
-        return isinstance(value, str)
-    if tag == "mstype":
-        return isinstance(value, dt.DType) or (isinstance(value, type) and
-                                                issubclass(value, np.generic))
-    if _is_scalar_tensor(value):
-        return tag in ("int", "float", "bool", "number")
-    if tag == "bool":
-        return isinstance(value, (bool, np.bool_))
-    if tag == "int":
-        return isinstance(value, (numbers.Integral, np.integer))
-    if tag == "float":
-        return isinstance(value, (numbers.Real, np.floating)) and not isinstance(value, bool)
-    if tag == "number":
-        return isinstance(value, (numbers.Number, np.number, np.bool_))
-    return False
-
-
 class _Form:
     """One overload: its function (MindSpore's parameters for the form) and the types each
     parameter takes (the union over the recorded callings with those parameter names)."""
@@ -127,7 +83,7 @@ class _Form:
             return None
         for name, value in list(bound.arguments.items())[1:]:
             tags = self.tags.get(name)
-            if tags is not None and not any(_fits_tag(value, t) for t in tags):
+            if tags is not None and not any(fits_tag(value, t) for t in tags):
                 return None
         return bound
 

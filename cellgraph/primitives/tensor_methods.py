@@ -13,7 +13,7 @@ from . import functional as F
 from . import math_ops as _math
 from . import nn_functional as NF
 from . import rounding_ops as _bitwise
-from .core import abstract_of, normalize_axes
+from .core import abstract_of, normalize_axes, running_eagerly
 from .errors import DTypeError
 
 
@@ -36,6 +36,22 @@ def _seq(o, tensor):
 def _flat_args(args):
     """`t.reshape(2, 3)` and `t.reshape((2, 3))` both mean shape (2, 3)."""
     return tuple(args[0]) if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+
+
+def _check_implicit_shape(name: str, sizes: tuple) -> None:
+    """`t.reshape(2, 3)`: sizes given one by one must be ints (MindSpore's TypeError, in its
+    graph-mode and PyNative words); one tuple, list or Tensor is the shape itself."""
+    if len(sizes) == 1 and (isinstance(sizes[0], (tuple, list)) or hasattr(sizes[0], "aval")):
+        return
+    for i, size in enumerate(sizes):
+        if isinstance(size, (int, np.integer)) or hasattr(size, "aval"):
+            continue
+        kind = {str: "string"}.get(type(size), type(size).__name__)
+        if running_eagerly():
+            raise DTypeError(f"{name}(): argument 'shape'(position 0) should be tuple of int, "
+                             f"but unpack failed at pos {i} (got {kind}).")
+        raise DTypeError(f"{name}(): argument 'shape' (position {i + 1}) must be tuple of int, "
+                         f"not {kind}.")
 
 
 def _count(shape, axis) -> int:
@@ -139,6 +155,7 @@ class TensorMethods:
         return F.reduce_min(self, axis, keepdims)
 
     def reshape(self, *shape):
+        _check_implicit_shape("reshape", shape)
         return F.reshape(self, _flat_args(shape))
 
     def view(self, *shape):

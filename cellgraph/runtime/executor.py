@@ -49,7 +49,7 @@ from cellgraph.compiler.guards import guard_source, stale_checker
 from cellgraph.compiler.pipeline import Compiled, compile_callable
 from cellgraph.compiler.pytree import Tree, is_plain_dict, join_text, runtime_value
 from cellgraph.primitives.core import VALUE_INPUT_LIMIT
-from cellgraph.primitives.errors import RunError
+from cellgraph.primitives.errors import CompileError, RunError
 
 from . import backend as backend_module
 from .backend import Backend, get_backend
@@ -497,15 +497,18 @@ def value_key(leaves: list, positions) -> tuple:
     return tuple(out)
 
 
-def tensor_leaves(args) -> list:
+def tensor_leaves(args, _enclosing: tuple = ()) -> list:
+    """The Tensors in a call's arguments (nested tuples, lists and dicts), in order. A container
+    that holds itself (`a = [1]; a.append(a)`) is refused, as MindSpore refuses it."""
     out = []
     for a in args:
         if isinstance(a, Tensor):
             out.append(a)
-        elif isinstance(a, (tuple, list)):
-            out.extend(tensor_leaves(a))
-        elif is_plain_dict(a):
-            out.extend(tensor_leaves(tuple(a.values())))
+        elif isinstance(a, (tuple, list)) or is_plain_dict(a):
+            if id(a) in _enclosing:
+                raise CompileError("Detect recursion when converting python object.")
+            items = tuple(a.values()) if is_plain_dict(a) else a
+            out.extend(tensor_leaves(items, (*_enclosing, id(a))))
         elif isinstance(a, np.ndarray):
             out.append(Tensor(a))
     return out

@@ -37,6 +37,7 @@ def _infer_dtype(data) -> dt.DType:
 _NUMPY_STYLE: dict[int, weakref.ref] = {}
 # the Tensors marked `const_arg`, by id
 _CONST_ARG: dict[int, weakref.ref] = {}
+_MUTABLE: dict[int, weakref.ref] = {}  # the Tensors `mutable` was given (MindSpore marks them)
 # the Tensors marked `virtual_flag` (placeholders a network is built on), by id
 _VIRTUAL: dict[int, weakref.ref] = {}
 # the NumPy dtypes MindSpore makes Tensors of (bfloat16 aside), as its input check lists them
@@ -173,6 +174,25 @@ class Tensor(TensorMethods):
             _CONST_ARG[key] = weakref.ref(self, lambda _: _CONST_ARG.pop(key, None))
         else:
             _CONST_ARG.pop(key, None)
+        return self
+
+    @property
+    def __ms_origin_object__(self):
+        """MindSpore's mark on a Tensor given to `mutable`: the Tensor itself."""
+        made = _MUTABLE.get(id(self))
+        if made is None or made() is not self:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute "
+                                 f"'__ms_origin_object__'")
+        return self
+
+    @property
+    def __ms_mutable__(self) -> bool:
+        made = _MUTABLE.get(id(self))
+        return made is not None and made() is self
+
+    def _mark_mutable(self) -> Tensor:
+        key = id(self)
+        _MUTABLE[key] = weakref.ref(self, lambda _: _MUTABLE.pop(key, None))
         return self
 
     @property
@@ -554,7 +574,7 @@ class Parameter(Tensor):
         if current_builder() is not None:  # in construct: an update the graph carries out
             from cellgraph.compiler.builder import assign_in_graph
 
-            assign_in_graph(self, data)
+            assign_in_graph(self, data, converting=True)
             return self
         if isinstance(data, float) and self._dtype.np.kind == "i":
             raise DTypeError(f"Parameter set_data: a Python float ({data!r}) is not converted "

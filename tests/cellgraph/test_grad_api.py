@@ -511,3 +511,25 @@ def test_grad_operation_leaves_out_tuple_inputs():
     assert ops.GradOperation(get_all=True)(Cube())((x, y)) == ()
     grads = ops.GradOperation(get_all=True)(Product())((x, y), y)
     assert len(grads) == 1 and grads[0].asnumpy().tolist() == [2.0]
+
+
+class _NotEqual(nn.Cell):
+    def construct(self, x, y):
+        return x != y
+
+
+class _GradAllWithSens(nn.Cell):
+    def __init__(self, net):
+        super().__init__()
+        self.net = net
+        self.grad = ops.GradOperation(get_all=True, sens_param=True)
+
+    def construct(self, *args):
+        return self.grad(self.net)(*args)
+
+
+def test_a_python_bool_is_the_sens_of_a_bool_scalar_output():
+    # MindSpore 2.10: (0, 0) for sens True and for sens False
+    for sens in (True, False):
+        grads = _GradAllWithSens(_NotEqual())(cellgraph.mutable(3), cellgraph.mutable(4), sens)
+        assert [int(g) for g in grads] == [0, 0]

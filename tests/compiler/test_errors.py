@@ -457,3 +457,84 @@ def test_assigning_an_attribute_of_an_item_is_mindspores_runtime_error():
                        "assigned. But got Subscript.", AssignsThroughAnItem,
                        "self.cells[0].x = x")
     assert isinstance(err, RuntimeError)
+
+
+class _ScalarDivisions(nn.Cell):
+    def __init__(self, which):
+        super().__init__()
+        self.which = which
+
+    def construct(self, x):
+        if self.which == "div":
+            return x + 5 / 0
+        if self.which == "floordiv":
+            return x + 5 // 0
+        if self.which == "mod":
+            return x + 5.0 % 0
+        y = 3
+        y /= 0
+        return x + y
+
+
+@pytest.mark.parametrize("which, message", [
+    ("div", "The divisor could not be zero. But the divisor is zero now."),
+    ("floordiv", "The divisor could not be zero. But the divisor is zero now."),
+    ("mod", "Cannot perform modulo operation on zero."),
+    ("augmented", "The divisor could not be zero. But the divisor is zero now.")])
+def test_python_numbers_divided_by_zero_raise_mindspores_value_error(which, message):
+    # MindSpore 2.10: ValueError with these words, from its scalar operations' checks
+    with pytest.raises(ValueError, match=message):
+        _ScalarDivisions(which)(Tensor(np.int32(2)))
+
+
+class _SliceBy(nn.Cell):
+    def __init__(self, bound):
+        super().__init__()
+        self.bound = bound
+
+    def construct(self, x):
+        return x[1:self.bound], (1, 2, 3)[self.bound:]
+
+
+@pytest.mark.parametrize("bound, kind", [(2.5, "Float32"), ("a", "String")])
+def test_a_slice_bound_that_is_not_an_int_or_bool_is_a_type_error(bound, kind):
+    # MindSpore 2.10's MakeSlice check: TypeError; a bool bound is an int
+    with pytest.raises(TypeError, match=f"Slice indices must be integers or bool. But got a "
+                                        f"{kind} number."):
+        _SliceBy(bound)(Tensor(np.array([8, 10, 12], np.int32)))
+    out, items = _SliceBy(True)(Tensor(np.array([8, 10, 12], np.int32)))
+    assert out.asnumpy().tolist() == [] and items == (2, 3)
+
+
+class _NotAGraphError(Exception):
+    pass
+
+
+class _Raises(nn.Cell):
+    def __init__(self, which):
+        super().__init__()
+        self.which = which
+
+    def construct(self, x):
+        if self.which == "UserWarning":
+            raise UserWarning("no")
+        if self.which == "custom":
+            raise _NotAGraphError("no")
+        if self.which == "local":
+            err = ValueError("local")
+            raise err
+        raise RuntimeWarning("warned")
+
+
+@pytest.mark.parametrize("which, name", [("UserWarning", "UserWarning"),
+                                         ("custom", "_NotAGraphError")])
+def test_raise_of_a_type_graphs_do_not_raise_is_mindspores_runtime_error(which, name):
+    # MindSpore 2.10's parser: only its list of Python exception types, or a local variable
+    with pytest.raises(RuntimeError, match=f"Unsupported exception type: {name}. Raise only "
+                                           f"support some Python standard exception types: "
+                                           f"AssertionError, AttributeError, BaseException"):
+        _Raises(which)(Tensor(np.int32(1)))
+    with pytest.raises(ValueError, match="local"):
+        _Raises("local")(Tensor(np.int32(1)))
+    with pytest.raises(RuntimeWarning, match="warned"):
+        _Raises("other")(Tensor(np.int32(1)))

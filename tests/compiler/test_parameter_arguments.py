@@ -118,7 +118,7 @@ def test_cell_argument_assign_value_in_both_modes(mode):
     np.testing.assert_allclose(w.asnumpy(), [2.0, 3.0])
 
 
-def test_attribute_parameter_assign_value_in_construct():
+def test_attribute_parameter_set_data_in_construct_is_refused_as_in_mindspore():
     class Counter(nn.Cell):
         def __init__(self):
             super().__init__()
@@ -128,10 +128,10 @@ def test_attribute_parameter_assign_value_in_construct():
             self.total.set_data(self.total + x.sum())
             return self.total * 1
 
-    counter = Counter()
-    for expected in (2.0, 4.0):
-        np.testing.assert_allclose(counter(Tensor(np.ones(2, np.float32))).asnumpy(), [expected])
-    np.testing.assert_allclose(counter.total.asnumpy(), [4.0])
+    # MindSpore 2.10 refuses Parameter.set_data in a graph (ops.assign is the graph's way)
+    with pytest.raises(RuntimeError, match="the 'Parameter' object's method 'set_data' is not "
+                                           "supported in 'construct'"):
+        Counter()(Tensor(np.ones(2, np.float32)))
 
 
 def f32(*values):

@@ -267,3 +267,77 @@ def test_ordering_sequences_of_scalars_still_folds():
 
     # MindSpore 2.10: the first pair decides; the Tensors after it are never compared
     assert decided_before_the_tensors(ms.Tensor([1]), ms.Tensor([3])) == (True, True, False, False)
+
+
+class _Map(ms.nn.Cell):
+    def __init__(self, scalars=False):
+        super().__init__()
+        self.scalars = scalars
+
+    def construct(self, x, y):
+        if self.scalars:
+            return map(add, 3, 4)
+        return map(add, x, y)
+
+
+@pytest.mark.parametrize("x, y, message", [
+    ([1, 2], [1, 2, 3], "For 'Map', the length of lists must be the same. "),
+    ((1, 2), (1, 2, 3), "For 'Map', the length of tuples must be the same. "),
+    ([1], (1,), ("The types of arguments in Map must be consistent, but the types of "
+                 "arguments are inconsistent.")),
+    ([ms.Tensor(1.0)], ms.Tensor([1.0]), "The types of arguments in Map must be consistent")])
+def test_map_refuses_what_mindspores_map_refuses(x, y, message):
+    # MindSpore 2.10: RuntimeError, not Python's shortest-wins map
+    with pytest.raises(RuntimeError) as info:
+        _Map()(x, y)
+    assert str(info.value).startswith(message)
+
+
+def test_map_over_numbers_and_over_numpy_arrays():
+    with pytest.raises(RuntimeError, match="Map can only be applied to list, tuple, but got "
+                                           "Int64."):
+        _Map(scalars=True)(1, 2)
+    assert _Map()([1, 2], [3, 4]) == [4, 6]
+
+    @ms.jit
+    def fallback():  # NumPy arrays take Python's map, as MindSpore's fallback does
+        return tuple(map(add, np.array([1, 2, 3, 4]), ms.Tensor([1, 1, 1, 1])))
+
+    assert [int(v) for v in fallback()] == [2, 3, 4, 5]
+
+
+def test_list_pop_refuses_what_mindspores_graphs_refuse():
+    # MindSpore 2.10: IndexError / TypeError with these words
+    def pop_with(*args, start=(1, 2)):
+        @ms.jit
+        def f():
+            x = list(start)
+            return x.pop(*args), x
+        return f()
+
+    assert pop_with() == (2, [1]) and pop_with(0) == (1, [2]) and pop_with(-2) == (1, [2])
+    for args, start in (((4,), (1, 2)), ((-5,), (1, 2)), ((), ())):
+        with pytest.raises(IndexError, match="The pop index out of range."):
+            pop_with(*args, start=start)
+    for index, words in ((1.0, "FP32Imm type value: 1"), ("a", "StringImm type value: a"),
+                         (True, "BoolImm type value: true")):
+        with pytest.raises(TypeError, match=f"Integer argument expected, but got {words}"):
+            pop_with(index)
+
+
+def test_max_min_refuse_what_mindspores_graphs_refuse():
+    # MindSpore 2.10's errors for these calls in a graph
+    calls = [
+        (lambda: max(()), ValueError, "max() arg is an empty sequence."),
+        (lambda: min(ms.Tensor(1)), TypeError, "Cannot iterate over a scalar tensor."),
+        (lambda: max(((ms.Tensor(10.0), ms.Tensor(30.0)),)), TypeError,
+         "max() cannot support tensor in list or tuple nested now."),
+        (lambda: min([[ms.Tensor(1.0)], [ms.Tensor(2.0)]]), TypeError,
+         "min() cannot support tensor in list or tuple nested now."),
+        (lambda: max([ms.Tensor([1, 2]), ms.Tensor([3, 4])], [ms.Tensor([5, 6])]), ValueError,
+         "The truth value of an array with more than one element is ambiguous.")]
+    for call, error, message in calls:
+        with pytest.raises(error) as info:
+            ms.jit(call)()
+        assert str(info.value).startswith(message)
+    assert ms.jit(lambda: max((1, 2), (1, 3)))() == (1, 3)

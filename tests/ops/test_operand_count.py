@@ -1,5 +1,6 @@
 """A primitive called with more or fewer operands than it takes raises MindSpore's TypeError,
 eagerly and inside a graph (where the message also names the user's line)."""
+import numpy as np
 import pytest
 
 import cellgraph as ms
@@ -72,3 +73,52 @@ def test_an_unknown_keyword_names_the_overloads_it_fails():
     with pytest.raises(TypeError) as info:
         g(x)
     assert str(info.value).count("match failed because incorrect keyword name: max_value") == 2
+
+
+def _graph_error(fn, *args):
+    with pytest.raises(TypeError) as info:
+        ms.jit(fn)(*args)
+    return str(info.value)
+
+
+def test_invalid_types_are_underlined_from_the_first_argument_that_failed():
+    # MindSpore 2.10's messages for the same calls
+    x = Tensor(np.ones((2, 3), np.float32))
+    text = _graph_error(lambda t: t.max(1, [1]), x)
+    assert ('"Tensor.max(dim=<int>, keepdim=<bool>)"\n'
+            '    match failed because invalid types: (int, list<int>)\n'
+            + " " * 46 + "~" * 11 + "\n") in text
+    text = _graph_error(lambda t, y: t.add(y, 1), x, x)
+    assert ("    match failed because invalid types: (Tensor, int)\n"
+            + " " * 41 + "~" * 13 + "\n") in text
+    text = _graph_error(lambda t: t.roll(shifts=2, dims=1.1), x)
+    assert text.startswith('Failed calling roll with "roll(shifts=int, dims=float)".\n'
+                           'The valid calling should be:\n'
+                           '"Tensor.roll(shifts=<int,Tuple,List>, dims=<int,Tuple,None,List>)"\n'
+                           '    match failed because invalid types: (shifts=int, dims=float)\n'
+                           + " " * 41 + "~" * 24)
+
+
+def test_the_one_calling_that_fits_the_count_gives_its_own_error():
+    x = Tensor(np.ones((2, 3), np.float32))
+    assert _graph_error(lambda t: t.max(0, 1, initial=None), x).startswith(
+        "max(): argument 'keepdims' (position 2) must be bool, not int.")
+    assert _graph_error(lambda t: t.max(0, True, initial=[1]), x).startswith(
+        "max(): argument 'initial' must be Number but got list of Any")
+
+
+def test_sizes_given_one_by_one_must_be_ints():
+    x = Tensor(np.ones((1,), np.float32))
+    assert _graph_error(lambda t: t.reshape(1, 1.1), x).startswith(
+        "reshape(): argument 'shape' (position 2) must be tuple of int, not float.")
+    assert _graph_error(lambda t: t.reshape("a"), x).startswith(
+        "reshape(): argument 'shape' (position 1) must be tuple of int, not string.")
+    with pytest.raises(TypeError, match=r"reshape\(\): argument 'shape'\(position 0\) should be "
+                                        r"tuple of int, but unpack failed at pos 1 \(got float\)"):
+        x.reshape(1, 1.1)
+
+
+def test_a_tensor_method_called_on_the_class_with_no_tensor():
+    # MindSpore 2.10: Python's descriptor TypeError
+    assert _graph_error(lambda a, b: Tensor.add(a, b), [1], [2]).startswith(
+        "descriptor 'add' for 'TensorPy' objects doesn't apply to a 'list' object")

@@ -172,3 +172,27 @@ def test_generated_functions_compile_when_first_called():
     assert "return ops.gather(x, Tensor(np.array([5, 0], np.int32)), 0)" in str(info.value)
     assert not any(isinstance(entry.namespace[n], executor._CompileOnCall)
                    for n in module.functions)
+
+
+class _Identity(nn.Cell):
+    def construct(self, x):
+        return x
+
+
+def _cycles():
+    a = [1, 2]
+    a += [a]
+    d = {"1": 1}
+    d["2"] = d
+    b, c = [1, 2, 3], [4, 5, 6]
+    b[0], c[0] = c, b
+    return a, d, b, c
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_an_argument_that_holds_itself_is_refused_as_mindspore_refuses_it(index):
+    # MindSpore 2.10: RuntimeError "Detect recursion when converting python object."
+    with pytest.raises(RuntimeError, match="Detect recursion when converting python object."):
+        _Identity()(_cycles()[index])
+    shared = [1, 2]  # the same list twice is no cycle
+    assert _Identity()([shared, shared]) == [[1, 2], [1, 2]]

@@ -95,6 +95,8 @@ from .other_func import (
     make_range,
     mixed_precision_cast,
     switch_layer,
+    tuple_div,
+    typeof,
 )
 
 # (module, the names `ops` takes from it, or None: the names a star import takes)
@@ -148,7 +150,8 @@ SOURCES = (
     (_inplace_func, tuple(_inplace_func.OPS_FUNCTIONS)),
     (_array_func_attributes, ("identity", "shape")),
     (_primitive, ("constexpr",)),
-    (_other_func, ("mixed_precision_cast", "switch_layer", "tuple_len")),
+    (_other_func, ("mixed_precision_cast", "switch_layer", "tuple_div", "tuple_len",
+                   "typeof")),
 )
 
 
@@ -186,7 +189,7 @@ globals().update(MINDSPORE_PARAMETERS)
 __all__ = [*CORE_NAMES, "abs", "pow", "sum", *TRANSFORMS, *_assign_names, "dtype",  # noqa: PLE0604
            "make_range", "is_sequence_shape_unknown", "is_sequence_value_unknown", "isconstant",
            "is_dynamic_sequence_element_unknown", "mixed_precision_cast", "switch_layer",
-           *_SCALAR_OPS]
+           "tuple_div", "typeof", *_SCALAR_OPS]
 FUNCTIONAL = __all__
 
 

@@ -3,6 +3,7 @@
 while the graph is built."""
 from __future__ import annotations
 
+import math
 import operator
 
 from cellgraph.compiler import dynamic_sequence
@@ -10,7 +11,7 @@ from cellgraph.compiler.builder import Tracer
 from cellgraph.compiler.dynamic_sequence import RuntimeSequence
 from cellgraph.primitives.errors import DTypeError
 
-__all__ = ["make_range", "mixed_precision_cast", "switch_layer", "tuple_len"]
+__all__ = ["make_range", "mixed_precision_cast", "switch_layer", "tuple_div", "tuple_len", "typeof"]
 
 
 def make_range(start=0, stop=None, step=1) -> tuple:
@@ -104,6 +105,94 @@ def _scalar_op(name: str, op, arity: int):
     return scalar
 
 
+def _scalar_uadd(x):
+    """`F.scalar_uadd(x)`: `+x` of a scalar, a number or one known only at run time."""
+    return x if isinstance(x, Tracer) else operator.pos(x)
+
+
+def _scalar_log(x):
+    """`F.scalar_log(x)`: the natural logarithm of a scalar, a float (MindSpore's ScalarLog),
+    of a number when the graph is built, of a variable scalar when it runs."""
+    if isinstance(x, Tracer):
+        from cellgraph.primitives import dtype as dt
+        from cellgraph.primitives import functional as F
+
+        return dynamic_sequence.variable_scalar(F.log(F.cast(x, dt.float32)))
+    return math.log(x)
+
+
+def _scalar_extreme(name: str, pick, select):
+    def extreme(x, y):
+        if isinstance(x, Tracer) or isinstance(y, Tracer):
+            from cellgraph.primitives import functional as F
+
+            return dynamic_sequence.variable_scalar(select(F, x, y))
+        return pick(x, y)
+
+    extreme.__name__ = extreme.__qualname__ = name
+    extreme.__doc__ = f"`F.{name}(x, y)`: the {pick.__name__} of two scalars."
+    return extreme
+
+
+def typeof(*args):
+    """`F.typeof(x)`: the type of a graph value: `TensorType(dtype)` for a Tensor, the dtype of
+    a Python number (int64, float32, bool, as a graph holds them), `tuple_`, `list_`, `string`
+    or `type_none` for the others."""
+    from cellgraph.compiler.builder import is_tensor_like
+    from cellgraph.primitives import dtype as dt
+
+    if len(args) != 1:
+        raise RuntimeError(f"The Typeof operator must requires 1 argument, but the size of "
+                           f"arguments is {len(args)}.")
+    (x,) = args
+    if is_tensor_like(x):
+        return dt.TensorType(x.dtype)
+    if isinstance(x, Tracer):  # a variable scalar
+        return x.aval.dtype
+    for kind, found in ((bool, dt.bool_), (int, dt.int64), (float, dt.float32),
+                        (tuple, dt.tuple_), (list, dt.list_), (str, dt.string)):
+        if isinstance(x, kind):
+            return found
+    if x is None:
+        return dt.type_none
+    raise DTypeError(f"For 'typeof', the input should be a Tensor, a number, a tuple, a list, "
+                     f"a string or None, but got {type(x).__name__}.")
+
+
+def tuple_div(x, y) -> tuple:
+    """`F.tuple_div(x, y)`: the element-wise quotient of two tuples of ints of one length, each
+    dividing exactly (a shape by a split count), computed when the graph is built; anything else
+    is refused with MindSpore's RuntimeError."""
+    if len(x) != len(y):
+        raise RuntimeError(f"The size of inputs of 'tuple_div' operator must be the same, but "
+                           f"the size of divisor tuple is {len(y)}, the size of dividend tuple "
+                           f"is {len(x)}.")
+    out = []
+    for dividend, divisor in zip(x, y):
+        for value in (dividend, divisor):
+            if isinstance(value, bool) or not isinstance(value, int):
+                text = f"{value:g}" if isinstance(value, float) else repr(value)
+                raise RuntimeError(  # noqa: TRY004 (MindSpore's type)
+                    f"The data type of inputs of 'tuple_div' operator should be an int64 "
+                    f"number, but got a {_scalar_type_name(value)} number {text}.")
+        if divisor == 0:
+            raise RuntimeError("The divisor value should not be 0!")
+        if dividend % divisor != 0:
+            raise RuntimeError(f"The inputs of 'tuple_div' operator should be divisible, but "
+                               f"they are not divisible now, the dividend is {dividend}, the "
+                               f"divisor is {divisor}.")
+        out.append(dividend // divisor)
+    return tuple(out)
+
+
+def _scalar_type_name(value) -> str:
+    """MindSpore's name for the type of a Python scalar in a graph."""
+    if isinstance(value, bool):
+        return "Bool"
+    return "Int64" if isinstance(value, int) else "Float32" if isinstance(
+        value, float) else type(value).__name__
+
+
 # F.scalar_add(2, 3) and friends: arithmetic on Python numbers, done when the graph is built.
 # MindSpore names their parameters (x, y); scalar_ne and the bool operations take *args there.
 SCALAR_OPS = {
@@ -114,5 +203,8 @@ SCALAR_OPS = {
         ("scalar_pow", operator.pow), ("scalar_lt", operator.lt), ("scalar_gt", operator.gt),
         ("scalar_le", operator.le), ("scalar_ge", operator.ge), ("scalar_eq", operator.eq))},
     "scalar_usub": _scalar_op("scalar_usub", operator.neg, 1),
+    "scalar_uadd": _scalar_uadd, "scalar_log": _scalar_log,
+    "scalar_max": _scalar_extreme("scalar_max", max, lambda F, x, y: F.maximum(x, y)),
+    "scalar_min": _scalar_extreme("scalar_min", min, lambda F, x, y: F.minimum(x, y)),
     "scalar_ne": operator.ne, "bool_not": operator.not_, "bool_and": operator.and_,
     "bool_or": operator.or_}

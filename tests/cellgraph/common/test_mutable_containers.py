@@ -137,3 +137,12 @@ def test_sparse_tensor_module_and_row_tensor_inner():
     assert coo.to_dense().asnumpy()[0, 1] == 5
     with pytest.warns(DeprecationWarning), pytest.raises(TypeError, match="COOTensor"):
         SparseTensor([[0, 1]], Tensor(np.array([5.0])), (2, 2))
+
+
+def test_a_tensor_given_to_mutable_is_marked_as_mindspore_marks_it():
+    # MindSpore 2.10: mutable(x) is x, with x.__ms_origin_object__ is x and __ms_mutable__ True
+    x = Tensor(np.ones(2, np.float32))
+    assert not hasattr(x, "__ms_origin_object__") and not x.__ms_mutable__
+    assert mutable(x) is x
+    assert x.__ms_origin_object__ is x and x.__ms_mutable__
+    assert not hasattr(Tensor(np.ones(1)), "__ms_origin_object__")

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from cellgraph import Parameter, ParameterTuple, Tensor, nn, ops
+from cellgraph import Parameter, ParameterTuple, Tensor, mutable, nn, ops
 from cellgraph.common import dtype as mstype
 from cellgraph.ops import functional as F
 
@@ -79,3 +79,58 @@ def test_is_floating_point_as_mindspore():
     assert Check()(Tensor(np.ones(3, np.int32))) is False
     with pytest.raises(AttributeError):
         ops.is_floating_point(1.0)
+
+
+class _TupleDiv(nn.Cell):
+    def construct(self, x, y):
+        return F.tuple_div(x, y)
+
+
+def test_tuple_div_divides_exactly_or_raises_mindsporess_runtime_errors():
+    # MindSpore 2.10: (4, 2), and these RuntimeErrors while the graph is built
+    assert _TupleDiv()((8, 14), (2, 7)) == (4, 2)
+    assert F.tuple_div((8, 14), (2, 7)) == (4, 2)
+    cases = [
+        ((8, 14, 20), (2, 2), ("The size of inputs of 'tuple_div' operator must be the same, but "
+                               "the size of divisor tuple is 2, the size of dividend tuple is 3.")),
+        ((8, 14, 20), (2, 2, 2.0), ("The data type of inputs of 'tuple_div' operator should be an "
+                                    "int64 number, but got a Float32 number 2.")),
+        ((8, 14, 20), (2, 2, 0), "The divisor value should not be 0!"),
+        ((8, 14), (2, 3), ("The inputs of 'tuple_div' operator should be divisible, but they are "
+                           "not divisible now, the dividend is 14, the divisor is 3."))]
+    for x, y, message in cases:
+        with pytest.raises(RuntimeError) as info:
+            _TupleDiv()(x, y)
+        assert message in str(info.value)
+
+
+class _TypeOf(nn.Cell):
+    def construct(self, x):
+        return F.typeof(x, x)
+
+
+def test_typeof_gives_the_graph_type_and_takes_one_argument():
+    # MindSpore 2.10: Tensor[Int32], Int64, Float32, Bool; Tuple, List, String, None
+    assert F.typeof(Tensor(np.int32(2))) == mstype.TensorType(mstype.int32)
+    assert (F.typeof(1), F.typeof(1.0), F.typeof(True)) == (mstype.int64, mstype.float32,
+                                                            mstype.bool_)
+    assert F.typeof((1, 2)) == mstype.tuple_ and F.typeof([1]) == mstype.list_
+    assert F.typeof("a") == mstype.string and F.typeof(None) == mstype.type_none
+    with pytest.raises(RuntimeError, match="The Typeof operator must requires 1 argument, but "
+                                           "the size of arguments is 2."):
+        _TypeOf()(Tensor(np.array([2, 3], np.int32)))
+
+
+class _ScalarMath(nn.Cell):
+    def construct(self, x, y):
+        return F.scalar_uadd(x), F.scalar_log(y), F.scalar_max(x, y), F.scalar_min(x, y)
+
+
+def test_scalar_uadd_log_max_min_on_numbers_and_variable_scalars():
+    # MindSpore 2.10: F.scalar_log(2.0) 0.6931471805599453, F.scalar_log(1) 0.0
+    assert F.scalar_uadd(3) == 3 and F.scalar_log(1) == 0.0
+    assert F.scalar_log(2.0) == pytest.approx(0.6931471805599453)
+    assert _ScalarMath()(3, 8) == (3, pytest.approx(np.log(8)), 8, 3)
+    out = _ScalarMath()(mutable(3), mutable(8))
+    assert out[0] == 3 and out[2] == 8 and out[3] == 3
+    assert out[1] == pytest.approx(np.log(8), rel=1e-6)

@@ -5,9 +5,6 @@ operations are classes over Python arithmetic on scalars, done on the values whi
 built, as `ops.functional`'s scalar functions are."""
 from __future__ import annotations
 
-import math
-import operator
-
 from cellgraph.loops import ForiLoop, Scan, WhileLoop
 from cellgraph.ops.function.array_func.attributes import rank, shape
 from cellgraph.ops.function.array_func.creation import scalar_to_tensor
@@ -23,9 +20,8 @@ _SCALAR_FUNCTIONS = {
     **{name: SCALAR_OPS[name] for name in (
         "scalar_add", "scalar_sub", "scalar_mul", "scalar_div", "scalar_floordiv",
         "scalar_mod", "scalar_pow", "scalar_usub", "scalar_lt", "scalar_gt", "scalar_le",
-        "scalar_ge", "scalar_eq")},
-    "scalar_uadd": operator.pos, "scalar_log": math.log, "scalar_bool": bool,
-    "scalar_max": max, "scalar_min": min,
+        "scalar_ge", "scalar_eq", "scalar_uadd", "scalar_log", "scalar_max", "scalar_min")},
+    "scalar_bool": bool,
 }
 _CASTS = {dt.int64: int, dt.float64: float, dt.bool_: bool}
 

@@ -1,0 +1,59 @@
+"""ops.assign's dtype rule, as MindSpore 2.10's (in a graph and eagerly): a Tensor value is
+converted to the Parameter's dtype only where promoting the two gives the Parameter's own dtype;
+otherwise a TypeError. The table below is MindSpore's answer for each pair."""
+import numpy as np
+import pytest
+
+import cellgraph as ms
+from cellgraph import Parameter, Tensor, nn, ops
+
+VALUE_DTYPES = (np.float64, np.float32, np.float16, np.int64, np.int32, np.int8, np.bool_)
+# per Parameter dtype, which value dtypes MindSpore takes (1) and refuses (0), in VALUE_DTYPES'
+# order
+TAKES = {ms.float32: (0, 1, 1, 1, 1, 1, 1), ms.float16: (0, 0, 1, 1, 1, 1, 1),
+         ms.int32: (0, 0, 0, 0, 1, 1, 1), ms.int64: (0, 0, 0, 1, 1, 1, 1),
+         ms.bool_: (0, 0, 0, 0, 0, 0, 1)}
+
+
+class _Assign(nn.Cell):
+    def __init__(self, dtype):
+        super().__init__()
+        self.param = Parameter(Tensor(np.ones(2), dtype), name="p")
+
+    def construct(self, x):
+        ops.assign(self.param, x)
+        return self.param
+
+
+@pytest.mark.parametrize("param_dtype", list(TAKES))
+def test_which_value_dtypes_a_parameter_takes(param_dtype):
+    for value_dtype, takes in zip(VALUE_DTYPES, TAKES[param_dtype]):
+        value = Tensor(np.ones(2).astype(value_dtype))
+        for assign in (_Assign(param_dtype), lambda v, d=param_dtype: ops.assign(
+                Parameter(Tensor(np.ones(2), d), name="q"), v)):
+            if takes:
+                assert assign(value).dtype == param_dtype
+            else:
+                with pytest.raises(TypeError, match="Data type conversion is not supported for "
+                                                    "a 'Parameter', nor for the input tensor of "
+                                                    "an in-place operator"):
+                    assign(value)
+
+
+class _Rebind(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.param = Parameter(Tensor(5, ms.float32), name="param_b")
+
+    def construct(self, x):
+        self.param = x
+        return self.param
+
+
+def test_the_dtype_is_checked_before_the_shape():
+    with pytest.raises(TypeError, match="so data type Float32, which cannot be converted to "
+                                        "data type Float64 automatically."):
+        _Rebind()(Tensor(np.ones((2, 3)).astype(np.float64)))
+    with pytest.raises(ValueError):
+        _Rebind()(Tensor(np.ones((2, 3)).astype(np.float32)))
+    assert float(_Rebind()(Tensor(np.int32(1)))) == 1.0
