@@ -235,12 +235,13 @@ class Cell(CellState):
         keeps them; a Parameter, Tensor or Cell needs the Cell's tables, so it is refused with
         MindSpore's AttributeError."""
         cls = type(self).__name__
+        # AttributeError, not TypeError: the Cell lacks its tables, as MindSpore reports it
         if isinstance(value, Parameter):
-            raise AttributeError(f"For 'insert_param_to_cell', please call Cell.__init__() "
+            raise AttributeError(  # noqa: TRY004f"For 'insert_param_to_cell', please call Cell.__init__() "
                                  f"firstly: {cls}.__init__ assigns the Parameter '{name}' "
                                  f"before calling super().__init__()")
         if isinstance(value, (Cell, Tensor)):
-            raise AttributeError(f"The '{cls}' object has no attribute '_cells': "
+            raise AttributeError(  # noqa: TRY004f"The '{cls}' object has no attribute '_cells': "
                                  f"{cls}.__init__ assigns '{name}' (a {type(value).__name__}) "
                                  f"before calling super().__init__()")
         object.__setattr__(self, name, value)
