@@ -237,13 +237,14 @@ class Cell(CellState):
         cls = type(self).__name__
         # AttributeError, not TypeError: the Cell lacks its tables, as MindSpore reports it
         if isinstance(value, Parameter):
-            raise AttributeError(  # noqa: TRY004f"For 'insert_param_to_cell', please call Cell.__init__() "
-                                 f"firstly: {cls}.__init__ assigns the Parameter '{name}' "
-                                 f"before calling super().__init__()")
+            raise AttributeError(  # noqa: TRY004
+                f"For 'insert_param_to_cell', please call Cell.__init__() firstly: "
+                f"{cls}.__init__ assigns the Parameter '{name}' before calling "
+                f"super().__init__()")
         if isinstance(value, (Cell, Tensor)):
-            raise AttributeError(  # noqa: TRY004f"The '{cls}' object has no attribute '_cells': "
-                                 f"{cls}.__init__ assigns '{name}' (a {type(value).__name__}) "
-                                 f"before calling super().__init__()")
+            raise AttributeError(  # noqa: TRY004
+                f"The '{cls}' object has no attribute '_cells': {cls}.__init__ assigns "
+                f"'{name}' (a {type(value).__name__}) before calling super().__init__()")
         object.__setattr__(self, name, value)
 
     def _check_sequence_parameter_names(self, value) -> None:
