@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import cellgraph.ops as P
 from cellgraph import _checkparam as validator
+from cellgraph.ops.function.array_func.attributes import is_tensor
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError
-from cellgraph.ops.function.array_func.attributes import is_tensor
 from cellgraph.runtime.tensor import Tensor
 
 from ...cell import Cell
