@@ -14,8 +14,8 @@ W = Tensor(np.ones(5), cg.float32)
 @pytest.mark.parametrize("call, text", [
     (lambda: ops.cross_entropy(X.asnumpy(), T, W), "the 'input' must be a Tensor"),
     (lambda: ops.cross_entropy(Tensor(np.ones((3, 5)), cg.int32), T, W),
-     "the input dtype should be mstype.float64, mstype.float32 or mstype.float16, but got "
-     "dtype:Int32"),
+     ("the input dtype should be mstype.float64, mstype.float32 or mstype.float16, but got "
+      "dtype:Int32")),
     (lambda: ops.cross_entropy(X, T.asnumpy(), W), "the 'target' must be a Tensor"),
     (lambda: ops.cross_entropy(X, T, W.asnumpy()), "the 'weight' must be a Tensor"),
     (lambda: ops.cross_entropy(X, T, W, ignore_index="1"),
