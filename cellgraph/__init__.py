@@ -71,7 +71,7 @@ _LAZY = {
         "COMPATIBLE", "GRAPH_MODE", "LAX", "PYNATIVE_MODE", "STRICT", "get_context",
         "set_context", "set_recursion_limit")},
     **{name: ("cellgraph.device", name) for name in (
-        "export", "get_current_device", "load", "set_device")},
+        "export", "get_current_device", "load", "set_deterministic", "set_device")},
     **{name: ("cellgraph.forward", name) for name in ("jvp", "linearize", "vjp")},
     **{name: ("cellgraph.gradient_hooks", name) for name in ("HookBackward", "InsertGradientOf")},
     "constexpr": ("cellgraph.ops.primitive", "constexpr"),
@@ -281,6 +281,7 @@ __all__ = [
     "save_checkpoint",
     "set_auto_parallel_context",
     "set_context",
+    "set_deterministic",
     "set_device",
     "set_dump",
     "set_recursion_limit",
