@@ -481,8 +481,14 @@ class Parameter(Tensor):
 
     __module__ = "cellgraph.common.parameter"
 
-    __slots__ = ("_split", "_version", "_layerwise_parallel", "name", "_parallel_optimizer",
-                 "_requires_grad")
+    __slots__ = (
+        "_layerwise_parallel",
+        "_parallel_optimizer",
+        "_requires_grad",
+        "_split",
+        "_version",
+        "name",
+    )
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
                  parallel_optimizer=True, storage_format="", device=None):
