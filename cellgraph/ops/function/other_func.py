@@ -3,12 +3,14 @@
 while the graph is built."""
 from __future__ import annotations
 
+import math
 import operator
 
 from cellgraph.compiler import dynamic_sequence
 from cellgraph.compiler.builder import Tracer
 from cellgraph.compiler.dynamic_sequence import RuntimeSequence
-from cellgraph.primitives.errors import DTypeError
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 __all__ = ["make_range", "mixed_precision_cast", "switch_layer", "tuple_len"]
 
@@ -114,5 +116,25 @@ SCALAR_OPS = {
         ("scalar_pow", operator.pow), ("scalar_lt", operator.lt), ("scalar_gt", operator.gt),
         ("scalar_le", operator.le), ("scalar_ge", operator.ge), ("scalar_eq", operator.eq))},
     "scalar_usub": _scalar_op("scalar_usub", operator.neg, 1),
+    "scalar_uadd": _scalar_op("scalar_uadd", operator.pos, 1),
+    "scalar_log": _scalar_op("scalar_log", math.log, 1),
     "scalar_ne": operator.ne, "bool_not": operator.not_, "bool_and": operator.and_,
     "bool_or": operator.or_}
+
+
+_CASTS = {"Int64": int, "Float64": float, "Bool": bool}
+
+
+def scalar_cast(input_x, input_y):
+    """A Python scalar as `input_y` (int64, float64 or bool), as Python's int(), float() and
+    bool() convert it; done when the graph is built."""
+    target = dt.as_dtype(input_y)
+    convert = _CASTS.get(str(target))
+    if convert is None:
+        raise ArgumentValueError(f"For 'ScalarCast', the supported type is in the list: "
+                                 f"[mindspore.int64, mindspore.float64, mindspore.bool], but got "
+                                 f"{target}")
+    return convert(input_x)
+
+
+SCALAR_OPS["scalar_cast"] = scalar_cast

@@ -5,17 +5,13 @@ operations are classes over Python arithmetic on scalars, done on the values whi
 built, as `ops.functional`'s scalar functions are."""
 from __future__ import annotations
 
-import math
-import operator
-
 from cellgraph.loops import ForiLoop, Scan, WhileLoop
 from cellgraph.ops.function.array_func.attributes import rank, shape
 from cellgraph.ops.function.array_func.creation import scalar_to_tensor
-from cellgraph.ops.function.other_func import SCALAR_OPS
+from cellgraph.ops.function.other_func import SCALAR_OPS, scalar_cast
 from cellgraph.ops.operations.array_ops import Cast, Rank, ScalarToTensor, Shape, Tile
 from cellgraph.ops.operations.nn_ops import BatchNorm, FlashAttentionScore
 from cellgraph.ops.primitive_class import define_class
-from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.nn_functional import tile
 from cellgraph.runtime.tensor import Parameter, Tensor
 
@@ -24,21 +20,9 @@ _SCALAR_FUNCTIONS = {
         "scalar_add", "scalar_sub", "scalar_mul", "scalar_div", "scalar_floordiv",
         "scalar_mod", "scalar_pow", "scalar_usub", "scalar_lt", "scalar_gt", "scalar_le",
         "scalar_ge", "scalar_eq")},
-    "scalar_uadd": operator.pos, "scalar_log": math.log, "scalar_bool": bool,
-    "scalar_max": max, "scalar_min": min,
+    "scalar_uadd": SCALAR_OPS["scalar_uadd"], "scalar_log": SCALAR_OPS["scalar_log"],
+    "scalar_bool": bool, "scalar_max": max, "scalar_min": min,
 }
-_CASTS = {dt.int64: int, dt.float64: float, dt.bool_: bool}
-
-
-def scalar_cast(input_x, input_y):
-    """A Python scalar as `input_y` (int64, float64 or bool), as Python's int(), float() and
-    bool() convert it."""
-    convert = _CASTS.get(dt.as_dtype(input_y))
-    if convert is None:
-        raise ValueError(f"For 'ScalarCast', the supported type is in the list: "
-                         f"[mindspore.int64, mindspore.float64, mindspore.bool], but got "
-                         f"{dt.as_dtype(input_y)}")
-    return convert(input_x)
 
 
 def shape_(input_x):
