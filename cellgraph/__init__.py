@@ -49,7 +49,7 @@ _LAZY = {
     **{name: (f"cellgraph.{name}", None) for name in (
         "amp", "boost", "common", "communication", "context", "dataset", "experimental", "hal",
         "log", "mindrecord", "mint", "nn", "numpy", "onnx", "ops", "parallel", "profiler",
-        "train")},
+        "train", "utils")},
     # through the public modules, which load the API layer's Tensor methods (common/tensor.py)
     **{name: ("cellgraph.common.tensor", name) for name in ("Tensor", "tensor")},
     **{name: ("cellgraph.common.parameter", name) for name in ("Parameter", "ParameterTuple")},
@@ -71,7 +71,7 @@ _LAZY = {
         "COMPATIBLE", "GRAPH_MODE", "LAX", "PYNATIVE_MODE", "STRICT", "get_context",
         "set_context", "set_recursion_limit")},
     **{name: ("cellgraph.device", name) for name in (
-        "export", "get_current_device", "load", "set_device")},
+        "export", "get_current_device", "load", "set_deterministic", "set_device")},
     **{name: ("cellgraph.forward", name) for name in ("jvp", "linearize", "vjp")},
     **{name: ("cellgraph.gradient_hooks", name) for name in ("HookBackward", "InsertGradientOf")},
     "constexpr": ("cellgraph.ops.primitive", "constexpr"),
@@ -290,6 +290,7 @@ __all__ = [
     "set_auto_parallel_context",
     "set_context",
     "set_dec_mode",
+    "set_deterministic",
     "set_device",
     "set_dump",
     "set_enc_key",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import re
 from collections.abc import Iterable
 from itertools import repeat
 
@@ -206,6 +207,20 @@ def check_string(arg_value, valid_values, arg_name=None, prim_name=None):
         raise ValueError(f"{who} '{arg_name or 'parameter'}' must be str and must be in "
                          f"'{valid_values}', but got '{arg_value}'.")
     return arg_value
+
+
+_NAME_PATTERN = r"^\w+[0-9a-zA-Z\_\.]*$"  # a name: word characters, then also dots
+
+
+def check_str_by_regular(target, reg=None, flag=re.ASCII, prim_name=None):
+    """True when `target` matches `reg` (by default a name: a word character first, then
+    letters, digits, '_' and '.'); ValueError otherwise."""
+    reg = _NAME_PATTERN if reg is None else reg
+    if re.match(reg, target, flag) is None:
+        where = f"For '{prim_name}', the" if prim_name else "The"
+        raise ValueError(f"{where} '{target}' is illegal, it must be match regular'{reg}' by "
+                         f"flags'{flag}.'")
+    return True
 
 
 def check_value_type(arg_name, arg_value, valid_types, prim_name=None):

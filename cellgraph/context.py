@@ -82,6 +82,70 @@ _ASCEND_CONFIG_KEYS = frozenset({
 _OWN_KEYS = frozenset({"backend", "loop_checkpoint"})
 
 
+# The types MindSpore's set_context checks before anything else (its args_type_check), with
+# its TypeError; bool passes for int, as it does there.
+_ARG_TYPES = {"device_id": int, "variable_memory_max_size": str, "max_device_memory": str,
+              "deterministic": str, "jit_config": dict, "device_target": str,
+              "print_file_path": str, "mempool_block_size": str,
+              "enable_compile_cache": bool, "compile_cache_path": str,
+              "inter_op_parallel_num": int, "runtime_num_threads": int}
+_JIT_CONFIG_VALUES = {"jit_level": ["O0", "O1", "O2"], "infer_boost": ["on", "off"]}
+
+
+def _checked_types(func):
+    """set_context with MindSpore's type checks in front; `__wrapped__` is the function
+    without them, as MindSpore's decorator leaves it."""
+    import functools
+
+    @functools.wraps(func)
+    def wrapper(**kwargs):
+        for key, value in kwargs.items():
+            expected = _ARG_TYPES.get(key)
+            if expected is not None and not isinstance(value, expected):
+                raise ArgumentError(f"The parameter '{key}' must be {expected}, but got "
+                                    f"{type(value)}")
+        return func(**kwargs)
+
+    return wrapper
+
+
+def _set_deterministic_mode(value: str) -> None:
+    """'ON' or 'OFF'; 'ON' sets the environment variables MindSpore sets for deterministic
+    collectives and kernel compiles (HCCL_DETERMINISTIC, TE_PARALLEL_COMPILER), 'OFF'
+    removes them."""
+    import os
+
+    if value not in ("ON", "OFF"):
+        raise ArgumentValueError(f"For 'context.set_context', the argument 'deterministic' must "
+                                 f"be one of ['ON', 'OFF'], but got {value}.")
+    if value == "ON":
+        os.environ["HCCL_DETERMINISTIC"] = "true"
+        os.environ["TE_PARALLEL_COMPILER"] = "1"
+    else:
+        os.environ.pop("HCCL_DETERMINISTIC", None)
+        os.environ.pop("TE_PARALLEL_COMPILER", None)
+
+
+def _check_jit_config(config: dict) -> dict:
+    for key, value in config.items():
+        if key not in _JIT_CONFIG_VALUES:
+            raise ArgumentValueError(f"For 'context.set_context', the key of argument "
+                                     f"'jit_config' must be one of {_JIT_CONFIG_VALUES}, but "
+                                     f"got {key}.")
+        if value not in _JIT_CONFIG_VALUES[key]:
+            raise ArgumentValueError(f"For 'jit_config', the value of argument {key} must be "
+                                     f"one of {_JIT_CONFIG_VALUES[key]}, but got {value}.")
+    if config.get("infer_boost") == "on" and config.get("jit_level", "O0") != "O0":
+        raise ArgumentValueError("Only jit_level set O0 can set infer_boost to on.")
+    return dict(config)
+
+
+def get_jit_config() -> dict:
+    """The jit_config last given to set_context ({} when none was)."""
+    return dict(_state.get("jit_config") or {})
+
+
+@_checked_types
 def set_context(**kwargs) -> None:
     """Set mode, device_target, backend, save_graphs, save_graphs_path, loop_checkpoint (others
     are kept)."""
@@ -119,11 +183,19 @@ def set_context(**kwargs) -> None:
             _set_call_depth(value)
         elif key == "jit_syntax_level":
             check_syntax_level(value, "set_context", SYNTAX_LEVELS.values())
+        elif key == "device_id":
+            if not 0 <= value <= 4095:
+                raise ArgumentValueError(f"For 'context.set_context', the argument 'device_id' "
+                                         f"must be in range [0, 4095], but got {value}.")
+        elif key == "deterministic":
+            _set_deterministic_mode(value)
+        elif key == "jit_config":
+            value = _check_jit_config(value)
         elif key in _NO_EFFECT and key not in _warned:
             _warned.add(key)
             warnings.warn(f"set_context({key}=...): a MindSpore compiler, memory or Ascend "
                           f"option; cellgraph has no such setting and keeps the value only for "
-                          f"get_context", RuntimeWarning, stacklevel=2)
+                          f"get_context", RuntimeWarning, stacklevel=3)
         _state[key] = value
 
 
@@ -172,6 +244,28 @@ def _set_loop_checkpoint(segment) -> None:
     LOOP_SETTINGS.checkpoint = segment if segment > 1 else 0
 
 
+class _Context:
+    """MindSpore's context object (`context._context()`, kept in `K_CONTEXT`): get_param and
+    set_param read and write the settings get_context and set_context do."""
+
+    def get_param(self, attr_key):
+        return get_context(attr_key)
+
+    def set_param(self, attr_key, value):
+        set_context(**{attr_key: value})
+
+
+K_CONTEXT = None
+
+
+def _context() -> _Context:
+    """The context object, made on first use."""
+    global K_CONTEXT
+    if K_CONTEXT is None:
+        K_CONTEXT = _Context()
+    return K_CONTEXT
+
+
 def get_context(attr_key: str):
     if attr_key not in _state:
         raise ArgumentError(f"get_context: unknown attr_key {attr_key!r}; known keys: "
@@ -192,7 +286,7 @@ def _select_device(target: str) -> None:
             _warned.add(target)
             warnings.warn("device_target='Ascend': cellgraph has no Ascend back end; running on "
                           "the CPU with NumPy (device_target='GPU' uses PyTorch or CuPy when a "
-                          "GPU is present)", RuntimeWarning, stacklevel=3)
+                          "GPU is present)", RuntimeWarning, stacklevel=4)
         target = "CPU"
     if target == "CPU":
         rb.set_backend("numpy")
@@ -203,7 +297,7 @@ def _select_device(target: str) -> None:
         if target not in _warned:
             _warned.add(target)
             warnings.warn(f"device_target={target!r}: {reason}; running on the CPU with NumPy",
-                          RuntimeWarning, stacklevel=3)
+                          RuntimeWarning, stacklevel=4)
         rb.set_backend("numpy")
         _state["backend"] = "numpy"
     else:

@@ -11,7 +11,10 @@ from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, Unsup
 
 from . import context
 
-__all__ = ["UnsupportedError", "export", "get_current_device", "load", "set_device"]
+__all__ = ["UnsupportedError", "export", "get_current_device", "load", "set_deterministic",
+           "set_device"]
+
+_DETERMINISTIC_SET = []  # one entry once set_deterministic has run
 
 
 def set_device(device_target, device_id=None) -> None:
@@ -19,6 +22,18 @@ def set_device(device_target, device_id=None) -> None:
     context.set_context(device_target=device_target)
     if device_id is not None:
         context.set_context(device_id=device_id)
+
+
+def set_deterministic(deterministic) -> None:
+    """Deterministic computation on (True) or off: set_context(deterministic="ON"/"OFF"),
+    once per process, as MindSpore allows."""
+    if not isinstance(deterministic, bool):
+        raise ArgumentError(f"The parameter 'deterministic' must be {bool}, but got "
+                            f"{type(deterministic)}")
+    if _DETERMINISTIC_SET:
+        raise RuntimeError("The 'mindspore.set_deterministic' can not be set repeatedly.")
+    context.set_context(deterministic="ON" if deterministic else "OFF")
+    _DETERMINISTIC_SET.append(deterministic)
 
 
 def get_current_device():

@@ -16,6 +16,7 @@ GRAPH_MODE it is left out with a warning, as MindSpore leaves it out.
 """
 from __future__ import annotations
 
+import numbers
 import warnings
 
 from cellgraph.compiler.builder import Builder, current_builder, describe_value, is_tensor_like
@@ -60,6 +61,8 @@ class InsertGradientOf:
 
     def __call__(self, x):
         if current_builder() is None:  # run eagerly: nothing flows back through it
+            return x
+        if isinstance(x, numbers.Number):  # a constant: no gradient flows back to it
             return x
         if not is_tensor_like(x):
             raise DTypeError(f"InsertGradientOf: expected a Tensor, got {describe_value(x)}",

@@ -3,6 +3,11 @@ call directly: `TensorPy`, the class every Tensor (and Parameter) is an instance
 monad classes behind `mindspore.common._monad`, and `CreationType`, the kinds of view Tensor
 MindSpore's eager autograd tells apart (its values as MindSpore numbers them).
 
+`CommExecOrderChecker` turns on and off the record of the collectives this rank runs, in order
+(runtime/execute_order.py); stopping writes it to
+`<save_graphs_path>/rank_<rank>/execute_order/comm_execute_order.csv`, the file
+`utils.runtime_execution_order_check` reads.
+
 `security.enable_security()` says whether the build leaves out the debugging features (dump,
 summary); cellgraph's never does. `_random_normal`, `_random_uniform` and `_truncated_normal`
 fill a float32 NumPy array in place with MindSpore's random initial values from a seed (its
@@ -18,7 +23,7 @@ from cellgraph.runtime.tensor import Tensor as TensorPy
 
 from . import security
 
-__all__ = ["CreationType", "IOMonad", "TensorPy", "UMonad", "_random_normal", "_random_uniform",
+__all__ = ["CommExecOrderChecker", "CreationType", "IOMonad", "TensorPy", "UMonad", "_random_normal", "_random_uniform",
            "_truncated_normal", "security"]
 
 
@@ -30,6 +35,37 @@ class CreationType(enum.IntEnum):
     NO_GRAD_MODE = 1
     MULTI_OUTPUT = 2
     CUSTOM_BPROP = 3
+
+
+class CommExecOrderChecker:
+    """The one recorder of the collectives' execution order (`get_instance()`)."""
+
+    _instance = None
+
+    @classmethod
+    def get_instance(cls) -> CommExecOrderChecker:
+        if cls._instance is None:
+            cls._instance = cls()
+        return cls._instance
+
+    def start_collect_exec_order(self) -> None:
+        from cellgraph.runtime.execute_order import RECORDER
+
+        RECORDER.start()
+
+    def stop_collect_exec_order(self):
+        """Stop, and write what was recorded; returns the file's path (None when no collective
+        ran)."""
+        import os
+
+        from cellgraph import context
+        from cellgraph.runtime import distributed
+        from cellgraph.runtime.execute_order import RECORDER
+
+        rank = distributed.torch_distributed().get_rank() if distributed.is_initialized() else 0
+        path = os.path.join(context.get_context("save_graphs_path") or ".", f"rank_{rank}",
+                            "execute_order", "comm_execute_order.csv")
+        return RECORDER.stop(path)
 
 
 def _fill(arr, values) -> None:

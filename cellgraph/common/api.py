@@ -50,6 +50,7 @@ class _CellGraphExecutor:
         if not isinstance(phase, str):
             raise TypeError(f"_cell_graph_executor.compile: phase must be a str, got "
                             f"{phase!r}")
+        _check_unique_parameter_names(obj)
         entry, compiled_now = self._executable(obj, args, kwargs)
         keys = self._keys.setdefault(id(obj), {})
         key = keys.setdefault(id(entry), len(keys))
@@ -100,6 +101,22 @@ class _CellGraphExecutor:
         fn, flat = obj._graph_arguments(args, kwargs)
         entry = cache.lookup(fn, tuple(flat), context.dump_dir())
         return entry, id(entry) not in before
+
+
+def _check_unique_parameter_names(obj) -> None:
+    """ValueError when two different Parameters of the network carry one name, as MindSpore's
+    graph executor refuses to compile it (their checkpoint entries would collide)."""
+    from cellgraph.common.parameter import Parameter
+
+    cells = obj.cells_and_names() if hasattr(obj, "cells_and_names") else ()
+    seen: dict = {}  # name -> id of the Parameter
+    for _, cell in cells:
+        for attr, value in vars(cell).items():
+            if not isinstance(value, Parameter) or value.name is None:
+                continue
+            if seen.setdefault(value.name, id(value)) != id(value):
+                raise ValueError(f"The value of {attr} is {value!r}, its name '{value.name}' "
+                                 f"already exists. Please set a unique name for the parameter.")
 
 
 _cell_graph_executor = _CellGraphExecutor()

@@ -249,6 +249,12 @@ def bind_arguments(args_node, name, args, kwargs, defaults, kw_defaults) -> dict
             positional, given = positional[1:], given - 1
         names = ", ".join(p.name if p.default is p.empty else f"{p.name}={p.default!r:.20}"
                           for p in positional)
+        if shown.endswith(".construct") and given > len(positional) and \
+                all(p.name != "self" for p in params):
+            # MindSpore's reading: a Cell's construct that forgot its `self`
+            raise ArgumentError(f"For 'Cell', the method 'construct' must have parameter "
+                                f"'self': {shown}() takes ({names}), got {given} arguments "
+                                f"with the Cell itself") from None
         raise ArgumentError(f"{shown}() {e}; expected {len(positional)} positional argument"
                             f"{'' if len(positional) == 1 else 's'} ({names}), got {given}"
                             ) from None

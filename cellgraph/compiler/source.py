@@ -59,9 +59,53 @@ def function_ast(fn) -> tuple:
         node = gast.parse(src).body[0]
         if not isinstance(node, (gast.FunctionDef,)):
             raise CompileError(f"cannot find the definition of {fn.__qualname__}")
+    _mangle_private_names(node, fn)
     info = SourceInfo(filename, start, indent)
     _AST_CACHE[code] = (node, info)
     return node, info
+
+
+def _code_names(code) -> set:
+    """The names a code object and the code objects nested in it use."""
+    names = set(code.co_names) | set(code.co_varnames) | set(code.co_cellvars) | \
+        set(code.co_freevars)
+    for const in code.co_consts:
+        if inspect.iscode(const):
+            names |= _code_names(const)
+    return names
+
+
+def _mangle_private_names(node, fn) -> None:
+    """Write `__name` as Python compiled it inside a class body, `_Class__name` (private name
+    mangling), so `self.__x` in a method reads the attribute the class's __init__ set. The class
+    is the one the function's qualified name sits in; a name is rewritten only where the
+    compiled code uses the mangled form."""
+    parts = fn.__qualname__.split(".")
+    while len(parts) >= 3 and parts[-2] == "<locals>":
+        parts = parts[:-2]  # a function nested in a method mangles with the method's class
+    if len(parts) < 2 or parts[-2] == "<locals>":
+        return
+    owner = parts[-2].lstrip("_")
+    if not owner:
+        return
+    used = _code_names(fn.__code__)
+
+    def mangled(name):
+        if name.startswith("__") and not name.endswith("__"):
+            candidate = f"_{owner}{name}"
+            if candidate in used:
+                return candidate
+        return None
+
+    for sub in gast.walk(node):
+        if isinstance(sub, gast.Attribute):
+            new = mangled(sub.attr)
+            if new:
+                sub.attr = new
+        elif isinstance(sub, gast.Name):
+            new = mangled(sub.id)
+            if new:
+                sub.id = new
 
 
 def _lambda_in_file(filename: str, code):

@@ -170,7 +170,18 @@ class Cell(CellState):
 
     def __setattr__(self, name, value):
         if "_graph_cache" not in self.__dict__:
-            Cell.__init__(self)  # a subclass that forgot super().__init__()
+            self._setattr_before_init(name, value)
+            return
+        kind = "param" if isinstance(value, Parameter) else "cell" if isinstance(value, Cell) \
+            else None
+        slots = self.__dict__.get("_attribute_kinds")
+        held = slots.get(name) if slots else None
+        if held is not None and value is not None and kind != held:
+            self._check_slot(name, value, kind, held)
+        if kind is not None:
+            if slots is None:
+                slots = self.__dict__["_attribute_kinds"] = {}
+            slots[name] = kind
         if isinstance(value, Parameter) and value.name in (None, "Parameter"):
             value.name = name
         elif _parameter_sequence(value):
@@ -189,6 +200,52 @@ class Cell(CellState):
             return
         if isinstance(value, _Buffer) or name in self._buffers:
             self._buffer_setattr(name, value)
+        object.__setattr__(self, name, value)
+
+    def _check_slot(self, name, value, kind, held) -> None:
+        """A name that has held a Parameter keeps Parameters (None, or a Tensor as its new
+        data), and one that has held a Cell keeps Cells (or None), as MindSpore's tables of a
+        Cell's parameters and children do."""
+        if held == "param":
+            if kind == "cell":
+                raise KeyError(f"For 'insert_child_to_cell', the {name} child cell already "
+                               f"exists in the network.Cannot insert another child cell with "
+                               f"the same name.")
+            if isinstance(value, Tensor):
+                if self.__dict__.get(name) is None:
+                    raise AttributeError(f"For '{type(self).__name__}', the Parameter "
+                                         f"attribute '{name}' is None, so a Tensor cannot "
+                                         f"become its data")
+                return
+            raise TypeError(f"Parameter '{name}' already exists in network, can not assign this "
+                            f"type: '{type(value)}' as a parameter.")
+        if kind == "param":
+            raise KeyError(f"For 'insert_param_to_cell', the {name} parameter already exists in "
+                           f"the network.Cannot insert another parameter with the same name.")
+        raise TypeError(f"Sub cell '{name}' already exists in network, can not assign this type: "
+                        f"'{type(value)}' as a cell.")
+
+    def __delattr__(self, name):
+        object.__delattr__(self, name)
+        slots = self.__dict__.get("_attribute_kinds")
+        if slots:
+            slots.pop(name, None)
+
+    def _setattr_before_init(self, name, value) -> None:
+        """An attribute set before Cell.__init__ ran: plain values are kept, as MindSpore
+        keeps them; a Parameter, Tensor or Cell needs the Cell's tables, so it is refused with
+        MindSpore's AttributeError."""
+        cls = type(self).__name__
+        # AttributeError, not TypeError: the Cell lacks its tables, as MindSpore reports it
+        if isinstance(value, Parameter):
+            raise AttributeError(  # noqa: TRY004
+                f"For 'insert_param_to_cell', please call Cell.__init__() firstly: "
+                f"{cls}.__init__ assigns the Parameter '{name}' before calling "
+                f"super().__init__()")
+        if isinstance(value, (Cell, Tensor)):
+            raise AttributeError(  # noqa: TRY004
+                f"The '{cls}' object has no attribute '_cells': {cls}.__init__ assigns "
+                f"'{name}' (a {type(value).__name__}) before calling super().__init__()")
         object.__setattr__(self, name, value)
 
     def _check_sequence_parameter_names(self, value) -> None:
@@ -240,6 +297,10 @@ class Cell(CellState):
                     out = last.run(args)
                     if out is not STALE:
                         return out
+        if "_graph_cache" not in self.__dict__:
+            raise AttributeError(f"The '{type(self).__name__}' object has no attribute "
+                                 f"'_init_flag': its __init__ must call super().__init__() "
+                                 f"before the Cell is used")
         if current_builder() is not None:
             return self._graph_call(args, kwargs)
         step_lock = self._step_lock
@@ -397,12 +458,29 @@ class Cell(CellState):
         return [p for _, p in self.parameters_and_names(expand=recurse) if not p.requires_grad]
 
     def insert_child_to_cell(self, child_name, child_cell):
+        """Add `child_cell` (a Cell, or None) as attribute `child_name` (a str without '.')."""
+        if not isinstance(child_name, str):
+            raise TypeError(f"For 'insert_child_to_cell', the type of parameter 'child_name' "
+                            f"must be str, but got {type(child_name)}.")
+        if not child_name or "." in child_name:
+            raise KeyError(f"For 'insert_child_to_cell', the parameter 'child_name' can not be "
+                           f"None and can not contain '.', got {child_name!r}")
+        if child_cell is not None and not isinstance(child_cell, Cell):
+            raise TypeError(f"For 'insert_child_to_cell', the argument 'child_cell' must be "
+                            f"'Cell' if not None, but got type {type(child_cell)}.")
         setattr(self, child_name, child_cell)
 
     def insert_param_to_cell(self, param_name, param, check_name_contain_dot=True):
+        """Add `param` (a Parameter, or None) as attribute `param_name`."""
+        if not param_name:
+            raise KeyError("For 'insert_param_to_cell', the argument 'param_name' should not "
+                           "be None.")
         if check_name_contain_dot and "." in param_name:
             raise KeyError("For 'insert_param_to_cell', the argument 'param_name' should not "
                            "contain '.'")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"For 'insert_param_to_cell', the argument 'param' must be "
+                            f"'Parameter' if not None, but got {type(param)}.")
         setattr(self, param_name, param)
 
     def set_train(self, mode=True):

@@ -27,6 +27,7 @@ import numpy as np
 from cellgraph.primitives.errors import CommunicationError, ShapeError
 
 from . import distributed
+from .execute_order import RECORDER
 from .kernels import kernel
 
 _TORCH_OPS = {"sum": "SUM", "max": "MAX", "min": "MIN", "prod": "PRODUCT"}
@@ -138,6 +139,8 @@ def all_reduce(xp, *xs, op="sum", group=distributed.WORLD_NAMES[0]):
         pieces = flat.split([tensors[i].numel() for i in members])
         for i, piece in zip(members, pieces):
             outs[i] = like(piece.view(tensors[i].shape), xs[i])
+    for x, out in zip(xs, outs):
+        RECORDER.record("AllReduce", group, distributed.group(group).ranks, x, out)
     return tuple(outs)
 
 
@@ -153,6 +156,7 @@ def all_gather(xp, x, group=distributed.WORLD_NAMES[0], rank_size=1):
     gather = getattr(dist, "all_gather_single", None) or dist.all_gather_into_tensor
     with reporting("AllGather", group):
         gather(out, t, group=handle)
+    RECORDER.record("AllGather", group, distributed.group(group).ranks, t, out)
     return like(out, x)
 
 
@@ -168,6 +172,7 @@ def reduce_scatter(xp, x, op="sum", group=distributed.WORLD_NAMES[0], rank_size=
     scatter = getattr(dist, "reduce_scatter_single", None) or dist.reduce_scatter_tensor
     with reporting("ReduceScatter", group):
         scatter(out, t, op=_reduce_op(op), group=handle)
+    RECORDER.record("ReduceScatter", group, distributed.group(group).ranks, t, out)
     return like(out, x)
 
 
@@ -183,6 +188,7 @@ def broadcast(xp, *xs, root_rank=0, group=distributed.WORLD_NAMES[0], rank_size=
         buf = t.clone(memory_format=torch.contiguous_format)
         with reporting("Broadcast", group):
             dist.broadcast(buf, src=g.ranks[root_rank], group=g.handle)
+        RECORDER.record("Broadcast", group, g.ranks, t, buf, root=root_rank)
         outs.append(like(buf, x))
     return tuple(outs)
 
@@ -199,6 +205,7 @@ def reduce(xp, x, dst=0, op="sum", group=distributed.WORLD_NAMES[0], rank_size=1
         dist.reduce(buf, dst=g.ranks[dst], op=_reduce_op(op), group=g.handle)
     if distributed.group_rank_and_size(group)[0] != dst:
         buf.zero_()  # what the other ranks' buffers hold after a reduce is unspecified
+    RECORDER.record("Reduce", group, g.ranks, x, buf, root=dst)
     return like(buf, x)
 
 
@@ -207,6 +214,7 @@ def barrier(xp, group=distributed.WORLD_NAMES[0]):
     handle = distributed.group(group).handle
     with reporting("Barrier", group):
         distributed.torch_distributed().barrier(group=handle)
+    RECORDER.record("Barrier", group, distributed.group(group).ranks)
     return ()
 
 
@@ -255,6 +263,7 @@ def all_to_all(xp, x, in_splits=(), out_splits=(), group=distributed.WORLD_NAMES
     with reporting("AllToAll", group):
         dist.all_to_all_single(out, t, output_split_sizes=list(out_splits),
                                input_split_sizes=list(in_splits), group=handle)
+    RECORDER.record("AlltoAll", group, distributed.group(group).ranks, t, out)
     return like(out, x)
 
 
@@ -264,6 +273,7 @@ def send(xp, x, dst=0, group=distributed.WORLD_NAMES[0], tag=0, rank_size=1):
     t = as_torch(xp.asarray(x)).contiguous()
     with reporting("Send", group):
         distributed.torch_distributed().send(t, dst=g.ranks[dst], group=g.handle, tag=tag)
+    RECORDER.record("Send", group, g.ranks, t, t, dest=dst)
     return ()
 
 
@@ -275,6 +285,7 @@ def recv(xp, x, src=0, group=distributed.WORLD_NAMES[0], tag=0, rank_size=1):
     buf = torch.empty_like(as_torch(x), memory_format=torch.contiguous_format)
     with reporting("Receive", group):
         distributed.torch_distributed().recv(buf, src=g.ranks[src], group=g.handle, tag=tag)
+    RECORDER.record("Receive", group, g.ranks, buf, buf, src=src)
     return like(buf, x)
 
 
@@ -299,6 +310,7 @@ def collective_gather(xp, x, dst=0, group=distributed.WORLD_NAMES[0], rank_size=
         dist.gather(t, pieces, dst=g.ranks[dst], group=g.handle)
     out = torch.cat(pieces) if here else torch.zeros(
         (t.shape[0] * rank_size,) + tuple(t.shape[1:]), dtype=t.dtype, device=t.device)
+    RECORDER.record("CollectiveGather", group, g.ranks, t, out, root=dst)
     return like(out, x)
 
 
@@ -311,6 +323,7 @@ def collective_scatter(xp, x, src=0, group=distributed.WORLD_NAMES[0], rank_size
     pieces = [p.contiguous() for p in t.chunk(rank_size)] if here else None
     with reporting("CollectiveScatter", group):
         dist.scatter(out, pieces, src=g.ranks[src], group=g.handle)
+    RECORDER.record("CollectiveScatter", group, g.ranks, t, out, root=src)
     return like(out, x)
 
 
@@ -346,6 +359,8 @@ def all_reduce_start(xp, *xs, op="sum", group=distributed.WORLD_NAMES[0], covers
                                          async_op=True))
         for i, piece in zip(members, flat.split([tensors[i].numel() for i in members])):
             outs[i] = like(piece.view(tensors[i].shape), xs[i])
+    for x, out in zip(xs, outs):
+        RECORDER.record("AllReduce", group, distributed.group(group).ranks, x, out)
     token = next(_TOKENS)
     _IN_FLIGHT[token] = (group, works)
     return (np.asarray(token, np.int64), *outs)

@@ -501,14 +501,27 @@ class Parameter(Tensor):
 
     __module__ = "cellgraph.common.parameter"
 
-    __slots__ = ("_split", "_version", "layerwise_parallel", "name", "parallel_optimizer",
-                 "requires_grad")
+    __slots__ = (
+        "_layerwise_parallel",
+        "_parallel_optimizer",
+        "_requires_grad",
+        "_split",
+        "_version",
+        "name",
+    )
 
     def __init__(self, default_input, name=None, requires_grad=True, layerwise_parallel=False,
                  parallel_optimizer=True, storage_format="", device=None):
         data = default_input
         if isinstance(data, bool):
             raise ArgumentValueError("Parameter data can not be `bool`")
+        if isinstance(data, tuple):
+            raise DTypeError(f"The type of the argument 'default_input' must be in ['Tensor', "
+                             f"'int', 'float', 'numpy.ndarray', 'list']. But got type "
+                             f"{type(data)}.")
+        if name is not None and not isinstance(name, str):
+            raise ArgumentValueError(f"The type of the Parameter's name should be 'string' or "
+                                     f"'None', but got {type(name)}.")
         if isinstance(data, int):  # as MindSpore: a Python int is int32, a float float32
             data = np.asarray(data, np.int32)
         elif isinstance(data, numbers.Number):
@@ -523,6 +536,37 @@ class Parameter(Tensor):
         # (layout, device matrix, groups, whole shape) once each rank holds a slice (operator
         # sharding: runtime/sharded_parameters.py)
         self._split = None
+
+    @property
+    def requires_grad(self) -> bool:
+        """Whether gradients are taken with respect to this Parameter (a bool)."""
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value) -> None:
+        if not isinstance(value, bool):
+            raise DTypeError("The argument `requires_grad` must be bool type")
+        self._requires_grad = value
+
+    @property
+    def layerwise_parallel(self) -> bool:
+        return self._layerwise_parallel
+
+    @layerwise_parallel.setter
+    def layerwise_parallel(self, value) -> None:
+        if not isinstance(value, bool):
+            raise DTypeError("The argument `layerwise_parallel` must be bool type.")
+        self._layerwise_parallel = value
+
+    @property
+    def parallel_optimizer(self) -> bool:
+        return self._parallel_optimizer
+
+    @parallel_optimizer.setter
+    def parallel_optimizer(self, value) -> None:
+        if not isinstance(value, bool):
+            raise DTypeError("The argument `parallel_optimizer` must be bool type.")
+        self._parallel_optimizer = value
 
     @property
     def sliced(self) -> bool:
@@ -563,6 +607,10 @@ class Parameter(Tensor):
                           self.layerwise_parallel, self.parallel_optimizer)
         clone._split = getattr(self, "_split", None)  # a slice's clone: the same slice
         return clone
+
+    def copy(self) -> Parameter:
+        """A new Parameter like this one, with a copy of its data (MindSpore's copy)."""
+        return self.clone(init="same")
 
     def set_data(self, data, slice_shape=False):
         """Replace the value (a Tensor, an array or a Python number); returns self. As in

@@ -88,6 +88,12 @@ class Model:
         if eval_network is not None:
             return eval_network, eval_indexes
         if self._loss_fn is None:
+            if self._metric_fns:
+                raise ValueError("If `metrics` is set, `eval_network` must not be None. Do not "
+                                 "set `metrics` if you don't want an evaluation.\nIf evaluation "
+                                 "is required, you need to specify `eval_network` (or "
+                                 "`loss_fn`, from which Model builds one), which will be used "
+                                 "to evaluate the model.")
             return None, None
         cast = self._amp_level in ("O2", "O3", "auto")
         return nn.WithEvalCell(self._network, self._loss_fn, add_cast_fp32=cast), [0, 1, 2]

@@ -87,3 +87,18 @@ def test_check_input_format_and_args_type_check():
     assert with_kwargs(mode=1) == {"mode": 1}
     with pytest.raises(TypeError, match="'mode'"):
         with_kwargs(mode="graph")
+
+
+def test_check_str_by_regular():
+    """MindSpore's name pattern: a word character first, then letters, digits, '_' and '.'."""
+    import pytest as _pytest
+
+    from cellgraph import _checkparam as checks
+
+    for good in ("12_sf.asdf_", "x12_sf.asdf.", "_x12_sf.asdf"):
+        assert checks.check_str_by_regular(good) is True
+    for bad in (".12_sf.asdf", "12_sf.a$sdf.", "12+sf.asdf", ""):
+        with _pytest.raises(ValueError, match="is illegal, it must be match regular"):
+            checks.check_str_by_regular(bad)
+    with _pytest.raises(ValueError, match="For 'X', the 'abc' is illegal"):
+        checks.check_str_by_regular("abc", reg=r"^b", prim_name="X")

@@ -190,3 +190,22 @@ def test_a_jit_class_instance_is_not_differentiated():
 
     with pytest.raises(TypeError, match="object with jit_class type 'Scaler'"):
         ops.grad(Scaler())
+
+
+def test_insert_gradient_of_passes_python_numbers_through():
+    """A Python number is a constant: InsertGradientOf returns it, and a graph's gradient with
+    respect to number inputs is (), as in MindSpore 2.10."""
+    import cellgraph as _cg
+    from cellgraph import ops as _ops
+    from cellgraph.ops import composite as _C
+
+    stop = _ops.InsertGradientOf(lambda dx: _C.zeros_like(dx))
+    grad_all = _C.GradOperation(get_all=True)
+
+    def f(x, y):
+        return stop(x) * y
+
+    assert _cg.jit(lambda x, y: grad_all(f)(x, y))(1, 2) == ()
+    assert _cg.jit(lambda x, y: f(x, y))(3, 2) == 6
+    gx, gy = _cg.jit(lambda x, y: grad_all(f)(x, y))(_cg.Tensor(1.0), _cg.Tensor(2.0))
+    assert float(gx.asnumpy()) == 0.0 and float(gy.asnumpy()) == 1.0

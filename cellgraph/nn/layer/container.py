@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
+from typing import Self
 
 from cellgraph.primitives.errors import DTypeError
 
@@ -140,6 +141,18 @@ class CellList(_CellContainer):
         for cell in cells:
             self.append(cell)
         return self
+
+    def __iadd__(self, cells) -> Self:
+        """`cell_list += [cells]`: a list of Cells appended, as MindSpore takes it (another
+        CellList or any other value is a TypeError)."""
+        if not isinstance(cells, list):
+            raise DTypeError(f"For 'CellList', the new cells wanted to append should be "
+                             f"instance of list, but got {type(cells).__name__}.")
+        for cell in cells:
+            if not isinstance(cell, Cell):
+                raise DTypeError(f"For 'CellList', each cell must be subclass of Cell, but "
+                                 f"got {type(cell).__name__}.")
+        return self.extend(cells)
 
     def construct(self, *inputs):
         raise NotImplementedError("CellList has no construct; index or iterate it in the "

@@ -85,19 +85,39 @@ def _factor(value, op: str, name: str) -> int:
     return int(value)
 
 
-def _check_pair(op: str, img1, img2) -> None:
-    if len(img1.shape) != 4 or tuple(img1.shape) != tuple(img2.shape):
-        raise ShapeError(f"{op}: expected two (N, C, H, W) images of one shape, got "
-                         f"{tuple(img1.shape)} and {tuple(img2.shape)}")
-    if img1.dtype != img2.dtype or not img1.dtype.is_float:
-        raise DTypeError(f"{op}: expected two float images of one dtype, got {img1.dtype} and "
-                         f"{img2.dtype}")
+def _check_4d(op: str, label: str, img) -> None:
+    if len(img.shape) != 4:
+        raise ShapeError(f"For '{op}', the dimension of '{label}' must be 4d, but got "
+                         f"{len(img.shape)}.")
 
 
-def _positive(value, op: str, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-        raise ArgumentValueError(f"{op}: `{name}` must be a positive number, got {value!r}")
-    return float(value)
+def _same_type_shape(img1, img2) -> None:
+    """MindSpore's SameTypeShape: one dtype (TypeError), then one shape (ValueError)."""
+    if img1.dtype != img2.dtype:
+        raise DTypeError(f"For 'SameTypeShape', the x dtype should be = y dtype: {img1.dtype}, "
+                         f"but got {img2.dtype}.")
+    if tuple(img1.shape) != tuple(img2.shape):
+        raise ShapeError(f"For 'SameTypeShape', the x shape should be = y shape: "
+                         f"{tuple(img1.shape)}, but got {tuple(img2.shape)}.")
+
+
+def _as_float32(img1, img2, max_val):
+    """The images and max_val in float32, integer images (and max_val) divided by their
+    dtype's largest value, as MindSpore's image metrics compute."""
+    dtype_max = float(np.iinfo(img1.dtype.np).max) if img1.dtype.is_int and \
+        img1.dtype != dt.bool_ else 1.0
+    max_val = float(np.float32(max_val))
+    img1, img2 = P.cast(img1, dt.float32), P.cast(img2, dt.float32)
+    if dtype_max > 1.0:
+        scale = 1.0 / dtype_max
+        max_val, img1, img2 = max_val * scale, img1 * scale, img2 * scale
+    return img1, img2, max_val
+
+
+def _check_max_val(max_val, op: str):
+    validator.check_value_type("max_val", max_val, [int, float], op)
+    validator.check_number("max_val", max_val, 0.0, validator.GT, op)
+    return max_val
 
 
 def gaussian_window(size: int, sigma: float) -> np.ndarray:
@@ -116,13 +136,12 @@ class SSIM(Cell):
 
     def __init__(self, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03):
         super().__init__()
-        self.max_val = _positive(max_val, "SSIM", "max_val")
-        if isinstance(filter_size, bool) or not isinstance(filter_size, int) or filter_size < 1:
-            raise ArgumentValueError(f"SSIM: `filter_size` must be a positive int, got "
-                                     f"{filter_size!r}")
-        self.filter_size = filter_size
-        self.filter_sigma = _positive(filter_sigma, "SSIM", "filter_sigma")
-        self.k1, self.k2 = _positive(k1, "SSIM", "k1"), _positive(k2, "SSIM", "k2")
+        name = "SSIM"
+        self.max_val = _check_max_val(max_val, name)
+        self.filter_size = validator.check_int(filter_size, 1, validator.GE, "filter_size", name)
+        self.filter_sigma = validator.check_positive_float(filter_sigma, "filter_sigma", name)
+        self.k1 = validator.check_value_type("k1", k1, [float], name)
+        self.k2 = validator.check_value_type("k2", k2, [float], name)
         self.window = gaussian_window(filter_size, self.filter_sigma)
 
     def _blur(self, x):
@@ -131,11 +150,18 @@ class SSIM(Cell):
         return P.conv2d(x, P.cast(kernel, x.dtype), groups=channels)
 
     def construct(self, img1, img2):
-        _check_pair("SSIM", img1, img2)
-        if min(img1.shape[2:]) < self.filter_size:
-            raise ShapeError(f"SSIM: images of size {tuple(img1.shape[2:])} are smaller than "
-                             f"the filter_size {self.filter_size}")
-        c1, c2 = (self.k1 * self.max_val) ** 2, (self.k2 * self.max_val) ** 2
+        if str(img1.dtype) not in ("Float32", "Float16"):
+            raise DTypeError(f"For 'SSIM', the 'img1' should be one of [mindspore.float32, "
+                             f"mindspore.float16], but got 'mindspore.{img1.dtype.name}'.")
+        _check_4d("SSIM", "img1", img1)
+        for axis in (2, 3):
+            if img1.shape[axis] < self.filter_size:
+                raise ArgumentValueError(f"For 'SSIM', the 'img1 shape[{axis}]' should be >= "
+                                         f"'filter_size' = {self.filter_size}, but got "
+                                         f"{img1.shape[axis]}.")
+        _same_type_shape(img1, img2)
+        img1, img2, max_val = _as_float32(img1, img2, self.max_val)
+        c1, c2 = (self.k1 * max_val) ** 2, (self.k2 * max_val) ** 2
         mu1, mu2 = self._blur(img1), self._blur(img2)
         var1 = self._blur(img1 * img1) - mu1 * mu1
         var2 = self._blur(img2 * img2) - mu2 * mu2
@@ -237,12 +263,15 @@ class PSNR(Cell):
 
     def __init__(self, max_val=1.0):
         super().__init__()
-        self.max_val = _positive(max_val, "PSNR", "max_val")
+        self.max_val = _check_max_val(max_val, "PSNR")
 
     def construct(self, img1, img2):
-        _check_pair("PSNR", img1, img2)
+        _check_4d("PSNR", "img1", img1)
+        _check_4d("PSNR", "img2", img2)
+        _same_type_shape(img1, img2)
+        img1, img2, max_val = _as_float32(img1, img2, self.max_val)
         mse = P.reduce_mean(P.square(img1 - img2), (1, 2, 3))
-        return 10 * P.log(self.max_val ** 2 / mse) / np.log(10.0)
+        return 10 * P.log(max_val ** 2 / mse) / np.log(10.0)
 
 
 class CentralCrop(Cell):

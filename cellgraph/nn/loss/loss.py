@@ -439,9 +439,11 @@ class FocalLoss(LossBase):
         if str(labels.dtype) not in ("Int32", "Int64", "Float16", "Float32"):
             raise DTypeError(f"{op}: `labels` must be int32, int64, float16 or float32, got "
                              f"{labels.dtype}")
-        batch = logits.shape[0]
-        logits = F.reshape(logits, (batch, channels, -1))
-        labels = F.reshape(labels, (batch, label_channels, -1))
+        # each reshaped by its own batch, as MindSpore's: labels of a smaller batch gather
+        # from the first rows of logits
+        logits = F.reshape(logits, (logits.shape[0], channels, -1))
+        labels = F.reshape(labels, (labels.shape[0], label_channels, -1))
+        batch = labels.shape[0]
         log_p = F.log_softmax(logits, 1)
         index = F.cast(labels, dt.int32)
         if label_channels == 1:

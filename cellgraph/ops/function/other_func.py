@@ -9,7 +9,8 @@ import operator
 from cellgraph.compiler import dynamic_sequence
 from cellgraph.compiler.builder import Tracer
 from cellgraph.compiler.dynamic_sequence import RuntimeSequence
-from cellgraph.primitives.errors import DTypeError
+from cellgraph.primitives import dtype as dt
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 
 __all__ = ["make_range", "mixed_precision_cast", "switch_layer", "tuple_div", "tuple_len", "typeof"]
 
@@ -208,3 +209,21 @@ SCALAR_OPS = {
     "scalar_min": _scalar_extreme("scalar_min", min, lambda F, x, y: F.minimum(x, y)),
     "scalar_ne": operator.ne, "bool_not": operator.not_, "bool_and": operator.and_,
     "bool_or": operator.or_}
+
+
+_CASTS = {"Int64": int, "Float64": float, "Bool": bool}
+
+
+def scalar_cast(input_x, input_y):
+    """A Python scalar as `input_y` (int64, float64 or bool), as Python's int(), float() and
+    bool() convert it; done when the graph is built."""
+    target = dt.as_dtype(input_y)
+    convert = _CASTS.get(str(target))
+    if convert is None:
+        raise ArgumentValueError(f"For 'ScalarCast', the supported type is in the list: "
+                                 f"[mindspore.int64, mindspore.float64, mindspore.bool], but got "
+                                 f"{target}")
+    return convert(input_x)
+
+
+SCALAR_OPS["scalar_cast"] = scalar_cast

@@ -130,7 +130,18 @@ def _softmax(x, axis=-1):
     return F.softmax(x, axis[0] if isinstance(axis, tuple) else axis)
 
 
-Softmax = define_class("Softmax", _softmax, {"axis": -1}, module=__name__)
+class Softmax(define_class("Softmax", _softmax, {"axis": -1}, module=__name__)):
+    """`ops.Softmax(axis=-1)(x)`; the axis is kept as a tuple, `(axis,)` for an int, as
+    MindSpore keeps it."""
+
+    def __init__(self, axis=-1):
+        if isinstance(axis, bool) or not isinstance(axis, int | tuple):
+            raise DTypeError(f"For 'Softmax', the type of 'axis' should be one of '[int, tuple "
+                             f"of int]', but got {type(axis)}.")
+        super().__init__((axis,) if isinstance(axis, int) else axis)
+
+
+Softmax.__module__ = __name__
 LogSoftmax = define_class("LogSoftmax", lambda x, axis=-1: F.log_softmax(x, axis), {"axis": -1},
                           module=__name__)
 

@@ -56,3 +56,21 @@ def test_constexpr_takes_mindspores_arguments():
     np.testing.assert_allclose(Net()(Tensor(np.ones(2, np.float32))).asnumpy(), [2.0, 2.0])
     with pytest.raises(RuntimeError, match="reuse_result=False"):
         constexpr(lambda v: v, reuse_result=False)
+
+
+def test_functional_scalar_cast_log_uadd():
+    """ops.functional has MindSpore's scalar_cast, scalar_log and scalar_uadd (the same
+    functions as manually_defined's), also inside graphs."""
+    import math
+
+    import cellgraph as _cg
+    from cellgraph.ops import functional as F
+    from cellgraph.ops.operations import manually_defined as md
+
+    assert F.scalar_cast is md.scalar_cast
+    assert F.scalar_cast(8.5, _cg.int64) == 8 and F.scalar_cast(3, _cg.float64) == 3.0
+    assert F.scalar_cast(2, _cg.bool_) is True
+    with pytest.raises(ValueError, match="the supported type is in the list"):
+        F.scalar_cast(1.5, _cg.int32)
+    assert F.scalar_log(math.e) == 1.0 and F.scalar_uadd(-3) == -3
+    assert _cg.jit(lambda x, t: F.scalar_cast(x, t))(8.5, _cg.int64) == 8

@@ -430,3 +430,13 @@ def test_on_request_exit_attributes(tmp_path):
                              config_file="./reset.json")
     assert cb.save_path == str(tmp_path) and cb.is_distributed is False
     assert cb.remote_config_file == "./reset.json"
+
+
+def test_metrics_need_an_eval_network():
+    """MindSpore's Model refuses metrics it cannot evaluate: no loss_fn and no eval_network."""
+    with pytest.raises(ValueError, match="If `metrics` is set, `eval_network` must not be None"):
+        Model(nn.ReLU(), metrics={"acc"})
+    with pytest.raises(TypeError):  # the metrics are checked first
+        Model(nn.ReLU(), metrics={"top5": None})
+    assert Model(nn.ReLU(), nn.SoftmaxCrossEntropyWithLogits(), metrics={"acc"}).eval_network
+    assert Model(nn.ReLU(), eval_network=nn.ReLU(), metrics={"acc"}).eval_network

@@ -17,7 +17,7 @@ import numpy as np
 import cellgraph.ops as P
 from cellgraph import _checkparam as validator
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, UnsupportedError
 from cellgraph.runtime.tensor import Parameter, Tensor
 
 from ...cell import Cell
@@ -45,15 +45,22 @@ class Distribution(Cell):
 
     float_only = True  # a continuous distribution: its dtype is a float type, as MindSpore's
 
-    def __init__(self, params: dict, seed=None, dtype=dt.float32, name="Distribution"):
+    def __init__(self, seed, dtype, name, param):
+        """MindSpore's arguments: `param` is the subclass's `dict(locals())`, its parameters
+        under "param_dict"; the other entries (not "self", not starting with "_") are kept in
+        `parameters`."""
         super().__init__()
         cls = type(self).__name__
-        if self.float_only:
-            float_dtype(dtype, cls)
         validator.check_value_type("name", name, [str], cls)
         seed = 0 if seed is None else seed
         validator.check_non_negative_int(seed, "seed", name)
+        if self.float_only:
+            float_dtype(dtype, cls)
         self.dtype, self.seed, self.name = dt.as_dtype(dtype), seed, name
+        param = dict(param or {})
+        params = dict(param.get("param_dict") or {})
+        self.parameters = {k: v for k, v in param.items()
+                           if k not in ("self", "param") and not k.startswith("_")}
         for key, value in params.items():
             setattr(self, f"_{key}", _tensor(value, self.dtype))
         given = [tuple(np.shape(v)) for v in params.values()
@@ -74,8 +81,36 @@ class Distribution(Cell):
             out.append(value)
         return out
 
-    def construct(self, name, *args):
-        return getattr(self, name)(*args)
+    def construct(self, name, *args, **kwargs):
+        return getattr(self, name)(*args, **kwargs)
+
+    def _not_implemented(self, method: str):
+        raise UnsupportedError(f"Function {method} is not implemented in "
+                               f"{type(self).__name__}")
+
+    def prob(self, *args, **kwargs):
+        self._not_implemented("prob")
+
+    def cdf(self, *args, **kwargs):
+        self._not_implemented("cdf")
+
+    def mean(self, *args, **kwargs):
+        self._not_implemented("mean")
+
+    def mode(self, *args, **kwargs):
+        self._not_implemented("mode")
+
+    def var(self, *args, **kwargs):
+        self._not_implemented("var")
+
+    def entropy(self, *args, **kwargs):
+        self._not_implemented("entropy")
+
+    def kl_loss(self, *args, **kwargs):
+        self._not_implemented("kl_loss")
+
+    def sample(self, *args, **kwargs):
+        self._not_implemented("sample")
 
     def log_prob(self, value, *params):
         return P.log(self.prob(value, *params))
@@ -104,7 +139,7 @@ class Normal(Distribution):
     param_names = ("mean", "sd")
 
     def __init__(self, mean=None, sd=None, seed=None, dtype=dt.float32, name="Normal"):
-        super().__init__({"mean": mean, "sd": sd}, seed, dtype, name)
+        super().__init__(seed, dtype, name, {"param_dict": {"mean": mean, "sd": sd}})
         if sd is not None and not isinstance(sd, Parameter) and \
                 not np.all(np.asarray(sd, np.float64) > 0):
             raise ArgumentValueError("Standard deviation must be greater than zero.")
@@ -156,7 +191,7 @@ class Uniform(Distribution):
     param_names = ("low", "high")
 
     def __init__(self, low=None, high=None, seed=None, dtype=dt.float32, name="Uniform"):
-        super().__init__({"low": low, "high": high}, seed, dtype, name)
+        super().__init__(seed, dtype, name, {"param_dict": {"low": low, "high": high}})
         if low is not None and high is not None and not isinstance(low, Parameter) and \
                 not isinstance(high, Parameter) and \
                 not np.all(np.less(np.asarray(low), np.asarray(high))):
@@ -207,7 +242,7 @@ class Bernoulli(Distribution):
         if not isinstance(dtype, dt.DType) or not (dtype.is_float or dtype.is_int):
             raise DTypeError(f"For 'Bernoulli', the 'dtype' should be an int, uint or float "
                              f"type, but got {dtype}.")
-        super().__init__({"probs": probs}, seed, dt.float32, name)
+        super().__init__(seed, dt.float32, name, {"param_dict": {"probs": probs}})
         self.sample_dtype = dtype
         if probs is not None and not isinstance(probs, Parameter):
             values = np.asarray(probs, np.float64)
@@ -269,7 +304,7 @@ class TransformedDistribution(Distribution):
         if not isinstance(distribution, Distribution):
             raise TypeError(f"TransformedDistribution: `distribution` must be a Distribution, "
                             f"got {type(distribution).__name__}")
-        super().__init__({}, seed, distribution.dtype, name)
+        super().__init__(seed, distribution.dtype, name, {"param_dict": {}})
         self.bijector, self.distribution = bijector, distribution
         self.is_linear_transformation = isinstance(bijector, ScalarAffine)
 

@@ -12,7 +12,7 @@ class LocationScale(Distribution):
     param_names = ("loc", "scale")
 
     def __init__(self, loc, scale, seed, dtype, name):
-        super().__init__({"loc": loc, "scale": scale}, seed, dtype, name)
+        super().__init__(seed, dtype, name, {"param_dict": {"loc": loc, "scale": scale}})
         greater_zero(scale, "scale")
 
     def _z(self, value, loc, scale):

@@ -25,8 +25,8 @@ class Beta(Distribution):
         float_dtype(dtype, type(self).__name__)
         not_scalar(concentration1, "concentration1")
         not_scalar(concentration0, "concentration0")
-        super().__init__({"concentration1": concentration1, "concentration0": concentration0},
-                         seed, dtype, name)
+        super().__init__(seed, dtype, name, {"param_dict": {"concentration1": concentration1,
+                                                           "concentration0": concentration0}})
         greater_zero(concentration1, "concentration1")
         greater_zero(concentration0, "concentration0")
 

@@ -38,8 +38,8 @@ class Categorical(Distribution):
 
     def __init__(self, probs=None, seed=None, dtype=dt.int32, name="Categorical"):
         discrete_dtype(dtype, type(self).__name__)
+        super().__init__(seed, dt.float32, name, {"param_dict": {"probs": probs}})
         _check_probs(probs)
-        super().__init__({"probs": probs}, seed, dt.float32, name)
         self.sample_dtype = dtype
 
     def _index(self, p):

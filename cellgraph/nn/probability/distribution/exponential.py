@@ -15,7 +15,7 @@ class Exponential(Distribution):
     param_names = ("rate",)
 
     def __init__(self, rate=None, seed=None, dtype=dt.float32, name="Exponential"):
-        super().__init__({"rate": rate}, seed, dtype, name)
+        super().__init__(seed, dtype, name, {"param_dict": {"rate": rate}})
         greater_zero(rate, "rate")
 
     def prob(self, value, rate=None):

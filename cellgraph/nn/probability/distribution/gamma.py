@@ -21,7 +21,8 @@ class Gamma(Distribution):
         float_dtype(dtype, type(self).__name__)
         not_scalar(concentration, "concentration")
         not_scalar(rate, "rate")
-        super().__init__({"concentration": concentration, "rate": rate}, seed, dtype, name)
+        super().__init__(seed, dtype, name, {"param_dict": {"concentration": concentration,
+                                                           "rate": rate}})
         greater_zero(concentration, "concentration")
         greater_zero(rate, "rate")
 

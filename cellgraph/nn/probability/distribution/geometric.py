@@ -20,7 +20,7 @@ class Geometric(Distribution):
 
     def __init__(self, probs=None, seed=None, dtype=dt.int32, name="Geometric"):
         discrete_dtype(dtype, type(self).__name__)
-        super().__init__({"probs": probs}, seed, dt.float32, name)
+        super().__init__(seed, dt.float32, name, {"param_dict": {"probs": probs}})
         self.sample_dtype = dtype
         probability(probs)
 

@@ -17,7 +17,7 @@ class LogNormal(Distribution):
     param_names = ("loc", "scale")
 
     def __init__(self, loc=None, scale=None, seed=0, dtype=dt.float32, name="LogNormal"):
-        super().__init__({"loc": loc, "scale": scale}, seed, dtype, name)
+        super().__init__(seed, dtype, name, {"param_dict": {"loc": loc, "scale": scale}})
         if scale is not None and not hasattr(scale, "aval"):
             try:
                 greater_zero(scale, "scale")

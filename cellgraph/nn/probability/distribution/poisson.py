@@ -22,7 +22,7 @@ class Poisson(Distribution):
     def __init__(self, rate=None, seed=None, dtype=dt.float32, name="Poisson"):
         discrete_dtype(dtype, type(self).__name__)
         not_scalar(rate, "rate")
-        super().__init__({"rate": rate}, seed, dt.float32, name)
+        super().__init__(seed, dt.float32, name, {"param_dict": {"rate": rate}})
         self.sample_dtype = dtype
         greater_zero(rate, "rate")
 

@@ -466,10 +466,29 @@ def cross_entropy_with(logits, labels, weight, ignore_index, reduction, label_sm
     return F.add(F.mul(nll, 1.0 - label_smoothing), F.mul(smooth, label_smoothing))
 
 
+def _check_cross_entropy_args(input, target, weight, ignore_index, label_smoothing) -> None:
+    op = "cross_entropy_loss"
+    for name, value in (("input", input), ("target", target), ("weight", weight)):
+        if not (value is None and name == "weight" or _is_tensor(value)):
+            raise DTypeError(f"For '{op}', the '{name}' must be a Tensor, but got "
+                             f"'{type(value).__name__}'")
+    if not input.dtype.is_float:
+        raise DTypeError(f"For cross_entropy, the input dtype should be mstype.float64, "
+                         f"mstype.float32 or mstype.float16, but got dtype:{input.dtype}.")
+    if isinstance(ignore_index, bool) or not isinstance(ignore_index, int):
+        raise DTypeError(f"For '{op}', the type of 'ignore_index' must be 'int', but got "
+                         f"'{type(ignore_index).__name__}'.")
+    if not isinstance(label_smoothing, float):
+        raise DTypeError(f"For '{op}', the 'label_smoothing' must be float, but got "
+                         f"'{type(label_smoothing).__name__}'")
+
+
 def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean",
                   label_smoothing=0.0):
     """Softmax cross entropy over the class axis 1; `target` holds class indices, or class
-    probabilities of input's shape."""
+    probabilities of input's shape. MindSpore's checks: Tensors, a float input, an int
+    ignore_index and a float label_smoothing (TypeError)."""
+    _check_cross_entropy_args(input, target, weight, ignore_index, label_smoothing)
     if target.dtype.is_float and tuple(target.shape) == tuple(input.shape):
         if label_smoothing:
             target = F.add(F.mul(target, 1.0 - label_smoothing),

@@ -8,11 +8,10 @@ from __future__ import annotations
 from cellgraph.loops import ForiLoop, Scan, WhileLoop
 from cellgraph.ops.function.array_func.attributes import rank, shape
 from cellgraph.ops.function.array_func.creation import scalar_to_tensor
-from cellgraph.ops.function.other_func import SCALAR_OPS
+from cellgraph.ops.function.other_func import SCALAR_OPS, scalar_cast
 from cellgraph.ops.operations.array_ops import Cast, Rank, ScalarToTensor, Shape, Tile
 from cellgraph.ops.operations.nn_ops import BatchNorm, FlashAttentionScore
 from cellgraph.ops.primitive_class import define_class
-from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.nn_functional import tile
 from cellgraph.runtime.tensor import Parameter, Tensor
 
@@ -23,18 +22,6 @@ _SCALAR_FUNCTIONS = {
         "scalar_ge", "scalar_eq", "scalar_uadd", "scalar_log", "scalar_max", "scalar_min")},
     "scalar_bool": bool,
 }
-_CASTS = {dt.int64: int, dt.float64: float, dt.bool_: bool}
-
-
-def scalar_cast(input_x, input_y):
-    """A Python scalar as `input_y` (int64, float64 or bool), as Python's int(), float() and
-    bool() convert it."""
-    convert = _CASTS.get(dt.as_dtype(input_y))
-    if convert is None:
-        raise ValueError(f"For 'ScalarCast', the supported type is in the list: "
-                         f"[mindspore.int64, mindspore.float64, mindspore.bool], but got "
-                         f"{dt.as_dtype(input_y)}")
-    return convert(input_x)
 
 
 def shape_(input_x):

@@ -1,0 +1,104 @@
+"""What a Cell's attributes may hold, as MindSpore 2.10 rules it: a Parameter or Cell set before
+Cell.__init__ is refused, a name that has held a Parameter (or a Cell) keeps holding one, and
+insert_child_to_cell / insert_param_to_cell check their arguments. The exception types and
+messages are MindSpore's (recorded from it)."""
+import types
+
+import numpy as np
+import pytest
+
+import cellgraph as cg
+from cellgraph import Parameter, Tensor, nn
+
+T = Tensor(np.ones([2, 3]), cg.float32)
+
+
+def _cell_setting(*values):
+    class M(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            for v in values:
+                self.x = v() if isinstance(v, (types.FunctionType, type)) else v
+
+    return M
+
+
+@pytest.mark.parametrize("values, error, text", [
+    ((lambda: Parameter(T, name="w"), None, nn.ReLU), KeyError,
+     "the x child cell already exists in the network"),
+    ((lambda: Parameter(T, name="w"), 1), TypeError,
+     "Parameter 'x' already exists in network, can not assign this type: '<class 'int'>'"),
+    ((nn.ReLU, None, T), TypeError, "Sub cell 'x' already exists in network"),
+    ((nn.ReLU, 1), TypeError, "Sub cell 'x' already exists in network"),
+    ((nn.ReLU, None, lambda: Parameter(T, name="w")), KeyError,
+     "the x parameter already exists in the network"),
+])
+def test_a_name_keeps_its_kind(values, error, text):
+    with pytest.raises(error) as info:
+        _cell_setting(*values)()
+    assert text in str(info.value)
+
+
+@pytest.mark.parametrize("values, kind", [
+    ((1, nn.ReLU), nn.ReLU), ((1, lambda: Parameter(T, name="w")), Parameter),
+    ((T, nn.ReLU), nn.ReLU), ((lambda: Parameter(T, name="w"), None), type(None))])
+def test_other_changes_are_free(values, kind):
+    assert isinstance(_cell_setting(*values)().x, kind)
+
+
+def test_a_tensor_is_a_parameters_new_data_and_del_frees_the_name():
+    m = _cell_setting(lambda: Parameter(T, name="w"), 2 * T)()
+    assert isinstance(m.x, Parameter) and float(m.x.asnumpy()[0, 0]) == 2.0
+    del m.x
+    m.x = nn.ReLU()
+    assert isinstance(m.x, nn.ReLU)
+
+
+def test_before_init():
+    class P(nn.Cell):
+        def __init__(self):
+            self.w = Parameter(T, name="w")
+            super().__init__()
+
+    class C(nn.Cell):
+        def __init__(self):
+            self.m = nn.ReLU()
+            super().__init__()
+
+    class Plain(nn.Cell):
+        def __init__(self):
+            self.a = 1
+
+        def construct(self):
+            return self.a
+
+    with pytest.raises(AttributeError, match="please call Cell.__init__"):
+        P()
+    with pytest.raises(AttributeError, match="super"):
+        C()
+    net = Plain()
+    assert net.a == 1
+    with pytest.raises(AttributeError, match=r"super\(\).__init__\(\)"):
+        net()
+
+
+def test_insert_checks():
+    m = nn.Cell()
+    p = Parameter(T, name="weight")
+    m.insert_param_to_cell("weight", p)
+    assert m.weight is p
+    with pytest.raises(TypeError, match="'child_cell' must be 'Cell' if not None"):
+        m.insert_child_to_cell("network", p)
+    with pytest.raises(TypeError, match="'child_name' must be str"):
+        m.insert_child_to_cell(1, nn.ReLU())
+    with pytest.raises(KeyError):
+        m.insert_child_to_cell("a.b", nn.ReLU())
+    with pytest.raises(KeyError):
+        m.insert_child_to_cell("", nn.ReLU())
+    with pytest.raises(KeyError, match="should not be None"):
+        m.insert_param_to_cell("", p)
+    with pytest.raises(TypeError, match="'param' must be 'Parameter' if not None"):
+        m.insert_param_to_cell("w", T)
+    m.insert_child_to_cell("relu", nn.ReLU())
+    m.insert_child_to_cell("nothing", None)
+    assert isinstance(m.relu, nn.ReLU) and m.nothing is None

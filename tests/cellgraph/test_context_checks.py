@@ -1,0 +1,73 @@
+"""set_context's argument checks and side effects as MindSpore 2.10's (types checked first
+with its TypeError, then values), get_jit_config, the context object and set_deterministic."""
+import os
+import warnings
+
+import pytest
+
+import cellgraph as cg
+from cellgraph import context
+
+
+@pytest.fixture(autouse=True)
+def _restore():
+    saved = {k: context.get_context(k) for k in ("device_id", "deterministic")}
+    saved_jit = context._state.get("jit_config")
+    yield
+    context.set_context(**saved)
+    context._state["jit_config"] = saved_jit
+
+
+@pytest.mark.parametrize("kwargs, error, text", [
+    ({"device_id": "cpu"}, TypeError,
+     "The parameter 'device_id' must be <class 'int'>, but got <class 'str'>"),
+    ({"device_id": 4096}, ValueError, "must be in range [0, 4095], but got 4096"),
+    ({"variable_memory_max_size": True}, TypeError,
+     "The parameter 'variable_memory_max_size' must be <class 'str'>"),
+    ({"max_device_memory": 1}, TypeError, "The parameter 'max_device_memory' must be"),
+    ({"deterministic": "NOTRIGHT"}, ValueError, "must be one of ['ON', 'OFF']"),
+    ({"jit_config": {"jit_level": ""}}, ValueError,
+     "the value of argument jit_level must be one of ['O0', 'O1', 'O2'], but got ."),
+    ({"jit_config": {"x": "O1"}}, ValueError, "the key of argument 'jit_config' must be"),
+    ({"jit_config": {"jit_level": "O1", "infer_boost": "on"}}, ValueError,
+     "Only jit_level set O0 can set infer_boost to on."),
+])
+def test_refused(kwargs, error, text):
+    with pytest.raises(error) as info:
+        context.set_context(**kwargs)
+    assert text in str(info.value)
+
+
+def test_accepted_and_effects():
+    context.set_context(device_id=1)
+    assert context.get_context("device_id") == 1
+    context.set_context(jit_config={"jit_level": "O1"})
+    assert context.get_jit_config() == {"jit_level": "O1"}
+    context.set_context(deterministic="ON")
+    assert os.environ["HCCL_DETERMINISTIC"] == "true"
+    assert os.environ["TE_PARALLEL_COMPILER"] == "1"
+    context.set_context(deterministic="OFF")
+    assert "HCCL_DETERMINISTIC" not in os.environ and "TE_PARALLEL_COMPILER" not in os.environ
+    with warnings.catch_warnings():  # an Ascend memory option: kept, no effect here
+        warnings.simplefilter("ignore")
+        context.set_context.__wrapped__(max_device_memory="3GB")
+    assert context.get_context("max_device_memory") == "3GB"
+
+
+def test_context_object():
+    ctx = context._context()
+    assert ctx is context.K_CONTEXT and ctx is context._context()
+    assert ctx.get_param("mode") == context.get_context("mode")
+
+
+def test_set_deterministic(monkeypatch):
+    from cellgraph import device
+
+    monkeypatch.setattr(device, "_DETERMINISTIC_SET", [])
+    with pytest.raises(TypeError, match="must be <class 'bool'>"):
+        cg.set_deterministic(1)
+    cg.set_deterministic(True)
+    assert context.get_context("deterministic") == "ON"
+    assert os.environ["HCCL_DETERMINISTIC"] == "true"
+    with pytest.raises(RuntimeError, match="can not be set repeatedly"):
+        cg.set_deterministic(False)
