@@ -13,6 +13,7 @@ the valid callings."""
 from __future__ import annotations
 
 import inspect
+import numbers
 
 import numpy as np
 
