@@ -333,6 +333,13 @@ class TransformedDistribution(Distribution):
 
 
 # Each of these subclasses Distribution, defined above.
+def gamma_draws(shape, concentration, seed, dtype):
+    """Gamma(concentration, 1) draws of shape `shape + concentration.shape` in `dtype`, from
+    the stream of `seed` (a distribution's)."""
+    sizes = Tensor(np.asarray(tuple(shape), np.int64).reshape(-1))
+    return P.cast(P.random_gamma(sizes, P.cast(concentration, dt.float32), seed=seed), dtype)
+
+
 from .beta import Beta
 from .categorical import Categorical
 from .cauchy import Cauchy
@@ -342,3 +349,4 @@ from .geometric import Geometric
 from .log_normal import LogNormal
 from .logistic import Logistic
 from .poisson import Poisson
+

@@ -1,11 +1,13 @@
 """`mindspore.nn.probability.distribution.Beta`."""
 from __future__ import annotations
 
+import numpy as np
+
 import cellgraph.ops as P
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError
 
-from . import Distribution, _tensor
+from . import Distribution, _tensor, gamma_draws
 from ._checks import float_dtype, greater_zero, not_scalar
 
 
@@ -16,7 +18,8 @@ def _lbeta(a, b):
 class Beta(Distribution):
     """Beta(concentration1, concentration0) on (0, 1): density x^(a-1) (1-x)^(b-1) / B(a, b).
     The parameters are lists or Tensors (a Python number is refused, as MindSpore's). The cdf
-    (the regularized incomplete beta function) and sampling are not available."""
+    (the regularized incomplete beta function) is not available; samples are
+    G(a) / (G(a) + G(b)) of two gamma draws."""
 
     param_names = ("concentration1", "concentration0")
 
@@ -75,6 +78,10 @@ class Beta(Distribution):
         return (_lbeta(a_b, b_b) - _lbeta(a, b) + (a - a_b) * P.digamma(a) +
                 (b - b_b) * P.digamma(b) + (a_b - a + b_b - b) * P.digamma(total))
 
-    def sample(self, shape=(), *params):
-        raise NotImplementedError("Beta.sample needs a gamma sampler, which cellgraph does not "
-                                  "have")
+    def sample(self, shape=(), concentration1=None, concentration0=None):
+        """Draws of shape `shape + broadcast(concentration1, concentration0).shape`."""
+        a, b = self._params((concentration1, concentration0))
+        both = np.broadcast_shapes(a.shape, b.shape)
+        x = gamma_draws(shape, P.broadcast_to(a, both), self.seed, self.dtype)
+        y = gamma_draws(shape, P.broadcast_to(b, both), self.seed, self.dtype)
+        return x / (x + y)

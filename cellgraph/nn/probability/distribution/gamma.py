@@ -1,18 +1,20 @@
 """`mindspore.nn.probability.distribution.Gamma`."""
 from __future__ import annotations
 
+import numpy as np
+
 import cellgraph.ops as P
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives.errors import ArgumentValueError
 
-from . import Distribution, _tensor
+from . import Distribution, _tensor, gamma_draws
 from ._checks import float_dtype, greater_zero, not_scalar
 
 
 class Gamma(Distribution):
     """Gamma(concentration, rate): density b^a x^(a-1) exp(-b x) / Gamma(a). The parameters are
-    lists or Tensors (a Python number is refused, as MindSpore's). The cdf (MindSpore's uses
-    the regularized incomplete gamma function) and sampling are not available."""
+    lists or Tensors (a Python number is refused, as MindSpore's). The cdf is the regularized
+    incomplete gamma function P(a, b x)."""
 
     param_names = ("concentration", "rate")
 
@@ -33,9 +35,10 @@ class Gamma(Distribution):
     def prob(self, value, concentration=None, rate=None):
         return P.exp(self.log_prob(value, concentration, rate))
 
-    def cdf(self, value, *params):
-        raise NotImplementedError("Gamma.cdf needs the regularized incomplete gamma function, "
-                                  "which cellgraph does not have")
+    def cdf(self, value, concentration=None, rate=None):
+        a, b = self._params((concentration, rate))
+        x = P.cast(value, self.dtype)
+        return P.select(x > 0, P.igamma(a * P.ones_like(x), P.relu(b * x)), P.zeros_like(x))
 
     def mean(self, concentration=None, rate=None):
         a, b = self._params((concentration, rate))
@@ -64,6 +67,8 @@ class Gamma(Distribution):
         return ((a - a_b) * P.digamma(a) + P.lgamma(a_b) - P.lgamma(a) +
                 a_b * (P.log(b) - P.log(b_b)) + a * (b_b / b - 1.0))
 
-    def sample(self, shape=(), *params):
-        raise NotImplementedError("Gamma.sample needs a gamma sampler, which cellgraph does not "
-                                  "have")
+    def sample(self, shape=(), concentration=None, rate=None):
+        """Draws of shape `shape + broadcast(concentration, rate).shape`."""
+        a, b = self._params((concentration, rate))
+        a = P.broadcast_to(a, np.broadcast_shapes(a.shape, b.shape))
+        return gamma_draws(shape, a, self.seed, self.dtype) / b

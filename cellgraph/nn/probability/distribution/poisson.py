@@ -1,8 +1,11 @@
 """`mindspore.nn.probability.distribution.Poisson`."""
 from __future__ import annotations
 
+import numpy as np
+
 import cellgraph.ops as P
 from cellgraph.primitives import dtype as dt
+from cellgraph.runtime.tensor import Tensor
 
 from . import Distribution
 from ._checks import discrete_dtype, greater_zero, not_scalar
@@ -35,9 +38,13 @@ class Poisson(Distribution):
     def prob(self, value, rate=None):
         return P.exp(self.log_prob(value, rate))
 
-    def cdf(self, value, *params):
-        raise NotImplementedError("Poisson.cdf needs the regularized incomplete gamma "
-                                  "function, which cellgraph does not have")
+    def cdf(self, value, rate=None):
+        """Q(floor(value) + 1, rate), the regularized upper incomplete gamma function; 0 below
+        0."""
+        (rate,) = self._params((rate,))
+        k = P.floor(P.cast(value, dt.float32))
+        inside = P.igammac(k + 1.0, rate * P.ones_like(k))
+        return P.select(k >= 0, inside, P.zeros_like(inside))
 
     def mean(self, rate=None):
         return self._params((rate,))[0]
@@ -48,6 +55,11 @@ class Poisson(Distribution):
         (rate,) = self._params((rate,))
         return P.floor(rate)
 
-    def sample(self, shape=(), *params):
-        raise NotImplementedError("Poisson.sample needs a Poisson sampler, which cellgraph "
-                                  "does not have")
+    def sample(self, shape=(), rate=None):
+        """Counts of shape `shape + rate.shape`, in the distribution's dtype."""
+        (rate,) = self._params((rate,))
+        sizes = Tensor(np.asarray(tuple(shape), np.int64).reshape(-1))
+        return P.random_poisson(sizes, rate, seed=self.seed, dtype=self.sample_dtype) \
+            if tuple(shape) else P.reshape(P.random_poisson(
+                Tensor(np.array([1], np.int64)), rate, seed=self.seed, dtype=self.sample_dtype),
+                tuple(rate.shape))
