@@ -37,6 +37,7 @@ from cellgraph.ops.function.nn_func.margin_loss import (
     multilabel_margin_loss,
     multilabel_soft_margin,
 )
+from cellgraph.ops.operations.random_ops import UniformCandidateSampler
 from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.core import fmt_shape
@@ -46,14 +47,37 @@ from cellgraph.runtime.tensor import Tensor
 
 from ..cell import Cell
 
-__all__ = ["BCELoss", "BCEWithLogitsLoss", "CTCLoss", "CosineEmbeddingLoss", "CrossEntropyLoss",
-           "DiceLoss", "FocalLoss", "GaussianNLLLoss", "HingeEmbeddingLoss", "HuberLoss",
-           "KLDivLoss", "L1Loss", "LossBase", "MAELoss", "MSELoss", "MarginRankingLoss",
-           "MultiClassDiceLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss",
-           "MultilabelMarginLoss", "NLLLoss",
-           "PoissonNLLLoss", "RMSELoss", "SmoothL1Loss", "SoftMarginLoss",
-           "SoftmaxCrossEntropyWithLogits", "TripletMarginLoss",
-           "TripletMarginWithDistanceLoss"]
+__all__ = [
+    "BCELoss",
+    "BCEWithLogitsLoss",
+    "CTCLoss",
+    "CosineEmbeddingLoss",
+    "CrossEntropyLoss",
+    "DiceLoss",
+    "FocalLoss",
+    "GaussianNLLLoss",
+    "HingeEmbeddingLoss",
+    "HuberLoss",
+    "KLDivLoss",
+    "L1Loss",
+    "LossBase",
+    "MAELoss",
+    "MSELoss",
+    "MarginRankingLoss",
+    "MultiClassDiceLoss",
+    "MultiLabelSoftMarginLoss",
+    "MultiMarginLoss",
+    "MultilabelMarginLoss",
+    "NLLLoss",
+    "PoissonNLLLoss",
+    "RMSELoss",
+    "SampledSoftmaxLoss",
+    "SmoothL1Loss",
+    "SoftMarginLoss",
+    "SoftmaxCrossEntropyWithLogits",
+    "TripletMarginLoss",
+    "TripletMarginWithDistanceLoss",
+]
 
 
 class LossBase(Cell):
@@ -339,6 +363,76 @@ class MultilabelMarginLoss(LossBase):
 
     def construct(self, x, target):
         return multilabel_margin_loss(x, target, self.reduction)
+
+
+class SampledSoftmaxLoss(LossBase):
+    """Softmax cross-entropy over each example's true classes and `num_sampled` classes drawn
+    for the batch (uniformly, without repeats: MindSpore's UniformCandidateSampler, or the
+    given `sampled_values` (sampled classes, expected count of the true classes, of the
+    sampled ones)); the logits are x . w + b of those classes' rows of `weights` and
+    `biases`, minus the log of their expected counts, and each true class has target
+    1 / num_true. `construct(weights, biases, labels, logits)`, labels (batch, num_true).
+    `reduction` reduces the per-example losses as MindSpore documents it (MindSpore 2.10's
+    layer returns them unreduced whatever `reduction` says)."""
+
+    def __init__(self, num_sampled, num_classes, num_true=1, sampled_values=None,
+                 remove_accidental_hits=True, seed=0, reduction="none"):
+        super().__init__(reduction)
+        name = "SampledSoftmaxLoss"
+        if num_true < 1:
+            raise ArgumentValueError(f"For '{name}', the 'num_true' must be greater than or "
+                                     f"equal to 1, but got {num_true}.")
+        if seed < 0:
+            raise ArgumentValueError(f"For '{name}', the 'seed' must be greater than or equal "
+                                     f"to 0, but got {seed}.")
+        if num_sampled > num_classes:
+            raise ArgumentValueError(f"For '{name}', the 'num_sampled' must be smaller than or "
+                                     f"equal to 'num_classes', but got 'num_sampled': "
+                                     f"{num_sampled} and 'num_classes': {num_classes}.")
+        if num_true > num_classes:
+            raise ArgumentValueError(f"For '{name}', the 'num_true' must be smaller than or "
+                                     f"equal to 'num_classes', but got 'num_true': {num_true} "
+                                     f"amd 'num_classes': {num_classes}.")
+        if sampled_values is not None:
+            if not isinstance(sampled_values, (list, tuple)):
+                raise DTypeError(f"For '{name}', the type of 'sampled_values' must be a list or "
+                                 f"tuple, but got {type(sampled_values).__name__}.")
+            if len(sampled_values) != 3:
+                raise ArgumentValueError(f"For '{name}', the length of 'sampled_values' must be "
+                                         f"equal to 3,but got {len(sampled_values)}.")
+        self.num_sampled, self.num_classes, self.num_true = num_sampled, num_classes, num_true
+        self.sampled_values = sampled_values
+        self.remove_accidental_hits, self.seed = remove_accidental_hits, seed
+        self.sampler = UniformCandidateSampler(num_true, num_sampled, True, num_classes, seed,
+                                                 remove_accidental_hits)
+
+    def construct(self, weights, biases, labels, logits):
+        for key, value in (("weights", weights), ("biases", biases), ("labels", labels),
+                           ("logits", logits)):
+            _check_tensor("SampledSoftmaxLoss", key, value)
+        if labels.dtype not in (dt.int32, dt.int64):
+            raise DTypeError(f"For 'SampledSoftmaxLoss', the 'labels' must be int32 or int64, "
+                             f"but got {labels.dtype}.")
+        labels = F.reshape(F.cast(labels, dt.int32), (-1, self.num_true))
+        flat = F.reshape(labels, (-1,))
+        values = self.sampled_values if self.sampled_values is not None else self.sampler(
+            labels)
+        sampled, true_expected, sampled_expected = values
+        sampled = F.cast(sampled, dt.int32)
+        true_w, sampled_w = F.gather(weights, flat, 0), F.gather(weights, sampled, 0)
+        true_logits = F.reshape(F.reduce_sum(F.expand_dims(logits, 1) * F.reshape(
+            true_w, (-1, self.num_true, true_w.shape[-1])), -1), (-1, self.num_true))
+        true_logits = true_logits + F.reshape(F.gather(biases, flat, 0), (-1, self.num_true))
+        sampled_logits = F.matmul(logits, F.transpose(sampled_w, (1, 0))) + F.gather(
+            biases, sampled, 0)
+        true_logits = true_logits - F.log(true_expected)
+        sampled_logits = sampled_logits - F.log(sampled_expected)
+        out_logits = F.concat((true_logits, sampled_logits), 1)
+        targets = F.concat((F.ones_like(true_logits) / self.num_true,
+                            F.zeros_like(sampled_logits)), 1)
+        shifted = F.exp(out_logits - F.expand_dims(F.reduce_max(out_logits, 1), 1))
+        prediction = shifted / F.expand_dims(F.reduce_sum(shifted, 1), 1)
+        return self.get_loss(-F.reduce_sum(targets * F.log(prediction + 1.0e-20), 1))
 
 
 class HingeEmbeddingLoss(LossBase):
