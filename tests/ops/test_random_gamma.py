@@ -64,3 +64,19 @@ def test_poisson_broadcasts_the_shape_with_the_means():
     np.testing.assert_allclose(counts.asnumpy().mean(0), [1.0, 4.0], rtol=0.05)
     with pytest.raises(TypeError, match="mean"):
         ops.poisson((2,), 1.0)
+
+
+def test_choice_with_mask():
+    x = Tensor(np.array([[True, False, True], [False, True, False]]))
+    index, mask = ops.choice_with_mask(x, 5, seed=1)
+    assert index.dtype == mstype.int32 and index.shape == (5, 2)
+    assert mask.asnumpy().tolist() == [True, True, True, False, False]
+    chosen = {tuple(row) for row in index.asnumpy()[:3].tolist()}
+    assert chosen == {(0, 0), (0, 2), (1, 1)}  # every True element once, in random order
+    assert index.asnumpy()[3:].tolist() == [[0, 0], [0, 0]]
+    index, mask = ops.choice_with_mask(x, 2, seed=1)
+    assert mask.asnumpy().tolist() == [True, True] and index.shape == (2, 2)
+    compiled = cellgraph.jit(lambda v: ops.choice_with_mask(v, 4))
+    assert compiled(x)[1].asnumpy().tolist() == [True, True, True, False]
+    with pytest.raises(TypeError, match="bool Tensor"):
+        ops.choice_with_mask(Tensor(np.array([1.0], np.float32)))

@@ -20,10 +20,12 @@ from cellgraph.primitives.random_ops import draw_uniform, op_seed, op_seeds, ran
 from cellgraph.primitives.random_ops import random_gamma as gamma_draw
 from cellgraph.primitives.random_ops import random_poisson as poisson_draw
 from cellgraph.primitives.random_ops import uniform_candidate_sampler as candidate_draw
+from cellgraph.primitives.sort_ops import argsort
 from cellgraph.runtime.rng import MinstdDoubleStream, MinstdStream, PhiloxMantissaStream
 
 __all__ = [
     "bernoulli",
+    "choice_with_mask",
     "gamma",
     "laplace",
     "log_uniform_candidate_sampler",
@@ -138,6 +140,40 @@ def log_uniform_candidate_sampler(true_classes, num_true=1, num_sampled=5, uniqu
                          f"but got {type(true_classes).__name__}.")
     return sample_candidates(true_classes, num_true, num_sampled, unique, range_max, False,
                              MinstdStream(seed, 0) if seed else None, log_uniform=True)
+
+
+def choice_with_mask(input_x, count=256, seed=None):
+    """(index, mask): the coordinates (int32, (count, rank)) of up to `count` True elements of
+    the bool `input_x`, in random order, then rows of zeros with mask False once the True
+    elements run out, as MindSpore's RandomChoiceWithMask."""
+    aval = abstract_of(input_x) if hasattr(input_x, "aval") else None
+    if aval is None or aval.dtype != dt.bool_:
+        raise DTypeError(f"For 'RandomChoiceWithMask', the 'input_x' must be a bool Tensor, but "
+                         f"got {aval.dtype if aval is not None else type(input_x).__name__}.")
+    if isinstance(count, bool) or not isinstance(count, int) or count <= 0:
+        raise ArgumentValueError(f"For 'RandomChoiceWithMask', the 'count' must be a positive "
+                                 f"int, but got {count!r}.")
+    if not 1 <= len(aval.shape) <= 5:
+        raise ShapeError(f"For 'RandomChoiceWithMask', the rank of 'input_x' must be in [1, 5], "
+                         f"but got {len(aval.shape)}.")
+    shape = tuple(aval.shape)
+    size = int(np.prod(shape))
+    flat = F.reshape(input_x, (size,))
+    keys = F.select(flat, draw_uniform((size,), dt.float32, op_seed(seed, "choice_with_mask")),
+                    F.fill(dt.float32, (size,), 2.0))
+    order = F.cast(argsort(keys), dt.int32)
+    taken = min(count, size)
+    positions = order[:taken] if taken < size else order
+    mask = F.gather(flat, positions, 0)
+    strides = np.cumprod((1,) + shape[:0:-1])[::-1].astype(np.int32)
+    coords = F.stack([F.floor_mod(F.floor_div(positions, int(stride)), int(extent))
+                      for stride, extent in zip(strides, shape)], -1)
+    coords = F.select(F.broadcast_to(F.expand_dims(mask, -1), (taken, len(shape))), coords,
+                      F.zeros_like(coords))
+    if taken < count:
+        coords = F.concat((coords, F.zeros((count - taken, len(shape)), dt.int32)), 0)
+        mask = F.concat((mask, F.fill(dt.bool_, (count - taken,), False)), 0)
+    return coords, mask
 
 
 def laplace_draws(shape, key=None):
