@@ -361,38 +361,35 @@ def adaptive_max_pool1d(input, output_size):
     return adaptive_max_pool(input, "adaptive_max_pool1d", (output_size,), False)
 
 
+def _adaptive_max_pool_nd(input, output_size, return_indices, nd: int):
+    """adaptive_max_pool{nd}d: the maximum over an `output_size` grid of adaptive bins of the
+    last `nd` axes of an (nd + 1)- or (nd + 2)-D input (None keeps an axis's size)."""
+    op = f"adaptive_max_pool{nd}d"
+    x = _tensor(input, op)
+    if len(x.shape) not in (nd + 1, nd + 2):
+        raise ShapeError(f"For {op}, the input must be {nd + 1}-D or {nd + 2}-D, got "
+                         f"{len(x.shape)}-D")
+    sizes = (output_size,) * nd if output_size is None or isinstance(output_size, int) \
+        else tuple(output_size)
+    if len(sizes) != nd or any(v is not None and (isinstance(v, bool) or not isinstance(v, int))
+                               for v in sizes):
+        raise DTypeError(f"For {op}, the output_size must be an int or a tuple of {nd} ints (or "
+                         f"None), got {output_size!r}")
+    return adaptive_max_pool(input, op, sizes, return_indices)
+
+
 def adaptive_max_pool2d(input, output_size, return_indices=False):
     """The maximum over an `output_size` grid of adaptive bins of (N, C, H, W) or (C, H, W)
     (None keeps an axis's size); with `return_indices`, also where each came from (int64,
     flattened over H and W)."""
-    x = _tensor(input, "adaptive_max_pool2d")
-    if len(x.shape) not in (3, 4):
-        raise ShapeError(f"For adaptive_max_pool2d, the input must be 3-D or 4-D, got "
-                         f"{len(x.shape)}-D")
-    sizes = (output_size,) * 2 if output_size is None or isinstance(output_size, int) \
-        else tuple(output_size)
-    if len(sizes) != 2 or any(v is not None and (isinstance(v, bool) or not isinstance(v, int))
-                              for v in sizes):
-        raise DTypeError(f"For adaptive_max_pool2d, the output_size must be an int or a tuple of "
-                         f"2 ints (or None), got {output_size!r}")
-    return adaptive_max_pool(input, "adaptive_max_pool2d", sizes, return_indices)
+    return _adaptive_max_pool_nd(input, output_size, return_indices, 2)
 
 
 def adaptive_max_pool3d(input, output_size, return_indices=False):
     """The maximum over an `output_size` grid of adaptive bins of (N, C, D, H, W) or
     (C, D, H, W) (None keeps an axis's size); with `return_indices`, also where each came from
     (flattened over D, H and W)."""
-    x = _tensor(input, "adaptive_max_pool3d")
-    if len(x.shape) not in (4, 5):
-        raise ShapeError(f"For adaptive_max_pool3d, the input must be 4-D or 5-D, got "
-                         f"{len(x.shape)}-D")
-    sizes = (output_size,) * 3 if output_size is None or isinstance(output_size, int) \
-        else tuple(output_size)
-    if len(sizes) != 3 or any(v is not None and (isinstance(v, bool) or not isinstance(v, int))
-                              for v in sizes):
-        raise DTypeError(f"For adaptive_max_pool3d, the output_size must be an int or a tuple of "
-                         f"3 ints (or None), got {output_size!r}")
-    return adaptive_max_pool(input, "adaptive_max_pool3d", sizes, return_indices)
+    return _adaptive_max_pool_nd(input, output_size, return_indices, 3)
 
 
 def _lp_norm_type(op: str, norm_type) -> float:
