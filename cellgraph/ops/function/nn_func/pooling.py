@@ -36,7 +36,8 @@ from cellgraph.primitives.nn_functional import (
     pad_pairs,
 )
 from cellgraph.primitives.nn_functional import argmax as _argmax
-from cellgraph.primitives.sort_ops import tensor_scatter_elements
+from cellgraph.primitives.random_ops import draw_uniform
+from cellgraph.primitives.sort_ops import take_along_axis, tensor_scatter_elements
 from cellgraph.runtime.tensor import Tensor
 
 __all__ = [
@@ -48,6 +49,8 @@ __all__ = [
     "adaptive_max_pool3d",
     "avg_pool1d",
     "avg_pool3d",
+    "fractional_max_pool2d",
+    "fractional_max_pool3d",
     "lp_pool1d",
     "lp_pool2d",
     "max_pool3d",
@@ -390,6 +393,101 @@ def adaptive_max_pool3d(input, output_size, return_indices=False):
     (C, D, H, W) (None keeps an axis's size); with `return_indices`, also where each came from
     (flattened over D, H and W)."""
     return _adaptive_max_pool_nd(input, output_size, return_indices, 3)
+
+
+def _fractional_starts(samples, length: int, out: int, kernel: int):
+    """The window starts along an axis (PyTorch's and MindSpore's rule): with
+    alpha = (length - kernel) / (out - 1), start i = floor((i + u) alpha) - floor(u alpha)
+    for i < out - 1 and length - kernel for the last, per sample u: (..., out) int32."""
+    if out == 1:
+        return F.fill(dt.int32, tuple(abstract_of(samples).shape) + (1,), length - kernel)
+    alpha = (length - kernel) / (out - 1)
+    u = F.expand_dims(F.cast(samples, dt.float64), -1)
+    steps = Tensor(np.arange(out - 1, dtype=np.float64))
+    first = F.sub(F.floor(F.mul(F.add(steps, u), alpha)), F.floor(F.mul(u, alpha)))
+    last = F.fill(dt.float64, tuple(abstract_of(first).shape[:-1]) + (1,), length - kernel)
+    return F.cast(F.concat((first, last), -1), dt.int32)
+
+
+def _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices,
+                         samples, nd: int):
+    """The maximum over pseudo-random windows of the last `nd` axes of (N, C, *spatial)
+    ((C, *spatial) too): window i along an axis starts at `_fractional_starts` of that plane's
+    random sample (`_random_samples` (N, C, nd), else drawn; for 2-D the first is W's, the
+    second H's; for 3-D in (T, H, W) order), as MindSpore's FractionalMaxPool; with
+    `return_indices`, each maximum's position in its plane (int64)."""
+    op = f"fractional_max_pool{nd}d"
+    x = _tensor(input, op)
+    batched = len(x.shape) == nd + 2
+    if len(x.shape) not in (nd + 1, nd + 2):
+        raise ShapeError(f"For {op}, the input must be {nd + 1}-D or {nd + 2}-D, but got "
+                         f"{len(x.shape)}-D.")
+    data = input if batched else F.expand_dims(input, 0)
+    n, c, *spatial = abstract_of(data).shape
+    kernel = _ints(kernel_size, nd, op, "kernel_size")
+    if output_size is None and output_ratio is None:
+        raise ArgumentValueError(f"For {op}, 'output_size' and 'output_ratio' can not be None "
+                                 f"at the same time.")
+    if output_size is not None:
+        sizes = _ints(output_size, nd, op, "output_size")
+    else:
+        ratios = (output_ratio,) * nd if isinstance(output_ratio, (int, float)) else tuple(
+            output_ratio)
+        if len(ratios) != nd or not all(0 < r < 1 for r in ratios):
+            raise ArgumentValueError(f"For {op}, 'output_ratio' must be in (0, 1), but got "
+                                     f"{output_ratio!r}.")
+        sizes = tuple(int(length * r) for length, r in zip(spatial, ratios))
+    for length, k, size in zip(spatial, kernel, sizes):
+        if size + k - 1 > length:
+            raise ArgumentValueError(f"For {op}, 'output_size' + 'kernel_size' - 1 must be <= "
+                                     f"the input size, but got {sizes}, {kernel} and "
+                                     f"{tuple(spatial)}.")
+    if samples is None:
+        samples = draw_uniform((n, c, nd), abstract_of(data).dtype)
+    elif tuple(abstract_of(samples).shape) != (n, c, nd):
+        raise ShapeError(f"For {op}, '_random_samples' must have shape {(n, c, nd)}, but got "
+                         f"{tuple(abstract_of(samples).shape)}.")
+    order = (1, 0) if nd == 2 else (0, 1, 2)  # which sample each axis (H, W / T, H, W) takes
+    flat_index = None
+    strides = np.cumprod((1,) + tuple(spatial[:0:-1]))[::-1]
+    for axis in range(nd):
+        starts = _fractional_starts(samples[..., order[axis]], spatial[axis], sizes[axis],
+                                    kernel[axis])  # (N, C, out)
+        window = F.add(F.expand_dims(starts, -1), Tensor(np.arange(kernel[axis],
+                                                                   dtype=np.int32)))
+        part = F.reshape(F.mul(window, int(strides[axis])), (n, c) + tuple(
+            sizes[axis] if i == axis else 1 for i in range(nd)) + tuple(
+            kernel[axis] if i == axis else 1 for i in range(nd)))  # flat offsets
+        flat_index = part if flat_index is None else F.add(flat_index, part)
+    full = (n, c) + tuple(sizes) + tuple(kernel)
+    flat_index = F.reshape(F.broadcast_to(flat_index, full), (n, c, -1))
+    plane = F.reshape(data, (n, c, int(np.prod(spatial))))
+    values = F.reshape(take_along_axis(plane, flat_index, axis=2),
+                       (n, c) + tuple(sizes) + (int(np.prod(kernel)),))
+    best = F.reduce_max(values, -1)
+    if not batched:
+        best = F.squeeze(best, 0)
+    if not return_indices:
+        return best
+    where = F.expand_dims(F.cast(_argmax(values, -1), dt.int32), -1)
+    picked = take_along_axis(F.reshape(flat_index, (n, c) + tuple(sizes) + (-1,)), where,
+                             axis=-1)
+    indices = F.cast(F.squeeze(picked, -1), dt.int64)
+    return best, indices if batched else F.squeeze(indices, 0)
+
+
+def fractional_max_pool2d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    """Fractional max pooling over (N, C, H, W) or (C, H, W) (see _fractional_max_pool)."""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices,
+                                _random_samples, 2)
+
+
+def fractional_max_pool3d(input, kernel_size, output_size=None, output_ratio=None,
+                          return_indices=False, _random_samples=None):
+    """Fractional max pooling over (N, C, T, H, W) or (C, T, H, W) (see _fractional_max_pool)."""
+    return _fractional_max_pool(input, kernel_size, output_size, output_ratio, return_indices,
+                                _random_samples, 3)
 
 
 def _lp_norm_type(op: str, norm_type) -> float:
