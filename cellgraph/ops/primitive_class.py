@@ -303,6 +303,15 @@ def define_class(name: str, fn, init: dict | None = None, module: str = __name__
         "__doc__": doc or f"ops.{name}", "__module__": module})
 
 
+def define_classes(namespace: dict, table: dict, module: str) -> list:
+    """Define in `namespace` one class per entry of `table`, name -> fn (no attributes) or
+    name -> (fn, init attributes); returns the names (for `__all__`)."""
+    for name, entry in table.items():
+        fn, init = entry if isinstance(entry, tuple) else (entry, None)
+        namespace[name] = define_class(name, fn, init, module)
+    return list(table)
+
+
 def function_class(name: str, fn, doc: str | None = None) -> type:
     """The primitive class `name` without attributes: `Cls()(*args)` is `fn(*args)`."""
     return define_class(name, fn, None, "cellgraph.ops", doc or f"`ops.{name}()(...)`")

@@ -88,6 +88,7 @@ from cellgraph.ops.primitive_class import (
     PrimitiveClass,
     _init,
     define_class,
+    define_classes,
     function_class,
     generate_classes,
 )
@@ -820,9 +821,8 @@ _FUNCTION_CLASSES = {
     "InvertPermutation": (_invert_permutation, {}),
     "ChannelShuffle": (lambda x, group: channel_shuffle(x, group), {"group": REQUIRED}),
 }
-for _name, (_fn, _attrs) in _FUNCTION_CLASSES.items():
-    globals()[_name] = define_class(_name, _fn, _attrs, __name__)
 __all__ += ["GatherV2", "Pack", "Unpack"]
+define_classes(globals(), _FUNCTION_CLASSES, __name__)
 __all__ += list(_FUNCTION_CLASSES)
 
 

@@ -52,6 +52,7 @@ from cellgraph.ops.primitive_class import (
     PrimitiveClass,
     _init,
     define_class,
+    define_classes,
     function_class,
     generate_classes,
 )
@@ -357,8 +358,7 @@ _COMPOSITION_CLASSES = {
     "Lerp": lerp, "Trace": trace,
     "Addcdiv": lambda input_data, x1, x2, value: input_data + value * F.div(x1, x2),
 }
-globals().update({name: define_class(name, fn, module=__name__)
-                  for name, fn in _COMPOSITION_CLASSES.items()})
+define_classes(globals(), _COMPOSITION_CLASSES, __name__)
 __all__ += list(_COMPOSITION_CLASSES)
 
 
@@ -634,8 +634,7 @@ _FUNCTION_CLASSES = {
     "MatrixTriangularSolve": (_triangular_solve, {"lower": True, "adjoint": False}),
     "Bincount": (_bincount_class, {}),
 }
-for _name, (_fn, _attrs) in _FUNCTION_CLASSES.items():
-    globals()[_name] = define_class(_name, _fn, _attrs, __name__)
+define_classes(globals(), _FUNCTION_CLASSES, __name__)
 __all__ += list(_FUNCTION_CLASSES)
 
 

@@ -88,6 +88,7 @@ from cellgraph.ops.primitive_class import (
     PrimitiveClass,
     _init,
     define_class,
+    define_classes,
     function_class,
     generate_classes,
 )
@@ -799,8 +800,7 @@ class NLLLoss(PrimitiveClass):
 # classes over compositions (MindSpore's own; their values checked against MindSpore's)
 _COMPOSITION_CLASSES = {"ReLU6": relu6, "PReLU": prelu, "SeLU": selu, "Mish": mish,
                         "Softsign": softsign, "HSigmoid": hardsigmoid, "FastGeLU": fast_gelu}
-globals().update({name: define_class(name, fn, module=__name__)
-                  for name, fn in _COMPOSITION_CLASSES.items()})
+define_classes(globals(), _COMPOSITION_CLASSES, __name__)
 CeLU = define_class("CeLU", lambda x, alpha=1.0: celu(x, alpha), {"alpha": 1.0},
                     module=__name__)
 
@@ -1029,6 +1029,5 @@ _FUNCTION_CLASSES = {
                           {"p": 2, "swap": False, "eps": 1e-06, "reduction": "mean"}),
     "MultilabelMarginLoss": (multilabel_margin, {"reduction": "mean"}),
 }
-for _name, (_fn, _attrs) in _FUNCTION_CLASSES.items():
-    globals()[_name] = define_class(_name, _fn, _attrs, __name__)
+define_classes(globals(), _FUNCTION_CLASSES, __name__)
 __all__ += list(_FUNCTION_CLASSES)

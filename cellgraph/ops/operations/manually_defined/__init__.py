@@ -11,7 +11,7 @@ from cellgraph.ops.function.array_func.creation import scalar_to_tensor
 from cellgraph.ops.function.other_func import SCALAR_OPS, scalar_cast
 from cellgraph.ops.operations.array_ops import Cast, Rank, ScalarToTensor, Shape, Tile
 from cellgraph.ops.operations.nn_ops import BatchNorm, FlashAttentionScore
-from cellgraph.ops.primitive_class import define_class
+from cellgraph.ops.primitive_class import define_classes
 from cellgraph.primitives.nn_functional import tile
 from cellgraph.runtime.tensor import Parameter, Tensor
 
@@ -33,8 +33,7 @@ globals().update(_SCALAR_FUNCTIONS)
 _CLASSES = {"".join(part.capitalize() for part in name.split("_")).replace(
     "Floordiv", "FloorDiv"): fn for name, fn in {**_SCALAR_FUNCTIONS,
                                                   "scalar_cast": scalar_cast}.items()}
-globals().update({name: define_class(name, fn, module=__name__)
-                  for name, fn in _CLASSES.items()})
+define_classes(globals(), _CLASSES, __name__)
 
 __all__ = [
     "BatchNorm",
