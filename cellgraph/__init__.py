@@ -47,9 +47,9 @@ Type = dtype.DType
 # name -> (module, attribute in it; None for the module itself)
 _LAZY = {
     **{name: (f"cellgraph.{name}", None) for name in (
-        "amp", "boost", "common", "communication", "context", "dataset", "experimental", "hal",
-        "log", "mindrecord", "mint", "nn", "numpy", "onnx", "ops", "parallel", "profiler",
-        "train", "utils")},
+        "amp", "boost", "common", "communication", "context", "dataset", "device_context",
+        "experimental", "hal", "log", "mindrecord", "mint", "multiprocessing", "nn", "numpy",
+        "onnx", "ops", "parallel", "profiler", "train", "utils")},
     # through the public modules, which load the API layer's Tensor methods (common/tensor.py)
     **{name: ("cellgraph.common.tensor", name) for name in ("Tensor", "tensor")},
     **{name: ("cellgraph.common.parameter", name) for name in ("Parameter", "ParameterTuple")},
@@ -213,6 +213,7 @@ __all__ = [
     "data_sink",
     "dataset",
     "default_generator",
+    "device_context",
     "double",
     "dtype",
     "dtype_to_nptype",
@@ -271,6 +272,7 @@ __all__ = [
     "mint",
     "ms_class",
     "ms_function",
+    "multiprocessing",
     "mutable",
     "names",
     "nn",
