@@ -14,15 +14,16 @@ from cellgraph.autograd import GradOperation, value_and_grad
 from cellgraph.common.assign import assign
 from cellgraph.ops import functional as F
 from cellgraph.ops.operations.comm_ops import _VirtualDataset
-from cellgraph.primitives.errors import ArgumentError, DTypeError
+from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Parameter, ParameterTuple
 
 from ..cell import Cell, StepLock
 from ..optim.optimizer import Optimizer
 from .grad_reducer import data_parallel_reducer
 
-__all__ = ["ForwardValueAndGrad", "ParameterUpdate", "TrainOneStepCell", "WithEvalCell",
-           "WithGradCell", "WithLossCell"]
+__all__ = ["ForwardValueAndGrad", "GradAccumulationCell", "MicroBatchInterleaved",
+           "ParameterUpdate", "PipelineCell", "TrainOneStepCell", "WithEvalCell", "WithGradCell",
+           "WithLossCell"]
 
 
 def _check_cell(value, op: str, name: str) -> None:
@@ -187,3 +188,99 @@ class _VirtualDatasetCell(Cell):
     def construct(self, *inputs):
         output = self._virtual_dataset(*inputs)
         return self._backbone(*output)
+
+
+def _micro_batch(inputs, i: int, count: int) -> tuple:
+    """Slice i of `count` equal slices along the first axis of each Tensor input (MindSpore's
+    _MicroBatch); other inputs pass through."""
+    out = ()
+    for value in inputs:
+        if not getattr(value, "shape", None):
+            out += (value,)
+            continue
+        rows = value.shape[0]
+        if rows % count:
+            raise ArgumentValueError(f"For micro batch initialization, the 0th dimension shape "
+                                     f"of input({rows}) must be divided by micro size({count})")
+        step = rows // count
+        out += (value[i * step:(i + 1) * step],)
+    return out
+
+
+def _positive_count(value, op: str, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DTypeError(f"For '{op}', the argument '{name}' must be integer, but got the type "
+                         f": {type(value)}.")
+    if value <= 0:
+        raise ArgumentValueError(f"For '{op}', the argument '{name}' must be large than 0, but "
+                                 f"got {value}.")
+    return value
+
+
+def _named_cells(cell, prefix=""):
+    """(dotted attribute path, Cell) of every Cell below `cell`, as MindSpore names them in its
+    configs (every attribute name counts, also under wrappers that keep inner parameter
+    names)."""
+    for name, child in cell._children():
+        path = f"{prefix}.{name}" if prefix else name
+        yield path, child
+        yield from _named_cells(child, path)
+
+
+class _MicroBatchSum(Cell):
+    """`network` run on each of `count` slices of the batch (first axis of every input), the
+    outputs summed: the forward of gradient accumulation over micro-batches."""
+
+    def __init__(self, network, count: int, op: str, name: str):
+        super().__init__(auto_prefix=False)
+        _check_cell(network, op, "network")
+        self.network = network
+        self._count = _positive_count(count, op, name)
+
+    def construct(self, *inputs):
+        total = None
+        for i in range(self._count):
+            output = self.network(*_micro_batch(inputs, i, self._count))
+            total = output if total is None else total + output
+        return total
+
+
+class GradAccumulationCell(_MicroBatchSum):
+    """The sum of `network` over `micro_size` micro-batches of the inputs, so that one step
+    accumulates their gradients (MindSpore's GradAccumulationCell)."""
+
+    def __init__(self, network, micro_size):
+        super().__init__(network, micro_size, "GradAccumulationCell", "micro_size")
+        self.micro_size = micro_size
+
+
+class MicroBatchInterleaved(_MicroBatchSum):
+    """The sum of `network` over `interleave_num` slices of the batch (MindSpore runs the
+    slices interleaved to overlap communication; the result is the same)."""
+
+    def __init__(self, network, interleave_num=2):
+        super().__init__(network, interleave_num, "MicroBatchInterleaved", "interleave_num")
+        self.interleave_num = interleave_num
+
+
+class PipelineCell(_MicroBatchSum):
+    """The sum of `network` over `micro_size` micro-batches, as MindSpore's pipeline wrapper
+    computes it; `stage_config` / `segment_config` ({cell name: number}) set the named
+    sub-Cells' `pipeline_stage` / `pipeline_segment`, MindSpore's annotations for a pipeline
+    across devices (pipeline stages are not provided here: `pipeline_stages` above 1 is
+    refused by set_auto_parallel_context)."""
+
+    def __init__(self, network, micro_size, stage_config=None, segment_config=None):
+        super().__init__(network, micro_size, "PipelineCell", "micro_size")
+        self.micro_size = micro_size
+        for config, attribute in ((stage_config, "pipeline_stage"),
+                                  (segment_config, "pipeline_segment")):
+            if config is None:
+                continue
+            pending = dict(config)
+            for name, cell in _named_cells(network):
+                if name in pending:
+                    setattr(cell, attribute, pending.pop(name))
+            if pending:
+                raise KeyError(f"For 'PipelineCell', the argument '{attribute.replace('pipeline_', '')}"
+                               f"_config' : {pending} is not found in 'network' : {network}")

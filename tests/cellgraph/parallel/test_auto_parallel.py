@@ -11,7 +11,6 @@ import pytest
 import cellgraph as ms
 from cellgraph import Tensor, nn
 from cellgraph.parallel import AutoParallel, shard
-from cellgraph.parallel import nn as parallel_nn
 from cellgraph.primitives.errors import UnsupportedError
 
 from .. import distributed_worker as worker
@@ -69,8 +68,7 @@ def test_bad_mode_and_sharding_features_raise():
     wrapped.dataset_strategy("full_batch")  # what operator sharding runs on
     with pytest.raises(UnsupportedError, match="splits the inputs by a strategy"):
         wrapped.dataset_strategy(((2, 1),))
-    for call in (lambda: wrapped.pipeline(stages=2), wrapped.hsdp,
-                 lambda: parallel_nn.Pipeline(nn.Dense(2, 2), 4)):
+    for call in (lambda: wrapped.pipeline(stages=2), wrapped.hsdp):
         with pytest.raises(UnsupportedError, match="data parallelism"):
             call()
     with pytest.raises(UnsupportedError, match="shards operators"):

@@ -62,6 +62,24 @@ def test_argument_checks():
         GradAccumulation(_loss_net(), 2.0)
     with pytest.raises(ValueError, match="micro_size"):
         GradAccumulation(_loss_net(), 0)
-    with pytest.raises(ValueError, match="equal micro-batches"):
+    with pytest.raises(ValueError, match="must be divided by micro size"):
         MicroBatchInterleaved(_loss_net(), 4)(Tensor(np.zeros((6, 3), np.float32)),
                                               Tensor(np.zeros((6, 2), np.float32)))
+
+
+def test_pipeline_cell_sums_micro_batches_and_annotates_stages():
+    from cellgraph.parallel.nn import Pipeline
+
+    x = rng.standard_normal((4, 3)).astype(np.float32)
+    y = rng.standard_normal((4, 2)).astype(np.float32)
+    inner = _loss_net()
+    expected = sum(float(inner(Tensor(x[i:i + 1]), Tensor(y[i:i + 1])).asnumpy())
+                   for i in range(4))
+    for wrapper in (nn.PipelineCell, Pipeline, nn.GradAccumulationCell,
+                    nn.MicroBatchInterleaved):
+        np.testing.assert_allclose(wrapper(inner, 4)(Tensor(x), Tensor(y)).asnumpy(), expected,
+                                   rtol=1e-5)
+    annotated = nn.PipelineCell(inner, 2, stage_config={"_backbone": 0})
+    assert inner._backbone.pipeline_stage == 0 and annotated.micro_size == 2
+    with pytest.raises(KeyError, match="stage_config"):
+        nn.PipelineCell(inner, 2, stage_config={"missing": 1})
