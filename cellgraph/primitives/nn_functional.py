@@ -192,7 +192,9 @@ def softplus(input, beta=1, threshold=20):
 
 
 def clip_by_value(x, clip_value_min=None, clip_value_max=None):
-    """min(max(x, clip_value_min), clip_value_max); either bound may be None."""
+    """min(max(x, clip_value_min), clip_value_max); either bound may be None. As MindSpore's,
+    composed of Maximum and Minimum: at a bound the gradient is shared equally between x and
+    the bound (hardtanh's too); `clamp` is the closed-interval kernel."""
     F._check_value(x, "ClipByValue")
     if clip_value_min is None and clip_value_max is None:
         raise ArgumentValueError("For 'clip_by_value', at least one of 'clip_value_min' or "
@@ -201,18 +203,29 @@ def clip_by_value(x, clip_value_min=None, clip_value_max=None):
         return M.maximum(x, clip_value_min)
     if clip_value_min is None:
         return M.minimum(x, clip_value_max)
-    return SP.clip_by_value(x, clip_value_min, clip_value_max)
+    return M.minimum(M.maximum(x, clip_value_min), clip_value_max)
 
 
 def clamp(input, min=None, max=None):
-    """`input` limited to [min, max]; MindSpore's Clamp refuses bool operands."""
+    """`input` limited to [min, max] by MindSpore's Clamp kernel: the gradient reaches `input`
+    on the closed interval, bounds included; MindSpore's Clamp refuses bool operands."""
     if any(value is not None and abstract_of(value).dtype == dt.bool_
            for value in (input, min, max)):
         raise ArgumentValueError("For Clamp, the dtype of 'input', 'min' and 'max' must not be "
                                  "bool.")
     if min is None and max is None:
         raise ArgumentValueError("For Clamp, at least one of 'min' or 'max' must not be None.")
-    return clip_by_value(input, min, max)
+    F._check_value(input, "ClipByValue")
+    dtype = abstract_of(input).dtype
+    if min is None or max is None:
+        info = np.finfo(dtype.np) if dtype.is_float else np.iinfo(dtype.np) \
+            if not dtype.is_complex else None
+        if info is None:
+            return clip_by_value(input, min, max)
+        lowest = float("-inf") if dtype.is_float else int(info.min)
+        highest = float("inf") if dtype.is_float else int(info.max)
+        min, max = (lowest if min is None else min), (highest if max is None else max)
+    return SP.clip_by_value(input, min, max)
 
 
 clip = clamp

@@ -4,7 +4,7 @@ from __future__ import annotations
 import cellgraph.ops as P
 from cellgraph.compiler.builder import Tracer
 from cellgraph.ops import functional as F
-from cellgraph.ops.function.nn_func.activation import fast_gelu
+from cellgraph.ops.function.nn_func.activation import fast_gelu, hardsigmoid, hardswish
 from cellgraph.primitives import nn_functional as NF
 from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Tensor
@@ -197,23 +197,23 @@ class SeLU(Cell):
 
 
 class HSigmoid(Cell):
-    """relu6(x + 3) / 6."""
+    """relu6(x + 3) / 6 (ops.hardsigmoid, with MindSpore's gradient at the corners)."""
 
     def __init__(self):
         super().__init__()
 
     def construct(self, x):
-        return F.div(F.minimum(F.relu(F.add(x, 3.0)), 6.0), 6.0)
+        return hardsigmoid(x)
 
 
 class HSwish(Cell):
-    """x * relu6(x + 3) / 6."""
+    """x * relu6(x + 3) / 6 (ops.hardswish, with MindSpore's gradient at the corners)."""
 
     def __init__(self):
         super().__init__()
 
     def construct(self, x):
-        return F.mul(x, F.div(F.minimum(F.relu(F.add(x, 3.0)), 6.0), 6.0))
+        return hardswish(x)
 
 
 class LogSigmoid(Cell):

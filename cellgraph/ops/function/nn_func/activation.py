@@ -88,11 +88,18 @@ def hardtanh(input, min_val=-1.0, max_val=1.0):
 
 
 def hardsigmoid(input):
-    return relu6(input + 3.0) / 6.0
+    """0 for x <= -3, 1 for x >= 3, (x + 3) / 6 between; its gradient is 1/6 strictly inside
+    (-3, 3) and 0 at the corners, as MindSpore's HSigmoidGrad."""
+    scaled = (input + 3.0) / 6.0
+    return F.select(input <= -3.0, F.zeros_like(scaled),
+                    F.select(input >= 3.0, F.ones_like(scaled), scaled))
 
 
 def hardswish(input):
-    return input * relu6(input + 3.0) / 6.0
+    """0 for x < -3, x for x > 3, x (x + 3) / 6 on [-3, 3]; so its gradient at the corners is
+    (2x + 3) / 6 (-1/2 and 3/2), as MindSpore's HSwishGrad."""
+    inner = input * (input + 3.0) / 6.0
+    return F.select(input < -3.0, F.zeros_like(inner), F.select(input > 3.0, input, inner))
 
 
 def logsigmoid(x):
