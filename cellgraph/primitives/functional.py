@@ -94,6 +94,9 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     if isinstance(input, numbers.Number):  # MindSpore's sum takes Tensors only
         raise DTypeError(f"For 'sum', the input must be a Tensor, but got "
                          f"{type(input).__name__} {input!r}.")
+    if not isinstance(keepdim, (bool, np.bool_)):
+        raise DTypeError(f"For 'sum', the type of 'keepdim' must be bool, but got "
+                         f"{type(keepdim).__name__} {keepdim!r}.")
     if dtype is not None:
         input = cast(input, dtype)
     return reduce_sum(input, dim, keepdim)

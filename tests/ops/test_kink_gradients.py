@@ -35,3 +35,8 @@ def test_values_unchanged():
     clamped = ops.clamp(Tensor(np.array([1, 5, 9], np.int32)), min=3)
     assert clamped.dtype == cg.int32 and clamped.asnumpy().tolist() == [3, 5, 9]
     assert ops.clamp(Tensor(np.array([1, 5, 9], np.int32)), max=6).asnumpy().tolist() == [1, 5, 6]
+
+
+def test_sum_refuses_a_keepdim_that_is_not_bool():
+    with pytest.raises(TypeError, match="keepdim"):
+        ops.sum(Tensor(np.ones((2, 2), np.float32)), dim=1, keepdim=12)
