@@ -15,7 +15,7 @@ import numpy as np
 from . import array_ops as A
 from . import dtype as dt
 from . import functional as F
-from .core import abstract_of, is_value
+from .core import abstract_of, is_value, static_values
 from .errors import IndexValueError, ShapeError
 
 __all__ = ["tensor_setitem"]
@@ -202,9 +202,27 @@ def _bool_mask_setitem(x, mask, value):
 # the flat position of every element the index selects (NumPy's rules for several Tensors,
 # slices, Ellipsis and None, as getitem applies them), in the shape the value broadcasts to.
 
+def _known_masks_as_positions(items: tuple) -> tuple:
+    """Each bool Tensor among the index items whose values are known while the graph is built
+    (a constant) replaced by the int positions of its True elements, one Tensor per axis it
+    spans, as NumPy reads a mask inside a tuple index."""
+    out = ()
+    for item in items:
+        known = static_values(item) if _is_tensor_index(item) and abstract_of(
+            item).dtype.is_bool else None
+        if known is None:
+            out += (item,)
+        else:
+            out += tuple(A.cast(axis.astype(np.int64), dtype=dt.int64)
+                         for axis in np.nonzero(np.asarray(known)))
+    return out
+
+
 def _positions_setitem(x, index, value):
     xt = abstract_of(x)
     items = index if isinstance(index, tuple) else (index,)
+    items = _known_masks_as_positions(items)
+    index = items if isinstance(index, tuple) or len(items) != 1 else items[0]
     for item in items:
         if _is_tensor_index(item) and not abstract_of(item).dtype.is_int:
             raise IndexValueError(f"For 'tensor setitem', the index tensor data type "
