@@ -133,6 +133,20 @@ class Tracer(TensorMethods):
                              f"tensor is {shape}.")
         return variable_scalar(F.reshape(self, ()))  # (dynamic_sequence sets it)
 
+    def tolist(self):
+        """The elements as nested Python lists of numbers known when the graph runs (variable
+        scalars, as `item` gives), which the caller gets as a list of Python numbers, as
+        MindSpore's graph mode gives them. A graph node per element: up to TOLIST_LIMIT."""
+        shape = tuple(self.aval.shape)
+        if int(np.prod(shape)) > TOLIST_LIMIT:
+            raise UnsupportedError(f"Tensor.tolist() in a graph: a Tensor of shape {shape} has "
+                                   f"more than {TOLIST_LIMIT} elements, each a value of the "
+                                   f"graph; read it with asnumpy() after the graph has run")
+        if not shape:
+            return variable_scalar(self)
+        return [F.getitem(self, i).tolist() if len(shape) > 1 else
+                variable_scalar(F.getitem(self, i)) for i in range(shape[0])]
+
     def __int__(self):
         """`int(x)` of a one-element Tensor passed to the graph (a number the caller made
         `mutable`, a size): its value, on which the graph is then specialised (a value input,
@@ -244,6 +258,9 @@ def update_target(target, leaves):
     """The object an update of a graph traced on `leaves` writes: for an ArgumentSlot, the leaf
     passed at its position; anything else is its own target."""
     return leaves[target.index] if isinstance(target, ArgumentSlot) else target
+
+
+TOLIST_LIMIT = 4096
 
 
 class HostArray(Tracer):
