@@ -17,7 +17,7 @@ from cellgraph.ops.function.nn_func.fractional_pool import (
     fractional_avg_pool_grad,
     fractional_max_pool_grad,
 )
-from cellgraph.ops.function.nn_func.image import grid_sampler_impl
+from cellgraph.ops.function.nn_func.image import grid_sampler_impl, roi_align_grad
 from cellgraph.ops.function.nn_func.normalization import lrn
 from cellgraph.ops.function.nn_func.pooling import _last3, max_pool3d, same_max_pool3d
 from cellgraph.ops.operations.array_ops import StridedSlice
@@ -335,6 +335,11 @@ def _as_tuple(value):
 
 
 _CLASSES = {
+    "ROIAlignGrad": (lambda dy, rois, xdiff_shape, pooled_height, pooled_width, spatial_scale,
+                     sample_num: roi_align_grad(dy, rois, xdiff_shape, pooled_height,
+                                                pooled_width, spatial_scale, sample_num),
+                     {"pooled_height": REQUIRED, "pooled_width": REQUIRED,
+                      "spatial_scale": REQUIRED, "sample_num": 2}),
     "ACosGrad": (_acos_grad, None),
     "AsinGrad": (_asin_grad, None),
     # TanhGrad and InvGrad take a complex derivative as it is, the others conjugated

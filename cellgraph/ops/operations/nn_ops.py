@@ -53,7 +53,12 @@ from cellgraph.ops.function.nn_func.fractional_pool import (
     fractional_max_pool,
     fractional_max_pool_with_fixed_ksize,
 )
-from cellgraph.ops.function.nn_func.image import _linear, grid_sampler_impl, linear_along
+from cellgraph.ops.function.nn_func.image import (
+    _linear,
+    grid_sampler_impl,
+    linear_along,
+    roi_align,
+)
 from cellgraph.ops.function.nn_func.loss import (
     _ctc_loss_v2,
     binary_cross_entropy,
@@ -1028,6 +1033,11 @@ _FUNCTION_CLASSES = {
                               x, positive, negative, margin, p, eps, swap, reduction),
                           {"p": 2, "swap": False, "eps": 1e-06, "reduction": "mean"}),
     "MultilabelMarginLoss": (multilabel_margin, {"reduction": "mean"}),
+    "ROIAlign": (lambda features, rois, pooled_height, pooled_width, spatial_scale, sample_num,
+                 roi_end_mode: roi_align(features, rois, pooled_height, pooled_width,
+                                         spatial_scale, sample_num, roi_end_mode),
+                 {"pooled_height": REQUIRED, "pooled_width": REQUIRED,
+                  "spatial_scale": REQUIRED, "sample_num": 2, "roi_end_mode": 1}),
 }
 define_classes(globals(), _FUNCTION_CLASSES, __name__)
 __all__ += list(_FUNCTION_CLASSES)

@@ -319,3 +319,103 @@ def linear_read(flat, coords, sizes, padding_mode="zeros"):
 def grid_sampler_impl(input, grid, interpolation_mode="bilinear", padding_mode="zeros",
                   align_corners=False):
     return grid_sample(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+# ----- ROIAlign --------------------------------------------------------------------------------
+
+_ROI_EPS = 0.00007  # MindSpore's kernel's epsilon for the batch index and the low corner
+
+
+def _roi_axis(start, bin_size, pooled: int, grid: int, length: int):
+    """Along one axis, for each roi (R,) and each bin and sample point: the low and high
+    neighbours (int32, (R, pooled * grid)), their weights and whether the point is inside
+    [-1, length] (MindSpore's bilinear_interpolate)."""
+    steps = np.array([p + (i + 0.5) / grid for p in range(pooled) for i in range(grid)],
+                     abstract_of(start).dtype.np)
+    point = F.add(F.expand_dims(start, 1), F.mul(F.expand_dims(bin_size, 1), Tensor(steps)))
+    inside = F.logical_and(F.greater_equal(point, -1.0), F.less_equal(point, float(length)))
+    point = F.maximum(point, 0.0)
+    low = F.select(F.less_equal(point, _ROI_EPS), F.zeros_like(point), F.floor(point))
+    at_edge = F.greater_equal(low, float(length - 1))
+    low = F.minimum(low, float(length - 1))
+    point = F.select(at_edge, low, point)
+    high = F.select(at_edge, low, F.add(low, 1.0))
+    frac = F.sub(point, low)
+    weight_in = F.cast(inside, abstract_of(frac).dtype)
+    return (F.cast(low, dt.int32), F.cast(high, dt.int32),
+            F.mul(F.sub(1.0, frac), weight_in), F.mul(frac, weight_in))
+
+
+def roi_align(features, rois, pooled_height, pooled_width, spatial_scale, sample_num=2,
+              roi_end_mode=1):
+    """MindSpore's ROIAlign: each roi (batch index, x1, y1, x2, y2) of `rois` (R, 5) scaled by
+    `spatial_scale`, split into pooled_height x pooled_width bins, each the mean of
+    sample_num x sample_num bilinear samples of its image's channels (0 outside [-1, size]);
+    x2, y2 are exclusive with `roi_end_mode` 1, and a roi smaller than a pixel is widened to
+    one with mode 0; a roi whose x1 and x2 are both 0 gives zeros. (R, C, pooled_height,
+    pooled_width), as its CPU kernel computes it."""
+    op = "ROIAlign"
+    _, c, height, width = abstract_of(features).shape
+    r, cols = abstract_of(rois).shape
+    if cols not in (4, 5):
+        raise ShapeError(f"For '{op}', 'rois' must have shape (R, 5) or (R, 4), but got "
+                         f"{(r, cols)}.")
+    if isinstance(sample_num, bool) or not isinstance(sample_num, int) or sample_num <= 0:
+        raise ArgumentValueError(f"For '{op}', cellgraph needs a positive 'sample_num' (the "
+                                 f"number of sample points must be known when the graph is "
+                                 f"built), but got {sample_num!r}.")
+    dtype = abstract_of(features).dtype
+    boxes = F.cast(rois, dtype)
+    if cols == 5:
+        batch = F.cast(F.floor(F.add(boxes[:, 0], 0.5 + _ROI_EPS)), dt.int32)
+        boxes = boxes[:, 1:]
+    else:
+        batch = F.zeros((r,), dt.int32)
+    start_w, start_h = F.mul(boxes[:, 0], spatial_scale), F.mul(boxes[:, 1], spatial_scale)
+    size_w = F.sub(F.mul(F.add(boxes[:, 2], float(roi_end_mode)), spatial_scale), start_w)
+    size_h = F.sub(F.mul(F.add(boxes[:, 3], float(roi_end_mode)), spatial_scale), start_h)
+    if roi_end_mode == 0:
+        size_w, size_h = F.maximum(size_w, 1.0), F.maximum(size_h, 1.0)
+    grid = sample_num
+    y_low, y_high, wy_low, wy_high = _roi_axis(start_h, F.div(size_h, float(pooled_height)),
+                                               pooled_height, grid, height)
+    x_low, x_high, wx_low, wx_high = _roi_axis(start_w, F.div(size_w, float(pooled_width)),
+                                               pooled_width, grid, width)
+    images = F.gather(features, batch, 0)  # (R, C, H, W)
+    rows_shape = (r, c, pooled_height * grid, width)
+    cols_shape = (r, c, pooled_height * grid, pooled_width * grid)
+
+    def rows(index):
+        return take_along_axis(images, F.broadcast_to(
+            F.reshape(index, (r, 1, -1, 1)), rows_shape), axis=2)
+
+    def cols(block, index):
+        return take_along_axis(block, F.broadcast_to(
+            F.reshape(index, (r, 1, 1, -1)), cols_shape), axis=3)
+
+    total = None
+    for y_index, y_weight in ((y_low, wy_low), (y_high, wy_high)):
+        block = rows(y_index)
+        for x_index, x_weight in ((x_low, wx_low), (x_high, wx_high)):
+            weight = F.mul(F.reshape(y_weight, (r, 1, -1, 1)), F.reshape(x_weight, (r, 1, 1, -1)))
+            term = F.mul(cols(block, x_index), weight)
+            total = term if total is None else F.add(total, term)
+    bins = F.reshape(total, (r, c, pooled_height, grid, pooled_width, grid))
+    out = F.div(F.reduce_sum(bins, (3, 5)), float(grid * grid))
+    empty = F.logical_and(F.less(F.abs(boxes[:, 0]), 0.001), F.less(F.abs(boxes[:, 2]), 0.001))
+    return F.select(F.broadcast_to(F.reshape(empty, (r, 1, 1, 1)), tuple(abstract_of(out).shape)),
+                    F.zeros_like(out), out)
+
+
+def roi_align_grad(dy, rois, xdiff_shape, pooled_height, pooled_width, spatial_scale,
+                   sample_num=2, roi_end_mode=1):
+    """ROIAlign's gradient with respect to features of shape `xdiff_shape`, for the output
+    gradient `dy` (the pullback of roi_align: each sample's share of dy added to its four
+    neighbours)."""
+    from cellgraph.forward import vjp
+
+    shape = tuple(int(v) for v in xdiff_shape)
+    zeros = F.zeros(shape, abstract_of(dy).dtype)
+    _, pullback = vjp(lambda x: roi_align(x, rois, pooled_height, pooled_width, spatial_scale,
+                                          sample_num, roi_end_mode), zeros)
+    return pullback(dy)[0]
