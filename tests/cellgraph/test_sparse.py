@@ -85,8 +85,15 @@ def test_row_tensor_as_mindspore_has_it():
     copy = ms.RowTensor(row_tensor=rows)
     np.testing.assert_array_equal(copy.to_dense().asnumpy(),
                                   [[1, 1, 1], [0, 0, 0], [1, 1, 1], [0, 0, 0]])
-    with pytest.raises(ValueError, match="are not 2 rows of a tensor of shape"):
+    # MindSpore 2.10's TypeErrors for a dense_shape that does not fit the values
+    with pytest.raises(TypeError, match="The 1th element of dense_shape must be same with the "
+                                        "1th dimension of values 4, but got 3"):
         ms.RowTensor(Tensor(np.array([0, 2])), Tensor(np.ones((2, 4), np.float32)), (4, 3))
+    with pytest.raises(TypeError, match="The size of dense_shape must be the same with the "
+                                        "dimension of values 3, but got 2"):
+        ms.RowTensor(Tensor(np.array([0, 2])), Tensor(np.ones((2, 4, 5), np.float32)), (4, 3))
+    with pytest.raises(ValueError, match="are not 2 rows of a tensor of shape"):
+        ms.RowTensor(Tensor(np.array([0, 2])), Tensor(np.ones((3, 3), np.float32)), (4, 3))
 
 
 def test_multitype_overloads_tell_a_row_tensor_from_a_dense_tensor():
