@@ -90,8 +90,12 @@ class COOTensor:
             raise ShapeError(f"COOTensor: values must have shape ({index_type.shape[0]},), got "
                              f"{value_type.shape}")
         shape = tuple(int(s) for s in shape)
-        if len(shape) != 2:
-            raise ShapeError(f"COOTensor: the dense shape must have 2 dimensions, got {shape}")
+        if len(shape) != 2:  # MindSpore's graph check is a TypeError, its PyNative one not
+            if current_builder() is not None:
+                raise DTypeError(f"For COOTensor, the length of `shape` {shape} must be equal "
+                                 f"to the second dimension of `indices`: "
+                                 f"{index_type.shape[1]} but got {len(shape)}")
+            raise ShapeError(f"For COOTensor, the length of 'shape' must be 2, but got {shape}.")
         self.indices, self.values, self.shape = indices, values, shape
 
     # -- properties -----------------------------------------------------------------------
