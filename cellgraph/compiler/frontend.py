@@ -32,6 +32,7 @@ from cellgraph.primitives.errors import (
     CellgraphError,
     CompileError,
     DTypeError,
+    IndexValueError,
     ShapeError,
     SourceLoc,
     UnboundNameError,
@@ -619,6 +620,12 @@ class Interpreter:
 
     def expr_Subscript(self, node):
         container, index = self.eval(node.value), self.eval(node.slice)
+        if type(container) in (tuple, list) and isinstance(index, int) and \
+                not isinstance(index, bool) and not -len(container) <= index < len(container):
+            getter = "TupleGetItem" if isinstance(container, tuple) else "list_getitem"
+            raise IndexValueError(f"{getter} evaluator index should be in range"
+                                  f"[{-len(container)}, {len(container)}), but got {index}.",
+                                  self.info.loc(node))
         if isinstance(container, (tuple, list)) and dynamic_sequence.has_runtime_bound(index):
             return self.at_node(node, lambda: dynamic_sequence.slice_sequence(container, index))
         if isinstance(index, Tracer) and choice.is_sequence(container):
@@ -722,7 +729,8 @@ class Interpreter:
                 return tracer_isinstance(args[1], args[0])
         if fn is builtins.getattr and len(args) == 2 and isinstance(args[0], Tracer):
             return self.at_node(node, lambda: _tensor_attribute(*args))
-        if fn is builtins.bool and len(args) == 1 and not kwargs and isinstance(args[0], Tracer):
+        if fn is builtins.bool and len(args) == 1 and not kwargs and \
+                sequence_builtins.is_graph_tensor(args[0]):
             return self.at_node(node, lambda: sequence_builtins.tensor_bool(args[0]))
         if fn in (builtins.all, builtins.any) and len(args) == 1 and not kwargs and \
                 is_tensor_like(args[0]) and not isinstance(args[0], np.ndarray):
