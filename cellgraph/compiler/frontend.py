@@ -125,6 +125,38 @@ MAX_INLINE_DEPTH = 200
 MAX_STATIC_ITERATIONS = 100_000
 
 
+def _with_graph_text(exc):
+    """`exc` raised with its arguments written as MindSpore's graphs write a constant raise's:
+    floats to six significant digits (2.0 is 2), bools true/false, strings in tuples and lists
+    unquoted, several arguments as one tuple. Exceptions with a string argument, or holding
+    other values, keep Python's words (as MindSpore's mostly match)."""
+    args = exc.args
+    if not args or any(isinstance(a, str) for a in args) or \
+            not all(_graph_text_value(a) for a in args) or type(exc).__name__ not in RAISE_TYPES:
+        return exc
+    text = _graph_text(args[0]) if len(args) == 1 else \
+        "(" + ", ".join(_graph_text(a) for a in args) + ")"
+    return type(exc)(text)
+
+
+def _graph_text_value(value) -> bool:
+    if isinstance(value, (tuple, list)):
+        return all(_graph_text_value(v) for v in value)
+    return isinstance(value, (bool, int, float, str)) or value is None
+
+
+def _graph_text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_graph_text(v) for v in value) + ")"
+    if isinstance(value, list):
+        return "[" + ", ".join(_graph_text(v) for v in value) + "]"
+    return str(value)
+
+
 def binop(op, left, right):
     """`left <op> right` (op a gast operator). Python numbers divided by zero raise MindSpore's
     ValueError, as its scalar operations check the divisor while the graph is built."""
@@ -490,7 +522,7 @@ class Interpreter:
             # whether it is reached, or its message, is known only at run time
             effects.emit_raise(exc)
             raise effects.RaiseSignal()
-        raise exc
+        raise _with_graph_text(exc)
 
     def _check_exception_type(self, exc_node) -> None:
         """MindSpore's parser: `raise Name(...)` names a local variable or one of the Python

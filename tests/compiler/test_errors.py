@@ -558,3 +558,28 @@ def test_constant_sequence_index_len_and_truth_errors_have_mindspores_words():
             ms.jit(call)()
         assert str(info.value).startswith(message)
     assert ms.jit(lambda: ((1, 2)[-2], bool(Tensor(np.array([3])))))() == (1, True)
+
+
+class _RaiseConstant(nn.Cell):
+    def __init__(self, args):
+        super().__init__()
+        self.args = args
+
+    def construct(self):
+        raise ValueError(*self.args)
+
+
+@pytest.mark.parametrize("args, text", [
+    (([1, 2.0], [[1, 2.0], [1, 2.0]]), "([1, 2], [[1, 2], [1, 2]])"),
+    (((1, 2.0, "a"),), "(1, 2, a)"), ((1.23456789,), "1.23457"), ((1e20,), "1e+20"),
+    ((False,), "false"), ((7,), "7")])
+def test_a_constant_raise_writes_its_values_as_mindspore_does(args, text):
+    # MindSpore 2.10's messages for these raises in construct
+    with pytest.raises(ValueError) as info:
+        _RaiseConstant(args)()
+    assert str(info.value).startswith(f"ValueError: {text}\n")
+
+
+def test_a_constant_raise_with_a_string_argument_keeps_pythons_words():
+    with pytest.raises(ValueError, match=r"\('test_string_tuple', \(1, 2\)\)"):
+        _RaiseConstant(("test_string_tuple", (1, 2)))()
