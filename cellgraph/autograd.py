@@ -292,9 +292,10 @@ class _OperationGrad(GradFunction):
                          api="GradOperation", single_weight=single_weight)
 
     def __call__(self, *args, **kwargs):
-        """With get_all, keyword inputs are differentiated too, after the positional ones, in
-        the order given (MindSpore's GradOperation); otherwise they are passed through."""
-        if not (kwargs and self.all_inputs and self.positions is not None):
+        """Keyword inputs are inputs too, after the positional ones, in the order given
+        (MindSpore's GradOperation): get_all differentiates them all, and without it the first
+        input is the first keyword one when the call has no positional input."""
+        if not (kwargs and self.positions is not None):
             return super().__call__(*args, **kwargs)
         sens = args[-1:] if self.sens_param and args else ()
         inputs = args[:len(args) - len(sens)]

@@ -38,8 +38,15 @@ class RowTensorInner:
             raise DTypeError(f"RowTensor: indices must be a 1-D integer Tensor, got "
                              f"{index_type}")
         shape = tuple(int(s) for s in shape)
-        if (len(value_type.shape) != len(shape) or value_type.shape[0] != index_type.shape[0]
-                or tuple(value_type.shape[1:]) != shape[1:]):
+        if len(value_type.shape) != len(shape):  # MindSpore's TypeErrors for the shapes
+            raise DTypeError(f"The size of dense_shape must be the same with the dimension of "
+                             f"values {len(value_type.shape)}, but got {len(shape)}")
+        for i in range(1, len(shape)):
+            if value_type.shape[i] != shape[i]:
+                raise DTypeError(f"The {i}th element of dense_shape must be same with the {i}th "
+                                 f"dimension of values {value_type.shape[i]}, but got "
+                                 f"{shape[i]}")
+        if value_type.shape[0] != index_type.shape[0]:
             raise ShapeError(f"RowTensor: values of shape {tuple(value_type.shape)} are not "
                              f"{index_type.shape[0]} rows of a tensor of shape {shape}")
         self.indices, self.values, self.dense_shape = indices, values, shape
@@ -83,8 +90,12 @@ class COOTensor:
             raise ShapeError(f"COOTensor: values must have shape ({index_type.shape[0]},), got "
                              f"{value_type.shape}")
         shape = tuple(int(s) for s in shape)
-        if len(shape) != 2:
-            raise ShapeError(f"COOTensor: the dense shape must have 2 dimensions, got {shape}")
+        if len(shape) != 2:  # MindSpore's graph check is a TypeError, its PyNative one not
+            if current_builder() is not None:
+                raise DTypeError(f"For COOTensor, the length of `shape` {shape} must be equal "
+                                 f"to the second dimension of `indices`: "
+                                 f"{index_type.shape[1]} but got {len(shape)}")
+            raise ShapeError(f"For COOTensor, the length of 'shape' must be 2, but got {shape}.")
         self.indices, self.values, self.shape = indices, values, shape
 
     # -- properties -----------------------------------------------------------------------

@@ -2,8 +2,6 @@
 from NumPy and Python types."""
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 from cellgraph.primitives import dtype as _dtype_module
@@ -40,8 +38,12 @@ float_type = tuple(d for d in _dtype_module.ALL if "float" in d.name)
 complex_type = tuple(d for d in _dtype_module.ALL if d.is_complex)
 all_types = tuple(_dtype_module.ALL)
 
-_PY_TYPES = {bool: _dtype_module.bool_, int: _dtype_module.int64, float: _dtype_module.float32,
-             complex: _dtype_module.complex128}
+# MindSpore's types of Python's types (a Python float is a float64 here; a graph holds it as
+# float32, which is another question)
+_PY_TYPES = {bool: _dtype_module.bool_, int: _dtype_module.int64, float: _dtype_module.float64,
+             complex: _dtype_module.complex128, list: list_, tuple: tuple_, str: string,
+             type(None): type_none}
+_OBJECT_PY_TYPES = {list_: list, tuple_: tuple, string: str, type_none: type(None)}
 
 
 def dtype_to_nptype(type_) -> type:
@@ -50,7 +52,10 @@ def dtype_to_nptype(type_) -> type:
 
 
 def dtype_to_pytype(type_) -> type:
-    """The Python type a scalar of `type_` reads as: bool, int, float or complex."""
+    """The Python type a value of `type_` reads as: bool, int, float or complex for a scalar
+    dtype; list, tuple, str or NoneType for those types."""
+    if type_ in _OBJECT_PY_TYPES:
+        return _OBJECT_PY_TYPES[type_]
     d = as_dtype(type_)
     return bool if d.is_bool else int if d.is_int else complex if d.is_complex else float
 
@@ -61,16 +66,15 @@ def pytype_to_dtype(obj) -> DType:
         return obj
     if obj in _PY_TYPES:
         return _PY_TYPES[obj]
-    if isinstance(obj, type) and issubclass(obj, numbers.Number) and not issubclass(
-            obj, np.generic):
-        raise TypeError(f"pytype_to_dtype: expected bool, int, float or a NumPy type, got "
-                        f"{obj.__name__}")
+    if isinstance(obj, type) and not issubclass(obj, np.generic):  # MindSpore's error
+        raise NotImplementedError(f"The python type {obj} cannot be converted to MindSpore "
+                                  f"type.")
     return from_numpy(obj)
 
 
 def get_py_obj_dtype(obj) -> DType:
-    """The dtype of a value: a Tensor's dtype, or the dtype of a Python scalar's type."""
+    """The type of a value (a Tensor's dtype, or its Python type's) or of a Python type."""
     if hasattr(obj, "dtype") and isinstance(obj.dtype, DType):
         return obj.dtype
-    return pytype_to_dtype(type(obj))
+    return pytype_to_dtype(obj if isinstance(obj, type) else type(obj))
 

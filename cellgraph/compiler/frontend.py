@@ -32,6 +32,7 @@ from cellgraph.primitives.errors import (
     CellgraphError,
     CompileError,
     DTypeError,
+    IndexValueError,
     ShapeError,
     SourceLoc,
     UnboundNameError,
@@ -122,6 +123,38 @@ RAISE_TYPES = frozenset({
     "IndentationError", "RuntimeWarning"})
 MAX_INLINE_DEPTH = 200
 MAX_STATIC_ITERATIONS = 100_000
+
+
+def _with_graph_text(exc):
+    """`exc` raised with its arguments written as MindSpore's graphs write a constant raise's:
+    floats to six significant digits (2.0 is 2), bools true/false, strings in tuples and lists
+    unquoted, several arguments as one tuple. Exceptions with a string argument, or holding
+    other values, keep Python's words (as MindSpore's mostly match)."""
+    args = exc.args
+    if not args or any(isinstance(a, str) for a in args) or \
+            not all(_graph_text_value(a) for a in args) or type(exc).__name__ not in RAISE_TYPES:
+        return exc
+    text = _graph_text(args[0]) if len(args) == 1 else \
+        "(" + ", ".join(_graph_text(a) for a in args) + ")"
+    return type(exc)(text)
+
+
+def _graph_text_value(value) -> bool:
+    if isinstance(value, (tuple, list)):
+        return all(_graph_text_value(v) for v in value)
+    return isinstance(value, (bool, int, float, str)) or value is None
+
+
+def _graph_text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_graph_text(v) for v in value) + ")"
+    if isinstance(value, list):
+        return "[" + ", ".join(_graph_text(v) for v in value) + "]"
+    return str(value)
 
 
 def binop(op, left, right):
@@ -489,7 +522,7 @@ class Interpreter:
             # whether it is reached, or its message, is known only at run time
             effects.emit_raise(exc)
             raise effects.RaiseSignal()
-        raise exc
+        raise _with_graph_text(exc)
 
     def _check_exception_type(self, exc_node) -> None:
         """MindSpore's parser: `raise Name(...)` names a local variable or one of the Python
@@ -619,6 +652,12 @@ class Interpreter:
 
     def expr_Subscript(self, node):
         container, index = self.eval(node.value), self.eval(node.slice)
+        if type(container) in (tuple, list) and isinstance(index, int) and \
+                not isinstance(index, bool) and not -len(container) <= index < len(container):
+            getter = "TupleGetItem" if isinstance(container, tuple) else "list_getitem"
+            raise IndexValueError(f"{getter} evaluator index should be in range"
+                                  f"[{-len(container)}, {len(container)}), but got {index}.",
+                                  self.info.loc(node))
         if isinstance(container, (tuple, list)) and dynamic_sequence.has_runtime_bound(index):
             return self.at_node(node, lambda: dynamic_sequence.slice_sequence(container, index))
         if isinstance(index, Tracer) and choice.is_sequence(container):
@@ -722,7 +761,8 @@ class Interpreter:
                 return tracer_isinstance(args[1], args[0])
         if fn is builtins.getattr and len(args) == 2 and isinstance(args[0], Tracer):
             return self.at_node(node, lambda: _tensor_attribute(*args))
-        if fn is builtins.bool and len(args) == 1 and not kwargs and isinstance(args[0], Tracer):
+        if fn is builtins.bool and len(args) == 1 and not kwargs and \
+                sequence_builtins.is_graph_tensor(args[0]):
             return self.at_node(node, lambda: sequence_builtins.tensor_bool(args[0]))
         if fn in (builtins.all, builtins.any) and len(args) == 1 and not kwargs and \
                 is_tensor_like(args[0]) and not isinstance(args[0], np.ndarray):

@@ -250,6 +250,9 @@ def _compile(fn, args, dump_dir, name, keep_stages, graph_print) -> Compiled:
     if captured:
         raise CompileError("a top-level graph cannot read values of another graph")
     _refuse_functions_in_output(graph.out_tree, graph.loc)
+    if _nesting(graph.out_tree) > MAX_OUTPUT_NESTING:
+        raise CompileError(f"List, tuple and dict nesting is not allowed more than "
+                           f"{MAX_OUTPUT_NESTING} levels.", graph.loc)
     if inspect.isfunction(fn):
         _check_weight_names(graph)
     if ctx.verify_every_stage:
@@ -271,6 +274,25 @@ def _refuse_functions_in_output(tree: Tree, loc) -> None:
             _refuse_functions_in_output(child, loc)
     elif tree.kind == "static" and callable(tree.static) and not isinstance(tree.static, type):
         raise CompileError("Function in output is not supported. Please check your code.", loc)
+
+
+MAX_OUTPUT_NESTING = 6  # MindSpore's limit on the tuples and lists a graph's result nests
+
+
+def _nesting(tree) -> int:
+    """How deep tuples and lists nest in a result tree (or a constant in it); a dict adds no
+    level, as in MindSpore's count."""
+    if isinstance(tree, Tree):
+        if tree.kind in ("tuple", "list"):
+            return 1 + max((_nesting(c) for c in tree.children), default=0)
+        if tree.kind == "dict":
+            return max((_nesting(c) for c in tree.children), default=0)
+        return _nesting(tree.static) if tree.kind == "static" else 0
+    if isinstance(tree, (tuple, list)):
+        return 1 + max((_nesting(v) for v in tree), default=0)
+    if isinstance(tree, dict):
+        return max((_nesting(v) for v in tree.values()), default=0)
+    return 0
 
 
 def _check_weight_names(graph: Graph) -> None:

@@ -182,6 +182,8 @@ def tensor_bool(value):
     if int(np.prod(value.aval.shape)) != 1:
         raise ArgumentValueError("The truth value of an array with more than one element is "
                                  "ambiguous.")
+    if not isinstance(value, Tracer):  # a Tensor constant: its truth is known now
+        return bool(np.asarray(value.asnumpy()).reshape(()))
     return variable_scalar(F.cast(F.reshape(value, ()), dt.bool_))
 
 

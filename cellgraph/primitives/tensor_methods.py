@@ -92,7 +92,7 @@ class TensorMethods:
 
     def __len__(self) -> int:
         if not self.aval.shape:
-            raise DTypeError("Not support len of a 0-D tensor")  # MindSpore's words
+            raise DTypeError("Not support len of a 0-D tensor.")  # MindSpore's words
         return self.aval.shape[0]
 
     def __add__(self, o): return F.add(self, _seq(o, self))

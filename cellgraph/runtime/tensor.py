@@ -309,6 +309,14 @@ class Tensor(TensorMethods):
             raise ArgumentValueError(f"{message}, got shape {data.shape}")
         return data.reshape(())[()]
 
+    def __contains__(self, element) -> bool:
+        """`x in t`, as MindSpore's: whether an element of `t` equals `x`, a number or a Tensor
+        (broadcast against `t`); any other value (a list, a string, an array) is not in it."""
+        if not isinstance(element, (Tensor, numbers.Number)):
+            return False
+        other = element.asnumpy() if isinstance(element, Tensor) else element
+        return bool(np.any(self.asnumpy() == other))
+
     def __iter__(self):
         if not self.shape:  # MindSpore's words: a graph's, else PyNative's
             from cellgraph.compiler.builder import current_builder

@@ -533,3 +533,34 @@ def test_a_python_bool_is_the_sens_of_a_bool_scalar_output():
     for sens in (True, False):
         grads = _GradAllWithSens(_NotEqual())(cellgraph.mutable(3), cellgraph.mutable(4), sens)
         assert [int(g) for g in grads] == [0, 0]
+
+
+class _KeywordOnly(nn.Cell):
+    def construct(self, *, a, b):
+        return a * b * 2
+
+
+class _PositionalAndKeywords(nn.Cell):
+    def construct(self, x, *, a, b):
+        return x * a * b
+
+
+class _GradOf(nn.Cell):
+    def __init__(self, net, grad_op):
+        super().__init__()
+        self.net, self.grad_op = net, grad_op
+
+    def construct(self, *args, **kwargs):
+        return self.grad_op(self.net)(*args, **kwargs)
+
+
+def test_grad_operation_takes_keyword_inputs_after_the_positional_ones():
+    # MindSpore 2.10: [6, 6] (first input a), [6, 6] (first input x), and with get_all the
+    # gradients of x, a and b
+    a, b, x = T(2.0, 2.0), T(3.0, 3.0), T(5.0, 5.0)
+    np.testing.assert_allclose(_GradOf(_KeywordOnly(), ops.GradOperation())(a=a, b=b).asnumpy(),
+                               [6.0, 6.0])
+    np.testing.assert_allclose(
+        _GradOf(_PositionalAndKeywords(), ops.GradOperation())(x, a=a, b=b).asnumpy(), [6, 6])
+    grads = _GradOf(_PositionalAndKeywords(), ops.GradOperation(get_all=True))(x, a=a, b=b)
+    assert [g.asnumpy().tolist() for g in grads] == [[6, 6], [15, 15], [10, 10]]

@@ -17,7 +17,7 @@ def test_common_paths():
     assert mstype.float32 is ms.float32 and ms.common.float16 is ms.float16
     assert P2 is Parameter and T2 is Tensor and jit is ms.jit and jit_class is ms.jit_class
     assert mstype.dtype_to_nptype(mstype.int32) is np.int32
-    assert mstype.pytype_to_dtype(float) is ms.float32 and mstype.dtype_to_pytype(ms.int8) is int
+    assert mstype.pytype_to_dtype(float) is ms.float64 and mstype.dtype_to_pytype(ms.int8) is int
     assert initializer(Normal(0.1), (2, 2)).shape == (2, 2)
     assert ms.common.set_seed is ms.set_seed and ms.common.mutable is ms.mutable
 

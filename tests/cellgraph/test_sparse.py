@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import cellgraph as ms
-from cellgraph import COOTensor, CSRTensor, Tensor
+from cellgraph import COOTensor, CSRTensor, Tensor, nn
 from cellgraph.primitives.errors import ShapeError, UnsupportedError
 
 INDICES = np.array([[0, 1], [1, 2], [0, 1]], np.int32)
@@ -85,8 +85,15 @@ def test_row_tensor_as_mindspore_has_it():
     copy = ms.RowTensor(row_tensor=rows)
     np.testing.assert_array_equal(copy.to_dense().asnumpy(),
                                   [[1, 1, 1], [0, 0, 0], [1, 1, 1], [0, 0, 0]])
-    with pytest.raises(ValueError, match="are not 2 rows of a tensor of shape"):
+    # MindSpore 2.10's TypeErrors for a dense_shape that does not fit the values
+    with pytest.raises(TypeError, match="The 1th element of dense_shape must be same with the "
+                                        "1th dimension of values 4, but got 3"):
         ms.RowTensor(Tensor(np.array([0, 2])), Tensor(np.ones((2, 4), np.float32)), (4, 3))
+    with pytest.raises(TypeError, match="The size of dense_shape must be the same with the "
+                                        "dimension of values 3, but got 2"):
+        ms.RowTensor(Tensor(np.array([0, 2])), Tensor(np.ones((2, 4, 5), np.float32)), (4, 3))
+    with pytest.raises(ValueError, match="are not 2 rows of a tensor of shape"):
+        ms.RowTensor(Tensor(np.array([0, 2])), Tensor(np.ones((3, 3), np.float32)), (4, 3))
 
 
 def test_multitype_overloads_tell_a_row_tensor_from_a_dense_tensor():
@@ -203,3 +210,23 @@ def test_csr_tensor_in_a_graph_with_gradients():
     grad = ms.ops.grad(lambda v: (csr(v).to_dense() * Tensor(weights)).sum())(
         Tensor(CSR_VALUES))
     np.testing.assert_array_equal(grad.asnumpy(), [weights[0, 0], weights[1, 2]])
+
+
+class _MakeCOO(nn.Cell):
+    def __init__(self, shape):
+        super().__init__()
+        self.shape = shape
+
+    def construct(self, indices, values):
+        return (ms.COOTensor(indices, values, self.shape),)[0]
+
+
+def test_a_coo_tensor_of_three_dimensions_is_refused_as_mindspore_refuses_it():
+    # MindSpore 2.10: TypeError while compiling, ValueError with these words eagerly
+    indices = Tensor(np.array([[0, 0], [0, 1]], np.int32))
+    values = Tensor(np.array([100, 200], np.float32))
+    with pytest.raises(TypeError, match="For COOTensor, the length of `shape`"):
+        _MakeCOO((2, 2, 2))(indices, values)
+    with pytest.raises(ValueError, match=r"For COOTensor, the length of 'shape' must be 2, but "
+                                         r"got \(2, 2, 2\)."):
+        ms.COOTensor(indices, values, (2, 2, 2))

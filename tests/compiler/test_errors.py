@@ -538,3 +538,48 @@ def test_raise_of_a_type_graphs_do_not_raise_is_mindspores_runtime_error(which, 
         _Raises("local")(Tensor(np.int32(1)))
     with pytest.raises(RuntimeWarning, match="warned"):
         _Raises("other")(Tensor(np.int32(1)))
+
+
+def test_constant_sequence_index_len_and_truth_errors_have_mindspores_words():
+    # MindSpore 2.10's errors for these in a graph
+    pair, items = (1, 2), [1, 2]
+    calls = [
+        (lambda: pair[-3], IndexError,
+         "TupleGetItem evaluator index should be in range[-2, 2), but got -3."),
+        (lambda: pair[2], IndexError,
+         "TupleGetItem evaluator index should be in range[-2, 2), but got 2."),
+        (lambda: items[5], IndexError,
+         "list_getitem evaluator index should be in range[-2, 2), but got 5."),
+        (lambda: len(Tensor(np.int32(1))), TypeError, "Not support len of a 0-D tensor."),
+        (lambda: bool(Tensor(np.array([1, 2, 3]))), ValueError,
+         "The truth value of an array with more than one element is ambiguous.")]
+    for call, error, message in calls:
+        with pytest.raises(error) as info:
+            ms.jit(call)()
+        assert str(info.value).startswith(message)
+    assert ms.jit(lambda: ((1, 2)[-2], bool(Tensor(np.array([3])))))() == (1, True)
+
+
+class _RaiseConstant(nn.Cell):
+    def __init__(self, args):
+        super().__init__()
+        self.args = args
+
+    def construct(self):
+        raise ValueError(*self.args)
+
+
+@pytest.mark.parametrize("args, text", [
+    (([1, 2.0], [[1, 2.0], [1, 2.0]]), "([1, 2], [[1, 2], [1, 2]])"),
+    (((1, 2.0, "a"),), "(1, 2, a)"), ((1.23456789,), "1.23457"), ((1e20,), "1e+20"),
+    ((False,), "false"), ((7,), "7")])
+def test_a_constant_raise_writes_its_values_as_mindspore_does(args, text):
+    # MindSpore 2.10's messages for these raises in construct
+    with pytest.raises(ValueError) as info:
+        _RaiseConstant(args)()
+    assert str(info.value).startswith(f"ValueError: {text}\n")
+
+
+def test_a_constant_raise_with_a_string_argument_keeps_pythons_words():
+    with pytest.raises(ValueError, match=r"\('test_string_tuple', \(1, 2\)\)"):
+        _RaiseConstant(("test_string_tuple", (1, 2)))()

@@ -75,3 +75,29 @@ def test_a_function_in_the_output_is_refused(net):
 def test_a_class_may_be_returned():
     ms.set_context(mode=ms.GRAPH_MODE)
     assert ReturnsClass()(X) is Identity
+
+
+def test_a_result_nesting_tuples_and_lists_deeper_than_six_levels_is_refused():
+    # MindSpore 2.10: RuntimeError for seven levels returned; six, a dict's level, and a deep
+    # value the graph does not return are taken
+    @ms.jit
+    def seven():
+        return [[[[[[[1]]]]]]]
+
+    @ms.jit
+    def seven_tuples():
+        return ((((((((1,),),),),),),),)
+
+    for fn in (seven, seven_tuples):
+        with pytest.raises(RuntimeError, match="List, tuple and dict nesting is not allowed "
+                                               "more than 6 levels."):
+            fn()
+    assert ms.jit(lambda: [[[[[[1]]]]]])() == [[[[[[1]]]]]]
+    assert ms.jit(lambda: {"a": [[[[[[1]]]]]]})() == {"a": [[[[[[1]]]]]]}
+
+    @ms.jit
+    def deep_inside():
+        x = [[[[[[[1]]]]]]]
+        return len(x)
+
+    assert deep_inside() == 1

@@ -682,3 +682,14 @@ def test_a_numpy_array_on_the_left_takes_a_tensor_in_as_an_array():
     assert type(compared) is np.ndarray and compared.dtype == np.bool_
     assert np.all(a - t < 3)
 
+
+
+def test_in_a_tensor_as_mindspore_answers_it():
+    # MindSpore 2.10's answers for each value
+    t = Tensor(np.array([1, 2]))
+    found = [v in t for v in (1, Tensor(np.array(1)), Tensor(np.array([1])), 3, "a", [1],
+                              np.array(1), None, 1.0, True)]
+    assert found == [True, True, True, False, False, False, False, False, True, True]
+    t2 = Tensor(np.array([[1, 2], [3, 4]]))
+    assert [v in t2 for v in (1, Tensor(np.array([1, 2])), [1, 2], np.array([1, 2]))] == [
+        True, True, False, False]

@@ -171,3 +171,23 @@ def test_standard_method_functions_in_a_graph_and_eagerly():
     np.testing.assert_array_equal(negated.asnumpy(), -x.asnumpy())
     np.testing.assert_array_equal(same.asnumpy(), x.asnumpy())
     assert ms_len((1, 2)) == 2
+
+
+def test_python_types_and_their_mindspore_types():
+    # MindSpore 2.10: pytype_to_dtype(float) Float64; list, tuple, str, None map both ways
+    assert mstype.get_py_obj_dtype(1.5) == ms.float64
+    assert mstype.get_py_obj_dtype(float) == ms.float64
+    assert mstype.get_py_obj_dtype(0.1 + 3j) == ms.complex128
+    assert mstype.get_py_obj_dtype([1]) == mstype.list_ == mstype.get_py_obj_dtype(list)
+    assert mstype.get_py_obj_dtype((1,)) == mstype.tuple_
+    for ms_type, py_type in ((mstype.list_, list), (mstype.tuple_, tuple), (mstype.string, str),
+                             (mstype.type_none, type(None)), (ms.float32, float)):
+        assert mstype.dtype_to_pytype(ms_type) is py_type
+
+
+def test_a_python_type_without_a_mindspore_type():
+    for kind in (type, dict):
+        with pytest.raises(NotImplementedError, match=f"The python type {kind} cannot be "
+                                                      f"converted to MindSpore type."):
+            mstype.pytype_to_dtype(kind)
+    assert mstype.pytype_to_dtype(np.float16) == ms.float16

@@ -1,0 +1,1 @@
+"""MindSpore's `ops.composite.multitype_ops`: the operations defined on each kind of value."""
