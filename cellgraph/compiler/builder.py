@@ -542,7 +542,7 @@ class Builder(Trace):
             try:
                 atoms.append(self.atom(a))
             except DTypeError:
-                raise operand_error(prim, i, a).with_loc(self.loc) from None
+                raise operand_error(prim, i, a, args).with_loc(self.loc) from None
         try:
             out_type = prim.abstract_eval([a.aval for a in atoms], params)
         except CellgraphError as e:

@@ -347,11 +347,15 @@ class AddList(nn.Cell):
 
 
 @pytest.mark.parametrize("cell, message, snippet, caret_at", [
-    (ExpOfString, "Exp: expected a Tensor or a number for input 1, got str 'a'",
+    (ExpOfString, ('Failed calling Exp with "Exp()(input=string)".\nThe valid calling should '
+                   'be: \n"Exp()(input=<Number, Tensor>)".\nExp: expected a Tensor or a number '
+                   "for input 1, got str 'a'"),
      'ops.exp("a")', "ops.exp"),
     (MatMulWithNone, "MatMul: expected a Tensor or a number for input 2, got NoneType None",
      "self.matmul(x, None)", "self.matmul"),
-    (AddList, "Add: expected a Tensor or a number for input 2, got list [1.0, 'b']",
+    (AddList, ('Failed calling Add with "Add()(input=Tensor, other=list)".\nThe valid calling '
+               'should be: \n"Add()(input=<Number, Tensor>, other=<Number, Tensor>)".\nAdd: '
+               "expected a Tensor or a number for input 2, got list [1.0, 'b']"),
      "ops.add(x, [1.0", "ops.add"),
 ], ids=lambda v: v.__name__ if isinstance(v, type) else "")
 def test_non_tensor_operands(cell, message, snippet, caret_at):
@@ -363,7 +367,10 @@ def test_non_tensor_operands_in_pynative_mode_name_the_op():
     ms.set_context(mode=ms.PYNATIVE_MODE)
     with pytest.raises(DTypeError) as info:
         ops.exp("a")
-    assert str(info.value) == "Exp: expected a Tensor or a number for input 1, got str 'a'"
+    # MindSpore's words first, then which operand it is
+    assert str(info.value) == ('Failed calling Exp with "Exp()(input=string)".\nThe valid calling '
+                               'should be: \n"Exp()(input=<Number, Tensor>)".\nExp: expected a '
+                               "Tensor or a number for input 1, got str 'a'")
     with pytest.raises(DTypeError) as info:
         ops.MatMul()(X, None)
     assert str(info.value) == "MatMul: expected a Tensor or a number for input 2, got NoneType None"
