@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from cellgraph.primitives import dtype as dt
 from cellgraph.primitives import functional as F
 from cellgraph.primitives.array_ops import cast as cast_prim
 from cellgraph.primitives.core import (
@@ -707,6 +708,16 @@ def checked_assign_value(op: str, variable, value):
     if given.dtype.is_float and not target.dtype.is_float:
         raise DTypeError(f"{op}: cannot assign a {given.dtype} value to {_described(variable, name)} of "
                          f"dtype {target.dtype}")
+    if not isinstance(value, numbers.Number) and not given.weak:
+        # MindSpore's rule for an updated variable: the value may be cast to its dtype only
+        # where the two dtypes promote to the variable's own
+        promoted = dt.promote(target.dtype, given.dtype)
+        if promoted != target.dtype:
+            raise DTypeError(f"{op}: Data type conversion is not supported for a 'Parameter', "
+                             f"nor for the input tensor of an in-place operator, so data type "
+                             f"{target.dtype}, which cannot be converted to data type "
+                             f"{promoted} automatically ({_described(variable, name)} given "
+                             f"a {given.dtype} value).")
     if isinstance(value, numbers.Number):
         return F.fill(target.dtype, target.shape, value)
     value = F.cast(value, target.dtype)
