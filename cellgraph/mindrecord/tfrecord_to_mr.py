@@ -41,7 +41,7 @@ def _dtype_name(dtype) -> str:
     return getattr(dtype, "name", None) or str(dtype)
 
 
-class TFRecordToMR:
+class TFRecordToMR:  # its argument errors are MindSpore's ValueErrors, types included
     """Transform the TFRecord file `source` into the MindRecord file `destination`, the
     features of `feature_dict` (name -> FixedLenFeature) as fields; `bytes_fields` names the
     tf.string scalar features to keep as bytes (images) rather than decode as text."""
@@ -55,12 +55,12 @@ class TFRecordToMR:
                 raise ValueError(f"Parameter bytes_fields: {bytes_fields} must be list(str).")
             for item in bytes_fields:
                 if not isinstance(item, str):
-                    raise ValueError(f"Parameter bytes_fields's item: {item} is not str.")
+                    raise ValueError(f"Parameter bytes_fields's item: {item} is not str.")  # noqa: TRY004
                 if item not in feature_dict:
                     raise ValueError(f"Parameter bytes_fields's item: {item} is not in "
                                      f"feature_dict: {feature_dict}.")
                 if not isinstance(feature_dict[item].shape, list):
-                    raise ValueError(f"Parameter feature_dict[{item}].shape should be a list.")
+                    raise ValueError(f"Parameter feature_dict[{item}].shape should be a list.")  # noqa: TRY004
                 if _dtype_name(feature_dict[item].dtype) != "string":
                     raise ValueError(f"Parameter bytes_field: {item} should be tf.string in "
                                      f"feature_dict.")
@@ -72,10 +72,10 @@ class TFRecordToMR:
     @staticmethod
     def _check_input(source, destination, feature_dict):
         if not isinstance(source, str):
-            raise ValueError("Parameter source must be string.")
+            raise ValueError("Parameter source must be string.")  # noqa: TRY004
         check_filename(source, "source")
         if not isinstance(destination, str):
-            raise ValueError("Parameter destination must be string.")
+            raise ValueError("Parameter destination must be string.")  # noqa: TRY004
         check_filename(destination, "destination")
         if feature_dict is None or not isinstance(feature_dict, dict):
             raise ValueError("Parameter feature_dict is None or not dict.")
@@ -103,8 +103,9 @@ class TFRecordToMR:
             if len(feature.shape) != 1:
                 raise ValueError(f"Parameter len(feature_dict[{key}].shape) should be 1.")
             if isinstance(feature.shape[0], bool) or not isinstance(feature.shape[0], int):
-                raise ValueError(f"Invalid parameter feature_dict, value and type mismatch, "
-                                 f"please check item of feature_dict[\"{key}\"].")
+                raise ValueError(  # noqa: TRY004
+                    f"Invalid parameter feature_dict, value and type mismatch, please check "
+                    f"item of feature_dict[\"{key}\"].")
             if feature.shape[0] < 1:
                 raise ValueError(f"Parameter feature_dict[{key}].shape[0] should > 0")
             if _dtype_name(feature.dtype) == "string":
