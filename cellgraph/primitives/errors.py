@@ -77,6 +77,11 @@ class ArgumentError(CellgraphError, TypeError):
     """A call with the wrong number or kind of arguments."""
 
 
+class KeywordArgumentError(ArgumentError, RuntimeError):
+    """A call, compiled into a graph, with a keyword its function does not take: Python's
+    TypeError, and the RuntimeError MindSpore's graph compiler raises for it."""
+
+
 class GradValueError(CellgraphError, ValueError):
     """A gradient API called with an impossible combination of values."""
 

@@ -212,7 +212,7 @@ class MethodMissingArgument(nn.Cell):
                              "arguments (x, w, b=0.0), got 1"), "return affine(x)", "affine("),
     (HelperTooMany, ("affine() too many positional arguments; expected 3 positional arguments "
                      "(x, w, b=0.0), got 4"), "affine(x, 2.0, 1.0, 3.0)", "affine("),
-    (HelperBadKeyword, ("affine() got an unexpected keyword argument 'shift'; expected 3 "
+    (HelperBadKeyword, ("affine(): Got an unexpected keyword argument 'shift'; expected 3 "
                         "positional arguments (x, w, b=0.0), got 2"), "shift=1.0", "affine("),
     (MethodMissingArgument, ("MethodMissingArgument.scaled() missing a required argument: "
                              "'factor'; expected 2 positional arguments (x, factor), got 1"),
