@@ -82,6 +82,11 @@ class KeywordArgumentError(ArgumentError, RuntimeError):
     TypeError, and the RuntimeError MindSpore's graph compiler raises for it."""
 
 
+class ShapeRunError(ShapeError, RuntimeError):
+    """Shapes that do not fit where MindSpore's kernel, not its shape inference, refuses them
+    (a convolution's input channels): a ValueError, and the RuntimeError MindSpore raises."""
+
+
 class GradValueError(CellgraphError, ValueError):
     """A gradient API called with an impossible combination of values."""
 
