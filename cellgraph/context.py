@@ -176,7 +176,7 @@ def set_context(**kwargs) -> None:
         elif key == "save_graphs":
             value = bool(value)
         elif key == "save_graphs_path":
-            _check_dump_path(value)
+            value = _check_dump_path(value)
         elif key == "loop_checkpoint":
             _set_loop_checkpoint(value)
         elif key == "max_call_depth":
@@ -219,8 +219,9 @@ def check_syntax_level(value, where: str, allowed) -> None:
                                  f"{', '.join(map(repr, allowed))}, got {value!r}")
 
 
-def _check_dump_path(value) -> None:
-    """A bad dump folder fails here, not at the first compile."""
+def _check_dump_path(value) -> str:
+    """The dump folder as an absolute path, made if missing; a bad one fails here, not at the
+    first compile."""
     import os
 
     from cellgraph.compiler.pipeline import check_dump_dir
@@ -228,7 +229,9 @@ def _check_dump_path(value) -> None:
     if not isinstance(value, (str, os.PathLike)):
         raise ArgumentError(f"set_context: save_graphs_path must be a path, got "
                             f"{type(value).__name__} {value!r:.60}")
-    check_dump_dir(value)
+    path = check_dump_dir(value)
+    os.makedirs(path, exist_ok=True)  # made now and kept absolute, as MindSpore does
+    return path
 
 
 def _set_loop_checkpoint(segment) -> None:

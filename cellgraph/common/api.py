@@ -104,13 +104,14 @@ class _CellGraphExecutor:
 
 
 def _check_unique_parameter_names(obj) -> None:
-    """ValueError when two different Parameters of the network carry one name, as MindSpore's
-    graph executor refuses to compile it (their checkpoint entries would collide)."""
+    """ValueError when two different Parameters that are attributes of one Cell of the
+    network carry one name, as MindSpore's graph executor refuses to compile it (their
+    checkpoint entries would collide)."""
     from cellgraph.common.parameter import Parameter
 
     cells = obj.cells_and_names() if hasattr(obj, "cells_and_names") else ()
-    seen: dict = {}  # name -> id of the Parameter
     for _, cell in cells:
+        seen: dict = {}  # name -> id of the Parameter
         for attr, value in vars(cell).items():
             if not isinstance(value, Parameter) or value.name is None:
                 continue

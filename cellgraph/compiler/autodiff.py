@@ -24,8 +24,10 @@ packing are left for the optimiser to remove. Gradients that no output reaches s
 zeros (absent from the adjoint map) and cost nothing; a requested gradient that is zero is
 materialised once, at the end.
 
-As in MindSpore, integer values carry gradients too (d(w*x)/dx = w for int32 tensors); only
-booleans and nondifferentiable primitives stop them. Every gradient takes its primal's dtype.
+As in MindSpore, integer values carry gradients too (d(w*x)/dx = w for int32 tensors), and a
+boolean input asked for gets its gradient cast to bool (`x + y` with bool y: `sens != 0`);
+values computed as booleans and nondifferentiable primitives stop them. Every gradient takes
+its primal's dtype.
 
 Structural nodes with their own bprop (a Cell's custom `bprop`, compiler/custom.py) register an
 EXPAND_RULES entry: while a graph is about to be differentiated the node stays, so that vjp uses

@@ -560,7 +560,7 @@ class Builder(Trace):
             try:
                 atoms.append(self.atom(a))
             except DTypeError:
-                raise operand_error(prim, i, a).with_loc(self.loc) from None
+                raise operand_error(prim, i, a, args).with_loc(self.loc) from None
         try:
             out_type = prim.abstract_eval([a.aval for a in atoms], params)
         except CellgraphError as e:
@@ -719,8 +719,8 @@ def checked_assign_value(op: str, variable, value, converting: bool = False):
         if given.dtype.is_float and not target.dtype.is_float:
             raise DTypeError(f"{op}: cannot assign a {given.dtype} value to "
                              f"{_described(variable, name)} of dtype {target.dtype}")
-    elif not isinstance(value, numbers.Number) and dt.promote(target.dtype,
-                                                              given.dtype) != target.dtype:
+    elif not isinstance(value, numbers.Number) and not given.weak and dt.promote(
+            target.dtype, given.dtype) != target.dtype:
         # MindSpore converts the value to the variable's dtype only where the promotion of the
         # two is the variable's own
         raise DTypeError(f"Data type conversion is not supported for a 'Parameter', nor for "

@@ -161,13 +161,12 @@ def _trace_bprop(bprop_fn, bound, name, args, leaves, in_tree, hints, fwd: Graph
 def _check_returned(name, args, in_tree: Tree, returned, loc) -> list:
     """The gradient leaves bprop returned, one per input leaf; a mistake is a clear error."""
     n_args = len(args)
-    if n_args == 1 and not isinstance(returned, (tuple, list)):
-        returned = (returned,)
     expected = f"{n_args} gradient{'s' if n_args != 1 else ''} (one per input of construct: " \
                f"{describe_value(args)})"
-    if not isinstance(returned, (tuple, list)):
-        raise DTypeError(f"{name}.bprop must return a tuple of gradients, got "
-                         f"{describe_value(returned)}; expected {expected}", loc)
+    if not isinstance(returned, (tuple, list)):  # a lone gradient too, as MindSpore refuses it
+        raise DTypeError(f"For bprop function, output should be a tuple: {name}.bprop must "
+                         f"return a tuple of gradients, got {describe_value(returned)}; "
+                         f"expected {expected}", loc)
     if len(returned) > n_args:  # MindSpore reads the first gradients and leaves the rest
         returned = returned[:n_args]
     if len(returned) < n_args:

@@ -22,6 +22,7 @@ from cellgraph.primitives.errors import (
     CompileError,
     DTypeError,
     IndexValueError,
+    KeywordArgumentError,
     ShapeError,
 )
 
@@ -255,6 +256,11 @@ def bind_arguments(args_node, name, args, kwargs, defaults, kw_defaults) -> dict
             raise ArgumentError(f"For 'Cell', the method 'construct' must have parameter "
                                 f"'self': {shown}() takes ({names}), got {given} arguments "
                                 f"with the Cell itself") from None
+        if unexpected is not None:  # MindSpore's words and error type for it in a graph
+            raise KeywordArgumentError(
+                f"{shown}(): Got an unexpected keyword argument {unexpected!r}; expected "
+                f"{len(positional)} positional argument{'' if len(positional) == 1 else 's'} "
+                f"({names}), got {given}") from None
         raise ArgumentError(f"{shown}() {e}; expected {len(positional)} positional argument"
                             f"{'' if len(positional) == 1 else 's'} ({names}), got {given}"
                             ) from None

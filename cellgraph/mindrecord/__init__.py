@@ -2,7 +2,7 @@
 byte-identical to MindSpore's but for the shard names), which `dataset.MindDataset`, FileReader
 and MindPage (rows by the value of an index field, a page at a time) read, as MindSpore's do;
 datasets MindSpore wrote load here. Cifar10ToMR, Cifar100ToMR, ImageNetToMR, MnistToMR and
-CsvToMR convert those datasets (converters.py);
+CsvToMR convert those datasets (converters.py), TFRecordToMR a TFRecord file;
 set_enc_key / set_enc_mode / set_dec_mode encrypt the files (config.py); the errors are
 MindSpore's (common/exceptions.py)."""
 from .cifar10_to_mr import Cifar10ToMR
@@ -48,6 +48,7 @@ from .filewriter import FileWriter
 from .format import MindRecordError
 from .imagenet_to_mr import ImageNetToMR
 from .mindpage import MindPage
+from .tfrecord_to_mr import TFRecordToMR
 
 SUCCESS, FAILED = 0, -1
 
@@ -95,6 +96,7 @@ __all__ = [
     "ParamTypeError",
     "ParamValueError",
     "PathNotExistsError",
+    "TFRecordToMR",
     "UnknownError",
     "set_dec_mode",
     "set_enc_key",

@@ -194,9 +194,11 @@ class Cell(CellState):
         elif name in hooks.CALL_STATE:
             hooks.set_call_state(self, name, value)
             return
-        elif isinstance(value, Tensor) and not isinstance(value, Parameter) and \
-                isinstance(self.__dict__.get(name), Parameter):
-            self.__dict__[name].set_data(value)  # PyNative `self.w = 2 * self.w`: new data
+        elif (isinstance(value, Tensor) or hasattr(value, "aval")) and \
+                not isinstance(value, Parameter) and isinstance(self.__dict__.get(name), Parameter):
+            # `self.w = 2 * self.w`: new data (PyNative), or an assignment in the graph being
+            # built (a graph value, as in a gradient hook's `self.g = dout + self.g`)
+            self.__dict__[name].set_data(value)
             return
         if isinstance(value, _Buffer) or name in self._buffers:
             self._buffer_setattr(name, value)
@@ -211,7 +213,7 @@ class Cell(CellState):
                 raise KeyError(f"For 'insert_child_to_cell', the {name} child cell already "
                                f"exists in the network.Cannot insert another child cell with "
                                f"the same name.")
-            if isinstance(value, Tensor):
+            if isinstance(value, Tensor) or hasattr(value, "aval"):  # a graph value too
                 if self.__dict__.get(name) is None:
                     raise AttributeError(f"For '{type(self).__name__}', the Parameter "
                                          f"attribute '{name}' is None, so a Tensor cannot "

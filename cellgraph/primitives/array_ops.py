@@ -233,10 +233,9 @@ stop_gradient.def_bprop(lambda x, out, dout: (None,))
 
 @cast.def_bprop
 def _cast_bprop(x, out, dout, dtype):
-    # as MindSpore: integer inputs take the gradient too (an int Parameter times a float
-    # input gets its gradient back in its own dtype); only booleans stop it
-    xt = abstract_of(x)
-    return (None if xt.dtype.is_bool else cast(dout, dtype=xt.dtype),)
+    # as MindSpore: the gradient goes back in the input's own dtype, integers and booleans
+    # included (a bool input of `x + y` gets `sens != 0`)
+    return (cast(dout, dtype=abstract_of(x).dtype),)
 
 
 getitem.def_bprop(lambda x, out, dout, index: (

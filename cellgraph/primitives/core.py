@@ -80,10 +80,27 @@ def abstract_of(value) -> TensorType:
     raise DTypeError(f"expected a Tensor or a number, got {type(value).__name__} {value!r:.60}")
 
 
-def operand_error(prim: Primitive, index: int, value) -> DTypeError:
-    """The error for a non-Tensor operand: names the op, the operand and what it got."""
-    return DTypeError(f"{prim.label}: expected a Tensor or a number for input {index + 1}, got "
-                      f"{type(value).__name__} {value!r:.60}")
+_MS_TYPE_NAMES = {str: "string", type(None): "None"}
+
+
+def _ms_type_name(value) -> str:
+    if hasattr(value, "aval"):
+        return "Tensor"
+    return _MS_TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+def operand_error(prim: Primitive, index: int, value, args=None) -> DTypeError:
+    """The error for a non-Tensor operand, as MindSpore words it (`Failed calling Add with
+    "Add()(input=Tensor, other=string)"` and the valid calling), then which operand it is."""
+    detail = (f"{prim.label}: expected a Tensor or a number for input {index + 1}, got "
+              f"{type(value).__name__} {value!r:.60}")
+    names = prim.operands
+    if args is None or names is None or len(names) != len(args):
+        return DTypeError(detail)
+    given = ", ".join(f"{n}={_ms_type_name(a)}" for n, a in zip(names, args))
+    valid = ", ".join(f"{n}=<Number, Tensor>" for n in names)
+    return DTypeError(f'Failed calling {prim.label} with "{prim.label}()({given})".\nThe valid '
+                      f'calling should be: \n"{prim.label}()({valid})".\n{detail}')
 
 
 def is_value(x) -> bool:

@@ -77,6 +77,16 @@ class ArgumentError(CellgraphError, TypeError):
     """A call with the wrong number or kind of arguments."""
 
 
+class KeywordArgumentError(ArgumentError, RuntimeError):
+    """A call, compiled into a graph, with a keyword its function does not take: Python's
+    TypeError, and the RuntimeError MindSpore's graph compiler raises for it."""
+
+
+class ShapeRunError(ShapeError, RuntimeError):
+    """Shapes that do not fit where MindSpore's kernel, not its shape inference, refuses them
+    (a convolution's input channels): a ValueError, and the RuntimeError MindSpore raises."""
+
+
 class GradValueError(CellgraphError, ValueError):
     """A gradient API called with an impossible combination of values."""
 

@@ -13,7 +13,7 @@ from . import functional as F
 from . import math_ops as _math
 from . import nn_functional as NF
 from . import rounding_ops as _bitwise
-from .core import abstract_of, normalize_axes, running_eagerly
+from .core import abstract_of, is_value, normalize_axes, running_eagerly
 from .errors import DTypeError
 
 
@@ -129,8 +129,10 @@ class TensorMethods:
     def __le__(self, o): return F.less_equal(self, o)
     def __gt__(self, o): return F.greater(self, o)
     def __ge__(self, o): return F.greater_equal(self, o)
-    def __eq__(self, o): return F.equal(self, o)
-    def __ne__(self, o): return F.not_equal(self, o)
+    # Against what is not a Tensor, an array or a number (a str, None, a list, any object), ==
+    # and != are Python's identity comparisons, False and True, as MindSpore's
+    def __eq__(self, o): return F.equal(self, o) if is_value(o) else NotImplemented
+    def __ne__(self, o): return F.not_equal(self, o) if is_value(o) else NotImplemented
     def __getitem__(self, index): return F.getitem(self, index)
 
     def sum(self, axis=None, keepdims=False, dtype=None, initial=None, *, dim=None,

@@ -60,7 +60,7 @@ class EagerTrace(Trace):
             avals = [abstract_of(a) for a in args]
         except DTypeError:
             bad = next(i for i, a in enumerate(args) if not is_value(a))
-            raise operand_error(prim, bad, args[bad]) from None
+            raise operand_error(prim, bad, args[bad], args) from None
         return _run(prim, args, avals, params, get_backend())
 
     def fold(self, prim, args, params):

@@ -28,11 +28,11 @@ _AMP_KWARGS = ("cast_model_type", "keep_batchnorm_fp32", "loss_scale_manager")
 def _metric_dict(metrics) -> dict:
     if metrics is None:
         return {}
-    if isinstance(metrics, (set, list, tuple)):
+    if isinstance(metrics, set):
         return {name: get_metric_fn(name) for name in metrics}
-    if not isinstance(metrics, dict):
-        raise TypeError(f"Model: `metrics` must be a dict of name -> Metric or a set of metric "
-                        f"names, got {type(metrics).__name__}")
+    if not isinstance(metrics, dict):  # a list or tuple too, as MindSpore's get_metrics
+        raise TypeError(f"For 'get_metrics', the argument 'metrics' must be None, dict or set, "
+                        f"but got {metrics}")
     for name, metric in metrics.items():
         if not isinstance(metric, Metric):
             raise TypeError(f"Model: metric {name!r} must be a Metric, got "

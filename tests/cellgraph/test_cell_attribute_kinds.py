@@ -102,3 +102,52 @@ def test_insert_checks():
     m.insert_child_to_cell("relu", nn.ReLU())
     m.insert_child_to_cell("nothing", None)
     assert isinstance(m.relu, nn.ReLU) and m.nothing is None
+
+
+def test_a_parameter_attribute_given_a_graph_value_is_assigned_not_replaced():
+    """`self.g = dout + self.g` with a graph value goes to the Parameter (an assignment), never
+    replaces it by the graph value; inside a gradient hook, whose graph cannot write the
+    Parameter back, that assignment is refused with a CompileError and `g` stays a
+    Parameter."""
+    grad_by_list = cg.ops.GradOperation(get_by_list=True)
+
+    class Mul(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = Parameter(Tensor(np.ones([2, 2], np.float32)), name="w")
+            self.g = Parameter(Tensor(np.zeros([2, 2], np.float32)), name="g")
+            self.hook = cg.ops.InsertGradientOf(self.save)
+
+        def save(self, dout):
+            self.g = dout + self.g
+            return dout
+
+        def construct(self, x):
+            return self.hook(x * self.w) * 2
+
+    class GradNet(nn.Cell):
+        def __init__(self, net):
+            super().__init__()
+            self.net = net
+            self.weights = cg.ParameterTuple([net.w])
+
+        def construct(self, x):
+            return grad_by_list(self.net, self.weights)(x)
+
+    class Update(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.p = Parameter(Tensor(np.zeros([2], np.float32)), name="p")
+
+        def construct(self, x):
+            self.p = self.p + x
+            return self.p
+
+    net = Mul()
+    with pytest.raises(cg.CompileError, match="cannot be updated here"):
+        GradNet(net)(Tensor(np.ones([2, 2], np.float32)))
+    assert isinstance(net.g, Parameter)
+    update = Update()
+    update(Tensor(np.ones([2], np.float32)))
+    assert isinstance(update.p, Parameter)
+    np.testing.assert_array_equal(update.p.asnumpy(), [1.0, 1.0])

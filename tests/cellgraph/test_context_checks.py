@@ -71,3 +71,15 @@ def test_set_deterministic(monkeypatch):
     assert os.environ["HCCL_DETERMINISTIC"] == "true"
     with pytest.raises(RuntimeError, match="can not be set repeatedly"):
         cg.set_deterministic(False)
+
+
+def test_save_graphs_path_is_made_and_kept_absolute(tmp_path, monkeypatch):
+    """MindSpore makes the folder when it is set and reads it back as an absolute path."""
+    monkeypatch.chdir(tmp_path)
+    before = context.get_context("save_graphs_path")
+    try:
+        context.set_context(save_graphs_path="ir_files/deeper")
+        assert os.path.isdir(tmp_path / "ir_files" / "deeper")
+        assert context.get_context("save_graphs_path") == str(tmp_path / "ir_files" / "deeper")
+    finally:
+        context.set_context(save_graphs_path=before)

@@ -411,3 +411,29 @@ def test_gradients_beyond_the_inputs_are_left_unread():
     grads = ops.GradOperation(get_all=True)(Net())(Tensor(np.float32(1.0)),
                                                   Tensor(np.float32(2.0)))
     assert [float(g) for g in grads] == [3.0, 2.0]
+
+
+def test_a_bprop_returns_a_tuple_even_for_one_input():
+    """MindSpore refuses a lone gradient from a Cell's bprop (TypeError: For bprop function,
+    output should be a tuple)."""
+    import cellgraph as _cg
+
+    class Twice(nn.Cell):
+        def construct(self, x):
+            return x * 2
+
+        def bprop(self, x, out, dout):
+            return dout * 3
+
+    class Wrapped(nn.Cell):
+        def construct(self, x):
+            return x * 2
+
+        def bprop(self, x, out, dout):
+            return (dout * 3,)
+
+    grad = _cg.ops.GradOperation(get_all=True)
+    with pytest.raises(TypeError, match="For bprop function, output should be a tuple"):
+        _cg.jit(lambda t: grad(Twice())(t))(_cg.Tensor([1.0]))
+    (g,) = _cg.jit(lambda t: grad(Wrapped())(t))(_cg.Tensor([1.0]))
+    assert float(g.asnumpy()[0]) == 3.0

@@ -564,3 +564,21 @@ def test_grad_operation_takes_keyword_inputs_after_the_positional_ones():
         _GradOf(_PositionalAndKeywords(), ops.GradOperation())(x, a=a, b=b).asnumpy(), [6, 6])
     grads = _GradOf(_PositionalAndKeywords(), ops.GradOperation(get_all=True))(x, a=a, b=b)
     assert [g.asnumpy().tolist() for g in grads] == [[6, 6], [15, 15], [10, 10]]
+
+
+def test_gradient_of_a_bool_input_is_cast_to_bool():
+    """MindSpore 2.10: the gradient of `x + y` for a bool y is the sensitivity cast to bool."""
+    import numpy as _np
+
+    import cellgraph as _cg
+    from cellgraph.ops import composite as _C
+
+    x = _cg.Tensor(_np.array([[0.1, 0.2, 0.3], [0.4, 0.5, 0.6]], _np.float32))
+    y = _cg.Tensor(_np.array([[True, True, True], [False, False, False]]))
+    sens = _cg.Tensor(_np.array([[1.0, 2.5, 0.0], [0.0, 3.0, -4.0]], _np.float32))
+    grad = _C.GradOperation(get_all=True, sens_param=True)
+    gx, gy = _cg.jit(lambda a, b, s: grad(lambda u, v: u + v)(a, b, s))(x, y, sens)
+    assert gy.dtype == _cg.bool_ and gx.dtype == _cg.float32
+    _np.testing.assert_array_equal(gy.asnumpy(), [[True, True, False], [False, True, True]])
+    _, gy = _C.GradOperation(get_all=True)(lambda u, v: u * v)(x, y)
+    assert gy.asnumpy().all()  # x cast to bool: every x is nonzero

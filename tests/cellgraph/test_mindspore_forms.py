@@ -60,3 +60,22 @@ def test_a_sens_of_shape_1_for_a_scalar_output():
     with pytest.raises(ms.CellgraphError, match="sens 0 has shape"):  # other shapes: refused
         ops.GradOperation(sens_param=True)(lambda a: (a * a).sum())(
             x, Tensor(np.array([1.0, 1.0], np.float32)))
+
+
+def test_tensor_compared_with_a_non_value_and_bad_operand_message():
+    """MindSpore 2.10: `Tensor == "zero"` (or None, a list, any object) is False and `!=` True;
+    `Tensor + "ok"` is a TypeError in its words."""
+    import numpy as _np
+    import pytest as _pytest
+
+    import cellgraph as _cg
+
+    x = _cg.Tensor(_np.ones((2, 3), _np.float32))
+    for other in ("zero", None, [1, 1, 1], (1,), object()):
+        assert (x == other) is False and (x != other) is True
+    assert (x == 1.0).asnumpy().all() and not (x != _np.ones(3)).asnumpy().any()
+    with _pytest.raises(TypeError) as info:
+        x + "ok"
+    text = str(info.value)
+    assert 'Failed calling Add with "Add()(input=Tensor, other=string)"' in text
+    assert '"Add()(input=<Number, Tensor>, other=<Number, Tensor>)"' in text

@@ -44,3 +44,21 @@ def test_construct_without_self():
 
     with pytest.raises(TypeError, match="the method 'construct' must have parameter 'self'"):
         NoSelf()(ms.Tensor(1))
+
+
+def test_unexpected_keyword_inside_a_graph_is_mindspores_runtime_error():
+    class SubNet(nn.Cell):
+        def construct(self, a=1, b=2):
+            return a + b
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.subnet = SubNet()
+
+        def construct(self, a, b):
+            return self.subnet(aa=a, bb=b)
+
+    for error in (RuntimeError, TypeError):  # MindSpore's type, and Python's
+        with pytest.raises(error, match="Got an unexpected keyword argument 'aa'"):
+            Net()(1, 2)

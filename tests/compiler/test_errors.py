@@ -212,7 +212,7 @@ class MethodMissingArgument(nn.Cell):
                              "arguments (x, w, b=0.0), got 1"), "return affine(x)", "affine("),
     (HelperTooMany, ("affine() too many positional arguments; expected 3 positional arguments "
                      "(x, w, b=0.0), got 4"), "affine(x, 2.0, 1.0, 3.0)", "affine("),
-    (HelperBadKeyword, ("affine() got an unexpected keyword argument 'shift'; expected 3 "
+    (HelperBadKeyword, ("affine(): Got an unexpected keyword argument 'shift'; expected 3 "
                         "positional arguments (x, w, b=0.0), got 2"), "shift=1.0", "affine("),
     (MethodMissingArgument, ("MethodMissingArgument.scaled() missing a required argument: "
                              "'factor'; expected 2 positional arguments (x, factor), got 1"),
@@ -347,11 +347,15 @@ class AddList(nn.Cell):
 
 
 @pytest.mark.parametrize("cell, message, snippet, caret_at", [
-    (ExpOfString, "Exp: expected a Tensor or a number for input 1, got str 'a'",
+    (ExpOfString, ('Failed calling Exp with "Exp()(input=string)".\nThe valid calling should '
+                   'be: \n"Exp()(input=<Number, Tensor>)".\nExp: expected a Tensor or a number '
+                   "for input 1, got str 'a'"),
      'ops.exp("a")', "ops.exp"),
     (MatMulWithNone, "MatMul: expected a Tensor or a number for input 2, got NoneType None",
      "self.matmul(x, None)", "self.matmul"),
-    (AddList, "Add: expected a Tensor or a number for input 2, got list [1.0, 'b']",
+    (AddList, ('Failed calling Add with "Add()(input=Tensor, other=list)".\nThe valid calling '
+               'should be: \n"Add()(input=<Number, Tensor>, other=<Number, Tensor>)".\nAdd: '
+               "expected a Tensor or a number for input 2, got list [1.0, 'b']"),
      "ops.add(x, [1.0", "ops.add"),
 ], ids=lambda v: v.__name__ if isinstance(v, type) else "")
 def test_non_tensor_operands(cell, message, snippet, caret_at):
@@ -363,7 +367,10 @@ def test_non_tensor_operands_in_pynative_mode_name_the_op():
     ms.set_context(mode=ms.PYNATIVE_MODE)
     with pytest.raises(DTypeError) as info:
         ops.exp("a")
-    assert str(info.value) == "Exp: expected a Tensor or a number for input 1, got str 'a'"
+    # MindSpore's words first, then which operand it is
+    assert str(info.value) == ('Failed calling Exp with "Exp()(input=string)".\nThe valid calling '
+                               'should be: \n"Exp()(input=<Number, Tensor>)".\nExp: expected a '
+                               "Tensor or a number for input 1, got str 'a'")
     with pytest.raises(DTypeError) as info:
         ops.MatMul()(X, None)
     assert str(info.value) == "MatMul: expected a Tensor or a number for input 2, got NoneType None"

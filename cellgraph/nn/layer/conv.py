@@ -10,7 +10,7 @@ import cellgraph.ops as P
 from cellgraph.common.initializer import HeUniform, Uniform, compute_fans, initializer
 from cellgraph.ops.function.nn_func.conv import conv_transpose2d_mode
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives.errors import ArgumentValueError, DTypeError
+from cellgraph.primitives.errors import ArgumentValueError, DTypeError, ShapeRunError
 from cellgraph.runtime.tensor import Parameter
 
 from ..cell import Cell
@@ -89,7 +89,8 @@ class Conv2d(Cell):
         self.bias_add = P.BiasAdd(data_format=data_format)
 
     def construct(self, x):
-        check_input("Conv2d", x, rank=4, channels=self.in_channels, dtype=self.weight.dtype)
+        check_input("Conv2d", x, rank=4, dtype=self.weight.dtype)
+        _check_in_channels("Conv2D", x, self.in_channels, self.group)
         output = self.conv2d(x, self.weight)
         if self.has_bias:
             output = self.bias_add(output, self.bias)
@@ -158,13 +159,25 @@ class _ConvNd(Cell):
                 f"group={self.group}, has_bias={self.has_bias}")
 
 
+def _check_in_channels(op: str, x, in_channels: int, group: int) -> None:
+    """The input's channels (axis 1) are the layer's, or MindSpore's RuntimeError (its CPU
+    convolution kernel's) naming both."""
+    channels = x.shape[1]
+    if channels != in_channels:
+        raise ShapeRunError(f"For '{op}', 'C_in' of input 'x' shape divide by parameter 'group' "
+                            f"must be equal to 'C_in' of input 'weight' shape: "
+                            f"{in_channels // group}, but got 'C_in' of input 'x' shape: "
+                            f"{channels // group}, and 'group': {group}.")
+
+
 class Conv1d(_ConvNd):
     """1-D convolution over (N, C, W)."""
 
     op, rank, kernel_prefix = "Conv1d", 1, (1,)
 
     def construct(self, x):
-        check_input(self.op, x, rank=3, channels=self.in_channels, dtype=self.weight.dtype)
+        check_input(self.op, x, rank=3, dtype=self.weight.dtype)
+        _check_in_channels("Conv2D", x, self.in_channels, self.group)  # MindSpore's op name
         return P.conv1d(x, self.weight, self.bias, self.stride, self.pad_mode, self.padding,
                         self.dilation, self.group)
 

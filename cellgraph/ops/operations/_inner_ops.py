@@ -16,7 +16,7 @@ from ..function.array_func.attributes import identity
 from . import ExtractImagePatches
 
 __all__ = ["AntiQuant", "ConvertToDynamic", "CopyWithSlice", "DynamicBroadcastTo", "ExtractImagePatches",
-           "IsSubClass", "SameTypeShape", "TensorCopySlices", "TopTypeof"]
+           "IsInstance", "IsSubClass", "SameTypeShape", "TensorCopySlices", "TopTypeof"]
 
 
 class CopyWithSlice(PrimitiveClass):
@@ -142,6 +142,39 @@ class IsSubClass(PrimitiveClass):
 
     def __repr__(self) -> str:
         return "Prim[IsSubClass]"
+
+
+class IsInstance(PrimitiveClass):
+    """`IsInstance()(x, type_)`: whether the value `x` is of the type object `type_`: a list
+    for `mstype.list_`, a tuple for `tuple_`, a str for `string`, a Tensor for `tensor_type`
+    (of that dtype for `TensorType(dtype)`), and for a dtype a Python bool, int (not bool) or
+    float by its kind. None is of no type here, as in MindSpore."""
+
+    def __call__(self, x, type_):
+        from cellgraph.primitives import dtype as mstype
+
+        if isinstance(type_, mstype.TensorType):
+            element = type_.element_type()
+            return is_tensor(x) and (element is None or abstract_of(x).dtype == element)
+        if is_tensor(x):
+            return False
+        if isinstance(type_, mstype._ObjectType):
+            kinds = {mstype.List: list, mstype.Tuple: tuple, mstype.String: str}
+            python_type = kinds.get(type(type_))
+            return python_type is not None and isinstance(x, python_type)
+        if not isinstance(type_, mstype.DType):
+            raise ArgumentError(f"For 'IsInstance', the type of 'type_' should be 'Type', but "
+                                f"got type '{type(type_).__name__}'.")
+        if type_ == mstype.bool_:
+            return isinstance(x, bool)
+        if isinstance(x, bool):
+            return False
+        if type_.is_float:
+            return isinstance(x, float)
+        return type_.is_int and isinstance(x, int)
+
+    def __repr__(self) -> str:
+        return "Prim[IsInstance]"
 
 
 class AntiQuant(PrimitiveClass):

@@ -42,3 +42,26 @@ def test_two_parameters_one_name_do_not_compile():
 def test_one_parameter_reached_twice_compiles():
     phase, _ = _cell_graph_executor.compile(Shared(), T)
     assert phase.startswith("predict.")
+
+
+def test_one_name_in_two_cells_compiles():
+    """The check is per Cell, as MindSpore's: sub-cells may each hold a Parameter of one name
+    (the optimizers' per-group learning rates)."""
+    class Holder(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.lr = Parameter(T, name="learning_rate")
+
+        def construct(self, x):
+            return x + self.lr
+
+    class Both(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b = Holder(), Holder()
+
+        def construct(self, x):
+            return self.a(x) + self.b(x)
+
+    phase, _ = _cell_graph_executor.compile(Both(), T)
+    assert phase.startswith("predict.")

@@ -440,3 +440,14 @@ def test_metrics_need_an_eval_network():
         Model(nn.ReLU(), metrics={"top5": None})
     assert Model(nn.ReLU(), nn.SoftmaxCrossEntropyWithLogits(), metrics={"acc"}).eval_network
     assert Model(nn.ReLU(), eval_network=nn.ReLU(), metrics={"acc"}).eval_network
+
+
+def test_metrics_are_a_dict_or_a_set():
+    """MindSpore's get_metrics: None, a dict or a set; a list, a tuple or a str is a
+    TypeError."""
+    loss = nn.SoftmaxCrossEntropyWithLogits()
+    for bad in (["acc"], ("acc",), (), "acc"):
+        with pytest.raises(TypeError, match="must be None, dict or set"):
+            Model(nn.ReLU(), loss, metrics=bad)
+    assert Model(nn.ReLU(), loss, metrics={"acc"}).eval_network is not None
+    Model(nn.ReLU(), loss, metrics=set())
