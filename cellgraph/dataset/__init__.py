@@ -84,6 +84,7 @@ from .text_sources import (
     YelpReviewDataset,
 )
 from .tfrecord_source import TFRecordDataset
+from .usps_source import USPSDataset
 
 # MindSpore's engine modules: each gives the classes it holds their home (`__module__`), the
 # path a program sees in `type(data)`
@@ -167,6 +168,7 @@ __all__ = [
     "TextFileDataset",
     "TupleIterator",
     "UDPOSDataset",
+    "USPSDataset",
     "VOCDataset",
     "WIDERFaceDataset",
     "WeightedRandomSampler",

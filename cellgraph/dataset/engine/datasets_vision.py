@@ -7,6 +7,7 @@ from ..readers import (
     MnistDataset,
 )
 from ..semeion_source import SemeionDataset
+from ..usps_source import USPSDataset
 from . import at_home
 from .vision_readers import (
     CelebADataset,
@@ -50,6 +51,7 @@ __all__ = [
     "STL10Dataset",
     "SUN397Dataset",
     "SemeionDataset",
+    "USPSDataset",
     "VOCDataset",
     "WIDERFaceDataset",
 ]
@@ -57,4 +59,5 @@ __all__ = [
 at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, EMnistDataset,
         FakeImageDataset, FashionMnistDataset, ImageFolderDataset, KITTIDataset, LFWDataset,
         ManifestDataset, MnistDataset, OmniglotDataset, SemeionDataset, FlickrDataset,
-        QMnistDataset, STL10Dataset, SUN397Dataset, Caltech256Dataset, SBUDataset, VOCDataset, WIDERFaceDataset)
+        QMnistDataset, STL10Dataset, SUN397Dataset, Caltech256Dataset, SBUDataset, VOCDataset, WIDERFaceDataset,
+        USPSDataset)

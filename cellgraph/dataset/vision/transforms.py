@@ -116,8 +116,14 @@ class Decode(TensorOperation):
                 raise TypeError(f"Decode: expected one encoded image, got a bytes array of "
                                 f"shape {data.shape}")
             raw = data.tobytes()
+        elif isinstance(data, bytes):
+            raw = data
         else:
-            raw = bytes(np.asarray(data, np.uint8)) if not isinstance(data, bytes) else data
+            data = np.asarray(data)
+            if data.ndim != 1:  # MindSpore's (C++) Decode takes only the 1-D encoded bytes
+                raise RuntimeError(f"Decode: invalid input shape, only support 1D input, got "
+                                   f"rank: {data.ndim}")
+            raw = bytes(data.astype(np.uint8))
         try:
             image = _pil().open(io.BytesIO(raw)).convert("RGB")
         except OSError as e:
