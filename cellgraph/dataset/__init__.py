@@ -16,7 +16,13 @@ from . import audio, config, text, transforms, vision
 from .cache import DatasetCache
 from .csv_source import CSVDataset
 from .engine import Dataset
-from .engine.audio_sources import CMUArcticDataset, GTZANDataset, LJSpeechDataset, YesNoDataset
+from .engine.audio_sources import (
+    CMUArcticDataset,
+    GTZANDataset,
+    LJSpeechDataset,
+    TedliumDataset,
+    YesNoDataset,
+)
 from .engine.corpus_sources import EnWik9Dataset, WikiTextDataset
 from .engine.text_readers import (
     CLUEDataset,
@@ -165,6 +171,7 @@ __all__ = [
     "SubsetRandomSampler",
     "SubsetSampler",
     "TFRecordDataset",
+    "TedliumDataset",
     "TextFileDataset",
     "TupleIterator",
     "UDPOSDataset",
