@@ -24,6 +24,7 @@ from .engine.audio_sources import (
     YesNoDataset,
 )
 from .engine.corpus_sources import EnWik9Dataset, WikiTextDataset
+from .engine.folder_sources import Food101Dataset, RenderedSST2Dataset
 from .engine.text_readers import (
     CLUEDataset,
     CoNLL2000Dataset,
@@ -137,6 +138,7 @@ __all__ = [
     "FakeImageDataset",
     "FashionMnistDataset",
     "FlickrDataset",
+    "Food101Dataset",
     "GTZANDataset",
     "GeneratorDataset",
     "IMDBDataset",
@@ -158,6 +160,7 @@ __all__ = [
     "PennTreebankDataset",
     "QMnistDataset",
     "RandomSampler",
+    "RenderedSST2Dataset",
     "SBUDataset",
     "SQuADDataset",
     "STL10Dataset",

@@ -9,6 +9,7 @@ from ..readers import (
 from ..semeion_source import SemeionDataset
 from ..usps_source import USPSDataset
 from . import at_home
+from .folder_sources import Food101Dataset, RenderedSST2Dataset
 from .vision_readers import (
     CelebADataset,
     CocoDataset,
@@ -40,6 +41,7 @@ __all__ = [
     "FakeImageDataset",
     "FashionMnistDataset",
     "FlickrDataset",
+    "Food101Dataset",
     "ImageFolderDataset",
     "KITTIDataset",
     "LFWDataset",
@@ -47,6 +49,7 @@ __all__ = [
     "MnistDataset",
     "OmniglotDataset",
     "QMnistDataset",
+    "RenderedSST2Dataset",
     "SBUDataset",
     "STL10Dataset",
     "SUN397Dataset",
@@ -60,4 +63,4 @@ at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, E
         FakeImageDataset, FashionMnistDataset, ImageFolderDataset, KITTIDataset, LFWDataset,
         ManifestDataset, MnistDataset, OmniglotDataset, SemeionDataset, FlickrDataset,
         QMnistDataset, STL10Dataset, SUN397Dataset, Caltech256Dataset, SBUDataset, VOCDataset, WIDERFaceDataset,
-        USPSDataset)
+        USPSDataset, Food101Dataset, RenderedSST2Dataset)

@@ -1,0 +1,135 @@
+"""Image sources with random access over folders of image files, read as MindSpore's readers
+read them: Food-101 (meta/train.txt, meta/test.txt and images/<class>/<name>.jpg) and Rendered
+SST-2 (<split>/<class>/*.png). Columns, dtypes, row order, argument checks and error messages
+are MindSpore's; the rows a source gives are chosen by the common sampler rules."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ..core.validator_helpers import check_arguments, check_dir, check_mappable_source
+from .vision_readers import _LazySource, _pipeline_error, check_valid_str
+from .vision_sources import _decoded, _lines
+
+__all__ = ["Food101Dataset", "RenderedSST2Dataset"]
+
+
+class Food101Dataset(_LazySource):
+    """Food-101: the images that meta/train.txt and meta/test.txt name ("<class>/<name>" a
+    line; usage "all" reads train then test), each images/<class>/<name>.jpg. Columns image
+    (the file's bytes, or decoded with `decode`) and label (str: the first class folder, in
+    name order, whose name the line contains, as MindSpore picks it)."""
+
+    op = "Food101Dataset"
+
+    @check_arguments
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None,
+                 cache=None):
+        params = dict(locals())
+        check_dir(dataset_dir)
+        if usage is not None:
+            check_valid_str(usage, ["train", "test", "all"], "usage")
+        check_mappable_source(params)
+        self.dataset_dir, self.decode = dataset_dir, decode
+        self.usage = "all" if usage is None else usage
+        super().__init__(["image", "label"], num_samples, shuffle, sampler, num_shards,
+                         shard_id, cache)
+
+    def build(self):
+        root = os.path.realpath(self.dataset_dir)
+        images = os.path.join(root, "images")
+        if not os.path.exists(images):
+            raise _pipeline_error(f"Invalid path, Food101 image path: {images} does not exist.")
+        if not os.path.isdir(images):
+            raise _pipeline_error(f"Invalid path, Food101 image path: {images} is not a "
+                                  f"folder.")
+        self.classes = sorted(e.name for e in os.scandir(images) if e.is_dir())
+        if not self.classes:
+            raise _pipeline_error(f"Invalid path, no subfolder found under path: {images}")
+        parts = ["train", "test"] if self.usage == "all" else [self.usage]
+        rows = []
+        for part in parts:
+            listing = os.path.join(root, "meta", f"{part}.txt")
+            if not os.path.isfile(listing):
+                raise _pipeline_error(f"Invalid file, failed to open text:{listing}, the file "
+                                      f"is damaged or permission denied.")
+            with open(listing, encoding="utf-8", newline="") as f:
+                rows.extend(line for line in _lines(f.read()) if line)
+        if not rows:
+            raise _pipeline_error(f"No valid train.txt or test.txt file under path: {images}")
+        return rows
+
+    def row_at(self, index):
+        from ..nodes import ROW_FILE
+
+        name = self.index[index]
+        label = next((c for c in self.classes if c in name), "")
+        path = os.path.join(self.dataset_dir, "images", name) + ".jpg"
+        ROW_FILE.path = path
+        image = _decoded(path, self.decode,
+                         f"Invalid file, failed to decode image, the image may be broken or "
+                         f"permission denied: {path}")
+        return image, np.array(label)
+
+
+class RenderedSST2Dataset(_LazySource):
+    """Rendered SST-2: the .png images of <split>/<class>/ (split "train", "valid" for usage
+    "val", "test", or all three for "all"). Class ids are given in the order the folders are
+    listed (MindSpore lists them with readdir, as os.listdir does); rows come sorted by class
+    folder path, then by file name. Columns image (bytes, or decoded) and label (uint32)."""
+
+    op = "RenderedSST2Dataset"
+
+    @check_arguments
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, decode=False, sampler=None, num_shards=None, shard_id=None,
+                 cache=None):
+        params = dict(locals())
+        check_dir(dataset_dir)
+        if usage is not None:
+            check_valid_str(usage, ["val", "all", "train", "test"])
+        check_mappable_source(params)
+        self.dataset_dir, self.decode = dataset_dir, decode
+        self.usage = "all" if usage is None else usage
+        super().__init__(["image", "label"], num_samples, shuffle, sampler, num_shards,
+                         shard_id, cache)
+
+    def _wanted(self, name: str) -> bool:
+        if self.usage == "all":
+            return name in ("train", "test", "valid")
+        return name == ("valid" if self.usage == "val" else self.usage)
+
+    def build(self):
+        root = self.dataset_dir
+        if not os.path.isdir(root):
+            raise _pipeline_error(f"Invalid path, {root} may not exist or is not a directory.")
+        class_ids: dict = {}
+        folders = []
+        for split in os.listdir(root):
+            if not (os.path.isdir(os.path.join(root, split)) and self._wanted(split)):
+                continue
+            for name in os.listdir(os.path.join(root, split)):
+                folder = os.path.join(root, split, name)
+                if os.path.isdir(folder):
+                    folders.append((folder, class_ids.setdefault(name, len(class_ids))))
+        rows = []
+        for folder, label in sorted(folders):
+            images = sorted(n for n in os.listdir(folder) if os.path.splitext(n)[1] == ".png")
+            rows.extend((folder, "/" + image, label) for image in images)
+        if not rows:
+            raise _pipeline_error(f"Invalid data, RenderedSST2Dataset API can't read the data "
+                                  f"file (interface mismatch or no data found). Check "
+                                  f"RenderedSST2 file path: {root}")
+        return rows
+
+    def row_at(self, index):
+        from ..nodes import ROW_FILE
+
+        folder, image, label = self.index[index]
+        ROW_FILE.path = self.dataset_dir + image
+        data = _decoded(folder + image, self.decode,
+                        f"Invalid image, {self.dataset_dir}{image} decode failed, the image is "
+                        f"broken or permission denied.")
+        return data, np.array(label, np.uint32)

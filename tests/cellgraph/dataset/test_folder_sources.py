@@ -1,0 +1,69 @@
+"""Food101Dataset and RenderedSST2Dataset read their folders as MindSpore 2.10 reads them: the
+rows, their order and labels below are what it gives for the same synthetic files."""
+import numpy as np
+import pytest
+
+import cellgraph.dataset as ds
+
+
+def _png(path, value):
+    from PIL import Image
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.fromarray(np.full((4, 5, 3), value, np.uint8)).save(path)
+
+
+@pytest.fixture
+def food(tmp_path):
+    for number, (cls, name) in enumerate([("pizza", "1"), ("pasta", "2"), ("pizza", "3")]):
+        _png(tmp_path / "images" / cls / f"{name}.jpg", 40 * number)
+    (tmp_path / "meta").mkdir()
+    (tmp_path / "meta" / "train.txt").write_text("pizza/1\npasta/2\n")
+    (tmp_path / "meta" / "test.txt").write_text("pizza/3\n")
+    return str(tmp_path)
+
+
+def test_food101_rows(food):
+    data = ds.Food101Dataset(food, shuffle=False)
+    assert data.get_dataset_size() == 3
+    rows = list(data.create_tuple_iterator(output_numpy=True))
+    assert [str(r[1]) for r in rows] == ["pizza", "pasta", "pizza"]  # train, then test
+    assert rows[0][0].dtype == np.uint8 and rows[0][0].ndim == 1  # the file's bytes
+    decoded = ds.Food101Dataset(food, "test", decode=True, shuffle=False)
+    image = next(decoded.create_tuple_iterator(output_numpy=True))[0]
+    assert image.shape == (4, 5, 3) and int(image[0, 0, 0]) == 80
+
+
+def test_food101_errors(food, tmp_path):
+    with pytest.raises(ValueError, match=r"usage is not within the valid set of \['train', "
+                                         r"'test', 'all'\]"):
+        ds.Food101Dataset(food, "valid")
+    with pytest.raises(RuntimeError, match="Food101 image path: .* does not exist"):
+        list(ds.Food101Dataset(str(tmp_path / "meta")))
+
+
+@pytest.fixture
+def sst2(tmp_path):
+    for split in ("train", "valid"):
+        for cls, names in (("negative", ["b.png", "a.png"]), ("positive", ["c.png"])):
+            for k, name in enumerate(names):
+                _png(tmp_path / split / cls / name, 10 * k)
+    (tmp_path / "train" / "negative" / "notes.txt").write_text("not an image")
+    return str(tmp_path)
+
+
+def test_rendered_sst2_rows(sst2):
+    import os
+
+    data = ds.RenderedSST2Dataset(sst2, "val", shuffle=False)
+    assert data.get_dataset_size() == 3
+    labels = [int(r[1]) for r in data.create_tuple_iterator(output_numpy=True)]
+    # class ids in the order the folders are listed; rows by folder path, then file name
+    first = os.listdir(os.path.join(sst2, "valid"))[0]
+    expected = {first: 0, ({"negative", "positive"} - {first}).pop(): 1}
+    assert labels == [expected["negative"]] * 2 + [expected["positive"]]
+    assert ds.RenderedSST2Dataset(sst2, "all").get_dataset_size() == 6
+    with pytest.raises(ValueError, match="is not within the valid set of"):
+        ds.RenderedSST2Dataset(sst2, "dev")
+    with pytest.raises(RuntimeError, match="RenderedSST2Dataset API can't read the data file"):
+        list(ds.RenderedSST2Dataset(sst2, "test"))
