@@ -24,7 +24,7 @@ from .engine.audio_sources import (
     YesNoDataset,
 )
 from .engine.corpus_sources import EnWik9Dataset, WikiTextDataset
-from .engine.folder_sources import Food101Dataset, RenderedSST2Dataset
+from .engine.folder_sources import Food101Dataset, Places365Dataset, RenderedSST2Dataset
 from .engine.text_readers import (
     CLUEDataset,
     CoNLL2000Dataset,
@@ -158,6 +158,7 @@ __all__ = [
     "PKSampler",
     "PaddedDataset",
     "PennTreebankDataset",
+    "Places365Dataset",
     "QMnistDataset",
     "RandomSampler",
     "RenderedSST2Dataset",

@@ -1,6 +1,6 @@
 """Image sources with random access over folders of image files, read as MindSpore's readers
-read them: Food-101 (meta/train.txt, meta/test.txt and images/<class>/<name>.jpg) and Rendered
-SST-2 (<split>/<class>/*.png). Columns, dtypes, row order, argument checks and error messages
+read them: Food-101 (meta/train.txt, meta/test.txt and images/<class>/<name>.jpg), Rendered
+SST-2 (<split>/<class>/*.png) and Places365 (its category and file lists). Columns, dtypes, row order, argument checks and error messages
 are MindSpore's; the rows a source gives are chosen by the common sampler rules."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from ..core.validator_helpers import check_arguments, check_dir, check_mappable_
 from .vision_readers import _LazySource, _pipeline_error, check_valid_str
 from .vision_sources import _decoded, _lines
 
-__all__ = ["Food101Dataset", "RenderedSST2Dataset"]
+__all__ = ["Food101Dataset", "Places365Dataset", "RenderedSST2Dataset"]
 
 
 class Food101Dataset(_LazySource):
@@ -133,3 +133,88 @@ class RenderedSST2Dataset(_LazySource):
                         f"Invalid image, {self.dataset_dir}{image} decode failed, the image is "
                         f"broken or permission denied.")
         return data, np.array(label, np.uint32)
+
+
+_PLACES_LISTS = {"train-standard": "places365_train_standard.txt",
+                 "train-challenge": "places365_train_challenge.txt", "val": "places365_val.txt"}
+_PLACES_FOLDERS = {("train-standard", False): "data_large_standard",
+                   ("train-challenge", False): "data_large_challenge", ("val", False): "val_large",
+                   ("train-standard", True): "data_256_standard",
+                   ("train-challenge", True): "data_256_challenge", ("val", True): "val_256"}
+
+
+def _places_words(path: str) -> list[str]:
+    """A Places365 list file's words (split at any white space), as MindSpore reads them."""
+    if not os.path.isfile(path):
+        raise _pipeline_error(f"Invalid file, failed to open {path}: Places365 file is damaged "
+                              f"or permission denied.")
+    with open(path, encoding="utf-8", newline="") as f:
+        text = f.read()
+    if not text:
+        raise _pipeline_error(f"Invalid file, the file size of {path} is unexpected, got size "
+                              f"0.")
+    return text.split()
+
+
+def _c_atoi(text: str) -> int:
+    import re
+
+    match = re.match(r"\s*[+-]?\d+", text)
+    return int(match.group(0)) if match else 0
+
+
+class Places365Dataset(_LazySource):
+    """Places365: the images of the file list of `usage` (places365_train_standard.txt,
+    places365_train_challenge.txt or places365_val.txt: "<path> <label>" pairs) under
+    data_large_* / val_large (or the 256x256 data_256_* / val_256 with `small`). Columns image
+    (bytes, or decoded) and label (uint32), in the list's order."""
+
+    op = "Places365Dataset"
+
+    @check_arguments
+    def __init__(self, dataset_dir, usage=None, small=True, decode=False, num_samples=None,
+                 num_parallel_workers=None, shuffle=None, sampler=None, num_shards=None,
+                 shard_id=None, cache=None):
+        params = dict(locals())
+        check_dir(dataset_dir)
+        if usage is not None:
+            check_valid_str(usage, ["train-standard", "train-challenge", "val"], "usage")
+        check_mappable_source(params, bools=("shuffle", "small", "decode"))
+        self.dataset_dir = os.path.realpath(dataset_dir)
+        self.usage = "train-standard" if usage is None else usage
+        self.small, self.decode = small, decode
+        super().__init__(["image", "label"], num_samples, shuffle, sampler, num_shards,
+                         shard_id, cache)
+
+    def build(self):
+        root = self.dataset_dir
+        # the categories file is read (and checked) first, as MindSpore reads it
+        _places_words(os.path.join(root, "categories_places365.txt"))
+        words = _places_words(os.path.join(root, _PLACES_LISTS[self.usage]))
+        folder = os.path.join(root, _PLACES_FOLDERS[(self.usage, self.small)])
+        rows = [(folder + "/" + words[i], _c_atoi(words[i + 1]))
+                for i in range(0, len(words) - 1, 2)]
+        if not rows:
+            raise _pipeline_error(f"Invalid data, no valid data matching the dataset API "
+                                  f"Places365Dataset. Please check dataset API or file path: "
+                                  f"{root}.")
+        return rows
+
+    def count(self):
+        for path, _ in self.index:  # MindSpore's count checks that every image is there
+            if not os.path.exists(path):
+                raise _pipeline_error(f"Invalid file path, {path} does not exists.")
+        return super().count()
+
+    def row_at(self, index):
+        from ..nodes import ROW_FILE
+
+        path, label = self.index[index]
+        if not os.path.exists(path):
+            raise _pipeline_error(f"Invalid file path, Places365 image: {path} does not "
+                                  f"exists.")
+        ROW_FILE.path = path
+        image = _decoded(path, self.decode,
+                         f"Invalid image, failed to decode {path}: the image is damaged or "
+                         f"permission denied.")
+        return image, np.array(label, np.uint32)

@@ -67,3 +67,32 @@ def test_rendered_sst2_rows(sst2):
         ds.RenderedSST2Dataset(sst2, "dev")
     with pytest.raises(RuntimeError, match="RenderedSST2Dataset API can't read the data file"):
         list(ds.RenderedSST2Dataset(sst2, "test"))
+
+
+@pytest.fixture
+def places(tmp_path):
+    (tmp_path / "categories_places365.txt").write_text("/a/airfield 0\n/a/cabin 1\n")
+    (tmp_path / "places365_val.txt").write_text("/a/cabin/2.jpg 1\n/a/airfield/1.jpg 0\n")
+    _png(tmp_path / "val_256" / "a" / "cabin" / "2.jpg", 100)
+    _png(tmp_path / "val_256" / "a" / "airfield" / "1.jpg", 200)
+    return str(tmp_path)
+
+
+def test_places365_rows_in_list_order(places):
+    data = ds.Places365Dataset(places, "val", small=True, decode=True, shuffle=False)
+    rows = list(data.create_tuple_iterator(output_numpy=True))
+    assert [int(r[1]) for r in rows] == [1, 0]
+    assert rows[0][1].dtype == np.uint32 and rows[0][0].shape == (4, 5, 3)
+    assert [int(r[0][0, 0, 0]) for r in rows] == [100, 200]
+
+
+def test_places365_errors(places):
+    with pytest.raises(ValueError, match=r"usage is not within the valid set of "
+                                         r"\['train-standard', 'train-challenge', 'val'\]"):
+        ds.Places365Dataset(places, "test")
+    # the large images' folder is missing: counting checks every image, as MindSpore's does
+    with pytest.raises(RuntimeError, match="val_large//a/cabin/2.jpg does not exists"):
+        ds.Places365Dataset(places, "val", small=False).get_dataset_size()
+    with pytest.raises(RuntimeError, match="places365_train_standard.txt: Places365 file is "
+                                           "damaged"):
+        list(ds.Places365Dataset(places))
