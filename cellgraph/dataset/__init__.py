@@ -24,7 +24,12 @@ from .engine.audio_sources import (
     YesNoDataset,
 )
 from .engine.corpus_sources import EnWik9Dataset, WikiTextDataset
-from .engine.folder_sources import Food101Dataset, Places365Dataset, RenderedSST2Dataset
+from .engine.folder_sources import (
+    Food101Dataset,
+    PhotoTourDataset,
+    Places365Dataset,
+    RenderedSST2Dataset,
+)
 from .engine.text_readers import (
     CLUEDataset,
     CoNLL2000Dataset,
@@ -158,6 +163,7 @@ __all__ = [
     "PKSampler",
     "PaddedDataset",
     "PennTreebankDataset",
+    "PhotoTourDataset",
     "Places365Dataset",
     "QMnistDataset",
     "RandomSampler",

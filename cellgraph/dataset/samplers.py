@@ -319,7 +319,14 @@ class PKSampler(Sampler):
         self._classes = None
 
     def attach(self, source) -> None:
-        """Read the labels of `source` (a source with random access), grouped by class."""
+        """Read the labels of `source` (a source with random access), grouped by class: those
+        its `class_labels()` gives where it has one (MindSpore's readers that group rows by
+        something other than a label column), else its `class_column`."""
+        class_labels = getattr(source, "class_labels", None)
+        if class_labels is not None:
+            labels = np.asarray(class_labels())
+            self._classes = [np.flatnonzero(labels == label) for label in np.unique(labels)]
+            return
         if self.class_column not in source.column_names:
             raise ValueError(f"PKSampler: the dataset has no column {self.class_column!r}; its "
                              f"columns are {source.column_names}")

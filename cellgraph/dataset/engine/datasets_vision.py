@@ -9,7 +9,12 @@ from ..readers import (
 from ..semeion_source import SemeionDataset
 from ..usps_source import USPSDataset
 from . import at_home
-from .folder_sources import Food101Dataset, Places365Dataset, RenderedSST2Dataset
+from .folder_sources import (
+    Food101Dataset,
+    PhotoTourDataset,
+    Places365Dataset,
+    RenderedSST2Dataset,
+)
 from .vision_readers import (
     CelebADataset,
     CocoDataset,
@@ -48,6 +53,7 @@ __all__ = [
     "ManifestDataset",
     "MnistDataset",
     "OmniglotDataset",
+    "PhotoTourDataset",
     "Places365Dataset",
     "QMnistDataset",
     "RenderedSST2Dataset",
@@ -65,4 +71,4 @@ at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, E
         ManifestDataset, MnistDataset, OmniglotDataset, SemeionDataset, FlickrDataset,
         QMnistDataset, STL10Dataset, SUN397Dataset, Caltech256Dataset, SBUDataset, VOCDataset, WIDERFaceDataset,
         USPSDataset, Food101Dataset, RenderedSST2Dataset,
-        Places365Dataset)
+        Places365Dataset, PhotoTourDataset)

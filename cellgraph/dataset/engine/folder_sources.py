@@ -1,6 +1,7 @@
 """Image sources with random access over folders of image files, read as MindSpore's readers
 read them: Food-101 (meta/train.txt, meta/test.txt and images/<class>/<name>.jpg), Rendered
-SST-2 (<split>/<class>/*.png) and Places365 (its category and file lists). Columns, dtypes, row order, argument checks and error messages
+SST-2 (<split>/<class>/*.png), Places365 (its category and file lists) and PhotoTour (64x64
+patches of .bmp sheets). Columns, dtypes, row order, argument checks and error messages
 are MindSpore's; the rows a source gives are chosen by the common sampler rules."""
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from ..core.validator_helpers import check_arguments, check_dir, check_mappable_
 from .vision_readers import _LazySource, _pipeline_error, check_valid_str
 from .vision_sources import _decoded, _lines
 
-__all__ = ["Food101Dataset", "Places365Dataset", "RenderedSST2Dataset"]
+__all__ = ["Food101Dataset", "PhotoTourDataset", "Places365Dataset", "RenderedSST2Dataset"]
 
 
 class Food101Dataset(_LazySource):
@@ -157,6 +158,7 @@ def _places_words(path: str) -> list[str]:
 
 
 def _c_atoi(text: str) -> int:
+    """C's atoi: the integer a string starts with (0 where none)."""
     import re
 
     match = re.match(r"\s*[+-]?\d+", text)
@@ -218,3 +220,96 @@ class Places365Dataset(_LazySource):
                          f"Invalid image, failed to decode {path}: the image is damaged or "
                          f"permission denied.")
         return image, np.array(label, np.uint32)
+
+
+_PHOTO_TOUR_LENS = {"notredame": 468159, "yosemite": 633587, "liberty": 450092,
+                    "liberty_harris": 379587, "yosemite_harris": 450912,
+                    "notredame_harris": 325295}
+_PATCHES = 16  # patches a side of each sheet
+
+
+def _photo_tour_words(path: str) -> list[str]:
+    if not os.path.isfile(path):
+        raise _pipeline_error(f"Invalid file, failed to open {path}: PhotoTour info file is "
+                              f"damaged or permission denied.")
+    with open(path, encoding="utf-8", newline="") as f:
+        text = f.read()
+    if not text:
+        raise _pipeline_error(f"Invalid file, the file size of {path} is unexpected, got size "
+                              f"0.")
+    return text.split()
+
+
+class PhotoTourDataset(_LazySource):
+    """PhotoTour (UBC patches): the 64x64 grey patches of the <name>/*.bmp sheets (16x16 patches
+    a sheet, read in row order, the sheets in name order). usage "train": one row a line of
+    info.txt, column image (64, 64, 1) uint8; usage "test": one row a line of
+    m50_100000_100000_0.txt, columns image1, image2 and matches (uint32: 1 where the two
+    patches show the same 3D point)."""
+
+    op = "PhotoTourDataset"
+
+    @check_arguments
+    def __init__(self, dataset_dir, name, usage=None, num_samples=None,
+                 num_parallel_workers=None, shuffle=None, sampler=None, num_shards=None,
+                 shard_id=None, cache=None):
+        params = dict(locals())
+        check_dir(dataset_dir)
+        if usage is not None:
+            check_valid_str(usage, ["train", "test"], "usage")
+        check_valid_str(name, list(_PHOTO_TOUR_LENS), "name")
+        check_mappable_source(params, bools=("shuffle",))
+        self.dataset_dir, self.name = dataset_dir, name
+        self.usage = "train" if usage is None else usage
+        names = ["image"] if self.usage == "train" else ["image1", "image2", "matches"]
+        self._sheets: dict = {}
+        super().__init__(names, num_samples, shuffle, sampler, num_shards, shard_id, cache)
+
+    def build(self):
+        folder = os.path.join(self.dataset_dir, self.name)
+        if not os.path.exists(folder):
+            raise _pipeline_error(f"{folder} does not exist.")
+        real = os.path.realpath(folder)
+        self.sheets = sorted(os.path.join(real, n) for n in os.listdir(real)
+                             if n.endswith("bmp"))
+        info = _photo_tour_words(os.path.join(real, "info.txt"))
+        matches = _photo_tour_words(os.path.join(real, "m50_100000_100000_0.txt"))
+        if self.usage == "train":
+            rows = [(_c_atoi(word),) for word in info[0::2]]
+        else:
+            rows = [(_c_atoi(matches[i]), _c_atoi(matches[i + 3]),
+                     int(_c_atoi(matches[i + 1]) == _c_atoi(matches[i + 4])))
+                    for i in range(0, len(matches) - 4, 7)]
+        if not rows:
+            raise _pipeline_error(f"Invalid data, data file may not suitable to read with "
+                                  f"PhotoTourDataset API.Check file in directory: {folder}")
+        return rows
+
+    def class_labels(self) -> list:
+        """What a PKSampler groups the rows by, as MindSpore's reader gives it: the 3D point of
+        each patch (train), or whether the pair matches (test)."""
+        return [row[0] if self.usage == "train" else row[2] for row in self.index]
+
+    def _patch(self, index: int) -> np.ndarray:
+        from ..nodes import ROW_FILE
+        from ..vision.color import _cv_gray
+
+        if index >= _PHOTO_TOUR_LENS[self.name]:
+            raise _pipeline_error(f"[Internal ERROR] Index exceeds the maximum count of image, "
+                                  f"got: {index}")
+        sheet, cell = divmod(index, _PATCHES * _PATCHES)
+        path = self.sheets[sheet]
+        ROW_FILE.path = path
+        if sheet not in self._sheets:  # OpenCV's grey reading of the sheet
+            from PIL import Image
+
+            with Image.open(path) as image:
+                self._sheets[sheet] = _cv_gray(np.asarray(image.convert("RGB")))
+        row, col = divmod(cell, _PATCHES)
+        return self._sheets[sheet][row * 64:row * 64 + 64, col * 64:col * 64 + 64, None].copy()
+
+    def row_at(self, index):
+        if self.usage == "train":
+            return (self._patch(index),)
+        first, second, same = self.index[index]
+        return self._patch(first), self._patch(second), np.array(same, np.uint32)

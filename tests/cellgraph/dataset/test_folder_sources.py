@@ -96,3 +96,36 @@ def test_places365_errors(places):
     with pytest.raises(RuntimeError, match="places365_train_standard.txt: Places365 file is "
                                            "damaged"):
         list(ds.Places365Dataset(places))
+
+
+@pytest.fixture
+def photo_tour(tmp_path):
+    from PIL import Image
+
+    folder = tmp_path / "liberty"
+    folder.mkdir()
+    sheet = (np.arange(1024 * 1024) % 251).astype(np.uint8).reshape(1024, 1024)
+    Image.fromarray(sheet, "L").save(folder / "patches0000.bmp")
+    (folder / "info.txt").write_text("7 0\n7 0\n9 0\n")
+    (folder / "m50_100000_100000_0.txt").write_text("0 7 0 1 7 0 0\n1 7 0 200 9 0 0\n")
+    return str(tmp_path), sheet
+
+
+def test_photo_tour_patches(photo_tour):
+    folder, sheet = photo_tour
+    train = ds.PhotoTourDataset(folder, "liberty", "train", shuffle=False)
+    assert train.get_col_names() == ["image"] and train.get_dataset_size() == 3
+    patches = [r[0] for r in train.create_tuple_iterator(output_numpy=True)]
+    assert patches[1].shape == (64, 64, 1) and patches[1].dtype == np.uint8
+    np.testing.assert_array_equal(patches[1][..., 0], sheet[:64, 64:128])  # patch 1: row 0, col 1
+    test = ds.PhotoTourDataset(folder, "liberty", "test", shuffle=False)
+    rows = list(test.create_tuple_iterator(output_numpy=True))
+    assert [int(r[2]) for r in rows] == [1, 0]  # same 3D point or not
+    np.testing.assert_array_equal(rows[1][1][..., 0], sheet[12 * 64:13 * 64, 8 * 64:9 * 64])
+    # a PKSampler groups the rows by 3D point (info.txt), as MindSpore's reader does
+    grouped = ds.PhotoTourDataset(folder, "liberty", "train", sampler=ds.PKSampler(1))
+    assert grouped.get_dataset_size() == 2
+    with pytest.raises(ValueError, match="name is not within the valid set"):
+        ds.PhotoTourDataset(folder, "paris")
+    with pytest.raises(RuntimeError, match="yosemite does not exist"):
+        list(ds.PhotoTourDataset(folder, "yosemite"))
