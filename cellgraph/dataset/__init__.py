@@ -20,6 +20,7 @@ from .engine.audio_sources import (
     CMUArcticDataset,
     GTZANDataset,
     LJSpeechDataset,
+    SpeechCommandsDataset,
     TedliumDataset,
     YesNoDataset,
 )
@@ -178,6 +179,7 @@ __all__ = [
     "SequentialSampler",
     "Shuffle",
     "SogouNewsDataset",
+    "SpeechCommandsDataset",
     "SubsetRandomSampler",
     "SubsetSampler",
     "TFRecordDataset",

@@ -1,5 +1,5 @@
 """Audio sources with random access that read .wav files as MindSpore's readers do: CMU
-ARCTIC, LJSpeech, YesNo and GTZAN, and TED-LIUM's .sph/.stm files. Columns, dtypes, row order, argument checks and error messages are MindSpore's; the
+ARCTIC, LJSpeech, YesNo, GTZAN and Speech Commands, and TED-LIUM's .sph/.stm files. Columns, dtypes, row order, argument checks and error messages are MindSpore's; the
 rows a source gives are chosen by the common sampler rules."""
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import numpy as np
 from ..core.validator_helpers import check_arguments, check_dir, check_mappable_source
 from .vision_readers import _LazySource, _pipeline_error, check_valid_str
 
-__all__ = ["CMUArcticDataset", "GTZANDataset", "LJSpeechDataset", "TedliumDataset", "YesNoDataset",
-           "read_wave_file"]
+__all__ = ["CMUArcticDataset", "GTZANDataset", "LJSpeechDataset", "SpeechCommandsDataset",
+           "TedliumDataset", "YesNoDataset", "read_wave_file"]
 
 
 def read_wave_file(path: str) -> tuple[np.ndarray, int]:
@@ -349,3 +349,80 @@ def _read_sph(path: str, start_time: float, end_time: float) -> tuple[np.ndarray
     order = "<i2" if fields.get("sample_byte_format") == "01" else ">i2"
     samples = np.frombuffer(raw, order).astype(np.float64) / 32767.0
     return samples.astype(np.float32), rate
+
+
+class SpeechCommandsDataset(_LazySource):
+    """Speech Commands: the .wav files of the word folders of `dataset_dir` (all but
+    _background_noise_), in path order: usage "test" / "valid" reads the paths that
+    testing_list.txt / validation_list.txt name, "train" the others, "all" every one. Columns
+    waveform (float32 (1, n)), sample_rate (int32), label (the word folder), speaker_id (str)
+    and utterance_number (int32), from "<speaker>_nohash_<n>.wav". As in MindSpore,
+    get_dataset_size counts the files of every usage."""
+
+    op = "SpeechCommandsDataset"
+
+    @check_arguments
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        params = dict(locals())
+        check_dir(dataset_dir)
+        if usage is not None:
+            check_valid_str(usage, ["train", "test", "valid", "all"], "usage")
+        check_mappable_source(params, bools=("shuffle",))
+        self.dataset_dir = dataset_dir
+        self.usage = "all" if usage is None else usage
+        super().__init__(["waveform", "sample_rate", "label", "speaker_id", "utterance_number"],
+                         num_samples, shuffle, sampler, num_shards, shard_id, cache)
+
+    def _all_files(self) -> set:
+        root = os.path.realpath(self.dataset_dir)
+        folders = [os.path.join(root, n) for n in os.listdir(root)
+                   if os.path.isdir(os.path.join(root, n)) and "_background_noise_" not in n]
+        if not folders:
+            raise _pipeline_error(f"Invalid file, failed to open directory: {root}")
+        files = {os.path.join(folder, n) for folder in folders for n in os.listdir(folder)
+                 if os.path.splitext(n)[1] == ".wav" and len(n) > len(".wav")}
+        if not files:
+            raise _pipeline_error(f"Invalid file, no .wav files found under {self.dataset_dir}")
+        return files
+
+    def _listed(self, usage: str) -> set:
+        root = os.path.realpath(self.dataset_dir)
+        name = "testing_list.txt" if usage == "test" else "validation_list.txt"
+        path = os.path.join(root, name)
+        if not os.path.isfile(path):
+            return set()
+        with open(path, encoding="utf-8", newline="") as f:
+            return {os.path.join(root, line) for line in _lines_of(f.read())}
+
+    def build(self):
+        if self.usage == "all":
+            return sorted(self._all_files())
+        if self.usage in ("test", "valid"):
+            return sorted(self._listed(self.usage))
+        return sorted(self._all_files() - self._listed("test") - self._listed("valid"))
+
+    def count(self):
+        from ..sources import _for_iterator, chained_count
+
+        return chained_count(_for_iterator(self.sampler), len(self._all_files()))
+
+    def row_at(self, index):
+        import re
+
+        path = self.index[index]
+        waveform, rate = read_wave_file(path)
+        folder, name = os.path.split(path)
+        match = re.fullmatch(r"(.*)_nohash_(\d+)\.wav", name)
+        if not match or not match.group(1):
+            raise _pipeline_error(f"Invalid file name, failed to get file info: {name}")
+        return (waveform.reshape(1, -1), np.array(rate, np.int32),
+                np.array(os.path.basename(folder)), np.array(match.group(1)),
+                np.array(int(match.group(2)), np.int32))
+
+
+def _lines_of(text: str) -> list[str]:
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines

@@ -4,12 +4,14 @@ from .audio_sources import (
     CMUArcticDataset,
     GTZANDataset,
     LJSpeechDataset,
+    SpeechCommandsDataset,
     TedliumDataset,
     YesNoDataset,
 )
 
-__all__ = ["CMUArcticDataset", "GTZANDataset", "LJSpeechDataset", "TedliumDataset",
+__all__ = ["CMUArcticDataset", "GTZANDataset", "LJSpeechDataset", "SpeechCommandsDataset",
+           "TedliumDataset",
            "YesNoDataset"]
 
-at_home(__name__, CMUArcticDataset, GTZANDataset, LJSpeechDataset, TedliumDataset,
+at_home(__name__, CMUArcticDataset, GTZANDataset, LJSpeechDataset, SpeechCommandsDataset, TedliumDataset,
         YesNoDataset)
