@@ -19,6 +19,7 @@ from .engine import Dataset
 from .engine.audio_sources import (
     CMUArcticDataset,
     GTZANDataset,
+    LibriTTSDataset,
     LJSpeechDataset,
     SpeechCommandsDataset,
     TedliumDataset,
@@ -155,6 +156,7 @@ __all__ = [
     "KITTIDataset",
     "LFWDataset",
     "LJSpeechDataset",
+    "LibriTTSDataset",
     "ManifestDataset",
     "MindDataset",
     "MnistDataset",

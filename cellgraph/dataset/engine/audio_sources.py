@@ -1,5 +1,5 @@
 """Audio sources with random access that read .wav files as MindSpore's readers do: CMU
-ARCTIC, LJSpeech, YesNo, GTZAN and Speech Commands, and TED-LIUM's .sph/.stm files. Columns, dtypes, row order, argument checks and error messages are MindSpore's; the
+ARCTIC, LJSpeech, LibriTTS, YesNo, GTZAN and Speech Commands, and TED-LIUM's .sph/.stm files. Columns, dtypes, row order, argument checks and error messages are MindSpore's; the
 rows a source gives are chosen by the common sampler rules."""
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import numpy as np
 from ..core.validator_helpers import check_arguments, check_dir, check_mappable_source
 from .vision_readers import _LazySource, _pipeline_error, check_valid_str
 
-__all__ = ["CMUArcticDataset", "GTZANDataset", "LJSpeechDataset", "SpeechCommandsDataset",
+__all__ = ["CMUArcticDataset", "GTZANDataset", "LJSpeechDataset", "LibriTTSDataset",
+           "SpeechCommandsDataset",
            "TedliumDataset", "YesNoDataset", "read_wave_file"]
 
 
@@ -426,3 +427,102 @@ def _lines_of(text: str) -> list[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return lines
+
+
+_LIBRI_TTS_USAGES = ["dev-clean", "dev-other", "test-clean", "test-other", "train-clean-100",
+                     "train-clean-360", "train-other-500"]
+
+
+def _c_getline(text: str, pos: int, delim: str):
+    """std::getline on a stream: (the text up to `delim`, the position after it), or None at
+    the end of the stream."""
+    if pos >= len(text):
+        return None
+    end = text.find(delim, pos)
+    if end < 0:
+        return text[pos:], len(text)
+    return text[pos:end], end + 1
+
+
+def _c_digits(text: str) -> int:
+    """MindSpore's digit-by-digit reading of an id (into a uint32, whatever the characters)."""
+    value = 0
+    for char in text:
+        value = (value * 10 + ord(char) - 48) % 2 ** 32
+    return value
+
+
+class LibriTTSDataset(_LazySource):
+    """LibriTTS: the utterances of the <speaker>_<chapter>.trans.tsv files under the `usage`
+    folders ("all": each of MindSpore's seven in its order), found as MindSpore's reader walks
+    the folders (in listing order, a folder's walk ending at its first .trans.tsv), with their
+    <usage>/<speaker>/<chapter>/<utterance>.wav (24 kHz). Columns waveform (float32 (1, n)),
+    sample_rate (uint32), original_text, normalized_text, speaker_id and chapter_id (uint32) and
+    utterance_id."""
+
+    op = "LibriTTSDataset"
+
+    @check_arguments
+    def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
+                 shuffle=None, sampler=None, num_shards=None, shard_id=None, cache=None):
+        params = dict(locals())
+        check_dir(dataset_dir)
+        if usage is not None:
+            check_valid_str(usage, [*_LIBRI_TTS_USAGES, "all"], "usage")
+        check_mappable_source(params, bools=("shuffle",))
+        self.dataset_dir = dataset_dir
+        self.usage = "all" if usage is None else usage
+        super().__init__(["waveform", "sample_rate", "original_text", "normalized_text",
+                          "speaker_id", "chapter_id", "utterance_id"], num_samples, shuffle,
+                         sampler, num_shards, shard_id, cache)
+
+    @staticmethod
+    def _label_files(folder: str, found: list) -> None:
+        if not os.path.isdir(folder):
+            return
+        for name in os.listdir(folder):
+            path = os.path.join(folder, name)
+            if os.path.isdir(path):
+                LibriTTSDataset._label_files(path, found)
+            elif len(name) > 10 and name.endswith(".trans.tsv"):
+                found.append(path)
+                return
+
+    def build(self):
+        root = os.path.realpath(self.dataset_dir)
+        rows = []
+        for usage in (_LIBRI_TTS_USAGES if self.usage == "all" else [self.usage]):
+            files: list = []
+            self._label_files(os.path.join(root, usage), files)
+            for label_file in files:
+                with open(label_file, encoding="utf-8", newline="") as f:
+                    text = f.read()
+                pos = 0
+                while (got := _c_getline(text, pos, "\t")) is not None:
+                    utterance, pos = got
+                    original, pos = _c_getline(text, pos, "\t") or ("", pos)
+                    normalized, pos = _c_getline(text, pos, "\n") or ("", pos)
+                    marks = [i for i, c in enumerate(utterance) if c == "_"][:4]
+                    if len(marks) != 3:
+                        raise _pipeline_error(f"Invalid file, the file may not be a LibriTTS "
+                                              f"dataset file: {label_file}")
+                    rows.append((usage, utterance, original, normalized,
+                                 _c_digits(utterance[:marks[0]]),
+                                 _c_digits(utterance[marks[0] + 1:marks[1]])))
+        if not rows:
+            raise _pipeline_error(f"Invalid data, no valid data matching the dataset API "
+                                  f"LibriTTSDataset. Please check dataset API or file path: "
+                                  f"{self.dataset_dir}.")
+        return rows
+
+    def row_at(self, index):
+        usage, utterance, original, normalized, speaker, chapter = self.index[index]
+        path = os.path.join(os.path.realpath(self.dataset_dir), usage, str(speaker),
+                            str(chapter), utterance + ".wav")
+        waveform, rate = read_wave_file(path)
+        if rate != 24000:
+            raise _pipeline_error(f"Invalid file, sampling rate of LibriTTS wav file must be "
+                                  f"24000, file path: {path}")
+        return (waveform.reshape(1, -1), np.array(24000, np.uint32), np.array(original),
+                np.array(normalized), np.array(speaker, np.uint32),
+                np.array(chapter, np.uint32), np.array(utterance))

@@ -3,15 +3,16 @@ from . import at_home
 from .audio_sources import (
     CMUArcticDataset,
     GTZANDataset,
+    LibriTTSDataset,
     LJSpeechDataset,
     SpeechCommandsDataset,
     TedliumDataset,
     YesNoDataset,
 )
 
-__all__ = ["CMUArcticDataset", "GTZANDataset", "LJSpeechDataset", "SpeechCommandsDataset",
+__all__ = ["CMUArcticDataset", "GTZANDataset", "LJSpeechDataset", "LibriTTSDataset", "SpeechCommandsDataset",
            "TedliumDataset",
            "YesNoDataset"]
 
-at_home(__name__, CMUArcticDataset, GTZANDataset, LJSpeechDataset, SpeechCommandsDataset, TedliumDataset,
+at_home(__name__, CMUArcticDataset, GTZANDataset, LJSpeechDataset, LibriTTSDataset, SpeechCommandsDataset, TedliumDataset,
         YesNoDataset)
