@@ -27,6 +27,7 @@ from .engine.audio_sources import (
 )
 from .engine.corpus_sources import EnWik9Dataset, WikiTextDataset
 from .engine.folder_sources import (
+    CityscapesDataset,
     Food101Dataset,
     PhotoTourDataset,
     Places365Dataset,
@@ -133,6 +134,7 @@ __all__ = [
     "CelebADataset",
     "Cifar10Dataset",
     "Cifar100Dataset",
+    "CityscapesDataset",
     "CoNLL2000Dataset",
     "CocoDataset",
     "DBpediaDataset",

@@ -10,6 +10,7 @@ from ..semeion_source import SemeionDataset
 from ..usps_source import USPSDataset
 from . import at_home
 from .folder_sources import (
+    CityscapesDataset,
     Food101Dataset,
     PhotoTourDataset,
     Places365Dataset,
@@ -41,6 +42,7 @@ __all__ = [
     "CelebADataset",
     "Cifar10Dataset",
     "Cifar100Dataset",
+    "CityscapesDataset",
     "CocoDataset",
     "EMnistDataset",
     "FakeImageDataset",
@@ -71,4 +73,4 @@ at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, E
         ManifestDataset, MnistDataset, OmniglotDataset, SemeionDataset, FlickrDataset,
         QMnistDataset, STL10Dataset, SUN397Dataset, Caltech256Dataset, SBUDataset, VOCDataset, WIDERFaceDataset,
         USPSDataset, Food101Dataset, RenderedSST2Dataset,
-        Places365Dataset, PhotoTourDataset)
+        Places365Dataset, PhotoTourDataset, CityscapesDataset)

@@ -1,10 +1,12 @@
 """Image sources with random access over folders of image files, read as MindSpore's readers
 read them: Food-101 (meta/train.txt, meta/test.txt and images/<class>/<name>.jpg), Rendered
-SST-2 (<split>/<class>/*.png), Places365 (its category and file lists) and PhotoTour (64x64
-patches of .bmp sheets). Columns, dtypes, row order, argument checks and error messages
+SST-2 (<split>/<class>/*.png), Places365 (its category and file lists), PhotoTour (64x64
+patches of .bmp sheets) and Cityscapes (leftImg8bit images with their gtFine/gtCoarse
+annotations). Columns, dtypes, row order, argument checks and error messages
 are MindSpore's; the rows a source gives are chosen by the common sampler rules."""
 from __future__ import annotations
 
+import json
 import os
 
 import numpy as np
@@ -13,7 +15,7 @@ from ..core.validator_helpers import check_arguments, check_dir, check_mappable_
 from .vision_readers import _LazySource, _pipeline_error, check_valid_str
 from .vision_sources import _decoded, _lines
 
-__all__ = ["Food101Dataset", "PhotoTourDataset", "Places365Dataset", "RenderedSST2Dataset"]
+__all__ = ["CityscapesDataset", "Food101Dataset", "PhotoTourDataset", "Places365Dataset", "RenderedSST2Dataset"]
 
 
 class Food101Dataset(_LazySource):
@@ -313,3 +315,93 @@ class PhotoTourDataset(_LazySource):
             return (self._patch(index),)
         first, second, same = self.index[index]
         return self._patch(first), self._patch(second), np.array(same, np.uint32)
+
+
+_CITYSCAPES_SUFFIX = {"instance": "_instanceIds.png", "semantic": "_labelIds.png",
+                      "color": "_color.png", "polygon": "_polygons.json"}
+
+
+class CityscapesDataset(_LazySource):
+    """Cityscapes: the leftImg8bit/<usage>/<city>/*.png images with their annotation of `task`
+    in gtFine or gtCoarse (`quality_mode`): "<name>_gt<Mode>_instanceIds.png", "_labelIds.png",
+    "_color.png" (an image column `task`, bytes or decoded) or "_polygons.json" (the JSON as a
+    string, written compactly with sorted keys as MindSpore's JSON library writes it). Rows are
+    by usage ("all": train, test, val for fine; train, train_extra, val for coarse), then by
+    image path."""
+
+    op = "CityscapesDataset"
+
+    @check_arguments
+    def __init__(self, dataset_dir, usage="train", quality_mode="fine", task="instance",
+                 num_samples=None, num_parallel_workers=None, shuffle=None, decode=None,
+                 sampler=None, num_shards=None, shard_id=None, cache=None):
+        params = dict(locals())
+        check_dir(dataset_dir)
+        check_valid_str(task, ["instance", "semantic", "polygon", "color"], "task")
+        check_valid_str(quality_mode, ["fine", "coarse"], "quality_mode")
+        check_valid_str(usage, ["train", "test", "val", "all"] if quality_mode == "fine" else
+                        ["train", "train_extra", "val", "all"], "usage")
+        check_mappable_source(params)
+        self.dataset_dir, self.usage, self.quality_mode, self.task = (dataset_dir, usage,
+                                                                      quality_mode, task)
+        self.decode = bool(decode)
+        super().__init__(["image", "task"], num_samples, shuffle, sampler, num_shards, shard_id,
+                         cache)
+
+    def build(self):
+        root = os.path.realpath(self.dataset_dir)
+        mode = "gtFine" if self.quality_mode == "fine" else "gtCoarse"
+        if self.usage != "all":
+            usages = [self.usage]
+        else:
+            usages = ["train", "test", "val"] if self.quality_mode == "fine" else \
+                ["train", "train_extra", "val"]
+        rows = []
+        for usage in usages:
+            images = os.path.join(root, "leftImg8bit", usage)
+            tasks = os.path.join(root, mode, usage)
+            if not os.path.isdir(images):
+                raise _pipeline_error(f"Invalid path, Cityscapes Dataset image dir: {images} is "
+                                      f"not a directory path.")
+            if not os.path.isdir(tasks):
+                raise _pipeline_error(f"Invalid path, Cityscapes Dataset task dir: {tasks} is "
+                                      f"not a directory path.")
+            pairs = {}
+            for city in os.listdir(images):
+                if not os.path.isdir(os.path.join(images, city)):
+                    continue
+                for name in os.listdir(os.path.join(images, city)):
+                    if os.path.splitext(name)[1] != ".png":
+                        continue
+                    stem = name.split("_leftImg8bit")[0]
+                    task = os.path.join(tasks, city,
+                                        f"{stem}_{mode}{_CITYSCAPES_SUFFIX[self.task]}")
+                    if not os.path.exists(task):
+                        raise _pipeline_error(f"Invalid file, Cityscapes Dataset task file: "
+                                              f"{task} does not exist.")
+                    pairs[os.path.join(images, city, name)] = task
+            rows.extend(sorted(pairs.items()))
+        if not rows:
+            raise _pipeline_error(f"Invalid data, no valid data matching the dataset API "
+                                  f"'CityscapesDataset'. Please check dataset API or file path: "
+                                  f"{self.dataset_dir}.")
+        return rows
+
+    def row_at(self, index):
+        from ..nodes import ROW_FILE
+
+        image_path, task_path = self.index[index]
+        ROW_FILE.path = image_path
+        image = _decoded(image_path, self.decode,
+                         f"Invalid image, failed to decode {image_path}, the image is damaged or "
+                         f"permission denied.")
+        if self.task == "polygon":
+            with open(task_path, encoding="utf-8") as f:
+                content = json.load(f)
+            task = np.array(json.dumps(content, sort_keys=True, separators=(",", ":"),
+                                       ensure_ascii=False))
+        else:
+            task = _decoded(task_path, self.decode,
+                            f"Invalid image, failed to decode {task_path}, the image is damaged "
+                            f"or permission denied.")
+        return image, task

@@ -129,3 +129,38 @@ def test_photo_tour_patches(photo_tour):
         ds.PhotoTourDataset(folder, "paris")
     with pytest.raises(RuntimeError, match="yosemite does not exist"):
         list(ds.PhotoTourDataset(folder, "yosemite"))
+
+
+@pytest.fixture
+def cityscapes(tmp_path):
+    for usage, city, number in (("train", "b", 2), ("train", "a", 1), ("val", "c", 3)):
+        _png(tmp_path / "leftImg8bit" / usage / city / f"{city}_{number}_leftImg8bit.png",
+             number)
+        _png(tmp_path / "gtFine" / usage / city / f"{city}_{number}_gtFine_color.png",
+             10 * number)
+        (tmp_path / "gtFine" / usage / city / f"{city}_{number}_gtFine_polygons.json").write_text(
+            '{"zeta": [1, 2.5, 1e20], "alpha": {"b": "\\u00e9", "a": null}}')
+    return str(tmp_path)
+
+
+def test_cityscapes_rows(cityscapes):
+    data = ds.CityscapesDataset(cityscapes, "all", "fine", "color", decode=True, shuffle=False)
+    # usage "all" reads train, test and val: there is no test folder here
+    with pytest.raises(RuntimeError, match="leftImg8bit/test is not a directory path"):
+        data.get_dataset_size()
+    data = ds.CityscapesDataset(cityscapes, "train", "fine", "color", decode=True,
+                                shuffle=False)
+    rows = list(data.create_tuple_iterator(output_numpy=True))
+    assert [(int(r[0][0, 0, 0]), int(r[1][0, 0, 0])) for r in rows] == [(1, 10), (2, 20)]
+    polygon = ds.CityscapesDataset(cityscapes, "val", task="polygon", shuffle=False)
+    text = str(next(polygon.create_tuple_iterator(output_numpy=True))[1])
+    # MindSpore's JSON writing (recorded from MindSpore 2.10): compact, keys sorted
+    assert text == '{"alpha":{"a":null,"b":"é"},"zeta":[1,2.5,1e+20]}'
+
+
+def test_cityscapes_errors(cityscapes):
+    with pytest.raises(ValueError, match=r"usage is not within the valid set of \['train', "
+                                         r"'train_extra', 'val', 'all'\]"):
+        ds.CityscapesDataset(cityscapes, "test", "coarse")
+    with pytest.raises(RuntimeError, match=r"_gtFine_instanceIds.png does not exist"):
+        list(ds.CityscapesDataset(cityscapes))
