@@ -28,6 +28,7 @@ from .engine.audio_sources import (
 from .engine.corpus_sources import EnWik9Dataset, WikiTextDataset
 from .engine.folder_sources import (
     CityscapesDataset,
+    DIV2KDataset,
     Food101Dataset,
     PhotoTourDataset,
     Places365Dataset,
@@ -138,6 +139,7 @@ __all__ = [
     "CoNLL2000Dataset",
     "CocoDataset",
     "DBpediaDataset",
+    "DIV2KDataset",
     "Dataset",
     "DatasetCache",
     "DictIterator",

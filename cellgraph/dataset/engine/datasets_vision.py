@@ -11,6 +11,7 @@ from ..usps_source import USPSDataset
 from . import at_home
 from .folder_sources import (
     CityscapesDataset,
+    DIV2KDataset,
     Food101Dataset,
     PhotoTourDataset,
     Places365Dataset,
@@ -44,6 +45,7 @@ __all__ = [
     "Cifar100Dataset",
     "CityscapesDataset",
     "CocoDataset",
+    "DIV2KDataset",
     "EMnistDataset",
     "FakeImageDataset",
     "FashionMnistDataset",
@@ -73,4 +75,5 @@ at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, E
         ManifestDataset, MnistDataset, OmniglotDataset, SemeionDataset, FlickrDataset,
         QMnistDataset, STL10Dataset, SUN397Dataset, Caltech256Dataset, SBUDataset, VOCDataset, WIDERFaceDataset,
         USPSDataset, Food101Dataset, RenderedSST2Dataset,
-        Places365Dataset, PhotoTourDataset, CityscapesDataset)
+        Places365Dataset, PhotoTourDataset, CityscapesDataset,
+        DIV2KDataset)

@@ -1,8 +1,8 @@
 """Image sources with random access over folders of image files, read as MindSpore's readers
 read them: Food-101 (meta/train.txt, meta/test.txt and images/<class>/<name>.jpg), Rendered
 SST-2 (<split>/<class>/*.png), Places365 (its category and file lists), PhotoTour (64x64
-patches of .bmp sheets) and Cityscapes (leftImg8bit images with their gtFine/gtCoarse
-annotations). Columns, dtypes, row order, argument checks and error messages
+patches of .bmp sheets), Cityscapes (leftImg8bit images with their gtFine/gtCoarse
+annotations) and DIV2K (high- and low-resolution image pairs). Columns, dtypes, row order, argument checks and error messages
 are MindSpore's; the rows a source gives are chosen by the common sampler rules."""
 from __future__ import annotations
 
@@ -11,11 +11,16 @@ import os
 
 import numpy as np
 
-from ..core.validator_helpers import check_arguments, check_dir, check_mappable_source
+from ..core.validator_helpers import (
+    check_arguments,
+    check_dir,
+    check_mappable_source,
+    validate_dataset_param_value,
+)
 from .vision_readers import _LazySource, _pipeline_error, check_valid_str
 from .vision_sources import _decoded, _lines
 
-__all__ = ["CityscapesDataset", "Food101Dataset", "PhotoTourDataset", "Places365Dataset", "RenderedSST2Dataset"]
+__all__ = ["CityscapesDataset", "DIV2KDataset", "Food101Dataset", "PhotoTourDataset", "Places365Dataset", "RenderedSST2Dataset"]
 
 
 class Food101Dataset(_LazySource):
@@ -405,3 +410,86 @@ class CityscapesDataset(_LazySource):
                             f"Invalid image, failed to decode {task_path}, the image is damaged "
                             f"or permission denied.")
         return image, task
+
+
+_DIV2K_2018 = {"mild": "m", "difficult": "d", "wild": "w"}
+
+
+class DIV2KDataset(_LazySource):
+    """DIV2K: the .png images of DIV2K_<usage>_HR, each with its low-resolution version of
+    `downgrade` and `scale` (DIV2K_<usage>_LR_bicubic/X2/0001x2.png, ..._LR_x8/0001x8.png,
+    ..._LR_mild/0001x4m.png, ...). Columns hr_image and lr_image (bytes, or decoded), rows by
+    usage ("all": train, then valid) and then by path."""
+
+    op = "DIV2KDataset"
+
+    @check_arguments
+    def __init__(self, dataset_dir, usage="train", downgrade="bicubic", scale=2, num_samples=None,
+                 num_parallel_workers=None, shuffle=None, decode=None, sampler=None,
+                 num_shards=None, shard_id=None, cache=None):
+        params = dict(locals())
+        check_dir(dataset_dir)
+        check_valid_str(usage, ["train", "valid", "all"], "usage")
+        check_valid_str(downgrade, ["bicubic", "unknown", "mild", "difficult", "wild"],
+                        "downgrade")
+        validate_dataset_param_value(["scale"], params, int)
+        if scale not in [2, 3, 4, 8]:
+            raise ValueError("Input scale is not within the valid set of [2, 3, 4, 8].")
+        if scale == 8 and downgrade != "bicubic":
+            raise ValueError("DIV2KNode: scale equal to 8 is allowed only in bicubic downgrade.")
+        if downgrade in _DIV2K_2018 and scale != 4:
+            raise ValueError(f"DIV2KNode: {downgrade} downgrade requires scale equal to 4.")
+        check_mappable_source(params)
+        self.dataset_dir, self.usage, self.downgrade, self.scale = (dataset_dir, usage,
+                                                                    downgrade, scale)
+        self.decode = bool(decode)
+        super().__init__(["hr_image", "lr_image"], num_samples, shuffle, sampler, num_shards,
+                         shard_id, cache)
+
+    def _lr_folder(self, usage: str) -> str:
+        if self.scale == 8:
+            return f"DIV2K_{usage}_LR_x8"
+        name = f"DIV2K_{usage}_LR_{self.downgrade}"
+        if self.downgrade in ("bicubic", "unknown"):  # the NTIRE 2017 layout
+            return os.path.join(name, f"X{self.scale}")
+        return name
+
+    def build(self):
+        root = os.path.realpath(self.dataset_dir)
+        rows = []
+        for usage in (["train", "valid"] if self.usage == "all" else [self.usage]):
+            high = os.path.join(root, f"DIV2K_{usage}_HR")
+            low = os.path.join(root, self._lr_folder(usage))
+            if not os.path.isdir(high):
+                raise _pipeline_error(f"Invalid path, div2k hr image dir: {high} is not a "
+                                      f"directory.")
+            if not os.path.isdir(low):
+                raise _pipeline_error(f"Invalid path, div2k lr image dir: {low} is not a "
+                                      f"directory.")
+            pairs = {}
+            for name in os.listdir(high):
+                stem, extension = os.path.splitext(name)
+                if extension != ".png":
+                    continue
+                low_name = f"{stem}x{self.scale}{_DIV2K_2018.get(self.downgrade, '')}.png"
+                low_path = os.path.join(low, low_name)
+                if not os.path.exists(low_path):
+                    raise _pipeline_error(f"Invalid file, div2k image file: {low_path} does not "
+                                          f"exist.")
+                pairs[os.path.join(high, name)] = low_path
+            rows.extend(sorted(pairs.items()))
+        if not rows:
+            raise _pipeline_error(f"Invalid data, no valid data matching the dataset API "
+                                  f"'DIV2KDataset'. Please check dataset API or file path: "
+                                  f"{self.dataset_dir}.")
+        return rows
+
+    def row_at(self, index):
+        from ..nodes import ROW_FILE
+
+        high, low = self.index[index]
+        ROW_FILE.path = high
+        images = [_decoded(path, self.decode, f"Invalid image, failed to decode {path}, the "
+                                              f"image is damaged or permission denied.")
+                  for path in (high, low)]
+        return tuple(images)

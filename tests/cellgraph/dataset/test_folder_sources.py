@@ -164,3 +164,32 @@ def test_cityscapes_errors(cityscapes):
         ds.CityscapesDataset(cityscapes, "test", "coarse")
     with pytest.raises(RuntimeError, match=r"_gtFine_instanceIds.png does not exist"):
         list(ds.CityscapesDataset(cityscapes))
+
+
+@pytest.fixture
+def div2k(tmp_path):
+    for name, value in (("0002", 20), ("0001", 10)):
+        _png(tmp_path / "DIV2K_train_HR" / f"{name}.png", value)
+        _png(tmp_path / "DIV2K_train_LR_bicubic" / "X2" / f"{name}x2.png", value + 1)
+        _png(tmp_path / "DIV2K_train_LR_mild" / f"{name}x4m.png", value + 2)
+    return str(tmp_path)
+
+
+def test_div2k_pairs(div2k):
+    data = ds.DIV2KDataset(div2k, decode=True, shuffle=False)
+    assert data.get_col_names() == ["hr_image", "lr_image"]
+    pairs = [(int(h[0, 0, 0]), int(low[0, 0, 0]))
+             for h, low in data.create_tuple_iterator(output_numpy=True)]
+    assert pairs == [(10, 11), (20, 21)]
+    mild = ds.DIV2KDataset(div2k, downgrade="mild", scale=4, decode=True, shuffle=False)
+    assert [int(r[1][0, 0, 0]) for r in mild.create_tuple_iterator(output_numpy=True)] == \
+        [12, 22]
+
+
+def test_div2k_errors(div2k):
+    with pytest.raises(ValueError, match="scale equal to 8 is allowed only in bicubic"):
+        ds.DIV2KDataset(div2k, downgrade="mild", scale=8)
+    with pytest.raises(ValueError, match="wild downgrade requires scale equal to 4"):
+        ds.DIV2KDataset(div2k, downgrade="wild")
+    with pytest.raises(RuntimeError, match="div2k lr image dir: .*X3 is not a directory"):
+        list(ds.DIV2KDataset(div2k, scale=3))
