@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 import numbers
 import threading
 import types
@@ -14,7 +15,6 @@ import numpy as np
 
 from cellgraph.mindrecord.checks import pipeline_error
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives.errors import UnsupportedError
 
 from .core.validator_helpers import check_value, type_check
 from .engine import Dataset, check_num_parallel_workers, column_list
@@ -275,9 +275,17 @@ class GeneratorDataset(Dataset):
             check_value(max_rowsize, [-1, 2 ** 31 - 1], "max_rowsize")
         _check_batch_sampler(source, batch_sampler, collate_fn,
                              (num_samples, shuffle, num_shards, shard_id, sampler))
-        if schema is not None:
-            raise UnsupportedError("GeneratorDataset: `schema` is not supported; give "
-                                   "column_names (and column_types)")
+        if column_names is None and schema is None:
+            raise ValueError("Neither columns_names nor schema are provided.")
+        if schema is not None:  # the schema's names and types, as MindSpore's node takes them
+            from .schema import Schema
+
+            if not isinstance(schema, (Schema, str)):
+                raise ValueError("schema should be a path to schema file or a schema object.")
+            schema = Schema(schema) if isinstance(schema, str) else schema
+            columns = json.loads(schema.to_json())["columns"] or []
+            column_names = [c["name"] for c in columns]
+            column_types = [c["type"] for c in columns]
         if batch_sampler is not None:
             child = _batch_sampled(source, column_names, batch_sampler, collate_fn,
                                    (num_samples, shuffle, num_shards, shard_id, sampler))
@@ -288,8 +296,9 @@ class GeneratorDataset(Dataset):
                                       num_shards, shard_id)
         super().__init__([child])
         self._batch_sampled = batch_sampler is not None
+        # None (or no type) leaves a column unchecked, as MindSpore's DE_UNKNOWN
         self._column_types = None if column_types is None else [
-            np.dtype(dt.as_dtype(t).np) for t in column_types]
+            _column_type(t) for t in column_types]
 
     def rows(self, state):
         rows = self.children[0].rows(state)
@@ -379,14 +388,38 @@ def _batch_sampled(source, column_names, batch_sampler, collate_fn, exclusive):
     return _Iterated(batches, _names_for(column_names, None, op), None, None, None)
 
 
+def _column_type(kind):
+    """A declared column type as (its MindSpore name, the NumPy dtype that matches it), or None
+    for an unchecked column."""
+    if kind is None:
+        return None
+    from .schema import _is_dtype, _type_name
+
+    name = _type_name(kind) if _is_dtype(kind) else str(kind)  # a dtype or a schema's name
+    if name in ("string", "bytes"):
+        return name, None
+    return name, np.dtype(dt.as_dtype(name).np)
+
+
 def _typed_rows(rows, types):
-    """MindSpore's check of `column_types`: each column's data has the declared type."""
+    """MindSpore's check of `column_types` (or a schema's types): each column's data has the
+    declared type."""
     for row in rows:
         for value, want in zip(row, types):
-            if value.dtype != want:
-                raise RuntimeError(f"GeneratorDataset: the type of returned data should be the "
-                                   f"same as the specified column_types, but got {value.dtype} "
-                                   f"where column_types says {want}")
+            if want is None or isinstance(value, dict):
+                continue
+            name, numpy = want
+            ok = value.dtype.kind in "US" if numpy is None else value.dtype == numpy
+            if not ok:
+                rule = "-" * 66
+                raise RuntimeError(
+                    f"Exception thrown from user defined Python function in dataset. \n\n"
+                    f"{rule}\n- Python Call Stack: \n{rule}\nInvalid Python function, type of "
+                    f"returned data in 'GeneratorDataset' should be same with specified "
+                    f"column_types, but the type of returned data: {type(value)}, specified "
+                    f"column type: {name}\n\n{rule}\n- Dataset Pipeline Error Message: \n"
+                    f"{rule}\n[ERROR] Execute user Python code failed, check 'Python Call "
+                    f"Stack' above.")
         yield row
 
 

@@ -61,3 +61,42 @@ def test_rows_of_python_objects_are_refused(row, message):
     with pytest.raises(RuntimeError, match="Exception thrown from user defined Python") as info:
         list(data)
     assert message in str(info.value)
+
+
+def _two_columns():
+    yield (np.array([1], np.int8), np.array("a"))
+
+
+def test_column_types_none_leaves_a_column_unchecked_and_a_mismatch_raises():
+    import cellgraph as ms
+
+    data = ds.GeneratorDataset(_two_columns, ["a", "b"], column_types=[None, ms.string])
+    assert [str(c.dtype) for c in next(data.create_tuple_iterator(output_numpy=True))] == \
+        ["int8", "<U1"]
+    data = ds.GeneratorDataset(_two_columns, ["a", "b"], column_types=[ms.float32, None])
+    with pytest.raises(RuntimeError) as info:
+        list(data)
+    assert ("type of returned data in 'GeneratorDataset' should be same with specified "
+            "column_types, but the type of returned data: <class 'numpy.ndarray'>, specified "
+            "column type: float32") in str(info.value)
+
+
+def test_schema_gives_the_names_and_types():
+    import cellgraph as ms
+
+    schema = ds.Schema()
+    schema.add_column("x", ms.int8)
+    schema.add_column("y", "string")
+    data = ds.GeneratorDataset(_two_columns, schema=schema)
+    assert data.get_col_names() == ["x", "y"]
+    assert len(list(data)) == 1
+    schema = ds.Schema()
+    schema.add_column("x", ms.int32)
+    schema.add_column("y", "string")
+    with pytest.raises(RuntimeError, match="specified column type: int32"):
+        list(ds.GeneratorDataset(_two_columns, schema=schema))
+    with pytest.raises(ValueError, match="Neither columns_names nor schema are provided."):
+        ds.GeneratorDataset(_two_columns)
+    with pytest.raises(ValueError, match="schema should be a path to schema file or a schema "
+                                         "object."):
+        ds.GeneratorDataset(_two_columns, schema=3)
