@@ -67,6 +67,7 @@ from .engine.vision_sources import (
 from .iterators import DictIterator, TupleIterator
 from .mindrecord_source import MindDataset
 from .nodes import BatchDataset, BatchInfo, ZipDataset
+from .random_source import RandomDataset
 from .readers import (
     Cifar10Dataset,
     Cifar100Dataset,
@@ -173,6 +174,7 @@ __all__ = [
     "PhotoTourDataset",
     "Places365Dataset",
     "QMnistDataset",
+    "RandomDataset",
     "RandomSampler",
     "RenderedSST2Dataset",
     "SBUDataset",

@@ -1,4 +1,5 @@
 """`mindspore.dataset.engine.datasets_vision`: the image sources at MindSpore's module path."""
+from ..random_source import RandomDataset
 from ..readers import (
     Cifar10Dataset,
     Cifar100Dataset,
@@ -60,6 +61,7 @@ __all__ = [
     "PhotoTourDataset",
     "Places365Dataset",
     "QMnistDataset",
+    "RandomDataset",
     "RenderedSST2Dataset",
     "SBUDataset",
     "STL10Dataset",
@@ -76,4 +78,4 @@ at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, E
         QMnistDataset, STL10Dataset, SUN397Dataset, Caltech256Dataset, SBUDataset, VOCDataset, WIDERFaceDataset,
         USPSDataset, Food101Dataset, RenderedSST2Dataset,
         Places365Dataset, PhotoTourDataset, CityscapesDataset,
-        DIV2KDataset)
+        DIV2KDataset, RandomDataset)
