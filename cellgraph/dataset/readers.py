@@ -354,6 +354,14 @@ class TextFileDataset(_ArraySource):
                cache) -> None:
         """Read `files` (checked by the caller) with the shuffle mode and sampling given."""
         self.dataset_files = files
+        if shuffle is Shuffle.FALSE:
+            shuffle = False
+        if shuffle in (Shuffle.ADAPTIVE, Shuffle.PARTIAL):
+            from cellgraph.primitives.errors import UnsupportedError
+
+            raise UnsupportedError(f"{self.op}: {shuffle} (a MindRecord shuffle mode) is not "
+                                   f"supported for file sources; use Shuffle.GLOBAL, FILES or "
+                                   f"INFILE")
         if shuffle is True:
             shuffle = Shuffle.GLOBAL
         if shuffle is not False and not isinstance(shuffle, Shuffle):

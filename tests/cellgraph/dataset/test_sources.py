@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import cellgraph.dataset as ds
+from cellgraph.primitives.errors import UnsupportedError
 from tests.cellgraph.dataset.formats import (
     cifar_records,
     random_images,
@@ -285,8 +286,20 @@ def test_random_sampler_takes_a_shuffle_mode():
         shuffle=ds.Shuffle.GLOBAL), shuffle=None)
     assert sorted(int(r[0]) for r in rows.create_tuple_iterator(output_numpy=True)) == \
         list(range(6))
-    with pytest.raises(ValueError, match="GLOBAL"):
-        ds.RandomSampler(shuffle=ds.Shuffle.FILES)
+    # MindSpore makes a RandomSampler of any shuffle mode; the modes cellgraph's samplers
+    # cannot apply (FILES, INFILE, PARTIAL, FALSE) are refused when it samples; ADAPTIVE is
+    # GLOBAL
+    files = ds.NumpySlicesDataset(np.arange(6), ["x"], sampler=ds.RandomSampler(
+        shuffle=ds.Shuffle.FILES))
+    with pytest.raises(UnsupportedError, match="shuffle=Shuffle.FILES is not supported"):
+        list(files)
+    with pytest.raises(UnsupportedError, match="Shuffle.PARTIAL"):
+        list(ds.NumpySlicesDataset(np.arange(6), ["x"], sampler=ds.RandomSampler(
+            shuffle=ds.Shuffle.PARTIAL)))
+    adaptive = ds.NumpySlicesDataset(np.arange(6), ["x"], sampler=ds.RandomSampler(
+        shuffle=ds.Shuffle.ADAPTIVE))
+    assert sorted(int(r[0]) for r in adaptive.create_tuple_iterator(output_numpy=True)) == \
+        list(range(6))
 
 
 class _TenTimes:
