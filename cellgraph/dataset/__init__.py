@@ -16,8 +16,24 @@ from . import audio, config, text, transforms, vision
 from .cache import DatasetCache
 from .csv_source import CSVDataset
 from .engine import Dataset
-from .engine.audio_sources import CMUArcticDataset, GTZANDataset, LJSpeechDataset, YesNoDataset
+from .engine.audio_sources import (
+    CMUArcticDataset,
+    GTZANDataset,
+    LibriTTSDataset,
+    LJSpeechDataset,
+    SpeechCommandsDataset,
+    TedliumDataset,
+    YesNoDataset,
+)
 from .engine.corpus_sources import EnWik9Dataset, WikiTextDataset
+from .engine.folder_sources import (
+    CityscapesDataset,
+    DIV2KDataset,
+    Food101Dataset,
+    PhotoTourDataset,
+    Places365Dataset,
+    RenderedSST2Dataset,
+)
 from .engine.text_readers import (
     CLUEDataset,
     CoNLL2000Dataset,
@@ -51,6 +67,7 @@ from .engine.vision_sources import (
 from .iterators import DictIterator, TupleIterator
 from .mindrecord_source import MindDataset
 from .nodes import BatchDataset, BatchInfo, ZipDataset
+from .random_source import RandomDataset
 from .readers import (
     Cifar10Dataset,
     Cifar100Dataset,
@@ -84,6 +101,7 @@ from .text_sources import (
     YelpReviewDataset,
 )
 from .tfrecord_source import TFRecordDataset
+from .usps_source import USPSDataset
 
 # MindSpore's engine modules: each gives the classes it holds their home (`__module__`), the
 # path a program sees in `type(data)`
@@ -118,9 +136,11 @@ __all__ = [
     "CelebADataset",
     "Cifar10Dataset",
     "Cifar100Dataset",
+    "CityscapesDataset",
     "CoNLL2000Dataset",
     "CocoDataset",
     "DBpediaDataset",
+    "DIV2KDataset",
     "Dataset",
     "DatasetCache",
     "DictIterator",
@@ -130,6 +150,7 @@ __all__ = [
     "FakeImageDataset",
     "FashionMnistDataset",
     "FlickrDataset",
+    "Food101Dataset",
     "GTZANDataset",
     "GeneratorDataset",
     "IMDBDataset",
@@ -140,6 +161,7 @@ __all__ = [
     "KITTIDataset",
     "LFWDataset",
     "LJSpeechDataset",
+    "LibriTTSDataset",
     "ManifestDataset",
     "MindDataset",
     "MnistDataset",
@@ -149,8 +171,12 @@ __all__ = [
     "PKSampler",
     "PaddedDataset",
     "PennTreebankDataset",
+    "PhotoTourDataset",
+    "Places365Dataset",
     "QMnistDataset",
+    "RandomDataset",
     "RandomSampler",
+    "RenderedSST2Dataset",
     "SBUDataset",
     "SQuADDataset",
     "STL10Dataset",
@@ -161,12 +187,15 @@ __all__ = [
     "SequentialSampler",
     "Shuffle",
     "SogouNewsDataset",
+    "SpeechCommandsDataset",
     "SubsetRandomSampler",
     "SubsetSampler",
     "TFRecordDataset",
+    "TedliumDataset",
     "TextFileDataset",
     "TupleIterator",
     "UDPOSDataset",
+    "USPSDataset",
     "VOCDataset",
     "WIDERFaceDataset",
     "WeightedRandomSampler",

@@ -3,6 +3,7 @@ sync_wait and the subsets that split makes. Each is named as MindSpore names the
 operation returns (`MapDataset`, `TakeDataset`, ...), the name a program sees in `type(data)`."""
 from __future__ import annotations
 
+import collections
 import copy
 import inspect
 import itertools
@@ -13,6 +14,8 @@ import types
 import warnings
 
 import numpy as np
+
+from cellgraph.mindrecord.checks import pipeline_error
 
 from . import _std_shuffle, config
 from .engine import Dataset, column_list, find_column
@@ -180,23 +183,33 @@ class MapDataset(Dataset):
         one_to_one = len(self.inputs) == len(self.outputs) == 1 and \
             self._names_order is None and len(self._names) == len(names)
         self._one_to_one = self.input_index[0] if one_to_one else None
+        self._handling_key = object()  # what the iterator keeps the error handling under
 
     @property
     def column_names(self):
         return list(self._names_order or self._names)
 
     def transform(self, row: tuple) -> tuple:
+        return self._arrange(row, self._operate(row))
+
+    def _operate(self, row: tuple):
+        """The operations on the row's input columns: the one value of a one-to-one map that
+        gives one, else a tuple of the values."""
         if self._one_to_one is not None:  # the common case, kept lean: it runs once per row
             value = row[self._one_to_one]
             for op in self.operations:  # a transform's several outputs go on as several inputs
                 value = _call(op, *value) if type(value) is tuple else _call(op, value)
-            if type(value) is not tuple:
-                return row[:self._one_to_one] + (value,) + row[self._one_to_one + 1:]
-            values = value
-        else:
-            values = tuple(row[i] for i in self.input_index)
-            for op in self.operations:
-                values = _as_tuple(_call(op, *values))
+            return value
+        values = tuple(row[i] for i in self.input_index)
+        for op in self.operations:
+            values = _as_tuple(_call(op, *values))
+        return values
+
+    def _arrange(self, row: tuple, values) -> tuple:
+        """The output row: the operations' values in place of the input columns."""
+        if type(values) is not tuple:
+            i = self._one_to_one
+            return row[:i] + (values,) + row[i + 1:]
         if len(values) != len(self.outputs):
             raise RuntimeError(f"Invalid columns, the number of columns returned in 'map' "
                                f"operations should match the number of 'output_columns', but "
@@ -208,6 +221,15 @@ class MapDataset(Dataset):
             out = tuple(out[self._names.index(c)] for c in self._names_order)
         return out
 
+    def _transform_or_fail(self, row: tuple):
+        """The output row, or _FAILED where the operations raise (the rows the error samples
+        mode replaces or skips; a wrong count of outputs still raises, as in MindSpore)."""
+        try:
+            values = self._operate(row)
+        except Exception:  # noqa: BLE001 - any error of the operations marks the row
+            return _FAILED
+        return self._arrange(row, values)
+
     def rows(self, state):
         # MindSpore checks each operation's parameters when it builds the pipeline, before any
         # row is read (and this map's before those of the maps it reads from)
@@ -215,14 +237,92 @@ class MapDataset(Dataset):
             check = getattr(op, "_validate_params", None)
             if check is not None:
                 check()
+        # the error samples mode is the one set when the iterator started (MindSpore sets the
+        # map's strategy when it launches the pipeline)
+        handling = state.keep(self._handling_key, _error_handling)
+        run = self.transform if handling is None else self._transform_or_fail
         if not self.callbacks or not state.runs_callbacks:
-            return map(self.transform, self.children[0].rows(state))
-        from .callback import _MapCallbacks
+            out = map(run, self.children[0].rows(state))
+        else:
+            from .callback import _MapCallbacks
 
-        hooks = state.keep(self, lambda: _MapCallbacks(self.callbacks))
-        hooks.enter(state.epoch)
-        state.on_epoch_end(hooks.end_epoch)
-        return (hooks.step(self.transform, row) for row in self.children[0].rows(state))
+            hooks = state.keep(self, lambda: _MapCallbacks(self.callbacks))
+            hooks.enter(state.epoch)
+            state.on_epoch_end(hooks.end_epoch)
+            out = (hooks.step(run, row) for row in self.children[0].rows(state))
+        return out if handling is None else handling.rows(out)
+
+
+_FAILED = object()  # a row the map's operations failed on
+
+
+def _error_handling():
+    mode = config.get_error_samples_mode()
+    if mode == config.ErrorSamplesMode.REPLACE:
+        return _ReplaceFailed()
+    if mode == config.ErrorSamplesMode.SKIP:
+        return _SkipFailed()
+    return None
+
+
+class _SkipFailed:
+    """ErrorSamplesMode.SKIP: the rows the operations failed on are left out."""
+
+    @staticmethod
+    def rows(rows):
+        return (row for row in rows if row is not _FAILED)
+
+
+class _ReplaceFailed:
+    """ErrorSamplesMode.REPLACE, as MindSpore's map replaces a failed row: it keeps copies of up
+    to 16 good rows, newest first; while that cache is not full of unused rows a failed row is
+    owed, and each good row that comes once it is full first pays one owed row with a cached
+    copy (and takes that copy's place in the cache); the rows still owed at the end of an epoch
+    are paid from the cache, and an epoch that owes rows with none cached raises. The cache
+    lasts across the iterator's epochs, as MindSpore's does."""
+
+    SIZE = 16
+
+    def __init__(self):
+        self.cache = collections.deque()
+        self.index = -1  # the cached row to send next (it goes below 0 once all are used)
+        self.owed = 0
+
+    def _cached(self) -> tuple:
+        # MindSpore indexes the cache with the index as an unsigned 64-bit number (so an index
+        # below 0 counts from 2**64)
+        row = self.cache[(self.index % 2 ** 64) % len(self.cache)]
+        self.index -= 1
+        return copy.deepcopy(row)
+
+    def _keep(self, row: tuple) -> None:
+        self.cache.appendleft(copy.deepcopy(row))
+        self.index += 1
+
+    def rows(self, rows):
+        for row in rows:
+            if row is _FAILED:
+                if self.index != self.SIZE - 1:
+                    self.owed += 1
+                else:
+                    yield self._cached()
+                continue
+            if self.index < self.SIZE - 1:  # the cache has used rows or room
+                if len(self.cache) == self.SIZE:
+                    self.cache.pop()  # the oldest, a used one
+                self._keep(row)
+            elif self.owed:
+                replacement = self._cached()
+                self.cache.pop()
+                self.owed -= 1
+                self._keep(row)
+                yield replacement
+            yield row
+        if self.owed and not self.cache:
+            raise pipeline_error("All data is garbage and cannot be replaced.")
+        while self.owed:
+            self.owed -= 1
+            yield self._cached()
 
 
 class BatchInfo:

@@ -347,7 +347,21 @@ class TextFileDataset(_ArraySource):
     def __init__(self, dataset_files, num_samples=None, num_parallel_workers=None,
                  shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None, cache=None):
         check_num_parallel_workers(num_parallel_workers)
-        self.dataset_files = _file_list(dataset_files, self.op)
+        self._start(_file_list(dataset_files, self.op), num_samples, num_parallel_workers,
+                    shuffle, num_shards, shard_id, cache)
+
+    def _start(self, files, num_samples, num_parallel_workers, shuffle, num_shards, shard_id,
+               cache) -> None:
+        """Read `files` (checked by the caller) with the shuffle mode and sampling given."""
+        self.dataset_files = files
+        if shuffle is Shuffle.FALSE:
+            shuffle = False
+        if shuffle in (Shuffle.ADAPTIVE, Shuffle.PARTIAL):
+            from cellgraph.primitives.errors import UnsupportedError
+
+            raise UnsupportedError(f"{self.op}: {shuffle} (a MindRecord shuffle mode) is not "
+                                   f"supported for file sources; use Shuffle.GLOBAL, FILES or "
+                                   f"INFILE")
         if shuffle is True:
             shuffle = Shuffle.GLOBAL
         if shuffle is not False and not isinstance(shuffle, Shuffle):

@@ -34,12 +34,35 @@ def _optional_count(value, op: str, name: str):
 
 
 class Shuffle(str, Enum):
-    """How a file-based source shuffles: every row (GLOBAL), the order of its files (FILES),
-    or the rows within each file (INFILE)."""
+    """How a source shuffles: not at all (FALSE), every row (GLOBAL), the order of its files
+    (FILES), the rows within each file (INFILE), MindRecord's shuffle of every million rows
+    (PARTIAL, not supported here) or ADAPTIVE (GLOBAL up to 100 million rows, PARTIAL past
+    that)."""
 
+    FALSE = "false"
+    ADAPTIVE = "adaptive"
     GLOBAL = "global"
+    PARTIAL = "partial"
     FILES = "files"
     INFILE = "infile"
+
+
+_ADAPTIVE_LIMIT = 100_000_000  # rows up to which Shuffle.ADAPTIVE shuffles globally
+
+
+def _global_shuffle(shuffle, op: str, rows=None):
+    """A sampler's shuffle argument with FALSE and ADAPTIVE resolved (False, or True for a
+    global shuffle); PARTIAL, MindRecord's block shuffle, is refused."""
+    if shuffle is Shuffle.FALSE:
+        return False
+    if shuffle is Shuffle.ADAPTIVE and (rows is None or rows <= _ADAPTIVE_LIMIT):
+        return True
+    if shuffle in (Shuffle.PARTIAL, Shuffle.ADAPTIVE):
+        from cellgraph.primitives.errors import UnsupportedError
+
+        raise UnsupportedError(f"{op}: Shuffle.PARTIAL (MindRecord's shuffle of every million "
+                               f"rows) is not supported; use Shuffle.GLOBAL")
+    return shuffle
 
 class Sampler:
     """Base: `indices(num_rows, state)` for one epoch.
@@ -139,15 +162,22 @@ class RandomSampler(Sampler):
 
     def __init__(self, replacement=False, num_samples=None, shuffle=Shuffle.GLOBAL):
         super().__init__(num_samples)
-        if shuffle is not Shuffle.GLOBAL:
-            raise ValueError(f"RandomSampler: only shuffle=Shuffle.GLOBAL is supported, got "
-                             f"{shuffle!r}")
+        if not isinstance(shuffle, Shuffle):
+            raise TypeError(f"RandomSampler: shuffle must be a Shuffle mode, got {shuffle!r}")
+        # ADAPTIVE is GLOBAL; the modes a sampler here cannot apply are refused when it samples
+        self.shuffle_mode = shuffle
         self.replacement = bool(replacement)
 
     def indices(self, num_rows, state):
         """MindSpore's orders after a dataset seed is set (see _std_shuffle.py). Unseeded,
         MindSpore takes its seed from the system, so no order is its: NumPy's generator draws
         one, without the emulation's Python loop."""
+        if _global_shuffle(self.shuffle_mode, "RandomSampler", num_rows) is not True and \
+                self.shuffle_mode is not Shuffle.GLOBAL:
+            from cellgraph.primitives.errors import UnsupportedError
+
+            raise UnsupportedError(f"RandomSampler: shuffle={self.shuffle_mode} is not "
+                                   f"supported; use Shuffle.GLOBAL")
         seed = config.mindspore_seed()
         if seed is None:
             rng = state.rng(self)
@@ -264,7 +294,8 @@ class DistributedSampler(Sampler):
         if isinstance(offset, bool) or not isinstance(offset, numbers.Integral):
             raise TypeError(f"DistributedSampler: offset must be integer but was: {offset!r}.")
         self.num_shards, self.shard_id = int(num_shards), int(shard_id)
-        self.shuffle = bool(shuffle)
+        self.shuffle_mode = shuffle  # PARTIAL is refused when it samples
+        self.shuffle = shuffle not in (False, Shuffle.FALSE)
         self.offset = int(offset)
 
     def set_offset(self, offset):
@@ -278,6 +309,8 @@ class DistributedSampler(Sampler):
         return self.num_shards > 1
 
     def indices(self, num_rows, state):
+        if isinstance(self.shuffle_mode, Shuffle):
+            _global_shuffle(self.shuffle_mode, "DistributedSampler", num_rows)
         order = np.arange(num_rows)
         if self.shuffle:  # the same permutation in every shard
             order = np.random.default_rng([config.get_seed(), state.epoch]).permutation(
@@ -319,7 +352,14 @@ class PKSampler(Sampler):
         self._classes = None
 
     def attach(self, source) -> None:
-        """Read the labels of `source` (a source with random access), grouped by class."""
+        """Read the labels of `source` (a source with random access), grouped by class: those
+        its `class_labels()` gives where it has one (MindSpore's readers that group rows by
+        something other than a label column), else its `class_column`."""
+        class_labels = getattr(source, "class_labels", None)
+        if class_labels is not None:
+            labels = np.asarray(class_labels())
+            self._classes = [np.flatnonzero(labels == label) for label in np.unique(labels)]
+            return
         if self.class_column not in source.column_names:
             raise ValueError(f"PKSampler: the dataset has no column {self.class_column!r}; its "
                              f"columns are {source.column_names}")
@@ -375,6 +415,7 @@ def choose_sampler(op: str, shuffle, sampler, num_samples, num_shards, shard_id)
                                                        hasattr(sampler, "__getitem__")):
             return IterSampler(sampler, num_samples)
         raise TypeError(f"Unsupported sampler object of type ({type(sampler)})")
+    shuffle = _global_shuffle(shuffle, op)
     if (num_shards is None) != (shard_id is None):
         raise RuntimeError(f"{op}: give both `num_shards` and `shard_id`, or neither")
     if num_shards is not None:

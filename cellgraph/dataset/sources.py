@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 import numbers
 import threading
 import types
@@ -12,9 +13,10 @@ from collections.abc import Iterator
 
 import numpy as np
 
+from cellgraph.mindrecord.checks import pipeline_error
 from cellgraph.primitives import dtype as dt
-from cellgraph.primitives.errors import UnsupportedError
 
+from .core.validator_helpers import check_value, type_check
 from .engine import Dataset, check_num_parallel_workers, column_list
 from .samplers import (
     Sampler,
@@ -37,7 +39,18 @@ def as_row(value, names: list[str], op: str) -> tuple:
                          f"columns are {names}")
     # a dict stays the Python object it is (MindSpore keeps a reference to it and converts
     # what it holds only when an iterator hands it out)
-    return tuple(v if isinstance(v, dict) else np.asarray(v) for v in values)
+    row = tuple(v if isinstance(v, dict) else np.asarray(v) for v in values)
+    if op == "GeneratorDataset":
+        single = len(values) == 1 and values[0] is value  # one item, not a tuple of them
+        for number, item in enumerate(row, 1):  # MindSpore's check of what a source gives
+            if not isinstance(item, dict) and item.dtype == object:
+                from .nodes import user_code_error
+
+                which = "" if single else f"{number}th item of "
+                error = TypeError(f"Data type of {which}the input or its converted Numpy array "
+                                  f"is expected to be int or float or str, but got object.")
+                raise user_code_error(error) from error
+    return row
 
 
 class MappableSource(Dataset):
@@ -257,9 +270,22 @@ class GeneratorDataset(Dataset):
                  num_shards=None, shard_id=None, python_multiprocessing=True, max_rowsize=None,
                  batch_sampler=None, collate_fn=None):
         check_num_parallel_workers(num_parallel_workers)
-        if schema is not None:
-            raise UnsupportedError("GeneratorDataset: `schema` is not supported; give "
-                                   "column_names (and column_types)")
+        if max_rowsize is not None:
+            type_check(max_rowsize, (int,), "max_rowsize")
+            check_value(max_rowsize, [-1, 2 ** 31 - 1], "max_rowsize")
+        _check_batch_sampler(source, batch_sampler, collate_fn,
+                             (num_samples, shuffle, num_shards, shard_id, sampler))
+        if column_names is None and schema is None:
+            raise ValueError("Neither columns_names nor schema are provided.")
+        if schema is not None:  # the schema's names and types, as MindSpore's node takes them
+            from .schema import Schema
+
+            if not isinstance(schema, (Schema, str)):
+                raise ValueError("schema should be a path to schema file or a schema object.")
+            schema = Schema(schema) if isinstance(schema, str) else schema
+            columns = json.loads(schema.to_json())["columns"] or []
+            column_names = [c["name"] for c in columns]
+            column_types = [c["type"] for c in columns]
         if batch_sampler is not None:
             child = _batch_sampled(source, column_names, batch_sampler, collate_fn,
                                    (num_samples, shuffle, num_shards, shard_id, sampler))
@@ -270,8 +296,9 @@ class GeneratorDataset(Dataset):
                                       num_shards, shard_id)
         super().__init__([child])
         self._batch_sampled = batch_sampler is not None
+        # None (or no type) leaves a column unchecked, as MindSpore's DE_UNKNOWN
         self._column_types = None if column_types is None else [
-            np.dtype(dt.as_dtype(t).np) for t in column_types]
+            _column_type(t) for t in column_types]
 
     def rows(self, state):
         rows = self.children[0].rows(state)
@@ -286,7 +313,6 @@ class GeneratorDataset(Dataset):
     def __getitem__(self, index):
         """`source[i]` of the row the sampler gives `index`-th in an epoch (its first, as a
         new pass draws it): MindSpore's random access to a GeneratorDataset."""
-        from .core.validator_helpers import type_check
         from .engine import EpochState
         from .samplers import chained_indices
 
@@ -310,22 +336,46 @@ class GeneratorDataset(Dataset):
         return super().split(sizes, randomize)
 
 
+def _check_batch_sampler(source, batch_sampler, collate_fn, exclusive) -> None:
+    """MindSpore's checks of batch_sampler and collate_fn (and of the samplers a source without
+    __getitem__ cannot take), with its messages."""
+    import collections.abc
+
+    _, _, num_shards, _, sampler = exclusive
+    if batch_sampler is not None:
+        if any(option is not None for option in exclusive):
+            raise ValueError("batch_sampler is mutually exclusive with num_samples, shuffle, "
+                             "num_shards, shard_id and sampler.")
+        if not isinstance(batch_sampler, (Sampler, collections.abc.Iterable)):
+            raise TypeError("batch_sampler should have __getitem__ or __iter__ method.")
+    if collate_fn is not None:
+        if batch_sampler is None:
+            raise ValueError("collate_fn can be specified only when batch_sampler is set.")
+        if not callable(collate_fn):
+            raise TypeError("collate_fn should be callable.")
+    if not hasattr(source, "__getitem__"):
+        for name, value in (("sampler", sampler), ("batch_sampler", batch_sampler),
+                            ("num_shards", num_shards)):
+            if value is not None:
+                raise ValueError(f"{name} is not supported if source does not have attribute "
+                                 f"'__getitem__'.")
+
+
 def _batch_sampled(source, column_names, batch_sampler, collate_fn, exclusive):
     op = "GeneratorDataset"
-    if any(option is not None for option in exclusive):
-        raise ValueError("batch_sampler is mutually exclusive with num_samples, shuffle, "
-                         "num_shards, shard_id and sampler.")
-    if not (hasattr(source, "__getitem__") and hasattr(source, "__len__")):
+    if not hasattr(source, "__len__"):
         raise TypeError(f"{op}: `batch_sampler` needs a source with random access "
                         f"(__getitem__ and __len__), got {type(source).__name__}")
-    if not hasattr(batch_sampler, "__iter__"):
-        raise TypeError(f"{op}: `batch_sampler` must be an iterable of index lists, got "
-                        f"{type(batch_sampler).__name__}")
-    if collate_fn is not None and not callable(collate_fn):
-        raise TypeError(f"{op}: `collate_fn` must be callable, got {type(collate_fn).__name__}")
 
     def batches():
         for indices in batch_sampler:
+            if isinstance(indices, (int, np.integer)):
+                raise pipeline_error("Batch sampler should return a list, but got an integer.")
+            indices = np.asarray(indices)
+            if indices.dtype.kind not in "iu":
+                kind = "string" if indices.dtype.kind in "US" else str(indices.dtype)
+                raise pipeline_error(f"Python sampler should return index of type integer, but "
+                                     f"got: {kind}")
             rows = [source[int(i)] for i in indices]
             rows = [tuple(r) if isinstance(r, (tuple, list)) else (r,) for r in rows]
             columns = [[np.asarray(v) for v in column] for column in zip(*rows)]
@@ -338,14 +388,38 @@ def _batch_sampled(source, column_names, batch_sampler, collate_fn, exclusive):
     return _Iterated(batches, _names_for(column_names, None, op), None, None, None)
 
 
+def _column_type(kind):
+    """A declared column type as (its MindSpore name, the NumPy dtype that matches it), or None
+    for an unchecked column."""
+    if kind is None:
+        return None
+    from .schema import _is_dtype, _type_name
+
+    name = _type_name(kind) if _is_dtype(kind) else str(kind)  # a dtype or a schema's name
+    if name in ("string", "bytes"):
+        return name, None
+    return name, np.dtype(dt.as_dtype(name).np)
+
+
 def _typed_rows(rows, types):
-    """MindSpore's check of `column_types`: each column's data has the declared type."""
+    """MindSpore's check of `column_types` (or a schema's types): each column's data has the
+    declared type."""
     for row in rows:
         for value, want in zip(row, types):
-            if value.dtype != want:
-                raise RuntimeError(f"GeneratorDataset: the type of returned data should be the "
-                                   f"same as the specified column_types, but got {value.dtype} "
-                                   f"where column_types says {want}")
+            if want is None or isinstance(value, dict):
+                continue
+            name, numpy = want
+            ok = value.dtype.kind in "US" if numpy is None else value.dtype == numpy
+            if not ok:
+                rule = "-" * 66
+                raise RuntimeError(
+                    f"Exception thrown from user defined Python function in dataset. \n\n"
+                    f"{rule}\n- Python Call Stack: \n{rule}\nInvalid Python function, type of "
+                    f"returned data in 'GeneratorDataset' should be same with specified "
+                    f"column_types, but the type of returned data: {type(value)}, specified "
+                    f"column type: {name}\n\n{rule}\n- Dataset Pipeline Error Message: \n"
+                    f"{rule}\n[ERROR] Execute user Python code failed, check 'Python Call "
+                    f"Stack' above.")
         yield row
 
 

@@ -27,6 +27,16 @@ class _LineCorpus(TextFileDataset):
 
     def __init__(self, dataset_dir, usage=None, num_samples=None, num_parallel_workers=None,
                  shuffle=Shuffle.GLOBAL, num_shards=None, shard_id=None, cache=None):
+        files = self._checked(dataset_dir, usage, num_samples, num_shards, num_parallel_workers,
+                              shard_id)
+        self.dataset_dir, self.usage = dataset_dir, usage or "all"
+        super().__init__(files, num_samples or None, num_parallel_workers, shuffle, num_shards,
+                         shard_id, cache)
+        self.dataset_files = files  # in MindSpore's order, not sorted
+
+    def _checked(self, dataset_dir, usage, num_samples, num_shards, num_parallel_workers,
+                 shard_id=None):
+        """MindSpore's checks of the arguments; the files `usage` reads, in MindSpore's order."""
         type_check(dataset_dir, (str, os.PathLike), "dataset_dir")
         if not os.path.isdir(dataset_dir):
             raise ValueError(f"The folder {dataset_dir} does not exist or is not a directory "
@@ -44,14 +54,12 @@ class _LineCorpus(TextFileDataset):
         if num_shards is not None:
             type_check(num_shards, (int,), "num_shards")
             check_value(num_shards, [1, 2147483647], "num_shards")
+        if shard_id is not None:
+            type_check(shard_id, (int,), "shard_id")
         check_num_parallel_workers(num_parallel_workers)
         names = (self._ALL or sorted(self._FILES.values())) if usage == "all" else \
             [self._FILES[usage]]
-        files = [os.path.join(dataset_dir, name) for name in names]
-        self.dataset_dir, self.usage = dataset_dir, usage
-        super().__init__(files, num_samples or None, num_parallel_workers, shuffle, num_shards,
-                         shard_id, cache)
-        self.dataset_files = files  # in MindSpore's order, not sorted
+        return [os.path.join(dataset_dir, name) for name in names]
 
 
 class PennTreebankDataset(_LineCorpus):

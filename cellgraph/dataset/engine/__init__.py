@@ -561,6 +561,19 @@ class Dataset:
     def __iter__(self):
         return iter(self.create_tuple_iterator(num_epochs=1))
 
+    def flat_map(self, func):
+        """The datasets `func` makes of each row (its columns as arguments), concatenated in
+        row order, as MindSpore builds it: this dataset is read once, when flat_map is called."""
+        if not callable(func):
+            raise TypeError("func must be a function.")
+        dataset = None
+        for row in self.create_tuple_iterator(num_epochs=1, output_numpy=True):
+            made = func(*row)
+            dataset = made if dataset is None else dataset + made
+        if not isinstance(dataset, Dataset):
+            raise TypeError("flat_map must return a Dataset object.")
+        return dataset
+
     def device_que(self, send_epoch_end=True, create_data_info_queue=False, queue_name=""):
         """A TransferDataset that sends this pipeline's rows to the data queue a training
         step reads (`send()` starts it)."""

@@ -1,4 +1,5 @@
 """`mindspore.dataset.engine.datasets_vision`: the image sources at MindSpore's module path."""
+from ..random_source import RandomDataset
 from ..readers import (
     Cifar10Dataset,
     Cifar100Dataset,
@@ -7,7 +8,16 @@ from ..readers import (
     MnistDataset,
 )
 from ..semeion_source import SemeionDataset
+from ..usps_source import USPSDataset
 from . import at_home
+from .folder_sources import (
+    CityscapesDataset,
+    DIV2KDataset,
+    Food101Dataset,
+    PhotoTourDataset,
+    Places365Dataset,
+    RenderedSST2Dataset,
+)
 from .vision_readers import (
     CelebADataset,
     CocoDataset,
@@ -34,22 +44,30 @@ __all__ = [
     "CelebADataset",
     "Cifar10Dataset",
     "Cifar100Dataset",
+    "CityscapesDataset",
     "CocoDataset",
+    "DIV2KDataset",
     "EMnistDataset",
     "FakeImageDataset",
     "FashionMnistDataset",
     "FlickrDataset",
+    "Food101Dataset",
     "ImageFolderDataset",
     "KITTIDataset",
     "LFWDataset",
     "ManifestDataset",
     "MnistDataset",
     "OmniglotDataset",
+    "PhotoTourDataset",
+    "Places365Dataset",
     "QMnistDataset",
+    "RandomDataset",
+    "RenderedSST2Dataset",
     "SBUDataset",
     "STL10Dataset",
     "SUN397Dataset",
     "SemeionDataset",
+    "USPSDataset",
     "VOCDataset",
     "WIDERFaceDataset",
 ]
@@ -57,4 +75,7 @@ __all__ = [
 at_home(__name__, CelebADataset, Cifar10Dataset, Cifar100Dataset, CocoDataset, EMnistDataset,
         FakeImageDataset, FashionMnistDataset, ImageFolderDataset, KITTIDataset, LFWDataset,
         ManifestDataset, MnistDataset, OmniglotDataset, SemeionDataset, FlickrDataset,
-        QMnistDataset, STL10Dataset, SUN397Dataset, Caltech256Dataset, SBUDataset, VOCDataset, WIDERFaceDataset)
+        QMnistDataset, STL10Dataset, SUN397Dataset, Caltech256Dataset, SBUDataset, VOCDataset, WIDERFaceDataset,
+        USPSDataset, Food101Dataset, RenderedSST2Dataset,
+        Places365Dataset, PhotoTourDataset, CityscapesDataset,
+        DIV2KDataset, RandomDataset)

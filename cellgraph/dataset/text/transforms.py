@@ -132,22 +132,31 @@ class Lookup(TensorOperation):
     unknown word is an error), as `data_type`."""
 
     def __init__(self, vocab, unknown_token=None, data_type=dt.int32):
+        if unknown_token is not None:
+            type_check(unknown_token, (str,), "unknown_token")
         if not isinstance(vocab, Vocab):
             raise TypeError(f"Lookup: `vocab` must be a text.Vocab, got {type(vocab).__name__}")
         self.vocab, self.dtype = vocab, numpy_dtype(data_type)
+        self.unknown_token = unknown_token
         self.unknown_id = None
-        if unknown_token is not None:
-            self.unknown_id = vocab.tokens_to_ids(unknown_token)
+
+    def _validate_params(self) -> None:
+        """MindSpore's check when the pipeline (or an eager call) starts: the unknown token is
+        a word of the vocab."""
+        if self.unknown_token is not None and self.unknown_id is None:
+            self.unknown_id = self.vocab.tokens_to_ids(self.unknown_token)
             if self.unknown_id == -1:
-                raise ValueError(f"Lookup: unknown_token {unknown_token!r} is not in the vocab")
+                self.unknown_id = None
+                raise RuntimeError(f'Lookup: "{self.unknown_token}" doesn\'t exist in vocab.')
 
     def __call__(self, words):
+        self._validate_params()
         array = np.asarray(words)
         ids = self.vocab.tokens_to_ids(list(as_words(array)))  # one id per word, 0-d too
         for word, i in zip(as_words(array), ids):
             if i == -1 and self.unknown_id is None:
-                raise RuntimeError(f"Lookup: {word!r} is not in the vocab and no unknown_token "
-                                   f"was given")
+                raise RuntimeError(f'Lookup: invalid data, token: "{word}" doesn\'t exist in '
+                                   f'vocab and no unknown token is specified.')
         ids = [self.unknown_id if i == -1 else i for i in ids]
         return np.asarray(ids, self.dtype).reshape(array.shape)
 

@@ -8,6 +8,8 @@ from collections import Counter
 
 import numpy as np
 
+from cellgraph.dataset.core.validator_helpers import check_value, type_check, type_check_list
+
 __all__ = ["CharNGram", "NormalizeForm", "Vectors", "Vocab", "as_words", "to_bytes", "to_str"]
 
 
@@ -43,6 +45,18 @@ def as_words(array) -> list[str]:
     return [w.decode("utf-8") if isinstance(w, bytes) else str(w) for w in array.reshape(-1)]
 
 
+def _unique_words(words, arg_name: str) -> set:
+    """MindSpore's check of a word list: a list of str without duplicates."""
+    type_check(words, (list,), arg_name)
+    seen: set = set()
+    for word in words:
+        type_check(word, (str,), arg_name)
+        if word in seen:
+            raise ValueError(f"{arg_name} contains duplicate word: {word}.")
+        seen.add(word)
+    return seen
+
+
 def _with_specials(words: list, special_tokens, special_first: bool) -> list:
     specials = list(special_tokens or [])
     words = [w for w in words if w not in specials]
@@ -50,10 +64,12 @@ def _with_specials(words: list, special_tokens, special_first: bool) -> list:
 
 
 class Vocab:
-    """A word -> id map (ids from 0); unknown words are -1, unknown ids ""."""
+    """A word -> id map (ids from 0); unknown words are -1, unknown ids "". A Vocab made
+    directly is empty until built (from_list, from_dict, from_file or from_dataset), and
+    using it before raises MindSpore's error."""
 
     def __init__(self):
-        self._ids, self._words = {}, {}
+        self._ids, self._words = None, None
 
     @classmethod
     def _of(cls, word_ids: dict) -> Vocab:
@@ -62,24 +78,44 @@ class Vocab:
         vocab._words = {i: w for w, i in vocab._ids.items()}
         return vocab
 
+    def _built(self) -> None:
+        if self._ids is None:
+            raise RuntimeError("The Vocab has not built yet, got type <class 'NoneType'>. Use "
+                               "Vocab.from_dataset(), Vocab.from_list(), Vocab.from_file() or "
+                               "Vocab.from_dict() to build a Vocab.")
+
     @classmethod
     def from_list(cls, word_list, special_tokens=None, special_first=True) -> Vocab:
-        words = list(word_list)
-        if len(set(words)) != len(words):
-            raise ValueError("Vocab.from_list: word_list holds duplicate words")
-        return cls._of({w: i for i, w in enumerate(_with_specials(words, special_tokens,
-                                                              special_first))})
+        word_set = _unique_words(word_list, "word_list")
+        if special_tokens is not None:
+            common = word_set & _unique_words(special_tokens, "special_tokens")
+            if common:
+                raise ValueError(f"special_tokens and word_list contain duplicate word "
+                                 f":{common}.")
+        type_check(special_first, (bool,), "special_first")
+        return cls._of({w: i for i, w in enumerate(_with_specials(list(word_list),
+                                                                  special_tokens,
+                                                                  special_first))})
 
     @classmethod
     def from_dict(cls, word_dict) -> Vocab:
-        if not all(isinstance(i, int) and i >= 0 for i in word_dict.values()):
-            raise ValueError("Vocab.from_dict: ids must be non-negative ints")
+        type_check(word_dict, (dict,), "word_dict")
+        for word, word_id in word_dict.items():
+            type_check(word, (str,), "word")
+            type_check(word_id, (int,), "word_id")
+            check_value(word_id, (0, 2 ** 31 - 1), "word_id")
         return cls._of(word_dict)
 
     @classmethod
     def from_file(cls, file_path, delimiter="", vocab_size=None, special_tokens=None,
                   special_first=True) -> Vocab:
         """One word per line (the part before `delimiter`, when given)."""
+        if special_tokens is not None:
+            _unique_words(special_tokens, "special_tokens")
+        type_check(file_path, (str,), "file_path")
+        type_check(delimiter, (str,), "delimiter")
+        if vocab_size is not None and vocab_size <= 0:
+            raise ValueError("Input vocab_size must be greater than 0.")
         if not os.path.isfile(file_path):
             raise ValueError(f"Vocab.from_file: {file_path!r} is not a file")
         with open(file_path, encoding="utf-8") as f:
@@ -87,14 +123,36 @@ class Vocab:
         if delimiter:
             words = [w.split(delimiter)[0] for w in words]
         words = list(dict.fromkeys(words))[:vocab_size]
-        return cls.from_list(words, special_tokens, special_first)
+        specials = list(special_tokens or [])
+        words = [w for w in words if w not in specials]
+        return cls._of({w: i for i, w in enumerate(_with_specials(words, specials,
+                                                                  special_first))})
 
     @classmethod
     def from_dataset(cls, dataset, columns=None, freq_range=None, top_k=None,
                      special_tokens=None, special_first=True) -> Vocab:
         """The words of the dataset's string columns whose counts lie in freq_range, the
         top_k most frequent (ties in lexicographic order)."""
-        columns = [columns] if isinstance(columns, str) else columns
+        if columns is not None and not isinstance(columns, list):
+            columns = [columns]
+            type_check_list(columns, (str,), "col")
+        if freq_range is not None:
+            type_check(freq_range, (tuple,), "freq_range")
+            if len(freq_range) != 2:
+                raise ValueError("freq_range needs to be a tuple of 2 element.")
+            if any(n is not None and not isinstance(n, int) for n in freq_range):
+                raise ValueError("freq_range needs to be either None or a tuple of 2 integers or "
+                                 "an int and a None.")
+            if isinstance(freq_range[0], int) and isinstance(freq_range[1], int) and (
+                    freq_range[0] > freq_range[1] or freq_range[0] < 0):
+                raise ValueError("frequency range [a,b] should be 0 <= a <= b (a,b are "
+                                 "inclusive).")
+        type_check(top_k, (int, type(None)), "top_k")
+        if isinstance(top_k, int) and top_k <= 0:
+            raise ValueError("Input top_k must be greater than 0.")
+        type_check(special_first, (bool,), "special_first")
+        if special_tokens is not None:
+            _unique_words(special_tokens, "special_tokens")
         counts = Counter()
         for row in dataset.create_dict_iterator(output_numpy=True, num_epochs=1):
             for name in columns or list(row):
@@ -103,23 +161,40 @@ class Vocab:
         low, high = low or 0, high if high is not None else sum(counts.values())
         words = sorted((w for w, c in counts.items() if low <= c <= high),
                        key=lambda w: (-counts[w], w))
-        return cls.from_list(words[:top_k], special_tokens, special_first)
+        specials = list(special_tokens or [])
+        words = [w for w in words[:top_k] if w not in specials]
+        return cls._of({w: i for i, w in enumerate(_with_specials(words, specials,
+                                                                  special_first))})
 
     def vocab(self) -> dict:
+        self._built()
         return dict(self._ids)
 
     def tokens_to_ids(self, tokens):
+        type_check(tokens, (str, list, np.ndarray), "tokens")
+        if isinstance(tokens, list):
+            for i, token in enumerate(tokens):
+                type_check(token, (str, np.str_), f"tokens[{i}]")
+        self._built()
         if isinstance(tokens, str) or (isinstance(tokens, np.ndarray) and tokens.ndim == 0):
             return self._ids.get(str(tokens), -1)  # one token (a 0-d array too): one id
         return [self._ids.get(t, -1) for t in as_words(tokens)]
 
     def ids_to_tokens(self, ids):
-        if isinstance(ids, (int, np.integer)) or (isinstance(ids, np.ndarray) and ids.ndim == 0):
+        type_check(ids, (int, list, np.ndarray), "ids")
+        if isinstance(ids, int):
+            check_value(ids, (0, 2 ** 31 - 1), "ids")
+        if isinstance(ids, list):
+            for i, value in enumerate(ids):
+                type_check(value, (int, np.int_), f"ids[{i}]")
+                check_value(value, (0, 2 ** 31 - 1), f"ids[{i}]")
+        self._built()
+        if isinstance(ids, int) or (isinstance(ids, np.ndarray) and ids.ndim == 0):
             return self._words.get(int(ids), "")  # one id (a 0-d array too): one token
         return [self._words.get(int(i), "") for i in np.asarray(ids).reshape(-1)]
 
     def __len__(self) -> int:
-        return len(self._ids)
+        return len(self._ids or {})
 
 
 class Vectors:
@@ -132,7 +207,10 @@ class Vectors:
 
     @classmethod
     def from_file(cls, file_path, max_vectors=None):
-        from cellgraph.dataset.core.validator_helpers import check_value, type_check
+        from cellgraph.dataset.core.validator_helpers import (
+            check_value,
+            type_check,
+        )
 
         type_check(file_path, (str,), "file_path")
         if max_vectors is not None:

@@ -28,14 +28,20 @@ class TensorOperation:
 
 
 class RandomOperation(TensorOperation):
-    """A transform that draws: its generator is seeded by `dataset.config.set_seed`."""
+    """A transform that draws: its generator is seeded by `dataset.config.set_seed`, and a later
+    `set_seed` starts it again from the new seed (MindSpore's Python transforms draw from the
+    `random` module that set_seed seeds, its C++ ones are seeded anew from it each time a
+    pipeline is built)."""
 
     _rng = None
+    _rng_seeding = None
 
     @property
     def rng(self) -> np.random.Generator:
-        if self._rng is None:
+        seeding = config.seeding()
+        if self._rng is None or self._rng_seeding != seeding:
             self._rng = config.new_rng()
+            self._rng_seeding = seeding
         return self._rng
 
 

@@ -116,8 +116,14 @@ class Decode(TensorOperation):
                 raise TypeError(f"Decode: expected one encoded image, got a bytes array of "
                                 f"shape {data.shape}")
             raw = data.tobytes()
+        elif isinstance(data, bytes):
+            raw = data
         else:
-            raw = bytes(np.asarray(data, np.uint8)) if not isinstance(data, bytes) else data
+            data = np.asarray(data)
+            if data.ndim != 1:  # MindSpore's (C++) Decode takes only the 1-D encoded bytes
+                raise RuntimeError(f"Decode: invalid input shape, only support 1D input, got "
+                                   f"rank: {data.ndim}")
+            raw = bytes(data.astype(np.uint8))
         try:
             image = _pil().open(io.BytesIO(raw)).convert("RGB")
         except OSError as e:
@@ -393,32 +399,41 @@ class Rescale(TensorOperation):
 
 
 class Normalize(TensorOperation):
-    """(image - mean) / std per channel, as float32; channels last unless `is_hwc=False`."""
+    """(image - mean) / std per channel, computed in float32 as MindSpore's kernel computes it
+    (the value cast to float32, less the mean, divided by the std); channels last unless
+    `is_hwc=False`. One mean and std serve every channel; an image of more than 3 dimensions
+    is a batch of images in its last 3; a 2-D image is one of one channel (MindSpore's view of
+    it as <H, W, 1>, also when `is_hwc=False`)."""
 
     def __init__(self, mean, std, is_hwc=True):
+        _check_mean_std(mean, std)
+        type_check(is_hwc, (bool,), "is_hwc")
         self.mean = np.asarray(mean, np.float32)
         self.std = np.asarray(std, np.float32)
-        if self.mean.shape != self.std.shape or self.mean.ndim != 1:
-            raise ValueError(f"Normalize: `mean` and `std` must be lists of one value per "
-                             f"channel, got {list(self.mean)} and {list(self.std)}")
-        if (self.std <= 0).any():
-            raise ValueError(f"Normalize: `std` must be positive, got {list(self.std)}")
-        self.is_hwc = bool(is_hwc)
-        shape = (1, 1, -1) if self.is_hwc else (-1, 1, 1)
-        self._shift = -self.mean.reshape(shape)
-        self._scale = (1 / self.std).reshape(shape)
+        self.is_hwc = is_hwc
 
     def __call__(self, image):
-        array = np.asarray(image, np.float32)
-        if array.ndim == 2:
-            return (array - self.mean[0]) / self.std[0]
-        channels = array.shape[2 if self.is_hwc else 0]
-        if channels != len(self.mean):
-            raise RuntimeError(f"Normalize: the image has {channels} channels but `mean` has "
-                               f"{len(self.mean)} values")
-        out = array + self._shift  # a new array: the input is never written
-        out *= self._scale
-        return out
+        array = np.asarray(image)
+        if array.ndim < 2:
+            raise RuntimeError(f"Normalize: input tensor should have at least 2 dimensions, but "
+                               f"got: {array.ndim}")
+        images = array.reshape(array.shape + (1,)) if array.ndim == 2 else \
+            array.reshape((-1,) + array.shape[-3:])
+        axis = -1 if self.is_hwc else -3
+        channels = images.shape[axis]
+        mean, std = self.mean, self.std
+        if len(mean) == 1 and channels != 1:
+            mean, std = np.repeat(mean, channels), np.repeat(std, channels)
+        if channels != len(mean):
+            raise RuntimeError(f"Normalize: number of channels does not match the size of mean "
+                               f"and std vectors, got channels: {channels}, size of mean: "
+                               f"{len(mean)}")
+        shape = [1] * images.ndim
+        shape[axis] = channels
+        out = images.astype(np.float32)  # a new array: the input is never written
+        out -= mean.reshape(shape)
+        out /= std.reshape(shape)
+        return out.reshape(array.shape)
 
 
 def _check_mean_std(mean, std) -> None:

@@ -108,3 +108,24 @@ def test_num_samples_errors_come_first_and_file_shuffles_refuse_num_samples(tmp_
                                              "'num_samples' cannot be specified at the same "
                                              "time."):
             ds.MindDataset(path, shuffle=mode, num_samples=5)
+
+
+def test_shuffle_false_and_adaptive(tmp_path):
+    """Shuffle.FALSE reads in order; ADAPTIVE shuffles globally (up to 100 million rows, as
+    MindSpore's); PARTIAL, MindRecord's block shuffle, is refused rather than done otherwise."""
+    from cellgraph.mindrecord import FileWriter
+    from cellgraph.primitives.errors import UnsupportedError
+
+    path = str(tmp_path / "rows.mindrecord")
+    writer = FileWriter(path, 1)
+    writer.add_schema({"id": {"type": "int32"}}, "rows")
+    writer.write_raw_data([{"id": i} for i in range(8)])
+    writer.commit()
+    ordered = ds.MindDataset(path, shuffle=ds.Shuffle.FALSE)
+    assert [int(r[0]) for r in ordered.create_tuple_iterator(output_numpy=True)] == \
+        list(range(8))
+    adaptive = ds.MindDataset(path, shuffle=ds.Shuffle.ADAPTIVE)
+    assert sorted(int(r[0]) for r in adaptive.create_tuple_iterator(output_numpy=True)) == \
+        list(range(8))
+    with pytest.raises(UnsupportedError, match="Shuffle.PARTIAL"):
+        ds.MindDataset(path, shuffle=ds.Shuffle.PARTIAL)

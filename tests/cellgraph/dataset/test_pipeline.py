@@ -431,3 +431,15 @@ def test_compose_checks_its_list_as_mindspore():
         transforms.RandomApply([transforms.OneHot])
     with pytest.raises(RuntimeError, match="Input Tensor is not valid."):
         transforms.Compose([lambda x: x + x])()
+
+
+def test_flat_map_concatenates_what_func_makes_of_each_row():
+    # MindSpore 2.10 gives [0, 1, 0, 1, 2, 3, 2, 3] (its docstring's example)
+    data = ds.NumpySlicesDataset([[0, 1], [2, 3]], shuffle=False)
+    data = data.flat_map(lambda a: ds.NumpySlicesDataset(a, shuffle=False).repeat(2))
+    assert [int(r[0]) for r in data.create_tuple_iterator(output_numpy=True)] == \
+        [0, 1, 0, 1, 2, 3, 2, 3]
+    with pytest.raises(TypeError, match="func must be a function."):
+        data.flat_map(3)
+    with pytest.raises(TypeError, match="flat_map must return a Dataset object."):
+        ds.NumpySlicesDataset([1], shuffle=False).flat_map(lambda a: a)

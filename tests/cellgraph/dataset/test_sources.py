@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import cellgraph.dataset as ds
+from cellgraph.primitives.errors import UnsupportedError
 from tests.cellgraph.dataset.formats import (
     cifar_records,
     random_images,
@@ -70,7 +71,7 @@ def test_generator_source_reads_in_order_under_shuffle_and_rejects_a_sampler():
     with pytest.warns(UserWarning, match="shuffle=True has no effect"):
         data = ds.GeneratorDataset(rows, ["x"], shuffle=True)
     assert _column(data) == [0, 1, 2, 3, 4]
-    with pytest.raises(ValueError, match="`sampler` needs a source with random access"):
+    with pytest.raises(ValueError, match="sampler is not supported if source does not have attribute '__getitem__'"):
         ds.GeneratorDataset(rows, ["x"], sampler=ds.SequentialSampler())
 
 
@@ -112,10 +113,12 @@ def test_distributed_sampler_gives_every_rank_the_same_permutation():
     assert sorted(per_rank[0] + per_rank[1]) == list(range(8))
 
 
-def test_generator_shards_take_every_nth_row():
-    data = ds.GeneratorDataset(lambda: (np.array(i) for i in range(7)), ["a"], num_shards=2,
-                               shard_id=1)
-    assert _column(data) == [1, 3, 5]
+def test_a_generator_without_random_access_cannot_be_sharded():
+    # MindSpore 2.10 refuses num_shards (and sampler, batch_sampler) for such a source
+    with pytest.raises(ValueError, match="num_shards is not supported if source does not have "
+                                         "attribute '__getitem__'."):
+        ds.GeneratorDataset(lambda: (np.array(i) for i in range(7)), ["a"], num_shards=2,
+                            shard_id=1)
 
 
 def test_sampler_and_shuffle_together_is_an_error():
@@ -283,8 +286,20 @@ def test_random_sampler_takes_a_shuffle_mode():
         shuffle=ds.Shuffle.GLOBAL), shuffle=None)
     assert sorted(int(r[0]) for r in rows.create_tuple_iterator(output_numpy=True)) == \
         list(range(6))
-    with pytest.raises(ValueError, match="GLOBAL"):
-        ds.RandomSampler(shuffle=ds.Shuffle.FILES)
+    # MindSpore makes a RandomSampler of any shuffle mode; the modes cellgraph's samplers
+    # cannot apply (FILES, INFILE, PARTIAL, FALSE) are refused when it samples; ADAPTIVE is
+    # GLOBAL
+    files = ds.NumpySlicesDataset(np.arange(6), ["x"], sampler=ds.RandomSampler(
+        shuffle=ds.Shuffle.FILES))
+    with pytest.raises(UnsupportedError, match="shuffle=Shuffle.FILES is not supported"):
+        list(files)
+    with pytest.raises(UnsupportedError, match="Shuffle.PARTIAL"):
+        list(ds.NumpySlicesDataset(np.arange(6), ["x"], sampler=ds.RandomSampler(
+            shuffle=ds.Shuffle.PARTIAL)))
+    adaptive = ds.NumpySlicesDataset(np.arange(6), ["x"], sampler=ds.RandomSampler(
+        shuffle=ds.Shuffle.ADAPTIVE))
+    assert sorted(int(r[0]) for r in adaptive.create_tuple_iterator(output_numpy=True)) == \
+        list(range(6))
 
 
 class _TenTimes:

@@ -116,8 +116,12 @@ def test_rescale_normalize_hwc2chw():
     np.testing.assert_array_equal(chw[1], image[..., 1])
     np.testing.assert_allclose(vision.Normalize(mean, std, is_hwc=False)(chw),
                                normalized.transpose(2, 0, 1), rtol=1e-6)
-    with pytest.raises(RuntimeError, match="channels"):
-        vision.Normalize([0.0], [1.0])(image)
+    # one mean and std serve every channel, as in MindSpore; a count that fits none raises
+    np.testing.assert_allclose(vision.Normalize([10.0], [2.0])(image), (image - 10.0) / 2.0,
+                               rtol=1e-6)
+    with pytest.raises(RuntimeError, match="number of channels does not match the size of mean "
+                                           "and std vectors, got channels: 3, size of mean: 2"):
+        vision.Normalize([0.0, 1.0], [1.0, 1.0])(image)
 
 
 def test_decode_png_bytes():

@@ -46,3 +46,27 @@ def test_normalize_pad_image_errors():
         op(np.zeros((4, 4, 3, 3), np.uint8))
     with pytest.raises(RuntimeError, match="got channels: 4, size of mean: 3"):
         op(np.zeros((3, 4, 4), np.float32))
+
+
+def test_normalize_as_mindspore_computes_it():
+    """Values recorded from MindSpore 2.10's Normalize (float32: (x - mean) / std)."""
+    rng = np.random.default_rng(0)
+    image = rng.integers(0, 256, (4, 5, 3)).astype(np.uint8)
+    out = vision.Normalize([121.0, 115.0, 100.0], [70.0, 68.0, 71.0])(image)
+    assert out.dtype == np.float32
+    assert out.ravel()[:4].tolist() == [1.3714286088943481, 0.7058823704719543,
+                                        0.4225352108478546, -0.7428571581840515]
+    chw = vision.Normalize([1.0, 2.0, 3.0], [3.0, 7.0, 9.0], False)(image.transpose(2, 0, 1))
+    assert chw.ravel()[:4].tolist() == [72.0, 22.66666603088379, 6.0, 69.0]
+    # more than 3 dimensions: a batch of images in the last 3
+    batch = vision.Normalize([0.5, 0.1], [0.3, 0.7])(rng.random((2, 3, 4, 5, 2)))
+    assert batch.shape == (2, 3, 4, 5, 2)
+    assert batch.ravel()[:4].tolist() == [0.6281558275222778, 0.4127448797225952,
+                                          -1.216344952583313, 0.8878405094146729]
+    with pytest.raises(RuntimeError, match="should have at least 2 dimensions, but got: 1"):
+        vision.Normalize([1.0], [1.0])(np.zeros(3))
+    with pytest.raises(ValueError, match=r"Input std\[0\] is not within the required interval "
+                                         r"of \(0, 255\]"):
+        vision.Normalize([1.0, 2.0, 3.0], [0.0, 1.0, 1.0])
+    with pytest.raises(ValueError, match="Length of mean and std must be equal."):
+        vision.Normalize([1.0], [1.0, 2.0])
