@@ -24,7 +24,7 @@ import weakref
 
 import numpy as np
 
-from . import config
+from .core import config
 from .engine import EpochState, column_list, find_column
 
 _END = object()  # the epoch's last row was delivered

@@ -17,7 +17,8 @@ import numpy as np
 
 from cellgraph.mindrecord.checks import pipeline_error
 
-from . import _std_shuffle, config
+from . import _std_shuffle
+from .core import config
 from .engine import Dataset, column_list, find_column
 from .transforms.transforms import TensorOperation
 

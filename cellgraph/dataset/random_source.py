@@ -8,7 +8,8 @@ import json
 
 import numpy as np
 
-from . import _std_shuffle, config
+from . import _std_shuffle
+from .core import config
 from .core.validator_helpers import type_check, validate_dataset_param_value
 from .engine import check_num_parallel_workers
 from .sources import MappableSource

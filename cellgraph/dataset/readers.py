@@ -11,7 +11,8 @@ import numpy as np
 
 from cellgraph.primitives.errors import UnsupportedError
 
-from . import _std_shuffle, config
+from . import _std_shuffle
+from .core import config
 from .core.validator_helpers import check_sampler_shuffle_shard_options
 from .engine import check_num_parallel_workers
 from .samplers import Shuffle

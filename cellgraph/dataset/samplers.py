@@ -12,7 +12,8 @@ from enum import Enum
 
 import numpy as np
 
-from . import _std_shuffle, config
+from . import _std_shuffle
+from .core import config
 
 __all__ = ["DistributedSampler", "IterSampler", "PKSampler", "RandomSampler", "Sampler",
            "SequentialSampler", "SubsetRandomSampler", "SubsetSampler", "WeightedRandomSampler"]

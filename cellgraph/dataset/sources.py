@@ -115,7 +115,8 @@ class MappableSource(Dataset):
         """Splits of a source with random access, as MindSpore makes them: one permutation of
         the rows, drawn once (by MindSpore's random sampler after a dataset seed is set), is
         cut into consecutive parts; each part keeps its rows in that order in every epoch."""
-        from . import _std_shuffle, config
+        from . import _std_shuffle
+        from .core import config
         from .engine import _split_counts
 
         counts = _split_counts(sizes, self.num_rows)

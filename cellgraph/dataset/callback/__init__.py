@@ -88,7 +88,7 @@ class WaitedDSCallback(Callback, DSCallback):
         self.epoch_event.set()
 
     def ds_epoch_begin(self, ds_run_context):
-        from cellgraph.dataset import config
+        from cellgraph.dataset.core import config
 
         if ds_run_context.cur_epoch_num > 1:
             if not self.training_ended:
@@ -104,7 +104,7 @@ class WaitedDSCallback(Callback, DSCallback):
         self.step_event.set()
 
     def ds_step_begin(self, ds_run_context):
-        from cellgraph.dataset import config
+        from cellgraph.dataset.core import config
 
         if ds_run_context.cur_step_num > self.step_size:
             if not self.training_ended:

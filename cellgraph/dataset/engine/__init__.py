@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .. import config
+from ..core import config
 from ..core.validator_helpers import INT32_MAX, check_value, type_check
 
 __all__ = ["Dataset"]

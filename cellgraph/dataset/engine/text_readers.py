@@ -13,7 +13,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from .. import config
+from ..core import config
 from ..core.validator_helpers import (
     check_arguments,
     check_dir,

@@ -8,7 +8,7 @@ import operator
 
 import numpy as np
 
-from cellgraph.dataset import config
+from cellgraph.dataset.core import config
 from cellgraph.dataset.core.validator_helpers import check_arguments, check_value, type_check
 from cellgraph.primitives import dtype as dt
 
