@@ -416,7 +416,7 @@ def test_generator_dataset_checks_column_types():
     bad = ds.GeneratorDataset(_rows, column_names=["a"], column_types=[ms.float32])
     with pytest.raises(RuntimeError, match="column_types"):
         list(bad.create_tuple_iterator())
-    with pytest.raises(UnsupportedError, match="schema"):
+    with pytest.raises(ValueError, match="schema"):  # a schema is a path or a Schema
         ds.GeneratorDataset(_rows, schema=object())
 
 

@@ -726,7 +726,8 @@ def checked_assign_value(op: str, variable, value, converting: bool = False):
         raise DTypeError(f"Data type conversion is not supported for a 'Parameter', nor for "
                          f"the input tensor of an in-place operator, so data type "
                          f"{str(target.dtype).capitalize()}, which cannot be converted to data "
-                         f"type {str(given.dtype).capitalize()} automatically.")
+                         f"type {str(dt.promote(target.dtype, given.dtype)).capitalize()} "
+                         f"automatically.")
     if given.shape == (1,) and target.shape == ():  # MindSpore's Assign takes [1] for a scalar
         value = F.reshape(value, ())
         given = abstract_of(value)
