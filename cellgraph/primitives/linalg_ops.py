@@ -44,6 +44,11 @@ def _square_stack(a: TensorType, what: str = "input") -> TensorType:
 
 
 def _det_type(a: TensorType) -> TensorType:
+    if a.dtype in (dt.complex64, dt.complex128):  # LAPACK's complex LU: complex determinants
+        if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+            raise ShapeError(f"expected square matrices (shape [..., N, N]) as input, got "
+                             f"{fmt_shape(a.shape)}")
+        return TensorType(a.shape[:-2], a.dtype)
     return TensorType(_square_stack(a).shape[:-2], a.dtype)
 
 
@@ -91,9 +96,17 @@ def _inverse_bprop(a, out, dout, adjoint):
 
 
 def _det_bprop(a, out, dout):
+    """d det A = det A tr(A^-1 dA): dout det(A) A^-T (a holomorphic formula, which the
+    autodiff conjugates for complex A; their inverse is a solve against the identity)."""
+    aval = abstract_of(a)
+    if aval.dtype.is_complex:
+        eye = np.broadcast_to(np.eye(aval.shape[-1], dtype=aval.dtype.np), aval.shape)
+        inverse = matrix_solve(a, eye)
+    else:
+        inverse = matrix_inverse(a)
     scale = mul(dout, out)
     shape = abstract_of(scale).shape + (1, 1)
-    return (mul(reshape(scale, shape=shape), _mT(matrix_inverse(a))),)
+    return (mul(reshape(scale, shape=shape), _mT(inverse)),)
 
 
 def _solve_bprop(a, b, out, dout, adjoint):
