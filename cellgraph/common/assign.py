@@ -9,7 +9,7 @@ Parameter is a leaf, and an update never feeds a gradient.
 """
 from __future__ import annotations
 
-from cellgraph.compiler.builder import checked_assign_value
+from cellgraph.compiler.builder import check_assign_dtype, checked_assign_value
 from cellgraph.compiler.effects import update_in_place
 from cellgraph.ops.primitive_class import function_class
 from cellgraph.primitives import functional as F
@@ -28,18 +28,21 @@ __all__ = [
 
 def assign(variable, value):
     """`variable = value` for a Parameter, or in place for a Tensor; returns the new value."""
+    check_assign_dtype("Assign", variable, value)
     return update_in_place(variable, value)
 
 
 def assign_add(variable, value):
     """`variable += value` for a Parameter or, in place, a Tensor; returns the new value."""
     checked_assign_value("AssignAdd", variable, value)
+    check_assign_dtype("AssignAdd", variable, value)
     return assign(variable, F.add(variable, value))
 
 
 def assign_sub(variable, value):
     """`variable -= value` for a Parameter or, in place, a Tensor; returns the new value."""
     checked_assign_value("AssignSub", variable, value)
+    check_assign_dtype("AssignSub", variable, value)
     return assign(variable, F.sub(variable, value))
 
 

@@ -684,6 +684,26 @@ def compile_context(builder=None) -> CompileContext:
     return found
 
 
+def check_assign_dtype(op: str, variable, value) -> None:
+    """MindSpore's rule for the Assign operations: a Tensor value may be cast to the
+    variable's dtype only where the two dtypes promote to the variable's own (in-place Tensor
+    methods such as copy_ cast any dtype)."""
+    if isinstance(value, numbers.Number) or not is_value(value) or not (
+            is_parameter(variable) or _is_tensor(variable)):
+        return
+    target, given = variable.aval, abstract_of(value)
+    if given.weak or given.dtype.is_float and not target.dtype.is_float:
+        return  # a float into an integer variable: checked_assign_value's own error
+    name = (variable.name or "Parameter") if is_parameter(variable) else "Tensor"
+    promoted = dt.promote(target.dtype, given.dtype)
+    if promoted != target.dtype:
+        raise DTypeError(f"{op}: Data type conversion is not supported for a 'Parameter', "
+                         f"nor for the input tensor of an in-place operator, so data type "
+                         f"{target.dtype}, which cannot be converted to data type "
+                         f"{promoted} automatically ({_described(variable, name)} given "
+                         f"a {given.dtype} value).")
+
+
 def checked_assign_value(op: str, variable, value):
     """`value` with the shape and dtype of `variable` (a Parameter, or a Tensor that an
     in-place operation updates), or an error naming both."""
@@ -708,16 +728,6 @@ def checked_assign_value(op: str, variable, value):
     if given.dtype.is_float and not target.dtype.is_float:
         raise DTypeError(f"{op}: cannot assign a {given.dtype} value to {_described(variable, name)} of "
                          f"dtype {target.dtype}")
-    if not isinstance(value, numbers.Number) and not given.weak:
-        # MindSpore's rule for an updated variable: the value may be cast to its dtype only
-        # where the two dtypes promote to the variable's own
-        promoted = dt.promote(target.dtype, given.dtype)
-        if promoted != target.dtype:
-            raise DTypeError(f"{op}: Data type conversion is not supported for a 'Parameter', "
-                             f"nor for the input tensor of an in-place operator, so data type "
-                             f"{target.dtype}, which cannot be converted to data type "
-                             f"{promoted} automatically ({_described(variable, name)} given "
-                             f"a {given.dtype} value).")
     if isinstance(value, numbers.Number):
         return F.fill(target.dtype, target.shape, value)
     value = F.cast(value, target.dtype)
