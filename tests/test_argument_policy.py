@@ -416,7 +416,9 @@ def test_generator_dataset_checks_column_types():
     bad = ds.GeneratorDataset(_rows, column_names=["a"], column_types=[ms.float32])
     with pytest.raises(RuntimeError, match="column_types"):
         list(bad.create_tuple_iterator())
-    with pytest.raises(ValueError, match="schema"):  # a schema is a path or a Schema
+    # schema= takes a Schema or a schema file, as MindSpore's does; anything else is its error
+    with pytest.raises(ValueError, match="schema should be a path to schema file or a schema "
+                                         "object."):
         ds.GeneratorDataset(_rows, schema=object())
 
 

@@ -102,6 +102,7 @@ from .text_sources import (
 )
 from .tfrecord_source import TFRecordDataset
 from .usps_source import USPSDataset
+from .utils import LineReader
 
 # MindSpore's engine modules: each gives the classes it holds their home (`__module__`), the
 # path a program sees in `type(data)`
@@ -162,6 +163,7 @@ __all__ = [
     "LFWDataset",
     "LJSpeechDataset",
     "LibriTTSDataset",
+    "LineReader",
     "ManifestDataset",
     "MindDataset",
     "MnistDataset",

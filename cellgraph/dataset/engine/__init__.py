@@ -587,21 +587,49 @@ class Dataset:
 
 
 def _split_counts(sizes, total: int) -> list[int]:
-    sizes = list(sizes)
+    """The row count of each split, as MindSpore checks and computes them: ints that sum to
+    the dataset size, or fractions in (0, 1] summing to 1, each rounded, the rows still wanted
+    given to the first split and the rows too many taken from the first split that keeps at
+    least one."""
+    type_check(sizes, (list,), "sizes")
     if not sizes:
-        raise ValueError("split: `sizes` is empty")
-    if all(isinstance(s, numbers.Integral) and not isinstance(s, bool) for s in sizes):
-        if any(s <= 0 for s in sizes) or sum(sizes) != total:
-            raise ValueError(f"split: row counts must be positive and sum to the dataset size "
-                             f"{total}, got {sizes}")
-        return [int(s) for s in sizes]
-    if not all(isinstance(s, numbers.Real) and 0 < s < 1 for s in sizes) or \
-            abs(sum(sizes) - 1) > 1e-6:
-        raise ValueError(f"split: fractions must lie in (0, 1) and sum to 1, got {sizes}")
-    counts = [round(s * total) for s in sizes]
-    counts[-1] += total - sum(counts)  # rounding leftovers go to the last split
-    if min(counts) <= 0:
-        raise ValueError(f"split: {sizes} of {total} rows leaves a split empty")
+        raise ValueError("sizes cannot be empty.")
+    all_int = all(isinstance(s, int) for s in sizes)
+    if not (all_int or all(isinstance(s, float) for s in sizes)):
+        raise ValueError("sizes should be list of int or list of float.")
+    if all_int and not all(s > 0 for s in sizes):
+        raise ValueError("sizes is a list of int, but there should be no negative or zero "
+                         "numbers.")
+    if not all_int:
+        if not all(0 < s <= 1 for s in sizes):
+            raise ValueError("sizes is a list of float, but there should be no numbers outside "
+                             "the range (0, 1].")
+        if not abs(sum(sizes) - 1) < 0.00001:
+            raise ValueError("sizes is a list of float, but the percentages do not sum up to 1.")
+    if not total or total <= 0:
+        raise RuntimeError("dataset_size is unknown, unable to split.")
+    if all_int:
+        if sum(sizes) != total:
+            raise RuntimeError(f"Sum of split sizes {sum(sizes)} is not equal to dataset size "
+                               f"{total}.")
+        return list(sizes)
+    counts = []
+    for size in sizes:
+        count = round(size * total)
+        if count == 0:
+            raise RuntimeError(f"Split percentage {size} is too small.")
+        counts.append(count)
+    difference = int(total - sum(counts))
+    if difference > 0:
+        counts[0] += difference
+    else:
+        for i, count in enumerate(counts):
+            if count + difference > 0:
+                counts[i] += difference
+                break
+    if sum(counts) != total:
+        raise RuntimeError(f"Sum of calculated split sizes {sum(counts)} is not equal to dataset "
+                           f"size {total}.")
     return counts
 
 

@@ -112,8 +112,26 @@ def test_split_is_disjoint_and_stable_across_epochs():
     assert first | set(_values(train)) == set(range(20))
     parts = _numbers(6).map(lambda a: a, input_columns="a").split([4, 2], randomize=False)
     assert [_values(p) for p in parts] == [[0, 1, 2, 3], [4, 5]]
-    with pytest.raises(ValueError, match="sum"):
+    with pytest.raises(RuntimeError, match="Sum of split sizes 7 is not equal to dataset size "
+                                           "6."):
         _numbers(6).split([4, 3])
+
+
+def test_split_sizes_as_mindspore_computes_them():
+    """Rounded fractions; the rows too many come off the first split that keeps one, the rows
+    still wanted go to the first (MindSpore's rule, and its messages)."""
+    sizes = [p.get_dataset_size() for p in _numbers(5).split([0.3, 0.3, 0.4], randomize=False)]
+    assert sizes == [1, 2, 2]
+    sizes = [p.get_dataset_size() for p in _numbers(7).split([0.2, 0.2, 0.6], randomize=False)]
+    assert sizes == [2, 1, 4]
+    with pytest.raises(ValueError, match="sizes cannot be empty."):
+        _numbers(5).split([])
+    with pytest.raises(ValueError, match="sizes should be list of int or list of float."):
+        _numbers(5).split([1, 0.5])
+    with pytest.raises(ValueError, match="the percentages do not sum up to 1."):
+        _numbers(5).split([0.5, 0.6])
+    with pytest.raises(RuntimeError, match="Split percentage 0.01 is too small."):
+        _numbers(5).split([0.01, 0.99])
 
 
 def test_iterators_give_tensors_dicts_and_columns():
