@@ -5,6 +5,8 @@ import pytest
 
 import cellgraph.dataset as ds
 
+pytest.importorskip("PIL")  # the sources' images are written and decoded with Pillow
+
 
 def _png(path, value):
     from PIL import Image
