@@ -188,16 +188,22 @@ def standard_laplace(shape, seed=None):
     from the global generator (the numbers are not MindSpore's)."""
     return laplace_draws(_size((shape,)), op_seeds(seed or 0, 0, "standard_laplace"))
 
+def _draw_shape(op: str, shape, **params) -> tuple:
+    """The broadcast shape of `shape` (a tuple) and of the distribution parameters `params`,
+    which must be Tensors (MindSpore's TypeError naming the first that is not)."""
+    for name, value in params.items():
+        if not hasattr(value, "aval"):
+            raise DTypeError(f"For '{op}', '{name}' must be a Tensor, but got "
+                             f"{type(value).__name__}.")
+    return tuple(np.broadcast_shapes(_size((shape,)), *(tuple(abstract_of(v).shape)
+                                                        for v in params.values())))
+
+
 def laplace(shape, mean, lambda_param, seed=None):
     """Laplace float32 samples, location `mean` and scale `lambda_param` (Tensors), of the
     broadcast shape of `shape`, mean's and lambda_param's; `seed` None or 0: from the global
     generator (the numbers are not MindSpore's)."""
-    for name, value in (("mean", mean), ("lambda_param", lambda_param)):
-        if not hasattr(value, "aval"):
-            raise DTypeError(f"For 'laplace', '{name}' must be a Tensor, but got "
-                             f"{type(value).__name__}.")
-    out_shape = tuple(np.broadcast_shapes(_size((shape,)), tuple(abstract_of(mean).shape),
-                                          tuple(abstract_of(lambda_param).shape)))
+    out_shape = _draw_shape("laplace", shape, mean=mean, lambda_param=lambda_param)
     draws = laplace_draws(out_shape, op_seeds(seed or 0, 0, "laplace"))
     return F.add(F.mul(draws, F.cast(lambda_param, dt.float32)), F.cast(mean, dt.float32))
 
@@ -205,8 +211,8 @@ def laplace(shape, mean, lambda_param, seed=None):
 def random_gamma(shape, alpha, seed=None):
     """Gamma(alpha, 1) draws of shape `shape + alpha.shape` in alpha's dtype: `shape` a 1-D
     int32/int64 Tensor of sizes, `alpha` a float Tensor of concentrations (a draw is 0 where
-    one is 0 and NaN where one is negative, as MindSpore's). With `seed` the draws come from that seed's stream, else from the global
-    generator (its numbers are not MindSpore's)."""
+    one is 0 and NaN where one is negative, as MindSpore's). With `seed` the draws come from
+    that seed's stream, else from the global generator (its numbers are not MindSpore's)."""
     if not hasattr(shape, "aval"):
         raise DTypeError("For RandomGamma, input[0] only support tensor!")
     shape_aval = abstract_of(shape)
@@ -225,12 +231,7 @@ def random_gamma(shape, alpha, seed=None):
 def gamma(shape, alpha, beta, seed=None):
     """Gamma(alpha, beta) draws (concentration `alpha`, rate `beta`, Tensors) of the broadcast
     shape of `shape` (a tuple), alpha's and beta's: standard gamma draws divided by beta."""
-    for name, value in (("alpha", alpha), ("beta", beta)):
-        if not hasattr(value, "aval"):
-            raise DTypeError(f"For 'gamma', '{name}' must be a Tensor, but got "
-                             f"{type(value).__name__}.")
-    out_shape = tuple(np.broadcast_shapes(_size((shape,)), tuple(abstract_of(alpha).shape),
-                                          tuple(abstract_of(beta).shape)))
+    out_shape = _draw_shape("gamma", shape, alpha=alpha, beta=beta)
     key = op_seed(seed, "gamma")
     draws = gamma_draw(F.broadcast_to(F.cast(alpha, dt.float32), out_shape), shape=(),
                        **({} if key is None else {"seed": key}))
@@ -241,10 +242,7 @@ def poisson(shape, mean, seed=None):
     """Poisson counts (float32) of the broadcast shape of `shape` (a tuple) and `mean`'s, each
     with its element of `mean` as the mean (MindSpore's deprecated ops.poisson; its CPU build
     has no kernel for it)."""
-    if not hasattr(mean, "aval"):
-        raise DTypeError(f"For 'poisson', 'mean' must be a Tensor, but got "
-                         f"{type(mean).__name__}.")
-    out_shape = tuple(np.broadcast_shapes(_size((shape,)), tuple(abstract_of(mean).shape)))
+    out_shape = _draw_shape("poisson", shape, mean=mean)
     key = op_seed(seed, "poisson")
     return poisson_draw(F.broadcast_to(F.cast(mean, dt.float32), out_shape), shape=(),
                         dtype=dt.float32, **({} if key is None else {"seed": key}))
