@@ -108,12 +108,19 @@ def _parameter_sequence(value) -> bool:
             and bool(value) and all(isinstance(v, Parameter) for v in value))
 
 
-def _own_parameters(cell):
-    for value in cell.__dict__.values():
+def _parameter_table(cell):
+    """(key, Parameter) for the Parameters a Cell holds itself, in attribute order: MindSpore's
+    `cell._params`. A Parameter attribute is keyed by the attribute's name; each Parameter of a
+    ParameterTuple attribute by the name it had when the tuple was assigned. Plain lists and
+    tuples of Parameters are not in it, as in MindSpore (no optimizer or checkpoint sees them)."""
+    tuple_keys = cell.__dict__.get("_tuple_parameter_keys") or {}
+    for name, value in cell.__dict__.items():
         if isinstance(value, Parameter):
-            yield value
-        elif _parameter_sequence(value):
-            yield from value
+            yield name, value
+        elif isinstance(value, ParameterTuple):
+            keys = tuple_keys.get(name, ())
+            for i, param in enumerate(value):
+                yield (keys[i] if i < len(keys) else param.name), param
 
 
 def _optional_input(construct, index: int) -> bool:
@@ -189,6 +196,9 @@ class Cell(CellState):
                 if param.name in (None, "Parameter"):
                     param.name = f"{name}.{i}"
             self._check_sequence_parameter_names(value)
+        elif isinstance(value, ParameterTuple):
+            keys = self.__dict__.setdefault("_tuple_parameter_keys", {})
+            keys[name] = [param.name for param in value]
         elif isinstance(value, Cell) and self._auto_prefix:
             value._prefix_parameter_names(name)
         elif name in hooks.CALL_STATE:
@@ -275,13 +285,11 @@ class Cell(CellState):
         return clone
 
     def _prefix_parameter_names(self, prefix: str) -> None:
-        """Names become hierarchical as Cells are attached, as in MindSpore: "fc1.weight"."""
-        seen = set()
-        for _, cell in self.cells_and_names():
-            for param in _own_parameters(cell):
-                if param.name and id(param) not in seen:
-                    seen.add(id(param))
-                    param.name = f"{prefix}.{param.name}"
+        """Names become hierarchical as Cells are attached, as in MindSpore: each Parameter
+        below this Cell is named `prefix` and its path from here ("fc1.weight"), whatever it
+        was named before."""
+        for key, param in list(self.parameters_and_names()):
+            param.name = f"{prefix}.{key}"
 
     def __call__(self, *args, **kwargs):
         # The common call, on the short path: graph mode, no graph being built in any thread,
@@ -408,37 +416,28 @@ class Cell(CellState):
             seen.add(id(cell))
             yield prefix, cell
             for name, child in cell._children():
-                if not cell.__dict__.get("_auto_prefix", True):
-                    name = ""  # wrappers (WithLossCell, TrainOneStepCell) keep inner names
-                yield from walk(child, ".".join(p for p in (prefix, name) if p))
+                yield from walk(child, f"{prefix}.{name}" if prefix else name)
 
         yield from walk(self, name_prefix)
 
     def _children(self):
+        """(attribute, Cell) for the Cells this Cell holds as attributes: MindSpore's
+        `cell._cells`. Cells in a plain list or tuple attribute are not children, as in
+        MindSpore (a CellList or SequentialCell holds Cells as children)."""
         for name, value in self.__dict__.items():
             if isinstance(value, Cell):
                 yield name, value
-            elif isinstance(value, (list, tuple)) and value and all(
-                    isinstance(v, Cell) for v in value):
-                for i, v in enumerate(value):
-                    yield f"{name}.{i}", v
 
     def parameters_and_names(self, name_prefix="", expand=True):
-        """Yield (hierarchical name, Parameter), each Parameter once, in attribute order."""
+        """Yield (path, Parameter), each Parameter once: the path of the Cell holding it and
+        its key in that Cell's table (see `_parameter_table`), as MindSpore's."""
         seen = set()
-        for prefix, cell in self.cells_and_names(name_prefix=name_prefix):
-            for name, value in cell.__dict__.items():
-                if isinstance(value, Parameter) and id(value) not in seen:
-                    seen.add(id(value))
-                    yield (f"{prefix}.{name}" if prefix else name), value
-                elif isinstance(value, ParameterTuple) or _parameter_sequence(value):
-                    # optimizer state or a tuple attribute: each Parameter named by itself
-                    for i, param in enumerate(value):
-                        if id(param) not in seen:
-                            seen.add(id(param))
-                            yield param.name or f"{prefix}.{name}.{i}".lstrip("."), param
-            if not expand:
-                break
+        cells = self.cells_and_names(name_prefix=name_prefix) if expand else [(name_prefix, self)]
+        for prefix, cell in cells:
+            for key, param in _parameter_table(cell):
+                if id(param) not in seen:
+                    seen.add(id(param))
+                    yield (f"{prefix}.{key}" if prefix else key), param
 
     @jit_forbidden_register
     def get_parameters(self, expand=True):
@@ -447,13 +446,7 @@ class Cell(CellState):
 
     @jit_forbidden_register
     def trainable_params(self, recurse=True) -> list:
-        params = []
-        for name, p in self.parameters_and_names(expand=recurse):
-            if p.requires_grad:
-                if p.name is None or name.endswith("." + p.name):  # complete a partial name
-                    p.name = name
-                params.append(p)
-        return params
+        return [p for p in self.get_parameters(expand=recurse) if p.requires_grad]
 
     @jit_forbidden_register
     def untrainable_params(self, recurse=True) -> list:
@@ -536,12 +529,13 @@ class Cell(CellState):
         return {p.name or name: p for name, p in self.parameters_and_names(expand=recurse)}
 
     def update_parameters_name(self, prefix="", recurse=True) -> None:
-        """Prepend `prefix` to the name of every Parameter (of sub-Cells too, if `recurse`)."""
+        """Name every Parameter (of sub-Cells too, if `recurse`) `prefix` and its path in
+        this Cell, as MindSpore's does."""
         if not isinstance(prefix, str):
             raise ArgumentError(f"update_parameters_name: `prefix` must be a str, got "
                                 f"{type(prefix).__name__}")
-        for _, param in self.parameters_and_names(expand=recurse):
-            param.name = prefix + (param.name or "")
+        for key, param in list(self.parameters_and_names(expand=recurse)):
+            param.name = prefix + key
 
     def init_parameters_data(self, auto_parallel_mode=False) -> dict:
         """Parameters are filled when created here, so this returns {Parameter: Parameter}

@@ -61,8 +61,8 @@ class CheckpointNotFoundError(CellgraphError, FileNotFoundError, ValueError):
 def _named_values(save_obj, choice_func, api: str) -> list[tuple[str, object]]:
     """(name, value) pairs from a Cell, a list of Parameters or {"name", "data"} dicts, or a
     dict, keeping those `choice_func` accepts."""
-    if hasattr(save_obj, "parameters_and_names"):
-        items = list(save_obj.parameters_and_names())
+    if hasattr(save_obj, "parameters_and_names"):  # saved under each Parameter's own name
+        items = [(param.name, param) for _, param in save_obj.parameters_and_names()]
     elif isinstance(save_obj, dict):
         items = list(save_obj.items())
     elif isinstance(save_obj, (list, tuple)):
@@ -480,7 +480,8 @@ def load_param_into_net(net, parameter_dict, strict_load=False,
                              f"should be a 'str' and 'Parameter' , but got {type(key)} and "
                              f"{type(value)}.")
     updates, missing = [], []
-    for name, param in net.parameters_and_names():
+    net_params = [(param.name, param) for _, param in net.parameters_and_names()]
+    for name, param in net_params:  # found by each Parameter's own name, as MindSpore does
         if name in parameter_dict and isinstance(parameter_dict[name], str):
             continue  # an append_dict string: not loaded, reported as unused
         if name not in parameter_dict:
@@ -489,7 +490,7 @@ def load_param_into_net(net, parameter_dict, strict_load=False,
         updates.append((param, _converted(param, parameter_dict[name], strict_load, name)))
     for param, array in updates:
         param.set_data(array)
-    used = {name for name, _ in net.parameters_and_names()}
+    used = {name for name, _ in net_params}
     unused = [name for name in parameter_dict if name not in used]
     if missing:
         warnings.warn(f"{api}: {len(missing)} parameter(s) of the network were not loaded: "

@@ -151,3 +151,69 @@ def test_a_parameter_attribute_given_a_graph_value_is_assigned_not_replaced():
     update(Tensor(np.ones([2], np.float32)))
     assert isinstance(update.p, Parameter)
     np.testing.assert_array_equal(update.p.asnumpy(), [1.0, 1.0])
+
+
+def test_names_follow_mindspores_tables():
+    """MindSpore 2.10's walk: cells_and_names gives every path (also below wrappers built with
+    auto_prefix=False); a Cell attached with auto_prefix names each Parameter below it by its
+    path, whatever name it had; a ParameterTuple's Parameters are keyed by their names;
+    update_parameters_name(prefix) names each Parameter prefix + its path."""
+    import cellgraph as ms
+    from cellgraph import Parameter, ParameterTuple, Tensor, nn
+
+    def param(name):
+        return Parameter(Tensor(np.ones(2, np.float32)), name=name)
+
+    class A(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.plist = [param("p0"), param("p1")]
+            self.ptup = ParameterTuple([param("t0")])
+            self.w = param("www")
+
+        def construct(self, x):
+            return x
+
+    class B(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.a = A()
+
+        def construct(self, x):
+            return self.a(x)
+
+    b = B()
+    assert [(n, p.name) for n, p in b.parameters_and_names()] == [("a.t0", "a.t0"),
+                                                                   ("a.w", "a.w")]
+    b.a.late = param(None)
+    assert [(n, p.name) for n, p in b.parameters_and_names()][-1] == ("a.late", "late")
+    b.update_parameters_name("zz.")
+    assert [p.name for p in b.get_parameters()] == ["zz.a.t0", "zz.a.w", "zz.a.late"]
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Dense(3, 4)
+            self.layers = [nn.Dense(2, 2)]  # a plain list: not a child
+
+        def construct(self, x):
+            return self.conv(x)
+
+    loss = nn.WithLossCell(Net(), nn.MSELoss())
+    assert [n for n, _ in loss.cells_and_names()] == ["", "_backbone", "_backbone.conv",
+                                                      "_loss_fn"]
+    assert [(n, p.name) for n, p in loss.parameters_and_names()] == [
+        ("_backbone.conv.weight", "conv.weight"), ("_backbone.conv.bias", "conv.bias")]
+
+    class Step(nn.Cell):  # auto_prefix: the optimizer's names win, as in MindSpore
+        def __init__(self, net, opt):
+            super().__init__()
+            self.network = net
+            self.optimizer = opt
+
+    net = nn.Dense(2, 2)
+    step = Step(net, nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    assert [(n, p.name) for n, p in step.parameters_and_names()][:3] == [
+        ("network.weight", "optimizer.weight"), ("network.bias", "optimizer.bias"),
+        ("optimizer.global_step", "optimizer.global_step")]
+    assert ms.float32 == step.optimizer.momentum.dtype

@@ -25,13 +25,14 @@ def np_update(kind, hp, p, g, state, t, lr):
     if kind in ("SGD", "Momentum", "Adam"):
         g = g + wd * p
     if kind == "SGD":
-        mom, damp = hp.get("momentum", 0.0), hp.get("dampening", 0.0)
+        # the momentum is a float32 Parameter, as in MindSpore
+        mom, damp = float(np.float32(hp.get("momentum", 0.0))), hp.get("dampening", 0.0)
         if mom == 0:
             return p - lr * g
         v = state["v"] = g if t == 0 else mom * state["v"] + (1 - damp) * g
         return p - lr * (g + mom * v if hp.get("nesterov") else v)
     if kind == "Momentum":
-        mom = hp["momentum"]
+        mom = float(np.float32(hp["momentum"]))
         v = state["v"] = mom * state.get("v", 0) + g
         return p - lr * (g + mom * v if hp.get("use_nesterov") else v)
     b1, b2 = hp.get("beta1", 0.9), hp.get("beta2", 0.999)
@@ -205,12 +206,42 @@ def test_subclass_construct_uses_grad_weights_and_sens(rng):
 
 
 def test_state_parameters_are_named_like_mindspore(rng):
+    """MindSpore 2.10's names: the walk path of each Parameter, and its own name (the
+    checkpoint key); state Parameters keep requires_grad=True, as there."""
     _, _, train, _ = _run("Adam", {}, 0.01, rng)
-    names = [n for n, _ in train.parameters_and_names()]
-    assert names == ["fc.weight", "fc.bias", "global_step", "learning_rate", "beta1_power",
-                     "beta2_power", "moment1.fc.weight", "moment1.fc.bias", "moment2.fc.weight",
-                     "moment2.fc.bias"]
-    assert [p.name for p in train.trainable_params()] == ["fc.weight", "fc.bias"]
+    state = ["global_step", "learning_rate", "beta1_power", "beta2_power", "moment1.fc.weight",
+             "moment1.fc.bias", "moment2.fc.weight", "moment2.fc.bias"]
+    assert [n for n, _ in train.parameters_and_names()] == \
+        ["fc.weight", "fc.bias"] + ["optimizer." + n for n in state]
+    assert [p.name for p in train.get_parameters()] == ["fc.weight", "fc.bias"] + state
+    assert [p.name for p in train.trainable_params()] == ["fc.weight", "fc.bias"] + state
+    assert [n for n, _ in train.cells_and_names()] == [
+        "", "network", "network._backbone", "network._backbone.fc", "network._loss_fn",
+        "optimizer", "grad_reducer"]
+
+
+def test_momentum_and_sgd_state_as_mindspore(rng):
+    """Momentum and SGD keep a float32 `momentum` Parameter; SGD an `accum` and a `stat`
+    (ones until the first step with momentum), whatever the momentum; AdamWeightDecay's moments
+    are `adam_m` and `adam_v` (MindSpore 2.10's checkpoint keys)."""
+    w, b, x, y = _data(rng)
+    net = Net(w, b)
+    sgd = nn.SGD(net.trainable_params(), 0.1)
+    assert [p.name for p in sgd.get_parameters()] == [
+        "global_step", "learning_rate", "fc.weight", "fc.bias", "momentum", "accum.fc.weight", "accum.fc.bias",
+        "stat.fc.weight", "stat.fc.bias"]
+    assert sgd.momentum.dtype == cellgraph.float32 and float(sgd.momentum.asnumpy()) == 0.0
+    np.testing.assert_array_equal(sgd.stat[0].asnumpy(), np.ones_like(w))
+    mom = nn.SGD(net.trainable_params(), 0.1, momentum=0.5)
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), mom)
+    train(Tensor(x), Tensor(y))
+    np.testing.assert_array_equal(mom.stat[0].asnumpy(), np.zeros_like(w))
+    momentum = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    assert [p.name for p in momentum.get_parameters()] == [
+        "global_step", "learning_rate", "fc.weight", "fc.bias", "momentum", "moments.fc.weight", "moments.fc.bias"]
+    adamw = nn.AdamWeightDecay(net.trainable_params())
+    assert [p.name for p in adamw.get_parameters()][4:] == [
+        "adam_m.fc.weight", "adam_m.fc.bias", "adam_v.fc.weight", "adam_v.fc.bias"]
 
 
 def test_optimizer_errors(rng):

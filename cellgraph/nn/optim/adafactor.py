@@ -65,7 +65,7 @@ class AdaFactor(Optimizer):
                 return tuple(factored_shape(tuple(p.shape))) if matrix else tuple(p.shape)
             return (1,)
         return ParameterTuple(Parameter(Tensor(np.zeros(shape(p), p.dtype.np), p.dtype),
-                                        name=f"{prefix}_{p.name}", requires_grad=False)
+                                        name=f"{prefix}_{p.name}")
                               for p in self.parameters)
 
     def update(self, index, param, grad, lr, step):

@@ -16,6 +16,8 @@ __all__ = ["Adam", "AdamOffload", "AdamW", "AdamWeightDecay"]
 
 class _AdamBase(Optimizer):
     keeps_beta_powers = False
+    # the moments' attributes and their Parameters' name prefix ("moment1.fc.weight")
+    moment_state = (("moment1", "moment1"), ("moment2", "moment2"))
 
     def __init__(self, params, learning_rate, beta1, beta2, eps, weight_decay, loss_scale):
         super().__init__(learning_rate, params, weight_decay, loss_scale)
@@ -29,18 +31,19 @@ class _AdamBase(Optimizer):
             # in their own construct)
             shape = (1,) if self.use_offload else self.beta_power_shape
             self.beta1_power = Parameter(Tensor(np.ones(shape, np.float32)),
-                                         name="beta1_power", requires_grad=False)
+                                         name="beta1_power")
             self.beta2_power = Parameter(Tensor(np.ones(shape, np.float32)),
-                                         name="beta2_power", requires_grad=False)
-        self.moment1 = self.clone_state("moment1")
-        self.moment2 = self.clone_state("moment2")
+                                         name="beta2_power")
+        for attribute, prefix in self.moment_state:
+            setattr(self, attribute, self.clone_state(prefix))
 
     def moments(self, index, grad):
         """The updated first and second moments (assigned)."""
-        m = assign(self.moment1[index], F.add(F.mul(self.moment1[index], self.beta1),
-                                              F.mul(grad, 1 - self.beta1)))
-        v = assign(self.moment2[index], F.add(F.mul(self.moment2[index], self.beta2),
-                                              F.mul(F.square(grad), 1 - self.beta2)))
+        moment1, moment2 = (getattr(self, attribute) for attribute, _ in self.moment_state)
+        m = assign(moment1[index], F.add(F.mul(moment1[index], self.beta1),
+                                         F.mul(grad, 1 - self.beta1)))
+        v = assign(moment2[index], F.add(F.mul(moment2[index], self.beta2),
+                                         F.mul(F.square(grad), 1 - self.beta2)))
         return m, v
 
     @staticmethod
@@ -167,9 +170,11 @@ class AdamW(_AdamBase):
 
 class AdamWeightDecay(_AdamBase):
     """MindSpore's AdamWeightDecay (no bias correction):
-    param -= lr (m / (sqrt(v) + eps) + weight_decay * param)."""
+    param -= lr (m / (sqrt(v) + eps) + weight_decay * param). Its moments are `moments1` and
+    `moments2`, named "adam_m.<param>" and "adam_v.<param>" as in MindSpore's checkpoints."""
 
     decoupled_weight_decay = True
+    moment_state = (("moments1", "adam_m"), ("moments2", "adam_v"))
 
     def __init__(self, params, learning_rate=1e-3, beta1=0.9, beta2=0.999, eps=1e-6,
                  weight_decay=0.0):

@@ -30,8 +30,7 @@ class AdaMax(Optimizer):
         if eps <= 0:
             raise ArgumentValueError(f"AdaMax: `eps` must be > 0, got {eps}")
         self.beta1, self.beta2, self.eps = beta1, beta2, eps
-        self.beta1_power = Parameter(Tensor(np.ones((1,), np.float32)), name="beta1_power",
-                                     requires_grad=False)
+        self.beta1_power = Parameter(Tensor(np.ones((1,), np.float32)), name="beta1_power")
         self.moment1 = self.clone_state("moment1")
         self.moment2 = self.clone_state("moment2")
 

@@ -30,10 +30,9 @@ class ASGD(Optimizer):
         self.lambd, self.alpha = lambd, alpha
         self.t0 = Tensor(np.array([t0], np.float32))
         self.lens = len(self._parameters)
-        self.mu = ParameterTuple(Parameter(Tensor(np.array(1.0, np.float32)), name=f"mu_{p.name}",
-                                           requires_grad=False) for p in self._parameters)
+        self.mu = ParameterTuple(Parameter(Tensor(np.array(1.0, np.float32)), name=f"mu_{p.name}") for p in self._parameters)
         self.eta = ParameterTuple(Parameter(Tensor(np.array(0.0, np.float32)),
-                                            name=f"eta_{p.name}", requires_grad=False)
+                                            name=f"eta_{p.name}")
                                   for p in self._parameters)
         self.ax = self.clone_state("ax_")
 

@@ -4,8 +4,10 @@ parameter groups that every optimizer shares, with MindSpore's attributes and he
 An optimizer is a Cell whose construct takes one gradient per parameter and updates the
 parameters and its own state in place with `ops.assign`; inside TrainOneStepCell that makes the
 forward pass, the backward pass and the update one compiled graph. State (moments, the step
-counter) are Parameters with requires_grad=False, named like MindSpore's ("moment1.fc1.weight",
-"global_step"), so checkpoints carry them.
+counter) are Parameters named like MindSpore's ("moment1.fc1.weight", "global_step"), so
+checkpoints carry them; as in MindSpore they keep Parameter's default requires_grad=True (a
+moment takes its parameter's), which only matters to what `trainable_params()` of a Cell holding
+the optimizer lists: gradients are taken with respect to the optimizer's `parameters`.
 """
 from __future__ import annotations
 
@@ -193,8 +195,7 @@ class Optimizer(Cell):
         self.dynamic_lr = False
         self.assignadd = AssignAdd()
         self.global_step_increase_tensor = Tensor(np.ones((1,), np.int32))
-        self.global_step = Parameter(Tensor(np.zeros((1,), np.int32)), name="global_step",
-                                     requires_grad=False)
+        self.global_step = Parameter(Tensor(np.zeros((1,), np.int32)), name="global_step")
         self.is_group = False
         self.is_group_lr = False
         self.is_group_params_ordered = False
@@ -280,7 +281,7 @@ class Optimizer(Cell):
         if isinstance(learning_rate, float):
             learning_rate = Tensor(np.array(learning_rate, np.float32))
         if isinstance(learning_rate, Tensor) and learning_rate.ndim == 0:
-            learning_rate = Parameter(learning_rate, name=name, requires_grad=False)
+            learning_rate = Parameter(learning_rate, name=name)
             if self.is_group_lr and self.dynamic_lr:
                 learning_rate = _ConvertToCell(learning_rate)
             return learning_rate
@@ -532,7 +533,7 @@ class Optimizer(Cell):
         states = []
         for p in self.parameters:
             state = Parameter(Tensor(np.full(p.shape, init, p.dtype.np), p.dtype),
-                              name=f"{prefix}.{p.name}", requires_grad=False)
+                              name=f"{prefix}.{p.name}", requires_grad=p.requires_grad)
             state._split = getattr(p, "_split", None)
             states.append(state)
         return ParameterTuple(states)
@@ -713,7 +714,7 @@ class _IteratorLearningRate(_LearningRateCell):
         if learning_rate.ndim != 1:
             raise ShapeError(f"For 'Optimizer', the dimension of the argument 'learning_rate' "
                              f"should be 1, but got {learning_rate.ndim}.")
-        super().__init__(Parameter(learning_rate, name=name, requires_grad=False))
+        super().__init__(Parameter(learning_rate, name=name))
 
     def construct(self, global_step):
         rates = self.learning_rate

@@ -24,10 +24,10 @@ class RMSProp(Optimizer):
         self.epsilon = _float(epsilon, "RMSProp", "epsilon", low=0.0, low_open=True)
         self.use_locking = _bool(use_locking, "RMSProp", "use_locking")
         self.centered = _bool(centered, "RMSProp", "centered")
+        if self.centered:  # first in MindSpore's checkpoints
+            self.mean_grad = self.clone_state("mean_grad")
         self.mean_square = self.clone_state("mean_square", 1.0)
         self.moment = self.clone_state("moment")
-        if self.centered:
-            self.mean_grad = self.clone_state("mean_grad")
 
     def update(self, index, param, grad, lr, step):
         ms = assign(self.mean_square[index], F.add(F.mul(self.mean_square[index], self.decay),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numbers
 
+from cellgraph.auto_parallel import get_auto_parallel_context
 from cellgraph.autograd import GradOperation, value_and_grad
 from cellgraph.common.assign import assign
 from cellgraph.ops import functional as F
@@ -96,6 +97,8 @@ class TrainOneStepCell(Cell):
         # self.grad(self.network, self.weights)(*inputs, sens)
         self.grad = GradOperation(get_by_list=True, sens_param=True)
         # DATA_PARALLEL: the gradients are all-reduced (averaged when gradients_mean)
+        self.reducer_flag = get_auto_parallel_context("parallel_mode") in (
+            "data_parallel", "hybrid_parallel")
         self.grad_reducer = data_parallel_reducer(self.weights)
 
     def construct(self, *inputs):

@@ -33,6 +33,7 @@ from cellgraph.primitives.errors import ArgumentValueError, DTypeError
 from cellgraph.runtime.tensor import Parameter
 
 from ..cell import Cell
+from ..layer.basic import Identity
 
 __all__ = ["DistributedGradReducer"]
 
@@ -113,17 +114,12 @@ def broadcast_parameters(params, root_rank: int = 0, group: str = WORLD_COMM_GRO
         p.set_data(value)
 
 
-def keep_gradients(grads):
-    """The reducer of a stand-alone process: the gradients as they are."""
-    return grads
-
-
 def data_parallel_reducer(weights):
     """The reducer a training cell applies to its gradients: a DistributedGradReducer in
     DATA_PARALLEL mode (after broadcasting the weights from rank 0 when parameter_broadcast is
-    set), else `keep_gradients`."""
+    set), else an nn.Identity, as MindSpore's training cells hold (their `grad_reducer` child)."""
     if get_auto_parallel_context("parallel_mode") != "data_parallel":
-        return keep_gradients
+        return Identity()
     if get_auto_parallel_context("parameter_broadcast"):
         broadcast_parameters(weights)
     return DistributedGradReducer(weights, get_auto_parallel_context("gradients_mean"),

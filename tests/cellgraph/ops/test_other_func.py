@@ -30,7 +30,8 @@ def test_switch_layer_picks_at_run_time_and_differentiates_the_branch_taken():
     net, x = _Switch(), Tensor(np.ones([4, 3], np.float32))
     np.testing.assert_allclose(net(Tensor(0, mstype.int32), x).asnumpy(), np.full([4, 3], 1.5))
     np.testing.assert_allclose(net(Tensor(1, mstype.int32), x).asnumpy(), np.full([4, 3], 6.0))
-    params = ParameterTuple(net.trainable_params())
+    # the layers' Parameters (a tuple of Cells is not a Cell's child, as in MindSpore)
+    params = ParameterTuple([net.layers[0].z, net.layers[1].z, net.z3])
     grads = ops.GradOperation(get_by_list=True)(net, params)(Tensor(1, mstype.int32), x)
     by_value = {float(p.asnumpy()[0, 0]): g.asnumpy() for p, g in zip(params, grads)}
     np.testing.assert_allclose(by_value[0.5], 0)  # the layer not taken
