@@ -522,6 +522,11 @@ class Cell(CellState):
         """The direct sub-Cells by attribute name (MindSpore's `cell._cells`)."""
         return dict(self._children())
 
+    @property
+    def _params(self) -> dict:
+        """The Parameters this Cell holds itself by key (MindSpore's `cell._params`)."""
+        return dict(_parameter_table(self))
+
     def parameters_dict(self, recurse=True) -> dict:
         """{Parameter name: Parameter}, in attribute order: keyed by each Parameter's own
         name as MindSpore's is (the hierarchical name where it has none), so a renamed

@@ -217,3 +217,8 @@ def test_names_follow_mindspores_tables():
         ("network.weight", "optimizer.weight"), ("network.bias", "optimizer.bias"),
         ("optimizer.global_step", "optimizer.global_step")]
     assert ms.float32 == step.optimizer.momentum.dtype
+
+
+def test_params_table_of_a_cell():
+    fc = nn.Dense(2, 3)
+    assert list(fc._params) == ["weight", "bias"] and fc._params["weight"] is fc.weight
