@@ -407,3 +407,17 @@ def test_adam_follows_mindspores_kernel_to_the_last_bit(options):
     np.testing.assert_allclose(losses, np.array([2.3025851249694824, 2.263073682785034,
                                                  2.223747491836548], np.float32), rtol=2.5e-7,
                                atol=0)
+
+
+def test_adafactor_counts_its_steps_in_afactor_step(rng):
+    w, b, x, y = _data(rng)
+    net = Net(w.astype(np.float32), b.astype(np.float32))
+    net.to_float(cellgraph.float32)
+    for p in net.get_parameters():
+        p.set_dtype(cellgraph.float32)
+    opt = nn.AdaFactor(net.trainable_params())
+    assert opt.step.name == "afactor_step" and opt.step.shape == (1,)
+    train = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), opt)
+    for _ in range(2):
+        train(Tensor(x.astype(np.float32)), Tensor(y.astype(np.float32)))
+    np.testing.assert_array_equal(opt.step.asnumpy(), [2.0])

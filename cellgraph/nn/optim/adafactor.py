@@ -55,6 +55,8 @@ class AdaFactor(Optimizer):
         self.exp_avg_sq_row = self._state("exp_avg_sq_row", lambda s: s[:-1])
         self.exp_avg_sq_col = self._state("exp_avg_sq_col", lambda s: s[:-2] + s[-1:])
         self.exp_avg_sq = self._state("exp_avg_sq", lambda s: (1,), factored=False)
+        # the step count t, as MindSpore's (its checkpoints carry it as "afactor_step")
+        self.step = Parameter(Tensor(np.zeros((1,), np.float32)), name="afactor_step")
 
     def _state(self, prefix: str, factored_shape, factored=True) -> ParameterTuple:
         """Zeros of factored_shape(param shape) for matrices, of the parameter's shape (or one
@@ -69,7 +71,10 @@ class AdaFactor(Optimizer):
                               for p in self.parameters)
 
     def update(self, index, param, grad, lr, step):
-        t = F.cast(F.add(step, 1), param.dtype)
+        if index == 0:  # once a step, before the first parameter's update
+            self.__dict__["_step_count"] = F.reshape(assign(self.step, F.add(self.step, 1.0)),
+                                                     ())
+        t = F.cast(self._step_count, param.dtype)
         if self.relative_step:
             lr = F.minimum(F.mul(t, 1e-6) if self.warmup_init else 1e-2, F.rsqrt(t))
         lr = _lr_like(lr, param)
