@@ -226,7 +226,8 @@ REVIEWED: dict[tuple[str, str], tuple[str, str]] = {
        for where in ("optim.adam.AdamWeightDecay", "optim.momentum.Momentum",
                      "optim.adadelta.Adadelta", "optim.ada_grad.Adagrad",
                      "optim.rmsprop.RMSProp", "optim.ftrl.FTRL",
-                     "optim.proximal_ada_grad.ProximalAdagrad", "optim.adamax.AdaMax")},
+                     "optim.proximal_ada_grad.ProximalAdagrad", "optim.adamax.AdaMax",
+                     "optim.sgd.SGD", "optim.adafactor.AdaFactor")},
     **{(f"{_DS}.samplers.{where}", name): (
         "protocol", "the engine's arguments to every sampler; this one does not need it")
        for where, name in (("PKSampler.indices", "num_rows"), ("Sampler.indices", "state"),

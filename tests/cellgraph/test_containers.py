@@ -108,3 +108,25 @@ def test_sequential_cell_list_attribute_as_mindspore_has_it():
     outs = Features(seq)(x)
     assert [o.shape for o in outs] == [(1, 3), (1, 3), (1, 1)]
     np.testing.assert_allclose(outs[-1].asnumpy(), seq(x).asnumpy(), rtol=1e-6)
+
+
+def test_cells_joining_later_take_the_prefix_the_others_carry():
+    """MindSpore 2.10: a Cell appended to (or inserted in) a CellList whose Cells already carry
+    a prefix ("d.0.weight") gets it too, and an insert renames the Cells that move up."""
+    class Holder(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.c = nn.CellList()
+            self.c.append(nn.Dense(2, 2))
+            self.d = nn.CellList([nn.Dense(1, 1)])
+            self.d.append(nn.Dense(1, 2))
+            self.d.insert(0, nn.Dense(1, 3))
+
+        def construct(self, x):
+            return x
+
+    net = Holder()
+    assert [p.name for p in net.trainable_params()] == [
+        "0.weight", "0.bias", "d.0.weight", "d.0.bias", "d.1.weight", "d.1.bias",
+        "d.2.weight", "d.2.bias"]
+    assert net.d[0].weight.shape == (3, 1) and net.d[1].weight.shape == (1, 1)

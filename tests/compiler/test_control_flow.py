@@ -155,7 +155,7 @@ class Scale(nn.Cell):
 class LoopOverCells(nn.Cell):
     def __init__(self):
         super().__init__()
-        self.layers = (Scale(0.5), Scale(-1.5), Scale(2.0))
+        self.layers = nn.CellList([Scale(0.5), Scale(-1.5), Scale(2.0)])
 
     def construct(self, x):
         for layer in self.layers:

@@ -259,7 +259,7 @@ def test_a_training_step_holds_weights_and_optimizer_states_as_slices():
     verify(out)
     splits = {w.name: s and s[0][0] for w, s in zip(out.weights, out.weight_splits)}
     assert splits == {"0.weight": 0, "0.bias": 0, "moments.0.weight": 0, "moments.0.bias": 0,
-                      "learning_rate": None, "global_step": None}
+                      "learning_rate": None, "global_step": None, "momentum": None}
     top, loss = print_graph(out).split("\n\n")
     assert "%moments_0_weight: f32[3,4]" in top
     assert "shard_all" not in top  # the update runs on the slices, with no communication

@@ -52,6 +52,36 @@ class _CellContainer(Cell):
             self._names.append(str(i))
         self._changed()
 
+    def _name_prefix(self) -> tuple[str, int]:
+        """What MindSpore's containers read off their first Parameters' names when a Cell
+        joins later: the prefix before the first holding Cell's key ("d." in "d.0.weight")
+        and the key's position among the dotted parts."""
+        found = []
+        for key in self._names:
+            first = next(iter(self.__dict__[key].parameters_and_names()), None)
+            if first is not None:
+                found.append((key, first[1].name.split(".")))
+                if len(found) == 2:
+                    break
+        prefix, position = "", 0
+        if not found:
+            return prefix, position
+        first_key, parts = found[0]
+        for i, part in enumerate(parts):
+            if part == first_key:
+                prefix, position = ".".join(parts[:i]) + "." if i else "", i
+                if len(found) > 1 and i < len(found[1][1]) and found[1][1][i] == found[1][0]:
+                    break
+        return prefix, position
+
+    def _append(self, cell) -> None:
+        """A Cell joins at the end, its Parameters named by the prefix the others carry."""
+        prefix, _ = self._name_prefix()
+        index = str(len(self._names))
+        self._add(index, cell)
+        if prefix and self._auto_prefix:
+            cell._prefix_parameter_names(prefix + index)
+
     def _cells_list(self) -> list:
         guarded(self, "_layout")  # a graph that iterated this list is rebuilt when it changes
         return [self.__dict__[name] for name in self._names]
@@ -86,9 +116,20 @@ class _CellContainer(Cell):
         self._reindex(cells)
 
     def insert(self, index, cell) -> None:
+        """As MindSpore's: the Cells after `index` move up one and their Parameters are
+        renamed to their new index, the new Cell's named by its index, under the prefix the
+        others carry."""
         cells = self._cells_list()
+        prefix, position = self._name_prefix()
         cells.insert(index, _check_cell(cell, self.op))
         self._reindex(cells, cell)
+        start = cells.index(cell)
+        if prefix and self._auto_prefix:
+            cell._prefix_parameter_names(prefix + str(start))
+        for i in range(start + 1, len(cells)):
+            for _, param in cells[i].parameters_and_names():
+                rest = param.name.split(".")[position + 1:]
+                param.name = ".".join([f"{prefix}{i}", *rest])
 
 
 class SequentialCell(_CellContainer):
@@ -108,7 +149,7 @@ class SequentialCell(_CellContainer):
             self._add(str(i), cell)
 
     def append(self, cell) -> SequentialCell:
-        self._add(str(len(self._names)), cell)
+        self._append(cell)
         return self
 
     @property
@@ -134,7 +175,7 @@ class CellList(_CellContainer):
         self.extend(cells)
 
     def append(self, cell) -> CellList:
-        self._add(str(len(self._names)), cell)
+        self._append(cell)
         return self
 
     def extend(self, cells) -> CellList:
