@@ -20,9 +20,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import dtype as dt
-from .array_ops import expand_dims, reshape, transpose, zeros_like
+from .array_ops import cast, expand_dims, reduce_sum, reshape, transpose, zeros_like
 from .batching import batch_size, batched_front
-from .complex_ops import conj_
+from .complex_ops import conj_, real_part
 from .core import Primitive, TensorType, abstract_of, fmt_shape
 from .errors import ArgumentValueError, CompileError, DTypeError, ShapeError
 from .exports import export, export_class
@@ -221,6 +221,58 @@ def _geqrf_type(a: TensorType):
     return a.strong(), TensorType(tuple(batch) + (min(m, n),), a.dtype)
 
 
+def _eig_type(a: TensorType, compute_v=True):
+    """Complex eigenvalues (*, N) and eigenvectors (*, N, N) of float or complex matrices;
+    without `compute_v` the second result is a 0-d placeholder, as MindSpore's."""
+    complex_of = {dt.float32: dt.complex64, dt.float64: dt.complex128,
+                  dt.complex64: dt.complex64, dt.complex128: dt.complex128}
+    if a.dtype not in complex_of:
+        raise DTypeError(f"For primitive[Eig], the input argument[x] must be a type of "
+                         f"{{Tensor[Complex128], Tensor[Complex64], Tensor[Float32], "
+                         f"Tensor[Float64]}}, but got Tensor[{a.dtype.label}].")
+    if a.ndim < 2:
+        raise ArgumentValueError(f"For Eig, x should be at lease 2, but got a {a.ndim}-D "
+                                 f"Tensor.")
+    if a.shape[-1] != a.shape[-2]:
+        raise ArgumentValueError(f"For Eig, x should be square(squares), but got "
+                                 f"{a.shape[-2]} × {a.shape[-1]} matrix(matrices).")
+    out = complex_of[a.dtype]
+    vectors = TensorType(a.shape, out) if compute_v else TensorType((), out)
+    return TensorType(a.shape[:-1], out), vectors
+
+
+# LAPACK's general eigensolver (geev). MindSpore defines no gradient for it; this one has the
+# adjoint of the decomposition with unit eigenvectors, in the complex convention itself.
+eig_p = Primitive("eig", _eig_type, label="Eig", params={"compute_v": True},
+                  multiple_results=True, complex_bprop=True)
+
+
+def _eig_bprop(a, out, dout, compute_v):
+    """The adjoint of A = V diag(w) V^-1 with unit eigenvectors (distinct eigenvalues):
+    G = diag(dw) + (V^H dV - V^H V Re(diag(V^H dV))) / conj(w_j - w_i) off the diagonal, and
+    dA = V^-H G V^H (its real part for a real A). The eigenvectors' phases are arbitrary, so
+    only functions that do not depend on them have a gradient: Im(diag(V^H dV)) = 0."""
+    dw, dv = dout
+    w, v = out if compute_v else eig_p(a, compute_v=True)
+    aval, vval = abstract_of(a), abstract_of(v)
+    n = aval.shape[-1]
+    eye = np.eye(n, dtype=vval.dtype.np)
+    vh = conj_(_mT(v))
+    grad = zeros_like(v)
+    if compute_v and dv is not None:
+        vhdv = matmul(vh, dv)
+        diagonal = cast(real_part(reduce_sum(mul(vhdv, eye), axis=(-2,))), dtype=vval.dtype)
+        projected = sub(vhdv, mul(matmul(vh, v), expand_dims(diagonal, axis=_new_axis(w, -2))))
+        wc = conj_(w)
+        gaps = add(sub(expand_dims(wc, axis=_new_axis(w, -2)), expand_dims(wc, axis=_new_axis(w, -1))),
+                   eye)  # conj(w_j - w_i) off the diagonal, 1 on it
+        grad = mul(div(projected, gaps), (1 - eye).astype(eye.dtype))
+    if dw is not None:
+        grad = add(grad, mul(expand_dims(dw, axis=_new_axis(dw, -1)), eye))
+    grad = matrix_solve(vh, matmul(grad, vh))
+    return (real_part(grad) if aval.dtype in (dt.float32, dt.float64) else grad,)
+
+
 # LAPACK's geqrf: R on and above the diagonal, the Householder vectors (their leading 1
 # implied) below it, and their scales tau; no gradient in MindSpore either
 geqrf = Primitive("geqrf", _geqrf_type, label="Geqrf", public=True, method=True,
@@ -268,6 +320,7 @@ matrix_inverse.def_bprop(_inverse_bprop)
 svd_p.def_bprop(_svd_bprop)
 qr_p.def_bprop(_qr_bprop)
 eigh_p.def_bprop(_eigh_bprop)
+eig_p.def_bprop(_eig_bprop)
 matrix_determinant.def_bprop(_det_bprop)
 matrix_solve.def_bprop(_solve_bprop)
 cholesky_p.def_bprop(_cholesky_bprop)
@@ -283,7 +336,7 @@ def _stack_rule(prim):
 
 
 for _prim in (matrix_inverse, matrix_determinant, cholesky_p, matrix_solve, svd_p, qr_p,
-              eigh_p, geqrf):
+              eigh_p, geqrf, eig_p):
     _prim.def_batch(_stack_rule(_prim))
 
 
@@ -374,6 +427,22 @@ def eigh(a, lower=True):
     return eigh_p(a, lower=_static_bool(lower, "lower", "Eigh"))
 
 
+def eig(A):
+    """The eigenvalues and eigenvectors (unit columns) of each square matrix in `A`, complex
+    (LAPACK's geev: each eigenvector's largest component is real; MindSpore's CPU kernel may
+    give an eigenvector of a complex eigenvalue times another unit phase)."""
+    return eig_p(A, compute_v=True)
+
+
+def eigvals(A):
+    """The eigenvalues of each square matrix in `A`, complex."""
+    return eig_p(A, compute_v=False)[0]
+
+
+def _eig_class(x, compute_v=False):
+    return eig_p(x, compute_v=_static_bool(compute_v, "compute_v", "Eig"))
+
+
 def _qr_class(x, full_matrices=False):
     return qr(x, "complete" if _static_bool(full_matrices, "full_matrices", "Qr") else "reduced")
 
@@ -382,6 +451,9 @@ export(svd, method=True)
 export(qr, method=True)
 export_class("Qr", _qr_class, {"full_matrices": False}, ops_module="math_ops")
 export_class("Svd", _svd_class, {"full_matrices": False, "compute_uv": True}, ops_module="math_ops")
+export(eig)
+export(eigvals, method=True)
+export_class("Eig", _eig_class, {"compute_v": False}, ops_module="math_ops")
 export(inverse, method=True)
 export(det, method=True)
 export(logdet, method=True)
@@ -398,7 +470,9 @@ __all__ = [
     "cholesky_inverse",
     "cholesky_solve",
     "det",
+    "eig",
     "eigh",
+    "eigvals",
     "geqrf",
     "inverse",
     "logdet",

@@ -75,6 +75,8 @@ HOST_FALLBACKS = {
                     "uniform_real",
     "uniform_candidate_sampler": "draws from the global NumPy generator (or the instance's "
                                  "stream), as uniform_real",
+    "eig": "LAPACK's general eigensolver through NumPy: CuPy has none, JAX's runs on the CPU "
+           "only, and one solver gives every backend the same eigenvectors",
     "print": "formats values on the host",
     "py_hook": "calls the user's Python function (HookBackward) on host values",
     "py_func": "calls the user's Python function (ops.Custom, func_type='pyfunc') on host "

@@ -824,6 +824,17 @@ def _eigh(xp, x, lower=True):
     return xp.linalg.eigh(xp.where(kept, x, xp.matrix_transpose(x)))
 
 
+@kernel("eig")
+def _eig(xp, x, compute_v=True):
+    """LAPACK's geev through NumPy (every backend runs it on the host: see HOST_FALLBACKS),
+    complex whether or not the eigenvalues are."""
+    kind = np.complex64 if x.dtype in (np.float32, np.complex64) else np.complex128
+    if not compute_v:
+        return np.linalg.eigvals(x).astype(kind), np.zeros((), kind)
+    w, v = np.linalg.eig(x)
+    return w.astype(kind), v.astype(kind)
+
+
 @kernel("qr")
 def _qr(xp, x, mode="reduced"):
     q, r = xp.linalg.qr(x, mode=mode)

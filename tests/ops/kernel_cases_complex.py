@@ -65,7 +65,24 @@ def _solves():
                                        ((2, 2, 2), (2, 2, 1), c64, True)]]
 
 
+def _eigs():
+    """LAPACK's geev: complex eigenvalues and unit eigenvectors of real and complex matrices
+    (every backend runs NumPy's on the host); without compute_v a 0-d placeholder."""
+    def ref(a, compute_v=True):
+        kind = np.complex64 if a.dtype in (np.float32, np.complex64) else np.complex128
+        if not compute_v:
+            return np.linalg.eigvals(a).astype(kind), np.zeros((), kind)
+        w, v = np.linalg.eig(a)
+        return w.astype(kind), v.astype(kind)
+
+    return [Case((arr((3, 3), f32),), ref, (c64, c64)),
+            Case((arr((2, 3, 3), f64),), ref, (c128, c128)),
+            Case((carr((2, 2), c128),), ref, (c128, c128)),
+            Case((arr((3, 3), f64),), ref, (c128, c128), {"compute_v": False})]
+
+
 COMPLEX_CASES = seeded({
+    "eig": _eigs,
     "matrix_solve": _solves,
     "complex": _parts,
     "real": lambda: _unary(np.real, dt.real_of),
