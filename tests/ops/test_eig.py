@@ -87,7 +87,7 @@ def test_second_derivative_of_the_eigenvalues():
         return ms.grad(lambda y: (ops.real(ops.eigvals(y)) * Tensor(C)).sum())(x).sum()
 
     def first_np(a):
-        w, v = np.linalg.eig(a)
+        _, v = np.linalg.eig(a)
         return np.real(np.linalg.inv(v).T @ np.diag(C).astype(complex) @ v.T).sum()
 
     np.testing.assert_allclose(ms.grad(first)(Tensor(A)).asnumpy(),
