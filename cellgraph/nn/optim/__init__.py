@@ -9,6 +9,7 @@ from . import (
     asgd,
     ftrl,
     lamb,
+    lars,
     lazyadam,
     momentum,
     optimizer,
@@ -25,6 +26,7 @@ from .adamax import *
 from .asgd import *
 from .ftrl import *
 from .lamb import *
+from .lars import *
 from .lazyadam import *
 from .momentum import *
 from .optimizer import *
@@ -35,5 +37,5 @@ from .sgd import *
 
 __all__ = [name for module in (optimizer, sgd, momentum, adam, rmsprop, ada_grad, adadelta,
                                lamb, adafactor, ftrl, proximal_ada_grad, adamax, lazyadam,
-                               rprop, asgd)
+                               rprop, asgd, lars)
            for name in module.__all__]

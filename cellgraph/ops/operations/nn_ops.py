@@ -152,6 +152,52 @@ LogSoftmax = define_class("LogSoftmax", lambda x, axis=-1: F.log_softmax(x, axis
                           module=__name__)
 
 
+def lars_update(weight, gradient, norm_weight, norm_gradient, weight_decay, learning_rate,
+                epsilon=1e-05, hyperpara=0.001, use_clip=False):
+    """MindSpore's LARSUpdate (nn.LARS's step): the LARS gradient of one parameter from the
+    sums of squares of its weight and gradient, trust * (gradient + weight_decay * weight) with
+    trust = hyperpara * |w| / (|g| + weight_decay * |w| + epsilon), 1 where |w| or |g| is 0,
+    and with use_clip min(trust / learning_rate, 1)."""
+    _check_lars_attributes(epsilon, hyperpara, use_clip)
+    if tuple(gradient.shape) != tuple(weight.shape):
+        raise DTypeError(f"For 'LARSUpdate', the shape of 'gradient' {tuple(gradient.shape)} "
+                         f"should be the same as 'weight' {tuple(weight.shape)}.")
+    dtype = weight.dtype
+    w_norm, g_norm = F.sqrt(F.cast(norm_weight, dtype)), F.sqrt(F.cast(norm_gradient, dtype))
+    weight_decay = F.cast(weight_decay, dtype) if is_tensor(weight_decay) else weight_decay
+    trust = F.div(F.mul(w_norm, hyperpara),
+                  F.add(F.add(g_norm, F.mul(w_norm, weight_decay)), epsilon))
+    if use_clip:
+        trust = F.minimum(F.div(trust, F.cast(learning_rate, dtype)), 1.0)
+    positive = F.logical_and(F.greater(w_norm, 0), F.greater(g_norm, 0))
+    trust = F.select(positive, trust, F.ones_like(trust))
+    return F.mul(F.add(gradient, F.mul(weight, weight_decay)), trust)
+
+
+def _check_lars_attributes(epsilon, hyperpara, use_clip) -> None:
+    for name, value in (("epsilon", epsilon), ("hyperpara", hyperpara)):
+        if not isinstance(value, float):
+            raise DTypeError(f"For 'LARSUpdate', the type of '{name}' should be 'float', but "
+                             f"got '{type(value).__name__}'.")
+    if not isinstance(use_clip, bool):
+        raise DTypeError(f"For 'LARSUpdate', the type of 'use_clip' should be 'bool', but got "
+                         f"'{type(use_clip).__name__}'.")
+
+
+class LARSUpdate(define_class("LARSUpdate", lars_update,
+                              {"epsilon": 1e-05, "hyperpara": 0.001, "use_clip": False},
+                              module=__name__)):
+    """`ops.LARSUpdate(epsilon=1e-05, hyperpara=0.001, use_clip=False)(weight, gradient,
+    norm_weight, norm_gradient, weight_decay, learning_rate)`: see `lars_update`."""
+
+    def __init__(self, epsilon=1e-05, hyperpara=0.001, use_clip=False):
+        _check_lars_attributes(epsilon, hyperpara, use_clip)
+        super().__init__(epsilon, hyperpara, use_clip)
+
+
+LARSUpdate.__module__ = __name__
+
+
 class L2Normalize(PrimitiveClass):
     """`ops.L2Normalize(axis=0, epsilon=1e-4)(x)`: x / sqrt(max(sum(x^2), epsilon))."""
 
@@ -992,7 +1038,7 @@ def _pair_of_positive_ints(op, name, value) -> tuple:
 
 
 __all__ += ["LRN", "DataFormatDimMap", "DeformableOffsets", "DepthwiseConv2dNative", "MaxPoolWithArgmax"]
-__all__ += ["FractionalMaxPoolWithFixedKsize"]
+__all__ += ["FractionalMaxPoolWithFixedKsize", "LARSUpdate"]
 
 
 # the classes derived from the primitives' declarations that MindSpore files here
