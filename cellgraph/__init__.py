@@ -69,7 +69,8 @@ _LAZY = {
         "Generator", "default_generator", "initial_seed", "manual_seed")},
     **{name: ("cellgraph.context", name) for name in (
         "COMPATIBLE", "GRAPH_MODE", "LAX", "PYNATIVE_MODE", "STRICT", "get_context",
-        "set_context", "set_recursion_limit")},
+        "get_ps_context", "reset_ps_context", "set_context", "set_ps_context",
+        "set_recursion_limit")},
     **{name: ("cellgraph.device", name) for name in (
         "export", "get_current_device", "load", "set_deterministic", "set_device")},
     **{name: ("cellgraph.forward", name) for name in ("jvp", "linearize", "vjp")},
@@ -236,6 +237,7 @@ __all__ = [
     "get_level",
     "get_log_config",
     "get_metric_fn",
+    "get_ps_context",
     "get_py_obj_dtype",
     "get_rng_state",
     "get_seed",
@@ -287,6 +289,7 @@ __all__ = [
     "reset_max_memory_allocated",
     "reset_max_memory_reserved",
     "reset_peak_memory_stats",
+    "reset_ps_context",
     "safetensors_to_ckpt",
     "save_checkpoint",
     "set_auto_parallel_context",
@@ -297,6 +300,7 @@ __all__ = [
     "set_dump",
     "set_enc_key",
     "set_enc_mode",
+    "set_ps_context",
     "set_recursion_limit",
     "set_rng_state",
     "set_seed",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import warnings
 
-from cellgraph.primitives.errors import ArgumentError, ArgumentValueError
+from cellgraph.primitives.errors import ArgumentError, ArgumentValueError, UnsupportedError
 
 from .auto_parallel import (  # noqa: F401  (mindspore.context's names)
     ParallelMode,
@@ -274,6 +274,40 @@ def get_context(attr_key: str):
         raise ArgumentError(f"get_context: unknown attr_key {attr_key!r}; known keys: "
                             + ", ".join(sorted(_state)))
     return _state[attr_key]
+
+
+# ----- parameter-server context (MindSpore's keys and defaults) ---------------------------------
+
+_PS_DEFAULTS = {"server_mode": "", "ms_role": "MS_NOT_PS", "enable_ps": False, "worker_num": 0,
+                "server_num": 0, "scheduler_ip": "127.0.0.1", "scheduler_port": 6667,
+                "enable_ssl": False, "config_file_path": ""}
+_PS_WRITE_ONLY = ("client_password", "server_password")
+_ps_state = dict(_PS_DEFAULTS)
+
+
+def set_ps_context(**kwargs) -> None:
+    """MindSpore's parameter-server settings. cellgraph trains without parameter servers, so
+    `enable_ps=True` is refused; the other keys are kept and read back by get_ps_context."""
+    for key, value in kwargs.items():
+        if key not in _PS_DEFAULTS and key not in _PS_WRITE_ONLY:
+            raise ArgumentValueError(f"Set PS context keyword {key} is not recognized!")
+    if kwargs.get("enable_ps"):
+        raise UnsupportedError("set_ps_context: parameter-server training (enable_ps=True) is "
+                               "not supported; train data-parallel instead")
+    _ps_state.update({k: v for k, v in kwargs.items() if k in _PS_DEFAULTS})
+
+
+def get_ps_context(attr_key):
+    """A parameter-server setting (see set_ps_context)."""
+    if attr_key not in _PS_DEFAULTS:
+        raise ArgumentValueError(f"Get PS context keyword {attr_key} is not recognized!")
+    return _ps_state[attr_key]
+
+
+def reset_ps_context() -> None:
+    """The parameter-server settings back to MindSpore's defaults."""
+    _ps_state.clear()
+    _ps_state.update(_PS_DEFAULTS)
 
 
 def _select_device(target: str) -> None:

@@ -83,3 +83,21 @@ def test_save_graphs_path_is_made_and_kept_absolute(tmp_path, monkeypatch):
         assert context.get_context("save_graphs_path") == str(tmp_path / "ir_files" / "deeper")
     finally:
         context.set_context(save_graphs_path=before)
+
+
+def test_ps_context_keeps_mindspores_keys_and_refuses_parameter_servers():
+    import cellgraph as ms
+    from cellgraph.primitives.errors import UnsupportedError
+
+    assert ms.get_ps_context("scheduler_port") == 6667  # MindSpore 2.10's defaults
+    assert ms.get_ps_context("ms_role") == "MS_NOT_PS" and not ms.get_ps_context("enable_ps")
+    ms.set_ps_context(enable_ssl=True, client_password="secret")
+    assert ms.get_ps_context("enable_ssl") is True
+    ms.reset_ps_context()
+    assert ms.get_ps_context("enable_ssl") is False
+    with pytest.raises(ValueError, match="Set PS context keyword foo is not recognized"):
+        ms.set_ps_context(foo=1)
+    with pytest.raises(ValueError, match="Get PS context keyword foo is not recognized"):
+        ms.get_ps_context("foo")
+    with pytest.raises(UnsupportedError, match="enable_ps"):
+        ms.set_ps_context(enable_ps=True)
