@@ -288,7 +288,7 @@ _ps_state = dict(_PS_DEFAULTS)
 def set_ps_context(**kwargs) -> None:
     """MindSpore's parameter-server settings. cellgraph trains without parameter servers, so
     `enable_ps=True` is refused; the other keys are kept and read back by get_ps_context."""
-    for key, value in kwargs.items():
+    for key in kwargs:
         if key not in _PS_DEFAULTS and key not in _PS_WRITE_ONLY:
             raise ArgumentValueError(f"Set PS context keyword {key} is not recognized!")
     if kwargs.get("enable_ps"):
