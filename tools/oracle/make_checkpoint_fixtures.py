@@ -82,8 +82,47 @@ def write(folder: str) -> None:
     expected = {name: raw(value) for name, value in params.items()}
     expected.update({name: raw(p) for name, p in net.parameters_and_names()})
     np.savez(os.path.join(folder, "expected.npz"), **expected)
+    write_training_networks(folder)
     for name in sorted(os.listdir(folder)):
         print(f"{name}: {os.path.getsize(os.path.join(folder, name))} bytes")
+
+
+OPTIMIZERS = {"momentum": lambda p: nn.Momentum(p, 0.1, 0.9),
+              "sgd": lambda p: nn.SGD(p, 0.1, momentum=0.9),
+              "adamw": lambda p: nn.AdamWeightDecay(p, 0.01)}
+
+
+class Trainable(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Dense(4, 3, weight_init="normal")
+        self.bn = nn.BatchNorm1d(3)
+        self.fc2 = nn.Dense(3, 2, weight_init="normal")
+
+    def construct(self, x):
+        return self.fc2(self.bn(self.fc1(x)))
+
+
+def training_network(kind: str):
+    """Trainable in a WithLossCell and a TrainOneStepCell with one of OPTIMIZERS: what
+    ModelCheckpoint saves during Model.train, optimizer state included."""
+    net = Trainable()
+    return nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                               OPTIMIZERS[kind](net.trainable_params()))
+
+
+def write_training_networks(folder: str) -> None:
+    """ms_train_<optimizer>.ckpt after one step, and ms_train_expected.npz (raw bytes)."""
+    ms.set_seed(1)
+    x = Tensor(np.linspace(-1, 1, 12).reshape(3, 4).astype(np.float32))
+    y = Tensor(np.zeros((3, 2), np.float32))
+    expected = {}
+    for kind in OPTIMIZERS:
+        train = training_network(kind)
+        train(x, y)
+        ms.save_checkpoint(train, os.path.join(folder, f"ms_train_{kind}.ckpt"))
+        expected.update({f"{kind}/{p.name}": raw(p) for p in train.get_parameters()})
+    np.savez(os.path.join(folder, "ms_train_expected.npz"), **expected)
 
 
 def check(folder: str) -> int:
