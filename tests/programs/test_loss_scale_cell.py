@@ -63,3 +63,18 @@ def test_fixed_scale_tensor_matches_unscaled_training():
         loss_plain = plain(x, y)
         np.testing.assert_allclose(loss_scaled.asnumpy(), loss_plain.asnumpy(), rtol=1e-5)
         assert scale.asnumpy().tolist() == [128.0] and not bool(overflow.asnumpy())
+
+
+def test_dynamic_update_cell_follows_mindspores_rule_and_state():
+    """MindSpore 2.10's scales for this run of overflow flags (scale_window 3), and its state
+    Parameters, which its checkpoints of loss-scaled training carry."""
+    manager = nn.DynamicLossScaleUpdateCell(16.0, 2, 3)
+    scale = ms.Parameter(Tensor(np.array(16.0, np.float32)), name="s")
+    seen = []
+    for flag in [0, 0, 0, 1, 0, 0, 0, 0, 1, 1, 0, 0, 0]:
+        manager(scale, Tensor(bool(flag)))
+        seen.append(float(scale.asnumpy()))
+    assert seen == [16, 16, 32, 16, 16, 16, 32, 32, 16, 8, 8, 8, 16]
+    assert [p.name for p in manager.get_parameters()] == [
+        "current_iterator_step", "last_overflow_iterator_step"]
+    assert int(manager.cur_iter.asnumpy()) == 14 and int(manager.last_overflow_iter.asnumpy()) == 13

@@ -66,8 +66,11 @@ class DynamicLossScaleUpdateCell(Cell):
         self.loss_scale_value = _scalar(loss_scale_value, op, "loss_scale_value", 1.0)
         self.scale_factor = _scalar(scale_factor, op, "scale_factor", 1.0)
         self.scale_window = int(_scalar(scale_window, op, "scale_window", 1))
-        self.good_steps = Parameter(Tensor(np.array(0, np.int32)), name="good_steps",
-                                    requires_grad=False)
+        # MindSpore's state (its checkpoints carry it): the step count from 1, and the step of
+        # the last overflow or growth
+        self.cur_iter = Parameter(Tensor(np.array(1, np.int32)), name="current_iterator_step")
+        self.last_overflow_iter = Parameter(Tensor(np.array(0, np.int32)),
+                                            name="last_overflow_iterator_step")
 
     def get_loss_scale(self):
         return self.loss_scale_value
@@ -75,14 +78,16 @@ class DynamicLossScaleUpdateCell(Cell):
     def construct(self, loss_scale, overflow):
         from cellgraph.common.assign import assign
 
-        lowered = F.maximum(F.div(loss_scale, self.scale_factor), 1.0)
-        good = F.select(overflow, F.zeros((), dt.int32), F.add(self.good_steps, 1))
-        grow = F.greater_equal(good, self.scale_window)
-        raised = F.mul(loss_scale, self.scale_factor)
-        raised = F.select(is_finite(raised), raised, loss_scale)  # stays finite
-        new_scale = F.select(overflow, lowered, F.select(grow, raised, loss_scale))
-        assign(loss_scale, new_scale)
-        assign(self.good_steps, F.select(grow, F.zeros((), dt.int32), good))
+        # MindSpore's rule: down by scale_factor (not below 1) on an overflow; up by it once
+        # scale_window steps have passed since the last overflow or growth without one
+        lowered = F.select(overflow, F.maximum(F.div(loss_scale, self.scale_factor), 1.0),
+                           loss_scale)
+        grow = F.less_equal(self.scale_window, F.sub(self.cur_iter, self.last_overflow_iter))
+        assign(self.last_overflow_iter, F.select(F.logical_or(overflow, grow), self.cur_iter,
+                                                 self.last_overflow_iter))
+        assign(loss_scale, F.select(F.logical_and(grow, F.logical_not(overflow)),
+                                    F.mul(lowered, self.scale_factor), lowered))
+        assign(self.cur_iter, F.add(self.cur_iter, 1))
         return overflow
 
 
