@@ -291,7 +291,7 @@ def test_cell_flags_and_the_dot_check_of_insert_param_to_cell():
 
 def test_batchnorm3d_parameters_take_dtype():
     bn = nn.BatchNorm3d(2, dtype=ms.float16)
-    assert bn.gamma.dtype == ms.float16 and bn.moving_mean.dtype == ms.float16
+    assert bn.bn2d.gamma.dtype == ms.float16 and bn.bn2d.moving_mean.dtype == ms.float16
 
 
 def test_celldict_refuses_unknown_keywords():

@@ -222,3 +222,19 @@ def test_names_follow_mindspores_tables():
 def test_params_table_of_a_cell():
     fc = nn.Dense(2, 3)
     assert list(fc._params) == ["weight", "bias"] and fc._params["weight"] is fc.weight
+
+
+def test_batchnorm_parameter_names_as_mindspore():
+    """MindSpore 2.10: a BatchNorm's running statistics are named "mean" and "variance" until
+    the layer is attached ("bn.moving_mean" then); BatchNorm3d holds a BatchNorm2d `bn2d`."""
+    bn = nn.BatchNorm2d(3)
+    assert [(n, p.name) for n, p in bn.parameters_and_names()] == [
+        ("moving_mean", "mean"), ("moving_variance", "variance"), ("gamma", "gamma"),
+        ("beta", "beta")]
+    net = nn.SequentialCell(nn.Dense(2, 3), nn.BatchNorm1d(3))
+    assert [p.name for p in net.get_parameters()] == [
+        "0.weight", "0.bias", "1.moving_mean", "1.moving_variance", "1.gamma", "1.beta"]
+    bn3 = nn.BatchNorm3d(3)
+    assert [n for n, _ in bn3.cells_and_names()] == ["", "bn2d"]
+    assert [p.name for p in bn3.get_parameters()] == [
+        "bn2d.moving_mean", "bn2d.moving_variance", "bn2d.gamma", "bn2d.beta"]

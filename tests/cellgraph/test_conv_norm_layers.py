@@ -231,7 +231,7 @@ def test_transforms_that_cannot_carry_updates_refuse_them(rng, transform):
     call = {"jvp": lambda: cellgraph.jvp(bn, x, x), "vjp": lambda: cellgraph.vjp(bn, x, x),
             "vmap": lambda: cellgraph.vmap(bn)(Tensor(np.ones((2, 4, 3), np.float32)))}
     with pytest.raises(cellgraph.CompileError, match=f"{transform}: the function assigns "
-                                                     f"Parameters .'moving_mean'"):
+                                                     f"Parameters .'mean'"):
         call[transform]()
 
 

@@ -185,7 +185,7 @@ def test_group_norm_and_batchnorm3d(rng):
     v = rng.standard_normal((2, 3, 2, 2, 2)).astype(np.float32)
     out = bn(Tensor(v)).asnumpy()
     np.testing.assert_allclose(out.mean(axis=(0, 2, 3, 4)), 0, atol=1e-5)
-    np.testing.assert_allclose(bn.moving_mean.asnumpy(), 0.1 * v.mean(axis=(0, 2, 3, 4)),
+    np.testing.assert_allclose(bn.bn2d.moving_mean.asnumpy(), 0.1 * v.mean(axis=(0, 2, 3, 4)),
                                rtol=1e-4, atol=1e-6)
 
 

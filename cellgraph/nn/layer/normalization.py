@@ -59,11 +59,12 @@ class _BatchNorm(Cell):
         shape = (self.num_features,)
         self.affine = bool(affine)
         # MindSpore's order: the running statistics first, so get_parameters() and the
-        # checkpoints list them as MindSpore does and initializers draw in its order
-        self.moving_mean = Parameter(initializer(moving_mean_init, shape, dtype),
+        # checkpoints list them as MindSpore does and initializers draw in its order; named
+        # "mean" and "variance" until the layer is attached ("bn.moving_mean"), as there
+        self.moving_mean = Parameter(initializer(moving_mean_init, shape, dtype), name="mean",
                                      requires_grad=False)
         self.moving_variance = Parameter(initializer(moving_var_init, shape, dtype),
-                                         requires_grad=False)
+                                         name="variance", requires_grad=False)
         self.gamma = Parameter(initializer(gamma_init, shape, dtype), requires_grad=self.affine)
         self.beta = Parameter(initializer(beta_init, shape, dtype), requires_grad=self.affine)
         # MindSpore's two primitives, which programs shard and set attributes on
@@ -127,23 +128,25 @@ class BatchNorm2d(_BatchNorm):
     ranks = (4,)
 
 
-class BatchNorm3d(_BatchNorm):
-    """Batch normalisation of (N, C, D, H, W) inputs over N, D, H and W (as BatchNorm2d over
-    (N, C, D, H*W))."""
+class BatchNorm3d(Cell):
+    """Batch normalisation of (N, C, D, H, W) inputs over N, D, H and W: as MindSpore's, a
+    BatchNorm2d child `bn2d` (whose Parameters are "bn2d.gamma" and so on) normalises the
+    input seen as (N, C, D*H, W)."""
 
     op = "BatchNorm3d"
-    ranks = (4,)
 
     def __init__(self, num_features, eps=1e-5, momentum=0.9, affine=True, gamma_init="ones",
                  beta_init="zeros", moving_mean_init="zeros", moving_var_init="ones",
                  use_batch_statistics=None, dtype=dt.float32):
-        super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init,
-                         moving_mean_init, moving_var_init, use_batch_statistics, dtype=dtype)
+        super().__init__()
+        self.bn2d = BatchNorm2d(num_features, eps, momentum, affine, gamma_init, beta_init,
+                                moving_mean_init, moving_var_init, use_batch_statistics,
+                                dtype=dtype)
 
     def construct(self, x):
-        check_input(self.op, x, rank=5, channels=self.num_features)
+        check_input(self.op, x, rank=5, channels=self.bn2d.num_features)
         n, c, d, h, w = x.shape
-        return super().construct(x.reshape(n, c, d, h * w)).reshape(n, c, d, h, w)
+        return self.bn2d(x.reshape(n, c, d * h, w)).reshape(n, c, d, h, w)
 
 
 class GroupNorm(Cell):
