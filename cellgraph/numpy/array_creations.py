@@ -16,7 +16,16 @@ from cellgraph.primitives.errors import ArgumentError, DTypeError, ShapeError, U
 from cellgraph.runtime.tensor import Tensor
 
 from .dtypes import float32, int32
-from .utils import _cast, _dtype, _error, _host_dtype, _is_tensor, _shape, _to_tensor
+from .utils import (
+    _cast,
+    _dtype,
+    _error,
+    _host_dtype,
+    _is_tensor,
+    _shape,
+    _to_tensor,
+    take_tensors_only,
+)
 
 __all__ = [
     "arange", "array", "asarray", "asfarray", "copy", "diag", "diagflat", "diagonal", "empty",
@@ -530,3 +539,6 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):
     if low == high:
         low, high = low - 0.5, high + 0.5
     return Tensor(onp.linspace(low, high, int(bins) + 1).astype(onp.float32), float32)
+
+
+take_tensors_only(globals())

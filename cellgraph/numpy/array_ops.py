@@ -15,7 +15,7 @@ from cellgraph.primitives.dynamic_ops import unique_p
 from cellgraph.primitives.errors import ArgumentError, ShapeError
 
 from .array_creations import asarray
-from .utils import _common_dtype, _error, _flat_or, _sequence, _shape, _stack
+from .utils import _common_dtype, _error, _flat_or, _sequence, _shape, _stack, take_tensors_only
 
 __all__ = [
     "append", "argwhere", "array_split", "broadcast_arrays", "broadcast_to", "concatenate",
@@ -422,3 +422,6 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
 def array_str(a):
     """The Tensor's values as text (NumPy's array_str)."""
     return onp.array_str(asarray(a).asnumpy())
+
+
+take_tensors_only(globals())

@@ -18,7 +18,18 @@ from . import array_creations, array_ops, logic_ops
 from .array_creations import asarray
 from .array_ops import moveaxis
 from .dtypes import float32, int32
-from .utils import _binary, _cast, _check_inner, _dtype, _error, _flat_or, _float, _rounding, _unary
+from .utils import (
+    _binary,
+    _cast,
+    _check_inner,
+    _dtype,
+    _error,
+    _flat_or,
+    _float,
+    _rounding,
+    _unary,
+    take_tensors_only,
+)
 
 __all__ = [
     "absolute", "add", "amax", "amin", "arccos", "arccosh", "arcsin", "arcsinh", "arctan",
@@ -314,7 +325,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     """The covariance matrix of the variables in the rows of `m` (columns when not `rowvar`),
     `y` adding more variables; observations weighted by `fweights` (counts) and `aweights`."""
     x = _float(m)
-    x = F.reshape(x, (1, -1)) if len(x.shape) == 1 else x
+    x = F.reshape(x, (1, -1)) if len(x.shape) <= 1 else x
     if not rowvar and len(x.shape) == 2:
         x = F.transpose(x, (1, 0))
     if y is not None:
@@ -421,11 +432,13 @@ __all__ += [
     "ravel_multi_index", "result_type", "rint", "trapz", "unwrap",
 ]
 
-copysign = _binary(P.copysign, "copysign")
+copysign = _binary(P.copysign, "copysign", numbers_as_tensors=True)
 floor_divide = _binary(P.floor_divide, "floor_divide")
 float_power = _binary(P.float_power, "float_power")
-gcd, lcm = _binary(P.gcd, "gcd"), _binary(P.lcm, "lcm")
-heaviside = _binary(P.heaviside, "heaviside")
+gcd = _binary(P.gcd, "gcd", numbers_as_tensors=True)
+lcm = _binary(P.lcm, "lcm", numbers_as_tensors=True)
+heaviside = _binary(lambda x1, x2: P.heaviside(*array_ops.broadcast_arrays(x1, x2)),
+                    "heaviside", numbers_as_tensors=True)
 exp2 = _unary(lambda x: F.pow(2.0, _float(x)), "exp2")
 fabs = _unary(F.abs, "fabs")  # MindSpore keeps an integer dtype
 rint = _unary(lambda x: P.round(_float(x)), "rint")
@@ -774,3 +787,6 @@ def ravel_multi_index(multi_index, dims, mode="clip", order="C"):
         term = F.mul(index, int(stride))
         out = term if out is None else F.add(out, term)
     return out
+
+
+take_tensors_only(globals())

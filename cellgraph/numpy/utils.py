@@ -2,6 +2,8 @@
 MindSpore's dtype rules, and the makers of elementwise functions (`_unary`, `_binary`)."""
 from __future__ import annotations
 
+import functools
+import inspect
 import numbers
 
 import numpy as onp
@@ -115,14 +117,29 @@ def _unary(op_fn, name: str):
     return fn
 
 
-def _binary(op_fn, name: str):
+def _binary(op_fn, name: str, numbers_as_tensors=False):
+    """An elementwise function of two arrays; Python numbers stay numbers (weakly typed) for
+    primitives that take them, or (`numbers_as_tensors`) become Tensors of the other operand's
+    dtype (float32 for a float with an integer Tensor), as MindSpore's take them."""
     def fn(x1, x2, dtype=None):
         a = x1 if isinstance(x1, numbers.Number) else _to_tensor(x1)
         b = x2 if isinstance(x2, numbers.Number) else _to_tensor(x2)
+        if numbers_as_tensors:
+            a, b = _weak_tensor(a, b), _weak_tensor(b, a)
         return _cast(op_fn(*_int_to_float(a, b)), _dtype(dtype, name))
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = f"Elementwise {name} with broadcasting; `dtype` casts the result."
     return fn
+
+
+def _weak_tensor(value, other):
+    """A Python number as a Tensor of `other`'s dtype (float32 for a float with an integer
+    Tensor, or when `other` is a number too)."""
+    if not isinstance(value, numbers.Number):
+        return value
+    if _is_tensor(other) and (other.dtype.is_float or not isinstance(value, float)):
+        return _to_tensor(value, other.dtype)
+    return _to_tensor(value, float32 if isinstance(value, float) else None)
 
 
 def _int_to_float(a, b) -> tuple:
@@ -160,3 +177,43 @@ def _flat_or(a, axis):
     """(a, axis), with a flattened and axis 0 when axis is None."""
     a = _to_tensor(a)
     return (F.reshape(a, (-1,)), 0) if axis is None else (a, axis)
+
+
+# mindspore.numpy's functions that take Tensors only: a Python number, list or NumPy array as
+# one of these arguments is its TypeError ("expect Tensor"), where the other functions convert
+# array-likes. The argument positions (None: every positional argument), read off MindSpore
+# 2.10 by calling each function with a number in each position.
+TENSORS_ONLY = {
+    (0,): "amax amin arccos arccosh arcsin arcsinh arctan arctanh array_str average cos cosh "
+          "cumsum deg2rad diag diagflat diff ediff1d fix flip fliplr flipud isneginf isposinf "
+          "nancumsum positive ptp rad2deg radians ravel rot90 sin sinh squeeze tan tanh "
+          "transpose unique",
+    (0, 1): "append arctan2 dot float_power inner less_equal logaddexp2 logical_xor matmul "
+            "multiply not_equal outer tensordot",
+    None: "atleast_1d atleast_2d atleast_3d broadcast_arrays",
+}
+
+
+def take_tensors_only(namespace: dict) -> None:
+    """Replace the TENSORS_ONLY functions a module defines in `namespace` with ones that check
+    their Tensor arguments first (the module's own calls go through the check too)."""
+    for positions, names in TENSORS_ONLY.items():
+        for name in names.split():
+            if name in namespace.get("__all__", ()):  # the module's own
+                namespace[name] = _tensors_only(namespace[name], positions)
+
+
+def _tensors_only(fn, positions):
+    params = list(inspect.signature(fn).parameters)
+    names = () if positions is None else tuple(params[i] for i in positions if i < len(params))
+
+    @functools.wraps(fn)
+    def checked(*args, **kwargs):
+        values = [a for i, a in enumerate(args) if positions is None or i in positions]
+        values += [kwargs[n] for n in names if n in kwargs]
+        for value in values:
+            if not _is_tensor(value):
+                raise _error(DTypeError, fn.__name__, f"expect Tensor, but got "
+                             f"{type(value).__name__}")
+        return fn(*args, **kwargs)
+    return checked

@@ -107,7 +107,7 @@ def from_numpy(dt) -> DType:
     try:
         dt = np.dtype(dt)
         return _BY_NAME[dt.name] if dt.name in _BY_NAME else _BY_NP[dt]
-    except (KeyError, TypeError):
+    except (KeyError, TypeError, ValueError):  # ValueError: an array-like NumPy reads
         raise DTypeError(f"unsupported tensor dtype {dt}; expected one of "
                         f"{', '.join(d.name for d in ALL)}") from None
 
