@@ -48,6 +48,36 @@ def uniform_below(words: Mt19937Words, n: int) -> int:
             return word // scaling
 
 
+def canonical_double(words: Mt19937Words) -> float:
+    """`std::generate_canonical<double, 53>` over 32-bit words: two words, the second the high
+    one, over 2**64 (the largest double below 1 where that rounds to 1)."""
+    value = (float(words()) + float(words()) * 4294967296.0) / 18446744073709551616.0
+    return value if value < 1.0 else float(np.nextafter(1.0, 0.0))
+
+
+def canonical_float(words: Mt19937Words) -> np.float32:
+    """`std::generate_canonical<float, 24>` over 32-bit words: one word, rounded to float,
+    over 2**32 in float."""
+    value = np.float32(words()) / np.float32(4294967296.0)
+    return value if value < 1 else np.nextafter(np.float32(1), np.float32(0))
+
+
+def bernoulli(words: Mt19937Words, p: float) -> bool:
+    """`std::bernoulli_distribution(p)`: a canonical double below p."""
+    return canonical_double(words) < p
+
+
+def uniform_float(words: Mt19937Words, low, high) -> np.float32:
+    """`std::uniform_real_distribution<float>(low, high)`, in float arithmetic."""
+    low, high = np.float32(low), np.float32(high)
+    return canonical_float(words) * (high - low) + low
+
+
+def uniform_int(words: Mt19937Words, low: int, high: int) -> int:
+    """`std::uniform_int_distribution<int>(low, high)` (both ends included)."""
+    return low + uniform_below(words, high - low + 1)
+
+
 def shuffle(ids: list, words: Mt19937Words) -> None:
     """`std::shuffle(ids.begin(), ids.end(), words)`, in place."""
     n = len(ids)

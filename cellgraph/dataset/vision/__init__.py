@@ -1,8 +1,9 @@
 """cellgraph.dataset.vision: image transforms on NumPy HWC arrays and Pillow images (the
-names of vision/transforms.py, color.py, geometry.py and augment.py, and the 1.x module paths
-`c_transforms` and `py_transforms`)."""
+names of vision/transforms.py, color.py, geometry.py, augment.py and bbox.py, and the 1.x
+module paths `c_transforms` and `py_transforms`)."""
 from . import c_transforms, py_transforms, transforms, utils  # noqa: F401
 from .augment import *
+from .bbox import *
 from .color import *
 from .geometry import *
 from .levels import *

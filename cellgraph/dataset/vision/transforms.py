@@ -171,6 +171,8 @@ class Resize(TensorOperation):
     """To `size`: (height, width), or an int for the shorter side (the aspect kept)."""
 
     def __init__(self, size, interpolation=Inter.LINEAR):
+        if interpolation is None:  # MindSpore's check, before the others
+            raise KeyError("Interpolation should not be None")
         type_check(size, (int, list, tuple), "size")  # MindSpore's checks and words
         if isinstance(size, int):
             check_value(size, (1, FLOAT_MAX_INTEGER))
@@ -271,16 +273,22 @@ def _pad_to(image, height, width, fill, mode):
 
 
 def _padding(padding) -> tuple | None:
+    """MindSpore's check of a crop's `padding` (an int, or 2 or 4 ints, each in [0, INT32_MAX]),
+    as (left, top, right, bottom)."""
     if padding is None:
         return None
-    if isinstance(padding, numbers.Integral):
+    type_check(padding, (tuple, list, numbers.Number), "padding")
+    if isinstance(padding, numbers.Number):
+        type_check(padding, (int,), "padding")
+        check_value(padding, (0, 2**31 - 1), "padding")
         return (int(padding),) * 4
+    if len(padding) not in (2, 4):
+        raise ValueError("The size of the padding list or tuple should be 2 or 4.")
+    for i, value in enumerate(padding):
+        type_check(value, (int,), f"padding[{i}]")
+        check_value(value, (0, 2**31 - 1), "pad_value")
     padding = tuple(int(p) for p in padding)
-    if len(padding) == 2:
-        return padding * 2
-    if len(padding) != 4:
-        raise ValueError(f"RandomCrop: `padding` must have 1, 2 or 4 values, got {padding}")
-    return padding
+    return padding * 2 if len(padding) == 2 else padding
 
 
 class RandomCrop(_RandomOp):
