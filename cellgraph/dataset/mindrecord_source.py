@@ -13,8 +13,10 @@ from cellgraph.mindrecord import commit as staging
 from cellgraph.mindrecord import format as fmt
 from cellgraph.mindrecord.config import decrypt_inputs, release
 
+from . import _std_shuffle
+from .core import config
 from .engine import check_num_parallel_workers
-from .samplers import Shuffle, _optional_count
+from .samplers import DistributedSampler, RandomSampler, Shuffle, _optional_count
 from .sources import MappableSource
 
 __all__ = ["MindDataset"]
@@ -87,6 +89,7 @@ class MindDataset(MappableSource):
         self._locations = [(path, location) for path, header in zip(self.paths, headers)
                            for location in fmt.row_locations(path, header, self.op)]
         self._padded = self._padding(padded_sample, num_padded, names)
+        self._order_keys = {}  # sampler id -> what an iterator keeps its row order under
         super().__init__(names, num_samples=num_samples, shuffle=shuffle, sampler=sampler,
                          num_shards=num_shards, shard_id=shard_id)
 
@@ -107,6 +110,41 @@ class MindDataset(MappableSource):
     @property
     def num_rows(self):
         return len(self._locations) + len(self._padded)
+
+    def _epoch_indices(self, sampler, state):
+        """MindRecord's reader orders the rows itself under random and distributed samplers
+        (see _std_shuffle.ShardShuffleOrder), seeded by the dataset seed (unset, by a seed of
+        the system's, as MindSpore's); other samplers sample as for any source. A sampler with
+        a child samples positions in the child's output."""
+        child = getattr(sampler, "child_sampler", None)
+        ids = None if child is None else self._epoch_indices(child, state)
+        num_rows = self.num_rows if ids is None else len(ids)
+        key = self._order_keys.setdefault(id(sampler), object())
+        order, system_seed = state.keep(key, lambda: (
+            self._shard_order(sampler), int(np.random.SeedSequence().entropy % 2**32)))
+        if order is None:
+            positions = np.asarray(sampler.indices(num_rows, state), np.int64)
+        else:
+            seed = config.mindspore_seed()
+            seed = system_seed if seed is None else seed
+            positions = sampler._limit(order.rows(seed, num_rows, state.epoch))
+        return positions if ids is None else ids[positions]
+
+    def _shard_order(self, sampler):
+        mode = getattr(sampler, "shuffle_mode", None)
+        mode = {Shuffle.FILES: "files", Shuffle.INFILE: "infile"}.get(mode, "global")
+        files = [sum(1 for p, _ in self._locations if p == path) for path in self.paths]
+        files[-1] += len(self._padded)
+        if type(sampler) is RandomSampler:
+            if mode != "global" and sampler.replacement:
+                return None
+            return _std_shuffle.ShardShuffleOrder(files, mode, sampler.replacement,
+                                                  sampler.num_samples)
+        if type(sampler) is DistributedSampler and sampler.offset == -1:
+            return _std_shuffle.ShardShuffleOrder(
+                files, mode if sampler.shuffle else None,
+                shards=(sampler.num_shards, sampler.shard_id))
+        return None
 
     def row_at(self, index):
         if index >= len(self._locations):

@@ -419,12 +419,16 @@ def choose_sampler(op: str, shuffle, sampler, num_samples, num_shards, shard_id)
     shuffle = _global_shuffle(shuffle, op)
     if (num_shards is None) != (shard_id is None):
         raise RuntimeError(f"{op}: give both `num_shards` and `shard_id`, or neither")
+    mode = shuffle if isinstance(shuffle, Shuffle) else Shuffle.GLOBAL  # FILES or INFILE
     if num_shards is not None:
-        return DistributedSampler(num_shards, shard_id, shuffle=shuffle is not False,
+        return DistributedSampler(num_shards, shard_id,
+                                  shuffle=False if shuffle is False else mode,
                                   num_samples=num_samples)
     if shuffle is False:
         return SequentialSampler(num_samples=num_samples)
-    return RandomSampler(num_samples=num_samples)
+    # as MindSpore: a shuffled source cut to num_samples draws its rows with replacement
+    return RandomSampler(replacement=num_samples is not None, num_samples=num_samples,
+                         shuffle=mode)
 
 
 def chained_indices(sampler, num_rows: int, state) -> np.ndarray:
