@@ -10,3 +10,4 @@ from .levels import *
 from .pixels import *
 from .transforms import *
 from .utils import get_image_num_channels, get_image_size, read_file, write_file  # noqa: F401
+from .video import DecodeVideo, read_video, read_video_timestamps  # noqa: F401
