@@ -16,10 +16,18 @@ from cellgraph.mindrecord.config import decrypt_inputs, release
 from . import _std_shuffle
 from .core import config
 from .engine import check_num_parallel_workers
+from .nodes import ROW_FILE
 from .samplers import DistributedSampler, RandomSampler, Shuffle, _optional_count
 from .sources import MappableSource
 
 __all__ = ["MindDataset"]
+
+
+def _check_exists(path) -> None:
+    """MindSpore's check of each named file, before any is read."""
+    real = os.path.realpath(path)
+    if not os.path.isfile(real):
+        raise ValueError(f"The file {real} does not exist or permission denied!")
 
 
 def _files(dataset_files, op: str) -> list[str]:
@@ -60,6 +68,9 @@ class MindDataset(MappableSource):
             raise ValueError("'Shuffle.FILES' or 'Shuffle.INFILE' and 'num_samples' cannot be "
                              "specified at the same time.")
         if isinstance(dataset_files, (str, list)) and dataset_files:
+            for path in [dataset_files] if isinstance(dataset_files, str) else dataset_files:
+                if isinstance(path, (str, os.PathLike)):
+                    _check_exists(path)
             # with set_enc_key, encrypted files are read from decrypted copies (removed when the
             # dataset goes away), as MindSpore's MindDataset does
             dataset_files, decrypted = decrypt_inputs(dataset_files)
@@ -150,6 +161,7 @@ class MindDataset(MappableSource):
         if index >= len(self._locations):
             return self._padded[index - len(self._locations)]
         path, (raw_at, raw_n, blob_at, blob_n) = self._locations[index]
+        ROW_FILE.path = path  # what a map's error names as the row's data file
         with open(path, "rb") as f:
             f.seek(raw_at)
             raw = f.read(raw_n)

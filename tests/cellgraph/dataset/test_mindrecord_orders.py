@@ -79,3 +79,19 @@ def test_added_sampler_samples_the_shuffled_rows(files, monkeypatch):
     assert _epochs(data, 1) == [[2, 11, 4, 1]]
     with pytest.raises(RuntimeError, match="must be Shuffle.FALSE or Shuffle.GLOBAL"):
         data.add_sampler(ds.RandomSampler(shuffle=ds.Shuffle.FILES))
+
+
+def test_missing_file_and_the_data_file_of_a_failing_map(files, tmp_path):
+    missing = tmp_path / "missing.mindrecord"
+    with pytest.raises(ValueError, match=f"The file {missing} does not exist or permission "
+                                         f"denied!"):
+        ds.MindDataset(str(missing))
+    with pytest.raises(ValueError, match="does not exist or permission denied"):
+        ds.MindDataset([files[0], str(missing)])
+
+    def fail(_):
+        raise ValueError("no")
+
+    data = ds.MindDataset(files, shuffle=False).map(operations=fail, input_columns=["id"])
+    with pytest.raises(RuntimeError, match=f"The corresponding data file is: {files[0]}"):
+        next(data.create_dict_iterator(num_epochs=1))
