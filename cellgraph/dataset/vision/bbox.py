@@ -14,10 +14,10 @@ import math
 import numpy as np
 
 from cellgraph.dataset import _std_shuffle as std
-from cellgraph.dataset.core import config
 from cellgraph.dataset.core.validator_helpers import check_value, type_check
+from cellgraph.dataset.transforms.transforms import CppRandomOperation
 
-from .geometry import _crop_scale_ratio
+from .geometry import DRAWN_INTER, _crop_scale_ratio
 from .transforms import (
     Border,
     Inter,
@@ -44,23 +44,6 @@ __all__ = [
 
 _EPSILON = 1e-4  # how far a box may pass the image's edge
 _FLOAT_MAX = np.finfo(np.float32).max
-
-
-class _CppRandom(TensorOperation):
-    """A transform drawing from `std::mt19937(seed)`: the dataset seed once set, else a fresh
-    one; a later set_seed starts it again."""
-
-    _words = None
-    _seeding = None
-
-    @property
-    def words(self) -> std.Mt19937Words:
-        seeding = config.seeding()
-        if self._words is None or self._seeding != seeding:
-            seed = config.get_seed() if seeding else int(np.random.SeedSequence().entropy
-                                                         % 2**32)
-            self._words, self._seeding = std.Mt19937Words(seed), seeding
-        return self._words
 
 
 def _validate(row) -> tuple[np.ndarray, np.ndarray]:
@@ -150,7 +133,7 @@ def resize_boxes(boxes: np.ndarray, out_w: int, out_h: int, in_w: int, in_h: int
     return boxes
 
 
-class RandomHorizontalFlipWithBBox(_CppRandom):
+class RandomHorizontalFlipWithBBox(CppRandomOperation):
     """Mirror the image left-right with probability `prob`, its boxes with it."""
 
     def __init__(self, prob=0.5):
@@ -166,7 +149,7 @@ class RandomHorizontalFlipWithBBox(_CppRandom):
         return np.ascontiguousarray(image[:, ::-1]), boxes
 
 
-class RandomVerticalFlipWithBBox(_CppRandom):
+class RandomVerticalFlipWithBBox(CppRandomOperation):
     """Mirror the image top-bottom with probability `prob`, its boxes with it."""
 
     def __init__(self, prob=0.5):
@@ -197,22 +180,20 @@ class ResizeWithBBox(TensorOperation):
                                  image.shape[0])
 
 
-# MindSpore's InterpolationMode, which RandomResizeWithBBox draws from 0..3
-_DRAWN_INTER = (Inter.LINEAR, Inter.NEAREST, Inter.CUBIC, Inter.AREA)
 
 
-class RandomResizeWithBBox(_CppRandom):
+class RandomResizeWithBBox(CppRandomOperation):
     """ResizeWithBBox with an interpolation drawn from linear, nearest, cubic and area."""
 
     def __init__(self, size):
         self.size = Resize(size).size
 
     def __call__(self, *row):
-        inter = _DRAWN_INTER[std.uniform_int(self.words, 0, 3)]
+        inter = DRAWN_INTER[std.uniform_int(self.words, 0, 3)]
         return ResizeWithBBox(self.size, inter)(*row)
 
 
-class RandomCropWithBBox(_CppRandom):
+class RandomCropWithBBox(CppRandomOperation):
     """RandomCrop on the image (MindSpore's C++ padding: `padding`, then with `pad_if_needed`
     the missing rows and columns on both sides), its boxes clipped to the crop; boxes that miss
     the crop are dropped."""
@@ -257,7 +238,7 @@ class RandomCropWithBBox(_CppRandom):
                 crop_boxes(boxes, x, y, x + width, y + height))
 
 
-class RandomResizedCropWithBBox(_CppRandom):
+class RandomResizedCropWithBBox(CppRandomOperation):
     """RandomResizedCrop on the image (MindSpore's C++ draws of the area and the aspect), its
     boxes clipped to the crop and scaled to `size`."""
 
@@ -319,7 +300,7 @@ def _round(value: float) -> float:
     return math.floor(value + 0.5) if value >= 0 else -math.floor(-value + 0.5)
 
 
-class BoundingBoxAugment(_CppRandom):
+class BoundingBoxAugment(CppRandomOperation):
     """Apply `transform` to the region of each box, each with probability `ratio`, pasting the
     result back (resized to the box where the transform changed its size); the boxes pass
     through."""

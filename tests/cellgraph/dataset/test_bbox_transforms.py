@@ -131,3 +131,24 @@ def test_boxes_missing_the_crop_leave_an_empty_list():
     op = vision.RandomCropWithBBox((2, 2))
     _, boxes = op(np.zeros((40, 40, 3), np.uint8), np.zeros((0, 4), np.float32))
     assert boxes.shape == (0, 4)
+
+
+def test_random_resize_draws_the_interpolation_as_mindspore():
+    images = np.random.default_rng(3).integers(0, 256, (4, 12, 16, 3)).astype(np.uint8)
+    data = ds.NumpySlicesDataset(images, ["image"], shuffle=False)
+    data = data.map(operations=vision.RandomResize((6, 7)), input_columns=["image"],
+                    num_parallel_workers=1)
+    out = [r["image"][:, :, 0].tolist() for r in data.create_dict_iterator(output_numpy=True)]
+    # MindSpore 2.10's (seed 5: linear, then nearest; the cubic and area draws that follow
+    # are not OpenCV's bit for bit here)
+    assert out[0] == [
+        [106, 24, 40, 81, 178, 87, 138], [151, 101, 126, 158, 148, 69, 145],
+        [99, 161, 104, 88, 115, 76, 119], [133, 90, 158, 152, 27, 69, 131],
+        [128, 161, 159, 121, 52, 132, 101], [96, 202, 170, 102, 64, 50, 161]]
+    assert out[1] == [
+        [181, 24, 169, 118, 142, 104, 106], [156, 150, 112, 151, 103, 158, 146],
+        [90, 120, 182, 138, 160, 69, 69], [138, 59, 69, 179, 105, 45, 160],
+        [119, 117, 154, 99, 107, 128, 96], [160, 184, 121, 141, 122, 100, 64]]
+    image = images[0]
+    first, second = vision.RandomResize((6, 7))(image, image)  # one draw for both
+    np.testing.assert_array_equal(first, second)
