@@ -212,6 +212,9 @@ def buffer_shuffle(rows, size: int, words):
             last -= 1
 
 
+_PARTIAL_BLOCK = 1_000_000  # MindRecord's ShuffleSize
+
+
 class ShardShuffleOrder:
     """The row orders of MindRecord's reader (MindDataset) under a random or distributed
     sampler, as its ShardShuffle makes them: each epoch's shuffle is seeded with the dataset
@@ -252,7 +255,27 @@ class ShardShuffleOrder:
             shuffle(rows, MinstdWords(seed))
         return rows if self.num_samples is None else rows[:self.num_samples]
 
+    def _partial(self, num_rows: int, seed: int) -> list:
+        """Shuffle.PARTIAL (MindRecord's slow-load mode): the files in a shuffled order (cut to
+        num_samples), then the positions in blocks of a million, each block shuffled by a
+        generator of the same seed; every epoch anew from the files as read."""
+        files = list(range(len(self.ends)))
+        shuffle(files, MinstdWords(seed))
+        starts = [0, *self.ends[:-1]]
+        rows = [r for f in files for r in range(starts[f], self.ends[f])]
+        rows += list(range(self.ends[-1], num_rows))  # padded rows last
+        if self.num_samples is not None:
+            rows = rows[:self.num_samples]
+        order = []
+        for block in range(0, len(rows), _PARTIAL_BLOCK):
+            ids = list(range(block, min(block + _PARTIAL_BLOCK, len(rows))))
+            shuffle(ids, MinstdWords(seed))
+            order.extend(rows[i] for i in ids)
+        return order
+
     def rows(self, seed: int, num_rows: int, epoch: int) -> np.ndarray:
+        if self.mode == "partial":
+            return np.array(self._partial(num_rows, seed + 1 + epoch), np.int64)
         if self.shards is not None:
             num_shards, shard_id = self.shards
             order = list(range(num_rows))

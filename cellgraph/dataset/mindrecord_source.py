@@ -101,8 +101,13 @@ class MindDataset(MappableSource):
                            for location in fmt.row_locations(path, header, self.op)]
         self._padded = self._padding(padded_sample, num_padded, names)
         self._order_keys = {}  # sampler id -> what an iterator keeps its row order under
-        super().__init__(names, num_samples=num_samples, shuffle=shuffle, sampler=sampler,
+        # PARTIAL, MindRecord's own shuffle, is ordered here (see _epoch_indices) unsharded
+        partial = shuffle is Shuffle.PARTIAL and sampler is None and num_shards is None
+        super().__init__(names, num_samples=num_samples,
+                         shuffle=Shuffle.GLOBAL if partial else shuffle, sampler=sampler,
                          num_shards=num_shards, shard_id=shard_id)
+        if partial:
+            self.sampler.shuffle_mode = Shuffle.PARTIAL
 
     def _padding(self, padded_sample, num_padded, names) -> list[tuple]:
         """`num_padded` copies of `padded_sample`, so that the rows split evenly into shards."""
@@ -143,15 +148,16 @@ class MindDataset(MappableSource):
 
     def _shard_order(self, sampler):
         mode = getattr(sampler, "shuffle_mode", None)
-        mode = {Shuffle.FILES: "files", Shuffle.INFILE: "infile"}.get(mode, "global")
+        mode = {Shuffle.FILES: "files", Shuffle.INFILE: "infile",
+                Shuffle.PARTIAL: "partial"}.get(mode, "global")
         files = [sum(1 for p, _ in self._locations if p == path) for path in self.paths]
         files[-1] += len(self._padded)
         if type(sampler) is RandomSampler:
-            if mode != "global" and sampler.replacement:
+            if mode in ("files", "infile") and sampler.replacement:
                 return None
             return _std_shuffle.ShardShuffleOrder(files, mode, sampler.replacement,
                                                   sampler.num_samples)
-        if type(sampler) is DistributedSampler and sampler.offset == -1:
+        if type(sampler) is DistributedSampler and sampler.offset == -1 and mode != "partial":
             return _std_shuffle.ShardShuffleOrder(
                 files, mode if sampler.shuffle else None,
                 shards=(sampler.num_shards, sampler.shard_id))

@@ -22,6 +22,7 @@ from .samplers import (
     Sampler,
     Shuffle,
     SubsetSampler,
+    _shuffle_mode,
     chained_count,
     chained_indices,
     check_shard,
@@ -153,14 +154,6 @@ class MappableSource(Dataset):
             part.sampler = SubsetSampler(order[lo:hi])
             parts.append(part)
         return parts
-
-
-def _shuffle_mode(sampler) -> Shuffle:
-    """A sampler's shuffle as a Shuffle mode (True: GLOBAL; none given: FALSE)."""
-    mode = getattr(sampler, "shuffle_mode", None)
-    if isinstance(mode, Shuffle):
-        return mode
-    return Shuffle.GLOBAL if mode is True else Shuffle.FALSE
 
 
 def _for_iterator(sampler):

@@ -95,3 +95,26 @@ def test_missing_file_and_the_data_file_of_a_failing_map(files, tmp_path):
     data = ds.MindDataset(files, shuffle=False).map(operations=fail, input_columns=["id"])
     with pytest.raises(RuntimeError, match=f"The corresponding data file is: {files[0]}"):
         next(data.create_dict_iterator(num_epochs=1))
+
+
+def test_partial_shuffle(files):
+    # MindRecord's slow-load shuffle: files in a shuffled order, then blocks of rows shuffled
+    expected = [[6, 0, 3, 2, 7, 1, 4, 10, 9, 5, 11, 8, 12],
+                [2, 1, 8, 11, 12, 0, 9, 3, 6, 7, 4, 5, 10]]
+    assert _epochs(ds.MindDataset(files, shuffle=ds.Shuffle.PARTIAL), 2) == expected
+    sampler = ds.RandomSampler(shuffle=ds.Shuffle.PARTIAL)
+    assert _epochs(ds.MindDataset(files, sampler=sampler), 2) == expected
+    assert _epochs(ds.MindDataset(files, shuffle=ds.Shuffle.PARTIAL, num_samples=5), 2) == [
+        [10, 11, 8, 9, 7], [10, 7, 8, 11, 9]]
+
+
+def test_sampler_chains_refuse_partial_and_other_parents():
+    parent = ds.DistributedSampler(8, 1, shuffle=ds.Shuffle.PARTIAL)
+    with pytest.raises(RuntimeError, match="shuffle of the input sampler must not be "
+                                           "Shuffle.PARTIAL"):
+        parent.add_child(ds.RandomSampler(shuffle=ds.Shuffle.PARTIAL))
+    parent = ds.DistributedSampler(8, 1, shuffle=ds.Shuffle.INFILE)
+    with pytest.raises(RuntimeError, match="shuffle of the current sampler must be "
+                                           "Shuffle.FALSE or Shuffle.GLOBAL, but got: "
+                                           "Shuffle.INFILE"):
+        parent.add_child(ds.RandomSampler())
