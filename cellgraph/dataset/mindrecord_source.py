@@ -4,6 +4,8 @@ arrays of the schema's type, strings as 0-d str arrays, bytes as a 1-element byt
 arrays in the schema's shape."""
 from __future__ import annotations
 
+import json
+import numbers
 import os
 import weakref
 
@@ -119,9 +121,29 @@ class MindDataset(MappableSource):
         missing = [n for n in names if n not in padded_sample]
         if missing:
             raise ValueError(f"{self.op}: padded_sample lacks the column(s) {missing}")
+        self._padded_raw = {n: padded_sample[n] for n in names if n not in self._blobs}
         row = tuple(np.array([v], dtype=f"S{max(len(v), 1)}") if isinstance(v, bytes)
                     else np.asarray(v) for v in (padded_sample[n] for n in names))
         return [row] * int(num_padded)
+
+    def _check_padded(self) -> None:
+        """MindSpore's check, as it reads a padded row: a column stored outside the blob takes
+        a str or a number (an array, which MindSpore passes on as bytes, shows as {})."""
+        for name, value in self._padded_raw.items():
+            if isinstance(value, (str, numbers.Number)) and not isinstance(value, bool):
+                continue
+            shown = "{}" if isinstance(value, (bytes, np.ndarray)) else json.dumps(
+                value, default=str)
+            raise RuntimeError(f"Invalid padded_sample, the value of column: {name} should be "
+                               f"string or number but got: {shown}, check 'padded_sample'.")
+
+    def rows(self, state):
+        child = getattr(self.sampler, "child_sampler", None)
+        if self._padded and child is not None and not isinstance(child, DistributedSampler):
+            raise RuntimeError("When the padded sample logic is enabled and use sampler chain,"
+                               "the first sampler which is specified by parameter sampler or "
+                               "(num_shards, shard_id) is not distributed sampling.")
+        return super().rows(state)
 
     @property
     def num_rows(self):
@@ -165,6 +187,7 @@ class MindDataset(MappableSource):
 
     def row_at(self, index):
         if index >= len(self._locations):
+            self._check_padded()
             return self._padded[index - len(self._locations)]
         path, (raw_at, raw_n, blob_at, blob_n) = self._locations[index]
         ROW_FILE.path = path  # what a map's error names as the row's data file

@@ -118,3 +118,32 @@ def test_sampler_chains_refuse_partial_and_other_parents():
                                            "Shuffle.FALSE or Shuffle.GLOBAL, but got: "
                                            "Shuffle.INFILE"):
         parent.add_child(ds.RandomSampler())
+
+
+def test_padded_sample_checks(tmp_path):
+    import numpy as np
+
+    path = str(tmp_path / "pad.mindrecord")
+    writer = FileWriter(path, 1)
+    writer.add_schema({"file_name": {"type": "string"}, "label": {"type": "int32"},
+                       "data": {"type": "float64"}}, "s")
+    writer.write_raw_data([{"file_name": f"{i}.jpg", "label": i, "data": float(i)}
+                           for i in range(10)])
+    writer.commit()
+    columns = ["label", "file_name", "data"]
+    good = {"data": 1.5, "file_name": "x.jpg", "label": -1}
+    data = ds.MindDataset(path, columns, 1, num_shards=4, shard_id=3, padded_sample=good,
+                          num_padded=2, shuffle=False)
+    assert [(int(r["label"]), float(r["data"])) for r in data.create_dict_iterator(
+        num_epochs=1, output_numpy=True)] == [(3, 3.0), (7, 7.0), (-1, 1.5)]  # MindSpore's
+    bad = dict(good, data=np.array([1, 2, 3]))
+    data = ds.MindDataset(path, columns, 1, num_shards=4, shard_id=3, padded_sample=bad,
+                          num_padded=2, shuffle=False)
+    with pytest.raises(RuntimeError, match=r"Invalid padded_sample, the value of column: data "
+                                           r"should be string or number but got: \{\}"):
+        list(data.create_dict_iterator(num_epochs=1))
+    sampler = ds.SequentialSampler()
+    sampler.add_child(ds.RandomSampler())
+    data = ds.MindDataset(path, columns, 1, sampler=sampler, padded_sample=good, num_padded=1)
+    with pytest.raises(RuntimeError, match="is not distributed sampling"):
+        list(data.create_dict_iterator(num_epochs=1))
