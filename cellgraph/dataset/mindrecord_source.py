@@ -63,16 +63,17 @@ class MindDataset(MappableSource):
     def __init__(self, dataset_files, columns_list=None, num_parallel_workers=None,
                  shuffle=None, num_shards=None, shard_id=None, sampler=None, padded_sample=None,
                  num_padded=None, num_samples=None, cache=None):
-        # MindSpore checks num_samples before num_parallel_workers: its tests see that error
+        # MindSpore checks the files first, and num_samples before num_parallel_workers
+        if isinstance(dataset_files, (str, list)):
+            for path in [dataset_files] if isinstance(dataset_files, str) else dataset_files:
+                if isinstance(path, (str, os.PathLike)):
+                    _check_exists(path)
         _optional_count(num_samples, self.op, "num_samples")
         check_num_parallel_workers(num_parallel_workers)
         if num_samples and shuffle in (Shuffle.FILES, Shuffle.INFILE):
             raise ValueError("'Shuffle.FILES' or 'Shuffle.INFILE' and 'num_samples' cannot be "
                              "specified at the same time.")
         if isinstance(dataset_files, (str, list)) and dataset_files:
-            for path in [dataset_files] if isinstance(dataset_files, str) else dataset_files:
-                if isinstance(path, (str, os.PathLike)):
-                    _check_exists(path)
             # with set_enc_key, encrypted files are read from decrypted copies (removed when the
             # dataset goes away), as MindSpore's MindDataset does
             dataset_files, decrypted = decrypt_inputs(dataset_files)

@@ -147,3 +147,8 @@ def test_padded_sample_checks(tmp_path):
     data = ds.MindDataset(path, columns, 1, sampler=sampler, padded_sample=good, num_padded=1)
     with pytest.raises(RuntimeError, match="is not distributed sampling"):
         list(data.create_dict_iterator(num_epochs=1))
+
+
+def test_missing_file_is_checked_before_the_worker_count(tmp_path):
+    with pytest.raises(ValueError, match="does not exist or permission denied"):
+        ds.MindDataset(str(tmp_path / "none.mindrecord"), ["id"], 4096)
